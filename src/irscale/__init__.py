@@ -1,0 +1,22 @@
+"""irscale: offline IR evaluation you can trust.
+
+trec_eval-exact measures from TREC files or Python objects, interval scales for measures,
+statistical inference for IR experiments and the meta-evaluation of measures and tests.
+"""
+
+from .core import Qrels, Run, ScoreMatrix
+from .errors import IrscaleError
+from .io import read_qrels, read_run, read_runs
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "IrscaleError",
+    "Qrels",
+    "Run",
+    "ScoreMatrix",
+    "__version__",
+    "read_qrels",
+    "read_run",
+    "read_runs",
+]

@@ -1,0 +1,83 @@
+"""``irscale eval``: trec_eval's command line, for one or many runs.
+
+    irscale eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-n] [-l N] [-M N] [-J] [-c]
+                 [-N N] [--compat 9|10] [--ties POLICY] [--format trec|csv|json|markdown]
+
+With the default ``trec`` format the output is byte-identical to trec_eval's (per run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+
+from ..core.judged import TIE_POLICIES
+from ..io.output import FORMATS, write_results
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="evaluate runs against qrels (a drop-in for trec_eval)",
+        description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 "
+        "(or 10.0 with --compat 10). Files may be gzip-compressed.",
+    )
+    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
+    parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                        help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
+                        "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
+    parser.add_argument("-q", "--per-query", action="store_true",
+                        help="also print the value of every topic")
+    parser.add_argument("-n", "--no-summary", action="store_true",
+                        help="do not print the summary (all) lines")
+    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
+                        help="minimum relevance degree counted as relevant (default 1)")
+    parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
+                        help="evaluate only the first N documents of each topic")
+    parser.add_argument("-J", "--judged-only", action="store_true",
+                        help="drop unjudged documents before evaluating (trec_eval -J)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic; missing topics count 0")
+    parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
+                        help="number of documents in the collection (trec_eval -N)")
+    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
+                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
+    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
+                        help="order of documents with equal scores (default trec_eval: "
+                        "docno descending)")
+    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+                        help="output format (default trec, byte-identical to trec_eval)")
+    parser.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..evaluation import evaluate
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluation = evaluate(
+            args.qrels,
+            args.runs,
+            args.measures or ["official"],
+            relevance_level=args.level_for_rel,
+            max_docs=args.max_retrieved,
+            judged_only=args.judged_only,
+            complete=args.complete,
+            num_docs_in_coll=args.num_docs_in_coll,
+            compat=args.compat,
+            ties=args.ties,
+        )
+    for warning in caught:
+        print(f"irscale: warning: {warning.message}", file=sys.stderr)
+    if args.output == "-":
+        write_results(evaluation, sys.stdout.buffer, fmt=args.fmt, per_query=args.per_query,
+                      summary=not args.no_summary)
+        sys.stdout.flush()
+    else:
+        with open(args.output, "wb") as stream:
+            write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
+                          summary=not args.no_summary)
+    return 0

@@ -1,0 +1,379 @@
+"""Judged rankings: the common currency of every measure.
+
+A judged ranking is the vector of relevance degrees of the documents a system retrieved
+for one topic, in rank order, together with the topic's context (how many judged
+documents it has at each relevance degree). :class:`JudgedRankings` holds a whole batch of
+them (every evaluated (run, topic) pair) in CSR form, built once per (qrels, runs):
+
+* ``rel``: flat int64 array of relevance values, ranking after ranking, with trec_eval's
+  sentinels: ``NONPOOL = -1`` (document not in the qrels) and ``UNJUDGED = -2`` (in the
+  qrels with a negative degree, i.e. pooled but not judged);
+* ``offsets``: ranking ``i`` is ``rel[offsets[i]:offsets[i + 1]]``;
+* ``rel_levels[i, g]``: number of documents judged with degree ``g`` (``g ≥ 0``) for the
+  topic of ranking ``i`` — the recall base per level, from which ideal rankings follow.
+
+Measure kernels are functions of a :class:`JudgedRankings` only, vectorised over the batch.
+The same structure is fed with synthetic rankings by the interval-scale engine.
+
+Ranking follows trec_eval 9.0.8 (``form_res_rels.c``): documents are sorted by score
+descending, ties broken by docno descending in byte order; ``max_docs`` (``-M``) keeps the
+first documents of that order; ``judged_only`` (``-J``) then removes documents that are not
+judged (keeping the order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InputError, ParameterError
+from .inputs import Qrels, Run
+
+NONPOOL = -1
+UNJUDGED = -2
+
+#: How documents with equal scores are ordered.
+#: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
+#: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
+#: (ascending) instead of the score, ties in file order.
+TiePolicy = Literal["trec_eval", "file-order", "rank-column"]
+TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedRankings:
+    """A batch of judged rankings (see the module documentation)."""
+
+    rel: np.ndarray
+    offsets: np.ndarray
+    rel_levels: np.ndarray
+    ranking_topic: np.ndarray
+    ranking_run: np.ndarray
+    topics: tuple[str, ...]
+    runs: tuple[str, ...]
+    relevance_level: int = 1
+    #: Rankings standing for a topic the run did not retrieve anything for (trec_eval 10's
+    #: ``-c`` evaluates such a topic on one non-pooled "bogus" document).
+    placeholder: np.ndarray | None = None
+    #: Per run: the topics the run retrieved documents for that have no judgments.
+    unjudged_topics: tuple[tuple[str, ...], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        n = len(self.offsets) - 1
+        if n < 0 or self.offsets[0] != 0 or self.offsets[-1] != len(self.rel):
+            raise InputError("inconsistent judged-ranking offsets")
+        if self.rel_levels.shape[0] != n or len(self.ranking_topic) != n:
+            raise InputError("inconsistent judged-ranking context arrays")
+
+    # ------------------------------------------------------------ sizes and positions
+    @property
+    def n_rankings(self) -> int:
+        return len(self.offsets) - 1
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """Number of retrieved documents of each ranking (``num_ret``)."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def segment(self) -> np.ndarray:
+        """Ranking index of every element of ``rel``."""
+        return np.repeat(np.arange(self.n_rankings), self.lengths)
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        """1-based rank of every element of ``rel`` within its ranking."""
+        return np.arange(1, len(self.rel) + 1) - np.repeat(self.offsets[:-1], self.lengths)
+
+    # ------------------------------------------------------------ relevance context
+    @cached_property
+    def is_relevant(self) -> np.ndarray:
+        """Boolean per element: relevance degree ≥ the relevance level."""
+        return self.rel >= self.relevance_level
+
+    @cached_property
+    def is_judged(self) -> np.ndarray:
+        """Boolean per element: the document was judged (degree ≥ 0)."""
+        return self.rel >= 0
+
+    @cached_property
+    def cum_relevant(self) -> np.ndarray:
+        """Number of relevant documents at or above each element, within its ranking."""
+        return segment_cumsum(self.is_relevant.astype(np.int64), self.offsets)
+
+    @cached_property
+    def num_rel(self) -> np.ndarray:
+        """Recall base R of each ranking's topic: judged documents with degree ≥ level."""
+        level = max(self.relevance_level, 0)
+        return self.rel_levels[:, level:].sum(axis=1)
+
+    @cached_property
+    def num_nonrel(self) -> np.ndarray:
+        """Judged non-relevant documents of each ranking's topic (0 ≤ degree < level)."""
+        level = min(max(self.relevance_level, 0), self.rel_levels.shape[1])
+        return self.rel_levels[:, :level].sum(axis=1)
+
+    @cached_property
+    def num_rel_ret(self) -> np.ndarray:
+        """Relevant documents retrieved by each ranking."""
+        return self.segment_sum(self.is_relevant)
+
+    def segment_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of per-element ``values`` over each ranking."""
+        return segment_sum(values, self.offsets)
+
+    def cut(self, k: int) -> np.ndarray:
+        """Boolean per element: rank ≤ k."""
+        return self.rank <= k
+
+    # ------------------------------------------------------------ derived batches
+    def with_level(self, relevance_level: int) -> JudgedRankings:
+        """The same rankings judged with another minimum relevant degree (``-l``)."""
+        if relevance_level == self.relevance_level:
+            return self
+        return replace(self, relevance_level=relevance_level)
+
+    def truncate(self, depth: int) -> JudgedRankings:
+        """The rankings cut after their first ``depth`` documents (the recall base is kept)."""
+        if depth < 0:
+            raise ParameterError(f"truncation depth must be ≥ 0, got {depth}")
+        if depth >= int(self.lengths.max(initial=0)):
+            return self
+        keep = self.rank <= depth
+        lengths = np.minimum(self.lengths, depth)
+        return replace(
+            self,
+            rel=self.rel[keep],
+            offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        )
+
+    # ------------------------------------------------------------ labels
+    @property
+    def topic_labels(self) -> np.ndarray:
+        """Topic id of every ranking."""
+        return np.asarray(self.topics, dtype=object)[self.ranking_topic]
+
+    @property
+    def run_labels(self) -> np.ndarray:
+        """Run name of every ranking."""
+        return np.asarray(self.runs, dtype=object)[self.ranking_run]
+
+    def __repr__(self) -> str:
+        return (
+            f"JudgedRankings({self.n_rankings} rankings, {len(self.rel)} documents, "
+            f"{len(self.runs)} runs, relevance_level={self.relevance_level})"
+        )
+
+
+def segment_sum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Sum of ``values`` over each segment ``[offsets[i], offsets[i+1])`` (empty → 0)."""
+    values = np.asarray(values)
+    dtype = np.float64 if values.dtype.kind == "f" else np.int64
+    totals = np.concatenate(([0], np.cumsum(values, dtype=dtype)))
+    return totals[offsets[1:]] - totals[offsets[:-1]]
+
+
+def segment_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Cumulative sum of ``values`` restarting at each segment start."""
+    values = np.asarray(values)
+    dtype = np.float64 if values.dtype.kind == "f" else np.int64
+    totals = np.cumsum(values, dtype=dtype)
+    lengths = np.diff(offsets)
+    before = np.concatenate(([0], totals))[offsets[:-1]]
+    return totals - np.repeat(before, lengths)
+
+
+# ====================================================================== building
+@dataclass(frozen=True, eq=False)
+class QrelsIndex:
+    """Qrels prepared for fast lookups, shared by every run evaluated against them."""
+
+    topics: tuple[str, ...]
+    topic_array: pa.Array
+    docs: pa.Array
+    keys: np.ndarray
+    key_rel: np.ndarray
+    rel_levels: np.ndarray
+    n_docs: int
+
+    @classmethod
+    def build(cls, qrels: Qrels) -> QrelsIndex:
+        topic_array = pc.unique(qrels.topic).sort()
+        topics = tuple(topic_array.to_pylist())
+        topic_code = pc.index_in(qrels.topic, value_set=topic_array).to_numpy()
+        encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
+        docs = encoded.dictionary
+        doc_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        n_docs = max(len(docs), 1)
+        keys = topic_code.astype(np.int64) * n_docs + doc_code
+        order = np.argsort(keys, kind="stable")
+        rel = np.asarray(qrels.rel, dtype=np.int64)
+        judged = rel >= 0
+        n_levels = int(rel[judged].max(initial=0)) + 1
+        rel_levels = np.zeros((len(topics), n_levels), dtype=np.int64)
+        np.add.at(rel_levels, (topic_code[judged], rel[judged]), 1)
+        return cls(
+            topics=topics,
+            topic_array=topic_array,
+            docs=docs,
+            keys=keys[order],
+            key_rel=rel[order],
+            rel_levels=rel_levels,
+            n_docs=n_docs,
+        )
+
+
+@dataclass(frozen=True)
+class RankingOptions:
+    """trec_eval's options that shape the judged rankings."""
+
+    relevance_level: int = 1
+    max_docs: int | None = None
+    judged_only: bool = False
+    ties: TiePolicy = "trec_eval"
+
+    def __post_init__(self) -> None:
+        if self.ties not in TIE_POLICIES:
+            raise ParameterError(
+                f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
+            )
+        if self.max_docs is not None and self.max_docs < 0:
+            raise ParameterError(f"max_docs must be ≥ 0, got {self.max_docs}")
+
+
+def rank_order(run: Run, rows: np.ndarray, topic_code: np.ndarray, ties: TiePolicy) -> np.ndarray:
+    """Row indices of ``rows`` sorted by topic then by the tie policy's ranking order."""
+    if ties == "trec_eval":
+        table = pa.table(
+            {
+                "t": topic_code,
+                "s": run.score[rows],
+                "d": run.docno.take(pa.array(rows)) if len(rows) < len(run) else run.docno,
+            }
+        )
+        order = pc.sort_indices(
+            table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
+        ).to_numpy()
+    elif ties == "file-order":
+        order = np.lexsort((np.arange(len(rows)), -run.score[rows], topic_code))
+    else:
+        if run.rank is None:
+            raise ParameterError(
+                "the rank-column tie policy needs the run's rank column: "
+                "read the run with keep_rank=True"
+            )
+        order = np.lexsort((np.arange(len(rows)), run.rank[rows], topic_code))
+    return rows[order]
+
+
+def judge_run(
+    index: QrelsIndex, run: Run, options: RankingOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]]:
+    """Judged rankings of one run: (rel, per-topic lengths, topic codes, unjudged topics).
+
+    Only topics with judgments are ranked; the others are returned by name.
+    """
+    code = pc.index_in(run.topic, value_set=index.topic_array)
+    unjudged = tuple(sorted(pc.unique(run.topic.filter(pc.is_null(code))).to_pylist()))
+    code_np = code.to_numpy(zero_copy_only=False)
+    if unjudged:
+        rows = np.flatnonzero(~np.isnan(code_np))
+        topic_code = code_np[rows].astype(np.int64)
+    else:
+        rows = np.arange(len(run))
+        topic_code = code_np.astype(np.int64)
+    order = rank_order(run, rows, topic_code, options.ties)
+    topic_of_row = np.empty(len(run), dtype=np.int64)
+    topic_of_row[rows] = topic_code
+    topic_in_order = topic_of_row[order]
+    counts = np.bincount(topic_in_order, minlength=len(index.topics))
+    if options.max_docs is not None:
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        within = np.arange(len(order)) - np.repeat(starts, counts)
+        keep = within < options.max_docs
+        order, topic_in_order = order[keep], topic_in_order[keep]
+        counts = np.minimum(counts, options.max_docs)
+    docs = run.docno.take(pa.array(order))
+    doc_code = pc.index_in(docs, value_set=index.docs).to_numpy(zero_copy_only=False)
+    in_pool = ~np.isnan(doc_code)
+    rel = np.full(len(order), NONPOOL, dtype=np.int64)
+    if in_pool.any():
+        keys = topic_in_order[in_pool] * index.n_docs + doc_code[in_pool].astype(np.int64)
+        slot = np.searchsorted(index.keys, keys)
+        slot = np.minimum(slot, len(index.keys) - 1)
+        found = index.keys[slot] == keys
+        values = np.where(found, index.key_rel[slot], NONPOOL)
+        values = np.where(values < 0, np.where(found, UNJUDGED, NONPOOL), values)
+        rel[in_pool] = values
+    if options.judged_only:
+        keep = rel >= 0
+        rel, topic_in_order = rel[keep], topic_in_order[keep]
+        counts = np.bincount(topic_in_order, minlength=len(index.topics))
+    present = np.flatnonzero(np.bincount(topic_code, minlength=len(index.topics)))
+    return rel, counts[present], present, unjudged
+
+
+def build_judged_rankings(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    options: RankingOptions | None = None,
+    *,
+    placeholders: bool = False,
+) -> JudgedRankings:
+    """Judge every run against the qrels and stack the rankings into one batch.
+
+    Rankings are ordered run by run, and within a run by topic id in byte order (the
+    order trec_eval prints them in). With ``placeholders`` (trec_eval 10's ``-c``), each
+    judged topic a run did not retrieve anything for gets a one-document ranking of a
+    non-pooled document, flagged in ``JudgedRankings.placeholder``.
+    """
+    options = options or RankingOptions()
+    if not runs:
+        raise InputError("no run to evaluate")
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        raise InputError(f"runs must have distinct names, got {names}")
+    index = QrelsIndex.build(qrels)
+    rel_parts, length_parts, topic_parts, run_parts, flag_parts = [], [], [], [], []
+    unjudged_per_run = []
+    for run_index, run in enumerate(runs):
+        rel, lengths, present, unjudged = judge_run(index, run, options)
+        unjudged_per_run.append(unjudged)
+        flags = np.zeros(len(present), dtype=bool)
+        if placeholders:
+            missing = np.setdiff1d(np.arange(len(index.topics)), present)
+            if len(missing):
+                starts = np.concatenate(([0], np.cumsum(lengths)))
+                pieces = np.split(rel, starts[1:-1]) if len(present) else []
+                by_topic = dict(zip(present.tolist(), pieces, strict=True))
+                for topic in missing.tolist():
+                    by_topic[topic] = np.array([NONPOOL], dtype=np.int64)
+                present = np.array(sorted(by_topic), dtype=np.int64)
+                flags = np.isin(present, missing)
+                rel = np.concatenate([by_topic[t] for t in present.tolist()])
+                lengths = np.array([len(by_topic[t]) for t in present.tolist()])
+        rel_parts.append(rel)
+        length_parts.append(lengths)
+        topic_parts.append(present)
+        run_parts.append(np.full(len(present), run_index, dtype=np.int64))
+        flag_parts.append(flags)
+    lengths = np.concatenate(length_parts).astype(np.int64)
+    ranking_topic = np.concatenate(topic_parts).astype(np.int64)
+    return JudgedRankings(
+        rel=np.concatenate(rel_parts),
+        offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        rel_levels=index.rel_levels[ranking_topic],
+        ranking_topic=ranking_topic,
+        ranking_run=np.concatenate(run_parts),
+        topics=index.topics,
+        runs=tuple(names),
+        relevance_level=options.relevance_level,
+        placeholder=np.concatenate(flag_parts) if placeholders else None,
+        unjudged_topics=tuple(unjudged_per_run),
+    )

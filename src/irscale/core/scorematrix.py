@@ -1,0 +1,289 @@
+"""The labelled topics × systems (× measures) score array used by statistics and meta-evaluation.
+
+A :class:`ScoreMatrix` is built from evaluation results (:func:`irscale.evaluate`), from a
+tidy or wide DataFrame, or read from CSV files with one column per system and one row per
+topic (the layout of the score matrices published with Urbano et al., SIGIR 2019)::
+
+    >>> import numpy as np
+    >>> m = ScoreMatrix.from_array(np.array([[0.1, 0.3], [0.2, 0.5]]), systems=["a", "b"])
+    >>> m.shape, m.topics, m.systems
+    ((2, 2, 1), ('1', '2'), ('a', 'b'))
+    >>> m.mean().round(2).tolist()
+    [0.15, 0.4]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import AlignmentError, InputError, InputFormatError
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreMatrix:
+    """Scores of ``systems`` on ``topics`` for ``measures``: ``values[t, s, m]``.
+
+    Topic, system and measure labels are unique strings. Values are finite floats unless
+    ``allow_missing`` was given when building the matrix (missing values are NaN).
+    """
+
+    values: np.ndarray
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    measures: tuple[str, ...] = ("score",)
+
+    def __post_init__(self) -> None:
+        values = np.asarray(self.values, dtype=np.float64)
+        if values.ndim == 2:
+            values = values[:, :, None]
+        if values.ndim != 3:
+            raise InputError(f"a score matrix has 2 or 3 dimensions, got {values.ndim}")
+        object.__setattr__(self, "values", values)
+        for axis, (label, names) in enumerate(
+            (("topics", self.topics), ("systems", self.systems), ("measures", self.measures))
+        ):
+            names = tuple(str(n) for n in names)
+            object.__setattr__(self, label, names)
+            if len(names) != values.shape[axis]:
+                raise InputError(
+                    f"{len(names)} {label} labels for an axis of length {values.shape[axis]}"
+                )
+            if len(set(names)) != len(names):
+                seen: set[str] = set()
+                dup = next(n for n in names if n in seen or seen.add(n))
+                raise InputError(f"duplicate {label[:-1]} label {dup!r}")
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_array(
+        cls,
+        values: np.ndarray,
+        *,
+        topics: Sequence[str] | None = None,
+        systems: Sequence[str] | None = None,
+        measures: Sequence[str] | None = None,
+        allow_missing: bool = False,
+    ) -> ScoreMatrix:
+        """A matrix from a (topics × systems) or (topics × systems × measures) array.
+
+        Missing labels default to ``1..n`` (topics), ``s1..sn`` (systems), ``score``.
+        """
+        array = np.asarray(values, dtype=np.float64)
+        if array.ndim == 2:
+            array = array[:, :, None]
+        n_t, n_s, n_m = array.shape
+        matrix = cls(
+            array,
+            tuple(topics) if topics is not None else tuple(str(i + 1) for i in range(n_t)),
+            tuple(systems) if systems is not None else tuple(f"s{i + 1}" for i in range(n_s)),
+            tuple(measures) if measures is not None else (("score",) if n_m == 1 else
+                                                          tuple(f"m{i + 1}" for i in range(n_m))),
+        )
+        if not allow_missing:
+            matrix.check_complete()
+        return matrix
+
+    @classmethod
+    def from_wide(
+        cls, frame: pd.DataFrame, *, measure: str = "score", allow_missing: bool = False
+    ) -> ScoreMatrix:
+        """A one-measure matrix from a DataFrame with one column per system, one row per topic."""
+        try:
+            values = frame.to_numpy(dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise InputFormatError(f"non-numeric score in the table: {error}") from None
+        return cls.from_array(
+            values,
+            topics=[str(t) for t in frame.index],
+            systems=[str(c) for c in frame.columns],
+            measures=[measure],
+            allow_missing=allow_missing,
+        )
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: pd.DataFrame,
+        *,
+        system: str = "run",
+        topic: str = "topic",
+        measure: str = "measure",
+        value: str = "value",
+        allow_missing: bool = False,
+    ) -> ScoreMatrix:
+        """A matrix from a tidy DataFrame with one row per (system, topic, measure) value."""
+        missing = [c for c in (system, topic, measure, value) if c not in frame.columns]
+        if missing:
+            raise InputError(f"tidy score table lacks the column(s) {missing}")
+        if frame.duplicated([system, topic, measure]).any():
+            row = frame[frame.duplicated([system, topic, measure])].iloc[0]
+            raise InputError(
+                f"several values for system {row[system]!r}, topic {row[topic]!r}, "
+                f"measure {row[measure]!r}"
+            )
+        systems = tuple(dict.fromkeys(frame[system].astype(str)))
+        topics = tuple(dict.fromkeys(frame[topic].astype(str)))
+        measures = tuple(dict.fromkeys(frame[measure].astype(str)))
+        t_index = pd.Index(topics).get_indexer(frame[topic].astype(str))
+        s_index = pd.Index(systems).get_indexer(frame[system].astype(str))
+        m_index = pd.Index(measures).get_indexer(frame[measure].astype(str))
+        values = np.full((len(topics), len(systems), len(measures)), np.nan)
+        values[t_index, s_index, m_index] = pd.to_numeric(frame[value]).to_numpy(np.float64)
+        return cls.from_array(
+            values, topics=topics, systems=systems, measures=measures,
+            allow_missing=allow_missing,
+        )
+
+    @classmethod
+    def read_csv(
+        cls,
+        path: str | os.PathLike,
+        *,
+        measure: str | None = None,
+        topic_column: str | None = None,
+        allow_missing: bool = False,
+    ) -> ScoreMatrix:
+        """Read a CSV file with a header of system names and one row per topic.
+
+        Topics are labelled ``1..n`` unless ``topic_column`` names a column holding topic ids.
+        The measure is named ``measure`` or after the file (``adhoc8_ap.csv`` → ``adhoc8_ap``).
+        """
+        try:
+            frame = pd.read_csv(path, dtype={topic_column: str} if topic_column else None)
+        except pd.errors.EmptyDataError:
+            raise InputError("empty score file", source=str(path)) from None
+        if frame.empty:
+            raise InputError("score file has no data row", source=str(path))
+        if topic_column is not None:
+            if topic_column not in frame.columns:
+                raise InputError(f"no column {topic_column!r}", source=str(path))
+            frame = frame.set_index(topic_column)
+        else:
+            frame.index = [str(i + 1) for i in range(len(frame))]
+        name = measure or os.path.splitext(os.path.basename(str(path)))[0]
+        for column in frame.columns:
+            numeric = pd.to_numeric(frame[column], errors="coerce")
+            bad = numeric.isna() & frame[column].notna()
+            if bad.any():
+                row = int(np.flatnonzero(bad.to_numpy())[0])
+                raise InputFormatError(
+                    f"non-numeric score for system {column!r}",
+                    source=str(path), line=row + 2, text=str(frame[column].iloc[row]),
+                )
+        try:
+            return cls.from_wide(frame, measure=name, allow_missing=allow_missing)
+        except InputError as error:
+            raise InputError(error.reason, source=str(path)) from None
+
+    # ---------------------------------------------------------------- access
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return self.values.shape  # type: ignore[return-value]
+
+    @property
+    def n_topics(self) -> int:
+        return self.values.shape[0]
+
+    @property
+    def n_systems(self) -> int:
+        return self.values.shape[1]
+
+    def check_complete(self) -> ScoreMatrix:
+        """Raise :class:`InputError` naming the first missing or non-finite value."""
+        bad = ~np.isfinite(self.values)
+        if bad.any():
+            t, s, m = (int(i[0]) for i in np.nonzero(bad))
+            raise InputError(
+                f"missing or non-finite score for topic {self.topics[t]!r}, system "
+                f"{self.systems[s]!r}, measure {self.measures[m]!r}"
+            )
+        return self
+
+    def measure(self, name: str | None = None) -> ScoreMatrix:
+        """The one-measure matrix of ``name`` (or of the only measure)."""
+        if name is None:
+            if len(self.measures) != 1:
+                raise InputError(
+                    f"the matrix holds {len(self.measures)} measures {list(self.measures)}: "
+                    "name one"
+                )
+            return self
+        if name not in self.measures:
+            raise InputError(f"no measure {name!r} in the matrix (has {list(self.measures)})")
+        k = self.measures.index(name)
+        return ScoreMatrix(self.values[:, :, k : k + 1], self.topics, self.systems, (name,))
+
+    def array(self, measure: str | None = None) -> np.ndarray:
+        """The topics × systems array of one measure."""
+        return self.measure(measure).values[:, :, 0]
+
+    def subset(
+        self,
+        *,
+        topics: Sequence[str] | None = None,
+        systems: Sequence[str] | None = None,
+        measures: Sequence[str] | None = None,
+    ) -> ScoreMatrix:
+        """The matrix restricted to (and ordered by) the given labels."""
+
+        def pick(labels: tuple[str, ...], wanted: Sequence[str] | None, what: str):
+            if wanted is None:
+                return labels, slice(None)
+            wanted = [str(w) for w in wanted]
+            missing = [w for w in wanted if w not in labels]
+            if missing:
+                raise AlignmentError(f"unknown {what}: {missing[:5]}")
+            index = {label: i for i, label in enumerate(labels)}
+            return tuple(wanted), np.array([index[w] for w in wanted], dtype=np.intp)
+
+        t_labels, t_idx = pick(self.topics, topics, "topics")
+        s_labels, s_idx = pick(self.systems, systems, "systems")
+        m_labels, m_idx = pick(self.measures, measures, "measures")
+        values = self.values[t_idx][:, s_idx][:, :, m_idx]
+        return ScoreMatrix(values, t_labels, s_labels, m_labels)
+
+    def mean(self, measure: str | None = None) -> np.ndarray:
+        """Mean score of every system over topics (one measure)."""
+        return self.array(measure).mean(axis=0)
+
+    def align(self, other: ScoreMatrix) -> tuple[ScoreMatrix, ScoreMatrix]:
+        """Both matrices restricted to their common topics, in this matrix's order.
+
+        Raises :class:`AlignmentError` when they share no topic.
+        """
+        common = [t for t in self.topics if t in set(other.topics)]
+        if not common:
+            raise AlignmentError("the two score matrices share no topic")
+        return self.subset(topics=common), other.subset(topics=common)
+
+    def to_frame(self, measure: str | None = None, *, tidy: bool = False) -> pd.DataFrame:
+        """A wide DataFrame (topics × systems) of one measure, or the tidy table of all."""
+        if tidy:
+            t, s, m = np.meshgrid(
+                np.arange(self.n_topics), np.arange(self.n_systems),
+                np.arange(len(self.measures)), indexing="ij",
+            )
+            return pd.DataFrame(
+                {
+                    "run": np.array(self.systems, dtype=object)[s.ravel()],
+                    "topic": np.array(self.topics, dtype=object)[t.ravel()],
+                    "measure": np.array(self.measures, dtype=object)[m.ravel()],
+                    "value": self.values.ravel(),
+                }
+            )
+        frame = pd.DataFrame(self.array(measure), index=list(self.topics),
+                             columns=list(self.systems))
+        frame.index.name = "topic"
+        frame.columns.name = "run"
+        return frame
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoreMatrix({self.n_topics} topics × {self.n_systems} systems × "
+            f"{len(self.measures)} measures {list(self.measures)[:4]})"
+        )

@@ -1,0 +1,67 @@
+"""The one exception hierarchy of irscale.
+
+Every error raised on bad input derives from :class:`IrscaleError`. Errors about a file
+name the file, the 1-based line number and the offending text, so that a user can go
+straight to the problem::
+
+    InputFormatError: run.txt, line 17: expected 6 fields (qid Q0 docno rank score runid),
+    got 5: '101 Q0 doc7 3 0.25'
+"""
+
+from __future__ import annotations
+
+
+class IrscaleError(Exception):
+    """Base class of every error raised by irscale."""
+
+
+class InputError(IrscaleError, ValueError):
+    """Bad input data: a file or an in-memory object that cannot be used as given.
+
+    ``source`` is the file name (or a description of the in-memory object), ``line`` the
+    1-based line number (``None`` when not applicable) and ``text`` the offending text.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.source = source
+        self.line = line
+        self.text = text
+        self.reason = message
+        where = ""
+        if source is not None:
+            where = f"{source}, " if line is None else f"{source}, line {line}: "
+        elif line is not None:
+            where = f"line {line}: "
+        shown = "" if text is None else f": {text!r}"
+        super().__init__(f"{where}{message}{shown}")
+
+
+class InputFormatError(InputError):
+    """A line or field does not follow the expected format."""
+
+
+class DuplicateError(InputError):
+    """The same (topic, document) pair occurs more than once."""
+
+
+class EmptyInputError(InputError):
+    """A file or object holds no data at all."""
+
+
+class MeasureError(IrscaleError, ValueError):
+    """An unknown measure name, or bad measure parameters."""
+
+
+class ParameterError(IrscaleError, ValueError):
+    """An impossible option or parameter value (negative cut-off, alpha outside (0, 1), ...)."""
+
+
+class AlignmentError(IrscaleError, ValueError):
+    """Score matrices or result sets that cannot be aligned (topics or systems differ)."""

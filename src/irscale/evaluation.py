@@ -1,0 +1,257 @@
+"""``irscale.evaluate``: qrels + runs + measure names → per-topic values and summaries.
+
+The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch; every
+requested measure family is then computed by its kernel over the whole batch. Summaries
+follow trec_eval 9.0.8's rules (``meas_avg.c``):
+
+* means divide by the number of evaluated topics, or with ``complete`` (``-c``) by the
+  number of topics in the qrels (topics the run misses count 0);
+* geometric means (gm_map, gm_bpref) average ``log(max(v, 1e-5))`` and, with ``complete``,
+  count each missing topic as ``log(1e-5)``;
+* counts (num_ret, num_rel, num_rel_ret, ...) are summed; ``num_q`` counts topics.
+
+Topics a run retrieved documents for but that have no judgments are not evaluated (as in
+trec_eval); they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
+from .core.scorematrix import ScoreMatrix
+from .errors import MeasureError, ParameterError
+from .io.memory import as_qrels, as_runs
+from .measures.base import (
+    MIN_GEO_MEAN,
+    EvalContext,
+    Family,
+    MeasureRequest,
+    get_family,
+    table_order,
+)
+from .measures.names import is_trec_request, parse_measures
+
+
+@dataclass(frozen=True)
+class Column:
+    """One output of the evaluation: a label and the family that produced it."""
+
+    label: str
+    family: Family
+
+    @property
+    def value_type(self) -> str:
+        return self.family.value_type
+
+    @property
+    def aggregate(self) -> str:
+        return self.family.aggregate
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """Per-topic values of every requested measure for every run, and their summaries.
+
+    ``values[label]`` holds one value per ranking of :attr:`rankings` (rankings are ordered
+    run by run, topics in byte order within a run).
+    """
+
+    columns: tuple[Column, ...]
+    values: dict[str, np.ndarray]
+    rankings: JudgedRankings
+    n_qrels_topics: int
+    context: EvalContext
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.rankings.runs
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """Labels of the numeric per-topic measures."""
+        return tuple(c.label for c in self.columns
+                     if c.family.per_query and c.value_type != "str")
+
+    @property
+    def unjudged_topics(self) -> dict[str, tuple[str, ...]]:
+        """Per run, the topics it retrieved documents for that the qrels do not judge."""
+        return dict(zip(self.runs, self.rankings.unjudged_topics, strict=True))
+
+    # ---------------------------------------------------------------- tables
+    def per_topic(self) -> pd.DataFrame:
+        """Tidy table ``run, topic, measure, value`` of the numeric per-topic values."""
+        runs = self.rankings.run_labels
+        topics = self.rankings.topic_labels
+        frames = [
+            pd.DataFrame({"run": runs, "topic": topics, "measure": label,
+                          "value": self.values[label].astype(np.float64)})
+            for label in self.measures
+        ]
+        if not frames:
+            return pd.DataFrame(columns=["run", "topic", "measure", "value"])
+        return pd.concat(frames, ignore_index=True)
+
+    def aggregates(self) -> pd.DataFrame:
+        """Summary value of every measure for every run (trec_eval's ``all`` lines).
+
+        Columns ``run, measure, value`` (``value`` is an object column: the run id is text).
+        """
+        rows = []
+        for run_index, run in enumerate(self.runs):
+            for column, value in self.summary(run_index):
+                rows.append((run, column.label, value))
+        return pd.DataFrame(rows, columns=["run", "measure", "value"])
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        """``(column, summary value)`` of one run, in output order."""
+        mask = self.rankings.ranking_run == run_index
+        n_eval = int(mask.sum())
+        n_missing = 0
+        if self.context.complete and self.rankings.placeholder is None:
+            n_missing = self.n_qrels_topics - n_eval
+        divisor = n_eval + n_missing
+        out: list[tuple[Column, Any]] = []
+        for column in self.columns:
+            kind = column.aggregate
+            if kind == "none":
+                continue
+            if kind == "runid":
+                out.append((column, self.runs[run_index]))
+                continue
+            if kind == "count":
+                out.append((column, n_eval))
+                continue
+            values = self.values[column.label][mask]
+            if kind == "sum":
+                out.append((column, int(values.sum())))
+            elif kind == "mean":
+                out.append((column, float(values.sum()) / divisor if divisor else 0.0))
+            elif kind == "gmean":
+                logs = float(np.log(np.maximum(values, MIN_GEO_MEAN)).sum())
+                logs += n_missing * math.log(MIN_GEO_MEAN)
+                out.append((column, math.exp(logs / divisor) if divisor else 0.0))
+            else:  # pragma: no cover - registry guards the kinds
+                raise MeasureError(f"unknown aggregate {kind!r}")
+        return out
+
+    def mean(self) -> pd.DataFrame:
+        """Runs × measures table of the numeric summary values."""
+        frame = self.aggregates()
+        frame = frame[frame["measure"].isin(self.measures)]
+        table = frame.pivot(index="run", columns="measure", values="value").astype(float)
+        return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
+
+    def to_matrix(self, *, allow_missing: bool = False) -> ScoreMatrix:
+        """The topics × runs × measures :class:`ScoreMatrix` of the per-topic values.
+
+        A topic some run was not evaluated on is missing (NaN); that raises unless
+        ``allow_missing``.
+        """
+        topics = sorted(set(self.rankings.topic_labels.tolist()))
+        t_index = {t: i for i, t in enumerate(topics)}
+        rows = np.array([t_index[t] for t in self.rankings.topic_labels], dtype=np.intp)
+        values = np.full((len(topics), len(self.runs), len(self.measures)), np.nan)
+        for k, label in enumerate(self.measures):
+            values[rows, self.rankings.ranking_run, k] = self.values[label]
+        return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
+                                      measures=self.measures, allow_missing=allow_missing)
+
+    def __repr__(self) -> str:
+        return (f"Evaluation({len(self.runs)} runs, {self.rankings.n_rankings} rankings, "
+                f"measures={list(c.label for c in self.columns)[:6]}...)")
+
+
+def evaluate(
+    qrels: Any,
+    runs: Any,
+    measures: str | Iterable[str] = "official",
+    *,
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+    num_docs_in_coll: int = 0,
+    compat: int = 9,
+    ties: TiePolicy = "trec_eval",
+) -> Evaluation:
+    """Evaluate runs against qrels.
+
+    ``qrels``: a :class:`~irscale.core.inputs.Qrels`, a path, a DataFrame or a dict of
+    dicts; ``runs``: a run, a path, a list of those, or a mapping ``{name: run}``.
+    ``measures``: names as accepted by :func:`irscale.measures.names.parse_measures`.
+    Options mirror trec_eval: ``relevance_level`` (-l), ``max_docs`` (-M), ``judged_only``
+    (-J), ``complete`` (-c), ``num_docs_in_coll`` (-N), ``compat`` 9 or 10, ``ties``.
+
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
+    >>> run = {"q1": {"d1": 3.0, "d2": 2.0, "d4": 1.0}}
+    >>> ev = evaluate(qrels, run, ["map", "P@2"])
+    >>> ev.per_topic()[["measure", "value"]].values.tolist()
+    [['map', 0.5], ['P@2', 0.5]]
+    """
+    if compat not in (9, 10):
+        raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
+    requests = parse_measures(measures)
+    qrels_obj = as_qrels(qrels)
+    run_list = as_runs(runs, keep_rank=ties == "rank-column")
+    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, ties=ties)
+    jr = build_judged_rankings(qrels_obj, run_list, options,
+                               placeholders=complete and compat == 10)
+    for run, unjudged in zip(jr.runs, jr.unjudged_topics, strict=True):
+        if unjudged:
+            warnings.warn(
+                f"run {run!r}: {len(unjudged)} topic(s) with results but no judgments are not "
+                f"evaluated: {', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}",
+                stacklevel=2,
+            )
+    context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
+    columns, values = compute_requests(jr, requests, context)
+    return Evaluation(columns=columns, values=values, rankings=jr,
+                      n_qrels_topics=len(qrels_obj.topics), context=context)
+
+
+def compute_requests(
+    jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
+) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
+    """Evaluate every request on the batch; columns come in output order, without repeats.
+
+    Requests spelled the trec_eval way come first, in trec_eval's table order; the others
+    follow in the order asked.
+    """
+    trec_style = [r for r in requests if is_trec_request(r)]
+    other = [r for r in requests if not is_trec_request(r)]
+    trec_style.sort(key=lambda r: table_order(r.family))
+    columns: list[Column] = []
+    values: dict[str, np.ndarray] = {}
+    views: dict[tuple[int, int | None], JudgedRankings] = {}
+    for request in trec_style + other:
+        family = get_family(request.family)
+        level = jr.relevance_level if request.relevance_level is None else request.relevance_level
+        key = (level, request.cutoff)
+        if key not in views:
+            view = jr.with_level(level)
+            views[key] = view if request.cutoff is None else view.truncate(request.cutoff)
+        outputs = family.compute(views[key], request.params, context)
+        rename = not is_trec_request(request)
+        if rename and len(outputs) != 1:
+            raise MeasureError(f"measure {request.requested!r} yields {len(outputs)} values")
+        for name, array in outputs.items():
+            label = request.requested if rename else name
+            if label in values:
+                continue
+            if jr.placeholder is not None and family.missing_value is not None:
+                array = np.where(jr.placeholder, family.missing_value, array)
+            values[label] = array
+            columns.append(Column(label, family))
+        if not outputs and family.aggregate == "runid" and family.name not in values:
+            values[family.name] = np.empty(0)
+            columns.append(Column(family.name, family))
+    return tuple(columns), values

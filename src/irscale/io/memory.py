@@ -1,0 +1,201 @@
+"""In-memory inputs: pandas DataFrames and pytrec_eval-style dicts of dicts.
+
+Column names follow ir_measures (``query_id, doc_id, relevance, score``); trec_eval-style
+names (``qid``/``topic``, ``docno``, ``rel``) are accepted too. Dicts map a topic id to a
+mapping ``{docno: relevance}`` (qrels) or ``{docno: score}`` (run), as pytrec_eval takes them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ..core.inputs import DuplicatePolicy, Qrels, Run, resolve_duplicates
+from ..errors import EmptyInputError, InputError, InputFormatError
+
+_TOPIC = ("query_id", "qid", "topic", "topic_id")
+_DOC = ("doc_id", "docno", "doc", "document")
+_REL = ("relevance", "rel", "label", "judgment")
+_SCORE = ("score", "sim")
+
+
+def _column(frame, names: Sequence[str], what: str, source: str) -> str:
+    for name in names:
+        if name in frame.columns:
+            return name
+    raise InputError(
+        f"no {what} column: expected one of {', '.join(names)}, got {list(frame.columns)}",
+        source=source,
+    )
+
+
+def _flatten(data: Mapping[str, Mapping[str, Any]], what: str) -> tuple[list, list, list]:
+    topics, docs, values = [], [], []
+    for topic, entries in data.items():
+        if not isinstance(entries, Mapping):
+            raise InputError(f"{what} dict: topic {topic!r} maps to {type(entries).__name__}, "
+                             "expected a dict {docno: value}")
+        topics.extend([str(topic)] * len(entries))
+        docs.extend(str(d) for d in entries)
+        values.extend(entries.values())
+    return topics, docs, values
+
+
+def _row_describer(frame_topics, frame_docs, values):
+    def describe(row: int) -> tuple[None, str]:
+        return None, f"{frame_topics[row]} {frame_docs[row]} {values[row]}"
+
+    return describe
+
+
+def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
+                     source: str = "<qrels DataFrame>") -> Qrels:
+    """Qrels from a DataFrame with topic, document and relevance columns."""
+    if len(frame) == 0:
+        raise EmptyInputError("empty qrels table", source=source)
+    t = _column(frame, _TOPIC, "topic", source)
+    d = _column(frame, _DOC, "document", source)
+    r = _column(frame, _REL, "relevance", source)
+    return _make_qrels(frame[t].astype(str).tolist(), frame[d].astype(str).tolist(),
+                       frame[r].to_numpy(), duplicates, source)
+
+
+def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
+                    source: str = "<qrels dict>") -> Qrels:
+    """Qrels from ``{topic: {docno: relevance}}``."""
+    topics, docs, values = _flatten(data, "qrels")
+    if not topics:
+        raise EmptyInputError("empty qrels dict", source=source)
+    return _make_qrels(topics, docs, np.asarray(values, dtype=object), "error", source)
+
+
+def _make_qrels(topics, docs, values, duplicates, source) -> Qrels:
+    numeric = _numbers(topics, docs, values, "relevance", source)
+    bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)))
+    if len(bad):
+        i = int(bad[0])
+        raise InputFormatError("relevance is not an integer", source=source,
+                               text=f"{topics[i]} {docs[i]} {values[i]}")
+    rel = numeric.astype(np.int64)
+    topic, docno = pa.chunked_array([pa.array(topics, pa.string())]), pa.chunked_array(
+        [pa.array(docs, pa.string())])
+    keep = resolve_duplicates(topic, docno, rel, duplicates, source,
+                              _row_describer(topics, docs, rel))
+    if keep is not None:
+        take = pa.array(keep)
+        topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
+    return Qrels(topic=topic, docno=docno, rel=rel, source=source)
+
+
+def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "error",
+                   source: str = "<run DataFrame>") -> Run:
+    """A run from a DataFrame with topic, document and score columns (``rank`` optional)."""
+    if len(frame) == 0:
+        raise EmptyInputError("empty run table", source=source)
+    t = _column(frame, _TOPIC, "topic", source)
+    d = _column(frame, _DOC, "document", source)
+    s = _column(frame, _SCORE, "score", source)
+    rank = frame["rank"].to_numpy(np.int64) if "rank" in frame.columns else None
+    return _make_run(frame[t].astype(str).tolist(), frame[d].astype(str).tolist(),
+                     frame[s].to_numpy(), name, duplicates, source, rank)
+
+
+def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
+                  source: str = "<run dict>") -> Run:
+    """A run from ``{topic: {docno: score}}``."""
+    topics, docs, values = _flatten(data, "run")
+    if not topics:
+        raise EmptyInputError("empty run dict", source=source)
+    return _make_run(topics, docs, np.asarray(values, dtype=object), name, "error", source)
+
+
+def _make_run(topics, docs, values, name, duplicates, source, rank=None) -> Run:
+    score = _numbers(topics, docs, values, "score", source)
+    bad_rows = np.flatnonzero(~np.isfinite(score))
+    if len(bad_rows):
+        i = int(bad_rows[0])
+        raise InputFormatError("score is not finite (NaN or infinite scores cannot be ranked)",
+                               source=source, text=f"{topics[i]} {docs[i]} {values[i]}")
+    topic, docno = pa.chunked_array([pa.array(topics, pa.string())]), pa.chunked_array(
+        [pa.array(docs, pa.string())])
+    keep = resolve_duplicates(topic, docno, score, duplicates, source,
+                              _row_describer(topics, docs, score))
+    if keep is not None:
+        take = pa.array(keep)
+        topic, docno, score = topic.take(take), docno.take(take), score[keep]
+        rank = None if rank is None else rank[keep]
+    return Run(name=name, topic=topic, docno=docno, score=score, rank=rank, source=source,
+               runids=(name,))
+
+
+def _numbers(topics, docs, values, what: str, source: str) -> np.ndarray:
+    """``values`` as float64; :class:`InputFormatError` naming the first non-number."""
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        for i, value in enumerate(values):
+            try:
+                float(value)
+            except (TypeError, ValueError):
+                raise InputFormatError(f"{what} is not a number", source=source,
+                                       text=f"{topics[i]} {docs[i]} {value}") from None
+        raise
+
+
+def as_qrels(obj: Any) -> Qrels:
+    """Qrels from a :class:`Qrels`, a file path, a DataFrame or a dict of dicts."""
+    from .trec import read_qrels
+
+    if isinstance(obj, Qrels):
+        return obj
+    if isinstance(obj, (str, os.PathLike)):
+        return read_qrels(obj)
+    if isinstance(obj, Mapping):
+        return qrels_from_dict(obj)
+    if hasattr(obj, "columns"):
+        return qrels_from_frame(obj)
+    raise InputError(f"cannot use a {type(obj).__name__} as qrels")
+
+
+def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
+    """Runs from a :class:`Run`, a path, a DataFrame, a dict of dicts, a list of these, or
+    a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several runs)."""
+    from .trec import read_run
+
+    if isinstance(obj, Run):
+        return [obj]
+    if isinstance(obj, (str, os.PathLike)):
+        return [read_run(obj, keep_rank=keep_rank)]
+    if hasattr(obj, "columns"):
+        if "run" in obj.columns:
+            return [run_from_frame(part, name=str(key)) for key, part in
+                    obj.groupby("run", sort=False)]
+        return [run_from_frame(obj)]
+    if isinstance(obj, Mapping):
+        values = list(obj.values())
+        if values and all(isinstance(v, Mapping) for v in values) and all(
+            not isinstance(x, Mapping) for v in values for x in v.values()
+        ):
+            return [run_from_dict(obj)]
+        runs = []
+        for key, value in obj.items():
+            if isinstance(value, Mapping):
+                runs.append(run_from_dict(value, name=str(key)))
+            elif isinstance(value, (str, os.PathLike)):
+                runs.append(read_run(value, name=str(key), keep_rank=keep_rank))
+            elif isinstance(value, Run):
+                runs.append(value if value.name == str(key) else Run(
+                    name=str(key), topic=value.topic, docno=value.docno, score=value.score,
+                    rank=value.rank, source=value.source, runids=value.runids))
+            elif hasattr(value, "columns"):
+                runs.append(run_from_frame(value, name=str(key)))
+            else:
+                raise InputError(f"cannot use a {type(value).__name__} as run {key!r}")
+        return runs
+    if isinstance(obj, Sequence):
+        return [run for item in obj for run in as_runs(item, keep_rank=keep_rank)]
+    raise InputError(f"cannot use a {type(obj).__name__} as a run")

@@ -1,0 +1,183 @@
+"""Readers of TREC qrels and run files (plain or gzip-compressed).
+
+Formats (fields separated by any run of spaces or tabs; blank lines are ignored):
+
+* qrels: ``qid iter docno rel``, ``rel`` an integer; negative values mark documents in the
+  pool that were not judged (trec_eval's convention, used by infAP's sampled pools).
+* run: ``qid Q0 docno rank score runid``; column 2 is ignored (``Q0`` or ``0``), as is the
+  rank column unless the ``rank-column`` tie policy asks for it. Scores must be finite.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import warnings
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core.inputs import DuplicatePolicy, Qrels, Run, resolve_duplicates
+from ..errors import InputFormatError
+from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
+
+QRELS_FIELDS = ("qid", "iter", "docno", "rel")
+RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
+
+_DICT = pa.dictionary(pa.int32(), pa.string())
+
+
+def _check_int(text: str) -> str | None:
+    return None if is_int(text) else "is not an integer"
+
+
+def _check_score(text: str) -> str | None:
+    if not is_float(text):
+        return "is not a number"
+    if not math.isfinite(float(text)):
+        return "is not finite (NaN or infinite scores cannot be ranked)"
+    return None
+
+
+def read_qrels(
+    source: PathLike | io.IOBase | bytes, *, duplicates: DuplicatePolicy = "error"
+) -> Qrels:
+    """Read a TREC qrels file ``qid iter docno rel``.
+
+    >>> q = read_qrels(b"101 0 d1 1\\n101 0 d2 0\\n")
+    >>> q.topics, list(q.rel)
+    (['101'], [1, 0])
+    """
+    name = source_name(source)
+    table, raw = parse_columns(
+        source,
+        QRELS_FIELDS,
+        {"qid": _DICT, "docno": pa.string(), "rel": pa.int64()},
+        ("qid", "docno", "rel"),
+        {3: _check_int},
+        "qrels",
+    )
+    topic = table["qid"].cast(pa.string())
+    docno = table["docno"]
+    rel = table["rel"].to_numpy()
+    keep = resolve_duplicates(
+        topic, docno, rel, duplicates, name, lambda row: line_of_record(raw(), row)
+    )
+    if keep is not None:
+        take = pa.array(keep)
+        topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
+    return Qrels(topic=topic, docno=docno, rel=rel, source=name)
+
+
+def read_run(
+    source: PathLike | io.IOBase | bytes,
+    *,
+    name: str | None = None,
+    duplicates: DuplicatePolicy = "error",
+    keep_rank: bool = False,
+) -> Run:
+    """Read a TREC run file ``qid Q0 docno rank score runid``.
+
+    The run is named ``name`` or, as in trec_eval, by the run id of its first line.
+    ``keep_rank`` keeps the rank column (integers), needed by the ``rank-column`` tie policy.
+
+    >>> r = read_run(b"101 Q0 d1 1 2.5 bm25\\n101 Q0 d2 2 1.0 bm25\\n")
+    >>> r.name, list(r.score)
+    ('bm25', [2.5, 1.0])
+    """
+    source_label = source_name(source)
+    include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
+    checks = {4: _check_score}
+    if keep_rank:
+        checks[3] = _check_int
+    table, raw = parse_columns(
+        source,
+        RUN_FIELDS,
+        {
+            "qid": _DICT,
+            "docno": pa.string(),
+            "rank": pa.int64(),
+            "score": pa.float64(),
+            "runid": _DICT,
+        },
+        include,
+        checks,
+        "run",
+    )
+    score = table["score"].to_numpy()
+    bad = np.flatnonzero(~np.isfinite(score))
+    if len(bad):
+        line, text = line_of_record(raw(), int(bad[0]))
+        raise InputFormatError(
+            "score is not finite (NaN or infinite scores cannot be ranked)",
+            source=source_label,
+            line=line,
+            text=text,
+        )
+    topic = table["qid"].cast(pa.string())
+    docno = table["docno"]
+    rank = table["rank"].to_numpy() if keep_rank else None
+    runid_column = table["runid"]
+    first_runid = runid_column[0].as_py()
+    runids = tuple(pc.unique(runid_column.cast(pa.string())).to_pylist())
+    if len(runids) > 1:
+        warnings.warn(
+            f"{source_label}: {len(runids)} different run ids; the run is named after the "
+            f"first one ({first_runid!r}), as trec_eval does",
+            stacklevel=2,
+        )
+    keep = resolve_duplicates(
+        topic, docno, score, duplicates, source_label, lambda row: line_of_record(raw(), row)
+    )
+    if keep is not None:
+        take = pa.array(keep)
+        topic, docno, score = topic.take(take), docno.take(take), score[keep]
+        rank = None if rank is None else rank[keep]
+    return Run(
+        name=name if name is not None else first_runid,
+        topic=topic,
+        docno=docno,
+        score=score,
+        rank=rank,
+        source=source_label,
+        runids=runids,
+    )
+
+
+def read_runs(
+    sources: Iterable[PathLike] | Mapping[str, PathLike],
+    *,
+    duplicates: DuplicatePolicy = "error",
+    keep_rank: bool = False,
+) -> list[Run]:
+    """Read several run files; a mapping gives each run its name.
+
+    Runs that end up with the same name get the file name appended, so that every run in
+    the result is distinguishable.
+    """
+    if isinstance(sources, Mapping):
+        return [
+            read_run(path, name=str(key), duplicates=duplicates, keep_rank=keep_rank)
+            for key, path in sources.items()
+        ]
+    runs = [read_run(path, duplicates=duplicates, keep_rank=keep_rank) for path in sources]
+    names = [run.name for run in runs]
+    if len(set(names)) < len(names):
+        runs = [
+            Run(
+                name=f"{run.name} ({os.path.basename(run.source)})",
+                topic=run.topic,
+                docno=run.docno,
+                score=run.score,
+                rank=run.rank,
+                source=run.source,
+                runids=run.runids,
+            )
+            if names.count(run.name) > 1
+            else run
+            for run in runs
+        ]
+    return runs

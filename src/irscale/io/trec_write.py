@@ -1,0 +1,52 @@
+"""Writers of TREC qrels and run files (the formats :mod:`irscale.io.trec` reads)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core.inputs import Qrels, Run
+
+
+def _write_lines(path: str | os.PathLike, columns: list[pa.Array]) -> None:
+    lines = pc.binary_join_element_wise(*columns, " ")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines.to_pylist()))
+        handle.write("\n")
+
+
+def write_qrels(qrels: Qrels, path: str | os.PathLike) -> None:
+    """Write ``qid 0 docno rel`` lines."""
+    n = len(qrels)
+    _write_lines(path, [
+        qrels.topic.combine_chunks(),
+        pa.array(["0"] * n),
+        qrels.docno.combine_chunks(),
+        pc.cast(pa.array(qrels.rel), pa.string()),
+    ])
+
+
+def write_run(run: Run, path: str | os.PathLike) -> None:
+    """Write ``qid Q0 docno rank score runid`` lines, ranked by score within each topic."""
+    n = len(run)
+    topics = run.topic.combine_chunks()
+    order = pc.sort_indices(
+        pa.table({"t": topics, "s": run.score}), sort_keys=[("t", "ascending"),
+                                                            ("s", "descending")]
+    ).to_numpy()
+    sorted_topics = topics.take(pa.array(order))
+    codes = pc.dictionary_encode(sorted_topics).indices.to_numpy()
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    counts = np.diff(np.concatenate((starts, [n])))
+    ranks = np.arange(n) - np.repeat(starts, counts) + 1
+    _write_lines(path, [
+        sorted_topics,
+        pa.array(["Q0"] * n),
+        run.docno.combine_chunks().take(pa.array(order)),
+        pc.cast(pa.array(ranks), pa.string()),
+        pa.array([repr(float(s)) for s in run.score[order]]),
+        pa.array([run.name] * n),
+    ])

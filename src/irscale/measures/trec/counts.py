@@ -1,0 +1,65 @@
+"""Counting measures of trec_eval: runid, num_q, num_ret, num_rel, num_rel_ret.
+
+Sources: trec_eval 9.0.8 m_runid.c, m_num_q.c, m_num_ret.c, m_num_rel.c, m_num_rel_ret.c.
+Counts are summed over topics in the summary; ``num_q`` is the number of topics evaluated.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import JudgedRankings
+from ..base import EvalContext, register
+
+
+@register(
+    "runid",
+    doc="Run identifier: the run id of the run file's first line (printed in the summary).",
+    aggregate="runid",
+    value_type="str",
+    per_query=False,
+)
+def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    return {}
+
+
+@register(
+    "num_q",
+    doc="Number of topics results are averaged over.",
+    aggregate="count",
+    value_type="int",
+    per_query=False,
+)
+def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    return {"num_q": np.ones(jr.n_rankings, dtype=np.int64)}
+
+
+@register(
+    "num_ret",
+    doc="Number of documents retrieved for the topic (after -M and -J).",
+    aggregate="sum",
+    value_type="int",
+    missing_value=0,
+)
+def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    return {"num_ret": jr.lengths.astype(np.int64)}
+
+
+@register(
+    "num_rel",
+    doc="Number of relevant documents for the topic (judged with degree ≥ the relevance level).",
+    aggregate="sum",
+    value_type="int",
+)
+def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    return {"num_rel": jr.num_rel.astype(np.int64)}
+
+
+@register(
+    "num_rel_ret",
+    doc="Number of relevant documents retrieved for the topic.",
+    aggregate="sum",
+    value_type="int",
+)
+def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    return {"num_rel_ret": jr.num_rel_ret.astype(np.int64)}

@@ -1,0 +1,29 @@
+"""Shared fixtures: location of the real data in ../shared (tests skip when it is absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+CLEF = SHARED_DATA / "clef2016-task2"
+URBANO = SHARED_DATA / "urbano-sigir2019"
+
+
+def require(path: Path) -> Path:
+    """``path`` if it exists, else skip the test (a user's clone has no ../shared)."""
+    if not path.exists():
+        pytest.skip(f"real data not available: {path}")
+    return path
+
+
+@pytest.fixture
+def clef() -> Path:
+    return require(CLEF)
+
+
+@pytest.fixture
+def urbano() -> Path:
+    return require(URBANO)
