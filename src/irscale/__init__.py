@@ -6,16 +6,21 @@ statistical inference for IR experiments and the meta-evaluation of measures and
 
 from .core import Qrels, Run, ScoreMatrix
 from .errors import IrscaleError
+from .evaluation import Evaluation, evaluate
 from .io import read_qrels, read_run, read_runs
+from .measures.names import parse_measures
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Evaluation",
     "IrscaleError",
     "Qrels",
     "Run",
     "ScoreMatrix",
     "__version__",
+    "evaluate",
+    "parse_measures",
     "read_qrels",
     "read_run",
     "read_runs",

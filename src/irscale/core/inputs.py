@@ -36,19 +36,24 @@ def as_string_array(values: object) -> pa.ChunkedArray:
 
 def duplicate_rows(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
     """Row indices (sorted) of every row whose (topic, docno) pair occurs more than once."""
-    topic_codes = _codes(topic)
-    doc_codes = _codes(docno)
-    n_docs = int(doc_codes.max(initial=-1)) + 1
-    keys = topic_codes.astype(np.int64) * n_docs + doc_codes
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    same = sorted_keys[1:] == sorted_keys[:-1]
-    if not same.any():
+    keys = _pair_keys(topic, docno)
+    # a stable sort is a radix/tim sort here: fast on the topic-grouped keys of real files
+    sorted_keys = np.sort(keys, kind="stable")
+    if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return np.empty(0, dtype=np.int64)
+    order = np.argsort(keys, kind="stable")
+    same = keys[order][1:] == keys[order][:-1]
     flag = np.zeros(len(keys), dtype=bool)
     flag[1:] |= same
     flag[:-1] |= same
     return np.sort(order[flag])
+
+
+def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+    """One int64 key per row, equal exactly when (topic, docno) are equal."""
+    topic_codes = _codes(topic).astype(np.int64)
+    doc_codes = _codes(docno).astype(np.int64)
+    return topic_codes * (int(doc_codes.max(initial=-1)) + 1) + doc_codes
 
 
 def _codes(values: pa.ChunkedArray) -> np.ndarray:
@@ -89,9 +94,7 @@ def resolve_duplicates(
             line=line,
             text=text,
         )
-    topic_codes = _codes(topic).astype(np.int64)
-    doc_codes = _codes(docno).astype(np.int64)
-    keys = topic_codes * (int(doc_codes.max()) + 1) + doc_codes
+    keys = _pair_keys(topic, docno)
     n = len(keys)
     if policy == "first":
         order = np.lexsort((np.arange(n), keys))

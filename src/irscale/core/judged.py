@@ -247,29 +247,27 @@ class RankingOptions:
             raise ParameterError(f"max_docs must be ≥ 0, got {self.max_docs}")
 
 
-def rank_order(run: Run, rows: np.ndarray, topic_code: np.ndarray, ties: TiePolicy) -> np.ndarray:
-    """Row indices of ``rows`` sorted by topic then by the tie policy's ranking order."""
+def rank_order(run: Run, topic_code: np.ndarray, ties: TiePolicy) -> np.ndarray:
+    """Row indices of the run sorted by topic code, then in ranking order within a topic."""
     if ties == "trec_eval":
-        table = pa.table(
-            {
-                "t": topic_code,
-                "s": run.score[rows],
-                "d": run.docno.take(pa.array(rows)) if len(rows) < len(run) else run.docno,
-            }
-        )
-        order = pc.sort_indices(
+        table = pa.table({"t": topic_code, "s": run.score, "d": run.docno})
+        return pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
         ).to_numpy()
-    elif ties == "file-order":
-        order = np.lexsort((np.arange(len(rows)), -run.score[rows], topic_code))
-    else:
-        if run.rank is None:
-            raise ParameterError(
-                "the rank-column tie policy needs the run's rank column: "
-                "read the run with keep_rank=True"
-            )
-        order = np.lexsort((np.arange(len(rows)), run.rank[rows], topic_code))
-    return rows[order]
+    if ties == "file-order":
+        return np.lexsort((-run.score, topic_code))  # lexsort is stable: file order for ties
+    if run.rank is None:
+        raise ParameterError(
+            "the rank-column tie policy needs the run's rank column: "
+            "read the run with keep_rank=True"
+        )
+    return np.lexsort((run.rank, topic_code))
+
+
+def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """Index of every value in ``value_set`` (-1 when absent), as an int64 numpy array."""
+    codes = pc.fill_null(pc.index_in(values, value_set=value_set), -1)
+    return np.asarray(codes.to_numpy(), dtype=np.int64)
 
 
 def judge_run(
@@ -279,43 +277,33 @@ def judge_run(
 
     Only topics with judgments are ranked; the others are returned by name.
     """
-    code = pc.index_in(run.topic, value_set=index.topic_array)
-    unjudged = tuple(sorted(pc.unique(run.topic.filter(pc.is_null(code))).to_pylist()))
-    code_np = code.to_numpy(zero_copy_only=False)
-    if unjudged:
-        rows = np.flatnonzero(~np.isnan(code_np))
-        topic_code = code_np[rows].astype(np.int64)
-    else:
-        rows = np.arange(len(run))
-        topic_code = code_np.astype(np.int64)
-    order = rank_order(run, rows, topic_code, options.ties)
-    topic_of_row = np.empty(len(run), dtype=np.int64)
-    topic_of_row[rows] = topic_code
-    topic_in_order = topic_of_row[order]
+    topic_code = _codes_in(run.topic, index.topic_array)
+    unjudged: tuple[str, ...] = ()
+    order = rank_order(run, topic_code, options.ties)
+    if (topic_code < 0).any():
+        unjudged = tuple(sorted(pc.unique(run.topic.filter(pa.array(topic_code < 0))).to_pylist()))
+        order = order[topic_code[order] >= 0]
+    topic_in_order = topic_code[order]
     counts = np.bincount(topic_in_order, minlength=len(index.topics))
+    present = np.flatnonzero(counts)
     if options.max_docs is not None:
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        within = np.arange(len(order)) - np.repeat(starts, counts)
-        keep = within < options.max_docs
+        keep = np.arange(len(order)) - np.repeat(starts, counts) < options.max_docs
         order, topic_in_order = order[keep], topic_in_order[keep]
         counts = np.minimum(counts, options.max_docs)
-    docs = run.docno.take(pa.array(order))
-    doc_code = pc.index_in(docs, value_set=index.docs).to_numpy(zero_copy_only=False)
-    in_pool = ~np.isnan(doc_code)
+    doc_code = _codes_in(run.docno, index.docs)[order]
+    in_pool = doc_code >= 0
     rel = np.full(len(order), NONPOOL, dtype=np.int64)
-    if in_pool.any():
-        keys = topic_in_order[in_pool] * index.n_docs + doc_code[in_pool].astype(np.int64)
-        slot = np.searchsorted(index.keys, keys)
-        slot = np.minimum(slot, len(index.keys) - 1)
+    if in_pool.any() and len(index.keys):
+        keys = topic_in_order[in_pool] * index.n_docs + doc_code[in_pool]
+        slot = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
         found = index.keys[slot] == keys
-        values = np.where(found, index.key_rel[slot], NONPOOL)
-        values = np.where(values < 0, np.where(found, UNJUDGED, NONPOOL), values)
-        rel[in_pool] = values
+        degree = index.key_rel[slot]
+        rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
     if options.judged_only:
         keep = rel >= 0
         rel, topic_in_order = rel[keep], topic_in_order[keep]
         counts = np.bincount(topic_in_order, minlength=len(index.topics))
-    present = np.flatnonzero(np.bincount(topic_code, minlength=len(index.topics)))
     return rel, counts[present], present, unjudged
 
 

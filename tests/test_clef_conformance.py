@@ -1,0 +1,38 @@
+"""Real data: ``irscale eval -q`` reproduces trec_eval 9.0.8's output on 16 CLEF runs.
+
+The reference output in ../shared/data/clef2016-task2/trec_eval-9.0.8 was produced by
+``trec_eval -q qrels run`` (official measures). Our trec-format output must be byte-identical.
+"""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stdout
+
+import pytest
+
+from irscale.cli.main import main
+
+from .conftest import CLEF
+
+RUNS = sorted(p.name for p in (CLEF / "runs").glob("*.txt")) if CLEF.exists() else []
+
+
+
+
+def run_cli(args: list[str]) -> bytes:
+    buffer = io.BytesIO()
+    stream = io.TextIOWrapper(buffer, encoding="utf-8")
+    with redirect_stdout(stream):
+        status = main(args)
+    stream.flush()
+    assert status == 0
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("run", RUNS or ["<no data>"])
+def test_official_per_query_output_is_byte_identical(clef, run):
+    reference = (clef / "trec_eval-9.0.8" / run.replace(".txt", ".official.txt")).read_bytes()
+    ours = run_cli(["eval", "-q", str(clef / "task2.qrels"), str(clef / "runs" / run)])
+    assert ours.decode().splitlines() == reference.decode().splitlines()
+    assert ours == reference
