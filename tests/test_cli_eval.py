@@ -1,0 +1,63 @@
+"""The ``irscale eval`` and ``irscale demo`` commands."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+from irscale.cli.main import main
+
+
+def cli(args: list[str]) -> tuple[int, str, str]:
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    err = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(args)
+    out.flush()
+    return status, out.buffer.getvalue().decode(), err.getvalue()
+
+
+def files(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n")
+    run = tmp_path / "run.txt"
+    run.write_text("1 Q0 a 1 3 sysA\n1 Q0 b 2 2 sysA\n1 Q0 c 3 1 sysA\n3 Q0 a 1 1 sysA\n")
+    return str(qrels), str(run)
+
+
+def test_eval_trec_format_and_options(tmp_path):
+    qrels, run = files(tmp_path)
+    status, out, err = cli(["eval", "-q", "-m", "map", "-m", "P.2", qrels, run])
+    assert status == 0
+    assert out.splitlines() == [
+        "map                   \t1\t0.8333",
+        "P_2                   \t1\t0.5000",
+        "map                   \tall\t0.8333",
+        "P_2                   \tall\t0.5000",
+    ]
+    assert "topic(s) with results but no judgments" in err and ": 3" in err
+    status, out, _ = cli(["eval", "-l2", "-M1", "-m", "map", qrels, run])
+    assert out == "map                   \tall\t0.0000\n"
+    status, out, _ = cli(["eval", "-c", "-m", "map", qrels, run])
+    assert out == "map                   \tall\t0.4167\n"
+
+
+def test_eval_json_and_ir_measures_names(tmp_path):
+    qrels, run = files(tmp_path)
+    status, out, _ = cli(["eval", "--format", "json", "-m", "AP", "-m", "P(rel=2)@1",
+                          qrels, run])
+    rows = json.loads(out)
+    assert {r["measure"] for r in rows} == {"AP", "P(rel=2)@1"}
+
+
+def test_errors_are_reported_with_exit_status_2(tmp_path):
+    qrels, run = files(tmp_path)
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 a 1 3 x\n1 Q0 b 2 NaN x\n")
+    status, _, err = cli(["eval", qrels, str(bad)])
+    assert status == 2 and "bad.run, line 2" in err and "not finite" in err
+    status, _, err = cli(["eval", "-m", "nosuch", qrels, run])
+    assert status == 2 and "unknown measure 'nosuch'" in err
+    status, _, err = cli(["eval", "-M", "-1", "-m", "map", qrels, run])
+    assert status == 2 and "max_docs" in err
