@@ -37,15 +37,15 @@ def test_eval_trec_format_and_options(tmp_path):
         "P_2                   \tall\t0.5000",
     ]
     assert "topic(s) with results but no judgments" in err and ": 3" in err
-    status, out, _ = cli(["eval", "-l2", "-M1", "-m", "map", qrels, run])
+    _, out, _ = cli(["eval", "-l2", "-M1", "-m", "map", qrels, run])
     assert out == "map                   \tall\t0.0000\n"
-    status, out, _ = cli(["eval", "-c", "-m", "map", qrels, run])
+    _, out, _ = cli(["eval", "-c", "-m", "map", qrels, run])
     assert out == "map                   \tall\t0.4167\n"
 
 
 def test_eval_json_and_ir_measures_names(tmp_path):
     qrels, run = files(tmp_path)
-    status, out, _ = cli(["eval", "--format", "json", "-m", "AP", "-m", "P(rel=2)@1",
+    _, out, _ = cli(["eval", "--format", "json", "-m", "AP", "-m", "P(rel=2)@1",
                           qrels, run])
     rows = json.loads(out)
     assert {r["measure"] for r in rows} == {"AP", "P(rel=2)@1"}

@@ -121,12 +121,16 @@ class JudgedRankings:
 
     @cached_property
     def num_rel_ret(self) -> np.ndarray:
-        """Relevant documents retrieved by each ranking."""
-        return self.segment_sum(self.is_relevant)
+        """Relevant judged documents retrieved by each ranking (form_res_rels' num_rel_ret).
+
+        Only judged documents count, as in trec_eval: with a relevance level ≤ -1 a document
+        outside the qrels passes ``is_relevant`` but is never counted here.
+        """
+        return self.segment_sum(self.is_relevant & self.is_judged)
 
     def segment_sum(self, values: np.ndarray) -> np.ndarray:
-        """Sum of per-element ``values`` over each ranking."""
-        return segment_sum(values, self.offsets)
+        """Sum of per-element ``values`` over each ranking (floats added in rank order)."""
+        return segment_sum(values, self.offsets, self.segment)
 
     def cut(self, k: int) -> np.ndarray:
         """Boolean per element: rank ≤ k."""
@@ -171,22 +175,75 @@ class JudgedRankings:
         )
 
 
-def segment_sum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Sum of ``values`` over each segment ``[offsets[i], offsets[i+1])`` (empty → 0)."""
+def segment_sum(values: np.ndarray, offsets: np.ndarray,
+                segment: np.ndarray | None = None) -> np.ndarray:
+    """Sum of ``values`` over each segment ``[offsets[i], offsets[i+1])`` (empty → 0).
+
+    Integers are summed exactly; floats are accumulated in order within each segment (as
+    trec_eval's C loops add them), so a NaN or infinity stays in its own segment and no
+    rounding error leaks from one ranking to the next.
+    """
     values = np.asarray(values)
-    dtype = np.float64 if values.dtype.kind == "f" else np.int64
-    totals = np.concatenate(([0], np.cumsum(values, dtype=dtype)))
+    if values.dtype.kind == "f":
+        if segment is None:
+            segment = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+        return np.bincount(segment, weights=values, minlength=len(offsets) - 1)
+    totals = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
     return totals[offsets[1:]] - totals[offsets[:-1]]
 
 
 def segment_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Cumulative sum of ``values`` restarting at each segment start."""
+    """Cumulative sum of ``values`` restarting at each segment start.
+
+    Integers use one global cumulative sum; floats are accumulated within each segment
+    only (bit for bit as a C loop over the ranking).
+    """
     values = np.asarray(values)
-    dtype = np.float64 if values.dtype.kind == "f" else np.int64
-    totals = np.cumsum(values, dtype=dtype)
-    lengths = np.diff(offsets)
+    if values.dtype.kind == "f":
+        return _sequential_cumsum(values, offsets)
+    totals = np.cumsum(values, dtype=np.int64)
     before = np.concatenate(([0], totals))[offsets[:-1]]
-    return totals - np.repeat(before, lengths)
+    return totals - np.repeat(before, np.diff(offsets))
+
+
+#: Cells of the padded matrix :func:`segment_cumsum` sums at once (memory bound).
+_PAD_BUDGET = 4_000_000
+
+
+def _sequential_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Prefix sums restarting at each segment, accumulated within the segment only.
+
+    trec_eval accumulates each topic's sums from its first document; a difference of
+    global cumulative sums would carry the rounding error of everything before the
+    segment. Here segments become the rows of a
+    padded matrix summed along its rows (``np.cumsum(axis=1)`` adds in order), which
+    reproduces the C loop bit for bit. Segments are taken shortest first, in chunks of at
+    most ``_PAD_BUDGET`` padded cells, so ragged batches cost little memory.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    lengths = np.diff(offsets)
+    out = np.empty(len(values))
+    order = np.argsort(lengths, kind="stable")
+    sorted_lengths = lengths[order]
+    first = 0
+    while first < len(order) and sorted_lengths[-1] > 0:
+        cost = np.arange(1, len(order) - first + 1) * sorted_lengths[first:]
+        last = first + max(1, int(np.searchsorted(cost, _PAD_BUDGET, side="right")))
+        rows = order[first:last]
+        width = int(sorted_lengths[last - 1])
+        first = last
+        if width == 0:
+            continue
+        row_lengths = lengths[rows]
+        row = np.repeat(np.arange(len(rows)), row_lengths)
+        within = np.arange(len(row)) - np.repeat(np.cumsum(row_lengths) - row_lengths,
+                                                 row_lengths)
+        element = np.repeat(offsets[:-1][rows], row_lengths) + within
+        padded = np.zeros((len(rows), width))
+        padded[row, within] = values[element]
+        out[element] = np.cumsum(padded, axis=1)[row, within]
+    return out
+
 
 
 # ====================================================================== building
@@ -250,7 +307,9 @@ class RankingOptions:
 def rank_order(run: Run, topic_code: np.ndarray, ties: TiePolicy) -> np.ndarray:
     """Row indices of the run sorted by topic code, then in ranking order within a topic."""
     if ties == "trec_eval":
-        table = pa.table({"t": topic_code, "s": run.score, "d": run.docno})
+        # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
+        # in single precision tie, and the tie is broken by docno.
+        table = pa.table({"t": topic_code, "s": run.score.astype(np.float32), "d": run.docno})
         return pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
         ).to_numpy()

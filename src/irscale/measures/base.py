@@ -97,7 +97,10 @@ class Cutoffs(ParamSpec):
             ) from None
         if not values or any(v <= 0 for v in values):
             raise MeasureError(f"measure {family!r}: cut-offs must be positive, got {text!r}")
-        return tuple(sorted(set(values)))
+        if len(set(values)) != len(values):
+            # trec_eval (meas_init.c get_long_cutoffs): "duplicate cutoffs detected"
+            raise MeasureError(f"measure {family!r}: duplicate cut-offs in {text!r}")
+        return tuple(sorted(values))
 
     def format(self, value: tuple[int, ...]) -> str:
         return ",".join(str(v) for v in value)
@@ -137,38 +140,134 @@ class Floats(ParamSpec):
                 f"measure {family!r}: parameters must lie in [{self.low}, {self.high}], "
                 f"got {text!r}"
             )
-        return tuple(sorted(set(values))) if self.sort else values
+        if self.sort and len(set(values)) != len(values):
+            # trec_eval (meas_init.c get_float_cutoffs): "duplicate cutoffs detected"
+            raise MeasureError(f"measure {family!r}: duplicate cut-offs in {text!r}")
+        return tuple(sorted(values)) if self.sort else values
 
     def format(self, value: tuple[float, ...]) -> str:
         return ",".join(repr(v) for v in value)
 
 
 @dataclass(frozen=True)
-class GainMap(ParamSpec):
-    """trec_eval's gain map for ndcg: ``level=gain`` pairs, e.g. ``ndcg.0=0,1=1,2=3``.
+class FloatList:
+    """Parsed numeric parameters kept in the order given, with their text as typed.
 
-    The parsed value is a sorted tuple of ``(level, gain)`` pairs; an empty tuple means the
-    default (gain = relevance level).
+    ``text`` is ``None`` for a family's default parameters: trec_eval then prints the bare
+    family name (``utility``), and otherwise the name followed by the text as typed
+    (``utility_2,-1,0,0``, ``11pt_avg_.25,.5,.75``).
     """
 
-    default: tuple[tuple[int, float], ...] = ()
+    values: tuple[float, ...]
+    text: str | None = None
 
-    def parse(self, text: str, family: str) -> tuple[tuple[int, float], ...]:
-        pairs = []
+    def label(self, name: str) -> str:
+        """The output name trec_eval prints for family ``name`` with these parameters."""
+        return name if self.text is None else f"{name}_{self.text}"
+
+
+@dataclass(frozen=True, init=False)
+class FloatParams(ParamSpec):
+    """trec_eval's "float params" (``te_init_meas_s_float_p_float``): one output, numbers.
+
+    As ``get_float_params`` in meas_init.c, the comma-separated numbers are kept in the
+    order given (neither sorted nor de-duplicated); ``count`` fixes how many are needed
+    (utility: 4). The parsed value is a :class:`FloatList` remembering the text, since
+    trec_eval names the output after it.
+    """
+
+    default: FloatList
+    count: int | None = None
+
+    def __init__(self, *default: float, count: int | None = None) -> None:
+        object.__setattr__(self, "default", FloatList(tuple(float(v) for v in default)))
+        object.__setattr__(self, "count", count)
+
+    def parse(self, text: str, family: str) -> FloatList:
+        try:
+            values = tuple(float(part) for part in text.split(","))
+        except ValueError:
+            raise MeasureError(
+                f"measure {family!r}: parameters must be numbers, got {text!r}"
+            ) from None
+        if not all(np.isfinite(values)):
+            raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
+        if self.count is not None and len(values) != self.count:
+            raise MeasureError(
+                f"measure {family!r} takes {self.count} parameters, got {len(values)} in {text!r}"
+            )
+        return FloatList(values, text)
+
+    def format(self, value: FloatList) -> str:
+        return value.text if value.text is not None else ",".join(repr(v) for v in value.values)
+
+
+@dataclass(frozen=True)
+class GainParams:
+    """Parsed gain parameters: ``(level, gain)`` pairs in the order given, and their text.
+
+    trec_eval keeps the pairs in command-line order (the order matters for its ideal
+    ranking, see :mod:`irscale.measures.trec.gains`) and names the output after the text
+    as typed (``ndcg_1=3,2=9,4=4.5``). ``extra`` holds named non-level parameters (such as
+    rbp's ``p``), in the order given. ``text`` is ``None`` for the default (no
+    parameters: gain = relevance level), as :class:`FloatList`.
+    """
+
+    pairs: tuple[tuple[int, float], ...] = ()
+    text: str | None = None
+    extra: tuple[tuple[str, float], ...] = ()
+
+    def label(self, name: str) -> str:
+        """The output name trec_eval prints for family ``name`` with these parameters."""
+        return name if self.text is None else f"{name}_{self.text}"
+
+
+@dataclass(frozen=True)
+class GainMap(ParamSpec):
+    """trec_eval's gain map: ``level=gain`` pairs, e.g. ``ndcg.0=0,1=1,2=3``.
+
+    As trec_eval (``get_param_pairs`` in meas_init.c), pairs are comma-separated
+    ``name=value`` items kept in the order given; a level is an integer (negative levels
+    address trec_eval's sentinels: -1 for documents not in the qrels, -2 for pooled but
+    unjudged ones) and a gain is a number. Unlike trec_eval, which reads a level name with
+    ``atol`` (9.0.8, so ``x=2`` silently sets level 0) or skips it (10.0), a name that is
+    not an integer, or a level given twice, is an error; ``names`` lists the non-level
+    names a family accepts (rbp's ``p``). The parsed value is a :class:`GainParams`; the
+    default (no parameters) means gain = relevance level.
+    """
+
+    default: GainParams = field(default_factory=GainParams)
+    names: tuple[str, ...] = ()
+
+    def parse(self, text: str, family: str) -> GainParams:
+        pairs: list[tuple[int, float]] = []
+        extra: list[tuple[str, float]] = []
         for part in text.split(","):
-            level, sep, gain = part.partition("=")
+            name, sep, value = part.partition("=")
+            name = name.strip()
             try:
                 if not sep:
                     raise ValueError
-                pairs.append((int(level), float(gain)))
+                number = float(value)
+                if not np.isfinite(number):
+                    raise ValueError
+                if name in self.names:
+                    extra.append((name, number))
+                    continue
+                level = int(name)
             except ValueError:
+                accepted = "level=gain" + "".join(f" or {n}=value" for n in self.names)
                 raise MeasureError(
-                    f"measure {family!r}: gain parameters are level=gain pairs, got {part!r}"
+                    f"measure {family!r}: parameters are {accepted} pairs (integer level, "
+                    f"finite gain), got {part!r}"
                 ) from None
-        return tuple(sorted(dict(pairs).items()))
+            if any(level == seen for seen, _ in pairs):
+                raise MeasureError(f"measure {family!r}: level {level} given twice in {text!r}")
+            pairs.append((level, number))
+        return GainParams(tuple(pairs), text, tuple(extra))
 
-    def format(self, value: tuple[tuple[int, float], ...]) -> str:
-        return ",".join(f"{level}={gain:g}" for level, gain in value)
+    def format(self, value: GainParams) -> str:
+        return value.text or ""
 
 
 Kernel = Callable[[JudgedRankings, Any, EvalContext], Mapping[str, np.ndarray]]
@@ -187,7 +286,7 @@ class Family:
     per_query: bool = True
     #: Value given to topics missing from the run under trec_eval 10's ``-c`` (the
     #: placeholder ranking's value is replaced by this); ``None`` keeps the computed value.
-    missing_value: float | None = None
+    missing_value: float | str | None = None
     aliases: tuple[str, ...] = field(default=())
 
     def compute(
@@ -209,7 +308,7 @@ def register(
     aggregate: Aggregate = "mean",
     value_type: ValueType = "float",
     per_query: bool = True,
-    missing_value: float | None = None,
+    missing_value: float | str | None = None,
 ) -> Callable[[Kernel], Kernel]:
     """Class the decorated kernel as measure family ``name`` (see module docstring)."""
 
@@ -264,7 +363,8 @@ class MeasureRequest:
 
 def hits_at(jr: JudgedRankings, k: int) -> np.ndarray:
     """Number of relevant documents among the first ``k`` of each ranking."""
-    return jr.segment_sum(jr.is_relevant & (jr.rank <= k))
+    depth = np.minimum(jr.lengths, max(int(k), 0))
+    return value_at_rank(jr, jr.cum_relevant, depth, default=0)
 
 
 def value_at_rank(jr: JudgedRankings, values: np.ndarray, k: np.ndarray, default=0):

@@ -1,8 +1,11 @@
 """trec_eval 9.0.8's measure table: output order and measure-set nicknames (measures.c).
 
-trec_eval prints measures in the order of its table, whatever the order of ``-m``
-options; ``official`` is the default set, ``all_trec`` every measure computed from qrels
-and a run, ``set`` the measures of the retrieved set regardless of order.
+trec_eval prints measures in the order of its table (``te_trec_measures``), whatever the
+order of ``-m`` options; ``official`` is the default set, ``all_trec`` every measure computed
+from qrels and a run (every entry of the table before the preference and judgment-group
+measures), ``set`` the measures of the retrieved set regardless of order. Verified against
+the 9.0.x measures.c and against pytrec_eval-terrier, which evaluates in table order.
+Nicknames list their members in table order (trec_eval's own lists are unordered sets).
 """
 
 from __future__ import annotations
@@ -28,18 +31,18 @@ TREC_MEASURES: tuple[str, ...] = (
     "Rprec_mult",
     "utility",
     "11pt_avg",
-    "ndcg",
-    "ndcg_cut",
-    "Rndcg",
-    "ndcg_rel",
     "binG",
     "G",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
     "relative_P",
     "success",
-    "map_cut",
     "set_P",
-    "set_recall",
     "set_relative_P",
+    "set_recall",
     "set_map",
     "set_F",
     "num_nonrel_judged_ret",
@@ -62,14 +65,39 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     ),
     "all_trec": TREC_MEASURES,
     "set": (
+        "runid",
         "num_q",
         "num_ret",
         "num_rel",
         "num_rel_ret",
+        "utility",
         "set_P",
-        "set_recall",
         "set_relative_P",
+        "set_recall",
         "set_map",
         "set_F",
     ),
+}
+
+# ---------------------------------------------------------------------- trec_eval 10.0
+#: Families in trec_eval 10.0's table order (measures.c ``te_trec_measures`` of 10.0,
+#: restricted to the measures computed from qrels and a run): 9.0.8's table with dcg and
+#: ideal_dcg before ndcg (m_ndcg.c; printed only when asked for, not in ``all_trec``) and
+#: rbp, rbp_resid, unj appended. Output follows this order whatever the order of ``-m``.
+TREC10_MEASURES: tuple[str, ...] = (
+    *TREC_MEASURES[: TREC_MEASURES.index("ndcg")],
+    "dcg",
+    "ideal_dcg",
+    *TREC_MEASURES[TREC_MEASURES.index("ndcg") :],
+    "rbp",
+    "rbp_resid",
+    "unj",
+)
+
+#: trec_eval 10.0's nicknames (measures.c ``te_trec_measure_nicknames``), in table order:
+#: ``all_trec`` gains unj, rbp and rbp_resid; ``official`` and ``set`` are unchanged.
+NICKNAMES10: dict[str, tuple[str, ...]] = {
+    "official": NICKNAMES["official"],
+    "all_trec": tuple(m for m in TREC10_MEASURES if m not in ("dcg", "ideal_dcg")),
+    "set": NICKNAMES["set"],
 }

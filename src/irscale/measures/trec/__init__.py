@@ -3,4 +3,19 @@
 Importing this package registers every family in :data:`irscale.measures.base.REGISTRY`.
 """
 
-from . import counts, precision, average_precision  # noqa: F401
+from . import (  # noqa: F401
+    average_precision,
+    bpref,
+    counts,
+    gain_g,
+    interpolated,
+    ndcg,
+    ndcg_averaged,
+    precision,
+    rbp,
+    recall,
+    reciprocal_rank,
+    relstring,
+    set_measures,
+    unjudged,
+)

@@ -1,7 +1,15 @@
-"""Average precision (trec_eval 9.0.8 m_map.c).
+"""Average precision: map, gm_map, map_cut (trec_eval 9.0.8 m_map.c, m_gm_map.c, m_map_cut.c).
 
-AP = (1/R) Σ_{relevant retrieved d} P@rank(d), with R the number of relevant documents of
-the topic (0 when R = 0).
+With ``rel(i)`` the relevance test ``degree ≥ level`` of the document at rank ``i`` and
+``c(i)`` the number of such documents at ranks ``1..i``::
+
+    S(k)   = Σ_{i ≤ k, rel(i)} c(i) / i          (added one document at a time, rank order)
+    map    = S(n) / R   if some retrieved document is relevant, else 0
+    map_cut_k = S(min(k, n)) / R                  (0 when R = 0)
+    gm_map = map per topic; the summary is the geometric mean of max(map, 1e-5)
+
+``R`` is the number of judged documents with degree ≥ level (unretrieved relevant
+documents count 0); ``n`` the number of retrieved documents (after -M and -J).
 """
 
 from __future__ import annotations
@@ -9,14 +17,76 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, register, safe_divide
+from ..base import Cutoffs, EvalContext, register
+from ._segments import last_value, memo, running_sum, running_sum_at
+
+_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 def precision_at_relevant(jr: JudgedRankings) -> np.ndarray:
-    """Per element: precision at its rank if relevant, else 0."""
-    return np.where(jr.is_relevant, jr.cum_relevant / jr.rank, 0.0)
+    """Per document: precision at its rank if it is relevant, else 0."""
+    return memo(jr, "precision_at_relevant",
+                lambda: np.where(jr.is_relevant, jr.cum_relevant / jr.rank, 0.0))
 
 
-@register("map", doc="Mean average precision: mean over relevant documents of precision at their rank (unretrieved relevant count 0).")
-def average_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"map": safe_divide(jr.segment_sum(precision_at_relevant(jr)), jr.num_rel)}
+def ap_running_sums(jr: JudgedRankings) -> np.ndarray:
+    """Per document: ``S(rank)``, the running sum of precision at relevant ranks (C order)."""
+    return memo(jr, "ap_running_sums", lambda: running_sum(jr, precision_at_relevant(jr)))
+
+
+def average_precision(jr: JudgedRankings) -> np.ndarray:
+    """Per ranking: trec_eval's AP, ``S(n) / R`` when a relevant document was retrieved."""
+
+    def compute() -> np.ndarray:
+        total = last_value(jr, ap_running_sums(jr))
+        found = jr.segment_sum(jr.is_relevant) > 0
+        out = np.zeros(jr.n_rankings)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # R = 0 with a "relevant" document only happens with a level ≤ -1 (inf, as C)
+            out[found] = total[found] / jr.num_rel[found]
+        return out
+
+    return memo(jr, "average_precision", compute)
+
+
+@register(
+    "map",
+    doc="Mean average precision: mean over the relevant documents of the precision at their "
+    "rank, unretrieved relevant documents counting 0 (trec_eval m_map.c).",
+)
+def mean_average_precision(
+    jr: JudgedRankings, params: None, ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    return {"map": average_precision(jr)}
+
+
+@register(
+    "gm_map",
+    doc="Geometric mean average precision: AP per topic, summarised by the geometric mean of "
+    "max(AP, 0.00001) (trec_eval m_gm_map.c); printed only in the summary.",
+    aggregate="gmean",
+    per_query=False,
+)
+def geometric_mean_average_precision(
+    jr: JudgedRankings, params: None, ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    return {"gm_map": average_precision(jr)}
+
+
+@register(
+    "map_cut",
+    doc="Average precision of the first k documents: sum of precision at the relevant ranks "
+    "≤ k, divided by R (trec_eval m_map_cut.c).",
+    params=Cutoffs(*_CUTOFFS),
+)
+def map_cut(
+    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    running = ap_running_sums(jr)
+    has_rel = jr.num_rel > 0
+    out = {}
+    for k in cutoffs:
+        value = np.zeros(jr.n_rankings)
+        value[has_rel] = running_sum_at(jr, running, k)[has_rel] / jr.num_rel[has_rel]
+        out[f"map_cut_{k}"] = value
+    return out

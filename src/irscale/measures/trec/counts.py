@@ -1,7 +1,10 @@
-"""Counting measures of trec_eval: runid, num_q, num_ret, num_rel, num_rel_ret.
+"""Counting measures of trec_eval: runid, num_q, num_ret, num_rel, num_rel_ret,
+num_nonrel_judged_ret.
 
-Sources: trec_eval 9.0.8 m_runid.c, m_num_q.c, m_num_ret.c, m_num_rel.c, m_num_rel_ret.c.
-Counts are summed over topics in the summary; ``num_q`` is the number of topics evaluated.
+Sources: trec_eval 9.0.8 m_runid.c, m_num_q.c, m_num_ret.c, m_num_rel.c, m_num_rel_ret.c,
+m_num_nonrel_judged_ret.c. Counts are printed as integers and summed over topics in the
+summary; ``num_q`` is the number of topics evaluated (the number of qrels topics with -c).
+``num_rel_ret`` counts judged documents only (degree ≥ level ≥ 0).
 """
 
 from __future__ import annotations
@@ -63,3 +66,17 @@ def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
 )
 def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_rel_ret": jr.num_rel_ret.astype(np.int64)}
+
+
+@register(
+    "num_nonrel_judged_ret",
+    doc="Number of judged non-relevant documents retrieved for the topic (trec_eval "
+    "m_num_nonrel_judged_ret.c: retrieved - not in qrels - pooled unjudged - relevant).",
+    aggregate="sum",
+    value_type="int",
+)
+def num_nonrel_judged_ret(
+    jr: JudgedRankings, params: None, ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    judged = jr.segment_sum(jr.is_judged)
+    return {"num_nonrel_judged_ret": (judged - jr.num_rel_ret).astype(np.int64)}

@@ -1,7 +1,18 @@
-"""Precision at fixed cut-offs (trec_eval 9.0.8 m_P.c).
+"""Precision at document cut-offs: P, relative_P, Rprec, Rprec_mult.
 
-P_k = |relevant documents among the first k retrieved| / k, for every cut-off k (a ranking
-shorter than k counts the missing ranks as non-relevant).
+Sources: trec_eval 9.0.8 m_P.c, m_rel_P.c, m_Rprec.c, m_Rprec_mult.c. With ``h(k)`` the
+number of relevant documents (degree ≥ level) among the first ``k`` retrieved — a ranking
+shorter than ``k`` is padded with non-relevant documents — ``R`` the number of relevant
+documents of the topic and ``n`` the number retrieved::
+
+    P_k          = h(k) / k
+    relative_P_k = h(k) / min(k, R)                      (0 when R = 0)
+    Rprec        = h(min(n, R)) / R                      (0 when n = 0 or R = 0)
+    Rprec_mult_x = h(c) / c  with c = (long)(x·R + 0.9)  (0 when c ≤ 0)
+
+Rprec_mult's ``c`` is computed in doubles and truncated, as trec_eval does (unchanged in
+10.0). For a cut-off beyond the ranking trec_eval divides ``num_rel_ret`` (relevant
+*judged* documents retrieved) by ``c``; that is ``h(c)`` for any level ≥ 0.
 """
 
 from __future__ import annotations
@@ -9,15 +20,89 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import Cutoffs, EvalContext, hits_at, register
+from ..base import Cutoffs, EvalContext, Floats, hits_at, register, value_at_rank
+from ._segments import c_long
+
+_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
 @register(
     "P",
-    doc="Precision after k documents retrieved: relevant in the top k, divided by k.",
-    params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
+    doc="Precision after k documents retrieved: relevant in the top k, divided by k "
+    "(missing ranks count as non-relevant; trec_eval m_P.c).",
+    params=Cutoffs(*_CUTOFFS),
 )
 def precision(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
     return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}
+
+
+@register(
+    "relative_P",
+    doc="Relative precision at k: relevant in the top k divided by min(k, R), the best "
+    "possible (trec_eval m_rel_P.c).",
+    params=Cutoffs(*_CUTOFFS),
+)
+def relative_precision(
+    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    num_rel = jr.num_rel
+    has_rel = num_rel > 0
+    out = {}
+    for k in cutoffs:
+        value = np.zeros(jr.n_rankings)
+        value[has_rel] = hits_at(jr, k)[has_rel] / np.minimum(k, num_rel[has_rel])
+        out[f"relative_P_{k}"] = value
+    return out
+
+
+@register(
+    "Rprec",
+    doc="R-precision: precision after R documents, R the number of relevant documents "
+    "(trec_eval m_Rprec.c).",
+)
+def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    depth = np.minimum(jr.lengths, jr.num_rel)
+    ok = depth > 0
+    value = np.zeros(jr.n_rankings)
+    hits = value_at_rank(jr, jr.cum_relevant, depth, default=0)
+    value[ok] = hits[ok] / jr.num_rel[ok]
+    return {"Rprec": value}
+
+
+def _relevant_so_far(jr: JudgedRankings) -> np.ndarray:
+    """trec_eval's ``rel_so_far`` in its reverse loops, per document.
+
+    The loops start from ``num_rel_ret`` (judged relevant documents) at the last rank and
+    decrement at every document passing ``degree ≥ level``; for any level ≥ 0 this is the
+    number of relevant documents at ranks ≤ the document's rank.
+    """
+    shift = jr.num_rel_ret - jr.segment_sum(jr.is_relevant)
+    return jr.cum_relevant + np.repeat(shift, jr.lengths)
+
+
+@register(
+    "Rprec_mult",
+    doc="Precision at multiples x of R: precision after (long)(x·R + 0.9) documents "
+    "(trec_eval m_Rprec_mult.c).",
+    params=Floats(*_R_MULTIPLES),
+)
+def r_precision_multiples(
+    jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    n = jr.lengths
+    so_far = _relevant_so_far(jr)
+    out = {}
+    for x in multiples:
+        cut = c_long(x * jr.num_rel.astype(np.float64) + 0.9)
+        value = np.zeros(jr.n_rankings)
+        beyond = cut > n
+        value[beyond] = jr.num_rel_ret[beyond] / cut[beyond]
+        inside = (cut >= 1) & ~beyond
+        at_cut = value_at_rank(jr, so_far, np.where(inside, cut, 0), default=0)
+        reached = inside & (at_cut > 0)
+        value[reached] = at_cut[reached] / cut[reached]
+        out[f"Rprec_mult_{x:3.2f}"] = value
+    return out

@@ -1,0 +1,60 @@
+"""Gain measures G and binG (trec_eval 9.0.8 m_G.c, m_binG.c; "experimental", 4/10/2008;
+unchanged in 10.0).
+
+**binG** (binary gain; relevant = degree ≥ the relevance level ``-l``)::
+
+    binG = (1/R) Σ_{relevant retrieved d} 1 / log2(2 + nonrel_before(d))
+
+where ``nonrel_before(d)`` counts the retrieved documents ranked above ``d`` that are not
+relevant (unjudged included), and R is the number of relevant documents (0 when none is
+retrieved).
+
+**G** (gains as ``ndcg``: relevance degree or ``level=gain`` parameters; ``g*_j`` the
+gains of trec_eval's ideal ranking, ``K`` of them, see :mod:`irscale.measures.trec.gains`)::
+
+    cost_j = g*_j if j ≤ K and g*_j ≥ 1 else 1
+    G = Σ_{i: gain_i ≠ 0} gain_i / log2(2 + Σ_{j≤i} cost_j − Σ_{j≤i} gain_j)  /  Σ_j g*_j
+
+and 0 when the ideal gains sum to 0. A document's contribution thus depends on how far
+the ranking so far falls behind the ideal one (with a floor cost of 1 per rank).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import JudgedRankings, segment_cumsum
+from ..base import EvalContext, GainMap, GainParams, register, safe_divide
+from .gains import IdealRankings, document_gains
+
+
+@register(
+    "binG",
+    doc="Binary G: mean over relevant documents of 1 / log2(2 + non-relevant documents "
+    "ranked above), unretrieved ones counting 0 (trec_eval m_binG.c).",
+    missing_value=0.0,
+)
+def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    nonrel_before = jr.rank - jr.cum_relevant
+    terms = np.where(jr.is_relevant, 1.0 / np.log2(2.0 + nonrel_before), 0.0)
+    return {"binG": safe_divide(jr.segment_sum(terms), jr.num_rel)}
+
+
+@register(
+    "G",
+    doc="Normalised gain G: gain / log2(2 + ideal cost so far − gain so far), summed and "
+    "divided by the ideal total gain (trec_eval m_G.c). Gains as ndcg.",
+    params=GainMap(),
+    missing_value=0.0,
+)
+def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
+    ideal = IdealRankings.build(jr, params)
+    gains = document_gains(jr.rel, params)
+    ideal_gain = ideal.gain_at(jr.rank - 1, jr.segment)
+    cost = np.where(ideal_gain >= 1.0, ideal_gain, 1.0)
+    behind = 2.0 + segment_cumsum(cost, jr.offsets) - segment_cumsum(gains, jr.offsets)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(gains != 0, gains / np.log2(behind), 0.0)
+    total = ideal.total_gain
+    return {params.label("G"): safe_divide(jr.segment_sum(terms),
+                                                  np.where(total > 0, total, 0))}

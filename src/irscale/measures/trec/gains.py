@@ -1,0 +1,263 @@
+"""Gains and ideal rankings of trec_eval's gain-based measures.
+
+Shared by ``ndcg``, ``dcg``, ``ideal_dcg``, ``ndcg_cut``, ``Rndcg``, ``ndcg_rel``, ``G``
+and ``rbp``. Source: trec_eval 9.0.8 ``setup_gains`` / ``get_gain`` / ``comp_rel_gain``
+(a static copy in each of m_ndcg.c, m_Rndcg.c, m_ndcg_rel.c, m_G.c; gathered in
+gain_init.c in 10.0, with the same semantics for valid parameters).
+
+**Gain table.** For a topic whose highest judged degree is ``L - 1`` (``L`` =
+``num_rel_levels``: 1 + the highest degree with at least one judged document), trec_eval
+builds a table of *entries* ``(level, gain, count)``: first the ``level=gain`` parameters in
+the order given (count = number of judged documents at that level when ``0 ≤ level < L``,
+else 0), then every level ``0 ≤ v < L`` not given as a parameter, with gain ``v``
+(the default gain is the relevance degree). The entries are sorted by increasing gain with
+``qsort`` and the comparator ``(int)(gain1 - gain2)``.
+
+**Document gains** (``get_gain``): the gain of the entry with the document's level, 0 when
+there is none. Documents not in the qrels (level -1) and pooled-but-unjudged ones (-2)
+therefore have gain 0, unless a parameter gives that negative level a gain
+(``ndcg.-1=1`` gives every non-pooled document gain 1, as trec_eval does).
+
+**Ideal ranking.** Walking the sorted entries from the last (highest gain) down, trec_eval
+lists ``count`` documents of each entry's gain, and stops at the first non-empty entry whose
+gain is ≤ 0 — or at once when the *last* entry's gain is ≤ 0, even if it is empty. Only
+positive gains enter the ideal ranking; its length is ``K``.
+
+**Quirk reproduced (fractional gains).** ``(int)(gain1 - gain2)`` truncates towards zero,
+so two gains closer than 1 compare *equal*, and the comparator is not even transitive
+(0.3 ~ 0.9 ~ 1.5 but 0.3 < 1.5). ``qsort`` then keeps such entries in an order that depends
+on the algorithm: glibc's ``qsort`` is a stable top-down merge sort, emulated exactly here
+(:func:`trec_sort`). Consequences, as in trec_eval: with ``ndcg.1=3.1,2=0.7`` the level-0
+entry (gain 0) stays *above* the 0.7 entry, so the ideal ranking stops before the level-2
+documents and nDCG can exceed 1; gains ordered wrongly within less than 1 of each other
+give a non-ideal "ideal" ranking. Integer gains (the default) are never affected. Other C
+libraries (BSD/macOS qsort) may order such entries differently; glibc is the reference.
+A comparator difference of 2³¹ or more overflows ``int`` (x86-64 gives INT_MIN); that too
+is emulated.
+
+**Not reproduced.** A topic whose judgments are all negative has no level at all; trec_eval
+then reuses ``num_rel_levels`` (and level counts) left over from the previously evaluated
+topic (``form_res_rels.c`` never resets them). Here such a topic has ``L = 0``: an empty
+ideal ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ...core.judged import JudgedRankings, segment_cumsum
+from ..base import GainParams
+
+INT_MIN = -(2**31)
+
+
+def _c_int(x: float) -> int:
+    """C's conversion of a double to ``int`` on x86-64 (truncation; INT_MIN when out of range)."""
+    if not -(2.0**31) < x < 2.0**31:
+        return INT_MIN
+    return int(x)
+
+
+def trec_compare(gain1: float, gain2: float) -> int:
+    """trec_eval's ``comp_rel_gain``: ``(int)(gain1 - gain2)``."""
+    return _c_int(gain1 - gain2)
+
+
+def glibc_msort(items: Sequence, compare: Callable[[object, object], int]) -> list:
+    """Sort as glibc's ``qsort`` (``msort_with_tmp``): stable top-down merge sort.
+
+    The first half holds ``n // 2`` items; merging takes from the left run while
+    ``compare(left, right) <= 0``. Emulating the exact algorithm matters only for
+    comparators that are not a strict weak order, such as trec_eval's :func:`trec_compare`.
+    """
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    left = glibc_msort(items[: n // 2], compare)
+    right = glibc_msort(items[n // 2 :], compare)
+    merged = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if compare(left[i], right[j]) <= 0:
+            merged.append(left[i])
+            i += 1
+        else:
+            merged.append(right[j])
+            j += 1
+    return merged + left[i:] + right[j:]
+
+
+def trec_sort(entries: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
+    """``(level, gain)`` entries in the order trec_eval's ``qsort`` leaves them."""
+    return glibc_msort(entries, lambda a, b: trec_compare(a[1], b[1]))
+
+
+def gain_entries(params: GainParams, num_levels: int) -> list[tuple[int, float]]:
+    """trec_eval's gain entries before sorting: parameters in order, then default levels."""
+    given = [(level, float(gain)) for level, gain in params.pairs]
+    levels = {level for level, _ in given}
+    return given + [(v, float(v)) for v in range(num_levels) if v not in levels]
+
+
+def num_rel_levels(rel_levels: np.ndarray) -> np.ndarray:
+    """Per row: 1 + the highest level with a judged document (0 when there is none)."""
+    nonzero = rel_levels > 0
+    width = rel_levels.shape[1]
+    if width == 0:
+        return np.zeros(len(rel_levels), dtype=np.int64)
+    last = width - np.argmax(nonzero[:, ::-1], axis=1)
+    return np.where(nonzero.any(axis=1), last, 0)
+
+
+def document_gains(rel: np.ndarray, params: GainParams) -> np.ndarray:
+    """``get_gain`` of every element: the level itself for judged documents unless a
+    parameter maps it, the parameter's gain for mapped negative levels, else 0."""
+    gains = np.where(rel >= 0, rel, 0).astype(np.float64)
+    for level, gain in params.pairs:
+        gains[rel == level] = gain
+    return gains
+
+
+def log2_discount(rank: np.ndarray) -> np.ndarray:
+    """trec_eval's DCG discount ``log2(rank + 1)`` for 1-based ranks (``log2(i + 2)`` in C)."""
+    return np.log2(np.asarray(rank, dtype=np.float64) + 1.0)
+
+
+def distinct_rows(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of ``rel_levels`` and the row of every ranking.
+
+    Rankings of one topic share their row, so the topics give the grouping at once; rows
+    are compared only when a batch holds different level counts under one topic id.
+    """
+    if jr.n_rankings == 0:
+        return jr.rel_levels, np.zeros(0, dtype=np.int64)
+    _, first, row = np.unique(jr.ranking_topic, return_index=True, return_inverse=True)
+    rows = jr.rel_levels[first]
+    if np.array_equal(rows[row], jr.rel_levels):
+        return rows, np.asarray(row).reshape(-1)
+    rows, row = np.unique(jr.rel_levels, axis=0, return_inverse=True)
+    return rows, np.asarray(row).reshape(-1)
+
+
+@dataclass(frozen=True, eq=False)
+class IdealRankings:
+    """trec_eval's ideal ranking of every ranking's topic (see the module documentation).
+
+    Computed once per distinct row of ``rel_levels`` (rankings of the same topic share
+    it). ``row[i]`` is the distinct row of ranking ``i``; row ``u`` owns
+    ``gain[start[u] : start[u] + length[u]]`` (positive gains, best first) and
+    ``cum_dcg`` holds the within-row prefix sums of ``gain / log2(position + 1)``.
+    """
+
+    row: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+    gain: np.ndarray
+    position: np.ndarray
+    cum_dcg: np.ndarray
+
+    @classmethod
+    def build(cls, jr: JudgedRankings, params: GainParams) -> IdealRankings:
+        rows, row = distinct_rows(jr)
+        levels_per_row = num_rel_levels(rows)
+        length = np.zeros(len(rows), dtype=np.int64)
+        start = np.zeros(len(rows), dtype=np.int64)
+        gain_parts: list[np.ndarray] = []
+        filled = 0
+        for num_levels in np.unique(levels_per_row).tolist():
+            members = np.flatnonzero(levels_per_row == num_levels)
+            entries = trec_sort(gain_entries(params, num_levels))[::-1]  # best first
+            entry_level = np.array([level for level, _ in entries], dtype=np.int64)
+            entry_gain = np.array([gain for _, gain in entries], dtype=np.float64)
+            in_range = (entry_level >= 0) & (entry_level < num_levels)
+            counts = np.zeros((len(members), len(entries)), dtype=np.int64)
+            if in_range.any():
+                counts[:, in_range] = rows[np.ix_(members, entry_level[in_range])]
+            if len(entries) == 0 or entry_gain[0] <= 0:
+                counts[:] = 0
+            else:
+                stop = (counts > 0) & (entry_gain <= 0)
+                counts[np.logical_or.accumulate(stop, axis=1)] = 0
+            member_length = counts.sum(axis=1)
+            length[members] = member_length
+            start[members] = filled + np.concatenate(([0], np.cumsum(member_length)[:-1]))
+            filled += int(member_length.sum())
+            gain_parts.append(np.repeat(np.tile(entry_gain, len(members)), counts.ravel()))
+        gain = np.concatenate(gain_parts) if gain_parts else np.zeros(0)
+        order = np.argsort(start, kind="stable")
+        offsets = np.concatenate(([0], np.cumsum(length[order])))
+        position = np.arange(len(gain)) - np.repeat(offsets[:-1], length[order])
+        cum_dcg = segment_cumsum(gain / log2_discount(position + 1), offsets)
+        return cls(row=row, start=start, length=length, gain=gain, position=position,
+                   cum_dcg=cum_dcg)
+
+    # ------------------------------------------------------------ per ranking
+    @cached_property
+    def ideal_length(self) -> np.ndarray:
+        """K of every ranking: the number of documents of its ideal ranking."""
+        return self.length[self.row]
+
+    def dcg_at(self, k: np.ndarray, ranking: np.ndarray | None = None) -> np.ndarray:
+        """Ideal DCG of the first ``min(k, K)`` ideal documents (0 when that is 0).
+
+        ``ranking`` gives the ranking of each ``k`` (default: one ``k`` per ranking).
+        """
+        rows = self.row if ranking is None else self.row[ranking]
+        depth = np.minimum(np.asarray(k, dtype=np.int64), self.length[rows])
+        out = np.zeros(len(depth))
+        ok = depth >= 1
+        out[ok] = self.cum_dcg[self.start[rows[ok]] + depth[ok] - 1]
+        return out
+
+    @cached_property
+    def total_dcg(self) -> np.ndarray:
+        """Ideal DCG of every ranking's topic (whole ideal ranking)."""
+        return self.dcg_at(self.ideal_length)
+
+    def gain_at(self, position: np.ndarray, ranking: np.ndarray) -> np.ndarray:
+        """Ideal gain at 0-based ``position`` of ``ranking``'s ideal ranking (0 beyond K)."""
+        rows = self.row[ranking]
+        ok = position < self.length[rows]
+        out = np.zeros(len(position))
+        out[ok] = self.gain[self.start[rows[ok]] + position[ok]]
+        return out
+
+    @cached_property
+    def flat_row(self) -> np.ndarray:
+        """Distinct row of every element of ``gain``."""
+        by_start = np.argsort(self.start, kind="stable")
+        return np.repeat(by_start, self.length[by_start])
+
+    @cached_property
+    def total_gain(self) -> np.ndarray:
+        """Sum of the ideal gains of every ranking's topic (summed best first)."""
+        totals = np.bincount(self.flat_row, weights=self.gain, minlength=len(self.length))
+        return totals[self.row]
+
+    def change_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rndcg's R-levels: ``(ranking, c)`` pairs, one per cut-off ``c`` (1 ≤ c ≤ K)
+        after which the ideal gain changes (including ``c = K``, where it drops to 0)."""
+        segment = self.flat_row
+        changed = np.zeros(len(self.gain), dtype=bool)
+        changed[1:] = (self.position[1:] >= 1) & (self.gain[1:] != self.gain[:-1])
+        row_of_point = np.concatenate((segment[changed], np.flatnonzero(self.length > 0)))
+        cut_of_point = np.concatenate((self.position[changed],
+                                       self.length[self.length > 0]))
+        # expand each distinct row's points to the rankings sharing that row
+        order = np.argsort(row_of_point, kind="stable")
+        row_of_point, cut_of_point = row_of_point[order], cut_of_point[order]
+        per_row = np.bincount(row_of_point, minlength=len(self.length))
+        first = np.concatenate(([0], np.cumsum(per_row)[:-1]))
+        n_points = per_row[self.row]
+        ranking = np.repeat(np.arange(len(self.row)), n_points)
+        within = np.arange(len(ranking)) - np.repeat(np.cumsum(n_points) - n_points, n_points)
+        return ranking, cut_of_point[first[self.row[ranking]] + within]
+
+
+def dcg_terms(jr: JudgedRankings, params: GainParams) -> np.ndarray:
+    """Per element: ``gain / log2(rank + 1)``, the document's contribution to DCG."""
+    return document_gains(jr.rel, params) / log2_discount(jr.rank)

@@ -1,0 +1,93 @@
+"""nDCG averaged over R-levels and over relevant documents (trec_eval 9.0.8 m_Rndcg.c,
+m_ndcg_rel.c; "experimental" measures, unchanged in 10.0).
+
+Notation: ranks ``i`` from 1, ``n`` documents retrieved, ``DCG@k`` the DCG of the first
+``min(k, n)`` retrieved documents, ``IDCG@k`` the DCG of the first ``min(k, K)`` documents
+of trec_eval's ideal ranking (``K`` documents of positive gain, see
+:mod:`irscale.measures.trec.gains`), gains as for ``ndcg`` (parameters ``level=gain``).
+
+**Rndcg.** The R-levels are the cut-offs ``c`` (1 ≤ c ≤ K) after which the ideal gain
+*value* changes, ``c = K`` included (where it drops to 0); equal gains of two levels make
+no R-level. trec_eval averages ``DCG@c / IDCG@c`` over them, plus one point
+``DCG@n / IDCG@K`` when the ideal ranking ends at least two documents before the run
+(``K + 1 < n``: trec_eval's loop has already consumed document ``K + 1`` when it tests
+``K < n``, so ``K + 1 = n`` adds no point — reproduced). ``Rndcg = 0`` when the topic has
+no relevant document at the relevance level (``-l``); with relevant documents but an
+empty ideal ranking (all gains ≤ 0) trec_eval divides 0 by 0: NaN, reproduced.
+
+**ndcg_rel.** With ``P`` the retrieved documents of positive gain::
+
+    S = Σ_{i ∈ P} DCG@i / IDCG@min(i, K) + (K − |P|) · DCG@n / IDCG@K
+    ndcg_rel = S / K if S > 0 else 0
+
+(each unretrieved ideal document counts the final DCG; ``K − |P|`` can be negative when
+more positive-gain documents are retrieved than the ideal ranking holds). IEEE arithmetic
+as in C: an empty ideal ranking with a positive-gain document retrieved gives +inf.
+Neither family depends on ``-l`` except Rndcg's R = 0 test.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import JudgedRankings, segment_cumsum
+from ..base import EvalContext, GainMap, GainParams, register
+from .gains import (
+    IdealRankings,
+    dcg_terms,
+    document_gains,
+)
+
+
+def prefix_dcg_at(jr: JudgedRankings, prefix: np.ndarray, ranking: np.ndarray,
+                  k: np.ndarray) -> np.ndarray:
+    """``DCG@k`` of ``ranking`` from per-element prefix sums (k clipped to the length)."""
+    depth = np.minimum(k, jr.lengths[ranking])
+    out = np.zeros(len(depth))
+    ok = depth >= 1
+    out[ok] = prefix[jr.offsets[ranking[ok]] + depth[ok] - 1]
+    return out
+
+
+@register(
+    "Rndcg",
+    doc="nDCG averaged at the R-levels (cut-offs where the ideal gain changes), trec_eval's "
+    "experimental measure (m_Rndcg.c). Gains as ndcg.",
+    params=GainMap(),
+    missing_value=0.0,
+)
+def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
+    ideal = IdealRankings.build(jr, params)
+    terms = dcg_terms(jr, params)
+    prefix = segment_cumsum(terms, jr.offsets)
+    ranking, cut = ideal.change_points()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        points = prefix_dcg_at(jr, prefix, ranking, cut) / ideal.dcg_at(cut, ranking)
+        total = np.bincount(ranking, weights=points, minlength=jr.n_rankings)
+        count = np.bincount(ranking, minlength=jr.n_rankings)
+        k = ideal.ideal_length
+        extra = (k >= 1) & (k + 1 < jr.lengths)
+        total = total + np.where(extra, jr.segment_sum(terms) / ideal.total_dcg, 0.0)
+        value = total / (count + extra)
+    return {params.label("Rndcg"): np.where(jr.num_rel == 0, 0.0, value)}
+
+
+@register(
+    "ndcg_rel",
+    doc="nDCG averaged over the documents of positive gain, unretrieved ones counting the "
+    "final DCG (trec_eval's experimental measure, m_ndcg_rel.c). Gains as ndcg.",
+    params=GainMap(),
+    missing_value=0.0,
+)
+def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
+    ideal = IdealRankings.build(jr, params)
+    terms = dcg_terms(jr, params)
+    positive = document_gains(jr.rel, params) > 0
+    k = ideal.ideal_length
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = segment_cumsum(terms, jr.offsets) / ideal.dcg_at(jr.rank, jr.segment)
+        total = jr.segment_sum(np.where(positive, ratio, 0.0))
+        missing = (k - jr.segment_sum(positive)).astype(np.float64)
+        total = total + missing * jr.segment_sum(terms) / ideal.total_dcg
+        value = np.where(total > 0, total / k, 0.0)
+    return {params.label("ndcg_rel"): value}

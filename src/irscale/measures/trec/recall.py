@@ -1,0 +1,44 @@
+"""Recall and success at document cut-offs (trec_eval 9.0.8 m_recall.c, m_success.c).
+
+With ``h(k)`` the number of relevant documents (degree ≥ level) among the first ``k``
+retrieved (all of them when fewer than ``k`` were retrieved) and ``R`` the number of
+relevant documents of the topic::
+
+    recall_k  = h(k) / R      (0 when R = 0)
+    success_k = 1 if h(k) > 0 else 0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import JudgedRankings
+from ..base import Cutoffs, EvalContext, hits_at, register
+
+
+@register(
+    "recall",
+    doc="Recall after k documents retrieved: relevant in the top k divided by R "
+    "(trec_eval m_recall.c).",
+    params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
+)
+def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> dict[str, np.ndarray]:
+    has_rel = jr.num_rel > 0
+    out = {}
+    for k in cutoffs:
+        value = np.zeros(jr.n_rankings)
+        value[has_rel] = hits_at(jr, k)[has_rel] / jr.num_rel[has_rel]
+        out[f"recall_{k}"] = value
+    return out
+
+
+@register(
+    "success",
+    doc="Success at k: 1 if a relevant document is among the first k retrieved, else 0 "
+    "(trec_eval m_success.c).",
+    params=Cutoffs(1, 5, 10),
+)
+def success(
+    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    return {f"success_{k}": (hits_at(jr, k) > 0).astype(np.float64) for k in cutoffs}

@@ -1,0 +1,23 @@
+"""Reciprocal rank (trec_eval 9.0.8 m_recip_rank.c).
+
+``recip_rank = 1 / f`` with ``f`` the rank of the first retrieved document whose degree is
+≥ the relevance level; 0 when there is none.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import JudgedRankings
+from ..base import EvalContext, register
+
+
+@register(
+    "recip_rank",
+    doc="Reciprocal rank of the first relevant retrieved document (trec_eval m_recip_rank.c).",
+)
+def reciprocal_rank(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    first = jr.is_relevant & (jr.cum_relevant == 1)  # exactly one per ranking with a hit
+    value = np.zeros(jr.n_rankings)
+    value[jr.segment[first]] = 1.0 / jr.rank[first]
+    return {"recip_rank": value}

@@ -1,0 +1,53 @@
+"""The relevance string of the first retrieved documents (trec_eval 9.0.8 m_relstring.c).
+
+One character per document for the first ``min((long) N, n)`` documents (``N`` the
+parameter, default 10; a negative ``N`` gives an empty string):
+
+* ``0``-``9``: the judged degree; ``>``: a degree above 9;
+* ``-``: not in the qrels; ``.``: in the qrels with a negative degree (pooled, unjudged).
+
+Printed only per topic, quoted (``relstring  <tab>101<tab>'1-0..2'``); no summary line.
+Under trec_eval 10's -c a topic the run misses prints an empty string ``''``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import NONPOOL, UNJUDGED, JudgedRankings
+from ..base import EvalContext, FloatList, FloatParams, register
+from ._segments import c_long
+
+
+def relevance_characters(rel: np.ndarray) -> np.ndarray:
+    """trec_eval's character (as a byte) for each relevance value."""
+    codes = np.full(len(rel), ord("<"), dtype=np.uint8)
+    digit = (rel >= 0) & (rel <= 9)
+    codes[digit] = (ord("0") + rel[digit]).astype(np.uint8)
+    codes[rel > 9] = ord(">")
+    codes[rel == NONPOOL] = ord("-")
+    codes[rel == UNJUDGED] = ord(".")
+    return codes
+
+
+@register(
+    "relstring",
+    doc="The relevance values of the first N (default 10) retrieved documents as a string "
+    "(digit = degree, '>' above 9, '-' not in the qrels, '.' pooled but unjudged; "
+    "trec_eval m_relstring.c). Printed per topic only.",
+    params=FloatParams(10.0),
+    aggregate="none",
+    value_type="str",
+    missing_value="",
+)
+def relstring(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
+    name = params.label("relstring")
+    limit = max(int(c_long(params.values[0])), 0)
+    width = min(limit, int(jr.lengths.max(initial=0)))
+    if width == 0:
+        return {name: np.full(jr.n_rankings, "", dtype=object)}
+    shown = jr.rank <= limit
+    table = np.zeros((jr.n_rankings, width), dtype=np.uint8)
+    table[jr.segment[shown], jr.rank[shown] - 1] = relevance_characters(jr.rel[shown])
+    strings = table.view(f"S{width}").ravel().astype(str)  # NUL padding is dropped
+    return {name: strings.astype(object)}

@@ -1,0 +1,121 @@
+"""Measures of the retrieved set, regardless of order: set_P, set_recall, set_relative_P,
+set_map, set_F, utility.
+
+Sources: trec_eval 9.0.8 m_set_P.c, m_set_recall.c, m_set_rel_P.c, m_set_map.c, m_set_F.c,
+m_utility.c. With ``n`` documents retrieved (after -M and -J), ``r`` of them relevant and
+judged (``num_rel_ret``), ``R`` relevant documents for the topic and ``N`` the collection size
+(``-N``, default 0)::
+
+    set_P          = r / n                        (0 when n = 0)
+    set_recall     = r / R                        (0 when R = 0)
+    set_relative_P = r / min(n, R)                (0 when n = 0 or R = 0)
+    set_map        = (r · r) / (n · R)            (0 when n = 0 or R = 0)
+    set_F          = (β+1)·P·Rc / (β·P + Rc)      with P = r/n, Rc = r/R (0 when r = 0)
+    utility        = a·r + b·(n - r) + c·(R - r) + d·(N + r - n - R)
+
+set_F's β is its first parameter (default 1; further parameters are ignored); utility takes
+exactly four coefficients (default 1, -1, 0, 0). Both print as ``set_F`` / ``utility`` with
+their default parameters and as ``set_F_<text>`` / ``utility_<text>`` (the parameter text as
+typed) otherwise. trec_eval averages utility over topics like any other measure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.judged import JudgedRankings
+from ..base import EvalContext, FloatList, FloatParams, register
+
+
+def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(n, r, R)`` per ranking as doubles."""
+    return (jr.lengths.astype(np.float64), jr.num_rel_ret.astype(np.float64),
+            jr.num_rel.astype(np.float64))
+
+
+@register(
+    "set_P",
+    doc="Set precision: relevant retrieved / retrieved (trec_eval m_set_P.c).",
+)
+def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    n, r, _ = _counts(jr)
+    value = np.zeros(jr.n_rankings)
+    ok = n > 0
+    value[ok] = r[ok] / n[ok]
+    return {"set_P": value}
+
+
+@register(
+    "set_recall",
+    doc="Set recall: relevant retrieved / relevant (trec_eval m_set_recall.c).",
+)
+def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    _, r, big_r = _counts(jr)
+    value = np.zeros(jr.n_rankings)
+    ok = big_r > 0
+    value[ok] = r[ok] / big_r[ok]
+    return {"set_recall": value}
+
+
+@register(
+    "set_relative_P",
+    doc="Relative set precision: relevant retrieved / min(retrieved, relevant), the precision "
+    "relative to the best possible for a set of that size (trec_eval m_set_rel_P.c).",
+)
+def set_relative_precision(
+    jr: JudgedRankings, params: None, ctx: EvalContext
+) -> dict[str, np.ndarray]:
+    n, r, big_r = _counts(jr)
+    value = np.zeros(jr.n_rankings)
+    ok = (n > 0) & (big_r > 0)
+    value[ok] = r[ok] / np.minimum(n[ok], big_r[ok])
+    return {"set_relative_P": value}
+
+
+@register(
+    "set_map",
+    doc="Unranked set AP: relevant retrieved² / (retrieved · relevant), i.e. set precision "
+    "times set recall (trec_eval m_set_map.c).",
+)
+def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
+    n, r, big_r = _counts(jr)
+    value = np.zeros(jr.n_rankings)
+    ok = (n > 0) & (big_r > 0)
+    value[ok] = (r[ok] * r[ok]) / (n[ok] * big_r[ok])
+    return {"set_map": value}
+
+
+@register(
+    "set_F",
+    doc="Set F measure: weighted harmonic mean (β+1)·P·R/(β·P + R) of set precision and set "
+    "recall, β the relative importance of recall (default 1; trec_eval m_set_F.c).",
+    params=FloatParams(1.0),
+)
+def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
+    n, r, big_r = _counts(jr)
+    beta = params.values[0]
+    value = np.zeros(jr.n_rankings)
+    ok = r > 0
+    with np.errstate(divide="ignore", invalid="ignore"):  # R = 0 < r only with a level ≤ -1
+        precision = r[ok] / n[ok]
+        recall = r[ok] / big_r[ok]
+        value[ok] = (beta + 1.0) * precision * recall / (beta * precision + recall)
+    return {params.label("set_F"): value}
+
+
+@register(
+    "utility",
+    doc="Set utility a·(relevant retrieved) + b·(non-relevant retrieved) + c·(relevant not "
+    "retrieved) + d·(non-relevant not retrieved), coefficients a,b,c,d (default 1,-1,0,0; "
+    "d needs -N; trec_eval m_utility.c).",
+    params=FloatParams(1.0, -1.0, 0.0, 0.0, count=4),
+    missing_value=0.0,
+)
+def utility(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
+    a, b, c, d = params.values
+    n, r, big_r = jr.lengths, jr.num_rel_ret, jr.num_rel
+    docs = int(ctx.num_docs_in_coll)
+    # integer differences first, then the products added left to right, as in C
+    value = (a * r + b * (n - r)) + c * (big_r - r)
+    value = value + d * (docs + r - n - big_r)
+    return {params.label("utility"): value.astype(np.float64)}
