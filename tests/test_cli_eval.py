@@ -61,3 +61,11 @@ def test_errors_are_reported_with_exit_status_2(tmp_path):
     assert status == 2 and "unknown measure 'nosuch'" in err
     status, _, err = cli(["eval", "-M", "-1", "-m", "map", qrels, run])
     assert status == 2 and "max_docs" in err
+
+
+def test_demo_generates_and_evaluates(tmp_path):
+    status, out, _ = cli(["demo", "--out", str(tmp_path / "demo"), "--topics", "5"])
+    assert status == 0
+    assert (tmp_path / "demo" / "qrels.txt").exists()
+    assert len(list((tmp_path / "demo").glob("*.run"))) == 5
+    assert "| system5 |" in out and "runid                 \tall\tsystem5" in out
