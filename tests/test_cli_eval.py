@@ -69,3 +69,16 @@ def test_demo_generates_and_evaluates(tmp_path):
     assert (tmp_path / "demo" / "qrels.txt").exists()
     assert len(list((tmp_path / "demo").glob("*.run"))) == 5
     assert "| system5 |" in out and "runid                 \tall\tsystem5" in out
+
+
+def test_complete_counts_every_qrels_topic_and_relstring_is_quoted(tmp_path):
+    qrels, run = files(tmp_path)
+    _, out, _ = cli(["eval", "-c", "-m", "num_q", "-m", "num_rel", "-m", "gm_map", qrels, run])
+    # 9.0.8: num_q counts qrels topics; sums cover evaluated topics; missing topic → 1e-5
+    assert out.splitlines() == [
+        "num_q                 \tall\t2",
+        "num_rel               \tall\t2",
+        f"gm_map                \tall\t{(0.8333333333333333 * 1e-5) ** 0.5:6.4f}",
+    ]
+    _, out, _ = cli(["eval", "-q", "-m", "relstring", qrels, run])
+    assert out.splitlines()[0].startswith("relstring             \t1\t'")

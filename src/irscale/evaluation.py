@@ -127,15 +127,17 @@ class Evaluation:
                 out.append((column, self.runs[run_index]))
                 continue
             if kind == "count":
-                out.append((column, n_eval))
+                out.append((column, divisor))
                 continue
             values = self.values[column.label][mask]
             if kind == "sum":
                 out.append((column, int(values.sum())))
             elif kind == "mean":
-                out.append((column, float(values.sum()) / divisor if divisor else 0.0))
+                out.append((column, sequential_total(values) / divisor if divisor else 0.0))
             elif kind == "gmean":
-                logs = float(np.log(np.maximum(values, MIN_GEO_MEAN)).sum())
+                # trec_eval floors at MIN_GEO_MEAN and adds C's log() topic by topic
+                logs = sequential_total(np.array(
+                    [math.log(max(v, MIN_GEO_MEAN)) for v in values.tolist()]))
                 logs += n_missing * math.log(MIN_GEO_MEAN)
                 out.append((column, math.exp(logs / divisor) if divisor else 0.0))
             else:  # pragma: no cover - registry guards the kinds
@@ -167,6 +169,12 @@ class Evaluation:
     def __repr__(self) -> str:
         return (f"Evaluation({len(self.runs)} runs, {self.rankings.n_rankings} rankings, "
                 f"measures={list(c.label for c in self.columns)[:6]}...)")
+
+
+def sequential_total(values: np.ndarray) -> float:
+    """Sum added one value at a time in order, as trec_eval accumulates topic values."""
+    values = np.asarray(values, dtype=np.float64)
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0
 
 
 def evaluate(

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..errors import IrscaleError
 
 #: Subcommand modules, in the order ``irscale --help`` lists them.
-SUBCOMMANDS = ("eval", "demo")
+SUBCOMMANDS = ("eval", "demo", "compare")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -70,7 +70,7 @@ def _value_strings(column: Column, values: np.ndarray) -> pa.Array:
         return text
     if column.value_type == "int":
         return pc.cast(pa.array(np.asarray(values, dtype=np.int64)), pa.string())
-    return pa.array([str(v) for v in values], pa.string())
+    return pa.array([f"'{v}'" for v in values], pa.string())  # relstring: '%s' quoted
 
 
 def _label(label: str) -> str:

@@ -81,7 +81,7 @@ def read_run(
 ) -> Run:
     """Read a TREC run file ``qid Q0 docno rank score runid``.
 
-    The run is named ``name`` or, as in trec_eval, by the run id of its first line.
+    The run is named ``name`` or, as in trec_eval 9.0.8, by the run id of its last line.
     ``keep_rank`` keeps the rank column (integers), needed by the ``rank-column`` tie policy.
 
     >>> r = read_run(b"101 Q0 d1 1 2.5 bm25\\n101 Q0 d2 2 1.0 bm25\\n")
@@ -121,12 +121,12 @@ def read_run(
     docno = table["docno"]
     rank = table["rank"].to_numpy() if keep_rank else None
     runid_column = table["runid"]
-    first_runid = runid_column[0].as_py()
+    last_runid = runid_column[-1].as_py()
     runids = tuple(pc.unique(runid_column.cast(pa.string())).to_pylist())
     if len(runids) > 1:
         warnings.warn(
             f"{source_label}: {len(runids)} different run ids; the run is named after the "
-            f"first one ({first_runid!r}), as trec_eval does",
+            f"last one ({last_runid!r}), as trec_eval 9.0.8 does",
             stacklevel=2,
         )
     keep = resolve_duplicates(
@@ -137,7 +137,7 @@ def read_run(
         topic, docno, score = topic.take(take), docno.take(take), score[keep]
         rank = None if rank is None else rank[keep]
     return Run(
-        name=name if name is not None else first_runid,
+        name=name if name is not None else last_runid,
         topic=topic,
         docno=docno,
         score=score,

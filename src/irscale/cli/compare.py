@@ -1,0 +1,240 @@
+"""``irscale compare``: significance tests, ANOVA and multiple comparisons of systems.
+
+    irscale compare --scores FILE [--scores FILE ...] [options]
+    irscale compare QRELS RUN RUN [RUN ...] -m MEASURE [options]
+
+Scores come from score-matrix CSV files (one column per system, one row per topic; several
+files are several measures of the same systems and topics) or from qrels and runs
+evaluated with :func:`irscale.evaluate`. ``--test tukey-hsd`` (default) prints the ANOVA
+table of ``--model`` and Tukey's HSD decisions for every pair; ``randomized-tukey-hsd``
+the randomised Tukey HSD; any two-system test (``t``, ``wilcoxon``, ``sign``,
+``randomization``, ``bootstrap``, ...) is run on every pair with ``--correction`` over the
+family of pairs × measures. ``--format json`` prints
+``{"anova": [{"factor", "ss", "df", "ms", "f", "p", "omega2"}, ...],
+"pairs": [{"a", "b", "diff", "ci_low", "ci_high", "p", "significant"}, ...]}``
+(no ``anova`` for pairwise tests and the randomised Tukey HSD).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+from ..core import ScoreMatrix
+from ..errors import AlignmentError, InputError, ParameterError
+
+#: Many-system procedures (besides the two-system tests of irscale.stats.TESTS).
+MULTI_TESTS = ("tukey-hsd", "randomized-tukey-hsd")
+_MULTI_ALIASES = {"tukey": "tukey-hsd", "hsd": "tukey-hsd", "anova": "tukey-hsd",
+                  "randomised-tukey-hsd": "randomized-tukey-hsd",
+                  "randomized-tukey": "randomized-tukey-hsd", "rtukey": "randomized-tukey-hsd"}
+RANK_MODELS = ("kruskal-wallis", "friedman")
+
+
+def add_parser(subparsers) -> None:
+    from ..stats import CORRECTIONS, FORMATS, MODELS, TESTS
+
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
+        description="Compare systems on per-topic scores: two-system tests on every pair "
+        "with a multiple-comparison correction, or an ANOVA model with Tukey's HSD.",
+    )
+    parser.add_argument("inputs", nargs="*", metavar="QRELS RUN",
+                        help="qrels file then run files (evaluated with -m MEASURE)")
+    parser.add_argument("--scores", action="append", default=[], metavar="FILE",
+                        help="score-matrix CSV: one column per system, one row per topic "
+                        "(repeatable: one file per measure)")
+    parser.add_argument("--topic-column", default=None, metavar="COL",
+                        help="column of the CSV holding topic ids (default: row order)")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
+                        metavar="MEASURE", help="measure (repeatable for pairwise tests)")
+    parser.add_argument("--systems", default=None, metavar="A,B,...",
+                        help="comma-separated systems to compare (default: all)")
+    parser.add_argument("--test", default="tukey-hsd",
+                        help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TESTS)} "
+                        "(default tukey-hsd)")
+    parser.add_argument("--model", default=None,
+                        help=f"model of tukey-hsd: {' | '.join(list(MODELS) + list(RANK_MODELS))}"
+                        " (default topic+system)")
+    parser.add_argument("--correction", default="holm",
+                        help=f"{' | '.join(CORRECTIONS)} (pairwise tests; default holm)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    parser.add_argument("--alternative", default="two-sided",
+                        choices=("two-sided", "greater", "less"),
+                        help="alternative hypothesis of pairwise tests: greater = a > b")
+    parser.add_argument("--seed", type=int, default=None, help="seed of resampling tests")
+    parser.add_argument("--samples", type=int, default=None, metavar="B",
+                        help="resamples (default: 10000 randomisation tests, 1000 bootstrap)")
+    parser.add_argument("--workers", type=int, default=1, help="threads for resampling")
+    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+                        help="output format (default text)")
+    parser.add_argument("--digits", type=int, default=4, help="decimals in text tables")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="do not show resampling progress on stderr")
+    parser.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    parser.set_defaults(func=run)
+
+
+def _read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
+    matrices = [ScoreMatrix.read_csv(p, topic_column=topic_column) for p in paths]
+    first = matrices[0]
+    for path, matrix in zip(paths[1:], matrices[1:], strict=True):
+        if set(matrix.systems) != set(first.systems):
+            raise AlignmentError(
+                f"{path}: systems differ from {paths[0]} "
+                f"({sorted(set(matrix.systems) ^ set(first.systems))[:5]})"
+            )
+        if set(matrix.topics) != set(first.topics):
+            only = sorted(set(matrix.topics) ^ set(first.topics))
+            raise AlignmentError(
+                f"{path}: topics differ from {paths[0]} ({len(only)} not in both: {only[:5]})"
+            )
+    names = [m.measures[0] for m in matrices]
+    if len(set(names)) != len(names):
+        raise InputError(f"two score files give the same measure name: {names}")
+    values = np.stack(
+        [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
+        axis=2,
+    )
+    return ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
+                                  measures=names)
+
+
+def _evaluate(inputs: list[str], measures: list[str] | None) -> ScoreMatrix:
+    if len(inputs) < 3:
+        raise InputError("give a qrels file and at least two run files (or --scores FILE)")
+    if not measures:
+        raise ParameterError("name the measure to compare with -m MEASURE (e.g. -m map)")
+    from ..evaluation import evaluate  # interface: evaluate(qrels, runs, measures)
+
+    matrix = evaluate(inputs[0], inputs[1:], measures).to_matrix(allow_missing=True)
+    missing = ~np.isfinite(matrix.values)
+    if missing.any():
+        rows, cols, _ = np.nonzero(missing)
+        detail = "; ".join(
+            f"{matrix.systems[s]!r} lacks topic {matrix.topics[t]!r}"
+            for t, s in list(dict.fromkeys(zip(rows.tolist(), cols.tolist(), strict=True)))[:5]
+        )
+        raise AlignmentError(
+            f"the runs do not cover the same topics ({int(missing.any(axis=(1, 2)).sum())} "
+            f"topic(s) missing somewhere: {detail})"
+        )
+    return matrix
+
+
+def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
+    """The score matrix the command compares (from --scores or qrels + runs)."""
+    if args.scores and args.inputs:
+        raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
+    if args.scores:
+        matrix = _read_scores(args.scores, args.topic_column)
+    elif args.inputs:
+        matrix = _evaluate(args.inputs, args.measures)
+    else:
+        raise ParameterError("nothing to compare: give --scores FILE or QRELS RUN RUN ...")
+    if args.systems:
+        matrix = matrix.subset(systems=[s.strip() for s in args.systems.split(",") if s.strip()])
+    if matrix.n_systems < 2:
+        raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
+    if matrix.n_topics < 2:
+        raise InputError(f"at least 2 topics are needed, got {matrix.n_topics}")
+    from ..stats._data import check_not_constant
+
+    check_not_constant(matrix.values, "the scores")
+    return matrix
+
+
+def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
+    if measures and len(measures) > 1:
+        raise ParameterError("an ANOVA / Tukey HSD compares one measure: give one -m")
+    if measures and measures[0] in matrix.measures:
+        return measures[0]
+    if len(matrix.measures) == 1:
+        return matrix.measures[0]
+    raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
+
+
+def compare(args: argparse.Namespace):
+    """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
+    from ..stats import (
+        MODELS,
+        anova,
+        friedman,
+        kruskal_wallis,
+        pairwise_tests,
+        randomized_tukey_hsd,
+    )
+    from ..stats.registry import test_spec
+
+    test = _MULTI_ALIASES.get(args.test.lower(), args.test.lower())
+    progress = not args.no_progress and sys.stderr.isatty()
+    matrix = load_matrix(args)
+    if test == "tukey-hsd":
+        model = args.model or "topic+system"
+        measure = _measure_of(matrix, args.measures)
+        if model in RANK_MODELS:
+            omnibus = (kruskal_wallis if model == "kruskal-wallis" else friedman)(
+                matrix, measure=measure)
+        elif model in MODELS or "+" in model or model in ("topic", "system"):
+            omnibus = anova(matrix, model, measure=measure)
+        else:
+            raise ParameterError(
+                f"unknown model {model!r}; choose from {list(MODELS) + list(RANK_MODELS)}"
+            )
+        return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
+    if args.model is not None:
+        raise ParameterError(f"--model applies to --test tukey-hsd, not to {args.test!r}")
+    options: dict[str, object] = {}
+    if test == "randomized-tukey-hsd":
+        return None, randomized_tukey_hsd(
+            matrix, samples=args.samples or 10_000, alpha=args.alpha,
+            measure=_measure_of(matrix, args.measures), seed=args.seed,
+            workers=args.workers, progress=progress,
+        )
+    spec = test_spec(test)
+    if spec.resampling:
+        default = 10_000 if spec.name == "randomization" else 1_000
+        options = {"samples": args.samples or default, "seed": args.seed,
+                   "workers": args.workers, "progress": progress}
+    elif args.samples is not None or args.seed is not None:
+        raise ParameterError(f"--samples and --seed apply to resampling tests, not {args.test!r}")
+    measures = None
+    if args.measures:
+        measures = [m for m in args.measures if m in matrix.measures] or None
+    return None, pairwise_tests(
+        matrix, spec.name, correction=args.correction, alpha=args.alpha,
+        alternative=args.alternative, measures=measures, **options,
+    )
+
+
+def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
+    """The command's output: the omnibus table (if any) and the pairwise table."""
+    if fmt == "json":
+        document: dict[str, object] = {}
+        if omnibus is not None:
+            document["anova"] = omnibus.json_rows()
+        document["pairs"] = pairs.json_pairs()
+        return json.dumps(document, indent=2) + "\n"
+    parts = [] if omnibus is None else [omnibus.format(fmt, digits=digits)]
+    parts.append(pairs.format(fmt, digits=digits))
+    return "\n".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..stats._data import check_alpha
+
+    check_alpha(args.alpha)
+    omnibus, pairs = compare(args)
+    text = render_output(omnibus, pairs, args.fmt, args.digits)
+    if args.output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        with open(os.fspath(args.output), "w", encoding="utf-8") as stream:
+            stream.write(text)
+    return 0

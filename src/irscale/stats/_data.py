@@ -1,0 +1,186 @@
+"""Input coercion and validation shared by every statistical routine.
+
+Statistics take a :class:`~irscale.core.ScoreMatrix` (topics × systems, one measure), a wide
+:class:`pandas.DataFrame` (one column per system, one row per topic) or a plain 2-D array;
+two-system tests also take two vectors (arrays, or :class:`pandas.Series` indexed by topic,
+which are aligned by topic id). Bad input raises an :mod:`irscale.errors` exception that
+says what is wrong and where: a missing or non-finite score, topics that do not match,
+constant data, fewer than two systems or topics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from ..core import ScoreMatrix
+from ..errors import AlignmentError, InputError, ParameterError
+
+Alternative = Literal["two-sided", "greater", "less"]
+ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
+
+#: Relative tolerance deciding ties between values (ranks, zero differences, resampled
+#: statistics equal to the observed one): two values are tied when they differ by at most
+#: ``TIE_RTOL`` times the largest absolute value involved. It absorbs floating-point noise
+#: such as ``0.3 - 0.1 != 0.2`` and is far below the resolution of any IR measure.
+TIE_RTOL = 1e-10
+
+
+def tie_tolerance(*arrays: np.ndarray) -> float:
+    """Absolute tie tolerance for values computed from ``arrays`` (see :data:`TIE_RTOL`)."""
+    scale = max((float(np.max(np.abs(a))) for a in arrays if np.size(a)), default=0.0)
+    return TIE_RTOL * scale if scale > 0 else 0.0
+
+
+def check_alternative(alternative: str) -> str:
+    if alternative not in ALTERNATIVES:
+        raise ParameterError(
+            f"alternative must be one of {list(ALTERNATIVES)}, got {alternative!r}"
+        )
+    return alternative
+
+
+def check_alpha(alpha: float) -> float:
+    alpha = float(alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must lie in (0, 1), got {alpha}")
+    return alpha
+
+
+def check_count(value: int, name: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or int(value) != value or value < minimum:
+        raise ParameterError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_choice(value: str, choices: Sequence[str], name: str) -> str:
+    if value not in choices:
+        raise ParameterError(f"{name} must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def score_table(
+    data: object,
+    measure: str | None = None,
+    *,
+    min_systems: int = 2,
+    min_topics: int = 2,
+) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
+    """The (topics × systems) array of ``data`` with its topic and system labels.
+
+    ``data`` is a :class:`ScoreMatrix` (``measure`` picks one of its measures), a wide
+    DataFrame or a 2-D array-like. Raises :class:`InputError` for missing or non-finite
+    scores and for fewer than ``min_systems`` systems or ``min_topics`` topics.
+    """
+    if isinstance(data, ScoreMatrix):
+        matrix = data.measure(measure)
+    elif isinstance(data, pd.DataFrame):
+        matrix = ScoreMatrix.from_wide(data, allow_missing=True)
+    else:
+        array = np.asarray(data, dtype=np.float64)
+        if array.ndim != 2:
+            raise InputError(
+                f"expected a topics × systems score table (2-D), got {array.ndim} dimension(s)"
+            )
+        matrix = ScoreMatrix.from_array(array, allow_missing=True)
+    matrix.check_complete()
+    values = matrix.values[:, :, 0]
+    if matrix.n_systems < min_systems:
+        raise InputError(
+            f"at least {min_systems} systems are needed, got {matrix.n_systems}"
+        )
+    if matrix.n_topics < min_topics:
+        raise InputError(f"at least {min_topics} topics are needed, got {matrix.n_topics}")
+    return values, matrix.topics, matrix.systems
+
+
+def check_not_constant(values: np.ndarray, what: str = "the scores") -> None:
+    """Raise :class:`InputError` when every value is the same (no variance to analyse)."""
+    if values.size and float(np.ptp(values)) <= tie_tolerance(values):
+        raise InputError(
+            f"{what} are constant (every value is {float(values.flat[0])!r}): "
+            "there is no variance to analyse"
+        )
+
+
+def _vector(values: object, name: str) -> tuple[np.ndarray, pd.Index | None]:
+    index = values.index if isinstance(values, pd.Series) else None
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1:
+        raise InputError(f"{name} must be one-dimensional, got shape {array.shape}")
+    bad = np.flatnonzero(~np.isfinite(array))
+    if len(bad):
+        where = f"topic {index[bad[0]]!r}" if index is not None else f"position {bad[0]}"
+        raise InputError(f"missing or non-finite score in {name} at {where}")
+    return array, index
+
+
+def _align(x: pd.Series, y: pd.Series, labels: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    xi = x.index.astype(str)
+    yi = y.index.astype(str)
+    if xi.has_duplicates or yi.has_duplicates:
+        raise AlignmentError("duplicate topic ids in the paired scores")
+    only_x = xi.difference(yi)
+    only_y = yi.difference(xi)
+    if len(only_x) or len(only_y):
+        raise AlignmentError(
+            f"paired scores must cover the same topics: {len(only_x)} topic(s) only for "
+            f"{labels[0]!r} {list(only_x[:5])}, {len(only_y)} only for {labels[1]!r} "
+            f"{list(only_y[:5])}"
+        )
+    yv = pd.Series(y.to_numpy(), index=yi).reindex(xi).to_numpy(np.float64)
+    return x.to_numpy(np.float64), yv
+
+
+def two_samples(
+    x: object,
+    y: object = None,
+    *,
+    paired: bool,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+) -> tuple[np.ndarray, np.ndarray, tuple[str, str]]:
+    """The two score vectors of a two-system comparison and their system labels.
+
+    Either ``x`` is a :class:`ScoreMatrix` / wide DataFrame / 2-D array and ``systems``
+    names the two columns to compare (default: its only two systems), or ``x`` and ``y``
+    are the two score vectors. Paired vectors must have the same length; paired
+    :class:`pandas.Series` are aligned by topic id and must cover the same topics.
+    """
+    if y is None:
+        values, _, names = score_table(x, measure, min_topics=1)
+        if systems is None:
+            if len(names) != 2:
+                raise InputError(
+                    f"the score table holds {len(names)} systems: name the two to compare"
+                )
+            pick = (0, 1)
+        else:
+            if len(systems) != 2:
+                raise ParameterError(f"name exactly two systems, got {list(systems)}")
+            missing = [s for s in systems if str(s) not in names]
+            if missing:
+                raise AlignmentError(f"unknown system(s) {missing}; have {list(names[:10])}")
+            pick = (names.index(str(systems[0])), names.index(str(systems[1])))
+        xs, ys = values[:, pick[0]], values[:, pick[1]]
+        labels = (names[pick[0]], names[pick[1]])
+    else:
+        labels = tuple(str(s) for s in systems) if systems is not None else ("x", "y")
+        if len(labels) != 2:
+            raise ParameterError(f"name exactly two systems, got {list(labels)}")
+        xs, x_index = _vector(x, labels[0])
+        ys, y_index = _vector(y, labels[1])
+        if paired and x_index is not None and y_index is not None:
+            xs, ys = _align(x, y, labels)  # type: ignore[arg-type]
+    if paired and len(xs) != len(ys):
+        raise AlignmentError(
+            f"paired scores need one value per topic for both systems: "
+            f"{len(xs)} for {labels[0]!r}, {len(ys)} for {labels[1]!r}"
+        )
+    for values, label in ((xs, labels[0]), (ys, labels[1])):
+        if len(values) < 2:
+            raise InputError(f"at least 2 topics are needed, system {label!r} has {len(values)}")
+    return xs, ys, (labels[0], labels[1])

@@ -1,0 +1,71 @@
+"""Multiple-comparison adjustment of p-values (FWER and FDR control).
+
+For m p-values sorted increasingly p_(1) ≤ … ≤ p_(m) (adjusted values are capped at 1):
+
+* ``bonferroni``  p̃_i = m p_i (Bonferroni; FWER).
+* ``sidak``       p̃_i = 1 − (1 − p_i)^m (Šidák, 1967; FWER under independence).
+* ``holm``        p̃_(i) = max_{j ≤ i} (m − j + 1) p_(j) (Holm, 1979; step-down FWER).
+* ``holm-sidak``  p̃_(i) = max_{j ≤ i} 1 − (1 − p_(j))^(m − j + 1) (step-down Šidák).
+* ``bh``          p̃_(i) = min_{j ≥ i} m p_(j) / j (Benjamini & Hochberg, 1995; FDR).
+* ``by``          the ``bh`` values times Σ_{k=1}^m 1/k (Benjamini & Yekutieli, 2001; FDR
+  under arbitrary dependence).
+* ``none``        p̃_i = p_i.
+
+A hypothesis is rejected when p̃_i ≤ α. These are the adjusted p-values of statsmodels'
+``multipletests`` (methods bonferroni, sidak, holm, holm-sidak, fdr_bh, fdr_by). Seed 004
+§4.2.4 discusses FWER versus FDR for IR; Tukey's HSD is the FWER method of choice for all
+pairs of one model (:mod:`irscale.stats.tukey`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ParameterError
+
+CORRECTIONS: tuple[str, ...] = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by")
+
+_ALIASES = {
+    "fdr_bh": "bh", "benjamini-hochberg": "bh", "fdr": "bh", "fdr_by": "by",
+    "benjamini-yekutieli": "by", "hs": "holm-sidak", "holm_sidak": "holm-sidak",
+    "šidák": "sidak", "holm-šidák": "holm-sidak",
+}
+
+
+def correction_name(method: str | None) -> str:
+    """The canonical name of a correction (accepts statsmodels' names as aliases)."""
+    name = "none" if method is None else _ALIASES.get(method.lower(), method.lower())
+    if name not in CORRECTIONS:
+        raise ParameterError(f"correction must be one of {list(CORRECTIONS)}, got {method!r}")
+    return name
+
+
+def adjust_pvalues(pvalues: np.ndarray, method: str | None = "holm") -> np.ndarray:
+    """The adjusted p-values of ``pvalues`` for ``method`` (see the module docstring)."""
+    name = correction_name(method)
+    p = np.asarray(pvalues, dtype=np.float64)
+    if p.ndim != 1:
+        raise ParameterError(f"p-values must be one-dimensional, got shape {p.shape}")
+    if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
+        raise ParameterError("p-values must lie in [0, 1]")
+    m = len(p)
+    if m == 0 or name == "none":
+        return p.copy()
+    if name == "bonferroni":
+        return np.minimum(1.0, m * p)
+    if name == "sidak":
+        return -np.expm1(m * np.log1p(-p))
+    order = np.argsort(p, kind="stable")
+    ranked = p[order]
+    rank = np.arange(1, m + 1)
+    if name == "holm":
+        adjusted = np.maximum.accumulate(np.minimum(1.0, (m - rank + 1) * ranked))
+    elif name == "holm-sidak":
+        adjusted = np.maximum.accumulate(-np.expm1((m - rank + 1) * np.log1p(-ranked)))
+    else:
+        factor = np.sum(1.0 / rank) if name == "by" else 1.0
+        adjusted = np.minimum.accumulate((factor * m * ranked / rank)[::-1])[::-1]
+        adjusted = np.minimum(1.0, adjusted)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out

@@ -1,0 +1,265 @@
+"""Rank and sign tests for two systems: Wilcoxon signed-rank, sign, Mann–Whitney.
+
+Wilcoxon signed-rank (paired; Wilcoxon, 1945)
+    Rank |d_i| (mid-ranks for ties), W+ = Σ ranks of positive d_i (the reported statistic).
+    ``zero_method``: ``"wilcox"`` drops zero differences; ``"pratt"`` ranks them and drops
+    them afterwards (Pratt, 1959; mean and variance as Cureton, 1967); ``"zsplit"`` gives half
+    of each zero's rank to W+. Normal approximation: z = (W+ − n(n + 1)/4) / σ with
+    σ² = [n(n + 1)(2n + 1) − Σ(t³ − t)/2] / 24, optionally continuity-corrected by 0.5 —
+    the formulas of scipy.stats.wilcoxon. ``method="exact"``: the exact permutation
+    distribution of W+ given the observed ranks (the classical table when there are no
+    ties; exact conditional distribution with ties). ``"auto"``: exact when there are no
+    ties or zeros and n ≤ 50, else the normal approximation.
+Sign test (paired; Dixon & Mood, 1946)
+    S = number of d_i > τ among the N differences with |d_i| > τ (τ = ``threshold``, 0 by
+    default: the "sign minimum difference" variant of Smucker et al., 2007, for τ > 0);
+    S ~ Binomial(N, ½). Two-sided p = min(1, 2 min(P(S ≤ s), P(S ≥ s))).
+Wilcoxon rank-sum / Mann–Whitney U (unpaired; Mann & Whitney, 1947)
+    U = R_x − n(n + 1)/2 with R_x the rank sum of x in the pooled sample (the reported
+    statistic); normal approximation with tie correction σ² = nm/12 [(N + 1) −
+    Σ(t³ − t)/(N(N − 1))] and continuity correction (default on), as scipy.stats.mannwhitneyu;
+    exact conditional distribution of the rank sum for ``method="exact"``; ``"auto"``: exact
+    when there are no ties and min(n, m) ≤ 8, else the normal approximation.
+
+Ties and zeros are decided with the tolerance of :data:`irscale.stats._data.TIE_RTOL`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import stats
+
+from ..errors import ParameterError
+from ._data import check_choice, tie_tolerance
+from ._exact import rank_sum_counts, signed_rank_counts, tail_pvalues
+from ._ranks import rank_columns
+from ._twosample import Outcome, TestSpec, finish_pvalues, run_test
+from .results import TestResult
+
+ZERO_METHODS = ("wilcox", "pratt", "zsplit")
+RANK_METHODS = ("auto", "exact", "approx")
+
+
+def _normal_pvalue(z: np.ndarray, alternative: str) -> np.ndarray:
+    if alternative == "greater":
+        return stats.norm.sf(z)
+    if alternative == "less":
+        return stats.norm.cdf(z)
+    return np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
+
+
+def _method_label(exact: np.ndarray, approx_label: str) -> str:
+    if exact.all():
+        return "exact"
+    if not exact.any():
+        return approx_label
+    return f"exact or {approx_label} (per pair)"
+
+
+# --------------------------------------------------------------------------- signed-rank
+def wilcoxon_kernel(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    alternative: str,
+    method: str = "auto",
+    zero_method: str = "wilcox",
+    correction: bool = False,
+) -> Outcome:
+    check_choice(method, RANK_METHODS, "method")
+    check_choice(zero_method, ZERO_METHODS, "zero_method")
+    d = x - y
+    n_all = d.shape[0]
+    tol = tie_tolerance(x, y)
+    zero = np.abs(d) <= tol
+    n_zero = zero.sum(axis=0).astype(np.float64)
+    magnitude = np.where(zero, 0.0, np.abs(d))
+    if zero_method == "wilcox":  # zeros form the lowest tie group, removed below
+        magnitude = np.where(zero, -1.0 - magnitude.max(initial=0.0), magnitude)
+    ranks, ties = rank_columns(magnitude, tol)
+    zero_ties = n_zero**3 - n_zero
+    if zero_method == "wilcox":
+        ranks = ranks - n_zero
+        ties = ties - zero_ties
+        count = n_all - n_zero
+    else:
+        count = np.full(n_zero.shape, float(n_all))
+        if zero_method == "pratt":
+            ties = ties - zero_ties
+    positive = d > tol
+    w_plus = np.sum(np.where(positive, ranks, 0.0), axis=0)
+    if zero_method == "zsplit":
+        w_plus = w_plus + 0.5 * np.sum(np.where(zero, ranks, 0.0), axis=0)
+
+    mean = count * (count + 1) / 4
+    var24 = count * (count + 1) * (2 * count + 1)
+    if zero_method == "pratt":
+        mean = mean - n_zero * (n_zero + 1) / 4
+        var24 = var24 - n_zero * (n_zero + 1) * (2 * n_zero + 1)
+    se = np.sqrt(np.maximum(var24 - ties / 2, 0.0) / 24)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (w_plus - mean) / se
+        if correction:
+            sign = {"greater": 1.0, "less": -1.0}.get(alternative)
+            z = z - (np.sign(z) if sign is None else sign) * 0.5 / se
+    p = _normal_pvalue(z, alternative)
+
+    nonzero = ~zero
+    if method == "exact":
+        exact = np.ones(d.shape[1], dtype=bool)
+    elif method == "auto":
+        exact = (ties == 0) & (n_zero == 0) & (count <= 50)
+    else:
+        exact = np.zeros(d.shape[1], dtype=bool)
+    for col in np.flatnonzero(exact):
+        doubled = np.rint(2 * ranks[nonzero[:, col], col]).astype(np.int64)
+        fixed = 0.0
+        if zero_method == "zsplit":
+            fixed = 0.5 * ranks[zero[:, col], col].sum()
+        if len(doubled) == 0:
+            p[col] = 1.0
+            continue
+        counts = signed_rank_counts(tuple(sorted(doubled.tolist())))
+        observed = int(np.rint(2 * (w_plus[col] - fixed)))
+        p[col] = tail_pvalues(counts, observed, alternative)
+    statistic = np.where(count - (n_zero if zero_method == "pratt" else 0) > 0, w_plus, np.nan)
+    approx = "normal approximation" + (" with continuity correction" if correction else "")
+    return Outcome(
+        statistic=statistic,
+        pvalue=finish_pvalues(p, statistic),
+        method=f"{_method_label(exact, approx)}, zero_method={zero_method}",
+    )
+
+
+# --------------------------------------------------------------------------- sign
+def sign_kernel(
+    x: np.ndarray, y: np.ndarray, *, alternative: str, threshold: float = 0.0
+) -> Outcome:
+    threshold = float(threshold)
+    if not threshold >= 0:
+        raise ParameterError(f"threshold must be >= 0, got {threshold}")
+    d = x - y
+    cut = threshold + tie_tolerance(x, y)
+    positive = np.count_nonzero(d > cut, axis=0)
+    total = positive + np.count_nonzero(d < -cut, axis=0)
+    upper = stats.binom.sf(positive - 1, total, 0.5)
+    lower = stats.binom.cdf(positive, total, 0.5)
+    if alternative == "greater":
+        p = upper
+    elif alternative == "less":
+        p = lower
+    else:
+        p = np.minimum(1.0, 2.0 * np.minimum(upper, lower))
+    statistic = np.where(total > 0, positive.astype(np.float64), np.nan)
+    return Outcome(
+        statistic=statistic,
+        pvalue=finish_pvalues(p, statistic),
+        method=f"binomial, |d| <= {threshold:g} counted as ties",
+    )
+
+
+# --------------------------------------------------------------------------- rank-sum
+def mann_whitney_kernel(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    alternative: str,
+    method: str = "auto",
+    correction: bool = True,
+) -> Outcome:
+    check_choice(method, RANK_METHODS, "method")
+    n, m = x.shape[0], y.shape[0]
+    big = n + m
+    ranks, ties = rank_columns(np.concatenate([x, y], axis=0), tie_tolerance(x, y))
+    u1 = ranks[:n].sum(axis=0) - n * (n + 1) / 2
+    u2 = n * m - u1
+    if alternative == "greater":
+        u, factor = u1, 1.0
+    elif alternative == "less":
+        u, factor = u2, 1.0
+    else:
+        u, factor = np.maximum(u1, u2), 2.0
+    sd = np.sqrt(n * m / 12 * ((big + 1) - ties / (big * (big - 1))))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (u - n * m / 2 - (0.5 if correction else 0.0)) / sd
+    p = np.minimum(1.0, factor * stats.norm.sf(z))
+
+    if method == "exact":
+        exact = np.ones(x.shape[1], dtype=bool)
+    elif method == "auto":
+        exact = (ties == 0) & (min(n, m) <= 8)
+    else:
+        exact = np.zeros(x.shape[1], dtype=bool)
+    small, offset = (n, 0) if n <= m else (m, n)
+    for col in np.flatnonzero(exact):
+        doubled = np.rint(2 * ranks[:, col]).astype(np.int64)
+        counts = rank_sum_counts(tuple(sorted(doubled.tolist())), small)
+        observed = int(np.rint(2 * ranks[offset : offset + small, col].sum()))
+        alt = alternative
+        if offset:  # the distribution is of y's rank sum: swap the one-sided directions
+            alt = {"greater": "less", "less": "greater"}.get(alternative, alternative)
+        p[col] = tail_pvalues(counts, observed, alt)
+    approx = "normal approximation" + (" with continuity correction" if correction else "")
+    return Outcome(statistic=u1, pvalue=np.clip(p, 0.0, 1.0),
+                   method=_method_label(exact, approx))
+
+
+WILCOXON = TestSpec(
+    "wilcoxon", "Wilcoxon signed-rank test", True, "paired", wilcoxon_kernel,
+    ("method", "zero_method", "correction"),
+)
+SIGN = TestSpec("sign", "sign test", True, "paired", sign_kernel, ("threshold",))
+MANN_WHITNEY = TestSpec(
+    "mann-whitney", "Wilcoxon rank-sum (Mann-Whitney U) test", False, "welch",
+    mann_whitney_kernel, ("method", "correction"),
+)
+
+
+def wilcoxon(
+    x: object,
+    y: object = None,
+    *,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    method: str = "auto",
+    zero_method: str = "wilcox",
+    correction: bool = False,
+) -> TestResult:
+    """Wilcoxon signed-rank test of the per-topic differences x − y (see module docstring)."""
+    return run_test(WILCOXON, x, y, systems=systems, measure=measure, alternative=alternative,
+                    alpha=alpha, method=method, zero_method=zero_method, correction=correction)
+
+
+def sign_test(
+    x: object,
+    y: object = None,
+    *,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    threshold: float = 0.0,
+) -> TestResult:
+    """Sign test; differences with |d| ≤ ``threshold`` count as ties and are dropped."""
+    return run_test(SIGN, x, y, systems=systems, measure=measure, alternative=alternative,
+                    alpha=alpha, threshold=threshold)
+
+
+def mann_whitney(
+    x: object,
+    y: object = None,
+    *,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+    method: str = "auto",
+    correction: bool = True,
+) -> TestResult:
+    """Wilcoxon rank-sum / Mann–Whitney U test of two independent samples."""
+    return run_test(MANN_WHITNEY, x, y, systems=systems, measure=measure,
+                    alternative=alternative, alpha=alpha, method=method, correction=correction)

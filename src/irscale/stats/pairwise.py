@@ -1,0 +1,126 @@
+"""Pairwise two-system tests over a declared family, with multiple-comparison control.
+
+The family is every pair of systems × every measure × every collection given: all their
+p-values are adjusted together (:mod:`irscale.stats.corrections`), which is what
+controlling the FWER or FDR of the whole experiment means (seed 004 §4.2.4; Fuhr, 2017;
+Sakai, 2018). Each (collection, measure) group runs the test's kernel once on all its
+pairs (vectorised; Monte Carlo tests use the same seed in every group — common random
+numbers — so a pair's p-value equals that of the single-pair test with the same seed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..core import ScoreMatrix
+from ..errors import AlignmentError
+from ._data import check_alpha, check_alternative, score_table
+from ._twosample import degenerate, pair_columns
+from .corrections import adjust_pvalues, correction_name
+from .registry import test_spec
+from .results import PairwiseComparisons
+
+
+def _groups(
+    data: object, measures: Sequence[str] | None
+) -> list[tuple[str | None, str | None, object]]:
+    """(collection, measure, data) for every group of the family."""
+    collections: list[tuple[str | None, object]]
+    if isinstance(data, Mapping):
+        collections = [(str(name), value) for name, value in data.items()]
+    else:
+        collections = [(None, data)]
+    groups: list[tuple[str | None, str | None, object]] = []
+    for name, value in collections:
+        if isinstance(value, ScoreMatrix):
+            wanted = list(measures) if measures is not None else list(value.measures)
+            groups += [(name, m, value) for m in wanted]
+        else:
+            groups.append((name, None, value))
+    return groups
+
+
+def pairwise_tests(
+    data: object,
+    test: str = "t",
+    *,
+    correction: str | None = "holm",
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    measures: Sequence[str] | None = None,
+    systems: Sequence[str] | None = None,
+    **options: object,
+) -> PairwiseComparisons:
+    """Test every pair of systems and adjust the p-values over the whole family.
+
+    ``data`` is a score matrix (every measure in it, or those in ``measures``), a wide
+    DataFrame or 2-D array, or a mapping ``{collection: score matrix}``. ``systems``
+    restricts the systems compared. ``test`` names a two-system test
+    (:data:`irscale.stats.registry.TESTS`) and ``options`` are its options (e.g.
+    ``samples``, ``seed``). The result has, per pair, the raw p-value ``p_raw``, the
+    adjusted ``p`` and ``significant`` = p ≤ α, with the mean difference, its (per-pair,
+    unadjusted) confidence interval, the statistic and effect sizes.
+    """
+    spec = test_spec(test)
+    alpha = check_alpha(alpha)
+    check_alternative(alternative)
+    spec.check_options(options)
+    correction = correction_name(correction)
+    groups = _groups(data, measures)
+    parts: list[dict[str, np.ndarray]] = []
+    samples = convention = None
+    for collection, measure, value in groups:
+        values, _, names = score_table(value, measure)
+        if systems is not None:
+            index = {s: i for i, s in enumerate(names)}
+            keep = [index[s] for s in systems if s in index]
+            if len(keep) < 2:
+                raise AlignmentError(
+                    f"fewer than two of the systems {list(systems)[:5]} are in "
+                    f"{collection or 'the score table'} (has {list(names[:5])}...)"
+                )
+            values, names = values[:, keep], tuple(names[i] for i in keep)
+        i, j = np.triu_indices(len(names), k=1)
+        x, y = values[:, i], values[:, j]
+        outcome, columns = pair_columns(spec, x, y, alpha=alpha, alternative=alternative,
+                                        options=dict(options))
+        samples, convention = outcome.samples, outcome.convention
+        part: dict[str, np.ndarray] = {}
+        if isinstance(data, Mapping):
+            part["collection"] = np.full(len(i), collection, dtype=object)
+        if measure is not None and (len(groups) > 1 or measures is not None):
+            part["measure"] = np.full(len(i), measure, dtype=object)
+        p_raw = np.where(degenerate(x, y, spec.paired), 1.0, outcome.pvalue)
+        part.update(
+            a=np.array(names, dtype=object)[i], b=np.array(names, dtype=object)[j],
+            mean_a=columns["mean_a"], mean_b=columns["mean_b"], diff=columns["diff"],
+            ci_low=columns["ci_low"], ci_high=columns["ci_high"],
+            statistic=outcome.statistic,
+        )
+        if outcome.df is not None:
+            part["df"] = outcome.df
+        part["p_raw"] = p_raw
+        if outcome.mc_se is not None:
+            part["mc_se"] = outcome.mc_se
+        for key in ("d_z", "hedges_g", "glass_delta"):
+            part[key] = columns[key]
+        parts.append(part)
+    merged = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    adjusted = adjust_pvalues(merged["p_raw"], correction)
+    if correction == "none":
+        merged["p"] = merged.pop("p_raw")
+    else:
+        merged["p"] = adjusted
+    merged["significant"] = merged["p"] <= alpha
+    return PairwiseComparisons(
+        method=f"pairwise {spec.label}",
+        alpha=alpha,
+        columns=merged,
+        correction=None if correction == "none" else correction,
+        samples=samples,
+        convention=convention,
+        note=f"family of {len(adjusted)} comparisons ({len(groups)} group(s) of pairs)",
+        extra={"family_size": len(adjusted), "alternative": alternative, "test": spec.name},
+    )

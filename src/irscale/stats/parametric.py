@@ -1,0 +1,87 @@
+"""Student's t-tests: paired, unpaired with pooled variance (Student), unpaired Welch.
+
+With d_i = x_i − y_i over n topics (paired) or independent samples of sizes n and m:
+
+* paired:  t = mean(d) / (s_d / sqrt(n)), ν = n − 1 (seed 001 eq. 48–49 is this statistic);
+* Student: t = (mean(x) − mean(y)) / (s_p sqrt(1/n + 1/m)), ν = n + m − 2, s_p pooled;
+* Welch:   t = (mean(x) − mean(y)) / sqrt(s_x²/n + s_y²/m), ν by Welch–Satterthwaite.
+
+p-values come from the t distribution with ν degrees of freedom (two-sided: 2 P(T ≥ |t|);
+``greater``: P(T ≥ t), i.e. H1: mean(x) > mean(y); ``less``: P(T ≤ t)). The confidence
+interval of the mean difference is the matching t interval. Seed 002 notes that the
+one-way model MD1 reduces to the unpaired and MD2 to the paired test for two systems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._twosample import Outcome, TestSpec, finish_pvalues, run_test, studentise, t_pvalue
+from .effects import standard_error
+from .results import TestResult
+
+
+def _t_kernel(kind: str, label: str):
+    def kernel(x: np.ndarray, y: np.ndarray, *, alternative: str) -> Outcome:
+        diff = x.mean(axis=0) - y.mean(axis=0)
+        se, df = standard_error(x, y, kind)
+        t = studentise(diff, se)
+        p = finish_pvalues(t_pvalue(t, df, alternative), t)
+        return Outcome(statistic=t, pvalue=p, df=df, method=label)
+
+    return kernel
+
+
+PAIRED_T = TestSpec("t", "paired t-test", True, "paired", _t_kernel("paired", "paired t"))
+STUDENT_T = TestSpec(
+    "student", "Student t-test", False, "student", _t_kernel("student", "pooled variance")
+)
+WELCH_T = TestSpec("welch", "Welch t-test", False, "welch", _t_kernel("welch", "Welch"))
+
+
+def paired_t(
+    x: object,
+    y: object = None,
+    *,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+) -> TestResult:
+    """Paired Student's t-test of mean(x − y) = 0 over topics.
+
+    ``x`` and ``y`` are per-topic scores (arrays, or Series aligned by topic id), or ``x``
+    is a score matrix and ``systems`` names the two systems. See the module docstring.
+    """
+    return run_test(PAIRED_T, x, y, systems=systems, measure=measure,
+                    alternative=alternative, alpha=alpha)
+
+
+def student_t(
+    x: object,
+    y: object = None,
+    *,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+) -> TestResult:
+    """Unpaired two-sample t-test with pooled variance (equal variances assumed)."""
+    return run_test(STUDENT_T, x, y, systems=systems, measure=measure,
+                    alternative=alternative, alpha=alpha)
+
+
+def welch_t(
+    x: object,
+    y: object = None,
+    *,
+    systems: Sequence[str] | None = None,
+    measure: str | None = None,
+    alternative: str = "two-sided",
+    alpha: float = 0.05,
+) -> TestResult:
+    """Unpaired two-sample Welch t-test (unequal variances, Welch–Satterthwaite df)."""
+    return run_test(WELCH_T, x, y, systems=systems, measure=measure,
+                    alternative=alternative, alpha=alpha)

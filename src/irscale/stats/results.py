@@ -1,0 +1,403 @@
+"""Result objects of :mod:`irscale.stats`: small frozen dataclasses with ``.to_frame()``.
+
+* :class:`TestResult` — one two-system test (statistic, df, p-value, mean difference with
+  its confidence interval, effect sizes, Monte Carlo details).
+* :class:`PairwiseComparisons` — a family of pairwise decisions (Tukey HSD, randomised
+  Tukey HSD, pairwise tests with a multiple-comparison correction).
+* :class:`AnovaResult` — an ANOVA table (SS, DF, MS, F, p, ω², η²) and what Tukey's HSD
+  on the system factor needs.
+* :class:`RankTestResult` — the Kruskal–Wallis or Friedman omnibus test.
+
+Each has ``.format(fmt)`` for text, CSV, Markdown, LaTeX or JSON output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .effects import EffectSizes
+from .tables import (
+    format_interval,
+    format_number,
+    json_value,
+    records,
+    render,
+    significance_mark,
+)
+
+
+def _whole(value: float | None) -> object:
+    """An integer-valued float as ``int`` (for display of degrees of freedom)."""
+    if value is None or not math.isfinite(value):
+        return value
+    return int(value) if float(value).is_integer() else value
+
+
+def _fmt_opt(value: float | None, digits: int = 4) -> str:
+    return "" if value is None else format_number(value, digits)
+
+
+# --------------------------------------------------------------------------- two systems
+@dataclass(frozen=True)
+class TestResult:
+    """The outcome of a two-system significance test.
+
+    ``diff`` is mean(x) − mean(y) (system ``systems[0]`` minus ``systems[1]``) and
+    [``ci_low``, ``ci_high``] its 100(1 − α)% confidence interval, computed as
+    ``ci_method`` says. ``statistic`` is the test statistic (t, W+, number of positive
+    differences, U, mean difference or studentised mean, see the test's docstring), ``df``
+    its degrees of freedom where defined. Monte Carlo tests also report ``samples`` (B),
+    ``mc_se`` (the Monte Carlo standard error of ``pvalue``) and the p-value ``convention``.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    test: str
+    systems: tuple[str, str]
+    paired: bool
+    alternative: str
+    n: tuple[int, int]
+    mean_x: float
+    mean_y: float
+    diff: float
+    ci_low: float
+    ci_high: float
+    ci_method: str
+    statistic: float
+    df: float | None
+    pvalue: float
+    alpha: float
+    effect: EffectSizes
+    method: str = ""
+    samples: int | None = None
+    mc_se: float | None = None
+    convention: str | None = None
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return (self.ci_low, self.ci_high)
+
+    @property
+    def confidence(self) -> float:
+        return 1.0 - self.alpha
+
+    @property
+    def significant(self) -> bool:
+        return bool(self.pvalue <= self.alpha)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: every field, effect sizes flattened."""
+        row = {
+            "test": self.test, "a": self.systems[0], "b": self.systems[1],
+            "paired": self.paired, "alternative": self.alternative,
+            "n_a": self.n[0], "n_b": self.n[1], "mean_a": self.mean_x, "mean_b": self.mean_y,
+            "diff": self.diff, "ci_low": self.ci_low, "ci_high": self.ci_high,
+            "ci_method": self.ci_method, "statistic": self.statistic,
+            "df": np.nan if self.df is None else self.df, "p": self.pvalue,
+            "alpha": self.alpha, "significant": self.significant,
+            **self.effect.as_dict(),
+            "method": self.method,
+            "samples": self.samples, "mc_se": self.mc_se, "convention": self.convention,
+        }
+        return pd.DataFrame([row])
+
+    def _display(self, digits: int) -> pd.DataFrame:
+        row = {
+            "test": self.test,
+            "a": self.systems[0],
+            "b": self.systems[1],
+            "diff": self.diff,
+            f"{self.confidence:.0%} CI": format_interval(self.ci_low, self.ci_high, digits),
+            "statistic": self.statistic,
+            "df": _whole(self.df) if self.df is not None else "",
+            "p": format_number(self.pvalue, digits) + significance_mark(self.pvalue, self.alpha),
+            "d_z": self.effect.d_z,
+            "g": self.effect.hedges_g,
+            "Δ": self.effect.glass_delta,
+        }
+        if self.samples is not None:
+            row["B"] = self.samples
+            row["MC s.e."] = self.mc_se
+        return pd.DataFrame([row])
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        if fmt in ("csv", "json"):
+            return render(self.to_frame(), fmt)
+        return render(self._display(digits), fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        df = f" (df {format_number(_whole(self.df), 2)})" if self.df is not None else ""
+        mc = (
+            f", B={self.samples}, MC s.e. {self.mc_se:.2g}"
+            if self.samples is not None and self.mc_se is not None else ""
+        )
+        return (
+            f"TestResult({self.test}: {self.systems[0]} vs {self.systems[1]}, "
+            f"{self.alternative}; statistic {self.statistic:.4g}{df}, p={self.pvalue:.4g}{mc}; "
+            f"diff {self.diff:.4f} {format_interval(self.ci_low, self.ci_high)}; "
+            f"d_z {self.effect.d_z:.3f}, g {self.effect.hedges_g:.3f})"
+        )
+
+
+# --------------------------------------------------------------------------- families
+#: Columns of :class:`PairwiseComparisons` shown by ``format`` (when present), in order.
+_SHOWN = (
+    "collection", "measure", "a", "b", "mean_a", "mean_b", "diff", "ci_low", "ci_high",
+    "statistic", "df", "p", "p_adjusted", "mc_se", "d_z", "hedges_g", "glass_delta",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseComparisons:
+    """Decisions on a family of system pairs.
+
+    ``columns`` maps column names to arrays of one value per pair: always ``a``, ``b``,
+    ``diff`` (mean of ``a`` minus mean of ``b``), ``ci_low``, ``ci_high`` (simultaneous or
+    per-pair intervals, see ``method``), ``p`` (the p-value on which the decision rests:
+    Tukey's, or the corrected one when ``correction`` is set, the raw one then being
+    ``p_raw``) and ``significant`` (p ≤ α); optionally ``collection``, ``measure``,
+    ``mean_a``, ``mean_b``, ``statistic``, ``df``, ``mc_se`` and effect sizes.
+    """
+
+    method: str
+    alpha: float
+    columns: Mapping[str, np.ndarray]
+    correction: str | None = None
+    critical_value: float | None = None
+    half_width: float | None = None
+    samples: int | None = None
+    convention: str | None = None
+    note: str = ""
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.columns["a"])
+
+    @property
+    def pvalue(self) -> np.ndarray:
+        return self.columns["p"]
+
+    @property
+    def significant(self) -> np.ndarray:
+        return self.columns["significant"]
+
+    @property
+    def n_significant(self) -> int:
+        return int(np.count_nonzero(self.columns["significant"]))
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        return list(zip(self.columns["a"].tolist(), self.columns["b"].tolist(), strict=True))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair, every column."""
+        return pd.DataFrame({k: np.asarray(v) for k, v in self.columns.items()})
+
+    def json_pairs(self) -> list[dict[str, object]]:
+        """The pairs as ``{"a", "b", "diff", "ci_low", "ci_high", "p", "significant"}``."""
+        keys = ("a", "b", "diff", "ci_low", "ci_high", "p", "significant")
+        return records(self.to_frame()[list(keys)])
+
+    def _display(self, digits: int) -> pd.DataFrame:
+        frame = self.to_frame()
+        shown = [c for c in _SHOWN if c in frame.columns]
+        if "p_raw" in frame.columns:
+            frame = frame.rename(columns={"p": "p_adjusted", "p_raw": "p"})
+            shown = [c for c in _SHOWN if c in frame.columns]
+        out = frame[shown].copy()
+        decision = "p_adjusted" if "p_adjusted" in out.columns else "p"
+        out[decision] = [
+            format_number(p, digits) + significance_mark(p, self.alpha) for p in out[decision]
+        ]
+        if "df" in out.columns:
+            out["df"] = [_whole(v) for v in out["df"]]
+        ci = [format_interval(lo, hi, digits)
+              for lo, hi in zip(out.pop("ci_low"), out.pop("ci_high"), strict=True)]
+        out.insert(list(out.columns).index("diff") + 1, f"{1 - self.alpha:.0%} CI", ci)
+        return out
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The pairs as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        if fmt == "json":
+            return json.dumps({"pairs": self.json_pairs()}, indent=2) + "\n"
+        if fmt == "csv":
+            return render(self.to_frame(), fmt)
+        return render(self._display(digits), fmt, digits=digits, title=self.summary())
+
+    def summary(self) -> str:
+        parts = [f"{self.method}: {self.n_significant} of {len(self)} pairs significant "
+                 f"at α = {self.alpha:g}"]
+        if self.correction:
+            parts.append(f"correction {self.correction}")
+        if self.critical_value is not None:
+            parts.append(f"critical value {self.critical_value:.4f}")
+        if self.half_width is not None:
+            parts.append(f"CI half-width (eq. 11) {self.half_width:.4f}")
+        if self.samples is not None:
+            parts.append(f"B = {self.samples}, p-values {self.convention}")
+        return "; ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"PairwiseComparisons({self.summary()})"
+
+
+# --------------------------------------------------------------------------- ANOVA
+@dataclass(frozen=True)
+class AnovaRow:
+    """One line of an ANOVA table. ``f``, ``p`` and the effect sizes are ``None`` for the
+    error and total lines.
+
+    ``omega2`` is seed 004 eq. (8): df(F − 1) / (df(F − 1) + N), N the number of
+    observations (the partial ω² of Olejnik & Algina, 2003); ``omega2_total`` is Hays'
+    (non-partial) ω² = (SS − df·MS_error) / (SS_total + MS_error); ``eta2`` = SS/SS_total
+    and ``partial_eta2`` = SS/(SS + SS_error).
+    """
+
+    factor: str
+    ss: float
+    df: float
+    ms: float | None
+    f: float | None = None
+    p: float | None = None
+    omega2: float | None = None
+    omega2_total: float | None = None
+    eta2: float | None = None
+    partial_eta2: float | None = None
+
+    @property
+    def partial_omega2(self) -> float | None:
+        """Alias of ``omega2``: eq. (8) is the partial ω² estimator."""
+        return self.omega2
+
+
+_ANOVA_COLUMNS = ("factor", "ss", "df", "ms", "f", "p", "omega2", "omega2_total", "eta2",
+                  "partial_eta2")
+
+
+@dataclass(frozen=True, eq=False)
+class AnovaResult:
+    """An ANOVA table and the system factor's estimates.
+
+    ``rows`` holds one :class:`AnovaRow` per model term, then ``error`` and ``total``.
+    ``system_means`` are the system marginal means (least-squares means for unbalanced
+    data) and ``system_cov`` their estimated covariance matrix (MS_error/r · I in balanced
+    designs, r observations per system): all that Tukey's HSD needs.
+    """
+
+    model: str
+    name: str
+    rows: tuple[AnovaRow, ...]
+    n_obs: int
+    ss_type: str
+    systems: tuple[str, ...]
+    system_means: np.ndarray
+    system_cov: np.ndarray
+    df_error: float
+    ms_error: float
+    fake: bool = False
+    note: str = ""
+
+    def row(self, factor: str) -> AnovaRow:
+        for row in self.rows:
+            if row.factor == factor:
+                return row
+        raise KeyError(f"no factor {factor!r} in the table ({[r.factor for r in self.rows]})")
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            [{c: getattr(r, c) for c in _ANOVA_COLUMNS} for r in self.rows],
+            columns=list(_ANOVA_COLUMNS),
+        ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
+
+    def json_rows(self) -> list[dict[str, object]]:
+        """The table as ``{"factor", "ss", "df", "ms", "f", "p", "omega2"}`` records."""
+        return [
+            {k: json_value(getattr(r, k)) for k in ("factor", "ss", "df", "ms", "f", "p",
+                                                    "omega2")}
+            for r in self.rows
+        ]
+
+    def tukey_hsd(self, alpha: float = 0.05) -> PairwiseComparisons:
+        """Tukey's HSD on the system factor of this model (seed 004 eq. 9–11)."""
+        from .tukey import tukey_from_anova
+
+        return tukey_from_anova(self, alpha=alpha)
+
+    def _display(self, digits: int) -> pd.DataFrame:
+        frame = self.to_frame()
+        frame["df"] = [_whole(v) for v in frame["df"]]
+        return frame.rename(columns={"omega2": "ω²", "omega2_total": "ω² (total)",
+                                     "eta2": "η²", "partial_eta2": "partial η²"})
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        if fmt == "json":
+            return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
+        if fmt == "csv":
+            return render(self.to_frame(), fmt)
+        return render(self._display(digits), fmt, digits=digits, title=self.summary())
+
+    def summary(self) -> str:
+        return f"{self.name}: {self.model} ({self.ss_type} sums of squares, N = {self.n_obs})"
+
+    def __repr__(self) -> str:
+        lines = [f"AnovaResult({self.summary()})"]
+        for r in self.rows:
+            extra = "" if r.f is None else (
+                f" F={r.f:.4f} p={r.p:.4g} ω²={_fmt_opt(r.omega2)}"
+            )
+            lines.append(f"  {r.factor:<14} SS={r.ss:.4f} df={_whole(r.df)}{extra}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class RankTestResult:
+    """A Kruskal–Wallis or Friedman test: χ² statistic, df, p and the systems' mean ranks.
+
+    ``rank_variance`` is the variance of one rank (tie-corrected) and ``rank_counts`` the
+    number of ranks averaged per system, from which Tukey's HSD on mean ranks follows.
+    """
+
+    test: str
+    statistic: float
+    df: float
+    pvalue: float
+    systems: tuple[str, ...]
+    mean_ranks: np.ndarray
+    rank_variance: float
+    rank_counts: np.ndarray
+    n_obs: int
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{"test": self.test, "statistic": self.statistic, "df": self.df,
+                              "p": self.pvalue, "n": self.n_obs}])
+
+    def json_rows(self) -> list[dict[str, object]]:
+        """The test as one ANOVA-like record (no SS/MS/F; ``statistic`` holds χ²)."""
+        return [{"factor": "system", "ss": None, "df": json_value(self.df), "ms": None,
+                 "f": None, "p": json_value(self.pvalue), "omega2": None,
+                 "statistic": json_value(self.statistic)}]
+
+    def tukey_hsd(self, alpha: float = 0.05) -> PairwiseComparisons:
+        """Tukey's HSD on the mean ranks (df = ∞), as MATLAB's multcompare does."""
+        from .tukey import tukey_from_ranks
+
+        return tukey_from_ranks(self, alpha=alpha)
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        if fmt == "json":
+            return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
+        frame = self.to_frame()
+        if fmt != "csv":
+            frame["df"] = [_whole(v) for v in frame["df"]]
+        return render(frame, fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        return (f"RankTestResult({self.test}: χ²={self.statistic:.4f}, df={_whole(self.df)}, "
+                f"p={self.pvalue:.4g}, {len(self.systems)} systems)")

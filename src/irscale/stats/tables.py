@@ -1,0 +1,179 @@
+"""Rendering of result tables as text, CSV, Markdown, LaTeX or JSON.
+
+Every result object of :mod:`irscale.stats` has ``.to_frame()`` (full-precision numbers)
+and ``.format(fmt)`` which goes through :func:`render`. Significance marks follow the
+usual convention relative to the significance level α: ``*`` p ≤ α, ``**`` p ≤ α/5,
+``***`` p ≤ α/50 (0.05, 0.01 and 0.001 for α = 0.05).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParameterError
+
+FORMATS: tuple[str, ...] = ("text", "csv", "markdown", "latex", "json")
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise ParameterError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
+    return fmt
+
+
+def significance_mark(p: float, alpha: float) -> str:
+    """``***``, ``**``, ``*`` or ``""`` for p relative to α (see the module docstring)."""
+    if p is None or not math.isfinite(p) or p > alpha:
+        return ""
+    if p <= alpha / 50:
+        return "***"
+    if p <= alpha / 5:
+        return "**"
+    return "*"
+
+
+def format_number(value: object, digits: int = 4) -> str:
+    """A number for display: ``digits`` decimals, scientific notation for tiny values.
+
+    Degrees of freedom and counts should be given as integers (shown without decimals).
+    """
+    if value is None:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if math.isnan(v):
+            return ""
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        if v != 0 and abs(v) < 10 ** (-digits):
+            return f"{v:.{max(digits - 2, 1)}e}"
+        return f"{v:.{digits}f}"
+    return str(value)
+
+
+def format_interval(low: float, high: float, digits: int = 4) -> str:
+    return f"[{format_number(low, digits)}, {format_number(high, digits)}]"
+
+
+def _cells(frame: pd.DataFrame, digits: int) -> list[list[str]]:
+    return [[format_number(v, digits) for v in row] for row in frame.itertuples(index=False)]
+
+
+def _text(frame: pd.DataFrame, digits: int, title: str | None) -> str:
+    header = [str(c) for c in frame.columns]
+    rows = _cells(frame, digits)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(header)]
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if num else c.ljust(w)
+            for c, w, num in zip(cells, widths, numeric, strict=True)
+        ).rstrip()
+
+    out = [title] if title else []
+    out += [line(header), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def _markdown(frame: pd.DataFrame, digits: int, title: str | None) -> str:
+    def esc(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    out = [f"**{esc(title)}**", ""] if title else []
+    out.append("| " + " | ".join(esc(str(c)) for c in frame.columns) + " |")
+    out.append("|" + "|".join("---:" if n else ":---" for n in numeric) + "|")
+    out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in _cells(frame, digits)]
+    return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _latex_cell(text: str) -> str:
+    # significance marks become superscripts; everything else is escaped
+    stripped = text.rstrip("*")
+    stars = len(text) - len(stripped)
+    cell = latex_escape(stripped)
+    return cell + (f"$^{{{'*' * stars}}}$" if stars else "")
+
+
+#: LaTeX spellings of the Greek and subscripted column headers.
+_LATEX_HEADERS = {
+    "Δ": r"$\Delta$", "ω²": r"$\omega^2$", "ω² (total)": r"$\omega^2$ (total)",
+    "η²": r"$\eta^2$", "partial η²": r"partial $\eta^2$", "d_z": r"$d_z$", "g": r"$g$",
+}
+
+
+def _latex(frame: pd.DataFrame, digits: int, title: str | None) -> str:
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    spec = "".join("r" if n else "l" for n in numeric)
+    out = ["\\begin{table}", "\\centering"]
+    if title:
+        out.append(f"\\caption{{{latex_escape(title)}}}")
+    out += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+    out.append(" & ".join(_LATEX_HEADERS.get(str(c), latex_escape(str(c)))
+                          for c in frame.columns) + " \\\\")
+    out.append("\\midrule")
+    out += [" & ".join(_latex_cell(c) for c in row) + " \\\\" for row in _cells(frame, digits)]
+    out += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(out) + "\n"
+
+
+def json_value(value: object) -> object:
+    """A JSON-safe scalar: NaN and infinities become null, numpy scalars plain Python."""
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        return v if math.isfinite(v) else None
+    return value
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, object]]:
+    """The rows of ``frame`` as JSON-safe dictionaries."""
+    return [
+        {str(k): json_value(v) for k, v in zip(frame.columns, row, strict=True)}
+        for row in frame.itertuples(index=False)
+    ]
+
+
+def render(
+    frame: pd.DataFrame, fmt: str = "text", *, digits: int = 4, title: str | None = None
+) -> str:
+    """``frame`` as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
+
+    Text, Markdown and LaTeX round numbers to ``digits`` decimals; CSV and JSON keep full
+    precision.
+    """
+    check_format(fmt)
+    if fmt == "csv":
+        return frame.to_csv(index=False)
+    if fmt == "json":
+        return json.dumps(records(frame), indent=2) + "\n"
+    if fmt == "markdown":
+        return _markdown(frame, digits, title)
+    if fmt == "latex":
+        return _latex(frame, digits, title)
+    return _text(frame, digits, title)
