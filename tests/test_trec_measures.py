@@ -390,7 +390,7 @@ def _inputs(qrels, run):
 def test_segment_scans_restart_at_every_ranking(lengths):
     from dataclasses import replace
 
-    from irscale.measures.trec._segments import running_sum, sequential_sum, suffix_max
+    from irscale.measures.trec._segments import running_sum, suffix_max
 
     rng = np.random.default_rng(len(lengths))
     qrels = {"q": {"a": 1}}
@@ -403,7 +403,7 @@ def test_segment_scans_restart_at_every_ranking(lengths):
                     ranking_run=np.zeros(len(lengths), dtype=np.int64))
     values = rng.random(offsets[-1]) / 3
     sums, maxima = running_sum(batch, values), suffix_max(batch, values)
-    totals = sequential_sum(batch, values)
+    totals = batch.segment_sum(values)
     for i, (start, end) in enumerate(itertools.pairwise(offsets)):
         acc = 0.0
         for j in range(start, end):

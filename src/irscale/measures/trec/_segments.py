@@ -6,8 +6,7 @@ that ``%6.4f`` prints the same digits even on rounding boundaries), the kernels 
 use a difference of global cumulative sums (which rounds with the magnitude of everything
 before the ranking) nor numpy's pairwise summation:
 
-* :func:`sequential_sum` — per ranking, the sum of per-document values added in rank order
-  (``np.bincount`` with weights adds its inputs in order, one bin per ranking);
+* per-ranking sums added in rank order are :meth:`JudgedRankings.segment_sum`;
 * :func:`segment_scan` — ``ufunc.accumulate`` restarted at every ranking, forwards (running
   sums as trec_eval's ``sum += ...``) or backwards (trec_eval's reverse loops, e.g. the
   running maximum of interpolated precision). Rankings are laid out as rows of padded 2-D
@@ -40,12 +39,6 @@ def memo(jr: JudgedRankings, key: str, compute: Callable[[], T]) -> T:
     if key not in store:
         store[key] = compute()
     return store[key]
-
-
-def sequential_sum(jr: JudgedRankings, values: np.ndarray) -> np.ndarray:
-    """Per ranking, ``Σ values`` added one document at a time in rank order (0 if empty)."""
-    return np.bincount(jr.segment, weights=np.asarray(values, dtype=np.float64),
-                       minlength=jr.n_rankings)
 
 
 def last_value(jr: JudgedRankings, values: np.ndarray, default: float = 0.0) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.judged import UNJUDGED, JudgedRankings, segment_cumsum
 from ..base import EvalContext, register
-from ._segments import memo, sequential_sum
+from ._segments import memo
 
 INFAP_EPSILON = 0.00001
 
@@ -66,7 +66,7 @@ def binary_preference(jr: JudgedRankings) -> np.ndarray:
         )
         per_doc = np.zeros(len(jr.rel))
         per_doc[relevant] = terms
-        return _divide_by_num_rel(jr, sequential_sum(jr, per_doc))
+        return _divide_by_num_rel(jr, jr.segment_sum(per_doc))
 
     return memo(jr, "bpref", compute)
 
@@ -113,4 +113,4 @@ def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     )
     per_doc = np.zeros(len(jr.rel))
     per_doc[relevant] = terms
-    return {"infAP": _divide_by_num_rel(jr, sequential_sum(jr, per_doc))}
+    return {"infAP": _divide_by_num_rel(jr, jr.segment_sum(per_doc))}
