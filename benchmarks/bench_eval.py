@@ -1,0 +1,664 @@
+"""End-to-end benchmark of irscale against pytrec_eval-terrier, ir_measures and ranx.
+
+For every case × measure set × tool, a fresh Python process reads the qrels and run files,
+evaluates, and writes the per-topic values to a file; the parent records the process's wall
+time (interpreter start-up and imports included, as users pay them) and its peak resident
+memory (``ru_maxrss`` from ``wait4``). Stage timings measured inside the worker show where
+the time goes. The parent itself imports nothing heavy, so that the children's peak memory
+is their own.
+
+    python benchmarks/bench_eval.py [--cases i ii] [--sets three all_trec]
+                                    [--tools irscale pytrec_eval ir_measures ranx]
+                                    [--markdown docs/benchmarks.md]
+
+Cases (generated once by ``benchmarks/datagen.py`` into ``benchmarks/data/``, git-ignored):
+(i) 100,000 topics × 100 documents (10M run lines), (ii) 7,000 topics × 1,000 documents.
+Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
+set (each peer computes what it can express; see ``bench_tools.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TOOL_NAMES = ("irscale", "pytrec_eval", "ir_measures", "ranx")
+PEERS = ("pytrec_eval", "ir_measures", "ranx")
+SETS = ("three", "all_trec")
+SET_LABEL = {"three": "map ndcg_cut_10 recip_rank", "all_trec": "all_trec"}
+CASE_LABEL = {
+    "i": "(i) 100,000 × 100",
+    "ii": "(ii) 7,000 × 1,000",
+    "tiny": "tiny 1,000 × 100",
+    "small": "small 5,000 × 200",
+}
+DISTRIBUTIONS = {
+    "irscale": "irscale",
+    "pytrec_eval": "pytrec-eval-terrier",
+    "ir_measures": "ir-measures",
+    "ranx": "ranx",
+    "numba": "numba",
+    "numpy": "numpy",
+    "pyarrow": "pyarrow",
+    "pandas": "pandas",
+}
+TIME_TARGET = 0.5  # irscale ≤ 0.5 × the fastest peer
+MEMORY_TARGET_MB = 1500.0  # on case (i): 1.5 GB = 1.5e9 bytes
+ALL_TREC_TARGET = 2.0  # all_trec ≤ 2 × the three-measure set
+BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_eval.py -->"
+END = "<!-- END GENERATED -->"
+
+
+# ============================================================================ worker side
+def worker_main(args: argparse.Namespace) -> int:
+    sys.path.insert(0, str(HERE))
+    import bench_tools
+
+    function = bench_tools.TOOLS[args.worker]
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    result = function(args.qrels, args.run, args.set, args.output)
+    if profiler is not None:
+        import io
+        import pstats
+
+        profiler.disable()
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(30)
+        Path(args.profile).write_text(text.getvalue())
+    import resource
+
+    result["self_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
+    # the high-water mark of this process's own memory since exec (ru_maxrss also covers
+    # the forking parent's size at the time of the fork, hence the lean parent)
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            result["vmhwm_mb"] = int(line.split()[1]) * 1024 / 1e6
+    Path(args.report).write_text(json.dumps(result))
+    return 0
+
+
+def check_main(args: argparse.Namespace) -> int:
+    """Cross-checks (run in a child process): values of irscale against the peers."""
+    sys.path.insert(0, str(HERE))
+    import bench_check
+
+    report = bench_check.check(
+        args.check, Path(args.qrels), Path(args.run), Path(args.out_dir), args.sample
+    )
+    Path(args.report).write_text(json.dumps(report, indent=1))
+    return 0
+
+
+# ============================================================================ parent side
+def run_job(command: list[str], timeout: float, log: Path) -> dict:
+    """Run ``command`` in a fresh process; wall seconds, CPU seconds, peak RSS, status."""
+    with open(log, "wb") as log_file:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            command, stdout=log_file, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
+        )
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - start > timeout:
+                timed_out = True
+                os.killpg(process.pid, signal.SIGKILL)
+                pid, status, usage = os.wait4(process.pid, 0)
+                break
+            time.sleep(0.05)
+        wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_mb": usage.ru_maxrss * 1024 / 1e6,  # Linux: KiB
+        "status": "timeout" if timed_out else ("ok" if process.returncode == 0 else "error"),
+        "returncode": process.returncode,
+    }
+
+
+def tail(path: Path, n: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
+    except OSError:
+        return ""
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def library_versions() -> dict[str, str]:
+    from importlib import metadata
+
+    versions = {}
+    for key, dist in DISTRIBUTIONS.items():
+        try:
+            versions[key] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[key] = "not installed"
+    return versions
+
+
+def machine_description() -> dict[str, str]:
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram = "?"
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                ram = f"{int(line.split()[1]) / 1024**2:.1f} GiB"
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": f"{os.cpu_count()} × {cpu}",
+        "ram": ram,
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+    }
+
+
+def warm_page_cache(paths: list[Path]) -> None:
+    """Read the files once, so that no tool pays for a cold disk read the others skip."""
+    for path in paths:
+        with open(path, "rb") as handle:
+            while handle.read(1 << 24):
+                pass
+
+
+def worker_command(tool: str, qrels: Path, run: Path, measure_set: str, output: Path,
+                   report: Path, profile: Path | None = None) -> list[str]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", tool,
+               "--qrels", str(qrels), "--run", str(run), "--set", measure_set,
+               "--output", str(output), "--report", str(report)]
+    if profile is not None:
+        command += ["--profile", str(profile)]
+    return command
+
+
+def measure(tool: str, case: str, measure_set: str, files: tuple[Path, Path], work: Path,
+            timeout: float) -> dict:
+    qrels, run = files
+    output = work / "out" / f"{case}_{measure_set}_{tool}.txt"
+    report = work / "reports" / f"{case}_{measure_set}_{tool}.json"
+    log = work / "logs" / f"{case}_{measure_set}_{tool}.log"
+    report.unlink(missing_ok=True)
+    load_before = load_average()
+    job = run_job(worker_command(tool, qrels, run, measure_set, output, report), timeout, log)
+    row = {"tool": tool, "case": case, "set": measure_set, **job, "load": load_before,
+           "output": str(output)}
+    if job["status"] == "ok" and report.exists():
+        row.update(json.loads(report.read_text()))
+    elif job["status"] == "error":
+        row["error"] = tail(log)
+    return row
+
+
+def fmt_seconds(row: dict | None, timeout: float) -> str:
+    if row is None:
+        return "–"
+    if row["status"] == "timeout":
+        return f"> {timeout:.0f} (timeout)"
+    if row["status"] != "ok":
+        return "error"
+    return f"{row['wall_s']:.1f}"
+
+
+def summarise(rows: list[dict]) -> dict[tuple[str, str], dict]:
+    """Per (case, set): the irscale row, the fastest peer and the ratios."""
+    out = {}
+    for case, measure_set in dict.fromkeys((r["case"], r["set"]) for r in rows):
+        group = [r for r in rows if r["case"] == case and r["set"] == measure_set]
+        ok = [r for r in group if r["status"] == "ok"]
+        peers = [r for r in ok if r["tool"] in PEERS]
+        fastest = min(peers, key=lambda r: r["wall_s"]) if peers else None
+        ours = next((r for r in ok if r["tool"] == "irscale"), None)
+        # a timed-out peer still bounds the comparison from below
+        out[(case, measure_set)] = {"rows": group, "fastest": fastest, "irscale": ours}
+    return out
+
+
+def ratio_text(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def results_table(rows: list[dict], timeout: float) -> list[list[str]]:
+    groups = summarise(rows)
+    table = []
+    for (case, measure_set), group in groups.items():
+        ours, fastest = group["irscale"], group["fastest"]
+        for row in group["rows"]:
+            ok = row["status"] == "ok"
+            to_ours = row["wall_s"] / ours["wall_s"] if ok and ours else None
+            to_fastest = row["wall_s"] / fastest["wall_s"] if ok and fastest else None
+            table.append([
+                row["tool"], CASE_LABEL.get(case, case), SET_LABEL[measure_set],
+                fmt_seconds(row, timeout),
+                f"{row['cpu_s']:.1f}" if ok else "–",
+                f"{row['peak_mb']:,.0f}" if row["status"] != "timeout" else "–",
+                ratio_text(to_ours), ratio_text(to_fastest),
+                str(row.get("n_measures", "–")),
+            ])
+    return table
+
+
+HEADER = ["tool", "case", "measures", "seconds", "CPU s", "peak MB", "× irscale",
+          "× fastest peer", "# measures"]
+
+
+def print_table(table: list[list[str]]) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(HEADER)]
+    print("  ".join(h.ljust(w) for h, w in zip(HEADER, widths, strict=True)))
+    for r in table:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+
+
+def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
+    """(target, measured, verdict) lines."""
+    groups = summarise(rows)
+    lines = []
+    for (case, measure_set), group in groups.items():
+        ours, fastest = group["irscale"], group["fastest"]
+        name = f"time, {CASE_LABEL.get(case, case)}, {SET_LABEL[measure_set]}"
+        if ours is None:
+            lines.append((name, "irscale did not finish", "**missed**"))
+            continue
+        peers_done = [r for r in group["rows"] if r["tool"] in PEERS]
+        if fastest is None:
+            verdict = "met (no peer finished)" if peers_done else "n/a (no peer run)"
+            lines.append((name, f"irscale {ours['wall_s']:.1f} s", verdict))
+            continue
+        ratio = ours["wall_s"] / fastest["wall_s"]
+        lines.append((
+            f"{name}: irscale ≤ {TIME_TARGET} × fastest peer",
+            f"{ours['wall_s']:.1f} s vs {fastest['tool']} {fastest['wall_s']:.1f} s "
+            f"= {ratio:.2f} ×",
+            "met" if ratio <= TIME_TARGET else "**missed**",
+        ))
+    for row in rows:
+        if row["tool"] == "irscale" and row["case"] == "i" and row["status"] == "ok":
+            lines.append((
+                f"peak memory, (i), {SET_LABEL[row['set']]}: ≤ 1.5 GB",
+                f"{row['peak_mb']:,.0f} MB",
+                "met" if row["peak_mb"] <= MEMORY_TARGET_MB else "**missed**",
+            ))
+    for case in dict.fromkeys(r["case"] for r in rows):
+        def ours(measure_set: str, case: str = case) -> dict | None:
+            return next((r for r in rows if r["tool"] == "irscale" and r["case"] == case
+                         and r["set"] == measure_set and r["status"] == "ok"), None)
+
+        three, full = ours("three"), ours("all_trec")
+        if three and full:
+            ratio = full["wall_s"] / three["wall_s"]
+            lines.append((
+                f"all_trec ≤ {ALL_TREC_TARGET} × three measures, {CASE_LABEL.get(case, case)}",
+                f"{full['wall_s']:.1f} s / {three['wall_s']:.1f} s = {ratio:.2f} × "
+                f"({full.get('n_measures', '?')} vs {three.get('n_measures', '?')} measures)",
+                "met" if ratio <= ALL_TREC_TARGET else "**missed**",
+            ))
+    return lines
+
+
+def stage_table(rows: list[dict], tool: str) -> list[str]:
+    order = ["import", "read qrels", "read run", "judge/rank", "measures", "evaluate other",
+             "evaluate", "evaluate+write", "write"]
+    lines = []
+    picked = [r for r in rows if r["tool"] == tool and r["status"] == "ok" and "stages" in r]
+    if not picked:
+        return lines
+    names = [s for s in order if any(s in r["stages"] for r in picked)]
+    if tool == "irscale":
+        names = [s for s in names if s != "evaluate"]
+    lines.append("| case | measures | " + " | ".join(names) + " | in-process total | "
+                 "process wall |")
+    lines.append("|---|---|" + "---:|" * (len(names) + 2))
+    for r in picked:
+        stages = r["stages"]
+        total = sum(v for k, v in stages.items()
+                    if not (tool == "irscale" and k in ("judge/rank", "measures",
+                                                        "evaluate other")))
+        cells = [f"{stages[s]:.2f}" if s in stages else "–" for s in names]
+        share = [f"{stages[s]:.2f} ({100 * stages[s] / r['wall_s']:.0f}%)" if s in stages
+                 else "–" for s in names] if tool == "irscale" else cells
+        lines.append(f"| {CASE_LABEL.get(r['case'], r['case'])} | {SET_LABEL[r['set']]} | "
+                     + " | ".join(share) + f" | {total:.2f} | {r['wall_s']:.2f} |")
+    return lines
+
+
+def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout: float) -> str:
+    m = meta["machine"]
+    v = meta["versions"]
+    out = [BEGIN, "", f"Measured on {meta['date']} by `{meta['command']}`.", ""]
+    out += [
+        "**Machine.** " + f"{m['cpu']}, {m['ram']} RAM, {m['os']}, Python {m['python']}. "
+        f"Load average before the run: {meta['load_start']}; after: {meta['load_end']} "
+        "(the cores are shared with other work, so expect a few percent of noise).",
+        "",
+        "**Versions.** " + ", ".join(f"{k} {val}" for k, val in v.items()) + ".",
+        "",
+        "**Data** (generated by `benchmarks/datagen.py`, seeded):",
+        "",
+    ]
+    for case, stats in meta["data"].items():
+        out.append(
+            f"* {CASE_LABEL.get(case, case)}: {stats['run_lines']:,} run lines "
+            f"({stats['run_mb']:.0f} MB), {stats['qrels_lines']:,} qrels lines, "
+            f"{stats['relevant_judgments']:,} relevant judgments, "
+            f"{stats['retrieved_judgments']:,} judged documents retrieved, "
+            f"{stats['topics_with_ties']:,} topics with tied scores, "
+            f"{stats['unjudged_run_topics']} run topics without judgments."
+        )
+    out += ["", "### Results", "",
+            "Seconds = wall time of a fresh process (start-up, imports, read qrels and run, "
+            "evaluate, write per-topic values to a file). CPU s = user + system time of that "
+            "process (above the wall time when a tool uses both cores). Peak MB = `ru_maxrss` "
+            "of the process (10^6 bytes). × fastest peer = seconds / seconds of the fastest "
+            "of pytrec_eval, ir_measures and ranx on the same case and measure set.", ""]
+    table = results_table(rows, timeout)
+    out.append("| " + " | ".join(HEADER) + " |")
+    out.append("|---|---|---|" + "---:|" * (len(HEADER) - 3))
+    for r in table:
+        out.append("| " + " | ".join(r) + " |")
+    out += ["", "### Targets", "", "| target | measured | verdict |", "|---|---|---|"]
+    for name, measured, verdict in targets(rows):
+        out.append(f"| {name} | {measured} | {verdict} |")
+    out += ["", "### Where irscale's time goes", "",
+            "Seconds per stage inside the irscale process (share of the process wall time); "
+            "`judge/rank` is `build_judged_rankings` (index the qrels, sort the run, look up "
+            "judgments), `measures` the measure kernels, `evaluate other` the rest of "
+            "`evaluate()` (parsing names, input checks).", ""]
+    out += stage_table(rows, "irscale")
+    for tool in PEERS:
+        lines = stage_table(rows, tool)
+        if lines:
+            out += ["", f"{tool} stages (seconds):", "", *lines]
+    if profiles:
+        out += ["", "cProfile of the irscale process (top entries by cumulative time):", ""]
+        for key, text in profiles.items():
+            out += [f"<details><summary>{key}</summary>", "", "```", text.strip(), "```", "",
+                    "</details>", ""]
+    out += ["", "### What each tool computes for \"all_trec\"", ""]
+    for tool in TOOL_NAMES:
+        row = next((r for r in rows if r["tool"] == tool and r["set"] == "all_trec"
+                    and "measures" in r), None)
+        if row is None:
+            continue
+        names = row["measures"]
+        extra = ""
+        if row.get("missing"):
+            extra = f" (not registered yet: {', '.join(row['missing'])})"
+        out.append(f"* **{tool}** ({row['n_measures']} per-topic values per topic): "
+                   + ", ".join(f"`{n}`" for n in names) + extra)
+    missing = [r for r in rows if r["tool"] == "irscale" and r.get("missing")]
+    if missing:
+        out += ["", "irscale measures asked for but not registered in this checkout: "
+                + ", ".join(sorted({n for r in missing for n in r["missing"]}))
+                + ". The script requests them by name, so it picks them up once they exist."]
+    if meta.get("warmup"):
+        out += ["", "### JIT and warm-up", ""]
+        for tool, info in meta["warmup"].items():
+            out.append(f"* {tool}: first run on the tiny case took {info['wall_s']:.1f} s "
+                       f"(a second one {info['again_s']:.1f} s).")
+        out.append("ranx compiles its numba kernels on first use and caches them on disk; the "
+                   "warm-up run populates that cache (as any earlier use would), and the "
+                   "measured runs pay the cache loading and dispatch, which is part of their "
+                   "`evaluate` stage.")
+    if checks:
+        out += ["", "### Cross-checks", ""]
+        for case, report in checks.items():
+            out += [f"Case {CASE_LABEL.get(case, case)}:", ""]
+            out += bench_check_lines(report)
+            out.append("")
+    out += [END]
+    return "\n".join(out) + "\n"
+
+
+def bench_check_lines(report: dict) -> list[str]:
+    lines = []
+    sample = report.get("sample")
+    if sample:
+        lines.append(
+            f"* irscale vs pytrec_eval at full precision on {sample['topics']} sampled "
+            f"topics: max |difference| = {sample['max_abs_diff_three']:.3g} for the three "
+            f"measures ({', '.join(f'{k}: {v:.3g}' for k, v in sample['per_measure'].items())})"
+            f"; over the {sample['n_common_all_trec']} per-topic measures both compute for "
+            f"all_trec: {sample['max_abs_diff_all_trec']:.3g}"
+            + (f" (largest: {sample['worst_all_trec']})" if sample.get('worst_all_trec') else "")
+            + "."
+        )
+    for peer, info in report.get("outputs", {}).items():
+        lines.append(
+            f"* written three-measure outputs, irscale vs {peer}: {info['compared']:,} values "
+            f"compared, max |difference| {info['max_abs_diff']:.4f}, "
+            f"{info['beyond_rounding']:,} beyond 4-decimal rounding"
+            + (f" ({info['note']})" if info.get("note") else "") + "."
+        )
+    return lines
+
+
+def write_markdown(path: Path, text: str) -> None:
+    if path.exists():
+        current = path.read_text()
+        if BEGIN in current and END in current:
+            head, rest = current.split(BEGIN, 1)
+            _, foot = rest.split(END, 1)
+            path.write_text(head + text.rstrip("\n") + foot)
+            return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# Benchmarks\n\n" + text)
+
+
+def parent_main(args: argparse.Namespace) -> int:
+    work = Path(args.work_dir)
+    for sub in ("out", "reports", "logs", "profiles"):
+        (work / sub).mkdir(parents=True, exist_ok=True)
+    data_dir = Path(args.data_dir)
+    started = time.perf_counter()
+    # data generation in a child: the parent stays small (see the module documentation)
+    cases = list(dict.fromkeys([*args.cases, *([] if args.no_warmup else ["tiny"])]))
+    described = work / "data.json"
+    subprocess.run([sys.executable, str(HERE / "datagen.py"), *cases, "--data-dir",
+                    str(data_dir), "--describe", str(described)], check=True, cwd=ROOT)
+    data = json.loads(described.read_text())
+    files = {case: (Path(d["qrels"]), Path(d["run"])) for case, d in data.items()}
+    meta = {
+        "date": dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
+        "command": "python benchmarks/bench_eval.py " + " ".join(args.argv),
+        "machine": machine_description(),
+        "versions": library_versions(),
+        "load_start": load_average(),
+        "data": {},
+        "timeout_s": args.timeout,
+    }
+    for case in args.cases:
+        meta["data"][case] = {**data[case]["stats"],
+                              "run_mb": files[case][1].stat().st_size / 1e6}
+    print(f"machine: {meta['machine']}\nversions: {meta['versions']}", flush=True)
+
+    if not args.no_warmup:
+        tiny = files["tiny"]
+        meta["warmup"] = {}
+        for tool in args.tools:
+            first = None
+            for measure_set in SETS:
+                job = measure(tool, "tiny", measure_set, tiny, work, args.timeout)
+                first = job if first is None else first
+                if job["status"] != "ok":
+                    print(f"warm-up of {tool} failed:\n{job.get('error', job['status'])}")
+            again = measure(tool, "tiny", "three", tiny, work, args.timeout)
+            meta["warmup"][tool] = {"wall_s": first["wall_s"], "again_s": again["wall_s"]}
+            print(f"warm-up {tool}: {first['wall_s']:.1f} s, again {again['wall_s']:.1f} s",
+                  flush=True)
+
+    rows: list[dict] = []
+    results_path = work / "results.json"
+    for case in args.cases:
+        warm_page_cache(list(files[case]))
+        for measure_set in args.sets:
+            for _ in range(args.repeat):
+                for tool in args.tools:
+                    row = measure(tool, case, measure_set, files[case], work, args.timeout)
+                    rows.append(row)
+                    stage = " ".join(f"{k}={v:.2f}" for k, v in row.get("stages", {}).items())
+                    print(f"{tool:12s} {case:5s} {measure_set:9s} {row['status']:7s} "
+                          f"{row['wall_s']:8.1f} s {row['peak_mb']:8.0f} MB  load {row['load']}"
+                          f"  {stage}", flush=True)
+                    if row["status"] == "error":
+                        print(row.get("error", ""), flush=True)
+                    results_path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
+    if args.repeat > 1:
+        rows = median_rows(rows)
+
+    profiles = {}
+    if args.cprofile and "irscale" in args.tools:
+        for case in args.cases:
+            for measure_set in args.sets:
+                qrels, run = files[case]
+                key = f"{CASE_LABEL.get(case, case)}, {SET_LABEL[measure_set]}"
+                profile = work / "profiles" / f"{case}_{measure_set}.txt"
+                run_job(worker_command("irscale", qrels, run, measure_set,
+                                       work / "out" / "profiled.txt",
+                                       work / "reports" / "profiled.json", profile),
+                        args.timeout, work / "logs" / "profiled.log")
+                if profile.exists():
+                    profiles[key] = trim_profile(profile.read_text())
+
+    checks = {}
+    if not args.no_check and "irscale" in args.tools:
+        for case in args.cases:
+            report = work / "reports" / f"check_{case}.json"
+            qrels, run = files[case]
+            job = run_job([sys.executable, str(Path(__file__).resolve()), "--check", case,
+                           "--qrels", str(qrels), "--run", str(run), "--out-dir",
+                           str(work / "out"), "--sample", str(args.sample),
+                           "--report", str(report)],
+                          args.timeout, work / "logs" / f"check_{case}.log")
+            if job["status"] == "ok":
+                checks[case] = json.loads(report.read_text())
+                for line in bench_check_lines(checks[case]):
+                    print(f"check {case}: {line}", flush=True)
+            else:
+                print(f"check {case} failed:\n{tail(work / 'logs' / f'check_{case}.log')}")
+
+    meta["load_end"] = load_average()
+    meta["total_s"] = time.perf_counter() - started
+    results_path.write_text(json.dumps({"meta": meta, "rows": rows, "checks": checks},
+                                       indent=1))
+    print()
+    print_table(results_table(rows, args.timeout))
+    print()
+    for name, measured, verdict in targets(rows):
+        print(f"{verdict.replace('*', ''):8s} {name}: {measured}")
+    if args.markdown:
+        write_markdown(Path(args.markdown), markdown(rows, meta, checks, profiles,
+                                                     args.timeout))
+        print(f"\nwrote {args.markdown}")
+    if not args.keep_outputs:
+        for path in (work / "out").glob("*.txt"):
+            path.unlink()
+    print(f"raw results: {results_path} (total {meta['total_s'] / 60:.1f} min)")
+    return 0
+
+
+def median_rows(rows: list[dict]) -> list[dict]:
+    """One row per (tool, case, set): the run with the median wall time."""
+    out = []
+    for key in dict.fromkeys((r["tool"], r["case"], r["set"]) for r in rows):
+        group = [r for r in rows if (r["tool"], r["case"], r["set"]) == key]
+        ok = sorted((r for r in group if r["status"] == "ok"), key=lambda r: r["wall_s"])
+        if not ok:
+            out.append(group[0])
+            continue
+        median = statistics.median_low([r["wall_s"] for r in ok])
+        out.append(next(r for r in ok if r["wall_s"] == median))
+    return out
+
+
+def trim_profile(text: str, n: int = 25) -> str:
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
+    keep = [line.replace(str(ROOT) + "/", "") for line in lines[start:start + n + 1]]
+    site = "site-packages/"
+    keep = [line[:60] + line[60:].split(site)[-1] if site in line else line for line in keep]
+    return "\n".join(keep)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", nargs="+", default=["i", "ii"],
+                        choices=["i", "ii", "tiny", "small"])
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--tools", nargs="+", default=list(TOOL_NAMES), choices=TOOL_NAMES)
+    parser.add_argument("--markdown", help="write the report into this Markdown file "
+                        "(between generated-section markers; the rest is kept)")
+    parser.add_argument("--timeout", type=float, default=900.0,
+                        help="seconds per tool run before it is killed (default 900)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per tool × case × set; the median is reported")
+    parser.add_argument("--data-dir", default=str(HERE / "data"))
+    parser.add_argument("--work-dir", default=str(HERE / "results"),
+                        help="outputs, logs and raw results (git-ignored)")
+    parser.add_argument("--sample", type=int, default=1000,
+                        help="topics sampled for the full-precision cross-check")
+    parser.add_argument("--cprofile", action="store_true",
+                        help="also run irscale under cProfile (untimed) for the report")
+    parser.add_argument("--no-check", action="store_true", help="skip the cross-checks")
+    parser.add_argument("--no-warmup", action="store_true",
+                        help="skip the warm-up runs on a tiny case")
+    parser.add_argument("--keep-outputs", action="store_true",
+                        help="keep the per-topic output files of every tool")
+    # internal: one measured job, or the cross-checks, in a child process
+    parser.add_argument("--worker", choices=TOOL_NAMES, help=argparse.SUPPRESS)
+    parser.add_argument("--check", help=argparse.SUPPRESS)
+    parser.add_argument("--qrels", help=argparse.SUPPRESS)
+    parser.add_argument("--run", help=argparse.SUPPRESS)
+    parser.add_argument("--set", choices=SETS, help=argparse.SUPPRESS)
+    parser.add_argument("--output", help=argparse.SUPPRESS)
+    parser.add_argument("--report", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", help=argparse.SUPPRESS)
+    parser.add_argument("--out-dir", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    args.argv = argv
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    if args.worker:
+        return worker_main(args)
+    if args.check:
+        return check_main(args)
+    return parent_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""Deterministic generation of large, realistic TREC qrels and run files for the benchmarks.
+
+Everything is vectorised (numpy for the numbers, pyarrow string kernels and its CSV writer
+for the text), so the 10M-line run of case (i) takes seconds, not minutes.
+
+Run file ``qid Q0 docno rank score runid``:
+
+* topics ``1 .. n_topics`` (numeric ids, as in TREC), ``depth`` documents each, sorted by
+  topic then rank; docnos ``D0000000 .. D8799999`` (an MS MARCO-sized collection of 8.8M
+  passages) drawn without repetition within a topic;
+* scores have 4 decimals and are drawn from a narrow range, so equal scores (ties, broken
+  by docno by trec_eval) occur in a good share of the topics, as in real BM25 runs.
+
+Qrels ``qid 0 docno rel``: about 20 judged documents per topic (uniform 10..30), graded 0..3,
+about half of them retrieved by the run (biased towards the top of the ranking), the others
+unretrieved documents of the collection. A few run topics (1 in 2,000) have no judgments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pcsv
+
+COLLECTION_SIZE = 8_800_000
+RUN_ID = "bench"
+SEED = 20240601
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    n_topics: int
+    depth: int
+    seed: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.n_topics:,} topics x {self.depth:,} docs"
+
+
+CASES: dict[str, Case] = {
+    "i": Case("i", 100_000, 100, SEED + 1),
+    "ii": Case("ii", 7_000, 1_000, SEED + 2),
+    # small cases for trying the script out quickly (not part of the report)
+    "tiny": Case("tiny", 1_000, 100, SEED + 3),
+    "small": Case("small", 5_000, 200, SEED + 4),
+}
+
+
+def paths(case: Case, data_dir: Path) -> tuple[Path, Path]:
+    """(qrels path, run path) of a case."""
+    stem = f"case_{case.name}_{case.n_topics}x{case.depth}"
+    return data_dir / f"{stem}.qrels", data_dir / f"{stem}.run"
+
+
+def stats_path(case: Case, data_dir: Path) -> Path:
+    """JSON file with the statistics of a generated case."""
+    return paths(case, data_dir)[0].with_suffix(".json")
+
+
+def ensure_case(case: Case, data_dir: Path, *, verbose: bool = True) -> tuple[Path, Path]:
+    """Generate the files of ``case`` unless they already exist; returns their paths."""
+    qrels_path, run_path = paths(case, data_dir)
+    if qrels_path.exists() and run_path.exists() and stats_path(case, data_dir).exists():
+        return qrels_path, run_path
+    data_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    stats = generate(case, qrels_path, run_path)
+    stats["seconds"] = round(time.perf_counter() - start, 2)
+    stats_path(case, data_dir).write_text(json.dumps(stats, indent=1))
+    if verbose:
+        print(
+            f"generated case {case.name} ({case.label}) in {time.perf_counter() - start:.1f} s: "
+            + json.dumps(stats),
+            flush=True,
+        )
+    return qrels_path, run_path
+
+
+def _distinct_docs(rng: np.random.Generator, n_rows: int, width: int) -> np.ndarray:
+    """(n_rows, width) random docnos, distinct within each row (rows sorted ascending)."""
+    docs = np.sort(rng.integers(0, COLLECTION_SIZE, size=(n_rows, width), dtype=np.int64), 1)
+    while True:
+        dup = np.zeros(docs.shape, dtype=bool)
+        dup[:, 1:] = docs[:, 1:] == docs[:, :-1]
+        if not dup.any():
+            return docs
+        docs[dup] = rng.integers(0, COLLECTION_SIZE, size=int(dup.sum()), dtype=np.int64)
+        docs.sort(axis=1)
+
+
+def _fixed4(units: np.ndarray) -> pa.Array:
+    """Integers counting 1e-4 units → text with exactly 4 decimals (``12.3400``)."""
+    whole = pc.cast(pa.array(units // 10_000), pa.string())
+    frac = pc.utf8_lpad(pc.cast(pa.array(units % 10_000), pa.string()), 4, "0")
+    return pc.binary_join_element_wise(whole, frac, ".")
+
+
+def _docnos(ids: np.ndarray) -> pa.Array:
+    text = pc.utf8_lpad(pc.cast(pa.array(ids.ravel()), pa.string()), 7, "0")
+    return pc.binary_join_element_wise("D", text, "")
+
+
+def _write(path: Path, columns: dict[str, pa.Array]) -> None:
+    table = pa.table(columns)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    pcsv.write_csv(
+        table,
+        tmp,
+        write_options=pcsv.WriteOptions(
+            include_header=False, delimiter=" ", quoting_style="none", batch_size=1 << 20
+        ),
+    )
+    os.replace(tmp, path)
+
+
+def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
+    rng = np.random.default_rng(case.seed)
+    n, k = case.n_topics, case.depth
+
+    # ---------------------------------------------------------------- the run
+    docs = _distinct_docs(rng, n, k)
+    # random document-to-rank assignment within each topic
+    docs = np.take_along_axis(docs, np.argsort(rng.random((n, k)), axis=1), axis=1)
+    # scores: a topic-dependent top score, then decreasing gaps with 4 decimals; gaps of 0
+    # (ties) are frequent enough that many topics have tied documents
+    top = rng.integers(150_000, 400_000, size=(n, 1))  # 15.0000 .. 40.0000
+    gaps = rng.geometric(p=1.0 / (1.0 + 0.5 * top / k), size=(n, k)) - 1
+    gaps[:, 0] = 0
+    scores = top - np.cumsum(gaps, axis=1)
+    scores = np.maximum(scores, 0)  # still non-increasing
+    qid_num = np.arange(1, n + 1, dtype=np.int64)
+    qid_text = pc.cast(pa.array(qid_num), pa.string())
+    run_qid = qid_text.take(pa.array(np.repeat(np.arange(n), k)))
+    ranks = pc.cast(pa.array(np.tile(np.arange(1, k + 1, dtype=np.int64), n)), pa.string())
+    _write(
+        run_path,
+        {
+            "qid": run_qid,
+            "q0": pa.array(np.full(1, "Q0", dtype=object)).take(pa.array(np.zeros(n * k, int))),
+            "docno": _docnos(docs),
+            "rank": ranks,
+            "score": _fixed4(scores.ravel()),
+            "runid": pa.array(np.full(1, RUN_ID, dtype=object)).take(
+                pa.array(np.zeros(n * k, int))
+            ),
+        },
+    )
+    tied_topics = int((np.diff(scores, axis=1) == 0).any(axis=1).sum())
+
+    # ---------------------------------------------------------------- the qrels
+    n_judged = rng.integers(10, 31, size=n)
+    n_ret_judged = np.minimum(rng.binomial(n_judged, 0.5), k)
+    # retrieved judged documents: weighted sampling without replacement favouring the top
+    # ranks (Gumbel top-k with weight 1/sqrt(rank))
+    weight = 1.0 / np.sqrt(np.arange(1, k + 1))
+    keys = np.log(rng.random((n, k))) / weight
+    position = np.argsort(-keys, axis=1)
+    pick = np.arange(k)[None, :] < n_ret_judged[:, None]
+    ret_rows = np.repeat(np.arange(n), n_ret_judged)
+    ret_docs = np.take_along_axis(docs, position, axis=1)[pick]
+    ret_rank = position[pick]
+    # unretrieved judged documents: random documents of the collection not in the run
+    n_other = n_judged - n_ret_judged
+    width = int(n_other.max(initial=0))
+    other = _distinct_docs(rng, n, width) if width else np.zeros((n, 0), np.int64)
+    other = np.take_along_axis(other, np.argsort(rng.random(other.shape), axis=1), axis=1)
+    keep = np.arange(width)[None, :] < n_other[:, None]
+    other_rows = np.repeat(np.arange(n), n_other)
+    other_docs = other[keep]
+    rows = np.concatenate([ret_rows, other_rows])
+    qdocs = np.concatenate([ret_docs, other_docs])
+    # drop documents judged twice (an "unretrieved" draw that the run did retrieve)
+    pair = rows * COLLECTION_SIZE + qdocs
+    _, first = np.unique(pair, return_index=True)
+    rows, qdocs = rows[first], qdocs[first]  # sorted by (topic, docno)
+    # grades: retrieved documents near the top are more often relevant
+    is_ret = first < len(ret_rows)
+    rank_of = np.full(len(first), k, dtype=np.int64)
+    rank_of[is_ret] = ret_rank[first[is_ret]]
+    p_rel = np.where(is_ret, 0.75 - 0.5 * rank_of / k, 0.3)
+    relevant = rng.random(len(rows)) < p_rel
+    grade = np.where(relevant, rng.choice([1, 2, 3], size=len(rows), p=[0.55, 0.3, 0.15]), 0)
+    # a few run topics without any judgment
+    unjudged = rng.choice(n, size=max(1, n // 2000), replace=False)
+    judged_row = ~np.isin(rows, unjudged)
+    rows, qdocs, grade = rows[judged_row], qdocs[judged_row], grade[judged_row]
+    is_ret = is_ret[judged_row]
+    _write(
+        qrels_path,
+        {
+            "qid": qid_text.take(pa.array(rows)),
+            "iter": pa.array(np.full(1, "0", dtype=object)).take(
+                pa.array(np.zeros(len(rows), int))
+            ),
+            "docno": _docnos(qdocs),
+            "rel": pc.cast(pa.array(grade), pa.string()),
+        },
+    )
+    return {
+        "run_lines": n * k,
+        "qrels_lines": len(rows),
+        "topics_with_ties": tied_topics,
+        "unjudged_run_topics": len(unjudged),
+        "relevant_judgments": int((grade > 0).sum()),
+        "retrieved_judgments": int(is_ret.sum()),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="*", default=["i", "ii"], choices=sorted(CASES))
+    parser.add_argument("--data-dir", default=str(Path(__file__).parent / "data"))
+    parser.add_argument("--force", action="store_true", help="regenerate existing files")
+    parser.add_argument("--describe", help="write {case: {qrels, run, stats}} to this JSON file")
+    args = parser.parse_args(argv)
+    data_dir = Path(args.data_dir)
+    description = {}
+    for name in args.cases:
+        case = CASES[name]
+        if args.force:
+            for path in (*paths(case, data_dir), stats_path(case, data_dir)):
+                path.unlink(missing_ok=True)
+        qrels_path, run_path = ensure_case(case, data_dir)
+        description[name] = {
+            "qrels": str(qrels_path),
+            "run": str(run_path),
+            "stats": json.loads(stats_path(case, data_dir).read_text()),
+        }
+    if args.describe:
+        Path(args.describe).write_text(json.dumps(description, indent=1))
+
+
+if __name__ == "__main__":
+    main()
