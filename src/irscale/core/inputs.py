@@ -35,18 +35,108 @@ def as_string_array(values: object) -> pa.ChunkedArray:
 
 
 def duplicate_rows(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
-    """Row indices (sorted) of every row whose (topic, docno) pair occurs more than once."""
-    keys = _pair_keys(topic, docno)
-    # a stable sort is a radix/tim sort here: fast on the topic-grouped keys of real files
+    """Row indices (sorted) of every row whose (topic, docno) pair occurs more than once.
+
+    Fast path: rows are keyed by (topic code, 40-bit fingerprint of the docno) and sorted;
+    distinct keys prove distinct pairs, so a file without duplicates (the common case) is
+    cleared without hashing millions of docno strings into a dictionary. Rows whose keys
+    collide are then checked exactly (fingerprint collisions are never taken for duplicates).
+    """
+    n = len(docno)
+    if n < 2:
+        return np.empty(0, dtype=np.int64)
+    keys = _codes(topic).astype(np.uint64)
+    if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
+        return _duplicate_rows_exact(topic, docno)
+    # dictionary codes follow first appearance: keys of a topic-grouped file are grouped,
+    # which the stable (tim/radix) sort exploits; in place, to keep the peak memory low
+    keys <<= np.uint64(40)
+    keys |= string_fingerprints(docno) >> np.uint64(24)
     sorted_keys = np.sort(keys, kind="stable")
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return np.empty(0, dtype=np.int64)
     order = np.argsort(keys, kind="stable")
     same = keys[order][1:] == keys[order][:-1]
+    flag = np.zeros(n, dtype=bool)
+    flag[1:] |= same
+    flag[:-1] |= same
+    candidates = np.sort(order[flag])
+    take = pa.array(candidates)
+    exact = _duplicate_rows_exact(topic.take(take), docno.take(take))
+    return candidates[exact]
+
+
+def _duplicate_rows_exact(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+    keys = _pair_keys(topic, docno)
+    order = np.argsort(keys, kind="stable")
+    same = keys[order][1:] == keys[order][:-1]
+    if not same.any():
+        return np.empty(0, dtype=np.int64)
     flag = np.zeros(len(keys), dtype=bool)
     flag[1:] |= same
     flag[:-1] |= same
     return np.sort(order[flag])
+
+
+_LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser (a bijection of uint64 with good avalanche), in place."""
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A 64-bit hash (uint64) of every string, computed 8 bytes at a time with numpy.
+
+    Equal strings get equal fingerprints; different strings almost always get different
+    ones, but callers must treat equal fingerprints only as candidates for equality.
+    Cost: one vectorised pass per 8 bytes of the longest string.
+    """
+    if isinstance(values, pa.Array):
+        values = pa.chunked_array([values])
+    if pa.types.is_dictionary(values.type) or not (
+        pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
+    ):
+        values = as_string_array(values)
+    out = np.empty(len(values), dtype=np.uint64)
+    position = 0
+    for chunk in values.chunks:
+        n = len(chunk)
+        if n == 0:
+            continue
+        offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+        buffers = chunk.buffers()
+        offsets = np.frombuffer(buffers[1], dtype=offset_type)[
+            chunk.offset: chunk.offset + n + 1].astype(np.int64)
+        low, high = int(offsets[0]), int(offsets[-1])
+        padded = np.zeros(high - low + 8, dtype=np.uint8)  # 8-byte reads stay inside
+        if high > low:
+            padded[: high - low] = np.frombuffer(buffers[2], dtype=np.uint8)[low:high]
+        # every (unaligned) 8-byte little-endian word of the data, by starting byte
+        words = np.ndarray(shape=(high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
+        starts = offsets[:-1] - low
+        lengths = offsets[1:] - offsets[:-1]
+        h = lengths.astype(np.uint64) * _GOLDEN
+        with np.errstate(over="ignore"):
+            for shift in range(0, int(lengths.max(initial=0)), 8):
+                word = words[np.minimum(starts + shift, high - low)]
+                word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
+                active = lengths > shift  # a string's hash must not depend on its neighbours
+                if active.all():
+                    h += word
+                    h = _mix64(h)
+                else:
+                    h[active] = _mix64(h[active] + word[active])
+        out[position: position + n] = h
+        position += n
+    return out
 
 
 def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
@@ -76,6 +166,9 @@ def resolve_duplicates(
     if policy not in ("error", "first", "last", "max"):
         raise ValueError(f"unknown duplicate policy {policy!r}: use error, first, last or max")
     rows = duplicate_rows(topic, docno)
+    # parsing and checking leave hundreds of MB of freed Arrow memory on a large file: give
+    # it back now, before the next stages allocate their own
+    pa.default_memory_pool().release_unused()
     if len(rows) == 0:
         return None
     if policy == "error":

@@ -45,17 +45,37 @@ def rank_sum_counts(doubled_ranks: tuple[int, ...], size: int) -> np.ndarray:
     return table[size]
 
 
-def tail_pvalues(counts: np.ndarray, observed: int, alternative: str) -> float:
-    """p-value of an observed (doubled, integer) statistic under the counted distribution.
+def tail_pvalues(counts: np.ndarray, observed: np.ndarray | int, alternative: str) -> np.ndarray:
+    """p-values of observed (doubled, integer) statistics under the counted distribution.
 
     ``greater``: P(S ≥ s); ``less``: P(S ≤ s); two-sided: min(1, 2 min of the two).
     """
     total = counts.sum()
-    observed = int(min(max(observed, 0), len(counts) - 1))
-    upper = counts[observed:].sum() / total
-    lower = counts[: observed + 1].sum() / total
+    below = np.cumsum(counts) / total  # P(S <= s)
+    s = np.clip(np.asarray(observed, dtype=np.int64), 0, len(counts) - 1)
+    lower = below[s]
+    upper = 1.0 - below[s] + counts[s] / total
     if alternative == "greater":
-        return float(upper)
+        return np.minimum(upper, 1.0)
     if alternative == "less":
-        return float(lower)
-    return float(min(1.0, 2.0 * min(upper, lower)))
+        return np.minimum(lower, 1.0)
+    return np.minimum(1.0, 2.0 * np.minimum(upper, lower))
+
+
+def grouped_exact_pvalues(
+    doubled: np.ndarray, observed: np.ndarray, alternative: str, distribution
+) -> np.ndarray:
+    """Exact p-values of many columns, one distribution per distinct rank pattern.
+
+    ``doubled`` is (n × k): each column's doubled ranks (0 for items that do not count);
+    ``distribution(ranks)`` returns the counts of the statistic for a rank tuple. Columns
+    sharing a rank pattern (e.g. every column without ties) share one distribution.
+    """
+    keys, inverse = np.unique(np.sort(doubled, axis=0), axis=1, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+    p = np.empty(doubled.shape[1])
+    for g in range(keys.shape[1]):
+        members = inverse == g
+        counts = distribution(tuple(int(r) for r in keys[:, g] if r > 0))
+        p[members] = tail_pvalues(counts, observed[members], alternative)
+    return p

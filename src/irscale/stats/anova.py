@@ -29,7 +29,7 @@ import numpy as np
 from scipy import stats
 
 from ..errors import InputError
-from ._data import check_not_constant, score_table
+from ._data import TIE_RTOL, check_not_constant, score_table
 from ._factorial import SumsOfSquares, Term, balanced, format_model, parse_model, term_name
 from ._linear import type3
 from .results import AnovaResult, AnovaRow
@@ -100,7 +100,7 @@ def fit_model(
         if sums.df_error <= 0:
             raise InputError(f"the model {format_model(terms)} leaves no error degrees of freedom")
         ss_type = "type III"
-    if sums.ss_error <= 0:
+    if sums.ss_error <= TIE_RTOL * sums.ss_total:
         raise InputError(
             "the model fits the scores exactly (error sum of squares 0): F is undefined"
         )

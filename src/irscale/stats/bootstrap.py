@@ -43,7 +43,7 @@ from .results import TestResult
 #: Bootstrap samples per chunk (fixed: results do not depend on memory or workers).
 CHUNK = 1024
 #: Pairs per block inside a chunk.
-BLOCK = 8192
+BLOCK = 4096
 
 _OPTIONS = ("samples", "seed", "rng", "convention", "workers", "progress")
 
@@ -64,23 +64,23 @@ def studentised_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _run(
-    make_statistics: Callable[[np.random.Generator, int], Callable[[slice], np.ndarray]],
-    observed: np.ndarray, tol: np.ndarray, *, alternative: str, samples: int, seed: object,
+    make_counter: Callable[[np.random.Generator, int], Callable[[slice], np.ndarray]],
+    pairs: int, *, alternative: str, samples: int, seed: object,
     rng: np.random.Generator | None, convention: str, workers: int, progress: ProgressArg,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Count exceedances over ``samples`` bootstrap samples; p-values and MC errors.
 
-    ``make_statistics(generator, size)`` draws one chunk of samples and returns a function
-    giving their statistics (size × pairs in the block) for a block of pairs.
+    ``make_counter(generator, size)`` draws one chunk of samples and returns a function
+    giving, for a block of pairs, how many of the chunk's samples are as extreme as observed.
     """
     check_resampling(alternative, samples, convention)
 
     def work(_: int, gen: np.random.Generator, size: int) -> np.ndarray:
-        statistics_of = make_statistics(gen, size)
-        out = np.zeros(observed.shape[0], dtype=np.int64)
-        for start in range(0, observed.shape[0], BLOCK):
+        count_of = make_counter(gen, size)
+        out = np.zeros(pairs, dtype=np.int64)
+        for start in range(0, pairs, BLOCK):
             part = slice(start, start + BLOCK)
-            out[part] = exceedances(statistics_of(part), observed[part], alternative, tol[part])
+            out[part] = count_of(part)
         return out
 
     hits = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(seed, rng),
@@ -88,14 +88,39 @@ def _run(
     return mc_pvalue(hits, samples, convention)
 
 
-def _centred_draws(w: np.ndarray, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]):
+def _centred_draws(
+    w: np.ndarray, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    observed: np.ndarray, alternative: str, tol: np.ndarray,
+):
+    """Counter of resamples of the rows of ``w`` whose ``statistic`` is as extreme."""
     n = w.shape[0]
 
     def make(gen: np.random.Generator, size: int) -> Callable[[slice], np.ndarray]:
         counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
-        return lambda part: statistic(counts, w[:, part])
+        return lambda part: exceedances(statistic(counts, w[:, part]), observed[part],
+                                        alternative, tol[part])
 
     return make
+
+
+def two_sided_studentised_hits(
+    counts: np.ndarray, w: np.ndarray, w2: np.ndarray, threshold: np.ndarray
+) -> np.ndarray:
+    """Per column, the samples with |t(w*)| ≥ threshold, without division or square root.
+
+    With S1 = Σ c_i w_i and SS = Σ c_i w_i², t(w*)² = (n − 1) S1² / (n SS − S1²), so for
+    τ > 0: |t(w*)| ≥ τ ⟺ S1² (n − 1 + τ²)/(n τ²) ≥ SS (also for zero variance, where
+    t = ±∞). The comparison is strict — the threshold already includes the tie tolerance —
+    so samples drawing only zeros (0/0) do not count. Columns with τ ≤ 0 count every sample.
+    """
+    n = w.shape[0]
+    positive = threshold > 0
+    safe = np.where(positive, threshold, 1.0)
+    s1 = counts @ w
+    s1 *= s1
+    s1 *= (n - 1 + safe * safe) / (n * safe * safe)
+    hits = np.count_nonzero(s1 > counts @ w2, axis=0)
+    return np.where(positive, hits, counts.shape[0])
 
 
 def paired_bootstrap_kernel(
@@ -108,9 +133,18 @@ def paired_bootstrap_kernel(
     w = z - z.mean(axis=0)
     observed = studentise(z.mean(axis=0), z.std(axis=0, ddof=1) / np.sqrt(n))
     tol = TIE_RTOL * np.where(np.isfinite(observed), np.abs(observed), 0.0)
-    p, se = _run(_centred_draws(w, studentised_means), observed, tol, alternative=alternative,
-                 samples=samples, seed=seed, rng=rng, convention=convention, workers=workers,
-                 progress=progress)
+    if alternative == "two-sided":  # the common case, on the fast path
+        w2 = w * w
+        threshold = np.where(np.isnan(observed), 0.0, np.abs(observed) - tol)
+
+        def make(gen: np.random.Generator, size: int) -> Callable[[slice], np.ndarray]:
+            counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
+            return lambda part: two_sided_studentised_hits(counts, w[:, part], w2[:, part],
+                                                           threshold[part])
+    else:
+        make = _centred_draws(w, studentised_means, observed, alternative, tol)
+    p, se = _run(make, len(observed), alternative=alternative, samples=samples, seed=seed,
+                 rng=rng, convention=convention, workers=workers, progress=progress)
     p = np.where(np.isnan(observed), 1.0, p)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"studentised, {samples} bootstrap samples")
@@ -125,9 +159,10 @@ def bootstrap_shift_kernel(
     n = z.shape[0]
     observed = z.mean(axis=0)
     tol = TIE_RTOL * np.abs(z).mean(axis=0)
-    p, se = _run(_centred_draws(z - observed, lambda counts, w: counts @ w / n), observed,
-                 tol, alternative=alternative, samples=samples, seed=seed, rng=rng,
-                 convention=convention, workers=workers, progress=progress)
+    make = _centred_draws(z - observed, lambda counts, w: counts @ w / n, observed,
+                          alternative, tol)
+    p, se = _run(make, len(observed), alternative=alternative, samples=samples, seed=seed,
+                 rng=rng, convention=convention, workers=workers, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"shifted mean, {samples} bootstrap samples")
 
@@ -152,9 +187,10 @@ def unpaired_bootstrap_kernel(
 
     def make(gen: np.random.Generator, size: int) -> Callable[[slice], np.ndarray]:
         draws = gen.integers(0, n + m, size=(size, n + m))
-        return lambda part: unpaired_means(draws, v[:, part], n)
+        return lambda part: exceedances(unpaired_means(draws, v[:, part], n), observed[part],
+                                        alternative, tol[part])
 
-    p, se = _run(make, observed, tol, alternative=alternative, samples=samples, seed=seed,
+    p, se = _run(make, len(observed), alternative=alternative, samples=samples, seed=seed,
                  rng=rng, convention=convention, workers=workers, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"pooled resampling, {samples} samples")

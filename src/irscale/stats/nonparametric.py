@@ -33,7 +33,7 @@ from scipy import stats
 
 from ..errors import ParameterError
 from ._data import check_choice, tie_tolerance
-from ._exact import rank_sum_counts, signed_rank_counts, tail_pvalues
+from ._exact import grouped_exact_pvalues, rank_sum_counts, signed_rank_counts
 from ._ranks import rank_columns
 from ._twosample import Outcome, TestSpec, finish_pvalues, run_test
 from .results import TestResult
@@ -113,17 +113,13 @@ def wilcoxon_kernel(
         exact = (ties == 0) & (n_zero == 0) & (count <= 50)
     else:
         exact = np.zeros(d.shape[1], dtype=bool)
-    for col in np.flatnonzero(exact):
-        doubled = np.rint(2 * ranks[nonzero[:, col], col]).astype(np.int64)
+    if exact.any():
+        doubled = np.rint(2 * np.where(nonzero, ranks, 0.0)[:, exact]).astype(np.int64)
         fixed = 0.0
         if zero_method == "zsplit":
-            fixed = 0.5 * ranks[zero[:, col], col].sum()
-        if len(doubled) == 0:
-            p[col] = 1.0
-            continue
-        counts = signed_rank_counts(tuple(sorted(doubled.tolist())))
-        observed = int(np.rint(2 * (w_plus[col] - fixed)))
-        p[col] = tail_pvalues(counts, observed, alternative)
+            fixed = 0.5 * np.sum(np.where(zero, ranks, 0.0), axis=0)[exact]
+        observed = np.rint(2 * (w_plus[exact] - fixed)).astype(np.int64)
+        p[exact] = grouped_exact_pvalues(doubled, observed, alternative, signed_rank_counts)
     statistic = np.where(count - (n_zero if zero_method == "pratt" else 0) > 0, w_plus, np.nan)
     approx = "normal approximation" + (" with continuity correction" if correction else "")
     return Outcome(
@@ -193,14 +189,16 @@ def mann_whitney_kernel(
     else:
         exact = np.zeros(x.shape[1], dtype=bool)
     small, offset = (n, 0) if n <= m else (m, n)
-    for col in np.flatnonzero(exact):
-        doubled = np.rint(2 * ranks[:, col]).astype(np.int64)
-        counts = rank_sum_counts(tuple(sorted(doubled.tolist())), small)
-        observed = int(np.rint(2 * ranks[offset : offset + small, col].sum()))
+    if exact.any():
+        # the distribution of the smaller sample's rank sum (y's: swap one-sided directions)
         alt = alternative
-        if offset:  # the distribution is of y's rank sum: swap the one-sided directions
+        if offset:
             alt = {"greater": "less", "less": "greater"}.get(alternative, alternative)
-        p[col] = tail_pvalues(counts, observed, alt)
+        doubled = np.rint(2 * ranks[:, exact]).astype(np.int64)
+        observed = np.rint(2 * ranks[offset : offset + small][:, exact].sum(axis=0))
+        p[exact] = grouped_exact_pvalues(
+            doubled, observed.astype(np.int64), alt, lambda r: rank_sum_counts(r, small)
+        )
     approx = "normal approximation" + (" with continuity correction" if correction else "")
     return Outcome(statistic=u1, pvalue=np.clip(p, 0.0, 1.0),
                    method=_method_label(exact, approx))

@@ -59,14 +59,20 @@ def _check_power_args(alpha: float, beta: float) -> tuple[float, float]:
     return alpha, beta
 
 
+def _upper(crit: float, df: float, nc: float) -> float:
+    """P(T' ≥ crit) for the noncentral t; scipy returns NaN deep in the tails (< 1e-20),
+    which are then 0."""
+    value = float(stats.nct.sf(crit, df, nc))
+    return 0.0 if math.isnan(value) else value
+
+
 def _t_power(nc: float, df: float, alpha: float, alternative: str) -> float:
+    # P(T' ≤ −c; λ) = P(T' ≥ c; −λ) by symmetry
     if alternative == "two-sided":
         crit = stats.t.ppf(1 - alpha / 2, df)
-        return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
+        return _upper(crit, df, nc) + _upper(crit, df, -nc)
     crit = stats.t.ppf(1 - alpha, df)
-    if alternative == "greater":
-        return float(stats.nct.sf(crit, df, nc))
-    return float(stats.nct.cdf(-crit, df, nc))
+    return _upper(crit, df, nc if alternative == "greater" else -nc)
 
 
 def power_paired_t(

@@ -1,0 +1,165 @@
+"""``irscale compare``: inputs, tests, models, output formats and errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irscale.cli import compare
+from irscale.errors import IrscaleError
+
+
+def run_compare(argv: list[str], capsys) -> tuple[int, str, str]:
+    """Run ``irscale compare`` through its own parser (as main() does)."""
+    parser = argparse.ArgumentParser(prog="irscale")
+    compare.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["compare", *argv])
+    try:
+        status = args.func(args)
+    except IrscaleError as error:
+        print(f"irscale: {error}", file=sys.stderr)
+        status = 2
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def scores_csv(tmp_path):
+    rng = np.random.default_rng(0)
+    values = rng.random((15, 1)) + np.linspace(0, 0.3, 4) + rng.normal(0, 0.05, (15, 4))
+    path = tmp_path / "toy_ap.csv"
+    pd.DataFrame(values.round(4), columns=["bm25", "dfr", "lm", "neural"]).to_csv(
+        path, index=False)
+    return path
+
+
+def test_seed004_example_as_json(urbano, capsys):
+    status, out, _ = run_compare(
+        ["--scores", str(urbano / "adhoc8_ap.csv"), "--model", "topic+system",
+         "--test", "tukey-hsd", "--alpha", "0.05", "--format", "json"], capsys)
+    assert status == 0
+    document = json.loads(out)
+    assert set(document) == {"anova", "pairs"}
+    assert [r["factor"] for r in document["anova"]] == ["topic", "system", "error", "total"]
+    for row in document["anova"]:
+        assert set(row) == {"factor", "ss", "df", "ms", "f", "p", "omega2"}
+    system = document["anova"][1]
+    assert system["ss"] == pytest.approx(60.0299, abs=5e-4)
+    assert system["f"] == pytest.approx(34.46, abs=5e-3)
+    assert system["omega2"] == pytest.approx(0.3991, abs=5e-5)
+    assert len(document["pairs"]) == 8256
+    assert set(document["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p",
+                                         "significant"}
+    assert sum(p["significant"] for p in document["pairs"]) == 3423
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "welch", "mann-whitney",
+                                  "randomization", "bootstrap", "bootstrap-shift"])
+def test_pairwise_tests_print_pairs_only(test, scores_csv, capsys):
+    extra = ["--samples", "200", "--seed", "1"] if "boot" in test or test == "randomization" \
+        else []
+    status, out, _ = run_compare(["--scores", str(scores_csv), "--test", test,
+                                  "--correction", "bh", "--format", "json", *extra], capsys)
+    assert status == 0
+    document = json.loads(out)
+    assert list(document) == ["pairs"] and len(document["pairs"]) == 6
+    assert all(0 <= p["p"] <= 1 for p in document["pairs"])
+
+
+def test_seeded_resampling_is_reproducible(scores_csv, capsys):
+    argv = ["--scores", str(scores_csv), "--test", "randomized-tukey-hsd", "--samples", "500",
+            "--seed", "7", "--format", "csv"]
+    first = run_compare(argv, capsys)[1]
+    assert first == run_compare(argv, capsys)[1]
+    assert first.splitlines()[0].startswith("a,b,mean_a,mean_b,diff,ci_low,ci_high")
+    document = json.loads(run_compare([*argv[:-1], "json"], capsys)[1])
+    assert "anova" not in document
+
+
+@pytest.mark.parametrize("model", ["system", "topic+system", "MD2f", "kruskal-wallis",
+                                   "friedman"])
+def test_models_and_formats(model, scores_csv, capsys):
+    for fmt in ("text", "markdown", "latex", "csv"):
+        status, out, _ = run_compare(["--scores", str(scores_csv), "--model", model,
+                                      "--format", fmt], capsys)
+        assert status == 0 and "bm25" in out
+    status, out, _ = run_compare(["--scores", str(scores_csv), "--model", model,
+                                  "--format", "json"], capsys)
+    assert json.loads(out)["anova"][0]["factor"] in ("topic", "system")
+
+
+def test_text_output_has_marks_intervals_and_effects(scores_csv, capsys):
+    status, out, _ = run_compare(["--scores", str(scores_csv), "--test", "t",
+                                  "--systems", "bm25,neural"], capsys)
+    assert status == 0
+    assert "95% CI" in out and "d_z" in out and "***" in out
+
+
+def write(path, frame: pd.DataFrame) -> str:
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+@pytest.mark.parametrize(("frame", "message"), [
+    (pd.DataFrame({"a": [0.1, np.nan, 0.3], "b": [0.2, 0.3, 0.1]}), "non-finite"),
+    (pd.DataFrame({"a": [0.5, 0.5, 0.5], "b": [0.5, 0.5, 0.5]}), "constant"),
+    (pd.DataFrame({"a": [0.1, 0.2, 0.3]}), "at least 2 systems"),
+    (pd.DataFrame({"a": [0.1], "b": [0.2]}), "at least 2 topics"),
+])
+def test_bad_score_files(frame, message, tmp_path, capsys):
+    status, _, err = run_compare(["--scores", write(tmp_path / "s.csv", frame)], capsys)
+    assert status == 2 and message in err
+
+
+def test_misaligned_topics_and_bad_options(tmp_path, capsys):
+    one = write(tmp_path / "ap.csv", pd.DataFrame({"topic": ["1", "2", "3"], "a": [.1, .2, .3],
+                                                   "b": [.3, .1, .2]}))
+    two = write(tmp_path / "p10.csv", pd.DataFrame({"topic": ["1", "2", "4"],
+                                                    "a": [.1, .2, .3], "b": [.3, .1, .2]}))
+    status, _, err = run_compare(["--scores", one, "--scores", two, "--topic-column", "topic",
+                                  "--test", "t"], capsys)
+    assert status == 2 and "topics differ" in err
+    for argv, message in (
+        (["--scores", one, "--test", "nope"], "unknown test"),
+        (["--scores", one, "--test", "t", "--model", "system"], "--model applies"),
+        (["--scores", one, "--model", "nope"], "unknown model"),
+        (["--scores", one, "--alpha", "2"], "alpha"),
+        ([], "nothing to compare"),
+    ):
+        status, _, err = run_compare(argv, capsys)
+        assert status == 2 and message in err, (argv, err)
+
+
+def test_qrels_and_runs_are_evaluated(tmp_path, capsys):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"{t} 0 d{d} {int((t + d) % 3 == 0)}\n"
+                             for t in range(1, 6) for d in range(8)))
+    runs = []
+    for r, seed in enumerate((1, 2, 3)):
+        rng = np.random.default_rng(seed)
+        lines = [f"{t} Q0 d{d} {rank + 1} {10 - rank} run{r}\n"
+                 for t in range(1, 6) for rank, d in enumerate(rng.permutation(8))]
+        path = tmp_path / f"run{r}"
+        path.write_text("".join(lines))
+        runs.append(str(path))
+    status, out, err = run_compare([str(qrels), *runs, "-m", "map", "--test", "t",
+                                    "--format", "json"], capsys)
+    assert status == 0, err
+    assert len(json.loads(out)["pairs"]) == 3
+    status, _, err = run_compare([str(qrels), *runs], capsys)
+    assert status == 2 and "-m MEASURE" in err
+    short = tmp_path / "short"
+    short.write_text("".join(line for line in open(runs[0]) if not line.startswith("5 ")))
+    status, _, err = run_compare([str(qrels), str(short), *runs[1:], "-m", "map"], capsys)
+    assert status == 2 and "same topics" in err
+
+
+def test_registered_in_the_irscale_command():
+    from irscale.cli import main
+
+    assert "compare" in main.SUBCOMMANDS
