@@ -13,9 +13,8 @@ from irscale.core.judged import (
     UNJUDGED,
     RankingOptions,
     build_judged_rankings,
-    segment_cumsum,
-    segment_sum,
 )
+from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 
@@ -64,10 +63,19 @@ def test_levels_truncate_and_placeholders():
     assert ranking(jr, 1) == [NONPOOL]
 
 
-@given(st.lists(st.lists(st.integers(-5, 5), max_size=6), min_size=1, max_size=6))
-def test_segment_operations(segments):
+@given(st.lists(st.lists(st.integers(-5, 5), max_size=40), min_size=1, max_size=8),
+       st.booleans())
+def test_segment_operations(segments, floats):
     offsets = np.concatenate(([0], np.cumsum([len(s) for s in segments]))).astype(np.int64)
-    flat = np.array([v for s in segments for v in s], dtype=np.int64)
-    assert segment_sum(flat, offsets).tolist() == [sum(s) for s in segments]
-    assert segment_cumsum(flat, offsets).tolist() == [
-        v for s in segments for v in np.cumsum(s).tolist()]
+    flat = np.array([v for s in segments for v in s], dtype=np.float64 if floats else np.int64)
+    if floats:
+        flat = flat / 7.0
+    expected_sums, expected_prefix = [], []
+    for s in segments:  # the C loop: add one value at a time in order
+        total = 0.0 if floats else 0
+        for v in (np.array(s) / 7.0 if floats else s):
+            total = total + v
+            expected_prefix.append(total)
+        expected_sums.append(total)
+    assert segment_sum(flat, offsets).tolist() == expected_sums
+    assert segment_cumsum(flat, offsets).tolist() == expected_prefix

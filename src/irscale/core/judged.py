@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError, ParameterError
 from .inputs import Qrels, Run
+from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -101,6 +102,11 @@ class JudgedRankings:
     def is_judged(self) -> np.ndarray:
         """Boolean per element: the document was judged (degree ≥ 0)."""
         return self.rel >= 0
+
+    @cached_property
+    def scan_layout(self) -> ScanLayout:
+        """Block layout of the batch for in-order scans (:func:`segment_scan`)."""
+        return ScanLayout.of(self.offsets)
 
     @cached_property
     def cum_relevant(self) -> np.ndarray:
@@ -173,77 +179,6 @@ class JudgedRankings:
             f"JudgedRankings({self.n_rankings} rankings, {len(self.rel)} documents, "
             f"{len(self.runs)} runs, relevance_level={self.relevance_level})"
         )
-
-
-def segment_sum(values: np.ndarray, offsets: np.ndarray,
-                segment: np.ndarray | None = None) -> np.ndarray:
-    """Sum of ``values`` over each segment ``[offsets[i], offsets[i+1])`` (empty → 0).
-
-    Integers are summed exactly; floats are accumulated in order within each segment (as
-    trec_eval's C loops add them), so a NaN or infinity stays in its own segment and no
-    rounding error leaks from one ranking to the next.
-    """
-    values = np.asarray(values)
-    if values.dtype.kind == "f":
-        if segment is None:
-            segment = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-        return np.bincount(segment, weights=values, minlength=len(offsets) - 1)
-    totals = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
-    return totals[offsets[1:]] - totals[offsets[:-1]]
-
-
-def segment_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Cumulative sum of ``values`` restarting at each segment start.
-
-    Integers use one global cumulative sum; floats are accumulated within each segment
-    only (bit for bit as a C loop over the ranking).
-    """
-    values = np.asarray(values)
-    if values.dtype.kind == "f":
-        return _sequential_cumsum(values, offsets)
-    totals = np.cumsum(values, dtype=np.int64)
-    before = np.concatenate(([0], totals))[offsets[:-1]]
-    return totals - np.repeat(before, np.diff(offsets))
-
-
-#: Cells of the padded matrix :func:`segment_cumsum` sums at once (memory bound).
-_PAD_BUDGET = 4_000_000
-
-
-def _sequential_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Prefix sums restarting at each segment, accumulated within the segment only.
-
-    trec_eval accumulates each topic's sums from its first document; a difference of
-    global cumulative sums would carry the rounding error of everything before the
-    segment. Here segments become the rows of a
-    padded matrix summed along its rows (``np.cumsum(axis=1)`` adds in order), which
-    reproduces the C loop bit for bit. Segments are taken shortest first, in chunks of at
-    most ``_PAD_BUDGET`` padded cells, so ragged batches cost little memory.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    lengths = np.diff(offsets)
-    out = np.empty(len(values))
-    order = np.argsort(lengths, kind="stable")
-    sorted_lengths = lengths[order]
-    first = 0
-    while first < len(order) and sorted_lengths[-1] > 0:
-        cost = np.arange(1, len(order) - first + 1) * sorted_lengths[first:]
-        last = first + max(1, int(np.searchsorted(cost, _PAD_BUDGET, side="right")))
-        rows = order[first:last]
-        width = int(sorted_lengths[last - 1])
-        first = last
-        if width == 0:
-            continue
-        row_lengths = lengths[rows]
-        row = np.repeat(np.arange(len(rows)), row_lengths)
-        within = np.arange(len(row)) - np.repeat(np.cumsum(row_lengths) - row_lengths,
-                                                 row_lengths)
-        element = np.repeat(offsets[:-1][rows], row_lengths) + within
-        padded = np.zeros((len(rows), width))
-        padded[row, within] = values[element]
-        out[element] = np.cumsum(padded, axis=1)[row, within]
-    return out
-
 
 
 # ====================================================================== building

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.judged import UNJUDGED, JudgedRankings, segment_cumsum
+from ...core.judged import UNJUDGED, JudgedRankings
+from ...core.segments import segment_cumsum
 from ..base import EvalContext, register
 from ._segments import memo
 

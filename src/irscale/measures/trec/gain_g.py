@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.judged import JudgedRankings, segment_cumsum
+from ...core.judged import JudgedRankings
+from ...core.segments import segment_cumsum
 from ..base import EvalContext, GainMap, GainParams, register, safe_divide
 from .gains import IdealRankings, document_gains
 

@@ -49,7 +49,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ...core.judged import JudgedRankings, segment_cumsum
+from ...core.judged import JudgedRankings
+from ...core.segments import segment_cumsum
 from ..base import GainParams
 
 INT_MIN = -(2**31)

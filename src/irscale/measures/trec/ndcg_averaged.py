@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.judged import JudgedRankings, segment_cumsum
+from ...core.judged import JudgedRankings
+from ...core.segments import segment_cumsum
 from ..base import EvalContext, GainMap, GainParams, register
 from .gains import (
     IdealRankings,

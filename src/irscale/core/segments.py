@@ -1,0 +1,142 @@
+"""Segment operations on CSR batches: sums and scans restarted at every segment.
+
+A batch of rankings is a flat array cut into segments by ``offsets`` (segment ``i`` is
+``values[offsets[i]:offsets[i + 1]]``). trec_eval computes each measure with a C loop over
+one ranking, accumulating doubles one document at a time; to reproduce its values bit for
+bit, float reductions here never subtract global cumulative sums (which round with the
+magnitude of everything before the segment) nor use numpy's pairwise summation:
+
+* :func:`segment_sum`: per segment, values added in order (``np.bincount`` with weights
+  adds its inputs in order, one bin per segment); integers exactly;
+* :func:`segment_scan`: ``ufunc.accumulate`` restarted at every segment, forwards (running
+  sums) or backwards (e.g. the running maximum of interpolated precision). Segments are
+  laid out as rows of padded 2-D blocks, grouped by length (each row at most twice as wide
+  as its segment), so one ``accumulate`` call per block does the work of the C loop for
+  all of its segments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def segment_ids(offsets: np.ndarray) -> np.ndarray:
+    """Segment index of every element."""
+    return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+
+
+def segment_sum(values: np.ndarray, offsets: np.ndarray,
+                segment: np.ndarray | None = None) -> np.ndarray:
+    """Sum of ``values`` over each segment (empty → 0); floats added in order."""
+    values = np.asarray(values)
+    if values.dtype.kind == "f":
+        if segment is None:
+            segment = segment_ids(offsets)
+        return np.bincount(segment, weights=values, minlength=len(offsets) - 1)
+    totals = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
+    return totals[offsets[1:]] - totals[offsets[:-1]]
+
+
+def segment_cumsum(values: np.ndarray, offsets: np.ndarray,
+                   layout: ScanLayout | None = None) -> np.ndarray:
+    """Cumulative sum restarting at each segment (floats accumulated within the segment)."""
+    values = np.asarray(values)
+    if values.dtype.kind == "f":
+        return segment_scan(values, offsets, np.add, 0.0, layout=layout)
+    totals = np.cumsum(values, dtype=np.int64)
+    before = np.concatenate(([0], totals))[offsets[:-1]]
+    return totals - np.repeat(before, np.diff(offsets))
+
+
+@dataclass(frozen=True, eq=False)
+class _Block:
+    """Segments of similar length laid out as the rows of a ``rows × width`` matrix.
+
+    ``flat`` is each element's position in the flattened matrix; ``dense`` says the block
+    is the whole batch with every segment exactly ``width`` long (a plain reshape).
+    """
+
+    elements: np.ndarray | slice
+    flat: np.ndarray
+    n_rows: int
+    width: int
+    dense: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class ScanLayout:
+    """The padded blocks of a batch, computed once and reused by every scan."""
+
+    blocks: tuple[_Block, ...]
+
+    @classmethod
+    def of(cls, offsets: np.ndarray) -> ScanLayout:
+        lengths = np.diff(offsets)
+        filled = lengths > 0
+        if not filled.any():
+            return cls(())
+        segment = segment_ids(offsets)
+        cols = np.arange(offsets[-1]) - np.repeat(offsets[:-1], lengths)
+        # bucket = bit length of (length - 1): lengths in (2^(b-1), 2^b] share a bucket
+        bucket = np.zeros(len(lengths), dtype=np.int8)
+        bucket[filled] = np.frexp((lengths[filled] - 1).astype(np.float64))[1]
+        kinds = np.unique(bucket[filled])
+        if len(kinds) == 1:
+            local = np.cumsum(filled) - 1
+            width = int(lengths.max())
+            dense = bool(filled.all() and (lengths == width).all())
+            flat = local[segment] * width + cols
+            return cls((_Block(slice(None), flat, int(filled.sum()), width, dense),))
+        element_bucket = bucket[segment]
+        order = np.argsort(element_bucket, kind="stable")  # radix sort on int8: O(n)
+        bounds = np.searchsorted(element_bucket[order], kinds, side="left").tolist()
+        bounds.append(len(order))
+        blocks = []
+        for index, kind in enumerate(kinds.tolist()):
+            in_block = filled & (bucket == kind)
+            local = np.cumsum(in_block) - 1
+            elements = order[bounds[index]:bounds[index + 1]]
+            width = int(lengths[in_block].max())
+            flat = local[segment[elements]] * width + cols[elements]
+            blocks.append(_Block(elements, flat, int(in_block.sum()), width))
+        return cls(tuple(blocks))
+
+
+def segment_scan(
+    values: np.ndarray,
+    offsets: np.ndarray,
+    ufunc: np.ufunc,
+    fill: float,
+    *,
+    reverse: bool = False,
+    layout: ScanLayout | None = None,
+) -> np.ndarray:
+    """``ufunc.accumulate`` of ``values`` within every segment, restarted at each segment.
+
+    Forwards, element ``i`` holds ``values[first] ∘ ... ∘ values[i]`` combined left to right
+    exactly as a C loop does (``np.add``: the running sum; ``np.maximum``: the running
+    maximum). With ``reverse``, the scan runs from each segment's last element back to
+    element ``i``. ``fill`` must be the ufunc's identity (0 for add, -inf for maximum): it
+    pads the shorter segments of a block. ``layout`` (from :meth:`ScanLayout.of`) may be
+    passed to reuse the block layout of the batch.
+    """
+    values = np.asarray(values)
+    out = np.empty(len(values), dtype=values.dtype)
+    for block in (layout or ScanLayout.of(offsets)).blocks:
+        if block.dense:
+            matrix = values.reshape(block.n_rows, block.width)
+        else:
+            matrix = np.full(block.n_rows * block.width, fill, dtype=values.dtype)
+            matrix[block.flat] = values[block.elements]
+            matrix = matrix.reshape(block.n_rows, block.width)
+        if reverse:
+            scanned = ufunc.accumulate(matrix[:, ::-1], axis=1)[:, ::-1]
+        else:
+            scanned = ufunc.accumulate(matrix, axis=1)
+        if block.dense:
+            out[:] = scanned.ravel()
+        else:
+            out[block.elements] = scanned.ravel()[block.flat]
+    return out
