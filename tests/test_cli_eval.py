@@ -82,3 +82,14 @@ def test_complete_counts_every_qrels_topic_and_relstring_is_quoted(tmp_path):
     ]
     _, out, _ = cli(["eval", "-q", "-m", "relstring", qrels, run])
     assert out.splitlines()[0].startswith("relstring             \t1\t'")
+
+
+def test_compat_profiles_choose_trec_eval_tables(tmp_path):
+    qrels, run = files(tmp_path)
+    _, nine, _ = cli(["eval", "-m", "all_trec", qrels, run])
+    _, ten, _ = cli(["eval", "--compat", "10", "-m", "all_trec", qrels, run])
+    names9 = [line.split()[0] for line in nine.splitlines()]
+    names10 = [line.split()[0] for line in ten.splitlines()]
+    assert "rbp" not in names9 and names9[-1] == "num_nonrel_judged_ret"
+    assert names10[-5:] == ["rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"]
+    assert names10[: len(names9)] == names9

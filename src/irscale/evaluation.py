@@ -206,7 +206,7 @@ def evaluate(
     """
     if compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
-    requests = parse_measures(measures)
+    requests = parse_measures(measures, compat=compat)
     qrels_obj = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")
     options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
@@ -236,7 +236,7 @@ def compute_requests(
     """
     trec_style = [r for r in requests if is_trec_request(r)]
     other = [r for r in requests if not is_trec_request(r)]
-    trec_style.sort(key=lambda r: table_order(r.family))
+    trec_style.sort(key=lambda r: table_order(r.family, context.compat))
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     views: dict[tuple[int, int | None], JudgedRankings] = {}

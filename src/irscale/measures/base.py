@@ -388,10 +388,14 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-def table_order(name: str) -> tuple[int, int]:
-    """Sort key putting trec_eval's families in the order of its measure table."""
-    from .trec_table import TREC_MEASURES
+def table_order(name: str, compat: int = 9) -> tuple[int, int]:
+    """Sort key putting trec_eval's families in the order of its measure table.
 
-    if name in TREC_MEASURES:
-        return (0, TREC_MEASURES.index(name))
+    ``compat`` chooses the table: 9 (trec_eval 9.0.8) or 10 (trec_eval 10.0).
+    """
+    from .trec_table import TREC10_MEASURES, TREC_MEASURES
+
+    table = TREC10_MEASURES if compat == 10 else TREC_MEASURES
+    if name in table:
+        return (0, table.index(name))
     return (1, 0)

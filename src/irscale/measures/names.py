@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from ..errors import MeasureError
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
-from .trec_table import NICKNAMES
+from .trec_table import NICKNAMES, NICKNAMES10
 
 _IR_NAME = re.compile(
     r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[0-9.]+))?$"
@@ -60,9 +60,10 @@ IR_NAMES: dict[str, tuple[str | None, str | None]] = {
 }
 
 
-def parse_measures(names: str | Iterable[str]) -> list[MeasureRequest]:
+def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[MeasureRequest]:
     """Requests for every name (a single string may hold several, separated by blanks).
 
+    ``compat`` selects the trec_eval version whose nicknames (``all_trec`` ...) apply.
     Raises :class:`MeasureError` for an unknown name or bad parameters; the message names
     the offending text.
     """
@@ -70,20 +71,20 @@ def parse_measures(names: str | Iterable[str]) -> list[MeasureRequest]:
         names = names.split()
     requests: list[MeasureRequest] = []
     for name in names:
-        requests.extend(parse_measure(name))
+        requests.extend(parse_measure(name, compat=compat))
     if not requests:
         raise MeasureError("no measure requested")
     return requests
 
 
-def parse_measure(name: str) -> list[MeasureRequest]:
+def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     """Requests for one measure name (see the module documentation)."""
     text = name.strip()
     if not text:
         raise MeasureError("empty measure name")
-    if text in NICKNAMES:
-        return [MeasureRequest(family, requested=text) for family in NICKNAMES[text]
-                if family in REGISTRY]
+    nicknames = NICKNAMES10 if compat == 10 else NICKNAMES
+    if text in nicknames:
+        return [MeasureRequest(family, requested=text) for family in nicknames[text]]
     if text in REGISTRY:
         return [MeasureRequest(text, requested=text)]
     family, dot, params = text.partition(".")
