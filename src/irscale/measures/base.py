@@ -106,44 +106,34 @@ class Cutoffs(ParamSpec):
         return ",".join(str(v) for v in value)
 
 
+def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
+    """The comma-separated finite numbers of a parameter string (MeasureError otherwise)."""
+    try:
+        values = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise MeasureError(
+            f"measure {family!r}: parameters must be numbers, got {text!r}"
+        ) from None
+    if not all(np.isfinite(values)):
+        raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
+    return values
+
+
 @dataclass(frozen=True, init=False)
 class Floats(ParamSpec):
-    """A comma-separated list of numbers: ``iprec_at_recall.0.1,0.5``, ``utility.1,-1,0,0``."""
+    """A comma-separated set of numbers, sorted: ``iprec_at_recall.0.1,0.5``, ``Rprec_mult.2``."""
 
     default: tuple[float, ...]
-    low: float | None = None
-    high: float | None = None
-    sort: bool = True
 
-    def __init__(
-        self, *default: float, low: float | None = None, high: float | None = None,
-        sort: bool = True,
-    ) -> None:
+    def __init__(self, *default: float) -> None:
         object.__setattr__(self, "default", tuple(default))
-        object.__setattr__(self, "low", low)
-        object.__setattr__(self, "high", high)
-        object.__setattr__(self, "sort", sort)
 
     def parse(self, text: str, family: str) -> tuple[float, ...]:
-        try:
-            values = tuple(float(part) for part in text.split(","))
-        except ValueError:
-            raise MeasureError(
-                f"measure {family!r}: parameters must be numbers, got {text!r}"
-            ) from None
-        if not values or not all(np.isfinite(values)):
-            raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
-        if (self.low is not None and min(values) < self.low) or (
-            self.high is not None and max(values) > self.high
-        ):
-            raise MeasureError(
-                f"measure {family!r}: parameters must lie in [{self.low}, {self.high}], "
-                f"got {text!r}"
-            )
-        if self.sort and len(set(values)) != len(values):
+        values = _finite_numbers(text, family)
+        if len(set(values)) != len(values):
             # trec_eval (meas_init.c get_float_cutoffs): "duplicate cutoffs detected"
             raise MeasureError(f"measure {family!r}: duplicate cut-offs in {text!r}")
-        return tuple(sorted(values)) if self.sort else values
+        return tuple(sorted(values))
 
     def format(self, value: tuple[float, ...]) -> str:
         return ",".join(repr(v) for v in value)
@@ -184,14 +174,7 @@ class FloatParams(ParamSpec):
         object.__setattr__(self, "count", count)
 
     def parse(self, text: str, family: str) -> FloatList:
-        try:
-            values = tuple(float(part) for part in text.split(","))
-        except ValueError:
-            raise MeasureError(
-                f"measure {family!r}: parameters must be numbers, got {text!r}"
-            ) from None
-        if not all(np.isfinite(values)):
-            raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
+        values = _finite_numbers(text, family)
         if self.count is not None and len(values) != self.count:
             raise MeasureError(
                 f"measure {family!r} takes {self.count} parameters, got {len(values)} in {text!r}"
