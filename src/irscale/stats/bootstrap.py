@@ -110,15 +110,15 @@ def two_sided_studentised_hits(
 
     With S1 = Σ c_i w_i and SS = Σ c_i w_i², t(w*)² = (n − 1) S1² / (n SS − S1²), so for
     τ > 0: |t(w*)| ≥ τ ⟺ S1² (n − 1 + τ²)/(n τ²) ≥ SS (also for zero variance, where
-    t = ±∞). The comparison is strict — the threshold already includes the tie tolerance —
-    so samples drawing only zeros (0/0) do not count. Columns with τ ≤ 0 count every sample.
+    t = ±∞); the factor is folded into w as its square root. The comparison is strict —
+    the threshold already includes the tie tolerance — so samples drawing only zeros (0/0)
+    do not count. Columns with τ ≤ 0 count every sample.
     """
     n = w.shape[0]
     positive = threshold > 0
     safe = np.where(positive, threshold, 1.0)
-    s1 = counts @ w
+    s1 = counts @ (w * np.sqrt((n - 1 + safe * safe) / (n * safe * safe)))
     s1 *= s1
-    s1 *= (n - 1 + safe * safe) / (n * safe * safe)
     hits = np.count_nonzero(s1 > counts @ w2, axis=0)
     return np.where(positive, hits, counts.shape[0])
 

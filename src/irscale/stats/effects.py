@@ -89,10 +89,6 @@ def effect_sizes(x: np.ndarray, y: np.ndarray, *, paired: bool = True) -> Effect
     return EffectSizes(**{k: float(v[0]) for k, v in columns.items()})
 
 
-#: Kinds of confidence interval for a mean difference.
-CI_KINDS = ("paired", "student", "welch")
-
-
 def standard_error(x: np.ndarray, y: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
     """Standard error of mean(x) − mean(y) and its degrees of freedom, column by column.
 
