@@ -2,24 +2,38 @@
 
 trec_eval-exact measures from TREC files or Python objects, interval scales for measures,
 statistical inference for IR experiments and the meta-evaluation of measures and tests.
+
+Names are imported on first use (PEP 562), so ``irscale eval`` does not pay for scipy and
+the statistics when it only evaluates runs.
 """
 
-from . import stats
-from .core import Qrels, Run, ScoreMatrix
-from .errors import IrscaleError
-from .evaluation import Evaluation, evaluate
-from .io import read_qrels, read_run, read_runs
-from .measures.names import parse_measures
-from .stats import (
-    anova,
-    paired_t,
-    pairwise_tests,
-    randomization_test,
-    topic_set_size,
-    tukey_hsd,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Public name → the submodule that defines it.
+_EXPORTS: dict[str, str] = {
+    "Evaluation": ".evaluation",
+    "evaluate": ".evaluation",
+    "IrscaleError": ".errors",
+    "Qrels": ".core.inputs",
+    "Run": ".core.inputs",
+    "ScoreMatrix": ".core.scorematrix",
+    "read_qrels": ".io.trec",
+    "read_run": ".io.trec",
+    "read_runs": ".io.trec",
+    "parse_measures": ".measures.names",
+    "anova": ".stats",
+    "paired_t": ".stats",
+    "pairwise_tests": ".stats",
+    "randomization_test": ".stats",
+    "topic_set_size": ".stats",
+    "tukey_hsd": ".stats",
+}
+_SUBMODULES = ("stats",)
 
 __all__ = [
     "Evaluation",
@@ -41,3 +55,36 @@ __all__ = [
     "topic_set_size",
     "tukey_hsd",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module 'irscale' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from . import stats
+    from .core.inputs import Qrels, Run
+    from .core.scorematrix import ScoreMatrix
+    from .errors import IrscaleError
+    from .evaluation import Evaluation, evaluate
+    from .io.trec import read_qrels, read_run, read_runs
+    from .measures.names import parse_measures
+    from .stats import (
+        anova,
+        paired_t,
+        pairwise_tests,
+        randomization_test,
+        topic_set_size,
+        tukey_hsd,
+    )

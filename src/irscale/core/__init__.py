@@ -1,6 +1,23 @@
 """Core data model: inputs, rankings with tie policies, judged rankings, score matrices."""
 
-from .inputs import Qrels, Run
-from .scorematrix import ScoreMatrix
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {"Qrels": ".inputs", "Run": ".inputs", "ScoreMatrix": ".scorematrix"}
 
 __all__ = ["Qrels", "Run", "ScoreMatrix"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'irscale.core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .inputs import Qrels, Run
+    from .scorematrix import ScoreMatrix
