@@ -96,7 +96,9 @@ def sample_check(qrels_path: Path, run_path: Path, n_topics: int) -> dict:
 
     three = compare(ours(["map", "ndcg_cut.10", "recip_rank"]),
                     reference({"map", "ndcg_cut.10", "recip_rank"}))
-    full = compare(ours(["all_trec"]), reference(set(pytrec_eval.supported_measures)))
+    ours_all = ours(["all_trec"])
+    reference_all = reference(set(pytrec_eval.supported_measures))
+    full = compare(ours_all, reference_all)
     worst = max(full, key=full.get) if full else None
     return {
         "topics": len(chosen),
@@ -107,6 +109,8 @@ def sample_check(qrels_path: Path, run_path: Path, n_topics: int) -> dict:
         "max_abs_diff_all_trec": max(full.values(), default=float("nan")),
         "worst_all_trec": f"{worst} {full[worst]:.3g}" if worst and full[worst] > 0 else "",
         "differing_all_trec": {k: v for k, v in full.items() if v > 1e-9},
+        "only_irscale": sorted(set(ours_all) - set(reference_all)),
+        "only_pytrec_eval": sorted(set(reference_all) - set(ours_all)),
     }
 
 
@@ -126,11 +130,21 @@ def _read_output(path: Path) -> dict[tuple[str, str], float]:
                                            strict=True) if m in THREE}
 
 
-def output_check(case: str, out_dir: Path) -> dict:
+def tied_topics(run_path: Path) -> set[str]:
+    """Topics of the run with at least two documents of equal score."""
+    run = _read_space(run_path, ["qid", "q0", "docno", "rank", "score", "runid"])
+    pairs = pa.table({"qid": run["qid"], "score": run["score"]})
+    counts = pairs.group_by(["qid", "score"]).aggregate([([], "count_all")])
+    tied = counts.filter(pc.greater(counts["count_all"], 1))
+    return set(pc.unique(tied["qid"]).to_pylist())
+
+
+def output_check(case: str, out_dir: Path, run_path: Path) -> dict:
     mine = out_dir / f"{case}_three_irscale.txt"
     if not mine.exists():
         return {}
     ours = _read_output(mine)
+    tied: set[str] | None = None
     report = {}
     for peer in ("pytrec_eval", "ir_measures", "ranx"):
         path = out_dir / f"{case}_three_{peer}.txt"
@@ -150,8 +164,13 @@ def output_check(case: str, out_dir: Path) -> dict:
         if beyond.any():
             bad = [common[i] for i in np.flatnonzero(beyond)]
             per = {m: sum(1 for b in bad if b[0] == m) for m in THREE}
+            if tied is None:
+                tied = tied_topics(run_path)
+            topics = {b[1] for b in bad}
             info["note"] = ("differing values per measure: "
-                            + ", ".join(f"{m} {n:,}" for m, n in per.items() if n))
+                            + ", ".join(f"{m} {n:,}" for m, n in per.items() if n)
+                            + f"; {len(topics & tied):,} of the {len(topics):,} topics "
+                            "concerned have tied scores")
         if info["only_peer"] or info["only_irscale"]:
             extra = f"{info['only_irscale']:,} values only in irscale's output, " \
                     f"{info['only_peer']:,} only in {peer}'s"
@@ -162,4 +181,4 @@ def output_check(case: str, out_dir: Path) -> dict:
 
 def check(case: str, qrels_path: Path, run_path: Path, out_dir: Path, sample: int) -> dict:
     return {"sample": sample_check(qrels_path, run_path, sample),
-            "outputs": output_check(case, out_dir)}
+            "outputs": output_check(case, out_dir, run_path)}

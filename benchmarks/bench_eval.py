@@ -24,6 +24,7 @@ import datetime as dt
 import json
 import os
 import platform
+import re
 import signal
 import statistics
 import subprocess
@@ -56,6 +57,7 @@ DISTRIBUTIONS = {
 TIME_TARGET = 0.5  # irscale ≤ 0.5 × the fastest peer
 MEMORY_TARGET_MB = 1500.0  # on case (i): 1.5 GB = 1.5e9 bytes
 ALL_TREC_TARGET = 2.0  # all_trec ≤ 2 × the three-measure set
+PROFILE_PREIMPORTS = {"irscale": ("irscale", "irscale.evaluation", "irscale.io.output")}
 BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_eval.py -->"
 END = "<!-- END GENERATED -->"
 
@@ -69,6 +71,11 @@ def worker_main(args: argparse.Namespace) -> int:
     profiler = None
     if args.profile:
         import cProfile
+        import importlib
+
+        # imports are timed as a stage of their own: keep them out of the profile
+        for module in PROFILE_PREIMPORTS.get(args.worker, ()):
+            importlib.import_module(module)
 
         profiler = cProfile.Profile()
         profiler.enable()
@@ -79,10 +86,11 @@ def worker_main(args: argparse.Namespace) -> int:
 
         profiler.disable()
         text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(80)
         Path(args.profile).write_text(text.getvalue())
     import resource
 
+    result.setdefault("per_topic", result["measures"])
     result["self_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
     # the high-water mark of this process's own memory since exec (ru_maxrss also covers
     # the forking parent's size at the time of the fork, hence the lean parent)
@@ -184,6 +192,15 @@ def machine_description() -> dict[str, str]:
         "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
     }
+
+
+def source_state() -> str:
+    """The commit of the working tree measured (``-dirty``: with uncommitted changes)."""
+    try:
+        return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def warm_page_cache(paths: list[Path]) -> None:
@@ -356,7 +373,9 @@ def stage_table(rows: list[dict], tool: str) -> list[str]:
 def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout: float) -> str:
     m = meta["machine"]
     v = meta["versions"]
-    out = [BEGIN, "", f"Measured on {meta['date']} by `{meta['command']}`.", ""]
+    out = [BEGIN, "", f"Measured on {meta['date']} by `{meta['command']}` "
+           f"(irscale at commit `{meta.get('source', '?')}`; total "
+           f"{meta.get('total_s', 0) / 60:.0f} min).", ""]
     out += [
         "**Machine.** " + f"{m['cpu']}, {m['ram']} RAM, {m['os']}, Python {m['python']}. "
         f"Load average before the run: {meta['load_start']}; after: {meta['load_end']} "
@@ -401,7 +420,8 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
         if lines:
             out += ["", f"{tool} stages (seconds):", "", *lines]
     if profiles:
-        out += ["", "cProfile of the irscale process (top entries by cumulative time):", ""]
+        out += ["", "cProfile of the irscale process after its imports (top entries by "
+                "cumulative time; a separate, untimed run):", ""]
         for key, text in profiles.items():
             out += [f"<details><summary>{key}</summary>", "", "```", text.strip(), "```", "",
                     "</details>", ""]
@@ -411,7 +431,7 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
                     and "measures" in r), None)
         if row is None:
             continue
-        names = row["measures"]
+        names = row.get("per_topic", row["measures"])
         extra = ""
         if row.get("missing"):
             extra = f" (not registered yet: {', '.join(row['missing'])})"
@@ -454,6 +474,14 @@ def bench_check_lines(report: dict) -> list[str]:
             + (f" (largest: {sample['worst_all_trec']})" if sample.get('worst_all_trec') else "")
             + "."
         )
+        if sample.get("only_irscale") or sample.get("only_pytrec_eval"):
+            lines.append(
+                "* numeric per-topic all_trec values only irscale gives: "
+                + (", ".join(f"`{m}`" for m in sample["only_irscale"]) or "none")
+                + "; only pytrec_eval gives (trec_eval prints them in the summary only, or "
+                "as text): "
+                + (", ".join(f"`{m}`" for m in sample["only_pytrec_eval"]) or "none") + "."
+            )
     for peer, info in report.get("outputs", {}).items():
         lines.append(
             f"* written three-measure outputs, irscale vs {peer}: {info['compared']:,} values "
@@ -494,6 +522,7 @@ def parent_main(args: argparse.Namespace) -> int:
         "command": "python benchmarks/bench_eval.py " + " ".join(args.argv),
         "machine": machine_description(),
         "versions": library_versions(),
+        "source": source_state(),
         "load_start": load_average(),
         "data": {},
         "timeout_s": args.timeout,
@@ -602,13 +631,19 @@ def median_rows(rows: list[dict]) -> list[dict]:
     return out
 
 
+_IMPORT_NOISE = ("<frozen", "importlib", "builtins.exec", "builtins.__import__", "hasattr",
+                 "scipy/", "__getattr__", "_imp.", "marshal.loads")
+
+
 def trim_profile(text: str, n: int = 25) -> str:
+    """The header and the first ``n`` entries, without the import machinery's frames."""
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
-    keep = [line.replace(str(ROOT) + "/", "") for line in lines[start:start + n + 1]]
-    site = "site-packages/"
-    keep = [line[:60] + line[60:].split(site)[-1] if site in line else line for line in keep]
-    return "\n".join(keep)
+    body = [line for line in lines[start + 1:]
+            if line.strip() and not any(noise in line for noise in _IMPORT_NOISE)
+            and ("(<module>)" not in line or "irscale/__init__.py" in line)]
+    keep = [line.replace(str(ROOT) + "/", "") for line in [lines[start], *body[:n]]]
+    return "\n".join(re.sub(r"\S*site-packages/", "", line) for line in keep)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

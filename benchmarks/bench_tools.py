@@ -133,6 +133,7 @@ def run_irscale(qrels_path: str, run_path: str, measure_set: str, output: str) -
     return {
         "stages": times,
         "measures": [c.label for c in ev.columns],
+        "per_topic": per_query,
         "n_measures": len(per_query),
         "n_values": len(per_query) * ev.rankings.n_rankings,
         "missing": missing,

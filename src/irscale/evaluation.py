@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
+from .core.labels import attach_labels
 from .core.scorematrix import ScoreMatrix
 from .errors import MeasureError, ParameterError
 from .io.memory import as_qrels, as_runs
@@ -189,6 +190,7 @@ def evaluate(
     num_docs_in_coll: int = 0,
     compat: int = 9,
     ties: TiePolicy = "trec_eval",
+    labels: Mapping[str, Any] | None = None,
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -197,6 +199,11 @@ def evaluate(
     ``measures``: names as accepted by :func:`irscale.measures.names.parse_measures`.
     Options mirror trec_eval: ``relevance_level`` (-l), ``max_docs`` (-M), ``judged_only``
     (-J), ``complete`` (-c), ``num_docs_in_coll`` (-N), ``compat`` 9 or 10, ``ties``.
+    ``labels``: extra per-document values by name, for the measures that use them
+    (``{"under": "task2.qunder"}`` for uRBP, document lengths for TBG and U, click
+    probabilities...): each a path to a qrels-format file ``topic iter docno value`` (topic
+    ``*``: every topic), a mapping ``{topic: {docno: value}}`` or a DataFrame (see
+    :func:`irscale.core.labels.read_labels`).
 
     >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
     >>> run = {"q1": {"d1": 3.0, "d2": 2.0, "d4": 1.0}}
@@ -213,6 +220,8 @@ def evaluate(
                              judged_only=judged_only, ties=ties)
     jr = build_judged_rankings(qrels_obj, run_list, options,
                                placeholders=complete and compat == 10)
+    if labels:
+        jr = attach_labels(jr, qrels_obj, run_list, options, labels)
     for run, unjudged in zip(jr.runs, jr.unjudged_topics, strict=True):
         if unjudged:
             warnings.warn(
@@ -239,13 +248,15 @@ def compute_requests(
     trec_style.sort(key=lambda r: table_order(r.family, context.compat))
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
-    views: dict[tuple[int, int | None], JudgedRankings] = {}
+    views: dict[tuple[int, int | None, bool], JudgedRankings] = {}
     for request in trec_style + other:
         family = get_family(request.family)
         level = jr.relevance_level if request.relevance_level is None else request.relevance_level
-        key = (level, request.cutoff)
+        key = (level, request.cutoff, request.condensed)
         if key not in views:
             view = jr.with_level(level)
+            if request.condensed:
+                view = view.condensed()
             views[key] = view if request.cutoff is None else view.truncate(request.cutoff)
         outputs = family.compute(views[key], request.params, context)
         rename = not is_trec_request(request)

@@ -1,7 +1,8 @@
 """``irscale eval``: trec_eval's command line, for one or many runs.
 
     irscale eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-n] [-l N] [-M N] [-J] [-c]
-                 [-N N] [--compat 9|10] [--ties POLICY] [--format trec|csv|json|markdown]
+                 [-N N] [--compat 9|10] [--ties POLICY] [--labels NAME=FILE ...]
+                 [--format trec|csv|json|markdown]
 
 With the default ``trec`` format the output is byte-identical to trec_eval's (per run).
 """
@@ -13,6 +14,7 @@ import sys
 import warnings
 
 from ..core.judged import TIE_POLICIES
+from ..errors import ParameterError
 from ..io.output import FORMATS, write_results
 
 
@@ -47,6 +49,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
                         help="order of documents with equal scores (default trec_eval: "
                         "docno descending)")
+    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
+                        help="a second label file (qrels format: topic iter docno value; "
+                        "topic * = every topic) for the measures that use one, e.g. "
+                        "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
     parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval)")
     parser.add_argument("-o", "--output", default="-", help="output file (default stdout)")
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
             num_docs_in_coll=args.num_docs_in_coll,
             compat=args.compat,
             ties=args.ties,
+            labels=_label_files(args.labels),
         )
     for warning in caught:
         print(f"irscale: warning: {warning.message}", file=sys.stderr)
@@ -81,3 +88,16 @@ def run(args: argparse.Namespace) -> int:
             write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
                           summary=not args.no_summary)
     return 0
+
+
+def _label_files(specs: list[str]) -> dict[str, str]:
+    """``["under=task2.qunder"]`` → ``{"under": "task2.qunder"}``."""
+    labels: dict[str, str] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise ParameterError(f"--labels takes NAME=FILE, got {spec!r}")
+        if name in labels:
+            raise ParameterError(f"--labels: label set {name!r} given twice")
+        labels[name] = path
+    return labels

@@ -45,7 +45,7 @@ def duplicate_rows(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray
     n = len(docno)
     if n < 2:
         return np.empty(0, dtype=np.int64)
-    keys = _codes(topic).astype(np.uint64)
+    keys = grouped_codes(topic).astype(np.uint64)
     if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
         return _duplicate_rows_exact(topic, docno)
     # dictionary codes follow first appearance: keys of a topic-grouped file are grouped,
@@ -149,6 +149,29 @@ def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
 def _codes(values: pa.ChunkedArray) -> np.ndarray:
     encoded = pc.dictionary_encode(values).combine_chunks()
     return encoded.indices.to_numpy(zero_copy_only=False)
+
+
+def grouped_codes(values: pa.ChunkedArray, value_set: pa.Array | None = None) -> np.ndarray:
+    """Integer code (int64) of every value, computed once per run of equal values.
+
+    Without ``value_set``: codes in order of first appearance (as ``dictionary_encode``);
+    with it: the index of each value in ``value_set``, -1 when absent (as ``index_in``).
+    Topic columns of TREC files come in long runs of one topic, so only the first value
+    of each run is hashed: much cheaper than hashing millions of strings.
+    """
+    n = len(values)
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    flat = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    change = pc.not_equal(flat.slice(1), flat.slice(0, n - 1))
+    starts = np.flatnonzero(np.concatenate(([True], change.to_numpy(zero_copy_only=False))))
+    heads = flat.take(pa.array(starts))
+    if value_set is None:
+        head_codes = pc.dictionary_encode(heads).indices.to_numpy(zero_copy_only=False)
+    else:
+        head_codes = pc.fill_null(pc.index_in(heads, value_set=value_set), -1).to_numpy(
+            zero_copy_only=False)
+    return np.repeat(np.asarray(head_codes, dtype=np.int64), np.diff(np.append(starts, n)))
 
 
 def resolve_duplicates(

@@ -33,7 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError, ParameterError
-from .inputs import Qrels, Run
+from .inputs import Qrels, Run, grouped_codes, string_fingerprints
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
@@ -64,6 +64,10 @@ class JudgedRankings:
     placeholder: np.ndarray | None = None
     #: Per run: the topics the run retrieved documents for that have no judgments.
     unjudged_topics: tuple[tuple[str, ...], ...] = field(default=())
+    #: Per-document values aligned with ``rel`` (e.g. understandability labels, document
+    #: lengths, click probabilities; NaN where a document has none), by name. Views
+    #: (:meth:`truncate`, :meth:`condensed`) keep them aligned.
+    attributes: tuple[tuple[str, np.ndarray], ...] = field(default=())
 
     def __post_init__(self) -> None:
         n = len(self.offsets) - 1
@@ -155,13 +159,41 @@ class JudgedRankings:
             raise ParameterError(f"truncation depth must be ≥ 0, got {depth}")
         if depth >= int(self.lengths.max(initial=0)):
             return self
-        keep = self.rank <= depth
-        lengths = np.minimum(self.lengths, depth)
+        return self._subset(self.rank <= depth)
+
+    def condensed(self) -> JudgedRankings:
+        """The condensed rankings: unjudged documents removed, the others moved up (Sakai's
+        condensed lists, seed 001 §2.2; trec_eval's ``-J``)."""
+        judged = self.is_judged
+        return self if judged.all() else self._subset(judged)
+
+    def _subset(self, keep: np.ndarray) -> JudgedRankings:
+        """The rankings reduced to the documents flagged in ``keep`` (order kept)."""
+        lengths = np.bincount(self.segment[keep], minlength=self.n_rankings)
         return replace(
             self,
             rel=self.rel[keep],
             offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+            attributes=tuple((name, values[keep]) for name, values in self.attributes),
         )
+
+    def attribute(self, name: str) -> np.ndarray:
+        """The per-document values named ``name`` (KeyError listing the available names)."""
+        for key, values in self.attributes:
+            if key == name:
+                return values
+        available = ", ".join(key for key, _ in self.attributes) or "none"
+        raise KeyError(f"no per-document values named {name!r} (available: {available})")
+
+    def with_attributes(self, **values: np.ndarray) -> JudgedRankings:
+        """The same rankings with per-document values added (or replaced), by name."""
+        for name, array in values.items():
+            if len(array) != len(self.rel):
+                raise InputError(f"attribute {name!r} has {len(array)} values for "
+                                 f"{len(self.rel)} documents")
+        kept = tuple((k, v) for k, v in self.attributes if k not in values)
+        added = tuple((k, np.asarray(v, dtype=np.float64)) for k, v in values.items())
+        return replace(self, attributes=kept + added)
 
     # ------------------------------------------------------------ labels
     @property
@@ -184,21 +216,58 @@ class JudgedRankings:
 # ====================================================================== building
 @dataclass(frozen=True, eq=False)
 class QrelsIndex:
-    """Qrels prepared for fast lookups, shared by every run evaluated against them."""
+    """Qrels prepared for fast lookups, shared by every run evaluated against them.
+
+    A (topic, docno) pair is looked up by a 64-bit key, ``topic code << 40 | 40-bit
+    fingerprint of the docno`` (``fp_keys``, sorted), so that no docno string is hashed into
+    a dictionary; every match is then confirmed by comparing the strings themselves. When
+    fingerprints cannot decide (two judged docnos of a topic share a key, or 2^24 topics
+    and more), lookups use the exact dictionary index :attr:`exact` instead.
+    """
 
     topics: tuple[str, ...]
     topic_array: pa.Array
-    docs: pa.Array
-    keys: np.ndarray
-    key_rel: np.ndarray
     rel_levels: np.ndarray
-    n_docs: int
+    qrels: Qrels
+    #: Sorted lookup keys (``None``: fingerprints unusable, see above), the qrels row of
+    #: each key and its relevance degree.
+    fp_keys: np.ndarray | None
+    fp_rows: np.ndarray | None
+    fp_rel: np.ndarray | None
 
     @classmethod
     def build(cls, qrels: Qrels) -> QrelsIndex:
         topic_array = pc.unique(qrels.topic).sort()
         topics = tuple(topic_array.to_pylist())
-        topic_code = pc.index_in(qrels.topic, value_set=topic_array).to_numpy()
+        topic_code = grouped_codes(qrels.topic, topic_array)
+        rel = np.asarray(qrels.rel, dtype=np.int64)
+        judged = rel >= 0
+        n_levels = int(rel[judged].max(initial=0)) + 1
+        rel_levels = np.zeros((len(topics), n_levels), dtype=np.int64)
+        np.add.at(rel_levels, (topic_code[judged], rel[judged]), 1)
+        fp_keys = fp_rows = fp_rel = None
+        if len(topics) < 1 << 24:
+            keys = topic_code.astype(np.uint64) << np.uint64(40)
+            keys |= string_fingerprints(qrels.docno) >> np.uint64(24)
+            order = np.argsort(keys, kind="stable")
+            keys = keys[order]
+            if not (keys[1:] == keys[:-1]).any():
+                fp_keys, fp_rows, fp_rel = keys, order, rel[order]
+        return cls(
+            topics=topics,
+            topic_array=topic_array,
+            rel_levels=rel_levels,
+            qrels=qrels,
+            fp_keys=fp_keys,
+            fp_rows=fp_rows,
+            fp_rel=fp_rel,
+        )
+
+    @cached_property
+    def exact(self) -> _ExactIndex:
+        """The dictionary-encoded index (docno codes), for when fingerprints cannot decide."""
+        qrels = self.qrels
+        topic_code = pc.index_in(qrels.topic, value_set=self.topic_array).to_numpy()
         encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
         docs = encoded.dictionary
         doc_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -206,19 +275,15 @@ class QrelsIndex:
         keys = topic_code.astype(np.int64) * n_docs + doc_code
         order = np.argsort(keys, kind="stable")
         rel = np.asarray(qrels.rel, dtype=np.int64)
-        judged = rel >= 0
-        n_levels = int(rel[judged].max(initial=0)) + 1
-        rel_levels = np.zeros((len(topics), n_levels), dtype=np.int64)
-        np.add.at(rel_levels, (topic_code[judged], rel[judged]), 1)
-        return cls(
-            topics=topics,
-            topic_array=topic_array,
-            docs=docs,
-            keys=keys[order],
-            key_rel=rel[order],
-            rel_levels=rel_levels,
-            n_docs=n_docs,
-        )
+        return _ExactIndex(docs=docs, keys=keys[order], key_rel=rel[order], n_docs=n_docs)
+
+
+@dataclass(frozen=True, eq=False)
+class _ExactIndex:
+    docs: pa.Array
+    keys: np.ndarray
+    key_rel: np.ndarray
+    n_docs: int
 
 
 @dataclass(frozen=True)
@@ -264,6 +329,65 @@ def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
     return np.asarray(codes.to_numpy(), dtype=np.int64)
 
 
+def _judgments(index: QrelsIndex, run: Run, topic_code: np.ndarray) -> np.ndarray:
+    """Relevance degree of every row of the run in file order (NONPOOL, UNJUDGED sentinels).
+
+    ``topic_code`` is each row's topic in ``index.topics`` (-1: a topic without judgments).
+    """
+    rel = np.full(len(topic_code), NONPOOL, dtype=np.int64)
+    if index.fp_keys is not None:
+        if len(index.fp_keys) == 0:
+            return rel
+        # blocks of rows bound the memory of the temporaries on runs of millions of lines
+        for start in range(0, len(topic_code), _LOOKUP_BLOCK):
+            if not _judge_block(index, run, topic_code, rel, start):
+                break
+        else:
+            return rel
+        rel[:] = NONPOOL
+    exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
+    doc_code = _codes_in(run.docno, exact.docs)
+    in_pool = (doc_code >= 0) & (topic_code >= 0)
+    if in_pool.any() and len(exact.keys):
+        keys = topic_code[in_pool] * exact.n_docs + doc_code[in_pool]
+        slot = np.minimum(np.searchsorted(exact.keys, keys), len(exact.keys) - 1)
+        found = exact.keys[slot] == keys
+        degree = exact.key_rel[slot]
+        rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
+    return rel
+
+
+#: Rows looked up at once by :func:`_judge_block`.
+_LOOKUP_BLOCK = 1 << 20
+
+
+def _judge_block(
+    index: QrelsIndex, run: Run, topic_code: np.ndarray, rel: np.ndarray, start: int
+) -> bool:
+    """Fingerprint lookup of rows ``start ..`` (one block) into ``rel``; False if undecided."""
+    codes = topic_code[start: start + _LOOKUP_BLOCK]
+    keys = codes.astype(np.uint64) << np.uint64(40)  # rows with code -1 are masked below
+    fingerprints = string_fingerprints(run.docno.slice(start, len(codes)))
+    fingerprints >>= np.uint64(24)
+    keys |= fingerprints
+    del fingerprints
+    slot = np.searchsorted(index.fp_keys, keys)
+    np.minimum(slot, len(index.fp_keys) - 1, out=slot)
+    hit = index.fp_keys[slot] == keys
+    hit &= codes >= 0
+    rows = np.flatnonzero(hit)
+    slot = slot[rows]
+    if len(rows):
+        # equal keys are only candidates: the docno strings must be equal too
+        ours = run.docno.take(pa.array(rows + start))
+        theirs = index.qrels.docno.take(pa.array(index.fp_rows[slot]))
+        if not pc.all(pc.equal(ours, theirs)).as_py():
+            return False
+    degree = index.fp_rel[slot]
+    rel[rows + start] = np.where(degree < 0, UNJUDGED, degree)
+    return True
+
+
 def judge_run(
     index: QrelsIndex, run: Run, options: RankingOptions
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]]:
@@ -271,7 +395,16 @@ def judge_run(
 
     Only topics with judgments are ranked; the others are returned by name.
     """
-    topic_code = _codes_in(run.topic, index.topic_array)
+    rel, counts, present, unjudged, _ = judge_run_rows(index, run, options)
+    return rel, counts, present, unjudged
+
+
+def judge_run_rows(
+    index: QrelsIndex, run: Run, options: RankingOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], np.ndarray]:
+    """:func:`judge_run` plus the run's row of every ranked document (for per-document
+    lookups such as :func:`irscale.core.labels.attach_labels`)."""
+    topic_code = grouped_codes(run.topic, index.topic_array)
     unjudged: tuple[str, ...] = ()
     order = rank_order(run, topic_code, options.ties)
     if (topic_code < 0).any():
@@ -285,20 +418,12 @@ def judge_run(
         keep = np.arange(len(order)) - np.repeat(starts, counts) < options.max_docs
         order, topic_in_order = order[keep], topic_in_order[keep]
         counts = np.minimum(counts, options.max_docs)
-    doc_code = _codes_in(run.docno, index.docs)[order]
-    in_pool = doc_code >= 0
-    rel = np.full(len(order), NONPOOL, dtype=np.int64)
-    if in_pool.any() and len(index.keys):
-        keys = topic_in_order[in_pool] * index.n_docs + doc_code[in_pool]
-        slot = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
-        found = index.keys[slot] == keys
-        degree = index.key_rel[slot]
-        rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
+    rel = _judgments(index, run, topic_code)[order]
     if options.judged_only:
         keep = rel >= 0
-        rel, topic_in_order = rel[keep], topic_in_order[keep]
+        rel, topic_in_order, order = rel[keep], topic_in_order[keep], order[keep]
         counts = np.bincount(topic_in_order, minlength=len(index.topics))
-    return rel, counts[present], present, unjudged
+    return rel, counts[present], present, unjudged, order
 
 
 def build_judged_rankings(
@@ -347,6 +472,7 @@ def build_judged_rankings(
         flag_parts.append(flags)
     lengths = np.concatenate(length_parts).astype(np.int64)
     ranking_topic = np.concatenate(topic_parts).astype(np.int64)
+    pa.default_memory_pool().release_unused()  # sorting and lookups are done: free their memory
     return JudgedRankings(
         rel=np.concatenate(rel_parts),
         offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),

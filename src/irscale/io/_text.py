@@ -163,7 +163,13 @@ def parse_columns(
 
     plain_file = isinstance(source, (str, os.PathLike)) and not _is_gzip(Path(source))
     try:
-        table = parse(pa.memory_map(str(source)) if plain_file else raw())
+        # a plain read, not a memory map: mapped pages would count in the process's resident
+        # memory for the whole parse (the file's size on top of the parsed columns)
+        if plain_file:
+            with pa.OSFile(str(source)) as handle:
+                table = parse(handle)
+        else:
+            table = parse(raw())
     except pa.ArrowInvalid as first_error:
         data = raw()
         normalised = _EDGE_BLANKS.sub(b"", _BLANKS.sub(b" ", data))

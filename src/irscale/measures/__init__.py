@@ -1,6 +1,27 @@
-"""Measures: the registry, the name parser, and every family (trec_eval's and ours)."""
+"""Measures: the registry, the name parser, and every family (trec_eval's and ours).
 
-from . import trec  # noqa: F401  (registers trec_eval's families)
+Importing this package registers trec_eval's families (:mod:`irscale.measures.trec`) and the
+families of the seeds' catalogue (one module per family group: dcg, graded, cascade, rbp,
+precision_recall, generalized, condensed, tbg, umeasure, markov, click_models,
+order_measures, multi_aspect).
+"""
+
+from . import (  # noqa: F401  (importing a module registers its families)
+    cascade,
+    click_models,
+    condensed,
+    dcg,
+    generalized,
+    graded,
+    markov,
+    multi_aspect,
+    order_measures,
+    precision_recall,
+    rbp,
+    tbg,
+    trec,
+    umeasure,
+)
 from .base import REGISTRY, EvalContext, Family, MeasureRequest, get_family, register
 
 __all__ = ["REGISTRY", "EvalContext", "Family", "MeasureRequest", "get_family", "register"]

@@ -339,6 +339,8 @@ class MeasureRequest:
     cutoff: int | None = None
     labels: tuple[tuple[str, str], ...] = ()
     requested: str = ""
+    #: Evaluate on the condensed rankings (unjudged documents removed; seed 001 §2.2).
+    condensed: bool = False
 
     def with_labels(self, labels: Mapping[str, str]) -> MeasureRequest:
         return replace(self, labels=tuple(labels.items()))

@@ -10,9 +10,20 @@ Accepted spellings (each yields one or more :class:`MeasureRequest`):
 * ir_measures-style names ``Name(param=value,...)@cutoff``: ``AP``, ``AP@100``, ``P@10``,
   ``P(rel=2)@5``, ``R@100``, ``nDCG``, ``nDCG@10``, ``RR``, ``RR@10``, ``Rprec``, ``Bpref``,
   ``infAP``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``NumQ``, ``SetP``, ``SetR``, ``SetF``,
-  ``Success@1``, ``IPrec@0.5``, ``GMAP``. The parameter ``rel`` sets the minimum relevance
-  degree counted as relevant for that measure only. A cut-off on a measure that has no
-  native cut-off (``RR@10``) evaluates the ranking truncated to its first k documents.
+  ``Success@1``, ``IPrec@0.5``, ``GMAP``, and every family with keyword parameters
+  (:mod:`irscale.measures.params`): ``Q(beta=0.5)@10``, ``nDCG(gain=exp,discount=log2)@10``,
+  ``DCG(discount=jk,base=10)@20``, ``RBP(p=0.8)``, ``ERR(prob=ntcir)@20``, ``AP(norm=min)@10``
+  (a name of the trec_eval route that carries such parameters, ``AP(...)`` or ``nDCG(...)``,
+  selects the keyword family of that name). Generic parameters, accepted by every name:
+  ``rel`` (minimum relevance degree counted as relevant for that measure only) and
+  ``condensed=1`` (alias ``judged_only=1``: evaluate the condensed list, unjudged documents
+  removed; seed 001 §2.2). A cut-off on a measure that has no native cut-off (``RR@10``)
+  evaluates the ranking truncated to its first k documents; a keyword family that declares
+  ``cutoff`` receives k as a parameter;
+* NTCIREVAL's output names with the prefix ``ntcir:`` (``ntcir:Q-measure``,
+  ``ntcir:nDCG@0010``, ``ntcir:MSnDCG@10``, ``ntcir:nERR@10``, ``ntcir:P-plus`` ...), each
+  standing for the irscale measure with NTCIREVAL's definition and defaults
+  (:data:`NTCIR_NAMES`; docs/measures.md).
 
 Every label shown to the user is the name as requested (``P@10`` stays ``P@10``); trec_eval
 names print exactly as trec_eval prints them.
@@ -26,6 +37,7 @@ from dataclasses import replace
 
 from ..errors import MeasureError
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
+from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
 _IR_NAME = re.compile(
@@ -59,6 +71,40 @@ IR_NAMES: dict[str, tuple[str | None, str | None]] = {
     "IPrec": (None, "iprec_at_recall"),
 }
 
+#: ir-style names of the trec_eval route whose keyword parameters (beyond the generic
+#: ``rel`` and ``condensed``) select a keyword family: ``AP(norm=min)@10``, ``nDCG(gain=exp)``.
+IR_KEYWORD_FAMILIES: dict[str, str] = {"AP": "AP", "MAP": "AP", "nDCG": "nDCG", "NDCG": "nDCG"}
+
+#: Other names of keyword families.
+ALIASES: dict[str, str] = {"gRBP": "RBP", "Qmeasure": "Q"}
+
+#: NTCIREVAL's output names (``ntcir_eval compute``, version 190111) → the irscale measure
+#: with NTCIREVAL's definition and defaults; ``{k}`` is the cut-off of ``Name@k``. Gains: the
+#: default linear gains are NTCIREVAL's ``-g 1:2:...:c``; give ``gain=`` for other ``-g``.
+NTCIR_NAMES: dict[str, str] = {
+    "RR": "RR",
+    "O-measure": "Omeasure(beta=1)",
+    "P-measure": "Pmeasure(beta=1)",
+    "P-plus": "Pplus(beta=1)",
+    "AP": "AP",
+    "Q-measure": "Q(beta=1)",
+    "RBP": "RBP(p=0.95)",
+    "ERR": "ERR(prob=ntcir)",
+    "AP@": "AP(norm=min)@{k}",
+    "Q@": "Q(beta=1,norm=min)@{k}",
+    "nDCG@": "nDCG(discount=jk,base=2)@{k}",
+    "MSnDCG@": "nDCG(discount=log2)@{k}",
+    "P@": "P@{k}",
+    "RBP@": "RBP(p=0.95)@{k}",
+    "ERR@": "ERR(prob=ntcir)@{k}",
+    "nERR@": "nERR(prob=ntcir)@{k}",
+    "Hit@": "Success@{k}",
+    "bpref": "Bpref(condensed=1)",
+    "bpref_R": "bpref_R",
+    "bpref_N": "bpref_N",
+}
+NTCIR_PREFIX = "ntcir:"
+
 
 def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[MeasureRequest]:
     """Requests for every name (a single string may hold several, separated by blanks).
@@ -85,6 +131,10 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     nicknames = NICKNAMES10 if compat == 10 else NICKNAMES
     if text in nicknames:
         return [MeasureRequest(family, requested=text) for family in nicknames[text]]
+    if text.startswith(NTCIR_PREFIX):
+        return [_ntcir_request(text)]
+    if text in IR_NAMES and IR_NAMES[text][0] is not None:
+        return [_ir_request(text, text, None, None)]
     if text in REGISTRY:
         return [MeasureRequest(text, requested=text)]
     family, dot, params = text.partition(".")
@@ -95,11 +145,11 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     if trec_output is not None:
         return [trec_output]
     match = _IR_NAME.match(text)
-    if match and match["name"] in IR_NAMES:
+    if match and (match["name"] in IR_NAMES or _keyword_family(match["name"]) is not None):
         return [_ir_request(text, match["name"], match["params"], match["cutoff"])]
     import difflib
 
-    known = list(REGISTRY) + list(IR_NAMES) + list(NICKNAMES)
+    known = list(REGISTRY) + list(IR_NAMES) + list(ALIASES) + list(NICKNAMES)
     close = difflib.get_close_matches(text, known, n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise MeasureError(f"unknown measure {text!r}{hint}")
@@ -125,10 +175,82 @@ def _trec_output_name(text: str) -> MeasureRequest | None:
     return None
 
 
+def _keyword_family(name: str) -> str | None:
+    """The keyword family an ir-style name stands for (``None``: not a keyword family)."""
+    family = ALIASES.get(name, name)
+    if family in REGISTRY and isinstance(REGISTRY[family].params, Keywords):
+        return family
+    return None
+
+
+def _ntcir_request(text: str) -> MeasureRequest:
+    """``ntcir:Name`` or ``ntcir:Name@k`` → the irscale measure of :data:`NTCIR_NAMES`."""
+    name, at, cutoff = text[len(NTCIR_PREFIX):].partition("@")
+    template = NTCIR_NAMES.get(name + at)
+    if template is None or (at and not cutoff.isdigit()):
+        known = ", ".join(NTCIR_PREFIX + key + ("k" if key.endswith("@") else "")
+                          for key in NTCIR_NAMES)
+        raise MeasureError(f"unknown NTCIREVAL measure {text!r} (known: {known})")
+    spelled = template.format(k=int(cutoff)) if at else template
+    return replace(parse_measure(spelled)[0], requested=text)
+
+
 def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) -> MeasureRequest:
-    plain, with_cutoff = IR_NAMES[name]
     options = _parse_ir_params(text, params)
     level = options.pop("rel", None)
+    condensed = _generic_flag(text, options, "condensed") | _generic_flag(
+        text, options, "judged_only")
+    keyword_family = IR_KEYWORD_FAMILIES.get(name) if name in IR_NAMES else _keyword_family(name)
+    if keyword_family is not None and (options or name not in IR_NAMES):
+        request = _keyword_request(text, keyword_family, options, cutoff)
+    else:
+        request = _trec_route_request(text, name, options, cutoff)
+    if condensed:
+        request = replace(request, condensed=True)
+    if level is not None:
+        try:
+            request = replace(request, relevance_level=int(level))
+        except ValueError:
+            raise MeasureError(f"measure {text!r}: rel must be an integer, got {level!r}") from None
+    return request
+
+
+def _generic_flag(text: str, options: dict[str, str], name: str) -> bool:
+    if name not in options:
+        return False
+    try:
+        return flag(options.pop(name))
+    except ValueError:
+        raise MeasureError(f"measure {text!r}: {name} must be 1 or 0") from None
+
+
+def _cutoff_depth(text: str, cutoff: str) -> int:
+    try:
+        depth = int(cutoff)
+    except ValueError:
+        raise MeasureError(f"measure {text!r}: the cut-off must be an integer") from None
+    if depth <= 0:
+        raise MeasureError(f"measure {text!r}: the cut-off must be positive")
+    return depth
+
+
+def _keyword_request(text: str, family: str, options: dict[str, str],
+                     cutoff: str | None) -> MeasureRequest:
+    spec = get_family(family).params
+    assert isinstance(spec, Keywords)
+    depth = None if cutoff is None else _cutoff_depth(text, cutoff)
+    if "cutoff" in options:
+        raise MeasureError(f"measure {text!r}: give the cut-off as @k")
+    if depth is not None and spec.takes_cutoff:
+        options = {**options, "cutoff": str(depth)}
+        depth = None
+    return MeasureRequest(family, spec.from_items(options, family), cutoff=depth,
+                          requested=text)
+
+
+def _trec_route_request(text: str, name: str, options: dict[str, str],
+                        cutoff: str | None) -> MeasureRequest:
+    plain, with_cutoff = IR_NAMES[name]
     if options:
         raise MeasureError(f"measure {text!r}: unknown parameter(s) {sorted(options)}")
     if cutoff is None:
@@ -139,37 +261,23 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
         spec = get_family(with_cutoff).params
         request = MeasureRequest(with_cutoff, spec.parse(cutoff, with_cutoff), requested=text)
     else:
-        try:
-            depth = int(cutoff)
-        except ValueError:
-            raise MeasureError(f"measure {text!r}: the cut-off must be an integer") from None
-        if depth <= 0:
-            raise MeasureError(f"measure {text!r}: the cut-off must be positive")
+        depth = _cutoff_depth(text, cutoff)
         request = MeasureRequest(plain, cutoff=depth, requested=text)  # type: ignore[arg-type]
-    if level is not None:
-        try:
-            request = replace(request, relevance_level=int(level))
-        except ValueError:
-            raise MeasureError(f"measure {text!r}: rel must be an integer, got {level!r}") from None
     return request
 
 
 def _parse_ir_params(text: str, params: str | None) -> dict[str, str]:
-    if not params:
-        return {}
-    options = {}
-    for part in params.split(","):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise MeasureError(f"measure {text!r}: parameters are name=value pairs, got {part!r}")
-        options[key.strip()] = value.strip()
-    return options
+    return split_items(params or "", text)
 
 
 def is_trec_request(request: MeasureRequest) -> bool:
     """True when the request was spelled the trec_eval way (its output keeps trec names)."""
+    if isinstance(get_family(request.family).params, Keywords):
+        return False
     head = request.requested.split(".")[0]
-    return head in REGISTRY or head in NICKNAMES or _trec_output_name(request.requested) is not None
+    trec_family = head in REGISTRY and not isinstance(REGISTRY[head].params, Keywords)
+    return trec_family or head in NICKNAMES or _trec_output_name(request.requested) is not None
 
 
-__all__ = ["IR_NAMES", "is_trec_request", "parse_measure", "parse_measures"]
+__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "is_trec_request",
+           "parse_measure", "parse_measures"]

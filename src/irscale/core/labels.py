@@ -1,0 +1,198 @@
+"""Per-document labels beyond relevance: a second (third ...) judgment file.
+
+Some measures need more than the relevance degree of a retrieved document: its
+understandability (uRBP, CLEF eHealth), its length (TBG, U-measure), its click or
+satisfaction probability (click-model measures). These come as *label sets*, named tables
+``topic docno value`` given next to the qrels:
+
+* a file in qrels format ``topic iter docno value`` (``value`` any number; e.g. CLEF eHealth
+  2016's ``task2.qunder``, understandability 0..100), plain or gzip;
+* a mapping ``{topic: {docno: value}}``, or ``{docno: value}`` for values that do not
+  depend on the topic (document lengths);
+* a DataFrame with topic, document and value columns (``query_id``/``doc_id``/``value``, or
+  the trec_eval names);
+
+A row whose topic is ``*`` holds for every topic (used when no topic-specific row exists).
+:func:`attach_labels` looks every retrieved document up and stores the values, aligned
+with ``rel``, in :attr:`JudgedRankings.attributes` (NaN where a document has no label);
+views (cut-offs, condensed lists) keep them aligned. Lookups are vectorised joins.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from .inputs import Qrels, Run, resolve_duplicates
+from .judged import JudgedRankings, QrelsIndex, RankingOptions, judge_run_rows
+
+#: Topic of a label row that holds for every topic.
+ANY_TOPIC = "*"
+
+
+@dataclass(frozen=True, eq=False)
+class LabelTable:
+    """One label set: a value per (topic, document); topic ``*`` = every topic."""
+
+    topic: pa.ChunkedArray
+    docno: pa.ChunkedArray
+    value: np.ndarray
+    source: str = "<labels>"
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def __repr__(self) -> str:
+        return f"LabelTable({len(self)} values, source={self.source!r})"
+
+
+def read_labels(source: Any) -> LabelTable:
+    """A :class:`LabelTable` from a file path, bytes, mapping, DataFrame or :class:`Qrels`.
+
+    >>> t = read_labels(b"101 0 d1 95\\n101 0 d2 7\\n")
+    >>> list(t.value)
+    [95.0, 7.0]
+    """
+    if isinstance(source, LabelTable):
+        return source
+    if isinstance(source, Qrels):
+        return LabelTable(source.topic, source.docno, source.rel.astype(np.float64),
+                          source.source)
+    if isinstance(source, (str, os.PathLike, bytes, io.IOBase)):
+        return _read_file(source)
+    if isinstance(source, Mapping):
+        return _from_mapping(source)
+    if hasattr(source, "columns"):
+        return _from_frame(source)
+    raise InputError(f"cannot use a {type(source).__name__} as a label set")
+
+
+def _read_file(source: Any) -> LabelTable:
+    from ..io._text import is_float, line_of_record, parse_columns, source_name
+
+    name = source_name(source)
+    table, raw = parse_columns(
+        source,
+        ("qid", "iter", "docno", "value"),
+        {"qid": pa.string(), "docno": pa.string(), "value": pa.float64()},
+        ("qid", "docno", "value"),
+        {3: lambda text: None if is_float(text) else "is not a number"},
+        "labels",
+    )
+    return _checked(table["qid"], table["docno"], table["value"].to_numpy(), name,
+                    lambda row: line_of_record(raw(), row))
+
+
+def _from_mapping(data: Mapping[Any, Any]) -> LabelTable:
+    topics: list[str] = []
+    docs: list[str] = []
+    values: list[Any] = []
+    for key, entry in data.items():
+        if isinstance(entry, Mapping):
+            topics.extend([str(key)] * len(entry))
+            docs.extend(str(d) for d in entry)
+            values.extend(entry.values())
+        else:  # {docno: value}: the same value for every topic
+            topics.append(ANY_TOPIC)
+            docs.append(str(key))
+            values.append(entry)
+    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
+                    pa.chunked_array([pa.array(docs, pa.string())]),
+                    _numbers(values, "<labels dict>"), "<labels dict>",
+                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
+
+
+def _from_frame(frame: Any) -> LabelTable:
+    from ..io.memory import _DOC, _TOPIC, _column
+
+    source = "<labels DataFrame>"
+    t = _column(frame, _TOPIC, "topic", source)
+    d = _column(frame, _DOC, "document", source)
+    v = _column(frame, ("value", "label", "relevance", "rel", "score"), "value", source)
+    topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
+    values = frame[v].tolist()
+    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
+                    pa.chunked_array([pa.array(docs, pa.string())]),
+                    _numbers(values, source), source,
+                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
+
+
+def _numbers(values: list[Any], source: str) -> np.ndarray:
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        bad = next(v for v in values if not _is_number(v))
+        raise InputError(f"label value {bad!r} is not a number", source=source) from None
+
+
+def _is_number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
+             source: str, describe) -> LabelTable:
+    if len(value) == 0:
+        raise InputError("empty label set", source=source)
+    resolve_duplicates(topic, docno, value, "error", source, describe)
+    return LabelTable(topic=topic, docno=docno, value=np.asarray(value, dtype=np.float64),
+                      source=source)
+
+
+# ---------------------------------------------------------------- alignment
+def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
+           docno: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none)."""
+    n = len(docno)
+    out = np.full(n, np.nan)
+    if n == 0:
+        return out
+    query = pa.table({"t": topic, "d": docno, "i": pa.array(np.arange(n))})
+    labels = pa.table({"t": table.topic, "d": table.docno, "v": table.value})
+    wildcard = pc.equal(labels["t"], ANY_TOPIC)
+    specific = labels.filter(pc.invert(wildcard))
+    for keys, right in ((["t", "d"], specific),
+                        (["d"], labels.filter(wildcard).drop_columns(["t"]))):
+        if right.num_rows == 0:
+            continue
+        joined = query.join(right, keys=keys, join_type="inner")
+        rows = joined["i"].to_numpy()
+        fill = np.isnan(out[rows])
+        out[rows[fill]] = joined["v"].to_numpy()[fill]
+    return out
+
+
+def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
+                  options: RankingOptions, labels: Mapping[str, Any]) -> JudgedRankings:
+    """``jr`` (built from ``qrels`` and ``runs`` with ``options``) with every label set of
+    ``labels`` (name → source, see :func:`read_labels`) attached as a per-document attribute.
+    """
+    tables = {str(name): read_labels(source) for name, source in labels.items()}
+    index = QrelsIndex.build(qrels)
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
+    for run in runs:
+        _, _, _, _, rows = judge_run_rows(index, run, options)
+        take = pa.array(rows)
+        topic, docno = run.topic.take(take), run.docno.take(take)
+        for name, table in tables.items():
+            parts[name].append(lookup(table, topic, docno))
+    real = np.ones(len(jr.rel), dtype=bool)
+    if jr.placeholder is not None:  # trec_eval 10's -c stand-ins have no labels
+        real = ~jr.placeholder[jr.segment]
+    arrays = {}
+    for name, pieces in parts.items():
+        values = np.full(len(jr.rel), np.nan)
+        values[real] = np.concatenate(pieces) if pieces else np.empty(0)
+        arrays[name] = values
+    return jr.with_attributes(**arrays)

@@ -1,0 +1,236 @@
+"""Gains, discounts and ideal rankings as parameters of the graded measures.
+
+**Gain maps** (keyword ``gain``), the value a document of relevance degree ``v`` brings:
+
+* ``linear`` — ``g(v) = v`` (the "gain = relevance level" of trec_eval, NTCIREVAL's
+  ``-g 1:2:...``, seed 004 §3.4);
+* ``exp`` — ``g(v) = 2^v − 1`` (Burges et al.; seed 001 §2.2, ERR's probabilities);
+* ``binary`` — ``g(v) = 1`` for a relevant document (degree ≥ the relevance level ``rel``);
+* ``g1:g2:...:gc`` — user-given gains of degrees 1..c (NTCIREVAL's ``-g`` convention:
+  ``gain=1:3:7``); degree 0 gains 0. A judged degree above c is an error.
+
+In every family of this package, a document below the relevance level (``rel``, default 1)
+gains nothing, as do unjudged documents (not in the qrels, or judged negative): "relevant"
+and "positive gain" coincide, as Sakai's definitions assume (seed 001 §2.2).
+
+``gmax`` is the gain of the highest degree of the scale, ``c`` = the highest judged degree of
+the batch (``jr.rel_levels``), or ``maxrel`` when given, or the last degree of a gain list:
+RBP, ERR, gP divide by it (seed 003 §5: ``g(a_c)``; NTCIREVAL: ``gv[maxrl]``, the gain of
+the last level of ``-g``).
+
+**Discounts** (keyword ``discount``, base ``base``, default 2), the divisor of the gain at
+rank r:
+
+* ``jk`` — Järvelin & Kekäläinen (2002): ``max(1, log_b r)``, no discount up to rank b
+  (seed 004 eq. 5; the DCG_b02/DCG_b10 of seed 000 §6; NTCIREVAL's "nDCG", computed as
+  ``log(r)/log(b)`` for r > b);
+* ``log2`` / ``log`` — ``log_2(r + 1)`` / ``log_b(r + 1)`` (seed 001 eq. 6; Burges et al.;
+  NTCIREVAL's "MSnDCG"; trec_eval's ndcg): with b = 2 the discount is ``numpy.log2(r + 1)``,
+  bit for bit trec_eval's;
+* ``1+log`` (``onelog``) — ``1 + log_b r`` (Järvelin et al. 2008, seed 001 §2.2).
+
+**Ideal rankings** (:func:`ideal_rankings`): for every topic, its relevant judged documents
+sorted by decreasing gain (degree descending among equal gains), as a
+:class:`~irscale.core.judged.JudgedRankings` batch of its own, one ranking per distinct row
+of ``rel_levels``: ideal values are the same kernels applied to the ideal batch (nDCG's
+ideal DCG, nERR's ideal ERR, Q's ideal cumulative gain), accumulated in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.judged import JudgedRankings
+from ..errors import MeasureError
+from .params import Keyword, choice, integer, number, optional
+from .trec._segments import memo
+from .trec.gains import distinct_rows, log2_discount
+
+
+# ---------------------------------------------------------------- gain maps
+@dataclass(frozen=True)
+class GainMap:
+    """A gain map: ``kind`` linear, exp, binary or list (``values`` = gains of degrees 1..c)."""
+
+    kind: str
+    values: tuple[float, ...] = ()
+
+    def __str__(self) -> str:
+        return ":".join(f"{v:g}" for v in self.values) if self.kind == "list" else self.kind
+
+    def table(self, n_levels: int, family: str = "") -> np.ndarray:
+        """Gain of every degree ``0 .. n_levels - 1`` (degree 0 gains 0, except binary)."""
+        degrees = np.arange(max(n_levels, 1), dtype=np.float64)
+        if self.kind == "linear":
+            return degrees
+        if self.kind == "exp":
+            return np.exp2(degrees) - 1.0
+        if self.kind == "binary":
+            return np.ones_like(degrees)
+        if n_levels - 1 > len(self.values):
+            raise MeasureError(
+                f"measure {family!r}: gain={self} gives gains for degrees 1..{len(self.values)} "
+                f"but the judgments have degree {n_levels - 1}"
+            )
+        table = np.zeros(max(n_levels, len(self.values) + 1))
+        table[1:len(self.values) + 1] = self.values
+        return table
+
+
+def parse_gain(text: str) -> GainMap:
+    """``linear`` | ``exp`` | ``binary`` | ``g1:g2:...`` (gains of degrees 1, 2, ...)."""
+    if text in ("linear", "exp", "binary"):
+        return GainMap(text)
+    try:
+        values = tuple(float(part) for part in text.split(":"))
+    except ValueError:
+        raise ValueError("use linear, exp, binary or gains of degrees 1..c, e.g. 1:3:7") from None
+    if not values or not all(np.isfinite(values)) or min(values) < 0:
+        raise ValueError("gains must be finite and ≥ 0")
+    return GainMap("list", values)
+
+
+LINEAR = GainMap("linear")
+
+
+def gain_keyword(default: str = "linear") -> Keyword:
+    return Keyword(parse_gain, parse_gain(default),
+                   "gain map: linear (degree), exp (2^degree - 1), binary, or g1:g2:... "
+                   "(gains of degrees 1, 2, ...)")
+
+
+MAXREL = Keyword(optional(integer(low=1)), None,
+                 "highest relevance degree c of the scale (gmax = gain of c); "
+                 "default: the highest judged degree of the batch")
+
+
+def scale_levels(jr: JudgedRankings, maxrel: int | None) -> int:
+    """Number of degrees of the scale, ``c + 1`` (c = ``maxrel`` or the batch's highest)."""
+    judged = jr.rel_levels.shape[1]
+    if maxrel is None:
+        return max(judged, 2)
+    if judged > maxrel + 1 and jr.rel_levels[:, maxrel + 1:].any():
+        raise MeasureError(f"maxrel={maxrel} but the judgments have degree {judged - 1}")
+    return maxrel + 1
+
+
+def gain_table(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
+               family: str = "") -> np.ndarray:
+    """Gain of every degree of the scale, with the relevance level applied (see above)."""
+    table = gain.table(scale_levels(jr, maxrel), family).copy()
+    level = jr.relevance_level
+    table[: max(level, 1 if gain.kind != "binary" else 0)] = 0.0
+    return table
+
+
+def max_gain(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
+             family: str = "") -> float:
+    """``gmax``: the gain of the highest degree of the scale."""
+    return float(gain_table(jr, gain, maxrel, family).max(initial=0.0))
+
+
+def element_gains(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
+                  family: str = "", index: np.ndarray | None = None) -> np.ndarray:
+    """Gain of every retrieved document (0 for unjudged documents), or of the documents
+    at positions ``index`` only."""
+    table = gain_table(jr, gain, maxrel, family)
+    rel = jr.rel if index is None else jr.rel[index]
+    if len(rel) and rel.max(initial=0) >= len(table):
+        raise MeasureError(f"measure {family!r}: a retrieved document has degree "
+                           f"{int(rel.max())} above maxrel={len(table) - 1}")
+    return np.where(rel >= 0, table[np.maximum(rel, 0)], 0.0)
+
+
+# ---------------------------------------------------------------- discounts
+@dataclass(frozen=True)
+class Discount:
+    """A rank discount: ``kind`` jk, log or 1+log, with logarithm base ``base``."""
+
+    kind: str
+    base: float = 2.0
+
+    def __call__(self, rank: np.ndarray) -> np.ndarray:
+        r = np.asarray(rank, dtype=np.float64)
+        if self.kind == "log2" or (self.kind == "log" and self.base == 2.0):
+            return log2_discount(r)
+        if self.kind == "log":
+            return np.log(r + 1.0) / np.log(self.base)
+        if self.kind == "jk":
+            out = np.ones_like(r)
+            later = (r > self.base) & (r > 1)
+            out[later] = np.log(r[later]) / np.log(self.base)
+            return out
+        return 1.0 + np.log(r) / np.log(self.base)
+
+
+DISCOUNT_KIND = Keyword(
+    choice("jk", "log", "log2", "1+log", aliases={"onelog": "1+log"}),
+    "log2",
+    "discount: log2 (log2(r+1)), log (log_b(r+1)), jk (max(1, log_b r)), 1+log (1 + log_b r)",
+)
+BASE = Keyword(number(low=1.0, open_low=True), 2.0, "logarithm base b of the discount")
+
+
+def discount_of(params: Mapping[str, Any]) -> Discount:
+    """The :class:`Discount` of a family's ``discount`` and ``base`` parameters."""
+    kind = params["discount"]
+    return Discount(kind, 2.0 if kind == "log2" else params["base"])
+
+
+# ---------------------------------------------------------------- ideal rankings
+@dataclass(frozen=True, eq=False)
+class IdealRankings:
+    """The ideal ranking of every ranking's topic (see the module documentation).
+
+    ``batch`` holds one ideal ranking per distinct row of ``rel_levels``; ``row[i]`` is the
+    ideal ranking of ranking ``i``.
+    """
+
+    batch: JudgedRankings
+    row: np.ndarray
+
+    def per_ranking(self, values: np.ndarray) -> np.ndarray:
+        """Per-ideal-ranking ``values`` spread to the rankings of the original batch."""
+        return np.asarray(values)[self.row]
+
+    @property
+    def length(self) -> np.ndarray:
+        """Number of documents of each ranking's ideal ranking."""
+        return self.batch.lengths[self.row]
+
+
+def ideal_rankings(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
+                   family: str = "") -> IdealRankings:
+    """Ideal rankings of ``jr``'s topics for a gain map (cached per batch and gain map)."""
+
+    def build() -> IdealRankings:
+        rows, row = distinct_rows(jr)
+        table = gain_table(jr, gain, maxrel, family)
+        n = rows.shape[1]
+        if n > len(table):
+            raise MeasureError(f"measure {family!r}: the judgments have degree {n - 1} above "
+                               f"maxrel={len(table) - 1}")
+        degrees = np.arange(n)
+        positive = degrees[table[:n] > 0]
+        # best first: gain descending, then degree descending
+        order = positive[np.lexsort((-positive, -table[positive]))]
+        counts = rows[:, order]
+        rel = np.repeat(np.tile(order, len(rows)), counts.ravel())
+        lengths = counts.sum(axis=1)
+        batch = JudgedRankings(
+            rel=rel.astype(np.int64),
+            offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+            rel_levels=rows,
+            ranking_topic=np.arange(len(rows), dtype=np.int64),
+            ranking_run=np.zeros(len(rows), dtype=np.int64),
+            topics=tuple(str(i) for i in range(len(rows))),
+            runs=("ideal",),
+            relevance_level=jr.relevance_level,
+        )
+        return IdealRankings(batch=batch, row=row)
+
+    return memo(jr, f"ideal:{gain}:{maxrel}", build)

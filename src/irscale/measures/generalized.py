@@ -1,0 +1,65 @@
+"""Generalised precision and recall, gP and gR (Kekäläinen & Järvelin, JASIST 2002; seed
+003 §4.2).
+
+With ``g`` the gain map (``gain=``, default linear; documents below ``rel`` and unjudged
+ones gain 0), ``gmax`` the gain of the scale's highest degree, N the documents considered
+(the cut-off k, or the n retrieved) and the recall base in gains
+``RB = Σ_{judged d} g(d)`` (seed 003 §3)::
+
+    gP = (1/N) Σ_{i≤N} g(r_i) / gmax
+    gR = Σ_{i≤N} g(r_i) / RB                  (0 when RB = 0)
+
+Both are set measures (the order of the N documents does not matter). With binary
+relevance they are precision and recall.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.judged import JudgedRankings
+from .base import EvalContext, register, safe_divide
+from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, gain_table, max_gain
+from .params import CUTOFF, Keywords, Params
+
+_PARAMS = Keywords(gain=gain_keyword("linear"), maxrel=MAXREL, cutoff=CUTOFF)
+
+
+def total_gain(jr: JudgedRankings, gain: GainMap, maxrel: int | None, family: str) -> np.ndarray:
+    """Per ranking: the recall base in gains, Σ over the topic's judged documents."""
+    table = gain_table(jr, gain, maxrel, family)
+    levels = jr.rel_levels
+    return levels.astype(np.float64) @ table[: levels.shape[1]]
+
+
+def _retrieved_gain(jr: JudgedRankings, params: Params,
+                    family: str) -> tuple[np.ndarray, np.ndarray]:
+    k = params["cutoff"]
+    view = jr if k is None else jr.truncate(k)
+    size = view.lengths if k is None else np.full(jr.n_rankings, k)
+    return view.segment_sum(element_gains(view, params["gain"], params["maxrel"], family)), size
+
+
+@register(
+    "gP",
+    doc="Generalised precision: mean normalised gain g/gmax of the retrieved (or top k) "
+    "documents (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
+    params=_PARAMS,
+)
+def generalised_precision(jr: JudgedRankings, params: Params,
+                          ctx: EvalContext) -> dict[str, np.ndarray]:
+    total, size = _retrieved_gain(jr, params, "gP")
+    gmax = max_gain(jr, params["gain"], params["maxrel"], "gP")
+    return {"gP": safe_divide(total, size * gmax)}
+
+
+@register(
+    "gR",
+    doc="Generalised recall: gain retrieved (in the top k) over the gain of every judged "
+    "document (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
+    params=_PARAMS,
+)
+def generalised_recall(jr: JudgedRankings, params: Params,
+                       ctx: EvalContext) -> dict[str, np.ndarray]:
+    total, _ = _retrieved_gain(jr, params, "gR")
+    return {"gR": safe_divide(total, total_gain(jr, params["gain"], params["maxrel"], "gR"))}

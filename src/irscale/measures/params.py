@@ -1,0 +1,209 @@
+"""Keyword parameters of measure families: ``Name(key=value,...)@cutoff``.
+
+A family declares its parameters once, as a :class:`Keywords` spec of named
+:class:`Keyword` s (parser, default, documentation). The one measure-name parser
+(:mod:`irscale.measures.names`) hands it the ``key=value`` pairs of an ir_measures-style
+name (``Q(beta=0.5)@10``, ``nDCG(gain=exp,discount=log2)@10``) or of a trec-style name
+(``Q.beta=0.5``); the kernel receives the parsed :class:`Params` (a read-only mapping with
+every parameter, defaults filled in). A family whose spec declares ``cutoff`` receives the
+``@k`` of the name as ``params["cutoff"]`` (it needs k itself, e.g. to normalise by
+``min(k, R)``); other families are evaluated on the rankings truncated to k.
+
+Value parsers (``number``, ``integer``, ``choice``, ``flag``, ``numbers``, ``identifier``)
+turn the text of one value into a Python value or raise ``ValueError`` with a reason; the
+reason is reported with the family and the offending text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import MeasureError
+from .base import ParamSpec
+
+#: Names every ir_measures-style request accepts, whatever the family: ``rel`` (minimum
+#: relevant degree) and ``condensed`` / ``judged_only`` (evaluate the condensed list).
+GENERIC_KEYWORDS = ("rel", "condensed", "judged_only")
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One named parameter: how its text is parsed, its default, and what it means."""
+
+    parse: Callable[[str], Any]
+    default: Any
+    doc: str
+
+
+@dataclass(frozen=True)
+class Params(Mapping[str, Any]):
+    """Parsed keyword parameters (every declared name, defaults included), hashable."""
+
+    items_: tuple[tuple[str, Any], ...]
+    given: tuple[str, ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        for name, value in self.items_:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, _ in self.items_)
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+    def key(self) -> str:
+        """A stable text key of the values (for caches)."""
+        return ",".join(f"{name}={value!r}" for name, value in self.items_)
+
+
+class Keywords(ParamSpec):
+    """A family's named parameters (see the module documentation)."""
+
+    def __init__(self, **keywords: Keyword) -> None:
+        self.keywords = dict(keywords)
+        self.default = Params(tuple((name, kw.default) for name, kw in keywords.items()))
+
+    @property
+    def takes_cutoff(self) -> bool:
+        return "cutoff" in self.keywords
+
+    def parse(self, text: str, family: str) -> Params:
+        """``key=value,key=value`` (the trec-style ``Family.key=value`` spelling)."""
+        return self.from_items(split_items(text, family), family)
+
+    def from_items(self, items: Mapping[str, str], family: str) -> Params:
+        unknown = sorted(set(items) - set(self.keywords))
+        if unknown:
+            accepted = ", ".join(sorted(self.keywords)) or "none"
+            raise MeasureError(
+                f"measure {family!r}: unknown parameter(s) {unknown} (accepted: {accepted})"
+            )
+        values = []
+        for name, keyword in self.keywords.items():
+            if name not in items:
+                values.append((name, keyword.default))
+                continue
+            try:
+                values.append((name, keyword.parse(items[name])))
+            except ValueError as error:
+                raise MeasureError(
+                    f"measure {family!r}: bad value {items[name]!r} for {name}: {error}"
+                ) from None
+        return Params(tuple(values), tuple(items))
+
+    def format(self, value: Params) -> str:
+        return ",".join(f"{name}={value[name]}" for name in value.given)
+
+
+def split_items(text: str, family: str) -> dict[str, str]:
+    """``a=1,b=x`` → ``{"a": "1", "b": "x"}`` (MeasureError for a malformed or repeated item)."""
+    items: dict[str, str] = {}
+    if not text:
+        return items
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise MeasureError(f"measure {family!r}: parameters are name=value pairs, got {part!r}")
+        if key in items:
+            raise MeasureError(f"measure {family!r}: parameter {key!r} given twice")
+        items[key] = value.strip()
+    return items
+
+
+# ---------------------------------------------------------------- value parsers
+def number(*, low: float | None = None, high: float | None = None,
+           open_low: bool = False, open_high: bool = False) -> Callable[[str], float]:
+    """A finite number in ``[low, high]`` (bounds open where asked)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError("not a number") from None
+        if not math.isfinite(value):
+            raise ValueError("not finite")
+        if low is not None and (value < low or (open_low and value == low)):
+            raise ValueError(f"must be {'>' if open_low else '≥'} {low}")
+        if high is not None and (value > high or (open_high and value == high)):
+            raise ValueError(f"must be {'<' if open_high else '≤'} {high}")
+        return value
+
+    return parse
+
+
+def integer(*, low: int | None = None) -> Callable[[str], int]:
+    """An integer ≥ ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError("not an integer") from None
+        if low is not None and value < low:
+            raise ValueError(f"must be ≥ {low}")
+        return value
+
+    return parse
+
+
+def optional(parse_value: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``parse_value`` or ``None`` for an empty text / ``none``."""
+
+    def parse(text: str) -> Any:
+        return None if text.lower() in ("", "none") else parse_value(text)
+
+    return parse
+
+
+def choice(*names: str, aliases: Mapping[str, str] | None = None) -> Callable[[str], str]:
+    """One of ``names`` (``aliases`` map other spellings onto them)."""
+    aliases = dict(aliases or {})
+
+    def parse(text: str) -> str:
+        value = aliases.get(text, text)
+        if value not in names:
+            raise ValueError(f"use one of {', '.join(names)}")
+        return value
+
+    return parse
+
+
+def flag(text: str) -> bool:
+    """A boolean: 1/0, true/false, yes/no."""
+    lowered = text.lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("use 1 or 0 (true/false)")
+
+
+def numbers(*, low: float | None = None, high: float | None = None) -> Callable[[str], tuple]:
+    """Colon-separated numbers, e.g. ``0.6:0.3:0.1`` (each in ``[low, high]``)."""
+    one = number(low=low, high=high)
+
+    def parse(text: str) -> tuple[float, ...]:
+        if not text:
+            raise ValueError("no number given")
+        return tuple(one(part) for part in text.split(":"))
+
+    return parse
+
+
+def identifier(text: str) -> str:
+    """A name (letters, digits, ``_``, ``-``): e.g. the name of a label set."""
+    if not text or not all(c.isalnum() or c in "_-" for c in text):
+        raise ValueError("not a name (letters, digits, _ and - only)")
+    return text
+
+
+#: ``cutoff``: the @k of a name, for families that use k themselves.
+CUTOFF = Keyword(optional(integer(low=1)), None,
+                 "document cut-off k (the @k of the name); none: the whole ranking")
