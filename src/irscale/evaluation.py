@@ -20,14 +20,12 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
 from .core.labels import attach_labels
-from .core.scorematrix import ScoreMatrix
 from .errors import MeasureError, ParameterError
 from .io.memory import as_qrels, as_runs
 from .measures.base import (
@@ -39,6 +37,11 @@ from .measures.base import (
     table_order,
 )
 from .measures.names import is_trec_request, parse_measures
+
+if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
+    import pandas as pd
+
+    from .core.scorematrix import ScoreMatrix
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,8 @@ class Evaluation:
     # ---------------------------------------------------------------- tables
     def per_topic(self) -> pd.DataFrame:
         """Tidy table ``run, topic, measure, value`` of the numeric per-topic values."""
+        import pandas as pd
+
         runs = self.rankings.run_labels
         topics = self.rankings.topic_labels
         frames = [
@@ -105,6 +110,8 @@ class Evaluation:
 
         Columns ``run, measure, value`` (``value`` is an object column: the run id is text).
         """
+        import pandas as pd
+
         rows = []
         for run_index, run in enumerate(self.runs):
             for column, value in self.summary(run_index):
@@ -164,6 +171,8 @@ class Evaluation:
         values = np.full((len(topics), len(self.runs), len(self.measures)), np.nan)
         for k, label in enumerate(self.measures):
             values[rows, self.rankings.ranking_run, k] = self.values[label]
+        from .core.scorematrix import ScoreMatrix
+
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=self.measures, allow_missing=allow_missing)
 
