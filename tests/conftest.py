@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing is not what these tests check: no per-example deadline (CI machines are shared).
+settings.register_profile("irscale", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("irscale")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

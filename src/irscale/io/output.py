@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
@@ -77,20 +77,30 @@ def _label(label: str) -> str:
     return f"{label:<22}"
 
 
-def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True) -> bytes:
-    """The whole trec_eval-format output of every run (run after run), as bytes."""
-    chunks = []
+#: Topics formatted at once by the per-topic writer (bounds the memory of the line arrays).
+CHUNK_TOPICS = 20_000
+
+
+def iter_trec(
+    evaluation: Evaluation, *, per_query: bool = False, summary: bool = True
+) -> Iterator[bytes]:
+    """trec_eval-format output of every run (run after run), as consecutive byte chunks."""
     for run_index in range(len(evaluation.runs)):
         if per_query:
-            chunks.append(_per_query_block(evaluation, run_index))
+            rows = np.flatnonzero(evaluation.rankings.ranking_run == run_index)
+            for start in range(0, len(rows), CHUNK_TOPICS):
+                yield _per_query_block(evaluation, rows[start:start + CHUNK_TOPICS])
         if summary:
-            chunks.append(_summary_block(evaluation, run_index))
-    return b"".join(chunks)
+            yield _summary_block(evaluation, run_index)
 
 
-def _per_query_block(evaluation: Evaluation, run_index: int) -> bytes:
-    jr = evaluation.rankings
-    rows = np.flatnonzero(jr.ranking_run == run_index)
+def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True) -> bytes:
+    """The whole trec_eval-format output of every run (run after run), as bytes."""
+    return b"".join(iter_trec(evaluation, per_query=per_query, summary=summary))
+
+
+def _per_query_block(evaluation: Evaluation, rows: np.ndarray) -> bytes:
+    """Per-topic lines of the rankings ``rows`` (one run), topic by topic."""
     columns = [c for c in evaluation.columns if c.family.per_query]
     n, k = len(rows), len(columns)
     if n == 0 or k == 0:
@@ -103,21 +113,21 @@ def _per_query_block(evaluation: Evaluation, run_index: int) -> bytes:
     value_text = value_text.take(pa.array(order))
     labels = pa.array([_label(c.label) for c in columns], pa.string()).take(
         pa.array(np.tile(np.arange(k), n)))
-    topics = pa.array(jr.topic_labels[rows].tolist(), pa.string()).take(
+    topics = pa.array(evaluation.rankings.topic_labels[rows].tolist(), pa.string()).take(
         pa.array(np.repeat(np.arange(n), k)))
-    newline = pa.array(np.full(n * k, "\n", dtype=object), pa.string())
     lines = pc.binary_join_element_wise(labels, topics, value_text, "\t")
-    lines = pc.binary_join_element_wise(lines, newline, "")
+    lines = pc.binary_join_element_wise(lines, pa.scalar(""), "\n")  # appends the newline
     return _joined_bytes(lines)
 
 
 def _joined_bytes(lines: pa.Array) -> bytes:
+    """The concatenation of all strings of ``lines`` (a slice of its data buffer)."""
     if isinstance(lines, pa.ChunkedArray):
         lines = lines.combine_chunks()
-    lines = lines.cast(pa.large_string())
-    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[
+    width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
+    offsets = np.frombuffer(lines.buffers()[1], dtype=width)[
         lines.offset: lines.offset + len(lines) + 1]
-    return lines.buffers()[2].to_pybytes()[offsets[0]: offsets[-1]]
+    return memoryview(lines.buffers()[2])[offsets[0]: offsets[-1]].tobytes()
 
 
 def _summary_block(evaluation: Evaluation, run_index: int) -> bytes:
@@ -168,7 +178,8 @@ def write_results(
     if fmt not in FORMATS:
         raise ParameterError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "trec":
-        stream.write(trec_text(evaluation, per_query=per_query, summary=summary))
+        for chunk in iter_trec(evaluation, per_query=per_query, summary=summary):
+            stream.write(chunk)
         return
     import pandas as pd
 
