@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
@@ -21,56 +21,46 @@ import pyarrow.compute as pc
 from ..errors import ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..evaluation import Column, Evaluation
+    from ..evaluation import Evaluation
 
 FORMATS = ("trec", "csv", "json", "markdown")
 
 
-def format_fixed(values: np.ndarray, decimals: int = 4) -> pa.Array:
-    """``'%.{decimals}f' % v`` for every value, exactly as C's printf rounds.
+def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Array:
+    """``'%{width}.{decimals}f' % v`` for every value, exactly as C's printf prints it.
 
-    Values are rounded in floating point after scaling; the rare values whose scaled
-    fraction lies within 1e-6 of one half (where scaling may round the other way than
-    printf's exact decimal expansion) and non-finite values are formatted one by one with
-    Python's exact formatting, which agrees with printf.
+    Non-negative finite values are rounded in floating point after scaling and assembled
+    with pyarrow string kernels. The rare values whose scaled fraction lies within 1e-6 of
+    one half (where scaling may round the other way than printf's exact decimal
+    expansion), negative and non-finite values are formatted one by one with Python's
+    exact formatting, which agrees with printf (NaN prints as glibc does: ``-nan`` when
+    its sign bit is set).
     """
     values = np.asarray(values, dtype=np.float64)
     scale = 10.0**decimals
     with np.errstate(over="ignore", invalid="ignore"):
-        scaled = np.abs(values) * scale
-    finite = np.isfinite(scaled) & (scaled < 2.0**52)
-    safe = np.where(finite, scaled, 0.0)
+        scaled = values * scale
+    plain = np.isfinite(scaled) & (scaled < 2.0**52) & ~np.signbit(values)
+    safe = np.where(plain, scaled, 0.0)
     fraction = safe - np.floor(safe)
-    exact = ~finite | (np.abs(fraction - 0.5) < 1e-6)
+    plain &= np.abs(fraction - 0.5) >= 1e-6
     units = np.rint(safe).astype(np.int64)
     whole = pc.cast(pa.array(units // int(scale)), pa.string())
     part = pc.utf8_lpad(pc.cast(pa.array(units % int(scale)), pa.string()), decimals, "0")
     text = pc.binary_join_element_wise(whole, part, ".")
-    sign = np.where(np.signbit(values), "-", "")
-    text = pc.binary_join_element_wise(pa.array(sign, pa.string()), text, "")
-    if exact.any():
-        rows = np.flatnonzero(exact)
-        fixed = [f"{v:.{decimals}f}" for v in values[rows].tolist()]
-        text = _replace(text, rows, fixed)
+    if width > decimals + 2:  # only wider than every plain value needs padding
+        text = pc.utf8_lpad(text, width, " ")
+    if not plain.all():
+        rows = np.flatnonzero(~plain)
+        fixed = [_printf(v, decimals, width) for v in values[rows].tolist()]
+        text = pc.replace_with_mask(text, pa.array(~plain), pa.array(fixed, pa.string()))
     return text
 
 
-def _replace(array: pa.Array, rows: np.ndarray, texts: Sequence[str]) -> pa.Array:
-    items = array.to_numpy(zero_copy_only=False).astype(object)
-    items[rows] = texts
-    return pa.array(items, pa.string())
-
-
-def _value_strings(column: Column, values: np.ndarray) -> pa.Array:
-    if column.value_type == "float":
-        text = format_fixed(values)
-        lengths = pc.utf8_length(text).to_numpy()
-        if (lengths < 6).any():  # %6.4f pads nan / inf to width 6
-            text = pc.utf8_lpad(text, 6, " ")
-        return text
-    if column.value_type == "int":
-        return pc.cast(pa.array(np.asarray(values, dtype=np.int64)), pa.string())
-    return pa.array([f"'{v}'" for v in values], pa.string())  # relstring: '%s' quoted
+def _printf(value: float, decimals: int, width: int) -> str:
+    if math.isnan(value):
+        return ("-nan" if math.copysign(1.0, value) < 0 else "nan").rjust(width)
+    return f"{value:{width}.{decimals}f}"
 
 
 def _label(label: str) -> str:
@@ -100,22 +90,37 @@ def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool 
 
 
 def _per_query_block(evaluation: Evaluation, rows: np.ndarray) -> bytes:
-    """Per-topic lines of the rankings ``rows`` (one run), topic by topic."""
+    """Per-topic lines of the rankings ``rows`` (one run), topic by topic.
+
+    The values of all columns are laid out topic-major and formatted in bulk as
+    ``%6.4f``; integer and text columns then replace their cells.
+    """
     columns = [c for c in evaluation.columns if c.family.per_query]
     n, k = len(rows), len(columns)
     if n == 0 or k == 0:
         return b""
-    value_text = pa.concat_arrays(
-        [_value_strings(c, evaluation.values[c.label][rows]) for c in columns]
-    )
-    # element (topic r, column c) sits at c * n + r; lines go topic by topic
-    order = (np.arange(k)[None, :] * n + np.arange(n)[:, None]).ravel()
-    value_text = value_text.take(pa.array(order))
+    kinds = np.array([c.value_type for c in columns])
+    matrix = np.zeros((n, k))
+    for j, column in enumerate(columns):
+        if column.value_type != "str":
+            matrix[:, j] = evaluation.values[column.label][rows]
+    text = format_fixed(matrix.ravel(), width=6)
+    for kind in ("int", "str"):
+        mask = np.broadcast_to(kinds == kind, (n, k)).ravel()
+        if not mask.any():
+            continue
+        cells = np.column_stack(
+            [evaluation.values[c.label][rows] for c in columns if c.value_type == kind]).ravel()
+        if kind == "int":
+            replacement = pc.cast(pa.array(cells.astype(np.int64)), pa.string())
+        else:  # relstring: printed '%s' quoted
+            replacement = pa.array([f"'{v}'" for v in cells], pa.string())
+        text = pc.replace_with_mask(text, pa.array(mask), replacement)
     labels = pa.array([_label(c.label) for c in columns], pa.string()).take(
         pa.array(np.tile(np.arange(k), n)))
     topics = pa.array(evaluation.rankings.topic_labels[rows].tolist(), pa.string()).take(
         pa.array(np.repeat(np.arange(n), k)))
-    lines = pc.binary_join_element_wise(labels, topics, value_text, "\t")
+    lines = pc.binary_join_element_wise(labels, topics, text, "\t")
     lines = pc.binary_join_element_wise(lines, pa.scalar(""), "\n")  # appends the newline
     return _joined_bytes(lines)
 
