@@ -27,6 +27,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ..base import Cutoffs, EvalContext, GainMap, GainParams, register, safe_divide
+from ._segments import running_sum, running_sum_at
 from .gains import IdealRankings, dcg_terms
 
 _GAIN_DOC = (
@@ -84,10 +85,11 @@ def ideal_dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[
 def ndcg_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    terms = dcg_terms(jr, GainParams())
+    # DCG@k is the running in-order sum read at rank k: one scan serves every cut-off
+    running = running_sum(jr, dcg_terms(jr, GainParams()))
     ideal = IdealRankings.build(jr, GainParams())
-    out = {}
-    for k in cutoffs:
-        dcg_k = jr.segment_sum(np.where(jr.rank <= k, terms, 0.0))
-        out[f"ndcg_cut_{k}"] = safe_divide(dcg_k, ideal.dcg_at(np.full(jr.n_rankings, k)))
-    return out
+    return {
+        f"ndcg_cut_{k}": safe_divide(running_sum_at(jr, running, k),
+                                     ideal.dcg_at(np.full(jr.n_rankings, k)))
+        for k in cutoffs
+    }
