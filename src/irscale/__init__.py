@@ -33,7 +33,7 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".stats",
     "tukey_hsd": ".stats",
 }
-_SUBMODULES = ("stats",)
+_SUBMODULES = ("stats", "meta", "scales")
 
 __all__ = [
     "Evaluation",
@@ -44,6 +44,7 @@ __all__ = [
     "__version__",
     "anova",
     "evaluate",
+    "meta",
     "paired_t",
     "pairwise_tests",
     "parse_measures",
@@ -51,6 +52,7 @@ __all__ = [
     "read_qrels",
     "read_run",
     "read_runs",
+    "scales",
     "stats",
     "topic_set_size",
     "tukey_hsd",
@@ -73,7 +75,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
-    from . import stats
+    from . import meta, scales, stats
     from .core.inputs import Qrels, Run
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError

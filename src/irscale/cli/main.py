@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..errors import IrscaleError
 
 #: Subcommand modules, in the order ``irscale --help`` lists them.
-SUBCOMMANDS = ("eval", "demo", "compare")
+SUBCOMMANDS = ("eval", "demo", "compare", "scale", "meta")
 
 
 def build_parser() -> argparse.ArgumentParser:

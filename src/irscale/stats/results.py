@@ -324,11 +324,12 @@ class AnovaResult:
             for r in self.rows
         ]
 
-    def tukey_hsd(self, alpha: float = 0.05) -> PairwiseComparisons:
-        """Tukey's HSD on the system factor of this model (seed 004 eq. 9–11)."""
+    def tukey_hsd(self, alpha: float = 0.05, *, pvalues: bool = True) -> PairwiseComparisons:
+        """Tukey's HSD on the system factor of this model (seed 004 eq. 9–11);
+        ``pvalues=False``: decisions only (p = NaN)."""
         from .tukey import tukey_from_anova
 
-        return tukey_from_anova(self, alpha=alpha)
+        return tukey_from_anova(self, alpha=alpha, pvalues=pvalues)
 
     def _display(self, digits: int) -> pd.DataFrame:
         frame = self.to_frame()
@@ -384,11 +385,12 @@ class RankTestResult:
                  "f": None, "p": json_value(self.pvalue), "omega2": None,
                  "statistic": json_value(self.statistic)}]
 
-    def tukey_hsd(self, alpha: float = 0.05) -> PairwiseComparisons:
-        """Tukey's HSD on the mean ranks (df = ∞), as MATLAB's multcompare does."""
+    def tukey_hsd(self, alpha: float = 0.05, *, pvalues: bool = True) -> PairwiseComparisons:
+        """Tukey's HSD on the mean ranks (df = ∞), as MATLAB's multcompare does;
+        ``pvalues=False``: decisions only (p = NaN)."""
         from .tukey import tukey_from_ranks
 
-        return tukey_from_ranks(self, alpha=alpha)
+        return tukey_from_ranks(self, alpha=alpha, pvalues=pvalues)
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
         if fmt == "json":

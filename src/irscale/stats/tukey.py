@@ -49,8 +49,14 @@ def tukey_from_means(
     method: str = "Tukey HSD",
     fake: bool = False,
     note: str = "",
+    pvalues: bool = True,
 ) -> PairwiseComparisons:
-    """Tukey's HSD for all pairs of ``means`` with covariance ``cov`` and error df ``df``."""
+    """Tukey's HSD for all pairs of ``means`` with covariance ``cov`` and error df ``df``.
+
+    ``pvalues=False`` skips the p-values (NaN; the decisions, which use the critical
+    value, are the same): the studentized-range tail is the costly part for many pairs,
+    and meta-evaluation (topic splitting, scale-effect tables) needs only the decisions.
+    """
     alpha = check_alpha(alpha)
     means = np.asarray(means, dtype=np.float64)
     k = len(means)
@@ -67,7 +73,7 @@ def tukey_from_means(
         p = np.where(np.abs(diff) > tie_tolerance(means), 0.0, 1.0)
         significant = p <= alpha
     else:
-        p = tukey_sf(q, k, df)
+        p = tukey_sf(q, k, df) if pvalues else np.full(q.shape, np.nan)
         significant = q > critical
     diagonal = np.diag(cov)
     off = cov - np.diag(diagonal)
@@ -88,7 +94,9 @@ def tukey_from_means(
     )
 
 
-def tukey_from_anova(result: AnovaResult, *, alpha: float = 0.05) -> PairwiseComparisons:
+def tukey_from_anova(
+    result: AnovaResult, *, alpha: float = 0.05, pvalues: bool = True
+) -> PairwiseComparisons:
     """Tukey's HSD on the system factor of an ANOVA model (its own error term)."""
     label = "fake " if result.fake else ""
     return tukey_from_means(
@@ -96,16 +104,19 @@ def tukey_from_anova(result: AnovaResult, *, alpha: float = 0.05) -> PairwiseCom
         alpha=alpha, method=f"{label}Tukey HSD after {result.name} [{result.model}]",
         fake=result.fake,
         note=f"MS_error {result.ms_error:.6g} on {result.df_error:g} df ({result.ss_type})",
+        pvalues=pvalues,
     )
 
 
-def tukey_from_ranks(result: RankTestResult, *, alpha: float = 0.05) -> PairwiseComparisons:
+def tukey_from_ranks(
+    result: RankTestResult, *, alpha: float = 0.05, pvalues: bool = True
+) -> PairwiseComparisons:
     """Tukey's HSD on the mean ranks of a Kruskal–Wallis or Friedman test (df = ∞)."""
     cov = np.diag(result.rank_variance / result.rank_counts)
     return tukey_from_means(
         result.mean_ranks, cov, np.inf, result.systems, alpha=alpha,
         method=f"Tukey HSD on mean ranks after {result.test}",
-        note="differences and intervals are in mean-rank units",
+        note="differences and intervals are in mean-rank units", pvalues=pvalues,
     )
 
 
@@ -115,22 +126,25 @@ TUKEY_MODELS = ("system", "topic+system", "MD1", "MD2", "MD1f", "MD2f", "kruskal
 
 
 def tukey_hsd(
-    data: object, model: str = "topic+system", *, alpha: float = 0.05, measure: str | None = None
+    data: object, model: str = "topic+system", *, alpha: float = 0.05,
+    measure: str | None = None, pvalues: bool = True,
 ) -> PairwiseComparisons:
     """Tukey's HSD for all pairs of systems after the given model.
 
     ``model``: ``"topic+system"`` (MD2, default: topic-blocked, the right choice for
     paired IR data), ``"system"`` (MD1, one-way), ``"MD1f"``/``"MD2f"`` (fake models),
     ``"kruskal-wallis"`` or ``"friedman"`` (mean ranks). Shard models:
-    :func:`irscale.stats.shard_anova` then ``.tukey_hsd()``.
+    :func:`irscale.stats.shard_anova` then ``.tukey_hsd()``. ``pvalues=False``: decisions
+    only (p = NaN), see :func:`tukey_from_means`.
     """
     from .anova import MODELS, anova
     from .ranktests import friedman, kruskal_wallis
 
     if model == "kruskal-wallis":
-        return tukey_from_ranks(kruskal_wallis(data, measure=measure), alpha=alpha)
+        return tukey_from_ranks(kruskal_wallis(data, measure=measure), alpha=alpha,
+                                pvalues=pvalues)
     if model == "friedman":
-        return tukey_from_ranks(friedman(data, measure=measure), alpha=alpha)
+        return tukey_from_ranks(friedman(data, measure=measure), alpha=alpha, pvalues=pvalues)
     if model not in MODELS:
         raise ParameterError(f"model must be one of {list(TUKEY_MODELS)}, got {model!r}")
-    return tukey_from_anova(anova(data, model, measure=measure), alpha=alpha)
+    return tukey_from_anova(anova(data, model, measure=measure), alpha=alpha, pvalues=pvalues)

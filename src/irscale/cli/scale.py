@@ -1,0 +1,246 @@
+"""``irscale scale``: interval scales of measures (seed 000 §5, seed 003).
+
+    irscale scale image -m MEASURE -N 10 [--levels 2] [--format text|json|csv]
+                        [--recall-base 5 | 3,2] [--feasible] [--values-limit K | --all-values]
+                        [--csv FILE] [--diagnostics auto|full|none] [--no-progress]
+    irscale scale transform QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 30 [--levels 2]
+                        [-l 1] [--ties unq|min|max|mid] [--rescale] [--feasible]
+                        [--ranked-only] [--format trec|csv|json|markdown] [-o FILE]
+    irscale scale table QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 5 10 20 30
+
+``image`` prints the summary of the scale (distinct values, ties, gaps, unused range,
+ordinal/interval w.r.t. SBTO and RBTO) and writes the sorted image (``value,phi,n_runs``)
+to CSV; with ``--format json`` it prints ``{"measure", "N", "levels", "n_runs",
+"n_distinct", "values", "phi"}`` (the two lists are ``null`` above ``--values-limit``
+distinct values unless ``--all-values``). ``transform`` prints the per-topic values of each
+measure M (cut at N, padded) and of its ranked version ``M_R`` in the formats of
+``irscale eval``. ``table`` prints seed 000's Table 2 (Kendall τ between M and M_R).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..core.judged import TIE_POLICIES
+from ..errors import ParameterError
+from ..io.output import FORMATS, write_results
+
+#: Default bound on the number of distinct values listed by ``image --format json``.
+VALUES_LIMIT = 100_000
+#: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
+STREAM_LIMIT = 50_000_000
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "scale", help="interval scales: a measure's image, φ and ranked version M_R",
+        description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
+        "Fuhr): the image of a measure over all runs of length N, φ, and the transformation "
+        "of real evaluations.")
+    commands = parser.add_subparsers(dest="scale_command", metavar="COMMAND")
+    parser.set_defaults(func=lambda args: parser.print_help() or 1)
+
+    image = commands.add_parser("image", help="the image of a measure over REL^N and its "
+                                "diagnostics")
+    image.add_argument("-m", "--measure", required=True,
+                       help="P, R, F, AP, RR, RBP_p05, DCG_b02, nDCG_b10, SBTO, RBTO, or any "
+                       "irscale measure name (RBP(p=0.8), DCG(discount=log2), ERR, ...)")
+    _common(image)
+    image.add_argument("--recall-base", default=None, metavar="COUNTS",
+                       help="the topic's documents per relevant degree 1..c (comma-separated;"
+                       " default: N of the highest degree)")
+    image.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                       dest="fmt", help="summary (text), the JSON object, or the sorted "
+                       "image as CSV on standard output")
+    image.add_argument("--values-limit", type=int, default=VALUES_LIMIT, metavar="K",
+                       help=f"list the values only up to K distinct values (default "
+                       f"{VALUES_LIMIT})")
+    image.add_argument("--all-values", action="store_true",
+                       help="list the values whatever their number (streamed)")
+    image.add_argument("--csv", default=None, metavar="FILE",
+                       help="also write the sorted image (value,phi,n_runs) to FILE")
+    image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
+                       help="text format: stream the whole image for the gaps and ties "
+                       f"(auto: up to {STREAM_LIMIT:,} distinct values)")
+    image.set_defaults(func=run_image)
+
+    transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
+                                    "real runs")
+    transform.add_argument("qrels", help="qrels file")
+    transform.add_argument("runs", nargs="+", help="run file(s)")
+    transform.add_argument("-m", "--measure", action="append", dest="measures",
+                           required=True, metavar="MEASURE", help="measure (repeatable)")
+    _common(transform)
+    transform.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="L",
+                           help="binary projection: degree ≥ L is relevant (default 1)")
+    transform.add_argument("--ties", choices=("unq", "min", "max", "mid"), default="unq",
+                           help="tie strategy of φ (default unq, seed 000 eq. 2)")
+    transform.add_argument("--rescale", action="store_true",
+                           help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
+    transform.add_argument("--all-topics", action="store_true",
+                           help="every qrels topic (runs without results get N "
+                           "non-relevant documents)")
+    transform.add_argument("--ranked-only", action="store_true",
+                           help="print M_R only, not M")
+    transform.add_argument("--tie-policy", choices=TIE_POLICIES, default="trec_eval",
+                           help="order of documents with equal scores (default trec_eval)")
+    transform.add_argument("--format", choices=FORMATS, default="trec", dest="fmt")
+    transform.add_argument("-q", "--per-query", action="store_true",
+                           help="(default) print the value of every topic")
+    transform.add_argument("--summary-only", action="store_true",
+                           help="print the means over topics only")
+    transform.add_argument("-n", "--no-summary", action="store_true",
+                           help="do not print the means over topics")
+    transform.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    transform.set_defaults(func=run_transform)
+
+    table = commands.add_parser("table", help="seed 000 Table 2: Kendall τ between each "
+                                "measure and its ranked version")
+    table.add_argument("qrels")
+    table.add_argument("runs", nargs="+")
+    table.add_argument("-m", "--measure", action="append", dest="measures", required=True,
+                       metavar="MEASURE")
+    table.add_argument("-N", "--length", type=int, nargs="+", dest="lengths",
+                       default=[5, 10, 20, 30], help="run lengths (default 5 10 20 30)")
+    table.add_argument("--levels", type=int, default=2)
+    table.add_argument("-l", "--level-for-rel", type=int, default=1)
+    table.add_argument("--ties", choices=("unq", "min", "max", "mid"), default="unq")
+    table.add_argument("--feasible", action="store_true")
+    table.add_argument("--no-progress", action="store_true")
+    table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
+                       dest="fmt")
+    table.set_defaults(func=run_table)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-N", "--length", type=int, required=True, dest="N",
+                        help="run length N (runs cut at N, padded with non-relevant)")
+    parser.add_argument("--levels", type=int, default=2,
+                        help="number of relevance degrees |REL| = c + 1 (default 2: binary)")
+    parser.add_argument("--feasible", action="store_true",
+                        help="only the runs the topic allows (no more documents of a degree "
+                        "than its recall base)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar on standard error")
+
+
+def _recall_base(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise ParameterError(f"--recall-base takes comma-separated integers, got {text!r}"
+                             ) from None
+
+
+# ------------------------------------------------------------------ image
+def run_image(args: argparse.Namespace) -> int:
+    from ..scales import scale
+    from ..scales.diagnostics import summarize
+
+    sc = scale(args.measure, args.N, args.levels, recall_base=_recall_base(args.recall_base),
+               feasible=args.feasible, progress=not args.no_progress)
+    listed = args.all_values or sc.n_distinct <= args.values_limit
+    out = sys.stdout
+    if args.fmt == "json":
+        obj = {"measure": sc.measure.label, "N": sc.N, "levels": sc.levels,
+               "n_runs": sc.n_runs, "n_distinct": sc.n_distinct, "values": None, "phi": None}
+        if listed:
+            values, _ = _all_values(sc)
+            obj["values"] = values
+            obj["phi"] = list(range(1, len(values) + 1))
+        json.dump(obj, out)
+        out.write("\n")
+    elif args.fmt == "csv":
+        _write_csv(sc, out)
+    else:
+        stream = args.diagnostics == "full" or (
+            args.diagnostics == "auto" and sc.n_distinct <= STREAM_LIMIT)
+        out.write(repr(summarize(sc, stream=stream)) + "\n")
+        if not stream and args.diagnostics == "auto":
+            out.write(f"  (gaps and ties not computed for {sc.n_distinct:,} values: "
+                      "--diagnostics full streams the image)\n")
+        if listed and sc.n_distinct <= 20:
+            values, counts = _all_values(sc)
+            for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1):
+                out.write(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n")
+    if args.csv:
+        with open(args.csv, "w") as stream:
+            _write_csv(sc, stream)
+    return 0
+
+
+def _all_values(sc) -> tuple[list[float], list[int]]:
+    values: list[float] = []
+    counts: list[int] = []
+    for v, c in sc.iter_values():
+        values.extend(float(x) for x in v)
+        counts.extend(int(x) for x in c)
+    return values, counts
+
+
+def _write_csv(sc, stream) -> None:
+    stream.write("value,phi,n_runs\n")
+    phi = 0
+    for values, counts in sc.iter_values():
+        lines = []
+        for v, c in zip(values.tolist(), list(counts), strict=True):
+            phi += 1
+            lines.append(f"{v!r},{phi},{int(c)}\n")
+        stream.write("".join(lines))
+
+
+# ------------------------------------------------------------------ transform
+def run_transform(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..scales.transform import transform
+
+    result = transform(args.qrels, args.runs, args.measures, args.N, levels=args.levels,
+                       relevance_level=args.level_for_rel, ties=args.ties,
+                       rescale=args.rescale, feasible=args.feasible,
+                       tie_policy=args.tie_policy, all_topics=args.all_topics,
+                       progress=not args.no_progress)
+    evaluation = result.evaluation
+    if args.ranked_only:
+        keep = {r for _, r in result.labels}
+        evaluation = replace(evaluation, columns=tuple(c for c in evaluation.columns
+                                                       if c.label in keep))
+    per_query = not args.summary_only
+    if args.output == "-":
+        write_results(evaluation, sys.stdout.buffer, fmt=args.fmt, per_query=per_query,
+                      summary=not args.no_summary)
+        sys.stdout.flush()
+    else:
+        with open(args.output, "wb") as stream:
+            write_results(evaluation, stream, fmt=args.fmt, per_query=per_query,
+                          summary=not args.no_summary)
+    return 0
+
+
+# ------------------------------------------------------------------ table
+def run_table(args: argparse.Namespace) -> int:
+    from ..scales.diagnostics import tau_table
+
+    frame = tau_table(args.qrels, args.runs, args.measures, args.lengths, levels=args.levels,
+                      relevance_level=args.level_for_rel, ties=args.ties,
+                      feasible=args.feasible, progress=not args.no_progress)
+    wide = frame.pivot(index="N", columns="measure", values="tau_overall")
+    wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
+    if args.fmt == "csv":
+        sys.stdout.write(wide.to_csv())
+    elif args.fmt == "markdown":
+        header = "| N | " + " | ".join(wide.columns) + " |"
+        lines = [header, "|---|" + "---:|" * len(wide.columns)]
+        for n, row in wide.iterrows():
+            lines.append(f"| {n} | " + " | ".join(f"{v:.4f}" for v in row) + " |")
+        sys.stdout.write("\n".join(lines) + "\n")
+    else:
+        sys.stdout.write(wide.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+        worst = frame["tau_topic_min"].min()
+        sys.stdout.write(f"topic-by-topic τ: minimum {worst:.4f} over the topics where it is "
+                         "defined\n")
+    return 0

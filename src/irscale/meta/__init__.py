@@ -1,0 +1,106 @@
+"""Meta-evaluation: judging measures, test collections and significance tests.
+
+Rank correlation (seed 001 §5.2; seed 000 §3.3) — :mod:`irscale.meta.rank_correlation`
+    :func:`kendall_tau` (τ_b, seed 000 §3.3; from :mod:`irscale.scales.kendall`),
+    :func:`tau_ap` and :func:`tau_ap_symmetric` (seed 001 eq. 52), :func:`rbo` /
+    :func:`rbo_scores` (rank-biased overlap), :func:`spearman`, :func:`correlation` by
+    name, :func:`overall_correlation` and :func:`topic_correlations` between two
+    measures, :func:`correlation_ci` (bootstrap interval), :func:`correlation_matrix`.
+Discriminative power (seed 001 §5.1) — :mod:`irscale.meta.discriminative`
+    :func:`discriminative_power` (ASL of every pair with Sakai's paired bootstrap test or
+    the randomised Tukey HSD, share below α, ASL curve, minimum significant difference),
+    :func:`discriminative_power_table`, :func:`discriminative_power_spread` (Monte Carlo
+    spread across seeds).
+Topic splitting (seed 002 §3.2–3.3) — :mod:`irscale.meta.splitting`
+    :func:`split_study` (AA, AD, MA, MD, Jaccard, Overlap, τ between halves, Bias; same
+    and different models; fake models; subsets of runs), :func:`topic_splits`,
+    :func:`swap_rates` (Voorhees & Buckley's swap method).
+Concordance and reusability (seed 001 §5.3–5.4)
+    :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
+    wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
+Measure versus interval-scaled measure (seed 000 §7) — :mod:`irscale.meta.scale_effects`
+    :func:`scale_report` (Tables 2, 4, 5, 6 for measures and cut-offs),
+    :func:`scale_effects` (the same from a matrix holding M and M_R).
+Procedures — :mod:`irscale.meta.procedures`
+    :func:`decide`: the pairwise decisions of a test or model of :mod:`irscale.stats`.
+Plots (matplotlib, optional) — :mod:`irscale.meta.plots`
+    :func:`plot_asl_curves`, :func:`plot_measure_vs_ranked`, :func:`plot_split_metric`.
+
+See ``docs/meta.md`` for formulas, sources and examples.
+"""
+
+from __future__ import annotations
+
+from .concordance import Concordance, concordance_table, concordance_test
+from .discriminative import (
+    DiscriminativePower,
+    discriminative_power,
+    discriminative_power_spread,
+    discriminative_power_table,
+)
+from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
+from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
+from .procedures import SEED000_TESTS, Decisions, decide
+from .rank_correlation import (
+    RBO,
+    CorrelationCI,
+    KendallTau,
+    correlation,
+    correlation_ci,
+    correlation_matrix,
+    kendall_tau,
+    overall_correlation,
+    rbo,
+    rbo_scores,
+    spearman,
+    tau_ap,
+    tau_ap_symmetric,
+    topic_correlations,
+)
+from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
+from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
+
+__all__ = [
+    "RBO",
+    "SEED000_TESTS",
+    "Concordance",
+    "CorrelationCI",
+    "Decisions",
+    "DiscriminativePower",
+    "KendallTau",
+    "LeaveOneOut",
+    "ScaleEffects",
+    "ScaleReport",
+    "SplitStudy",
+    "SwapRates",
+    "TopicSplits",
+    "concordance_table",
+    "concordance_test",
+    "contributors_by_prefix",
+    "correlation",
+    "correlation_ci",
+    "correlation_matrix",
+    "decide",
+    "discriminative_power",
+    "discriminative_power_spread",
+    "discriminative_power_table",
+    "kendall_tau",
+    "leave_one_out",
+    "overall_correlation",
+    "plot_asl_curves",
+    "plot_measure_vs_ranked",
+    "plot_split_metric",
+    "pool_contributions",
+    "rbo",
+    "rbo_scores",
+    "scale_effects",
+    "scale_report",
+    "spearman",
+    "split_study",
+    "swap_rates",
+    "tau_ap",
+    "tau_ap_symmetric",
+    "topic_correlations",
+    "topic_splits",
+]
+

@@ -1,0 +1,292 @@
+"""Discriminative power of measures (seed 001 §5.1; Sakai, 2006, 2012).
+
+For a topics × systems score matrix U of a measure, every pair of the m systems gets an
+Achieved Significance Level (ASL, a p-value) from a test that uses the whole matrix; the
+measure's *discriminative power* is the number (and share) of the m(m − 1)/2 pairs with
+ASL below α, and its *ASL curve* the pairs' ASLs sorted increasingly (seed 001 Fig. 16:
+curves close to the origin mean high discriminative power).
+
+``method="bootstrap"`` — Sakai's paired bootstrap test (seed 001 §4.2, Fig. 11–12)
+    For the pair (X, Y), z = x − y, w = z − z̄; each of B bootstrap samples w*ᵇ draws n
+    topics of w with replacement; the studentised statistic is t(z) = z̄ / (σ̄/√n),
+    σ̄² = Σ(zᵢ − z̄)²/(n − 1) (eq. 48–49) and the ASL counts |t(w*ᵇ)| ≥ |t(z)| (Fig. 12).
+    All pairs share the same B draws of topic indices. Runs
+    :func:`irscale.stats.paired_bootstrap_test`'s kernel through
+    :func:`irscale.stats.pairwise_tests` (no correction: Sakai's pairwise ASLs).
+``method="randomized-tukey-hsd"`` — Carterette's randomised Tukey HSD (seed 001 §4.4,
+Fig. 15)
+    Each of B samples permutes every row (topic) of U independently; with ū*ⱼ the column
+    means, the ASL of (X, Y) counts max*ᵇ − min*ᵇ > |ū(X) − ū(Y)| — Fig. 15's strict ``>``
+    (``strict=True``, the default here) — over the one null distribution of all pairs
+    (:func:`irscale.stats.randomized_tukey_hsd`).
+
+p-value convention: ``convention="plus-one"`` (the default of :mod:`irscale.stats`) reports
+ASL = (c + 1)/(B + 1) for c counted samples; ``"proportion"`` reports c/B, the figures'
+ASL = count/B exactly. A pair is significant when ASL ≤ α (as everywhere in
+:mod:`irscale.stats`). With the default, this is exactly Sakai's rule "ASL = c/B < α"
+whenever αB is an integer (B = 1,000, α = 0.05): (c + 1)/(B + 1) ≤ α ⟺ c ≤ αB − (1 − α)
+⟺ c < αB. With ``"proportion"`` the pairs with c = αB (ASL exactly α) count as well, a
+few more pairs (about 13 of 8,256 on TREC-8 AP, see ``docs/meta.md``).
+
+Minimum performance difference that is significant (seed 001 §5.1)
+    ``min_significant_difference``: the smallest |ū(X) − ū(Y)| among the pairs found
+    significant — the estimate of Sakai (2012) [82] for the randomised Tukey HSD, reported
+    for both methods. For the bootstrap, ``estimated_difference`` is Sakai's (2006) [77]
+    estimate: for every pair, t_α = the ⌊Bα⌉-th largest of |t(w*¹)|, …, |t(w*ᴮ)| (the same
+    draws as the ASLs) and the difference required for that pair is t_α σ̄/√n; the
+    estimate is the largest over the pairs (pairs whose σ̄ is 0 or whose t_α is infinite —
+    samples of zero variance — are left out and counted in ``excluded``). For the
+    randomised Tukey HSD, ``critical_value`` is the (1 − α) quantile of the sampled ranges,
+    the difference every pair must exceed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParameterError
+from ..stats import pairwise_tests, randomized_tukey_hsd
+from ..stats._data import check_alpha, check_choice, check_not_constant
+from ..stats._resampling import CONVENTIONS, chunk_sizes, map_chunks
+from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
+from ._common import copy_seed, format_frame, pair_index, score_table, seed_sequence
+
+#: Methods of :func:`discriminative_power`.
+METHODS: tuple[str, ...] = ("bootstrap", "randomized-tukey-hsd")
+_ALIASES = {"paired-bootstrap": "bootstrap", "randomised-tukey-hsd": "randomized-tukey-hsd",
+            "rtukey": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd"}
+#: Pairs per block when collecting bootstrap statistics.
+BLOCK = 2048
+
+__all__ = ["METHODS", "DiscriminativePower", "bootstrap_required_differences",
+           "discriminative_power", "discriminative_power_spread",
+           "discriminative_power_table"]
+
+
+def _method(name: str) -> str:
+    key = name.lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    if key not in METHODS:
+        raise ParameterError(f"unknown method {name!r}; choose from {list(METHODS)}")
+    return key
+
+
+@dataclass(frozen=True, eq=False)
+class DiscriminativePower:
+    """ASLs of every pair of systems and the discriminative power of one measure.
+
+    ``pairs`` has one row per pair: ``a``, ``b``, ``diff`` = ū(a) − ū(b), ``asl``,
+    ``mc_se`` (Monte Carlo standard error of the ASL), ``significant`` (ASL ≤ α) and, for
+    the bootstrap, ``required_diff`` (t_α σ̄/√n, Sakai 2006).
+    """
+
+    method: str
+    measure: str
+    alpha: float
+    samples: int
+    convention: str
+    n_topics: int
+    n_systems: int
+    pairs: pd.DataFrame
+    min_significant_difference: float
+    estimated_difference: float | None = None
+    critical_value: float | None = None
+    excluded: int = 0
+    seed: object = None
+    note: str = ""
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def n_significant(self) -> int:
+        return int(self.pairs["significant"].sum())
+
+    @property
+    def share(self) -> float:
+        """Discriminative power: the share of pairs with ASL ≤ α."""
+        return self.n_significant / self.n_pairs
+
+    def asl_curve(self) -> np.ndarray:
+        """The pairs' ASLs sorted increasingly (the y values of an ASL curve)."""
+        return np.sort(self.pairs["asl"].to_numpy())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair (see the class documentation)."""
+        return self.pairs.copy()
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "measure": self.measure, "method": self.method, "topics": self.n_topics,
+            "systems": self.n_systems, "pairs": self.n_pairs, "B": self.samples,
+            "alpha": self.alpha, "significant": self.n_significant, "share": self.share,
+            "min_significant_diff": self.min_significant_difference,
+            "estimated_diff": self.estimated_difference,
+            "critical_value": self.critical_value,
+        }
+
+    def format(self, fmt: str = "text", *, digits: int = 4, pairs: bool = False) -> str:
+        """The summary (or, with ``pairs=True``, every pair) as a table."""
+        frame = self.pairs if pairs else pd.DataFrame([self.summary()]).dropna(axis=1)
+        return format_frame(frame, fmt, digits=digits, title=None if fmt in ("csv", "json")
+                            else repr(self))
+
+    def __repr__(self) -> str:
+        est = "" if self.estimated_difference is None else \
+            f", estimated difference {self.estimated_difference:.4f}"
+        return (f"DiscriminativePower({self.measure}, {self.method}, B={self.samples}, "
+                f"α={self.alpha:g}: {self.n_significant}/{self.n_pairs} pairs significant "
+                f"({self.share:.1%}); smallest significant difference "
+                f"{self.min_significant_difference:.4f}{est})")
+
+
+def bootstrap_required_differences(
+    values: np.ndarray, samples: int, seeds: np.random.SeedSequence, alpha: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair: t_α, the ⌊Bα⌉-th largest |t(w*ᵇ)|, and t_α σ̄/√n (Sakai, 2006).
+
+    Draws exactly the bootstrap samples of :func:`irscale.stats.paired_bootstrap_test`
+    for the same ``seeds`` (same chunks, same streams), so t_α belongs to the samples
+    that gave the ASLs.
+    """
+    n, k = values.shape
+    i, j = pair_index(k)
+    z = values[:, i] - values[:, j]
+    w = z - z.mean(axis=0)
+    rank = max(1, round(samples * alpha))
+    top = np.full((len(i), rank), -np.inf)  # per pair, the `rank` largest |t*| seen so far
+
+    def work(_: int, gen: np.random.Generator, size: int) -> None:
+        counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
+        for start in range(0, len(i), BLOCK):
+            part = slice(start, start + BLOCK)
+            t = np.abs(studentised_means(counts, w[:, part])).T  # pairs × samples
+            t = np.where(np.isnan(t), 0.0, t)  # 0/0: a sample of zeros, t = 0
+            both = np.concatenate([top[part], t], axis=1)
+            top[part] = np.partition(both, both.shape[1] - rank, axis=1)[:, -rank:]
+
+    map_chunks(work, chunk_sizes(samples, CHUNK), copy_seed(seeds))
+    t_alpha = top.min(axis=1)
+    se = z.std(axis=0, ddof=1) / np.sqrt(n)
+    with np.errstate(invalid="ignore"):
+        required = np.where(se > 0, t_alpha * se, np.nan)
+    return t_alpha, required
+
+
+def discriminative_power(
+    data: object,
+    method: str = "bootstrap",
+    *,
+    measure: str | None = None,
+    samples: int = 1000,
+    alpha: float = 0.05,
+    seed: object = None,
+    rng: np.random.Generator | None = None,
+    convention: str = "plus-one",
+    strict: bool = True,
+    workers: int = 1,
+    progress: bool = False,
+    B: int | None = None,
+) -> DiscriminativePower:
+    """ASL of every pair and the discriminative power of one measure (module docs).
+
+    ``data``: a score matrix (``measure`` picks one), wide DataFrame or topics × systems
+    array. ``samples`` is B (``B=`` is accepted as an alias); ``strict`` applies to the
+    randomised Tukey HSD (Fig. 15 counts ``>``).
+    """
+    if B is not None:
+        samples = B
+    method = _method(method)
+    alpha = check_alpha(alpha)
+    check_choice(convention, CONVENTIONS, "convention")
+    values, _, systems = score_table(data, measure)
+    check_not_constant(values)
+    label = measure or getattr(data, "measures", ("score",))[0]
+    seeds = seed_sequence(seed, rng)
+    n, k = values.shape
+    i, j = pair_index(k)
+    means = values.mean(axis=0)
+    names = np.asarray(systems, dtype=object)
+    columns: dict[str, np.ndarray] = {"a": names[i], "b": names[j], "diff": means[i] - means[j]}
+    estimated = critical = None
+    excluded = 0
+    if method == "bootstrap":
+        result = pairwise_tests(values, "bootstrap", correction="none", alpha=alpha,
+                                samples=samples, seed=copy_seed(seeds), convention=convention,
+                                workers=workers, progress=progress)
+        _, required = bootstrap_required_differences(values, samples, seeds, alpha)
+        finite = np.isfinite(required)
+        excluded = int((~finite).sum())
+        estimated = float(required[finite].max()) if finite.any() else float("nan")
+        columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
+                       significant=result.columns["p"] <= alpha, required_diff=required)
+        note = "paired studentised bootstrap test, seed 001 Fig. 11-12 (|t*| >= |t|)"
+    else:
+        result = randomized_tukey_hsd(values, samples=samples, alpha=alpha,
+                                      seed=copy_seed(seeds), convention=convention,
+                                      strict=strict, workers=workers, progress=progress)
+        critical = float(result.critical_value)  # type: ignore[arg-type]
+        columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
+                       significant=result.columns["p"] <= alpha)
+        note = f"randomised Tukey HSD, seed 001 Fig. 15 ({'>' if strict else '>='})"
+    pairs = pd.DataFrame(columns)
+    significant = pairs["significant"].to_numpy()
+    gaps = np.abs(pairs["diff"].to_numpy())[significant]
+    return DiscriminativePower(
+        method=method, measure=str(label), alpha=alpha, samples=samples,
+        convention=convention, n_topics=n, n_systems=k, pairs=pairs,
+        min_significant_difference=float(gaps.min()) if len(gaps) else float("nan"),
+        estimated_difference=estimated, critical_value=critical, excluded=excluded,
+        seed=seed, note=note,
+    )
+
+
+def _measures_of(data: object, measures: Sequence[str] | None) -> list[tuple[str, object]]:
+    if isinstance(data, Mapping):
+        return [(str(name), value) for name, value in data.items()]
+    names = list(measures) if measures is not None else list(getattr(data, "measures", ["score"]))
+    if len(names) > 1 or measures is not None:
+        return [(name, data.measure(name)) for name in names]  # type: ignore[attr-defined]
+    return [(names[0], data)]
+
+
+def discriminative_power_table(
+    data: object,
+    methods: Iterable[str] = METHODS,
+    *,
+    measures: Sequence[str] | None = None,
+    **options: object,
+) -> pd.DataFrame:
+    """One summary row per (measure, method): ``data`` is a score matrix (every measure,
+    or those in ``measures``) or a mapping ``{name: score table}``."""
+    rows = []
+    for name, table in _measures_of(data, measures):
+        for method in methods:
+            result = discriminative_power(table, method, **options)  # type: ignore[arg-type]
+            rows.append({**result.summary(), "measure": name})
+    return pd.DataFrame(rows)
+
+
+def discriminative_power_spread(
+    data: object,
+    method: str = "bootstrap",
+    *,
+    seeds: Iterable[int] = range(10),
+    **options: object,
+) -> pd.DataFrame:
+    """Monte Carlo spread: the summary of :func:`discriminative_power` for each seed.
+
+    ``frame.describe()`` of the result gives mean, standard deviation and range across
+    seeds of the number of significant pairs and of the difference estimates.
+    """
+    rows = []
+    for seed in seeds:
+        result = discriminative_power(data, method, seed=seed, **options)  # type: ignore[arg-type]
+        rows.append({"seed": seed, **result.summary()})
+    return pd.DataFrame(rows)

@@ -1,0 +1,201 @@
+"""Leave-one-out reusability test of a pooled test collection (seed 001 §5.4, Fig. 18).
+
+The judgments of a topic are the union of the contributions of the participating teams
+(*contributors*): with C_j the documents contributed by team j — the documents its runs
+retrieved within the pool depth that were judged — the pool is P = ∪_j C_j and team j's
+unique contributions are U_j = C_j − ∪_{j' ≠ j} C_j'. The leave-one-out judgments of team j
+are LOO_j = P − U_j: the qrels without the documents only j contributed (Zobel, 1998;
+Voorhees, 2001; leaving out a whole team rather than one run, as seed 001 footnote 22
+recommends). Team j's runs are evaluated with LOO_j — as a team that did not contribute
+to the pool would be — and compared with their evaluation on the full qrels:
+
+* per run: the mean score with the full and with the LOO qrels, the difference and the
+  relative change, its rank among all runs in both cases;
+* per measure: Kendall's τ between the ranking of all runs by full-qrels scores and the
+  ranking in which every run is scored with its own team's LOO qrels, and the largest
+  rank drop.
+
+If the LOO evaluation is close to the original one, the collection with that measure is
+considered reusable for systems that did not contribute to the pool.
+
+Runs are ranked as trec_eval ranks them (score descending, then docno descending) to
+find the documents within the pool ``depth``. Evaluation uses :func:`irscale.evaluate`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, ParameterError
+from ..evaluation import evaluate
+from ..io.memory import as_qrels, as_runs, qrels_from_frame
+from ..io.trec import read_runs
+from ..scales.kendall import kendall_tau
+from ..stats._data import check_count
+from ._common import format_frame
+
+__all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
+
+
+def contributors_by_prefix(runs: Iterable[str], pattern: str = r"^[^_]+") -> dict[str, str]:
+    """Run → contributor, the contributor being the part of the run name matched by
+    ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``)."""
+    regex = re.compile(pattern)
+    out = {}
+    for run in runs:
+        match = regex.search(run)
+        if match is None or not match.group(0):
+            raise ParameterError(f"the contributor pattern {pattern!r} does not match run {run!r}")
+        out[run] = match.group(0)
+    return out
+
+
+def _ranked_frame(run) -> pd.DataFrame:
+    frame = run.to_frame()
+    frame["run"] = run.name
+    # trec_eval order: score descending, then docno descending (byte order)
+    frame = frame.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False],
+                              kind="mergesort")
+    frame["position"] = frame.groupby("query_id", sort=False).cumcount() + 1
+    return frame
+
+
+def pool_contributions(
+    qrels: object, runs: object, contributors: Mapping[str, str], *, depth: int = 100,
+) -> pd.DataFrame:
+    """The judged documents each contributor's runs retrieved within ``depth``:
+    columns ``query_id, doc_id, contributor, unique`` (unique: no other contributor)."""
+    check_count(depth, "depth")
+    qrels_obj = as_qrels(qrels)
+    run_list = _runs(runs)
+    judged = qrels_obj.to_frame()[["query_id", "doc_id"]].astype(str)
+    parts = []
+    for run in run_list:
+        frame = _ranked_frame(run)
+        frame = frame[frame["position"] <= depth][["query_id", "doc_id"]].astype(str)
+        frame["contributor"] = contributors[run.name]
+        parts.append(frame)
+    pooled = pd.concat(parts, ignore_index=True).drop_duplicates()
+    pooled = pooled.merge(judged, on=["query_id", "doc_id"], how="inner")
+    teams = pooled.groupby(["query_id", "doc_id"])["contributor"].transform("nunique")
+    pooled["unique"] = teams.to_numpy() == 1
+    return pooled.reset_index(drop=True)
+
+
+def _runs(runs: object) -> list:
+    if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, str) for r in runs):
+        return read_runs(list(runs))
+    return as_runs(runs)
+
+
+@dataclass(frozen=True, eq=False)
+class LeaveOneOut:
+    """Leave-one-out results: ``runs`` (one row per run and measure) and ``summary`` (one
+    row per measure), see the module documentation; ``unique`` counts each contributor's
+    unique judged documents and how many of them are relevant."""
+
+    runs: pd.DataFrame
+    summary: pd.DataFrame
+    unique: pd.DataFrame
+    depth: int
+
+    def format(self, fmt: str = "text", *, digits: int = 4, per_run: bool = False) -> str:
+        frame = self.runs if per_run else self.summary
+        return format_frame(frame, fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        parts = "; ".join(f"{r.measure}: τ={r.tau:.4f}, largest rank drop {r.max_rank_drop}"
+                          for r in self.summary.itertuples())
+        return (f"LeaveOneOut({len(self.unique)} contributors, depth {self.depth}; "
+                f"{parts})")
+
+
+def _ranks(scores: np.ndarray) -> np.ndarray:
+    """1 = best; ties share the best rank."""
+    order = -scores
+    return np.searchsorted(np.sort(order), order, side="left") + 1
+
+
+def leave_one_out(
+    qrels: object,
+    runs: object,
+    measures: str | Sequence[str],
+    *,
+    contributors: Mapping[str, str] | Callable[[str], str] | None = None,
+    depth: int = 100,
+    relevance_level: int = 1,
+    **evaluate_options: object,
+) -> LeaveOneOut:
+    """Leave-one-out test (module documentation).
+
+    ``runs``: run files or objects (see :func:`irscale.evaluate`); ``contributors``: run
+    name → contributor (a mapping or a function; default :func:`contributors_by_prefix`);
+    ``depth``: the pool depth.
+    """
+    qrels_obj = as_qrels(qrels)
+    run_list = _runs(runs)
+    names = [run.name for run in run_list]
+    if isinstance(measures, str):
+        measures = measures.split()
+    if contributors is None:
+        team_of = contributors_by_prefix(names)
+    elif callable(contributors):
+        team_of = {name: str(contributors(name)) for name in names}
+    else:
+        missing = [name for name in names if name not in contributors]
+        if missing:
+            raise InputError(f"no contributor given for run(s) {missing[:5]}")
+        team_of = {name: str(contributors[name]) for name in names}
+    teams = list(dict.fromkeys(team_of[name] for name in names))
+    if len(teams) < 2:
+        raise InputError("leave-one-out needs runs of at least two contributors")
+    full = evaluate(qrels_obj, run_list, measures, relevance_level=relevance_level,
+                    **evaluate_options).to_matrix(allow_missing=True)
+    labels = full.measures
+    original = np.nanmean(full.values, axis=0)  # runs × measures
+    loo = original.copy()
+    pool = pool_contributions(qrels_obj, run_list, team_of, depth=depth)
+    judged = qrels_obj.to_frame()
+    judged[["query_id", "doc_id"]] = judged[["query_id", "doc_id"]].astype(str)
+    unique_rows = []
+    for team in teams:
+        removed = pool[(pool["contributor"] == team) & pool["unique"]][["query_id", "doc_id"]]
+        kept = judged.merge(removed.assign(_drop=True), on=["query_id", "doc_id"], how="left")
+        relevant = int((kept["_drop"].eq(True) & (kept["relevance"] >= relevance_level)).sum())
+        unique_rows.append({"contributor": team, "unique_judged": len(removed),
+                            "unique_relevant": relevant})
+        kept = kept[kept["_drop"].isna()].drop(columns="_drop")
+        members = [k for k, name in enumerate(names) if team_of[name] == team]
+        matrix = evaluate(qrels_from_frame(kept, source=f"<LOO qrels without {team}>"),
+                          [run_list[k] for k in members], measures,
+                          relevance_level=relevance_level,
+                          **evaluate_options).to_matrix(allow_missing=True)
+        columns = [matrix.systems.index(names[k]) for k in members]
+        loo[members] = np.nanmean(matrix.values[:, columns], axis=0)
+    run_rows, summary_rows = [], []
+    for m, label in enumerate(labels):
+        rank_full, rank_loo = _ranks(original[:, m]), _ranks(loo[:, m])
+        diff = loo[:, m] - original[:, m]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            relative = np.where(original[:, m] != 0, diff / original[:, m], np.nan)
+        run_rows.append(pd.DataFrame({
+            "measure": label, "run": names, "contributor": [team_of[n] for n in names],
+            "score": original[:, m], "loo_score": loo[:, m], "diff": diff,
+            "relative_diff": relative, "rank": rank_full, "loo_rank": rank_loo,
+            "rank_change": rank_loo - rank_full,
+        }))
+        summary_rows.append({
+            "measure": label, "runs": len(names), "contributors": len(teams),
+            "tau": kendall_tau(original[:, m], loo[:, m]).tau,
+            "max_rank_drop": int(np.max(rank_loo - rank_full)),
+            "mean_diff": float(np.mean(diff)), "max_abs_diff": float(np.max(np.abs(diff))),
+            "mean_relative_diff": float(np.nanmean(relative)),
+        })
+    return LeaveOneOut(runs=pd.concat(run_rows, ignore_index=True),
+                       summary=pd.DataFrame(summary_rows), unique=pd.DataFrame(unique_rows),
+                       depth=depth)

@@ -1,0 +1,125 @@
+"""Plots of the meta-evaluation, saved as PNG or SVG (matplotlib, optional: ``irscale[plot]``).
+
+* :func:`plot_asl_curves` — ASL curves (seed 001 Fig. 16): for each measure (or test), the
+  pairs' ASLs sorted increasingly against the pair's rank; a horizontal line at α.
+  Curves closer to the origin mean higher discriminative power.
+* :func:`plot_measure_vs_ranked` — scatter of a measure against its ranked version M_R
+  (seed 000 §7.1): one point per system (means over topics) or per (topic, system) score,
+  with Kendall's τ in the title.
+* :func:`plot_split_metric` — a topic-splitting metric (τ, AA, Jaccard, ...) against the
+  split size, one line per procedure (seed 002 Tables 1–5).
+
+matplotlib is imported only when a plot is made, with the non-interactive ``Figure`` API
+(no display needed). Each function returns the :class:`matplotlib.figure.Figure` and
+writes it to ``path`` when given (format from the extension: ``.png``, ``.svg``, ``.pdf``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core import ScoreMatrix
+from ..errors import ParameterError
+from ..scales.kendall import kendall_tau
+from .discriminative import DiscriminativePower
+from .splitting import SplitStudy
+
+__all__ = ["plot_asl_curves", "plot_measure_vs_ranked", "plot_split_metric"]
+
+
+def _figure(size: tuple[float, float] = (6.0, 4.0)) -> Any:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise ParameterError("plots need matplotlib: pip install 'irscale[plot]'") from None
+    return Figure(figsize=size, layout="constrained")
+
+
+def _save(figure: Any, path: str | os.PathLike | None, dpi: int) -> Any:
+    if path is not None:
+        figure.savefig(os.fspath(path), dpi=dpi)
+    return figure
+
+
+def plot_asl_curves(
+    results: Sequence[DiscriminativePower] | Mapping[str, DiscriminativePower],
+    path: str | os.PathLike | None = None,
+    *,
+    title: str | None = None,
+    dpi: int = 150,
+) -> Any:
+    """ASL curves of several :class:`~irscale.meta.DiscriminativePower` results."""
+    items = list(results.items()) if isinstance(results, Mapping) else \
+        [(f"{r.measure} ({r.method})", r) for r in results]
+    if not items:
+        raise ParameterError("no discriminative-power result to plot")
+    figure = _figure()
+    ax = figure.add_subplot()
+    for label, result in items:
+        curve = result.asl_curve()
+        ax.plot(np.arange(1, len(curve) + 1), curve,
+                label=f"{label}: {result.n_significant}/{result.n_pairs}")
+    alpha = items[0][1].alpha
+    ax.axhline(alpha, color="grey", linestyle="--", linewidth=0.8)
+    ax.text(1, alpha, f" α = {alpha:g}", va="bottom", fontsize=8, color="grey")
+    ax.set_xlabel("system pairs sorted by ASL")
+    ax.set_ylabel("ASL (p-value)")
+    ax.set_ylim(0, None)
+    ax.set_xlim(0, None)
+    ax.legend(fontsize=8)
+    ax.set_title(title or f"ASL curves (B = {items[0][1].samples})")
+    return _save(figure, path, dpi)
+
+
+def plot_measure_vs_ranked(
+    matrix: ScoreMatrix,
+    measure: str,
+    ranked: str | None = None,
+    path: str | os.PathLike | None = None,
+    *,
+    level: str = "system",
+    dpi: int = 150,
+) -> Any:
+    """Scatter of ``measure`` against its ranked version (default column ``{measure}_R``);
+    ``level="system"`` plots the systems' means, ``"topic"`` every per-topic score."""
+    ranked = ranked or f"{measure}_R"
+    x, y = matrix.array(measure), matrix.array(ranked)
+    if level == "system":
+        x, y = x.mean(axis=0), y.mean(axis=0)
+    elif level != "topic":
+        raise ParameterError(f"level must be 'system' or 'topic', got {level!r}")
+    tau = kendall_tau(matrix.mean(measure), matrix.mean(ranked)).tau
+    figure = _figure((5.0, 4.0))
+    ax = figure.add_subplot()
+    ax.scatter(np.ravel(x), np.ravel(y), s=12 if level == "system" else 4,
+               alpha=0.8 if level == "system" else 0.3)
+    ax.set_xlabel(measure)
+    ax.set_ylabel(ranked)
+    what = "system means" if level == "system" else "per-topic scores"
+    ax.set_title(f"{measure} vs {ranked} ({what}); overall τ = {tau:.4f}", fontsize=10)
+    return _save(figure, path, dpi)
+
+
+def plot_split_metric(
+    study: SplitStudy,
+    metric: str = "tau",
+    path: str | os.PathLike | None = None,
+    *,
+    dpi: int = 150,
+) -> Any:
+    """A topic-splitting metric against the topic-set size, one line per comparison."""
+    table = study.table(metric)
+    sizes = [int(str(c).split()[0]) for c in table.columns]
+    figure = _figure()
+    ax = figure.add_subplot()
+    for name, row in table.iterrows():
+        ax.plot(sizes, row.to_numpy(), marker="o", label=str(name))
+    ax.set_xlabel("topics per split")
+    ax.set_ylabel(metric)
+    ax.legend(fontsize=8)
+    ax.set_title(f"{metric} between the two halves ({study.repetitions} repetitions)")
+    return _save(figure, path, dpi)

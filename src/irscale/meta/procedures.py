@@ -1,0 +1,163 @@
+"""Significance procedures by name, reduced to per-pair decisions for meta-evaluation.
+
+Meta-evaluation compares the *decisions* of a test — which pairs of systems differ, and in
+which direction — across topic sets, measures or scales. Every procedure runs the
+implementation of :mod:`irscale.stats` and returns :class:`Decisions`: the per-system
+estimates (mean scores, mean ranks or least-squares means), the per-pair difference
+estimate[i] − estimate[j] and the significance decision at α, pairs in
+``numpy.triu_indices(k, 1)`` order.
+
+============================  ==============================================================
+name                          procedure (``irscale.stats``)
+============================  ==============================================================
+``MD1`` (``system``)          one-way ANOVA + Tukey HSD (seed 002 MD1; seed 000 one-way ANOVA)
+``MD2`` (``topic+system``)    two-way ANOVA + topic-blocked Tukey HSD (seed 002 MD2)
+``MD1f``, ``MD2f``            fake models: every non-zero difference significant (seed 002)
+``kruskal-wallis``            Kruskal–Wallis + Tukey HSD on mean ranks (seed 000 §7.3)
+``friedman``                  Friedman + Tukey HSD on mean ranks (seed 000 §7.3)
+``MD3``, ``MD3f``, ...        shard models (:data:`irscale.stats.SHARD_MODELS`), on
+                              topics × systems × shards scores, + Tukey HSD
+``randomized-tukey-hsd``      randomised Tukey HSD (seed 001 Fig. 15)
+any two-system test           ``t``, ``wilcoxon``, ``sign``, ``mann-whitney``, ``bootstrap``,
+                              ... (:data:`irscale.stats.TESTS`) on every pair, p-values
+                              adjusted by ``correction`` (default ``none``, as in seed 000)
+============================  ==============================================================
+
+Tukey-based procedures decide with the critical value of the studentized range and skip
+the p-values (``pvalues=False``), which are costly and not needed for decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ParameterError
+from ..stats import (
+    SHARD_MODELS,
+    ShardScores,
+    anova,
+    friedman,
+    kruskal_wallis,
+    pairwise_tests,
+    randomized_tukey_hsd,
+    shard_anova,
+)
+from ..stats.registry import TESTS, test_spec
+
+#: Names of ANOVA models accepted here → the model name of :func:`irscale.stats.anova`.
+ANOVA_PROCEDURES: dict[str, str] = {
+    "MD1": "system", "system": "system", "MD2": "topic+system", "topic+system": "topic+system",
+    "MD1f": "MD1f", "MD2f": "MD2f",
+}
+RANK_PROCEDURES: tuple[str, ...] = ("kruskal-wallis", "friedman")
+
+#: The eight tests of seed 000 §7.3 (Tables 5 and 6), in the paper's order, with labels.
+SEED000_TESTS: dict[str, str] = {
+    "sign": "Sign Test",
+    "mann-whitney": "Wilcoxon Rank Sum Test",
+    "wilcoxon": "Wilcoxon Signed Rank Test",
+    "t": "Student's t Test",
+    "MD1": "One-way ANOVA",
+    "kruskal-wallis": "Kruskal-Wallis Test",
+    "MD2": "Two-way ANOVA",
+    "friedman": "Friedman Test",
+}
+#: Tests of seed 000 that assume only an ordinal scale (grey rows of Tables 5–6).
+ORDINAL_TESTS: tuple[str, ...] = ("sign", "mann-whitney", "kruskal-wallis", "friedman")
+
+__all__ = ["ANOVA_PROCEDURES", "ORDINAL_TESTS", "RANK_PROCEDURES", "SEED000_TESTS",
+           "Decisions", "canonical_procedure", "decide", "is_shard_procedure",
+           "procedure_names"]
+
+
+@dataclass(frozen=True, eq=False)
+class Decisions:
+    """Per-pair decisions of one procedure on one score table (module documentation)."""
+
+    procedure: str
+    systems: tuple[str, ...]
+    estimates: np.ndarray
+    diff: np.ndarray
+    significant: np.ndarray
+
+    @property
+    def direction(self) -> np.ndarray:
+        """sign(diff) per pair: +1 when the first system of the pair is estimated better."""
+        return np.sign(self.diff).astype(np.int8)
+
+    @property
+    def n_significant(self) -> int:
+        return int(np.count_nonzero(self.significant))
+
+
+def procedure_names() -> list[str]:
+    """Every name :func:`decide` accepts."""
+    return (list(ANOVA_PROCEDURES) + list(RANK_PROCEDURES) + list(SHARD_MODELS)
+            + ["randomized-tukey-hsd"] + list(TESTS))
+
+
+def is_shard_procedure(name: str) -> bool:
+    """Whether ``name`` is a shard model (it needs topics × systems × shards scores)."""
+    return name in SHARD_MODELS
+
+
+def canonical_procedure(name: str) -> str:
+    """The canonical name of a procedure (two-system tests by their registry name)."""
+    if name in ANOVA_PROCEDURES or name in RANK_PROCEDURES or name in SHARD_MODELS:
+        return name
+    if name.lower() in ("randomized-tukey-hsd", "randomised-tukey-hsd", "rtukey"):
+        return "randomized-tukey-hsd"
+    try:
+        return test_spec(name).name
+    except ParameterError:
+        raise ParameterError(f"unknown procedure {name!r}; choose from {procedure_names()}") \
+            from None
+
+
+def decide(
+    values: np.ndarray,
+    procedure: str = "MD2",
+    *,
+    alpha: float = 0.05,
+    systems: tuple[str, ...] | None = None,
+    correction: str | None = "none",
+    **options: object,
+) -> Decisions:
+    """Decisions of ``procedure`` on a topics × systems array (× shards for shard models).
+
+    ``options`` go to the underlying routine (e.g. ``samples`` and ``seed`` for Monte
+    Carlo procedures, ``empty`` for shard models); ``correction`` adjusts two-system tests.
+    """
+    name = canonical_procedure(procedure)
+    values = np.asarray(values, dtype=np.float64)
+    labels = systems if systems is not None else tuple(f"s{i + 1}" for i in range(values.shape[1]))
+    if (values.ndim == 3) != is_shard_procedure(name):
+        raise InputError(f"{name!r} needs a topics × systems"
+                         f"{' × shards' if is_shard_procedure(name) else ''} array, got "
+                         f"{values.ndim}-D scores")
+    if options and (name in ANOVA_PROCEDURES or name in RANK_PROCEDURES):
+        raise ParameterError(f"{name} takes no options, got {sorted(options)}")
+    if is_shard_procedure(name):
+        result = shard_anova(ShardScores.from_array(values, systems=labels), name, **options)
+        pairs = result.tukey_hsd(alpha, pvalues=False)
+        estimates = result.system_means
+    elif name in ANOVA_PROCEDURES:
+        result = anova(values, ANOVA_PROCEDURES[name])
+        pairs = result.tukey_hsd(alpha, pvalues=False)
+        estimates = result.system_means
+    elif name in RANK_PROCEDURES:
+        ranks = (kruskal_wallis if name == "kruskal-wallis" else friedman)(values)
+        pairs = ranks.tukey_hsd(alpha, pvalues=False)
+        estimates = ranks.mean_ranks
+    elif name == "randomized-tukey-hsd":
+        pairs = randomized_tukey_hsd(values, alpha=alpha, **options)
+        estimates = values.mean(axis=0)
+    else:
+        pairs = pairwise_tests(values, name, correction=correction, alpha=alpha, **options)
+        estimates = values.mean(axis=0)
+    return Decisions(procedure=name, systems=labels,
+                     estimates=np.asarray(estimates, dtype=np.float64),
+                     diff=np.asarray(pairs.columns["diff"], dtype=np.float64),
+                     significant=np.asarray(pairs.significant, dtype=bool))

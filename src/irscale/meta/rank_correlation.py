@@ -1,0 +1,327 @@
+"""Rank correlation between rankings of systems (seed 001 §5.2; seed 000 §3.3, §7.1–7.2).
+
+A score vector ranks systems by decreasing score. Two scores are *tied* when
+``|a − b| ≤ atol + rtol · max(|a|, |b|)`` (the tolerance of
+:func:`irscale.scales.kendall.kendall_tau`: means over topics are float sums, and equal
+sums in another order may differ in the last bits).
+
+Kendall's τ (seed 000 §3.3)
+    τ = (P − Q) / sqrt((P + Q + T)(P + Q + U)): P concordant pairs, Q discordant, T (U)
+    pairs tied in the first (second) ranking only — Kendall's τ_b, equal to
+    ``scipy.stats.kendalltau(variant="b")``. Implemented once, in
+    :func:`irscale.scales.kendall.kendall_tau`, re-exported here.
+AP correlation τ_ap (seed 001 eq. 52; Yilmaz, Aslam & Robertson, 2008)
+    With the evaluated ranking x and the gold standard y over m items,
+    τ_ap(x | y) = 2/(m − 1) Σ_{r=2}^{m} correct(r)/(r − 1) − 1, correct(r) the number of
+    items above rank r in x that y also ranks above the item at rank r. Asymmetric; the
+    symmetric version is (τ_ap(x | y) + τ_ap(y | x))/2 (seed 001 §5.2). Ties (not covered
+    by eq. 52; irscale's convention): a pair tied in both rankings counts as correctly
+    ordered, a pair tied only in y as half correct, and ties in x are resolved by the
+    expectation over uniformly random orders of the tied items (closed form per tie
+    group). Without ties this is eq. 52 exactly; identical rankings give 1, reversed ones
+    (without ties) −1.
+Spearman's ρ (Spearman, 1904)
+    Pearson's correlation of the mid-ranks (equal to ``scipy.stats.spearmanr``).
+Rank-biased overlap (Webber, Moffat & Zobel, 2010; seed 001 §5.2)
+    For rankings S, T (best first; possibly of different lengths and items) with X_d the
+    size of the overlap of their prefixes of length d and A_d = X_d/d,
+    RBO_ext = (1 − p)/p [Σ_{d=1}^{l} (X_d/d) p^d + Σ_{d=s+1}^{l} X_s (d − s)/(s d) p^d]
+    + [(X_l − X_s)/l + X_s/s] p^l  (their eq. 32; s ≤ l the two lengths; for s = l it is
+    eq. 30, (1 − p)/p Σ_{d≤k} A_d p^d + A_k p^k), which is 1 for identical and 0 for
+    disjoint rankings; RBO_min = (1 − p)/p [Σ_{d=1}^{s} (X_d − X_s)/d p^d − X_s ln(1 − p)]
+    (eq. 11 at depth s). Score vectors are ranked by decreasing score, ties in input order.
+
+Overall versus topic-by-topic correlation of two measures (seed 000 §3.3)
+    *Overall*: the correlation between the systems' mean scores; *topic-by-topic*: one
+    correlation per topic between the two measures' scores on that topic (Ferrante et al.:
+    1 on every topic for two measures that are transformations of one interval scale,
+    though the overall correlation can be lower).
+Bootstrap confidence interval of the overall correlation (Sakai, 2006; Efron &
+Tibshirani, 1993, ch. 13)
+    Topics are resampled with replacement (the same topics for both measures), the
+    overall correlation recomputed on each of B samples; the percentile interval, and the
+    bootstrap standard error (the samples' standard deviation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..core import ScoreMatrix
+from ..errors import ParameterError
+from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau
+from ..stats._ranks import rank_columns
+from ..stats._resampling import seed_sequence
+from ..stats.bootstrap import resample_counts
+from ._common import generator, paired_tables
+
+#: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
+METHODS: tuple[str, ...] = ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo")
+_ALIASES = {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_ap",
+            "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}
+
+__all__ = [
+    "METHODS",
+    "RBO",
+    "CorrelationCI",
+    "KendallTau",
+    "correlation",
+    "correlation_ci",
+    "correlation_matrix",
+    "kendall_tau",
+    "method_name",
+    "overall_correlation",
+    "rbo",
+    "rbo_scores",
+    "spearman",
+    "tau_ap",
+    "tau_ap_symmetric",
+    "topic_correlations",
+]
+
+
+def method_name(method: str) -> str:
+    """The canonical name of a correlation method (see :data:`METHODS`)."""
+    key = _ALIASES.get(method.lower(), method.lower())
+    if key not in METHODS:
+        raise ParameterError(f"unknown correlation method {method!r}; choose from {list(METHODS)}")
+    return key
+
+
+def _vectors(x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ParameterError(f"two score vectors of the same length are needed, got {x.shape}, "
+                             f"{y.shape}")
+    if len(x) < 2:
+        raise ParameterError("at least two items are needed to correlate rankings")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ParameterError("missing or non-finite score in a ranking")
+    return x, y
+
+
+def _order_signs(v: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+    """S[i, j] = sign(v_i − v_j) with the tie tolerance (0 for tied values)."""
+    diff = v[:, None] - v[None, :]
+    scale = np.maximum(np.abs(v)[:, None], np.abs(v)[None, :])
+    return np.where(np.abs(diff) <= atol + rtol * scale, 0, np.sign(diff)).astype(np.int8)
+
+
+def _tie_groups(v: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Order by decreasing ``v`` and the tie-group id of each position (consecutive values
+    within the tolerance share a group)."""
+    order = np.argsort(-v, kind="stable")
+    ordered = v[order]
+    gap = ordered[:-1] - ordered[1:]
+    scale = np.maximum(np.abs(ordered[:-1]), np.abs(ordered[1:]))
+    new = np.concatenate(([True], gap > atol + rtol * scale))
+    return order, np.cumsum(new) - 1
+
+
+def tau_ap(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> float:
+    """AP correlation τ_ap(x | y) of the ranking by ``x`` against the gold ranking by ``y``
+    (seed 001 eq. 52; ties as in the module documentation)."""
+    x, y = _vectors(x, y)
+    m = len(x)
+    order, group = _tie_groups(x, rtol, atol)
+    gold = _order_signs(y, rtol, atol)[np.ix_(order, order)]
+    tied_x = group[:, None] == group[None, :]
+    # credit[a, b]: gold ranks item a above item b (positions in x's order)
+    credit = np.where(gold > 0, 1.0, np.where(gold < 0, 0.0, np.where(tied_x, 1.0, 0.5)))
+    np.fill_diagonal(credit, 0.0)
+    earlier = group[:, None] < group[None, :]  # a in an earlier group than b
+    before = np.where(earlier, credit, 0.0).sum(axis=0)  # C_prev(b)
+    within = np.where(tied_x, credit, 0.0).sum(axis=0)  # C_in(b)
+    n_groups = int(group[-1]) + 1
+    size = np.bincount(group, minlength=n_groups).astype(np.float64)
+    start = np.concatenate(([0.0], np.cumsum(size)[:-1]))
+    a_sum = np.bincount(group, weights=before, minlength=n_groups)
+    b_sum = np.bincount(group, weights=within, minlength=n_groups)
+    # position p = start + u (0-based, p = r − 1) holds a uniformly random member of its
+    # group, u of the group's other members (a random subset) lie above it
+    g = group
+    u = np.arange(m) - start[g]
+    pairs_in = np.where(size[g] > 1, u * b_sum[g] / np.maximum(size[g] - 1.0, 1.0), 0.0)
+    expected_correct = (a_sum[g] + pairs_in) / size[g]
+    positions = np.arange(m, dtype=np.float64)
+    total = float(np.sum(expected_correct[1:] / positions[1:]))
+    return 2.0 / (m - 1) * total - 1.0
+
+
+def tau_ap_symmetric(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> float:
+    """Symmetric τ_ap: the mean of τ_ap(x | y) and τ_ap(y | x) (seed 001 §5.2)."""
+    return 0.5 * (tau_ap(x, y, rtol=rtol, atol=atol) + tau_ap(y, x, rtol=rtol, atol=atol))
+
+
+def spearman(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> float:
+    """Spearman's ρ: Pearson's correlation of mid-ranks (NaN when a vector is constant)."""
+    x, y = _vectors(x, y)
+    tol = atol + rtol * float(max(np.abs(x).max(), np.abs(y).max()))
+    rx, _ = rank_columns(x, tol)
+    ry, _ = rank_columns(y, tol)
+    rx, ry = rx - rx.mean(), ry - ry.mean()
+    den = float(np.sqrt(np.sum(rx * rx) * np.sum(ry * ry)))
+    return float(np.sum(rx * ry) / den) if den > 0 else float("nan")
+
+
+@dataclass(frozen=True)
+class RBO:
+    """Rank-biased overlap: extrapolated (``ext``) and lower bound (``min``) at
+    persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking)."""
+
+    ext: float
+    min: float
+    p: float
+    depth: tuple[int, int]
+
+    def __float__(self) -> float:
+        return self.ext
+
+
+def _check_ranking(ranking: Sequence[Hashable], name: str) -> list[Hashable]:
+    items = list(ranking)
+    if len(set(items)) != len(items):
+        raise ParameterError(f"ranking {name} lists an item twice")
+    return items
+
+
+def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> RBO:
+    """Rank-biased overlap of two rankings of items, best first (module documentation)."""
+    if not 0.0 < p < 1.0:
+        raise ParameterError(f"the RBO persistence p must lie in (0, 1), got {p}")
+    a, b = _check_ranking(a, "a"), _check_ranking(b, "b")
+    if not a or not b:
+        raise ParameterError("RBO needs two non-empty rankings")
+    s, long = sorted((len(a), len(b)))
+    pos_a = {item: i + 1 for i, item in enumerate(a)}
+    pos_b = {item: i + 1 for i, item in enumerate(b)}
+    # an item is in both prefixes from depth max(pos_a, pos_b) on
+    common = [max(pos_a[item], pos_b[item]) for item in pos_a if item in pos_b]
+    x = np.cumsum(np.bincount(np.asarray(common, dtype=np.int64), minlength=long + 1)[1:])
+    d = np.arange(1, long + 1, dtype=np.float64)
+    weight = p**d
+    x_s, x_l = float(x[s - 1]), float(x[long - 1])
+    tail = d > s
+    ext = (1 - p) / p * (np.sum(x / d * weight) + np.sum(x_s * (d[tail] - s) / (s * d[tail])
+                                                         * weight[tail]))
+    ext += ((x_l - x_s) / long + x_s / s) * p**long
+    head = slice(0, s)
+    low = (1 - p) / p * (np.sum((x[head] - x_s) / d[head] * weight[head]) - x_s * np.log(1 - p))
+    return RBO(ext=float(ext), min=float(low), p=p, depth=(s, long))
+
+
+def rbo_scores(x: object, y: object, p: float = 0.9) -> RBO:
+    """RBO of the rankings of the same items by decreasing scores ``x`` and ``y`` (ties
+    in input order)."""
+    x, y = _vectors(x, y)
+    return rbo(np.argsort(-x, kind="stable").tolist(), np.argsort(-y, kind="stable").tolist(),
+               p)
+
+
+def correlation(x: object, y: object, method: str = "kendall", **options: float) -> float:
+    """The correlation of the rankings by scores ``x`` and ``y``.
+
+    ``method``: ``kendall`` (τ_b), ``tau_ap`` (τ_ap(x | y), y the gold standard),
+    ``tau_ap_sym``, ``spearman`` or ``rbo`` (extrapolated; option ``p``, default 0.9).
+    Tolerance options ``rtol``/``atol`` apply to all but RBO.
+    """
+    method = method_name(method)
+    if method == "rbo":
+        return rbo_scores(x, y, **options).ext
+    if method == "kendall":
+        return kendall_tau(x, y, **options).tau
+    if method == "tau_ap":
+        return tau_ap(x, y, **options)
+    if method == "tau_ap_sym":
+        return tau_ap_symmetric(x, y, **options)
+    return spearman(x, y, **options)
+
+
+def overall_correlation(
+    a: object, b: object = None, *, measure_a: str | None = None,
+    measure_b: str | None = None, method: str = "kendall", **options: float,
+) -> float:
+    """Overall correlation: rank systems by their mean score over the (common) topics under
+    each measure, then correlate (seed 000 §3.3). ``b`` defaults to ``a``."""
+    x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
+    return correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
+
+
+def topic_correlations(
+    a: object, b: object = None, *, measure_a: str | None = None,
+    measure_b: str | None = None, method: str = "kendall", **options: float,
+) -> pd.Series:
+    """Topic-by-topic correlation (seed 000 §3.3): one value per topic, indexed by topic
+    (NaN where a measure ties every system on the topic)."""
+    x, y, topics, _ = paired_tables(a, b, measure_a, measure_b)
+    values = [correlation(x[t], y[t], method, **options) for t in range(len(topics))]
+    return pd.Series(values, index=pd.Index(topics, name="topic"), name=method_name(method))
+
+
+@dataclass(frozen=True)
+class CorrelationCI:
+    """An overall correlation with its bootstrap percentile interval and standard error."""
+
+    method: str
+    estimate: float
+    low: float
+    high: float
+    se: float
+    level: float
+    samples: int
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{"method": self.method, "estimate": self.estimate,
+                              "ci_low": self.low, "ci_high": self.high, "se": self.se,
+                              "level": self.level, "samples": self.samples}])
+
+    def __repr__(self) -> str:
+        return (f"CorrelationCI({self.method} {self.estimate:.4f}, {self.level:.0%} CI "
+                f"[{self.low:.4f}, {self.high:.4f}], bootstrap s.e. {self.se:.4f}, "
+                f"B={self.samples})")
+
+
+def correlation_ci(
+    a: object, b: object = None, *, measure_a: str | None = None,
+    measure_b: str | None = None, method: str = "kendall", samples: int = 1000,
+    level: float = 0.95, seed: object = None, rng: np.random.Generator | None = None,
+    **options: float,
+) -> CorrelationCI:
+    """Bootstrap percentile interval of the overall correlation (module documentation):
+    topics resampled with replacement, B = ``samples`` times."""
+    if not 0.0 < level < 1.0:
+        raise ParameterError(f"level must lie in (0, 1), got {level}")
+    if samples < 2:
+        raise ParameterError(f"samples must be at least 2, got {samples}")
+    x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
+    n = x.shape[0]
+    estimate = correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
+    gen = generator(seed_sequence(seed, rng))
+    counts = resample_counts(gen.integers(0, n, size=(samples, n)), n)
+    mx, my = counts @ x / n, counts @ y / n
+    values = np.array([correlation(mx[b_], my[b_], method, **options) for b_ in range(samples)])
+    tail = (1.0 - level) / 2.0
+    finite = values[np.isfinite(values)]
+    low, high = np.quantile(finite, [tail, 1.0 - tail]) if len(finite) else (np.nan, np.nan)
+    return CorrelationCI(method=method_name(method), estimate=float(estimate), low=float(low),
+                         high=float(high), se=float(np.std(finite, ddof=1)) if len(finite) > 1
+                         else float("nan"), level=level, samples=samples)
+
+
+def correlation_matrix(
+    data: ScoreMatrix, measures: Sequence[str] | None = None, *, method: str = "kendall",
+    **options: float,
+) -> pd.DataFrame:
+    """Overall correlation between every two measures of a score matrix (rows: the
+    evaluated/first measure; for τ_ap the column is the gold standard)."""
+    if not isinstance(data, ScoreMatrix):
+        raise ParameterError("correlation_matrix needs a ScoreMatrix with several measures")
+    names = list(measures) if measures is not None else list(data.measures)
+    means = {m: data.array(m).mean(axis=0) for m in names}
+    table = [[correlation(means[r], means[c], method, **options) for c in names] for r in names]
+    return pd.DataFrame(table, index=pd.Index(names, name="measure"), columns=names)

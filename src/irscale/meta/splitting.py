@@ -1,0 +1,404 @@
+"""Topic-splitting consistency of significance tests (seed 002 §3.2–3.3) and the swap method.
+
+Splits (seed 002 §3.2)
+    For a topic-set size s, each of R repetitions draws a random permutation of the n
+    topics: its first s topics form TS1, the next s' = min(s, n − s) form TS2 (disjoint;
+    with 2s > n, TS2 holds the n − s topics left, as the 125/124 split of seed 002).
+    The repetitions of a size come from their own random stream (the seed and the size),
+    so they do not depend on which other sizes are studied.
+Decisions
+    A procedure (:mod:`irscale.meta.procedures`: MD1, MD2, the fake MD1f/MD2f/MD3f, shard
+    models, Kruskal–Wallis, Friedman, randomised Tukey HSD, two-system tests) runs on each
+    half; for the pair (S1, S2) it gives a direction, sign(estimate(S1) − estimate(S2)),
+    and a decision S1 ≫ S2 / S2 ≫ S1 (significant) or S1 > S2 / S2 > S1 (not).
+    *Same model*: one procedure on both halves; *different models*: procedure A on TS1,
+    procedure B on TS2 (seed 002 §3.2).
+Measures per split (seed 002 §3.3)
+    AA  (active agreement)     significant on both halves, same direction;
+    AD  (active disagreement)  significant on both halves, opposite directions;
+    MA  (mixed agreement)      significant on exactly one half, same direction on both;
+    MD  (mixed disagreement)   significant on exactly one half, opposite directions;
+    Jaccard  J = |Sig1 ∩ Sig2| / |Sig1 ∪ Sig2|   (0 when both sets are empty),
+    Overlap  O = |Sig1 ∩ Sig2| / min(|Sig1|, |Sig2|)   (0 when one set is empty),
+    with Sig the sets of significantly different (unordered) pairs; Kendall's τ
+    (:func:`irscale.scales.kendall.kendall_tau`) between the two rankings of systems by
+    the procedures' estimates. Pairs whose difference is exactly 0 on a half have no
+    direction and fall in none of AA, AD, MA, MD.
+    Bias = 1 − AA / (AA + AD + MA/2 + MD/2), computed from the counts averaged over the
+    repetitions (seed 002 §5.2, Table 6; 0 when nothing is significant).
+Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; seed 001 §5.1)
+    On the same kind of splits, a pair *swaps* when the differences of its mean scores on
+    TS1 and TS2 have opposite signs (d1 · d2 < 0). Pairs are binned by |d1| (bins of
+    ``bin_width``); the swap rate of a bin is swaps / pairs in it. With ``test`` only the
+    pairs significant on TS1 are counted (Sanderson & Zobel's filter). Pairs with d1 = 0
+    are left out.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..core import ScoreMatrix
+from ..errors import AlignmentError, InputError, ParameterError
+from ..scales.kendall import kendall_tau
+from ..stats import ShardScores
+from ..stats._data import check_alpha, check_count
+from ..stats.registry import TESTS
+from ._common import (
+    derived_seed,
+    format_frame,
+    generator,
+    pair_index,
+    restrict_systems,
+    score_table,
+    seed_sequence,
+)
+from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
+
+#: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
+DEFAULT_SIZES: tuple[int, ...] = (5, 10, 15, 20, 25)
+METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard", "overlap",
+                            "tau")
+
+__all__ = ["DEFAULT_SIZES", "METRICS", "SplitStudy", "SwapRates", "TopicSplits",
+           "agreement", "bias", "split_study", "swap_rates", "topic_splits"]
+
+
+@dataclass(frozen=True, eq=False)
+class TopicSplits:
+    """R repetitions of two disjoint topic sets: row r of ``first``/``second`` holds the
+    topic indices of TS1/TS2 of repetition r."""
+
+    size: int
+    first: np.ndarray
+    second: np.ndarray
+
+    @property
+    def repetitions(self) -> int:
+        return self.first.shape[0]
+
+
+def topic_splits(
+    n_topics: int, size: int, repetitions: int = 100, *, seed: object = None,
+    rng: np.random.Generator | None = None,
+) -> TopicSplits:
+    """R random splits of ``n_topics`` topics into TS1 (``size`` topics) and TS2
+    (min(size, n − size)), deterministic for a seed and a size (module documentation)."""
+    check_count(repetitions, "repetitions")
+    check_count(size, "size")
+    if size >= n_topics:
+        raise ParameterError(f"split size {size} leaves no topic for TS2 ({n_topics} topics)")
+    second = min(size, n_topics - size)
+    if second < 2 or size < 2:
+        raise ParameterError(f"each topic set needs at least 2 topics (sizes {size}, {second})")
+    gen = generator(derived_seed(seed_sequence(seed, rng), size))
+    order = gen.permuted(np.tile(np.arange(n_topics), (repetitions, 1)), axis=1)
+    return TopicSplits(size, order[:, :size], order[:, size:size + second])
+
+
+def agreement(
+    sig_1: np.ndarray, dir_1: np.ndarray, sig_2: np.ndarray, dir_2: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """AA, AD, MA, MD, Jaccard, Overlap and the significant counts, per row.
+
+    Inputs are (repetitions × pairs): significance decisions and directions (−1, 0, +1)
+    on TS1 and TS2 (module documentation).
+    """
+    same = dir_1 * dir_2 > 0
+    opposite = dir_1 * dir_2 < 0
+    both = sig_1 & sig_2
+    one = sig_1 ^ sig_2
+    n_1 = sig_1.sum(axis=-1)
+    n_2 = sig_2.sum(axis=-1)
+    inter = both.sum(axis=-1)
+    union = n_1 + n_2 - inter
+    smaller = np.minimum(n_1, n_2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        jaccard = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+        overlap = np.where(smaller > 0, inter / np.maximum(smaller, 1), 0.0)
+    return {
+        "sig_1": n_1, "sig_2": n_2,
+        "AA": (both & same).sum(axis=-1), "AD": (both & opposite).sum(axis=-1),
+        "MA": (one & same).sum(axis=-1), "MD": (one & opposite).sum(axis=-1),
+        "jaccard": jaccard, "overlap": overlap,
+    }
+
+
+def bias(aa: float, ad: float, ma: float, md: float) -> float:
+    """Bias = 1 − AA / (AA + AD + MA/2 + MD/2) (seed 002 §5.2; 0 when all are 0)."""
+    total = aa + ad + ma / 2.0 + md / 2.0
+    return 1.0 - aa / total if total > 0 else 0.0
+
+
+def _resampling(name: str) -> bool:
+    return name == "randomized-tukey-hsd" or (name in TESTS and TESTS[name].resampling)
+
+
+def _inputs(
+    data: object, measure: str | None, shards: object, systems: Sequence[str] | None,
+) -> tuple[np.ndarray, np.ndarray | None, tuple[str, ...], tuple[str, ...]]:
+    values, topics, names = score_table(data, measure)
+    shard_values = None
+    if shards is not None:
+        if isinstance(shards, ShardScores):
+            if isinstance(data, ScoreMatrix) and (set(shards.topics) != set(topics)
+                                                  or set(shards.systems) != set(names)):
+                raise AlignmentError("the shard scores and the score matrix have different "
+                                     "topics or systems")
+            t_index = {t: i for i, t in enumerate(shards.topics)}
+            s_index = {s: i for i, s in enumerate(shards.systems)}
+            if set(shards.topics) == set(topics) and set(shards.systems) == set(names):
+                shard_values = shards.values[[t_index[t] for t in topics]][
+                    :, [s_index[s] for s in names]]
+            else:
+                shard_values = shards.values
+        else:
+            shard_values = np.asarray(shards, dtype=np.float64)
+        if shard_values.shape[:2] != values.shape:
+            raise AlignmentError(f"shard scores of shape {shard_values.shape} do not match the "
+                                 f"{values.shape} score table")
+    values, kept = restrict_systems(values, names, systems)
+    if shard_values is not None:
+        shard_values, _ = restrict_systems(shard_values, names, systems)
+    return values, shard_values, topics, kept
+
+
+@dataclass(frozen=True, eq=False)
+class SplitStudy:
+    """The per-split measures of a topic-splitting study and their summaries.
+
+    ``per_split`` has one row per (size, repetition, comparison): ``size`` and ``size_2``
+    (the sizes of TS1 and TS2), ``repetition``, ``model_1`` (on TS1), ``model_2`` (on TS2)
+    and the measures :data:`METRICS`.
+    """
+
+    per_split: pd.DataFrame
+    n_topics: int
+    n_systems: int
+    repetitions: int
+    alpha: float
+    seed: object = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def n_pairs(self) -> int:
+        return self.n_systems * (self.n_systems - 1) // 2
+
+    def summary(self) -> pd.DataFrame:
+        """Means over the repetitions per (size, model_1, model_2), plus the standard
+        deviation of τ and the Bias (from the mean counts)."""
+        keys = ["size", "size_2", "model_1", "model_2"]
+        grouped = self.per_split.groupby(keys, sort=False)
+        out = grouped[list(METRICS)].mean()
+        out["tau_sd"] = grouped["tau"].std(ddof=1)
+        out["bias"] = [bias(r.AA, r.AD, r.MA, r.MD) for r in out.itertuples()]
+        return out.reset_index()
+
+    def table(self, metric: str, *, cross: bool = False) -> pd.DataFrame:
+        """``metric`` averaged over repetitions: one row per comparison, one column per
+        split size (seed 002 Tables 1–5, 7–12). ``cross``: the different-model rows."""
+        if metric not in (*METRICS, "bias", "tau_sd"):
+            raise ParameterError(f"unknown metric {metric!r}; choose from {list(METRICS)}")
+        summary = self.summary()
+        same = summary["model_1"] == summary["model_2"]
+        summary = summary[~same if cross else same]
+        label = np.where(summary["model_1"] == summary["model_2"], summary["model_1"],
+                         summary["model_1"] + " vs " + summary["model_2"])
+        frame = summary.assign(comparison=label).pivot(index="comparison", columns="size",
+                                                       values=metric)
+        order = list(dict.fromkeys(label))
+        frame = frame.loc[order]
+        frame.columns = [f"{c} topics" for c in frame.columns]
+        return frame
+
+    def agreement_table(self, size: int | None = None) -> pd.DataFrame:
+        """AA, AD, MA, MD and Bias (%) per comparison at one size (default: the largest),
+        like seed 002 Table 6."""
+        summary = self.summary()
+        size = int(summary["size"].max()) if size is None else size
+        rows = summary[summary["size"] == size]
+        if rows.empty:
+            raise ParameterError(f"no split of size {size} in the study")
+        label = np.where(rows["model_1"] == rows["model_2"], rows["model_1"],
+                         rows["model_1"] + " vs " + rows["model_2"])
+        out = rows[["AA", "AD", "MA", "MD"]].copy()
+        out.insert(0, "comparison", label)
+        out["bias_%"] = 100.0 * rows["bias"].to_numpy()
+        return out.reset_index(drop=True)
+
+    def format(self, metric: str | None = None, fmt: str = "text", *, digits: int = 2) -> str:
+        """One metric's table (sizes as columns) or, by default, the whole summary."""
+        if metric is None:
+            frame = self.summary()
+        else:
+            frame = self.table(metric).reset_index()
+        title = None if fmt in ("csv", "json") else repr(self)
+        return format_frame(frame, fmt, digits=digits, title=title)
+
+    def __repr__(self) -> str:
+        sizes = sorted(set(self.per_split["size"]))
+        comparisons = list(dict.fromkeys(zip(self.per_split["model_1"],
+                                             self.per_split["model_2"], strict=True)))
+        return (f"SplitStudy({self.n_topics} topics, {self.n_systems} systems "
+                f"({self.n_pairs} pairs), sizes {sizes}, {self.repetitions} repetitions, "
+                f"{len(comparisons)} comparison(s), α={self.alpha:g})")
+
+
+def split_study(
+    data: object,
+    sizes: Sequence[int] = DEFAULT_SIZES,
+    repetitions: int = 100,
+    *,
+    models: Sequence[str] = ("MD1", "MD2", "MD2f"),
+    cross: Sequence[tuple[str, str]] = (),
+    measure: str | None = None,
+    systems: Sequence[str] | None = None,
+    shards: object = None,
+    alpha: float = 0.05,
+    seed: object = None,
+    rng: np.random.Generator | None = None,
+    correction: str | None = "none",
+    options: Mapping[str, Mapping[str, object]] | None = None,
+    progress: bool = False,
+) -> SplitStudy:
+    """Topic-splitting study (module documentation).
+
+    ``data``: score matrix / wide DataFrame / topics × systems array; ``models``: the
+    procedures compared with themselves on TS1 and TS2; ``cross``: (A, B) pairs run as A
+    on TS1 and B on TS2; ``systems``: restrict to these runs (e.g. one participant's);
+    ``shards``: topics × systems × shards scores (:class:`irscale.stats.ShardScores` or an
+    array) for shard models such as MD3 and MD3f; ``options``: per procedure name, its
+    options (e.g. ``{"bootstrap": {"samples": 1000}}``, ``{"MD3": {"empty": "zero"}}``);
+    Monte Carlo procedures get a seed per split size, repetition and half from ``seed``.
+    """
+    alpha = check_alpha(alpha)
+    check_count(repetitions, "repetitions")
+    values, shard_values, _, names = _inputs(data, measure, shards, systems)
+    comparisons = [(canonical_procedure(m), canonical_procedure(m)) for m in models]
+    comparisons += [(canonical_procedure(a), canonical_procedure(b)) for a, b in cross]
+    needed = list(dict.fromkeys(name for pair in comparisons for name in pair))
+    if any(is_shard_procedure(m) for m in needed) and shard_values is None:
+        raise InputError("shard models need shard scores (shards=...)")
+    chosen = {canonical_procedure(name): dict(value) for name, value in (options or {}).items()}
+    unused = sorted(set(chosen) - set(needed))
+    if unused:
+        raise ParameterError(f"options given for procedure(s) {unused} not in the study")
+    seeds = seed_sequence(seed, rng)
+    n, k = values.shape
+    pair_count = len(pair_index(k)[0])
+    rows: list[pd.DataFrame] = []
+    for size in sizes:
+        splits = topic_splits(n, int(size), repetitions, seed=derived_seed(seeds, 0))
+        # decisions[model][half] = (significant, direction, estimates) over repetitions
+        sig = {m: np.zeros((2, repetitions, pair_count), dtype=bool) for m in needed}
+        way = {m: np.zeros((2, repetitions, pair_count), dtype=np.int8) for m in needed}
+        est = {m: np.zeros((2, repetitions, k)) for m in needed}
+        for rep in range(repetitions):
+            for half, topics in enumerate((splits.first[rep], splits.second[rep])):
+                for model in needed:
+                    opts = dict(chosen.get(model, {}))
+                    if _resampling(model):
+                        opts["seed"] = derived_seed(seeds, 1, int(size), rep, half)
+                    table = shard_values if is_shard_procedure(model) else values
+                    result: Decisions = decide(table[topics], model, alpha=alpha,
+                                               systems=names, correction=correction, **opts)
+                    sig[model][half, rep] = result.significant
+                    way[model][half, rep] = result.direction
+                    est[model][half, rep] = result.estimates
+            if progress:
+                print(f"\rsplits of {size} topics: {rep + 1}/{repetitions}", end="",
+                      file=sys.stderr, flush=True)
+        if progress:
+            print(file=sys.stderr)
+        for first, second in comparisons:
+            counts = agreement(sig[first][0], way[first][0], sig[second][1], way[second][1])
+            taus = [kendall_tau(est[first][0, r], est[second][1, r]).tau
+                    for r in range(repetitions)]
+            frame = pd.DataFrame({"size": int(size), "size_2": splits.second.shape[1],
+                                  "repetition": np.arange(repetitions), "model_1": first,
+                                  "model_2": second, **counts, "tau": taus})
+            rows.append(frame)
+    return SplitStudy(per_split=pd.concat(rows, ignore_index=True), n_topics=n, n_systems=k,
+                      repetitions=repetitions, alpha=alpha, seed=seed,
+                      extra={"systems": names, "correction": correction})
+
+
+@dataclass(frozen=True, eq=False)
+class SwapRates:
+    """Swap-method results: ``rates`` per (size, bin) and ``overall`` per size."""
+
+    rates: pd.DataFrame
+    overall: pd.DataFrame
+    bin_width: float
+    test: str | None
+
+    def format(self, fmt: str = "text", *, digits: int = 4, by_bin: bool = False) -> str:
+        frame = self.rates if by_bin else self.overall
+        return format_frame(frame, fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{int(r.size)} topics: {r.rate:.4f}" for r in
+                          self.overall.itertuples())
+        return f"SwapRates(bin width {self.bin_width:g}; swap rate {parts})"
+
+
+def swap_rates(
+    data: object,
+    sizes: Sequence[int] = DEFAULT_SIZES,
+    repetitions: int = 100,
+    *,
+    measure: str | None = None,
+    systems: Sequence[str] | None = None,
+    bin_width: float = 0.01,
+    test: str | None = None,
+    alpha: float = 0.05,
+    seed: object = None,
+    rng: np.random.Generator | None = None,
+) -> SwapRates:
+    """The swap method on random disjoint splits (module documentation); the splits are
+    those of :func:`split_study` for the same seed."""
+    if bin_width <= 0:
+        raise ParameterError(f"bin_width must be positive, got {bin_width}")
+    values, _, _, names = _inputs(data, measure, None, systems)
+    seeds = seed_sequence(seed, rng)
+    n, k = values.shape
+    i, j = pair_index(k)
+    rate_rows, overall_rows = [], []
+    for size in sizes:
+        splits = topic_splits(n, int(size), repetitions, seed=derived_seed(seeds, 0))
+        means_1 = values[splits.first].mean(axis=1)  # repetitions × systems
+        means_2 = values[splits.second].mean(axis=1)
+        d1 = means_1[:, i] - means_1[:, j]
+        d2 = means_2[:, i] - means_2[:, j]
+        counted = d1 != 0
+        if test is not None:
+            filt = np.zeros_like(counted)
+            for rep in range(repetitions):
+                opts = {"seed": derived_seed(seeds, 1, int(size), rep, 0)} \
+                    if _resampling(canonical_procedure(test)) else {}
+                filt[rep] = decide(values[splits.first[rep]], test, alpha=alpha,
+                                   systems=names, **opts).significant
+            counted &= filt
+        swapped = counted & (d1 * d2 < 0)
+        bins = np.floor(np.abs(d1[counted]) / bin_width).astype(np.int64)
+        totals = np.bincount(bins)
+        swaps = np.bincount(bins, weights=swapped[counted].astype(np.float64),
+                            minlength=len(totals))
+        present = np.flatnonzero(totals)
+        rate_rows.append(pd.DataFrame({
+            "size": int(size), "bin_low": present * bin_width,
+            "bin_high": (present + 1) * bin_width, "pairs": totals[present],
+            "swaps": swaps[present].astype(np.int64), "rate": swaps[present] / totals[present],
+        }))
+        total, swapped_total = int(counted.sum()), int(swapped.sum())
+        overall_rows.append({"size": int(size), "size_2": splits.second.shape[1],
+                             "pairs": total, "swaps": swapped_total,
+                             "rate": swapped_total / total if total else float("nan")})
+    return SwapRates(rates=pd.concat(rate_rows, ignore_index=True),
+                     overall=pd.DataFrame(overall_rows), bin_width=bin_width,
+                     test=None if test is None else canonical_procedure(test))

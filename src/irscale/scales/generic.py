@@ -1,0 +1,114 @@
+"""Images by enumeration: the reference (brute force) and the fallback for any measure.
+
+:class:`EnumeratedImage` enumerates the space in chunks of :data:`CHUNK_RUNS` runs, scores
+each chunk with the measure's registered kernel, and merges the chunk's distinct floats
+(with run counts) into a running sorted array; memory grows with the number of distinct
+floats, never with the number of runs. At the end, consecutive values closer than
+``tol · max(1, |v|)`` (:data:`~irscale.scales.image.TOLERANCE`) form one value: ties are
+decided with that documented tolerance, which is how any measure without an exact
+algorithm (ERR, Q, ...) gets a scale.
+
+:func:`naive_image` is the straightforward baseline of the benchmark: materialise every
+run of ``REL^N`` at once, score them all, ``numpy.unique`` the values rounded to 12 digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from .enumeration import iter_runs, runs_from_index
+from .image import TOLERANCE, Image
+from .measures import ScaleMeasure
+from .progress import Progress
+from .space import Context, Space
+
+#: Distinct floats kept in memory by the streaming enumeration (8 bytes + 8 bytes each).
+DISTINCT_BUDGET = 1 << 27
+
+
+def _merge(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct floats of ``values`` with summed ``counts``."""
+    order = np.argsort(values, kind="stable")
+    values, counts = values[order], counts[order]
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    return values[starts], np.add.reduceat(counts, starts)
+
+
+def cluster(values: np.ndarray, counts: np.ndarray, tol: float
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct floats merged into values: a gap ≤ ``tol·max(1, |v|)`` joins two
+    consecutive floats (the first float of a cluster stands for it)."""
+    if len(values) == 0:
+        return values, counts
+    gap = np.diff(values)
+    scale = np.maximum(1.0, np.abs(values[1:]))
+    starts = np.flatnonzero(np.concatenate(([True], gap > tol * scale)))
+    return values[starts], np.add.reduceat(counts, starts)
+
+
+class EnumeratedImage(Image):
+    """The image of any measure by chunked enumeration (module documentation)."""
+
+    algorithm = "chunked enumeration"
+
+    def __init__(self, measure: ScaleMeasure, space: Space, context: Context, *,
+                 tol: float = TOLERANCE, progress: bool = True) -> None:
+        self.measure, self.space, self.context, self.tol = measure, space, context, tol
+        self.exactness = f"tolerance {tol:g}"
+        total = space.levels**space.N
+        chunks = -(-total // (1 << 18))
+        bar = Progress(chunks, f"enumerate {measure.label} N={space.N}", enabled=progress)
+        values = np.zeros(0)
+        counts = np.zeros(0, dtype=np.int64)
+        for degrees in iter_runs(space):
+            chunk_values = measure.kernel_values(degrees, context)
+            v, c = _merge(chunk_values, np.ones(len(chunk_values), dtype=np.int64))
+            values, counts = _merge(np.concatenate([values, v]), np.concatenate([counts, c]))
+            if len(values) > DISTINCT_BUDGET:
+                raise MemoryError(f"more than {DISTINCT_BUDGET} distinct values: "
+                                  f"{measure.label} on {space.label()} is too large to enumerate")
+            bar.update(1)
+        bar.close()
+        self._values, self._counts = cluster(values, counts, tol)
+        self._cum = np.concatenate(([0], np.cumsum(self._counts)))
+
+    @property
+    def n_distinct(self) -> int:
+        return len(self._values)
+
+    def values_of(self, runs: np.ndarray) -> np.ndarray:
+        return self.measure.kernel_values(np.asarray(runs), self.context)
+
+    def _position(self, runs: np.ndarray) -> np.ndarray:
+        """Index of each run's value in the image (the cluster it falls in)."""
+        v = self.values_of(runs)
+        pos = np.searchsorted(self._values, v + self.tol * np.maximum(1.0, np.abs(v)),
+                              side="right") - 1
+        return np.maximum(pos, 0)
+
+    def phi(self, runs: np.ndarray) -> np.ndarray:
+        return (self._position(runs) + 1).astype(np.int64)
+
+    def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
+        pos = self._position(runs)
+        return self._cum[pos] if strict else self._cum[pos + 1]
+
+    def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        yield self._values, self._counts
+
+    def extremes(self) -> tuple[float, int, float, int]:
+        return (float(self._values[0]), int(self._counts[0]), float(self._values[-1]),
+                int(self._counts[-1]))
+
+
+def naive_image(measure: ScaleMeasure, space: Space, context: Context,
+                decimals: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """Baseline: all runs at once, all values, ``numpy.unique`` of values rounded to
+    ``decimals`` digits. Returns the sorted distinct values and their run counts."""
+    degrees = runs_from_index(np.arange(space.levels**space.N), space.N, space.levels)
+    if space.bounds is not None:
+        degrees = degrees[space.allows(degrees)]
+    values = measure.kernel_values(degrees, context)
+    return np.unique(np.round(values, decimals), return_counts=True)

@@ -1,0 +1,546 @@
+"""The pair engine: the image of values ``a + b`` (meet in the middle), counted and streamed.
+
+A run is cut into two parts (prefix/suffix ranks, or two groups of independent blocks);
+each part has few distinct *partial values* (``A`` and ``B``, about ``sqrt`` of the number
+of runs each) and a run's value is ``a + b``. Runs are split into *groups* ``g`` (e.g. by
+the number of relevant documents of the prefix, for AP) with their own arrays ``A_g``,
+``B_g``; the image is ``∪_g (A_g ⊕ B_g)``. The table never lists all runs:
+
+* ``count(x)`` — the number of pairs (or, weighted by multiplicities, of runs) with value
+  ≤ x (or < x): ``Σ_g Σ_{a ∈ A_g} searchsorted(B_g, x − a)``, vectorised over queries and
+  chunks of A (memory bounded by :data:`BUDGET`);
+* ``iter_buckets()`` — the image in increasing order, in buckets of about
+  :data:`BUCKET_PAIRS` candidate pairs: bucket edges are quantiles of a random sample of
+  pairs, refined by bisection with ``count``; each bucket gathers, for every ``a``, the slice
+  of ``B`` between the edges, sorts and de-duplicates it;
+* ``phi(x)`` — φ of seed 000 eq. 2.
+
+How pairs become distinct values (``mode``):
+
+* ``distinct`` — every pair is a distinct value (independent blocks, or a certificate):
+  ``|image| = number of pairs`` and ``φ(x) = count(x)``. Float sums order the pairs; pairs
+  within ``window`` (a bound on the rounding error) of a query are compared exactly with
+  ``exact`` (rationals and 60-digit class numbers);
+* ``int`` — values are exact 64-bit integers (AP·RB·lcm(1..N), rational RBP): equal values
+  merge; φ and ``|image|`` come from one streaming pass, whose bucket edges and distinct
+  counts are kept as an index so that later queries regenerate only their bucket;
+* ``ids`` — float values with exact identities ``(a_id, b_id)``: pairs with the same ids
+  merge (feasible spaces of graded additive measures);
+* ``tolerance`` — float values closer than ``tol`` merge.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .image import Image
+from .progress import Progress
+
+#: Cells of the (queries × A-chunk) matrices of one ``searchsorted`` call.
+BUDGET = 1 << 22
+#: Candidate pairs gathered per streaming bucket (about 40 bytes each in temporaries).
+BUCKET_PAIRS = 1 << 22
+
+INT_LOW = -(1 << 62)
+INT_HIGH = 1 << 62
+
+
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(starts[k], starts[k] + lengths[k])`` for every k."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
+
+
+@dataclass
+class PairGroup:
+    """One group: partial values ``A`` (with multiplicities and the row of their
+    representative) and ``B``; both sorted on construction."""
+
+    a_val: np.ndarray
+    a_mult: np.ndarray
+    a_ref: np.ndarray
+    b_val: np.ndarray
+    b_mult: np.ndarray
+    b_ref: np.ndarray
+    b_cum: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        order = np.argsort(self.a_val, kind="stable")
+        self.a_val, self.a_mult, self.a_ref = (self.a_val[order], self.a_mult[order],
+                                               self.a_ref[order])
+        order = np.argsort(self.b_val, kind="stable")
+        self.b_val, self.b_mult, self.b_ref = (self.b_val[order], self.b_mult[order],
+                                               self.b_ref[order])
+        self.b_cum = np.concatenate(([0], np.cumsum(self.b_mult, dtype=np.int64)))
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.a_val) * len(self.b_val)
+
+
+@dataclass
+class Bucket:
+    """Distinct values in ``[lo, hi)`` (sorted) with their run counts."""
+
+    lo: float
+    hi: float
+    values: np.ndarray
+    counts: np.ndarray
+    pairs: int
+
+
+class PairTable:
+    """Groups of (A, B) partial values and the operations of the module documentation.
+
+    ``a_rep``/``b_rep`` hold the representative partial runs (rows, over ranks ``a_ranks``
+    / ``b_ranks``) that ``a_ref``/``b_ref`` point to, ``a_id``/``b_id`` their exact
+    identities (``ids`` mode); ``exact(runs)`` gives exact comparable values of full runs
+    (``distinct`` mode); ``window`` bounds the rounding error of float sums.
+    """
+
+    def __init__(self, groups: list[PairGroup], *, mode: str, N: int,
+                 a_rep: np.ndarray, a_ranks: np.ndarray, b_rep: np.ndarray,
+                 b_ranks: np.ndarray, a_id: np.ndarray | None = None,
+                 b_id: np.ndarray | None = None, n_b_ids: int = 0,
+                 exact: Callable[[np.ndarray], list] | None = None, window: float = 0.0,
+                 tol: float = 0.0, progress: bool = True, label: str = "",
+                 locate: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+                 ) -> None:
+        self.groups = [g for g in groups if len(g.a_val) and len(g.b_val)]
+        self.mode, self.N = mode, N
+        self.a_rep, self.a_ranks, self.b_rep, self.b_ranks = a_rep, a_ranks, b_rep, b_ranks
+        self.a_id, self.b_id, self.n_b_ids = a_id, b_id, n_b_ids
+        self.exact, self.window, self.tol = exact, window, tol
+        self.progress, self.label = progress, label
+        self.locate = locate
+        self.is_int = mode == "int"
+        self._index: tuple[np.ndarray, np.ndarray] | None = None
+        self._n_distinct: int | None = None
+        self._stats: dict = {}
+
+    # ------------------------------------------------------------ sizes
+    @property
+    def n_pairs(self) -> int:
+        return sum(g.n_pairs for g in self.groups)
+
+    @property
+    def n_runs(self) -> int:
+        return sum(int(g.a_mult.sum()) * int(g.b_mult.sum()) for g in self.groups)
+
+    @property
+    def min_raw(self) -> int | float:
+        return min(g.a_val[0] + g.b_val[0] for g in self.groups)
+
+    @property
+    def max_raw(self) -> int | float:
+        return max(g.a_val[-1] + g.b_val[-1] for g in self.groups)
+
+    @property
+    def n_distinct(self) -> int:
+        if self.mode == "distinct":
+            return self.n_pairs
+        if self._n_distinct is None:
+            self._scan(None)
+        assert self._n_distinct is not None
+        return self._n_distinct
+
+    # ------------------------------------------------------------ counting
+    def count(self, x: np.ndarray, *, strict: bool = False, weighted: bool = False
+              ) -> np.ndarray:
+        """Pairs (or runs, ``weighted``) with value ≤ x (< x when ``strict``), per x."""
+        x = np.asarray(x)
+        out = np.zeros(len(x), dtype=np.int64)
+        side = "left" if strict else "right"
+        if len(x) == 0:
+            return out
+        for g in self.groups:
+            step = max(1, BUDGET // len(x))
+            for s in range(0, len(g.a_val), step):
+                a = g.a_val[s:s + step]
+                pos = np.searchsorted(g.b_val, x[:, None] - a[None, :], side=side)
+                if weighted:
+                    out += (g.b_cum[pos] * g.a_mult[None, s:s + step]).sum(axis=1)
+                else:
+                    out += pos.sum(axis=1)
+        return out
+
+    def _window_pairs(self, lo: np.ndarray, hi: np.ndarray, weighted: bool = False
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs with float value in ``[lo_q, hi_q]`` as (query, group, a index, b index),
+        and per query the pairs (runs when ``weighted``) with value < lo_q."""
+        qs, gs, ais, bjs = [], [], [], []
+        below = np.zeros(len(lo), dtype=np.int64)
+        for k, g in enumerate(self.groups):
+            step = max(1, BUDGET // max(len(lo), 1))
+            for s in range(0, len(g.a_val), step):
+                a = g.a_val[s:s + step]
+                start = np.searchsorted(g.b_val, lo[:, None] - a[None, :], side="left")
+                stop = np.searchsorted(g.b_val, hi[:, None] - a[None, :], side="right")
+                if weighted:
+                    below += (g.b_cum[start] * g.a_mult[None, s:s + step]).sum(axis=1)
+                else:
+                    below += start.sum(axis=1)
+                q, i = np.nonzero(stop > start)
+                if len(q) == 0:
+                    continue
+                lengths = (stop - start)[q, i]
+                qs.append(np.repeat(q, lengths))
+                ais.append(np.repeat(i + s, lengths))
+                bjs.append(ranges(start[q, i], lengths))
+                gs.append(np.full(int(lengths.sum()), k))
+        if not qs:
+            empty = np.zeros(0, dtype=np.int64)
+            return below, empty, empty, empty, empty
+        return (below, np.concatenate(qs), np.concatenate(gs), np.concatenate(ais),
+                np.concatenate(bjs))
+
+    def pair_info(self, groups: np.ndarray, ai: np.ndarray, bj: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per pair: the representative rows of its A and B entries and its run count."""
+        a_rows = np.zeros(len(ai), dtype=np.int64)
+        b_rows = np.zeros(len(ai), dtype=np.int64)
+        mult = np.zeros(len(ai), dtype=np.int64)
+        for k in np.unique(groups).tolist():
+            sel = groups == k
+            group = self.groups[k]
+            a_rows[sel] = group.a_ref[ai[sel]]
+            b_rows[sel] = group.b_ref[bj[sel]]
+            mult[sel] = group.a_mult[ai[sel]] * group.b_mult[bj[sel]]
+        return a_rows, b_rows, mult
+
+    def full_runs(self, groups: np.ndarray, ai: np.ndarray, bj: np.ndarray) -> np.ndarray:
+        """Representative full runs (degree rows) of pairs."""
+        runs = np.zeros((len(ai), self.N), dtype=np.int8)
+        a_rows, b_rows, _ = self.pair_info(groups, ai, bj)
+        if len(ai):
+            runs[:, self.a_ranks] = self.a_rep[a_rows]
+            runs[:, self.b_ranks] = self.b_rep[b_rows]
+        return runs
+
+    def _resolve(self, raw: np.ndarray, runs: np.ndarray, weighted: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Exact counts around float queries (``distinct`` and ``ids`` modes).
+
+        Returns (pairs — or runs when ``weighted`` — certainly below, pairs in the window
+        with an exact value ≤ the run's, their runs, runs of window pairs strictly below).
+        """
+        w = self.window
+        n_le = np.zeros(len(raw), dtype=np.int64)
+        w_le = np.zeros(len(raw), dtype=np.int64)
+        w_lt = np.zeros(len(raw), dtype=np.int64)
+        below, q, g, ai, bj = self._window_pairs(raw - w, raw + w, weighted)
+        if len(q):
+            _, _, mult = self.pair_info(g, ai, bj)
+            own = self._own(q, g, ai, bj, runs)
+            np.add.at(n_le, q[own], 1)
+            np.add.at(w_le, q[own], mult[own])
+            other = np.flatnonzero(~own)
+            if len(other):
+                assert self.exact is not None
+                cand = self.exact(self.full_runs(g[other], ai[other], bj[other]))
+                queries = np.unique(q[other])
+                mine = dict(zip(queries.tolist(), self.exact(runs[queries]), strict=True))
+                for k, index in enumerate(other.tolist()):
+                    qq = int(q[index])
+                    if cand[k] <= mine[qq]:
+                        n_le[qq] += 1
+                        w_le[qq] += mult[index]
+                        if cand[k].key != mine[qq].key:
+                            w_lt[qq] += mult[index]
+        return below, n_le, w_le, w_lt
+
+    def _own(self, q: np.ndarray, g: np.ndarray, ai: np.ndarray, bj: np.ndarray,
+             runs: np.ndarray) -> np.ndarray:
+        """Window pairs that are the query run's own value (same exact identities)."""
+        if self.locate is None or self.a_id is None or self.b_id is None:
+            return np.zeros(len(q), dtype=bool)
+        qa, qb = self.locate(runs)
+        a_rows, b_rows, _ = self.pair_info(g, ai, bj)
+        return (self.a_id[a_rows] == qa[q]) & (self.b_id[b_rows] == qb[q])
+
+    # ------------------------------------------------------------ φ and runs below
+    def phi(self, raw: np.ndarray, runs: np.ndarray) -> np.ndarray:
+        """φ (unq rank) of runs with raw values ``raw`` (exact keys in ``int`` mode)."""
+        raw = np.asarray(raw)
+        if self.mode == "distinct":
+            below, n_le, _, _ = self._resolve(raw, runs, weighted=False)
+            return below + n_le
+        if self.mode == "ids":
+            return self._phi_stream(raw - self.window, side="left") + self._window_ids(raw, runs)
+        return self._phi_stream(raw)
+
+    def _window_ids(self, raw: np.ndarray, runs: np.ndarray) -> np.ndarray:
+        """Per query: distinct pair identities within the window with an exact value ≤ the
+        run's (``ids`` mode; pairs of one identity share their float value)."""
+        out = np.zeros(len(raw), dtype=np.int64)
+        _, q, g, ai, bj = self._window_pairs(raw - self.window, raw + self.window)
+        if len(q) == 0:
+            return out
+        assert self.exact is not None and self.a_id is not None and self.b_id is not None
+        a_rows, b_rows, _ = self.pair_info(g, ai, bj)
+        pid = self.a_id[a_rows] * self.n_b_ids + self.b_id[b_rows]
+        own = self._own(q, g, ai, bj, runs)
+        seen = set(zip(q[own].tolist(), pid[own].tolist(), strict=True))
+        other = [k for k in np.flatnonzero(~own).tolist()
+                 if (int(q[k]), int(pid[k])) not in seen]
+        if other:
+            cand = self.exact(self.full_runs(g[other], ai[other], bj[other]))
+            queries = np.unique(q[other])
+            mine = dict(zip(queries.tolist(), self.exact(runs[queries]), strict=True))
+            for k, index in enumerate(other):
+                key = (int(q[index]), int(pid[index]))
+                if key not in seen and cand[k] <= mine[key[0]]:
+                    seen.add(key)
+        for qq, _ in seen:
+            out[qq] += 1
+        return out
+
+    def runs_below(self, raw: np.ndarray, runs: np.ndarray, strict: bool) -> np.ndarray:
+        """Number of runs with value < (``strict``) or ≤ the value of each run."""
+        raw = np.asarray(raw)
+        if self.mode in ("distinct", "ids"):
+            below_runs, _, w_le, w_lt = self._resolve(raw, runs, weighted=True)
+            return below_runs + (w_lt if strict else w_le)
+        if self.mode == "tolerance":
+            raw = raw - self.tol if strict else raw + self.tol
+        return self.count(raw, strict=strict, weighted=True)
+
+    # ------------------------------------------------------------ streaming
+    def _sample(self, size: int) -> np.ndarray:
+        rng = np.random.default_rng(12345)
+        sizes = np.array([g.n_pairs for g in self.groups], dtype=np.float64)
+        per_group = rng.multinomial(size, sizes / sizes.sum())
+        parts = []
+        for g, n in zip(self.groups, per_group.tolist(), strict=True):
+            if n:
+                i = rng.integers(len(g.a_val), size=n)
+                j = rng.integers(len(g.b_val), size=n)
+                parts.append(g.a_val[i] + g.b_val[j])
+        return np.concatenate(parts)
+
+    def edges(self, target: int = BUCKET_PAIRS) -> np.ndarray:
+        """Bucket edges: bucket k holds the pairs with ``edges[k] ≤ value < edges[k+1]``."""
+        if self.is_int:
+            first, last = np.int64(self.min_raw), np.int64(self.max_raw) + 1
+        else:
+            first, last = -np.inf, np.inf
+        n_buckets = max(1, math.ceil(self.n_pairs / target))
+        if n_buckets == 1:
+            return np.array([first, last])
+        sample = self._sample(min(self.n_pairs, 64 * n_buckets + 200_000))
+        inner = np.quantile(sample, np.linspace(0.0, 1.0, n_buckets + 1)[1:-1])
+        if self.is_int:
+            inner = np.ceil(inner).astype(np.int64)
+        edges = np.unique(np.concatenate([[first], inner, [last]]))
+        for _ in range(8):
+            below = self.count(edges, strict=True)
+            sizes = np.diff(below)
+            big = np.flatnonzero(sizes > 2 * target)
+            if len(big) == 0:
+                break
+            extra = [self._split(edges[k], edges[k + 1], below[k], below[k + 1]) for k in big]
+            edges = np.unique(np.concatenate([edges, [e for e in extra if e is not None]]))
+        return edges
+
+    def _split(self, lo: float, hi: float, n_lo: int, n_hi: int) -> float | None:
+        """A value inside ``(lo, hi)`` with about half of the bucket's pairs below it
+        (bisection with :meth:`count`); ``None`` when no value splits it (one value holds
+        most of its pairs)."""
+        if not self.is_int:
+            lo = max(lo, float(self.min_raw))
+            hi = min(hi, float(self.max_raw) + 1.0)
+        half = (n_lo + n_hi) // 2
+        best = None
+        for _ in range(64):
+            mid = (lo + hi) // 2 if self.is_int else (lo + hi) / 2.0
+            if not lo < mid < hi:
+                break
+            n_mid = int(self.count(np.array([mid]), strict=True)[0])
+            best = mid
+            if abs(n_mid - half) <= (n_hi - n_lo) // 8:
+                break
+            lo, hi = (mid, hi) if n_mid < half else (lo, mid)
+        return best
+
+    def bucket(self, lo, hi, *, counts: bool = True) -> Bucket:
+        """The distinct values with ``lo ≤ value < hi`` (see the module documentation);
+        ``counts=False`` skips the run counts (a plain sort, about twice as fast)."""
+        vals, mults, ids = [], [], []
+        for g in self.groups:
+            start = np.searchsorted(g.b_val, lo - g.a_val, side="left")
+            stop = np.searchsorted(g.b_val, hi - g.a_val, side="left")
+            lengths = stop - start
+            total = int(lengths.sum())
+            if total == 0:
+                continue
+            ai = np.repeat(np.arange(len(g.a_val)), lengths)
+            bj = ranges(start, lengths)
+            vals.append(g.a_val[ai] + g.b_val[bj])
+            mults.append(g.a_mult[ai] * g.b_mult[bj])
+            if self.mode == "ids":
+                assert self.a_id is not None and self.b_id is not None
+                ids.append(self.a_id[g.a_ref[ai]] * self.n_b_ids + self.b_id[g.b_ref[bj]])
+        if not vals:
+            empty = np.zeros(0, dtype=np.int64 if self.is_int else np.float64)
+            return Bucket(lo, hi, empty, np.zeros(0, dtype=np.int64), 0)
+        values = np.concatenate(vals)
+        pairs = len(values)
+        if not counts and self.mode in ("int", "distinct"):
+            values.sort(kind="stable")  # timsort merges the sorted per-a runs
+            if self.mode == "int":
+                values = values[np.concatenate(([True], values[1:] != values[:-1]))]
+            return Bucket(lo, hi, values, np.zeros(0, dtype=np.int64), pairs)
+        mult = np.concatenate(mults)
+        if self.mode == "ids":
+            pid = np.concatenate(ids)
+            order = np.argsort(pid, kind="stable")
+            pid = pid[order]
+            starts = np.flatnonzero(np.concatenate(([True], pid[1:] != pid[:-1])))
+            values = values[order][starts]
+            mult = np.add.reduceat(mult[order], starts)
+        order = np.argsort(values, kind="stable")
+        values, mult = values[order], mult[order]
+        if self.mode in ("int", "tolerance"):
+            if self.mode == "int":
+                new = np.concatenate(([True], values[1:] != values[:-1]))
+            else:
+                new = np.concatenate(([True], np.diff(values) > self.tol))
+            starts = np.flatnonzero(new)
+            values = values[starts]
+            mult = np.add.reduceat(mult, starts)
+        return Bucket(lo, hi, values, mult, pairs)
+
+    def iter_buckets(self, target: int | None = None, *, counts: bool = True
+                     ) -> Iterator[Bucket]:
+        """The image in increasing order, bucket by bucket (tolerance clusters straddling
+        two buckets are merged into the first). ``target``: candidate pairs per bucket
+        (default :data:`BUCKET_PAIRS`, the edges of the index)."""
+        edges = self.edges_cache() if target is None else self.edges(target)
+        progress = Progress(len(edges) - 1, f"image {self.label}".strip(),
+                            enabled=self.progress and len(edges) > 8)
+        previous: Bucket | None = None
+        for k in range(len(edges) - 1):
+            current = self.bucket(edges[k], edges[k + 1], counts=counts)
+            progress.update(1)
+            if previous is not None and self.mode == "tolerance" and len(current.values) \
+                    and len(previous.values) \
+                    and current.values[0] - previous.values[-1] <= self.tol:
+                previous.counts[-1] += current.counts[0]
+                current = Bucket(current.lo, current.hi, current.values[1:],
+                                 current.counts[1:], current.pairs)
+            if previous is not None:
+                yield previous
+            previous = current
+        if previous is not None:
+            yield previous
+        progress.close()
+
+    def _scan(self, queries: np.ndarray | None, side: str = "right") -> np.ndarray | None:
+        """One streaming pass: the distinct count, the bucket index and φ of ``queries``."""
+        edges_lo, before_list = [], []
+        before = 0
+        answers = None
+        if queries is not None:
+            answers = np.zeros(len(queries), dtype=np.int64)
+            bucket_of = np.searchsorted(self.edges_cache(), queries, side="right") - 1
+        for k, bucket in enumerate(self.iter_buckets(counts=False)):
+            edges_lo.append(bucket.lo)
+            before_list.append(before)
+            if answers is not None:
+                mine = np.flatnonzero(bucket_of == k)
+                if len(mine):
+                    q = queries[mine] + (self.tol if self.mode == "tolerance" else 0)
+                    answers[mine] = before + np.searchsorted(bucket.values, q, side=side)
+            before += len(bucket.values)
+        self._n_distinct = before
+        self._index = (np.array([*edges_lo, self.edges_cache()[-1]]),
+                       np.array(before_list, dtype=np.int64))
+        return answers
+
+    def edges_cache(self) -> np.ndarray:
+        if "edges" not in self._stats:
+            self._stats["edges"] = self.edges()
+        return self._stats["edges"]
+
+    def _phi_stream(self, raw: np.ndarray, side: str = "right") -> np.ndarray:
+        """Distinct values ≤ (``side="right"``) or < (``"left"``) each of ``raw``, through
+        the bucket index (one full pass the first time)."""
+        if self._index is None:
+            out = self._scan(raw, side)
+            assert out is not None
+            return out
+        edges, before = self._index
+        bucket_of = np.clip(np.searchsorted(edges, raw, side="right") - 1, 0, len(before) - 1)
+        out = np.zeros(len(raw), dtype=np.int64)
+        for k in np.unique(bucket_of).tolist():
+            mine = np.flatnonzero(bucket_of == k)
+            bucket = self.bucket(edges[k], edges[k + 1], counts=False)
+            q = raw[mine] + (self.tol if self.mode == "tolerance" else 0)
+            out[mine] = before[k] + np.searchsorted(bucket.values, q, side=side)
+        return out
+
+
+class PairImage(Image):
+    """An :class:`~irscale.scales.image.Image` backed by a :class:`PairTable`.
+
+    ``raw_of(runs)`` gives the table's units for runs (exact integer keys in ``int`` mode,
+    float sums otherwise) and ``post(raw)`` the measure's values.
+    """
+
+    def __init__(self, table: PairTable, space, *, raw_of: Callable[[np.ndarray], np.ndarray],
+                 post: Callable[[np.ndarray], np.ndarray], exactness: str, algorithm: str
+                 ) -> None:
+        self.table, self.space = table, space
+        self.raw_of, self.post = raw_of, post
+        self.exactness, self.algorithm = exactness, algorithm
+
+    @property
+    def n_runs(self) -> int:
+        return self.table.n_runs
+
+    @property
+    def n_distinct(self) -> int:
+        return self.table.n_distinct
+
+    def values_of(self, runs: np.ndarray) -> np.ndarray:
+        return self.post(self.raw_of(runs))
+
+    def phi(self, runs: np.ndarray) -> np.ndarray:
+        return self.table.phi(self.raw_of(runs), np.asarray(runs))
+
+    def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
+        return self.table.runs_below(self.raw_of(runs), np.asarray(runs), strict)
+
+    def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for bucket in self.table.iter_buckets():
+            yield self.post(bucket.values), bucket.counts
+
+    def extremes(self) -> tuple[float, int, float, int]:
+        table = self.table
+        lo, hi = table.min_raw, table.max_raw
+        if table.mode == "distinct":
+            at_lo = table.runs_below(np.array([lo]), self._run_at(lo), False)[0]
+            at_hi = table.n_runs - table.runs_below(np.array([hi]), self._run_at(hi), True)[0]
+        else:
+            tol = table.tol
+            at_lo = table.count(np.array([lo + tol]), weighted=True)[0]
+            at_hi = table.n_runs - table.count(np.array([hi - tol]), strict=True,
+                                               weighted=True)[0]
+        post = self.post(np.array([lo, hi]))
+        return float(post[0]), int(at_lo), float(post[1]), int(at_hi)
+
+    def _run_at(self, raw) -> np.ndarray:
+        """A representative run of the extreme value ``raw`` (min or max pair)."""
+        table = self.table
+        for k, g in enumerate(table.groups):
+            for i, j in ((0, 0), (len(g.a_val) - 1, len(g.b_val) - 1)):
+                if g.a_val[i] + g.b_val[j] == raw:
+                    return table.full_runs(np.array([k]), np.array([i]), np.array([j]))
+        raise AssertionError("extreme pair not found")  # pragma: no cover

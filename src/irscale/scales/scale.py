@@ -1,0 +1,277 @@
+"""The scale of a measure: its image, φ, tie strategies and the ranked measure M_R.
+
+For a measure M on runs of length N over ``levels`` relevance degrees (seed 000 §5)::
+
+    φ(m) = |{x ∈ M(REL^N) : x ≤ m}|            (eq. 2, the "unq" tie strategy)
+    M_R  = φ(M)                               (the ranked, interval-scaled measure)
+    M_R01 = (φ − 1) / (|M(REL^N)| − 1)         (optional affine rescaling to [0, 1])
+
+The min-, max- and mid-rank strategies rank the *runs* of ``REL^N`` sorted by value (tied
+runs share the lowest, highest or mean position): ``min = 1 + #{runs < m}``,
+``max = #{runs ≤ m}``, ``mid = (min + max)/2``; they are not equi-spaced (seed 000 §5,
+Table 3). :func:`scale` picks the exact algorithm of the measure
+(:mod:`irscale.scales.measures`) and caches the structures it builds.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+
+from ..errors import ParameterError
+from .additive import additive_image, additive_spec
+from .average_precision import ap_image
+from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, LexImage
+from .generic import EnumeratedImage
+from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
+from .measures import ScaleMeasure, scale_measure
+from .space import Context, Space, to_context
+
+TieStrategy = Literal["unq", "min", "max", "mid"]
+TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+
+#: Structures (pair tables) kept between calls, least recently used dropped first.
+CACHE_SIZE = 16
+_CACHE: OrderedDict[tuple, Image] = OrderedDict()
+
+
+def _cached(key: tuple, build) -> Image:
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    image = build()
+    _CACHE[key] = image
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return image
+
+
+def clear_cache() -> None:
+    """Forget every cached image structure."""
+    _CACHE.clear()
+
+
+class ScaledImage(Image):
+    """An image whose values are ``factor`` × another's (same order, ties and φ): R from
+    the counts, AP from S = AP·RB, nDCG from DCG (seed 000 §7.1.2: same ranked measure)."""
+
+    def __init__(self, inner: Image, factor: float) -> None:
+        self.inner, self.factor, self.space = inner, float(factor), inner.space
+        self.exactness, self.algorithm = inner.exactness, inner.algorithm
+
+    @property
+    def n_runs(self) -> int:
+        return self.inner.n_runs
+
+    @property
+    def n_distinct(self) -> int:
+        return self.inner.n_distinct
+
+    def values_of(self, runs: np.ndarray) -> np.ndarray:
+        return self.factor * self.inner.values_of(runs)
+
+    def phi(self, runs: np.ndarray) -> np.ndarray:
+        return self.inner.phi(runs)
+
+    def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
+        return self.inner.runs_below(runs, strict)
+
+    def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for values, counts in self.inner.iter_sorted():
+            yield self.factor * values, counts
+
+    def extremes(self) -> tuple[float, int, float, int]:
+        lo, n_lo, hi, n_hi = self.inner.extremes()
+        return self.factor * lo, n_lo, self.factor * hi, n_hi
+
+
+def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
+                progress: bool = True) -> Image:
+    """The image algorithm for a measure on a space (see :mod:`irscale.scales.measures`)."""
+    kind, level = measure.kind, measure.relevance_level
+    if kind in ("P", "R", "F"):
+        if kind == "R" and context.relevant(level) == 0:
+            return ConstantImage(space)
+        return CountImage(kind, space, context, level=level, beta=measure.beta)
+    if kind == "RR":
+        return FirstRelevantImage(space, context, level=level)
+    if kind == "SBTO" and level == 1:
+        return CountImage("SBTO", space, context)
+    if kind == "AP":
+        rb = context.relevant(level)
+        divisor = rb if measure.ap_norm == "R" else min(space.N, rb)
+        if divisor == 0:
+            return ConstantImage(space)
+        base = _cached(("AP", space, level),
+                       lambda: ap_image(space, level=level, progress=progress))
+        return ScaledImage(base, 1.0 / divisor)
+    if kind in ("RBTO", "RBP", "DCG", "nDCG") and (kind != "RBTO" or level == 1):
+        spec = additive_spec(measure, space, context)
+        if spec.scale == 0.0:
+            return ConstantImage(space)
+        if spec.lexicographic():
+            return LexImage(spec, space)
+        structure = (kind if kind != "nDCG" else "DCG", str(measure.gain), measure.discount,
+                     measure.p, level, space)
+        factor = spec.scale
+
+        def pairs() -> Image:
+            return _cached(structure, lambda: additive_image(
+                replace(spec, scale=1.0), progress=progress, label=measure.label))
+
+        if kind == "RBP" and measure.p == 0.5 and space.bounds is None and _linear(spec):
+            return DyadicImage(spec, space, lambda: ScaledImage(pairs(), factor))
+        return ScaledImage(pairs(), factor)
+    return EnumeratedImage(measure, space, context, progress=progress)
+
+
+def _linear(spec) -> bool:
+    """Gains proportional to the degree (g(d) = d·g(1) > 0)."""
+    g = spec.gains
+    return g[1] > 0 and all(g[d] == d * g[1] for d in range(len(g)))
+
+
+@dataclass(eq=False)
+class Scale:
+    """The scale of ``measure`` on ``space`` for a topic ``context`` (module docs)."""
+
+    measure: ScaleMeasure
+    space: Space
+    context: Context
+    image: Image
+
+    # ------------------------------------------------------------ sizes
+    @property
+    def N(self) -> int:
+        return self.space.N
+
+    @property
+    def levels(self) -> int:
+        return self.space.levels
+
+    @property
+    def n_runs(self) -> int:
+        """Number of runs of the space."""
+        return self.image.n_runs
+
+    @property
+    def n_distinct(self) -> int:
+        """``|M(REL^N)|``, the number of steps of the ranked measure."""
+        return self.image.n_distinct
+
+    @property
+    def exactness(self) -> str:
+        return self.image.exactness
+
+    @property
+    def algorithm(self) -> str:
+        return self.image.algorithm
+
+    # ------------------------------------------------------------ runs
+    def check_runs(self, runs: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
+        """``runs`` as an int8 degree matrix of this space (ParameterError otherwise)."""
+        array = np.asarray(runs)
+        if array.ndim == 1:
+            array = array[None, :]
+        if array.ndim != 2 or array.shape[1] != self.N:
+            raise ParameterError(f"runs must be rows of {self.N} degrees, got shape "
+                                 f"{array.shape}")
+        if len(array) and (array.min() < 0 or array.max() > self.space.c):
+            raise ParameterError(f"degrees must lie in 0..{self.space.c}")
+        array = array.astype(np.int8)
+        if self.space.bounds is not None and not self.space.allows(array).all():
+            raise ParameterError(f"a run is not feasible in {self.space.label()}")
+        return array
+
+    def values(self, runs) -> np.ndarray:
+        """The measure's value of each run."""
+        return self.image.values_of(self.check_runs(runs))
+
+    def phi(self, runs, ties: TieStrategy = "unq") -> np.ndarray:
+        """φ of each run under a tie strategy (integers; ``mid`` gives halves)."""
+        runs = self.check_runs(runs)
+        if ties == "unq":
+            return as_index_array(self.image.phi(runs))
+        if ties not in TIE_STRATEGIES:
+            raise ParameterError(f"unknown tie strategy {ties!r}: use {TIE_STRATEGIES}")
+        low = self.image.runs_below(runs, True) + 1
+        if ties == "min":
+            return as_index_array(low)
+        high = self.image.runs_below(runs, False)
+        if ties == "max":
+            return as_index_array(high)
+        return (np.asarray(low, dtype=object) + np.asarray(high, dtype=object)) / 2
+
+    def phi_bounds(self, ties: TieStrategy = "unq") -> tuple[float, float]:
+        """φ of the smallest and of the largest value of the image."""
+        if ties == "unq":
+            return 1.0, float(self.n_distinct)
+        _, n_lo, _, n_hi = self.image.extremes()
+        total = self.n_runs
+        lows = {"min": 1, "max": n_lo, "mid": (1 + n_lo) / 2}
+        highs = {"min": total - n_hi + 1, "max": total, "mid": (2 * total - n_hi + 1) / 2}
+        return float(lows[ties]), float(highs[ties])
+
+    def ranked(self, runs, *, ties: TieStrategy = "unq", rescale: bool = False
+               ) -> np.ndarray:
+        """M_R of each run (floats), optionally rescaled to [0, 1] by
+        ``(φ − φ_min)/(φ_max − φ_min)`` (0 for a one-value image)."""
+        raw = np.asarray(self.phi(runs, ties))
+        phi = raw.astype(np.float64) if raw.dtype != object else np.array(
+            [float(v) for v in raw])
+        if not rescale:
+            return phi
+        low, high = self.phi_bounds(ties)
+        return (phi - low) / (high - low) if high > low else np.zeros(len(phi))
+
+    # ------------------------------------------------------------ the image
+    def iter_values(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Sorted distinct values with their run counts, in bounded chunks."""
+        return self.image.iter_sorted()
+
+    def image_values(self, limit: int | None = MATERIALISE_LIMIT
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct values and run counts, materialised (``limit``: refuse above)."""
+        return self.image.values(limit)
+
+    def phi_of_values(self, values, *, tol: float = TOLERANCE) -> np.ndarray:
+        """φ(m) of measure values m (not runs): ``|{x ∈ image : x ≤ m}|``, with the values
+        within ``tol·max(1, |m|)`` of m counted as equal. Materialises the image."""
+        image, _ = self.image_values()
+        m = np.atleast_1d(np.asarray(values, dtype=np.float64))
+        return np.searchsorted(image, m + tol * np.maximum(1.0, np.abs(m)), side="right")
+
+    def __repr__(self) -> str:
+        return (f"Scale({self.measure.label}, {self.space.label()}, "
+                f"n_distinct={self.n_distinct if self._cheap() else '…'}, "
+                f"algorithm={self.algorithm!r})")
+
+    def _cheap(self) -> bool:
+        from .pairs import PairImage
+
+        inner = self.image.inner if isinstance(self.image, ScaledImage) else self.image
+        return not isinstance(inner, PairImage) or inner.table.mode == "distinct" \
+            or inner.table._n_distinct is not None
+
+
+def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
+          recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
+          progress: bool = True) -> Scale:
+    """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
+
+    ``recall_base``: the topic's documents per degree (``c`` counts for degrees 1..c, or
+    ``c + 1`` counts, or one number for binary relevance; default N of the highest degree,
+    as seed 000 Figure 2). ``feasible``: restrict the space to the runs the topic allows
+    (at most ``recall_base[g]`` documents of degree g); default: the whole ``REL^N``.
+    """
+    measure = scale_measure(measure).for_length(N)
+    space = Space(N, levels)
+    context = to_context(recall_base, space)
+    if feasible:
+        space = Space(N, levels, context.bounds())
+    image = build_image(measure, space, context, progress=progress)
+    return Scale(measure, space, context, image)

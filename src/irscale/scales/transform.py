@@ -1,0 +1,284 @@
+"""Transforming real evaluations into the ranked (interval-scaled) measure M_R.
+
+For qrels, runs, a run length N and measures (seed 000 §5):
+
+1. each run is ranked as trec_eval ranks it (tie policy), **cut at N and padded with
+   non-relevant documents** when shorter (§5.1) — a run that retrieved nothing for a
+   topic is N non-relevant documents; unjudged documents count as non-relevant;
+2. degrees are mapped into the space ``REL = {0..c}``: with ``levels = 2`` the binary
+   projection at ``relevance_level`` (seed 000's lenient mapping for ℓ = 1); otherwise
+   degrees above c are clipped to c. The topic's recall base is mapped the same way;
+3. M is the registered kernel on these runs (the "original" measure), and
+   ``M_R = φ(M)`` uses the scale of M on ``REL^N``. Measures that do not depend on the
+   recall base (P, RR, RBP, DCG, SBTO, RBTO) have one scale for every topic (§5.2.1).
+   Measures that do (R, F, AP, nDCG) get each topic's own scale, computed with its recall
+   base, used across topics as the surrogate of §5.2.2: on the whole ``REL^N`` their
+   order — hence φ — is the same for every topic (R ~ P, AP ~ AP·RB, nDCG ~ DCG), while
+   their values are not. With ``feasible=True`` the space of each topic is restricted to
+   the runs it allows (no more documents of a degree than its qrels hold), and every
+   measure gets a per-topic scale.
+
+The result holds both score matrices (topics × runs) and an :class:`~irscale.evaluation.
+Evaluation` that the writers of ``irscale eval`` print (trec, csv, json, markdown).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
+from ..core.scorematrix import ScoreMatrix
+from ..errors import ParameterError
+from ..evaluation import Column, Evaluation
+from ..io.memory import as_qrels, as_runs
+from ..io.trec import read_runs
+from ..measures.base import EvalContext, Family, NoParams
+from .enumeration import synthetic_rankings
+from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
+from .scale import Scale, ScaledImage, TieStrategy, scale
+from .space import Context
+
+
+@dataclass(frozen=True, eq=False)
+class ScaleTransform:
+    """Per-topic values of measures and of their ranked versions (module documentation).
+
+    ``matrix`` has the measures ``M`` and ``M_R`` (``M_R01`` when rescaled) for each
+    measure; ``evaluation`` the same values for the output writers; ``scales`` the scale
+    used for each (measure, topic).
+    """
+
+    matrix: ScoreMatrix
+    evaluation: Evaluation
+    N: int
+    levels: int
+    ties: str
+    rescaled: bool
+    feasible: bool
+    labels: tuple[tuple[str, str], ...]
+    scales: dict[tuple[str, str], Scale]
+
+    def original(self, measure: str | None = None) -> ScoreMatrix:
+        """The matrix of a measure M (the first one by default)."""
+        m, _ = self._pair(measure)
+        return self.matrix.measure(m)
+
+    def ranked(self, measure: str | None = None) -> ScoreMatrix:
+        """The matrix of its ranked version M_R."""
+        _, r = self._pair(measure)
+        return self.matrix.measure(r)
+
+    def _pair(self, measure: str | None) -> tuple[str, str]:
+        if measure is None:
+            return self.labels[0]
+        for pair in self.labels:
+            if measure in pair:
+                return pair
+        raise ParameterError(f"no measure {measure!r} in the transform "
+                             f"(has {[m for m, _ in self.labels]})")
+
+
+def ranked_label(label: str, rescale: bool) -> str:
+    return f"{label}_R01" if rescale else f"{label}_R"
+
+
+def _family(label: str, doc: str) -> Family:
+    def kernel(jr, params, ctx):  # pragma: no cover - values are precomputed
+        raise NotImplementedError
+
+    return Family(name=label, kernel=kernel, params=NoParams(), doc=doc)
+
+
+def judged_matrix(jr: JudgedRankings, N: int) -> np.ndarray:
+    """Raw degrees of every ranking cut at N, padded with 0 (negative sentinels → 0)."""
+    cut = jr.truncate(N)
+    out = np.zeros((cut.n_rankings, N), dtype=np.int64)
+    out[cut.segment, cut.rank - 1] = np.maximum(cut.rel, 0)
+    return out
+
+
+def map_degrees(degrees: np.ndarray, levels: int, relevance_level: int) -> np.ndarray:
+    """Degrees into ``0..levels-1``: binary projection at ``relevance_level`` for two
+    levels, clipping to the highest degree otherwise."""
+    if levels == 2:
+        return (degrees >= relevance_level).astype(np.int8)
+    return np.minimum(degrees, levels - 1).astype(np.int8)
+
+
+def map_recall_base(rel_levels: np.ndarray, levels: int, relevance_level: int) -> np.ndarray:
+    """Per ranking: documents per space degree (same mapping as :func:`map_degrees`)."""
+    rel_levels = np.asarray(rel_levels, dtype=np.int64)
+    if levels == 2:
+        level = max(relevance_level, 0)
+        return np.stack([rel_levels[:, :level].sum(axis=1), rel_levels[:, level:].sum(axis=1)],
+                        axis=1)
+    out = np.zeros((len(rel_levels), levels), dtype=np.int64)
+    width = min(levels - 1, rel_levels.shape[1])
+    out[:, :width] = rel_levels[:, :width]
+    out[:, levels - 1] = rel_levels[:, levels - 1:].sum(axis=1)
+    return out
+
+
+def _grid(jr: JudgedRankings, complete_topics: Sequence[str] | None
+          ) -> tuple[JudgedRankings, tuple[str, ...]]:
+    """Every (run, topic) pair: rankings the runs lack become empty rankings."""
+    evaluated = sorted(set(jr.topic_labels.tolist()))
+    topics = tuple(sorted(set(complete_topics))) if complete_topics is not None else \
+        tuple(evaluated)
+    topic_index = {t: i for i, t in enumerate(jr.topics)}
+    n_runs = len(jr.runs)
+    want_topic = np.array([topic_index[t] for t in topics], dtype=np.int64)
+    run = np.repeat(np.arange(n_runs), len(topics))
+    topic = np.tile(want_topic, n_runs)
+    key = jr.ranking_run * len(jr.topics) + jr.ranking_topic
+    grid_key = run * len(jr.topics) + topic
+    found = np.searchsorted(key, grid_key)  # rankings are ordered run by run, topic by topic
+    found = np.minimum(found, max(len(key) - 1, 0))
+    present = (len(key) > 0) & (key[found] == grid_key) if len(key) else np.zeros(
+        len(grid_key), dtype=bool)
+    lengths = np.where(present, jr.lengths[found], 0)
+    starts = jr.offsets[:-1][found]
+    take = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths) + \
+        np.arange(int(lengths.sum()))
+    per_topic_levels = np.zeros((len(jr.topics), jr.rel_levels.shape[1]), dtype=np.int64)
+    per_topic_levels[jr.ranking_topic] = jr.rel_levels
+    grid = JudgedRankings(
+        rel=jr.rel[take] if len(take) else np.zeros(0, dtype=np.int64),
+        offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        rel_levels=per_topic_levels[topic],
+        ranking_topic=topic,
+        ranking_run=run,
+        topics=jr.topics,
+        runs=jr.runs,
+        relevance_level=jr.relevance_level,
+    )
+    return grid, topics
+
+
+def transform(
+    qrels: Any,
+    runs: Any,
+    measures: str | Iterable[str],
+    N: int,
+    *,
+    tie_policy: TiePolicy = "trec_eval",
+    all_topics: bool = False,
+    **options: Any,
+) -> ScaleTransform:
+    """Per-topic values of ``measures`` and of their ranked versions (module docs).
+
+    ``qrels`` and ``runs`` as :func:`irscale.evaluate` takes them; ``tie_policy`` orders
+    documents with equal scores; ``all_topics``: every qrels topic (runs without results
+    for one get N non-relevant documents), default the topics some run was evaluated on.
+    ``options`` are those of :func:`transform_rankings`: ``levels`` (2),
+    ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``.
+    """
+    qrels_obj = as_qrels(qrels)
+    if isinstance(runs, (list, tuple)) and runs and all(
+            isinstance(r, (str, os.PathLike)) for r in runs):
+        run_objs = read_runs(runs)  # several files: same-named runs get their file name
+    else:
+        run_objs = as_runs(runs)
+    jr = build_judged_rankings(qrels_obj, run_objs, RankingOptions(ties=tie_policy))
+    complete = sorted(set(qrels_obj.topic.to_pylist())) if all_topics else None
+    return transform_rankings(jr, measures, N, topics=complete, **options)
+
+
+def transform_rankings(
+    rankings: JudgedRankings,
+    measures: str | Iterable[str],
+    N: int,
+    *,
+    levels: int = 2,
+    relevance_level: int = 1,
+    ties: TieStrategy = "unq",
+    rescale: bool = False,
+    feasible: bool = False,
+    topics: Sequence[str] | None = None,
+    progress: bool = True,
+) -> ScaleTransform:
+    """:func:`transform` of judged rankings already built (e.g. by
+    :func:`~irscale.core.judged.build_judged_rankings`); ``topics``: the topics to report
+    (default: those some run was evaluated on)."""
+    if isinstance(measures, str):
+        measures = measures.split()
+    grid, topics = _grid(rankings, topics)
+    degrees = map_degrees(judged_matrix(grid, N), levels, relevance_level)
+    contexts = map_recall_base(grid.rel_levels, levels, relevance_level)
+    out_jr = synthetic_rankings(degrees, contexts, topics=grid.topics, runs=grid.runs,
+                                ranking_topic=grid.ranking_topic, ranking_run=grid.ranking_run)
+    columns: list[Column] = []
+    values: dict[str, np.ndarray] = {}
+    labels: list[tuple[str, str]] = []
+    used: dict[tuple[str, str], Scale] = {}
+    for name in measures:
+        measure = _for_transform(scale_measure(name).for_length(N), levels, relevance_level)
+        label, r_label = measure.label, ranked_label(measure.label, rescale)
+        values[label] = measure.kernel_values(degrees, contexts)
+        values[r_label] = _ranked_values(measure, degrees, contexts, grid, N, levels, ties,
+                                         rescale, feasible, progress, used)
+        columns += [Column(label, _family(label, f"{label} on runs cut at N={N}")),
+                    Column(r_label, _family(r_label, f"ranked {label} (φ, ties={ties})"))]
+        labels.append((label, r_label))
+    evaluation = Evaluation(columns=tuple(columns), values=values, rankings=out_jr,
+                            n_qrels_topics=len(topics), context=EvalContext())
+    matrix = evaluation.to_matrix()
+    return ScaleTransform(matrix=matrix, evaluation=evaluation, N=N, levels=levels, ties=ties,
+                          rescaled=rescale, feasible=feasible, labels=tuple(labels),
+                          scales=used)
+
+
+def _for_transform(measure: ScaleMeasure, levels: int, relevance_level: int) -> ScaleMeasure:
+    """Binary measures after the binary projection count degree 1; on graded spaces they
+    take ``relevance_level`` unless their name set ``rel``."""
+    if measure.kind not in BINARY_KINDS and measure.kind != "generic":
+        return measure
+    if levels == 2:
+        return replace(measure, relevance_level=1)
+    if measure.relevance_level == 1 and relevance_level != 1:
+        return replace(measure, relevance_level=relevance_level)
+    return measure
+
+
+def _ranked_values(measure: ScaleMeasure, degrees: np.ndarray, contexts: np.ndarray,
+                   grid: JudgedRankings, N: int, levels: int, ties: TieStrategy,
+                   rescale: bool, feasible: bool, progress: bool,
+                   used: dict[tuple[str, str], Scale]) -> np.ndarray:
+    """M_R of every ranking: one scale per distinct topic context, φ computed in one batch
+    per shared image structure (all topics share AP's, DCG's, ... on the whole space)."""
+    out = np.zeros(len(degrees))
+    per_topic = measure.depends_on_recall_base or feasible
+    if per_topic:
+        keys, inverse = np.unique(contexts, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    else:
+        keys, inverse = contexts[:1], np.zeros(len(degrees), dtype=np.int64)
+    scales = [scale(measure, N, levels, recall_base=Context(tuple(int(v) for v in key)),
+                    feasible=feasible, progress=progress) for key in keys]
+    topic_names = np.asarray(grid.topics, dtype=object)[grid.ranking_topic]
+    for k, sc in enumerate(scales):
+        for topic in sorted(set(topic_names[inverse == k].tolist())):
+            used[(measure.label, topic)] = sc
+    # batch φ by shared structure: ScaledImage wrappers of one cached image
+    groups: dict[int, list[int]] = {}
+    for k, sc in enumerate(scales):
+        base = sc.image.inner if isinstance(sc.image, ScaledImage) else sc.image
+        groups.setdefault(id(base), []).append(k)
+    for members in groups.values():
+        rows = np.flatnonzero(np.isin(inverse, members))
+        if len(rows) == 0:
+            continue
+        first = scales[members[0]]
+        phi = np.asarray(first.phi(degrees[rows], ties), dtype=np.float64)
+        if rescale:
+            for k in members:
+                low, high = scales[k].phi_bounds(ties)
+                mine = inverse[rows] == k
+                phi[mine] = (phi[mine] - low) / (high - low) if high > low else 0.0
+        out[rows] = phi
+    return out
