@@ -70,7 +70,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of resampling tests")
     parser.add_argument("--samples", type=int, default=None, metavar="B",
                         help="resamples (default: 10000 randomisation tests, 1000 bootstrap)")
-    parser.add_argument("--workers", type=int, default=1, help="threads for resampling")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="threads for resampling (default: one per CPU core)")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text tables")

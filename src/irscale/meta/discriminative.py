@@ -190,7 +190,7 @@ def discriminative_power(
     rng: np.random.Generator | None = None,
     convention: str = "plus-one",
     strict: bool = True,
-    workers: int = 1,
+    workers: int | None = None,
     progress: bool = False,
     B: int | None = None,
 ) -> DiscriminativePower:

@@ -18,12 +18,14 @@ p-values
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal, TypeVar
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..errors import ParameterError
 from ._data import check_alternative, check_choice, check_count
@@ -64,15 +66,29 @@ def map_chunks(
     sizes: Sequence[int],
     seeds: np.random.SeedSequence,
     *,
-    workers: int = 1,
+    workers: int | None = None,
     progress: ProgressArg = False,
 ) -> list[T]:
     """``work(index, generator, size)`` for every chunk, in chunk order.
 
     Chunk ``i`` always receives child ``i`` of ``seeds``, so the output does not depend on
-    ``workers`` (threads: numpy releases the GIL in its heavy kernels).
+    ``workers`` (threads: numpy releases the GIL in its heavy kernels; ``None`` = one per
+    CPU core). Parallelism is ours alone: the BLAS library runs single-threaded meanwhile,
+    since its own threads only slow down the thin matrix products of resampling (inner
+    dimension = the number of topics).
     """
-    workers = check_count(workers, "workers")
+    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers")
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _run_chunks(work, sizes, seeds, workers, progress)
+
+
+def _run_chunks(
+    work: Callable[[int, np.random.Generator, int], T],
+    sizes: Sequence[int],
+    seeds: np.random.SeedSequence,
+    workers: int,
+    progress: ProgressArg,
+) -> list[T]:
     generators = [np.random.Generator(np.random.PCG64(s)) for s in seeds.spawn(len(sizes))]
     report = _progress(progress, sum(sizes))
     done = 0

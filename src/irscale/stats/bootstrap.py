@@ -126,7 +126,7 @@ def two_sided_studentised_hits(
 def paired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
     seed: object = None, rng: np.random.Generator | None = None,
-    convention: str = "plus-one", workers: int = 1, progress: ProgressArg = False,
+    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
     n = z.shape[0]
@@ -153,7 +153,7 @@ def paired_bootstrap_kernel(
 def bootstrap_shift_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
     seed: object = None, rng: np.random.Generator | None = None,
-    convention: str = "plus-one", workers: int = 1, progress: ProgressArg = False,
+    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
     n = z.shape[0]
@@ -178,7 +178,7 @@ def unpaired_means(draws: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
 def unpaired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
     seed: object = None, rng: np.random.Generator | None = None,
-    convention: str = "plus-one", workers: int = 1, progress: ProgressArg = False,
+    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     n, m = x.shape[0], y.shape[0]
     v = np.concatenate([x, y], axis=0)
@@ -214,7 +214,7 @@ def paired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: np.random.Generator | None = None,
-    convention: str = "plus-one", workers: int = 1, progress: ProgressArg = False,
+    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Sakai's paired studentised bootstrap test (seed 001, Fig. 11–12); see the module."""
     return run_test(PAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
@@ -226,7 +226,7 @@ def bootstrap_shift_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: np.random.Generator | None = None,
-    convention: str = "plus-one", workers: int = 1, progress: ProgressArg = False,
+    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Bootstrap-shift test of mean(x − y) = 0 (Smucker et al., 2007); see the module."""
     return run_test(BOOTSTRAP_SHIFT, x, y, systems=systems, measure=measure,
@@ -238,7 +238,7 @@ def unpaired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: np.random.Generator | None = None,
-    convention: str = "plus-one", workers: int = 1, progress: ProgressArg = False,
+    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Sakai's unpaired bootstrap test (seed 001, Fig. 13–14); see the module docstring."""
     return run_test(UNPAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,

@@ -67,7 +67,7 @@ def randomization_kernel(
     seed: object = None,
     rng: np.random.Generator | None = None,
     convention: str = "plus-one",
-    workers: int = 1,
+    workers: int | None = None,
     progress: ProgressArg = False,
 ) -> Outcome:
     check_resampling(alternative, samples, convention)
@@ -128,7 +128,7 @@ def randomization_test(
     seed: object = None,
     rng: np.random.Generator | None = None,
     convention: str = "plus-one",
-    workers: int = 1,
+    workers: int | None = None,
     progress: ProgressArg = False,
 ) -> TestResult:
     """Paired randomisation (sign-flip) test of mean(x − y) = 0 (see the module docstring)."""

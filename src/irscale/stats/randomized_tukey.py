@@ -44,7 +44,7 @@ def chunk_for(topics: int, systems: int) -> int:
 
 def sample_ranges(
     values: np.ndarray, samples: int, seeds: np.random.SeedSequence, *,
-    workers: int = 1, progress: ProgressArg = False,
+    workers: int | None = None, progress: ProgressArg = False,
 ) -> np.ndarray:
     """The ranges max_j ū*_j − min_j ū*_j of ``samples`` row-permuted copies of ``values``."""
     n, m = values.shape
@@ -71,7 +71,7 @@ def randomized_tukey_hsd(
     rng: np.random.Generator | None = None,
     convention: str = "plus-one",
     strict: bool = False,
-    workers: int = 1,
+    workers: int | None = None,
     progress: ProgressArg = False,
 ) -> PairwiseComparisons:
     """Randomised Tukey HSD over all pairs of systems (see the module docstring)."""
