@@ -153,10 +153,14 @@ def cases(quick: bool, only: set[str] | None) -> list[tuple[str, str, int, int, 
     for m in ("AP", "DCG_b02", "RBP_p08", "P"):
         for N in naive_ns:
             out.append(("naive", m, N, 2, False))
+            if ("fast", m, N, 2, False) not in out:
+                out.append(("fast", m, N, 2, False))
     if not quick:
         for m in ("AP", "DCG_b02"):
             for N in (10, 13, 15):
                 out.append(("naive", m, N, 3, False))
+                if ("fast", m, N, 3, False) not in out:
+                    out.append(("fast", m, N, 3, False))
     return [c for c in out if only is None or c[1] in only]
 
 
@@ -168,14 +172,18 @@ def markdown(rows: list[dict], meta: dict) -> str:
              f"Run {meta['date']} on {meta['machine']} ({meta['cpus']} CPUs), Python "
              f"{meta['python']}, numpy {meta['numpy']}; limits: {meta['timeout']:.0f} s and "
              f"{meta['memory'] / 2**30:.0f} GB per job.", "",
-             "| measure | levels | N | method | |image| | time (s) | peak (GB) | status |",
+             "| measure | levels | N | method | distinct values | time (s) | peak (GB) | status |",
              "|---|---:|---:|---|---:|---:|---:|---|"]
     fast = {(r["measure"], r["N"], r["levels"]): r for r in rows
             if r["kind"] == "fast" and "phi_checksum" in r}
+    order = {m: i for i, m in enumerate(BINARY)}
+    rows = sorted(rows, key=lambda r: (order.get(r["measure"], 99), r["levels"], r["N"],
+                                       r["kind"] != "fast", "full_seconds" in r))
     for r in rows:
         method = "irscale" if r["kind"] == "fast" else "enumerate-all + unique"
-        n = f"{r['n_distinct']:,}" if "n_distinct" in r else "–"
-        t = f"{r['seconds']:.2f}" if "seconds" in r else f"({r['wall']:.0f})"
+        n = "–" if "n_distinct" not in r else f"{r['n_distinct']:,}" \
+            if r["n_distinct"] < 10**15 else f"≈ {float(r['n_distinct']):.4e}"
+        t = f"{r['seconds']:.2f}" if "seconds" in r else f"({r['wall']:.0f} to fail)"
         extra = ""
         twin = fast.get((r["measure"], r["N"], r["levels"]))
         if r["kind"] == "naive" and twin is not None and "phi_checksum" in r:
@@ -201,6 +209,10 @@ def main() -> None:
     parser.add_argument("--memory", type=float, default=8.0, help="GB per job")
     parser.add_argument("--markdown", default=None, help="update this file's generated part")
     parser.add_argument("--json", default=None, help="also write the rows as JSON")
+    parser.add_argument("--render", action="store_true",
+                        help="only rewrite --markdown from the rows of --json")
+    parser.add_argument("--merge", action="store_true",
+                        help="replace the matching rows of the --json file (re-run cases)")
     args = parser.parse_args()
     import numpy as np
 
@@ -210,11 +222,22 @@ def main() -> None:
             "memory": int(args.memory * 2**30)}
     only = set(args.only.split(",")) if args.only else None
     rows = []
+    if args.render:
+        saved = json.loads(Path(args.json).read_text())
+        meta, rows = saved["meta"], saved["rows"]
+        args.merge, only = False, set()
     for kind, measure, N, levels, full in cases(args.quick, only):
         row = run_job(kind, measure, N, levels, timeout=args.timeout, memory=meta["memory"],
                       full=full)
         rows.append(row)
         print(json.dumps(row), flush=True)
+    if args.merge and args.json and Path(args.json).exists():
+        def key(r: dict) -> tuple:
+            return (r["kind"], r["measure"], r["N"], r["levels"], "full_seconds" in r)
+
+        new = {key(r): r for r in rows}
+        old = json.loads(Path(args.json).read_text())["rows"]
+        rows = [new.pop(key(r), r) for r in old] + list(new.values())
     if args.json:
         Path(args.json).write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     if args.markdown:

@@ -334,7 +334,9 @@ def _block(spec: AdditiveSpec, ranks: list[int], *, track_counts: bool) -> Block
     # exact key: Σ q_i g(d) scaled to integers
     qg = [[spec.classes[i][1] * g for g in spec.gains] for i in ranks]
     scale = math.lcm(*(x.denominator for row in qg for x in row))
-    ints = np.array([[int(x * scale) for x in row] for row in qg], dtype=object)
+    ints = [[int(x * scale) for x in row] for row in qg]
+    common = math.gcd(*(v for row in ints for v in row)) or 1  # e.g. p^(i−1) of one rank
+    ints = np.array([[v // common for v in row] for row in ints], dtype=object)
     if max((abs(v) for row in ints for v in row), default=0) * s >= (1 << 62):
         raise OverflowError("block keys do not fit in 64 bits")
     table = ints.astype(np.int64)
