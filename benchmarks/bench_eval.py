@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -114,12 +115,35 @@ def check_main(args: argparse.Namespace) -> int:
 
 
 # ============================================================================ parent side
+#: Environment of the measured processes (set by :func:`take_snapshot`).
+CHILD_ENV: dict[str, str] | None = None
+
+
+def take_snapshot(work: Path) -> str:
+    """Copy irscale's sources and make every child import that copy.
+
+    Other people may edit ``src/`` while a run of half an hour goes on; the copy makes
+    every measurement of one run use the same code. Returns the commit of the copy.
+    """
+    global CHILD_ENV
+    state = source_state()
+    target = work / "snapshot"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(ROOT / "src" / "irscale", target / "irscale",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(target), env.get("PYTHONPATH")) if p)
+    CHILD_ENV = env
+    return state
+
+
 def run_job(command: list[str], timeout: float, log: Path) -> dict:
     """Run ``command`` in a fresh process; wall seconds, CPU seconds, peak RSS, status."""
     with open(log, "wb") as log_file:
         start = time.perf_counter()
         process = subprocess.Popen(
-            command, stdout=log_file, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
+            command, stdout=log_file, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True,
+            env=CHILD_ENV,
         )
         timed_out = False
         while True:
@@ -522,7 +546,7 @@ def parent_main(args: argparse.Namespace) -> int:
         "command": "python benchmarks/bench_eval.py " + " ".join(args.argv),
         "machine": machine_description(),
         "versions": library_versions(),
-        "source": source_state(),
+        "source": source_state() if args.no_snapshot else take_snapshot(work),
         "load_start": load_average(),
         "data": {},
         "timeout_s": args.timeout,
@@ -643,7 +667,8 @@ def trim_profile(text: str, n: int = 25) -> str:
             if line.strip() and not any(noise in line for noise in _IMPORT_NOISE)
             and ("(<module>)" not in line or "irscale/__init__.py" in line)]
     keep = [line.replace(str(ROOT) + "/", "") for line in [lines[start], *body[:n]]]
-    return "\n".join(re.sub(r"\S*site-packages/", "", line) for line in keep)
+    keep = [re.sub(r"\S*site-packages/", "", line) for line in keep]
+    return "\n".join(re.sub(r"\S*snapshot/irscale/", "irscale/", line) for line in keep)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -666,6 +691,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cprofile", action="store_true",
                         help="also run irscale under cProfile (untimed) for the report")
     parser.add_argument("--no-check", action="store_true", help="skip the cross-checks")
+    parser.add_argument("--no-snapshot", action="store_true",
+                        help="measure the live source tree instead of a copy taken at the start")
     parser.add_argument("--no-warmup", action="store_true",
                         help="skip the warm-up runs on a tiny case")
     parser.add_argument("--keep-outputs", action="store_true",

@@ -138,6 +138,7 @@ def run_irscale(qrels_path: str, run_path: str, measure_set: str, output: str) -
         "n_values": len(per_query) * ev.rankings.n_rankings,
         "missing": missing,
         "requested": measures,
+        "module": irscale.__file__,
     }
 
 
