@@ -53,7 +53,8 @@ def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[
     gains = document_gains(jr.rel, params)
     ideal_gain = ideal.gain_at(jr.rank - 1, jr.segment)
     cost = np.where(ideal_gain >= 1.0, ideal_gain, 1.0)
-    behind = 2.0 + segment_cumsum(cost, jr.offsets) - segment_cumsum(gains, jr.offsets)
+    ahead = segment_cumsum(cost, jr.offsets, jr.scan_layout)
+    behind = 2.0 + ahead - segment_cumsum(gains, jr.offsets, jr.scan_layout)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(gains != 0, gains / np.log2(behind), 0.0)
     total = ideal.total_gain

@@ -60,7 +60,7 @@ def prefix_dcg_at(jr: JudgedRankings, prefix: np.ndarray, ranking: np.ndarray,
 def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)
     terms = dcg_terms(jr, params)
-    prefix = segment_cumsum(terms, jr.offsets)
+    prefix = segment_cumsum(terms, jr.offsets, jr.scan_layout)
     ranking, cut = ideal.change_points()
     with np.errstate(divide="ignore", invalid="ignore"):
         points = prefix_dcg_at(jr, prefix, ranking, cut) / ideal.dcg_at(cut, ranking)
@@ -86,7 +86,8 @@ def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[s
     positive = document_gains(jr.rel, params) > 0
     k = ideal.ideal_length
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = segment_cumsum(terms, jr.offsets) / ideal.dcg_at(jr.rank, jr.segment)
+        dcg_so_far = segment_cumsum(terms, jr.offsets, jr.scan_layout)
+        ratio = dcg_so_far / ideal.dcg_at(jr.rank, jr.segment)
         total = jr.segment_sum(np.where(positive, ratio, 0.0))
         missing = (k - jr.segment_sum(positive)).astype(np.float64)
         total = total + missing * jr.segment_sum(terms) / ideal.total_dcg
