@@ -278,6 +278,13 @@ JOBS = {
     "bootstrap-literal": ("bootstrap", "Fig. 11–12 literally (pure Python loops)",
                           job_bootstrap_literal),
 }
+#: The straightforward loop of each task (the issue's yardstick for the 20× target): the
+#: seed's figure transcribed as written, or scipy called pair by pair.
+STRAIGHTFORWARD = {
+    "rtukey": "rtukey-literal",
+    "randomization": "randomization-scipy",
+    "bootstrap": "bootstrap-literal",
+}
 TASK_LABEL = {
     "rtukey": "randomised Tukey HSD, B = 100,000, 8,256 pairs",
     "randomization": "paired randomisation tests, B = 10,000, all 8,256 pairs",
@@ -348,11 +355,14 @@ def report(results: dict[str, dict]) -> str:
         baselines = [results[n]["full_seconds"] for n, (t, _, _) in JOBS.items()
                      if t == task and "irscale" not in n and "full_seconds" in results.get(n, {})]
         mine = ours.get("full_seconds")
-        if mine and baselines:
+        plain = results.get(STRAIGHTFORWARD[task], {}).get("full_seconds")
+        if mine and plain:
+            ratio = plain / mine
+            verdict = "meets" if ratio >= SPEED_TARGET else "MISSES"
             fastest = min(baselines) / mine
-            verdict = "meets" if fastest >= SPEED_TARGET else "MISSES"
-            verdicts.append(f"* {label}: {fastest:.1f}× the fastest loop baseline — "
-                            f"{verdict} the {SPEED_TARGET:.0f}× target.")
+            verdicts.append(f"* {label}: {ratio:.1f}× the straightforward loop — {verdict} "
+                            f"the {SPEED_TARGET:.0f}× target ({fastest:.1f}× the fastest "
+                            "hand-vectorised loop).")
         if task == "rtukey" and ours.get("full_seconds"):
             ok = ours["full_seconds"] < RTUKEY_SECONDS_TARGET
             verdicts.append(f"* randomised Tukey HSD in {ours['full_seconds']:.1f} s — "
