@@ -18,7 +18,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ..base import Cutoffs, EvalContext, register
-from ._segments import last_value, memo, running_sum, running_sum_at
+from ._segments import memo, running_sum, running_sum_at
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
@@ -38,7 +38,9 @@ def average_precision(jr: JudgedRankings) -> np.ndarray:
     """Per ranking: trec_eval's AP, ``S(n) / R`` when a relevant document was retrieved."""
 
     def compute() -> np.ndarray:
-        total = last_value(jr, ap_running_sums(jr))
+        # S(n): an in-order per-ranking sum (adding the zeros of non-relevant documents
+        # leaves a float sum unchanged, so this is C's loop bit for bit, without a scan)
+        total = jr.segment_sum(precision_at_relevant(jr))
         found = jr.segment_sum(jr.is_relevant) > 0
         out = np.zeros(jr.n_rankings)
         with np.errstate(divide="ignore", invalid="ignore"):
