@@ -8,6 +8,7 @@ NaN score) so that every later stage can rely on them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -34,13 +35,16 @@ def as_string_array(values: object) -> pa.ChunkedArray:
     return array
 
 
-def duplicate_rows(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+def duplicate_rows(
+    topic: pa.ChunkedArray, docno: pa.ChunkedArray, fingerprints: np.ndarray | None = None
+) -> np.ndarray:
     """Row indices (sorted) of every row whose (topic, docno) pair occurs more than once.
 
     Fast path: rows are keyed by (topic code, 40-bit fingerprint of the docno) and sorted;
     distinct keys prove distinct pairs, so a file without duplicates (the common case) is
     cleared without hashing millions of docno strings into a dictionary. Rows whose keys
     collide are then checked exactly (fingerprint collisions are never taken for duplicates).
+    ``fingerprints`` may pass the docnos' :func:`string_fingerprints` already computed.
     """
     n = len(docno)
     if n < 2:
@@ -51,7 +55,9 @@ def duplicate_rows(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray
     # dictionary codes follow first appearance: keys of a topic-grouped file are grouped,
     # which the stable (tim/radix) sort exploits; in place, to keep the peak memory low
     keys <<= np.uint64(40)
-    keys |= string_fingerprints(docno) >> np.uint64(24)
+    if fingerprints is None:
+        fingerprints = string_fingerprints(docno)
+    keys |= fingerprints >> np.uint64(24)
     sorted_keys = np.sort(keys, kind="stable")
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return np.empty(0, dtype=np.int64)
@@ -181,14 +187,16 @@ def resolve_duplicates(
     policy: DuplicatePolicy,
     source: str,
     describe_row,
+    fingerprints: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Apply a duplicate policy; returns the row indices to keep, or ``None`` to keep all.
 
-    ``describe_row(i)`` gives ``(line number, text)`` of row ``i`` for error messages.
+    ``describe_row(i)`` gives ``(line number, text)`` of row ``i`` for error messages;
+    ``fingerprints`` the docnos' fingerprints when already computed.
     """
     if policy not in ("error", "first", "last", "max"):
         raise ValueError(f"unknown duplicate policy {policy!r}: use error, first, last or max")
-    rows = duplicate_rows(topic, docno)
+    rows = duplicate_rows(topic, docno, fingerprints)
     # parsing and checking leave hundreds of MB of freed Arrow memory on a large file: give
     # it back now, before the next stages allocate their own
     pa.default_memory_pool().release_unused()
@@ -281,16 +289,25 @@ class Run:
     rank: np.ndarray | None = None
     source: str = "<run>"
     runids: tuple[str, ...] = field(default=())
+    #: The docnos' :func:`string_fingerprints` when the reader computed them already.
+    fingerprints: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         n = len(self.score)
         if not (len(self.topic) == len(self.docno) == n) or (
             self.rank is not None and len(self.rank) != n
-        ):
+        ) or (self.fingerprints is not None and len(self.fingerprints) != n):
             raise InputFormatError("run columns have different lengths", source=self.source)
 
     def __len__(self) -> int:
         return len(self.score)
+
+    @cached_property
+    def docno_fingerprints(self) -> np.ndarray:
+        """The docnos' :func:`string_fingerprints` (uint64), computed at most once."""
+        if self.fingerprints is not None:
+            return self.fingerprints
+        return string_fingerprints(self.docno)
 
     @property
     def topics(self) -> list[str]:

@@ -367,8 +367,7 @@ def _judge_block(
     """Fingerprint lookup of rows ``start ..`` (one block) into ``rel``; False if undecided."""
     codes = topic_code[start: start + _LOOKUP_BLOCK]
     keys = codes.astype(np.uint64) << np.uint64(40)  # rows with code -1 are masked below
-    fingerprints = string_fingerprints(run.docno.slice(start, len(codes)))
-    fingerprints >>= np.uint64(24)
+    fingerprints = run.docno_fingerprints[start: start + len(codes)] >> np.uint64(24)
     keys |= fingerprints
     del fingerprints
     slot = np.searchsorted(index.fp_keys, keys)

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.inputs import DuplicatePolicy, Qrels, Run, resolve_duplicates
+from ..core.inputs import DuplicatePolicy, Qrels, Run, resolve_duplicates, string_fingerprints
 from ..errors import InputFormatError
 from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
 
@@ -129,13 +129,16 @@ def read_run(
             f"last one ({last_runid!r}), as trec_eval 9.0.8 does",
             stacklevel=2,
         )
+    fingerprints = string_fingerprints(docno)
     keep = resolve_duplicates(
-        topic, docno, score, duplicates, source_label, lambda row: line_of_record(raw(), row)
+        topic, docno, score, duplicates, source_label, lambda row: line_of_record(raw(), row),
+        fingerprints,
     )
     if keep is not None:
         take = pa.array(keep)
         topic, docno, score = topic.take(take), docno.take(take), score[keep]
         rank = None if rank is None else rank[keep]
+        fingerprints = fingerprints[keep]
     return Run(
         name=name if name is not None else last_runid,
         topic=topic,
@@ -144,6 +147,7 @@ def read_run(
         rank=rank,
         source=source_label,
         runids=runids,
+        fingerprints=fingerprints,
     )
 
 
