@@ -55,12 +55,12 @@ def read_qrels(
     table, raw = parse_columns(
         source,
         QRELS_FIELDS,
-        {"qid": _DICT, "docno": pa.string(), "rel": pa.int64()},
+        {"qid": pa.string(), "docno": pa.string(), "rel": pa.int64()},
         ("qid", "docno", "rel"),
         {3: _check_int},
         "qrels",
     )
-    topic = table["qid"].cast(pa.string())
+    topic = table["qid"]
     docno = table["docno"]
     rel = table["rel"].to_numpy()
     keep = resolve_duplicates(
@@ -97,7 +97,7 @@ def read_run(
         source,
         RUN_FIELDS,
         {
-            "qid": _DICT,
+            "qid": pa.string(),
             "docno": pa.string(),
             "rank": pa.int64(),
             "score": pa.float64(),
@@ -117,7 +117,7 @@ def read_run(
             line=line,
             text=text,
         )
-    topic = table["qid"].cast(pa.string())
+    topic = table["qid"]
     docno = table["docno"]
     rank = table["rank"].to_numpy() if keep_rank else None
     runid_column = table["runid"]
