@@ -27,8 +27,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ..base import Cutoffs, EvalContext, GainMap, GainParams, register, safe_divide
-from ._segments import running_sum, running_sum_at
-from .gains import IdealRankings, dcg_terms
+from .gains import IdealRankings, dcg_terms, document_gains, log2_discount
 
 _GAIN_DOC = (
     " Gains: the relevance degree, or trec_eval's 'level=gain' parameters "
@@ -85,11 +84,15 @@ def ideal_dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[
 def ndcg_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    # DCG@k is the running in-order sum read at rank k: one scan serves every cut-off
-    running = running_sum(jr, dcg_terms(jr, GainParams()))
+    # DCG@k adds the terms of the first k documents in rank order; only documents within
+    # the largest cut-off matter (adding the zeros of deeper ones would change nothing)
+    top = jr.rank <= max(cutoffs)
+    rank, segment = jr.rank[top], jr.segment[top]
+    terms = document_gains(jr.rel[top], GainParams()) / log2_discount(rank)
     ideal = IdealRankings.build(jr, GainParams())
-    return {
-        f"ndcg_cut_{k}": safe_divide(running_sum_at(jr, running, k),
-                                     ideal.dcg_at(np.full(jr.n_rankings, k)))
-        for k in cutoffs
-    }
+    out = {}
+    for k in cutoffs:
+        dcg_k = np.bincount(segment, weights=np.where(rank <= k, terms, 0.0),
+                            minlength=jr.n_rankings)
+        out[f"ndcg_cut_{k}"] = safe_divide(dcg_k, ideal.dcg_at(np.full(jr.n_rankings, k)))
+    return out
