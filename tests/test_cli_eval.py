@@ -69,6 +69,7 @@ def test_demo_generates_and_evaluates(tmp_path):
     assert (tmp_path / "demo" / "qrels.txt").exists()
     assert len(list((tmp_path / "demo").glob("*.run"))) == 5
     assert "| system5 |" in out and "runid                 \tall\tsystem5" in out
+    assert "two-way ANOVA (MD2)" in out and "Tukey HSD after two-way ANOVA" in out
 
 
 def test_complete_counts_every_qrels_topic_and_relstring_is_quoted(tmp_path):
