@@ -20,7 +20,15 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import Cutoffs, EvalContext, Floats, hits_at, register, value_at_rank
+from ..base import (
+    Cutoffs,
+    EvalContext,
+    Floats,
+    hits_at,
+    register,
+    safe_divide,
+    value_at_rank,
+)
 from ._segments import c_long
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -65,11 +73,8 @@ def relative_precision(
 )
 def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     depth = np.minimum(jr.lengths, jr.num_rel)
-    ok = depth > 0
-    value = np.zeros(jr.n_rankings)
     hits = value_at_rank(jr, jr.cum_relevant, depth, default=0)
-    value[ok] = hits[ok] / jr.num_rel[ok]
-    return {"Rprec": value}
+    return {"Rprec": safe_divide(hits, jr.num_rel)}
 
 
 def _relevant_so_far(jr: JudgedRankings) -> np.ndarray:

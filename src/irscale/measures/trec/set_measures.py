@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, FloatList, FloatParams, register
+from ..base import EvalContext, FloatList, FloatParams, register, safe_divide
 
 
 def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -39,10 +39,7 @@ def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 )
 def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     n, r, _ = _counts(jr)
-    value = np.zeros(jr.n_rankings)
-    ok = n > 0
-    value[ok] = r[ok] / n[ok]
-    return {"set_P": value}
+    return {"set_P": safe_divide(r, n)}
 
 
 @register(
@@ -51,10 +48,7 @@ def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[st
 )
 def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     _, r, big_r = _counts(jr)
-    value = np.zeros(jr.n_rankings)
-    ok = big_r > 0
-    value[ok] = r[ok] / big_r[ok]
-    return {"set_recall": value}
+    return {"set_recall": safe_divide(r, big_r)}
 
 
 @register(
@@ -66,10 +60,7 @@ def set_relative_precision(
     jr: JudgedRankings, params: None, ctx: EvalContext
 ) -> dict[str, np.ndarray]:
     n, r, big_r = _counts(jr)
-    value = np.zeros(jr.n_rankings)
-    ok = (n > 0) & (big_r > 0)
-    value[ok] = r[ok] / np.minimum(n[ok], big_r[ok])
-    return {"set_relative_P": value}
+    return {"set_relative_P": safe_divide(r, np.minimum(n, big_r))}
 
 
 @register(
@@ -79,10 +70,7 @@ def set_relative_precision(
 )
 def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     n, r, big_r = _counts(jr)
-    value = np.zeros(jr.n_rankings)
-    ok = (n > 0) & (big_r > 0)
-    value[ok] = (r[ok] * r[ok]) / (n[ok] * big_r[ok])
-    return {"set_map": value}
+    return {"set_map": safe_divide(r * r, n * big_r)}
 
 
 @register(
