@@ -390,7 +390,8 @@ def _inputs(qrels, run):
 def test_segment_scans_restart_at_every_ranking(lengths):
     from dataclasses import replace
 
-    from irscale.measures.trec._segments import running_sum, suffix_max
+    from irscale.core.segments import segment_scan
+    from irscale.measures.trec._segments import running_sum
 
     rng = np.random.default_rng(len(lengths))
     qrels = {"q": {"a": 1}}
@@ -402,7 +403,8 @@ def test_segment_scans_restart_at_every_ranking(lengths):
                     ranking_topic=np.zeros(len(lengths), dtype=np.int64),
                     ranking_run=np.zeros(len(lengths), dtype=np.int64))
     values = rng.random(offsets[-1]) / 3
-    sums, maxima = running_sum(batch, values), suffix_max(batch, values)
+    sums = running_sum(batch, values)
+    maxima = segment_scan(values, offsets, np.maximum, -np.inf, reverse=True)
     totals = batch.segment_sum(values)
     for i, (start, end) in enumerate(itertools.pairwise(offsets)):
         acc = 0.0

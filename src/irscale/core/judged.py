@@ -136,7 +136,9 @@ class JudgedRankings:
         Only judged documents count, as in trec_eval: with a relevance level ≤ -1 a document
         outside the qrels passes ``is_relevant`` but is never counted here.
         """
-        return self.segment_sum(self.is_relevant & self.is_judged)
+        counted = np.flatnonzero(self.rel >= max(self.relevance_level, 0))
+        ranking = np.searchsorted(self.offsets, counted, side="right") - 1
+        return np.bincount(ranking, minlength=self.n_rankings)
 
     def segment_sum(self, values: np.ndarray) -> np.ndarray:
         """Sum of per-element ``values`` over each ranking (floats added in rank order)."""

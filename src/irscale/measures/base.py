@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import memo, relevant_documents
 from ..errors import MeasureError
 
 Aggregate = Literal["mean", "sum", "gmean", "count", "runid", "none"]
@@ -346,10 +347,13 @@ class MeasureRequest:
         return replace(self, labels=tuple(labels.items()))
 
 
-def hits_at(jr: JudgedRankings, k: int) -> np.ndarray:
-    """Number of relevant documents among the first ``k`` of each ranking."""
-    depth = np.minimum(jr.lengths, max(int(k), 0))
-    return value_at_rank(jr, jr.cum_relevant, depth, default=0)
+def hits_at(jr: JudgedRankings, k: int | np.ndarray) -> np.ndarray:
+    """Number of relevant documents among the first ``k`` of each ranking (``k`` one
+    number, or one per ranking; counted over the relevant documents only)."""
+    if np.ndim(k) == 0:
+        k = int(k)
+        return memo(jr, f"hits_at:{k}", lambda: relevant_documents(jr).count(True, k))
+    return relevant_documents(jr).count(True, k)
 
 
 def value_at_rank(jr: JudgedRankings, values: np.ndarray, k: np.ndarray, default=0):

@@ -25,11 +25,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import Subset, memo, relevant_documents
 from .base import EvalContext, register, safe_divide
 from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, ideal_rankings, max_gain
 from .params import CUTOFF, Keyword, Keywords, Params, choice
-from .sparse import Subset, relevant_documents
-from .trec._segments import memo
 
 PROB = Keyword(choice("exp", "ntcir", aliases={"chapelle": "exp"}), "exp",
                "satisfaction probability: exp ((2^g − 1)/2^gmax) or ntcir (g/(gmax + 1))")
@@ -49,7 +48,7 @@ def satisfaction(jr: JudgedRankings, prob: str, gain: GainMap, maxrel: int | Non
 def unsatisfied_before(subset: Subset, p_satisfied: np.ndarray) -> np.ndarray:
     """``dsat(r − 1)`` at each document of ``subset`` (``p_satisfied``: R at each): the
     product of ``1 − R`` over the documents above, in rank order. Documents outside the
-    subset must have R = 0 (they multiply by exactly 1; :mod:`irscale.measures.sparse`)."""
+    subset must have R = 0 (they multiply by exactly 1; :mod:`irscale.core.subsets`)."""
     dsat = subset.scan(1.0 - p_satisfied, np.multiply, 1.0)
     return subset.previous(dsat, 1.0)
 
@@ -71,7 +70,7 @@ def err_values(jr: JudgedRankings, prob: str, gain: GainMap, maxrel: int | None,
         subset = relevant_documents(jr)
         stop = satisfaction(jr, prob, gain, maxrel, family, subset.index)
         before = unsatisfied_before(subset, stop)
-        return subset.total((before / jr.rank[subset.index]) * stop, jr.n_rankings)
+        return subset.total((before / subset.rank) * stop)
 
     return memo(jr, f"err:{prob}:{gain}:{maxrel}", compute)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import relevant_documents
 from .base import EvalContext, register, safe_divide
 from .gain_discount import (
     BASE,
@@ -39,7 +40,6 @@ from .gain_discount import (
     ideal_rankings,
 )
 from .params import CUTOFF, Keywords, Params
-from .sparse import relevant_documents
 
 _PARAMS = Keywords(gain=gain_keyword("linear"), discount=DISCOUNT_KIND, base=BASE,
                    maxrel=MAXREL, cutoff=CUTOFF)
@@ -51,8 +51,8 @@ def dcg_values(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: in
     view = jr if cutoff is None else jr.truncate(cutoff)
     scoring = relevant_documents(view)  # the others gain 0: their terms add exactly nothing
     terms = (element_gains(view, gain, maxrel, family, scoring.index)
-             / discount(view.rank[scoring.index]))
-    return scoring.total(terms, view.n_rankings)
+             / discount(scoring.rank))
+    return scoring.total(terms)
 
 
 def ideal_dcg(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: int | None = None,

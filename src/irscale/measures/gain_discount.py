@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import memo
 from ..errors import MeasureError
 from .params import Keyword, choice, integer, number, optional
-from .trec._segments import memo
 from .trec.gains import distinct_rows, log2_discount
 
 

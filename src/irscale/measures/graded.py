@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import Subset, memo, relevant_documents
 from .base import EvalContext, register, safe_divide, value_at_rank
 from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, ideal_rankings
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number
-from .sparse import Subset, relevant_documents
-from .trec._segments import memo, running_sum
+from .trec._segments import running_sum
 
 BETA = Keyword(number(low=0.0), 1.0, "persistence β of the blended ratio (β = 0: precision)")
 NORM = Keyword(choice("min", "R"), "min",
@@ -64,11 +64,11 @@ def ideal_cumulative_gain(jr: JudgedRankings, rank: np.ndarray, ranking: np.ndar
 def blended_ratio_at(jr: JudgedRankings, subset: Subset, count: np.ndarray, beta: float,
                      gain: GainMap, maxrel: int | None = None, family: str = "Q") -> np.ndarray:
     """``BR(r)`` (eq. 11) at the documents of ``subset``, which must hold every document of
-    positive gain (``cg`` is scanned over them only, see :mod:`irscale.measures.sparse`);
+    positive gain (``cg`` is scanned over them only, see :mod:`irscale.core.subsets`);
     ``count``: C(r) at each of them."""
     gains = element_gains(jr, gain, maxrel, family, subset.index)
     cg = subset.scan(gains, np.add, 0.0)
-    rank = jr.rank[subset.index]
+    rank = subset.rank
     cg_star = ideal_cumulative_gain(jr, rank, subset.segment, gain, maxrel, family)
     return (beta * cg + count) / (beta * cg_star + rank)
 
@@ -101,8 +101,8 @@ def preferred_rank(jr: JudgedRankings) -> np.ndarray:
     """Per ranking: rp, the rank of the first retrieved document of the highest relevance
     degree among its relevant documents (0 when none is relevant)."""
     subset = relevant_documents(jr)
-    degree = jr.rel[subset.index]
-    rank = jr.rank[subset.index]
+    degree = subset.rel
+    rank = subset.rank
     found = np.diff(subset.offsets) > 0
     starts = subset.offsets[:-1][found]
     top = np.full(jr.n_rankings, -1, dtype=np.int64)
@@ -132,7 +132,7 @@ def q_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
     k = params["cutoff"]
     view = jr if k is None else jr.truncate(k)
     subset, br = relevant_blended_ratio(view, beta, gain, maxrel, "Q")
-    total = subset.total(br, jr.n_rankings)
+    total = subset.total(br)
     denominator = jr.num_rel if k is None or params["norm"] == "R" else np.minimum(k, jr.num_rel)
     return {"Q": safe_divide(total, denominator)}
 
@@ -198,7 +198,7 @@ def p_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
 def p_plus(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     rp = preferred_rank(jr)
     subset, br = relevant_blended_ratio(jr, *_br_params(params), "Pplus")
-    above = jr.rank[subset.index] <= rp[subset.segment]
-    total = subset.total(np.where(above, br, 0.0), jr.n_rankings)
+    above = subset.rank <= rp[subset.segment]
+    total = subset.total(np.where(above, br, 0.0))
     count = np.bincount(subset.segment[above], minlength=jr.n_rankings)  # C(rp)
     return {"Pplus": safe_divide(total, count)}

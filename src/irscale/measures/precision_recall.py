@@ -29,8 +29,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from .base import EvalContext, hits_at, register, safe_divide
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number
-from .trec._segments import running_sum_at
-from .trec.average_precision import ap_running_sums, average_precision
+from .trec.average_precision import ap_sum_at, average_precision
 from .trec.interpolated import interpolated_precision
 
 BETA_F = Keyword(number(low=0.0), 1.0, "β: recall is β times as important as precision")
@@ -48,8 +47,7 @@ def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nda
     k = params["cutoff"]
     if k is None:
         return {"AP": average_precision(jr)}
-    view = jr.truncate(k)  # the running sums of the first k documents only
-    total = running_sum_at(view, ap_running_sums(view), k)
+    total = ap_sum_at(jr, k)
     denominator = jr.num_rel if params["norm"] == "R" else np.minimum(k, jr.num_rel)
     return {"AP": safe_divide(total, denominator)}
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import relevant_documents
 from .base import EvalContext, register
 from .gain_discount import MAXREL, element_gains, gain_keyword, max_gain
 from .params import Keyword, Keywords, Params, number
-from .sparse import relevant_documents
 from .trec.rbp import powers
 
 PERSISTENCE = Keyword(number(low=0.0, high=1.0, open_low=True, open_high=True), 0.8,

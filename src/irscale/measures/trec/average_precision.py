@@ -17,31 +17,36 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
+from ...core.subsets import memo, relevant_documents
 from ..base import Cutoffs, EvalContext, register
-from ._segments import memo, running_sum, running_sum_at
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 def precision_at_relevant(jr: JudgedRankings) -> np.ndarray:
-    """Per document: precision at its rank if it is relevant, else 0."""
-    return memo(jr, "precision_at_relevant",
-                lambda: np.where(jr.is_relevant, jr.cum_relevant / jr.rank, 0.0))
+    """Per relevant retrieved document (:func:`relevant_documents`): ``c(i) / i``."""
+
+    def compute() -> np.ndarray:
+        relevant = relevant_documents(jr)
+        return relevant.position() / relevant.rank
+
+    return memo(jr, "precision_at_relevant", compute)
 
 
-def ap_running_sums(jr: JudgedRankings) -> np.ndarray:
-    """Per document: ``S(rank)``, the running sum of precision at relevant ranks (C order)."""
-    return memo(jr, "ap_running_sums", lambda: running_sum(jr, precision_at_relevant(jr)))
+def ap_sum_at(jr: JudgedRankings, k: int) -> np.ndarray:
+    """Per ranking: ``S(min(k, n))``, precision at the relevant ranks ≤ k added in rank order
+    (the non-relevant documents add exact zeros in the C loop, so they are skipped)."""
+    relevant = relevant_documents(jr)
+    return relevant.total(np.where(relevant.rank <= k, precision_at_relevant(jr), 0.0))
 
 
 def average_precision(jr: JudgedRankings) -> np.ndarray:
     """Per ranking: trec_eval's AP, ``S(n) / R`` when a relevant document was retrieved."""
 
     def compute() -> np.ndarray:
-        # S(n): an in-order per-ranking sum (adding the zeros of non-relevant documents
-        # leaves a float sum unchanged, so this is C's loop bit for bit, without a scan)
-        total = jr.segment_sum(precision_at_relevant(jr))
-        found = jr.segment_sum(jr.is_relevant) > 0
+        relevant = relevant_documents(jr)
+        total = relevant.total(precision_at_relevant(jr))
+        found = relevant.counts > 0
         out = np.zeros(jr.n_rankings)
         with np.errstate(divide="ignore", invalid="ignore"):
             # R = 0 with a "relevant" document only happens with a level ≤ -1 (inf, as C)
@@ -84,11 +89,10 @@ def geometric_mean_average_precision(
 def map_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    running = ap_running_sums(jr)
     has_rel = jr.num_rel > 0
     out = {}
     for k in cutoffs:
         value = np.zeros(jr.n_rankings)
-        value[has_rel] = running_sum_at(jr, running, k)[has_rel] / jr.num_rel[has_rel]
+        value[has_rel] = ap_sum_at(jr, k)[has_rel] / jr.num_rel[has_rel]
         out[f"map_cut_{k}"] = value
     return out

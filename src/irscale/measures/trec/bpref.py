@@ -28,21 +28,23 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import UNJUDGED, JudgedRankings
-from ...core.segments import segment_cumsum
+from ...core.subsets import Subset, memo, pooled_documents
 from ..base import EvalContext, register
-from ._segments import memo
 
 INFAP_EPSILON = 0.00001
 
 
-def _judged_relevant(jr: JudgedRankings) -> np.ndarray:
-    return jr.is_judged & jr.is_relevant
+def _judged_counts(jr: JudgedRankings) -> tuple[Subset, np.ndarray, np.ndarray]:
+    """The pooled documents (every judged one is among them), the flags of the judged
+    relevant ones, and per pooled document the judged non-relevant ones at or above it."""
 
+    def compute() -> tuple[Subset, np.ndarray, np.ndarray]:
+        pooled = pooled_documents(jr)
+        judged = pooled.rel >= 0
+        relevant = judged & (pooled.rel >= jr.relevance_level)
+        return pooled, relevant, pooled.cumcount(judged & ~relevant)
 
-def _judged_nonrelevant_so_far(jr: JudgedRankings) -> np.ndarray:
-    """Per document: judged non-relevant documents at or above its rank."""
-    return memo(jr, "judged_nonrel_so_far", lambda: segment_cumsum(
-        (jr.is_judged & ~jr.is_relevant).astype(np.int64), jr.offsets))
+    return memo(jr, "judged_counts", compute)
 
 
 def _divide_by_num_rel(jr: JudgedRankings, total: np.ndarray) -> np.ndarray:
@@ -56,18 +58,17 @@ def binary_preference(jr: JudgedRankings) -> np.ndarray:
     """Per ranking: trec_eval's bpref."""
 
     def compute() -> np.ndarray:
-        relevant = _judged_relevant(jr)
-        num_rel = np.repeat(jr.num_rel, jr.lengths)[relevant]
-        num_nonrel = np.repeat(jr.num_nonrel, jr.lengths)[relevant]
-        above = _judged_nonrelevant_so_far(jr)[relevant]
+        pooled, relevant, nonrel_so_far = _judged_counts(jr)
+        ranking = pooled.segment[relevant]
+        num_rel, num_nonrel = jr.num_rel[ranking], jr.num_nonrel[ranking]
+        above = nonrel_so_far[relevant]
         terms = np.ones(len(above))
         some = above > 0
         terms[some] = 1.0 - (
             np.minimum(above[some], num_rel[some]) / np.minimum(num_nonrel[some], num_rel[some])
         )
-        per_doc = np.zeros(len(jr.rel))
-        per_doc[relevant] = terms
-        return _divide_by_num_rel(jr, jr.segment_sum(per_doc))
+        total = np.bincount(ranking, weights=terms, minlength=jr.n_rankings)  # rank order
+        return _divide_by_num_rel(jr, total)
 
     return memo(jr, "bpref", compute)
 
@@ -99,11 +100,11 @@ def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np
     "(trec_eval m_infap.c).",
 )
 def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    relevant = _judged_relevant(jr)
-    rel_so_far = segment_cumsum(relevant.astype(np.int64), jr.offsets)[relevant]
-    nonrel_so_far = _judged_nonrelevant_so_far(jr)[relevant]
-    unjudged_so_far = segment_cumsum((jr.rel == UNJUDGED).astype(np.int64), jr.offsets)[relevant]
-    fj = (jr.rank[relevant] - 1).astype(np.float64)
+    pooled, relevant, nonrel_so_far = _judged_counts(jr)
+    rel_so_far = pooled.cumcount(relevant)[relevant]
+    unjudged_so_far = pooled.cumcount(pooled.rel == UNJUDGED)[relevant]
+    nonrel_so_far = nonrel_so_far[relevant]
+    fj = (pooled.rank[relevant] - 1).astype(np.float64)
     terms = np.ones(len(fj))
     later = fj > 0
     fj, r1 = fj[later], rel_so_far[later] - 1
@@ -112,6 +113,5 @@ def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     terms[later] = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r1 + nr + unj) / fj) * (
         (r1 + INFAP_EPSILON) / ((r1 + nr) + 2 * INFAP_EPSILON)
     )
-    per_doc = np.zeros(len(jr.rel))
-    per_doc[relevant] = terms
-    return {"infAP": _divide_by_num_rel(jr, jr.segment_sum(per_doc))}
+    total = np.bincount(pooled.segment[relevant], weights=terms, minlength=jr.n_rankings)
+    return {"infAP": _divide_by_num_rel(jr, total)}

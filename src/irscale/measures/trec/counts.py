@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
+from ...core.subsets import pooled_documents
 from ..base import EvalContext, register
 
 
@@ -78,5 +79,6 @@ def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
 def num_nonrel_judged_ret(
     jr: JudgedRankings, params: None, ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    judged = jr.segment_sum(jr.is_judged)
+    pooled = pooled_documents(jr)
+    judged = pooled.count(pooled.rel >= 0)
     return {"num_nonrel_judged_ret": (judged - jr.num_rel_ret).astype(np.int64)}

@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ...core.segments import segment_cumsum
+from ...core.subsets import relevant_documents
 from ..base import EvalContext, GainMap, GainParams, register, safe_divide
-from .gains import IdealRankings, document_gains
+from .gains import IdealRankings, all_documents, document_gains, gain_documents
 
 
 @register(
@@ -36,9 +36,10 @@ from .gains import IdealRankings, document_gains
     missing_value=0.0,
 )
 def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    nonrel_before = jr.rank - jr.cum_relevant
-    terms = np.where(jr.is_relevant, 1.0 / np.log2(2.0 + nonrel_before), 0.0)
-    return {"binG": safe_divide(jr.segment_sum(terms), jr.num_rel)}
+    relevant = relevant_documents(jr)
+    nonrel_before = relevant.rank - relevant.position()
+    terms = 1.0 / np.log2(2.0 + nonrel_before)
+    return {"binG": safe_divide(relevant.total(terms), jr.num_rel)}
 
 
 @register(
@@ -50,13 +51,16 @@ def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
 )
 def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)
-    gains = document_gains(jr.rel, params)
-    ideal_gain = ideal.gain_at(jr.rank - 1, jr.segment)
-    cost = np.where(ideal_gain >= 1.0, ideal_gain, 1.0)
-    ahead = segment_cumsum(cost, jr.offsets, jr.scan_layout)
-    behind = 2.0 + ahead - segment_cumsum(gains, jr.offsets, jr.scan_layout)
+    documents = gain_documents(jr, params)
+    ahead = ideal.cost_so_far(documents.rank, documents.segment)
+    if ahead is None:  # fractional ideal costs: the running sum over every rank, as C
+        documents = all_documents(jr)
+        ideal_gain = ideal.gain_at(documents.rank - 1, documents.segment)
+        ahead = documents.scan(np.where(ideal_gain >= 1.0, ideal_gain, 1.0), np.add, 0.0)
+    gains = document_gains(documents.rel, params)
+    behind = 2.0 + ahead - documents.scan(gains, np.add, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(gains != 0, gains / np.log2(behind), 0.0)
     total = ideal.total_gain
-    return {params.label("G"): safe_divide(jr.segment_sum(terms),
-                                                  np.where(total > 0, total, 0))}
+    return {params.label("G"): safe_divide(documents.total(terms),
+                                           np.where(total > 0, total, 0))}

@@ -49,8 +49,9 @@ from functools import cached_property
 
 import numpy as np
 
-from ...core.judged import JudgedRankings
+from ...core.judged import NONPOOL, JudgedRankings
 from ...core.segments import segment_cumsum
+from ...core.subsets import Subset, memo, pooled_documents
 from ..base import GainParams
 
 INT_MIN = -(2**31)
@@ -228,6 +229,29 @@ class IdealRankings:
         return out
 
     @cached_property
+    def cum_cost(self) -> np.ndarray:
+        """Within-row running sums of G's ideal cost ``max(g*_j, 1)`` (``g*_j`` ≥ 0 here),
+        added in position order as trec_eval's m_G.c does."""
+        by_start = np.argsort(self.start, kind="stable")
+        offsets = np.concatenate(([0], np.cumsum(self.length[by_start])))
+        return segment_cumsum(np.maximum(self.gain, 1.0), offsets)
+
+    def cost_so_far(self, rank: np.ndarray, ranking: np.ndarray) -> np.ndarray | None:
+        """G's ideal cost summed over ranks ``1..rank`` of ``ranking`` (1 per rank beyond
+        the ideal ranking), exactly as trec_eval's running sum, or ``None`` when that needs
+        the running sum itself: beyond the ideal ranking, adding 1.0 one rank at a time is
+        exact only while the sum holds an integer (always, for integer gains)."""
+        cost = self.cum_cost
+        if not (np.all(cost == np.floor(cost)) and cost.max(initial=0.0) < 2.0**52):
+            return None
+        rows = self.row[ranking]
+        depth = np.minimum(rank, self.length[rows])
+        within = np.zeros(len(rank))
+        ok = depth >= 1
+        within[ok] = cost[self.start[rows[ok]] + depth[ok] - 1]
+        return within + (rank - depth)
+
+    @cached_property
     def flat_row(self) -> np.ndarray:
         """Distinct row of every element of ``gain``."""
         by_start = np.argsort(self.start, kind="stable")
@@ -259,6 +283,21 @@ class IdealRankings:
         return ranking, cut_of_point[first[self.row[ranking]] + within]
 
 
-def dcg_terms(jr: JudgedRankings, params: GainParams) -> np.ndarray:
-    """Per element: ``gain / log2(rank + 1)``, the document's contribution to DCG."""
-    return document_gains(jr.rel, params) / log2_discount(jr.rank)
+def all_documents(jr: JudgedRankings) -> Subset:
+    """Every document of ``jr`` as a :class:`Subset` (cached)."""
+    return memo(jr, "all_documents", lambda: Subset.of(jr, np.ones(len(jr.rel), dtype=bool)))
+
+
+def gain_documents(jr: JudgedRankings, params: GainParams) -> Subset:
+    """The documents that can have a non-zero gain: the pooled ones, or every document when
+    a parameter gives documents outside the qrels (level -1) a gain. The others gain
+    exactly 0, so sums and running sums over this subset are those over every document."""
+    if any(level == NONPOOL and gain != 0 for level, gain in params.pairs):
+        return all_documents(jr)
+    return pooled_documents(jr)
+
+
+def dcg_terms(jr: JudgedRankings, params: GainParams) -> tuple[Subset, np.ndarray]:
+    """:func:`gain_documents` and, for each, ``gain / log2(rank + 1)``, its DCG term."""
+    documents = gain_documents(jr, params)
+    return documents, document_gains(documents.rel, params) / log2_discount(documents.rank)

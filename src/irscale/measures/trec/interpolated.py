@@ -34,8 +34,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.judged import JudgedRankings
+from ...core.subsets import memo, pooled_documents, relevant_documents
 from ..base import EvalContext, FloatList, FloatParams, Floats, register
-from ._segments import c_long, c_lround, first_value, memo, suffix_max
+from ._segments import c_long, c_lround
 
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -49,24 +50,32 @@ def relevant_counts(jr: JudgedRankings, levels: Sequence[float], compat: int) ->
 
 
 class _Interpolation:
-    """Per-batch data of the reverse loop: interpolated precision at relevant documents."""
+    """Per-batch data of the reverse loop: interpolated precision at relevant documents.
+
+    For a level ≥ 0 only the relevant documents are scanned: below a relevant document,
+    precision ``c(j)/j`` falls at every non-relevant rank, so the best precision at or
+    below a relevant document is attained at a relevant one. A level ≤ -1 (where counts
+    can be shifted negative) scans every document.
+    """
 
     def __init__(self, jr: JudgedRankings) -> None:
-        n_rel = jr.segment_sum(jr.is_relevant)
+        scanned = relevant_documents(jr) if jr.relevance_level >= 0 else pooled_documents(jr)
+        passing = scanned.rel >= jr.relevance_level
+        n_rel = scanned.count(passing)
         rel_ret = jr.num_rel_ret
         # rel_so_far as the C loop sees it at each rank: num_rel_ret at the bottom, minus one
         # per document passing degree >= level below it (equal to c(i) for any level >= 0)
         self.shift = rel_ret - n_rel
-        so_far = jr.cum_relevant + np.repeat(self.shift, jr.lengths)
+        so_far = scanned.cumcount(passing) + self.shift[scanned.segment]
         with np.errstate(divide="ignore", invalid="ignore"):
-            precision = so_far / jr.rank
-        self.interpolated = suffix_max(jr, precision)
+            precision = so_far / scanned.rank
+        self.interpolated = scanned.scan(precision, np.maximum, -np.inf, reverse=True)
         self.rel_ret = rel_ret
-        self.relevant_positions = np.flatnonzero(jr.is_relevant)
+        self.relevant_positions = np.flatnonzero(passing)
         self.relevant_start = np.concatenate(([0], np.cumsum(n_rel)[:-1]))
         with np.errstate(divide="ignore", invalid="ignore"):
             empty_value = rel_ret / jr.lengths  # 0/n, NaN for an empty ranking
-        best = first_value(jr, self.interpolated)
+        best = scanned.first(self.interpolated, 0.0)
         self.best_anywhere = np.where(rel_ret >= 1, best, empty_value)
 
     def at_count(self, count: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ..base import Cutoffs, EvalContext, GainMap, GainParams, register, safe_divide
-from .gains import IdealRankings, dcg_terms, document_gains, log2_discount
+from .gains import IdealRankings, dcg_terms
 
 _GAIN_DOC = (
     " Gains: the relevance degree, or trec_eval's 'level=gain' parameters "
@@ -38,8 +38,8 @@ _GAIN_DOC = (
 
 def dcg_and_ideal(jr: JudgedRankings, params: GainParams) -> tuple[np.ndarray, np.ndarray]:
     """Per ranking: (DCG of the whole ranking, DCG of trec_eval's whole ideal ranking)."""
-    dcg = jr.segment_sum(dcg_terms(jr, params))
-    return dcg, IdealRankings.build(jr, params).total_dcg
+    documents, terms = dcg_terms(jr, params)
+    return documents.total(terms), IdealRankings.build(jr, params).total_dcg
 
 
 @register(
@@ -61,7 +61,8 @@ def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, 
     missing_value=0.0,
 )
 def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {params.label("dcg"): jr.segment_sum(dcg_terms(jr, params))}
+    documents, terms = dcg_terms(jr, params)
+    return {params.label("dcg"): documents.total(terms)}
 
 
 @register(
@@ -84,11 +85,11 @@ def ideal_dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[
 def ndcg_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    # DCG@k adds the terms of the first k documents in rank order; only documents within
-    # the largest cut-off matter (adding the zeros of deeper ones would change nothing)
-    top = jr.rank <= max(cutoffs)
-    rank, segment = jr.rank[top], jr.segment[top]
-    terms = document_gains(jr.rel[top], GainParams()) / log2_discount(rank)
+    # DCG@k adds the terms of the first k documents in rank order; only pooled documents
+    # within the largest cut-off matter (the others add exact zeros)
+    documents, terms = dcg_terms(jr, GainParams())
+    top = documents.rank <= max(cutoffs)
+    rank, segment, terms = documents.rank[top], documents.segment[top], terms[top]
     ideal = IdealRankings.build(jr, GainParams())
     out = {}
     for k in cutoffs:

@@ -31,23 +31,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ...core.segments import segment_cumsum
 from ..base import EvalContext, GainMap, GainParams, register
-from .gains import (
-    IdealRankings,
-    dcg_terms,
-    document_gains,
-)
-
-
-def prefix_dcg_at(jr: JudgedRankings, prefix: np.ndarray, ranking: np.ndarray,
-                  k: np.ndarray) -> np.ndarray:
-    """``DCG@k`` of ``ranking`` from per-element prefix sums (k clipped to the length)."""
-    depth = np.minimum(k, jr.lengths[ranking])
-    out = np.zeros(len(depth))
-    ok = depth >= 1
-    out[ok] = prefix[jr.offsets[ranking[ok]] + depth[ok] - 1]
-    return out
+from .gains import IdealRankings, dcg_terms, document_gains
 
 
 @register(
@@ -59,16 +44,18 @@ def prefix_dcg_at(jr: JudgedRankings, prefix: np.ndarray, ranking: np.ndarray,
 )
 def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)
-    terms = dcg_terms(jr, params)
-    prefix = segment_cumsum(terms, jr.offsets, jr.scan_layout)
+    documents, terms = dcg_terms(jr, params)
+    running = documents.scan(terms, np.add, 0.0)
     ranking, cut = ideal.change_points()
     with np.errstate(divide="ignore", invalid="ignore"):
-        points = prefix_dcg_at(jr, prefix, ranking, cut) / ideal.dcg_at(cut, ranking)
+        dcg_at_cut = documents.at_depth(running, ranking, np.minimum(cut, jr.lengths[ranking]),
+                                        0.0)
+        points = dcg_at_cut / ideal.dcg_at(cut, ranking)
         total = np.bincount(ranking, weights=points, minlength=jr.n_rankings)
         count = np.bincount(ranking, minlength=jr.n_rankings)
         k = ideal.ideal_length
         extra = (k >= 1) & (k + 1 < jr.lengths)
-        total = total + np.where(extra, jr.segment_sum(terms) / ideal.total_dcg, 0.0)
+        total = total + np.where(extra, documents.total(terms) / ideal.total_dcg, 0.0)
         value = total / (count + extra)
     return {params.label("Rndcg"): np.where(jr.num_rel == 0, 0.0, value)}
 
@@ -82,14 +69,15 @@ def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str,
 )
 def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)
-    terms = dcg_terms(jr, params)
-    positive = document_gains(jr.rel, params) > 0
+    documents, terms = dcg_terms(jr, params)
+    positive = document_gains(documents.rel, params) > 0
     k = ideal.ideal_length
     with np.errstate(divide="ignore", invalid="ignore"):
-        dcg_so_far = segment_cumsum(terms, jr.offsets, jr.scan_layout)
-        ratio = dcg_so_far / ideal.dcg_at(jr.rank, jr.segment)
-        total = jr.segment_sum(np.where(positive, ratio, 0.0))
-        missing = (k - jr.segment_sum(positive)).astype(np.float64)
-        total = total + missing * jr.segment_sum(terms) / ideal.total_dcg
+        dcg_so_far = documents.scan(terms, np.add, 0.0)[positive]
+        ranking = documents.segment[positive]
+        ratio = dcg_so_far / ideal.dcg_at(documents.rank[positive], ranking)
+        total = np.bincount(ranking, weights=ratio, minlength=jr.n_rankings)  # rank order
+        missing = (k - documents.count(positive)).astype(np.float64)
+        total = total + missing * documents.total(terms) / ideal.total_dcg
         value = np.where(total > 0, total / k, 0.0)
     return {params.label("ndcg_rel"): value}

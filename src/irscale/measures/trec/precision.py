@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
+from ...core.subsets import relevant_documents
 from ..base import (
     Cutoffs,
     EvalContext,
@@ -27,7 +28,6 @@ from ..base import (
     hits_at,
     register,
     safe_divide,
-    value_at_rank,
 )
 from ._segments import c_long
 
@@ -72,20 +72,7 @@ def relative_precision(
     "(trec_eval m_Rprec.c).",
 )
 def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    depth = np.minimum(jr.lengths, jr.num_rel)
-    hits = value_at_rank(jr, jr.cum_relevant, depth, default=0)
-    return {"Rprec": safe_divide(hits, jr.num_rel)}
-
-
-def _relevant_so_far(jr: JudgedRankings) -> np.ndarray:
-    """trec_eval's ``rel_so_far`` in its reverse loops, per document.
-
-    The loops start from ``num_rel_ret`` (judged relevant documents) at the last rank and
-    decrement at every document passing ``degree ≥ level``; for any level ≥ 0 this is the
-    number of relevant documents at ranks ≤ the document's rank.
-    """
-    shift = jr.num_rel_ret - jr.segment_sum(jr.is_relevant)
-    return jr.cum_relevant + np.repeat(shift, jr.lengths)
+    return {"Rprec": safe_divide(hits_at(jr, np.minimum(jr.lengths, jr.num_rel)), jr.num_rel)}
 
 
 @register(
@@ -98,7 +85,11 @@ def r_precision_multiples(
     jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
     n = jr.lengths
-    so_far = _relevant_so_far(jr)
+    # trec_eval's rel_so_far in its reverse loop starts from num_rel_ret (judged relevant
+    # documents) at the last rank and drops at every document passing degree ≥ level: the
+    # relevant documents at ranks ≤ the cut-off, shifted when a level ≤ -1 lets documents
+    # outside the qrels pass (the shift is 0 for any level ≥ 0)
+    shift = jr.num_rel_ret - relevant_documents(jr).counts
     out = {}
     for x in multiples:
         cut = c_long(x * jr.num_rel.astype(np.float64) + 0.9)
@@ -106,7 +97,7 @@ def r_precision_multiples(
         beyond = cut > n
         value[beyond] = jr.num_rel_ret[beyond] / cut[beyond]
         inside = (cut >= 1) & ~beyond
-        at_cut = value_at_rank(jr, so_far, np.where(inside, cut, 0), default=0)
+        at_cut = np.where(inside, hits_at(jr, np.where(inside, cut, 0)) + shift, 0)
         reached = inside & (at_cut > 0)
         value[reached] = at_cut[reached] / cut[reached]
         out[f"Rprec_mult_{x:3.2f}"] = value

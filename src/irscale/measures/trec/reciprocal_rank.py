@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, register
+from ...core.subsets import relevant_documents
+from ..base import EvalContext, register, safe_divide
 
 
 @register(
@@ -17,7 +18,5 @@ from ..base import EvalContext, register
     doc="Reciprocal rank of the first relevant retrieved document (trec_eval m_recip_rank.c).",
 )
 def reciprocal_rank(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    first = jr.is_relevant & (jr.cum_relevant == 1)  # exactly one per ranking with a hit
-    value = np.zeros(jr.n_rankings)
-    value[jr.segment[first]] = 1.0 / jr.rank[first]
-    return {"recip_rank": value}
+    first_rank = relevant_documents(jr).first(relevant_documents(jr).rank, 0)
+    return {"recip_rank": safe_divide(1.0, first_rank)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import NONPOOL, UNJUDGED, JudgedRankings
+from ...core.subsets import pooled_documents
 from ..base import EvalContext, FloatList, FloatParams, register
 from ._segments import c_long
 
@@ -46,8 +47,12 @@ def relstring(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[s
     width = min(limit, int(jr.lengths.max(initial=0)))
     if width == 0:
         return {name: np.full(jr.n_rankings, "", dtype=object)}
-    shown = jr.rank <= limit
-    table = np.zeros((jr.n_rankings, width), dtype=np.uint8)
-    table[jr.segment[shown], jr.rank[shown] - 1] = relevance_characters(jr.rel[shown])
+    # '-' (not in the qrels) at every retrieved position, then the pooled documents' own
+    # characters; positions beyond a ranking's end stay NUL (dropped below)
+    table = np.where(np.arange(width) < jr.lengths[:, None], np.uint8(ord("-")), np.uint8(0))
+    pooled = pooled_documents(jr)
+    shown = pooled.rank <= width
+    table[pooled.segment[shown], pooled.rank[shown] - 1] = relevance_characters(
+        pooled.rel[shown])
     strings = table.view(f"S{width}").ravel().astype(str)  # NUL padding is dropped
     return {name: strings.astype(object)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
+from ...core.subsets import pooled_documents
 from ..base import Cutoffs, EvalContext, register
 
 
@@ -26,5 +27,7 @@ from ..base import Cutoffs, EvalContext, register
 def unjudged(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    not_judged = ~jr.is_judged
-    return {f"unj_{k}": jr.segment_sum(not_judged & (jr.rank <= k)) / k for k in cutoffs}
+    pooled = pooled_documents(jr)  # every judged document is among them
+    judged = pooled.rel >= 0
+    return {f"unj_{k}": (np.minimum(jr.lengths, k) - pooled.count(judged, k)) / k
+            for k in cutoffs}
