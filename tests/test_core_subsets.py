@@ -16,20 +16,21 @@ from hypothesis import strategies as st
 
 from irscale.core.segments import segment_scan
 from irscale.core.subsets import Subset, memo, pooled_documents, relevant_documents
-from irscale.measures.base import GainParams
-from irscale.measures.trec.gains import IdealRankings, all_documents
-
 from irscale.evaluation import compute_requests
-from irscale.measures.base import EvalContext
+from irscale.measures.base import EvalContext, GainParams
 from irscale.measures.names import parse_measures
+from irscale.measures.trec.gains import IdealRankings, all_documents
 
 from .measures_helpers import batch, complete_levels
 
 RANKING = st.lists(st.sampled_from((-2, -1, -1, -1, 0, 0, 1, 2, 3)), min_size=0, max_size=14)
 
 
+ANY_LEVEL = st.sampled_from((-2, -1, 0, 1, 1, 2, 3))
+
+
 @st.composite
-def batches(draw, levels=st.sampled_from((-2, -1, 0, 1, 1, 2, 3))):
+def batches(draw, levels=ANY_LEVEL):
     rankings = draw(st.lists(RANKING, min_size=1, max_size=6))
     extra = draw(st.integers(0, 3))
     return batch(rankings, complete_levels(rankings, extra, n_levels=4),

@@ -1,18 +1,25 @@
-"""Output writers: printf-exact number formatting and trec_eval's layout."""
+"""Output writers: printf-exact number formatting and trec_eval's layout (also as bytes built
+in bulk, checked against line-by-line formatting)."""
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import dataclasses
 import io
 import json
+import math
+from unittest import mock
 
 import numpy as np
+import pyarrow as pa
 from hypothesis import given
 from hypothesis import strategies as st
 
 from irscale.evaluation import evaluate
+from irscale.io import output
 from irscale.io.output import format_fixed, write_results
+from irscale.io.trec_lines import fixed4_units, trec_lines
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 
@@ -72,3 +79,93 @@ def test_json_and_csv():
     out = io.BytesIO()
     write_results(ev, out, fmt="csv")
     assert out.getvalue().decode().splitlines()[0] == "run,topic,measure,value"
+
+
+# ---------------------------------------------------------------- per-topic lines as bytes
+def printf_6_4(value: float) -> str:
+    """``%6.4f`` as trec_eval prints it (glibc's ``-nan`` for NaN with its sign bit set)."""
+    if math.isnan(value):
+        return ("-nan" if math.copysign(1.0, value) < 0 else "nan").rjust(6)
+    return f"{value:6.4f}"
+
+
+def reference_lines(labels, topics, cells) -> bytes:
+    """Line by line: ``cells[i][j]`` is the value text of topic ``i`` and column ``j``."""
+    return "".join(f"{label:<22}\t{topic}\t{text}\n"
+                   for topic, row in zip(topics, cells, strict=True)
+                   for label, text in zip(labels, row, strict=True)).encode()
+
+
+FLOATS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, width=64),
+    st.floats(0.0, 10.0),
+    st.integers(0, 220_000).map(lambda k: k / 20_000),  # ties of the 5th decimal
+    st.integers(-4_000, 4_000).map(lambda k: k / 32),  # exact binary ties
+    st.sampled_from([0.0, -0.0, 1.0, 0.5e-4, 1.5e-4, 9.99995, 9.999949999, 10.0, 99999.5,
+                     math.nan, -math.nan, math.copysign(math.nan, -1.0), math.inf,
+                     -math.inf, -84.0, 1e300]),
+)
+TOPICS = st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")),
+                          min_size=1, max_size=20), min_size=1, max_size=12, unique=True)
+
+
+@given(st.lists(FLOATS, max_size=60))
+def test_fixed4_units_are_the_d_dddd_texts(values):
+    units = fixed4_units(np.array(values, dtype=np.float64))
+    for value, unit in zip(values, units.tolist(), strict=True):
+        text = printf_6_4(value)
+        if unit >= 0:
+            assert f"{unit // 10_000}.{unit % 10_000:04d}" == text
+        else:
+            assert len(text) != 6 or not text[0].isdigit()
+
+
+@given(TOPICS, st.lists(st.text(min_size=0, max_size=30), min_size=1, max_size=6),
+       st.data())
+def test_trec_lines_match_per_line_formatting(topics, labels, data):
+    values = np.array(data.draw(st.lists(FLOATS, min_size=len(topics) * len(labels),
+                                         max_size=len(topics) * len(labels))),
+                      dtype=np.float64).reshape(len(topics), len(labels))
+    units = fixed4_units(values)
+    others = np.flatnonzero(units < 0)
+    text = trec_lines(labels, pa.array(topics), units,
+                      [(others, format_fixed(values.reshape(-1)[others], width=6))]).tobytes()
+    cells = [[printf_6_4(v) for v in row] for row in values.tolist()]
+    assert text == reference_lines(labels, topics, cells)
+
+
+@given(TOPICS, st.data())
+def test_per_topic_writer_matches_per_line_formatting(topics, data):
+    qrels = {t: {"d1": 1, "d2": 0} for t in topics}
+    runs = {"sys": {t: {"d1": 1.0, "d2": 2.0} for t in topics},
+            "other": {t: {"d2": 1.0} for t in topics[::2]}}
+    ev = evaluate(qrels, runs, ["num_ret", "map", "relstring", "P.5", "utility", "num_rel"])
+    n = ev.rankings.n_rankings
+    values = {}
+    for column in ev.columns:
+        if column.value_type == "int":
+            draw = st.integers(-(2**63), 2**63 - 1)
+            values[column.label] = np.array(data.draw(st.lists(draw, min_size=n, max_size=n)),
+                                            dtype=np.int64)
+        elif column.value_type == "str":
+            values[column.label] = np.array(
+                data.draw(st.lists(st.text(st.characters(min_codepoint=33, max_codepoint=126),
+                                           max_size=12), min_size=n, max_size=n)), dtype=object)
+        else:
+            values[column.label] = np.array(data.draw(st.lists(FLOATS, min_size=n, max_size=n)),
+                                            dtype=np.float64)
+    ev = dataclasses.replace(ev, values=values)
+    columns = [c for c in ev.columns if c.family.per_query]
+    cells = [[(f"'{values[c.label][i]}'" if c.value_type == "str"
+               else str(values[c.label][i]) if c.value_type == "int"
+               else printf_6_4(values[c.label][i])) for c in columns] for i in range(n)]
+    expected = reference_lines([c.label for c in columns], ev.rankings.topic_labels, cells)
+    chunk_lines = data.draw(st.sampled_from([1, 7, 25, output.CHUNK_LINES]))
+    with mock.patch.object(output, "CHUNK_LINES", chunk_lines):
+        out = io.BytesIO()
+        write_results(ev, out, per_query=True, summary=False)
+        assert out.getvalue() == expected
+        chunks = list(output.iter_trec(ev, per_query=True, summary=False))
+        assert all(isinstance(chunk, bytes) for chunk in chunks)
+        assert b"".join(chunks) == expected
+        assert output.trec_text(ev, per_query=True, summary=False) == expected

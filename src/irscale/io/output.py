@@ -2,8 +2,9 @@
 
 The ``trec`` format is byte-identical to trec_eval's: one line ``%-22s\\t%s\\t%6.4f`` per
 value (integers as ``%ld``), per-topic lines (``-q``) topic by topic with the measures in
-table order, then the summary (``all``) lines starting with ``runid``. Lines are assembled
-with vectorised pyarrow string kernels, so writing millions of lines costs little.
+table order, then the summary (``all``) lines starting with ``runid``. Per-topic lines are
+assembled in bulk directly as bytes (:mod:`irscale.io.trec_lines`), so writing millions of
+lines costs little.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ParameterError
+from .trec_lines import fixed4_units, trec_lines
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..evaluation import Evaluation
+    from ..evaluation import Column, Evaluation
 
 FORMATS = ("trec", "csv", "json", "markdown")
 
@@ -29,18 +31,18 @@ FORMATS = ("trec", "csv", "json", "markdown")
 def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Array:
     """``'%{width}.{decimals}f' % v`` for every value, exactly as C's printf prints it.
 
-    Non-negative finite values are rounded in floating point after scaling and assembled
-    with pyarrow string kernels. The rare values whose scaled fraction lies within 1e-6 of
-    one half (where scaling may round the other way than printf's exact decimal
-    expansion), negative and non-finite values are formatted one by one with Python's
-    exact formatting, which agrees with printf (NaN prints as glibc does: ``-nan`` when
-    its sign bit is set).
+    Finite values are rounded in floating point after scaling their magnitude and assembled
+    with pyarrow string kernels (a ``-`` before those whose sign bit is set, as printf
+    prints ``-0.0000``). The rare values whose scaled fraction lies within 1e-6 of one half
+    (where scaling may round the other way than printf's exact decimal expansion) and
+    non-finite values are formatted one by one with Python's exact formatting, which agrees
+    with printf (NaN prints as glibc does: ``-nan`` when its sign bit is set).
     """
     values = np.asarray(values, dtype=np.float64)
     scale = 10.0**decimals
     with np.errstate(over="ignore", invalid="ignore"):
-        scaled = values * scale
-    plain = np.isfinite(scaled) & (scaled < 2.0**52) & ~np.signbit(values)
+        scaled = np.abs(values) * scale
+    plain = np.isfinite(scaled) & (scaled < 2.0**52)
     safe = np.where(plain, scaled, 0.0)
     fraction = safe - np.floor(safe)
     plain &= np.abs(fraction - 0.5) >= 1e-6
@@ -48,7 +50,11 @@ def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Ar
     whole = pc.cast(pa.array(units // int(scale)), pa.string())
     part = pc.utf8_lpad(pc.cast(pa.array(units % int(scale)), pa.string()), decimals, "0")
     text = pc.binary_join_element_wise(whole, part, ".")
-    if width > decimals + 2:  # only wider than every plain value needs padding
+    negative = np.signbit(values)
+    if negative.any():
+        sign = pc.if_else(pa.array(negative), pa.scalar("-"), pa.scalar(""))
+        text = pc.binary_join_element_wise(sign, text, "")
+    if width > decimals + 2:  # only wider than every non-negative plain value needs padding
         text = pc.utf8_lpad(text, width, " ")
     if not plain.all():
         rows = np.flatnonzero(~plain)
@@ -67,72 +73,90 @@ def _label(label: str) -> str:
     return f"{label:<22}"
 
 
-#: Topics formatted at once by the per-topic writer (bounds the memory of the line arrays).
-CHUNK_TOPICS = 20_000
+#: Lines formatted at once by the per-topic writer (bounds its memory: about 100 bytes a
+#: line while a block is built).
+CHUNK_LINES = 1 << 17
 
 
 def iter_trec(
     evaluation: Evaluation, *, per_query: bool = False, summary: bool = True
 ) -> Iterator[bytes]:
     """trec_eval-format output of every run (run after run), as consecutive byte chunks."""
-    for run_index in range(len(evaluation.runs)):
-        if per_query:
-            rows = np.flatnonzero(evaluation.rankings.ranking_run == run_index)
-            for start in range(0, len(rows), CHUNK_TOPICS):
-                yield _per_query_block(evaluation, rows[start:start + CHUNK_TOPICS])
-        if summary:
-            yield _summary_block(evaluation, run_index)
+    for chunk in _trec_chunks(evaluation, per_query, summary):
+        yield chunk if isinstance(chunk, bytes) else chunk.tobytes()
 
 
 def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True) -> bytes:
     """The whole trec_eval-format output of every run (run after run), as bytes."""
-    return b"".join(iter_trec(evaluation, per_query=per_query, summary=summary))
+    return b"".join(_trec_chunks(evaluation, per_query, summary))
 
 
-def _per_query_block(evaluation: Evaluation, rows: np.ndarray) -> bytes:
-    """Per-topic lines of the rankings ``rows`` (one run), topic by topic.
+def _trec_chunks(evaluation: Evaluation, per_query: bool,
+                 summary: bool) -> Iterator[bytes | np.ndarray]:
+    """The chunks of :func:`iter_trec`, per-topic blocks as the ``uint8`` arrays they are
+    built in (which a stream writes without copying them to bytes first)."""
+    for run_index in range(len(evaluation.runs)):
+        if per_query:
+            yield from _per_query_blocks(evaluation, run_index)
+        if summary:
+            yield _summary_block(evaluation, run_index)
 
-    The values of all columns are laid out topic-major and formatted in bulk as
-    ``%6.4f``; integer and text columns then replace their cells.
-    """
+
+def _per_query_blocks(evaluation: Evaluation, run_index: int) -> Iterator[np.ndarray]:
+    """Per-topic lines of one run, in blocks of about :data:`CHUNK_LINES` lines."""
     columns = [c for c in evaluation.columns if c.family.per_query]
+    rankings = evaluation.rankings
+    rows = np.flatnonzero(rankings.ranking_run == run_index)
+    if not columns or not len(rows):
+        return
+    topics = pa.array(rankings.topics, pa.string())
+    step = max(1, CHUNK_LINES // len(columns))
+    for start in range(0, len(rows), step):
+        block = rows[start:start + step]
+        yield _per_query_block(evaluation, columns, topics.take(
+            pa.array(rankings.ranking_topic[block])), block)
+
+
+def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.Array,
+                     rows: np.ndarray) -> np.ndarray:
+    """Per-topic lines of ``columns`` for the rankings ``rows`` (one run, whose topic ids
+    are ``topics``), topic by topic, as a ``uint8`` array.
+
+    Values of the numeric columns printed ``d.dddd`` by ``%6.4f`` are written from their
+    rounded units (:func:`~irscale.io.trec_lines.fixed4_units`); the other ``%6.4f`` values
+    go through :func:`format_fixed`, integer columns print ``%ld`` and text columns (the
+    relstring) ``'%s'``.
+    """
     n, k = len(rows), len(columns)
-    if n == 0 or k == 0:
-        return b""
-    kinds = np.array([c.value_type for c in columns])
-    matrix = np.zeros((n, k))
-    for j, column in enumerate(columns):
-        if column.value_type != "str":
-            matrix[:, j] = evaluation.values[column.label][rows]
-    text = format_fixed(matrix.ravel(), width=6)
+    index: np.ndarray | slice = rows
+    if rows[-1] - rows[0] == n - 1:  # consecutive rankings (a run's are): slice, not gather
+        index = slice(int(rows[0]), int(rows[-1]) + 1)
+    units = np.full((n, k), -1, dtype=np.int64)
+    texts: list[tuple[np.ndarray, pa.Array]] = []
+    numeric = [j for j, c in enumerate(columns) if c.value_type not in ("int", "str")]
+    if numeric:
+        matrix = np.column_stack([evaluation.values[columns[j].label][index] for j in numeric])
+        matrix = matrix.astype(np.float64, copy=False)
+        numeric_units = fixed4_units(matrix)
+        units[:, numeric] = numeric_units
+        other_rows, other_columns = np.nonzero(numeric_units < 0)
+        if len(other_rows):
+            cells = other_rows * k + np.array(numeric)[other_columns]
+            texts.append((cells, format_fixed(matrix[other_rows, other_columns], width=6)))
     for kind in ("int", "str"):
-        mask = np.broadcast_to(kinds == kind, (n, k)).ravel()
-        if not mask.any():
+        selected = [j for j, c in enumerate(columns) if c.value_type == kind]
+        if not selected:
             continue
-        cells = np.column_stack(
-            [evaluation.values[c.label][rows] for c in columns if c.value_type == kind]).ravel()
+        cells = (np.arange(n)[:, None] * k + np.array(selected)).ravel()
+        values = np.column_stack(
+            [evaluation.values[columns[j].label][index] for j in selected]).ravel()
         if kind == "int":
-            replacement = pc.cast(pa.array(cells.astype(np.int64)), pa.string())
+            strings = pc.cast(pa.array(values.astype(np.int64)), pa.string())
         else:  # relstring: printed '%s' quoted
-            replacement = pa.array([f"'{v}'" for v in cells], pa.string())
-        text = pc.replace_with_mask(text, pa.array(mask), replacement)
-    labels = pa.array([_label(c.label) for c in columns], pa.string()).take(
-        pa.array(np.tile(np.arange(k), n)))
-    topics = pa.array(evaluation.rankings.topic_labels[rows].tolist(), pa.string()).take(
-        pa.array(np.repeat(np.arange(n), k)))
-    lines = pc.binary_join_element_wise(labels, topics, text, "\t")
-    lines = pc.binary_join_element_wise(lines, pa.scalar(""), "\n")  # appends the newline
-    return _joined_bytes(lines)
-
-
-def _joined_bytes(lines: pa.Array) -> bytes:
-    """The concatenation of all strings of ``lines`` (a slice of its data buffer)."""
-    if isinstance(lines, pa.ChunkedArray):
-        lines = lines.combine_chunks()
-    width = np.int64 if pa.types.is_large_string(lines.type) else np.int32
-    offsets = np.frombuffer(lines.buffers()[1], dtype=width)[
-        lines.offset: lines.offset + len(lines) + 1]
-    return memoryview(lines.buffers()[2])[offsets[0]: offsets[-1]].tobytes()
+            strings = pc.binary_join_element_wise(
+                "'", pc.cast(pa.array(values), pa.string()), "'", "")
+        texts.append((cells, strings))
+    return trec_lines([c.label for c in columns], topics, units, texts)
 
 
 def _summary_block(evaluation: Evaluation, run_index: int) -> bytes:
@@ -183,7 +207,7 @@ def write_results(
     if fmt not in FORMATS:
         raise ParameterError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "trec":
-        for chunk in iter_trec(evaluation, per_query=per_query, summary=summary):
+        for chunk in _trec_chunks(evaluation, per_query, summary):
             stream.write(chunk)
         return
     import pandas as pd
