@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import irscale
+from irscale.core import judged
+from irscale.core.inputs import Qrels, Run
 from irscale.core.judged import (
     NONPOOL,
+    TIE_POLICIES,
     UNJUDGED,
+    QrelsIndex,
     RankingOptions,
     build_judged_rankings,
+    judge_run_rows,
 )
 from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
@@ -79,3 +87,161 @@ def test_segment_operations(segments, floats):
         expected_sums.append(total)
     assert segment_sum(flat, offsets).tolist() == expected_sums
     assert segment_cumsum(flat, offsets).tolist() == expected_prefix
+
+
+# ---------------------------------------------------------------- building, all paths
+# Topic ids and docnos whose byte order differs from numeric or case-insensitive order;
+# "u" and "9" have no judgments.
+_TOPICS = ("1", "10", "2", "B", "u", "9")
+_DOCS = ("d1", "d10", "d2", "D1", "d_1", "\u00e91", "z", "d3", "n1", "N3", "x", "")
+#: Many ties; -0.0 ties 0.0, and 1.0 ties 1.00000001 as C floats (not as doubles).
+_SCORES = (-1.0, -0.0, 0.0, 0.5, 1.0, 1.00000001, 2.0)
+_QRELS = {"1": {"d1": 1, "d10": 0, "D1": 2, "\u00e91": -1, "": 3},
+          "10": {"d2": 1, "z": 0, "N3": 12},
+          "2": {"x": -2, "d_1": 1},
+          "B": {"d3": 0}}
+
+
+def _rel_of(topic: str, doc: str) -> int:
+    degree = _QRELS.get(topic, {}).get(doc)
+    return NONPOOL if degree is None else UNJUDGED if degree < 0 else degree
+
+
+def _oracle(rows, ties: str, max_docs=None, judged_only=False):
+    """{topic: [(row, rel), ...]} in ranking order, sorted by plain Python."""
+    out = {}
+    for topic in sorted(set(t for t, *_ in rows) & set(_QRELS)):
+        mine = [(i, d, s, k) for i, (t, d, s, k) in enumerate(rows) if t == topic]
+        if ties == "trec_eval":
+            mine.sort(key=lambda r: r[1].encode(), reverse=True)
+            mine.sort(key=lambda r: -np.float32(r[2]))
+        elif ties == "file-order":
+            mine.sort(key=lambda r: -r[2])
+        else:
+            mine.sort(key=lambda r: r[3])
+        ranked = [(i, _rel_of(topic, d)) for i, d, _, _ in mine][:max_docs]
+        out[topic] = [r for r in ranked if r[1] >= 0] if judged_only else ranked
+    return out
+
+
+@st.composite
+def _run_rows(draw):
+    """Rows (topic, docno, score, rank) of a run without duplicates, in one of the layouts
+    of real files: topic by topic in ranking order (ties in any order), topic by topic in any
+    order, or shuffled."""
+    topics = draw(st.lists(st.sampled_from(_TOPICS), min_size=1, max_size=5, unique=True))
+    blocks = []
+    for topic in topics:
+        docs = draw(st.lists(st.sampled_from(_DOCS), min_size=1, max_size=12, unique=True))
+        scores = draw(st.lists(st.sampled_from(_SCORES), min_size=len(docs),
+                               max_size=len(docs)))
+        ranks = draw(st.lists(st.integers(1, 4), min_size=len(docs), max_size=len(docs)))
+        blocks.append([(topic, d, s, k) for d, s, k in zip(docs, scores, ranks, strict=True)])
+    layout = draw(st.sampled_from(("score", "float32", "rank", "grouped", "shuffled")))
+    if layout == "score":  # by score (as a double), ties in any order
+        blocks = [sorted(b, key=lambda r: -r[2]) for b in blocks]
+    elif layout == "float32":  # by C-float score, ties in any order
+        blocks = [sorted(b, key=lambda r: -np.float32(r[2])) for b in blocks]
+    elif layout == "rank":
+        blocks = [sorted(b, key=lambda r: r[3]) for b in blocks]
+    rows = [r for b in blocks for r in b]
+    if layout == "shuffled":
+        rows = draw(st.permutations(rows))
+    return rows
+
+
+def _run_of(rows, fingerprints=None) -> Run:
+    topic, docno, score, rank = (list(c) for c in zip(*rows, strict=True))
+    run = Run(name="r", topic=pa.chunked_array([pa.array(topic, pa.string())]),
+              docno=pa.chunked_array([pa.array(docno, pa.string())]),
+              score=np.array(score, dtype=np.float64), rank=np.array(rank, dtype=np.int64))
+    if fingerprints is not None:
+        run = replace(run, fingerprints=np.array([fingerprints[d] for d in docno],
+                                                 dtype=np.uint64))
+    return run
+
+
+def _qrels_of(fingerprints=None) -> Qrels:
+    qrels = qrels_from_dict(_QRELS)
+    if fingerprints is not None:
+        qrels = replace(qrels, fingerprints=np.array(
+            [fingerprints[d] for d in qrels.docno.to_pylist()], dtype=np.uint64))
+    return qrels
+
+
+def _check_against_oracle(qrels, run, rows, options):
+    index = QrelsIndex.build(qrels)
+    rel, lengths, present, unjudged, order = judge_run_rows(index, run, options)
+    expected = _oracle(rows, options.ties, options.max_docs, options.judged_only)
+    assert [index.topics[t] for t in present] == list(expected)
+    assert lengths.tolist() == [len(v) for v in expected.values()]
+    assert order.tolist() == [i for v in expected.values() for i, _ in v]
+    assert rel.dtype == np.int64
+    assert rel.tolist() == [r for v in expected.values() for _, r in v]
+    assert unjudged == tuple(sorted(set(t for t, *_ in rows) - set(_QRELS)))
+
+
+@given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 0, 1, 3)),
+       st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)))
+def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judged_only, chunk):
+    """Presorted files (blocks moved whole, only ties sorted) and all others (full sort)
+    give the rankings of a plain Python sort, for every tie policy, whatever the number of
+    rows scanned and looked up at once."""
+    options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(judged, "_CHUNK_ROWS", chunk)
+        _check_against_oracle(_qrels_of(), _run_of(rows), rows, options)
+
+
+@given(_run_rows(), st.sampled_from(TIE_POLICIES), st.booleans())
+def test_presorted_and_shuffled_files_rank_alike(rows, ties, reverse_topics):
+    """The same results written in ranking order, or shuffled, give the same rankings."""
+    expected = build_judged_rankings(_qrels_of(), [_run_of(rows)], RankingOptions(ties=ties))
+    by_topic = {}
+    for row in rows:
+        by_topic.setdefault(row[0], []).append(row)
+    shuffled = [r for t in sorted(by_topic, reverse=reverse_topics) for r in by_topic[t]]
+    shuffled = shuffled[1::2] + shuffled[::2]
+    jr = build_judged_rankings(_qrels_of(), [_run_of(shuffled)], RankingOptions(ties=ties))
+    if ties != "trec_eval":  # file order decides ties: compare as sets per ranking
+        for i in range(jr.n_rankings):
+            assert sorted(ranking(jr, i)) == sorted(ranking(expected, i))
+    else:
+        assert jr.rel.tolist() == expected.rel.tolist()
+    assert jr.offsets.tolist() == expected.offsets.tolist()
+    assert jr.ranking_topic.tolist() == expected.ranking_topic.tolist()
+
+
+#: Fingerprint values that collide in every way the lookup distinguishes: equal values,
+#: equal upper 32 bits (one bucket), 0 and the largest value.
+_NASTY = (0, 1, 5, 1 << 32, (1 << 32) + 7, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4A7C15)
+
+
+@given(_run_rows(), st.lists(st.sampled_from(_NASTY), min_size=len(_DOCS),
+                             max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES))
+def test_judgments_exact_under_fingerprint_collisions(rows, values, ties):
+    """Fingerprints shared by different docnos (in the qrels, between run and qrels, or
+    across topics) and crowded buckets never turn into wrong judgments."""
+    fingerprints = dict(zip(_DOCS, values, strict=True))
+    _check_against_oracle(_qrels_of(fingerprints), _run_of(rows, fingerprints), rows,
+                          RankingOptions(ties=ties))
+
+
+def test_fingerprint_tables_fall_back_to_exact_lookups():
+    """Two judged docnos of a topic with one fingerprint: no tables, the exact index."""
+    same = dict.fromkeys(_DOCS, 42)
+    assert QrelsIndex.build(_qrels_of(same)).tables is None
+    distinct = {d: i * 0x9E3779B97F4A7C15 % (1 << 64) for i, d in enumerate(_DOCS)}
+    assert QrelsIndex.build(_qrels_of(distinct)).tables is not None
+    rows = [("1", d, 1.0, 1) for d in ("d1", "D1", "x", "")] + [("10", "d1", 0.5, 1)]
+    _check_against_oracle(_qrels_of(same), _run_of(rows, same), rows, RankingOptions())
+    # a run docno matching a judged fingerprint but not its string
+    clash = dict(distinct, x=distinct["d1"])
+    _check_against_oracle(_qrels_of(distinct), _run_of(rows, clash), rows, RankingOptions())
+
+
+def test_empty_run_has_no_rankings():
+    empty = Run(name="e", topic=pa.chunked_array([], pa.string()),
+                docno=pa.chunked_array([], pa.string()), score=np.empty(0))
+    jr = build_judged_rankings(QRELS, [empty])
+    assert jr.n_rankings == 0 and len(jr.rel) == 0 and jr.unjudged_topics == ((),)

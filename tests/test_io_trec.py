@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import gzip
+from collections import Counter
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import irscale
+from irscale.core import inputs
+from irscale.core.inputs import TopicBlocks, duplicate_rows, string_fingerprints, take_rows
 from irscale.errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from irscale.io.memory import as_runs, qrels_from_dict, run_from_frame
 
@@ -121,3 +127,128 @@ def test_real_runs_read(clef):
     assert len(run) == 50_000 and run.name == "GUIR_EN_RUN1"
     qrels = irscale.read_qrels(clef / "task2.qrels")
     assert len(qrels) == 25_000 and len(qrels.topics) == 50
+
+
+# ---------------------------------------------------------------- duplicates, all paths
+def _duplicate_oracle(pairs) -> list[int]:
+    count = Counter(pairs)
+    return [i for i, pair in enumerate(pairs) if count[pair] > 1]
+
+
+@st.composite
+def _pairs(draw):
+    """(topic, docno) rows, topic by topic (blocks of equal or uneven sizes) or shuffled."""
+    topics = draw(st.lists(st.sampled_from(("1", "2", "10", "b")), min_size=1, max_size=4,
+                           unique=True))
+    docs = st.sampled_from(("d1", "d2", "d10", "D1", "é", "", "x" * 9, "x" * 17))
+    width = draw(st.integers(1, 6))
+    blocks = [[(t, d) for d in draw(st.lists(docs, min_size=width if draw(st.booleans()) else 1,
+                                             max_size=width))] for t in topics]
+    pairs = [p for b in blocks for p in b]
+    return draw(st.permutations(pairs)) if draw(st.booleans()) else pairs
+
+
+#: Fingerprints that collide: equal values, equal lower 32 bits, 0 and the largest value.
+_NASTY = (0, 1, 1 << 32, (1 << 32) + 1, 1 << 63, (1 << 64) - 1)
+
+
+@given(_pairs(), st.none() | st.lists(st.sampled_from(_NASTY), min_size=8, max_size=8),
+       st.sampled_from((1 << 12, 1)))
+def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block):
+    """Duplicates are found exactly, whether topics are grouped (blocks checked side by
+    side, on 32 or 64 fingerprint bits) or not, and whatever the fingerprints collide on."""
+    topic = pa.chunked_array([pa.array([t for t, _ in pairs], pa.string())])
+    docno = pa.chunked_array([pa.array([d for _, d in pairs], pa.string())])
+    fingerprints = None
+    if nasty is not None:
+        docs = ("d1", "d2", "d10", "D1", "é", "", "x" * 9, "x" * 17)
+        value = dict(zip(docs, nasty, strict=True))
+        fingerprints = np.array([value[d] for _, d in pairs], dtype=np.uint64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(inputs, "_WIDE_BLOCK", wide_block)
+        rows = duplicate_rows(topic, docno, fingerprints)
+    assert rows.tolist() == _duplicate_oracle(pairs)
+
+
+def test_duplicate_rows_uneven_and_wide_blocks():
+    """A block much longer than the others (checked by sorting all rows) and a block of
+    more rows than fit the 32-bit comparison."""
+    pairs = [("1", f"d{i}") for i in range(5000)] + [(str(t), "d1") for t in range(2, 40)]
+    topic = pa.chunked_array([pa.array([t for t, _ in pairs])])
+    docno = pa.chunked_array([pa.array([d for _, d in pairs])])
+    assert duplicate_rows(topic, docno).tolist() == []
+    wide = pa.chunked_array([pa.array([f"d{i}" for i in range(5000)] + ["d7"])])
+    assert duplicate_rows(pa.chunked_array([pa.array(["1"] * 5001)]), wide).tolist() == [7, 5000]
+
+
+def test_duplicate_error_names_the_second_line(tmp_path):
+    """A duplicate with another score, in a later topic, and with topics interleaved."""
+    lines = [f"{t} Q0 d{i} {i} {10 - i} r" for t in (1, 2, 3) for i in range(5)]
+    lines.insert(12, "2 Q0 d3 9 -4.5 r")
+    for text in ("\n".join(lines) + "\n", "\n".join(lines[::-1]) + "\n"):
+        path = write(tmp_path, "dup.run", text)
+        with pytest.raises(DuplicateError, match="duplicate document 'd3' for topic '2'") as info:
+            irscale.read_run(path)
+        line = info.value.line
+        assert info.value.text == text.split("\n")[line - 1]
+        assert [x.split()[:3] for x in text.split("\n")[: line - 1]].count(["2", "Q0", "d3"]) == 1
+
+
+def test_qrels_deduplication(tmp_path):
+    path = write(tmp_path, "dup.qrels", "1 0 a 1\n1 0 b 0\n1 0 a 2\n2 0 a 0\n")
+    qrels = irscale.read_qrels(path, duplicates="last")
+    assert sorted(zip(qrels.topic.to_pylist(), qrels.docno.to_pylist(), qrels.rel.tolist(),
+                      strict=True)) == [("1", "a", 2), ("1", "b", 0), ("2", "a", 0)]
+    assert qrels.topic_blocks.bounds[-1] == len(qrels) == len(qrels.docno_fingerprints)
+
+
+def test_run_ids_in_order_of_first_appearance(tmp_path):
+    path = write(tmp_path, "ids.run", "1 Q0 a 1 3 y\n1 Q0 b 2 2 x\n2 Q0 a 1 1 y\n")
+    with pytest.warns(UserWarning, match="2 different run ids"):
+        run = irscale.read_run(path)
+    assert run.runids == ("y", "x") and run.name == "y"
+    assert irscale.read_run(write(tmp_path, "one.run", "1 Q0 a 1 3 z\n")).runids == ("z",)
+
+
+@given(st.lists(st.text(st.characters(max_codepoint=127), max_size=20), min_size=1,
+                max_size=30), st.integers(0, 20))
+def test_fixed_width_fingerprints_equal_the_general_ones(texts, width):
+    """Strings all of one length (read at a fixed stride) hash as in a mixed array."""
+    same = [t[:width].ljust(width, "\x00") for t in texts]
+    fixed = string_fingerprints(pa.array(same))
+    mixed = string_fingerprints(pa.chunked_array([pa.array([*same, "y" * (width + 3)])]))
+    assert fixed.tolist() == mixed[:-1].tolist()
+    sliced = string_fingerprints(pa.array(["z", *same]).slice(1))
+    assert sliced.tolist() == fixed.tolist()
+    chunked = pa.chunked_array([pa.array(same[:1], pa.string()), pa.array([], pa.string()),
+                                pa.array(same[1:], pa.string())])
+    assert string_fingerprints(chunked).tolist() == fixed.tolist()
+
+
+def test_topic_blocks_across_chunks():
+    values = pa.chunked_array([pa.array(["a", "a"]), pa.array([], pa.string()),
+                               pa.array(["a", "b", "a"])])
+    blocks = TopicBlocks.of(values)
+    assert blocks.bounds.tolist() == [0, 3, 4, 5]
+    assert blocks.heads.to_pylist() == ["a", "b", "a"]
+    assert not blocks.contiguous and blocks.first_codes.tolist() == [0, 1, 0]
+    assert TopicBlocks.of(pa.chunked_array([], pa.string())).contiguous
+
+
+def test_renamed_runs_keep_their_precomputed_columns(tmp_path):
+    a = write(tmp_path, "a.run", "1 Q0 a 1 1 same\n")
+    b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
+    for run in irscale.read_runs([a, b]):
+        assert run.fingerprints is not None and run.blocks is not None
+
+
+@given(st.lists(st.lists(st.sampled_from(("a", "bb", "", "é")), max_size=4), min_size=1,
+                max_size=5), st.data())
+def test_take_rows_from_chunks(chunks, data):
+    """Rows in any order (ascending or not, repeated) from a column of several chunks."""
+    values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
+    flat = [v for c in chunks for v in c]
+    rows = data.draw(st.lists(st.integers(0, len(flat) - 1), max_size=12) if flat else
+                     st.just([]))
+    assert take_rows(values, np.array(rows, dtype=np.int64)).to_pylist() == [
+        flat[i] for i in rows]

@@ -35,28 +35,135 @@ def as_string_array(values: object) -> pa.ChunkedArray:
     return array
 
 
+@dataclass(frozen=True, eq=False)
+class TopicBlocks:
+    """The blocks (maximal runs of equal consecutive values) of an identifier column.
+
+    TREC files list the lines of a topic together, so a column of millions of topic ids has
+    only as many blocks as topics: per-value work (hashing, lookups) is done once per block,
+    and a column whose values each fill a single block (:attr:`contiguous`) lets later stages
+    work block by block instead of sorting all rows.
+    """
+
+    #: Block ``b`` is rows ``bounds[b]:bounds[b + 1]`` (int64, one more than the blocks).
+    bounds: np.ndarray
+    #: The value of every block.
+    heads: pa.Array
+
+    @classmethod
+    def of(cls, values: pa.ChunkedArray | pa.Array) -> TopicBlocks:
+        """The blocks of ``values`` (a string column), found by comparing neighbours."""
+        n = len(values)
+        if n == 0:
+            return cls(bounds=np.zeros(1, dtype=np.int64), heads=pa.array([], pa.string()))
+        change = pc.indices_nonzero(pc.not_equal(values.slice(1), values.slice(0, n - 1)))
+        bounds = np.empty(len(change) + 2, dtype=np.int64)
+        bounds[0], bounds[-1] = 0, n
+        bounds[1:-1] = change.to_numpy()
+        bounds[1:-1] += 1
+        if isinstance(values, pa.Array):
+            values = pa.chunked_array([values])
+        return cls(bounds=bounds, heads=take_rows(values, bounds[:-1]).combine_chunks())
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Rows of every block."""
+        return np.diff(self.bounds)
+
+    @cached_property
+    def first_codes(self) -> np.ndarray:
+        """Code (int64) of every block's value, in order of first appearance."""
+        encoded = pc.dictionary_encode(self.heads).indices
+        return np.asarray(encoded.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+    @cached_property
+    def contiguous(self) -> bool:
+        """True when no value fills two blocks: all rows of a value are consecutive."""
+        return len(self) == 0 or int(self.first_codes.max()) + 1 == len(self)
+
+    def codes_in(self, value_set: pa.Array) -> np.ndarray:
+        """Index (int64) of every block's value in ``value_set``, -1 when absent."""
+        codes = pc.fill_null(pc.index_in(self.heads, value_set=value_set), -1)
+        return np.asarray(codes.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+    def expand(self, per_block: np.ndarray) -> np.ndarray:
+        """Per-block values repeated for every row of their block."""
+        return np.repeat(per_block, self.lengths)
+
+
+def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
+    """``values.take(rows)``, chunk by chunk.
+
+    pyarrow takes from a chunked array by concatenating its chunks first: a copy of a whole
+    column of millions of strings, to pick a few of them. Here every chunk gives its own
+    rows instead (grouped by a stable radix sort of their chunk numbers when they are not in
+    ascending order, and put back in the order asked).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if values.num_chunks == 1:
+        return pa.chunked_array([values.chunk(0).take(pa.array(rows))], values.type)
+    lengths = np.array([len(chunk) for chunk in values.chunks])
+    ends = np.cumsum(lengths)
+    chunk_of = np.searchsorted(ends, rows, "right").astype(np.uint16 if len(ends) < 1 << 16
+                                                            else np.int64)
+    grouped = None
+    if (chunk_of[1:] < chunk_of[:-1]).any():
+        grouped = np.argsort(chunk_of, kind="stable")
+        rows, chunk_of = rows[grouped], chunk_of[grouped]
+    cuts = np.searchsorted(chunk_of, np.arange(len(ends) + 1))
+    taken = pa.chunked_array([
+        values.chunk(i).take(pa.array(rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i])))
+        for i in range(len(ends)) if cuts[i + 1] > cuts[i]
+    ], values.type)
+    if grouped is None:
+        return taken
+    inverse = np.empty_like(grouped)
+    inverse[grouped] = np.arange(len(grouped))
+    return taken.take(pa.array(inverse))
+
+
 def duplicate_rows(
-    topic: pa.ChunkedArray, docno: pa.ChunkedArray, fingerprints: np.ndarray | None = None
+    topic: pa.ChunkedArray,
+    docno: pa.ChunkedArray,
+    fingerprints: np.ndarray | None = None,
+    blocks: TopicBlocks | None = None,
 ) -> np.ndarray:
     """Row indices (sorted) of every row whose (topic, docno) pair occurs more than once.
 
-    Fast path: rows are keyed by (topic code, 40-bit fingerprint of the docno) and sorted;
-    distinct keys prove distinct pairs, so a file without duplicates (the common case) is
-    cleared without hashing millions of docno strings into a dictionary. Rows whose keys
-    collide are then checked exactly (fingerprint collisions are never taken for duplicates).
-    ``fingerprints`` may pass the docnos' :func:`string_fingerprints` already computed.
+    Fingerprints of the docnos decide the common case (no duplicate) without hashing
+    millions of strings into a dictionary: distinct fingerprints prove distinct docnos, and
+    rows whose fingerprints collide are checked exactly (fingerprint collisions are never
+    taken for duplicates). When every topic's rows are consecutive (:class:`TopicBlocks`
+    ``contiguous``, the layout of TREC files), duplicates can only occur inside a block and
+    the blocks are checked side by side (:func:`_colliding_blocks`); otherwise rows are keyed
+    by (topic code, fingerprint) and sorted. ``fingerprints`` and ``blocks`` may pass the
+    docnos' :func:`string_fingerprints` and the topics' blocks already computed.
     """
     n = len(docno)
     if n < 2:
         return np.empty(0, dtype=np.int64)
-    keys = grouped_codes(topic).astype(np.uint64)
-    if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
-        return _duplicate_rows_exact(topic, docno)
-    # dictionary codes follow first appearance: keys of a topic-grouped file are grouped,
-    # which the stable (tim/radix) sort exploits; in place, to keep the peak memory low
-    keys <<= np.uint64(40)
+    if blocks is None:
+        blocks = TopicBlocks.of(topic)
     if fingerprints is None:
         fingerprints = string_fingerprints(docno)
+    if blocks.contiguous:
+        suspects = _colliding_blocks(fingerprints, blocks)
+        if suspects is not None:
+            if len(suspects) == 0:
+                return np.empty(0, dtype=np.int64)
+            lengths = blocks.lengths[suspects]
+            rows = np.arange(int(lengths.sum())) + np.repeat(
+                blocks.bounds[suspects] - np.cumsum(lengths) + lengths, lengths)
+            return rows[_duplicate_rows_exact(take_rows(topic, rows), take_rows(docno, rows))]
+    keys = blocks.expand(blocks.first_codes).astype(np.uint64)
+    if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
+        return _duplicate_rows_exact(topic, docno)
+    # codes follow first appearance: keys of a topic-grouped file are grouped, which the
+    # stable (tim) sort exploits; in place, to keep the peak memory low
+    keys <<= np.uint64(40)
     keys |= fingerprints >> np.uint64(24)
     sorted_keys = np.sort(keys, kind="stable")
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
@@ -70,6 +177,48 @@ def duplicate_rows(
     take = pa.array(candidates)
     exact = _duplicate_rows_exact(topic.take(take), docno.take(take))
     return candidates[exact]
+
+
+#: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_blocks).
+_WIDE_BLOCK = 1 << 12
+
+
+def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarray | None:
+    """Blocks holding two rows with equal fingerprints (a superset of the blocks holding a
+    duplicate docno), or ``None`` when the blocks are too uneven to be checked this way.
+
+    The fingerprints are laid out as a matrix, one block per row padded to the widest block,
+    and every row is sorted (numpy sorts many short rows much faster than one long array).
+    A padded row holds its block's values plus padding values; the first ``length`` entries
+    of the sorted row are then the block's values exactly as a multiset (padding uses the
+    largest value, which sorts last), so comparing neighbours among them is exact. Blocks of
+    up to :data:`_WIDE_BLOCK` rows are compared on 32 bits of their fingerprints (a chance
+    collision then merely sends a block to the exact check, rarely: about width² / 2³³).
+    """
+    lengths = blocks.lengths
+    width = int(lengths.max())
+    n = len(fingerprints)
+    if len(lengths) * width > 2 * n:
+        return None
+    if width <= _WIDE_BLOCK:
+        values = fingerprints.astype(np.uint32)  # the lower 32 bits
+    else:
+        values = fingerprints.copy()
+    uniform = bool((lengths == width).all())
+    if uniform:
+        matrix = values.reshape(len(lengths), width)
+    else:
+        matrix = np.full((len(lengths), width), np.iinfo(values.dtype).max, dtype=values.dtype)
+        slots = np.arange(n)
+        slots += np.repeat(np.arange(len(lengths)) * width - blocks.bounds[:-1], lengths)
+        matrix.reshape(-1)[slots] = values
+        del slots
+    del values
+    matrix.sort(axis=1)
+    equal = matrix[:, 1:] == matrix[:, :-1]
+    if not uniform:
+        equal &= np.arange(width - 1) < (lengths - 1)[:, None]
+    return np.flatnonzero(equal.any(axis=1))
 
 
 def _duplicate_rows_exact(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
@@ -113,36 +262,55 @@ def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
         values = as_string_array(values)
     out = np.empty(len(values), dtype=np.uint64)
     position = 0
-    for chunk in values.chunks:
-        n = len(chunk)
-        if n == 0:
-            continue
-        offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-        buffers = chunk.buffers()
-        offsets = np.frombuffer(buffers[1], dtype=offset_type)[
-            chunk.offset: chunk.offset + n + 1].astype(np.int64)
-        low, high = int(offsets[0]), int(offsets[-1])
-        padded = np.zeros(high - low + 8, dtype=np.uint8)  # 8-byte reads stay inside
-        if high > low:
-            padded[: high - low] = np.frombuffer(buffers[2], dtype=np.uint8)[low:high]
-        # every (unaligned) 8-byte little-endian word of the data, by starting byte
-        words = np.ndarray(shape=(high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
-        starts = offsets[:-1] - low
-        lengths = offsets[1:] - offsets[:-1]
-        h = lengths.astype(np.uint64) * _GOLDEN
-        with np.errstate(over="ignore"):
-            for shift in range(0, int(lengths.max(initial=0)), 8):
-                word = words[np.minimum(starts + shift, high - low)]
-                word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
-                active = lengths > shift  # a string's hash must not depend on its neighbours
-                if active.all():
-                    h += word
-                    h = _mix64(h)
-                else:
-                    h[active] = _mix64(h[active] + word[active])
-        out[position: position + n] = h
-        position += n
+    with np.errstate(over="ignore"):
+        for chunk in values.chunks:
+            _chunk_fingerprints(chunk, out[position: position + len(chunk)])
+            position += len(chunk)
     return out
+
+
+def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
+    """:func:`string_fingerprints` of one string array, written into ``h``.
+
+    The hash of a string of length ``L`` starts from ``L * golden`` and mixes in its bytes
+    8 at a time (little-endian words, the last one zero-padded), so that it depends on the
+    string only. When all strings have the same length (fixed-width docnos), word ``k`` of
+    every string lies at a fixed stride in the data and is read without gathering.
+    """
+    n = len(chunk)
+    if n == 0:
+        return
+    offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    buffers = chunk.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=offset_type)[chunk.offset: chunk.offset + n + 1]
+    low, high = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(high - low + 8, dtype=np.uint8)  # 8-byte reads stay inside
+    if high > low:
+        padded[: high - low] = np.frombuffer(buffers[2], dtype=np.uint8)[low:high]
+    lengths = np.diff(offsets)
+    longest = int(lengths.max())
+    if longest * n == high - low:  # every string has the longest length
+        h[:] = np.uint64(longest) * _GOLDEN
+        for shift in range(0, longest, 8):
+            word = np.ndarray(shape=(n,), dtype="<u8", buffer=padded, offset=shift,
+                              strides=(longest,))
+            h += word & _LOW_BYTES[longest - shift] if longest - shift < 8 else word
+            _mix64(h)
+        return
+    # every (unaligned) 8-byte little-endian word of the data, by starting byte
+    words = np.ndarray(shape=(high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    starts = offsets[:-1].astype(np.int64) - low
+    lengths = lengths.astype(np.int64)
+    h[:] = lengths.astype(np.uint64) * _GOLDEN
+    for shift in range(0, longest, 8):
+        word = words[np.minimum(starts + shift, high - low)]
+        word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
+        active = lengths > shift  # a string's hash must not depend on its neighbours
+        if active.all():
+            h += word
+            _mix64(h)
+        else:
+            h[active] = _mix64(h[active] + word[active])
 
 
 def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
@@ -157,29 +325,6 @@ def _codes(values: pa.ChunkedArray) -> np.ndarray:
     return encoded.indices.to_numpy(zero_copy_only=False)
 
 
-def grouped_codes(values: pa.ChunkedArray, value_set: pa.Array | None = None) -> np.ndarray:
-    """Integer code (int64) of every value, computed once per run of equal values.
-
-    Without ``value_set``: codes in order of first appearance (as ``dictionary_encode``);
-    with it: the index of each value in ``value_set``, -1 when absent (as ``index_in``).
-    Topic columns of TREC files come in long runs of one topic, so only the first value
-    of each run is hashed: much cheaper than hashing millions of strings.
-    """
-    n = len(values)
-    if n == 0:
-        return np.empty(0, dtype=np.int64)
-    flat = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    change = pc.not_equal(flat.slice(1), flat.slice(0, n - 1))
-    starts = np.flatnonzero(np.concatenate(([True], change.to_numpy(zero_copy_only=False))))
-    heads = flat.take(pa.array(starts))
-    if value_set is None:
-        head_codes = pc.dictionary_encode(heads).indices.to_numpy(zero_copy_only=False)
-    else:
-        head_codes = pc.fill_null(pc.index_in(heads, value_set=value_set), -1).to_numpy(
-            zero_copy_only=False)
-    return np.repeat(np.asarray(head_codes, dtype=np.int64), np.diff(np.append(starts, n)))
-
-
 def resolve_duplicates(
     topic: pa.ChunkedArray,
     docno: pa.ChunkedArray,
@@ -188,15 +333,17 @@ def resolve_duplicates(
     source: str,
     describe_row,
     fingerprints: np.ndarray | None = None,
+    blocks: TopicBlocks | None = None,
 ) -> np.ndarray | None:
     """Apply a duplicate policy; returns the row indices to keep, or ``None`` to keep all.
 
     ``describe_row(i)`` gives ``(line number, text)`` of row ``i`` for error messages;
-    ``fingerprints`` the docnos' fingerprints when already computed.
+    ``fingerprints`` and ``blocks`` the docnos' fingerprints and the topics' blocks when
+    already computed.
     """
     if policy not in ("error", "first", "last", "max"):
         raise ValueError(f"unknown duplicate policy {policy!r}: use error, first, last or max")
-    rows = duplicate_rows(topic, docno, fingerprints)
+    rows = duplicate_rows(topic, docno, fingerprints, blocks)
     # parsing and checking leave hundreds of MB of freed Arrow memory on a large file: give
     # it back now, before the next stages allocate their own
     pa.default_memory_pool().release_unused()
@@ -232,6 +379,12 @@ def resolve_duplicates(
     return np.sort(order[leader])
 
 
+def _fits(fingerprints: np.ndarray | None, blocks: TopicBlocks | None, n: int) -> bool:
+    """True when precomputed fingerprints and blocks (if any) describe ``n`` rows."""
+    return (fingerprints is None or len(fingerprints) == n) and (
+        blocks is None or int(blocks.bounds[-1]) == n)
+
+
 @dataclass(frozen=True, eq=False)
 class Qrels:
     """Relevance judgments: one row per judged (topic, document) pair.
@@ -245,13 +398,32 @@ class Qrels:
     docno: pa.ChunkedArray
     rel: np.ndarray
     source: str = "<qrels>"
+    #: The docnos' :func:`string_fingerprints` when the reader computed them already.
+    fingerprints: np.ndarray | None = field(default=None, repr=False)
+    #: The topics' :class:`TopicBlocks` when the reader computed them already.
+    blocks: TopicBlocks | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if not (len(self.topic) == len(self.docno) == len(self.rel)):
+        n = len(self.rel)
+        if not (len(self.topic) == len(self.docno) == n) or not _fits(
+            self.fingerprints, self.blocks, n
+        ):
             raise InputFormatError("qrels columns have different lengths", source=self.source)
 
     def __len__(self) -> int:
         return len(self.rel)
+
+    @cached_property
+    def docno_fingerprints(self) -> np.ndarray:
+        """The docnos' :func:`string_fingerprints` (uint64), computed at most once."""
+        if self.fingerprints is not None:
+            return self.fingerprints
+        return string_fingerprints(self.docno)
+
+    @cached_property
+    def topic_blocks(self) -> TopicBlocks:
+        """The topics' :class:`TopicBlocks`, computed at most once."""
+        return self.blocks if self.blocks is not None else TopicBlocks.of(self.topic)
 
     @property
     def topics(self) -> list[str]:
@@ -291,12 +463,14 @@ class Run:
     runids: tuple[str, ...] = field(default=())
     #: The docnos' :func:`string_fingerprints` when the reader computed them already.
     fingerprints: np.ndarray | None = field(default=None, repr=False)
+    #: The topics' :class:`TopicBlocks` when the reader computed them already.
+    blocks: TopicBlocks | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         n = len(self.score)
         if not (len(self.topic) == len(self.docno) == n) or (
             self.rank is not None and len(self.rank) != n
-        ) or (self.fingerprints is not None and len(self.fingerprints) != n):
+        ) or not _fits(self.fingerprints, self.blocks, n):
             raise InputFormatError("run columns have different lengths", source=self.source)
 
     def __len__(self) -> int:
@@ -308,6 +482,11 @@ class Run:
         if self.fingerprints is not None:
             return self.fingerprints
         return string_fingerprints(self.docno)
+
+    @cached_property
+    def topic_blocks(self) -> TopicBlocks:
+        """The topics' :class:`TopicBlocks`, computed at most once."""
+        return self.blocks if self.blocks is not None else TopicBlocks.of(self.topic)
 
     @property
     def topics(self) -> list[str]:

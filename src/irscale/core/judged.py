@@ -33,7 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError, ParameterError
-from .inputs import Qrels, Run, grouped_codes, string_fingerprints
+from .inputs import Qrels, Run, TopicBlocks, take_rows
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
@@ -220,49 +220,46 @@ class JudgedRankings:
 class QrelsIndex:
     """Qrels prepared for fast lookups, shared by every run evaluated against them.
 
-    A (topic, docno) pair is looked up by a 64-bit key, ``topic code << 40 | 40-bit
-    fingerprint of the docno`` (``fp_keys``, sorted), so that no docno string is hashed into
-    a dictionary; every match is then confirmed by comparing the strings themselves. When
-    fingerprints cannot decide (two judged docnos of a topic share a key, or 2^24 topics
-    and more), lookups use the exact dictionary index :attr:`exact` instead.
+    A run's docnos are looked up by their 64-bit fingerprints in one small hash table per
+    topic (:class:`_FingerprintTables`), so that no docno string is hashed into a dictionary;
+    every match is then confirmed by comparing the strings themselves. When fingerprints
+    cannot decide (two judged docnos of a topic share one, or a match is not confirmed),
+    lookups use the exact dictionary index :attr:`exact` instead.
     """
 
     topics: tuple[str, ...]
     topic_array: pa.Array
     rel_levels: np.ndarray
     qrels: Qrels
-    #: Sorted lookup keys (``None``: fingerprints unusable, see above), the qrels row of
-    #: each key and its relevance degree.
-    fp_keys: np.ndarray | None
-    fp_rows: np.ndarray | None
-    fp_rel: np.ndarray | None
+    #: The value a judged ranking holds for every qrels row: its degree, or ``UNJUDGED`` for
+    #: a negative degree; in the smallest integer type that holds them all.
+    degree: np.ndarray
+    #: The fingerprint hash tables (``None``: fingerprints cannot decide, see above).
+    tables: _FingerprintTables | None
 
     @classmethod
     def build(cls, qrels: Qrels) -> QrelsIndex:
-        topic_array = pc.unique(qrels.topic).sort()
+        blocks = qrels.topic_blocks
+        topic_array = pc.unique(blocks.heads).sort()
         topics = tuple(topic_array.to_pylist())
-        topic_code = grouped_codes(qrels.topic, topic_array)
+        topic_code = blocks.expand(blocks.codes_in(topic_array))
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0
-        n_levels = int(rel[judged].max(initial=0)) + 1
-        rel_levels = np.zeros((len(topics), n_levels), dtype=np.int64)
-        np.add.at(rel_levels, (topic_code[judged], rel[judged]), 1)
-        fp_keys = fp_rows = fp_rel = None
-        if len(topics) < 1 << 24:
-            keys = topic_code.astype(np.uint64) << np.uint64(40)
-            keys |= string_fingerprints(qrels.docno) >> np.uint64(24)
-            order = np.argsort(keys, kind="stable")
-            keys = keys[order]
-            if not (keys[1:] == keys[:-1]).any():
-                fp_keys, fp_rows, fp_rel = keys, order, rel[order]
+        n_levels = int(rel.max(initial=0)) + 1
+        rel_levels = np.bincount(
+            topic_code[judged] * n_levels + rel[judged], minlength=len(topics) * n_levels
+        ).reshape(len(topics), n_levels)
+        degree_type = next(
+            t for t in (np.int8, np.int16, np.int32, np.int64) if n_levels <= np.iinfo(t).max
+        )
+        degree = np.where(judged, rel, UNJUDGED).astype(degree_type)
         return cls(
             topics=topics,
             topic_array=topic_array,
             rel_levels=rel_levels,
             qrels=qrels,
-            fp_keys=fp_keys,
-            fp_rows=fp_rows,
-            fp_rel=fp_rel,
+            degree=degree,
+            tables=_FingerprintTables.build(qrels.docno_fingerprints, topic_code, len(topics)),
         )
 
     @cached_property
@@ -288,6 +285,123 @@ class _ExactIndex:
     n_docs: int
 
 
+@dataclass(frozen=True, eq=False)
+class _FingerprintTables:
+    """One hash table of judged docno fingerprints per topic, in flat (CSR) arrays.
+
+    Topic ``t`` owns the ``size[t]`` buckets from ``base[t]`` (twice as many as it has judged
+    documents); a fingerprint's bucket maps its upper 32 bits onto them by a multiply-shift
+    (:func:`_home_slots`). Bucket ``k`` holds the fingerprints ``fp[start[k]:start[k + 1]]``
+    of the qrels rows ``row[start[k]:start[k + 1]]``. The last bucket (last entry of ``base``
+    and ``size``) is empty and stands for rows of topics without judgments. Equal fingerprints
+    are only candidates for equal docnos: callers confirm them on the strings.
+    """
+
+    base: np.ndarray
+    #: uint64, as :func:`_home_slots` takes it.
+    size: np.ndarray
+    start: np.ndarray
+    #: Fingerprints bucket by bucket, plus one entry read (and ignored) past the last bucket.
+    fp: np.ndarray
+    row: np.ndarray
+
+    @classmethod
+    def build(
+        cls, fingerprints: np.ndarray, topic_code: np.ndarray, n_topics: int
+    ) -> _FingerprintTables | None:
+        """The tables of judged docnos with these fingerprints and topic codes; ``None``
+        when two docnos of one topic may share a fingerprint (then fingerprints cannot tell
+        them apart).
+
+        The docnos are sorted by (topic code, upper fingerprint bits) packed in 64 bits, which
+        is bucket order as buckets follow the upper bits; no two keys sharing a packed value
+        proves that no two docnos of a topic share a fingerprint.
+        """
+        shift = max(n_topics.bit_length(), 1)
+        if shift > 32:
+            return None
+        key = topic_code.astype(np.uint64) << np.uint64(64 - shift)
+        key |= fingerprints >> np.uint64(shift)
+        row = np.argsort(key, kind="stable")
+        key = key[row]
+        if (key[1:] == key[:-1]).any():
+            return None
+        key >>= np.uint64(64 - shift)
+        code = key.view(np.int64)  # the topic code of every sorted row
+        size = np.append(np.maximum(2 * np.bincount(topic_code, minlength=n_topics), 1), 1)
+        base = np.cumsum(size) - size
+        size = size.astype(np.uint64)
+        fp = np.append(fingerprints[row], np.uint64(0))
+        bucket = _home_slots(fp[:-1], size[code], base[code])
+        start = np.zeros(int(size.sum()) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(bucket, minlength=len(start) - 1), out=start[1:])
+        return cls(base=base, size=size, start=start, fp=fp, row=row)
+
+    def hits(
+        self, fingerprints: np.ndarray, blocks: TopicBlocks, block_topic: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, qrels rows) of the rows whose fingerprint is in their topic's table.
+
+        ``block_topic`` is the topic code of every block of rows (-1: no judgments). Rows
+        are looked up in chunks of whole blocks, to bound the memory of the temporaries.
+        """
+        code = np.where(block_topic >= 0, block_topic, len(self.base) - 1)
+        bounds = blocks.bounds
+        found_rows, found_at = [], []
+        first = 0
+        while first < len(code):
+            stop = max(int(np.searchsorted(bounds, bounds[first] + _CHUNK_ROWS, "right")) - 1,
+                       first + 1)
+            lengths = np.diff(bounds[first: stop + 1])
+            rows, at = self._probe(
+                fingerprints[bounds[first]: bounds[stop]],
+                _home_slots(fingerprints[bounds[first]: bounds[stop]],
+                            np.repeat(self.size[code[first:stop]], lengths),
+                            np.repeat(self.base[code[first:stop]], lengths)),
+            )
+            found_rows.append(rows + bounds[first])
+            found_at.append(at)
+            first = stop
+        return np.concatenate(found_rows), self.row[np.concatenate(found_at)]
+
+    def _probe(
+        self, fingerprints: np.ndarray, bucket: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, positions in ``fp``) of the fingerprints found in their ``bucket``."""
+        at = self.start[bucket]
+        count = self.start[1:][bucket]
+        count -= at
+        hit = np.flatnonzero(self.fp[at] == fingerprints)
+        hit = hit[count[hit] > 0]  # an empty bucket's `at` is the next bucket's first entry
+        rows, found = [hit], [at[hit]]
+        # the other entries of a bucket hold other fingerprints (a topic's are distinct):
+        # rows found at the first entry never match them
+        row = np.flatnonzero(count > 1)
+        at, count, target = at[row], count[row], fingerprints[row]
+        step = 1
+        while len(row):  # the other entries of buckets of several fingerprints
+            hit = self.fp[at + step] == target
+            rows.append(row[hit])
+            found.append(at[hit] + step)
+            step += 1
+            more = count > step
+            more &= ~hit
+            row, at, count, target = row[more], at[more], count[more], target[more]
+        return np.concatenate(rows), np.concatenate(found)
+
+
+def _home_slots(fingerprints: np.ndarray, size: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """``first + (fingerprint >> 32) * size >> 32`` (int64): one of ``size`` (uint64, below
+    2^32) slots from ``first``, uniform for uniform fingerprints and non-decreasing in the
+    fingerprint."""
+    slot = fingerprints >> np.uint64(32)
+    slot *= size
+    slot >>= np.uint64(32)
+    slot = slot.view(np.int64)
+    slot += first
+    return slot
+
+
 @dataclass(frozen=True)
 class RankingOptions:
     """trec_eval's options that shape the judged rankings."""
@@ -306,48 +420,146 @@ class RankingOptions:
             raise ParameterError(f"max_docs must be ≥ 0, got {self.max_docs}")
 
 
-def rank_order(run: Run, topic_code: np.ndarray, ties: TiePolicy) -> np.ndarray:
-    """Row indices of the run sorted by topic code, then in ranking order within a topic."""
-    if ties == "trec_eval":
-        # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
-        # in single precision tie, and the tie is broken by docno.
-        table = pa.table({"t": topic_code, "s": run.score.astype(np.float32), "d": run.docno})
-        return pc.sort_indices(
-            table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
-        ).to_numpy()
-    if ties == "file-order":
-        return np.lexsort((-run.score, topic_code))  # lexsort is stable: file order for ties
-    if run.rank is None:
+def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray:
+    """Row indices of the run's rows of judged topics, sorted by topic code, then in ranking
+    order within a topic.
+
+    ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
+    without judgments, left out). Runs are usually written topic by topic in ranking order:
+    then the blocks are only put in topic order, and the rows of tied scores sorted
+    (:func:`_presorted_order`); otherwise all rows are sorted.
+    """
+    if ties == "rank-column" and run.rank is None:
         raise ParameterError(
             "the rank-column tie policy needs the run's rank column: "
             "read the run with keep_rank=True"
         )
-    return np.lexsort((run.rank, topic_code))
+    key = run.rank if ties == "rank-column" else run.score
+    blocks = run.topic_blocks
+    if blocks.contiguous:
+        order = _presorted_order(blocks, block_topic, key, ties, run.docno)
+        if order is not None:
+            return order
+    topic_code = blocks.expand(block_topic)
+    if ties == "trec_eval":
+        # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
+        # in single precision tie, and the tie is broken by docno.
+        table = pa.table({"t": topic_code, "s": key.astype(np.float32), "d": run.docno})
+        order = pc.sort_indices(
+            table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
+        ).to_numpy()
+    elif ties == "file-order":
+        order = np.lexsort((-key, topic_code))  # lexsort is stable: file order for ties
+    else:
+        order = np.lexsort((key, topic_code))
+    return order[topic_code[order] >= 0]
 
 
-def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
-    """Index of every value in ``value_set`` (-1 when absent), as an int64 numpy array."""
-    codes = pc.fill_null(pc.index_in(values, value_set=value_set), -1)
-    return np.asarray(codes.to_numpy(), dtype=np.int64)
+def _presorted_order(
+    blocks: TopicBlocks,
+    block_topic: np.ndarray,
+    key: np.ndarray,
+    ties: TiePolicy,
+    docno: pa.ChunkedArray,
+) -> np.ndarray | None:
+    """:func:`rank_order` of a run whose topics each fill one block, when every block is in
+    ranking order already; ``None`` when a block is not.
 
-
-def _judgments(index: QrelsIndex, run: Run, topic_code: np.ndarray) -> np.ndarray:
-    """Relevance degree of every row of the run in file order (NONPOOL, UNJUDGED sentinels).
-
-    ``topic_code`` is each row's topic in ``index.topics`` (-1: a topic without judgments).
+    The ranking order of a block is ``key`` (scores, or ranks for ``rank-column``) descending
+    (ascending) and, for ``trec_eval``, ties of scores as C floats broken by ``docno``
+    descending; otherwise ties stay in file order. A stable sort by (topic, key, docno) then
+    keeps the rows of a block together and in file order, except that rows tied by their
+    C-float scores (consecutive, as rounding to single precision keeps the order) are ordered
+    by docno: blocks are moved into topic order as a whole, and only the rows of ties are
+    sorted.
     """
-    rel = np.full(len(topic_code), NONPOOL, dtype=np.int64)
-    if index.fp_keys is not None:
-        if len(index.fp_keys) == 0:
+    pairs = _tied_pairs(key, blocks.bounds, ties)
+    if pairs is None:
+        return None
+    bounds = blocks.bounds
+    chosen = np.flatnonzero(block_topic >= 0)
+    chosen = chosen[np.argsort(block_topic[chosen])]  # distinct codes: one block per topic
+    lengths = blocks.lengths[chosen]
+    target = np.cumsum(lengths) - lengths  # where each chosen block starts in the order
+    # the rows of each chosen block in turn, as the running sum of steps of one that jump
+    # to the next block's first row (one array: no arange and repeat of millions of rows)
+    order = np.ones(int(lengths.sum()), dtype=np.int64)
+    jumps = bounds[chosen]  # blocks are never empty
+    jumps[1:] -= bounds[chosen[:-1]] + lengths[:-1] - 1
+    order[target] = jumps
+    np.cumsum(order, out=order)
+    if len(pairs) == 0:
+        return order
+    # runs of tied rows: the pairs of a run are consecutive, its rows one more
+    first = np.ones(len(pairs), dtype=bool)
+    first[1:] = pairs[1:] != pairs[:-1] + 1
+    group = np.cumsum(first)
+    last = np.append(first[1:], True)
+    at = np.arange(len(pairs)) + group - 1  # each earlier run of ties has one more row
+    rows = np.empty(len(pairs) + int(group[-1]), dtype=np.int64)
+    rows[at], rows[at[last] + 1] = pairs, pairs[last] + 1
+    row_group = np.empty_like(rows)
+    row_group[at], row_group[at[last] + 1] = group, group[last]
+    block = np.searchsorted(bounds, rows, "right") - 1
+    shift = np.full(len(block_topic), -1, dtype=np.int64)
+    shift[chosen] = target - bounds[chosen]
+    judged = block_topic[block] >= 0
+    rows, row_group = rows[judged], row_group[judged]
+    position = rows + shift[block[judged]]
+    tied = pa.table({"g": row_group, "d": take_rows(docno, rows)})
+    within = pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")])
+    order[position] = rows[within.to_numpy()]
+    return order
+
+
+def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndarray | None:
+    """Rows ``i`` (ascending) tied with row ``i + 1`` of their block (C-float scores equal,
+    for ``trec_eval``; none otherwise), or ``None`` when a block is not in ranking order.
+
+    Scores in order as doubles are in order as C floats (rounding is monotone), so the order
+    is checked on the doubles; comparisons that fail (NaN) reject the layout. The key is
+    scanned in slices, to keep the temporaries small.
+    """
+    found = []
+    across = bounds[1:-1] - 1  # the neighbour pairs (i, i + 1) that span two blocks
+    n_pairs = max(len(key) - 1, 0)
+    for start in range(0, n_pairs, _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, n_pairs)
+        later, earlier = key[start + 1: stop + 1], key[start:stop]
+        in_order = later >= earlier if ties == "rank-column" else later <= earlier
+        spans = across[np.searchsorted(across, start): np.searchsorted(across, stop)] - start
+        in_order[spans] = True
+        if not in_order.all():
+            return None
+        if ties == "trec_eval":
+            single = key[start: stop + 1].astype(np.float32)
+            tied = single[1:] == single[:-1]
+            tied[spans] = False
+            found.append(np.flatnonzero(tied) + start)
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+
+
+def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarray:
+    """Relevance degree of every row of the run in file order (NONPOOL, UNJUDGED sentinels),
+    in the integer type of ``index.degree``.
+
+    ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
+    without judgments).
+    """
+    rel = np.full(len(run), NONPOOL, dtype=index.degree.dtype)
+    if len(run) == 0:
+        return rel
+    blocks = run.topic_blocks
+    if index.tables is not None:
+        rows, qrels_rows = index.tables.hits(run.docno_fingerprints, blocks, block_topic)
+        # equal fingerprints are only candidates: the docno strings must be equal too
+        if len(rows) == 0 or pc.all(pc.equal(
+            take_rows(run.docno, rows), take_rows(index.qrels.docno, qrels_rows)
+        )).as_py():
+            rel[rows] = index.degree[qrels_rows]
             return rel
-        # blocks of rows bound the memory of the temporaries on runs of millions of lines
-        for start in range(0, len(topic_code), _LOOKUP_BLOCK):
-            if not _judge_block(index, run, topic_code, rel, start):
-                break
-        else:
-            return rel
-        rel[:] = NONPOOL
     exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
+    topic_code = blocks.expand(block_topic)
     doc_code = _codes_in(run.docno, exact.docs)
     in_pool = (doc_code >= 0) & (topic_code >= 0)
     if in_pool.any() and len(exact.keys):
@@ -359,34 +571,15 @@ def _judgments(index: QrelsIndex, run: Run, topic_code: np.ndarray) -> np.ndarra
     return rel
 
 
-#: Rows looked up at once by :func:`_judge_block`.
-_LOOKUP_BLOCK = 1 << 20
+def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """Index of every value in ``value_set`` (-1 when absent), as an int64 numpy array."""
+    codes = pc.fill_null(pc.index_in(values, value_set=value_set), -1)
+    return np.asarray(codes.to_numpy(), dtype=np.int64)
 
 
-def _judge_block(
-    index: QrelsIndex, run: Run, topic_code: np.ndarray, rel: np.ndarray, start: int
-) -> bool:
-    """Fingerprint lookup of rows ``start ..`` (one block) into ``rel``; False if undecided."""
-    codes = topic_code[start: start + _LOOKUP_BLOCK]
-    keys = codes.astype(np.uint64) << np.uint64(40)  # rows with code -1 are masked below
-    fingerprints = run.docno_fingerprints[start: start + len(codes)] >> np.uint64(24)
-    keys |= fingerprints
-    del fingerprints
-    slot = np.searchsorted(index.fp_keys, keys)
-    np.minimum(slot, len(index.fp_keys) - 1, out=slot)
-    hit = index.fp_keys[slot] == keys
-    hit &= codes >= 0
-    rows = np.flatnonzero(hit)
-    slot = slot[rows]
-    if len(rows):
-        # equal keys are only candidates: the docno strings must be equal too
-        ours = run.docno.take(pa.array(rows + start))
-        theirs = index.qrels.docno.take(pa.array(index.fp_rows[slot]))
-        if not pc.all(pc.equal(ours, theirs)).as_py():
-            return False
-    degree = index.fp_rel[slot]
-    rel[rows + start] = np.where(degree < 0, UNJUDGED, degree)
-    return True
+#: Rows scanned at once by :func:`_tied_pairs` and looked up at once by
+#: :meth:`_FingerprintTables.hits` (whole blocks at least): bounds the temporaries' memory.
+_CHUNK_ROWS = 1 << 20
 
 
 def judge_run(
@@ -405,25 +598,28 @@ def judge_run_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], np.ndarray]:
     """:func:`judge_run` plus the run's row of every ranked document (for per-document
     lookups such as :func:`irscale.core.labels.attach_labels`)."""
-    topic_code = grouped_codes(run.topic, index.topic_array)
+    blocks = run.topic_blocks
+    block_topic = blocks.codes_in(index.topic_array)
+    absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
-    order = rank_order(run, topic_code, options.ties)
-    if (topic_code < 0).any():
-        unjudged = tuple(sorted(pc.unique(run.topic.filter(pa.array(topic_code < 0))).to_pylist()))
-        order = order[topic_code[order] >= 0]
-    topic_in_order = topic_code[order]
-    counts = np.bincount(topic_in_order, minlength=len(index.topics))
+    if absent.any():
+        unjudged = tuple(sorted(pc.unique(blocks.heads.filter(pa.array(absent))).to_pylist()))
+    order = rank_order(run, block_topic, options.ties)
+    n_topics = len(index.topics)
+    counts = np.bincount(
+        block_topic[~absent], weights=blocks.lengths[~absent], minlength=n_topics
+    ).astype(np.int64)
     present = np.flatnonzero(counts)
     if options.max_docs is not None:
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        starts = np.cumsum(counts) - counts
         keep = np.arange(len(order)) - np.repeat(starts, counts) < options.max_docs
-        order, topic_in_order = order[keep], topic_in_order[keep]
+        order = order[keep]
         counts = np.minimum(counts, options.max_docs)
-    rel = _judgments(index, run, topic_code)[order]
+    rel = _judgments(index, run, block_topic)[order].astype(np.int64)
     if options.judged_only:
         keep = rel >= 0
-        rel, topic_in_order, order = rel[keep], topic_in_order[keep], order[keep]
-        counts = np.bincount(topic_in_order, minlength=len(index.topics))
+        rel, order = rel[keep], order[keep]
+        counts = np.bincount(np.repeat(np.arange(n_topics), counts)[keep], minlength=n_topics)
     return rel, counts[present], present, unjudged, order
 
 
@@ -475,7 +671,7 @@ def build_judged_rankings(
     ranking_topic = np.concatenate(topic_parts).astype(np.int64)
     pa.default_memory_pool().release_unused()  # sorting and lookups are done: free their memory
     return JudgedRankings(
-        rel=np.concatenate(rel_parts),
+        rel=rel_parts[0] if len(rel_parts) == 1 else np.concatenate(rel_parts),
         offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
         rel_levels=index.rel_levels[ranking_topic],
         ranking_topic=ranking_topic,

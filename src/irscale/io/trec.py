@@ -15,19 +15,25 @@ import math
 import os
 import warnings
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core.inputs import DuplicatePolicy, Qrels, Run, resolve_duplicates, string_fingerprints
+from ..core.inputs import (
+    DuplicatePolicy,
+    Qrels,
+    Run,
+    TopicBlocks,
+    resolve_duplicates,
+    string_fingerprints,
+)
 from ..errors import InputFormatError
 from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
-
-_DICT = pa.dictionary(pa.int32(), pa.string())
 
 
 def _check_int(text: str) -> str | None:
@@ -63,13 +69,19 @@ def read_qrels(
     topic = table["qid"]
     docno = table["docno"]
     rel = table["rel"].to_numpy()
+    fingerprints = string_fingerprints(docno)
+    blocks = TopicBlocks.of(topic)
     keep = resolve_duplicates(
-        topic, docno, rel, duplicates, name, lambda row: line_of_record(raw(), row)
+        topic, docno, rel, duplicates, name, lambda row: line_of_record(raw(), row),
+        fingerprints, blocks,
     )
     if keep is not None:
         take = pa.array(keep)
         topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
-    return Qrels(topic=topic, docno=docno, rel=rel, source=name)
+        fingerprints, blocks = fingerprints[keep], None
+    return Qrels(
+        topic=topic, docno=docno, rel=rel, source=name, fingerprints=fingerprints, blocks=blocks
+    )
 
 
 def read_run(
@@ -101,7 +113,7 @@ def read_run(
             "docno": pa.string(),
             "rank": pa.int64(),
             "score": pa.float64(),
-            "runid": _DICT,
+            "runid": pa.string(),
         },
         include,
         checks,
@@ -120,9 +132,8 @@ def read_run(
     topic = table["qid"]
     docno = table["docno"]
     rank = table["rank"].to_numpy() if keep_rank else None
-    runid_column = table["runid"]
-    last_runid = runid_column[-1].as_py()
-    runids = tuple(pc.unique(runid_column.cast(pa.string())).to_pylist())
+    last_runid, runids = _run_ids(table["runid"])
+    del table  # the run id and score columns are not needed any more: free them
     if len(runids) > 1:
         warnings.warn(
             f"{source_label}: {len(runids)} different run ids; the run is named after the "
@@ -130,15 +141,16 @@ def read_run(
             stacklevel=2,
         )
     fingerprints = string_fingerprints(docno)
+    blocks = TopicBlocks.of(topic)
     keep = resolve_duplicates(
         topic, docno, score, duplicates, source_label, lambda row: line_of_record(raw(), row),
-        fingerprints,
+        fingerprints, blocks,
     )
     if keep is not None:
         take = pa.array(keep)
         topic, docno, score = topic.take(take), docno.take(take), score[keep]
         rank = None if rank is None else rank[keep]
-        fingerprints = fingerprints[keep]
+        fingerprints, blocks = fingerprints[keep], None
     return Run(
         name=name if name is not None else last_runid,
         topic=topic,
@@ -148,7 +160,20 @@ def read_run(
         source=source_label,
         runids=runids,
         fingerprints=fingerprints,
+        blocks=blocks,
     )
+
+
+def _run_ids(column: pa.ChunkedArray) -> tuple[str, tuple[str, ...]]:
+    """The run id of the last line and the distinct run ids (in order of first appearance).
+
+    A run file almost always names one run on every line: comparing every id with the first
+    one is much cheaper than hashing them all (or dictionary-encoding them while parsing).
+    """
+    first = column[0]
+    if pc.all(pc.equal(column, first)).as_py():
+        return first.as_py(), (first.as_py(),)
+    return column[-1].as_py(), tuple(pc.unique(column).to_pylist())
 
 
 def read_runs(
@@ -171,15 +196,7 @@ def read_runs(
     names = [run.name for run in runs]
     if len(set(names)) < len(names):
         runs = [
-            Run(
-                name=f"{run.name} ({os.path.basename(run.source)})",
-                topic=run.topic,
-                docno=run.docno,
-                score=run.score,
-                rank=run.rank,
-                source=run.source,
-                runids=run.runids,
-            )
+            replace(run, name=f"{run.name} ({os.path.basename(run.source)})")
             if names.count(run.name) > 1
             else run
             for run in runs
