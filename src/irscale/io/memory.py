@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -188,9 +189,8 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
             elif isinstance(value, (str, os.PathLike)):
                 runs.append(read_run(value, name=str(key), keep_rank=keep_rank))
             elif isinstance(value, Run):
-                runs.append(value if value.name == str(key) else Run(
-                    name=str(key), topic=value.topic, docno=value.docno, score=value.score,
-                    rank=value.rank, source=value.source, runids=value.runids))
+                # renamed, keeping what the reader computed (fingerprints, topic blocks)
+                runs.append(value if value.name == str(key) else replace(value, name=str(key)))
             elif hasattr(value, "columns"):
                 runs.append(run_from_frame(value, name=str(key)))
             else:
