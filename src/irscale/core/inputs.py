@@ -385,8 +385,35 @@ def _fits(fingerprints: np.ndarray | None, blocks: TopicBlocks | None, n: int) -
         blocks is None or int(blocks.bounds[-1]) == n)
 
 
+class _IdentifierColumns:
+    """What :class:`Qrels` and :class:`Run` derive from their topic and docno columns (and
+    take from the reader when it computed them already)."""
+
+    topic: pa.ChunkedArray
+    docno: pa.ChunkedArray
+    fingerprints: np.ndarray | None
+    blocks: TopicBlocks | None
+
+    @cached_property
+    def docno_fingerprints(self) -> np.ndarray:
+        """The docnos' :func:`string_fingerprints` (uint64), computed at most once."""
+        if self.fingerprints is not None:
+            return self.fingerprints
+        return string_fingerprints(self.docno)
+
+    @cached_property
+    def topic_blocks(self) -> TopicBlocks:
+        """The topics' :class:`TopicBlocks`, computed at most once."""
+        return self.blocks if self.blocks is not None else TopicBlocks.of(self.topic)
+
+    @property
+    def topics(self) -> list[str]:
+        """Distinct topic ids, sorted by byte order (trec_eval's order)."""
+        return sorted(pc.unique(self.topic).to_pylist())
+
+
 @dataclass(frozen=True, eq=False)
-class Qrels:
+class Qrels(_IdentifierColumns):
     """Relevance judgments: one row per judged (topic, document) pair.
 
     ``rel`` holds integer relevance degrees. As in trec_eval, a negative degree marks a
@@ -413,23 +440,6 @@ class Qrels:
     def __len__(self) -> int:
         return len(self.rel)
 
-    @cached_property
-    def docno_fingerprints(self) -> np.ndarray:
-        """The docnos' :func:`string_fingerprints` (uint64), computed at most once."""
-        if self.fingerprints is not None:
-            return self.fingerprints
-        return string_fingerprints(self.docno)
-
-    @cached_property
-    def topic_blocks(self) -> TopicBlocks:
-        """The topics' :class:`TopicBlocks`, computed at most once."""
-        return self.blocks if self.blocks is not None else TopicBlocks.of(self.topic)
-
-    @property
-    def topics(self) -> list[str]:
-        """Distinct topic ids, sorted by byte order (trec_eval's order)."""
-        return sorted(pc.unique(self.topic).to_pylist())
-
     def to_frame(self):
         """The judgments as a DataFrame with columns ``query_id, doc_id, relevance``."""
         import pandas as pd
@@ -447,7 +457,7 @@ class Qrels:
 
 
 @dataclass(frozen=True, eq=False)
-class Run:
+class Run(_IdentifierColumns):
     """Retrieval results of one system: one row per retrieved (topic, document) pair.
 
     ``rank`` (the file's rank column) is kept only when asked for, since trec_eval ignores
@@ -475,23 +485,6 @@ class Run:
 
     def __len__(self) -> int:
         return len(self.score)
-
-    @cached_property
-    def docno_fingerprints(self) -> np.ndarray:
-        """The docnos' :func:`string_fingerprints` (uint64), computed at most once."""
-        if self.fingerprints is not None:
-            return self.fingerprints
-        return string_fingerprints(self.docno)
-
-    @cached_property
-    def topic_blocks(self) -> TopicBlocks:
-        """The topics' :class:`TopicBlocks`, computed at most once."""
-        return self.blocks if self.blocks is not None else TopicBlocks.of(self.topic)
-
-    @property
-    def topics(self) -> list[str]:
-        """Distinct topic ids, sorted by byte order."""
-        return sorted(pc.unique(self.topic).to_pylist())
 
     def to_frame(self):
         """The results as a DataFrame with columns ``query_id, doc_id, score`` (and ``rank``)."""
