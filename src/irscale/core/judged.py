@@ -144,10 +144,6 @@ class JudgedRankings:
         """Sum of per-element ``values`` over each ranking (floats added in rank order)."""
         return segment_sum(values, self.offsets, self.segment)
 
-    def cut(self, k: int) -> np.ndarray:
-        """Boolean per element: rank ≤ k."""
-        return self.rank <= k
-
     # ------------------------------------------------------------ derived batches
     def with_level(self, relevance_level: int) -> JudgedRankings:
         """The same rankings judged with another minimum relevant degree (``-l``)."""
