@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import irscale
@@ -128,7 +128,7 @@ def _oracle(rows, ties: str, max_docs=None, judged_only=False):
 def _run_rows(draw):
     """Rows (topic, docno, score, rank) of a run without duplicates, in one of the layouts
     of real files: topic by topic in ranking order (ties in any order), topic by topic in any
-    order, or shuffled."""
+    order, topics interleaved line by line, or shuffled."""
     topics = draw(st.lists(st.sampled_from(_TOPICS), min_size=1, max_size=5, unique=True))
     blocks = []
     for topic in topics:
@@ -137,14 +137,17 @@ def _run_rows(draw):
                                max_size=len(docs)))
         ranks = draw(st.lists(st.integers(1, 4), min_size=len(docs), max_size=len(docs)))
         blocks.append([(topic, d, s, k) for d, s, k in zip(docs, scores, ranks, strict=True)])
-    layout = draw(st.sampled_from(("score", "float32", "rank", "grouped", "shuffled")))
-    if layout == "score":  # by score (as a double), ties in any order
+    layout = draw(st.sampled_from(("score", "float32", "rank", "grouped", "interleaved",
+                                   "shuffled")))
+    if layout in ("score", "interleaved"):  # by score (as a double), ties in any order
         blocks = [sorted(b, key=lambda r: -r[2]) for b in blocks]
     elif layout == "float32":  # by C-float score, ties in any order
         blocks = [sorted(b, key=lambda r: -np.float32(r[2])) for b in blocks]
     elif layout == "rank":
         blocks = [sorted(b, key=lambda r: r[3]) for b in blocks]
     rows = [r for b in blocks for r in b]
+    if layout == "interleaved":  # round robin: line i of every topic, then line i + 1
+        rows = [b[i] for i in range(max(map(len, blocks))) for b in blocks if i < len(b)]
     if layout == "shuffled":
         rows = draw(st.permutations(rows))
     return rows
@@ -191,6 +194,50 @@ def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judge
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(judged, "_CHUNK_ROWS", chunk)
         _check_against_oracle(_qrels_of(), _run_of(rows), rows, options)
+
+
+@given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
+       st.booleans())
+def test_runs_read_in_every_layout_match_a_plain_sort(rows, ties, max_docs, judged_only):
+    """Files whose topics are not together are read grouped by topic (``file_row`` keeping
+    the file rows): their rankings, mapped back to file rows, are a plain Python sort's."""
+    rows = [r for r in rows if r[1]]  # an empty docno cannot be written to a file
+    assume(rows)
+    text = "".join(f"{t} Q0 {d} {k} {s!r} r\n" for t, d, s, k in rows)
+    run = irscale.read_run(text.encode(), keep_rank=True)
+    topics = [t for t, *_ in rows]
+    together = all(t not in topics[:i] for i, t in enumerate(topics) if i and t != topics[i - 1])
+    assert (run.file_row is None) == together
+    file_row = np.arange(len(rows)) if run.file_row is None else run.file_row
+    assert run.docno.take(pa.array(np.argsort(file_row))).to_pylist() == [r[1] for r in rows]
+    options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only)
+    index = QrelsIndex.build(_qrels_of())
+    rel, lengths, present, unjudged, order = judge_run_rows(index, run, options)
+    expected = _oracle(rows, ties, max_docs, judged_only)
+    assert [index.topics[t] for t in present] == list(expected)
+    assert lengths.tolist() == [len(v) for v in expected.values()]
+    assert file_row[order].tolist() == [i for v in expected.values() for i, _ in v]
+    assert rel.tolist() == [r for v in expected.values() for _, r in v]
+    assert unjudged == tuple(sorted(set(topics) - set(_QRELS)))
+
+
+@pytest.mark.parametrize("ties", TIE_POLICIES)
+@pytest.mark.parametrize("widths", [(3, 3, 3), (1, 4, 2), (5, 1)])
+def test_blocks_out_of_order_are_sorted_block_by_block(ties, widths):
+    """Blocks of equal widths (sorted as one matrix, no copy) and uneven ones (padded), with
+    ties in file order."""
+    scores = [1.0, 3.0, 1.0, 2.0, 0.5]
+    rows = [(str(b), f"d{i}", scores[(b + i) % 5], (b * i) % 3 + 1)
+            for b, width in enumerate(widths) for i in range(width)]
+    run = _run_of(rows)
+    blocks = run.topic_blocks
+    key = run.rank if ties == "rank-column" else run.score
+    within = judged._block_sort(key, blocks, ties)
+    assert within is not None
+    for b in range(len(blocks)):
+        mine = list(range(blocks.bounds[b], blocks.bounds[b + 1]))
+        expected = sorted(mine, key=lambda i: key[i] if ties == "rank-column" else -key[i])
+        assert within[blocks.bounds[b]: blocks.bounds[b + 1]].tolist() == expected
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.booleans())

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import irscale
@@ -194,6 +194,37 @@ def test_duplicate_error_names_the_second_line(tmp_path):
         assert [x.split()[:3] for x in text.split("\n")[: line - 1]].count(["2", "Q0", "d3"]) == 1
 
 
+@given(_pairs(), st.sampled_from(("error", "first", "last", "max")))
+def test_runs_not_grouped_by_topic_report_and_resolve_duplicates_by_file_line(pairs, policy):
+    """Shuffled or interleaved files are read grouped by topic: a duplicate error names the
+    file line of the earliest duplicated pair's second occurrence, and ``first``, ``last``
+    and ``max`` keep the lines they keep in file order."""
+    pairs = [(t, d) for t, d in pairs if d]  # an empty docno cannot be written to a file
+    assume(pairs)
+    lines = [f"{t} Q0 {d} {i} {i % 3} r" for i, (t, d) in enumerate(pairs)]
+    data = ("\n".join(lines) + "\n").encode()
+    seen: dict[tuple[str, str], list[int]] = {}
+    for i, pair in enumerate(pairs):
+        seen.setdefault(pair, []).append(i)
+    repeated = [rows for rows in seen.values() if len(rows) > 1]
+    if policy == "error":
+        if repeated:
+            with pytest.raises(DuplicateError) as info:
+                irscale.read_run(data)
+            second = min(repeated)[1]
+            assert (info.value.line, info.value.text) == (second + 1, lines[second])
+        return
+    run = irscale.read_run(data, duplicates=policy)
+    pick = {"first": lambda rows: rows[0], "last": lambda rows: rows[-1],
+            "max": lambda rows: min(rows, key=lambda i: (-(i % 3), i))}[policy]
+    kept = sorted(pick(rows) for rows in seen.values())
+    file_row = np.array(kept) if run.file_row is None else run.file_row  # None: file order
+    assert sorted(file_row.tolist()) == kept
+    assert run.rank is None and run.score.tolist() == [float(i % 3) for i in file_row]
+    assert run.docno.to_pylist() == [pairs[i][1] for i in file_row]
+    assert run.topic.to_pylist() == [pairs[i][0] for i in file_row]
+
+
 def test_qrels_deduplication(tmp_path):
     path = write(tmp_path, "dup.qrels", "1 0 a 1\n1 0 b 0\n1 0 a 2\n2 0 a 0\n")
     qrels = irscale.read_qrels(path, duplicates="last")
@@ -233,6 +264,26 @@ def test_topic_blocks_across_chunks():
     assert blocks.heads.to_pylist() == ["a", "b", "a"]
     assert not blocks.contiguous and blocks.first_codes.tolist() == [0, 1, 0]
     assert TopicBlocks.of(pa.chunked_array([], pa.string())).contiguous
+
+
+@given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "")), max_size=6),
+                max_size=4), st.sampled_from((1, 4, 1 << 20)))
+def test_grouping_by_topic_is_stable(chunks, short_blocks):
+    """Rows grouped by topic (topics in order of first appearance, a topic's rows in file
+    order), whether the column is encoded whole (short blocks) or block by block."""
+    values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
+    flat = values.to_pylist()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(inputs, "_SHORT_BLOCKS", short_blocks)
+        rows, blocks = TopicBlocks.grouped(values)
+    first = list(dict.fromkeys(flat))
+    expected = sorted(range(len(flat)), key=lambda i: first.index(flat[i]))
+    assert (rows is None) == (expected == list(range(len(flat))))  # None: contiguous
+    grouped = np.arange(len(flat)) if rows is None else rows
+    assert grouped.tolist() == expected
+    assert blocks.contiguous and blocks.heads.to_pylist() == first
+    assert blocks.column().to_pylist() == [flat[i] for i in expected]
+    assert blocks.bounds.tolist() == [0, *np.cumsum([flat.count(t) for t in first]).tolist()]
 
 
 def test_renamed_runs_keep_their_precomputed_columns(tmp_path):

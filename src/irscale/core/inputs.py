@@ -51,19 +51,60 @@ class TopicBlocks:
     heads: pa.Array
 
     @classmethod
-    def of(cls, values: pa.ChunkedArray | pa.Array) -> TopicBlocks:
-        """The blocks of ``values`` (a string column), found by comparing neighbours."""
-        n = len(values)
-        if n == 0:
+    def of(
+        cls, values: pa.ChunkedArray | pa.Array, change: pa.ChunkedArray | None = None
+    ) -> TopicBlocks:
+        """The blocks of ``values`` (a string column), found by comparing neighbours
+        (``change``: their :func:`_changes` when already computed)."""
+        if len(values) == 0:
             return cls(bounds=np.zeros(1, dtype=np.int64), heads=pa.array([], pa.string()))
-        change = pc.indices_nonzero(pc.not_equal(values.slice(1), values.slice(0, n - 1)))
-        bounds = np.empty(len(change) + 2, dtype=np.int64)
-        bounds[0], bounds[-1] = 0, n
-        bounds[1:-1] = change.to_numpy()
-        bounds[1:-1] += 1
-        if isinstance(values, pa.Array):
-            values = pa.chunked_array([values])
+        values = _chunked(values)
+        bounds = _block_bounds(_changes(values) if change is None else change)
         return cls(bounds=bounds, heads=take_rows(values, bounds[:-1]).combine_chunks())
+
+    @classmethod
+    def grouped(cls, values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray | None, TopicBlocks]:
+        """``(rows, blocks)``: the stable permutation that groups the rows of ``values`` (a
+        string column) by value, and the blocks of the grouped column (:attr:`contiguous`).
+
+        ``rows[i]`` is the row that goes to position ``i``: the values in order of first
+        appearance, the rows of a value in their own order; ``rows`` is ``None`` when every
+        value's rows are consecutive already (``blocks`` are then the column's own). When the
+        blocks are short (shuffled or interleaved lines: about one block per row), the
+        column is dictionary-encoded once, rather than every block's value taken and then
+        encoded. Rows are sorted by (value code, row) packed in 64 bits: an unstable sort of
+        distinct keys, faster than numpy's stable argsort.
+        """
+        if len(values) == 0:
+            return None, cls.of(values)
+        values = _chunked(values)
+        change = _changes(values)
+        n_blocks = pc.sum(change, min_count=0).as_py() + 1
+        if n_blocks <= len(values) // _SHORT_BLOCKS:
+            blocks = cls.of(values, change)
+            if blocks.contiguous:
+                return None, blocks
+            codes, distinct = blocks.expand(blocks.first_codes), blocks._encoded.dictionary
+        else:
+            encoded = pc.dictionary_encode(values.combine_chunks())
+            distinct = encoded.dictionary
+            if len(distinct) == n_blocks:  # a block per value: the values in block order
+                return None, cls(bounds=_block_bounds(change), heads=distinct)
+            codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            del encoded
+        grouped_bounds = np.zeros(len(distinct) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(codes, minlength=len(distinct)), out=grouped_bounds[1:])
+        n = len(codes)
+        shift = n.bit_length()
+        if 2 * shift > 63:
+            rows = np.argsort(codes, kind="stable")
+        else:
+            codes <<= shift
+            codes |= np.arange(n)
+            codes.sort()
+            codes &= (1 << shift) - 1
+            rows = codes
+        return rows, cls(bounds=grouped_bounds, heads=distinct)
 
     def __len__(self) -> int:
         return len(self.bounds) - 1
@@ -74,10 +115,14 @@ class TopicBlocks:
         return np.diff(self.bounds)
 
     @cached_property
+    def _encoded(self) -> pa.DictionaryArray:
+        return pc.dictionary_encode(self.heads)
+
+    @cached_property
     def first_codes(self) -> np.ndarray:
         """Code (int64) of every block's value, in order of first appearance."""
-        encoded = pc.dictionary_encode(self.heads).indices
-        return np.asarray(encoded.to_numpy(zero_copy_only=False), dtype=np.int64)
+        codes = self._encoded.indices.to_numpy(zero_copy_only=False)
+        return np.asarray(codes, dtype=np.int64)
 
     @cached_property
     def contiguous(self) -> bool:
@@ -92,6 +137,33 @@ class TopicBlocks:
     def expand(self, per_block: np.ndarray) -> np.ndarray:
         """Per-block values repeated for every row of their block."""
         return np.repeat(per_block, self.lengths)
+
+    def column(self) -> pa.ChunkedArray:
+        """The column these blocks describe: every block's value repeated for its rows."""
+        return pa.chunked_array([self.heads.take(pa.array(self.expand(np.arange(len(self)))))])
+
+
+#: :meth:`TopicBlocks.grouped` encodes a whole column when its blocks average fewer rows.
+_SHORT_BLOCKS = 4
+
+
+def _chunked(values: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray:
+    return pa.chunked_array([values]) if isinstance(values, pa.Array) else values
+
+
+def _changes(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Whether every row of a non-empty column differs from the next (one less than rows)."""
+    return pc.not_equal(values.slice(1), values.slice(0, len(values) - 1))
+
+
+def _block_bounds(change: pa.ChunkedArray) -> np.ndarray:
+    """:attr:`TopicBlocks.bounds` of a column whose neighbours differ where ``change``."""
+    at = pc.indices_nonzero(change)
+    bounds = np.empty(len(at) + 2, dtype=np.int64)
+    bounds[0], bounds[-1] = 0, len(change) + 1
+    bounds[1:-1] = at.to_numpy()
+    bounds[1:-1] += 1
+    return bounds
 
 
 def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
@@ -334,12 +406,17 @@ def resolve_duplicates(
     describe_row,
     fingerprints: np.ndarray | None = None,
     blocks: TopicBlocks | None = None,
+    file_row: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Apply a duplicate policy; returns the row indices to keep, or ``None`` to keep all.
 
     ``describe_row(i)`` gives ``(line number, text)`` of row ``i`` for error messages;
     ``fingerprints`` and ``blocks`` the docnos' fingerprints and the topics' blocks when
-    already computed.
+    already computed. ``file_row`` is the file row of every row when the rows are not in
+    file order but grouped by topic (:meth:`TopicBlocks.grouped`: a topic's rows keep their
+    order, so ``first`` and ``last`` are unchanged); the error then names the same
+    duplicate as for the rows in file order (the earliest duplicated pair, at its second
+    occurrence).
     """
     if policy not in ("error", "first", "last", "max"):
         raise ValueError(f"unknown duplicate policy {policy!r}: use error, first, last or max")
@@ -350,6 +427,8 @@ def resolve_duplicates(
     if len(rows) == 0:
         return None
     if policy == "error":
+        if file_row is not None:
+            rows = rows[np.argsort(file_row[rows])]
         topics = topic.take(pa.array(rows)).to_pylist()
         docs = docno.take(pa.array(rows)).to_pylist()
         first_pair = (topics[0], docs[0])
@@ -462,6 +541,13 @@ class Run(_IdentifierColumns):
 
     ``rank`` (the file's rank column) is kept only when asked for, since trec_eval ignores
     it; it is needed by the ``rank-column`` tie policy.
+
+    Rows are usually in file order. When a file does not list each topic's lines together
+    (shuffled or interleaved lines), the reader stores the rows grouped by topic instead
+    (topics in order of first appearance, a topic's rows in file order, which is all that
+    ranking and the duplicate policies depend on) and ``file_row`` gives the file row of
+    every row: rows grouped by topic are what the fast paths of duplicate checks and
+    ranking work on.
     """
 
     name: str
@@ -475,11 +561,14 @@ class Run(_IdentifierColumns):
     fingerprints: np.ndarray | None = field(default=None, repr=False)
     #: The topics' :class:`TopicBlocks` when the reader computed them already.
     blocks: TopicBlocks | None = field(default=None, repr=False)
+    #: The file row (0-based, among non-blank lines) of every row when the rows are not in
+    #: file order (see above); ``None``: row ``i`` is the file's ``i``-th line.
+    file_row: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         n = len(self.score)
-        if not (len(self.topic) == len(self.docno) == n) or (
-            self.rank is not None and len(self.rank) != n
+        if not (len(self.topic) == len(self.docno) == n) or any(
+            column is not None and len(column) != n for column in (self.rank, self.file_row)
         ) or not _fits(self.fingerprints, self.blocks, n):
             raise InputFormatError("run columns have different lengths", source=self.source)
 

@@ -423,7 +423,9 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
     ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
     without judgments, left out). Runs are usually written topic by topic in ranking order:
     then the blocks are only put in topic order, and the rows of tied scores sorted
-    (:func:`_presorted_order`); otherwise all rows are sorted.
+    (:func:`_presorted_order`). When each topic fills one block but a block is not in
+    ranking order, the blocks are sorted each on their own first (:func:`_block_sort`);
+    otherwise all rows are sorted.
     """
     if ties == "rank-column" and run.rank is None:
         raise ParameterError(
@@ -433,9 +435,14 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
     key = run.rank if ties == "rank-column" else run.score
     blocks = run.topic_blocks
     if blocks.contiguous:
-        order = _presorted_order(blocks, block_topic, key, ties, run.docno)
-        if order is not None:
-            return order
+        pairs = _tied_pairs(key, blocks.bounds, ties)
+        within = None
+        if pairs is None:
+            within = _block_sort(key, blocks, ties)
+            if within is not None:
+                pairs = _tied_pairs(key[within], blocks.bounds, ties)
+        if pairs is not None:
+            return _presorted_order(blocks, block_topic, pairs, run.docno, within)
     topic_code = blocks.expand(block_topic)
     if ties == "trec_eval":
         # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
@@ -454,24 +461,22 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
 def _presorted_order(
     blocks: TopicBlocks,
     block_topic: np.ndarray,
-    key: np.ndarray,
-    ties: TiePolicy,
+    pairs: np.ndarray,
     docno: pa.ChunkedArray,
-) -> np.ndarray | None:
-    """:func:`rank_order` of a run whose topics each fill one block, when every block is in
-    ranking order already; ``None`` when a block is not.
+    within: np.ndarray | None = None,
+) -> np.ndarray:
+    """:func:`rank_order` of a run whose topics each fill one block, every block in ranking
+    order (``within`` is None) or put in it by ``within`` (the row at every position,
+    :func:`_block_sort`); ``pairs`` are the positions of ties (:func:`_tied_pairs`).
 
-    The ranking order of a block is ``key`` (scores, or ranks for ``rank-column``) descending
+    The ranking order of a block is the key (scores, or ranks for ``rank-column``) descending
     (ascending) and, for ``trec_eval``, ties of scores as C floats broken by ``docno``
     descending; otherwise ties stay in file order. A stable sort by (topic, key, docno) then
     keeps the rows of a block together and in file order, except that rows tied by their
     C-float scores (consecutive, as rounding to single precision keeps the order) are ordered
     by docno: blocks are moved into topic order as a whole, and only the rows of ties are
-    sorted.
+    sorted. With ``within``, all this is done on positions, mapped to rows at the end.
     """
-    pairs = _tied_pairs(key, blocks.bounds, ties)
-    if pairs is None:
-        return None
     bounds = blocks.bounds
     chosen = np.flatnonzero(block_topic >= 0)
     chosen = chosen[np.argsort(block_topic[chosen])]  # distinct codes: one block per topic
@@ -485,7 +490,7 @@ def _presorted_order(
     order[target] = jumps
     np.cumsum(order, out=order)
     if len(pairs) == 0:
-        return order
+        return order if within is None else within[order]
     # runs of tied rows: the pairs of a run are consecutive, its rows one more
     first = np.ones(len(pairs), dtype=bool)
     first[1:] = pairs[1:] != pairs[:-1] + 1
@@ -502,10 +507,48 @@ def _presorted_order(
     judged = block_topic[block] >= 0
     rows, row_group = rows[judged], row_group[judged]
     position = rows + shift[block[judged]]
-    tied = pa.table({"g": row_group, "d": take_rows(docno, rows)})
-    within = pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")])
-    order[position] = rows[within.to_numpy()]
-    return order
+    tied = pa.table({
+        "g": row_group, "d": take_rows(docno, rows if within is None else within[rows])
+    })
+    by_docno = pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")])
+    order[position] = rows[by_docno.to_numpy()]
+    return order if within is None else within[order]
+
+
+def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.ndarray | None:
+    """The rows of every block in ranking order, ties in file order (the row at every
+    position, blocks in place), or ``None`` when the blocks are too uneven to be sorted so.
+
+    The keys are laid out as a matrix, one block per row padded to the widest block, and
+    the rows sorted stably (numpy sorts many short rows much faster than one long array).
+    Padding uses the largest value and follows a block's keys, so a stable sort leaves it
+    after them. Scores in order as doubles are in order as C floats, so the ties of
+    ``trec_eval`` are then consecutive (:func:`_tied_pairs` finds them).
+    """
+    lengths = blocks.lengths
+    width = int(lengths.max(initial=0))
+    n = len(key)
+    if len(lengths) * width > 2 * n:
+        return None
+    values = key.copy() if ties == "rank-column" else -key  # scores: descending
+    starts = blocks.bounds[:-1]
+    if bool((lengths == width).all()):
+        matrix = values.reshape(len(lengths), width)
+        slots = None
+    else:
+        pad = np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).max
+        matrix = np.full((len(lengths), width), pad, dtype=values.dtype)
+        slots = np.arange(n)
+        slots += np.repeat(np.arange(len(lengths)) * width - starts, lengths)
+        matrix.reshape(-1)[slots] = values
+    del values
+    sorted_at = matrix.argsort(axis=1, kind="stable")
+    del matrix
+    sorted_at += starts[:, None]
+    sorted_at = sorted_at.reshape(-1)
+    if slots is not None:
+        sorted_at = sorted_at[slots]  # a block's first `length` positions are its rows
+    return sorted_at
 
 
 def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndarray | None:

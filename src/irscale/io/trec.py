@@ -141,15 +141,23 @@ def read_run(
             stacklevel=2,
         )
     fingerprints = string_fingerprints(docno)
-    blocks = TopicBlocks.of(topic)
+    file_row, blocks = TopicBlocks.grouped(topic)
+    if file_row is not None:
+        # a topic's lines are not together: store the rows grouped by topic (see Run)
+        topic = blocks.column()
+        docno = pa.chunked_array([docno.combine_chunks().take(pa.array(file_row))])
+        score, fingerprints = score[file_row], fingerprints[file_row]
+        rank = None if rank is None else rank[file_row]
     keep = resolve_duplicates(
-        topic, docno, score, duplicates, source_label, lambda row: line_of_record(raw(), row),
-        fingerprints, blocks,
+        topic, docno, score, duplicates, source_label,
+        lambda row: line_of_record(raw(), row if file_row is None else int(file_row[row])),
+        fingerprints, blocks, file_row,
     )
     if keep is not None:
         take = pa.array(keep)
         topic, docno, score = topic.take(take), docno.take(take), score[keep]
         rank = None if rank is None else rank[keep]
+        file_row = None if file_row is None else file_row[keep]
         fingerprints, blocks = fingerprints[keep], None
     return Run(
         name=name if name is not None else last_runid,
@@ -161,6 +169,7 @@ def read_run(
         runids=runids,
         fingerprints=fingerprints,
         blocks=blocks,
+        file_row=file_row,
     )
 
 
