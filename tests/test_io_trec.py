@@ -303,3 +303,40 @@ def test_take_rows_from_chunks(chunks, data):
                      st.just([]))
     assert take_rows(values, np.array(rows, dtype=np.int64)).to_pylist() == [
         flat[i] for i in rows]
+
+
+def test_dataframe_identifiers_of_any_dtype_and_order():
+    # string, integer and object columns give the same identifiers as their str(); a
+    # shuffled frame gives the same run (rows grouped by topic, file order kept per topic)
+    rows = [("10", "d3", 0.5), ("2", "d1", 0.9), ("10", "d1", 0.7), ("2", "d2", 0.9)]
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+    qrels = pd.DataFrame({"query_id": ["10", "2"], "doc_id": ["d1", "d2"], "relevance": [1, 2]})
+    expected = irscale.evaluate(qrels, frame, ["map", "P.1", "relstring"]).per_topic()
+    variants = [
+        frame.astype({"query_id": "string", "doc_id": "string"}),
+        frame.astype({"query_id": "int64"}),
+        frame.astype({"query_id": object}).assign(query_id=[10, "2", "10", 2]),
+        frame.iloc[[3, 0, 2, 1]],
+    ]
+    for variant in variants:
+        got = irscale.evaluate(qrels, variant, ["map", "P.1", "relstring"]).per_topic()
+        pd.testing.assert_frame_equal(got, expected)
+
+
+def test_dataframe_missing_identifier_is_an_error():
+    frame = pd.DataFrame({"query_id": ["1", None], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
+    with pytest.raises(InputFormatError, match="missing topic id in row 1"):
+        run_from_frame(frame)
+    frame = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", np.nan], "score": [1.0, 2.0]})
+    with pytest.raises(InputFormatError, match="missing document id in row 1"):
+        run_from_frame(frame)
+
+
+def test_dataframe_duplicates_name_the_row_after_grouping():
+    frame = pd.DataFrame({"query_id": ["1", "2", "1", "2"], "doc_id": ["a", "b", "c", "b"],
+                          "score": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(DuplicateError, match=r"'2 b 4\.0'"):
+        run_from_frame(frame)
+    kept = run_from_frame(frame, duplicates="max")
+    assert sorted(zip(kept.topic.to_pylist(), kept.docno.to_pylist(), kept.score.tolist(),
+                      strict=True)) == [("1", "a", 1.0), ("1", "c", 3.0), ("2", "b", 4.0)]

@@ -7,6 +7,7 @@ NaN score) so that every later stage can rely on them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -595,3 +596,45 @@ class Run(_IdentifierColumns):
             f"Run({self.name!r}, {len(self.topics)} topics, {len(self)} results, "
             f"source={self.source!r})"
         )
+
+
+def assemble_run(
+    topic: pa.ChunkedArray,
+    docno: pa.ChunkedArray,
+    score: np.ndarray,
+    rank: np.ndarray | None,
+    *,
+    name: str,
+    source: str,
+    runids: tuple[str, ...],
+    duplicates: DuplicatePolicy,
+    describe_row: Callable[[int], tuple[int | None, str]],
+) -> Run:
+    """A :class:`Run` of the parsed columns (in input order), as every reader builds it.
+
+    Computes the docno fingerprints and topic blocks once; groups the rows by topic when a
+    topic's rows are not together (``Run.file_row`` then keeps each row's input row); applies
+    the duplicate policy. ``describe_row(i)`` gives ``(line number, text)`` of input row
+    ``i`` for error messages.
+    """
+    fingerprints = string_fingerprints(docno)
+    file_row, blocks = TopicBlocks.grouped(topic)
+    if file_row is not None:
+        # a topic's rows are not together: store the rows grouped by topic (see Run)
+        topic = blocks.column()
+        docno = pa.chunked_array([docno.combine_chunks().take(pa.array(file_row))])
+        score, fingerprints = score[file_row], fingerprints[file_row]
+        rank = None if rank is None else rank[file_row]
+    keep = resolve_duplicates(
+        topic, docno, score, duplicates, source,
+        lambda row: describe_row(row if file_row is None else int(file_row[row])),
+        fingerprints, blocks, file_row,
+    )
+    if keep is not None:
+        take = pa.array(keep)
+        topic, docno, score = topic.take(take), docno.take(take), score[keep]
+        rank = None if rank is None else rank[keep]
+        file_row = None if file_row is None else file_row[keep]
+        fingerprints, blocks = fingerprints[keep], None
+    return Run(name=name, topic=topic, docno=docno, score=score, rank=rank, source=source,
+               runids=runids, fingerprints=fingerprints, blocks=blocks, file_row=file_row)

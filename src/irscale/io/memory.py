@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..core.inputs import DuplicatePolicy, Qrels, Run, resolve_duplicates
+from ..core.inputs import DuplicatePolicy, Qrels, Run, assemble_run, resolve_duplicates
 from ..errors import EmptyInputError, InputError, InputFormatError
 
 _TOPIC = ("query_id", "qid", "topic", "topic_id")
@@ -46,9 +46,37 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str) -> tuple[list, li
     return topics, docs, values
 
 
-def _row_describer(frame_topics, frame_docs, values):
+def _identifiers(values: Sequence[str]) -> pa.ChunkedArray:
+    """Identifiers already converted to text, as a pyarrow string column."""
+    return pa.chunked_array([pa.array(values, pa.string())])
+
+
+def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.ChunkedArray:
+    """A DataFrame column of identifiers as a pyarrow string column, without a Python list
+    when the column holds strings (numbers become their decimal text, as ``str``). A missing
+    value is an error naming its row."""
+    series = frame[column]
+    try:
+        array = pa.array(series, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # e.g. an object column of mixed types
+        array = None
+    if array is not None and array.null_count:
+        row = int(np.flatnonzero(series.isna().to_numpy())[0])
+        raise InputFormatError(f"missing {what} id in row {row}", source=source,
+                               text=" ".join(map(str, frame.iloc[row].tolist())))
+    if array is not None and pa.types.is_integer(array.type):
+        array = array.cast(pa.string())
+    if array is None or not (pa.types.is_string(array.type)
+                             or pa.types.is_large_string(array.type)):
+        array = pa.array(series.astype(str).tolist(), pa.string())
+    return pa.chunked_array([array])
+
+
+def _row_describer(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values: Sequence):
+    """``(None, text)`` of a row, for error messages (in-memory rows have no line number)."""
+
     def describe(row: int) -> tuple[None, str]:
-        return None, f"{frame_topics[row]} {frame_docs[row]} {values[row]}"
+        return None, f"{topic[row].as_py()} {docno[row].as_py()} {values[row]}"
 
     return describe
 
@@ -61,7 +89,8 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
     t = _column(frame, _TOPIC, "topic", source)
     d = _column(frame, _DOC, "document", source)
     r = _column(frame, _REL, "relevance", source)
-    return _make_qrels(frame[t].astype(str).tolist(), frame[d].astype(str).tolist(),
+    return _make_qrels(_frame_identifiers(frame, t, "topic", source),
+                       _frame_identifiers(frame, d, "document", source),
                        frame[r].to_numpy(), duplicates, source)
 
 
@@ -71,21 +100,20 @@ def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
     topics, docs, values = _flatten(data, "qrels")
     if not topics:
         raise EmptyInputError("empty qrels dict", source=source)
-    return _make_qrels(topics, docs, np.asarray(values, dtype=object), "error", source)
+    return _make_qrels(_identifiers(topics), _identifiers(docs),
+                       np.asarray(values, dtype=object), "error", source)
 
 
-def _make_qrels(topics, docs, values, duplicates, source) -> Qrels:
-    numeric = _numbers(topics, docs, values, "relevance", source)
+def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
+                source) -> Qrels:
+    numeric = _numbers(topic, docno, values, "relevance", source)
     bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)))
     if len(bad):
-        i = int(bad[0])
         raise InputFormatError("relevance is not an integer", source=source,
-                               text=f"{topics[i]} {docs[i]} {values[i]}")
+                               text=_row_describer(topic, docno, values)(int(bad[0]))[1])
     rel = numeric.astype(np.int64)
-    topic, docno = pa.chunked_array([pa.array(topics, pa.string())]), pa.chunked_array(
-        [pa.array(docs, pa.string())])
     keep = resolve_duplicates(topic, docno, rel, duplicates, source,
-                              _row_describer(topics, docs, rel))
+                              _row_describer(topic, docno, rel))
     if keep is not None:
         take = pa.array(keep)
         topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
@@ -101,7 +129,8 @@ def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "e
     d = _column(frame, _DOC, "document", source)
     s = _column(frame, _SCORE, "score", source)
     rank = frame["rank"].to_numpy(np.int64) if "rank" in frame.columns else None
-    return _make_run(frame[t].astype(str).tolist(), frame[d].astype(str).tolist(),
+    return _make_run(_frame_identifiers(frame, t, "topic", source),
+                     _frame_identifiers(frame, d, "document", source),
                      frame[s].to_numpy(), name, duplicates, source, rank)
 
 
@@ -111,29 +140,25 @@ def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
     topics, docs, values = _flatten(data, "run")
     if not topics:
         raise EmptyInputError("empty run dict", source=source)
-    return _make_run(topics, docs, np.asarray(values, dtype=object), name, "error", source)
+    return _make_run(_identifiers(topics), _identifiers(docs), np.asarray(values, dtype=object),
+                     name, "error", source)
 
 
-def _make_run(topics, docs, values, name, duplicates, source, rank=None) -> Run:
-    score = _numbers(topics, docs, values, "score", source)
+def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, duplicates,
+              source, rank=None) -> Run:
+    score = _numbers(topic, docno, values, "score", source)
     bad_rows = np.flatnonzero(~np.isfinite(score))
     if len(bad_rows):
-        i = int(bad_rows[0])
         raise InputFormatError("score is not finite (NaN or infinite scores cannot be ranked)",
-                               source=source, text=f"{topics[i]} {docs[i]} {values[i]}")
-    topic, docno = pa.chunked_array([pa.array(topics, pa.string())]), pa.chunked_array(
-        [pa.array(docs, pa.string())])
-    keep = resolve_duplicates(topic, docno, score, duplicates, source,
-                              _row_describer(topics, docs, score))
-    if keep is not None:
-        take = pa.array(keep)
-        topic, docno, score = topic.take(take), docno.take(take), score[keep]
-        rank = None if rank is None else rank[keep]
-    return Run(name=name, topic=topic, docno=docno, score=score, rank=rank, source=source,
-               runids=(name,))
+                               source=source,
+                               text=_row_describer(topic, docno, values)(int(bad_rows[0]))[1])
+    return assemble_run(topic, docno, score, rank, name=name, source=source, runids=(name,),
+                        duplicates=duplicates,
+                        describe_row=_row_describer(topic, docno, score))
 
 
-def _numbers(topics, docs, values, what: str, source: str) -> np.ndarray:
+def _numbers(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, what: str,
+             source: str) -> np.ndarray:
     """``values`` as float64; :class:`InputFormatError` naming the first non-number."""
     try:
         return np.asarray(values, dtype=np.float64)
@@ -143,7 +168,8 @@ def _numbers(topics, docs, values, what: str, source: str) -> np.ndarray:
                 float(value)
             except (TypeError, ValueError):
                 raise InputFormatError(f"{what} is not a number", source=source,
-                                       text=f"{topics[i]} {docs[i]} {value}") from None
+                                       text=_row_describer(topic, docno, values)(i)[1]
+                                       ) from None
         raise
 
 

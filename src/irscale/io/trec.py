@@ -26,6 +26,7 @@ from ..core.inputs import (
     Qrels,
     Run,
     TopicBlocks,
+    assemble_run,
     resolve_duplicates,
     string_fingerprints,
 )
@@ -140,36 +141,13 @@ def read_run(
             f"last one ({last_runid!r}), as trec_eval 9.0.8 does",
             stacklevel=2,
         )
-    fingerprints = string_fingerprints(docno)
-    file_row, blocks = TopicBlocks.grouped(topic)
-    if file_row is not None:
-        # a topic's lines are not together: store the rows grouped by topic (see Run)
-        topic = blocks.column()
-        docno = pa.chunked_array([docno.combine_chunks().take(pa.array(file_row))])
-        score, fingerprints = score[file_row], fingerprints[file_row]
-        rank = None if rank is None else rank[file_row]
-    keep = resolve_duplicates(
-        topic, docno, score, duplicates, source_label,
-        lambda row: line_of_record(raw(), row if file_row is None else int(file_row[row])),
-        fingerprints, blocks, file_row,
-    )
-    if keep is not None:
-        take = pa.array(keep)
-        topic, docno, score = topic.take(take), docno.take(take), score[keep]
-        rank = None if rank is None else rank[keep]
-        file_row = None if file_row is None else file_row[keep]
-        fingerprints, blocks = fingerprints[keep], None
-    return Run(
+    return assemble_run(
+        topic, docno, score, rank,
         name=name if name is not None else last_runid,
-        topic=topic,
-        docno=docno,
-        score=score,
-        rank=rank,
         source=source_label,
         runids=runids,
-        fingerprints=fingerprints,
-        blocks=blocks,
-        file_row=file_row,
+        duplicates=duplicates,
+        describe_row=lambda row: line_of_record(raw(), row),
     )
 
 
