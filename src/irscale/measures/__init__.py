@@ -2,7 +2,7 @@
 
 Importing this package registers trec_eval's families (:mod:`irscale.measures.trec`) and the
 families of the seeds' catalogue (one module per family group: dcg, graded, cascade, rbp,
-precision_recall, generalized, condensed, tbg, umeasure, markov, click_models,
+precision_recall, generalized, condensed, coverage, tbg, umeasure, markov, click_models,
 order_measures, multi_aspect).
 """
 
@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (importing a module registers its families)
     cascade,
     click_models,
     condensed,
+    coverage,
     dcg,
     generalized,
     graded,

@@ -10,7 +10,7 @@ Accepted spellings (each yields one or more :class:`MeasureRequest`):
 * ir_measures-style names ``Name(param=value,...)@cutoff``: ``AP``, ``AP@100``, ``P@10``,
   ``P(rel=2)@5``, ``R@100``, ``nDCG``, ``nDCG@10``, ``RR``, ``RR@10``, ``Rprec``, ``Bpref``,
   ``infAP``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``NumQ``, ``SetP``, ``SetR``, ``SetF``,
-  ``Success@1``, ``IPrec@0.5``, ``GMAP``, and every family with keyword parameters
+  ``Success@1``, ``IPrec@0.5``, ``GMAP``, ``Judged@10``, and every family with keyword parameters
   (:mod:`irscale.measures.params`): ``Q(beta=0.5)@10``, ``nDCG(gain=exp,discount=log2)@10``,
   ``DCG(discount=jk,base=10)@20``, ``RBP(p=0.8)``, ``ERR(prob=ntcir)@20``, ``AP(norm=min)@10``
   (a name of the trec_eval route that carries such parameters, ``AP(...)`` or ``nDCG(...)``,
