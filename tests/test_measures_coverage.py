@@ -29,6 +29,7 @@ def reference(qrels, ranking, k):
     return sum(d in qrels for d in top) / len(top)
 
 
+@pytest.mark.filterwarnings("ignore:run 'run'.*no judgments:UserWarning")
 @given(QRELS, RUNS, st.sampled_from((None, 1, 3, 20)))
 def test_judged_at_k_is_the_fraction_of_the_top_k_in_the_qrels(qrels, run, k):
     name = "Judged" if k is None else f"Judged@{k}"
