@@ -59,6 +59,15 @@ def _check_power_args(alpha: float, beta: float) -> tuple[float, float]:
     return alpha, beta
 
 
+def _check_t_args(alpha: float, alternative: str, n: int) -> float:
+    """The checked ``alpha`` of a t-test power computation (errors for bad arguments)."""
+    alpha = check_alpha(alpha)
+    check_choice(alternative, ("two-sided", "greater", "less"), "alternative")
+    if n < 2:
+        raise ParameterError(f"n must be at least 2, got {n}")
+    return alpha
+
+
 def _upper(crit: float, df: float, nc: float) -> float:
     """P(T' ≥ crit) for the noncentral t; scipy returns NaN deep in the tails (< 1e-20),
     which are then 0."""
@@ -79,10 +88,7 @@ def power_paired_t(
     effect_size: float, n: int, *, alpha: float = 0.05, alternative: str = "two-sided"
 ) -> float:
     """Power of the paired t-test for the standardised effect d = δ/σ_d and n topics."""
-    alpha = check_alpha(alpha)
-    check_choice(alternative, ("two-sided", "greater", "less"), "alternative")
-    if n < 2:
-        raise ParameterError(f"n must be at least 2, got {n}")
+    alpha = _check_t_args(alpha, alternative, n)
     return _t_power(float(effect_size) * math.sqrt(n), n - 1, alpha, alternative)
 
 
@@ -90,10 +96,7 @@ def power_two_sample_t(
     effect_size: float, n: int, *, alpha: float = 0.05, alternative: str = "two-sided"
 ) -> float:
     """Power of the two-sample t-test (equal variances) with n topics per system."""
-    alpha = check_alpha(alpha)
-    check_choice(alternative, ("two-sided", "greater", "less"), "alternative")
-    if n < 2:
-        raise ParameterError(f"n must be at least 2, got {n}")
+    alpha = _check_t_args(alpha, alternative, n)
     return _t_power(float(effect_size) * math.sqrt(n / 2), 2 * (n - 1), alpha, alternative)
 
 
