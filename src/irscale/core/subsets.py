@@ -189,3 +189,9 @@ def relevant_documents(jr: JudgedRankings) -> Subset:
         return pooled.select(pooled.rel >= jr.relevance_level)
 
     return memo(jr, "relevant_documents", compute)
+
+
+def first_relevant_rank(jr: JudgedRankings) -> np.ndarray:
+    """Per ranking: r1, the rank of its first relevant document (0 when none)."""
+    relevant = relevant_documents(jr)
+    return relevant.first(relevant.rank, 0)

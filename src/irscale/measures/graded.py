@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from ..core.subsets import Subset, memo, relevant_documents
+from ..core.subsets import Subset, first_relevant_rank, memo, relevant_documents
 from .base import EvalContext, register, safe_divide, value_at_rank
 from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, ideal_rankings
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number
@@ -86,15 +86,6 @@ def relevant_blended_ratio(jr: JudgedRankings, beta: float, gain: GainMap,
     subset = relevant_documents(jr)
     return subset, memo(jr, f"br:{beta!r}:{gain}:{maxrel}", lambda: blended_ratio_at(
         jr, subset, subset.position(), beta, gain, maxrel, family))
-
-
-def first_relevant_rank(jr: JudgedRankings) -> np.ndarray:
-    """Per ranking: r1, the rank of its first relevant document (0 when none)."""
-    subset = relevant_documents(jr)
-    out = np.zeros(jr.n_rankings, dtype=np.int64)
-    found = np.diff(subset.offsets) > 0
-    out[found] = jr.rank[subset.index[subset.offsets[:-1][found]]]
-    return out
 
 
 def preferred_rank(jr: JudgedRankings) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ...core.subsets import relevant_documents
+from ...core.subsets import first_relevant_rank
 from ..base import EvalContext, register, safe_divide
 
 
@@ -18,5 +18,4 @@ from ..base import EvalContext, register, safe_divide
     doc="Reciprocal rank of the first relevant retrieved document (trec_eval m_recip_rank.c).",
 )
 def reciprocal_rank(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    first_rank = relevant_documents(jr).first(relevant_documents(jr).rank, 0)
-    return {"recip_rank": safe_divide(1.0, first_rank)}
+    return {"recip_rank": safe_divide(1.0, first_relevant_rank(jr))}
