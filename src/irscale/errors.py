@@ -65,3 +65,23 @@ class ParameterError(IrscaleError, ValueError):
 
 class AlignmentError(IrscaleError, ValueError):
     """Score matrices or result sets that cannot be aligned (topics or systems differ)."""
+
+
+class FileAccessError(IrscaleError, OSError):
+    """A file that cannot be read or written: missing, a directory, unreadable, a full disk.
+
+    ``path`` is the file concerned; the message names it and says what is wrong.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, errno: int | None = None):
+        super().__init__(message)
+        self.path = path
+        self.errno = errno
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class OutputExistsError(FileAccessError):
+    """An output file that exists already (or is one of the inputs): it is never overwritten
+    unless asked (``--force`` / ``force=True``), and an input never is."""
