@@ -1,0 +1,267 @@
+"""Opening inputs and writing outputs safely: the file rules of ``docs/errors.md``.
+
+Inputs
+    :func:`read_input` returns every byte of a file (gunzipped when it starts with gzip's
+    magic number) or of standard input for ``-``. A missing file, a directory or an
+    unreadable file raise :class:`~irscale.errors.FileAccessError`; truncated or corrupt
+    gzip data raise :class:`~irscale.errors.InputFormatError` naming the file.
+
+Outputs
+    :func:`check_output` is called *before* the work starts: it refuses an output that is
+    one of the call's inputs (same resolved path or same inode, whatever ``force`` says), an
+    existing regular file unless ``force``, a directory, and a folder that does not exist or
+    cannot be written. :func:`atomic_output` then writes to a temporary file beside the
+    target and renames it into place only when the writing succeeded, so an interrupt, a
+    full disk or a crash never leaves a partial file under the output's name. Devices and
+    pipes (``/dev/null``, a FIFO) are written directly; ``-`` is standard output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno as errno_codes
+import gzip
+import os
+import stat
+import sys
+import tempfile
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import FileAccessError, InputFormatError, OutputExistsError
+
+#: The file name that stands for standard input (as an input) or output (as an output).
+STDIO = "-"
+
+PathLike = str | os.PathLike
+
+
+def is_stdio(path: Any) -> bool:
+    """True when ``path`` is ``-`` (standard input or output)."""
+    return isinstance(path, str) and path == STDIO
+
+
+def display_name(path: PathLike) -> str:
+    """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given."""
+    return "<stdin>" if is_stdio(path) else os.fspath(path)
+
+
+def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAccessError:
+    """A :class:`FileAccessError` saying in plain words why ``path`` cannot be used."""
+    name = display_name(path)
+    reason = {
+        errno_codes.ENOENT: "no such file or directory",
+        errno_codes.EISDIR: "is a directory, not a file",
+        errno_codes.EACCES: "permission denied",
+        errno_codes.EPERM: "permission denied",
+        errno_codes.ENOSPC: "no space left on device",
+        errno_codes.ENOTDIR: "a component of the path is not a directory",
+        errno_codes.EROFS: "read-only file system",
+        errno_codes.EDQUOT: "disk quota exceeded",
+    }.get(error.errno or -1, (error.strerror or str(error)).lower())
+    return FileAccessError(f"cannot {action} {name}: {reason}", path=name, errno=error.errno)
+
+
+def _read_stdin() -> bytes:
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    data = stream.read()
+    return data.encode() if isinstance(data, str) else data
+
+
+def check_readable(path: PathLike) -> None:
+    """Raise :class:`FileAccessError` unless ``path`` is ``-`` or a readable file."""
+    if is_stdio(path):
+        return
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise access_error(error, path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise access_error(OSError(errno_codes.EISDIR, "is a directory"), path)
+    if not os.access(path, os.R_OK):
+        raise access_error(OSError(errno_codes.EACCES, "permission denied"), path)
+
+
+def read_input(source: PathLike | IO[bytes] | bytes) -> bytes:
+    """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
+    decompressed when they are gzip data."""
+    if isinstance(source, bytes):
+        data = source
+    elif isinstance(source, (str, os.PathLike)):
+        if is_stdio(source):
+            data = _read_stdin()
+        else:
+            check_readable(source)
+            try:
+                data = Path(source).read_bytes()
+            except OSError as error:
+                raise access_error(error, source) from None
+    else:
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode()
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip(data, display_name(source) if isinstance(source, (str, os.PathLike))
+                      else getattr(source, "name", "<bytes>"))
+    return data
+
+
+def gunzip(data: bytes, name: str) -> bytes:
+    """Decompress gzip ``data``; truncated or corrupt data raise :class:`InputFormatError`."""
+    try:
+        return gzip.decompress(data)
+    except EOFError:
+        raise InputFormatError("truncated gzip file: the compressed data end before the "
+                               "end-of-stream marker", source=name) from None
+    except (gzip.BadGzipFile, zlib.error, OSError) as error:
+        raise InputFormatError(f"corrupt gzip data ({error})", source=name) from None
+
+
+def is_gzip_file(path: PathLike) -> bool:
+    """True when the file at ``path`` starts with gzip's magic number."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) == b"\x1f\x8b"
+    except OSError as error:
+        raise access_error(error, path) from None
+
+
+# ------------------------------------------------------------------------------ outputs
+def _same_file(a: Path, b: Path) -> bool:
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output(
+    path: PathLike | None,
+    *,
+    inputs: Iterable[Any] = (),
+    force: bool = False,
+    option: str = "-o",
+) -> None:
+    """Refuse, before any work, an output the call must not or cannot write.
+
+    ``inputs`` are the call's input paths (other objects are ignored). Raises
+    :class:`OutputExistsError` when ``path`` is an input (even with ``force``) or an
+    existing regular file (without ``force``), and :class:`FileAccessError` when it is a
+    directory or its folder does not exist or cannot be written.
+    """
+    if path is None or is_stdio(path):
+        return
+    target = Path(path)
+    for source in inputs:
+        if isinstance(source, (str, os.PathLike)) and not is_stdio(source) \
+                and _same_file(target, Path(source)):
+            raise OutputExistsError(
+                f"{option} {os.fspath(path)} is one of the inputs: refusing to overwrite it",
+                path=os.fspath(path))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise access_error(error, path, "write") from None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise FileAccessError(f"cannot write {os.fspath(path)}: is a directory "
+                                  f"(give a file name to {option})", path=os.fspath(path))
+        if stat.S_ISREG(info.st_mode) and not force:
+            raise OutputExistsError(
+                f"{option} {os.fspath(path)} exists already: refusing to overwrite it "
+                "(--force to replace it)", path=os.fspath(path))
+        if not stat.S_ISREG(info.st_mode):
+            if not os.access(target, os.W_OK):
+                raise access_error(OSError(errno_codes.EACCES, "denied"), path, "write")
+            return
+    folder = target.parent
+    if not folder.is_dir():
+        raise FileAccessError(f"cannot write {os.fspath(path)}: folder {os.fspath(folder)} "
+                              "does not exist", path=os.fspath(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileAccessError(f"cannot write {os.fspath(path)}: folder {os.fspath(folder)} "
+                              "is not writable", path=os.fspath(path))
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
+    """A temporary path beside ``path`` to write the whole output to; renamed to ``path``
+    when the ``with`` block ends without an exception, removed otherwise.
+
+    Devices and pipes are not regular files: their own path is yielded, written directly.
+    """
+    target = Path(path)
+    try:
+        existing = os.stat(target)
+    except OSError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        yield os.fspath(target)
+        return
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                                             dir=target.parent)
+    except OSError as error:
+        raise access_error(error, path, "write") from None
+    os.close(handle)
+    try:
+        yield temporary
+        os.chmod(temporary, 0o666 & ~_umask())
+        if not force and os.path.lexists(target):
+            raise OutputExistsError(
+                f"{os.fspath(path)} appeared while irscale was writing it: refusing to "
+                "overwrite it (--force to replace it)", path=os.fspath(path))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_output(
+    path: PathLike, mode: str = "wb", *, force: bool = False
+) -> Iterator[IO[Any]]:
+    """A stream for the whole output (``-``: standard output), committed atomically.
+
+    ``mode`` is ``"wb"`` or ``"w"`` (UTF-8 text). Write errors (a full disk) raise
+    :class:`FileAccessError` naming the file; nothing is left under ``path`` then.
+    """
+    if mode not in ("wb", "w"):
+        raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
+    if is_stdio(path):
+        stream: IO[Any] = sys.stdout.buffer if mode == "wb" else sys.stdout
+        yield stream
+        try:
+            stream.flush()
+        except OSError as error:
+            raise access_error(error, "standard output", "write") from None
+        return
+    with atomic_path(path, force=force) as temporary:
+        try:
+            with open(temporary, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) \
+                    as stream:
+                yield stream
+        except OSError as error:
+            if isinstance(error, FileAccessError):
+                raise
+            raise access_error(error, path, "write") from None
+
+
+def write_output(path: PathLike, data: bytes | str, *, force: bool = False) -> None:
+    """Write ``data`` (all of it) to ``path`` atomically (``-``: standard output)."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with atomic_output(path, mode, force=force) as stream:
+        stream.write(data)
+
