@@ -10,17 +10,16 @@ pass is the specification of validity; the fast path only accelerates the common
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.csv as pcsv
 
 from ..errors import EmptyInputError, InputFormatError
+from .files import check_readable, display_name, is_gzip_file, is_stdio, read_input
 
 PathLike = str | os.PathLike
 
@@ -45,34 +44,53 @@ def is_int(text: str) -> bool:
     return _INT.match(text) is not None
 
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def check_int64(text: str) -> str | None:
+    """A field check: ``None`` for a decimal integer that fits in 64 bits, else the problem."""
+    if not is_int(text):
+        return "is not an integer"
+    if not INT64_MIN <= int(text) <= INT64_MAX:
+        return "is too large (integers must lie within ±9,223,372,036,854,775,807)"
+    return None
+
+
 def source_name(source: PathLike | io.IOBase | bytes) -> str:
     """A printable name of an input, used in error messages."""
     if isinstance(source, (str, os.PathLike)):
-        return str(source)
+        return display_name(source)
     if isinstance(source, bytes):
         return "<bytes>"
     return getattr(source, "name", "<stream>")
 
 
 def read_bytes(source: PathLike | io.IOBase | bytes) -> bytes:
-    """All bytes of a file (transparently gunzipped), a stream or a bytes object."""
-    if isinstance(source, bytes):
-        data = source
-    elif isinstance(source, (str, os.PathLike)):
-        data = Path(source).read_bytes()
-    else:
-        data = source.read()
-        if isinstance(data, str):
-            data = data.encode()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return data
+    """All bytes of a file (``-``: standard input; transparently gunzipped), a stream or a
+    bytes object (see :func:`irscale.io.files.read_input`)."""
+    return read_input(source)
 
 
 def iter_lines(data: bytes) -> Iterator[tuple[int, str]]:
     """(1-based line number, text without line ending) for every line of ``data``."""
     for number, raw in enumerate(data.split(b"\n"), start=1):
         yield number, raw.rstrip(b"\r").decode("utf-8", errors="replace")
+
+
+def _check_utf8(data: bytes, source: str) -> None:
+    """Raise :class:`InputFormatError` naming the first line that is not valid UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        number = data.count(b"\n", 0, error.start) + 1
+        start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[start:error.start].decode("utf-8", errors="replace")) + 1
+        end = data.find(b"\n", error.start)
+        text = data[start:end if end >= 0 else len(data)].rstrip(b"\r")
+        raise InputFormatError(
+            f"not valid UTF-8 text (byte 0x{data[error.start]:02x} at column {column})",
+            source=source, line=number, text=text.decode("utf-8", errors="replace"),
+        ) from None
 
 
 def diagnose(
@@ -89,6 +107,7 @@ def diagnose(
     """
     n = len(field_names)
     layout = " ".join(field_names)
+    _check_utf8(data, source)
     for number, text in iter_lines(data):
         fields = text.split()
         if not fields:
@@ -161,7 +180,8 @@ def parse_columns(
             convert_options=convert_options,
         )
 
-    plain_file = isinstance(source, (str, os.PathLike)) and not _is_gzip(Path(source))
+    plain_file = (isinstance(source, (str, os.PathLike)) and not is_stdio(source)
+                  and not _is_gzip(source))
     try:
         # a plain read, not a memory map: mapped pages would count in the process's resident
         # memory for the whole parse (the file's size on top of the parsed columns)
@@ -188,6 +208,6 @@ def parse_columns(
     return table, raw
 
 
-def _is_gzip(path: Path) -> bool:
-    with path.open("rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
+def _is_gzip(path: PathLike) -> bool:
+    check_readable(path)
+    return is_gzip_file(path)

@@ -31,14 +31,17 @@ from ..core.inputs import (
     string_fingerprints,
 )
 from ..errors import InputFormatError
-from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
+from ._text import (
+    PathLike,
+    check_int64,
+    is_float,
+    line_of_record,
+    parse_columns,
+    source_name,
+)
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
-
-
-def _check_int(text: str) -> str | None:
-    return None if is_int(text) else "is not an integer"
 
 
 def _check_score(text: str) -> str | None:
@@ -64,7 +67,7 @@ def read_qrels(
         QRELS_FIELDS,
         {"qid": pa.string(), "docno": pa.string(), "rel": pa.int64()},
         ("qid", "docno", "rel"),
-        {3: _check_int},
+        {3: check_int64},
         "qrels",
     )
     topic = table["qid"]
@@ -105,7 +108,7 @@ def read_run(
     include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
     checks = {4: _check_score}
     if keep_rank:
-        checks[3] = _check_int
+        checks[3] = check_int64
     table, raw = parse_columns(
         source,
         RUN_FIELDS,
