@@ -10,12 +10,11 @@ With the default ``trec`` format the output is byte-identical to trec_eval's (pe
 from __future__ import annotations
 
 import argparse
-import sys
-import warnings
 
 from ..core.judged import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.output import FORMATS, write_results
+from .outputs import add_output, check_outputs, open_output
 
 
 def add_parser(subparsers) -> None:
@@ -55,38 +54,31 @@ def add_parser(subparsers) -> None:
                         "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
     parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval)")
-    parser.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    add_output(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        evaluation = evaluate(
-            args.qrels,
-            args.runs,
-            args.measures or ["official"],
-            relevance_level=args.level_for_rel,
-            max_docs=args.max_retrieved,
-            judged_only=args.judged_only,
-            complete=args.complete,
-            num_docs_in_coll=args.num_docs_in_coll,
-            compat=args.compat,
-            ties=args.ties,
-            labels=_label_files(args.labels),
-        )
-    for warning in caught:
-        print(f"irscale: warning: {warning.message}", file=sys.stderr)
-    if args.output == "-":
-        write_results(evaluation, sys.stdout.buffer, fmt=args.fmt, per_query=args.per_query,
+    check_outputs(args)
+    labels = _label_files(args.labels)
+    evaluation = evaluate(
+        args.qrels,
+        args.runs,
+        args.measures or ["official"],
+        relevance_level=args.level_for_rel,
+        max_docs=args.max_retrieved,
+        judged_only=args.judged_only,
+        complete=args.complete,
+        num_docs_in_coll=args.num_docs_in_coll,
+        compat=args.compat,
+        ties=args.ties,
+        labels=labels,
+    )
+    with open_output(args) as stream:
+        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
                       summary=not args.no_summary)
-        sys.stdout.flush()
-    else:
-        with open(args.output, "wb") as stream:
-            write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
-                          summary=not args.no_summary)
     return 0
 
 
