@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
+from .outputs import add_output, write_text
 
 #: Many-system procedures (besides the two-system tests of irscale.stats.TESTS).
 MULTI_TESTS = ("tukey-hsd", "randomized-tukey-hsd")
@@ -77,7 +77,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--digits", type=int, default=4, help="decimals in text tables")
     parser.add_argument("--no-progress", action="store_true",
                         help="do not show resampling progress on stderr")
-    parser.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    add_output(parser)
     parser.set_defaults(func=run)
 
 
@@ -232,10 +232,4 @@ def run(args: argparse.Namespace) -> int:
     check_alpha(args.alpha)
     omnibus, pairs = compare(args)
     text = render_output(omnibus, pairs, args.fmt, args.digits)
-    if args.output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        with open(os.fspath(args.output), "w", encoding="utf-8") as stream:
-            stream.write(text)
-    return 0
+    return write_text(args, text)

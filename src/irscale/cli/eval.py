@@ -14,7 +14,7 @@ import argparse
 from ..core.judged import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.output import FORMATS, write_results
-from .outputs import add_output, check_outputs, open_output
+from .outputs import add_output, open_output
 
 
 def add_parser(subparsers) -> None:
@@ -61,7 +61,6 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate
 
-    check_outputs(args)
     labels = _label_files(args.labels)
     evaluation = evaluate(
         args.qrels,

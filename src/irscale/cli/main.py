@@ -96,6 +96,9 @@ def _main(argv: Sequence[str] | None) -> int:
         if getattr(args, "func", None) is None:
             parser.print_help()
             return 1
+        from .outputs import check_outputs
+
+        check_outputs(args)
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ParameterError
+from .outputs import add_output, input_paths, write_text
 
 _SCORE_COMMANDS = ("correlate", "discriminative-power", "split", "swap", "concordance")
 
@@ -61,7 +62,7 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True) -> None:
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text tables")
-    parser.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    add_output(parser)
 
 
 def add_parser(subparsers) -> None:
@@ -165,16 +166,6 @@ def add_parser(subparsers) -> None:
 
 
 # --------------------------------------------------------------------------- helpers
-def _write(args: argparse.Namespace, text: str) -> int:
-    if args.output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        with open(os.fspath(args.output), "w", encoding="utf-8") as stream:
-            stream.write(text)
-    return 0
-
-
 def _runs(args: argparse.Namespace) -> object:
     """The run files of ``args.inputs`` named as ``--names`` says."""
     from ..io.trec import read_runs
@@ -227,7 +218,7 @@ def run_correlate(args: argparse.Namespace) -> int:
     options = {"p": args.p} if meta.rank_correlation.method_name(args.method) == "rbo" else {}
     if args.by == "matrix":
         frame = meta.correlation_matrix(matrix, names, method=args.method, **options)
-        return _write(args, _render(frame.reset_index(), args, f"{args.method}, overall"))
+        return write_text(args, _render(frame.reset_index(), args, f"{args.method}, overall"))
     if len(names) != 2:
         raise ParameterError(f"name two measures to correlate (have {names}); or --by matrix")
     a, b = names
@@ -235,7 +226,7 @@ def run_correlate(args: argparse.Namespace) -> int:
         series = meta.topic_correlations(matrix, measure_a=a, measure_b=b, method=args.method,
                                          **options)
         frame = series.reset_index()
-        return _write(args, _render(frame, args, f"{args.method}: {a} vs {b}, topic by topic "
+        return write_text(args, _render(frame, args, f"{args.method}: {a} vs {b}, topic by topic "
                                     f"(mean {series.mean():.4f})"))
     if args.bootstrap:
         ci = meta.correlation_ci(matrix, measure_a=a, measure_b=b, method=args.method,
@@ -246,7 +237,7 @@ def run_correlate(args: argparse.Namespace) -> int:
                                          **options)
         frame = pd.DataFrame([{"method": args.method, "estimate": value}])
     frame.insert(0, "measures", f"{a} vs {b}")
-    return _write(args, _render(frame, args, "overall correlation"))
+    return write_text(args, _render(frame, args, "overall correlation"))
 
 
 def run_discriminative_power(args: argparse.Namespace) -> int:
@@ -283,7 +274,7 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
     frame = frame.dropna(axis=1, how="all")
     if args.plot and results:
         meta.plot_asl_curves(results, args.plot)
-    return _write(args, _render(frame, args, f"discriminative power (B = {args.samples}, "
+    return write_text(args, _render(frame, args, f"discriminative power (B = {args.samples}, "
                                 f"α = {args.alpha:g}, p = {args.convention})"))
 
 
@@ -325,7 +316,7 @@ def run_split(args: argparse.Namespace) -> int:
             _render(study.agreement_table(), args,
                     f"AA, AD, MA, MD and Bias at {max(args.sizes)} topics"),
         ])
-    return _write(args, text)
+    return write_text(args, text)
 
 
 def run_swap(args: argparse.Namespace) -> int:
@@ -336,7 +327,7 @@ def run_swap(args: argparse.Namespace) -> int:
                              bin_width=args.bin_width, test=args.test, alpha=args.alpha,
                              seed=args.seed)
     frame = result.rates if args.by_bin else result.overall
-    return _write(args, _render(frame, args, repr(result)))
+    return write_text(args, _render(frame, args, repr(result)))
 
 
 def run_concordance(args: argparse.Namespace) -> int:
@@ -350,7 +341,7 @@ def run_concordance(args: argparse.Namespace) -> int:
     if len(names) < 2:
         raise ParameterError("give at least two candidate measures besides the gold standard")
     frame = meta.concordance_table(matrix, names, args.gold, alpha=args.alpha)
-    return _write(args, _render(frame, args, f"concordance with {'+'.join(args.gold)}"))
+    return write_text(args, _render(frame, args, f"concordance with {'+'.join(args.gold)}"))
 
 
 def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
@@ -388,7 +379,7 @@ def run_loo(args: argparse.Namespace) -> int:
     text = _render(frame, args, repr(result))
     if not args.per_run and args.fmt not in ("csv", "json"):
         text += "\n" + _render(result.unique, args, "unique judged documents per contributor")
-    return _write(args, text)
+    return write_text(args, text)
 
 
 def run_scales(args: argparse.Namespace) -> int:
@@ -401,10 +392,14 @@ def run_scales(args: argparse.Namespace) -> int:
                                args.measures or list(DEFAULT_MEASURES), args.cutoffs,
                                collection=args.collection, alpha=args.alpha,
                                progress=sys.stderr.isatty())
+    text = report.format(args.table, args.fmt, N=args.table_n, digits=args.digits)
     if args.plot_dir:
+        from ..io.files import check_output
+
         os.makedirs(args.plot_dir, exist_ok=True)
         effect = report.effects[-1]
         for measure, ranked in effect.pairs:
-            meta.plot_measure_vs_ranked(effect.matrix, measure, ranked,
-                                        Path(args.plot_dir) / f"{effect.label}_{measure}.png")
-    return _write(args, report.format(args.table, args.fmt, N=args.table_n, digits=args.digits))
+            path = Path(args.plot_dir) / f"{effect.label}_{measure}.png"
+            check_output(path, inputs=input_paths(args), force=args.force, option="--plot-dir")
+            meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
+    return write_text(args, text)

@@ -58,12 +58,14 @@ def check_stdin_once(args: argparse.Namespace) -> None:
         raise ParameterError("standard input ('-') can be given as one input only")
 
 
-def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = (),
-                  files: tuple[str, ...] = ("output",), folders: tuple[str, ...] = ()) -> None:
-    """Check, before the work, every output the command will write (see the module doc).
+def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",),
+                  files: tuple[str, ...] = ("output", "csv"),
+                  folders: tuple[str, ...] = ("plot_dir",)) -> None:
+    """Check, before the work, every output a command will write (see the module doc).
 
-    ``files`` and ``plots`` name attributes holding one output file each (``plots`` must
-    end in a plot format), ``folders`` attributes holding an output folder.
+    Called for every command by :func:`irscale.cli.main.main`. ``files`` and ``plots`` name
+    the attributes that hold one output file each (``plots`` must end in a plot format),
+    ``folders`` those that hold an output folder.
     """
     check_stdin_once(args)
     inputs = input_paths(args)

@@ -25,7 +25,9 @@ import sys
 
 from ..core.judged import TIE_POLICIES
 from ..errors import ParameterError
+from ..io.files import atomic_output
 from ..io.output import FORMATS, write_results
+from .outputs import add_force, add_output, open_output, write_text
 
 #: Default bound on the number of distinct values listed by ``image --format json``.
 VALUES_LIMIT = 100_000
@@ -61,6 +63,7 @@ def add_parser(subparsers) -> None:
                        help="list the values whatever their number (streamed)")
     image.add_argument("--csv", default=None, metavar="FILE",
                        help="also write the sorted image (value,phi,n_runs) to FILE")
+    add_force(image)
     image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
                        help="text format: stream the whole image for the gaps and ties "
                        f"(auto: up to {STREAM_LIMIT:,} distinct values)")
@@ -93,7 +96,7 @@ def add_parser(subparsers) -> None:
                            help="print the means over topics only")
     transform.add_argument("-n", "--no-summary", action="store_true",
                            help="do not print the means over topics")
-    transform.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    add_output(transform)
     transform.set_defaults(func=run_transform)
 
     table = commands.add_parser("table", help="seed 000 Table 2: Kendall τ between each "
@@ -111,6 +114,7 @@ def add_parser(subparsers) -> None:
     table.add_argument("--no-progress", action="store_true")
     table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
                        dest="fmt")
+    add_output(table)
     table.set_defaults(func=run_table)
 
 
@@ -168,7 +172,7 @@ def run_image(args: argparse.Namespace) -> int:
             for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1):
                 out.write(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n")
     if args.csv:
-        with open(args.csv, "w") as stream:
+        with atomic_output(args.csv, "w", force=args.force) as stream:
             _write_csv(sc, stream)
     return 0
 
@@ -210,14 +214,9 @@ def run_transform(args: argparse.Namespace) -> int:
         evaluation = replace(evaluation, columns=tuple(c for c in evaluation.columns
                                                        if c.label in keep))
     per_query = not args.summary_only
-    if args.output == "-":
-        write_results(evaluation, sys.stdout.buffer, fmt=args.fmt, per_query=per_query,
+    with open_output(args) as stream:
+        write_results(evaluation, stream, fmt=args.fmt, per_query=per_query,
                       summary=not args.no_summary)
-        sys.stdout.flush()
-    else:
-        with open(args.output, "wb") as stream:
-            write_results(evaluation, stream, fmt=args.fmt, per_query=per_query,
-                          summary=not args.no_summary)
     return 0
 
 
@@ -231,16 +230,14 @@ def run_table(args: argparse.Namespace) -> int:
     wide = frame.pivot(index="N", columns="measure", values="tau_overall")
     wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
     if args.fmt == "csv":
-        sys.stdout.write(wide.to_csv())
-    elif args.fmt == "markdown":
+        return write_text(args, wide.to_csv())
+    if args.fmt == "markdown":
         header = "| N | " + " | ".join(wide.columns) + " |"
         lines = [header, "|---|" + "---:|" * len(wide.columns)]
         for n, row in wide.iterrows():
             lines.append(f"| {n} | " + " | ".join(f"{v:.4f}" for v in row) + " |")
-        sys.stdout.write("\n".join(lines) + "\n")
-    else:
-        sys.stdout.write(wide.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
-        worst = frame["tau_topic_min"].min()
-        sys.stdout.write(f"topic-by-topic τ: minimum {worst:.4f} over the topics where it is "
-                         "defined\n")
-    return 0
+        return write_text(args, "\n".join(lines) + "\n")
+    worst = frame["tau_topic_min"].min()
+    return write_text(args, wide.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+                      f"topic-by-topic τ: minimum {worst:.4f} over the topics where it is "
+                      "defined\n")

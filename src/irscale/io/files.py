@@ -188,7 +188,8 @@ def check_output(
                               "is not writable", path=os.fspath(path))
 
 
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's file-creation mask."""
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
@@ -217,7 +218,7 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     os.close(handle)
     try:
         yield temporary
-        os.chmod(temporary, 0o666 & ~_umask())
+        os.chmod(temporary, 0o666 & ~current_umask())
         if not force and os.path.lexists(target):
             raise OutputExistsError(
                 f"{os.fspath(path)} appeared while irscale was writing it: refusing to "

@@ -9,11 +9,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.inputs import Qrels, Run
+from .files import atomic_output
 
 
 def _write_lines(path: str | os.PathLike, columns: list[pa.Array]) -> None:
     lines = pc.binary_join_element_wise(*columns, " ")
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_output(path, "w", force=True) as handle:
         handle.write("\n".join(lines.to_pylist()))
         handle.write("\n")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,8 +41,12 @@ def _figure(size: tuple[float, float] = (6.0, 4.0)) -> Any:
 
 
 def _save(figure: Any, path: str | os.PathLike | None, dpi: int) -> Any:
+    """Save ``figure`` to ``path`` (format from the extension), complete or not at all."""
     if path is not None:
-        figure.savefig(os.fspath(path), dpi=dpi)
+        from ..io.files import atomic_path
+
+        with atomic_path(path, force=True) as temporary:
+            figure.savefig(temporary, dpi=dpi, format=Path(path).suffix.lstrip(".").lower())
     return figure
 
 
