@@ -18,6 +18,7 @@ p-values
 
 from __future__ import annotations
 
+import numbers
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -37,6 +38,29 @@ ProgressArg = bool | Callable[[int, int], None]
 T = TypeVar("T")
 
 
+def check_seed(seed: object, name: str = "seed") -> object:
+    """``seed`` if numpy's :class:`~numpy.random.SeedSequence` accepts it: ``None``, a
+    non-negative integer (any size), a sequence of them or a ``SeedSequence``."""
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return seed
+    message = f"{name} must be a non-negative integer, got {seed!r}"
+    if isinstance(seed, (bool, np.bool_)):
+        raise ParameterError(message)
+    if isinstance(seed, numbers.Integral):
+        if seed < 0:
+            raise ParameterError(message)
+        return int(seed)
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        items = list(np.asarray(seed, dtype=object).ravel()) if isinstance(seed, np.ndarray) \
+            else list(seed)
+        if items and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                         and v >= 0 for v in items):
+            return [int(v) for v in items]
+        raise ParameterError(f"{name} must be a non-negative integer or a non-empty sequence "
+                             f"of them, got {seed!r}")
+    raise ParameterError(message)
+
+
 def seed_sequence(
     seed: int | Sequence[int] | np.random.SeedSequence | None = None,
     rng: np.random.Generator | None = None,
@@ -50,9 +74,7 @@ def seed_sequence(
         return np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist())
     if isinstance(seed, np.random.SeedSequence):
         return seed
-    if isinstance(seed, (bool, float)):
-        raise ParameterError(f"seed must be an integer, got {seed!r}")
-    return np.random.SeedSequence(seed)
+    return np.random.SeedSequence(check_seed(seed))
 
 
 def chunk_sizes(total: int, chunk: int) -> list[int]:
@@ -99,7 +121,8 @@ def _run_chunks(
             done += size
             report(done)
         return results
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
         futures = [
             pool.submit(work, i, gen, size)
             for i, (gen, size) in enumerate(zip(generators, sizes, strict=True))
@@ -108,6 +131,11 @@ def _run_chunks(
             results.append(future.result())
             done += size
             report(done)
+    except BaseException:
+        # ^C or a failed chunk: drop the queued chunks instead of computing them all
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
 
 
@@ -152,7 +180,11 @@ def mc_pvalue(
     return p, np.sqrt(p * (1.0 - p) / samples)
 
 
-def check_resampling(alternative: str, samples: int, convention: str) -> None:
+def check_resampling(alternative: str, samples: int, convention: str,
+                     workers: int | None = None) -> None:
+    """Validate the options every Monte Carlo routine shares (before any work)."""
     check_alternative(alternative)
     check_count(samples, "samples")
     check_choice(convention, CONVENTIONS, "convention")
+    if workers is not None:
+        check_count(workers, "workers")
