@@ -345,20 +345,29 @@ def run_concordance(args: argparse.Namespace) -> int:
 
 
 def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
+    """The ``run contributor`` lines of ``--contributors`` (``#`` starts a comment)."""
     if args.contributors is None:
         return None
-    table = {}
-    with open(args.contributors, encoding="utf-8") as stream:
-        for number, line in enumerate(stream, 1):
-            fields = line.split()
-            if not fields or fields[0].startswith("#"):
-                continue
-            if len(fields) != 2:
-                from ..errors import InputFormatError
+    from ..errors import EmptyInputError, InputFormatError
+    from ..io.files import check_utf8, display_name, read_input
 
-                raise InputFormatError("expected 'run contributor'", source=args.contributors,
-                                       line=number, text=line.rstrip("\n"))
-            table[fields[0]] = fields[1]
+    source = display_name(args.contributors)
+    data = read_input(args.contributors)
+    check_utf8(data, source)
+    table: dict[str, str] = {}
+    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 2:
+            raise InputFormatError("expected 'run contributor'", source=source, line=number,
+                                   text=line)
+        if fields[0] in table:
+            raise InputFormatError(f"run {fields[0]!r} is listed twice", source=source,
+                                   line=number, text=line)
+        table[fields[0]] = fields[1]
+    if not table:
+        raise EmptyInputError("no 'run contributor' line", source=source)
     return table
 
 

@@ -19,7 +19,14 @@ import pyarrow as pa
 import pyarrow.csv as pcsv
 
 from ..errors import EmptyInputError, InputFormatError
-from .files import check_readable, display_name, is_gzip_file, is_stdio, read_input
+from .files import (
+    check_readable,
+    check_utf8,
+    display_name,
+    is_gzip_file,
+    is_stdio,
+    read_input,
+)
 
 PathLike = str | os.PathLike
 
@@ -77,22 +84,6 @@ def iter_lines(data: bytes) -> Iterator[tuple[int, str]]:
         yield number, raw.rstrip(b"\r").decode("utf-8", errors="replace")
 
 
-def _check_utf8(data: bytes, source: str) -> None:
-    """Raise :class:`InputFormatError` naming the first line that is not valid UTF-8."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        number = data.count(b"\n", 0, error.start) + 1
-        start = data.rfind(b"\n", 0, error.start) + 1
-        column = len(data[start:error.start].decode("utf-8", errors="replace")) + 1
-        end = data.find(b"\n", error.start)
-        text = data[start:end if end >= 0 else len(data)].rstrip(b"\r")
-        raise InputFormatError(
-            f"not valid UTF-8 text (byte 0x{data[error.start]:02x} at column {column})",
-            source=source, line=number, text=text.decode("utf-8", errors="replace"),
-        ) from None
-
-
 def diagnose(
     data: bytes,
     source: str,
@@ -107,7 +98,7 @@ def diagnose(
     """
     n = len(field_names)
     layout = " ".join(field_names)
-    _check_utf8(data, source)
+    check_utf8(data, source)
     for number, text in iter_lines(data):
         fields = text.split()
         if not fields:

@@ -119,6 +119,22 @@ def gunzip(data: bytes, name: str) -> bytes:
         raise InputFormatError(f"corrupt gzip data ({error})", source=name) from None
 
 
+def check_utf8(data: bytes, source: str) -> None:
+    """Raise :class:`InputFormatError` naming the first line that is not valid UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        number = data.count(b"\n", 0, error.start) + 1
+        start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[start:error.start].decode("utf-8", errors="replace")) + 1
+        end = data.find(b"\n", error.start)
+        text = data[start:end if end >= 0 else len(data)].rstrip(b"\r")
+        raise InputFormatError(
+            f"not valid UTF-8 text (byte 0x{data[error.start]:02x} at column {column})",
+            source=source, line=number, text=text.decode("utf-8", errors="replace"),
+        ) from None
+
+
 def is_gzip_file(path: PathLike) -> bool:
     """True when the file at ``path`` starts with gzip's magic number."""
     try:
