@@ -54,7 +54,8 @@ def test_seed004_example_as_json(urbano, capsys):
     assert system["omega2"] == pytest.approx(0.3991, abs=5e-5)
     assert len(document["pairs"]) == 8256
     assert set(document["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p",
-                                         "significant"}
+                                         "p_adjusted", "significant"}
+    assert all(p["p_adjusted"] == p["p"] for p in document["pairs"])  # Tukey: no correction
     assert sum(p["significant"] for p in document["pairs"]) == 3423
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError
-from ..stats._data import score_table
+from ..stats._data import check_magnitude, score_table
 from ..stats._resampling import seed_sequence
 from ..stats.tables import check_format, render
 
@@ -88,6 +88,9 @@ def paired_tables(
             raise AlignmentError("the two score matrices have different systems")
         left, right = left.align(right)
         right = right.subset(systems=left.systems)
+        for matrix in (left, right):
+            matrix.check_complete()
+            check_magnitude(matrix.values)
         return left.array(), right.array(), left.topics, left.systems
     x, topics, systems = score_table(a, measure_a, min_systems=2, min_topics=1)
     y, topics_b, systems_b = score_table(b, measure_b, min_systems=2, min_topics=1)

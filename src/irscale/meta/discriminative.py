@@ -50,8 +50,8 @@ import pandas as pd
 
 from ..errors import ParameterError
 from ..stats import pairwise_tests, randomized_tukey_hsd
-from ..stats._data import check_alpha, check_choice, check_not_constant
-from ..stats._resampling import CONVENTIONS, chunk_sizes, map_chunks
+from ..stats._data import check_alpha, check_choice, check_count, check_not_constant
+from ..stats._resampling import CONVENTIONS, check_seed, chunk_sizes, map_chunks
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ._common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
@@ -201,10 +201,17 @@ def discriminative_power(
     randomised Tukey HSD (Fig. 15 counts ``>``).
     """
     if B is not None:
+        if samples != 1000 and samples != B:
+            raise ParameterError(f"give the number of samples once: samples={samples!r} and "
+                                 f"B={B!r}")
         samples = B
     method = _method(method)
     alpha = check_alpha(alpha)
+    samples = check_count(samples, "samples")
     check_choice(convention, CONVENTIONS, "convention")
+    check_seed(seed)
+    if workers is not None:
+        check_count(workers, "workers")
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     label = measure or getattr(data, "measures", ("score",))[0]
@@ -285,6 +292,11 @@ def discriminative_power_spread(
     ``frame.describe()`` of the result gives mean, standard deviation and range across
     seeds of the number of significant pairs and of the difference estimates.
     """
+    seeds = list(seeds)
+    if not seeds:
+        raise ParameterError("seeds is empty: give at least one seed")
+    for seed in seeds:
+        check_seed(seed, "seeds: a seed")
     rows = []
     for seed in seeds:
         result = discriminative_power(data, method, seed=seed, **options)  # type: ignore[arg-type]

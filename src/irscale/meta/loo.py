@@ -45,7 +45,11 @@ __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contr
 def contributors_by_prefix(runs: Iterable[str], pattern: str = r"^[^_]+") -> dict[str, str]:
     """Run → contributor, the contributor being the part of the run name matched by
     ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``)."""
-    regex = re.compile(pattern)
+    try:
+        regex = re.compile(pattern)
+    except re.error as error:
+        raise ParameterError(f"the contributor pattern {pattern!r} is not a valid regular "
+                             f"expression: {error}") from None
     out = {}
     for run in runs:
         match = regex.search(run)
@@ -137,6 +141,7 @@ def leave_one_out(
     name → contributor (a mapping or a function; default :func:`contributors_by_prefix`);
     ``depth``: the pool depth.
     """
+    depth = check_count(depth, "depth")
     qrels_obj = as_qrels(qrels)
     run_list = _runs(runs)
     names = [run.name for run in run_list]

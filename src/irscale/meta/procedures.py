@@ -44,6 +44,7 @@ from ..stats import (
     randomized_tukey_hsd,
     shard_anova,
 )
+from ..stats.corrections import correction_name
 from ..stats.registry import TESTS, test_spec
 
 #: Names of ANOVA models accepted here → the model name of :func:`irscale.stats.anova`.
@@ -139,6 +140,9 @@ def decide(
                          f"{values.ndim}-D scores")
     if options and (name in ANOVA_PROCEDURES or name in RANK_PROCEDURES):
         raise ParameterError(f"{name} takes no options, got {sorted(options)}")
+    if name not in TESTS and correction_name(correction) != "none":
+        raise ParameterError(f"correction {correction!r} applies to two-system tests, not to "
+                             f"{name} (its pairwise decisions are simultaneous already)")
     if is_shard_procedure(name):
         result = shard_anova(ShardScores.from_array(values, systems=labels), name, **options)
         pairs = result.tukey_hsd(alpha, pvalues=False)

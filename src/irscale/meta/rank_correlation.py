@@ -29,7 +29,9 @@ Rank-biased overlap (Webber, Moffat & Zobel, 2010; seed 001 §5.2)
     + [(X_l − X_s)/l + X_s/s] p^l  (their eq. 32; s ≤ l the two lengths; for s = l it is
     eq. 30, (1 − p)/p Σ_{d≤k} A_d p^d + A_k p^k), which is 1 for identical and 0 for
     disjoint rankings; RBO_min = (1 − p)/p [Σ_{d=1}^{s} (X_d − X_s)/d p^d − X_s ln(1 − p)]
-    (eq. 11 at depth s). Score vectors are ranked by decreasing score, ties in input order.
+    (eq. 11 at depth s). Score vectors are ranked by decreasing score; scores tied within
+    the tolerance above (consecutive values of the sorted scores, as for τ_ap) keep their
+    input order, so noise in the last bits of equal values cannot reorder the ranking.
 
 Overall versus topic-by-topic correlation of two measures (seed 000 §3.3)
     *Overall*: the correlation between the systems' mean scores; *topic-by-topic*: one
@@ -54,6 +56,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import ParameterError
 from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau
+from ..stats._data import check_count
 from ..stats._ranks import rank_columns
 from ..stats._resampling import seed_sequence
 from ..stats.bootstrap import resample_counts
@@ -73,6 +76,8 @@ __all__ = [
     "correlation_ci",
     "correlation_matrix",
     "kendall_tau",
+    "check_options",
+    "check_persistence",
     "method_name",
     "overall_correlation",
     "rbo",
@@ -190,10 +195,21 @@ def _check_ranking(ranking: Sequence[Hashable], name: str) -> list[Hashable]:
     return items
 
 
+def check_persistence(p: object, name: str = "p") -> float:
+    """The RBO persistence ``p`` as a float in the open interval (0, 1)."""
+    try:
+        value = float(p)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ParameterError(f"the RBO persistence {name} must be a number in (0, 1), "
+                             f"got {p!r}") from None
+    if not 0.0 < value < 1.0:
+        raise ParameterError(f"the RBO persistence {name} must lie in (0, 1), got {p!r}")
+    return value
+
+
 def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> RBO:
     """Rank-biased overlap of two rankings of items, best first (module documentation)."""
-    if not 0.0 < p < 1.0:
-        raise ParameterError(f"the RBO persistence p must lie in (0, 1), got {p}")
+    p = check_persistence(p)
     a, b = _check_ranking(a, "a"), _check_ranking(b, "b")
     if not a or not b:
         raise ParameterError("RBO needs two non-empty rankings")
@@ -215,12 +231,31 @@ def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> RBO:
     return RBO(ext=float(ext), min=float(low), p=p, depth=(s, long))
 
 
-def rbo_scores(x: object, y: object, p: float = 0.9) -> RBO:
-    """RBO of the rankings of the same items by decreasing scores ``x`` and ``y`` (ties
-    in input order)."""
+def _ranking(v: np.ndarray, rtol: float, atol: float) -> list[int]:
+    """Item indices by decreasing ``v``, values tied within the tolerance (the tie groups
+    of :func:`_tie_groups`, shared with τ_ap) in input order."""
+    order, group = _tie_groups(v, rtol, atol)
+    return order[np.lexsort((order, group))].tolist()
+
+
+def rbo_scores(x: object, y: object, p: float = 0.9, *, rtol: float = RTOL,
+               atol: float = ATOL) -> RBO:
+    """RBO of the rankings of the same items by decreasing scores ``x`` and ``y``; scores
+    tied within the tolerance of Kendall's τ and τ_ap (``rtol``, ``atol``) keep their
+    input order, so floating-point noise cannot reorder them."""
+    p = check_persistence(p)
     x, y = _vectors(x, y)
-    return rbo(np.argsort(-x, kind="stable").tolist(), np.argsort(-y, kind="stable").tolist(),
-               p)
+    return rbo(_ranking(x, rtol, atol), _ranking(y, rtol, atol), p)
+
+
+def check_options(method: str, options: dict[str, object]) -> None:
+    """Refuse options the correlation ``method`` does not take (e.g. ``p`` with τ)."""
+    allowed = ("p", "rtol", "atol") if method_name(method) == "rbo" else ("rtol", "atol")
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        hint = " (the persistence p applies to RBO only)" if "p" in unknown else ""
+        raise ParameterError(f"the {method_name(method)} correlation takes no option(s) "
+                             f"{unknown}{hint}; it takes {list(allowed)}")
 
 
 def correlation(x: object, y: object, method: str = "kendall", **options: float) -> float:
@@ -228,9 +263,10 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float)
 
     ``method``: ``kendall`` (τ_b), ``tau_ap`` (τ_ap(x | y), y the gold standard),
     ``tau_ap_sym``, ``spearman`` or ``rbo`` (extrapolated; option ``p``, default 0.9).
-    Tolerance options ``rtol``/``atol`` apply to all but RBO.
+    The tie tolerance options ``rtol``/``atol`` apply to every method; ``p`` to RBO only.
     """
     method = method_name(method)
+    check_options(method, options)
     if method == "rbo":
         return rbo_scores(x, y, **options).ext
     if method == "kendall":
@@ -296,8 +332,8 @@ def correlation_ci(
     topics resampled with replacement, B = ``samples`` times."""
     if not 0.0 < level < 1.0:
         raise ParameterError(f"level must lie in (0, 1), got {level}")
-    if samples < 2:
-        raise ParameterError(f"samples must be at least 2, got {samples}")
+    samples = check_count(samples, "samples", 2)
+    check_options(method, options)
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     n = x.shape[0]
     estimate = correlation(x.mean(axis=0), y.mean(axis=0), method, **options)

@@ -38,7 +38,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import ParameterError
 from ..scales.kendall import kendall_tau
-from ..stats._data import check_alpha
+from ..stats._data import check_alpha, check_count
 from ._common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
 
@@ -50,7 +50,7 @@ DEFAULT_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
 INTERVAL_MEASURES: tuple[str, ...] = ("P", "RBP_p05")
 
 __all__ = ["DEFAULT_CUTOFFS", "DEFAULT_MEASURES", "INTERVAL_MEASURES", "ScaleEffects",
-           "ScaleReport", "scale_effects", "scale_report"]
+           "ScaleReport", "check_cutoffs", "scale_effects", "scale_report"]
 
 
 def _share(count: int, total: int) -> float:
@@ -271,6 +271,19 @@ class ScaleReport:
                 f"{e.matrix.n_topics} topics, {len(e.tests)} tests)")
 
 
+def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
+    """The run lengths N as ints ≥ 1, at least one, none twice."""
+    if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Sequence | np.ndarray):
+        raise ParameterError(f"{name} must be a list of run lengths, got {cutoffs!r}")
+    values = [check_count(n, f"{name}: a cut-off", 1) for n in cutoffs]
+    if not values:
+        raise ParameterError(f"{name} is empty: give at least one run length")
+    if len(set(values)) != len(values):
+        twice = sorted({n for n in values if values.count(n) > 1})
+        raise ParameterError(f"{name} lists the cut-off(s) {twice} twice")
+    return values
+
+
 def scale_report(
     qrels: object,
     runs: object,
@@ -290,6 +303,8 @@ def scale_report(
     from ..scales import scale_measure
     from ..scales.transform import transform
 
+    alpha = check_alpha(alpha)
+    cutoffs = check_cutoffs(cutoffs)
     effects = []
     for N in cutoffs:
         result = transform(qrels, runs, list(measures), int(N), ties=ties,  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; seed 001 §5.1)
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -48,6 +49,8 @@ from ..errors import AlignmentError, InputError, ParameterError
 from ..scales.kendall import kendall_tau
 from ..stats import ShardScores
 from ..stats._data import check_alpha, check_count
+from ..stats._resampling import check_seed
+from ..stats.corrections import correction_name
 from ..stats.registry import TESTS
 from ._common import (
     derived_seed,
@@ -66,7 +69,7 @@ METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
                             "tau")
 
 __all__ = ["DEFAULT_SIZES", "METRICS", "SplitStudy", "SwapRates", "TopicSplits",
-           "agreement", "bias", "split_study", "swap_rates", "topic_splits"]
+           "agreement", "bias", "check_sizes", "split_study", "swap_rates", "topic_splits"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,6 +102,33 @@ def topic_splits(
     gen = generator(derived_seed(seed_sequence(seed, rng), size))
     order = gen.permuted(np.tile(np.arange(n_topics), (repetitions, 1)), axis=1)
     return TopicSplits(size, order[:, :size], order[:, size:size + second])
+
+
+def check_sizes(sizes: Sequence[int], n_topics: int, name: str = "sizes") -> list[int]:
+    """The split sizes as ints, refused unless every one can be run on ``n_topics``
+    topics: at least 2 topics in TS1 and in TS2 (sizes in [2, n − 2]), no size twice. A
+    size above n/2 is run with the n − size topics left as TS2, and says so (warning)."""
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence | np.ndarray):
+        raise ParameterError(f"{name} must be a list of topic-set sizes, got {sizes!r}")
+    values = [check_count(s, f"{name}: a split size", 1) for s in sizes]
+    if not values:
+        raise ParameterError(f"{name} is empty: give at least one topic-set size")
+    if len(set(values)) != len(values):
+        twice = sorted({s for s in values if values.count(s) > 1})
+        raise ParameterError(f"{name} lists the size(s) {twice} twice")
+    bad = [s for s in values if s < 2 or s > n_topics - 2]
+    if bad:
+        raise ParameterError(
+            f"{name}: split size(s) {bad} cannot be run on {n_topics} topics: TS1 and TS2 "
+            f"need at least 2 topics each, so sizes must lie in [2, {n_topics - 2}]"
+            if n_topics >= 4 else
+            f"{name}: {n_topics} topics cannot be split into two sets of at least 2 topics"
+        )
+    for s in values:
+        if 2 * s > n_topics:
+            warnings.warn(f"split size {s} is more than half of the {n_topics} topics: TS2 "
+                          f"holds the {n_topics - s} topics left", stacklevel=3)
+    return values
 
 
 def agreement(
@@ -279,9 +309,16 @@ def split_study(
     alpha = check_alpha(alpha)
     check_count(repetitions, "repetitions")
     values, shard_values, _, names = _inputs(data, measure, shards, systems)
+    sizes = check_sizes(sizes, values.shape[0])
+    check_seed(seed)
     comparisons = [(canonical_procedure(m), canonical_procedure(m)) for m in models]
     comparisons += [(canonical_procedure(a), canonical_procedure(b)) for a, b in cross]
+    if not comparisons:
+        raise ParameterError("no procedure to study: give models or cross pairs")
     needed = list(dict.fromkeys(name for pair in comparisons for name in pair))
+    if correction_name(correction) != "none" and not any(m in TESTS for m in needed):
+        raise ParameterError(f"correction {correction!r} applies to two-system tests, and "
+                             f"the study has none ({needed})")
     if any(is_shard_procedure(m) for m in needed) and shard_values is None:
         raise InputError("shard models need shard scores (shards=...)")
     chosen = {canonical_procedure(name): dict(value) for name, value in (options or {}).items()}
@@ -304,9 +341,11 @@ def split_study(
                     opts = dict(chosen.get(model, {}))
                     if _resampling(model):
                         opts["seed"] = derived_seed(seeds, 1, int(size), rep, half)
+                    if model in TESTS:
+                        opts["correction"] = correction
                     table = shard_values if is_shard_procedure(model) else values
                     result: Decisions = decide(table[topics], model, alpha=alpha,
-                                               systems=names, correction=correction, **opts)
+                                               systems=names, **opts)
                     sig[model][half, rep] = result.significant
                     way[model][half, rep] = result.direction
                     est[model][half, rep] = result.estimates
@@ -362,9 +401,24 @@ def swap_rates(
 ) -> SwapRates:
     """The swap method on random disjoint splits (module documentation); the splits are
     those of :func:`split_study` for the same seed."""
-    if bin_width <= 0:
-        raise ParameterError(f"bin_width must be positive, got {bin_width}")
+    try:
+        width = float(bin_width)
+    except (TypeError, ValueError):
+        raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}") \
+            from None
+    if not (np.isfinite(width) and width > 0):
+        raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}")
+    bin_width = width
+    check_count(repetitions, "repetitions")
     values, _, _, names = _inputs(data, measure, None, systems)
+    sizes = check_sizes(sizes, values.shape[0])
+    check_seed(seed)
+    if test is not None:
+        test = canonical_procedure(test)
+        if is_shard_procedure(test):
+            raise ParameterError(f"the swap method filters with a test on topics × systems "
+                                 f"scores; {test!r} needs shard scores")
+        alpha = check_alpha(alpha)
     seeds = seed_sequence(seed, rng)
     n, k = values.shape
     i, j = pair_index(k)

@@ -10,6 +10,8 @@ constant data, fewer than two systems or topics.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Sequence
 from typing import Literal
 
@@ -43,16 +45,24 @@ def check_alternative(alternative: str) -> str:
     return alternative
 
 
-def check_alpha(alpha: float) -> float:
-    alpha = float(alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must lie in (0, 1), got {alpha}")
-    return alpha
+def check_alpha(alpha: float, name: str = "alpha") -> float:
+    """``alpha`` as a float in the open interval (0, 1); ``name`` is how messages call it."""
+    try:
+        value = float(alpha)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name} must be a number in (0, 1), got {alpha!r}") from None
+    if not 0.0 < value < 1.0:
+        raise ParameterError(f"{name} must lie in (0, 1), got {alpha!r}")
+    return value
 
 
-def check_count(value: int, name: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or int(value) != value or value < minimum:
-        raise ParameterError(f"{name} must be an integer >= {minimum}, got {value!r}")
+def check_count(value: object, name: str, minimum: int = 1) -> int:
+    """``value`` as an ``int`` ≥ ``minimum`` (integral floats are accepted; booleans,
+    fractions, NaN and non-numbers are not)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
+    if not math.isfinite(float(value)) or int(value) != value or value < minimum:
+        raise ParameterError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
     return int(value)
 
 
@@ -60,6 +70,28 @@ def check_choice(value: str, choices: Sequence[str], name: str) -> str:
     if value not in choices:
         raise ParameterError(f"{name} must be one of {list(choices)}, got {value!r}")
     return value
+
+
+def check_magnitude(values: np.ndarray, what: str = "the scores") -> None:
+    """Raise :class:`InputError` when scores are so large that the sums of squares of the
+    statistics would overflow 64-bit floats (and give inf or NaN results).
+
+    The largest intermediate sums are sums of squared differences of two scores over every
+    value, weighted by up to n resampling counts: they stay finite when
+    |score| ≤ sqrt(max float / (64 · size · n)) (about 1e150 for TREC-size tables).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    finite = np.abs(values[np.isfinite(values)])
+    if not finite.size:
+        return
+    scale = float(finite.max())
+    rows = values.shape[0] if values.ndim else 1
+    limit = math.sqrt(np.finfo(np.float64).max / (64.0 * values.size * max(rows, 1)))
+    if scale > limit:
+        raise InputError(
+            f"scores too large: sums of squares of {what} would overflow 64-bit floats "
+            f"(largest |score| {scale:.3g}, at most {limit:.3g} here); rescale the scores"
+        )
 
 
 def score_table(
@@ -88,6 +120,7 @@ def score_table(
         matrix = ScoreMatrix.from_array(array, allow_missing=True)
     matrix.check_complete()
     values = matrix.values[:, :, 0]
+    check_magnitude(values)
     if matrix.n_systems < min_systems:
         raise InputError(
             f"at least {min_systems} systems are needed, got {matrix.n_systems}"
@@ -99,7 +132,9 @@ def score_table(
 
 def check_not_constant(values: np.ndarray, what: str = "the scores") -> None:
     """Raise :class:`InputError` when every value is the same (no variance to analyse)."""
-    if values.size and float(np.ptp(values)) <= tie_tolerance(values):
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = float(np.ptp(values)) if values.size else 0.0
+    if values.size and spread <= tie_tolerance(values):
         raise InputError(
             f"{what} are constant (every value is {float(values.flat[0])!r}): "
             "there is no variance to analyse"
@@ -115,6 +150,7 @@ def _vector(values: object, name: str) -> tuple[np.ndarray, pd.Index | None]:
     if len(bad):
         where = f"topic {index[bad[0]]!r}" if index is not None else f"position {bad[0]}"
         raise InputError(f"missing or non-finite score in {name} at {where}")
+    check_magnitude(array, f"the scores of {name}")
     return array, index
 
 

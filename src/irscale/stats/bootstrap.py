@@ -73,7 +73,7 @@ def _run(
     ``make_counter(generator, size)`` draws one chunk of samples and returns a function
     giving, for a block of pairs, how many of the chunk's samples are as extreme as observed.
     """
-    check_resampling(alternative, samples, convention)
+    check_resampling(alternative, samples, convention, workers)
 
     def work(_: int, gen: np.random.Generator, size: int) -> np.ndarray:
         count_of = make_counter(gen, size)

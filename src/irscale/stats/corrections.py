@@ -40,6 +40,14 @@ def correction_name(method: str | None) -> str:
     return name
 
 
+def sidak(p: np.ndarray, m: np.ndarray | int) -> np.ndarray:
+    """1 − (1 − p)^m, accurate for tiny p (via log1p/expm1) and exactly 1 for p = 1."""
+    p = np.asarray(p, dtype=np.float64)
+    below = p < 1.0
+    safe = np.where(below, p, 0.0)  # log1p(−1) = −inf: p = 1 is handled apart
+    return np.where(below, -np.expm1(m * np.log1p(-safe)), 1.0)
+
+
 def adjust_pvalues(pvalues: np.ndarray, method: str | None = "holm") -> np.ndarray:
     """The adjusted p-values of ``pvalues`` for ``method`` (see the module docstring)."""
     name = correction_name(method)
@@ -54,14 +62,14 @@ def adjust_pvalues(pvalues: np.ndarray, method: str | None = "holm") -> np.ndarr
     if name == "bonferroni":
         return np.minimum(1.0, m * p)
     if name == "sidak":
-        return -np.expm1(m * np.log1p(-p))
+        return sidak(p, m)
     order = np.argsort(p, kind="stable")
     ranked = p[order]
     rank = np.arange(1, m + 1)
     if name == "holm":
         adjusted = np.maximum.accumulate(np.minimum(1.0, (m - rank + 1) * ranked))
     elif name == "holm-sidak":
-        adjusted = np.maximum.accumulate(-np.expm1((m - rank + 1) * np.log1p(-ranked)))
+        adjusted = np.maximum.accumulate(sidak(ranked, m - rank + 1))
     else:
         factor = np.sum(1.0 / rank) if name == "by" else 1.0
         adjusted = np.minimum.accumulate((factor * m * ranked / rank)[::-1])[::-1]

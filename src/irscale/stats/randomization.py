@@ -24,6 +24,7 @@ from ._data import TIE_RTOL
 from ._resampling import (
     ProgressArg,
     check_resampling,
+    check_seed,
     chunk_sizes,
     exceedances,
     map_chunks,
@@ -70,7 +71,8 @@ def randomization_kernel(
     workers: int | None = None,
     progress: ProgressArg = False,
 ) -> Outcome:
-    check_resampling(alternative, samples, convention)
+    check_resampling(alternative, samples, convention, workers)
+    check_seed(seed)
     d = x - y
     n = d.shape[0]
     observed = d.sum(axis=0)

@@ -76,7 +76,7 @@ def randomized_tukey_hsd(
 ) -> PairwiseComparisons:
     """Randomised Tukey HSD over all pairs of systems (see the module docstring)."""
     alpha = check_alpha(alpha)
-    check_resampling("two-sided", samples, convention)
+    check_resampling("two-sided", samples, convention, workers)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     ranges = np.sort(sample_ranges(values, samples, seed_sequence(seed, rng),

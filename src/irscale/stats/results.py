@@ -201,9 +201,30 @@ class PairwiseComparisons:
         return pd.DataFrame({k: np.asarray(v) for k, v in self.columns.items()})
 
     def json_pairs(self) -> list[dict[str, object]]:
-        """The pairs as ``{"a", "b", "diff", "ci_low", "ci_high", "p", "significant"}``."""
-        keys = ("a", "b", "diff", "ci_low", "ci_high", "p", "significant")
-        return records(self.to_frame()[list(keys)])
+        """The pairs as ``{"a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted",
+        "significant"}`` records (led by ``collection`` and ``measure`` when the family
+        spans several).
+
+        ``p`` is the pair's own p-value (Tukey's HSD and the randomised Tukey HSD: their
+        simultaneous p-value), ``p_adjusted`` the p-value after the multiple-comparison
+        correction — the one ``significant`` rests on; it equals ``p`` without a
+        correction (``correction=None``/``"none"``, Tukey HSD, randomised Tukey HSD).
+        """
+        frame = self._output_frame()
+        keys = [k for k in ("collection", "measure") if k in frame.columns]
+        keys += ["a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted", "significant"]
+        return records(frame[keys])
+
+    def _output_frame(self) -> pd.DataFrame:
+        """Every column, p-values named as the text table names them: ``p`` (the pair's
+        own) then ``p_adjusted`` (after the correction; = ``p`` without one)."""
+        frame = self.to_frame()
+        if "p_raw" in frame.columns:
+            frame = frame.drop(columns="p").rename(columns={"p_raw": "p"})
+            frame.insert(list(frame.columns).index("p") + 1, "p_adjusted", self.columns["p"])
+        else:
+            frame.insert(list(frame.columns).index("p") + 1, "p_adjusted", frame["p"])
+        return frame
 
     def _display(self, digits: int) -> pd.DataFrame:
         frame = self.to_frame()
@@ -224,11 +245,15 @@ class PairwiseComparisons:
         return out
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
-        """The pairs as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        """The pairs as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
+
+        Every format names the p-values alike: ``p`` is the pair's own p-value and
+        ``p_adjusted`` the corrected one the decision rests on (text tables show
+        ``p_adjusted`` only when a correction was applied)."""
         if fmt == "json":
             return json.dumps({"pairs": self.json_pairs()}, indent=2) + "\n"
         if fmt == "csv":
-            return render(self.to_frame(), fmt)
+            return render(self._output_frame(), fmt)
         return render(self._display(digits), fmt, digits=digits, title=self.summary())
 
     def summary(self) -> str:

@@ -43,7 +43,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError
-from ._data import check_choice
+from ._data import check_choice, check_magnitude
 from ._factorial import parse_model
 from .anova import fit_model
 from .results import AnovaResult
@@ -84,6 +84,7 @@ class ShardScores:
             object.__setattr__(self, name, labels)
         if np.isinf(values).any():
             raise InputError("infinite score in the shard scores")
+        check_magnitude(values, "the shard scores")
 
     @classmethod
     def from_array(

@@ -26,6 +26,19 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
+#: Most decimals a table may show: a float64 holds 15–17 significant digits, so more
+#: decimals would print noise.
+MAX_DIGITS = 17
+
+
+def check_digits(digits: object, name: str = "digits") -> int:
+    """``digits`` as an int in [0, :data:`MAX_DIGITS`]."""
+    if (isinstance(digits, (bool, np.bool_)) or not isinstance(digits, (int, np.integer))
+            or not 0 <= digits <= MAX_DIGITS):
+        raise ParameterError(f"{name} must be an integer in [0, {MAX_DIGITS}], got {digits!r}")
+    return int(digits)
+
+
 def significance_mark(p: float, alpha: float) -> str:
     """``***``, ``**``, ``*`` or ``""`` for p relative to α (see the module docstring)."""
     if p is None or not math.isfinite(p) or p > alpha:
@@ -168,6 +181,7 @@ def render(
     precision.
     """
     check_format(fmt)
+    digits = check_digits(digits)
     if fmt == "csv":
         return frame.to_csv(index=False)
     if fmt == "json":
