@@ -89,10 +89,12 @@ def printf_6_4(value: float) -> str:
     return f"{value:6.4f}"
 
 
-def reference_lines(labels, topics, cells) -> bytes:
-    """Line by line: ``cells[i][j]`` is the value text of topic ``i`` and column ``j``."""
-    return "".join(f"{label:<22}\t{topic}\t{text}\n"
-                   for topic, row in zip(topics, cells, strict=True)
+def reference_lines(labels, topics, cells, suffixes=None) -> bytes:
+    """Line by line: ``cells[i][j]`` is the value text of topic ``i`` and column ``j``;
+    ``suffixes[i]`` ends the lines of topic ``i`` (default nothing)."""
+    suffixes = [""] * len(topics) if suffixes is None else suffixes
+    return "".join(f"{label:<22}\t{topic}\t{text}{suffix}\n"
+                   for topic, row, suffix in zip(topics, cells, suffixes, strict=True)
                    for label, text in zip(labels, row, strict=True)).encode()
 
 
@@ -128,10 +130,12 @@ def test_trec_lines_match_per_line_formatting(topics, labels, data):
                       dtype=np.float64).reshape(len(topics), len(labels))
     units = fixed4_units(values)
     others = np.flatnonzero(units < 0)
+    suffix = data.draw(st.sampled_from(["", "\t", "\tr", "\tKDEIR_EN_Run1", "\tété 2"]))
     text = trec_lines(labels, pa.array(topics), units,
-                      [(others, format_fixed(values.reshape(-1)[others], width=6))]).tobytes()
+                      [(others, format_fixed(values.reshape(-1)[others], width=6))],
+                      suffix.encode()).tobytes()
     cells = [[printf_6_4(v) for v in row] for row in values.tolist()]
-    assert text == reference_lines(labels, topics, cells)
+    assert text == reference_lines(labels, topics, cells, [suffix] * len(topics))
 
 
 @given(TOPICS, st.data())
@@ -159,7 +163,10 @@ def test_per_topic_writer_matches_per_line_formatting(topics, data):
     cells = [[(f"'{values[c.label][i]}'" if c.value_type == "str"
                else str(values[c.label][i]) if c.value_type == "int"
                else printf_6_4(values[c.label][i])) for c in columns] for i in range(n)]
-    expected = reference_lines([c.label for c in columns], ev.rankings.topic_labels, cells)
+    # two runs: every line ends with a tab and its run
+    suffixes = ["\t" + run for run in ev.rankings.run_labels]
+    expected = reference_lines([c.label for c in columns], ev.rankings.topic_labels, cells,
+                               suffixes)
     chunk_lines = data.draw(st.sampled_from([1, 7, 25, output.CHUNK_LINES]))
     with mock.patch.object(output, "CHUNK_LINES", chunk_lines):
         out = io.BytesIO()

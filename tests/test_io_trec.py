@@ -98,8 +98,9 @@ def test_explicit_deduplication(tmp_path):
 def test_several_runs_and_name_clash(tmp_path):
     a = write(tmp_path, "a.run", "1 Q0 a 1 1 same\n")
     b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
-    runs = irscale.read_runs([a, b])
-    assert [r.name for r in runs] == ["same (a.run)", "same (b.run)"]
+    with pytest.warns(UserWarning, match="2 runs share the run id 'same'.*'a' .*'b' "):
+        runs = irscale.read_runs([a, b])
+    assert [r.name for r in runs] == ["a", "b"]
     named = irscale.read_runs({"x": a, "y": b})
     assert [r.name for r in named] == ["x", "y"]
 
@@ -289,7 +290,9 @@ def test_grouping_by_topic_is_stable(chunks, short_blocks):
 def test_renamed_runs_keep_their_precomputed_columns(tmp_path):
     a = write(tmp_path, "a.run", "1 Q0 a 1 1 same\n")
     b = write(tmp_path, "b.run", "1 Q0 a 1 1 same\n")
-    for run in irscale.read_runs([a, b]):
+    with pytest.warns(UserWarning, match="share the run id"):
+        runs = irscale.read_runs([a, b])
+    for run in runs:
         assert run.fingerprints is not None and run.blocks is not None
 
 

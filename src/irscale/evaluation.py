@@ -26,7 +26,7 @@ import numpy as np
 
 from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
 from .core.labels import attach_labels
-from .errors import MeasureError, ParameterError
+from .errors import AlignmentError, MeasureError, ParameterError
 from .io.memory import as_qrels, as_runs
 from .measures.base import (
     MIN_GEO_MEAN,
@@ -187,6 +187,47 @@ def sequential_total(values: np.ndarray) -> float:
     return float(np.cumsum(values)[-1]) if len(values) else 0.0
 
 
+def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
+                 qrels_source: str | None = None) -> None:
+    """The checks of the topics of judged runs, made by every function that evaluates runs
+    (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
+
+    A run with no topic in common with the qrels raises :class:`AlignmentError` naming it
+    and showing some topic ids of each side, unless ``allow_empty``. Then each run's topics
+    with results but no judgments (not evaluated, as in trec_eval) are named in a warning.
+    """
+    evaluated = rankings.ranking_run
+    if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
+        evaluated = evaluated[~rankings.placeholder]
+    counts = np.bincount(evaluated, minlength=len(rankings.runs))
+    empty = [k for k, count in enumerate(counts.tolist()) if count == 0]
+    if empty and not allow_empty:
+        first = empty[0]
+        runs = (f"run {rankings.runs[first]!r} has" if len(empty) == 1 else
+                f"{len(empty)} runs ({', '.join(repr(rankings.runs[k]) for k in empty[:5])}"
+                f"{', ...' if len(empty) > 5 else ''}) have")
+        where = f" ({qrels_source})" if qrels_source else ""
+        which = "the run" if len(empty) == 1 else repr(rankings.runs[first])
+        raise AlignmentError(
+            f"{runs} no topic in common with the qrels{where}: {which} has topics "
+            f"{_some(rankings.unjudged_topics[first])}, the qrels "
+            f"{_some(sorted(rankings.topics))} (qrels of another collection, or topic ids "
+            "written differently?); --allow-empty (allow_empty=True) evaluates it anyway")
+    for run, unjudged in zip(rankings.runs, rankings.unjudged_topics, strict=True):
+        if unjudged:
+            warnings.warn(
+                f"run {run!r}: {len(unjudged)} topic(s) with results but no judgments are not "
+                f"evaluated: {', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}",
+                stacklevel=3,
+            )
+
+
+def _some(topics: Sequence[str], shown: int = 5) -> str:
+    """``'101, 102, 103 ... (50 topics)'``: a few topic ids and their number."""
+    listed = ", ".join(topics[:shown]) + (" ..." if len(topics) > shown else "")
+    return f"{listed} ({len(topics)} topic{'s' if len(topics) != 1 else ''})"
+
+
 def evaluate(
     qrels: Any,
     runs: Any,
@@ -200,6 +241,7 @@ def evaluate(
     compat: int = 9,
     ties: TiePolicy = "trec_eval",
     labels: Mapping[str, Any] | None = None,
+    allow_empty: bool = False,
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -213,6 +255,11 @@ def evaluate(
     probabilities...): each a path to a qrels-format file ``topic iter docno value`` (topic
     ``*``: every topic), a mapping ``{topic: {docno: value}}`` or a DataFrame (see
     :func:`irscale.core.labels.read_labels`).
+
+    A run with no topic in common with the qrels raises :class:`AlignmentError` (qrels of
+    another collection, or topic ids written differently), also with ``complete``, unless
+    ``allow_empty``; topics a run retrieved for that the qrels do not judge are not
+    evaluated, with a warning (:func:`check_topics`).
 
     >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
     >>> run = {"q1": {"d1": 3.0, "d2": 2.0, "d4": 1.0}}
@@ -231,13 +278,7 @@ def evaluate(
                                placeholders=complete and compat == 10)
     if labels:
         jr = attach_labels(jr, qrels_obj, run_list, options, labels)
-    for run, unjudged in zip(jr.runs, jr.unjudged_topics, strict=True):
-        if unjudged:
-            warnings.warn(
-                f"run {run!r}: {len(unjudged)} topic(s) with results but no judgments are not "
-                f"evaluated: {', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}",
-                stacklevel=2,
-            )
+    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
     columns, values = compute_requests(jr, requests, context)
     return Evaluation(columns=columns, values=values, rankings=jr,

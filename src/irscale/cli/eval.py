@@ -2,9 +2,12 @@
 
     irscale eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-n] [-l N] [-M N] [-J] [-c]
                  [-N N] [--compat 9|10] [--ties POLICY] [--labels NAME=FILE ...]
-                 [--format trec|csv|json|markdown]
+                 [--format trec|csv|json|markdown] [--names runid|file|A,B,...]
+                 [--allow-empty]
 
-With the default ``trec`` format the output is byte-identical to trec_eval's (per run).
+With the default ``trec`` format the output of one run is byte-identical to trec_eval's;
+with several runs every line gets a fourth tab-separated field, its run
+(``measure\ttopic\tvalue\trun``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from ..core.judged import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.output import FORMATS, write_results
 from .outputs import add_output, open_output
+from .runargs import add_run_options, named_runs
 
 
 def add_parser(subparsers) -> None:
@@ -22,7 +26,12 @@ def add_parser(subparsers) -> None:
         "eval",
         help="evaluate runs against qrels (a drop-in for trec_eval)",
         description="Evaluate TREC runs against TREC qrels, exactly as trec_eval 9.0.8 "
-        "(or 10.0 with --compat 10). Files may be gzip-compressed.",
+        "(or 10.0 with --compat 10). Files may be gzip-compressed; - reads standard input. "
+        "Output (--format trec): one line 'measure<TAB>topic<TAB>value' per value, as "
+        "trec_eval prints it (topic 'all' for the summary); with several runs, run after "
+        "run, every line also names its run in a fourth field "
+        "'measure<TAB>topic<TAB>value<TAB>run' (tools that read the first three fields "
+        "keep working). csv, json and markdown have a run column.",
     )
     parser.add_argument("qrels", help="qrels file: qid iter docno rel")
     parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
@@ -53,7 +62,9 @@ def add_parser(subparsers) -> None:
                         "topic * = every topic) for the measures that use one, e.g. "
                         "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
     parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
-                        help="output format (default trec, byte-identical to trec_eval)")
+                        help="output format (default trec, byte-identical to trec_eval for "
+                        "one run; several runs add a fourth field, the run)")
+    add_run_options(parser)
     add_output(parser)
     parser.set_defaults(func=run)
 
@@ -64,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     labels = _label_files(args.labels)
     evaluation = evaluate(
         args.qrels,
-        args.runs,
+        named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column"),
         args.measures or ["official"],
         relevance_level=args.level_for_rel,
         max_docs=args.max_retrieved,
@@ -74,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         compat=args.compat,
         ties=args.ties,
         labels=labels,
+        allow_empty=args.allow_empty,
     )
     with open_output(args) as stream:
         write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,

@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from ..core.inputs import DuplicatePolicy, Qrels, Run, assemble_run, resolve_duplicates
 from ..errors import EmptyInputError, InputError, InputFormatError
+from .naming import name_runs
 
 _TOPIC = ("query_id", "qid", "topic", "topic_id")
 _DOC = ("doc_id", "docno", "doc", "document")
@@ -190,7 +191,10 @@ def as_qrels(obj: Any) -> Qrels:
 
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
     """Runs from a :class:`Run`, a path, a DataFrame, a dict of dicts, a list of these, or
-    a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several runs)."""
+    a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
+
+    Runs of a list that share a name (run files with one run id) are named after their
+    files, with a warning (:func:`irscale.io.naming.name_runs`)."""
     from .trec import read_run
 
     if isinstance(obj, Run):
@@ -223,5 +227,6 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
                 raise InputError(f"cannot use a {type(value).__name__} as run {key!r}")
         return runs
     if isinstance(obj, Sequence):
-        return [run for item in obj for run in as_runs(item, keep_rank=keep_rank)]
+        # runs sharing a run id are named after their files, with a warning (io.naming)
+        return name_runs([run for item in obj for run in as_runs(item, keep_rank=keep_rank)])
     raise InputError(f"cannot use a {type(obj).__name__} as a run")

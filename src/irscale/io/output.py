@@ -2,9 +2,12 @@
 
 The ``trec`` format is byte-identical to trec_eval's: one line ``%-22s\\t%s\\t%6.4f`` per
 value (integers as ``%ld``), per-topic lines (``-q``) topic by topic with the measures in
-table order, then the summary (``all``) lines starting with ``runid``. Per-topic lines are
-assembled in bulk directly as bytes (:mod:`irscale.io.trec_lines`), so writing millions of
-lines costs little.
+table order, then the summary (``all``) lines starting with ``runid``. With several runs
+(run after run), every line also names its run in a fourth tab-separated field
+(``measure\\ttopic\\tvalue\\trun``), so that per-topic lines of different runs cannot be
+confused while tools that read the first three fields keep working; one run prints exactly
+what trec_eval prints. Per-topic lines are assembled in bulk directly as bytes
+(:mod:`irscale.io.trec_lines`), so writing millions of lines costs little.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ CHUNK_LINES = 1 << 17
 def iter_trec(
     evaluation: Evaluation, *, per_query: bool = False, summary: bool = True
 ) -> Iterator[bytes]:
-    """trec_eval-format output of every run (run after run), as consecutive byte chunks."""
+    """trec_eval-format output of every run (run after run), as consecutive byte chunks
+    (with several runs, every line ends with a tab and its run: module documentation)."""
     for chunk in _trec_chunks(evaluation, per_query, summary):
         yield chunk if isinstance(chunk, bytes) else chunk.tobytes()
 
@@ -95,15 +99,31 @@ def _trec_chunks(evaluation: Evaluation, per_query: bool,
                  summary: bool) -> Iterator[bytes | np.ndarray]:
     """The chunks of :func:`iter_trec`, per-topic blocks as the ``uint8`` arrays they are
     built in (which a stream writes without copying them to bytes first)."""
-    for run_index in range(len(evaluation.runs)):
+    suffixes = run_suffixes(evaluation.runs)
+    for run_index, suffix in enumerate(suffixes):
         if per_query:
-            yield from _per_query_blocks(evaluation, run_index)
+            yield from _per_query_blocks(evaluation, run_index, suffix)
         if summary:
-            yield _summary_block(evaluation, run_index)
+            yield _summary_block(evaluation, run_index, suffix)
 
 
-def _per_query_blocks(evaluation: Evaluation, run_index: int) -> Iterator[np.ndarray]:
-    """Per-topic lines of one run, in blocks of about :data:`CHUNK_LINES` lines."""
+def run_suffixes(runs: tuple[str, ...]) -> list[bytes]:
+    """What ends every trec-format line of each run, before the newline: nothing for one
+    run (trec_eval's output), ``b"\\t" + run`` for several. A run name with a tab or a line
+    break cannot be written so: :class:`ParameterError`."""
+    if len(runs) < 2:
+        return [b""] * len(runs)
+    for run in runs:
+        if any(c in run for c in "\t\n\r"):
+            raise ParameterError(f"run name {run!r} holds a tab or a line break: it cannot "
+                                 "name the runs of the trec format (rename the run)")
+    return [b"\t" + run.encode() for run in runs]
+
+
+def _per_query_blocks(evaluation: Evaluation, run_index: int,
+                      suffix: bytes = b"") -> Iterator[np.ndarray]:
+    """Per-topic lines of one run, in blocks of about :data:`CHUNK_LINES` lines, each line
+    ending with ``suffix``."""
     columns = [c for c in evaluation.columns if c.family.per_query]
     rankings = evaluation.rankings
     rows = np.flatnonzero(rankings.ranking_run == run_index)
@@ -114,13 +134,14 @@ def _per_query_blocks(evaluation: Evaluation, run_index: int) -> Iterator[np.nda
     for start in range(0, len(rows), step):
         block = rows[start:start + step]
         yield _per_query_block(evaluation, columns, topics.take(
-            pa.array(rankings.ranking_topic[block])), block)
+            pa.array(rankings.ranking_topic[block])), block, suffix)
 
 
 def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.Array,
-                     rows: np.ndarray) -> np.ndarray:
+                     rows: np.ndarray, suffix: bytes = b"") -> np.ndarray:
     """Per-topic lines of ``columns`` for the rankings ``rows`` (one run, whose topic ids
-    are ``topics``), topic by topic, as a ``uint8`` array.
+    are ``topics``), topic by topic, as a ``uint8`` array (each line ending with
+    ``suffix``).
 
     Values of the numeric columns printed ``d.dddd`` by ``%6.4f`` are written from their
     rounded units (:func:`~irscale.io.trec_lines.fixed4_units`); the other ``%6.4f`` values
@@ -156,17 +177,18 @@ def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.A
             strings = pc.binary_join_element_wise(
                 "'", pc.cast(pa.array(values), pa.string()), "'", "")
         texts.append((cells, strings))
-    return trec_lines([c.label for c in columns], topics, units, texts)
+    return trec_lines([c.label for c in columns], topics, units, texts, suffix)
 
 
-def _summary_block(evaluation: Evaluation, run_index: int) -> bytes:
+def _summary_block(evaluation: Evaluation, run_index: int, suffix: bytes = b"") -> bytes:
     out = io.StringIO()
+    end = suffix.decode() + "\n"
     for column, value in evaluation.summary(run_index):
         if column.value_type == "float" or column.aggregate in ("mean", "gmean"):
             text = f"{value:6.4f}"
         else:
             text = str(value)
-        out.write(f"{_label(column.label)}\tall\t{text}\n")
+        out.write(f"{_label(column.label)}\tall\t{text}{end}")
     return out.getvalue().encode()
 
 

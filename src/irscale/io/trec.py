@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 import numpy as np
 import pyarrow as pa
@@ -30,7 +28,7 @@ from ..core.inputs import (
     resolve_duplicates,
     string_fingerprints,
 )
-from ..errors import InputFormatError
+from ..errors import InputFormatError, ParameterError
 from ._text import (
     PathLike,
     check_int64,
@@ -39,6 +37,7 @@ from ._text import (
     parse_columns,
     source_name,
 )
+from .naming import NameSpec, name_runs
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
@@ -169,26 +168,32 @@ def _run_ids(column: pa.ChunkedArray) -> tuple[str, tuple[str, ...]]:
 def read_runs(
     sources: Iterable[PathLike] | Mapping[str, PathLike],
     *,
+    names: NameSpec = "runid",
     duplicates: DuplicatePolicy = "error",
     keep_rank: bool = False,
 ) -> list[Run]:
-    """Read several run files; a mapping gives each run its name.
+    """Read several run files, every run with a distinct name.
 
-    Runs that end up with the same name get the file name appended, so that every run in
-    the result is distinguishable.
+    ``names`` (see :mod:`irscale.io.naming`): ``"runid"`` (default) names each run by its
+    run id, except runs that share one: those are named after their files (``bm25.run.gz``
+    → ``bm25``; a longer form where stems collide too), with a warning; ``"file"`` names
+    every run by its file stem; a list gives one name per file. A mapping
+    ``{name: path}`` names the runs itself.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
+    >>> _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
+    >>> [r.name for r in read_runs([folder / "a.run", folder / "b.run"], names="file")]
+    ['a', 'b']
     """
     if isinstance(sources, Mapping):
+        if not (isinstance(names, str) and names == "runid"):
+            raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
+                                 "names= applies to a list of files")
         return [
             read_run(path, name=str(key), duplicates=duplicates, keep_rank=keep_rank)
             for key, path in sources.items()
         ]
     runs = [read_run(path, duplicates=duplicates, keep_rank=keep_rank) for path in sources]
-    names = [run.name for run in runs]
-    if len(set(names)) < len(names):
-        runs = [
-            replace(run, name=f"{run.name} ({os.path.basename(run.source)})")
-            if names.count(run.name) > 1
-            else run
-            for run in runs
-        ]
-    return runs
+    return name_runs(runs, names)

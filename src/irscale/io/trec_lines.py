@@ -109,18 +109,23 @@ class _Topics:
 
 
 def trec_lines(labels: Sequence[str], topics: pa.Array, units: np.ndarray,
-               texts: Sequence[tuple[np.ndarray, pa.Array]] = ()) -> np.ndarray:
-    """The lines ``f"{labels[j]:<22}\\t{topics[i]}\\t{value}\\n"`` of every cell ``(i, j)``
-    of ``units`` (topics × columns), topic by topic, as one ``uint8`` array.
+               texts: Sequence[tuple[np.ndarray, pa.Array]] = (),
+               suffix: bytes = b"") -> np.ndarray:
+    """The lines ``f"{labels[j]:<22}\\t{topics[i]}\\t{value}{suffix}\\n"`` of every cell
+    ``(i, j)`` of ``units`` (topics × columns), topic by topic, as one ``uint8`` array.
 
     The value of a cell with ``units ≥ 0`` (see :func:`fixed4_units`) is ``"%d.%04d" %
     divmod(units, 10^4)``. The other cells' values are given in ``texts``: pairs of flat cell
     indices (``i · columns + j``) and the string array of their texts, each such cell in
-    exactly one pair.
+    exactly one pair. ``suffix`` (``b"\\tbm25"``: the run, when there are several) ends
+    every line before its newline: line widths count it, and it is written with the newline
+    over the newline of every value, in bulk.
     """
     n, k = units.shape
     if n == 0 or k == 0:
         return np.zeros(0, dtype=np.uint8)
+    tail = np.frombuffer(suffix + b"\n", dtype=np.uint8)  # suffix and newline
+    extra = len(suffix)
     label_pieces = [f"{label:<22}\t".encode() for label in labels]
     label_width = np.array([len(piece) for piece in label_pieces], dtype=np.int64)
     grouped = _Topics(topics)
@@ -130,17 +135,17 @@ def trec_lines(labels: Sequence[str], topics: pa.Array, units: np.ndarray,
     # value widths (with the newline) of the other columns, at their rank among them
     others = np.flatnonzero(~uniform)
     rank = np.cumsum(~uniform) - 1
-    value_width = np.full((n, len(others)), 7, dtype=np.int64)  # "d.dddd\n"
+    value_width = np.full((n, len(others)), 7 + extra, dtype=np.int64)  # "d.dddd\n"
     text_buffers = [(cells, *string_buffers(strings)) for cells, strings in texts]
     for cells, offsets, _ in text_buffers:
-        value_width[cells // k, rank[cells % k]] = np.diff(offsets) + 1
+        value_width[cells // k, rank[cells % k]] = np.diff(offsets) + 1 + extra
 
     # byte widths of the segments of every topic, then where each segment ends
     segment_width = np.empty((n, len(segments)), dtype=np.int64)
     for index, (first, stop) in enumerate(segments):
         if uniform[first]:
             segment_width[:, index] = (int(label_width[first:stop].sum())
-                                       + (stop - first) * (grouped.length + 8))
+                                       + (stop - first) * (grouped.length + 8 + extra))
         else:
             segment_width[:, index] = (label_width[first] + grouped.length + 1
                                        + value_width[:, rank[first]])
@@ -151,7 +156,7 @@ def trec_lines(labels: Sequence[str], topics: pa.Array, units: np.ndarray,
     for index, (first, stop) in enumerate(segments):
         if uniform[first]:
             _write_run(buffer, starts[:, index], label_pieces[first:stop], grouped,
-                       units[:, first:stop])
+                       units[:, first:stop], tail)
     if len(others):
         segment = np.array([index for index, (first, _) in enumerate(segments)
                             if not uniform[first]])
@@ -162,6 +167,9 @@ def trec_lines(labels: Sequence[str], topics: pa.Array, units: np.ndarray,
             topic, column = cells // k, rank[cells % k]
             _copy_strings(buffer, value_starts[topic, column], offsets, data)
             buffer[ends[topic, segment[column]] - 1] = _NEWLINE
+        if extra:  # the suffix and newline end every line of these columns
+            windows(buffer, len(tail))[ends[:, segment] - len(tail)] = tail.view(
+                f"V{len(tail)}")[0]
     return buffer
 
 
@@ -181,19 +189,20 @@ def _segments(uniform: np.ndarray, label_width: np.ndarray) -> list[tuple[int, i
 
 
 def _write_run(buffer: np.ndarray, run_starts: np.ndarray, label_pieces: list[bytes],
-               grouped: _Topics, units: np.ndarray) -> None:
+               grouped: _Topics, units: np.ndarray, tail: np.ndarray) -> None:
     """Write the lines of a run of uniform columns with equal label widths.
 
     For the topics of each length, one record per topic (all the run's lines) is built in a
     ``topics × columns × line`` array: the labels come from a template copied row by row,
     the topic (by 8-byte words, each word's excess overwritten by the next word or the
     value) and the tab, value and newline word through strided ``uint64`` views. The
-    records are then copied to ``buffer`` from ``run_starts`` (one per topic).
+    records are then copied to ``buffer`` from ``run_starts`` (one per topic). ``tail``
+    (the line's end: a suffix and the newline) is written over the value word's newline.
     """
     width, columns = len(label_pieces[0]), len(label_pieces)
     words = _fixed4_words()
     for length, rows, padded in grouped.groups:
-        line = width + length + 8
+        line = width + length + 7 + len(tail)
         record = columns * line
         template = np.zeros((columns, line), dtype=np.uint8)
         template[:, :width] = np.frombuffer(b"".join(label_pieces), np.uint8).reshape(
@@ -205,6 +214,8 @@ def _write_run(buffer: np.ndarray, run_starts: np.ndarray, label_pieces: list[by
             _words_at(lines, width + 8 * word)[...] = np.repeat(
                 topic_words[:, word, None], columns, axis=1)
         _words_at(lines, width + length)[...] = words[units[rows]]
+        if len(tail) > 1:
+            lines[:, :, width + length + 7:] = tail
         windows(buffer, record)[run_starts[rows]] = lines.reshape(len(rows), record).view(
             f"V{record}")[:, 0]
 

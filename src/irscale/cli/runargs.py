@@ -1,0 +1,55 @@
+"""Options shared by the subcommands that read qrels and runs: ``--names`` (how runs are
+named) and ``--allow-empty`` (evaluate a run with no topic in common with the qrels)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..errors import ParameterError
+from ..io.naming import NameSpec, parse_names
+
+NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
+              "share one are named after their files, with a warning), file (the file name "
+              "without extension, e.g. bm25.run.gz -> bm25), or one name per run in order: "
+              "a,b,c")
+
+ALLOW_EMPTY_HELP = ("evaluate a run that has no topic in common with the qrels (an error "
+                    "otherwise, with or without -c: qrels of another collection, or topic ids "
+                    "written differently?)")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """``--names`` and ``--allow-empty``."""
+    parser.add_argument("--names", default=None, type=_names, metavar="runid|file|A,B,...",
+                        help=NAMES_HELP)
+    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+
+
+def _names(text: str) -> NameSpec:
+    try:
+        return parse_names(text)
+    except ParameterError as error:  # argparse reports it as a usage error
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False
+               ) -> Sequence[object]:
+    """The runs to evaluate: the paths themselves when ``--names`` was not given (the
+    evaluation reads them, naming runs that share a run id after their files), otherwise
+    the runs read and named as ``--names`` says."""
+    if names is None:
+        return list(paths)
+    from ..io.trec import read_runs
+
+    return read_runs(list(paths), names=names, keep_rank=keep_rank)
+
+
+def check_no_runs_option(args: argparse.Namespace, where: str) -> None:
+    """``--names`` / ``--allow-empty`` name and judge runs: refused with score files."""
+    given = [option for option, value in (("--names", getattr(args, "names", None)),
+                                          ("--allow-empty", getattr(args, "allow_empty", False)))
+             if value]
+    if given:
+        raise ParameterError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} "
+                             f"to runs evaluated against qrels, not to {where}")

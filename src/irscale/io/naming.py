@@ -1,0 +1,154 @@
+"""Naming runs: run ids, file names, or names given one per run.
+
+A run is named after the run id of its file (trec_eval's rule). Runs that share a run id
+(two CLEF eHealth 2016 teams reused one id across all their runs) are named after their
+files instead, with a warning saying so: by file stem (``bm25.run.gz`` → ``bm25``) or, where
+stems collide too, by the first unambiguous longer form, the whole file name and then the
+file name with as many parent folders as needed (``a/bm25.run``). Nothing is merged, and
+no run is named silently.
+
+The same vocabulary serves the Python API (``read_runs(paths, names=...)``) and the
+``--names`` option of the command line:
+
+* ``"runid"`` (default): run ids, file names for runs that share one (above);
+* ``"file"``: every run by its file stem (longer forms where stems collide, with a warning);
+* a sequence of names, one per run in order (``--names a,b,c``).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..core.inputs import Run
+from ..errors import ParameterError
+
+#: The naming rules by keyword; otherwise ``names`` lists one name per run.
+NAME_MODES = ("runid", "file")
+
+#: ``"runid"``, ``"file"`` or one name per run.
+NameSpec = str | Sequence[str]
+
+#: Suffixes of compressed files, dropped before the extension to form the stem.
+_COMPRESSED = (".gz", ".gzip")
+
+
+def parse_names(text: str) -> str | list[str]:
+    """The value of a ``--names`` option: ``runid``, ``file`` or a comma-separated list of
+    names, one per run (``a,b,c``)."""
+    if text in NAME_MODES:
+        return text
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise ParameterError(f"--names takes runid, file or one name per run (a,b,c), "
+                             f"got an empty name in {text!r}")
+    return names
+
+
+def has_file(run: Run) -> bool:
+    """Whether the run was read from a named file (not a frame, dict, bytes or stdin)."""
+    return not run.source.startswith("<")
+
+
+def file_stem(path: str | os.PathLike) -> str:
+    """The file name without its extension (and without ``.gz`` first):
+    ``runs/bm25.run.gz`` → ``bm25``, ``input.ql`` → ``input``."""
+    base = os.path.basename(os.fspath(path))
+    for suffix in _COMPRESSED:
+        if base.lower().endswith(suffix) and len(base) > len(suffix):
+            base = base[: -len(suffix)]
+            break
+    stem, _ = os.path.splitext(base)
+    return stem or base
+
+
+def _file_forms(source: str) -> list[str]:
+    """Names of a run file from the shortest to the longest: the stem, the file name, then
+    the file name under one, two, ... parent folders (of its absolute path)."""
+    parts = os.path.abspath(source).split(os.sep)
+    forms = [file_stem(source)]
+    for depth in range(1, len(parts) + 1):
+        form = "/".join(part for part in parts[-depth:] if part)
+        if form and form != forms[-1]:
+            forms.append(form)
+    return forms
+
+
+def _by_files(runs: Sequence[Run], chosen: list[str], selected: list[int], why: str
+              ) -> list[str]:
+    """Name the runs ``selected`` after their files: each by the shortest form (stem first)
+    that no other run's name takes."""
+    for i in selected:
+        if not has_file(runs[i]):
+            raise ParameterError(
+                f"run {runs[i].name!r} ({runs[i].source}) has no file name to be named by "
+                f"({why}): give the runs' names (--names a,b,c, or a mapping "
+                "{name: run} in Python)")
+    forms = {i: _file_forms(runs[i].source) for i in selected}
+    depth = dict.fromkeys(selected, 0)
+    names = list(chosen)
+    while True:
+        for i in selected:
+            names[i] = forms[i][min(depth[i], len(forms[i]) - 1)]
+        counts = Counter(names)
+        clashing = [i for i in selected if counts[names[i]] > 1]
+        if not clashing:
+            return names
+        stuck = [i for i in clashing if depth[i] >= len(forms[i]) - 1]
+        if stuck:
+            raise ParameterError(f"run file {runs[stuck[0]].source} is given twice")
+        for i in clashing:
+            depth[i] += 1
+
+
+def name_runs(runs: Sequence[Run], names: NameSpec = "runid") -> list[Run]:
+    """The runs named as ``names`` says (module documentation), every name distinct.
+
+    Renaming keeps everything the readers computed (fingerprints, topic blocks). A warning
+    names the runs whose names come from their files because run ids (or stems) collide.
+    """
+    runs = list(runs)
+    if isinstance(names, str):
+        if names not in NAME_MODES:
+            raise ParameterError(f"names must be {' or '.join(NAME_MODES)} or one name per "
+                                 f"run, got {names!r}")
+        given = [run.name for run in runs]
+        if names == "runid":
+            counts = Counter(given)
+            selected = [i for i, name in enumerate(given) if counts[name] > 1]
+            if not selected:
+                return runs
+            chosen = _by_files(runs, given, selected, "runs share its run id")
+            for runid in dict.fromkeys(given[i] for i in selected):
+                members = [i for i in selected if given[i] == runid]
+                _warn_named(f"{len(members)} runs share the run id {runid!r}: they are named "
+                            "after their files", runs, chosen, members)
+        else:
+            chosen = _by_files(runs, given, list(range(len(runs))), "--names file")
+            stems = [file_stem(run.source) for run in runs]
+            counts = Counter(stems)
+            for stem in dict.fromkeys(s for s in stems if counts[s] > 1):
+                members = [i for i, s in enumerate(stems) if s == stem]
+                _warn_named(f"{len(members)} run files share the file stem {stem!r}: they are "
+                            "named by longer forms", runs, chosen, members)
+    else:
+        chosen = [str(name) for name in names]
+        if len(chosen) != len(runs):
+            raise ParameterError(f"names: {len(chosen)} name{'s' * (len(chosen) != 1)} given "
+                                 f"for {len(runs)} run{'s' * (len(runs) != 1)}: give one per "
+                                 "run, in order")
+        repeated = [name for name, count in Counter(chosen).items() if count > 1]
+        if repeated:
+            raise ParameterError(f"names: {repeated[0]!r} is given twice")
+        if not all(chosen):
+            raise ParameterError("names: a run name cannot be empty")
+    return [run if run.name == name else replace(run, name=name)
+            for run, name in zip(runs, chosen, strict=True)]
+
+
+def _warn_named(what: str, runs: Sequence[Run], chosen: list[str], members: list[int]) -> None:
+    listed = ", ".join(f"{chosen[i]!r} ({runs[i].source})" for i in members)
+    warnings.warn(f"{what}: {listed} (--names or names= chooses other names)", stacklevel=3)
