@@ -38,6 +38,8 @@ def _column(frame, names: Sequence[str], what: str, source: str) -> str:
 def _flatten(data: Mapping[str, Mapping[str, Any]], what: str) -> tuple[list, list, list]:
     topics, docs, values = [], [], []
     for topic, entries in data.items():
+        if topic is None or any(d is None for d in entries or ()):
+            raise InputError(f"{what} dict: a topic or document id is None")
         if not isinstance(entries, Mapping):
             raise InputError(f"{what} dict: topic {topic!r} maps to {type(entries).__name__}, "
                              "expected a dict {docno: value}")
@@ -112,6 +114,11 @@ def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicat
     if len(bad):
         raise InputFormatError("relevance is not an integer", source=source,
                                text=_row_describer(topic, docno, values)(int(bad[0]))[1])
+    bad = np.flatnonzero(np.abs(numeric) >= 2.0**63)
+    if len(bad):
+        raise InputFormatError("relevance is too large (integers must lie within "
+                               "±9,223,372,036,854,775,807)", source=source,
+                               text=_row_describer(topic, docno, values)(int(bad[0]))[1])
     rel = numeric.astype(np.int64)
     keep = resolve_duplicates(topic, docno, rel, duplicates, source,
                               _row_describer(topic, docno, rel))
@@ -129,10 +136,28 @@ def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "e
     t = _column(frame, _TOPIC, "topic", source)
     d = _column(frame, _DOC, "document", source)
     s = _column(frame, _SCORE, "score", source)
-    rank = frame["rank"].to_numpy(np.int64) if "rank" in frame.columns else None
+    rank = _rank_column(frame, source) if "rank" in frame.columns else None
     return _make_run(_frame_identifiers(frame, t, "topic", source),
                      _frame_identifiers(frame, d, "document", source),
                      frame[s].to_numpy(), name, duplicates, source, rank)
+
+
+def _rank_column(frame, source: str) -> np.ndarray:
+    """The ``rank`` column as integers; :class:`InputFormatError` naming a row that is not."""
+    import pandas as pd
+
+    column = frame["rank"]
+    if pd.api.types.is_integer_dtype(column.dtype) and not pd.api.types.is_bool_dtype(
+            column.dtype):
+        return column.to_numpy(np.int64)
+    numeric = pd.to_numeric(column, errors="coerce").to_numpy(np.float64, na_value=np.nan)
+    bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric))
+                         | (np.abs(numeric) >= 2.0**63))
+    if len(bad) or pd.api.types.is_bool_dtype(column.dtype):
+        row = int(bad[0]) if len(bad) else 0
+        raise InputFormatError(f"rank is not an integer in row {row}", source=source,
+                               text=" ".join(map(str, frame.iloc[row].tolist())))
+    return numeric.astype(np.int64)
 
 
 def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
