@@ -1,0 +1,248 @@
+"""``irscale eval`` (and the top-level command): faulty runs, qrels, label files, standard
+input and options. Table-driven: every row is one call checked against the contract of
+``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from .catalog import has_warning, trec_file_faults
+from .conftest import (
+    BIN,
+    all_checks,
+    any_of,
+    either,
+    err,
+    gz,
+    ok,
+    output_contains,
+    qrels_lines,
+    run_case,
+    run_lines,
+    same_output_as,
+    subprocess_env,
+    text,
+    trec_values,
+)
+
+MEASURES = ["-m", "map", "-m", "P@5", "-m", "num_ret", "-m", "num_rel", "-q"]
+
+
+def run_argv(name: str) -> list[str]:
+    return ["eval", "qrels.txt", name, *MEASURES]
+
+
+def qrels_argv(name: str) -> list[str]:
+    return ["eval", name, "a.run", *MEASURES]
+
+
+def labels_argv(name: str) -> list[str]:
+    return ["eval", "qrels.txt", "a.run", "--labels", f"under={name}", "-m", "uRBP(p=0.8)",
+            "-m", "map", "-q"]
+
+
+BASE = run_argv("a.run")
+QRELS = qrels_lines()
+RUN = run_lines("a")
+
+
+def _relabel(old: str, new: str) -> bytes:
+    """The qrels with every label ``old`` replaced by ``new``."""
+    return text([" ".join(f[:3] + [new if f[3] == old else f[3]]) for f in
+                 (line.split() for line in QRELS)])
+
+
+def num_ret_is(expected: str):
+    def check(result, ws, run):
+        assert trec_values(result.out, "num_ret") == [expected], result.describe()
+
+    return check
+
+
+def json_parses(result, ws, run):
+    json.loads(result.out)
+
+
+def each_line_names_run(*names: str):
+    def check(result, ws, run):
+        lines = [line for line in result.out.splitlines() if line.strip()]
+        assert lines, result.describe()
+        bad = [line for line in lines if not any(n in line for n in names)]
+        assert not bad, f"lines that do not say which run they belong to: {bad[:3]}" + \
+            result.describe()
+
+    return check
+
+
+def no_summary(result, ws, run):
+    assert not trec_values(result.out, "map", "all"), result.describe()
+    assert trec_values(result.out, "map", "1"), result.describe()
+
+
+FOREIGN = text([" ".join(["10" + f[0]] + f[1:]) for f in (line.split() for line in RUN)])
+
+CASES = [
+    *trec_file_faults("run", "run", run_argv, BASE, name="bad.run"),
+    *trec_file_faults("qrels", "qrels", qrels_argv, BASE, name="bad.qrels"),
+    *trec_file_faults("labels", "labels", labels_argv, labels_argv("labels.txt"),
+                      name="bad.labels"),
+    # ---- qrels: labels of any size are valid and leave binary measures unchanged
+    ok("qrels-label-1e7", qrels_argv("big.qrels"), same_output_as(*BASE),
+       files={"big.qrels": _relabel("2", str(10**7))}),
+    ok("qrels-label-2pow31", qrels_argv("big.qrels"), same_output_as(*BASE),
+       files={"big.qrels": _relabel("2", str(2**31))}),
+    ok("qrels-label-int64-max", qrels_argv("big.qrels"), same_output_as(*BASE),
+       files={"big.qrels": _relabel("2", str(2**63 - 1))}),
+    ok("qrels-label-negative", qrels_argv("neg.qrels"), same_output_as(*BASE),
+       files={"neg.qrels": _relabel("0", "-1")}),
+    either("qrels-label-plus-sign", qrels_argv("plus.qrels"), "plus.qrels", "line 1",
+           check=same_output_as(*BASE), files={"plus.qrels": _relabel("1", "+1")}),
+    # ---- topics
+    err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "teamA_r1"),
+        files={"foreign.run": FOREIGN}),
+    ok("run-topics-not-in-qrels-allow-empty", run_argv("foreign.run") + ["--allow-empty"],
+       files={"foreign.run": FOREIGN}),
+    err("qrels-topics-not-in-run", qrels_argv("foreign.qrels"), "foreign.qrels",
+        files={"foreign.qrels": text([" ".join(["10" + f[0]] + f[1:])
+                                      for f in (line.split() for line in QRELS)])}),
+    ok("run-one-topic-only", run_argv("one.run"), None, files={"one.run": text(RUN[:5])}),
+    ok("run-one-document", run_argv("one.run"), num_ret_is("1"),
+       files={"one.run": text(RUN[:1])}),
+    # ---- runs sharing a run id are named by file stem, with a warning
+    ok("runs-sharing-run-id", ["eval", "qrels.txt", "first.run", "second.run", "-m", "map"],
+       all_checks(has_warning, output_contains("first", "second")),
+       files={"first.run": text(RUN), "second.run": text(RUN)}),
+    ok("runs-sharing-run-id-gz", ["eval", "qrels.txt", "first.run", "second.run.gz", "-m",
+                                  "map"],
+       all_checks(has_warning, output_contains("first", "second")),
+       files={"first.run": text(RUN), "second.run.gz": gz(text(RUN))}),
+    ok("several-runs-every-line-names-its-run",
+       ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "-m", "P@5", "-q"],
+       each_line_names_run("teamA_r1", "teamB_r1")),
+    either("same-run-file-twice", ["eval", "qrels.txt", "a.run", "a.run", "-m", "map"],
+           "a.run"),
+    # ---- standard input
+    ok("stdin-run", ["eval", "qrels.txt", "-", *MEASURES], same_output_as(*BASE),
+       stdin=text(RUN)),
+    ok("stdin-qrels", ["eval", "-", "a.run", *MEASURES], same_output_as(*BASE),
+       stdin=text(QRELS)),
+    ok("stdin-run-gzip", ["eval", "qrels.txt", "-", *MEASURES], same_output_as(*BASE),
+       stdin=gz(text(RUN))),
+    ok("stdin-run-crlf", ["eval", "qrels.txt", "-", *MEASURES], same_output_as(*BASE),
+       stdin=text(RUN).replace(b"\n", b"\r\n")),
+    err("stdin-twice-runs", ["eval", "qrels.txt", "-", "-", *MEASURES],
+        any_of("-", "stdin", "standard input"), stdin=text(RUN)),
+    err("stdin-twice-qrels-and-run", ["eval", "-", "-", *MEASURES],
+        any_of("-", "stdin", "standard input"), stdin=text(RUN)),
+    err("stdin-empty", ["eval", "qrels.txt", "-", *MEASURES],
+        any_of("<stdin>", "standard input", "stdin"), stdin=b""),
+    err("stdin-bad-line", ["eval", "qrels.txt", "-", *MEASURES],
+        any_of("<stdin>", "standard input", "stdin"), "line 3", "abc",
+        stdin=text(RUN[:2] + ["1 Q0 d7 3 abc teamA_r1"] + RUN[3:])),
+    err("stdin-non-utf8", ["eval", "qrels.txt", "-", *MEASURES], "line 2",
+        stdin=text(RUN[:1]) + b"1 Q0 d\xff 2 0.5 teamA_r1\n"),
+    err("stdin-truncated-gzip", ["eval", "qrels.txt", "-", *MEASURES],
+        any_of("<stdin>", "standard input", "stdin"), stdin=gz(text(RUN))[:40]),
+    # ---- measures
+    err("measure-unknown", ["eval", "qrels.txt", "a.run", "-m", "nosuch"], "nosuch"),
+    err("measure-empty", ["eval", "qrels.txt", "a.run", "-m", ""], any_of("measure", "-m")),
+    err("measure-P-rel-0", ["eval", "qrels.txt", "a.run", "-m", "P(rel=0)@5"], "rel"),
+    err("measure-P-rel-negative", ["eval", "qrels.txt", "a.run", "-m", "P(rel=-1)@5"], "rel"),
+    err("measure-NumRet-rel-0", ["eval", "qrels.txt", "a.run", "-m", "NumRet(rel=0)"], "rel"),
+    err("measure-nDCG-gain-foo", ["eval", "qrels.txt", "a.run", "-m", "nDCG(gain=foo)"],
+        "foo"),
+    err("measure-RBP-p-2", ["eval", "qrels.txt", "a.run", "-m", "RBP(p=2)"], "p"),
+    err("measure-RBP-p-negative", ["eval", "qrels.txt", "a.run", "-m", "RBP(p=-0.5)"], "p"),
+    err("measure-RBP-p-text", ["eval", "qrels.txt", "a.run", "-m", "RBP(p=abc)"], "abc"),
+    err("measure-RBP-unknown-param", ["eval", "qrels.txt", "a.run", "-m", "RBP(q=0.5)"], "q"),
+    err("measure-P-cutoff-text", ["eval", "qrels.txt", "a.run", "-m", "P@abc"], "abc"),
+    err("measure-P-cutoff-negative", ["eval", "qrels.txt", "a.run", "-m", "P@-5"], "-5"),
+    err("measure-unbalanced-paren", ["eval", "qrels.txt", "a.run", "-m", "P(rel=2@5"],
+        "P(rel=2@5"),
+    err("measure-trec-name-bad-cutoff", ["eval", "qrels.txt", "a.run", "-m", "P_abc"],
+        "P_abc"),
+    err("measure-uRBP-without-labels", ["eval", "qrels.txt", "a.run", "-m", "uRBP(p=0.8)"],
+        any_of("under", "labels")),
+    # ---- -l / -M / -N
+    err("level-0", [*BASE, "-l", "0"], any_of("-l", "level")),
+    err("level-negative", [*BASE, "-l", "-1"], any_of("-l", "level")),
+    err("level-text", [*BASE, "-l", "abc"], any_of("-l", "level")),
+    err("level-beyond-int64", [*BASE, "-l", "99999999999999999999"], any_of("-l", "level")),
+    either("max-retrieved-0", [*BASE, "-M", "0"], any_of("-M", "max"),
+           check=num_ret_is("0")),
+    ok("max-retrieved-2", [*BASE, "-M", "2"], num_ret_is("12")),
+    err("max-retrieved-negative", [*BASE, "-M", "-1"], any_of("-M", "max")),
+    err("max-retrieved-beyond-int64", [*BASE, "-M", "99999999999999999999"],
+        any_of("-M", "max")),
+    err("max-retrieved-text", [*BASE, "-M", "ten"], any_of("-M", "max")),
+    err("num-docs-negative", [*BASE, "-N", "-1"], any_of("-N", "num-docs")),
+    err("num-docs-beyond-int64", [*BASE, "-N", "99999999999999999999"],
+        any_of("-N", "num-docs")),
+    ok("num-docs-100", [*BASE, "-N", "100"]),
+    # ---- other options
+    err("compat-8", [*BASE, "--compat", "8"], "compat"),
+    err("ties-unknown", [*BASE, "--ties", "random"], "random"),
+    err("format-unknown", [*BASE, "--format", "xml"], "xml"),
+    err("labels-no-equals", [*labels_argv("labels.txt")[:3], "--labels", "under",
+                             "-m", "map"], "--labels"),
+    err("labels-no-name", ["eval", "qrels.txt", "a.run", "--labels", "=labels.txt"],
+        "--labels"),
+    err("labels-no-file", ["eval", "qrels.txt", "a.run", "--labels", "under="], "--labels"),
+    err("labels-twice", [*labels_argv("labels.txt"), "--labels", "under=labels.txt"],
+        "under"),
+    err("unknown-option", [*BASE, "--bogus"], "--bogus"),
+    err("no-run", ["eval", "qrels.txt"], any_of("runs", "run")),
+    err("no-arguments", ["eval"], any_of("qrels", "run")),
+    err("output-option-without-value", [*BASE, "-o"], any_of("-o", "--output")),
+    ok("judged-only-complete", [*BASE, "-J", "-c"]),
+    ok("per-query-no-summary", ["eval", "qrels.txt", "a.run", "-m", "map", "-q", "-n"],
+       no_summary),
+    ok("format-json", [*BASE, "--format", "json"], json_parses),
+    ok("format-csv", [*BASE, "--format", "csv"], output_contains("map")),
+    ok("format-markdown", [*BASE, "--format", "markdown"], output_contains("|")),
+    # ---- the command itself
+    err("command-missing", [], any_of("command", "COMMAND", "eval")),
+    err("command-unknown", ["frob"], "frob"),
+    err("command-unknown-option", ["--bogus"], "--bogus"),
+    err("command-misspelt", ["evaluate", "qrels.txt", "a.run"], "evaluate"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_eval(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+# ------------------------------------------------------------------ memory and labels
+LIMIT = 1536 * 2**20  # address space of the subprocess: far below a table of 2^31 gains
+
+
+def _limited() -> None:  # pragma: no cover - runs in the child
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
+
+
+@pytest.mark.parametrize("label", [10**7, 2**31, 2**40],
+                         ids=["label-1e7", "label-2pow31", "label-2pow40"])
+def test_huge_label_costs_no_memory(ws, run_cli, label):
+    """One huge relevance label must not make memory grow with its value (a subprocess
+    limited to 1.5 GiB of address space; the binary measures stay what they were)."""
+    ws.write("big.qrels", _relabel("2", str(label)))
+    graded = ["-m", "ndcg", "-m", "ndcg_cut_10", "-m", "ERR@10", "-m", "Q", "-m", "map"]
+    proc = subprocess.run([*BIN, "eval", "big.qrels", "a.run", *graded],
+                          preexec_fn=_limited, capture_output=True, text=True, timeout=120,
+                          env=subprocess_env(), cwd=ws.root)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-800:])
+    assert "Traceback" not in proc.stderr
+    reference = run_cli(["eval", "qrels.txt", "a.run", "-m", "map"])
+    assert trec_values(proc.stdout, "map") == trec_values(reference.out, "map")
+
+
+def test_version(ws, run_cli):
+    result = run_cli(["--version"])
+    assert result.status == 0 and "Traceback" not in result.err
+    assert "irscale" in result.out + result.err
