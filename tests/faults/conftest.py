@@ -418,3 +418,10 @@ def irscale_bin() -> list[str]:
 
 def any_of(*names: str) -> tuple[str, ...]:
     return tuple(names)
+
+
+def opt(name: str, *aliases: str) -> tuple[str, ...]:
+    """An option named in a message: as spelt on the command line, or by its parameter
+    name (``--alpha`` or ``alpha``, ``--bin-width`` or ``bin_width``/``bin width``)."""
+    bare = name.lstrip("-")
+    return (name, bare, bare.replace("-", "_"), bare.replace("-", " "), *aliases)

@@ -100,7 +100,7 @@ CASES = [
        files={"big.qrels": _relabel("2", str(2**63 - 1))}),
     ok("qrels-label-negative", qrels_argv("neg.qrels"), same_output_as(*BASE),
        files={"neg.qrels": _relabel("0", "-1")}),
-    either("qrels-label-plus-sign", qrels_argv("plus.qrels"), "plus.qrels", "line 1",
+    either("qrels-label-plus-sign", qrels_argv("plus.qrels"), "plus.qrels", "line 3",
            check=same_output_as(*BASE), files={"plus.qrels": _relabel("1", "+1")}),
     # ---- topics
     err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "teamA_r1"),

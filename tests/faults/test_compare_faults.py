@@ -1,0 +1,201 @@
+"""``irscale compare``: faulty score CSVs, qrels and runs, and options (tests, models,
+corrections, alpha, samples, seeds, workers, options a test ignores)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .catalog import csv_faults, has_warning
+from .conftest import (
+    any_of,
+    either,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    run_lines,
+    score_text,
+    text,
+    warnings_of,
+)
+
+
+def csv_argv(name: str) -> list[str]:
+    return ["compare", "--scores", name, "--test", "t", "--correction", "holm"]
+
+
+REF = csv_argv("ap.csv")
+TUKEY = ["compare", "--scores", "ap.csv"]
+T = ["compare", "--scores", "ap.csv", "--test", "t"]
+RANDOM = ["compare", "--scores", "ap.csv", "--test", "randomization", "--samples", "99",
+          "--seed", "1"]
+BOOT = ["compare", "--scores", "ap.csv", "--test", "bootstrap", "--samples", "99",
+        "--seed", "1"]
+RUNS = ["compare", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map"]
+
+
+def json_pairs(result, ws, run):
+    document = json.loads(result.out)
+    assert document["pairs"], result.describe()
+    for pair in document["pairs"]:
+        assert "p" in pair and "p_adjusted" in pair, f"pair without p and p_adjusted: {pair}"
+
+
+def no_raw_warnings(result, ws, run):
+    for word in ("RuntimeWarning", "UserWarning", "divide by zero", ".py:"):
+        assert word not in result.err, f"raw warning on stderr: {result.err!r}"
+
+
+def finite_output(result, ws, run):
+    no_raw_warnings(result, ws, run)
+    lowered = result.out.lower()
+    assert "nan" not in lowered and "inf" not in lowered.replace("info", ""), \
+        "non-finite numbers printed" + result.describe()
+
+
+def _twin_columns() -> str:
+    """sysA and sysB identical: their p-values are 1."""
+    lines = score_text("ap").splitlines()
+    out = [lines[0]]
+    for row in lines[1:]:
+        cells = row.split(",")
+        cells[1] = cells[0]
+        out.append(",".join(cells))
+    return "\n".join(out) + "\n"
+
+
+def _scaled(factor: str) -> str:
+    lines = score_text("ap").splitlines()
+    return "\n".join([lines[0]] + [",".join(f"{c}{factor}" for c in row.split(","))
+                                   for row in lines[1:]]) + "\n"
+
+
+SHORT = score_text("ap", rows=8)  # 8 of the 12 topics
+
+CASES = [
+    *csv_faults("csv", csv_argv, REF),
+    either("csv-scores-1e300", csv_argv("big.csv"), check=finite_output,
+           files={"big.csv": _scaled("e300")}),
+    either("csv-scores-1e300-tukey", ["compare", "--scores", "big.csv"], check=finite_output,
+           files={"big.csv": _scaled("e300")}),
+    ok("csv-negative-scores", csv_argv("neg.csv"), files={"neg.csv": _scaled("e0").replace(
+        ",0.", ",-0.").replace("\n0.", "\n-0.")}),
+    ok("sidak-p-equal-1-no-raw-warning",
+       ["compare", "--scores", "twin.csv", "--test", "sign", "--correction", "sidak"],
+       no_raw_warnings, files={"twin.csv": _twin_columns()}),
+    ok("holm-sidak-p-equal-1-no-raw-warning",
+       ["compare", "--scores", "twin.csv", "--test", "t", "--correction", "holm-sidak"],
+       no_raw_warnings, files={"twin.csv": _twin_columns()}),
+    # ---- several score files
+    err("scores-same-file-twice", ["compare", "--scores", "ap.csv", "--scores", "ap.csv",
+                                   "--test", "t"], "ap"),
+    err("scores-topics-differ", ["compare", "--scores", "ap.csv", "--scores", "short.csv",
+                                 "--test", "t"], "short.csv", files={"short.csv": SHORT}),
+    err("scores-systems-differ", ["compare", "--scores", "ap.csv", "--scores", "three.csv",
+                                  "--test", "t"], "three.csv",
+        files={"three.csv": score_text("p10", systems=("sysA", "sysB", "sysC"))}),
+    ok("scores-two-measures-pairwise", ["compare", "--scores", "ap.csv", "--scores",
+                                        "p10.csv", "--test", "t"]),
+    err("scores-two-measures-tukey", ["compare", "--scores", "ap.csv", "--scores",
+                                      "p10.csv"], "-m"),
+    # ---- inputs given wrong
+    err("nothing-to-compare", ["compare"], any_of("--scores", "QRELS")),
+    err("scores-and-runs", ["compare", "--scores", "ap.csv", "qrels.txt", "a.run", "b.run"],
+        "--scores"),
+    err("runs-one-run", ["compare", "qrels.txt", "a.run", "-m", "map"], any_of("run", "two")),
+    err("runs-no-measure", ["compare", "qrels.txt", "a.run", "b.run"], "-m"),
+    err("runs-unknown-measure", ["compare", "qrels.txt", "a.run", "b.run", "-m", "nosuch"],
+        "nosuch"),
+    err("runs-missing-run", ["compare", "qrels.txt", "a.run", "nope.run", "-m", "map"],
+        "nope.run"),
+    err("runs-missing-qrels", ["compare", "nope.qrels", "a.run", "b.run", "-m", "map"],
+        "nope.qrels"),
+    err("runs-bad-run-line", ["compare", "qrels.txt", "a.run", "bad.run", "-m", "map"],
+        "bad.run", "line 2", files={"bad.run": text(run_lines("b")[:1] + ["1 Q0 d5 2 x y"]
+                                                    + run_lines("b")[2:])}),
+    err("runs-directory", ["compare", "qrels.txt", "a.run", "adir", "-m", "map"], "adir"),
+    err("runs-cover-different-topics", ["compare", "qrels.txt", "a.run", "part.run", "-m",
+                                        "map"], any_of("topic", "part.run"),
+        files={"part.run": text(run_lines("b")[:10])}),
+    ok("runs-valid", RUNS, output_contains("teamA_r1")),
+    ok("runs-sharing-run-id", ["compare", "qrels.txt", "first.run", "second.run", "c.run",
+                               "-m", "map"], has_warning,
+       files={"first.run": text(run_lines("a")), "second.run": text(run_lines("a"))}),
+    ok("runs-names-file", [*RUNS, "--names", "file"], output_contains("a", "b", "c")),
+    err("runs-measure-bad-param", ["compare", "qrels.txt", "a.run", "b.run", "-m",
+                                   "RBP(p=2)"], "p"),
+    # ---- systems
+    err("systems-one", [*TUKEY, "--systems", "sysA"], any_of("2", "two", "system")),
+    err("systems-unknown", [*TUKEY, "--systems", "sysA,nosuch"], "nosuch"),
+    err("systems-empty", [*TUKEY, "--systems", ","], opt("--systems")),
+    ok("systems-two", [*T, "--systems", "sysA,sysB"], output_contains("sysA", "sysB")),
+    # ---- tests, models, corrections, formats
+    err("test-unknown", [*TUKEY, "--test", "nosuch"], "nosuch"),
+    err("test-empty", [*TUKEY, "--test", ""], opt("--test")),
+    err("model-unknown", [*TUKEY, "--model", "nosuch"], "nosuch"),
+    err("model-with-t-test", [*T, "--model", "MD1"], opt("--model")),
+    err("correction-unknown", [*T, "--correction", "nosuch"], "nosuch"),
+    err("format-unknown", [*TUKEY, "--format", "xml"], "xml"),
+    ok("model-friedman", [*TUKEY, "--model", "friedman"]),
+    ok("model-kruskal-wallis", [*TUKEY, "--model", "kruskal-wallis"]),
+    ok("model-MD1", [*TUKEY, "--model", "MD1"]),
+    ok("test-wilcoxon-less", [*T[:-1], "wilcoxon", "--alternative", "less"]),
+    ok("test-sign-bonferroni", [*T[:-1], "sign", "--correction", "bonferroni"]),
+    ok("test-randomization", RANDOM),
+    ok("test-bootstrap", BOOT),
+    ok("test-randomized-tukey", [*TUKEY, "--test", "randomized-tukey-hsd", "--samples",
+                                 "99", "--seed", "1"]),
+    ok("format-json-has-p-and-p-adjusted", [*T, "--format", "json"], json_pairs),
+    ok("format-latex", [*T, "--format", "latex"], output_contains("\\")),
+    # ---- alpha
+    err("alpha-0", [*TUKEY, "--alpha", "0"], opt("--alpha")),
+    err("alpha-1", [*TUKEY, "--alpha", "1"], opt("--alpha")),
+    err("alpha-1.5", [*TUKEY, "--alpha", "1.5"], opt("--alpha")),
+    err("alpha-negative", [*T, "--alpha", "-0.05"], opt("--alpha")),
+    err("alpha-nan", [*T, "--alpha", "nan"], opt("--alpha")),
+    err("alpha-text", [*T, "--alpha", "abc"], opt("--alpha")),
+    # ---- options a test ignores
+    err("alternative-less-with-tukey", [*TUKEY, "--alternative", "less"], opt("--alternative")),
+    err("alternative-greater-with-tukey", [*TUKEY, "--test", "tukey-hsd", "--alternative",
+                                           "greater"], opt("--alternative")),
+    err("alternative-with-randomized-tukey", [*TUKEY, "--test", "randomized-tukey-hsd",
+                                              "--samples", "99", "--alternative", "less"],
+        "--alternative"),
+    err("samples-with-t", [*T, "--samples", "100"], opt("--samples")),
+    err("seed-with-t", [*T, "--seed", "1"], opt("--seed")),
+    err("samples-with-tukey", [*TUKEY, "--samples", "100"], opt("--samples")),
+    err("correction-with-tukey", [*TUKEY, "--correction", "bonferroni"], opt("--correction")),
+    # ---- resampling parameters
+    err("samples-0-randomization", [*RANDOM, "--samples", "0"], opt("--samples")),
+    err("samples-negative-bootstrap", [*BOOT, "--samples", "-5"], opt("--samples")),
+    err("samples-0-randomized-tukey", [*TUKEY, "--test", "randomized-tukey-hsd",
+                                       "--samples", "0"], opt("--samples")),
+    err("samples-text", [*RANDOM, "--samples", "many"], opt("--samples")),
+    err("samples-huge", [*BOOT, "--samples", "99999999999999999999"], opt("--samples")),
+    err("seed-negative", [*RANDOM, "--seed", "-1"], opt("--seed")),
+    err("seed-text", [*RANDOM, "--seed", "abc"], opt("--seed")),
+    err("seed-float", [*RANDOM, "--seed", "1.5"], opt("--seed")),
+    err("workers-0", [*RANDOM, "--workers", "0"], opt("--workers")),
+    err("workers-negative", [*RANDOM, "--workers", "-2"], opt("--workers")),
+    err("digits-negative", [*TUKEY, "--digits", "-1"], opt("--digits")),
+    err("digits-text", [*TUKEY, "--digits", "x"], opt("--digits")),
+    err("unknown-option", [*TUKEY, "--bogus"], opt("--bogus")),
+    err("topic-column-with-runs", [*RUNS, "--topic-column", "topic"], opt("--topic-column")),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_compare(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+def test_randomization_same_for_any_workers(ws, run_cli):
+    """A seed gives the same result whatever the number of workers."""
+    one = run_cli([*RANDOM, "--workers", "1"])
+    two = run_cli([*RANDOM, "--workers", "2"])
+    assert one.status == two.status == 0, one.describe() + two.describe()
+    assert one.out == two.out
+    assert not warnings_of(one)
