@@ -107,7 +107,8 @@ def write(path, frame: pd.DataFrame) -> str:
 
 
 @pytest.mark.parametrize(("frame", "message"), [
-    (pd.DataFrame({"a": [0.1, np.nan, 0.3], "b": [0.2, 0.3, 0.1]}), "non-finite"),
+    (pd.DataFrame({"a": [0.1, np.nan, 0.3], "b": [0.2, 0.3, 0.1]}),
+     "line 3: missing score for system 'a'"),
     (pd.DataFrame({"a": [0.5, 0.5, 0.5], "b": [0.5, 0.5, 0.5]}), "constant"),
     (pd.DataFrame({"a": [0.1, 0.2, 0.3]}), "at least 2 systems"),
     (pd.DataFrame({"a": [0.1], "b": [0.2]}), "at least 2 topics"),

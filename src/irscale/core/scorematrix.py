@@ -142,43 +142,44 @@ class ScoreMatrix:
     @classmethod
     def read_csv(
         cls,
-        path: str | os.PathLike,
+        path: str | os.PathLike | bytes,
         *,
         measure: str | None = None,
-        topic_column: str | None = None,
+        topic_column: str | bool | None = None,
         allow_missing: bool = False,
     ) -> ScoreMatrix:
         """Read a CSV file with a header of system names and one row per topic.
 
-        Topics are labelled ``1..n`` unless ``topic_column`` names a column holding topic ids.
-        The measure is named ``measure`` or after the file (``adhoc8_ap.csv`` → ``adhoc8_ap``).
+        ``path`` is a file (plain or gzip), ``-`` for standard input, or the bytes
+        themselves. The first line must be the header; every row has as many
+        comma-separated fields as the header. Topics are the values of ``topic_column``;
+        without it, a column named ``topic``, ``topic_id``, ``topicid``, ``qid``,
+        ``query_id``, ``queryid`` or ``query`` (any case) is taken as the topic column,
+        with a warning saying so, and otherwise topics are the row numbers ``1..n``
+        (``topic_column=False``: always the row numbers). The measure is named ``measure``
+        or after the file (``adhoc8_ap.csv`` → ``adhoc8_ap``).
+
+        Refused, with :class:`~irscale.errors.InputFormatError` naming the file, the line
+        and the offending text: non-UTF-8 bytes, a first line of numbers (no header), an
+        empty or duplicate column name (pandas would silently rename a second ``a`` to
+        ``a.1``), a first column of distinct increasing integers not named as the topic
+        column (topic ids read as a system), a row with more or fewer fields than the
+        header, an empty or duplicate topic id, a non-numeric or non-finite score and,
+        unless ``allow_missing`` (then NaN), a missing score (an empty cell, ``NA``,
+        ``NaN``). An empty file or a header without data rows raises
+        :class:`~irscale.errors.EmptyInputError`; an unreadable file
+        :class:`~irscale.errors.FileAccessError`.
         """
+        from . import _csv_scores
+
+        table = _csv_scores.read(path, topic_column=topic_column,
+                                 allow_missing=allow_missing)
+        name = measure or table.measure
         try:
-            frame = pd.read_csv(path, dtype={topic_column: str} if topic_column else None)
-        except pd.errors.EmptyDataError:
-            raise InputError("empty score file", source=str(path)) from None
-        if frame.empty:
-            raise InputError("score file has no data row", source=str(path))
-        if topic_column is not None:
-            if topic_column not in frame.columns:
-                raise InputError(f"no column {topic_column!r}", source=str(path))
-            frame = frame.set_index(topic_column)
-        else:
-            frame.index = [str(i + 1) for i in range(len(frame))]
-        name = measure or os.path.splitext(os.path.basename(str(path)))[0]
-        for column in frame.columns:
-            numeric = pd.to_numeric(frame[column], errors="coerce")
-            bad = numeric.isna() & frame[column].notna()
-            if bad.any():
-                row = int(np.flatnonzero(bad.to_numpy())[0])
-                raise InputFormatError(
-                    f"non-numeric score for system {column!r}",
-                    source=str(path), line=row + 2, text=str(frame[column].iloc[row]),
-                )
-        try:
-            return cls.from_wide(frame, measure=name, allow_missing=allow_missing)
+            return cls.from_array(table.values, topics=table.topics, systems=table.systems,
+                                  measures=[name], allow_missing=allow_missing)
         except InputError as error:
-            raise InputError(error.reason, source=str(path)) from None
+            raise InputError(error.reason, source=table.source) from None
 
     # ---------------------------------------------------------------- access
     @property

@@ -1,0 +1,285 @@
+"""Parsing of score-matrix CSV files (``ScoreMatrix.read_csv``): strict, line-numbered.
+
+A score CSV has a header of column names, then one row per topic and one column per
+system, optionally a column of topic ids. pandas guesses where this format needs a clear
+answer (it renames a second column ``a`` to ``a.1``, reads a header-less file's first row
+as names, takes an index column of topic ids for a system), so the file is parsed here
+with the standard :mod:`csv` module, keeping the line number of every row for messages.
+
+What is refused, and the messages, are listed in :meth:`ScoreMatrix.read_csv`. Values are
+parsed row by row with ``float`` (fast path) and checked cell by cell only when a row
+holds something ``float`` would accept but a score file should not (missing values,
+infinities, ``1_000``, non-ASCII digits), so that every error names its cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import EmptyInputError, InputError, InputFormatError
+
+#: Column names taken as the topic column when none is named (compared in lower case).
+TOPIC_COLUMN_NAMES: tuple[str, ...] = ("topic", "topic_id", "topicid", "qid", "query_id",
+                                       "queryid", "query")
+#: Cell texts read as a missing score (compared in lower case, surrounding spaces ignored).
+MISSING: frozenset[str] = frozenset({"", "na", "nan", "-nan", "n/a", "null", "none"})
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+_INTEGER = re.compile(r"[+-]?\d+\Z")
+_INFINITY = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """What a score CSV holds: values (topics × systems, NaN = missing) and labels."""
+
+    values: np.ndarray
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    measure: str
+    source: str
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: int
+    fields: list[str]
+    text: str
+
+
+def _source_and_measure(path: object) -> tuple[str, str]:
+    if isinstance(path, (str, os.PathLike)):
+        text = os.fspath(path)
+        if isinstance(text, bytes):
+            text = os.fsdecode(text)
+        if text == "-":
+            return "<stdin>", "score"
+        base = os.path.basename(text)
+        if base.lower().endswith(".gz"):
+            base = base[:-3]
+        return text, os.path.splitext(base)[0] or "score"
+    name = getattr(path, "name", None)
+    return (str(name), "score") if isinstance(name, str) else ("<bytes>", "score")
+
+
+def _decode(data: bytes, source: str) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        begin = data.rfind(b"\n", 0, error.start) + 1
+        stop = data.find(b"\n", error.start)
+        raw = data[begin: stop if stop >= 0 else len(data)].rstrip(b"\r")
+        raise InputFormatError(
+            f"not UTF-8 text (byte 0x{data[error.start]:02x} at column "
+            f"{error.start - begin + 1})", source=source, line=line,
+            text=raw.decode("utf-8", errors="backslashreplace"),
+        ) from None
+
+
+def _records(text: str, source: str) -> list[_Row]:
+    """The non-blank CSV records of ``text`` with their (first) line number and text."""
+    lines = text.split("\n")
+    reader = csv.reader(io.StringIO(text))  # lines end at "\n" only, as `lines`
+    rows: list[_Row] = []
+    previous = 0
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return rows
+        except csv.Error as error:
+            line = reader.line_num
+            raise InputFormatError(f"malformed CSV ({error})", source=source, line=line,
+                                   text=lines[line - 1].rstrip("\r") if line <= len(lines)
+                                   else "") from None
+        first, previous = previous + 1, reader.line_num
+        if not fields or (len(fields) == 1 and not fields[0].strip()):
+            continue  # a blank line holds no data
+        raw = "\n".join(line.rstrip("\r") for line in lines[first - 1: previous])
+        rows.append(_Row(first, fields, raw))
+
+
+def _is_number(cell: str) -> bool:
+    low = cell.strip().lower()
+    return bool(_NUMBER.match(low)) or low in _INFINITY or low in ("nan", "-nan")
+
+
+def _header(row: _Row, source: str) -> list[str]:
+    names = [f.strip() for f in row.fields]
+    if all(_is_number(n) for n in names):
+        raise InputFormatError(
+            "the first line holds numbers, not column names: the file has no header; add a "
+            "first line naming the systems (and the topic column, if any)",
+            source=source, line=row.line, text=row.text)
+    for index, name in enumerate(names):
+        if not name:
+            hint = (" (an index column, as pandas writes? name it, e.g. 'topic', to read it "
+                    "as the topic ids, or remove it)" if index == 0 else "")
+            raise InputFormatError(f"column {index + 1} has no name in the header{hint}",
+                                   source=source, line=row.line, text=row.text)
+    seen: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if name in seen:
+            raise InputFormatError(
+                f"duplicate column name {name!r} (columns {seen[name] + 1} and {index + 1}): "
+                "every system needs its own name", source=source, line=row.line,
+                text=row.text)
+        seen[name] = index
+    return names
+
+
+def _topic_column(names: list[str], topic_column: str | bool | None, source: str,
+                  row: _Row) -> int | None:
+    """Index of the topic column, or None for row numbers (see ``read_csv``)."""
+    looks = [i for i, n in enumerate(names) if n.lower() in TOPIC_COLUMN_NAMES]
+    if topic_column is False:
+        return None
+    if isinstance(topic_column, str):
+        if topic_column not in names:
+            raise InputError(f"no column {topic_column!r} for the topic ids (columns: "
+                             f"{names[:8]}{'...' if len(names) > 8 else ''})", source=source)
+        chosen = names.index(topic_column)
+        others = [names[i] for i in looks if i != chosen]
+        if others:
+            raise InputFormatError(
+                f"column {others[0]!r} looks like topic ids too, but {topic_column!r} is the "
+                "topic column: remove it or rename it (it would be read as a system)",
+                source=source, line=row.line, text=row.text)
+        return chosen
+    if topic_column is not None:
+        raise InputError(f"topic_column must be a column name, None or False, got "
+                         f"{topic_column!r}", source=source)
+    if len(looks) > 1:
+        raise InputFormatError(
+            f"several columns look like topic ids ({[names[i] for i in looks]}): name the "
+            "topic column with --topic-column (topic_column=...)",
+            source=source, line=row.line, text=row.text)
+    if looks:
+        name = names[looks[0]]
+        warnings.warn(f"{source}: column {name!r} read as the topic ids (name another with "
+                      "--topic-column)", stacklevel=4)
+        return looks[0]
+    return None
+
+
+def _check_not_ids(names: list[str], rows: list[_Row], source: str) -> None:
+    """Refuse a first column of distinct increasing integers beside non-integer scores
+    (or beside scores all below them): topic ids about to be read as a system."""
+    if len(names) < 2 or len(rows) < 2:
+        return
+    cells = [r.fields[0].strip() for r in rows]
+    if not all(_INTEGER.match(c) for c in cells):
+        return
+    ids = [int(c) for c in cells]
+    if any(b <= a for a, b in zip(ids, ids[1:], strict=False)) or set(ids) <= {0, 1}:
+        return
+    rest = [c.strip() for r in rows for c in r.fields[1:]]
+    fractional = any(_NUMBER.match(c) and not _INTEGER.match(c) for c in rest)
+    numbers = [float(c) for c in rest if _NUMBER.match(c)]
+    above = bool(numbers) and min(ids) > max(numbers)
+    if fractional or above:
+        name = names[0]
+        raise InputFormatError(
+            f"column {name!r} holds distinct increasing integers ({ids[0]}..{ids[-1]}) that "
+            f"look like topic ids, not scores: pass --topic-column {name} "
+            f"(topic_column={name!r}) to read them as the topic ids",
+            source=source, line=rows[0].line, text=rows[0].text)
+
+
+def _cell_value(cell: str, system: str, column: int, row: _Row, source: str,
+                allow_missing: bool) -> float:
+    text = cell.strip()
+    low = text.lower()
+    if low in MISSING:
+        if allow_missing:
+            return float("nan")
+        what = "an empty cell" if not text else repr(text)
+        raise InputFormatError(f"missing score for system {system!r} (column {column + 1}: "
+                               f"{what})", source=source, line=row.line, text=row.text)
+    if low in _INFINITY:
+        raise InputFormatError(f"infinite score for system {system!r} (column {column + 1})",
+                               source=source, line=row.line, text=text)
+    if not _NUMBER.match(text):
+        raise InputFormatError(f"non-numeric score for system {system!r} (column "
+                               f"{column + 1})", source=source, line=row.line, text=text)
+    value = float(text)
+    if not np.isfinite(value):
+        raise InputFormatError(f"score for system {system!r} (column {column + 1}) beyond the "
+                               "range of 64-bit floats", source=source, line=row.line,
+                               text=text)
+    return value
+
+
+def _row_values(row: _Row, columns: list[int], names: list[str], source: str,
+                allow_missing: bool) -> list[float]:
+    cells = [row.fields[c] for c in columns]
+    if row.text.isascii() and "_" not in row.text:
+        try:
+            values = [float(c) for c in cells]
+        except ValueError:
+            pass
+        else:
+            if all(np.isfinite(values)):
+                return values
+    return [_cell_value(row.fields[c], names[c], c, row, source, allow_missing)
+            for c in columns]
+
+
+def read(path: object, *, topic_column: str | bool | None = None,
+         allow_missing: bool = False) -> ScoreTable:
+    """Parse a score CSV (see :meth:`irscale.core.ScoreMatrix.read_csv`)."""
+    from ..io.files import read_input
+
+    source, measure = _source_and_measure(path)
+    data = read_input(path)  # type: ignore[arg-type]
+    rows = _records(_decode(data, source), source)
+    if not rows:
+        raise EmptyInputError("empty score file: no header and no data row", source=source)
+    header, body = rows[0], rows[1:]
+    names = _header(header, source)
+    if not body:
+        raise EmptyInputError("the score file has a header but no data row", source=source,
+                              line=header.line, text=header.text)
+    for row in body:
+        if len(row.fields) != len(names):
+            raise InputFormatError(
+                f"expected {len(names)} comma-separated fields (as the header), got "
+                f"{len(row.fields)}", source=source, line=row.line, text=row.text)
+    topic_index = _topic_column(names, topic_column, source, header)
+    if topic_index is None and topic_column is None:
+        _check_not_ids(names, body, source)
+    columns = [c for c in range(len(names)) if c != topic_index]
+    if not columns:
+        raise InputError(f"no system column besides the topic column {names[topic_index]!r}",
+                         source=source)
+    if topic_index is None:
+        topics = [str(i + 1) for i in range(len(body))]
+    else:
+        topics = []
+        first_line: dict[str, int] = {}
+        for row in body:
+            topic = row.fields[topic_index].strip()
+            if not topic:
+                raise InputFormatError(f"empty topic id in column {names[topic_index]!r}",
+                                       source=source, line=row.line, text=row.text)
+            if topic in first_line:
+                raise InputFormatError(
+                    f"topic {topic!r} appears twice in column {names[topic_index]!r} (lines "
+                    f"{first_line[topic]} and {row.line})", source=source, line=row.line,
+                    text=row.text)
+            first_line[topic] = row.line
+            topics.append(topic)
+    values = np.array([_row_values(row, columns, names, source, allow_missing)
+                       for row in body], dtype=np.float64).reshape(len(body), len(columns))
+    return ScoreTable(values=values, topics=tuple(topics),
+                      systems=tuple(names[c] for c in columns), measure=measure, source=source)
