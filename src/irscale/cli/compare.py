@@ -5,11 +5,12 @@
 
 Scores come from score-matrix CSV files (one column per system, one row per topic; several
 files are several measures of the same systems and topics) or from qrels and runs
-evaluated with :func:`irscale.evaluate`. ``--test tukey-hsd`` (default) prints the ANOVA
-table of ``--model`` and Tukey's HSD decisions for every pair; ``randomized-tukey-hsd``
-the randomised Tukey HSD; any two-system test (``t``, ``wilcoxon``, ``sign``,
-``randomization``, ``bootstrap``, ...) is run on every pair with ``--correction`` over the
-family of pairs × measures. ``--format json`` prints
+evaluated with :func:`irscale.evaluate` (runs named by run id, runs that share one after
+their files; ``--names file`` or ``--names a,b,c`` to choose). ``--test tukey-hsd``
+(default) prints the ANOVA table of ``--model`` and Tukey's HSD decisions for every pair;
+``randomized-tukey-hsd`` the randomised Tukey HSD; any two-system test (``t``,
+``wilcoxon``, ``sign``, ``randomization``, ``bootstrap``, ...) is run on every pair with
+``--correction`` over the family of pairs × measures. ``--format json`` prints
 ``{"anova": [{"factor", "ss", "df", "ms", "f", "p", "omega2"}, ...],
 "pairs": [{"a", "b", "diff", "ci_low", "ci_high", "p", "significant"}, ...]}``
 (no ``anova`` for pairwise tests and the randomised Tukey HSD).
@@ -25,7 +26,10 @@ import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
+from ..io.naming import NameSpec
+from .checks import check_compare, check_score_measures, compare_test, select_systems
 from .outputs import add_output, write_text
+from .runargs import add_run_options, check_no_runs_option, named_runs
 
 #: Many-system procedures (besides the two-system tests of irscale.stats.TESTS).
 MULTI_TESTS = ("tukey-hsd", "randomized-tukey-hsd")
@@ -53,6 +57,7 @@ def add_parser(subparsers) -> None:
                         help="column of the CSV holding topic ids (default: row order)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
                         metavar="MEASURE", help="measure (repeatable for pairwise tests)")
+    add_run_options(parser)
     parser.add_argument("--systems", default=None, metavar="A,B,...",
                         help="comma-separated systems to compare (default: all)")
     parser.add_argument("--test", default="tukey-hsd",
@@ -61,12 +66,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--model", default=None,
                         help=f"model of tukey-hsd: {' | '.join(list(MODELS) + list(RANK_MODELS))}"
                         " (default topic+system)")
-    parser.add_argument("--correction", default="holm",
+    parser.add_argument("--correction", default=None,
                         help=f"{' | '.join(CORRECTIONS)} (pairwise tests; default holm)")
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
-    parser.add_argument("--alternative", default="two-sided",
+    parser.add_argument("--alternative", default=None,
                         choices=("two-sided", "greater", "less"),
-                        help="alternative hypothesis of pairwise tests: greater = a > b")
+                        help="alternative hypothesis of pairwise tests: greater = a > b "
+                        "(default two-sided)")
     parser.add_argument("--seed", type=int, default=None, help="seed of resampling tests")
     parser.add_argument("--samples", type=int, default=None, metavar="B",
                         help="resamples (default: 10000 randomisation tests, 1000 bootstrap)")
@@ -74,7 +80,8 @@ def add_parser(subparsers) -> None:
                         help="threads for resampling (default: one per CPU core)")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in text tables")
+    parser.add_argument("--digits", type=int, default=None,
+                        help="decimals in text, markdown and latex tables (0-17, default 4)")
     parser.add_argument("--no-progress", action="store_true",
                         help="do not show resampling progress on stderr")
     add_output(parser)
@@ -106,14 +113,16 @@ def _read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
                                   measures=names)
 
 
-def _evaluate(inputs: list[str], measures: list[str] | None) -> ScoreMatrix:
+def _evaluate(inputs: list[str], measures: list[str] | None, names: NameSpec | None = None,
+              allow_empty: bool = False) -> ScoreMatrix:
     if len(inputs) < 3:
         raise InputError("give a qrels file and at least two run files (or --scores FILE)")
     if not measures:
         raise ParameterError("name the measure to compare with -m MEASURE (e.g. -m map)")
     from ..evaluation import evaluate  # interface: evaluate(qrels, runs, measures)
 
-    matrix = evaluate(inputs[0], inputs[1:], measures).to_matrix(allow_missing=True)
+    matrix = evaluate(inputs[0], named_runs(inputs[1:], names), measures,
+                      allow_empty=allow_empty).to_matrix(allow_missing=True)
     missing = ~np.isfinite(matrix.values)
     if missing.any():
         rows, cols, _ = np.nonzero(missing)
@@ -133,13 +142,15 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
     if args.scores and args.inputs:
         raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
     if args.scores:
+        check_no_runs_option(args, "--scores files")
         matrix = _read_scores(args.scores, args.topic_column)
+        check_score_measures(matrix, args.measures)
     elif args.inputs:
-        matrix = _evaluate(args.inputs, args.measures)
+        matrix = _evaluate(args.inputs, args.measures, getattr(args, "names", None),
+                           getattr(args, "allow_empty", False))
     else:
         raise ParameterError("nothing to compare: give --scores FILE or QRELS RUN RUN ...")
-    if args.systems:
-        matrix = matrix.subset(systems=[s.strip() for s in args.systems.split(",") if s.strip()])
+    matrix = select_systems(matrix, args.systems)
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
     if matrix.n_topics < 2:
@@ -172,7 +183,7 @@ def compare(args: argparse.Namespace):
     )
     from ..stats.registry import test_spec
 
-    test = _MULTI_ALIASES.get(args.test.lower(), args.test.lower())
+    test, _ = compare_test(args.test)
     progress = not args.no_progress and sys.stderr.isatty()
     matrix = load_matrix(args)
     if test == "tukey-hsd":
@@ -198,12 +209,10 @@ def compare(args: argparse.Namespace):
             workers=args.workers, progress=progress,
         )
     spec = test_spec(test)
-    if spec.resampling:
+    if spec.resampling:  # --samples/--seed/--workers with other tests: refused by checks
         default = 10_000 if spec.name == "randomization" else 1_000
         options = {"samples": args.samples or default, "seed": args.seed,
                    "workers": args.workers, "progress": progress}
-    elif args.samples is not None or args.seed is not None:
-        raise ParameterError(f"--samples and --seed apply to resampling tests, not {args.test!r}")
     measures = None
     if args.measures:
         measures = [m for m in args.measures if m in matrix.measures] or None
@@ -227,9 +236,7 @@ def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..stats._data import check_alpha
-
-    check_alpha(args.alpha)
+    check_compare(args)  # every option, before any work
     omnibus, pairs = compare(args)
     text = render_output(omnibus, pairs, args.fmt, args.digits)
     return write_text(args, text)

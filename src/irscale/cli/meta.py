@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ParameterError
 from .outputs import add_output, input_paths, write_text
+from .runargs import add_run_options
 
 _SCORE_COMMANDS = ("correlate", "discriminative-power", "split", "swap", "concordance")
 
@@ -53,9 +54,7 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True) -> None:
                             help="column of the CSV holding topic ids (default: row order)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
                         metavar="MEASURE", help="measure (repeatable)")
-    parser.add_argument("--names", default="runid", choices=("runid", "file"),
-                        help="name runs by their run id (files with the same id get the file "
-                        "name appended) or by their file name without extension")
+    add_run_options(parser)  # --names, --allow-empty
     if scores:
         parser.add_argument("--systems", default=None, metavar="A,B,...",
                             help="comma-separated systems to keep (default: all)")
@@ -167,13 +166,11 @@ def add_parser(subparsers) -> None:
 
 # --------------------------------------------------------------------------- helpers
 def _runs(args: argparse.Namespace) -> object:
-    """The run files of ``args.inputs`` named as ``--names`` says."""
+    """The runs of ``args.inputs``, read once and named as ``--names`` says (runs that share
+    a run id after their files, with a warning)."""
     from ..io.trec import read_runs
 
-    paths = args.inputs[1:]
-    if args.names == "file":
-        return {Path(p).stem: p for p in paths}
-    return read_runs(paths)
+    return read_runs(args.inputs[1:], names=args.names or "runid")
 
 
 def _matrix(args: argparse.Namespace):
@@ -188,7 +185,8 @@ def _matrix(args: argparse.Namespace):
         raise ParameterError("name the measure(s) with -m (e.g. -m map)")
     from ..evaluation import evaluate
 
-    matrix = evaluate(args.inputs[0], _runs(args), args.measures).to_matrix(allow_missing=True)
+    matrix = evaluate(args.inputs[0], _runs(args), args.measures,
+                      allow_empty=args.allow_empty).to_matrix(allow_missing=True)
     matrix.check_complete()
     if args.systems:
         matrix = matrix.subset(systems=_names(args.systems))
@@ -382,6 +380,7 @@ def run_loo(args: argparse.Namespace) -> int:
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
     result = meta.leave_one_out(args.inputs[0], _runs(args), args.measures,
+                                allow_empty=args.allow_empty,
                                 contributors=contributors,
                                 depth=args.depth)
     frame = result.runs if args.per_run else result.summary
@@ -400,6 +399,7 @@ def run_scales(args: argparse.Namespace) -> int:
     report = meta.scale_report(args.inputs[0], _runs(args),
                                args.measures or list(DEFAULT_MEASURES), args.cutoffs,
                                collection=args.collection, alpha=args.alpha,
+                               allow_empty=args.allow_empty,
                                progress=sys.stderr.isatty())
     text = report.format(args.table, args.fmt, N=args.table_n, digits=args.digits)
     if args.plot_dir:

@@ -15,6 +15,10 @@ to CSV; with ``--format json`` it prints ``{"measure", "N", "levels", "n_runs",
 distinct values unless ``--all-values``). ``transform`` prints the per-topic values of each
 measure M (cut at N, padded) and of its ranked version ``M_R`` in the formats of
 ``irscale eval``. ``table`` prints seed 000's Table 2 (Kendall τ between M and M_R).
+``transform`` and ``table`` read and check runs as ``irscale eval`` does, with the same
+warnings: runs that share a run id are named after their files (``--names`` chooses), and a
+run with no topic in common with the qrels is an error unless ``--allow-empty`` (also with
+``--all-topics``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from ..errors import ParameterError
 from ..io.files import atomic_output
 from ..io.output import FORMATS, write_results
 from .outputs import add_force, add_output, open_output, write_text
+from .runargs import add_run_options, named_runs
 
 #: Default bound on the number of distinct values listed by ``image --format json``.
 VALUES_LIMIT = 100_000
@@ -96,6 +101,7 @@ def add_parser(subparsers) -> None:
                            help="print the means over topics only")
     transform.add_argument("-n", "--no-summary", action="store_true",
                            help="do not print the means over topics")
+    add_run_options(transform)
     add_output(transform)
     transform.set_defaults(func=run_transform)
 
@@ -114,6 +120,7 @@ def add_parser(subparsers) -> None:
     table.add_argument("--no-progress", action="store_true")
     table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
                        dest="fmt")
+    add_run_options(table)
     add_output(table)
     table.set_defaults(func=run_table)
 
@@ -203,11 +210,12 @@ def run_transform(args: argparse.Namespace) -> int:
 
     from ..scales.transform import transform
 
-    result = transform(args.qrels, args.runs, args.measures, args.N, levels=args.levels,
+    runs = named_runs(args.runs, args.names, keep_rank=args.tie_policy == "rank-column")
+    result = transform(args.qrels, runs, args.measures, args.N, levels=args.levels,
                        relevance_level=args.level_for_rel, ties=args.ties,
                        rescale=args.rescale, feasible=args.feasible,
                        tie_policy=args.tie_policy, all_topics=args.all_topics,
-                       progress=not args.no_progress)
+                       allow_empty=args.allow_empty, progress=not args.no_progress)
     evaluation = result.evaluation
     if args.ranked_only:
         keep = {r for _, r in result.labels}
@@ -224,9 +232,10 @@ def run_transform(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     from ..scales.diagnostics import tau_table
 
-    frame = tau_table(args.qrels, args.runs, args.measures, args.lengths, levels=args.levels,
-                      relevance_level=args.level_for_rel, ties=args.ties,
-                      feasible=args.feasible, progress=not args.no_progress)
+    frame = tau_table(args.qrels, named_runs(args.runs, args.names), args.measures,
+                      args.lengths, levels=args.levels, relevance_level=args.level_for_rel,
+                      ties=args.ties, feasible=args.feasible, progress=not args.no_progress,
+                      allow_empty=args.allow_empty)
     wide = frame.pivot(index="N", columns="measure", values="tau_overall")
     wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
     if args.fmt == "csv":

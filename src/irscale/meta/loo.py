@@ -25,6 +25,7 @@ find the documents within the pool ``depth``. Evaluation uses :func:`irscale.eva
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -119,6 +120,13 @@ class LeaveOneOut:
                 f"{parts})")
 
 
+def _topics_of(matrix, systems: Sequence[str]) -> set[str]:
+    """The topics on which any of ``systems`` has a value in ``matrix``."""
+    columns = [matrix.systems.index(s) for s in systems]
+    rows = np.isfinite(matrix.values[:, columns]).any(axis=(1, 2))
+    return {t for t, keep in zip(matrix.topics, rows.tolist(), strict=True) if keep}
+
+
 def _ranks(scores: np.ndarray) -> np.ndarray:
     """1 = best; ties share the best rank."""
     order = -scores
@@ -176,11 +184,23 @@ def leave_one_out(
                             "unique_relevant": relevant})
         kept = kept[kept["_drop"].isna()].drop(columns="_drop")
         members = [k for k, name in enumerate(names) if team_of[name] == team]
-        matrix = evaluate(qrels_from_frame(kept, source=f"<LOO qrels without {team}>"),
-                          [run_list[k] for k in members], measures,
-                          relevance_level=relevance_level,
-                          **evaluate_options).to_matrix(allow_missing=True)
+        with warnings.catch_warnings():
+            # the full evaluation checked and reported the runs' topics already; topics
+            # that lose every judgment without this team are reported below
+            warnings.simplefilter("ignore")
+            matrix = evaluate(qrels_from_frame(kept, source=f"<LOO qrels without {team}>"),
+                              [run_list[k] for k in members], measures,
+                              relevance_level=relevance_level,
+                              **{**evaluate_options, "allow_empty": True}
+                              ).to_matrix(allow_missing=True)
         columns = [matrix.systems.index(names[k]) for k in members]
+        lost = _topics_of(full, [names[k] for k in members]) - _topics_of(
+            matrix, [names[k] for k in members])
+        if lost:
+            listed = sorted(lost)
+            warnings.warn(f"leave-one-out without {team!r}: {len(listed)} topic(s) keep no "
+                          f"judgment ({', '.join(listed[:10])}{' ...' * (len(listed) > 10)}); "
+                          "its runs are averaged over their other topics", stacklevel=2)
         loo[members] = np.nanmean(matrix.values[:, columns], axis=0)
     run_rows, summary_rows = [], []
     for m, label in enumerate(labels):

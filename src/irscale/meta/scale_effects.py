@@ -299,12 +299,16 @@ def scale_report(
 ) -> ScaleReport:
     """Transform the runs at every cut-off (:func:`irscale.scales.transform.transform`) and
     compute the analyses of seed 000 §7 (module documentation). Tracks are labelled
-    ``{collection}_{N:02d}`` as in the paper (T08_30)."""
+    ``{collection}_{N:02d}`` as in the paper (T08_30). The runs are checked and their
+    topics reported as :func:`irscale.evaluate` does (``allow_empty=True`` among the
+    ``transform_options`` evaluates a run with no topic in common with the qrels)."""
+    from ..io.memory import as_qrels, as_runs
     from ..scales import scale_measure
     from ..scales.transform import transform
 
     alpha = check_alpha(alpha)
     cutoffs = check_cutoffs(cutoffs)
+    qrels, runs = as_qrels(qrels), as_runs(runs)  # read once for every cut-off
     effects = []
     for N in cutoffs:
         result = transform(qrels, runs, list(measures), int(N), ties=ties,  # type: ignore[arg-type]

@@ -360,17 +360,22 @@ def figure_data(sc: Scale, *, points: int = 2000, runs_limit: int = 1 << 12) -> 
 # ====================================================================== Table 2
 def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int], *,
               levels: int = 2, relevance_level: int = 1, ties: str = "unq",
-              feasible: bool = False, progress: bool = True, **tau_options) -> pd.DataFrame:
+              feasible: bool = False, progress: bool = True, allow_empty: bool = False,
+              **tau_options) -> pd.DataFrame:
     """Table 2 of seed 000: for every N and measure, the overall Kendall τ between M and
     M_R, and the topic-by-topic τ (minimum, mean, number of topics where it is defined).
-    Pivot ``tau_overall`` by N × measure for the paper's layout."""
+    Pivot ``tau_overall`` by N × measure for the paper's layout. Inputs are read once; the
+    runs are checked and their topics reported as :func:`irscale.evaluate` does
+    (``allow_empty`` as there)."""
+    from ..io.memory import as_qrels, as_runs
     from .transform import transform
 
+    qrels, runs = as_qrels(qrels), as_runs(runs)
     rows = []
     for N in Ns:
         result = transform(qrels, runs, measures, N, levels=levels,
                            relevance_level=relevance_level, ties=ties,  # type: ignore[arg-type]
-                           feasible=feasible, progress=progress)
+                           feasible=feasible, progress=progress, allow_empty=allow_empty)
         for label, ranked in result.labels:
             overall = overall_tau(result.matrix, None, label, ranked, **tau_options)
             per_topic = topic_taus(result.matrix, None, label, ranked, **tau_options)

@@ -24,7 +24,6 @@ Evaluation` that the writers of ``irscale eval`` print (trec, csv, json, markdow
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,9 +33,8 @@ import numpy as np
 from ..core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
-from ..evaluation import Column, Evaluation
+from ..evaluation import Column, Evaluation, check_topics
 from ..io.memory import as_qrels, as_runs
-from ..io.trec import read_runs
 from ..measures.base import EvalContext, Family, NoParams
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
@@ -139,10 +137,12 @@ def _grid(jr: JudgedRankings, complete_topics: Sequence[str] | None
     grid_key = run * len(jr.topics) + topic
     found = np.searchsorted(key, grid_key)  # rankings are ordered run by run, topic by topic
     found = np.minimum(found, max(len(key) - 1, 0))
-    present = (len(key) > 0) & (key[found] == grid_key) if len(key) else np.zeros(
-        len(grid_key), dtype=bool)
-    lengths = np.where(present, jr.lengths[found], 0)
-    starts = jr.offsets[:-1][found]
+    if len(key):
+        present = key[found] == grid_key
+        lengths = np.where(present, jr.lengths[found], 0)
+        starts = jr.offsets[:-1][found]
+    else:  # no run has a judged topic (allow_empty): every ranking is padding
+        lengths = starts = np.zeros(len(grid_key), dtype=np.int64)
     take = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths) + \
         np.arange(int(lengths.sum()))
     per_topic_levels = np.zeros((len(jr.topics), jr.rel_levels.shape[1]), dtype=np.int64)
@@ -168,23 +168,26 @@ def transform(
     *,
     tie_policy: TiePolicy = "trec_eval",
     all_topics: bool = False,
+    allow_empty: bool = False,
     **options: Any,
 ) -> ScaleTransform:
     """Per-topic values of ``measures`` and of their ranked versions (module docs).
 
-    ``qrels`` and ``runs`` as :func:`irscale.evaluate` takes them; ``tie_policy`` orders
-    documents with equal scores; ``all_topics``: every qrels topic (runs without results
-    for one get N non-relevant documents), default the topics some run was evaluated on.
+    ``qrels`` and ``runs`` as :func:`irscale.evaluate` takes them (runs that share a run id
+    are named after their files, with a warning); ``tie_policy`` orders documents with
+    equal scores; ``all_topics``: every qrels topic (runs without results for one get N
+    non-relevant documents), default the topics some run was evaluated on. As
+    :func:`irscale.evaluate`: a run with no topic in common with the qrels raises
+    :class:`~irscale.errors.AlignmentError` unless ``allow_empty`` (also with
+    ``all_topics``), and topics with results but no judgments are named in a warning.
     ``options`` are those of :func:`transform_rankings`: ``levels`` (2),
     ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``.
     """
     qrels_obj = as_qrels(qrels)
-    if isinstance(runs, (list, tuple)) and runs and all(
-            isinstance(r, (str, os.PathLike)) for r in runs):
-        run_objs = read_runs(runs)  # several files: same-named runs get their file name
-    else:
-        run_objs = as_runs(runs)
+    # several files: runs that share a run id are named after them
+    run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
     jr = build_judged_rankings(qrels_obj, run_objs, RankingOptions(ties=tie_policy))
+    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     complete = sorted(set(qrels_obj.topic.to_pylist())) if all_topics else None
     return transform_rankings(jr, measures, N, topics=complete, **options)
 
