@@ -1,0 +1,152 @@
+"""``irscale scale image | transform | table``: options (N, levels, recall base, measures,
+formats) and faulty qrels and runs given to the transformation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .catalog import trec_file_faults
+from .conftest import (
+    any_of,
+    either,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    run_lines,
+    text,
+)
+
+IMAGE = ["scale", "image", "-m", "AP", "-N", "3", "--no-progress"]
+
+
+def transform_argv(name: str) -> list[str]:
+    return ["scale", "transform", "qrels.txt", name, "-m", "AP", "-N", "3", "--no-progress"]
+
+
+def transform_qrels_argv(name: str) -> list[str]:
+    return ["scale", "transform", name, "a.run", "-m", "AP", "-N", "3", "--no-progress"]
+
+
+TRANSFORM = transform_argv("a.run")
+TABLE = ["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP", "-N", "3",
+         "--no-progress"]
+
+
+def image_json(n_runs: int):
+    def check(result, ws, run):
+        document = json.loads(result.out)
+        assert document["n_runs"] == n_runs, document
+        values = document["values"]
+        assert values == sorted(values) and len(values) == document["n_distinct"]
+
+    return check
+
+
+def csv_rows(result, ws, run):
+    lines = result.out.splitlines()
+    assert lines[0] == "value,phi,n_runs", lines[:2]
+    assert sum(int(line.rsplit(",", 1)[1]) for line in lines[1:]) == 8  # 2^3 runs
+
+
+FOREIGN = text([" ".join(["10" + f[0]] + f[1:]) for f in
+                (line.split() for line in run_lines("a"))])
+
+CASES = [
+    # ---- image
+    ok("image-valid-json", [*IMAGE, "--format", "json"], image_json(8)),
+    ok("image-levels-3-json", [*IMAGE, "--levels", "3", "--format", "json"], image_json(27)),
+    ok("image-csv-stdout", [*IMAGE, "--format", "csv"], csv_rows),
+    ok("image-recall-base-larger-than-N", [*IMAGE, "--recall-base", "5"]),
+    ok("image-feasible", [*IMAGE, "--feasible", "--recall-base", "1"]),
+    err("image-N-0", ["scale", "image", "-m", "AP", "-N", "0"], opt("-N", "--length")),
+    err("image-N-negative", ["scale", "image", "-m", "AP", "-N", "-1"], opt("-N", "--length")),
+    err("image-N-text", ["scale", "image", "-m", "AP", "-N", "ten"], opt("-N", "--length")),
+    err("image-N-beyond-int64", ["scale", "image", "-m", "AP", "-N",
+                                 "99999999999999999999"], opt("-N", "--length")),
+    err("image-N-missing", ["scale", "image", "-m", "AP"], opt("-N", "--length")),
+    err("image-measure-missing", ["scale", "image", "-N", "3"], opt("-m", "--measure")),
+    err("image-levels-1", [*IMAGE, "--levels", "1"], opt("--levels")),
+    err("image-levels-0", [*IMAGE, "--levels", "0"], opt("--levels")),
+    err("image-levels-negative", [*IMAGE, "--levels", "-3"], opt("--levels")),
+    err("image-recall-base-text", [*IMAGE, "--recall-base", "abc"], opt("--recall-base")),
+    err("image-recall-base-partly-text", [*IMAGE, "--recall-base", "1,x"],
+        opt("--recall-base")),
+    err("image-recall-base-negative", [*IMAGE, "--recall-base", "-1"], opt("--recall-base")),
+    err("image-recall-base-empty", [*IMAGE, "--recall-base", ""], opt("--recall-base")),
+    err("image-recall-base-too-many-degrees", [*IMAGE, "--recall-base", "1,2"],
+        opt("--recall-base")),
+    err("image-recall-base-float", [*IMAGE, "--recall-base", "1.5"], opt("--recall-base")),
+    err("image-recall-base-huge", [*IMAGE, "--recall-base", "99999999999999999999"],
+        opt("--recall-base")),
+    err("image-measure-unknown", ["scale", "image", "-m", "nosuch", "-N", "3"], "nosuch"),
+    err("image-measure-RBP-p-2", ["scale", "image", "-m", "RBP(p=2)", "-N", "3"], "p"),
+    err("image-measure-bad-gain", ["scale", "image", "-m", "nDCG(gain=foo)", "-N", "3"],
+        "foo"),
+    err("image-format-unknown", [*IMAGE, "--format", "xml"], "xml"),
+    err("image-diagnostics-unknown", [*IMAGE, "--diagnostics", "some"], "some"),
+    err("image-values-limit-negative", [*IMAGE, "--values-limit", "-1"],
+        opt("--values-limit")),
+    err("image-values-limit-text", [*IMAGE, "--values-limit", "x"], opt("--values-limit")),
+    err("image-unknown-option", [*IMAGE, "--bogus"], "--bogus"),
+    err("image-positional", [*IMAGE, "qrels.txt"], "qrels.txt"),
+    # ---- transform: options
+    ok("transform-valid", TRANSFORM, output_contains("AP_R")),
+    ok("transform-json", [*TRANSFORM, "--format", "json"], lambda r, w, c: json.loads(r.out)),
+    ok("transform-rescale-ties-mid", [*TRANSFORM, "--rescale", "--ties", "mid"]),
+    ok("transform-all-topics", [*TRANSFORM, "--all-topics"]),
+    err("transform-N-0", ["scale", "transform", "qrels.txt", "a.run", "-m", "AP", "-N", "0"],
+        opt("-N", "--length")),
+    err("transform-N-negative", ["scale", "transform", "qrels.txt", "a.run", "-m", "AP",
+                                 "-N", "-2"], opt("-N", "--length")),
+    err("transform-levels-1", [*TRANSFORM, "--levels", "1"], opt("--levels")),
+    err("transform-level-for-rel-0", [*TRANSFORM, "-l", "0"], opt("-l", "level")),
+    err("transform-level-for-rel-negative", [*TRANSFORM, "-l", "-1"], opt("-l", "level")),
+    err("transform-measure-unknown", ["scale", "transform", "qrels.txt", "a.run", "-m",
+                                      "nosuch", "-N", "3"], "nosuch"),
+    err("transform-measure-missing", ["scale", "transform", "qrels.txt", "a.run", "-N", "3"],
+        opt("-m", "--measure")),
+    err("transform-ties-unknown", [*TRANSFORM, "--ties", "random"], "random"),
+    err("transform-tie-policy-unknown", [*TRANSFORM, "--tie-policy", "random"], "random"),
+    err("transform-format-unknown", [*TRANSFORM, "--format", "xml"], "xml"),
+    err("transform-no-run", ["scale", "transform", "qrels.txt", "-m", "AP", "-N", "3"],
+        any_of("run", "qrels")),
+    err("transform-run-topics-not-in-qrels", transform_argv("foreign.run"),
+        any_of("foreign.run", "teamA_r1"), files={"foreign.run": FOREIGN}),
+    # ---- transform: faulty runs and qrels (as eval)
+    *trec_file_faults("transform-run", "run", transform_argv, TRANSFORM, name="bad.run"),
+    *trec_file_faults("transform-qrels", "qrels", transform_qrels_argv, TRANSFORM,
+                      name="bad.qrels"),
+    # ---- table
+    ok("table-valid", TABLE, output_contains("AP")),
+    ok("table-csv", [*TABLE, "--format", "csv"], output_contains("AP")),
+    err("table-N-0", ["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP", "-N", "0"],
+        opt("-N", "--length")),
+    err("table-N-negative", ["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP",
+                             "-N", "3", "-4"], opt("-N", "--length")),
+    err("table-levels-1", [*TABLE, "--levels", "1"], opt("--levels")),
+    err("table-level-for-rel-0", [*TABLE, "-l", "0"], opt("-l", "level")),
+    err("table-measure-unknown", ["scale", "table", "qrels.txt", "a.run", "b.run", "-m",
+                                  "nosuch", "-N", "3"], "nosuch"),
+    err("table-missing-run", ["scale", "table", "qrels.txt", "a.run", "nope.run", "-m", "AP",
+                              "-N", "3"], "nope.run"),
+    err("table-directory-qrels", ["scale", "table", "adir", "a.run", "b.run", "-m", "AP",
+                                  "-N", "3"], "adir"),
+    err("table-bad-run-line", ["scale", "table", "qrels.txt", "a.run", "bad.run", "-m", "AP",
+                               "-N", "3"], "bad.run", "line 2",
+        files={"bad.run": text(run_lines("b")[:1] + ["1 Q0 d5"] + run_lines("b")[2:])}),
+    err("table-format-unknown", [*TABLE, "--format", "xml"], "xml"),
+    # ---- the command
+    err("scale-no-subcommand", ["scale"], any_of("image", "transform", "COMMAND", "command")),
+    err("scale-unknown-subcommand", ["scale", "frob"], "frob"),
+    either("table-one-run", ["scale", "table", "qrels.txt", "a.run", "-m", "AP", "-N", "3"],
+           any_of("run", "two")),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_scale(case, ws, run_cli):
+    run_case(case, ws, run_cli)
