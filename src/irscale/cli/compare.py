@@ -12,8 +12,19 @@ their files; ``--names file`` or ``--names a,b,c`` to choose). ``--test tukey-hs
 ``wilcoxon``, ``sign``, ``randomization``, ``bootstrap``, ...) is run on every pair with
 ``--correction`` over the family of pairs × measures. ``--format json`` prints
 ``{"anova": [{"factor", "ss", "df", "ms", "f", "p", "omega2"}, ...],
-"pairs": [{"a", "b", "diff", "ci_low", "ci_high", "p", "significant"}, ...]}``
-(no ``anova`` for pairwise tests and the randomised Tukey HSD).
+"pairs": [{"a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted", "significant"}, ...]}``
+(no ``anova`` for pairwise tests and the randomised Tukey HSD). Per pair, ``diff`` is
+mean(a) − mean(b) with its interval [``ci_low``, ``ci_high``] (Tukey: simultaneous;
+pairwise tests: per pair, unadjusted), ``p`` the pair's own p-value (Tukey's HSD and the
+randomised Tukey HSD: their simultaneous p-value), ``p_adjusted`` the p-value after
+``--correction`` (equal to ``p`` with ``--correction none`` and for the Tukey tests) and
+``significant`` the decision at ``--alpha``; pairs of several measures also carry
+``measure``. ``--format csv`` names the p-values alike.
+
+Options that the chosen test would ignore are refused (``--correction`` and
+``--alternative`` with the Tukey tests, ``--samples``/``--seed``/``--workers`` with tests
+that do not resample, ``--model`` with other tests, ``--digits`` with csv/json, ...): see
+:mod:`irscale.cli.checks`.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ParameterError
+from .checks import check_meta, check_sizes_option, select_systems
 from .outputs import add_output, input_paths, write_text
 from .runargs import add_run_options
 
@@ -60,7 +61,8 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True) -> None:
                             help="comma-separated systems to keep (default: all)")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in text tables")
+    parser.add_argument("--digits", type=int, default=None,
+                        help="decimals in text, markdown and latex tables (0-17, default 4)")
     add_output(parser)
 
 
@@ -77,12 +79,14 @@ def add_parser(subparsers) -> None:
     _common(p)
     p.add_argument("--method", default="kendall",
                    help="kendall | tau_ap | tau_ap_sym | spearman | rbo (default kendall)")
-    p.add_argument("--p", type=float, default=0.9, help="RBO persistence (default 0.9)")
+    p.add_argument("-p", "--p", type=float, default=None,
+                   help="RBO persistence in (0, 1), --method rbo only (default 0.9)")
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
                    "matrix (every two measures)")
-    p.add_argument("--bootstrap", type=int, default=0, metavar="B",
-                   help="bootstrap confidence interval of the overall correlation")
+    p.add_argument("--bootstrap", type=int, default=None, metavar="B",
+                   help="bootstrap confidence interval of the overall correlation with B ≥ 2 "
+                   "samples (--by overall)")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=run_correlate)
 
@@ -94,7 +98,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("-B", "--samples", type=int, default=1000, help="resamples (default 1000)")
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--seeds", type=int, default=0, metavar="R",
+    p.add_argument("--seeds", type=int, default=None, metavar="R",
                    help="repeat with seeds seed..seed+R-1 and report the Monte Carlo spread")
     p.add_argument("--convention", default="plus-one", choices=("plus-one", "proportion"),
                    help="p-value convention: (c+1)/(B+1) or c/B (default plus-one)")
@@ -126,7 +130,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--repetitions", type=int, default=100)
     p.add_argument("--bin-width", type=float, default=0.01)
     p.add_argument("--test", default=None, help="count only pairs significant on TS1")
-    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=None,
+                   help="significance level of --test (default 0.05)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     p.set_defaults(func=run_swap)
@@ -141,7 +146,7 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("loo", help="leave-one-out reusability test (seed 001 §5.4)")
     _common(p, scores=False)
     p.add_argument("--depth", type=int, default=100, help="pool depth (default 100)")
-    p.add_argument("--contributor-pattern", default=r"^[^_]+", metavar="REGEX",
+    p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
                    help="contributor = part of the run name matched (default: up to '_')")
     p.add_argument("--contributors", default=None, metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern)")
@@ -157,7 +162,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("-N", type=int, default=None, dest="table_n",
                    help="cut-off of Tables 4-6 (default: the largest)")
     p.add_argument("--collection", default="T", help="track label prefix (default T)")
-    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=None,
+                   help="significance level of tables 5, 6 and invariants (default 0.05)")
     p.add_argument("--plot-dir", default=None, metavar="DIR",
                    help="write a scatter of each measure vs its ranked version (PNG)")
     p.set_defaults(func=run_scales)
@@ -188,9 +194,7 @@ def _matrix(args: argparse.Namespace):
     matrix = evaluate(args.inputs[0], _runs(args), args.measures,
                       allow_empty=args.allow_empty).to_matrix(allow_missing=True)
     matrix.check_complete()
-    if args.systems:
-        matrix = matrix.subset(systems=_names(args.systems))
-    return matrix
+    return select_systems(matrix, args.systems)
 
 
 def _measures(matrix, args: argparse.Namespace) -> list[str]:
@@ -211,6 +215,7 @@ def run_correlate(args: argparse.Namespace) -> int:
 
     from .. import meta
 
+    check_meta(args)
     matrix = _matrix(args)
     names = _measures(matrix, args)
     options = {"p": args.p} if meta.rank_correlation.method_name(args.method) == "rbo" else {}
@@ -243,6 +248,7 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
 
     from .. import meta
 
+    check_meta(args)
     matrix = _matrix(args)
     methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
     options = dict(samples=args.samples, alpha=args.alpha, convention=args.convention)
@@ -298,7 +304,9 @@ def _one_measure(args: argparse.Namespace, what: str):
 def run_split(args: argparse.Namespace) -> int:
     from .. import meta
 
-    study = meta.split_study(_one_measure(args, "topic splitting"), args.sizes,
+    check_meta(args)
+    table = _one_measure(args, "topic splitting")
+    study = meta.split_study(table, check_sizes_option(args, table.n_topics),
                              args.repetitions,
                              models=args.models, cross=_cross(args.cross), alpha=args.alpha,
                              seed=args.seed, progress=sys.stderr.isatty())
@@ -320,7 +328,9 @@ def run_split(args: argparse.Namespace) -> int:
 def run_swap(args: argparse.Namespace) -> int:
     from .. import meta
 
-    result = meta.swap_rates(_one_measure(args, "the swap method"), args.sizes,
+    check_meta(args)
+    table = _one_measure(args, "the swap method")
+    result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
                              args.repetitions,
                              bin_width=args.bin_width, test=args.test, alpha=args.alpha,
                              seed=args.seed)
@@ -331,6 +341,7 @@ def run_swap(args: argparse.Namespace) -> int:
 def run_concordance(args: argparse.Namespace) -> int:
     from .. import meta
 
+    check_meta(args)
     matrix = _matrix(args)
     names = [m for m in _measures(matrix, args) if m not in args.gold]
     missing = [g for g in args.gold if g not in matrix.measures]
@@ -372,6 +383,7 @@ def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
 def run_loo(args: argparse.Namespace) -> int:
     from .. import meta
 
+    check_meta(args)
     if len(args.inputs) < 3:
         raise ParameterError("give a qrels file and at least two run files")
     if not args.measures:
@@ -394,6 +406,7 @@ def run_scales(args: argparse.Namespace) -> int:
     from .. import meta
     from ..meta.scale_effects import DEFAULT_MEASURES
 
+    check_meta(args)
     if len(args.inputs) < 3:
         raise ParameterError("give a qrels file and at least two run files")
     report = meta.scale_report(args.inputs[0], _runs(args),

@@ -51,7 +51,13 @@ import pandas as pd
 from ..errors import ParameterError
 from ..stats import pairwise_tests, randomized_tukey_hsd
 from ..stats._data import check_alpha, check_choice, check_count, check_not_constant
-from ..stats._resampling import CONVENTIONS, check_seed, chunk_sizes, map_chunks
+from ..stats._resampling import (
+    CONVENTIONS,
+    MAX_SAMPLES,
+    check_seed,
+    chunk_sizes,
+    map_chunks,
+)
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ._common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
@@ -207,7 +213,7 @@ def discriminative_power(
         samples = B
     method = _method(method)
     alpha = check_alpha(alpha)
-    samples = check_count(samples, "samples")
+    samples = check_count(samples, "samples", 1, MAX_SAMPLES)
     check_choice(convention, CONVENTIONS, "convention")
     check_seed(seed)
     if workers is not None:

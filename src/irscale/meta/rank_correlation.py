@@ -58,7 +58,7 @@ from ..errors import ParameterError
 from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau
 from ..stats._data import check_count
 from ..stats._ranks import rank_columns
-from ..stats._resampling import seed_sequence
+from ..stats._resampling import MAX_SAMPLES, seed_sequence
 from ..stats.bootstrap import resample_counts
 from ._common import generator, paired_tables
 
@@ -332,7 +332,7 @@ def correlation_ci(
     topics resampled with replacement, B = ``samples`` times."""
     if not 0.0 < level < 1.0:
         raise ParameterError(f"level must lie in (0, 1), got {level}")
-    samples = check_count(samples, "samples", 2)
+    samples = check_count(samples, "samples", 2, MAX_SAMPLES)
     check_options(method, options)
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     n = x.shape[0]

@@ -63,6 +63,8 @@ from ._common import (
 )
 from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
 
+#: Largest number of repetitions per split size accepted.
+MAX_REPETITIONS = 1_000_000
 #: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
 DEFAULT_SIZES: tuple[int, ...] = (5, 10, 15, 20, 25)
 METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard", "overlap",
@@ -92,7 +94,7 @@ def topic_splits(
 ) -> TopicSplits:
     """R random splits of ``n_topics`` topics into TS1 (``size`` topics) and TS2
     (min(size, n − size)), deterministic for a seed and a size (module documentation)."""
-    check_count(repetitions, "repetitions")
+    check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
     check_count(size, "size")
     if size >= n_topics:
         raise ParameterError(f"split size {size} leaves no topic for TS2 ({n_topics} topics)")
@@ -307,7 +309,7 @@ def split_study(
     Monte Carlo procedures get a seed per split size, repetition and half from ``seed``.
     """
     alpha = check_alpha(alpha)
-    check_count(repetitions, "repetitions")
+    check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
     values, shard_values, _, names = _inputs(data, measure, shards, systems)
     sizes = check_sizes(sizes, values.shape[0])
     check_seed(seed)
@@ -409,7 +411,7 @@ def swap_rates(
     if not (np.isfinite(width) and width > 0):
         raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}")
     bin_width = width
-    check_count(repetitions, "repetitions")
+    check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
     values, _, _, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])
     check_seed(seed)

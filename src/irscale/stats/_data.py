@@ -56,13 +56,17 @@ def check_alpha(alpha: float, name: str = "alpha") -> float:
     return value
 
 
-def check_count(value: object, name: str, minimum: int = 1) -> int:
-    """``value`` as an ``int`` ≥ ``minimum`` (integral floats are accepted; booleans,
-    fractions, NaN and non-numbers are not)."""
+def check_count(value: object, name: str, minimum: int = 1,
+                maximum: int | None = None) -> int:
+    """``value`` as an ``int`` in [``minimum``, ``maximum``] (integral floats are accepted;
+    booleans, fractions, NaN and non-numbers are not)."""
+    wanted = (f"an integer ≥ {minimum}" if maximum is None
+              else f"an integer in [{minimum}, {maximum:,}]")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
-    if not math.isfinite(float(value)) or int(value) != value or value < minimum:
-        raise ParameterError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
+        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
+    if (not math.isfinite(float(value)) or int(value) != value or value < minimum
+            or (maximum is not None and value > maximum)):
+        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
     return int(value)
 
 

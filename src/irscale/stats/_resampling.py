@@ -31,6 +31,9 @@ from threadpoolctl import threadpool_limits
 from ..errors import ParameterError
 from ._data import check_alternative, check_choice, check_count
 
+#: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
+MAX_SAMPLES = 1_000_000_000
+
 Convention = Literal["plus-one", "proportion"]
 CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
 ProgressArg = bool | Callable[[int, int], None]
@@ -184,7 +187,7 @@ def check_resampling(alternative: str, samples: int, convention: str,
                      workers: int | None = None) -> None:
     """Validate the options every Monte Carlo routine shares (before any work)."""
     check_alternative(alternative)
-    check_count(samples, "samples")
+    check_count(samples, "samples", 1, MAX_SAMPLES)
     check_choice(convention, CONVENTIONS, "convention")
     if workers is not None:
         check_count(workers, "workers")

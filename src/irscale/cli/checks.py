@@ -1,0 +1,332 @@
+"""Validation of the options of ``irscale compare`` and ``irscale meta``, before any work.
+
+Two rules (``docs/errors.md``): an impossible value is refused, naming the option as the
+user wrote it and, where it differs, the Python name (``--samples (samples) must be an
+integer ≥ 1, got 0``); an option that the chosen test, model or analysis would ignore is
+refused too, rather than silently ignored (``--alternative`` with Tukey's HSD,
+``--samples`` with a t-test, ``-p`` with Kendall's τ, ...). Options whose default depends
+on the choice are declared with ``default=None`` so that "given" can be told from "not
+given"; the functions here set the real defaults on ``args`` once the choice is validated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+
+from ..errors import AlignmentError, ParameterError
+
+#: Largest --samples/-B/--bootstrap (as the Python functions), --seeds and --repetitions.
+MAX_SAMPLES = 1_000_000_000
+MAX_SEEDS = 1_000_000
+MAX_REPETITIONS = 1_000_000
+#: Decimals of text tables when ``--digits`` is not given.
+DEFAULT_DIGITS = 4
+#: Formats whose numbers keep full precision (``--digits`` has no effect on them).
+FULL_PRECISION = ("csv", "json")
+#: Contributor pattern of ``meta loo`` when neither it nor ``--contributors`` is given.
+DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
+
+
+def _given(args: argparse.Namespace, attr: str) -> bool:
+    return getattr(args, attr, None) is not None
+
+
+def _refuse(flags: Sequence[str], reason: str) -> None:
+    if flags:
+        verb = "applies" if len(flags) == 1 else "apply"
+        raise ParameterError(f"{', '.join(flags)} {verb} {reason}")
+
+
+def _reworded(error: ParameterError, api: str, flag: str) -> ParameterError:
+    """An API error message about ``api`` reworded to name the option ``flag (api)``."""
+    text = str(error)
+    return ParameterError(text.replace(api, f"{flag} ({api})", 1) if text.startswith(api)
+                          else f"{flag}: {text}")
+
+
+# --------------------------------------------------------------------------- shared
+def check_digits_option(args: argparse.Namespace) -> None:
+    """``--digits``: an integer in [0, 17], for text, Markdown and LaTeX output only."""
+    from ..stats.tables import check_digits
+
+    if not _given(args, "digits"):
+        args.digits = DEFAULT_DIGITS
+        return
+    check_digits(args.digits, "--digits (digits)")
+    if args.fmt in FULL_PRECISION:
+        raise ParameterError(f"--digits applies to text, markdown and latex tables; "
+                             f"--format {args.fmt} keeps every digit")
+
+
+def system_list(text: str | None) -> list[str] | None:
+    """The names of ``--systems A,B,...`` (None when not given); refuses an empty list and
+    a name given twice."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
+        raise ParameterError("--systems is empty: give comma-separated system names")
+    if not all(names):
+        raise ParameterError(f"--systems has an empty name: {text!r}")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ParameterError(f"--systems names {twice} twice")
+    return names
+
+
+def check_sources(args: argparse.Namespace) -> None:
+    """``--topic-column`` only with ``--scores``; ``--systems`` a valid list."""
+    if _given(args, "topic_column") and not getattr(args, "scores", None):
+        raise ParameterError("--topic-column applies to --scores files (score CSVs), not to "
+                             "runs evaluated against qrels")
+    system_list(getattr(args, "systems", None))
+
+
+def select_systems(matrix, text: str | None):
+    """``matrix`` restricted to the systems of ``--systems`` (every name must exist)."""
+    names = system_list(text)
+    if names is None:
+        return matrix
+    unknown = [name for name in names if name not in matrix.systems]
+    if unknown:
+        have = list(matrix.systems[:8])
+        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
+                             f"{have}{'...' if matrix.n_systems > 8 else ''}")
+    return matrix.subset(systems=names)
+
+
+def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
+    """Every ``-m`` name must be a measure of the ``--scores`` files (named after them)."""
+    unknown = [m for m in measures or () if m not in matrix.measures]
+    if unknown:
+        raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
+                             f"hold {list(matrix.measures)}, named after the files)")
+
+
+def _alpha(args: argparse.Namespace, default: float | None = 0.05) -> None:
+    from ..stats._data import check_alpha
+
+    if not _given(args, "alpha"):
+        args.alpha = default
+        return
+    check_alpha(args.alpha, "--alpha (alpha)")
+
+
+def _seed(args: argparse.Namespace, attr: str = "seed", flag: str = "--seed") -> None:
+    from ..stats._resampling import check_seed
+
+    if _given(args, attr):
+        check_seed(getattr(args, attr), f"{flag} ({attr})")
+
+
+def _count(args: argparse.Namespace, attr: str, flag: str, minimum: int = 1,
+           api: str | None = None, maximum: int | None = None) -> None:
+    from ..stats._data import check_count
+
+    if _given(args, attr):
+        check_count(getattr(args, attr), f"{flag} ({api or attr})", minimum, maximum)
+
+
+# --------------------------------------------------------------------------- compare
+def compare_test(name: str) -> tuple[str, bool]:
+    """The canonical name of ``--test`` and whether it resamples."""
+    from ..stats.registry import test_spec
+    from .compare import _MULTI_ALIASES, MULTI_TESTS
+
+    test = _MULTI_ALIASES.get(name.lower(), name.lower())
+    if test in MULTI_TESTS:
+        return test, test == "randomized-tukey-hsd"
+    try:
+        spec = test_spec(test)
+    except ParameterError as error:
+        raise ParameterError(f"--test: {error} or {list(MULTI_TESTS)}") from None
+    return spec.name, spec.resampling
+
+
+def check_compare(args: argparse.Namespace) -> None:
+    """Validate every option of ``irscale compare`` and set the choice-dependent defaults."""
+    from ..stats.corrections import correction_name
+
+    test, resampling = compare_test(args.test)
+    multi = test in ("tukey-hsd", "randomized-tukey-hsd")
+    _alpha(args)
+    if _given(args, "model") and test != "tukey-hsd":
+        raise ParameterError(f"--model applies to --test tukey-hsd, not to {args.test!r}")
+    if multi:
+        what = ("the ANOVA or rank model and Tukey's HSD" if test == "tukey-hsd"
+                else "the randomised Tukey HSD")
+        _refuse([f for f, a in (("--correction", "correction"), ("--alternative", "alternative"))
+                 if _given(args, a)],
+                f"to two-system tests, not to --test {test}: {what} compares every pair "
+                "two-sided and controls the family-wise error itself")
+    if _given(args, "correction"):
+        try:
+            correction_name(args.correction)
+        except ParameterError as error:
+            raise _reworded(error, "correction", "--correction") from None
+    elif not multi:
+        args.correction = "holm"
+    if not multi and not _given(args, "alternative"):
+        args.alternative = "two-sided"
+    if not resampling:
+        _refuse([f for f, a in (("--samples", "samples"), ("--seed", "seed"),
+                                ("--workers", "workers")) if _given(args, a)],
+                f"to resampling tests (randomization, bootstrap, bootstrap-shift, "
+                f"unpaired-bootstrap, randomized-tukey-hsd), not to --test {args.test}")
+    _count(args, "samples", "--samples", maximum=MAX_SAMPLES)
+    _seed(args)
+    _count(args, "workers", "--workers")
+    check_digits_option(args)
+    check_sources(args)
+
+
+# --------------------------------------------------------------------------- meta
+def _meta_common(args: argparse.Namespace) -> None:
+    check_digits_option(args)
+    check_sources(args)
+
+
+def _correlate(args: argparse.Namespace) -> None:
+    from ..meta.rank_correlation import check_persistence, method_name
+
+    try:
+        method = method_name(args.method)
+    except ParameterError as error:
+        raise ParameterError(f"--method: {error}") from None
+    if _given(args, "p"):
+        if method != "rbo":
+            raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method "
+                                 f"rbo, not to {args.method}")
+        check_persistence(args.p, "-p/--p (p)")
+    elif method == "rbo":
+        args.p = 0.9
+    if _given(args, "bootstrap"):
+        if args.by != "overall":
+            raise ParameterError(f"--bootstrap applies to --by overall (the interval of the "
+                                 f"overall correlation), not to --by {args.by}")
+        _count(args, "bootstrap", "--bootstrap", 2, api="samples", maximum=MAX_SAMPLES)
+    if _given(args, "seed") and not _given(args, "bootstrap"):
+        raise ParameterError("--seed applies to --bootstrap (the only random part of "
+                             "correlate)")
+    _seed(args)
+
+
+def _discriminative_power(args: argparse.Namespace) -> None:
+    from ..meta.discriminative import _method
+
+    if args.method != "both":
+        try:
+            _method(args.method)
+        except ParameterError as error:
+            raise ParameterError(f"--method: {error} or 'both'") from None
+    _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
+    _alpha(args)
+    _seed(args)
+    if _given(args, "seeds"):
+        _count(args, "seeds", "--seeds", maximum=MAX_SEEDS)
+        _refuse([f for f, a in (("--pairs", "pairs"), ("--plot", "plot"))
+                 if getattr(args, a, None)],
+                "to one resampling run, not to --seeds (which prints the spread across seeds)")
+
+
+def _split_common(args: argparse.Namespace) -> None:
+    _count(args, "repetitions", "--repetitions", maximum=MAX_REPETITIONS)
+    _seed(args)
+    if not args.sizes:
+        raise ParameterError("--sizes (sizes) is empty: give comma-separated topic-set sizes")
+
+
+def _split(args: argparse.Namespace) -> None:
+    from ..meta.procedures import canonical_procedure
+    from ..meta.splitting import METRICS
+
+    _split_common(args)
+    _alpha(args)
+    metrics = (*METRICS, "bias", "tau_sd")
+    if _given(args, "metric") and args.metric not in metrics:
+        raise ParameterError(f"--metric must be one of {list(metrics)}, got {args.metric!r}")
+    if not args.models and not args.cross:
+        raise ParameterError("--models is empty and no --cross is given: nothing to study")
+    for name in args.models:
+        canonical_procedure(name)
+    for item in args.cross:
+        if ":" not in item:
+            raise ParameterError(f"--cross takes A:B pairs, got {item!r}")
+        for name in item.split(":", 1):
+            canonical_procedure(name)
+
+
+def _swap(args: argparse.Namespace) -> None:
+    import math
+
+    from ..meta.procedures import canonical_procedure
+
+    _split_common(args)
+    width = args.bin_width
+    if not (math.isfinite(width) and width > 0):
+        raise ParameterError(f"--bin-width (bin_width) must be a positive number, got {width!r}")
+    if _given(args, "test"):
+        canonical_procedure(args.test)
+    elif _given(args, "alpha"):
+        raise ParameterError("--alpha applies to --test (the significance filter of the swap "
+                             "method); without --test no test is run")
+    _alpha(args)
+
+
+def _concordance(args: argparse.Namespace) -> None:
+    _alpha(args)
+    if not args.gold:
+        raise ParameterError("--gold is empty: name the gold-standard measure(s)")
+
+
+def _loo(args: argparse.Namespace) -> None:
+    _count(args, "depth", "--depth")
+    if _given(args, "contributors") and _given(args, "contributor_pattern"):
+        raise ParameterError("--contributor-pattern applies without --contributors (the file "
+                             "names every run's contributor)")
+    if not _given(args, "contributor_pattern"):
+        args.contributor_pattern = DEFAULT_CONTRIBUTOR_PATTERN
+    try:
+        re.compile(args.contributor_pattern)
+    except re.error as error:
+        raise ParameterError(f"--contributor-pattern {args.contributor_pattern!r} is not a valid "
+                             f"regular expression: {error}") from None
+
+
+def _scales(args: argparse.Namespace) -> None:
+    from ..meta.scale_effects import check_cutoffs
+
+    check_cutoffs(args.cutoffs, "--cutoffs (cutoffs)")
+    if _given(args, "alpha") and args.table in ("2", "4"):
+        raise ParameterError(f"--alpha applies to the significance tables (5, 6, invariants, "
+                             f"all), not to --table {args.table}")
+    _alpha(args)
+    if _given(args, "table_n"):
+        if args.table not in ("all", "4", "5", "6"):
+            raise ParameterError(f"-N applies to tables 4, 5 and 6 (and all), not to --table "
+                                 f"{args.table}")
+        if args.table_n not in args.cutoffs:
+            raise ParameterError(f"-N {args.table_n} is not one of the --cutoffs "
+                                 f"{list(args.cutoffs)}")
+
+
+_META = {
+    "correlate": _correlate, "discriminative-power": _discriminative_power,
+    "dp": _discriminative_power, "split": _split, "swap": _swap,
+    "concordance": _concordance, "loo": _loo, "scales": _scales,
+}
+
+
+def check_meta(args: argparse.Namespace) -> None:
+    """Validate the options of an ``irscale meta`` subcommand; set the real defaults."""
+    _meta_common(args)
+    _META[args.meta_command](args)
+
+
+def check_sizes_option(args: argparse.Namespace, n_topics: int) -> list[int]:
+    """``--sizes`` against the number of topics (see :func:`irscale.meta.splitting.check_sizes`)."""
+    from ..meta.splitting import check_sizes
+
+    return check_sizes(args.sizes, n_topics, "--sizes (sizes)")
