@@ -191,7 +191,7 @@ def trec_file_faults(
 
 
 def csv_faults(prefix: str, argv: Argv, reference: Sequence[str], *,
-               name: str = "var/ap.csv", constant: str = "error") -> list:
+               name: str = "var/ap.csv", constant: str = "error", single: bool = True) -> list:
     """Faulty score-matrix CSV files at the place of ``name`` (its stem is ``ap`` so that
     the valid variants print what ``reference`` prints on ``ap.csv``)."""
     good = score_text("ap")
@@ -212,7 +212,10 @@ def csv_faults(prefix: str, argv: Argv, reference: Sequence[str], *,
     constant_case = (err if constant == "error" else either)(
         f"{prefix}-constant-scores", argv(name),
         files={name: header + "\n" + "\n".join(["0.5,0.5,0.5,0.5"] * 12) + "\n"})
+    named = [ok(f"{prefix}-topic-column-named", argv(name) + ["--topic-column", "topic"],
+                files={name: with_topic})] if single else []
     return [
+        *named,
         err(f"{prefix}-missing-file", argv("missing.csv"), "missing.csv"),
         err(f"{prefix}-directory", argv("adir"), "adir"),
         err(f"{prefix}-empty-file", argv(name), name, files={name: b""}),
@@ -233,8 +236,6 @@ def csv_faults(prefix: str, argv: Argv, reference: Sequence[str], *,
                files={name: with_topic}),
         err(f"{prefix}-topic-column-unknown", argv(name) + ["--topic-column", "nosuch"],
             "nosuch", files={name: good}),
-        ok(f"{prefix}-topic-column-named", argv(name) + ["--topic-column", "topic"],
-           files={name: with_topic}),
         err(f"{prefix}-row-extra-field", argv(name), loc, files={name: row4(rows[2] +
                                                                            ",0.9")}),
         err(f"{prefix}-row-missing-field", argv(name), loc,

@@ -1,0 +1,240 @@
+"""``irscale meta correlate | discriminative-power | split | swap | concordance | loo |
+scales``: faulty score CSVs, contributor files and runs, and bad parameters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .catalog import csv_faults, has_warning
+from .conftest import (
+    any_of,
+    either,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    run_lines,
+    same_output_as,
+    text,
+)
+
+CORR = ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv"]
+DP = ["meta", "dp", "--scores", "ap.csv", "-B", "50", "--seed", "1"]
+SPLIT = ["meta", "split", "--scores", "ap.csv", "--sizes", "2,3", "--repetitions", "3",
+         "--seed", "1", "--models", "MD1"]
+SWAP = ["meta", "swap", "--scores", "ap.csv", "--sizes", "2,3", "--repetitions", "3",
+        "--seed", "1"]
+CONC = ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv", "--scores",
+        "gold.csv", "--gold", "gold"]
+RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
+LOO = ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"]
+SCALES = ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"]
+
+
+def dp_argv(name: str) -> list[str]:
+    return ["meta", "dp", "--scores", name, "-B", "20", "--seed", "1"]
+
+
+def corr_argv(name: str) -> list[str]:
+    return ["meta", "correlate", "--scores", name, "--scores", "p10.csv"]
+
+
+def loo_contrib(name: str) -> list[str]:
+    return [*LOO, "--contributors", name]
+
+
+LOO_REF = loo_contrib("contrib.txt")
+CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "teamC_r2")]
+
+
+def json_ok(result, ws, run):
+    json.loads(result.out)
+
+
+CASES = [
+    # ================================================================ score CSVs
+    *csv_faults("dp-csv", dp_argv, dp_argv("ap.csv"), constant="either"),
+    *csv_faults("correlate-csv", corr_argv, corr_argv("ap.csv"), constant="either",
+                single=False),
+    # ================================================================ correlate
+    ok("correlate-valid", CORR, output_contains("ap vs p10")),
+    ok("correlate-bootstrap", [*CORR, "--bootstrap", "20", "--seed", "1"],
+       output_contains("ci_low")),
+    ok("correlate-by-topic", [*CORR, "--by", "topic", "--method", "tau_ap"]),
+    ok("correlate-matrix-rbo", [*CORR, "--scores", "gold.csv", "--by", "matrix", "--method",
+                                "rbo", "--p", "0.5", "--format", "json"], json_ok),
+    err("correlate-method-unknown", [*CORR, "--method", "nosuch"], "nosuch"),
+    err("correlate-rbo-p-0", [*CORR, "--method", "rbo", "--p", "0"], opt("--p")),
+    err("correlate-rbo-p-1.5", [*CORR, "--method", "rbo", "--p", "1.5"], opt("--p")),
+    err("correlate-rbo-p-nan", [*CORR, "--method", "rbo", "--p", "nan"], opt("--p")),
+    err("correlate-p-with-kendall", [*CORR, "--p", "0.5"], opt("--p")),
+    err("correlate-bootstrap-0", [*CORR, "--bootstrap", "0"], opt("--bootstrap")),
+    err("correlate-bootstrap-negative", [*CORR, "--bootstrap", "-1"], opt("--bootstrap")),
+    err("correlate-bootstrap-text", [*CORR, "--bootstrap", "x"], opt("--bootstrap")),
+    err("correlate-seed-negative", [*CORR, "--bootstrap", "20", "--seed", "-1"],
+        opt("--seed")),
+    err("correlate-seed-without-bootstrap", [*CORR, "--seed", "1"], opt("--seed")),
+    err("correlate-one-measure", ["meta", "correlate", "--scores", "ap.csv"],
+        any_of("two", "measure")),
+    err("correlate-by-unknown", [*CORR, "--by", "system"], "system"),
+    err("correlate-digits-negative", [*CORR, "--digits", "-1"], opt("--digits")),
+    err("correlate-systems-one", [*CORR, "--systems", "sysA"], any_of("2", "system")),
+    err("correlate-systems-unknown", [*CORR, "--systems", "sysA,nosuch"], "nosuch"),
+    err("correlate-nothing", ["meta", "correlate"], any_of("--scores", "QRELS")),
+    err("correlate-runs-no-measure", ["meta", "correlate", *RUNS], "-m"),
+    ok("correlate-runs", ["meta", "correlate", *RUNS, "-m", "map", "-m", "P@5"]),
+    err("correlate-runs-missing-run", ["meta", "correlate", "qrels.txt", "a.run", "nope.run",
+                                       "-m", "map", "-m", "P@5"], "nope.run"),
+    # ================================================================ discriminative power
+    ok("dp-valid", DP, output_contains("bootstrap")),
+    ok("dp-both-pairs", [*DP, "--method", "both", "--pairs"]),
+    ok("dp-seeds-2", [*DP, "--seeds", "2"]),
+    ok("dp-json", [*DP, "--format", "json"], json_ok),
+    ok("dp-runs", ["meta", "dp", *RUNS, "-m", "map", "-B", "20", "--seed", "1"]),
+    err("dp-B-0", [*DP, "-B", "0"], opt("-B", "--samples", "samples")),
+    err("dp-B-negative", [*DP, "-B", "-1"], opt("-B", "--samples", "samples")),
+    err("dp-B-text", [*DP, "-B", "lots"], opt("-B", "--samples", "samples")),
+    err("dp-B-huge", [*DP, "-B", "99999999999999999999"], opt("-B", "--samples", "samples")),
+    err("dp-seeds-0", [*DP, "--seeds", "0"], opt("--seeds")),
+    err("dp-seeds-negative", [*DP, "--seeds", "-1"], opt("--seeds")),
+    err("dp-seed-negative", [*DP, "--seed", "-1"], opt("--seed")),
+    err("dp-seed-text", [*DP, "--seed", "abc"], opt("--seed")),
+    err("dp-alpha-0", [*DP, "--alpha", "0"], opt("--alpha")),
+    err("dp-alpha-1.5", [*DP, "--alpha", "1.5"], opt("--alpha")),
+    err("dp-method-unknown", [*DP, "--method", "nosuch"], "nosuch"),
+    err("dp-convention-unknown", [*DP, "--convention", "half"], "half"),
+    err("dp-plot-bad-extension", [*DP, "--plot", "asl.txt"], "asl.txt"),
+    err("dp-digits-negative", [*DP, "--digits", "-1"], opt("--digits")),
+    err("dp-runs-no-measure", ["meta", "dp", *RUNS, "-B", "20"], "-m"),
+    err("dp-runs-one-run", ["meta", "dp", "qrels.txt", "a.run", "-m", "map"],
+        any_of("run", "two")),
+    # ================================================================ split
+    ok("split-valid", SPLIT, output_contains("MD1")),
+    ok("split-metric-jaccard", [*SPLIT, "--metric", "jaccard"]),
+    either("split-size-more-than-half", [*SPLIT[:4], "--sizes", "7", *SPLIT[6:]],
+           opt("--sizes"), check=has_warning),
+    err("split-sizes-0", [*SPLIT, "--sizes", "0"], opt("--sizes")),
+    err("split-sizes-negative", [*SPLIT, "--sizes", "-1"], opt("--sizes")),
+    err("split-sizes-text", [*SPLIT, "--sizes", "a,b"], opt("--sizes")),
+    err("split-sizes-empty", [*SPLIT, "--sizes", ""], opt("--sizes")),
+    err("split-sizes-above-topics", [*SPLIT, "--sizes", "100"], opt("--sizes")),
+    err("split-repetitions-0", [*SPLIT, "--repetitions", "0"], opt("--repetitions")),
+    err("split-repetitions-negative", [*SPLIT, "--repetitions", "-3"], opt("--repetitions")),
+    err("split-models-unknown", [*SPLIT, "--models", "nosuch"], "nosuch"),
+    err("split-models-empty", [*SPLIT, "--models", ","], opt("--models")),
+    err("split-cross-no-colon", [*SPLIT, "--cross", "MD1"], opt("--cross")),
+    err("split-cross-unknown-model", [*SPLIT, "--cross", "MD1:nosuch"], "nosuch"),
+    err("split-metric-unknown", [*SPLIT, "--metric", "nosuch"], "nosuch"),
+    err("split-alpha-0", [*SPLIT, "--alpha", "0"], opt("--alpha")),
+    err("split-seed-negative", [*SPLIT, "--seed", "-1"], opt("--seed")),
+    err("split-plot-bad-extension", [*SPLIT, "--plot", "tau.txt"], "tau.txt"),
+    err("split-two-measures", ["meta", "split", "--scores", "ap.csv", "--scores", "p10.csv",
+                               "--sizes", "2", "--repetitions", "2"], "-m"),
+    # ================================================================ swap
+    ok("swap-valid", SWAP, output_contains("rate")),
+    ok("swap-by-bin", [*SWAP, "--by-bin"]),
+    err("swap-sizes-0", [*SWAP, "--sizes", "0"], opt("--sizes")),
+    err("swap-sizes-negative", [*SWAP, "--sizes", "-2"], opt("--sizes")),
+    err("swap-sizes-above-topics", [*SWAP, "--sizes", "100"], opt("--sizes")),
+    err("swap-bin-width-0", [*SWAP, "--bin-width", "0"], opt("--bin-width")),
+    err("swap-bin-width-negative", [*SWAP, "--bin-width", "-0.01"], opt("--bin-width")),
+    err("swap-bin-width-nan", [*SWAP, "--bin-width", "nan"], opt("--bin-width")),
+    err("swap-bin-width-inf", [*SWAP, "--bin-width", "inf"], opt("--bin-width")),
+    err("swap-repetitions-0", [*SWAP, "--repetitions", "0"], opt("--repetitions")),
+    err("swap-test-unknown", [*SWAP, "--test", "nosuch"], "nosuch"),
+    err("swap-alpha-0", [*SWAP, "--alpha", "0"], opt("--alpha")),
+    err("swap-alpha-2", [*SWAP, "--alpha", "2"], opt("--alpha")),
+    err("swap-seed-negative", [*SWAP, "--seed", "-1"], opt("--seed")),
+    err("swap-alpha-without-test", [*SWAP, "--alpha", "0.01"], opt("--alpha")),
+    # ================================================================ concordance
+    ok("concordance-valid", CONC, output_contains("gold")),
+    err("concordance-gold-missing", CONC[:-2], opt("--gold")),
+    err("concordance-gold-unknown", [*CONC[:-1], "nosuch"], "nosuch"),
+    err("concordance-gold-empty", [*CONC[:-1], ","], opt("--gold")),
+    err("concordance-one-candidate", ["meta", "concordance", "--scores", "ap.csv",
+                                      "--scores", "gold.csv", "--gold", "gold"],
+        any_of("two", "candidate")),
+    err("concordance-alpha-0", [*CONC, "--alpha", "0"], opt("--alpha")),
+    err("concordance-alpha-2", [*CONC, "--alpha", "2"], opt("--alpha")),
+    err("concordance-scores-missing", [*CONC, "--scores", "nope.csv"], "nope.csv"),
+    # ================================================================ leave one out
+    ok("loo-valid", LOO, output_contains("map")),
+    ok("loo-per-run", [*LOO, "--per-run"]),
+    ok("loo-contributors-bom", loo_contrib("c.txt"), same_output_as(*LOO_REF),
+       files={"c.txt": b"\xef\xbb\xbf" + text(CONTRIB)}),
+    ok("loo-contributors-crlf", loo_contrib("c.txt"), same_output_as(*LOO_REF),
+       files={"c.txt": text(CONTRIB).replace(b"\n", b"\r\n")}),
+    ok("loo-contributors-comment", loo_contrib("c.txt"), same_output_as(*LOO_REF),
+       files={"c.txt": text(["# run contributor", *CONTRIB])}),
+    ok("loo-contributors-tabs", loo_contrib("c.txt"), same_output_as(*LOO_REF),
+       files={"c.txt": text([c.replace(" ", "\t \t") for c in CONTRIB])}),
+    err("loo-contributors-missing", loo_contrib("nope.txt"), "nope.txt"),
+    err("loo-contributors-directory", loo_contrib("adir"), "adir"),
+    either("loo-contributors-empty", loo_contrib("c.txt"), "c.txt", check=has_warning,
+           files={"c.txt": b""}),
+    err("loo-contributors-three-fields", loo_contrib("c.txt"), "c.txt", "line 2", "extra",
+        files={"c.txt": text([CONTRIB[0], CONTRIB[1] + " extra", CONTRIB[2]])}),
+    err("loo-contributors-one-field", loo_contrib("c.txt"), "c.txt", "line 2",
+        files={"c.txt": text([CONTRIB[0], "teamB_r1", CONTRIB[2]])}),
+    err("loo-contributors-non-utf8", loo_contrib("c.txt"), "c.txt", "line 2",
+        files={"c.txt": text(CONTRIB[:1]) + b"teamB_r1 team\xe9B\n" + text(CONTRIB[2:])}),
+    err("loo-contributors-nul", loo_contrib("c.txt"), "c.txt", "line 2",
+        files={"c.txt": text(CONTRIB[:1]) + b"teamB_r1 te\x00amB\n" + text(CONTRIB[2:])}),
+    err("loo-contributors-truncated-gzip", loo_contrib("c.txt"), "c.txt",
+        files={"c.txt": __import__("gzip").compress(text(CONTRIB))[:20]}),
+    either("loo-contributors-unknown-run", loo_contrib("c.txt"), "nosuch_run",
+           check=has_warning, files={"c.txt": text([*CONTRIB, "nosuch_run teamZ"])}),
+    either("loo-contributors-run-not-listed", loo_contrib("c.txt"), "teamC_r2",
+           check=has_warning, files={"c.txt": text(CONTRIB[:2])}),
+    err("loo-contributors-run-twice", loo_contrib("c.txt"), "c.txt", "teamA_r1",
+        files={"c.txt": text([*CONTRIB, "teamA_r1 teamB"])}),
+    err("loo-depth-0", [*LOO, "--depth", "0"], opt("--depth")),
+    err("loo-depth-negative", [*LOO, "--depth", "-1"], opt("--depth")),
+    err("loo-depth-text", [*LOO, "--depth", "deep"], opt("--depth")),
+    err("loo-depth-huge", [*LOO, "--depth", "99999999999999999999"], opt("--depth")),
+    err("loo-pattern-invalid-regex", [*LOO, "--contributor-pattern", "("], "("),
+    either("loo-pattern-matches-nothing", [*LOO, "--contributor-pattern", "^zzz"], "^zzz",
+           check=has_warning),
+    err("loo-no-measure", ["meta", "loo", *RUNS], "-m"),
+    err("loo-measure-unknown", ["meta", "loo", *RUNS, "-m", "nosuch"], "nosuch"),
+    err("loo-one-run", ["meta", "loo", "qrels.txt", "a.run", "-m", "map"],
+        any_of("run", "two")),
+    err("loo-missing-run", ["meta", "loo", "qrels.txt", "a.run", "nope.run", "-m", "map"],
+        "nope.run"),
+    err("loo-bad-run-line", ["meta", "loo", "qrels.txt", "a.run", "bad.run", "-m", "map"],
+        "bad.run", "line 2",
+        files={"bad.run": text(run_lines("b")[:1] + ["1 Q0 d5 2 x teamB_r1"]
+                               + run_lines("b")[2:])}),
+    ok("loo-runs-sharing-run-id", ["meta", "loo", "qrels.txt", "first.run", "second.run",
+                                   "c.run", "-m", "map", "--depth", "3"], has_warning,
+       files={"first.run": text(run_lines("a")), "second.run": text(run_lines("a"))}),
+    err("loo-format-unknown", [*LOO, "--format", "xml"], "xml"),
+    # ================================================================ scales
+    ok("scales-valid", SCALES, output_contains("Table 2")),
+    err("scales-cutoffs-0", [*SCALES, "--cutoffs", "0"], opt("--cutoffs")),
+    err("scales-cutoffs-negative", [*SCALES, "--cutoffs", "-3"], opt("--cutoffs")),
+    err("scales-cutoffs-text", [*SCALES, "--cutoffs", "x"], opt("--cutoffs")),
+    err("scales-cutoffs-empty", [*SCALES, "--cutoffs", ""], opt("--cutoffs")),
+    err("scales-N-0", [*SCALES, "-N", "0"], opt("-N")),
+    err("scales-N-not-a-cutoff", [*SCALES, "-N", "7"], opt("-N")),
+    err("scales-table-unknown", [*SCALES, "--table", "3"], "3"),
+    err("scales-alpha-0", [*SCALES, "--alpha", "0"], opt("--alpha")),
+    err("scales-measure-unknown", ["meta", "scales", *RUNS, "-m", "nosuch", "--cutoffs", "3"],
+        "nosuch"),
+    err("scales-one-run", ["meta", "scales", "qrels.txt", "a.run", "-m", "P", "--cutoffs",
+                           "3"], any_of("run", "two")),
+    err("scales-missing-qrels", ["meta", "scales", "nope.qrels", "a.run", "b.run", "-m", "P",
+                                 "--cutoffs", "3"], "nope.qrels"),
+    # ================================================================ the command
+    err("meta-no-analysis", ["meta"], any_of("ANALYSIS", "analysis", "correlate")),
+    err("meta-unknown-analysis", ["meta", "frob"], "frob"),
+    err("meta-unknown-option", [*DP, "--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_meta(case, ws, run_cli):
+    run_case(case, ws, run_cli)
