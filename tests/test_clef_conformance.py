@@ -36,3 +36,23 @@ def test_official_per_query_output_is_byte_identical(clef, run):
     ours = run_cli(["eval", "-q", str(clef / "task2.qrels"), str(clef / "runs" / run)])
     assert ours.decode().splitlines() == reference.decode().splitlines()
     assert ours == reference
+
+
+def test_several_runs_add_the_run_as_a_fourth_field(clef):
+    """``eval -q`` of several runs: every line ends with a tab and its run; without that
+    field, each run's lines are trec_eval's output for the run alone. KDEIR_EN_Run1 and
+    KDEIR_EN_Run2 share the run id KDEIR: they are named after their files (the runid line
+    prints that name)."""
+    runs = ["GUIR_EN_Run1.txt", "KDEIR_EN_Run1.txt", "KDEIR_EN_Run2.txt"]
+    ours = run_cli(["eval", "-q", str(clef / "task2.qrels"),
+                    *[str(clef / "runs" / run) for run in runs]]).decode()
+    lines = [line.split("\t") for line in ours.splitlines()]
+    assert {len(fields) for fields in lines} == {4}
+    names = {"GUIR_EN_Run1.txt": "GUIR_EN_RUN1", "KDEIR_EN_Run1.txt": "KDEIR_EN_Run1",
+             "KDEIR_EN_Run2.txt": "KDEIR_EN_Run2"}
+    assert list(dict.fromkeys(fields[3] for fields in lines)) == list(names.values())
+    for run, name in names.items():
+        reference = (clef / "trec_eval-9.0.8" / run.replace(".txt", ".official.txt")
+                     ).read_text().replace("\tall\tKDEIR\n", f"\tall\t{name}\n")
+        own = "".join("\t".join(fields[:3]) + "\n" for fields in lines if fields[3] == name)
+        assert own == reference

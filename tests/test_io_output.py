@@ -13,9 +13,11 @@ from unittest import mock
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from irscale.errors import ParameterError
 from irscale.evaluation import evaluate
 from irscale.io import output
 from irscale.io.output import format_fixed, write_results
@@ -68,6 +70,42 @@ def test_trec_layout():
         "map                   \tall\t0.6250",
         "P_1                   \tall\t0.5000",
     ]
+
+
+def test_several_runs_name_the_run_on_every_trec_line():
+    """With several runs every line ends with a tab and its run; without that field each
+    run's lines are exactly its own single-run (trec_eval) output."""
+    runs = {"sys": RUN, "other": {"1": {"a": 1.0}, "2": {"c": 3.0, "a": 1.0}}}
+    measures = ["runid", "num_q", "map", "num_ret", "relstring", "P.1", "gm_map"]
+    both = evaluate(QRELS, runs, measures)
+    text = output.trec_text(both, per_query=True).decode()
+    lines = [line.split("\t") for line in text.splitlines()]
+    assert {len(fields) for fields in lines} == {4}
+    assert lines[0] == ["num_ret               ", "1", "2", "sys"]
+    assert ["runid                 ", "all", "other", "other"] in lines
+    for name in runs:
+        alone = evaluate(QRELS, {name: runs[name]}, measures)
+        own = "".join("\t".join(fields[:3]) + "\n" for fields in lines if fields[3] == name)
+        assert own.encode() == output.trec_text(alone, per_query=True)
+        single = output.trec_text(alone, per_query=True).decode().splitlines()
+        assert {len(line.split("\t")) for line in single} == {3}
+    # the other formats carry the run in a column of their own
+    for fmt in ("csv", "json", "markdown"):
+        out = io.BytesIO()
+        write_results(both, out, fmt=fmt, per_query=True)
+        assert "other" in out.getvalue().decode() and "sys" in out.getvalue().decode()
+    out = io.BytesIO()
+    write_results(both, out, fmt="json", per_query=True)
+    assert {row["run"] for row in json.loads(out.getvalue())} == {"sys", "other"}
+
+
+def test_run_names_that_cannot_be_a_trec_field():
+    ev = evaluate(QRELS, {"a\tb": RUN, "c": RUN}, ["map"])
+    with pytest.raises(ParameterError, match="tab or a line break"):
+        output.trec_text(ev)
+    out = io.BytesIO()
+    write_results(ev, out, fmt="csv")  # the other formats can hold it
+    assert "a\tb,all,map,0.625" in out.getvalue().decode()
 
 
 def test_json_and_csv():

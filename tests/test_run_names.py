@@ -1,0 +1,200 @@
+"""Runs that share a run id (issue 10, item 5): named after their files, with a warning;
+``read_runs(names=...)`` and ``--names runid|file|a,b,c`` on eval, compare, meta and scale.
+Real case: two CLEF eHealth 2016 teams reuse one run id across their runs (KDEIR,
+WHUIRGroup)."""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+
+import pytest
+
+import irscale
+from irscale.cli.main import main
+from irscale.errors import ParameterError
+from irscale.io.memory import as_runs
+from irscale.io.naming import file_stem, name_runs, parse_names
+
+
+def write(path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return str(path)
+
+
+def names_of(runs) -> list[str]:
+    return [run.name for run in runs]
+
+
+def test_file_stem():
+    assert file_stem("runs/bm25.run.gz") == "bm25"
+    assert file_stem("bm25.txt") == "bm25"
+    assert file_stem("input.ql") == "input"
+    assert file_stem("noext") == "noext"
+    assert file_stem("a/.hidden") == ".hidden"
+
+
+def test_shared_run_id_names_runs_by_file_stem_with_a_warning(tmp_path):
+    a = write(tmp_path / "bm25.run.gz", "1 Q0 d 1 1 same\n")
+    b = write(tmp_path / "ql.txt", "1 Q0 d 1 1 same\n")
+    c = write(tmp_path / "c.txt", "1 Q0 d 1 1 other\n")
+    with pytest.warns(UserWarning) as caught:
+        runs = irscale.read_runs([a, b, c])
+    assert names_of(runs) == ["bm25", "ql", "other"]
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert "2 runs share the run id 'same'" in message
+    assert "'bm25'" in message and "'ql'" in message and a in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # distinct ids: no warning, trec_eval's names
+        assert names_of(irscale.read_runs([a, c])) == ["same", "other"]
+
+
+def test_colliding_stems_fall_back_to_longer_forms(tmp_path):
+    # TREC's input.<runid> files: same stem 'input', different file names
+    a = write(tmp_path / "input.bm25", "1 Q0 d 1 1 same\n")
+    b = write(tmp_path / "input.ql", "1 Q0 d 1 1 same\n")
+    with pytest.warns(UserWarning, match="share the run id"):
+        assert names_of(irscale.read_runs([a, b])) == ["input.bm25", "input.ql"]
+    # same file name in two folders: the folder is added
+    c = write(tmp_path / "x" / "k.txt", "1 Q0 d 1 1 same\n")
+    d = write(tmp_path / "y" / "k.txt", "1 Q0 d 1 1 same\n")
+    with pytest.warns(UserWarning, match="share the run id"):
+        assert names_of(irscale.read_runs([c, d])) == ["x/k.txt", "y/k.txt"]
+    # a renamed run never takes the name of another run
+    e = write(tmp_path / "z" / "other.txt", "1 Q0 d 1 1 k\n")
+    with pytest.warns(UserWarning, match="share the run id"):
+        assert names_of(irscale.read_runs([e, c, d])) == ["k", "x/k.txt", "y/k.txt"]
+
+
+def test_the_same_file_twice_is_an_error(tmp_path):
+    a = write(tmp_path / "a.txt", "1 Q0 d 1 1 same\n")
+    with pytest.raises(ParameterError, match="given twice"):
+        irscale.read_runs([a, a])
+
+
+def test_names_file_and_explicit_names(tmp_path):
+    a = write(tmp_path / "a.run", "1 Q0 d 1 1 one\n")
+    b = write(tmp_path / "b.run.gz", "1 Q0 d 1 1 two\n")
+    assert names_of(irscale.read_runs([a, b], names="file")) == ["a", "b"]
+    assert names_of(irscale.read_runs([a, b], names=["x", "y"])) == ["x", "y"]
+    with pytest.raises(ParameterError, match="1 name given for 2 runs"):
+        irscale.read_runs([a, b], names=["x"])
+    with pytest.raises(ParameterError, match="'x' is given twice"):
+        irscale.read_runs([a, b], names=["x", "x"])
+    with pytest.raises(ParameterError, match="runid or file"):
+        irscale.read_runs([a, b], names="stem")
+    with pytest.raises(ParameterError, match="mapping"):
+        irscale.read_runs({"x": a, "y": b}, names="file")
+    c = write(tmp_path / "sub" / "a.run", "1 Q0 d 1 1 three\n")
+    with pytest.warns(UserWarning, match="2 run files share the file stem 'a'"):
+        assert names_of(irscale.read_runs([a, c], names="file")) == [
+            f"{tmp_path.name}/a.run", "sub/a.run"]  # both equally long: neither is preferred
+
+
+def test_parse_names():
+    assert parse_names("runid") == "runid" and parse_names("file") == "file"
+    assert parse_names("a, b,c") == ["a", "b", "c"]
+    with pytest.raises(ParameterError, match="empty name"):
+        parse_names("a,,b")
+
+
+def test_in_memory_runs_without_files_must_be_named():
+    runs = as_runs({"x": {"1": {"d": 1.0}}, "y": {"1": {"d": 2.0}}})
+    assert names_of(runs) == ["x", "y"]
+    same = [irscale.read_run(b"1 Q0 d 1 1 r\n"), irscale.read_run(b"1 Q0 e 1 1 r\n")]
+    with pytest.raises(ParameterError, match="no file name"):
+        name_runs(same)
+    assert names_of(name_runs(same, ["p", "q"])) == ["p", "q"]
+
+
+def test_evaluate_takes_runs_that_share_an_id(tmp_path):
+    qrels = {"1": {"d": 1, "e": 0}}
+    a = write(tmp_path / "a.txt", "1 Q0 d 1 2 same\n1 Q0 e 2 1 same\n")
+    b = write(tmp_path / "b.txt", "1 Q0 e 1 2 same\n1 Q0 d 2 1 same\n")
+    with pytest.warns(UserWarning, match="share the run id 'same'"):
+        ev = irscale.evaluate(qrels, [a, b], ["P@1"])
+    assert ev.runs == ("a", "b")
+    assert ev.mean()["P@1"].tolist() == [1.0, 0.0]
+
+
+# ---------------------------------------------------------------- command line, real runs
+@pytest.fixture
+def two_copies(clef, tmp_path):
+    """Two copies of one CLEF run (run id KDEIR) in two folders, and a third KDEIR run."""
+    source = clef / "runs" / "KDEIR_EN_Run1.txt"
+    first, second = tmp_path / "a" / "kdeir.txt", tmp_path / "b" / "kdeir.txt"
+    for path in (first, second):
+        path.parent.mkdir()
+        shutil.copy(source, path)
+    return str(clef / "task2.qrels"), str(first), str(second)
+
+
+def test_eval_two_copies_of_a_clef_run(two_copies, clef, capsys):
+    qrels, first, second = two_copies
+    assert main(["eval", "-q", "-m", "map", "-m", "P.10", qrels, first, second]) == 0
+    out, err = capsys.readouterr()
+    assert "irscale: warning: 2 runs share the run id 'KDEIR'" in err
+    assert "'a/kdeir.txt'" in err and "'b/kdeir.txt'" in err
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert {len(fields) for fields in lines} == {4}
+    runs = [fields[3] for fields in lines]
+    assert runs == ["a/kdeir.txt"] * (len(lines) // 2) + ["b/kdeir.txt"] * (len(lines) // 2)
+    assert main(["eval", "-m", "map", "--names", "first,second", qrels, first, second]) == 0
+    out, _ = capsys.readouterr()
+    assert [line.split("\t")[3] for line in out.splitlines()] == ["first", "second"]
+    other = str(clef / "runs" / "KDEIR_EN_Run2.txt")
+    assert main(["eval", "-m", "map", "--names", "file", qrels, first, other]) == 0
+    out, err = capsys.readouterr()
+    assert [line.split("\t")[3] for line in out.splitlines()] == ["kdeir", "KDEIR_EN_Run2"]
+    assert "warning" not in err
+
+
+def test_eval_names_errors(two_copies, capsys):
+    qrels, first, second = two_copies
+    assert main(["eval", "-m", "map", "--names", "x", qrels, first, second]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("irscale: ") and "1 name given for 2 runs" in err
+    assert len(err.splitlines()) == 1
+    assert main(["eval", "-m", "map", "--names", "x,", qrels, first, second]) == 2
+    assert "empty name" in capsys.readouterr().err
+    assert main(["eval", "-m", "map", qrels, first, first]) == 2
+    assert "given twice" in capsys.readouterr().err
+
+
+def test_compare_two_copies_of_a_clef_run(two_copies, clef, capsys):
+    qrels, first, second = two_copies
+    other = str(clef / "runs" / "KDEIR_EN_Run2.txt")
+    assert main(["compare", qrels, first, second, other, "-m", "P@10", "--test", "t"]) == 0
+    out, err = capsys.readouterr()
+    assert "2 runs share the run id" not in err and "3 runs share the run id 'KDEIR'" in err
+    for name in ("a/kdeir.txt", "b/kdeir.txt", "KDEIR_EN_Run2"):
+        assert name in out
+    assert main(["compare", qrels, first, other, "-m", "P@10", "--test", "t",
+                 "--names", "one,two"]) == 0
+    out, err = capsys.readouterr()
+    assert "one" in out and "two" in out and "warning" not in err
+
+
+def test_meta_never_merges_runs(two_copies, tmp_path, capsys):
+    """``--names file`` used to build {stem: path}, silently dropping same-stem runs."""
+    qrels, first, second = two_copies
+    third = write(tmp_path / "c" / "X_1.txt",
+                  open(first).read().replace("KDEIR", "X_1"))
+    assert main(["meta", "loo", qrels, first, second, third, "-m", "P@10", "--depth", "10",
+                 "--names", "file", "--per-run", "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert "a/kdeir.txt" in out and "b/kdeir.txt" in out and "X_1" in out
+    assert "share the file stem 'kdeir'" in err
+    assert main(["meta", "correlate", qrels, first, second, third, "-m", "P@10", "-m", "map",
+                 "--names", "A_1,B_1,C_1", "--format", "csv"]) == 0
+    capsys.readouterr()
+
+
+def test_names_refused_with_score_files(tmp_path, capsys):
+    scores = write(tmp_path / "ap.csv", "topic,a,b\n1,0.1,0.2\n2,0.3,0.1\n3,0.2,0.2\n")
+    assert main(["compare", "--scores", scores, "--names", "file"]) == 2
+    assert "--names applies to runs evaluated against qrels" in capsys.readouterr().err
+    assert main(["meta", "correlate", "--scores", scores, "--allow-empty"]) == 2
+    assert "--allow-empty applies" in capsys.readouterr().err
