@@ -63,6 +63,8 @@ from ._common import (
 )
 from .procedures import Decisions, canonical_procedure, decide, is_shard_procedure
 
+#: Bins of the swap method are numbered below this (exact in 64-bit floats).
+MAX_BINS = 2.0**53
 #: Largest number of repetitions per split size accepted.
 MAX_REPETITIONS = 1_000_000
 #: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
@@ -441,15 +443,22 @@ def swap_rates(
                                    systems=names, **opts).significant
             counted &= filt
         swapped = counted & (d1 * d2 < 0)
-        bins = np.floor(np.abs(d1[counted]) / bin_width).astype(np.int64)
-        totals = np.bincount(bins)
-        swaps = np.bincount(bins, weights=swapped[counted].astype(np.float64),
-                            minlength=len(totals))
-        present = np.flatnonzero(totals)
+        with np.errstate(over="ignore"):
+            position = np.floor(np.abs(d1[counted]) / bin_width)
+        if position.size and not position.max() < MAX_BINS:
+            raise ParameterError(
+                f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for mean "
+                f"differences up to {float(np.abs(d1[counted]).max()):.4g}: bins would be "
+                f"numbered beyond 2^53"
+            )
+        present, inverse = np.unique(position.astype(np.int64), return_inverse=True)
+        totals = np.bincount(inverse, minlength=len(present))
+        swaps = np.bincount(inverse, weights=swapped[counted].astype(np.float64),
+                            minlength=len(present))
         rate_rows.append(pd.DataFrame({
             "size": int(size), "bin_low": present * bin_width,
-            "bin_high": (present + 1) * bin_width, "pairs": totals[present],
-            "swaps": swaps[present].astype(np.int64), "rate": swaps[present] / totals[present],
+            "bin_high": (present + 1) * bin_width, "pairs": totals,
+            "swaps": swaps.astype(np.int64), "rate": swaps / totals,
         }))
         total, swapped_total = int(counted.sum()), int(swapped.sum())
         overall_rows.append({"size": int(size), "size_2": splits.second.shape[1],

@@ -76,9 +76,16 @@ def check_choice(value: str, choices: Sequence[str], name: str) -> str:
     return value
 
 
+#: Smallest largest-|score| of a table: below, squares of differences underflow (variances
+#: of 0 and infinite statistics).
+SMALLEST_SCALE = 1e-140
+
+
 def check_magnitude(values: np.ndarray, what: str = "the scores") -> None:
     """Raise :class:`InputError` when scores are so large that the sums of squares of the
-    statistics would overflow 64-bit floats (and give inf or NaN results).
+    statistics would overflow 64-bit floats (and give inf or NaN results), or so small
+    (all below :data:`SMALLEST_SCALE` in absolute value, but not all 0) that their squares
+    underflow to 0.
 
     The largest intermediate sums are sums of squared differences of two scores over every
     value, weighted by up to n resampling counts: they stay finite when
@@ -95,6 +102,12 @@ def check_magnitude(values: np.ndarray, what: str = "the scores") -> None:
         raise InputError(
             f"scores too large: sums of squares of {what} would overflow 64-bit floats "
             f"(largest |score| {scale:.3g}, at most {limit:.3g} here); rescale the scores"
+        )
+    if 0.0 < scale < SMALLEST_SCALE:
+        raise InputError(
+            f"scores too small: squares of {what} would underflow to 0 in 64-bit floats "
+            f"(largest |score| {scale:.3g}, at least {SMALLEST_SCALE:g} needed); rescale the "
+            "scores"
         )
 
 

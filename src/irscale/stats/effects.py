@@ -107,7 +107,11 @@ def standard_error(x: np.ndarray, y: np.ndarray, kind: str) -> tuple[np.ndarray,
     a, b = vx / n, vy / m
     se = np.sqrt(a + b)
     with np.errstate(invalid="ignore", divide="ignore"):
-        df = (a + b) ** 2 / (a**2 / (n - 1) + b**2 / (m - 1))
+        # the ratio is scale-free: computed on a/s and b/s, s = max(a, b), so that the
+        # fourth powers of large scores cannot overflow (0/0 where both variances are 0)
+        top = np.maximum(a, b)
+        ra, rb = a / top, b / top
+        df = (ra + rb) ** 2 / (ra**2 / (n - 1) + rb**2 / (m - 1))
     return se, np.where(np.isfinite(df), df, n + m - 2.0)
 
 
