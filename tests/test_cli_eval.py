@@ -75,10 +75,11 @@ def test_demo_generates_and_evaluates(tmp_path):
 def test_complete_counts_every_qrels_topic_and_relstring_is_quoted(tmp_path):
     qrels, run = files(tmp_path)
     _, out, _ = cli(["eval", "-c", "-m", "num_q", "-m", "num_rel", "-m", "gm_map", qrels, run])
-    # 9.0.8: num_q counts qrels topics; sums cover evaluated topics; missing topic → 1e-5
+    # 9.0.8: num_q counts qrels topics; num_rel the judgments > 0 of every qrels topic
+    # (m_num_rel.c te_calc_avg_num_rel), topic 2 included; missing topic → 1e-5
     assert out.splitlines() == [
         "num_q                 \tall\t2",
-        "num_rel               \tall\t2",
+        "num_rel               \tall\t3",
         f"gm_map                \tall\t{(0.8333333333333333 * 1e-5) ** 0.5:6.4f}",
     ]
     _, out, _ = cli(["eval", "-q", "-m", "relstring", qrels, run])

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from irscale.core.judged import RankingOptions, build_judged_rankings
-from irscale.errors import MeasureError
+from irscale.errors import MeasureError, ParameterError
 from irscale.io import read_qrels, read_run
 from irscale.measures import REGISTRY, get_family
 from irscale.measures.base import MIN_GEO_MEAN, EvalContext
@@ -286,14 +286,22 @@ def test_bad_parameters_are_errors(spec):
         parse_measure(spec)
 
 
-def test_level_below_zero_follows_trec_eval_literally():
-    # with -l -1 a document outside the qrels (degree -1) passes trec_eval's ">= level" test
-    # in the ranked loops, but num_rel (judged docs) and num_rel_ret (judged docs) ignore it
+def test_level_below_one_is_refused_and_kernels_stay_literal():
+    # trec_eval requires a positive level: -l 0 / -l -1 are refused where options enter
     qrels = {"q": {"a": 0, "b": 1}}
     run = {"q": {"z": 3.0, "a": 2.0, "b": 1.0}}
+    for level in (0, -1):
+        with pytest.raises(ParameterError, match=r"relevance level \(-l, relevance_level\)"):
+            evaluate(qrels, run, "map", relevance_level=level)
+    # the kernels still follow trec_eval literally on such a batch: a document outside the
+    # qrels (degree -1) passes the ">= level" test of the ranked loops, but num_rel and
+    # num_rel_ret count judged documents only
+    jr = build_judged_rankings(*_inputs(qrels, run), RankingOptions()).with_level(-1)
     values = {}
     for spec in ("map", "P.5", "num_rel", "num_rel_ret", "set_P", "recip_rank"):
-        values.update(evaluate(qrels, run, spec, relevance_level=-1))
+        for request in parse_measure(spec):
+            values.update({name: list(v) for name, v in
+                           get_family(request.family).compute(jr, request.params).items()})
     assert values["num_rel"] == [2] and values["num_rel_ret"] == [2]
     assert values["map"] == [(1 / 1 + 2 / 2 + 3 / 3) / 2]
     assert values["P_5"] == [3 / 5]

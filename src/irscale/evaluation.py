@@ -8,7 +8,11 @@ follow trec_eval 9.0.8's rules (``meas_avg.c``):
   number of topics in the qrels (topics the run misses count 0);
 * geometric means (gm_map, gm_bpref) average ``log(max(v, 1e-5))`` and, with ``complete``,
   count each missing topic as ``log(1e-5)``;
-* counts (num_ret, num_rel, num_rel_ret, ...) are summed; ``num_q`` counts topics.
+* counts (num_ret, num_rel, num_rel_ret, ...) are summed; ``num_q`` counts topics. With
+  ``complete``, 9.0.8's ``num_rel`` counts the judgments > 0 of every qrels topic instead
+  (:func:`complete_num_rel`);
+* a mean over values one of which is NaN is that NaN, sign included (printed ``-nan`` as
+  trec_eval prints it: :func:`sequential_total`).
 
 Topics a run retrieved documents for but that have no judgments are not evaluated (as in
 trec_eval); they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
@@ -19,7 +23,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -73,6 +77,10 @@ class Evaluation:
     rankings: JudgedRankings
     n_qrels_topics: int
     context: EvalContext
+    #: Summary values that replace a column's sum with ``complete`` (-c) in the 9.0.8
+    #: profile: ``num_rel`` counts the relevant documents of every qrels topic
+    #: (:func:`complete_num_rel`).
+    complete_totals: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -139,13 +147,18 @@ class Evaluation:
                 continue
             values = self.values[column.label][mask]
             if kind == "sum":
-                out.append((column, int(values.sum())))
+                if column.label in self.complete_totals:
+                    out.append((column, self.complete_totals[column.label]))
+                else:
+                    out.append((column, int(values.sum())))
             elif kind == "mean":
                 out.append((column, sequential_total(values) / divisor if divisor else 0.0))
             elif kind == "gmean":
-                # trec_eval floors at MIN_GEO_MEAN and adds C's log() topic by topic
+                # trec_eval floors at MIN_GEO_MEAN with C's MAX(v, MIN_GEO_MEAN), NaN → the
+                # floor, and adds C's log() topic by topic
                 logs = sequential_total(np.array(
-                    [math.log(max(v, MIN_GEO_MEAN)) for v in values.tolist()]))
+                    [math.log(v if v > MIN_GEO_MEAN else MIN_GEO_MEAN)
+                     for v in values.tolist()]))
                 logs += n_missing * math.log(MIN_GEO_MEAN)
                 out.append((column, math.exp(logs / divisor) if divisor else 0.0))
             else:  # pragma: no cover - registry guards the kinds
@@ -182,9 +195,22 @@ class Evaluation:
 
 
 def sequential_total(values: np.ndarray) -> float:
-    """Sum added one value at a time in order, as trec_eval accumulates topic values."""
+    """Sum added one value at a time in order, as trec_eval accumulates topic values.
+
+    A NaN makes the sum that NaN, sign included, as x86-64's ``accum += value`` does (the
+    NaN operand is returned, the first one when both are): trec_eval prints the summary of
+    a measure that is ``-nan`` for some topic as ``-nan`` (``0.0/0.0`` gives a NaN with its
+    sign bit set). Made explicit here, whatever the machine.
+    """
     values = np.asarray(values, dtype=np.float64)
-    return float(np.cumsum(values)[-1]) if len(values) else 0.0
+    if not len(values):
+        return 0.0
+    total = float(np.cumsum(values)[-1])
+    if math.isnan(total):
+        first = values[np.flatnonzero(np.isnan(values))]
+        sign = -1.0 if len(first) and np.signbit(first[0]) else 1.0
+        return math.copysign(math.nan, sign)
+    return total
 
 
 def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
@@ -248,8 +274,10 @@ def evaluate(
     ``qrels``: a :class:`~irscale.core.inputs.Qrels`, a path, a DataFrame or a dict of
     dicts; ``runs``: a run, a path, a list of those, or a mapping ``{name: run}``.
     ``measures``: names as accepted by :func:`irscale.measures.names.parse_measures`.
-    Options mirror trec_eval: ``relevance_level`` (-l), ``max_docs`` (-M), ``judged_only``
-    (-J), ``complete`` (-c), ``num_docs_in_coll`` (-N), ``compat`` 9 or 10, ``ties``.
+    Options mirror trec_eval: ``relevance_level`` (-l, an integer ≥ 1), ``max_docs`` (-M,
+    an integer from 1 to 2⁶³ − 1), ``judged_only`` (-J), ``complete`` (-c),
+    ``num_docs_in_coll`` (-N, an integer ≥ 0), ``compat`` 9 or 10, ``ties``; other values
+    raise :class:`~irscale.errors.ParameterError` before anything is read.
     ``labels``: extra per-document values by name, for the measures that use them
     (``{"under": "task2.qunder"}`` for uRBP, document lengths for TBG and U, click
     probabilities...): each a path to a qrels-format file ``topic iter docno value`` (topic
@@ -269,20 +297,56 @@ def evaluate(
     """
     if compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
+    # the options are checked before any file is read (RankingOptions, EvalContext)
+    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, ties=ties)
+    context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
     requests = parse_measures(measures, compat=compat)
     qrels_obj = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")
-    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, ties=ties)
     jr = build_judged_rankings(qrels_obj, run_list, options,
                                placeholders=complete and compat == 10)
     if labels:
         jr = attach_labels(jr, qrels_obj, run_list, options, labels)
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
-    context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
     columns, values = compute_requests(jr, requests, context)
+    totals = {}
+    if complete and compat == 9:
+        totals = complete_num_rel(qrels_obj.rel, requests, relevance_level)
     return Evaluation(columns=columns, values=values, rankings=jr,
-                      n_qrels_topics=len(qrels_obj.topics), context=context)
+                      n_qrels_topics=len(qrels_obj.topics), context=context,
+                      complete_totals=totals)
+
+
+def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],
+                     relevance_level: int) -> dict[str, int]:
+    """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8, per ``num_rel`` column.
+
+    trec_eval 9.0.8's ``te_calc_avg_num_rel`` (m_num_rel.c) replaces the sum over evaluated
+    topics by a count over the whole qrels: every judgment line with ``rel > 0``, of every
+    qrels topic (topics the run misses included) — whatever ``-l``. A column whose name sets
+    its own level (``NumRel(rel=2)``) counts the judgments of degree ≥ that level. With
+    ``-l`` above 1 the two differ: a warning says so.
+    """
+    rel = np.asarray(qrels_rel, dtype=np.int64)
+    totals: dict[str, int] = {}
+    for request in requests:
+        if request.family != "num_rel":
+            continue
+        label = request.family if is_trec_request(request) else request.requested
+        if request.relevance_level is not None:
+            totals[label] = int(np.count_nonzero(rel >= request.relevance_level))
+            continue
+        totals[label] = int(np.count_nonzero(rel > 0))
+        at_level = int(np.count_nonzero(rel >= relevance_level))
+        if at_level != totals[label]:
+            warnings.warn(
+                f"{label} with -c: the summary counts the {totals[label]} judgments > 0 of "
+                f"every qrels topic, as trec_eval 9.0.8 does whatever -l (with degree ≥ "
+                f"{relevance_level}: {at_level}; per topic, num_rel uses -l)",
+                stacklevel=3,
+            )
+    return totals
 
 
 def compute_requests(

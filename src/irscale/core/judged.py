@@ -9,8 +9,11 @@ them (every evaluated (run, topic) pair) in CSR form, built once per (qrels, run
   sentinels: ``NONPOOL = -1`` (document not in the qrels) and ``UNJUDGED = -2`` (in the
   qrels with a negative degree, i.e. pooled but not judged);
 * ``offsets``: ranking ``i`` is ``rel[offsets[i]:offsets[i + 1]]``;
-* ``rel_levels[i, g]``: number of documents judged with degree ``g`` (``g ≥ 0``) for the
-  topic of ranking ``i`` — the recall base per level, from which ideal rankings follow.
+* ``rel_levels[i, j]``: number of documents judged with degree ``degrees[j]`` (``≥ 0``) for
+  the topic of ranking ``i`` — the recall base per level, from which ideal rankings follow.
+  Columns are the distinct judged degrees (:attr:`JudgedRankings.column_degrees`): column
+  ``g`` is degree ``g`` when the qrels use the degrees 0, 1, ..., k-1, and a qrels file with
+  one label of 10,000,000 gets one more column, not ten million.
 
 Measure kernels are functions of a :class:`JudgedRankings` only, vectorised over the batch.
 The same structure is fed with synthetic rankings by the interval-scale engine.
@@ -34,6 +37,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError, ParameterError
 from .inputs import Qrels, Run, TopicBlocks, take_rows
+from .options import MAX_DOCS, RELEVANCE_LEVEL, integer_option
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
@@ -68,6 +72,9 @@ class JudgedRankings:
     #: lengths, click probabilities; NaN where a document has none), by name. Views
     #: (:meth:`truncate`, :meth:`condensed`) keep them aligned.
     attributes: tuple[tuple[str, np.ndarray], ...] = field(default=())
+    #: The relevance degree counted by each column of ``rel_levels`` (ascending, all ≥ 0);
+    #: ``None``: column ``g`` counts degree ``g``. Use :attr:`column_degrees`.
+    degrees: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.offsets) - 1
@@ -75,6 +82,8 @@ class JudgedRankings:
             raise InputError("inconsistent judged-ranking offsets")
         if self.rel_levels.shape[0] != n or len(self.ranking_topic) != n:
             raise InputError("inconsistent judged-ranking context arrays")
+        if self.degrees is not None and len(self.degrees) != self.rel_levels.shape[1]:
+            raise InputError("inconsistent judged-ranking degrees")
 
     # ------------------------------------------------------------ sizes and positions
     @property
@@ -118,16 +127,25 @@ class JudgedRankings:
         return segment_cumsum(self.is_relevant.astype(np.int64), self.offsets)
 
     @cached_property
+    def column_degrees(self) -> np.ndarray:
+        """The relevance degree counted by each column of ``rel_levels`` (int64, ascending)."""
+        if self.degrees is None:
+            return np.arange(self.rel_levels.shape[1], dtype=np.int64)
+        return np.asarray(self.degrees, dtype=np.int64)
+
+    def judged_at_least(self, level: int) -> np.ndarray:
+        """Per ranking: its topic's judged documents of degree ≥ ``level`` (and ≥ 0)."""
+        return self.rel_levels[:, self.column_degrees >= max(level, 0)].sum(axis=1)
+
+    @cached_property
     def num_rel(self) -> np.ndarray:
         """Recall base R of each ranking's topic: judged documents with degree ≥ level."""
-        level = max(self.relevance_level, 0)
-        return self.rel_levels[:, level:].sum(axis=1)
+        return self.judged_at_least(self.relevance_level)
 
     @cached_property
     def num_nonrel(self) -> np.ndarray:
         """Judged non-relevant documents of each ranking's topic (0 ≤ degree < level)."""
-        level = min(max(self.relevance_level, 0), self.rel_levels.shape[1])
-        return self.rel_levels[:, :level].sum(axis=1)
+        return self.rel_levels[:, self.column_degrees < self.relevance_level].sum(axis=1)
 
     @cached_property
     def num_rel_ret(self) -> np.ndarray:
@@ -212,6 +230,13 @@ class JudgedRankings:
 
 
 # ====================================================================== building
+def dense_layout(degrees: np.ndarray) -> bool:
+    """Whether ``rel_levels`` gets one column per degree ``0..max`` (cheap: at most twice the
+    columns of the distinct degrees, or 16) rather than one per distinct judged degree."""
+    top = int(degrees[-1]) if len(degrees) else 0
+    return top + 1 <= max(2 * len(degrees), 16)
+
+
 @dataclass(frozen=True, eq=False)
 class QrelsIndex:
     """Qrels prepared for fast lookups, shared by every run evaluated against them.
@@ -226,6 +251,8 @@ class QrelsIndex:
     topics: tuple[str, ...]
     topic_array: pa.Array
     rel_levels: np.ndarray
+    #: The degree counted by each column of ``rel_levels`` (``None``: column g, degree g).
+    degrees: np.ndarray | None
     qrels: Qrels
     #: The value a judged ranking holds for every qrels row: its degree, or ``UNJUDGED`` for
     #: a negative degree; in the smallest integer type that holds them all.
@@ -241,18 +268,30 @@ class QrelsIndex:
         topic_code = blocks.expand(blocks.codes_in(topic_array))
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0
-        n_levels = int(rel.max(initial=0)) + 1
-        rel_levels = np.bincount(
-            topic_code[judged] * n_levels + rel[judged], minlength=len(topics) * n_levels
-        ).reshape(len(topics), n_levels)
+        degrees = np.unique(rel[judged])
+        top = int(degrees[-1]) if len(degrees) else 0
+        if dense_layout(degrees):  # column g counts degree g
+            n_levels = top + 1
+            rel_levels = np.bincount(
+                topic_code[judged] * n_levels + rel[judged], minlength=len(topics) * n_levels
+            ).reshape(len(topics), n_levels)
+            column_degrees = None
+        else:  # one column per distinct degree: a label of 10^7 costs one column
+            width = len(degrees)
+            column = np.searchsorted(degrees, rel[judged])
+            rel_levels = np.bincount(
+                topic_code[judged] * width + column, minlength=len(topics) * width
+            ).reshape(len(topics), width)
+            column_degrees = degrees.astype(np.int64)
         degree_type = next(
-            t for t in (np.int8, np.int16, np.int32, np.int64) if n_levels <= np.iinfo(t).max
+            t for t in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(t).max
         )
         degree = np.where(judged, rel, UNJUDGED).astype(degree_type)
         return cls(
             topics=topics,
             topic_array=topic_array,
             rel_levels=rel_levels,
+            degrees=column_degrees,
             qrels=qrels,
             degree=degree,
             tables=_FingerprintTables.build(qrels.docno_fingerprints, topic_code, len(topics)),
@@ -400,7 +439,10 @@ def _home_slots(fingerprints: np.ndarray, size: np.ndarray, first: np.ndarray) -
 
 @dataclass(frozen=True)
 class RankingOptions:
-    """trec_eval's options that shape the judged rankings."""
+    """trec_eval's options that shape the judged rankings: ``relevance_level`` (``-l``, an
+    integer ≥ 1), ``max_docs`` (``-M``, ``None`` or an integer from 1 to 2⁶³ − 1),
+    ``judged_only`` (``-J``) and the tie policy; checked when built
+    (:mod:`irscale.core.options`)."""
 
     relevance_level: int = 1
     max_docs: int | None = None
@@ -408,12 +450,15 @@ class RankingOptions:
     ties: TiePolicy = "trec_eval"
 
     def __post_init__(self) -> None:
+        # trec_eval requires a positive level (every degree would be relevant otherwise, and
+        # documents outside the qrels too below 0); -M 0 would evaluate empty rankings
+        integer_option(self.relevance_level, RELEVANCE_LEVEL, low=1)
+        if self.max_docs is not None:
+            integer_option(self.max_docs, MAX_DOCS, low=1)
         if self.ties not in TIE_POLICIES:
             raise ParameterError(
                 f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
             )
-        if self.max_docs is not None and self.max_docs < 0:
-            raise ParameterError(f"max_docs must be ≥ 0, got {self.max_docs}")
 
 
 def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray:
@@ -713,6 +758,7 @@ def build_judged_rankings(
         rel=rel_parts[0] if len(rel_parts) == 1 else np.concatenate(rel_parts),
         offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
         rel_levels=index.rel_levels[ranking_topic],
+        degrees=index.degrees,
         ranking_topic=ranking_topic,
         ranking_run=np.concatenate(run_parts),
         topics=index.topics,

@@ -185,7 +185,7 @@ def _summary_block(evaluation: Evaluation, run_index: int, suffix: bytes = b"") 
     end = suffix.decode() + "\n"
     for column, value in evaluation.summary(run_index):
         if column.value_type == "float" or column.aggregate in ("mean", "gmean"):
-            text = f"{value:6.4f}"
+            text = _printf(float(value), 4, 6)  # NaN as glibc prints it: -nan, nan
         else:
             text = str(value)
         out.write(f"{_label(column.label)}\tall\t{text}{end}")

@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.subsets import memo, relevant_documents
 from ..errors import MeasureError
 
@@ -46,12 +47,16 @@ class EvalContext:
     """Evaluation-wide settings that some measures depend on.
 
     ``compat`` is the trec_eval version profile (9 = 9.0.8, the default; 10 = 10.0).
-    ``num_docs_in_coll`` is trec_eval's ``-N``; ``complete`` is ``-c``.
+    ``num_docs_in_coll`` is trec_eval's ``-N`` (an integer from 0 to 2⁶³ − 1, checked
+    here); ``complete`` is ``-c``.
     """
 
     compat: int = 9
     num_docs_in_coll: int = 0
     complete: bool = False
+
+    def __post_init__(self) -> None:
+        integer_option(self.num_docs_in_coll, NUM_DOCS_IN_COLL, low=0)
 
 
 # ------------------------------------------------------------------ parameter kinds
@@ -272,6 +277,9 @@ class Family:
     #: placeholder ranking's value is replaced by this); ``None`` keeps the computed value.
     missing_value: float | str | None = None
     aliases: tuple[str, ...] = field(default=())
+    #: The generic parameters of measure names (``rel``, ``condensed``) that cannot change
+    #: this family's values, each with the reason: names giving them are refused.
+    ignores: tuple[tuple[str, str], ...] = field(default=())
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -293,8 +301,13 @@ def register(
     value_type: ValueType = "float",
     per_query: bool = True,
     missing_value: float | str | None = None,
+    ignores: Mapping[str, str] | None = None,
 ) -> Callable[[Kernel], Kernel]:
-    """Class the decorated kernel as measure family ``name`` (see module docstring)."""
+    """Class the decorated kernel as measure family ``name`` (see module docstring).
+
+    ``ignores``: the generic parameters of measure names (``rel``, ``condensed``) that have
+    no effect on the family, each with the reason shown when a name gives it.
+    """
 
     def decorate(kernel: Kernel) -> Kernel:
         if name in REGISTRY:
@@ -308,6 +321,7 @@ def register(
             value_type=value_type,
             per_query=per_query,
             missing_value=missing_value,
+            ignores=tuple((ignores or {}).items()),
         )
         return kernel
 
@@ -365,6 +379,25 @@ def value_at_rank(jr: JudgedRankings, values: np.ndarray, k: np.ndarray, default
     ok = (k >= 1) & (k <= jr.lengths)
     out = np.full(jr.n_rankings, default, dtype=np.asarray(values).dtype)
     out[ok] = values[jr.offsets[:-1][ok] + k[ok] - 1]
+    return out
+
+
+#: The NaN C's ``0.0 / 0.0`` gives on x86-64 (sign bit set; glibc prints it ``-nan``), the
+#: value trec_eval prints for measures that divide 0 by 0.
+C_NAN = float(np.copysign(np.nan, -1.0))
+
+
+def c_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator`` as trec_eval's C divides doubles on x86-64: ``0/0`` is
+    :data:`C_NAN` (``-nan``) whatever the machine, a NaN operand stays itself; no warning."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.asarray(numerator / denominator, dtype=np.float64)
+    made = np.isnan(out) & ~np.isnan(numerator) & ~np.isnan(denominator)
+    if made.any():
+        out = out.copy()
+        out[made] = C_NAN
     return out
 
 

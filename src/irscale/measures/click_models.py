@@ -75,12 +75,12 @@ def satisfied_after_click(jr: JudgedRankings, params: Params, gain: GainMap,
     "uM",
     doc="Utility-based click-model measure Σ P[C_i=1]·r̂_i (Chuklin et al. 2013; seed 004 "
     "eq. 16); click probabilities given as input.",
-    params=Keywords(**_CLICKS, gain=gain_keyword("linear"), maxrel=MAXREL),
+    params=Keywords(**_CLICKS, gain=gain_keyword("linear")),
     missing_value=0.0,
 )
 def utility(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     clicks = click_probability(jr, params, "uM")
-    return {"uM": jr.segment_sum(clicks * element_gains(jr, params["gain"], params["maxrel"],
+    return {"uM": jr.segment_sum(clicks * element_gains(jr, params["gain"], None,
                                                         "uM"))}
 
 

@@ -27,6 +27,8 @@ from .params import CUTOFF, Keywords, Params
     doc="Fraction of the first k retrieved documents (all of them without @k) that have a "
     "judgment in the qrels, of any degree (ir_measures' Judged@k).",
     params=Keywords(cutoff=CUTOFF),
+    ignores={"rel": "it counts the documents in the qrels, of any degree",
+             "condensed": "the condensed list holds judged documents only"},
 )
 def judged(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     k = params["cutoff"]

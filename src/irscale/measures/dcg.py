@@ -31,7 +31,6 @@ from .base import EvalContext, register, safe_divide
 from .gain_discount import (
     BASE,
     DISCOUNT_KIND,
-    MAXREL,
     Discount,
     GainMap,
     discount_of,
@@ -41,8 +40,9 @@ from .gain_discount import (
 )
 from .params import CUTOFF, Keywords, Params
 
+#: No ``maxrel``: DCG and nDCG do not depend on gmax (the highest degree of the scale).
 _PARAMS = Keywords(gain=gain_keyword("linear"), discount=DISCOUNT_KIND, base=BASE,
-                   maxrel=MAXREL, cutoff=CUTOFF)
+                   cutoff=CUTOFF)
 
 
 def dcg_values(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: int | None = None,
@@ -70,8 +70,7 @@ def ideal_dcg(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: int
     missing_value=0.0,
 )
 def dcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"DCG": dcg_values(jr, params["gain"], discount_of(params), params["cutoff"],
-                              params["maxrel"])}
+    return {"DCG": dcg_values(jr, params["gain"], discount_of(params), params["cutoff"])}
 
 
 @register(
@@ -82,8 +81,7 @@ def dcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     missing_value=0.0,
 )
 def ndcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
-    gain, discount, k, maxrel = (params["gain"], discount_of(params), params["cutoff"],
-                                 params["maxrel"])
+    gain, discount, k, maxrel = params["gain"], discount_of(params), params["cutoff"], None
     ideal = ideal_dcg(jr, gain, discount, k, maxrel)
     return {"nDCG": safe_divide(dcg_values(jr, gain, discount, k, maxrel, "nDCG"),
                                 np.where(ideal > 0, ideal, 0.0))}

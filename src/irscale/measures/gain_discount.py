@@ -14,7 +14,7 @@ gains nothing, as do unjudged documents (not in the qrels, or judged negative): 
 and "positive gain" coincide, as Sakai's definitions assume (seed 001 §2.2).
 
 ``gmax`` is the gain of the highest degree of the scale, ``c`` = the highest judged degree of
-the batch (``jr.rel_levels``), or ``maxrel`` when given, or the last degree of a gain list:
+the batch (``jr.column_degrees``), or ``maxrel`` when given, or the last degree of a gain list:
 RBP, ERR, gP divide by it (seed 003 §5: ``g(a_c)``; NTCIREVAL: ``gv[maxrl]``, the gain of
 the last level of ``-g``).
 
@@ -62,23 +62,31 @@ class GainMap:
     def __str__(self) -> str:
         return ":".join(f"{v:g}" for v in self.values) if self.kind == "list" else self.kind
 
-    def table(self, n_levels: int, family: str = "") -> np.ndarray:
-        """Gain of every degree ``0 .. n_levels - 1`` (degree 0 gains 0, except binary)."""
-        degrees = np.arange(max(n_levels, 1), dtype=np.float64)
+    def gains(self, degrees: np.ndarray, family: str = "") -> np.ndarray:
+        """Gain of every degree of ``degrees`` (integers ≥ 0; degree 0 gains 0, except
+        binary), computed from the degrees themselves: no table indexed by degree, so a
+        degree of 10,000,000 costs what a degree of 2 does."""
+        degrees = np.asarray(degrees, dtype=np.int64)
         if self.kind == "linear":
-            return degrees
+            return degrees.astype(np.float64)
         if self.kind == "exp":
-            return np.exp2(degrees) - 1.0
+            return np.exp2(degrees.astype(np.float64)) - 1.0
         if self.kind == "binary":
-            return np.ones_like(degrees)
-        if n_levels - 1 > len(self.values):
+            return np.ones(len(degrees))
+        top = int(degrees.max(initial=0))
+        if top > len(self.values):
             raise MeasureError(
                 f"measure {family!r}: gain={self} gives gains for degrees 1..{len(self.values)} "
-                f"but the judgments have degree {n_levels - 1}"
+                f"but the judgments have degree {top}"
             )
-        table = np.zeros(max(n_levels, len(self.values) + 1))
-        table[1:len(self.values) + 1] = self.values
-        return table
+        return np.concatenate(([0.0], self.values))[degrees]
+
+    def table(self, n_levels: int, family: str = "") -> np.ndarray:
+        """Gain of every degree ``0 .. n_levels - 1`` (a gain list: of every degree it
+        names, too); for the small scales of the interval-scale engine."""
+        if self.kind == "list":
+            return self.gains(np.arange(max(n_levels, len(self.values) + 1)), family)
+        return self.gains(np.arange(max(n_levels, 1)), family)
 
 
 def parse_gain(text: str) -> GainMap:
@@ -108,41 +116,76 @@ MAXREL = Keyword(optional(integer(low=1)), None,
                  "default: the highest judged degree of the batch")
 
 
+def scale_top(jr: JudgedRankings, maxrel: int | None) -> int:
+    """c, the highest degree of the scale: ``maxrel``, or the batch's highest judged degree
+    (at least 1)."""
+    degrees = jr.column_degrees
+    judged_top = int(degrees[-1]) if len(degrees) else 0
+    if maxrel is None:
+        return max(judged_top, 1)
+    above = degrees > maxrel
+    if above.any() and jr.rel_levels[:, above].any():
+        raise MeasureError(f"maxrel={maxrel} but the judgments have degree {judged_top}")
+    return maxrel
+
+
 def scale_levels(jr: JudgedRankings, maxrel: int | None) -> int:
     """Number of degrees of the scale, ``c + 1`` (c = ``maxrel`` or the batch's highest)."""
-    judged = jr.rel_levels.shape[1]
-    if maxrel is None:
-        return max(judged, 2)
-    if judged > maxrel + 1 and jr.rel_levels[:, maxrel + 1:].any():
-        raise MeasureError(f"maxrel={maxrel} but the judgments have degree {judged - 1}")
-    return maxrel + 1
+    return scale_top(jr, maxrel) + 1
+
+
+def gain_top(jr: JudgedRankings, gain: GainMap, maxrel: int | None, family: str = "") -> int:
+    """The highest degree that has a gain: c, or the last degree a gain list names when it
+    names more (a judged degree c beyond the list is an error)."""
+    top = scale_top(jr, maxrel)
+    if gain.kind == "list":
+        gain.gains(np.array([top]), family)
+        top = max(top, len(gain.values))
+    return top
+
+
+def degree_gains(jr: JudgedRankings, gain: GainMap, degrees: np.ndarray,
+                 family: str = "") -> np.ndarray:
+    """Gain of each of ``degrees`` (≥ 0) with the relevance level applied: degrees below
+    ``rel`` (and degree 0, except for binary gains) gain 0."""
+    degrees = np.asarray(degrees, dtype=np.int64)
+    values = gain.gains(degrees, family)
+    floor = max(jr.relevance_level, 1 if gain.kind != "binary" else 0)
+    return np.where(degrees < floor, 0.0, values)
 
 
 def gain_table(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
                family: str = "") -> np.ndarray:
-    """Gain of every degree of the scale, with the relevance level applied (see above)."""
-    table = gain.table(scale_levels(jr, maxrel), family).copy()
-    level = jr.relevance_level
-    table[: max(level, 1 if gain.kind != "binary" else 0)] = 0.0
-    return table
+    """Gain of every degree ``0..c`` of the scale (and of every degree a gain list names),
+    with the relevance level applied (see above). For small scales only (it has c + 1
+    entries): kernels use :func:`degree_gains` on the degrees they meet."""
+    table = gain.table(scale_levels(jr, maxrel), family)
+    return degree_gains(jr, gain, np.arange(len(table)), family)
 
 
 def max_gain(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
              family: str = "") -> float:
-    """``gmax``: the gain of the highest degree of the scale."""
-    return float(gain_table(jr, gain, maxrel, family).max(initial=0.0))
+    """``gmax``: the largest gain of a degree of the scale (the gain of c for linear, exp
+    and binary gains; of a gain list, the largest gain it gives)."""
+    top = gain_top(jr, gain, maxrel, family)
+    if gain.kind == "list":
+        degrees = np.arange(top + 1)
+    else:
+        degrees = np.array([top])  # gains grow with the degree
+    return float(degree_gains(jr, gain, degrees, family).max(initial=0.0))
 
 
 def element_gains(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
                   family: str = "", index: np.ndarray | None = None) -> np.ndarray:
     """Gain of every retrieved document (0 for unjudged documents), or of the documents
     at positions ``index`` only."""
-    table = gain_table(jr, gain, maxrel, family)
     rel = jr.rel if index is None else jr.rel[index]
-    if len(rel) and rel.max(initial=0) >= len(table):
+    top = gain_top(jr, gain, maxrel, family)
+    if len(rel) and rel.max(initial=0) > top:
         raise MeasureError(f"measure {family!r}: a retrieved document has degree "
-                           f"{int(rel.max())} above maxrel={len(table) - 1}")
-    return np.where(rel >= 0, table[np.maximum(rel, 0)], 0.0)
+                           f"{int(rel.max())} above maxrel={top}")
+    judged = rel >= 0
+    return np.where(judged, degree_gains(jr, gain, np.where(judged, rel, 0), family), 0.0)
 
 
 # ---------------------------------------------------------------- discounts
@@ -209,17 +252,17 @@ def ideal_rankings(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
 
     def build() -> IdealRankings:
         rows, row = distinct_rows(jr)
-        table = gain_table(jr, gain, maxrel, family)
-        n = rows.shape[1]
-        if n > len(table):
-            raise MeasureError(f"measure {family!r}: the judgments have degree {n - 1} above "
-                               f"maxrel={len(table) - 1}")
-        degrees = np.arange(n)
-        positive = degrees[table[:n] > 0]
+        degrees = jr.column_degrees
+        top = gain_top(jr, gain, maxrel, family)
+        if len(degrees) and degrees[-1] > top:
+            raise MeasureError(f"measure {family!r}: the judgments have degree "
+                               f"{int(degrees[-1])} above maxrel={top}")
+        gains = degree_gains(jr, gain, degrees, family)
+        positive = np.flatnonzero(gains > 0)  # columns, degree ascending
         # best first: gain descending, then degree descending
-        order = positive[np.lexsort((-positive, -table[positive]))]
+        order = positive[np.lexsort((-positive, -gains[positive]))]
         counts = rows[:, order]
-        rel = np.repeat(np.tile(order, len(rows)), counts.ravel())
+        rel = np.repeat(np.tile(degrees[order], len(rows)), counts.ravel())
         lengths = counts.sum(axis=1)
         batch = JudgedRankings(
             rel=rel.astype(np.int64),
@@ -230,6 +273,7 @@ def ideal_rankings(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
             topics=tuple(str(i) for i in range(len(rows))),
             runs=("ideal",),
             relevance_level=jr.relevance_level,
+            degrees=jr.degrees,
         )
         return IdealRankings(batch=batch, row=row)
 

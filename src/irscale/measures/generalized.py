@@ -19,17 +19,27 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from .base import EvalContext, register, safe_divide
-from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, gain_table, max_gain
+from .gain_discount import (
+    MAXREL,
+    GainMap,
+    degree_gains,
+    element_gains,
+    gain_keyword,
+    gain_top,
+    max_gain,
+)
 from .params import CUTOFF, Keywords, Params
 
 _PARAMS = Keywords(gain=gain_keyword("linear"), maxrel=MAXREL, cutoff=CUTOFF)
+#: gR has no ``maxrel``: a ratio of gains does not depend on gmax.
+_PARAMS_R = Keywords(gain=gain_keyword("linear"), cutoff=CUTOFF)
 
 
 def total_gain(jr: JudgedRankings, gain: GainMap, maxrel: int | None, family: str) -> np.ndarray:
     """Per ranking: the recall base in gains, Σ over the topic's judged documents."""
-    table = gain_table(jr, gain, maxrel, family)
-    levels = jr.rel_levels
-    return levels.astype(np.float64) @ table[: levels.shape[1]]
+    gain_top(jr, gain, maxrel, family)  # checks maxrel against the judgments
+    gains = degree_gains(jr, gain, jr.column_degrees, family)
+    return jr.rel_levels.astype(np.float64) @ gains
 
 
 def _retrieved_gain(jr: JudgedRankings, params: Params,
@@ -37,7 +47,8 @@ def _retrieved_gain(jr: JudgedRankings, params: Params,
     k = params["cutoff"]
     view = jr if k is None else jr.truncate(k)
     size = view.lengths if k is None else np.full(jr.n_rankings, k)
-    return view.segment_sum(element_gains(view, params["gain"], params["maxrel"], family)), size
+    gains = element_gains(view, params["gain"], params.get("maxrel"), family)
+    return view.segment_sum(gains), size
 
 
 @register(
@@ -57,9 +68,9 @@ def generalised_precision(jr: JudgedRankings, params: Params,
     "gR",
     doc="Generalised recall: gain retrieved (in the top k) over the gain of every judged "
     "document (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
-    params=_PARAMS,
+    params=_PARAMS_R,
 )
 def generalised_recall(jr: JudgedRankings, params: Params,
                        ctx: EvalContext) -> dict[str, np.ndarray]:
     total, _ = _retrieved_gain(jr, params, "gR")
-    return {"gR": safe_divide(total, total_gain(jr, params["gain"], params["maxrel"], "gR"))}
+    return {"gR": safe_divide(total, total_gain(jr, params["gain"], None, "gR"))}

@@ -32,7 +32,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.subsets import Subset, first_relevant_rank, memo, relevant_documents
 from .base import EvalContext, register, safe_divide, value_at_rank
-from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, ideal_rankings
+from .gain_discount import GainMap, element_gains, gain_keyword, ideal_rankings
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number
 from .trec._segments import running_sum
 
@@ -105,10 +105,11 @@ def preferred_rank(jr: JudgedRankings) -> np.ndarray:
 
 
 def _br_params(params: Params) -> tuple[float, GainMap, int | None]:
-    return params["beta"], params["gain"], params["maxrel"]
+    return params["beta"], params["gain"], None
 
 
-_COMMON = {"beta": BETA, "gain": gain_keyword("linear"), "maxrel": MAXREL}
+#: No ``maxrel``: blended ratios do not depend on gmax (the highest degree of the scale).
+_COMMON = {"beta": BETA, "gain": gain_keyword("linear")}
 
 
 @register(

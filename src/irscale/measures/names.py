@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ..core.options import INT64_MAX
 from ..errors import MeasureError
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
@@ -208,11 +209,35 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
     if condensed:
         request = replace(request, condensed=True)
     if level is not None:
-        try:
-            request = replace(request, relevance_level=int(level))
-        except ValueError:
-            raise MeasureError(f"measure {text!r}: rel must be an integer, got {level!r}") from None
+        request = replace(request, relevance_level=_relevance_level(text, level))
+        if request.family == "num_ret":
+            # ir_measures: NumRet(rel=k) counts the retrieved documents of degree ≥ k
+            request = replace(request, family="num_rel_ret")
+    _check_generic(text, request, level is not None, condensed)
     return request
+
+
+def _relevance_level(text: str, level: str) -> int:
+    """The ``rel=`` of a name: an integer from 1 to 2⁶³ − 1 (as trec_eval's ``-l``)."""
+    try:
+        value = int(level)
+    except ValueError:
+        value = None
+    if value is None or not 1 <= value <= INT64_MAX:
+        raise MeasureError(f"measure {text!r}: rel must be an integer from 1 to {INT64_MAX} "
+                           f"(the minimum relevant degree), got {level!r}")
+    return value
+
+
+def _check_generic(text: str, request: MeasureRequest, level: bool, condensed: bool) -> None:
+    """Refuse ``rel`` / ``condensed`` where they would change nothing (the family declares
+    it, :attr:`~irscale.measures.base.Family.ignores`): a parameter is accepted only when it
+    changes the result as documented."""
+    ignored = dict(get_family(request.family).ignores)
+    for name, given in (("rel", level), ("condensed", condensed)):
+        if given and name in ignored:
+            raise MeasureError(f"measure {text!r}: {name} cannot apply to "
+                               f"{request.family}: {ignored[name]}")
 
 
 def _generic_flag(text: str, options: dict[str, str], name: str) -> bool:

@@ -67,11 +67,11 @@ def multiset_rank(delta: np.ndarray, position: np.ndarray, n: np.ndarray) -> np.
     "SBTO",
     doc="Set-based total order: rank of the run's multiset of relevance degrees, an interval "
     "scale (Ferrante et al. 2019; seed 003 eq. 3).",
-    params=Keywords(maxrel=MAXREL, cutoff=CUTOFF),
+    params=Keywords(cutoff=CUTOFF),
 )
 def sbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     view, n = _depth(jr, params["cutoff"])
-    delta, _ = degrees(view, params["maxrel"], "SBTO")
+    delta, _ = degrees(view, None, "SBTO")
     order = np.lexsort((-delta, view.segment))  # decreasing degree within each run
     terms = multiset_rank(delta[order], view.rank, n[view.segment])
     return {"SBTO": view.segment_sum(terms.astype(np.float64))}

@@ -70,6 +70,7 @@ def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     "the unjudged and unretrieved documents were relevant (Moffat & Zobel 2008).",
     params=Keywords(p=PERSISTENCE),
     missing_value=1.0,
+    ignores={"rel": "the residual depends on the unjudged documents only"},
 )
 def rbp_residual(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     p = params["p"]

@@ -27,7 +27,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.segments import segment_cumsum, segment_sum
 from .base import EvalContext, register
-from .gain_discount import MAXREL, element_gains, gain_keyword
+from .gain_discount import element_gains, gain_keyword
 from .params import Keyword, Keywords, Params, identifier, number, optional
 from .tbg import document_lengths
 from .trec._segments import running_sum
@@ -62,7 +62,6 @@ def u_measure(offsets: np.ndarray, lengths: np.ndarray, gains: np.ndarray, *,
         F=Keyword(number(low=0.0, high=1.0), 0.2, "fraction of a relevant document read"),
         norm=Keyword(number(low=0.0, open_low=True), 1.0, "normalisation factor 𝒩"),
         gain=gain_keyword("linear"),
-        maxrel=MAXREL,
         lengths=Keyword(identifier, "doclen", "label set holding document lengths in "
                         "characters"),
         deflen=Keyword(optional(number(low=0.0)), None,
@@ -71,7 +70,7 @@ def u_measure(offsets: np.ndarray, lengths: np.ndarray, gains: np.ndarray, *,
     missing_value=0.0,
 )
 def u(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
-    gains = element_gains(jr, params["gain"], params["maxrel"], "U")
+    gains = element_gains(jr, params["gain"], None, "U")
     relevant = gains > 0
     lengths = document_lengths(jr, params["lengths"], params["deflen"], "U", relevant)
     read = running_sum(jr, np.where(relevant, params["F"] * lengths, 0.0))

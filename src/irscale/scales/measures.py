@@ -233,13 +233,13 @@ def _from_request(text: str, request: MeasureRequest) -> ScaleMeasure:
     if family == "RBP" and params is not None and params["maxrel"] is None:
         return ScaleMeasure(text, "RBP", p=params["p"], gain=params["gain"], cutoff=cutoff,
                             text=text, relevance_level=level)
-    if family in ("DCG", "nDCG") and params is not None and params["maxrel"] is None:
+    if family in ("DCG", "nDCG") and params is not None:
         k = params["cutoff"] if params["cutoff"] is not None else cutoff
         discount = Discount(params["discount"],
                             2.0 if params["discount"] == "log2" else params["base"])
         return ScaleMeasure(text, family, gain=params["gain"], discount=discount, cutoff=k,
                             text=text, relevance_level=level)
-    if family in ("SBTO", "RBTO") and params is not None and params["maxrel"] is None \
+    if family in ("SBTO", "RBTO") and params is not None and params.get("maxrel") is None \
             and not params.get("norm", False):
         k = params["cutoff"] if params["cutoff"] is not None else cutoff
         return ScaleMeasure(text, family, cutoff=k, text=text, relevance_level=level)

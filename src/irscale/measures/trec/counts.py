@@ -33,6 +33,7 @@ def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     aggregate="count",
     value_type="int",
     per_query=False,
+    ignores={"rel": "it counts topics", "condensed": "it counts topics"},
 )
 def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_q": np.ones(jr.n_rankings, dtype=np.int64)}
@@ -54,6 +55,7 @@ def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     doc="Number of relevant documents for the topic (judged with degree ≥ the relevance level).",
     aggregate="sum",
     value_type="int",
+    ignores={"condensed": "the recall base counts judged documents only"},
 )
 def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_rel": jr.num_rel.astype(np.int64)}

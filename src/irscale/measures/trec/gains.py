@@ -43,6 +43,7 @@ ideal ranking.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -105,14 +106,73 @@ def gain_entries(params: GainParams, num_levels: int) -> list[tuple[int, float]]
     return given + [(v, float(v)) for v in range(num_levels) if v not in levels]
 
 
-def num_rel_levels(rel_levels: np.ndarray) -> np.ndarray:
-    """Per row: 1 + the highest level with a judged document (0 when there is none)."""
+def num_rel_levels(rel_levels: np.ndarray, degrees: np.ndarray | None = None) -> np.ndarray:
+    """Per row: 1 + the highest level with a judged document (0 when there is none).
+
+    ``degrees``: the degree of each column (:attr:`JudgedRankings.column_degrees`; default
+    column ``g`` is degree ``g``).
+    """
     nonzero = rel_levels > 0
     width = rel_levels.shape[1]
     if width == 0:
         return np.zeros(len(rel_levels), dtype=np.int64)
-    last = width - np.argmax(nonzero[:, ::-1], axis=1)
-    return np.where(nonzero.any(axis=1), last, 0)
+    last = width - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    top = last if degrees is None else np.asarray(degrees, dtype=np.int64)[last]
+    return np.where(nonzero.any(axis=1), top + 1, 0)
+
+
+#: Largest gain table (``L`` entries plus the parameters) sorted entry by entry as glibc's
+#: ``qsort`` sorts it when trec_eval's comparator is not an order (see
+#: :func:`sorted_gain_entries`).
+EXACT_SORT_ENTRIES = 4096
+
+
+def sorted_gain_entries(
+    params: GainParams, num_levels: int, present: np.ndarray
+) -> tuple[list[tuple[int, float]], float | None]:
+    """trec_eval's gain entries of a topic with ``num_levels`` levels in the order its
+    ``qsort`` leaves them (lowest gain first), and the gain of the *last* entry of that order
+    (``None`` for an empty table).
+
+    ``present``: the degrees that hold judged documents in some topic sharing
+    ``num_levels``; the entries of the other default levels (``v < L`` with gain ``v`` and no
+    document) are left out when that changes nothing, so that the cost does not grow with
+    the largest label. That is the case when trec_eval's comparator ``(int)(g1 - g2)`` is a
+    true order on the whole table (every gain an integer and all gains less than 2³¹ apart:
+    always with the default gains and labels below 2³¹): its stable merge sort then keeps
+    the other entries in the same relative order, and the last entry has the largest gain.
+    Otherwise (fractional gain parameters, or gains 2³¹ or more apart) the whole table is
+    sorted by :func:`trec_sort`, which replays glibc's merge sort — up to
+    :data:`EXACT_SORT_ENTRIES` entries; a larger such table (labels in the thousands with
+    fractional gains) is sorted by true gain, with a warning.
+    """
+    given = [(level, float(gain)) for level, gain in params.pairs]
+    given_levels = {level for level, _ in given}
+    gains = [gain for _, gain in given]
+    low, high = 0, num_levels - 1  # the smallest and largest default levels not given
+    while low in given_levels:
+        low += 1
+    while high in given_levels:
+        high -= 1
+    if low <= high:
+        gains += [float(low), float(high)]
+    if not gains:
+        return [], None
+    consistent = all(g.is_integer() for g in gains) and max(gains) - min(gains) < 2.0**31
+    if not consistent and num_levels + len(given) <= EXACT_SORT_ENTRIES:
+        entries = trec_sort(gain_entries(params, num_levels))
+        return entries, entries[-1][1]
+    if not consistent:
+        warnings.warn(
+            f"gains {min(gains):g} to {max(gains):g} over {num_levels} relevance levels: "
+            "trec_eval's gain sort ((int)(gain1 - gain2)) is not an order on such a table "
+            "and is not replayed at this size; the ideal ranking is sorted by true gain",
+            stacklevel=2,
+        )
+    kept = given + [(v, float(v)) for v in present.tolist()
+                    if 0 <= v < num_levels and v not in given_levels]
+    entries = sorted(kept, key=lambda entry: entry[1])  # stable, as glibc's merge sort
+    return entries, max(gains)
 
 
 def document_gains(rel: np.ndarray, params: GainParams) -> np.ndarray:
@@ -165,21 +225,26 @@ class IdealRankings:
     @classmethod
     def build(cls, jr: JudgedRankings, params: GainParams) -> IdealRankings:
         rows, row = distinct_rows(jr)
-        levels_per_row = num_rel_levels(rows)
+        degrees = jr.column_degrees
+        levels_per_row = num_rel_levels(rows, degrees)
         length = np.zeros(len(rows), dtype=np.int64)
         start = np.zeros(len(rows), dtype=np.int64)
         gain_parts: list[np.ndarray] = []
         filled = 0
         for num_levels in np.unique(levels_per_row).tolist():
             members = np.flatnonzero(levels_per_row == num_levels)
-            entries = trec_sort(gain_entries(params, num_levels))[::-1]  # best first
+            present = degrees[(rows[members] > 0).any(axis=0)]
+            entries, last_gain = sorted_gain_entries(params, num_levels, present)
+            entries = entries[::-1]  # best first
             entry_level = np.array([level for level, _ in entries], dtype=np.int64)
             entry_gain = np.array([gain for _, gain in entries], dtype=np.float64)
-            in_range = (entry_level >= 0) & (entry_level < num_levels)
+            column = np.minimum(np.searchsorted(degrees, entry_level), len(degrees) - 1)
+            in_range = ((entry_level >= 0) & (entry_level < num_levels)
+                        & (degrees[column] == entry_level))
             counts = np.zeros((len(members), len(entries)), dtype=np.int64)
             if in_range.any():
-                counts[:, in_range] = rows[np.ix_(members, entry_level[in_range])]
-            if len(entries) == 0 or entry_gain[0] <= 0:
+                counts[:, in_range] = rows[np.ix_(members, column[in_range])]
+            if last_gain is None or last_gain <= 0:
                 counts[:] = 0
             else:
                 stop = (counts > 0) & (entry_gain <= 0)

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ...core.subsets import memo, pooled_documents, relevant_documents
-from ..base import EvalContext, FloatList, FloatParams, Floats, register
+from ..base import EvalContext, FloatList, FloatParams, Floats, c_divide, register
 from ._segments import c_long, c_lround
 
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -73,8 +73,7 @@ class _Interpolation:
         self.rel_ret = rel_ret
         self.relevant_positions = np.flatnonzero(passing)
         self.relevant_start = np.concatenate(([0], np.cumsum(n_rel)[:-1]))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            empty_value = rel_ret / jr.lengths  # 0/n, NaN for an empty ranking
+        empty_value = c_divide(rel_ret, jr.lengths)  # 0/n, -nan for an empty ranking
         best = scanned.first(self.interpolated, 0.0)
         self.best_anywhere = np.where(rel_ret >= 1, best, empty_value)
 

@@ -42,12 +42,18 @@ def dcg_and_ideal(jr: JudgedRankings, params: GainParams) -> tuple[np.ndarray, n
     return documents.total(terms), IdealRankings.build(jr, params).total_dcg
 
 
+_LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains whatever the "
+               "level; give a gain map to leave out degrees below rel, e.g. "
+               "nDCG(gain=linear,rel=2)"}
+
+
 @register(
     "ndcg",
     doc="Normalised discounted cumulative gain (Järvelin & Kekäläinen 2002): "
     "DCG / ideal DCG with discount log2(rank + 1), over the whole ranking." + _GAIN_DOC,
     params=GainMap(),
     missing_value=0.0,
+    ignores=_LEVEL_FREE,
 )
 def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     dcg, ideal = dcg_and_ideal(jr, params)
@@ -81,6 +87,7 @@ def ideal_dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[
     "(trec_eval m_ndcg_cut.c; no gain parameters).",
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
     missing_value=0.0,
+    ignores=_LEVEL_FREE,
 )
 def ndcg_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, GainMap, GainParams, register
+from ..base import EvalContext, GainMap, GainParams, c_divide, register
 from .gains import IdealRankings, dcg_terms, document_gains
 
 
@@ -50,13 +50,13 @@ def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str,
     with np.errstate(divide="ignore", invalid="ignore"):
         dcg_at_cut = documents.at_depth(running, ranking, np.minimum(cut, jr.lengths[ranking]),
                                         0.0)
-        points = dcg_at_cut / ideal.dcg_at(cut, ranking)
+        points = c_divide(dcg_at_cut, ideal.dcg_at(cut, ranking))
         total = np.bincount(ranking, weights=points, minlength=jr.n_rankings)
         count = np.bincount(ranking, minlength=jr.n_rankings)
         k = ideal.ideal_length
         extra = (k >= 1) & (k + 1 < jr.lengths)
         total = total + np.where(extra, documents.total(terms) / ideal.total_dcg, 0.0)
-        value = total / (count + extra)
+        value = c_divide(total, count + extra)
     return {params.label("Rndcg"): np.where(jr.num_rel == 0, 0.0, value)}
 
 

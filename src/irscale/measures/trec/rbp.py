@@ -36,7 +36,7 @@ import numpy as np
 from ...core.judged import JudgedRankings
 from ...errors import MeasureError
 from ..base import EvalContext, GainMap, GainParams, register
-from .gains import gain_entries, num_rel_levels
+from .gains import num_rel_levels
 
 DEFAULT_PERSISTENCE = 0.9
 
@@ -56,26 +56,40 @@ def powers(p: float, n: int) -> np.ndarray:
 
 
 def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
-    """Per element: the document's gain in trec_eval 10.0's normalised rbp gain table."""
-    levels_of_ranking = num_rel_levels(jr.rel_levels)
+    """Per element: the document's gain in trec_eval 10.0's normalised rbp gain table.
+
+    The table of a topic with ``L`` levels holds the parameters' levels and every level
+    ``0 ≤ v < L`` (gain ``v`` unless given); its lowest and highest gains are found without
+    listing the ``L`` levels, so that a label of 10,000,000 costs nothing more.
+    """
+    levels_of_ranking = num_rel_levels(jr.rel_levels, jr.column_degrees)
     levels_of_element = levels_of_ranking[jr.segment]
+    given_levels = np.array([level for level, _ in params.pairs], dtype=np.int64)
+    given_gains = np.array([gain for _, gain in params.pairs], dtype=np.float64)
+    given_set = set(given_levels.tolist())
     gains = np.zeros(len(jr.rel))
     for num_levels in np.unique(levels_of_ranking).tolist():
-        entries = gain_entries(params, num_levels)
-        if not entries:
+        low, high = 0, num_levels - 1  # the smallest and largest default levels not given
+        while low in given_set:
+            low += 1
+        while high in given_set:
+            high -= 1
+        table = given_gains.tolist() + ([float(low), float(high)] if low <= high else [])
+        if not table:
             continue
-        level = np.array([lv for lv, _ in entries], dtype=np.int64)
-        gain = np.array([g for _, g in entries], dtype=np.float64)
-        low, high = gain.min(), gain.max()
-        if low < 0 or high > 1:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                gain = (gain - low) / (high - low)
-        order = np.argsort(level)
-        level, gain = level[order], gain[order]
+        smallest, largest = min(table), max(table)
         members = levels_of_element == num_levels
         rel = jr.rel[members]
-        slot = np.minimum(np.searchsorted(level, rel), len(level) - 1)
-        gains[members] = np.where(level[slot] == rel, gain[slot], 0.0)
+        entry = (rel >= 0) & (rel < num_levels)
+        gain = np.where(entry, rel, 0).astype(np.float64)
+        for level, value in zip(given_levels.tolist(), given_gains.tolist(), strict=True):
+            at = rel == level
+            gain[at] = value
+            entry |= at
+        if smallest < 0 or largest > 1:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gain = (gain - smallest) / (largest - smallest)
+        gains[members] = np.where(entry, gain, 0.0)
     return gains
 
 

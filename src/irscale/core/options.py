@@ -1,0 +1,36 @@
+"""Checks of the evaluation options where they enter (trec_eval's ``-l``, ``-M``, ``-N``).
+
+Every public function that judges runs takes these options and hands them to
+:class:`~irscale.core.judged.RankingOptions` or :class:`~irscale.measures.base.EvalContext`,
+which check them with :func:`integer_option` when they are built: a value that cannot be
+meant is a :class:`~irscale.errors.ParameterError` naming the option as the command line
+and the Python API spell it, and the range allowed. Kernels never check them again.
+For example ``-l 0``: "relevance level (-l, relevance_level) must be an integer from 1 to
+9223372036854775807, got 0".
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from ..errors import ParameterError
+
+#: The largest value of a C ``long`` (and of numpy's int64): trec_eval reads ``-M``, ``-N``
+#: and ``-l`` into longs.
+INT64_MAX = 2**63 - 1
+
+RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
+MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
+NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
+
+
+def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:
+    """``value`` as an ``int`` when it is an integer in ``[low, high]`` (Python or numpy
+    integers; not ``bool``); :class:`ParameterError` naming option ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ParameterError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    number = int(value)
+    if not low <= number <= high:
+        raise ParameterError(f"{name} must be an integer from {low} to {high}, got {number}")
+    return number
