@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
@@ -150,6 +151,7 @@ def leave_one_out(
     ``depth``: the pool depth.
     """
     depth = check_count(depth, "depth")
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
     qrels_obj = as_qrels(qrels)
     run_list = _runs(runs)
     names = [run.name for run in run_list]

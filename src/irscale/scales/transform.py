@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
+from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
 from ..evaluation import Column, Evaluation, check_topics
@@ -108,17 +109,25 @@ def map_degrees(degrees: np.ndarray, levels: int, relevance_level: int) -> np.nd
     return np.minimum(degrees, levels - 1).astype(np.int8)
 
 
-def map_recall_base(rel_levels: np.ndarray, levels: int, relevance_level: int) -> np.ndarray:
-    """Per ranking: documents per space degree (same mapping as :func:`map_degrees`)."""
+def map_recall_base(rel_levels: np.ndarray, levels: int, relevance_level: int,
+                    degrees: np.ndarray | None = None) -> np.ndarray:
+    """Per ranking: documents per space degree (same mapping as :func:`map_degrees`).
+
+    ``degrees``: the degree each column of ``rel_levels`` counts
+    (:attr:`~irscale.core.judged.JudgedRankings.column_degrees`; default column g, degree g).
+    """
     rel_levels = np.asarray(rel_levels, dtype=np.int64)
+    if degrees is None:
+        degrees = np.arange(rel_levels.shape[1])
+    degrees = np.asarray(degrees, dtype=np.int64)
     if levels == 2:
-        level = max(relevance_level, 0)
-        return np.stack([rel_levels[:, :level].sum(axis=1), rel_levels[:, level:].sum(axis=1)],
-                        axis=1)
+        relevant = degrees >= max(relevance_level, 0)
+        return np.stack([rel_levels[:, ~relevant].sum(axis=1),
+                         rel_levels[:, relevant].sum(axis=1)], axis=1)
     out = np.zeros((len(rel_levels), levels), dtype=np.int64)
-    width = min(levels - 1, rel_levels.shape[1])
-    out[:, :width] = rel_levels[:, :width]
-    out[:, levels - 1] = rel_levels[:, levels - 1:].sum(axis=1)
+    space_degree = np.minimum(degrees, levels - 1)
+    for d in range(levels):  # a handful of space degrees
+        out[:, d] = rel_levels[:, space_degree == d].sum(axis=1)
     return out
 
 
@@ -148,6 +157,7 @@ def _grid(jr: JudgedRankings, complete_topics: Sequence[str] | None
     per_topic_levels = np.zeros((len(jr.topics), jr.rel_levels.shape[1]), dtype=np.int64)
     per_topic_levels[jr.ranking_topic] = jr.rel_levels
     grid = JudgedRankings(
+        degrees=jr.degrees,
         rel=jr.rel[take] if len(take) else np.zeros(0, dtype=np.int64),
         offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
         rel_levels=per_topic_levels[topic],
@@ -183,6 +193,7 @@ def transform(
     ``options`` are those of :func:`transform_rankings`: ``levels`` (2),
     ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``.
     """
+    integer_option(options.get("relevance_level", 1), RELEVANCE_LEVEL, low=1)  # before reading
     qrels_obj = as_qrels(qrels)
     # several files: runs that share a run id are named after them
     run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
@@ -208,11 +219,12 @@ def transform_rankings(
     """:func:`transform` of judged rankings already built (e.g. by
     :func:`~irscale.core.judged.build_judged_rankings`); ``topics``: the topics to report
     (default: those some run was evaluated on)."""
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     if isinstance(measures, str):
         measures = measures.split()
     grid, topics = _grid(rankings, topics)
     degrees = map_degrees(judged_matrix(grid, N), levels, relevance_level)
-    contexts = map_recall_base(grid.rel_levels, levels, relevance_level)
+    contexts = map_recall_base(grid.rel_levels, levels, relevance_level, grid.column_degrees)
     out_jr = synthetic_rankings(degrees, contexts, topics=grid.topics, runs=grid.runs,
                                 ranking_topic=grid.ranking_topic, ranking_run=grid.ranking_run)
     columns: list[Column] = []
