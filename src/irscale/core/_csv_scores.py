@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import re
 import warnings
@@ -89,7 +90,7 @@ def _decode(data: bytes, source: str) -> str:
 def _records(text: str, source: str) -> list[_Row]:
     """The non-blank CSV records of ``text`` with their (first) line number and text."""
     lines = text.split("\n")
-    reader = csv.reader(io.StringIO(text))  # lines end at "\n" only, as `lines`
+    reader = csv.reader(io.StringIO(text), strict=True)  # lines end at "\n", as `lines`
     rows: list[_Row] = []
     previous = 0
     while True:
@@ -181,7 +182,7 @@ def _check_not_ids(names: list[str], rows: list[_Row], source: str) -> None:
     if not all(_INTEGER.match(c) for c in cells):
         return
     ids = [int(c) for c in cells]
-    if any(b <= a for a, b in zip(ids, ids[1:], strict=False)) or set(ids) <= {0, 1}:
+    if any(b <= a for a, b in itertools.pairwise(ids)) or set(ids) <= {0, 1}:
         return
     rest = [c.strip() for r in rows for c in r.fields[1:]]
     fractional = any(_NUMBER.match(c) and not _INTEGER.match(c) for c in rest)

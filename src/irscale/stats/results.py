@@ -23,6 +23,7 @@ import pandas as pd
 
 from .effects import EffectSizes
 from .tables import (
+    check_digits,
     format_interval,
     format_number,
     json_value,
@@ -128,6 +129,7 @@ class TestResult:
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
         """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        digits = check_digits(digits)
         if fmt in ("csv", "json"):
             return render(self.to_frame(), fmt)
         return render(self._display(digits), fmt, digits=digits)
@@ -250,6 +252,7 @@ class PairwiseComparisons:
         Every format names the p-values alike: ``p`` is the pair's own p-value and
         ``p_adjusted`` the corrected one the decision rests on (text tables show
         ``p_adjusted`` only when a correction was applied)."""
+        digits = check_digits(digits)
         if fmt == "json":
             return json.dumps({"pairs": self.json_pairs()}, indent=2) + "\n"
         if fmt == "csv":
@@ -363,6 +366,7 @@ class AnovaResult:
                                      "eta2": "η²", "partial_eta2": "partial η²"})
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        digits = check_digits(digits)
         if fmt == "json":
             return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
         if fmt == "csv":
@@ -418,6 +422,7 @@ class RankTestResult:
         return tukey_from_ranks(self, alpha=alpha, pvalues=pvalues)
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        digits = check_digits(digits)
         if fmt == "json":
             return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
         frame = self.to_frame()
