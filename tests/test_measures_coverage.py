@@ -33,7 +33,8 @@ def reference(qrels, ranking, k):
 @given(QRELS, RUNS, st.sampled_from((None, 1, 3, 20)))
 def test_judged_at_k_is_the_fraction_of_the_top_k_in_the_qrels(qrels, run, k):
     name = "Judged" if k is None else f"Judged@{k}"
-    frame = irscale.evaluate(qrels, run, [name]).per_topic()
+    # generated qrels and runs may share no topic at all: nothing to evaluate then
+    frame = irscale.evaluate(qrels, run, [name], allow_empty=True).per_topic()
     for topic, value in zip(frame["topic"], frame["value"], strict=True):
         assert value == reference(qrels[topic], run[topic], k)
 
