@@ -270,3 +270,12 @@ def test_compare_huge_scores_give_a_clear_error(tmp_path, capsys):
         status, out, err = compare(capsys, str(path), *argv)
         assert status == 2 and "scores too large" in err and "overflow" in err, err
         assert "Warning" not in err and "nan" not in out.lower()
+
+
+def test_cli_limits_are_those_of_the_functions():
+    from irscale.cli import checks
+    from irscale.meta import splitting
+    from irscale.stats import _resampling
+
+    assert checks.MAX_SAMPLES == _resampling.MAX_SAMPLES
+    assert checks.MAX_REPETITIONS == splitting.MAX_REPETITIONS
