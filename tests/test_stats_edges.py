@@ -14,7 +14,7 @@ import pytest
 
 from irscale import stats
 from irscale.cli.main import main
-from irscale.errors import InputError, ParameterError
+from irscale.errors import AlignmentError, InputError, ParameterError
 
 RESAMPLING = ("randomization", "bootstrap", "bootstrap-shift", "unpaired-bootstrap")
 
@@ -279,3 +279,11 @@ def test_cli_limits_are_those_of_the_functions():
 
     assert checks.MAX_SAMPLES == _resampling.MAX_SAMPLES
     assert checks.MAX_REPETITIONS == splitting.MAX_REPETITIONS
+
+
+def test_pairwise_systems_are_never_dropped_silently():
+    x = table()
+    with pytest.raises(AlignmentError, match=r"unknown system\(s\) \['zz'\]"):
+        stats.pairwise_tests(x, "t", systems=["s1", "s2", "zz"])
+    with pytest.raises(ParameterError, match="two different systems"):
+        stats.pairwise_tests(x, "t", systems=["s1", "s1"])

@@ -67,6 +67,8 @@ def restrict_systems(
     if missing:
         raise AlignmentError(f"unknown system(s) {missing[:5]}; have {list(systems[:5])}...")
     keep = [index[str(s)] for s in wanted]
+    if len(set(keep)) != len(keep):
+        raise AlignmentError(f"a system is named twice in {[str(s) for s in wanted][:8]}")
     if len(keep) < 2:
         raise AlignmentError("at least two systems are needed")
     return values[:, keep], tuple(systems[i] for i in keep)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..core import ScoreMatrix
-from ..errors import AlignmentError
+from ..errors import AlignmentError, ParameterError
 from ._data import check_alpha, check_alternative, score_table
 from ._twosample import degenerate, pair_columns
 from .corrections import adjust_pvalues, correction_name
@@ -75,12 +75,17 @@ def pairwise_tests(
         values, _, names = score_table(value, measure)
         if systems is not None:
             index = {s: i for i, s in enumerate(names)}
-            keep = [index[s] for s in systems if s in index]
-            if len(keep) < 2:
+            wanted = [str(s) for s in systems]
+            unknown = [s for s in wanted if s not in index]
+            if unknown:
                 raise AlignmentError(
-                    f"fewer than two of the systems {list(systems)[:5]} are in "
-                    f"{collection or 'the score table'} (has {list(names[:5])}...)"
+                    f"unknown system(s) {unknown[:5]} in {collection or 'the score table'} "
+                    f"(has {list(names[:5])}...)"
                 )
+            if len(set(wanted)) != len(wanted) or len(wanted) < 2:
+                raise ParameterError(f"systems must name at least two different systems, "
+                                     f"got {wanted[:5]}")
+            keep = [index[s] for s in wanted]
             values, names = values[:, keep], tuple(names[i] for i in keep)
         i, j = np.triu_indices(len(names), k=1)
         x, y = values[:, i], values[:, j]
