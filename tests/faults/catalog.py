@@ -90,13 +90,13 @@ def trec_file_faults(
         lines = run_lines("a")
         fields = lines[line - 1].split()  # qid Q0 docno rank score runid
         few = " ".join(fields[:5])
-        many = " ".join(fields + ["extra"])
+        many = " ".join([*fields, "extra"])
         value_at = 4
     else:
         lines = qrels_lines() if kind == "qrels" else labels_lines()
         fields = lines[line - 1].split()  # qid iter docno rel
         few = " ".join(fields[:3])
-        many = " ".join(fields + ["extra"])
+        many = " ".join([*fields, "extra"])
         value_at = 3
     good = text(lines)
     at = f"line {line}"
@@ -153,9 +153,9 @@ def trec_file_faults(
     if kind == "run":
         dup = list(fields)
         dup[2] = lines[0].split()[2]  # the document of line 1, same topic
-        scaled = [" ".join(f[:4] + [f[4] + "e300"] + f[5:]) for f in
+        scaled = [" ".join([*f[:4], f[4] + "e300", *f[5:]]) for f in
                   (x.split() for x in lines)]
-        tiny = [" ".join(f[:4] + [f[4] + "e-300"] + f[5:]) for f in
+        tiny = [" ".join([*f[:4], f[4] + "e-300", *f[5:]]) for f in
                 (x.split() for x in lines)]
         cases += [
             err(f"{prefix}-score-minus-inf", argv(name), loc, "inf",
@@ -165,15 +165,15 @@ def trec_file_faults(
             ok(f"{prefix}-scores-1e300", argv(name), same, files={name: text(scaled)}),
             ok(f"{prefix}-scores-1e-300", argv(name), same, files={name: text(tiny)}),
             ok(f"{prefix}-negative-scores", argv(name), same,
-               files={name: text([" ".join(f[:4] + [str(float(f[4]) - 5)] + f[5:])
+               files={name: text([" ".join([*f[:4], str(float(f[4]) - 5), *f[5:]])
                                   for f in (x.split() for x in lines)])}),
             ok(f"{prefix}-long-valid-docno", argv(name), None,
                files={name: with_doc("d" + "x" * 100_000)}),
             ok(f"{prefix}-extra-topic-warns", argv(name), has_warning,
-               files={name: text(lines + ["99 Q0 d1 1 0.5 teamA_r1"])}),
+               files={name: text([*lines, "99 Q0 d1 1 0.5 teamA_r1"])}),
         ]
     else:
-        dup = " ".join(lines[0].split()[:3] + ["1"])  # (topic, doc) of line 1 again
+        dup = " ".join([*lines[0].split()[:3], "1"])  # (topic, doc) of line 1 again
         cases += [
             (err if kind == "qrels" else either)(
                 f"{prefix}-{what}-float", argv(name), loc, "1.5",
@@ -212,7 +212,7 @@ def csv_faults(prefix: str, argv: Argv, reference: Sequence[str], *,
     constant_case = (err if constant == "error" else either)(
         f"{prefix}-constant-scores", argv(name),
         files={name: header + "\n" + "\n".join(["0.5,0.5,0.5,0.5"] * 12) + "\n"})
-    named = [ok(f"{prefix}-topic-column-named", argv(name) + ["--topic-column", "topic"],
+    named = [ok(f"{prefix}-topic-column-named", [*argv(name), "--topic-column", "topic"],
                 files={name: with_topic})] if single else []
     return [
         *named,
@@ -234,24 +234,24 @@ def csv_faults(prefix: str, argv: Argv, reference: Sequence[str], *,
                check=has_warning, files={name: unnamed}),
         either(f"{prefix}-topic-column-not-named", argv(name), name, check=has_warning,
                files={name: with_topic}),
-        err(f"{prefix}-topic-column-unknown", argv(name) + ["--topic-column", "nosuch"],
+        err(f"{prefix}-topic-column-unknown", [*argv(name), "--topic-column", "nosuch"],
             "nosuch", files={name: good}),
         err(f"{prefix}-row-extra-field", argv(name), loc, files={name: row4(rows[2] +
                                                                            ",0.9")}),
         err(f"{prefix}-row-missing-field", argv(name), loc,
             files={name: row4(",".join(cells[:3]))}),
         err(f"{prefix}-empty-cell", argv(name), loc,
-            files={name: row4(",".join([cells[0], ""] + cells[2:]))}),
+            files={name: row4(",".join([cells[0], "", *cells[2:]]))}),
         err(f"{prefix}-non-numeric-cell", argv(name), loc, "abc",
-            files={name: row4(",".join([cells[0], "abc"] + cells[2:]))}),
+            files={name: row4(",".join([cells[0], "abc", *cells[2:]]))}),
         err(f"{prefix}-nan-cell", argv(name), loc,
-            files={name: row4(",".join([cells[0], "nan"] + cells[2:]))}),
+            files={name: row4(",".join([cells[0], "nan", *cells[2:]]))}),
         err(f"{prefix}-inf-cell", argv(name), loc,
-            files={name: row4(",".join([cells[0], "inf"] + cells[2:]))}),
+            files={name: row4(",".join([cells[0], "inf", *cells[2:]]))}),
         err(f"{prefix}-non-utf8-header", argv(name), name,
             files={name: b"sysA,sys\xe9B,sysC,sysD\n" + "\n".join(rows).encode() + b"\n"}),
         err(f"{prefix}-nul-byte", argv(name), name,
-            files={name: row4(",".join([cells[0], "0.\x005"] + cells[2:]))}),
+            files={name: row4(",".join([cells[0], "0.\x005", *cells[2:]]))}),
         err(f"{prefix}-truncated-gzip", argv(name), name,
             files={name: _truncated_gz(good.encode())}),
         err(f"{prefix}-one-topic", argv(name), files={name: header + "\n" + rows[0] + "\n"}),

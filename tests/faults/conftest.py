@@ -24,7 +24,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -299,7 +298,7 @@ class Case:
     files: tuple[tuple[str, bytes | str | None], ...] = ()
     stdin: bytes | None = None
     check: Check | None = None
-    allowed_new: tuple[str, ...] = ()  # files a success may create
+    allowed_new: tuple[str, ...] = ()  # files a success may create (or replace)
     max_length: int = 4000
 
     def param(self):
@@ -312,8 +311,9 @@ def err(id: str, argv: Sequence[str], *needles: Needle, files: dict | None = Non
                 stdin, max_length=max_length).param()
 
 
-def ok(id: str, argv: Sequence[str], check: Check | None = None, *, files: dict | None = None,
-       stdin: bytes | None = None, allowed_new: Sequence[str] = ()):
+def ok(id: str, argv: Sequence[str], check: Check | None = None, *,
+       files: dict | None = None, stdin: bytes | None = None,
+       allowed_new: Sequence[str] = ()):
     return Case(id, tuple(argv), "ok", (), tuple((files or {}).items()), stdin, check,
                 tuple(allowed_new)).param()
 
@@ -324,10 +324,27 @@ def either(id: str, argv: Sequence[str], *needles: Needle, check: Check | None =
                 stdin, check).param()
 
 
+@dataclass(frozen=True)
+class Link:
+    """A file of a case that is a symbolic (or, ``hard=True``, hard) link to ``target``."""
+
+    target: str
+    hard: bool = False
+
+
 def prepare(ws: Workspace, case: Case) -> None:
     for name, data in case.files:
+        path = ws.root / name
         if data is None:  # remove (e.g. a missing file)
-            (ws.root / name).unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
+        elif isinstance(data, Link):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if data.hard:
+                os.link(ws.root / data.target, path)
+            else:
+                os.symlink(data.target, path)
+        elif data == "<dir>":
+            path.mkdir(parents=True, exist_ok=True)
         else:
             ws.write(name, data)
 
@@ -344,11 +361,13 @@ def run_case(case: Case, ws: Workspace, run_cli: Callable[..., Result]) -> Resul
         assert not diff, f"the folder changed on failure: {diff}" + result.describe()
     else:
         assert_ok(result)
-        touched = [d for d in diff if not d.startswith("created ")]
+        touched = [d for d in diff if not d.startswith("created ")
+                   and d.split(" ", 1)[1] not in case.allowed_new]
         assert not touched, f"inputs changed: {touched}" + result.describe()
         created = [d.removeprefix("created ") for d in diff if d.startswith("created ")]
         stray = [c for c in created if c not in case.allowed_new
-                 and not any(c.startswith(a.rstrip("/") + "/") for a in case.allowed_new)]
+                 and not any(c == a.rstrip("/") or c.startswith(a.rstrip("/") + "/")
+                             for a in case.allowed_new)]
         assert not stray, f"unexpected files created: {stray}" + result.describe()
         if case.check is not None:
             case.check(result, ws, run_cli)
@@ -356,6 +375,21 @@ def run_case(case: Case, ws: Workspace, run_cli: Callable[..., Result]) -> Resul
 
 
 # ----------------------------------------------------------------------------- checks
+def file_holds_output_of(name: str, *argv: str) -> Check:
+    """File ``name`` holds what ``argv`` prints on standard output."""
+
+    def check(result: Result, ws: Workspace, run: Callable[..., Result]) -> None:
+        path = ws.root / name
+        assert path.is_file() and not path.is_symlink(), f"{name} not written" + \
+            result.describe()
+        reference = run(list(argv))
+        assert_ok(reference)
+        assert path.read_text(encoding="utf-8") == reference.out, \
+            f"{name} differs from the standard output of {list(argv)}"
+
+    return check
+
+
 def same_output_as(*argv: str) -> Check:
     """The output equals the output of ``argv`` (on the valid files)."""
 

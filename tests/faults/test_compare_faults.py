@@ -114,8 +114,8 @@ CASES = [
     err("runs-missing-qrels", ["compare", "nope.qrels", "a.run", "b.run", "-m", "map"],
         "nope.qrels"),
     err("runs-bad-run-line", ["compare", "qrels.txt", "a.run", "bad.run", "-m", "map"],
-        "bad.run", "line 2", files={"bad.run": text(run_lines("b")[:1] + ["1 Q0 d5 2 x y"]
-                                                    + run_lines("b")[2:])}),
+        "bad.run", "line 2",
+        files={"bad.run": text([*run_lines("b")[:1], "1 Q0 d5 2 x y", *run_lines("b")[2:]])}),
     err("runs-directory", ["compare", "qrels.txt", "a.run", "adir", "-m", "map"], "adir"),
     err("runs-cover-different-topics", ["compare", "qrels.txt", "a.run", "part.run", "-m",
                                         "map"], any_of("topic", "part.run"),

@@ -206,8 +206,8 @@ CASES = [
         "nope.run"),
     err("loo-bad-run-line", ["meta", "loo", "qrels.txt", "a.run", "bad.run", "-m", "map"],
         "bad.run", "line 2",
-        files={"bad.run": text(run_lines("b")[:1] + ["1 Q0 d5 2 x teamB_r1"]
-                               + run_lines("b")[2:])}),
+        files={"bad.run": text([*run_lines("b")[:1], "1 Q0 d5 2 x teamB_r1",
+                                *run_lines("b")[2:]])}),
     ok("loo-runs-sharing-run-id", ["meta", "loo", "qrels.txt", "first.run", "second.run",
                                    "c.run", "-m", "map", "--depth", "3"], has_warning,
        files={"first.run": text(run_lines("a")), "second.run": text(run_lines("a"))}),

@@ -52,7 +52,7 @@ def csv_rows(result, ws, run):
     assert sum(int(line.rsplit(",", 1)[1]) for line in lines[1:]) == 8  # 2^3 runs
 
 
-FOREIGN = text([" ".join(["10" + f[0]] + f[1:]) for f in
+FOREIGN = text([" ".join(["10" + f[0], *f[1:]]) for f in
                 (line.split() for line in run_lines("a"))])
 
 CASES = [
@@ -137,7 +137,7 @@ CASES = [
                                   "-N", "3"], "adir"),
     err("table-bad-run-line", ["scale", "table", "qrels.txt", "a.run", "bad.run", "-m", "AP",
                                "-N", "3"], "bad.run", "line 2",
-        files={"bad.run": text(run_lines("b")[:1] + ["1 Q0 d5"] + run_lines("b")[2:])}),
+        files={"bad.run": text([*run_lines("b")[:1], "1 Q0 d5", *run_lines("b")[2:]])}),
     err("table-format-unknown", [*TABLE, "--format", "xml"], "xml"),
     # ---- the command
     err("scale-no-subcommand", ["scale"], any_of("image", "transform", "COMMAND", "command")),
