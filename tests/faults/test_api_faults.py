@@ -1,0 +1,498 @@
+"""The Python API: every bad input or parameter raises an :mod:`irscale.errors` exception
+that is also a ``ValueError`` (bad values) or an ``OSError`` (files that cannot be read:
+``FileAccessError``) — never a bare ``KeyError``, ``IndexError``, ``ZeroDivisionError``,
+pyarrow or numpy error, and never a silent result."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irscale
+from irscale import meta, scales, stats
+from irscale.core import ScoreMatrix
+from irscale.errors import FileAccessError, IrscaleError
+
+from .conftest import populate, qrels_lines, run_lines, text
+
+
+@dataclass
+class Api:
+    """What the calls of the table work on (in a folder holding the valid collection)."""
+
+    root: Path
+    matrix: ScoreMatrix  # 12 topics x 4 systems, measure "ap"
+    three: ScoreMatrix  # the same with measures ap, p10, gold
+    x: np.ndarray  # two systems' per-topic scores
+    y: np.ndarray
+
+    def path(self, name: str) -> str:
+        return str(self.root / name)
+
+    def write(self, name: str, data: bytes | str) -> str:
+        path = self.root / name
+        path.write_bytes(data.encode() if isinstance(data, str) else data)
+        return str(path)
+
+
+@pytest.fixture
+def api(tmp_path, monkeypatch) -> Api:
+    populate(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    matrix = ScoreMatrix.read_csv(tmp_path / "ap.csv")
+    parts = [ScoreMatrix.read_csv(tmp_path / f"{m}.csv") for m in ("ap", "p10", "gold")]
+    three = ScoreMatrix.from_array(np.stack([p.values[:, :, 0] for p in parts], axis=2),
+                                   topics=matrix.topics, systems=matrix.systems,
+                                   measures=["ap", "p10", "gold"])
+    values = matrix.values[:, :, 0]
+    return Api(tmp_path, matrix, three, values[:, 0].copy(), values[:, 1].copy())
+
+
+VALUE, FILE = "value", "file"
+NAN = float("nan")
+QRELS = text(qrels_lines())
+RUN = text(run_lines("a"))
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    call: Callable[[Api], object]
+    kind: str = VALUE
+    needles: tuple[str, ...] = ()
+
+
+def bad(id: str, call: Callable[[Api], object], *needles: str, kind: str = VALUE):
+    return pytest.param(Row(id, call, kind, needles), id=id)
+
+
+def _qrels_line3(new: str) -> bytes:
+    lines = qrels_lines()
+    lines[2] = new
+    return text(lines)
+
+
+def _run_line3(new: str) -> bytes:
+    lines = run_lines("a")
+    lines[2] = new
+    return text(lines)
+
+
+def _frame_qrels(**changes) -> pd.DataFrame:
+    frame = pd.DataFrame([line.split() for line in qrels_lines()],
+                         columns=["query_id", "iter", "doc_id", "relevance"])
+    frame["relevance"] = frame["relevance"].astype(int)
+    for column, (row, value) in changes.items():
+        frame[column] = frame[column].astype(object)
+        frame.loc[row, column] = value
+    return frame
+
+
+def _frame_run(**changes) -> pd.DataFrame:
+    frame = pd.DataFrame([line.split() for line in run_lines("a")],
+                         columns=["query_id", "q0", "doc_id", "rank", "score", "run"])
+    frame = frame.drop(columns=["q0", "run"])
+    frame["score"] = frame["score"].astype(float)
+    for column, (row, value) in changes.items():
+        frame[column] = frame[column].astype(object)
+        frame.loc[row, column] = value
+    return frame
+
+
+def _ev(qrels=None, runs=None, measures="map", **options):
+    return irscale.evaluate("qrels.txt" if qrels is None else qrels,
+                            "a.run" if runs is None else runs, measures, **options)
+
+
+ROWS = [
+    # ================================================================ read_qrels
+    bad("read_qrels-missing-file", lambda a: irscale.read_qrels("missing.txt"),
+        "missing.txt", kind=FILE),
+    bad("read_qrels-directory", lambda a: irscale.read_qrels("adir"), "adir", kind=FILE),
+    bad("read_qrels-missing-pathlib", lambda a: irscale.read_qrels(a.root / "nope.txt"),
+        "nope.txt", kind=FILE),
+    bad("read_qrels-empty-bytes", lambda a: irscale.read_qrels(b"")),
+    bad("read_qrels-blank-lines", lambda a: irscale.read_qrels(b"\n \n")),
+    bad("read_qrels-too-few-fields", lambda a: irscale.read_qrels(_qrels_line3("1 0 d3")),
+        "line 3"),
+    bad("read_qrels-non-numeric", lambda a: irscale.read_qrels(_qrels_line3("1 0 d3 abc")),
+        "line 3", "abc"),
+    bad("read_qrels-float", lambda a: irscale.read_qrels(_qrels_line3("1 0 d3 1.5")),
+        "line 3"),
+    bad("read_qrels-beyond-int64", lambda a: irscale.read_qrels(
+        _qrels_line3(f"1 0 d3 {2**63}")), "line 3"),
+    bad("read_qrels-non-utf8", lambda a: irscale.read_qrels(
+        _qrels_line3("1 0 dQQ 1").replace(b"QQ", b"\xff")), "line 3"),
+    bad("read_qrels-nul", lambda a: irscale.read_qrels(_qrels_line3("1 0 d\x003 1")),
+        "line 3"),
+    bad("read_qrels-duplicate", lambda a: irscale.read_qrels(QRELS + b"1 0 d1 0\n"), "d1"),
+    bad("read_qrels-truncated-gzip", lambda a: irscale.read_qrels(
+        a.write("q.gz", gzip.compress(QRELS)[:30])), "q.gz"),
+    bad("read_qrels-corrupt-gzip-bytes", lambda a: irscale.read_qrels(
+        b"\x1f\x8b" + b"\x00" * 40)),
+    bad("read_qrels-stream-garbage", lambda a: irscale.read_qrels(io.BytesIO(b"garbage\n"))),
+    bad("read_qrels-duplicates-policy", lambda a: irscale.read_qrels(
+        "qrels.txt", duplicates="bogus"), "bogus"),
+    # ================================================================ read_run(s)
+    bad("read_run-missing-file", lambda a: irscale.read_run("missing.run"), "missing.run",
+        kind=FILE),
+    bad("read_run-directory", lambda a: irscale.read_run("adir"), "adir", kind=FILE),
+    bad("read_run-empty", lambda a: irscale.read_run(b"")),
+    bad("read_run-too-few-fields", lambda a: irscale.read_run(_run_line3("1 Q0 d7 3 0.7")),
+        "line 3"),
+    bad("read_run-too-many-fields", lambda a: irscale.read_run(
+        _run_line3("1 Q0 d7 3 0.7 teamA_r1 extra")), "line 3"),
+    bad("read_run-non-numeric-score", lambda a: irscale.read_run(
+        _run_line3("1 Q0 d7 3 abc teamA_r1")), "line 3", "abc"),
+    bad("read_run-nan-score", lambda a: irscale.read_run(_run_line3("1 Q0 d7 3 nan teamA_r1")),
+        "line 3"),
+    bad("read_run-inf-score", lambda a: irscale.read_run(_run_line3("1 Q0 d7 3 inf teamA_r1")),
+        "line 3"),
+    bad("read_run-non-utf8", lambda a: irscale.read_run(
+        _run_line3("1 Q0 dQQ 3 0.7 teamA_r1").replace(b"QQ", b"\xfe")), "line 3"),
+    bad("read_run-nul", lambda a: irscale.read_run(_run_line3("1 Q0 d\x007 3 0.7 teamA_r1")),
+        "line 3"),
+    bad("read_run-duplicate-document", lambda a: irscale.read_run(
+        _run_line3("1 Q0 d2 3 0.7 teamA_r1")), "d2"),
+    bad("read_run-truncated-gzip", lambda a: irscale.read_run(
+        a.write("r.gz", gzip.compress(RUN)[:30])), "r.gz"),
+    bad("read_run-duplicates-policy", lambda a: irscale.read_run("a.run", duplicates="x"),
+        "x"),
+    bad("read_runs-one-missing", lambda a: irscale.read_runs(["a.run", "missing.run"]),
+        "missing.run", kind=FILE),
+    bad("read_runs-mapping-missing", lambda a: irscale.read_runs({"x": "missing.run"}),
+        "missing.run", kind=FILE),
+    bad("read_runs-one-bad", lambda a: irscale.read_runs(
+        ["a.run", a.write("bad.run", _run_line3("1 Q0 d7 3 abc teamA_r1"))]),
+        "bad.run", "line 3"),
+    bad("read_runs-names-unknown", lambda a: irscale.read_runs(["a.run"], names="bogus"),
+        "bogus"),
+    # ================================================================ evaluate: options
+    bad("evaluate-measure-unknown", lambda a: _ev(measures="nosuch"), "nosuch"),
+    bad("evaluate-measures-empty-list", lambda a: _ev(measures=[])),
+    bad("evaluate-measure-P-rel-0", lambda a: _ev(measures="P(rel=0)@5"), "rel"),
+    bad("evaluate-measure-nDCG-gain-foo", lambda a: _ev(measures="nDCG(gain=foo)"), "foo"),
+    bad("evaluate-measure-RBP-p-2", lambda a: _ev(measures="RBP(p=2)")),
+    bad("evaluate-measure-NumRet-rel-0", lambda a: _ev(measures="NumRet(rel=0)"), "rel"),
+    bad("evaluate-relevance-level-0", lambda a: _ev(relevance_level=0), "relevance_level"),
+    bad("evaluate-relevance-level-negative", lambda a: _ev(relevance_level=-1),
+        "relevance_level"),
+    bad("evaluate-relevance-level-float", lambda a: _ev(relevance_level=1.5),
+        "relevance_level"),
+    bad("evaluate-max-docs-negative", lambda a: _ev(max_docs=-1), "max_docs"),
+    bad("evaluate-max-docs-beyond-int64", lambda a: _ev(max_docs=2**70), "max_docs"),
+    bad("evaluate-num-docs-negative", lambda a: _ev(num_docs_in_coll=-1), "num_docs_in_coll"),
+    bad("evaluate-compat-8", lambda a: _ev(compat=8), "compat"),
+    bad("evaluate-ties-unknown", lambda a: _ev(ties="random"), "random"),
+    bad("evaluate-labels-missing-file", lambda a: _ev(
+        measures="uRBP(p=0.8)", labels={"under": "missing.txt"}), "missing.txt", kind=FILE),
+    bad("evaluate-labels-not-a-source", lambda a: _ev(measures="uRBP(p=0.8)",
+                                                      labels={"under": 5})),
+    bad("evaluate-labels-absent", lambda a: _ev(measures="uRBP(p=0.8)"), "under"),
+    bad("evaluate-qrels-missing-file", lambda a: _ev(qrels="missing.txt"), "missing.txt",
+        kind=FILE),
+    bad("evaluate-run-directory", lambda a: _ev(runs="adir"), "adir", kind=FILE),
+    bad("evaluate-qrels-wrong-type", lambda a: _ev(qrels=42)),
+    bad("evaluate-runs-wrong-type", lambda a: _ev(runs=42)),
+    bad("evaluate-no-topic-in-common", lambda a: _ev(
+        runs={"r": {"101": {"d1": 1.0}}})),
+    # ================================================================ evaluate: dicts
+    bad("evaluate-qrels-dict-non-numeric", lambda a: _ev(qrels={"1": {"d1": "x"}}), "x"),
+    bad("evaluate-qrels-dict-nan", lambda a: _ev(qrels={"1": {"d1": NAN}})),
+    bad("evaluate-qrels-dict-float", lambda a: _ev(qrels={"1": {"d1": 1.5}})),
+    bad("evaluate-qrels-dict-beyond-int64", lambda a: _ev(qrels={"1": {"d1": 2**64}})),
+    bad("evaluate-qrels-dict-none-topic", lambda a: _ev(qrels={None: {"d1": 1}})),
+    bad("evaluate-qrels-dict-none-doc", lambda a: _ev(qrels={"1": {None: 1}})),
+    bad("evaluate-qrels-dict-none-relevance", lambda a: _ev(qrels={"1": {"d1": None}})),
+    bad("evaluate-qrels-dict-list", lambda a: _ev(qrels={"1": ["d1", 1]})),
+    bad("evaluate-qrels-dict-empty", lambda a: _ev(qrels={})),
+    bad("evaluate-run-dict-nan", lambda a: _ev(runs={"1": {"d1": NAN, "d2": 0.5}})),
+    bad("evaluate-run-dict-inf", lambda a: _ev(runs={"1": {"d1": math.inf}})),
+    bad("evaluate-run-dict-text", lambda a: _ev(runs={"1": {"d1": "abc"}}), "abc"),
+    bad("evaluate-run-dict-none-score", lambda a: _ev(runs={"1": {"d1": None}})),
+    bad("evaluate-run-dict-none-topic", lambda a: _ev(runs={None: {"d1": 0.5}})),
+    bad("evaluate-run-dict-empty", lambda a: _ev(runs={})),
+    bad("evaluate-runs-mapping-bad-value", lambda a: _ev(runs={"x": 3.5})),
+    # ================================================================ evaluate: DataFrames
+    bad("evaluate-qrels-frame-nan", lambda a: _ev(qrels=_frame_qrels(relevance=(2, NAN)))),
+    bad("evaluate-qrels-frame-text", lambda a: _ev(qrels=_frame_qrels(relevance=(2, "x")))),
+    bad("evaluate-qrels-frame-none-topic", lambda a: _ev(
+        qrels=_frame_qrels(query_id=(2, None)))),
+    bad("evaluate-qrels-frame-none-doc", lambda a: _ev(qrels=_frame_qrels(doc_id=(2, None)))),
+    bad("evaluate-qrels-frame-no-relevance", lambda a: _ev(
+        qrels=_frame_qrels().drop(columns=["relevance"])), "relevance"),
+    bad("evaluate-qrels-frame-empty", lambda a: _ev(qrels=_frame_qrels().iloc[:0])),
+    bad("evaluate-qrels-frame-beyond-int64", lambda a: _ev(
+        qrels=_frame_qrels(relevance=(2, 2**64)))),
+    bad("evaluate-run-frame-nan", lambda a: _ev(runs=_frame_run(score=(2, NAN)))),
+    bad("evaluate-run-frame-text", lambda a: _ev(runs=_frame_run(score=(2, "abc")))),
+    bad("evaluate-run-frame-none-doc", lambda a: _ev(runs=_frame_run(doc_id=(2, None)))),
+    bad("evaluate-run-frame-none-topic", lambda a: _ev(runs=_frame_run(query_id=(2, None)))),
+    bad("evaluate-run-frame-no-score", lambda a: _ev(
+        runs=_frame_run().drop(columns=["score"])), "score"),
+    bad("evaluate-run-frame-bad-rank", lambda a: _ev(runs=_frame_run(rank=(2, "x")))),
+    bad("evaluate-run-frame-duplicate", lambda a: _ev(runs=pd.concat(
+        [_frame_run(), _frame_run().iloc[:1]], ignore_index=True))),
+    # ================================================================ ScoreMatrix
+    bad("read_csv-missing", lambda a: ScoreMatrix.read_csv("missing.csv"), "missing.csv",
+        kind=FILE),
+    bad("read_csv-directory", lambda a: ScoreMatrix.read_csv("adir"), "adir", kind=FILE),
+    bad("read_csv-empty", lambda a: ScoreMatrix.read_csv(a.write("e.csv", b"")), "e.csv"),
+    bad("read_csv-header-only", lambda a: ScoreMatrix.read_csv(a.write("h.csv", "a,b\n")),
+        "h.csv"),
+    bad("read_csv-extra-field", lambda a: ScoreMatrix.read_csv(
+        a.write("x.csv", "a,b\n0.1,0.2\n0.3,0.4,0.5\n")), "x.csv", "line 3"),
+    bad("read_csv-non-numeric", lambda a: ScoreMatrix.read_csv(
+        a.write("x.csv", "a,b\n0.1,0.2\n0.3,abc\n")), "x.csv", "line 3", "abc"),
+    bad("read_csv-empty-cell", lambda a: ScoreMatrix.read_csv(
+        a.write("x.csv", "a,b\n0.1,0.2\n0.3,\n")), "x.csv", "line 3"),
+    bad("read_csv-nan", lambda a: ScoreMatrix.read_csv(
+        a.write("x.csv", "a,b\n0.1,0.2\nnan,0.3\n")), "x.csv", "line 3"),
+    bad("read_csv-non-utf8", lambda a: ScoreMatrix.read_csv(
+        a.write("x.csv", b"a,\xffb\n0.1,0.2\n0.3,0.4\n")), "x.csv"),
+    bad("read_csv-topic-column-unknown", lambda a: ScoreMatrix.read_csv(
+        "ap.csv", topic_column="nosuch"), "nosuch"),
+    bad("read_csv-duplicate-columns", lambda a: ScoreMatrix.read_csv(
+        a.write("x.csv", "a,a\n0.1,0.2\n0.3,0.4\n")), "a"),
+    bad("from_array-1d", lambda a: ScoreMatrix.from_array(np.zeros(5))),
+    bad("from_array-4d", lambda a: ScoreMatrix.from_array(np.zeros((2, 2, 1, 1)))),
+    bad("from_array-nan", lambda a: ScoreMatrix.from_array(np.array([[NAN, 1.0],
+                                                                     [0.5, 0.2]]))),
+    bad("from_array-inf", lambda a: ScoreMatrix.from_array(np.array([[math.inf, 1.0],
+                                                                     [0.5, 0.2]]))),
+    bad("from_array-topics-length", lambda a: ScoreMatrix.from_array(
+        np.zeros((3, 2)), topics=["a", "b"])),
+    bad("from_array-systems-length", lambda a: ScoreMatrix.from_array(
+        np.zeros((3, 2)), systems=["a", "b", "c"])),
+    bad("from_array-duplicate-systems", lambda a: ScoreMatrix.from_array(
+        np.zeros((3, 2)), systems=["a", "a"])),
+    bad("from_array-duplicate-topics", lambda a: ScoreMatrix.from_array(
+        np.zeros((2, 2)), topics=["t", "t"])),
+    bad("from_array-strings", lambda a: ScoreMatrix.from_array(np.array([["a", "b"],
+                                                                         ["c", "d"]]))),
+    bad("matrix-measure-unknown", lambda a: a.matrix.measure("nosuch"), "nosuch"),
+    bad("matrix-subset-unknown-system", lambda a: a.matrix.subset(systems=["nosuch"]),
+        "nosuch"),
+    # ================================================================ stats
+    bad("paired_t-alpha-2", lambda a: stats.paired_t(a.x, a.y, alpha=2), "alpha"),
+    bad("paired_t-alpha-0", lambda a: stats.paired_t(a.x, a.y, alpha=0), "alpha"),
+    bad("paired_t-alternative", lambda a: stats.paired_t(a.x, a.y, alternative="bogus"),
+        "bogus"),
+    bad("paired_t-lengths-differ", lambda a: stats.paired_t(a.x, a.y[:-1])),
+    bad("paired_t-nan", lambda a: stats.paired_t(np.r_[NAN, a.x[1:]], a.y)),
+    bad("paired_t-one-topic", lambda a: stats.paired_t(a.x[:1], a.y[:1])),
+    bad("paired_t-empty", lambda a: stats.paired_t(np.array([]), np.array([]))),
+    bad("wilcoxon-method", lambda a: stats.wilcoxon(a.x, a.y, method="bogus"), "bogus"),
+    bad("wilcoxon-zero-method", lambda a: stats.wilcoxon(a.x, a.y, zero_method="bogus"),
+        "bogus"),
+    bad("sign_test-alpha-1", lambda a: stats.sign_test(a.x, a.y, alpha=1), "alpha"),
+    bad("mann_whitney-method", lambda a: stats.mann_whitney(a.x, a.y, method="bogus"),
+        "bogus"),
+    bad("randomization-samples-0", lambda a: stats.randomization_test(
+        a.x, a.y, samples=0, exact=False), "samples"),
+    bad("randomization-samples-negative", lambda a: stats.randomization_test(
+        a.x, a.y, samples=-10, exact=False), "samples"),
+    bad("randomization-seed-negative", lambda a: stats.randomization_test(
+        a.x, a.y, samples=10, seed=-1, exact=False), "seed"),
+    bad("randomization-convention", lambda a: stats.randomization_test(
+        a.x, a.y, samples=10, convention="bogus", exact=False), "bogus"),
+    bad("randomization-workers-0", lambda a: stats.randomization_test(
+        a.x, a.y, samples=10, workers=0, exact=False), "workers"),
+    bad("randomization-alpha-2", lambda a: stats.randomization_test(
+        a.x, a.y, samples=10, alpha=2), "alpha"),
+    bad("bootstrap-samples-0", lambda a: stats.paired_bootstrap_test(a.x, a.y, samples=0),
+        "samples"),
+    bad("bootstrap-seed-negative", lambda a: stats.paired_bootstrap_test(
+        a.x, a.y, samples=10, seed=-1), "seed"),
+    bad("bootstrap-shift-samples-0", lambda a: stats.bootstrap_shift_test(
+        a.x, a.y, samples=0), "samples"),
+    bad("unpaired-bootstrap-samples-0", lambda a: stats.unpaired_bootstrap_test(
+        a.x, a.y, samples=0), "samples"),
+    bad("pairwise_tests-unknown-test", lambda a: stats.pairwise_tests(a.matrix, "nosuch"),
+        "nosuch"),
+    bad("pairwise_tests-unknown-correction", lambda a: stats.pairwise_tests(
+        a.matrix, "t", correction="nosuch"), "nosuch"),
+    bad("pairwise_tests-alpha-2", lambda a: stats.pairwise_tests(a.matrix, "t", alpha=2),
+        "alpha"),
+    bad("pairwise_tests-unknown-system", lambda a: stats.pairwise_tests(
+        a.matrix, "t", systems=["sysA", "nosuch"]), "nosuch"),
+    bad("pairwise_tests-samples-0", lambda a: stats.pairwise_tests(
+        a.matrix, "bootstrap", samples=0), "samples"),
+    bad("tukey_hsd-alpha-2", lambda a: stats.tukey_hsd(a.matrix, alpha=2), "alpha"),
+    bad("tukey_hsd-model-unknown", lambda a: stats.tukey_hsd(a.matrix, "nosuch"), "nosuch"),
+    bad("anova-model-unknown", lambda a: stats.anova(a.matrix, "nosuch"), "nosuch"),
+    bad("anova-measure-unknown", lambda a: stats.anova(a.matrix, measure="nosuch"), "nosuch"),
+    bad("anova-constant", lambda a: stats.anova(ScoreMatrix.from_array(np.full((5, 3), 0.5)))),
+    bad("randomized_tukey-samples-0", lambda a: stats.randomized_tukey_hsd(
+        a.matrix, samples=0), "samples"),
+    bad("randomized_tukey-seed-negative", lambda a: stats.randomized_tukey_hsd(
+        a.matrix, samples=10, seed=-1), "seed"),
+    bad("friedman-one-system", lambda a: stats.friedman(a.matrix.subset(systems=["sysA"]))),
+    bad("topic_set_size-sd-negative", lambda a: stats.topic_set_size(
+        "paired-t", sd=-1, min_diff=0.1), "sd"),
+    bad("topic_set_size-design", lambda a: stats.topic_set_size(
+        "bogus", sd=0.1, min_diff=0.1), "bogus"),
+    bad("topic_set_size-alpha-2", lambda a: stats.topic_set_size(
+        "paired-t", sd=0.1, min_diff=0.1, alpha=2), "alpha"),
+    bad("topic_set_size-nothing-to-size", lambda a: stats.topic_set_size("paired-t", sd=0.1)),
+    bad("topic_set_size-min-diff-0", lambda a: stats.topic_set_size(
+        "paired-t", sd=0.1, min_diff=0), "min_diff"),
+    bad("power_paired_t-n-0", lambda a: stats.power_paired_t(0.5, 0), "n"),
+    bad("adjust_pvalues-above-1", lambda a: stats.adjust_pvalues(np.array([0.5, 2.0]))),
+    bad("adjust_pvalues-nan", lambda a: stats.adjust_pvalues(np.array([0.5, NAN]))),
+    bad("adjust_pvalues-method", lambda a: stats.adjust_pvalues(np.array([0.5]), "bogus"),
+        "bogus"),
+    bad("effect_sizes-lengths", lambda a: stats.effect_sizes(a.x, a.y[:-1])),
+    # ================================================================ scales
+    bad("scale-N-0", lambda a: scales.scale("AP", 0), "N"),
+    bad("scale-N-negative", lambda a: scales.scale("AP", -1), "N"),
+    bad("scale-N-huge", lambda a: scales.scale("AP", 2**70, progress=False), "N"),
+    bad("scale-levels-1", lambda a: scales.scale("AP", 3, 1), "levels"),
+    bad("scale-measure-unknown", lambda a: scales.scale("nosuch", 3), "nosuch"),
+    bad("scale-recall-base-negative", lambda a: scales.scale("AP", 3, recall_base=[-1])),
+    bad("scale-recall-base-too-long", lambda a: scales.scale("AP", 3, recall_base=[1, 2])),
+    # ================================================================ meta
+    bad("dp-samples-0", lambda a: meta.discriminative_power(a.matrix, samples=0), "samples"),
+    bad("dp-alpha-2", lambda a: meta.discriminative_power(a.matrix, samples=10, alpha=2),
+        "alpha"),
+    bad("dp-seed-negative", lambda a: meta.discriminative_power(a.matrix, samples=10,
+                                                                seed=-1), "seed"),
+    bad("dp-method-unknown", lambda a: meta.discriminative_power(a.matrix, "nosuch"),
+        "nosuch"),
+    bad("dp-convention-unknown", lambda a: meta.discriminative_power(
+        a.matrix, samples=10, convention="bogus"), "bogus"),
+    bad("dp-B-and-samples-disagree", lambda a: meta.discriminative_power(
+        a.matrix, samples=10, B=20)),
+    bad("dp-spread-no-seeds", lambda a: meta.discriminative_power_spread(
+        a.matrix, seeds=[], samples=10)),
+    bad("split_study-size-0", lambda a: meta.split_study(a.matrix, [0], 2), "size"),
+    bad("split_study-size-above-topics", lambda a: meta.split_study(a.matrix, [100], 2),
+        "size"),
+    bad("split_study-repetitions-0", lambda a: meta.split_study(a.matrix, [2], 0),
+        "repetitions"),
+    bad("split_study-model-unknown", lambda a: meta.split_study(
+        a.matrix, [2], 2, models=["nosuch"]), "nosuch"),
+    bad("split_study-alpha-2", lambda a: meta.split_study(a.matrix, [2], 2, alpha=2),
+        "alpha"),
+    bad("swap_rates-bin-width-0", lambda a: meta.swap_rates(a.matrix, [2], 2, bin_width=0),
+        "bin_width"),
+    bad("swap_rates-bin-width-nan", lambda a: meta.swap_rates(a.matrix, [2], 2,
+                                                              bin_width=NAN), "bin_width"),
+    bad("swap_rates-size-0", lambda a: meta.swap_rates(a.matrix, [0], 2), "size"),
+    bad("swap_rates-repetitions-0", lambda a: meta.swap_rates(a.matrix, [2], 0),
+        "repetitions"),
+    bad("topic_splits-size-0", lambda a: meta.topic_splits(10, 0), "size"),
+    bad("topic_splits-size-above", lambda a: meta.topic_splits(10, 11), "size"),
+    bad("topic_splits-repetitions-0", lambda a: meta.topic_splits(10, 2, 0), "repetitions"),
+    bad("correlation-method-unknown", lambda a: meta.correlation(a.x, a.y, "nosuch"),
+        "nosuch"),
+    bad("correlation-lengths", lambda a: meta.correlation(a.x, a.y[:-1])),
+    bad("correlation-nan", lambda a: meta.correlation(np.r_[NAN, a.x[1:]], a.y)),
+    bad("kendall_tau-lengths", lambda a: meta.kendall_tau(a.x, a.y[:-1])),
+    bad("tau_ap-lengths", lambda a: meta.tau_ap(a.x, a.y[:-1])),
+    bad("spearman-lengths", lambda a: meta.spearman(a.x, a.y[:-1])),
+    bad("rbo-p-2", lambda a: meta.rbo(["a", "b"], ["b", "a"], p=2), "p"),
+    bad("rbo-p-0", lambda a: meta.rbo(["a", "b"], ["b", "a"], p=0), "p"),
+    bad("rbo-duplicate-items", lambda a: meta.rbo(["a", "a"], ["b", "a"])),
+    bad("rbo_scores-p-1.5", lambda a: meta.rbo_scores(a.x, a.y, p=1.5), "p"),
+    bad("correlation_ci-samples-0", lambda a: meta.correlation_ci(
+        a.three, measure_a="ap", measure_b="p10", samples=0), "samples"),
+    bad("correlation_ci-level-2", lambda a: meta.correlation_ci(
+        a.three, measure_a="ap", measure_b="p10", samples=10, level=2), "level"),
+    bad("correlation_ci-seed-negative", lambda a: meta.correlation_ci(
+        a.three, measure_a="ap", measure_b="p10", samples=10, seed=-1), "seed"),
+    bad("correlation_matrix-unknown-measure", lambda a: meta.correlation_matrix(
+        a.three, ["ap", "nosuch"]), "nosuch"),
+    bad("overall_correlation-unknown-measure", lambda a: meta.overall_correlation(
+        a.three, measure_a="ap", measure_b="nosuch"), "nosuch"),
+    bad("contributors-bad-regex", lambda a: meta.contributors_by_prefix(["a_b"], "(")),
+    bad("contributors-no-match", lambda a: meta.contributors_by_prefix(["a_b"], "^zzz"),
+        "a_b"),
+    bad("leave_one_out-depth-0", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "b.run"], "map", depth=0), "depth"),
+    bad("leave_one_out-missing-run", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "missing.run"], "map"), "missing.run", kind=FILE),
+    bad("leave_one_out-measure-unknown", lambda a: meta.leave_one_out(
+        "qrels.txt", ["a.run", "b.run"], "nosuch"), "nosuch"),
+    bad("concordance-gold-unknown", lambda a: meta.concordance_table(
+        a.three, ["ap", "p10"], ["nosuch"]), "nosuch"),
+    bad("concordance-alpha-2", lambda a: meta.concordance_table(
+        a.three, ["ap", "p10"], ["gold"], alpha=2), "alpha"),
+    bad("scale_report-cutoff-0", lambda a: meta.scale_report(
+        "qrels.txt", ["a.run", "b.run"], ["P"], [0])),
+    bad("decide-procedure-unknown", lambda a: meta.decide(a.matrix.values[:, :, 0],
+                                                          "nosuch"), "nosuch"),
+    bad("parse_measures-unknown", lambda a: irscale.parse_measures("nosuch"), "nosuch"),
+]
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_api_error(row: Row, api: Api):
+    with pytest.raises(Exception) as info:
+        row.call(api)
+    error = info.value
+    kind = type(error).__name__
+    assert isinstance(error, IrscaleError), \
+        f"raised {kind} (not an irscale.errors exception): {error}"
+    if row.kind == FILE:
+        assert isinstance(error, FileAccessError) and isinstance(error, OSError), \
+            f"raised {kind}, not a FileAccessError (OSError): {error}"
+    else:
+        assert isinstance(error, ValueError), f"raised {kind}, not a ValueError: {error}"
+    message = str(error)
+    missing = [n for n in row.needles if n not in message]
+    assert not missing, f"message {message!r} does not name {missing}"
+    assert "\n" not in message.strip() or len(message) < 2000
+
+
+def test_valid_calls_work(api):
+    """The table's premise: the valid calls it perturbs do work."""
+    _ev()
+    irscale.read_qrels("qrels.txt")
+    irscale.read_run("a.run")
+    stats.paired_t(api.x, api.y)
+    meta.discriminative_power(api.matrix, samples=10, seed=1)
+    scales.scale("AP", 3, progress=False)
+
+
+# ---------------------------------------------------------------- valid but odd inputs
+def _scores(evaluation) -> tuple:
+    matrix = evaluation.to_matrix()
+    return matrix.topics, matrix.systems, matrix.measures, matrix.values.tolist()
+
+
+def test_bom_crlf_bytes_read_like_the_file(api):
+    plain = irscale.evaluate(irscale.read_qrels(QRELS), irscale.read_run(RUN), ["map", "P@5"])
+    odd = irscale.evaluate(
+        irscale.read_qrels(b"\xef\xbb\xbf" + QRELS.replace(b"\n", b"\r\n")),
+        irscale.read_run(b"\xef\xbb\xbf" + RUN.replace(b"\n", b"\r\n")), ["map", "P@5"])
+    assert _scores(plain) == _scores(odd)
+
+
+def test_frame_with_integer_ids_evaluates(api):
+    qrels = _frame_qrels()
+    qrels["query_id"] = qrels["query_id"].astype(int)
+    frame = irscale.evaluate(qrels, "a.run", "map")
+    reference = irscale.evaluate("qrels.txt", "a.run", "map")
+    assert _scores(frame) == _scores(reference)
+
+
+@pytest.mark.parametrize("label", [10**7, 2**31, 2**62])
+def test_huge_labels_in_dicts_keep_binary_measures(api, label):
+    base: dict[str, dict[str, int]] = {}
+    for line in qrels_lines():
+        t, _, d, r = line.split()
+        base.setdefault(t, {})[d] = int(r)
+    big = {t: {d: (label if r == 2 else r) for d, r in docs.items()} for t, docs in
+           base.items()}
+    a = irscale.evaluate(base, "a.run", ["map", "P@5"])
+    b = irscale.evaluate(big, "a.run", ["map", "P@5"])
+    assert _scores(a) == _scores(b)
