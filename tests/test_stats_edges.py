@@ -274,11 +274,12 @@ def test_compare_huge_scores_give_a_clear_error(tmp_path, capsys):
 
 def test_cli_limits_are_those_of_the_functions():
     from irscale.cli import checks
-    from irscale.meta import splitting
+    from irscale.meta import loo, splitting
     from irscale.stats import _resampling
 
     assert checks.MAX_SAMPLES == _resampling.MAX_SAMPLES
     assert checks.MAX_REPETITIONS == splitting.MAX_REPETITIONS
+    assert checks.MAX_DEPTH == loo.MAX_DEPTH
 
 
 def test_pairwise_systems_are_never_dropped_silently():

@@ -21,6 +21,7 @@ from ..errors import AlignmentError, ParameterError
 MAX_SAMPLES = 1_000_000_000
 MAX_SEEDS = 1_000_000
 MAX_REPETITIONS = 1_000_000
+MAX_DEPTH = 1_000_000_000
 #: Decimals of text tables when ``--digits`` is not given.
 DEFAULT_DIGITS = 4
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
@@ -282,7 +283,7 @@ def _concordance(args: argparse.Namespace) -> None:
 
 
 def _loo(args: argparse.Namespace) -> None:
-    _count(args, "depth", "--depth")
+    _count(args, "depth", "--depth", maximum=MAX_DEPTH)
     if _given(args, "contributors") and _given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")

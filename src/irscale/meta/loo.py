@@ -41,6 +41,9 @@ from ..scales.kendall import kendall_tau
 from ..stats._data import check_count
 from ._common import format_frame
 
+#: Largest pool depth accepted (deeper than any run: a larger one is a typo).
+MAX_DEPTH = 1_000_000_000
+
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
 
@@ -76,7 +79,7 @@ def pool_contributions(
 ) -> pd.DataFrame:
     """The judged documents each contributor's runs retrieved within ``depth``:
     columns ``query_id, doc_id, contributor, unique`` (unique: no other contributor)."""
-    check_count(depth, "depth")
+    check_count(depth, "depth", 1, MAX_DEPTH)
     qrels_obj = as_qrels(qrels)
     run_list = _runs(runs)
     judged = qrels_obj.to_frame()[["query_id", "doc_id"]].astype(str)
@@ -150,7 +153,7 @@ def leave_one_out(
     name → contributor (a mapping or a function; default :func:`contributors_by_prefix`);
     ``depth``: the pool depth.
     """
-    depth = check_count(depth, "depth")
+    depth = check_count(depth, "depth", 1, MAX_DEPTH)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
     qrels_obj = as_qrels(qrels)
     run_list = _runs(runs)
