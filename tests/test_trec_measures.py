@@ -253,8 +253,10 @@ def test_relstring():
     run = {"q": {"a": 9.0, "b": 8.0, "c": 7.0, "d": 6.0, "x": 5.0, "e": 4.0, "f": 3.0}}
     assert evaluate(qrels, run, "relstring") == {"relstring": ["01>.-2-"]}
     assert evaluate(qrels, run, "relstring.3") == {"relstring_3": ["01>"]}
-    assert evaluate(qrels, run, "relstring.2.9") == {"relstring_2.9": ["01"]}  # (long) 2.9
-    assert evaluate(qrels, run, "relstring.-4") == {"relstring_-4": [""]}
+    # trec_eval reads N with (long): 2.9 shows 2 documents, -4 none; refused here (guesses)
+    for spec in ("relstring.2.9", "relstring.-4", "relstring.0", "relstring.3,4"):
+        with pytest.raises(MeasureError, match="relstring"):
+            parse_measure(spec)
     assert evaluate(qrels, run, "relstring", judged_only=True) == {"relstring": ["01>2"]}
     family = get_family("relstring")
     assert (family.value_type, family.aggregate, family.per_query) == ("str", "none", True)

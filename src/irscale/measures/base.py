@@ -125,17 +125,56 @@ def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
     return values
 
 
+@dataclass(frozen=True)
+class Range:
+    """The values a numeric parameter may take: ``low`` ≤ v ≤ ``high`` (``low`` excluded
+    when ``open_low``), integers only when ``integer``; ``what`` names the values."""
+
+    what: str
+    low: float | None = None
+    high: float | None = None
+    open_low: bool = False
+    integer: bool = False
+
+    def __str__(self) -> str:
+        kind = "integers" if self.integer else "numbers"
+        if self.low is not None and self.high is not None:
+            bounds = f"in [{self.low:g}, {self.high:g}]"
+        elif self.low is not None:
+            bounds = f"{'>' if self.open_low else '≥'} {self.low:g}"
+        else:
+            bounds = f"≤ {self.high:g}"
+        return f"{self.what} must be {kind} {bounds}"
+
+    def check(self, values: tuple[float, ...], text: str, family: str) -> None:
+        for v in values:
+            if ((self.low is not None and (v < self.low or (self.open_low and v == self.low)))
+                    or (self.high is not None and v > self.high)
+                    or (self.integer and not float(v).is_integer())):
+                raise MeasureError(f"measure {family!r}: {self}, got {text!r}")
+
+
+def _check_range(valid: Range | None, values: tuple[float, ...], text: str,
+                 family: str) -> None:
+    if valid is not None:
+        valid.check(values, text, family)
+
+
 @dataclass(frozen=True, init=False)
 class Floats(ParamSpec):
-    """A comma-separated set of numbers, sorted: ``iprec_at_recall.0.1,0.5``, ``Rprec_mult.2``."""
+    """A comma-separated set of numbers, sorted: ``iprec_at_recall.0.1,0.5``, ``Rprec_mult.2``
+    (``valid``: the values allowed)."""
 
     default: tuple[float, ...]
+    valid: Range | None = None
 
-    def __init__(self, *default: float) -> None:
+    def __init__(self, *default: float, valid: Range | None = None) -> None:
         object.__setattr__(self, "default", tuple(default))
+        object.__setattr__(self, "valid", valid)
 
     def parse(self, text: str, family: str) -> tuple[float, ...]:
         values = _finite_numbers(text, family)
+        _check_range(self.valid, values, text, family)
         if len(set(values)) != len(values):
             # trec_eval (meas_init.c get_float_cutoffs): "duplicate cutoffs detected"
             raise MeasureError(f"measure {family!r}: duplicate cut-offs in {text!r}")
@@ -174,10 +213,13 @@ class FloatParams(ParamSpec):
 
     default: FloatList
     count: int | None = None
+    valid: Range | None = None
 
-    def __init__(self, *default: float, count: int | None = None) -> None:
+    def __init__(self, *default: float, count: int | None = None,
+                 valid: Range | None = None) -> None:
         object.__setattr__(self, "default", FloatList(tuple(float(v) for v in default)))
         object.__setattr__(self, "count", count)
+        object.__setattr__(self, "valid", valid)
 
     def parse(self, text: str, family: str) -> FloatList:
         values = _finite_numbers(text, family)
@@ -185,6 +227,7 @@ class FloatParams(ParamSpec):
             raise MeasureError(
                 f"measure {family!r} takes {self.count} parameters, got {len(values)} in {text!r}"
             )
+        _check_range(self.valid, values, text, family)
         return FloatList(values, text)
 
     def format(self, value: FloatList) -> str:

@@ -30,9 +30,12 @@ Both are interval scales on their orders (seed 003, Theorem 1); the interval-sca
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..errors import MeasureError
 from .base import EvalContext, register
 from .gain_discount import MAXREL, scale_levels
 from .params import CUTOFF, Keyword, Keywords, Params, flag
@@ -54,13 +57,32 @@ def _depth(jr: JudgedRankings, cutoff: int | None) -> tuple[JudgedRankings, np.n
 
 def multiset_rank(delta: np.ndarray, position: np.ndarray, n: np.ndarray) -> np.ndarray:
     """Per document of a run sorted by decreasing degree: ``binom(δ + m − 1, m)`` with
-    ``m = N − j + 1`` (j its 1-based position), in exact integer arithmetic."""
-    m = (n - position + 1).astype(np.int64)
-    term = (delta >= 1).astype(np.int64)  # binom(m, m) = 1 for δ = 1, 0 for δ = 0
-    for t in range(1, int(delta.max(initial=0))):
-        grow = delta > t  # binom(m + t, t + 1 − 1) from binom(m + t − 1, t − 1)
-        term[grow] = term[grow] * (m[grow] + t) // t
-    return term
+    ``m = N − j + 1`` (j its 1-based position), as a double.
+
+    Each distinct ``(δ, m)`` is computed once in exact integer arithmetic (``math.comb``:
+    no loop over the degrees, so a degree of 10,000,000 costs what a degree of 2 does) and
+    rounded to the nearest double; a term beyond the doubles is an error, never a wrapped
+    integer.
+    """
+    m = np.asarray(n - position + 1, dtype=np.int64)
+    delta = np.asarray(delta, dtype=np.int64)
+    out = np.zeros(len(delta))
+    positive = delta >= 1
+    if not positive.any():
+        return out
+    pairs, inverse = np.unique(np.stack([delta[positive], m[positive]]), axis=1,
+                               return_inverse=True)
+    values = np.empty(pairs.shape[1])
+    for k, (d, size) in enumerate(pairs.T.tolist()):
+        try:
+            values[k] = float(math.comb(d + size - 1, size)) if size >= 0 else 0.0
+        except OverflowError:
+            raise MeasureError(
+                f"measure 'SBTO': binom({d + size - 1}, {size}) (degree {d}, {size} ranks to "
+                "go) is beyond the range of a double; use a smaller cut-off"
+            ) from None
+    out[positive] = values[inverse.reshape(-1)]
+    return out
 
 
 @register(
@@ -74,7 +96,7 @@ def sbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.n
     delta, _ = degrees(view, None, "SBTO")
     order = np.lexsort((-delta, view.segment))  # decreasing degree within each run
     terms = multiset_rank(delta[order], view.rank, n[view.segment])
-    return {"SBTO": view.segment_sum(terms.astype(np.float64))}
+    return {"SBTO": view.segment_sum(terms)}
 
 
 @register(

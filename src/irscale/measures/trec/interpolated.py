@@ -35,7 +35,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ...core.subsets import memo, pooled_documents, relevant_documents
-from ..base import EvalContext, FloatList, FloatParams, Floats, c_divide, register
+from ..base import EvalContext, FloatList, FloatParams, Floats, Range, c_divide, register
 from ._segments import c_long, c_lround
 
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -114,7 +114,7 @@ def interpolated_precision(jr: JudgedRankings, counts: np.ndarray) -> np.ndarray
     doc="Interpolated precision at recall levels: the best precision at or below the rank "
     "where the given fraction of the relevant documents is reached (trec_eval "
     "m_iprec_at_recall.c).",
-    params=Floats(*_LEVELS),
+    params=Floats(*_LEVELS, valid=Range("recall levels", low=0.0, high=1.0)),
 )
 def iprec_at_recall(
     jr: JudgedRankings, levels: tuple[float, ...], ctx: EvalContext
@@ -127,7 +127,7 @@ def iprec_at_recall(
     "11pt_avg",
     doc="Interpolated precision averaged over recall levels (default the 11 levels 0, 0.1, "
     "..., 1; trec_eval m_11pt_avg.c).",
-    params=FloatParams(*_LEVELS),
+    params=FloatParams(*_LEVELS, valid=Range("recall levels", low=0.0, high=1.0)),
 )
 def eleven_point_average(
     jr: JudgedRankings, levels: FloatList, ctx: EvalContext

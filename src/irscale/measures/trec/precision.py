@@ -25,6 +25,7 @@ from ..base import (
     Cutoffs,
     EvalContext,
     Floats,
+    Range,
     hits_at,
     register,
     safe_divide,
@@ -78,8 +79,8 @@ def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
 @register(
     "Rprec_mult",
     doc="Precision at multiples x of R: precision after (long)(x·R + 0.9) documents "
-    "(trec_eval m_Rprec_mult.c).",
-    params=Floats(*_R_MULTIPLES),
+    "(trec_eval m_Rprec_mult.c). Multiples x > 0 (x ≤ 0 gives 0 for every topic).",
+    params=Floats(*_R_MULTIPLES, valid=Range("multiples of R", low=0.0, open_low=True)),
 )
 def r_precision_multiples(
     jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ...core.subsets import pooled_documents
-from ..base import EvalContext, FloatList, FloatParams, register
+from ..base import EvalContext, FloatList, FloatParams, Range, register
 from ._segments import c_long
 
 
@@ -35,8 +35,9 @@ def relevance_characters(rel: np.ndarray) -> np.ndarray:
     "relstring",
     doc="The relevance values of the first N (default 10) retrieved documents as a string "
     "(digit = degree, '>' above 9, '-' not in the qrels, '.' pooled but unjudged; "
-    "trec_eval m_relstring.c). Printed per topic only.",
-    params=FloatParams(10.0),
+    "trec_eval m_relstring.c). Printed per topic only. N is an integer ≥ 1.",
+    params=FloatParams(10.0, count=1,
+                       valid=Range("N (the documents shown)", low=1.0, integer=True)),
     aggregate="none",
     value_type="str",
     missing_value="",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, FloatList, FloatParams, register, safe_divide
+from ..base import EvalContext, FloatList, FloatParams, Range, register, safe_divide
 
 
 def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -76,8 +76,9 @@ def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
 @register(
     "set_F",
     doc="Set F measure: weighted harmonic mean (β+1)·P·R/(β·P + R) of set precision and set "
-    "recall, β the relative importance of recall (default 1; trec_eval m_set_F.c).",
-    params=FloatParams(1.0),
+    "recall, β ≥ 0 the relative importance of recall (default 1; β = 0: set precision; "
+    "trec_eval m_set_F.c, which reads only the first number: one is required here).",
+    params=FloatParams(1.0, count=1, valid=Range("β (the weight of recall)", low=0.0)),
 )
 def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
     n, r, big_r = _counts(jr)
