@@ -126,11 +126,12 @@ def test_misaligned_topics_and_bad_options(tmp_path, capsys):
     status, _, err = run_compare(["--scores", one, "--scores", two, "--topic-column", "topic",
                                   "--test", "t"], capsys)
     assert status == 2 and "topics differ" in err
+    one = ["--topic-column", "topic", "--scores", one]
     for argv, message in (
-        (["--scores", one, "--test", "nope"], "unknown test"),
-        (["--scores", one, "--test", "t", "--model", "system"], "--model applies"),
-        (["--scores", one, "--model", "nope"], "unknown model"),
-        (["--scores", one, "--alpha", "2"], "alpha"),
+        ([*one, "--test", "nope"], "unknown test"),
+        ([*one, "--test", "t", "--model", "system"], "--model applies"),
+        ([*one, "--model", "nope"], "unknown model"),
+        ([*one, "--alpha", "2"], "alpha"),
         ([], "nothing to compare"),
     ):
         status, _, err = run_compare(argv, capsys)
