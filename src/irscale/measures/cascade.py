@@ -27,7 +27,15 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.subsets import Subset, memo, relevant_documents
 from .base import EvalContext, register, safe_divide
-from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword, ideal_rankings, max_gain
+from .gain_discount import (
+    MAXREL,
+    MAXREL_CHECK,
+    GainMap,
+    element_gains,
+    gain_keyword,
+    ideal_rankings,
+    max_gain,
+)
 from .params import CUTOFF, Keyword, Keywords, Params, choice
 
 PROB = Keyword(choice("exp", "ntcir", aliases={"chapelle": "exp"}), "exp",
@@ -82,7 +90,7 @@ _PARAMS = {"prob": PROB, "gain": gain_keyword("linear"), "maxrel": MAXREL}
     "ERR",
     doc="Expected reciprocal rank Σ dsat(r−1)·R_r / r, cascade user model (Chapelle et al. "
     "2009; seed 001 eq. 15).",
-    params=Keywords(**_PARAMS),
+    params=Keywords(**_PARAMS).checked(MAXREL_CHECK),
     missing_value=0.0,
 )
 def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
@@ -92,7 +100,7 @@ def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
 @register(
     "nERR",
     doc="Normalised ERR: ERR@l divided by the ERR@l of the ideal ranking (NTCIREVAL's nERR@l).",
-    params=Keywords(**_PARAMS, cutoff=CUTOFF),
+    params=Keywords(**_PARAMS, cutoff=CUTOFF).checked(MAXREL_CHECK),
     missing_value=0.0,
 )
 def nerr(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:

@@ -28,9 +28,9 @@ from ..core.judged import JudgedRankings
 from ..errors import MeasureError
 from .base import EvalContext, register
 from .cascade import satisfaction
-from .gain_discount import MAXREL, GainMap, element_gains, gain_keyword
+from .gain_discount import MAXREL, MAXREL_CHECK, GainMap, element_gains, gain_keyword
 from .multi_aspect import label_values
-from .params import Keyword, Keywords, Params, identifier, numbers, optional
+from .params import Keyword, Keywords, Params, identifier, numbers, only_with, optional
 
 _CLICKS = {
     "click": Keyword(optional(identifier), None, "label set of click probabilities"),
@@ -39,14 +39,25 @@ _CLICKS = {
 }
 
 
+def probabilities(jr: JudgedRankings, name: str, family: str) -> np.ndarray:
+    """Per document: the probability in label set ``name`` (0 without a label); a value
+    outside [0, 1] is an error naming the label set, never used as a probability."""
+    values = label_values(jr, name, family)
+    known = values[~np.isnan(values)]
+    if len(known) and (known.min() < 0.0 or known.max() > 1.0):
+        bad = known[(known < 0.0) | (known > 1.0)][0]
+        raise MeasureError(f"measure {family!r}: label set {name!r} holds {bad:g}, "
+                           "not a probability in [0, 1]")
+    return np.where(np.isnan(values), 0.0, values)
+
+
 def click_probability(jr: JudgedRankings, params: Params, family: str) -> np.ndarray:
     """Per document: ``P[C_i = 1]`` from ``click`` or ``pclick`` (exactly one is needed)."""
     if (params["click"] is None) == (params["pclick"] is None):
         raise MeasureError(f"measure {family!r} needs the click model's output: give "
                            "click=NAME (a label set) or pclick=p1:p2:... (per rank)")
     if params["click"] is not None:
-        values = label_values(jr, params["click"], family)
-        return np.where(np.isnan(values), 0.0, values)
+        return probabilities(jr, params["click"], family)
     per_rank = np.asarray(params["pclick"])
     if len(jr.rel) and int(jr.lengths.max()) > len(per_rank):
         raise MeasureError(f"measure {family!r}: pclick gives {len(per_rank)} ranks but a "
@@ -59,8 +70,7 @@ def satisfied_after_click(jr: JudgedRankings, params: Params, gain: GainMap,
                           family: str) -> np.ndarray:
     """Per document: ``s_i = P[S_i = 1 | C_i = 1]`` (see the module documentation)."""
     if params["sat"] is not None:
-        values = label_values(jr, params["sat"], family)
-        return np.where(np.isnan(values), 0.0, values)
+        return probabilities(jr, params["sat"], family)
     if params["psat"] is not None:
         table = np.concatenate(([0.0], params["psat"]))
         degree = np.where(jr.rel >= max(jr.relevance_level, 1), jr.rel, 0)
@@ -84,6 +94,10 @@ def utility(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, n
                                                         "uM"))}
 
 
+def _default_satisfaction(params: Params) -> bool:
+    return params["sat"] is None and params["psat"] is None
+
+
 @register(
     "rrM",
     doc="Effort-based click-model measure Σ s_i·P[C_i=1]/i (Chuklin et al. 2013; seed 004 "
@@ -93,7 +107,13 @@ def utility(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, n
                                 "label set of satisfaction probabilities"),
                     psat=Keyword(optional(numbers(low=0.0, high=1.0)), None,
                                  "satisfaction probability per degree 1, 2, ..."),
-                    gain=gain_keyword("linear"), maxrel=MAXREL),
+                    gain=gain_keyword("linear"), maxrel=MAXREL).checked(
+        only_with("psat", lambda p: p["sat"] is None, "without sat= (a label set wins)"),
+        only_with("gain", _default_satisfaction, "with the default satisfaction (2^g − 1)/2^gmax "
+                  "(no sat=, no psat=)"),
+        only_with("maxrel", _default_satisfaction, "with the default satisfaction "
+                  "(2^g − 1)/2^gmax (no sat=, no psat=)"),
+        MAXREL_CHECK),
     missing_value=0.0,
 )
 def effort(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:

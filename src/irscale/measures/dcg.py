@@ -33,6 +33,7 @@ from .gain_discount import (
     DISCOUNT_KIND,
     Discount,
     GainMap,
+    check_discount,
     discount_of,
     element_gains,
     gain_keyword,
@@ -42,7 +43,7 @@ from .params import CUTOFF, Keywords, Params
 
 #: No ``maxrel``: DCG and nDCG do not depend on gmax (the highest degree of the scale).
 _PARAMS = Keywords(gain=gain_keyword("linear"), discount=DISCOUNT_KIND, base=BASE,
-                   cutoff=CUTOFF)
+                   cutoff=CUTOFF).checked(check_discount)
 
 
 def dcg_values(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: int | None = None,

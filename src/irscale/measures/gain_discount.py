@@ -47,7 +47,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.subsets import memo
 from ..errors import MeasureError
-from .params import Keyword, choice, integer, number, optional
+from .params import Keyword, Params, choice, integer, number, only_with, optional
 from .trec.gains import distinct_rows, log2_discount
 
 
@@ -113,7 +113,13 @@ def gain_keyword(default: str = "linear") -> Keyword:
 
 MAXREL = Keyword(optional(integer(low=1)), None,
                  "highest relevance degree c of the scale (gmax = gain of c); "
-                 "default: the highest judged degree of the batch")
+                 "default: the highest judged degree of the batch. Acts with gain=linear or "
+                 "exp only (gmax is 1 for binary gains, the largest gain of a gain list)")
+
+#: The check of :data:`MAXREL` (:meth:`~irscale.measures.params.Keywords.checked`).
+MAXREL_CHECK = only_with("maxrel", lambda p: p["gain"].kind in ("linear", "exp"),
+                         "with gain=linear or exp (gmax of binary gains is 1, of a gain "
+                         "list its largest gain)")
 
 
 def scale_top(jr: JudgedRankings, maxrel: int | None) -> int:
@@ -216,6 +222,15 @@ DISCOUNT_KIND = Keyword(
     "discount: log2 (log2(r+1)), log (log_b(r+1)), jk (max(1, log_b r)), 1+log (1 + log_b r)",
 )
 BASE = Keyword(number(low=1.0, open_low=True), 2.0, "logarithm base b of the discount")
+
+
+def check_discount(params: Params, family: str) -> None:
+    """``base`` applies to the ``log``, ``jk`` and ``1+log`` discounts: with ``log2`` (base 2
+    by definition, the default) another base is refused, never silently ignored."""
+    if params["discount"] == "log2" and "base" in params.given and params["base"] != 2.0:
+        raise MeasureError(
+            f"measure {family!r}: base={params['base']:g} has no effect with discount=log2 "
+            f"(log2(r + 1), the default); give discount=log (log_b(r + 1)), jk or 1+log")
 
 
 def discount_of(params: Mapping[str, Any]) -> Discount:

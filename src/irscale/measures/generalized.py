@@ -21,6 +21,7 @@ from ..core.judged import JudgedRankings
 from .base import EvalContext, register, safe_divide
 from .gain_discount import (
     MAXREL,
+    MAXREL_CHECK,
     GainMap,
     degree_gains,
     element_gains,
@@ -30,7 +31,8 @@ from .gain_discount import (
 )
 from .params import CUTOFF, Keywords, Params
 
-_PARAMS = Keywords(gain=gain_keyword("linear"), maxrel=MAXREL, cutoff=CUTOFF)
+_PARAMS = Keywords(gain=gain_keyword("linear"), maxrel=MAXREL,
+                   cutoff=CUTOFF).checked(MAXREL_CHECK)
 #: gR has no ``maxrel``: a ratio of gains does not depend on gmax.
 _PARAMS_R = Keywords(gain=gain_keyword("linear"), cutoff=CUTOFF)
 

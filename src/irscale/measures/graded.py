@@ -33,7 +33,7 @@ from ..core.judged import JudgedRankings
 from ..core.subsets import Subset, first_relevant_rank, memo, relevant_documents
 from .base import EvalContext, register, safe_divide, value_at_rank
 from .gain_discount import GainMap, element_gains, gain_keyword, ideal_rankings
-from .params import CUTOFF, Keyword, Keywords, Params, choice, number
+from .params import CUTOFF, Keyword, Keywords, Params, choice, number, only_with
 from .trec._segments import running_sum
 
 BETA = Keyword(number(low=0.0), 1.0, "persistence β of the blended ratio (β = 0: precision)")
@@ -116,7 +116,8 @@ _COMMON = {"beta": BETA, "gain": gain_keyword("linear")}
     "Q",
     doc="Q-measure: mean blended ratio BR(r) = (β cg(r) + C(r)) / (β cg*(r) + r) over the "
     "relevant documents; @l divides by min(l, R) (Sakai; seed 001 eq. 11–13).",
-    params=Keywords(**_COMMON, norm=NORM, cutoff=CUTOFF),
+    params=Keywords(**_COMMON, norm=NORM, cutoff=CUTOFF).checked(
+        only_with("norm", lambda p: p["cutoff"] is not None, "with a cut-off (Q(norm=R)@l)")),
     missing_value=0.0,
 )
 def q_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from .base import EvalContext, register, safe_divide
-from .params import Keyword, Keywords, Params, choice, flag, number
+from .params import Keyword, Keywords, Params, choice, flag, number, only_with
 
 
 def stationary_weights(jr: JudgedRankings, model: str, alpha: float) -> np.ndarray:
@@ -51,7 +51,7 @@ def stationary_weights(jr: JudgedRankings, model: str, alpha: float) -> np.ndarr
                       "transition model: uniform among relevant documents, or distance"),
         alpha=Keyword(number(low=0.0), 1.0, "distance model: P(i→j) ∝ |i − j|^(−alpha)"),
         recall=Keyword(flag, False, "multiply by the recall (uniform model: AP)"),
-    ),
+    ).checked(only_with("alpha", lambda p: p["model"] == "distance", "with model=distance")),
     missing_value=0.0,
 )
 def markov_precision(jr: JudgedRankings, params: Params,

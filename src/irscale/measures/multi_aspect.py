@@ -30,8 +30,8 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..errors import MeasureError
 from .base import EvalContext, register
-from .gain_discount import MAXREL, element_gains, gain_keyword, max_gain
-from .params import Keyword, Keywords, Params, choice, identifier, number
+from .gain_discount import MAXREL, MAXREL_CHECK, element_gains, gain_keyword, max_gain
+from .params import Keyword, Keywords, Params, choice, identifier, number, only_with
 from .rbp import PERSISTENCE, rbp_of
 
 
@@ -69,6 +69,10 @@ def understanding(labels: np.ndarray, mode: str, threshold: float, scale: float)
         scale=Keyword(number(low=0.0, open_low=True), 100.0, "label of certain understanding"),
         gain=gain_keyword("binary"),
         maxrel=MAXREL,
+    ).checked(
+        only_with("threshold", lambda p: p["u"] == "binary", "with u=binary"),
+        only_with("scale", lambda p: p["u"] == "linear", "with u=linear"),
+        MAXREL_CHECK,
     ),
     missing_value=0.0,
 )

@@ -68,6 +68,14 @@ class Keywords(ParamSpec):
     def __init__(self, **keywords: Keyword) -> None:
         self.keywords = dict(keywords)
         self.default = Params(tuple((name, kw.default) for name, kw in keywords.items()))
+        self.checks: tuple[Callable[[Params, str], None], ...] = ()
+
+    def checked(self, *checks: Callable[[Params, str], None]) -> Keywords:
+        """These parameters, with every ``check(params, family)`` run on each parsed set:
+        it raises :class:`MeasureError` for values that cannot go together, such as a
+        parameter given where it has no effect (:func:`only_with`)."""
+        self.checks = self.checks + checks
+        return self
 
     @property
     def takes_cutoff(self) -> bool:
@@ -95,7 +103,10 @@ class Keywords(ParamSpec):
                 raise MeasureError(
                     f"measure {family!r}: bad value {items[name]!r} for {name}: {error}"
                 ) from None
-        return Params(tuple(values), tuple(items))
+        params = Params(tuple(values), tuple(items))
+        for check in self.checks:
+            check(params, family)
+        return params
 
     def format(self, value: Params) -> str:
         return ",".join(f"{name}={value[name]}" for name in value.given)
@@ -115,6 +126,19 @@ def split_items(text: str, family: str) -> dict[str, str]:
             raise MeasureError(f"measure {family!r}: parameter {key!r} given twice")
         items[key] = value.strip()
     return items
+
+
+def only_with(name: str, applies: Callable[[Params], bool],
+              where: str) -> Callable[[Params, str], None]:
+    """A check (:meth:`Keywords.checked`) refusing parameter ``name`` when it is given where
+    it has no effect: it acts only when ``applies(params)``, which ``where`` says in words.
+    An accepted parameter always changes the result as documented."""
+
+    def check(params: Params, family: str) -> None:
+        if name in params.given and not applies(params):
+            raise MeasureError(f"measure {family!r}: {name} has no effect here: it acts {where}")
+
+    return check
 
 
 # ---------------------------------------------------------------- value parsers

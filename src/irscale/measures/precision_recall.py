@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from .base import EvalContext, hits_at, register, safe_divide
-from .params import CUTOFF, Keyword, Keywords, Params, choice, number
+from .params import CUTOFF, Keyword, Keywords, Params, choice, number, only_with
 from .trec.average_precision import ap_sum_at, average_precision
 from .trec.interpolated import interpolated_precision
 
@@ -41,7 +41,8 @@ BETA_F = Keyword(number(low=0.0), 1.0, "β: recall is β times as important as p
     "NTCIREVAL's AP@l), with norm=R by R (trec_eval's map_cut).",
     params=Keywords(norm=Keyword(choice("R", "min"), "R",
                                  "divisor with a cut-off l: R (trec_eval) or min (min(l, R))"),
-                    cutoff=CUTOFF),
+                    cutoff=CUTOFF).checked(
+        only_with("norm", lambda p: p["cutoff"] is not None, "with a cut-off (AP(norm=min)@l)")),
 )
 def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     k = params["cutoff"]

@@ -26,7 +26,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.subsets import relevant_documents
 from .base import EvalContext, register
-from .gain_discount import MAXREL, element_gains, gain_keyword, max_gain
+from .gain_discount import MAXREL, MAXREL_CHECK, element_gains, gain_keyword, max_gain
 from .params import Keyword, Keywords, Params, number
 from .trec.rbp import powers
 
@@ -51,7 +51,8 @@ def rbp_of(jr: JudgedRankings, p: float, values: np.ndarray,
     "RBP",
     doc="Rank-biased precision (1 − p) Σ p^(i−1) g_i / gmax; gain=binary for binary RBP "
     "(Moffat & Zobel 2008; seed 001 eq. 16; graded RBP of seed 003).",
-    params=Keywords(p=PERSISTENCE, gain=gain_keyword("linear"), maxrel=MAXREL),
+    params=Keywords(p=PERSISTENCE, gain=gain_keyword("linear"),
+                    maxrel=MAXREL).checked(MAXREL_CHECK),
     missing_value=0.0,
 )
 def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:

@@ -1,0 +1,307 @@
+"""Every accepted measure parameter changes the result as documented (issue 10).
+
+For every registered family and every parameter it declares — keyword parameters
+(``Q(beta=...)``), trec_eval parameters (``P.5``, ``ndcg.1=3``, ``utility.a,b,c,d``) and the
+generic ``rel`` / ``condensed`` of ir_measures-style names — two valid values are evaluated
+on small data and the values must differ. A parameter that has no effect in some case says
+so in its documentation; the data (or the base name) is then chosen where it must act. The
+tables below must name every declared parameter: a new parameter needs a row here.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from irscale import evaluate
+from irscale.errors import MeasureError
+from irscale.measures.base import REGISTRY, Cutoffs, FloatParams, Floats, GainMap, NoParams
+from irscale.measures.names import IR_NAMES, parse_measure
+from irscale.measures.params import Keywords
+
+QRELS = {
+    "t1": {"a": 3, "b": 0, "c": 1, "d": 2, "e": -1, "f": 1, "g": 0, "h": 2, "i": 1},
+    "t2": {"a": 1, "b": 2, "c": 0, "x": 0, "y": -2, "z": 3, "w": 1},
+}
+RUN = {
+    "t1": {"n1": 10, "a": 9, "e": 8, "b": 7, "c": 6, "n2": 5, "d": 4, "g": 3, "f": 2, "n3": 1,
+           "h": 0.5},
+    "t2": {"y": 9, "c": 8, "a": 7.5, "n4": 7, "x": 5, "n6": 4.5, "b": 4, "n5": 3},
+}
+_DOCS = sorted({d for ranking in RUN.values() for d in ranking})
+LABELS = {
+    "under": {t: {d: (i * 37) % 100 for i, d in enumerate(_DOCS)} for t in RUN},
+    "trust": {t: {d: (i * 53) % 100 for i, d in enumerate(_DOCS)} for t in RUN},
+    "doclen": {d: 100.0 + 50 * i for i, d in enumerate(_DOCS)},
+    "doclen2": {d: 900.0 - 40 * i for i, d in enumerate(_DOCS)},
+    "partial": {d: 100.0 + 50 * i for i, d in enumerate(_DOCS) if i % 3},
+    "clk": {t: {d: ((i * 13) % 10) / 10 for i, d in enumerate(_DOCS)} for t in RUN},
+    "clk2": {t: {d: ((i * 7) % 10) / 10 for i, d in enumerate(_DOCS)} for t in RUN},
+}
+CLICKS = "0.9:0.8:0.7:0.6:0.5:0.4:0.3:0.2:0.1:0.1:0.1"
+CLICKS2 = "0.5:0.5:0.4:0.4:0.3:0.3:0.2:0.2:0.1:0.1:0.1"
+PCLICK = f"pclick={CLICKS}"
+
+#: Keyword families: ``{family: (base parameters, {parameter: (value 1, value 2)})}``;
+#: ``cutoff`` values are given as ``@k``. A base is needed where a parameter acts only
+#: together with another (documented in the parameter's description).
+KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
+    "ERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
+    "nERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5"),
+                  "cutoff": ("2", "5")}),
+    "RBP": ("", {"p": ("0.5", "0.9"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
+    "RBPres": ("", {"p": ("0.5", "0.9")}),
+    # scale acts with u=linear (threshold with u=binary), maxrel with a graded gain
+    "uRBP": ("u=linear,gain=linear", {
+        "p": ("0.5", "0.9"), "aspect": ("under", "trust"), "u": ("binary", "linear"),
+        "threshold": ("30", "70"), "scale": ("50", "200"), "gain": ("binary", "linear"),
+        "maxrel": ("3", "5")}),
+    "uM": ("", {"click": ("clk", "clk2"), "pclick": (CLICKS, CLICKS2),
+                "gain": ("linear", "exp")}),
+    # maxrel acts through the default satisfaction (2^g - 1)/2^gmax (no sat, no psat)
+    "rrM": ("", {"click": ("clk", "clk2"), "pclick": (CLICKS, CLICKS2),
+                 "sat": ("clk", "clk2"), "psat": ("0.2:0.4:0.6", "0.5:0.5:0.9"),
+                 "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
+    "bpref_R": ("", {}),
+    "bpref_N": ("", {}),
+    "Judged": ("", {"cutoff": ("2", "5")}),
+    # base acts with discount=log, jk or 1+log (log2 has base 2: another base is refused)
+    "DCG": ("discount=log", {"gain": ("linear", "exp"), "discount": ("log2", "jk"),
+                             "base": ("3", "10"), "cutoff": ("2", "5")}),
+    "nDCG": ("discount=log", {"gain": ("linear", "exp"), "discount": ("log2", "jk"),
+                              "base": ("1.5", "10"), "cutoff": ("2", "5")}),
+    "gP": ("", {"gain": ("linear", "exp"), "maxrel": ("3", "5"), "cutoff": ("2", "5")}),
+    "gR": ("", {"gain": ("linear", "exp"), "cutoff": ("2", "5")}),
+    # norm acts with a cut-off (Q@l divides by min(l, R) or R)
+    "Q": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp"), "norm": ("min", "R"),
+               "cutoff": ("2", "5")}),
+    "Rmeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
+    "Omeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
+    "Pmeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
+    "Pplus": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
+    # alpha acts in the distance model (the default)
+    "MP": ("", {"model": ("uniform", "distance"), "alpha": ("0.5", "2"), "recall": ("0", "1")}),
+    "SBTO": ("", {"cutoff": ("2", "5")}),
+    "RBTO": ("", {"maxrel": ("3", "5"), "cutoff": ("2", "5"), "norm": ("0", "1")}),
+    "AP": ("", {"norm": ("R", "min"), "cutoff": ("2", "5")}),
+    "AP11": ("", {}),
+    "F": ("", {"beta": ("0.5", "2"), "cutoff": ("2", "5")}),
+    "E": ("", {"beta": ("0.5", "2"), "cutoff": ("2", "5")}),
+    "TBG": ("", {"h": ("50", "224"), "ts": ("1", "10"), "pc1": ("0.3", "0.9"),
+                 "pc0": ("0.1", "0.6"), "psave": ("0.5", "0.9"), "a": ("0.01", "0.05"),
+                 "b": ("2", "12"), "lengths": ("doclen", "doclen2")}),
+    "U": ("", {"L": ("500", "5000"), "snippet": ("50", "300"), "F": ("0.1", "0.8"),
+               "norm": ("1", "2"), "gain": ("linear", "exp"), "lengths": ("doclen", "doclen2")}),
+}
+#: Cases that need their own base: ``(family, parameter): base``.
+SPECIAL_BASES = {
+    ("uM", "click"): "", ("uM", "pclick"): "", ("uM", "gain"): PCLICK,
+    ("rrM", "click"): "", ("rrM", "pclick"): "", ("rrM", "sat"): PCLICK,
+    ("rrM", "psat"): PCLICK, ("rrM", "gain"): PCLICK, ("rrM", "maxrel"): PCLICK,
+    ("DCG", "discount"): "", ("nDCG", "discount"): "",
+    ("Q", "norm"): "", ("AP", "norm"): "", ("uRBP", "threshold"): "gain=linear",
+    ("uRBP", "u"): "gain=linear",
+    # deflen: the length of documents missing from the label set
+    ("TBG", "deflen"): "lengths=partial", ("U", "deflen"): "lengths=partial",
+}
+KEYWORD_CASES["TBG"][1]["deflen"] = ("50", "5000")
+KEYWORD_CASES["U"][1]["deflen"] = ("50", "5000")
+#: Parameters compared at a cut-off (``(family, parameter)``: the @k used).
+AT_CUTOFF = {("Q", "norm"): "3", ("AP", "norm"): "3"}
+
+#: trec_eval families: ``{family: (spec 1, spec 2, ...)}``; every pair of consecutive specs
+#: must give different values (for a multi-number parameter, each position changes once).
+TREC_CASES: dict[str, tuple[str, ...]] = {
+    "map_cut": ("map_cut.2", "map_cut.5"),
+    "P": ("P.2", "P.5"),
+    "recall": ("recall.2", "recall.5"),
+    "relative_P": ("relative_P.2", "relative_P.5"),
+    "success": ("success.1", "success.3"),
+    "ndcg_cut": ("ndcg_cut.2", "ndcg_cut.5"),
+    "unj": ("unj.2", "unj.5"),
+    "iprec_at_recall": ("iprec_at_recall.0.2", "iprec_at_recall.0.8"),
+    "Rprec_mult": ("Rprec_mult.0.5", "Rprec_mult.1.5"),
+    "11pt_avg": ("11pt_avg.0.2,0.5", "11pt_avg.0.5,0.9"),
+    "set_F": ("set_F.0.25", "set_F.4"),
+    "relstring": ("relstring.3", "relstring.5"),
+    "utility": ("utility.1,-1,0,0", "utility.2,-1,0,0", "utility.2,-3,0,0",
+                "utility.2,-3,1,0", "utility.2,-3,1,2"),
+    "G": ("G.1=1", "G.1=5"),
+    "ndcg": ("ndcg.1=1", "ndcg.1=5"),
+    "dcg": ("dcg.1=1", "dcg.1=5"),
+    "ideal_dcg": ("ideal_dcg.1=1", "ideal_dcg.1=5"),
+    "Rndcg": ("Rndcg.1=1", "Rndcg.1=5"),
+    "ndcg_rel": ("ndcg_rel.1=1", "ndcg_rel.1=5"),
+    "rbp": ("rbp.p=0.5", "rbp.p=0.9", "rbp.p=0.9,1=0.5"),
+    "rbp_resid": ("rbp_resid.p=0.5", "rbp_resid.p=0.9"),
+}
+
+#: ir_measures-style names (and the keyword families) on which ``rel`` / ``condensed`` is
+#: documented to change nothing without a cut-off: unjudged documents count neither as
+#: relevant nor as judged non-relevant there, so removing them (condensed) changes a
+#: value only when a cut-off lets other documents move up into the top k.
+CONDENSED_NEEDS_CUTOFF = {"Bpref", "bpref_R", "bpref_N", "SetR", "NumRelRet", "gR"}
+#: ... and those on which they are refused (the family's ``ignores``).
+REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
+           ("nDCG", "rel"), ("NDCG", "rel"), ("Judged", "rel"), ("Judged", "condensed"),
+           ("RBPres", "rel")}
+#: Extra parameters some names need to be evaluated at all.
+NEEDS = {"uM": PCLICK, "rrM": PCLICK}
+#: ir-style names that need a cut-off (or a recall level) to be evaluated.
+NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": "@0.5"}
+#: ... where condensed needs another cut-off to act on this data.
+CONDENSED_CUTOFF = {"Success": "@2"}
+
+
+def values(name: str, **options) -> dict[str, np.ndarray]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return evaluate(QRELS, RUN, [name], labels=LABELS, **options).values
+
+
+def single(name: str, **options) -> np.ndarray:
+    (array,) = values(name, **options).values()
+    return np.asarray(array, dtype=np.float64)
+
+
+def differ(a: np.ndarray, b: np.ndarray) -> bool:
+    return not np.array_equal(a, b, equal_nan=True)
+
+
+def keyword_name(family: str, base: str, param: str | None, value: str | None,
+                 cutoff: str | None = None) -> str:
+    items = [item for item in base.split(",") if item and item.split("=")[0] != param]
+    if param is not None and param != "cutoff":
+        items.append(f"{param}={value}")
+    if param == "cutoff":
+        cutoff = value
+    text = f"{family}({','.join(items)})" if items else family
+    return text + (f"@{cutoff}" if cutoff else "")
+
+
+# ====================================================================== coverage of the tables
+def test_tables_name_every_declared_parameter():
+    keyword_families = {n for n, f in REGISTRY.items() if isinstance(f.params, Keywords)}
+    assert set(KEYWORD_CASES) == keyword_families
+    for family, (_, cases) in KEYWORD_CASES.items():
+        assert set(cases) == set(REGISTRY[family].params.keywords), family
+    with_trec_params = {n for n, f in REGISTRY.items()
+                        if isinstance(f.params, (Cutoffs, Floats, FloatParams, GainMap))}
+    assert set(TREC_CASES) == with_trec_params
+    plain = {n for n, f in REGISTRY.items() if isinstance(f.params, NoParams)}
+    assert plain.isdisjoint(TREC_CASES) and plain.isdisjoint(KEYWORD_CASES)
+
+
+# ====================================================================== keyword parameters
+KEYWORD_PARAMS = [(family, param) for family, (_, cases) in KEYWORD_CASES.items()
+                  for param in cases]
+
+
+@pytest.mark.parametrize(("family", "param"), KEYWORD_PARAMS,
+                         ids=[f"{f}-{p}" for f, p in KEYWORD_PARAMS])
+def test_every_keyword_parameter_changes_the_values(family, param):
+    base, cases = KEYWORD_CASES[family]
+    base = SPECIAL_BASES.get((family, param), base)
+    if not base and family in NEEDS and param not in ("click", "pclick"):
+        base = NEEDS[family]
+    if family in NEEDS and param in ("click", "pclick"):
+        base = ""
+    cutoff = AT_CUTOFF.get((family, param))
+    first, second = cases[param]
+    a = single(keyword_name(family, base, param, first, cutoff))
+    b = single(keyword_name(family, base, param, second, cutoff))
+    assert differ(a, b), (family, param, a, b)
+
+
+# ====================================================================== trec_eval parameters
+TREC_PAIRS = [(family, specs[i], specs[i + 1]) for family, specs in TREC_CASES.items()
+              for i in range(len(specs) - 1)]
+
+
+@pytest.mark.parametrize(("family", "first", "second"), TREC_PAIRS,
+                         ids=[f"{s}-{t}" for _, s, t in TREC_PAIRS])
+def test_every_trec_parameter_changes_the_values(family, first, second):
+    options = {"compat": 10} if family in ("unj", "rbp", "rbp_resid", "dcg",
+                                           "ideal_dcg") else {}
+    if family == "utility":
+        options["num_docs_in_coll"] = 100  # the d coefficient multiplies N + r - n - R
+    a = values(first, **options)
+    b = values(second, **options)
+    if family == "relstring":
+        assert list(a.values())[0].tolist() != list(b.values())[0].tolist()
+        return
+    (x,), (y,) = a.values(), b.values()
+    assert differ(np.asarray(x, float), np.asarray(y, float)), (first, second)
+
+
+# ====================================================================== rel and condensed
+IR_STYLE = sorted(set(IR_NAMES) | set(KEYWORD_CASES))
+GENERIC = [(name, generic) for name in IR_STYLE for generic in ("rel", "condensed")]
+
+
+def _ir_name(name: str, generic_item: str, cutoff: str | None = None) -> str:
+    items = [item for item in (NEEDS.get(name, ""), generic_item) if item]
+    suffix = cutoff if cutoff is not None else NEEDS_CUTOFF.get(name, "")
+    return (f"{name}({','.join(items)})" if items else name) + suffix
+
+
+@pytest.mark.parametrize(("name", "generic"), GENERIC, ids=[f"{n}-{g}" for n, g in GENERIC])
+def test_rel_and_condensed_change_the_values_or_are_refused(name, generic):
+    given, default = ("rel=2", "rel=1") if generic == "rel" else ("condensed=1", "condensed=0")
+    if (name, generic) in REFUSED:
+        with pytest.raises(MeasureError, match=f"{generic} cannot apply to"):
+            parse_measure(_ir_name(name, given))
+        return
+    cutoff = CONDENSED_CUTOFF.get(name) if generic == "condensed" else None
+    a = single(_ir_name(name, default, cutoff))
+    b = single(_ir_name(name, given, cutoff))
+    if generic == "condensed" and name in CONDENSED_NEEDS_CUTOFF:
+        assert not differ(a, b), name  # documented: no effect without a cut-off
+        a = single(_ir_name(name, default, "@2"))
+        b = single(_ir_name(name, given, "@2"))
+    assert differ(a, b), (name, generic, a, b)
+
+
+# ====================================================================== NumRet(rel=k)
+def test_numret_with_rel_counts_retrieved_documents_of_that_degree_like_ir_measures():
+    ir_measures = pytest.importorskip("ir_measures")
+    ours = {}
+    names = ["NumRet", "NumRet(rel=1)", "NumRet(rel=2)", "NumRet(rel=3)"]
+    ev = evaluate(QRELS, RUN, names)
+    for name in names:
+        ours[name] = dict(zip(ev.rankings.topic_labels, ev.values[name].tolist(), strict=True))
+    theirs = {name: {} for name in names}
+    qrels = [ir_measures.Qrel(t, d, r) for t, docs in QRELS.items() for d, r in docs.items()]
+    run = [ir_measures.ScoredDoc(t, d, float(s)) for t, docs in RUN.items()
+           for d, s in docs.items()]
+    for metric in ir_measures.iter_calc([ir_measures.parse_measure(n) for n in names],
+                                        qrels, run):
+        theirs[str(metric.measure)][metric.query_id] = metric.value
+    for name in names:
+        assert ours[name] == pytest.approx(theirs[name]), name
+    # by definition: retrieved documents judged with degree >= k
+    for k in (1, 2, 3):
+        expected = {t: sum(1 for d in RUN[t] if QRELS[t].get(d, -1) >= k) for t in RUN}
+        assert ours[f"NumRet(rel={k})"] == expected
+    assert ours["NumRet"] == {t: len(RUN[t]) for t in RUN}
+    assert evaluate(QRELS, RUN, ["NumRelRet"]).values["NumRelRet"].tolist() == [
+        ours["NumRet(rel=1)"][t] for t in sorted(RUN)]
+
+
+# ====================================================================== refused combinations
+@pytest.mark.parametrize("name", [
+    "nDCG(base=10)@5", "DCG(base=3)", "uRBP(u=linear,threshold=30)", "uRBP(u=binary,scale=50)",
+    "uRBP(maxrel=3)", "ERR(gain=binary,maxrel=3)", "RBP(gain=1:3,maxrel=2)", "gP(gain=binary,maxrel=4)",
+    "MP(model=uniform,alpha=2)", "AP(norm=min)", "Q(norm=R)", "rrM(sat=clk,psat=0.5)",
+    "rrM(sat=clk,gain=exp)", "rrM(psat=0.5,maxrel=3)", "nDCG(rel=2)@10", "NumQ(rel=2)",
+    "NumQ(condensed=1)", "NumRel(condensed=1)", "Judged(condensed=1)@10", "RBPres(rel=2)",
+    "P(rel=0)@5", "NumRet(rel=-1)", "AP(rel=1.5)", "set_F.0.5,2", "set_F.-1",
+    "Rprec_mult.0", "Rprec_mult.-0.5", "iprec_at_recall.1.5", "iprec_at_recall.-0.1",
+    "11pt_avg.0.5,1.2", "relstring.0",
+])
+def test_parameters_that_cannot_act_are_refused(name):
+    with pytest.raises(MeasureError) as error:
+        parse_measure(name)
+    assert "\n" not in str(error.value)
