@@ -223,6 +223,8 @@ def scores(tmp_path):
     (["split", "-m", "ap", "--models", "", "--sizes", "4"], "--models is empty"),
     (["split", "-m", "ap", "--models", "nope"], "unknown procedure 'nope'"),
     (["split", "-m", "ap", "--cross", "MD1"], "--cross takes A:B pairs"),
+    (["split", "-m", "ap", "--models", "MD2,MD3"], "MD3 is a shard model"),
+    (["split", "-m", "ap", "--cross", "MD2:MD3f"], "MD3f is a shard model"),
     # swap
     (["swap", "-m", "ap", "--bin-width", "0"], "--bin-width (bin_width) must be a positive"),
     (["swap", "-m", "ap", "--bin-width", "nan"], "--bin-width (bin_width)"),

@@ -240,7 +240,7 @@ def _split_common(args: argparse.Namespace) -> None:
 
 
 def _split(args: argparse.Namespace) -> None:
-    from ..meta.procedures import canonical_procedure
+    from ..meta.procedures import canonical_procedure, is_shard_procedure
     from ..meta.splitting import METRICS
 
     _split_common(args)
@@ -250,13 +250,16 @@ def _split(args: argparse.Namespace) -> None:
         raise ParameterError(f"--metric must be one of {list(metrics)}, got {args.metric!r}")
     if not args.models and not args.cross:
         raise ParameterError("--models is empty and no --cross is given: nothing to study")
-    for name in args.models:
-        canonical_procedure(name)
+    names = list(args.models)
     for item in args.cross:
         if ":" not in item:
             raise ParameterError(f"--cross takes A:B pairs, got {item!r}")
-        for name in item.split(":", 1):
-            canonical_procedure(name)
+        names += item.split(":", 1)
+    for name in names:
+        if is_shard_procedure(canonical_procedure(name)):
+            raise ParameterError(f"{name} is a shard model: it needs topics × systems × shards "
+                                 "scores, which a score CSV does not hold (use "
+                                 "irscale.meta.split_study(..., shards=...))")
 
 
 def _swap(args: argparse.Namespace) -> None:
