@@ -49,7 +49,11 @@ def satisfaction(jr: JudgedRankings, prob: str, gain: GainMap, maxrel: int | Non
     g = element_gains(jr, gain, maxrel, family, index)
     gmax = max_gain(jr, gain, maxrel, family)
     if prob == "exp":
-        return (np.exp2(g) - 1.0) / np.exp2(gmax)
+        if gmax < 1024.0:
+            return (np.exp2(g) - 1.0) / np.exp2(gmax)
+        # 2^gmax is beyond a double (relevance labels in the thousands or more): the same
+        # ratio as 2^(g − gmax) − 2^(−gmax), which cannot overflow (g ≤ gmax)
+        return np.exp2(g - gmax) - np.exp2(-gmax)
     return g / (gmax + 1.0)
 
 

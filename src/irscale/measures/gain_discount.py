@@ -70,6 +70,12 @@ class GainMap:
         if self.kind == "linear":
             return degrees.astype(np.float64)
         if self.kind == "exp":
+            top = int(degrees.max(initial=0))
+            if top > 1023:
+                raise MeasureError(
+                    f"measure {family!r}: gain=exp gives degree {top} the gain 2^{top} − 1, "
+                    "beyond the range of a double (degrees up to 1023); use gain=linear or "
+                    "a gain list")
             return np.exp2(degrees.astype(np.float64)) - 1.0
         if self.kind == "binary":
             return np.ones(len(degrees))

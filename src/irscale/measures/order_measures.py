@@ -110,6 +110,11 @@ def rbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.n
     view, n = _depth(jr, params["cutoff"])
     delta, c = degrees(view, params["maxrel"], "RBTO")
     base = float(c + 1)
+    longest = int(n.max(initial=0))
+    if not params["norm"] and longest > 1 and (longest - 1) * math.log2(base) >= 1024:
+        raise MeasureError(
+            f"measure 'RBTO': (c + 1)^(N − 1) with c = {c} and N = {longest} is beyond the "
+            "range of a double; use norm=1 (RBTO / ((c + 1)^N − 1)) or a smaller cut-off")
     if params["norm"]:
         scale = 1.0 - np.power(base, -n.astype(np.float64))
         weights = np.power(base, -view.rank.astype(np.float64))
