@@ -10,6 +10,17 @@ straight to the problem::
 
 from __future__ import annotations
 
+#: Longest offending text quoted in a message (longer text is cut in the middle).
+SHOWN_TEXT = 200
+
+
+def shorten(text: str, limit: int = SHOWN_TEXT) -> str:
+    """``text``, or its start and end around ``…`` when it is longer than ``limit``."""
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
+
 
 class IrscaleError(Exception):
     """Base class of every error raised by irscale."""
@@ -39,7 +50,7 @@ class InputError(IrscaleError, ValueError):
             where = f"{source}, " if line is None else f"{source}, line {line}: "
         elif line is not None:
             where = f"line {line}: "
-        shown = "" if text is None else f": {text!r}"
+        shown = "" if text is None else f": {shorten(text)!r}"
         super().__init__(f"{where}{message}{shown}")
 
 

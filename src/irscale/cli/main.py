@@ -26,13 +26,15 @@ import warnings
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ..errors import IrscaleError
+from ..errors import IrscaleError, shorten
 
 #: Subcommand modules, in the order ``irscale --help`` lists them.
 SUBCOMMANDS = ("eval", "demo", "compare", "scale", "meta")
 
 #: Exit status of bad input or options, of ^C, and of an internal error.
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BUG = 2, 130, 3
+#: Longest error line printed (a message quoting huge input is cut in the middle).
+MESSAGE_LIMIT = 2000
 
 
 class UsageError(IrscaleError, ValueError):
@@ -126,7 +128,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"irscale: {' '.join(message.split(chr(10))) or 'error'}", file=sys.stderr)
+    line = " ".join(message.split("\n")) or "error"
+    print(f"irscale: {shorten(line, MESSAGE_LIMIT)}", file=sys.stderr)
     return status
 
 

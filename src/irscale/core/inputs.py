@@ -7,6 +7,7 @@ NaN score) so that every later stage can rely on them.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -598,6 +599,37 @@ class Run(_IdentifierColumns):
         )
 
 
+def as_c_float(scores: np.ndarray) -> np.ndarray:
+    """Scores as the C floats trec_eval stores (beyond ±3.4e38: ±inf, quietly)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return scores.astype(np.float32)
+
+
+def warn_single_precision(score: np.ndarray, source: str,
+                          describe_row: Callable[[int], tuple[int | None, str]]) -> None:
+    """Warn when scores lie outside the range of a C ``float``.
+
+    trec_eval 9.0.8 stores scores as C floats (``TEXT_RESULTS.sim``), and irscale's default
+    tie policy reproduces it: a score beyond ±3.4e38 becomes infinite and a non-zero score
+    below about 1e-45 in magnitude becomes 0, so such scores tie and are ordered by docno
+    even though they differ. The numbers are trec_eval's, but rarely what was meant.
+    """
+    single = as_c_float(score)
+    lost = np.isinf(single) | ((single == 0) & (score != 0))
+    if not lost.any():
+        return
+    rows = np.flatnonzero(lost)
+    line, text = describe_row(int(rows[0]))
+    where = f"{source}, line {line}" if line is not None else source
+    warnings.warn(
+        f"{where}: score outside the range of a C float ({len(rows)} such score(s), e.g. "
+        f"{text!r}): trec_eval, whose tie order irscale reproduces, stores scores as C floats,"
+        " so these scores tie and are ordered by docno; rescale the scores (or use --ties "
+        "file-order) if that is not meant",
+        stacklevel=3,
+    )
+
+
 def assemble_run(
     topic: pa.ChunkedArray,
     docno: pa.ChunkedArray,
@@ -617,6 +649,7 @@ def assemble_run(
     the duplicate policy. ``describe_row(i)`` gives ``(line number, text)`` of input row
     ``i`` for error messages.
     """
+    warn_single_precision(score, source, describe_row)
     fingerprints = string_fingerprints(docno)
     file_row, blocks = TopicBlocks.grouped(topic)
     if file_row is not None:

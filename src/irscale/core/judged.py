@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError, ParameterError
-from .inputs import Qrels, Run, TopicBlocks, take_rows
+from .inputs import Qrels, Run, TopicBlocks, as_c_float, take_rows
 from .options import MAX_DOCS, RELEVANCE_LEVEL, integer_option
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
@@ -492,7 +492,7 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
     if ties == "trec_eval":
         # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
         # in single precision tie, and the tie is broken by docno.
-        table = pa.table({"t": topic_code, "s": key.astype(np.float32), "d": run.docno})
+        table = pa.table({"t": topic_code, "s": as_c_float(key), "d": run.docno})
         order = pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
         ).to_numpy()
@@ -616,7 +616,7 @@ def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndar
         if not in_order.all():
             return None
         if ties == "trec_eval":
-            single = key[start: stop + 1].astype(np.float32)
+            single = as_c_float(key[start: stop + 1])
             tied = single[1:] == single[:-1]
             tied[spans] = False
             found.append(np.flatnonzero(tied) + start)

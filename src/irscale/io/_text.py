@@ -15,7 +15,9 @@ import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from ..errors import EmptyInputError, InputFormatError
@@ -100,6 +102,8 @@ def diagnose(
     layout = " ".join(field_names)
     check_utf8(data, source)
     for number, text in iter_lines(data):
+        if "\x00" in text:
+            _raise_nul(data, source)
         fields = text.split()
         if not fields:
             continue
@@ -161,14 +165,14 @@ def parse_columns(
             cache["data"] = read_bytes(source)
         return cache["data"]
 
-    def parse(buffer: pa.NativeFile | bytes) -> pa.Table:
+    def parse(buffer: pa.NativeFile | bytes, options=convert_options) -> pa.Table:
         if isinstance(buffer, bytes):
             buffer = pa.BufferReader(buffer)
         return pcsv.read_csv(
             buffer,
             read_options=read_options,
             parse_options=parse_options,
-            convert_options=convert_options,
+            convert_options=options,
         )
 
     plain_file = (isinstance(source, (str, os.PathLike)) and not is_stdio(source)
@@ -190,13 +194,67 @@ def parse_columns(
             if not data.strip():
                 raise EmptyInputError(f"empty {what}: no data line", source=name) from None
             diagnose(data, name, field_names, checks, what)
-            raise InputFormatError(f"cannot parse {what}: {first_error}", source=name) from None
+            table = _parse_signed_integers(normalised, parse, convert_options)
+            if table is None:
+                raise InputFormatError(f"cannot parse {what}: {first_error}",
+                                       source=name) from None
     if table.num_rows == 0:
         raise EmptyInputError(f"empty {what}: no data line", source=name)
+    if any(_holds_nul(table[c]) for c in table.column_names
+           if pa.types.is_string(table[c].type)):
+        _raise_nul(raw(), name)
     # the CSV reader's working memory is free now: hand it back to the operating system
     # rather than let the allocator keep it (a few hundred MB on a 10M-line run)
     pa.default_memory_pool().release_unused()
     return table, raw
+
+
+def _parse_signed_integers(data: bytes, parse: Callable[..., pa.Table],
+                           options: pcsv.ConvertOptions) -> pa.Table | None:
+    """Parse again with the integer columns read as text, then cast them without their
+    leading ``+`` (``+1``: C's ``atol``, hence trec_eval, reads it; pyarrow does not).
+    ``None`` when that fails too."""
+    integers = [c for c, t in options.column_types.items() if pa.types.is_integer(t)]
+    if not integers:
+        return None
+    text_options = pcsv.ConvertOptions(
+        column_types={c: pa.string() if c in integers else t
+                      for c, t in options.column_types.items()},
+        include_columns=options.include_columns, null_values=[],
+        strings_can_be_null=False, quoted_strings_can_be_null=False)
+    try:
+        table = parse(data, text_options)
+        for column in integers:
+            if column in table.column_names:
+                index = table.column_names.index(column)
+                values = pc.cast(pc.utf8_ltrim(table[column], "+"),
+                                 options.column_types[column])
+                table = table.set_column(index, column, values)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    return table
+
+
+def _holds_nul(column: pa.ChunkedArray) -> bool:
+    """True when a string column holds a NUL byte (one pass over its character buffers)."""
+    for chunk in column.chunks:
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
+        first, last = offsets[chunk.offset], offsets[chunk.offset + len(chunk)]
+        if last > first and np.frombuffer(chunk.buffers()[2], np.uint8,
+                                          count=last - first, offset=first).min() == 0:
+            return True
+    return False
+
+
+def _raise_nul(data: bytes, source: str) -> None:
+    """Raise :class:`InputFormatError` naming the first line that holds a NUL byte."""
+    at = data.find(b"\x00")
+    number = data.count(b"\n", 0, at) + 1
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    text = data[start:end if end >= 0 else len(data)].decode("utf-8", errors="replace")
+    raise InputFormatError("a NUL byte in the line (trec_eval would cut the field there)",
+                           source=source, line=number, text=text)
 
 
 def _is_gzip(path: PathLike) -> bool:
