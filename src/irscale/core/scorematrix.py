@@ -38,7 +38,10 @@ class ScoreMatrix:
     measures: tuple[str, ...] = ("score",)
 
     def __post_init__(self) -> None:
-        values = np.asarray(self.values, dtype=np.float64)
+        try:
+            values = np.asarray(self.values, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise InputFormatError(f"scores must be numbers: {error}") from None
         if values.ndim == 2:
             values = values[:, :, None]
         if values.ndim != 3:
@@ -73,9 +76,15 @@ class ScoreMatrix:
 
         Missing labels default to ``1..n`` (topics), ``s1..sn`` (systems), ``score``.
         """
-        array = np.asarray(values, dtype=np.float64)
+        try:
+            array = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise InputFormatError(f"scores must be numbers: {error}") from None
         if array.ndim == 2:
             array = array[:, :, None]
+        if array.ndim != 3:
+            raise InputError(f"a score matrix is topics × systems (× measures): 2 or 3 "
+                             f"dimensions, got {array.ndim}")
         n_t, n_s, n_m = array.shape
         matrix = cls(
             array,

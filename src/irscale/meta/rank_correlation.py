@@ -267,6 +267,7 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float)
     """
     method = method_name(method)
     check_options(method, options)
+    x, y = _vectors(x, y)  # every method: finite vectors of one length (also Kendall's τ)
     if method == "rbo":
         return rbo_scores(x, y, **options).ext
     if method == "kendall":
