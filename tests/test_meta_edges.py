@@ -280,3 +280,12 @@ def test_meta_defaults_still_apply(scores, capsys):
     assert main(["meta", "swap", "--scores", scores[0], "--sizes", "4", "--repetitions", "3",
                  "--seed", "1", "--test", "t"]) == 0
     assert "swap rate" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("method", ["kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"])
+def test_every_correlation_method_refuses_nan_and_unequal_lengths(method):
+    x, y = table()[:, 0], table(1)[:, 0]
+    with pytest.raises(ParameterError, match="non-finite"):
+        meta.correlation(np.r_[np.nan, x[1:]], y, method)
+    with pytest.raises(ParameterError, match="same length"):
+        meta.correlation(x, y[:-1], method)

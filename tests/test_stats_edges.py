@@ -288,3 +288,17 @@ def test_pairwise_systems_are_never_dropped_silently():
         stats.pairwise_tests(x, "t", systems=["s1", "s2", "zz"])
     with pytest.raises(ParameterError, match="two different systems"):
         stats.pairwise_tests(x, "t", systems=["s1", "s1"])
+
+
+def test_score_matrix_and_effect_size_inputs():
+    from irscale.core import ScoreMatrix
+
+    for bad in (np.zeros(5), np.zeros((2, 2, 1, 1)), np.array([["a", "b"], ["c", "d"]])):
+        with pytest.raises(InputError):
+            ScoreMatrix.from_array(bad)
+    x = table()[:, 0]
+    with pytest.raises(Exception, match="one value per topic") as info:
+        stats.effect_sizes(x, x[:-1])
+    assert isinstance(info.value, ValueError) and "irscale.errors" in type(info.value).__module__
+    with pytest.raises(InputError, match="non-finite"):
+        stats.effect_sizes(np.r_[np.nan, x[1:]], x)
