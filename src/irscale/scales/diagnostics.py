@@ -367,9 +367,11 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     Pivot ``tau_overall`` by N × measure for the paper's layout. Inputs are read once; the
     runs are checked and their topics reported as :func:`irscale.evaluate` does
     (``allow_empty`` as there)."""
+    from ..core.options import RELEVANCE_LEVEL, integer_option
     from ..io.memory import as_qrels, as_runs
     from .transform import transform
 
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
     qrels, runs = as_qrels(qrels), as_runs(runs)
     rows = []
     for N in Ns:
