@@ -96,8 +96,7 @@ def _main(argv: Sequence[str] | None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
-            parser.print_help()
-            return 1
+            parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
         from .outputs import check_outputs
 
         check_outputs(args)

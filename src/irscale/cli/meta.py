@@ -167,7 +167,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot-dir", default=None, metavar="DIR",
                    help="write a scatter of each measure vs its ranked version (PNG)")
     p.set_defaults(func=run_scales)
-    parser.set_defaults(func=lambda args: (parser.print_help(), 1)[1])
+    parser.set_defaults(func=lambda args: parser.error(
+        f"choose an analysis: {', '.join(sub.choices)}"))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -364,7 +365,7 @@ def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
     data = read_input(args.contributors)
     check_utf8(data, source)
     table: dict[str, str] = {}
-    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue

@@ -70,6 +70,7 @@ def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",
     check_stdin_once(args)
     inputs = input_paths(args)
     force = getattr(args, "force", False)
+    written: list[tuple[str, str]] = []
     for name in files + plots:
         path = getattr(args, name, None)
         if path is None:
@@ -78,6 +79,12 @@ def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",
         if name in plots:
             check_plot_path(path, option)
         check_output(path, inputs=inputs, force=force, option=option)
+        if not is_stdio(path):
+            for other_option, other in written:
+                if Path(path).resolve() == Path(other).resolve():
+                    raise ParameterError(f"{option} and {other_option} name the same file "
+                                         f"{path}: give each output its own file")
+            written.append((option, path))
     for name in folders:
         path = getattr(args, name, None)
         if path is not None:

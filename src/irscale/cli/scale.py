@@ -47,7 +47,8 @@ def add_parser(subparsers) -> None:
         "Fuhr): the image of a measure over all runs of length N, φ, and the transformation "
         "of real evaluations.")
     commands = parser.add_subparsers(dest="scale_command", metavar="COMMAND")
-    parser.set_defaults(func=lambda args: parser.print_help() or 1)
+    parser.set_defaults(func=lambda args: parser.error(
+        f"choose a command: {', '.join(commands.choices)}"))
 
     image = commands.add_parser("image", help="the image of a measure over REL^N and its "
                                 "diagnostics")

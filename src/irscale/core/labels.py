@@ -30,7 +30,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InputError
+from ..errors import InputError, InputFormatError
 from .inputs import Qrels, Run, resolve_duplicates
 from .judged import JudgedRankings, QrelsIndex, RankingOptions, judge_run_rows
 
@@ -145,9 +145,14 @@ def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
              source: str, describe) -> LabelTable:
     if len(value) == 0:
         raise InputError("empty label set", source=source)
+    value = np.asarray(value, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(value))
+    if len(bad):
+        line, text = describe(int(bad[0]))
+        raise InputFormatError("label value is not a finite number", source=source, line=line,
+                               text=text)
     resolve_duplicates(topic, docno, value, "error", source, describe)
-    return LabelTable(topic=topic, docno=docno, value=np.asarray(value, dtype=np.float64),
-                      source=source)
+    return LabelTable(topic=topic, docno=docno, value=value, source=source)
 
 
 # ---------------------------------------------------------------- alignment

@@ -168,6 +168,11 @@ def leave_one_out(
         missing = [name for name in names if name not in contributors]
         if missing:
             raise InputError(f"no contributor given for run(s) {missing[:5]}")
+        unknown = [name for name in contributors if name not in set(names)]
+        if unknown:
+            warnings.warn(f"contributors are given for {len(unknown)} run(s) not evaluated "
+                          f"(ignored): {', '.join(map(str, unknown[:5]))}"
+                          f"{' ...' if len(unknown) > 5 else ''}", stacklevel=2)
         team_of = {name: str(contributors[name]) for name in names}
     teams = list(dict.fromkeys(team_of[name] for name in names))
     if len(teams) < 2:
