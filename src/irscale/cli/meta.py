@@ -359,11 +359,13 @@ def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
     if args.contributors is None:
         return None
     from ..errors import EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, display_name, read_input
+    from ..io.files import check_utf8, display_name, raise_nul_line, read_input
 
     source = display_name(args.contributors)
     data = read_input(args.contributors)
     check_utf8(data, source)
+    if b"\x00" in data:
+        raise_nul_line(data, source)
     table: dict[str, str] = {}
     for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         fields = line.split()

@@ -27,6 +27,7 @@ from .files import (
     display_name,
     is_gzip_file,
     is_stdio,
+    raise_nul_line,
     read_input,
 )
 
@@ -103,7 +104,7 @@ def diagnose(
     check_utf8(data, source)
     for number, text in iter_lines(data):
         if "\x00" in text:
-            _raise_nul(data, source)
+            raise_nul_line(data, source)
         fields = text.split()
         if not fields:
             continue
@@ -202,7 +203,7 @@ def parse_columns(
         raise EmptyInputError(f"empty {what}: no data line", source=name)
     if any(_holds_nul(table[c]) for c in table.column_names
            if pa.types.is_string(table[c].type)):
-        _raise_nul(raw(), name)
+        raise_nul_line(raw(), name)
     # the CSV reader's working memory is free now: hand it back to the operating system
     # rather than let the allocator keep it (a few hundred MB on a 10M-line run)
     pa.default_memory_pool().release_unused()
@@ -244,17 +245,6 @@ def _holds_nul(column: pa.ChunkedArray) -> bool:
                                           count=last - first, offset=first).min() == 0:
             return True
     return False
-
-
-def _raise_nul(data: bytes, source: str) -> None:
-    """Raise :class:`InputFormatError` naming the first line that holds a NUL byte."""
-    at = data.find(b"\x00")
-    number = data.count(b"\n", 0, at) + 1
-    start = data.rfind(b"\n", 0, at) + 1
-    end = data.find(b"\n", at)
-    text = data[start:end if end >= 0 else len(data)].decode("utf-8", errors="replace")
-    raise InputFormatError("a NUL byte in the line (trec_eval would cut the field there)",
-                           source=source, line=number, text=text)
 
 
 def _is_gzip(path: PathLike) -> bool:

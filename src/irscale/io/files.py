@@ -135,6 +135,18 @@ def check_utf8(data: bytes, source: str) -> None:
         ) from None
 
 
+def raise_nul_line(data: bytes, source: str) -> None:
+    """Raise :class:`InputFormatError` naming the first line of ``data`` that holds a NUL
+    byte (``data`` must hold one)."""
+    at = data.find(b"\x00")
+    number = data.count(b"\n", 0, at) + 1
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    text = data[start:end if end >= 0 else len(data)].decode("utf-8", errors="replace")
+    raise InputFormatError("a NUL byte in the line (trec_eval would cut the field there)",
+                           source=source, line=number, text=text)
+
+
 def is_gzip_file(path: PathLike) -> bool:
     """True when the file at ``path`` starts with gzip's magic number."""
     try:
