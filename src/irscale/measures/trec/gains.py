@@ -164,9 +164,10 @@ def sorted_gain_entries(
         return entries, entries[-1][1]
     if not consistent:
         warnings.warn(
-            f"gains {min(gains):g} to {max(gains):g} over {num_levels} relevance levels: "
-            "trec_eval's gain sort ((int)(gain1 - gain2)) is not an order on such a table "
-            "and is not replayed at this size; the ideal ranking is sorted by true gain",
+            f"relevance degrees up to {num_levels - 1}: trec_eval's gain sort "
+            f"((int)(gain1 - gain2)) is no order on gains from {min(gains):g} to "
+            f"{max(gains):g} and cannot be replayed on {num_levels} levels; the ideal ranking "
+            "is sorted by true gain",
             stacklevel=2,
         )
     kept = given + [(v, float(v)) for v in present.tolist()
