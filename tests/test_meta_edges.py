@@ -216,7 +216,7 @@ def scores(tmp_path):
     (["split", "-m", "ap", "--sizes", "0"], "--sizes (sizes): a split size must be"),
     (["split", "-m", "ap", "--sizes", "11"], "--sizes (sizes): split size(s) [11] cannot be "
      "run on 12 topics"),
-    (["split", "-m", "ap", "--sizes", "4,4"], "--sizes (sizes) lists the size(s) [4] twice"),
+    (["split", "-m", "ap", "--sizes", "4,4"], "--sizes (sizes) lists the split size(s) [4] twice"),
     (["split", "-m", "ap", "--sizes", ""], "--sizes (sizes) is empty"),
     (["split", "-m", "ap", "--repetitions", "0"], "--repetitions (repetitions) must be"),
     (["split", "-m", "ap", "--metric", "nope"], "--metric must be one of"),

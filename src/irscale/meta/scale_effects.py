@@ -38,7 +38,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import ParameterError
 from ..scales.kendall import kendall_tau
-from ..stats._data import check_alpha, check_count
+from ..stats._data import check_alpha, check_counts
 from ._common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
 
@@ -273,15 +273,7 @@ class ScaleReport:
 
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
     """The run lengths N as ints ≥ 1, at least one, none twice."""
-    if isinstance(cutoffs, (str, bytes)) or not isinstance(cutoffs, Sequence | np.ndarray):
-        raise ParameterError(f"{name} must be a list of run lengths, got {cutoffs!r}")
-    values = [check_count(n, f"{name}: a cut-off", 1) for n in cutoffs]
-    if not values:
-        raise ParameterError(f"{name} is empty: give at least one run length")
-    if len(set(values)) != len(values):
-        twice = sorted({n for n in values if values.count(n) > 1})
-        raise ParameterError(f"{name} lists the cut-off(s) {twice} twice")
-    return values
+    return check_counts(cutoffs, name, "a cut-off")
 
 
 def scale_report(

@@ -48,7 +48,7 @@ from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
 from ..scales.kendall import kendall_tau
 from ..stats import ShardScores
-from ..stats._data import check_alpha, check_count
+from ..stats._data import check_alpha, check_count, check_counts
 from ..stats._resampling import check_seed
 from ..stats.corrections import correction_name
 from ..stats.registry import TESTS
@@ -112,14 +112,7 @@ def check_sizes(sizes: Sequence[int], n_topics: int, name: str = "sizes") -> lis
     """The split sizes as ints, refused unless every one can be run on ``n_topics``
     topics: at least 2 topics in TS1 and in TS2 (sizes in [2, n − 2]), no size twice. A
     size above n/2 is run with the n − size topics left as TS2, and says so (warning)."""
-    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence | np.ndarray):
-        raise ParameterError(f"{name} must be a list of topic-set sizes, got {sizes!r}")
-    values = [check_count(s, f"{name}: a split size", 1) for s in sizes]
-    if not values:
-        raise ParameterError(f"{name} is empty: give at least one topic-set size")
-    if len(set(values)) != len(values):
-        twice = sorted({s for s in values if values.count(s) > 1})
-        raise ParameterError(f"{name} lists the size(s) {twice} twice")
+    values = check_counts(sizes, name, "a split size")
     bad = [s for s in values if s < 2 or s > n_topics - 2]
     if bad:
         raise ParameterError(

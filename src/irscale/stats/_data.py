@@ -70,6 +70,21 @@ def check_count(value: object, name: str, minimum: int = 1,
     return int(value)
 
 
+def check_counts(values: object, name: str, what: str, minimum: int = 1) -> list[int]:
+    """``values`` (a non-empty sequence, none twice) as ints ≥ ``minimum``; ``what`` names
+    one value in messages (``"a cut-off"``, ``"a split size"``)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
+        raise ParameterError(f"{name} must be a list of integers, got {values!r}")
+    counts = [check_count(v, f"{name}: {what}", minimum) for v in values]
+    noun = what.removeprefix("a ")
+    if not counts:
+        raise ParameterError(f"{name} is empty: give at least one {noun}")
+    twice = sorted({v for v in counts if counts.count(v) > 1})
+    if twice:
+        raise ParameterError(f"{name} lists the {noun}(s) {twice} twice")
+    return counts
+
+
 def check_choice(value: str, choices: Sequence[str], name: str) -> str:
     if value not in choices:
         raise ParameterError(f"{name} must be one of {list(choices)}, got {value!r}")
