@@ -62,7 +62,7 @@ def test_extreme_valid_options_evaluate():
     (["-m", "P(rel=0)@5"], "rel must be an integer from 1"),
     (["-m", "NumRet(rel=-1)"], "rel must be an integer from 1"),
     (["-m", "nDCG(rel=2)"], "rel cannot apply to ndcg"),
-    (["-m", "iprec_at_recall.1.5"], "recall levels must be numbers in [0, 1]"),
+    (["-m", "iprec_at_recall.1.5"], "each recall level must be a number in [0, 1]"),
 ])
 def test_cli_refuses_them_in_one_line_with_status_2(tmp_path, args, words):
     qrels = tmp_path / "qrels"

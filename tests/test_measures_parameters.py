@@ -301,7 +301,7 @@ def test_numret_with_rel_counts_retrieved_documents_of_that_degree_like_ir_measu
     "NumQ(condensed=1)", "NumRel(condensed=1)", "Judged(condensed=1)@10", "RBPres(rel=2)",
     "P(rel=0)@5", "NumRet(rel=-1)", "AP(rel=1.5)", "set_F.0.5,2", "set_F.-1",
     "Rprec_mult.0", "Rprec_mult.-0.5", "iprec_at_recall.1.5", "iprec_at_recall.-0.1",
-    "11pt_avg.0.5,1.2", "relstring.0",
+    "11pt_avg.0.5,1.2", "relstring.0", "rbp.p=1", "rbp.p=0.5,p=0.9", "rbp_resid.p=0",
 ])
 def test_parameters_that_cannot_act_are_refused(name):
     with pytest.raises(MeasureError) as error:

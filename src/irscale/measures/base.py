@@ -135,11 +135,13 @@ class Range:
     high: float | None = None
     open_low: bool = False
     integer: bool = False
+    open_high: bool = False
 
     def __str__(self) -> str:
-        kind = "integers" if self.integer else "numbers"
+        kind = "an integer" if self.integer else "a number"
         if self.low is not None and self.high is not None:
-            bounds = f"in [{self.low:g}, {self.high:g}]"
+            left, right = "(" if self.open_low else "[", ")" if self.open_high else "]"
+            bounds = f"in {left}{self.low:g}, {self.high:g}{right}"
         elif self.low is not None:
             bounds = f"{'>' if self.open_low else '≥'} {self.low:g}"
         else:
@@ -149,7 +151,8 @@ class Range:
     def check(self, values: tuple[float, ...], text: str, family: str) -> None:
         for v in values:
             if ((self.low is not None and (v < self.low or (self.open_low and v == self.low)))
-                    or (self.high is not None and v > self.high)
+                    or (self.high is not None and (v > self.high
+                                                   or (self.open_high and v == self.high)))
                     or (self.integer and not float(v).is_integer())):
                 raise MeasureError(f"measure {family!r}: {self}, got {text!r}")
 
@@ -270,6 +273,8 @@ class GainMap(ParamSpec):
 
     default: GainParams = field(default_factory=GainParams)
     names: tuple[str, ...] = ()
+    #: The values each of ``names`` may take.
+    valid: tuple[tuple[str, Range], ...] = ()
 
     def parse(self, text: str, family: str) -> GainParams:
         pairs: list[tuple[int, float]] = []
@@ -283,16 +288,21 @@ class GainMap(ParamSpec):
                 number = float(value)
                 if not np.isfinite(number):
                     raise ValueError
-                if name in self.names:
-                    extra.append((name, number))
-                    continue
-                level = int(name)
+                if name not in self.names:
+                    level = int(name)
             except ValueError:
                 accepted = "level=gain" + "".join(f" or {n}=value" for n in self.names)
                 raise MeasureError(
                     f"measure {family!r}: parameters are {accepted} pairs (integer level, "
                     f"finite gain), got {part!r}"
                 ) from None
+            if name in self.names:
+                if any(name == seen for seen, _ in extra):
+                    # trec_eval keeps the last one: the others would be ignored
+                    raise MeasureError(f"measure {family!r}: {name} given twice in {text!r}")
+                _check_range(dict(self.valid).get(name), (number,), text, family)
+                extra.append((name, number))
+                continue
             if any(level == seen for seen, _ in pairs):
                 raise MeasureError(f"measure {family!r}: level {level} given twice in {text!r}")
             pairs.append((level, number))

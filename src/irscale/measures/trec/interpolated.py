@@ -114,7 +114,7 @@ def interpolated_precision(jr: JudgedRankings, counts: np.ndarray) -> np.ndarray
     doc="Interpolated precision at recall levels: the best precision at or below the rank "
     "where the given fraction of the relevant documents is reached (trec_eval "
     "m_iprec_at_recall.c).",
-    params=Floats(*_LEVELS, valid=Range("recall levels", low=0.0, high=1.0)),
+    params=Floats(*_LEVELS, valid=Range("each recall level", low=0.0, high=1.0)),
 )
 def iprec_at_recall(
     jr: JudgedRankings, levels: tuple[float, ...], ctx: EvalContext
@@ -127,7 +127,7 @@ def iprec_at_recall(
     "11pt_avg",
     doc="Interpolated precision averaged over recall levels (default the 11 levels 0, 0.1, "
     "..., 1; trec_eval m_11pt_avg.c).",
-    params=FloatParams(*_LEVELS, valid=Range("recall levels", low=0.0, high=1.0)),
+    params=FloatParams(*_LEVELS, valid=Range("each recall level", low=0.0, high=1.0)),
 )
 def eleven_point_average(
     jr: JudgedRankings, levels: FloatList, ctx: EvalContext

@@ -80,7 +80,7 @@ def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     "Rprec_mult",
     doc="Precision at multiples x of R: precision after (long)(x·R + 0.9) documents "
     "(trec_eval m_Rprec_mult.c). Multiples x > 0 (x ≤ 0 gives 0 for every topic).",
-    params=Floats(*_R_MULTIPLES, valid=Range("multiples of R", low=0.0, open_low=True)),
+    params=Floats(*_R_MULTIPLES, valid=Range("each multiple of R", low=0.0, open_low=True)),
 )
 def r_precision_multiples(
     jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext
