@@ -101,8 +101,9 @@ class Cutoffs(ParamSpec):
             raise MeasureError(
                 f"measure {family!r}: cut-offs must be positive integers, got {text!r}"
             ) from None
-        if not values or any(v <= 0 for v in values):
-            raise MeasureError(f"measure {family!r}: cut-offs must be positive, got {text!r}")
+        if not values or any(v <= 0 or v > 2**63 - 1 for v in values):
+            raise MeasureError(f"measure {family!r}: cut-offs must be integers from 1 to "
+                               f"{2**63 - 1}, got {text!r}")
         if len(set(values)) != len(values):
             # trec_eval (meas_init.c get_long_cutoffs): "duplicate cutoffs detected"
             raise MeasureError(f"measure {family!r}: duplicate cut-offs in {text!r}")

@@ -254,8 +254,9 @@ def _cutoff_depth(text: str, cutoff: str) -> int:
         depth = int(cutoff)
     except ValueError:
         raise MeasureError(f"measure {text!r}: the cut-off must be an integer") from None
-    if depth <= 0:
-        raise MeasureError(f"measure {text!r}: the cut-off must be positive")
+    if not 1 <= depth <= INT64_MAX:
+        raise MeasureError(f"measure {text!r}: the cut-off must be an integer from 1 to "
+                           f"{INT64_MAX}")
     return depth
 
 

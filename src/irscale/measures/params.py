@@ -162,8 +162,8 @@ def number(*, low: float | None = None, high: float | None = None,
     return parse
 
 
-def integer(*, low: int | None = None) -> Callable[[str], int]:
-    """An integer ≥ ``low``."""
+def integer(*, low: int | None = None, high: int = 2**63 - 1) -> Callable[[str], int]:
+    """An integer ≥ ``low`` and ≤ ``high`` (default 2⁶³ − 1: it must fit numpy's int64)."""
 
     def parse(text: str) -> int:
         try:
@@ -172,6 +172,8 @@ def integer(*, low: int | None = None) -> Callable[[str], int]:
             raise ValueError("not an integer") from None
         if low is not None and value < low:
             raise ValueError(f"must be ≥ {low}")
+        if value > high:
+            raise ValueError(f"must be ≤ {high}")
         return value
 
     return parse

@@ -79,8 +79,10 @@ def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
 @register(
     "Rprec_mult",
     doc="Precision at multiples x of R: precision after (long)(x·R + 0.9) documents "
-    "(trec_eval m_Rprec_mult.c). Multiples x > 0 (x ≤ 0 gives 0 for every topic).",
-    params=Floats(*_R_MULTIPLES, valid=Range("each multiple of R", low=0.0, open_low=True)),
+    "(trec_eval m_Rprec_mult.c). Multiples 0 < x ≤ 10^6 (x ≤ 0 gives 0 for every topic; "
+    "the cut-off x·R must fit a C long).",
+    params=Floats(*_R_MULTIPLES, valid=Range("each multiple of R", low=0.0, high=1e6,
+                                             open_low=True)),
 )
 def r_precision_multiples(
     jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext

@@ -17,7 +17,6 @@ import numpy as np
 from ...core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ...core.subsets import pooled_documents
 from ..base import EvalContext, FloatList, FloatParams, Range, register
-from ._segments import c_long
 
 
 def relevance_characters(rel: np.ndarray) -> np.ndarray:
@@ -44,8 +43,8 @@ def relevance_characters(rel: np.ndarray) -> np.ndarray:
 )
 def relstring(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
     name = params.label("relstring")
-    limit = max(int(c_long(params.values[0])), 0)
-    width = min(limit, int(jr.lengths.max(initial=0)))
+    # N is an integer ≥ 1 (checked when parsed); only the longest ranking's length matters
+    width = int(min(params.values[0], float(jr.lengths.max(initial=0))))
     if width == 0:
         return {name: np.full(jr.n_rankings, "", dtype=object)}
     # '-' (not in the qrels) at every retrieved position, then the pooled documents' own

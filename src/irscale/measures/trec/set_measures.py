@@ -104,7 +104,9 @@ def utility(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str
     a, b, c, d = params.values
     n, r, big_r = jr.lengths, jr.num_rel_ret, jr.num_rel
     docs = int(ctx.num_docs_in_coll)
-    # integer differences first, then the products added left to right, as in C
-    value = (a * r + b * (n - r)) + c * (big_r - r)
-    value = value + d * (docs + r - n - big_r)
+    # integer differences first, then the products added left to right, as in C; huge
+    # coefficients overflow to ±inf as in C (printed "inf"), without a numpy warning
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = (a * r + b * (n - r)) + c * (big_r - r)
+        value = value + d * (docs + r - n - big_r)
     return {params.label("utility"): value.astype(np.float64)}
