@@ -10,6 +10,7 @@ tables below must name every declared parameter: a new parameter needs a row her
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -302,8 +303,23 @@ def test_numret_with_rel_counts_retrieved_documents_of_that_degree_like_ir_measu
     "P(rel=0)@5", "NumRet(rel=-1)", "AP(rel=1.5)", "set_F.0.5,2", "set_F.-1",
     "Rprec_mult.0", "Rprec_mult.-0.5", "iprec_at_recall.1.5", "iprec_at_recall.-0.1",
     "11pt_avg.0.5,1.2", "relstring.0", "rbp.p=1", "rbp.p=0.5,p=0.9", "rbp_resid.p=0",
+    f"P@{2**63}", f"P.{2**63}", f"nDCG@{2**63}", f"RR@{2**63}", "Rprec_mult.1e7",
 ])
 def test_parameters_that_cannot_act_are_refused(name):
     with pytest.raises(MeasureError) as error:
         parse_measure(name)
     assert "\n" not in str(error.value)
+
+
+def test_extreme_valid_parameters_evaluate_without_warnings():
+    big = 2**63 - 1
+    names = [f"P@{big}", f"ndcg_cut.{big}", f"relstring.{big}", f"nDCG@{big}", f"Q@{big}",
+             f"AP(norm=min)@{big}", f"RBTO(norm=1)@{big}", f"Judged@{big}", f"SBTO@{big}",
+             "Rprec_mult.1e6", "utility.1e308,1e308,0,0"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev = evaluate(QRELS, RUN, names)
+    assert ev.values[f"P@{big}"].tolist() == [5 / big, 2 / big]
+    assert ev.values["utility_1e308,1e308,0,0"].tolist() == [math.inf, math.inf]
+    with pytest.raises(MeasureError, match="beyond the range of a double"):
+        evaluate(QRELS, RUN, [f"RBTO@{big}"])
