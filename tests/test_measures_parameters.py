@@ -323,3 +323,15 @@ def test_extreme_valid_parameters_evaluate_without_warnings():
     assert ev.values["utility_1e308,1e308,0,0"].tolist() == [math.inf, math.inf]
     with pytest.raises(MeasureError, match="beyond the range of a double"):
         evaluate(QRELS, RUN, [f"RBTO@{big}"])
+
+
+def test_paper_names_of_the_scale_engine_take_only_parameters_that_act():
+    from irscale.scales.measures import scale_measure
+
+    assert scale_measure("nDCG_b10(rel=2)").relevance_level == 2
+    assert scale_measure("RBP_p05(rel=3)").relevance_level == 3
+    assert scale_measure("F(beta=2)").beta == 2.0
+    for name in ("P(gain=exp)", "AP(beta=2)", "RR(beta=0.5)", "F(beta=-1)", "AP(rel=0)",
+                 "nDCG_b10(rel=x)", "P(norm=min)"):
+        with pytest.raises(MeasureError):
+            scale_measure(name)

@@ -209,7 +209,7 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
     if condensed:
         request = replace(request, condensed=True)
     if level is not None:
-        request = replace(request, relevance_level=_relevance_level(text, level))
+        request = replace(request, relevance_level=parse_relevance_level(text, level))
         if request.family == "num_ret":
             # ir_measures: NumRet(rel=k) counts the retrieved documents of degree ≥ k
             request = replace(request, family="num_rel_ret")
@@ -217,7 +217,7 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
     return request
 
 
-def _relevance_level(text: str, level: str) -> int:
+def parse_relevance_level(text: str, level: str) -> int:
     """The ``rel=`` of a name: an integer from 1 to 2⁶³ − 1 (as trec_eval's ``-l``)."""
     try:
         value = int(level)
@@ -306,4 +306,4 @@ def is_trec_request(request: MeasureRequest) -> bool:
 
 
 __all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "is_trec_request",
-           "parse_measure", "parse_measures"]
+           "parse_measure", "parse_measures", "parse_relevance_level"]

@@ -36,6 +36,7 @@ with a cut-off other than N (``P@5`` on runs of length 10) is evaluated generica
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,7 +47,7 @@ from ..errors import MeasureError
 from ..evaluation import compute_requests
 from ..measures.base import EvalContext, MeasureRequest
 from ..measures.gain_discount import Discount, GainMap, gain_table, parse_gain
-from ..measures.names import parse_measure
+from ..measures.names import parse_measure, parse_relevance_level
 from .enumeration import synthetic_rankings
 from .space import Context
 
@@ -183,22 +184,33 @@ def _options(text: str, match: re.Match) -> dict[str, str]:
 
 def _paper_measure(text: str, match: re.Match) -> ScaleMeasure:
     options = _options(text, match)
-    level = int(options.pop("rel", 1))
-    gain = parse_gain(options.pop("gain", "linear"))
+    level = parse_relevance_level(text, options.pop("rel", "1"))
     head = match["name"]
+    graded = match["p"] is not None or match["b"] is not None
+    if "gain" in options and not graded:
+        raise MeasureError(f"measure {text!r}: gain applies to RBP_p.. and (n)DCG_b.. only")
+    if "beta" in options and head != "F":
+        raise MeasureError(f"measure {text!r}: beta applies to F only")
+    gain = parse_gain(options.pop("gain", "linear"))
     if match["p"] is not None:
         p = _parse_p(match["p"])
         if not 0.0 < p < 1.0:
             raise MeasureError(f"measure {text!r}: p must lie in (0, 1)")
-        measure = ScaleMeasure(text, "RBP", p=p, gain=gain)
+        measure = ScaleMeasure(text, "RBP", p=p, gain=gain, relevance_level=level)
     elif match["b"] is not None:
         base = int(match["b"])
         if base < 2:
             raise MeasureError(f"measure {text!r}: the log base must be ≥ 2")
         kind = "nDCG" if match["n"] else "DCG"
-        measure = ScaleMeasure(text, kind, gain=gain, discount=Discount("jk", float(base)))
+        measure = ScaleMeasure(text, kind, gain=gain, discount=Discount("jk", float(base)),
+                               relevance_level=level)
     else:
-        beta = float(options.pop("beta", 1.0))
+        try:
+            beta = float(options.pop("beta", 1.0))
+        except ValueError:
+            raise MeasureError(f"measure {text!r}: beta must be a number") from None
+        if not (math.isfinite(beta) and beta >= 0):
+            raise MeasureError(f"measure {text!r}: beta must be a finite number ≥ 0")
         norm = options.pop("norm", "R") if head == "AP" else "R"
         if norm not in ("R", "min"):
             raise MeasureError(f"measure {text!r}: norm is R or min")
