@@ -207,3 +207,18 @@ def test_judged_only_nan_summary_prints_minus_nan(tmp_path):
         "11pt_avg              \tall\t  -nan",
     ]
     assert "RuntimeWarning" not in err
+
+
+def test_values_beyond_a_double_follow_c_for_trec_eval_and_are_errors_otherwise():
+    qrels = {"1": {"a": 1, "b": 1, "c": 2}}
+    run = {"1": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy RuntimeWarning either way
+        ev = evaluate(qrels, run, ["utility.1e308,1e308,0,0", "Rndcg.1=1e308,2=1e308"],
+                      compat=10)
+        assert ev.values["utility_1e308,1e308,0,0"].tolist() == [math.inf]  # C prints inf
+        rndcg = ev.values["Rndcg_1=1e308,2=1e308"][0]
+        assert math.isnan(rndcg) and np.signbit(rndcg)  # inf/inf: -nan, as in C
+        for name in ("nDCG(gain=1e308:1e308)", "Q(gain=1e308:1e308)", "gR(gain=1e308:1e308)"):
+            with pytest.raises(MeasureError, match="beyond the range of a double"):
+                evaluate(qrels, run, [name])

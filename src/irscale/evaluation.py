@@ -41,6 +41,7 @@ from .measures.base import (
     table_order,
 )
 from .measures.names import is_trec_request, parse_measures
+from .measures.params import Keywords
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -349,6 +350,17 @@ def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],
     return totals
 
 
+def _check_finite(name: str, outputs: Mapping[str, np.ndarray]) -> None:
+    """A value beyond the range of a double (inf, or NaN from inf - inf) is an error naming
+    the measure: gains, persistences or label values too large to be meant."""
+    for values in outputs.values():
+        values = np.asarray(values)
+        if values.dtype.kind == "f" and not np.isfinite(values).all():
+            raise MeasureError(
+                f"measure {name!r}: some values are beyond the range of a double (gains or "
+                "label values too large); scale them down")
+
+
 def compute_requests(
     jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
 ) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
@@ -372,7 +384,12 @@ def compute_requests(
             if request.condensed:
                 view = view.condensed()
             views[key] = view if request.cutoff is None else view.truncate(request.cutoff)
-        outputs = family.compute(views[key], request.params, context)
+        # trec_eval's families compute as its C code does: overflow to inf, 0/0 to -nan,
+        # silently (printed "inf", "-nan"); the other families must give numbers
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            outputs = family.compute(views[key], request.params, context)
+        if isinstance(family.params, Keywords):
+            _check_finite(request.requested, outputs)
         rename = not is_trec_request(request)
         if rename and len(outputs) != 1:
             raise MeasureError(f"measure {request.requested!r} yields {len(outputs)} values")

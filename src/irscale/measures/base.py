@@ -291,6 +291,8 @@ class GainMap(ParamSpec):
                     raise ValueError
                 if name not in self.names:
                     level = int(name)
+                    if not -(2**63) <= level <= 2**63 - 1:  # a degree is an int64
+                        raise ValueError
             except ValueError:
                 accepted = "level=gain" + "".join(f" or {n}=value" for n in self.names)
                 raise MeasureError(

@@ -89,7 +89,8 @@ def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
             gain[at] = value
             entry |= at
         if smallest < 0 or largest > 1:
-            with np.errstate(divide="ignore", invalid="ignore"):
+            # as C: gains ±1e308 overflow to inf and 0/0 or inf/inf is NaN, no warning
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 gain = (gain - smallest) / (largest - smallest)
         gains[members] = np.where(entry, gain, 0.0)
     return gains
