@@ -285,7 +285,9 @@ def test_meta_defaults_still_apply(scores, capsys):
 @pytest.mark.parametrize("method", ["kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"])
 def test_every_correlation_method_refuses_nan_and_unequal_lengths(method):
     x, y = table()[:, 0], table(1)[:, 0]
-    with pytest.raises(ParameterError, match="non-finite"):
+    with pytest.raises(InputError, match=r"non-finite score in a ranking: x\[0\] = nan"):
         meta.correlation(np.r_[np.nan, x[1:]], y, method)
+    with pytest.raises(InputError, match=r"y\[2\] = inf"):
+        meta.correlation(x, np.r_[y[:2], np.inf, y[3:]], method)
     with pytest.raises(ParameterError, match="same length"):
         meta.correlation(x, y[:-1], method)

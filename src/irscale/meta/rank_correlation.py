@@ -55,7 +55,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
-from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau
+from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats._data import check_count
 from ..stats._ranks import rank_columns
 from ..stats._resampling import MAX_SAMPLES, seed_sequence
@@ -98,15 +98,15 @@ def method_name(method: str) -> str:
 
 
 def _vectors(x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    """Two finite score vectors of one length ≥ 2: missing or non-finite scores are an
+    :class:`~irscale.errors.InputError` naming the vector (``x`` or ``y``) and position."""
+    x = score_vector(x, "x")
+    y = score_vector(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
         raise ParameterError(f"two score vectors of the same length are needed, got {x.shape}, "
                              f"{y.shape}")
     if len(x) < 2:
         raise ParameterError("at least two items are needed to correlate rankings")
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ParameterError("missing or non-finite score in a ranking")
     return x, y
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.scorematrix import ScoreMatrix
-from ..errors import AlignmentError, ParameterError
+from ..errors import AlignmentError, InputError, ParameterError
 from .pairs import ranges
 
 #: Default relative tie tolerance of :func:`kendall_tau` and :func:`overall_tau` (means
@@ -63,11 +63,29 @@ def _signs(values: np.ndarray, i: np.ndarray, j: np.ndarray, rtol: float, atol: 
     return np.where(tied, 0, np.sign(diff)).astype(np.int8)
 
 
+def score_vector(values: object, name: str) -> np.ndarray:
+    """``values`` as a float64 array of finite numbers; :class:`~irscale.errors.InputError`
+    naming the vector ``name`` (and the position of the first bad score) otherwise."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"the scores {name} must be numbers") from None
+    bad = np.flatnonzero(~np.isfinite(array.ravel()))
+    if len(bad):
+        where = np.unravel_index(int(bad[0]), array.shape) if array.ndim else ()
+        index = ", ".join(str(int(i)) for i in where)
+        raise InputError(f"missing or non-finite score in a ranking: {name}[{index}] = "
+                         f"{float(array.ravel()[bad[0]])!r} ({len(bad)} such score"
+                         f"{'s' if len(bad) > 1 else ''})")
+    return array
+
+
 def kendall_tau(x, y, *, rtol: float = RTOL, atol: float = ATOL,
                 decimals: int | None = None) -> KendallTau:
-    """Kendall's τ_b of two score vectors (module documentation), in O(n²) pair blocks."""
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    """Kendall's τ_b of two score vectors (module documentation), in O(n²) pair blocks.
+    Missing or non-finite scores are an :class:`~irscale.errors.InputError`."""
+    x = score_vector(x, "x")
+    y = score_vector(y, "y")
     if x.shape != y.shape or x.ndim != 1:
         raise ParameterError(f"τ needs two vectors of the same length, got {x.shape}, {y.shape}")
     if decimals is not None:
