@@ -57,8 +57,9 @@ def add_parser(subparsers) -> None:
                        "irscale measure name (RBP(p=0.8), DCG(discount=log2), ERR, ...)")
     _common(image)
     image.add_argument("--recall-base", default=None, metavar="COUNTS",
-                       help="the topic's documents per relevant degree 1..c (comma-separated;"
-                       " default: N of the highest degree)")
+                       help="the topic's documents per relevant degree 1..c: c = levels - 1 "
+                       "comma-separated integers from 0 to 2^31 - 1 (default: N of the "
+                       "highest degree)")
     image.add_argument("--format", choices=("text", "json", "csv"), default="text",
                        dest="fmt", help="summary (text), the JSON object, or the sorted "
                        "image as CSV on standard output")
@@ -153,6 +154,8 @@ def run_image(args: argparse.Namespace) -> int:
     from ..scales import scale
     from ..scales.diagnostics import summarize
 
+    if args.values_limit < 0:
+        raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
     sc = scale(args.measure, args.N, args.levels, recall_base=_recall_base(args.recall_base),
                feasible=args.feasible, progress=not args.no_progress)
     listed = args.all_values or sc.n_distinct <= args.values_limit

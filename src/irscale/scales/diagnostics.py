@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -32,11 +33,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import ParameterError
 from .closed_forms import CountImage, LexImage
 from .enumeration import format_run, iter_runs, run_index
 from .image import ConstantImage
 from .kendall import overall_tau, topic_taus
 from .scale import Scale, ScaledImage
+from .space import Space
 from .ties import rank_values
 
 #: Relative tolerance of the equi-spacing test (gaps equal within tol × range).
@@ -371,7 +374,14 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     from ..io.memory import as_qrels, as_runs
     from .transform import transform
 
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
+    # every option checked before anything is read, named as the caller wrote it
+    if isinstance(Ns, (numbers.Number, str, bytes)) or not isinstance(Ns, Iterable):
+        Ns = [Ns]  # one N (anything but an integer is refused below)
+    Ns = [integer_option(N, "run length N (-N, Ns)", low=1) for N in Ns]
+    if not Ns:
+        raise ParameterError("run lengths (-N, Ns): give at least one")
+    Space(Ns[0], levels)  # levels
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     qrels, runs = as_qrels(qrels), as_runs(runs)
     rows = []
     for N in Ns:

@@ -263,14 +263,17 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
           progress: bool = True) -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
-    ``recall_base``: the topic's documents per degree (``c`` counts for degrees 1..c, or
-    ``c + 1`` counts, or one number for binary relevance; default N of the highest degree,
-    as seed 000 Figure 2). ``feasible``: restrict the space to the runs the topic allows
-    (at most ``recall_base[g]`` documents of degree g); default: the whole ``REL^N``.
+    ``N`` ≥ 1; ``levels`` from 2 to 128. ``recall_base``: the topic's documents per degree
+    (``c`` counts for degrees 1..c, one number for the highest degree (binary relevance: the
+    relevant documents), or a :class:`Context` of all ``c + 1`` degrees; each count at most
+    2^31 − 1; default N of the highest degree, as seed 000 Figure 2). ``feasible``:
+    restrict the space to the runs the topic allows (at most ``recall_base[g]`` documents
+    of degree g); default: the whole ``REL^N``. Bad values raise
+    :class:`~irscale.errors.ParameterError` naming the parameter.
     """
-    measure = scale_measure(measure).for_length(N)
-    space = Space(N, levels)
+    space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
     context = to_context(recall_base, space)
+    measure = scale_measure(measure).for_length(space.N)
     if feasible:
         space = Space(N, levels, context.bounds())
     image = build_image(measure, space, context, progress=progress)

@@ -18,13 +18,25 @@ Counting helpers (exact, Python integers):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import numbers
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from ..core.options import INT64_MAX, integer_option
 from ..errors import ParameterError
+
+#: How :func:`integer_option` names the parameters of a space (command line and Python).
+RUN_LENGTH = "run length N (-N, N)"
+LEVELS = "number of relevance degrees (--levels, levels)"
+RECALL_BASE = "recall base count (--recall-base, recall_base)"
+#: Degrees are stored as int8: at most 128 relevance degrees 0..127.
+MAX_LEVELS = 128
+#: Largest number of documents of one degree in a recall base: 2^31 − 1 (no topic's qrels
+#: come near it; sums over degrees stay far within 64 bits).
+MAX_RECALL_BASE = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -36,10 +48,10 @@ class Space:
     bounds: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.N < 1:
-            raise ParameterError(f"the run length N must be ≥ 1, got {self.N}")
-        if self.levels < 2:
-            raise ParameterError(f"a space needs at least 2 relevance degrees, got {self.levels}")
+        object.__setattr__(self, "N", integer_option(self.N, RUN_LENGTH, low=1,
+                                                     high=INT64_MAX))
+        object.__setattr__(self, "levels", integer_option(self.levels, LEVELS, low=2,
+                                                          high=MAX_LEVELS))
         if self.bounds is not None:
             bounds = tuple(min(int(b), self.N) for b in self.bounds)
             if len(bounds) != self.c or min(bounds, default=0) < 0:
@@ -92,8 +104,9 @@ class Context:
     recall_base: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if min(self.recall_base, default=0) < 0:
-            raise ParameterError(f"recall base counts must be ≥ 0, got {self.recall_base}")
+        counts = tuple(integer_option(v, RECALL_BASE, low=0, high=MAX_RECALL_BASE)
+                       for v in self.recall_base)
+        object.__setattr__(self, "recall_base", counts)
 
     def relevant(self, level: int = 1) -> int:
         """Number of documents with degree ≥ ``level``."""
@@ -112,25 +125,38 @@ def default_context(space: Space) -> Context:
 def to_context(recall_base: Sequence[int] | Context | None, space: Space) -> Context:
     """A :class:`Context` for ``space`` from a context, a per-degree sequence or ``None``.
 
-    A sequence of ``c`` numbers gives the counts of degrees ``1..c`` (degree 0 gets 0); a
-    sequence of ``c + 1`` numbers gives every degree; a single number for a binary space
-    is the number of relevant documents.
+    A sequence of ``c`` integers gives the counts of the relevant degrees ``1..c`` (degree
+    0 gets 0); a single integer is the count of the highest degree ``c`` (for a binary
+    space: the number of relevant documents); a :class:`Context` gives every degree
+    ``0..c``. Each count is an integer from 0 to :data:`MAX_RECALL_BASE`; anything else
+    (more or fewer counts than relevant degrees, fractions, text) is a
+    :class:`~irscale.errors.ParameterError` naming ``--recall-base`` / ``recall_base``.
     """
     if recall_base is None:
         return default_context(space)
     if isinstance(recall_base, Context):
         counts = tuple(recall_base.recall_base)
-    elif isinstance(recall_base, (int, np.integer)):
-        counts = (0,) * space.c + (int(recall_base),)
-    else:
-        counts = tuple(int(v) for v in recall_base)
-    if len(counts) == space.c:
-        counts = (0, *counts)
-    if len(counts) != space.levels:
+        if len(counts) != space.levels:
+            raise ParameterError(
+                f"a recall base (--recall-base, recall_base) Context for {space.levels} "
+                f"relevance degrees needs {space.levels} counts (degrees 0..{space.c}), got "
+                f"{len(counts)}")
+        return Context(counts)
+    if isinstance(recall_base, numbers.Integral) and not isinstance(recall_base, bool):
+        given: tuple = (recall_base,)
+        counts = (0,) * (space.c - 1) + given
+    elif isinstance(recall_base, (str, bytes)) or not isinstance(recall_base, Iterable):
         raise ParameterError(
-            f"a recall base for {space.levels} degrees needs {space.c} or {space.levels} "
-            f"counts, got {len(counts)}")
-    return Context(counts)
+            f"recall base (--recall-base, recall_base) must be a sequence of integer "
+            f"counts, got {recall_base!r}")
+    else:
+        given = counts = tuple(recall_base)
+    if len(counts) != space.c:
+        raise ParameterError(
+            f"recall base (--recall-base, recall_base) takes {space.c} "
+            f"count{'s' if space.c > 1 else ''} for {space.levels} relevance degrees (one "
+            f"per relevant degree 1..{space.c}), got {len(given)}: {list(given)!r}")
+    return Context((0, *counts))
 
 
 # ---------------------------------------------------------------- counting

@@ -40,7 +40,7 @@ from ..measures.base import EvalContext, Family, NoParams
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
 from .scale import Scale, ScaledImage, TieStrategy, scale
-from .space import Context
+from .space import Context, Space
 
 
 @dataclass(frozen=True, eq=False)
@@ -193,7 +193,8 @@ def transform(
     ``options`` are those of :func:`transform_rankings`: ``levels`` (2),
     ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``.
     """
-    integer_option(options.get("relevance_level", 1), RELEVANCE_LEVEL, low=1)  # before reading
+    # options checked before anything is read, named as the caller wrote them
+    _check_options(N, options.get("levels", 2), options.get("relevance_level", 1))
     qrels_obj = as_qrels(qrels)
     # several files: runs that share a run id are named after them
     run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
@@ -219,7 +220,7 @@ def transform_rankings(
     """:func:`transform` of judged rankings already built (e.g. by
     :func:`~irscale.core.judged.build_judged_rankings`); ``topics``: the topics to report
     (default: those some run was evaluated on)."""
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    N, levels = _check_options(N, levels, relevance_level)
     if isinstance(measures, str):
         measures = measures.split()
     grid, topics = _grid(rankings, topics)
@@ -246,6 +247,14 @@ def transform_rankings(
     return ScaleTransform(matrix=matrix, evaluation=evaluation, N=N, levels=levels, ties=ties,
                           rescaled=rescale, feasible=feasible, labels=tuple(labels),
                           scales=used)
+
+
+def _check_options(N: Any, levels: Any, relevance_level: Any) -> tuple[int, int]:
+    """``N`` and ``levels`` as ints (a :class:`Space` of them exists), ``relevance_level``
+    ≥ 1; :class:`~irscale.errors.ParameterError` naming the option otherwise."""
+    space = Space(N, levels)
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    return space.N, space.levels
 
 
 def _for_transform(measure: ScaleMeasure, levels: int, relevance_level: int) -> ScaleMeasure:
