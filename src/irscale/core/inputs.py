@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import DuplicateError, InputFormatError
+from ..errors import DuplicateError, InputFormatError, ParameterError
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
@@ -399,6 +399,19 @@ def _codes(values: pa.ChunkedArray) -> np.ndarray:
     return encoded.indices.to_numpy(zero_copy_only=False)
 
 
+#: The duplicate policies of the readers (``duplicates=``).
+DUPLICATE_POLICIES = ("error", "first", "last", "max")
+
+
+def check_duplicate_policy(policy: object) -> None:
+    """:class:`~irscale.errors.ParameterError` unless ``policy`` is one of
+    :data:`DUPLICATE_POLICIES`."""
+    if not isinstance(policy, str) or policy not in DUPLICATE_POLICIES:
+        raise ParameterError(
+            f"unknown duplicate policy (duplicates) {policy!r}: use one of "
+            f"{', '.join(map(repr, DUPLICATE_POLICIES))}")
+
+
 def resolve_duplicates(
     topic: pa.ChunkedArray,
     docno: pa.ChunkedArray,
@@ -420,8 +433,7 @@ def resolve_duplicates(
     duplicate as for the rows in file order (the earliest duplicated pair, at its second
     occurrence).
     """
-    if policy not in ("error", "first", "last", "max"):
-        raise ValueError(f"unknown duplicate policy {policy!r}: use error, first, last or max")
+    check_duplicate_policy(policy)
     rows = duplicate_rows(topic, docno, fingerprints, blocks)
     # parsing and checking leave hundreds of MB of freed Arrow memory on a large file: give
     # it back now, before the next stages allocate their own
