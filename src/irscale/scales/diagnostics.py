@@ -280,13 +280,19 @@ def _successor(runs: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
     return nxt.astype(np.int8), ok
 
 
+#: Positions m of the structured counterexample runs when N is larger than this.
+STRUCTURED_POSITIONS = 512
+
+
 def _refute(sc: Scale, samples: int, seed: int) -> dict[str, tuple[str, str]]:
     """Counterexamples among structured and random runs (module documentation)."""
     space = sc.space
     N, c = space.N, space.c
     rng = np.random.default_rng(seed)
     structured = []
-    for m in range(N):  # seed 003: (0^m, a_0, a_c, ..., a_c) vs its successor-ish
+    # seed 003: (0^m, a_0, a_c, ..., a_c) vs its successor-ish, at every position m (at
+    # STRUCTURED_POSITIONS spread over the run when N is larger: the rows are N long)
+    for m in np.unique(np.linspace(0, N - 1, min(N, STRUCTURED_POSITIONS)).astype(np.int64)):
         row = np.zeros(N, dtype=np.int8)
         row[m + 1:] = c
         structured.append(row)
