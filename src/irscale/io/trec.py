@@ -25,6 +25,7 @@ from ..core.inputs import (
     Run,
     TopicBlocks,
     assemble_run,
+    check_duplicate_policy,
     resolve_duplicates,
     string_fingerprints,
 )
@@ -60,6 +61,7 @@ def read_qrels(
     >>> q.topics, list(q.rel)
     (['101'], [1, 0])
     """
+    check_duplicate_policy(duplicates)
     name = source_name(source)
     table, raw = parse_columns(
         source,
@@ -103,6 +105,7 @@ def read_run(
     >>> r.name, list(r.score)
     ('bm25', [2.5, 1.0])
     """
+    check_duplicate_policy(duplicates)
     source_label = source_name(source)
     include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
     checks = {4: _check_score}
