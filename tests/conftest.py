@@ -1,7 +1,14 @@
-"""Shared fixtures: location of the real data in ../shared (tests skip when it is absent)."""
+"""Shared fixtures: location of the real data in ../shared (tests skip when it is absent).
+
+``IRSCALE_SHARED_DATA`` names another directory for it; set it to a missing path (e.g.
+``IRSCALE_SHARED_DATA=/nonexistent python -m pytest tests``) to run the suite as a clone
+without ``../shared`` runs it. The documentation examples still name ``../shared/data``
+relative to the repository; they skip whenever this directory is absent.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +20,7 @@ settings.register_profile("irscale", deadline=None,
 settings.load_profile("irscale")
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("IRSCALE_SHARED_DATA") or REPO.parent / "shared" / "data")
 CLEF = SHARED_DATA / "clef2016-task2"
 URBANO = SHARED_DATA / "urbano-sigir2019"
 
