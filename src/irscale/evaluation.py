@@ -272,29 +272,94 @@ def evaluate(
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
-    ``qrels``: a :class:`~irscale.core.inputs.Qrels`, a path, a DataFrame or a dict of
-    dicts; ``runs``: a run, a path, a list of those, or a mapping ``{name: run}``.
-    ``measures``: names as accepted by :func:`irscale.measures.names.parse_measures`.
-    Options mirror trec_eval: ``relevance_level`` (-l, an integer ≥ 1), ``max_docs`` (-M,
-    an integer from 1 to 2⁶³ − 1), ``judged_only`` (-J), ``complete`` (-c),
-    ``num_docs_in_coll`` (-N, an integer ≥ 0), ``compat`` 9 or 10, ``ties``; other values
-    raise :class:`~irscale.errors.ParameterError` before anything is read.
-    ``labels``: extra per-document values by name, for the measures that use them
-    (``{"under": "task2.qunder"}`` for uRBP, document lengths for TBG and U, click
-    probabilities...): each a path to a qrels-format file ``topic iter docno value`` (topic
-    ``*``: every topic), a mapping ``{topic: {docno: value}}`` or a DataFrame (see
-    :func:`irscale.core.labels.read_labels`).
+    The runs are ranked as trec_eval ranks them (score descending, ties by docno
+    descending) and judged once; every requested measure is then computed for every
+    (run, topic) ranking.
 
-    A run with no topic in common with the qrels raises :class:`AlignmentError` (qrels of
-    another collection, or topic ids written differently), also with ``complete``, unless
-    ``allow_empty``; topics a run retrieved for that the qrels do not judge are not
-    evaluated, with a warning (:func:`check_topics`).
+    Parameters
+    ----------
+    qrels : Qrels, path, DataFrame or dict
+        The judgments: a :class:`~irscale.core.inputs.Qrels`, a qrels file (plain or
+        gzip), a DataFrame or a dict of dicts ``{topic: {docno: degree}}``.
+    runs : Run, path, DataFrame, dict, a list of those, or a mapping ``{name: run}``
+        One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run.
+    measures : str or iterable of str, default "official"
+        Measure names as accepted by :func:`irscale.measures.names.parse_measures`:
+        trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
+        ``all_trec``) or ir_measures' (``AP@100``, ``P(rel=2)@5``, ``nDCG@10``).
+    relevance_level : int, default 1
+        trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
+    max_docs : int, optional
+        trec_eval ``-M``: evaluate the first ``max_docs`` documents of each ranking
+        (an integer from 1 to 2⁶³ − 1).
+    judged_only : bool, default False
+        trec_eval ``-J``: drop the documents the qrels do not judge before evaluating.
+    complete : bool, default False
+        trec_eval ``-c``: average over every qrels topic, topics a run misses counting
+        as trec_eval 9.0.8 (or 10.0) counts them.
+    num_docs_in_coll : int, default 0
+        trec_eval ``-N``: the number of documents in the collection (an integer ≥ 0).
+    compat : {9, 10}, default 9
+        The trec_eval version whose behaviour is reproduced where 9.0.8 and 10.0 differ.
+    ties : {"trec_eval", "file-order", "rank-column"}, default "trec_eval"
+        Order of documents with equal scores: trec_eval's (docno descending), the order
+        of the file (as NTCIREVAL and cwl_eval), or the file's rank column.
+    labels : mapping, optional
+        Extra per-document values by name, for the measures that use them
+        (``{"under": "task2.qunder"}`` for uRBP, document lengths for TBG and U, click
+        probabilities...): each a path to a qrels-format file ``topic iter docno value``
+        (topic ``*``: every topic), a mapping ``{topic: {docno: value}}`` or a DataFrame
+        (see :func:`irscale.core.labels.read_labels`).
+    allow_empty : bool, default False
+        Evaluate a run that has no topic in common with the qrels instead of raising.
 
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
-    >>> run = {"q1": {"d1": 3.0, "d2": 2.0, "d4": 1.0}}
-    >>> ev = evaluate(qrels, run, ["map", "P@2"])
-    >>> ev.per_topic()[["measure", "value"]].values.tolist()
-    [['map', 0.5], ['P@2', 0.5]]
+    Returns
+    -------
+    Evaluation
+        Per-topic values (:meth:`Evaluation.per_topic`), summaries as trec_eval computes
+        them (:meth:`Evaluation.mean`, :meth:`Evaluation.aggregates`) and the topics ×
+        runs × measures :class:`~irscale.core.scorematrix.ScoreMatrix`
+        (:meth:`Evaluation.to_matrix`). Topics come in byte order, runs in the order given.
+
+    Raises
+    ------
+    ParameterError
+        An option out of range (checked before anything is read).
+    MeasureError
+        An unknown measure name or parameter, listing the valid ones.
+    AlignmentError
+        A run with no topic in common with the qrels (qrels of another collection, or
+        topic ids written differently), also with ``complete``, unless ``allow_empty``.
+    InputError
+        A malformed or unreadable input (see :func:`irscale.io.trec.read_qrels` and
+        :func:`irscale.io.trec.read_run`), or two runs with the same name.
+
+    Warns
+    -----
+    UserWarning
+        Topics a run retrieved documents for that the qrels do not judge: they are not
+        evaluated, as in trec_eval (:attr:`Evaluation.unjudged_topics`,
+        :func:`check_topics`).
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d1": 0, "d5": 1}}
+    >>> bm25 = {"q1": {"d1": 3.0, "d2": 2.0, "d4": 1.0}, "q2": {"d5": 1.0, "d1": 0.5}}
+    >>> ql = {"q1": {"d3": 2.0, "d1": 2.0}, "q2": {"d1": 1.0, "d5": 1.0}}
+    >>> ev = evaluate(qrels, {"bm25": bm25, "ql": ql}, ["map", "P@2", "ndcg_cut.2"])
+    >>> ev.runs, ev.measures
+    (('bm25', 'ql'), ('map', 'ndcg_cut_2', 'P@2'))
+    >>> table = ev.mean()  # runs × measures
+    >>> table.loc["bm25"].round(4).tolist(), table.loc["ql"].round(4).tolist()
+    ([0.75, 0.69, 0.5], [1.0, 1.0, 0.75])
+
+    ``ql`` scores d1 and d5 equally on q2: trec_eval's order puts d5 (docno descending)
+    first, so q2's P@2 is 0.5 and ndcg_cut_2 is 1.
+
+    >>> ev.per_topic().query("run == 'bm25' and measure == 'map'")["value"].tolist()
+    [0.5, 1.0]
+    >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
+    [0.0]
     """
     if compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")

@@ -58,8 +58,12 @@ def read_labels(source: Any) -> LabelTable:
     """A :class:`LabelTable` from a file path, bytes, mapping, DataFrame or :class:`Qrels`.
 
     >>> t = read_labels(b"101 0 d1 95\\n101 0 d2 7\\n")
-    >>> list(t.value)
+    >>> t
+    LabelTable(2 values, source='<bytes>')
+    >>> t.value.tolist()
     [95.0, 7.0]
+    >>> read_labels({"d1": 0.5, "d2": 0.25}).topic.to_pylist()  # "*": every topic
+    ['*', '*']
     """
     if isinstance(source, LabelTable):
         return source

@@ -28,8 +28,43 @@ from ..errors import AlignmentError, InputError, InputFormatError
 class ScoreMatrix:
     """Scores of ``systems`` on ``topics`` for ``measures``: ``values[t, s, m]``.
 
-    Topic, system and measure labels are unique strings. Values are finite floats unless
-    ``allow_missing`` was given when building the matrix (missing values are NaN).
+    The input of every statistical and meta-evaluation routine. Build one with
+    :meth:`from_array`, :meth:`from_wide`, :meth:`from_frame`, :meth:`read_csv` or
+    :meth:`irscale.evaluation.Evaluation.to_matrix`.
+
+    Parameters
+    ----------
+    values : array_like
+        A topics × systems or topics × systems × measures array of numbers.
+    topics, systems, measures : sequence of str
+        Unique labels of each axis (``measures`` defaults to ``("score",)``).
+
+    Raises
+    ------
+    InputError
+        A label count that does not match its axis, a duplicate label, or an array that
+        is not 2- or 3-dimensional.
+    InputFormatError
+        Values that are not numbers.
+
+    Notes
+    -----
+    Values are finite floats unless ``allow_missing`` was given to the constructor
+    method that built the matrix (missing values are NaN); the plain constructor does not
+    check them (:meth:`check_complete` does).
+
+    Examples
+    --------
+    >>> m = ScoreMatrix.read_csv(b"topic,bm25,ql\\n401,0.25,0.5\\n402,0.75,0.5\\n",
+    ...                          topic_column="topic", measure="ap")
+    >>> m
+    ScoreMatrix(2 topics × 2 systems × 1 measures ['ap'])
+    >>> m.topics, m.systems, m.mean().tolist()
+    (('401', '402'), ('bm25', 'ql'), [0.5, 0.5])
+    >>> m.array().tolist()  # topics × systems
+    [[0.25, 0.5], [0.75, 0.5]]
+    >>> m.subset(systems=["ql"]).to_frame().to_dict()
+    {'ql': {'401': 0.5, '402': 0.5}}
     """
 
     values: np.ndarray
@@ -74,7 +109,19 @@ class ScoreMatrix:
     ) -> ScoreMatrix:
         """A matrix from a (topics × systems) or (topics × systems × measures) array.
 
-        Missing labels default to ``1..n`` (topics), ``s1..sn`` (systems), ``score``.
+        Missing labels default to ``1..n`` (topics), ``s1..sn`` (systems), ``score``
+        (``m1..mn`` for several measures). A NaN or infinite value raises
+        :class:`~irscale.errors.InputError` naming it, unless ``allow_missing`` (NaN is
+        then a missing value).
+
+        >>> import numpy as np
+        >>> m = ScoreMatrix.from_array(np.array([[0.1, 0.3], [0.2, 0.5]]), systems=["a", "b"])
+        >>> m.topics, m.systems, m.measures
+        (('1', '2'), ('a', 'b'), ('score',))
+        >>> ScoreMatrix.from_array([[0.1, float("nan")]])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        irscale.errors.InputError: missing or non-finite score for topic '1', system 's2', ...
         """
         try:
             array = np.asarray(values, dtype=np.float64)

@@ -57,9 +57,44 @@ def read_qrels(
 ) -> Qrels:
     """Read a TREC qrels file ``qid iter docno rel``.
 
-    >>> q = read_qrels(b"101 0 d1 1\\n101 0 d2 0\\n")
-    >>> q.topics, list(q.rel)
-    (['101'], [1, 0])
+    Parameters
+    ----------
+    source : path, file object or bytes
+        A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
+        file or the file's bytes. Fields are separated by spaces or tabs; ``iter`` is
+        ignored; ``rel`` is an integer, negative for pooled documents that were not judged.
+    duplicates : {"error", "first", "last", "max"}, default "error"
+        What to do with a (topic, docno) pair judged twice: raise, or keep the first, the
+        last or the highest judgment.
+
+    Returns
+    -------
+    Qrels
+        One row per judgment, in file order.
+
+    Raises
+    ------
+    InputFormatError
+        A malformed line (wrong number of fields, a non-integer label), naming the source
+        and line.
+    EmptyInputError
+        No data line.
+    DuplicateError
+        A pair judged twice, with ``duplicates="error"``.
+    FileAccessError
+        The file cannot be read.
+    ParameterError
+        An unknown ``duplicates`` policy (checked before the file is read).
+
+    Examples
+    --------
+    >>> qrels = read_qrels(b"101 0 d1 1\\n101 0 d2 0\\n102 0 d7 2\\n")
+    >>> qrels
+    Qrels(2 topics, 3 judgments, source='<bytes>')
+    >>> qrels.topics, qrels.rel.tolist()
+    (['101', '102'], [1, 0, 2])
+    >>> read_qrels(b"101 0 d1 1\\n101 0 d1 2\\n", duplicates="max").rel.tolist()
+    [2]
     """
     check_duplicate_policy(duplicates)
     name = source_name(source)
@@ -98,12 +133,50 @@ def read_run(
 ) -> Run:
     """Read a TREC run file ``qid Q0 docno rank score runid``.
 
-    The run is named ``name`` or, as in trec_eval 9.0.8, by the run id of its last line.
-    ``keep_rank`` keeps the rank column (integers), needed by the ``rank-column`` tie policy.
+    Parameters
+    ----------
+    source : path, file object or bytes
+        A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
+        file or the file's bytes. Column 2 is ignored, as is the rank column unless
+        ``keep_rank``; scores must be finite numbers.
+    name : str, optional
+        The run's name; by default, as in trec_eval 9.0.8, the run id of its last line
+        (a warning says so when the file holds several run ids).
+    duplicates : {"error", "first", "last", "max"}, default "error"
+        What to do with a document retrieved twice for a topic: raise, or keep the first,
+        the last or the highest-scored line.
+    keep_rank : bool, default False
+        Keep the rank column (integers), needed by the ``rank-column`` tie policy.
 
-    >>> r = read_run(b"101 Q0 d1 1 2.5 bm25\\n101 Q0 d2 2 1.0 bm25\\n")
-    >>> r.name, list(r.score)
+    Returns
+    -------
+    Run
+        One row per retrieved document. Ranking (by score, ties by docno as trec_eval)
+        happens when the run is evaluated, not here.
+
+    Raises
+    ------
+    InputFormatError
+        A malformed line (wrong number of fields, a score that is not a finite number),
+        naming the source and line.
+    EmptyInputError
+        No data line.
+    DuplicateError
+        A document retrieved twice for a topic, with ``duplicates="error"``.
+    FileAccessError
+        The file cannot be read.
+    ParameterError
+        An unknown ``duplicates`` policy (checked before the file is read).
+
+    Examples
+    --------
+    >>> run = read_run(b"101 Q0 d1 1 2.5 bm25\\n101 Q0 d2 2 1.0 bm25\\n")
+    >>> run
+    Run('bm25', 1 topics, 2 results, source='<bytes>')
+    >>> run.name, run.score.tolist()
     ('bm25', [2.5, 1.0])
+    >>> read_run(b"101 Q0 d1 1 2.5 bm25\\n", name="baseline").name
+    'baseline'
     """
     check_duplicate_policy(duplicates)
     source_label = source_name(source)
@@ -177,18 +250,47 @@ def read_runs(
 ) -> list[Run]:
     """Read several run files, every run with a distinct name.
 
-    ``names`` (see :mod:`irscale.io.naming`): ``"runid"`` (default) names each run by its
-    run id, except runs that share one: those are named after their files (``bm25.run.gz``
-    → ``bm25``; a longer form where stems collide too), with a warning; ``"file"`` names
-    every run by its file stem; a list gives one name per file. A mapping
-    ``{name: path}`` names the runs itself.
+    Parameters
+    ----------
+    sources : iterable of paths, or mapping ``{name: path}``
+        The run files (plain or gzip-compressed). A mapping names the runs itself.
+    names : {"runid", "file"} or sequence of str, default "runid"
+        How to name the runs of a list of files (see :mod:`irscale.io.naming`):
+        ``"runid"`` names each run by its run id, except runs that share one: those are
+        named after their files (``bm25.run.gz`` → ``bm25``; a longer form where stems
+        collide too), with a warning; ``"file"`` names every run by its file stem; a
+        sequence gives one name per file.
+    duplicates : {"error", "first", "last", "max"}, default "error"
+        The duplicate policy of :func:`read_run`.
+    keep_rank : bool, default False
+        Keep the rank column (see :func:`read_run`).
 
-    >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
-    >>> _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
-    >>> [r.name for r in read_runs([folder / "a.run", folder / "b.run"], names="file")]
-    ['a', 'b']
+    Returns
+    -------
+    list of Run
+        One run per file, in the order given, with distinct names.
+
+    Raises
+    ------
+    ParameterError
+        ``names`` given with a mapping, an unknown naming rule, or a list of names of the
+        wrong length or with repeats.
+    InputError, FileAccessError
+        As :func:`read_run`, for the first file that cannot be read.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     folder = pathlib.Path(tmp)
+    ...     _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
+    ...     _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
+    ...     paths = [folder / "a.run", folder / "b.run"]
+    ...     by_runid = [run.name for run in read_runs(paths)]
+    ...     by_file = [run.name for run in read_runs(paths, names="file")]
+    ...     given = [run.name for run in read_runs({"x": paths[0], "y": paths[1]})]
+    >>> by_runid, by_file, given
+    (['bm25', 'ql'], ['a', 'b'], ['x', 'y'])
     """
     if isinstance(sources, Mapping):
         if not (isinstance(names, str) and names == "runid"):
