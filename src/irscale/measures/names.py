@@ -110,9 +110,37 @@ NTCIR_PREFIX = "ntcir:"
 def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[MeasureRequest]:
     """Requests for every name (a single string may hold several, separated by blanks).
 
-    ``compat`` selects the trec_eval version whose nicknames (``all_trec`` ...) apply.
-    Raises :class:`MeasureError` for an unknown name or bad parameters; the message names
-    the offending text.
+    Parameters
+    ----------
+    names : str or iterable of str
+        Measure names: trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
+        ``official`` and ``all_trec``), ir_measures' (``AP@100``, ``P(rel=2)@5``,
+        ``nDCG@10``) or irscale's own families with their parameters.
+    compat : {9, 10}, default 9
+        The trec_eval version whose nicknames (``all_trec`` ...) apply.
+
+    Returns
+    -------
+    list of MeasureRequest
+        One request per measure family to compute, in the order given (a nickname stands
+        for its families).
+
+    Raises
+    ------
+    MeasureError
+        An unknown name (suggesting close ones) or bad parameters; the message names the
+        offending text and lists the valid values.
+
+    Examples
+    --------
+    >>> [(r.family, r.params) for r in parse_measures("map P.5,10 nDCG@10")]
+    [('map', None), ('P', (5, 10)), ('ndcg_cut', (10,))]
+    >>> parse_measures(["P(rel=2)@5"])[0].relevance_level
+    2
+    >>> parse_measures("mapp")
+    Traceback (most recent call last):
+        ...
+    irscale.errors.MeasureError: unknown measure 'mapp' (did you mean map, gm_map?)
     """
     if isinstance(names, str):
         names = names.split()

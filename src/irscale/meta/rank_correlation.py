@@ -261,9 +261,38 @@ def check_options(method: str, options: dict[str, object]) -> None:
 def correlation(x: object, y: object, method: str = "kendall", **options: float) -> float:
     """The correlation of the rankings by scores ``x`` and ``y``.
 
-    ``method``: ``kendall`` (τ_b), ``tau_ap`` (τ_ap(x | y), y the gold standard),
-    ``tau_ap_sym``, ``spearman`` or ``rbo`` (extrapolated; option ``p``, default 0.9).
-    The tie tolerance options ``rtol``/``atol`` apply to every method; ``p`` to RBO only.
+    Parameters
+    ----------
+    x, y : array_like
+        Scores of the same systems, in the same order (e.g. mean scores under two
+        measures); each ranks the systems by decreasing score.
+    method : {"kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"}, default "kendall"
+        Kendall's τ_b, τ_ap(x | y) with y the gold standard, the symmetric τ_ap,
+        Spearman's ρ, or the extrapolated rank-biased overlap (see the module docstring).
+    **options : float
+        ``rtol`` / ``atol``, the tolerance within which two scores tie (every method);
+        ``p``, RBO's persistence (default 0.9; RBO only).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ParameterError
+        An unknown method, an option the method does not take, or vectors of different
+        lengths.
+    InputError
+        A missing or non-finite score (naming the vector and position).
+
+    Examples
+    --------
+    >>> ap = [0.31, 0.25, 0.40, 0.18, 0.22]
+    >>> ndcg = [0.45, 0.41, 0.52, 0.30, 0.43]
+    >>> print(round(correlation(ap, ndcg), 4), round(correlation(ap, ndcg, "tau_ap"), 4))
+    0.8 0.8333
+    >>> print(round(correlation(ap, ndcg, "rbo", p=0.8), 4))
+    0.9573
     """
     method = method_name(method)
     check_options(method, options)

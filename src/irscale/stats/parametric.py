@@ -52,8 +52,47 @@ def paired_t(
 ) -> TestResult:
     """Paired Student's t-test of mean(x − y) = 0 over topics.
 
-    ``x`` and ``y`` are per-topic scores (arrays, or Series aligned by topic id), or ``x``
-    is a score matrix and ``systems`` names the two systems. See the module docstring.
+    t = mean(d) / (s_d / sqrt(n)) with d_i = x_i − y_i, ν = n − 1 (see the module
+    docstring); the same statistic and p-value as ``scipy.stats.ttest_rel``.
+
+    Parameters
+    ----------
+    x, y : array_like or pandas.Series
+        Per-topic scores of the two systems (Series are aligned by topic id); or ``x`` is a
+        :class:`~irscale.core.scorematrix.ScoreMatrix` (or a wide DataFrame) and
+        ``systems`` names the two systems.
+    systems : pair of str, optional
+        The two systems of the score matrix ``x``.
+    measure : str, optional
+        The measure of a score matrix that holds several.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative hypothesis: ``greater`` is mean(x) > mean(y).
+    alpha : float, default 0.05
+        Significance level, also setting the confidence level 1 − α of the interval of
+        the mean difference.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` (t), ``df``, ``pvalue``, the mean difference ``diff`` with its
+        confidence interval, and effect sizes.
+
+    Raises
+    ------
+    InputError
+        A missing or non-finite score, or fewer than two topics.
+    AlignmentError
+        ``x`` and ``y`` of different lengths (or Series without common topics).
+    ParameterError
+        An unknown ``alternative`` or an ``alpha`` outside (0, 1).
+
+    Examples
+    --------
+    >>> x = [0.42, 0.31, 0.55, 0.27, 0.61, 0.38, 0.47, 0.52]
+    >>> y = [0.35, 0.30, 0.41, 0.25, 0.50, 0.39, 0.40, 0.44]
+    >>> result = paired_t(x, y)
+    >>> print(f"t = {result.statistic:.4f}, df = {result.df:g}, p = {result.pvalue:.4f}")
+    t = 3.3710, df = 7, p = 0.0119
     """
     return run_test(PAIRED_T, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha)

@@ -187,10 +187,45 @@ def topic_set_size(
 ) -> TopicSetSize:
     """Sakai's topic-set-size design (see the module docstring).
 
-    ``design``: ``"paired-t"`` (``sd`` = σ_d of per-topic differences), ``"two-sample-t"``
-    and ``"anova"`` (``sd`` = within-system σ; ``n_systems`` for ANOVA) with ``min_diff``
-    the minimum detectable difference (range for ANOVA) and power 1 − β; or ``"ci"`` with
-    ``width`` the largest acceptable expected CI width (paired; ``sd`` = σ_d).
+    Parameters
+    ----------
+    design : {"paired-t", "two-sample-t", "anova", "ci"}
+        ``"paired-t"``, ``"two-sample-t"`` and ``"anova"``: the smallest number of topics
+        whose test detects ``min_diff`` with power 1 − β; ``"ci"``: the smallest number
+        whose expected confidence interval of the mean difference is at most ``width``
+        wide (paired).
+    sd : float
+        σ_d of per-topic differences (``paired-t``, ``ci``) or the within-system σ
+        (``two-sample-t``, ``anova``), e.g. estimated from past data.
+    min_diff : float
+        The minimum detectable difference (the range of the system means for ANOVA);
+        required except for ``ci``.
+    width : float
+        The largest acceptable expected CI width; required for ``ci``.
+    n_systems : int, default 2
+        The number of systems compared by ANOVA.
+    alpha, beta : float, default 0.05 and 0.20
+        Type I and type II error rates (power 1 − β).
+
+    Returns
+    -------
+    TopicSetSize
+        ``n`` (topics; per system for ``two-sample-t``) and what it achieves: the power,
+        or the expected CI width for ``ci``.
+
+    Raises
+    ------
+    ParameterError
+        An unknown design, a non-positive ``sd``, a missing or non-positive ``min_diff``
+        or ``width``, ``alpha`` or ``beta`` outside (0, 1), fewer than 2 systems.
+
+    Examples
+    --------
+    >>> size = topic_set_size("paired-t", sd=0.1, min_diff=0.05)
+    >>> print(size.n, f"{size.achieved:.4f}")
+    34 0.8078
+    >>> topic_set_size("ci", sd=0.1, width=0.05).n
+    64
     """
     check_choice(design, DESIGNS, "design")
     alpha, beta = _check_power_args(alpha, beta)
