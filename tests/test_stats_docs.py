@@ -1,28 +1,148 @@
-"""The Python examples of docs/stats.md run as written (from the repository root)."""
+"""docs/stats.md: the Python examples run as written (from the repository root), and the
+numbers the page states (code comments, sentences, the JSON example) are what the code
+gives; the expected numbers are read from the page (:mod:`tests.docs_numbers`)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 
+from irscale import stats
+from irscale.core import ScoreMatrix
+
+from .conftest import URBANO, require
+from .docs_numbers import assert_close, blocks, comment, number_after, numbers, paragraph, printed
+from .docs_numbers import read as read_doc
+from .test_cli_eval import cli
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "stats.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+TEXT = read_doc("stats.md")
+BLOCKS = blocks(TEXT)
+
+
+def _block(anchor: str) -> str:
+    found = [code for code in BLOCKS if anchor in code]
+    assert len(found) == 1, anchor
+    return found[0]
 
 
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"example{i + 1}" for i in range(len(BLOCKS))])
-def test_documented_example_runs(code, urbano, monkeypatch, capsys):
+def test_documented_example_runs(code, monkeypatch, capsys, request):
+    if "shared/data" in code:
+        request.getfixturevalue("urbano")  # skips when ../shared/data is absent
     monkeypatch.chdir(ROOT)  # the examples name ../shared/data relative to the repository
     namespace: dict[str, object] = {}
     exec(compile(code, str(DOC), "exec"), namespace)
     assert capsys.readouterr().out  # every example prints something
 
 
-def test_the_documented_seed004_numbers_hold(urbano, monkeypatch, capsys):
+@pytest.fixture(scope="module")
+def trec8_ap():
+    return ScoreMatrix.read_csv(require(URBANO) / "adhoc8_ap.csv")
+
+
+def test_the_documented_seed004_tukey_numbers_hold(trec8_ap):
+    """``print(hsd.n_significant, len(hsd), round(hsd.half_width, 4))  # 3423 8256 0.0515``
+    and the sentence of the Tukey HSD section."""
+    hsd = stats.anova_twoway(trec8_ap).tukey_hsd(alpha=0.05)
+    significant, pairs, half_width = numbers(comment(_block("hsd = table.tukey_hsd"),
+                                                     "print(hsd.n_significant"))
+    assert (int(significant), int(pairs)) == (hsd.n_significant, len(hsd))
+    assert_close(half_width, hsd.half_width, "half-width")
+    sentence = paragraph(TEXT, "`half_width` reports eq. 11's half-width")
+    assert_close(number_after(sentence, "eq. 11's half-width ("), hsd.half_width)
+    assert number_after(sentence, "TREC-8; ") == significant
+    assert number_after(sentence, f"{int(significant):,} of ") == pairs
+
+
+@pytest.fixture(scope="module")
+def compare_json():
+    """The JSON of the documented ``irscale compare ... --format json`` command."""
+    shell = next(code for code in blocks(TEXT, "") if "$ irscale compare" in code)
+    lines = shell[shell.index("$ irscale compare") + 2:].splitlines()
+    command = []
+    for line in lines:  # the command and its continuation lines
+        command.append(line.rstrip("\\"))
+        if not line.endswith("\\"):
+            break
+    words = shlex.split(" ".join(command))
+    assert words[:2] == ["irscale", "compare"] and "json" in words
+    require(URBANO)
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the command names ../shared/data relative to the repository
+    try:
+        status, out, err = cli(words[1:])
+    finally:
+        os.chdir(cwd)
+    assert status == 0, err
+    return json.loads(out)
+
+
+def _documented_object(shell: str, start: str) -> dict[str, str]:
+    """``{key: value text}`` of the JSON object of the documented output starting with
+    ``start`` (the example elides the rest of the output with ``...``)."""
+    text = shell[shell.index(start):]
+    text = text[: text.index("}")]
+    return dict(re.findall(r'"(\w+)": ("[^"]*"|[-\d.e]+|true|false|null)', text))
+
+
+def test_the_documented_json_output_holds(compare_json):
+    shell = next(code for code in blocks(TEXT, "") if "$ irscale compare" in code)
+    anova = {row["factor"]: row for row in compare_json["anova"]}
+    stated = _documented_object(shell, '{"factor": "topic"')
+    assert stated.pop("factor") == '"topic"'
+    for key, value in stated.items():
+        assert_close(value, anova["topic"][key], f"anova topic {key}")
+    first = compare_json["pairs"][0]
+    stated = _documented_object(shell, '{"a": "run1"')
+    assert (stated.pop("a"), stated.pop("b")) == (f'"{first["a"]}"', f'"{first["b"]}"')
+    assert stated.pop("significant") == json.dumps(first["significant"])
+    for key, value in stated.items():
+        assert_close(value, first[key], f"pair {key}")
+    stated_pairs = re.search(r"\(([\d,]+) pairs\)", shell)[1]  # "(8,256 pairs)"
+    assert int(stated_pairs.replace(",", "")) == len(compare_json["pairs"])
+
+
+def test_the_documented_seed004_anova_table_holds(compare_json):
+    """"SS 167.9979 (topic; 167.9974 in the seed), 60.0298 (system; 60.0299), 85.3503
+    (error; 85.3502); F 251.95 and 34.46; ω² 0.6559 and 0.3991" (seed 004 Table 1, whose
+    sums of squares differ from ours by the rounding of the CSV's scores only)."""
+    anova = {row["factor"]: row for row in compare_json["anova"]}
+    sentence = paragraph(TEXT, "reproduces seed 004 Table 1")
+    for factor in ("topic", "system", "error"):
+        ours, seeds = re.search(rf"([\d.]+) \({factor}; ([\d.]+)", sentence).groups()
+        assert_close(ours, anova[factor]["ss"], f"SS {factor}")
+        assert abs(float(seeds) - anova[factor]["ss"]) < 1e-3, (factor, seeds)
+    f_topic, f_system = re.search(r"F ([\d.]+) and ([\d.]+)", sentence).groups()
+    assert_close(f_topic, anova["topic"]["f"], "F topic")
+    assert_close(f_system, anova["system"]["f"], "F system")
+    w_topic, w_system = re.search(r"ω² ([\d.]+) and ([\d.]+)", sentence).groups()
+    assert_close(w_topic, anova["topic"]["omega2"], "omega2 topic")
+    assert_close(w_system, anova["system"]["omega2"], "omega2 system")
+
+
+def test_the_documented_family_size_holds(urbano, monkeypatch, capsys):
+    """``print(len(family), family.n_significant)  # 3 pairs × 1 measure × 2 collections``"""
+    code = _block("stats.pairwise_tests(collections")
+    factors = [int(n) for n in numbers(comment(code, "print(len(family)"))]
     monkeypatch.chdir(ROOT)
-    namespace: dict[str, object] = {}
-    exec(compile(BLOCKS[1], str(DOC), "exec"), namespace)
-    out = capsys.readouterr().out
-    assert "3423 8256 0.0515" in out
+    exec(compile(code, str(DOC), "exec"), {})
+    size = int(capsys.readouterr().out.split()[0])
+    assert size == factors[0] * factors[1] * factors[2]
+
+
+def test_the_documented_design_numbers_hold():
+    """``power_paired_t(0.5, 30)  # ≈ 0.75`` and ``topic_set_size(...)  # n = 73``, the
+    calls evaluated as the page writes them."""
+    code = _block("stats.power_paired_t")
+    expression, stated = printed(code, "stats.power_paired_t")
+    assert_close(numbers(stated)[0], eval(expression, {"stats": stats}), expression)
+    expression, stated = printed(code, 'stats.topic_set_size("paired-t"')
+    design = eval(expression, {"stats": stats})
+    assert stated.startswith("n =") and design.n == int(numbers(stated)[0])
