@@ -2,10 +2,12 @@
 files they write go to a temporary directory), and the numbers the page states — code
 comments, sentences and tables on TREC-8 and the CLEF runs — are what the code gives. The
 expected numbers are read from the page (:mod:`tests.docs_numbers`), so the page and the
-code cannot drift apart."""
+code cannot drift apart. The tables at N = 30 of section 6 need the transform at N = 30
+(minutes): ``IRSCALE_SLOW_DOCS=1`` runs that test too."""
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from pathlib import Path
@@ -340,6 +342,63 @@ def test_documented_table_2():
         assert set(row) == set(frame.columns)
         for measure, stated in row.items():
             assert_close(stated, frame.loc[track, measure], f"{track} {measure}")
+
+
+#: The tests of Tables 5 and 6 as the text names them (Sig of the hidden rows).
+TEST_NAMES = {"sign": "Sign Test", "rank-sum": "Wilcoxon Rank Sum Test",
+              "Kruskal–Wallis": "Kruskal-Wallis Test", "Friedman": "Friedman Test"}
+
+
+@pytest.mark.skipif(not os.environ.get("IRSCALE_SLOW_DOCS"),
+                    reason="the transform at N = 30 takes minutes: IRSCALE_SLOW_DOCS=1 runs it")
+def test_documented_tables_at_n30():
+    """Tables 2 (N = 30), 4, 5 and 6 at N = 30 and the Sig of Table 5's hidden rows."""
+    clef = require(CLEF)
+    runs = sorted(str(p) for p in (clef / "runs").glob("*.txt"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # runs sharing a run id
+        report = meta.scale_report(clef / "task2.qrels", runs, cutoffs=[30],
+                                   collection="CLEF")
+    row = next(r for r in table(TEXT, "Table 2 — overall τ") if r["track"] == "CLEF_30")
+    frame = report.table2()
+    for measure, stated in row.items():
+        if measure != "track":
+            assert_close(stated, frame.loc["CLEF_30", measure], f"CLEF_30 {measure}")
+    for anchor, recall_base in (("Table 5 at N = 30", False), ("Table 6 at N = 30", True)):
+        frame = report.table5(30, recall_base=recall_base)
+        computed = {(r["measure"], r["test"]): r for r in frame.to_dict("records")}
+        shown = set()
+        for row in table(TEXT, anchor):
+            if row["test"] == "all eight tests":
+                ours = [r for r in frame.to_dict("records") if r["measure"] == row["measure"]]
+                assert [int(n) for n in numbers(row["Sig"])] == [r["Sig"] for r in ours]
+                keys = [(row["measure"], r["test"]) for r in ours]
+            else:
+                keys = [(row["measure"], row["test"])]
+                assert int(row["Sig"]) == computed[keys[0]]["Sig"], keys[0]
+            for key in keys:
+                for column in ("S2NS (%)", "NS2S (%)", "Δ%"):
+                    assert row[column] == computed[key][column], (key, column)
+            shown.update(keys)
+        for key in set(computed) - shown:  # "Rows not shown have no change"
+            assert computed[key]["S2NS (%)"].startswith("0 ("), key
+            assert computed[key]["NS2S (%)"].startswith("0 ("), key
+        if not recall_base:
+            text = paragraph(TEXT, "Sig of the hidden rows")
+            hidden = text[text.index("Sig of the hidden rows"):]
+            order = [TEST_NAMES[t.strip()] for t in
+                     re.search(r"\(([^)]*Friedman)\)", hidden)[1].split(",")]
+            for measure, counts in re.findall(r"(\w+) ((?:\d+, ){3}\d+)", hidden):
+                for test, count in zip(order, counts.split(", "), strict=True):
+                    assert computed[measure, test]["Sig"] == int(count), (measure, test)
+            measure, test, count = re.search(r"(\w+) (sign) (\d+)\.", hidden).groups()
+            assert computed[measure, TEST_NAMES[test]]["Sig"] == int(count)
+    frame = report.table4(30).set_index("measure")
+    for row in table(TEXT, "Table 4 at N = 30"):
+        pair = row["measures"]
+        assert_close(row["Msr"], frame.loc[pair, "Msr"], f"{pair} Msr")
+        assert_close(row["RnkMsr"], frame.loc[pair, "RnkMsr"], f"{pair} RnkMsr")
+        assert_close(row["Δ%"], frame.loc[pair, "delta_%"], f"{pair} Δ%")
 
 
 def test_close_reads_precision():
