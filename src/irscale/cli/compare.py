@@ -32,15 +32,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
 from ..io.naming import NameSpec
+from ..stats.names import CORRECTIONS, FORMATS, MODEL_NAMES, TEST_NAMES
 from .checks import check_compare, check_score_measures, compare_test, select_systems
 from .outputs import add_output, write_text
 from .runargs import add_run_options, check_no_runs_option, named_runs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core import ScoreMatrix
 
 #: Many-system procedures (besides the two-system tests of irscale.stats.TESTS).
 MULTI_TESTS = ("tukey-hsd", "randomized-tukey-hsd")
@@ -51,8 +53,6 @@ RANK_MODELS = ("kruskal-wallis", "friedman")
 
 
 def add_parser(subparsers) -> None:
-    from ..stats import CORRECTIONS, FORMATS, MODELS, TESTS
-
     parser = subparsers.add_parser(
         "compare",
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
@@ -72,10 +72,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--systems", default=None, metavar="A,B,...",
                         help="comma-separated systems to compare (default: all)")
     parser.add_argument("--test", default="tukey-hsd",
-                        help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TESTS)} "
+                        help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
                         "(default tukey-hsd)")
     parser.add_argument("--model", default=None,
-                        help=f"model of tukey-hsd: {' | '.join(list(MODELS) + list(RANK_MODELS))}"
+                        help=f"model of tukey-hsd: {' | '.join(MODEL_NAMES + RANK_MODELS)}"
                         " (default topic+system)")
     parser.add_argument("--correction", default=None,
                         help=f"{' | '.join(CORRECTIONS)} (pairwise tests; default holm)")
@@ -100,6 +100,10 @@ def add_parser(subparsers) -> None:
 
 
 def _read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
+    import numpy as np
+
+    from ..core import ScoreMatrix
+
     matrices = [ScoreMatrix.read_csv(p, topic_column=topic_column) for p in paths]
     first = matrices[0]
     for path, matrix in zip(paths[1:], matrices[1:], strict=True):
@@ -130,6 +134,8 @@ def _evaluate(inputs: list[str], measures: list[str] | None, names: NameSpec | N
         raise InputError("give a qrels file and at least two run files (or --scores FILE)")
     if not measures:
         raise ParameterError("name the measure to compare with -m MEASURE (e.g. -m map)")
+    import numpy as np
+
     from ..evaluation import evaluate  # interface: evaluate(qrels, runs, measures)
 
     matrix = evaluate(inputs[0], named_runs(inputs[1:], names), measures,

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.judged import TIE_POLICIES
+from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
-from ..io.output import FORMATS, write_results
+from ..io.formats import FORMATS
 from .outputs import add_output, open_output
 from .runargs import add_run_options, named_runs
 
@@ -71,6 +71,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate
+    from ..io.output import write_results
 
     labels = _label_files(args.labels)
     evaluation = evaluate(

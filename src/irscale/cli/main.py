@@ -51,7 +51,14 @@ class Parser(argparse.ArgumentParser):
                          f"(see '{self.prog} --help')")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``irscale`` command line.
+
+    Given the ``command`` a command line names, only that subcommand's parser is built (its
+    module imported); the others are registered by name only, so that the choices and their
+    errors stay the same while their modules are not loaded. Without one (``irscale
+    --help``, or no or an unknown command), every subcommand is built.
+    """
     from .. import __version__
 
     parser = Parser(
@@ -62,8 +69,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"irscale {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        importlib.import_module(f".{name}", __package__).add_parser(subparsers)
+        if command in SUBCOMMANDS and name != command:
+            subparsers.add_parser(name)
+        else:
+            importlib.import_module(f".{name}", __package__).add_parser(subparsers)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand a command line names: its first argument that is not an option (the
+    ``irscale`` command itself takes no option with a value)."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -93,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     try:
-        parser = build_parser()
+        argv = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")

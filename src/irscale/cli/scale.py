@@ -27,10 +27,10 @@ import argparse
 import json
 import sys
 
-from ..core.judged import TIE_POLICIES
+from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.files import atomic_output
-from ..io.output import FORMATS, write_results
+from ..io.formats import FORMATS
 from .outputs import add_force, add_output, open_output, write_text
 from .runargs import add_run_options, named_runs
 
@@ -212,6 +212,7 @@ def _write_csv(sc, stream) -> None:
 def run_transform(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from ..io.output import write_results
     from ..scales.transform import transform
 
     runs = named_runs(args.runs, args.names, keep_rank=args.tie_policy == "rank-column")

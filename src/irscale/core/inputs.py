@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import DuplicateError, InputFormatError, ParameterError
+from . import arrow
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
@@ -59,7 +60,7 @@ class TopicBlocks:
         """The blocks of ``values`` (a string column), found by comparing neighbours
         (``change``: their :func:`_changes` when already computed)."""
         if len(values) == 0:
-            return cls(bounds=np.zeros(1, dtype=np.int64), heads=pa.array([], pa.string()))
+            return cls(bounds=np.zeros(1, dtype=np.int64), heads=arrow.strings([]))
         values = _chunked(values)
         bounds = _block_bounds(_changes(values) if change is None else change)
         return cls(bounds=bounds, heads=take_rows(values, bounds[:-1]).combine_chunks())
@@ -92,7 +93,7 @@ class TopicBlocks:
             distinct = encoded.dictionary
             if len(distinct) == n_blocks:  # a block per value: the values in block order
                 return None, cls(bounds=_block_bounds(change), heads=distinct)
-            codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            codes = arrow.to_numpy(encoded.indices).astype(np.int64)
             del encoded
         grouped_bounds = np.zeros(len(distinct) + 1, dtype=np.int64)
         np.cumsum(np.bincount(codes, minlength=len(distinct)), out=grouped_bounds[1:])
@@ -123,8 +124,7 @@ class TopicBlocks:
     @cached_property
     def first_codes(self) -> np.ndarray:
         """Code (int64) of every block's value, in order of first appearance."""
-        codes = self._encoded.indices.to_numpy(zero_copy_only=False)
-        return np.asarray(codes, dtype=np.int64)
+        return arrow.to_numpy(self._encoded.indices).astype(np.int64)
 
     @cached_property
     def contiguous(self) -> bool:
@@ -133,8 +133,8 @@ class TopicBlocks:
 
     def codes_in(self, value_set: pa.Array) -> np.ndarray:
         """Index (int64) of every block's value in ``value_set``, -1 when absent."""
-        codes = pc.fill_null(pc.index_in(self.heads, value_set=value_set), -1)
-        return np.asarray(codes.to_numpy(zero_copy_only=False), dtype=np.int64)
+        codes = pc.index_in(self.heads, value_set=value_set)
+        return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
 
     def expand(self, per_block: np.ndarray) -> np.ndarray:
         """Per-block values repeated for every row of their block."""
@@ -142,7 +142,7 @@ class TopicBlocks:
 
     def column(self) -> pa.ChunkedArray:
         """The column these blocks describe: every block's value repeated for its rows."""
-        return pa.chunked_array([self.heads.take(pa.array(self.expand(np.arange(len(self)))))])
+        return pa.chunked_array([self.heads.take(arrow.array(self.expand(np.arange(len(self)))))])
 
 
 #: :meth:`TopicBlocks.grouped` encodes a whole column when its blocks average fewer rows.
@@ -163,7 +163,7 @@ def _block_bounds(change: pa.ChunkedArray) -> np.ndarray:
     at = pc.indices_nonzero(change)
     bounds = np.empty(len(at) + 2, dtype=np.int64)
     bounds[0], bounds[-1] = 0, len(change) + 1
-    bounds[1:-1] = at.to_numpy()
+    bounds[1:-1] = arrow.to_numpy(at)
     bounds[1:-1] += 1
     return bounds
 
@@ -178,7 +178,7 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
     """
     rows = np.asarray(rows, dtype=np.int64)
     if values.num_chunks == 1:
-        return pa.chunked_array([values.chunk(0).take(pa.array(rows))], values.type)
+        return pa.chunked_array([values.chunk(0).take(arrow.array(rows))], values.type)
     lengths = np.array([len(chunk) for chunk in values.chunks])
     ends = np.cumsum(lengths)
     chunk_of = np.searchsorted(ends, rows, "right").astype(np.uint16 if len(ends) < 1 << 16
@@ -189,14 +189,14 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
         rows, chunk_of = rows[grouped], chunk_of[grouped]
     cuts = np.searchsorted(chunk_of, np.arange(len(ends) + 1))
     taken = pa.chunked_array([
-        values.chunk(i).take(pa.array(rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i])))
+        values.chunk(i).take(arrow.array(rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i])))
         for i in range(len(ends)) if cuts[i + 1] > cuts[i]
     ], values.type)
     if grouped is None:
         return taken
     inverse = np.empty_like(grouped)
     inverse[grouped] = np.arange(len(grouped))
-    return taken.take(pa.array(inverse))
+    return taken.take(arrow.array(inverse))
 
 
 def duplicate_rows(
@@ -248,7 +248,7 @@ def duplicate_rows(
     flag[1:] |= same
     flag[:-1] |= same
     candidates = np.sort(order[flag])
-    take = pa.array(candidates)
+    take = arrow.array(candidates)
     exact = _duplicate_rows_exact(topic.take(take), docno.take(take))
     return candidates[exact]
 
@@ -396,7 +396,7 @@ def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
 
 def _codes(values: pa.ChunkedArray) -> np.ndarray:
     encoded = pc.dictionary_encode(values).combine_chunks()
-    return encoded.indices.to_numpy(zero_copy_only=False)
+    return arrow.to_numpy(encoded.indices)
 
 
 #: The duplicate policies of the readers (``duplicates=``).
@@ -443,8 +443,8 @@ def resolve_duplicates(
     if policy == "error":
         if file_row is not None:
             rows = rows[np.argsort(file_row[rows])]
-        topics = topic.take(pa.array(rows)).to_pylist()
-        docs = docno.take(pa.array(rows)).to_pylist()
+        topics = topic.take(arrow.array(rows)).to_pylist()
+        docs = docno.take(arrow.array(rows)).to_pylist()
         first_pair = (topics[0], docs[0])
         second = next(
             r for r, t, d in zip(rows[1:], topics[1:], docs[1:], strict=True)
@@ -667,7 +667,7 @@ def assemble_run(
     if file_row is not None:
         # a topic's rows are not together: store the rows grouped by topic (see Run)
         topic = blocks.column()
-        docno = pa.chunked_array([docno.combine_chunks().take(pa.array(file_row))])
+        docno = pa.chunked_array([docno.combine_chunks().take(arrow.array(file_row))])
         score, fingerprints = score[file_row], fingerprints[file_row]
         rank = None if rank is None else rank[file_row]
     keep = resolve_duplicates(
@@ -676,7 +676,7 @@ def assemble_run(
         fingerprints, blocks, file_row,
     )
     if keep is not None:
-        take = pa.array(keep)
+        take = arrow.array(keep)
         topic, docno, score = topic.take(take), docno.take(take), score[keep]
         rank = None if rank is None else rank[keep]
         file_row = None if file_row is None else file_row[keep]

@@ -29,26 +29,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Literal
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError, ParameterError
+from . import arrow
 from .inputs import Qrels, Run, TopicBlocks, as_c_float, take_rows
-from .options import MAX_DOCS, RELEVANCE_LEVEL, integer_option
+from .options import MAX_DOCS, RELEVANCE_LEVEL, TIE_POLICIES, TiePolicy, integer_option
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
 UNJUDGED = -2
-
-#: How documents with equal scores are ordered.
-#: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
-#: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
-#: (ascending) instead of the score, ties in file order.
-TiePolicy = Literal["trec_eval", "file-order", "rank-column"]
-TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
 
 
 @dataclass(frozen=True, eq=False)
@@ -268,7 +261,7 @@ class QrelsIndex:
         topic_code = blocks.expand(blocks.codes_in(topic_array))
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0
-        degrees = np.unique(rel[judged])
+        degrees = arrow.unique_integers(rel[judged])
         top = int(degrees[-1]) if len(degrees) else 0
         if dense_layout(degrees):  # column g counts degree g
             n_levels = top + 1
@@ -301,10 +294,10 @@ class QrelsIndex:
     def exact(self) -> _ExactIndex:
         """The dictionary-encoded index (docno codes), for when fingerprints cannot decide."""
         qrels = self.qrels
-        topic_code = pc.index_in(qrels.topic, value_set=self.topic_array).to_numpy()
+        topic_code = arrow.to_numpy(pc.index_in(qrels.topic, value_set=self.topic_array))
         encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
         docs = encoded.dictionary
-        doc_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
         n_docs = max(len(docs), 1)
         keys = topic_code.astype(np.int64) * n_docs + doc_code
         order = np.argsort(keys, kind="stable")
@@ -492,10 +485,11 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
     if ties == "trec_eval":
         # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
         # in single precision tie, and the tie is broken by docno.
-        table = pa.table({"t": topic_code, "s": as_c_float(key), "d": run.docno})
-        order = pc.sort_indices(
+        table = pa.table({"t": arrow.array(topic_code), "s": arrow.array(as_c_float(key)),
+                          "d": run.docno})
+        order = arrow.to_numpy(pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
-        ).to_numpy()
+        ))
     elif ties == "file-order":
         order = np.lexsort((-key, topic_code))  # lexsort is stable: file order for ties
     else:
@@ -553,10 +547,10 @@ def _presorted_order(
     rows, row_group = rows[judged], row_group[judged]
     position = rows + shift[block[judged]]
     tied = pa.table({
-        "g": row_group, "d": take_rows(docno, rows if within is None else within[rows])
+        "g": arrow.array(row_group), "d": take_rows(docno, rows if within is None else within[rows])
     })
     by_docno = pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")])
-    order[position] = rows[by_docno.to_numpy()]
+    order[position] = rows[arrow.to_numpy(by_docno)]
     return order if within is None else within[order]
 
 
@@ -657,8 +651,8 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
 
 def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
     """Index of every value in ``value_set`` (-1 when absent), as an int64 numpy array."""
-    codes = pc.fill_null(pc.index_in(values, value_set=value_set), -1)
-    return np.asarray(codes.to_numpy(), dtype=np.int64)
+    codes = pc.index_in(values, value_set=value_set)
+    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
 
 
 #: Rows scanned at once by :func:`_tied_pairs` and looked up at once by
@@ -687,7 +681,7 @@ def judge_run_rows(
     absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
     if absent.any():
-        unjudged = tuple(sorted(pc.unique(blocks.heads.filter(pa.array(absent))).to_pylist()))
+        unjudged = tuple(sorted(pc.unique(blocks.heads.filter(arrow.array(absent))).to_pylist()))
     order = rank_order(run, block_topic, options.ties)
     n_topics = len(index.topics)
     counts = np.bincount(
@@ -735,7 +729,9 @@ def build_judged_rankings(
         unjudged_per_run.append(unjudged)
         flags = np.zeros(len(present), dtype=bool)
         if placeholders:
-            missing = np.setdiff1d(np.arange(len(index.topics)), present)
+            absent_topics = np.ones(len(index.topics), dtype=bool)
+            absent_topics[present] = False
+            missing = np.flatnonzero(absent_topics)  # np.setdiff1d, without numpy.ma
             if len(missing):
                 starts = np.concatenate(([0], np.cumsum(lengths)))
                 pieces = np.split(rel, starts[1:-1]) if len(present) else []

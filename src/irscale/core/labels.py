@@ -15,7 +15,8 @@ satisfaction probability (click-model measures). These come as *label sets*, nam
 A row whose topic is ``*`` holds for every topic (used when no topic-specific row exists).
 :func:`attach_labels` looks every retrieved document up and stores the values, aligned
 with ``rel``, in :attr:`JudgedRankings.attributes` (NaN where a document has no label);
-views (cut-offs, condensed lists) keep them aligned. Lookups are vectorised joins.
+views (cut-offs, condensed lists) keep them aligned. Lookups are vectorised (integer keys
+of the label set's topic and docno codes, searched in sorted order).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError, InputFormatError
+from . import arrow
 from .inputs import Qrels, Run, resolve_duplicates
 from .judged import JudgedRankings, QrelsIndex, RankingOptions, judge_run_rows
 
@@ -91,7 +93,7 @@ def _read_file(source: Any) -> LabelTable:
         {3: lambda text: None if is_float(text) else "is not a number"},
         "labels",
     )
-    return _checked(table["qid"], table["docno"], table["value"].to_numpy(), name,
+    return _checked(table["qid"], table["docno"], arrow.to_numpy(table["value"]), name,
                     lambda row: line_of_record(raw(), row))
 
 
@@ -162,24 +164,42 @@ def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
 # ---------------------------------------------------------------- alignment
 def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
            docno: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none)."""
+    """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none).
+
+    Pairs are looked up as integer keys (topic code × documents + docno code, codes in the
+    label set's own topics and docnos) in the sorted keys of the label set.
+    """
     n = len(docno)
     out = np.full(n, np.nan)
     if n == 0:
         return out
-    query = pa.table({"t": topic, "d": docno, "i": pa.array(np.arange(n))})
-    labels = pa.table({"t": table.topic, "d": table.docno, "v": table.value})
-    wildcard = pc.equal(labels["t"], ANY_TOPIC)
-    specific = labels.filter(pc.invert(wildcard))
-    for keys, right in ((["t", "d"], specific),
-                        (["d"], labels.filter(wildcard).drop_columns(["t"]))):
-        if right.num_rows == 0:
-            continue
-        joined = query.join(right, keys=keys, join_type="inner")
-        rows = joined["i"].to_numpy()
-        fill = np.isnan(out[rows])
-        out[rows[fill]] = joined["v"].to_numpy()[fill]
+    wildcard = arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC)))
+    docs = pc.unique(table.docno)
+    label_doc, query_doc = _codes_in(table.docno, docs), _codes_in(docno, docs)
+    specific = ~wildcard
+    if specific.any():
+        topics = pc.unique(table.topic.filter(arrow.array(specific)))
+        label_keys = _codes_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
+        order = np.argsort(label_keys)
+        label_keys, values = label_keys[order], table.value[specific][order]
+        query_topic = _codes_in(topic, topics)
+        asked = np.flatnonzero((query_topic >= 0) & (query_doc >= 0))
+        keys = query_topic[asked] * len(docs) + query_doc[asked]
+        slot = np.minimum(np.searchsorted(label_keys, keys), len(label_keys) - 1)
+        found = label_keys[slot] == keys
+        out[asked[found]] = values[slot[found]]
+    if wildcard.any():
+        by_doc = np.full(len(docs), np.nan)
+        by_doc[label_doc[wildcard]] = table.value[wildcard]
+        fill = np.flatnonzero(np.isnan(out) & (query_doc >= 0))
+        out[fill] = by_doc[query_doc[fill]]
     return out
+
+
+def _codes_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """Index (int64) of every value in ``value_set``, -1 when absent."""
+    codes = pc.index_in(values, value_set=value_set)
+    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
@@ -192,7 +212,7 @@ def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
     parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
     for run in runs:
         _, _, _, _, rows = judge_run_rows(index, run, options)
-        take = pa.array(rows)
+        take = arrow.array(rows)
         topic, docno = run.topic.take(take), run.docno.take(take)
         for name, table in tables.items():
             parts[name].append(lookup(table, topic, docno))

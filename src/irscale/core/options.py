@@ -12,7 +12,7 @@ For example ``-l 0``: "relevance level (-l, relevance_level) must be an integer 
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import ParameterError
 
@@ -23,6 +23,13 @@ INT64_MAX = 2**63 - 1
 RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
+
+#: How documents with equal scores are ordered (:class:`~irscale.core.judged.RankingOptions`).
+#: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
+#: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
+#: (ascending) instead of the score, ties in file order.
+TiePolicy = Literal["trec_eval", "file-order", "rank-column"]
+TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
 
 
 def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:

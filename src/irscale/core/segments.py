@@ -82,7 +82,7 @@ class ScanLayout:
         # bucket = bit length of (length - 1): lengths in (2^(b-1), 2^b] share a bucket
         bucket = np.zeros(len(lengths), dtype=np.int8)
         bucket[filled] = np.frexp((lengths[filled] - 1).astype(np.float64))[1]
-        kinds = np.unique(bucket[filled])
+        kinds = np.flatnonzero(np.bincount(bucket[filled])).astype(np.int8)  # np.unique
         if len(kinds) == 1:
             local = np.cumsum(filled) - 1
             width = int(lengths.max())

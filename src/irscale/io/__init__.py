@@ -1,5 +1,30 @@
-"""Readers and writers: TREC qrels and runs (plain or gzip), in-memory inputs, output formats."""
+"""Readers and writers: TREC qrels and runs (plain or gzip), in-memory inputs, output formats.
 
-from .trec import read_qrels, read_run, read_runs
+Names are imported on first use (PEP 562): importing a light module of this package
+(:mod:`irscale.io.files`, :mod:`irscale.io.formats`) does not load numpy and pyarrow.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {"read_qrels": ".trec", "read_run": ".trec", "read_runs": ".trec"}
 
 __all__ = ["read_qrels", "read_run", "read_runs"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'irscale.io' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .trec import read_qrels, read_run, read_runs

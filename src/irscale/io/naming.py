@@ -22,9 +22,12 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from ..core.inputs import Run
 from ..errors import ParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.inputs import Run
 
 #: The naming rules by keyword; otherwise ``names`` lists one name per run.
 NAME_MODES = ("runid", "file")

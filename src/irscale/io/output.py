@@ -12,6 +12,7 @@ what trec_eval prints. Per-topic lines are assembled in bulk directly as bytes
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import math
@@ -22,13 +23,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core import arrow
 from ..errors import ParameterError
+from .formats import FORMATS
 from .trec_lines import fixed4_units, trec_lines
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation import Column, Evaluation
-
-FORMATS = ("trec", "csv", "json", "markdown")
 
 
 def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Array:
@@ -50,19 +51,19 @@ def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Ar
     fraction = safe - np.floor(safe)
     plain &= np.abs(fraction - 0.5) >= 1e-6
     units = np.rint(safe).astype(np.int64)
-    whole = pc.cast(pa.array(units // int(scale)), pa.string())
-    part = pc.utf8_lpad(pc.cast(pa.array(units % int(scale)), pa.string()), decimals, "0")
-    text = pc.binary_join_element_wise(whole, part, ".")
+    whole = pc.cast(arrow.array(units // int(scale)), pa.string())
+    part = pc.utf8_lpad(pc.cast(arrow.array(units % int(scale)), pa.string()), decimals, "0")
+    text = pc.binary_join_element_wise(whole, part, arrow.scalar("."))
     negative = np.signbit(values)
     if negative.any():
-        sign = pc.if_else(pa.array(negative), pa.scalar("-"), pa.scalar(""))
-        text = pc.binary_join_element_wise(sign, text, "")
+        sign = pc.if_else(arrow.array(negative), arrow.scalar("-"), arrow.scalar(""))
+        text = pc.binary_join_element_wise(sign, text, arrow.scalar(""))
     if width > decimals + 2:  # only wider than every non-negative plain value needs padding
         text = pc.utf8_lpad(text, width, " ")
     if not plain.all():
         rows = np.flatnonzero(~plain)
         fixed = [_printf(v, decimals, width) for v in values[rows].tolist()]
-        text = pc.replace_with_mask(text, pa.array(~plain), pa.array(fixed, pa.string()))
+        text = pc.replace_with_mask(text, arrow.array(~plain), arrow.strings(fixed))
     return text
 
 
@@ -129,12 +130,12 @@ def _per_query_blocks(evaluation: Evaluation, run_index: int,
     rows = np.flatnonzero(rankings.ranking_run == run_index)
     if not columns or not len(rows):
         return
-    topics = pa.array(rankings.topics, pa.string())
+    topics = arrow.strings(rankings.topics)
     step = max(1, CHUNK_LINES // len(columns))
     for start in range(0, len(rows), step):
         block = rows[start:start + step]
         yield _per_query_block(evaluation, columns, topics.take(
-            pa.array(rankings.ranking_topic[block])), block, suffix)
+            arrow.array(rankings.ranking_topic[block])), block, suffix)
 
 
 def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.Array,
@@ -172,10 +173,11 @@ def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.A
         values = np.column_stack(
             [evaluation.values[columns[j].label][index] for j in selected]).ravel()
         if kind == "int":
-            strings = pc.cast(pa.array(values.astype(np.int64)), pa.string())
+            strings = pc.cast(arrow.array(values.astype(np.int64)), pa.string())
         else:  # relstring: printed '%s' quoted
+            quote = arrow.scalar("'")
             strings = pc.binary_join_element_wise(
-                "'", pc.cast(pa.array(values), pa.string()), "'", "")
+                quote, pc.cast(arrow.strings(values), pa.string()), quote, arrow.scalar(""))
         texts.append((cells, strings))
     return trec_lines([c.label for c in columns], topics, units, texts, suffix)
 
@@ -232,18 +234,25 @@ def write_results(
         for chunk in _trec_chunks(evaluation, per_query, summary):
             stream.write(chunk)
         return
-    import pandas as pd
-
     rows = _rows(evaluation, per_query)
     if not summary:
         rows = [r for r in rows if r["topic"] != "all"]
     if fmt == "json":
         stream.write(json.dumps(rows, indent=1).encode() + b"\n")
     elif fmt == "csv":
-        stream.write(pd.DataFrame(rows, columns=["run", "topic", "measure", "value"])
-                     .to_csv(index=False).encode())
+        stream.write(_csv_text(rows).encode())
     else:
         stream.write(markdown_table(evaluation).encode())
+
+
+def _csv_text(rows: list[dict]) -> str:
+    """``run,topic,measure,value`` lines (RFC 4180 quoting where needed; integers as
+    integers, floats as Python prints them, a missing value empty)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("run", "topic", "measure", "value"))
+    writer.writerows((r["run"], r["topic"], r["measure"], r["value"]) for r in rows)
+    return out.getvalue()
 
 
 def markdown_table(evaluation: Evaluation) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..core import arrow
 from ..core.inputs import (
     DuplicatePolicy,
     Qrels,
@@ -108,7 +109,7 @@ def read_qrels(
     )
     topic = table["qid"]
     docno = table["docno"]
-    rel = table["rel"].to_numpy()
+    rel = arrow.to_numpy(table["rel"])
     fingerprints = string_fingerprints(docno)
     blocks = TopicBlocks.of(topic)
     keep = resolve_duplicates(
@@ -116,7 +117,7 @@ def read_qrels(
         fingerprints, blocks,
     )
     if keep is not None:
-        take = pa.array(keep)
+        take = arrow.array(keep)
         topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
         fingerprints, blocks = fingerprints[keep], None
     return Qrels(
@@ -198,7 +199,7 @@ def read_run(
         checks,
         "run",
     )
-    score = table["score"].to_numpy()
+    score = arrow.to_numpy(table["score"])
     bad = np.flatnonzero(~np.isfinite(score))
     if len(bad):
         line, text = line_of_record(raw(), int(bad[0]))
@@ -210,7 +211,7 @@ def read_run(
         )
     topic = table["qid"]
     docno = table["docno"]
-    rank = table["rank"].to_numpy() if keep_rank else None
+    rank = arrow.to_numpy(table["rank"]) if keep_rank else None
     last_runid, runids = _run_ids(table["runid"])
     del table  # the run id and score columns are not needed any more: free them
     if len(runids) > 1:

@@ -23,6 +23,8 @@ from functools import cache
 import numpy as np
 import pyarrow as pa
 
+from ..core.arrow import unique_integers
+
 #: Number of distinct ``d.dddd`` texts: :func:`fixed4_units` returns values below it.
 FIXED4_UNITS = 100_000
 
@@ -100,7 +102,7 @@ class _Topics:
         offsets, data = string_buffers(topics)
         self.length = np.diff(offsets)
         self.groups: list[tuple[int, np.ndarray, np.ndarray]] = []
-        for length in np.unique(self.length).tolist():
+        for length in unique_integers(self.length).tolist():
             rows = np.flatnonzero(self.length == length)
             padded = np.zeros((len(rows), -(-(length + 1) // 8) * 8), dtype=np.uint8)
             padded[:, :length] = data[offsets[rows, None] + np.arange(length)]
@@ -233,7 +235,7 @@ def _write_columns(buffer: np.ndarray, starts: np.ndarray, value_starts: np.ndar
     some columns piece by piece; ``starts`` and ``value_starts`` are where their lines and
     values start."""
     label_width = np.array([len(piece) for piece in label_pieces], dtype=np.int64)
-    for width in np.unique(label_width).tolist():
+    for width in unique_integers(label_width).tolist():
         columns = np.flatnonzero(label_width == width)
         pieces = np.frombuffer(b"".join(label_pieces[j] for j in columns), dtype=f"V{width}")
         windows(buffer, width)[starts[:, columns]] = pieces

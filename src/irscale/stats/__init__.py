@@ -21,30 +21,60 @@ Design
 See ``docs/stats.md`` for formulas, sources and examples.
 """
 
-from .anova import MODELS, anova, anova_oneway, anova_twoway
-from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
-from .corrections import CORRECTIONS, adjust_pvalues
-from .effects import EffectSizes, effect_sizes, hedges_j
-from .nonparametric import mann_whitney, sign_test, wilcoxon
-from .pairwise import pairwise_tests
-from .parametric import paired_t, student_t, welch_t
-from .power import (
-    TopicSetSize,
-    expected_ci_width,
-    minimum_detectable_difference,
-    power_anova,
-    power_paired_t,
-    power_two_sample_t,
-    topic_set_size,
-)
-from .randomization import randomization_test
-from .randomized_tukey import randomized_tukey_hsd
-from .ranktests import friedman, kruskal_wallis
-from .registry import TESTS, two_sample_test
-from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
-from .shards import SHARD_MODELS, ShardScores, shard_anova
-from .tables import FORMATS, render
-from .tukey import tukey_hsd
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+#: Public name → the submodule that defines it. Names are imported on first use (PEP 562),
+#: so that light modules of this package (:mod:`irscale.stats.names`) stay light.
+_EXPORTS: dict[str, str] = {
+    "MODELS": ".anova",
+    "anova": ".anova",
+    "anova_oneway": ".anova",
+    "anova_twoway": ".anova",
+    "bootstrap_shift_test": ".bootstrap",
+    "paired_bootstrap_test": ".bootstrap",
+    "unpaired_bootstrap_test": ".bootstrap",
+    "adjust_pvalues": ".corrections",
+    "EffectSizes": ".effects",
+    "effect_sizes": ".effects",
+    "hedges_j": ".effects",
+    "CORRECTIONS": ".names",
+    "FORMATS": ".names",
+    "mann_whitney": ".nonparametric",
+    "sign_test": ".nonparametric",
+    "wilcoxon": ".nonparametric",
+    "pairwise_tests": ".pairwise",
+    "paired_t": ".parametric",
+    "student_t": ".parametric",
+    "welch_t": ".parametric",
+    "TopicSetSize": ".power",
+    "expected_ci_width": ".power",
+    "minimum_detectable_difference": ".power",
+    "power_anova": ".power",
+    "power_paired_t": ".power",
+    "power_two_sample_t": ".power",
+    "topic_set_size": ".power",
+    "randomization_test": ".randomization",
+    "randomized_tukey_hsd": ".randomized_tukey",
+    "friedman": ".ranktests",
+    "kruskal_wallis": ".ranktests",
+    "TESTS": ".registry",
+    "two_sample_test": ".registry",
+    "AnovaResult": ".results",
+    "AnovaRow": ".results",
+    "PairwiseComparisons": ".results",
+    "RankTestResult": ".results",
+    "TestResult": ".results",
+    "SHARD_MODELS": ".shards",
+    "ShardScores": ".shards",
+    "shard_anova": ".shards",
+    "render": ".tables",
+    "tukey_hsd": ".tukey",
+}
 
 __all__ = [
     "CORRECTIONS",
@@ -91,3 +121,61 @@ __all__ = [
     "welch_t",
     "wilcoxon",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'irscale.stats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+#: Public functions named like the submodule that defines them.
+_SHADOWED = frozenset({"anova"})
+
+
+class _Package(types.ModuleType):
+    """This package's module type: ``irscale.stats.anova`` stays the function when the
+    submodule of the same name is first imported (the import system would otherwise bind
+    the submodule to the package's attribute, as it does when it loads a submodule)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .anova import MODELS, anova, anova_oneway, anova_twoway
+    from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
+    from .corrections import adjust_pvalues
+    from .effects import EffectSizes, effect_sizes, hedges_j
+    from .names import CORRECTIONS, FORMATS
+    from .nonparametric import mann_whitney, sign_test, wilcoxon
+    from .pairwise import pairwise_tests
+    from .parametric import paired_t, student_t, welch_t
+    from .power import (
+        TopicSetSize,
+        expected_ci_width,
+        minimum_detectable_difference,
+        power_anova,
+        power_paired_t,
+        power_two_sample_t,
+        topic_set_size,
+    )
+    from .randomization import randomization_test
+    from .randomized_tukey import randomized_tukey_hsd
+    from .ranktests import friedman, kruskal_wallis
+    from .registry import TESTS, two_sample_test
+    from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
+    from .shards import SHARD_MODELS, ShardScores, shard_anova
+    from .tables import render
+    from .tukey import tukey_hsd

@@ -22,8 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-
-CORRECTIONS: tuple[str, ...] = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by")
+from .names import CORRECTIONS
 
 _ALIASES = {
     "fdr_bh": "bh", "benjamini-hochberg": "bh", "fdr": "bh", "fdr_by": "by",

@@ -16,8 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
-
-FORMATS: tuple[str, ...] = ("text", "csv", "markdown", "latex", "json")
+from .names import FORMATS
 
 
 def check_format(fmt: str) -> str:

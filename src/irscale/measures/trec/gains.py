@@ -50,6 +50,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ...core.arrow import unique_integers
 from ...core.judged import NONPOOL, JudgedRankings
 from ...core.segments import segment_cumsum
 from ...core.subsets import Subset, memo, pooled_documents
@@ -232,7 +233,7 @@ class IdealRankings:
         start = np.zeros(len(rows), dtype=np.int64)
         gain_parts: list[np.ndarray] = []
         filled = 0
-        for num_levels in np.unique(levels_per_row).tolist():
+        for num_levels in unique_integers(levels_per_row).tolist():
             members = np.flatnonzero(levels_per_row == num_levels)
             present = degrees[(rows[members] > 0).any(axis=0)]
             entries, last_gain = sorted_gain_entries(params, num_levels, present)

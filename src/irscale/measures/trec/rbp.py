@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.arrow import unique_integers
 from ...core.judged import JudgedRankings
 from ...errors import MeasureError
 from ..base import EvalContext, GainMap, GainParams, Range, register
@@ -70,7 +71,7 @@ def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
     given_gains = np.array([gain for _, gain in params.pairs], dtype=np.float64)
     given_set = set(given_levels.tolist())
     gains = np.zeros(len(jr.rel))
-    for num_levels in np.unique(levels_of_ranking).tolist():
+    for num_levels in unique_integers(levels_of_ranking).tolist():
         low, high = 0, num_levels - 1  # the smallest and largest default levels not given
         while low in given_set:
             low += 1

@@ -1,0 +1,132 @@
+"""Conversions between numpy arrays and pyarrow arrays that do not import pandas.
+
+When pandas is installed, pyarrow imports it (about 0.2 s, more than the rest of
+``irscale eval`` on a small file) the first time a process calls ``pa.array(...)``,
+``pa.scalar(...)``, ``.to_numpy()`` / ``np.asarray(arrow_array)``, or a compute function
+with a Python scalar argument: its pandas shim and its C++ conversion layer initialise
+themselves then. The evaluation path converts with these helpers instead, which read and
+build arrays from their buffers: zero-copy where pyarrow's own conversions are, with no
+Python work per value (except :func:`strings`, which encodes Python strings as
+``pa.array`` does).
+
+:func:`unique_integers` replaces ``np.unique(values)`` for the same reason: numpy 2
+imports ``numpy.ma`` (about 25 ms) on its first call.
+
+Compute functions given arrays or :class:`pyarrow.Scalar` arguments (:func:`scalar`) do not
+initialise the shim; ``Array.to_pylist()``, ``Scalar.as_py()`` and ``Table`` building from
+arrays do not either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+#: numpy dtypes of the fixed-width arrow types read from their buffers.
+_NUMPY_TYPES = {
+    pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32, pa.int64(): np.int64,
+    pa.uint8(): np.uint8, pa.uint16(): np.uint16, pa.uint32(): np.uint32,
+    pa.uint64(): np.uint64, pa.float16(): np.float16, pa.float32(): np.float32,
+    pa.float64(): np.float64,
+}
+
+
+def to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """An arrow array of numbers or booleans without nulls as a numpy array.
+
+    As pyarrow's ``to_numpy``: a read-only view of the buffer of numbers held in one piece
+    (an :class:`pyarrow.Array`, or a :class:`pyarrow.ChunkedArray` of one chunk), a new
+    array otherwise (several chunks, booleans). Other arrays (strings, nulls) are converted
+    by pyarrow.
+    """
+    if isinstance(values, pa.ChunkedArray):
+        if values.num_chunks == 1:
+            return _chunk_to_numpy(values.chunk(0))
+        if values.num_chunks == 0:
+            return np.empty(0, dtype=_NUMPY_TYPES.get(values.type, object))
+        return np.concatenate([_chunk_to_numpy(chunk) for chunk in values.chunks])
+    return _chunk_to_numpy(values)
+
+
+def _chunk_to_numpy(values: pa.Array) -> np.ndarray:
+    dtype = _NUMPY_TYPES.get(values.type)
+    if values.null_count or (dtype is None and not pa.types.is_boolean(values.type)):
+        return values.to_numpy(zero_copy_only=False)
+    n, offset = len(values), values.offset
+    data = values.buffers()[1]
+    if dtype is not None:
+        if n == 0:
+            return np.empty(0, dtype=dtype)
+        view = np.frombuffer(data, dtype=dtype, count=n, offset=offset * np.dtype(dtype).itemsize)
+        view.flags.writeable = False  # arrow data is immutable (also when numpy lent it)
+        return view
+    if n == 0:
+        return np.empty(0, dtype=bool)
+    first, last = offset // 8, (offset + n + 7) // 8
+    bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8, count=last - first, offset=first),
+                         bitorder="little")
+    start = offset - 8 * first
+    return bits[start: start + n].view(bool)
+
+
+def array(values: np.ndarray | Sequence[int] | Sequence[float]) -> pa.Array:
+    """A numpy array (or a sequence of Python numbers) of numbers or booleans as an arrow
+    array: zero-copy for a contiguous numeric array (the arrow array keeps it alive), like
+    ``pa.array``. Other arrays (strings, objects) are converted by pyarrow."""
+    values = np.asarray(values)
+    if values.ndim != 1:
+        values = values.reshape(-1)
+    kind = values.dtype.kind
+    if kind == "b":
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    if kind not in "iuf":
+        return pa.array(values)
+    if not values.dtype.isnative:
+        values = values.astype(values.dtype.newbyteorder("="))
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def strings(values: Sequence[str]) -> pa.Array:
+    """Python strings as an arrow string array (``large_string`` when their UTF-8 bytes
+    exceed 2 GiB), as ``pa.array(values, pa.string())``."""
+    encoded = [value.encode() for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    if encoded:
+        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)),
+                  out=offsets[1:])
+    large = int(offsets[-1]) > np.iinfo(np.int32).max
+    if not large:
+        offsets = offsets.astype(np.int32)
+    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(encoded),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> pa.Scalar:
+    """A Python string or number as an arrow scalar, to pass to compute functions: of
+    ``type`` (a string, boolean or fixed-width numeric type) when given, otherwise
+    ``string``, ``bool``, ``int64`` or ``double``. (``pc.fill_null`` converts a fill value
+    whose type differs from the array's with ``pa.scalar``: give the array's type.)"""
+    if isinstance(value, str):
+        return strings([value])[0] if type is None else strings([value]).cast(type)[0]
+    if type is not None and type in _NUMPY_TYPES:
+        return array(np.array([value], dtype=_NUMPY_TYPES[type]))[0]
+    if type is not None and not pa.types.is_boolean(type):
+        raise TypeError(f"no scalar of type {type} from {value!r}")
+    if isinstance(value, bool) or type is not None:
+        return array(np.array([bool(value)]))[0]
+    return array(np.array([value], dtype=np.int64 if isinstance(value, int) else np.float64))[0]
+
+
+def unique_integers(values: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of an integer (or boolean) array, as ``np.unique(values)``
+    (hashed by arrow, without numpy's first-call import of ``numpy.ma``)."""
+    values = np.asarray(values)
+    if values.dtype.kind not in "iub":
+        return np.unique(values)
+    return np.sort(to_numpy(pc.unique(array(values))))

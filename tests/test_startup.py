@@ -1,0 +1,196 @@
+"""Start-up of the ``irscale`` command: each command imports only what it needs.
+
+``irscale --help`` and every subcommand's ``--help`` build the whole parser: they must not
+load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light modules such as
+:mod:`irscale.stats.names` and :mod:`irscale.io.formats`; package ``__init__`` files import
+lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
+on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
+path avoids with :mod:`irscale.core.arrow`. Each case runs in a fresh interpreter and reads
+``sys.modules``; times are measured by ``benchmarks/bench_eval.py``, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from irscale.core import arrow
+
+#: Run ``main(argv)`` for every argv given as JSON, then print the top-level packages of
+#: ``WATCHED`` that are loaded (after each argv, so that a failure names the culprit).
+_SCRIPT = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from irscale.cli.main import main
+    WATCHED = {"numpy", "pyarrow", "scipy", "pandas", "matplotlib"}
+    report = []
+    for argv in json.loads(sys.argv[1]):
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                status = main(argv)
+            except SystemExit as stop:  # --help
+                status = stop.code
+        out.flush()
+        loaded = sorted({m.split(".")[0] for m in sys.modules} & WATCHED)
+        report.append({"argv": argv, "status": status, "loaded": loaded,
+                       "output": out.buffer.getvalue().decode()})
+    print(json.dumps(report))
+""")
+
+
+def _run(*argvs: list[str], cwd=None) -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps(argvs)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(done.stdout)
+
+
+def test_help_loads_no_numerical_package():
+    argvs = [["--help"]] + [[command, "--help"]
+                            for command in ("eval", "demo", "compare", "scale", "meta")]
+    argvs += [["scale", sub, "--help"] for sub in ("image", "transform", "table")]
+    argvs += [["meta", "dp", "--help"], ["meta", "scales", "--help"]]
+    for report in _run(*argvs):
+        assert report["status"] == 0, report["argv"]
+        assert report["loaded"] == [], report
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    (tmp_path / "qrels").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 1\n2 0 d4 0\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n1 Q0 d3 3 1.0 r\n"
+                                  "2 Q0 d4 1 3.0 r\n2 Q0 d1 2 1.5 r\n3 Q0 d9 1 1.0 r\n")
+    (tmp_path / "run2").write_text("2 Q0 d1 1 1.0 s\n1 Q0 d3 1 9.0 s\n1 Q0 d1 2 1.0 s\n")
+    (tmp_path / "under").write_text("* 0 d1 0.5\n1 0 d3 0.25\n")
+    return tmp_path
+
+
+def test_eval_loads_no_scipy_pandas_or_matplotlib(tiny):
+    reports = _run(
+        ["eval", "qrels", "run"],
+        ["eval", "-q", "-c", "-J", "-M", "2", "-m", "all_trec", "qrels", "run", "run2"],
+        ["eval", "--ties", "file-order", "-q", "-m", "ndcg_cut.2", "-m", "relstring",
+         "qrels", "run"],
+        ["eval", "--ties", "rank-column", "--names", "file", "qrels", "run", "run2"],
+        ["eval", "--labels", "under=under", "-q", "-m", "uRBP(p=0.8)", "qrels", "run"],
+        ["eval", "--format", "csv", "-q", "qrels", "run", "run2"],
+        ["eval", "--format", "json", "-q", "qrels", "run"],
+        ["eval", "--format", "markdown", "qrels", "run", "run2"],
+        cwd=tiny,
+    )
+    for report in reports:
+        assert report["status"] == 0, report
+        assert report["output"].strip(), report
+        assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
+
+
+def test_eval_output_unchanged_by_the_light_conversions(tiny):
+    """The pandas-free conversions give trec_eval's numbers (labels looked up with the
+    topic-specific row first, then the ``*`` row) and CSV integers stay integers."""
+    first, labels, table = _run(
+        ["eval", "-q", "-m", "map", "-m", "num_ret", "qrels", "run"],
+        ["eval", "--labels", "under=under", "-q", "-m", "uRBP(p=0.5,u=linear,scale=1)",
+         "qrels", "run"],
+        ["eval", "--format", "csv", "-q", "-n", "-m", "num_ret", "-m", "map", "qrels", "run"],
+        cwd=tiny,
+    )
+    assert first["output"].splitlines() == [
+        "num_ret               \t1\t3",
+        "map                   \t1\t1.0000",  # d1, then d3 before d2 (tie: docno desc.)
+        "num_ret               \t2\t2",
+        "map                   \t2\t0.5000",
+        "num_ret               \tall\t5",
+        "map                   \tall\t0.7500",
+    ]
+    # uRBP = (1 - p) Σ p^(k-1) · r_k · U_k with U = the label: topic 1 ranks d1 (label 0.5
+    # from '*'), d3 (0.25, its topic-1 label before the '*' row), d2 (not relevant); topic
+    # 2 ranks d4 (not relevant), d1 (0.5 from '*').
+    values = [line.split("\t")[2] for line in labels["output"].splitlines()]
+    assert values == ["0.3125", "0.1250", "0.2188"]
+    assert table["output"].splitlines()[:3] == [
+        "run,topic,measure,value", "r,1,num_ret,3", "r,2,num_ret,2"]
+
+
+def test_choice_names_match_the_implementations():
+    from irscale.io import formats, output
+    from irscale.stats import CORRECTIONS, FORMATS, MODELS, TESTS, names, tables
+    from irscale.stats.corrections import adjust_pvalues
+
+    assert names.TEST_NAMES == tuple(TESTS)
+    assert names.MODEL_NAMES == tuple(MODELS)
+    assert CORRECTIONS is names.CORRECTIONS and FORMATS is names.FORMATS is tables.FORMATS
+    assert output.FORMATS is formats.FORMATS
+    for method in names.CORRECTIONS:
+        adjust_pvalues(np.array([0.01, 0.02]), method)
+
+
+def test_lazy_stats_package_keeps_the_anova_function():
+    """``irscale.stats.anova`` is the function, as when the package imported eagerly, even
+    after the submodule of the same name is imported."""
+    code = ("import irscale.stats.anova, irscale.stats as s, irscale;"
+            "from irscale.stats import anova;"
+            "print(callable(anova), anova is s.anova is irscale.anova,"
+            " type(sys.modules['irscale.stats.anova']).__name__)")
+    done = subprocess.run([sys.executable, "-c", "import sys;" + code], capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["True", "True", "module"]
+
+
+# ---------------------------------------------------------------- irscale.core.arrow
+def test_arrow_numbers_round_trip_without_copying():
+    values = np.arange(10, dtype=np.int64) * 3
+    array = arrow.array(values)
+    assert array.type == pa.int64() and array.to_pylist() == values.tolist()
+    np.testing.assert_array_equal(arrow.to_numpy(array.slice(3, 4)), values[3:7])
+    assert np.shares_memory(arrow.to_numpy(array), values)
+    chunked = pa.chunked_array([array.slice(0, 2), array.slice(5)])
+    np.testing.assert_array_equal(arrow.to_numpy(chunked), np.r_[values[:2], values[5:]])
+    single = arrow.to_numpy(pa.chunked_array([array]))  # one chunk: a view, as pyarrow's
+    assert np.shares_memory(single, values) and not single.flags.writeable
+    assert arrow.to_numpy(chunked).flags.writeable
+    floats = np.array([0.5, -1.0, np.nan], dtype=np.float32)
+    assert arrow.array(floats).type == pa.float32()
+    np.testing.assert_array_equal(arrow.to_numpy(arrow.array(floats)), floats)
+    assert arrow.to_numpy(pa.chunked_array([], pa.float64())).dtype == np.float64
+    assert arrow.to_numpy(arrow.array(np.array([], dtype=np.uint8))).dtype == np.uint8
+    assert arrow.array([1, 2]).type == pa.int64()
+
+
+def test_arrow_booleans_strings_scalars_and_fallback():
+    flags = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1], dtype=bool)
+    array = arrow.array(flags)
+    assert array.to_pylist() == flags.tolist()
+    for start in range(len(flags)):
+        np.testing.assert_array_equal(arrow.to_numpy(array.slice(start)), flags[start:])
+    texts = ["a", "", "é", "topic 12"]
+    assert arrow.strings(texts).equals(pa.array(texts, pa.string()))
+    assert arrow.strings([]).equals(pa.array([], pa.string()))
+    assert arrow.scalar("x").equals(pa.scalar("x"))
+    assert arrow.scalar(-1, pa.int32()).equals(pa.scalar(-1, pa.int32()))
+    assert arrow.scalar(2.5).equals(pa.scalar(2.5))
+    assert arrow.scalar(True).equals(pa.scalar(True))
+    with_nulls = pa.array([1, None, 3])
+    np.testing.assert_array_equal(arrow.to_numpy(with_nulls), [1.0, np.nan, 3.0])
+
+
+def test_arrow_helpers_do_not_import_pandas():
+    code = textwrap.dedent("""
+        import sys
+        import numpy as np, pyarrow as pa, pyarrow.compute as pc
+        from irscale.core import arrow
+        a = arrow.array(np.arange(5))
+        s = arrow.strings(["b", "a", "b"])
+        codes = pc.index_in(s, value_set=arrow.strings(["a"]))
+        arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type)))
+        arrow.to_numpy(pa.chunked_array([a, a]))
+        arrow.to_numpy(pc.equal(s, arrow.scalar("b")))
+        print("pandas" in sys.modules)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.strip() == "False"
