@@ -94,7 +94,7 @@ def baseline(values, splits_per_size: int, exact: bool = False):
     out = {}
     n = values.shape[0]
     for size in SIZES:
-        splits = topic_splits(n, size, REPETITIONS, seed=derived_seed(seed_sequence(SEED), 0))
+        splits = topic_splits(n, size, REPETITIONS, rng=derived_seed(seed_sequence(SEED), 0))
         for rep in range(splits_per_size):
             s1, d1, m1 = statsmodels_half(values[splits.first[rep]], exact=exact)
             s2, d2, m2 = statsmodels_half(values[splits.second[rep]], exact=exact)
@@ -113,12 +113,12 @@ def run(baseline_splits: int) -> list[dict]:
     values = np.ascontiguousarray(pd.read_csv(DATA).to_numpy(dtype=np.float64))
     rows = []
     start = time.perf_counter()
-    study = split_study(values, SIZES, REPETITIONS, models=("MD2",), seed=SEED)
+    study = split_study(values, SIZES, REPETITIONS, models=("MD2",), rng=SEED)
     md2 = time.perf_counter() - start
     rows.append({"implementation": "irscale split_study, MD2 + Tukey HSD", "measured": "full",
                  "seconds": md2, "study": study})
     start = time.perf_counter()
-    three = split_study(values, SIZES, REPETITIONS, models=("MD1", "MD2", "MD2f"), seed=SEED)
+    three = split_study(values, SIZES, REPETITIONS, models=("MD1", "MD2", "MD2f"), rng=SEED)
     rows.append({"implementation": "irscale split_study, MD1 + MD2 + MD2f (3 models)",
                  "measured": "full", "seconds": time.perf_counter() - start, "study": three})
     start = time.perf_counter()

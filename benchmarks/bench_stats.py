@@ -57,7 +57,7 @@ def job_rtukey_irscale(quick: bool) -> dict:
 
     values = _load()
     start = time.perf_counter()
-    result = randomized_tukey_hsd(values, samples=SAMPLES["rtukey"], seed=1)
+    result = randomized_tukey_hsd(values, samples=SAMPLES["rtukey"], rng=1)
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "done": 1.0, "detail": f"{result.n_significant} significant"}
 
@@ -67,7 +67,7 @@ def job_rtukey_irscale_1(quick: bool) -> dict:
 
     values = _load()
     start = time.perf_counter()
-    result = randomized_tukey_hsd(values, samples=SAMPLES["rtukey"], seed=1, workers=1)
+    result = randomized_tukey_hsd(values, samples=SAMPLES["rtukey"], rng=1, workers=1)
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "done": 1.0,
             "detail": f"{result.n_significant} significant, identical to the default"}
@@ -142,7 +142,7 @@ def job_randomization_irscale(quick: bool) -> dict:
     values = _load()
     start = time.perf_counter()
     result = pairwise_tests(values, "randomization", correction="none",
-                            samples=SAMPLES["randomization"], seed=1)
+                            samples=SAMPLES["randomization"], rng=1)
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "done": 1.0, "detail": f"{result.n_significant} p <= 0.05"}
 
@@ -196,7 +196,7 @@ def job_bootstrap_irscale(quick: bool) -> dict:
     values = _load()
     start = time.perf_counter()
     result = pairwise_tests(values, "bootstrap", correction="none",
-                            samples=SAMPLES["bootstrap"], seed=1)
+                            samples=SAMPLES["bootstrap"], rng=1)
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "done": 1.0, "detail": f"{result.n_significant} p <= 0.05"}
 

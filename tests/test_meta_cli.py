@@ -102,13 +102,13 @@ def test_loo_and_scales_on_clef(clef, capsys):
 def test_plots(tmp_path):
     rng = np.random.default_rng(1)
     values = rng.random((15, 5))
-    result = discriminative_power(values, samples=100, seed=1)
+    result = discriminative_power(values, samples=100, rng=1)
     figure = plot_asl_curves({"m": result}, tmp_path / "a.svg")
     assert figure is not None and (tmp_path / "a.svg").stat().st_size > 0
     matrix = ScoreMatrix.from_array(np.stack([values, values**2], axis=2),
                                     measures=["M", "M_R"])
     plot_measure_vs_ranked(matrix, "M", path=tmp_path / "s.png", level="topic")
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
-    study = split_study(values, (3, 6), 4, models=("MD2",), seed=1)
+    study = split_study(values, (3, 6), 4, models=("MD2",), rng=1)
     plot_split_metric(study, "jaccard", tmp_path / "j.png")
     assert (tmp_path / "j.png").exists()

@@ -202,14 +202,14 @@ def test_topic_by_topic_is_one_and_overall_is_not():
 
 def test_correlation_ci_is_deterministic_and_covers_the_estimate():
     matrix = _precision_recall()
-    a = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, seed=5)
-    b = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, seed=5)
+    a = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, rng=5)
+    b = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, rng=5)
     assert a == b
     assert a.low <= a.high and a.se > 0
     assert a.estimate == pytest.approx(overall_correlation(matrix, measure_a="P",
                                                            measure_b="R"))
     assert a.low - 0.1 <= a.estimate <= a.high + 0.1
-    c = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, seed=6)
+    c = correlation_ci(matrix, measure_a="P", measure_b="R", samples=200, rng=6)
     assert c.low != a.low or c.high != a.high
     assert "CI" in repr(a) and len(a.to_frame()) == 1
 

@@ -28,12 +28,12 @@ def _scores(seed: int = 0, topics: int = 20, systems: int = 6) -> np.ndarray:
 
 def test_bootstrap_asl_is_sakais_paired_test_on_every_pair():
     values = _scores()
-    result = discriminative_power(values, "bootstrap", samples=300, seed=11,
+    result = discriminative_power(values, "bootstrap", samples=300, rng=11,
                                   convention="proportion")
     frame = result.to_frame()
     for row in frame.itertuples():
         a, b = int(row.a[1:]) - 1, int(row.b[1:]) - 1
-        single = paired_bootstrap_test(values[:, a], values[:, b], samples=300, seed=11,
+        single = paired_bootstrap_test(values[:, a], values[:, b], samples=300, rng=11,
                                        convention="proportion")
         assert row.asl == pytest.approx(single.pvalue)
     assert result.n_pairs == 15
@@ -45,7 +45,7 @@ def test_required_difference_uses_the_same_draws_as_the_asl():
     """With plus-one p-values and B α = 50: significant ⟺ c ≤ 49 ⟺ |t(z)| > t_α, the
     50th largest |t*| — only true if t_α comes from the draws that gave the ASLs."""
     values = _scores(1, topics=25, systems=10)
-    result = discriminative_power(values, "bootstrap", samples=1000, seed=3)
+    result = discriminative_power(values, "bootstrap", samples=1000, rng=3)
     i, j = np.triu_indices(10, 1)
     z = values[:, i] - values[:, j]
     t = np.abs(z.mean(axis=0) / (z.std(axis=0, ddof=1) / np.sqrt(25)))
@@ -57,8 +57,8 @@ def test_required_difference_uses_the_same_draws_as_the_asl():
 
 def test_randomized_tukey_asl_and_minimum_difference():
     values = _scores(2)
-    result = discriminative_power(values, "randomized-tukey-hsd", samples=500, seed=4)
-    direct = randomized_tukey_hsd(values, samples=500, seed=4, strict=True)
+    result = discriminative_power(values, "randomized-tukey-hsd", samples=500, rng=4)
+    direct = randomized_tukey_hsd(values, samples=500, rng=4, strict=True)
     assert np.allclose(result.pairs["asl"], direct.columns["p"])
     assert result.critical_value == pytest.approx(direct.critical_value)
     significant = result.pairs["significant"].to_numpy()
@@ -66,7 +66,7 @@ def test_randomized_tukey_asl_and_minimum_difference():
         gaps = np.abs(result.pairs["diff"].to_numpy())
         assert result.min_significant_difference == pytest.approx(gaps[significant].min())
         assert result.min_significant_difference > result.critical_value * 0.9
-    loose = discriminative_power(values, "rtukey", samples=500, seed=4, strict=False)
+    loose = discriminative_power(values, "rtukey", samples=500, rng=4, strict=False)
     assert (loose.pairs["asl"] >= result.pairs["asl"]).all()
 
 
@@ -74,8 +74,8 @@ def test_plus_one_decisions_are_sakais_asl_below_alpha():
     """(c + 1)/(B + 1) ≤ α ⟺ c/B < α when αB is an integer (B = 1,000, α = 0.05)."""
     values = _scores(5, topics=15, systems=8)
     for method in ("bootstrap", "randomized-tukey-hsd"):
-        plus = discriminative_power(values, method, samples=1000, seed=9)
-        prop = discriminative_power(values, method, samples=1000, seed=9,
+        plus = discriminative_power(values, method, samples=1000, rng=9)
+        prop = discriminative_power(values, method, samples=1000, rng=9,
                                     convention="proportion")
         sakai = prop.pairs["asl"].to_numpy() < 0.05
         assert np.array_equal(plus.pairs["significant"].to_numpy(), sakai)
@@ -87,8 +87,8 @@ def test_plus_one_decisions_are_sakais_asl_below_alpha():
 
 def test_results_are_reproducible_and_errors_are_clear():
     values = _scores(6)
-    a = discriminative_power(values, seed=1, samples=200)
-    b = discriminative_power(values, seed=1, samples=200)
+    a = discriminative_power(values, rng=1, samples=200)
+    b = discriminative_power(values, rng=1, samples=200)
     assert a.pairs.equals(b.pairs)
     assert "pairs significant" in repr(a) and "estimated" in a.format()
     with pytest.raises(ParameterError):
@@ -98,7 +98,7 @@ def test_results_are_reproducible_and_errors_are_clear():
     assert list(spread["seed"]) == [0, 1, 2]
     matrix = ScoreMatrix.from_array(np.stack([values, values ** 2], axis=2),
                                     measures=["m", "m2"])
-    table = discriminative_power_table(matrix, samples=200, seed=1)
+    table = discriminative_power_table(matrix, samples=200, rng=1)
     assert list(table["measure"]) == ["m", "m", "m2", "m2"]
 
 
@@ -115,7 +115,7 @@ DOCUMENTED = {
 @pytest.mark.parametrize("measure,method", sorted(DOCUMENTED))
 def test_trec8_discriminative_power_matches_the_documented_spread(urbano, measure, method):
     matrix = ScoreMatrix.read_csv(urbano / f"adhoc8_{measure}.csv")
-    result = discriminative_power(matrix, method, samples=1000, alpha=0.05, seed=12345)
+    result = discriminative_power(matrix, method, samples=1000, alpha=0.05, rng=12345)
     mean, sd = DOCUMENTED[(measure, method)]
     assert abs(result.n_significant - mean) <= 4 * sd + 2
     assert result.n_pairs == 8256

@@ -113,7 +113,7 @@ def test_documented_correlations(trec8):
     assert_close(numbers(comment(code, "print(meta.overall_correlation(ap, p10))"))[-1], tau)
     low, high, samples, seed = re.search(
         r"CI \[([\d.]+), ([\d.]+)\] \(B =\s*([\d,]+), seed (\d+)", text).groups()
-    ci = meta.correlation_ci(ap, p10, samples=int(samples.replace(",", "")), seed=int(seed))
+    ci = meta.correlation_ci(ap, p10, samples=int(samples.replace(",", "")), rng=int(seed))
     assert_close(low, ci.low, "CI low")
     assert_close(high, ci.high, "CI high")
     assert_close(number_after(text, "τ_ap(AP | P@10) = "),
@@ -189,11 +189,11 @@ def splitting(trec8):
     source = call[1]
     sizes = eval(re.search(r"\(matrix, (\([\d, ]+\))", source)[1])
     repetitions = int(re.search(r"\), (\d+),", source)[1])
-    seed = int(re.search(r"seed=(\d+)", source)[1])
+    seed = int(re.search(r"(?:rng|seed)=(\d+)", source)[1])
     out = {}
     for measure, matrix in trec8.items():
         study = eval(source, {"split_study": meta.split_study, "matrix": matrix})
-        swaps = meta.swap_rates(matrix, sizes=sizes, repetitions=repetitions, seed=seed)
+        swaps = meta.swap_rates(matrix, sizes=sizes, repetitions=repetitions, rng=seed)
         out[measure] = (study, swaps)
     return out
 

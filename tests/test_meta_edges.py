@@ -78,7 +78,7 @@ def test_split_sizes_are_checked_before_the_work():
         with pytest.raises(ParameterError, match=message):
             meta.swap_rates(values, sizes, 2)
     with pytest.warns(UserWarning, match="more than half of the 10 topics: TS2 holds the 3"):
-        study = meta.split_study(values, [7], 2, models=("MD2",), seed=1)
+        study = meta.split_study(values, [7], 2, models=("MD2",), rng=1)
     assert set(study.per_split["size_2"]) == {3}
 
 
@@ -98,7 +98,7 @@ def test_bin_width(width):
 
 def test_bin_width_too_small_for_the_differences():
     with pytest.raises(ParameterError, match="too small for mean differences"):
-        meta.swap_rates(table() * 1e10, [4], 2, bin_width=1e-10, seed=1)
+        meta.swap_rates(table() * 1e10, [4], 2, bin_width=1e-10, rng=1)
 
 
 def test_correction_only_where_it_applies():
@@ -106,7 +106,7 @@ def test_correction_only_where_it_applies():
         meta.decide(table(), "MD2", correction="holm")
     with pytest.raises(ParameterError, match="applies to two-system tests"):
         meta.split_study(table(), [4], 2, models=("MD1", "MD2"), correction="holm")
-    meta.split_study(table(), [4], 2, models=("MD2", "t"), correction="holm", seed=1)
+    meta.split_study(table(), [4], 2, models=("MD2", "t"), correction="holm", rng=1)
 
 
 def test_discriminative_power_values():
@@ -151,14 +151,14 @@ def test_no_numpy_warning_on_edge_inputs(name):
     matrix = ScoreMatrix.from_array(np.stack([values, values**0.5, np.round(values, 1)], 2),
                                     measures=["m", "root", "rounded"])
     calls = [
-        lambda: meta.discriminative_power(values, samples=100, seed=1),
-        lambda: meta.discriminative_power(values, "randomized-tukey-hsd", samples=100, seed=1),
+        lambda: meta.discriminative_power(values, samples=100, rng=1),
+        lambda: meta.discriminative_power(values, "randomized-tukey-hsd", samples=100, rng=1),
         lambda: meta.split_study(values, [2, 4], 3, models=("MD1", "MD2", "MD2f", "t",
                                                             "kruskal-wallis", "friedman"),
-                                 seed=1),
-        lambda: meta.swap_rates(values, [2, 4], 3, seed=1, test="t"),
+                                 rng=1),
+        lambda: meta.swap_rates(values, [2, 4], 3, rng=1, test="t"),
         lambda: meta.correlation_ci(matrix, measure_a="m", measure_b="root", samples=20,
-                                    seed=1),
+                                    rng=1),
         lambda: meta.concordance_table(matrix, ["m", "root"], ["rounded"]),
     ]
     for method in ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"):

@@ -22,15 +22,15 @@ def _matrix(seed: int = 0, topics: int = 30, systems: int = 8) -> np.ndarray:
 
 
 def test_splits_are_disjoint_deterministic_and_per_size():
-    a = topic_splits(50, 25, 40, seed=7)
-    b = topic_splits(50, 25, 40, seed=7)
+    a = topic_splits(50, 25, 40, rng=7)
+    b = topic_splits(50, 25, 40, rng=7)
     assert np.array_equal(a.first, b.first) and np.array_equal(a.second, b.second)
     assert a.first.shape == (40, 25) and a.second.shape == (40, 25)
     for first, second in zip(a.first, a.second, strict=True):
         assert not set(first) & set(second)
-    c = topic_splits(50, 25, 40, seed=8)
+    c = topic_splits(50, 25, 40, rng=8)
     assert not np.array_equal(a.first, c.first)
-    odd = topic_splits(49, 25, 3, seed=1)  # 25/24, as 125/124 in seed 002
+    odd = topic_splits(49, 25, 3, rng=1)  # 25/24, as 125/124 in seed 002
     assert odd.second.shape == (3, 24)
     with pytest.raises(ParameterError):
         topic_splits(10, 10, 5)
@@ -80,11 +80,11 @@ def test_decisions_are_those_of_irscale_stats():
 
 def test_study_is_deterministic_and_counts_add_up():
     values = _matrix(1)
-    kwargs = dict(models=("MD1", "MD2", "MD2f"), cross=[("MD1", "MD2")], seed=3)
+    kwargs = dict(models=("MD1", "MD2", "MD2f"), cross=[("MD1", "MD2")], rng=3)
     a = split_study(values, (5, 10, 15), 12, **kwargs)
     b = split_study(values, (5, 10, 15), 12, **kwargs)
     assert a.per_split.equals(b.per_split)
-    c = split_study(values, (5, 10, 15), 12, **{**kwargs, "seed": 4})
+    c = split_study(values, (5, 10, 15), 12, **{**kwargs, "rng": 4})
     assert not a.per_split.equals(c.per_split)
     frame = a.per_split
     assert set(frame["size"]) == {5, 10, 15} and len(frame) == 3 * 4 * 12
@@ -106,8 +106,8 @@ def test_study_is_deterministic_and_counts_add_up():
 
 def test_split_sizes_do_not_change_each_other():
     values = _matrix(2)
-    both = split_study(values, (5, 10), 6, models=("MD2",), seed=9).per_split
-    alone = split_study(values, (10,), 6, models=("MD2",), seed=9).per_split
+    both = split_study(values, (5, 10), 6, models=("MD2",), rng=9).per_split
+    alone = split_study(values, (10,), 6, models=("MD2",), rng=9).per_split
     ten = both[both["size"] == 10].reset_index(drop=True)
     assert ten.equals(alone)
 
@@ -122,13 +122,13 @@ def test_subset_of_runs_and_shard_models():
     matrix = ScoreMatrix.from_array(whole)
     study = split_study(matrix, (4, 8), 5, models=("MD2", "MD3", "MD3f"),
                         cross=[("MD2", "MD3")], shards=ShardScores.from_array(shard_values),
-                        seed=1)
+                        rng=1)
     assert set(study.per_split["model_1"]) == {"MD2", "MD3", "MD3f"}
     # a half by hand: MD3 + Tukey HSD of irscale.stats
     half = shard_values[:8]
     expected = shard_anova(ShardScores.from_array(half), "MD3").tukey_hsd(0.05)
     assert decide(half, "MD3").n_significant == expected.n_significant
-    subset = split_study(matrix, (4,), 5, models=("MD2",), systems=["s1", "s3", "s5"], seed=1)
+    subset = split_study(matrix, (4,), 5, models=("MD2",), systems=["s1", "s3", "s5"], rng=1)
     assert subset.n_systems == 3 and subset.n_pairs == 3
     with pytest.raises(InputError):
         split_study(matrix, (4,), 2, models=("MD3",))
@@ -136,13 +136,13 @@ def test_subset_of_runs_and_shard_models():
 
 def test_swap_rates_fall_with_size_and_with_the_difference():
     values = _matrix(5, topics=40, systems=10)
-    result = swap_rates(values, (4, 10, 20), 30, bin_width=0.05, seed=2)
-    again = swap_rates(values, (4, 10, 20), 30, bin_width=0.05, seed=2)
+    result = swap_rates(values, (4, 10, 20), 30, bin_width=0.05, rng=2)
+    again = swap_rates(values, (4, 10, 20), 30, bin_width=0.05, rng=2)
     assert result.overall.equals(again.overall)
     rates = result.overall["rate"].to_numpy()
     assert rates[0] > rates[-1]
     assert (result.overall["pairs"] <= 30 * 45).all()
-    filtered = swap_rates(values, (10,), 30, bin_width=0.05, seed=2, test="t")
+    filtered = swap_rates(values, (10,), 30, bin_width=0.05, rng=2, test="t")
     assert filtered.overall["pairs"].iloc[0] < result.overall["pairs"].iloc[1]
     assert "swap rate" in repr(result)
 
@@ -153,7 +153,7 @@ def test_trec8_study_tau_grows_with_the_split_size(urbano):
     matrix = ScoreMatrix.read_csv(urbano / "adhoc8_ap.csv")
     start = time.perf_counter()
     study = split_study(matrix, (5, 10, 15, 20, 25), 100, models=("MD1", "MD2", "MD2f"),
-                        seed=2022)
+                        rng=2022)
     elapsed = time.perf_counter() - start
     tau = study.table("tau")
     for model in ("MD1", "MD2", "MD2f"):
@@ -166,7 +166,7 @@ def test_trec8_study_tau_grows_with_the_split_size(urbano):
     assert (study.table("AD").loc[["MD1", "MD2"]] == 0).all().all()
     assert (study.table("AD").loc["MD2f"] > 0).all()  # fake models: swaps
     assert elapsed < 60
-    again = split_study(matrix, (5,), 100, models=("MD2",), seed=2022)
+    again = split_study(matrix, (5,), 100, models=("MD2",), rng=2022)
     first = study.per_split[(study.per_split["size"] == 5)
                             & (study.per_split["model_1"] == "MD2")]
     assert np.array_equal(first["AA"].to_numpy(), again.per_split["AA"].to_numpy())

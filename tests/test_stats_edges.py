@@ -45,7 +45,7 @@ def test_seeds_numpy_cannot_take_are_refused(seed):
 def test_large_and_sequence_seeds_are_accepted():
     x = table()
     for seed in (2**100, [1, 2, 3], np.int64(5)):
-        stats.randomization_test(x, systems=("s1", "s2"), samples=50, seed=seed, exact=False)
+        stats.randomization_test(x, systems=("s1", "s2"), samples=50, rng=seed, exact=False)
 
 
 @pytest.mark.parametrize("workers", [0, -2, 1.5])
@@ -101,10 +101,10 @@ def test_no_numpy_warning_on_edge_inputs(name):
         lambda: stats.anova(values), lambda: stats.anova(values, "system"),
         lambda: stats.kruskal_wallis(values).tukey_hsd(),
         lambda: stats.friedman(values).tukey_hsd(),
-        lambda: stats.randomized_tukey_hsd(values, samples=100, seed=1),
+        lambda: stats.randomized_tukey_hsd(values, samples=100, rng=1),
     ]
     for test in stats.TESTS:
-        options = {"samples": 100, "seed": 1} if test in RESAMPLING else {}
+        options = {"samples": 100, "rng": 1} if test in RESAMPLING else {}
         for correction in ("sidak", "holm-sidak", "by"):
             calls.append(lambda t=test, c=correction, o=options:
                          stats.pairwise_tests(values, t, correction=c, **o))

@@ -63,7 +63,7 @@ def test_fig13_published_unpaired_bootstrap_sample():
 def test_paired_bootstrap_equals_fig11_12_transcription(alternative):
     x, y = pair(1)
     B, seed = 500, 7
-    got = paired_bootstrap_test(x, y, samples=B, seed=seed, alternative=alternative,
+    got = paired_bootstrap_test(x, y, samples=B, rng=seed, alternative=alternative,
                                 convention="proportion")
     z = x - y
     w = z - z.mean()
@@ -86,7 +86,7 @@ def test_paired_bootstrap_equals_fig11_12_transcription(alternative):
 def test_bootstrap_shift_equals_transcription():
     x, y = pair(2)
     B, seed = 400, 3
-    got = bootstrap_shift_test(x, y, samples=B, seed=seed)
+    got = bootstrap_shift_test(x, y, samples=B, rng=seed)
     z = x - y
     draws = first_chunk_generator(seed).integers(0, len(z), size=(B, len(z)))
     count = sum(abs((z - z.mean())[draws[b]].mean()) >= abs(z.mean()) for b in range(B))
@@ -97,7 +97,7 @@ def test_unpaired_bootstrap_equals_fig13_14_transcription():
     x, y = pair(3)
     y = y[:13]
     B, seed = 300, 11
-    got = unpaired_bootstrap_test(x, y, samples=B, seed=seed, convention="proportion")
+    got = unpaired_bootstrap_test(x, y, samples=B, rng=seed, convention="proportion")
     v = np.concatenate([x, y])
     n = len(x)
     d_hat = x.mean() - y.mean()
@@ -114,7 +114,7 @@ def test_unpaired_bootstrap_equals_fig13_14_transcription():
 def test_randomization_equals_sign_flip_transcription():
     x, y = pair(4, n=30)
     B, seed = 600, 5
-    got = randomization_test(x, y, samples=B, seed=seed)
+    got = randomization_test(x, y, samples=B, rng=seed)
     d = x - y
     flips = 1.0 - 2.0 * first_chunk_generator(seed).integers(0, 2, size=(B, len(d)),
                                                              dtype=np.int8)
@@ -143,7 +143,7 @@ def test_randomized_tukey_equals_fig15_transcription():
     rng = np.random.default_rng(8)
     U = rng.random((12, 5)) + np.array([0.0, 0.05, 0.1, 0.3, 0.0])
     B, seed = 300, 2
-    got = randomized_tukey_hsd(U, samples=B, seed=seed, strict=True, convention="proportion")
+    got = randomized_tukey_hsd(U, samples=B, rng=seed, strict=True, convention="proportion")
     gen = first_chunk_generator(seed)
     block = np.empty((B, *U.shape))
     block[:] = U
@@ -158,24 +158,24 @@ def test_randomized_tukey_equals_fig15_transcription():
             if col.max() - col.min() > abs(means[pa[0]] - means[pa[1]]):
                 count[pa] += 1
     assert got.pvalue.tolist() == [count[pa] / B for pa in pairs]
-    non_strict = randomized_tukey_hsd(U, samples=B, seed=seed)
+    non_strict = randomized_tukey_hsd(U, samples=B, rng=seed)
     assert np.all(non_strict.pvalue >= got.pvalue)  # >= counts ties, (c+1)/(B+1) > c/B
 
 
 # --------------------------------------------------------------------------- reproducibility
 def test_seed_rng_and_workers_determinism():
     x, y = pair(9)
-    a = randomization_test(x, y, samples=3000, seed=42)
-    b = randomization_test(x, y, samples=3000, seed=42, workers=2)
+    a = randomization_test(x, y, samples=3000, rng=42)
+    b = randomization_test(x, y, samples=3000, rng=42, workers=2)
     c = randomization_test(x, y, samples=3000, rng=np.random.default_rng(1))
     d = randomization_test(x, y, samples=3000, rng=np.random.default_rng(1))
     assert a.pvalue == b.pvalue and c.pvalue == d.pvalue
     U = np.random.default_rng(3).random((10, 6))
-    r1 = randomized_tukey_hsd(U, samples=2500, seed=1)
-    r2 = randomized_tukey_hsd(U, samples=2500, seed=1, workers=3)
+    r1 = randomized_tukey_hsd(U, samples=2500, rng=1)
+    r2 = randomized_tukey_hsd(U, samples=2500, rng=1, workers=3)
     assert np.array_equal(r1.pvalue, r2.pvalue)
-    boot1 = paired_bootstrap_test(x, y, samples=2100, seed=5)
-    boot2 = paired_bootstrap_test(x, y, samples=2100, seed=5, workers=2)
+    boot1 = paired_bootstrap_test(x, y, samples=2100, rng=5)
+    boot2 = paired_bootstrap_test(x, y, samples=2100, rng=5, workers=2)
     assert boot1.pvalue == boot2.pvalue
     with pytest.raises(ParameterError, match="either seed or rng"):
         randomization_test(x, y, seed=1, rng=np.random.default_rng(1))
@@ -189,17 +189,17 @@ def test_pairwise_family_gives_each_pair_its_single_test_pvalue():
                          ("bootstrap", paired_bootstrap_test),
                          ("bootstrap-shift", bootstrap_shift_test)):
         options = {"exact": False} if test == "randomization" else {}
-        family = pairwise_tests(matrix, test, correction="none", samples=700, seed=3,
+        family = pairwise_tests(matrix, test, correction="none", samples=700, rng=3,
                                 **options)
         for row in family.to_frame().itertuples():
-            alone = single(matrix, systems=(row.a, row.b), samples=700, seed=3, **options)
+            alone = single(matrix, systems=(row.a, row.b), samples=700, rng=3, **options)
             assert row.p == pytest.approx(alone.pvalue)
             assert row.mc_se == pytest.approx(alone.mc_se)
 
 
 def test_progress_callback_reports_every_chunk():
     seen = []
-    randomization_test(*pair(11), samples=2500, seed=1, exact=False,
+    randomization_test(*pair(11), samples=2500, rng=1, exact=False,
                        progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1024, 2500), (2048, 2500), (2500, 2500)]
 
@@ -220,7 +220,7 @@ def test_conventions_and_standard_errors(count, samples):
 def test_randomized_tukey_pvalues_decrease_with_the_difference():
     rng = np.random.default_rng(12)
     U = rng.random((20, 8)) + np.linspace(0, 0.3, 8)
-    result = randomized_tukey_hsd(U, samples=1000, seed=4)
+    result = randomized_tukey_hsd(U, samples=1000, rng=4)
     order = np.argsort(np.abs(result.columns["diff"]))
     assert np.all(np.diff(result.pvalue[order]) <= 0)  # one null distribution for all pairs
     assert result.critical_value == pytest.approx(

@@ -191,7 +191,7 @@ def test_every_result_carries_the_difference_ci_and_effects():
     for name, spec in TESTS.items():
         yy = y if spec.paired else y[:-3]
         result = two_sample_test(x, yy, test=name, alternative="greater",
-                                 **({"seed": 1, "samples": 199} if spec.resampling else {}))
+                                 **({"rng": 1, "samples": 199} if spec.resampling else {}))
         assert 0 <= result.pvalue <= 1
         assert result.diff == pytest.approx(x.mean() - yy.mean())
         assert result.ci_low <= result.diff and result.ci_high == np.inf

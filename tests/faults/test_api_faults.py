@@ -459,7 +459,7 @@ def test_valid_calls_work(api):
     irscale.read_qrels("qrels.txt")
     irscale.read_run("a.run")
     stats.paired_t(api.x, api.y)
-    meta.discriminative_power(api.matrix, samples=10, seed=1)
+    meta.discriminative_power(api.matrix, samples=10, rng=1)
     scales.scale("AP", 3, progress=False)
 
 

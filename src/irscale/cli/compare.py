@@ -222,13 +222,13 @@ def compare(args: argparse.Namespace):
     if test == "randomized-tukey-hsd":
         return None, randomized_tukey_hsd(
             matrix, samples=args.samples or 10_000, alpha=args.alpha,
-            measure=_measure_of(matrix, args.measures), seed=args.seed,
+            measure=_measure_of(matrix, args.measures), rng=args.seed,
             workers=args.workers, progress=progress,
         )
     spec = test_spec(test)
     if spec.resampling:  # --samples/--seed/--workers with other tests: refused by checks
         default = 10_000 if spec.name == "randomization" else 1_000
-        options = {"samples": args.samples or default, "seed": args.seed,
+        options = {"samples": args.samples or default, "rng": args.seed,
                    "workers": args.workers, "progress": progress}
     measures = None
     if args.measures:

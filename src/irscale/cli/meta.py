@@ -234,7 +234,7 @@ def run_correlate(args: argparse.Namespace) -> int:
                                     f"(mean {series.mean():.4f})"))
     if args.bootstrap:
         ci = meta.correlation_ci(matrix, measure_a=a, measure_b=b, method=args.method,
-                                 samples=args.bootstrap, seed=args.seed, **options)
+                                 samples=args.bootstrap, rng=args.seed, **options)
         frame = ci.to_frame()
     else:
         value = meta.overall_correlation(matrix, measure_a=a, measure_b=b, method=args.method,
@@ -263,7 +263,7 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
                     table, method, seeds=range(base, base + args.seeds), **options)
                 parts.append(spread)
                 continue
-            result = meta.discriminative_power(table, method, seed=args.seed, **options)
+            result = meta.discriminative_power(table, method, rng=args.seed, **options)
             results[f"{name} ({result.method})"] = result
             parts.append(result.to_frame().assign(measure=name, method=result.method)
                          if args.pairs else pd.DataFrame([result.summary()]))
@@ -310,7 +310,7 @@ def run_split(args: argparse.Namespace) -> int:
     study = meta.split_study(table, check_sizes_option(args, table.n_topics),
                              args.repetitions,
                              models=args.models, cross=_cross(args.cross), alpha=args.alpha,
-                             seed=args.seed, progress=sys.stderr.isatty())
+                             rng=args.seed, progress=sys.stderr.isatty())
     if args.plot:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
     if args.metric:
@@ -334,7 +334,7 @@ def run_swap(args: argparse.Namespace) -> int:
     result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
                              args.repetitions,
                              bin_width=args.bin_width, test=args.test, alpha=args.alpha,
-                             seed=args.seed)
+                             rng=args.seed)
     frame = result.rates if args.by_bin else result.overall
     return write_text(args, _render(frame, args, repr(result)))
 

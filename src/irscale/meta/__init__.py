@@ -26,6 +26,11 @@ Procedures — :mod:`irscale.meta.procedures`
 Plots (matplotlib, optional) — :mod:`irscale.meta.plots`
     :func:`plot_asl_curves`, :func:`plot_measure_vs_ranked`, :func:`plot_split_metric`.
 
+Results speak the protocol of :mod:`irscale.stats.protocol` (``statistic``, ``pvalue``,
+``confidence_interval(level)`` where defined, ``to_frame()``, ``format(fmt)``); the
+correlation functions that returned a float return a :class:`Correlation`, a ``float``
+subclass. Random routines take ``rng`` (``seed`` is its deprecated alias) and ``progress``.
+
 See ``docs/meta.md`` for formulas, sources and examples.
 """
 
@@ -43,6 +48,7 @@ from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from .procedures import SEED000_TESTS, Decisions, decide
 from .rank_correlation import (
     RBO,
+    Correlation,
     CorrelationCI,
     KendallTau,
     correlation,
@@ -64,6 +70,7 @@ __all__ = [
     "RBO",
     "SEED000_TESTS",
     "Concordance",
+    "Correlation",
     "CorrelationCI",
     "Decisions",
     "DiscriminativePower",

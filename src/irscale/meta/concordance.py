@@ -35,7 +35,12 @@ __all__ = ["Concordance", "concordance_table", "concordance_test"]
 
 @dataclass(frozen=True)
 class Concordance:
-    """Outcome of the concordance test of ``measure_1`` and ``measure_2`` (module docs)."""
+    """Outcome of the concordance test of ``measure_1`` and ``measure_2`` (module docs).
+
+    Protocol: ``statistic`` (``wins_1``, the sign test's number of positive differences:
+    disagreements M1 wins), ``pvalue`` (the two-sided exact sign test on the wins),
+    ``to_frame()``, ``format(fmt)``.
+    """
 
     measure_1: str
     measure_2: str
@@ -62,6 +67,17 @@ class Concordance:
     @property
     def significant(self) -> bool:
         return bool(self.pvalue <= self.alpha)
+
+    @property
+    def statistic(self) -> int:
+        """The sign test's statistic: the wins of M1 (``wins_1``) among the
+        ``wins_1 + wins_2`` untied disagreements."""
+        return self.wins_1
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The test as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        return format_frame(self.to_frame(), fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else repr(self))
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([{

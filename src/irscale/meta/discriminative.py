@@ -54,9 +54,14 @@ from ..stats._data import check_alpha, check_choice, check_count, check_not_cons
 from ..stats._resampling import (
     CONVENTIONS,
     MAX_SAMPLES,
+    ProgressArg,
+    RngArg,
+    check_progress,
     check_seed,
     chunk_sizes,
     map_chunks,
+    phase_progress,
+    resolve_rng,
 )
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ._common import copy_seed, format_frame, pair_index, score_table, seed_sequence
@@ -88,6 +93,11 @@ class DiscriminativePower:
     ``pairs`` has one row per pair: ``a``, ``b``, ``diff`` = ū(a) − ū(b), ``asl``,
     ``mc_se`` (Monte Carlo standard error of the ASL), ``significant`` (ASL ≤ α) and, for
     the bootstrap, ``required_diff`` (t_α σ̄/√n, Sakai 2006).
+
+    Protocol (arrays of one value per pair, in ``pairs`` order): ``pvalue`` (the ASLs),
+    ``statistic`` (the observed studentised t for the bootstrap, |ū(a) − ū(b)| for the
+    randomised Tukey HSD), ``to_frame()`` (``pairs``), ``format(fmt)``. ``seed`` is the
+    integer seed given as ``rng`` (``None`` for a Generator or fresh entropy).
     """
 
     method: str
@@ -109,6 +119,17 @@ class DiscriminativePower:
     @property
     def n_pairs(self) -> int:
         return len(self.pairs)
+
+    @property
+    def pvalue(self) -> np.ndarray:
+        """The ASL of every pair (the column ``asl`` of ``pairs``)."""
+        return self.pairs["asl"].to_numpy()
+
+    @property
+    def statistic(self) -> np.ndarray | None:
+        """The observed statistic of every pair (``None`` if not recorded)."""
+        value = self.extra.get("statistic")
+        return None if value is None else np.asarray(value)
 
     @property
     def n_significant(self) -> int:
@@ -154,6 +175,7 @@ class DiscriminativePower:
 
 def bootstrap_required_differences(
     values: np.ndarray, samples: int, seeds: np.random.SeedSequence, alpha: float,
+    *, progress: ProgressArg = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair: t_α, the ⌊Bα⌉-th largest |t(w*ᵇ)|, and t_α σ̄/√n (Sakai, 2006).
 
@@ -177,7 +199,7 @@ def bootstrap_required_differences(
             both = np.concatenate([top[part], t], axis=1)
             top[part] = np.partition(both, both.shape[1] - rank, axis=1)[:, -rank:]
 
-    map_chunks(work, chunk_sizes(samples, CHUNK), copy_seed(seeds))
+    map_chunks(work, chunk_sizes(samples, CHUNK), copy_seed(seeds), progress=progress)
     t_alpha = top.min(axis=1)
     se = z.std(axis=0, ddof=1) / np.sqrt(n)
     with np.errstate(invalid="ignore"):
@@ -193,18 +215,21 @@ def discriminative_power(
     samples: int = 1000,
     alpha: float = 0.05,
     seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
     convention: str = "plus-one",
     strict: bool = True,
     workers: int | None = None,
-    progress: bool = False,
+    progress: ProgressArg = False,
     B: int | None = None,
 ) -> DiscriminativePower:
     """ASL of every pair and the discriminative power of one measure (module docs).
 
     ``data``: a score matrix (``measure`` picks one), wide DataFrame or topics × systems
     array. ``samples`` is B (``B=`` is accepted as an alias); ``strict`` applies to the
-    randomised Tukey HSD (Fig. 15 counts ``>``).
+    randomised Tukey HSD (Fig. 15 counts ``>``). ``rng``: an integer seed, a
+    :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
+    ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts
+    its two passes over the B samples, total 2B).
     """
     if B is not None:
         if samples != 1000 and samples != B:
@@ -215,13 +240,14 @@ def discriminative_power(
     alpha = check_alpha(alpha)
     samples = check_count(samples, "samples", 1, MAX_SAMPLES)
     check_choice(convention, CONVENTIONS, "convention")
-    check_seed(seed)
+    rng = resolve_rng(rng, seed)
     if workers is not None:
         check_count(workers, "workers")
+    check_progress(progress)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     label = measure or getattr(data, "measures", ("score",))[0]
-    seeds = seed_sequence(seed, rng)
+    seeds = seed_sequence(rng=rng)
     n, k = values.shape
     i, j = pair_index(k)
     means = values.mean(axis=0)
@@ -231,9 +257,10 @@ def discriminative_power(
     excluded = 0
     if method == "bootstrap":
         result = pairwise_tests(values, "bootstrap", correction="none", alpha=alpha,
-                                samples=samples, seed=copy_seed(seeds), convention=convention,
-                                workers=workers, progress=progress)
-        _, required = bootstrap_required_differences(values, samples, seeds, alpha)
+                                samples=samples, rng=copy_seed(seeds), convention=convention,
+                                workers=workers, progress=phase_progress(progress, 0, 2))
+        _, required = bootstrap_required_differences(
+            values, samples, seeds, alpha, progress=phase_progress(progress, 1, 2))
         finite = np.isfinite(required)
         excluded = int((~finite).sum())
         estimated = float(required[finite].max()) if finite.any() else float("nan")
@@ -242,7 +269,7 @@ def discriminative_power(
         note = "paired studentised bootstrap test, seed 001 Fig. 11-12 (|t*| >= |t|)"
     else:
         result = randomized_tukey_hsd(values, samples=samples, alpha=alpha,
-                                      seed=copy_seed(seeds), convention=convention,
+                                      rng=copy_seed(seeds), convention=convention,
                                       strict=strict, workers=workers, progress=progress)
         critical = float(result.critical_value)  # type: ignore[arg-type]
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
@@ -256,7 +283,8 @@ def discriminative_power(
         convention=convention, n_topics=n, n_systems=k, pairs=pairs,
         min_significant_difference=float(gaps.min()) if len(gaps) else float("nan"),
         estimated_difference=estimated, critical_value=critical, excluded=excluded,
-        seed=seed, note=note,
+        seed=None if isinstance(rng, (np.random.Generator, np.random.SeedSequence)) else rng,
+        note=note, extra={"statistic": np.asarray(result.columns["statistic"])},
     )
 
 
@@ -305,6 +333,6 @@ def discriminative_power_spread(
         check_seed(seed, "seeds: a seed")
     rows = []
     for seed in seeds:
-        result = discriminative_power(data, method, seed=seed, **options)  # type: ignore[arg-type]
+        result = discriminative_power(data, method, rng=seed, **options)  # type: ignore[arg-type]
         rows.append({"seed": seed, **result.summary()})
     return pd.DataFrame(rows)

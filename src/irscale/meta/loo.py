@@ -106,12 +106,17 @@ def _runs(runs: object) -> list:
 class LeaveOneOut:
     """Leave-one-out results: ``runs`` (one row per run and measure) and ``summary`` (one
     row per measure), see the module documentation; ``unique`` counts each contributor's
-    unique judged documents and how many of them are relevant."""
+    unique judged documents and how many of them are relevant. A report: ``to_frame()``
+    (``summary``, or ``runs`` with ``per_run=True``) and ``format(fmt)``."""
 
     runs: pd.DataFrame
     summary: pd.DataFrame
     unique: pd.DataFrame
     depth: int
+
+    def to_frame(self, *, per_run: bool = False) -> pd.DataFrame:
+        """One row per measure (a copy of ``summary``), or per run and measure."""
+        return (self.runs if per_run else self.summary).copy()
 
     def format(self, fmt: str = "text", *, digits: int = 4, per_run: bool = False) -> str:
         frame = self.runs if per_run else self.summary

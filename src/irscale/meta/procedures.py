@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..errors import InputError, ParameterError
 from ..stats import (
@@ -45,6 +46,7 @@ from ..stats import (
     shard_anova,
 )
 from ..stats.corrections import correction_name
+from ..stats.protocol import format_table
 from ..stats.registry import TESTS, test_spec
 
 #: Names of ANOVA models accepted here → the model name of :func:`irscale.stats.anova`.
@@ -75,7 +77,8 @@ __all__ = ["ANOVA_PROCEDURES", "ORDINAL_TESTS", "RANK_PROCEDURES", "SEED000_TEST
 
 @dataclass(frozen=True, eq=False)
 class Decisions:
-    """Per-pair decisions of one procedure on one score table (module documentation)."""
+    """Per-pair decisions of one procedure on one score table (module documentation).
+    A report: ``to_frame()`` (one row per pair) and ``format(fmt)``."""
 
     procedure: str
     systems: tuple[str, ...]
@@ -91,6 +94,20 @@ class Decisions:
     @property
     def n_significant(self) -> int:
         return int(np.count_nonzero(self.significant))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair (``triu`` order): ``a``, ``b``, ``diff``, ``direction`` and
+        ``significant``."""
+        i, j = np.triu_indices(len(self.systems), k=1)
+        names = np.asarray(self.systems, dtype=object)
+        return pd.DataFrame({"a": names[i], "b": names[j], "diff": self.diff,
+                             "direction": self.direction, "significant": self.significant})
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The decisions as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        return format_table(self.to_frame(), fmt, digits=digits,
+                            title=f"{self.procedure}: {self.n_significant} of "
+                                  f"{len(self.diff)} pairs significant")
 
 
 def procedure_names() -> list[str]:
@@ -128,7 +145,7 @@ def decide(
 ) -> Decisions:
     """Decisions of ``procedure`` on a topics × systems array (× shards for shard models).
 
-    ``options`` go to the underlying routine (e.g. ``samples`` and ``seed`` for Monte
+    ``options`` go to the underlying routine (e.g. ``samples`` and ``rng`` for Monte
     Carlo procedures, ``empty`` for shard models); ``correction`` adjusts two-system tests.
     """
     name = canonical_procedure(procedure)

@@ -43,12 +43,23 @@ Tibshirani, 1993, ch. 13)
     Topics are resampled with replacement (the same topics for both measures), the
     overall correlation recomputed on each of B samples; the percentile interval, and the
     bootstrap standard error (the samples' standard deviation).
+
+Results (the protocol of :mod:`irscale.stats.protocol`)
+    :func:`tau_ap`, :func:`tau_ap_symmetric`, :func:`spearman`, :func:`correlation` and
+    :func:`overall_correlation` return a :class:`Correlation`: a ``float`` subclass (it
+    compares, computes and serialises as the float these functions returned before) with
+    ``statistic``, ``pvalue`` (``None``: a coefficient, not a test), ``method``, ``n``,
+    ``to_frame()`` and ``format(fmt)``. :class:`KendallTau` (``statistic`` = ``tau``),
+    :class:`RBO` (``statistic`` = ``ext``) and :class:`CorrelationCI` (``statistic`` =
+    ``estimate``, ``confidence_interval(level)`` from the bootstrap replicates) speak the
+    same protocol. :func:`topic_correlations` and :func:`correlation_matrix` return pandas
+    objects of plain floats.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -58,8 +69,23 @@ from ..errors import ParameterError
 from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats._data import check_count
 from ..stats._ranks import rank_columns
-from ..stats._resampling import MAX_SAMPLES, seed_sequence
+from ..stats._resampling import (
+    MAX_SAMPLES,
+    ProgressArg,
+    RngArg,
+    check_progress,
+    progress_reporter,
+    resolve_rng,
+    seed_sequence,
+)
 from ..stats.bootstrap import resample_counts
+from ..stats.protocol import (
+    ConfidenceInterval,
+    Estimate,
+    check_confidence_level,
+    format_table,
+    interval_or_default,
+)
 from ._common import generator, paired_tables
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
@@ -70,6 +96,7 @@ _ALIASES = {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_
 __all__ = [
     "METHODS",
     "RBO",
+    "Correlation",
     "CorrelationCI",
     "KendallTau",
     "check_options",
@@ -87,6 +114,14 @@ __all__ = [
     "tau_ap_symmetric",
     "topic_correlations",
 ]
+
+
+class Correlation(Estimate):
+    """A rank correlation coefficient: the ``float`` itself, with its ``method``
+    (:data:`METHODS`) and the number ``n`` of ranked items; ``statistic`` is the value,
+    ``pvalue`` is ``None`` (no test), ``to_frame()``/``format(fmt)`` give one row."""
+
+    _fields = ("method", "n")
 
 
 def method_name(method: str) -> str:
@@ -128,10 +163,14 @@ def _tie_groups(v: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np
     return order, np.cumsum(new) - 1
 
 
-def tau_ap(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> float:
+def tau_ap(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> Correlation:
     """AP correlation τ_ap(x | y) of the ranking by ``x`` against the gold ranking by ``y``
-    (seed 001 eq. 52; ties as in the module documentation)."""
+    (seed 001 eq. 52; ties as in the module documentation), a :class:`Correlation`."""
     x, y = _vectors(x, y)
+    return Correlation(_tau_ap(x, y, rtol, atol), method="tau_ap", n=len(x))
+
+
+def _tau_ap(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
     m = len(x)
     order, group = _tie_groups(x, rtol, atol)
     gold = _order_signs(y, rtol, atol)[np.ix_(order, order)]
@@ -158,14 +197,26 @@ def tau_ap(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> f
     return 2.0 / (m - 1) * total - 1.0
 
 
-def tau_ap_symmetric(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> float:
-    """Symmetric τ_ap: the mean of τ_ap(x | y) and τ_ap(y | x) (seed 001 §5.2)."""
-    return 0.5 * (tau_ap(x, y, rtol=rtol, atol=atol) + tau_ap(y, x, rtol=rtol, atol=atol))
-
-
-def spearman(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> float:
-    """Spearman's ρ: Pearson's correlation of mid-ranks (NaN when a vector is constant)."""
+def tau_ap_symmetric(x: object, y: object, *, rtol: float = RTOL,
+                     atol: float = ATOL) -> Correlation:
+    """Symmetric τ_ap: the mean of τ_ap(x | y) and τ_ap(y | x) (seed 001 §5.2), a
+    :class:`Correlation`."""
     x, y = _vectors(x, y)
+    return Correlation(_tau_ap_symmetric(x, y, rtol, atol), method="tau_ap_sym", n=len(x))
+
+
+def _tau_ap_symmetric(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
+    return 0.5 * (_tau_ap(x, y, rtol, atol) + _tau_ap(y, x, rtol, atol))
+
+
+def spearman(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> Correlation:
+    """Spearman's ρ: Pearson's correlation of mid-ranks (NaN when a vector is constant),
+    a :class:`Correlation`."""
+    x, y = _vectors(x, y)
+    return Correlation(_spearman(x, y, rtol, atol), method="spearman", n=len(x))
+
+
+def _spearman(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
     tol = atol + rtol * float(max(np.abs(x).max(), np.abs(y).max()))
     rx, _ = rank_columns(x, tol)
     ry, _ = rank_columns(y, tol)
@@ -177,7 +228,8 @@ def spearman(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) ->
 @dataclass(frozen=True)
 class RBO:
     """Rank-biased overlap: extrapolated (``ext``) and lower bound (``min``) at
-    persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking)."""
+    persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking).
+    Protocol: ``statistic`` = ``ext``, ``pvalue`` ``None``, ``to_frame()``, ``format()``."""
 
     ext: float
     min: float
@@ -186,6 +238,26 @@ class RBO:
 
     def __float__(self) -> float:
         return self.ext
+
+    @property
+    def statistic(self) -> float:
+        """RBO_ext (the field ``ext``)."""
+        return self.ext
+
+    @property
+    def pvalue(self) -> None:
+        """``None``: RBO is a similarity, not a test."""
+        return None
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``ext`` (= statistic), ``min``, ``p`` and the two depths."""
+        return pd.DataFrame([{"method": "rbo", "statistic": self.ext, "ext": self.ext,
+                              "min": self.min, "p": self.p, "depth_short": self.depth[0],
+                              "depth_long": self.depth[1]}])
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """RBO as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        return format_table(self.to_frame(), fmt, digits=digits)
 
 
 def _check_ranking(ranking: Sequence[Hashable], name: str) -> list[Hashable]:
@@ -258,7 +330,8 @@ def check_options(method: str, options: dict[str, object]) -> None:
                              f"{unknown}{hint}; it takes {list(allowed)}")
 
 
-def correlation(x: object, y: object, method: str = "kendall", **options: float) -> float:
+def correlation(x: object, y: object, method: str = "kendall", **options: float
+                ) -> Correlation:
     """The correlation of the rankings by scores ``x`` and ``y``.
 
     Parameters
@@ -275,7 +348,10 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float)
 
     Returns
     -------
-    float
+    Correlation
+        A ``float`` (it compares, computes and prints as the coefficient) with
+        ``statistic``, ``pvalue`` (``None``), ``method``, ``n``, ``to_frame()`` and
+        ``format(fmt)``.
 
     Raises
     ------
@@ -297,23 +373,30 @@ def correlation(x: object, y: object, method: str = "kendall", **options: float)
     method = method_name(method)
     check_options(method, options)
     x, y = _vectors(x, y)  # every method: finite vectors of one length (also Kendall's τ)
+    return Correlation(_correlation(x, y, method, options), method=method, n=len(x))
+
+
+def _correlation(x: np.ndarray, y: np.ndarray, method: str, options: dict) -> float:
+    """The plain float of :func:`correlation` (checked ``method``, vectors and options)."""
     if method == "rbo":
         return rbo_scores(x, y, **options).ext
     if method == "kendall":
         return kendall_tau(x, y, **options).tau
+    rtol, atol = options.get("rtol", RTOL), options.get("atol", ATOL)
     if method == "tau_ap":
-        return tau_ap(x, y, **options)
+        return _tau_ap(x, y, rtol, atol)
     if method == "tau_ap_sym":
-        return tau_ap_symmetric(x, y, **options)
-    return spearman(x, y, **options)
+        return _tau_ap_symmetric(x, y, rtol, atol)
+    return _spearman(x, y, rtol, atol)
 
 
 def overall_correlation(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", **options: float,
-) -> float:
+) -> Correlation:
     """Overall correlation: rank systems by their mean score over the (common) topics under
-    each measure, then correlate (seed 000 §3.3). ``b`` defaults to ``a``."""
+    each measure, then correlate (seed 000 §3.3). ``b`` defaults to ``a``. A
+    :class:`Correlation` (a float)."""
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     return correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
 
@@ -325,13 +408,18 @@ def topic_correlations(
     """Topic-by-topic correlation (seed 000 §3.3): one value per topic, indexed by topic
     (NaN where a measure ties every system on the topic)."""
     x, y, topics, _ = paired_tables(a, b, measure_a, measure_b)
-    values = [correlation(x[t], y[t], method, **options) for t in range(len(topics))]
+    values = [float(correlation(x[t], y[t], method, **options)) for t in range(len(topics))]
     return pd.Series(values, index=pd.Index(topics, name="topic"), name=method_name(method))
 
 
 @dataclass(frozen=True)
 class CorrelationCI:
-    """An overall correlation with its bootstrap percentile interval and standard error."""
+    """An overall correlation with its bootstrap percentile interval and standard error.
+
+    Protocol: ``statistic`` (= ``estimate``), ``pvalue`` (``None``),
+    :meth:`confidence_interval` (the percentile interval of the ``replicates`` at any
+    level; at ``level`` it is (``low``, ``high``)), ``to_frame()``, ``format(fmt)``.
+    """
 
     method: str
     estimate: float
@@ -340,11 +428,49 @@ class CorrelationCI:
     se: float
     level: float
     samples: int
+    replicates: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def statistic(self) -> float:
+        """The overall correlation (the field ``estimate``)."""
+        return self.estimate
+
+    @property
+    def pvalue(self) -> None:
+        """``None``: an interval estimate, not a test."""
+        return None
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The bootstrap percentile interval at ``confidence_level`` (default 0.95; at
+        ``level`` it is (``low``, ``high``))."""
+
+        def compute(level: float) -> tuple[float, float]:
+            if self.replicates is None:
+                raise ParameterError(f"no bootstrap replicates kept: the interval is known "
+                                     f"at level {self.level:g} only")
+            return _percentile(self.replicates, level)
+
+        return interval_or_default(confidence_level, self.level, (self.low, self.high),
+                                   compute)
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([{"method": self.method, "estimate": self.estimate,
                               "ci_low": self.low, "ci_high": self.high, "se": self.se,
                               "level": self.level, "samples": self.samples}])
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The interval as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        return format_table(self.to_frame(), fmt, digits=digits)
+
+
+def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
+    """The percentile interval at ``level`` of the finite ``values`` (NaN if none)."""
+    tail = (1.0 - level) / 2.0
+    finite = values[np.isfinite(values)]
+    if not len(finite):
+        return float("nan"), float("nan")
+    low, high = np.quantile(finite, [tail, 1.0 - tail])
+    return float(low), float(high)
 
     def __repr__(self) -> str:
         return (f"CorrelationCI({self.method} {self.estimate:.4f}, {self.level:.0%} CI "
@@ -355,28 +481,40 @@ class CorrelationCI:
 def correlation_ci(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", samples: int = 1000,
-    level: float = 0.95, seed: object = None, rng: np.random.Generator | None = None,
-    **options: float,
+    level: float = 0.95, seed: object = None, rng: RngArg = None,
+    progress: ProgressArg = False, **options: float,
 ) -> CorrelationCI:
     """Bootstrap percentile interval of the overall correlation (module documentation):
-    topics resampled with replacement, B = ``samples`` times."""
-    if not 0.0 < level < 1.0:
-        raise ParameterError(f"level must lie in (0, 1), got {level}")
+    topics resampled with replacement, B = ``samples`` times. ``rng``: an integer seed, a
+    :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
+    ``progress``: a bool or a callable ``progress(done, total)``."""
+    try:
+        level = check_confidence_level(level)
+    except ParameterError:
+        raise ParameterError(f"level must lie in (0, 1), got {level}") from None
     samples = check_count(samples, "samples", 2, MAX_SAMPLES)
+    rng = resolve_rng(rng, seed)
+    check_progress(progress)
+    method = method_name(method)
     check_options(method, options)
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     n = x.shape[0]
     estimate = correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
-    gen = generator(seed_sequence(seed, rng))
+    gen = generator(seed_sequence(rng=rng))
     counts = resample_counts(gen.integers(0, n, size=(samples, n)), n)
     mx, my = counts @ x / n, counts @ y / n
-    values = np.array([correlation(mx[b_], my[b_], method, **options) for b_ in range(samples)])
-    tail = (1.0 - level) / 2.0
+    report = progress_reporter(progress, samples, "bootstrap")
+    values = np.empty(samples)
+    step = max(1, samples // 100)
+    for b_ in range(samples):
+        values[b_] = _correlation(mx[b_], my[b_], method, options)
+        if (b_ + 1) % step == 0 or b_ + 1 == samples:
+            report(b_ + 1)
+    low, high = _percentile(values, level)
     finite = values[np.isfinite(values)]
-    low, high = np.quantile(finite, [tail, 1.0 - tail]) if len(finite) else (np.nan, np.nan)
-    return CorrelationCI(method=method_name(method), estimate=float(estimate), low=float(low),
-                         high=float(high), se=float(np.std(finite, ddof=1)) if len(finite) > 1
-                         else float("nan"), level=level, samples=samples)
+    return CorrelationCI(method=method, estimate=float(estimate), low=low, high=high,
+                         se=float(np.std(finite, ddof=1)) if len(finite) > 1
+                         else float("nan"), level=level, samples=samples, replicates=values)
 
 
 def correlation_matrix(
@@ -389,5 +527,6 @@ def correlation_matrix(
         raise ParameterError("correlation_matrix needs a ScoreMatrix with several measures")
     names = list(measures) if measures is not None else list(data.measures)
     means = {m: data.array(m).mean(axis=0) for m in names}
-    table = [[correlation(means[r], means[c], method, **options) for c in names] for r in names]
+    table = [[float(correlation(means[r], means[c], method, **options)) for c in names]
+             for r in names]
     return pd.DataFrame(table, index=pd.Index(names, name="measure"), columns=names)

@@ -29,6 +29,7 @@ every test (:meth:`ScaleReport.invariants`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -39,6 +40,7 @@ from ..core import ScoreMatrix
 from ..errors import ParameterError
 from ..scales.kendall import kendall_tau
 from ..stats._data import check_alpha, check_counts
+from ..stats.tables import FORMATS
 from ._common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
 
@@ -64,7 +66,8 @@ class ScaleEffects:
 
     ``matrix`` holds M and M_R for every measure; ``pairs`` lists (M, M_R) labels;
     ``recall_base`` says which measures depend on the recall base; ``significant`` maps
-    (label, test) to the boolean decisions of every system pair.
+    (label, test) to the boolean decisions of every system pair. A report: ``to_frame()``
+    (:meth:`significance`) and ``format(fmt)``.
     """
 
     label: str
@@ -91,6 +94,17 @@ class ScaleEffects:
     def tau(self, a: str, b: str) -> float:
         """Overall Kendall τ between the systems' means of two columns of the matrix."""
         return kendall_tau(self.matrix.mean(a), self.matrix.mean(b)).tau
+
+    def to_frame(self) -> pd.DataFrame:
+        """Sig, S2NS, NS2S and Δ% per (measure, test): :meth:`significance`."""
+        return self.significance()
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """:meth:`significance` as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json``
+        table."""
+        title = f"{self.label}: significance tests on M and M_R ({self.n_pairs} pairs)"
+        return format_frame(self.to_frame(), fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else title)
 
     def significance(self) -> pd.DataFrame:
         """Sig, S2NS, NS2S and Δ% per (measure, test) (Tables 5–6, one cut-off)."""
@@ -147,7 +161,9 @@ def _percent(count: int, share: float) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ScaleReport:
-    """Tables 2, 4, 5 and 6 of seed 000 for one collection over several cut-offs."""
+    """Tables 2, 4, 5 and 6 of seed 000 for one collection over several cut-offs. A
+    report: ``to_frame()`` (:meth:`significance`, every cut-off, measure and test) and
+    ``format(fmt)`` (every table; ``format(table, fmt)`` one of them)."""
 
     collection: str
     effects: tuple[ScaleEffects, ...]
@@ -200,6 +216,10 @@ class ScaleReport:
         """Sig, S2NS, NS2S, Δ% for every cut-off, measure and test (long format)."""
         return pd.concat([e.significance() for e in self.effects], ignore_index=True)
 
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`significance`: every cut-off, measure and test."""
+        return self.significance()
+
     def table5(self, N: int | None = None, *, recall_base: bool = False) -> pd.DataFrame:
         """Table 5 (measures without recall base) or, with ``recall_base=True``, Table 6,
         at cut-off N (default: the largest), in the paper's layout."""
@@ -237,8 +257,14 @@ class ScaleReport:
 
     def format(self, table: str = "all", fmt: str = "text", *, N: int | None = None,
                digits: int = 4) -> str:
-        """``table``: ``2``, ``4``, ``5``, ``6``, ``invariants`` or ``all``."""
+        """``table``: ``2``, ``4``, ``5``, ``6``, ``invariants`` or ``all``; ``format(fmt)``
+        with a format name (``"json"``...) first gives every table in it. ``all`` in JSON
+        is one object ``{"table2": [...], "table4": [...], ..., "invariants": [...]}``; in
+        CSV, one section per table, separated by a blank line."""
+        if table in FORMATS and fmt == "text":
+            table, fmt = "all", table
         parts = []
+        records: dict[str, object] = {}
         names = ("2", "4", "5", "6", "invariants") if table == "all" else (str(table),)
         for name in names:
             if name == "2":
@@ -262,6 +288,10 @@ class ScaleReport:
             text = format_frame(frame, fmt, digits=digits,
                                 title=None if fmt in ("csv", "json") else title)
             parts.append(text.replace("Δ\\%", "$\\Delta$\\%") if fmt == "latex" else text)
+            records[name if name == "invariants" else f"table{name}"] = json.loads(text) \
+                if fmt == "json" else None
+        if fmt == "json" and len(parts) > 1:
+            return json.dumps(records, indent=2) + "\n"
         return "\n".join(parts)
 
     def __repr__(self) -> str:

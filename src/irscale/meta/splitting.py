@@ -36,7 +36,6 @@ Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; seed 001 §5.1)
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,9 +48,16 @@ from ..errors import AlignmentError, InputError, ParameterError
 from ..scales.kendall import kendall_tau
 from ..stats import ShardScores
 from ..stats._data import check_alpha, check_count, check_counts
-from ..stats._resampling import check_seed
+from ..stats._resampling import (
+    ProgressArg,
+    RngArg,
+    check_progress,
+    progress_reporter,
+    resolve_rng,
+)
 from ..stats.corrections import correction_name
 from ..stats.registry import TESTS
+from ..stats.tables import FORMATS
 from ._common import (
     derived_seed,
     format_frame,
@@ -79,7 +85,8 @@ __all__ = ["DEFAULT_SIZES", "METRICS", "SplitStudy", "SwapRates", "TopicSplits",
 @dataclass(frozen=True, eq=False)
 class TopicSplits:
     """R repetitions of two disjoint topic sets: row r of ``first``/``second`` holds the
-    topic indices of TS1/TS2 of repetition r."""
+    topic indices of TS1/TS2 of repetition r. ``to_frame()``: one row per (repetition,
+    set, position) with the topic index; ``format(fmt)``."""
 
     size: int
     first: np.ndarray
@@ -89,13 +96,39 @@ class TopicSplits:
     def repetitions(self) -> int:
         return self.first.shape[0]
 
+    def to_frame(self) -> pd.DataFrame:
+        """Long form: ``repetition``, ``set`` (``TS1``/``TS2``), ``position``, ``topic``
+        (the topic's index)."""
+        parts = []
+        for name, block in (("TS1", self.first), ("TS2", self.second)):
+            reps, width = block.shape
+            parts.append(pd.DataFrame({
+                "repetition": np.repeat(np.arange(reps), width), "set": name,
+                "position": np.tile(np.arange(width), reps), "topic": block.ravel(),
+            }))
+        return (pd.concat(parts, ignore_index=True)
+                .sort_values(["repetition", "set", "position"], kind="stable")
+                .reset_index(drop=True))
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The splits (:meth:`to_frame`) as a ``text``, ``csv``, ``markdown``, ``latex`` or
+        ``json`` table."""
+        return format_frame(self.to_frame(), fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        return (f"TopicSplits({self.repetitions} repetitions of {self.size} + "
+                f"{self.second.shape[1]} topics)")
+
 
 def topic_splits(
     n_topics: int, size: int, repetitions: int = 100, *, seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
 ) -> TopicSplits:
     """R random splits of ``n_topics`` topics into TS1 (``size`` topics) and TS2
-    (min(size, n − size)), deterministic for a seed and a size (module documentation)."""
+    (min(size, n − size)), deterministic for a seed and a size (module documentation).
+    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
+    its deprecated alias)."""
+    rng = resolve_rng(rng, seed)
     check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
     check_count(size, "size")
     if size >= n_topics:
@@ -103,7 +136,7 @@ def topic_splits(
     second = min(size, n_topics - size)
     if second < 2 or size < 2:
         raise ParameterError(f"each topic set needs at least 2 topics (sizes {size}, {second})")
-    gen = generator(derived_seed(seed_sequence(seed, rng), size))
+    gen = generator(derived_seed(seed_sequence(rng=rng), size))
     order = gen.permuted(np.tile(np.arange(n_topics), (repetitions, 1)), axis=1)
     return TopicSplits(size, order[:, :size], order[:, size:size + second])
 
@@ -201,7 +234,8 @@ class SplitStudy:
 
     ``per_split`` has one row per (size, repetition, comparison): ``size`` and ``size_2``
     (the sizes of TS1 and TS2), ``repetition``, ``model_1`` (on TS1), ``model_2`` (on TS2)
-    and the measures :data:`METRICS`.
+    and the measures :data:`METRICS`. A report: ``to_frame()`` is ``per_split``,
+    ``format(fmt)`` the summary (or one metric's table: ``format(metric, fmt)``).
     """
 
     per_split: pd.DataFrame
@@ -215,6 +249,10 @@ class SplitStudy:
     @property
     def n_pairs(self) -> int:
         return self.n_systems * (self.n_systems - 1) // 2
+
+    def to_frame(self) -> pd.DataFrame:
+        """Every measure of every split (a copy of ``per_split``)."""
+        return self.per_split.copy()
 
     def summary(self) -> pd.DataFrame:
         """Means over the repetitions per (size, model_1, model_2), plus the standard
@@ -259,7 +297,10 @@ class SplitStudy:
         return out.reset_index(drop=True)
 
     def format(self, metric: str | None = None, fmt: str = "text", *, digits: int = 2) -> str:
-        """One metric's table (sizes as columns) or, by default, the whole summary."""
+        """One metric's table (sizes as columns) or, by default, the whole summary.
+        ``format(fmt)`` with a format name (``"json"``...) first is the summary in it."""
+        if metric in FORMATS and fmt == "text":
+            metric, fmt = None, metric
         if metric is None:
             frame = self.summary()
         else:
@@ -288,10 +329,10 @@ def split_study(
     shards: object = None,
     alpha: float = 0.05,
     seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
     correction: str | None = "none",
     options: Mapping[str, Mapping[str, object]] | None = None,
-    progress: bool = False,
+    progress: ProgressArg = False,
 ) -> SplitStudy:
     """Topic-splitting study (module documentation).
 
@@ -301,13 +342,17 @@ def split_study(
     ``shards``: topics × systems × shards scores (:class:`irscale.stats.ShardScores` or an
     array) for shard models such as MD3 and MD3f; ``options``: per procedure name, its
     options (e.g. ``{"bootstrap": {"samples": 1000}}``, ``{"MD3": {"empty": "zero"}}``);
-    Monte Carlo procedures get a seed per split size, repetition and half from ``seed``.
+    Monte Carlo procedures get a stream per split size, repetition and half from ``rng``
+    (an integer seed, a :class:`numpy.random.Generator` or ``None``; ``seed`` is its
+    deprecated alias). ``progress``: ``True`` (a counter per split size on standard error)
+    or a callable ``progress(done, total)`` over the len(sizes) × repetitions splits.
     """
     alpha = check_alpha(alpha)
     check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    rng = resolve_rng(rng, seed)
+    check_progress(progress)
     values, shard_values, _, names = _inputs(data, measure, shards, systems)
     sizes = check_sizes(sizes, values.shape[0])
-    check_seed(seed)
     comparisons = [(canonical_procedure(m), canonical_procedure(m)) for m in models]
     comparisons += [(canonical_procedure(a), canonical_procedure(b)) for a, b in cross]
     if not comparisons:
@@ -322,12 +367,13 @@ def split_study(
     unused = sorted(set(chosen) - set(needed))
     if unused:
         raise ParameterError(f"options given for procedure(s) {unused} not in the study")
-    seeds = seed_sequence(seed, rng)
+    seeds = seed_sequence(rng=rng)
     n, k = values.shape
     pair_count = len(pair_index(k)[0])
     rows: list[pd.DataFrame] = []
-    for size in sizes:
-        splits = topic_splits(n, int(size), repetitions, seed=derived_seed(seeds, 0))
+    for position, size in enumerate(sizes):
+        report = _split_progress(progress, size, position, repetitions, len(sizes))
+        splits = topic_splits(n, int(size), repetitions, rng=derived_seed(seeds, 0))
         # decisions[model][half] = (significant, direction, estimates) over repetitions
         sig = {m: np.zeros((2, repetitions, pair_count), dtype=bool) for m in needed}
         way = {m: np.zeros((2, repetitions, pair_count), dtype=np.int8) for m in needed}
@@ -337,7 +383,8 @@ def split_study(
                 for model in needed:
                     opts = dict(chosen.get(model, {}))
                     if _resampling(model):
-                        opts["seed"] = derived_seed(seeds, 1, int(size), rep, half)
+                        opts.pop("seed", None)
+                        opts["rng"] = derived_seed(seeds, 1, int(size), rep, half)
                     if model in TESTS:
                         opts["correction"] = correction
                     table = shard_values if is_shard_procedure(model) else values
@@ -346,11 +393,7 @@ def split_study(
                     sig[model][half, rep] = result.significant
                     way[model][half, rep] = result.direction
                     est[model][half, rep] = result.estimates
-            if progress:
-                print(f"\rsplits of {size} topics: {rep + 1}/{repetitions}", end="",
-                      file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
+            report(rep + 1)
         for first, second in comparisons:
             counts = agreement(sig[first][0], way[first][0], sig[second][1], way[second][1])
             taus = [kendall_tau(est[first][0, r], est[second][1, r]).tau
@@ -360,18 +403,36 @@ def split_study(
                                   "model_2": second, **counts, "tau": taus})
             rows.append(frame)
     return SplitStudy(per_split=pd.concat(rows, ignore_index=True), n_topics=n, n_systems=k,
-                      repetitions=repetitions, alpha=alpha, seed=seed,
+                      repetitions=repetitions, alpha=alpha,
+                      seed=None if isinstance(rng, (np.random.Generator,
+                                                    np.random.SeedSequence)) else rng,
                       extra={"systems": names, "correction": correction})
+
+
+def _split_progress(progress: ProgressArg, size: int, position: int, repetitions: int,
+                    count: int):
+    """``report(done)`` for the repetitions of one split size: a callable ``progress``
+    sees the whole study (``done`` of ``count × repetitions``); ``True`` prints a counter
+    per size."""
+    if callable(progress):
+        return progress_reporter(progress, repetitions, offset=position * repetitions,
+                                 overall=count * repetitions)
+    return progress_reporter(progress, repetitions, f"splits of {size} topics")
 
 
 @dataclass(frozen=True, eq=False)
 class SwapRates:
-    """Swap-method results: ``rates`` per (size, bin) and ``overall`` per size."""
+    """Swap-method results: ``rates`` per (size, bin) and ``overall`` per size. A report:
+    ``to_frame()`` (``overall``, or ``rates`` with ``by_bin=True``), ``format(fmt)``."""
 
     rates: pd.DataFrame
     overall: pd.DataFrame
     bin_width: float
     test: str | None
+
+    def to_frame(self, *, by_bin: bool = False) -> pd.DataFrame:
+        """The swap rate per size (a copy of ``overall``), or per size and bin."""
+        return (self.rates if by_bin else self.overall).copy()
 
     def format(self, fmt: str = "text", *, digits: int = 4, by_bin: bool = False) -> str:
         frame = self.rates if by_bin else self.overall
@@ -394,10 +455,13 @@ def swap_rates(
     test: str | None = None,
     alpha: float = 0.05,
     seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
+    progress: ProgressArg = False,
 ) -> SwapRates:
     """The swap method on random disjoint splits (module documentation); the splits are
-    those of :func:`split_study` for the same seed."""
+    those of :func:`split_study` for the same ``rng`` (an integer seed, a
+    :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias).
+    ``progress``: a bool or a callable ``progress(done, total)`` over the splits."""
     try:
         width = float(bin_width)
     except (TypeError, ValueError):
@@ -407,21 +471,23 @@ def swap_rates(
         raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}")
     bin_width = width
     check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    rng = resolve_rng(rng, seed)
+    check_progress(progress)
     values, _, _, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])
-    check_seed(seed)
     if test is not None:
         test = canonical_procedure(test)
         if is_shard_procedure(test):
             raise ParameterError(f"the swap method filters with a test on topics × systems "
                                  f"scores; {test!r} needs shard scores")
         alpha = check_alpha(alpha)
-    seeds = seed_sequence(seed, rng)
+    seeds = seed_sequence(rng=rng)
     n, k = values.shape
     i, j = pair_index(k)
     rate_rows, overall_rows = [], []
-    for size in sizes:
-        splits = topic_splits(n, int(size), repetitions, seed=derived_seed(seeds, 0))
+    for position, size in enumerate(sizes):
+        report = _split_progress(progress, size, position, repetitions, len(sizes))
+        splits = topic_splits(n, int(size), repetitions, rng=derived_seed(seeds, 0))
         means_1 = values[splits.first].mean(axis=1)  # repetitions × systems
         means_2 = values[splits.second].mean(axis=1)
         d1 = means_1[:, i] - means_1[:, j]
@@ -430,11 +496,14 @@ def swap_rates(
         if test is not None:
             filt = np.zeros_like(counted)
             for rep in range(repetitions):
-                opts = {"seed": derived_seed(seeds, 1, int(size), rep, 0)} \
+                opts = {"rng": derived_seed(seeds, 1, int(size), rep, 0)} \
                     if _resampling(canonical_procedure(test)) else {}
                 filt[rep] = decide(values[splits.first[rep]], test, alpha=alpha,
                                    systems=names, **opts).significant
+                report(rep + 1)
             counted &= filt
+        else:
+            report(repetitions)
         swapped = counted & (d1 * d2 < 0)
         with np.errstate(over="ignore"):
             position = np.floor(np.abs(d1[counted]) / bin_width)

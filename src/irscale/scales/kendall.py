@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.scorematrix import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
 from .pairs import ranges
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 #: Default relative tie tolerance of :func:`kendall_tau` and :func:`overall_tau` (means
 #: over topics: sums of floats in different orders differ by up to ~100 ulps).
@@ -41,7 +45,12 @@ ATOL = 0.0
 
 @dataclass(frozen=True)
 class KendallTau:
-    """τ and its pair counts (see the module documentation)."""
+    """τ and its pair counts (see the module documentation).
+
+    The result protocol of :mod:`irscale.stats.protocol`: ``statistic`` (= ``tau``),
+    ``pvalue`` (``None``: τ here measures the agreement of two rankings, it is not a
+    test; ``scipy.stats.kendalltau`` tests independence), ``to_frame()``, ``format(fmt)``.
+    """
 
     tau: float
     concordant: int
@@ -53,6 +62,32 @@ class KendallTau:
 
     def __float__(self) -> float:
         return self.tau
+
+    @property
+    def statistic(self) -> float:
+        """Kendall's τ_b (the field ``tau``)."""
+        return self.tau
+
+    @property
+    def pvalue(self) -> None:
+        """``None``: no test (see the class documentation)."""
+        return None
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``statistic`` (τ) and the pair counts."""
+        import pandas as pd
+
+        return pd.DataFrame([{"method": "kendall", "statistic": self.tau,
+                              "concordant": self.concordant, "discordant": self.discordant,
+                              "ties_x": self.ties_x, "ties_y": self.ties_y,
+                              "ties_both": self.ties_both, "n": self.n}])
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """τ and its counts as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json``
+        table (the tables of every irscale result)."""
+        from ..stats.protocol import format_table
+
+        return format_table(self.to_frame(), fmt, digits=digits)
 
 
 def _signs(values: np.ndarray, i: np.ndarray, j: np.ndarray, rtol: float, atol: float

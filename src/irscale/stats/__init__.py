@@ -6,7 +6,7 @@ Two systems (paired by topic unless stated)
     :func:`paired_bootstrap_test` (Sakai, seed 001 Fig. 11–12), :func:`bootstrap_shift_test`,
     :func:`unpaired_bootstrap_test` (Fig. 13–14), or :func:`two_sample_test` by name.
     Each returns a :class:`TestResult` (statistic, df, p, mean difference with CI, effect
-    sizes d_z, Hedges' g, Glass's Δ).
+    sizes d_z, Hedges' g, Glass's Δ; noncentral t intervals of d_z and g).
 Many systems
     :func:`anova` / :func:`anova_oneway` / :func:`anova_twoway` (seed 004 eq. 7–8),
     :func:`kruskal_wallis`, :func:`friedman`, :func:`tukey_hsd` (seed 004 eq. 9–11,
@@ -17,6 +17,12 @@ Shards
 Design
     :func:`power_paired_t`, :func:`power_two_sample_t`, :func:`power_anova`,
     :func:`topic_set_size` (Sakai), :func:`minimum_detectable_difference`.
+Results
+    One protocol (:mod:`irscale.stats.protocol`): ``statistic``, ``pvalue``,
+    ``confidence_interval(confidence_level=0.95)`` (a :class:`ConfidenceInterval`) and
+    ``effect_size`` (e.g. an :class:`EffectSize`) where defined, ``to_frame()``,
+    ``format(fmt)``. Resampling routines take ``rng`` (``seed`` is its deprecated alias)
+    and ``progress``.
 
 See ``docs/stats.md`` for formulas, sources and examples.
 """
@@ -39,7 +45,9 @@ _EXPORTS: dict[str, str] = {
     "paired_bootstrap_test": ".bootstrap",
     "unpaired_bootstrap_test": ".bootstrap",
     "adjust_pvalues": ".corrections",
+    "EffectSize": ".effects",
     "EffectSizes": ".effects",
+    "ConfidenceInterval": ".protocol",
     "effect_sizes": ".effects",
     "hedges_j": ".effects",
     "CORRECTIONS": ".names",
@@ -84,6 +92,8 @@ __all__ = [
     "TESTS",
     "AnovaResult",
     "AnovaRow",
+    "ConfidenceInterval",
+    "EffectSize",
     "EffectSizes",
     "PairwiseComparisons",
     "RankTestResult",
@@ -157,7 +167,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .anova import MODELS, anova, anova_oneway, anova_twoway
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
-    from .effects import EffectSizes, effect_sizes, hedges_j
+    from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
     from .names import CORRECTIONS, FORMATS
     from .nonparametric import mann_whitney, sign_test, wilcoxon
     from .pairwise import pairwise_tests
@@ -171,6 +181,7 @@ if TYPE_CHECKING:  # pragma: no cover
         power_two_sample_t,
         topic_set_size,
     )
+    from .protocol import ConfidenceInterval
     from .randomization import randomization_test
     from .randomized_tukey import randomized_tukey_hsd
     from .ranktests import friedman, kruskal_wallis

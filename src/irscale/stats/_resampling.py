@@ -1,9 +1,13 @@
 """Shared machinery of the Monte Carlo tests: random streams, chunks, workers, p-values.
 
 Reproducibility
-    Every resampling routine takes ``seed`` (anything :class:`numpy.random.SeedSequence`
-    accepts) or ``rng`` (a :class:`numpy.random.Generator`, from which one seed is drawn).
-    The ``B`` samples are cut into chunks of a size fixed by the method and the data shape
+    Every resampling routine takes one ``rng`` argument: ``None`` (fresh entropy), a
+    non-negative integer seed (or a sequence of them, or a
+    :class:`numpy.random.SeedSequence`: anything ``SeedSequence`` accepts), or a
+    :class:`numpy.random.Generator`, from which one seed is drawn. ``seed=`` is the
+    deprecated alias of ``rng=`` (a :class:`DeprecationWarning`; giving both is an error);
+    ``rng=s`` and ``seed=s`` give identical results. The ``B`` samples are cut into
+    chunks of a size fixed by the method and the data shape
     (never by the number of workers); chunk ``c`` draws from its own stream, child ``c`` of
     the seed sequence. Results are therefore identical for a seed whatever ``workers``.
 
@@ -14,6 +18,11 @@ p-values
     the samples and never returns 0 (Phipson & Smyth, 2010). ``"proportion"`` gives c/B,
     the Achieved Significance Level of seed 001 (Sakai), Fig. 12, 14 and 15. The Monte
     Carlo standard error sqrt(p (1 − p)/B) is reported with every estimated p-value.
+
+Progress
+    Every resampling routine takes ``progress``: ``False`` (default), ``True`` (a counter
+    on standard error) or a callable ``progress(done, total)`` called as the work advances
+    (``done`` reaches ``total`` at the end).
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from __future__ import annotations
 import numbers
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal, TypeVar
@@ -64,20 +74,89 @@ def check_seed(seed: object, name: str = "seed") -> object:
     raise ParameterError(message)
 
 
+#: What ``rng=`` accepts (see the module documentation).
+RngArg = int | Sequence[int] | np.random.SeedSequence | np.random.Generator | None
+
+_BOTH = "give either seed or rng, not both (seed= is the deprecated alias of rng=)"
+
+
+def check_rng(rng: object, name: str = "rng") -> object:
+    """``rng`` if it is ``None``, a :class:`numpy.random.Generator`, or a seed
+    :func:`check_seed` accepts (a non-negative integer, a sequence of them, a
+    :class:`numpy.random.SeedSequence`); :class:`~irscale.errors.ParameterError` otherwise."""
+    if rng is None or isinstance(rng, (np.random.Generator, np.random.SeedSequence)):
+        return rng
+    if isinstance(rng, (bool, np.bool_)) or not isinstance(
+            rng, (numbers.Integral, list, tuple, np.ndarray)):
+        raise ParameterError(f"{name} must be None, a non-negative integer seed or a "
+                             f"numpy.random.Generator, got {rng!r}")
+    return check_seed(rng, name)
+
+
+def _caller_level() -> int:
+    """``stacklevel`` of the first frame outside the irscale package (the user's call)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def resolve_rng(rng: object = None, seed: object = None) -> object:
+    """The one random-state argument of a public routine, from ``rng=`` or its deprecated
+    alias ``seed=`` (a :class:`DeprecationWarning` naming the caller's line; both at once
+    are a :class:`~irscale.errors.ParameterError`). Validated, not yet turned into a
+    stream: :func:`seed_sequence` does that, so ``rng=s`` and ``seed=s`` draw the same."""
+    if seed is None:
+        return check_rng(rng)
+    if rng is not None:
+        raise ParameterError(_BOTH)
+    seed = check_seed(seed)
+    warnings.warn("seed= is deprecated: use rng= (an integer seed, a numpy Generator or "
+                  "None; the same seed gives the same results)", DeprecationWarning,
+                  stacklevel=_caller_level())
+    return seed
+
+
+def rng_options(options: dict[str, object]) -> dict[str, object]:
+    """``options`` of a resampling routine with ``seed`` (deprecated) folded into ``rng``
+    (see :func:`resolve_rng`); other options unchanged."""
+    if "seed" not in options and "rng" not in options:
+        return options
+    out = dict(options)
+    out["rng"] = resolve_rng(out.get("rng"), out.pop("seed", None))
+    return out
+
+
 def seed_sequence(
     seed: int | Sequence[int] | np.random.SeedSequence | None = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
 ) -> np.random.SeedSequence:
-    """The seed sequence of a resampling run (from ``seed``, from ``rng``, or fresh)."""
+    """The seed sequence of a resampling run: from ``rng`` (a seed, a
+    :class:`~numpy.random.SeedSequence`, or a Generator from which one seed is drawn),
+    from ``seed`` (the same values), or fresh. Internal: it does not warn about ``seed``
+    (public routines call :func:`resolve_rng` first)."""
     if seed is not None and rng is not None:
-        raise ParameterError("give either seed or rng, not both")
-    if rng is not None:
-        if not isinstance(rng, np.random.Generator):
-            raise ParameterError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        raise ParameterError(_BOTH)
+    if rng is None:
+        if isinstance(seed, np.random.SeedSequence):
+            return seed
+        return np.random.SeedSequence(check_seed(seed))
+    rng = check_rng(rng)
+    if isinstance(rng, np.random.Generator):
         return np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist())
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    return np.random.SeedSequence(check_seed(seed))
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    return np.random.SeedSequence(rng)
+
+
+def fresh_seed_sequence(seeds: np.random.SeedSequence) -> np.random.SeedSequence:
+    """A copy of ``seeds`` that has spawned no child yet: every copy spawns the same
+    children (common random numbers for several runs from one seed)."""
+    return np.random.SeedSequence(seeds.entropy, spawn_key=seeds.spawn_key,
+                                  pool_size=seeds.pool_size)
 
 
 def chunk_sizes(total: int, chunk: int) -> list[int]:
@@ -142,17 +221,58 @@ def _run_chunks(
     return results
 
 
-def _progress(progress: ProgressArg, total: int) -> Callable[[int], None]:
+def check_progress(progress: object) -> ProgressArg:
+    """``progress`` if it is a bool (or ``None``, read as ``False``) or a callable
+    ``progress(done, total)``; :class:`~irscale.errors.ParameterError` otherwise."""
+    if progress is None:
+        return False
+    if isinstance(progress, (bool, np.bool_)):
+        return bool(progress)
     if callable(progress):
-        return lambda done: progress(done, total)
+        return progress  # type: ignore[return-value]
+    raise ParameterError(f"progress must be True, False or a callable progress(done, total), "
+                         f"got {progress!r}")
+
+
+def progress_reporter(
+    progress: ProgressArg, total: int, label: str = "resampling", *, offset: int = 0,
+    overall: int | None = None,
+) -> Callable[[int], None]:
+    """``report(done)`` for ``done`` of ``total`` units of work: calls ``progress(done,
+    total)``, prints ``label: done/total`` on standard error (``progress=True``) or does
+    nothing. A phase of a longer run passes ``offset`` (units done before it) and
+    ``overall`` (units of the whole run): ``progress`` then sees the whole run's count."""
+    progress = check_progress(progress)
+    whole = total if overall is None else overall
+    if callable(progress):
+        callback = progress
+        return lambda done: callback(offset + done, whole)
     if not progress:
         return lambda done: None
 
     def show(done: int) -> None:
-        end = "\n" if done >= total else ""
-        print(f"\rresampling: {done}/{total}", end=end, file=sys.stderr, flush=True)
+        end = "\n" if offset + done >= whole else ""
+        print(f"\r{label}: {offset + done}/{whole}", end=end, file=sys.stderr, flush=True)
 
     return show
+
+
+def phase_progress(progress: ProgressArg, index: int, count: int) -> ProgressArg:
+    """``progress`` for pass ``index`` of ``count`` passes of equal size (e.g. one group of
+    pairs, one of two passes over the samples): the caller's ``progress`` sees the count
+    of the whole run, ``index × total + done`` of ``count × total``."""
+    progress = check_progress(progress)
+    if progress is False or count == 1:
+        return progress
+
+    def report(done: int, total: int) -> None:
+        progress_reporter(progress, total, offset=index * total, overall=count * total)(done)
+
+    return report
+
+
+def _progress(progress: ProgressArg, total: int) -> Callable[[int], None]:
+    return progress_reporter(progress, total)
 
 
 def exceedances(
@@ -184,10 +304,11 @@ def mc_pvalue(
 
 
 def check_resampling(alternative: str, samples: int, convention: str,
-                     workers: int | None = None) -> None:
+                     workers: int | None = None, progress: object = False) -> None:
     """Validate the options every Monte Carlo routine shares (before any work)."""
     check_alternative(alternative)
     check_count(samples, "samples", 1, MAX_SAMPLES)
     check_choice(convention, CONVENTIONS, "convention")
     if workers is not None:
         check_count(workers, "workers")
+    check_progress(progress)

@@ -18,7 +18,8 @@ from scipy import stats
 
 from ..errors import InputError, ParameterError
 from ._data import check_alpha, check_alternative, tie_tolerance, two_samples
-from .effects import EffectSizes, effect_size_columns, mean_difference_ci
+from ._resampling import rng_options
+from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
 from .results import TestResult
 
 
@@ -102,14 +103,16 @@ def pair_columns(
     spec: TestSpec, x: np.ndarray, y: np.ndarray, *, alpha: float, alternative: str,
     options: dict[str, object],
 ) -> tuple[Outcome, dict[str, np.ndarray]]:
-    """Run ``spec`` on every column pair; the outcome plus diff, CI and effect sizes."""
+    """Run ``spec`` on every column pair; the outcome plus diff, CI (with the standard
+    error ``ci_se`` and degrees of freedom ``ci_df`` it rests on) and effect sizes."""
     outcome = spec.kernel(x, y, alternative=alternative, **options)
     diff, low, high = mean_difference_ci(
         x, y, kind=spec.ci_kind, alpha=alpha, alternative=alternative
     )
+    se, df = standard_error(x, y, spec.ci_kind)
     columns = {
         "mean_a": x.mean(axis=0), "mean_b": y.mean(axis=0), "diff": diff,
-        "ci_low": low, "ci_high": high,
+        "ci_low": low, "ci_high": high, "ci_se": se, "ci_df": df,
         **effect_size_columns(x, y, spec.paired),
     }
     return outcome, columns
@@ -130,6 +133,7 @@ def run_test(
     check_alternative(alternative)
     alpha = check_alpha(alpha)
     spec.check_options(options)
+    options = rng_options(options)
     xs, ys, labels = two_samples(x, y, paired=spec.paired, systems=systems, measure=measure)
     X, Y = xs[:, None], ys[:, None]
     if degenerate(X, Y, spec.paired)[0]:
@@ -140,7 +144,8 @@ def run_test(
     outcome, columns = pair_columns(spec, X, Y, alpha=alpha, alternative=alternative,
                                     options=dict(options))
     effect = EffectSizes(**{k: float(columns[k][0]) for k in
-                            ("d_z", "g_z", "cohen_d", "hedges_g", "glass_delta")})
+                            ("d_z", "g_z", "cohen_d", "hedges_g", "glass_delta")},
+                         n=len(xs), m=len(ys), paired=spec.paired)
     return TestResult(
         test=spec.label,
         systems=labels,
@@ -162,4 +167,6 @@ def run_test(
         samples=outcome.samples,
         mc_se=None if outcome.mc_se is None else float(outcome.mc_se[0]),
         convention=outcome.convention,
+        ci_se=float(columns["ci_se"][0]),
+        ci_df=float(columns["ci_df"][0]),
     )

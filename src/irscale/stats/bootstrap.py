@@ -16,9 +16,11 @@ Unpaired bootstrap test (seed 001, §4.3, Fig. 13–14)
 
 The seed's algorithms report ASL = count/B (``convention="proportion"``); the default
 here is (count + 1)/(B + 1) with its Monte Carlo standard error (see
-:mod:`irscale.stats._resampling`). Vectorised: a chunk of 1,024 bootstrap samples is a
-(chunk × n) matrix C of draw counts, and C @ w, C @ w² give the means and variances of
-all samples for all compared pairs at once.
+:mod:`irscale.stats._resampling`). Randomness: ``rng`` (an integer seed, a
+:class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias); progress:
+``progress`` (a bool, or a callable ``progress(done, total)``). Vectorised: a chunk of
+1,024 bootstrap samples is a (chunk × n) matrix C of draw counts, and C @ w, C @ w² give
+the means and variances of all samples for all compared pairs at once.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numpy as np
 from ._data import TIE_RTOL
 from ._resampling import (
     ProgressArg,
+    RngArg,
     check_resampling,
     chunk_sizes,
     exceedances,
@@ -73,7 +76,7 @@ def _run(
     ``make_counter(generator, size)`` draws one chunk of samples and returns a function
     giving, for a block of pairs, how many of the chunk's samples are as extreme as observed.
     """
-    check_resampling(alternative, samples, convention, workers)
+    check_resampling(alternative, samples, convention, workers, progress)
 
     def work(_: int, gen: np.random.Generator, size: int) -> np.ndarray:
         count_of = make_counter(gen, size)
@@ -125,7 +128,7 @@ def two_sided_studentised_hits(
 
 def paired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
-    seed: object = None, rng: np.random.Generator | None = None,
+    seed: object = None, rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
@@ -152,7 +155,7 @@ def paired_bootstrap_kernel(
 
 def bootstrap_shift_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
-    seed: object = None, rng: np.random.Generator | None = None,
+    seed: object = None, rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
@@ -177,7 +180,7 @@ def unpaired_means(draws: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
 
 def unpaired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
-    seed: object = None, rng: np.random.Generator | None = None,
+    seed: object = None, rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     n, m = x.shape[0], y.shape[0]
@@ -213,7 +216,7 @@ UNPAIRED_BOOTSTRAP = TestSpec(
 def paired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
-    samples: int = 1000, seed: object = None, rng: np.random.Generator | None = None,
+    samples: int = 1000, seed: object = None, rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Sakai's paired studentised bootstrap test (seed 001, Fig. 11–12); see the module."""
@@ -225,7 +228,7 @@ def paired_bootstrap_test(
 def bootstrap_shift_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
-    samples: int = 1000, seed: object = None, rng: np.random.Generator | None = None,
+    samples: int = 1000, seed: object = None, rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Bootstrap-shift test of mean(x − y) = 0 (Smucker et al., 2007); see the module."""
@@ -237,7 +240,7 @@ def bootstrap_shift_test(
 def unpaired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
-    samples: int = 1000, seed: object = None, rng: np.random.Generator | None = None,
+    samples: int = 1000, seed: object = None, rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Sakai's unpaired bootstrap test (seed 001, Fig. 13–14); see the module docstring."""

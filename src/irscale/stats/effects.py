@@ -16,14 +16,33 @@ s the sample standard deviation (denominator n − 1):
 
 ``J(ν) = Γ(ν/2) / (sqrt(ν/2) Γ((ν − 1)/2))`` is Hedges' exact bias correction
 (≈ 1 − 3/(4ν − 1)). Undefined values (zero standard deviation) are NaN.
+
+Confidence intervals (noncentral t inversion; Steiger & Fouladi, 1997; Cumming & Finch,
+2001; Kelley, 2007; Cumming, 2012)
+    Under normality, t = d_z sqrt(n) follows the noncentral t distribution with ν = n − 1
+    degrees of freedom and noncentrality λ = δ_z sqrt(n); for two independent groups
+    t = d sqrt(nm/(n + m)) is noncentral t with ν = n + m − 2 and λ = δ sqrt(nm/(n + m)).
+    The 100·L% interval of λ is [λ_L, λ_U] with P(T'_{ν,λ_L} ≤ t) = 1 − (1 − L)/2 and
+    P(T'_{ν,λ_U} ≤ t) = (1 − L)/2 (root finding on ``scipy.stats.nct.cdf``, decreasing in
+    λ); dividing by sqrt(n) (by sqrt(nm/(n + m))) gives the interval of δ_z (of δ). The
+    intervals of g_z and Hedges' g are J(ν) times those limits (the bias correction applied
+    to the limits). One-sided alternatives give the matching one-sided interval (``greater``:
+    [λ_L at level L, +∞)). ``d_z``/``g_z`` are defined for paired data, ``cohen_d``/
+    ``hedges_g`` intervals for unpaired data only (for paired score sets the two groups are
+    dependent and this interval would be wrong); Glass's Δ has none.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+import pandas as pd
+from scipy import optimize, special, stats
+
+from ..errors import ParameterError
+from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
 
 
 def hedges_j(df: np.ndarray | float) -> np.ndarray:
@@ -38,15 +57,145 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
+#: Effect sizes with a noncentral t interval, and the design each needs (paired or not).
+INTERVAL_EFFECTS: dict[str, bool] = {"d_z": True, "g_z": True, "cohen_d": False,
+                                     "hedges_g": False}
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def _nct_root(t: float, df: float, q: float) -> float:
+    """λ with P(T'_{df,λ} ≤ t) = q (the cdf decreases in λ); NaN if it cannot be found."""
+
+    def excess(lam: float) -> float:
+        return float(stats.nct.cdf(t, df, lam)) - q
+
+    step = 1.0 + abs(t) / math.sqrt(2.0 * df) if df > 0 else 1.0
+    low, high = t - step, t + step
+    with np.errstate(all="ignore"):
+        for _ in range(200):
+            f_low = excess(low)
+            if math.isnan(f_low):
+                return math.nan
+            if f_low >= 0:
+                break
+            low, step = low - step, 2.0 * step
+        else:
+            return math.nan
+        step = 1.0 + abs(t) / math.sqrt(2.0 * df) if df > 0 else 1.0
+        for _ in range(200):
+            f_high = excess(high)
+            if math.isnan(f_high):
+                return math.nan
+            if f_high <= 0:
+                break
+            high, step = high + step, 2.0 * step
+        else:
+            return math.nan
+        if f_low == 0:
+            return low
+        if f_high == 0:
+            return high
+        return float(optimize.brentq(excess, low, high, xtol=1e-12, rtol=1e-12,
+                                     maxiter=500))
+
+
+def noncentral_t_interval(
+    t: float, df: float, confidence_level: float = 0.95, alternative: str = "two-sided",
+) -> tuple[float, float]:
+    """The 100·L% interval [λ_L, λ_U] of the noncentrality of a t statistic ``t`` with
+    ``df`` degrees of freedom (Steiger & Fouladi, 1997): P(T'_{df,λ_L} ≤ t) = 1 − a and
+    P(T'_{df,λ_U} ≤ t) = a, a = (1 − L)/2 (two-sided) or 1 − L (one-sided, the other end
+    infinite). NaN limits when ``t`` is not finite."""
+    level = check_confidence_level(confidence_level)
+    if alternative not in _ALTERNATIVES:
+        raise ParameterError(f"alternative must be one of {list(_ALTERNATIVES)}, got "
+                             f"{alternative!r}")
+    t, df = float(t), float(df)
+    if not (math.isfinite(t) and df > 0):
+        return math.nan, math.nan
+    tail = (1.0 - level) / 2.0 if alternative == "two-sided" else 1.0 - level
+    low = -math.inf if alternative == "less" else _nct_root(t, df, 1.0 - tail)
+    high = math.inf if alternative == "greater" else _nct_root(t, df, tail)
+    return low, high
+
+
+def effect_size_interval(
+    kind: str, value: float, n: int, m: int | None = None, *, paired: bool,
+    confidence_level: float = 0.95, alternative: str = "two-sided",
+) -> ConfidenceInterval:
+    """The noncentral t interval of the effect size ``kind`` (``d_z``, ``g_z``, ``cohen_d``
+    or ``hedges_g``) whose estimate is ``value``, for samples of ``n`` (and ``m``)
+    values (module documentation)."""
+    if kind not in INTERVAL_EFFECTS and kind != "glass_delta":
+        raise ParameterError(f"unknown effect size {kind!r}; choose from "
+                             f"{[*INTERVAL_EFFECTS, 'glass_delta']}")
+    if kind == "glass_delta":
+        raise ParameterError("Glass's Δ has no noncentral t interval (its standardiser is "
+                             "one group's deviation); use hedges_g or cohen_d")
+    if INTERVAL_EFFECTS[kind] != bool(paired):
+        if paired:
+            raise ParameterError(
+                f"the noncentral t interval of {kind} assumes independent groups; the "
+                "scores are paired: use d_z or g_z")
+        raise ParameterError(f"{kind} is defined for paired scores; use cohen_d or hedges_g")
+    m = n if m is None else m
+    value = float(value)
+    if paired:
+        df = n - 1.0
+        scale = math.sqrt(n)
+        d = value / float(hedges_j(df)) if kind == "g_z" else value
+    else:
+        df = n + m - 2.0
+        scale = math.sqrt(n * m / (n + m))
+        d = value / float(hedges_j(df)) if kind == "hedges_g" else value
+    low, high = noncentral_t_interval(d * scale, df, confidence_level, alternative)
+    factor = float(hedges_j(df)) if kind in ("g_z", "hedges_g") else 1.0
+    return ConfidenceInterval(factor * low / scale, factor * high / scale)
+
+
+class EffectSize(Estimate):
+    """One standardised effect size (a ``float``) that knows its design, for its
+    noncentral t :meth:`confidence_interval` (module documentation).
+
+    ``kind`` is ``d_z``, ``g_z``, ``cohen_d``, ``hedges_g`` or ``glass_delta``; ``n``,
+    ``m`` the sample sizes; ``paired`` the design; ``alternative`` the side of the test it
+    belongs to (its interval is one-sided likewise).
+    """
+
+    _fields = ("kind", "n", "m", "paired", "alternative")
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The noncentral t interval at ``confidence_level`` (default 0.95)."""
+        if self.n is None:
+            raise ParameterError("the sample sizes of this effect size are unknown: no "
+                                 "interval")
+        return effect_size_interval(self.kind, float(self), self.n, self.m,
+                                    paired=bool(self.paired),
+                                    confidence_level=confidence_level,
+                                    alternative=self.alternative or "two-sided")
+
+
+_KINDS = ("d_z", "g_z", "cohen_d", "hedges_g", "glass_delta")
+
+
 @dataclass(frozen=True)
 class EffectSizes:
-    """Standardised effect sizes of one comparison (see :mod:`irscale.stats.effects`)."""
+    """Standardised effect sizes of one comparison (see :mod:`irscale.stats.effects`).
+
+    ``n`` and ``m`` are the sample sizes and ``paired`` the design, from which
+    :meth:`confidence_interval` computes noncentral t intervals (``None`` when unknown).
+    Protocol: ``statistic`` and ``effect_size`` are the primary effect size (``d_z`` for
+    paired, ``hedges_g`` for unpaired scores), ``pvalue`` is ``None``.
+    """
 
     d_z: float
     g_z: float
     cohen_d: float
     hedges_g: float
     glass_delta: float
+    n: int | None = None
+    m: int | None = None
+    paired: bool | None = None
 
     def as_dict(self) -> dict[str, float]:
         return {
@@ -56,6 +205,53 @@ class EffectSizes:
             "hedges_g": self.hedges_g,
             "glass_delta": self.glass_delta,
         }
+
+    @property
+    def primary(self) -> str:
+        """The name of the primary effect size: ``d_z`` (paired) or ``hedges_g``."""
+        paired = self.paired if self.paired is not None else not math.isnan(self.d_z)
+        return "d_z" if paired else "hedges_g"
+
+    def get(self, kind: str | None = None, *, alternative: str = "two-sided") -> EffectSize:
+        """The effect size ``kind`` (default: the primary one) as an :class:`EffectSize`."""
+        kind = self.primary if kind is None else kind
+        if kind not in _KINDS:
+            raise ParameterError(f"unknown effect size {kind!r}; choose from {list(_KINDS)}")
+        paired = self.paired if self.paired is not None else self.primary == "d_z"
+        return EffectSize(getattr(self, kind), kind=kind, n=self.n, m=self.m,
+                          paired=paired, alternative=alternative)
+
+    @property
+    def effect_size(self) -> EffectSize:
+        """The primary effect size (``d_z`` for paired, ``hedges_g`` for unpaired scores)."""
+        return self.get()
+
+    @property
+    def statistic(self) -> float:
+        """The primary effect size (a plain ``float``)."""
+        return float(getattr(self, self.primary))
+
+    @property
+    def pvalue(self) -> None:
+        """``None``: effect sizes are estimates, not a test."""
+        return None
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, *, kind: str | None = None,
+        alternative: str = "two-sided",
+    ) -> ConfidenceInterval:
+        """The noncentral t interval of the effect size ``kind`` (default: the primary
+        one; ``d_z``/``g_z`` for paired, ``cohen_d``/``hedges_g`` for unpaired scores)."""
+        return self.get(kind, alternative=alternative).confidence_interval(confidence_level)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: the five effect sizes, the sample sizes and the design."""
+        return pd.DataFrame([{**self.as_dict(), "n": self.n, "m": self.m,
+                              "paired": self.paired}])
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The effect sizes as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        return format_table(self.to_frame(), fmt, digits=digits)
 
 
 def effect_size_columns(x: np.ndarray, y: np.ndarray, paired: bool) -> dict[str, np.ndarray]:
@@ -90,7 +286,8 @@ def effect_sizes(x: np.ndarray, y: np.ndarray, *, paired: bool = True) -> Effect
 
     xs, ys, _ = two_samples(x, y, paired=paired)
     columns = effect_size_columns(xs[:, None], ys[:, None], paired)
-    return EffectSizes(**{k: float(v[0]) for k, v in columns.items()})
+    return EffectSizes(**{k: float(v[0]) for k, v in columns.items()}, n=len(xs), m=len(ys),
+                       paired=paired)
 
 
 def standard_error(x: np.ndarray, y: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
@@ -129,10 +326,21 @@ def mean_difference_ci(
     """
     diff = x.mean(axis=0) - y.mean(axis=0)
     se, df = standard_error(x, y, kind)
+    low, high = t_interval(diff, se, df, alpha=alpha, alternative=alternative)
+    return diff, low, high
+
+
+def t_interval(
+    diff: np.ndarray | float, se: np.ndarray | float, df: np.ndarray | float, *,
+    alpha: float, alternative: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The 100(1 − α)% t interval of ``diff`` with standard error ``se`` on ``df`` degrees
+    of freedom (one-sided for one-sided ``alternative``), element by element."""
+    diff = np.asarray(diff, dtype=np.float64)
     if alternative == "two-sided":
         half = stats.t.ppf(1 - alpha / 2, df) * se
-        return diff, diff - half, diff + half
+        return diff - half, diff + half
     half = stats.t.ppf(1 - alpha, df) * se
     if alternative == "greater":
-        return diff, diff - half, np.full(diff.shape, np.inf)
-    return diff, np.full(diff.shape, -np.inf), diff + half
+        return diff - half, np.full(diff.shape, np.inf)
+    return np.full(diff.shape, -np.inf), diff + half

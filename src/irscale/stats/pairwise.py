@@ -17,6 +17,7 @@ import numpy as np
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
 from ._data import check_alpha, check_alternative, score_table
+from ._resampling import fresh_seed_sequence, phase_progress, rng_options, seed_sequence
 from ._twosample import degenerate, pair_columns
 from .corrections import adjust_pvalues, correction_name
 from .registry import test_spec
@@ -59,19 +60,22 @@ def pairwise_tests(
     DataFrame or 2-D array, or a mapping ``{collection: score matrix}``. ``systems``
     restricts the systems compared. ``test`` names a two-system test
     (:data:`irscale.stats.registry.TESTS`) and ``options`` are its options (e.g.
-    ``samples``, ``seed``). The result has, per pair, the raw p-value ``p_raw``, the
-    adjusted ``p`` and ``significant`` = p ≤ α, with the mean difference, its (per-pair,
-    unadjusted) confidence interval, the statistic and effect sizes.
+    ``samples``, ``rng``, ``progress``). The result has, per pair, the raw p-value
+    ``p_raw``, the adjusted ``p`` and ``significant`` = p ≤ α, with the mean difference,
+    its (per-pair, unadjusted) confidence interval, the statistic and effect sizes. Monte
+    Carlo tests draw the same random numbers in every group (one stream from ``rng``).
     """
     spec = test_spec(test)
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     spec.check_options(options)
+    options = rng_options(options)
+    seeds = seed_sequence(rng=options.get("rng")) if spec.resampling else None
     correction = correction_name(correction)
     groups = _groups(data, measures)
     parts: list[dict[str, np.ndarray]] = []
     samples = convention = None
-    for collection, measure, value in groups:
+    for index, (collection, measure, value) in enumerate(groups):
         values, _, names = score_table(value, measure)
         if systems is not None:
             index = {s: i for i, s in enumerate(names)}
@@ -89,8 +93,14 @@ def pairwise_tests(
             values, names = values[:, keep], tuple(names[i] for i in keep)
         i, j = np.triu_indices(len(names), k=1)
         x, y = values[:, i], values[:, j]
+        group_options = dict(options)
+        if seeds is not None:
+            group_options["rng"] = fresh_seed_sequence(seeds)
+        if group_options.get("progress"):
+            group_options["progress"] = phase_progress(group_options["progress"], index,
+                                                       len(groups))
         outcome, columns = pair_columns(spec, x, y, alpha=alpha, alternative=alternative,
-                                        options=dict(options))
+                                        options=group_options)
         samples, convention = outcome.samples, outcome.convention
         part: dict[str, np.ndarray] = {}
         if isinstance(data, Mapping):
@@ -111,8 +121,10 @@ def pairwise_tests(
             part["mc_se"] = outcome.mc_se
         for key in ("d_z", "hedges_g", "glass_delta"):
             part[key] = columns[key]
+        part["ci_se"], part["ci_df"] = columns["ci_se"], columns["ci_df"]
         parts.append(part)
     merged = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    ci_se, ci_df = merged.pop("ci_se"), merged.pop("ci_df")
     adjusted = adjust_pvalues(merged["p_raw"], correction)
     if correction == "none":
         merged["p"] = merged.pop("p_raw")
@@ -127,5 +139,6 @@ def pairwise_tests(
         samples=samples,
         convention=convention,
         note=f"family of {len(adjusted)} comparisons ({len(groups)} group(s) of pairs)",
-        extra={"family_size": len(adjusted), "alternative": alternative, "test": spec.name},
+        extra={"family_size": len(adjusted), "alternative": alternative, "test": spec.name,
+               "paired": spec.paired, "ci_se": ci_se, "ci_df": ci_df},
     )

@@ -125,7 +125,10 @@ def expected_ci_width(n: int, sd: float, *, alpha: float = 0.05, paired: bool = 
 
 @dataclass(frozen=True)
 class TopicSetSize:
-    """The smallest topic set size meeting a requirement, and what it achieves."""
+    """The smallest topic set size meeting a requirement, and what it achieves.
+
+    A design, not an inference: it has ``to_frame()`` and ``format(fmt)`` of the result
+    protocol (:mod:`irscale.stats.protocol`), no statistic or p-value."""
 
     design: str
     n: int
@@ -136,6 +139,12 @@ class TopicSetSize:
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([{"design": self.design, "n": self.n, "achieved": self.achieved,
                               "target": self.target, **self.parameters}])
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The design as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        from .protocol import format_table
+
+        return format_table(self.to_frame(), fmt, digits=digits)
 
     def __repr__(self) -> str:
         what = "expected CI width" if self.design == "ci" else "power"

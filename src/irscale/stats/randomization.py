@@ -6,7 +6,9 @@ mean(d) (reported); its null distribution is that of mean(s_i d_i) over sign vec
 s ∈ {−1, +1}^n. With ``exact="auto"`` all 2^n sign vectors are enumerated when
 2^n ≤ ``samples`` (exact p = #{|mean(s d)| ≥ |mean(d)|} / 2^n); otherwise ``samples``
 random sign vectors give a Monte Carlo p-value (convention and standard error as in
-:mod:`irscale.stats._resampling`).
+:mod:`irscale.stats._resampling`). Randomness: ``rng`` (an integer seed, a
+:class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias); progress:
+``progress`` (a bool, or a callable ``progress(done, total)``).
 
 Vectorised: for each chunk of 1,024 sign vectors, the (chunk × n) sign matrix multiplies
 the (n × k) matrix of differences of all k compared pairs at once — the same sign matrix
@@ -23,6 +25,7 @@ from ..errors import ParameterError
 from ._data import TIE_RTOL
 from ._resampling import (
     ProgressArg,
+    RngArg,
     check_resampling,
     check_seed,
     chunk_sizes,
@@ -66,12 +69,12 @@ def randomization_kernel(
     samples: int = 10_000,
     exact: bool | str = "auto",
     seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
     convention: str = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,
 ) -> Outcome:
-    check_resampling(alternative, samples, convention, workers)
+    check_resampling(alternative, samples, convention, workers, progress)
     check_seed(seed)
     d = x - y
     n = d.shape[0]
@@ -128,7 +131,7 @@ def randomization_test(
     samples: int = 10_000,
     exact: bool | str = "auto",
     seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
     convention: str = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,

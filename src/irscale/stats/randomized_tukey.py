@@ -25,10 +25,12 @@ import numpy as np
 from ._data import TIE_RTOL, check_alpha, check_not_constant, score_table
 from ._resampling import (
     ProgressArg,
+    RngArg,
     check_resampling,
     chunk_sizes,
     map_chunks,
     mc_pvalue,
+    resolve_rng,
     seed_sequence,
 )
 from .results import PairwiseComparisons
@@ -68,18 +70,24 @@ def randomized_tukey_hsd(
     alpha: float = 0.05,
     measure: str | None = None,
     seed: object = None,
-    rng: np.random.Generator | None = None,
+    rng: RngArg = None,
     convention: str = "plus-one",
     strict: bool = False,
     workers: int | None = None,
     progress: ProgressArg = False,
 ) -> PairwiseComparisons:
-    """Randomised Tukey HSD over all pairs of systems (see the module docstring)."""
+    """Randomised Tukey HSD over all pairs of systems (see the module docstring).
+
+    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
+    its deprecated alias); ``progress``: a bool or a callable ``progress(done, total)``.
+    ``confidence_interval(level)`` of the result uses the (level) quantile of the same
+    sampled ranges."""
     alpha = check_alpha(alpha)
-    check_resampling("two-sided", samples, convention, workers)
+    rng = resolve_rng(rng, seed)
+    check_resampling("two-sided", samples, convention, workers, progress)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
-    ranges = np.sort(sample_ranges(values, samples, seed_sequence(seed, rng),
+    ranges = np.sort(sample_ranges(values, samples, seed_sequence(rng=rng),
                                    workers=workers, progress=progress))
     means = values.mean(axis=0)
     i, j = np.triu_indices(len(systems), k=1)

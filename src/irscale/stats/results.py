@@ -1,5 +1,9 @@
 """Result objects of :mod:`irscale.stats`: small frozen dataclasses with ``.to_frame()``.
 
+All speak the result protocol of :mod:`irscale.stats.protocol`: ``statistic``, ``pvalue``,
+``confidence_interval(confidence_level=0.95)`` and ``effect_size`` where defined,
+``to_frame()`` and ``format(fmt)``.
+
 * :class:`TestResult` — one two-system test (statistic, df, p-value, mean difference with
   its confidence interval, effect sizes, Monte Carlo details).
 * :class:`PairwiseComparisons` — a family of pairwise decisions (Tukey HSD, randomised
@@ -21,7 +25,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .effects import EffectSizes
+from ..errors import ParameterError
+from .effects import EffectSize, EffectSizes, t_interval
+from .protocol import ConfidenceInterval, interval_or_default
 from .tables import (
     check_digits,
     format_interval,
@@ -55,6 +61,12 @@ class TestResult:
     differences, U, mean difference or studentised mean, see the test's docstring), ``df``
     its degrees of freedom where defined. Monte Carlo tests also report ``samples`` (B),
     ``mc_se`` (the Monte Carlo standard error of ``pvalue``) and the p-value ``convention``.
+
+    Protocol: ``statistic``, ``pvalue``, :meth:`confidence_interval` (of ``diff``, at any
+    level; ``ci_low``/``ci_high`` are the one at 1 − α), ``effect_size`` (d_z for paired,
+    Hedges' g for unpaired tests, with its noncentral t interval), ``to_frame()``,
+    ``format(fmt)``. ``ci_se`` and ``ci_df`` are the standard error and degrees of freedom
+    of the t interval.
     """
 
     __test__ = False  # not a pytest test class
@@ -79,10 +91,34 @@ class TestResult:
     samples: int | None = None
     mc_se: float | None = None
     convention: str | None = None
+    ci_se: float | None = None
+    ci_df: float | None = None
 
     @property
     def ci(self) -> tuple[float, float]:
         return (self.ci_low, self.ci_high)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The interval of ``diff`` (``ci_method``) at ``confidence_level`` (default 0.95,
+        as scipy; one-sided for one-sided tests). At 1 − α it is (``ci_low``,
+        ``ci_high``)."""
+
+        def compute(level: float) -> tuple[float, float]:
+            if self.ci_se is None or self.ci_df is None:
+                raise ParameterError("this result has no standard error: its interval is "
+                                     f"known at level {self.confidence:g} only")
+            low, high = t_interval(self.diff, self.ci_se, self.ci_df, alpha=1.0 - level,
+                                   alternative=self.alternative)
+            return float(low), float(high)
+
+        return interval_or_default(confidence_level, self.confidence,
+                                   (self.ci_low, self.ci_high), compute)
+
+    @property
+    def effect_size(self) -> EffectSize:
+        """The standardised effect: d_z (paired tests) or Hedges' g (unpaired), a float
+        with ``confidence_interval(level)`` (noncentral t; one-sided like the test)."""
+        return self.effect.get(alternative=self.alternative)
 
     @property
     def confidence(self) -> float:
@@ -166,6 +202,11 @@ class PairwiseComparisons:
     Tukey's, or the corrected one when ``correction`` is set, the raw one then being
     ``p_raw``) and ``significant`` (p ≤ α); optionally ``collection``, ``measure``,
     ``mean_a``, ``mean_b``, ``statistic``, ``df``, ``mc_se`` and effect sizes.
+
+    Protocol (arrays of one value per pair, as ``scipy.stats.tukey_hsd``): ``statistic``,
+    ``pvalue`` (the decisive p: adjusted when ``correction`` is set), ``effect_size``
+    (d_z or Hedges' g per pair, ``None`` for Tukey's tests), :meth:`confidence_interval`,
+    ``to_frame()``, ``format(fmt)``.
     """
 
     method: str
@@ -184,7 +225,50 @@ class PairwiseComparisons:
 
     @property
     def pvalue(self) -> np.ndarray:
+        """The p-value each decision rests on (adjusted when ``correction`` is set)."""
         return self.columns["p"]
+
+    @property
+    def statistic(self) -> np.ndarray | None:
+        """The test statistic of every pair (``None`` if the method reports none)."""
+        return self.columns.get("statistic")
+
+    @property
+    def effect_size(self) -> np.ndarray | None:
+        """Per pair, d_z (paired tests) or Hedges' g (unpaired); ``None`` for Tukey's
+        tests, which report no effect size."""
+        if "d_z" not in self.columns:
+            return None
+        return self.columns["d_z" if self.extra.get("paired", True) else "hedges_g"]
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The interval of every pair's ``diff`` at ``confidence_level`` (default 0.95):
+        simultaneous for Tukey's tests (the studentized range, or the randomised test's
+        sampled ranges at that quantile), per pair and unadjusted for pairwise tests.
+        At 1 − α it is (``ci_low``, ``ci_high``)."""
+        diff = np.asarray(self.columns["diff"], dtype=np.float64)
+
+        def compute(level: float) -> tuple[np.ndarray, np.ndarray]:
+            extra = self.extra
+            if "ranges" in extra:
+                critical = float(np.quantile(extra["ranges"], level))
+                return diff - critical, diff + critical
+            if "tukey_se" in extra:
+                from ._ptukey import tukey_critical
+
+                critical = tukey_critical(1.0 - level, int(extra["k"]), extra["df"])
+                se = extra["tukey_se"]
+                return diff - critical * se, diff + critical * se
+            if "ci_se" in extra:
+                return t_interval(diff, extra["ci_se"], extra["ci_df"], alpha=1.0 - level,
+                                  alternative=str(extra.get("alternative", "two-sided")))
+            raise ParameterError(f"these intervals are known at level {1 - self.alpha:g} "
+                                 "only")
+
+        return interval_or_default(
+            confidence_level, 1.0 - self.alpha,
+            (np.asarray(self.columns["ci_low"]), np.asarray(self.columns["ci_high"])),
+            compute)
 
     @property
     def significant(self) -> np.ndarray:
@@ -286,6 +370,9 @@ class AnovaRow:
     observations (the partial ω² of Olejnik & Algina, 2003); ``omega2_total`` is Hays'
     (non-partial) ω² = (SS − df·MS_error) / (SS_total + MS_error); ``eta2`` = SS/SS_total
     and ``partial_eta2`` = SS/(SS + SS_error).
+
+    Protocol: ``statistic`` (= ``f``), ``pvalue`` (= ``p``), ``effect_size`` (=
+    ``omega2``), ``to_frame()``, ``format(fmt)``; ``f`` and ``p`` remain as the fields.
     """
 
     factor: str
@@ -304,9 +391,44 @@ class AnovaRow:
         """Alias of ``omega2``: eq. (8) is the partial ω² estimator."""
         return self.omega2
 
+    @property
+    def statistic(self) -> float | None:
+        """F = MS/MS_error (``None`` for the error and total lines); the field ``f``."""
+        return self.f
+
+    @property
+    def pvalue(self) -> float | None:
+        """P(F_{df, df_error} ≥ F) (``None`` for the error and total lines); field ``p``."""
+        return self.p
+
+    @property
+    def effect_size(self) -> float | None:
+        """ω² of seed 004 eq. (8) (partial; ``None`` for the error and total lines)."""
+        return self.omega2
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row, the columns of :meth:`AnovaResult.to_frame`."""
+        return pd.DataFrame([{c: getattr(self, c) for c in _ANOVA_COLUMNS}],
+                            columns=list(_ANOVA_COLUMNS)
+                            ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
+
+    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+        """The line as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        digits = check_digits(digits)
+        if fmt in ("csv", "json"):
+            return render(self.to_frame(), fmt)
+        return render(_anova_display(self.to_frame()), fmt, digits=digits)
+
 
 _ANOVA_COLUMNS = ("factor", "ss", "df", "ms", "f", "p", "omega2", "omega2_total", "eta2",
                   "partial_eta2")
+
+
+def _anova_display(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
+    frame["df"] = [_whole(v) for v in frame["df"]]
+    return frame.rename(columns={"omega2": "ω²", "omega2_total": "ω² (total)",
+                                 "eta2": "η²", "partial_eta2": "partial η²"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -317,6 +439,10 @@ class AnovaResult:
     ``system_means`` are the system marginal means (least-squares means for unbalanced
     data) and ``system_cov`` their estimated covariance matrix (MS_error/r · I in balanced
     designs, r observations per system): all that Tukey's HSD needs.
+
+    Protocol: ``statistic``, ``pvalue`` and ``effect_size`` are the system factor's F, p
+    and ω² (the line ``row("system")``, the test of the system effect), ``to_frame()`` the
+    table, ``format(fmt)``.
     """
 
     model: str
@@ -337,6 +463,21 @@ class AnovaResult:
             if row.factor == factor:
                 return row
         raise KeyError(f"no factor {factor!r} in the table ({[r.factor for r in self.rows]})")
+
+    @property
+    def statistic(self) -> float | None:
+        """F of the system factor."""
+        return self.row("system").f
+
+    @property
+    def pvalue(self) -> float | None:
+        """p of the system factor."""
+        return self.row("system").p
+
+    @property
+    def effect_size(self) -> float | None:
+        """ω² (seed 004 eq. 8) of the system factor."""
+        return self.row("system").omega2
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(
@@ -360,10 +501,7 @@ class AnovaResult:
         return tukey_from_anova(self, alpha=alpha, pvalues=pvalues)
 
     def _display(self, digits: int) -> pd.DataFrame:
-        frame = self.to_frame()
-        frame["df"] = [_whole(v) for v in frame["df"]]
-        return frame.rename(columns={"omega2": "ω²", "omega2_total": "ω² (total)",
-                                     "eta2": "η²", "partial_eta2": "partial η²"})
+        return _anova_display(self.to_frame())
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
@@ -392,6 +530,10 @@ class RankTestResult:
 
     ``rank_variance`` is the variance of one rank (tie-corrected) and ``rank_counts`` the
     number of ranks averaged per system, from which Tukey's HSD on mean ranks follows.
+
+    Protocol: ``statistic`` (χ²), ``pvalue``, ``effect_size`` (Kruskal–Wallis:
+    ε² = H/(N − 1); Friedman: Kendall's W = χ²_F/(n(k − 1)); Tomczak & Tomczak, 2014),
+    ``to_frame()``, ``format(fmt)``.
     """
 
     test: str
@@ -403,6 +545,15 @@ class RankTestResult:
     rank_variance: float
     rank_counts: np.ndarray
     n_obs: int
+
+    @property
+    def effect_size(self) -> float:
+        """ε² = H/(N − 1) after Kruskal–Wallis (N scores), Kendall's W = χ²/(n(k − 1))
+        after Friedman (n topics, k systems)."""
+        k = len(self.systems)
+        if self.test == "Friedman":
+            return float(self.statistic / (self.n_obs / k * (k - 1)))
+        return float(self.statistic / (self.n_obs - 1))
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([{"test": self.test, "statistic": self.statistic, "df": self.df,

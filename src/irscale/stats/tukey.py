@@ -90,7 +90,7 @@ def tukey_from_means(
         critical_value=critical,
         half_width=0.5 * critical * float(np.sqrt(diagonal[0])) if balanced else None,
         note=note,
-        extra={"df": df, "k": k},
+        extra={"df": df, "k": k, "tukey_se": se},
     )
 
 

@@ -1,0 +1,511 @@
+"""One result protocol for irscale.stats and irscale.meta (issue 11 §3).
+
+Every public result class speaks scipy's language — ``statistic``, ``pvalue``,
+``confidence_interval(confidence_level=0.95)`` and ``effect_size`` where defined — plus
+``to_frame()`` and ``format(fmt)``; older attribute names agree with the protocol names;
+every resampling routine takes one ``rng`` (``seed`` a deprecated alias) and one
+``progress``; d_z and Hedges' g have noncentral t intervals, checked against a brute-force
+inversion written here, an independent integration of the noncentral t, and a published
+worked example.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import math
+import pickle
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from irscale import meta, stats
+from irscale.core import ScoreMatrix
+from irscale.errors import ParameterError
+from irscale.meta.rank_correlation import Correlation
+from irscale.meta.scale_effects import ScaleReport
+from irscale.stats.effects import EffectSize, effect_size_interval, hedges_j
+from irscale.stats.effects import noncentral_t_interval as nct_interval
+from irscale.stats.protocol import ConfidenceInterval, Estimate
+from irscale.stats.tables import FORMATS
+
+HERE = str(Path(__file__).resolve())
+
+
+def table(seed: int = 0, topics: int = 14, systems: int = 5) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.random((topics, 1)) * 0.5 + np.linspace(0, 0.3, systems) \
+        + rng.normal(0, 0.15, (topics, systems))
+
+
+def matrix() -> ScoreMatrix:
+    values = table()
+    return ScoreMatrix.from_array(np.stack([values, np.sqrt(np.abs(values)), values**2], 2),
+                                  measures=["m", "root", "square"])
+
+
+QRELS = {"q1": {"a": 1, "b": 1, "c": 0, "d": 1, "e": 1}, "q2": {"a": 0, "b": 1, "f": 1, "g": 1}}
+RUNS = {
+    "X_1": {"q1": {"a": 3, "d": 2, "c": 1}, "q2": {"b": 2, "g": 1}},
+    "X_2": {"q1": {"d": 3, "a": 2}, "q2": {"g": 2, "a": 1}},
+    "Y_1": {"q1": {"b": 3, "e": 2, "a": 1}, "q2": {"f": 2, "b": 1}},
+}
+
+
+# ---------------------------------------------------------------------- the classes
+#: Statistical results: ``statistic`` and ``pvalue`` (``None`` for estimates).
+STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
+               "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
+               "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower"}
+#: ... with ``confidence_interval(confidence_level=0.95)``.
+WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI"}
+#: ... with ``effect_size``.
+WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
+               "RankTestResult", "EffectSizes"}
+#: Reports: ``to_frame()`` and ``format(fmt)`` only.
+REPORTS = {"TopicSetSize", "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport",
+           "SplitStudy", "SwapRates", "TopicSplits"}
+#: Public classes that are not results (an input; the interval type results return).
+NOT_RESULTS = {"ShardScores", "ConfidenceInterval"}
+
+
+def public_classes() -> dict[str, type]:
+    found = {}
+    for module in (stats, meta):
+        for name in module.__all__:
+            value = getattr(module, name)
+            if isinstance(value, type):
+                found[name] = value
+    return found
+
+
+def test_every_public_class_is_classified():
+    classes = set(public_classes())
+    assert stats.EffectSize is EffectSize and meta.Correlation is Correlation
+    assert stats.ConfidenceInterval is ConfidenceInterval
+    assert classes == STATISTICAL | REPORTS | NOT_RESULTS
+    assert not STATISTICAL & REPORTS
+    assert WITH_CI <= STATISTICAL and WITH_EFFECT <= STATISTICAL
+
+
+@pytest.fixture(scope="module")
+def instances() -> dict[str, list[object]]:
+    """At least one instance of every result class, made through the public API."""
+    values = table()
+    x, y = values[:, 3], values[:, 0]
+    m = matrix()
+    anova = stats.anova(values)
+    effects = meta.scale_effects(m, [("m", "root")], recall_base={"m": False}, N=5,
+                                 label="X", tests=("t", "MD2", "friedman"))
+    made = {
+        "TestResult": [stats.paired_t(x, y), stats.welch_t(x, y, alternative="greater"),
+                       stats.randomization_test(x, y, samples=200, rng=1, exact=False),
+                       stats.mann_whitney(x, y)],
+        "PairwiseComparisons": [stats.tukey_hsd(values), stats.pairwise_tests(values, "t"),
+                                stats.randomized_tukey_hsd(values, samples=200, rng=1),
+                                stats.pairwise_tests(values, "welch", correction="none")],
+        "AnovaResult": [anova, stats.anova(values, "system")],
+        "AnovaRow": list(anova.rows),
+        "RankTestResult": [stats.friedman(values), stats.kruskal_wallis(values)],
+        "EffectSizes": [stats.effect_sizes(x, y), stats.effect_sizes(x, y, paired=False)],
+        "EffectSize": [stats.paired_t(x, y).effect_size, stats.student_t(x, y).effect_size],
+        "TopicSetSize": [stats.topic_set_size("paired-t", min_diff=0.05, sd=0.15)],
+        "KendallTau": [meta.kendall_tau(x, y)],
+        "RBO": [meta.rbo_scores(x, y)],
+        "Correlation": [meta.tau_ap(x, y), meta.spearman(x, y), meta.correlation(x, y),
+                        meta.overall_correlation(m, measure_a="m", measure_b="root")],
+        "CorrelationCI": [meta.correlation_ci(m, measure_a="m", measure_b="square",
+                                              samples=100, rng=2)],
+        "Concordance": [meta.concordance_test(m.measure("m"), m.measure("root"),
+                                              m.measure("square"))],
+        "DiscriminativePower": [meta.discriminative_power(values, samples=100, rng=1),
+                                meta.discriminative_power(values, "randomized-tukey-hsd",
+                                                          samples=100, rng=1)],
+        "Decisions": [meta.decide(values, "MD2")],
+        "LeaveOneOut": [meta.leave_one_out(QRELS, RUNS, ["P@2", "map"], depth=10)],
+        "ScaleEffects": [effects],
+        "ScaleReport": [ScaleReport("X", (effects,))],
+        "SplitStudy": [meta.split_study(values, (4,), 3, models=("MD2",), rng=1)],
+        "SwapRates": [meta.swap_rates(values, (4,), 3, rng=1)],
+        "TopicSplits": [meta.topic_splits(14, 5, 3, rng=1)],
+    }
+    return made
+
+
+def test_every_class_has_an_instance(instances):
+    for name, cls in public_classes().items():
+        if name in NOT_RESULTS:
+            continue
+        assert instances[name], name
+        assert all(isinstance(obj, cls) for obj in instances[name]), name
+
+
+@pytest.mark.parametrize("name", sorted(STATISTICAL | REPORTS))
+def test_to_frame_and_every_format(instances, name):
+    for obj in instances[name]:
+        frame = obj.to_frame()
+        assert isinstance(frame, pd.DataFrame) and len(frame) >= 1, name
+        for fmt in FORMATS:
+            for text in (obj.format(fmt), obj.format(fmt=fmt)):
+                assert isinstance(text, str) and text.strip(), (name, fmt)
+            if fmt == "json":
+                json.loads(text)
+            if fmt == "csv":  # (a report of several tables: one section each)
+                assert len(pd.read_csv(io.StringIO(text.split("\n\n")[0]))) >= 1
+            if fmt == "latex":
+                assert "\\begin{tabular}" in text
+        with pytest.raises(ParameterError, match="format must be one of"):
+            obj.format(fmt="html")
+
+
+@pytest.mark.parametrize("name", sorted(STATISTICAL))
+def test_statistic_and_pvalue_exist(instances, name):
+    for obj in instances[name]:
+        assert hasattr(obj, "statistic") and hasattr(obj, "pvalue"), name
+        has_ci = callable(getattr(obj, "confidence_interval", None))
+        assert has_ci == (name in WITH_CI), name
+        assert hasattr(obj, "effect_size") == (name in WITH_EFFECT), name
+        if name in WITH_CI:
+            ci = obj.confidence_interval()
+            assert isinstance(ci, ConfidenceInterval)
+            low, high = ci
+            assert np.all(np.asarray(low) <= np.asarray(high))
+            assert np.all(np.asarray(ci.low) == np.asarray(low))
+            wide, narrow = obj.confidence_interval(0.99), obj.confidence_interval(0.8)
+            assert np.all(np.asarray(wide.low) <= np.asarray(narrow.low))
+            assert np.all(np.asarray(wide.high) >= np.asarray(narrow.high))
+            for bad in (0, 1, 1.5, -0.1, "x", True):
+                with pytest.raises(ParameterError, match="confidence_level"):
+                    obj.confidence_interval(bad)
+
+
+def test_new_names_agree_with_the_old_ones(instances):
+    for r in instances["TestResult"]:
+        assert r.confidence_interval(1 - r.alpha) == (r.ci_low, r.ci_high) == r.ci
+        expected = r.effect.d_z if r.paired else r.effect.hedges_g
+        assert float(r.effect_size) == expected
+        assert r.effect_size.kind == ("d_z" if r.paired else "hedges_g")
+    for fam in instances["PairwiseComparisons"]:
+        assert fam.pvalue is fam.columns["p"]
+        assert fam.statistic is fam.columns["statistic"]
+        ci = fam.confidence_interval(1 - fam.alpha)
+        assert np.array_equal(ci.low, fam.columns["ci_low"])
+        assert np.array_equal(ci.high, fam.columns["ci_high"])
+        if "d_z" in fam.columns:
+            paired = fam.extra["paired"]
+            assert fam.effect_size is fam.columns["d_z" if paired else "hedges_g"]
+        else:
+            assert fam.effect_size is None
+    for row in instances["AnovaRow"]:
+        assert (row.statistic, row.pvalue, row.effect_size) == (row.f, row.p, row.omega2)
+    for table_ in instances["AnovaResult"]:
+        system = table_.row("system")
+        assert (table_.statistic, table_.pvalue, table_.effect_size) == (
+            system.f, system.p, system.omega2)
+    for tau in instances["KendallTau"]:
+        assert tau.statistic == tau.tau == float(tau) and tau.pvalue is None
+    for overlap in instances["RBO"]:
+        assert overlap.statistic == overlap.ext == float(overlap) and overlap.pvalue is None
+    for ci in instances["CorrelationCI"]:
+        assert ci.statistic == ci.estimate and ci.pvalue is None
+        assert ci.confidence_interval(ci.level) == (ci.low, ci.high)
+    for conc in instances["Concordance"]:
+        assert conc.statistic == conc.wins_1
+    for dp in instances["DiscriminativePower"]:
+        assert np.array_equal(dp.pvalue, dp.pairs["asl"].to_numpy())
+        assert len(dp.statistic) == dp.n_pairs
+    for es in instances["EffectSizes"]:
+        assert es.statistic == getattr(es, es.primary) == float(es.effect_size)
+        assert es.pvalue is None
+    friedman, kruskal = instances["RankTestResult"]
+    n, k = table().shape
+    assert friedman.effect_size == pytest.approx(friedman.statistic / (n * (k - 1)))
+    assert kruskal.effect_size == pytest.approx(kruskal.statistic / (n * k - 1))
+
+
+# ---------------------------------------------------------------------- floats that stay floats
+def test_correlations_are_still_floats():
+    x, y = table()[:, 1], table()[:, 4]
+    old = {  # the float each function returned before
+        "tau_ap": meta.rank_correlation._tau_ap(x, y, 1e-12, 0.0),
+        "spearman": float(sps.spearmanr(x, y).statistic),
+        "kendall": meta.kendall_tau(x, y).tau,
+    }
+    for method, value in (("tau_ap", meta.tau_ap(x, y)), ("spearman", meta.spearman(x, y)),
+                          ("kendall", meta.correlation(x, y))):
+        assert isinstance(value, float) and isinstance(value, Estimate)
+        assert value == pytest.approx(old[method], abs=1e-12)
+        assert repr(value) == repr(float(value)) and f"{value:.3f}" == f"{float(value):.3f}"
+        assert value.statistic == float(value) and value.pvalue is None
+        assert value.method == method and value.n == len(x)
+        assert json.loads(json.dumps({"v": value}))["v"] == float(value)
+        restored = pickle.loads(pickle.dumps(value))
+        assert restored == value and restored.method == method
+        assert copy.deepcopy(value).info == value.info
+        assert type(value + 1) is float and math.isclose(value * 2, 2 * float(value))
+        assert np.asarray([value, value]).dtype == np.float64
+        with pytest.raises(AttributeError):
+            value.method = "other"
+    sym = meta.tau_ap_symmetric(x, y)
+    assert sym == pytest.approx(0.5 * (meta.tau_ap(x, y) + meta.tau_ap(y, x)))
+    assert meta.topic_correlations(matrix(), measure_a="m", measure_b="root").dtype == float
+    assert meta.correlation_matrix(matrix()).dtypes.eq(float).all()
+
+
+# ---------------------------------------------------------------------- intervals at any level
+def test_difference_intervals_match_scipy():
+    values = table(3, 20, 3)
+    x, y = values[:, 2], values[:, 0]
+    for alternative in ("two-sided", "greater", "less"):
+        ours = stats.paired_t(x, y, alternative=alternative)
+        ref = sps.ttest_rel(x, y, alternative=alternative)
+        for level in (0.8, 0.95, 0.99):
+            assert ours.confidence_interval(level) == pytest.approx(
+                tuple(ref.confidence_interval(level)), rel=1e-12)
+        for function, equal in ((stats.student_t, True), (stats.welch_t, False)):
+            ours = function(x, y, alternative=alternative)
+            ref = sps.ttest_ind(x, y, equal_var=equal, alternative=alternative)
+            assert ours.confidence_interval(0.9) == pytest.approx(
+                tuple(ref.confidence_interval(0.9)), rel=1e-12)
+
+
+def test_tukey_intervals_match_scipy_at_any_level():
+    values = table(4, 12, 4)
+    ours = stats.tukey_hsd(values, "system")
+    ref = sps.tukey_hsd(*values.T)
+    i, j = np.triu_indices(4, 1)
+    for level in (0.9, 0.95):
+        ci, expected = ours.confidence_interval(level), ref.confidence_interval(level)
+        assert ci.low == pytest.approx(expected.low[i, j], rel=1e-6)
+        assert ci.high == pytest.approx(expected.high[i, j], rel=1e-6)
+
+
+def test_randomized_tukey_and_pairwise_intervals_at_other_levels():
+    values = table(5)
+    rt = stats.randomized_tukey_hsd(values, samples=500, rng=3)
+    critical = np.quantile(rt.extra["ranges"], 0.8)
+    assert rt.confidence_interval(0.8).high == pytest.approx(rt.columns["diff"] + critical)
+    fam = stats.pairwise_tests(values, "t", correction="none")
+    first = stats.paired_t(values[:, 0], values[:, 1])
+    assert fam.confidence_interval(0.9).low[0] == pytest.approx(first.confidence_interval(0.9)
+                                                                .low, rel=1e-12)
+
+
+def test_correlation_ci_at_other_levels():
+    ci = meta.correlation_ci(matrix(), measure_a="m", measure_b="square", samples=300, rng=4)
+    finite = ci.replicates[np.isfinite(ci.replicates)]
+    assert ci.confidence_interval(0.5) == pytest.approx(tuple(np.quantile(finite,
+                                                                          [0.25, 0.75])))
+
+
+# ---------------------------------------------------------------------- effect size intervals
+def brute_force_limits(t: float, df: float, level: float) -> tuple[float, float]:
+    """λ with P(T'_{df,λ} ≤ t) = 1 − a and = a, a = (1 − level)/2, by plain bisection on a
+    wide bracket (independent of the implementation's bracketing and root finder)."""
+
+    def solve(q: float) -> float:
+        low, high = t - 60.0, t + 60.0
+        for _ in range(200):
+            mid = 0.5 * (low + high)
+            if sps.nct.cdf(t, df, mid) > q:
+                low = mid
+            else:
+                high = mid
+        return 0.5 * (low + high)
+
+    a = (1 - level) / 2
+    return solve(1 - a), solve(a)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_d_z_interval_is_the_noncentral_t_inversion(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    x = rng.normal(0.4, 0.2, n)
+    y = x - rng.normal(rng.uniform(-0.1, 0.2), 0.1, n)
+    result = stats.paired_t(x, y)
+    d_z = result.effect.d_z
+    assert result.statistic == pytest.approx(d_z * math.sqrt(n), rel=1e-12)
+    for level in (0.9, 0.95):
+        lam_low, lam_high = brute_force_limits(d_z * math.sqrt(n), n - 1, level)
+        low, high = result.effect_size.confidence_interval(level)
+        assert low == pytest.approx(lam_low / math.sqrt(n), abs=1e-8)
+        assert high == pytest.approx(lam_high / math.sqrt(n), abs=1e-8)
+        # g_z: the bias correction J(n − 1) applied to the limits
+        g = result.effect.get("g_z").confidence_interval(level)
+        j = float(hedges_j(n - 1))
+        assert g == pytest.approx((j * low, j * high), rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hedges_g_interval_is_j_times_the_d_interval(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, m = (int(v) for v in rng.integers(4, 40, 2))
+    x, y = rng.normal(0.5, 0.2, n), rng.normal(0.45, 0.25, m)
+    result = stats.student_t(x, y)
+    d = result.effect.cohen_d
+    scale = math.sqrt(n * m / (n + m))
+    assert result.statistic == pytest.approx(d * scale, rel=1e-10)
+    lam_low, lam_high = brute_force_limits(d * scale, n + m - 2, 0.95)
+    j = float(hedges_j(n + m - 2))
+    g = result.effect_size
+    assert g.kind == "hedges_g" and float(g) == pytest.approx(j * d)
+    assert g.confidence_interval() == pytest.approx((j * lam_low / scale, j * lam_high / scale),
+                                                    abs=1e-8)
+    assert result.effect.confidence_interval(kind="cohen_d") == pytest.approx(
+        (lam_low / scale, lam_high / scale), abs=1e-8)
+
+
+def test_noncentral_interval_against_an_independent_integration():
+    """P(T' ≤ t) = ∫ Φ(t √(v/ν) − λ) f_{χ²_ν}(v) dv at the limits, by mpmath quadrature
+    (not scipy's noncentral t)."""
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 30
+
+    def cdf(t: float, nu: float, lam: float) -> float:
+        def density(v):
+            return mp.ncdf(t * mp.sqrt(v / nu) - lam) * mp.exp(
+                (nu / 2 - 1) * mp.log(v) - v / 2 - (nu / 2) * mp.log(2) - mp.loggamma(nu / 2))
+
+        return float(mp.quad(density, [0, nu / 2, nu, 2 * nu, 4 * nu, mp.inf]))
+
+    for t, df in ((3.66393, 39), (-1.2, 7), (0.4, 24)):
+        low, high = nct_interval(t, df, 0.95)
+        assert cdf(t, df, low) == pytest.approx(0.975, abs=1e-9)
+        assert cdf(t, df, high) == pytest.approx(0.025, abs=1e-9)
+
+
+def test_published_worked_example_kline_2013():
+    """Kline (2013, *Beyond Significance Testing*, Table 3.4, worked in ch. 7, p. 202 —
+    as esci's tests quote it): d = −0.8528028 for two groups of 5 with the error df of
+    a three-group design (ν = 12); noncentral 95% interval [−2.121155, 0.4482578]."""
+    scale = math.sqrt(5 * 5 / (5 + 5))
+    low, high = nct_interval(-0.8528028 * scale, 12, 0.95)
+    assert low / scale == pytest.approx(-2.121155, abs=2e-6)
+    assert high / scale == pytest.approx(0.4482578, abs=2e-7)
+
+
+def test_effect_size_intervals_follow_the_alternative_and_the_design():
+    values = table(7, 25, 2)
+    x, y = values[:, 1], values[:, 0]
+    two = stats.paired_t(x, y).effect_size.confidence_interval(0.9)
+    greater = stats.paired_t(x, y, alternative="greater").effect_size.confidence_interval(0.95)
+    less = stats.paired_t(x, y, alternative="less").effect_size.confidence_interval(0.95)
+    assert greater.high == math.inf and greater.low == pytest.approx(two.low, rel=1e-9)
+    assert less.low == -math.inf and less.high == pytest.approx(two.high, rel=1e-9)
+    paired = stats.effect_sizes(x, y)
+    with pytest.raises(ParameterError, match="independent groups"):
+        paired.confidence_interval(kind="hedges_g")
+    with pytest.raises(ParameterError, match="Glass"):
+        paired.confidence_interval(kind="glass_delta")
+    with pytest.raises(ParameterError, match="paired scores"):
+        stats.effect_sizes(x, y, paired=False).confidence_interval(kind="d_z")
+    with pytest.raises(ParameterError, match="unknown effect size"):
+        paired.confidence_interval(kind="eta")
+    assert effect_size_interval("d_z", math.nan, 10, paired=True) == (
+        pytest.approx(math.nan, nan_ok=True), pytest.approx(math.nan, nan_ok=True))
+    # zero effect: symmetric interval
+    low, high = nct_interval(0.0, 20, 0.95)
+    assert low == pytest.approx(-high, rel=1e-9)
+
+
+def test_extreme_noncentral_intervals_are_finite_and_ordered():
+    for t, df in ((300.0, 999), (-50.0, 5), (40.0, 3), (1e-9, 2), (12.0, 1)):
+        low, high = nct_interval(t, df, 0.95)
+        assert math.isfinite(low) and math.isfinite(high) and low < t < high
+
+
+# ---------------------------------------------------------------------- one rng, one progress
+def resampling_calls(values: np.ndarray, m: ScoreMatrix):
+    x, y = values[:, 2], values[:, 0]
+    return {
+        "paired_bootstrap_test": lambda **o: stats.paired_bootstrap_test(x, y, samples=150, **o),
+        "bootstrap_shift_test": lambda **o: stats.bootstrap_shift_test(x, y, samples=150, **o),
+        "unpaired_bootstrap_test": lambda **o: stats.unpaired_bootstrap_test(x, y, samples=150,
+                                                                             **o),
+        "randomization_test": lambda **o: stats.randomization_test(x, y, samples=150,
+                                                                   exact=False, **o),
+        "two_sample_test": lambda **o: stats.two_sample_test(x, y, test="bootstrap",
+                                                             samples=150, **o),
+        "randomized_tukey_hsd": lambda **o: stats.randomized_tukey_hsd(values, samples=150, **o),
+        "pairwise_tests": lambda **o: stats.pairwise_tests(m, "randomization", samples=150,
+                                                           exact=False, **o),
+        "discriminative_power": lambda **o: meta.discriminative_power(values, samples=150, **o),
+        "split_study": lambda **o: meta.split_study(values, (4, 5), 2,
+                                                    models=("MD2", "bootstrap"),
+                                                    options={"bootstrap": {"samples": 50}},
+                                                    **o),
+        "swap_rates": lambda **o: meta.swap_rates(values, (4,), 3, test="bootstrap", **o),
+        "correlation_ci": lambda **o: meta.correlation_ci(m, measure_a="m", measure_b="root",
+                                                          samples=150, **o),
+    }
+
+
+def fingerprint(result: object) -> object:
+    if hasattr(result, "to_frame"):
+        return result.to_frame().to_json()
+    return repr(result)
+
+
+def test_rng_seed_alias_both_and_generators():
+    values, m = table(8), matrix()
+    for name, call in resampling_calls(values, m).items():
+        reference = fingerprint(call(rng=7))
+        with pytest.warns(DeprecationWarning, match="seed= is deprecated") as caught:
+            assert fingerprint(call(seed=7)) == reference, name
+        assert all(w.filename == HERE for w in caught), name  # the caller's line
+        assert fingerprint(call(rng=np.int64(7))) == reference, name
+        assert fingerprint(call(rng=np.random.default_rng(5))) == \
+            fingerprint(call(rng=np.random.default_rng(5))), name
+        with pytest.raises(ParameterError, match="either seed or rng"):
+            call(seed=7, rng=7)
+        for bad in (-1, 1.5, "x", True, np.random.RandomState(0)):
+            with pytest.raises(ParameterError, match="must be"):
+                call(rng=bad)
+    splits = meta.topic_splits(20, 6, 4, rng=3)
+    with pytest.warns(DeprecationWarning):
+        again = meta.topic_splits(20, 6, 4, seed=3)
+    assert np.array_equal(splits.first, again.first)
+
+
+def test_rng_results_equal_the_seed_results_before_the_change():
+    """rng=s reproduces what seed=s gave: the streams are numpy's SeedSequence(s)."""
+    values = table(9)
+    x, y = values[:, 1], values[:, 0]
+    result = stats.randomization_test(x, y, samples=500, rng=11, exact=False)
+    gen = np.random.Generator(np.random.PCG64(np.random.SeedSequence(11).spawn(1)[0]))
+    signs = 1.0 - 2.0 * gen.integers(0, 2, size=(500, len(x)), dtype=np.int8)
+    d = x - y
+    count = np.count_nonzero(np.abs(signs @ d) >= abs(d.sum()) * (1 - 1e-10))
+    assert result.pvalue == pytest.approx((count + 1) / 501)
+
+
+def test_one_progress_mechanism(capsys):
+    values, m = table(10), matrix()
+    for name, call in resampling_calls(values, m).items():
+        seen: list[tuple[int, int]] = []
+        call(rng=1, progress=lambda done, total, seen=seen: seen.append((done, total)))
+        assert seen, name
+        totals = {total for _, total in seen}
+        assert len(totals) == 1, (name, seen)
+        dones = [done for done, _ in seen]
+        assert dones == sorted(dones) and dones[-1] == totals.pop(), (name, seen)
+        call(rng=1, progress=True)
+        assert capsys.readouterr().err.strip(), name
+        call(rng=1, progress=False)
+        assert not capsys.readouterr().err, name
+        with pytest.raises(ParameterError, match="progress must be"):
+            call(rng=1, progress="yes")
+
+
+def test_no_deprecation_warning_on_the_primary_names():
+    values, m = table(11), matrix()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in resampling_calls(values, m).values():
+            call(rng=2)
