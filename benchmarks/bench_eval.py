@@ -9,10 +9,15 @@ is their own.
 
     python benchmarks/bench_eval.py [--cases i ii] [--sets three all_trec]
                                     [--tools irscale pytrec_eval ir_measures ranx]
-                                    [--markdown docs/benchmarks.md]
+                                    [--markdown docs/benchmarks.md [--section small-topics]]
 
 Cases (generated once by ``benchmarks/datagen.py`` into ``benchmarks/data/``, git-ignored):
-(i) 100,000 topics × 100 documents (10M run lines), (ii) 7,000 topics × 1,000 documents.
+(i) 100,000 topics × 100 documents (10M run lines), (ii) 7,000 topics × 1,000 documents;
+many small topics: (iii) 20,000 × 100 and (iv) 100,000 × 20 (2M run lines each), where
+irscale runs as its command line (``irscale eval -q -m ... -o FILE``, whole process);
+``startup``: 6-line qrels and run files, every tool in a fresh process doing the least a
+user can (irscale: ``irscale --help`` and ``irscale eval``; the peers: import, read,
+evaluate the three measures, print), ``--startup-repeat`` times.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 """
@@ -44,7 +49,61 @@ CASE_LABEL = {
     "ii": "(ii) 7,000 × 1,000",
     "tiny": "tiny 1,000 × 100",
     "small": "small 5,000 × 200",
+    "iii": "(iii) 20,000 × 100",
+    "iv": "(iv) 100,000 × 20",
+    "startup": "start-up, 6-line files",
 }
+#: Cases on which irscale is measured through its command line, as a user runs it.
+CLI_CASES = ("iii", "iv", "startup")
+#: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
+IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
+CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
+                "all_trec": ["-m", "all_trec"]}
+#: The start-up case's files: 6 lines each, 2 topics (one unjudged run topic, as usual).
+STARTUP_QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 1\n2 0 d4 0\n2 0 d5 1\n"
+STARTUP_RUN = ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n1 Q0 d3 3 1.0 r\n2 Q0 d4 1 3.0 r\n"
+               "2 Q0 d1 2 1.5 r\n3 Q0 d9 1 1.0 r\n")
+#: What each peer does in the start-up case (``python -c CODE QRELS RUN OUTPUT``): import,
+#: read both files with its own reader, evaluate the three measures, write the values.
+STARTUP_PEERS = {
+    "pytrec_eval": r"""
+import sys, pytrec_eval
+with open(sys.argv[1]) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f:
+    run = pytrec_eval.parse_run(f)
+res = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "recip_rank"}).evaluate(run)
+with open(sys.argv[3], "w") as out:
+    for qid, values in sorted(res.items()):
+        for m, v in sorted(values.items()):
+            out.write(f"{m}\t{qid}\t{v:.4f}\n")
+""",
+    "ir_measures": r"""
+import sys, ir_measures
+from ir_measures import AP, RR, nDCG
+qrels = list(ir_measures.read_trec_qrels(sys.argv[1]))
+run = list(ir_measures.read_trec_run(sys.argv[2]))
+with open(sys.argv[3], "w") as out:
+    for m in ir_measures.iter_calc([AP, nDCG @ 10, RR], qrels, run):
+        out.write(f"{m.measure}\t{m.query_id}\t{m.value:.4f}\n")
+""",
+    "ranx": r"""
+import sys
+from ranx import Qrels, Run, evaluate
+qrels, run = Qrels.from_file(sys.argv[1], kind="trec"), Run.from_file(sys.argv[2], kind="trec")
+metrics = ["map", "ndcg@10", "mrr"]
+scores = evaluate(qrels, run, metrics, return_mean=False, make_comparable=True,
+                  save_results_in_run=False)
+with open(sys.argv[3], "w") as out:
+    for m in metrics:
+        for qid, v in zip(run.get_query_ids(), scores[m].tolist(), strict=True):
+            out.write(f"{m}\t{qid}\t{v:.4f}\n")
+""",
+}
+HELP_ROW = "irscale --help"
+HELP_TARGET = 0.15  # seconds, irscale --help
+TINY_EVAL_TARGET = 0.3  # seconds, irscale eval on the 6-line files
+
 DISTRIBUTIONS = {
     "irscale": "irscale",
     "pytrec_eval": "pytrec-eval-terrier",
@@ -61,6 +120,8 @@ ALL_TREC_TARGET = 2.0  # all_trec ≤ 2 × the three-measure set
 PROFILE_PREIMPORTS = {"irscale": ("irscale", "irscale.evaluation", "irscale.io.output")}
 BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_eval.py -->"
 END = "<!-- END GENERATED -->"
+#: ``--section NAME`` writes between these markers instead (another part of the page).
+SECTION_BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_eval.py --section {} -->"
 
 
 # ============================================================================ worker side
@@ -123,7 +184,10 @@ def take_snapshot(work: Path) -> str:
     """Copy irscale's sources and make every child import that copy.
 
     Other people may edit ``src/`` while a run of half an hour goes on; the copy makes
-    every measurement of one run use the same code. Returns the commit of the copy.
+    every measurement of one run use the same code. The copy is byte-compiled, as pip
+    compiles an installed package (and the children may write bytecode even where the
+    environment says ``PYTHONDONTWRITEBYTECODE``): without it every process would compile
+    irscale's modules again, which no installed copy does. Returns the commit of the copy.
     """
     global CHILD_ENV
     state = source_state()
@@ -131,7 +195,9 @@ def take_snapshot(work: Path) -> str:
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(ROOT / "src" / "irscale", target / "irscale",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(target)], check=True)
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(target), env.get("PYTHONPATH")) if p)
     CHILD_ENV = env
     return state
@@ -245,15 +311,38 @@ def worker_command(tool: str, qrels: Path, run: Path, measure_set: str, output: 
     return command
 
 
+def cli_command(qrels: Path, run: Path, measure_set: str, output: Path) -> list[str]:
+    """``irscale eval -q -m ... -o OUTPUT QRELS RUN``: per-topic values to a file, as the
+    workers write them."""
+    return [sys.executable, *IRSCALE_COMMAND, "eval", "-q", *CLI_MEASURES[measure_set],
+            "--force", "-o", str(output), str(qrels), str(run)]
+
+
+def job_command(tool: str, case: str, qrels: Path, run: Path, measure_set: str,
+                output: Path, report: Path) -> list[str]:
+    """The measured command: the irscale command line on :data:`CLI_CASES` (and
+    ``irscale --help``), the peers' start-up snippets on the start-up case, the worker
+    otherwise."""
+    if tool == HELP_ROW:
+        return [sys.executable, *IRSCALE_COMMAND, "--help"]
+    if tool == "irscale" and case in CLI_CASES:
+        return cli_command(qrels, run, measure_set, output)
+    if case == "startup" and tool in STARTUP_PEERS:
+        return [sys.executable, "-c", STARTUP_PEERS[tool], str(qrels), str(run), str(output)]
+    return worker_command(tool, qrels, run, measure_set, output, report)
+
+
 def measure(tool: str, case: str, measure_set: str, files: tuple[Path, Path], work: Path,
             timeout: float) -> dict:
     qrels, run = files
-    output = work / "out" / f"{case}_{measure_set}_{tool}.txt"
-    report = work / "reports" / f"{case}_{measure_set}_{tool}.json"
-    log = work / "logs" / f"{case}_{measure_set}_{tool}.log"
+    slug = tool.replace(" ", "").replace("-", "")
+    output = work / "out" / f"{case}_{measure_set}_{slug}.txt"
+    report = work / "reports" / f"{case}_{measure_set}_{slug}.json"
+    log = work / "logs" / f"{case}_{measure_set}_{slug}.log"
     report.unlink(missing_ok=True)
     load_before = load_average()
-    job = run_job(worker_command(tool, qrels, run, measure_set, output, report), timeout, log)
+    job = run_job(job_command(tool, case, qrels, run, measure_set, output, report), timeout,
+                  log)
     row = {"tool": tool, "case": case, "set": measure_set, **job, "load": load_before,
            "output": str(output)}
     if job["status"] == "ok" and report.exists():
@@ -263,6 +352,11 @@ def measure(tool: str, case: str, measure_set: str, files: tuple[Path, Path], wo
     return row
 
 
+def secs(value: float) -> str:
+    """Seconds as the tables print them: milliseconds below one second."""
+    return f"{value:.3f}" if value < 1 else f"{value:.1f}"
+
+
 def fmt_seconds(row: dict | None, timeout: float) -> str:
     if row is None:
         return "–"
@@ -270,7 +364,7 @@ def fmt_seconds(row: dict | None, timeout: float) -> str:
         return f"> {timeout:.0f} (timeout)"
     if row["status"] != "ok":
         return "error"
-    return f"{row['wall_s']:.1f}"
+    return secs(row["wall_s"])
 
 
 def summarise(rows: list[dict]) -> dict[tuple[str, str], dict]:
@@ -303,7 +397,7 @@ def results_table(rows: list[dict], timeout: float) -> list[list[str]]:
             table.append([
                 row["tool"], CASE_LABEL.get(case, case), SET_LABEL[measure_set],
                 fmt_seconds(row, timeout),
-                f"{row['cpu_s']:.1f}" if ok else "–",
+                secs(row["cpu_s"]) if ok else "–",
                 f"{row['peak_mb']:,.0f}" if row["status"] != "timeout" else "–",
                 ratio_text(to_ours), ratio_text(to_fastest),
                 str(row.get("n_measures", "–")),
@@ -328,6 +422,8 @@ def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
     lines = []
     for (case, measure_set), group in groups.items():
         ours, fastest = group["irscale"], group["fastest"]
+        if case == "startup":  # its targets are absolute (below)
+            continue
         name = f"time, {CASE_LABEL.get(case, case)}, {SET_LABEL[measure_set]}"
         if ours is None:
             lines.append((name, "irscale did not finish", "**missed**"))
@@ -335,15 +431,27 @@ def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
         peers_done = [r for r in group["rows"] if r["tool"] in PEERS]
         if fastest is None:
             verdict = "met (no peer finished)" if peers_done else "n/a (no peer run)"
-            lines.append((name, f"irscale {ours['wall_s']:.1f} s", verdict))
+            lines.append((name, f"irscale {secs(ours['wall_s'])} s", verdict))
             continue
         ratio = ours["wall_s"] / fastest["wall_s"]
         lines.append((
             f"{name}: irscale ≤ {TIME_TARGET} × fastest peer",
-            f"{ours['wall_s']:.1f} s vs {fastest['tool']} {fastest['wall_s']:.1f} s "
+            f"{secs(ours['wall_s'])} s vs {fastest['tool']} {secs(fastest['wall_s'])} s "
             f"= {ratio:.2f} ×",
             "met" if ratio <= TIME_TARGET else "**missed**",
         ))
+    for row in rows:
+        if row["case"] != "startup" or row["status"] != "ok":
+            continue
+        if row["tool"] == HELP_ROW:
+            limit, what = HELP_TARGET, "irscale --help"
+        elif row["tool"] == "irscale":
+            limit, what = TINY_EVAL_TARGET, "irscale eval, 6-line files"
+        else:
+            continue
+        lines.append((f"start-up: {what} ≤ {limit} s", f"{secs(row['wall_s'])} s (CPU "
+                      f"{secs(row['cpu_s'])} s)", "met" if row["wall_s"] <= limit
+                      else "**missed**"))
     for row in rows:
         if row["tool"] == "irscale" and row["case"] == "i" and row["status"] == "ok":
             lines.append((
@@ -394,10 +502,11 @@ def stage_table(rows: list[dict], tool: str) -> list[str]:
     return lines
 
 
-def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout: float) -> str:
+def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout: float,
+             begin: str = BEGIN) -> str:
     m = meta["machine"]
     v = meta["versions"]
-    out = [BEGIN, "", f"Measured on {meta['date']} by `{meta['command']}` "
+    out = [begin, "", f"Measured on {meta['date']} by `{meta['command']}` "
            f"(irscale at commit `{meta.get('source', '?')}`; total "
            f"{meta.get('total_s', 0) / 60:.0f} min).", ""]
     out += [
@@ -419,7 +528,20 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
             f"{stats['topics_with_ties']:,} topics with tied scores, "
             f"{stats['unjudged_run_topics']} run topics without judgments."
         )
-    out += ["", "### Results", "",
+    if any(r["case"] == "startup" for r in rows):
+        out.append(f"* {CASE_LABEL['startup']}: qrels and run of 6 lines each (2 judged "
+                   "topics, 1 run topic without judgments), in the work folder.")
+    cli_cases = [CASE_LABEL[c] for c in CLI_CASES if any(r["case"] == c for r in rows)]
+    out += ["", "### Results", ""]
+    if cli_cases:
+        out += [f"On {', '.join(cli_cases)}, irscale is its command line, as users run it: "
+                f"`irscale eval -q {' '.join(CLI_MEASURES['three'])} -o FILE QRELS RUN` "
+                "(the console script's `main`, in a fresh process); the peers run as on the "
+                "other cases, except on the start-up case, where each runs the least a user "
+                "can (`python -c`: import, read both files with its own reader, evaluate the "
+                "three measures, write the values; see `STARTUP_PEERS`). The start-up rows "
+                f"are the median of {meta.get('startup_repeat', 1)} runs.", ""]
+    out += [
             "Seconds = wall time of a fresh process (start-up, imports, read qrels and run, "
             "evaluate, write per-topic values to a file). CPU s = user + system time of that "
             "process (above the wall time when a tool uses both cores). Peak MB = `ru_maxrss` "
@@ -433,12 +555,16 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
     out += ["", "### Targets", "", "| target | measured | verdict |", "|---|---|---|"]
     for name, measured, verdict in targets(rows):
         out.append(f"| {name} | {measured} | {verdict} |")
-    out += ["", "### Where irscale's time goes", "",
-            "Seconds per stage inside the irscale process (share of the process wall time); "
-            "`judge/rank` is `build_judged_rankings` (index the qrels, sort the run, look up "
-            "judgments), `measures` the measure kernels, `evaluate other` the rest of "
-            "`evaluate()` (parsing names, input checks).", ""]
-    out += stage_table(rows, "irscale")
+    ours = stage_table(rows, "irscale")
+    if ours:
+        out += ["", "### Where irscale's time goes", "",
+                "Seconds per stage inside the irscale process (share of the process wall "
+                "time); `judge/rank` is `build_judged_rankings` (index the qrels, sort the "
+                "run, look up judgments), `measures` the measure kernels, `evaluate other` "
+                "the rest of `evaluate()` (parsing names, input checks).", ""]
+        out += ours
+    elif any(stage_table(rows, tool) for tool in PEERS):
+        out += ["", "### Where the peers' time goes"]
     for tool in PEERS:
         lines = stage_table(rows, tool)
         if lines:
@@ -449,7 +575,8 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
         for key, text in profiles.items():
             out += [f"<details><summary>{key}</summary>", "", "```", text.strip(), "```", "",
                     "</details>", ""]
-    out += ["", "### What each tool computes for \"all_trec\"", ""]
+    if any(r["set"] == "all_trec" for r in rows):
+        out += ["", "### What each tool computes for \"all_trec\"", ""]
     for tool in TOOL_NAMES:
         row = next((r for r in rows if r["tool"] == tool and r["set"] == "all_trec"
                     and "measures" in r), None)
@@ -485,6 +612,10 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
     return "\n".join(out) + "\n"
 
 
+def section_begin(section: str | None) -> str:
+    return BEGIN if section is None else SECTION_BEGIN.format(section)
+
+
 def bench_check_lines(report: dict) -> list[str]:
     lines = []
     sample = report.get("sample")
@@ -516,14 +647,18 @@ def bench_check_lines(report: dict) -> list[str]:
     return lines
 
 
-def write_markdown(path: Path, text: str) -> None:
+def write_markdown(path: Path, text: str, begin: str = BEGIN) -> None:
+    """Replace the generated section that starts with ``begin`` (up to the next end
+    marker); a page without it gets the section appended."""
     if path.exists():
         current = path.read_text()
-        if BEGIN in current and END in current:
-            head, rest = current.split(BEGIN, 1)
+        if begin in current and END in current.split(begin, 1)[1]:
+            head, rest = current.split(begin, 1)
             _, foot = rest.split(END, 1)
             path.write_text(head + text.rstrip("\n") + foot)
             return
+        path.write_text(current.rstrip("\n") + "\n\n" + text)
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("# Benchmarks\n\n" + text)
 
@@ -536,11 +671,19 @@ def parent_main(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     # data generation in a child: the parent stays small (see the module documentation)
     cases = list(dict.fromkeys([*args.cases, *([] if args.no_warmup else ["tiny"])]))
+    generated = [case for case in cases if case != "startup"]
     described = work / "data.json"
-    subprocess.run([sys.executable, str(HERE / "datagen.py"), *cases, "--data-dir",
-                    str(data_dir), "--describe", str(described)], check=True, cwd=ROOT)
-    data = json.loads(described.read_text())
+    data = {}
+    if generated:
+        subprocess.run([sys.executable, str(HERE / "datagen.py"), *generated, "--data-dir",
+                        str(data_dir), "--describe", str(described)], check=True, cwd=ROOT)
+        data = json.loads(described.read_text())
     files = {case: (Path(d["qrels"]), Path(d["run"])) for case, d in data.items()}
+    if "startup" in cases:
+        (work / "startup").mkdir(exist_ok=True)
+        files["startup"] = (work / "startup" / "qrels", work / "startup" / "run")
+        files["startup"][0].write_text(STARTUP_QRELS)
+        files["startup"][1].write_text(STARTUP_RUN)
     meta = {
         "date": dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
         "command": "python benchmarks/bench_eval.py " + " ".join(args.argv),
@@ -550,8 +693,11 @@ def parent_main(args: argparse.Namespace) -> int:
         "load_start": load_average(),
         "data": {},
         "timeout_s": args.timeout,
+        "startup_repeat": args.startup_repeat,
     }
-    for case in args.cases:
+    for case in generated:
+        if case not in args.cases:
+            continue
         meta["data"][case] = {**data[case]["stats"],
                               "run_mb": files[case][1].stat().st_size / 1e6}
     print(f"machine: {meta['machine']}\nversions: {meta['versions']}", flush=True)
@@ -561,7 +707,7 @@ def parent_main(args: argparse.Namespace) -> int:
         meta["warmup"] = {}
         for tool in args.tools:
             first = None
-            for measure_set in SETS:
+            for measure_set in args.sets:
                 job = measure(tool, "tiny", measure_set, tiny, work, args.timeout)
                 first = job if first is None else first
                 if job["status"] != "ok":
@@ -575,24 +721,25 @@ def parent_main(args: argparse.Namespace) -> int:
     results_path = work / "results.json"
     for case in args.cases:
         warm_page_cache(list(files[case]))
-        for measure_set in args.sets:
-            for _ in range(args.repeat):
-                for tool in args.tools:
+        startup = case == "startup"
+        tools = [*args.tools, *([HELP_ROW] if startup and "irscale" in args.tools else [])]
+        for measure_set in (["three"] if startup else args.sets):
+            for _ in range(args.startup_repeat if startup else args.repeat):
+                for tool in tools:
                     row = measure(tool, case, measure_set, files[case], work, args.timeout)
                     rows.append(row)
                     stage = " ".join(f"{k}={v:.2f}" for k, v in row.get("stages", {}).items())
                     print(f"{tool:12s} {case:5s} {measure_set:9s} {row['status']:7s} "
-                          f"{row['wall_s']:8.1f} s {row['peak_mb']:8.0f} MB  load {row['load']}"
+                          f"{row['wall_s']:8.3f} s {row['peak_mb']:8.0f} MB  load {row['load']}"
                           f"  {stage}", flush=True)
                     if row["status"] == "error":
                         print(row.get("error", ""), flush=True)
                     results_path.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
-    if args.repeat > 1:
-        rows = median_rows(rows)
+    rows = median_rows(rows)
 
     profiles = {}
     if args.cprofile and "irscale" in args.tools:
-        for case in args.cases:
+        for case in [c for c in generated if c in args.cases]:
             for measure_set in args.sets:
                 qrels, run = files[case]
                 key = f"{CASE_LABEL.get(case, case)}, {SET_LABEL[measure_set]}"
@@ -606,7 +753,7 @@ def parent_main(args: argparse.Namespace) -> int:
 
     checks = {}
     if not args.no_check and "irscale" in args.tools:
-        for case in args.cases:
+        for case in [c for c in generated if c in args.cases]:
             report = work / "reports" / f"check_{case}.json"
             qrels, run = files[case]
             job = run_job([sys.executable, str(Path(__file__).resolve()), "--check", case,
@@ -631,8 +778,9 @@ def parent_main(args: argparse.Namespace) -> int:
     for name, measured, verdict in targets(rows):
         print(f"{verdict.replace('*', ''):8s} {name}: {measured}")
     if args.markdown:
+        begin = section_begin(args.section)
         write_markdown(Path(args.markdown), markdown(rows, meta, checks, profiles,
-                                                     args.timeout))
+                                                     args.timeout, begin), begin)
         print(f"\nwrote {args.markdown}")
     if not args.keep_outputs:
         for path in (work / "out").glob("*.txt"):
@@ -674,7 +822,7 @@ def trim_profile(text: str, n: int = 25) -> str:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", default=["i", "ii"],
-                        choices=["i", "ii", "tiny", "small"])
+                        choices=["i", "ii", "iii", "iv", "startup", "tiny", "small"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--tools", nargs="+", default=list(TOOL_NAMES), choices=TOOL_NAMES)
     parser.add_argument("--markdown", help="write the report into this Markdown file "
@@ -683,6 +831,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="seconds per tool run before it is killed (default 900)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per tool × case × set; the median is reported")
+    parser.add_argument("--startup-repeat", type=int, default=5,
+                        help="runs per tool on the start-up case (default 5; the median)")
+    parser.add_argument("--section", default=None, metavar="NAME",
+                        help="with --markdown: write between the markers of section NAME "
+                        "(e.g. small-topics) instead of the main generated section")
     parser.add_argument("--data-dir", default=str(HERE / "data"))
     parser.add_argument("--work-dir", default=str(HERE / "results"),
                         help="outputs, logs and raw results (git-ignored)")

@@ -53,6 +53,9 @@ CASES: dict[str, Case] = {
     # small cases for trying the script out quickly (not part of the report)
     "tiny": Case("tiny", 1_000, 100, SEED + 3),
     "small": Case("small", 5_000, 200, SEED + 4),
+    # many small topics (2M run lines each), where start-up and per-topic costs show
+    "iii": Case("iii", 20_000, 100, SEED + 5),
+    "iv": Case("iv", 100_000, 20, SEED + 6),
 }
 
 

@@ -35,6 +35,9 @@ SUBCOMMANDS = ("eval", "demo", "compare", "scale", "meta")
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BUG = 2, 130, 3
 #: Longest error line printed (a message quoting huge input is cut in the middle).
 MESSAGE_LIMIT = 2000
+#: Subcommands that do no linear algebra: their processes start numpy's BLAS with one
+#: thread (see :func:`_main`).
+NO_BLAS = ("eval",)
 
 
 class UsageError(IrscaleError, ValueError):
@@ -110,7 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        parser = build_parser(_command(argv))
+        command = _command(argv)
+        if command in NO_BLAS and "numpy" not in sys.modules:
+            # OpenBLAS starts a pool of threads (one per core, spinning a while) when numpy
+            # is imported: about 0.04 s of CPU, and more wall time on a busy machine, for a
+            # command that multiplies no matrices. Set before numpy is imported (a caller
+            # that imported it keeps its setup); a value the user set is kept.
+            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        parser = build_parser(command)
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")

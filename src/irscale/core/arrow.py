@@ -6,8 +6,7 @@ When pandas is installed, pyarrow imports it (about 0.2 s, more than the rest of
 with a Python scalar argument: its pandas shim and its C++ conversion layer initialise
 themselves then. The evaluation path converts with these helpers instead, which read and
 build arrays from their buffers: zero-copy where pyarrow's own conversions are, with no
-Python work per value (except :func:`strings`, which encodes Python strings as
-``pa.array`` does).
+Python work per value (except :func:`strings`, which takes the lengths of Python strings).
 
 :func:`unique_integers` replaces ``np.unique(values)`` for the same reason: numpy 2
 imports ``numpy.ma`` (about 25 ms) on its first call.
@@ -94,17 +93,24 @@ def array(values: np.ndarray | Sequence[int] | Sequence[float]) -> pa.Array:
 
 def strings(values: Sequence[str]) -> pa.Array:
     """Python strings as an arrow string array (``large_string`` when their UTF-8 bytes
-    exceed 2 GiB), as ``pa.array(values, pa.string())``."""
-    encoded = [value.encode() for value in values]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    if encoded:
-        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)),
-                  out=offsets[1:])
+    exceed 2 GiB), as ``pa.array(values, pa.string())``.
+
+    The strings are joined and encoded at once; only text with non-ASCII characters (whose
+    UTF-8 lengths differ from their lengths) is encoded string by string.
+    """
+    values = list(values)
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    data = "".join(values).encode()
+    if len(data) != int(lengths.sum()):
+        encoded = [value.encode() for value in values]
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    offsets = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
     large = int(offsets[-1]) > np.iinfo(np.int32).max
     if not large:
         offsets = offsets.astype(np.int32)
-    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(encoded),
-                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(values),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
 def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> pa.Scalar:
