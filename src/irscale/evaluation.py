@@ -361,8 +361,11 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
-    if compat not in (9, 10):
+    if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
+    for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ParameterError(f"{flag} must be True or False, got {value!r}")
     # the options are checked before any file is read (RankingOptions, EvalContext)
     options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, ties=ties)
