@@ -68,8 +68,8 @@ def studentised_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def _run(
     make_counter: Callable[[np.random.Generator, int], Callable[[slice], np.ndarray]],
-    pairs: int, *, alternative: str, samples: int, seed: object,
-    rng: np.random.Generator | None, convention: str, workers: int, progress: ProgressArg,
+    pairs: int, *, alternative: str, samples: int, rng: RngArg, convention: str,
+    workers: int | None, progress: ProgressArg,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Count exceedances over ``samples`` bootstrap samples; p-values and MC errors.
 
@@ -86,7 +86,7 @@ def _run(
             out[part] = count_of(part)
         return out
 
-    hits = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(seed, rng),
+    hits = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng),
                           workers=workers, progress=progress))
     return mc_pvalue(hits, samples, convention)
 
@@ -120,7 +120,12 @@ def two_sided_studentised_hits(
     n = w.shape[0]
     positive = threshold > 0
     safe = np.where(positive, threshold, 1.0)
-    s1 = counts @ (w * np.sqrt((n - 1 + safe * safe) / (n * safe * safe)))
+    # τ = ∞ (a constant nonzero difference: t = ±∞) or τ² beyond a double: the factor's
+    # limit 1/n, without numpy's inf/inf RuntimeWarning (docs/errors.md rule 6)
+    with np.errstate(over="ignore", invalid="ignore"):
+        factor = (n - 1 + safe * safe) / (n * safe * safe)
+    factor = np.where(np.isfinite(factor), factor, 1.0 / n)
+    s1 = counts @ (w * np.sqrt(factor))
     s1 *= s1
     hits = np.count_nonzero(s1 > counts @ w2, axis=0)
     return np.where(positive, hits, counts.shape[0])
@@ -128,7 +133,7 @@ def two_sided_studentised_hits(
 
 def paired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
-    seed: object = None, rng: RngArg = None,
+    rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
@@ -146,8 +151,8 @@ def paired_bootstrap_kernel(
                                                            threshold[part])
     else:
         make = _centred_draws(w, studentised_means, observed, alternative, tol)
-    p, se = _run(make, len(observed), alternative=alternative, samples=samples, seed=seed,
-                 rng=rng, convention=convention, workers=workers, progress=progress)
+    p, se = _run(make, len(observed), alternative=alternative, samples=samples, rng=rng,
+                 convention=convention, workers=workers, progress=progress)
     p = np.where(np.isnan(observed), 1.0, p)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"studentised, {samples} bootstrap samples")
@@ -155,7 +160,7 @@ def paired_bootstrap_kernel(
 
 def bootstrap_shift_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
-    seed: object = None, rng: RngArg = None,
+    rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
@@ -164,8 +169,8 @@ def bootstrap_shift_kernel(
     tol = TIE_RTOL * np.abs(z).mean(axis=0)
     make = _centred_draws(z - observed, lambda counts, w: counts @ w / n, observed,
                           alternative, tol)
-    p, se = _run(make, len(observed), alternative=alternative, samples=samples, seed=seed,
-                 rng=rng, convention=convention, workers=workers, progress=progress)
+    p, se = _run(make, len(observed), alternative=alternative, samples=samples, rng=rng,
+                 convention=convention, workers=workers, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"shifted mean, {samples} bootstrap samples")
 
@@ -180,7 +185,7 @@ def unpaired_means(draws: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
 
 def unpaired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
-    seed: object = None, rng: RngArg = None,
+    rng: RngArg = None,
     convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     n, m = x.shape[0], y.shape[0]
@@ -193,8 +198,8 @@ def unpaired_bootstrap_kernel(
         return lambda part: exceedances(unpaired_means(draws, v[:, part], n), observed[part],
                                         alternative, tol[part])
 
-    p, se = _run(make, len(observed), alternative=alternative, samples=samples, seed=seed,
-                 rng=rng, convention=convention, workers=workers, progress=progress)
+    p, se = _run(make, len(observed), alternative=alternative, samples=samples, rng=rng,
+                 convention=convention, workers=workers, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"pooled resampling, {samples} samples")
 

@@ -27,7 +27,6 @@ from ._resampling import (
     ProgressArg,
     RngArg,
     check_resampling,
-    check_seed,
     chunk_sizes,
     exceedances,
     map_chunks,
@@ -68,14 +67,12 @@ def randomization_kernel(
     alternative: str,
     samples: int = 10_000,
     exact: bool | str = "auto",
-    seed: object = None,
     rng: RngArg = None,
     convention: str = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,
 ) -> Outcome:
     check_resampling(alternative, samples, convention, workers, progress)
-    check_seed(seed)
     d = x - y
     n = d.shape[0]
     observed = d.sum(axis=0)
@@ -107,7 +104,7 @@ def randomization_kernel(
         signs = 1.0 - 2.0 * gen.integers(0, 2, size=(size, n), dtype=np.int8)
         return _count_block(signs, d, observed, alternative, tol)
 
-    counts = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(seed, rng),
+    counts = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng),
                             workers=workers, progress=progress))
     p, se = mc_pvalue(counts, samples, convention)
     return Outcome(statistic=statistic, pvalue=p, mc_se=se, samples=samples,
