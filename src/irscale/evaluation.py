@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
-from .core.labels import attach_labels
+from .core.labels import attach_labels, unused_label_sets
 from .errors import AlignmentError, MeasureError, ParameterError
 from .io.memory import as_qrels, as_runs
 from .measures.base import (
@@ -177,8 +177,18 @@ class Evaluation:
         """The topics × runs × measures :class:`ScoreMatrix` of the per-topic values.
 
         A topic some run was not evaluated on is missing (NaN); that raises unless
-        ``allow_missing``.
+        ``allow_missing``. Measures with no per-topic value (summaries over topics such as
+        ``gm_map`` and ``num_q``, the text of ``runid`` and ``relstring``) cannot enter a
+        matrix: a :class:`~irscale.errors.MeasureError` names them.
         """
+        summary_only = [c.label for c in self.columns if c.label not in self.measures]
+        if summary_only:
+            raise MeasureError(
+                f"{', '.join(summary_only)} {'has' if len(summary_only) == 1 else 'have'} no "
+                "per-topic values to analyse (trec_eval prints "
+                f"{'it' if len(summary_only) == 1 else 'them'} as a summary over topics or as "
+                "text only): use per-topic measures"
+                + _per_topic_hint(summary_only))
         topics = sorted(set(self.rankings.topic_labels.tolist()))
         t_index = {t: i for i, t in enumerate(topics)}
         rows = np.array([t_index[t] for t in self.rankings.topic_labels], dtype=np.intp)
@@ -193,6 +203,15 @@ class Evaluation:
     def __repr__(self) -> str:
         return (f"Evaluation({len(self.runs)} runs, {self.rankings.n_rankings} rankings, "
                 f"measures={list(c.label for c in self.columns)[:6]}...)")
+
+
+#: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
+_PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
+
+
+def _per_topic_hint(labels: Sequence[str]) -> str:
+    hints = [f"{_PER_TOPIC_OF[x]} for {x}" for x in labels if x in _PER_TOPIC_OF]
+    return f" ({', '.join(hints)})" if hints else ""
 
 
 def sequential_total(values: np.ndarray) -> float:
@@ -376,6 +395,10 @@ def evaluate(
     jr = build_judged_rankings(qrels_obj, run_list, options,
                                placeholders=complete and compat == 10)
     if labels:
+        unused = unused_label_sets(labels, requests)
+        if unused:
+            warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
+                          "requested", stacklevel=2)
         jr = attach_labels(jr, qrels_obj, run_list, options, labels)
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     columns, values = compute_requests(jr, requests, context)

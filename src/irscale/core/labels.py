@@ -31,7 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InputError, InputFormatError
+from ..errors import AlignmentError, InputError, InputFormatError
 from . import arrow
 from .inputs import Qrels, Run, resolve_duplicates
 from .judged import JudgedRankings, QrelsIndex, RankingOptions, judge_run_rows
@@ -223,5 +223,31 @@ def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
     for name, pieces in parts.items():
         values = np.full(len(jr.rel), np.nan)
         values[real] = np.concatenate(pieces) if pieces else np.empty(0)
+        if len(values) and np.isnan(values).all():
+            _no_label_found(name, tables[name], jr.topics)
         arrays[name] = values
     return jr.with_attributes(**arrays)
+
+
+def _no_label_found(name: str, table: LabelTable, topics: tuple[str, ...]) -> None:
+    """No retrieved document has a label of set ``name``: an error when the set shares no
+    topic with the runs (the wrong file), else a warning."""
+    import warnings
+
+    own = set(pc.unique(table.topic).to_pylist())
+    if ANY_TOPIC not in own and not own & set(topics):
+        shown = ", ".join(sorted(own)[:5]) + (", ..." if len(own) > 5 else "")
+        raise AlignmentError(
+            f"{table.source}: label set {name!r}: none of its {len(own)} topic(s) ({shown}) "
+            f"is a topic of the runs ({', '.join(topics[:5])}"
+            f"{', ...' if len(topics) > 5 else ''})")
+    warnings.warn(f"label set {name!r} ({table.source}): no retrieved document has a label",
+                  stacklevel=3)
+
+
+def unused_label_sets(labels: Mapping[str, Any], requests: Any) -> list[str]:
+    """The label sets no request names (a measure names its set in a parameter, e.g.
+    ``uRBP(aspect=under)``)."""
+    named = {str(v) for r in requests if isinstance(r.params, Mapping)
+             for v in r.params.values() if isinstance(v, str)}
+    return [str(k) for k in labels if str(k) not in named]

@@ -42,6 +42,15 @@ def project(runs: np.ndarray, level: int) -> np.ndarray:
     return (np.asarray(runs) >= level).astype(np.int8)
 
 
+def binomial_row(N: int) -> list[int]:
+    """``C(N, h)`` for ``h = 0..N`` by ``C(N, h + 1) = C(N, h)·(N − h)/(h + 1)``: one small
+    multiplication and exact division per entry instead of one :func:`math.comb` each."""
+    row = [1]
+    for h in range(N):
+        row.append(row[-1] * (N - h) // (h + 1))
+    return row
+
+
 def _cumulative(counts: list[int]) -> list[int]:
     out = [0]
     for c in counts:
@@ -64,7 +73,7 @@ class CountImage(Image):
         if kind == "SBTO":
             return
         weights = binary_weights(N, space.levels, level, space.bounds)
-        self.mult = [math.comb(N, h) * weights[h] for h in range(N + 1)]
+        self.mult = [b * w for b, w in zip(binomial_row(N), weights, strict=True)]
         self.h_max = max(h for h in range(N + 1) if self.mult[h] > 0)
         self.cum = _cumulative(self.mult)
 

@@ -244,6 +244,7 @@ def _large_properties(sc: Scale, samples: int, seed: int) -> dict[str, OrderProp
     if isinstance(image, ConstantImage):
         for name in ("ordinal_sbto", "interval_sbto", "ordinal_rbto", "interval_rbto"):
             out[name] = OrderProperty(space.n_runs == 1, "constant measure")
+    samples = min(samples, max(SAMPLE_CELLS // space.N, 1))  # long runs: fewer samples
     found = _refute(sc, samples, seed)
     for name, witness in found.items():
         if name not in out:
@@ -268,7 +269,7 @@ def _geometric(image: LexImage) -> bool:
 
 def _successor(runs: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
     """The next run in RBTO order (base-``levels`` increment); mask of runs that have one."""
-    nxt = runs.astype(np.int64).copy()
+    nxt = runs.astype(np.int16)  # levels ≤ 128: a degree + 1 fits
     ok = np.zeros(len(runs), dtype=bool)
     carry = np.ones(len(runs), dtype=bool)
     for i in range(runs.shape[1] - 1, -1, -1):
@@ -282,6 +283,8 @@ def _successor(runs: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
 
 #: Positions m of the structured counterexample runs when N is larger than this.
 STRUCTURED_POSITIONS = 512
+#: Degrees the random counterexample runs may hold in all: long runs get fewer samples.
+SAMPLE_CELLS = 1 << 23
 
 
 def _refute(sc: Scale, samples: int, seed: int) -> dict[str, tuple[str, str]]:
@@ -386,6 +389,10 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     Ns = [integer_option(N, "run length N (-N, Ns)", low=1) for N in Ns]
     if not Ns:
         raise ParameterError("run lengths (-N, Ns): give at least one")
+    repeated = sorted({N for N in Ns if Ns.count(N) > 1})
+    if repeated:
+        raise ParameterError(f"run lengths (-N, Ns): {', '.join(map(str, repeated))} given "
+                             "more than once")
     Space(Ns[0], levels)  # levels
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     qrels, runs = as_qrels(qrels), as_runs(runs)

@@ -62,14 +62,20 @@ def synthetic_rankings(degrees: np.ndarray, context: Context | np.ndarray,
 
     ``context``: one topic context for every row, or a ``(rows × levels)`` array of recall
     bases (``rel_levels``), one per row; labels default to one synthetic topic and run.
+
+    Every document of a run in REL^N is judged (seed 000 §3), so a topic judges at least the
+    run's non-relevant documents: the degree-0 count of a row is raised to the number of
+    zeros in it where the context gives fewer (measures of judged non-relevant documents,
+    such as bpref, would otherwise divide by zero).
     """
     degrees = np.asarray(degrees)
     n, N = degrees.shape
     if isinstance(context, Context):
         rel_levels = np.broadcast_to(np.asarray(context.recall_base, dtype=np.int64),
-                                     (n, len(context.recall_base)))
+                                     (n, len(context.recall_base))).copy()
     else:
-        rel_levels = np.asarray(context, dtype=np.int64)
+        rel_levels = np.array(context, dtype=np.int64)
+    rel_levels[:, 0] = np.maximum(rel_levels[:, 0], (degrees == 0).sum(axis=1))
     zeros = np.zeros(n, dtype=np.int64)
     return JudgedRankings(
         rel=degrees.astype(np.int64).ravel(),

@@ -45,10 +45,10 @@ import numpy as np
 
 from ..errors import MeasureError
 from ..evaluation import compute_requests
-from ..measures.base import EvalContext, MeasureRequest
+from ..measures.base import EvalContext, MeasureRequest, get_family
 from ..measures.gain_discount import Discount, GainMap, gain_table, parse_gain
 from ..measures.names import parse_measure, parse_relevance_level
-from .enumeration import synthetic_rankings
+from .enumeration import format_run, synthetic_rankings
 from .space import Context
 
 #: Kinds with an exact algorithm (see the module table).
@@ -136,7 +136,15 @@ class ScaleMeasure:
         jr = synthetic_rankings(degrees, context)
         request = self.request(degrees.shape[1])
         columns, values = compute_requests(jr, [request], EvalContext())
-        return np.asarray(values[columns[0].label], dtype=np.float64)
+        out = np.asarray(values[columns[0].label], dtype=np.float64)
+        bad = ~np.isfinite(out)
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise MeasureError(
+                f"{self.label} is {out[row]} on the run {format_run(degrees[row])} of length "
+                f"{degrees.shape[1]}: a measure needs a finite value on every run to have a "
+                "scale")
+        return out
 
     # ------------------------------------------------------------ definitions
     def gain_floats(self, levels: int) -> np.ndarray:
@@ -164,10 +172,17 @@ def scale_measure(name: str | ScaleMeasure) -> ScaleMeasure:
     match = _PAPER.match(text)
     if match and not (set(_options(text, match)) - {"rel", "gain", "beta", "norm"}):
         return _paper_measure(text, match)
-    try:
-        request = parse_measure(text)[0]
-    except MeasureError:
-        raise
+    requests = parse_measure(text)
+    if len(requests) != 1:
+        raise MeasureError(f"{text!r} names {len(requests)} measures; a scale is built for "
+                           "one measure at a time (e.g. AP, P@10, nDCG)")
+    request = requests[0]
+    family = get_family(request.family)
+    if not family.per_query or family.value_type == "str":
+        shown = "as text" if family.value_type == "str" else "as a summary over topics only"
+        raise MeasureError(
+            f"measure {text!r} has no numeric value per run (trec_eval prints {family.name} "
+            f"{shown}): it has no scale; name a per-topic measure (e.g. AP, P@10, nDCG)")
     return _from_request(text, request)
 
 

@@ -15,6 +15,7 @@ Table 3). :func:`scale` picks the exact algorithm of the measure
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -24,6 +25,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from .additive import additive_image, additive_spec
+from .average_precision import MAX_N as AP_MAX_N
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, LexImage
 from .generic import EnumeratedImage
@@ -89,9 +91,58 @@ class ScaledImage(Image):
         return self.factor * lo, n_lo, self.factor * hi, n_hi
 
 
+#: Memory the exact run counts of a closed-form image may take (bytes).
+EXACT_COUNTS_BUDGET = 1 << 30
+#: Largest space (runs) the generic algorithm enumerates: 2^40 runs take days.
+ENUMERATION_BITS = 40
+#: Largest space of any image: run indices and exact counts of up to 2^24 bits.
+RUN_INDEX_BITS = 1 << 24
+
+
+def check_size(measure: ScaleMeasure, space: Space) -> None:
+    """Refuse, before any work, an image whose exact run counts would not fit in
+    :data:`EXACT_COUNTS_BUDGET` or whose space the generic algorithm cannot enumerate.
+
+    The closed forms of P, R, F, RR and SBTO keep, per distinct value, the exact number of
+    runs taking it: ``d`` integers of up to ``N·log2(levels)`` bits, about three copies
+    (counts, cumulative counts, weights), ``d = N + 1`` (``C(N + c, c)`` for SBTO).
+    """
+    N, levels = space.N, space.levels
+    bits = N * math.log2(levels)
+    kind = measure.kind
+    if bits > RUN_INDEX_BITS:
+        raise ParameterError(
+            f"-N/N = {N} with {levels} levels is too large: a run's index in the space "
+            f"({levels}^{N} runs) would take more than 2^{RUN_INDEX_BITS.bit_length() - 1} "
+            "bits")
+    if kind == "AP" and N > AP_MAX_N:
+        raise ParameterError(f"AP's exact image needs N ≤ {AP_MAX_N} (64-bit keys), got {N}")
+    if kind in ("P", "R", "F", "RR", "SBTO"):
+        distinct = math.comb(N + space.c, space.c) if kind == "SBTO" else N + 1
+        need = 3 * distinct * bits / 8
+        if need > EXACT_COUNTS_BUDGET:
+            raise ParameterError(
+                f"-N/N = {N} is too long a run for the exact image of {measure.label}: it "
+                f"counts the runs of each of its {distinct} values exactly ({levels}^{N} runs "
+                f"in all), about {_size(need)} of integers (limit {_size(EXACT_COUNTS_BUDGET)})")
+    elif kind == "generic" and bits > ENUMERATION_BITS:
+        raise ParameterError(
+            f"-N/N = {N} with {levels} levels is too large for {measure.label}: its image "
+            f"is found by enumerating all {levels}^{N} runs (at most 2^{ENUMERATION_BITS})")
+
+
+def _size(n_bytes: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n_bytes < 1024 or unit == "EiB":
+            return f"{n_bytes:.0f} {unit}" if unit == "bytes" else f"{n_bytes:.3g} {unit}"
+        n_bytes /= 1024
+    raise AssertionError("unreachable")
+
+
 def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
                 progress: bool = True) -> Image:
     """The image algorithm for a measure on a space (see :mod:`irscale.scales.measures`)."""
+    check_size(measure, space)
     kind, level = measure.kind, measure.relevance_level
     if kind in ("P", "R", "F"):
         if kind == "R" and context.relevant(level) == 0:
@@ -272,8 +323,9 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
     :class:`~irscale.errors.ParameterError` naming the parameter.
     """
     space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
-    context = to_context(recall_base, space)
     measure = scale_measure(measure).for_length(space.N)
+    check_size(measure, space)
+    context = to_context(recall_base, space)
     if feasible:
         space = Space(N, levels, context.bounds())
     image = build_image(measure, space, context, progress=progress)

@@ -39,7 +39,7 @@ from ..io.memory import as_qrels, as_runs
 from ..measures.base import EvalContext, Family, NoParams
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
-from .scale import Scale, ScaledImage, TieStrategy, scale
+from .scale import Scale, ScaledImage, TieStrategy, check_size, scale
 from .space import Context, Space
 
 
@@ -193,8 +193,8 @@ def transform(
     ``options`` are those of :func:`transform_rankings`: ``levels`` (2),
     ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``.
     """
-    # options checked before anything is read, named as the caller wrote them
-    _check_options(N, options.get("levels", 2), options.get("relevance_level", 1))
+    # options and measures checked before anything is read, named as the caller wrote them
+    _scale_measures(measures, N, options.get("levels", 2), options.get("relevance_level", 1))
     qrels_obj = as_qrels(qrels)
     # several files: runs that share a run id are named after them
     run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
@@ -221,8 +221,7 @@ def transform_rankings(
     :func:`~irscale.core.judged.build_judged_rankings`); ``topics``: the topics to report
     (default: those some run was evaluated on)."""
     N, levels = _check_options(N, levels, relevance_level)
-    if isinstance(measures, str):
-        measures = measures.split()
+    scale_measures = _scale_measures(measures, N, levels, relevance_level)
     grid, topics = _grid(rankings, topics)
     degrees = map_degrees(judged_matrix(grid, N), levels, relevance_level)
     contexts = map_recall_base(grid.rel_levels, levels, relevance_level, grid.column_degrees)
@@ -232,8 +231,7 @@ def transform_rankings(
     values: dict[str, np.ndarray] = {}
     labels: list[tuple[str, str]] = []
     used: dict[tuple[str, str], Scale] = {}
-    for name in measures:
-        measure = _for_transform(scale_measure(name).for_length(N), levels, relevance_level)
+    for measure in scale_measures:
         label, r_label = measure.label, ranked_label(measure.label, rescale)
         values[label] = measure.kernel_values(degrees, contexts)
         values[r_label] = _ranked_values(measure, degrees, contexts, grid, N, levels, ties,
@@ -247,6 +245,20 @@ def transform_rankings(
     return ScaleTransform(matrix=matrix, evaluation=evaluation, N=N, levels=levels, ties=ties,
                           rescaled=rescale, feasible=feasible, labels=tuple(labels),
                           scales=used)
+
+
+def _scale_measures(measures: str | Iterable[str], N: Any, levels: Any,
+                    relevance_level: Any) -> list[ScaleMeasure]:
+    """The measures to transform, each checked to have a scale of a size that fits
+    (:func:`~irscale.scales.scale.check_size`) on runs of length ``N``."""
+    N, levels = _check_options(N, levels, relevance_level)
+    if isinstance(measures, str):
+        measures = measures.split()
+    out = [_for_transform(scale_measure(name).for_length(N), levels, relevance_level)
+           for name in measures]
+    for measure in out:
+        check_size(measure, Space(N, levels))
+    return out
 
 
 def _check_options(N: Any, levels: Any, relevance_level: Any) -> tuple[int, int]:
