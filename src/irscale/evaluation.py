@@ -173,15 +173,23 @@ class Evaluation:
         table = frame.pivot(index="run", columns="measure", values="value").astype(float)
         return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
 
-    def to_matrix(self, *, allow_missing: bool = False) -> ScoreMatrix:
+    def to_matrix(self, *, allow_missing: bool = False,
+                  measures: Sequence[str] | None = None) -> ScoreMatrix:
         """The topics × runs × measures :class:`ScoreMatrix` of the per-topic values.
 
         A topic some run was not evaluated on is missing (NaN); that raises unless
-        ``allow_missing``. Measures with no per-topic value (summaries over topics such as
-        ``gm_map`` and ``num_q``, the text of ``runid`` and ``relstring``) cannot enter a
-        matrix: a :class:`~irscale.errors.MeasureError` names them.
+        ``allow_missing``. ``measures``: the labels to include (default: every column).
+        Measures with no per-topic value (summaries over topics such as ``gm_map`` and
+        ``num_q``, the text of ``runid`` and ``relstring``) cannot enter a matrix: a
+        :class:`~irscale.errors.MeasureError` names them.
         """
-        summary_only = [c.label for c in self.columns if c.label not in self.measures]
+        labels = [c.label for c in self.columns]
+        wanted = labels if measures is None else list(measures)
+        unknown = [m for m in wanted if m not in labels]
+        if unknown:
+            raise MeasureError(f"{', '.join(map(str, unknown))} not evaluated (measures: "
+                               f"{', '.join(labels)})")
+        summary_only = [m for m in wanted if m not in self.measures]
         if summary_only:
             raise MeasureError(
                 f"{', '.join(summary_only)} {'has' if len(summary_only) == 1 else 'have'} no "
@@ -192,13 +200,13 @@ class Evaluation:
         topics = sorted(set(self.rankings.topic_labels.tolist()))
         t_index = {t: i for i, t in enumerate(topics)}
         rows = np.array([t_index[t] for t in self.rankings.topic_labels], dtype=np.intp)
-        values = np.full((len(topics), len(self.runs), len(self.measures)), np.nan)
-        for k, label in enumerate(self.measures):
+        values = np.full((len(topics), len(self.runs), len(wanted)), np.nan)
+        for k, label in enumerate(wanted):
             values[rows, self.rankings.ranking_run, k] = self.values[label]
         from .core.scorematrix import ScoreMatrix
 
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
-                                      measures=self.measures, allow_missing=allow_missing)
+                                      measures=wanted, allow_missing=allow_missing)
 
     def __repr__(self) -> str:
         return (f"Evaluation({len(self.runs)} runs, {self.rankings.n_rankings} rankings, "

@@ -42,6 +42,7 @@ def labels_argv(name: str) -> list[str]:
 
 
 BASE = run_argv("a.run")
+LATEX = ["eval", "qrels.txt", "a.run", "-m", "map", "--format", "latex"]
 QRELS = qrels_lines()
 RUN = run_lines("a")
 
@@ -200,6 +201,31 @@ CASES = [
     ok("format-json", [*BASE, "--format", "json"], json_parses),
     ok("format-csv", [*BASE, "--format", "csv"], output_contains("map")),
     ok("format-markdown", [*BASE, "--format", "markdown"], output_contains("|")),
+    # ---- the latex table (--format latex, --baseline, --test, --correction, --alpha)
+    ok("latex-table", [*LATEX], output_contains("\\begin{tabular}")),
+    ok("latex-baseline", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                          "--format", "latex", "--baseline", "teamB_r1"],
+       output_contains("than teamB\\_r1")),
+    err("latex-baseline-unknown", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map",
+                                   "--format", "latex", "--baseline", "nope"], "nope"),
+    err("latex-baseline-without-latex", [*BASE, "--baseline", "teamA_r1"], "--baseline",
+        "latex"),
+    err("latex-test-without-baseline", [*LATEX, "--test", "t"], "--test",
+        "--baseline"),
+    err("latex-alpha-without-baseline", [*LATEX, "--alpha", "0.1"],
+        "--alpha"),
+    err("latex-alpha-out-of-range", ["eval", "qrels.txt", "a.run", "b.run", "--format",
+                                     "latex", "--baseline", "teamA_r1", "--alpha", "1.5"],
+        "--alpha"),
+    err("latex-alpha-nan", ["eval", "qrels.txt", "a.run", "b.run", "--format", "latex",
+                            "--baseline", "teamA_r1", "--alpha", "nan"], "--alpha"),
+    err("latex-resampling-test", ["eval", "qrels.txt", "a.run", "b.run", "--format", "latex",
+                                  "--baseline", "teamA_r1", "--test", "bootstrap"], "bootstrap"),
+    err("latex-correction-unknown", ["eval", "qrels.txt", "a.run", "b.run", "--format",
+                                     "latex", "--baseline", "teamA_r1", "--correction", "zz"],
+        "zz"),
+    err("latex-per-query", [*LATEX, "-q"], "-q"),
+    err("latex-no-summary", [*LATEX, "-n"], "-n"),
     # ---- the command itself
     err("command-missing", [], any_of("command", "COMMAND", "eval")),
     err("command-unknown", ["frob"], "frob"),

@@ -158,8 +158,8 @@ def check_compare(args: argparse.Namespace) -> None:
     if multi:
         what = ("the ANOVA or rank model and Tukey's HSD" if test == "tukey-hsd"
                 else "the randomised Tukey HSD")
-        _refuse([f for f, a in (("--correction", "correction"), ("--alternative", "alternative"))
-                 if _given(args, a)],
+        _refuse([f for f, a in (("--correction", "correction"), ("--alternative", "alternative"),
+                                ("--baseline", "baseline")) if _given(args, a)],
                 f"to two-system tests, not to --test {test}: {what} compares every pair "
                 "two-sided and controls the family-wise error itself")
     if _given(args, "correction"):

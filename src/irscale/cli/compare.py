@@ -71,6 +71,10 @@ def add_parser(subparsers) -> None:
     add_run_options(parser)
     parser.add_argument("--systems", default=None, metavar="A,B,...",
                         help="comma-separated systems to compare (default: all)")
+    parser.add_argument("--baseline", default=None, metavar="SYSTEM",
+                        help="two-system tests: compare every other system with this one "
+                        "only (the family: systems x measures against it; default: every "
+                        "pair)")
     parser.add_argument("--test", default="tukey-hsd",
                         help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
                         "(default tukey-hsd)")
@@ -235,7 +239,7 @@ def compare(args: argparse.Namespace):
         measures = [m for m in args.measures if m in matrix.measures] or None
     return None, pairwise_tests(
         matrix, spec.name, correction=args.correction, alpha=args.alpha,
-        alternative=args.alternative, measures=measures, **options,
+        alternative=args.alternative, measures=measures, baseline=args.baseline, **options,
     )
 
 

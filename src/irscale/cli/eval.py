@@ -17,8 +17,12 @@ import argparse
 from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.formats import FORMATS
+from ..stats.names import CORRECTIONS
 from .outputs import add_output, open_output
 from .runargs import add_run_options, named_runs
+
+#: Paired tests of the latex table: deterministic (no resampling seed to report).
+TABLE_TESTS = ("t", "wilcoxon", "sign")
 
 
 def add_parser(subparsers) -> None:
@@ -61,9 +65,20 @@ def add_parser(subparsers) -> None:
                         help="a second label file (qrels format: topic iter docno value; "
                         "topic * = every topic) for the measures that use one, e.g. "
                         "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
-    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    parser.add_argument("--format", choices=(*FORMATS, "latex"), default="trec", dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "
-                        "one run; several runs add a fourth field, the run)")
+                        "one run; several runs add a fourth field, the run); latex: the "
+                        "runs x measures table of a paper, best values in bold")
+    table = parser.add_argument_group("latex table (--format latex)")
+    table.add_argument("--baseline", default=None, metavar="RUN",
+                       help="mark values significantly better (up arrow) or worse (down "
+                       "arrow) than this run's (default: no marks)")
+    table.add_argument("--test", default=None, choices=TABLE_TESTS,
+                       help="paired test against the baseline (default t)")
+    table.add_argument("--correction", default=None, choices=CORRECTIONS,
+                       help="correction over every comparison of the table (default holm)")
+    table.add_argument("--alpha", type=float, default=None,
+                       help="significance level (default 0.05)")
     add_run_options(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -73,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate
     from ..io.output import write_results
 
+    _check_latex_options(args)
     labels = _label_files(args.labels)
     evaluation = evaluate(
         args.qrels,
@@ -88,10 +104,40 @@ def run(args: argparse.Namespace) -> int:
         labels=labels,
         allow_empty=args.allow_empty,
     )
+    if args.fmt == "latex":
+        from ..stats.summary_table import summary_table
+
+        text = summary_table(evaluation, baseline=args.baseline, test=args.test or "t",
+                             correction=args.correction or "holm",
+                             alpha=0.05 if args.alpha is None else args.alpha)
+        with open_output(args) as stream:
+            stream.write(text.encode())
+        return 0
     with open_output(args) as stream:
         write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
                       summary=not args.no_summary)
     return 0
+
+
+def _check_latex_options(args: argparse.Namespace) -> None:
+    """The table options need --format latex (and --baseline for the test's options);
+    the latex table holds the summary only."""
+    given = [name for name, value in (("--baseline", args.baseline), ("--test", args.test),
+                                      ("--correction", args.correction),
+                                      ("--alpha", args.alpha)) if value is not None]
+    if args.fmt != "latex":
+        if given:
+            raise ParameterError(f"{given[0]} applies to --format latex only")
+        return
+    if args.per_query or args.no_summary:
+        raise ParameterError("--format latex prints the summary table: -q/--per-query and "
+                             "-n/--no-summary do not apply")
+    if args.baseline is None and given:
+        raise ParameterError(f"{given[0]} applies to the tests against --baseline RUN")
+    if args.alpha is not None:
+        from ..stats._data import check_alpha
+
+        check_alpha(args.alpha, "--alpha (alpha)")
 
 
 def _label_files(specs: list[str]) -> dict[str, str]:

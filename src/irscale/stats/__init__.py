@@ -80,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     "SHARD_MODELS": ".shards",
     "ShardScores": ".shards",
     "shard_anova": ".shards",
+    "summary_table": ".summary_table",
     "render": ".tables",
     "tukey_hsd": ".tukey",
 }
@@ -124,6 +125,7 @@ __all__ = [
     "shard_anova",
     "sign_test",
     "student_t",
+    "summary_table",
     "topic_set_size",
     "tukey_hsd",
     "two_sample_test",
@@ -188,5 +190,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .registry import TESTS, two_sample_test
     from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
     from .shards import SHARD_MODELS, ShardScores, shard_anova
+    from .summary_table import summary_table
     from .tables import render
     from .tukey import tukey_hsd

@@ -52,13 +52,16 @@ def pairwise_tests(
     alternative: str = "two-sided",
     measures: Sequence[str] | None = None,
     systems: Sequence[str] | None = None,
+    baseline: str | None = None,
     **options: object,
 ) -> PairwiseComparisons:
     """Test every pair of systems and adjust the p-values over the whole family.
 
     ``data`` is a score matrix (every measure in it, or those in ``measures``), a wide
     DataFrame or 2-D array, or a mapping ``{collection: score matrix}``. ``systems``
-    restricts the systems compared. ``test`` names a two-system test
+    restricts the systems compared. ``baseline`` names one system: the family is then every
+    other system against it (pairs ``a`` = the system, ``b`` = the baseline, so that
+    ``diff`` > 0 means better than the baseline), not every pair. ``test`` names a two-system test
     (:data:`irscale.stats.registry.TESTS`) and ``options`` are its options (e.g.
     ``samples``, ``rng``, ``progress``). The result has, per pair, the raw p-value
     ``p_raw``, the adjusted ``p`` and ``significant`` = p ≤ α, with the mean difference,
@@ -91,7 +94,10 @@ def pairwise_tests(
                                      f"got {wanted[:5]}")
             keep = [index[s] for s in wanted]
             values, names = values[:, keep], tuple(names[i] for i in keep)
-        i, j = np.triu_indices(len(names), k=1)
+        if baseline is None:
+            i, j = np.triu_indices(len(names), k=1)
+        else:
+            i, j = _baseline_pairs(names, baseline, collection)
         x, y = values[:, i], values[:, j]
         group_options = dict(options)
         if seeds is not None:
@@ -138,7 +144,23 @@ def pairwise_tests(
         correction=None if correction == "none" else correction,
         samples=samples,
         convention=convention,
-        note=f"family of {len(adjusted)} comparisons ({len(groups)} group(s) of pairs)",
+        note=f"family of {len(adjusted)} comparisons ({len(groups)} group(s) of pairs"
+        + (f" against the baseline {baseline})" if baseline is not None else ")"),
         extra={"family_size": len(adjusted), "alternative": alternative, "test": spec.name,
-               "paired": spec.paired, "ci_se": ci_se, "ci_df": ci_df},
+               "paired": spec.paired, "ci_se": ci_se, "ci_df": ci_df,
+               "baseline": baseline},
     )
+
+
+def _baseline_pairs(names: Sequence[str], baseline: object, collection: str | None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Indices ``(i, j)`` of every system ``i`` paired with the baseline ``j``."""
+    if not isinstance(baseline, str) or baseline not in names:
+        raise AlignmentError(
+            f"baseline {baseline!r} is not a system of {collection or 'the score table'} "
+            f"(systems: {', '.join(map(str, names[:8]))}{', ...' if len(names) > 8 else ''})")
+    if len(names) < 2:
+        raise ParameterError("a baseline needs at least one other system to compare")
+    j = list(names).index(baseline)
+    i = np.array([k for k in range(len(names)) if k != j], dtype=np.intp)
+    return i, np.full(len(i), j, dtype=np.intp)
