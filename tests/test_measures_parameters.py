@@ -18,7 +18,7 @@ import pytest
 
 from irscale import evaluate
 from irscale.errors import MeasureError
-from irscale.measures.base import REGISTRY, Cutoffs, FloatParams, Floats, GainMap, NoParams
+from irscale.measures.base import REGISTRY, Cutoffs, FloatParams, Floats, GainPairs, NoParams
 from irscale.measures.names import IR_NAMES, parse_measure
 from irscale.measures.params import Keywords
 
@@ -189,7 +189,7 @@ def test_tables_name_every_declared_parameter():
     for family, (_, cases) in KEYWORD_CASES.items():
         assert set(cases) == set(REGISTRY[family].params.keywords), family
     with_trec_params = {n for n, f in REGISTRY.items()
-                        if isinstance(f.params, (Cutoffs, Floats, FloatParams, GainMap))}
+                        if isinstance(f.params, (Cutoffs, Floats, FloatParams, GainPairs))}
     assert set(TREC_CASES) == with_trec_params
     plain = {n for n, f in REGISTRY.items() if isinstance(f.params, NoParams)}
     assert plain.isdisjoint(TREC_CASES) and plain.isdisjoint(KEYWORD_CASES)

@@ -259,7 +259,7 @@ class GainParams:
 
 
 @dataclass(frozen=True)
-class GainMap(ParamSpec):
+class GainPairs(ParamSpec):
     """trec_eval's gain map: ``level=gain`` pairs, e.g. ``ndcg.0=0,1=1,2=3``.
 
     As trec_eval (``get_param_pairs`` in meas_init.c), pairs are comma-separated

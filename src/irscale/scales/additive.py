@@ -286,13 +286,13 @@ def additive_spec(measure: ScaleMeasure, space: Space, context: Context) -> Addi
         classes = discount_classes(discount, N)
         spec = AdditiveSpec(space, terms, classes, gains, 1.0, discount)
         if measure.kind == "nDCG":
-            ideal = ideal_dcg(spec, context)
+            ideal = ideal_run_dcg(spec, context)
             spec.scale = 1.0 / ideal if ideal > 0 else 0.0
         return spec
     raise ParameterError(f"{measure.label} is not additive")
 
 
-def ideal_dcg(spec: AdditiveSpec, context: Context) -> float:
+def ideal_run_dcg(spec: AdditiveSpec, context: Context) -> float:
     """DCG of the ideal run of length N for the topic (degrees by decreasing gain)."""
     counts = list(context.recall_base)
     gains = [float(g) for g in spec.gains]

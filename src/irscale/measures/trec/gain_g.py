@@ -25,7 +25,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ...core.subsets import relevant_documents
-from ..base import EvalContext, GainMap, GainParams, register, safe_divide
+from ..base import EvalContext, GainPairs, GainParams, register, safe_divide
 from .gains import IdealRankings, all_documents, document_gains, gain_documents
 
 
@@ -46,7 +46,7 @@ def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     "G",
     doc="Normalised gain G: gain / log2(2 + ideal cost so far − gain so far), summed and "
     "divided by the ideal total gain (trec_eval m_G.c). Gains as ndcg.",
-    params=GainMap(),
+    params=GainPairs(),
     missing_value=0.0,
 )
 def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import Cutoffs, EvalContext, GainMap, GainParams, register, safe_divide
+from ..base import Cutoffs, EvalContext, GainPairs, GainParams, register, safe_divide
 from .gains import IdealRankings, dcg_terms
 
 _GAIN_DOC = (
@@ -51,7 +51,7 @@ _LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains wha
     "ndcg",
     doc="Normalised discounted cumulative gain (Järvelin & Kekäläinen 2002): "
     "DCG / ideal DCG with discount log2(rank + 1), over the whole ranking." + _GAIN_DOC,
-    params=GainMap(),
+    params=GainPairs(),
     missing_value=0.0,
     ignores=_LEVEL_FREE,
 )
@@ -63,7 +63,7 @@ def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, 
 @register(
     "dcg",
     doc="Discounted cumulative gain Σ gain / log2(rank + 1) (trec_eval 10.0)." + _GAIN_DOC,
-    params=GainMap(),
+    params=GainPairs(),
     missing_value=0.0,
 )
 def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
@@ -74,10 +74,11 @@ def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, n
 @register(
     "ideal_dcg",
     doc="DCG of trec_eval's ideal ranking of the topic (trec_eval 10.0)." + _GAIN_DOC,
-    params=GainMap(),
+    params=GainPairs(),
     missing_value=0.0,
 )
-def ideal_dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
+def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
+                      ) -> dict[str, np.ndarray]:
     return {params.label("ideal_dcg"): IdealRankings.build(jr, params).total_dcg}
 
 

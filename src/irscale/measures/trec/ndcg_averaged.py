@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, GainMap, GainParams, c_divide, register
+from ..base import EvalContext, GainPairs, GainParams, c_divide, register
 from .gains import IdealRankings, dcg_terms, document_gains
 
 
@@ -39,7 +39,7 @@ from .gains import IdealRankings, dcg_terms, document_gains
     "Rndcg",
     doc="nDCG averaged at the R-levels (cut-offs where the ideal gain changes), trec_eval's "
     "experimental measure (m_Rndcg.c). Gains as ndcg.",
-    params=GainMap(),
+    params=GainPairs(),
     missing_value=0.0,
 )
 def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
@@ -64,7 +64,7 @@ def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str,
     "ndcg_rel",
     doc="nDCG averaged over the documents of positive gain, unretrieved ones counting the "
     "final DCG (trec_eval's experimental measure, m_ndcg_rel.c). Gains as ndcg.",
-    params=GainMap(),
+    params=GainPairs(),
     missing_value=0.0,
 )
 def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:

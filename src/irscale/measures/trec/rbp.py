@@ -36,7 +36,7 @@ import numpy as np
 from ...core.arrow import unique_integers
 from ...core.judged import JudgedRankings
 from ...errors import MeasureError
-from ..base import EvalContext, GainMap, GainParams, Range, register
+from ..base import EvalContext, GainPairs, GainParams, Range, register
 from .gains import num_rel_levels
 
 DEFAULT_PERSISTENCE = 0.9
@@ -101,7 +101,7 @@ def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
     "rbp",
     doc="Rank-biased precision (1 − p) Σ gain_i p^(i−1), gains min-max normalised to [0, 1] "
     "per topic when outside it (trec_eval 10.0 m_rbp.c; parameters p=0.9 and level=gain).",
-    params=GainMap(names=("p",), valid=_P_RANGE),
+    params=GainPairs(names=("p",), valid=_P_RANGE),
     missing_value=0.0,
 )
 def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
@@ -115,7 +115,7 @@ def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, n
     "rbp_resid",
     doc="RBP residual: p^n + (1 − p) Σ_{unjudged i} p^(i−1), 0 when every retrieved "
     "document is judged (trec_eval 10.0 m_rbp_resid.c; parameter p=0.9).",
-    params=GainMap(names=("p",), valid=_P_RANGE),
+    params=GainPairs(names=("p",), valid=_P_RANGE),
     missing_value=0.0,
 )
 def rbp_resid(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
