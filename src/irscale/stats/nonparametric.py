@@ -8,8 +8,18 @@ Wilcoxon signed-rank (paired; Wilcoxon, 1945)
     σ² = [n(n + 1)(2n + 1) − Σ(t³ − t)/2] / 24, optionally continuity-corrected by 0.5 —
     the formulas of scipy.stats.wilcoxon. ``method="exact"``: the exact permutation
     distribution of W+ given the observed ranks (the classical table when there are no
-    ties; exact conditional distribution with ties). ``"auto"``: exact when there are no
-    ties or zeros and n ≤ 50, else the normal approximation.
+    ties; exact conditional distribution with ties: all 2^n sign flips, as
+    ``scipy.stats.wilcoxon(..., method=PermutationMethod())`` enumerates them).
+    ``"approx"`` (scipy's ``"asymptotic"``, also accepted): the normal approximation.
+    ``"auto"`` (default) decides as scipy.stats.wilcoxon's default does (scipy 1.17): exact
+    with neither ties nor zeros and n ≤ 50; with ties or zeros, exact (conditional) when
+    n ≤ 13, n counting the zeros; the normal approximation otherwise. With the defaults the
+    p-value is scipy's default p-value (tested to 1e-12 with ties and zeros) whenever
+    irscale and scipy see the same ties and zeros: scipy compares x − y with ``==``,
+    irscale with the tolerance below, so rounding noise (0.3 − 0.1 ≠ 0.2) splits ties
+    only in scipy. Unlike scipy's explicit ``method="exact"``, which with ties or zeros
+    rounds W+ and uses the table without ties (not exact), ours is exact. The statistic is
+    W+ for every alternative (scipy reports min(W+, W−) for two-sided tests).
 Sign test (paired; Dixon & Mood, 1946)
     S = number of d_i > τ among the N differences with |d_i| > τ (τ = ``threshold``, 0 by
     default: the "sign minimum difference" variant of Smucker et al., 2007, for τ > 0);
@@ -19,7 +29,8 @@ Wilcoxon rank-sum / Mann–Whitney U (unpaired; Mann & Whitney, 1947)
     statistic); normal approximation with tie correction σ² = nm/12 [(N + 1) −
     Σ(t³ − t)/(N(N − 1))] and continuity correction (default on), as scipy.stats.mannwhitneyu;
     exact conditional distribution of the rank sum for ``method="exact"``; ``"auto"``: exact
-    when there are no ties and min(n, m) ≤ 8, else the normal approximation.
+    when there are no ties and min(n, m) ≤ 8, else the normal approximation (``"approx"``,
+    or scipy's name ``"asymptotic"``).
 
 Ties and zeros are decided with the tolerance of :data:`irscale.stats._data.TIE_RTOL`.
 """
@@ -40,6 +51,19 @@ from .results import TestResult
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 RANK_METHODS = ("auto", "exact", "approx")
+#: ``method="auto"`` of the signed-rank test, as scipy.stats.wilcoxon: exact with neither
+#: ties nor zeros and n ≤ 50; with ties or zeros exact (conditional) when n ≤ 13 (all
+#: 2^n sign flips, scipy's permutation test); the normal approximation otherwise.
+AUTO_EXACT_MAX = 50
+AUTO_TIES_EXACT_MAX = 13
+
+
+def _rank_method(method: object) -> str:
+    """``method`` checked; scipy's name ``"asymptotic"`` is accepted for ``"approx"``."""
+    if method == "asymptotic":
+        return "approx"
+    check_choice(method, RANK_METHODS, "method")
+    return str(method)
 
 
 def _normal_pvalue(z: np.ndarray, alternative: str) -> np.ndarray:
@@ -68,7 +92,7 @@ def wilcoxon_kernel(
     zero_method: str = "wilcox",
     correction: bool = False,
 ) -> Outcome:
-    check_choice(method, RANK_METHODS, "method")
+    method = _rank_method(method)
     check_choice(zero_method, ZERO_METHODS, "zero_method")
     d = x - y
     n_all = d.shape[0]
@@ -109,8 +133,9 @@ def wilcoxon_kernel(
     nonzero = ~zero
     if method == "exact":
         exact = np.ones(d.shape[1], dtype=bool)
-    elif method == "auto":
-        exact = (ties == 0) & (n_zero == 0) & (count <= 50)
+    elif method == "auto":  # scipy.stats.wilcoxon's method="auto" (scipy 1.17)
+        plain = (ties == 0) & (n_zero == 0)
+        exact = (plain & (n_all <= AUTO_EXACT_MAX)) | (~plain & (n_all <= AUTO_TIES_EXACT_MAX))
     else:
         exact = np.zeros(d.shape[1], dtype=bool)
     if exact.any():
@@ -165,7 +190,7 @@ def mann_whitney_kernel(
     method: str = "auto",
     correction: bool = True,
 ) -> Outcome:
-    check_choice(method, RANK_METHODS, "method")
+    method = _rank_method(method)
     n, m = x.shape[0], y.shape[0]
     big = n + m
     ranks, ties = rank_columns(np.concatenate([x, y], axis=0), tie_tolerance(x, y))
@@ -227,7 +252,14 @@ def wilcoxon(
     zero_method: str = "wilcox",
     correction: bool = False,
 ) -> TestResult:
-    """Wilcoxon signed-rank test of the per-topic differences x − y (see module docstring)."""
+    """Wilcoxon signed-rank test of the per-topic differences x − y (see module docstring).
+
+    With the defaults (``method="auto"``, ``zero_method="wilcox"``, ``correction=False``)
+    the p-value is that of ``scipy.stats.wilcoxon`` with its defaults, ties and zeros
+    included: exact without ties or zeros for n ≤ 50, exact conditional (all sign flips)
+    with ties or zeros for n ≤ 13, the normal approximation otherwise. ``statistic`` is W+
+    (scipy: min(W+, W−) when two-sided). Ties and zeros are decided with irscale's
+    tolerance, scipy's with ``==``: only rounding noise can tell them apart."""
     return run_test(WILCOXON, x, y, systems=systems, measure=measure, alternative=alternative,
                     alpha=alpha, method=method, zero_method=zero_method, correction=correction)
 
