@@ -175,6 +175,34 @@ ROWS = [
         "bad.run", "line 3"),
     bad("read_runs-names-unknown", lambda a: irscale.read_runs(["a.run"], names="bogus"),
         "bogus"),
+    # ---------------------------------------------------------------- not a source at all
+    bad("read_run-none", lambda a: irscale.read_run(None), "read_run", "got None"),
+    bad("read_run-int", lambda a: irscale.read_run(3), "read_run", "int 3", "file path"),
+    bad("read_run-float", lambda a: irscale.read_run(3.5), "float 3.5"),
+    bad("read_run-object", lambda a: irscale.read_run(object()), "read_run", "object"),
+    bad("read_run-dict", lambda a: irscale.read_run({"1": {"d1": 1.0}}), "dict",
+        "irscale.evaluate"),
+    bad("read_run-frame", lambda a: irscale.read_run(_frame_run()), "DataFrame",
+        "irscale.evaluate"),
+    bad("read_run-list", lambda a: irscale.read_run(["a.run", "b.run"]), "read_runs"),
+    bad("read_qrels-none", lambda a: irscale.read_qrels(None), "read_qrels", "got None"),
+    bad("read_qrels-int", lambda a: irscale.read_qrels(3), "read_qrels", "int 3",
+        "file path"),
+    bad("read_qrels-dict", lambda a: irscale.read_qrels({"1": {"d1": 1}}), "dict",
+        "irscale.evaluate"),
+    bad("read_qrels-frame", lambda a: irscale.read_qrels(_frame_qrels()), "DataFrame",
+        "irscale.evaluate"),
+    bad("read_runs-none", lambda a: irscale.read_runs(None), "read_runs", "None"),
+    bad("read_runs-int", lambda a: irscale.read_runs(3), "read_runs", "int 3"),
+    bad("read_runs-one-path", lambda a: irscale.read_runs("a.run"), "'a.run'", "read_run"),
+    bad("read_runs-one-pathlib", lambda a: irscale.read_runs(a.root / "a.run"), "a.run",
+        "read_run"),
+    bad("read_runs-one-bytes", lambda a: irscale.read_runs(RUN), "bytes", "read_run"),
+    bad("read_runs-frame", lambda a: irscale.read_runs(_frame_run()), "DataFrame"),
+    bad("read_runs-item-none", lambda a: irscale.read_runs(["a.run", None]), "item 2",
+        "None"),
+    bad("read_runs-mapping-value-int", lambda a: irscale.read_runs({"x": 3}), "'x'",
+        "int 3"),
     # ================================================================ evaluate: options
     bad("evaluate-measure-unknown", lambda a: _ev(measures="nosuch"), "nosuch"),
     bad("evaluate-measures-empty-list", lambda a: _ev(measures=[])),
@@ -464,6 +492,18 @@ def test_valid_calls_work(api):
 
 
 # ---------------------------------------------------------------- valid but odd inputs
+def test_readers_take_bytes_like_and_streams(api):
+    """What the readers accept besides paths: bytes, bytearray, memoryview, binary streams."""
+    expected = irscale.read_run("a.run")
+    for source in (RUN, bytearray(RUN), memoryview(RUN), io.BytesIO(RUN)):
+        run = irscale.read_run(source)
+        assert (run.name, run.score.tolist()) == (expected.name, expected.score.tolist())
+    assert irscale.read_qrels(bytearray(QRELS)).rel.tolist() == \
+        irscale.read_qrels("qrels.txt").rel.tolist()
+    assert [r.name for r in irscale.read_runs(iter(["a.run", "b.run"]))] == \
+        ["teamA_r1", "teamB_r1"]
+
+
 def _scores(evaluation) -> tuple:
     matrix = evaluation.to_matrix()
     return matrix.topics, matrix.systems, matrix.measures, matrix.values.tolist()

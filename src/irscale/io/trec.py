@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import warnings
 from collections.abc import Iterable, Mapping
 
@@ -30,7 +31,7 @@ from ..core.inputs import (
     resolve_duplicates,
     string_fingerprints,
 )
-from ..errors import InputFormatError, ParameterError
+from ..errors import InputError, InputFormatError, ParameterError, shorten
 from ._text import (
     PathLike,
     check_int64,
@@ -51,6 +52,39 @@ def _check_score(text: str) -> str | None:
     if not math.isfinite(float(text)):
         return "is not finite (NaN or infinite scores cannot be ranked)"
     return None
+
+
+_SOURCES = "a file path, '-' (standard input), an open binary file or bytes"
+
+
+def _describe(value: object) -> str:
+    """``int 3``, ``None``, ``DataFrame``: what a caller passed, for an error message."""
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    if isinstance(value, os.PathLike):
+        return f"{kind} {shorten(repr(os.fspath(value)), 120)}"
+    text = repr(value)
+    return f"{kind} {text}" if len(text) <= 60 and "\n" not in text else kind
+
+
+def _check_source(source: object, where: str, hint: str = "") -> PathLike | io.IOBase | bytes:
+    """``source`` if the readers can read it (a path, ``-``, a binary stream, bytes; a
+    bytearray or memoryview as bytes); :class:`InputError` naming ``where`` otherwise."""
+    if isinstance(source, (str, os.PathLike, bytes)):
+        return source
+    if isinstance(source, (bytearray, memoryview)):
+        return bytes(source)
+    if callable(getattr(source, "read", None)):
+        return source  # type: ignore[return-value]
+    if hint and not (isinstance(source, Mapping) or hasattr(source, "columns")):
+        hint = ""
+    raise InputError(f"{where}: expected {_SOURCES}, got {_describe(source)}{hint}")
+
+
+def _memory_hint(values: str) -> str:
+    return (f" (a DataFrame or a dict {{topic: {{docno: {values}}}}} is not read: pass it to "
+            f"irscale.evaluate as it is)")
 
 
 def read_qrels(
@@ -86,6 +120,9 @@ def read_qrels(
         The file cannot be read.
     ParameterError
         An unknown ``duplicates`` policy (checked before the file is read).
+    InputError
+        ``source`` is none of the above (``None``, a number, a DataFrame or dict: those
+        go to :func:`irscale.evaluate` as they are).
 
     Examples
     --------
@@ -98,6 +135,7 @@ def read_qrels(
     [2]
     """
     check_duplicate_policy(duplicates)
+    source = _check_source(source, "read_qrels", _memory_hint("relevance"))
     name = source_name(source)
     table, raw = parse_columns(
         source,
@@ -168,6 +206,9 @@ def read_run(
         The file cannot be read.
     ParameterError
         An unknown ``duplicates`` policy (checked before the file is read).
+    InputError
+        ``source`` is none of the above (``None``, a number, a DataFrame or dict: those
+        go to :func:`irscale.evaluate` as they are).
 
     Examples
     --------
@@ -180,6 +221,10 @@ def read_run(
     'baseline'
     """
     check_duplicate_policy(duplicates)
+    if isinstance(source, (list, tuple)):
+        raise InputError(f"read_run: expected {_SOURCES}, got {_describe(source)} "
+                         f"(several runs: read_runs)")
+    source = _check_source(source, "read_run", _memory_hint("score"))
     source_label = source_name(source)
     include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
     checks = {4: _check_score}
@@ -277,7 +322,8 @@ def read_runs(
         ``names`` given with a mapping, an unknown naming rule, or a list of names of the
         wrong length or with repeats.
     InputError, FileAccessError
-        As :func:`read_run`, for the first file that cannot be read.
+        As :func:`read_run`, for the first file that cannot be read; ``InputError`` also
+        for ``sources`` that are not a list or mapping of files (one path: :func:`read_run`).
 
     Examples
     --------
@@ -293,13 +339,23 @@ def read_runs(
     >>> by_runid, by_file, given
     (['bm25', 'ql'], ['a', 'b'], ['x', 'y'])
     """
+    expected = "expected a list of run files or a mapping {name: run file}"
     if isinstance(sources, Mapping):
         if not (isinstance(names, str) and names == "runid"):
             raise ParameterError("read_runs: a mapping {name: path} names the runs already; "
                                  "names= applies to a list of files")
         return [
-            read_run(path, name=str(key), duplicates=duplicates, keep_rank=keep_rank)
+            read_run(_check_source(path, f"read_runs: run {str(key)!r}"), name=str(key),
+                     duplicates=duplicates, keep_rank=keep_rank)
             for key, path in sources.items()
         ]
-    runs = [read_run(path, duplicates=duplicates, keep_rank=keep_rank) for path in sources]
+    if isinstance(sources, (str, os.PathLike, bytes, bytearray, memoryview)) \
+            or callable(getattr(sources, "read", None)):
+        raise InputError(f"read_runs: {expected}, got {_describe(sources)} "
+                         f"(one run: read_run, or read_runs([...]))")
+    if not isinstance(sources, Iterable) or hasattr(sources, "columns"):
+        raise InputError(f"read_runs: {expected}, got {_describe(sources)}")
+    runs = [read_run(_check_source(path, f"read_runs: item {number}"), duplicates=duplicates,
+                     keep_rank=keep_rank)
+            for number, path in enumerate(sources, 1)]
     return name_runs(runs, names)
