@@ -4,13 +4,15 @@ trec_eval-exact measures from TREC files or Python objects, interval scales for 
 statistical inference for IR experiments and the meta-evaluation of measures and tests.
 
 Names are imported on first use (PEP 562), so ``irscale eval`` does not pay for scipy and
-the statistics when it only evaluates runs.
+the statistics when it only evaluates runs. This module imports nothing when it is loaded
+(not even :mod:`typing`): the ``irscale`` script loads it before
+:func:`irscale.cli.main.main` starts, whose protected region turns ^C into
+``irscale: interrupted``.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -60,6 +62,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
     if name in _EXPORTS:
         value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
     elif name in _SUBMODULES:
@@ -75,6 +79,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from typing import Any
+
     from . import meta, scales, stats
     from .core.inputs import Qrels, Run
     from .core.scorematrix import ScoreMatrix

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -257,6 +258,11 @@ def assert_error(result: Result, *needles: Needle, status: int = 2,
     assert result.status == status, f"exit status {result.status}, expected {status}" \
         + result.describe()
     line = error_line(result)
+    # a case that repeats an option of its base command would be refused for that alone and
+    # test nothing else: only the cases about repeated options may end that way
+    assert not re.search(r"option \S+ given twice", line) or any(
+        "given twice" in (n if isinstance(n, str) else " ".join(n)) for n in needles), \
+        "the case repeats an option (replace it with with_option)" + result.describe()
     missing = [n for n in needles if not _has(line, n)]
     assert not missing, f"message does not name {missing}" + result.describe()
     assert len(line) <= max_length, f"error line of {len(line)} characters" + \
@@ -452,6 +458,17 @@ def irscale_bin() -> list[str]:
 
 def any_of(*names: str) -> tuple[str, ...]:
     return tuple(names)
+
+
+def with_option(argv: Sequence[str], name: str, *values: str) -> list[str]:
+    """``argv`` with option ``name`` (and its one value) replaced by ``name values...``
+    (appended when absent): a case varies one option of a base command without repeating
+    it, which the CLI refuses."""
+    out = list(argv)
+    if name in out:
+        at = out.index(name)
+        del out[at:at + 2]
+    return [*out, name, *values]
 
 
 def opt(name: str, *aliases: str) -> tuple[str, ...]:

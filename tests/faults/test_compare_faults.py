@@ -20,6 +20,7 @@ from .conftest import (
     score_text,
     text,
     warnings_of,
+    with_option,
 )
 
 
@@ -169,15 +170,15 @@ CASES = [
     err("samples-with-tukey", [*TUKEY, "--samples", "100"], opt("--samples")),
     err("correction-with-tukey", [*TUKEY, "--correction", "bonferroni"], opt("--correction")),
     # ---- resampling parameters
-    err("samples-0-randomization", [*RANDOM, "--samples", "0"], opt("--samples")),
-    err("samples-negative-bootstrap", [*BOOT, "--samples", "-5"], opt("--samples")),
+    err("samples-0-randomization", with_option(RANDOM, "--samples", "0"), opt("--samples")),
+    err("samples-negative-bootstrap", with_option(BOOT, "--samples", "-5"), opt("--samples")),
     err("samples-0-randomized-tukey", [*TUKEY, "--test", "randomized-tukey-hsd",
                                        "--samples", "0"], opt("--samples")),
-    err("samples-text", [*RANDOM, "--samples", "many"], opt("--samples")),
-    err("samples-huge", [*BOOT, "--samples", "99999999999999999999"], opt("--samples")),
-    err("seed-negative", [*RANDOM, "--seed", "-1"], opt("--seed")),
-    err("seed-text", [*RANDOM, "--seed", "abc"], opt("--seed")),
-    err("seed-float", [*RANDOM, "--seed", "1.5"], opt("--seed")),
+    err("samples-text", with_option(RANDOM, "--samples", "many"), opt("--samples")),
+    err("samples-huge", with_option(BOOT, "--samples", "99999999999999999999"), opt("--samples")),
+    err("seed-negative", with_option(RANDOM, "--seed", "-1"), opt("--seed")),
+    err("seed-text", with_option(RANDOM, "--seed", "abc"), opt("--seed")),
+    err("seed-float", with_option(RANDOM, "--seed", "1.5"), opt("--seed")),
     err("workers-0", [*RANDOM, "--workers", "0"], opt("--workers")),
     err("workers-negative", [*RANDOM, "--workers", "-2"], opt("--workers")),
     err("digits-negative", [*TUKEY, "--digits", "-1"], opt("--digits")),

@@ -1,7 +1,7 @@
-"""Checks that need the real process: ^C (SIGINT) during the work and while reading
-standard input, standard output on ``/dev/full``, piped standard input, outputs checked
-before the work, a relevance label of 2^31 in 4 GiB of address space, and the absence
-of tracebacks.
+"""Checks that need the real process: ^C (SIGINT) during the work, while reading
+standard input, while the modules are imported and while the interpreter exits, standard
+output and error on ``/dev/full``, piped standard input, outputs checked before the work,
+a relevance label of 2^31 in 4 GiB of address space, and the absence of tracebacks.
 
 Starting Python with numpy, scipy and pandas costs one to two seconds, so the processes
 of this module are all started at once, in their own folders, by one module fixture (a few
@@ -10,6 +10,7 @@ at a time); each test then checks the outcome of its own process.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import select
@@ -47,6 +48,66 @@ WRAPPER = (
     f"sys.stderr.write({READY!r} + '\\n'); sys.stderr.flush()\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
+#: The console script (``from irscale.cli.main import main; sys.exit(main())``), announcing
+#: on standard error when ``main`` imports its first module, so inside its protected region
+#: (only loading ``irscale``, ``irscale.cli`` and ``irscale.cli.main`` comes before ``main``
+#: is called: see :func:`test_console_script_imports_nothing_before_main`).
+SCRIPT_READY = (
+    "import sys\n"
+    "from irscale.cli.main import main\n"
+    "class Ready:\n"
+    "    done = False\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if not Ready.done:\n"
+    "            Ready.done = True\n"
+    f"            sys.stderr.write({READY!r} + '\\n'); sys.stderr.flush()\n"
+    "        return None\n"
+    "sys.meta_path.insert(0, Ready())\n"
+    "sys.exit(main())\n"
+)
+HOOKED = "irscale-test: hooked"
+#: The console script with ^C simulated when module ``sys.argv[1]`` is first imported:
+#: ``raise`` raises ``KeyboardInterrupt`` there; ``convert`` sends a real SIGINT and turns
+#: the ``KeyboardInterrupt`` into an ``ImportError``, as numpy does when its C extension's
+#: import is interrupted (``PyCapsule_Import could not import module "datetime"``);
+#: ``leak`` sends a real SIGINT while a file object is open, as an import interrupted
+#: between ``open`` and ``with`` leaves it (collected later with a ``ResourceWarning``).
+SCRIPT_INTERRUPTED_IMPORT = (
+    "import os, sys\n"
+    "TARGET, MODE = sys.argv.pop(1), sys.argv.pop(1)\n"
+    "class Interrupt:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name != TARGET:\n"
+    "            return None\n"
+    "        sys.meta_path.remove(self)\n"
+    f"        sys.stderr.write({HOOKED!r} + '\\n'); sys.stderr.flush()\n"
+    "        if MODE == 'raise':\n"
+    "            raise KeyboardInterrupt\n"
+    "        import signal\n"
+    "        leaked = open(os.devnull, 'rb') if MODE == 'leak' else None\n"
+    "        try:\n"
+    "            os.kill(os.getpid(), signal.SIGINT)\n"
+    "            for _ in range(10000):\n"
+    "                pass\n"
+    "        except KeyboardInterrupt:\n"
+    "            if leaked is not None:\n"
+    "                raise\n"
+    "        raise ImportError(f'could not import module {name!r}')\n"
+    "sys.meta_path.insert(0, Interrupt())\n"
+    "from irscale.cli.main import main\n"
+    "sys.exit(main())\n"
+)
+#: The console script, with ^C while the interpreter exits (an ``atexit`` callback, run
+#: after ``main`` returned).
+SCRIPT_INTERRUPTED_EXIT = (
+    "import atexit, os, signal, sys\n"
+    "def late():\n"
+    "    os.kill(os.getpid(), signal.SIGINT)\n"
+    "    sum(range(100000))\n"
+    "atexit.register(late)\n"
+    "from irscale.cli.main import main\n"
+    "sys.exit(main())\n"
+)
 MEMORY = 4 * 2**30  # address space of the label-size process (2^31 gains need 17 GB)
 
 
@@ -58,9 +119,13 @@ def _limit_memory() -> None:  # pragma: no cover - runs in the child
 class Job:
     argv: list[str]
     interrupt: bool = False  # send SIGINT one second after the imports
+    interrupt_at: float | None = None  # SIGINT this long after main() is called (or none,
+    # if the process ended first)
+    script: str | None = None  # Python code run with argv instead of the command
     stdin: bytes | None = None  # data, closed after; None: /dev/null
     open_stdin: bytes | None = None  # data on a pipe that is never closed
     stdout_full: bool = False  # standard output on /dev/full
+    stderr_full: bool = False  # standard error on /dev/full (nothing can be read back)
     shell: str | None = None  # a shell command line instead of argv
     limit_memory: bool = False
     timeout: float = 60
@@ -127,6 +192,36 @@ def _run_interrupted(job: Job, root: Path) -> tuple[int | None, bytes, str, str 
     return proc.returncode, out, text_err, problem
 
 
+def _run_interrupted_at(job: Job, root: Path) -> tuple[int | None, bytes, str, str | None]:
+    """Run the console script, send SIGINT ``job.interrupt_at`` seconds after ``main``
+    announced its first import (unless the process ended before), and return what it
+    did."""
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT_READY, *job.argv], cwd=root,
+                            env=subprocess_env(), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    problem = None
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        head = proc.stderr.readline() if ready else b""
+        if head.decode(errors="replace").strip() != READY:
+            problem = f"no {READY!r} line: {head!r}"
+        else:
+            time.sleep(job.interrupt_at or 0)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            problem = problem or "still running 60 s after SIGINT"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out, err.decode(errors="replace"), problem
+
+
 def execute(job: Job, root: Path) -> Outcome:
     root.mkdir(parents=True)
     populate(root)
@@ -138,22 +233,24 @@ def execute(job: Job, root: Path) -> Outcome:
     try:
         if job.interrupt:
             status, out, err, problem = _run_interrupted(job, root)
+        elif job.interrupt_at is not None:
+            status, out, err, problem = _run_interrupted_at(job, root)
         else:
-            kwargs: dict = dict(cwd=root, env=subprocess_env(), stderr=subprocess.PIPE,
-                                timeout=job.timeout)
+            command = job.shell or ([sys.executable, "-c", job.script, *job.argv]
+                                    if job.script else [*BIN, *job.argv])
+            kwargs: dict = dict(cwd=root, env=subprocess_env(), timeout=job.timeout,
+                                shell=job.shell is not None)
             if job.limit_memory:
                 kwargs["preexec_fn"] = _limit_memory
             kwargs["input" if job.stdin is not None else "stdin"] = (
                 job.stdin if job.stdin is not None else subprocess.DEVNULL)
-            if job.stdout_full:
-                with open("/dev/full", "wb") as full:
-                    proc = subprocess.run(job.shell or [*BIN, *job.argv], stdout=full,
-                                          shell=job.shell is not None, **kwargs)
-            else:
-                proc = subprocess.run(job.shell or [*BIN, *job.argv], stdout=subprocess.PIPE,
-                                      shell=job.shell is not None, **kwargs)
-            status, out, err = proc.returncode, proc.stdout or b"", proc.stderr.decode(
-                errors="replace")
+            full = "/dev/full" if job.stdout_full or job.stderr_full else os.devnull
+            with open(full, "wb") as full_device:
+                proc = subprocess.run(
+                    command, stdout=full_device if job.stdout_full else subprocess.PIPE,
+                    stderr=full_device if job.stderr_full else subprocess.PIPE, **kwargs)
+            status, out, err = proc.returncode, proc.stdout or b"", (
+                proc.stderr or b"").decode(errors="replace")
     except subprocess.TimeoutExpired as timeout:
         status, out = None, timeout.output or b""
         err = (timeout.stderr or b"").decode(errors="replace")
@@ -190,6 +287,40 @@ DEV_FULL_JOBS = {
     "compare": Job(["compare", "--scores", "ap.csv"], stdout_full=True),
     "scale-image": Job([*IMAGE, "-N", "3"], stdout_full=True),
 }
+#: Standard error on /dev/full too (the error line is lost; the status is not).
+FULL_STDERR_JOBS = {
+    "eval-both": Job(["eval", "qrels.txt", "a.run", "-m", "map"], stdout_full=True,
+                     stderr_full=True),
+    "compare-both": Job(["compare", "--scores", "ap.csv"], stdout_full=True,
+                        stderr_full=True),
+    "missing-file-both": Job(["eval", "qrels.txt", "missing.run"], stdout_full=True,
+                             stderr_full=True),
+    "missing-file": Job(["eval", "qrels.txt", "missing.run"], stderr_full=True),
+    "usage-error": Job(["eval", "--bogus", "qrels.txt", "a.run"], stderr_full=True),
+}
+EVAL_SMALL = ["eval", "qrels.txt", "a.run", "-m", "map", "-m", "P@5"]
+#: ^C this long after ``main`` started importing: while it imports (argparse, the
+#: subcommand, numpy, pyarrow), evaluates, writes or the interpreter exits, whichever comes.
+INTERRUPT_DELAYS = (0.0, 0.005, 0.01, 0.02, 0.04, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5)
+INTERRUPT_AT_JOBS = {f"{delay:g}s": Job(EVAL_SMALL, interrupt_at=delay)
+                     for delay in INTERRUPT_DELAYS}
+#: Modules the console script imports (stdlib, irscale, numerical) and how ^C hits them.
+INTERRUPTED_IMPORTS = {
+    "signal": ("signal", "raise"),
+    "argparse": ("argparse", "raise"),
+    "irscale.errors": ("irscale.errors", "raise"),
+    "irscale.cli.eval": ("irscale.cli.eval", "raise"),
+    "irscale.cli.outputs": ("irscale.cli.outputs", "raise"),
+    "irscale.evaluation": ("irscale.evaluation", "raise"),
+    "numpy": ("numpy", "raise"),
+    "pyarrow": ("pyarrow", "raise"),
+    "numpy-converted": ("numpy", "convert"),
+    "pyarrow-leaving-a-file": ("pyarrow", "leak"),
+}
+INTERRUPTED_IMPORT_JOBS = {
+    key: Job([module, mode, *EVAL_SMALL], script=SCRIPT_INTERRUPTED_IMPORT)
+    for key, (module, mode) in INTERRUPTED_IMPORTS.items()
+}
 BEFORE_WORK_JOBS = {
     "dp-o": Job([*CSV_DP, "-B", "100000000", "-o", "nodir/out.txt"], timeout=20),
     "split-plot": Job([*SPLIT, "--repetitions", "1000000", "--plot", "nodir/tau.png"],
@@ -209,10 +340,15 @@ OTHER_JOBS = {
     "label-2pow31": Job(["eval", "big.qrels", "a.run", "-m", "ndcg", "-m", "ndcg_cut_10",
                          "-m", "ERR@10", "-m", "Q", "-m", "map"], limit_memory=True,
                         files={"big.qrels": _relabel(2**31)}),
+    "sigint-at-exit": Job(EVAL_SMALL, script=SCRIPT_INTERRUPTED_EXIT),
+    "reference-eval": Job(EVAL_SMALL),
 }
 ALL_JOBS = {
     **{f"sigint-{k}": v for k, v in SIGINT_JOBS.items()},
+    **{f"sigint-at-{k}": v for k, v in INTERRUPT_AT_JOBS.items()},
+    **{f"sigint-importing-{k}": v for k, v in INTERRUPTED_IMPORT_JOBS.items()},
     **{f"dev-full-{k}": v for k, v in DEV_FULL_JOBS.items()},
+    **{f"stderr-full-{k}": v for k, v in FULL_STDERR_JOBS.items()},
     **{f"before-work-{k}": v for k, v in BEFORE_WORK_JOBS.items()},
     **{f"no-traceback-{k}": v for k, v in NO_TRACEBACK_JOBS.items()},
     **OTHER_JOBS,
@@ -223,7 +359,8 @@ ALL_JOBS = {
 def outcomes(tmp_path_factory) -> dict[str, Outcome]:
     base = tmp_path_factory.mktemp("processes")
     wanted = {k: v for k, v in ALL_JOBS.items()
-              if not (k.startswith("dev-full") and not os.path.exists("/dev/full"))}
+              if not (k.startswith(("dev-full", "stderr-full"))
+                      and not os.path.exists("/dev/full"))}
     # interrupted jobs first: their timing does not depend on the load
     order = sorted(wanted, key=lambda k: not k.startswith("sigint"))
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -266,6 +403,94 @@ def test_stdout_on_dev_full(outcomes, key):
     line = _error_line(o)
     assert o.status == 2, f"exit status {o.status}, expected 2" + o.describe()
     assert "cannot write" in line and "no space left on device" in line, line
+
+
+@pytest.mark.parametrize("key", list(FULL_STDERR_JOBS))
+def test_stderr_on_dev_full(outcomes, key):
+    """``2>/dev/full``: the error line cannot be written, the status still says what
+    happened (2: a write failure or bad input), never 1 (a traceback that could not be
+    printed) or 120 (Python's own flush at exit failing)."""
+    o = _outcome(outcomes, f"stderr-full-{key}")
+    assert o.problem is None, o.problem + o.describe()
+    assert o.status == 2, f"exit status {o.status}, expected 2" + o.describe()
+    assert not o.changes, o.changes
+
+
+def _lines(err: str, *drop: str) -> list[str]:
+    return [line for line in err.splitlines() if line.strip() and line not in drop]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("key", list(INTERRUPT_AT_JOBS))
+def test_sigint_at_any_moment(outcomes, key):
+    """^C at several moments after the console script calls ``main`` (imports, the
+    evaluation, the output, the interpreter's exit): ``irscale: interrupted`` and status
+    130, or, if the command was done first, its output and status 0; never a traceback."""
+    o = _outcome(outcomes, f"sigint-at-{key}")
+    assert o.problem is None, o.problem + o.describe()
+    assert "Traceback" not in o.err, "traceback shown" + o.describe()
+    if o.status == 130:
+        assert _lines(o.err) == ["irscale: interrupted"], o.describe()
+        assert not o.changes, o.changes
+    else:
+        assert o.status == 0, f"exit status {o.status}, expected 130 or 0" + o.describe()
+        assert not _lines(o.err), o.describe()
+        assert o.out == outcomes["reference-eval"].out, o.describe()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigint_at_some_moment_interrupts(outcomes):
+    """At least one of the ^C of :func:`test_sigint_at_any_moment` came before the command
+    was done (SIGINT right as ``main`` is called): they do check the interrupt."""
+    statuses = {key: outcomes[f"sigint-at-{key}"].status for key in INTERRUPT_AT_JOBS}
+    assert 130 in statuses.values(), statuses
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("key", list(INTERRUPTED_IMPORT_JOBS))
+def test_sigint_while_importing(outcomes, key):
+    """^C while a module is imported, the modules of ``irscale.cli.main`` included: they
+    are imported inside ``main``'s protected region. A ^C that a library turns into an
+    ``ImportError`` (numpy) is still an interrupt, not an internal error (status 3), and a
+    file object left to the garbage collector adds no ``irscale: warning: unclosed file``."""
+    o = _outcome(outcomes, f"sigint-importing-{key}")
+    assert o.problem is None, o.problem + o.describe()
+    if HOOKED not in o.err:
+        pytest.skip(f"{key}: imported before the console script ran")
+    assert "Traceback" not in o.err, "traceback shown" + o.describe()
+    assert _lines(o.err, HOOKED) == ["irscale: interrupted"], o.describe()
+    assert o.status == 130, f"exit status {o.status}, expected 130" + o.describe()
+
+
+def test_sigint_while_exiting(outcomes):
+    """^C after ``main`` returned, in an ``atexit`` callback: the command is done, its
+    output and status stand, and the interpreter prints no traceback."""
+    o = outcomes["sigint-at-exit"]
+    assert "Traceback" not in o.err, "traceback shown" + o.describe()
+    assert o.status == 0, f"exit status {o.status}, expected 0" + o.describe()
+    assert not _lines(o.err) and o.out == outcomes["reference-eval"].out, o.describe()
+
+
+def test_console_script_imports_nothing_before_main():
+    """The ``irscale`` script imports its entry point's module before ``main`` runs, where
+    ^C would show a traceback: that loads ``irscale``, ``irscale.cli`` and
+    ``irscale.cli.main`` and nothing else (argparse, ``irscale.errors``... come inside
+    ``main``; ``import irscale`` loads no submodule, not even :mod:`typing`)."""
+    from importlib.metadata import entry_points
+
+    scripts = [ep for ep in entry_points(group="console_scripts") if ep.name == "irscale"]
+    module, attr = (scripts[0].module, scripts[0].attr) if scripts else (
+        "irscale.cli.main", "main")
+    code = ("import json, sys\n"
+            "before = set(sys.modules)\n"
+            f"from {module} import {attr}\n"
+            "print(json.dumps(sorted(set(sys.modules) - before)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=subprocess_env(), check=True)
+    loaded = set(json.loads(done.stdout))
+    package = module.split(".")
+    ours = {".".join(package[:i]) for i in range(1, len(package) + 1)}
+    assert loaded <= ours | {"__future__"}, sorted(loaded - ours)
 
 
 @pytest.mark.parametrize("key", list(BEFORE_WORK_JOBS))

@@ -14,19 +14,24 @@ never a traceback (``docs/errors.md``):
 * warnings: ``irscale: warning: <message>`` (never Python's ``file:line: Category``);
 * anything else is a bug of irscale: ``irscale: internal error: ...`` with exit status 3
   (``IRSCALE_DEBUG=1`` shows the traceback).
+
+^C may come at any moment, also while the modules are imported, so this module imports
+nothing but ``os`` and ``sys`` (loaded with the interpreter) when it is loaded: everything
+else, :mod:`argparse` and :mod:`irscale.errors` included, is imported inside :func:`main`'s
+protected region. :class:`Parser` and :class:`UsageError`, whose bases come from those
+modules, are defined on first use.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
-import warnings
-from collections.abc import Sequence
-from typing import NoReturn
 
-from ..errors import IrscaleError, shorten
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover - for type checkers
+    import argparse
+    from collections.abc import Sequence
+    from typing import NoReturn
 
 #: Subcommand modules, in the order ``irscale --help`` lists them.
 SUBCOMMANDS = ("eval", "demo", "compare", "scale", "meta")
@@ -39,19 +44,76 @@ MESSAGE_LIMIT = 2000
 #: thread (see :func:`_main`).
 NO_BLAS = ("eval",)
 
+#: Key of the namespace entry in which :class:`Parser` notes the options it has stored
+#: while it parses (removed before the namespace is returned; not a valid identifier, so
+#: it cannot clash with an option's ``dest``).
+_SEEN = "irscale: options given"
+#: Names defined on first use by :func:`_define_classes`.
+_LAZY = ("Parser", "UsageError")
 
-class UsageError(IrscaleError, ValueError):
-    """A command line argparse cannot parse (unknown option, missing argument, bad value)."""
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return _lazy(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are :class:`UsageError` (one line, exit status 2)
-    instead of argparse's usage text and ``SystemExit``."""
+def _lazy(name: str):
+    """The class ``name`` of :data:`_LAZY` (defined on the first call)."""
+    if name not in globals():
+        _define_classes()
+    return globals()[name]
 
-    def error(self, message: str) -> NoReturn:
-        command = self.prog.removeprefix("irscale").strip()
-        raise UsageError(f"{command + ': ' if command else ''}{message} "
-                         f"(see '{self.prog} --help')")
+
+def _define_classes() -> None:
+    """Define :class:`UsageError`, :class:`Parser` and its ``store`` action, whose bases
+    come from argparse and :mod:`irscale.errors` (imported here, inside :func:`main`)."""
+    import argparse
+
+    from ..errors import IrscaleError
+
+    class UsageError(IrscaleError, ValueError):
+        """A command line argparse cannot parse (unknown option, missing argument, bad
+        value, an option given twice)."""
+
+    class StoreOnce(argparse._StoreAction):
+        """argparse's ``store`` action, refusing an option given twice: an option that
+        holds one value would otherwise keep the last one silently (``-M 10 -M 20``).
+        Options with ``action="append"`` (``-m``) stay repeatable."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            if option_string is not None:  # positionals are stored once by argparse
+                seen = vars(namespace).setdefault(_SEEN, {})
+                if self in seen:
+                    first = seen[self]
+                    spelt = "" if first == option_string else f" (first as {first})"
+                    parser.error(f"option {option_string} given twice{spelt}")
+                seen[self] = option_string
+            super().__call__(parser, namespace, values, option_string)
+
+    class Parser(argparse.ArgumentParser):
+        """An argument parser whose errors are :class:`UsageError` (one line, exit status
+        2) instead of argparse's usage text and ``SystemExit``, and that refuses an option
+        of one value given twice (its sub-parsers are ``Parser`` too)."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.register("action", None, StoreOnce)
+            self.register("action", "store", StoreOnce)
+
+        def parse_known_args(self, args=None, namespace=None):
+            namespace, extras = super().parse_known_args(args, namespace)
+            vars(namespace).pop(_SEEN, None)
+            return namespace, extras
+
+        def error(self, message: str) -> NoReturn:
+            command = self.prog.removeprefix("irscale").strip()
+            raise UsageError(f"{command + ': ' if command else ''}{message} "
+                             f"(see '{self.prog} --help')")
+
+    for cls in (UsageError, StoreOnce, Parser):
+        cls.__module__, cls.__qualname__ = __name__, cls.__name__
+    globals().update(UsageError=UsageError, Parser=Parser, _StoreOnce=StoreOnce)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -62,9 +124,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     errors stay the same while their modules are not loaded. Without one (``irscale
     --help``, or no or an unknown command), every subcommand is built.
     """
+    import importlib
+
     from .. import __version__
 
-    parser = Parser(
+    parser = _lazy("Parser")(
         prog="irscale",
         description="Offline IR evaluation: trec_eval-exact measures, interval scales, "
         "statistics and meta-evaluation.",
@@ -89,28 +153,108 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"irscale: warning: {message}", file=sys.stderr)
 
 
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null so that the interpreter's final flush of a
-    broken pipe or a full device reports nothing more."""
+def _silence(stream) -> None:
+    """Point the descriptor of ``stream`` (standard output or error) at /dev/null, so that
+    the interpreter's final flush of a broken pipe or a full device reports nothing more
+    and cannot change the exit status (to 120)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor
+        try:
+            os.dup2(devnull, stream.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no descriptor
         pass
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    previous = warnings.showwarning
-    warnings.showwarning = _show_warning
+def _flush_stdout() -> None:
+    """Flush standard output before an error is reported (output a failed command printed
+    is not to be flushed at exit, where a full device would make the status 120)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("default")
-            return _main(argv)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence(sys.stdout)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: this process's, ``sys.argv[1:]``) and return
+    its exit status.
+
+    Every import happens inside the protected region, so that ^C at any moment prints
+    ``irscale: interrupted`` (status 130). While the command runs, a ^C also marks the
+    call as interrupted, so that an error a library makes of it (numpy turns an import
+    interrupted in its C extension into an ``ImportError``) is reported as the interrupt
+    it is, and the warnings that come after it (a file object an interrupted import left
+    unclosed) are not shown. Called without ``argv`` (the ``irscale`` script, ``python -m
+    irscale.cli.main``), ``main`` is the process's entry point and ignores ^C once the
+    command is done: it could only interrupt the interpreter's exit (an ``atexit``
+    callback, with a traceback).
+    """
+    sigint = _Sigint()
+    previous_handler = None
+    entry_point = argv is None
+    try:
+        previous_handler = _catch_sigint(sigint)
+        import warnings
+
+        def show_warning(message, category, filename, lineno, file=None, line=None):
+            if not sigint.received:  # after ^C, 'irscale: interrupted' says it all
+                _show_warning(message, category, filename, lineno, file, line)
+
+        previous = warnings.showwarning
+        warnings.showwarning = show_warning
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("default")
+                status = _main(argv, sigint)
+                sigint.done = entry_point
+        finally:
+            warnings.showwarning = previous
+    except KeyboardInterrupt:  # while importing, or between the handlers
+        status = _fail("interrupted", EXIT_INTERRUPTED)
     finally:
-        warnings.showwarning = previous
+        sigint.done = entry_point
+        if previous_handler is not None:
+            _restore_sigint(previous_handler, done=entry_point)
+    return status
 
 
-def _main(argv: Sequence[str] | None) -> int:
+class _Sigint:
+    """The SIGINT handler of one call of :func:`main`: it counts the signals and raises
+    ``KeyboardInterrupt`` as Python's own handler does, until the command is ``done``."""
+
+    def __init__(self) -> None:
+        self.received = 0
+        self.done = False
+
+    def __call__(self, signum, frame) -> None:
+        self.received += 1
+        if not self.done:
+            raise KeyboardInterrupt
+
+
+def _catch_sigint(handler: _Sigint):
+    """Install ``handler`` for SIGINT while Python's own handler is in place; the handler
+    to restore, or None."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return None  # the caller's own handler (or ^C ignored): left alone
+        signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        return None
+    return signal.default_int_handler
+
+
+def _restore_sigint(handler, *, done: bool) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN if done else handler)
+
+
+def _main(argv: Sequence[str] | None, sigint: _Sigint) -> int:
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         command = _command(argv)
@@ -130,32 +274,55 @@ def _main(argv: Sequence[str] | None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
-    except IrscaleError as error:
-        return _fail(str(error), EXIT_USAGE)
     except KeyboardInterrupt:
         return _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:
-        _silence_stdout()
+        _silence(sys.stdout)
         return 0
-    except OSError as error:
+    except Exception as error:
+        if sigint.received:  # a ^C some library turned into another error
+            return _fail("interrupted", EXIT_INTERRUPTED)
+        status = _error_status(error)
+        if status is None and os.environ.get("IRSCALE_DEBUG"):
+            raise
+        if status is None:
+            return _fail(f"internal error: {type(error).__name__}: {error} (please report "
+                         "it; IRSCALE_DEBUG=1 shows the traceback)", EXIT_BUG)
+        return status
+
+
+def _error_status(error: Exception) -> int | None:
+    """Report ``error`` if a user can cause it and return the exit status; None for a bug."""
+    from ..errors import IrscaleError
+
+    if isinstance(error, IrscaleError):
+        return _fail(str(error), EXIT_USAGE)
+    if isinstance(error, OSError):
         from ..io.files import access_error
 
         if error.filename is None:  # standard output: a full device, a closed terminal
-            _silence_stdout()
+            _silence(sys.stdout)
             return _fail(str(access_error(error, "standard output", "write")), EXIT_USAGE)
         return _fail(str(access_error(error, error.filename)), EXIT_USAGE)
-    except MemoryError:
+    if isinstance(error, MemoryError):
         return _fail("out of memory (the input is too large for this machine)", EXIT_USAGE)
-    except Exception as error:
-        if os.environ.get("IRSCALE_DEBUG"):
-            raise
-        return _fail(f"internal error: {type(error).__name__}: {error} (please report it; "
-                     "IRSCALE_DEBUG=1 shows the traceback)", EXIT_BUG)
+    return None
 
 
 def _fail(message: str, status: int) -> int:
+    """Print ``irscale: message`` on standard error and return ``status``. Standard output
+    is flushed first; a standard error that cannot be written (``2>/dev/full``) loses the
+    line but not the status."""
+    _flush_stdout()
     line = " ".join(message.split("\n")) or "error"
-    print(f"irscale: {shorten(line, MESSAGE_LIMIT)}", file=sys.stderr)
+    if len(line) > MESSAGE_LIMIT:
+        from ..errors import shorten
+
+        line = shorten(line, MESSAGE_LIMIT)
+    try:
+        print(f"irscale: {line}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        _silence(sys.stderr)
     return status
 
 

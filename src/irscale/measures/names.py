@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..core.options import INT64_MAX
-from ..errors import MeasureError
+from ..errors import MeasureError, shorten
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
@@ -142,14 +142,37 @@ def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[Measu
         ...
     irscale.errors.MeasureError: unknown measure 'mapp' (did you mean map, gm_map?)
     """
-    if isinstance(names, str):
-        names = names.split()
     requests: list[MeasureRequest] = []
-    for name in names:
+    for name in _measure_names(names):
         requests.extend(parse_measure(name, compat=compat))
     if not requests:
         raise MeasureError("no measure requested")
     return requests
+
+
+#: What ``measures`` may be (the start of the error message for anything else).
+MEASURES_EXPECTED = 'measures must be measure names such as "map" or ["P@10", "ndcg"]'
+
+
+def _measure_names(names: object) -> list[str]:
+    """The names of ``names``: a string (names separated by blanks) or an iterable of
+    strings, at least one; anything else (None, a number, bytes, ``[]``, ``[None]``) is a
+    :class:`MeasureError` naming what was given, not a ``TypeError`` from deep inside."""
+    if isinstance(names, str):
+        return names.split()
+    items = None
+    if not isinstance(names, (bytes, bytearray, memoryview)):
+        try:
+            items = list(iter(names))  # type: ignore[call-overload]
+        except TypeError:
+            items = None
+    if not items:
+        raise MeasureError(f"{MEASURES_EXPECTED}, got {shorten(repr(names))}")
+    for item in items:
+        if not isinstance(item, str):
+            raise MeasureError(f"{MEASURES_EXPECTED}, got {shorten(repr(names))} "
+                               f"({shorten(repr(item))} is not a string)")
+    return items
 
 
 def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
@@ -178,8 +201,12 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         return [_ir_request(text, match["name"], match["params"], match["cutoff"])]
     import difflib
 
-    known = list(REGISTRY) + list(IR_NAMES) + list(ALIASES) + list(NICKNAMES)
-    close = difflib.get_close_matches(text, known, n=3)
+    # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
+    # once; names that differ only in case (p, MAP) come first
+    known = list(dict.fromkeys([*REGISTRY, *IR_NAMES, *ALIASES, *NICKNAMES]))
+    close = [k for k in known if k.lower() == text.lower()]
+    close += [k for k in difflib.get_close_matches(text, known, n=3) if k not in close]
+    close = close[:3]
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise MeasureError(f"unknown measure {text!r}{hint}")
 
