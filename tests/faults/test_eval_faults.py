@@ -98,6 +98,15 @@ CASES = [
        files={"neg.qrels": _relabel("0", "-1")}),
     either("qrels-label-plus-sign", qrels_argv("plus.qrels"), "plus.qrels", "line 3",
            check=same_output_as(*BASE), files={"plus.qrels": _relabel("1", "+1")}),
+    # pyarrow would read 0x10 as 16, C's atol (trec_eval) as 0: refused, naming the line
+    err("qrels-label-hex", qrels_argv("hex.qrels"), "hex.qrels", "line", "0x10",
+        files={"hex.qrels": _relabel("2", "0x10")}),
+    err("qrels-label-hex-upper", qrels_argv("hex.qrels"), "hex.qrels", "line", "0X1",
+        files={"hex.qrels": _relabel("1", "0X1")}),
+    ok("qrels-docno-looks-hex", ["eval", "hexdoc.qrels", "hexdoc.run", *MEASURES],
+       same_output_as(*BASE),
+       files={"hexdoc.qrels": text([line.replace(" d", " 0xd", 1) for line in QRELS]),
+              "hexdoc.run": text([line.replace(" d", " 0xd", 1) for line in RUN])}),
     # ---- topics
     err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "teamA_r1"),
         files={"foreign.run": FOREIGN}),

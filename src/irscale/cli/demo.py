@@ -1,16 +1,24 @@
-"""``irscale demo``: generate an example collection and evaluate it end to end."""
+"""``irscale demo``: generate an example collection and evaluate it end to end.
+
+All or nothing: the files are written to a hidden staging folder beside ``--out`` and
+evaluated there; the folder is renamed to ``--out`` only after the report has been written
+to standard output and flushed. A failure (a full device, ``> /dev/full``) or ^C removes
+the staging folder, so no partial folder is left behind.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import FileAccessError, OutputExistsError, ParameterError
-from ..io.files import current_umask
+from ..io.files import access_error, current_umask, interrupts_held
 from .outputs import check_output_folder
 
 
@@ -38,24 +46,53 @@ def _check_folder(path: str) -> None:
         if any(folder.iterdir()):
             raise OutputExistsError(f"--out {path}: folder is not empty; refusing to write "
                                     "into it (choose a new folder)", path=path)
+        here = Path.cwd().resolve()
+        if folder.resolve() in (here, *here.parents):
+            raise FileAccessError(f"--out {path}: the current folder (or one above it) "
+                                  "cannot be replaced (choose a new folder)", path=path)
     check_output_folder(path, "--out")
 
 
-def _write_collection(collection, path: str) -> tuple[str, list[str]]:
-    """Write the collection into a temporary folder beside ``path``, renamed to ``path``
-    when complete."""
-    folder = Path(path)
-    staging = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
-                               dir=folder.parent if str(folder.parent) else ".")
+def _is_empty_folder(folder: Path) -> bool:
     try:
-        collection.write(staging)
-        os.chmod(staging, 0o777 & ~current_umask())
-        os.replace(staging, folder)
+        return folder.is_dir() and not any(folder.iterdir())
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _staged_folder(path: str) -> Iterator[str]:
+    """A new hidden folder beside ``path`` to write the example files to.
+
+    It is renamed to ``path`` when the ``with`` block ends without an exception (after the
+    block has written and flushed standard output), and removed otherwise: a full device,
+    a closed pipe or ^C leave neither ``path`` nor the staging folder behind.
+    """
+    folder = Path(path)
+    staging = None
+    try:
+        with interrupts_held():  # no ^C between making the folder and knowing its name
+            try:
+                staging = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
+                                           dir=folder.parent)
+            except OSError as error:
+                raise access_error(error, path, "write") from None
+        yield staging
+        with interrupts_held():
+            os.chmod(staging, 0o777 & ~current_umask())
+            try:
+                os.replace(staging, folder)
+            except OSError as error:
+                if folder.exists() and not _is_empty_folder(folder):
+                    raise OutputExistsError(
+                        f"--out {path}: appeared or was filled while irscale was writing "
+                        "the example files: refusing to replace it", path=path) from None
+                raise access_error(error, path, "write") from None
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            with interrupts_held():
+                shutil.rmtree(staging, ignore_errors=True)
         raise
-    qrels_path = os.path.join(path, "qrels.txt")
-    return qrels_path, [os.path.join(path, f"{run.name}.run") for run in collection.runs]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,19 +108,27 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
     _check_folder(args.out)
     collection = synthetic_collection(n_topics=args.topics, seed=args.seed)
-    qrels_path, run_paths = _write_collection(collection, args.out)
-    out = sys.stdout
-    out.write(f"Example collection written to {args.out}/ ({len(run_paths)} runs, "
-              f"{args.topics} topics)\n\n")
-    summary = evaluate(qrels_path, run_paths, ["AP", "P@10", "RR", "Rprec", "bpref",
-                                               "nDCG@10", "num_rel_ret"])
-    out.write("Summary over topics (trec_eval semantics):\n\n")
-    out.write(markdown_table(summary))
-    out.write(f"\n$ irscale compare {qrels_path} {args.out}/*.run -m AP --test tukey-hsd\n")
-    scores = summary.to_matrix()
-    out.write(anova(scores, measure="AP").format("text") + "\n")
-    out.write(tukey_hsd(scores, measure="AP").format("text"))
-    out.write(f"\n$ irscale eval {qrels_path} {run_paths[-1]}\n")
-    official = evaluate(qrels_path, run_paths[-1:], ["official"])
-    out.write(trec_text(official).decode())
+    # all or nothing: the files are evaluated in the staging folder, the report goes to
+    # standard output, and only when that has been written and flushed does the folder
+    # take its name (the report names the files by their final paths)
+    with _staged_folder(args.out) as staging:
+        staged_qrels, staged_runs = collection.write(staging)
+        qrels_path = os.path.join(args.out, "qrels.txt")
+        run_paths = [os.path.join(args.out, os.path.basename(p)) for p in staged_runs]
+        out = sys.stdout
+        out.write(f"Example collection written to {args.out}/ ({len(run_paths)} runs, "
+                  f"{args.topics} topics)\n\n")
+        summary = evaluate(staged_qrels, staged_runs, ["AP", "P@10", "RR", "Rprec", "bpref",
+                                                       "nDCG@10", "num_rel_ret"])
+        out.write("Summary over topics (trec_eval semantics):\n\n")
+        out.write(markdown_table(summary))
+        out.write(f"\n$ irscale compare {qrels_path} {args.out}/*.run -m AP --test "
+                  "tukey-hsd\n")
+        scores = summary.to_matrix()
+        out.write(anova(scores, measure="AP").format("text") + "\n")
+        out.write(tukey_hsd(scores, measure="AP").format("text"))
+        out.write(f"\n$ irscale eval {qrels_path} {run_paths[-1]}\n")
+        official = evaluate(staged_qrels, staged_runs[-1:], ["official"])
+        out.write(trec_text(official).decode())
+        out.flush()
     return 0

@@ -3,8 +3,9 @@ that run before any work (``docs/errors.md``, rule 4).
 
 Every output path a command will write (``-o``, ``--csv``, ``--plot``, ``--plot-dir``) is
 checked when the command starts: it must not be one of the call's inputs, must not exist
-unless ``--force``, and its folder must exist and be writable. The output itself is written
-to a temporary file and renamed into place only when complete.
+unless ``--force``, its folder must exist and be writable, and no two outputs of the call
+may name the same path. A symbolic link is checked as the file it points to. The output
+itself is written to a temporary file and renamed into place only when complete.
 """
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",
 
     Called for every command by :func:`irscale.cli.main.main`. ``files`` and ``plots`` name
     the attributes that hold one output file each (``plots`` must end in a plot format),
-    ``folders`` those that hold an output folder.
+    ``folders`` those that hold an output folder. The outputs of one call must be distinct:
+    no two of them may name the same path (a symbolic link counts as its target), and a file
+    output may not lie in an output folder under a name the plots written there could take.
     """
     check_stdin_once(args)
     inputs = input_paths(args)
@@ -81,14 +84,39 @@ def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",
         check_output(path, inputs=inputs, force=force, option=option)
         if not is_stdio(path):
             for other_option, other in written:
-                if Path(path).resolve() == Path(other).resolve():
+                if _real(path) == _real(other):
                     raise ParameterError(f"{option} and {other_option} name the same file "
                                          f"{path}: give each output its own file")
             written.append((option, path))
+    made: list[tuple[str, str]] = []
     for name in folders:
         path = getattr(args, name, None)
-        if path is not None:
-            check_output_folder(path, "--" + name.replace("_", "-"))
+        if path is None:
+            continue
+        option = "--" + name.replace("_", "-")
+        check_output_folder(path, option)
+        for other_option, other in written + made:
+            if _real(path) == _real(other):
+                raise ParameterError(f"{option} and {other_option} name the same path "
+                                     f"{path}: give each output its own name")
+        made.append((option, path))
+    for option, path in written:
+        for folder_option, folder in made:
+            if _inside(path, folder) and \
+                    Path(path).suffix.lower().lstrip(".") in PLOT_FORMATS:
+                raise ParameterError(
+                    f"{option} {path} lies in {folder_option} {folder}, where the plots are "
+                    f"written, and could take a plot's name: write it outside {folder}")
+
+
+def _real(path: str) -> str:
+    """A path with every symbolic link resolved (to compare outputs)."""
+    return os.path.realpath(path)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """True when ``path`` lies in ``folder`` or one of its subfolders."""
+    return Path(_real(path)).is_relative_to(_real(folder))
 
 
 def check_plot_path(path: str, option: str) -> None:

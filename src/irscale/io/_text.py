@@ -22,10 +22,9 @@ import pyarrow.csv as pcsv
 
 from ..errors import EmptyInputError, InputFormatError
 from .files import (
-    check_readable,
     check_utf8,
     display_name,
-    is_gzip_file,
+    is_plain_file,
     is_stdio,
     raise_nul_line,
     read_input,
@@ -39,6 +38,9 @@ _FLOAT = re.compile(
     r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|nan|inf|infinity)\Z", re.IGNORECASE
 )
 _INT = re.compile(r"[+-]?\d+\Z")
+
+#: A field that starts as a hexadecimal literal (``0x10``), which pyarrow reads as an integer.
+_HEX_FIELD = re.compile(rb"(?:^|[ \t])[+-]?0[xX]", re.MULTILINE)
 
 #: A field check used by the diagnostic pass: returns an error message or ``None``.
 FieldCheck = Callable[[str], "str | None"]
@@ -176,8 +178,9 @@ def parse_columns(
             convert_options=options,
         )
 
+    # a FIFO, a pipe or a device can be read once only: their bytes come from raw()
     plain_file = (isinstance(source, (str, os.PathLike)) and not is_stdio(source)
-                  and not _is_gzip(source))
+                  and is_plain_file(source))
     try:
         # a plain read, not a memory map: mapped pages would count in the process's resident
         # memory for the whole parse (the file's size on top of the parsed columns)
@@ -201,6 +204,10 @@ def parse_columns(
                                        source=name) from None
     if table.num_rows == 0:
         raise EmptyInputError(f"empty {what}: no data line", source=name)
+    if any(pa.types.is_integer(table[c].type) for c in table.column_names) and \
+            _HEX_FIELD.search(raw()):
+        # pyarrow reads 0x10 as 16; C's atol, hence trec_eval, reads 0: neither is meant
+        diagnose(raw(), name, field_names, checks, what)
     if any(_holds_nul(table[c]) for c in table.column_names
            if pa.types.is_string(table[c].type)):
         raise_nul_line(raw(), name)
@@ -245,8 +252,3 @@ def _holds_nul(column: pa.ChunkedArray) -> bool:
                                           count=last - first, offset=first).min() == 0:
             return True
     return False
-
-
-def _is_gzip(path: PathLike) -> bool:
-    check_readable(path)
-    return is_gzip_file(path)

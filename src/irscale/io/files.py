@@ -4,7 +4,10 @@ Inputs
     :func:`read_input` returns every byte of a file (gunzipped when it starts with gzip's
     magic number) or of standard input for ``-``. A missing file, a directory or an
     unreadable file raise :class:`~irscale.errors.FileAccessError`; truncated or corrupt
-    gzip data raise :class:`~irscale.errors.InputFormatError` naming the file.
+    gzip data raise :class:`~irscale.errors.InputFormatError` naming the file. An input
+    that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
+    read only once: :func:`is_plain_file` is false for it, and the readers take its bytes
+    from :func:`read_input` (one open, one read) instead of opening it again.
 
 Outputs
     :func:`check_output` is called *before* the work starts: it refuses an output that is
@@ -13,7 +16,10 @@ Outputs
     cannot be written. :func:`atomic_output` then writes to a temporary file beside the
     target and renames it into place only when the writing succeeded, so an interrupt, a
     full disk or a crash never leaves a partial file under the output's name. Devices and
-    pipes (``/dev/null``, a FIFO) are written directly; ``-`` is standard output.
+    pipes (``/dev/null``, a FIFO) are written directly; ``-`` is standard output. An output
+    path that is a symbolic link stands for the file it points to (:func:`output_target`):
+    the checks apply to the target, the temporary file is made in the target's folder and
+    renamed onto the target, so the link stays a link (a dangling link creates its target).
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ import contextlib
 import errno as errno_codes
 import gzip
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -36,6 +44,9 @@ from ..errors import FileAccessError, InputFormatError, OutputExistsError
 STDIO = "-"
 
 PathLike = str | os.PathLike
+
+#: Flags of every descriptor opened here (not inherited by child processes; binary).
+_OPEN_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 def is_stdio(path: Any) -> bool:
@@ -70,10 +81,11 @@ def _read_stdin() -> bytes:
     return data.encode() if isinstance(data, str) else data
 
 
-def check_readable(path: PathLike) -> None:
-    """Raise :class:`FileAccessError` unless ``path`` is ``-`` or a readable file."""
+def check_readable(path: PathLike) -> os.stat_result | None:
+    """Raise :class:`FileAccessError` unless ``path`` is ``-`` or a readable file; returns
+    the file's status (``None`` for ``-``)."""
     if is_stdio(path):
-        return
+        return None
     try:
         info = os.stat(path)
     except OSError as error:
@@ -82,6 +94,32 @@ def check_readable(path: PathLike) -> None:
         raise access_error(OSError(errno_codes.EISDIR, "is a directory"), path)
     if not os.access(path, os.R_OK):
         raise access_error(OSError(errno_codes.EACCES, "permission denied"), path)
+    return info
+
+
+def read_file(path: PathLike, limit: int | None = None) -> bytes:
+    """The bytes of the file at ``path`` (at most ``limit``), read through one descriptor
+    opened once: a FIFO or a pipe gives all its bytes.
+
+    No Python file object is made, so ^C at any moment leaves none unclosed (Python 3.11
+    handles a pending signal right after ``open()`` returns, before ``with`` could take the
+    file: the dropped file would print a ``ResourceWarning``).
+    """
+    descriptor = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    try:
+        size = os.fstat(descriptor).st_size  # 0 for pipes and devices
+        chunks: list[bytes] = []
+        total = 0
+        while limit is None or total < limit:
+            want = max(size - total + 1, 1 << 16)
+            chunk = os.read(descriptor, want if limit is None else min(want, limit - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def read_input(source: PathLike | IO[bytes] | bytes) -> bytes:
@@ -95,7 +133,7 @@ def read_input(source: PathLike | IO[bytes] | bytes) -> bytes:
         else:
             check_readable(source)
             try:
-                data = Path(source).read_bytes()
+                data = read_file(source)
             except OSError as error:
                 raise access_error(error, source) from None
     else:
@@ -148,12 +186,28 @@ def raise_nul_line(data: bytes, source: str) -> None:
 
 
 def is_gzip_file(path: PathLike) -> bool:
-    """True when the file at ``path`` starts with gzip's magic number."""
+    """True when the file at ``path`` starts with gzip's magic number.
+
+    This opens the file: call it on regular files only (a FIFO would lose the bytes read).
+    """
     try:
-        with open(path, "rb") as handle:
-            return handle.read(2) == b"\x1f\x8b"
+        return read_file(path, 2) == b"\x1f\x8b"
     except OSError as error:
         raise access_error(error, path) from None
+
+
+def is_plain_file(path: PathLike) -> bool:
+    """True when ``path`` is a readable regular file that is not gzip data: a file that a
+    reader may open again and parse in place.
+
+    False for ``-``, gzip data, and everything that is not a regular file (a FIFO, a pipe
+    such as ``<(cat run)`` or ``/dev/stdin``, a character device): those can be read only
+    once, so their bytes are taken from :func:`read_input`. Only a regular file is opened
+    here (to look for gzip's magic number). Raises :class:`FileAccessError` for a missing,
+    unreadable file or a directory.
+    """
+    info = check_readable(path)
+    return info is not None and stat.S_ISREG(info.st_mode) and not is_gzip_file(path)
 
 
 # ------------------------------------------------------------------------------ outputs
@@ -164,6 +218,23 @@ def _same_file(a: Path, b: Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return False
+
+
+def output_target(path: PathLike) -> str:
+    """The file an output path writes: ``path`` itself, or, when ``path`` is a symbolic
+    link (dangling or not), the file it points to (:func:`os.path.realpath`).
+
+    The link is not replaced by the output: the output is written to the target's folder
+    and renamed onto the target, so the link keeps pointing at the new content.
+    """
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    return os.fspath(path)
+
+
+def _link_note(path: PathLike, target: str) -> str:
+    """`` (a link to TARGET)`` when ``path`` is a symbolic link, else nothing."""
+    return f" (a link to {target})" if target != os.fspath(path) else ""
 
 
 def check_output(
@@ -178,17 +249,21 @@ def check_output(
     ``inputs`` are the call's input paths (other objects are ignored). Raises
     :class:`OutputExistsError` when ``path`` is an input (even with ``force``) or an
     existing regular file (without ``force``), and :class:`FileAccessError` when it is a
-    directory or its folder does not exist or cannot be written.
+    directory or its folder does not exist or cannot be written. A symbolic link is checked
+    as the file it points to (:func:`output_target`).
     """
     if path is None or is_stdio(path):
         return
-    target = Path(path)
+    name = os.fspath(path)
+    resolved = output_target(path)
+    note = _link_note(path, resolved)
+    target = Path(resolved)
     for source in inputs:
         if isinstance(source, (str, os.PathLike)) and not is_stdio(source) \
                 and _same_file(target, Path(source)):
             raise OutputExistsError(
-                f"{option} {os.fspath(path)} is one of the inputs: refusing to overwrite it",
-                path=os.fspath(path))
+                f"{option} {name}{note} is one of the inputs: refusing to overwrite it",
+                path=name)
     try:
         info = os.stat(target)
     except FileNotFoundError:
@@ -197,23 +272,23 @@ def check_output(
         raise access_error(error, path, "write") from None
     if info is not None:
         if stat.S_ISDIR(info.st_mode):
-            raise FileAccessError(f"cannot write {os.fspath(path)}: is a directory "
-                                  f"(give a file name to {option})", path=os.fspath(path))
+            raise FileAccessError(f"cannot write {name}{note}: is a directory "
+                                  f"(give a file name to {option})", path=name)
         if stat.S_ISREG(info.st_mode) and not force:
             raise OutputExistsError(
-                f"{option} {os.fspath(path)} exists already: refusing to overwrite it "
-                "(--force to replace it)", path=os.fspath(path))
+                f"{option} {name}{note} exists already: refusing to overwrite it "
+                "(--force to replace it)", path=name)
         if not stat.S_ISREG(info.st_mode):
             if not os.access(target, os.W_OK):
                 raise access_error(OSError(errno_codes.EACCES, "denied"), path, "write")
             return
     folder = target.parent
     if not folder.is_dir():
-        raise FileAccessError(f"cannot write {os.fspath(path)}: folder {os.fspath(folder)} "
-                              "does not exist", path=os.fspath(path))
+        raise FileAccessError(f"cannot write {name}{note}: folder {os.fspath(folder)} "
+                              "does not exist", path=name)
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileAccessError(f"cannot write {os.fspath(path)}: folder {os.fspath(folder)} "
-                              "is not writable", path=os.fspath(path))
+        raise FileAccessError(f"cannot write {name}{note}: folder {os.fspath(folder)} "
+                              "is not writable", path=name)
 
 
 def current_umask() -> int:
@@ -224,13 +299,41 @@ def current_umask() -> int:
 
 
 @contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold ^C (SIGINT) while the block runs, then act on it (``KeyboardInterrupt``): a
+    step that must not be cut in half (making and recording a temporary file, a rename, a
+    clean-up) runs to its end.
+
+    Only in the main thread, with a Python handler of SIGINT in place (Python's own, by
+    default); otherwise the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIG_IGN, SIG_DFL, or a handler not set from Python
+        yield
+        return
+    received: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        previous(signal.SIGINT, None)  # Python's own raises KeyboardInterrupt
+
+
+@contextlib.contextmanager
 def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     """A temporary path beside ``path`` to write the whole output to; renamed to ``path``
     when the ``with`` block ends without an exception, removed otherwise.
 
     Devices and pipes are not regular files: their own path is yielded, written directly.
+    A symbolic link is followed (:func:`output_target`): the temporary file is made in the
+    target's folder and renamed onto the target, and the link stays as it is.
     """
-    target = Path(path)
+    target = Path(output_target(path))
     try:
         existing = os.stat(target)
     except OSError:
@@ -238,13 +341,15 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         yield os.fspath(target)
         return
+    temporary = None
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
-                                             dir=target.parent)
-    except OSError as error:
-        raise access_error(error, path, "write") from None
-    os.close(handle)
-    try:
+        with interrupts_held():  # no ^C between making the file and knowing its name
+            try:
+                handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.",
+                                                     suffix=".part", dir=target.parent)
+            except OSError as error:
+                raise access_error(error, path, "write") from None
+            os.close(handle)
         yield temporary
         os.chmod(temporary, 0o666 & ~current_umask())
         if not force and os.path.lexists(target):
@@ -253,8 +358,9 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
                 "overwrite it (--force to replace it)", path=os.fspath(path))
         os.replace(temporary, target)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        if temporary is not None:
+            with interrupts_held(), contextlib.suppress(OSError):
+                os.unlink(temporary)
         raise
 
 
@@ -279,9 +385,16 @@ def atomic_output(
         return
     with atomic_path(path, force=force) as temporary:
         try:
-            with open(temporary, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) \
-                    as stream:
-                yield stream
+            # a descriptor, and a file object that does not own it: ^C right after open()
+            # leaves no unclosed file behind (see read_file)
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                                 | _OPEN_FLAGS, 0o666)
+            try:
+                with open(descriptor, mode, closefd=False,
+                          **({} if mode == "wb" else {"encoding": "utf-8"})) as stream:
+                    yield stream
+            finally:
+                os.close(descriptor)
         except OSError as error:
             if isinstance(error, FileAccessError):
                 raise
