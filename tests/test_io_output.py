@@ -197,7 +197,7 @@ def test_per_topic_writer_matches_per_line_formatting(topics, data):
             values[column.label] = np.array(data.draw(st.lists(FLOATS, min_size=n, max_size=n)),
                                             dtype=np.float64)
     ev = dataclasses.replace(ev, values=values)
-    columns = [c for c in ev.columns if c.family.per_query]
+    columns = [c for c in ev.columns if c.per_query]
     cells = [[(f"'{values[c.label][i]}'" if c.value_type == "str"
                else str(values[c.label][i]) if c.value_type == "int"
                else printf_6_4(values[c.label][i])) for c in columns] for i in range(n)]

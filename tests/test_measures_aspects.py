@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from irscale import evaluate
-from irscale.core.labels import read_labels
 from irscale.errors import IrscaleError, MeasureError
 from irscale.io import read_qrels, read_run
+from irscale.io.labels import read_labels
 from irscale.measures.names import parse_measure
 from irscale.measures.umeasure import u_measure
 

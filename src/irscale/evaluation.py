@@ -31,7 +31,9 @@ import numpy as np
 from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
 from .core.labels import attach_labels, unused_label_sets
 from .errors import AlignmentError, MeasureError, ParameterError
+from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs
+from .io.table import Column
 from .measures.base import (
     MIN_GEO_MEAN,
     EvalContext,
@@ -47,22 +49,6 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
     import pandas as pd
 
     from .core.scorematrix import ScoreMatrix
-
-
-@dataclass(frozen=True)
-class Column:
-    """One output of the evaluation: a label and the family that produced it."""
-
-    label: str
-    family: Family
-
-    @property
-    def value_type(self) -> str:
-        return self.family.value_type
-
-    @property
-    def aggregate(self) -> str:
-        return self.family.aggregate
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +77,7 @@ class Evaluation:
     def measures(self) -> tuple[str, ...]:
         """Labels of the numeric per-topic measures."""
         return tuple(c.label for c in self.columns
-                     if c.family.per_query and c.value_type != "str")
+                     if c.per_query and c.value_type != "str")
 
     @property
     def unjudged_topics(self) -> dict[str, tuple[str, ...]]:
@@ -222,6 +208,11 @@ def _per_topic_hint(labels: Sequence[str]) -> str:
     return f" ({', '.join(hints)})" if hints else ""
 
 
+def column_of(label: str, family: Family) -> Column:
+    """The output column ``label`` of a measure family (printed and summarised as it says)."""
+    return Column(label, family.aggregate, family.value_type, family.per_query)
+
+
 def sequential_total(values: np.ndarray) -> float:
     """Sum added one value at a time in order, as trec_eval accumulates topic values.
 
@@ -336,7 +327,7 @@ def evaluate(
         (``{"under": "task2.qunder"}`` for uRBP, document lengths for TBG and U, click
         probabilities...): each a path to a qrels-format file ``topic iter docno value``
         (topic ``*``: every topic), a mapping ``{topic: {docno: value}}`` or a DataFrame
-        (see :func:`irscale.core.labels.read_labels`).
+        (see :func:`irscale.io.labels.read_labels`).
     allow_empty : bool, default False
         Evaluate a run that has no topic in common with the qrels instead of raising.
 
@@ -407,7 +398,8 @@ def evaluate(
         if unused:
             warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                           "requested", stacklevel=2)
-        jr = attach_labels(jr, qrels_obj, run_list, options, labels)
+        tables = {str(name): read_labels(source) for name, source in labels.items()}
+        jr = attach_labels(jr, qrels_obj, run_list, options, tables)
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     columns, values = compute_requests(jr, requests, context)
     totals = {}
@@ -499,8 +491,8 @@ def compute_requests(
             if jr.placeholder is not None and family.missing_value is not None:
                 array = np.where(jr.placeholder, family.missing_value, array)
             values[label] = array
-            columns.append(Column(label, family))
+            columns.append(column_of(label, family))
         if not outputs and family.aggregate == "runid" and family.name not in values:
             values[family.name] = np.empty(0)
-            columns.append(Column(family.name, family))
+            columns.append(column_of(family.name, family))
     return tuple(columns), values

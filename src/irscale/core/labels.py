@@ -21,8 +21,6 @@ of the label set's topic and docno codes, searched in sorted order).
 
 from __future__ import annotations
 
-import io
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,9 +29,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import AlignmentError, InputError, InputFormatError
+from ..errors import AlignmentError
 from . import arrow
-from .inputs import Qrels, Run, resolve_duplicates
+from .inputs import Qrels, Run
 from .judged import JudgedRankings, QrelsIndex, RankingOptions, judge_run_rows
 
 #: Topic of a label row that holds for every topic.
@@ -54,111 +52,6 @@ class LabelTable:
 
     def __repr__(self) -> str:
         return f"LabelTable({len(self)} values, source={self.source!r})"
-
-
-def read_labels(source: Any) -> LabelTable:
-    """A :class:`LabelTable` from a file path, bytes, mapping, DataFrame or :class:`Qrels`.
-
-    >>> t = read_labels(b"101 0 d1 95\\n101 0 d2 7\\n")
-    >>> t
-    LabelTable(2 values, source='<bytes>')
-    >>> t.value.tolist()
-    [95.0, 7.0]
-    >>> read_labels({"d1": 0.5, "d2": 0.25}).topic.to_pylist()  # "*": every topic
-    ['*', '*']
-    """
-    if isinstance(source, LabelTable):
-        return source
-    if isinstance(source, Qrels):
-        return LabelTable(source.topic, source.docno, source.rel.astype(np.float64),
-                          source.source)
-    if isinstance(source, (str, os.PathLike, bytes, io.IOBase)):
-        return _read_file(source)
-    if isinstance(source, Mapping):
-        return _from_mapping(source)
-    if hasattr(source, "columns"):
-        return _from_frame(source)
-    raise InputError(f"cannot use a {type(source).__name__} as a label set")
-
-
-def _read_file(source: Any) -> LabelTable:
-    from ..io._text import is_float, line_of_record, parse_columns, source_name
-
-    name = source_name(source)
-    table, raw = parse_columns(
-        source,
-        ("qid", "iter", "docno", "value"),
-        {"qid": pa.string(), "docno": pa.string(), "value": pa.float64()},
-        ("qid", "docno", "value"),
-        {3: lambda text: None if is_float(text) else "is not a number"},
-        "labels",
-    )
-    return _checked(table["qid"], table["docno"], arrow.to_numpy(table["value"]), name,
-                    lambda row: line_of_record(raw(), row))
-
-
-def _from_mapping(data: Mapping[Any, Any]) -> LabelTable:
-    topics: list[str] = []
-    docs: list[str] = []
-    values: list[Any] = []
-    for key, entry in data.items():
-        if isinstance(entry, Mapping):
-            topics.extend([str(key)] * len(entry))
-            docs.extend(str(d) for d in entry)
-            values.extend(entry.values())
-        else:  # {docno: value}: the same value for every topic
-            topics.append(ANY_TOPIC)
-            docs.append(str(key))
-            values.append(entry)
-    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
-                    pa.chunked_array([pa.array(docs, pa.string())]),
-                    _numbers(values, "<labels dict>"), "<labels dict>",
-                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
-
-
-def _from_frame(frame: Any) -> LabelTable:
-    from ..io.memory import _DOC, _TOPIC, _column
-
-    source = "<labels DataFrame>"
-    t = _column(frame, _TOPIC, "topic", source)
-    d = _column(frame, _DOC, "document", source)
-    v = _column(frame, ("value", "label", "relevance", "rel", "score"), "value", source)
-    topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
-    values = frame[v].tolist()
-    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
-                    pa.chunked_array([pa.array(docs, pa.string())]),
-                    _numbers(values, source), source,
-                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
-
-
-def _numbers(values: list[Any], source: str) -> np.ndarray:
-    try:
-        return np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        bad = next(v for v in values if not _is_number(v))
-        raise InputError(f"label value {bad!r} is not a number", source=source) from None
-
-
-def _is_number(value: Any) -> bool:
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
-             source: str, describe) -> LabelTable:
-    if len(value) == 0:
-        raise InputError("empty label set", source=source)
-    value = np.asarray(value, dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(value))
-    if len(bad):
-        line, text = describe(int(bad[0]))
-        raise InputFormatError("label value is not a finite number", source=source, line=line,
-                               text=text)
-    resolve_duplicates(topic, docno, value, "error", source, describe)
-    return LabelTable(topic=topic, docno=docno, value=value, source=source)
 
 
 # ---------------------------------------------------------------- alignment
@@ -203,11 +96,11 @@ def _codes_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.nda
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
-                  options: RankingOptions, labels: Mapping[str, Any]) -> JudgedRankings:
+                  options: RankingOptions, tables: Mapping[str, LabelTable]) -> JudgedRankings:
     """``jr`` (built from ``qrels`` and ``runs`` with ``options``) with every label set of
-    ``labels`` (name → source, see :func:`read_labels`) attached as a per-document attribute.
+    ``tables`` (name → table, read by :func:`irscale.io.labels.read_labels`) attached as a
+    per-document attribute.
     """
-    tables = {str(name): read_labels(source) for name, source in labels.items()}
     index = QrelsIndex.build(qrels)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
     for run in runs:

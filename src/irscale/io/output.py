@@ -29,7 +29,7 @@ from .formats import FORMATS
 from .trec_lines import fixed4_units, trec_lines
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..evaluation import Column, Evaluation
+    from .table import Column, ResultTable
 
 
 def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Array:
@@ -83,7 +83,7 @@ CHUNK_LINES = 1 << 17
 
 
 def iter_trec(
-    evaluation: Evaluation, *, per_query: bool = False, summary: bool = True
+    evaluation: ResultTable, *, per_query: bool = False, summary: bool = True
 ) -> Iterator[bytes]:
     """trec_eval-format output of every run (run after run), as consecutive byte chunks
     (with several runs, every line ends with a tab and its run: module documentation)."""
@@ -91,12 +91,12 @@ def iter_trec(
         yield chunk if isinstance(chunk, bytes) else chunk.tobytes()
 
 
-def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True) -> bytes:
+def trec_text(evaluation: ResultTable, *, per_query: bool = False, summary: bool = True) -> bytes:
     """The whole trec_eval-format output of every run (run after run), as bytes."""
     return b"".join(_trec_chunks(evaluation, per_query, summary))
 
 
-def _trec_chunks(evaluation: Evaluation, per_query: bool,
+def _trec_chunks(evaluation: ResultTable, per_query: bool,
                  summary: bool) -> Iterator[bytes | np.ndarray]:
     """The chunks of :func:`iter_trec`, per-topic blocks as the ``uint8`` arrays they are
     built in (which a stream writes without copying them to bytes first)."""
@@ -121,11 +121,11 @@ def run_suffixes(runs: tuple[str, ...]) -> list[bytes]:
     return [b"\t" + run.encode() for run in runs]
 
 
-def _per_query_blocks(evaluation: Evaluation, run_index: int,
+def _per_query_blocks(evaluation: ResultTable, run_index: int,
                       suffix: bytes = b"") -> Iterator[np.ndarray]:
     """Per-topic lines of one run, in blocks of about :data:`CHUNK_LINES` lines, each line
     ending with ``suffix``."""
-    columns = [c for c in evaluation.columns if c.family.per_query]
+    columns = [c for c in evaluation.columns if c.per_query]
     rankings = evaluation.rankings
     rows = np.flatnonzero(rankings.ranking_run == run_index)
     if not columns or not len(rows):
@@ -138,7 +138,7 @@ def _per_query_blocks(evaluation: Evaluation, run_index: int,
             arrow.array(rankings.ranking_topic[block])), block, suffix)
 
 
-def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.Array,
+def _per_query_block(evaluation: ResultTable, columns: list[Column], topics: pa.Array,
                      rows: np.ndarray, suffix: bytes = b"") -> np.ndarray:
     """Per-topic lines of ``columns`` for the rankings ``rows`` (one run, whose topic ids
     are ``topics``), topic by topic, as a ``uint8`` array (each line ending with
@@ -182,7 +182,7 @@ def _per_query_block(evaluation: Evaluation, columns: list[Column], topics: pa.A
     return trec_lines([c.label for c in columns], topics, units, texts, suffix)
 
 
-def _summary_block(evaluation: Evaluation, run_index: int, suffix: bytes = b"") -> bytes:
+def _summary_block(evaluation: ResultTable, run_index: int, suffix: bytes = b"") -> bytes:
     out = io.StringIO()
     end = suffix.decode() + "\n"
     for column, value in evaluation.summary(run_index):
@@ -194,7 +194,7 @@ def _summary_block(evaluation: Evaluation, run_index: int, suffix: bytes = b"") 
     return out.getvalue().encode()
 
 
-def _rows(evaluation: Evaluation, per_query: bool) -> list[dict]:
+def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
     rows = []
     jr = evaluation.rankings
     for run_index, run in enumerate(evaluation.runs):
@@ -202,7 +202,7 @@ def _rows(evaluation: Evaluation, per_query: bool) -> list[dict]:
             mask = np.flatnonzero(jr.ranking_run == run_index)
             topics = jr.topic_labels[mask]
             for column in evaluation.columns:
-                if not column.family.per_query:
+                if not column.per_query:
                     continue
                 for topic, value in zip(topics, evaluation.values[column.label][mask],
                                         strict=True):
@@ -224,7 +224,7 @@ def _plain(value):
 
 
 def write_results(
-    evaluation: Evaluation, stream: IO[bytes], *, fmt: str = "trec", per_query: bool = False,
+    evaluation: ResultTable, stream: IO[bytes], *, fmt: str = "trec", per_query: bool = False,
     summary: bool = True,
 ) -> None:
     """Write results in one of :data:`FORMATS` to a binary stream."""
@@ -255,7 +255,7 @@ def _csv_text(rows: list[dict]) -> str:
     return out.getvalue()
 
 
-def markdown_table(evaluation: Evaluation) -> str:
+def markdown_table(evaluation: ResultTable) -> str:
     """Runs × measures Markdown table of the summary values (4 decimals)."""
     header_columns = [c for c in evaluation.columns if c.aggregate not in ("runid", "none")]
     lines = ["| run | " + " | ".join(c.label for c in header_columns) + " |",

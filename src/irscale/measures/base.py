@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -34,9 +34,7 @@ from ..core.judged import JudgedRankings
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.subsets import memo, relevant_documents
 from ..errors import MeasureError
-
-Aggregate = Literal["mean", "sum", "gmean", "count", "runid", "none"]
-ValueType = Literal["float", "int", "str"]
+from ..io.table import Aggregate, ValueType
 
 #: trec_eval's floor for values entering a geometric mean (MIN_GEO_MEAN).
 MIN_GEO_MEAN = 0.00001

@@ -34,9 +34,10 @@ from ..core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judge
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
-from ..evaluation import Column, Evaluation, check_topics
+from ..evaluation import Evaluation, check_topics
 from ..io.memory import as_qrels, as_runs
-from ..measures.base import EvalContext, Family, NoParams
+from ..io.table import Column
+from ..measures.base import EvalContext
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
 from .scale import Scale, ScaledImage, TieStrategy, check_size, scale
@@ -84,13 +85,6 @@ class ScaleTransform:
 
 def ranked_label(label: str, rescale: bool) -> str:
     return f"{label}_R01" if rescale else f"{label}_R"
-
-
-def _family(label: str, doc: str) -> Family:
-    def kernel(jr, params, ctx):  # pragma: no cover - values are precomputed
-        raise NotImplementedError
-
-    return Family(name=label, kernel=kernel, params=NoParams(), doc=doc)
 
 
 def judged_matrix(jr: JudgedRankings, N: int) -> np.ndarray:
@@ -236,8 +230,7 @@ def transform_rankings(
         values[label] = measure.kernel_values(degrees, contexts)
         values[r_label] = _ranked_values(measure, degrees, contexts, grid, N, levels, ties,
                                          rescale, feasible, progress, used)
-        columns += [Column(label, _family(label, f"{label} on runs cut at N={N}")),
-                    Column(r_label, _family(r_label, f"ranked {label} (φ, ties={ties})"))]
+        columns += [Column(label), Column(r_label)]
         labels.append((label, r_label))
     evaluation = Evaluation(columns=tuple(columns), values=values, rankings=out_jr,
                             n_qrels_topics=len(topics), context=EvalContext())

@@ -1,0 +1,123 @@
+"""Readers of label sets (:class:`~irscale.core.labels.LabelTable`): a second judgment file
+in qrels format, a mapping or a DataFrame (see :mod:`irscale.core.labels`)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ..core import arrow
+from ..core.inputs import Qrels, resolve_duplicates
+from ..core.labels import ANY_TOPIC, LabelTable
+from ..errors import InputError, InputFormatError
+from ._text import is_float, line_of_record, parse_columns, source_name
+from .memory import _DOC, _TOPIC, _column
+
+
+def read_labels(source: Any) -> LabelTable:
+    """A :class:`LabelTable` from a file path, bytes, mapping, DataFrame or :class:`Qrels`.
+
+    >>> t = read_labels(b"101 0 d1 95\\n101 0 d2 7\\n")
+    >>> t
+    LabelTable(2 values, source='<bytes>')
+    >>> t.value.tolist()
+    [95.0, 7.0]
+    >>> read_labels({"d1": 0.5, "d2": 0.25}).topic.to_pylist()  # "*": every topic
+    ['*', '*']
+    """
+    if isinstance(source, LabelTable):
+        return source
+    if isinstance(source, Qrels):
+        return LabelTable(source.topic, source.docno, source.rel.astype(np.float64),
+                          source.source)
+    if isinstance(source, (str, os.PathLike, bytes, io.IOBase)):
+        return _read_file(source)
+    if isinstance(source, Mapping):
+        return _from_mapping(source)
+    if hasattr(source, "columns"):
+        return _from_frame(source)
+    raise InputError(f"cannot use a {type(source).__name__} as a label set")
+
+
+def _read_file(source: Any) -> LabelTable:
+    name = source_name(source)
+    table, raw = parse_columns(
+        source,
+        ("qid", "iter", "docno", "value"),
+        {"qid": pa.string(), "docno": pa.string(), "value": pa.float64()},
+        ("qid", "docno", "value"),
+        {3: lambda text: None if is_float(text) else "is not a number"},
+        "labels",
+    )
+    return _checked(table["qid"], table["docno"], arrow.to_numpy(table["value"]), name,
+                    lambda row: line_of_record(raw(), row))
+
+
+def _from_mapping(data: Mapping[Any, Any]) -> LabelTable:
+    topics: list[str] = []
+    docs: list[str] = []
+    values: list[Any] = []
+    for key, entry in data.items():
+        if isinstance(entry, Mapping):
+            topics.extend([str(key)] * len(entry))
+            docs.extend(str(d) for d in entry)
+            values.extend(entry.values())
+        else:  # {docno: value}: the same value for every topic
+            topics.append(ANY_TOPIC)
+            docs.append(str(key))
+            values.append(entry)
+    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
+                    pa.chunked_array([pa.array(docs, pa.string())]),
+                    _numbers(values, "<labels dict>"), "<labels dict>",
+                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
+
+
+def _from_frame(frame: Any) -> LabelTable:
+    source = "<labels DataFrame>"
+    t = _column(frame, _TOPIC, "topic", source)
+    d = _column(frame, _DOC, "document", source)
+    v = _column(frame, ("value", "label", "relevance", "rel", "score"), "value", source)
+    topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
+    values = frame[v].tolist()
+    return _checked(pa.chunked_array([pa.array(topics, pa.string())]),
+                    pa.chunked_array([pa.array(docs, pa.string())]),
+                    _numbers(values, source), source,
+                    lambda row: (None, f"{topics[row]} {docs[row]} {values[row]}"))
+
+
+def _numbers(values: list[Any], source: str) -> np.ndarray:
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        bad = next(v for v in values if not _is_number(v))
+        raise InputError(f"label value {bad!r} is not a number", source=source) from None
+
+
+def _is_number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _checked(topic: pa.ChunkedArray, docno: pa.ChunkedArray, value: np.ndarray,
+             source: str, describe) -> LabelTable:
+    if len(value) == 0:
+        raise InputError("empty label set", source=source)
+    value = np.asarray(value, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(value))
+    if len(bad):
+        line, text = describe(int(bad[0]))
+        raise InputFormatError("label value is not a finite number", source=source, line=line,
+                               text=text)
+    resolve_duplicates(topic, docno, value, "error", source, describe)
+    return LabelTable(topic=topic, docno=docno, value=value, source=source)
+
+
+__all__ = ["read_labels"]
