@@ -226,10 +226,11 @@ class ScoreMatrix:
         :class:`~irscale.errors.EmptyInputError`; an unreadable file
         :class:`~irscale.errors.FileAccessError`.
         """
-        from . import _csv_scores
+        # The one upward import of core (see tests/test_layers.py): the reader is io's.
+        from ..io import scores_csv
 
-        table = _csv_scores.read(path, topic_column=topic_column,
-                                 allow_missing=allow_missing)
+        table = scores_csv.read(path, topic_column=topic_column,
+                                allow_missing=allow_missing)
         name = measure or table.measure
         try:
             return cls.from_array(table.values, topics=table.topics, systems=table.systems,

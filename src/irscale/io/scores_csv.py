@@ -1,4 +1,4 @@
-"""Parsing of score-matrix CSV files (``ScoreMatrix.read_csv``): strict, line-numbered.
+"""Reader of score-matrix CSV files (``ScoreMatrix.read_csv``): strict, line-numbered.
 
 A score CSV has a header of column names, then one row per topic and one column per
 system, optionally a column of topic ids. pandas guesses where this format needs a clear
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import EmptyInputError, InputError, InputFormatError
+from .files import read_input
 
 #: Column names taken as the topic column when none is named (compared in lower case).
 TOPIC_COLUMN_NAMES: tuple[str, ...] = ("topic", "topic_id", "topicid", "qid", "query_id",
@@ -239,8 +240,6 @@ def _row_values(row: _Row, columns: list[int], names: list[str], source: str,
 def read(path: object, *, topic_column: str | bool | None = None,
          allow_missing: bool = False) -> ScoreTable:
     """Parse a score CSV (see :meth:`irscale.core.ScoreMatrix.read_csv`)."""
-    from ..io.files import read_input
-
     source, measure = _source_and_measure(path)
     data = read_input(path)  # type: ignore[arg-type]
     rows = _records(_decode(data, source), source)
