@@ -10,7 +10,7 @@ Friedman (Friedman, 1937)
     χ²_F ~ χ²_{k−1}. The paired (topic-blocked) counterpart of the two-way ANOVA.
 
 Both match scipy.stats.kruskal and scipy.stats.friedmanchisquare. Tukey's HSD after them
-works on mean ranks (:func:`irscale.stats.tukey.tukey_from_ranks`).
+works on mean ranks (:meth:`irscale.stats.results.RankTestResult.tukey_hsd`).
 """
 
 from __future__ import annotations

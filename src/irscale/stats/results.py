@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
+from ._data import check_alpha, tie_tolerance
+from ._ptukey import tukey_critical, tukey_sf
 from .effects import EffectSize, EffectSizes, t_interval
 from .protocol import ConfidenceInterval, interval_or_default
 from .tables import (
@@ -254,8 +256,6 @@ class PairwiseComparisons:
                 critical = float(np.quantile(extra["ranges"], level))
                 return diff - critical, diff + critical
             if "tukey_se" in extra:
-                from ._ptukey import tukey_critical
-
                 critical = tukey_critical(1.0 - level, int(extra["k"]), extra["df"])
                 se = extra["tukey_se"]
                 return diff - critical * se, diff + critical * se
@@ -358,6 +358,63 @@ class PairwiseComparisons:
 
     def __repr__(self) -> str:
         return f"PairwiseComparisons({self.summary()})"
+
+
+def tukey_from_means(
+    means: np.ndarray,
+    cov: np.ndarray,
+    df: float,
+    systems: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    method: str = "Tukey HSD",
+    fake: bool = False,
+    note: str = "",
+    pvalues: bool = True,
+) -> PairwiseComparisons:
+    """Tukey's HSD (:mod:`irscale.stats.tukey`) for all pairs of ``means`` with
+    covariance ``cov`` and error df ``df``.
+
+    ``pvalues=False`` skips the p-values (NaN; the decisions, which use the critical
+    value, are the same): the studentized-range tail is the costly part for many pairs,
+    and meta-evaluation (topic splitting, scale-effect tables) needs only the decisions.
+    """
+    alpha = check_alpha(alpha)
+    means = np.asarray(means, dtype=np.float64)
+    k = len(means)
+    if k < 2:
+        raise ParameterError("Tukey's HSD needs at least two systems")
+    i, j = np.triu_indices(k, k=1)
+    diff = means[i] - means[j]
+    var = np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0)
+    se = np.sqrt(var / 2.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.where(se > 0, np.abs(diff) / np.where(se > 0, se, 1.0), np.inf)
+    critical = tukey_critical(alpha, k, df)
+    if fake:
+        p = np.where(np.abs(diff) > tie_tolerance(means), 0.0, 1.0)
+        significant = p <= alpha
+    else:
+        p = tukey_sf(q, k, df) if pvalues else np.full(q.shape, np.nan)
+        significant = q > critical
+    diagonal = np.diag(cov)
+    off = cov - np.diag(diagonal)
+    balanced = np.allclose(diagonal, diagonal[0]) and not np.any(off)
+    names = np.array(systems, dtype=object)
+    return PairwiseComparisons(
+        method=method,
+        alpha=alpha,
+        columns={
+            "a": names[i], "b": names[j], "mean_a": means[i], "mean_b": means[j],
+            "diff": diff, "ci_low": diff - critical * se, "ci_high": diff + critical * se,
+            "statistic": q, "p": p, "significant": significant,
+        },
+        critical_value=critical,
+        half_width=0.5 * critical * float(np.sqrt(diagonal[0])) if balanced else None,
+        note=note,
+        extra={"df": df, "k": k, "tukey_se": se},
+    )
+
 
 
 # --------------------------------------------------------------------------- ANOVA
@@ -496,9 +553,14 @@ class AnovaResult:
     def tukey_hsd(self, alpha: float = 0.05, *, pvalues: bool = True) -> PairwiseComparisons:
         """Tukey's HSD on the system factor of this model (seed 004 eq. 9–11);
         ``pvalues=False``: decisions only (p = NaN)."""
-        from .tukey import tukey_from_anova
-
-        return tukey_from_anova(self, alpha=alpha, pvalues=pvalues)
+        label = "fake " if self.fake else ""
+        return tukey_from_means(
+            self.system_means, self.system_cov, self.df_error, self.systems,
+            alpha=alpha, method=f"{label}Tukey HSD after {self.name} [{self.model}]",
+            fake=self.fake,
+            note=f"MS_error {self.ms_error:.6g} on {self.df_error:g} df ({self.ss_type})",
+            pvalues=pvalues,
+        )
 
     def _display(self, digits: int) -> pd.DataFrame:
         return _anova_display(self.to_frame())
@@ -568,9 +630,12 @@ class RankTestResult:
     def tukey_hsd(self, alpha: float = 0.05, *, pvalues: bool = True) -> PairwiseComparisons:
         """Tukey's HSD on the mean ranks (df = ∞), as MATLAB's multcompare does;
         ``pvalues=False``: decisions only (p = NaN)."""
-        from .tukey import tukey_from_ranks
-
-        return tukey_from_ranks(self, alpha=alpha, pvalues=pvalues)
+        cov = np.diag(self.rank_variance / self.rank_counts)
+        return tukey_from_means(
+            self.mean_ranks, cov, np.inf, self.systems, alpha=alpha,
+            method=f"Tukey HSD on mean ranks after {self.test}",
+            note="differences and intervals are in mean-rank units", pvalues=pvalues,
+        )
 
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
