@@ -88,8 +88,8 @@ def baseline(values, splits_per_size: int, exact: bool = False):
     from irscale.meta import topic_splits
     from irscale.meta._common import derived_seed
     from irscale.meta.splitting import agreement
-    from irscale.scales.kendall import kendall_tau
     from irscale.stats._resampling import seed_sequence
+    from irscale.stats.kendall import kendall_tau
 
     out = {}
     n = values.shape[0]

@@ -15,7 +15,7 @@ from irscale.cli.main import main
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError, ParameterError
 from irscale.meta.rank_correlation import rbo_scores
-from irscale.scales.kendall import RTOL
+from irscale.stats.kendall import RTOL
 
 
 def table(seed: int = 0, topics: int = 12, systems: int = 5) -> np.ndarray:

@@ -12,9 +12,9 @@ import irscale.scales.pairs as pairs
 from irscale.scales import clear_cache, scale
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.generic import EnumeratedImage, naive_image
-from irscale.scales.kendall import kendall_tau
 from irscale.scales.measures import scale_measure
 from irscale.scales.space import Space, count_sequences, to_context
+from irscale.stats.kendall import kendall_tau
 
 MEASURES = ["P", "R", "F", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10",
             "nDCG_b02", "nDCG_b10", "SBTO", "RBTO", "RBP(p=0.4)", "DCG(discount=log2)",

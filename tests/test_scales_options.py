@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from irscale.errors import InputError, ParameterError
-from irscale.scales import Context, Space, kendall_tau, scale, tau_table, transform
+from irscale.scales import Context, Space, scale, tau_table, transform
 from irscale.scales.space import MAX_LEVELS, MAX_RECALL_BASE
+from irscale.stats.kendall import kendall_tau
 
 
 @pytest.mark.parametrize("levels", [1, 0, -3, MAX_LEVELS + 1, 10**30, 2.0, True, "3"])

@@ -9,8 +9,8 @@ import pytest
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.scales import scale
 from irscale.scales.diagnostics import tau_table
-from irscale.scales.kendall import kendall_tau, overall_tau, topic_taus
 from irscale.scales.transform import transform
+from irscale.stats.kendall import kendall_tau, overall_tau, topic_taus
 
 QRELS = qrels_from_dict({
     "t1": {"a": 1, "b": 2, "c": 0, "d": 1, "u": -1},

@@ -6,6 +6,7 @@ one ranking, accumulating doubles one document at a time; to reproduce its value
 bit, float reductions here never subtract global cumulative sums (which round with the
 magnitude of everything before the segment) nor use numpy's pairwise summation:
 
+* :func:`ranges`: the concatenated index ranges of segments (``arange`` per segment);
 * :func:`segment_sum`: per segment, values added in order (``np.bincount`` with weights
   adds its inputs in order, one bin per segment); integers exactly;
 * :func:`segment_scan`: ``ufunc.accumulate`` restarted at every segment, forwards (running
@@ -25,6 +26,15 @@ import numpy as np
 def segment_ids(offsets: np.ndarray) -> np.ndarray:
     """Segment index of every element."""
     return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+
+
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(starts[k], starts[k] + lengths[k])`` for every k."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
 
 
 def segment_sum(values: np.ndarray, offsets: np.ndarray,

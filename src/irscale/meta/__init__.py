@@ -1,7 +1,7 @@
 """Meta-evaluation: judging measures, test collections and significance tests.
 
 Rank correlation (seed 001 §5.2; seed 000 §3.3) — :mod:`irscale.meta.rank_correlation`
-    :func:`kendall_tau` (τ_b, seed 000 §3.3; from :mod:`irscale.scales.kendall`),
+    :func:`kendall_tau` (τ_b, seed 000 §3.3; from :mod:`irscale.stats.kendall`),
     :func:`tau_ap` and :func:`tau_ap_symmetric` (seed 001 eq. 52), :func:`rbo` /
     :func:`rbo_scores` (rank-biased overlap), :func:`spearman`, :func:`correlation` by
     name, :func:`overall_correlation` and :func:`topic_correlations` between two

@@ -37,8 +37,8 @@ from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..io.trec import read_runs
-from ..scales.kendall import kendall_tau
 from ..stats._data import check_count
+from ..stats.kendall import kendall_tau
 from ._common import format_frame
 
 #: Largest pool depth accepted (deeper than any run: a larger one is a typo).

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
-from ..scales.kendall import kendall_tau
+from ..stats.kendall import kendall_tau
 from .discriminative import DiscriminativePower
 from .splitting import SplitStudy
 

@@ -2,14 +2,14 @@
 
 A score vector ranks systems by decreasing score. Two scores are *tied* when
 ``|a − b| ≤ atol + rtol · max(|a|, |b|)`` (the tolerance of
-:func:`irscale.scales.kendall.kendall_tau`: means over topics are float sums, and equal
+:func:`irscale.stats.kendall.kendall_tau`: means over topics are float sums, and equal
 sums in another order may differ in the last bits).
 
 Kendall's τ (seed 000 §3.3)
     τ = (P − Q) / sqrt((P + Q + T)(P + Q + U)): P concordant pairs, Q discordant, T (U)
     pairs tied in the first (second) ranking only — Kendall's τ_b, equal to
     ``scipy.stats.kendalltau(variant="b")``. Implemented once, in
-    :func:`irscale.scales.kendall.kendall_tau`, re-exported here.
+    :func:`irscale.stats.kendall.kendall_tau`, re-exported here.
 AP correlation τ_ap (seed 001 eq. 52; Yilmaz, Aslam & Robertson, 2008)
     With the evaluated ranking x and the gold standard y over m items,
     τ_ap(x | y) = 2/(m − 1) Σ_{r=2}^{m} correct(r)/(r − 1) − 1, correct(r) the number of
@@ -66,7 +66,6 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
-from ..scales.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats._data import check_count
 from ..stats._ranks import rank_columns
 from ..stats._resampling import (
@@ -79,6 +78,7 @@ from ..stats._resampling import (
     seed_sequence,
 )
 from ..stats.bootstrap import resample_counts
+from ..stats.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats.protocol import (
     ConfidenceInterval,
     Estimate,

@@ -5,7 +5,7 @@ gives, per topic and run, M and its ranked (interval-scaled) version M_R = φ(M)
 §5, ties ``unq``). The report reproduces the paper's analyses on any set of runs:
 
 Table 2 — how far a measure is from an interval scale (§7.1)
-    The *overall* Kendall τ (seed 000 §3.3, :func:`irscale.scales.kendall.kendall_tau`)
+    The *overall* Kendall τ (seed 000 §3.3, :func:`irscale.stats.kendall.kendall_tau`)
     between the systems' means of M and of M_R, per cut-off N. The topic-by-topic τ is 1 by
     construction (φ preserves each topic's order); :meth:`ScaleReport.topic_by_topic`
     reports its minimum as the paper's sanity check.
@@ -38,8 +38,8 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
-from ..scales.kendall import kendall_tau
 from ..stats._data import check_alpha, check_counts
+from ..stats.kendall import kendall_tau
 from ..stats.tables import FORMATS
 from ._common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide

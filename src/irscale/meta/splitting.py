@@ -21,7 +21,7 @@ Measures per split (seed 002 §3.3)
     Jaccard  J = |Sig1 ∩ Sig2| / |Sig1 ∪ Sig2|   (0 when both sets are empty),
     Overlap  O = |Sig1 ∩ Sig2| / min(|Sig1|, |Sig2|)   (0 when one set is empty),
     with Sig the sets of significantly different (unordered) pairs; Kendall's τ
-    (:func:`irscale.scales.kendall.kendall_tau`) between the two rankings of systems by
+    (:func:`irscale.stats.kendall.kendall_tau`) between the two rankings of systems by
     the procedures' estimates. Pairs whose difference is exactly 0 on a half have no
     direction and fall in none of AA, AD, MA, MD.
     Bias = 1 − AA / (AA + AD + MA/2 + MD/2), computed from the counts averaged over the
@@ -45,7 +45,6 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
-from ..scales.kendall import kendall_tau
 from ..stats import ShardScores
 from ..stats._data import check_alpha, check_count, check_counts
 from ..stats._resampling import (
@@ -56,6 +55,7 @@ from ..stats._resampling import (
     resolve_rng,
 )
 from ..stats.corrections import correction_name
+from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.tables import FORMATS
 from ._common import (

@@ -10,7 +10,6 @@ ordinal/interval with respect to SBTO and RBTO, Kendall τ between M and M_R). S
 """
 
 from .diagnostics import ImageSummary, figure_data, order_properties, summarize, tau_table
-from .kendall import KendallTau, kendall_tau, overall_tau, topic_taus
 from .measures import ScaleMeasure, scale_measure
 from .scale import TIE_STRATEGIES, Scale, clear_cache, scale
 from .space import Context, Space
@@ -21,21 +20,17 @@ __all__ = [
     "TIE_STRATEGIES",
     "Context",
     "ImageSummary",
-    "KendallTau",
     "Scale",
     "ScaleMeasure",
     "ScaleTransform",
     "Space",
     "clear_cache",
     "figure_data",
-    "kendall_tau",
     "order_properties",
-    "overall_tau",
     "rank_values",
     "scale",
     "scale_measure",
     "summarize",
     "tau_table",
-    "topic_taus",
     "transform",
 ]

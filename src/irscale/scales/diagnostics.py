@@ -34,10 +34,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
+from ..stats.kendall import overall_tau, topic_taus
 from .closed_forms import CountImage, LexImage
 from .enumeration import format_run, iter_runs, run_index
 from .image import ConstantImage
-from .kendall import overall_tau, topic_taus
 from .scale import Scale, ScaledImage
 from .space import Space
 from .ties import rank_values

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core.segments import ranges
 from .image import Image
 from .progress import Progress
 
@@ -47,15 +48,6 @@ BUCKET_PAIRS = 1 << 22
 
 INT_LOW = -(1 << 62)
 INT_HIGH = 1 << 62
-
-
-def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(starts[k], starts[k] + lengths[k])`` for every k."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(lengths) - lengths
-    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
 
 
 @dataclass

@@ -15,7 +15,9 @@ RBP_p05 means differ by multiples of 2^-30/T.
 
 The *overall* correlation between two measures ranks the systems by their mean over
 topics; the *topic-by-topic* correlation compares the two rankings of each topic
-(Ferrante et al., seed 000 §3.3 and §7.1). Issue 6's meta-evaluation reuses these.
+(Ferrante et al., seed 000 §3.3 and §7.1). The scale diagnostics
+(:mod:`irscale.scales.diagnostics`) and the meta-evaluation (:mod:`irscale.meta`) both use
+this module, which is why it lives in :mod:`irscale.stats`, below both.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.scorematrix import ScoreMatrix
+from ..core.segments import ranges
 from ..errors import AlignmentError, InputError, ParameterError
-from .pairs import ranges
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -85,7 +87,7 @@ class KendallTau:
     def format(self, fmt: str = "text", *, digits: int = 4) -> str:
         """τ and its counts as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json``
         table (the tables of every irscale result)."""
-        from ..stats.protocol import format_table
+        from .protocol import format_table
 
         return format_table(self.to_frame(), fmt, digits=digits)
 
