@@ -86,10 +86,10 @@ def baseline(values, splits_per_size: int, exact: bool = False):
     """The loop over sizes, repetitions and halves; agreement measures per split."""
 
     from irscale.meta import topic_splits
-    from irscale.meta._common import derived_seed
+    from irscale.meta.common import derived_seed
     from irscale.meta.splitting import agreement
-    from irscale.stats._resampling import seed_sequence
     from irscale.stats.kendall import kendall_tau
+    from irscale.stats.resampling import seed_sequence
 
     out = {}
     n = values.shape[0]

@@ -16,7 +16,7 @@ from irscale.meta import (
 )
 from irscale.meta.discriminative import bootstrap_required_differences
 from irscale.stats import paired_bootstrap_test, randomized_tukey_hsd
-from irscale.stats._resampling import seed_sequence
+from irscale.stats.resampling import seed_sequence
 
 
 def _scores(seed: int = 0, topics: int = 20, systems: int = 6) -> np.ndarray:

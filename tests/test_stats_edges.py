@@ -275,9 +275,9 @@ def test_compare_huge_scores_give_a_clear_error(tmp_path, capsys):
 def test_cli_limits_are_those_of_the_functions():
     from irscale.cli import checks
     from irscale.meta import loo, splitting
-    from irscale.stats import _resampling
+    from irscale.stats import resampling
 
-    assert checks.MAX_SAMPLES == _resampling.MAX_SAMPLES
+    assert checks.MAX_SAMPLES == resampling.MAX_SAMPLES
     assert checks.MAX_REPETITIONS == splitting.MAX_REPETITIONS
     assert checks.MAX_DEPTH == loo.MAX_DEPTH
 

@@ -207,7 +207,7 @@ def test_progress_callback_reports_every_chunk():
 @settings(max_examples=25, deadline=None)
 @given(count=st.integers(0, 200), samples=st.integers(200, 500))
 def test_conventions_and_standard_errors(count, samples):
-    from irscale.stats._resampling import mc_pvalue
+    from irscale.stats.resampling import mc_pvalue
 
     plus, se_plus = mc_pvalue(np.array([count]), samples, "plus-one")
     prop, se_prop = mc_pvalue(np.array([count]), samples, "proportion")

@@ -107,7 +107,7 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
 
 
 def _alpha(args: argparse.Namespace, default: float | None = 0.05) -> None:
-    from ..stats._data import check_alpha
+    from ..stats.validation import check_alpha
 
     if not _given(args, "alpha"):
         args.alpha = default
@@ -116,7 +116,7 @@ def _alpha(args: argparse.Namespace, default: float | None = 0.05) -> None:
 
 
 def _seed(args: argparse.Namespace, attr: str = "seed", flag: str = "--seed") -> None:
-    from ..stats._resampling import check_seed
+    from ..stats.resampling import check_seed
 
     if _given(args, attr):
         check_seed(getattr(args, attr), f"{flag} ({attr})")
@@ -124,7 +124,7 @@ def _seed(args: argparse.Namespace, attr: str = "seed", flag: str = "--seed") ->
 
 def _count(args: argparse.Namespace, attr: str, flag: str, minimum: int = 1,
            api: str | None = None, maximum: int | None = None) -> None:
-    from ..stats._data import check_count
+    from ..stats.validation import check_count
 
     if _given(args, attr):
         check_count(getattr(args, attr), f"{flag} ({api or attr})", minimum, maximum)

@@ -176,7 +176,7 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
     if matrix.n_topics < 2:
         raise InputError(f"at least 2 topics are needed, got {matrix.n_topics}")
-    from ..stats._data import check_not_constant
+    from ..stats.validation import check_not_constant
 
     check_not_constant(matrix.values, "the scores")
     return matrix

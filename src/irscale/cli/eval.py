@@ -135,7 +135,7 @@ def _check_latex_options(args: argparse.Namespace) -> None:
     if args.baseline is None and given:
         raise ParameterError(f"{given[0]} applies to the tests against --baseline RUN")
     if args.alpha is not None:
-        from ..stats._data import check_alpha
+        from ..stats.validation import check_alpha
 
         check_alpha(args.alpha, "--alpha (alpha)")
 

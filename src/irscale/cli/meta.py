@@ -204,7 +204,7 @@ def _measures(matrix, args: argparse.Namespace) -> list[str]:
 
 
 def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
-    from ..meta._common import format_frame
+    from ..meta.common import format_frame
 
     return format_frame(frame, args.fmt, digits=args.digits,
                         title=None if args.fmt in ("csv", "json") else title)

@@ -27,8 +27,8 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..stats import sign_test
-from ..stats._data import check_alpha, tie_tolerance
-from ._common import format_frame, pair_index, paired_tables
+from ..stats.validation import check_alpha, tie_tolerance
+from .common import format_frame, pair_index, paired_tables
 
 __all__ = ["Concordance", "concordance_table", "concordance_test"]
 

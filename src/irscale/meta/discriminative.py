@@ -50,8 +50,8 @@ import pandas as pd
 
 from ..errors import ParameterError
 from ..stats import pairwise_tests, randomized_tukey_hsd
-from ..stats._data import check_alpha, check_choice, check_count, check_not_constant
-from ..stats._resampling import (
+from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
+from ..stats.resampling import (
     CONVENTIONS,
     MAX_SAMPLES,
     ProgressArg,
@@ -63,8 +63,8 @@ from ..stats._resampling import (
     phase_progress,
     resolve_rng,
 )
-from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
-from ._common import copy_seed, format_frame, pair_index, score_table, seed_sequence
+from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
+from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
 #: Methods of :func:`discriminative_power`.
 METHODS: tuple[str, ...] = ("bootstrap", "randomized-tukey-hsd")

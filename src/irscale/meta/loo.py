@@ -37,9 +37,9 @@ from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..io.trec import read_runs
-from ..stats._data import check_count
 from ..stats.kendall import kendall_tau
-from ._common import format_frame
+from ..stats.validation import check_count
+from .common import format_frame
 
 #: Largest pool depth accepted (deeper than any run: a larger one is a typo).
 MAX_DEPTH = 1_000_000_000

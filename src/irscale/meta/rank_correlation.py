@@ -66,17 +66,6 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
-from ..stats._data import check_count
-from ..stats._ranks import rank_columns
-from ..stats._resampling import (
-    MAX_SAMPLES,
-    ProgressArg,
-    RngArg,
-    check_progress,
-    progress_reporter,
-    resolve_rng,
-    seed_sequence,
-)
 from ..stats.bootstrap import resample_counts
 from ..stats.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats.protocol import (
@@ -86,7 +75,18 @@ from ..stats.protocol import (
     format_table,
     interval_or_default,
 )
-from ._common import generator, paired_tables
+from ..stats.ranks import rank_columns
+from ..stats.resampling import (
+    MAX_SAMPLES,
+    ProgressArg,
+    RngArg,
+    check_progress,
+    progress_reporter,
+    resolve_rng,
+    seed_sequence,
+)
+from ..stats.validation import check_count
+from .common import generator, paired_tables
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
 METHODS: tuple[str, ...] = ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo")

@@ -38,10 +38,10 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
-from ..stats._data import check_alpha, check_counts
 from ..stats.kendall import kendall_tau
 from ..stats.tables import FORMATS
-from ._common import format_frame
+from ..stats.validation import check_alpha, check_counts
+from .common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
 
 #: The measures and cut-offs of seed 000 §6.

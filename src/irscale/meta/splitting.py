@@ -46,19 +46,19 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats import ShardScores
-from ..stats._data import check_alpha, check_count, check_counts
-from ..stats._resampling import (
+from ..stats.corrections import correction_name
+from ..stats.kendall import kendall_tau
+from ..stats.registry import TESTS
+from ..stats.resampling import (
     ProgressArg,
     RngArg,
     check_progress,
     progress_reporter,
     resolve_rng,
 )
-from ..stats.corrections import correction_name
-from ..stats.kendall import kendall_tau
-from ..stats.registry import TESTS
 from ..stats.tables import FORMATS
-from ._common import (
+from ..stats.validation import check_alpha, check_count, check_counts
+from .common import (
     derived_seed,
     format_frame,
     generator,

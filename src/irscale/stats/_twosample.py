@@ -17,10 +17,10 @@ import numpy as np
 from scipy import stats
 
 from ..errors import InputError, ParameterError
-from ._data import check_alpha, check_alternative, tie_tolerance, two_samples
-from ._resampling import rng_options
 from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
+from .resampling import rng_options
 from .results import TestResult
+from .validation import check_alpha, check_alternative, tie_tolerance, two_samples
 
 
 @dataclass

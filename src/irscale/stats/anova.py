@@ -29,10 +29,10 @@ import numpy as np
 from scipy import stats
 
 from ..errors import InputError
-from ._data import TIE_RTOL, check_not_constant, score_table
 from ._factorial import SumsOfSquares, Term, balanced, format_model, parse_model, term_name
 from ._linear import type3
 from .results import AnovaResult, AnovaRow
+from .validation import TIE_RTOL, check_not_constant, score_table
 
 #: Named models of a topics × systems score table: (formula, description, fake).
 MODELS: dict[str, tuple[str, str, bool]] = {

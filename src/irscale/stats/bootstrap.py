@@ -16,7 +16,7 @@ Unpaired bootstrap test (seed 001, §4.3, Fig. 13–14)
 
 The seed's algorithms report ASL = count/B (``convention="proportion"``); the default
 here is (count + 1)/(B + 1) with its Monte Carlo standard error (see
-:mod:`irscale.stats._resampling`). Randomness: ``rng`` (an integer seed, a
+:mod:`irscale.stats.resampling`). Randomness: ``rng`` (an integer seed, a
 :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias); progress:
 ``progress`` (a bool, or a callable ``progress(done, total)``). Vectorised: a chunk of
 1,024 bootstrap samples is a (chunk × n) matrix C of draw counts, and C @ w, C @ w² give
@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ._data import TIE_RTOL
-from ._resampling import (
+from ._twosample import Outcome, TestSpec, run_test, studentise
+from .resampling import (
     ProgressArg,
     RngArg,
     check_resampling,
@@ -40,8 +40,8 @@ from ._resampling import (
     mc_pvalue,
     seed_sequence,
 )
-from ._twosample import Outcome, TestSpec, run_test, studentise
 from .results import TestResult
+from .validation import TIE_RTOL
 
 #: Bootstrap samples per chunk (fixed: results do not depend on memory or workers).
 CHUNK = 1024

@@ -282,7 +282,7 @@ def effect_size_columns(x: np.ndarray, y: np.ndarray, paired: bool) -> dict[str,
 def effect_sizes(x: np.ndarray, y: np.ndarray, *, paired: bool = True) -> EffectSizes:
     """The effect sizes of one comparison of the score vectors ``x`` and ``y`` (checked as
     the tests check them: finite, at least 2 values each, of one length when paired)."""
-    from ._data import two_samples
+    from .validation import two_samples
 
     xs, ys, _ = two_samples(x, y, paired=paired)
     columns = effect_size_columns(xs[:, None], ys[:, None], paired)

@@ -32,7 +32,7 @@ Wilcoxon rank-sum / Mann–Whitney U (unpaired; Mann & Whitney, 1947)
     when there are no ties and min(n, m) ≤ 8, else the normal approximation (``"approx"``,
     or scipy's name ``"asymptotic"``).
 
-Ties and zeros are decided with the tolerance of :data:`irscale.stats._data.TIE_RTOL`.
+Ties and zeros are decided with the tolerance of :data:`irscale.stats.validation.TIE_RTOL`.
 """
 
 from __future__ import annotations
@@ -43,11 +43,11 @@ import numpy as np
 from scipy import stats
 
 from ..errors import ParameterError
-from ._data import check_choice, tie_tolerance
 from ._exact import grouped_exact_pvalues, rank_sum_counts, signed_rank_counts
-from ._ranks import rank_columns
 from ._twosample import Outcome, TestSpec, finish_pvalues, run_test
+from .ranks import rank_columns
 from .results import TestResult
+from .validation import check_choice, tie_tolerance
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 RANK_METHODS = ("auto", "exact", "approx")

@@ -16,12 +16,12 @@ import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
-from ._data import check_alpha, check_alternative, score_table
-from ._resampling import fresh_seed_sequence, phase_progress, rng_options, seed_sequence
 from ._twosample import degenerate, pair_columns
 from .corrections import adjust_pvalues, correction_name
 from .registry import test_spec
+from .resampling import fresh_seed_sequence, phase_progress, rng_options, seed_sequence
 from .results import PairwiseComparisons
+from .validation import check_alpha, check_alternative, score_table
 
 
 def _groups(

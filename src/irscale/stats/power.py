@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from ..errors import ParameterError
-from ._data import check_alpha, check_choice
+from .validation import check_alpha, check_choice
 
 DESIGNS = ("paired-t", "two-sample-t", "anova", "ci")
 _MAX_TOPICS = 1_000_000

@@ -6,7 +6,7 @@ mean(d) (reported); its null distribution is that of mean(s_i d_i) over sign vec
 s ∈ {−1, +1}^n. With ``exact="auto"`` all 2^n sign vectors are enumerated when
 2^n ≤ ``samples`` (exact p = #{|mean(s d)| ≥ |mean(d)|} / 2^n); otherwise ``samples``
 random sign vectors give a Monte Carlo p-value (convention and standard error as in
-:mod:`irscale.stats._resampling`). Randomness: ``rng`` (an integer seed, a
+:mod:`irscale.stats.resampling`). Randomness: ``rng`` (an integer seed, a
 :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias); progress:
 ``progress`` (a bool, or a callable ``progress(done, total)``).
 
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import ParameterError
-from ._data import TIE_RTOL
-from ._resampling import (
+from ._twosample import Outcome, TestSpec, run_test
+from .resampling import (
     ProgressArg,
     RngArg,
     check_resampling,
@@ -33,8 +33,8 @@ from ._resampling import (
     mc_pvalue,
     seed_sequence,
 )
-from ._twosample import Outcome, TestSpec, run_test
 from .results import TestResult
+from .validation import TIE_RTOL
 
 #: Sign vectors per chunk (fixed: results do not depend on memory or workers).
 CHUNK = 1024

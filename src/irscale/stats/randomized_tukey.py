@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._data import TIE_RTOL, check_alpha, check_not_constant, score_table
-from ._resampling import (
+from .resampling import (
     ProgressArg,
     RngArg,
     check_resampling,
@@ -34,6 +33,7 @@ from ._resampling import (
     seed_sequence,
 )
 from .results import PairwiseComparisons
+from .validation import TIE_RTOL, check_alpha, check_not_constant, score_table
 
 #: Memory per chunk: at most this many float64 values in the permuted chunk array.
 CHUNK_VALUES = 4_000_000

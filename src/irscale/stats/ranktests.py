@@ -19,9 +19,9 @@ import numpy as np
 from scipy import stats
 
 from ..errors import InputError
-from ._data import check_not_constant, score_table, tie_tolerance
-from ._ranks import rank_columns
+from .ranks import rank_columns
 from .results import RankTestResult
+from .validation import check_not_constant, score_table, tie_tolerance
 
 
 def kruskal_wallis(data: object, *, measure: str | None = None) -> RankTestResult:

@@ -26,7 +26,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
-from ._data import check_alpha, tie_tolerance
 from ._ptukey import tukey_critical, tukey_sf
 from .effects import EffectSize, EffectSizes, t_interval
 from .protocol import ConfidenceInterval, interval_or_default
@@ -39,6 +38,7 @@ from .tables import (
     render,
     significance_mark,
 )
+from .validation import check_alpha, tie_tolerance
 
 
 def _whole(value: float | None) -> object:

@@ -43,10 +43,10 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError
-from ._data import check_choice, check_magnitude
 from ._factorial import parse_model
 from .anova import fit_model
 from .results import AnovaResult
+from .validation import check_choice, check_magnitude
 
 FACTORS = ("topic", "system", "shard")
 _MAIN = "topic + system + shard"

@@ -13,7 +13,7 @@ Reproducibility
 
 p-values
     With ``c`` the number of resampled statistics at least as extreme as the observed one
-    (ties decided with :data:`~irscale.stats._data.TIE_RTOL`), the default convention is
+    (ties decided with :data:`~irscale.stats.validation.TIE_RTOL`), the default convention is
     ``"plus-one"``, p = (c + 1)/(B + 1), which counts the observed arrangement as one of
     the samples and never returns 0 (Phipson & Smyth, 2010). ``"proportion"`` gives c/B,
     the Achieved Significance Level of seed 001 (Sakai), Fig. 12, 14 and 15. The Monte
@@ -39,7 +39,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..errors import ParameterError
-from ._data import check_alternative, check_choice, check_count
+from .validation import check_alternative, check_choice, check_count
 
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000

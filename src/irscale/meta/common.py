@@ -1,11 +1,11 @@
 """Shared helpers of :mod:`irscale.meta`: inputs, pairs of systems, seeds, table output.
 
 Inputs are what :mod:`irscale.stats` takes (a :class:`~irscale.core.ScoreMatrix`, a wide
-DataFrame or a topics × systems array; :func:`irscale.stats._data.score_table` checks
+DataFrame or a topics × systems array; :func:`irscale.stats.validation.score_table` checks
 them). Pairs of systems are always enumerated in ``numpy.triu_indices(k, 1)`` order — the
 order of :func:`irscale.stats.pairwise_tests` and of Tukey's HSD — so a pair's position is
 the same in every routine. Random streams come from
-:func:`irscale.stats._resampling.seed_sequence` (``seed`` or ``rng``).
+:func:`irscale.stats.resampling.seed_sequence` (``seed`` or ``rng``).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError
-from ..stats._data import check_magnitude, score_table
-from ..stats._resampling import seed_sequence
+from ..stats.resampling import seed_sequence
 from ..stats.tables import check_format, render
+from ..stats.validation import check_magnitude, score_table
 
 __all__ = [
     "copy_seed",

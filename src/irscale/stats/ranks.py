@@ -1,6 +1,6 @@
 """Mid-ranks with a tie tolerance, column by column, and the tie term Σ(t³ − t).
 
-Values closer than the tie tolerance (see :data:`irscale.stats._data.TIE_RTOL`) share the
+Values closer than the tie tolerance (see :data:`irscale.stats.validation.TIE_RTOL`) share the
 average of the ranks they span, as in every rank test of this package; ``Σ(t³ − t)`` over
 tie groups of size ``t`` is the usual tie correction of the rank tests' variances.
 """
