@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import irscale
-from irscale.core.inputs import DUPLICATE_POLICIES, check_duplicate_policy
+from irscale.core.duplicates import DUPLICATE_POLICIES, check_duplicate_policy
 from irscale.errors import ParameterError
 
 

@@ -11,17 +11,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import judged
+from irscale.core import qrels_index
+from irscale.core import ranking as ranking_module
 from irscale.core.inputs import Qrels, Run
-from irscale.core.judged import (
-    NONPOOL,
-    TIE_POLICIES,
-    UNJUDGED,
-    QrelsIndex,
-    RankingOptions,
-    build_judged_rankings,
-    judge_run_rows,
-)
+from irscale.core.judge import build_judged_rankings, judge_run_rows
+from irscale.core.judged import NONPOOL, UNJUDGED
+from irscale.core.options import TIE_POLICIES
+from irscale.core.qrels_index import QrelsIndex
+from irscale.core.ranking import RankingOptions
 from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, run_from_dict
@@ -192,7 +189,8 @@ def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judge
     rows scanned and looked up at once."""
     options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(judged, "_CHUNK_ROWS", chunk)
+        patch.setattr(ranking_module, "_CHUNK_ROWS", chunk)
+        patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
         _check_against_oracle(_qrels_of(), _run_of(rows), rows, options)
 
 
@@ -232,7 +230,7 @@ def test_blocks_out_of_order_are_sorted_block_by_block(ties, widths):
     run = _run_of(rows)
     blocks = run.topic_blocks
     key = run.rank if ties == "rank-column" else run.score
-    within = judged._block_sort(key, blocks, ties)
+    within = ranking_module._block_sort(key, blocks, ties)
     assert within is not None
     for b in range(len(blocks)):
         mine = list(range(blocks.bounds[b], blocks.bounds[b + 1]))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from irscale import evaluate
-from irscale.core.judged import RankingOptions
+from irscale.core.ranking import RankingOptions
 from irscale.errors import MeasureError, ParameterError
 from irscale.evaluation import sequential_total
 from irscale.measures.base import C_NAN, EvalContext, c_divide

@@ -13,8 +13,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import inputs
-from irscale.core.inputs import TopicBlocks, duplicate_rows, string_fingerprints, take_rows
+from irscale.core import blocks as blocks_module
+from irscale.core import duplicates
+from irscale.core.blocks import TopicBlocks, take_rows
+from irscale.core.duplicates import duplicate_rows
+from irscale.core.fingerprints import string_fingerprints
 from irscale.errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from irscale.io.memory import as_runs, qrels_from_dict, run_from_frame
 
@@ -166,7 +169,7 @@ def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block):
         value = dict(zip(docs, nasty, strict=True))
         fingerprints = np.array([value[d] for _, d in pairs], dtype=np.uint64)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(inputs, "_WIDE_BLOCK", wide_block)
+        patch.setattr(duplicates, "_WIDE_BLOCK", wide_block)
         rows = duplicate_rows(topic, docno, fingerprints)
     assert rows.tolist() == _duplicate_oracle(pairs)
 
@@ -275,7 +278,7 @@ def test_grouping_by_topic_is_stable(chunks, short_blocks):
     values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
     flat = values.to_pylist()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(inputs, "_SHORT_BLOCKS", short_blocks)
+        patch.setattr(blocks_module, "_SHORT_BLOCKS", short_blocks)
         rows, blocks = TopicBlocks.grouped(values)
     first = list(dict.fromkeys(flat))
     expected = sorted(range(len(flat)), key=lambda i: first.index(flat[i]))

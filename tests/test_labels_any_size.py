@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscale import evaluate
-from irscale.core import judged
-from irscale.core.judged import RankingOptions, build_judged_rankings
+from irscale.core import qrels_index
+from irscale.core.judge import build_judged_rankings
+from irscale.core.ranking import RankingOptions
 from irscale.io.memory import qrels_from_dict, run_from_dict
 
 from .trec_oracle import qrels_strategy, run_strategy
@@ -154,14 +155,14 @@ def test_one_column_per_distinct_degree_gives_the_dense_values(qrels, run, level
     options = {"relevance_level": level, "judged_only": judged_only, "allow_empty": True}
     dense = evaluate_quietly(qrels, run, FAMILIES_EXACT, **options)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(judged, "dense_layout", lambda degrees: False)
+        patch.setattr(qrels_index, "dense_layout", lambda degrees: False)
         sparse = evaluate_quietly(qrels, run, FAMILIES_EXACT, **options)
     assert sparse.rankings.degrees is not None
     for label, values in dense.values.items():
         assert same(values, sparse.values[label]), label
     # the forced layout really differs when a degree is missing, e.g. {0, 2}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(judged, "dense_layout", lambda degrees: False)
+        patch.setattr(qrels_index, "dense_layout", lambda degrees: False)
         jr = build_judged_rankings(qrels_from_dict({"q": {"a": 0, "b": 2}}),
                                    [run_from_dict({"q": {"a": 1.0}})], RankingOptions())
     assert jr.column_degrees.tolist() == [0, 2]

@@ -126,7 +126,7 @@ def test_table_2_layout_and_ap(clef):
 
 
 def test_transform_of_judged_rankings():
-    from irscale.core.judged import build_judged_rankings
+    from irscale.core.judge import build_judged_rankings
     from irscale.scales.transform import transform_rankings
 
     jr = build_judged_rankings(QRELS, RUNS)

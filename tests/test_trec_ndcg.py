@@ -25,13 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscale.core.judged import (
-    NONPOOL,
-    UNJUDGED,
-    JudgedRankings,
-    RankingOptions,
-    build_judged_rankings,
-)
+from irscale.core.judge import build_judged_rankings
+from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
+from irscale.core.ranking import RankingOptions
 from irscale.errors import MeasureError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures.base import EvalContext, GainParams, get_family

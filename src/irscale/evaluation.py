@@ -28,8 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
+from .core.judge import build_judged_rankings
+from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
+from .core.options import TiePolicy
+from .core.ranking import RankingOptions
 from .errors import AlignmentError, MeasureError, ParameterError
 from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs

@@ -32,7 +32,10 @@ import pyarrow.compute as pc
 from ..errors import AlignmentError
 from . import arrow
 from .inputs import Qrels, Run
-from .judged import JudgedRankings, QrelsIndex, RankingOptions, judge_run_rows
+from .judge import judge_run_rows
+from .judged import JudgedRankings
+from .qrels_index import QrelsIndex
+from .ranking import RankingOptions
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"

@@ -1,7 +1,7 @@
 """Checks of the evaluation options where they enter (trec_eval's ``-l``, ``-M``, ``-N``).
 
 Every public function that judges runs takes these options and hands them to
-:class:`~irscale.core.judged.RankingOptions` or :class:`~irscale.measures.base.EvalContext`,
+:class:`~irscale.core.ranking.RankingOptions` or :class:`~irscale.measures.base.EvalContext`,
 which check them with :func:`integer_option` when they are built: a value that cannot be
 meant is a :class:`~irscale.errors.ParameterError` naming the option as the command line
 and the Python API spell it, and the range allowed. Kernels never check them again.
@@ -24,7 +24,7 @@ RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
 
-#: How documents with equal scores are ordered (:class:`~irscale.core.judged.RankingOptions`).
+#: How documents with equal scores are ordered (:class:`~irscale.core.ranking.RankingOptions`).
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
 #: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
 #: (ascending) instead of the score, ties in file order.

@@ -12,7 +12,8 @@ import numpy as np
 import pyarrow as pa
 
 from ..core import arrow
-from ..core.inputs import Qrels, resolve_duplicates
+from ..core.duplicates import resolve_duplicates
+from ..core.inputs import Qrels
 from ..core.labels import ANY_TOPIC, LabelTable
 from ..errors import InputError, InputFormatError
 from ._text import is_float, line_of_record, parse_columns, source_name

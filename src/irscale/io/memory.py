@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..core.inputs import DuplicatePolicy, Qrels, Run, assemble_run, resolve_duplicates
+from ..core.duplicates import DuplicatePolicy, resolve_duplicates
+from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .naming import name_runs
 

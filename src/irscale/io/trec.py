@@ -21,16 +21,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core import arrow
-from ..core.inputs import (
-    DuplicatePolicy,
-    Qrels,
-    Run,
-    TopicBlocks,
-    assemble_run,
-    check_duplicate_policy,
-    resolve_duplicates,
-    string_fingerprints,
-)
+from ..core.blocks import TopicBlocks
+from ..core.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
+from ..core.fingerprints import string_fingerprints
+from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import InputError, InputFormatError, ParameterError, shorten
 from ._text import (
     PathLike,

@@ -30,8 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.judged import JudgedRankings, RankingOptions, TiePolicy, build_judged_rankings
-from ..core.options import RELEVANCE_LEVEL, integer_option
+from ..core.judge import build_judged_rankings
+from ..core.judged import JudgedRankings
+from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.ranking import RankingOptions
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics
@@ -212,7 +214,7 @@ def transform_rankings(
     progress: bool = True,
 ) -> ScaleTransform:
     """:func:`transform` of judged rankings already built (e.g. by
-    :func:`~irscale.core.judged.build_judged_rankings`); ``topics``: the topics to report
+    :func:`~irscale.core.judge.build_judged_rankings`); ``topics``: the topics to report
     (default: those some run was evaluated on)."""
     N, levels = _check_options(N, levels, relevance_level)
     scale_measures = _scale_measures(measures, N, levels, relevance_level)

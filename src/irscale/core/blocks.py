@@ -1,0 +1,192 @@
+"""Identifier columns: Arrow string arrays, chunk-wise row takes, and topic blocks.
+
+Topic and document identifiers are pyarrow string arrays (:func:`as_string_array`).
+:class:`TopicBlocks` describes a column by its blocks (maximal runs of equal consecutive
+values): TREC files list the lines of a topic together, so per-topic work is done once
+per block, not per line. :func:`take_rows` takes rows from a chunked column without
+concatenating its chunks first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import arrow
+
+
+def as_string_array(values: object) -> pa.ChunkedArray:
+    """Identifiers as a pyarrow chunked string array (dictionary arrays are decoded)."""
+    array = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values)
+    if isinstance(array, pa.Array):
+        array = pa.chunked_array([array])
+    if pa.types.is_dictionary(array.type):
+        array = array.cast(array.type.value_type)
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        array = array.cast(pa.string())
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class TopicBlocks:
+    """The blocks (maximal runs of equal consecutive values) of an identifier column.
+
+    TREC files list the lines of a topic together, so a column of millions of topic ids has
+    only as many blocks as topics: per-value work (hashing, lookups) is done once per block,
+    and a column whose values each fill a single block (:attr:`contiguous`) lets later stages
+    work block by block instead of sorting all rows.
+    """
+
+    #: Block ``b`` is rows ``bounds[b]:bounds[b + 1]`` (int64, one more than the blocks).
+    bounds: np.ndarray
+    #: The value of every block.
+    heads: pa.Array
+
+    @classmethod
+    def of(
+        cls, values: pa.ChunkedArray | pa.Array, change: pa.ChunkedArray | None = None
+    ) -> TopicBlocks:
+        """The blocks of ``values`` (a string column), found by comparing neighbours
+        (``change``: their :func:`_changes` when already computed)."""
+        if len(values) == 0:
+            return cls(bounds=np.zeros(1, dtype=np.int64), heads=arrow.strings([]))
+        values = _chunked(values)
+        bounds = _block_bounds(_changes(values) if change is None else change)
+        return cls(bounds=bounds, heads=take_rows(values, bounds[:-1]).combine_chunks())
+
+    @classmethod
+    def grouped(cls, values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray | None, TopicBlocks]:
+        """``(rows, blocks)``: the stable permutation that groups the rows of ``values`` (a
+        string column) by value, and the blocks of the grouped column (:attr:`contiguous`).
+
+        ``rows[i]`` is the row that goes to position ``i``: the values in order of first
+        appearance, the rows of a value in their own order; ``rows`` is ``None`` when every
+        value's rows are consecutive already (``blocks`` are then the column's own). When the
+        blocks are short (shuffled or interleaved lines: about one block per row), the
+        column is dictionary-encoded once, rather than every block's value taken and then
+        encoded. Rows are sorted by (value code, row) packed in 64 bits: an unstable sort of
+        distinct keys, faster than numpy's stable argsort.
+        """
+        if len(values) == 0:
+            return None, cls.of(values)
+        values = _chunked(values)
+        change = _changes(values)
+        n_blocks = pc.sum(change, min_count=0).as_py() + 1
+        if n_blocks <= len(values) // _SHORT_BLOCKS:
+            blocks = cls.of(values, change)
+            if blocks.contiguous:
+                return None, blocks
+            codes, distinct = blocks.expand(blocks.first_codes), blocks._encoded.dictionary
+        else:
+            encoded = pc.dictionary_encode(values.combine_chunks())
+            distinct = encoded.dictionary
+            if len(distinct) == n_blocks:  # a block per value: the values in block order
+                return None, cls(bounds=_block_bounds(change), heads=distinct)
+            codes = arrow.to_numpy(encoded.indices).astype(np.int64)
+            del encoded
+        grouped_bounds = np.zeros(len(distinct) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(codes, minlength=len(distinct)), out=grouped_bounds[1:])
+        n = len(codes)
+        shift = n.bit_length()
+        if 2 * shift > 63:
+            rows = np.argsort(codes, kind="stable")
+        else:
+            codes <<= shift
+            codes |= np.arange(n)
+            codes.sort()
+            codes &= (1 << shift) - 1
+            rows = codes
+        return rows, cls(bounds=grouped_bounds, heads=distinct)
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Rows of every block."""
+        return np.diff(self.bounds)
+
+    @cached_property
+    def _encoded(self) -> pa.DictionaryArray:
+        return pc.dictionary_encode(self.heads)
+
+    @cached_property
+    def first_codes(self) -> np.ndarray:
+        """Code (int64) of every block's value, in order of first appearance."""
+        return arrow.to_numpy(self._encoded.indices).astype(np.int64)
+
+    @cached_property
+    def contiguous(self) -> bool:
+        """True when no value fills two blocks: all rows of a value are consecutive."""
+        return len(self) == 0 or int(self.first_codes.max()) + 1 == len(self)
+
+    def codes_in(self, value_set: pa.Array) -> np.ndarray:
+        """Index (int64) of every block's value in ``value_set``, -1 when absent."""
+        codes = pc.index_in(self.heads, value_set=value_set)
+        return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
+
+    def expand(self, per_block: np.ndarray) -> np.ndarray:
+        """Per-block values repeated for every row of their block."""
+        return np.repeat(per_block, self.lengths)
+
+    def column(self) -> pa.ChunkedArray:
+        """The column these blocks describe: every block's value repeated for its rows."""
+        return pa.chunked_array([self.heads.take(arrow.array(self.expand(np.arange(len(self)))))])
+
+
+#: :meth:`TopicBlocks.grouped` encodes a whole column when its blocks average fewer rows.
+_SHORT_BLOCKS = 4
+
+
+def _chunked(values: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray:
+    return pa.chunked_array([values]) if isinstance(values, pa.Array) else values
+
+
+def _changes(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Whether every row of a non-empty column differs from the next (one less than rows)."""
+    return pc.not_equal(values.slice(1), values.slice(0, len(values) - 1))
+
+
+def _block_bounds(change: pa.ChunkedArray) -> np.ndarray:
+    """:attr:`TopicBlocks.bounds` of a column whose neighbours differ where ``change``."""
+    at = pc.indices_nonzero(change)
+    bounds = np.empty(len(at) + 2, dtype=np.int64)
+    bounds[0], bounds[-1] = 0, len(change) + 1
+    bounds[1:-1] = arrow.to_numpy(at)
+    bounds[1:-1] += 1
+    return bounds
+
+
+def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
+    """``values.take(rows)``, chunk by chunk.
+
+    pyarrow takes from a chunked array by concatenating its chunks first: a copy of a whole
+    column of millions of strings, to pick a few of them. Here every chunk gives its own
+    rows instead (grouped by a stable radix sort of their chunk numbers when they are not in
+    ascending order, and put back in the order asked).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if values.num_chunks == 1:
+        return pa.chunked_array([values.chunk(0).take(arrow.array(rows))], values.type)
+    lengths = np.array([len(chunk) for chunk in values.chunks])
+    ends = np.cumsum(lengths)
+    chunk_of = np.searchsorted(ends, rows, "right").astype(np.uint16 if len(ends) < 1 << 16
+                                                            else np.int64)
+    grouped = None
+    if (chunk_of[1:] < chunk_of[:-1]).any():
+        grouped = np.argsort(chunk_of, kind="stable")
+        rows, chunk_of = rows[grouped], chunk_of[grouped]
+    cuts = np.searchsorted(chunk_of, np.arange(len(ends) + 1))
+    taken = pa.chunked_array([
+        values.chunk(i).take(arrow.array(rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i])))
+        for i in range(len(ends)) if cuts[i + 1] > cuts[i]
+    ], values.type)
+    if grouped is None:
+        return taken
+    inverse = np.empty_like(grouped)
+    inverse[grouped] = np.arange(len(grouped))
+    return taken.take(arrow.array(inverse))

@@ -1,0 +1,218 @@
+"""Duplicate (topic, docno) pairs: finding them fast and applying a duplicate policy.
+
+trec_eval refuses a qrels or run file that lists a (topic, docno) pair twice; irscale does
+the same by default (``duplicates="error"``) and can keep the first, the last or the
+highest-valued occurrence instead. Duplicates are found on docno fingerprints
+(:mod:`irscale.core.fingerprints`) and confirmed exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import DuplicateError, ParameterError
+from . import arrow
+from .blocks import TopicBlocks, take_rows
+from .fingerprints import string_fingerprints
+
+#: What to do with a (topic, docno) pair that occurs more than once.
+#: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
+#: order), ``max`` (keep the highest score or relevance).
+DuplicatePolicy = Literal["error", "first", "last", "max"]
+
+
+def duplicate_rows(
+    topic: pa.ChunkedArray,
+    docno: pa.ChunkedArray,
+    fingerprints: np.ndarray | None = None,
+    blocks: TopicBlocks | None = None,
+) -> np.ndarray:
+    """Row indices (sorted) of every row whose (topic, docno) pair occurs more than once.
+
+    Fingerprints of the docnos decide the common case (no duplicate) without hashing
+    millions of strings into a dictionary: distinct fingerprints prove distinct docnos, and
+    rows whose fingerprints collide are checked exactly (fingerprint collisions are never
+    taken for duplicates). When every topic's rows are consecutive (:class:`TopicBlocks`
+    ``contiguous``, the layout of TREC files), duplicates can only occur inside a block and
+    the blocks are checked side by side (:func:`_colliding_blocks`); otherwise rows are keyed
+    by (topic code, fingerprint) and sorted. ``fingerprints`` and ``blocks`` may pass the
+    docnos' :func:`string_fingerprints` and the topics' blocks already computed.
+    """
+    n = len(docno)
+    if n < 2:
+        return np.empty(0, dtype=np.int64)
+    if blocks is None:
+        blocks = TopicBlocks.of(topic)
+    if fingerprints is None:
+        fingerprints = string_fingerprints(docno)
+    if blocks.contiguous:
+        suspects = _colliding_blocks(fingerprints, blocks)
+        if suspects is not None:
+            if len(suspects) == 0:
+                return np.empty(0, dtype=np.int64)
+            lengths = blocks.lengths[suspects]
+            rows = np.arange(int(lengths.sum())) + np.repeat(
+                blocks.bounds[suspects] - np.cumsum(lengths) + lengths, lengths)
+            return rows[_duplicate_rows_exact(take_rows(topic, rows), take_rows(docno, rows))]
+    keys = blocks.expand(blocks.first_codes).astype(np.uint64)
+    if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
+        return _duplicate_rows_exact(topic, docno)
+    # codes follow first appearance: keys of a topic-grouped file are grouped, which the
+    # stable (tim) sort exploits; in place, to keep the peak memory low
+    keys <<= np.uint64(40)
+    keys |= fingerprints >> np.uint64(24)
+    sorted_keys = np.sort(keys, kind="stable")
+    if not (sorted_keys[1:] == sorted_keys[:-1]).any():
+        return np.empty(0, dtype=np.int64)
+    order = np.argsort(keys, kind="stable")
+    same = keys[order][1:] == keys[order][:-1]
+    flag = np.zeros(n, dtype=bool)
+    flag[1:] |= same
+    flag[:-1] |= same
+    candidates = np.sort(order[flag])
+    take = arrow.array(candidates)
+    exact = _duplicate_rows_exact(topic.take(take), docno.take(take))
+    return candidates[exact]
+
+
+#: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_blocks).
+_WIDE_BLOCK = 1 << 12
+
+
+def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarray | None:
+    """Blocks holding two rows with equal fingerprints (a superset of the blocks holding a
+    duplicate docno), or ``None`` when the blocks are too uneven to be checked this way.
+
+    The fingerprints are laid out as a matrix, one block per row padded to the widest block,
+    and every row is sorted (numpy sorts many short rows much faster than one long array).
+    A padded row holds its block's values plus padding values; the first ``length`` entries
+    of the sorted row are then the block's values exactly as a multiset (padding uses the
+    largest value, which sorts last), so comparing neighbours among them is exact. Blocks of
+    up to :data:`_WIDE_BLOCK` rows are compared on 32 bits of their fingerprints (a chance
+    collision then merely sends a block to the exact check, rarely: about width² / 2³³).
+    """
+    lengths = blocks.lengths
+    width = int(lengths.max())
+    n = len(fingerprints)
+    if len(lengths) * width > 2 * n:
+        return None
+    if width <= _WIDE_BLOCK:
+        values = fingerprints.astype(np.uint32)  # the lower 32 bits
+    else:
+        values = fingerprints.copy()
+    uniform = bool((lengths == width).all())
+    if uniform:
+        matrix = values.reshape(len(lengths), width)
+    else:
+        matrix = np.full((len(lengths), width), np.iinfo(values.dtype).max, dtype=values.dtype)
+        slots = np.arange(n)
+        slots += np.repeat(np.arange(len(lengths)) * width - blocks.bounds[:-1], lengths)
+        matrix.reshape(-1)[slots] = values
+        del slots
+    del values
+    matrix.sort(axis=1)
+    equal = matrix[:, 1:] == matrix[:, :-1]
+    if not uniform:
+        equal &= np.arange(width - 1) < (lengths - 1)[:, None]
+    return np.flatnonzero(equal.any(axis=1))
+
+
+def _duplicate_rows_exact(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+    keys = _pair_keys(topic, docno)
+    order = np.argsort(keys, kind="stable")
+    same = keys[order][1:] == keys[order][:-1]
+    if not same.any():
+        return np.empty(0, dtype=np.int64)
+    flag = np.zeros(len(keys), dtype=bool)
+    flag[1:] |= same
+    flag[:-1] |= same
+    return np.sort(order[flag])
+
+
+def _pair_keys(topic: pa.ChunkedArray, docno: pa.ChunkedArray) -> np.ndarray:
+    """One int64 key per row, equal exactly when (topic, docno) are equal."""
+    topic_codes = _codes(topic).astype(np.int64)
+    doc_codes = _codes(docno).astype(np.int64)
+    return topic_codes * (int(doc_codes.max(initial=-1)) + 1) + doc_codes
+
+
+def _codes(values: pa.ChunkedArray) -> np.ndarray:
+    encoded = pc.dictionary_encode(values).combine_chunks()
+    return arrow.to_numpy(encoded.indices)
+
+
+#: The duplicate policies of the readers (``duplicates=``).
+DUPLICATE_POLICIES = ("error", "first", "last", "max")
+
+
+def check_duplicate_policy(policy: object) -> None:
+    """:class:`~irscale.errors.ParameterError` unless ``policy`` is one of
+    :data:`DUPLICATE_POLICIES`."""
+    if not isinstance(policy, str) or policy not in DUPLICATE_POLICIES:
+        raise ParameterError(
+            f"unknown duplicate policy (duplicates) {policy!r}: use one of "
+            f"{', '.join(map(repr, DUPLICATE_POLICIES))}")
+
+
+def resolve_duplicates(
+    topic: pa.ChunkedArray,
+    docno: pa.ChunkedArray,
+    value: np.ndarray,
+    policy: DuplicatePolicy,
+    source: str,
+    describe_row,
+    fingerprints: np.ndarray | None = None,
+    blocks: TopicBlocks | None = None,
+    file_row: np.ndarray | None = None,
+) -> np.ndarray | None:
+    """Apply a duplicate policy; returns the row indices to keep, or ``None`` to keep all.
+
+    ``describe_row(i)`` gives ``(line number, text)`` of row ``i`` for error messages;
+    ``fingerprints`` and ``blocks`` the docnos' fingerprints and the topics' blocks when
+    already computed. ``file_row`` is the file row of every row when the rows are not in
+    file order but grouped by topic (:meth:`TopicBlocks.grouped`: a topic's rows keep their
+    order, so ``first`` and ``last`` are unchanged); the error then names the same
+    duplicate as for the rows in file order (the earliest duplicated pair, at its second
+    occurrence).
+    """
+    check_duplicate_policy(policy)
+    rows = duplicate_rows(topic, docno, fingerprints, blocks)
+    # parsing and checking leave hundreds of MB of freed Arrow memory on a large file: give
+    # it back now, before the next stages allocate their own
+    pa.default_memory_pool().release_unused()
+    if len(rows) == 0:
+        return None
+    if policy == "error":
+        if file_row is not None:
+            rows = rows[np.argsort(file_row[rows])]
+        topics = topic.take(arrow.array(rows)).to_pylist()
+        docs = docno.take(arrow.array(rows)).to_pylist()
+        first_pair = (topics[0], docs[0])
+        second = next(
+            r for r, t, d in zip(rows[1:], topics[1:], docs[1:], strict=True)
+            if (t, d) == first_pair
+        )
+        line, text = describe_row(int(second))
+        raise DuplicateError(
+            f"duplicate document {first_pair[1]!r} for topic {first_pair[0]!r} "
+            f"(use duplicates='first', 'last' or 'max' to de-duplicate explicitly)",
+            source=source,
+            line=line,
+            text=text,
+        )
+    keys = _pair_keys(topic, docno)
+    n = len(keys)
+    if policy == "first":
+        order = np.lexsort((np.arange(n), keys))
+    elif policy == "last":
+        order = np.lexsort((-np.arange(n), keys))
+    else:
+        order = np.lexsort((np.arange(n), -value, keys))
+    sorted_keys = keys[order]
+    leader = np.ones(n, dtype=bool)
+    leader[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    return np.sort(order[leader])

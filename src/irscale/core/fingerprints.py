@@ -1,0 +1,92 @@
+"""64-bit fingerprints of strings, computed 8 bytes at a time with numpy.
+
+Docnos are compared, de-duplicated and looked up by their fingerprints
+(:func:`string_fingerprints`) instead of being hashed into dictionaries one by one; equal
+fingerprints are only candidates for equal strings, which callers confirm on the strings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from .blocks import as_string_array
+
+_LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser (a bijection of uint64 with good avalanche), in place."""
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A 64-bit hash (uint64) of every string, computed 8 bytes at a time with numpy.
+
+    Equal strings get equal fingerprints; different strings almost always get different
+    ones, but callers must treat equal fingerprints only as candidates for equality.
+    Cost: one vectorised pass per 8 bytes of the longest string.
+    """
+    if isinstance(values, pa.Array):
+        values = pa.chunked_array([values])
+    if pa.types.is_dictionary(values.type) or not (
+        pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
+    ):
+        values = as_string_array(values)
+    out = np.empty(len(values), dtype=np.uint64)
+    position = 0
+    with np.errstate(over="ignore"):
+        for chunk in values.chunks:
+            _chunk_fingerprints(chunk, out[position: position + len(chunk)])
+            position += len(chunk)
+    return out
+
+
+def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
+    """:func:`string_fingerprints` of one string array, written into ``h``.
+
+    The hash of a string of length ``L`` starts from ``L * golden`` and mixes in its bytes
+    8 at a time (little-endian words, the last one zero-padded), so that it depends on the
+    string only. When all strings have the same length (fixed-width docnos), word ``k`` of
+    every string lies at a fixed stride in the data and is read without gathering.
+    """
+    n = len(chunk)
+    if n == 0:
+        return
+    offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    buffers = chunk.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=offset_type)[chunk.offset: chunk.offset + n + 1]
+    low, high = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(high - low + 8, dtype=np.uint8)  # 8-byte reads stay inside
+    if high > low:
+        padded[: high - low] = np.frombuffer(buffers[2], dtype=np.uint8)[low:high]
+    lengths = np.diff(offsets)
+    longest = int(lengths.max())
+    if longest * n == high - low:  # every string has the longest length
+        h[:] = np.uint64(longest) * _GOLDEN
+        for shift in range(0, longest, 8):
+            word = np.ndarray(shape=(n,), dtype="<u8", buffer=padded, offset=shift,
+                              strides=(longest,))
+            h += word & _LOW_BYTES[longest - shift] if longest - shift < 8 else word
+            _mix64(h)
+        return
+    # every (unaligned) 8-byte little-endian word of the data, by starting byte
+    words = np.ndarray(shape=(high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    starts = offsets[:-1].astype(np.int64) - low
+    lengths = lengths.astype(np.int64)
+    h[:] = lengths.astype(np.uint64) * _GOLDEN
+    for shift in range(0, longest, 8):
+        word = words[np.minimum(starts + shift, high - low)]
+        word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
+        active = lengths > shift  # a string's hash must not depend on its neighbours
+        if active.all():
+            h += word
+            _mix64(h)
+        else:
+            h[active] = _mix64(h[active] + word[active])

@@ -1,0 +1,167 @@
+"""Judging runs against qrels: the batch of judged rankings of every (run, topic) pair.
+
+:func:`build_judged_rankings` indexes the qrels once
+(:class:`~irscale.core.qrels_index.QrelsIndex`), ranks every run
+(:func:`~irscale.core.ranking.rank_order`), looks its documents up in the index
+(:func:`_judgments`: by fingerprint, confirmed on the strings) and stacks the rankings into
+one :class:`~irscale.core.judged.JudgedRankings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from . import arrow
+from .blocks import take_rows
+from .inputs import Qrels, Run
+from .judged import NONPOOL, UNJUDGED, JudgedRankings
+from .qrels_index import QrelsIndex
+from .ranking import RankingOptions, rank_order
+
+
+def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarray:
+    """Relevance degree of every row of the run in file order (NONPOOL, UNJUDGED sentinels),
+    in the integer type of ``index.degree``.
+
+    ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
+    without judgments).
+    """
+    rel = np.full(len(run), NONPOOL, dtype=index.degree.dtype)
+    if len(run) == 0:
+        return rel
+    blocks = run.topic_blocks
+    if index.tables is not None:
+        rows, qrels_rows = index.tables.hits(run.docno_fingerprints, blocks, block_topic)
+        # equal fingerprints are only candidates: the docno strings must be equal too
+        if len(rows) == 0 or pc.all(pc.equal(
+            take_rows(run.docno, rows), take_rows(index.qrels.docno, qrels_rows)
+        )).as_py():
+            rel[rows] = index.degree[qrels_rows]
+            return rel
+    exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
+    topic_code = blocks.expand(block_topic)
+    doc_code = _codes_in(run.docno, exact.docs)
+    in_pool = (doc_code >= 0) & (topic_code >= 0)
+    if in_pool.any() and len(exact.keys):
+        keys = topic_code[in_pool] * exact.n_docs + doc_code[in_pool]
+        slot = np.minimum(np.searchsorted(exact.keys, keys), len(exact.keys) - 1)
+        found = exact.keys[slot] == keys
+        degree = exact.key_rel[slot]
+        rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
+    return rel
+
+
+def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """Index of every value in ``value_set`` (-1 when absent), as an int64 numpy array."""
+    codes = pc.index_in(values, value_set=value_set)
+    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
+
+
+def judge_run(
+    index: QrelsIndex, run: Run, options: RankingOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]]:
+    """Judged rankings of one run: (rel, per-topic lengths, topic codes, unjudged topics).
+
+    Only topics with judgments are ranked; the others are returned by name.
+    """
+    rel, counts, present, unjudged, _ = judge_run_rows(index, run, options)
+    return rel, counts, present, unjudged
+
+
+def judge_run_rows(
+    index: QrelsIndex, run: Run, options: RankingOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], np.ndarray]:
+    """:func:`judge_run` plus the run's row of every ranked document (for per-document
+    lookups such as :func:`irscale.core.labels.attach_labels`)."""
+    blocks = run.topic_blocks
+    block_topic = blocks.codes_in(index.topic_array)
+    absent = block_topic < 0
+    unjudged: tuple[str, ...] = ()
+    if absent.any():
+        unjudged = tuple(sorted(pc.unique(blocks.heads.filter(arrow.array(absent))).to_pylist()))
+    order = rank_order(run, block_topic, options.ties)
+    n_topics = len(index.topics)
+    counts = np.bincount(
+        block_topic[~absent], weights=blocks.lengths[~absent], minlength=n_topics
+    ).astype(np.int64)
+    present = np.flatnonzero(counts)
+    if options.max_docs is not None:
+        starts = np.cumsum(counts) - counts
+        keep = np.arange(len(order)) - np.repeat(starts, counts) < options.max_docs
+        order = order[keep]
+        counts = np.minimum(counts, options.max_docs)
+    rel = _judgments(index, run, block_topic)[order].astype(np.int64)
+    if options.judged_only:
+        keep = rel >= 0
+        rel, order = rel[keep], order[keep]
+        counts = np.bincount(np.repeat(np.arange(n_topics), counts)[keep], minlength=n_topics)
+    return rel, counts[present], present, unjudged, order
+
+
+def build_judged_rankings(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    options: RankingOptions | None = None,
+    *,
+    placeholders: bool = False,
+) -> JudgedRankings:
+    """Judge every run against the qrels and stack the rankings into one batch.
+
+    Rankings are ordered run by run, and within a run by topic id in byte order (the
+    order trec_eval prints them in). With ``placeholders`` (trec_eval 10's ``-c``), each
+    judged topic a run did not retrieve anything for gets a one-document ranking of a
+    non-pooled document, flagged in ``JudgedRankings.placeholder``.
+    """
+    options = options or RankingOptions()
+    if not runs:
+        raise InputError("no run to evaluate")
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        raise InputError(f"runs must have distinct names, got {names}")
+    index = QrelsIndex.build(qrels)
+    rel_parts, length_parts, topic_parts, run_parts, flag_parts = [], [], [], [], []
+    unjudged_per_run = []
+    for run_index, run in enumerate(runs):
+        rel, lengths, present, unjudged = judge_run(index, run, options)
+        unjudged_per_run.append(unjudged)
+        flags = np.zeros(len(present), dtype=bool)
+        if placeholders:
+            absent_topics = np.ones(len(index.topics), dtype=bool)
+            absent_topics[present] = False
+            missing = np.flatnonzero(absent_topics)  # np.setdiff1d, without numpy.ma
+            if len(missing):
+                starts = np.concatenate(([0], np.cumsum(lengths)))
+                pieces = np.split(rel, starts[1:-1]) if len(present) else []
+                by_topic = dict(zip(present.tolist(), pieces, strict=True))
+                for topic in missing.tolist():
+                    by_topic[topic] = np.array([NONPOOL], dtype=np.int64)
+                present = np.array(sorted(by_topic), dtype=np.int64)
+                flags = np.isin(present, missing)
+                rel = np.concatenate([by_topic[t] for t in present.tolist()])
+                lengths = np.array([len(by_topic[t]) for t in present.tolist()])
+        rel_parts.append(rel)
+        length_parts.append(lengths)
+        topic_parts.append(present)
+        run_parts.append(np.full(len(present), run_index, dtype=np.int64))
+        flag_parts.append(flags)
+    lengths = np.concatenate(length_parts).astype(np.int64)
+    ranking_topic = np.concatenate(topic_parts).astype(np.int64)
+    pa.default_memory_pool().release_unused()  # sorting and lookups are done: free their memory
+    return JudgedRankings(
+        rel=rel_parts[0] if len(rel_parts) == 1 else np.concatenate(rel_parts),
+        offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        rel_levels=index.rel_levels[ranking_topic],
+        degrees=index.degrees,
+        ranking_topic=ranking_topic,
+        ranking_run=np.concatenate(run_parts),
+        topics=index.topics,
+        runs=tuple(names),
+        relevance_level=options.relevance_level,
+        placeholder=np.concatenate(flag_parts) if placeholders else None,
+        unjudged_topics=tuple(unjudged_per_run),
+    )

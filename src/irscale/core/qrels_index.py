@@ -1,0 +1,234 @@
+"""Qrels prepared for fast lookups (:class:`QrelsIndex`), shared by every run judged
+against them.
+
+Each topic's recall base per relevance degree (``rel_levels``, the context of a
+:class:`~irscale.core.judged.JudgedRankings`) is counted once, and the judged docnos are
+put in one small hash table of their 64-bit fingerprints per topic
+(:class:`_FingerprintTables`, fingerprints of :mod:`irscale.core.fingerprints`), with an
+exact dictionary index for when fingerprints cannot decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import arrow
+from .blocks import TopicBlocks
+from .inputs import Qrels
+from .judged import UNJUDGED
+
+#: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): bounds
+#: the temporaries' memory.
+_CHUNK_ROWS = 1 << 20
+
+
+def dense_layout(degrees: np.ndarray) -> bool:
+    """Whether ``rel_levels`` gets one column per degree ``0..max`` (cheap: at most twice the
+    columns of the distinct degrees, or 16) rather than one per distinct judged degree."""
+    top = int(degrees[-1]) if len(degrees) else 0
+    return top + 1 <= max(2 * len(degrees), 16)
+
+
+@dataclass(frozen=True, eq=False)
+class QrelsIndex:
+    """Qrels prepared for fast lookups, shared by every run evaluated against them.
+
+    A run's docnos are looked up by their 64-bit fingerprints in one small hash table per
+    topic (:class:`_FingerprintTables`), so that no docno string is hashed into a dictionary;
+    every match is then confirmed by comparing the strings themselves. When fingerprints
+    cannot decide (two judged docnos of a topic share one, or a match is not confirmed),
+    lookups use the exact dictionary index :attr:`exact` instead.
+    """
+
+    topics: tuple[str, ...]
+    topic_array: pa.Array
+    rel_levels: np.ndarray
+    #: The degree counted by each column of ``rel_levels`` (``None``: column g, degree g).
+    degrees: np.ndarray | None
+    qrels: Qrels
+    #: The value a judged ranking holds for every qrels row: its degree, or ``UNJUDGED`` for
+    #: a negative degree; in the smallest integer type that holds them all.
+    degree: np.ndarray
+    #: The fingerprint hash tables (``None``: fingerprints cannot decide, see above).
+    tables: _FingerprintTables | None
+
+    @classmethod
+    def build(cls, qrels: Qrels) -> QrelsIndex:
+        blocks = qrels.topic_blocks
+        topic_array = pc.unique(blocks.heads).sort()
+        topics = tuple(topic_array.to_pylist())
+        topic_code = blocks.expand(blocks.codes_in(topic_array))
+        rel = np.asarray(qrels.rel, dtype=np.int64)
+        judged = rel >= 0
+        degrees = arrow.unique_integers(rel[judged])
+        top = int(degrees[-1]) if len(degrees) else 0
+        if dense_layout(degrees):  # column g counts degree g
+            n_levels = top + 1
+            rel_levels = np.bincount(
+                topic_code[judged] * n_levels + rel[judged], minlength=len(topics) * n_levels
+            ).reshape(len(topics), n_levels)
+            column_degrees = None
+        else:  # one column per distinct degree: a label of 10^7 costs one column
+            width = len(degrees)
+            column = np.searchsorted(degrees, rel[judged])
+            rel_levels = np.bincount(
+                topic_code[judged] * width + column, minlength=len(topics) * width
+            ).reshape(len(topics), width)
+            column_degrees = degrees.astype(np.int64)
+        degree_type = next(
+            t for t in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(t).max
+        )
+        degree = np.where(judged, rel, UNJUDGED).astype(degree_type)
+        return cls(
+            topics=topics,
+            topic_array=topic_array,
+            rel_levels=rel_levels,
+            degrees=column_degrees,
+            qrels=qrels,
+            degree=degree,
+            tables=_FingerprintTables.build(qrels.docno_fingerprints, topic_code, len(topics)),
+        )
+
+    @cached_property
+    def exact(self) -> _ExactIndex:
+        """The dictionary-encoded index (docno codes), for when fingerprints cannot decide."""
+        qrels = self.qrels
+        topic_code = arrow.to_numpy(pc.index_in(qrels.topic, value_set=self.topic_array))
+        encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
+        docs = encoded.dictionary
+        doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
+        n_docs = max(len(docs), 1)
+        keys = topic_code.astype(np.int64) * n_docs + doc_code
+        order = np.argsort(keys, kind="stable")
+        rel = np.asarray(qrels.rel, dtype=np.int64)
+        return _ExactIndex(docs=docs, keys=keys[order], key_rel=rel[order], n_docs=n_docs)
+
+
+@dataclass(frozen=True, eq=False)
+class _ExactIndex:
+    docs: pa.Array
+    keys: np.ndarray
+    key_rel: np.ndarray
+    n_docs: int
+
+
+@dataclass(frozen=True, eq=False)
+class _FingerprintTables:
+    """One hash table of judged docno fingerprints per topic, in flat (CSR) arrays.
+
+    Topic ``t`` owns the ``size[t]`` buckets from ``base[t]`` (twice as many as it has judged
+    documents); a fingerprint's bucket maps its upper 32 bits onto them by a multiply-shift
+    (:func:`_home_slots`). Bucket ``k`` holds the fingerprints ``fp[start[k]:start[k + 1]]``
+    of the qrels rows ``row[start[k]:start[k + 1]]``. The last bucket (last entry of ``base``
+    and ``size``) is empty and stands for rows of topics without judgments. Equal fingerprints
+    are only candidates for equal docnos: callers confirm them on the strings.
+    """
+
+    base: np.ndarray
+    #: uint64, as :func:`_home_slots` takes it.
+    size: np.ndarray
+    start: np.ndarray
+    #: Fingerprints bucket by bucket, plus one entry read (and ignored) past the last bucket.
+    fp: np.ndarray
+    row: np.ndarray
+
+    @classmethod
+    def build(
+        cls, fingerprints: np.ndarray, topic_code: np.ndarray, n_topics: int
+    ) -> _FingerprintTables | None:
+        """The tables of judged docnos with these fingerprints and topic codes; ``None``
+        when two docnos of one topic may share a fingerprint (then fingerprints cannot tell
+        them apart).
+
+        The docnos are sorted by (topic code, upper fingerprint bits) packed in 64 bits, which
+        is bucket order as buckets follow the upper bits; no two keys sharing a packed value
+        proves that no two docnos of a topic share a fingerprint.
+        """
+        shift = max(n_topics.bit_length(), 1)
+        if shift > 32:
+            return None
+        key = topic_code.astype(np.uint64) << np.uint64(64 - shift)
+        key |= fingerprints >> np.uint64(shift)
+        row = np.argsort(key, kind="stable")
+        key = key[row]
+        if (key[1:] == key[:-1]).any():
+            return None
+        key >>= np.uint64(64 - shift)
+        code = key.view(np.int64)  # the topic code of every sorted row
+        size = np.append(np.maximum(2 * np.bincount(topic_code, minlength=n_topics), 1), 1)
+        base = np.cumsum(size) - size
+        size = size.astype(np.uint64)
+        fp = np.append(fingerprints[row], np.uint64(0))
+        bucket = _home_slots(fp[:-1], size[code], base[code])
+        start = np.zeros(int(size.sum()) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(bucket, minlength=len(start) - 1), out=start[1:])
+        return cls(base=base, size=size, start=start, fp=fp, row=row)
+
+    def hits(
+        self, fingerprints: np.ndarray, blocks: TopicBlocks, block_topic: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, qrels rows) of the rows whose fingerprint is in their topic's table.
+
+        ``block_topic`` is the topic code of every block of rows (-1: no judgments). Rows
+        are looked up in chunks of whole blocks, to bound the memory of the temporaries.
+        """
+        code = np.where(block_topic >= 0, block_topic, len(self.base) - 1)
+        bounds = blocks.bounds
+        found_rows, found_at = [], []
+        first = 0
+        while first < len(code):
+            stop = max(int(np.searchsorted(bounds, bounds[first] + _CHUNK_ROWS, "right")) - 1,
+                       first + 1)
+            lengths = np.diff(bounds[first: stop + 1])
+            rows, at = self._probe(
+                fingerprints[bounds[first]: bounds[stop]],
+                _home_slots(fingerprints[bounds[first]: bounds[stop]],
+                            np.repeat(self.size[code[first:stop]], lengths),
+                            np.repeat(self.base[code[first:stop]], lengths)),
+            )
+            found_rows.append(rows + bounds[first])
+            found_at.append(at)
+            first = stop
+        return np.concatenate(found_rows), self.row[np.concatenate(found_at)]
+
+    def _probe(
+        self, fingerprints: np.ndarray, bucket: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, positions in ``fp``) of the fingerprints found in their ``bucket``."""
+        at = self.start[bucket]
+        count = self.start[1:][bucket]
+        count -= at
+        hit = np.flatnonzero(self.fp[at] == fingerprints)
+        hit = hit[count[hit] > 0]  # an empty bucket's `at` is the next bucket's first entry
+        rows, found = [hit], [at[hit]]
+        # the other entries of a bucket hold other fingerprints (a topic's are distinct):
+        # rows found at the first entry never match them
+        row = np.flatnonzero(count > 1)
+        at, count, target = at[row], count[row], fingerprints[row]
+        step = 1
+        while len(row):  # the other entries of buckets of several fingerprints
+            hit = self.fp[at + step] == target
+            rows.append(row[hit])
+            found.append(at[hit] + step)
+            step += 1
+            more = count > step
+            more &= ~hit
+            row, at, count, target = row[more], at[more], count[more], target[more]
+        return np.concatenate(rows), np.concatenate(found)
+
+
+def _home_slots(fingerprints: np.ndarray, size: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """``first + (fingerprint >> 32) * size >> 32`` (int64): one of ``size`` (uint64, below
+    2^32) slots from ``first``, uniform for uniform fingerprints and non-decreasing in the
+    fingerprint."""
+    slot = fingerprints >> np.uint64(32)
+    slot *= size
+    slot >>= np.uint64(32)
+    slot = slot.view(np.int64)
+    slot += first
+    return slot

@@ -1,0 +1,215 @@
+"""Ranking a run: the options that shape judged rankings and the order of every topic's
+documents.
+
+Ranking follows trec_eval 9.0.8 (``form_res_rels.c``): documents are sorted by score
+descending, ties broken by docno descending in byte order; ``max_docs`` (``-M``) keeps the
+first documents of that order; ``judged_only`` (``-J``) then removes documents that are not
+judged (keeping the order).
+
+The ``file-order`` and ``rank-column`` tie policies keep file order for ties, or rank by
+the file's rank column (:data:`irscale.core.options.TIE_POLICIES`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ParameterError
+from . import arrow
+from .blocks import TopicBlocks, take_rows
+from .inputs import Run, as_c_float
+from .options import MAX_DOCS, RELEVANCE_LEVEL, TIE_POLICIES, TiePolicy, integer_option
+
+#: Rows scanned at once by :func:`_tied_pairs`: bounds the temporaries' memory.
+_CHUNK_ROWS = 1 << 20
+
+
+@dataclass(frozen=True)
+class RankingOptions:
+    """trec_eval's options that shape the judged rankings: ``relevance_level`` (``-l``, an
+    integer ≥ 1), ``max_docs`` (``-M``, ``None`` or an integer from 1 to 2⁶³ − 1),
+    ``judged_only`` (``-J``) and the tie policy; checked when built
+    (:mod:`irscale.core.options`)."""
+
+    relevance_level: int = 1
+    max_docs: int | None = None
+    judged_only: bool = False
+    ties: TiePolicy = "trec_eval"
+
+    def __post_init__(self) -> None:
+        # trec_eval requires a positive level (every degree would be relevant otherwise, and
+        # documents outside the qrels too below 0); -M 0 would evaluate empty rankings
+        integer_option(self.relevance_level, RELEVANCE_LEVEL, low=1)
+        if self.max_docs is not None:
+            integer_option(self.max_docs, MAX_DOCS, low=1)
+        if self.ties not in TIE_POLICIES:
+            raise ParameterError(
+                f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
+            )
+
+
+def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray:
+    """Row indices of the run's rows of judged topics, sorted by topic code, then in ranking
+    order within a topic.
+
+    ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
+    without judgments, left out). Runs are usually written topic by topic in ranking order:
+    then the blocks are only put in topic order, and the rows of tied scores sorted
+    (:func:`_presorted_order`). When each topic fills one block but a block is not in
+    ranking order, the blocks are sorted each on their own first (:func:`_block_sort`);
+    otherwise all rows are sorted.
+    """
+    if ties == "rank-column" and run.rank is None:
+        raise ParameterError(
+            "the rank-column tie policy needs the run's rank column: "
+            "read the run with keep_rank=True"
+        )
+    key = run.rank if ties == "rank-column" else run.score
+    blocks = run.topic_blocks
+    if blocks.contiguous:
+        pairs = _tied_pairs(key, blocks.bounds, ties)
+        within = None
+        if pairs is None:
+            within = _block_sort(key, blocks, ties)
+            if within is not None:
+                pairs = _tied_pairs(key[within], blocks.bounds, ties)
+        if pairs is not None:
+            return _presorted_order(blocks, block_topic, pairs, run.docno, within)
+    topic_code = blocks.expand(block_topic)
+    if ties == "trec_eval":
+        # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
+        # in single precision tie, and the tie is broken by docno.
+        table = pa.table({"t": arrow.array(topic_code), "s": arrow.array(as_c_float(key)),
+                          "d": run.docno})
+        order = arrow.to_numpy(pc.sort_indices(
+            table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
+        ))
+    elif ties == "file-order":
+        order = np.lexsort((-key, topic_code))  # lexsort is stable: file order for ties
+    else:
+        order = np.lexsort((key, topic_code))
+    return order[topic_code[order] >= 0]
+
+
+def _presorted_order(
+    blocks: TopicBlocks,
+    block_topic: np.ndarray,
+    pairs: np.ndarray,
+    docno: pa.ChunkedArray,
+    within: np.ndarray | None = None,
+) -> np.ndarray:
+    """:func:`rank_order` of a run whose topics each fill one block, every block in ranking
+    order (``within`` is None) or put in it by ``within`` (the row at every position,
+    :func:`_block_sort`); ``pairs`` are the positions of ties (:func:`_tied_pairs`).
+
+    The ranking order of a block is the key (scores, or ranks for ``rank-column``) descending
+    (ascending) and, for ``trec_eval``, ties of scores as C floats broken by ``docno``
+    descending; otherwise ties stay in file order. A stable sort by (topic, key, docno) then
+    keeps the rows of a block together and in file order, except that rows tied by their
+    C-float scores (consecutive, as rounding to single precision keeps the order) are ordered
+    by docno: blocks are moved into topic order as a whole, and only the rows of ties are
+    sorted. With ``within``, all this is done on positions, mapped to rows at the end.
+    """
+    bounds = blocks.bounds
+    chosen = np.flatnonzero(block_topic >= 0)
+    chosen = chosen[np.argsort(block_topic[chosen])]  # distinct codes: one block per topic
+    lengths = blocks.lengths[chosen]
+    target = np.cumsum(lengths) - lengths  # where each chosen block starts in the order
+    # the rows of each chosen block in turn, as the running sum of steps of one that jump
+    # to the next block's first row (one array: no arange and repeat of millions of rows)
+    order = np.ones(int(lengths.sum()), dtype=np.int64)
+    jumps = bounds[chosen]  # blocks are never empty
+    jumps[1:] -= bounds[chosen[:-1]] + lengths[:-1] - 1
+    order[target] = jumps
+    np.cumsum(order, out=order)
+    if len(pairs) == 0:
+        return order if within is None else within[order]
+    # runs of tied rows: the pairs of a run are consecutive, its rows one more
+    first = np.ones(len(pairs), dtype=bool)
+    first[1:] = pairs[1:] != pairs[:-1] + 1
+    group = np.cumsum(first)
+    last = np.append(first[1:], True)
+    at = np.arange(len(pairs)) + group - 1  # each earlier run of ties has one more row
+    rows = np.empty(len(pairs) + int(group[-1]), dtype=np.int64)
+    rows[at], rows[at[last] + 1] = pairs, pairs[last] + 1
+    row_group = np.empty_like(rows)
+    row_group[at], row_group[at[last] + 1] = group, group[last]
+    block = np.searchsorted(bounds, rows, "right") - 1
+    shift = np.full(len(block_topic), -1, dtype=np.int64)
+    shift[chosen] = target - bounds[chosen]
+    judged = block_topic[block] >= 0
+    rows, row_group = rows[judged], row_group[judged]
+    position = rows + shift[block[judged]]
+    tied = pa.table({
+        "g": arrow.array(row_group), "d": take_rows(docno, rows if within is None else within[rows])
+    })
+    by_docno = pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")])
+    order[position] = rows[arrow.to_numpy(by_docno)]
+    return order if within is None else within[order]
+
+
+def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.ndarray | None:
+    """The rows of every block in ranking order, ties in file order (the row at every
+    position, blocks in place), or ``None`` when the blocks are too uneven to be sorted so.
+
+    The keys are laid out as a matrix, one block per row padded to the widest block, and
+    the rows sorted stably (numpy sorts many short rows much faster than one long array).
+    Padding uses the largest value and follows a block's keys, so a stable sort leaves it
+    after them. Scores in order as doubles are in order as C floats, so the ties of
+    ``trec_eval`` are then consecutive (:func:`_tied_pairs` finds them).
+    """
+    lengths = blocks.lengths
+    width = int(lengths.max(initial=0))
+    n = len(key)
+    if len(lengths) * width > 2 * n:
+        return None
+    values = key.copy() if ties == "rank-column" else -key  # scores: descending
+    starts = blocks.bounds[:-1]
+    if bool((lengths == width).all()):
+        matrix = values.reshape(len(lengths), width)
+        slots = None
+    else:
+        pad = np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).max
+        matrix = np.full((len(lengths), width), pad, dtype=values.dtype)
+        slots = np.arange(n)
+        slots += np.repeat(np.arange(len(lengths)) * width - starts, lengths)
+        matrix.reshape(-1)[slots] = values
+    del values
+    sorted_at = matrix.argsort(axis=1, kind="stable")
+    del matrix
+    sorted_at += starts[:, None]
+    sorted_at = sorted_at.reshape(-1)
+    if slots is not None:
+        sorted_at = sorted_at[slots]  # a block's first `length` positions are its rows
+    return sorted_at
+
+
+def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndarray | None:
+    """Rows ``i`` (ascending) tied with row ``i + 1`` of their block (C-float scores equal,
+    for ``trec_eval``; none otherwise), or ``None`` when a block is not in ranking order.
+
+    Scores in order as doubles are in order as C floats (rounding is monotone), so the order
+    is checked on the doubles; comparisons that fail (NaN) reject the layout. The key is
+    scanned in slices, to keep the temporaries small.
+    """
+    found = []
+    across = bounds[1:-1] - 1  # the neighbour pairs (i, i + 1) that span two blocks
+    n_pairs = max(len(key) - 1, 0)
+    for start in range(0, n_pairs, _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, n_pairs)
+        later, earlier = key[start + 1: stop + 1], key[start:stop]
+        in_order = later >= earlier if ties == "rank-column" else later <= earlier
+        spans = across[np.searchsorted(across, start): np.searchsorted(across, stop)] - start
+        in_order[spans] = True
+        if not in_order.all():
+            return None
+        if ties == "trec_eval":
+            single = as_c_float(key[start: stop + 1])
+            tied = single[1:] == single[:-1]
+            tied[spans] = False
+            found.append(np.flatnonzero(tied) + start)
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
