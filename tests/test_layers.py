@@ -1,0 +1,148 @@
+"""The layers of irscale run one way: no module imports from a layer above its own.
+
+Every module under ``src/irscale`` is read as source (nothing is imported) and every
+``import`` / ``from ... import`` in it is checked — at module level, inside functions and
+methods, under ``if TYPE_CHECKING:``, relative or absolute. A module's layer is that of its
+top-level package (or top-level module) of ``irscale``:
+
+    errors < core < io < measures < evaluation, datasets < stats < scales < meta < cli
+
+``core`` holds the data model (inputs, judged rankings, score matrices), ``io`` reads and
+writes it, ``measures`` compute on judged rankings, ``evaluation`` (and ``datasets``, which
+evaluates bundled collections) runs measures over qrels and runs, ``stats`` tests score
+matrices, ``scales`` builds interval scales (using evaluation and stats), ``meta``
+evaluates measures and tests (using all of them), and ``cli`` is the command. Modules of
+one layer may import each other. ``irscale/__init__.py`` is exempt: it re-exports the
+public API lazily (PEP 562).
+
+A second rule (the design notes): no module imports a private (``_name``) module of
+another top-level package; a module used across packages is public.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parent.parent / "src" / "irscale"
+
+#: Layer of every top-level package or module of irscale (lower imports nothing higher).
+LAYERS: dict[str, int] = {
+    "errors": 0,
+    "core": 1,
+    "io": 2,
+    "measures": 3,
+    "evaluation": 4,
+    "datasets": 4,
+    "stats": 5,
+    "scales": 6,
+    "meta": 7,
+    "cli": 8,
+}
+
+#: Upward imports allowed, as (importing module, imported module) → why. Keep it short:
+#: fix a violation by moving code to the layer both sides use, not by adding an entry.
+ALLOWED: dict[tuple[str, str], str] = {
+    ("irscale.core.scorematrix", "irscale.io.scores_csv"):
+        "ScoreMatrix.read_csv is the core type's documented constructor from a CSV file; "
+        "the strict reader belongs to io and is imported inside the method only, so "
+        "importing core never loads io",
+}
+
+
+def _modules() -> list[tuple[str, Path]]:
+    modules = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        parts = ["irscale", *path.relative_to(SOURCE).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules.append((".".join(parts), path))
+    return modules
+
+
+def _imports(name: str, path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import of ``path`` (module ``name``); for
+    ``from X import y`` the module ``X.y`` when it is one, ``X`` otherwise."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = SOURCE.parent.joinpath(*f"{target}.{alias.name}".split("."))
+                if sub.with_suffix(".py").is_file() or (sub / "__init__.py").is_file():
+                    found.append((node.lineno, f"{target}.{alias.name}"))
+                else:
+                    found.append((node.lineno, target))
+    return sorted({(line, target) for line, target in found
+                   if target == "irscale" or target.startswith("irscale.")})
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None
+
+
+MODULES = _modules()
+
+
+def test_every_top_level_module_has_a_layer():
+    tops = {name.split(".")[1] for name, _ in MODULES if name != "irscale"}
+    assert tops - set(LAYERS) == set(), "place the new top-level module in LAYERS"
+
+
+def test_the_scan_sees_relative_absolute_and_function_level_imports():
+    """The scan itself: imports of every kind are found and resolved."""
+    found = dict((target, line) for line, target in _imports(
+        "irscale.core.scorematrix", SOURCE / "core" / "scorematrix.py"))
+    assert "irscale.errors" in found  # module level, relative
+    assert "irscale.io.scores_csv" in found  # inside a method, relative, a submodule
+
+
+def test_no_module_imports_from_a_higher_layer():
+    violations = []
+    used = set()
+    for name, path in MODULES:
+        if name == "irscale":
+            continue  # re-exports the public API lazily
+        own = _layer(name)
+        for line, target in _imports(name, path):
+            layer = _layer(target)
+            if layer is None or layer <= own:
+                continue
+            if (name, target) in ALLOWED:
+                used.add((name, target))
+                continue
+            violations.append(f"{path.relative_to(SOURCE.parent)}:{line}: {name} "
+                              f"(layer {own}) imports {target} (layer {layer})")
+    assert violations == [], "\n".join(violations)
+    assert used == set(ALLOWED), f"allow-list entries no longer needed: {set(ALLOWED) - used}"
+
+
+@pytest.mark.parametrize("reason", list(ALLOWED.values()))
+def test_every_allowed_upward_import_says_why(reason):
+    assert len(reason) > 40
+
+
+def test_no_module_imports_another_packages_private_module():
+    """Packages are the top-level ones (``irscale.stats``, ...): ``irscale.measures.graded``
+    may use ``irscale.measures.trec._segments``, ``irscale.meta`` no private module of
+    ``irscale.stats``."""
+    violations = []
+    for name, path in MODULES:
+        for line, target in _imports(name, path):
+            parts = target.split(".")
+            if not any(part.startswith("_") for part in parts[2:]):
+                continue
+            if name.split(".")[:2] != parts[:2]:
+                violations.append(f"{path.relative_to(SOURCE.parent)}:{line}: {name} "
+                                  f"imports the private module {target}")
+    assert violations == [], "\n".join(violations)
