@@ -286,20 +286,34 @@ def additive_spec(measure: ScaleMeasure, space: Space, context: Context) -> Addi
         classes = discount_classes(discount, N)
         spec = AdditiveSpec(space, terms, classes, gains, 1.0, discount)
         if measure.kind == "nDCG":
-            ideal = ideal_run_dcg(spec, context)
+            ideal = ideal_run_dcg(spec, context, cut=measure.ideal_cut)
             spec.scale = 1.0 / ideal if ideal > 0 else 0.0
         return spec
     raise ParameterError(f"{measure.label} is not additive")
 
 
-def ideal_run_dcg(spec: AdditiveSpec, context: Context) -> float:
-    """DCG of the ideal run of length N for the topic (degrees by decreasing gain)."""
+def ideal_run_dcg(spec: AdditiveSpec, context: Context, *, cut: bool = True) -> float:
+    """DCG of the ideal run of length N for the topic (degrees by decreasing gain);
+    ``cut=False``: of the whole ideal ranking, every relevant document (trec_eval's
+    ``ndcg``), added in chunks of ranks."""
     counts = list(context.recall_base)
     gains = [float(g) for g in spec.gains]
-    order = sorted(range(1, len(counts)), key=lambda d: (-gains[d], -d))
-    ideal = [d for d in order if gains[d] > 0 for _ in range(counts[d])][: spec.N]
-    ideal += [0] * (spec.N - len(ideal))
-    return float(spec.raw(np.array([ideal]))[0])
+    order = [d for d in sorted(range(1, len(counts)), key=lambda d: (-gains[d], -d))
+             if gains[d] > 0]
+    if cut:
+        ideal: list[int] = []
+        for d in order:
+            ideal += [d] * min(counts[d], spec.N - len(ideal))
+        ideal += [0] * (spec.N - len(ideal))
+        return float(spec.raw(np.array([ideal]))[0])
+    assert spec.discount is not None
+    total, rank = 0.0, 1
+    for d in order:
+        for start in range(0, counts[d], 1 << 22):
+            ranks = np.arange(rank + start, rank + min(counts[d], start + (1 << 22)))
+            total += float((gains[d] / spec.discount(ranks)).sum())
+        rank += counts[d]
+    return total
 
 
 # ====================================================================== blocks and halves
@@ -419,14 +433,16 @@ class LazyReps:
         return out
 
 
-def multiply(blocks: list[Block], levels: int) -> Half:
+def multiply(blocks: list[Block], levels: int, *, track_counts: bool = True) -> Half:
     """Cartesian product of blocks (values added, multiplicities multiplied); entry
-    ``((i_1·n_2 + i_2)·n_3 + i_3)...`` combines entry ``i_k`` of block k."""
+    ``((i_1·n_2 + i_2)·n_3 + i_3)...`` combines entry ``i_k`` of block k. Without
+    ``track_counts`` (the whole space) the degree counts are not kept (zero columns)."""
     c = levels - 1
     ranks = [np.zeros(0, dtype=np.intp)]
     key_id, n_keys = np.zeros(1, dtype=np.int64), 1
     value, mult = np.zeros(1), np.ones(1, dtype=np.int64)
-    counts, determined = np.zeros((1, c), dtype=np.int64), True
+    counts = np.zeros((1, c if track_counts else 0), dtype=np.int64)
+    determined = True
     for block in blocks:
         n1, n2 = len(value), len(block.value)
         i = np.repeat(np.arange(n1), n2)
@@ -436,7 +452,8 @@ def multiply(blocks: list[Block], levels: int) -> Half:
         n_keys *= block.n_keys
         value = value[i] + block.value[j]
         mult = mult[i] * block.mult[j]
-        counts = counts[i] + block.counts[j]
+        if track_counts:
+            counts = counts[i] + block.counts[j]
         determined = determined and block.counts_determined
     all_ranks = np.concatenate(ranks)
     return Half(all_ranks, key_id, n_keys, value, mult, LazyReps(tuple(blocks), len(all_ranks)),
@@ -501,7 +518,8 @@ def additive_image(spec: AdditiveSpec, *, progress: bool = True, label: str = ""
     post = _scaled(spec.scale)
     if blocks is not None:
         left, right = split_blocks(blocks)
-        a, b = multiply(left, space.levels), multiply(right, space.levels)
+        a = multiply(left, space.levels, track_counts=feasible)
+        b = multiply(right, space.levels, track_counts=feasible)
         distinct = not feasible or (a.counts_determined and b.counts_determined)
         table = PairTable(
             _groups_by_counts(a, b, space.bounds), mode="distinct" if distinct else "ids",

@@ -58,6 +58,32 @@ def _cumulative(counts: list[int]) -> list[int]:
     return out
 
 
+def count_vectors(space: Space) -> np.ndarray:
+    """Every count vector ``(n_1..n_c)`` of the space (within its bounds)."""
+    N, c = space.N, space.c
+    bounds = space.bounds or (N,) * c
+    vectors = np.zeros((1, 0), dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
+    for g in range(c):
+        options = np.arange(min(bounds[g], N) + 1)
+        rows = np.repeat(np.arange(len(vectors)), len(options))
+        new = np.tile(options, len(vectors))
+        keep = used[rows] + new <= N
+        vectors = np.concatenate([vectors[rows[keep]], new[keep, None]], axis=1)
+        used = used[rows[keep]] + new[keep]
+    return vectors
+
+
+def multinomials(vectors: np.ndarray, N: int) -> np.ndarray:
+    """Runs of length N with each count vector (Python integers)."""
+    mult = np.ones(len(vectors), dtype=object)
+    left = np.full(len(vectors), N, dtype=np.int64)
+    for g in range(vectors.shape[1]):
+        mult = mult * _comb(left, vectors[:, g])
+        left = left - vectors[:, g]
+    return mult
+
+
 # ====================================================================== counts
 class CountImage(Image):
     """Binary measures of ``h`` (P, R, F) and SBTO (module documentation)."""
@@ -110,19 +136,7 @@ class CountImage(Image):
         return as_index_array(total)
 
     def _count_vectors(self) -> np.ndarray:
-        """Every count vector ``(n_1..n_c)`` of the space (within its bounds)."""
-        N, c = self.space.N, self.space.c
-        bounds = self.space.bounds or (N,) * c
-        vectors = np.zeros((1, 0), dtype=np.int64)
-        used = np.zeros(1, dtype=np.int64)
-        for g in range(c):
-            options = np.arange(bounds[g] + 1)
-            rows = np.repeat(np.arange(len(vectors)), len(options))
-            new = np.tile(options, len(vectors))
-            keep = used[rows] + new <= N
-            vectors = np.concatenate([vectors[rows[keep]], new[keep, None]], axis=1)
-            used = used[rows[keep]] + new[keep]
-        return vectors
+        return count_vectors(self.space)
 
     @cached_property
     def _sbto_feasible(self) -> tuple[np.ndarray, np.ndarray]:
@@ -130,12 +144,7 @@ class CountImage(Image):
         vectors = self._count_vectors()
         values = self._sbto(vectors)
         order = np.argsort(values, kind="stable")
-        N = self.space.N
-        mult = np.ones(len(vectors), dtype=object)
-        left = np.full(len(vectors), N, dtype=np.int64)
-        for g in range(vectors.shape[1]):
-            mult = mult * _comb(left, vectors[:, g])
-            left = left - vectors[:, g]
+        mult = multinomials(vectors, self.space.N)
         return values[order], mult[order]
 
     @staticmethod
@@ -186,6 +195,76 @@ class CountImage(Image):
             return
         h = np.arange(self.h_max + 1)
         yield self._value(h), as_index_array(self.mult[: self.h_max + 1])
+
+
+# ====================================================================== gain sums
+class GainSumImage(Image):
+    """Measures of the total gain ``Σ_i g(r̂_i)`` (gP = total / (N·gmax)): the value depends
+    on the count vector only. Exact integer keys ``lcm · Σ_d n_d g(d)`` (gains are exact
+    rationals), de-duplicated over the ``C(N + c, c)`` count vectors; run counts are
+    multinomials; the values are the kernel's on one run per distinct key."""
+
+    exactness = "exact"
+    algorithm = "closed form (gain sums of count vectors)"
+
+    def __init__(self, measure, space: Space, context: Context) -> None:
+        self.measure, self.space, self.context = measure, space, context
+        gains = measure.gain_exact(space.levels)
+        lcm = math.lcm(*(g.denominator for g in gains))
+        self.gain_keys = np.array([int(g * lcm) for g in gains[1:]], dtype=object)
+        vectors = count_vectors(space)
+        keys = (vectors.astype(object) @ self.gain_keys) if space.c else \
+            np.zeros(len(vectors), dtype=object)
+        mult = multinomials(vectors, space.N)
+        order = sorted(range(len(keys)), key=lambda k: keys[k])
+        self.keys: list[int] = []
+        self.mult: list[int] = []
+        reps = []
+        for k in order:
+            if self.keys and self.keys[-1] == keys[k]:
+                self.mult[-1] += mult[k]
+            else:
+                self.keys.append(int(keys[k]))
+                self.mult.append(int(mult[k]))
+                reps.append(vectors[k])
+        self.reps = np.array(reps, dtype=np.int64).reshape(len(reps), space.c)
+        self.cum = _cumulative(self.mult)
+
+    def _key(self, runs: np.ndarray) -> list[int]:
+        counts = CountImage._counts_of(runs, self.space.c).astype(object)
+        return list(counts @ self.gain_keys) if self.space.c else [0] * len(runs)
+
+    @property
+    def n_distinct(self) -> int:
+        return len(self.keys)
+
+    def values_of(self, runs: np.ndarray) -> np.ndarray:
+        return self.measure.kernel_values(runs, self.context)
+
+    def phi(self, runs: np.ndarray) -> np.ndarray:
+        import bisect
+        return np.array([bisect.bisect_right(self.keys, k) for k in self._key(runs)],
+                        dtype=np.int64)
+
+    def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
+        import bisect
+        find = bisect.bisect_left if strict else bisect.bisect_right
+        return as_index_array([self.cum[find(self.keys, k)] for k in self._key(runs)])
+
+    def _runs_of(self, vectors: np.ndarray) -> np.ndarray:
+        runs = np.zeros((len(vectors), self.space.N), dtype=np.int8)
+        for row, vector in enumerate(vectors.tolist()):
+            at = 0
+            for d, n in enumerate(vector, start=1):
+                runs[row, at:at + n] = d
+                at += n
+        return runs
+
+    def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for start in range(0, len(self.keys), CHUNK_RUNS):
+            stop = start + CHUNK_RUNS
+            values = self.values_of(self._runs_of(self.reps[start:stop]))
+            yield values, as_index_array(self.mult[start:stop])
 
 
 # ====================================================================== first relevant

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .enumeration import iter_runs, runs_from_index
+from .enumeration import CHUNK_RUNS, iter_runs, runs_from_index
 from .image import TOLERANCE, Image
 from .measures import ScaleMeasure
 from .progress import Progress
@@ -58,19 +58,26 @@ class EnumeratedImage(Image):
         self.measure, self.space, self.context, self.tol = measure, space, context, tol
         self.exactness = f"tolerance {tol:g}"
         total = space.levels**space.N
-        chunks = -(-total // (1 << 18))
+        chunks = -(-total // CHUNK_RUNS)
         bar = Progress(chunks, f"enumerate {measure.label} N={space.N}", enabled=progress)
-        values = np.zeros(0)
-        counts = np.zeros(0, dtype=np.int64)
-        for degrees in iter_runs(space):
+        # sorted runs of distinct values, merged like a binary counter: a run is merged
+        # into the one before when it is at least as large, so every value takes part in
+        # O(log chunks) merges (merging each chunk into one running array was quadratic)
+        stack: list[tuple[np.ndarray, np.ndarray]] = []
+        for degrees in iter_runs(space, CHUNK_RUNS):
             chunk_values = measure.kernel_values(degrees, context)
-            v, c = _merge(chunk_values, np.ones(len(chunk_values), dtype=np.int64))
-            values, counts = _merge(np.concatenate([values, v]), np.concatenate([counts, c]))
-            if len(values) > DISTINCT_BUDGET:
+            stack.append(_merge(chunk_values, np.ones(len(chunk_values), dtype=np.int64)))
+            while len(stack) > 1 and len(stack[-1][0]) >= len(stack[-2][0]) // 2:
+                (v2, c2), (v1, c1) = stack.pop(), stack.pop()
+                stack.append(_merge(np.concatenate([v1, v2]), np.concatenate([c1, c2])))
+            if sum(len(v) for v, _ in stack) > DISTINCT_BUDGET:
                 raise MemoryError(f"more than {DISTINCT_BUDGET} distinct values: "
                                   f"{measure.label} on {space.label()} is too large to enumerate")
             bar.update(1)
         bar.close()
+        values = np.concatenate([v for v, _ in stack]) if stack else np.zeros(0)
+        counts = np.concatenate([c for _, c in stack]) if stack else np.zeros(0, np.int64)
+        values, counts = _merge(values, counts)
         self._values, self._counts = cluster(values, counts, tol)
         self._cum = np.concatenate(([0], np.cumsum(self._counts)))
 

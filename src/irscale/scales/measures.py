@@ -18,6 +18,7 @@ kind          kernel (run length N)                   exact image algorithm
 ``nDCG``      ``nDCG(discount=jk,base=b)@N``          DCG's scale / ideal DCG@N
 ``AP``        ``AP@N``  (1/RB)Σ C(i)/i                integer meet-in-the-middle
               (``AP(norm=min)@N`` divides by min(N,RB))  (:mod:`.average_precision`)
+``gP``        ``gP@N``  Σ g(r_i)/(N·gmax)            count vectors (closed form)
 other         any name irscale evaluates             chunked enumeration (tolerance)
 ============  =====================================  ======================================
 
@@ -29,7 +30,9 @@ Names (:func:`scale_measure`): the paper's ``P``, ``R``, ``F``, ``AP``, ``RR``, 
 (p = 0.5; ``p03``, ``p08``, ``p095`` ...), ``DCG_b02`` / ``nDCG_b10`` (Järvelin–Kekäläinen
 discount ``max(1, log_b r)`` with base 2 / 10, seed 000 §6), ``SBTO``, ``RBTO``, each with
 optional parameters ``(rel=2)``, ``(gain=exp)``; or any irscale measure name
-(``RBP(p=0.8)``, ``DCG(discount=log2)``, ``nDCG(discount=jk,base=10)``, ``AP``, ``ERR``, ...):
+(``RBP(p=0.8)``, ``DCG(discount=log2)``, ``nDCG(discount=jk,base=10)``, ``AP``, ``ERR``, ...;
+trec_eval's ``ndcg`` and ``ndcg_cut_k`` — ``nDCG``, ``nDCG@k`` — are nDCG with gain = degree and
+discount log2(r + 1), evaluated by their own kernels):
 recognised families get the exact algorithms, the others the generic enumeration. A name
 with a cut-off other than N (``P@5`` on runs of length 10) is evaluated generically.
 """
@@ -52,7 +55,7 @@ from .enumeration import format_run, synthetic_rankings
 from .space import Context
 
 #: Kinds with an exact algorithm (see the module table).
-EXACT_KINDS = ("P", "R", "F", "SBTO", "RR", "RBTO", "RBP", "DCG", "nDCG", "AP")
+EXACT_KINDS = ("P", "R", "F", "SBTO", "RR", "RBTO", "RBP", "DCG", "nDCG", "AP", "gP")
 #: Binary measures: they see a graded run through its projection at level ``rel``.
 BINARY_KINDS = ("P", "R", "F", "AP", "RR")
 #: Measures whose values depend on the topic's recall base (seed 000 §5.2.2).
@@ -72,7 +75,10 @@ class ScaleMeasure:
     ``relevance_level`` is the binary measures' ``rel``; ``gain`` and ``discount`` define
     DCG/nDCG, ``gain`` and ``p`` RBP; ``beta`` F; ``ap_norm`` AP's divisor (``R`` or
     ``min`` = min(N, RB)); ``text`` is the irscale name of a generic measure; ``cutoff``
-    the cut-off given in the name (``None``: N).
+    the cut-off given in the name (``None``: N); ``kernel`` the name whose registered
+    kernel gives the values (trec_eval's ``ndcg``/``ndcg_cut``; default: built from the
+    kind); ``ideal_cut``: nDCG's ideal DCG is cut at N (``False`` for trec_eval's ``ndcg``,
+    whose ideal ranking holds every relevant document).
     """
 
     label: str
@@ -85,6 +91,8 @@ class ScaleMeasure:
     ap_norm: str = "R"
     text: str = ""
     cutoff: int | None = None
+    kernel: str = ""
+    ideal_cut: bool = True
 
     # ------------------------------------------------------------ classification
     @property
@@ -107,6 +115,8 @@ class ScaleMeasure:
     # ------------------------------------------------------------ kernels
     def request(self, N: int) -> MeasureRequest:
         """The catalogue request that computes this measure on runs of length N."""
+        if self.kernel:
+            return parse_measure(self.kernel)[0]
         rel = f"rel={self.relevance_level}"
         gain = f"gain={self.gain}"
         if self.kind in ("DCG", "nDCG"):
@@ -260,6 +270,19 @@ def _from_request(text: str, request: MeasureRequest) -> ScaleMeasure:
     if family == "RBP" and params is not None and params["maxrel"] is None:
         return ScaleMeasure(text, "RBP", p=params["p"], gain=params["gain"], cutoff=cutoff,
                             text=text, relevance_level=level)
+    if family in ("ndcg", "DCG", "nDCG", "gP") and params is None:
+        # trec_eval's ndcg (ideal not cut), DCG, nDCG and gP with their defaults:
+        # gain = degree, discount log2(r + 1)
+        kind = "nDCG" if family == "ndcg" else family
+        return ScaleMeasure(text, kind, discount=Discount("log2", 2.0), cutoff=cutoff,
+                            text=text, kernel=text, ideal_cut=family != "ndcg")
+    if family == "ndcg_cut" and params is not None and len(params) == 1:
+        return ScaleMeasure(text, "nDCG", discount=Discount("log2", 2.0), cutoff=params[0],
+                            text=text, kernel=text)
+    if family == "gP" and params is not None and params["maxrel"] is None:
+        k = params["cutoff"] if params["cutoff"] is not None else cutoff
+        return ScaleMeasure(text, "gP", gain=params["gain"], cutoff=k, text=text,
+                            relevance_level=level, kernel=text)
     if family in ("DCG", "nDCG") and params is not None:
         k = params["cutoff"] if params["cutoff"] is not None else cutoff
         discount = Discount(params["discount"],

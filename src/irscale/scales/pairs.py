@@ -71,10 +71,41 @@ class PairGroup:
         self.b_val, self.b_mult, self.b_ref = (self.b_val[order], self.b_mult[order],
                                                self.b_ref[order])
         self.b_cum = np.concatenate(([0], np.cumsum(self.b_mult, dtype=np.int64)))
+        self.a_cum = np.concatenate(([0], np.cumsum(self.a_mult, dtype=np.int64)))
 
     @property
     def n_pairs(self) -> int:
         return len(self.a_val) * len(self.b_val)
+
+
+@dataclass
+class Scan:
+    """A chunk of the scanned side of a group: entry indices (in decreasing value order),
+    their values and multiplicities; ``a_side``: the scanned side is A (B is searched)."""
+
+    a_side: bool
+    index: np.ndarray
+    value: np.ndarray
+    mult: np.ndarray
+
+
+def _sweep(g: PairGroup, x: np.ndarray, side: str) -> Iterator[tuple[Scan, np.ndarray]]:
+    """For chunks of the smaller side s (scanned from its largest value down), the
+    positions ``searchsorted(other, x_q − s, side)`` in the larger side: a (queries × chunk)
+    matrix whose rows are increasing needles, which binary search answers several times
+    faster than random ones (the previous position bounds the next). Cost: |x| · min(|A|,
+    |B|) searches in the larger side."""
+    a_side = len(g.a_val) <= len(g.b_val)
+    scan_val, scan_mult = (g.a_val, g.a_mult) if a_side else (g.b_val, g.b_mult)
+    other = g.b_val if a_side else g.a_val
+    n = len(scan_val)
+    step = max(1, BUDGET // max(len(x), 1))
+    for stop in range(n, 0, -step):
+        start = max(0, stop - step)
+        index = np.arange(stop - 1, start - 1, -1)
+        values = scan_val[index]
+        pos = np.searchsorted(other, (x[:, None] - values[None, :]).ravel(), side=side)
+        yield Scan(a_side, index, values, scan_mult[index]), pos.reshape(len(x), len(index))
 
 
 @dataclass
@@ -112,6 +143,7 @@ class PairTable:
         self.exact, self.window, self.tol = exact, window, tol
         self.progress, self.label = progress, label
         self.locate = locate
+        self.meter: Progress | None = None
         self.is_int = mode == "int"
         self._index: tuple[np.ndarray, np.ndarray] | None = None
         self._n_distinct: int | None = None
@@ -153,15 +185,23 @@ class PairTable:
         if len(x) == 0:
             return out
         for g in self.groups:
-            step = max(1, BUDGET // len(x))
-            for s in range(0, len(g.a_val), step):
-                a = g.a_val[s:s + step]
-                pos = np.searchsorted(g.b_val, x[:, None] - a[None, :], side=side)
+            for scan, pos in _sweep(g, x, side):
                 if weighted:
-                    out += (g.b_cum[pos] * g.a_mult[None, s:s + step]).sum(axis=1)
+                    cum = g.b_cum if scan.a_side else g.a_cum
+                    out += (cum[pos] * scan.mult[None, :]).sum(axis=1)
                 else:
                     out += pos.sum(axis=1)
+                self._tick(pos.size)
         return out
+
+    def _tick(self, cells: int) -> None:
+        if self.meter is not None:
+            self.meter.update(cells)
+
+    def count_cost(self, n_queries: int) -> int:
+        """Searches :meth:`count` makes for ``n_queries`` values: the smaller side of every
+        group, once per query."""
+        return n_queries * sum(min(len(g.a_val), len(g.b_val)) for g in self.groups)
 
     def _window_pairs(self, lo: np.ndarray, hi: np.ndarray, weighted: bool = False
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -170,22 +210,23 @@ class PairTable:
         qs, gs, ais, bjs = [], [], [], []
         below = np.zeros(len(lo), dtype=np.int64)
         for k, g in enumerate(self.groups):
-            step = max(1, BUDGET // max(len(lo), 1))
-            for s in range(0, len(g.a_val), step):
-                a = g.a_val[s:s + step]
-                start = np.searchsorted(g.b_val, lo[:, None] - a[None, :], side="left")
-                stop = np.searchsorted(g.b_val, hi[:, None] - a[None, :], side="right")
+            for (scan, start), (_, stop) in zip(_sweep(g, lo, "left"), _sweep(g, hi, "right"),
+                                               strict=True):
                 if weighted:
-                    below += (g.b_cum[start] * g.a_mult[None, s:s + step]).sum(axis=1)
+                    cum = g.b_cum if scan.a_side else g.a_cum
+                    below += (cum[start] * scan.mult[None, :]).sum(axis=1)
                 else:
                     below += start.sum(axis=1)
+                self._tick(2 * start.size)
                 q, i = np.nonzero(stop > start)
                 if len(q) == 0:
                     continue
                 lengths = (stop - start)[q, i]
+                scanned = np.repeat(scan.index[i], lengths)
+                searched = ranges(start[q, i], lengths)
                 qs.append(np.repeat(q, lengths))
-                ais.append(np.repeat(i + s, lengths))
-                bjs.append(ranges(start[q, i], lengths))
+                ais.append(scanned if scan.a_side else searched)
+                bjs.append(searched if scan.a_side else scanned)
                 gs.append(np.full(int(lengths.sum()), k))
         if not qs:
             empty = np.zeros(0, dtype=np.int64)
@@ -479,6 +520,15 @@ class PairTable:
         return out
 
 
+def _distinct_rows(runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct runs (each query counted once) and where each run is among them."""
+    runs = np.asarray(runs)
+    if len(runs) < 2:
+        return runs, np.arange(len(runs))
+    distinct, inverse = np.unique(runs, axis=0, return_inverse=True)
+    return distinct, inverse.reshape(-1)
+
+
 class PairImage(Image):
     """An :class:`~irscale.scales.image.Image` backed by a :class:`PairTable`.
 
@@ -505,10 +555,12 @@ class PairImage(Image):
         return self.post(self.raw_of(runs))
 
     def phi(self, runs: np.ndarray) -> np.ndarray:
-        return self.table.phi(self.raw_of(runs), np.asarray(runs))
+        runs, inverse = _distinct_rows(runs)
+        return self.table.phi(self.raw_of(runs), runs)[inverse]
 
     def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
-        return self.table.runs_below(self.raw_of(runs), np.asarray(runs), strict)
+        runs, inverse = _distinct_rows(runs)
+        return self.table.runs_below(self.raw_of(runs), runs, strict)[inverse]
 
     def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         for bucket in self.table.iter_buckets():

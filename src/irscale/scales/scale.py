@@ -15,7 +15,6 @@ Table 3). :func:`scale` picks the exact algorithm of the measure
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -25,9 +24,9 @@ import numpy as np
 
 from ..errors import ParameterError
 from .additive import additive_image, additive_spec
-from .average_precision import MAX_N as AP_MAX_N
 from .average_precision import ap_image
-from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, LexImage
+from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
+from .cost import DEFAULT_QUERIES, Estimate, estimate, max_memory_of, notice
 from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure
@@ -91,58 +90,22 @@ class ScaledImage(Image):
         return self.factor * lo, n_lo, self.factor * hi, n_hi
 
 
-#: Memory the exact run counts of a closed-form image may take (bytes).
-EXACT_COUNTS_BUDGET = 1 << 30
-#: Largest space (runs) the generic algorithm enumerates: 2^40 runs take days.
-ENUMERATION_BITS = 40
-#: Largest space of any image: run indices and exact counts of up to 2^24 bits.
-RUN_INDEX_BITS = 1 << 24
+def check_size(measure: ScaleMeasure, space: Space, *, max_memory: int | None = None,
+               queries: int = DEFAULT_QUERIES, context: Context | None = None) -> Estimate:
+    """Refuse, before any work, an image no algorithm can hold or that needs more than
+    ``max_memory`` bytes (default: half of the RAM); return its :class:`~irscale.scales.
+    cost.Estimate` (runs, distinct bound, algorithm and why, time, memory)."""
+    return estimate(measure, space, queries=queries, max_memory=max_memory, context=context)
 
 
-def check_size(measure: ScaleMeasure, space: Space) -> None:
-    """Refuse, before any work, an image whose exact run counts would not fit in
-    :data:`EXACT_COUNTS_BUDGET` or whose space the generic algorithm cannot enumerate.
-
-    The closed forms of P, R, F, RR and SBTO keep, per distinct value, the exact number of
-    runs taking it: ``d`` integers of up to ``N·log2(levels)`` bits, about three copies
-    (counts, cumulative counts, weights), ``d = N + 1`` (``C(N + c, c)`` for SBTO).
-    """
-    N, levels = space.N, space.levels
-    bits = N * math.log2(levels)
-    kind = measure.kind
-    if bits > RUN_INDEX_BITS:
-        raise ParameterError(
-            f"-N/N = {N} with {levels} levels is too large: a run's index in the space "
-            f"({levels}^{N} runs) would take more than 2^{RUN_INDEX_BITS.bit_length() - 1} "
-            "bits")
-    if kind == "AP" and N > AP_MAX_N:
-        raise ParameterError(f"AP's exact image needs N ≤ {AP_MAX_N} (64-bit keys), got {N}")
-    if kind in ("P", "R", "F", "RR", "SBTO"):
-        distinct = math.comb(N + space.c, space.c) if kind == "SBTO" else N + 1
-        need = 3 * distinct * bits / 8
-        if need > EXACT_COUNTS_BUDGET:
-            raise ParameterError(
-                f"-N/N = {N} is too long a run for the exact image of {measure.label}: it "
-                f"counts the runs of each of its {distinct} values exactly ({levels}^{N} runs "
-                f"in all), about {_size(need)} of integers (limit {_size(EXACT_COUNTS_BUDGET)})")
-    elif kind == "generic" and bits > ENUMERATION_BITS:
-        raise ParameterError(
-            f"-N/N = {N} with {levels} levels is too large for {measure.label}: its image "
-            f"is found by enumerating all {levels}^{N} runs (at most 2^{ENUMERATION_BITS})")
-
-
-def _size(n_bytes: float) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if n_bytes < 1024 or unit == "EiB":
-            return f"{n_bytes:.0f} {unit}" if unit == "bytes" else f"{n_bytes:.3g} {unit}"
-        n_bytes /= 1024
-    raise AssertionError("unreachable")
+#: Estimated seconds above which the estimate is printed before the work starts.
+NOTICE_SECONDS = 2.0
 
 
 def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
                 progress: bool = True) -> Image:
-    """The image algorithm for a measure on a space (see :mod:`irscale.scales.measures`)."""
-    check_size(measure, space)
+    """The image algorithm for a measure on a space (see :mod:`irscale.scales.measures`);
+    sizes are checked by the caller (:func:`check_size`)."""
     kind, level = measure.kind, measure.relevance_level
     if kind in ("P", "R", "F"):
         if kind == "R" and context.relevant(level) == 0:
@@ -150,6 +113,8 @@ def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
         return CountImage(kind, space, context, level=level, beta=measure.beta)
     if kind == "RR":
         return FirstRelevantImage(space, context, level=level)
+    if kind == "gP":
+        return GainSumImage(measure, space, context)
     if kind == "SBTO" and level == 1:
         return CountImage("SBTO", space, context)
     if kind == "AP":
@@ -194,6 +159,7 @@ class Scale:
     space: Space
     context: Context
     image: Image
+    estimate: Estimate | None = None
 
     # ------------------------------------------------------------ sizes
     @property
@@ -311,7 +277,8 @@ class Scale:
 
 def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
           recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
-          progress: bool = True) -> Scale:
+          progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
+          queries: int = DEFAULT_QUERIES, announce: bool = True) -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
     ``N`` ≥ 1; ``levels`` from 2 to 128. ``recall_base``: the topic's documents per degree
@@ -321,12 +288,34 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
     restrict the space to the runs the topic allows (at most ``recall_base[g]`` documents
     of degree g); default: the whole ``REL^N``. Bad values raise
     :class:`~irscale.errors.ParameterError` naming the parameter.
+
+    Before any work the cost is estimated (:mod:`irscale.scales.cost`, for ``queries`` φ
+    queries) and the scale refused when it needs more than ``max_memory`` (bytes or a size
+    such as ``"2G"``; default half of the RAM); the estimate is printed on standard error
+    (``irscale: estimate ...``) when the work may take more than a couple of seconds and
+    ``progress`` is on; ``explain`` prints the algorithm chosen and why. The estimate is
+    kept as :attr:`Scale.estimate`; ``announce=False`` prints nothing (a caller that
+    already reported it, as :func:`~irscale.scales.transform.transform` does once per
+    measure).
     """
     space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
+    limit = max_memory_of(max_memory)
     measure = scale_measure(measure).for_length(space.N)
-    check_size(measure, space)
+    # sizes first (a huge N is refused as such, before its default recall base)
+    cost = check_size(measure, space, max_memory=limit, queries=queries)
     context = to_context(recall_base, space)
     if feasible:
         space = Space(N, levels, context.bounds())
+    if announce:
+        report(cost, progress=progress, explain=explain)
     image = build_image(measure, space, context, progress=progress)
-    return Scale(measure, space, context, image)
+    return Scale(measure, space, context, image, cost)
+
+
+def report(cost: Estimate, *, progress: bool, explain: bool) -> None:
+    """Print the estimate before a long computation, and the explanation when asked."""
+    if explain:
+        notice("explain: " + cost.explain(), force=True)
+        notice(cost.line(), force=True)
+    elif cost.seconds >= NOTICE_SECONDS:
+        notice(cost.line(), enabled=progress)

@@ -40,9 +40,10 @@ from ..evaluation import Evaluation, check_topics
 from ..io.memory import as_qrels, as_runs
 from ..io.table import Column
 from ..measures.base import EvalContext
+from .cost import max_memory_of
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
-from .scale import Scale, ScaledImage, TieStrategy, check_size, scale
+from .scale import Scale, ScaledImage, TieStrategy, check_size, report, scale
 from .space import Context, Space
 
 
@@ -187,10 +188,14 @@ def transform(
     :class:`~irscale.errors.AlignmentError` unless ``allow_empty`` (also with
     ``all_topics``), and topics with results but no judgments are named in a warning.
     ``options`` are those of :func:`transform_rankings`: ``levels`` (2),
-    ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``.
+    ``relevance_level`` (1), ``ties`` ("unq"), ``rescale``, ``feasible``, ``progress``,
+    ``max_memory`` (bytes or a size such as ``"2G"``; default half of the RAM) and
+    ``explain`` (print the algorithm chosen for each measure and why).
     """
-    # options and measures checked before anything is read, named as the caller wrote them
-    _scale_measures(measures, N, options.get("levels", 2), options.get("relevance_level", 1))
+    # options, measures and their cost checked before anything is read, named as the
+    # caller wrote them
+    _scale_measures(measures, N, options.get("levels", 2), options.get("relevance_level", 1),
+                    max_memory_of(options.get("max_memory")))
     qrels_obj = as_qrels(qrels)
     # several files: runs that share a run id are named after them
     run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
@@ -212,12 +217,15 @@ def transform_rankings(
     feasible: bool = False,
     topics: Sequence[str] | None = None,
     progress: bool = True,
+    max_memory: str | int | None = None,
+    explain: bool = False,
 ) -> ScaleTransform:
     """:func:`transform` of judged rankings already built (e.g. by
     :func:`~irscale.core.judge.build_judged_rankings`); ``topics``: the topics to report
     (default: those some run was evaluated on)."""
     N, levels = _check_options(N, levels, relevance_level)
-    scale_measures = _scale_measures(measures, N, levels, relevance_level)
+    limit = max_memory_of(max_memory)
+    scale_measures = _scale_measures(measures, N, levels, relevance_level, limit)
     grid, topics = _grid(rankings, topics)
     degrees = map_degrees(judged_matrix(grid, N), levels, relevance_level)
     contexts = map_recall_base(grid.rel_levels, levels, relevance_level, grid.column_degrees)
@@ -230,8 +238,11 @@ def transform_rankings(
     for measure in scale_measures:
         label, r_label = measure.label, ranked_label(measure.label, rescale)
         values[label] = measure.kernel_values(degrees, contexts)
+        # the cost of this measure's scale for these queries, reported once
+        cost = check_size(measure, Space(N, levels), max_memory=limit, queries=len(degrees))
+        report(cost, progress=progress, explain=explain)
         values[r_label] = _ranked_values(measure, degrees, contexts, grid, N, levels, ties,
-                                         rescale, feasible, progress, used)
+                                         rescale, feasible, progress, used, limit)
         columns += [Column(label), Column(r_label)]
         labels.append((label, r_label))
     evaluation = Evaluation(columns=tuple(columns), values=values, rankings=out_jr,
@@ -243,16 +254,18 @@ def transform_rankings(
 
 
 def _scale_measures(measures: str | Iterable[str], N: Any, levels: Any,
-                    relevance_level: Any) -> list[ScaleMeasure]:
+                    relevance_level: Any, max_memory: int | None = None
+                    ) -> list[ScaleMeasure]:
     """The measures to transform, each checked to have a scale of a size that fits
-    (:func:`~irscale.scales.scale.check_size`) on runs of length ``N``."""
+    (:func:`~irscale.scales.scale.check_size`, within ``max_memory``) on runs of length
+    ``N``."""
     N, levels = _check_options(N, levels, relevance_level)
     if isinstance(measures, str):
         measures = measures.split()
     out = [_for_transform(scale_measure(name).for_length(N), levels, relevance_level)
            for name in measures]
     for measure in out:
-        check_size(measure, Space(N, levels))
+        check_size(measure, Space(N, levels), max_memory=max_memory)
     return out
 
 
@@ -279,7 +292,8 @@ def _for_transform(measure: ScaleMeasure, levels: int, relevance_level: int) -> 
 def _ranked_values(measure: ScaleMeasure, degrees: np.ndarray, contexts: np.ndarray,
                    grid: JudgedRankings, N: int, levels: int, ties: TieStrategy,
                    rescale: bool, feasible: bool, progress: bool,
-                   used: dict[tuple[str, str], Scale]) -> np.ndarray:
+                   used: dict[tuple[str, str], Scale], max_memory: int | None = None
+                   ) -> np.ndarray:
     """M_R of every ranking: one scale per distinct topic context, φ computed in one batch
     per shared image structure (all topics share AP's, DCG's, ... on the whole space)."""
     out = np.zeros(len(degrees))
@@ -290,7 +304,8 @@ def _ranked_values(measure: ScaleMeasure, degrees: np.ndarray, contexts: np.ndar
     else:
         keys, inverse = contexts[:1], np.zeros(len(degrees), dtype=np.int64)
     scales = [scale(measure, N, levels, recall_base=Context(tuple(int(v) for v in key)),
-                    feasible=feasible, progress=progress) for key in keys]
+                    feasible=feasible, progress=progress, max_memory=max_memory,
+                    queries=len(degrees), announce=False) for key in keys]
     topic_names = np.asarray(grid.topics, dtype=object)[grid.ranking_topic]
     for k, sc in enumerate(scales):
         for topic in sorted(set(topic_names[inverse == k].tolist())):

@@ -1,0 +1,284 @@
+"""Up-front cost of a scale: runs, a bound on the distinct values, the algorithm chosen (and
+why), its time and memory — computed from the structure of the measure, before any work.
+
+:func:`estimate` is the one size check of the package: it refuses (``ParameterError``)
+what no algorithm can hold (run indices beyond 2^24 bits, AP beyond 64-bit keys, exact
+counts beyond :data:`EXACT_COUNTS_BUDGET`, enumerations beyond 2^40 runs) and what would
+need more memory than ``max_memory`` (default: half of the machine's RAM), with the
+estimate in the message. :func:`notice` prints a line ``irscale: ...`` on standard error
+(the estimate before a long computation, ``--explain``), silenced like the progress bar.
+
+The time constants are measured on the 2-core development machine (docs/benchmarks-scales.md)
+and meant as orders of magnitude (within a factor of about 3).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from ..errors import ParameterError
+from .measures import ScaleMeasure
+from .space import Space
+
+#: Memory the exact run counts of a closed-form image may take (bytes).
+EXACT_COUNTS_BUDGET = 1 << 30
+#: Largest space (runs) the generic algorithm enumerates: 2^40 runs take days.
+ENUMERATION_BITS = 40
+#: Largest space of any image: run indices and exact counts of up to 2^24 bits.
+RUN_INDEX_BITS = 1 << 24
+#: Largest N whose AP keys S·lcm(1..N) fit in 64 bits.
+AP_MAX_N = 40
+#: Images of up to this many distinct values are listed (materialised) when asked.
+LIST_LIMIT = 1 << 24
+#: Interpreter, numpy and the measures (bytes), in every estimate.
+BASE_MEMORY = 120 << 20
+#: Seconds per unit of work (order of magnitude, this machine).
+SECONDS_PER_ENTRY = 4e-7        # building one entry of a meet-in-the-middle half
+SECONDS_PER_SEARCH = 1.5e-7     # one needle of the φ count (two searches per query entry)
+SECONDS_PER_PAIR = 5e-8         # one candidate pair of a de-duplicating stream (AP, keys)
+SECONDS_PER_RUN = 2e-6          # one kernel evaluation of the generic enumeration
+#: Bytes per entry of a meet-in-the-middle half (values, ids, multiplicities, sorted copies,
+#: cumulative counts and the temporaries of the product) and per streamed pair.
+BYTES_PER_ENTRY = 90
+BYTES_PER_PAIR = 48
+#: Queries assumed when none are given (a transform of 16 runs × 50 topics).
+DEFAULT_QUERIES = 800
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What computing a scale will cost (module documentation)."""
+
+    measure: str
+    space: str
+    runs: int
+    distinct: int          # upper bound on |image|
+    algorithm: str
+    reason: str
+    seconds: float
+    memory: int            # bytes
+    queries: int
+
+    def line(self) -> str:
+        """One line: ``estimate for M on REL^N: ...``."""
+        return (f"estimate for {self.measure} on {self.space}: {_count(self.runs)} runs, "
+                f"at most {_count(self.distinct)} distinct values; {self.algorithm}: "
+                f"{_duration(self.seconds)} and about {format_size(self.memory)} for "
+                f"{self.queries} φ queries")
+
+    def explain(self) -> str:
+        """The algorithm chosen and why."""
+        return f"{self.measure}: {self.algorithm}, because {self.reason}"
+
+
+def _count(n: int) -> str:
+    return f"{n:,}" if n < 10**15 else f"{float(n):.3g}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"
+    if seconds < 120:
+        return f"about {seconds:.0f} s"
+    if seconds < 7200:
+        return f"about {seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"about {seconds / 3600:.0f} h"
+    return f"about {seconds / 86400:.3g} days"
+
+
+def format_size(n_bytes: float) -> str:
+    """``1.5 GiB``."""
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n_bytes < 1024 or unit == "EiB":
+            return f"{n_bytes:.0f} {unit}" if unit == "bytes" else f"{n_bytes:.3g} {unit}"
+        n_bytes /= 1024
+    raise AssertionError("unreachable")
+
+
+# ------------------------------------------------------------------ memory limit
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str | int | float, option: str = "--max-memory/max_memory") -> int:
+    """Bytes of ``2G``, ``500M``, ``1.5GiB``, ``64k``, ``1000000`` (powers of 1024);
+    :class:`ParameterError` naming ``option`` otherwise (also for 0 or less)."""
+    if isinstance(text, bool):
+        raise ParameterError(f"{option} takes a size such as 2G or 500M, got {text!r}")
+    if isinstance(text, int | float):
+        value = float(text)
+        if not (math.isfinite(value) and value >= 1):
+            raise ParameterError(f"{option} must be a positive size, got {text!r}")
+        return int(value)
+    match = _SIZE.match(str(text))
+    if not match:
+        raise ParameterError(f"{option} takes a size such as 2G, 500M or 1.5GiB (powers of "
+                             f"1024), got {text!r}")
+    number, unit = float(match[1]), match[2].lower()
+    value = number * 1024 ** " kmgtp".index(unit or " ")
+    if value < 1:
+        raise ParameterError(f"{option} must be a positive size, got {text!r}")
+    return int(value)
+
+
+def default_max_memory() -> int:
+    """Half of the machine's physical memory (8 GiB when it cannot be read)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 8 << 30
+
+
+def max_memory_of(value: str | int | float | None) -> int:
+    """The memory limit in bytes: ``None`` is the default (half of the RAM)."""
+    return default_max_memory() if value is None else parse_size(value)
+
+
+# ------------------------------------------------------------------ output
+def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
+    """``irscale: text`` on standard error, unless disabled or IRSCALE_NO_PROGRESS is set
+    (``force``: whatever those say, for what the user asked, e.g. ``--explain``)."""
+    if force or (enabled and not os.environ.get("IRSCALE_NO_PROGRESS")):
+        sys.stderr.write(f"irscale: {text}\n")
+        sys.stderr.flush()
+
+
+# ------------------------------------------------------------------ the estimate
+def split_sizes(sizes: list[int], limit: int) -> tuple[list[int], list[int]]:
+    """Indices of the blocks for the scanned half A and the searched half B: B takes
+    blocks, largest first, while its size stays within ``limit`` (see
+    :func:`irscale.scales.additive.split_blocks`)."""
+    a: list[int] = []
+    b: list[int] = []
+    size_b = 1
+    for k in sorted(range(len(sizes)), key=lambda k: -sizes[k]):
+        if size_b * sizes[k] <= limit:
+            b.append(k)
+            size_b *= sizes[k]
+        else:
+            a.append(k)
+    return a, b
+
+
+def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUERIES,
+             max_memory: int | None = None, context=None) -> Estimate:
+    """The :class:`Estimate` of ``measure`` on ``space``; raises
+    :class:`~irscale.errors.ParameterError` when no algorithm can hold it or when it needs
+    more than ``max_memory`` bytes (module documentation)."""
+    N, levels = space.N, space.levels
+    bits = N * math.log2(levels)
+    label = measure.label
+    if bits > RUN_INDEX_BITS:
+        raise ParameterError(
+            f"-N/N = {N} with {levels} levels is too large: a run's index in the space "
+            f"({levels}^{N} runs) would take more than 2^{RUN_INDEX_BITS.bit_length() - 1} "
+            "bits")
+    kind = measure.kind
+    if kind == "AP" and N > AP_MAX_N:
+        raise ParameterError(f"AP's exact image needs N ≤ {AP_MAX_N} (64-bit keys), got {N}")
+    runs = space.n_runs
+    if kind in ("P", "R", "F", "RR", "SBTO", "gP"):
+        distinct = math.comb(N + space.c, space.c) if kind in ("SBTO", "gP") else N + 1
+        need = 3 * distinct * bits / 8
+        if need > EXACT_COUNTS_BUDGET:
+            raise ParameterError(
+                f"-N/N = {N} is too long a run for the exact image of {label}: it "
+                f"counts the runs of each of its {distinct} values exactly ({levels}^{N} runs "
+                f"in all), about {format_size(need)} of integers (limit "
+                f"{format_size(EXACT_COUNTS_BUDGET)})")
+        result = Estimate(label, space.label(), runs, distinct,
+                          "closed form (counts)" if kind != "RR" else
+                          "closed form (first relevant rank)",
+                          "the value depends on the counts of degrees (or the first relevant "
+                          "rank) only: φ follows from the run itself",
+                          distinct * 2e-6, BASE_MEMORY + int(4 * need) + 64 * distinct,
+                          queries)
+    elif kind == "AP":
+        h = N // 2
+        pairs = (1 << h) + (h + 1) * (1 << (N - h))
+        candidates = 1 << N
+        from .pairs import BUCKET_PAIRS
+        memory = BASE_MEMORY + BYTES_PER_PAIR * (min(candidates, BUCKET_PAIRS) + pairs)
+        result = Estimate(label, space.label(), runs, min(runs, candidates),
+                          "meet in the middle over the prefix count, integer keys",
+                          "AP·RB·lcm(1..N) is an integer and runs of different prefixes tie "
+                          "often: the distinct values are counted exactly in one streamed, "
+                          f"de-duplicated pass over 2^{N} candidate pairs",
+                          candidates * SECONDS_PER_PAIR, memory, queries)
+    elif kind in ("RBTO", "RBP", "DCG", "nDCG"):
+        result = _additive_estimate(measure, space, queries, context)
+    else:
+        if bits > ENUMERATION_BITS:
+            raise ParameterError(
+                f"-N/N = {N} with {levels} levels is too large for {label}: its image "
+                f"is found by enumerating all {levels}^{N} runs (at most 2^{ENUMERATION_BITS})")
+        from .generic import DISTINCT_BUDGET
+        result = Estimate(label, space.label(), runs, runs, "chunked enumeration",
+                          "no exact structure is known for this measure: every run is "
+                          "scored by its kernel, values closer than 1e-9 are tied",
+                          runs * SECONDS_PER_RUN,
+                          BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET) + (64 << 20), queries)
+    limit = default_max_memory() if max_memory is None else max_memory
+    if result.memory > limit:
+        raise ParameterError(
+            f"{result.line()}: more than --max-memory/max_memory = {format_size(limit)} "
+            "(a smaller -N or fewer --levels, or a larger --max-memory)")
+    return result
+
+
+def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, context
+                       ) -> Estimate:
+    """Additive measures: the block structure decides the algorithm (no enumeration)."""
+    from .additive import BLOCK_LIMIT, HALF_LIMIT, _block, additive_spec, certified_independent
+    from .space import to_context
+
+    label, N, levels = measure.label, space.N, space.levels
+    runs = space.n_runs
+    spec = additive_spec(measure, space, context if context is not None
+                         else to_context(None, Space(N, levels)))
+    if spec.lexicographic() or spec.scale == 0.0:
+        return Estimate(label, space.label(), runs, runs, "closed form (RBTO order)",
+                        "each weight dominates the sum of the weights after it: the value "
+                        "order is the lexicographic order of the runs, φ = RBTO + 1",
+                        N * 1e-5, BASE_MEMORY, queries)
+    distinct_gains = len(set(spec.gains))
+    sizes: list[int] | None = []
+    for _, ranks in sorted(spec.class_ranks().items()):
+        q = [spec.classes[i][1] for i in ranks]
+        if certified_independent(q, spec.gains):
+            sizes += [distinct_gains] * len(ranks)
+        elif levels ** len(ranks) <= BLOCK_LIMIT:  # its distinct partial values, exactly
+            sizes.append(_block(spec, ranks, track_counts=False).n_keys)
+        else:
+            sizes = None
+            break
+    if sizes is None:
+        return Estimate(label, space.label(), runs, runs,
+                        "meet in the middle, integer keys (streamed)",
+                        "a class of equal-weight ranks is too large for independent blocks: "
+                        "distinct values are counted exactly in one streamed, de-duplicated "
+                        f"pass over the {levels}^{N} pairs of a prefix and a suffix",
+                        runs * SECONDS_PER_PAIR,
+                        BASE_MEMORY + BYTES_PER_PAIR * (min(runs, 1 << 22)
+                                                        + 2 * levels ** ((N + 1) // 2)),
+                        queries)
+    a, b = split_sizes(sizes, HALF_LIMIT)
+    size_a = math.prod(sizes[k] for k in a)
+    size_b = math.prod(sizes[k] for k in b)
+    distinct = size_a * size_b
+    listed = "small enough to list, counted all the same" if distinct <= LIST_LIMIT else \
+        f"too large to list (more than {LIST_LIMIT:,})"
+    return Estimate(
+        label, space.label(), runs, distinct,
+        f"meet in the middle, {len(sizes)} independent blocks",
+        "the measure is additive over ranks and its ranks split into independent blocks "
+        "(exact classes of weights; distinct partial values never collide across blocks), "
+        f"so |image| = |A|·|B| ({size_a:,} × {size_b:,}), {listed}: φ(m) = #{{(a, b): a + b "
+        f"≤ m}} by {queries} × {min(size_a, size_b):,} searches in the larger half",
+        (size_a + size_b) * SECONDS_PER_ENTRY
+        + 2 * queries * min(size_a, size_b) * SECONDS_PER_SEARCH,
+        BASE_MEMORY + BYTES_PER_ENTRY * (size_a + size_b), queries)
