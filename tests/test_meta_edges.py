@@ -191,12 +191,12 @@ def scores(tmp_path):
      "rbo, not to kendall"),
     (["correlate", "--method", "rbo", "-p", "1"], "-p/--p (p) must lie in (0, 1)"),
     (["correlate", "--method", "nope"], "--method: unknown correlation method"),
-    (["correlate", "--bootstrap", "0"], "--bootstrap (samples) must be an integer in [2,"),
-    (["correlate", "--bootstrap", "1"], "--bootstrap (samples)"),
-    (["correlate", "--by", "topic", "--bootstrap", "50"],
-     "--bootstrap applies to --by overall"),
-    (["correlate", "--seed", "1"], "--seed applies to --bootstrap"),
-    (["correlate", "--bootstrap", "50", "--seed", "-1"], "--seed (seed) must be a "
+    (["correlate", "--samples", "0"], "-B/--samples (samples) must be an integer in [2,"),
+    (["correlate", "-B", "1"], "-B/--samples (samples)"),
+    (["correlate", "--by", "topic", "-B", "50"],
+     "-B/--samples applies to --by overall"),
+    (["correlate", "--seed", "1"], "--seed applies to -B/--samples"),
+    (["correlate", "-B", "50", "--seed", "-1"], "--seed (seed) must be a "
      "non-negative integer"),
     (["correlate", "--format", "json", "--digits", "2"], "--digits applies to text"),
     (["correlate", "--digits", "-2"], "--digits (digits)"),

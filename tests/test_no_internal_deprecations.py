@@ -47,7 +47,7 @@ COMMANDS = [
     "meta swap --scores ap.csv --sizes 3,5 --repetitions 3 --seed 3",
     *[f"meta swap --scores ap.csv --sizes 3 --repetitions 3 --seed 3 --test {test}"
       for test in ("bootstrap", "randomization", "randomized-tukey-hsd")],
-    "meta correlate --scores ap.csv --scores p10.csv --bootstrap 20 --seed 3",
+    "meta correlate --scores ap.csv --scores p10.csv -B 20 --seed 3",
 ]
 
 

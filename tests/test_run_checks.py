@@ -165,7 +165,7 @@ def test_every_command_prints_the_warnings_eval_prints(warned, capsys):
     for command in (
         ["compare", "-m", "map", "--test", "t"],
         ["scale", "transform", "-m", "P", "-N", "3", "--no-progress"],
-        ["scale", "table", "-m", "P", "-N", "3", "4", "--no-progress"],
+        ["scale", "table", "-m", "P", "-N", "3,4", "--no-progress"],
         ["meta", "correlate", "-m", "P@1", "-m", "map"],
         ["meta", "loo", "-m", "map", "--depth", "2"],
         ["meta", "scales", "-m", "P", "-m", "RR", "--cutoffs", "3,4", "--table",

@@ -87,8 +87,8 @@ def test_table(capsys, tmp_path):
     qrels, run = write_inputs(tmp_path)
     run2 = tmp_path / "r2.txt"
     run2.write_text("1 Q0 b 1 3.0 other\n1 Q0 a 2 2.0 other\n2 Q0 y 1 1.0 other\n")
-    out = run_cli(["scale", "table", qrels, run, str(run2), "-m", "P", "-m", "AP", "-N", "2",
-                   "3", "--format", "csv", "--no-progress"], capsys)
+    out = run_cli(["scale", "table", qrels, run, str(run2), "-m", "P", "-m", "AP", "-N", "2,3",
+                   "--format", "csv", "--no-progress"], capsys)
     assert out.splitlines()[0] == "N,P,AP"
     assert out.splitlines()[1].startswith("2,1.0")
 

@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 
 from ..errors import AlignmentError, ParameterError
+from .options import spelling
 
-#: Largest --samples/-B/--bootstrap (as the Python functions), --seeds and --repetitions.
+#: Largest -B/--samples (as the Python functions), --seeds and --repetitions.
 MAX_SAMPLES = 1_000_000_000
 MAX_SEEDS = 1_000_000
 MAX_REPETITIONS = 1_000_000
@@ -61,33 +62,17 @@ def check_digits_option(args: argparse.Namespace) -> None:
                              f"--format {args.fmt} keeps every digit")
 
 
-def system_list(text: str | None) -> list[str] | None:
-    """The names of ``--systems A,B,...`` (None when not given); refuses an empty list and
-    a name given twice."""
-    if text is None:
-        return None
-    names = [name.strip() for name in text.split(",")]
-    if not any(names):
-        raise ParameterError("--systems is empty: give comma-separated system names")
-    if not all(names):
-        raise ParameterError(f"--systems has an empty name: {text!r}")
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        raise ParameterError(f"--systems names {twice} twice")
-    return names
-
-
 def check_sources(args: argparse.Namespace) -> None:
-    """``--topic-column`` only with ``--scores``; ``--systems`` a valid list."""
+    """``--topic-column`` only with ``--scores``."""
     if _given(args, "topic_column") and not getattr(args, "scores", None):
         raise ParameterError("--topic-column applies to --scores files (score CSVs), not to "
                              "runs evaluated against qrels")
-    system_list(getattr(args, "systems", None))
 
 
-def select_systems(matrix, text: str | None):
-    """``matrix`` restricted to the systems of ``--systems`` (every name must exist)."""
-    names = system_list(text)
+def select_systems(matrix, names: list[str] | None):
+    """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the
+    list is parsed, and refused empty or with a name twice, by
+    :class:`irscale.cli.options.ListAction`)."""
     if names is None:
         return matrix
     unknown = [name for name in names if name not in matrix.systems]
@@ -172,11 +157,11 @@ def check_compare(args: argparse.Namespace) -> None:
     if not multi and not _given(args, "alternative"):
         args.alternative = "two-sided"
     if not resampling:
-        _refuse([f for f, a in (("--samples", "samples"), ("--seed", "seed"),
+        _refuse([f for f, a in (("-B/--samples", "samples"), ("--seed", "seed"),
                                 ("--workers", "workers")) if _given(args, a)],
                 f"to resampling tests (randomization, bootstrap, bootstrap-shift, "
                 f"unpaired-bootstrap, randomized-tukey-hsd), not to --test {args.test}")
-    _count(args, "samples", "--samples", maximum=MAX_SAMPLES)
+    _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
     _seed(args)
     _count(args, "workers", "--workers")
     check_digits_option(args)
@@ -203,14 +188,15 @@ def _correlate(args: argparse.Namespace) -> None:
         check_persistence(args.p, "-p/--p (p)")
     elif method == "rbo":
         args.p = 0.9
-    if _given(args, "bootstrap"):
+    samples = spelling(args, "samples", "-B/--samples")
+    if _given(args, "samples"):
         if args.by != "overall":
-            raise ParameterError(f"--bootstrap applies to --by overall (the interval of the "
+            raise ParameterError(f"{samples} applies to --by overall (the interval of the "
                                  f"overall correlation), not to --by {args.by}")
-        _count(args, "bootstrap", "--bootstrap", 2, api="samples", maximum=MAX_SAMPLES)
-    if _given(args, "seed") and not _given(args, "bootstrap"):
-        raise ParameterError("--seed applies to --bootstrap (the only random part of "
-                             "correlate)")
+        _count(args, "samples", samples, 2, maximum=MAX_SAMPLES)
+    if _given(args, "seed") and not _given(args, "samples"):
+        raise ParameterError("--seed applies to -B/--samples (the bootstrap interval, the "
+                             "only random part of correlate)")
     _seed(args)
 
 
@@ -308,11 +294,12 @@ def _scales(args: argparse.Namespace) -> None:
                              f"all), not to --table {args.table}")
     _alpha(args)
     if _given(args, "table_n"):
+        flag = spelling(args, "table_n", "--table-cutoff")
         if args.table not in ("all", "4", "5", "6"):
-            raise ParameterError(f"-N applies to tables 4, 5 and 6 (and all), not to --table "
-                                 f"{args.table}")
+            raise ParameterError(f"{flag} applies to tables 4, 5 and 6 (and all), not to "
+                                 f"--table {args.table}")
         if args.table_n not in args.cutoffs:
-            raise ParameterError(f"-N {args.table_n} is not one of the --cutoffs "
+            raise ParameterError(f"{flag} {args.table_n} is not one of the --cutoffs "
                                  f"{list(args.cutoffs)}")
 
 

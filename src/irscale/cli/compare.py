@@ -34,12 +34,11 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ..errors import AlignmentError, InputError, ParameterError
-from ..io.naming import NameSpec
+from ..errors import ParameterError
 from ..stats.names import CORRECTIONS, FORMATS, MODEL_NAMES, TEST_NAMES
-from .checks import check_compare, check_score_measures, compare_test, select_systems
+from .checks import check_compare, compare_test
+from .inputs import add_inputs, load_matrix
 from .outputs import add_output, write_text
-from .runargs import add_run_options, check_no_runs_option, named_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -59,18 +58,8 @@ def add_parser(subparsers) -> None:
         description="Compare systems on per-topic scores: two-system tests on every pair "
         "with a multiple-comparison correction, or an ANOVA model with Tukey's HSD.",
     )
-    parser.add_argument("inputs", nargs="*", metavar="QRELS RUN",
-                        help="qrels file then run files (evaluated with -m MEASURE)")
-    parser.add_argument("--scores", action="append", default=[], metavar="FILE",
-                        help="score-matrix CSV: one column per system, one row per topic "
-                        "(repeatable: one file per measure)")
-    parser.add_argument("--topic-column", default=None, metavar="COL",
-                        help="column of the CSV holding topic ids (default: row order)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
-                        metavar="MEASURE", help="measure (repeatable for pairwise tests)")
-    add_run_options(parser)
-    parser.add_argument("--systems", default=None, metavar="A,B,...",
-                        help="comma-separated systems to compare (default: all)")
+    add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
+               "only measure of the --scores files)")
     parser.add_argument("--baseline", default=None, metavar="SYSTEM",
                         help="two-system tests: compare every other system with this one "
                         "only (the family: systems x measures against it; default: every "
@@ -83,14 +72,17 @@ def add_parser(subparsers) -> None:
                         " (default topic+system)")
     parser.add_argument("--correction", default=None,
                         help=f"{' | '.join(CORRECTIONS)} (pairwise tests; default holm)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level (default 0.05)")
     parser.add_argument("--alternative", default=None,
                         choices=("two-sided", "greater", "less"),
                         help="alternative hypothesis of pairwise tests: greater = a > b "
                         "(default two-sided)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of resampling tests")
-    parser.add_argument("--samples", type=int, default=None, metavar="B",
-                        help="resamples (default: 10000 randomisation tests, 1000 bootstrap)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of resampling tests (default: a fresh random seed)")
+    parser.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+                        help="resamples of the resampling tests (default: 10000 for "
+                        "randomization and randomized-tukey-hsd, 1000 for the bootstraps)"),
     parser.add_argument("--workers", type=int, default=None,
                         help="threads for resampling (default: one per CPU core)")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
@@ -101,85 +93,6 @@ def add_parser(subparsers) -> None:
                         help="do not show resampling progress on stderr")
     add_output(parser)
     parser.set_defaults(func=run)
-
-
-def _read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
-    import numpy as np
-
-    from ..core import ScoreMatrix
-
-    matrices = [ScoreMatrix.read_csv(p, topic_column=topic_column) for p in paths]
-    first = matrices[0]
-    for path, matrix in zip(paths[1:], matrices[1:], strict=True):
-        if set(matrix.systems) != set(first.systems):
-            raise AlignmentError(
-                f"{path}: systems differ from {paths[0]} "
-                f"({sorted(set(matrix.systems) ^ set(first.systems))[:5]})"
-            )
-        if set(matrix.topics) != set(first.topics):
-            only = sorted(set(matrix.topics) ^ set(first.topics))
-            raise AlignmentError(
-                f"{path}: topics differ from {paths[0]} ({len(only)} not in both: {only[:5]})"
-            )
-    names = [m.measures[0] for m in matrices]
-    if len(set(names)) != len(names):
-        raise InputError(f"two score files give the same measure name: {names}")
-    values = np.stack(
-        [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
-        axis=2,
-    )
-    return ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
-                                  measures=names)
-
-
-def _evaluate(inputs: list[str], measures: list[str] | None, names: NameSpec | None = None,
-              allow_empty: bool = False) -> ScoreMatrix:
-    if len(inputs) < 3:
-        raise InputError("give a qrels file and at least two run files (or --scores FILE)")
-    if not measures:
-        raise ParameterError("name the measure to compare with -m MEASURE (e.g. -m map)")
-    import numpy as np
-
-    from ..evaluation import evaluate  # interface: evaluate(qrels, runs, measures)
-
-    matrix = evaluate(inputs[0], named_runs(inputs[1:], names), measures,
-                      allow_empty=allow_empty).to_matrix(allow_missing=True)
-    missing = ~np.isfinite(matrix.values)
-    if missing.any():
-        rows, cols, _ = np.nonzero(missing)
-        detail = "; ".join(
-            f"{matrix.systems[s]!r} lacks topic {matrix.topics[t]!r}"
-            for t, s in list(dict.fromkeys(zip(rows.tolist(), cols.tolist(), strict=True)))[:5]
-        )
-        raise AlignmentError(
-            f"the runs do not cover the same topics ({int(missing.any(axis=(1, 2)).sum())} "
-            f"topic(s) missing somewhere: {detail})"
-        )
-    return matrix
-
-
-def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
-    """The score matrix the command compares (from --scores or qrels + runs)."""
-    if args.scores and args.inputs:
-        raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
-    if args.scores:
-        check_no_runs_option(args, "--scores files")
-        matrix = _read_scores(args.scores, args.topic_column)
-        check_score_measures(matrix, args.measures)
-    elif args.inputs:
-        matrix = _evaluate(args.inputs, args.measures, getattr(args, "names", None),
-                           getattr(args, "allow_empty", False))
-    else:
-        raise ParameterError("nothing to compare: give --scores FILE or QRELS RUN RUN ...")
-    matrix = select_systems(matrix, args.systems)
-    if matrix.n_systems < 2:
-        raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
-    if matrix.n_topics < 2:
-        raise InputError(f"at least 2 topics are needed, got {matrix.n_topics}")
-    from ..stats.validation import check_not_constant
-
-    check_not_constant(matrix.values, "the scores")
-    return matrix
 
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:

@@ -23,42 +23,23 @@ import sys
 from pathlib import Path
 
 from ..errors import ParameterError
-from .checks import check_meta, check_sizes_option, select_systems
+from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option
+from .inputs import add_inputs, load_matrix, qrels_and_runs
+from .options import ListAction, add_deprecated, add_ties, join
 from .outputs import add_output, input_paths, write_text
-from .runargs import add_run_options
 
-_SCORE_COMMANDS = ("correlate", "discriminative-power", "split", "swap", "concordance")
+#: Defaults of ``--sizes`` (split and swap), ``--models`` (split) and ``--cutoffs`` (scales).
+SIZES = (5, 10, 15, 20, 25)
+MODELS = ("MD1", "MD2", "MD2f")
+CUTOFFS = (5, 10, 20, 30)
 
-
-def _ints(text: str) -> list[int]:
-    try:
-        return [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") \
-            from None
-
-
-def _names(text: str) -> list[str]:
-    return [v.strip() for v in text.split(",") if v.strip()]
+SEED_HELP = "seed of the random draws (default: a fresh random seed)"
 
 
 def _common(parser: argparse.ArgumentParser, *, scores: bool = True) -> None:
     from ..stats import FORMATS
 
-    parser.add_argument("inputs", nargs="*", metavar="QRELS RUN",
-                        help="qrels file then run files (evaluated with -m MEASURE)")
-    if scores:
-        parser.add_argument("--scores", action="append", default=[], metavar="FILE",
-                            help="score-matrix CSV (one column per system, one row per "
-                            "topic); repeatable, one file per measure")
-        parser.add_argument("--topic-column", default=None, metavar="COL",
-                            help="column of the CSV holding topic ids (default: row order)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
-                        metavar="MEASURE", help="measure (repeatable)")
-    add_run_options(parser)  # --names, --allow-empty
-    if scores:
-        parser.add_argument("--systems", default=None, metavar="A,B,...",
-                            help="comma-separated systems to keep (default: all)")
+    add_inputs(parser, scores=scores, systems=scores)
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=None,
@@ -66,12 +47,20 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True) -> None:
     add_output(parser)
 
 
+def _sizes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sizes", action=ListAction, api="sizes", default=list(SIZES),
+                        metavar="S,S,...",
+                        help=f"comma-separated topics per split (default {join(SIZES)})")
+    parser.add_argument("--repetitions", type=int, default=100,
+                        help="random splits per size (default 100)")
+
+
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "meta",
         help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
-        description="Meta-evaluation of measures and significance tests (seed 001 §5, "
-        "seed 002 §3, seed 000 §7).",
+        description="Meta-evaluation of measures and significance tests (Sakai 2014; Ferro "
+        "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).",
     )
     sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
 
@@ -83,119 +72,118 @@ def add_parser(subparsers) -> None:
                    help="RBO persistence in (0, 1), --method rbo only (default 0.9)")
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
-                   "matrix (every two measures)")
-    p.add_argument("--bootstrap", type=int, default=None, metavar="B",
-                   help="bootstrap confidence interval of the overall correlation with B ≥ 2 "
-                   "samples (--by overall)")
-    p.add_argument("--seed", type=int, default=None)
+                   "matrix (every two measures) (default overall)")
+    samples = p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+                             help="bootstrap confidence interval of the overall correlation "
+                             "with B ≥ 2 resamples, --by overall only (default: no interval)")
+    add_deprecated(p, "--bootstrap", samples, "-B/--samples")
+    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     p.set_defaults(func=run_correlate)
 
     p = sub.add_parser("discriminative-power", aliases=["dp"],
-                       help="ASL of every pair and discriminative power (seed 001 §5.1)")
+                       help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
     _common(p)
     p.add_argument("--method", default="bootstrap",
                    help="bootstrap | randomized-tukey-hsd | both (default bootstrap)")
-    p.add_argument("-B", "--samples", type=int, default=1000, help="resamples (default 1000)")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("-B", "--samples", type=int, default=1000, metavar="B",
+                   help="resamples (default 1000)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     p.add_argument("--seeds", type=int, default=None, metavar="R",
-                   help="repeat with seeds seed..seed+R-1 and report the Monte Carlo spread")
+                   help="repeat with seeds seed..seed+R-1 and report the Monte Carlo spread "
+                   "(default: one run)")
     p.add_argument("--convention", default="plus-one", choices=("plus-one", "proportion"),
                    help="p-value convention: (c+1)/(B+1) or c/B (default plus-one)")
     p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
-    p.add_argument("--plot", default=None, metavar="FILE", help="ASL curves as PNG/SVG")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
     p.set_defaults(func=run_discriminative_power)
 
-    p = sub.add_parser("split", help="topic-splitting consistency (seed 002 §3)")
+    p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
+                       "§3)")
     _common(p)
-    p.add_argument("--sizes", type=_ints, default=[5, 10, 15, 20, 25],
-                   help="topics per split (default 5,10,15,20,25)")
-    p.add_argument("--repetitions", type=int, default=100)
-    p.add_argument("--models", type=_names, default=["MD1", "MD2", "MD2f"],
-                   help="procedures compared with themselves (default MD1,MD2,MD2f)")
-    p.add_argument("--cross", type=_names, default=[], metavar="A:B,...",
-                   help="different models: A on the first half, B on the second")
+    _sizes(p)
+    p.add_argument("--models", action=ListAction, kind="str", default=list(MODELS),
+                   metavar="M,M,...",
+                   help=f"procedures compared with themselves (default {join(MODELS)})")
+    p.add_argument("--cross", action=ListAction, kind="str", default=[], metavar="A:B,...",
+                   help="different models: A on the first half, B on the second "
+                   "(default: none)")
     p.add_argument("--metric", default=None,
                    help="print one metric by size (sig_1, AA, AD, MA, MD, jaccard, overlap, "
                    "tau, bias); default: the agreement table and τ")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     p.add_argument("--plot", default=None, metavar="FILE",
-                   help="the metric (default τ) against the split size, PNG/SVG")
+                   help="write the metric (default τ) against the split size to FILE, "
+                   "PNG/SVG (default: no plot)")
     p.set_defaults(func=run_split)
 
-    p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley)")
+    p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
-    p.add_argument("--sizes", type=_ints, default=[5, 10, 15, 20, 25])
-    p.add_argument("--repetitions", type=int, default=100)
-    p.add_argument("--bin-width", type=float, default=0.01)
-    p.add_argument("--test", default=None, help="count only pairs significant on TS1")
+    _sizes(p)
+    p.add_argument("--bin-width", type=float, default=0.01,
+                   help="width of the bins of score differences (default 0.01)")
+    p.add_argument("--test", default=None,
+                   help="count only the pairs this test finds significant on TS1 (default: "
+                   "every pair)")
     p.add_argument("--alpha", type=float, default=None,
                    help="significance level of --test (default 0.05)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     p.set_defaults(func=run_swap)
 
-    p = sub.add_parser("concordance", help="concordance test (seed 001 Fig. 17)")
+    p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
     _common(p)
-    p.add_argument("--gold", type=_names, required=True, metavar="M*,...",
-                   help="gold-standard measure(s); the other measures are the candidates")
-    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
+                   help="comma-separated gold-standard measure(s); the other measures are the "
+                   "candidates")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level (default 0.05)")
     p.set_defaults(func=run_concordance)
 
-    p = sub.add_parser("loo", help="leave-one-out reusability test (seed 001 §5.4)")
+    p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
     _common(p, scores=False)
     p.add_argument("--depth", type=int, default=100, help="pool depth (default 100)")
     p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
-                   help="contributor = part of the run name matched (default: up to '_')")
+                   help="contributor = part of the run name matched (default: up to '_', "
+                   f"{DEFAULT_CONTRIBUTOR_PATTERN})")
     p.add_argument("--contributors", default=None, metavar="FILE",
-                   help="file of 'run contributor' lines (overrides the pattern)")
+                   help="file of 'run contributor' lines (overrides the pattern; default: "
+                   "none)")
     p.add_argument("--per-run", action="store_true", help="print every run")
     p.set_defaults(func=run_loo)
 
     p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
-                       "(seed 000 Tables 2, 4, 5, 6)")
+                       "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
     _common(p, scores=False)
-    p.add_argument("--cutoffs", type=_ints, default=[5, 10, 20, 30],
-                   help="run lengths N (default 5,10,20,30)")
-    p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"))
-    p.add_argument("-N", type=int, default=None, dest="table_n",
-                   help="cut-off of Tables 4-6 (default: the largest)")
+    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", default=list(CUTOFFS),
+                   metavar="N,N,...",
+                   help=f"comma-separated run lengths N (default {join(CUTOFFS)})")
+    p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"),
+                   help="the table to print (default all)")
+    table_n = p.add_argument("--table-cutoff", type=int, default=None, dest="table_n",
+                             metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
+                             "(default: the largest)")
+    add_deprecated(p, "-N", table_n, "--table-cutoff")
     p.add_argument("--collection", default="T", help="track label prefix (default T)")
     p.add_argument("--alpha", type=float, default=None,
                    help="significance level of tables 5, 6 and invariants (default 0.05)")
+    add_ties(p, phi=True)
     p.add_argument("--plot-dir", default=None, metavar="DIR",
-                   help="write a scatter of each measure vs its ranked version (PNG)")
+                   help="write a scatter of each measure vs its ranked version (PNG) to DIR "
+                   "(default: no plots)")
     p.set_defaults(func=run_scales)
     parser.set_defaults(func=lambda args: parser.error(
         f"choose an analysis: {', '.join(sub.choices)}"))
 
 
 # --------------------------------------------------------------------------- helpers
-def _runs(args: argparse.Namespace) -> object:
-    """The runs of ``args.inputs``, read once and named as ``--names`` says (runs that share
-    a run id after their files, with a warning)."""
-    from ..io.trec import read_runs
-
-    return read_runs(args.inputs[1:], names=args.names or "runid")
-
-
 def _matrix(args: argparse.Namespace):
-    """The score matrix: from --scores files (as ``irscale compare``) or qrels and runs."""
-    from .compare import load_matrix
-
-    if args.scores or not args.inputs:
-        return load_matrix(args)
-    if len(args.inputs) < 3:
-        raise ParameterError("give a qrels file and at least two run files (or --scores FILE)")
-    if not args.measures:
-        raise ParameterError("name the measure(s) with -m (e.g. -m map)")
-    from ..evaluation import evaluate
-
-    matrix = evaluate(args.inputs[0], _runs(args), args.measures,
-                      allow_empty=args.allow_empty).to_matrix(allow_missing=True)
-    matrix.check_complete()
-    return select_systems(matrix, args.systems)
+    """The score matrix: from --scores files or qrels and runs (:mod:`irscale.cli.inputs`)."""
+    return load_matrix(args)
 
 
 def _measures(matrix, args: argparse.Namespace) -> list[str]:
@@ -232,9 +220,9 @@ def run_correlate(args: argparse.Namespace) -> int:
         frame = series.reset_index()
         return write_text(args, _render(frame, args, f"{args.method}: {a} vs {b}, topic by topic "
                                     f"(mean {series.mean():.4f})"))
-    if args.bootstrap:
+    if args.samples:
         ci = meta.correlation_ci(matrix, measure_a=a, measure_b=b, method=args.method,
-                                 samples=args.bootstrap, rng=args.seed, **options)
+                                 samples=args.samples, rng=args.seed, **options)
         frame = ci.to_frame()
     else:
         value = meta.overall_correlation(matrix, measure_a=a, measure_b=b, method=args.method,
@@ -387,14 +375,11 @@ def run_loo(args: argparse.Namespace) -> int:
     from .. import meta
 
     check_meta(args)
-    if len(args.inputs) < 3:
-        raise ParameterError("give a qrels file and at least two run files")
-    if not args.measures:
-        raise ParameterError("name the measure(s) with -m (e.g. -m map)")
+    qrels, runs = qrels_and_runs(args)
     table = _contributors(args)
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
-    result = meta.leave_one_out(args.inputs[0], _runs(args), args.measures,
+    result = meta.leave_one_out(qrels, runs, args.measures,
                                 allow_empty=args.allow_empty,
                                 contributors=contributors,
                                 depth=args.depth)
@@ -410,11 +395,12 @@ def run_scales(args: argparse.Namespace) -> int:
     from ..meta.scale_effects import DEFAULT_MEASURES
 
     check_meta(args)
-    if len(args.inputs) < 3:
-        raise ParameterError("give a qrels file and at least two run files")
-    report = meta.scale_report(args.inputs[0], _runs(args),
-                               args.measures or list(DEFAULT_MEASURES), args.cutoffs,
+    if not args.measures:
+        args.measures = list(DEFAULT_MEASURES)
+    qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
+    report = meta.scale_report(qrels, runs, args.measures, args.cutoffs,
                                collection=args.collection, alpha=args.alpha,
+                               ties=args.phi_ties, tie_policy=args.ties,
                                allow_empty=args.allow_empty,
                                progress=sys.stderr.isatty())
     text = report.format(args.table, args.fmt, N=args.table_n, digits=args.digits)

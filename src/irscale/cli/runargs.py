@@ -7,7 +7,8 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import ParameterError
-from ..io.naming import NameSpec, parse_names
+from ..io.naming import NAME_MODES, NameSpec
+from .options import ListAction
 
 NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
               "share one are named after their files, with a warning), file (the file name "
@@ -21,16 +22,9 @@ ALLOW_EMPTY_HELP = ("evaluate a run that has no topic in common with the qrels (
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """``--names`` and ``--allow-empty``."""
-    parser.add_argument("--names", default=None, type=_names, metavar="runid|file|A,B,...",
-                        help=NAMES_HELP)
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
-
-
-def _names(text: str) -> NameSpec:
-    try:
-        return parse_names(text)
-    except ParameterError as error:  # argparse reports it as a usage error
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False

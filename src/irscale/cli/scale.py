@@ -1,12 +1,14 @@
-"""``irscale scale``: interval scales of measures (seed 000 §5, seed 003).
+"""``irscale scale``: interval scales of measures (Ferrante, Ferro & Fuhr 2021, §5;
+Ferrante, Ferro & Pontarollo 2019).
 
     irscale scale image -m MEASURE -N 10 [--levels 2] [--format text|json|csv]
                         [--recall-base 5 | 3,2] [--feasible] [--values-limit K | --all-values]
                         [--csv FILE] [--diagnostics auto|full|none] [--no-progress]
     irscale scale transform QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 30 [--levels 2]
-                        [-l 1] [--ties unq|min|max|mid] [--rescale] [--feasible]
-                        [--ranked-only] [--format trec|csv|json|markdown] [-o FILE]
-    irscale scale table QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 5 10 20 30
+                        [-l 1] [--phi-ties unq|min|max|mid] [--ties trec_eval|file-order|
+                        rank-column] [--rescale] [--feasible] [--ranked-only]
+                        [--format trec|csv|json|markdown] [-o FILE]
+    irscale scale table QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 5,10,20,30
 
 ``image`` prints the summary of the scale (distinct values, ties, gaps, unused range,
 ordinal/interval w.r.t. SBTO and RBTO) and writes the sorted image (``value,phi,n_runs``)
@@ -14,11 +16,16 @@ to CSV; with ``--format json`` it prints ``{"measure", "N", "levels", "n_runs",
 "n_distinct", "values", "phi"}`` (the two lists are ``null`` above ``--values-limit``
 distinct values unless ``--all-values``). ``transform`` prints the per-topic values of each
 measure M (cut at N, padded) and of its ranked version ``M_R`` in the formats of
-``irscale eval``. ``table`` prints seed 000's Table 2 (Kendall τ between M and M_R).
-``transform`` and ``table`` read and check runs as ``irscale eval`` does, with the same
-warnings: runs that share a run id are named after their files (``--names`` chooses), and a
-run with no topic in common with the qrels is an error unless ``--allow-empty`` (also with
-``--all-topics``).
+``irscale eval``. ``table`` prints Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ
+between M and M_R. ``transform`` and ``table`` read and check runs as ``irscale eval``
+does, with the same warnings (:mod:`irscale.cli.inputs`): runs that share a run id are
+named after their files (``--names`` chooses), and a run with no topic in common with the
+qrels is an error unless ``--allow-empty`` (also with ``--all-topics``).
+
+``--ties`` is the order of documents with equal scores, as in ``irscale eval``;
+``--phi-ties`` the tie strategy of φ. The former spellings (``--ties unq|min|max|mid`` for
+φ, ``--tie-policy`` for documents, ``-N 5 10`` with spaces, ``table --length``) work for one
+release with a warning (:mod:`irscale.cli.options`).
 """
 
 from __future__ import annotations
@@ -27,25 +34,28 @@ import argparse
 import json
 import sys
 
-from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.files import atomic_output
 from ..io.formats import FORMATS
+from .inputs import qrels_and_runs
+from .options import ListAction, add_deprecated, add_ties, join
 from .outputs import add_force, add_output, open_output, write_text
-from .runargs import add_run_options, named_runs
+from .runargs import add_run_options
 
 #: Default bound on the number of distinct values listed by ``image --format json``.
 VALUES_LIMIT = 100_000
 #: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
 STREAM_LIMIT = 50_000_000
+#: Default run lengths of ``table``.
+CUTOFFS = (5, 10, 20, 30)
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "scale", help="interval scales: a measure's image, φ and ranked version M_R",
         description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
-        "Fuhr): the image of a measure over all runs of length N, φ, and the transformation "
-        "of real evaluations.")
+        "Fuhr 2021): the image of a measure over all runs of length N, φ, and the "
+        "transformation of real evaluations.")
     commands = parser.add_subparsers(dest="scale_command", metavar="COMMAND")
     parser.set_defaults(func=lambda args: parser.error(
         f"choose a command: {', '.join(commands.choices)}"))
@@ -55,38 +65,36 @@ def add_parser(subparsers) -> None:
     image.add_argument("-m", "--measure", required=True,
                        help="P, R, F, AP, RR, RBP_p05, DCG_b02, nDCG_b10, SBTO, RBTO, or any "
                        "irscale measure name (RBP(p=0.8), DCG(discount=log2), ERR, ...)")
+    _length(image)
     _common(image)
-    image.add_argument("--recall-base", default=None, metavar="COUNTS",
+    image.add_argument("--recall-base", action=ListAction, default=None, metavar="COUNTS",
                        help="the topic's documents per relevant degree 1..c: c = levels - 1 "
                        "comma-separated integers from 0 to 2^31 - 1 (default: N of the "
                        "highest degree)")
     image.add_argument("--format", choices=("text", "json", "csv"), default="text",
                        dest="fmt", help="summary (text), the JSON object, or the sorted "
-                       "image as CSV on standard output")
+                       "image as CSV on standard output (default text)")
     image.add_argument("--values-limit", type=int, default=VALUES_LIMIT, metavar="K",
                        help=f"list the values only up to K distinct values (default "
                        f"{VALUES_LIMIT})")
     image.add_argument("--all-values", action="store_true",
                        help="list the values whatever their number (streamed)")
     image.add_argument("--csv", default=None, metavar="FILE",
-                       help="also write the sorted image (value,phi,n_runs) to FILE")
+                       help="also write the sorted image (value,phi,n_runs) to FILE (default: "
+                       "none)")
     add_force(image)
     image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
                        help="text format: stream the whole image for the gaps and ties "
-                       f"(auto: up to {STREAM_LIMIT:,} distinct values)")
+                       f"(default auto: up to {STREAM_LIMIT:,} distinct values)")
     image.set_defaults(func=run_image)
 
     transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
                                     "real runs")
-    transform.add_argument("qrels", help="qrels file")
-    transform.add_argument("runs", nargs="+", help="run file(s)")
-    transform.add_argument("-m", "--measure", action="append", dest="measures",
-                           required=True, metavar="MEASURE", help="measure (repeatable)")
+    _runs(transform)
+    _length(transform)
     _common(transform)
-    transform.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="L",
-                           help="binary projection: degree ≥ L is relevant (default 1)")
-    transform.add_argument("--ties", choices=("unq", "min", "max", "mid"), default="unq",
-                           help="tie strategy of φ (default unq, seed 000 eq. 2)")
+    _level_for_rel(transform)
+    add_ties(transform, phi=True, legacy=True)
     transform.add_argument("--rescale", action="store_true",
                            help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
     transform.add_argument("--all-topics", action="store_true",
@@ -94,9 +102,8 @@ def add_parser(subparsers) -> None:
                            "non-relevant documents)")
     transform.add_argument("--ranked-only", action="store_true",
                            help="print M_R only, not M")
-    transform.add_argument("--tie-policy", choices=TIE_POLICIES, default="trec_eval",
-                           help="order of documents with equal scores (default trec_eval)")
-    transform.add_argument("--format", choices=FORMATS, default="trec", dest="fmt")
+    transform.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+                           help="output format, as irscale eval (default trec)")
     transform.add_argument("-q", "--per-query", action="store_true",
                            help="(default) print the value of every topic")
     transform.add_argument("--summary-only", action="store_true",
@@ -107,29 +114,43 @@ def add_parser(subparsers) -> None:
     add_output(transform)
     transform.set_defaults(func=run_transform)
 
-    table = commands.add_parser("table", help="seed 000 Table 2: Kendall τ between each "
-                                "measure and its ranked version")
-    table.add_argument("qrels")
-    table.add_argument("runs", nargs="+")
-    table.add_argument("-m", "--measure", action="append", dest="measures", required=True,
-                       metavar="MEASURE")
-    table.add_argument("-N", "--length", type=int, nargs="+", dest="lengths",
-                       default=[5, 10, 20, 30], help="run lengths (default 5 10 20 30)")
-    table.add_argument("--levels", type=int, default=2)
-    table.add_argument("-l", "--level-for-rel", type=int, default=1)
-    table.add_argument("--ties", choices=("unq", "min", "max", "mid"), default="unq")
-    table.add_argument("--feasible", action="store_true")
-    table.add_argument("--no-progress", action="store_true")
+    table = commands.add_parser("table", help="Table 2 of Ferrante, Ferro & Fuhr (2021): "
+                                "Kendall τ between each measure and its ranked version")
+    _runs(table)
+    lengths = table.add_argument(
+        "-N", "--cutoffs", action=ListAction, spaces=True, dest="lengths",
+        default=list(CUTOFFS), metavar="N,N,...",
+        help=f"comma-separated run lengths N (default {join(CUTOFFS)}); the former "
+        "space-separated form -N 5 10 is deprecated")
+    add_deprecated(table, "--length", lengths, "-N/--cutoffs")
+    _common(table)
+    _level_for_rel(table)
+    add_ties(table, phi=True, legacy=True)
     table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
-                       dest="fmt")
+                       dest="fmt", help="output format (default text)")
     add_run_options(table)
     add_output(table)
     table.set_defaults(func=run_table)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _runs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
+    parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
+                        metavar="MEASURE", help="measure (repeatable)")
+
+
+def _length(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-N", "--length", type=int, required=True, dest="N",
                         help="run length N (runs cut at N, padded with non-relevant)")
+
+
+def _level_for_rel(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="L",
+                        help="binary projection: degree ≥ L is relevant (default 1)")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--levels", type=int, default=2,
                         help="number of relevance degrees |REL| = c + 1 (default 2: binary)")
     parser.add_argument("--feasible", action="store_true",
@@ -137,16 +158,14 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         "than its recall base)")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar on standard error")
-
-
-def _recall_base(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        return [int(v) for v in text.split(",")]
-    except ValueError:
-        raise ParameterError(f"--recall-base takes comma-separated integers, got {text!r}"
-                             ) from None
+    parser.add_argument("--max-memory", default=None, metavar="SIZE",
+                        help="refuse, with the estimate, a scale whose estimated memory "
+                        "exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024; default: half of "
+                        "the RAM)")
+    parser.add_argument("--explain", action="store_true",
+                        help="print on standard error the algorithm chosen for each measure, "
+                        "why, and its cost estimate (default: off; the estimate alone is "
+                        "printed before long computations)")
 
 
 # ------------------------------------------------------------------ image
@@ -156,8 +175,9 @@ def run_image(args: argparse.Namespace) -> int:
 
     if args.values_limit < 0:
         raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
-    sc = scale(args.measure, args.N, args.levels, recall_base=_recall_base(args.recall_base),
-               feasible=args.feasible, progress=not args.no_progress)
+    sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
+               feasible=args.feasible, progress=not args.no_progress,
+               max_memory=args.max_memory, explain=args.explain)
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":
@@ -215,12 +235,13 @@ def run_transform(args: argparse.Namespace) -> int:
     from ..io.output import write_results
     from ..scales.transform import transform
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.tie_policy == "rank-column")
-    result = transform(args.qrels, runs, args.measures, args.N, levels=args.levels,
-                       relevance_level=args.level_for_rel, ties=args.ties,
+    qrels, runs = qrels_and_runs(args, min_runs=1, keep_rank=args.ties == "rank-column")
+    result = transform(qrels, runs, args.measures, args.N, levels=args.levels,
+                       relevance_level=args.level_for_rel, ties=args.phi_ties,
                        rescale=args.rescale, feasible=args.feasible,
-                       tie_policy=args.tie_policy, all_topics=args.all_topics,
-                       allow_empty=args.allow_empty, progress=not args.no_progress)
+                       tie_policy=args.ties, all_topics=args.all_topics,
+                       allow_empty=args.allow_empty, progress=not args.no_progress,
+                       max_memory=args.max_memory, explain=args.explain)
     evaluation = result.evaluation
     if args.ranked_only:
         keep = {r for _, r in result.labels}
@@ -237,10 +258,11 @@ def run_transform(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     from ..scales.diagnostics import tau_table
 
-    frame = tau_table(args.qrels, named_runs(args.runs, args.names), args.measures,
-                      args.lengths, levels=args.levels, relevance_level=args.level_for_rel,
-                      ties=args.ties, feasible=args.feasible, progress=not args.no_progress,
-                      allow_empty=args.allow_empty)
+    qrels, runs = qrels_and_runs(args, min_runs=1, keep_rank=args.ties == "rank-column")
+    frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
+                      relevance_level=args.level_for_rel, ties=args.phi_ties,
+                      tie_policy=args.ties, feasible=args.feasible,
+                      progress=not args.no_progress, allow_empty=args.allow_empty)
     wide = frame.pivot(index="N", columns="measure", values="tau_overall")
     wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
     if args.fmt == "csv":

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.options import TiePolicy
 from ..errors import ParameterError
 from ..stats.kendall import overall_tau, topic_taus
 from .closed_forms import CountImage, LexImage
@@ -373,12 +374,13 @@ def figure_data(sc: Scale, *, points: int = 2000, runs_limit: int = 1 << 12) -> 
 def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int], *,
               levels: int = 2, relevance_level: int = 1, ties: str = "unq",
               feasible: bool = False, progress: bool = True, allow_empty: bool = False,
-              **tau_options) -> pd.DataFrame:
+              tie_policy: TiePolicy = "trec_eval", **tau_options) -> pd.DataFrame:
     """Table 2 of seed 000: for every N and measure, the overall Kendall τ between M and
     M_R, and the topic-by-topic τ (minimum, mean, number of topics where it is defined).
     Pivot ``tau_overall`` by N × measure for the paper's layout. Inputs are read once; the
     runs are checked and their topics reported as :func:`irscale.evaluate` does
-    (``allow_empty`` as there)."""
+    (``allow_empty`` and ``tie_policy``, the order of documents with equal scores, as
+    there)."""
     from ..core.options import RELEVANCE_LEVEL, integer_option
     from ..io.memory import as_qrels, as_runs
     from .transform import transform
@@ -395,12 +397,13 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
                              "more than once")
     Space(Ns[0], levels)  # levels
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    qrels, runs = as_qrels(qrels), as_runs(runs)
+    qrels, runs = as_qrels(qrels), as_runs(runs, keep_rank=tie_policy == "rank-column")
     rows = []
     for N in Ns:
         result = transform(qrels, runs, measures, N, levels=levels,
                            relevance_level=relevance_level, ties=ties,  # type: ignore[arg-type]
-                           feasible=feasible, progress=progress, allow_empty=allow_empty)
+                           feasible=feasible, progress=progress, allow_empty=allow_empty,
+                           tie_policy=tie_policy)
         for label, ranked in result.labels:
             overall = overall_tau(result.matrix, None, label, ranked, **tau_options)
             per_topic = topic_taus(result.matrix, None, label, ranked, **tau_options)

@@ -1,0 +1,157 @@
+"""One loader for the inputs of ``compare``, ``meta`` and ``scale``: qrels and runs, or
+``--scores`` files.
+
+Every one of these subcommands declares its inputs with :func:`add_inputs` (the same
+options, the same help) and reads them with :func:`qrels_and_runs` (commands that need the
+rankings: ``scale transform``/``table``, ``meta loo``/``scales``) or :func:`load_matrix`
+(commands that need per-topic scores: ``compare``, ``meta correlate``/``dp``/``split``/
+``swap``/``concordance``). So the messages are the same everywhere, and runs are named the
+same way as by ``irscale eval``: by run id, runs that share one after their files (with a
+warning), or as ``--names`` says.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import AlignmentError, InputError, ParameterError
+from .checks import check_score_measures, select_systems
+from .options import ListAction
+from .runargs import add_run_options, check_no_runs_option, named_runs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core import ScoreMatrix
+
+SCORES_HELP = ("score-matrix CSV: one column per system, one row per topic, the measure "
+               "named after the file (repeatable: one file per measure)")
+TOPIC_COLUMN_HELP = "column of the --scores CSVs holding the topic ids (default: row order)"
+
+
+def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
+               systems: bool = True, measure_help: str = "measure (repeatable)") -> None:
+    """The input options: ``QRELS RUN...`` evaluated with ``-m``, or (``scores``)
+    ``--scores FILE`` and ``--topic-column``; ``--names`` and ``--allow-empty``; (``systems``)
+    ``--systems A,B,...``."""
+    parser.add_argument("inputs", nargs="*", metavar="QRELS RUN",
+                        help="qrels file then run files, evaluated with -m MEASURE"
+                        + (" (or --scores)" if scores else ""))
+    if scores:
+        parser.add_argument("--scores", action="append", default=[], metavar="FILE",
+                            help=SCORES_HELP)
+        parser.add_argument("--topic-column", default=None, metavar="COL",
+                            help=TOPIC_COLUMN_HELP)
+    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
+                        metavar="MEASURE", help=measure_help)
+    add_run_options(parser)  # --names, --allow-empty
+    if systems:
+        parser.add_argument("--systems", action=ListAction, kind="str", unique=True,
+                            default=None, metavar="A,B,...",
+                            help="comma-separated systems to keep (default: all)")
+
+
+def _paths(args: argparse.Namespace) -> list[str]:
+    """The qrels and run files of the command line (``QRELS RUN...``)."""
+    if hasattr(args, "inputs"):
+        return list(args.inputs)
+    return [args.qrels, *args.runs]
+
+
+def _input_hint(args: argparse.Namespace, min_runs: int) -> str:
+    runs = "two run files" if min_runs >= 2 else "one run file"
+    scores = " (or --scores FILE)" if hasattr(args, "scores") else ""
+    return f"give a qrels file and at least {runs}{scores}"
+
+
+def qrels_and_runs(args: argparse.Namespace, *, min_runs: int = 2,
+                   keep_rank: bool = False) -> tuple[str, Sequence[object]]:
+    """The qrels file and the runs of ``QRELS RUN...``, named as ``--names`` says (see
+    :func:`irscale.cli.runargs.named_runs`); ``keep_rank``: keep the rank column (for
+    ``--ties rank-column``)."""
+    paths = _paths(args)
+    if getattr(args, "scores", None) and paths:
+        raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
+    if len(paths) < 1 + min_runs:
+        nothing = "" if paths else "nothing to compare: "
+        raise ParameterError(nothing + _input_hint(args, min_runs))
+    if not args.measures:
+        raise ParameterError("name the measure(s) with -m MEASURE (e.g. -m map)")
+    return paths[0], named_runs(paths[1:], args.names, keep_rank=keep_rank)
+
+
+def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
+    """The per-topic scores of the command line: the ``--scores`` files, or the runs
+    evaluated against the qrels with every ``-m`` measure; restricted to ``--systems``;
+    at least 2 systems and 2 topics, not all equal."""
+    if getattr(args, "scores", None):
+        if _paths(args):
+            raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
+        check_no_runs_option(args, "--scores files")
+        matrix = read_scores(args.scores, args.topic_column)
+        check_score_measures(matrix, args.measures)
+    else:
+        matrix = _evaluate(args)
+    matrix = select_systems(matrix, getattr(args, "systems", None))
+    if matrix.n_systems < 2:
+        raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
+    if matrix.n_topics < 2:
+        raise InputError(f"at least 2 topics are needed, got {matrix.n_topics}")
+    from ..stats.validation import check_not_constant
+
+    check_not_constant(matrix.values, "the scores")
+    return matrix
+
+
+def read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
+    """One score matrix of the ``--scores`` files: one measure per file, named after it;
+    every file must hold the same systems and topics."""
+    import numpy as np
+
+    from ..core import ScoreMatrix
+
+    matrices = [ScoreMatrix.read_csv(p, topic_column=topic_column) for p in paths]
+    first = matrices[0]
+    for path, matrix in zip(paths[1:], matrices[1:], strict=True):
+        if set(matrix.systems) != set(first.systems):
+            raise AlignmentError(
+                f"{path}: systems differ from {paths[0]} "
+                f"({sorted(set(matrix.systems) ^ set(first.systems))[:5]})"
+            )
+        if set(matrix.topics) != set(first.topics):
+            only = sorted(set(matrix.topics) ^ set(first.topics))
+            raise AlignmentError(
+                f"{path}: topics differ from {paths[0]} ({len(only)} not in both: {only[:5]})"
+            )
+    names = [m.measures[0] for m in matrices]
+    if len(set(names)) != len(names):
+        raise InputError(f"two score files give the same measure name: {names}")
+    values = np.stack(
+        [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
+        axis=2,
+    )
+    return ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
+                                  measures=names)
+
+
+def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
+    """The runs evaluated against the qrels: every run must cover the same topics."""
+    qrels, runs = qrels_and_runs(args)
+    import numpy as np
+
+    from ..evaluation import evaluate
+
+    matrix = evaluate(qrels, runs, args.measures,
+                      allow_empty=args.allow_empty).to_matrix(allow_missing=True)
+    missing = ~np.isfinite(matrix.values)
+    if missing.any():
+        rows, cols, _ = np.nonzero(missing)
+        detail = "; ".join(
+            f"{matrix.systems[s]!r} lacks topic {matrix.topics[t]!r}"
+            for t, s in list(dict.fromkeys(zip(rows.tolist(), cols.tolist(), strict=True)))[:5]
+        )
+        raise AlignmentError(
+            f"the runs do not cover the same topics ({int(missing.any(axis=(1, 2)).sum())} "
+            f"topic(s) missing somewhere: {detail})"
+        )
+    return matrix

@@ -1,0 +1,225 @@
+"""The vocabulary the subcommands share (``docs/cli.md``): lists, deprecated spellings and
+the two kinds of ties.
+
+* **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--sizes 5,10``, ``--systems
+  a,b``), parsed by one function, :func:`parse_list`, with the same messages for an empty
+  list, an empty item and an item that is not a number. :class:`ListAction` is the
+  ``argparse`` action of such an option; ``spaces=True`` also takes the former
+  space-separated form (``-N 5 10``) for one release, with a warning.
+* **Deprecated spellings** (:func:`add_deprecated`) keep working for one release: each use
+  prints exactly one ``irscale: warning: --old is deprecated; use --new`` line and stores
+  into the new option (given both, the option is refused as given twice).
+* **Ties**: ``--ties`` is the order of documents with equal scores in every subcommand
+  (``trec_eval``, ``file-order``, ``rank-column``); ``--phi-ties`` the tie strategy of φ
+  (``unq``, ``min``, ``max``, ``mid``). The two value sets are disjoint, so the former
+  ``--ties unq`` of ``scale transform``/``table`` still works: it is stored as
+  ``--phi-ties unq`` with a warning that says so (:func:`add_ties`), never silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from collections.abc import Callable, Sequence
+
+from ..core.options import TIE_POLICIES
+from ..errors import ParameterError
+from .main import _lazy
+
+#: The tie strategies of φ (``irscale.scales.TIE_STRATEGIES``, repeated here so that the
+#: parser does not import the scales package).
+PHI_TIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+
+_StoreOnce = _lazy("_StoreOnce")
+
+#: What an item of a list is: (noun of the items, of one item, converter, example list).
+_KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
+    "int": ("integers", "value", int, "5,10,20"),
+    "str": ("names", "name", str, "a,b,c"),
+}
+
+
+class OptionDeprecatedWarning(FutureWarning):
+    """A deprecated option spelling was used (shown as ``irscale: warning: ...``)."""
+
+
+def deprecated(message: str) -> None:
+    """Warn that a spelling is deprecated (one ``irscale: warning:`` line)."""
+    warnings.warn(message, OptionDeprecatedWarning, stacklevel=2)
+
+
+def join(values: Sequence[object]) -> str:
+    """A list as the command line writes it: ``5,10,20``."""
+    return ",".join(str(v) for v in values)
+
+
+def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = False
+               ) -> list:
+    """The items of the comma-separated list ``text`` given to ``option``.
+
+    One message per fault, whatever the option: an empty list, an empty item (``5,,10``,
+    a trailing comma), an item that is not a number (``kind="int"``), and, with
+    ``unique``, an item given twice. Spaces around items are ignored. Ranges (``≥ 1``, no
+    repeated cut-off, ...) are checked by the function that uses the values.
+    """
+    noun, one, convert, example = _KINDS[kind]
+    hint = f"give comma-separated {noun}, e.g. {example}"
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        raise ParameterError(f"{option} is empty: {hint}")
+    if not all(items):
+        raise ParameterError(f"{option} has an empty {one} in {text!r}: {hint}")
+    values = []
+    for item in items:
+        try:
+            values.append(convert(item))
+        except ValueError:
+            raise ParameterError(f"{option}: {item!r} is not an integer: {hint}") from None
+    if unique:
+        twice = list(dict.fromkeys(v for v in values if values.count(v) > 1))
+        if twice:
+            raise ParameterError(f"{option} names {join(twice)} twice in {text!r}")
+    return values
+
+
+def spelling(args: argparse.Namespace, dest: str, default: str) -> str:
+    """The option that set ``dest`` as the user wrote it when that was a deprecated
+    spelling (messages name the option as written), otherwise ``default``."""
+    return vars(args).get("deprecated_spellings", {}).get(dest, default)
+
+
+def _note_spelling(namespace: argparse.Namespace, dest: str, option: str) -> None:
+    vars(namespace).setdefault("deprecated_spellings", {})[dest] = option
+
+
+class ListAction(_StoreOnce):
+    """A comma-separated list option (:func:`parse_list`), given once.
+
+    ``kind``: ``"int"`` or ``"str"``; ``api``: the Python name messages add in
+    parentheses (``--cutoffs (cutoffs) is empty``); ``keywords``: values stored as they
+    are instead of a list (``--names runid``); ``spaces``: also take the deprecated
+    space-separated form ``-N 5 10`` (with a warning).
+    """
+
+    def __init__(self, option_strings, dest, *, kind: str = "int", api: str | None = None,
+                 unique: bool = False, keywords: Sequence[str] = (), spaces: bool = False,
+                 **kwargs) -> None:
+        if spaces:
+            kwargs["nargs"] = "+"
+        super().__init__(option_strings, dest, **kwargs)
+        self.kind, self.api, self.unique, self.spaces = kind, api, unique, spaces
+        self.keywords = tuple(keywords)
+
+    def __call__(self, parser, namespace, values, option_string=None, *,
+                 replacement: str | None = None):
+        """Store the list; ``replacement``: the option to name in the warning when
+        ``option_string`` is a deprecated spelling of this one."""
+        option = option_string or self.dest
+        named = f"{option} ({self.api})" if self.api else option
+        new = replacement or option
+        if isinstance(values, list) and len(values) > 1:  # spaces=True: several words
+            bad = [v for v in values if not _is_int_list(v)]
+            if bad:
+                raise ParameterError(
+                    f"{named}: {bad[0]!r} is not an integer: give comma-separated integers, "
+                    f"e.g. {new} 5,10,20 (the files come before {option} or after the next "
+                    "option)")
+            deprecated(f"{option} {' '.join(values)} is deprecated; use {new} "
+                       f"{','.join(values)}")
+        elif replacement:
+            deprecated(f"{option} is deprecated; use {replacement}")
+        text = ",".join(values) if isinstance(values, list) else values
+        parsed = text if text in self.keywords else \
+            parse_list(text, named, self.kind, unique=self.unique)
+        super().__call__(parser, namespace, parsed, option_string)
+
+
+def _is_int_list(text: str) -> bool:
+    try:
+        [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        return False
+    return True
+
+
+class DeprecatedAlias(_StoreOnce):
+    """A deprecated spelling of the option ``target``: warns, then stores as ``target``
+    does (so that giving both is 'given twice')."""
+
+    def __init__(self, option_strings, dest, *, target: argparse.Action, new: str,
+                 **kwargs) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.target, self.new = target, new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        _note_spelling(namespace, self.target.dest, option_string)
+        if isinstance(self.target, ListAction):  # one warning, also for -N 5 10
+            self.target(parser, namespace, values, option_string, replacement=self.new)
+            return
+        deprecated(f"{option_string} is deprecated; use {self.new}")
+        self.target(parser, namespace, values, option_string)
+
+
+def add_deprecated(parser: argparse.ArgumentParser, old: str, target: argparse.Action,
+                   new: str | None = None, *, choices: Sequence[str] | None = None
+                   ) -> argparse.Action:
+    """Register ``old`` as a deprecated spelling of the option ``target`` (named ``new`` in
+    the warning; default: its longest option string); ``choices``: those of ``old``
+    (default: the target's)."""
+    new = new or max(target.option_strings, key=len)
+    choices = target.choices if choices is None else choices
+    return parser.add_argument(
+        old, action=DeprecatedAlias, target=target, new=new, dest=target.dest,
+        default=argparse.SUPPRESS, type=target.type, choices=choices, nargs=target.nargs,
+        metavar=None if choices else (target.metavar or "VALUE"),
+        help=f"deprecated spelling of {new} (removed in the next release)")
+
+
+class TiesAction(_StoreOnce):
+    """``--ties``: the document tie policy; a φ tie strategy (the former meaning of
+    ``--ties`` in ``scale transform``/``table``) is stored as ``--phi-ties``, with a
+    warning."""
+
+    def __init__(self, option_strings, dest, *, phi: argparse.Action | None = None,
+                 **kwargs) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.phi = phi
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values in TIE_POLICIES:
+            super().__call__(parser, namespace, values, option_string)
+        elif self.phi is not None and values in PHI_TIES:
+            deprecated(f"{option_string} {values} is deprecated; use --phi-ties {values} "
+                       f"({option_string} is the order of documents with equal scores)")
+            self.phi(parser, namespace, values, option_string)
+        else:
+            choices = ", ".join(repr(c) for c in TIE_POLICIES)
+            parser.error(f"argument {'/'.join(self.option_strings)}: invalid choice: "
+                         f"{values!r} (choose from {choices})")
+
+
+TIES_HELP = ("order of documents with equal scores: trec_eval (score descending, then "
+             "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column "
+             "(default: trec_eval)")
+PHI_TIES_HELP = ("tie strategy of φ for runs of equal value: unq, min, max or mid (default: "
+                 "unq, Ferrante, Ferro & Fuhr 2021, eq. 2)")
+
+
+def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False,
+             legacy: bool = False) -> None:
+    """``--ties POLICY`` (documents with equal scores) and, with ``phi``, ``--phi-ties``
+    (φ's tie strategy). ``legacy`` (``scale transform``/``table``, where ``--ties`` used to
+    be φ's): ``--ties unq|min|max|mid`` and ``--tie-policy`` are deprecated spellings."""
+    phi_action = None
+    if phi:
+        phi_action = parser.add_argument("--phi-ties", choices=PHI_TIES, default="unq",
+                                         dest="phi_ties", help=PHI_TIES_HELP)
+    help = TIES_HELP
+    if legacy:
+        help += "; the former values unq, min, max and mid are deprecated spellings of " \
+                "--phi-ties"
+    ties = parser.add_argument("--ties", action=TiesAction,
+                               phi=phi_action if legacy else None, default="trec_eval",
+                               metavar="{" + ",".join(TIE_POLICIES) + "}", help=help)
+    if legacy:
+        add_deprecated(parser, "--tie-policy", ties, "--ties", choices=TIE_POLICIES)
