@@ -27,6 +27,8 @@ _EXPORTS: dict[str, str] = {
     "read_qrels": ".io.trec",
     "read_run": ".io.trec",
     "read_runs": ".io.trec",
+    "read_diversity_qrels": ".io.diversity",
+    "read_intent_probabilities": ".io.diversity",
     "parse_measures": ".measures.names",
     "anova": ".stats",
     "paired_t": ".stats",
@@ -51,6 +53,8 @@ __all__ = [
     "pairwise_tests",
     "parse_measures",
     "randomization_test",
+    "read_diversity_qrels",
+    "read_intent_probabilities",
     "read_qrels",
     "read_run",
     "read_runs",
@@ -86,6 +90,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError
     from .evaluation import Evaluation, evaluate
+    from .io.diversity import read_diversity_qrels, read_intent_probabilities
     from .io.trec import read_qrels, read_run, read_runs
     from .measures.names import parse_measures
     from .stats import (

@@ -301,7 +301,10 @@ def evaluate(
     ----------
     qrels : Qrels, path, DataFrame or dict
         The judgments: a :class:`~irscale.core.inputs.Qrels`, a qrels file (plain or
-        gzip), a DataFrame or a dict of dicts ``{topic: {docno: degree}}``.
+        gzip), a DataFrame or a dict of dicts ``{topic: {docno: degree}}``. Diversity
+        qrels (:func:`irscale.read_diversity_qrels`, or a path with diversity measures
+        such as ``ndeval`` or ``alpha-nDCG@20``) give a
+        :class:`~irscale.measures.diversity.evaluate.DiversityEvaluation` (docs/diversity.md).
     runs : Run, path, DataFrame, dict, a list of those, or a mapping ``{name: run}``
         One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run.
     measures : str or iterable of str, default "official"
@@ -382,6 +385,10 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    diversity = _diversity_evaluation(qrels, runs, measures, complete=complete,
+                                      max_docs=max_docs)
+    if diversity is not None:
+        return diversity  # type: ignore[return-value]
     if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
     for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
@@ -411,6 +418,29 @@ def evaluate(
     return Evaluation(columns=columns, values=values, rankings=jr,
                       n_qrels_topics=len(qrels_obj.topics), context=context,
                       complete_totals=totals)
+
+
+def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, **options: Any) -> Any:
+    """A :class:`~irscale.measures.diversity.evaluate.DiversityEvaluation` when the
+    measures are diversity measures (``ndeval``, ``alpha-nDCG@20`` ...) or the qrels are
+    :class:`~irscale.io.diversity.DiversityQrels`; ``None`` otherwise."""
+    from .io.diversity import DiversityQrels
+    from .measures.diversity import is_diversity_name
+
+    if isinstance(measures, str):
+        names = measures.split()
+    elif isinstance(measures, (list, tuple)):  # other iterables are read once, later
+        names = [m for m in measures if isinstance(m, str)]
+    else:
+        names = []
+    flags = [is_diversity_name(n) for n in names]
+    if not (isinstance(qrels, DiversityQrels) or (flags and all(flags))):
+        return None
+    if isinstance(qrels, DiversityQrels) and names == ["official"]:
+        names = ["ndeval"]
+    from .measures.diversity.evaluate import evaluate_diversity
+
+    return evaluate_diversity(qrels, runs, names, **options)
 
 
 def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],

@@ -18,6 +18,7 @@ from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..stats.names import CORRECTIONS
+from .eval_diversity import QRELS_FORMATS, run_diversity, wants_diversity
 from .outputs import add_output, open_output
 from .runargs import add_run_options, named_runs
 
@@ -65,7 +66,11 @@ def add_parser(subparsers) -> None:
                         help="a second label file (qrels format: topic iter docno value; "
                         "topic * = every topic) for the measures that use one, e.g. "
                         "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
-    parser.add_argument("--format", choices=(*FORMATS, "latex"), default="trec", dest="fmt",
+    parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
+                        help="diversity: read QRELS as ndeval's 'topic subtopic docno "
+                        "judgment' (auto: when every measure is a diversity measure)")
+    parser.add_argument("--format", choices=(*FORMATS, "latex", "ndeval"), default="trec",
+                        dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "
                         "one run; several runs add a fourth field, the run); latex: the "
                         "runs x measures table of a paper, best values in bold")
@@ -88,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate
     from ..io.output import write_results
 
+    if wants_diversity(args):
+        return run_diversity(args)
     _check_latex_options(args)
     labels = _label_files(args.labels)
     evaluation = evaluate(

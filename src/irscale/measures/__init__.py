@@ -12,6 +12,7 @@ from . import (  # noqa: F401  (importing a module registers its families)
     condensed,
     coverage,
     dcg,
+    diversity,
     generalized,
     graded,
     markov,

@@ -1,0 +1,108 @@
+"""``irscale eval`` with diversity measures (ndeval's): the qrels are read as diversity
+qrels ``topic subtopic docno judgment`` when every requested measure is a diversity measure
+(``-m ndeval``, ``-m alpha-nDCG@20`` ...) or with ``--qrels-format diversity``.
+
+    irscale eval -m ndeval --format ndeval QRELS RUN          # = ndeval QRELS RUN
+    irscale eval -m "ndeval(traditional=1)" --format ndeval QRELS RUN  # = ndeval -traditional
+
+``--format ndeval`` prints ndeval's CSV (one block per run); ``trec`` prints
+``measure<TAB>topic<TAB>value`` lines (``-q`` for topics, ``all`` for the mean) and ``csv``
+a ``run,topic,measure,value`` table. ``-c`` is ndeval's ``-c`` and ``-M`` its ``-M``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import MeasureError, ParameterError
+
+QRELS_FORMATS = ("auto", "trec", "diversity")
+DIVERSITY_FORMATS = ("ndeval", "trec", "csv")
+
+
+def wants_diversity(args: argparse.Namespace) -> bool:
+    """True when the evaluation is a diversity one (see the module documentation);
+    a mix of diversity and other measures, or ``--format ndeval`` without diversity
+    measures, is a :class:`ParameterError`."""
+    from ..measures.diversity import is_diversity_name
+
+    names = [n for spec in (args.measures or []) for n in spec.split()]
+    flags = [is_diversity_name(n) for n in names]
+    fmt = getattr(args, "qrels_format", "auto") or "auto"
+    if flags and any(flags) and not all(flags):
+        mixed = next(n for n, f in zip(names, flags, strict=True) if not f)
+        raise MeasureError(f"diversity measures cannot be mixed with other measures "
+                           f"({mixed!r}): run irscale eval once for each")
+    diversity = bool(flags) and all(flags)
+    if fmt == "diversity" and names and not diversity:
+        raise MeasureError(f"--qrels-format diversity needs diversity measures (ndeval, "
+                           f"alpha-nDCG@20 ...), got {names[0]!r}")
+    if fmt == "trec" and diversity:
+        raise ParameterError("diversity measures need diversity qrels: --qrels-format "
+                             "diversity (or auto)")
+    diversity = diversity or fmt == "diversity"
+    if args.fmt == "ndeval" and not diversity:
+        raise ParameterError("--format ndeval prints diversity measures (-m ndeval)")
+    return diversity
+
+
+def run_diversity(args: argparse.Namespace) -> int:
+    from ..measures.diversity.evaluate import c_format, evaluate_diversity
+    from .outputs import open_output
+    from .runargs import named_runs
+
+    if args.fmt not in DIVERSITY_FORMATS:
+        raise ParameterError(f"--format {args.fmt} does not apply to diversity measures "
+                             f"(use {', '.join(DIVERSITY_FORMATS)})")
+    ignored = [opt for opt, value, default in (
+        ("-l", args.level_for_rel, 1), ("-J", args.judged_only, False),
+        ("-N", args.num_docs_in_coll, 0), ("--compat", args.compat, 9),
+        ("--ties", args.ties, "trec_eval"), ("--labels", args.labels, []))
+        if value != default]
+    if ignored:
+        raise ParameterError(f"{ignored[0]} does not apply to diversity measures (ndeval "
+                             "ranks by the rank column, or by score with "
+                             "'ndeval(traditional=1)')")
+    if args.no_summary and args.fmt == "ndeval":
+        raise ParameterError("-n does not apply to --format ndeval (ndeval always prints "
+                             "its amean row)")
+    evaluation = evaluate_diversity(
+        args.qrels, named_runs(args.runs, args.names, keep_rank=True),
+        args.measures or ["ndeval"], complete=args.complete, max_docs=args.max_retrieved)
+    if args.fmt == "ndeval":
+        text = evaluation.to_ndeval()
+    else:
+        lines = []
+        means = evaluation.means()
+        several = len(evaluation.runs) > 1
+        if args.fmt == "csv":
+            lines.append("run,topic,measure,value")
+        for k, name in enumerate(evaluation.runs):
+            rows = [i for i, r in enumerate(evaluation.ranking_run.tolist()) if r == k]
+            for label in evaluation.labels:
+                entries = []
+                if args.per_query or args.fmt == "csv":
+                    entries = [(evaluation.ranking_topic[i], evaluation.values[label][i])
+                               for i in rows]
+                if not args.no_summary:
+                    entries.append(("all" if args.fmt == "trec" else "amean",
+                                    means[name][label]))
+                for topic, value in entries:
+                    if args.fmt == "csv":
+                        lines.append(f"{name},{topic},{label},{c_format(value)}")
+                    else:
+                        line = f"{label:<22}\t{topic}\t{_four(value)}"
+                        lines.append(line + (f"\t{name}" if several else ""))
+        text = "\n".join(lines) + ("\n" if lines else "")
+    with open_output(args) as stream:
+        stream.write(text.encode())
+    return 0
+
+
+def _four(value: float) -> str:
+    """A value with four decimals, as trec_eval prints (``-nan`` for C's NaN)."""
+    import math
+
+    if math.isnan(value):
+        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
+    return f"{value:.4f}"

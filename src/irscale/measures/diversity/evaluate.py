@@ -1,0 +1,207 @@
+"""Evaluating runs with diversity measures, and ndeval's output.
+
+:func:`evaluate_diversity` judges the runs once per intent (:func:`~.rankings.judge_runs`),
+builds the greedy ideal rankings once per α, and computes every requested family over the
+whole batch. Topics follow ndeval: each run topic gets a row (a topic the qrels do not
+judge scores 0 everywhere, with a warning), the mean divides by the number of run topics
+the qrels judge (``complete``, ndeval ``-c``: by the number of qrels topics).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...core.inputs import Run
+from ...errors import MeasureError, ParameterError
+from ...io.diversity import DiversityQrels, read_diversity_qrels
+from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
+from .rankings import DiversityIndex, ideal_rankings, judge_runs
+
+
+@dataclass(frozen=True, eq=False)
+class DiversityEvaluation:
+    """Per-topic values of diversity measures for every run.
+
+    ``values[label]`` holds one value per ranking (run by run, topics in numeric order);
+    ``ranking_run`` and ``ranking_topic`` say whose; ``judged`` marks topics in the qrels.
+    """
+
+    values: dict[str, np.ndarray]
+    labels: tuple[str, ...]
+    runs: tuple[str, ...]
+    runids: tuple[str, ...]
+    ranking_run: np.ndarray
+    ranking_topic: tuple[str, ...]
+    judged: np.ndarray
+    n_qrels_topics: int
+    complete: bool = False
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        return self.labels
+
+    def per_topic(self):
+        """Tidy table ``run, topic, measure, value`` (topics the qrels judge)."""
+        import pandas as pd
+
+        keep = self.judged
+        frames = [pd.DataFrame({"run": np.asarray(self.runs, dtype=object)[self.ranking_run[keep]],
+                                "topic": np.asarray(self.ranking_topic, dtype=object)[keep],
+                                "measure": label, "value": self.values[label][keep]})
+                  for label in self.labels]
+        return pd.concat(frames, ignore_index=True)
+
+    def means(self) -> dict[str, dict[str, float]]:
+        """``{run: {label: mean}}`` as ndeval averages (see the module documentation)."""
+        out: dict[str, dict[str, float]] = {}
+        for k, run in enumerate(self.runs):
+            rows = self.ranking_run == k
+            count = self.n_qrels_topics if self.complete else int(self.judged[rows].sum())
+            out[run] = {label: _mean(self.values[label][rows], count) for label in self.labels}
+        return out
+
+    def mean(self):
+        """Runs × measures DataFrame of :meth:`means`."""
+        import pandas as pd
+
+        return pd.DataFrame.from_dict(self.means(), orient="index")[list(self.labels)]
+
+    def to_ndeval(self) -> str:
+        """The text ndeval prints: ``runid,topic,<measures>`` CSV, one row per run topic and
+        an ``amean`` row per run, values with six decimals (``-nan`` as C prints it)."""
+        lines = []
+        means = self.means()
+        for k, run in enumerate(self.runs):
+            lines.append(",".join(["runid", "topic", *self.labels]))
+            rows = np.flatnonzero(self.ranking_run == k)
+            runid = self.runids[k]
+            columns = [self.values[label] for label in self.labels]
+            for row in rows.tolist():
+                lines.append(",".join([runid, self.ranking_topic[row],
+                                       *(c_format(c[row]) for c in columns)]))
+            lines.append(",".join([runid, "amean",
+                                   *(c_format(means[run][label]) for label in self.labels)]))
+        return "\n".join(lines) + "\n"
+
+
+def c_format(value: float) -> str:
+    """``printf("%.6f", value)`` as glibc prints it (``-nan`` for a NaN with its sign set)."""
+    value = float(value)
+    if math.isnan(value):
+        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
+    return f"{value:.6f}"
+
+
+def _mean(values: np.ndarray, count: int) -> float:
+    """Sum added in order (a NaN stays itself, sign included), divided as ndeval divides."""
+    total = 0.0
+    if len(values):
+        total = float(np.cumsum(values)[-1])
+        if math.isnan(total):
+            first = values[np.isnan(values)][0]
+            return math.copysign(math.nan, -1.0 if np.signbit(first) else 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(total) / np.float64(count)) if count else (
+            math.copysign(math.nan, -1.0) if total == 0 else math.copysign(math.inf, total))
+
+
+def evaluate_diversity(
+    qrels: Any,
+    runs: Any,
+    measures: str | Iterable[str] = "ndeval",
+    *,
+    traditional: bool | None = None,
+    complete: bool = False,
+    max_docs: int | None = None,
+) -> DiversityEvaluation:
+    """Evaluate runs with diversity measures against diversity qrels.
+
+    Parameters
+    ----------
+    qrels : DiversityQrels or path
+        Judgments ``topic subtopic docno judgment`` (:func:`read_diversity_qrels`).
+    runs : Run, path, or a list / mapping of those
+        Runs in TREC format; ranked by their rank column as ndeval ranks them, or by
+        score then docno descending with ``traditional``.
+    measures : str or iterable of str, default "ndeval"
+        Diversity measure names (``alpha-nDCG@20``, ``ERR-IA(alpha=0.5)@10``, ``NRBP``,
+        ``ndeval``, ``ndeval(traditional=1)``).
+    traditional : bool, optional
+        ndeval's ``-traditional``; by default the ``traditional`` of an ``ndeval(...)``
+        name, else False.
+    complete : bool, default False
+        ndeval's ``-c``: average over every qrels topic.
+    max_docs : int, optional
+        ndeval's ``-M``: evaluate the first ``max_docs`` documents of each ranking.
+
+    Examples
+    --------
+    >>> from irscale.io.trec import read_run
+    >>> qrels = read_diversity_qrels(b"1 1 d1 1\\n1 2 d2 1\\n1 2 d3 1\\n")
+    >>> run = read_run(b"1 Q0 d2 1 3 r\\n1 Q0 d3 2 2 r\\n1 Q0 d1 3 1 r\\n", keep_rank=True)
+    >>> ev = evaluate_diversity(qrels, run, "alpha-nDCG@3 strec@2 MAP-IA")
+    >>> {k: round(float(v[0]), 4) for k, v in ev.values.items()}
+    {'alpha-nDCG@3': 0.9652, 'strec@2': 0.5, 'MAP-IA': 0.6667}
+    """
+    requests = parse_diversity_measures(measures)
+    chosen = {value for r in requests for key, value in r.options if key == "traditional"}
+    if len(chosen) > 1:
+        raise MeasureError("measures ask for both traditional=1 and traditional=0")
+    if traditional is None:
+        traditional = chosen.pop() if chosen else False
+    elif chosen and chosen != {bool(traditional)}:
+        raise MeasureError("traditional= of the measure names differs from traditional "
+                           f"{traditional!r}")
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int)
+                                 or max_docs < 1):
+        raise ParameterError(f"max_docs must be a positive integer, got {max_docs!r}")
+    qrels_obj = qrels if isinstance(qrels, DiversityQrels) else read_diversity_qrels(qrels)
+    run_list = _as_runs(runs)
+    index = DiversityIndex.of(qrels_obj)
+    dr, run_of, topic_ids = judge_runs(index, run_list, bool(traditional), max_docs)
+    judged = dr.ranking_topic >= 0
+    for k, run in enumerate(run_list):
+        missing = [t for t, j, r in zip(topic_ids, judged, run_of, strict=True)
+                   if r == k and not j]
+        if missing:
+            warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
+                          f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
+                          stacklevel=2)
+    ideals: dict[float, Any] = {}
+    values: dict[str, np.ndarray] = {}
+    labels: list[str] = []
+    for request in requests:
+        if request.label in values:
+            continue
+        alpha = request.params.get("alpha", 0.5) if "alpha" in request.params else 0.5
+        if alpha not in ideals:
+            ideals[alpha] = ideal_rankings(index, alpha)
+        family = DIVERSITY_REGISTRY[request.family]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values[request.label] = np.asarray(
+                family.kernel(dr, ideals[alpha], request.params, request.cutoff),
+                dtype=np.float64)
+        labels.append(request.label)
+    names = tuple(run.name for run in run_list)
+    runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
+    return DiversityEvaluation(values=values, labels=tuple(labels), runs=names, runids=runids,
+                               ranking_run=run_of, ranking_topic=tuple(topic_ids),
+                               judged=judged, n_qrels_topics=len(index.topics),
+                               complete=bool(complete))
+
+
+def _as_runs(runs: Any) -> list[Run]:
+    from ...io.memory import as_runs
+
+    return as_runs(runs, keep_rank=True)
+
+
+def ndeval_requests() -> list[DiversityRequest]:
+    """ndeval's 21 columns as requests (default α, β)."""
+    return parse_diversity_measures(" ".join(NDEVAL_COLUMNS))
