@@ -1,0 +1,92 @@
+"""``irscale eval`` with diversity qrels and measures (issue 12): faulty diversity qrels,
+runs ndeval cannot rank, and bad measure names. Table-driven: every row is one call checked
+against the contract of ``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import err, ok, output_contains, run_case, run_lines, text
+
+QRELS = [f"{t} {s} d{d} {(t + s + d) % 3}" for t in range(1, 7) for s in (1, 2, 3)
+         for d in range(1, 7)]
+RUN = run_lines("a")
+
+
+def div(name: str, *extra: str) -> list[str]:
+    return ["eval", "-m", "ndeval", "--format", "ndeval", name, "a.run", *extra]
+
+
+def with_line(number: int, new: str) -> bytes:
+    lines = list(QRELS)
+    lines[number - 1] = new
+    return text(lines)
+
+
+FILES = {"div.qrels": text(QRELS)}
+BASE = div("div.qrels")
+
+CASES = [
+    ok("diversity-ndeval-csv", BASE, output_contains("runid,topic,ERR-IA@5", ",amean,"),
+       files=FILES),
+    ok("diversity-qrels-format-option", ["eval", "--qrels-format", "diversity", "-m",
+                                         "alpha-nDCG@10", "div.qrels", "a.run"],
+       output_contains("alpha-nDCG@10"), files=FILES),
+    # ---- malformed diversity qrels: the error names the file, the line and its text
+    err("diversity-qrels-three-fields", div("bad.qrels"), "bad.qrels", "line 3", "1 1 d3",
+        files={"bad.qrels": with_line(3, "1 1 d3")}),
+    err("diversity-qrels-five-fields", div("bad.qrels"), "bad.qrels", "line 4",
+        "1 1 d4 1 9", files={"bad.qrels": with_line(4, "1 1 d4 1 9")}),
+    err("diversity-qrels-judgment-not-integer", div("bad.qrels"), "bad.qrels", "line 2",
+        "judgment", files={"bad.qrels": with_line(2, "1 1 d2 rel")}),
+    err("diversity-qrels-judgment-float", div("bad.qrels"), "bad.qrels", "line 5", "0.5",
+        files={"bad.qrels": with_line(5, "1 1 d5 0.5")}),
+    err("diversity-qrels-duplicate", div("bad.qrels"), "bad.qrels", "line 2", "twice",
+        files={"bad.qrels": with_line(2, "1 1 d1 1")}),
+    err("diversity-qrels-empty", div("empty.qrels"), "empty.qrels", "empty",
+        files={"empty.qrels": b""}),
+    err("diversity-qrels-blank-lines-only", div("empty.qrels"), "empty.qrels", "empty",
+        files={"empty.qrels": b"\n\n  \n"}),
+    err("diversity-qrels-is-a-run", div("a.run"), "a.run", "line 1", "expected 4 fields"),
+    # ---- runs
+    err("diversity-run-duplicate-rank", ["eval", "-m", "ndeval", "div.qrels", "dup.run"],
+        "dup.run", "duplicate rank",
+        files={**FILES, "dup.run": text([RUN[0], " ".join(
+            [*RUN[1].split()[:3], "1", *RUN[1].split()[4:]]), *RUN[2:]])}),
+    ok("diversity-run-duplicate-rank-traditional",
+       ["eval", "-m", "ndeval(traditional=1)", "div.qrels", "dup.run"],
+       files={**FILES, "dup.run": text([RUN[0], " ".join(
+           [*RUN[1].split()[:3], "1", *RUN[1].split()[4:]]), *RUN[2:]])}),
+    # ---- measure names and parameters
+    err("diversity-unknown-param", div("div.qrels", "-m", "alpha-nDCG(gamma=1)@5"),
+        "gamma"),
+    err("diversity-alpha-out-of-range", ["eval", "-m", "alpha-nDCG(alpha=1.5)@5",
+                                         "div.qrels", "a.run"], "alpha", "1.5",
+        files=FILES),
+    err("diversity-beta-not-number", ["eval", "-m", "NRBP(beta=x)", "div.qrels", "a.run"],
+        "beta", files=FILES),
+    err("diversity-missing-cutoff", ["eval", "-m", "alpha-nDCG", "div.qrels", "a.run"],
+        "alpha-nDCG@k", files=FILES),
+    err("diversity-cutoff-on-nrbp", ["eval", "-m", "NRBP@10", "div.qrels", "a.run"],
+        "cut-off", files=FILES),
+    err("diversity-bad-cutoff", ["eval", "-m", "P-IA@0", "div.qrels", "a.run"], "P-IA",
+        files=FILES),
+    err("diversity-ndeval-bad-traditional", ["eval", "-m", "ndeval(traditional=2)",
+                                             "div.qrels", "a.run"], "traditional",
+        files=FILES),
+    err("diversity-ndeval-unknown-param", ["eval", "-m", "ndeval(depth=3)", "div.qrels",
+                                           "a.run"], "depth", files=FILES),
+    err("diversity-mixed-measures", ["eval", "-m", "ndeval", "-m", "map", "div.qrels",
+                                     "a.run"], "map", files=FILES),
+    err("diversity-format-ndeval-without-diversity", ["eval", "-m", "map", "--format",
+                                                      "ndeval", "qrels.txt", "a.run"],
+        "ndeval"),
+    err("diversity-option-not-applicable", [*BASE, "-J"], "-J", files=FILES),
+    err("diversity-format-json", ["eval", "-m", "ndeval", "--format", "json", "div.qrels",
+                                  "a.run"], "json", files=FILES),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_diversity(case, ws, run_cli):
+    run_case(case, ws, run_cli)
