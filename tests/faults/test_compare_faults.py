@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from .catalog import csv_faults, has_warning
+from .catalog import csv_faults, has_warning, no_warning
 from .conftest import (
+    all_checks,
     any_of,
     either,
     err,
@@ -17,6 +18,7 @@ from .conftest import (
     output_contains,
     run_case,
     run_lines,
+    same_output_as,
     score_text,
     text,
     warnings_of,
@@ -183,6 +185,29 @@ CASES = [
     err("workers-negative", [*RANDOM, "--workers", "-2"], opt("--workers")),
     err("digits-negative", [*TUKEY, "--digits", "-1"], opt("--digits")),
     err("digits-text", [*TUKEY, "--digits", "x"], opt("--digits")),
+    # ---- one vocabulary (issue 11 §2): -B/--samples, comma lists, one input loader
+    ok("B-randomization", [*with_option(RANDOM, "--samples", "99")[:-2], "-B", "99"],
+       all_checks(no_warning, same_output_as(*RANDOM))),
+    ok("B-bootstrap", [*with_option(BOOT, "--samples", "99")[:-2], "-B", "99"],
+       same_output_as(*BOOT)),
+    err("B-0", [*with_option(RANDOM, "--samples", "0")[:-2], "-B", "0"],
+        "-B/--samples (samples)"),
+    err("B-text", [*with_option(RANDOM, "--samples", "0")[:-2], "-B", "many"], opt("-B")),
+    err("B-with-t", [*T, "-B", "100"], "-B/--samples applies to resampling tests"),
+    err("B-and-samples", [*RANDOM, "-B", "99"], "option -B given twice",
+        "first as --samples"),
+    err("systems-empty-item", [*T, "--systems", "sysA,,sysB"], "--systems has an empty name",
+        "'sysA,,sysB'"),
+    err("systems-trailing-comma", [*T, "--systems", "sysA,sysB,"],
+        "--systems has an empty name"),
+    err("systems-twice", [*T, "--systems", "sysA,sysB,sysA"], "--systems names sysA twice"),
+    err("systems-blank", [*T, "--systems", " "], "--systems is empty"),
+    err("runs-names-empty-item", [*RUNS, "--names", "a,,c"], "--names has an empty name"),
+    err("runs-names-empty", [*RUNS, "--names", ""], "--names is empty"),
+    ok("runs-names-list", [*RUNS, "--names", "x, y ,z"], output_contains("x", "y", "z")),
+    err("names-with-scores", [*TUKEY, "--names", "file"], "--names applies to runs"),
+    err("runs-two-inputs", ["compare", "qrels.txt", "a.run", "-m", "map"],
+        "give a qrels file and at least two run files (or --scores FILE)"),
     err("unknown-option", [*TUKEY, "--bogus"], opt("--bogus")),
     err("topic-column-with-runs", [*RUNS, "--topic-column", "topic"], opt("--topic-column")),
 ]

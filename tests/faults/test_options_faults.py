@@ -20,6 +20,7 @@ from irscale.cli.main import build_parser
 from irscale.errors import MeasureError
 from irscale.measures.names import parse_measures
 
+from ..cli_parsers import parsers
 from .conftest import assert_error, assert_ok, err, ok, output_contains, run_case
 
 EVAL = ["eval", "qrels.txt", "a.run"]
@@ -107,17 +108,6 @@ def test_no_state_between_calls(ws, run_cli):
             sorted(vars(args))
 
 
-def _parsers(parser: argparse.ArgumentParser, prog: str = "irscale"):
-    yield prog, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            seen = set()
-            for name, sub in action.choices.items():
-                if id(sub) not in seen:  # aliases (meta dp) share a parser
-                    seen.add(id(sub))
-                    yield from _parsers(sub, f"{prog} {name}")
-
-
 def test_every_single_value_option_is_checked():
     """Every option of every (sub)command that takes a value either refuses a second
     occurrence (``store``) or is meant to be repeated (``append``): none keeps the last
@@ -127,7 +117,7 @@ def test_every_single_value_option_is_checked():
     store_once = cli._lazy("Parser")("x")._registry_get("action", "store")
     assert store_once is not argparse._StoreAction
     checked = 0
-    for prog, parser in _parsers(build_parser()):
+    for prog, parser in parsers(build_parser()):
         for action in parser._actions:
             if not action.option_strings or action.nargs == 0:
                 continue  # positionals, flags, --help, --version

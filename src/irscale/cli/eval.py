@@ -50,13 +50,15 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
                         help="minimum relevance degree counted as relevant (default 1)")
     parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
-                        help="evaluate only the first N documents of each topic")
+                        help="evaluate only the first N documents of each topic (default: "
+                        "every document)")
     parser.add_argument("-J", "--judged-only", action="store_true",
                         help="drop unjudged documents before evaluating (trec_eval -J)")
     parser.add_argument("-c", "--complete", action="store_true",
                         help="average over every qrels topic; missing topics count 0")
     parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
-                        help="number of documents in the collection (trec_eval -N)")
+                        help="number of documents in the collection (trec_eval -N; default 0: "
+                        "unknown)")
     parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
                         help="trec_eval version to reproduce (default 9 = 9.0.8)")
     parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
@@ -68,7 +70,7 @@ def add_parser(subparsers) -> None:
                         "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
-                        "judgment' (auto: when every measure is a diversity measure)")
+                        "judgment' (default auto: when every measure is a diversity measure)")
     parser.add_argument("--format", choices=(*FORMATS, "latex", "ndeval"), default="trec",
                         dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "

@@ -32,14 +32,23 @@ from .outputs import add_output, input_paths, write_text
 SIZES = (5, 10, 15, 20, 25)
 MODELS = ("MD1", "MD2", "MD2f")
 CUTOFFS = (5, 10, 20, 30)
+#: Default measures of ``meta scales`` (``irscale.meta.scale_effects.DEFAULT_MEASURES``,
+#: repeated so that the parser imports no analysis module; a test checks they agree).
+SCALE_MEASURES = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10",
+                  "nDCG_b02", "nDCG_b10", "RR")
 
 SEED_HELP = "seed of the random draws (default: a fresh random seed)"
 
 
-def _common(parser: argparse.ArgumentParser, *, scores: bool = True) -> None:
+MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
+                "file per measure)")
+
+
+def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
+            measure_help: str = MEASURE_HELP) -> None:
     from ..stats import FORMATS
 
-    add_inputs(parser, scores=scores, systems=scores)
+    add_inputs(parser, scores=scores, systems=scores, measure_help=measure_help)
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=None,
@@ -145,7 +154,7 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run_concordance)
 
     p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
-    _common(p, scores=False)
+    _common(p, scores=False, measure_help="measure (repeatable; at least one)")
     p.add_argument("--depth", type=int, default=100, help="pool depth (default 100)")
     p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
                    help="contributor = part of the run name matched (default: up to '_', "
@@ -158,7 +167,8 @@ def add_parser(subparsers) -> None:
 
     p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
                        "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
-    _common(p, scores=False)
+    _common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
+            "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
     p.add_argument("--cutoffs", action=ListAction, api="cutoffs", default=list(CUTOFFS),
                    metavar="N,N,...",
                    help=f"comma-separated run lengths N (default {join(CUTOFFS)})")

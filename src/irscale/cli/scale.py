@@ -262,7 +262,8 @@ def run_table(args: argparse.Namespace) -> int:
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
                       relevance_level=args.level_for_rel, ties=args.phi_ties,
                       tie_policy=args.ties, feasible=args.feasible,
-                      progress=not args.no_progress, allow_empty=args.allow_empty)
+                      progress=not args.no_progress, allow_empty=args.allow_empty,
+                      max_memory=args.max_memory, explain=args.explain)
     wide = frame.pivot(index="N", columns="measure", values="tau_overall")
     wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
     if args.fmt == "csv":

@@ -374,13 +374,15 @@ def figure_data(sc: Scale, *, points: int = 2000, runs_limit: int = 1 << 12) -> 
 def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int], *,
               levels: int = 2, relevance_level: int = 1, ties: str = "unq",
               feasible: bool = False, progress: bool = True, allow_empty: bool = False,
-              tie_policy: TiePolicy = "trec_eval", **tau_options) -> pd.DataFrame:
+              tie_policy: TiePolicy = "trec_eval", max_memory: str | int | None = None,
+              explain: bool = False, **tau_options) -> pd.DataFrame:
     """Table 2 of seed 000: for every N and measure, the overall Kendall τ between M and
     M_R, and the topic-by-topic τ (minimum, mean, number of topics where it is defined).
     Pivot ``tau_overall`` by N × measure for the paper's layout. Inputs are read once; the
     runs are checked and their topics reported as :func:`irscale.evaluate` does
     (``allow_empty`` and ``tie_policy``, the order of documents with equal scores, as
-    there)."""
+    there); ``max_memory`` and ``explain`` as :func:`~irscale.scales.transform.transform`
+    takes them."""
     from ..core.options import RELEVANCE_LEVEL, integer_option
     from ..io.memory import as_qrels, as_runs
     from .transform import transform
@@ -403,7 +405,7 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
         result = transform(qrels, runs, measures, N, levels=levels,
                            relevance_level=relevance_level, ties=ties,  # type: ignore[arg-type]
                            feasible=feasible, progress=progress, allow_empty=allow_empty,
-                           tie_policy=tie_policy)
+                           tie_policy=tie_policy, max_memory=max_memory, explain=explain)
         for label, ranked in result.labels:
             overall = overall_tau(result.matrix, None, label, ranked, **tau_options)
             per_topic = topic_taus(result.matrix, None, label, ranked, **tau_options)
