@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -104,8 +105,10 @@ def _sweep(g: PairGroup, x: np.ndarray, side: str) -> Iterator[tuple[Scan, np.nd
         start = max(0, stop - step)
         index = np.arange(stop - 1, start - 1, -1)
         values = scan_val[index]
-        pos = np.searchsorted(other, (x[:, None] - values[None, :]).ravel(), side=side)
+        needles = (x[:, None] - values[None, :]).ravel()
+        pos = np.searchsorted(other, needles, side=side)
         yield Scan(a_side, index, values, scan_mult[index]), pos.reshape(len(x), len(index))
+
 
 
 @dataclass
@@ -194,6 +197,18 @@ class PairTable:
                 self._tick(pos.size)
         return out
 
+    @contextmanager
+    def _metered(self, n_queries: int) -> Iterator[None]:
+        """A progress bar (with ETA) over the searches of counting ``n_queries`` values."""
+        meter = Progress(self.count_cost(n_queries), f"count φ {self.label}".strip(),
+                         enabled=self.progress)
+        self.meter = meter
+        try:
+            yield
+        finally:
+            self.meter = None
+            meter.close()
+
     def _tick(self, cells: int) -> None:
         if self.meter is not None:
             self.meter.update(cells)
@@ -210,14 +225,15 @@ class PairTable:
         qs, gs, ais, bjs = [], [], [], []
         below = np.zeros(len(lo), dtype=np.int64)
         for k, g in enumerate(self.groups):
-            for (scan, start), (_, stop) in zip(_sweep(g, lo, "left"), _sweep(g, hi, "right"),
-                                               strict=True):
+            other = g.b_val if len(g.a_val) <= len(g.b_val) else g.a_val
+            for scan, start in _sweep(g, lo, "left"):
+                stop = _window_stop(other, start, hi[:, None] - scan.value[None, :])
                 if weighted:
                     cum = g.b_cum if scan.a_side else g.a_cum
                     below += (cum[start] * scan.mult[None, :]).sum(axis=1)
                 else:
                     below += start.sum(axis=1)
-                self._tick(2 * start.size)
+                self._tick(start.size)
                 q, i = np.nonzero(stop > start)
                 if len(q) == 0:
                     continue
@@ -303,7 +319,8 @@ class PairTable:
         """φ (unq rank) of runs with raw values ``raw`` (exact keys in ``int`` mode)."""
         raw = np.asarray(raw)
         if self.mode == "distinct":
-            below, n_le, _, _ = self._resolve(raw, runs, weighted=False)
+            with self._metered(len(raw)):
+                below, n_le, _, _ = self._resolve(raw, runs, weighted=False)
             return below + n_le
         if self.mode == "ids":
             return self._phi_stream(raw - self.window, side="left") + self._window_ids(raw, runs)
@@ -339,7 +356,8 @@ class PairTable:
         """Number of runs with value < (``strict``) or ≤ the value of each run."""
         raw = np.asarray(raw)
         if self.mode in ("distinct", "ids"):
-            below_runs, _, w_le, w_lt = self._resolve(raw, runs, weighted=True)
+            with self._metered(len(raw)):
+                below_runs, _, w_le, w_lt = self._resolve(raw, runs, weighted=True)
             return below_runs + (w_lt if strict else w_le)
         if self.mode == "tolerance":
             raw = raw - self.tol if strict else raw + self.tol
@@ -527,6 +545,26 @@ def _distinct_rows(runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return runs, np.arange(len(runs))
     distinct, inverse = np.unique(runs, axis=0, return_inverse=True)
     return distinct, inverse.reshape(-1)
+
+
+def _window_stop(other: np.ndarray, start: np.ndarray, needle: np.ndarray,
+                 probes: int = 4) -> np.ndarray:
+    """``searchsorted(other, needle, "right")`` knowing that it is ``start`` or a little
+    more (windows of rounding-error width hold at most a few entries): a few vectorised
+    probes, and a binary search only for the positions they do not settle."""
+    n = len(other)
+    stop = start.copy()
+    for _ in range(probes):
+        grow = stop < n
+        grow[grow] = other[stop[grow]] <= needle[grow]
+        if not grow.any():
+            return stop
+        stop[grow] += 1
+    rest = stop < n
+    rest[rest] = other[stop[rest]] <= needle[rest]
+    if rest.any():
+        stop[rest] = np.searchsorted(other, needle[rest], side="right")
+    return stop
 
 
 class PairImage(Image):
