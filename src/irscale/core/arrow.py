@@ -91,7 +91,7 @@ def array(values: np.ndarray | Sequence[int] | Sequence[float]) -> pa.Array:
                                  [None, pa.py_buffer(values)])
 
 
-def strings(values: Sequence[str]) -> pa.Array:
+def strings(values: Sequence[str] | np.ndarray) -> pa.Array:
     """Python strings as an arrow string array (``large_string`` when their UTF-8 bytes
     exceed 2 GiB), as ``pa.array(values, pa.string())``.
 

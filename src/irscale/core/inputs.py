@@ -214,10 +214,11 @@ def assemble_run(
     """
     warn_single_precision(score, source, describe_row)
     fingerprints = string_fingerprints(docno)
-    file_row, blocks = TopicBlocks.grouped(topic)
+    file_row, grouped = TopicBlocks.grouped(topic)
+    blocks: TopicBlocks | None = grouped
     if file_row is not None:
         # a topic's rows are not together: store the rows grouped by topic (see Run)
-        topic = blocks.column()
+        topic = grouped.column()
         docno = pa.chunked_array([docno.combine_chunks().take(arrow.array(file_row))])
         score, fingerprints = score[file_row], fingerprints[file_row]
         rank = None if rank is None else rank[file_row]

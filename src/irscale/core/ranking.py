@@ -63,12 +63,14 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
     ranking order, the blocks are sorted each on their own first (:func:`_block_sort`);
     otherwise all rows are sorted.
     """
-    if ties == "rank-column" and run.rank is None:
-        raise ParameterError(
-            "the rank-column tie policy needs the run's rank column: "
-            "read the run with keep_rank=True"
-        )
-    key = run.rank if ties == "rank-column" else run.score
+    key = run.score
+    if ties == "rank-column":
+        if run.rank is None:
+            raise ParameterError(
+                "the rank-column tie policy needs the run's rank column: "
+                "read the run with keep_rank=True"
+            )
+        key = run.rank
     blocks = run.topic_blocks
     if blocks.contiguous:
         pairs = _tied_pairs(key, blocks.bounds, ties)

@@ -93,8 +93,10 @@ class ScoreMatrix:
                 )
             if len(set(names)) != len(names):
                 seen: set[str] = set()
-                dup = next(n for n in names if n in seen or seen.add(n))
-                raise InputError(f"duplicate {label[:-1]} label {dup!r}")
+                for dup in names:
+                    if dup in seen:
+                        raise InputError(f"duplicate {label[:-1]} label {dup!r}")
+                    seen.add(dup)
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -241,7 +243,7 @@ class ScoreMatrix:
     # ---------------------------------------------------------------- access
     @property
     def shape(self) -> tuple[int, int, int]:
-        return self.values.shape  # type: ignore[return-value]
+        return self.values.shape
 
     @property
     def n_topics(self) -> int:

@@ -131,7 +131,7 @@ class Subset:
         return np.bincount(self.segment, weights=np.asarray(values, dtype=np.float64),
                            minlength=self.n_rankings)
 
-    def count(self, flags: np.ndarray, depth: int | np.ndarray | None = None) -> np.ndarray:
+    def count(self, flags: np.ndarray | bool, depth: int | np.ndarray | None = None) -> np.ndarray:
         """Per ranking: flagged subset documents, only those at ranks ≤ ``depth`` if given
         (a number, or one per ranking)."""
         flags = np.broadcast_to(np.asarray(flags, dtype=bool), self.segment.shape)

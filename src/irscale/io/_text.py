@@ -80,7 +80,9 @@ def source_name(source: PathLike | io.IOBase | bytes) -> str:
 def read_bytes(source: PathLike | io.IOBase | bytes) -> bytes:
     """All bytes of a file (``-``: standard input; transparently gunzipped), a stream or a
     bytes object (see :func:`irscale.io.files.read_input`)."""
-    return read_input(source)
+    # the streams let through are readable io.IOBase objects (_check_source); typeshed's
+    # io.IOBase declares no read(), which read_input calls
+    return read_input(source)  # type: ignore[arg-type]
 
 
 def iter_lines(data: bytes) -> Iterator[tuple[int, str]]:

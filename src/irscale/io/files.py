@@ -36,7 +36,7 @@ import threading
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from ..errors import FileAccessError, InputFormatError, OutputExistsError
 
@@ -366,7 +366,7 @@ def atomic_path(path: PathLike, *, force: bool = False) -> Iterator[str]:
 
 @contextlib.contextmanager
 def atomic_output(
-    path: PathLike, mode: str = "wb", *, force: bool = False
+    path: PathLike, mode: Literal["wb", "w"] = "wb", *, force: bool = False
 ) -> Iterator[IO[Any]]:
     """A stream for the whole output (``-``: standard output), committed atomically.
 
@@ -390,8 +390,11 @@ def atomic_output(
             descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
                                  | _OPEN_FLAGS, 0o666)
             try:
-                with open(descriptor, mode, closefd=False,
-                          **({} if mode == "wb" else {"encoding": "utf-8"})) as stream:
+                opened: IO[Any] = (
+                    open(descriptor, "wb", closefd=False) if mode == "wb"
+                    else open(descriptor, "w", closefd=False, encoding="utf-8")
+                )
+                with opened as stream:
                     yield stream
             finally:
                 os.close(descriptor)
@@ -403,7 +406,7 @@ def atomic_output(
 
 def write_output(path: PathLike, data: bytes | str, *, force: bool = False) -> None:
     """Write ``data`` (all of it) to ``path`` atomically (``-``: standard output)."""
-    mode = "wb" if isinstance(data, bytes) else "w"
+    mode: Literal["wb", "w"] = "wb" if isinstance(data, bytes) else "w"
     with atomic_output(path, mode, force=force) as stream:
         stream.write(data)
 

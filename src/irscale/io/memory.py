@@ -8,7 +8,7 @@ mapping ``{docno: relevance}`` (qrels) or ``{docno: score}`` (run), as pytrec_ev
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -37,7 +37,9 @@ def _column(frame, names: Sequence[str], what: str, source: str) -> str:
 
 
 def _flatten(data: Mapping[str, Mapping[str, Any]], what: str) -> tuple[list, list, list]:
-    topics, docs, values = [], [], []
+    topics: list[Any] = []
+    docs: list[Any] = []
+    values: list[Any] = []
     for topic, entries in data.items():
         if topic is None or any(d is None for d in entries or ()):
             raise InputError(f"{what} dict: a topic or document id is None")
@@ -76,7 +78,9 @@ def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.Chunked
     return pa.chunked_array([array])
 
 
-def _row_describer(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values: Sequence):
+def _row_describer(
+    topic: pa.ChunkedArray, docno: pa.ChunkedArray, values: Sequence | np.ndarray
+) -> Callable[[int], tuple[None, str]]:
     """``(None, text)`` of a row, for error messages (in-memory rows have no line number)."""
 
     def describe(row: int) -> tuple[None, str]:

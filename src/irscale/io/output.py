@@ -93,7 +93,8 @@ def iter_trec(
 
 def trec_text(evaluation: ResultTable, *, per_query: bool = False, summary: bool = True) -> bytes:
     """The whole trec_eval-format output of every run (run after run), as bytes."""
-    return b"".join(_trec_chunks(evaluation, per_query, summary))
+    # numpy declares ndarray.__buffer__ only for Python >= 3.12: the chunks are buffers
+    return b"".join(_trec_chunks(evaluation, per_query, summary))  # type: ignore[arg-type]
 
 
 def _trec_chunks(evaluation: ResultTable, per_query: bool,
@@ -232,7 +233,7 @@ def write_results(
         raise ParameterError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "trec":
         for chunk in _trec_chunks(evaluation, per_query, summary):
-            stream.write(chunk)
+            stream.write(chunk)  # type: ignore[arg-type]  # ndarray: a buffer (see trec_text)
         return
     rows = _rows(evaluation, per_query)
     if not summary:

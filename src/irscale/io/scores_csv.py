@@ -260,8 +260,8 @@ def read(path: object, *, topic_column: str | bool | None = None,
         _check_not_ids(names, body, source)
     columns = [c for c in range(len(names)) if c != topic_index]
     if not columns:
-        raise InputError(f"no system column besides the topic column {names[topic_index]!r}",
-                         source=source)
+        besides = "" if topic_index is None else f" besides the topic column {names[topic_index]!r}"
+        raise InputError(f"no system column{besides}", source=source)
     if topic_index is None:
         topics = [str(i + 1) for i in range(len(body))]
     else:

@@ -27,6 +27,7 @@ from ..core.fingerprints import string_fingerprints
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import InputError, InputFormatError, ParameterError, shorten
 from ._text import (
+    FieldCheck,
     PathLike,
     check_int64,
     is_float,
@@ -143,7 +144,7 @@ def read_qrels(
     docno = table["docno"]
     rel = arrow.to_numpy(table["rel"])
     fingerprints = string_fingerprints(docno)
-    blocks = TopicBlocks.of(topic)
+    blocks: TopicBlocks | None = TopicBlocks.of(topic)
     keep = resolve_duplicates(
         topic, docno, rel, duplicates, name, lambda row: line_of_record(raw(), row),
         fingerprints, blocks,
@@ -221,7 +222,7 @@ def read_run(
     source = _check_source(source, "read_run", _memory_hint("score"))
     source_label = source_name(source)
     include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
-    checks = {4: _check_score}
+    checks: dict[int, FieldCheck] = {4: _check_score}
     if keep_rank:
         checks[3] = check_int64
     table, raw = parse_columns(

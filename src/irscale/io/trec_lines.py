@@ -131,7 +131,7 @@ def trec_lines(labels: Sequence[str], topics: pa.Array, units: np.ndarray,
     label_pieces = [f"{label:<22}\t".encode() for label in labels]
     label_width = np.array([len(piece) for piece in label_pieces], dtype=np.int64)
     grouped = _Topics(topics)
-    uniform = (units >= 0).all(axis=0)
+    uniform = np.asarray((units >= 0).all(axis=0))  # (the stubs allow a scalar)
     segments = _segments(uniform, label_width)
 
     # value widths (with the newline) of the other columns, at their rank among them

@@ -455,7 +455,7 @@ def c_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def safe_divide(numerator: np.ndarray | float, denominator: np.ndarray | float) -> np.ndarray:
     """``numerator / denominator`` with 0 where the denominator is 0 (trec_eval's habit)."""
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)

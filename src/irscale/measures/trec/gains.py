@@ -47,6 +47,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 
@@ -55,6 +56,8 @@ from ...core.judged import NONPOOL, JudgedRankings
 from ...core.segments import segment_cumsum
 from ...core.subsets import Subset, memo, pooled_documents
 from ..base import GainParams
+
+T = TypeVar("T")
 
 INT_MIN = -(2**31)
 
@@ -71,7 +74,7 @@ def trec_compare(gain1: float, gain2: float) -> int:
     return _c_int(gain1 - gain2)
 
 
-def glibc_msort(items: Sequence, compare: Callable[[object, object], int]) -> list:
+def glibc_msort(items: Sequence[T], compare: Callable[[T, T], int]) -> list[T]:
     """Sort as glibc's ``qsort`` (``msort_with_tmp``): stable top-down merge sort.
 
     The first half holds ``n // 2`` items; merging takes from the left run while
@@ -83,7 +86,7 @@ def glibc_msort(items: Sequence, compare: Callable[[object, object], int]) -> li
         return list(items)
     left = glibc_msort(items[: n // 2], compare)
     right = glibc_msort(items[n // 2 :], compare)
-    merged = []
+    merged: list[T] = []
     i = j = 0
     while i < len(left) and j < len(right):
         if compare(left[i], right[j]) <= 0:
