@@ -204,6 +204,18 @@ def test_progress_callback_reports_every_chunk():
     assert seen == [(1024, 2500), (2048, 2500), (2500, 2500)]
 
 
+def test_pairwise_progress_with_systems_over_several_collections():
+    # the systems= lookup once shadowed the group index that phase_progress needs
+    rng = np.random.default_rng(12)
+    data = {name: ScoreMatrix.from_array(rng.random((10, 3)), systems=["a", "b", "c"])
+            for name in ("c1", "c2")}
+    seen = []
+    family = pairwise_tests(data, "bootstrap", systems=["a", "c"], samples=300, rng=1,
+                            progress=lambda done, total: seen.append((done, total)))
+    assert len(family.to_frame()) == 2
+    assert seen[-1] == (600, 600) and seen == sorted(seen)
+
+
 @settings(max_examples=25, deadline=None)
 @given(count=st.integers(0, 200), samples=st.integers(200, 500))
 def test_conventions_and_standard_errors(count, samples):

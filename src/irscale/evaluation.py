@@ -388,7 +388,7 @@ def evaluate(
     diversity = _diversity_evaluation(qrels, runs, measures, complete=complete,
                                       max_docs=max_docs)
     if diversity is not None:
-        return diversity  # type: ignore[return-value]
+        return diversity
     if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
     for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):

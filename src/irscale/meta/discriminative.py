@@ -54,6 +54,7 @@ from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ..stats.resampling import (
     CONVENTIONS,
     MAX_SAMPLES,
+    Convention,
     ProgressArg,
     RngArg,
     check_progress,
@@ -216,7 +217,7 @@ def discriminative_power(
     alpha: float = 0.05,
     seed: object = None,
     rng: RngArg = None,
-    convention: str = "plus-one",
+    convention: Convention = "plus-one",
     strict: bool = True,
     workers: int | None = None,
     progress: ProgressArg = False,

@@ -28,6 +28,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -150,7 +151,7 @@ def leave_one_out(
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     depth: int = 100,
     relevance_level: int = 1,
-    **evaluate_options: object,
+    **evaluate_options: Any,
 ) -> LeaveOneOut:
     """Leave-one-out test (module documentation).
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -86,7 +86,7 @@ def plot_measure_vs_ranked(
     ranked: str | None = None,
     path: str | os.PathLike | None = None,
     *,
-    level: str = "system",
+    level: Literal["system", "topic"] = "system",
     dpi: int = 150,
 ) -> Any:
     """Scatter of ``measure`` against its ranked version (default column ``{measure}_R``);

@@ -30,6 +30,7 @@ the p-values (``pvalues=False``), which are costly and not needed for decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -141,7 +142,7 @@ def decide(
     alpha: float = 0.05,
     systems: tuple[str, ...] | None = None,
     correction: str | None = "none",
-    **options: object,
+    **options: Any,
 ) -> Decisions:
     """Decisions of ``procedure`` on a topics × systems array (× shards for shard models).
 

@@ -58,7 +58,7 @@ Results (the protocol of :mod:`irscale.stats.protocol`)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -320,7 +320,7 @@ def rbo_scores(x: object, y: object, p: float = 0.9, *, rtol: float = RTOL,
     return rbo(_ranking(x, rtol, atol), _ranking(y, rtol, atol), p)
 
 
-def check_options(method: str, options: dict[str, object]) -> None:
+def check_options(method: str, options: Mapping[str, object]) -> None:
     """Refuse options the correlation ``method`` does not take (e.g. ``p`` with τ)."""
     allowed = ("p", "rtol", "atol") if method_name(method) == "rbo" else ("rtol", "atol")
     unknown = sorted(set(options) - set(allowed))

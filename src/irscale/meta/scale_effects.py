@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,6 +44,9 @@ from ..stats.tables import FORMATS
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
+
+if TYPE_CHECKING:
+    from ..scales.scale import TieStrategy
 
 #: The measures and cut-offs of seed 000 §6.
 DEFAULT_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
@@ -150,7 +154,7 @@ def scale_effects(
             values = matrix.array(column)
             for test in tests:
                 significant[(column, test)] = decide(values, test, alpha=alpha).significant
-    return ScaleEffects(label=label, N=N, matrix=matrix, pairs=tuple(map(tuple, pairs)),
+    return ScaleEffects(label=label, N=N, matrix=matrix, pairs=tuple((m, r) for m, r in pairs),
                         recall_base=dict(recall_base), tests=tuple(tests), alpha=alpha,
                         significant=significant)
 
@@ -315,9 +319,9 @@ def scale_report(
     collection: str = "T",
     tests: Sequence[str] = tuple(SEED000_TESTS),
     alpha: float = 0.05,
-    ties: str = "unq",
+    ties: TieStrategy = "unq",
     progress: bool = False,
-    **transform_options: object,
+    **transform_options: Any,
 ) -> ScaleReport:
     """Transform the runs at every cut-off (:func:`irscale.scales.transform.transform`) and
     compute the analyses of seed 000 §7 (module documentation). Tracks are labelled
@@ -333,7 +337,7 @@ def scale_report(
     qrels, runs = as_qrels(qrels), as_runs(runs)  # read once for every cut-off
     effects = []
     for N in cutoffs:
-        result = transform(qrels, runs, list(measures), int(N), ties=ties,  # type: ignore[arg-type]
+        result = transform(qrels, runs, list(measures), int(N), ties=ties,
                            progress=progress, **transform_options)
         recall = {m: scale_measure(m).depends_on_recall_base for m, _ in result.labels}
         effects.append(scale_effects(result.matrix, result.labels, N=int(N),

@@ -39,6 +39,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -261,7 +262,8 @@ class SplitStudy:
         grouped = self.per_split.groupby(keys, sort=False)
         out = grouped[list(METRICS)].mean()
         out["tau_sd"] = grouped["tau"].std(ddof=1)
-        out["bias"] = [bias(r.AA, r.AD, r.MA, r.MD) for r in out.itertuples()]
+        out["bias"] = [bias(aa, ad, ma, md) for aa, ad, ma, md in
+                       zip(out["AA"], out["AD"], out["MA"], out["MD"], strict=True)]
         return out.reset_index()
 
     def table(self, metric: str, *, cross: bool = False) -> pd.DataFrame:
@@ -299,8 +301,9 @@ class SplitStudy:
     def format(self, metric: str | None = None, fmt: str = "text", *, digits: int = 2) -> str:
         """One metric's table (sizes as columns) or, by default, the whole summary.
         ``format(fmt)`` with a format name (``"json"``...) first is the summary in it."""
-        if metric in FORMATS and fmt == "text":
-            metric, fmt = None, metric
+        if metric is not None and metric in FORMATS and fmt == "text":
+            fmt = metric
+            metric = None
         if metric is None:
             frame = self.summary()
         else:
@@ -381,13 +384,16 @@ def split_study(
         for rep in range(repetitions):
             for half, topics in enumerate((splits.first[rep], splits.second[rep])):
                 for model in needed:
-                    opts = dict(chosen.get(model, {}))
+                    opts: dict[str, Any] = dict(chosen.get(model, {}))
                     if _resampling(model):
                         opts.pop("seed", None)
                         opts["rng"] = derived_seed(seeds, 1, int(size), rep, half)
                     if model in TESTS:
                         opts["correction"] = correction
-                    table = shard_values if is_shard_procedure(model) else values
+                    table = values
+                    if is_shard_procedure(model):
+                        assert shard_values is not None  # refused above without shards
+                        table = shard_values
                     result: Decisions = decide(table[topics], model, alpha=alpha,
                                                systems=names, **opts)
                     sig[model][half, rep] = result.significant
@@ -439,8 +445,8 @@ class SwapRates:
         return format_frame(frame, fmt, digits=digits)
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{int(r.size)} topics: {r.rate:.4f}" for r in
-                          self.overall.itertuples())
+        parts = ", ".join(f"{int(size)} topics: {rate:.4f}" for size, rate in
+                          zip(self.overall["size"], self.overall["rate"], strict=True))
         return f"SwapRates(bin width {self.bin_width:g}; swap rate {parts})"
 
 
@@ -496,7 +502,7 @@ def swap_rates(
         if test is not None:
             filt = np.zeros_like(counted)
             for rep in range(repetitions):
-                opts = {"rng": derived_seed(seeds, 1, int(size), rep, 0)} \
+                opts: dict[str, Any] = {"rng": derived_seed(seeds, 1, int(size), rep, 0)} \
                     if _resampling(canonical_procedure(test)) else {}
                 filt[rep] = decide(values[splits.first[rep]], test, alpha=alpha,
                                    systems=names, **opts).significant

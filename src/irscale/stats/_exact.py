@@ -11,6 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import ParameterError
+from .validation import Alternative
 
 #: Largest number of additions an exact distribution may take (keeps exact methods cheap).
 MAX_EXACT_WORK = 2e9
@@ -45,7 +46,9 @@ def rank_sum_counts(doubled_ranks: tuple[int, ...], size: int) -> np.ndarray:
     return table[size]
 
 
-def tail_pvalues(counts: np.ndarray, observed: np.ndarray | int, alternative: str) -> np.ndarray:
+def tail_pvalues(
+    counts: np.ndarray, observed: np.ndarray | int, alternative: Alternative
+) -> np.ndarray:
     """p-values of observed (doubled, integer) statistics under the counted distribution.
 
     ``greater``: P(S ≥ s); ``less``: P(S ≤ s); two-sided: min(1, 2 min of the two).
@@ -63,7 +66,7 @@ def tail_pvalues(counts: np.ndarray, observed: np.ndarray | int, alternative: st
 
 
 def grouped_exact_pvalues(
-    doubled: np.ndarray, observed: np.ndarray, alternative: str, distribution
+    doubled: np.ndarray, observed: np.ndarray, alternative: Alternative, distribution
 ) -> np.ndarray:
     """Exact p-values of many columns, one distribution per distinct rank pattern.
 

@@ -20,7 +20,7 @@ from ..errors import InputError, ParameterError
 from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
 from .resampling import rng_options
 from .results import TestResult
-from .validation import check_alpha, check_alternative, tie_tolerance, two_samples
+from .validation import Alternative, check_alpha, check_alternative, tie_tolerance, two_samples
 
 
 @dataclass
@@ -69,7 +69,7 @@ class TestSpec:
             )
 
 
-def t_pvalue(t: np.ndarray, df: np.ndarray | float, alternative: str) -> np.ndarray:
+def t_pvalue(t: np.ndarray, df: np.ndarray | float, alternative: Alternative) -> np.ndarray:
     """p-value of a t statistic (``df = inf`` gives the normal distribution)."""
     if alternative == "greater":
         return stats.t.sf(t, df)
@@ -100,7 +100,7 @@ def finish_pvalues(p: np.ndarray, statistic: np.ndarray) -> np.ndarray:
 
 
 def pair_columns(
-    spec: TestSpec, x: np.ndarray, y: np.ndarray, *, alpha: float, alternative: str,
+    spec: TestSpec, x: np.ndarray, y: np.ndarray, *, alpha: float, alternative: Alternative,
     options: dict[str, object],
 ) -> tuple[Outcome, dict[str, np.ndarray]]:
     """Run ``spec`` on every column pair; the outcome plus diff, CI (with the standard
@@ -125,7 +125,7 @@ def run_test(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
     **options: object,
 ) -> TestResult:

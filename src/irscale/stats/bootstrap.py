@@ -31,6 +31,7 @@ import numpy as np
 
 from ._twosample import Outcome, TestSpec, run_test, studentise
 from .resampling import (
+    Convention,
     ProgressArg,
     RngArg,
     check_resampling,
@@ -41,7 +42,7 @@ from .resampling import (
     seed_sequence,
 )
 from .results import TestResult
-from .validation import TIE_RTOL
+from .validation import TIE_RTOL, Alternative
 
 #: Bootstrap samples per chunk (fixed: results do not depend on memory or workers).
 CHUNK = 1024
@@ -68,7 +69,7 @@ def studentised_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def _run(
     make_counter: Callable[[np.random.Generator, int], Callable[[slice], np.ndarray]],
-    pairs: int, *, alternative: str, samples: int, rng: RngArg, convention: str,
+    pairs: int, *, alternative: Alternative, samples: int, rng: RngArg, convention: str,
     workers: int | None, progress: ProgressArg,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Count exceedances over ``samples`` bootstrap samples; p-values and MC errors.
@@ -93,7 +94,7 @@ def _run(
 
 def _centred_draws(
     w: np.ndarray, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    observed: np.ndarray, alternative: str, tol: np.ndarray,
+    observed: np.ndarray, alternative: Alternative, tol: np.ndarray,
 ):
     """Counter of resamples of the rows of ``w`` whose ``statistic`` is as extreme."""
     n = w.shape[0]
@@ -132,9 +133,9 @@ def two_sided_studentised_hits(
 
 
 def paired_bootstrap_kernel(
-    x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
+    x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
-    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
     n = z.shape[0]
@@ -159,9 +160,9 @@ def paired_bootstrap_kernel(
 
 
 def bootstrap_shift_kernel(
-    x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
+    x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
-    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     z = x - y
     n = z.shape[0]
@@ -184,9 +185,9 @@ def unpaired_means(draws: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
 
 
 def unpaired_bootstrap_kernel(
-    x: np.ndarray, y: np.ndarray, *, alternative: str, samples: int = 1000,
+    x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
-    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> Outcome:
     n, m = x.shape[0], y.shape[0]
     v = np.concatenate([x, y], axis=0)
@@ -220,9 +221,9 @@ UNPAIRED_BOOTSTRAP = TestSpec(
 
 def paired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
-    measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
+    measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: RngArg = None,
-    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Sakai's paired studentised bootstrap test (seed 001, Fig. 11–12); see the module."""
     return run_test(PAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
@@ -232,9 +233,9 @@ def paired_bootstrap_test(
 
 def bootstrap_shift_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
-    measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
+    measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: RngArg = None,
-    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Bootstrap-shift test of mean(x − y) = 0 (Smucker et al., 2007); see the module."""
     return run_test(BOOTSTRAP_SHIFT, x, y, systems=systems, measure=measure,
@@ -244,9 +245,9 @@ def bootstrap_shift_test(
 
 def unpaired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
-    measure: str | None = None, alternative: str = "two-sided", alpha: float = 0.05,
+    measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: RngArg = None,
-    convention: str = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
 ) -> TestResult:
     """Sakai's unpaired bootstrap test (seed 001, Fig. 13–14); see the module docstring."""
     return run_test(UNPAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,

@@ -43,6 +43,7 @@ from scipy import optimize, special, stats
 
 from ..errors import ParameterError
 from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
+from .validation import Alternative
 
 
 def hedges_j(df: np.ndarray | float) -> np.ndarray:
@@ -100,7 +101,7 @@ def _nct_root(t: float, df: float, q: float) -> float:
 
 
 def noncentral_t_interval(
-    t: float, df: float, confidence_level: float = 0.95, alternative: str = "two-sided",
+    t: float, df: float, confidence_level: float = 0.95, alternative: Alternative = "two-sided",
 ) -> tuple[float, float]:
     """The 100·L% interval [λ_L, λ_U] of the noncentrality of a t statistic ``t`` with
     ``df`` degrees of freedom (Steiger & Fouladi, 1997): P(T'_{df,λ_L} ≤ t) = 1 − a and
@@ -121,7 +122,7 @@ def noncentral_t_interval(
 
 def effect_size_interval(
     kind: str, value: float, n: int, m: int | None = None, *, paired: bool,
-    confidence_level: float = 0.95, alternative: str = "two-sided",
+    confidence_level: float = 0.95, alternative: Alternative = "two-sided",
 ) -> ConfidenceInterval:
     """The noncentral t interval of the effect size ``kind`` (``d_z``, ``g_z``, ``cohen_d``
     or ``hedges_g``) whose estimate is ``value``, for samples of ``n`` (and ``m``)
@@ -163,6 +164,12 @@ class EffectSize(Estimate):
     """
 
     _fields = ("kind", "n", "m", "paired", "alternative")
+    # the fields, set by Estimate.__new__ (declarations only, for type checkers)
+    kind: str
+    n: int | None
+    m: int | None
+    paired: bool | None
+    alternative: Alternative | None
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The noncentral t interval at ``confidence_level`` (default 0.95)."""
@@ -212,7 +219,7 @@ class EffectSizes:
         paired = self.paired if self.paired is not None else not math.isnan(self.d_z)
         return "d_z" if paired else "hedges_g"
 
-    def get(self, kind: str | None = None, *, alternative: str = "two-sided") -> EffectSize:
+    def get(self, kind: str | None = None, *, alternative: Alternative = "two-sided") -> EffectSize:
         """The effect size ``kind`` (default: the primary one) as an :class:`EffectSize`."""
         kind = self.primary if kind is None else kind
         if kind not in _KINDS:
@@ -238,7 +245,7 @@ class EffectSizes:
 
     def confidence_interval(
         self, confidence_level: float = 0.95, *, kind: str | None = None,
-        alternative: str = "two-sided",
+        alternative: Alternative = "two-sided",
     ) -> ConfidenceInterval:
         """The noncentral t interval of the effect size ``kind`` (default: the primary
         one; ``d_z``/``g_z`` for paired, ``cohen_d``/``hedges_g`` for unpaired scores)."""
@@ -317,7 +324,7 @@ def standard_error(x: np.ndarray, y: np.ndarray, kind: str) -> tuple[np.ndarray,
 
 
 def mean_difference_ci(
-    x: np.ndarray, y: np.ndarray, *, kind: str, alpha: float, alternative: str
+    x: np.ndarray, y: np.ndarray, *, kind: str, alpha: float, alternative: Alternative
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean difference and its 100(1 − α)% t interval, column by column.
 
@@ -332,7 +339,7 @@ def mean_difference_ci(
 
 def t_interval(
     diff: np.ndarray | float, se: np.ndarray | float, df: np.ndarray | float, *,
-    alpha: float, alternative: str,
+    alpha: float, alternative: Alternative,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The 100(1 − α)% t interval of ``diff`` with standard error ``se`` on ``df`` degrees
     of freedom (one-sided for one-sided ``alternative``), element by element."""

@@ -38,6 +38,7 @@ Ties and zeros are decided with the tolerance of :data:`irscale.stats.validation
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 from scipy import stats
@@ -47,10 +48,13 @@ from ._exact import grouped_exact_pvalues, rank_sum_counts, signed_rank_counts
 from ._twosample import Outcome, TestSpec, finish_pvalues, run_test
 from .ranks import rank_columns
 from .results import TestResult
-from .validation import check_choice, tie_tolerance
+from .validation import Alternative, check_choice, tie_tolerance
 
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 RANK_METHODS = ("auto", "exact", "approx")
+ZeroMethod = Literal["wilcox", "pratt", "zsplit"]
+#: ``"asymptotic"`` (scipy's name) is read as ``"approx"``
+RankMethod = Literal["auto", "exact", "approx", "asymptotic"]
 #: ``method="auto"`` of the signed-rank test, as scipy.stats.wilcoxon: exact with neither
 #: ties nor zeros and n ≤ 50; with ties or zeros exact (conditional) when n ≤ 13 (all
 #: 2^n sign flips, scipy's permutation test); the normal approximation otherwise.
@@ -58,15 +62,15 @@ AUTO_EXACT_MAX = 50
 AUTO_TIES_EXACT_MAX = 13
 
 
-def _rank_method(method: object) -> str:
+def _rank_method(method: RankMethod) -> RankMethod:
     """``method`` checked; scipy's name ``"asymptotic"`` is accepted for ``"approx"``."""
     if method == "asymptotic":
         return "approx"
     check_choice(method, RANK_METHODS, "method")
-    return str(method)
+    return method
 
 
-def _normal_pvalue(z: np.ndarray, alternative: str) -> np.ndarray:
+def _normal_pvalue(z: np.ndarray, alternative: Alternative) -> np.ndarray:
     if alternative == "greater":
         return stats.norm.sf(z)
     if alternative == "less":
@@ -87,9 +91,9 @@ def wilcoxon_kernel(
     x: np.ndarray,
     y: np.ndarray,
     *,
-    alternative: str,
-    method: str = "auto",
-    zero_method: str = "wilcox",
+    alternative: Alternative,
+    method: RankMethod = "auto",
+    zero_method: ZeroMethod = "wilcox",
     correction: bool = False,
 ) -> Outcome:
     method = _rank_method(method)
@@ -156,7 +160,7 @@ def wilcoxon_kernel(
 
 # --------------------------------------------------------------------------- sign
 def sign_kernel(
-    x: np.ndarray, y: np.ndarray, *, alternative: str, threshold: float = 0.0
+    x: np.ndarray, y: np.ndarray, *, alternative: Alternative, threshold: float = 0.0
 ) -> Outcome:
     threshold = float(threshold)
     if not threshold >= 0:
@@ -186,8 +190,8 @@ def mann_whitney_kernel(
     x: np.ndarray,
     y: np.ndarray,
     *,
-    alternative: str,
-    method: str = "auto",
+    alternative: Alternative,
+    method: RankMethod = "auto",
     correction: bool = True,
 ) -> Outcome:
     method = _rank_method(method)
@@ -218,7 +222,8 @@ def mann_whitney_kernel(
         # the distribution of the smaller sample's rank sum (y's: swap one-sided directions)
         alt = alternative
         if offset:
-            alt = {"greater": "less", "less": "greater"}.get(alternative, alternative)
+            swapped: dict[Alternative, Alternative] = {"greater": "less", "less": "greater"}
+            alt = swapped.get(alternative, alternative)
         doubled = np.rint(2 * ranks[:, exact]).astype(np.int64)
         observed = np.rint(2 * ranks[offset : offset + small][:, exact].sum(axis=0))
         p[exact] = grouped_exact_pvalues(
@@ -246,10 +251,10 @@ def wilcoxon(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
-    method: str = "auto",
-    zero_method: str = "wilcox",
+    method: RankMethod = "auto",
+    zero_method: ZeroMethod = "wilcox",
     correction: bool = False,
 ) -> TestResult:
     """Wilcoxon signed-rank test of the per-topic differences x − y (see module docstring).
@@ -270,7 +275,7 @@ def sign_test(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
     threshold: float = 0.0,
 ) -> TestResult:
@@ -285,9 +290,9 @@ def mann_whitney(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
-    method: str = "auto",
+    method: RankMethod = "auto",
     correction: bool = True,
 ) -> TestResult:
     """Wilcoxon rank-sum / Mann–Whitney U test of two independent samples."""

@@ -19,9 +19,15 @@ from ..errors import AlignmentError, ParameterError
 from ._twosample import degenerate, pair_columns
 from .corrections import adjust_pvalues, correction_name
 from .registry import test_spec
-from .resampling import fresh_seed_sequence, phase_progress, rng_options, seed_sequence
+from .resampling import (
+    check_rng,
+    fresh_seed_sequence,
+    phase_progress,
+    rng_options,
+    seed_sequence,
+)
 from .results import PairwiseComparisons
-from .validation import check_alpha, check_alternative, score_table
+from .validation import Alternative, check_alpha, check_alternative, score_table
 
 
 def _groups(
@@ -49,7 +55,7 @@ def pairwise_tests(
     *,
     correction: str | None = "holm",
     alpha: float = 0.05,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     measures: Sequence[str] | None = None,
     systems: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -73,7 +79,7 @@ def pairwise_tests(
     check_alternative(alternative)
     spec.check_options(options)
     options = rng_options(options)
-    seeds = seed_sequence(rng=options.get("rng")) if spec.resampling else None
+    seeds = seed_sequence(rng=check_rng(options.get("rng"))) if spec.resampling else None
     correction = correction_name(correction)
     groups = _groups(data, measures)
     parts: list[dict[str, np.ndarray]] = []
@@ -81,9 +87,9 @@ def pairwise_tests(
     for index, (collection, measure, value) in enumerate(groups):
         values, _, names = score_table(value, measure)
         if systems is not None:
-            index = {s: i for i, s in enumerate(names)}
+            position = {s: i for i, s in enumerate(names)}
             wanted = [str(s) for s in systems]
-            unknown = [s for s in wanted if s not in index]
+            unknown = [s for s in wanted if s not in position]
             if unknown:
                 raise AlignmentError(
                     f"unknown system(s) {unknown[:5]} in {collection or 'the score table'} "
@@ -92,7 +98,7 @@ def pairwise_tests(
             if len(set(wanted)) != len(wanted) or len(wanted) < 2:
                 raise ParameterError(f"systems must name at least two different systems, "
                                      f"got {wanted[:5]}")
-            keep = [index[s] for s in wanted]
+            keep = [position[s] for s in wanted]
             values, names = values[:, keep], tuple(names[i] for i in keep)
         if baseline is None:
             i, j = np.triu_indices(len(names), k=1)

@@ -21,10 +21,11 @@ import numpy as np
 from ._twosample import Outcome, TestSpec, finish_pvalues, run_test, studentise, t_pvalue
 from .effects import standard_error
 from .results import TestResult
+from .validation import Alternative
 
 
 def _t_kernel(kind: str, label: str):
-    def kernel(x: np.ndarray, y: np.ndarray, *, alternative: str) -> Outcome:
+    def kernel(x: np.ndarray, y: np.ndarray, *, alternative: Alternative) -> Outcome:
         diff = x.mean(axis=0) - y.mean(axis=0)
         se, df = standard_error(x, y, kind)
         t = studentise(diff, se)
@@ -47,7 +48,7 @@ def paired_t(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
 ) -> TestResult:
     """Paired Student's t-test of mean(x − y) = 0 over topics.
@@ -104,7 +105,7 @@ def student_t(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
 ) -> TestResult:
     """Unpaired two-sample t-test with pooled variance (equal variances assumed)."""
@@ -118,7 +119,7 @@ def welch_t(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
 ) -> TestResult:
     """Unpaired two-sample Welch t-test (unequal variances, Welch–Satterthwaite df)."""

@@ -33,14 +33,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal
 
 import pandas as pd
 from scipy import optimize, special, stats
 
 from ..errors import ParameterError
-from .validation import check_alpha, check_choice
+from .validation import Alternative, check_alpha, check_choice
 
 DESIGNS = ("paired-t", "two-sample-t", "anova", "ci")
+Design = Literal["paired-t", "two-sample-t", "anova", "ci"]
 _MAX_TOPICS = 1_000_000
 
 
@@ -59,7 +61,7 @@ def _check_power_args(alpha: float, beta: float) -> tuple[float, float]:
     return alpha, beta
 
 
-def _check_t_args(alpha: float, alternative: str, n: int) -> float:
+def _check_t_args(alpha: float, alternative: Alternative, n: int) -> float:
     """The checked ``alpha`` of a t-test power computation (errors for bad arguments)."""
     alpha = check_alpha(alpha)
     check_choice(alternative, ("two-sided", "greater", "less"), "alternative")
@@ -75,7 +77,7 @@ def _upper(crit: float, df: float, nc: float) -> float:
     return 0.0 if math.isnan(value) else value
 
 
-def _t_power(nc: float, df: float, alpha: float, alternative: str) -> float:
+def _t_power(nc: float, df: float, alpha: float, alternative: Alternative) -> float:
     # P(T' ≤ −c; λ) = P(T' ≥ c; −λ) by symmetry
     if alternative == "two-sided":
         crit = stats.t.ppf(1 - alpha / 2, df)
@@ -85,7 +87,7 @@ def _t_power(nc: float, df: float, alpha: float, alternative: str) -> float:
 
 
 def power_paired_t(
-    effect_size: float, n: int, *, alpha: float = 0.05, alternative: str = "two-sided"
+    effect_size: float, n: int, *, alpha: float = 0.05, alternative: Alternative = "two-sided"
 ) -> float:
     """Power of the paired t-test for the standardised effect d = δ/σ_d and n topics."""
     alpha = _check_t_args(alpha, alternative, n)
@@ -93,7 +95,7 @@ def power_paired_t(
 
 
 def power_two_sample_t(
-    effect_size: float, n: int, *, alpha: float = 0.05, alternative: str = "two-sided"
+    effect_size: float, n: int, *, alpha: float = 0.05, alternative: Alternative = "two-sided"
 ) -> float:
     """Power of the two-sample t-test (equal variances) with n topics per system."""
     alpha = _check_t_args(alpha, alternative, n)
@@ -265,7 +267,7 @@ def minimum_detectable_difference(
     n: int,
     *,
     sd: float,
-    design: str = "paired-t",
+    design: Design = "paired-t",
     n_systems: int = 2,
     alpha: float = 0.05,
     beta: float = 0.20,

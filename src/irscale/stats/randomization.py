@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import ParameterError
 from ._twosample import Outcome, TestSpec, run_test
 from .resampling import (
+    Convention,
     ProgressArg,
     RngArg,
     check_resampling,
@@ -34,7 +35,7 @@ from .resampling import (
     seed_sequence,
 )
 from .results import TestResult
-from .validation import TIE_RTOL
+from .validation import TIE_RTOL, Alternative
 
 #: Sign vectors per chunk (fixed: results do not depend on memory or workers).
 CHUNK = 1024
@@ -45,7 +46,7 @@ MAX_EXACT_TOPICS = 24
 
 
 def _count_block(signs: np.ndarray, d: np.ndarray, observed: np.ndarray,
-                 alternative: str, tol: np.ndarray) -> np.ndarray:
+                 alternative: Alternative, tol: np.ndarray) -> np.ndarray:
     counts = np.zeros(d.shape[1], dtype=np.int64)
     for start in range(0, d.shape[1], BLOCK):
         part = slice(start, start + BLOCK)
@@ -64,11 +65,11 @@ def randomization_kernel(
     x: np.ndarray,
     y: np.ndarray,
     *,
-    alternative: str,
+    alternative: Alternative,
     samples: int = 10_000,
     exact: bool | str = "auto",
     rng: RngArg = None,
-    convention: str = "plus-one",
+    convention: Convention = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,
 ) -> Outcome:
@@ -123,13 +124,13 @@ def randomization_test(
     *,
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
     samples: int = 10_000,
     exact: bool | str = "auto",
     seed: object = None,
     rng: RngArg = None,
-    convention: str = "plus-one",
+    convention: Convention = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,
 ) -> TestResult:

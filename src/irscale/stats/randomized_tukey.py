@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .resampling import (
+    Convention,
     ProgressArg,
     RngArg,
     check_resampling,
@@ -71,7 +72,7 @@ def randomized_tukey_hsd(
     measure: str | None = None,
     seed: object = None,
     rng: RngArg = None,
-    convention: str = "plus-one",
+    convention: Convention = "plus-one",
     strict: bool = False,
     workers: int | None = None,
     progress: ProgressArg = False,

@@ -27,6 +27,7 @@ from .nonparametric import MANN_WHITNEY, SIGN, WILCOXON
 from .parametric import PAIRED_T, STUDENT_T, WELCH_T
 from .randomization import RANDOMIZATION
 from .results import TestResult
+from .validation import Alternative
 
 TESTS: dict[str, TestSpec] = {
     spec.name: spec
@@ -61,7 +62,7 @@ def two_sample_test(
     test: str = "t",
     systems: Sequence[str] | None = None,
     measure: str | None = None,
-    alternative: str = "two-sided",
+    alternative: Alternative = "two-sided",
     alpha: float = 0.05,
     **options: object,
 ) -> TestResult:

@@ -33,13 +33,14 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
 from typing import Literal, TypeVar
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..errors import ParameterError
-from .validation import check_alternative, check_choice, check_count
+from .validation import Alternative, check_alternative, check_choice, check_count
 
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
@@ -47,11 +48,13 @@ MAX_SAMPLES = 1_000_000_000
 Convention = Literal["plus-one", "proportion"]
 CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
 ProgressArg = bool | Callable[[int, int], None]
+#: A seed as :func:`check_seed` returns it.
+SeedArg = int | list[int] | np.random.SeedSequence | None
 
 T = TypeVar("T")
 
 
-def check_seed(seed: object, name: str = "seed") -> object:
+def check_seed(seed: object, name: str = "seed") -> SeedArg:
     """``seed`` if numpy's :class:`~numpy.random.SeedSequence` accepts it: ``None``, a
     non-negative integer (any size), a sequence of them or a ``SeedSequence``."""
     if seed is None or isinstance(seed, np.random.SeedSequence):
@@ -60,14 +63,14 @@ def check_seed(seed: object, name: str = "seed") -> object:
     if isinstance(seed, (bool, np.bool_)):
         raise ParameterError(message)
     if isinstance(seed, numbers.Integral):
-        if seed < 0:
+        if int(seed) < 0:
             raise ParameterError(message)
         return int(seed)
     if isinstance(seed, (list, tuple, np.ndarray)):
         items = list(np.asarray(seed, dtype=object).ravel()) if isinstance(seed, np.ndarray) \
             else list(seed)
         if items and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-                         and v >= 0 for v in items):
+                         and int(v) >= 0 for v in items):
             return [int(v) for v in items]
         raise ParameterError(f"{name} must be a non-negative integer or a non-empty sequence "
                              f"of them, got {seed!r}")
@@ -80,7 +83,7 @@ RngArg = int | Sequence[int] | np.random.SeedSequence | np.random.Generator | No
 _BOTH = "give either seed or rng, not both (seed= is the deprecated alias of rng=)"
 
 
-def check_rng(rng: object, name: str = "rng") -> object:
+def check_rng(rng: object, name: str = "rng") -> RngArg:
     """``rng`` if it is ``None``, a :class:`numpy.random.Generator`, or a seed
     :func:`check_seed` accepts (a non-negative integer, a sequence of them, a
     :class:`numpy.random.SeedSequence`); :class:`~irscale.errors.ParameterError` otherwise."""
@@ -96,7 +99,7 @@ def check_rng(rng: object, name: str = "rng") -> object:
 def _caller_level() -> int:
     """``stacklevel`` of the first frame outside the irscale package (the user's call)."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
         frame = frame.f_back
@@ -104,7 +107,7 @@ def _caller_level() -> int:
     return level
 
 
-def resolve_rng(rng: object = None, seed: object = None) -> object:
+def resolve_rng(rng: object = None, seed: object = None) -> RngArg:
     """The one random-state argument of a public routine, from ``rng=`` or its deprecated
     alias ``seed=`` (a :class:`DeprecationWarning` naming the caller's line; both at once
     are a :class:`~irscale.errors.ParameterError`). Validated, not yet turned into a
@@ -141,9 +144,10 @@ def seed_sequence(
     if seed is not None and rng is not None:
         raise ParameterError(_BOTH)
     if rng is None:
-        if isinstance(seed, np.random.SeedSequence):
-            return seed
-        return np.random.SeedSequence(check_seed(seed))
+        checked = check_seed(seed)
+        if isinstance(checked, np.random.SeedSequence):
+            return checked
+        return np.random.SeedSequence(checked)
     rng = check_rng(rng)
     if isinstance(rng, np.random.Generator):
         return np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist())
@@ -229,7 +233,7 @@ def check_progress(progress: object) -> ProgressArg:
     if isinstance(progress, (bool, np.bool_)):
         return bool(progress)
     if callable(progress):
-        return progress  # type: ignore[return-value]
+        return progress
     raise ParameterError(f"progress must be True, False or a callable progress(done, total), "
                          f"got {progress!r}")
 
@@ -257,7 +261,7 @@ def progress_reporter(
     return show
 
 
-def phase_progress(progress: ProgressArg, index: int, count: int) -> ProgressArg:
+def phase_progress(progress: object, index: int, count: int) -> ProgressArg:
     """``progress`` for pass ``index`` of ``count`` passes of equal size (e.g. one group of
     pairs, one of two passes over the samples): the caller's ``progress`` sees the count
     of the whole run, ``index × total + done`` of ``count × total``."""
@@ -276,7 +280,7 @@ def _progress(progress: ProgressArg, total: int) -> Callable[[int], None]:
 
 
 def exceedances(
-    samples: np.ndarray, observed: np.ndarray, alternative: str, tol: np.ndarray | float
+    samples: np.ndarray, observed: np.ndarray, alternative: Alternative, tol: np.ndarray | float
 ) -> np.ndarray:
     """Per column, how many rows of ``samples`` are at least as extreme as ``observed``.
 
@@ -292,9 +296,10 @@ def exceedances(
 
 
 def mc_pvalue(
-    count: np.ndarray, samples: int, convention: str
+    count: np.ndarray | int, samples: int, convention: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Monte Carlo p-value and its standard error sqrt(p (1 − p)/B) for ``count`` hits."""
+    """Monte Carlo p-value and its standard error sqrt(p (1 − p)/B) for ``count`` hits
+    (an array, or a plain ``sum`` of chunk arrays as Python types it)."""
     count = np.asarray(count, dtype=np.float64)
     if convention == "plus-one":
         p = (count + 1.0) / (samples + 1.0)
@@ -303,7 +308,7 @@ def mc_pvalue(
     return p, np.sqrt(p * (1.0 - p) / samples)
 
 
-def check_resampling(alternative: str, samples: int, convention: str,
+def check_resampling(alternative: Alternative, samples: int, convention: str,
                      workers: int | None = None, progress: object = False) -> None:
     """Validate the options every Monte Carlo routine shares (before any work)."""
     check_alternative(alternative)

@@ -21,6 +21,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,10 +39,10 @@ from .tables import (
     render,
     significance_mark,
 )
-from .validation import check_alpha, tie_tolerance
+from .validation import Alternative, check_alpha, tie_tolerance
 
 
-def _whole(value: float | None) -> object:
+def _whole(value: float | None) -> float | None:
     """An integer-valued float as ``int`` (for display of degrees of freedom)."""
     if value is None or not math.isfinite(value):
         return value
@@ -76,7 +77,7 @@ class TestResult:
     test: str
     systems: tuple[str, str]
     paired: bool
-    alternative: str
+    alternative: Alternative
     n: tuple[int, int]
     mean_x: float
     mean_y: float
@@ -220,7 +221,7 @@ class PairwiseComparisons:
     samples: int | None = None
     convention: str | None = None
     note: str = ""
-    extra: Mapping[str, object] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.columns["a"])
@@ -261,7 +262,7 @@ class PairwiseComparisons:
                 return diff - critical * se, diff + critical * se
             if "ci_se" in extra:
                 return t_interval(diff, extra["ci_se"], extra["ci_df"], alpha=1.0 - level,
-                                  alternative=str(extra.get("alternative", "two-sided")))
+                                  alternative=extra.get("alternative", "two-sided"))
             raise ParameterError(f"these intervals are known at level {1 - self.alpha:g} "
                                  "only")
 

@@ -141,7 +141,7 @@ class ShardScores:
 
     @property
     def shape(self) -> tuple[int, int, int]:
-        return self.values.shape  # type: ignore[return-value]
+        return self.values.shape
 
     def empty_cells(self) -> list[tuple[str, str]]:
         """(topic, shard) pairs where every system's score is NaN (empty shards)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, SupportsInt, cast
 
 import numpy as np
 import pandas as pd
@@ -64,10 +64,14 @@ def check_count(value: object, name: str, minimum: int = 1,
               else f"an integer in [{minimum}, {maximum:,}]")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ParameterError(f"{name} must be {wanted}, got {value!r}")
-    if (not math.isfinite(float(value)) or int(value) != value or value < minimum
-            or (maximum is not None and value > maximum)):
+    if not math.isfinite(float(value)):
         raise ParameterError(f"{name} must be {wanted}, got {value!r}")
-    return int(value)
+    # typeshed's numbers.Real declares no __int__, though the Real types int() meets here
+    # (Python and numpy numbers, Fraction) all convert
+    count = int(cast(SupportsInt, value))
+    if count != value or count < minimum or (maximum is not None and count > maximum):
+        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
+    return count
 
 
 def check_counts(values: object, name: str, what: str, minimum: int = 1) -> list[int]:
@@ -236,13 +240,14 @@ def two_samples(
         xs, ys = values[:, pick[0]], values[:, pick[1]]
         labels = (names[pick[0]], names[pick[1]])
     else:
-        labels = tuple(str(s) for s in systems) if systems is not None else ("x", "y")
-        if len(labels) != 2:
-            raise ParameterError(f"name exactly two systems, got {list(labels)}")
-        xs, x_index = _vector(x, labels[0])
-        ys, y_index = _vector(y, labels[1])
-        if paired and x_index is not None and y_index is not None:
-            xs, ys = _align(x, y, labels)  # type: ignore[arg-type]
+        given = tuple(str(s) for s in systems) if systems is not None else ("x", "y")
+        if len(given) != 2:
+            raise ParameterError(f"name exactly two systems, got {list(given)}")
+        labels = (given[0], given[1])
+        xs, _ = _vector(x, labels[0])
+        ys, _ = _vector(y, labels[1])
+        if paired and isinstance(x, pd.Series) and isinstance(y, pd.Series):
+            xs, ys = _align(x, y, labels)
     if paired and len(xs) != len(ys):
         raise AlignmentError(
             f"paired scores need one value per topic for both systems: "
