@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
@@ -30,7 +31,10 @@ from .main import _lazy
 #: parser does not import the scales package).
 PHI_TIES: tuple[str, ...] = ("unq", "min", "max", "mid")
 
-_StoreOnce = _lazy("_StoreOnce")
+if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
+    from argparse import _StoreAction as _StoreOnce
+else:
+    _StoreOnce = _lazy("_StoreOnce")
 
 #: What an item of a list is: (noun of the items, of one item, converter, example list).
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
@@ -167,12 +171,13 @@ def add_deprecated(parser: argparse.ArgumentParser, old: str, target: argparse.A
     the warning; default: its longest option string); ``choices``: those of ``old``
     (default: the target's)."""
     new = new or max(target.option_strings, key=len)
-    choices = target.choices if choices is None else choices
+    allowed: Iterable[Any] | None = target.choices if choices is None else choices
+    extra: dict[str, Any] = {} if target.type is None else {"type": target.type}
     return parser.add_argument(
         old, action=DeprecatedAlias, target=target, new=new, dest=target.dest,
-        default=argparse.SUPPRESS, type=target.type, choices=choices, nargs=target.nargs,
-        metavar=None if choices else (target.metavar or "VALUE"),
-        help=f"deprecated spelling of {new} (removed in the next release)")
+        default=argparse.SUPPRESS, choices=allowed, nargs=target.nargs,
+        metavar=None if allowed else (target.metavar or "VALUE"),
+        help=f"deprecated spelling of {new} (removed in the next release)", **extra)
 
 
 class TiesAction(_StoreOnce):
@@ -189,8 +194,7 @@ class TiesAction(_StoreOnce):
         if values in TIE_POLICIES:
             super().__call__(parser, namespace, values, option_string)
         elif self.phi is not None and values in PHI_TIES:
-            deprecated(f"{option_string} {values} is deprecated; use --phi-ties {values} "
-                       f"({option_string} is the order of documents with equal scores)")
+            deprecated(f"{option_string} {values} is deprecated; use --phi-ties {values}")
             self.phi(parser, namespace, values, option_string)
         else:
             choices = ", ".join(repr(c) for c in TIE_POLICIES)

@@ -1,0 +1,71 @@
+"""The shared vocabulary of the command line (``irscale.cli.options``, ``docs/cli.md``):
+one list parser, deprecated spellings that warn once, and the two kinds of ties."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from irscale.cli.options import PHI_TIES, parse_list
+from irscale.core.options import TIE_POLICIES
+from irscale.errors import ParameterError
+
+from .faults.conftest import populate, subprocess_env
+
+
+@pytest.mark.parametrize(("text", "kind", "expected"), [
+    ("5,10,20", "int", [5, 10, 20]),
+    (" 5 , 10 ", "int", [5, 10]),
+    ("7", "int", [7]),
+    ("-1,0", "int", [-1, 0]),  # ranges are the analysis's to check
+    ("a, b,c", "str", ["a", "b", "c"]),
+    ("MD1:MD2", "str", ["MD1:MD2"]),
+])
+def test_parse_list(text, kind, expected):
+    assert parse_list(text, "--x", kind) == expected
+
+
+@pytest.mark.parametrize(("text", "kind", "message"), [
+    ("", "int", "--x is empty: give comma-separated integers, e.g. 5,10,20"),
+    (" , ", "int", "--x is empty: give comma-separated integers"),
+    ("5,,10", "int", "--x has an empty value in '5,,10': give comma-separated integers"),
+    ("5,", "int", "--x has an empty value in '5,'"),
+    (",5", "int", "--x has an empty value in ',5'"),
+    ("5,x", "int", "--x: 'x' is not an integer: give comma-separated integers"),
+    ("5.0", "int", "--x: '5.0' is not an integer"),
+    ("", "str", "--x is empty: give comma-separated names, e.g. a,b,c"),
+    ("a,,b", "str", "--x has an empty name in 'a,,b': give comma-separated names"),
+])
+def test_parse_list_refuses(text, kind, message):
+    with pytest.raises(ParameterError) as raised:
+        parse_list(text, "--x", kind)
+    assert str(raised.value).startswith(message), str(raised.value)
+
+
+def test_parse_list_unique():
+    assert parse_list("a,b", "--x", "str", unique=True) == ["a", "b"]
+    with pytest.raises(ParameterError, match="--x names a twice in 'a,b,a'"):
+        parse_list("a,b,a", "--x", "str", unique=True)
+
+
+def test_tie_values_are_disjoint():
+    """What makes the former ``--ties unq`` recognisable, never guessed."""
+    assert not set(PHI_TIES) & set(TIE_POLICIES)
+
+
+@pytest.mark.parametrize(("argv", "warning"), [
+    (["scale", "transform", "qrels.txt", "a.run", "-m", "AP", "-N", "3", "--no-progress",
+      "--ties", "mid"], "--ties mid is deprecated; use --phi-ties mid"),
+    (["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP", "--no-progress", "-N", "3",
+      "4"], "-N 3 4 is deprecated; use -N 3,4"),
+    (["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv", "--bootstrap", "20",
+      "--seed", "1"], "--bootstrap is deprecated; use -B/--samples"),
+])
+def test_a_deprecated_spelling_warns_once_in_a_process(argv, warning, tmp_path):
+    populate(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "irscale.cli.main", *argv], cwd=tmp_path,
+                          capture_output=True, text=True, env=subprocess_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [f"irscale: warning: {warning}"], done.stderr
