@@ -160,3 +160,21 @@ def test_generic_enumeration_grows_linearly():
         generic.CHUNK_RUNS = old
     assert np.array_equal(one._values, many._values)
     assert np.array_equal(one._counts, many._counts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_phi_of_values_counts_without_listing(data):
+    """``Scale.phi_of_values`` counts (meet in the middle, integer keys) and agrees with
+    the listed image, for values at, between and outside image points."""
+    name = data.draw(st.sampled_from(["nDCG@8", "AP", "RBP(p=0.8)", "DCG_b02", "DCG"]))
+    levels = data.draw(st.sampled_from([2, 3]))
+    sc = scale(name, 8, levels, progress=False)
+    listed, _ = sc.image_values()
+    k = data.draw(st.integers(0, len(listed) - 1))
+    t = data.draw(st.floats(0, 1))
+    nxt = listed[min(k + 1, len(listed) - 1)]
+    values = np.array([listed[k], listed[k] + t * (nxt - listed[k]), -1.0, listed[-1] + 1,
+                       data.draw(st.floats(-0.5, float(listed[-1]) * 1.5))])
+    upper = values + 1e-9 * np.maximum(1.0, np.abs(values))
+    assert np.array_equal(sc.phi_of_values(values), np.searchsorted(listed, upper, "right"))

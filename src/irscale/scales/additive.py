@@ -529,7 +529,8 @@ def additive_image(spec: AdditiveSpec, *, progress: bool = True, label: str = ""
             locate=lambda runs: (a.locate(runs), b.locate(runs)))
         exactness = "exact ties, float order resolved exactly" if distinct else \
             "exact ties, float order"
-        return PairImage(table, space, raw_of=spec.raw, post=post, exactness=exactness,
+        return PairImage(table, space, raw_of=spec.raw, post=post, unit=spec.scale,
+                         exactness=exactness,
                          algorithm=f"meet in the middle, {len(blocks)} independent blocks")
     return _prefix_suffix_image(spec, progress=progress, label=label)
 
@@ -583,11 +584,11 @@ def _prefix_suffix_image(spec: AdditiveSpec, *, progress: bool, label: str) -> I
         table = PairTable(_groups_by_counts(a, b, space.bounds), mode="int", N=N,
                           a_rep=a.rep, a_ranks=a.ranks, b_rep=b.rep, b_ranks=b.ranks,
                           progress=progress, label=label)
-        return PairImage(table, space, raw_of=raw_of, post=_scaled(lcm_scale),
+        return PairImage(table, space, raw_of=raw_of, post=_scaled(lcm_scale), unit=lcm_scale,
                          exactness="exact", algorithm="meet in the middle, integer keys")
     tol = 1e-9 * float(np.abs(spec.terms).max(axis=1).sum())
     table = PairTable(_groups_by_counts(a, b, space.bounds), mode="tolerance", N=N,
                       a_rep=a.rep, a_ranks=a.ranks, b_rep=b.rep, b_ranks=b.ranks, tol=tol,
                       progress=progress, label=label)
-    return PairImage(table, space, raw_of=spec.raw, post=_scaled(spec.scale),
+    return PairImage(table, space, raw_of=spec.raw, post=_scaled(spec.scale), unit=spec.scale,
                      exactness=f"tolerance {tol:.1e}", algorithm="meet in the middle, floats")

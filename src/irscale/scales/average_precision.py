@@ -96,5 +96,5 @@ def ap_image(space: Space, *, level: int = 1, divisor: int = 1, progress: bool =
     def post(raw: np.ndarray) -> np.ndarray:
         return np.asarray(raw, dtype=np.float64) * scale
 
-    return PairImage(table, space, raw_of=raw_of, post=post, exactness="exact",
+    return PairImage(table, space, raw_of=raw_of, post=post, unit=scale, exactness="exact",
                      algorithm="meet in the middle over the prefix count, integer keys")

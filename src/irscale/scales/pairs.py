@@ -575,10 +575,10 @@ class PairImage(Image):
     """
 
     def __init__(self, table: PairTable, space, *, raw_of: Callable[[np.ndarray], np.ndarray],
-                 post: Callable[[np.ndarray], np.ndarray], exactness: str, algorithm: str
-                 ) -> None:
+                 post: Callable[[np.ndarray], np.ndarray], exactness: str, algorithm: str,
+                 unit: float | None = None) -> None:
         self.table, self.space = table, space
-        self.raw_of, self.post = raw_of, post
+        self.raw_of, self.post, self.unit = raw_of, post, unit
         self.exactness, self.algorithm = exactness, algorithm
 
     @property
@@ -599,6 +599,23 @@ class PairImage(Image):
     def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
         runs, inverse = _distinct_rows(runs)
         return self.table.runs_below(self.raw_of(runs), runs, strict)[inverse]
+
+    def count_values(self, values: np.ndarray, factor: float = 1.0) -> np.ndarray | None:
+        """φ of measure values (``factor`` × this image's values) by counting, without
+        listing the image: the distinct values ≤ each value (``None`` where the table
+        cannot count distinct values directly: ``ids`` mode)."""
+        if self.unit is None or self.unit <= 0 or factor <= 0:
+            return None
+        raw = np.asarray(values, dtype=np.float64) / (factor * self.unit)
+        table = self.table
+        if table.mode == "distinct":
+            return table.count(raw)
+        if table.mode == "int":
+            keys = np.floor(np.clip(raw, INT_LOW, INT_HIGH)).astype(np.int64)
+            return table._phi_stream(keys)
+        if table.mode == "tolerance":
+            return table._phi_stream(raw)
+        return None
 
     def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         for bucket in self.table.iter_buckets():

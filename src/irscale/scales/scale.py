@@ -257,10 +257,22 @@ class Scale:
 
     def phi_of_values(self, values, *, tol: float = TOLERANCE) -> np.ndarray:
         """φ(m) of measure values m (not runs): ``|{x ∈ image : x ≤ m}|``, with the values
-        within ``tol·max(1, |m|)`` of m counted as equal. Materialises the image."""
-        image, _ = self.image_values()
+        within ``tol·max(1, |m|)`` of m counted as equal. Counted without listing the
+        image where its algorithm counts (meet in the middle, integer keys); otherwise
+        the image is materialised."""
+        from .pairs import PairImage
+
         m = np.atleast_1d(np.asarray(values, dtype=np.float64))
-        return np.searchsorted(image, m + tol * np.maximum(1.0, np.abs(m)), side="right")
+        upper = m + tol * np.maximum(1.0, np.abs(m))
+        image, factor = self.image, 1.0
+        if isinstance(image, ScaledImage):
+            image, factor = image.inner, image.factor
+        if isinstance(image, PairImage):
+            counted = image.count_values(upper, factor)
+            if counted is not None:
+                return np.asarray(counted, dtype=np.int64)
+        listed, _ = self.image_values()
+        return np.searchsorted(listed, upper, side="right")
 
     def __repr__(self) -> str:
         return (f"Scale({self.measure.label}, {self.space.label()}, "
