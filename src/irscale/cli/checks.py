@@ -246,6 +246,30 @@ def _split(args: argparse.Namespace) -> None:
             raise ParameterError(f"{name} is a shard model: it needs topics × systems × shards "
                                  "scores, which a score CSV does not hold (use "
                                  "irscale.meta.split_study(..., shards=...))")
+    if _given(args, "samples"):
+        _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
+        if not resampling_procedures(names):
+            raise ParameterError(
+                "-B/--samples applies to the resampling procedures (randomization, bootstrap, "
+                "bootstrap-shift, unpaired-bootstrap, randomized-tukey-hsd) among --models "
+                f"and --cross, and the study has none ({', '.join(dict.fromkeys(names))})")
+
+
+def resampling_procedures(names: Sequence[str]) -> list[str]:
+    """The canonical names of the procedures among ``names`` that resample (those that
+    ``-B/--samples`` sets)."""
+    from ..meta.procedures import canonical_procedure
+    from ..stats.registry import test_spec
+
+    found = []
+    for name in dict.fromkeys(canonical_procedure(n) for n in names):
+        try:
+            resamples = name == "randomized-tukey-hsd" or test_spec(name).resampling
+        except ParameterError:  # an ANOVA or rank model
+            resamples = False
+        if resamples:
+            found.append(name)
+    return found
 
 
 def _swap(args: argparse.Namespace) -> None:

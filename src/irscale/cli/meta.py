@@ -125,6 +125,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level (default 0.05)")
     p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+                   help="resamples of the resampling procedures among --models and --cross "
+                   "(default: 10000 for randomization and randomized-tukey-hsd, 1000 for the "
+                   "bootstraps)")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
@@ -300,6 +304,16 @@ def _one_measure(args: argparse.Namespace, what: str):
     return matrix.measure(names[0])
 
 
+def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]] | None:
+    """``-B/--samples`` of ``split``, given to every resampling procedure of the study."""
+    if args.samples is None:
+        return None
+    from .checks import resampling_procedures
+
+    names = [*args.models, *(name for item in args.cross for name in item.split(":", 1))]
+    return {name: {"samples": args.samples} for name in resampling_procedures(names)}
+
+
 def run_split(args: argparse.Namespace) -> int:
     from .. import meta
 
@@ -308,7 +322,8 @@ def run_split(args: argparse.Namespace) -> int:
     study = meta.split_study(table, check_sizes_option(args, table.n_topics),
                              args.repetitions,
                              models=args.models, cross=_cross(args.cross), alpha=args.alpha,
-                             rng=args.seed, progress=sys.stderr.isatty())
+                             rng=args.seed, progress=sys.stderr.isatty(),
+                             options=_resampling_options(args))
     if args.plot:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
     if args.metric:
