@@ -524,15 +524,27 @@ def additive_image(spec: AdditiveSpec, *, progress: bool = True, label: str = ""
         table = PairTable(
             _groups_by_counts(a, b, space.bounds), mode="distinct" if distinct else "ids",
             N=spec.N, a_rep=a.rep, a_ranks=a.ranks, b_rep=b.rep, b_ranks=b.ranks,
-            a_id=a.key_id, b_id=b.key_id, n_b_ids=b.n_keys, exact=spec.exact,
+            # whole space: entry k of a half *is* key id k (one entry per partial value)
+            a_id=a.key_id if feasible else None, b_id=b.key_id if feasible else None,
+            n_b_ids=b.n_keys, exact=spec.exact,
             window=_error_window(spec), progress=progress, label=label,
-            locate=lambda runs: (a.locate(runs), b.locate(runs)))
+            locate=_locator(a, b))
         exactness = "exact ties, float order resolved exactly" if distinct else \
             "exact ties, float order"
         return PairImage(table, space, raw_of=spec.raw, post=post, unit=spec.scale,
                          exactness=exactness,
                          algorithm=f"meet in the middle, {len(blocks)} independent blocks")
     return _prefix_suffix_image(spec, progress=progress, label=label)
+
+
+def _locator(a: Half, b: Half) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Key ids of runs in the two halves; keeps only the blocks (not the halves' arrays,
+    which the pair table holds sorted)."""
+    a_half = Half(a.ranks, a.key_id[:0], a.n_keys, a.value[:0], a.mult[:0], None,
+                  a.counts[:0], a.counts_determined, a.blocks)
+    b_half = Half(b.ranks, b.key_id[:0], b.n_keys, b.value[:0], b.mult[:0], None,
+                  b.counts[:0], b.counts_determined, b.blocks)
+    return lambda runs: (a_half.locate(runs), b_half.locate(runs))
 
 
 def _scaled(scale: float) -> Callable[[np.ndarray], np.ndarray]:

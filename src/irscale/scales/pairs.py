@@ -34,7 +34,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -62,7 +63,6 @@ class PairGroup:
     b_val: np.ndarray
     b_mult: np.ndarray
     b_ref: np.ndarray
-    b_cum: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         order = np.argsort(self.a_val, kind="stable")
@@ -71,8 +71,15 @@ class PairGroup:
         order = np.argsort(self.b_val, kind="stable")
         self.b_val, self.b_mult, self.b_ref = (self.b_val[order], self.b_mult[order],
                                                self.b_ref[order])
-        self.b_cum = np.concatenate(([0], np.cumsum(self.b_mult, dtype=np.int64)))
-        self.a_cum = np.concatenate(([0], np.cumsum(self.a_mult, dtype=np.int64)))
+
+    @cached_property
+    def a_cum(self) -> np.ndarray:
+        """Runs of the first k entries of A (built when run counts are asked for)."""
+        return np.concatenate(([0], np.cumsum(self.a_mult, dtype=np.int64)))
+
+    @cached_property
+    def b_cum(self) -> np.ndarray:
+        return np.concatenate(([0], np.cumsum(self.b_mult, dtype=np.int64)))
 
     @property
     def n_pairs(self) -> int:
@@ -308,11 +315,14 @@ class PairTable:
     def _own(self, q: np.ndarray, g: np.ndarray, ai: np.ndarray, bj: np.ndarray,
              runs: np.ndarray) -> np.ndarray:
         """Window pairs that are the query run's own value (same exact identities)."""
-        if self.locate is None or self.a_id is None or self.b_id is None:
+        if self.locate is None:
             return np.zeros(len(q), dtype=bool)
         qa, qb = self.locate(runs)
         a_rows, b_rows, _ = self.pair_info(g, ai, bj)
-        return (self.a_id[a_rows] == qa[q]) & (self.b_id[b_rows] == qb[q])
+        # no ids: an entry's row is its identity (whole space: one entry per partial value)
+        a_ids = a_rows if self.a_id is None else self.a_id[a_rows]
+        b_ids = b_rows if self.b_id is None else self.b_id[b_rows]
+        return (a_ids == qa[q]) & (b_ids == qb[q])
 
     # ------------------------------------------------------------ φ and runs below
     def phi(self, raw: np.ndarray, runs: np.ndarray) -> np.ndarray:
