@@ -133,8 +133,9 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes) -> DiversityQrels
 
 
 def _codes(values: pa.ChunkedArray) -> tuple[np.ndarray, int]:
-    encoded = pc.dictionary_encode(values).combine_chunks()
-    return (encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+    flat = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    encoded = pc.dictionary_encode(flat)
+    return (arrow.to_numpy(encoded.indices).astype(np.int64),
             len(encoded.dictionary))
 
 
@@ -210,3 +211,66 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
                        probability.tolist(), strict=True):
         out.setdefault(t, {})[s] = p
     return IntentProbabilities(out, name)
+
+
+RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
+
+
+def _check_rank(text: str) -> str | None:
+    if not text.isdigit():
+        return "is not a natural number (ndeval ranks by the rank column)"
+    return None
+
+
+def _check_score(text: str) -> str | None:
+    if not is_float(text) or not math.isfinite(float(text)):
+        return "is not a finite number"
+    return None
+
+
+def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = None):
+    """Read a TREC run ``qid Q0 docno rank score runid`` as ndeval reads it: the rank
+    column is kept (a natural number: ndeval ranks by it unless ``-traditional``) and the
+    run is named after the run id of its *first* line, as ndeval names it.
+
+    Returns a :class:`~irscale.core.inputs.Run` (``rank`` kept); a document retrieved
+    twice for a topic is a :class:`DuplicateError` (ndeval: "duplicate docno").
+
+    Examples
+    --------
+    >>> run = read_ndeval_run(b"1 Q0 d1 1 2.5 a\\n1 Q0 d2 2 1.0 b\\n")
+    >>> run.name, run.rank.tolist()
+    ('a', [1, 2])
+    """
+    from ..core.duplicates import duplicate_rows
+    from ..core.inputs import Run
+
+    source = _check_source(source, "read_ndeval_run")
+    label = source_name(source)
+    # the rank is parsed as a double (exact for any rank below 2^53) and checked integral
+    table, raw = parse_columns(
+        source, RUN_FIELDS,
+        {"qid": pa.string(), "docno": pa.string(), "rank": pa.float64(),
+         "score": pa.float64(), "runid": pa.string()},
+        ("qid", "docno", "rank", "score", "runid"), {3: _check_rank, 4: _check_score}, "run")
+    rank = arrow.to_numpy(table["rank"])
+    score = arrow.to_numpy(table["score"])
+    bad = np.flatnonzero(~((rank >= 0) & (rank == np.floor(rank)) & np.isfinite(score)))
+    if len(bad):
+        line, text = line_of_record(raw(), int(bad[0]))
+        what = ("rank is not a natural number (ndeval ranks by the rank column)"
+                if not (rank[bad[0]] >= 0 and rank[bad[0]] == np.floor(rank[bad[0]]))
+                else "score is not finite")
+        raise InputFormatError(what, source=label, line=line, text=text)
+    runid = table["runid"]
+    first = runid[0].as_py()
+    runids: tuple[str, ...] = tuple(runid.unique().to_pylist())  # in order of appearance
+    topic, docno = table["qid"], table["docno"]
+    dup = duplicate_rows(topic, docno)
+    if len(dup):
+        row = int(dup[1]) if len(dup) > 1 else int(dup[0])
+        line, text = line_of_record(raw(), row)
+        raise DuplicateError(f"duplicate docno ({docno[row].as_py()}) for topic "
+                             f"{topic[row].as_py()}", source=label, line=line, text=text)
+    return Run(name=name if name is not None else first, topic=topic, docno=docno,
+               score=score, rank=rank.astype(np.int64), source=label, runids=runids)

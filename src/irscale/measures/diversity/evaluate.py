@@ -166,9 +166,9 @@ def evaluate_diversity(
     index = DiversityIndex.of(qrels_obj)
     dr, run_of, topic_ids = judge_runs(index, run_list, bool(traditional), max_docs)
     judged = dr.ranking_topic >= 0
+    unjudged = np.flatnonzero(~judged)
     for k, run in enumerate(run_list):
-        missing = [t for t, j, r in zip(topic_ids, judged, run_of, strict=True)
-                   if r == k and not j]
+        missing = [topic_ids[i] for i in unjudged[run_of[unjudged] == k].tolist()]
         if missing:
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
@@ -197,6 +197,23 @@ def evaluate_diversity(
 
 
 def _as_runs(runs: Any) -> list[Run]:
+    """Runs from paths (read as ndeval reads them: :func:`read_ndeval_run`), :class:`Run`
+    objects, or whatever :func:`irscale.io.memory.as_runs` accepts."""
+    import os
+
+    from ...io.diversity import read_ndeval_run
+    from ...io.naming import name_runs
+
+    items = runs if isinstance(runs, (list, tuple)) else [runs]
+    if all(isinstance(item, (str, os.PathLike, Run)) for item in items):
+        from concurrent.futures import ThreadPoolExecutor
+
+        def read(item):
+            return item if isinstance(item, Run) else read_ndeval_run(item)
+
+        # the parser releases the GIL: files are read side by side (errors: first file)
+        with ThreadPoolExecutor(max_workers=min(len(items), os.cpu_count() or 1)) as pool:
+            return name_runs(list(pool.map(read, items)))
     from ...io.memory import as_runs
 
     return as_runs(runs, keep_rank=True)

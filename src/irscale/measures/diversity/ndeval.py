@@ -48,17 +48,14 @@ def discounts(depth: int) -> np.ndarray:
 
 
 def intent_counts(dr: DiversityRankings) -> np.ndarray:
-    """Per relevant entry, the number of earlier entries of the same ranking and intent."""
+    """Per relevant entry, the number of earlier entries of the same ranking and intent
+    (entries come sorted by ranking then rank: one pass per intent index)."""
     def compute():
-        n = len(dr.entry_rank)
-        if n == 0:
-            return np.empty(0, np.int64)
-        order = np.lexsort((dr.entry_rank, dr.entry_subtopic, dr.entry_ranking))
-        r, s = dr.entry_ranking[order], dr.entry_subtopic[order]
-        start = np.r_[True, (r[1:] != r[:-1]) | (s[1:] != s[:-1])]
-        first = np.maximum.accumulate(np.where(start, np.arange(n), 0))
-        counts = np.empty(n, np.int64)
-        counts[order] = np.arange(n) - first
+        counts = np.zeros(len(dr.entry_rank), np.int64)
+        for j in range(dr.max_subtopics):
+            rows = np.flatnonzero(dr.entry_subtopic == j)
+            ranking = dr.entry_ranking[rows]
+            counts[rows] = np.arange(len(rows)) - np.searchsorted(ranking, ranking)
         return counts
     return dr.memo("counts", compute)
 
@@ -141,13 +138,11 @@ def nrbp(dr: DiversityRankings, alpha: float, beta: float) -> np.ndarray:
 def map_ia(dr: DiversityRankings) -> np.ndarray:
     counts = intent_counts(dr)
     width = max(dr.max_subtopics, 1)
-    n = len(counts)
-    totals = np.zeros(dr.n_rankings * width)
-    if n:
-        order = np.lexsort((dr.entry_rank, dr.entry_subtopic, dr.entry_ranking))
-        key = dr.entry_ranking[order] * width + dr.entry_subtopic[order]
-        terms = (counts[order] + 1.0) / dr.entry_rank[order]
-        totals = np.bincount(key, weights=terms, minlength=dr.n_rankings * width)
+    # entries come by ranking then rank: for one (ranking, intent) they are in rank order,
+    # the order in which ndeval adds the precisions
+    key = dr.entry_ranking * width + dr.entry_subtopic
+    terms = (counts + 1.0) / dr.entry_rank
+    totals = np.bincount(key, weights=terms, minlength=dr.n_rankings * width)
     totals = totals.reshape(dr.n_rankings, width)
     intents = dr.intents()
     live = intents > 0

@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...core import arrow
 from ...core.inputs import Run
 from ...errors import InputFormatError
 from ...io.diversity import DiversityQrels
@@ -125,14 +126,14 @@ class DiversityIndex:
         relevant = qrels.judgment >= level
         rows = np.flatnonzero(relevant)
         r_topic, r_sub = topic_code[rows], sub_index[rows]
-        r_doc = qrels.docno.take(pa.array(rows)).combine_chunks()
+        r_doc = qrels.docno.take(arrow.array(rows)).combine_chunks()
         doc_codes, doc_dict = _encode(r_doc)
         key = r_topic * max(len(doc_dict), 1) + doc_codes
         unique_key, inverse = np.unique(key, return_inverse=True)
         mask = np.zeros((len(unique_key), width), dtype=bool)
         mask[inverse, r_sub] = True
         rel_topic = unique_key // max(len(doc_dict), 1)
-        rel_docno = doc_dict.take(pa.array(unique_key % max(len(doc_dict), 1)))
+        rel_docno = doc_dict.take(arrow.array(unique_key % max(len(doc_dict), 1)))
         nrel_sub = np.zeros((len(topics), width), dtype=np.int64)
         np.add.at(nrel_sub, (r_topic, r_sub), 1)
         n_intents = (nrel_sub > 0).sum(axis=1)
@@ -141,55 +142,113 @@ class DiversityIndex:
 
 
 def _encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
     encoded = pc.dictionary_encode(values)
-    if isinstance(encoded, pa.ChunkedArray):
-        encoded = encoded.combine_chunks()
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+    return (arrow.to_numpy(encoded.indices).astype(np.int64),
+            encoded.dictionary)
+
+
+def _encode_runs(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Dictionary codes of a column whose equal values mostly come in runs (the topics of
+    run files): neighbours are compared, and only the first value of each run of equal
+    values is hashed."""
+    n = len(values)
+    if n < 2:
+        return _encode(values)
+    flat = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    change = np.r_[True, arrow.to_numpy(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))]
+    firsts = np.flatnonzero(change)
+    if len(firsts) > n // 4:
+        return _encode(values)
+    codes, dictionary = _encode(flat.take(arrow.array(firsts)))
+    return codes[np.cumsum(change) - 1], dictionary
 
 
 def _index_in(values: pa.ChunkedArray | pa.Array, universe) -> np.ndarray:
     """Index of every value in ``universe`` (−1 when absent)."""
-    if not isinstance(universe, pa.Array):
-        universe = pa.array(list(universe), pa.string())
+    if not isinstance(universe, pa.Array):  # a few ids: mapped through their dictionary
+        codes, dictionary = _encode(values)
+        where = {value: k for k, value in enumerate(universe)}
+        table = np.array([where.get(v, -1) for v in dictionary.to_pylist()] or [-1],
+                         dtype=np.int64)
+        return table[codes] if len(codes) else np.empty(0, np.int64)
     found = pc.index_in(values, value_set=universe)
-    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    if isinstance(found, pa.ChunkedArray):
+        found = found.combine_chunks()
+    if found.null_count:
+        return _nulls_as(found, -1)
+    return arrow.to_numpy(found).astype(np.int64)
 
 
-def rank_run(run: Run, traditional: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Row order of ``run`` and its topic-block bounds, ranked as ndeval ranks it.
+def _nulls_as(values: pa.Array, fill: int) -> np.ndarray:
+    """An integer array with its nulls replaced by ``fill`` (no pyarrow scalar made)."""
+    data = np.frombuffer(values.buffers()[1], dtype=np.int32 if values.type == pa.int32()
+                         else np.int64, count=len(values) + values.offset)[values.offset:]
+    valid = np.unpackbits(np.frombuffer(values.buffers()[0], dtype=np.uint8),
+                          bitorder="little", count=len(values) + values.offset
+                          )[values.offset:].astype(bool)
+    return np.where(valid, data, fill).astype(np.int64)
 
-    By default (ndeval without ``-traditional``) each topic's documents are ordered by
-    the file's rank column, two equal ranks for a topic being an error; with
-    ``traditional`` by score descending, then docno descending (byte order).
-    Returns ``(order, block_starts)`` with ``order`` grouping rows topic by topic.
+
+def _column(runs: list[Run], name: str) -> pa.ChunkedArray:
+    """One column of every run, end to end (no copy: the runs' chunks)."""
+    chunks = []
+    for run in runs:
+        values = getattr(run, name)
+        values = values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
+        chunks.extend(c.cast(pa.string()) if c.type != pa.string() else c
+                      for c in values.chunks)
+    return pa.chunked_array(chunks, type=pa.string())
+
+
+def rank_rows(runs: list[Run], traditional: bool) -> tuple[np.ndarray | None, np.ndarray,
+                                                            np.ndarray, pa.Array]:
+    """The rows of all ``runs`` (end to end) in ndeval's order, grouped by (run, topic).
+
+    By default (ndeval without ``-traditional``) each topic's documents are ordered by the
+    file's rank column, two equal ranks for a topic being an error; with ``traditional``
+    by score descending, then docno descending (byte order). Returns ``(order, run of each
+    row, topic code of each row, topic dictionary)``; rows already in that order (the
+    usual layout of run files) are not sorted again.
     """
-    topic_codes, topic_dict = _encode(run.topic)
+    sizes = np.array([len(run) for run in runs], dtype=np.int64)
+    run_of = np.repeat(np.arange(len(runs)), sizes)
+    topic_codes, topic_dict = _encode_runs(_column(runs, "topic"))
     if traditional:
-        table = pa.table({"t": topic_codes, "s": run.score,
-                          "d": run.docno.combine_chunks()
-                          if isinstance(run.docno, pa.ChunkedArray) else run.docno})
-        order = pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending"),
-                                                  ("d", "descending")])
-        order = order.to_numpy(zero_copy_only=False)
+        table = pa.table({"r": arrow.array(run_of), "t": arrow.array(topic_codes),
+                          "s": arrow.array(np.concatenate([run.score for run in runs])),
+                          "d": _column(runs, "docno")})
+        order = pc.sort_indices(table, sort_keys=[("r", "ascending"), ("t", "ascending"),
+                                                  ("s", "descending"), ("d", "descending")])
+        return arrow.to_numpy(order), run_of, topic_codes, topic_dict
+    missing = [run for run in runs if run.rank is None]
+    if missing:
+        raise InputFormatError("ndeval's default order needs the rank column (read the run "
+                               "with read_ndeval_run) or traditional=1",
+                               source=missing[0].source)
+    rank = np.concatenate([run.rank for run in runs])
+    change = np.r_[True, (run_of[1:] != run_of[:-1]) | (topic_codes[1:] != topic_codes[:-1])]
+    n_blocks = int(change.sum())
+    distinct = len(np.unique(run_of[change] * max(len(topic_dict), 1) + topic_codes[change]))
+    if distinct == n_blocks and bool(np.all(change[1:] | (rank[1:] > rank[:-1]))):
+        order = None  # already in ndeval's order
     else:
-        if run.rank is None:
-            raise InputFormatError("ndeval's default order needs the rank column (read the "
-                                   "run with keep_rank=True) or traditional=1",
-                                   source=run.source)
-        order = np.lexsort((run.rank, topic_codes))
-        sorted_topic, sorted_rank = topic_codes[order], run.rank[order]
-        dup = np.flatnonzero((sorted_topic[1:] == sorted_topic[:-1])
-                             & (sorted_rank[1:] == sorted_rank[:-1]))
+        order = np.lexsort((rank, topic_codes, run_of))
+        same = ((run_of[order][1:] == run_of[order][:-1])
+                & (topic_codes[order][1:] == topic_codes[order][:-1])
+                & (rank[order][1:] == rank[order][:-1]))
+        dup = np.flatnonzero(same)
         if len(dup):
             row = int(order[dup[0] + 1])
+            k = int(run_of[row])
+            first = int(np.searchsorted(run_of, k))
             raise InputFormatError(
-                f"duplicate rank ({int(sorted_rank[dup[0]])}) for topic "
-                f"{topic_dict[int(sorted_topic[dup[0]])].as_py()} (ndeval ranks by the rank "
+                f"duplicate rank ({int(rank[row])}) for topic "
+                f"{topic_dict[int(topic_codes[row])].as_py()} (ndeval ranks by the rank "
                 "column: give distinct ranks, or traditional=1 to rank by score)",
-                source=run.source, line=_file_line(run, row))
-    sorted_topic = topic_codes[order]
-    starts = np.flatnonzero(np.r_[True, sorted_topic[1:] != sorted_topic[:-1]])
-    return order, starts
+                source=runs[k].source, line=_file_line(runs[k], row - first))
+    return order, run_of, topic_codes, topic_dict
 
 
 def _file_line(run: Run, row: int) -> int | None:
@@ -202,64 +261,72 @@ def _file_line(run: Run, row: int) -> int | None:
 
 def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
                max_docs: int | None = None) -> tuple[DiversityRankings, np.ndarray, list]:
-    """Judge every run against ``index``: the batch of rankings (run by run, topics in
-    :func:`id_sort_key` order), the run of each ranking, and each ranking's topic id."""
-    all_lengths, all_topic, all_run, topic_ids = [], [], [], []
-    e_ranking, e_rank, e_sub = [], [], []
-    offset = 0
-    # rel_docno is unique per (topic, docno): key by (topic, position of docno in the list)
-    doc_dict_codes, doc_dict = _encode(index.rel_docno)
-    rel_key = index.rel_topic * max(len(doc_dict), 1) + doc_dict_codes
+    """Judge every run against ``index``, all runs at once: the batch of rankings (run by
+    run, topics in :func:`id_sort_key` order), the run of each ranking, and each
+    ranking's topic id."""
+    order, run_of, topic_codes, topic_dict = rank_rows(runs, traditional)
+    identity = order is None
+    n = len(run_of)
+    if identity:
+        run_sorted, topic_sorted = run_of, topic_codes
+    else:
+        run_sorted, topic_sorted = run_of[order], topic_codes[order]
+    change = np.r_[True, (run_sorted[1:] != run_sorted[:-1])
+                   | (topic_sorted[1:] != topic_sorted[:-1])] if n else np.empty(0, bool)
+    starts = np.flatnonzero(change)
+    ends = np.r_[starts[1:], n]
+    block_run, block_topic = run_sorted[starts], topic_sorted[starts]
+    lengths = ends - starts
+    if max_docs is not None:
+        lengths = np.minimum(lengths, max_docs)
+    names = topic_dict.to_pylist()
+    name_rank = np.empty(len(names), dtype=np.int64)
+    name_rank[sorted(range(len(names)), key=lambda i: id_sort_key(names[i]))] = \
+        np.arange(len(names))
+    ranking_order = np.lexsort((name_rank[block_topic], block_run))
+    renumber = np.empty(len(starts), dtype=np.int64)
+    renumber[ranking_order] = np.arange(len(starts))
+    qrels_topic = _index_in(topic_dict, index.topics) if len(names) else np.empty(0, np.int64)
+    # relevant (topic, docno) pairs of the qrels, keyed by (qrels topic, docno code)
+    doc_codes, doc_dict = _encode(index.rel_docno)
+    width = max(len(doc_dict), 1)
+    rel_key = index.rel_topic * width + doc_codes
     key_order = np.argsort(rel_key)
     sorted_key = rel_key[key_order]
-    for k, run in enumerate(runs):
-        order, starts = rank_run(run, traditional)
-        docno = run.docno.take(pa.array(order))
-        topic_names = run.topic.take(pa.array(order[starts])).to_pylist()
-        ends = np.r_[starts[1:], len(order)]
-        lengths = ends - starts
-        if max_docs is not None:
-            lengths = np.minimum(lengths, max_docs)
-        sort_rankings = sorted(range(len(starts)), key=lambda i: id_sort_key(topic_names[i]))
-        # position within its topic of every row, and its ranking number
-        block = np.repeat(np.arange(len(starts)), ends - starts)
-        position = np.arange(len(order)) - starts[block]
-        t_code = _index_in(pa.array(topic_names, pa.string()), index.topics)
-        d_code = _index_in(docno, doc_dict) if len(doc_dict) else \
-            np.full(len(order), -1)
-        row_topic = t_code[block]
-        hit = (d_code >= 0) & (row_topic >= 0) & (position < lengths[block])
-        rows = np.flatnonzero(hit)
-        key = row_topic[rows] * max(len(doc_dict), 1) + d_code[rows]
-        where = np.searchsorted(sorted_key, key)
-        where = np.minimum(where, max(len(sorted_key) - 1, 0))
-        found = len(sorted_key) > 0
-        ok = sorted_key[where] == key if found else np.zeros(len(key), bool)
-        rows, rel = rows[ok], key_order[where[ok]]
-        # relevant entries: (ranking, rank, subtopic), rankings renumbered in topic order
-        renumber = np.empty(len(starts), dtype=np.int64)
-        renumber[sort_rankings] = np.arange(len(starts))
-        mask = index.rel_mask[rel]
-        r_idx, s_idx = np.nonzero(mask)
-        e_ranking.append(offset + renumber[block[rows]][r_idx])
-        e_rank.append(position[rows][r_idx] + 1)
-        e_sub.append(s_idx)
-        all_lengths.append(lengths[sort_rankings])
-        all_topic.append(t_code[sort_rankings])
-        all_run.append(np.full(len(starts), k))
-        topic_ids.extend(topic_names[i] for i in sort_rankings)
-        offset += len(starts)
-    ranking = np.concatenate(e_ranking) if e_ranking else np.empty(0, np.int64)
-    rank = np.concatenate(e_rank) if e_rank else np.empty(0, np.int64)
-    sub = np.concatenate(e_sub) if e_sub else np.empty(0, np.int64)
-    order = np.lexsort((sub, rank, ranking))
+    d_code = _index_in(_column(runs, "docno"), doc_dict) if len(doc_dict) else \
+        np.full(n, -1)
+    candidates = np.flatnonzero(d_code >= 0)
+    row_topic = qrels_topic[topic_codes[candidates]]
+    judged = row_topic >= 0
+    candidates, row_topic = candidates[judged], row_topic[judged]
+    if identity:
+        pos_sorted = candidates
+    else:
+        inverse = np.empty(n, dtype=np.int64)
+        inverse[order] = np.arange(n)
+        pos_sorted = inverse[candidates]
+    block = np.searchsorted(starts, pos_sorted, side="right") - 1
+    position = pos_sorted - starts[block]
+    keep = position < lengths[block]
+    candidates, block, position = candidates[keep], block[keep], position[keep]
+    key = row_topic[keep] * width + d_code[candidates]
+    where = np.minimum(np.searchsorted(sorted_key, key), max(len(sorted_key) - 1, 0))
+    ok = sorted_key[where] == key if len(sorted_key) else np.zeros(len(key), bool)
+    block, position, rel = block[ok], position[ok], key_order[where[ok]]
+    r_idx, s_idx = np.nonzero(index.rel_mask[rel])
+    ranking = renumber[block[r_idx]]
+    rank = position[r_idx] + 1
+    if identity:  # rows in rank order within each ranking: only rankings move
+        entry_order = np.argsort(ranking, kind="stable")
+    else:
+        entry_order = np.lexsort((s_idx, rank, ranking))
     dr = DiversityRankings(
-        lengths=np.concatenate(all_lengths) if all_lengths else np.empty(0, np.int64),
-        ranking_topic=np.concatenate(all_topic) if all_topic else np.empty(0, np.int64),
-        entry_ranking=ranking[order], entry_rank=rank[order], entry_subtopic=sub[order],
+        lengths=lengths[ranking_order], ranking_topic=qrels_topic[block_topic][ranking_order],
+        entry_ranking=ranking[entry_order], entry_rank=rank[entry_order],
+        entry_subtopic=s_idx[entry_order],
         topics=index.topics, n_intents=index.n_intents, nrel_sub=index.nrel_sub)
-    run_of = np.concatenate(all_run) if all_run else np.empty(0, np.int64)
-    return dr, run_of, topic_ids
+    topic_ids = [names[t] for t in block_topic[ranking_order].tolist()]
+    return dr, block_run[ranking_order], topic_ids
 
 
 def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
@@ -282,7 +349,7 @@ def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
                                  index.topics, index.n_intents, index.nrel_sub)
     # docno rank in byte order within the whole list (pyarrow compares strings bytewise)
     docno_rank = np.empty(n_docs, dtype=np.int64)
-    docno_rank[pc.sort_indices(index.rel_docno).to_numpy()] = np.arange(n_docs)
+    docno_rank[arrow.to_numpy(pc.sort_indices(index.rel_docno))] = np.arange(n_docs)
     weights = (1 << np.arange(width, dtype=np.int64)) if width < 63 else None
     if weights is not None:
         mask_code = index.rel_mask.astype(np.int64) @ weights
