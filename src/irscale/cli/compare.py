@@ -97,7 +97,8 @@ def add_parser(subparsers) -> None:
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     if measures and len(measures) > 1:
-        raise ParameterError("an ANOVA / Tukey HSD compares one measure: give one -m")
+        raise ParameterError(f"an ANOVA / Tukey HSD compares one measure, got {len(measures)} "
+                             f"({', '.join(measures)}): give one -m")
     if measures and measures[0] in matrix.measures:
         return measures[0]
     if len(matrix.measures) == 1:
@@ -147,9 +148,7 @@ def compare(args: argparse.Namespace):
         default = 10_000 if spec.name == "randomization" else 1_000
         options = {"samples": args.samples or default, "rng": args.seed,
                    "workers": args.workers, "progress": progress}
-    measures = None
-    if args.measures:
-        measures = [m for m in args.measures if m in matrix.measures] or None
+    measures = list(args.measures) if args.measures else None
     return None, pairwise_tests(
         matrix, spec.name, correction=args.correction, alpha=args.alpha,
         alternative=args.alternative, measures=measures, baseline=args.baseline, **options,

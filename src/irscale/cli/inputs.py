@@ -92,6 +92,9 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         check_score_measures(matrix, args.measures)
     else:
         matrix = _evaluate(args)
+        # -m by the names of the matrix's columns (P.10 is P_10, P.5,10 is two columns, a
+        # measure named twice is one), so that every later choice by name finds each one
+        args.measures = list(matrix.measures)
     matrix = select_systems(matrix, getattr(args, "systems", None))
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")

@@ -201,8 +201,7 @@ def _matrix(args: argparse.Namespace):
 
 
 def _measures(matrix, args: argparse.Namespace) -> list[str]:
-    wanted = [m for m in (args.measures or []) if m in matrix.measures]
-    return wanted or list(matrix.measures)
+    return list(args.measures or matrix.measures)
 
 
 def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
