@@ -75,14 +75,14 @@ def ndeval_order(rows, traditional):
     return [x[1] for x in rows]
 
 
-def oracle(qrels, run, measures, traditional, alpha=0.5, beta=0.5):
+def oracle(qrels, run, measures, traditional, alpha=0.5, beta=0.5, max_docs=None):
     """Per topic {measure: value} from pyndeval, topics of the run only (unjudged: None)."""
     ordered = sorted(qrels, key=lambda q: (int(q[1]), q[0], q[2]))  # intents in id order
     evaluator = pyndeval.RelevanceEvaluator(ordered, measures, alpha=alpha, beta=beta)
     out = {}
     for topic in sorted({r[0] for r in run}, key=int):
         rows = [r for r in run if r[0] == topic]
-        docs = ndeval_order(rows, traditional)
+        docs = ndeval_order(rows, traditional)[:max_docs]
         scored = [(topic, d, float(len(docs) - i)) for i, d in enumerate(docs)]
         result = evaluator.evaluate(scored)
         out[topic] = result.get(topic)
@@ -98,14 +98,15 @@ def mean_text(values, count):
     return c_format(total / count)
 
 
-def check(qrels, run, measures, traditional, alpha=0.5, beta=0.5, names=None):
+def check(qrels, run, measures, traditional, alpha=0.5, beta=0.5, names=None,
+          max_docs=None):
     names = names or measures
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)),
                                 read_run(run_bytes(run), keep_rank=True), names,
-                                traditional=traditional)
-    expected = oracle(qrels, run, measures, traditional, alpha, beta)
+                                traditional=traditional, max_docs=max_docs)
+    expected = oracle(qrels, run, measures, traditional, alpha, beta, max_docs)
     assert list(ev.ranking_topic) == list(expected)
     for label, measure in zip(ev.labels, measures, strict=True):
         got = [c_format(v) for v in ev.values[label]]
@@ -140,6 +141,14 @@ def test_parameters_and_cutoffs_match_pyndeval(data, alpha, beta):
         else:
             names.append(f"{family}(alpha={alpha})@{k}")
     check(qrels, run, base, False, alpha, beta, names=names)
+
+
+@settings(max_examples=40)
+@given(collections(), st.booleans(), st.integers(1, 6))
+def test_depth_cutoff_matches_truncated_rankings(data, traditional, max_docs):
+    """ndeval's -M: each ranking cut to its first max_docs documents (after ordering)."""
+    qrels, run = data
+    check(qrels, run, list(NDEVAL_COLUMNS), traditional, max_docs=max_docs)
 
 
 def test_topic_without_relevant_documents_is_c_nan():
