@@ -143,6 +143,13 @@ CASES = [
     # ================================================================ swap
     ok("swap-valid", SWAP, output_contains("rate")),
     ok("swap-by-bin", [*SWAP, "--by-bin"]),
+    ok("swap-by-bin-width", [*SWAP, "--by-bin", "--bin-width", "0.05"]),
+    # options the chosen analysis would ignore are refused, not accepted without effect
+    err("swap-bin-width-without-by-bin", [*SWAP, "--bin-width", "0.05"], "--by-bin"),
+    err("split-alpha-with-metric-tau", [*SPLIT, "--metric", "tau", "--alpha", "0.01"],
+        opt("--alpha"), "tau"),
+    ok("split-alpha-with-metric-AA", [*SPLIT, "--metric", "AA", "--alpha", "0.01"]),
+    ok("split-metric-tau", [*SPLIT, "--metric", "tau"]),
     err("swap-sizes-0", with_option(SWAP, "--sizes", "0"), opt("--sizes")),
     err("swap-sizes-negative", with_option(SWAP, "--sizes", "-2"), opt("--sizes")),
     err("swap-sizes-above-topics", with_option(SWAP, "--sizes", "100"), opt("--sizes")),

@@ -27,6 +27,9 @@ MAX_DEPTH = 1_000_000_000
 DEFAULT_DIGITS = 4
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
 FULL_PRECISION = ("csv", "json")
+#: Width of ``meta swap --by-bin``'s bins of score differences when --bin-width is not given.
+DEFAULT_BIN_WIDTH = 0.01
+
 #: Contributor pattern of ``meta loo`` when neither it nor ``--contributors`` is given.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
 
@@ -230,10 +233,14 @@ def _split(args: argparse.Namespace) -> None:
     from ..meta.splitting import METRICS
 
     _split_common(args)
-    _alpha(args)
     metrics = (*METRICS, "bias", "tau_sd")
     if _given(args, "metric") and args.metric not in metrics:
         raise ParameterError(f"--metric must be one of {list(metrics)}, got {args.metric!r}")
+    if _given(args, "alpha") and _given(args, "metric") and args.metric in ("tau", "tau_sd"):
+        raise ParameterError(f"--alpha applies to the significance metrics; --metric "
+                             f"{args.metric} (Kendall's τ between the halves' rankings) uses "
+                             "no test decision")
+    _alpha(args)
     if not args.models and not args.cross:
         raise ParameterError("--models is empty and no --cross is given: nothing to study")
     names = list(args.models)
@@ -278,9 +285,16 @@ def _swap(args: argparse.Namespace) -> None:
     from ..meta.procedures import canonical_procedure
 
     _split_common(args)
-    width = args.bin_width
-    if not (math.isfinite(width) and width > 0):
-        raise ParameterError(f"--bin-width (bin_width) must be a positive number, got {width!r}")
+    if _given(args, "bin_width"):
+        width = args.bin_width
+        if not (math.isfinite(width) and width > 0):
+            raise ParameterError(
+                f"--bin-width (bin_width) must be a positive number, got {width!r}")
+        if not args.by_bin:
+            raise ParameterError("--bin-width applies to --by-bin (the swap rate per "
+                                 "difference bin); without it no bins are made")
+    else:
+        args.bin_width = DEFAULT_BIN_WIDTH
     if _given(args, "test"):
         canonical_procedure(args.test)
     elif _given(args, "alpha"):

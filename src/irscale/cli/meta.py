@@ -122,7 +122,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--metric", default=None,
                    help="print one metric by size (sig_1, AA, AD, MA, MD, jaccard, overlap, "
                    "tau, bias); default: the agreement table and τ")
-    p.add_argument("--alpha", type=float, default=0.05,
+    p.add_argument("--alpha", type=float, default=None,
                    help="significance level (default 0.05)")
     p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
@@ -137,7 +137,7 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
     _sizes(p)
-    p.add_argument("--bin-width", type=float, default=0.01,
+    p.add_argument("--bin-width", type=float, default=None,
                    help="width of the bins of score differences (default 0.01)")
     p.add_argument("--test", default=None,
                    help="count only the pairs this test finds significant on TS1 (default: "
