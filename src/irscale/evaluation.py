@@ -24,7 +24,7 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -286,7 +286,7 @@ def evaluate(
     judged_only: bool = False,
     complete: bool = False,
     num_docs_in_coll: int = 0,
-    compat: int = 9,
+    compat: Literal[9, 10] = 9,
     ties: TiePolicy = "trec_eval",
     labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False,

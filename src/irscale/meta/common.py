@@ -18,7 +18,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import AlignmentError
 from ..stats.resampling import seed_sequence
-from ..stats.tables import check_format, render
+from ..stats.tables import Format, check_format, render
 from ..stats.validation import check_magnitude, score_table
 
 __all__ = [
@@ -108,7 +108,7 @@ def paired_tables(
     return x, y, topics, systems
 
 
-def format_frame(frame: pd.DataFrame, fmt: str = "text", *, digits: int = 4,
+def format_frame(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
                  title: str | None = None) -> str:
     """A result table as ``text``, ``csv``, ``markdown``, ``latex`` or ``json``."""
     check_format(fmt)

@@ -27,6 +27,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..stats import sign_test
+from ..stats.tables import Format
 from ..stats.validation import check_alpha, tie_tolerance
 from .common import format_frame, pair_index, paired_tables
 
@@ -74,7 +75,7 @@ class Concordance:
         ``wins_1 + wins_2`` untied disagreements."""
         return self.wins_1
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The test as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_frame(self.to_frame(), fmt, digits=digits,
                             title=None if fmt in ("csv", "json") else repr(self))
@@ -163,7 +164,7 @@ def concordance_test(
 
 def concordance_table(
     data: ScoreMatrix, measures: Sequence[str], gold: Sequence[str], *, alpha: float = 0.05,
-    fmt: str | None = None, digits: int = 0,
+    fmt: Format | None = None, digits: int = 0,
 ) -> pd.DataFrame | str:
     """Every pair of candidate ``measures`` of a score matrix against the ``gold`` measures
     (seed 001 Table 2): one row per pair. With ``fmt``, the table rendered like the

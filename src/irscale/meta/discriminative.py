@@ -64,6 +64,7 @@ from ..stats.resampling import (
     phase_progress,
     resolve_rng,
 )
+from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
@@ -159,7 +160,7 @@ class DiscriminativePower:
             "critical_value": self.critical_value,
         }
 
-    def format(self, fmt: str = "text", *, digits: int = 4, pairs: bool = False) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4, pairs: bool = False) -> str:
         """The summary (or, with ``pairs=True``, every pair) as a table."""
         frame = self.pairs if pairs else pd.DataFrame([self.summary()]).dropna(axis=1)
         return format_frame(frame, fmt, digits=digits, title=None if fmt in ("csv", "json")

@@ -39,6 +39,7 @@ from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..io.trec import read_runs
 from ..stats.kendall import kendall_tau
+from ..stats.tables import Format
 from ..stats.validation import check_count
 from .common import format_frame
 
@@ -119,7 +120,7 @@ class LeaveOneOut:
         """One row per measure (a copy of ``summary``), or per run and measure."""
         return (self.runs if per_run else self.summary).copy()
 
-    def format(self, fmt: str = "text", *, digits: int = 4, per_run: bool = False) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4, per_run: bool = False) -> str:
         frame = self.runs if per_run else self.summary
         return format_frame(frame, fmt, digits=digits)
 

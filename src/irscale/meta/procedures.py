@@ -46,9 +46,10 @@ from ..stats import (
     randomized_tukey_hsd,
     shard_anova,
 )
-from ..stats.corrections import correction_name
+from ..stats.corrections import Correction, correction_name
 from ..stats.protocol import format_table
 from ..stats.registry import TESTS, test_spec
+from ..stats.tables import Format
 
 #: Names of ANOVA models accepted here → the model name of :func:`irscale.stats.anova`.
 ANOVA_PROCEDURES: dict[str, str] = {
@@ -104,7 +105,7 @@ class Decisions:
         return pd.DataFrame({"a": names[i], "b": names[j], "diff": self.diff,
                              "direction": self.direction, "significant": self.significant})
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The decisions as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits,
                             title=f"{self.procedure}: {self.n_significant} of "
@@ -141,7 +142,7 @@ def decide(
     *,
     alpha: float = 0.05,
     systems: tuple[str, ...] | None = None,
-    correction: str | None = "none",
+    correction: Correction | None = "none",
     **options: Any,
 ) -> Decisions:
     """Decisions of ``procedure`` on a topics × systems array (× shards for shard models).

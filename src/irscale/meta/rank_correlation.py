@@ -85,6 +85,7 @@ from ..stats.resampling import (
     resolve_rng,
     seed_sequence,
 )
+from ..stats.tables import Format
 from ..stats.validation import check_count
 from .common import generator, paired_tables
 
@@ -255,7 +256,7 @@ class RBO:
                               "min": self.min, "p": self.p, "depth_short": self.depth[0],
                               "depth_long": self.depth[1]}])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """RBO as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits)
 
@@ -458,7 +459,7 @@ class CorrelationCI:
                               "ci_low": self.low, "ci_high": self.high, "se": self.se,
                               "level": self.level, "samples": self.samples}])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The interval as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits)
 

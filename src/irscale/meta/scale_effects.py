@@ -40,7 +40,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import ParameterError
 from ..stats.kendall import kendall_tau
-from ..stats.tables import FORMATS
+from ..stats.tables import FORMATS, Format, check_format
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
@@ -103,7 +103,7 @@ class ScaleEffects:
         """Sig, S2NS, NS2S and Δ% per (measure, test): :meth:`significance`."""
         return self.significance()
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """:meth:`significance` as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json``
         table."""
         title = f"{self.label}: significance tests on M and M_R ({self.n_pairs} pairs)"
@@ -259,14 +259,14 @@ class ScaleReport:
                              "changes": int((part["s2ns"] + part["ns2s"]).sum())})
         return pd.DataFrame(rows)
 
-    def format(self, table: str = "all", fmt: str = "text", *, N: int | None = None,
+    def format(self, table: str = "all", fmt: Format = "text", *, N: int | None = None,
                digits: int = 4) -> str:
         """``table``: ``2``, ``4``, ``5``, ``6``, ``invariants`` or ``all``; ``format(fmt)``
         with a format name (``"json"``...) first gives every table in it. ``all`` in JSON
         is one object ``{"table2": [...], "table4": [...], ..., "invariants": [...]}``; in
         CSV, one section per table, separated by a blank line."""
         if table in FORMATS and fmt == "text":
-            table, fmt = "all", table
+            table, fmt = "all", check_format(table)
         parts = []
         records: dict[str, object] = {}
         names = ("2", "4", "5", "6", "invariants") if table == "all" else (str(table),)

@@ -47,7 +47,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats import ShardScores
-from ..stats.corrections import correction_name
+from ..stats.corrections import Correction, correction_name
 from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.resampling import (
@@ -57,7 +57,7 @@ from ..stats.resampling import (
     progress_reporter,
     resolve_rng,
 )
-from ..stats.tables import FORMATS
+from ..stats.tables import FORMATS, Format, check_format
 from ..stats.validation import check_alpha, check_count, check_counts
 from .common import (
     derived_seed,
@@ -111,7 +111,7 @@ class TopicSplits:
                 .sort_values(["repetition", "set", "position"], kind="stable")
                 .reset_index(drop=True))
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The splits (:meth:`to_frame`) as a ``text``, ``csv``, ``markdown``, ``latex`` or
         ``json`` table."""
         return format_frame(self.to_frame(), fmt, digits=digits)
@@ -298,11 +298,11 @@ class SplitStudy:
         out["bias_%"] = 100.0 * rows["bias"].to_numpy()
         return out.reset_index(drop=True)
 
-    def format(self, metric: str | None = None, fmt: str = "text", *, digits: int = 2) -> str:
+    def format(self, metric: str | None = None, fmt: Format = "text", *, digits: int = 2) -> str:
         """One metric's table (sizes as columns) or, by default, the whole summary.
         ``format(fmt)`` with a format name (``"json"``...) first is the summary in it."""
         if metric is not None and metric in FORMATS and fmt == "text":
-            fmt = metric
+            fmt = check_format(metric)
             metric = None
         if metric is None:
             frame = self.summary()
@@ -333,7 +333,7 @@ def split_study(
     alpha: float = 0.05,
     seed: object = None,
     rng: RngArg = None,
-    correction: str | None = "none",
+    correction: Correction | None = "none",
     options: Mapping[str, Mapping[str, object]] | None = None,
     progress: ProgressArg = False,
 ) -> SplitStudy:
@@ -440,7 +440,7 @@ class SwapRates:
         """The swap rate per size (a copy of ``overall``), or per size and bin."""
         return (self.rates if by_bin else self.overall).copy()
 
-    def format(self, fmt: str = "text", *, digits: int = 4, by_bin: bool = False) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4, by_bin: bool = False) -> str:
         frame = self.rates if by_bin else self.overall
         return format_frame(frame, fmt, digits=digits)
 

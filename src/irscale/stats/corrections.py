@@ -19,10 +19,22 @@ pairs of one model (:mod:`irscale.stats.tukey`).
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 import numpy as np
 
 from ..errors import ParameterError
 from .names import CORRECTIONS
+
+#: The canonical correction names (:data:`~irscale.stats.names.CORRECTIONS`).
+CorrectionName = Literal["none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by"]
+#: A correction name as :func:`correction_name` reads it (the names of ``CORRECTIONS`` and
+#: statsmodels' aliases; ``None`` is ``"none"``).
+Correction = Literal[
+    "none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by",
+    "fdr_bh", "benjamini-hochberg", "fdr", "fdr_by", "benjamini-yekutieli", "hs", "holm_sidak",
+    "šidák", "holm-šidák",
+]
 
 _ALIASES = {
     "fdr_bh": "bh", "benjamini-hochberg": "bh", "fdr": "bh", "fdr_by": "by",
@@ -31,12 +43,12 @@ _ALIASES = {
 }
 
 
-def correction_name(method: str | None) -> str:
+def correction_name(method: str | None) -> CorrectionName:
     """The canonical name of a correction (accepts statsmodels' names as aliases)."""
     name = "none" if method is None else _ALIASES.get(method.lower(), method.lower())
     if name not in CORRECTIONS:
         raise ParameterError(f"correction must be one of {list(CORRECTIONS)}, got {method!r}")
-    return name
+    return cast(CorrectionName, name)  # one of CORRECTIONS, checked above
 
 
 def sidak(p: np.ndarray, m: np.ndarray | int) -> np.ndarray:
@@ -47,7 +59,7 @@ def sidak(p: np.ndarray, m: np.ndarray | int) -> np.ndarray:
     return np.where(below, -np.expm1(m * np.log1p(-safe)), 1.0)
 
 
-def adjust_pvalues(pvalues: np.ndarray, method: str | None = "holm") -> np.ndarray:
+def adjust_pvalues(pvalues: np.ndarray, method: Correction | None = "holm") -> np.ndarray:
     """The adjusted p-values of ``pvalues`` for ``method`` (see the module docstring)."""
     name = correction_name(method)
     p = np.asarray(pvalues, dtype=np.float64)

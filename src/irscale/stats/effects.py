@@ -43,6 +43,7 @@ from scipy import optimize, special, stats
 
 from ..errors import ParameterError
 from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
+from .tables import Format
 from .validation import Alternative
 
 
@@ -256,7 +257,7 @@ class EffectSizes:
         return pd.DataFrame([{**self.as_dict(), "n": self.n, "m": self.m,
                               "paired": self.paired}])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The effect sizes as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits)
 

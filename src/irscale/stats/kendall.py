@@ -35,6 +35,8 @@ from ..errors import AlignmentError, InputError, ParameterError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from .tables import Format
+
 #: Default relative tie tolerance of :func:`kendall_tau` and :func:`overall_tau` (means
 #: over topics: sums of floats in different orders differ by up to ~100 ulps).
 RTOL = 1e-12
@@ -84,7 +86,7 @@ class KendallTau:
                               "ties_x": self.ties_x, "ties_y": self.ties_y,
                               "ties_both": self.ties_both, "n": self.n}])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """τ and its counts as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json``
         table (the tables of every irscale result)."""
         from .protocol import format_table

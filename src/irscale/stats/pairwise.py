@@ -17,7 +17,7 @@ import numpy as np
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
 from ._twosample import degenerate, pair_columns
-from .corrections import adjust_pvalues, correction_name
+from .corrections import Correction, adjust_pvalues, correction_name
 from .registry import test_spec
 from .resampling import (
     check_rng,
@@ -53,7 +53,7 @@ def pairwise_tests(
     data: object,
     test: str = "t",
     *,
-    correction: str | None = "holm",
+    correction: Correction | None = "holm",
     alpha: float = 0.05,
     alternative: Alternative = "two-sided",
     measures: Sequence[str] | None = None,
@@ -80,7 +80,7 @@ def pairwise_tests(
     spec.check_options(options)
     options = rng_options(options)
     seeds = seed_sequence(rng=check_rng(options.get("rng"))) if spec.resampling else None
-    correction = correction_name(correction)
+    method = correction_name(correction)
     groups = _groups(data, measures)
     parts: list[dict[str, np.ndarray]] = []
     samples = convention = None
@@ -137,8 +137,8 @@ def pairwise_tests(
         parts.append(part)
     merged = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
     ci_se, ci_df = merged.pop("ci_se"), merged.pop("ci_df")
-    adjusted = adjust_pvalues(merged["p_raw"], correction)
-    if correction == "none":
+    adjusted = adjust_pvalues(merged["p_raw"], method)
+    if method == "none":
         merged["p"] = merged.pop("p_raw")
     else:
         merged["p"] = adjusted
@@ -147,7 +147,7 @@ def pairwise_tests(
         method=f"pairwise {spec.label}",
         alpha=alpha,
         columns=merged,
-        correction=None if correction == "none" else correction,
+        correction=None if method == "none" else method,
         samples=samples,
         convention=convention,
         note=f"family of {len(adjusted)} comparisons ({len(groups)} group(s) of pairs"

@@ -39,6 +39,7 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from ..errors import ParameterError
+from .tables import Format
 from .validation import Alternative, check_alpha, check_choice
 
 DESIGNS = ("paired-t", "two-sample-t", "anova", "ci")
@@ -50,6 +51,17 @@ def _check_positive(value: float, name: str) -> float:
     value = float(value)
     if not value > 0 or not math.isfinite(value):
         raise ParameterError(f"{name} must be a positive number, got {value}")
+    return value
+
+
+def _check_effect(value: float) -> float:
+    """A standardised effect size: any finite number (NaN or ±inf are errors, not power 0)."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ParameterError(f"effect_size must be a number, got {value!r}") from None
+    if not math.isfinite(value):
+        raise ParameterError(f"effect_size must be a finite number, got {value}")
     return value
 
 
@@ -91,7 +103,7 @@ def power_paired_t(
 ) -> float:
     """Power of the paired t-test for the standardised effect d = δ/σ_d and n topics."""
     alpha = _check_t_args(alpha, alternative, n)
-    return _t_power(float(effect_size) * math.sqrt(n), n - 1, alpha, alternative)
+    return _t_power(_check_effect(effect_size) * math.sqrt(n), n - 1, alpha, alternative)
 
 
 def power_two_sample_t(
@@ -99,7 +111,8 @@ def power_two_sample_t(
 ) -> float:
     """Power of the two-sample t-test (equal variances) with n topics per system."""
     alpha = _check_t_args(alpha, alternative, n)
-    return _t_power(float(effect_size) * math.sqrt(n / 2), 2 * (n - 1), alpha, alternative)
+    return _t_power(_check_effect(effect_size) * math.sqrt(n / 2), 2 * (n - 1), alpha,
+                    alternative)
 
 
 def power_anova(effect_size: float, n_systems: int, n: int, *, alpha: float = 0.05) -> float:
@@ -109,7 +122,7 @@ def power_anova(effect_size: float, n_systems: int, n: int, *, alpha: float = 0.
         raise ParameterError("the one-way ANOVA needs at least 2 systems and 2 topics")
     df1, df2 = n_systems - 1, n_systems * (n - 1)
     crit = stats.f.ppf(1 - alpha, df1, df2)
-    return float(stats.ncf.sf(crit, df1, df2, float(effect_size) ** 2 * n_systems * n))
+    return float(stats.ncf.sf(crit, df1, df2, _check_effect(effect_size) ** 2 * n_systems * n))
 
 
 def _expected_sd(df: float) -> float:
@@ -142,7 +155,7 @@ class TopicSetSize:
         return pd.DataFrame([{"design": self.design, "n": self.n, "achieved": self.achieved,
                               "target": self.target, **self.parameters}])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The design as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         from .protocol import format_table
 

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
-from .tables import check_digits, render
+from .tables import Format, check_digits, render
 
 __all__ = ["ConfidenceInterval", "Estimate", "check_confidence_level", "format_table"]
 
@@ -65,7 +65,7 @@ def check_confidence_level(confidence_level: object) -> float:
     return value
 
 
-def format_table(frame: pd.DataFrame, fmt: str = "text", *, digits: int = 4,
+def format_table(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
                  title: str | None = None) -> str:
     """``frame`` rendered as every result's ``format`` does: ``text``/``markdown``/``latex``
     round to ``digits`` and show ``title``; ``csv``/``json`` keep full precision."""
@@ -131,7 +131,7 @@ class Estimate(float):
         """One row: the descriptive fields and ``statistic``."""
         return pd.DataFrame([self._row()])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The estimate as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         return format_table(self.to_frame(), fmt, digits=digits)
 

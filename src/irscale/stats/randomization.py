@@ -18,6 +18,7 @@ for every pair, so a pair's p-value does not depend on which other pairs are tes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -67,7 +68,7 @@ def randomization_kernel(
     *,
     alternative: Alternative,
     samples: int = 10_000,
-    exact: bool | str = "auto",
+    exact: bool | Literal["auto"] = "auto",
     rng: RngArg = None,
     convention: Convention = "plus-one",
     workers: int | None = None,
@@ -127,7 +128,7 @@ def randomization_test(
     alternative: Alternative = "two-sided",
     alpha: float = 0.05,
     samples: int = 10_000,
-    exact: bool | str = "auto",
+    exact: bool | Literal["auto"] = "auto",
     seed: object = None,
     rng: RngArg = None,
     convention: Convention = "plus-one",

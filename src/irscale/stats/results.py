@@ -31,6 +31,7 @@ from ._ptukey import tukey_critical, tukey_sf
 from .effects import EffectSize, EffectSizes, t_interval
 from .protocol import ConfidenceInterval, interval_or_default
 from .tables import (
+    Format,
     check_digits,
     format_interval,
     format_number,
@@ -166,7 +167,7 @@ class TestResult:
             row["MC s.e."] = self.mc_se
         return pd.DataFrame([row])
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         digits = check_digits(digits)
         if fmt in ("csv", "json"):
@@ -331,7 +332,7 @@ class PairwiseComparisons:
         out.insert(list(out.columns).index("diff") + 1, f"{1 - self.alpha:.0%} CI", ci)
         return out
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The pairs as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
 
         Every format names the p-values alike: ``p`` is the pair's own p-value and
@@ -470,7 +471,7 @@ class AnovaRow:
                             columns=list(_ANOVA_COLUMNS)
                             ).astype({c: float for c in _ANOVA_COLUMNS[1:]})
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The line as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
         digits = check_digits(digits)
         if fmt in ("csv", "json"):
@@ -566,7 +567,7 @@ class AnovaResult:
     def _display(self, digits: int) -> pd.DataFrame:
         return _anova_display(self.to_frame())
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
         if fmt == "json":
             return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"
@@ -638,7 +639,7 @@ class RankTestResult:
             note="differences and intervals are in mean-rank units", pvalues=pvalues,
         )
 
-    def format(self, fmt: str = "text", *, digits: int = 4) -> str:
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
         if fmt == "json":
             return json.dumps({"anova": self.json_rows()}, indent=2) + "\n"

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -61,6 +62,7 @@ SHARD_MODELS: dict[str, tuple[str, str, bool]] = {
                     "shard model with topic:shard and system:shard", False),
 }
 EMPTY_POLICIES = ("error", "zero", "drop-topic", "drop-shard", "missing")
+EmptyPolicy = Literal["error", "zero", "drop-topic", "drop-shard", "missing"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,7 +156,7 @@ class ShardScores:
                 f"{int(np.isnan(self.values).sum())} missing)")
 
 
-def _apply_policy(scores: ShardScores, empty: str) -> tuple[np.ndarray, str]:
+def _apply_policy(scores: ShardScores, empty: EmptyPolicy) -> tuple[np.ndarray, str]:
     values = scores.values
     missing = np.isnan(values)
     if not missing.any():
@@ -182,7 +184,9 @@ def _apply_policy(scores: ShardScores, empty: str) -> tuple[np.ndarray, str]:
     return values, f"{count} undefined score(s) left missing (unbalanced design)"
 
 
-def shard_anova(scores: ShardScores, model: str = "MD3", *, empty: str = "error") -> AnovaResult:
+def shard_anova(
+    scores: ShardScores, model: str = "MD3", *, empty: EmptyPolicy = "error"
+) -> AnovaResult:
     """ANOVA of sharded scores for a named shard model or a formula (module docstring).
 
     ``empty`` is the empty-shard policy: ``"error"``, ``"zero"``, ``"drop-topic"``,

@@ -24,6 +24,7 @@ from .tables import check_digits, latex_escape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation import Evaluation
+    from .corrections import Correction
 
 TableFormat = Literal["latex"]
 #: Summaries that are not effectiveness values: no bold, no test.
@@ -36,7 +37,7 @@ def summary_table(
     *,
     baseline: str | None = None,
     test: str = "t",
-    correction: str | None = "holm",
+    correction: Correction | None = "holm",
     alpha: float = 0.05,
     digits: int = 4,
     fmt: TableFormat = "latex",
@@ -123,7 +124,7 @@ def _number(value: float, digits: int, integer: bool) -> str:
 
 
 def _baseline_marks(evaluation: Evaluation, runs: list[str], labels: list[str],
-                    tested: list[str], baseline: str, test: str, correction: str | None,
+                    tested: list[str], baseline: str, test: str, correction: Correction | None,
                     alpha: float) -> tuple[np.ndarray, str]:
     """Per (run, column): +1 significantly better than the baseline, -1 worse, 0 not."""
     from .pairwise import pairwise_tests

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -18,11 +19,14 @@ import pandas as pd
 from ..errors import ParameterError
 from .names import FORMATS
 
+#: A table format (:data:`~irscale.stats.names.FORMATS`).
+Format = Literal["text", "csv", "markdown", "latex", "json"]
 
-def check_format(fmt: str) -> str:
+
+def check_format(fmt: str) -> Format:
     if fmt not in FORMATS:
         raise ParameterError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
-    return fmt
+    return cast(Format, fmt)  # one of FORMATS, checked above
 
 
 #: Most decimals a table may show: a float64 holds 15–17 significant digits, so more
@@ -172,7 +176,7 @@ def records(frame: pd.DataFrame) -> list[dict[str, object]]:
 
 
 def render(
-    frame: pd.DataFrame, fmt: str = "text", *, digits: int = 4, title: str | None = None
+    frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4, title: str | None = None
 ) -> str:
     """``frame`` as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
 

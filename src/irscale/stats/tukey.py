@@ -29,16 +29,20 @@ difference is non-zero as significant with p = 0 (pairs with equal means: p = 1)
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ..errors import ParameterError
 from .results import PairwiseComparisons
 
 #: Models accepted by :func:`tukey_hsd`.
 TUKEY_MODELS = ("system", "topic+system", "MD1", "MD2", "MD1f", "MD2f", "kruskal-wallis",
                 "friedman")
+TukeyModel = Literal["system", "topic+system", "MD1", "MD2", "MD1f", "MD2f", "kruskal-wallis",
+                     "friedman"]
 
 
 def tukey_hsd(
-    data: object, model: str = "topic+system", *, alpha: float = 0.05,
+    data: object, model: TukeyModel = "topic+system", *, alpha: float = 0.05,
     measure: str | None = None, pvalues: bool = True,
 ) -> PairwiseComparisons:
     """Tukey's HSD for all pairs of systems after the given model.
