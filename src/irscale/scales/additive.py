@@ -51,6 +51,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..measures.gain_discount import Discount
 from ..measures.trec.rbp import powers
+from .cost import split_sizes
 from .enumeration import runs_from_index
 from .image import Image
 from .measures import ScaleMeasure
@@ -460,25 +461,21 @@ def multiply(blocks: list[Block], levels: int, *, track_counts: bool = True) -> 
                 counts, determined, tuple(blocks))
 
 
-#: Entries of the larger half B (sorted, searched by every query): about 100 bytes each.
+#: Entries of half B (filled first): about 50 bytes each.
 HALF_LIMIT = 1 << 22
+#: Entries of half A (the rest of the blocks), the memory bound of the engine: beyond it
+#: blocks move to B (more searches per query, bounded memory).
+LARGE_LIMIT = 1 << 26
 
 
 def split_blocks(blocks: list[Block]) -> tuple[list[Block], list[Block]]:
-    """Blocks for A (the half every query scans) and B (the half searched with
-    ``searchsorted``): B takes blocks, largest first, while its size stays within
-    :data:`HALF_LIMIT`, so that a query costs ``|A| · log|B|`` with |A| as small as
-    memory allows (an image of at most HALF_LIMIT values is B alone)."""
-    a: list[Block] = []
-    b: list[Block] = []
-    size_b = 1
-    for block in sorted(blocks, key=lambda x: -len(x.value)):
-        if size_b * len(block.value) <= HALF_LIMIT:
-            b.append(block)
-            size_b *= len(block.value)
-        else:
-            a.append(block)
-    return a, b
+    """Blocks for the halves A and B (:func:`irscale.scales.cost.split_sizes`: B takes
+    blocks, largest first, within :data:`HALF_LIMIT` entries; A the rest, capped at
+    :data:`LARGE_LIMIT` entries by moving its smallest blocks to B). φ scans the smaller
+    half and searches the larger: ``|queries| · min(|A|, |B|)`` searches; an image of at
+    most HALF_LIMIT values is B alone."""
+    a, b = split_sizes([len(block.value) for block in blocks], HALF_LIMIT, LARGE_LIMIT)
+    return [blocks[k] for k in a], [blocks[k] for k in b]
 
 
 # ====================================================================== images

@@ -37,13 +37,13 @@ LIST_LIMIT = 1 << 24
 #: Interpreter, numpy and the measures (bytes), in every estimate.
 BASE_MEMORY = 120 << 20
 #: Seconds per unit of work (order of magnitude, this machine).
-SECONDS_PER_ENTRY = 4e-7        # building one entry of a meet-in-the-middle half
-SECONDS_PER_SEARCH = 1.5e-7     # one needle of the φ count (two searches per query entry)
+SECONDS_PER_ENTRY = 5e-7        # building one entry of a meet-in-the-middle half
+SECONDS_PER_SEARCH = 1e-7       # one needle of the φ count (one search per query entry)
 SECONDS_PER_PAIR = 5e-8         # one candidate pair of a de-duplicating stream (AP, keys)
 SECONDS_PER_RUN = 2e-6          # one kernel evaluation of the generic enumeration
 #: Bytes per entry of a meet-in-the-middle half (values, ids, multiplicities, sorted copies,
 #: cumulative counts and the temporaries of the product) and per streamed pair.
-BYTES_PER_ENTRY = 90
+BYTES_PER_ENTRY = 60
 BYTES_PER_PAIR = 48
 #: Queries assumed when none are given (a transform of 16 runs × 50 topics).
 DEFAULT_QUERIES = 800
@@ -148,10 +148,12 @@ def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
 
 
 # ------------------------------------------------------------------ the estimate
-def split_sizes(sizes: list[int], limit: int) -> tuple[list[int], list[int]]:
-    """Indices of the blocks for the scanned half A and the searched half B: B takes
-    blocks, largest first, while its size stays within ``limit`` (see
-    :func:`irscale.scales.additive.split_blocks`)."""
+def split_sizes(sizes: list[int], limit: int, large: int | None = None
+                ) -> tuple[list[int], list[int]]:
+    """Indices of the blocks of sizes ``sizes`` for the halves A and B of the meet in the
+    middle: B takes blocks, largest first, while its size stays within ``limit``; A gets
+    the rest, and while A exceeds ``large`` its smallest blocks move to B (the one split
+    rule of :func:`irscale.scales.additive.split_blocks` and of the estimate)."""
     a: list[int] = []
     b: list[int] = []
     size_b = 1
@@ -161,6 +163,10 @@ def split_sizes(sizes: list[int], limit: int) -> tuple[list[int], list[int]]:
             size_b *= sizes[k]
         else:
             a.append(k)
+    if large is not None:
+        a.sort(key=lambda k: sizes[k])
+        while len(a) > 1 and math.prod(sizes[k] for k in a) > large:
+            b.append(a.pop(0))
     return a, b
 
 
@@ -233,7 +239,14 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
 def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, context
                        ) -> Estimate:
     """Additive measures: the block structure decides the algorithm (no enumeration)."""
-    from .additive import BLOCK_LIMIT, HALF_LIMIT, _block, additive_spec, certified_independent
+    from .additive import (
+        BLOCK_LIMIT,
+        HALF_LIMIT,
+        LARGE_LIMIT,
+        _block,
+        additive_spec,
+        certified_independent,
+    )
     from .space import to_context
 
     label, N, levels = measure.label, space.N, space.levels
@@ -266,7 +279,7 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
                         BASE_MEMORY + BYTES_PER_PAIR * (min(runs, 1 << 22)
                                                         + 2 * levels ** ((N + 1) // 2)),
                         queries)
-    a, b = split_sizes(sizes, HALF_LIMIT)
+    a, b = split_sizes(sizes, HALF_LIMIT, LARGE_LIMIT)
     size_a = math.prod(sizes[k] for k in a)
     size_b = math.prod(sizes[k] for k in b)
     distinct = size_a * size_b
@@ -280,5 +293,5 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
         f"so |image| = |A|·|B| ({size_a:,} × {size_b:,}), {listed}: φ(m) = #{{(a, b): a + b "
         f"≤ m}} by {queries} × {min(size_a, size_b):,} searches in the larger half",
         (size_a + size_b) * SECONDS_PER_ENTRY
-        + 2 * queries * min(size_a, size_b) * SECONDS_PER_SEARCH,
+        + queries * min(size_a, size_b) * SECONDS_PER_SEARCH,
         BASE_MEMORY + BYTES_PER_ENTRY * (size_a + size_b), queries)
