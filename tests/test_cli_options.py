@@ -46,7 +46,7 @@ def test_parse_list_refuses(text, kind, message):
 
 def test_parse_list_unique():
     assert parse_list("a,b", "--x", "str", unique=True) == ["a", "b"]
-    with pytest.raises(ParameterError, match="--x names a twice in 'a,b,a'"):
+    with pytest.raises(ParameterError, match=r"--x names \['a'\] twice in 'a,b,a'"):
         parse_list("a,b,a", "--x", "str", unique=True)
 
 

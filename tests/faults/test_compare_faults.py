@@ -209,7 +209,7 @@ CASES = [
         "'sysA,,sysB'"),
     err("systems-trailing-comma", [*T, "--systems", "sysA,sysB,"],
         "--systems has an empty name"),
-    err("systems-twice", [*T, "--systems", "sysA,sysB,sysA"], "--systems names sysA twice"),
+    err("systems-twice", [*T, "--systems", "sysA,sysB,sysA"], "--systems names ['sysA'] twice"),
     err("systems-blank", [*T, "--systems", " "], "--systems is empty"),
     err("runs-names-empty-item", [*RUNS, "--names", "a,,c"], "--names has an empty name"),
     err("runs-names-empty", [*RUNS, "--names", ""], "--names is empty"),

@@ -310,7 +310,7 @@ CASES = [
     err("correlate-systems-empty-item", [*CORR, "--systems", "sysA,,sysB"],
         "--systems has an empty name"),
     err("correlate-systems-twice", [*CORR, "--systems", "sysA,sysB,sysA"],
-        "--systems names sysA twice"),
+        "--systems names ['sysA'] twice"),
     err("correlate-systems-blank", [*CORR, "--systems", " "], "--systems is empty"),
     err("loo-names-empty-item", [*LOO, "--names", "a,,b,c"], "--names has an empty name"),
     err("loo-names-empty", [*LOO, "--names", ""], "--names is empty"),

@@ -82,7 +82,7 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
     if unique:
         twice = list(dict.fromkeys(v for v in values if values.count(v) > 1))
         if twice:
-            raise ParameterError(f"{option} names {join(twice)} twice in {text!r}")
+            raise ParameterError(f"{option} names {twice} twice in {text!r}")
     return values
 
 
