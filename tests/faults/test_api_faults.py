@@ -311,6 +311,10 @@ ROWS = [
         "nosuch"),
     # ================================================================ stats
     bad("paired_t-alpha-2", lambda a: stats.paired_t(a.x, a.y, alpha=2), "alpha"),
+    bad("paired_t-text-scores", lambda a: stats.paired_t(["a"] * len(a.y), a.y), "x"),
+    bad("paired_t-dict-scores", lambda a: stats.paired_t(a.x, [{}] * len(a.x)), "y"),
+    bad("friedman-text-table", lambda a: stats.friedman([["a", "b"], ["c", "d"]]),
+        "score table"),
     bad("paired_t-alpha-0", lambda a: stats.paired_t(a.x, a.y, alpha=0), "alpha"),
     bad("paired_t-alternative", lambda a: stats.paired_t(a.x, a.y, alternative="bogus"),
         "bogus"),
@@ -374,6 +378,10 @@ ROWS = [
     bad("topic_set_size-min-diff-0", lambda a: stats.topic_set_size(
         "paired-t", sd=0.1, min_diff=0), "min_diff"),
     bad("power_paired_t-n-0", lambda a: stats.power_paired_t(0.5, 0), "n"),
+    bad("power_paired_t-effect-nan", lambda a: stats.power_paired_t(NAN, 10), "effect_size"),
+    bad("power_two_sample_t-effect-inf", lambda a: stats.power_two_sample_t(float("inf"), 10),
+        "effect_size"),
+    bad("power_anova-effect-text", lambda a: stats.power_anova("x", 3, 10), "effect_size"),
     bad("adjust_pvalues-above-1", lambda a: stats.adjust_pvalues(np.array([0.5, 2.0]))),
     bad("adjust_pvalues-nan", lambda a: stats.adjust_pvalues(np.array([0.5, NAN]))),
     bad("adjust_pvalues-method", lambda a: stats.adjust_pvalues(np.array([0.5]), "bogus"),

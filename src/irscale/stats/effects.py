@@ -54,6 +54,17 @@ def hedges_j(df: np.ndarray | float) -> np.ndarray:
         return np.exp(special.gammaln(df / 2) - special.gammaln((df - 1) / 2)) / np.sqrt(df / 2)
 
 
+def sample_sd(values: np.ndarray) -> np.ndarray:
+    """Column standard deviations (ddof = 1), exactly 0 where a column holds one value.
+
+    ``std`` of n equal floats is rounding noise (1e-17 for 0.1 three times: the mean is not
+    exactly 0.1), which would make t and d_z of a constant difference ±1e16 instead of
+    their limits (±inf, undefined).
+    """
+    sd = values.std(axis=0, ddof=1)
+    return np.where(np.ptp(values, axis=0) == 0, 0.0, sd)
+
+
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
@@ -270,12 +281,12 @@ def effect_size_columns(x: np.ndarray, y: np.ndarray, paired: bool) -> dict[str,
         x, y = x[:, None], y[:, None]
     n, m = x.shape[0], y.shape[0]
     diff = x.mean(axis=0) - y.mean(axis=0)
-    sx, sy = x.std(axis=0, ddof=1), y.std(axis=0, ddof=1)
+    sx, sy = sample_sd(x), sample_sd(y)
     pooled = np.sqrt(((n - 1) * sx**2 + (m - 1) * sy**2) / (n + m - 2))
     cohen_d = _ratio(diff, pooled)
     if paired:
         d = x - y
-        d_z = _ratio(d.mean(axis=0), d.std(axis=0, ddof=1))
+        d_z = _ratio(d.mean(axis=0), sample_sd(d))
     else:
         d_z = np.full(diff.shape, np.nan)
     return {
@@ -306,9 +317,9 @@ def standard_error(x: np.ndarray, y: np.ndarray, kind: str) -> tuple[np.ndarray,
     """
     n, m = x.shape[0], y.shape[0]
     if kind == "paired":
-        se = (x - y).std(axis=0, ddof=1) / np.sqrt(n)
+        se = sample_sd(x - y) / np.sqrt(n)
         return se, np.full(se.shape, n - 1.0)
-    vx, vy = x.var(axis=0, ddof=1), y.var(axis=0, ddof=1)
+    vx, vy = sample_sd(x) ** 2, sample_sd(y) ** 2
     if kind == "student":
         pooled = ((n - 1) * vx + (m - 1) * vy) / (n + m - 2)
         se = np.sqrt(pooled * (1.0 / n + 1.0 / m))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Literal, SupportsInt, cast
 
 import numpy as np
@@ -148,7 +148,7 @@ def score_table(
     elif isinstance(data, pd.DataFrame):
         matrix = ScoreMatrix.from_wide(data, allow_missing=True)
     else:
-        array = np.asarray(data, dtype=np.float64)
+        array = as_floats(data, "the score table")
         if array.ndim != 2:
             raise InputError(
                 f"expected a topics × systems score table (2-D), got {array.ndim} dimension(s)"
@@ -177,9 +177,21 @@ def check_not_constant(values: np.ndarray, what: str = "the scores") -> None:
         )
 
 
+def as_floats(values: object, name: str) -> np.ndarray:
+    """``values`` as an array of 64-bit floats; an iterator (a generator) is read once.
+    Anything that holds no numbers (text, None, objects) is an :class:`InputError` naming
+    ``name``, not numpy's ``ValueError``/``TypeError``."""
+    if isinstance(values, Iterator):
+        values = list(values)
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{name} must hold numbers: {error}") from None
+
+
 def _vector(values: object, name: str) -> tuple[np.ndarray, pd.Index | None]:
     index = values.index if isinstance(values, pd.Series) else None
-    array = np.asarray(values, dtype=np.float64)
+    array = as_floats(values, name)
     if array.ndim != 1:
         raise InputError(f"{name} must be one-dimensional, got shape {array.shape}")
     bad = np.flatnonzero(~np.isfinite(array))
