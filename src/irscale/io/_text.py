@@ -34,10 +34,13 @@ PathLike = str | os.PathLike
 
 _BLANKS = re.compile(rb"[ \t]+")
 _EDGE_BLANKS = re.compile(rb"(?m)^ | (?=\r?$)")
+# ASCII digits only: str patterns' \d also matches other scripts' digits ('١'), which
+# pyarrow (and trec_eval's atof/atol) do not read as numbers
 _FLOAT = re.compile(
-    r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|nan|inf|infinity)\Z", re.IGNORECASE
+    r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|nan|inf|infinity)\Z",
+    re.IGNORECASE | re.ASCII,
 )
-_INT = re.compile(r"[+-]?\d+\Z")
+_INT = re.compile(r"[+-]?\d+\Z", re.ASCII)
 
 #: A field that starts as a hexadecimal literal (``0x10``), which pyarrow reads as an integer.
 _HEX_FIELD = re.compile(rb"(?:^|[ \t])[+-]?0[xX]", re.MULTILINE)

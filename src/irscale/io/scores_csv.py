@@ -33,8 +33,9 @@ TOPIC_COLUMN_NAMES: tuple[str, ...] = ("topic", "topic_id", "topicid", "qid", "q
 #: Cell texts read as a missing score (compared in lower case, surrounding spaces ignored).
 MISSING: frozenset[str] = frozenset({"", "na", "nan", "-nan", "n/a", "null", "none"})
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
-_INTEGER = re.compile(r"[+-]?\d+\Z")
+# ASCII digits only: a str pattern's \d also matches other scripts' digits ('١')
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z", re.ASCII)
+_INTEGER = re.compile(r"[+-]?\d+\Z", re.ASCII)
 _INFINITY = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
 
 
