@@ -404,14 +404,16 @@ def evaluate(
     jr = build_judged_rankings(qrels_obj, run_list, options,
                                placeholders=complete and compat == 10)
     if labels:
-        unused = unused_label_sets(labels, requests)
-        if unused:
-            warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
-                          "requested", stacklevel=2)
         tables = {str(name): read_labels(source) for name, source in labels.items()}
         jr = attach_labels(jr, qrels_obj, run_list, options, tables)
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     columns, values = compute_requests(jr, requests, context)
+    # after the measures: a measure that needs a label set not given is the one error,
+    # not a warning about the set given in its place followed by that error
+    unused = unused_label_sets(labels, requests) if labels else []
+    if unused:
+        warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
+                      "requested", stacklevel=2)
     totals = {}
     if complete and compat == 9:
         totals = complete_num_rel(qrels_obj.rel, requests, relevance_level)

@@ -204,3 +204,28 @@ def test_long_bad_measures_are_shortened():
 def test_evaluate_accepts(measures, ws):
     table = irscale.evaluate("qrels.txt", "a.run", measures=measures).mean()
     assert "map" in table.columns
+
+
+def test_refused_command_line_shows_no_warning(ws, run_cli):
+    """A deprecated spelling in a command line that is refused: the usage error is the one
+    line on standard error (the deprecation warning is shown only when the line is
+    accepted)."""
+    result = run_cli(
+        ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv", "-B", "10",
+         "--bootstrap", "10"])
+    assert_error(result, *twice("--bootstrap", "-B"))
+    assert [line for line in result.err.splitlines() if line.strip()] == [
+        line for line in result.err.splitlines() if "given twice" in line], result.err
+    accepted = run_cli(["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv",
+                        "--bootstrap", "10", "--seed", "1"])
+    assert_ok(accepted)
+    assert "--bootstrap is deprecated" in accepted.err
+
+
+def test_unused_label_set_warning_not_before_the_error(ws, run_cli):
+    """A measure that needs a label set that was not given is the one line, without the
+    warning about the label set given in its place."""
+    result = run_cli(["eval", "qrels.txt", "a.run", "--labels", "trust=labels.txt",
+                      "-m", "uRBP(p=0.8)"])
+    assert_error(result, "under")
+    assert "warning" not in result.err, result.err

@@ -265,12 +265,20 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint) -> int:
             # that imported it keeps its setup); a value the user set is kept.
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         parser = build_parser(command)
-        args = parser.parse_args(argv)
-        if getattr(args, "func", None) is None:
-            parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
-        from .outputs import check_outputs
+        import warnings
 
-        check_outputs(args)
+        # the warnings of the command line (a deprecated spelling) are shown once it is
+        # accepted: a usage error is the one line of a refused command
+        with warnings.catch_warnings(record=True) as held:
+            warnings.simplefilter("default")
+            args = parser.parse_args(argv)
+            if getattr(args, "func", None) is None:
+                parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
+            from .outputs import check_outputs
+
+            check_outputs(args)
+        for note in held:
+            warnings.showwarning(note.message, note.category, note.filename, note.lineno)
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
