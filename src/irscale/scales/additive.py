@@ -446,10 +446,12 @@ def multiply(blocks: list[Block], levels: int, *, track_counts: bool = True) -> 
     determined = True
     for block in blocks:
         n1, n2 = len(value), len(block.value)
-        i = np.repeat(np.arange(n1), n2)
-        j = np.tile(np.arange(n2), n1)
+        index = np.int32 if n1 * n2 < 1 << 31 else np.int64  # halves the temporaries
+        i = np.repeat(np.arange(n1, dtype=index), n2)
+        j = np.tile(np.arange(n2, dtype=index), n1)
         ranks.append(block.ranks)
-        key_id = key_id[i] * block.n_keys + block.key_id[j]
+        if track_counts:  # whole space: entry k is key id k (no array needed)
+            key_id = key_id[i] * block.n_keys + block.key_id[j]
         n_keys *= block.n_keys
         value = value[i] + block.value[j]
         mult = mult[i] * block.mult[j]
@@ -489,7 +491,7 @@ def _groups_by_counts(a: Half, b: Half, bounds: tuple[int, ...] | None) -> list[
     """One group per count vector of A, paired with the B entries that keep the run within
     ``bounds`` (a single group for the whole space)."""
     if bounds is None:
-        return [PairGroup(a.value, a.mult, np.arange(len(a.value)),
+        return [PairGroup(a.value, a.mult, None,
                           b.value, b.mult, np.arange(len(b.value)))]
     limit = np.asarray(bounds, dtype=np.int64)
     vectors, inverse = np.unique(a.counts, axis=0, return_inverse=True)

@@ -59,14 +59,16 @@ class PairGroup:
 
     a_val: np.ndarray
     a_mult: np.ndarray
-    a_ref: np.ndarray
+    a_ref: np.ndarray | None
     b_val: np.ndarray
     b_mult: np.ndarray
     b_ref: np.ndarray
 
     def __post_init__(self) -> None:
         order = np.argsort(self.a_val, kind="stable")
+        # a_ref None: the entries are rows 0..n-1, so the sorted rows are the order itself
         self.a_val, self.a_mult, self.a_ref = (self.a_val[order], self.a_mult[order],
+                                               order if self.a_ref is None else
                                                self.a_ref[order])
         order = np.argsort(self.b_val, kind="stable")
         self.b_val, self.b_mult, self.b_ref = (self.b_val[order], self.b_mult[order],
