@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Paths under src/irscale (packages with a trailing slash, or modules) that must be clean.
 CHECKED = (
     "__init__.py",
+    "cli/",
     "core/",
     "datasets.py",
     "errors.py",
@@ -33,7 +34,7 @@ CHECKED = (
 )
 
 #: Paths inside CHECKED packages that are not clean yet (new code being typed).
-NOT_YET = ("measures/diversity/",)
+NOT_YET: tuple[str, ...] = ()
 
 _ERROR = re.compile(r"^src/irscale/(?P<path>\S+?\.py):\d+: error: ", re.MULTILINE)
 

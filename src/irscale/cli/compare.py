@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError
 from ..stats.names import CORRECTIONS, FORMATS, MODEL_NAMES, TEST_NAMES
@@ -42,6 +42,7 @@ from .outputs import add_output, write_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
+    from ..stats.results import AnovaResult, RankTestResult
 
 #: Many-system procedures (besides the two-system tests of irscale.stats.TESTS).
 MULTI_TESTS = ("tukey-hsd", "randomized-tukey-hsd")
@@ -124,6 +125,7 @@ def compare(args: argparse.Namespace):
     if test == "tukey-hsd":
         model = args.model or "topic+system"
         measure = _measure_of(matrix, args.measures)
+        omnibus: AnovaResult | RankTestResult
         if model in RANK_MODELS:
             omnibus = (kruskal_wallis if model == "kruskal-wallis" else friedman)(
                 matrix, measure=measure)
@@ -136,7 +138,7 @@ def compare(args: argparse.Namespace):
         return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
     if args.model is not None:
         raise ParameterError(f"--model applies to --test tukey-hsd, not to {args.test!r}")
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     if test == "randomized-tukey-hsd":
         return None, randomized_tukey_hsd(
             matrix, samples=args.samples or 10_000, alpha=args.alpha,

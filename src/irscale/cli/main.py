@@ -290,13 +290,13 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint) -> int:
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _fail("interrupted", EXIT_INTERRUPTED)
-        status = _error_status(error)
-        if status is None and os.environ.get("IRSCALE_DEBUG"):
+        reported = _error_status(error)
+        if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
-        if status is None:
+        if reported is None:
             return _fail(f"internal error: {type(error).__name__}: {error} (please report "
                          "it; IRSCALE_DEBUG=1 shows the traceback)", EXIT_BUG)
-        return status
+        return reported
 
 
 def _error_status(error: Exception) -> int | None:

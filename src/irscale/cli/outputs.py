@@ -14,7 +14,7 @@ import argparse
 import os
 from contextlib import AbstractContextManager as ContextManager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from ..errors import FileAccessError, ParameterError
 from ..io.files import atomic_output, check_output, is_stdio
@@ -155,6 +155,7 @@ def write_text(args: argparse.Namespace, text: str) -> int:
     return 0
 
 
-def open_output(args: argparse.Namespace, mode: str = "wb") -> ContextManager[IO[Any]]:
+def open_output(args: argparse.Namespace,
+                mode: Literal["wb", "w"] = "wb") -> ContextManager[IO[Any]]:
     """The stream of a command's output: ``-o`` written atomically, or standard output."""
     return atomic_output(args.output, mode, force=args.force)

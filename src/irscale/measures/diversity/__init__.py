@@ -148,7 +148,8 @@ class DiversityRequest:
 def is_diversity_name(name: str) -> bool:
     """True when ``name`` names a diversity measure (or the ``ndeval`` set)."""
     match = _NAME.match(name.strip())
-    return bool(match) and (match["name"] in DIVERSITY_REGISTRY or match["name"] == "ndeval")
+    return match is not None and (match["name"] in DIVERSITY_REGISTRY
+                                  or match["name"] == "ndeval")
 
 
 def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityRequest]:
@@ -201,9 +202,9 @@ def _parse_one(text: str) -> list[DiversityRequest]:
             requests.append(DiversityRequest(family, spec.from_items(given, family),
                                              int(k) if k else None, column, options))
         return requests
-    family = DIVERSITY_REGISTRY[name]
-    params = family.params.from_items(items, name)
-    if family.cutoff:
+    chosen = DIVERSITY_REGISTRY[name]
+    params = chosen.params.from_items(items, name)
+    if chosen.cutoff:
         if cutoff_text is None:
             raise MeasureError(f"measure {name!r} needs a cut-off: {name}@k (ndeval: "
                                f"{name}@5, @10, @20)")

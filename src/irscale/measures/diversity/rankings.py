@@ -193,7 +193,7 @@ def _nulls_as(values: pa.Array, fill: int) -> np.ndarray:
 
 def _column(runs: list[Run], name: str) -> pa.ChunkedArray:
     """One column of every run, end to end (no copy: the runs' chunks)."""
-    chunks = []
+    chunks: list[pa.Array] = []
     for run in runs:
         values = getattr(run, name)
         values = values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
