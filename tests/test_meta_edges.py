@@ -291,3 +291,20 @@ def test_every_correlation_method_refuses_nan_and_unequal_lengths(method):
         meta.correlation(x, np.r_[y[:2], np.inf, y[3:]], method)
     with pytest.raises(ParameterError, match="same length"):
         meta.correlation(x, y[:-1], method)
+
+
+def test_swap_samples_reach_the_resampling_test():
+    """``samples`` sets the resamples of a resampling filter test: with B = 1 the plus-one
+    p-value is never below 0.5, so no pair is counted; with B = 5000 the clear differences
+    are; ``samples`` without a resampling test is refused."""
+    rng = np.random.default_rng(3)
+    values = rng.random((30, 4))
+    values[:, 0] += 0.3
+    few = meta.swap_rates(values, [10], 5, test="randomization", samples=1, rng=1)
+    many = meta.swap_rates(values, [10], 5, test="randomization", samples=5000, rng=1)
+    assert few.overall["pairs"].sum() == 0 < many.overall["pairs"].sum()
+    for test in (None, "t"):
+        with pytest.raises(ParameterError, match="samples applies to a resampling test"):
+            meta.swap_rates(values, [10], 5, test=test, samples=100, rng=1)
+    with pytest.raises(ParameterError, match="samples"):
+        meta.swap_rates(values, [10], 5, test="bootstrap", samples=0, rng=1)

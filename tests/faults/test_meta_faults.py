@@ -145,6 +145,11 @@ CASES = [
     ok("swap-by-bin", [*SWAP, "--by-bin"]),
     ok("swap-by-bin-width", [*SWAP, "--by-bin", "--bin-width", "0.05"]),
     # options the chosen analysis would ignore are refused, not accepted without effect
+    ok("swap-samples-randomization", [*SWAP, "--test", "randomization", "-B", "50"]),
+    err("swap-samples-without-test", [*SWAP, "-B", "50"], opt("-B", "--samples"), "--test"),
+    err("swap-samples-non-resampling-test", [*SWAP, "--test", "t", "--samples", "50"],
+        opt("-B", "--samples")),
+    err("swap-samples-0", [*SWAP, "--test", "bootstrap", "-B", "0"], opt("-B", "--samples")),
     err("swap-bin-width-without-by-bin", [*SWAP, "--bin-width", "0.05"], "--by-bin"),
     err("split-alpha-with-metric-tau", [*SPLIT, "--metric", "tau", "--alpha", "0.01"],
         opt("--alpha"), "tau"),

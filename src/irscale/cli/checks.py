@@ -295,6 +295,12 @@ def _swap(args: argparse.Namespace) -> None:
                                  "difference bin); without it no bins are made")
     else:
         args.bin_width = DEFAULT_BIN_WIDTH
+    if _given(args, "samples"):
+        _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
+        if not (_given(args, "test") and resampling_procedures([args.test])):
+            raise ParameterError("-B/--samples applies to a resampling --test (randomization, "
+                                 "bootstrap, bootstrap-shift, unpaired-bootstrap, "
+                                 "randomized-tukey-hsd)")
     if _given(args, "test"):
         canonical_procedure(args.test)
     elif _given(args, "alpha"):

@@ -145,6 +145,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--alpha", type=float, default=None,
                    help="significance level of --test (default 0.05)")
     p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+                   help="resamples of a resampling --test (default: 10000 for randomization "
+                   "and randomized-tukey-hsd, 1000 for the bootstraps)")
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     p.set_defaults(func=run_swap)
 
@@ -346,7 +349,7 @@ def run_swap(args: argparse.Namespace) -> int:
     result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
                              args.repetitions,
                              bin_width=args.bin_width, test=args.test, alpha=args.alpha,
-                             rng=args.seed)
+                             samples=args.samples, rng=args.seed)
     frame = result.rates if args.by_bin else result.overall
     return write_text(args, _render(frame, args, repr(result)))
 

@@ -51,6 +51,7 @@ from ..stats.corrections import Correction, correction_name
 from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.resampling import (
+    MAX_SAMPLES,
     ProgressArg,
     RngArg,
     check_progress,
@@ -460,6 +461,7 @@ def swap_rates(
     bin_width: float = 0.01,
     test: str | None = None,
     alpha: float = 0.05,
+    samples: int | None = None,
     seed: object = None,
     rng: RngArg = None,
     progress: ProgressArg = False,
@@ -467,6 +469,8 @@ def swap_rates(
     """The swap method on random disjoint splits (module documentation); the splits are
     those of :func:`split_study` for the same ``rng`` (an integer seed, a
     :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias).
+    ``samples``: resamples of a resampling ``test`` (default: the test's own, 10,000 for
+    randomization, 1,000 for the bootstraps); refused for other tests and without one.
     ``progress``: a bool or a callable ``progress(done, total)`` over the splits."""
     try:
         width = float(bin_width)
@@ -487,6 +491,12 @@ def swap_rates(
             raise ParameterError(f"the swap method filters with a test on topics × systems "
                                  f"scores; {test!r} needs shard scores")
         alpha = check_alpha(alpha)
+    resamples = test is not None and _resampling(test)
+    if samples is not None:
+        if not resamples:
+            raise ParameterError(f"samples applies to a resampling test (randomization, the "
+                                 f"bootstraps, randomized-tukey-hsd), got test={test!r}")
+        samples = check_count(samples, "samples", 1, MAX_SAMPLES)
     seeds = seed_sequence(rng=rng)
     n, k = values.shape
     i, j = pair_index(k)
@@ -502,8 +512,11 @@ def swap_rates(
         if test is not None:
             filt = np.zeros_like(counted)
             for rep in range(repetitions):
-                opts: dict[str, Any] = {"rng": derived_seed(seeds, 1, int(size), rep, 0)} \
-                    if _resampling(canonical_procedure(test)) else {}
+                opts: dict[str, Any] = {}
+                if resamples:
+                    opts["rng"] = derived_seed(seeds, 1, int(size), rep, 0)
+                    if samples is not None:
+                        opts["samples"] = samples
                 filt[rep] = decide(values[splits.first[rep]], test, alpha=alpha,
                                    systems=names, **opts).significant
                 report(rep + 1)
