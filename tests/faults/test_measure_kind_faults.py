@@ -70,7 +70,7 @@ CASES = [
     ok("scale-image-bpref-finite", [*IMAGE, "-m", "bpref", "-N", "3"], _finite_image),
     ok("scale-image-infAP-finite", [*IMAGE, "-m", "infAP", "-N", "3"], _finite_image),
     ok("scale-image-bpref-recall-base-finite",
-       [*IMAGE, "-m", "bpref", "-N", "4", "--recall-base", "1"], _finite_image),
+       [*IMAGE, "-m", "bpref", "-N", "4", "--recall-base", "1", "--feasible"], _finite_image),
     # sizes: refused at once, naming -N (not another option)
     err("scale-image-P-N-huge", ["scale", "image", "-m", "P", "-N", str(2**63 - 1)],
         opt("-N"), "too"),

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .catalog import deprecated_spelling, no_warning, trec_file_faults
+from .catalog import deprecated_spelling, has_warning, no_warning, trec_file_faults
 from .conftest import (
     any_of,
     either,
@@ -61,7 +61,11 @@ CASES = [
     ok("image-valid-json", [*IMAGE, "--format", "json"], image_json(8)),
     ok("image-levels-3-json", [*IMAGE, "--levels", "3", "--format", "json"], image_json(27)),
     ok("image-csv-stdout", [*IMAGE, "--format", "csv"], csv_rows),
-    ok("image-recall-base-larger-than-N", [*IMAGE, "--recall-base", "5"]),
+    ok("image-recall-base-larger-than-N", [*IMAGE, "--recall-base", "5"], no_warning),
+    # runs with more relevant documents than the recall base: AP above 1 there, said so
+    ok("image-recall-base-below-N", [*IMAGE, "--recall-base", "2"], has_warning),
+    ok("image-recall-base-below-N-feasible", [*IMAGE, "--recall-base", "2", "--feasible"],
+       no_warning),
     ok("image-feasible", [*IMAGE, "--feasible", "--recall-base", "1"]),
     err("image-N-0", ["scale", "image", "-m", "AP", "-N", "0"], opt("-N", "--length")),
     err("image-N-negative", ["scale", "image", "-m", "AP", "-N", "-1"], opt("-N", "--length")),

@@ -172,12 +172,14 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def run_image(args: argparse.Namespace) -> int:
     from ..scales import scale
     from ..scales.diagnostics import summarize
+    from ..scales.scale import warn_infeasible_runs
 
     if args.values_limit < 0:
         raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
     sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
                feasible=args.feasible, progress=not args.no_progress,
                max_memory=args.max_memory, explain=args.explain)
+    warn_infeasible_runs(sc)
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":

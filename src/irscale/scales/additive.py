@@ -351,10 +351,10 @@ def _block(spec: AdditiveSpec, ranks: list[int], *, track_counts: bool) -> Block
     scale = math.lcm(*(x.denominator for row in qg for x in row))
     ints = [[int(x * scale) for x in row] for row in qg]
     common = math.gcd(*(v for row in ints for v in row)) or 1  # e.g. p^(i−1) of one rank
-    ints = np.array([[v // common for v in row] for row in ints], dtype=object)
-    if max((abs(v) for row in ints for v in row), default=0) * s >= (1 << 62):
+    reduced = np.array([[v // common for v in row] for row in ints], dtype=object)
+    if max((abs(v) for row in reduced for v in row), default=0) * s >= (1 << 62):
         raise OverflowError("block keys do not fit in 64 bits")
-    table = ints.astype(np.int64)
+    table = reduced.astype(np.int64)
     keys = table[np.arange(s), assignments].sum(axis=1) if s else np.zeros(1, np.int64)
     values = spec.terms[idx, assignments].sum(axis=1) if s else np.zeros(1)
     counts = np.stack([(assignments == g).sum(axis=1) for g in range(1, levels)], axis=1)
@@ -380,7 +380,7 @@ def _block(spec: AdditiveSpec, ranks: list[int], *, track_counts: bool) -> Block
 def independent_blocks(spec: AdditiveSpec, track_counts: bool) -> list[Block] | None:
     """Blocks of mutually independent ranks (``None`` when a class is too large to
     enumerate and not certified rank by rank)."""
-    blocks = []
+    blocks: list[Block] = []
     for _, ranks in sorted(spec.class_ranks().items()):
         q = [spec.classes[i][1] for i in ranks]
         if certified_independent(q, spec.gains):

@@ -259,7 +259,8 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
                         "order is the lexicographic order of the runs, φ = RBTO + 1",
                         N * 1e-5, BASE_MEMORY, queries)
     distinct_gains = len(set(spec.gains))
-    sizes: list[int] | None = []
+    sizes: list[int] = []
+    streamed = False
     for _, ranks in sorted(spec.class_ranks().items()):
         q = [spec.classes[i][1] for i in ranks]
         if certified_independent(q, spec.gains):
@@ -267,9 +268,9 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
         elif levels ** len(ranks) <= BLOCK_LIMIT:  # its distinct partial values, exactly
             sizes.append(_block(spec, ranks, track_counts=False).n_keys)
         else:
-            sizes = None
+            streamed = True
             break
-    if sizes is None:
+    if streamed:
         return Estimate(label, space.label(), runs, runs,
                         "meet in the middle, integer keys (streamed)",
                         "a class of equal-weight ranks is too large for independent blocks: "

@@ -388,9 +388,10 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     from .transform import transform
 
     # every option checked before anything is read, named as the caller wrote it
-    if isinstance(Ns, (numbers.Number, str, bytes)) or not isinstance(Ns, Iterable):
-        Ns = [Ns]  # one N (anything but an integer is refused below)
-    Ns = [integer_option(N, "run length N (-N, Ns)", low=1) for N in Ns]
+    # one N (anything but an integer is refused below) or several
+    one = isinstance(Ns, (numbers.Number, str, bytes)) or not isinstance(Ns, Iterable)
+    items: Iterable[object] = [Ns] if one else Ns
+    Ns = [integer_option(N, "run length N (-N, Ns)", low=1) for N in items]
     if not Ns:
         raise ParameterError("run lengths (-N, Ns): give at least one")
     repeated = sorted({N for N in Ns if Ns.count(N) > 1})
@@ -403,7 +404,7 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     rows = []
     for N in Ns:
         result = transform(qrels, runs, measures, N, levels=levels,
-                           relevance_level=relevance_level, ties=ties,  # type: ignore[arg-type]
+                           relevance_level=relevance_level, ties=ties,
                            feasible=feasible, progress=progress, allow_empty=allow_empty,
                            tie_policy=tie_policy, max_memory=max_memory, explain=explain)
         for label, ranked in result.labels:

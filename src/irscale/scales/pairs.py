@@ -36,12 +36,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 import numpy as np
 
 from ..core.segments import ranges
 from .image import Image
 from .progress import Progress
+
+#: numpy.searchsorted's side: "right" counts the values ≤ x, "left" those < x.
+Side = Literal["left", "right"]
 
 #: Cells of the (queries × A-chunk) matrices of one ``searchsorted`` call.
 BUDGET = 1 << 22
@@ -99,7 +103,7 @@ class Scan:
     mult: np.ndarray
 
 
-def _sweep(g: PairGroup, x: np.ndarray, side: str) -> Iterator[tuple[Scan, np.ndarray]]:
+def _sweep(g: PairGroup, x: np.ndarray, side: Side) -> Iterator[tuple[Scan, np.ndarray]]:
     """For chunks of the smaller side s (scanned from its largest value down), the
     positions ``searchsorted(other, x_q − s, side)`` in the larger side: a (queries × chunk)
     matrix whose rows are increasing needles, which binary search answers several times
@@ -193,7 +197,7 @@ class PairTable:
         """Pairs (or runs, ``weighted``) with value ≤ x (< x when ``strict``), per x."""
         x = np.asarray(x)
         out = np.zeros(len(x), dtype=np.int64)
-        side = "left" if strict else "right"
+        side: Side = "left" if strict else "right"
         if len(x) == 0:
             return out
         for g in self.groups:
@@ -449,6 +453,7 @@ class PairTable:
             mults.append(g.a_mult[ai] * g.b_mult[bj])
             if self.mode == "ids":
                 assert self.a_id is not None and self.b_id is not None
+                assert g.a_ref is not None and g.b_ref is not None
                 ids.append(self.a_id[g.a_ref[ai]] * self.n_b_ids + self.b_id[g.b_ref[bj]])
         if not vals:
             empty = np.zeros(0, dtype=np.int64 if self.is_int else np.float64)
@@ -505,7 +510,7 @@ class PairTable:
             yield previous
         progress.close()
 
-    def _scan(self, queries: np.ndarray | None, side: str = "right") -> np.ndarray | None:
+    def _scan(self, queries: np.ndarray | None, side: Side = "right") -> np.ndarray | None:
         """One streaming pass: the distinct count, the bucket index and φ of ``queries``."""
         edges_lo, before_list = [], []
         before = 0
@@ -519,6 +524,7 @@ class PairTable:
             if answers is not None:
                 mine = np.flatnonzero(bucket_of == k)
                 if len(mine):
+                    assert queries is not None  # answers are made for queries only
                     q = queries[mine] + (self.tol if self.mode == "tolerance" else 0)
                     answers[mine] = before + np.searchsorted(bucket.values, q, side=side)
             before += len(bucket.values)
@@ -532,7 +538,7 @@ class PairTable:
             self._stats["edges"] = self.edges()
         return self._stats["edges"]
 
-    def _phi_stream(self, raw: np.ndarray, side: str = "right") -> np.ndarray:
+    def _phi_stream(self, raw: np.ndarray, side: Side = "right") -> np.ndarray:
         """Distinct values ≤ (``side="right"``) or < (``"left"``) each of ``raw``, through
         the bucket index (one full pass the first time)."""
         if self._index is None:

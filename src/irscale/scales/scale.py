@@ -15,6 +15,7 @@ Table 3). :func:`scale` picks the exact algorithm of the measure
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -266,7 +267,8 @@ class Scale:
         upper = m + tol * np.maximum(1.0, np.abs(m))
         image, factor = self.image, 1.0
         if isinstance(image, ScaledImage):
-            image, factor = image.inner, image.factor
+            factor = image.factor
+            image = image.inner
         if isinstance(image, PairImage):
             counted = image.count_values(upper, factor)
             if counted is not None:
@@ -322,6 +324,24 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
         report(cost, progress=progress, explain=explain)
     image = build_image(measure, space, context, progress=progress)
     return Scale(measure, space, context, image, cost)
+
+
+def warn_infeasible_runs(sc: Scale) -> None:
+    """Warn when the scale's space is the whole REL^N but holds runs its topic does not
+    allow (more documents of degree ≥ g than the recall base has) and the measure reads
+    the recall base: there it leaves its range (AP above 1 with 3 relevant documents and
+    N = 5). ``irscale scale image`` calls it; ``transform`` uses such spaces on purpose
+    (its ``feasible=False``)."""
+    measure, space, context = sc.measure, sc.space, sc.context
+    if space.bounds is not None or not measure.depends_on_recall_base:
+        return
+    short = [g for g in range(1, space.levels) if context.relevant(g) < space.N]
+    if short:
+        warnings.warn(
+            f"{measure.label}: the recall base {list(context.bounds())} has fewer than N = "
+            f"{space.N} documents of degree ≥ {short[0]}: REL^{space.N} holds runs with more "
+            f"of them than the topic has, where {measure.label} leaves its range "
+            "(--feasible / feasible=True keeps only the runs the topic allows)", stacklevel=3)
 
 
 def report(cost: Estimate, *, progress: bool, explain: bool) -> None:

@@ -122,7 +122,7 @@ def default_context(space: Space) -> Context:
     return Context(tuple([0] * space.c + [space.N]))
 
 
-def to_context(recall_base: Sequence[int] | Context | None, space: Space) -> Context:
+def to_context(recall_base: Sequence[int] | Context | int | None, space: Space) -> Context:
     """A :class:`Context` for ``space`` from a context, a per-degree sequence or ``None``.
 
     A sequence of ``c`` integers gives the counts of the relevant degrees ``1..c`` (degree
