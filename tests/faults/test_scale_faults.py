@@ -62,6 +62,10 @@ CASES = [
     ok("image-levels-3-json", [*IMAGE, "--levels", "3", "--format", "json"], image_json(27)),
     ok("image-csv-stdout", [*IMAGE, "--format", "csv"], csv_rows),
     ok("image-recall-base-larger-than-N", [*IMAGE, "--recall-base", "5"], no_warning),
+    # a relevance level above the space's degrees: every run would score 0
+    err("image-rel-above-levels", with_option(IMAGE, "-m", "P(rel=2)@3"), "rel=2",
+        opt("--levels")),
+    ok("image-rel-within-levels", [*with_option(IMAGE, "-m", "P(rel=2)@3"), "--levels", "3"]),
     # runs with more relevant documents than the recall base: AP above 1 there, said so
     ok("image-recall-base-below-N", [*IMAGE, "--recall-base", "2"], has_warning),
     ok("image-recall-base-below-N-feasible", [*IMAGE, "--recall-base", "2", "--feasible"],

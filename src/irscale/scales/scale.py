@@ -315,6 +315,11 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
     space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
     limit = max_memory_of(max_memory)
     measure = scale_measure(measure).for_length(space.N)
+    if measure.relevance_level > space.c:
+        raise ParameterError(
+            f"{measure.label}: relevance level rel={measure.relevance_level} but REL^N with "
+            f"{space.levels} levels has degrees 0..{space.c}: every run would score 0 (give "
+            f"--levels (levels) ≥ {measure.relevance_level + 1})")
     # sizes first (a huge N is refused as such, before its default recall base)
     cost = check_size(measure, space, max_memory=limit, queries=queries)
     context = to_context(recall_base, space)
