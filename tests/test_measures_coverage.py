@@ -24,7 +24,9 @@ QRELS = st.dictionaries(
 
 def reference(qrels, ranking, k):
     """ir_measures' definition on trec_eval's ranking (score desc, docno desc)."""
-    ordered = sorted(ranking, key=lambda d: (-ranking[d], tuple(-b for b in d.encode())))
+    # one descending sort on (score, docno bytes): negating the bytes would put 'd1' before
+    # 'd10', but strcmp puts 'd10' (the longer) after 'd1', so it comes first descending
+    ordered = sorted(ranking, key=lambda d: (ranking[d], d.encode()), reverse=True)
     top = ordered[:k] if k else ordered
     return sum(d in qrels for d in top) / len(top)
 
@@ -48,3 +50,12 @@ def test_judged_matches_ir_measures_without_ties():
             [ir_measures.parse_measure(f"Judged@{k}")], qrels, run)}
         ours = irscale.evaluate(qrels, run, [f"Judged@{k}"]).per_topic()
         assert dict(zip(ours["topic"], ours["value"], strict=True)) == pytest.approx(theirs)
+
+
+def test_judged_at_k_tie_between_a_docno_and_its_prefix():
+    """Tied scores, docnos d1 and d10: trec_eval's order (docno descending by strcmp) ranks
+    d10 first, so Judged@1 is 0 when only d1 is judged (found by the property above)."""
+    qrels = {"2": {"d0": -1, "d1": -1}}
+    run = {"2": {"d0": 0.0, "d1": 1.0, "d2": 0.0, "d10": 1.0}}
+    frame = irscale.evaluate(qrels, run, ["Judged@1"]).per_topic()
+    assert frame["value"].tolist() == [0.0] == [reference(qrels["2"], run["2"], 1)]
