@@ -36,25 +36,36 @@ def _column(frame, names: Sequence[str], what: str, source: str) -> str:
     )
 
 
-def _flatten(data: Mapping[str, Mapping[str, Any]], what: str) -> tuple[list, list, list]:
-    topics: list[Any] = []
+def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
+             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list]:
+    """``{topic: {docno: value}}`` as topic and document columns and the list of values.
+
+    The work is per topic, not per document: documents and values are gathered with
+    ``list.extend`` and converted in one call each (pyarrow for the ids; ids that are not
+    strings, such as ints, become their ``str``)."""
+    topics: list[str] = []
+    counts: list[int] = []
     docs: list[Any] = []
     values: list[Any] = []
     for topic, entries in data.items():
-        if topic is None or any(d is None for d in entries or ()):
+        if topic is None:
             raise InputError(f"{what} dict: a topic or document id is None")
         if not isinstance(entries, Mapping):
             raise InputError(f"{what} dict: topic {topic!r} maps to {type(entries).__name__}, "
                              "expected a dict {docno: value}")
-        topics.extend([str(topic)] * len(entries))
-        docs.extend(str(d) for d in entries)
+        topics.append(str(topic))
+        counts.append(len(entries))
+        docs.extend(entries)
         values.extend(entries.values())
-    return topics, docs, values
-
-
-def _identifiers(values: Sequence[str]) -> pa.ChunkedArray:
-    """Identifiers already converted to text, as a pyarrow string column."""
-    return pa.chunked_array([pa.array(values, pa.string())])
+    try:
+        docno = pa.array(docs, pa.string())
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        docno = pa.array([None if d is None else str(d) for d in docs], pa.string())
+    if docno.null_count:
+        raise InputError(f"{what} dict: a topic or document id is None")
+    topic_of_row = np.repeat(np.arange(len(topics), dtype=np.int64), counts)
+    topic = pa.array(topics, pa.string()).take(pa.array(topic_of_row))
+    return pa.chunked_array([topic]), pa.chunked_array([docno]), values
 
 
 def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.ChunkedArray:
@@ -105,11 +116,10 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
 def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
                     source: str = "<qrels dict>") -> Qrels:
     """Qrels from ``{topic: {docno: relevance}}``."""
-    topics, docs, values = _flatten(data, "qrels")
-    if not topics:
+    topic, docno, values = _flatten(data, "qrels")
+    if not values:
         raise EmptyInputError("empty qrels dict", source=source)
-    return _make_qrels(_identifiers(topics), _identifiers(docs),
-                       np.asarray(values, dtype=object), "error", source)
+    return _make_qrels(topic, docno, values, "error", source)
 
 
 def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
@@ -168,11 +178,10 @@ def _rank_column(frame, source: str) -> np.ndarray:
 def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
                   source: str = "<run dict>") -> Run:
     """A run from ``{topic: {docno: score}}``."""
-    topics, docs, values = _flatten(data, "run")
-    if not topics:
+    topic, docno, values = _flatten(data, "run")
+    if not values:
         raise EmptyInputError("empty run dict", source=source)
-    return _make_run(_identifiers(topics), _identifiers(docs), np.asarray(values, dtype=object),
-                     name, "error", source)
+    return _make_run(topic, docno, values, name, "error", source)
 
 
 def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, duplicates,
@@ -219,6 +228,15 @@ def as_qrels(obj: Any) -> Qrels:
     raise InputError(f"cannot use a {type(obj).__name__} as qrels")
 
 
+def _is_single_run(obj: Mapping) -> bool:
+    """True for ``{topic: {docno: score}}`` (one run), False for ``{name: run}``: every value
+    is a mapping whose first value is not one (one look per topic, not per document)."""
+    values = list(obj.values())
+    return bool(values) and all(
+        isinstance(v, Mapping) and not isinstance(next(iter(v.values()), None), Mapping)
+        for v in values)
+
+
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
     """Runs from a :class:`Run`, a path, a DataFrame, a dict of dicts, a list of these, or
     a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
@@ -237,10 +255,7 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
                     obj.groupby("run", sort=False)]
         return [run_from_frame(obj)]
     if isinstance(obj, Mapping):
-        values = list(obj.values())
-        if values and all(isinstance(v, Mapping) for v in values) and all(
-            not isinstance(x, Mapping) for v in values for x in v.values()
-        ):
+        if _is_single_run(obj):
             return [run_from_dict(obj)]
         runs = []
         for key, value in obj.items():

@@ -1,0 +1,69 @@
+"""pytrec_eval-style dicts of dicts as inputs: columns built per topic, same values as the
+equivalent TREC files, and the shapes told apart (one run vs a mapping of runs)."""
+
+import numpy as np
+import pytest
+
+import irscale
+from irscale.errors import EmptyInputError, InputError
+from irscale.io.memory import as_runs, qrels_from_dict, run_from_dict
+
+QRELS = {"1": {"a": 1, "b": 0, "c": 2}, "2": {"x": 1}}
+RUN = {"1": {"a": 0.5, "b": 0.9, "c": 0.5, "d": 0.1}, "2": {"x": 1.0, "y": 2.0}}
+
+
+def _text(run):
+    return "".join(f"{t} Q0 {d} 0 {s!r} r\n" for t, docs in run.items() for d, s in docs.items())
+
+
+def test_dict_columns_follow_the_dict_order():
+    run = run_from_dict(RUN)
+    assert run.topic.to_pylist() == ["1"] * 4 + ["2"] * 2
+    assert run.docno.to_pylist() == ["a", "b", "c", "d", "x", "y"]
+    assert run.score.tolist() == [0.5, 0.9, 0.5, 0.1, 1.0, 2.0]
+    qrels = qrels_from_dict(QRELS)
+    assert qrels.rel.tolist() == [1, 0, 2, 1]
+
+
+def test_dicts_score_as_the_same_trec_files(tmp_path):
+    qrels_file = tmp_path / "q"
+    qrels_file.write_text("".join(f"{t} 0 {d} {r}\n" for t, docs in QRELS.items()
+                                  for d, r in docs.items()))
+    run_file = tmp_path / "r"
+    run_file.write_text(_text(RUN))
+    measures = ["map", "ndcg_cut.10", "recip_rank", "P.2"]
+    from_dicts = irscale.evaluate(QRELS, RUN, measures).per_topic()
+    from_files = irscale.evaluate(str(qrels_file), str(run_file), measures).per_topic()
+    np.testing.assert_array_equal(from_dicts["value"].to_numpy(),
+                                  from_files["value"].to_numpy())
+
+
+def test_ids_that_are_not_strings_become_their_text():
+    run = run_from_dict({1: {3: 0.5, "4": 0.25}})
+    assert run.topic.to_pylist() == ["1", "1"]
+    assert run.docno.to_pylist() == ["3", "4"]
+
+
+@pytest.mark.parametrize("data", [{"1": {None: 1.0}}, {None: {"a": 1.0}}])
+def test_a_missing_id_is_refused(data):
+    with pytest.raises(InputError, match="is None"):
+        run_from_dict(data)
+
+
+def test_a_value_that_is_not_a_number_names_its_row():
+    with pytest.raises(InputError, match="score is not a number: '1 b x'"):
+        run_from_dict({"1": {"a": 1.0, "b": "x"}})
+
+
+def test_empty_dicts_are_refused():
+    with pytest.raises(EmptyInputError):
+        run_from_dict({"1": {}})
+    with pytest.raises(EmptyInputError):
+        qrels_from_dict({})
+
+
+def test_one_run_or_a_mapping_of_runs():
+    assert [r.name for r in as_runs(RUN)] == ["run"]
+    runs = as_runs({"A": RUN, "B": {"1": {"a": 1.0}}})
+    assert [r.name for r in runs] == ["A", "B"]
+    assert len(runs[0].score) == 6
