@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -40,23 +41,20 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
              ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list]:
     """``{topic: {docno: value}}`` as topic and document columns and the list of values.
 
-    The work is per topic, not per document: documents and values are gathered with
-    ``list.extend`` and converted in one call each (pyarrow for the ids; ids that are not
+    The work is per topic, not per document: documents and values are gathered by
+    ``itertools.chain`` and converted in one call each (pyarrow for the ids; ids that are not
     strings, such as ints, become their ``str``)."""
-    topics: list[str] = []
-    counts: list[int] = []
-    docs: list[Any] = []
-    values: list[Any] = []
-    for topic, entries in data.items():
+    entries = list(data.values())
+    for topic, entry in data.items():
         if topic is None:
             raise InputError(f"{what} dict: a topic or document id is None")
-        if not isinstance(entries, Mapping):
-            raise InputError(f"{what} dict: topic {topic!r} maps to {type(entries).__name__}, "
+        if type(entry) is not dict and not isinstance(entry, Mapping):
+            raise InputError(f"{what} dict: topic {topic!r} maps to {type(entry).__name__}, "
                              "expected a dict {docno: value}")
-        topics.append(str(topic))
-        counts.append(len(entries))
-        docs.extend(entries)
-        values.extend(entries.values())
+    topics = [str(topic) for topic in data]
+    counts = list(map(len, entries))
+    docs = list(chain.from_iterable(entries))
+    values = list(chain.from_iterable(entry.values() for entry in entries))
     try:
         docno = pa.array(docs, pa.string())
     except (pa.ArrowTypeError, pa.ArrowInvalid):
