@@ -385,8 +385,11 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
-    diversity = _diversity_evaluation(qrels, runs, measures, complete=complete,
-                                      max_docs=max_docs)
+    diversity = _diversity_evaluation(
+        qrels, runs, measures, complete=complete, max_docs=max_docs,
+        not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
+                        "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
+                        "ties": ties != "trec_eval", "labels": bool(labels)})
     if diversity is not None:
         return diversity
     if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
@@ -422,10 +425,14 @@ def evaluate(
                       complete_totals=totals)
 
 
-def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, **options: Any) -> Any:
+def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,
+                          not_applicable: Mapping[str, bool] | None = None,
+                          **options: Any) -> Any:
     """A :class:`~irscale.measures.diversity.evaluate.DiversityEvaluation` when the
     measures are diversity measures (``ndeval``, ``alpha-nDCG@20`` ...) or the qrels are
-    :class:`~irscale.io.diversity.DiversityQrels`; ``None`` otherwise."""
+    :class:`~irscale.io.diversity.DiversityQrels`; ``None`` otherwise. An option of
+    :func:`evaluate` that ndeval's measures do not read (``not_applicable``: name → given
+    with a value other than its default) is a :class:`ParameterError`, never ignored."""
     from .io.diversity import DiversityQrels
     from .measures.diversity import is_diversity_name
 
@@ -440,6 +447,11 @@ def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, **options: Any) 
         return None
     if isinstance(qrels, DiversityQrels) and names == ["official"]:
         names = ["ndeval"]
+    given = [name for name, differs in (not_applicable or {}).items() if differs]
+    if given:
+        raise ParameterError(f"{given[0]}= does not apply to diversity measures (ndeval ranks "
+                             "by the rank column, or by score with 'ndeval(traditional=1)', "
+                             "and counts every judgment ≥ 1 as relevant)")
     from .measures.diversity.evaluate import evaluate_diversity
 
     return evaluate_diversity(qrels, runs, names, **options)

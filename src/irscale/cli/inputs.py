@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
 from .checks import check_score_measures, select_systems
+from .eval_diversity import QRELS_FORMATS
 from .options import ListAction
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
@@ -45,6 +46,10 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
                         metavar="MEASURE", help=measure_help)
     add_run_options(parser)  # --names, --allow-empty
+    parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
+                        help="diversity: read QRELS as ndeval's 'topic subtopic docno "
+                        "judgment' (default auto: when every -m measure is a diversity "
+                        "measure, such as alpha-nDCG@20)")
     if systems:
         parser.add_argument("--systems", action=ListAction, kind="str", unique=True,
                             default=None, metavar="A,B,...",
@@ -88,6 +93,9 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         if _paths(args):
             raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
         check_no_runs_option(args, "--scores files")
+        if args.qrels_format != "auto":
+            raise ParameterError("--qrels-format applies to QRELS RUN..., not to --scores "
+                                 "files")
         matrix = read_scores(args.scores, args.topic_column)
         check_score_measures(matrix, args.measures)
     else:
@@ -137,15 +145,44 @@ def read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
                                   measures=names)
 
 
+def diversity_inputs(args: argparse.Namespace) -> bool:
+    """True when QRELS are diversity qrels evaluated with diversity measures: every ``-m``
+    measure is one (``--qrels-format auto``, the rule of ``irscale eval``), or
+    ``--qrels-format diversity``. Diversity and other measures in one call, diversity
+    measures with ``--qrels-format trec`` and ``--qrels-format diversity`` with other
+    measures are refused."""
+    from ..errors import MeasureError
+    from ..measures.diversity import is_diversity_name
+
+    names = [name for spec in (args.measures or []) for name in spec.split()]
+    flags = [is_diversity_name(name) for name in names]
+    if any(flags) and not all(flags):
+        mixed = names[flags.index(False)]
+        raise MeasureError(f"diversity measures read diversity qrels and cannot be mixed "
+                           f"with other measures ({mixed!r}) in one call")
+    diversity = bool(flags) and all(flags)
+    fmt = getattr(args, "qrels_format", "auto")
+    if fmt == "diversity" and names and not diversity:
+        raise MeasureError(f"--qrels-format diversity needs diversity measures "
+                           f"(alpha-nDCG@20, ERR-IA@20 ...), got {names[0]!r}")
+    if fmt == "trec" and diversity:
+        raise ParameterError("diversity measures need diversity qrels: --qrels-format "
+                             "diversity (or auto)")
+    return diversity
+
+
 def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
     """The runs evaluated against the qrels: every run must cover the same topics."""
-    qrels, runs = qrels_and_runs(args)
     import numpy as np
 
-    from ..evaluation import evaluate
+    if diversity_inputs(args):
+        matrix = _evaluate_diversity(args)
+    else:
+        from ..evaluation import evaluate
 
-    matrix = evaluate(qrels, runs, args.measures,
-                      allow_empty=args.allow_empty).to_matrix(allow_missing=True)
+        qrels, runs = qrels_and_runs(args)
+        matrix = evaluate(qrels, runs, args.measures,
+                          allow_empty=args.allow_empty).to_matrix(allow_missing=True)
     missing = ~np.isfinite(matrix.values)
     if missing.any():
         rows, cols, _ = np.nonzero(missing)
@@ -158,3 +195,40 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
             f"topic(s) missing somewhere: {detail})"
         )
     return matrix
+
+
+def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
+    """Diversity measures: the runs ranked and evaluated as ndeval does
+    (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`), the matrix of the
+    topics the qrels judge (:meth:`~irscale.measures.diversity.evaluate.DiversityEvaluation.
+    to_matrix`). Run topics the qrels do not judge (ndeval prints 0 for them) are left out
+    with a warning; a run with none of the qrels topics is an error unless
+    ``--allow-empty``."""
+    import warnings
+
+    import numpy as np
+
+    from ..measures.diversity.evaluate import evaluate_diversity
+
+    qrels, runs = qrels_and_runs(args, keep_rank=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluation = evaluate_diversity(qrels, runs, args.measures)
+    for warning in caught:  # ndeval's "score 0" note is replaced by the one below
+        if "not in the diversity qrels" not in str(warning.message):
+            warnings.warn(warning.message, stacklevel=2)
+    topics = np.asarray(evaluation.ranking_topic, dtype=object)
+    for k, run in enumerate(evaluation.runs):
+        rows = evaluation.ranking_run == k
+        unjudged = topics[rows & ~evaluation.judged].tolist()
+        if not (rows & evaluation.judged).any() and not args.allow_empty:
+            raise AlignmentError(
+                f"run {run!r} has no topic in common with the diversity qrels ({qrels}): "
+                f"the run has topics {', '.join(unjudged[:5])}"
+                f"{' ...' if len(unjudged) > 5 else ''} (qrels of another collection?); "
+                "--allow-empty evaluates it anyway")
+        if unjudged:
+            warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
+                          f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"
+                          f"{' ...' if len(unjudged) > 10 else ''}", stacklevel=2)
+    return evaluation.to_matrix(allow_missing=True)

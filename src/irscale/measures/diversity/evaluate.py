@@ -13,7 +13,7 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,7 +21,10 @@ from ...core.inputs import Run
 from ...errors import MeasureError, ParameterError
 from ...io.diversity import DiversityQrels, read_diversity_qrels
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
-from .rankings import DiversityIndex, ideal_rankings, judge_runs
+from .rankings import DiversityIndex, id_sort_key, ideal_rankings, judge_runs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...core.scorematrix import ScoreMatrix
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,6 +74,45 @@ class DiversityEvaluation:
         import pandas as pd
 
         return pd.DataFrame.from_dict(self.means(), orient="index")[list(self.labels)]
+
+    def to_matrix(self, *, allow_missing: bool = False,
+                  measures: Iterable[str] | None = None) -> ScoreMatrix:
+        """The topics × runs × measures :class:`~irscale.core.scorematrix.ScoreMatrix`, as
+        :meth:`irscale.evaluation.Evaluation.to_matrix` builds it.
+
+        Rows are the topics the qrels judge (a run topic the qrels do not judge, which
+        ndeval prints as 0, is not a measurement: left out, as trec_eval leaves it out);
+        a qrels topic a run lacks is missing (NaN), which raises unless ``allow_missing``
+        (``complete``, ndeval's ``-c``, changes the means only). A value that is undefined
+        (nNRBP's 0/0 on a topic without relevant documents, ``-nan`` in ndeval's output)
+        is a :class:`~irscale.errors.MeasureError` naming the measure and the topics.
+        """
+        from ...core.scorematrix import ScoreMatrix
+
+        wanted = list(self.labels) if measures is None else list(measures)
+        unknown = [m for m in wanted if m not in self.values]
+        if unknown:
+            raise MeasureError(f"{', '.join(map(str, unknown))} not evaluated (measures: "
+                               f"{', '.join(self.labels)})")
+        keep = np.flatnonzero(self.judged)
+        topic_of = np.asarray(self.ranking_topic, dtype=object)[keep]
+        topics = sorted(set(topic_of.tolist()), key=id_sort_key)
+        where = {t: i for i, t in enumerate(topics)}
+        row = np.array([where[t] for t in topic_of.tolist()], dtype=np.intp)
+        values = np.full((len(topics), len(self.runs), len(wanted)), np.nan)
+        for k, label in enumerate(wanted):
+            column = self.values[label][keep]
+            undefined = np.flatnonzero(np.isnan(column))
+            if len(undefined):
+                named = sorted({str(t) for t in topic_of[undefined]}, key=id_sort_key)
+                raise MeasureError(
+                    f"{label} is undefined (0/0, ndeval prints -nan) on {len(named)} "
+                    f"topic(s) without relevant documents: {', '.join(named[:10])}"
+                    f"{' ...' if len(named) > 10 else ''}; leave {label} out or those "
+                    "topics out of the qrels")
+            values[row, self.ranking_run[keep], k] = column
+        return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
+                                      measures=wanted, allow_missing=allow_missing)
 
     def to_ndeval(self) -> str:
         """The text ndeval prints: ``runid,topic,<measures>`` CSV, one row per run topic and
