@@ -186,14 +186,29 @@ def parse_columns(
     # a FIFO, a pipe or a device can be read once only: their bytes come from raw()
     plain_file = (isinstance(source, (str, os.PathLike)) and not is_stdio(source)
                   and is_plain_file(source))
+    integers = [c for c in include
+                if c in column_types and pa.types.is_integer(column_types[c])]
+    as_text = pcsv.ConvertOptions(
+        column_types={c: pa.string() if c in integers else t for c, t in column_types.items()},
+        include_columns=list(include), null_values=[], strings_can_be_null=False,
+        quoted_strings_can_be_null=False)
     try:
         # a plain read, not a memory map: mapped pages would count in the process's resident
         # memory for the whole parse (the file's size on top of the parsed columns)
         if plain_file:
             with pa.OSFile(str(source)) as handle:
-                table = parse(handle)
+                table = parse(handle, as_text)
         else:
-            table = parse(raw())
+            table = parse(raw(), as_text)
+        # integer columns are read as text and cast here: pyarrow reads 0x10 as 16, C's
+        # atol (hence trec_eval) reads 0, and neither is meant; a hexadecimal field is the
+        # only one of an integer column holding an x (one scan of the characters)
+        if any(_holds_byte(table[c], b"xX") for c in integers):
+            diagnose(raw(), name, field_names, checks, what)
+        for column in integers:
+            index = table.column_names.index(column)
+            table = table.set_column(index, column,
+                                     pc.cast(table[column], column_types[column]))
     except pa.ArrowInvalid as first_error:
         data = raw()
         normalised = _EDGE_BLANKS.sub(b"", _BLANKS.sub(b" ", data))
@@ -207,13 +222,11 @@ def parse_columns(
             if table is None:
                 raise InputFormatError(f"cannot parse {what}: {first_error}",
                                        source=name) from None
+        if integers and _HEX_FIELD.search(normalised):
+            diagnose(data, name, field_names, checks, what)  # as above: 0x10 is no integer
     if table.num_rows == 0:
         raise EmptyInputError(f"empty {what}: no data line", source=name)
-    if any(pa.types.is_integer(table[c].type) for c in table.column_names) and \
-            _HEX_FIELD.search(raw()):
-        # pyarrow reads 0x10 as 16; C's atol, hence trec_eval, reads 0: neither is meant
-        diagnose(raw(), name, field_names, checks, what)
-    if any(_holds_nul(table[c]) for c in table.column_names
+    if any(_holds_byte(table[c], b"\x00") for c in table.column_names
            if pa.types.is_string(table[c].type)):
         raise_nul_line(raw(), name)
     # the CSV reader's working memory is free now: hand it back to the operating system
@@ -248,12 +261,15 @@ def _parse_signed_integers(data: bytes, parse: Callable[..., pa.Table],
     return table
 
 
-def _holds_nul(column: pa.ChunkedArray) -> bool:
-    """True when a string column holds a NUL byte (one pass over its character buffers)."""
+def _holds_byte(column: pa.ChunkedArray, values: bytes) -> bool:
+    """True when a string column holds one of the bytes ``values`` (one pass over its
+    character buffers)."""
     for chunk in column.chunks:
         offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
         first, last = offsets[chunk.offset], offsets[chunk.offset + len(chunk)]
-        if last > first and np.frombuffer(chunk.buffers()[2], np.uint8,
-                                          count=last - first, offset=first).min() == 0:
-            return True
+        if last > first:
+            chars = np.frombuffer(chunk.buffers()[2], np.uint8, count=last - first,
+                                  offset=first)
+            if any(bool((chars == byte).any()) for byte in values):
+                return True
     return False
