@@ -129,7 +129,7 @@ def run_irscale(qrels_path: str, run_path: str, measure_set: str, output: str) -
         write_results(ev, stream, fmt="trec", per_query=True)
     times = dict(stages.times)
     times["evaluate other"] = times["evaluate"] - times["judge/rank"] - times["measures"]
-    per_query = [c.label for c in ev.columns if c.family.per_query]
+    per_query = [c.label for c in ev.columns if c.per_query]
     return {
         "stages": times,
         "measures": [c.label for c in ev.columns],
