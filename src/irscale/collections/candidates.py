@@ -1,0 +1,139 @@
+"""The documents a pool is drawn from: every run's ranking of every topic, as one cube.
+
+Runs are ranked as trec_eval ranks them (score descending, then docno descending in byte
+order; or another tie policy of :data:`irscale.core.options.TIE_POLICIES`) by the
+engine's own :func:`irscale.core.ranking.rank_order`, and cut at ``depth`` documents. Every
+distinct (topic, document) pair of the runs gets one integer id (*pair*), and
+:class:`Candidates` holds the cube ``pairs[t, r, k]``: the pair at rank ``k + 1`` of run
+``r`` for topic ``t`` (``-1`` past the end of a ranking), plus the topic and the docno of
+every pair. Every pooling strategy works on this cube, vectorised over topics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core import arrow
+from ..core.blocks import take_rows
+from ..core.inputs import Qrels, Run
+from ..core.options import TiePolicy
+from ..core.ranking import RankingOptions, rank_order
+from ..errors import InputError
+from ..io.memory import as_runs
+from ..stats.validation import check_count
+
+#: Largest candidate depth accepted (deeper than any run: a larger one is a typo).
+MAX_DEPTH = 1_000_000_000
+
+__all__ = ["Candidates", "ranked_candidates"]
+
+
+@dataclass(frozen=True, eq=False)
+class Candidates:
+    """The ranked documents of a set of runs (module documentation).
+
+    ``pairs``: int32 array (topics × runs × depth + 1), the pair id at every rank (the last
+    column is always ``-1``, so that a pointer past a ranking reads ``-1``);
+    ``pair_topic``: topic index of every pair; ``pair_docno``: the docno of every pair;
+    ``topic_start``: the first pair id of every topic (pairs are numbered topic by topic,
+    so the pairs of topic ``t`` are ``topic_start[t]:topic_start[t + 1]``).
+    """
+
+    topics: tuple[str, ...]
+    runs: tuple[str, ...]
+    pairs: np.ndarray
+    pair_topic: np.ndarray
+    pair_docno: pa.Array
+    topic_start: np.ndarray
+    depth: int | None
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pair_topic)
+
+    @property
+    def pool_sizes(self) -> np.ndarray:
+        """Distinct documents of every topic (the whole candidate pool)."""
+        return np.diff(self.topic_start)
+
+    def labels(self, qrels: Qrels, relevance_level: int = 1) -> np.ndarray:
+        """Relevance of every pair by ``qrels``: 1 (degree ≥ ``relevance_level``), 0
+        (judged below it) or -1 (not in the qrels, or a negative degree: not judged)."""
+        judged = pa.table({"t": qrels.topic.cast(pa.string()), "d": qrels.docno.cast(pa.string()),
+                           "rel": arrow.array(np.asarray(qrels.rel, dtype=np.int64))})
+        mine = pa.table({"t": pa.array(self.topics, pa.string()).take(
+            arrow.array(self.pair_topic)), "d": self.pair_docno,
+            "i": arrow.array(np.arange(self.n_pairs))})
+        hit = mine.join(judged, ["t", "d"], join_type="inner")
+        out = np.full(self.n_pairs, -1, dtype=np.int8)
+        rel = arrow.to_numpy(hit.column("rel"))
+        where = arrow.to_numpy(hit.column("i"))
+        out[where] = np.where(rel < 0, -1, (rel >= relevance_level).astype(np.int8))
+        return out
+
+
+def ranked_candidates(
+    runs: object,
+    *,
+    depth: int | None = None,
+    ties: TiePolicy = "trec_eval",
+    topics: Sequence[str] | None = None,
+) -> Candidates:
+    """Rank every run (``ties``) and keep its first ``depth`` documents (all when None).
+
+    ``runs``: run files or objects (as :func:`irscale.evaluate` takes them), at least one,
+    with distinct names. ``topics``: the topics to keep (default: every topic of any run);
+    a run may lack a topic (its rankings there are empty).
+    """
+    if depth is not None:
+        depth = check_count(depth, "depth", 1, MAX_DEPTH)
+    RankingOptions(ties=ties)  # checks the tie policy
+    run_list: list[Run] = as_runs(runs, keep_rank=ties == "rank-column")
+    if not run_list:
+        raise InputError("no run to pool")
+    names = [run.name for run in run_list]
+    if len(set(names)) != len(names):
+        raise InputError(f"runs must have distinct names, got {names}")
+    if topics is None:
+        topics = sorted({t for run in run_list for t in run.topics})
+    topic_array = pa.array(list(topics), pa.string())
+    n_topics = len(topic_array)
+    ranked_topic, ranked_run, ranked_pos, ranked_docno = [], [], [], []
+    for r, run in enumerate(run_list):
+        blocks = run.topic_blocks
+        block_topic = blocks.codes_in(topic_array)
+        order = rank_order(run, block_topic, ties)
+        topic_code = blocks.expand(block_topic)[order]
+        counts = np.bincount(topic_code, minlength=n_topics)
+        starts = np.cumsum(counts) - counts
+        position = np.arange(len(order)) - np.repeat(starts, counts)
+        if depth is not None:
+            keep = position < depth
+            order, topic_code, position = order[keep], topic_code[keep], position[keep]
+        ranked_topic.append(topic_code)
+        ranked_run.append(np.full(len(order), r, dtype=np.int64))
+        ranked_pos.append(position)
+        ranked_docno.append(take_rows(run.docno, order))
+    topic_code = np.concatenate(ranked_topic)
+    run_code = np.concatenate(ranked_run)
+    position = np.concatenate(ranked_pos)
+    docno = pa.chunked_array([c.cast(pa.string()) for part in ranked_docno
+                              for c in part.chunks], type=pa.string())
+    encoded = pc.dictionary_encode(docno).combine_chunks()
+    doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
+    n_docs = len(encoded.dictionary)
+    keys, pair = np.unique(topic_code * max(n_docs, 1) + doc_code, return_inverse=True)
+    pair_topic = keys // max(n_docs, 1)
+    pair_docno = encoded.dictionary.take(arrow.array(keys % max(n_docs, 1)))
+    width = int(position.max(initial=-1)) + 1
+    cube = np.full((n_topics, len(run_list), width + 1), -1, dtype=np.int32)
+    cube[topic_code, run_code, position] = pair
+    topic_start = np.searchsorted(pair_topic, np.arange(n_topics + 1))
+    return Candidates(topics=tuple(topics), runs=tuple(names), pairs=cube,
+                      pair_topic=pair_topic, pair_docno=pair_docno,
+                      topic_start=topic_start, depth=depth)
