@@ -10,6 +10,9 @@ Formats (fields separated by any run of spaces or tabs; blank lines are ignored)
 * intent probabilities, NTCIR's Iprob format ``topic subtopic probability``: the
   probability of each intent (subtopic) of a topic; a topic not listed has uniform
   probabilities over its intents (:meth:`IntentProbabilities.weights`).
+* intent types ``topic subtopic inf|nav`` (the fourth field of NTCIREVAL's DINprob files):
+  informational or navigational intents, for the intent-type-sensitive measures
+  (DIN-nDCG, P+Q); an intent not listed is informational (:class:`IntentTypes`).
 
 Errors follow the TREC readers (:mod:`irscale.io.trec`): one :class:`InputFormatError`
 naming the file, the line and its text; :class:`EmptyInputError` for a file without data;
@@ -29,11 +32,21 @@ import pyarrow.compute as pc
 
 from ..core import arrow
 from ..errors import DuplicateError, InputFormatError
-from ._text import PathLike, check_int64, is_float, line_of_record, parse_columns, source_name
+from ._text import (
+    PathLike,
+    check_int64,
+    is_float,
+    iter_lines,
+    line_of_record,
+    parse_columns,
+    source_name,
+)
 from .trec import _check_source
 
 DIVERSITY_FIELDS = ("topic", "subtopic", "docno", "judgment")
 IPROB_FIELDS = ("topic", "subtopic", "probability")
+ITYPE_FIELDS = ("topic", "subtopic", "type")
+INTENT_TYPES = ("inf", "nav")
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,6 +177,9 @@ class IntentProbabilities:
 
     probabilities: Mapping[str, Mapping[str, float]]
     source: str = "<intent probabilities>"
+    #: ``(topic, subtopic)`` → (line number, line text) in the file, for error messages.
+    where: Mapping[tuple[str, str], tuple[int, str]] = field(default_factory=dict,
+                                                             repr=False, compare=False)
 
     def weights(self, topic: str, subtopics: list[str]) -> np.ndarray:
         """The probabilities of ``subtopics`` of ``topic`` (uniform when not listed; an
@@ -210,7 +226,69 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
     for t, s, p in zip(table["topic"].to_pylist(), table["subtopic"].to_pylist(),
                        probability.tolist(), strict=True):
         out.setdefault(t, {})[s] = p
-    return IntentProbabilities(out, name)
+    return IntentProbabilities(out, name, _line_index(raw(), table))
+
+
+def _line_index(data: bytes, table: pa.Table) -> dict[tuple[str, str], tuple[int, str]]:
+    """``(topic, subtopic)`` → (line number, text) of every record (small files only)."""
+    lines = [(number, text) for number, text in iter_lines(data) if text.strip()]
+    return {(t, s): lines[row] for row, (t, s) in enumerate(zip(
+        table["topic"].to_pylist(), table["subtopic"].to_pylist(), strict=True))}
+
+
+@dataclass(frozen=True)
+class IntentTypes:
+    """Intent types per topic: ``{topic: {subtopic: "inf" | "nav"}}`` (informational or
+    navigational, Sakai WWW 2012; seed 001 §3.1). An intent not listed is informational."""
+
+    types: Mapping[str, Mapping[str, str]]
+    source: str = "<intent types>"
+    #: ``(topic, subtopic)`` → (line number, line text) in the file, for error messages.
+    where: Mapping[tuple[str, str], tuple[int, str]] = field(default_factory=dict,
+                                                             repr=False, compare=False)
+
+    def navigational(self, topic: str, subtopics: list[str]) -> np.ndarray:
+        """Per intent of ``subtopics``: True when it is navigational."""
+        given = self.types.get(topic, {})
+        return np.array([given.get(s, "inf") == "nav" for s in subtopics], dtype=bool)
+
+
+def _check_type(text: str) -> str | None:
+    return None if text in INTENT_TYPES else "must be inf or nav"
+
+
+def read_intent_types(source: PathLike | io.IOBase | bytes) -> IntentTypes:
+    """Read intent types ``topic subtopic inf|nav`` (one line per intent; an intent not
+    listed is informational).
+
+    Raises :class:`InputFormatError` naming the file, the line and its text for a line
+    without three fields or a type other than ``inf`` / ``nav``, and
+    :class:`DuplicateError` for an intent given twice.
+
+    Examples
+    --------
+    >>> t = read_intent_types(b"1 1 nav\\n1 2 inf\\n")
+    >>> t.navigational("1", ["1", "2", "3"]).tolist()
+    [True, False, False]
+    """
+    source = _check_source(source, "read_intent_types")
+    name = source_name(source)
+    table, raw = parse_columns(
+        source, ITYPE_FIELDS,
+        {"topic": pa.string(), "subtopic": pa.string(), "type": pa.string()},
+        ITYPE_FIELDS, {2: _check_type}, "intent types")
+    kinds = table["type"].to_pylist()
+    bad = [row for row, kind in enumerate(kinds) if kind not in INTENT_TYPES]
+    if bad:
+        line, text = line_of_record(raw(), bad[0])
+        raise InputFormatError("type must be inf or nav", source=name, line=line, text=text)
+    _check_duplicates((table["topic"], table["subtopic"]), name,
+                      lambda row: line_of_record(raw(), row), "given twice")
+    out: dict[str, dict[str, str]] = {}
+    for t, s, kind in zip(table["topic"].to_pylist(), table["subtopic"].to_pylist(), kinds,
+                          strict=True):
+        out.setdefault(t, {})[s] = kind
+    return IntentTypes(out, name, _line_index(raw(), table))
 
 
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")

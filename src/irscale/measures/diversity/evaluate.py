@@ -19,9 +19,17 @@ import numpy as np
 
 from ...core.inputs import Run
 from ...errors import MeasureError, ParameterError
-from ...io.diversity import DiversityQrels, read_diversity_qrels
+from ...io.diversity import (
+    DiversityQrels,
+    IntentProbabilities,
+    IntentTypes,
+    read_diversity_qrels,
+    read_intent_probabilities,
+    read_intent_types,
+)
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
-from .rankings import DiversityIndex, id_sort_key, ideal_rankings, judge_runs
+from .context import diversity_context
+from .rankings import DiversityIndex, id_sort_key, judge_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.scorematrix import ScoreMatrix
@@ -161,6 +169,8 @@ def evaluate_diversity(
     traditional: bool | None = None,
     complete: bool = False,
     max_docs: int | None = None,
+    intent_probabilities: Any = None,
+    intent_types: Any = None,
 ) -> DiversityEvaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
@@ -181,6 +191,14 @@ def evaluate_diversity(
         ndeval's ``-c``: average over every qrels topic.
     max_docs : int, optional
         ndeval's ``-M``: evaluate the first ``max_docs`` documents of each ranking.
+    intent_probabilities : IntentProbabilities or path, optional
+        Pr(i|q) of each intent (NTCIR's Iprob format ``topic subtopic probability``,
+        :func:`~irscale.io.diversity.read_intent_probabilities`) for NTCIREVAL's families;
+        default uniform over each topic's intents with a relevant document
+        (:mod:`~irscale.measures.diversity.context`). ndeval's measures do not use them.
+    intent_types : IntentTypes or path, optional
+        ``topic subtopic inf|nav`` (:func:`~irscale.io.diversity.read_intent_types`) for
+        DIN-nDCG and P+Q; default every intent informational.
 
     Examples
     --------
@@ -215,20 +233,17 @@ def evaluate_diversity(
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
                           stacklevel=2)
-    ideals: dict[float, Any] = {}
+    ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
+                            _read(intent_types, read_intent_types))
     values: dict[str, np.ndarray] = {}
     labels: list[str] = []
     for request in requests:
         if request.label in values:
             continue
-        alpha = request.params.get("alpha", 0.5) if "alpha" in request.params else 0.5
-        if alpha not in ideals:
-            ideals[alpha] = ideal_rankings(index, alpha)
         family = DIVERSITY_REGISTRY[request.family]
         with np.errstate(divide="ignore", invalid="ignore"):
             values[request.label] = np.asarray(
-                family.kernel(dr, ideals[alpha], request.params, request.cutoff),
-                dtype=np.float64)
+                family.kernel(ctx, request.params, request.cutoff), dtype=np.float64)
         labels.append(request.label)
     names = tuple(run.name for run in run_list)
     runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
@@ -236,6 +251,13 @@ def evaluate_diversity(
                                ranking_run=run_of, ranking_topic=tuple(topic_ids),
                                judged=judged, n_qrels_topics=len(index.topics),
                                complete=bool(complete))
+
+
+def _read(source: Any, reader: Any) -> Any:
+    """``source`` read with ``reader`` unless already read (``None`` stays ``None``)."""
+    if source is None or isinstance(source, (IntentProbabilities, IntentTypes)):
+        return source
+    return reader(source)
 
 
 def _as_runs(runs: Any) -> list[Run]:

@@ -49,7 +49,8 @@ class DiversityRankings:
     ``ranking_topic`` indexes :attr:`topics` (−1: a topic the qrels do not judge);
     ``n_intents[t]`` is the number of intents of topic ``t`` with a relevant document
     (ndeval's ``actualSubtopics``) and ``nrel_sub[t, j]`` the relevant documents of
-    intent ``j``.
+    intent ``j``. ``entry_level`` (when known: runs judged by :func:`judge_runs`) is the
+    graded level of each entry's document for its intent, as the qrels give it (≥ 1).
     """
 
     lengths: np.ndarray
@@ -61,6 +62,7 @@ class DiversityRankings:
     n_intents: np.ndarray
     nrel_sub: np.ndarray
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    entry_level: np.ndarray | None = None
 
     @property
     def n_rankings(self) -> int:
@@ -89,7 +91,11 @@ class DiversityIndex:
 
     ``rel_topic``, ``rel_docno`` and ``rel_mask`` list the (topic, document) pairs relevant
     to at least one intent (judgment ≥ ``level``) with their intents as a boolean matrix
-    (one column per intent index); ``docno_order`` ranks ``rel_docno`` by byte order.
+    (one column per intent index) and their graded levels as an integer matrix
+    ``rel_level`` (the judgment as read where relevant, 0 elsewhere). ``degrees`` are the
+    distinct judged levels ≥ 0 (ascending) and ``level_counts[t, j, g]`` the documents of
+    topic ``t`` judged ``degrees[g]`` for intent ``j``: the per-intent recall base by level
+    (documents judged below 0 are not counted).
     """
 
     topics: tuple[str, ...]
@@ -100,6 +106,9 @@ class DiversityIndex:
     n_intents: np.ndarray
     nrel_sub: np.ndarray
     source: str
+    rel_level: np.ndarray
+    degrees: np.ndarray
+    level_counts: np.ndarray
 
     @classmethod
     def of(cls, qrels: DiversityQrels, level: int = 1) -> DiversityIndex:
@@ -132,13 +141,19 @@ class DiversityIndex:
         unique_key, inverse = np.unique(key, return_inverse=True)
         mask = np.zeros((len(unique_key), width), dtype=bool)
         mask[inverse, r_sub] = True
+        rel_level = np.zeros((len(unique_key), width), dtype=np.int64)
+        rel_level[inverse.ravel(), r_sub] = qrels.judgment[rows]
         rel_topic = unique_key // max(len(doc_dict), 1)
         rel_docno = doc_dict.take(arrow.array(unique_key % max(len(doc_dict), 1)))
         nrel_sub = np.zeros((len(topics), width), dtype=np.int64)
         np.add.at(nrel_sub, (r_topic, r_sub), 1)
         n_intents = (nrel_sub > 0).sum(axis=1)
+        judged = np.flatnonzero(qrels.judgment >= 0)
+        degrees, degree_code = np.unique(qrels.judgment[judged], return_inverse=True)
+        level_counts = np.zeros((len(topics), width, len(degrees)), dtype=np.int64)
+        np.add.at(level_counts, (topic_code[judged], sub_index[judged], degree_code.ravel()), 1)
         return cls(topics, subtopics, rel_topic, rel_docno, mask, n_intents, nrel_sub,
-                   qrels.source)
+                   qrels.source, rel_level, degrees.astype(np.int64), level_counts)
 
 
 def _encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
@@ -324,7 +339,8 @@ def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
         lengths=lengths[ranking_order], ranking_topic=qrels_topic[block_topic][ranking_order],
         entry_ranking=ranking[entry_order], entry_rank=rank[entry_order],
         entry_subtopic=s_idx[entry_order],
-        topics=index.topics, n_intents=index.n_intents, nrel_sub=index.nrel_sub)
+        topics=index.topics, n_intents=index.n_intents, nrel_sub=index.nrel_sub,
+        entry_level=index.rel_level[rel[r_idx], s_idx][entry_order])
     topic_ids = [names[t] for t in block_topic[ranking_order].tolist()]
     return dr, block_run[ranking_order], topic_ids
 

@@ -1,0 +1,223 @@
+"""What a diversity kernel sees: the run's rankings judged per intent, and the intents.
+
+Every registered diversity family is a kernel ``kernel(ctx, params, k)``
+(:data:`~irscale.measures.diversity.DiversityKernel`) over one :class:`DiversityContext`,
+built once per evaluation by :func:`diversity_context`. The context is the extension point
+of the intent-aware families (NTCIREVAL's D-measures here; intent-aware ``IA(<measure>)``,
+D-U / U-IA and risk-sensitive evaluation plug in alike). It carries:
+
+* ``run`` — the :class:`~.rankings.DiversityRankings` batch (relevant entries
+  ``(rank, intent)`` with their graded levels ``entry_level``);
+* ``index`` — the :class:`~.rankings.DiversityIndex` of the qrels (relevant documents with
+  their per-intent levels ``rel_level``, per-intent recall base by level
+  ``level_counts``);
+* ``weights[t, j]`` — the intent probability Pr(j|q) of intent ``j`` of qrels topic ``t``;
+* ``navigational[t, j]`` — True for a navigational intent (DIN-measures, P+Q);
+* :meth:`DiversityContext.ideal` — ndeval's greedy ideal ranking for an α (memoised);
+* :meth:`DiversityContext.intent_rankings` — one catalogue
+  :class:`~irscale.core.judged.JudgedRankings` ranking per (ranking, intent), judged with
+  that intent's graded levels, so that any one-degree measure of the catalogue runs per
+  intent (P+Q's Q and P⁺; ``IA(<measure>)``).
+
+**The topic's intents** are, as in NTCIREVAL (whose intent-probability files must list
+intents that each have a relevant document) and ndeval (``actualSubtopics``), the intents
+with at least one relevant document (judgment ≥ 1). Without probabilities they are
+equally likely (Pr = 1/S); a probability file must list, for each topic it names, exactly
+these intents with probabilities summing to 1 within :data:`PROBABILITY_TOLERANCE`
+(NTCIREVAL uses them as given, without renormalising); a topic it does not name gets
+uniform probabilities. Intent types default to informational.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core.judged import NONPOOL, JudgedRankings
+from ...errors import InputFormatError
+from ...io.diversity import IntentProbabilities, IntentTypes
+from .rankings import DiversityIndex, DiversityRankings, ideal_rankings
+
+#: Largest accepted |Σ_j Pr(j|q) − 1| of a topic of an intent-probability file: files
+#: print probabilities with a few decimals (seven intents at 4 decimals are off by up to
+#: 3.5e-4), so a looser tolerance than rounding of doubles is needed.
+PROBABILITY_TOLERANCE = 1e-3
+
+
+@dataclass(frozen=True, eq=False)
+class DiversityContext:
+    """A run batch judged per intent plus the topics' intent structure (see the module
+    documentation). Arrays indexed ``[t, j]`` are over qrels topics ``t`` and intent
+    indexes ``j`` of :attr:`DiversityIndex.subtopics`."""
+
+    run: DiversityRankings
+    index: DiversityIndex
+    weights: np.ndarray
+    navigational: np.ndarray
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def memo(self, key: str, compute):
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+    def ideal(self, alpha: float) -> DiversityRankings:
+        """ndeval's greedy ideal rankings of every qrels topic for ``alpha`` (memoised)."""
+        return self.memo(f"ideal:{alpha!r}", lambda: ideal_rankings(self.index, alpha))
+
+    def ranking_weights(self) -> np.ndarray:
+        """Per ranking, the weights of its topic's intents (zeros for a topic the qrels
+        do not judge): shape ``(n_rankings, width)``."""
+        def compute():
+            out = np.zeros((self.run.n_rankings, self.weights.shape[1]))
+            judged = self.run.ranking_topic >= 0
+            out[judged] = self.weights[self.run.ranking_topic[judged]]
+            return out
+        return self.memo("ranking_weights", compute)
+
+    def entry_weights(self) -> np.ndarray:
+        """Per relevant entry of :attr:`run`: Pr(j|q) of its intent."""
+        dr = self.run
+        return self.memo("entry_weights", lambda: self.weights[
+            dr.ranking_topic[dr.entry_ranking], dr.entry_subtopic])
+
+    def entry_navigational(self) -> np.ndarray:
+        """Per relevant entry of :attr:`run`: True when its intent is navigational."""
+        dr = self.run
+        return self.navigational[dr.ranking_topic[dr.entry_ranking], dr.entry_subtopic]
+
+    def intent_rankings(self, *, keep_length: bool = False) -> IntentRankings:
+        """One catalogue ranking per (ranking, intent with a relevant document), judged by
+        that intent's graded levels (:class:`IntentRankings`); memoised.
+
+        A document relevant to the intent holds its level; every other document is
+        ``NONPOOL`` (the batch keeps relevant entries only: a document judged 0 for the
+        intent is not told apart from an unjudged one, which no measure of Q's family
+        reads), while ``rel_levels`` holds the intent's recall base by level, judged-0
+        documents included. Rankings end at their last relevant document unless
+        ``keep_length`` (measures reading the ranking's length, such as P@k beyond it or
+        num_ret, need it; memory grows with the rankings' lengths times the intents).
+        """
+        return self.memo(f"intent_rankings:{keep_length}",
+                         lambda: _intent_rankings(self, keep_length))
+
+
+@dataclass(frozen=True, eq=False)
+class IntentRankings:
+    """Per-intent rankings: ``batch`` ranking ``p`` is ranking ``ranking[p]`` of the run
+    judged for intent ``intent[p]``, weighted ``weight[p]`` (= Pr(intent|q)); pairs come
+    ranking by ranking, intents in index order."""
+
+    batch: JudgedRankings
+    ranking: np.ndarray
+    intent: np.ndarray
+    weight: np.ndarray
+    navigational: np.ndarray
+
+    def combine(self, values: np.ndarray, n_rankings: int) -> np.ndarray:
+        """Per ranking: Σ_j Pr(j|q)·values[pair (ranking, j)] (added in intent order)."""
+        return np.bincount(self.ranking, weights=self.weight * values, minlength=n_rankings)
+
+
+def _intent_rankings(ctx: DiversityContext, keep_length: bool) -> IntentRankings:
+    dr, index = ctx.run, ctx.index
+    width = index.nrel_sub.shape[1]
+    has = np.zeros((dr.n_rankings, width), dtype=bool)
+    judged = dr.ranking_topic >= 0
+    has[judged] = index.nrel_sub[dr.ranking_topic[judged]] > 0
+    pair_of = (np.cumsum(has.ravel()) - 1).reshape(has.shape)
+    ranking, intent = np.nonzero(has)
+    n_pairs = len(ranking)
+    entry_pair = pair_of[dr.entry_ranking, dr.entry_subtopic]
+    if keep_length:
+        lengths = dr.lengths[ranking].astype(np.int64)
+    else:
+        lengths = np.zeros(n_pairs, dtype=np.int64)
+        np.maximum.at(lengths, entry_pair, dr.entry_rank)
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    rel = np.full(int(offsets[-1]), NONPOOL, dtype=np.int64)
+    level = dr.entry_level if dr.entry_level is not None else np.ones(len(entry_pair), np.int64)
+    rel[offsets[entry_pair] + dr.entry_rank - 1] = level
+    topic = dr.ranking_topic[ranking]
+    batch = JudgedRankings(
+        rel=rel, offsets=offsets, rel_levels=index.level_counts[topic, intent],
+        ranking_topic=topic, ranking_run=np.zeros(n_pairs, dtype=np.int64),
+        topics=index.topics, runs=("run",), degrees=index.degrees)
+    return IntentRankings(batch, ranking, intent, ctx.weights[topic, intent],
+                          ctx.navigational[topic, intent])
+
+
+def diversity_context(index: DiversityIndex, run: DiversityRankings,
+                      probabilities: IntentProbabilities | None = None,
+                      types: IntentTypes | None = None) -> DiversityContext:
+    """The :class:`DiversityContext` of ``run`` against ``index``, with intent
+    probabilities and types checked against the qrels (see the module documentation).
+
+    Raises
+    ------
+    InputFormatError
+        A topic or intent the qrels do not have, an intent with a probability but no
+        relevant document, a relevant intent missing from a topic the file lists, or a
+        topic whose probabilities do not sum to 1 (± :data:`PROBABILITY_TOLERANCE`),
+        naming the file and the line.
+    """
+    width = index.nrel_sub.shape[1]
+    relevant = index.nrel_sub > 0
+    counts = relevant.sum(axis=1)
+    weights = np.where(relevant, 1.0 / np.maximum(counts, 1)[:, None], 0.0)
+    navigational = np.zeros((len(index.topics), width), dtype=bool)
+    position = {topic: t for t, topic in enumerate(index.topics)}
+    if probabilities is not None:
+        for topic, given in probabilities.probabilities.items():
+            t = _topic_of(position, topic, given, probabilities, index)
+            _check_known(given, index.subtopics[t], probabilities, topic, index)
+            row = np.zeros(width)
+            for j, subtopic in enumerate(index.subtopics[t]):
+                if subtopic in given:
+                    row[j] = given[subtopic]
+                    if not relevant[t, j]:
+                        _refuse(probabilities, topic, subtopic,
+                                f"intent {subtopic} of topic {topic} has no relevant "
+                                f"document in {index.source} (NTCIREVAL requires one for "
+                                "every intent it is given a probability for)")
+                elif relevant[t, j]:
+                    _refuse(probabilities, topic, next(iter(given)),
+                            f"topic {topic}: intent {subtopic} has relevant documents in "
+                            f"{index.source} but no probability (list every intent of "
+                            "the topic)")
+            total = float(sum(given.values()))
+            if abs(total - 1.0) > PROBABILITY_TOLERANCE:
+                _refuse(probabilities, topic, next(iter(given)),
+                        f"the probabilities of topic {topic} sum to {total:.6g}, not 1 "
+                        f"(tolerance {PROBABILITY_TOLERANCE:g})")
+            weights[t] = row
+    if types is not None:
+        for topic, given in types.types.items():
+            t = _topic_of(position, topic, given, types, index)
+            _check_known(given, index.subtopics[t], types, topic, index)
+            navigational[t] = types.navigational(topic, list(index.subtopics[t]))
+    return DiversityContext(run=run, index=index, weights=weights,
+                            navigational=navigational)
+
+
+def _refuse(source: IntentProbabilities | IntentTypes, topic: str, subtopic: str,
+            message: str) -> None:
+    line, text = source.where.get((topic, subtopic), (None, None))
+    raise InputFormatError(message, source=source.source, line=line, text=text)
+
+
+def _topic_of(position: dict[str, int], topic: str, given, source, index) -> int:
+    if topic not in position:
+        _refuse(source, topic, next(iter(given)),
+                f"topic {topic} is not in the diversity qrels {index.source}")
+    return position[topic]
+
+
+def _check_known(given, subtopics, source, topic: str, index: DiversityIndex) -> None:
+    known = set(subtopics)
+    for subtopic in given:
+        if subtopic not in known:
+            _refuse(source, topic, subtopic, f"intent {subtopic} of topic {topic} is not "
+                    f"in the diversity qrels {index.source}")
