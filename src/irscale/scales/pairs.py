@@ -439,41 +439,52 @@ class PairTable:
     def bucket(self, lo, hi, *, counts: bool = True) -> Bucket:
         """The distinct values with ``lo ≤ value < hi`` (see the module documentation);
         ``counts=False`` skips the run counts (a plain sort, about twice as fast)."""
-        vals, mults, ids = [], [], []
+        slices = []
         for g in self.groups:
             start = np.searchsorted(g.b_val, lo - g.a_val, side="left")
-            stop = np.searchsorted(g.b_val, hi - g.a_val, side="left")
-            lengths = stop - start
-            total = int(lengths.sum())
+            lengths = np.searchsorted(g.b_val, hi - g.a_val, side="left") - start
+            slices.append((g, start, lengths, int(lengths.sum())))
+        pairs = sum(total for *_, total in slices)
+        dtype = np.int64 if self.is_int else np.float64
+        if pairs == 0:
+            return Bucket(lo, hi, np.zeros(0, dtype=dtype), np.zeros(0, dtype=np.int64), 0)
+        weigh = counts or self.mode in ("ids", "tolerance")
+        # filled in place, group after group (no per-group arrays to concatenate)
+        values = np.empty(pairs, dtype=dtype)
+        mult = np.empty(pairs if weigh else 0, dtype=np.int64)
+        pid = np.empty(pairs if self.mode == "ids" else 0, dtype=np.int64)
+        at = 0
+        for g, start, lengths, total in slices:
             if total == 0:
                 continue
-            ai = np.repeat(np.arange(len(g.a_val)), lengths)
+            out = slice(at, at + total)
+            at += total
             bj = ranges(start, lengths)
-            vals.append(g.a_val[ai] + g.b_val[bj])
-            mults.append(g.a_mult[ai] * g.b_mult[bj])
+            np.add(np.repeat(g.a_val, lengths), g.b_val[bj], out=values[out])
+            if weigh:
+                np.multiply(np.repeat(g.a_mult, lengths), g.b_mult[bj], out=mult[out])
             if self.mode == "ids":
                 assert self.a_id is not None and self.b_id is not None
                 assert g.a_ref is not None and g.b_ref is not None
-                ids.append(self.a_id[g.a_ref[ai]] * self.n_b_ids + self.b_id[g.b_ref[bj]])
-        if not vals:
-            empty = np.zeros(0, dtype=np.int64 if self.is_int else np.float64)
-            return Bucket(lo, hi, empty, np.zeros(0, dtype=np.int64), 0)
-        values = np.concatenate(vals)
-        pairs = len(values)
+                pid[out] = (np.repeat(self.a_id[g.a_ref], lengths) * self.n_b_ids
+                            + self.b_id[g.b_ref[bj]])
         if not counts and self.mode in ("int", "distinct"):
-            values.sort(kind="stable")  # timsort merges the sorted per-a runs
+            # numpy's default sort (SIMD quicksort where the CPU has it) is about 8 times
+            # faster than the stable timsort here, and equal values are merged anyway
+            values.sort()
             if self.mode == "int":
-                values = values[np.concatenate(([True], values[1:] != values[:-1]))]
+                new = np.empty(pairs, dtype=bool)
+                new[0] = True
+                np.not_equal(values[1:], values[:-1], out=new[1:])
+                values = values[new]
             return Bucket(lo, hi, values, np.zeros(0, dtype=np.int64), pairs)
-        mult = np.concatenate(mults)
         if self.mode == "ids":
-            pid = np.concatenate(ids)
-            order = np.argsort(pid, kind="stable")
+            order = np.argsort(pid)  # equal identities share their value: any order
             pid = pid[order]
             starts = np.flatnonzero(np.concatenate(([True], pid[1:] != pid[:-1])))
             values = values[order][starts]
             mult = np.add.reduceat(mult[order], starts)
-        order = np.argsort(values, kind="stable")
+        order = np.argsort(values)  # equal values are merged below: any order
         values, mult = values[order], mult[order]
         if self.mode in ("int", "tolerance"):
             if self.mode == "int":
