@@ -290,6 +290,8 @@ def evaluate(
     ties: TiePolicy = "trec_eval",
     labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
+    intent_probabilities: Any = None,
+    intent_types: Any = None,
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -336,6 +338,10 @@ def evaluate(
         (see :func:`irscale.io.labels.read_labels`).
     allow_empty : bool, default False
         Evaluate a run that has no topic in common with the qrels instead of raising.
+    intent_probabilities, intent_types : path or object, optional
+        Diversity measures only (NTCIREVAL's family): intent probabilities
+        ``topic subtopic probability`` and intent types ``topic subtopic inf|nav``
+        (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`).
 
     Returns
     -------
@@ -387,11 +393,15 @@ def evaluate(
     """
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
+        intent_probabilities=intent_probabilities, intent_types=intent_types,
         not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
                         "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
                         "ties": ties != "trec_eval", "labels": bool(labels)})
     if diversity is not None:
         return diversity
+    if intent_probabilities is not None or intent_types is not None:
+        raise ParameterError("intent_probabilities= and intent_types= apply to diversity "
+                             "measures only (I-rec@10, D#-nDCG@10, P+Q ...)")
     if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
     for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):

@@ -71,6 +71,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
+    parser.add_argument("--intent-probs", default=None, metavar="FILE",
+                        help="diversity: intent probabilities 'topic subtopic probability' "
+                        "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
+                        "topic's intents with a relevant document)")
+    parser.add_argument("--intent-types", default=None, metavar="FILE",
+                        help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
+                        "and P+Q (default: every intent informational)")
     parser.add_argument("--format", choices=(*FORMATS, "latex", "ndeval"), default="trec",
                         dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "
@@ -97,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
 
     if wants_diversity(args):
         return run_diversity(args)
+    for option, value in (("--intent-probs", args.intent_probs),
+                          ("--intent-types", args.intent_types)):
+        if value is not None:
+            raise ParameterError(f"{option} applies to diversity measures only (I-rec@10, "
+                                 "D#-nDCG@10, P+Q ...)")
     _check_latex_options(args)
     labels = _label_files(args.labels)
     evaluation = evaluate(

@@ -8,6 +8,8 @@ qrels ``topic subtopic docno judgment`` when every requested measure is a divers
 ``--format ndeval`` prints ndeval's CSV (one block per run); ``trec`` prints
 ``measure<TAB>topic<TAB>value`` lines (``-q`` for topics, ``all`` for the mean) and ``csv``
 a ``run,topic,measure,value`` table. ``-c`` is ndeval's ``-c`` and ``-M`` its ``-M``.
+NTCIREVAL's family (``-m "I-rec@10 D#-nDCG@10 P+Q#@10"``) reads ``--intent-probs FILE``
+(``topic subtopic probability``) and ``--intent-types FILE`` (``topic subtopic inf|nav``).
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ def run_diversity(args: argparse.Namespace) -> int:
                              "its amean row)")
     evaluation = evaluate_diversity(
         args.qrels, named_runs(args.runs, args.names, keep_rank=True),
-        args.measures or ["ndeval"], complete=args.complete, max_docs=args.max_retrieved)
+        args.measures or ["ndeval"], complete=args.complete, max_docs=args.max_retrieved,
+        intent_probabilities=args.intent_probs, intent_types=args.intent_types)
     if args.fmt == "ndeval":
         text = evaluation.to_ndeval()
     else:

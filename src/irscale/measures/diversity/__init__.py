@@ -195,7 +195,8 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
         ...
     irscale.errors.MeasureError: measure 'alpha-nDCG': bad value '2' for alpha: must be ≤ 1.0
     """
-    items = names.split() if isinstance(names, str) else list(names)
+    items = [part for name in ([names] if isinstance(names, str) else names)
+             for part in str(name).split()]
     if not items:
         raise MeasureError("no measure requested")
     out: list[DiversityRequest] = []
