@@ -124,7 +124,10 @@ def summarize(sc: Scale, *, stream: bool = True, wide: float = 2.0,
     n = sc.n_distinct
     stats: dict[str, Any] = {}
     if stream:
-        stats = _stream_stats(sc, lo, hi, n, wide)
+        pass_stats = StreamStats(lo, hi, n, wide)
+        for values, counts in sc.iter_values():
+            pass_stats.add(values, counts)
+        stats = pass_stats.result()
     unused_top = 1.0 - hi if sc.measure.kind in NORMALISED else None
     props = order_properties(sc, **order_options) if orders else {}
     return ImageSummary(
@@ -133,50 +136,71 @@ def summarize(sc: Scale, *, stream: bool = True, wide: float = 2.0,
         min_value=lo, max_value=hi, unused_top=unused_top, orders=props, **stats)
 
 
-def _stream_stats(sc: Scale, lo: float, hi: float, n: int, wide: float) -> dict[str, Any]:
-    span = hi - lo
-    step = span / (n - 1) if n > 1 else 0.0
-    tenth_edges = np.linspace(lo, hi, 11)
-    tenths = np.zeros(10, dtype=np.int64)
-    prev = None
-    min_gap, max_gap, total, total_sq, count = math.inf, 0.0, 0.0, 0.0, 0
-    largest = (lo, lo)
-    unused = 0.0
-    tied_values = tied_runs = max_tie = 0
-    for values, counts in sc.iter_values():
+class StreamStats:
+    """The statistics of a sorted image gathered chunk by chunk in one pass with bounded
+    memory (:func:`summarize`, :func:`irscale.scales.stream.write_image`): ties, gaps, the
+    largest gap, the range inside gaps of at least ``wide`` equi-spaced steps
+    ``(hi − lo)/(n − 1)`` and the share of the ``n`` distinct values per tenth of
+    ``[lo, hi]``. ``add`` takes the chunks in increasing order; ``rows`` counts the values."""
+
+    def __init__(self, lo: float, hi: float, n: int, wide: float = 2.0) -> None:
+        self.lo, self.hi, self.n = lo, hi, n
+        self.span = hi - lo
+        self.step = self.span / (n - 1) if n > 1 else 0.0
+        self.wide = wide
+        self.tenth_edges = np.linspace(lo, hi, 11)
+        self.tenths = np.zeros(10, dtype=np.int64)
+        self.prev: float | None = None
+        self.min_gap, self.max_gap, self.total, self.total_sq, self.count = \
+            math.inf, 0.0, 0.0, 0.0, 0
+        self.largest = (lo, lo)
+        self.unused = 0.0
+        self.tied_values = self.tied_runs = self.max_tie = 0
+        self.rows = 0
+
+    def add(self, values: np.ndarray, counts: np.ndarray) -> None:
+        """The next chunk: sorted distinct values above the previous chunk's, run counts."""
         if len(values) == 0:
-            continue
+            return
+        self.rows += len(values)
         counts = np.asarray(counts)
         multiple = counts > 1
-        tied_values += int(multiple.sum())
-        tied_runs += int(sum(int(c) for c in counts[multiple])) if counts.dtype == object \
-            else int(counts[multiple].sum())
-        max_tie = max(max_tie, int(counts.max()))
-        tenths += np.histogram(values, bins=tenth_edges)[0] if span > 0 else 0
-        joined = values if prev is None else np.concatenate(([prev], values))
+        self.tied_values += int(multiple.sum())
+        self.tied_runs += int(sum(int(c) for c in counts[multiple])) \
+            if counts.dtype == object else int(counts[multiple].sum())
+        self.max_tie = max(self.max_tie, int(counts.max()))
+        if self.span > 0:
+            self.tenths += np.histogram(values, bins=self.tenth_edges)[0]
+        joined = values if self.prev is None else np.concatenate(([self.prev], values))
         gaps = np.diff(joined)
         if len(gaps):
             k = int(np.argmax(gaps))
-            if gaps[k] > max_gap:
-                max_gap, largest = float(gaps[k]), (float(joined[k]), float(joined[k + 1]))
-            min_gap = min(min_gap, float(gaps.min()))
-            total += float(gaps.sum())
-            total_sq += float((gaps * gaps).sum())
-            count += len(gaps)
-            if step > 0:
-                unused += float(gaps[gaps >= wide * step].sum())
-        prev = values[-1]
-    mean = total / count if count else 0.0
-    var = max(total_sq / count - mean * mean, 0.0) if count else 0.0
-    return dict(
-        tied_values=tied_values, tied_runs=tied_runs, max_tie=max_tie,
-        min_gap=min_gap if count else 0.0, max_gap=max_gap, mean_gap=mean,
-        gap_cv=math.sqrt(var) / mean if mean > 0 else 0.0,
-        equi_spaced=(max_gap - (min_gap if count else 0.0)) <= EQUI_TOL * max(span, 1e-300),
-        largest_gap=largest, unused_fraction=unused / span if span > 0 else 0.0,
-        largest_gap_fraction=(largest[1] - largest[0]) / span if span > 0 else 0.0,
-        tenths=tuple(float(v) for v in tenths / max(n, 1)),
-    )
+            if gaps[k] > self.max_gap:
+                self.max_gap = float(gaps[k])
+                self.largest = (float(joined[k]), float(joined[k + 1]))
+            self.min_gap = min(self.min_gap, float(gaps.min()))
+            self.total += float(gaps.sum())
+            self.total_sq += float((gaps * gaps).sum())
+            self.count += len(gaps)
+            if self.step > 0:
+                self.unused += float(gaps[gaps >= self.wide * self.step].sum())
+        self.prev = float(values[-1])
+
+    def result(self) -> dict[str, Any]:
+        """The fields of :class:`ImageSummary` the pass fills."""
+        count, span, largest = self.count, self.span, self.largest
+        mean = self.total / count if count else 0.0
+        var = max(self.total_sq / count - mean * mean, 0.0) if count else 0.0
+        min_gap = self.min_gap if count else 0.0
+        return dict(
+            tied_values=self.tied_values, tied_runs=self.tied_runs, max_tie=self.max_tie,
+            min_gap=min_gap, max_gap=self.max_gap, mean_gap=mean,
+            gap_cv=math.sqrt(var) / mean if mean > 0 else 0.0,
+            equi_spaced=(self.max_gap - min_gap) <= EQUI_TOL * max(span, 1e-300),
+            largest_gap=largest, unused_fraction=self.unused / span if span > 0 else 0.0,
+            largest_gap_fraction=(largest[1] - largest[0]) / span if span > 0 else 0.0,
+            tenths=tuple(float(v) for v in self.tenths / max(self.n, 1)),
+        )
 
 
 # ====================================================================== orders

@@ -1,0 +1,293 @@
+"""The sorted image of a measure streamed to a file (Parquet or CSV) with bounded memory.
+
+:func:`write_image` writes one row per distinct value of ``M(REL^N)`` in increasing order::
+
+    value     the measure's value (float64, the image algorithm's own arithmetic)
+    phi       its rank on the interval scale, φ = |{x ∈ image : x ≤ value}| (seed 000
+              eq. 2: 1, 2, ..., |image|)
+    n_runs    the number of runs of the space with this value (its multiplicity; > 1 for
+              tied runs)
+
+Values are grouped exactly as the image algorithm groups them (exact integer or rational
+keys, or the documented tolerance, :attr:`Scale.exactness`): the rows are those of
+:meth:`Scale.iter_values`, never re-grouped by floating point here.
+
+**Bounded memory.** Nothing is materialised: for the meet-in-the-middle engines
+(:mod:`irscale.scales.pairs`) the image is generated directly in increasing order by
+partitioning the range of values into slices ``[lo, hi)``: for every partial value ``a``
+of one half, ``searchsorted`` gives the range of the other half's sorted partial values in
+``[lo − a, hi − a)``; the slice's pairs are gathered, sorted and de-duplicated, written and
+dropped before the next slice. A slice holds at most about :data:`SLICE_PAIRS` candidate
+pairs, fewer when ``max_memory`` (default half of the RAM) leaves less room beside the
+engine's own structures (:attr:`Scale.estimate`); no external merge is needed since the
+slices are disjoint and ordered. Other images (closed forms, the chunked enumeration)
+stream the chunks they already produce.
+
+**One pass.** The summary statistics of :func:`irscale.scales.diagnostics.summarize`
+(ties, gaps, largest gap, unused range, tenths) are gathered while writing
+(:class:`~irscale.scales.diagnostics.StreamStats`); where the number of distinct values is
+not known before (AP's integer keys, tolerance clusters) it is counted first by the
+engine's counting pass, which also indexes the slices.
+
+**Files.** The format follows the file name (``.parquet``/``.pq``: Parquet, zstd, values
+byte-stream-split and φ delta-encoded, about 3.5 bytes per value for nDCG@30; ``.csv``:
+``value,phi,n_runs`` with values written as Python's ``repr``, which reads back as the same
+float64). An existing file is refused unless ``force`` (``--force``); the output is written
+to a temporary file in the same folder and renamed only when complete (an interruption or
+a full disk leaves nothing under the name); a file the free disk space clearly cannot hold
+is refused before any work. The Parquet file's metadata holds the measure, N, levels, the
+space, the runs and distinct values, the algorithm and its exactness (keys ``irscale.*``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
+from .cost import format_size, max_memory_of
+from .diagnostics import StreamStats
+from .pairs import BUCKET_PAIRS, PairImage
+from .progress import Progress
+from .scale import Scale, ScaledImage
+
+ImageFormat = Literal["parquet", "csv"]
+#: File name endings and their formats.
+SUFFIXES: dict[str, ImageFormat] = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+#: Candidate pairs of a slice when memory allows (the engine's own bucket size).
+SLICE_PAIRS = BUCKET_PAIRS
+#: Smallest slice worth making: below it, the memory limit is refused instead.
+MIN_SLICE_PAIRS = 1 << 14
+#: Peak bytes per candidate pair of a slice: gathered values, multiplicities and indices,
+#: the sort order and sorted copies, the rows handed to the writer and its buffers
+#: (measured: about 150 bytes per pair for nDCG@30, docs/benchmarks-scales.md).
+BYTES_PER_SLICE_PAIR = 160
+#: Smallest bytes per row a file can take: used only to refuse a file that the free disk
+#: space certainly cannot hold (Parquet of nDCG@30: 3.5 bytes per row; CSV: ≥ 7 bytes).
+MIN_BYTES_PER_ROW: dict[ImageFormat, float] = {"parquet": 1.0, "csv": 7.0}
+
+
+@dataclass(frozen=True)
+class WrittenImage:
+    """What :func:`write_image` wrote: the file, its format, its rows (= the distinct
+    values), and the statistics of the pass (the fields of
+    :class:`~irscale.scales.diagnostics.ImageSummary` it fills: ties, gaps, unused range)."""
+
+    path: str
+    format: ImageFormat
+    rows: int
+    slice_pairs: int
+    stats: dict[str, Any]
+
+
+def image_format(path: str | os.PathLike[str], option: str = "path") -> ImageFormat:
+    """The format of an image file from its name (:data:`SUFFIXES`); ``ParameterError``
+    naming ``option`` for any other name."""
+    suffix = Path(os.fspath(path)).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ParameterError(
+            f"{option} {os.fspath(path)!r}: the image is written as Parquet (a name ending "
+            f"in .parquet or .pq) or CSV (.csv), got {suffix or 'no extension'!r} (--format "
+            "csv prints the CSV on standard output)")
+    return SUFFIXES[suffix]
+
+
+def slice_pairs(sc: Scale, max_memory: str | int | None = None) -> int:
+    """Candidate pairs per slice within ``max_memory`` (module documentation):
+    :data:`SLICE_PAIRS`, or fewer where the limit leaves less room beside the engine's
+    estimated memory; ``ParameterError`` naming ``--max-memory`` when even
+    :data:`MIN_SLICE_PAIRS` do not fit."""
+    limit = max_memory_of(max_memory)
+    held = sc.estimate.memory if sc.estimate is not None else 0
+    room = (limit - held) // BYTES_PER_SLICE_PAIR
+    if room < MIN_SLICE_PAIRS:
+        raise ParameterError(
+            f"writing the image of {sc.measure.label} needs about "
+            f"{format_size(held + MIN_SLICE_PAIRS * BYTES_PER_SLICE_PAIR)} (the engine's "
+            f"{format_size(held)} and slices of at least {MIN_SLICE_PAIRS:,} values): more "
+            f"than --max-memory/max_memory = {format_size(limit)}")
+    return int(min(SLICE_PAIRS, room))
+
+
+def sorted_slices(sc: Scale, pairs: int = SLICE_PAIRS
+                  ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The image's sorted distinct values and run counts, in increasing order; slices of
+    about ``pairs`` candidate pairs for the meet-in-the-middle engines (with their progress
+    bar), the image's own chunks otherwise."""
+    image, factor = sc.image, 1.0
+    if isinstance(image, ScaledImage):
+        factor = image.factor
+        image = image.inner
+    if isinstance(image, PairImage) and pairs != SLICE_PAIRS:
+        for bucket in image.table.iter_buckets(pairs):
+            yield factor * image.post(bucket.values), bucket.counts
+        return
+    yield from sc.iter_values()
+
+
+def _uses_pair_slices(sc: Scale) -> bool:
+    image = sc.image.inner if isinstance(sc.image, ScaledImage) else sc.image
+    return isinstance(image, PairImage)
+
+
+def check_disk(path: str | os.PathLike[str], rows: int, fmt: ImageFormat) -> None:
+    """Refuse (``ParameterError``) a file the free space of its folder cannot hold even at
+    :data:`MIN_BYTES_PER_ROW` bytes per row."""
+    folder = Path(output_target(path)).parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:  # the folder is checked by check_output; no figure, no refusal
+        return
+    need = rows * MIN_BYTES_PER_ROW[fmt]
+    if need > free:
+        raise ParameterError(
+            f"the image has {rows:,} distinct values: as {fmt} it needs more than "
+            f"{format_size(need)} and {os.fspath(folder)} has {format_size(free)} free")
+
+
+def write_image(sc: Scale, path: str | os.PathLike[str], *, fmt: ImageFormat | None = None,
+                force: bool = False, max_memory: str | int | None = None,
+                progress: bool = True, wide: float = 2.0) -> WrittenImage:
+    """Write the sorted image of ``sc`` (``value, phi, n_runs``) to ``path`` and return the
+    statistics of the pass (module documentation).
+
+    ``fmt``: ``"parquet"`` or ``"csv"`` (default: from the file name); ``force``: replace
+    an existing file; ``max_memory``: the memory limit the slices are sized to (bytes or
+    a size such as ``"2G"``; default half of the RAM); ``progress``: a progress bar with
+    the time left on standard error; ``wide``: the gap width (in equi-spaced steps) of the
+    unused range, as :func:`~irscale.scales.diagnostics.summarize`.
+
+    >>> import tempfile, pandas as pd
+    >>> from irscale.scales import scale
+    >>> folder = tempfile.mkdtemp()
+    >>> written = write_image(scale("DCG_b02", 4), f"{folder}/dcg.parquet", progress=False)
+    >>> written.rows, written.stats["tied_values"], written.stats["max_tie"]
+    (12, 4, 2)
+    >>> pd.read_parquet(f"{folder}/dcg.parquet").tail(2)
+          value  phi  n_runs
+    10  2.63093   11       1
+    11  3.13093   12       1
+    """
+    fmt = image_format(path) if fmt is None else fmt
+    if fmt not in ("parquet", "csv"):
+        raise ParameterError(f"fmt must be 'parquet' or 'csv', got {fmt!r}")
+    if is_stdio(path) and fmt != "csv":
+        raise ParameterError("a Parquet image is written to a file, not to standard output")
+    check_output(path, force=force, option="path")
+    pairs = slice_pairs(sc, max_memory)
+    n = sc.n_distinct
+    if not is_stdio(path):
+        check_disk(path, n, fmt)
+    lo, _, hi, _ = sc.image.extremes()
+    stats = StreamStats(lo, hi, n, wide)
+    meter = Progress(n, f"write {os.fspath(path)}",
+                     enabled=progress and not _uses_pair_slices(sc))
+
+    def rows(writer: _CsvRows | _ParquetRows) -> None:
+        with writer:
+            for values, counts in sorted_slices(sc, pairs):
+                writer.write(values, stats.rows + 1, counts)
+                stats.add(values, counts)
+                meter.update(len(values))
+            if stats.rows != n:  # pragma: no cover - the image's own contract
+                raise AssertionError(f"wrote {stats.rows} values of {n}")
+
+    try:
+        if is_stdio(path):
+            rows(_CsvRows(stream=sys.stdout))
+        else:
+            with atomic_path(path, force=force) as temporary:
+                try:
+                    rows(_ParquetRows(temporary, sc) if fmt == "parquet" else
+                         _CsvRows(temporary))
+                except OSError as error:
+                    raise access_error(error, path, "write") from None
+    finally:
+        meter.close()
+    return WrittenImage(os.fspath(path), fmt, stats.rows, pairs, stats.result())
+
+
+class _CsvRows:
+    """``value,phi,n_runs`` lines (values as ``repr``: the float64 reads back exactly) on a
+    text stream, or on a new file ``path``."""
+
+    def __init__(self, path: str | None = None, stream: IO[str] | None = None) -> None:
+        self.path, self.stream = path, stream
+
+    def __enter__(self) -> _CsvRows:
+        if self.path is not None:
+            self.stream = open(self.path, "w", encoding="utf-8", newline="")
+        assert self.stream is not None
+        self.stream.write("value,phi,n_runs\n")
+        return self
+
+    def write(self, values: np.ndarray, first: int, counts: np.ndarray) -> None:
+        assert self.stream is not None
+        phi = range(first, first + len(values))
+        self.stream.write("".join(map("{!r},{},{}\n".format, values.tolist(), phi,
+                                      np.asarray(counts).tolist())))
+
+    def __exit__(self, *exc: object) -> None:
+        if self.path is not None and self.stream is not None:
+            self.stream.close()
+
+
+def write_csv(sc: Scale, stream: IO[str]) -> None:
+    """The sorted image of ``sc`` as ``value,phi,n_runs`` lines on a text stream (the
+    rows of :func:`write_image`'s CSV files; ``irscale scale image --format csv``)."""
+    with _CsvRows(stream=stream) as rows:
+        first = 1
+        for values, counts in sc.iter_values():
+            rows.write(values, first, counts)
+            first += len(values)
+
+
+class _ParquetRows:
+    """Row groups of ``value`` (float64, byte-stream-split), ``phi`` (int64,
+    delta-encoded) and ``n_runs`` (int64; decimal digits as text when the space holds
+    2^63 runs or more), zstd-compressed, with the scale in the file's metadata."""
+
+    def __init__(self, path: str, sc: Scale) -> None:
+        import pyarrow as pa
+
+        self.path, self.pa = path, pa
+        self.huge = sc.n_runs >= 1 << 63
+        self.schema = pa.schema(
+            [("value", pa.float64()), ("phi", pa.int64()),
+             ("n_runs", pa.string() if self.huge else pa.int64())],
+            metadata={f"irscale.{k}": str(v) for k, v in (
+                ("measure", sc.measure.label), ("N", sc.N), ("levels", sc.levels),
+                ("space", sc.space.label()), ("n_runs", sc.n_runs),
+                ("n_distinct", sc.n_distinct), ("algorithm", sc.algorithm),
+                ("exactness", sc.exactness))})
+        self.writer: Any = None
+
+    def __enter__(self) -> _ParquetRows:
+        import pyarrow.parquet as pq
+
+        encodings = {"value": "BYTE_STREAM_SPLIT", "phi": "DELTA_BINARY_PACKED"}
+        if not self.huge:
+            encodings["n_runs"] = "DELTA_BINARY_PACKED"
+        self.writer = pq.ParquetWriter(self.path, self.schema, compression="zstd",
+                                       use_dictionary=["n_runs"] if self.huge else False,
+                                       column_encoding=encodings)
+        return self
+
+    def write(self, values: np.ndarray, first: int, counts: np.ndarray) -> None:
+        counts = np.asarray(counts)
+        runs = [str(int(c)) for c in counts] if self.huge else counts.astype(np.int64)
+        phi = np.arange(first, first + len(values), dtype=np.int64)
+        self.writer.write_table(self.pa.table(
+            {"value": np.asarray(values, dtype=np.float64), "phi": phi, "n_runs": runs},
+            schema=self.schema))
+
+    def __exit__(self, *exc: object) -> None:
+        self.writer.close()
