@@ -5,15 +5,15 @@ Every module under ``src/irscale`` is read as source (nothing is imported) and e
 methods, under ``if TYPE_CHECKING:``, relative or absolute. A module's layer is that of its
 top-level package (or top-level module) of ``irscale``:
 
-    errors < core < io < measures < evaluation, datasets < stats < scales < meta < cli
+    errors < core < io < measures < evaluation, datasets, text < stats < scales < meta < cli
 
 ``core`` holds the data model (inputs, judged rankings, score matrices), ``io`` reads and
 writes it, ``measures`` compute on judged rankings, ``evaluation`` (and ``datasets``, which
-evaluates bundled collections) runs measures over qrels and runs, ``stats`` tests score
-matrices, ``scales`` builds interval scales (using evaluation and stats), ``meta``
-evaluates measures and tests (using all of them), and ``cli`` is the command. Modules of
-one layer may import each other. ``irscale/__init__.py`` is exempt: it re-exports the
-public API lazily (PEP 562).
+evaluates bundled collections, and ``text``, which evaluates sessions and texts) runs
+measures over qrels and runs, ``stats`` tests score matrices, ``scales`` builds interval
+scales (using evaluation and stats), ``meta`` evaluates measures and tests (using all of
+them), and ``cli`` is the command. Modules of one layer may import each other.
+``irscale/__init__.py`` is exempt: it re-exports the public API lazily (PEP 562).
 
 A second rule (the design notes): no module imports a private (``_name``) module of
 another top-level package; a module used across packages is public.
@@ -35,10 +35,12 @@ LAYERS: dict[str, int] = {
     "io": 2,
     "measures": 3,
     "evaluation": 4,
+    "text": 4,
     "datasets": 4,
     "stats": 5,
     "scales": 6,
     "meta": 7,
+    "collections": 7,
     "cli": 8,
 }
 

@@ -1,0 +1,264 @@
+"""Readers of multi-query session runs, click logs and session → topic maps (issue 17).
+
+Formats (fields separated by any run of spaces or tabs; blank lines are ignored; plain or
+gzip-compressed; ``-`` reads standard input):
+
+* **session run** ``session query_no docno rank score runid``: the ranked list a system
+  returned for the ``query_no``-th query (1, 2, ... in the order the user issued them) of
+  session ``session``. ``rank`` (1, 2, ...) is the position at which the document was
+  shown, and it orders the list (a session log records what the user saw; ``score`` is
+  kept for reference only). A file holds one run: every line has the same ``runid``.
+  A (session, query_no, rank) or (session, query_no, docno) given twice is an error.
+* **click log** ``session query_no rank timestamp``: one line per click on the document
+  shown at ``rank`` for query ``query_no`` of ``session``; ``timestamp`` is any finite
+  number that orders the clicks of a session in time (seconds, milliseconds ...).
+* **session map** ``session topic``: the qrels topic of each session. Without one, a
+  session's id is its topic id (TREC Session track style: one information need, one id).
+
+Errors name the file, the 1-based line and its text (:mod:`irscale.errors`).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core import arrow
+from ..errors import DuplicateError, InputFormatError
+from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
+from .trec import _check_source
+
+SESSION_RUN_FIELDS = ("session", "query_no", "docno", "rank", "score", "runid")
+CLICK_FIELDS = ("session", "query_no", "rank", "timestamp")
+SESSION_MAP_FIELDS = ("session", "topic")
+
+
+def _check_positive(text: str) -> str | None:
+    if not is_int(text) or int(text) < 1:
+        return "is not a whole number ≥ 1"
+    return None
+
+
+def _check_finite(text: str) -> str | None:
+    if not is_float(text) or not math.isfinite(float(text)):
+        return "is not a finite number"
+    return None
+
+
+def _key(*columns: pa.ChunkedArray | np.ndarray) -> pa.ChunkedArray:
+    """One string per row joining ``columns`` (a separator no field can hold)."""
+    parts = [c if isinstance(c, pa.ChunkedArray) else
+             pa.chunked_array([pc.cast(arrow.array(c), pa.string())]) for c in columns]
+    return pc.binary_join_element_wise(*parts, arrow.scalar("\x1f"))
+
+
+def _first_repeat(key: pa.ChunkedArray) -> tuple[int, int] | None:
+    """(first row, repeating row) of the first key that occurs twice, or None."""
+    codes = np.asarray(pc.dictionary_encode(key.combine_chunks()).indices, dtype=np.int64)
+    present, first_rows = np.unique(codes, return_index=True)
+    if len(present) == len(codes):
+        return None
+    first = np.empty(int(present[-1]) + 1, dtype=np.int64)
+    first[present] = first_rows
+    repeats = np.flatnonzero(first[codes] != np.arange(len(codes)))
+    if not len(repeats):
+        return None
+    row = int(repeats[0])
+    return int(first[codes[row]]), row
+
+
+def _numbers(table: pa.Table, column: str) -> np.ndarray:
+    return arrow.to_numpy(table[column])
+
+
+def _whole_numbers(table: pa.Table, raw: Callable[[], bytes], name: str,
+                   *columns: str) -> list[np.ndarray]:
+    """The ``columns`` as int64 arrays, each value a whole number ≥ 1 (an
+    :class:`InputFormatError` naming the line otherwise)."""
+    out = []
+    for column in columns:
+        values = _numbers(table, column)
+        _check_values((values >= 1) & (values == np.floor(values)) & (values < 2**53),
+                      raw, name, f"{column} is not a whole number ≥ 1")
+        out.append(values.astype(np.int64))
+    return out
+
+
+def _check_values(valid: np.ndarray, raw: Callable[[], bytes], name: str,
+                  problem: str) -> None:
+    """An :class:`InputFormatError` naming the first row not ``valid``."""
+    bad = np.flatnonzero(~valid)
+    if len(bad):
+        line, text = line_of_record(raw(), int(bad[0]))
+        raise InputFormatError(f"{problem}", source=name, line=line, text=text)
+
+
+@dataclass(frozen=True, eq=False)
+class SessionRun:
+    """One run over multi-query sessions: a row per (session, query, shown document), in
+    file order (see the module documentation)."""
+
+    name: str
+    session: pa.ChunkedArray
+    query_no: np.ndarray
+    docno: pa.ChunkedArray
+    rank: np.ndarray
+    score: np.ndarray
+    source: str = "<session run>"
+
+    def __len__(self) -> int:
+        return len(self.rank)
+
+    @property
+    def sessions(self) -> list[str]:
+        """Distinct session ids, sorted by byte order."""
+        return sorted(pc.unique(self.session).to_pylist())
+
+    def to_frame(self):
+        """The rows as a DataFrame ``session, query_no, docno, rank, score``."""
+        import pandas as pd
+
+        return pd.DataFrame({"session": self.session.to_numpy(), "query_no": self.query_no,
+                             "docno": self.docno.to_numpy(), "rank": self.rank,
+                             "score": self.score})
+
+    def __repr__(self) -> str:
+        return (f"SessionRun({self.name!r}, {len(self.sessions)} sessions, {len(self)} "
+                f"results, source={self.source!r})")
+
+
+def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
+    """Read a session run ``session query_no docno rank score runid``.
+
+    Raises
+    ------
+    InputFormatError
+        A malformed line (not six fields, a query number or rank that is not a whole
+        number ≥ 1, a score that is not a finite number, a second run id in the file).
+    EmptyInputError
+        No data line.
+    DuplicateError
+        A rank, or a document, given twice for one query of a session.
+
+    Examples
+    --------
+    >>> run = read_session_run(b"s1 1 d1 1 2.0 sys\\ns1 2 d7 1 1.5 sys\\n")
+    >>> run
+    SessionRun('sys', 1 sessions, 2 results, source='<bytes>')
+    >>> run.query_no.tolist(), run.rank.tolist()
+    ([1, 2], [1, 1])
+    """
+    source = _check_source(source, "read_session_run")
+    name = source_name(source)
+    table, raw = parse_columns(
+        source, SESSION_RUN_FIELDS,
+        {"session": pa.string(), "query_no": pa.float64(), "docno": pa.string(),
+         "rank": pa.float64(), "score": pa.float64(), "runid": pa.string()},
+        SESSION_RUN_FIELDS, {1: _check_positive, 3: _check_positive, 4: _check_finite},
+        "session run")
+    query_no, rank = _whole_numbers(table, raw, name, "query_no", "rank")
+    score = _numbers(table, "score")
+    _check_values(np.isfinite(score), raw, name, "score is not a finite number")
+    runid = table["runid"]
+    first = runid[0].as_py()
+    other = arrow.to_numpy(pc.not_equal(runid, arrow.scalar(first)))
+    _check_values(~other, raw, name,
+                  f"a session run holds one run: run id {first!r} on its first line, "
+                  "another here")
+    session, docno = table["session"], table["docno"]
+    for what, key in (("rank", _key(session, query_no, rank)),
+                      ("document", _key(session, query_no, docno))):
+        repeat = _first_repeat(key)
+        if repeat is not None:
+            first_line, _ = line_of_record(raw(), repeat[0])
+            line, text = line_of_record(raw(), repeat[1])
+            raise DuplicateError(
+                f"{what} given twice for query {query_no[repeat[1]]} of session "
+                f"{session[repeat[1]].as_py()} (first on line {first_line})",
+                source=name, line=line, text=text)
+    return SessionRun(name=first, session=session, query_no=query_no, docno=docno,
+                      rank=rank, score=score, source=name)
+
+
+@dataclass(frozen=True, eq=False)
+class ClickLog:
+    """Clicks ``session query_no rank timestamp``, in file order."""
+
+    session: pa.ChunkedArray
+    query_no: np.ndarray
+    rank: np.ndarray
+    timestamp: np.ndarray
+    source: str = "<click log>"
+    #: The bytes read (for the line of a click named in an error), when read from a file.
+    raw: Callable[[], bytes] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.rank)
+
+    def line_of(self, row: int) -> tuple[int | None, str | None]:
+        """(1-based line, text) of click ``row``; ``(None, None)`` for clicks not read
+        from a file."""
+        if self.raw is None:
+            return None, None
+        return line_of_record(self.raw(), row)
+
+    def __repr__(self) -> str:
+        return f"ClickLog({len(self)} clicks, source={self.source!r})"
+
+
+def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
+    """Read a click log ``session query_no rank timestamp``.
+
+    A click repeated (same session, query, rank and timestamp) is a :class:`DuplicateError`;
+    the same document clicked again later is a second click.
+
+    >>> read_clicks(b"s1 1 4 10.0\\ns1 1 2 31.5\\n").rank.tolist()
+    [4, 2]
+    """
+    source = _check_source(source, "read_clicks")
+    name = source_name(source)
+    table, raw = parse_columns(
+        source, CLICK_FIELDS,
+        {"session": pa.string(), "query_no": pa.float64(), "rank": pa.float64(),
+         "timestamp": pa.float64()},
+        CLICK_FIELDS, {1: _check_positive, 2: _check_positive, 3: _check_finite},
+        "click log")
+    query_no, rank = _whole_numbers(table, raw, name, "query_no", "rank")
+    timestamp = _numbers(table, "timestamp")
+    _check_values(np.isfinite(timestamp), raw, name,
+                  "timestamp is not a finite number")
+    session = table["session"]
+    repeat = _first_repeat(_key(session, query_no, rank, timestamp))
+    if repeat is not None:
+        line, text = line_of_record(raw(), repeat[1])
+        first_line, _ = line_of_record(raw(), repeat[0])
+        raise DuplicateError(f"click given twice (first on line {first_line})",
+                             source=name, line=line, text=text)
+    return ClickLog(session=session, query_no=query_no, rank=rank, timestamp=timestamp,
+                    source=name, raw=raw)
+
+
+def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
+    """Read a session map ``session topic`` (a session listed twice is an error).
+
+    >>> read_session_map(b"s1 101\\ns2 101\\n")
+    {'s1': '101', 's2': '101'}
+    """
+    source = _check_source(source, "read_session_map")
+    name = source_name(source)
+    table, raw = parse_columns(source, SESSION_MAP_FIELDS,
+                               {"session": pa.string(), "topic": pa.string()},
+                               SESSION_MAP_FIELDS, {}, "session map")
+    repeat = _first_repeat(table["session"])
+    if repeat is not None:
+        line, text = line_of_record(raw(), repeat[1])
+        raise DuplicateError(f"session mapped twice (first on line "
+                             f"{line_of_record(raw(), repeat[0])[0]})",
+                             source=name, line=line, text=text)
+    return dict(zip(table["session"].to_pylist(), table["topic"].to_pylist(), strict=True))

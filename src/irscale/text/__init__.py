@@ -1,0 +1,14 @@
+"""Outputs that are not one ranked list (issue 17): multi-query sessions
+(:mod:`irscale.text.sessions`).
+
+The evaluation functions return the same :class:`~irscale.evaluation.Evaluation` as
+:func:`irscale.evaluate`, so their per-topic values become a
+:class:`~irscale.core.scorematrix.ScoreMatrix` (``.to_matrix()``) for the statistics and
+the meta-evaluation.
+"""
+
+from __future__ import annotations
+
+from .sessions import SESSION_MEASURES, evaluate_sessions
+
+__all__ = ["SESSION_MEASURES", "evaluate_sessions"]

@@ -1,0 +1,584 @@
+"""Multi-query sessions: session DCG and the session U-measure (seed 001 §3.2 eq. 35,
+§2.2 eq. 19–20, Fig. 8–9; issue 17).
+
+A session is the chronological sequence of the ranked lists a system returned for the
+queries a user issued for one information need (read by
+:func:`irscale.io.sessions.read_session_run`). Every (run, session) becomes one ranking of
+a :class:`~irscale.core.judged.JudgedRankings` batch: the *concatenated list* of its
+queries' lists (query 1's documents by rank, then query 2's ...), judged against the
+qrels of the session's topic, with per-document attributes ``qnum`` (query number),
+``qrank`` (the rank shown), ``qpos`` (position within its query's list) and ``doc`` (a
+document code). The batch's "topics" are the session ids, so the
+:class:`~irscale.evaluation.Evaluation` returned by :func:`evaluate_sessions` prints and
+analyses sessions as :func:`irscale.evaluate` does topics.
+
+Measures (names as in :func:`irscale.evaluate`, parameters in the name):
+
+* ``sDCG(bq=4,gain=linear)@k`` — session DCG (Järvelin et al. 2008, as formulated in seed
+  001 eq. 35)::
+
+      sDCG = Σ_r g(r) / (log_bq(qnum(r) + bq − 1) · log2(r + 1))
+
+  over the concatenated list of the first k documents of every query (every document
+  without @k), r its rank in that list. Duplicates are removed before ranks are counted
+  (the first occurrence of a document is kept, as a condensed list: seed 001 §3.2), so a
+  relevant document is rewarded once.
+* ``nsDCG(bq=4,gain=linear,norm=single)@k`` — sDCG divided by an ideal sDCG (0 when that
+  is 0). ``norm=single`` (the lecture's): the DCG of the topic's single ideal list (its
+  relevant documents by decreasing gain, all at query 1, discount log2(r + 1)), cut at
+  m·k documents for a session of m queries with @k, whole without. ``norm=jarvelin``
+  (Järvelin et al. 2008): the sDCG of m ideal lists concatenated — for each of the
+  session's queries, the topic's ideal list cut at k documents (without @k, at the
+  length of that query's list), duplicates allowed, discounted as eq. 35 with the
+  query's number.
+* ``U(L=132000,snippet=200,F=0.2,...)@k`` — U-measure (eq. 19–20) over the session's
+  trailtext, with the parameters of the catalogue's ``U``
+  (:mod:`irscale.measures.umeasure`). Without clicks (linear traversal, Fig. 5 extended
+  to sessions): the user reads the snippet of every document of the concatenated list
+  and, after the snippet of a relevant document, F of its text; a document shown again
+  in a later query costs its snippet but gains nothing. With a click log (Fig. 8–9): the
+  trailtext of :func:`click_u` — clicks in time order (non-linear traversal, Fig. 8
+  (g)–(h)) or in rank order (``click_order="rank"``: each list read down to its lowest
+  click, Fig. 8 (e)–(f)).
+
+A one-query session's ``sDCG`` equals the catalogue's ``DCG`` (gain linear, discount
+log2) of the same ranked list, and its ``nsDCG@k`` the catalogue's ``nDCG@k``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow.compute as pc
+
+from ..core import arrow
+from ..core.inputs import Qrels
+from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
+from ..core.labels import LabelTable, lookup
+from ..core.options import RELEVANCE_LEVEL, integer_option
+from ..core.qrels_index import QrelsIndex
+from ..core.segments import segment_cumsum, segment_scan
+from ..errors import InputError, MeasureError, ParameterError
+from ..evaluation import Evaluation, check_topics
+from ..io.labels import read_labels
+from ..io.memory import as_qrels
+from ..io.sessions import ClickLog, SessionRun, read_clicks, read_session_map, read_session_run
+from ..io.table import Column
+from ..measures.base import EvalContext, get_family, safe_divide
+from ..measures.gain_discount import Discount, GainMap, element_gains, gain_keyword, ideal_rankings
+from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
+from ..measures.tbg import document_lengths
+from ..measures.umeasure import u_measure
+
+#: Session measure families.
+SESSION_MEASURES = ("sDCG", "nsDCG", "U")
+ClickOrder = Literal["time", "rank"]
+CLICK_ORDERS = ("time", "rank")
+
+_BQ = Keyword(number(low=1.0, open_low=True), 4.0,
+              "base b_q of the query discount log_bq(qnum + b_q − 1)")
+_PARAMS: dict[str, Keywords] = {
+    "sDCG": Keywords(bq=_BQ, gain=gain_keyword("linear")),
+    "nsDCG": Keywords(bq=_BQ, gain=gain_keyword("linear"),
+                      norm=Keyword(choice("single", "jarvelin"), "single",
+                                   "ideal: the lecture's single ideal list, or Järvelin et "
+                                   "al.'s m ideal lists")),
+}
+_NAME = re.compile(r"(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>.*))?\Z")
+_LOG2 = Discount("log2")
+
+
+@dataclass(frozen=True)
+class SessionRequest:
+    """One session measure: its family, parameters, per-query cut-off and label."""
+
+    family: str
+    params: Params
+    cutoff: int | None
+    label: str
+
+
+def parse_session_measure(text: str) -> SessionRequest:
+    """``sDCG(bq=4)@10`` → a :class:`SessionRequest` (:class:`MeasureError` otherwise).
+
+    >>> r = parse_session_measure("nsDCG(norm=jarvelin)@10")
+    >>> r.family, r.params["norm"], r.params["bq"], r.cutoff
+    ('nsDCG', 'jarvelin', 4.0, 10)
+    """
+    match = _NAME.match(text.strip())
+    if match is None or match["name"] not in SESSION_MEASURES:
+        raise MeasureError(f"unknown session measure {text!r} (session measures: "
+                           f"{', '.join(SESSION_MEASURES)}, e.g. sDCG@10, "
+                           "'nsDCG(norm=jarvelin)@10', 'U(L=132000)')")
+    family = match["name"]
+    spec = _PARAMS.get(family)
+    if spec is None:
+        catalogue = get_family(family).params
+        assert isinstance(catalogue, Keywords)
+        spec = catalogue
+    params = spec.from_items(split_items(match["params"] or "", family), family)
+    cutoff = None
+    if match["cutoff"] is not None:
+        depth = match["cutoff"]
+        if not depth.isdigit() or int(depth) < 1 or int(depth) >= 2**62:
+            raise MeasureError(f"measure {text!r}: the cut-off @k is a whole number ≥ 1 "
+                               f"(documents per query), got {depth!r}")
+        cutoff = int(depth)
+    return SessionRequest(family, params, cutoff, text.strip())
+
+
+# ----------------------------------------------------------------------------- batch
+@dataclass(frozen=True, eq=False)
+class SessionRankings:
+    """The judged concatenated lists of every (run, session) (module documentation), and
+    per run the ids of its sessions whose topic has no judgments (not evaluated)."""
+
+    jr: JudgedRankings
+    #: The topic of every session id of ``jr.topics``.
+    session_topics: tuple[str, ...]
+
+
+def _session_topics(names: list[str], topic_of: Mapping[str, str] | None,
+                    source: str) -> list[str]:
+    if topic_of is None:
+        return names
+    missing = [s for s in names if s not in topic_of]
+    if missing:
+        raise InputError(f"session {missing[0]!r} of {source} is not in the session map "
+                         f"({len(missing)} session(s) missing)")
+    return [topic_of[s] for s in names]
+
+
+def _dense(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes 0.. of ``values`` that keep their order, and how many there are."""
+    distinct, codes = np.unique(values, return_inverse=True)
+    return codes.astype(np.int64), len(distinct)
+
+
+def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
+                           topic_of: Mapping[str, str] | None = None, *,
+                           relevance_level: int = 1,
+                           labels: Mapping[str, LabelTable] | None = None) -> SessionRankings:
+    """Judge every session of every run (module documentation); label sets are attached
+    as per-document attributes by name (e.g. ``doclen`` for U)."""
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        raise InputError(f"session runs must have distinct run ids, got {names}")
+    index = QrelsIndex.build(qrels)
+    exact = index.exact
+    parts: list[dict[str, Any]] = []
+    judged_sessions: set[str] = set()
+    for run in runs:
+        encoded = pc.dictionary_encode(run.session.combine_chunks())
+        run_sessions = encoded.dictionary.to_pylist()
+        code = np.asarray(encoded.indices, dtype=np.int64)
+        topics = _session_topics(run_sessions, topic_of, run.source)
+        topic_code = arrow.to_numpy(pc.fill_null(pc.index_in(
+            arrow.strings(topics), value_set=index.topic_array), -1)).astype(np.int64)
+        judged = topic_code >= 0
+        judged_sessions.update(s for s, j in zip(run_sessions, judged.tolist(), strict=True)
+                               if j)
+        parts.append({"run": run, "sessions": run_sessions, "code": code,
+                      "topics": topics, "topic_code": topic_code,
+                      "unjudged": tuple(sorted(s for s, j in zip(
+                          run_sessions, judged.tolist(), strict=True) if not j))})
+    sessions = tuple(sorted(judged_sessions))
+    position = {s: i for i, s in enumerate(sessions)}
+    topic_code_of = np.full(len(sessions), -1, dtype=np.int64)
+    session_topics = [""] * len(sessions)
+    pieces: dict[str, list[np.ndarray]] = {k: [] for k in (
+        "rel", "qnum", "qrank", "doc", *(labels or {}))}
+    lengths, ranking_topic, ranking_run = [], [], []
+    for k, part in enumerate(parts):
+        session_run: SessionRun = part["run"]
+        g_of = np.array([position.get(s, -1) for s in part["sessions"]], dtype=np.int64)
+        for s, t, c in zip(part["sessions"], part["topics"], part["topic_code"].tolist(),
+                           strict=True):
+            if s in position:
+                topic_code_of[position[s]] = c
+                session_topics[position[s]] = t
+        g = g_of[part["code"]]
+        rows = np.flatnonzero(g >= 0)
+        q_code, n_q = _dense(session_run.query_no[rows])
+        r_code, n_r = _dense(session_run.rank[rows])
+        if len(sessions) * n_q * n_r >= 2**62:
+            raise InputError(f"{session_run.source}: too many distinct query numbers and ranks")
+        key = (g[rows] * n_q + q_code) * n_r + r_code
+        if len(key) > 1 and not (np.diff(key) > 0).all():
+            rows = rows[np.argsort(key, kind="stable")]
+        g_rows = g[rows]
+        take = arrow.array(rows)
+        docno = session_run.docno.take(take)
+        # relevance: the qrels' exact index, as the judging of runs (core.judge)
+        doc_in_qrels = arrow.to_numpy(pc.fill_null(pc.index_in(
+            docno, value_set=exact.docs), -1)).astype(np.int64)
+        row_topic = topic_code_of[g_rows]
+        rel = np.full(len(rows), NONPOOL, dtype=np.int64)
+        found_rows = np.flatnonzero(doc_in_qrels >= 0)
+        if len(found_rows) and len(exact.keys):
+            keys = row_topic[found_rows] * exact.n_docs + doc_in_qrels[found_rows]
+            slot = np.minimum(np.searchsorted(exact.keys, keys), len(exact.keys) - 1)
+            hit = exact.keys[slot] == keys
+            degree = exact.key_rel[slot]
+            rel[found_rows] = np.where(hit, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
+        pieces["rel"].append(rel)
+        pieces["qnum"].append(session_run.query_no[rows].astype(np.float64))
+        pieces["qrank"].append(session_run.rank[rows].astype(np.float64))
+        doc_code = np.asarray(pc.dictionary_encode(docno.combine_chunks()).indices)
+        pieces["doc"].append(doc_code.astype(np.float64))
+        for name, table in (labels or {}).items():
+            topic_text = arrow.strings(session_topics).take(arrow.array(g_rows))
+            pieces[name].append(lookup(table, topic_text, docno))
+        counts = np.bincount(g_rows, minlength=len(sessions))
+        present = np.flatnonzero(counts)
+        lengths.append(counts[present])
+        ranking_topic.append(present)
+        ranking_run.append(np.full(len(present), k, dtype=np.int64))
+    ranking_topic_all = np.concatenate(ranking_topic).astype(np.int64)
+    n = np.concatenate(lengths).astype(np.int64)
+    jr = JudgedRankings(
+        rel=np.concatenate(pieces["rel"]),
+        offsets=np.concatenate(([0], np.cumsum(n))).astype(np.int64),
+        rel_levels=index.rel_levels[topic_code_of[ranking_topic_all]],
+        degrees=index.degrees,
+        ranking_topic=ranking_topic_all,
+        ranking_run=np.concatenate(ranking_run),
+        topics=sessions,
+        runs=tuple(names),
+        relevance_level=relevance_level,
+        unjudged_topics=tuple(part["unjudged"] for part in parts),
+    )
+    jr = jr.with_attributes(**{name: np.concatenate(values)
+                               for name, values in pieces.items() if name != "rel"})
+    return SessionRankings(jr=jr.with_attributes(qpos=_query_positions(jr)),
+                           session_topics=tuple(session_topics))
+
+
+def _query_starts(jr: JudgedRankings) -> np.ndarray:
+    """Flags the first document of every query's list in the concatenated lists."""
+    qnum = jr.attribute("qnum")
+    start = np.ones(len(qnum), dtype=bool)
+    start[1:] = qnum[1:] != qnum[:-1]
+    start[jr.offsets[:-1][jr.lengths > 0]] = True
+    return start
+
+
+def _query_positions(jr: JudgedRankings) -> np.ndarray:
+    """1-based position of every document within its query's list."""
+    start = _query_starts(jr)
+    first = np.maximum.accumulate(np.where(start, np.arange(len(start)), 0))
+    return (np.arange(len(start)) - first + 1).astype(np.float64)
+
+
+def _keep(jr: JudgedRankings, keep: np.ndarray, rel: np.ndarray | None = None
+          ) -> JudgedRankings:
+    """The rankings reduced to the documents flagged in ``keep`` (``rel`` replacing the
+    degrees first)."""
+    lengths = np.bincount(jr.segment[keep], minlength=jr.n_rankings)
+    return replace(jr, rel=(jr.rel if rel is None else rel)[keep],
+                   offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+                   attributes=tuple((k, v[keep]) for k, v in jr.attributes))
+
+
+def _first_occurrences(jr: JudgedRankings, keep: np.ndarray) -> np.ndarray:
+    """Flags the documents of ``keep`` that are the first occurrence of their document in
+    their ranking (among the kept ones)."""
+    kept = np.flatnonzero(keep)
+    doc = jr.attribute("doc")[kept].astype(np.int64)
+    key = jr.segment[kept] * (int(doc.max(initial=0)) + 1) + doc
+    _, first = np.unique(key, return_index=True)
+    out = np.zeros(len(keep), dtype=bool)
+    out[kept[first]] = True
+    return out
+
+
+def session_view(jr: JudgedRankings, cutoff: int | None,
+                 duplicates: Literal["remove", "no-gain"]) -> JudgedRankings:
+    """The concatenated lists of the first ``cutoff`` documents of every query, a document
+    shown again removed (``remove``: later documents move up) or kept as judged
+    non-relevant (``no-gain``)."""
+    keep = np.ones(len(jr.rel), dtype=bool)
+    if cutoff is not None:
+        keep = jr.attribute("qpos") <= cutoff
+    first = _first_occurrences(jr, keep)
+    if duplicates == "remove":
+        return _keep(jr, first)
+    return _keep(jr, keep, np.where(~first & (jr.rel > 0), 0, jr.rel))
+
+
+# ----------------------------------------------------------------------------- sDCG
+def query_discount(qnum: np.ndarray, bq: float) -> np.ndarray:
+    """``log_bq(qnum + bq − 1)`` (seed 001 eq. 35): 1 for the first query."""
+    return np.log(np.asarray(qnum, dtype=np.float64) + bq - 1.0) / np.log(bq)
+
+
+def sdcg_values(view: JudgedRankings, gain: GainMap, bq: float) -> np.ndarray:
+    """sDCG (eq. 35) of every ranking of a session view (:func:`session_view`)."""
+    terms = element_gains(view, gain, None, "sDCG") / (
+        query_discount(view.attribute("qnum"), bq) * _LOG2(view.rank))
+    return view.segment_sum(terms)
+
+
+def _queries(view: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per query list of a view: its ranking, query number and length."""
+    starts = np.flatnonzero(_query_starts(view))
+    bounds = np.append(starts, len(view.rel))
+    return view.segment[starts], view.attribute("qnum")[starts], np.diff(bounds)
+
+
+def ideal_sdcg(cut: JudgedRankings, gain: GainMap, bq: float, cutoff: int | None,
+               norm: str) -> np.ndarray:
+    """The ideal sDCG of every ranking (module documentation, ``nsDCG``); ``cut`` is the
+    view of the first ``cutoff`` documents of every query, duplicates kept."""
+    ideal = ideal_rankings(cut, gain, None, "nsDCG")
+    batch = ideal.batch
+    gains = element_gains(batch, gain, None, "nsDCG")
+    ranking, qnum, length = _queries(cut)
+    if norm == "single":
+        cum = segment_cumsum(gains / _LOG2(batch.rank), batch.offsets)
+        depth = ideal.length
+        if cutoff is not None:
+            queries = np.bincount(ranking, minlength=cut.n_rankings)
+            depth = np.minimum(depth, queries * cutoff)
+        at = batch.offsets[ideal.row] + depth - 1
+        return np.where(depth > 0, cum[np.maximum(at, 0)] if len(cum) else 0.0, 0.0)
+    slots = np.full(len(length), cutoff) if cutoff is not None else length
+    first = np.concatenate(([0], np.cumsum(slots)))[:-1]
+    element_query = np.repeat(np.arange(len(slots)), slots)
+    t = np.arange(int(slots.sum())) - first[element_query] + 1  # position in its list
+    owner = ranking[element_query]  # ascending: lists come ranking after ranking
+    r = np.arange(len(owner)) - np.searchsorted(owner, owner) + 1  # concatenated rank
+    depth = ideal.length[owner]
+    at = batch.offsets[ideal.row[owner]] + t - 1
+    g = np.where(t <= depth, gains[np.minimum(at, max(len(gains) - 1, 0))]
+                 if len(gains) else 0.0, 0.0)
+    terms = g / (query_discount(qnum[element_query], bq) * _LOG2(r))
+    return np.bincount(owner, weights=terms, minlength=cut.n_rankings)
+
+
+# ----------------------------------------------------------------------------- U
+def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params, *,
+            order: ClickOrder = "time", click_gain: float | None = None,
+            unjudged: Sequence[str] = ()) -> np.ndarray:
+    """Session U-measure from clicks (seed 001 Fig. 9) for the rankings of one run.
+
+    Clicks are read in time order (``order="time"``; equal times in file order) or by
+    query and rank (``"rank"``). For each click on the document at rank c of query q, the
+    user first reads the snippets of ranks 1..c of query q not read yet (``snippet``
+    characters each), then F of the document's text (``F`` × its length from label set
+    ``lengths``); the click's gain (``click_gain``, Fig. 9's 0.5 for "clicked = relevant";
+    default the qrels gain of the document) is credited at the end of that text, once per
+    document and session. U = Σ g·max(0, 1 − pos/L)/norm (eq. 19–20, via
+    :func:`irscale.measures.umeasure.u_measure`). Sessions of ``unjudged`` (no judgments)
+    are skipped; a click on a session or rank the run did not show is an
+    :class:`InputError`.
+    """
+    mine = np.flatnonzero(jr.ranking_run == run_index)
+    ranking_of = np.full(len(jr.topics), -1, dtype=np.int64)
+    ranking_of[jr.ranking_topic[mine]] = mine
+    session = arrow.to_numpy(pc.fill_null(pc.index_in(
+        clicks.session, value_set=arrow.strings(jr.topics)), -1)).astype(np.int64)
+    ranking = np.where(session >= 0, ranking_of[np.maximum(session, 0)], -1)
+    skipped = np.isin(np.asarray(clicks.session.to_pylist(), dtype=object),
+                      np.asarray(list(unjudged), dtype=object)) if unjudged else \
+        np.zeros(len(ranking), dtype=bool)
+    qnum, qrank = jr.attribute("qnum"), jr.attribute("qrank")
+    element = np.full(len(ranking), -1, dtype=np.int64)
+    asked = np.flatnonzero(ranking >= 0)
+    if len(asked):
+        width_r = int(max(qrank.max(initial=0), clicks.rank.max(initial=0))) + 1
+        width_q = int(max(qnum.max(initial=0), clicks.query_no.max(initial=0))) + 1
+        if jr.n_rankings * width_q * width_r >= 2**62:
+            raise InputError(f"{clicks.source}: query numbers or ranks too large")
+        keys = (jr.segment * width_q + qnum.astype(np.int64)) * width_r + qrank.astype(
+            np.int64)
+        wanted = (ranking[asked] * width_q + clicks.query_no[asked]) * width_r + \
+            clicks.rank[asked]
+        slot = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+        hit = keys[slot] == wanted if len(keys) else np.zeros(len(asked), dtype=bool)
+        element[asked[hit]] = slot[hit]
+    bad = np.flatnonzero((element < 0) & ~skipped)
+    if len(bad):
+        row = int(bad[0])
+        line, text = clicks.line_of(row)
+        raise InputError(
+            f"click on rank {clicks.rank[row]} of query {clicks.query_no[row]} of session "
+            f"{clicks.session[row].as_py()}: run {jr.runs[run_index]!r} shows no document "
+            "there", source=clicks.source, line=line, text=text)
+    used = np.flatnonzero(element >= 0)
+    element, ranking = element[used], ranking[used]
+    if order == "time":
+        process = np.lexsort((used, clicks.timestamp[used], ranking))
+    else:
+        process = np.lexsort((used, qrank[element], qnum[element], ranking))
+    element, ranking = element[process], ranking[process]
+    # snippets: per (ranking, query), ranks above the deepest one read so far
+    by_query = np.lexsort((np.arange(len(element)), qnum[element], ranking))
+    group_key = ranking[by_query] * (int(qnum.max(initial=0)) + 1) + qnum[element[by_query]]
+    group_start = np.r_[True, group_key[1:] != group_key[:-1]] if len(by_query) else \
+        np.zeros(0, dtype=bool)
+    offsets = np.append(np.flatnonzero(group_start), len(by_query))
+    deepest = segment_scan(qrank[element[by_query]], offsets, np.maximum, -np.inf)
+    before = np.where(group_start, 0.0, np.r_[0.0, deepest[:-1]])
+    new_snippets = np.empty(len(element))
+    new_snippets[by_query] = np.maximum(0.0, qrank[element[by_query]] - before)
+    lengths = document_lengths(jr, params["lengths"], params["deflen"], "U",
+                               np.isin(np.arange(len(jr.rel)), element))[element]
+    text = params["snippet"] * new_snippets + params["F"] * lengths
+    if click_gain is None:
+        gains = element_gains(jr, params["gain"], None, "U")[element]
+    else:
+        gains = np.full(len(element), float(click_gain))
+    doc = jr.attribute("doc")[element].astype(np.int64)
+    _, first = np.unique(ranking * (int(doc.max(initial=0)) + 1) + doc, return_index=True)
+    once = np.zeros(len(element), dtype=bool)
+    once[first] = True
+    counts = np.bincount(ranking, minlength=jr.n_rankings)
+    values = u_measure(np.concatenate(([0], np.cumsum(counts))), text,
+                       np.where(once, gains, 0.0), patience=params["L"],
+                       norm=params["norm"])
+    return values[mine]
+
+
+# ----------------------------------------------------------------------------- evaluation
+def _as_runs(runs: Any) -> list[SessionRun]:
+    if isinstance(runs, (SessionRun, str, bytes)) or hasattr(runs, "__fspath__"):
+        runs = [runs]
+    return [run if isinstance(run, SessionRun) else read_session_run(run) for run in runs]
+
+
+def _measure_names(measures: str | Iterable[str]) -> list[str]:
+    names = [measures] if isinstance(measures, str) else list(measures)
+    if not names:
+        raise MeasureError("no session measure asked for")
+    return names
+
+
+def evaluate_sessions(
+    qrels: Any,
+    runs: Any,
+    measures: str | Iterable[str] = ("sDCG@10", "nsDCG@10"),
+    *,
+    topics: Mapping[str, str] | Any = None,
+    clicks: Sequence[Any] | None = None,
+    click_order: ClickOrder = "time",
+    click_gain: float | None = None,
+    labels: Mapping[str, Any] | None = None,
+    relevance_level: int = 1,
+    allow_empty: bool = False,
+) -> Evaluation:
+    """Evaluate session runs against qrels (module documentation).
+
+    Parameters
+    ----------
+    qrels : path, Qrels, mapping or DataFrame
+        The judgments (as :func:`irscale.evaluate` takes them).
+    runs : path, SessionRun, or a list of them
+        Session runs (:func:`irscale.io.sessions.read_session_run`), named by run id.
+    measures : str or list of str
+        ``sDCG@10``, ``nsDCG(norm=jarvelin)@10``, ``U(L=132000)`` ...
+    topics : mapping or path, optional
+        The qrels topic of every session (``session topic`` lines); default: the
+        session id is the topic id.
+    clicks : list of paths or ClickLog, optional
+        One click log per run (in the order of ``runs``); U is then computed from the
+        clicks (:func:`click_u`).
+    click_order : {"time", "rank"}
+        Order in which the clicks are read (Fig. 8 (g)–(h), or (e)–(f)).
+    click_gain : float, optional
+        Gain of every click (Fig. 9: 0.5); default: the qrels gain of the document.
+    labels : mapping, optional
+        Label sets by name (``{"doclen": path}``: document lengths for U).
+    relevance_level : int
+        Minimum degree counted as relevant (gains of lower degrees are 0).
+    allow_empty : bool
+        Evaluate a run none of whose sessions has judgments.
+
+    Returns
+    -------
+    Evaluation
+        One "topic" per session (``per_topic()``, ``mean()``, ``to_matrix()``).
+
+    Examples
+    --------
+    >>> qrels = {"s1": {"d1": 1, "d2": 2}}
+    >>> run = b"s1 1 d3 1 0.9 sys\\ns1 1 d1 2 0.5 sys\\ns1 2 d2 1 0.7 sys\\n"
+    >>> e = evaluate_sessions(qrels, run, ["sDCG(bq=4)@10"])
+    >>> round(float(e.values["sDCG(bq=4)@10"][0]), 4)  # 1/log2(3) + 2/(log4(5)·log2(4))
+    1.4923
+    """
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    names = _measure_names(measures)
+    requests = [parse_session_measure(name) for name in names]
+    if click_order not in CLICK_ORDERS:
+        raise ParameterError(f"click order {click_order!r}: use one of "
+                             f"{', '.join(CLICK_ORDERS)}")
+    if click_gain is not None and not (np.isfinite(click_gain) and click_gain >= 0):
+        raise ParameterError(f"click gain must be a finite number ≥ 0, got {click_gain}")
+    qrels_obj = as_qrels(qrels)
+    run_list = _as_runs(runs)
+    topic_map = None
+    if topics is not None:
+        topic_map = dict(topics) if isinstance(topics, Mapping) else read_session_map(topics)
+    click_logs = None
+    if clicks is not None:
+        click_logs = [c if isinstance(c, ClickLog) else read_clicks(c) for c in clicks]
+        if len(click_logs) != len(run_list):
+            raise ParameterError(f"{len(click_logs)} click log(s) for {len(run_list)} "
+                                 "run(s): give one click log per run, in the runs' order")
+        if not any(r.family == "U" for r in requests):
+            raise ParameterError("click logs are used by U only: ask for U")
+    elif click_gain is not None or click_order != "time":
+        raise ParameterError("click_gain and click_order apply to click logs (clicks=)")
+    tables = {str(k): read_labels(v) for k, v in (labels or {}).items()}
+    built = build_session_rankings(qrels_obj, run_list, topic_map,
+                                   relevance_level=relevance_level, labels=tables)
+    jr = built.jr
+    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
+    columns: list[Column] = []
+    values: dict[str, np.ndarray] = {}
+    for request in requests:
+        if request.label in values:
+            continue
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            result = _compute(jr, request, click_logs, click_order, click_gain)
+        if not np.isfinite(result).all():
+            raise MeasureError(f"measure {request.label!r}: some values are beyond the "
+                               "range of a double (gains too large); scale them down")
+        values[request.label] = result
+        columns.append(Column(request.label))
+    if tables and not any(r.family == "U" for r in requests):
+        warnings.warn(f"label set(s) {', '.join(tables)} used by no measure", stacklevel=2)
+    return Evaluation(columns=tuple(columns), values=values, rankings=jr,
+                      n_qrels_topics=len(qrels_obj.topics), context=EvalContext())
+
+
+def _compute(jr: JudgedRankings, request: SessionRequest,
+             click_logs: Sequence[ClickLog] | None, click_order: ClickOrder,
+             click_gain: float | None) -> np.ndarray:
+    params = request.params
+    if request.family == "U":
+        if click_logs is None:
+            view = session_view(jr, request.cutoff, "no-gain")
+            return get_family("U").compute(view, params, EvalContext())["U"]
+        if request.cutoff is not None:
+            raise MeasureError(f"measure {request.label!r}: a cut-off does not apply to U "
+                               "from clicks (the clicks say what was read)")
+        out = np.zeros(jr.n_rankings)
+        for k, log in enumerate(click_logs):
+            mine = jr.ranking_run == k
+            out[mine] = click_u(jr, k, log, params, order=click_order,
+                                click_gain=click_gain, unjudged=jr.unjudged_topics[k])
+        return out
+    view = session_view(jr, request.cutoff, "remove")
+    sdcg = sdcg_values(view, params["gain"], params["bq"])
+    if request.family == "sDCG":
+        return sdcg
+    cut = jr if request.cutoff is None else _keep(jr, jr.attribute("qpos") <= request.cutoff)
+    return safe_divide(sdcg, ideal_sdcg(cut, params["gain"], params["bq"], request.cutoff,
+                                        params["norm"]))

@@ -1,0 +1,320 @@
+"""Multi-query sessions (issue 17 §1): sDCG, nsDCG and session U against hand computations
+from seed 001 (eq. 35, eq. 19–20, Fig. 8–9), brute-force implementations written out here,
+and the catalogue's DCG/nDCG through :func:`irscale.evaluate`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import irscale
+from irscale.errors import DuplicateError, InputError, MeasureError, ParameterError
+from irscale.io.sessions import read_clicks, read_session_run
+from irscale.text.sessions import evaluate_sessions, parse_session_measure
+
+QRELS = {"s1": {"d1": 1, "d2": 2, "d3": 0}, "s2": {"d1": 1}}
+RUN = (b"s1 1 d3 1 0.9 sys\ns1 1 d1 2 0.5 sys\ns1 2 d2 1 0.7 sys\ns1 2 d1 2 0.6 sys\n"
+       b"s2 1 d1 1 1.0 sys\n")
+LENGTHS = {"d1": 1000.0, "d2": 500.0, "d3": 2000.0, "d4": 300.0}
+
+
+def log(x: float, base: float) -> float:
+    return math.log(x) / math.log(base)
+
+
+def value(evaluation, label: str, session: str) -> float:
+    rows = evaluation.per_topic()
+    hit = rows[(rows.measure == label) & (rows.topic == session)]
+    assert len(hit) == 1
+    return float(hit.value.iloc[0])
+
+
+# ----------------------------------------------------------------------------- hand-computed
+def test_sdcg_worked_example():
+    """s1: query 1 shows d3 (0), d1 (1); query 2 shows d2 (2), d1 again (removed)."""
+    e = evaluate_sessions(QRELS, RUN, ["sDCG@10", "sDCG(bq=2)@10", "sDCG@1"])
+    expected = 1 / math.log2(3) + 2 / (log(2 + 4 - 1, 4) * math.log2(4))
+    assert value(e, "sDCG@10", "s1") == pytest.approx(expected, rel=1e-12)
+    expected_b2 = 1 / math.log2(3) + 2 / (log(2 + 2 - 1, 2) * math.log2(4))
+    assert value(e, "sDCG(bq=2)@10", "s1") == pytest.approx(expected_b2, rel=1e-12)
+    # @1: d3 (query 1), d2 (query 2) at concatenated rank 2
+    assert value(e, "sDCG@1", "s1") == pytest.approx(2 / (log(5, 4) * math.log2(3)))
+    assert value(e, "sDCG@10", "s2") == pytest.approx(1.0)
+
+
+def test_nsdcg_normalisations_by_hand():
+    e = evaluate_sessions(QRELS, RUN, ["nsDCG@1", "nsDCG(norm=jarvelin)@1", "nsDCG"])
+    sdcg_at_1 = 2 / (log(5, 4) * math.log2(3))
+    # single ideal list d2 (2), d1 (1), cut at m·k = 2 documents
+    assert value(e, "nsDCG@1", "s1") == pytest.approx(sdcg_at_1 / (2 + 1 / math.log2(3)))
+    # Järvelin: the ideal top-1 (d2) for each of the 2 queries, duplicates allowed
+    jarvelin = 2 / 1 + 2 / (log(5, 4) * math.log2(3))
+    assert value(e, "nsDCG(norm=jarvelin)@1", "s1") == pytest.approx(sdcg_at_1 / jarvelin)
+    # without a cut-off: the whole single ideal list
+    full = 1 / math.log2(3) + 2 / (log(5, 4) * math.log2(4))
+    assert value(e, "nsDCG", "s1") == pytest.approx(full / (2 + 1 / math.log2(3)))
+
+
+def test_u_linear_traversal_by_hand():
+    """Snippets of every document (200 characters), then 20 % of each relevant one; the
+    duplicate d1 of query 2 costs its snippet and gains nothing."""
+    e = evaluate_sessions(QRELS, RUN, ["U", "U(L=1000)"], labels={"doclen": LENGTHS})
+    pos_d1 = 2 * 200 + 0.2 * 1000
+    pos_d2 = pos_d1 + 200 + 0.2 * 500
+    assert value(e, "U", "s1") == pytest.approx(
+        1 * (1 - pos_d1 / 132000) + 2 * (1 - pos_d2 / 132000))
+    assert value(e, "U(L=1000)", "s1") == pytest.approx(1 * (1 - 600 / 1000) + 2 * (1 - 900 / 1000))
+    assert value(e, "U", "s2") == pytest.approx(1 - 400 / 132000)
+
+
+# Fig. 8 (g)-(h): four documents shown for one query; the click log shows rank 4 clicked
+# first, then rank 2: the user reads the four snippets, then F of document 4, then F of
+# document 2.
+FIG8_QRELS = {"t": {"a": 1, "b": 1, "c": 0, "e": 1}}
+FIG8_RUN = b"t 1 a 1 4 sys\nt 1 b 2 3 sys\nt 1 c 3 2 sys\nt 1 e 4 1 sys\n"
+FIG8_LENGTHS = {"a": 1000.0, "b": 3000.0, "c": 500.0, "e": 2000.0}
+FIG8_CLICKS = b"t 1 4 10\nt 1 2 25\n"
+
+
+def test_u_nonlinear_traversal_fig8():
+    e = evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U(L=2000)"], clicks=[FIG8_CLICKS],
+                          labels={"doclen": FIG8_LENGTHS})
+    pos_e = 4 * 200 + 0.2 * 2000
+    pos_b = pos_e + 0.2 * 3000
+    assert value(e, "U(L=2000)", "t") == pytest.approx((1 - pos_e / 2000) + (1 - pos_b / 2000))
+    # in rank order (Fig. 8 (e)-(f) style): snippets 1-2, b, snippets 3-4, e
+    r = evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U(L=2000)"], clicks=[FIG8_CLICKS],
+                          click_order="rank", labels={"doclen": FIG8_LENGTHS})
+    pos_b = 2 * 200 + 0.2 * 3000
+    pos_e = pos_b + 2 * 200 + 0.2 * 2000
+    assert value(r, "U(L=2000)", "t") == pytest.approx((1 - pos_b / 2000) + (1 - pos_e / 2000))
+    # Fig. 9's gain: every click is worth (2^1 - 1)/2^1 = 0.5
+    g = evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U(L=2000)"], clicks=[FIG8_CLICKS],
+                          click_gain=0.5, labels={"doclen": FIG8_LENGTHS})
+    pos_e = 4 * 200 + 0.2 * 2000
+    pos_b = pos_e + 0.2 * 3000
+    assert value(g, "U(L=2000)", "t") == pytest.approx(0.5 * (2 - pos_e / 2000 - pos_b / 2000))
+
+
+# ----------------------------------------------------------------------------- brute force
+def fig9(clicks, shown, lengths, gain, *, L, snippet=200.0, F=0.2):
+    """Seed 001 Fig. 9, written out: clicks (query, rank, time) of one session."""
+    pos, u, snippet_done, rewarded = 0.0, 0.0, {}, set()
+    for query, rank, _ in sorted(clicks, key=lambda c: c[2]):
+        done = snippet_done.setdefault(query, set())
+        for r in range(1, rank + 1):
+            if r not in done:
+                pos += snippet
+                done.add(r)
+        doc = shown[query][rank - 1]
+        pos += F * lengths[doc]
+        if doc not in rewarded:
+            rewarded.add(doc)
+            u += gain.get(doc, 0) * max(0.0, 1 - pos / L)
+    return u
+
+
+def brute_sdcg(lists, judged, *, k=None, bq=4.0):
+    seen, out, r = set(), 0.0, 0
+    for q, docs in enumerate(lists, 1):
+        for doc in docs[:k]:
+            if doc in seen:
+                continue
+            seen.add(doc)
+            r += 1
+            out += max(judged.get(doc, 0), 0) / (log(q + bq - 1, bq) * math.log2(r + 1))
+    return out
+
+
+def brute_ideal(lists, judged, *, k, norm, bq=4.0):
+    ideal = sorted((g for g in judged.values() if g > 0), reverse=True)
+    if norm == "single":
+        depth = len(ideal) if k is None else min(len(ideal), k * len(lists))
+        return sum(g / math.log2(r + 1) for r, g in enumerate(ideal[:depth], 1))
+    out, r = 0.0, 0
+    for q, docs in enumerate(lists, 1):
+        for t in range(k if k is not None else len(docs)):
+            r += 1
+            g = ideal[t] if t < len(ideal) else 0
+            out += g / (log(q + bq - 1, bq) * math.log2(r + 1))
+    return out
+
+
+def random_sessions(rng, n_sessions=12, docs=15):
+    qrels, lines, shown = {}, [], {}
+    for s in range(n_sessions):
+        sid = f"s{s}"
+        qrels[sid] = {f"d{d}": int(rng.integers(-1, 4)) for d in range(docs)
+                      if rng.random() < 0.6}
+        if not qrels[sid]:
+            qrels[sid] = {"d0": 1}
+        shown[sid] = []
+        for q in range(1, int(rng.integers(1, 5)) + 1):
+            picked = [f"d{d}" for d in rng.choice(docs + 3, int(rng.integers(1, 8)),
+                                                  replace=False)]
+            shown[sid].append(picked)
+            lines += [f"{sid} {q} {doc} {r} {10 - r} sys" for r, doc in enumerate(picked, 1)]
+    return qrels, ("\n".join(lines) + "\n").encode(), shown
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sdcg_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    qrels, run, shown = random_sessions(rng)
+    names = ["sDCG", "sDCG@3", "sDCG(bq=2.5)@2", "nsDCG", "nsDCG@3",
+             "nsDCG(norm=jarvelin)@3", "nsDCG(norm=jarvelin)"]
+    e = evaluate_sessions(qrels, run, names)
+    for sid, lists in shown.items():
+        judged = qrels[sid]
+        assert value(e, "sDCG", sid) == pytest.approx(brute_sdcg(lists, judged))
+        assert value(e, "sDCG@3", sid) == pytest.approx(brute_sdcg(lists, judged, k=3))
+        assert value(e, "sDCG(bq=2.5)@2", sid) == pytest.approx(
+            brute_sdcg(lists, judged, k=2, bq=2.5))
+        for name, k, norm in (("nsDCG", None, "single"), ("nsDCG@3", 3, "single"),
+                              ("nsDCG(norm=jarvelin)@3", 3, "jarvelin"),
+                              ("nsDCG(norm=jarvelin)", None, "jarvelin")):
+            ideal = brute_ideal(lists, judged, k=k, norm=norm)
+            top = brute_sdcg(lists, judged, k=k)
+            assert value(e, name, sid) == pytest.approx(top / ideal if ideal else 0.0), name
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("order", ["time", "rank"])
+def test_click_u_matches_fig9(seed, order):
+    rng = np.random.default_rng(100 + seed)
+    qrels, run, shown = random_sessions(rng)
+    lengths = {f"d{d}": float(rng.integers(100, 5000)) for d in range(20)}
+    clicks, per_session = [], {}
+    for sid, lists in shown.items():
+        for _ in range(int(rng.integers(0, 6))):
+            q = int(rng.integers(1, len(lists) + 1))
+            rank = int(rng.integers(1, len(lists[q - 1]) + 1))
+            t = float(rng.integers(0, 1000))
+            if (q, rank, t) in per_session.get(sid, []):
+                continue
+            per_session.setdefault(sid, []).append((q, rank, t))
+            clicks.append(f"{sid} {q} {rank} {t}")
+    log_bytes = ("\n".join(clicks) + "\n").encode()
+    e = evaluate_sessions(qrels, run, ["U(L=5000)"], clicks=[log_bytes], click_order=order,
+                          labels={"doclen": lengths})
+    for sid, lists in shown.items():
+        mine = per_session.get(sid, [])
+        if order == "rank":  # clicks read by query and rank: the time is their position
+            ranked = sorted(mine, key=lambda c: (c[0], c[1], c[2]))
+            mine = [(q, r, i) for i, (q, r, _) in enumerate(ranked)]
+        gains = {d: g for d, g in qrels[sid].items() if g > 0}
+        assert value(e, "U(L=5000)", sid) == pytest.approx(
+            fig9(mine, {q: docs for q, docs in enumerate(lists, 1)}, lengths, gains,
+                 L=5000.0))
+
+
+# ----------------------------------------------------------------------------- properties
+def test_one_query_session_equals_catalogue_dcg():
+    rng = np.random.default_rng(7)
+    qrels, trec_lines, session_lines = {}, [], []
+    for t in range(20):
+        tid = str(100 + t)
+        qrels[tid] = {f"d{d}": int(rng.integers(0, 4)) for d in range(30)}
+        scores = rng.permutation(40)
+        ranked = sorted(range(40), key=lambda d: -scores[d])
+        for r, d in enumerate(ranked, 1):
+            trec_lines.append(f"{tid} Q0 d{d} {r} {scores[d]} sys")
+            session_lines.append(f"{tid} 1 d{d} {r} {scores[d]} sys")
+    trec = ("\n".join(trec_lines) + "\n").encode()
+    session = ("\n".join(session_lines) + "\n").encode()
+    catalogue = irscale.evaluate(qrels, irscale.read_run(trec),
+                                 ["DCG", "DCG@10", "nDCG", "nDCG@10"])
+    mine = evaluate_sessions(qrels, session, ["sDCG", "sDCG@10", "nsDCG", "nsDCG@10"])
+    for theirs, ours in (("DCG", "sDCG"), ("DCG@10", "sDCG@10"), ("nDCG", "nsDCG"),
+                         ("nDCG@10", "nsDCG@10")):
+        np.testing.assert_array_equal(mine.values[ours], catalogue.values[theirs])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_duplicates_never_increase_sdcg(seed):
+    rng = np.random.default_rng(200 + seed)
+    qrels, run, shown = random_sessions(rng)
+    base = evaluate_sessions(qrels, run, ["sDCG", "sDCG@4", "U"],
+                             labels={"doclen": {f"d{d}": 700.0 for d in range(20)}})
+    lines = run.decode().splitlines()
+    for sid, lists in shown.items():  # show an earlier document again, in the last query
+        q = len(lists)
+        doc = lists[0][0]
+        if doc in lists[-1]:
+            continue
+        lines.append(f"{sid} {q} {doc} {len(lists[-1]) + 1} 0 sys")
+    more = evaluate_sessions(qrels, ("\n".join(lines) + "\n").encode(), ["sDCG", "sDCG@4", "U"],
+                             labels={"doclen": {f"d{d}": 700.0 for d in range(20)}})
+    for label in ("sDCG", "sDCG@4", "U"):
+        assert (more.values[label] <= base.values[label] + 1e-12).all(), label
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_u_non_decreasing_in_L(seed):
+    rng = np.random.default_rng(300 + seed)
+    qrels, run, _ = random_sessions(rng)
+    patiences = [10, 100, 500, 1000, 5000, 132000, 1e9]
+    names = [f"U(L={p:g})" for p in patiences]
+    e = evaluate_sessions(qrels, run, names,
+                          labels={"doclen": {f"d{d}": 900.0 for d in range(20)}})
+    stacked = np.vstack([e.values[n] for n in names])
+    assert (np.diff(stacked, axis=0) >= 0).all()
+
+
+def test_score_matrix_feeds_statistics():
+    run_b = RUN.replace(b" sys\n", b" other\n").replace(b"s1 1 d3 1", b"s1 1 d3 9")
+    e = evaluate_sessions(QRELS, [RUN, run_b], ["sDCG@10", "nsDCG@10"])
+    matrix = e.to_matrix()
+    assert matrix.topics == ("s1", "s2") and matrix.systems == ("sys", "other")
+    assert matrix.shape == (2, 2, 2)
+    second = 2 / (log(5, 4) * math.log2(4))  # d2, first document of query 2, rank 3
+    # sys: d3, d1 in query 1; other: d1, d3 (rank 9 now)
+    np.testing.assert_allclose(matrix.array("sDCG@10")[0], [1 / math.log2(3) + second,
+                                                             1 + second])
+    assert 0 < irscale.paired_t(matrix.measure("sDCG@10")).pvalue < 1
+
+
+def test_session_map():
+    e = evaluate_sessions({"101": {"d1": 1}}, b"a 1 d1 1 1 sys\nb 1 d2 1 1 sys\n",
+                          ["sDCG"], topics={"a": "101", "b": "101"})
+    assert e.values["sDCG"].tolist() == [1.0, 0.0]
+    with pytest.raises(InputError, match=r"'b'.*not in the session map"):
+        evaluate_sessions({"101": {"d1": 1}}, b"a 1 d1 1 1 sys\nb 1 d2 1 1 sys\n",
+                          ["sDCG"], topics={"a": "101"})
+
+
+# ----------------------------------------------------------------------------- errors
+@pytest.mark.parametrize(("name", "match"), [
+    ("DCG@10", "unknown session measure"), ("sDCG@0", "cut-off"), ("sDCG@x", "cut-off"),
+    ("sDCG(bq=1)", "bq"), ("nsDCG(norm=max)", "norm"), ("sDCG(L=3)", "unknown parameter"),
+    ("U(L=0)", "L"),
+])
+def test_bad_measure_names(name, match):
+    with pytest.raises(MeasureError, match=match):
+        parse_session_measure(name)
+
+
+def test_reader_errors_name_the_line():
+    with pytest.raises(DuplicateError, match=r"line 2: rank given twice"):
+        read_session_run(b"s 1 d1 1 1 r\ns 1 d2 1 1 r\n")
+    with pytest.raises(InputError, match=r"line 1: query_no"):
+        read_session_run(b"s 0 d1 1 1 r\n")
+    with pytest.raises(InputError, match=r"line 2: a session run holds one run"):
+        read_session_run(b"s 1 d1 1 1 r\ns 1 d2 2 1 x\n")
+    with pytest.raises(InputError, match=r"line 1: timestamp"):
+        read_clicks(b"s 1 1 inf\n")
+
+
+def test_click_errors():
+    with pytest.raises(InputError, match=r"line 2: click on rank 9 of query 1"):
+        evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U"], clicks=[b"t 1 1 0\nt 1 9 1\n"],
+                          labels={"doclen": FIG8_LENGTHS})
+    with pytest.raises(ParameterError, match="one click log per run"):
+        evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U"], clicks=[FIG8_CLICKS, FIG8_CLICKS])
+    with pytest.raises(ParameterError, match="U only"):
+        evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["sDCG"], clicks=[FIG8_CLICKS])
+    with pytest.raises(MeasureError, match="no length"):
+        evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U"], clicks=[FIG8_CLICKS],
+                          labels={"doclen": {"a": 1.0}})
