@@ -49,6 +49,7 @@ import numpy as np
 from ..errors import MeasureError
 from ..evaluation import compute_requests
 from ..measures.base import EvalContext, MeasureRequest, get_family
+from ..measures.diversity import is_diversity_name
 from ..measures.gain_discount import Discount, GainMap, gain_table, parse_gain
 from ..measures.names import parse_measure, parse_relevance_level
 from .enumeration import format_run, synthetic_rankings
@@ -179,6 +180,13 @@ def scale_measure(name: str | ScaleMeasure) -> ScaleMeasure:
     if isinstance(name, ScaleMeasure):
         return name
     text = name.strip()
+    if is_diversity_name(text):
+        raise MeasureError(
+            f"{text!r} is a diversity measure: its scale is over runs judged per intent, "
+            "built by scale(..., intents=S) and irscale scale image --intents S; scale "
+            "transform, scale table and meta scales take no diversity measure (a real topic "
+            "has its own number of intents S and qrels: one enumeration of (2^S)^N runs per "
+            "topic, 2^40 runs already at S = 8, N = 5)")
     match = _PAPER.match(text)
     if match and not (set(_options(text, match)) - {"rel", "gain", "beta", "norm"}):
         return _paper_measure(text, match)

@@ -289,13 +289,18 @@ class Scale:
             or inner.table._n_distinct is not None
 
 
-def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
+def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
           recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
           progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
-          queries: int = DEFAULT_QUERIES, announce: bool = True) -> Scale:
+          queries: int = DEFAULT_QUERIES, announce: bool = True,
+          intents: int | None = None) -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
-    ``N`` ≥ 1; ``levels`` from 2 to 128. ``recall_base``: the topic's documents per degree
+    ``N`` ≥ 1; ``levels`` from 2 to 128 (default 2). A diversity measure (``alpha-nDCG@5``,
+    ``ERR-IA@10`` ...) takes ``intents`` (S, 1 to 7) instead of ``levels``: its image is
+    over the runs whose documents are each relevant to a subset of the S intents
+    (:func:`irscale.scales.diversity.diversity_scale`, where ``recall_base`` counts
+    documents per intent or per intent set). ``recall_base``: the topic's documents per degree
     (``c`` counts for degrees 1..c, one number for the highest degree (binary relevance: the
     relevant documents), or a :class:`Context` of all ``c + 1`` degrees; each count at most
     2^31 − 1; default N of the highest degree, as seed 000 Figure 2). ``feasible``:
@@ -312,6 +317,23 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int = 2, *,
     already reported it, as :func:`~irscale.scales.transform.transform` does once per
     measure).
     """
+    from .diversity import diversity_scale, is_diversity_measure
+
+    if intents is not None or is_diversity_measure(measure):
+        if intents is None:
+            raise ParameterError(f"{measure}: the scale of a diversity measure needs the "
+                                 "number of intents S (intents=S, --intents S)")
+        if not is_diversity_measure(measure):
+            raise ParameterError(f"intents (--intents) applies to diversity measures "
+                                 f"(alpha-nDCG@k, ERR-IA@k ...), not to {measure!r}")
+        if levels is not None:
+            raise ParameterError("levels (--levels) does not apply to diversity measures: a "
+                                 "document is relevant to a subset of the intents (2^S kinds "
+                                 "of documents); give intents (--intents) only")
+        return diversity_scale(str(measure), N, intents, recall_base=recall_base,
+                               feasible=feasible, progress=progress, max_memory=max_memory,
+                               explain=explain, queries=queries, announce=announce)
+    levels = 2 if levels is None else levels
     space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
     limit = max_memory_of(max_memory)
     measure = scale_measure(measure).for_length(space.N)
