@@ -1,0 +1,314 @@
+"""Intent-aware versions of any measure: ``IA(<measure>)`` (Agrawal et al., WSDM 2009).
+
+Seed 001 eq. 26: with ``M_i`` a measure computed with the (graded) judgments of intent
+``i`` alone and ``Pr(i|q)`` the intent probabilities,
+
+    IA(M) = Σ_i Pr(i|q) · M_i                                              (eq. 26)
+
+``M`` is any per-topic measure of irscale's catalogue (``IA(nDCG@10)``, ``IA(Q)``,
+``IA(P@10)``, ``IA(AP)``, ``IA(ERR@20)``, ``IA(RBP(p=0.8))`` ...): its name is parsed by
+:func:`irscale.measures.names.parse_measures` and computed by the main engine. The per-intent
+judgments become ordinary qrels with one *pseudo-topic* per (topic, intent); every run's
+ranking of a topic is repeated for each of the topic's intents; the whole batch is judged
+and measured once (:func:`~irscale.core.judge.build_judged_rankings`,
+:func:`~irscale.evaluation.compute_requests`) and the values combined with the weights of
+:func:`intent_weights` by one weighted bincount.
+
+Conventions (documented in ``docs/diversity.md``):
+
+* **Intents that count** are those with a relevant document (judgment ≥ the relevance
+  level, 1 by default), as ndeval's ``actualSubtopics`` and NTCIREVAL count them.
+  ``Pr(i|q)`` is uniform over them unless intent probabilities are given; given
+  probabilities are used as they are (not renormalised): an intent without a relevant
+  document, or missing from the probabilities of a listed topic, adds nothing. A topic
+  without any counted intent scores 0 (ndeval's zeros).
+* **Judgments** keep their graded levels (NTCIREVAL's per-intent levels), so graded
+  measures (nDCG, Q, ERR) use the levels; binary measures count levels ≥ the relevance
+  level (``IA(P(rel=2)@10)`` sets its own); negative levels are pooled but unjudged, as
+  in trec_eval; a document judged for another intent only is not in intent ``i``'s qrels.
+* **Ranking** is the diversity evaluation's: the rank column (ndeval's default, ``ties =
+  "rank-column"``) or score then docno descending (``traditional``: trec_eval's order).
+* **Runs lacking a topic**: the value is defined for the (run, topic) rankings the caller
+  asks for; a ranking whose topic the qrels do not judge scores 0 (as ndeval prints it).
+
+With uniform probabilities, ``IA(AP)`` is ndeval's ``MAP-IA`` and ``IA(P@k)`` its ``P-IA@k``
+(ndeval averages the per-intent AP and precision over the intents with a relevant document;
+tests/test_diversity_ia.py checks it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ...core import arrow
+from ...core.inputs import Qrels, Run
+from ...core.judge import build_judged_rankings
+from ...core.judged import JudgedRankings
+from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
+from ...core.ranking import RankingOptions
+from ...errors import MeasureError
+from ...io.diversity import DiversityQrels, IntentProbabilities
+from ..base import EvalContext, MeasureRequest, get_family
+from ..names import parse_measures
+from .rankings import DiversityIndex
+
+#: Between a topic id and an intent id in a pseudo-topic id (ids never hold blanks).
+SEPARATOR = " "
+
+
+def is_intent_aware_name(name: str) -> bool:
+    """True for ``IA(<measure>)``."""
+    text = name.strip()
+    return text.startswith("IA(") and text.endswith(")")
+
+
+def inner_request(name: str) -> MeasureRequest:
+    """The request of the measure inside ``IA(...)``: one per-topic measure with one value
+    per topic, averaged over topics (not a summary such as ``gm_map`` or ``num_q``).
+
+    >>> inner_request("IA(nDCG@10)").requested
+    'nDCG@10'
+    >>> inner_request("IA(num_q)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    irscale.errors.MeasureError: IA(num_q): ... 'num_q' is not one (its summary is a count)
+    """
+    text = name.strip()
+    inner = text[3:-1].strip() if is_intent_aware_name(text) else ""
+    if not inner:
+        raise MeasureError(f"{text!r}: write IA(<measure>), e.g. IA(nDCG@10)")
+    requests = parse_measures(inner)
+    if len(requests) != 1:
+        raise MeasureError(f"{text}: IA(...) takes one measure, {inner!r} names "
+                           f"{len(requests)}")
+    request = requests[0]
+    if isinstance(request.params, tuple) and len(request.params) > 1:  # P.5,10: columns
+        raise MeasureError(f"{text}: IA(...) takes one measure, {inner!r} names "
+                           f"{len(request.params)}")
+    family = get_family(request.family)
+    if not family.per_query or family.aggregate != "mean" or family.value_type == "str":
+        what = {"sum": "a count", "gmean": "a geometric mean", "runid": "text",
+                "count": "a count"}.get(family.aggregate, "not a mean over topics")
+        raise MeasureError(f"{text}: IA(...) averages a per-topic measure over intents; "
+                           f"{inner!r} is not one (its summary is {what})")
+    return request
+
+
+@dataclass(frozen=True, eq=False)
+class IntentBatch:
+    """Every run's rankings judged per intent, as one :class:`JudgedRankings` batch.
+
+    Ranking ``r`` of :attr:`jr` is the ranking of topic ``pair_topic[r]`` by run
+    ``jr.ranking_run[r]`` judged with intent ``intent[r]`` alone; ``weight[r]`` is
+    ``Pr(intent | topic)``. :meth:`combine` adds weighted per-ranking values into one value
+    per (run, topic of :attr:`topics`).
+    """
+
+    jr: JudgedRankings
+    topics: tuple[str, ...]
+    pair_topic: np.ndarray
+    intent: np.ndarray
+    weight: np.ndarray
+    n_runs: int
+
+    @property
+    def pair(self) -> np.ndarray:
+        """Per ranking: its (run, topic) cell, ``run · n_topics + topic``."""
+        return self.jr.ranking_run * len(self.topics) + self.pair_topic
+
+    def combine(self, values: np.ndarray) -> np.ndarray:
+        """``Σ_i Pr(i|q) · values`` per (run, topic): an ``n_runs × n_topics`` array
+        (intents added in their order; 0 where no intent counts)."""
+        size = self.n_runs * len(self.topics)
+        total = np.bincount(self.pair, weights=self.weight * values, minlength=size)
+        return total.reshape(self.n_runs, len(self.topics))
+
+    def pick(self, table: np.ndarray, ranking_run: np.ndarray,
+             ranking_topic: Sequence[str]) -> np.ndarray:
+        """Values of ``table`` (:meth:`combine`'s) for the rankings ``(run index, topic id)``
+        asked for (0 for a topic the qrels do not judge)."""
+        column = _index_of(pa.array(list(ranking_topic), pa.string()),
+                           pa.array(self.topics, pa.string()))
+        out = np.zeros(len(column))
+        known = column >= 0
+        out[known] = table[np.asarray(ranking_run)[known], column[known]]
+        return out
+
+
+def intent_weights(index: DiversityIndex,
+                   probabilities: IntentProbabilities | None) -> np.ndarray:
+    """``Pr(i|q)`` per (topic, intent index) of ``index``: uniform over the intents with
+    a relevant document, or the given probabilities of those intents (others 0)."""
+    counted = index.nrel_sub > 0
+    weights = np.zeros(counted.shape)
+    for t, topic in enumerate(index.topics):  # one row per topic: small
+        subtopics = [s for j, s in enumerate(index.subtopics[t]) if counted[t, j]]
+        source = probabilities or IntentProbabilities({})
+        weights[t, np.flatnonzero(counted[t])] = source.weights(topic, subtopics)
+    return weights
+
+
+@dataclass(frozen=True, eq=False)
+class PseudoTopics:
+    """The pseudo-topics of an index: ``ids[t · width + j]`` is ``"topic intent"`` for
+    topic ``t`` and intent index ``j``; ``order[t, k]`` is the k-th counted intent of
+    ``t`` (intents with a relevant document, in index order) and ``count[t]`` their
+    number."""
+
+    ids: pa.Array
+    width: int
+    order: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, index: DiversityIndex) -> PseudoTopics:
+        counted = index.nrel_sub > 0
+        width = max(counted.shape[1], 1)
+        topic = [t for t, subs in zip(index.topics, index.subtopics, strict=True)
+                 for _ in range(width)]
+        intent = [subs[j] if j < len(subs) else "" for subs in index.subtopics
+                  for j in range(width)]
+        ids = pc.binary_join_element_wise(pa.array(topic, pa.string()),
+                                          pa.array(intent, pa.string()), SEPARATOR)
+        order = np.argsort(~counted, axis=1, kind="stable") if counted.size else \
+            np.zeros((len(index.topics), 0), dtype=np.int64)
+        return cls(ids=ids, width=width, order=order, count=counted.sum(axis=1))
+
+    def units(self, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For items of topics ``topic`` (−1: not judged, no unit): one unit per (item,
+        counted intent): ``(item of each unit, pseudo-topic code of each unit)``."""
+        copies = np.where(topic >= 0, self.count[np.maximum(topic, 0)], 0) \
+            if len(self.count) else np.zeros(len(topic), dtype=np.int64)
+        item = np.repeat(np.arange(len(topic)), copies)
+        rank = np.arange(len(item)) - np.repeat(np.cumsum(copies) - copies, copies)
+        code = topic[item] * self.width + self.order[topic[item], rank]
+        return item, code
+
+    def split(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(topic index, intent index)`` of pseudo-topic codes."""
+        return codes // self.width, codes % self.width
+
+
+def _index_of(values: pa.Array | pa.ChunkedArray, universe: pa.Array) -> np.ndarray:
+    """Index of every value in ``universe`` (−1 when absent)."""
+    found = pc.index_in(values, value_set=universe)
+    return arrow.to_numpy(pc.fill_null(found, arrow.scalar(-1, found.type))).astype(np.int64)
+
+
+def per_intent_qrels(qrels: DiversityQrels, pseudo: PseudoTopics,
+                     index: DiversityIndex) -> Qrels:
+    """Ordinary qrels with one pseudo-topic ``"topic intent"`` per counted intent: every
+    judgment of that intent, with its level."""
+    counted = pseudo.ids.take(arrow.array(_counted_codes(pseudo, index)))
+    ids = pc.binary_join_element_wise(qrels.topic, qrels.subtopic, SEPARATOR)
+    rows = np.flatnonzero(_index_of(ids, counted) >= 0)
+    take = arrow.array(rows)
+    return Qrels(topic=_chunked(ids.take(take)), docno=qrels.docno.take(take),
+                 rel=qrels.judgment[rows].astype(np.int64), source=qrels.source)
+
+
+def _chunked(values: pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
+    return values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
+
+
+def _counted_codes(pseudo: PseudoTopics, index: DiversityIndex) -> np.ndarray:
+    t, j = np.nonzero(index.nrel_sub > 0)
+    return t * pseudo.width + j
+
+
+def expand_run(run: Run, pseudo: PseudoTopics, topics: pa.Array) -> Run:
+    """``run`` with each topic's rows repeated once per counted intent of the topic, under
+    the pseudo-topic ids (topic blocks stay contiguous; scores and ranks kept)."""
+    blocks = run.topic_blocks
+    block, code = pseudo.units(_index_of(blocks.heads, topics))
+    starts, lengths = blocks.bounds[:-1], np.diff(blocks.bounds)
+    size = lengths[block]
+    rows = (np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size)
+            + np.repeat(starts[block], size))
+    topic = pseudo.ids.take(arrow.array(np.repeat(code, size)))
+    take = arrow.array(rows)
+    return Run(name=run.name, topic=pa.chunked_array([topic], pa.string()),
+               docno=run.docno.take(take), score=run.score[rows],
+               rank=None if run.rank is None else run.rank[rows], source=run.source,
+               runids=run.runids)
+
+
+def expand_labels(table: LabelTable, pseudo: PseudoTopics, topics: pa.Array) -> LabelTable:
+    """A label set keyed by the pseudo-topics: rows of topic ``*`` as they are, a topic's
+    rows repeated for each of its counted intents."""
+    any_topic = np.flatnonzero(arrow.to_numpy(pc.equal(table.topic, ANY_TOPIC)))
+    item, code = pseudo.units(_index_of(table.topic, topics))
+    rows = np.concatenate([any_topic, item])
+    topic = pa.concat_arrays([pa.repeat(pa.scalar(ANY_TOPIC), len(any_topic)),
+                              pseudo.ids.take(arrow.array(code))])
+    return LabelTable(topic=_chunked(topic), docno=table.docno.take(
+        arrow.array(rows)), value=table.value[rows], source=table.source)
+
+
+def intent_batch(qrels: DiversityQrels, runs: Sequence[Run], *,
+                 probabilities: IntentProbabilities | None = None,
+                 traditional: bool = False, max_docs: int | None = None,
+                 relevance_level: int = 1,
+                 labels: Mapping[str, LabelTable] | None = None) -> IntentBatch:
+    """Judge every run per intent (see the module documentation): the
+    :class:`IntentBatch` of all (run, topic, counted intent) rankings. ``labels``: label
+    sets (:func:`irscale.io.labels.read_labels`) by name, for measures that read them."""
+    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
+                             ties="trec_eval" if traditional else "rank-column")
+    index = DiversityIndex.of(qrels, relevance_level)
+    pseudo = PseudoTopics.of(index)
+    topics = pa.array(index.topics, pa.string())
+    pseudo_qrels = per_intent_qrels(qrels, pseudo, index)
+    expanded = [expand_run(run, pseudo, topics) for run in runs]
+    jr = build_judged_rankings(pseudo_qrels, expanded, options)
+    if labels:
+        tables = {name: expand_labels(table, pseudo, topics) for name, table in labels.items()}
+        jr = attach_labels(jr, pseudo_qrels, expanded, options, tables)
+    codes = _index_of(pa.array(jr.topics, pa.string()), pseudo.ids)[jr.ranking_topic]
+    pair_topic, intent = pseudo.split(codes)
+    weights = intent_weights(index, probabilities)
+    return IntentBatch(jr=jr, topics=index.topics, pair_topic=pair_topic, intent=intent,
+                       weight=weights[pair_topic, intent], n_runs=len(runs))
+
+
+def measure_values(batch: IntentBatch, request: MeasureRequest,
+                   label: str) -> np.ndarray:
+    """Per ranking of ``batch``: the value of ``request`` (the main engine's kernels)."""
+    from ...evaluation import compute_requests
+
+    columns, values = compute_requests(batch.jr, [request], EvalContext())
+    if len(columns) != 1:  # pragma: no cover - inner_request admits one-column names
+        raise MeasureError(f"{label}: {request.requested!r} yields {len(columns)} values")
+    return np.asarray(values[columns[0].label], dtype=np.float64)
+
+
+def intent_aware(batch: IntentBatch, name: str) -> np.ndarray:
+    """``IA(<measure>)`` per (run, topic): ``n_runs × n_topics`` (eq. 26)."""
+    request = inner_request(name)
+    return batch.combine(measure_values(batch, request, name))
+
+
+def intent_aware_values(qrels: DiversityQrels, runs: Sequence[Run], names: Sequence[str],
+                        ranking_run: np.ndarray, ranking_topic: Sequence[str],
+                        **options: Any) -> dict[str, np.ndarray]:
+    """Values of the ``IA(...)``, ``U-IA`` and ``D-U`` ``names`` for the rankings
+    ``(run index, topic id)``; ``options`` are :func:`intent_batch`'s."""
+    from .umeasures import compute_umeasure, is_umeasure_name
+
+    batch = intent_batch(qrels, runs, **options)
+    out = {}
+    for name in names:
+        table = (compute_umeasure(batch, name) if is_umeasure_name(name)
+                 else intent_aware(batch, name))
+        out[name] = batch.pick(table, ranking_run, ranking_topic)
+    return out
+
+
+__all__ = ["IntentBatch", "inner_request", "intent_aware", "intent_aware_values",
+           "intent_batch", "intent_weights", "is_intent_aware_name"]

@@ -1,0 +1,100 @@
+"""Diversity U-measures over trailtexts: ``D-U`` and ``U-IA`` (Sakai & Dou, SIGIR 2013;
+seed 001 §3.1 eq. 30–31).
+
+Both read a ranked list as the catalogue's U-measure does (:mod:`irscale.measures.umeasure`:
+linear traversal, the snippet of every document — ``snippet`` characters — and the first
+``F`` of every document read, the gain of a document credited where its text ends,
+``D(pos) = max(0, 1 − pos/L)``, document lengths in characters from a label set), with the
+same parameters (``L``, ``snippet``, ``F``, ``norm``, ``gain``, ``lengths``, ``deflen``):
+
+* ``U-IA = Σ_i Pr(i|q) · U_i`` (eq. 31), ``U_i`` the U-measure of the *local* trailtext of
+  intent i: the user with intent i reads the documents relevant to i, and gains their
+  local gains ``g_i``. It is ``IA(U(...))`` (:mod:`.intent_aware`).
+* ``D-U = (1/𝒩) Σ_k g(pos_k) · D(pos_k)`` with the position-based *global* gain
+  ``g(pos) = Σ_i Pr(i|q) · g_i(pos)`` (eq. 30 in eq. 19): one trailtext, in which the user
+  reads every document with a positive global gain, so that at rank k
+  ``pos_k = k · snippet + F · Σ_{j ≤ k, g(j) > 0} len(j)``.
+
+Intents, probabilities and judgments follow :mod:`.intent_aware` (intents with a relevant
+document; uniform ``Pr(i|q)`` unless given). The two differ only in where the gains are
+read: with one intent they are both the U-measure of that intent.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...errors import MeasureError
+from ..base import MeasureRequest, get_family
+from ..gain_discount import element_gains
+from ..names import parse_measures
+from ..tbg import document_lengths
+from ..trec._segments import running_sum
+from ..umeasure import decay
+from .intent_aware import IntentBatch, intent_aware
+
+_NAME = re.compile(r"^(?P<name>D-U|U-IA)(?P<params>\([^()]*\))?$")
+
+
+def is_umeasure_name(name: str) -> bool:
+    """True for ``D-U``, ``U-IA`` and their parameterised forms ``D-U(F=0.3)``."""
+    return _NAME.match(name.strip()) is not None
+
+
+def u_request(name: str) -> MeasureRequest:
+    """The catalogue's ``U(...)`` request with the parameters of ``name`` (validated as
+    ``U``'s; an unknown or bad one is a :class:`MeasureError` naming ``name``).
+
+    >>> u_request("D-U(F=0.3)").params["F"]
+    0.3
+    """
+    match = _NAME.match(name.strip())
+    if match is None:
+        raise MeasureError(f"unknown diversity U-measure {name!r}: D-U(...) or U-IA(...)")
+    try:
+        requests = parse_measures("U" + (match["params"] or ""))
+    except MeasureError as error:
+        raise MeasureError(f"{name}: {error}") from None
+    return requests[0]
+
+
+def d_u(batch: IntentBatch, request: MeasureRequest) -> np.ndarray:
+    """``D-U`` per (run, topic): ``n_runs × n_topics`` (see the module documentation).
+
+    Every intent of a (run, topic) holds the same ranking in ``batch``; the global gain of
+    each rank is added from the intents' local gains onto the first intent's copy of the
+    ranking, whose trailtext is then read once.
+    """
+    jr = batch.jr
+    params = get_family("U").params.default if request.params is None else request.params
+    gains = element_gains(jr, params["gain"], None, "D-U")
+    pair = batch.pair
+    _, first_of, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    head = first_of[inverse.ravel()]
+    first = head == np.arange(len(pair))
+    if not np.array_equal(jr.lengths, jr.lengths[head]):  # pragma: no cover - invariant
+        raise MeasureError("D-U: the intents of a topic hold rankings of different lengths")
+    target = jr.offsets[head[jr.segment]] + jr.rank - 1
+    global_gain = np.bincount(target, weights=batch.weight[jr.segment] * gains,
+                              minlength=len(jr.rel))
+    read = global_gain > 0
+    lengths = document_lengths(jr, params["lengths"], params["deflen"], "D-U", read)
+    position = jr.rank * params["snippet"] + running_sum(
+        jr, np.where(read, params["F"] * lengths, 0.0))
+    terms = np.where(read, global_gain * decay(position, params["L"]), 0.0)
+    values = np.where(first, jr.segment_sum(terms), 0.0) / params["norm"]
+    size = batch.n_runs * len(batch.topics)
+    return np.bincount(pair, weights=values, minlength=size).reshape(batch.n_runs, -1)
+
+
+def compute_umeasure(batch: IntentBatch, name: str) -> np.ndarray:
+    """``D-U`` or ``U-IA`` per (run, topic) of ``batch``."""
+    request = u_request(name)
+    if name.strip().startswith("U-IA"):
+        return intent_aware(batch, f"IA({request.requested})")
+    return d_u(batch, request)
+
+
+__all__ = ["compute_umeasure", "d_u", "is_umeasure_name", "u_request"]
