@@ -197,7 +197,8 @@ def diversity_context(index: DiversityIndex, run: DiversityRankings,
         for topic, given in types.types.items():
             t = _topic_of(position, topic, given, types, index)
             _check_known(given, index.subtopics[t], types, topic, index)
-            navigational[t] = types.navigational(topic, list(index.subtopics[t]))
+            navigational[t, :len(index.subtopics[t])] = types.navigational(
+                topic, list(index.subtopics[t]))
     return DiversityContext(run=run, index=index, weights=weights,
                             navigational=navigational)
 
