@@ -24,6 +24,12 @@ def with_line(number: int, new: str) -> bytes:
 
 
 FILES = {"div.qrels": text(QRELS)}
+PROBS = b"1 1 0.5\n1 2 0.25\n1 3 0.25\n"
+
+
+def ntcir(measures: str, *extra: str) -> list[str]:
+    return ["eval", "-q", "-m", measures, "div.qrels", "a.run", *extra]
+
 BASE = div("div.qrels")
 
 CASES = [
@@ -84,6 +90,41 @@ CASES = [
     err("diversity-option-not-applicable", [*BASE, "-J"], "-J", files=FILES),
     err("diversity-format-json", ["eval", "-m", "ndeval", "--format", "json", "div.qrels",
                                   "a.run"], "json", files=FILES),
+    # ---- NTCIREVAL's family: intent probabilities and intent types
+    ok("diversity-ntcir-measures", ntcir("I-rec@10 D#-nDCG@10 P+Q# ntcir:D-Q@0010"),
+       output_contains("D#-nDCG@10", "ntcir:D-Q@0010"), files=FILES),
+    ok("diversity-ntcir-probs-and-types",
+       ntcir("DIN#-nDCG@10", "--intent-probs", "p.txt", "--intent-types", "t.txt"),
+       output_contains("DIN#-nDCG@10"), files={**FILES, "p.txt": PROBS, "t.txt": b"1 2 nav\n"}),
+    err("diversity-probs-missing-file", ntcir("D-nDCG@10", "--intent-probs", "none.txt"),
+        "none.txt", files=FILES),
+    err("diversity-probs-two-fields", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "line 2", "1 2", files={**FILES, "p.txt": b"1 1 0.5\n1 2\n1 3 0.5\n"}),
+    err("diversity-probs-not-number", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "line 1", "x", files={**FILES, "p.txt": b"1 1 x\n"}),
+    err("diversity-probs-above-one", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "line 1", "1.5", files={**FILES, "p.txt": b"1 1 1.5\n"}),
+    err("diversity-probs-sum", ntcir("D-nDCG@10", "--intent-probs", "p.txt"), "p.txt",
+        "sum to 0.9", files={**FILES, "p.txt": b"1 1 0.3\n1 2 0.3\n1 3 0.3\n"}),
+    err("diversity-probs-unknown-topic", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "line 4", "topic 99", files={**FILES, "p.txt": PROBS + b"99 1 1\n"}),
+    err("diversity-probs-unknown-intent", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "intent 9", files={**FILES, "p.txt": b"1 1 0.5\n1 9 0.5\n"}),
+    err("diversity-probs-intent-left-out", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "intent 3", files={**FILES, "p.txt": b"1 1 0.5\n1 2 0.5\n"}),
+    err("diversity-probs-duplicate", ntcir("D-nDCG@10", "--intent-probs", "p.txt"),
+        "p.txt", "line 2", "twice", files={**FILES, "p.txt": b"1 1 0.5\n1 1 0.5\n"}),
+    err("diversity-types-bad-value", ntcir("DIN-nDCG@10", "--intent-types", "t.txt"),
+        "t.txt", "line 1", "inf or nav", files={**FILES, "t.txt": b"1 1 navigational\n"}),
+    err("diversity-types-unknown-topic", ntcir("DIN-nDCG@10", "--intent-types", "t.txt"),
+        "t.txt", "topic 77", files={**FILES, "t.txt": b"77 1 nav\n"}),
+    err("diversity-probs-without-diversity", ["eval", "-m", "map", "--intent-probs",
+                                              "p.txt", "qrels.txt", "a.run"],
+        "--intent-probs", files={"p.txt": PROBS}),
+    err("diversity-gamma-out-of-range", ntcir("D#-nDCG(gamma=1.5)@10"), "gamma",
+        files=FILES),
+    err("diversity-gain-list-too-short", ntcir("D-nDCG(gain=1)@10"), "gain",
+        files=FILES),
 ]
 
 
