@@ -38,6 +38,13 @@ RANDOM = ["compare", "--scores", "ap.csv", "--test", "randomization", "--samples
 BOOT = ["compare", "--scores", "ap.csv", "--test", "bootstrap", "--samples", "99",
         "--seed", "1"]
 RUNS = ["compare", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map"]
+RISK = [*TUKEY, "--baseline", "sysA", "--risk-alpha", "1"]
+
+
+def json_risk(result, ws, run):
+    rows = json.loads(result.out)["risk"]
+    assert [r["run"] for r in rows] == ["sysB", "sysC", "sysD"], result.describe()
+    assert all(r["baseline"] == "sysA" and r["risk_alpha"] == 1.0 for r in rows)
 
 
 def json_pairs(result, ws, run):
@@ -219,6 +226,23 @@ CASES = [
         "give a qrels file and at least two run files (or --scores FILE)"),
     err("unknown-option", [*TUKEY, "--bogus"], opt("--bogus")),
     err("topic-column-with-runs", [*RUNS, "--topic-column", "topic"], opt("--topic-column")),
+    # ---- risk-sensitive comparison: --baseline SYSTEM --risk-alpha A (issue 12 §5)
+    ok("risk-alpha-table", [*RISK], output_contains("urisk", "trisk", "sysB", "sysD")),
+    ok("risk-alpha-json", [*RISK, "--format", "json"], json_risk),
+    ok("risk-alpha-runs", [*RUNS, "--names", "file", "--baseline", "a", "--risk-alpha", "0"],
+       output_contains("urisk", "b", "c")),
+    ok("risk-alpha-csv", [*RISK, "--format", "csv"], output_contains("measure,run,baseline")),
+    err("risk-alpha-negative", with_option(RISK, "--risk-alpha", "-1"), opt("--risk-alpha")),
+    err("risk-alpha-nan", with_option(RISK, "--risk-alpha", "nan"), opt("--risk-alpha")),
+    err("risk-alpha-inf", with_option(RISK, "--risk-alpha", "inf"), opt("--risk-alpha")),
+    err("risk-alpha-text", with_option(RISK, "--risk-alpha", "abc"), opt("--risk-alpha")),
+    err("risk-alpha-without-baseline", [*TUKEY, "--risk-alpha", "1"], opt("--baseline")),
+    err("risk-alpha-unknown-baseline", with_option(RISK, "--baseline", "nosuch"), "nosuch"),
+    err("risk-alpha-with-test", [*RISK, "--test", "t"], opt("--test")),
+    err("risk-alpha-with-alpha", [*RISK, "--alpha", "0.01"], opt("--alpha")),
+    err("risk-alpha-with-seed", [*RISK, "--seed", "1"], opt("--seed")),
+    err("risk-alpha-digits-json", [*RISK, "--format", "json", "--digits", "3"],
+        opt("--digits")),
 ]
 
 

@@ -21,6 +21,15 @@ randomised Tukey HSD: their simultaneous p-value), ``p_adjusted`` the p-value af
 ``significant`` the decision at ``--alpha``; pairs of several measures also carry
 ``measure``. ``--format csv`` names the p-values alike.
 
+``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (TREC Web 2013–2014;
+:mod:`irscale.stats.risk`): for every other system and measure, URisk (the mean
+risk-weighted difference, losses weighed 1 + A), TRisk (Dinçer et al. 2014: URisk over its
+standard error, with its two-sided t p-value on topics − 1 df) and wins / losses / ties
+against the baseline. It is a test of its own: the options of the other tests (``--test``,
+``--model``, ``--correction``, ``--alternative``, ``--alpha``, resampling) are refused with
+it. ``--format json`` prints ``{"risk": [{"measure", "run", "baseline", "risk_alpha",
+"topics", "wins", "losses", "ties", "urisk", "trisk", "df", "p"}, ...]}``.
+
 Options that the chosen test would ignore are refused (``--correction`` and
 ``--alternative`` with the Tukey tests, ``--samples``/``--seed``/``--workers`` with tests
 that do not resample, ``--model`` with other tests, ``--digits`` with csv/json, ...): see
@@ -64,8 +73,11 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--baseline", default=None, metavar="SYSTEM",
                         help="two-system tests: compare every other system with this one "
                         "only (the family: systems x measures against it; default: every "
-                        "pair)")
-    parser.add_argument("--test", default="tukey-hsd",
+                        "pair); with --risk-alpha: the risk baseline")
+    parser.add_argument("--risk-alpha", type=float, default=None, metavar="A",
+                        help="risk-sensitive comparison against --baseline: URisk and "
+                        "TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)")
+    parser.add_argument("--test", default=None,
                         help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
                         "(default tukey-hsd)")
     parser.add_argument("--model", default=None,
@@ -119,6 +131,8 @@ def compare(args: argparse.Namespace):
     )
     from ..stats.registry import test_spec
 
+    if args.test is None:
+        args.test = "tukey-hsd"
     test, _ = compare_test(args.test)
     progress = not args.no_progress and sys.stderr.isatty()
     matrix = load_matrix(args)
@@ -170,7 +184,55 @@ def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
     return "\n".join(parts)
 
 
+#: Options of the other tests, refused with --risk-alpha: (flag, attribute).
+_NOT_RISK = (("--test", "test"), ("--model", "model"), ("--correction", "correction"),
+             ("--alternative", "alternative"), ("-B/--samples", "samples"),
+             ("--seed", "seed"), ("--workers", "workers"))
+
+
+def check_risk(args: argparse.Namespace) -> float:
+    """The options of ``--risk-alpha`` (see the module documentation): its value."""
+    from ..stats.risk import check_risk_alpha
+    from .checks import check_digits_option, check_sources
+
+    given = [flag for flag, attr in _NOT_RISK if getattr(args, attr, None) is not None]
+    if args.alpha != 0.05:  # the parser's default: --alpha was given
+        given.append("--alpha")
+    if given:
+        raise ParameterError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'}"
+                             " to the significance tests, not to --risk-alpha (TRisk is "
+                             "its own t-test: its p-value is printed)")
+    if args.baseline is None:
+        raise ParameterError("--risk-alpha needs --baseline SYSTEM (the run every other "
+                             "system is compared with)")
+    try:
+        alpha = check_risk_alpha(args.risk_alpha, "--risk-alpha")
+    except ParameterError as error:
+        raise ParameterError(str(error)) from None
+    check_digits_option(args)
+    check_sources(args)
+    return alpha
+
+
+def risk_output(args: argparse.Namespace, alpha: float) -> str:
+    """The risk table of ``--baseline --risk-alpha`` in ``--format``."""
+    from ..stats.risk import risk_table
+    from ..stats.tables import records, render
+
+    matrix = load_matrix(args)
+    table = risk_table(matrix, args.baseline, alpha, measures=args.measures or None)
+    if args.fmt == "json":
+        return json.dumps({"risk": records(table)}, indent=2) + "\n"
+    return render(table, args.fmt, digits=args.digits,
+                  title=f"Risk against {args.baseline} (losses weigh 1 + {alpha:g}; "
+                  "TRisk: t with topics - 1 df)")
+
+
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "risk_alpha", None) is not None:
+        return write_text(args, risk_output(args, check_risk(args)))
+    if args.test is None:
+        args.test = "tukey-hsd"
     check_compare(args)  # every option, before any work
     omnibus, pairs = compare(args)
     text = render_output(omnibus, pairs, args.fmt, args.digits)
