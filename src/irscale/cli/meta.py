@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..errors import ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option
-from .inputs import add_inputs, load_matrix, qrels_and_runs
+from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import ListAction, add_deprecated, add_ties, join
 from .outputs import add_output, input_paths, write_text
 
@@ -402,7 +402,8 @@ def run_loo(args: argparse.Namespace) -> int:
     from .. import meta
 
     check_meta(args)
-    qrels, runs = qrels_and_runs(args)
+    diversity = diversity_inputs(args)  # ndeval ranks by the rank column
+    qrels, runs = qrels_and_runs(args, keep_rank=diversity)
     table = _contributors(args)
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
@@ -424,6 +425,10 @@ def run_scales(args: argparse.Namespace) -> int:
     check_meta(args)
     if not args.measures:
         args.measures = list(DEFAULT_MEASURES)
+    if diversity_inputs(args):  # refused before the qrels are read, with the reason
+        from ..scales.measures import scale_measure
+
+        scale_measure(args.measures[0])
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     report = meta.scale_report(qrels, runs, args.measures, args.cutoffs,
                                collection=args.collection, alpha=args.alpha,

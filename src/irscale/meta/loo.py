@@ -20,6 +20,11 @@ considered reusable for systems that did not contribute to the pool.
 
 Runs are ranked as trec_eval ranks them (score descending, then docno descending) to
 find the documents within the pool ``depth``. Evaluation uses :func:`irscale.evaluate`.
+With diversity qrels and measures (ndeval's ``topic subtopic docno judgment``; every
+measure a diversity one, or :class:`~irscale.io.diversity.DiversityQrels` given) a
+contribution is a judged document, whatever its intents: leaving a team out removes every
+intent's judgment of its unique documents, and ``unique_relevant`` counts the documents
+relevant to some intent.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import pandas as pd
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
+from ..io.diversity import DiversityQrels, read_diversity_qrels
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..io.trec import read_runs
 from ..stats.kendall import kendall_tau
@@ -82,9 +88,10 @@ def pool_contributions(
     """The judged documents each contributor's runs retrieved within ``depth``:
     columns ``query_id, doc_id, contributor, unique`` (unique: no other contributor)."""
     check_count(depth, "depth", 1, MAX_DEPTH)
-    qrels_obj = as_qrels(qrels)
+    qrels_obj = qrels if isinstance(qrels, DiversityQrels) else as_qrels(qrels)
     run_list = _runs(runs)
-    judged = qrels_obj.to_frame()[["query_id", "doc_id"]].astype(str)
+    # diversity qrels judge a document once per intent: one row per (topic, document)
+    judged = qrels_obj.to_frame()[["query_id", "doc_id"]].astype(str).drop_duplicates()
     parts = []
     for run in run_list:
         frame = _ranked_frame(run)
@@ -98,10 +105,33 @@ def pool_contributions(
     return pooled.reset_index(drop=True)
 
 
-def _runs(runs: object) -> list:
+def _runs(runs: object, keep_rank: bool = False) -> list:
     if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, str) for r in runs):
-        return read_runs(list(runs))
-    return as_runs(runs)
+        return read_runs(list(runs), keep_rank=keep_rank)
+    return as_runs(runs, keep_rank=keep_rank)
+
+
+def _diversity(qrels: object, measures: Sequence[str]) -> bool:
+    """Diversity qrels and measures (as :func:`irscale.evaluate` decides): the qrels are
+    :class:`~irscale.io.diversity.DiversityQrels` or every measure is a diversity one."""
+    from ..measures.diversity import is_diversity_name
+
+    return isinstance(qrels, DiversityQrels) or (bool(measures) and all(
+        isinstance(m, str) and is_diversity_name(m) for m in measures))
+
+
+def _without(qrels: object, kept: pd.DataFrame, source: str) -> object:
+    """The qrels of the rows of ``kept`` (a frame of ``qrels.to_frame()``'s columns)."""
+    if not isinstance(qrels, DiversityQrels):
+        return qrels_from_frame(kept, source=source)
+    import pyarrow as pa
+
+    def column(name: str) -> pa.ChunkedArray:
+        return pa.chunked_array([pa.array(kept[name].astype(str).tolist(), pa.string())])
+
+    return DiversityQrels(topic=column("query_id"), subtopic=column("subtopic_id"),
+                          docno=column("doc_id"),
+                          judgment=kept["relevance"].to_numpy(dtype=np.int64), source=source)
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,11 +192,18 @@ def leave_one_out(
     """
     depth = check_count(depth, "depth", 1, MAX_DEPTH)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
-    qrels_obj = as_qrels(qrels)
-    run_list = _runs(runs)
-    names = [run.name for run in run_list]
     if isinstance(measures, str):
         measures = measures.split()
+    diversity = _diversity(qrels, measures)
+    qrels_obj: Any
+    if not diversity:
+        qrels_obj = as_qrels(qrels)
+    elif isinstance(qrels, DiversityQrels):
+        qrels_obj = qrels
+    else:  # the reader refuses what is not a path, file or bytes
+        qrels_obj = read_diversity_qrels(qrels)  # type: ignore[arg-type]
+    run_list = _runs(runs, keep_rank=diversity)  # ndeval ranks by the rank column
+    names = [run.name for run in run_list]
     if contributors is None:
         team_of = contributors_by_prefix(names)
     elif callable(contributors):
@@ -196,7 +233,8 @@ def leave_one_out(
     for team in teams:
         removed = pool[(pool["contributor"] == team) & pool["unique"]][["query_id", "doc_id"]]
         kept = judged.merge(removed.assign(_drop=True), on=["query_id", "doc_id"], how="left")
-        relevant = int((kept["_drop"].eq(True) & (kept["relevance"] >= relevance_level)).sum())
+        dropped = kept["_drop"].eq(True) & (kept["relevance"] >= relevance_level)
+        relevant = len(kept.loc[dropped, ["query_id", "doc_id"]].drop_duplicates())
         unique_rows.append({"contributor": team, "unique_judged": len(removed),
                             "unique_relevant": relevant})
         kept = kept[kept["_drop"].isna()].drop(columns="_drop")
@@ -205,7 +243,7 @@ def leave_one_out(
             # the full evaluation checked and reported the runs' topics already; topics
             # that lose every judgment without this team are reported below
             warnings.simplefilter("ignore")
-            matrix = evaluate(qrels_from_frame(kept, source=f"<LOO qrels without {team}>"),
+            matrix = evaluate(_without(qrels_obj, kept, f"<LOO qrels without {team}>"),
                               [run_list[k] for k in members], measures,
                               relevance_level=relevance_level,
                               **{**evaluate_options, "allow_empty": True}
