@@ -51,26 +51,37 @@ def _check_finite(text: str) -> str | None:
     return None
 
 
-def _key(*columns: pa.ChunkedArray | np.ndarray) -> pa.ChunkedArray:
-    """One string per row joining ``columns`` (a separator no field can hold)."""
-    parts = [c if isinstance(c, pa.ChunkedArray) else
-             pa.chunked_array([pc.cast(arrow.array(c), pa.string())]) for c in columns]
-    return pc.binary_join_element_wise(*parts, arrow.scalar("\x1f"))
+def codes(values: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
+    """Integer code (int64) of every string and the distinct strings, in order of first
+    appearance."""
+    encoded = pc.dictionary_encode(values.combine_chunks())
+    return np.asarray(encoded.indices, dtype=np.int64), encoded.dictionary.to_pylist()
 
 
-def _first_repeat(key: pa.ChunkedArray) -> tuple[int, int] | None:
-    """(first row, repeating row) of the first key that occurs twice, or None."""
-    codes = np.asarray(pc.dictionary_encode(key.combine_chunks()).indices, dtype=np.int64)
-    present, first_rows = np.unique(codes, return_index=True)
-    if len(present) == len(codes):
+def composite(*columns: tuple[np.ndarray, int]) -> np.ndarray:
+    """One int64 key per row from (values ≥ 0, bound) columns (mixed radix; the values
+    are replaced by their ranks among the distinct values when the bounds overflow)."""
+    if np.prod([float(bound) for _, bound in columns]) >= 2.0**62:
+        columns = tuple((np.unique(v, return_inverse=True)[1].astype(np.int64), int(v.max()) + 1)
+                        for v, _ in columns)
+    key = np.zeros(len(columns[0][0]), dtype=np.int64)
+    for values, bound in columns:
+        key = key * bound + values
+    return key
+
+
+def _first_repeat(key: np.ndarray) -> tuple[int, int] | None:
+    """(first row, repeating row) of the earliest row whose key occurred before, or None.
+    Keys that grow strictly (rows in order) are checked without sorting."""
+    if len(key) < 2 or (np.diff(key) > 0).all():
         return None
-    first = np.empty(int(present[-1]) + 1, dtype=np.int64)
-    first[present] = first_rows
-    repeats = np.flatnonzero(first[codes] != np.arange(len(codes)))
-    if not len(repeats):
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    same = np.flatnonzero(ordered[1:] == ordered[:-1]) + 1
+    if not len(same):
         return None
-    row = int(repeats[0])
-    return int(first[codes[row]]), row
+    row = int(order[same].min())
+    return int(np.flatnonzero(key == key[row])[0]), row
 
 
 def _numbers(table: pa.Table, column: str) -> np.ndarray:
@@ -111,6 +122,11 @@ class SessionRun:
     rank: np.ndarray
     score: np.ndarray
     source: str = "<session run>"
+    #: Code of every row's session in :attr:`session_ids` (order of first appearance).
+    session_code: np.ndarray | None = field(default=None, repr=False)
+    session_ids: list[str] | None = field(default=None, repr=False)
+    #: Code of every row's docno (equal codes: equal docnos).
+    doc_code: np.ndarray | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.rank)
@@ -172,8 +188,13 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
                   f"a session run holds one run: run id {first!r} on its first line, "
                   "another here")
     session, docno = table["session"], table["docno"]
-    for what, key in (("rank", _key(session, query_no, rank)),
-                      ("document", _key(session, query_no, docno))):
+    session_code, session_ids = codes(session)
+    doc_code, docs = codes(docno)
+    query = (query_no, int(query_no.max()) + 1)
+    for what, key in (("rank", composite((session_code, len(session_ids)), query,
+                                          (rank, int(rank.max()) + 1))),
+                      ("document", composite((session_code, len(session_ids)), query,
+                                              (doc_code, len(docs))))):
         repeat = _first_repeat(key)
         if repeat is not None:
             first_line, _ = line_of_record(raw(), repeat[0])
@@ -183,7 +204,8 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
                 f"{session[repeat[1]].as_py()} (first on line {first_line})",
                 source=name, line=line, text=text)
     return SessionRun(name=first, session=session, query_no=query_no, docno=docno,
-                      rank=rank, score=score, source=name)
+                      rank=rank, score=score, source=name, session_code=session_code,
+                      session_ids=session_ids, doc_code=doc_code)
 
 
 @dataclass(frozen=True, eq=False)
@@ -234,7 +256,11 @@ def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
     _check_values(np.isfinite(timestamp), raw, name,
                   "timestamp is not a finite number")
     session = table["session"]
-    repeat = _first_repeat(_key(session, query_no, rank, timestamp))
+    session_code, session_ids = codes(session)
+    _, moments = np.unique(timestamp, return_inverse=True)
+    repeat = _first_repeat(composite(
+        (session_code, len(session_ids)), (query_no, int(query_no.max()) + 1),
+        (rank, int(rank.max()) + 1), (moments.astype(np.int64), len(timestamp))))
     if repeat is not None:
         line, text = line_of_record(raw(), repeat[1])
         first_line, _ = line_of_record(raw(), repeat[0])
@@ -255,7 +281,8 @@ def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
     table, raw = parse_columns(source, SESSION_MAP_FIELDS,
                                {"session": pa.string(), "topic": pa.string()},
                                SESSION_MAP_FIELDS, {}, "session map")
-    repeat = _first_repeat(table["session"])
+    session_code, _ = codes(table["session"])
+    repeat = _first_repeat(session_code)
     if repeat is not None:
         line, text = line_of_record(raw(), repeat[1])
         raise DuplicateError(f"session mapped twice (first on line "

@@ -67,7 +67,15 @@ from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.labels import read_labels
 from ..io.memory import as_qrels
-from ..io.sessions import ClickLog, SessionRun, read_clicks, read_session_map, read_session_run
+from ..io.sessions import (
+    ClickLog,
+    SessionRun,
+    codes,
+    composite,
+    read_clicks,
+    read_session_map,
+    read_session_run,
+)
 from ..io.table import Column
 from ..measures.base import EvalContext, get_family, safe_divide
 from ..measures.gain_discount import Discount, GainMap, element_gains, gain_keyword, ideal_rankings
@@ -154,12 +162,6 @@ def _session_topics(names: list[str], topic_of: Mapping[str, str] | None,
     return [topic_of[s] for s in names]
 
 
-def _dense(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Codes 0.. of ``values`` that keep their order, and how many there are."""
-    distinct, codes = np.unique(values, return_inverse=True)
-    return codes.astype(np.int64), len(distinct)
-
-
 def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                            topic_of: Mapping[str, str] | None = None, *,
                            relevance_level: int = 1,
@@ -174,9 +176,10 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     parts: list[dict[str, Any]] = []
     judged_sessions: set[str] = set()
     for run in runs:
-        encoded = pc.dictionary_encode(run.session.combine_chunks())
-        run_sessions = encoded.dictionary.to_pylist()
-        code = np.asarray(encoded.indices, dtype=np.int64)
+        if run.session_code is not None and run.session_ids is not None:
+            code, run_sessions = run.session_code, run.session_ids
+        else:
+            code, run_sessions = codes(run.session)
         topics = _session_topics(run_sessions, topic_of, run.source)
         topic_code = arrow.to_numpy(pc.fill_null(pc.index_in(
             arrow.strings(topics), value_set=index.topic_array), -1)).astype(np.int64)
@@ -204,11 +207,9 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                 session_topics[position[s]] = t
         g = g_of[part["code"]]
         rows = np.flatnonzero(g >= 0)
-        q_code, n_q = _dense(session_run.query_no[rows])
-        r_code, n_r = _dense(session_run.rank[rows])
-        if len(sessions) * n_q * n_r >= 2**62:
-            raise InputError(f"{session_run.source}: too many distinct query numbers and ranks")
-        key = (g[rows] * n_q + q_code) * n_r + r_code
+        query_no, rank = session_run.query_no[rows], session_run.rank[rows]
+        key = composite((g[rows], len(sessions)), (query_no, int(query_no.max(initial=0)) + 1),
+                        (rank, int(rank.max(initial=0)) + 1)) if len(rows) else rows
         if len(key) > 1 and not (np.diff(key) > 0).all():
             rows = rows[np.argsort(key, kind="stable")]
         g_rows = g[rows]
@@ -229,8 +230,9 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
         pieces["rel"].append(rel)
         pieces["qnum"].append(session_run.query_no[rows].astype(np.float64))
         pieces["qrank"].append(session_run.rank[rows].astype(np.float64))
-        doc_code = np.asarray(pc.dictionary_encode(docno.combine_chunks()).indices)
-        pieces["doc"].append(doc_code.astype(np.float64))
+        doc_code = session_run.doc_code if session_run.doc_code is not None else \
+            codes(session_run.docno)[0]
+        pieces["doc"].append(doc_code[rows].astype(np.float64))
         for name, table in (labels or {}).items():
             topic_text = arrow.strings(session_topics).take(arrow.array(g_rows))
             pieces[name].append(lookup(table, topic_text, docno))
@@ -542,11 +544,12 @@ def evaluate_sessions(
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
+    views: dict[tuple[int | None, str], JudgedRankings] = {}
     for request in requests:
         if request.label in values:
             continue
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            result = _compute(jr, request, click_logs, click_order, click_gain)
+            result = _compute(jr, request, views, click_logs, click_order, click_gain)
         if not np.isfinite(result).all():
             raise MeasureError(f"measure {request.label!r}: some values are beyond the "
                                "range of a double (gains too large); scale them down")
@@ -559,12 +562,25 @@ def evaluate_sessions(
 
 
 def _compute(jr: JudgedRankings, request: SessionRequest,
+             views: dict[tuple[int | None, str], JudgedRankings],
              click_logs: Sequence[ClickLog] | None, click_order: ClickOrder,
              click_gain: float | None) -> np.ndarray:
+    """The values of one request; ``views`` caches the session views by (cut-off, kind)."""
+
+    def view_of(cutoff: int | None, kind: Literal["remove", "no-gain", "cut"]
+                ) -> JudgedRankings:
+        if (cutoff, kind) not in views:
+            if kind == "cut":
+                views[cutoff, kind] = jr if cutoff is None else \
+                    _keep(jr, jr.attribute("qpos") <= cutoff)
+            else:
+                views[cutoff, kind] = session_view(jr, cutoff, kind)
+        return views[cutoff, kind]
+
     params = request.params
     if request.family == "U":
         if click_logs is None:
-            view = session_view(jr, request.cutoff, "no-gain")
+            view = view_of(request.cutoff, "no-gain")
             return get_family("U").compute(view, params, EvalContext())["U"]
         if request.cutoff is not None:
             raise MeasureError(f"measure {request.label!r}: a cut-off does not apply to U "
@@ -575,10 +591,9 @@ def _compute(jr: JudgedRankings, request: SessionRequest,
             out[mine] = click_u(jr, k, log, params, order=click_order,
                                 click_gain=click_gain, unjudged=jr.unjudged_topics[k])
         return out
-    view = session_view(jr, request.cutoff, "remove")
-    sdcg = sdcg_values(view, params["gain"], params["bq"])
+    sdcg = sdcg_values(view_of(request.cutoff, "remove"), params["gain"], params["bq"])
     if request.family == "sDCG":
         return sdcg
-    cut = jr if request.cutoff is None else _keep(jr, jr.attribute("qpos") <= request.cutoff)
+    cut = view_of(request.cutoff, "cut")
     return safe_divide(sdcg, ideal_sdcg(cut, params["gain"], params["bq"], request.cutoff,
                                         params["norm"]))

@@ -1,0 +1,89 @@
+"""Benchmark of session evaluation (issue 17): ``irscale session`` end to end.
+
+Case: 100,000 sessions × 5 queries × 10 documents (5,000,000 session-run lines), qrels of
+20 judged documents per session topic (degrees 0–3, 2,000,000 lines), generated once into
+``benchmarks/data/sessions_100000x5x10/`` (git-ignored, fixed seed). Each repetition runs
+``irscale session QRELS RUN -m sDCG@10 -m nsDCG@10 -m 'U(deflen=3000)' -q -o FILE`` in a
+fresh process (interpreter start-up, reading, judging, every measure and writing the
+per-session output included) and records the wall time and peak resident memory.
+
+    python benchmarks/bench_sessions.py [--repeat 3] [--sessions 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+QUERIES, DOCS, JUDGED = 5, 10, 20
+MEASURES = ("sDCG@10", "nsDCG@10", "U(deflen=3000)")
+
+
+def generate(folder: Path, sessions: int) -> tuple[Path, Path]:
+    """The qrels and the session run of the case (written once)."""
+    qrels, run = folder / "qrels.txt", folder / "run.txt"
+    if qrels.exists() and run.exists():
+        return qrels, run
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(17)
+    pool = 60  # documents a session's lists draw from: duplicates across queries occur
+    sid = np.repeat(np.arange(sessions), JUDGED)
+    judged = np.argsort(rng.random((sessions, pool)), axis=1)[:, :JUDGED].ravel()
+    degree = rng.integers(0, 4, sessions * JUDGED)
+    with open(qrels, "w") as out:
+        out.writelines(f"s{s} 0 D{d} {g}\n" for s, d, g in
+                       zip(sid.tolist(), judged.tolist(), degree.tolist(), strict=True))
+    n = sessions * QUERIES
+    shown = np.argsort(rng.random((n, pool)), axis=1)[:, :DOCS].ravel()
+    session = np.repeat(np.arange(sessions), QUERIES * DOCS)
+    query = np.tile(np.repeat(np.arange(1, QUERIES + 1), DOCS), sessions)
+    rank = np.tile(np.arange(1, DOCS + 1), n)
+    with open(run, "w") as out:
+        out.writelines(f"s{s} {q} D{d} {r} {1.0 / r:.4f} bench\n" for s, q, d, r in
+                       zip(session.tolist(), query.tolist(), shown.tolist(), rank.tolist(),
+                           strict=True))
+    return qrels, run
+
+
+def run_once(qrels: Path, run: Path) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of one ``irscale session`` process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [sys.executable, "-m", "irscale.cli.main", "session", str(qrels), str(run),
+                "-q", "-o", os.path.join(tmp, "out.txt")]
+        for measure in MEASURES:
+            argv += ["-m", measure]
+        start = time.perf_counter()
+        subprocess.run(argv, check=True)
+        wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return wall, peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
+    parser.add_argument("--sessions", type=int, default=100_000,
+                        help="number of sessions (default 100000)")
+    args = parser.parse_args()
+    folder = HERE / "data" / f"sessions_{args.sessions}x{QUERIES}x{DOCS}"
+    qrels, run = generate(folder, args.sessions)
+    walls = []
+    for _ in range(args.repeat):
+        wall, peak = run_once(qrels, run)
+        walls.append(wall)
+        print(f"irscale session: {wall:.2f} s (peak {peak:.0f} MB)", flush=True)
+    print(f"median of {len(walls)}: {statistics.median(walls):.2f} s")
+
+
+if __name__ == "__main__":
+    main()
