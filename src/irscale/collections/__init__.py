@@ -16,7 +16,10 @@ See ``docs/collections.md``.
 from __future__ import annotations
 
 from .candidates import Candidates, ranked_candidates
+from .plots import plot_relevant_found
 from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
+from .simulate import PoolingSimulation, simulate_pooling
 
-__all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Candidates", "Pool", "judging_order", "pool",
-           "ranked_candidates"]
+__all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Candidates", "Pool", "PoolingSimulation",
+           "judging_order", "plot_relevant_found", "pool", "ranked_candidates",
+           "simulate_pooling"]

@@ -61,20 +61,25 @@ class Candidates:
         """Distinct documents of every topic (the whole candidate pool)."""
         return np.diff(self.topic_start)
 
-    def labels(self, qrels: Qrels, relevance_level: int = 1) -> np.ndarray:
-        """Relevance of every pair by ``qrels``: 1 (degree ≥ ``relevance_level``), 0
-        (judged below it) or -1 (not in the qrels, or a negative degree: not judged)."""
-        judged = pa.table({"t": qrels.topic.cast(pa.string()), "d": qrels.docno.cast(pa.string()),
+    def degrees(self, qrels: Qrels) -> np.ndarray:
+        """Relevance degree of every pair by ``qrels`` (int64; -1: not in the qrels or a
+        negative degree, i.e. not judged)."""
+        judged = pa.table({"t": qrels.topic.cast(pa.string()),
+                           "d": qrels.docno.cast(pa.string()),
                            "rel": arrow.array(np.asarray(qrels.rel, dtype=np.int64))})
         mine = pa.table({"t": pa.array(self.topics, pa.string()).take(
             arrow.array(self.pair_topic)), "d": self.pair_docno,
             "i": arrow.array(np.arange(self.n_pairs))})
         hit = mine.join(judged, ["t", "d"], join_type="inner")
-        out = np.full(self.n_pairs, -1, dtype=np.int8)
-        rel = arrow.to_numpy(hit.column("rel"))
-        where = arrow.to_numpy(hit.column("i"))
-        out[where] = np.where(rel < 0, -1, (rel >= relevance_level).astype(np.int8))
+        out = np.full(self.n_pairs, -1, dtype=np.int64)
+        out[arrow.to_numpy(hit.column("i"))] = np.maximum(arrow.to_numpy(hit.column("rel")), -1)
         return out
+
+    def labels(self, qrels: Qrels, relevance_level: int = 1) -> np.ndarray:
+        """Relevance of every pair by ``qrels``: 1 (degree ≥ ``relevance_level``), 0
+        (judged below it) or -1 (not judged, :meth:`degrees`)."""
+        degree = self.degrees(qrels)
+        return np.where(degree < 0, -1, degree >= relevance_level).astype(np.int8)
 
 
 def ranked_candidates(

@@ -58,6 +58,7 @@ known yet (that document is the next one to judge, flagged ``next``).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -124,7 +125,7 @@ class Pool:
                 f"{'' if self.budget is None else f', budget {self.budget} per topic'})")
 
 
-def _check_strategy(strategy: object) -> Strategy:
+def check_strategy(strategy: object) -> Strategy:
     """``strategy`` if it names one of :data:`STRATEGIES`."""
     if strategy not in STRATEGIES:
         raise ParameterError(f"unknown pooling strategy {strategy!r}: use one of "
@@ -132,14 +133,14 @@ def _check_strategy(strategy: object) -> Strategy:
     return strategy
 
 
-def _check_probability(value: object, name: str) -> float:
+def check_unit_interval(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
             or not 0.0 < float(value) < 1.0:
         raise ParameterError(f"{name} must be a number in (0, 1), got {value!r}")
     return float(value)
 
 
-def _check_rrf_k(value: object) -> float:
+def check_rrf_k(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
             or not np.isfinite(float(value)) or float(value) < 0.0:
         raise ParameterError(f"k must be a finite number ≥ 0, got {value!r}")
@@ -226,7 +227,7 @@ def judging_order(
     ``strategy`` on ``cand`` (module documentation). ``labels``: the oracle, the relevance
     of every pair (:meth:`Candidates.labels`; -1 unknown); adaptive strategies need it
     (without one, every judgment is unknown)."""
-    strategy = _check_strategy(strategy)
+    strategy = check_strategy(strategy)
     if strategy in FIXED:
         order = _fixed_order(cand, strategy, depth_k=depth_k, p=p, k=k)
         order, position = _per_topic_prefix(order, cand.pair_topic, len(cand.topics), budget)
@@ -330,6 +331,18 @@ def _advance(cube: np.ndarray, pointer: np.ndarray, judged: np.ndarray,
         rows = rows[stale.any(axis=1)]
 
 
+def _warn_missing_topics(cand: Candidates) -> None:
+    """Warn about runs that rank nothing for some of the pooled topics (a run file cut
+    short, or a topic id written differently): such a run contributes nothing there."""
+    empty = cand.pairs[:, :, 0] < 0  # topics × runs
+    for r in np.flatnonzero(empty.any(axis=0)):
+        missing = [cand.topics[t] for t in np.flatnonzero(empty[:, r])]
+        warnings.warn(f"run {cand.runs[r]!r} ranks no document for {len(missing)} of the "
+                      f"{len(cand.topics)} topics pooled ({', '.join(missing[:5])}"
+                      f"{' ...' if len(missing) > 5 else ''}): it contributes nothing there",
+                      stacklevel=3)
+
+
 def pool(
     runs: object,
     strategy: str = "depth",
@@ -371,15 +384,15 @@ def pool(
     >>> pool({"a": a, "b": b}, "depth", depth=2).lines()
     ['1 d1', '1 d2', '1 d4']
     """
-    strategy = _check_strategy(strategy)
+    strategy = check_strategy(strategy)
     if depth is not None:
         depth = check_count(depth, "depth", 1, MAX_DEPTH)
     if budget is not None:
         budget = check_count(budget, "budget", 1, MAX_DEPTH)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    p = _check_probability(p, "p")
-    k = _check_rrf_k(k)
-    discount = _check_probability(discount, "discount")
+    p = check_unit_interval(p, "p")
+    k = check_rrf_k(k)
+    discount = check_unit_interval(discount, "discount")
     check_rng(rng)
     if unjudged not in ("stop", "nonrelevant"):
         raise ParameterError(f"unjudged must be 'stop' or 'nonrelevant', got {unjudged!r}")
@@ -389,6 +402,7 @@ def pool(
         raise ParameterError(f"the {strategy} strategy needs a budget of judgments per "
                              "topic (budget=N, --budget N)")
     cand = ranked_candidates(runs, depth=depth, ties=ties, topics=topics)
+    _warn_missing_topics(cand)
     labels = None
     oracle: Qrels | None = None
     if qrels is not None:

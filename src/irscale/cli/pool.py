@@ -1,0 +1,214 @@
+"""``irscale pool``: build pools from runs, and simulate pooling strategies on qrels.
+
+    irscale pool build    RUN... --strategy depth --depth 100 [-o pool.txt]
+    irscale pool build    RUN... --strategy mm-ns [--qrels judged.qrels] [--budget N]
+    irscale pool simulate QRELS RUN... --strategy depth,mtf,mm-ns --budget 10,50,100
+
+``build`` writes the pool file, one ``topic docno`` line per document in judging order
+(adaptive strategies add the judging order, ``topic docno order``: with ``--qrels`` the
+judgments so far are replayed and the last line of a topic is its next document to judge).
+``simulate`` replays strategies with the qrels as the assessor and prints, per strategy and
+budget, the relevant documents found and the bias of the induced qrels (τ, τ_ap, leave
+one contributor out). See ``docs/collections.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import ParameterError
+from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_digits_option
+from .options import ListAction, add_ties
+from .outputs import add_output, write_text
+from .runargs import NAMES_HELP, named_runs
+
+#: Strategies (``irscale.collections.STRATEGIES``, repeated so that the parser imports no
+#: analysis module; a test checks they agree), the adaptive ones, and the defaults.
+STRATEGIES = ("depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts", "ts-ns")
+ADAPTIVE = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
+SIMULATED = ("depth", "mtf", "mm-ns")
+BUDGETS = (10, 50, 100)
+RBP_P, RRF_K, DISCOUNT = 0.8, 60.0, 0.9
+
+STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et al. 2007), "
+                 "rrf (reciprocal rank fusion), mtf (move-to-front, Cormack et al. 1998), "
+                 "mm, mm-ns, ts, ts-ns (bandits of Losada et al. 2016, 2017)")
+
+
+def _strategy_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=int, default=None, metavar="K",
+                        help="cut every run at K documents first: the pool depth of depth-k "
+                        "pooling, the candidates of the others (default: whole runs)")
+    parser.add_argument("--p", type=float, default=None, dest="p",
+                        help=f"RBP persistence p in (0, 1), rbp only (default {RBP_P})")
+    parser.add_argument("--k", type=float, default=None, dest="k",
+                        help=f"RRF constant k ≥ 0, rrf only (default {RRF_K:g})")
+    parser.add_argument("--discount", type=float, default=None,
+                        help="forgetting factor γ in (0, 1) of mm-ns and ts-ns (default "
+                        f"{DISCOUNT}, irscale's choice)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the adaptive strategies' tie order and draws (default: "
+                        "a fresh random seed)")
+    parser.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
+                        help="smallest relevant degree of the qrels (default 1)")
+    add_ties(parser)
+    from ..io.naming import NAME_MODES
+
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, bandits) and "
+        "simulate pooling strategies on qrels",
+        description="Pooling strategies for building test collections (Cormack, Palmer & "
+        "Clarke 1998; Moffat, Webber & Zobel 2007; Losada, Parapar & Barreiro 2016, 2017).")
+    parser.set_defaults(func=_no_action)
+    sub = parser.add_subparsers(dest="pool_command", metavar="ACTION")
+
+    p = sub.add_parser("build", help="write a pool file from runs",
+                       description="Pool the runs with one strategy and write the pool "
+                       "file in judging order.")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="run files")
+    p.add_argument("--strategy", required=True, choices=STRATEGIES, help=STRATEGY_HELP)
+    p.add_argument("--budget", type=int, default=None, metavar="N",
+                   help="judgments per topic: required for take, rbp and rrf; the adaptive "
+                   "strategies stop there (default: no limit)")
+    p.add_argument("--qrels", default=None, metavar="FILE",
+                   help="judgments so far, adaptive strategies only: replayed, and the first "
+                   "document they do not judge is each topic's next to judge (default: none, "
+                   "the first document of every topic)")
+    _strategy_options(p)
+    add_output(p, what="pool file")
+    p.set_defaults(func=run_build)
+
+    p = sub.add_parser("simulate", help="replay strategies with budgets on qrels",
+                       description="Simulated pooling: the qrels act as the assessor (an "
+                       "unjudged pooled document counts as non-relevant).")
+    p.add_argument("inputs", nargs="*", metavar="QRELS RUN", help="qrels file then run files")
+    p.add_argument("--strategy", action=ListAction, kind="str", unique=True,
+                   default=list(SIMULATED), metavar="S,S,...", dest="strategies",
+                   help=f"comma-separated strategies: {STRATEGY_HELP} (default "
+                   f"{','.join(SIMULATED)})")
+    p.add_argument("--budget", action=ListAction, api="budgets", unique=True,
+                   default=list(BUDGETS), metavar="N,N,...", dest="budgets",
+                   help="comma-separated judgments per topic (default "
+                   f"{','.join(map(str, BUDGETS))})")
+    p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
+                   help="measure whose system ranking is compared (default map)")
+    p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
+                   help="contributor of a run for leave-one-out = part of its name matched "
+                   f"(default: up to '_', {DEFAULT_CONTRIBUTOR_PATTERN})")
+    p.add_argument("--contributors", default=None, metavar="FILE",
+                   help="file of 'run contributor' lines (overrides the pattern; default: "
+                   "none)")
+    p.add_argument("--no-loo", action="store_true",
+                   help="skip the leave-one-contributor-out test (faster)")
+    _strategy_options(p)
+    from ..stats import FORMATS
+
+    p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+                   help="output format (default text)")
+    p.add_argument("--digits", type=int, default=None,
+                   help="decimals in text, markdown and latex tables (0-17, default 4)")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
+                   "plot)")
+    add_output(p)
+    p.set_defaults(func=run_simulate)
+
+
+def _no_action(args: argparse.Namespace) -> int:
+    raise ParameterError("pool: choose an action: build or simulate (see 'irscale pool "
+                         "--help')")
+
+
+def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, object]:
+    """Options that apply only to some strategies are refused elsewhere; the API's
+    parameters of the command line (defaults filled in)."""
+    refused = []
+    if args.p is not None and "rbp" not in strategies:
+        refused.append("--p applies to the rbp strategy")
+    if args.k is not None and "rrf" not in strategies:
+        refused.append("--k applies to the rrf strategy")
+    if args.discount is not None and not {"mm-ns", "ts-ns"} & set(strategies):
+        refused.append("--discount applies to the mm-ns and ts-ns strategies")
+    if args.seed is not None and not set(ADAPTIVE) & set(strategies):
+        refused.append("--seed applies to the adaptive strategies (" + ", ".join(ADAPTIVE)
+                       + ")")
+    if refused:
+        raise ParameterError(f"{refused[0]}, not to --strategy {','.join(strategies)}")
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    return {"p": RBP_P if args.p is None else args.p,
+            "k": RRF_K if args.k is None else args.k,
+            "discount": DISCOUNT if args.discount is None else args.discount,
+            "rng": args.seed,
+            "relevance_level": 1 if args.level is None else args.level,
+            "ties": args.ties}
+
+
+def _reworded(error: ParameterError) -> ParameterError:
+    """An API message about a parameter, naming the option instead."""
+    text = str(error)
+    for api, flag in (("depth", "--depth"), ("budgets", "--budget"), ("budget", "--budget"),
+                      ("discount", "--discount"), ("p ", "--p "), ("k ", "--k "),
+                      ("relevance_level", "-l/--relevance-level")):
+        if text.startswith(api):
+            return ParameterError(f"{flag.strip()} ({api.strip()}){text[len(api.strip()):]}")
+    return error
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from ..collections import pool
+
+    if not args.runs:
+        raise ParameterError("nothing to pool: give at least one run file")
+    options = _check_common(args, [args.strategy])
+    if args.qrels is not None and args.strategy not in ADAPTIVE:
+        raise ParameterError(f"--qrels applies to the adaptive strategies ({', '.join(ADAPTIVE)})"
+                             f", not to --strategy {args.strategy}")
+    if args.level is not None and args.qrels is None:
+        raise ParameterError("-l/--relevance-level applies with --qrels")
+    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    try:
+        result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
+                      qrels=args.qrels, **options)  # type: ignore[arg-type]
+    except ParameterError as error:
+        raise _reworded(error) from None
+    return write_text(args, "".join(line + "\n" for line in result.lines()))
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from ..collections import simulate_pooling
+    from ..meta import contributors_by_prefix
+    from .meta import _contributors
+
+    check_digits_option(args)
+    if len(args.inputs) < 3:
+        raise ParameterError("give a qrels file and at least two run files")
+    options = _check_common(args, args.strategies)
+    if args.contributors is not None and args.contributor_pattern is not None:
+        raise ParameterError("--contributor-pattern applies without --contributors (the file "
+                             "names every run's contributor)")
+    if args.no_loo and (args.contributors is not None or args.contributor_pattern is not None):
+        raise ParameterError("--contributors and --contributor-pattern apply to the "
+                             "leave-one-out test, which --no-loo skips")
+    pattern = args.contributor_pattern or DEFAULT_CONTRIBUTOR_PATTERN
+    table = _contributors(args)
+    contributors = table if table is not None else (
+        lambda name: contributors_by_prefix([name], pattern)[name])
+    runs = named_runs(args.inputs[1:], args.names, keep_rank=args.ties == "rank-column")
+    try:
+        result = simulate_pooling(args.inputs[0], runs, args.strategies, args.budgets,
+                                  measure=args.measure, depth=args.depth,
+                                  contributors=contributors, loo=not args.no_loo,
+                                  **options)  # type: ignore[arg-type]
+    except ParameterError as error:
+        raise _reworded(error) from None
+    if args.plot:
+        from ..collections import plot_relevant_found
+
+        plot_relevant_found(result, args.plot)
+    return write_text(args, result.format(args.fmt, digits=args.digits) + "\n")

@@ -1,0 +1,34 @@
+"""Plot of simulated pooling (matplotlib, optional: ``irscale[plot]``): relevant documents
+found against the judging budget, one line per strategy — the classic curves of Losada,
+Parapar & Barreiro (2017) and Lipani et al. (2021). Made with the figure helpers of
+:mod:`irscale.meta.plots` (non-interactive, written atomically)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..meta.plots import _figure, _save
+from .simulate import PoolingSimulation
+
+__all__ = ["plot_relevant_found"]
+
+
+def plot_relevant_found(simulation: PoolingSimulation, path: str | os.PathLike | None = None,
+                        *, title: str | None = None, dpi: int = 150) -> Any:
+    """Relevant documents found (all topics) against the budget (judgments per topic),
+    one line per strategy, with the relevant documents of the whole candidate pool as a
+    dashed line; written to ``path`` when given. Returns the matplotlib ``Figure``."""
+    figure = _figure()
+    axes = figure.add_subplot()
+    table = simulation.relevant_found()
+    for strategy in table.columns:
+        axes.plot(table.index, table[strategy], marker="o", label=str(strategy))
+    ceiling = int(simulation.table["relevant_pool"].iloc[0])
+    axes.axhline(ceiling, linestyle="--", color="grey", linewidth=1,
+                 label="relevant in the pool")
+    axes.set_xlabel("judgments per topic")
+    axes.set_ylabel("relevant documents found")
+    axes.set_title(title or "Relevant documents found by pooling strategy")
+    axes.legend()
+    return _save(figure, path, dpi)

@@ -1,0 +1,162 @@
+"""``irscale pool build | simulate``: faulty runs, qrels and contributor files, bad
+strategies, budgets and parameters (issue 13 §1–2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .catalog import trec_file_faults
+from .conftest import (
+    any_of,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    text,
+    with_option,
+)
+
+RUNS = ["a.run", "b.run", "c.run"]
+BUILD = ["pool", "build", *RUNS, "--strategy", "depth", "--depth", "2"]
+BANDIT = ["pool", "build", *RUNS, "--strategy", "mm-ns", "--budget", "3", "--seed", "1"]
+SIM = ["pool", "simulate", "qrels.txt", *RUNS, "--strategy", "depth,mtf,mm-ns",
+       "--budget", "2,4", "--seed", "1"]
+CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "teamC_r2")]
+
+
+def build_argv(name: str) -> list[str]:
+    return ["pool", "build", name, "b.run", "--strategy", "depth", "--depth", "2"]
+
+
+def sim_run_argv(name: str) -> list[str]:
+    return ["pool", "simulate", "qrels.txt", name, "b.run", "--budget", "2", "--seed", "1"]
+
+
+def sim_qrels_argv(name: str) -> list[str]:
+    return ["pool", "simulate", name, "a.run", "b.run", "--budget", "2", "--seed", "1"]
+
+
+def lines_per_topic(expected: int):
+    def check(result, ws, run):
+        rows = [line.split() for line in result.out.splitlines()]
+        counts: dict[str, int] = {}
+        for row in rows:
+            counts[row[0]] = counts.get(row[0], 0) + 1
+        assert counts and all(n == expected for n in counts.values()), counts
+
+    return check
+
+
+CASES = [
+    # ================================================================ build
+    ok("build-depth", BUILD, output_contains("1 d")),
+    ok("build-take", ["pool", "build", *RUNS, "--strategy", "take", "--budget", "3"],
+       lines_per_topic(3)),
+    ok("build-rbp", ["pool", "build", *RUNS, "--strategy", "rbp", "--budget", "2",
+                     "--p", "0.5"], lines_per_topic(2)),
+    ok("build-rrf", ["pool", "build", *RUNS, "--strategy", "rrf", "--budget", "2", "--k", "10"],
+       lines_per_topic(2)),
+    ok("build-bandit-live-no-qrels", BANDIT, lines_per_topic(1)),
+    ok("build-bandit-qrels", [*BANDIT, "--qrels", "qrels.txt"], output_contains(" 1\n")),
+    ok("build-mtf", ["pool", "build", *RUNS, "--strategy", "mtf", "--qrels", "qrels.txt",
+                     "--seed", "2"]),
+    ok("build-ts-ns-discount", [*with_option(BANDIT, "--strategy", "ts-ns"), "--discount",
+                                "0.5"]),
+    ok("build-ties-file-order", [*BUILD, "--ties", "file-order"]),
+    ok("build-output-file", [*BUILD, "-o", "pool.txt"], allowed_new=("pool.txt",)),
+    err("build-output-exists", [*BUILD, "-o", "qrels.txt"], "qrels.txt"),
+    err("build-no-run", ["pool", "build", "--strategy", "depth", "--depth", "2"],
+        any_of("run", "nothing")),
+    err("build-no-strategy", ["pool", "build", *RUNS, "--depth", "2"], opt("--strategy")),
+    err("build-strategy-unknown", with_option(BUILD, "--strategy", "nosuch"), "nosuch"),
+    err("build-depth-missing", ["pool", "build", *RUNS, "--strategy", "depth"],
+        opt("--depth")),
+    err("build-depth-0", with_option(BUILD, "--depth", "0"), opt("--depth")),
+    err("build-depth-negative", with_option(BUILD, "--depth", "-3"), opt("--depth")),
+    err("build-depth-not-a-number", with_option(BUILD, "--depth", "x"), opt("--depth")),
+    err("build-budget-missing", ["pool", "build", *RUNS, "--strategy", "take"],
+        opt("--budget")),
+    err("build-budget-0", ["pool", "build", *RUNS, "--strategy", "take", "--budget", "0"],
+        opt("--budget")),
+    err("build-budget-negative", with_option(BANDIT, "--budget", "-1"), opt("--budget")),
+    err("build-p-1", ["pool", "build", *RUNS, "--strategy", "rbp", "--budget", "2", "--p",
+                      "1"], opt("--p")),
+    err("build-p-nan", ["pool", "build", *RUNS, "--strategy", "rbp", "--budget", "2", "--p",
+                        "nan"], opt("--p")),
+    err("build-p-wrong-strategy", [*BUILD, "--p", "0.5"], opt("--p"), "rbp"),
+    err("build-k-negative", ["pool", "build", *RUNS, "--strategy", "rrf", "--budget", "2",
+                             "--k", "-1"], opt("--k")),
+    err("build-k-inf", ["pool", "build", *RUNS, "--strategy", "rrf", "--budget", "2",
+                        "--k", "inf"], opt("--k")),
+    err("build-k-wrong-strategy", [*BUILD, "--k", "5"], opt("--k"), "rrf"),
+    err("build-discount-0", [*BANDIT, "--discount", "0"], opt("--discount")),
+    err("build-discount-wrong-strategy", [*with_option(BANDIT, "--strategy", "mm"),
+                                          "--discount", "0.5"], opt("--discount")),
+    err("build-seed-negative", with_option(BANDIT, "--seed", "-1"), opt("--seed")),
+    err("build-seed-fixed-strategy", [*BUILD, "--seed", "1"], opt("--seed")),
+    err("build-qrels-fixed-strategy", [*BUILD, "--qrels", "qrels.txt"], opt("--qrels")),
+    err("build-qrels-missing", [*BANDIT, "--qrels", "nope.txt"], "nope.txt"),
+    err("build-level-without-qrels", [*BANDIT, "-l", "2"], opt("-l", "--relevance-level")),
+    err("build-level-0", [*BANDIT, "--qrels", "qrels.txt", "-l", "0"],
+        opt("-l", "--relevance-level", "level")),
+    err("build-ties-unknown", [*BUILD, "--ties", "random"], "random"),
+    err("build-names-empty", [*BUILD, "--names", ""], "--names is empty"),
+    err("build-names-count", [*BUILD, "--names", "x,y"], any_of("names", "3")),
+    err("build-run-topics-unknown", [*BANDIT, "--qrels", "qrels.txt", "-l", "x"],
+        opt("-l", "--relevance-level")),
+    *trec_file_faults("build-run", "run", build_argv, build_argv("a.run"), name="bad.run"),
+    *trec_file_faults("build-qrels", "qrels",
+                      lambda name: [*BANDIT, "--qrels", name], [*BANDIT, "--qrels",
+                                                                "qrels.txt"],
+                      name="bad.qrels"),
+    # ================================================================ simulate
+    ok("simulate-valid", SIM, output_contains("relevant_found", "mm-ns", "loo_tau")),
+    ok("simulate-csv", [*SIM, "--format", "csv"], output_contains("strategy,budget")),
+    ok("simulate-no-loo", [*SIM, "--no-loo"], output_contains("tau_ap")),
+    ok("simulate-measure", [*SIM, "-m", "P_5"]),
+    ok("simulate-contributors", [*SIM, "--contributors", "c.txt"],
+       files={"c.txt": text(CONTRIB)}),
+    ok("simulate-plot", [*SIM, "--plot", "curves.png"], allowed_new=("curves.png",)),
+    ok("simulate-all-strategies", with_option(SIM, "--strategy",
+                                              "depth,take,rbp,rrf,mtf,mm,mm-ns,ts,ts-ns")),
+    err("simulate-too-few-inputs", ["pool", "simulate", "qrels.txt", "a.run"],
+        any_of("two run", "qrels")),
+    err("simulate-strategy-unknown", with_option(SIM, "--strategy", "depth,nosuch"), "nosuch"),
+    err("simulate-strategy-twice", with_option(SIM, "--strategy", "mtf,mtf"), "mtf"),
+    err("simulate-strategy-empty", with_option(SIM, "--strategy", ""), opt("--strategy")),
+    err("simulate-budget-0", with_option(SIM, "--budget", "0,2"), opt("--budget")),
+    err("simulate-budget-not-a-number", with_option(SIM, "--budget", "2,x"), opt("--budget")),
+    err("simulate-budget-twice", with_option(SIM, "--budget", "2,2"), opt("--budget")),
+    err("simulate-measure-unknown", [*SIM, "-m", "nosuch"], "nosuch"),
+    err("simulate-two-measures", [*SIM, "-m", "map P_5"], any_of("one measure", "measure")),
+    err("simulate-depth-0", [*SIM, "--depth", "0"], opt("--depth")),
+    err("simulate-p-wrong-strategy", [*SIM, "--p", "0.5"], opt("--p")),
+    err("simulate-digits-csv", [*SIM, "--format", "csv", "--digits", "2"], opt("--digits")),
+    err("simulate-plot-bad-extension", [*SIM, "--plot", "curves.txt"], opt("--plot")),
+    err("simulate-pattern-and-file", [*SIM, "--contributors", "c.txt",
+                                      "--contributor-pattern", "^t"],
+        opt("--contributor-pattern"), files={"c.txt": text(CONTRIB)}),
+    err("simulate-pattern-invalid", [*SIM, "--contributor-pattern", "("], "("),
+    err("simulate-pattern-no-match", [*SIM, "--contributor-pattern", "^zz"], "zz"),
+    err("simulate-contributors-with-no-loo", [*SIM, "--no-loo", "--contributors", "c.txt"],
+        opt("--no-loo"), files={"c.txt": text(CONTRIB)}),
+    err("simulate-contributors-missing", [*SIM, "--contributors", "nope.txt"], "nope.txt"),
+    err("simulate-contributors-one-field", [*SIM, "--contributors", "c.txt"], "c.txt",
+        "line 2", files={"c.txt": text([CONTRIB[0], "teamB_r1", CONTRIB[2]])}),
+    err("simulate-one-contributor", [*SIM, "--contributor-pattern", "^t"],
+        any_of("two contributors", "contributor")),
+    *trec_file_faults("simulate-run", "run", sim_run_argv, sim_run_argv("a.run"),
+                      name="bad.run"),
+    *trec_file_faults("simulate-qrels", "qrels", sim_qrels_argv, sim_qrels_argv("qrels.txt"),
+                      name="bad.qrels"),
+    # ================================================================ the command
+    err("pool-no-action", ["pool"], any_of("build", "ACTION")),
+    err("pool-unknown-action", ["pool", "frob"], "frob"),
+    err("pool-unknown-option", [*BUILD, "--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_collections(case, ws, run_cli):
+    run_case(case, ws, run_cli)
