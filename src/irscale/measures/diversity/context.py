@@ -194,9 +194,9 @@ def diversity_context(index: DiversityIndex, run: DiversityRankings,
                         f"(tolerance {PROBABILITY_TOLERANCE:g})")
             weights[t] = row
     if types is not None:
-        for topic, given in types.types.items():
-            t = _topic_of(position, topic, given, types, index)
-            _check_known(given, index.subtopics[t], types, topic, index)
+        for topic, kinds in types.types.items():
+            t = _topic_of(position, topic, kinds, types, index)
+            _check_known(kinds, index.subtopics[t], types, topic, index)
             navigational[t, :len(index.subtopics[t])] = types.navigational(
                 topic, list(index.subtopics[t]))
     return DiversityContext(run=run, index=index, weights=weights,

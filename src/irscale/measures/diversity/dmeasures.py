@@ -231,13 +231,18 @@ def p_plus_q(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray
     pairs = ctx.intent_rankings()
     jr = pairs.batch
     given = {"beta": repr(params["beta"]), "gain": str(params["gain"])}
-    q_params = get_family("Q").params.from_items(
-        {**given, **({"cutoff": str(k)} if k is not None else {})}, "Q")
+    q_params = _catalogue_params("Q", {**given, **({"cutoff": str(k)} if k else {})})
     q = q_measure(jr, q_params, EvalContext())["Q"]
     view = jr if k is None else jr.truncate(k)
-    pplus = p_plus(view, get_family("Pplus").params.from_items(given, "Pplus"),
-                   EvalContext())["Pplus"]
+    pplus = p_plus(view, _catalogue_params("Pplus", given), EvalContext())["Pplus"]
     return pairs.combine(np.where(pairs.navigational, pplus, q), ctx.run.n_rankings)
+
+
+def _catalogue_params(family: str, items: dict[str, str]) -> Params:
+    """The parameters of catalogue family ``family`` given as ``name=text`` items."""
+    spec = get_family(family).params
+    assert isinstance(spec, Keywords)
+    return spec.from_items(items, family)
 
 
 # ---------------------------------------------------------------- registration
