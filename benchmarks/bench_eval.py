@@ -17,7 +17,10 @@ many small topics: (iii) 20,000 × 100 and (iv) 100,000 × 20 (2M run lines each
 irscale runs as its command line (``irscale eval -q -m ... -o FILE``, whole process);
 ``startup``: 6-line qrels and run files, every tool in a fresh process doing the least a
 user can (irscale: ``irscale --help`` and ``irscale eval``; the peers: import, read,
-evaluate the three measures, print), ``--startup-repeat`` times.
+evaluate the three measures, print), ``--startup-repeat`` times. Issue 19's shapes, also
+through irscale's command line: ``ties`` 10,000 × 1,000 with 3-decimal scores (10M lines,
+ties in every topic), ``track`` 200 × 1,000 (a TREC track), ``shuffled`` 2,000 × 1,000 with
+the lines in random order, ``clueweb`` 1,000 × 1,000 with ClueWeb12-style docnos.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 """
@@ -52,9 +55,13 @@ CASE_LABEL = {
     "iii": "(iii) 20,000 × 100",
     "iv": "(iv) 100,000 × 20",
     "startup": "start-up, 6-line files",
+    "ties": "ties 10,000 × 1,000, 3 decimals",
+    "track": "track 200 × 1,000",
+    "shuffled": "shuffled 2,000 × 1,000",
+    "clueweb": "clueweb 1,000 × 1,000",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
-CLI_CASES = ("iii", "iv", "startup")
+CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
@@ -822,7 +829,8 @@ def trim_profile(text: str, n: int = 25) -> str:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", default=["i", "ii"],
-                        choices=["i", "ii", "iii", "iv", "startup", "tiny", "small"])
+                        choices=["i", "ii", "iii", "iv", "startup", "tiny", "small", "ties",
+                                 "track", "shuffled", "clueweb"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--tools", nargs="+", default=list(TOOL_NAMES), choices=TOOL_NAMES)
     parser.add_argument("--markdown", help="write the report into this Markdown file "

@@ -41,6 +41,12 @@ class Case:
     n_topics: int
     depth: int
     seed: int
+    #: decimals of the scores (3: many more ties, as engines that print 3 decimals give)
+    decimals: int = 4
+    #: "msmarco" (``D0123456``) or "clueweb" (``clueweb12-0304wb-36-29645``: long docnos)
+    docnos: str = "msmarco"
+    #: lines in random order (topics interleaved) instead of topic by topic, rank by rank
+    shuffled: bool = False
 
     @property
     def label(self) -> str:
@@ -56,6 +62,11 @@ CASES: dict[str, Case] = {
     # many small topics (2M run lines each), where start-up and per-topic costs show
     "iii": Case("iii", 20_000, 100, SEED + 5),
     "iv": Case("iv", 100_000, 20, SEED + 6),
+    # the shapes of issue 19: tie-heavy scores, a TREC track, shuffled lines, long docnos
+    "ties": Case("ties", 10_000, 1_000, SEED + 7, decimals=3),
+    "track": Case("track", 200, 1_000, SEED + 8),
+    "shuffled": Case("shuffled", 2_000, 1_000, SEED + 9, shuffled=True),
+    "clueweb": Case("clueweb", 1_000, 1_000, SEED + 10, docnos="clueweb"),
 }
 
 
@@ -101,16 +112,30 @@ def _distinct_docs(rng: np.random.Generator, n_rows: int, width: int) -> np.ndar
         docs.sort(axis=1)
 
 
-def _fixed4(units: np.ndarray) -> pa.Array:
-    """Integers counting 1e-4 units → text with exactly 4 decimals (``12.3400``)."""
-    whole = pc.cast(pa.array(units // 10_000), pa.string())
-    frac = pc.utf8_lpad(pc.cast(pa.array(units % 10_000), pa.string()), 4, "0")
+def _fixed(units: np.ndarray, decimals: int = 4) -> pa.Array:
+    """Integers counting 10^-decimals units → text with exactly that many decimals
+    (``12.3400``)."""
+    scale = 10**decimals
+    whole = pc.cast(pa.array(units // scale), pa.string())
+    frac = pc.utf8_lpad(pc.cast(pa.array(units % scale), pa.string()), decimals, "0")
     return pc.binary_join_element_wise(whole, frac, ".")
 
 
-def _docnos(ids: np.ndarray) -> pa.Array:
-    text = pc.utf8_lpad(pc.cast(pa.array(ids.ravel()), pa.string()), 7, "0")
-    return pc.binary_join_element_wise("D", text, "")
+def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
+    """Document ids as text: ``D0123456`` (msmarco) or ClueWeb12-style
+    ``clueweb12-SSSSxx-DD-NNNNN`` (segment, two-letter kind, file, record from the id)."""
+    ids = ids.ravel()
+    if style == "msmarco":
+        text = pc.utf8_lpad(pc.cast(pa.array(ids), pa.string()), 7, "0")
+        return pc.binary_join_element_wise("D", text, "")
+
+    def padded(values: np.ndarray, width: int) -> pa.Array:
+        return pc.utf8_lpad(pc.cast(pa.array(values), pa.string()), width, "0")
+
+    kind = pa.array(["wb", "tw"]).take(pa.array(ids % 2))
+    return pc.binary_join_element_wise(
+        "clueweb12-", padded(ids // 100_000 % 10_000, 4), kind, "-",
+        padded(ids // 1_000 % 100, 2), "-", padded(ids % 100_000, 5), "")
 
 
 def _write(path: Path, columns: dict[str, pa.Array]) -> None:
@@ -141,23 +166,24 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     gaps[:, 0] = 0
     scores = top - np.cumsum(gaps, axis=1)
     scores = np.maximum(scores, 0)  # still non-increasing
+    if case.decimals < 4:  # coarser scores: many more ties
+        scores = scores // 10 ** (4 - case.decimals)
     qid_num = np.arange(1, n + 1, dtype=np.int64)
     qid_text = pc.cast(pa.array(qid_num), pa.string())
     run_qid = qid_text.take(pa.array(np.repeat(np.arange(n), k)))
     ranks = pc.cast(pa.array(np.tile(np.arange(1, k + 1, dtype=np.int64), n)), pa.string())
-    _write(
-        run_path,
-        {
-            "qid": run_qid,
-            "q0": pa.array(np.full(1, "Q0", dtype=object)).take(pa.array(np.zeros(n * k, int))),
-            "docno": _docnos(docs),
-            "rank": ranks,
-            "score": _fixed4(scores.ravel()),
-            "runid": pa.array(np.full(1, RUN_ID, dtype=object)).take(
-                pa.array(np.zeros(n * k, int))
-            ),
-        },
-    )
+    columns = {
+        "qid": run_qid,
+        "q0": pa.array(np.full(1, "Q0", dtype=object)).take(pa.array(np.zeros(n * k, int))),
+        "docno": _docnos(docs, case.docnos),
+        "rank": ranks,
+        "score": _fixed(scores.ravel(), case.decimals),
+        "runid": pa.array(np.full(1, RUN_ID, dtype=object)).take(pa.array(np.zeros(n * k, int))),
+    }
+    if case.shuffled:
+        order = pa.array(rng.permutation(n * k))
+        columns = {name: column.take(order) for name, column in columns.items()}
+    _write(run_path, columns)
     tied_topics = int((np.diff(scores, axis=1) == 0).any(axis=1).sum())
 
     # ---------------------------------------------------------------- the qrels
@@ -205,7 +231,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
             "iter": pa.array(np.full(1, "0", dtype=object)).take(
                 pa.array(np.zeros(len(rows), int))
             ),
-            "docno": _docnos(qdocs),
+            "docno": _docnos(qdocs, case.docnos),
             "rel": pc.cast(pa.array(grade), pa.string()),
         },
     )
