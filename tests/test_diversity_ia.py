@@ -281,3 +281,33 @@ def test_level_changes_the_counted_intents():
     assert got["IA(P@2)"][0] == pytest.approx(0.5)
     assert math.isclose(evaluate_ia(HAND_QRELS, HAND_RUN, ["IA(P@2)"])[0]["IA(P@2)"][0],
                         0.5 * 0.0 + 0.5 * 1.0)
+
+
+
+def test_through_evaluate_diversity():
+    """IA(...), D-U and U-IA are diversity measures beside ndeval's (evaluate_diversity,
+    and irscale.evaluate routes them there)."""
+    import warnings
+
+    import irscale
+    from irscale.measures.diversity.evaluate import evaluate_diversity
+
+    qrels, run = random_collection(3)
+    q, r = as_inputs(qrels, run)
+    lengths = {d: 500.0 + len(d) for d in {x[1] for x in run} | {x[2] for x in qrels}}
+    names = ["MAP-IA", "IA(AP)", "D-U(snippet=10)", "P-IA@5", "IA(P@5)"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = evaluate_diversity(q, r, names, label_sets={"doclen": {"*": lengths}})
+        routed = irscale.evaluate(q, r, ["IA(AP)"])
+    assert ev.labels == tuple(names)
+    assert list(ev.ranking_topic) == topics_of(run)
+    assert ev.values["IA(AP)"].tolist() == pytest.approx(ev.values["MAP-IA"].tolist(),
+                                                         abs=1e-12)
+    assert ev.values["IA(P@5)"].tolist() == pytest.approx(ev.values["P-IA@5"].tolist(),
+                                                          abs=1e-12)
+    uniform = brute_u(qrels, run, lengths, 10.0, 0.2,
+                      lambda topic, intents, s: 1.0 / len(intents), True)
+    assert ev.values["D-U(snippet=10)"].tolist() == pytest.approx(
+        [uniform[t] for t in topics_of(run)], abs=1e-12)
+    assert routed.values["IA(AP)"].tolist() == ev.values["IA(AP)"].tolist()

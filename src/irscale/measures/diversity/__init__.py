@@ -174,6 +174,8 @@ class DiversityRequest:
 def is_diversity_name(name: str) -> bool:
     """True when ``name`` names a diversity measure (or the ``ndeval`` set)."""
     text = name.strip().replace("\u266f", "#")
+    if _intent_aware_name(text):
+        return True
     if text.startswith("ntcir:"):
         return text[len("ntcir:"):].partition("@")[0] in NTCIR_DIVERSITY
     match = _NAME.match(text)
@@ -205,7 +207,23 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
     return out
 
 
+def _intent_aware_name(text: str) -> bool:
+    """``IA(<measure>)``, ``D-U(...)`` or ``U-IA(...)`` (:mod:`.intent_aware`,
+    :mod:`.umeasures`: computed by the main engine per intent, not by a registered kernel)."""
+    from .intent_aware import is_intent_aware_name
+    from .umeasures import is_umeasure_name
+
+    return is_intent_aware_name(text) or is_umeasure_name(text)
+
+
 def _parse_one(requested: str) -> list[DiversityRequest]:
+    if _intent_aware_name(requested):
+        from .intent_aware import inner_request
+        from .umeasures import is_umeasure_name, u_request
+
+        text = requested.strip()
+        (u_request if is_umeasure_name(text) else inner_request)(text)  # checks the name
+        return [DiversityRequest("IA", Keywords().from_items({}, text), None, text)]
     text = _normalise(requested)
     match = _NAME.match(text)
     if not match or not (match["name"] in DIVERSITY_REGISTRY or match["name"] == "ndeval"):

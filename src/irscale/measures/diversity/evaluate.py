@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +171,7 @@ def evaluate_diversity(
     max_docs: int | None = None,
     intent_probabilities: Any = None,
     intent_types: Any = None,
+    label_sets: Mapping[str, Any] | None = None,
 ) -> DiversityEvaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
@@ -199,6 +200,9 @@ def evaluate_diversity(
     intent_types : IntentTypes or path, optional
         ``topic subtopic inf|nav`` (:func:`~irscale.io.diversity.read_intent_types`) for
         DIN-nDCG and P+Q; default every intent informational.
+    label_sets : mapping, optional
+        Label sets by name (as ``labels=`` of :func:`irscale.evaluate`), for the measures
+        inside ``IA(...)`` and for ``D-U`` / ``U-IA`` (document lengths, ``doclen``).
 
     Examples
     --------
@@ -233,12 +237,24 @@ def evaluate_diversity(
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
                           stacklevel=2)
-    ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
-                            _read(intent_types, read_intent_types))
+    probabilities = _read(intent_probabilities, read_intent_probabilities)
+    ctx = diversity_context(index, dr, probabilities, _read(intent_types, read_intent_types))
     values: dict[str, np.ndarray] = {}
     labels: list[str] = []
+    per_intent = [r.label for r in requests if r.family == "IA"]
+    if per_intent:  # IA(<measure>), D-U, U-IA: the main engine, per intent (.intent_aware)
+        from ...io.labels import read_labels
+        from .intent_aware import intent_aware_values
+
+        values = intent_aware_values(
+            qrels_obj, run_list, per_intent, run_of, topic_ids, probabilities=probabilities,
+            traditional=bool(traditional), max_docs=max_docs,
+            labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
     for request in requests:
-        if request.label in values:
+        if request.label in labels:
+            continue
+        if request.family == "IA":
+            labels.append(request.label)
             continue
         family = DIVERSITY_REGISTRY[request.family]
         with np.errstate(divide="ignore", invalid="ignore"):
