@@ -24,6 +24,14 @@ from .conftest import (
     warnings_of,
     with_option,
 )
+from .test_diversity_faults import QRELS as DIV_QRELS
+
+#: Diversity qrels of topics 1..6 (test_diversity_faults.py) and a copy in which topic 1
+#: has no relevant document (nNRBP is 0/0 there).
+DIV_FILES = {"div.qrels": text(DIV_QRELS)}
+NONREL_QRELS = text([line.rsplit(" ", 1)[0] + " 0" if line.startswith("1 ") else line
+                     for line in DIV_QRELS])
+DIV_COMPARE = ["compare", "div.qrels", "a.run", "b.run", "c.run", "-m", "alpha-nDCG@5"]
 
 
 def csv_argv(name: str) -> list[str]:
@@ -243,6 +251,35 @@ CASES = [
     err("risk-alpha-with-seed", [*RISK, "--seed", "1"], opt("--seed")),
     err("risk-alpha-digits-json", [*RISK, "--format", "json", "--digits", "3"],
         opt("--digits")),
+    # ---- diversity qrels and measures (issue 12 §6)
+    ok("diversity-compare-t", ["compare", "div.qrels", "a.run", "b.run", "c.run", "-m",
+                               "alpha-nDCG@5", "-m", "ERR-IA@5", "--test", "t"],
+       all_checks(output_contains("alpha-nDCG@5", "ERR-IA@5"), finite_output),
+       files=DIV_FILES),
+    ok("diversity-compare-tukey-qrels-format", ["compare", "div.qrels", "a.run", "b.run",
+                                                "c.run", "-m", "MAP-IA", "--qrels-format",
+                                                "diversity"], output_contains("Tukey"),
+       files=DIV_FILES),
+    err("diversity-compare-mixed-measures", [*DIV_COMPARE, "-m", "map"], "cannot be mixed",
+        "'map'", files=DIV_FILES),
+    err("diversity-compare-qrels-format-trec", [*DIV_COMPARE, "--qrels-format", "trec"],
+        opt("--qrels-format"), "diversity", files=DIV_FILES),
+    err("diversity-compare-qrels-format-diversity-map",
+        [*RUNS[:-2], "-m", "map", "--qrels-format", "diversity"], opt("--qrels-format"),
+        "'map'"),
+    err("diversity-compare-qrels-format-unknown", [*DIV_COMPARE, "--qrels-format", "ndeval"],
+        opt("--qrels-format"), "ndeval", files=DIV_FILES),
+    err("diversity-compare-qrels-format-with-scores",
+        [*T, "--qrels-format", "diversity"], opt("--qrels-format"), "--scores"),
+    err("diversity-compare-nnrbp-undefined", ["compare", "nonrel.qrels", "a.run", "b.run",
+                                              "c.run", "-m", "nNRBP", "--test", "t"],
+        "nNRBP is undefined", "1", files={"nonrel.qrels": NONREL_QRELS}),
+    err("diversity-compare-run-of-other-topics", [*DIV_COMPARE[:4], "far.run",
+                                                  *DIV_COMPARE[5:]],
+        "no topic in common", "--allow-empty",
+        files={**DIV_FILES, "far.run": b"99 Q0 d1 1 1 far\n"}),
+    err("diversity-compare-unknown-measure", [*DIV_COMPARE[:-1], "alpha-nDCG(gamma=1)@5"],
+        "gamma", files=DIV_FILES),
 ]
 
 

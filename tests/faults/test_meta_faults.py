@@ -21,6 +21,10 @@ from .conftest import (
     text,
     with_option,
 )
+from .test_diversity_faults import QRELS as DIV_QRELS
+
+DIV_FILES = {"div.qrels": text(DIV_QRELS)}
+DIV_RUNS = ["div.qrels", "a.run", "b.run", "c.run"]
 
 CORR = ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv"]
 DP = ["meta", "dp", "--scores", "ap.csv", "-B", "50", "--seed", "1"]
@@ -323,6 +327,29 @@ CASES = [
     err("meta-no-analysis", ["meta"], any_of("ANALYSIS", "analysis", "correlate")),
     err("meta-unknown-analysis", ["meta", "frob"], "frob"),
     err("meta-unknown-option", [*DP, "--bogus"], "--bogus"),
+    # ---- diversity qrels and measures (issue 12 §6)
+    ok("diversity-correlate", ["meta", "correlate", *DIV_RUNS, "-m", "alpha-nDCG@5", "-m",
+                               "ERR-IA@5"], output_contains("alpha-nDCG@5 vs ERR-IA@5"),
+       files=DIV_FILES),
+    ok("diversity-dp", ["meta", "dp", *DIV_RUNS, "-m", "alpha-nDCG@5", "-B", "50", "--seed",
+                        "1"], output_contains("alpha-nDCG@5"), files=DIV_FILES),
+    ok("diversity-swap", ["meta", "swap", *DIV_RUNS, "-m", "alpha-nDCG@5", "--sizes", "2,3",
+                          "--repetitions", "3", "--seed", "1"], files=DIV_FILES),
+    ok("diversity-loo", ["meta", "loo", *DIV_RUNS, "-m", "alpha-nDCG@5", "--depth", "3"],
+       output_contains("alpha-nDCG@5", "unique_judged"), files=DIV_FILES),
+    err("diversity-loo-qrels-format-trec", ["meta", "loo", *DIV_RUNS, "-m", "alpha-nDCG@5",
+                                            "--qrels-format", "trec"],
+        opt("--qrels-format"), files=DIV_FILES),
+    err("diversity-scales-refused", ["meta", "scales", *DIV_RUNS, "-m", "alpha-nDCG@5",
+                                     "--cutoffs", "3"], "diversity measure", "--intents",
+        files=DIV_FILES),
+    err("diversity-scales-qrels-format-default-measures",
+        ["meta", "scales", *DIV_RUNS, "--qrels-format", "diversity", "--cutoffs", "3"],
+        opt("--qrels-format"), "'P'", files=DIV_FILES),
+    err("diversity-correlate-mixed", ["meta", "correlate", *DIV_RUNS, "-m", "alpha-nDCG@5",
+                                      "-m", "map"], "cannot be mixed", files=DIV_FILES),
+    err("diversity-correlate-qrels-format-with-scores", [*CORR, "--qrels-format", "trec"],
+        opt("--qrels-format"), "--scores"),
 ]
 
 
