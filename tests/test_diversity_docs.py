@@ -1,4 +1,4 @@
-"""docs/diversity.md: its Python example runs and prints what the page shows (the
+"""docs/diversity.md: its Python examples run and print what the page shows (the
 ``# ...`` lines after each ``print``)."""
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from pathlib import Path
 DOC = Path(__file__).resolve().parents[1] / "docs" / "diversity.md"
 
 
-def test_python_example_prints_what_the_page_shows():
-    code = re.search(r"```python\n(.*?)```", DOC.read_text(), re.S)[1]
-    shown = [line[2:] for line in code.splitlines() if line.startswith("# ")]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        exec(compile(code, str(DOC), "exec"), {})
-    assert out.getvalue().splitlines() == shown
+def test_python_examples_print_what_the_page_shows():
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert blocks
+    for code in blocks:
+        shown = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(compile(code, str(DOC), "exec"), {})
+        assert out.getvalue().splitlines() == shown
