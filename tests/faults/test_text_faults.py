@@ -1,0 +1,121 @@
+"""``irscale session`` (issue 17): faulty session runs, click logs, session maps and
+options. Table-driven: every row is one call checked against the contract of
+``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import err, ok, output_contains, run_case, same_output_as, text
+
+# two queries per session (topics 1..6 of the collection's qrels.txt), d1 shown twice
+SESSION = [f"{t} {q} d{d} {r} {1 - r / 10:.1f} sysA" for t in range(1, 7)
+           for q, docs in ((1, (3, 1, 7)), (2, (2, 1, 5))) for r, d in enumerate(docs, 1)]
+CLICKS = [f"{t} 1 2 {10 * t}" for t in range(1, 7)] + [f"{t} 2 1 {10 * t + 5}"
+                                                         for t in range(1, 7)]
+LENGTHS = [f"* 0 d{d} {100 * d}" for d in range(1, 9)]
+FILES = {"s.run": text(SESSION), "c.log": text(CLICKS), "len.txt": text(LENGTHS),
+         "map.txt": text([f"{t} {t}" for t in range(1, 7)])}
+
+
+def session(*extra: str, run: str = "s.run") -> list[str]:
+    return ["session", "qrels.txt", run, *extra]
+
+
+def with_line(lines: list[str], number: int, new: str) -> bytes:
+    out = list(lines)
+    out[number - 1] = new
+    return text(out)
+
+
+U_CLICKS = session("-m", "U", "--labels", "doclen=len.txt", "--clicks", "c.log")
+
+CASES = [
+    ok("session-default", session("-q"), output_contains("sDCG@10", "nsDCG@10", "all"),
+       files=FILES),
+    ok("session-csv", session("--format", "csv", "-m", "sDCG(bq=2)@5"),
+       output_contains("run,topic,measure,value", "sysA,all,sDCG(bq=2)@5"), files=FILES),
+    ok("session-json-markdown", session("--format", "markdown"), output_contains("sysA"),
+       files=FILES),
+    ok("session-map-identity", session("--topics", "map.txt"), same_output_as(*session()),
+       files=FILES),
+    ok("session-u-linear", session("-m", "U(L=1000)", "--labels", "doclen=len.txt"),
+       output_contains("U(L=1000)"), files=FILES),
+    ok("session-u-clicks", U_CLICKS, output_contains("U"), files=FILES),
+    ok("session-u-clicks-rank-order", [*U_CLICKS, "--click-order", "rank", "--click-gain",
+                                       "0.5"], output_contains("U"), files=FILES),
+    ok("session-output-file", session("-o", "out.txt"), allowed_new=["out.txt"],
+       files=FILES),
+    # ---- malformed session runs: file, line and text
+    err("session-run-five-fields", session(run="bad.run"), "bad.run", "line 3", "1 1 d7 3",
+        files={**FILES, "bad.run": with_line(SESSION, 3, "1 1 d7 3 0.7")}),
+    err("session-run-query-zero", session(run="bad.run"), "bad.run", "line 2", "query_no",
+        files={**FILES, "bad.run": with_line(SESSION, 2, "1 0 d1 2 0.8 sysA")}),
+    err("session-run-rank-fraction", session(run="bad.run"), "bad.run", "line 2", "rank",
+        files={**FILES, "bad.run": with_line(SESSION, 2, "1 1 d1 2.5 0.8 sysA")}),
+    err("session-run-score-nan", session(run="bad.run"), "bad.run", "line 2", "score",
+        files={**FILES, "bad.run": with_line(SESSION, 2, "1 1 d1 2 nan sysA")}),
+    err("session-run-two-runids", session(run="bad.run"), "bad.run", "line 4", "one run",
+        files={**FILES, "bad.run": with_line(SESSION, 4, "1 2 d2 1 0.9 sysB")}),
+    err("session-run-duplicate-rank", session(run="bad.run"), "bad.run", "line 2",
+        "rank given twice", files={**FILES, "bad.run": with_line(SESSION, 2,
+                                                                "1 1 d1 1 0.8 sysA")}),
+    err("session-run-duplicate-doc", session(run="bad.run"), "bad.run", "line 2",
+        "document given twice", files={**FILES, "bad.run": with_line(SESSION, 2,
+                                                                    "1 1 d3 2 0.8 sysA")}),
+    err("session-run-empty", session(run="empty.run"), "empty.run", "empty",
+        files={**FILES, "empty.run": b""}),
+    err("session-run-missing", session(run="nope.run"), "nope.run", files=FILES),
+    err("session-run-no-judged-session", session(run="other.run"), "no topic in common",
+        files={**FILES, "other.run": text(["x 1 d1 1 1 sysA"])}),
+    err("session-same-runid-twice", ["session", "qrels.txt", "s.run", "s2.run"],
+        "distinct run ids", files={**FILES, "s2.run": text(SESSION)}),
+    # ---- measures
+    err("session-unknown-measure", session("-m", "map"), "unknown session measure",
+        files=FILES),
+    err("session-cutoff-zero", session("-m", "sDCG@0"), "cut-off", files=FILES),
+    err("session-bad-bq", session("-m", "sDCG(bq=1)"), "bq", files=FILES),
+    err("session-bad-norm", session("-m", "nsDCG(norm=max)"), "norm", files=FILES),
+    err("session-u-without-lengths", session("-m", "U"), "doclen", files=FILES),
+    err("session-u-clicks-cutoff", session("-m", "U@5", "--labels", "doclen=len.txt",
+                                           "--clicks", "c.log"), "cut-off", files=FILES),
+    # ---- click logs and maps
+    err("session-click-bad-rank", U_CLICKS, "c.log", "line 3", "shows no document",
+        files={**FILES, "c.log": with_line(CLICKS, 3, "3 1 9 30")}),
+    err("session-click-timestamp", U_CLICKS, "c.log", "line 1", "timestamp",
+        files={**FILES, "c.log": with_line(CLICKS, 1, "1 1 2 later")}),
+    err("session-click-repeated", U_CLICKS, "c.log", "line 2", "twice",
+        files={**FILES, "c.log": with_line(CLICKS, 2, CLICKS[0])}),
+    err("session-clicks-without-u", session("--clicks", "c.log"), "U only", files=FILES),
+    err("session-clicks-per-run", [*U_CLICKS, "--clicks", "c.log"], "one click log per run",
+        files=FILES),
+    err("session-click-order-without-clicks", session("--click-order", "rank"),
+        "--click-order", files=FILES),
+    err("session-click-gain-without-clicks", session("--click-gain", "0.5"), "--click-gain",
+        files=FILES),
+    err("session-click-gain-negative", [*U_CLICKS, "--click-gain", "-1"], "click gain",
+        files=FILES),
+    err("session-click-order-unknown", [*U_CLICKS, "--click-order", "random"],
+        "--click-order", files=FILES),
+    err("session-map-missing-session", session("--topics", "map.txt"), "'6'",
+        "not in the session map", files={**FILES, "map.txt": text(["1 1", "2 2", "3 3",
+                                                                   "4 4", "5 5"])}),
+    err("session-map-duplicate", session("--topics", "map.txt"), "map.txt", "line 2",
+        files={**FILES, "map.txt": text(["1 1", "1 2"])}),
+    err("session-map-three-fields", session("--topics", "map.txt"), "map.txt", "line 1",
+        files={**FILES, "map.txt": text(["1 1 x"])}),
+    # ---- options
+    err("session-level-zero", session("-l", "0"), "-l", files=FILES),
+    err("session-output-is-click-log", [*U_CLICKS, "-o", "c.log", "--force"], "c.log",
+        files=FILES),
+    err("session-output-is-map", session("--topics", "map.txt", "-o", "map.txt", "--force"),
+        "map.txt", files=FILES),
+    err("session-output-exists", session("-o", "s.run"), "s.run", files=FILES),
+    err("session-labels-malformed", session("--labels", "doclen"), "NAME=FILE", files=FILES),
+    err("session-format-unknown", session("--format", "ndeval"), "--format", files=FILES),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_session(case, ws, run_cli):
+    run_case(case, ws, run_cli)
