@@ -311,3 +311,20 @@ def test_through_evaluate_diversity():
     assert ev.values["D-U(snippet=10)"].tolist() == pytest.approx(
         [uniform[t] for t in topics_of(run)], abs=1e-12)
     assert routed.values["IA(AP)"].tolist() == ev.values["IA(AP)"].tolist()
+
+
+def test_documented_example_prints_what_the_page_shows():
+    import contextlib
+    import io
+    import re
+    import warnings
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "diversity.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", doc, re.S) if "IA(AP)" in b)
+    shown = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(code, "docs/diversity.md", "exec"), {})
+    assert out.getvalue().splitlines() == shown
