@@ -1,9 +1,14 @@
-"""Issue 18: φ by counting (meet in the middle) for the measures researchers report —
-trec_eval's nDCG@k / ndcg (log2(r + 1) discount, gain = degree), DCG, RBP(p=0.8), gP —
-equals brute-force enumeration of the kernel's values, binary and with three degrees;
-the up-front cost estimate, --max-memory and --explain."""
+"""Issue 18: φ by counting (meet in the middle, closed forms, AP's integer keys) equals a
+brute-force enumeration of the kernel's values over every run — for every supported measure
+(the paper's and trec_eval's nDCG@k / ndcg, DCG, RBP, gP, P, R, F, RR, AP, SBTO, RBTO),
+binary for N = 1..16 and with three degrees for N = 1..10, run by run (φ, the min/max tie
+strategies, ties), on recall-base and feasible spaces, and for hypothesis-drawn values at,
+between and outside image points; the up-front cost estimate, --max-memory and --explain."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -19,47 +24,89 @@ from irscale.scales.measures import scale_measure
 from irscale.scales.scale import ScaledImage
 from irscale.scales.space import Space, to_context
 
-
-def names(N: int) -> list[str]:
-    return [f"nDCG@{N}", "nDCG", f"ndcg_cut_{N}", "DCG", f"DCG@{N}", "RBP(p=0.8)", "gP",
-            f"gP(gain=exp)@{N}", "nDCG(discount=log2)", "DCG_b02"]
-
-
-def brute(name: str, N: int, levels: int, rb=None, feasible: bool = False):
-    measure = scale_measure(name).for_length(N)
-    space = Space(N, levels)
-    context = to_context(rb, space)
-    if feasible:
-        space = Space(N, levels, context.bounds())
-    return EnumeratedImage(measure, space, context, progress=False), space
+#: Every measure with an exact algorithm (closed forms, meet in the middle, AP's integer
+#: keys), in the paper's and trec_eval's spellings; ``{N}`` is the run length.
+SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG_b02",
+             "DCG_b10", "DCG", "DCG@{N}", "nDCG", "nDCG@{N}", "ndcg_cut_{N}",
+             "nDCG(discount=log2)", "gP", "gP(gain=exp)@{N}", "SBTO", "RBTO")
+#: Run lengths checked run by run: every N up to 2^16 runs (binary) and 3^10 = 59,049 runs
+#: (three degrees), the largest spaces whose brute force stays within a few seconds.
+LENGTHS = {2: range(1, 17), 3: range(1, 11)}
 
 
-def assert_counts(name: str, N: int, levels: int, rb=None, feasible: bool = False):
-    reference, space = brute(name, N, levels, rb, feasible)
-    fast = scale(name, N, levels, recall_base=rb, feasible=feasible, progress=False)
-    assert fast.algorithm != "chunked enumeration", name
+@dataclass
+class Brute:
+    """Every run of a space scored by the measure's kernel; values closer than 1e-9 of the
+    largest magnitude are one value (tied runs' float sums differ by a few ulps, distinct
+    values of these spaces by more than 1e-12)."""
+
+    runs: np.ndarray
+    kernel: np.ndarray     # per run: the kernel's value
+    values: np.ndarray     # the sorted distinct values
+    counts: np.ndarray     # runs per distinct value
+    phi: np.ndarray        # per run: 1 + the distinct values below its own
+    below: np.ndarray      # per run: runs with a smaller value
+    at_or_below: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def brute(name: str, N: int, levels: int, rb: tuple[int, ...] | int | None = None,
+          feasible: bool = False) -> tuple[Brute, object]:
+    sc = scale(name, N, levels, recall_base=list(rb) if isinstance(rb, tuple) else rb,
+               feasible=feasible, progress=False)
     runs = runs_from_index(np.arange(levels**N), N, levels)
-    runs = runs[space.allows(runs)]
-    assert fast.n_distinct == reference.n_distinct, (name, N, levels, rb, feasible)
-    assert np.array_equal(np.asarray(fast.phi(runs), dtype=np.int64), reference.phi(runs))
-    assert np.array_equal(np.asarray(fast.phi(runs, "max"), dtype=np.int64),
-                          reference.runs_below(runs, False))
-    kernel = fast.measure.kernel_values(runs, fast.context)
-    assert np.allclose(fast.values(runs), kernel, rtol=1e-12, atol=1e-14)
+    runs = runs[sc.space.allows(runs)]
+    kernel = sc.measure.kernel_values(runs, sc.context)
+    order = np.argsort(kernel, kind="stable")
+    ordered = kernel[order]
+    new = np.concatenate(([True], np.diff(ordered) > 1e-9 * max(1.0, abs(ordered).max())))
+    cluster = np.cumsum(new) - 1
+    phi = np.empty(len(runs), dtype=np.int64)
+    phi[order] = cluster + 1
+    counts = np.bincount(cluster)
+    cum = np.concatenate(([0], np.cumsum(counts)))
+    return Brute(runs, kernel, ordered[new], counts, phi, cum[phi - 1], cum[phi]), sc
 
 
-@pytest.mark.parametrize("levels,Ns", [(2, range(1, 13)), (3, range(1, 8))])
-def test_counting_equals_enumeration(levels, Ns):
-    for N in Ns:
-        for name in names(N):
-            assert_counts(name, N, levels)
+def assert_counts(name: str, N: int, levels: int, rb=None, feasible: bool = False,
+                  sample: int = 600) -> None:
+    """n_distinct, φ of every run, the min/max tie strategies of ``sample`` runs, φ of
+    every image point (counted, not listed) and the values, against the brute force."""
+    oracle, sc = brute(name, N, levels, rb, feasible)
+    assert sc.algorithm != "chunked enumeration", name
+    case = (name, N, levels, rb, feasible)
+    assert sc.n_distinct == len(oracle.values), case
+    assert np.array_equal(np.asarray(sc.phi(oracle.runs), dtype=np.int64), oracle.phi), case
+    pick = np.random.default_rng(N).permutation(len(oracle.runs))[:sample]
+    assert np.array_equal(np.asarray(sc.phi(oracle.runs[pick], "min"), dtype=np.int64),
+                          oracle.below[pick] + 1), case
+    assert np.array_equal(np.asarray(sc.phi(oracle.runs[pick], "max"), dtype=np.int64),
+                          oracle.at_or_below[pick]), case
+    counted = sc.phi_of_values(oracle.values)
+    assert np.array_equal(counted, np.arange(1, len(oracle.values) + 1)), case
+    listed, runs_per_value = sc.image_values()
+    assert np.allclose(listed, oracle.values, rtol=1e-12, atol=1e-14), case
+    assert np.array_equal(np.asarray(runs_per_value, dtype=np.int64), oracle.counts), case
+    assert np.allclose(sc.values(oracle.runs), oracle.kernel, rtol=1e-12, atol=1e-14), case
 
 
-@pytest.mark.parametrize("name", ["nDCG", "RBP(p=0.8)", "DCG_b02", "gP"])
+@pytest.mark.parametrize("levels", sorted(LENGTHS))
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_counting_equals_enumeration(name, levels):
+    """Every supported measure, every N (binary 1..16, three degrees 1..10)."""
+    for N in LENGTHS[levels]:
+        assert_counts(name.format(N=N), N, levels)
+    brute.cache_clear()
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
 def test_counting_recall_base_and_feasible_spaces(name):
-    assert_counts(name, 6, 3, rb=[1, 2])
-    assert_counts(name, 6, 3, rb=[1, 2], feasible=True)
-    assert_counts(name, 7, 2, rb=3, feasible=True)
+    """A topic's recall base (R, F, AP, nDCG read it) on the whole space and on the runs
+    it allows (feasible: at most RB_g documents of degree g)."""
+    for feasible in (False, True):
+        assert_counts(name.format(N=7), 7, 3, rb=(1, 2), feasible=feasible)
+        assert_counts(name.format(N=12), 12, 2, rb=3, feasible=feasible)
+    brute.cache_clear()
 
 
 def test_ties_are_counted_once():
@@ -178,3 +225,30 @@ def test_phi_of_values_counts_without_listing(data):
                        data.draw(st.floats(-0.5, float(listed[-1]) * 1.5))])
     upper = values + 1e-9 * np.maximum(1.0, np.abs(values))
     assert np.array_equal(sc.phi_of_values(values), np.searchsorted(listed, upper, "right"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_phi_of_values_at_and_between_image_points(data):
+    """φ(m) of values m (counted: ``Scale.phi_of_values``) at image points, between two
+    consecutive ones, outside the range and anywhere, against the brute force, for every
+    supported measure on whole and feasible spaces (values within 1e-9 of a point are
+    that point, as documented)."""
+    name = data.draw(st.sampled_from(SUPPORTED))
+    levels = data.draw(st.sampled_from([2, 3]))
+    N = data.draw(st.sampled_from([1, 4, 9, 13, 16] if levels == 2 else [1, 3, 6, 9]))
+    rb, feasible = data.draw(st.sampled_from([(None, False), (2, False), (2, True)]))
+    if rb is not None and levels == 3:
+        rb = (1, rb)
+    oracle, sc = brute(name.format(N=N), N, levels, rb, feasible)
+    points = oracle.values
+    k = data.draw(st.integers(0, len(points) - 1))
+    t = data.draw(st.floats(0, 1))
+    following = points[min(k + 1, len(points) - 1)]
+    values = np.array([points[k], points[k] + t * (following - points[k]),
+                       (points[k] + following) / 2, points[0] - 1.0, points[-1] + 1.0,
+                       data.draw(st.floats(float(points[0]) - 0.5,
+                                           float(points[-1]) * 1.5 + 0.5))])
+    upper = values + 1e-9 * np.maximum(1.0, np.abs(values))
+    expected = np.searchsorted(points, upper, side="right")
+    assert np.array_equal(sc.phi_of_values(values), expected), (name, N, levels, values)
