@@ -3,7 +3,8 @@
 Case: 100,000 sessions × 5 queries × 10 documents (5,000,000 session-run lines), qrels of
 20 judged documents per session topic (degrees 0–3, 2,000,000 lines), generated once into
 ``benchmarks/data/sessions_100000x5x10/`` (git-ignored, fixed seed). Each repetition runs
-``irscale session QRELS RUN -m sDCG@10 -m nsDCG@10 -m 'U(deflen=3000)' -q -o FILE`` in a
+``irscale session QRELS RUN -m sDCG@10 -m nsDCG@10 -m U --labels doclen=LENGTHS -q -o FILE``
+(document lengths 1,000–3,183 characters) in a
 fresh process (interpreter start-up, reading, judging, every measure and writing the
 per-session output included) and records the wall time and peak resident memory.
 
@@ -26,17 +27,19 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 QUERIES, DOCS, JUDGED = 5, 10, 20
-MEASURES = ("sDCG@10", "nsDCG@10", "U(deflen=3000)")
+MEASURES = ("sDCG@10", "nsDCG@10", "U")
 
 
-def generate(folder: Path, sessions: int) -> tuple[Path, Path]:
-    """The qrels and the session run of the case (written once)."""
-    qrels, run = folder / "qrels.txt", folder / "run.txt"
-    if qrels.exists() and run.exists():
-        return qrels, run
-    folder.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(17)
+def generate(folder: Path, sessions: int) -> tuple[Path, Path, Path]:
+    """The qrels, the session run and the document lengths of the case (written once)."""
+    qrels, run, lengths = folder / "qrels.txt", folder / "run.txt", folder / "doclen.txt"
     pool = 60  # documents a session's lists draw from: duplicates across queries occur
+    if not lengths.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        lengths.write_text("".join(f"* 0 D{d} {1000 + 37 * d}\n" for d in range(pool)))
+    if qrels.exists() and run.exists():
+        return qrels, run, lengths
+    rng = np.random.default_rng(17)
     sid = np.repeat(np.arange(sessions), JUDGED)
     judged = np.argsort(rng.random((sessions, pool)), axis=1)[:, :JUDGED].ravel()
     degree = rng.integers(0, 4, sessions * JUDGED)
@@ -52,14 +55,14 @@ def generate(folder: Path, sessions: int) -> tuple[Path, Path]:
         out.writelines(f"s{s} {q} D{d} {r} {1.0 / r:.4f} bench\n" for s, q, d, r in
                        zip(session.tolist(), query.tolist(), shown.tolist(), rank.tolist(),
                            strict=True))
-    return qrels, run
+    return qrels, run, lengths
 
 
-def run_once(qrels: Path, run: Path) -> tuple[float, float]:
+def run_once(qrels: Path, run: Path, lengths: Path) -> tuple[float, float]:
     """Wall seconds and peak resident memory (MB) of one ``irscale session`` process."""
     with tempfile.TemporaryDirectory() as tmp:
         argv = [sys.executable, "-m", "irscale.cli.main", "session", str(qrels), str(run),
-                "-q", "-o", os.path.join(tmp, "out.txt")]
+                "--labels", f"doclen={lengths}", "-q", "-o", os.path.join(tmp, "out.txt")]
         for measure in MEASURES:
             argv += ["-m", measure]
         start = time.perf_counter()
@@ -76,10 +79,10 @@ def main() -> None:
                         help="number of sessions (default 100000)")
     args = parser.parse_args()
     folder = HERE / "data" / f"sessions_{args.sessions}x{QUERIES}x{DOCS}"
-    qrels, run = generate(folder, args.sessions)
+    qrels, run, lengths = generate(folder, args.sessions)
     walls = []
     for _ in range(args.repeat):
-        wall, peak = run_once(qrels, run)
+        wall, peak = run_once(qrels, run, lengths)
         walls.append(wall)
         print(f"irscale session: {wall:.2f} s (peak {peak:.0f} MB)", flush=True)
     print(f"median of {len(walls)}: {statistics.median(walls):.2f} s")
