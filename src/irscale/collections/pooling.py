@@ -292,7 +292,7 @@ def _adaptive(cand: Candidates, strategy: Strategy, budget: int | None, labels: 
         if strategy == "mtf":
             switch[active] = reward != 1
             priority[active[reward != 1], run[reward != 1]] -= 1.0
-        _advance(cube, pointer, judged, active)
+        _advance(cube, pointer, judged, active, pair)
     t_idx, s_idx = np.nonzero(out_pair >= 0)  # row-major: topic by topic, in step order
     return out_pair[t_idx, s_idx], s_idx + 1, out_next[t_idx, s_idx]
 
@@ -319,16 +319,19 @@ def _mtf_choice(active: np.ndarray, alive: np.ndarray, priority: np.ndarray,
 
 
 def _advance(cube: np.ndarray, pointer: np.ndarray, judged: np.ndarray,
-             topics: np.ndarray) -> None:
-    """Move every run's pointer of ``topics`` past the documents judged already."""
-    rows = topics
-    while len(rows):
-        heads = cube[rows[:, None], np.arange(cube.shape[1])[None, :], pointer[rows]]
-        stale = (heads >= 0) & judged[np.maximum(heads, 0)]
-        if not stale.any():
-            return
-        pointer[rows] += stale
-        rows = rows[stale.any(axis=1)]
+             topics: np.ndarray, pairs: np.ndarray) -> None:
+    """Move the pointers of ``topics`` past the documents judged already, given that
+    ``pairs`` (one per topic) were just judged: before, every run's head was unjudged, so
+    only the runs whose head is one of ``pairs`` move, as far as their next unjudged
+    document."""
+    heads = cube[topics[:, None], np.arange(cube.shape[1])[None, :], pointer[topics]]
+    row, run = np.nonzero(heads == pairs[:, None])
+    topic = topics[row]
+    while len(topic):
+        pointer[topic, run] += 1
+        head = cube[topic, run, pointer[topic, run]]
+        stale = (head >= 0) & judged[np.maximum(head, 0)]
+        topic, run = topic[stale], run[stale]
 
 
 def _warn_missing_topics(cand: Candidates) -> None:
