@@ -39,7 +39,7 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".stats",
     "tukey_hsd": ".stats",
 }
-_SUBMODULES = ("stats", "meta", "scales")
+_SUBMODULES = ("stats", "meta", "scales", "collections")
 
 __all__ = [
     "Evaluation",
@@ -48,6 +48,7 @@ __all__ = [
     "Run",
     "ScoreMatrix",
     "__version__",
+    "collections",
     "anova",
     "evaluate",
     "evaluate_sessions",
