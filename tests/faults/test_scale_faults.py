@@ -9,6 +9,7 @@ import pytest
 
 from .catalog import deprecated_spelling, has_warning, no_warning, trec_file_faults
 from .conftest import (
+    all_checks,
     any_of,
     either,
     err,
@@ -55,6 +56,16 @@ def csv_rows(result, ws, run):
 
 FOREIGN = text([" ".join(["10" + f[0], *f[1:]]) for f in
                 (line.split() for line in run_lines("a"))])
+
+DIV_IMAGE = ["scale", "image", "-m", "alpha-nDCG@3", "-N", "3", "--no-progress", "--intents",
+             "2"]
+
+
+def diversity_json(result, ws, run):
+    document = json.loads(result.out)
+    assert document["intents"] == 2 and document["n_runs"] == 64, document
+    assert document["phi"] == list(range(1, document["n_distinct"] + 1))
+
 
 CASES = [
     # ---- image
@@ -245,6 +256,37 @@ CASES = [
     err("scale-unknown-subcommand", ["scale", "frob"], "frob"),
     either("table-one-run", ["scale", "table", "qrels.txt", "a.run", "-m", "AP", "-N", "3"],
            any_of("run", "two")),
+    # ---- diversity measures (issue 12 §6): --intents
+    ok("image-diversity-json", [*DIV_IMAGE, "--format", "json"], diversity_json),
+    ok("image-diversity-text", DIV_IMAGE, output_contains("over 2 intents", "64 runs")),
+    ok("image-diversity-feasible", [*DIV_IMAGE, "--recall-base", "1,1", "--feasible"],
+       all_checks(output_contains("13 runs"), no_warning)),
+    ok("image-diversity-infeasible-warns", [*DIV_IMAGE, "--recall-base", "1,1"], has_warning),
+    err("image-diversity-without-intents", DIV_IMAGE[:-2], opt("--intents")),
+    err("image-intents-with-ap", [*IMAGE, "--intents", "2"], opt("--intents"), "'AP'"),
+    err("image-intents-too-many", with_option(DIV_IMAGE, "--intents", "8"),
+        opt("--intents"), "8"),
+    err("image-intents-zero", with_option(DIV_IMAGE, "--intents", "0"), opt("--intents")),
+    err("image-intents-not-a-number", with_option(DIV_IMAGE, "--intents", "two"),
+        opt("--intents"), "two"),
+    err("image-intents-with-levels", [*DIV_IMAGE, "--levels", "2"], opt("--levels")),
+    err("image-intents-recall-base-count", [*DIV_IMAGE, "--recall-base", "1,1,1,1"],
+        opt("--recall-base"), "2 counts"),
+    err("image-intents-recall-base-empty-intent", [*DIV_IMAGE, "--recall-base", "2,0,0"],
+        opt("--recall-base"), "intent 2"),
+    err("image-intents-recall-base-qrels-free", ["scale", "image", "-m", "alpha-DCG@3", "-N",
+                                                 "3", "--intents", "2", "--recall-base",
+                                                 "1,1", "--no-progress"],
+        opt("--recall-base"), "--feasible"),
+    err("image-intents-feasible-without-recall-base", [*DIV_IMAGE, "--feasible"],
+        opt("--feasible"), "--recall-base"),
+    err("image-intents-too-large", ["scale", "image", "-m", "alpha-nDCG@5", "-N", "9",
+                                    "--intents", "5", "--no-progress"], "2^45"),
+    err("image-intents-max-memory", [*with_option(DIV_IMAGE, "-N", "8"), "--max-memory", "1M"],
+        opt("--max-memory")),
+    err("image-intents-ndeval-set", with_option(DIV_IMAGE, "-m", "ndeval"), "one measure"),
+    err("transform-diversity-measure", with_option(TRANSFORM, "-m", "alpha-nDCG@3"),
+        "diversity measure", "--intents"),
 ]
 
 

@@ -11,16 +11,16 @@ Ferrante, Ferro & Pontarollo 2019).
     irscale scale table QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 5,10,20,30
 
 ``image`` prints the summary of the scale (distinct values, ties, gaps, unused range,
-ordinal/interval w.r.t. SBTO and RBTO) and writes the sorted image (``value,phi,n_runs``)
-to CSV; with ``--format json`` it prints ``{"measure", "N", "levels", "n_runs",
-"n_distinct", "values", "phi"}`` (the two lists are ``null`` above ``--values-limit``
-distinct values unless ``--all-values``). ``transform`` prints the per-topic values of each
-measure M (cut at N, padded) and of its ranked version ``M_R`` in the formats of
-``irscale eval``. ``table`` prints Table 2 of Ferrante, Ferro & Fuhr (2021): Kendall τ
-between M and M_R. ``transform`` and ``table`` read and check runs as ``irscale eval``
-does, with the same warnings (:mod:`irscale.cli.inputs`): runs that share a run id are
-named after their files (``--names`` chooses), and a run with no topic in common with the
-qrels is an error unless ``--allow-empty`` (also with ``--all-topics``).
+ordinal/interval w.r.t. SBTO and RBTO) and writes the sorted image (``value,phi,n_runs``) to
+CSV; with ``--format json`` it prints ``{"measure", "N", "levels", "n_runs", "n_distinct",
+"values", "phi"}`` (and ``"intents"`` with ``--intents``; the two lists are ``null`` above
+``--values-limit`` distinct values unless ``--all-values``). ``transform`` prints the
+per-topic values of each measure M (cut at N, padded) and of its ranked version ``M_R`` in
+the formats of ``irscale eval``. ``table`` prints Table 2 of Ferrante, Ferro & Fuhr (2021):
+Kendall τ between M and M_R. ``transform`` and ``table`` read and check runs as ``irscale
+eval`` does, with the same warnings (:mod:`irscale.cli.inputs`): runs that share a run id
+are named after their files (``--names`` chooses), and a run with no topic in common with
+the qrels is an error unless ``--allow-empty`` (also with ``--all-topics``).
 
 ``--ties`` is the order of documents with equal scores, as in ``irscale eval``;
 ``--phi-ties`` the tie strategy of φ. The former spellings (``--ties unq|min|max|mid`` for
@@ -70,7 +70,13 @@ def add_parser(subparsers) -> None:
     image.add_argument("--recall-base", action=ListAction, default=None, metavar="COUNTS",
                        help="the topic's documents per relevant degree 1..c: c = levels - 1 "
                        "comma-separated integers from 0 to 2^31 - 1 (default: N of the "
-                       "highest degree)")
+                       "highest degree); with --intents S: S counts (documents relevant to "
+                       "each intent alone) or 2^S - 1 (documents of each intent set)")
+    image.add_argument("--intents", type=int, default=None, metavar="S",
+                       help="diversity measures (alpha-nDCG@k, ERR-IA@k, ...): the number of "
+                       "intents, 1 to 7; the space holds the (2^S)^N runs whose documents "
+                       "are each relevant to a subset of them (see docs/scales.md)")
+    image.set_defaults(levels=None)  # --levels given or not: refused with --intents
     image.add_argument("--format", choices=("text", "json", "csv"), default="text",
                        dest="fmt", help="summary (text), the JSON object, or the sorted "
                        "image as CSV on standard output (default text)")
@@ -178,13 +184,17 @@ def run_image(args: argparse.Namespace) -> int:
         raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
     sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
                feasible=args.feasible, progress=not args.no_progress,
-               max_memory=args.max_memory, explain=args.explain)
-    warn_infeasible_runs(sc)
+               max_memory=args.max_memory, explain=args.explain, intents=args.intents)
+    diversity = args.intents is not None  # SBTO/RBTO order degrees, not intent sets
+    if not diversity:
+        warn_infeasible_runs(sc)
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":
         obj = {"measure": sc.measure.label, "N": sc.N, "levels": sc.levels,
                "n_runs": sc.n_runs, "n_distinct": sc.n_distinct, "values": None, "phi": None}
+        if diversity:
+            obj["intents"] = args.intents
         if listed:
             values, _ = _all_values(sc)
             obj["values"] = values
@@ -196,7 +206,7 @@ def run_image(args: argparse.Namespace) -> int:
     else:
         stream = args.diagnostics == "full" or (
             args.diagnostics == "auto" and sc.n_distinct <= STREAM_LIMIT)
-        out.write(repr(summarize(sc, stream=stream)) + "\n")
+        out.write(repr(summarize(sc, stream=stream, orders=not diversity)) + "\n")
         if not stream and args.diagnostics == "auto":
             out.write(f"  (gaps and ties not computed for {sc.n_distinct:,} values: "
                       "--diagnostics full streams the image)\n")
