@@ -71,6 +71,8 @@ MIN_SLICE_PAIRS = 1 << 14
 #: (measured: 0.84–1.05 GiB peak with 4M-pair slices beside the engine's 0.35 GiB for
 #: nDCG@24..30, about 150–175 bytes per pair; docs/benchmarks-scales.md).
 BYTES_PER_SLICE_PAIR = 176
+#: CSV lines formatted at a time.
+CSV_LINES = 1 << 16
 #: Smallest bytes per row a file can take: used only to refuse a file that the free disk
 #: space certainly cannot hold (Parquet of nDCG@30: 3.5 bytes per row; CSV: ≥ 7 bytes).
 MIN_BYTES_PER_ROW: dict[ImageFormat, float] = {"parquet": 1.0, "csv": 7.0}
@@ -231,10 +233,15 @@ class _CsvRows:
         return self
 
     def write(self, values: np.ndarray, first: int, counts: np.ndarray) -> None:
+        """Lines in pieces of :data:`CSV_LINES` (Python strings take about 100 bytes a
+        line: a whole slice at once would double the memory of a slice)."""
         assert self.stream is not None
-        phi = range(first, first + len(values))
-        self.stream.write("".join(map("{!r},{},{}\n".format, values.tolist(), phi,
-                                      np.asarray(counts).tolist())))
+        counts = np.asarray(counts)
+        for start in range(0, len(values), CSV_LINES):
+            stop = min(start + CSV_LINES, len(values))
+            self.stream.write("".join(map("{!r},{},{}\n".format, values[start:stop].tolist(),
+                                          range(first + start, first + stop),
+                                          counts[start:stop].tolist())))
 
     def __exit__(self, *exc: object) -> None:
         if self.path is not None and self.stream is not None:
