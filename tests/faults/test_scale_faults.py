@@ -54,6 +54,24 @@ def csv_rows(result, ws, run):
     assert sum(int(line.rsplit(",", 1)[1]) for line in lines[1:]) == 8  # 2^3 runs
 
 
+def image_file(name: str, n_runs: int):
+    """File ``name`` holds the image of AP@3 (Parquet or CSV): φ = 1..n, every run
+    counted once, values increasing."""
+
+    def check(result, ws, run):
+        import pandas as pd
+
+        path = ws.root / name
+        table = pd.read_parquet(path) if name.endswith(("parquet", ".pq")) \
+            else pd.read_csv(path)
+        assert list(table.columns) == ["value", "phi", "n_runs"], result.describe()
+        assert table["phi"].tolist() == list(range(1, len(table) + 1))
+        assert table["value"].is_monotonic_increasing and table["value"].is_unique
+        assert table["n_runs"].sum() == n_runs, result.describe()
+
+    return check
+
+
 FOREIGN = text([" ".join(["10" + f[0], *f[1:]]) for f in
                 (line.split() for line in run_lines("a"))])
 
@@ -256,6 +274,51 @@ CASES = [
     err("scale-unknown-subcommand", ["scale", "frob"], "frob"),
     either("table-one-run", ["scale", "table", "qrels.txt", "a.run", "-m", "AP", "-N", "3"],
            any_of("run", "two")),
+    # ---- image -o FILE.parquet|FILE.csv (issue 18 §3): the sorted image streamed to disk
+    ok("image-output-parquet", [*IMAGE, "-o", "img.parquet"],
+       image_file("img.parquet", 8), allowed_new=["img.parquet"]),
+    ok("image-output-pq-levels-3", [*IMAGE, "--levels", "3", "-o", "img.pq"],
+       image_file("img.pq", 27), allowed_new=["img.pq"]),
+    ok("image-output-csv", [*IMAGE, "-o", "img.csv"], image_file("img.csv", 8),
+       allowed_new=["img.csv"]),
+    ok("image-output-summary-from-the-pass", [*IMAGE, "-o", "img.csv"],
+       output_contains("gaps", "tied values"), allowed_new=["img.csv"]),
+    ok("image-output-feasible", [*IMAGE, "--feasible", "--recall-base", "1", "-o",
+                                 "img.parquet"], image_file("img.parquet", 4),
+       allowed_new=["img.parquet"]),
+    ok("image-csv-deprecated-spelling", [*IMAGE, "--csv", "img.csv"],
+       deprecated_spelling("--csv is deprecated; use -o/--output", *IMAGE, "-o", "ref.csv"),
+       allowed_new=["img.csv"]),
+    ok("image-csv-deprecated-any-name", [*IMAGE, "--csv", "img.txt"],
+       image_file("img.txt", 8), allowed_new=["img.txt"]),
+    ok("image-output-existing-force", [*IMAGE, "-o", "old.parquet", "--force"],
+       image_file("old.parquet", 8), files={"old.parquet": b"precious\n"},
+       allowed_new=["old.parquet"]),
+    err("image-output-existing", [*IMAGE, "-o", "old.parquet"], "old.parquet",
+        "exists already", "--force", files={"old.parquet": b"precious\n"}),
+    err("image-output-unknown-suffix", [*IMAGE, "-o", "img.txt"], "-o", "img.txt",
+        ".parquet", ".csv"),
+    err("image-output-no-suffix", [*IMAGE, "-o", "image"], "-o", "image", ".parquet"),
+    err("image-output-gzip-suffix", [*IMAGE, "-o", "img.csv.gz"], "img.csv.gz", ".gz"),
+    err("image-output-stdout", [*IMAGE, "-o", "-"], "-o", ".parquet", "--format csv"),
+    err("image-output-empty", [*IMAGE, "-o", ""], opt("-o", "--output")),
+    err("image-output-missing-value", [*IMAGE, "-o"], opt("-o", "--output")),
+    err("image-output-given-twice", [*IMAGE, "-o", "a.parquet", "-o", "b.parquet"],
+        "given twice"),
+    err("image-output-and-deprecated-csv", [*IMAGE, "-o", "a.parquet", "--csv", "b.csv"],
+        "given twice"),
+    err("image-output-missing-folder", [*IMAGE, "-o", "nodir/img.parquet"], "nodir"),
+    err("image-output-is-directory", [*IMAGE, "-o", "adir"], "adir"),
+    err("image-output-is-directory-with-suffix", [*IMAGE, "-o", "adir.parquet"],
+        "adir.parquet", files={"adir.parquet": "<dir>"}),
+    err("image-output-on-bad-option", [*IMAGE, "-o", "img.parquet", "--levels", "1"],
+        opt("--levels", "degrees")),
+    err("image-output-on-bad-measure", ["scale", "image", "-m", "nosuch", "-N", "3", "-o",
+                                        "img.parquet"], "nosuch"),
+    # the scale fits --max-memory, its slices do not (at least 16,384 values of 160 bytes)
+    err("image-output-max-memory-no-room-for-slices",
+        [*IMAGE, "-o", "img.parquet", "--max-memory", "121M"], opt("--max-memory"),
+        "image of AP"),
     # ---- diversity measures (issue 12 §6): --intents
     ok("image-diversity-json", [*DIV_IMAGE, "--format", "json"], diversity_json),
     ok("image-diversity-text", DIV_IMAGE, output_contains("over 2 intents", "64 runs")),

@@ -3,7 +3,8 @@ Ferrante, Ferro & Pontarollo 2019).
 
     irscale scale image -m MEASURE -N 10 [--levels 2] [--format text|json|csv]
                         [--recall-base 5 | 3,2] [--feasible] [--values-limit K | --all-values]
-                        [--csv FILE] [--diagnostics auto|full|none] [--no-progress]
+                        [-o FILE.parquet|FILE.csv] [--diagnostics auto|full|none]
+                        [--max-memory SIZE] [--no-progress]
     irscale scale transform QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 30 [--levels 2]
                         [-l 1] [--phi-ties unq|min|max|mid] [--ties trec_eval|file-order|
                         rank-column] [--rescale] [--feasible] [--ranked-only]
@@ -11,10 +12,12 @@ Ferrante, Ferro & Pontarollo 2019).
     irscale scale table QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 5,10,20,30
 
 ``image`` prints the summary of the scale (distinct values, ties, gaps, unused range,
-ordinal/interval w.r.t. SBTO and RBTO) and writes the sorted image (``value,phi,n_runs``) to
-CSV; with ``--format json`` it prints ``{"measure", "N", "levels", "n_runs", "n_distinct",
-"values", "phi"}`` (and ``"intents"`` with ``--intents``; the two lists are ``null`` above
-``--values-limit`` distinct values unless ``--all-values``). ``transform`` prints the
+ordinal/interval w.r.t. SBTO and RBTO); ``-o`` streams the sorted image (``value, phi,
+n_runs``) to a Parquet or CSV file with bounded memory, the summary's gaps and ties computed
+in the same pass (:mod:`irscale.scales.stream`); with ``--format json`` it prints
+``{"measure", "N", "levels", "n_runs", "n_distinct", "values", "phi"}`` (and ``"intents"``
+with ``--intents``; the two lists are ``null`` above ``--values-limit`` distinct values
+unless ``--all-values``). ``transform`` prints the
 per-topic values of each measure M (cut at N, padded) and of its ranked version ``M_R`` in
 the formats of ``irscale eval``. ``table`` prints Table 2 of Ferrante, Ferro & Fuhr (2021):
 Kendall τ between M and M_R. ``transform`` and ``table`` read and check runs as ``irscale
@@ -24,7 +27,8 @@ the qrels is an error unless ``--allow-empty`` (also with ``--all-topics``).
 
 ``--ties`` is the order of documents with equal scores, as in ``irscale eval``;
 ``--phi-ties`` the tie strategy of φ. The former spellings (``--ties unq|min|max|mid`` for
-φ, ``--tie-policy`` for documents, ``-N 5 10`` with spaces, ``table --length``) work for one
+φ, ``--tie-policy`` for documents, ``-N 5 10`` with spaces, ``table --length``, ``image
+--csv FILE`` for ``-o``) work for one
 release with a warning (:mod:`irscale.cli.options`).
 """
 
@@ -35,10 +39,9 @@ import json
 import sys
 
 from ..errors import ParameterError
-from ..io.files import atomic_output
 from ..io.formats import FORMATS
 from .inputs import qrels_and_runs
-from .options import ListAction, add_deprecated, add_ties, join
+from .options import ListAction, add_deprecated, add_ties, join, spelling
 from .outputs import add_force, add_output, open_output, write_text
 from .runargs import add_run_options
 
@@ -85,9 +88,12 @@ def add_parser(subparsers) -> None:
                        f"{VALUES_LIMIT})")
     image.add_argument("--all-values", action="store_true",
                        help="list the values whatever their number (streamed)")
-    image.add_argument("--csv", default=None, metavar="FILE",
-                       help="also write the sorted image (value,phi,n_runs) to FILE (default: "
-                       "none)")
+    output = image.add_argument(
+        "-o", "--output", default=None, metavar="FILE",
+        help="also write the sorted image (value, phi, n_runs: one row per distinct value) "
+        "to FILE, Parquet (.parquet, .pq) or CSV (.csv), streamed with bounded memory "
+        "(--max-memory); an existing file is never replaced without --force (default: none)")
+    add_deprecated(image, "--csv", output, "-o/--output")
     add_force(image)
     image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
                        help="text format: stream the whole image for the gaps and ties "
@@ -176,18 +182,29 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------ image
 def run_image(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from ..scales import scale
     from ..scales.diagnostics import summarize
     from ..scales.scale import warn_infeasible_runs
+    from ..scales.stream import image_format, write_csv, write_image
 
     if args.values_limit < 0:
         raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
+    option = spelling(args, "output", "-o")
+    fmt = None
+    if args.output is not None:  # the former --csv FILE wrote CSV whatever the name
+        fmt = "csv" if option == "--csv" else image_format(args.output, option)
     sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
                feasible=args.feasible, progress=not args.no_progress,
                max_memory=args.max_memory, explain=args.explain, intents=args.intents)
     diversity = args.intents is not None  # SBTO/RBTO order degrees, not intent sets
     if not diversity:
         warn_infeasible_runs(sc)
+    written = None
+    if args.output is not None:
+        written = write_image(sc, args.output, fmt=fmt, force=args.force,
+                              max_memory=args.max_memory, progress=not args.no_progress)
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":
@@ -202,21 +219,21 @@ def run_image(args: argparse.Namespace) -> int:
         json.dump(obj, out)
         out.write("\n")
     elif args.fmt == "csv":
-        _write_csv(sc, out)
+        write_csv(sc, out)
     else:
-        stream = args.diagnostics == "full" or (
-            args.diagnostics == "auto" and sc.n_distinct <= STREAM_LIMIT)
-        out.write(repr(summarize(sc, stream=stream, orders=not diversity)) + "\n")
-        if not stream and args.diagnostics == "auto":
+        stream = written is None and (args.diagnostics == "full" or (
+            args.diagnostics == "auto" and sc.n_distinct <= STREAM_LIMIT))
+        summary = summarize(sc, stream=stream, orders=not diversity)
+        if written is not None:  # the statistics of the pass that wrote the file
+            summary = replace(summary, **written.stats)
+        out.write(repr(summary) + "\n")
+        if not stream and written is None and args.diagnostics == "auto":
             out.write(f"  (gaps and ties not computed for {sc.n_distinct:,} values: "
                       "--diagnostics full streams the image)\n")
         if listed and sc.n_distinct <= 20:
             values, counts = _all_values(sc)
             for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1):
                 out.write(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n")
-    if args.csv:
-        with atomic_output(args.csv, "w", force=args.force) as stream:
-            _write_csv(sc, stream)
     return 0
 
 
@@ -227,17 +244,6 @@ def _all_values(sc) -> tuple[list[float], list[int]]:
         values.extend(float(x) for x in v)
         counts.extend(int(x) for x in c)
     return values, counts
-
-
-def _write_csv(sc, stream) -> None:
-    stream.write("value,phi,n_runs\n")
-    phi = 0
-    for values, counts in sc.iter_values():
-        lines = []
-        for v, c in zip(values.tolist(), list(counts), strict=True):
-            phi += 1
-            lines.append(f"{v!r},{phi},{int(c)}\n")
-        stream.write("".join(lines))
 
 
 # ------------------------------------------------------------------ transform
