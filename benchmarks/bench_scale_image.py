@@ -86,6 +86,10 @@ def check_file(path: Path, fmt: str, rows: int) -> bool:
     return parquet.metadata.num_rows == rows and last.column("phi")[-1].as_py() == rows
 
 
+def _num(result: dict, key: str, digits: int) -> str:
+    return f"{result[key]:.{digits}f}" if result.get(key) is not None else "–"
+
+
 def markdown(results: list[dict]) -> str:
     when = dt.date.today().isoformat()
     lines = [BEGIN, "",
@@ -96,12 +100,10 @@ def markdown(results: list[dict]) -> str:
              "| N | values | format | time (s) | peak (GB) | file (GB) | status |",
              "|---:|---:|---|---:|---:|---:|---|"]
     for r in results:
-        def num(key: str, digits: int) -> str:
-            return f"{r[key]:.{digits}f}" if r.get(key) is not None else "–"
-
         checked = "; file checked" if r.get("checked") else ""
-        lines.append(f"| {r['N']} | {r['values']:,} | {r['format']} | {num('seconds', 1)} | "
-                     f"{num('peak_gb', 2)} | {num('file_gb', 2)} | {r['status']}{checked} |")
+        lines.append(f"| {r['N']} | {r['values']:,} | {r['format']} | {_num(r, 'seconds', 1)} "
+                     f"| {_num(r, 'peak_gb', 2)} | {_num(r, 'file_gb', 2)} | "
+                     f"{r['status']}{checked} |")
     lines += ["", END]
     return "\n".join(lines)
 
