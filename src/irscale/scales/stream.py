@@ -37,6 +37,9 @@ to a temporary file in the same folder and renamed only when complete (an interr
 a full disk leaves nothing under the name); a file the free disk space clearly cannot hold
 is refused before any work. The Parquet file's metadata holds the measure, N, levels, the
 space, the runs and distinct values, the algorithm and its exactness (keys ``irscale.*``).
+A write estimated at :data:`NOTICE_SECONDS` or more is announced (``irscale: writing ...``,
+its time and memory) and shows a progress bar with the time left (``progress=False``,
+``IRSCALE_NO_PROGRESS=1`` silence them).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
-from .cost import format_size, max_memory_of
+from .cost import format_size, max_memory_of, notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
 from .progress import Progress
@@ -71,6 +74,11 @@ MIN_SLICE_PAIRS = 1 << 14
 #: (measured: 0.84–1.05 GiB peak with 4M-pair slices beside the engine's 0.35 GiB for
 #: nDCG@24..30, about 150–175 bytes per pair; docs/benchmarks-scales.md).
 BYTES_PER_SLICE_PAIR = 176
+#: Seconds per written value (nDCG@30 to Parquet: 114 s for 2^30 values; nDCG@24 to CSV:
+#: 14.6 s for 2^24, docs/benchmarks-scales.md), for the notice before a long write.
+SECONDS_PER_ROW: dict[ImageFormat, float] = {"parquet": 1.1e-7, "csv": 9e-7}
+#: Estimated seconds above which the notice is printed (as :mod:`irscale.scales.scale`).
+NOTICE_SECONDS = 2.0
 #: CSV lines formatted at a time.
 CSV_LINES = 1 << 16
 #: Smallest bytes per row a file can take: used only to refuse a file that the free disk
@@ -189,6 +197,14 @@ def write_image(sc: Scale, path: str | os.PathLike[str], *, fmt: ImageFormat | N
     n = sc.n_distinct
     if not is_stdio(path):
         check_disk(path, n, fmt)
+    seconds = n * SECONDS_PER_ROW[fmt]
+    if seconds >= NOTICE_SECONDS:
+        held = sc.estimate.memory if sc.estimate is not None else 0
+        duration = f"{seconds / 60:.0f} min" if seconds >= 120 else f"{seconds:.0f} s"
+        notice(f"writing the {n:,} values of {sc.measure.label} to {os.fspath(path)} as "
+               f"{fmt}: about {duration} and "
+               f"{format_size(held + pairs * BYTES_PER_SLICE_PAIR)} (value slices of up to "
+               f"{pairs:,} pairs)", enabled=progress)
     lo, _, hi, _ = sc.image.extremes()
     stats = StreamStats(lo, hi, n, wide)
     meter = Progress(n, f"write {os.fspath(path)}",
