@@ -445,19 +445,23 @@ def multiply(blocks: list[Block], levels: int, *, track_counts: bool = True) -> 
     counts = np.zeros((1, c if track_counts else 0), dtype=np.int64)
     determined = True
     for block in blocks:
+        ranks.append(block.ranks)
+        n_keys *= block.n_keys
+        determined = determined and block.counts_determined
+        if not track_counts:
+            # whole space: entry k is key id k (no array needed), and the outer sums need
+            # no index arrays (16 bytes an entry at the last product)
+            value = np.add.outer(value, block.value).ravel()
+            mult = np.multiply.outer(mult, block.mult).ravel()
+            continue
         n1, n2 = len(value), len(block.value)
         index = np.int32 if n1 * n2 < 1 << 31 else np.int64  # halves the temporaries
         i = np.repeat(np.arange(n1, dtype=index), n2)
         j = np.tile(np.arange(n2, dtype=index), n1)
-        ranks.append(block.ranks)
-        if track_counts:  # whole space: entry k is key id k (no array needed)
-            key_id = key_id[i] * block.n_keys + block.key_id[j]
-        n_keys *= block.n_keys
+        key_id = key_id[i] * block.n_keys + block.key_id[j]
         value = value[i] + block.value[j]
         mult = mult[i] * block.mult[j]
-        if track_counts:
-            counts = counts[i] + block.counts[j]
-        determined = determined and block.counts_determined
+        counts = counts[i] + block.counts[j]
     all_ranks = np.concatenate(ranks)
     return Half(all_ranks, key_id, n_keys, value, mult, LazyReps(tuple(blocks), len(all_ranks)),
                 counts, determined, tuple(blocks))
@@ -491,8 +495,13 @@ def _groups_by_counts(a: Half, b: Half, bounds: tuple[int, ...] | None) -> list[
     """One group per count vector of A, paired with the B entries that keep the run within
     ``bounds`` (a single group for the whole space)."""
     if bounds is None:
-        return [PairGroup(a.value, a.mult, None,
-                          b.value, b.mult, np.arange(len(b.value)))]
+        # the arrays are handed over to the group, which sorts them one at a time (the
+        # halves keep empty ones: a 43M-entry half is not held twice)
+        arrays = (a.value, a.mult, b.value, b.mult)
+        for half in (a, b):
+            half.value, half.mult = half.value[:0].copy(), half.mult[:0].copy()
+        return [PairGroup(arrays[0], arrays[1], None,
+                          arrays[2], arrays[3], np.arange(len(arrays[2])))]
     limit = np.asarray(bounds, dtype=np.int64)
     vectors, inverse = np.unique(a.counts, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
@@ -539,10 +548,11 @@ def additive_image(spec: AdditiveSpec, *, progress: bool = True, label: str = ""
 def _locator(a: Half, b: Half) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """Key ids of runs in the two halves; keeps only the blocks (not the halves' arrays,
     which the pair table holds sorted)."""
-    a_half = Half(a.ranks, a.key_id[:0], a.n_keys, a.value[:0], a.mult[:0], None,
-                  a.counts[:0], a.counts_determined, a.blocks)
-    b_half = Half(b.ranks, b.key_id[:0], b.n_keys, b.value[:0], b.mult[:0], None,
-                  b.counts[:0], b.counts_determined, b.blocks)
+    # copies of empty slices: a view would keep the whole arrays alive
+    a_half = Half(a.ranks, a.key_id[:0].copy(), a.n_keys, a.value[:0].copy(),
+                  a.mult[:0].copy(), None, a.counts[:0].copy(), a.counts_determined, a.blocks)
+    b_half = Half(b.ranks, b.key_id[:0].copy(), b.n_keys, b.value[:0].copy(),
+                  b.mult[:0].copy(), None, b.counts[:0].copy(), b.counts_determined, b.blocks)
     return lambda runs: (a_half.locate(runs), b_half.locate(runs))
 
 

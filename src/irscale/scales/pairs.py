@@ -49,6 +49,8 @@ Side = Literal["left", "right"]
 
 #: Cells of the (queries × A-chunk) matrices of one ``searchsorted`` call.
 BUDGET = 1 << 22
+#: Searched sides at least this long are searched row by row in windows (:func:`_sweep`).
+WINDOWED = 1 << 20
 #: Candidate pairs gathered per streaming bucket (about 40 bytes each in temporaries).
 BUCKET_PAIRS = 1 << 22
 
@@ -56,10 +58,16 @@ INT_LOW = -(1 << 62)
 INT_HIGH = 1 << 62
 
 
+def _compact(index: np.ndarray) -> np.ndarray:
+    """Row indices as int32 when they fit (half the memory of a large half's order)."""
+    return index.astype(np.int32) if len(index) < 1 << 31 else index
+
+
 @dataclass
 class PairGroup:
     """One group: partial values ``A`` (with multiplicities and the row of their
-    representative) and ``B``; both sorted on construction."""
+    representative) and ``B``; both sorted on construction (A's arrays in place: they
+    belong to the group)."""
 
     a_val: np.ndarray
     a_mult: np.ndarray
@@ -69,12 +77,16 @@ class PairGroup:
     b_ref: np.ndarray
 
     def __post_init__(self) -> None:
-        order = np.argsort(self.a_val, kind="stable")
+        # A is sorted in place, one array at a time (the caller hands its arrays over):
+        # a half of 43M entries (three degrees, N = 30) peaks at 32 bytes an entry. Any
+        # order of equal values will do (numpy's default sort: SIMD where the CPU has it)
+        order = np.argsort(self.a_val)
+        self.a_val[...] = self.a_val[order]
+        self.a_mult[...] = self.a_mult[order]
         # a_ref None: the entries are rows 0..n-1, so the sorted rows are the order itself
-        self.a_val, self.a_mult, self.a_ref = (self.a_val[order], self.a_mult[order],
-                                               order if self.a_ref is None else
-                                               self.a_ref[order])
-        order = np.argsort(self.b_val, kind="stable")
+        self.a_ref = _compact(order) if self.a_ref is None else self.a_ref[order]
+        del order
+        order = np.argsort(self.b_val)
         self.b_val, self.b_mult, self.b_ref = (self.b_val[order], self.b_mult[order],
                                                self.b_ref[order])
 
@@ -106,22 +118,33 @@ class Scan:
 def _sweep(g: PairGroup, x: np.ndarray, side: Side) -> Iterator[tuple[Scan, np.ndarray]]:
     """For chunks of the smaller side s (scanned from its largest value down), the
     positions ``searchsorted(other, x_q − s, side)`` in the larger side: a (queries × chunk)
-    matrix whose rows are increasing needles, which binary search answers several times
-    faster than random ones (the previous position bounds the next). Cost: |x| · min(|A|,
-    |B|) searches in the larger side."""
+    matrix whose rows are increasing needles. Cost: |x| · min(|A|, |B|) searches in the
+    larger side. When it is large (:data:`WINDOWED`), each row is searched in its own
+    window of the larger side (bounded by the positions of the row's first and last
+    needles, two vectorised searches): a chunk's needles are close together, so the window
+    holds a few hundred thousand entries that stay in the cache, where one search over
+    the whole side misses it at every step (about 2.5 times faster, same positions)."""
     a_side = len(g.a_val) <= len(g.b_val)
     scan_val, scan_mult = (g.a_val, g.a_mult) if a_side else (g.b_val, g.b_mult)
     other = g.b_val if a_side else g.a_val
     n = len(scan_val)
     step = max(1, BUDGET // max(len(x), 1))
+    windowed = len(other) >= WINDOWED and len(x) > 1
     for stop in range(n, 0, -step):
         start = max(0, stop - step)
         index = np.arange(stop - 1, start - 1, -1)
         values = scan_val[index]
-        needles = (x[:, None] - values[None, :]).ravel()
-        pos = np.searchsorted(other, needles, side=side)
-        yield Scan(a_side, index, values, scan_mult[index]), pos.reshape(len(x), len(index))
-
+        if windowed:
+            pos = np.empty((len(x), len(index)), dtype=np.intp)
+            first = np.searchsorted(other, x - values[0], side=side).tolist()
+            last = np.searchsorted(other, x - values[-1], side=side).tolist()
+            for q, (lo, hi) in enumerate(zip(first, last, strict=True)):
+                np.add(np.searchsorted(other[lo:hi], x[q] - values, side=side), lo,
+                       out=pos[q])
+        else:
+            needles = (x[:, None] - values[None, :]).ravel()
+            pos = np.searchsorted(other, needles, side=side).reshape(len(x), len(index))
+        yield Scan(a_side, index, values, scan_mult[index]), pos
 
 
 @dataclass
@@ -247,6 +270,8 @@ class PairTable:
                 else:
                     below += start.sum(axis=1)
                 self._tick(start.size)
+                if stop is start:
+                    continue
                 q, i = np.nonzero(stop > start)
                 if len(q) == 0:
                     continue
@@ -528,7 +553,10 @@ class PairTable:
         answers = None
         if queries is not None:
             answers = np.zeros(len(queries), dtype=np.int64)
-            bucket_of = np.searchsorted(self.edges_cache(), queries, side="right") - 1
+            edges = self.edges_cache()
+            # values beyond the last edge count the whole image (the last bucket's end)
+            bucket_of = np.clip(np.searchsorted(edges, queries, side="right") - 1, 0,
+                                len(edges) - 2)
         for k, bucket in enumerate(self.iter_buckets(counts=False)):
             edges_lo.append(bucket.lo)
             before_list.append(before)
@@ -576,23 +604,18 @@ def _distinct_rows(runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, inverse.reshape(-1)
 
 
-def _window_stop(other: np.ndarray, start: np.ndarray, needle: np.ndarray,
-                 probes: int = 4) -> np.ndarray:
+def _window_stop(other: np.ndarray, start: np.ndarray, needle: np.ndarray) -> np.ndarray:
     """``searchsorted(other, needle, "right")`` knowing that it is ``start`` or a little
-    more (windows of rounding-error width hold at most a few entries): a few vectorised
-    probes, and a binary search only for the positions they do not settle."""
+    more (windows of rounding-error width rarely hold an entry): one vectorised probe of
+    the entry at ``start``, and a binary search only where it is within the window
+    (``start`` itself, not a copy, when none is)."""
     n = len(other)
+    near = other[np.minimum(start, n - 1)] <= needle
+    near &= start < n
+    if not near.any():
+        return start
     stop = start.copy()
-    for _ in range(probes):
-        grow = stop < n
-        grow[grow] = other[stop[grow]] <= needle[grow]
-        if not grow.any():
-            return stop
-        stop[grow] += 1
-    rest = stop < n
-    rest[rest] = other[stop[rest]] <= needle[rest]
-    if rest.any():
-        stop[rest] = np.searchsorted(other, needle[rest], side="right")
+    stop[near] = np.searchsorted(other, needle[near], side="right")
     return stop
 
 
