@@ -1,5 +1,5 @@
 """Outputs that are not one ranked list (issue 17): multi-query sessions
-(:mod:`irscale.text.sessions`).
+(:mod:`irscale.text.sessions`) and texts against references (:mod:`irscale.text.rouge`).
 
 The evaluation functions return the same :class:`~irscale.evaluation.Evaluation` as
 :func:`irscale.evaluate`, so their per-topic values become a
@@ -9,6 +9,7 @@ the meta-evaluation.
 
 from __future__ import annotations
 
+from .rouge import evaluate_rouge, rouge
 from .sessions import SESSION_MEASURES, evaluate_sessions
 
-__all__ = ["SESSION_MEASURES", "evaluate_sessions"]
+__all__ = ["SESSION_MEASURES", "evaluate_rouge", "evaluate_sessions", "rouge"]

@@ -1,0 +1,98 @@
+"""``irscale text``: evaluate textual outputs (``docs/text.md``, issue 17 §2–§3).
+
+    irscale text rouge REFERENCES CANDIDATES [CANDIDATES ...] [-m MEASURE ...] [--stem]
+                       [--stopwords FILE] [--multi max|mean|pooled] [-q] [-n]
+                       [--format trec|csv|json|markdown] [--allow-empty] [-o FILE] [--force]
+
+Output as ``irscale eval`` prints it, one value per (run, topic).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import ParameterError
+from ..io.formats import FORMATS
+from .outputs import add_output, input_paths, open_output
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    """The output options every ``irscale text`` command shares with ``irscale eval``."""
+    parser.add_argument("-q", "--per-query", action="store_true",
+                        help="also print the value of every topic")
+    parser.add_argument("-n", "--no-summary", action="store_true",
+                        help="do not print the summary (all) lines")
+    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+                        help="output format (default trec: 'measure<TAB>topic<TAB>value')")
+    parser.add_argument("--allow-empty", action="store_true",
+                        help="evaluate a run none of whose topics is in the gold standard "
+                        "(an error otherwise)")
+    add_output(parser)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "text", help="evaluate textual outputs: ROUGE against references; nuggets",
+        description="Evaluate textual outputs (summaries, answers) per topic. See "
+        "docs/text.md.")
+    commands = parser.add_subparsers(dest="text_command", metavar="MEASURES")
+    rouge = commands.add_parser(
+        "rouge", help="ROUGE-N, ROUGE-L, ROUGE-S, ROUGE-SU against reference texts",
+        description="ROUGE of candidate texts ('topic<TAB>run<TAB>text' lines) against "
+        "reference texts ('topic<TAB>ref_id<TAB>text'), tokens as rouge-score makes them. "
+        "Output as irscale eval prints it. See docs/text.md.")
+    rouge.add_argument("qrels", metavar="references",
+                       help="reference texts: topic<TAB>ref_id<TAB>text")
+    rouge.add_argument("runs", nargs="+", metavar="candidates",
+                       help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
+                       "several runs)")
+    rouge.add_argument("-m", "--measure", action="append", dest="measures",
+                       metavar="MEASURE",
+                       help="ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', "
+                       "ROUGE-L, ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: "
+                       "ROUGE-1, ROUGE-2, ROUGE-L; F1)")
+    rouge.add_argument("--stem", action="store_true",
+                       help="Porter-stem tokens longer than 3 characters (rouge-score's "
+                       "use_stemmer; needs nltk)")
+    rouge.add_argument("--stopwords", default=None, metavar="FILE",
+                       help="remove these words (blank- or line-separated) before stemming")
+    rouge.add_argument("--multi", choices=("max", "mean", "pooled"), default="max",
+                       help="several references: the best by F (max, rouge-score's "
+                       "score_multi; default), the mean, or pooled counts (ROUGE-1.5.5 -f A)")
+    _common(rouge)
+    rouge.set_defaults(func=run_rouge)
+    parser.set_defaults(func=_no_command)
+
+
+def _no_command(args: argparse.Namespace) -> int:
+    raise ParameterError("text: choose what to evaluate: rouge (see 'irscale text --help')")
+
+
+def _check_extra_inputs(args: argparse.Namespace, extra: list[str]) -> None:
+    """Inputs the common checks do not know: never the output, standard input once."""
+    from ..io.files import check_output, is_stdio
+
+    inputs = input_paths(args) + extra
+    if sum(is_stdio(p) for p in inputs) > 1:
+        raise ParameterError("standard input ('-') can be given as one input only")
+    if extra and not is_stdio(args.output):
+        check_output(args.output, inputs=inputs, force=args.force, option="-o")
+
+
+def _write(args: argparse.Namespace, evaluation) -> int:
+    from ..io.output import write_results
+
+    with open_output(args) as stream:
+        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
+                      summary=not args.no_summary)
+    return 0
+
+
+def run_rouge(args: argparse.Namespace) -> int:
+    from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
+
+    _check_extra_inputs(args, [args.stopwords] if args.stopwords else [])
+    evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
+                                stem=args.stem, stopwords=args.stopwords, multi=args.multi,
+                                allow_empty=args.allow_empty)
+    return _write(args, evaluation)

@@ -1,0 +1,521 @@
+"""ROUGE: texts against reference texts (seed 001 §3.3 eq. 36–39; Lin 2004; issue 17 §2).
+
+Measures (names as ``irscale eval``'s, parameters in the name):
+
+* ``ROUGE-N`` (N = 1, 2, ...; eq. 36): n-gram co-occurrence. With hits =
+  Σ_e min(Count(e, s), Count(e, s*)) over the n-grams e of the candidate s and the
+  reference s*, recall R = hits / Σ Count(e, s*), precision P = hits / Σ Count(e, s)
+  (0 when a text has no n-gram).
+* ``ROUGE-L``: the longest common subsequence of the two token sequences (whole texts,
+  no sentence split: rouge-score's ``rougeL``), R = LCS / |s*|, P = LCS / |s|, 0 when a
+  text has no token.
+* ``ROUGE-S`` (eq. 37–39): skip bigrams, the ordered token pairs (s_i, s_j), i < j, at
+  most ``skip`` tokens apart in between (j − i ≤ skip + 1; ``skip=inf`` (default): any
+  pair, seed 001's definition; ``ROUGE-S4`` spells ``skip=4`` as ROUGE-1.5.5 ``-2 4``),
+  counted as n-grams are.
+* ``ROUGE-SU``: skip bigrams and unigrams together (ROUGE-1.5.5 ``-2 skip -u``).
+
+Every measure takes ``stat=f|p|r`` (default ``f``) and ``beta`` (default 1):
+F_β = (1 + β²)·P·R / (β²·P + R) (eq. 39; 0 when P = R = 0).
+
+**Tokens** follow rouge-score (the default semantics): lower-case the text, replace every
+run of characters other than ``a–z`` and ``0–9`` by a space, split on spaces. ``stem=True``:
+tokens longer than 3 characters are replaced by their Porter stem (NLTK's
+``PorterStemmer``, as rouge-score's ``use_stemmer``). ``stopwords``: tokens in the list
+are removed before stemming (ROUGE-1.5.5's ``-s`` with a list you give).
+
+**Several references** (``multi``): ``max`` (default; rouge-score's ``score_multi``): the
+reference with the greatest F_β gives P, R and F (the first one in file order on ties);
+``mean``: P, R and F averaged over the references; ``pooled`` (ROUGE-1.5.5's ``-f A``
+"model average" without jackknifing): R = Σ hits / Σ reference counts, P = Σ hits /
+Σ candidate counts over the references, F from these.
+
+Computation is batched: tokens become int64 ids through one vocabulary, n-grams dense
+int64 codes (exact, by successive ``np.unique``), counts are matched per (candidate,
+reference) pair by sorted keys, and LCS lengths come from a row-by-row DP over a batch of
+pairs (L[i][j] = cummax_j max(L[i−1][j], L[i−1][j−1] + [a_i = b_j])).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+
+from ..core.segments import ranges
+from ..errors import InputError, MeasureError, ParameterError
+from ..evaluation import Evaluation
+from ..io.text import Texts, read_stopwords, read_texts
+from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
+from .results import text_evaluation
+
+Multi = Literal["max", "mean", "pooled"]
+MULTI = ("max", "mean", "pooled")
+DEFAULT_MEASURES = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
+
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_VALID = re.compile(r"[a-z0-9]+\Z")
+_NAME = re.compile(r"ROUGE-(?P<kind>[0-9]+|L|SU|S)(?P<skip>[0-9]+|\*)?"
+                   r"(?:\((?P<params>[^()]*)\))?\Z")
+
+
+def _skip(text: str) -> float:
+    if text.lower() in ("inf", "*"):
+        return math.inf
+    if not text.isdigit():
+        raise ValueError("a whole number ≥ 0, or inf")
+    return float(int(text))
+
+
+_STAT = Keyword(choice("f", "p", "r"), "f", "f: F_β, p: precision, r: recall")
+_BETA = Keyword(number(low=0.0, open_low=True), 1.0, "β of F_β (eq. 39)")
+_PARAMS = {
+    "N": Keywords(stat=_STAT, beta=_BETA),
+    "L": Keywords(stat=_STAT, beta=_BETA),
+    "S": Keywords(stat=_STAT, beta=_BETA, skip=Keyword(
+        _skip, math.inf, "most tokens between the two of a skip bigram (inf: any)")),
+}
+
+
+@dataclass(frozen=True)
+class RougeRequest:
+    """One ROUGE measure: kind (``N``, ``L``, ``S``, ``SU``), n, skip, stat, β, label."""
+
+    kind: str
+    n: int
+    skip: float
+    stat: str
+    beta: float
+    label: str
+
+    @property
+    def units(self) -> tuple[str, int, float]:
+        """What is counted (requests with the same units share their counts)."""
+        return self.kind, self.n, self.skip
+
+
+def parse_rouge(text: str) -> RougeRequest:
+    """``ROUGE-2``, ``ROUGE-L(stat=r)``, ``ROUGE-SU4``, ``ROUGE-S(skip=9,beta=2)`` → a
+    :class:`RougeRequest` (:class:`MeasureError` otherwise).
+
+    >>> r = parse_rouge("ROUGE-SU4(stat=p)")
+    >>> r.kind, r.skip, r.stat
+    ('SU', 4.0, 'p')
+    """
+    label = text.strip()
+    match = _NAME.match(label)
+    if match is None or (match["kind"].isdigit() and int(match["kind"]) < 1) or \
+            (match["skip"] is not None and match["kind"] not in ("S", "SU")):
+        raise MeasureError(f"unknown ROUGE measure {text!r} (ROUGE-N with N ≥ 1, ROUGE-L, "
+                           "ROUGE-S, ROUGE-SU, e.g. ROUGE-2, 'ROUGE-L(stat=r)', ROUGE-SU4, "
+                           "'ROUGE-S(skip=inf,beta=2)')")
+    kind = match["kind"]
+    family = "N" if kind.isdigit() else ("S" if kind in ("S", "SU") else "L")
+    items = split_items(match["params"] or "", label)
+    if match["skip"] is not None:
+        if "skip" in items:
+            raise MeasureError(f"measure {label!r}: the skip distance is given twice")
+        items["skip"] = match["skip"]
+    params: Params = _PARAMS[family].from_items(items, label)
+    n = int(kind) if kind.isdigit() else 2 if family == "S" else 0
+    if n >= 2**31:
+        raise MeasureError(f"measure {label!r}: N too large")
+    return RougeRequest(kind if family != "N" else "N", n,
+                        params["skip"] if family == "S" else 0.0, params["stat"],
+                        params["beta"], label)
+
+
+# ----------------------------------------------------------------------------- tokens
+def _stemmer() -> Any:
+    try:
+        from nltk.stem.porter import PorterStemmer
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ParameterError("stemming needs the nltk package (pip install nltk): its "
+                             "Porter stemmer is the one rouge-score uses") from None
+    return PorterStemmer()
+
+
+def tokenize(texts: Sequence[str], *, stem: bool = False,
+             stopwords: Iterable[str] = ()) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Token ids of every text (module documentation): ``(ids, offsets, vocabulary)``,
+    text k's tokens being ``vocabulary[ids[offsets[k]:offsets[k + 1]]]``.
+
+    >>> ids, offsets, vocab = tokenize(["The cats ran!", "cat-like"], stem=True)
+    >>> [vocab[i] for i in ids], offsets.tolist()
+    (['the', 'cat', 'ran', 'cat', 'like'], [0, 3, 5])
+    """
+    words = [_NON_ALNUM.sub(" ", text.lower()).split() for text in texts]
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    encoded = pa.array(list(chain.from_iterable(words)), type=pa.string()).dictionary_encode()
+    ids = np.asarray(encoded.indices, dtype=np.int64)
+    vocabulary: list[str] = encoded.dictionary.to_pylist()
+    stop = set(stopwords)
+    if stem or stop:
+        stemmer = _stemmer() if stem else None
+        final: list[str | None] = []
+        for word in vocabulary:
+            if word in stop:
+                final.append(None)
+            elif stemmer is not None and len(word) > 3:
+                stemmed = stemmer.stem(word)
+                final.append(stemmed if _VALID.match(stemmed) else None)
+            else:
+                final.append(word)
+        kept = sorted({w for w in final if w is not None})
+        position = {w: k for k, w in enumerate(kept)}
+        remap = np.array([position[w] if w is not None else -1 for w in final] or [0],
+                         dtype=np.int64)
+        ids = remap[ids]
+        keep = ids >= 0
+        text_of = np.repeat(np.arange(len(words)), lengths)
+        lengths = np.bincount(text_of[keep], minlength=len(words)).astype(np.int64)
+        ids, vocabulary = ids[keep], kept
+    return ids, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64), vocabulary
+
+
+# ----------------------------------------------------------------------------- units
+def _dense(keys: np.ndarray) -> np.ndarray:
+    """Dense codes 0..k−1 of int64 keys (equal keys, equal codes)."""
+    return np.unique(keys, return_inverse=True)[1].astype(np.int64).reshape(-1)
+
+
+def _units(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, kind: str, n: int,
+           skip: float) -> tuple[np.ndarray, np.ndarray]:
+    """(text, unit code) of every counted unit of every text: its n-grams (``N``) or
+    skip bigrams (``S``; and its unigrams too for ``SU``); equal units, equal codes."""
+    lengths = np.diff(offsets)
+    text = np.repeat(np.arange(len(lengths)), lengths)
+    position = np.arange(len(ids)) - offsets[:-1][text]  # 0-based position in its text
+    v = max(vocabulary_size, 1)
+    if kind == "N":
+        code, at = ids, np.arange(len(ids))
+        for k in range(1, n):  # extend the k-grams starting at token `at` by at + k
+            ok = position + k < lengths[text]
+            text, position, at = text[ok], position[ok], at[ok]
+            code = _dense(code[ok] * v + ids[at + k])
+            if not len(code):
+                break
+        return text, code
+    first = position.copy()
+    parts_text, parts_code = [], []
+    gap = 1
+    longest = int(lengths.max(initial=0))
+    while gap < longest and gap <= skip + 1:  # pairs (i, i + gap)
+        ok = first + gap < lengths[text]
+        rows = np.flatnonzero(ok)
+        parts_text.append(text[rows])
+        parts_code.append(ids[rows] * v + ids[rows + gap])
+        gap += 1
+    if kind == "SU":
+        parts_text.append(text)
+        parts_code.append(v * v + ids)
+    if not parts_text:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    code = np.concatenate(parts_code)
+    if v * v + v >= 2**62 // max(len(lengths), 1):
+        code = _dense(code)
+    return np.concatenate(parts_text), code
+
+
+def _unit_counts(text: np.ndarray, code: np.ndarray, n_texts: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct units of every text: (offsets per text, code, count), sorted by text
+    then code."""
+    bound = int(code.max(initial=0)) + 1
+    if bound * n_texts >= 2**62:
+        code = _dense(code)
+        bound = int(code.max(initial=0)) + 1
+    keys, counts = np.unique(text * bound + code, return_counts=True)
+    owner = keys // bound
+    offsets = np.searchsorted(owner, np.arange(n_texts + 1))
+    return offsets.astype(np.int64), keys % bound, counts.astype(np.int64)
+
+
+def _pair_hits(text: np.ndarray, code: np.ndarray, n_texts: int, cand: np.ndarray,
+               ref: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair (cand[p], ref[p]): Σ min(count in candidate, count in reference) over the
+    shared units, and each side's total count."""
+    offsets, unit, count = _unit_counts(text, code, n_texts)
+    totals = np.bincount(text, minlength=n_texts).astype(np.int64)
+    bound = int(unit.max(initial=0)) + 1
+    if bound * max(len(cand), 1) >= 2**62:  # pragma: no cover - beyond any real input
+        raise InputError("too many distinct units to pair the texts")
+    sides = []
+    for texts in (cand, ref):
+        sizes = offsets[texts + 1] - offsets[texts]
+        rows = ranges(offsets[texts], sizes)
+        pair = np.repeat(np.arange(len(texts)), sizes)
+        sides.append((pair * bound + unit[rows], count[rows], pair))
+    (c_key, c_count, _), (r_key, r_count, r_pair) = sides
+    at = np.minimum(np.searchsorted(c_key, r_key), max(len(c_key) - 1, 0))
+    hit = (c_key[at] == r_key) if len(c_key) else np.zeros(len(r_key), dtype=bool)
+    hits = np.bincount(r_pair[hit], weights=np.minimum(c_count[at[hit]], r_count[hit]),
+                       minlength=len(cand)).astype(np.int64)
+    return hits, totals[cand], totals[ref]
+
+
+def lcs_lengths(ids: np.ndarray, offsets: np.ndarray, a: np.ndarray, b: np.ndarray,
+                *, cells: int = 1 << 18) -> np.ndarray:
+    """Length of the longest common subsequence of texts ``a[p]`` and ``b[p]`` for every
+    pair p: the DP L[i][j] = max(L[i][j−1], L[i−1][j], L[i−1][j−1] + [x_i = y_j]) one row
+    i at a time for a batch of pairs, as L[i][·] = cummax(max(L[i−1][·], (L[i−1][· − 1]
+    + 1) where x_i matches)). Pairs are batched by length (about ``cells`` DP cells per
+    step)."""
+    lengths = np.diff(offsets)
+    la, lb = lengths[a], lengths[b]
+    out = np.zeros(len(a), dtype=np.int64)
+    order = np.lexsort((la, lb))  # similar lengths together: little padding
+    size = max(1, cells // (int(lb.max(initial=0)) + 1))
+    for start in range(0, len(order), size):
+        chunk = order[start:start + size]
+        rows, cols = int(la[chunk].max(initial=0)), int(lb[chunk].max(initial=0))
+        if rows == 0 or cols == 0:
+            continue
+        dtype = np.int16 if min(rows, cols) < 32000 else np.int64
+        x = _padded(ids, offsets, a[chunk], rows, -2)
+        y = _padded(ids, offsets, b[chunk], cols, -1)
+        previous = np.zeros((len(chunk), cols + 1), dtype=dtype)
+        step = np.empty((len(chunk), cols), dtype=dtype)
+        for i in range(rows):
+            match = y == x[:, i:i + 1]
+            np.add(previous[:, :-1], 1, out=step)
+            np.multiply(step, match, out=step)
+            np.maximum(step, previous[:, 1:], out=step)
+            np.maximum.accumulate(step, axis=1, out=previous[:, 1:])
+        out[chunk] = previous[np.arange(len(chunk)), lb[chunk]]
+    return out
+
+
+def _padded(ids: np.ndarray, offsets: np.ndarray, texts: np.ndarray, width: int,
+            pad: int) -> np.ndarray:
+    """The tokens of ``texts`` as rows of a (len(texts), width) array padded with ``pad``."""
+    lengths = offsets[texts + 1] - offsets[texts]
+    grid = np.full((len(texts), width), pad, dtype=np.int64)
+    row = np.repeat(np.arange(len(texts)), lengths)
+    column = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    grid[row, column] = ids[ranges(offsets[texts], lengths)]
+    return grid
+
+
+# ----------------------------------------------------------------------------- scores
+def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
+    """F_β = (1 + β²)·P·R / (β²·P + R), 0 where P = R = 0 (seed 001 eq. 39)."""
+    b2 = beta * beta
+    den = b2 * precision + recall
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (1 + b2) * precision * recall / np.where(den > 0, den, 1),
+                        0.0)
+
+
+def _ratio(hits: np.ndarray, total: np.ndarray) -> np.ndarray:
+    return hits / np.maximum(total, 1)
+
+
+def _aggregate(hits: np.ndarray, c_total: np.ndarray, r_total: np.ndarray,
+               cand: np.ndarray, n_cands: int, request: RougeRequest, multi: str,
+               empty: np.ndarray | None) -> np.ndarray:
+    """The ``request.stat`` of every candidate over its pairs (``multi``)."""
+    if multi == "pooled":
+        sums = [np.bincount(cand, weights=v, minlength=n_cands) for v in
+                (hits, c_total, r_total)]
+        p, r = _ratio(sums[0], sums[1]), _ratio(sums[0], sums[2])
+        f = f_beta(p, r, request.beta)
+        return {"p": p, "r": r, "f": f}[request.stat]
+    p, r = _ratio(hits, c_total), _ratio(hits, r_total)
+    if empty is not None:  # ROUGE-L: 0 when a text has no token (rouge-score)
+        p, r = np.where(empty, 0.0, p), np.where(empty, 0.0, r)
+    f = f_beta(p, r, request.beta)
+    stat = {"p": p, "r": r, "f": f}[request.stat]
+    if multi == "mean":
+        return np.bincount(cand, weights=stat, minlength=n_cands) / np.maximum(
+            np.bincount(cand, minlength=n_cands), 1)
+    best = np.full(n_cands, -np.inf)
+    np.maximum.at(best, cand, f)
+    top = np.flatnonzero(f == best[cand])
+    first = top[np.unique(cand[top], return_index=True)[1]]  # pairs are in cand order
+    out = np.zeros(n_cands)
+    out[cand[first]] = stat[first]
+    return out
+
+
+def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
+          measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
+          stopwords: Iterable[str] = (), multi: Multi = "max") -> Any:
+    """ROUGE scores of every candidate text against its references (module documentation).
+
+    Parameters
+    ----------
+    candidates : list of str
+        The texts to evaluate.
+    references : list of lists of str
+        ``references[k]``: the reference texts of candidate k (at least one each).
+    measures : str or list of str
+        ``ROUGE-1``, ``ROUGE-2(stat=r)``, ``ROUGE-L``, ``ROUGE-SU4``, ...
+    stem : bool
+        Porter-stem tokens longer than 3 characters (rouge-score's ``use_stemmer``).
+    stopwords : iterable of str
+        Tokens removed before stemming.
+    multi : {"max", "mean", "pooled"}
+        How the scores against several references are combined.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per candidate, one column per measure.
+
+    Examples
+    --------
+    >>> s = rouge(["the cat sat on the mat"], [["the cat lay on the mat", "a cat sat"]],
+    ...           ["ROUGE-1", "ROUGE-2(stat=r)", "ROUGE-L"])
+    >>> s.round(4).to_dict("records")
+    [{'ROUGE-1': 0.8333, 'ROUGE-2(stat=r)': 0.6, 'ROUGE-L': 0.8333}]
+    """
+    import pandas as pd
+
+    names = [measures] if isinstance(measures, str) else list(measures)
+    if not names:
+        raise MeasureError("no ROUGE measure asked for")
+    requests = [parse_rouge(name) for name in names]
+    if multi not in MULTI:
+        raise ParameterError(f"multi {multi!r}: use one of {', '.join(MULTI)}")
+    if len(references) != len(candidates):
+        raise ParameterError(f"{len(candidates)} candidates but {len(references)} lists "
+                             "of references: give one list per candidate")
+    sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+    if len(sizes) and sizes.min() == 0:
+        raise ParameterError(f"candidate {int(np.argmin(sizes))} has no reference text")
+    texts = list(candidates) + list(chain.from_iterable(references))
+    ids, offsets, vocabulary = tokenize(texts, stem=stem, stopwords=stopwords)
+    cand = np.repeat(np.arange(len(candidates)), sizes)
+    ref = len(candidates) + np.arange(int(sizes.sum()))
+    values = _scores(ids, offsets, len(vocabulary), cand, ref, len(candidates), requests,
+                     multi)
+    return pd.DataFrame(values, columns=list(values))
+
+
+def _scores(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, cand: np.ndarray,
+            ref: np.ndarray, n_cands: int, requests: Sequence[RougeRequest],
+            multi: str) -> dict[str, np.ndarray]:
+    """The values of every request for pairs (cand[p], ref[p]) of texts, cand[p] ascending
+    (candidate k is text k)."""
+    counted: dict[tuple[str, int, float], tuple[Any, ...]] = {}
+    out: dict[str, np.ndarray] = {}
+    lengths = np.diff(offsets)
+    for request in requests:
+        if request.label in out:
+            continue
+        if request.units not in counted:
+            if request.kind == "L":
+                hits = lcs_lengths(ids, offsets, ref, cand)
+                counted[request.units] = (hits, lengths[cand], lengths[ref],
+                                          (lengths[cand] == 0) | (lengths[ref] == 0))
+            else:
+                text, code = _units(ids, offsets, vocabulary_size, request.kind, request.n,
+                                    request.skip)
+                counted[request.units] = (*_pair_hits(text, code, len(lengths), cand, ref),
+                                          None)
+        hits, c_total, r_total, empty = counted[request.units]
+        out[request.label] = _aggregate(hits, c_total, r_total, cand, n_cands, request,
+                                        multi, empty)
+    return out
+
+
+# ----------------------------------------------------------------------------- evaluation
+def _as_texts(source: Any, what: str) -> Texts:
+    return source if isinstance(source, Texts) else read_texts(source, what=what)
+
+
+def evaluate_rouge(references: Any, candidates: Any,
+                   measures: str | Iterable[str] = DEFAULT_MEASURES, *, stem: bool = False,
+                   stopwords: Any = None, multi: Multi = "max",
+                   allow_empty: bool = False) -> Evaluation:
+    """Evaluate runs of texts against reference texts with ROUGE (module documentation).
+
+    Parameters
+    ----------
+    references : path, bytes or Texts
+        Reference texts ``topic<TAB>ref_id<TAB>text`` (:func:`irscale.io.text.read_texts`).
+    candidates : path, bytes or Texts, or a list of them
+        Candidate texts ``topic<TAB>run<TAB>text``; a file may hold several runs.
+    measures, stem, multi
+        As :func:`rouge`.
+    stopwords : path, bytes or iterable of str, optional
+        Stop words (a file: words separated by blanks or lines, ``#`` comments).
+    allow_empty : bool
+        Evaluate a run none of whose topics has references.
+
+    Returns
+    -------
+    Evaluation
+        One value per (run, topic) with references (``per_topic()``, ``mean()``,
+        ``to_matrix()``); a run's topics without references are named in a warning and
+        not evaluated, and the topics a run has no text for are missing for it.
+
+    Examples
+    --------
+    >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
+    >>> cands = b"q1\\tA\\tthe cat sat\\nq2\\tA\\ta dog\\nq1\\tB\\ton the mat\\nq2\\tB\\tdog\\n"
+    >>> e = evaluate_rouge(refs, cands, ["ROUGE-1(stat=r)"])
+    >>> e.mean().round(4)
+    measure  ROUGE-1(stat=r)
+    run
+    A                 0.5833
+    B                 0.4167
+    """
+    names = [measures] if isinstance(measures, str) else list(measures)
+    if not names:
+        raise MeasureError("no ROUGE measure asked for")
+    requests = [parse_rouge(name) for name in names]
+    if multi not in MULTI:
+        raise ParameterError(f"multi {multi!r}: use one of {', '.join(MULTI)}")
+    refs = _as_texts(references, "references")
+    sources = candidates if isinstance(candidates, (list, tuple)) else [candidates]
+    cands = [_as_texts(c, "candidates") for c in sources]
+    words: Iterable[str] = ()
+    if stopwords is not None:
+        words = stopwords if isinstance(stopwords, (set, frozenset, list, tuple)) else \
+            read_stopwords(stopwords)
+    runs: list[str] = []
+    seen: dict[tuple[str, str], str] = {}
+    for c in cands:
+        for t, r in zip(c.topic, c.id, strict=True):
+            if (t, r) in seen:
+                raise InputError(f"run {r!r} has two texts for topic {t!r} (in "
+                                 f"{seen[t, r]} and {c.source})")
+            seen[t, r] = c.source
+            if r not in runs:
+                runs.append(r)
+    ref_topics = np.asarray(refs.topic, dtype=object)
+    order = np.argsort(ref_topics, kind="stable")
+    topics, first, per_topic = np.unique(ref_topics[order], return_index=True,
+                                         return_counts=True)
+    topic_pos = {t: k for k, t in enumerate(topics.tolist())}
+    c_topic = [t for c in cands for t in c.topic]
+    c_run = [r for c in cands for r in c.id]
+    c_text = [x for c in cands for x in c.text]
+    known = np.array([t in topic_pos for t in c_topic], dtype=bool)
+    kept = np.flatnonzero(known)
+    unjudged = [sorted({t for t, r, k in zip(c_topic, c_run, known.tolist(), strict=True)
+                        if r == run and not k}) for run in runs]
+    t_code = np.array([topic_pos[c_topic[i]] for i in kept.tolist()], dtype=np.int64)
+    sizes = per_topic[t_code] if len(t_code) else np.zeros(0, dtype=np.int64)
+    ref_rows = order[ranges(first[t_code], sizes)] if len(t_code) else \
+        np.zeros(0, dtype=np.int64)
+    texts = [c_text[i] for i in kept.tolist()] + list(refs.text)
+    ids, offsets, vocabulary = tokenize(texts, stem=stem, stopwords=words)
+    cand = np.repeat(np.arange(len(kept)), sizes)
+    values = _scores(ids, offsets, len(vocabulary), cand, len(kept) + ref_rows, len(kept),
+                     requests, multi)
+    run_pos = {r: k for k, r in enumerate(runs)}
+    return text_evaluation(runs, np.array([run_pos[c_run[i]] for i in kept.tolist()],
+                                          dtype=np.int64),
+                           [c_topic[i] for i in kept.tolist()], values,
+                           n_topics=len(topics), unjudged=unjudged, allow_empty=allow_empty,
+                           source=refs.source)
+
