@@ -119,3 +119,69 @@ CASES = [
 @pytest.mark.parametrize("case", CASES)
 def test_session(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+# ----------------------------------------------------------------------------- ROUGE
+REFS = ["1\tr1\tThe cat sat on the mat.", "1\tr2\tA cat sat.", "2\tr1\tA dog barked loudly."]
+CANDS = ["1\tsysA\tthe cat sat", "2\tsysA\ta dog", "1\tsysB\ton the mat",
+         "2\tsysB\tdog barked"]
+RFILES = {"refs.tsv": text(REFS), "cands.tsv": text(CANDS), "stop.txt": text(["the a"])}
+
+
+def rouge_cli(*extra: str, cands: str = "cands.tsv", refs: str = "refs.tsv") -> list[str]:
+    return ["text", "rouge", refs, cands, *extra]
+
+
+ROUGE_CASES = [
+    ok("rouge-default", rouge_cli("-q"), output_contains("ROUGE-1", "ROUGE-2", "ROUGE-L",
+                                                         "sysB"), files=RFILES),
+    ok("rouge-measures-csv", rouge_cli("-m", "ROUGE-SU4(stat=r)", "-m", "ROUGE-S",
+                                       "--format", "csv"),
+       output_contains("sysA,all,ROUGE-SU4(stat=r)", "sysB,all,ROUGE-S"), files=RFILES),
+    ok("rouge-stem-stopwords-pooled", rouge_cli("--stem", "--stopwords", "stop.txt",
+                                                "--multi", "pooled"),
+       output_contains("ROUGE-L"), files=RFILES),
+    ok("rouge-two-candidate-files", ["text", "rouge", "refs.tsv", "a.tsv", "b.tsv"],
+       same_output_as(*rouge_cli()),
+       files={**RFILES, "a.tsv": text(CANDS[:2]), "b.tsv": text(CANDS[2:])}),
+    ok("rouge-output-file", rouge_cli("-o", "out.txt"), allowed_new=["out.txt"],
+       files=RFILES),
+    # ---- malformed texts: file, line and text
+    err("rouge-cand-spaces-not-tabs", rouge_cli(cands="bad.tsv"), "bad.tsv", "line 2",
+        "TAB", files={**RFILES, "bad.tsv": with_line(CANDS, 2, "2 sysA a dog")}),
+    err("rouge-cand-empty-text", rouge_cli(cands="bad.tsv"), "bad.tsv", "line 3",
+        "empty text", files={**RFILES, "bad.tsv": with_line(CANDS, 3, "1\tsysB\t   ")}),
+    err("rouge-cand-duplicate", rouge_cli(cands="bad.tsv"), "bad.tsv", "line 3",
+        "given twice", files={**RFILES, "bad.tsv": with_line(CANDS, 3, "1\tsysA\tx")}),
+    err("rouge-cand-empty-run", rouge_cli(cands="bad.tsv"), "bad.tsv", "line 1", "id",
+        files={**RFILES, "bad.tsv": with_line(CANDS, 1, "1\t\tthe cat")}),
+    err("rouge-ref-duplicate", rouge_cli(refs="bad.tsv"), "bad.tsv", "line 2",
+        "given twice", files={**RFILES, "bad.tsv": with_line(REFS, 2, "1\tr1\tagain")}),
+    err("rouge-ref-empty-file", rouge_cli(refs="empty.tsv"), "empty.tsv", "empty",
+        files={**RFILES, "empty.tsv": b""}),
+    err("rouge-cand-missing", rouge_cli(cands="nope.tsv"), "nope.tsv", files=RFILES),
+    err("rouge-same-run-two-files", ["text", "rouge", "refs.tsv", "cands.tsv", "cands.tsv"],
+        "two texts", files=RFILES),
+    err("rouge-no-topic-in-common", rouge_cli(cands="other.tsv"), "no topic in common",
+        files={**RFILES, "other.tsv": text(["9\tsysA\tthe cat"])}),
+    err("rouge-stopword-never-matches", rouge_cli("--stopwords", "bad.txt"), "bad.txt",
+        "line 1", "never match", files={**RFILES, "bad.txt": text(["Don't"])}),
+    # ---- measures and options
+    err("rouge-unknown-measure", rouge_cli("-m", "ROUGE-W"), "unknown ROUGE measure",
+        files=RFILES),
+    err("rouge-n-zero", rouge_cli("-m", "ROUGE-0"), "unknown ROUGE measure", files=RFILES),
+    err("rouge-bad-stat", rouge_cli("-m", "ROUGE-1(stat=x)"), "stat", files=RFILES),
+    err("rouge-bad-beta", rouge_cli("-m", "ROUGE-L(beta=0)"), "beta", files=RFILES),
+    err("rouge-skip-on-ngram", rouge_cli("-m", "ROUGE-2(skip=4)"), "skip", files=RFILES),
+    err("rouge-skip-twice", rouge_cli("-m", "ROUGE-S4(skip=2)"), "twice", files=RFILES),
+    err("rouge-multi-unknown", rouge_cli("--multi", "best"), "--multi", files=RFILES),
+    err("rouge-output-is-stopwords", rouge_cli("--stopwords", "stop.txt", "-o", "stop.txt",
+                                               "--force"), "stop.txt", files=RFILES),
+    err("rouge-output-exists", rouge_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
+    err("text-without-command", ["text"], "rouge", files=RFILES),
+]
+
+
+@pytest.mark.parametrize("case", ROUGE_CASES)
+def test_rouge(case, ws, run_cli):
+    run_case(case, ws, run_cli)
