@@ -417,8 +417,10 @@ class PairTable:
                 parts.append(g.a_val[i] + g.b_val[j])
         return np.concatenate(parts)
 
-    def edges(self, target: int = BUCKET_PAIRS) -> np.ndarray:
-        """Bucket edges: bucket k holds the pairs with ``edges[k] ≤ value < edges[k+1]``."""
+    def edges(self, target: int | None = None) -> np.ndarray:
+        """Bucket edges: bucket k holds the pairs with ``edges[k] ≤ value < edges[k+1]``;
+        about ``target`` pairs each (default :data:`BUCKET_PAIRS`, read when called)."""
+        target = BUCKET_PAIRS if target is None else target
         if self.is_int:
             first, last = np.int64(self.min_raw), np.int64(self.max_raw) + 1
         else:

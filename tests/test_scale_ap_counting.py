@@ -1,0 +1,199 @@
+"""Issue 18 §1: AP's φ by counting (integer meet in the middle over the prefix count,
+streamed de-duplication) against an exact brute force written here, and the windowed search
+of the additive meet in the middle against the plain one.
+
+The oracle scores every binary run with exact rationals (``fractions.Fraction``, seed 000
+eq. of AP: ``AP = (1/RB) Σ_{r relevant} (#relevant ≤ r)/r``) for N ≤ 10, and with integers
+``S·lcm(1..N)`` computed rank by rank for N ≤ 16 (the two agree where both run); distinct
+values are grouped exactly, never by a float tolerance. The engine's stream is forced into
+many small buckets so that its bucket edges, the de-duplication across them and values
+beyond the last edge are exercised at these sizes (at the default size one bucket holds
+every N ≤ 21)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irscale.scales import clear_cache, pairs, scale
+from irscale.scales.cost import estimate
+from irscale.scales.enumeration import runs_from_index
+from irscale.scales.measures import scale_measure
+from irscale.scales.scale import ScaledImage
+from irscale.scales.space import Space
+
+
+def all_binary_runs(N: int) -> np.ndarray:
+    """Every binary run of length N, written out independently of the engine."""
+    index = np.arange(1 << N)
+    return ((index[:, None] >> np.arange(N - 1, -1, -1)[None, :]) & 1).astype(np.int8)
+
+
+def ap_sum_fraction(run) -> Fraction:
+    """S = Σ over relevant ranks r of (relevant documents at ranks ≤ r) / r, exactly."""
+    total, seen = Fraction(0), 0
+    for rank, rel in enumerate(run, start=1):
+        if rel:
+            seen += 1
+            total += Fraction(seen, rank)
+    return total
+
+
+@lru_cache(maxsize=32)
+def ap_sum_keys(N: int) -> np.ndarray:
+    """S·lcm(1..N) of every binary run (exact integers), one rank at a time."""
+    L = math.lcm(*range(1, N + 1))
+    runs = all_binary_runs(N).astype(np.int64)
+    seen = np.zeros(len(runs), dtype=np.int64)
+    key = np.zeros(len(runs), dtype=np.int64)
+    for rank in range(1, N + 1):
+        seen += runs[:, rank - 1]
+        key += runs[:, rank - 1] * seen * (L // rank)
+    return key
+
+
+@pytest.fixture
+def small_buckets(monkeypatch):
+    """Stream AP's candidate pairs in buckets of 64 pairs (many edges at N ≥ 8)."""
+    monkeypatch.setattr(pairs, "BUCKET_PAIRS", 64)
+    clear_cache()
+    yield
+    clear_cache()
+
+
+def test_integer_oracle_agrees_with_rationals():
+    for N in range(1, 11):
+        L = math.lcm(*range(1, N + 1))
+        exact = [ap_sum_fraction(run) * L for run in all_binary_runs(N).tolist()]
+        assert [int(x) for x in exact] == ap_sum_keys(N).tolist()
+        assert all(x.denominator == 1 for x in exact)
+
+
+def test_worked_example():
+    # relevant at ranks 1, 3, 6 of 6, RB = 4: AP = (1/1 + 2/3 + 3/6) / 4 = 13/24
+    sc = scale("AP", 6, 2, recall_base=4, progress=False)
+    run = np.array([[1, 0, 1, 0, 0, 1]])
+    assert sc.values(run)[0] == pytest.approx(13 / 24, abs=1e-15)
+    keys = ap_sum_keys(6)
+    own = ap_sum_keys(6)[int("101001", 2)]
+    assert sc.phi(run)[0] == len(np.unique(keys[keys <= own]))
+
+
+@pytest.mark.parametrize("N", range(1, 17))
+def test_counted_phi_equals_exact_brute_force(N, small_buckets):
+    keys = ap_sum_keys(N)
+    distinct = np.unique(keys)
+    sc = scale("AP", N, 2, recall_base=N, progress=False)
+    assert sc.n_distinct == len(distinct)
+    runs = all_binary_runs(N)
+    pick = np.random.default_rng(N).permutation(len(runs))[:2000]
+    expected = np.searchsorted(distinct, keys[pick], side="right")
+    assert np.array_equal(np.asarray(sc.phi(runs[pick]), dtype=np.int64), expected)
+    # the min / max tie strategies: runs strictly below, and at or below
+    ordered = np.sort(keys)
+    assert np.array_equal(np.asarray(sc.phi(runs[pick], "min"), dtype=np.int64),
+                          np.searchsorted(ordered, keys[pick], side="left") + 1)
+    assert np.array_equal(np.asarray(sc.phi(runs[pick], "max"), dtype=np.int64),
+                          np.searchsorted(ordered, keys[pick], side="right"))
+
+
+@pytest.mark.parametrize("N,rb,levels", [(8, 3, 2), (12, 5, 2), (14, 2, 2), (7, (2, 1), 3),
+                                         (9, (1, 3), 3)])
+def test_feasible_space_counts_the_runs_the_topic_allows(N, rb, levels, small_buckets):
+    """At most RB relevant documents (three degrees: per degree, AP sees degree ≥ 1)."""
+    sc = scale("AP", N, levels, recall_base=list(rb) if isinstance(rb, tuple) else rb,
+               feasible=True, progress=False)
+    runs = runs_from_index(np.arange(levels**N), N, levels)
+    if isinstance(rb, tuple):
+        allowed = np.all([(runs == d + 1).sum(axis=1) <= rb[d] for d in range(len(rb))],
+                         axis=0)
+    else:
+        allowed = runs.sum(axis=1) <= rb
+    binary = (runs[allowed] >= 1).astype(np.int64)
+    index = binary @ (1 << np.arange(N - 1, -1, -1))
+    keys = ap_sum_keys(N)[index]
+    distinct = np.unique(keys)
+    assert sc.n_distinct == len(distinct)
+    assert sc.n_runs == int(allowed.sum())
+    expected = np.searchsorted(distinct, keys, side="right")
+    assert np.array_equal(np.asarray(sc.phi(runs[allowed]), dtype=np.int64), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_phi_of_values_at_between_and_outside_image_points(data):
+    """φ(m) of measure values: an image point counts itself (phi_of_values' tolerance of
+    1e-9 absorbs the rounding of S/RB; distinct AP values here are 1e-8 or more apart), a
+    value between two points counts the lower one, values outside count nothing / all."""
+    N = data.draw(st.integers(2, 14))
+    rb = data.draw(st.integers(1, N + 3))
+    distinct = np.unique(ap_sum_keys(N))
+    L = math.lcm(*range(1, N + 1))
+    k = data.draw(st.integers(0, len(distinct) - 1))
+    t = data.draw(st.floats(0.1, 0.9))
+    at = Fraction(int(distinct[k]), L * rb)
+    nxt = Fraction(int(distinct[min(k + 1, len(distinct) - 1)]), L * rb)
+    queries = np.array([float(at), float(at + (nxt - at) * Fraction(t)), -1.0, 2.0 * N,
+                        0.0])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pairs, "BUCKET_PAIRS", data.draw(st.sampled_from([32, 256, 1 << 22])))
+        clear_cache()
+        got = scale("AP", N, 2, recall_base=rb, progress=False).phi_of_values(queries)
+        clear_cache()
+    # value 0 (no relevant document) is the smallest image point
+    assert got.tolist() == [k + 1, k + 1, 0, len(distinct), 1]
+
+
+def test_values_above_the_image_count_it_all(small_buckets):
+    sc = scale("AP", 12, 2, recall_base=12, progress=False)
+    n = len(np.unique(ap_sum_keys(12)))
+    assert sc.phi_of_values(np.array([1.0, 1.5, 100.0, -0.5, 0.0])).tolist() == \
+        [n, n, n, 0, 1]
+
+
+@pytest.mark.parametrize("name,N,levels", [("nDCG@8", 8, 3), ("RBP(p=0.8)", 9, 3),
+                                           ("DCG", 12, 2), ("DCG_b02", 11, 2)])
+def test_windowed_search_equals_plain_search(name, N, levels, monkeypatch):
+    """The row-by-row windowed search (large halves) gives the plain search's positions:
+    forced on small halves, φ of every run and the pair counts agree with the brute force
+    ordering of the kernel's values."""
+    clear_cache()
+    plain = scale(name, N, levels, progress=False)
+    runs = runs_from_index(np.arange(levels**N), N, levels)
+    expected_phi = np.asarray(plain.phi(runs), dtype=np.int64)
+    image = plain.image.inner if isinstance(plain.image, ScaledImage) else plain.image
+    values = np.concatenate([b.values for b in image.table.iter_buckets()])
+    queries = np.concatenate([values[::7], values[::11] + 1e-9, [values[0] - 1.0,
+                                                                  values[-1] + 1.0]])
+    expected_count = np.searchsorted(values, queries, side="right")
+    monkeypatch.setattr(pairs, "WINDOWED", 1)
+    clear_cache()
+    windowed = scale(name, N, levels, progress=False)
+    table = (windowed.image.inner if isinstance(windowed.image, ScaledImage)
+             else windowed.image).table
+    assert np.array_equal(table.count(queries), expected_count)
+    assert np.array_equal(np.asarray(windowed.phi(runs), dtype=np.int64), expected_phi)
+    # the oracle for φ itself: kernel values ordered exactly as the brute force does
+    kernel = windowed.measure.kernel_values(runs, windowed.context)
+    order = np.sort(kernel)
+    new = np.concatenate(([True], np.diff(order) > 1e-9 * max(1.0, abs(order).max())))
+    clusters = order[new]
+    assert np.array_equal(expected_phi, np.searchsorted(clusters, kernel + 1e-9 *
+                                                        max(1.0, abs(order).max()),
+                                                        side="right"))
+    clear_cache()
+
+
+def test_estimate_and_explain_name_the_algorithm():
+    cost = estimate(scale_measure("AP"), Space(30, 2))
+    assert cost.algorithm == "meet in the middle over the prefix count, integer keys"
+    assert "counts runs, not values" not in cost.explain()  # says why, in its own words
+    assert "would count runs, not values" in cost.explain()
+    assert "2^30 candidate pairs" in cost.explain()
+    assert cost.seconds < 60 and cost.memory < 2 << 30
