@@ -4,6 +4,9 @@
                        [--stopwords FILE] [--multi max|mean|pooled] [-q] [-n]
                        [--format trec|csv|json|markdown] [--allow-empty] [-o FILE] [--force]
 
+    irscale text nuggets NUGGETS MATCHES [MATCHES ...] (--lengths FILE | --texts FILE)
+                         [-m MEASURE ...] [-q] [-n] [--format ...] [--allow-empty] [-o FILE]
+
 Output as ``irscale eval`` prints it, one value per (run, topic).
 """
 
@@ -61,11 +64,34 @@ def add_parser(subparsers) -> None:
                        "score_multi; default), the mean, or pooled counts (ROUGE-1.5.5 -f A)")
     _common(rouge)
     rouge.set_defaults(func=run_rouge)
+    nuggets = commands.add_parser(
+        "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
+        description="Nugget and iUnit measures of outputs from their matched nuggets. "
+        "The outputs are given by their lengths (--lengths) or texts (--texts). Output as "
+        "irscale eval prints it. See docs/text.md.")
+    nuggets.add_argument("qrels", metavar="nuggets",
+                         help="nuggets: topic nugget_id weight vital|okay [vital_string]")
+    nuggets.add_argument("runs", nargs="+", metavar="matches",
+                         help="nugget matches: topic run nugget_id offset")
+    outputs = nuggets.add_mutually_exclusive_group(required=True)
+    outputs.add_argument("--lengths", default=None, metavar="FILE",
+                         help="output lengths: topic run length (characters)")
+    outputs.add_argument("--texts", default=None, metavar="FILE",
+                         help="output texts: topic<TAB>run<TAB>text (length: non-blank "
+                         "characters)")
+    nuggets.add_argument("-m", "--measure", action="append", dest="measures",
+                         metavar="MEASURE",
+                         help="nugget measure (repeatable): W-Rec, Prec_allow, "
+                         "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
+                         "all six)")
+    _common(nuggets)
+    nuggets.set_defaults(func=run_nuggets)
     parser.set_defaults(func=_no_command)
 
 
 def _no_command(args: argparse.Namespace) -> int:
-    raise ParameterError("text: choose what to evaluate: rouge (see 'irscale text --help')")
+    raise ParameterError("text: choose what to evaluate: rouge or nuggets (see 'irscale "
+                         "text --help')")
 
 
 def _check_extra_inputs(args: argparse.Namespace, extra: list[str]) -> None:
@@ -95,4 +121,15 @@ def run_rouge(args: argparse.Namespace) -> int:
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
+    return _write(args, evaluation)
+
+
+def run_nuggets(args: argparse.Namespace) -> int:
+    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
+
+    _check_extra_inputs(args, [args.lengths or args.texts])
+    evaluation = evaluate_nuggets(args.qrels, args.runs,
+                                  args.measures or list(DEFAULT_MEASURES),
+                                  lengths=args.lengths, texts=args.texts,
+                                  allow_empty=args.allow_empty)
     return _write(args, evaluation)

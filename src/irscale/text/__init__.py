@@ -1,5 +1,6 @@
 """Outputs that are not one ranked list (issue 17): multi-query sessions
-(:mod:`irscale.text.sessions`) and texts against references (:mod:`irscale.text.rouge`).
+(:mod:`irscale.text.sessions`), texts against references (:mod:`irscale.text.rouge`) and
+outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`).
 
 The evaluation functions return the same :class:`~irscale.evaluation.Evaluation` as
 :func:`irscale.evaluate`, so their per-topic values become a
@@ -9,7 +10,9 @@ the meta-evaluation.
 
 from __future__ import annotations
 
+from .nuggets import evaluate_nuggets
 from .rouge import evaluate_rouge, rouge
 from .sessions import SESSION_MEASURES, evaluate_sessions
 
-__all__ = ["SESSION_MEASURES", "evaluate_rouge", "evaluate_sessions", "rouge"]
+__all__ = ["SESSION_MEASURES", "evaluate_nuggets", "evaluate_rouge", "evaluate_sessions",
+           "rouge"]
