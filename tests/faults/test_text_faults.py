@@ -185,3 +185,87 @@ ROUGE_CASES = [
 @pytest.mark.parametrize("case", ROUGE_CASES)
 def test_rouge(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+# ----------------------------------------------------------------------------- nuggets
+NUGGETS = ["1 n1 3 vital born 1942", "1 n2 1 okay in Liverpool", "2 n1 1 vital bass"]
+MATCHES = ["1 sysA n1 30", "1 sysB n2 12", "2 sysA n1 4"]
+OUT_LENGTHS = ["1 sysA 60", "1 sysB 40", "2 sysA 10", "2 sysB 8"]
+OUT_TEXTS = ["1\tsysA\t" + "x" * 60, "1\tsysB\t" + "y " * 40, "2\tsysA\t" + "z" * 10,
+             "2\tsysB\t" + "w" * 8]
+NFILES = {"nug.txt": text(NUGGETS), "match.txt": text(MATCHES), "len.txt": text(OUT_LENGTHS),
+          "out.tsv": text(OUT_TEXTS)}
+
+
+def nuggets_cli(*extra: str, matches: str = "match.txt", nuggets: str = "nug.txt",
+                lengths: str | None = "len.txt") -> list[str]:
+    return ["text", "nuggets", nuggets, matches,
+            *(["--lengths", lengths] if lengths else []), *extra]
+
+
+NUGGET_CASES = [
+    ok("nuggets-default", nuggets_cli("-q"), output_contains("W-Rec", "F_QA", "Ssharp",
+                                                             "sysB"), files=NFILES),
+    ok("nuggets-texts-same-as-lengths", nuggets_cli("--texts", "out.tsv", lengths=None),
+       same_output_as(*nuggets_cli()), files=NFILES),
+    ok("nuggets-measures-csv", nuggets_cli("-m", "F_QA(beta=3,nuggets=vital)", "-m",
+                                           "S#(L=500)", "--format", "csv"),
+       output_contains("sysA,all,\"F_QA(beta=3,nuggets=vital)\"", "S#(L=500)"), files=NFILES),
+    ok("nuggets-two-match-files", ["text", "nuggets", "nug.txt", "m1.txt", "m2.txt",
+                                   "--lengths", "len.txt"], same_output_as(*nuggets_cli()),
+       files={**NFILES, "m1.txt": text(MATCHES[:1]), "m2.txt": text(MATCHES[1:])}),
+    # ---- matches: unknown topic or nugget, negative or too large offsets, no output
+    err("nuggets-match-unknown-topic", nuggets_cli(matches="bad.txt"), "bad.txt", "line 2",
+        "'9'", files={**NFILES, "bad.txt": with_line(MATCHES, 2, "9 sysB n2 12")}),
+    err("nuggets-match-unknown-nugget", nuggets_cli(matches="bad.txt"), "bad.txt", "line 3",
+        "'n7'", files={**NFILES, "bad.txt": with_line(MATCHES, 3, "2 sysA n7 4")}),
+    err("nuggets-match-negative-offset", nuggets_cli(matches="bad.txt"), "bad.txt",
+        "line 1", "negative", files={**NFILES, "bad.txt": with_line(MATCHES, 1,
+                                                                   "1 sysA n1 -30")}),
+    err("nuggets-match-offset-beyond", nuggets_cli(matches="bad.txt"), "bad.txt", "line 1",
+        "beyond", files={**NFILES, "bad.txt": with_line(MATCHES, 1, "1 sysA n1 61")}),
+    err("nuggets-match-no-output", nuggets_cli(matches="bad.txt"), "bad.txt", "line 2",
+        "no output", files={**NFILES, "bad.txt": with_line(MATCHES, 2, "1 sysC n2 12")}),
+    err("nuggets-match-twice", nuggets_cli(matches="bad.txt"), "bad.txt", "line 2", "twice",
+        files={**NFILES, "bad.txt": with_line(MATCHES, 2, "1 sysA n1 40")}),
+    err("nuggets-match-twice-across-files", ["text", "nuggets", "nug.txt", "match.txt",
+                                             "match.txt", "--lengths", "len.txt"],
+        "twice", files=NFILES),
+    err("nuggets-match-three-fields", nuggets_cli(matches="bad.txt"), "bad.txt", "line 1",
+        "4 fields", files={**NFILES, "bad.txt": with_line(MATCHES, 1, "1 sysA n1")}),
+    # ---- nuggets, lengths and texts
+    err("nuggets-bad-label", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 2", "label",
+        files={**NFILES, "bad.txt": with_line(NUGGETS, 2, "1 n2 1 maybe in Liverpool")}),
+    err("nuggets-negative-weight", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 1",
+        "weight", files={**NFILES, "bad.txt": with_line(NUGGETS, 1, "1 n1 -3 vital born")}),
+    err("nuggets-duplicate", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 3", "twice",
+        files={**NFILES, "bad.txt": with_line(NUGGETS, 3, "1 n1 1 vital bass")}),
+    err("nuggets-no-vital-string", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 3",
+        "vital string", files={**NFILES, "bad.txt": with_line(NUGGETS, 3, "2 n1 1 vital")}),
+    err("nuggets-empty-output-length", nuggets_cli(lengths="bad.txt"), "bad.txt", "line 4",
+        "empty output", files={**NFILES, "bad.txt": with_line(OUT_LENGTHS, 4, "2 sysB 0")}),
+    err("nuggets-empty-output-text", nuggets_cli("--texts", "bad.tsv", lengths=None),
+        "bad.tsv", "line 2", "empty text",
+        files={**NFILES, "bad.tsv": with_line(OUT_TEXTS, 2, "1\tsysB\t ")}),
+    err("nuggets-empty-nuggets-file", nuggets_cli(nuggets="empty.txt"), "empty.txt",
+        "empty", files={**NFILES, "empty.txt": b""}),
+    # ---- measures and options
+    err("nuggets-unknown-measure", nuggets_cli("-m", "nDCG"), "unknown nugget measure",
+        files=NFILES),
+    err("nuggets-bad-L", nuggets_cli("-m", "S(L=0)"), "L", files=NFILES),
+    err("nuggets-L-too-small", nuggets_cli("-m", "S(L=4)"), "pseudo-minimal",
+        files=NFILES),
+    err("nuggets-bad-nuggets-choice", nuggets_cli("-m", "W-Rec(nuggets=some)"), "nuggets",
+        files=NFILES),
+    err("nuggets-no-outputs", nuggets_cli(lengths=None), "--lengths", files=NFILES),
+    err("nuggets-lengths-and-texts", nuggets_cli("--texts", "out.tsv"), "--texts",
+        files=NFILES),
+    err("nuggets-output-is-lengths", nuggets_cli("-o", "len.txt", "--force"), "len.txt",
+        files=NFILES),
+    err("nuggets-output-exists", nuggets_cli("-o", "match.txt"), "match.txt", files=NFILES),
+]
+
+
+@pytest.mark.parametrize("case", NUGGET_CASES)
+def test_nuggets(case, ws, run_cli):
+    run_case(case, ws, run_cli)

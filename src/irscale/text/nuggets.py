@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, MeasureError, ParameterError
+from ..errors import DuplicateError, InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import (
     Lengths,
@@ -182,12 +182,12 @@ def _batch(nuggets: Nuggets, matches: Sequence[Matches], outputs: Lengths | Text
             m_nugget.append(nugget_pos[t, n])
             m_offset.append(offset)
     seen: dict[tuple[str, str, str], tuple[str, int]] = {}
-    for m in matches:  # a nugget matched twice in one output across files
+    for m in matches:  # the same nugget matched in two files (or a file given twice)
         for t, r, n, line in zip(m.topic, m.run, m.nugget, m.line, strict=True):
-            if (t, r, n) in seen and seen[t, r, n][0] != m.source:
-                raise InputError(f"nugget {n!r} of topic {t!r} matched twice for run {r!r} "
-                                 f"(first in {seen[t, r, n][0]}, line {seen[t, r, n][1]})",
-                                 source=m.source, line=line)
+            if (t, r, n) in seen:
+                raise DuplicateError(f"nugget {n!r} of topic {t!r} matched twice for run "
+                                     f"{r!r} (first in {seen[t, r, n][0]}, line "
+                                     f"{seen[t, r, n][1]})", source=m.source, line=line)
             seen[t, r, n] = (m.source, line)
     batch = _Batch(np.array(out_run, dtype=np.int64), np.array(out_topic, dtype=np.int64),
                    np.array(out_length, dtype=np.float64), np.array(m_out, dtype=np.int64),
