@@ -39,7 +39,7 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".stats",
     "tukey_hsd": ".stats",
 }
-_SUBMODULES = ("stats", "meta", "scales", "collections")
+_SUBMODULES = ("stats", "meta", "scales", "collections", "text")
 
 __all__ = [
     "Evaluation",
@@ -48,8 +48,8 @@ __all__ = [
     "Run",
     "ScoreMatrix",
     "__version__",
-    "collections",
     "anova",
+    "collections",
     "evaluate",
     "evaluate_sessions",
     "meta",
@@ -65,6 +65,7 @@ __all__ = [
     "read_session_run",
     "scales",
     "stats",
+    "text",
     "topic_set_size",
     "tukey_hsd",
 ]
@@ -90,12 +91,13 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from typing import Any
 
-    from . import meta, scales, stats
+    from . import collections, meta, scales, stats, text
     from .core.inputs import Qrels, Run
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError
     from .evaluation import Evaluation, evaluate
     from .io.diversity import read_diversity_qrels, read_intent_probabilities
+    from .io.sessions import read_session_run
     from .io.trec import read_qrels, read_run, read_runs
     from .measures.names import parse_measures
     from .stats import (
@@ -106,3 +108,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
         topic_set_size,
         tukey_hsd,
     )
+    from .text.sessions import evaluate_sessions
