@@ -47,8 +47,11 @@ from .progress import Progress
 #: numpy.searchsorted's side: "right" counts the values ≤ x, "left" those < x.
 Side = Literal["left", "right"]
 
-#: Cells of the (queries × A-chunk) matrices of one ``searchsorted`` call.
-BUDGET = 1 << 22
+#: Cells of the (queries × chunk) matrices of one sweep step: 8 MB arrays, which the
+#: allocator reuses (32 MB ones were mapped and faulted in afresh at every step: RBP(p=0.8)
+#: with three degrees at N = 30 spent 12 s of system time on it, and 49.7 s in all, 37 s
+#: with these).
+BUDGET = 1 << 20
 #: Searched sides at least this long are searched row by row in windows (:func:`_sweep`).
 WINDOWED = 1 << 20
 #: Candidate pairs gathered per streaming bucket (about 40 bytes each in temporaries).
@@ -607,13 +610,16 @@ def _distinct_rows(runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _window_stop(other: np.ndarray, start: np.ndarray, needle: np.ndarray) -> np.ndarray:
-    """``searchsorted(other, needle, "right")`` knowing that it is ``start`` or a little
+    """``searchsorted(other, needle, "right")`` for (queries × chunk) matrices of
+    :func:`_sweep`, knowing that it is ``start`` or a little
     more (windows of rounding-error width rarely hold an entry): one vectorised probe of
     the entry at ``start``, and a binary search only where it is within the window
     (``start`` itself, not a copy, when none is)."""
     n = len(other)
-    near = other[np.minimum(start, n - 1)] <= needle
-    near &= start < n
+    near = other.take(start, mode="clip") <= needle
+    # the rows' positions increase: the last column holds each row's largest
+    if start.size and start[:, -1].max() >= n:
+        near &= start < n
     if not near.any():
         return start
     stop = start.copy()
