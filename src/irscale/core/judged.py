@@ -36,6 +36,9 @@ from .segments import ScanLayout, segment_cumsum, segment_sum
 NONPOOL = -1
 UNJUDGED = -2
 
+#: The cached properties of a batch that depend on its offsets only.
+_LAYOUT_CACHES = ("lengths", "segment", "rank", "scan_layout")
+
 
 @dataclass(frozen=True, eq=False)
 class JudgedRankings:
@@ -186,6 +189,21 @@ class JudgedRankings:
                 return values
         available = ", ".join(key for key, _ in self.attributes) or "none"
         raise KeyError(f"no per-document values named {name!r} (available: {available})")
+
+    def with_values(self, *, rel: np.ndarray | None = None,
+                    attributes: tuple[tuple[str, np.ndarray], ...] | None = None
+                    ) -> JudgedRankings:
+        """The same rankings (offsets and context) with other per-document relevance values
+        and/or attributes; the caches that follow from the offsets alone (:attr:`lengths`,
+        :attr:`segment`, :attr:`rank`, :attr:`scan_layout`) are shared, not recomputed."""
+        attributes = self.attributes if attributes is None else attributes
+        if any(len(v) != len(self.rel) for _, v in attributes):
+            raise InputError("attributes and relevance values differ in length")
+        out = replace(self, rel=self.rel if rel is None else rel, attributes=attributes)
+        for name in _LAYOUT_CACHES:
+            if name in self.__dict__:
+                out.__dict__[name] = self.__dict__[name]
+        return out
 
     def with_attributes(self, **values: np.ndarray) -> JudgedRankings:
         """The same rankings with per-document values added (or replaced), by name."""

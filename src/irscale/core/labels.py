@@ -59,19 +59,26 @@ class LabelTable:
 
 # ---------------------------------------------------------------- alignment
 def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
-           docno: pa.Array | pa.ChunkedArray) -> np.ndarray:
+           docno: pa.Array | pa.ChunkedArray, *, topic_code: np.ndarray | None = None,
+           doc_code: np.ndarray | None = None) -> np.ndarray:
     """The label of every (topic, docno) pair (topic ``*`` rows as fallback; NaN if none).
 
     Pairs are looked up as integer keys (topic code × documents + docno code, codes in the
     label set's own topics and docnos) in the sorted keys of the label set.
+
+    Dictionary-encoded pairs: with ``topic_code`` (``doc_code``), ``topic`` (``docno``)
+    holds distinct values and pair ``i`` has topic ``topic[topic_code[i]]`` (docno
+    ``docno[doc_code[i]]``), so that every distinct string is looked up once.
     """
-    n = len(docno)
+    n = len(docno) if doc_code is None else len(doc_code)
     out = np.full(n, np.nan)
     if n == 0:
         return out
     wildcard = arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC)))
     docs = pc.unique(table.docno)
     label_doc, query_doc = _codes_in(table.docno, docs), _codes_in(docno, docs)
+    if doc_code is not None:
+        query_doc = query_doc[doc_code]
     specific = ~wildcard
     if specific.any():
         topics = pc.unique(table.topic.filter(arrow.array(specific)))
@@ -79,6 +86,8 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         order = np.argsort(label_keys)
         label_keys, values = label_keys[order], table.value[specific][order]
         query_topic = _codes_in(topic, topics)
+        if topic_code is not None:
+            query_topic = query_topic[topic_code]
         asked = np.flatnonzero((query_topic >= 0) & (query_doc >= 0))
         keys = query_topic[asked] * len(docs) + query_doc[asked]
         slot = np.minimum(np.searchsorted(label_keys, keys), len(label_keys) - 1)

@@ -24,12 +24,14 @@ import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core import arrow
+from ..core.blocks import TopicBlocks
 from ..errors import DuplicateError, InputFormatError
 from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
 from .trec import _check_source
@@ -51,11 +53,16 @@ def _check_finite(text: str) -> str | None:
     return None
 
 
-def codes(values: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
-    """Integer code (int64) of every string and the distinct strings, in order of first
-    appearance."""
-    encoded = pc.dictionary_encode(values.combine_chunks())
-    return np.asarray(encoded.indices, dtype=np.int64), encoded.dictionary.to_pylist()
+def codes(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Integer code of every string (the dictionary's int32 indices, no copy of the
+    strings) and the distinct strings, in order of first appearance."""
+    encoded = pc.dictionary_encode(values)  # chunks share one dictionary
+    if isinstance(encoded, pa.ChunkedArray):
+        if encoded.num_chunks == 0:
+            return np.zeros(0, dtype=np.int32), pa.array([], pa.string())
+        return (arrow.to_numpy(pa.chunked_array([c.indices for c in encoded.chunks])),
+                encoded.chunk(encoded.num_chunks - 1).dictionary)
+    return arrow.to_numpy(encoded.indices), encoded.dictionary
 
 
 def composite(*columns: tuple[np.ndarray, int]) -> np.ndarray:
@@ -66,20 +73,23 @@ def composite(*columns: tuple[np.ndarray, int]) -> np.ndarray:
                         for v, _ in columns)
     key = np.zeros(len(columns[0][0]), dtype=np.int64)
     for values, bound in columns:
-        key = key * bound + values
+        key *= bound
+        key += values
     return key
 
 
 def _first_repeat(key: np.ndarray) -> tuple[int, int] | None:
     """(first row, repeating row) of the earliest row whose key occurred before, or None.
-    Keys that grow strictly (rows in order) are checked without sorting."""
-    if len(key) < 2 or (np.diff(key) > 0).all():
+    Keys that grow strictly (rows in order) are checked without sorting; otherwise a sort
+    of the keys tells whether any repeats, and only then are the rows located."""
+    if len(key) < 2 or (key[1:] > key[:-1]).all():
+        return None
+    ordered = np.sort(key)
+    if not (ordered[1:] == ordered[:-1]).any():
         return None
     order = np.argsort(key, kind="stable")
     ordered = key[order]
     same = np.flatnonzero(ordered[1:] == ordered[:-1]) + 1
-    if not len(same):
-        return None
     row = int(order[same].min())
     return int(np.flatnonzero(key == key[row])[0]), row
 
@@ -111,6 +121,65 @@ def _check_values(valid: np.ndarray, raw: Callable[[], bytes], name: str,
 
 
 @dataclass(frozen=True, eq=False)
+class SessionLayout:
+    """How the rows of a session run lie (:attr:`SessionRun.layout`): computed once, used
+    by the reader's duplicate checks and by the judging of the sessions.
+
+    Session logs are usually written session by session, query by query, rank by rank
+    (:attr:`grouped`): the sessions are then put in order by moving their blocks of rows
+    as a whole, with no sort of the rows.
+    """
+
+    #: The blocks of consecutive rows of one session.
+    blocks: TopicBlocks
+    #: Code of every block's session in :attr:`sessions`.
+    block_session: np.ndarray
+    #: The distinct session ids, in order of first appearance.
+    sessions: list[str]
+    #: Every session fills one block, its rows in ascending (query_no, rank) order.
+    grouped: bool
+    #: Code (int32) of every row's docno in :attr:`docs`.
+    doc_code: np.ndarray
+    #: The distinct docnos, in order of first appearance.
+    docs: pa.Array
+
+    @classmethod
+    def of(cls, session: pa.ChunkedArray, docno: pa.ChunkedArray, query_no: np.ndarray,
+           rank: np.ndarray) -> SessionLayout:
+        blocks = TopicBlocks.of(session)
+        contiguous = blocks.contiguous
+        sessions = (blocks.heads if contiguous else pc.unique(blocks.heads)).to_pylist()
+        grouped = contiguous and bool(_ascending(query_no, rank, blocks.bounds).all())
+        doc_code, docs = codes(docno)
+        return cls(blocks=blocks, block_session=blocks.first_codes, sessions=sessions,
+                   grouped=grouped, doc_code=doc_code, docs=docs)
+
+    def session_code(self) -> np.ndarray:
+        """Code (int64) of every row's session in :attr:`sessions`."""
+        return self.blocks.expand(self.block_session)
+
+    def query_starts(self, query_no: np.ndarray) -> np.ndarray:
+        """Flags the first row of every query of a :attr:`grouped` run (a new session or
+        a new query number)."""
+        start = np.ones(len(query_no), dtype=bool)
+        np.not_equal(query_no[1:], query_no[:-1], out=start[1:])
+        start[self.blocks.bounds[:-1]] = True
+        return start
+
+
+def _ascending(query_no: np.ndarray, rank: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Per row: it follows the previous row in (query_no, rank) order, or starts a block."""
+    later = np.ones(len(rank), dtype=bool)
+    if len(rank) > 1:
+        q, r = query_no, rank
+        np.greater(r[1:], r[:-1], out=later[1:])
+        later[1:] &= q[1:] == q[:-1]
+        later[1:] |= q[1:] > q[:-1]
+        later[bounds[1:-1]] = True
+    return later
+
+
+@dataclass(frozen=True, eq=False)
 class SessionRun:
     """One run over multi-query sessions: a row per (session, query, shown document), in
     file order (see the module documentation)."""
@@ -122,19 +191,19 @@ class SessionRun:
     rank: np.ndarray
     score: np.ndarray
     source: str = "<session run>"
-    #: Code of every row's session in :attr:`session_ids` (order of first appearance).
-    session_code: np.ndarray | None = field(default=None, repr=False)
-    session_ids: list[str] | None = field(default=None, repr=False)
-    #: Code of every row's docno (equal codes: equal docnos).
-    doc_code: np.ndarray | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.rank)
 
+    @cached_property
+    def layout(self) -> SessionLayout:
+        """Session blocks, row order and document codes (:class:`SessionLayout`)."""
+        return SessionLayout.of(self.session, self.docno, self.query_no, self.rank)
+
     @property
     def sessions(self) -> list[str]:
         """Distinct session ids, sorted by byte order."""
-        return sorted(pc.unique(self.session).to_pylist())
+        return sorted(self.layout.sessions)
 
     def to_frame(self):
         """The rows as a DataFrame ``session, query_no, docno, rank, score``."""
@@ -187,25 +256,42 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
     _check_values(~other, raw, name,
                   f"a session run holds one run: run id {first!r} on its first line, "
                   "another here")
+    del runid, other
     session, docno = table["session"], table["docno"]
-    session_code, session_ids = codes(session)
-    doc_code, docs = codes(docno)
-    query = (query_no, int(query_no.max()) + 1)
-    for what, key in (("rank", composite((session_code, len(session_ids)), query,
-                                          (rank, int(rank.max()) + 1))),
-                      ("document", composite((session_code, len(session_ids)), query,
-                                              (doc_code, len(docs))))):
-        repeat = _first_repeat(key)
+    run = SessionRun(name=first, session=session, query_no=query_no, docno=docno,
+                     rank=rank, score=score, source=name)
+    repeat = _repeated_rank_or_document(run)
+    if repeat is not None:
+        what, (first_row, row) = repeat
+        first_line, _ = line_of_record(raw(), first_row)
+        line, text = line_of_record(raw(), row)
+        raise DuplicateError(
+            f"{what} given twice for query {query_no[row]} of session "
+            f"{session[row].as_py()} (first on line {first_line})",
+            source=name, line=line, text=text)
+    return run
+
+
+def _repeated_rank_or_document(run: SessionRun) -> tuple[str, tuple[int, int]] | None:
+    """("rank" or "document", (first row, repeating row)) of the earliest (session, query,
+    rank) or (session, query, docno) given twice, or None.
+
+    In a :attr:`~SessionLayout.grouped` run no rank repeats (the rows ascend), and a
+    document can repeat only within a block of rows of one query.
+    """
+    layout = run.layout
+    docs = (layout.doc_code, len(layout.docs))
+    if layout.grouped:
+        group = np.cumsum(layout.query_starts(run.query_no)) - 1
+        repeat = _first_repeat(composite((group, int(group[-1]) + 1), docs))
+        return None if repeat is None else ("document", repeat)
+    session = (layout.session_code(), len(layout.sessions))
+    query = (run.query_no, int(run.query_no.max()) + 1)
+    for what, last in (("rank", (run.rank, int(run.rank.max()) + 1)), ("document", docs)):
+        repeat = _first_repeat(composite(session, query, last))
         if repeat is not None:
-            first_line, _ = line_of_record(raw(), repeat[0])
-            line, text = line_of_record(raw(), repeat[1])
-            raise DuplicateError(
-                f"{what} given twice for query {query_no[repeat[1]]} of session "
-                f"{session[repeat[1]].as_py()} (first on line {first_line})",
-                source=name, line=line, text=text)
-    return SessionRun(name=first, session=session, query_no=query_no, docno=docno,
-                      rank=rank, score=score, source=name, session_code=session_code,
-                      session_ids=session_ids, doc_code=doc_code)
+            return what, repeat
+    return None
 
 
 @dataclass(frozen=True, eq=False)

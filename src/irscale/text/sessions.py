@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core import arrow
@@ -62,7 +63,7 @@ from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.qrels_index import QrelsIndex
-from ..core.segments import segment_cumsum, segment_scan
+from ..core.segments import ranges, segment_cumsum, segment_scan
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.labels import read_labels
@@ -70,7 +71,6 @@ from ..io.memory import as_qrels
 from ..io.sessions import (
     ClickLog,
     SessionRun,
-    codes,
     composite,
     read_clicks,
     read_session_map,
@@ -167,29 +167,29 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                            relevance_level: int = 1,
                            labels: Mapping[str, LabelTable] | None = None) -> SessionRankings:
     """Judge every session of every run (module documentation); label sets are attached
-    as per-document attributes by name (e.g. ``doclen`` for U)."""
+    as per-document attributes by name (e.g. ``doclen`` for U).
+
+    Sessions, documents and topics are handled as integer codes (the run's
+    :class:`~irscale.io.sessions.SessionLayout`): a docno, session id or topic id is
+    looked up once, not once per row, and a run written session by session, query by
+    query, rank by rank is put in order by moving its sessions' blocks of rows.
+    """
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise InputError(f"session runs must have distinct run ids, got {names}")
     index = QrelsIndex.build(qrels)
-    exact = index.exact
-    parts: list[dict[str, Any]] = []
+    parts: list[tuple[SessionRun, list[str], np.ndarray]] = []
+    unjudged: list[tuple[str, ...]] = []
     judged_sessions: set[str] = set()
     for run in runs:
-        if run.session_code is not None and run.session_ids is not None:
-            code, run_sessions = run.session_code, run.session_ids
-        else:
-            code, run_sessions = codes(run.session)
+        run_sessions = run.layout.sessions
         topics = _session_topics(run_sessions, topic_of, run.source)
-        topic_code = arrow.to_numpy(pc.fill_null(pc.index_in(
-            arrow.strings(topics), value_set=index.topic_array), -1)).astype(np.int64)
-        judged = topic_code >= 0
-        judged_sessions.update(s for s, j in zip(run_sessions, judged.tolist(), strict=True)
-                               if j)
-        parts.append({"run": run, "sessions": run_sessions, "code": code,
-                      "topics": topics, "topic_code": topic_code,
-                      "unjudged": tuple(sorted(s for s, j in zip(
-                          run_sessions, judged.tolist(), strict=True) if not j))})
+        topic_code = _codes_in(arrow.strings(topics), index.topic_array)
+        judged = (topic_code >= 0).tolist()
+        judged_sessions.update(s for s, j in zip(run_sessions, judged, strict=True) if j)
+        unjudged.append(tuple(sorted(s for s, j in zip(run_sessions, judged, strict=True)
+                                     if not j)))
+        parts.append((run, topics, topic_code))
     sessions = tuple(sorted(judged_sessions))
     position = {s: i for i, s in enumerate(sessions)}
     topic_code_of = np.full(len(sessions), -1, dtype=np.int64)
@@ -197,117 +197,196 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     pieces: dict[str, list[np.ndarray]] = {k: [] for k in (
         "rel", "qnum", "qrank", "doc", *(labels or {}))}
     lengths, ranking_topic, ranking_run = [], [], []
-    for k, part in enumerate(parts):
-        session_run: SessionRun = part["run"]
-        g_of = np.array([position.get(s, -1) for s in part["sessions"]], dtype=np.int64)
-        for s, t, c in zip(part["sessions"], part["topics"], part["topic_code"].tolist(),
-                           strict=True):
-            if s in position:
-                topic_code_of[position[s]] = c
-                session_topics[position[s]] = t
-        g = g_of[part["code"]]
-        rows = np.flatnonzero(g >= 0)
-        query_no, rank = session_run.query_no[rows], session_run.rank[rows]
-        key = composite((g[rows], len(sessions)), (query_no, int(query_no.max(initial=0)) + 1),
-                        (rank, int(rank.max(initial=0)) + 1)) if len(rows) else rows
-        if len(key) > 1 and not (np.diff(key) > 0).all():
-            rows = rows[np.argsort(key, kind="stable")]
-        g_rows = g[rows]
-        take = arrow.array(rows)
-        docno = session_run.docno.take(take)
-        # relevance: the qrels' exact index, as the judging of runs (core.judge)
-        doc_in_qrels = arrow.to_numpy(pc.fill_null(pc.index_in(
-            docno, value_set=exact.docs), -1)).astype(np.int64)
-        row_topic = topic_code_of[g_rows]
-        rel = np.full(len(rows), NONPOOL, dtype=np.int64)
-        found_rows = np.flatnonzero(doc_in_qrels >= 0)
-        if len(found_rows) and len(exact.keys):
-            keys = row_topic[found_rows] * exact.n_docs + doc_in_qrels[found_rows]
-            slot = np.minimum(np.searchsorted(exact.keys, keys), len(exact.keys) - 1)
-            hit = exact.keys[slot] == keys
-            degree = exact.key_rel[slot]
-            rel[found_rows] = np.where(hit, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
-        pieces["rel"].append(rel)
-        pieces["qnum"].append(session_run.query_no[rows].astype(np.float64))
-        pieces["qrank"].append(session_run.rank[rows].astype(np.float64))
-        doc_code = session_run.doc_code if session_run.doc_code is not None else \
-            codes(session_run.docno)[0]
-        pieces["doc"].append(doc_code[rows].astype(np.float64))
-        for name, table in (labels or {}).items():
-            topic_text = arrow.strings(session_topics).take(arrow.array(g_rows))
-            pieces[name].append(lookup(table, topic_text, docno))
-        counts = np.bincount(g_rows, minlength=len(sessions))
-        present = np.flatnonzero(counts)
-        lengths.append(counts[present])
-        ranking_topic.append(present)
-        ranking_run.append(np.full(len(present), k, dtype=np.int64))
-    ranking_topic_all = np.concatenate(ranking_topic).astype(np.int64)
-    n = np.concatenate(lengths).astype(np.int64)
+    for k, (run, topics, topic_code) in enumerate(parts):
+        layout = run.layout
+        g_of = np.array([position.get(s, -1) for s in layout.sessions], dtype=np.int64)
+        mine = np.flatnonzero(g_of >= 0)
+        topic_code_of[g_of[mine]] = topic_code[mine]
+        for i in mine.tolist():
+            session_topics[g_of[i]] = topics[i]
+        rows, ranking_session, counts = _session_rows(run, g_of, len(sessions))
+        doc = layout.doc_code if rows is None else layout.doc_code[rows]
+        row_session = np.repeat(ranking_session, counts)
+        pieces["rel"].append(_judge(index, layout.docs, doc, topic_code_of[row_session]))
+        for name, values in (("qnum", run.query_no), ("qrank", run.rank)):
+            pieces[name].append((values if rows is None else values[rows]).astype(np.float64))
+        pieces["doc"].append(doc.astype(np.float64))
+        if labels:
+            topic_text = arrow.strings(session_topics)
+            for name, table in labels.items():
+                pieces[name].append(lookup(table, topic_text, layout.docs,
+                                           topic_code=row_session, doc_code=doc))
+        del doc, row_session
+        lengths.append(counts)
+        ranking_topic.append(ranking_session)
+        ranking_run.append(np.full(len(ranking_session), k, dtype=np.int64))
+    ranking_topic_all = _joined(ranking_topic)
+    n = _joined(lengths)
     jr = JudgedRankings(
-        rel=np.concatenate(pieces["rel"]),
+        rel=_joined(pieces.pop("rel")),
         offsets=np.concatenate(([0], np.cumsum(n))).astype(np.int64),
         rel_levels=index.rel_levels[topic_code_of[ranking_topic_all]],
         degrees=index.degrees,
         ranking_topic=ranking_topic_all,
-        ranking_run=np.concatenate(ranking_run),
+        ranking_run=_joined(ranking_run),
         topics=sessions,
         runs=tuple(names),
         relevance_level=relevance_level,
-        unjudged_topics=tuple(part["unjudged"] for part in parts),
+        unjudged_topics=tuple(unjudged),
     )
-    jr = jr.with_attributes(**{name: np.concatenate(values)
-                               for name, values in pieces.items() if name != "rel"})
+    jr = jr.with_attributes(**{name: _joined(values) for name, values in pieces.items()})
     return SessionRankings(jr=jr.with_attributes(qpos=_query_positions(jr)),
                            session_topics=tuple(session_topics))
+
+
+def _joined(pieces: list[np.ndarray]) -> np.ndarray:
+    """The pieces end to end (the piece itself when there is one: no copy)."""
+    return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+
+def _codes_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
+    """Index (int64) of every value in ``value_set``, -1 when absent."""
+    codes = pc.index_in(values, value_set=value_set)
+    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
+
+
+def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int
+                  ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """``(rows, ranking_session, counts)``: the run's rows of judged sessions in (session
+    position, query_no, rank) order (``None``: all rows, as they are), and the session
+    position and number of rows of every ranking, ascending by session position.
+
+    ``g_of`` is the position of every distinct session of the run's layout (-1: not
+    judged). A :attr:`~irscale.io.sessions.SessionLayout.grouped` run only has its blocks
+    of rows moved; other runs have their rows sorted.
+    """
+    layout = run.layout
+    if layout.grouped:
+        block_g = g_of[layout.block_session]
+        chosen = np.flatnonzero(block_g >= 0)
+        chosen = chosen[np.argsort(block_g[chosen])]  # one block per session: no ties
+        counts = layout.blocks.lengths[chosen]
+        rows = None
+        if len(chosen) != len(block_g) or (chosen[1:] < chosen[:-1]).any():
+            rows = ranges(layout.blocks.bounds[chosen], counts)
+        return rows, block_g[chosen], counts
+    g = g_of[layout.session_code()]
+    rows = np.flatnonzero(g >= 0)
+    query_no, rank = run.query_no[rows], run.rank[rows]
+    key = composite((g[rows], n_sessions), (query_no, int(query_no.max(initial=0)) + 1),
+                    (rank, int(rank.max(initial=0)) + 1))
+    rows = rows[np.argsort(key, kind="stable")]
+    counts = np.bincount(g[rows], minlength=n_sessions)
+    present = np.flatnonzero(counts)
+    return rows, present, counts[present]
+
+
+def _judge(index: QrelsIndex, docs: pa.Array, doc: np.ndarray, topic: np.ndarray
+           ) -> np.ndarray:
+    """Relevance degree (int64, NONPOOL/UNJUDGED sentinels) of every document ``docs[doc]``
+    for its topic code ``topic``, from the qrels' exact index (as
+    :func:`irscale.core.judge` judges runs when fingerprints cannot decide)."""
+    exact = index.exact
+    in_qrels = _codes_in(docs, exact.docs)[doc]
+    key = topic * exact.n_docs
+    key += in_qrels
+    key[in_qrels < 0] = -1  # matches no key
+    del in_qrels
+    if not len(exact.keys):
+        return np.full(len(key), NONPOOL, dtype=np.int64)
+    slot = np.searchsorted(exact.keys, key)
+    np.minimum(slot, len(exact.keys) - 1, out=slot)
+    hit = exact.keys[slot] == key
+    del key
+    rel = np.asarray(exact.key_rel[slot], dtype=np.int64)
+    rel[rel < 0] = UNJUDGED
+    rel[~hit] = NONPOOL
+    return rel
 
 
 def _query_starts(jr: JudgedRankings) -> np.ndarray:
     """Flags the first document of every query's list in the concatenated lists."""
     qnum = jr.attribute("qnum")
     start = np.ones(len(qnum), dtype=bool)
-    start[1:] = qnum[1:] != qnum[:-1]
+    np.not_equal(qnum[1:], qnum[:-1], out=start[1:])
     start[jr.offsets[:-1][jr.lengths > 0]] = True
     return start
 
 
 def _query_positions(jr: JudgedRankings) -> np.ndarray:
     """1-based position of every document within its query's list."""
-    start = _query_starts(jr)
-    first = np.maximum.accumulate(np.where(start, np.arange(len(start)), 0))
-    return (np.arange(len(start)) - first + 1).astype(np.float64)
+    position = np.arange(1, len(jr.rel) + 1, dtype=np.int64)
+    first = np.where(_query_starts(jr), position, 0)
+    np.maximum.accumulate(first, out=first)
+    position -= first
+    position += 1
+    return position.astype(np.float64)
 
 
-def _keep(jr: JudgedRankings, keep: np.ndarray, rel: np.ndarray | None = None
+#: Per-document attributes that describe the batch as built (:func:`session_view` drops
+#: them): the rank shown, the position within its query's list, the document code.
+_BATCH_ATTRIBUTES = ("qrank", "qpos", "doc")
+
+
+def _keep(jr: JudgedRankings, keep: np.ndarray | None, rel: np.ndarray | None = None
           ) -> JudgedRankings:
-    """The rankings reduced to the documents flagged in ``keep`` (``rel`` replacing the
-    degrees first)."""
+    """The rankings reduced to the documents flagged in ``keep`` (``None``: all of them),
+    ``rel`` replacing the degrees first, with ``qnum`` and the label sets (not
+    :data:`_BATCH_ATTRIBUTES`). Keeping every document copies nothing."""
+    attributes = tuple((k, v) for k, v in jr.attributes if k not in _BATCH_ATTRIBUTES)
+    if keep is None:
+        return jr.with_values(rel=rel, attributes=attributes)
     lengths = np.bincount(jr.segment[keep], minlength=jr.n_rankings)
     return replace(jr, rel=(jr.rel if rel is None else rel)[keep],
                    offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
-                   attributes=tuple((k, v[keep]) for k, v in jr.attributes))
+                   attributes=tuple((k, v[keep]) for k, v in attributes))
 
 
-def _first_occurrences(jr: JudgedRankings, keep: np.ndarray) -> np.ndarray:
-    """Flags the documents of ``keep`` that are the first occurrence of their document in
-    their ranking (among the kept ones)."""
-    kept = np.flatnonzero(keep)
+def _cut(jr: JudgedRankings, cutoff: int | None) -> np.ndarray | None:
+    """Flags the first ``cutoff`` documents of every query (``None``: every document)."""
+    if cutoff is None:
+        return None
+    keep = jr.attribute("qpos") <= cutoff
+    return None if keep.all() else keep
+
+
+def _first_occurrences(jr: JudgedRankings, keep: np.ndarray | None) -> np.ndarray:
+    """Flags the documents of ``keep`` (``None``: all) that are the first occurrence of
+    their document in their ranking (among the kept ones).
+
+    The (ranking, document) keys, packed with their position, are sorted once: the first
+    entry of every key is its first occurrence.
+    """
+    kept = np.arange(len(jr.rel)) if keep is None else np.flatnonzero(keep)
     doc = jr.attribute("doc")[kept].astype(np.int64)
-    key = jr.segment[kept] * (int(doc.max(initial=0)) + 1) + doc
-    _, first = np.unique(key, return_index=True)
-    out = np.zeros(len(keep), dtype=bool)
-    out[kept[first]] = True
+    key = composite((jr.segment[kept], jr.n_rankings), (doc, int(doc.max(initial=0)) + 1))
+    del doc
+    out = np.zeros(len(jr.rel), dtype=bool)
+    if not len(key):
+        return out
+    shift = len(key).bit_length()
+    if int(key.max()) < 1 << (63 - shift):
+        key <<= shift
+        key |= np.arange(len(key))
+        key.sort()
+        first = np.ones(len(key), dtype=bool)
+        np.not_equal(key[1:] >> shift, key[:-1] >> shift, out=first[1:])
+        out[kept[key[first] & ((1 << shift) - 1)]] = True
+    else:
+        out[kept[np.unique(key, return_index=True)[1]]] = True
     return out
 
 
 def session_view(jr: JudgedRankings, cutoff: int | None,
-                 duplicates: Literal["remove", "no-gain"]) -> JudgedRankings:
+                 duplicates: Literal["remove", "no-gain"],
+                 first: np.ndarray | None = None) -> JudgedRankings:
     """The concatenated lists of the first ``cutoff`` documents of every query, a document
     shown again removed (``remove``: later documents move up) or kept as judged
-    non-relevant (``no-gain``)."""
-    keep = np.ones(len(jr.rel), dtype=bool)
-    if cutoff is not None:
-        keep = jr.attribute("qpos") <= cutoff
-    first = _first_occurrences(jr, keep)
+    non-relevant (``no-gain``), with the attributes ``qnum`` and the label sets.
+    ``first``: the :func:`_first_occurrences` of the cut, when known."""
+    keep = _cut(jr, cutoff)
+    if first is None:
+        first = _first_occurrences(jr, keep)
     if duplicates == "remove":
         return _keep(jr, first)
     return _keep(jr, keep, np.where(~first & (jr.rel > 0), 0, jr.rel))
@@ -538,13 +617,13 @@ def evaluate_sessions(
     elif click_gain is not None or click_order != "time":
         raise ParameterError("click_gain and click_order apply to click logs (clicks=)")
     tables = {str(k): read_labels(v) for k, v in (labels or {}).items()}
-    built = build_session_rankings(qrels_obj, run_list, topic_map,
-                                   relevance_level=relevance_level, labels=tables)
-    jr = built.jr
+    jr = build_session_rankings(qrels_obj, run_list, topic_map,
+                                relevance_level=relevance_level, labels=tables).jr
+    del run_list  # the runs read here: their rows are no longer needed
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
-    views: dict[tuple[int | None, str], JudgedRankings] = {}
+    views = _Views(jr)
     for request in requests:
         if request.label in values:
             continue
@@ -561,26 +640,43 @@ def evaluate_sessions(
                       n_qrels_topics=len(qrels_obj.topics), context=EvalContext())
 
 
-def _compute(jr: JudgedRankings, request: SessionRequest,
-             views: dict[tuple[int | None, str], JudgedRankings],
+class _Views:
+    """The session views of one batch, built once each: cut-offs that keep every
+    document share the uncut views, and the two kinds of view of a cut share its first
+    occurrences."""
+
+    def __init__(self, jr: JudgedRankings) -> None:
+        self.jr = jr
+        self._cuts: dict[int | None, np.ndarray | None] = {}
+        self._first: dict[int | None, np.ndarray] = {}
+        self._views: dict[tuple[int | None, str], JudgedRankings] = {}
+
+    def get(self, cutoff: int | None, kind: Literal["remove", "no-gain", "cut"]
+            ) -> JudgedRankings:
+        if cutoff not in self._cuts:
+            self._cuts[cutoff] = _cut(self.jr, cutoff)
+        keep = self._cuts[cutoff]
+        if keep is None:
+            cutoff = None
+        if (cutoff, kind) not in self._views:
+            if kind == "cut":
+                view = self.jr if keep is None else _keep(self.jr, keep)
+            else:
+                if cutoff not in self._first:
+                    self._first[cutoff] = _first_occurrences(self.jr, keep)
+                view = session_view(self.jr, cutoff, kind, self._first[cutoff])
+            self._views[cutoff, kind] = view
+        return self._views[cutoff, kind]
+
+
+def _compute(jr: JudgedRankings, request: SessionRequest, views: _Views,
              click_logs: Sequence[ClickLog] | None, click_order: ClickOrder,
              click_gain: float | None) -> np.ndarray:
-    """The values of one request; ``views`` caches the session views by (cut-off, kind)."""
-
-    def view_of(cutoff: int | None, kind: Literal["remove", "no-gain", "cut"]
-                ) -> JudgedRankings:
-        if (cutoff, kind) not in views:
-            if kind == "cut":
-                views[cutoff, kind] = jr if cutoff is None else \
-                    _keep(jr, jr.attribute("qpos") <= cutoff)
-            else:
-                views[cutoff, kind] = session_view(jr, cutoff, kind)
-        return views[cutoff, kind]
-
+    """The values of one request (``views``: the session views of ``jr``)."""
     params = request.params
     if request.family == "U":
         if click_logs is None:
-            view = view_of(request.cutoff, "no-gain")
+            view = views.get(request.cutoff, "no-gain")
             return get_family("U").compute(view, params, EvalContext())["U"]
         if request.cutoff is not None:
             raise MeasureError(f"measure {request.label!r}: a cut-off does not apply to U "
@@ -591,9 +687,9 @@ def _compute(jr: JudgedRankings, request: SessionRequest,
             out[mine] = click_u(jr, k, log, params, order=click_order,
                                 click_gain=click_gain, unjudged=jr.unjudged_topics[k])
         return out
-    sdcg = sdcg_values(view_of(request.cutoff, "remove"), params["gain"], params["bq"])
+    sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"])
     if request.family == "sDCG":
         return sdcg
-    cut = view_of(request.cutoff, "cut")
+    cut = views.get(request.cutoff, "cut")
     return safe_divide(sdcg, ideal_sdcg(cut, params["gain"], params["bq"], request.cutoff,
                                         params["norm"]))
