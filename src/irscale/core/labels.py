@@ -71,16 +71,19 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     ``docno[doc_code[i]]``), so that every distinct string is looked up once.
     """
     n = len(docno) if doc_code is None else len(doc_code)
-    out = np.full(n, np.nan)
     if n == 0:
-        return out
+        return np.full(0, np.nan)
     wildcard = arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC)))
     docs = pc.unique(table.docno)
     label_doc, query_doc = _codes_in(table.docno, docs), _codes_in(docno, docs)
+    # every document's value for every topic (topic *); the last entry (code -1): none
+    by_doc = np.full(len(docs) + 1, np.nan)
+    by_doc[label_doc[wildcard]] = table.value[wildcard]
+    out = by_doc[query_doc]
     if doc_code is not None:
-        query_doc = query_doc[doc_code]
+        out, query_doc = out[doc_code], query_doc[doc_code]
     specific = ~wildcard
-    if specific.any():
+    if specific.any():  # a topic's own value, where it has one (not NaN)
         topics = pc.unique(table.topic.filter(arrow.array(specific)))
         label_keys = _codes_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
         order = np.argsort(label_keys)
@@ -92,12 +95,9 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         keys = query_topic[asked] * len(docs) + query_doc[asked]
         slot = np.minimum(np.searchsorted(label_keys, keys), len(label_keys) - 1)
         found = label_keys[slot] == keys
-        out[asked[found]] = values[slot[found]]
-    if wildcard.any():
-        by_doc = np.full(len(docs), np.nan)
-        by_doc[label_doc[wildcard]] = table.value[wildcard]
-        fill = np.flatnonzero(np.isnan(out) & (query_doc >= 0))
-        out[fill] = by_doc[query_doc[fill]]
+        own = values[slot[found]]
+        known = ~np.isnan(own)
+        out[asked[found][known]] = own[known]
     return out
 
 

@@ -87,6 +87,10 @@ class ScanLayout:
         filled = lengths > 0
         if not filled.any():
             return cls(())
+        width = int(lengths.max())
+        if (lengths == width).all():  # a plain reshape: no positions to compute
+            return cls((_Block(slice(None), np.zeros(0, dtype=np.int64), len(lengths), width,
+                               True),))
         segment = segment_ids(offsets)
         cols = np.arange(offsets[-1]) - np.repeat(offsets[:-1], lengths)
         # bucket = bit length of (length - 1): lengths in (2^(b-1), 2^b] share a bucket
@@ -95,10 +99,8 @@ class ScanLayout:
         kinds = np.flatnonzero(np.bincount(bucket[filled])).astype(np.int8)  # np.unique
         if len(kinds) == 1:
             local = np.cumsum(filled) - 1
-            width = int(lengths.max())
-            dense = bool(filled.all() and (lengths == width).all())
             flat = local[segment] * width + cols
-            return cls((_Block(slice(None), flat, int(filled.sum()), width, dense),))
+            return cls((_Block(slice(None), flat, int(filled.sum()), width),))
         element_bucket = bucket[segment]
         order = np.argsort(element_bucket, kind="stable")  # radix sort on int8: O(n)
         bounds = np.searchsorted(element_bucket[order], kinds, side="left").tolist()

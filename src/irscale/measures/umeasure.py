@@ -35,9 +35,13 @@ from .trec._segments import running_sum
 DEFAULT_L = 132_000.0
 
 
-def decay(position: np.ndarray, patience: float = DEFAULT_L) -> np.ndarray:
-    """``D(pos) = max(0, 1 − pos / L)`` (eq. 20)."""
-    return np.maximum(0.0, 1.0 - np.asarray(position, dtype=np.float64) / patience)
+def decay(position: np.ndarray, patience: float = DEFAULT_L, *,
+          out: np.ndarray | None = None) -> np.ndarray:
+    """``D(pos) = max(0, 1 − pos / L)`` (eq. 20); ``out``: a float64 array to write it to
+    (``position`` itself, say)."""
+    value = np.divide(np.asarray(position, dtype=np.float64), patience, out=out)
+    np.subtract(1.0, value, out=value)
+    return np.maximum(value, 0.0, out=value)
 
 
 def u_measure(offsets: np.ndarray, lengths: np.ndarray, gains: np.ndarray, *,
@@ -72,8 +76,14 @@ def u_measure(offsets: np.ndarray, lengths: np.ndarray, gains: np.ndarray, *,
 def u(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     gains = element_gains(jr, params["gain"], None, "U")
     relevant = gains > 0
-    lengths = document_lengths(jr, params["lengths"], params["deflen"], "U", relevant)
-    read = running_sum(jr, np.where(relevant, params["F"] * lengths, 0.0))
-    position = jr.rank * params["snippet"] + read
-    terms = np.where(relevant, gains * decay(position, params["L"]), 0.0)
+    read = document_lengths(jr, params["lengths"], params["deflen"], "U", relevant)
+    read *= params["F"]  # the temporaries are reused in place: a batch holds millions
+    read[~relevant] = 0.0
+    read = running_sum(jr, read)
+    position = jr.rank * params["snippet"]
+    position += read
+    del read
+    terms = decay(position, params["L"], out=position)
+    terms *= gains
+    terms[~relevant] = 0.0
     return {"U": jr.segment_sum(terms) / params["norm"]}
