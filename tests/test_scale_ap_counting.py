@@ -157,11 +157,13 @@ def test_values_above_the_image_count_it_all(small_buckets):
         [n, n, n, 0, 1]
 
 
+@pytest.mark.parametrize("budget,row", [(None, None), (256, 16)])
 @pytest.mark.parametrize("name,N,levels", [("nDCG@8", 8, 3), ("RBP(p=0.8)", 9, 3),
                                            ("DCG", 12, 2), ("DCG_b02", 11, 2)])
-def test_windowed_search_equals_plain_search(name, N, levels, monkeypatch):
+def test_windowed_search_equals_plain_search(name, N, levels, budget, row, monkeypatch):
     """The row-by-row windowed search (large halves) gives the plain search's positions:
-    forced on small halves, φ of every run and the pair counts agree with the brute force
+    forced on small halves — with the default chunks, and with queries in batches of 16
+    (rows of 16 needles) — φ of every run and the pair counts agree with the brute force
     ordering of the kernel's values."""
     clear_cache()
     plain = scale(name, N, levels, progress=False)
@@ -173,6 +175,9 @@ def test_windowed_search_equals_plain_search(name, N, levels, monkeypatch):
                                                                   values[-1] + 1.0]])
     expected_count = np.searchsorted(values, queries, side="right")
     monkeypatch.setattr(pairs, "WINDOWED", 1)
+    if budget is not None:
+        monkeypatch.setattr(pairs, "BUDGET", budget)
+        monkeypatch.setattr(pairs, "WINDOW_ROW", row)
     clear_cache()
     windowed = scale(name, N, levels, progress=False)
     table = (windowed.image.inner if isinstance(windowed.image, ScaledImage)

@@ -52,8 +52,11 @@ Side = Literal["left", "right"]
 #: with three degrees at N = 30 spent 12 s of system time on it, and 49.7 s in all, 37 s
 #: with these).
 BUDGET = 1 << 20
-#: Searched sides at least this long are searched row by row in windows (:func:`_sweep`).
+#: Searched sides at least this long are searched row by row in windows (:func:`_sweep`),
+#: rows of at least WINDOW_ROW needles (queries in batches of BUDGET / WINDOW_ROW = 2,048:
+#: with more at once, the rows would be too short to pay for one call each).
 WINDOWED = 1 << 20
+WINDOW_ROW = 512
 #: Candidate pairs gathered per streaming bucket (about 40 bytes each in temporaries).
 BUCKET_PAIRS = 1 << 22
 
@@ -110,9 +113,11 @@ class PairGroup:
 @dataclass
 class Scan:
     """A chunk of the scanned side of a group: entry indices (in decreasing value order),
-    their values and multiplicities; ``a_side``: the scanned side is A (B is searched)."""
+    their values and multiplicities, for the queries ``rows``; ``a_side``: the scanned
+    side is A (B is searched)."""
 
     a_side: bool
+    rows: slice
     index: np.ndarray
     value: np.ndarray
     mult: np.ndarray
@@ -122,7 +127,8 @@ def _sweep(g: PairGroup, x: np.ndarray, side: Side) -> Iterator[tuple[Scan, np.n
     """For chunks of the smaller side s (scanned from its largest value down), the
     positions ``searchsorted(other, x_q − s, side)`` in the larger side: a (queries × chunk)
     matrix whose rows are increasing needles. Cost: |x| · min(|A|, |B|) searches in the
-    larger side. When it is large (:data:`WINDOWED`), each row is searched in its own
+    larger side. When it is large (:data:`WINDOWED`), the queries are taken in batches
+    (rows of :data:`WINDOW_ROW` needles or more) and each row is searched in its own
     window of the larger side (bounded by the positions of the row's first and last
     needles, two vectorised searches): a chunk's needles are close together, so the window
     holds a few hundred thousand entries that stay in the cache, where one search over
@@ -131,23 +137,28 @@ def _sweep(g: PairGroup, x: np.ndarray, side: Side) -> Iterator[tuple[Scan, np.n
     scan_val, scan_mult = (g.a_val, g.a_mult) if a_side else (g.b_val, g.b_mult)
     other = g.b_val if a_side else g.a_val
     n = len(scan_val)
-    step = max(1, BUDGET // max(len(x), 1))
     windowed = len(other) >= WINDOWED and len(x) > 1
-    for stop in range(n, 0, -step):
-        start = max(0, stop - step)
-        index = np.arange(stop - 1, start - 1, -1)
-        values = scan_val[index]
-        if windowed:
-            pos = np.empty((len(x), len(index)), dtype=np.intp)
-            first = np.searchsorted(other, x - values[0], side=side).tolist()
-            last = np.searchsorted(other, x - values[-1], side=side).tolist()
-            for q, (lo, hi) in enumerate(zip(first, last, strict=True)):
-                np.add(np.searchsorted(other[lo:hi], x[q] - values, side=side), lo,
-                       out=pos[q])
-        else:
-            needles = (x[:, None] - values[None, :]).ravel()
-            pos = np.searchsorted(other, needles, side=side).reshape(len(x), len(index))
-        yield Scan(a_side, index, values, scan_mult[index]), pos
+    # one Python-level search per row: rows of WINDOW_ROW needles or more amortise it
+    batch = max(1, BUDGET // WINDOW_ROW) if windowed else max(len(x), 1)
+    for first_row in range(0, len(x), batch):
+        rows = slice(first_row, min(len(x), first_row + batch))
+        xs = x[rows]
+        step = max(1, BUDGET // len(xs))
+        for stop in range(n, 0, -step):
+            start = max(0, stop - step)
+            index = np.arange(stop - 1, start - 1, -1)
+            values = scan_val[index]
+            if windowed:
+                pos = np.empty((len(xs), len(index)), dtype=np.intp)
+                first = np.searchsorted(other, xs - values[0], side=side).tolist()
+                last = np.searchsorted(other, xs - values[-1], side=side).tolist()
+                for q, (lo, hi) in enumerate(zip(first, last, strict=True)):
+                    np.add(np.searchsorted(other[lo:hi], xs[q] - values, side=side), lo,
+                           out=pos[q])
+            else:
+                needles = (xs[:, None] - values[None, :]).ravel()
+                pos = np.searchsorted(other, needles, side=side).reshape(len(xs), len(index))
+            yield Scan(a_side, rows, index, values, scan_mult[index]), pos
 
 
 @dataclass
@@ -230,9 +241,9 @@ class PairTable:
             for scan, pos in _sweep(g, x, side):
                 if weighted:
                     cum = g.b_cum if scan.a_side else g.a_cum
-                    out += (cum[pos] * scan.mult[None, :]).sum(axis=1)
+                    out[scan.rows] += (cum[pos] * scan.mult[None, :]).sum(axis=1)
                 else:
-                    out += pos.sum(axis=1)
+                    out[scan.rows] += pos.sum(axis=1)
                 self._tick(pos.size)
         return out
 
@@ -266,12 +277,13 @@ class PairTable:
         for k, g in enumerate(self.groups):
             other = g.b_val if len(g.a_val) <= len(g.b_val) else g.a_val
             for scan, start in _sweep(g, lo, "left"):
-                stop = _window_stop(other, start, hi[:, None] - scan.value[None, :])
+                stop = _window_stop(other, start,
+                                    hi[scan.rows, None] - scan.value[None, :])
                 if weighted:
                     cum = g.b_cum if scan.a_side else g.a_cum
-                    below += (cum[start] * scan.mult[None, :]).sum(axis=1)
+                    below[scan.rows] += (cum[start] * scan.mult[None, :]).sum(axis=1)
                 else:
-                    below += start.sum(axis=1)
+                    below[scan.rows] += start.sum(axis=1)
                 self._tick(start.size)
                 if stop is start:
                     continue
@@ -281,7 +293,7 @@ class PairTable:
                 lengths = (stop - start)[q, i]
                 scanned = np.repeat(scan.index[i], lengths)
                 searched = ranges(start[q, i], lengths)
-                qs.append(np.repeat(q, lengths))
+                qs.append(np.repeat(q + scan.rows.start, lengths))
                 ais.append(scanned if scan.a_side else searched)
                 bjs.append(searched if scan.a_side else scanned)
                 gs.append(np.full(int(lengths.sum()), k))
