@@ -54,8 +54,6 @@ class QrelsIndex:
     #: The value a judged ranking holds for every qrels row: its degree, or ``UNJUDGED`` for
     #: a negative degree; in the smallest integer type that holds them all.
     degree: np.ndarray
-    #: The fingerprint hash tables (``None``: fingerprints cannot decide, see above).
-    tables: _FingerprintTables | None
 
     @classmethod
     def build(cls, qrels: Qrels) -> QrelsIndex:
@@ -91,8 +89,17 @@ class QrelsIndex:
             degrees=column_degrees,
             qrels=qrels,
             degree=degree,
-            tables=_FingerprintTables.build(qrels.docno_fingerprints, topic_code, len(topics)),
         )
+
+    @cached_property
+    def tables(self) -> _FingerprintTables | None:
+        """The fingerprint hash tables (``None``: fingerprints cannot decide, see above),
+        built on first use (callers that only read :attr:`exact` or the recall bases,
+        such as the judging of sessions, never pay for them)."""
+        blocks = self.qrels.topic_blocks
+        topic_code = blocks.expand(blocks.codes_in(self.topic_array))
+        return _FingerprintTables.build(self.qrels.docno_fingerprints, topic_code,
+                                        len(self.topics))
 
     @cached_property
     def exact(self) -> _ExactIndex:

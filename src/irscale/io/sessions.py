@@ -100,14 +100,14 @@ def _numbers(table: pa.Table, column: str) -> np.ndarray:
 
 def _whole_numbers(table: pa.Table, raw: Callable[[], bytes], name: str,
                    *columns: str) -> list[np.ndarray]:
-    """The ``columns`` as int64 arrays, each value a whole number ≥ 1 (an
-    :class:`InputFormatError` naming the line otherwise)."""
+    """The ``columns`` as integer arrays (int32 when every value fits, else int64), each
+    value a whole number ≥ 1 (an :class:`InputFormatError` naming the line otherwise)."""
     out = []
     for column in columns:
         values = _numbers(table, column)
         _check_values((values >= 1) & (values == np.floor(values)) & (values < 2**53),
                       raw, name, f"{column} is not a whole number ≥ 1")
-        out.append(values.astype(np.int64))
+        out.append(values.astype(np.int32 if values.max() < 2**31 else np.int64))
     return out
 
 
@@ -256,8 +256,10 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
     _check_values(~other, raw, name,
                   f"a session run holds one run: run id {first!r} on its first line, "
                   "another here")
-    del runid, other
     session, docno = table["session"], table["docno"]
+    # the columns kept are referenced: the others (run ids, numbers as read) go now
+    del table, runid, other
+    pa.default_memory_pool().release_unused()
     run = SessionRun(name=first, session=session, query_no=query_no, docno=docno,
                      rank=rank, score=score, source=name)
     repeat = _repeated_rank_or_document(run)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -83,9 +83,14 @@ from ..measures.params import Keyword, Keywords, Params, choice, number, split_i
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 
+#: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
+_CHUNK_ROWS = 1 << 20
+
 #: Session measure families.
 SESSION_MEASURES = ("sDCG", "nsDCG", "U")
 ClickOrder = Literal["time", "rank"]
+#: The session views (:func:`session_view`, or the cut alone).
+ViewKind = Literal["remove", "no-gain", "cut"]
 CLICK_ORDERS = ("time", "rank")
 
 _BQ = Keyword(number(low=1.0, open_low=True), 4.0,
@@ -194,49 +199,71 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     position = {s: i for i, s in enumerate(sessions)}
     topic_code_of = np.full(len(sessions), -1, dtype=np.int64)
     session_topics = [""] * len(sessions)
-    pieces: dict[str, list[np.ndarray]] = {k: [] for k in (
-        "rel", "qnum", "qrank", "doc", *(labels or {}))}
-    lengths, ranking_topic, ranking_run = [], [], []
-    for k, (run, topics, topic_code) in enumerate(parts):
-        layout = run.layout
-        g_of = np.array([position.get(s, -1) for s in layout.sessions], dtype=np.int64)
+    orders = []
+    for run, topics, topic_code in parts:
+        g_of = np.array([position.get(s, -1) for s in run.layout.sessions], dtype=np.int64)
         mine = np.flatnonzero(g_of >= 0)
         topic_code_of[g_of[mine]] = topic_code[mine]
         for i in mine.tolist():
             session_topics[g_of[i]] = topics[i]
-        rows, ranking_session, counts = _session_rows(run, g_of, len(sessions))
-        doc = layout.doc_code if rows is None else layout.doc_code[rows]
-        row_session = np.repeat(ranking_session, counts)
-        pieces["rel"].append(_judge(index, layout.docs, doc, topic_code_of[row_session]))
-        for name, values in (("qnum", run.query_no), ("qrank", run.rank)):
-            pieces[name].append((values if rows is None else values[rows]).astype(np.float64))
-        pieces["doc"].append(doc.astype(np.float64))
-        if labels:
-            topic_text = arrow.strings(session_topics)
-            for name, table in labels.items():
-                pieces[name].append(lookup(table, topic_text, layout.docs,
-                                           topic_code=row_session, doc_code=doc))
-        del doc, row_session
-        lengths.append(counts)
-        ranking_topic.append(ranking_session)
-        ranking_run.append(np.full(len(ranking_session), k, dtype=np.int64))
-    ranking_topic_all = _joined(ranking_topic)
-    n = _joined(lengths)
+        orders.append(_session_rows(run, g_of, len(sessions)))
+    counts_all = _joined([counts for _, _, counts in orders])
+    offsets = np.zeros(len(counts_all) + 1, dtype=np.int64)
+    np.cumsum(counts_all, out=offsets[1:])
+    # every per-document array is allocated once and filled chunk by chunk (whole
+    # rankings, about _CHUNK_ROWS documents): the temporaries stay small
+    rel = np.empty(offsets[-1], dtype=np.int64)
+    values = {name: np.empty(offsets[-1]) for name in ("qnum", "qrank", "qpos", "doc",
+                                                        *(labels or {}))}
+    topic_text = arrow.strings(session_topics)
+    base = 0
+    for (run, _, _), (rows, ranking_session, counts) in zip(parts, orders, strict=True):
+        layout = run.layout
+        starts = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        for first, stop in _chunks(starts):
+            lo, hi = int(starts[first]), int(starts[stop])
+            part = slice(lo, hi) if rows is None else rows[lo:hi]
+            out = slice(base + lo, base + hi)
+            doc = layout.doc_code[part]
+            row_session = np.repeat(ranking_session[first:stop], counts[first:stop])
+            rel[out] = _judge(index, layout.docs, doc, topic_code_of[row_session])
+            qnum = run.query_no[part]
+            values["qnum"][out] = qnum
+            values["qrank"][out] = run.rank[part]
+            values["qpos"][out] = _query_positions(qnum, starts[first:stop + 1] - lo)
+            values["doc"][out] = doc
+            for name, table in (labels or {}).items():
+                values[name][out] = lookup(table, topic_text, layout.docs,
+                                           topic_code=row_session, doc_code=doc)
+        base += int(starts[-1])
+    ranking_topic = _joined([ranking_session for _, ranking_session, _ in orders])
     jr = JudgedRankings(
-        rel=_joined(pieces.pop("rel")),
-        offsets=np.concatenate(([0], np.cumsum(n))).astype(np.int64),
-        rel_levels=index.rel_levels[topic_code_of[ranking_topic_all]],
+        rel=rel,
+        offsets=offsets,
+        rel_levels=index.rel_levels[topic_code_of[ranking_topic]],
         degrees=index.degrees,
-        ranking_topic=ranking_topic_all,
-        ranking_run=_joined(ranking_run),
+        ranking_topic=ranking_topic,
+        ranking_run=np.repeat(np.arange(len(runs), dtype=np.int64),
+                              [len(counts) for _, _, counts in orders]),
         topics=sessions,
         runs=tuple(names),
         relevance_level=relevance_level,
         unjudged_topics=tuple(unjudged),
     )
-    jr = jr.with_attributes(**{name: _joined(values) for name, values in pieces.items()})
-    return SessionRankings(jr=jr.with_attributes(qpos=_query_positions(jr)),
+    return SessionRankings(jr=jr.with_attributes(**values),
                            session_topics=tuple(session_topics))
+
+
+def _chunks(starts: np.ndarray) -> Iterator[tuple[int, int]]:
+    """``(first, stop)`` ranges of the rankings that start at ``starts`` (one more entry
+    than rankings), of about :data:`_CHUNK_ROWS` documents (one ranking at least)."""
+    first, n = 0, len(starts) - 1
+    while first < n:
+        stop = int(np.searchsorted(starts, starts[first] + _CHUNK_ROWS, "right")) - 1
+        stop = min(max(stop, first + 1), n)
+        yield first, stop
+        first = stop
 
 
 def _joined(pieces: list[np.ndarray]) -> np.ndarray:
@@ -304,23 +331,23 @@ def _judge(index: QrelsIndex, docs: pa.Array, doc: np.ndarray, topic: np.ndarray
     return rel
 
 
-def _query_starts(jr: JudgedRankings) -> np.ndarray:
-    """Flags the first document of every query's list in the concatenated lists."""
-    qnum = jr.attribute("qnum")
+def _starts(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Flags the first document of every query's list in the concatenated lists
+    (``offsets``: the rankings' bounds)."""
     start = np.ones(len(qnum), dtype=bool)
     np.not_equal(qnum[1:], qnum[:-1], out=start[1:])
-    start[jr.offsets[:-1][jr.lengths > 0]] = True
+    start[offsets[:-1][offsets[1:] > offsets[:-1]]] = True
     return start
 
 
-def _query_positions(jr: JudgedRankings) -> np.ndarray:
-    """1-based position of every document within its query's list."""
-    position = np.arange(1, len(jr.rel) + 1, dtype=np.int64)
-    first = np.where(_query_starts(jr), position, 0)
+def _query_positions(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """1-based position (int64) of every document within its query's list."""
+    position = np.arange(1, len(qnum) + 1, dtype=np.int64)
+    first = np.where(_starts(qnum, offsets), position, 0)
     np.maximum.accumulate(first, out=first)
     position -= first
     position += 1
-    return position.astype(np.float64)
+    return position
 
 
 #: Per-document attributes that describe the batch as built (:func:`session_view` drops
@@ -400,14 +427,16 @@ def query_discount(qnum: np.ndarray, bq: float) -> np.ndarray:
 
 def sdcg_values(view: JudgedRankings, gain: GainMap, bq: float) -> np.ndarray:
     """sDCG (eq. 35) of every ranking of a session view (:func:`session_view`)."""
-    terms = element_gains(view, gain, None, "sDCG") / (
-        query_discount(view.attribute("qnum"), bq) * _LOG2(view.rank))
+    discount = query_discount(view.attribute("qnum"), bq)
+    discount *= _LOG2(view.rank)
+    terms = element_gains(view, gain, None, "sDCG")
+    terms /= discount
     return view.segment_sum(terms)
 
 
 def _queries(view: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per query list of a view: its ranking, query number and length."""
-    starts = np.flatnonzero(_query_starts(view))
+    starts = np.flatnonzero(_starts(view.attribute("qnum"), view.offsets))
     bounds = np.append(starts, len(view.rel))
     return view.segment[starts], view.attribute("qnum")[starts], np.diff(bounds)
 
@@ -619,16 +648,19 @@ def evaluate_sessions(
     tables = {str(k): read_labels(v) for k, v in (labels or {}).items()}
     jr = build_session_rankings(qrels_obj, run_list, topic_map,
                                 relevance_level=relevance_level, labels=tables).jr
-    del run_list  # the runs read here: their rows are no longer needed
+    del run_list  # the runs read here: their rows are no longer needed (nor their memory)
+    pa.default_memory_pool().release_unused()
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     views = _Views(jr)
-    for request in requests:
+    for i, request in enumerate(requests):
         if request.label in values:
             continue
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             result = _compute(jr, request, views, click_logs, click_order, click_gain)
+        views.release(key for later in requests[i + 1:]
+                      for key in _reads(later, click_logs is not None))
         if not np.isfinite(result).all():
             raise MeasureError(f"measure {request.label!r}: some values are beyond the "
                                "range of a double (gains too large); scale them down")
@@ -651,13 +683,22 @@ class _Views:
         self._first: dict[int | None, np.ndarray] = {}
         self._views: dict[tuple[int | None, str], JudgedRankings] = {}
 
-    def get(self, cutoff: int | None, kind: Literal["remove", "no-gain", "cut"]
-            ) -> JudgedRankings:
+    def _effective(self, cutoff: int | None) -> tuple[int | None, np.ndarray | None]:
+        """The cut-off (``None`` when it keeps every document) and its flags."""
         if cutoff not in self._cuts:
             self._cuts[cutoff] = _cut(self.jr, cutoff)
         keep = self._cuts[cutoff]
-        if keep is None:
-            cutoff = None
+        return (None if keep is None else cutoff), keep
+
+    def release(self, needed: Iterable[tuple[int | None, ViewKind]]) -> None:
+        """Drop the views, and first occurrences, that none of ``needed`` reads."""
+        wanted = {(self._effective(cutoff)[0], kind) for cutoff, kind in needed}
+        self._views = {key: view for key, view in self._views.items() if key in wanted}
+        self._first = {cutoff: first for cutoff, first in self._first.items()
+                       if {(cutoff, "remove"), (cutoff, "no-gain")} & wanted}
+
+    def get(self, cutoff: int | None, kind: ViewKind) -> JudgedRankings:
+        cutoff, keep = self._effective(cutoff)
         if (cutoff, kind) not in self._views:
             if kind == "cut":
                 view = self.jr if keep is None else _keep(self.jr, keep)
@@ -667,6 +708,14 @@ class _Views:
                 view = session_view(self.jr, cutoff, kind, self._first[cutoff])
             self._views[cutoff, kind] = view
         return self._views[cutoff, kind]
+
+
+def _reads(request: SessionRequest, clicks: bool) -> list[tuple[int | None, ViewKind]]:
+    """The session views a request is computed from (U from clicks reads none)."""
+    if request.family == "U":
+        return [] if clicks else [(request.cutoff, "no-gain")]
+    reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
+    return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
 
 
 def _compute(jr: JudgedRankings, request: SessionRequest, views: _Views,
