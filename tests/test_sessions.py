@@ -318,3 +318,104 @@ def test_click_errors():
     with pytest.raises(MeasureError, match="no length"):
         evaluate_sessions(FIG8_QRELS, FIG8_RUN, ["U"], clicks=[FIG8_CLICKS],
                           labels={"doclen": {"a": 1.0}})
+
+
+# ----------------------------------------------------------------------------- file layout
+def _reordered(run: bytes, how: str, rng) -> bytes:
+    lines = run.decode().splitlines()
+    if how == "shuffled":
+        rng.shuffle(lines)
+    elif how == "reversed":
+        lines = lines[::-1]
+    elif how == "sessions-moved":  # grouped, sessions not in id order
+        by_session: dict[str, list[str]] = {}
+        for line in lines:
+            by_session.setdefault(line.split()[0], []).append(line)
+        lines = [line for sid in rng.permutation(list(by_session)) for line in by_session[sid]]
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("how", ["shuffled", "reversed", "sessions-moved"])
+@pytest.mark.parametrize("chunk", [None, 1, 7])
+def test_file_order_and_chunks_change_nothing(how, chunk, monkeypatch):
+    """Runs written session by session, query by query, rank by rank only have their
+    session blocks moved; other orders are sorted; documents are judged in chunks of whole
+    sessions. Every order and chunk size gives the brute force's values."""
+    import irscale.text.sessions as sessions
+
+    if chunk is not None:
+        monkeypatch.setattr(sessions, "_CHUNK_ROWS", chunk)
+    rng = np.random.default_rng(400 + len(how))
+    qrels, run, shown = random_sessions(rng, n_sessions=15)
+    lengths = {f"d{d}": float(rng.integers(100, 3000)) for d in range(20)}
+    names = ["sDCG", "sDCG@2", "nsDCG@3", "nsDCG(norm=jarvelin)@2", "U", "U@2"]
+    e = evaluate_sessions(qrels, _reordered(run, how, rng), names, labels={"doclen": lengths})
+    for sid, lists in shown.items():
+        judged = qrels[sid]
+        assert value(e, "sDCG", sid) == pytest.approx(brute_sdcg(lists, judged))
+        assert value(e, "sDCG@2", sid) == pytest.approx(brute_sdcg(lists, judged, k=2))
+        ideal = brute_ideal(lists, judged, k=3, norm="single")
+        assert value(e, "nsDCG@3", sid) == pytest.approx(
+            brute_sdcg(lists, judged, k=3) / ideal if ideal else 0.0)
+    grouped = evaluate_sessions(qrels, run, names, labels={"doclen": lengths})
+    for name in names:  # the same floating-point operations in the same order
+        np.testing.assert_array_equal(e.values[name], grouped.values[name])
+
+
+@pytest.mark.parametrize(("lines", "match"), [
+    # grouped file: a document twice in one query (lines 2 and 3)
+    (b"a 1 d1 1 1 r\na 1 d2 2 1 r\na 1 d2 3 1 r\nb 1 d2 1 1 r\n",
+     r"line 3: document given twice for query 1 of session a \(first on line 2\)"),
+    # the same document in two queries is no repeat; a rank twice in a shuffled file is
+    (b"b 1 d1 1 1 r\na 2 d1 1 1 r\na 1 d1 1 1 r\nb 1 d2 1 1 r\n",
+     r"line 4: rank given twice for query 1 of session b \(first on line 1\)"),
+    (b"b 2 d1 1 1 r\na 1 d1 1 1 r\nb 2 d1 2 1 r\n",
+     r"line 3: document given twice for query 2 of session b \(first on line 1\)"),
+])
+def test_repeats_found_in_any_file_order(lines, match):
+    with pytest.raises(DuplicateError, match=match):
+        read_session_run(lines)
+
+
+def test_label_lookup_by_dictionary_codes_matches_brute_force():
+    """core.labels.lookup on distinct strings plus codes = on the pairs themselves = a
+    dictionary lookup written out (a topic's own value first, unless NaN; then topic *)."""
+    import pyarrow as pa
+
+    from irscale.core.labels import LabelTable, lookup
+
+    rng = np.random.default_rng(5)
+    rows = [(t, f"d{d}", float(rng.integers(1, 9)) if rng.random() < 0.9 else np.nan)
+            for t in ("*", "t1", "t2") for d in range(8) if rng.random() < 0.6]
+    table = LabelTable(topic=pa.chunked_array([[r[0] for r in rows]]),
+                       docno=pa.chunked_array([[r[1] for r in rows]]),
+                       value=np.array([r[2] for r in rows]))
+    own = {(t, d): v for t, d, v in rows}
+    topics, docs = ["t1", "t2", "t3"], [f"d{d}" for d in range(10)]
+    topic_code = rng.integers(0, len(topics), 200)
+    doc_code = rng.integers(0, len(docs), 200)
+    expected = []
+    for t, d in zip(topic_code, doc_code, strict=True):
+        v = own.get((topics[t], docs[d]), np.nan)
+        expected.append(own.get(("*", docs[d]), np.nan) if np.isnan(v) else v)
+    coded = lookup(table, pa.array(topics), pa.array(docs), topic_code=topic_code,
+                   doc_code=doc_code)
+    plain = lookup(table, pa.array([topics[t] for t in topic_code]),
+                   pa.array([docs[d] for d in doc_code]))
+    np.testing.assert_array_equal(coded, np.array(expected))
+    np.testing.assert_array_equal(plain, np.array(expected))
+
+
+def test_with_values_shares_the_layout():
+    from irscale.core.judged import JudgedRankings
+
+    jr = JudgedRankings(rel=np.array([1, 0, 2]), offsets=np.array([0, 2, 3]),
+                        rel_levels=np.array([[1, 1, 1], [0, 0, 1]]),
+                        ranking_topic=np.array([0, 1]), ranking_run=np.array([0, 0]),
+                        topics=("a", "b"), runs=("r",))
+    segment = jr.segment
+    other = jr.with_values(rel=np.array([0, 0, 1]))
+    assert other.segment is segment and other.rel.tolist() == [0, 0, 1]
+    assert other.rank.tolist() == [1, 2, 1] and jr.rel.tolist() == [1, 0, 2]
+    with pytest.raises(InputError):
+        jr.with_values(attributes=(("x", np.zeros(2)),))
