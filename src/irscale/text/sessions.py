@@ -207,7 +207,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
         for i in mine.tolist():
             session_topics[g_of[i]] = topics[i]
         orders.append(_session_rows(run, g_of, len(sessions)))
-    counts_all = _joined([counts for _, _, counts in orders])
+    counts_all = _joined([order.counts for order in orders])
     offsets = np.zeros(len(counts_all) + 1, dtype=np.int64)
     np.cumsum(counts_all, out=offsets[1:])
     # every per-document array is allocated once and filled chunk by chunk (whole
@@ -217,13 +217,13 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                                                         *(labels or {}))}
     topic_text = arrow.strings(session_topics)
     base = 0
-    for (run, _, _), (rows, ranking_session, counts) in zip(parts, orders, strict=True):
-        layout = run.layout
+    for (run, _, _), order in zip(parts, orders, strict=True):
+        layout, ranking_session, counts = run.layout, order.ranking_session, order.counts
         starts = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=starts[1:])
         for first, stop in _chunks(starts):
             lo, hi = int(starts[first]), int(starts[stop])
-            part = slice(lo, hi) if rows is None else rows[lo:hi]
+            part = order.part(first, stop, lo, hi)
             out = slice(base + lo, base + hi)
             doc = layout.doc_code[part]
             row_session = np.repeat(ranking_session[first:stop], counts[first:stop])
@@ -237,7 +237,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
                 values[name][out] = lookup(table, topic_text, layout.docs,
                                            topic_code=row_session, doc_code=doc)
         base += int(starts[-1])
-    ranking_topic = _joined([ranking_session for _, ranking_session, _ in orders])
+    ranking_topic = _joined([order.ranking_session for order in orders])
     jr = JudgedRankings(
         rel=rel,
         offsets=offsets,
@@ -245,7 +245,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
         degrees=index.degrees,
         ranking_topic=ranking_topic,
         ranking_run=np.repeat(np.arange(len(runs), dtype=np.int64),
-                              [len(counts) for _, _, counts in orders]),
+                              [len(order.counts) for order in orders]),
         topics=sessions,
         runs=tuple(names),
         relevance_level=relevance_level,
@@ -277,11 +277,32 @@ def _codes_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
     return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
 
 
-def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int
-                  ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """``(rows, ranking_session, counts)``: the run's rows of judged sessions in (session
-    position, query_no, rank) order (``None``: all rows, as they are), and the session
-    position and number of rows of every ranking, ascending by session position.
+@dataclass(frozen=True, eq=False)
+class _RowOrder:
+    """The rows of one run's rankings (judged sessions, ascending by session position),
+    each in (query_no, rank) order: ranking ``i`` has ``counts[i]`` rows and is session
+    ``ranking_session[i]``."""
+
+    ranking_session: np.ndarray
+    counts: np.ndarray
+    #: Every row, in ranking order (a run whose rows had to be sorted).
+    rows: np.ndarray | None = None
+    #: The first row of every ranking, its rows following it (a grouped run's blocks
+    #: moved); ``None`` with ``rows``: the file's rows as they are.
+    first_row: np.ndarray | None = None
+
+    def part(self, first: int, stop: int, lo: int, hi: int) -> slice | np.ndarray:
+        """The rows of rankings ``first:stop``, documents ``lo:hi`` of the order."""
+        if self.rows is not None:
+            return self.rows[lo:hi]
+        if self.first_row is None:
+            return slice(lo, hi)
+        return ranges(self.first_row[first:stop], self.counts[first:stop])
+
+
+def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int) -> _RowOrder:
+    """The order of the run's rows of judged sessions: by (session position, query_no,
+    rank).
 
     ``g_of`` is the position of every distinct session of the run's layout (-1: not
     judged). A :attr:`~irscale.io.sessions.SessionLayout.grouped` run only has its blocks
@@ -292,11 +313,10 @@ def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int
         block_g = g_of[layout.block_session]
         chosen = np.flatnonzero(block_g >= 0)
         chosen = chosen[np.argsort(block_g[chosen])]  # one block per session: no ties
-        counts = layout.blocks.lengths[chosen]
-        rows = None
+        first_row = None
         if len(chosen) != len(block_g) or (chosen[1:] < chosen[:-1]).any():
-            rows = ranges(layout.blocks.bounds[chosen], counts)
-        return rows, block_g[chosen], counts
+            first_row = layout.blocks.bounds[chosen]
+        return _RowOrder(block_g[chosen], layout.blocks.lengths[chosen], first_row=first_row)
     g = g_of[layout.session_code()]
     rows = np.flatnonzero(g >= 0)
     query_no, rank = run.query_no[rows], run.rank[rows]
@@ -305,7 +325,7 @@ def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int
     rows = rows[np.argsort(key, kind="stable")]
     counts = np.bincount(g[rows], minlength=n_sessions)
     present = np.flatnonzero(counts)
-    return rows, present, counts[present]
+    return _RowOrder(present, counts[present], rows=rows)
 
 
 def _judge(index: QrelsIndex, docs: pa.Array, doc: np.ndarray, topic: np.ndarray
@@ -384,9 +404,11 @@ def _first_occurrences(jr: JudgedRankings, keep: np.ndarray | None) -> np.ndarra
     The (ranking, document) keys, packed with their position, are sorted once: the first
     entry of every key is its first occurrence.
     """
-    kept = np.arange(len(jr.rel)) if keep is None else np.flatnonzero(keep)
-    doc = jr.attribute("doc")[kept].astype(np.int64)
-    key = composite((jr.segment[kept], jr.n_rankings), (doc, int(doc.max(initial=0)) + 1))
+    kept = None if keep is None else np.flatnonzero(keep)
+    doc = jr.attribute("doc").astype(np.int64) if kept is None else \
+        jr.attribute("doc")[kept].astype(np.int64)
+    key = composite((jr.segment if kept is None else jr.segment[kept], jr.n_rankings),
+                    (doc, int(doc.max(initial=0)) + 1))
     del doc
     out = np.zeros(len(jr.rel), dtype=bool)
     if not len(key):
@@ -398,9 +420,10 @@ def _first_occurrences(jr: JudgedRankings, keep: np.ndarray | None) -> np.ndarra
         key.sort()
         first = np.ones(len(key), dtype=bool)
         np.not_equal(key[1:] >> shift, key[:-1] >> shift, out=first[1:])
-        out[kept[key[first] & ((1 << shift) - 1)]] = True
+        found = key[first] & ((1 << shift) - 1)
     else:
-        out[kept[np.unique(key, return_index=True)[1]]] = True
+        found = np.unique(key, return_index=True)[1]
+    out[found if kept is None else kept[found]] = True
     return out
 
 
