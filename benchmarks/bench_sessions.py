@@ -6,7 +6,9 @@ Case: 100,000 sessions × 5 queries × 10 documents (5,000,000 session-run lines
 ``irscale session QRELS RUN -m sDCG@10 -m nsDCG@10 -m U --labels doclen=LENGTHS -q -o FILE``
 (document lengths 1,000–3,183 characters) in a
 fresh process (interpreter start-up, reading, judging, every measure and writing the
-per-session output included) and records the wall time and peak resident memory.
+per-session output included) and records the wall time, the CPU time (user and system:
+on a shared machine the wall time also counts waiting for a core), the peak resident
+memory and the load average.
 
     python benchmarks/bench_sessions.py [--repeat 3] [--sessions 100000]
 """
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -58,18 +59,22 @@ def generate(folder: Path, sessions: int) -> tuple[Path, Path, Path]:
     return qrels, run, lengths
 
 
-def run_once(qrels: Path, run: Path, lengths: Path) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (MB) of one ``irscale session`` process."""
+def run_once(qrels: Path, run: Path, lengths: Path) -> tuple[float, float, float, float]:
+    """Wall seconds, user and system CPU seconds and peak resident memory (MB) of one
+    ``irscale session`` process (its own resource usage, from ``wait4``)."""
     with tempfile.TemporaryDirectory() as tmp:
         argv = [sys.executable, "-m", "irscale.cli.main", "session", str(qrels), str(run),
                 "--labels", f"doclen={lengths}", "-q", "-o", os.path.join(tmp, "out.txt")]
         for measure in MEASURES:
             argv += ["-m", measure]
         start = time.perf_counter()
-        subprocess.run(argv, check=True)
+        process = subprocess.Popen(argv)
+        _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return wall, peak
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
+            raise SystemExit(f"irscale session failed (exit {process.returncode})")
+    return wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -80,12 +85,17 @@ def main() -> None:
     args = parser.parse_args()
     folder = HERE / "data" / f"sessions_{args.sessions}x{QUERIES}x{DOCS}"
     qrels, run, lengths = generate(folder, args.sessions)
-    walls = []
+    walls, cpus = [], []
     for _ in range(args.repeat):
-        wall, peak = run_once(qrels, run, lengths)
+        load = os.getloadavg()[0]
+        wall, user, system, peak = run_once(qrels, run, lengths)
         walls.append(wall)
-        print(f"irscale session: {wall:.2f} s (peak {peak:.0f} MB)", flush=True)
-    print(f"median of {len(walls)}: {statistics.median(walls):.2f} s")
+        cpus.append(user + system)
+        print(f"irscale session: {wall:.2f} s wall, CPU {user:.2f} s user + {system:.2f} s "
+              f"system, peak {peak:.0f} MB (load average {load:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after, {os.cpu_count()} CPUs)", flush=True)
+    print(f"median of {len(walls)}: {statistics.median(walls):.2f} s wall, "
+          f"{statistics.median(cpus):.2f} s CPU")
 
 
 if __name__ == "__main__":
