@@ -23,7 +23,8 @@ from irscale.io.diversity import (
     read_ndeval_run,
 )
 from irscale.io.labels import read_labels
-from irscale.measures.diversity.intent_aware import inner_request, intent_aware_values
+from irscale.measures.diversity.evaluate import evaluate_diversity
+from irscale.measures.diversity.intent_aware import inner_request
 from irscale.measures.diversity.umeasures import u_request
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -59,11 +60,18 @@ def topics_of(run):
     return sorted({t for t, *_ in run}, key=int)
 
 
-def evaluate_ia(qrels, run, names, **options):
+def evaluate_ia(qrels, run, names, *, probabilities=None, labels=None, **options):
+    """Values of ``names`` per topic of the run (evaluate_diversity)."""
+    import warnings
+
     q, r = as_inputs(qrels, run)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # topic 77 is not judged
+        ev = evaluate_diversity(q, r, names, intent_probabilities=probabilities,
+                                label_sets=labels, **options)
     topics = topics_of(run)
-    return intent_aware_values(q, [r], names, np.zeros(len(topics), dtype=np.int64), topics,
-                               **options), topics
+    assert list(ev.ranking_topic) == topics
+    return ev.values, topics
 
 
 def brute_ia(qrels, run, measure, weights=None):
@@ -98,8 +106,13 @@ def test_ia_against_pytrec_eval(seed, name, trec):
 
 def test_ia_with_given_probabilities():
     qrels, run = random_collection(11)
-    weights = {"1": {"1": 0.7, "2": 0.2, "9": 0.1}, "2": {"2": 1.0}}
-    text = "".join(f"{t} {s} {p}\n" for t, ps in weights.items() for s, p in ps.items())
+    weights = {}  # topics 1 and 2: Pr(i|q) ∝ 1, 2, 3 ... over their intents with a
+    for topic in ("1", "2"):  # relevant document (a probability file must list them all)
+        intents = sorted({s for t, s, _, j in qrels if t == topic and j >= 1}, key=int)
+        total = sum(range(1, len(intents) + 1))
+        weights[topic] = {s: (k + 1) / total for k, s in enumerate(intents)}
+    assert len(weights["2"]) > 1
+    text = "".join(f"{t} {s} {p!r}\n" for t, ps in weights.items() for s, p in ps.items())
     probabilities = read_intent_probabilities(text.encode())
     got, topics = evaluate_ia(qrels, run, ["IA(nDCG@10)"], probabilities=probabilities)
     # topics 3 and 4 are not listed: uniform over their intents with a relevant document
@@ -275,13 +288,13 @@ def re_escape(text):
     return re.escape(text)
 
 
-def test_level_changes_the_counted_intents():
-    # with relevance level 2 only intent 2 of topic 1 (d3) counts
-    got, _ = evaluate_ia(HAND_QRELS, HAND_RUN, ["IA(P@2)"], relevance_level=2)
-    assert got["IA(P@2)"][0] == pytest.approx(0.5)
-    assert math.isclose(evaluate_ia(HAND_QRELS, HAND_RUN, ["IA(P@2)"])[0]["IA(P@2)"][0],
-                        0.5 * 0.0 + 0.5 * 1.0)
-
+def test_inner_level_is_the_inner_measures():
+    """IA(P(rel=2)@2) counts level-2 documents within each intent that counts (a level-1
+    document): intent 1 (d1, level 1) has none, intent 2 (d2 level 1, d3 level 2) one in
+    the top 2."""
+    got, _ = evaluate_ia(HAND_QRELS, HAND_RUN, ["IA(P(rel=2)@2)", "IA(P@2)"])
+    assert got["IA(P(rel=2)@2)"][0] == pytest.approx(0.5 * 0.0 + 0.5 * 0.5)
+    assert math.isclose(got["IA(P@2)"][0], 0.5 * 0.0 + 0.5 * 1.0)
 
 
 def test_through_evaluate_diversity():

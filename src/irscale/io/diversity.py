@@ -181,14 +181,6 @@ class IntentProbabilities:
     where: Mapping[tuple[str, str], tuple[int, str]] = field(default_factory=dict,
                                                              repr=False, compare=False)
 
-    def weights(self, topic: str, subtopics: list[str]) -> np.ndarray:
-        """The probabilities of ``subtopics`` of ``topic`` (uniform when not listed; an
-        intent missing from a listed topic has probability 0)."""
-        given = self.probabilities.get(topic)
-        if given is None:
-            return np.full(len(subtopics), 1.0 / len(subtopics)) if subtopics else np.empty(0)
-        return np.array([float(given.get(s, 0.0)) for s in subtopics])
-
 
 def _check_probability(text: str) -> str | None:
     if not is_float(text):
@@ -205,8 +197,8 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
     Examples
     --------
     >>> p = read_intent_probabilities(b"1 1 0.7\\n1 2 0.3\\n")
-    >>> p.weights("1", ["1", "2"]).tolist(), p.weights("5", ["a", "b"]).tolist()
-    ([0.7, 0.3], [0.5, 0.5])
+    >>> {t: dict(ps) for t, ps in p.probabilities.items()}
+    {'1': {'1': 0.7, '2': 0.3}}
     """
     source = _check_source(source, "read_intent_probabilities")
     name = source_name(source)

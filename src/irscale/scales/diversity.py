@@ -38,7 +38,7 @@ from ..core.options import integer_option
 from ..errors import MeasureError, ParameterError
 from ..measures.diversity import DIVERSITY_REGISTRY, DiversityRequest, is_diversity_name
 from ..measures.diversity import parse_diversity_measures as parse_names
-from ..measures.diversity.context import diversity_context
+from ..measures.diversity.context import DiversityContext, IntentRankings, diversity_context
 from ..measures.diversity.rankings import DiversityIndex, DiversityRankings
 from .cost import (
     BASE_MEMORY,
@@ -47,7 +47,7 @@ from .cost import (
     default_max_memory,
     format_size,
 )
-from .enumeration import CHUNK_RUNS, format_run
+from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
 from .space import Context, Space
 
@@ -119,9 +119,11 @@ class DiversityScaleMeasure(ScaleMeasure):
             n_intents=index.n_intents, nrel_sub=index.nrel_sub,
             entry_level=np.ones(len(ranking), dtype=np.int64))
         family = DIVERSITY_REGISTRY[request.family]
+        ctx = diversity_context(index, batch, judge_intents=lambda ctx: _per_intent(
+            ctx, bits, index.nrel_sub[0]))
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.asarray(family.kernel(diversity_context(index, batch), request.params,
-                                           request.cutoff), dtype=np.float64)
+            out = np.asarray(family.kernel(ctx, request.params, request.cutoff),
+                             dtype=np.float64)
         bad = ~np.isfinite(out)
         if bad.any():
             row = int(np.argmax(bad))
@@ -129,6 +131,20 @@ class DiversityScaleMeasure(ScaleMeasure):
                 f"{self.label} is {out[row]} on the run {format_run(degrees[row])} of length "
                 f"{N}: a measure needs a finite value on every run to have a scale")
         return out
+
+
+def _per_intent(ctx: DiversityContext, bits: np.ndarray, nrel_sub: np.ndarray
+                ) -> IntentRankings:
+    """The context's rankings judged per intent (P+Q): ranking ``r`` for intent ``j`` is
+    the run of degrees ``bits[r, :, j]`` (1: relevant to ``j``) with ``nrel_sub[j]``
+    relevant documents, as a REL^N batch of the engine (:func:`synthetic_rankings`)."""
+    n, N, intents = bits.shape
+    rows = bits.transpose(0, 2, 1).reshape(n * intents, N)
+    recall = np.zeros((n * intents, 2), dtype=np.int64)
+    recall[:, 1] = np.tile(nrel_sub, n)
+    batch = synthetic_rankings(rows, recall)
+    return ctx.intent_pairs(batch, np.repeat(np.arange(n), intents),
+                            np.tile(np.arange(intents), n))
 
 
 def _nrel_sub(counts: tuple[int, ...], intents: int) -> np.ndarray:

@@ -15,9 +15,14 @@ D-U / U-IA and risk-sensitive evaluation plug in alike). It carries:
 * ``navigational[t, j]`` — True for a navigational intent (DIN-measures, P+Q);
 * :meth:`DiversityContext.ideal` — ndeval's greedy ideal ranking for an α (memoised);
 * :meth:`DiversityContext.intent_rankings` — one catalogue
-  :class:`~irscale.core.judged.JudgedRankings` ranking per (ranking, intent), judged with
-  that intent's graded levels, so that any one-degree measure of the catalogue runs per
-  intent (P+Q's Q and P⁺; ``IA(<measure>)``).
+  :class:`~irscale.core.judged.JudgedRankings` ranking per (ranking, intent with a relevant
+  document), judged with that intent's graded levels, so that any measure of the catalogue
+  runs per intent (P+Q's Q and P⁺, ``IA(<measure>)``, D-U, U-IA). The context does not
+  build it itself: whoever builds the context says how (``judge_intents``). Real runs are
+  judged by the main engine against per-intent pseudo-topic qrels
+  (:func:`.intent_aware.judge_intents`: judged non-relevant and unjudged documents told
+  apart, label sets, ranking lengths); a scale's synthetic runs of intent sets by the
+  scale engine (:mod:`irscale.scales.diversity`).
 
 **The topic's intents** are, as in NTCIREVAL (whose intent-probability files must list
 intents that each have a relevant document) and ndeval (``actualSubtopics``), the intents
@@ -30,13 +35,14 @@ uniform probabilities. Intent types default to informational.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ...core.judged import NONPOOL, JudgedRankings
-from ...errors import InputFormatError
+from ...core.judged import JudgedRankings
+from ...errors import InputFormatError, MeasureError
 from ...io.diversity import IntentProbabilities, IntentTypes
 from .rankings import DiversityIndex, DiversityRankings, ideal_rankings
 
@@ -56,6 +62,8 @@ class DiversityContext:
     index: DiversityIndex
     weights: np.ndarray
     navigational: np.ndarray
+    judge_intents: Callable[[DiversityContext], IntentRankings] | None = field(
+        default=None, repr=False)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def memo(self, key: str, compute):
@@ -88,27 +96,29 @@ class DiversityContext:
         dr = self.run
         return self.navigational[dr.ranking_topic[dr.entry_ranking], dr.entry_subtopic]
 
-    def intent_rankings(self, *, keep_length: bool = False) -> IntentRankings:
+    def intent_rankings(self) -> IntentRankings:
         """One catalogue ranking per (ranking, intent with a relevant document), judged by
-        that intent's graded levels (:class:`IntentRankings`); memoised.
+        that intent's graded levels (:class:`IntentRankings`), as ``judge_intents``
+        builds it; memoised."""
+        if self.judge_intents is None:
+            raise MeasureError("this evaluation does not judge the runs per intent (P+Q, "
+                               "IA(...), D-U and U-IA need it)")
+        judge = self.judge_intents
+        return self.memo("intent_rankings", lambda: judge(self))
 
-        A document relevant to the intent holds its level; every other document is
-        ``NONPOOL`` (the batch keeps relevant entries only: a document judged 0 for the
-        intent is not told apart from an unjudged one, which no measure of Q's family
-        reads), while ``rel_levels`` holds the intent's recall base by level, judged-0
-        documents included. Rankings end at their last relevant document unless
-        ``keep_length`` (measures reading the ranking's length, such as P@k beyond it or
-        num_ret, need it; memory grows with the rankings' lengths times the intents).
-        """
-        return self.memo(f"intent_rankings:{keep_length}",
-                         lambda: _intent_rankings(self, keep_length))
+    def intent_pairs(self, batch: JudgedRankings, ranking: np.ndarray,
+                     intent: np.ndarray) -> IntentRankings:
+        """:class:`IntentRankings` of ``batch``, whose ranking ``p`` is ranking
+        ``ranking[p]`` of :attr:`run` judged for intent index ``intent[p]``."""
+        topic = self.run.ranking_topic[ranking]
+        return IntentRankings(batch, ranking, intent, self.weights[topic, intent],
+                              self.navigational[topic, intent])
 
 
 @dataclass(frozen=True, eq=False)
 class IntentRankings:
     """Per-intent rankings: ``batch`` ranking ``p`` is ranking ``ranking[p]`` of the run
-    judged for intent ``intent[p]``, weighted ``weight[p]`` (= Pr(intent|q)); pairs come
-    ranking by ranking, intents in index order."""
+    judged for intent ``intent[p]``, weighted ``weight[p]`` (= Pr(intent|q))."""
 
     batch: JudgedRankings
     ranking: np.ndarray
@@ -117,43 +127,19 @@ class IntentRankings:
     navigational: np.ndarray
 
     def combine(self, values: np.ndarray, n_rankings: int) -> np.ndarray:
-        """Per ranking: Σ_j Pr(j|q)·values[pair (ranking, j)] (added in intent order)."""
+        """Per ranking: Σ_j Pr(j|q)·values[pair (ranking, j)] (added in pair order; 0 for
+        a ranking without a pair)."""
         return np.bincount(self.ranking, weights=self.weight * values, minlength=n_rankings)
-
-
-def _intent_rankings(ctx: DiversityContext, keep_length: bool) -> IntentRankings:
-    dr, index = ctx.run, ctx.index
-    width = index.nrel_sub.shape[1]
-    has = np.zeros((dr.n_rankings, width), dtype=bool)
-    judged = dr.ranking_topic >= 0
-    has[judged] = index.nrel_sub[dr.ranking_topic[judged]] > 0
-    pair_of = (np.cumsum(has.ravel()) - 1).reshape(has.shape)
-    ranking, intent = np.nonzero(has)
-    n_pairs = len(ranking)
-    entry_pair = pair_of[dr.entry_ranking, dr.entry_subtopic]
-    if keep_length:
-        lengths = dr.lengths[ranking].astype(np.int64)
-    else:
-        lengths = np.zeros(n_pairs, dtype=np.int64)
-        np.maximum.at(lengths, entry_pair, dr.entry_rank)
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    rel = np.full(int(offsets[-1]), NONPOOL, dtype=np.int64)
-    level = dr.entry_level if dr.entry_level is not None else np.ones(len(entry_pair), np.int64)
-    rel[offsets[entry_pair] + dr.entry_rank - 1] = level
-    topic = dr.ranking_topic[ranking]
-    batch = JudgedRankings(
-        rel=rel, offsets=offsets, rel_levels=index.level_counts[topic, intent],
-        ranking_topic=topic, ranking_run=np.zeros(n_pairs, dtype=np.int64),
-        topics=index.topics, runs=("run",), degrees=index.degrees)
-    return IntentRankings(batch, ranking, intent, ctx.weights[topic, intent],
-                          ctx.navigational[topic, intent])
 
 
 def diversity_context(index: DiversityIndex, run: DiversityRankings,
                       probabilities: IntentProbabilities | None = None,
-                      types: IntentTypes | None = None) -> DiversityContext:
+                      types: IntentTypes | None = None,
+                      judge_intents: Callable[[DiversityContext], IntentRankings] | None
+                      = None) -> DiversityContext:
     """The :class:`DiversityContext` of ``run`` against ``index``, with intent
-    probabilities and types checked against the qrels (see the module documentation).
+    probabilities and types checked against the qrels (see the module documentation);
+    ``judge_intents`` builds :meth:`DiversityContext.intent_rankings`.
 
     Raises
     ------
@@ -200,7 +186,7 @@ def diversity_context(index: DiversityIndex, run: DiversityRankings,
             navigational[t, :len(index.subtopics[t])] = types.navigational(
                 topic, list(index.subtopics[t]))
     return DiversityContext(run=run, index=index, weights=weights,
-                            navigational=navigational)
+                            navigational=navigational, judge_intents=judge_intents)
 
 
 def _refuse(source: IntentProbabilities | IntentTypes, topic: str, subtopic: str,

@@ -227,7 +227,8 @@ def d_nerr(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
 
 def p_plus_q(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
     """P+Q@k (eq. 34): Pr-weighted Q@k of informational intents and P⁺ (cut at k) of
-    navigational ones, by the catalogue's Q and P⁺ kernels on per-intent rankings."""
+    navigational ones, by the catalogue's Q and P⁺ kernels on the context's per-intent
+    rankings (:meth:`~.context.DiversityContext.intent_rankings`)."""
     pairs = ctx.intent_rankings()
     jr = pairs.batch
     given = {"beta": repr(params["beta"]), "gain": str(params["gain"])}

@@ -28,7 +28,7 @@ from ...io.diversity import (
     read_intent_types,
 )
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
-from .context import diversity_context
+from .context import DiversityContext, diversity_context
 from .rankings import DiversityIndex, id_sort_key, judge_runs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -237,29 +237,24 @@ def evaluate_diversity(
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
                           stacklevel=2)
-    probabilities = _read(intent_probabilities, read_intent_probabilities)
-    ctx = diversity_context(index, dr, probabilities, _read(intent_types, read_intent_types))
+    from ...io.labels import read_labels
+    from .intent_aware import judge_intents
+
+    judge = judge_intents(  # called only by measures that read per-intent rankings
+        qrels_obj, run_list, run_of, traditional=bool(traditional), max_docs=max_docs,
+        labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
+    ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
+                            _read(intent_types, read_intent_types), judge)
     values: dict[str, np.ndarray] = {}
     labels: list[str] = []
-    per_intent = [r.label for r in requests if r.family == "IA"]
-    if per_intent:  # IA(<measure>), D-U, U-IA: the main engine, per intent (.intent_aware)
-        from ...io.labels import read_labels
-        from .intent_aware import intent_aware_values
-
-        values = intent_aware_values(
-            qrels_obj, run_list, per_intent, run_of, topic_ids, probabilities=probabilities,
-            traditional=bool(traditional), max_docs=max_docs,
-            labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
     for request in requests:
         if request.label in labels:
             continue
-        if request.family == "IA":
-            labels.append(request.label)
-            continue
-        family = DIVERSITY_REGISTRY[request.family]
         with np.errstate(divide="ignore", invalid="ignore"):
             values[request.label] = np.asarray(
-                family.kernel(ctx, request.params, request.cutoff), dtype=np.float64)
+                _per_intent(ctx, request.label) if request.family == "IA" else
+                DIVERSITY_REGISTRY[request.family].kernel(ctx, request.params,
+                                                          request.cutoff), dtype=np.float64)
         labels.append(request.label)
     names = tuple(run.name for run in run_list)
     runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
@@ -267,6 +262,14 @@ def evaluate_diversity(
                                ranking_run=run_of, ranking_topic=tuple(topic_ids),
                                judged=judged, n_qrels_topics=len(index.topics),
                                complete=bool(complete))
+
+
+def _per_intent(ctx: DiversityContext, name: str) -> np.ndarray:
+    """``IA(<measure>)``, ``D-U`` or ``U-IA`` per ranking of the context."""
+    from .intent_aware import intent_aware
+    from .umeasures import compute_umeasure, is_umeasure_name
+
+    return compute_umeasure(ctx, name) if is_umeasure_name(name) else intent_aware(ctx, name)
 
 
 def _read(source: Any, reader: Any) -> Any:

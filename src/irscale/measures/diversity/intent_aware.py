@@ -10,26 +10,27 @@ Seed 001 eq. 26: with ``M_i`` a measure computed with the (graded) judgments of 
 :func:`irscale.measures.names.parse_measures` and computed by the main engine. The per-intent
 judgments become ordinary qrels with one *pseudo-topic* per (topic, intent); every run's
 ranking of a topic is repeated for each of the topic's intents; the whole batch is judged
-and measured once (:func:`~irscale.core.judge.build_judged_rankings`,
-:func:`~irscale.evaluation.compute_requests`) and the values combined with the weights of
-:func:`intent_weights` by one weighted bincount.
+once by the main engine (:func:`~irscale.core.judge.build_judged_rankings`, in
+:func:`judge_intents`: this is the diversity context's
+:meth:`~.context.DiversityContext.intent_rankings`, which P+Q reads too), measured by
+:func:`~irscale.evaluation.compute_requests` and the values combined with the context's
+weights ``Pr(i|q)`` by one weighted bincount.
 
 Conventions (documented in ``docs/diversity.md``):
 
 * **Intents that count** are those with a relevant document (judgment ≥ the relevance
   level, 1 by default), as ndeval's ``actualSubtopics`` and NTCIREVAL count them.
-  ``Pr(i|q)`` is uniform over them unless intent probabilities are given; given
-  probabilities are used as they are (not renormalised): an intent without a relevant
-  document, or missing from the probabilities of a listed topic, adds nothing. A topic
-  without any counted intent scores 0 (ndeval's zeros).
+  ``Pr(i|q)`` is uniform over them unless intent probabilities are given, used as they
+  are (not renormalised) and checked as :mod:`.context` checks them. A topic without any
+  counted intent scores 0 (ndeval's zeros).
 * **Judgments** keep their graded levels (NTCIREVAL's per-intent levels), so graded
   measures (nDCG, Q, ERR) use the levels; binary measures count levels ≥ the relevance
   level (``IA(P(rel=2)@10)`` sets its own); negative levels are pooled but unjudged, as
   in trec_eval; a document judged for another intent only is not in intent ``i``'s qrels.
 * **Ranking** is the diversity evaluation's: the rank column (ndeval's default, ``ties =
   "rank-column"``) or score then docno descending (``traditional``: trec_eval's order).
-* **Runs lacking a topic**: the value is defined for the (run, topic) rankings the caller
-  asks for; a ranking whose topic the qrels do not judge scores 0 (as ndeval prints it).
+* **Runs lacking a topic**: values are those of the context's rankings (the run's
+  topics); a ranking whose topic the qrels do not judge scores 0 (as ndeval prints it).
 
 With uniform probabilities, ``IA(AP)`` is ndeval's ``MAP-IA`` and ``IA(P@k)`` its ``P-IA@k``
 (ndeval averages the per-intent AP and precision over the intents with a relevant document;
@@ -38,9 +39,8 @@ tests/test_diversity_ia.py checks it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -49,13 +49,13 @@ import pyarrow.compute as pc
 from ...core import arrow
 from ...core.inputs import Qrels, Run
 from ...core.judge import build_judged_rankings
-from ...core.judged import JudgedRankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
 from ...core.ranking import RankingOptions
 from ...errors import MeasureError
-from ...io.diversity import DiversityQrels, IntentProbabilities
+from ...io.diversity import DiversityQrels
 from ..base import EvalContext, MeasureRequest, get_family
 from ..names import parse_measures
+from .context import DiversityContext, IntentRankings
 from .rankings import DiversityIndex
 
 #: Between a topic id and an intent id in a pseudo-topic id (ids never hold blanks).
@@ -98,60 +98,6 @@ def inner_request(name: str) -> MeasureRequest:
         raise MeasureError(f"{text}: IA(...) averages a per-topic measure over intents; "
                            f"{inner!r} is not one (its summary is {what})")
     return request
-
-
-@dataclass(frozen=True, eq=False)
-class IntentBatch:
-    """Every run's rankings judged per intent, as one :class:`JudgedRankings` batch.
-
-    Ranking ``r`` of :attr:`jr` is the ranking of topic ``pair_topic[r]`` by run
-    ``jr.ranking_run[r]`` judged with intent ``intent[r]`` alone; ``weight[r]`` is
-    ``Pr(intent | topic)``. :meth:`combine` adds weighted per-ranking values into one value
-    per (run, topic of :attr:`topics`).
-    """
-
-    jr: JudgedRankings
-    topics: tuple[str, ...]
-    pair_topic: np.ndarray
-    intent: np.ndarray
-    weight: np.ndarray
-    n_runs: int
-
-    @property
-    def pair(self) -> np.ndarray:
-        """Per ranking: its (run, topic) cell, ``run · n_topics + topic``."""
-        return self.jr.ranking_run * len(self.topics) + self.pair_topic
-
-    def combine(self, values: np.ndarray) -> np.ndarray:
-        """``Σ_i Pr(i|q) · values`` per (run, topic): an ``n_runs × n_topics`` array
-        (intents added in their order; 0 where no intent counts)."""
-        size = self.n_runs * len(self.topics)
-        total = np.bincount(self.pair, weights=self.weight * values, minlength=size)
-        return total.reshape(self.n_runs, len(self.topics))
-
-    def pick(self, table: np.ndarray, ranking_run: np.ndarray,
-             ranking_topic: Sequence[str]) -> np.ndarray:
-        """Values of ``table`` (:meth:`combine`'s) for the rankings ``(run index, topic id)``
-        asked for (0 for a topic the qrels do not judge)."""
-        column = _index_of(pa.array(list(ranking_topic), pa.string()),
-                           pa.array(self.topics, pa.string()))
-        out = np.zeros(len(column))
-        known = column >= 0
-        out[known] = table[np.asarray(ranking_run)[known], column[known]]
-        return out
-
-
-def intent_weights(index: DiversityIndex,
-                   probabilities: IntentProbabilities | None) -> np.ndarray:
-    """``Pr(i|q)`` per (topic, intent index) of ``index``: uniform over the intents with
-    a relevant document, or the given probabilities of those intents (others 0)."""
-    counted = index.nrel_sub > 0
-    weights = np.zeros(counted.shape)
-    for t, topic in enumerate(index.topics):  # one row per topic: small
-        subtopics = [s for j, s in enumerate(index.subtopics[t]) if counted[t, j]]
-        source = probabilities or IntentProbabilities({})
-        weights[t, np.flatnonzero(counted[t])] = source.weights(topic, subtopics)
-    return weights
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,64 +197,60 @@ def expand_labels(table: LabelTable, pseudo: PseudoTopics, topics: pa.Array) -> 
         arrow.array(rows)), value=table.value[rows], source=table.source)
 
 
-def intent_batch(qrels: DiversityQrels, runs: Sequence[Run], *,
-                 probabilities: IntentProbabilities | None = None,
-                 traditional: bool = False, max_docs: int | None = None,
-                 relevance_level: int = 1,
-                 labels: Mapping[str, LabelTable] | None = None) -> IntentBatch:
-    """Judge every run per intent (see the module documentation): the
-    :class:`IntentBatch` of all (run, topic, counted intent) rankings. ``labels``: label
-    sets (:func:`irscale.io.labels.read_labels`) by name, for measures that read them."""
-    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
-                             ties="trec_eval" if traditional else "rank-column")
-    index = DiversityIndex.of(qrels, relevance_level)
-    pseudo = PseudoTopics.of(index)
-    topics = pa.array(index.topics, pa.string())
-    pseudo_qrels = per_intent_qrels(qrels, pseudo, index)
-    expanded = [expand_run(run, pseudo, topics) for run in runs]
-    jr = build_judged_rankings(pseudo_qrels, expanded, options)
-    if labels:
-        tables = {name: expand_labels(table, pseudo, topics) for name, table in labels.items()}
-        jr = attach_labels(jr, pseudo_qrels, expanded, options, tables)
-    codes = _index_of(pa.array(jr.topics, pa.string()), pseudo.ids)[jr.ranking_topic]
-    pair_topic, intent = pseudo.split(codes)
-    weights = intent_weights(index, probabilities)
-    return IntentBatch(jr=jr, topics=index.topics, pair_topic=pair_topic, intent=intent,
-                       weight=weights[pair_topic, intent], n_runs=len(runs))
+def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray, *,
+                  traditional: bool = False, max_docs: int | None = None,
+                  labels: Mapping[str, LabelTable] | None = None
+                  ) -> Callable[[DiversityContext], IntentRankings]:
+    """How a :class:`~.context.DiversityContext` of ``runs`` (whose ranking ``r`` is a
+    ranking of run ``run_of[r]``) judges them per intent: every (run, topic, counted
+    intent) ranking judged by the main engine against the pseudo-topic qrels (module
+    documentation), ranked as the context's rankings (rank column, or score then docno
+    descending with ``traditional``; ``max_docs``). ``labels``: label sets
+    (:func:`irscale.io.labels.read_labels`) by name, for measures that read them."""
+    def judge(ctx: DiversityContext) -> IntentRankings:
+        options = RankingOptions(max_docs=max_docs,
+                                 ties="trec_eval" if traditional else "rank-column")
+        index = ctx.index
+        pseudo = PseudoTopics.of(index)
+        topics = pa.array(index.topics, pa.string())
+        pseudo_qrels = per_intent_qrels(qrels, pseudo, index)
+        expanded = [expand_run(run, pseudo, topics) for run in runs]
+        jr = build_judged_rankings(pseudo_qrels, expanded, options)
+        if labels:
+            tables = {name: expand_labels(table, pseudo, topics)
+                      for name, table in labels.items()}
+            jr = attach_labels(jr, pseudo_qrels, expanded, options, tables)
+        codes = _index_of(pa.array(jr.topics, pa.string()), pseudo.ids)[jr.ranking_topic]
+        topic, intent = pseudo.split(codes)
+        # the context's ranking of each (run, topic): judged topics only have intents
+        dr = ctx.run
+        judged = np.flatnonzero(dr.ranking_topic >= 0)
+        n_topics = len(index.topics)
+        cell = np.full(len(runs) * n_topics, -1, dtype=np.int64)
+        cell[run_of[judged] * n_topics + dr.ranking_topic[judged]] = judged
+        ranking = cell[jr.ranking_run * n_topics + topic]
+        return ctx.intent_pairs(jr, ranking, intent)
+
+    return judge
 
 
-def measure_values(batch: IntentBatch, request: MeasureRequest,
+def measure_values(pairs: IntentRankings, request: MeasureRequest,
                    label: str) -> np.ndarray:
-    """Per ranking of ``batch``: the value of ``request`` (the main engine's kernels)."""
+    """Per ranking of ``pairs``: the value of ``request`` (the main engine's kernels)."""
     from ...evaluation import compute_requests
 
-    columns, values = compute_requests(batch.jr, [request], EvalContext())
+    columns, values = compute_requests(pairs.batch, [request], EvalContext())
     if len(columns) != 1:  # pragma: no cover - inner_request admits one-column names
         raise MeasureError(f"{label}: {request.requested!r} yields {len(columns)} values")
     return np.asarray(values[columns[0].label], dtype=np.float64)
 
 
-def intent_aware(batch: IntentBatch, name: str) -> np.ndarray:
-    """``IA(<measure>)`` per (run, topic): ``n_runs × n_topics`` (eq. 26)."""
-    request = inner_request(name)
-    return batch.combine(measure_values(batch, request, name))
+def intent_aware(ctx: DiversityContext, name: str) -> np.ndarray:
+    """``IA(<measure>)`` per ranking of the context (eq. 26)."""
+    pairs = ctx.intent_rankings()
+    values = measure_values(pairs, inner_request(name), name)
+    return pairs.combine(values, ctx.run.n_rankings)
 
 
-def intent_aware_values(qrels: DiversityQrels, runs: Sequence[Run], names: Sequence[str],
-                        ranking_run: np.ndarray, ranking_topic: Sequence[str],
-                        **options: Any) -> dict[str, np.ndarray]:
-    """Values of the ``IA(...)``, ``U-IA`` and ``D-U`` ``names`` for the rankings
-    ``(run index, topic id)``; ``options`` are :func:`intent_batch`'s."""
-    from .umeasures import compute_umeasure, is_umeasure_name
-
-    batch = intent_batch(qrels, runs, **options)
-    out = {}
-    for name in names:
-        table = (compute_umeasure(batch, name) if is_umeasure_name(name)
-                 else intent_aware(batch, name))
-        out[name] = batch.pick(table, ranking_run, ranking_topic)
-    return out
-
-
-__all__ = ["IntentBatch", "inner_request", "intent_aware", "intent_aware_values",
-           "intent_batch", "intent_weights", "is_intent_aware_name"]
+__all__ = ["inner_request", "intent_aware", "is_intent_aware_name", "judge_intents",
+           "measure_values"]

@@ -16,7 +16,8 @@ same parameters (``L``, ``snippet``, ``F``, ``norm``, ``gain``, ``lengths``, ``d
   ``pos_k = k · snippet + F · Σ_{j ≤ k, g(j) > 0} len(j)``.
 
 Intents, probabilities and judgments follow :mod:`.intent_aware` (intents with a relevant
-document; uniform ``Pr(i|q)`` unless given). The two differ only in where the gains are
+document; uniform ``Pr(i|q)`` unless given; the context's
+:meth:`~.context.DiversityContext.intent_rankings`). The two differ only in where the gains are
 read: with one intent they are both the U-measure of that intent.
 """
 
@@ -33,7 +34,8 @@ from ..names import parse_measures
 from ..tbg import document_lengths
 from ..trec._segments import running_sum
 from ..umeasure import decay
-from .intent_aware import IntentBatch, intent_aware
+from .context import DiversityContext, IntentRankings
+from .intent_aware import intent_aware
 
 _NAME = re.compile(r"^(?P<name>D-U|U-IA)(?P<params>\([^()]*\))?$")
 
@@ -60,24 +62,23 @@ def u_request(name: str) -> MeasureRequest:
     return requests[0]
 
 
-def d_u(batch: IntentBatch, request: MeasureRequest) -> np.ndarray:
-    """``D-U`` per (run, topic): ``n_runs × n_topics`` (see the module documentation).
+def d_u(pairs: IntentRankings, request: MeasureRequest, n_rankings: int) -> np.ndarray:
+    """``D-U`` per ranking of the context (see the module documentation).
 
-    Every intent of a (run, topic) holds the same ranking in ``batch``; the global gain of
-    each rank is added from the intents' local gains onto the first intent's copy of the
+    Every intent of a ranking holds the same ranking in ``pairs``; the global gain of each
+    rank is added from the intents' local gains onto the first intent's copy of the
     ranking, whose trailtext is then read once.
     """
-    jr = batch.jr
+    jr = pairs.batch
     params = get_family("U").params.default if request.params is None else request.params
     gains = element_gains(jr, params["gain"], None, "D-U")
-    pair = batch.pair
-    _, first_of, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    _, first_of, inverse = np.unique(pairs.ranking, return_index=True, return_inverse=True)
     head = first_of[inverse.ravel()]
-    first = head == np.arange(len(pair))
+    first = head == np.arange(len(pairs.ranking))
     if not np.array_equal(jr.lengths, jr.lengths[head]):  # pragma: no cover - invariant
         raise MeasureError("D-U: the intents of a topic hold rankings of different lengths")
     target = jr.offsets[head[jr.segment]] + jr.rank - 1
-    global_gain = np.bincount(target, weights=batch.weight[jr.segment] * gains,
+    global_gain = np.bincount(target, weights=pairs.weight[jr.segment] * gains,
                               minlength=len(jr.rel))
     read = global_gain > 0
     lengths = document_lengths(jr, params["lengths"], params["deflen"], "D-U", read)
@@ -85,16 +86,15 @@ def d_u(batch: IntentBatch, request: MeasureRequest) -> np.ndarray:
         jr, np.where(read, params["F"] * lengths, 0.0))
     terms = np.where(read, global_gain * decay(position, params["L"]), 0.0)
     values = np.where(first, jr.segment_sum(terms), 0.0) / params["norm"]
-    size = batch.n_runs * len(batch.topics)
-    return np.bincount(pair, weights=values, minlength=size).reshape(batch.n_runs, -1)
+    return np.bincount(pairs.ranking, weights=values, minlength=n_rankings)
 
 
-def compute_umeasure(batch: IntentBatch, name: str) -> np.ndarray:
-    """``D-U`` or ``U-IA`` per (run, topic) of ``batch``."""
+def compute_umeasure(ctx: DiversityContext, name: str) -> np.ndarray:
+    """``D-U`` or ``U-IA`` per ranking of the context."""
     request = u_request(name)
     if name.strip().startswith("U-IA"):
-        return intent_aware(batch, f"IA({request.requested})")
-    return d_u(batch, request)
+        return intent_aware(ctx, f"IA({request.requested})")
+    return d_u(ctx.intent_rankings(), request, ctx.run.n_rankings)
 
 
 __all__ = ["compute_umeasure", "d_u", "is_umeasure_name", "u_request"]
