@@ -19,7 +19,7 @@ ndeval does, so that values are the same doubles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -206,64 +206,51 @@ def _nulls_as(values: pa.Array, fill: int) -> np.ndarray:
     return np.where(valid, data, fill).astype(np.int64)
 
 
-def _column(runs: list[Run], name: str) -> pa.ChunkedArray:
-    """One column of every run, end to end (no copy: the runs' chunks)."""
-    chunks: list[pa.Array] = []
-    for run in runs:
-        values = getattr(run, name)
-        values = values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
-        chunks.extend(c.cast(pa.string()) if c.type != pa.string() else c
-                      for c in values.chunks)
-    return pa.chunked_array(chunks, type=pa.string())
+def _strings(values: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray:
+    """A string column as plain ``string`` chunks (no copy when it is one already)."""
+    if isinstance(values, pa.Array):
+        values = pa.chunked_array([values])
+    if values.type == pa.string():
+        return values
+    return pa.chunked_array([c.cast(pa.string()) for c in values.chunks], type=pa.string())
 
 
-def rank_rows(runs: list[Run], traditional: bool) -> tuple[np.ndarray | None, np.ndarray,
-                                                            np.ndarray, pa.Array]:
-    """The rows of all ``runs`` (end to end) in ndeval's order, grouped by (run, topic).
+def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
+                traditional: bool) -> np.ndarray | None:
+    """The rows of ``run`` in ndeval's order, grouped by topic (``None``: already so).
 
     By default (ndeval without ``-traditional``) each topic's documents are ordered by the
     file's rank column, two equal ranks for a topic being an error; with ``traditional``
-    by score descending, then docno descending (byte order). Returns ``(order, run of each
-    row, topic code of each row, topic dictionary)``; rows already in that order (the
-    usual layout of run files) are not sorted again.
+    by score descending, then docno descending (byte order). Rows already in that order
+    (the usual layout of run files) are not sorted.
     """
-    sizes = np.array([len(run) for run in runs], dtype=np.int64)
-    run_of = np.repeat(np.arange(len(runs)), sizes)
-    topic_codes, topic_dict = _encode_runs(_column(runs, "topic"))
     if traditional:
-        table = pa.table({"r": arrow.array(run_of), "t": arrow.array(topic_codes),
-                          "s": arrow.array(np.concatenate([run.score for run in runs])),
-                          "d": _column(runs, "docno")})
-        order = pc.sort_indices(table, sort_keys=[("r", "ascending"), ("t", "ascending"),
-                                                  ("s", "descending"), ("d", "descending")])
-        return arrow.to_numpy(order), run_of, topic_codes, topic_dict
-    missing = [run for run in runs if run.rank is None]
-    if missing:
+        table = pa.table({"t": arrow.array(topic_codes), "s": arrow.array(run.score),
+                          "d": _strings(run.docno)})
+        order = pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending"),
+                                                  ("d", "descending")])
+        return arrow.to_numpy(order)
+    if run.rank is None:
         raise InputFormatError("ndeval's default order needs the rank column (read the run "
-                               "with read_ndeval_run) or traditional=1",
-                               source=missing[0].source)
-    rank = np.concatenate([run.rank for run in runs])
-    change = np.r_[True, (run_of[1:] != run_of[:-1]) | (topic_codes[1:] != topic_codes[:-1])]
+                               "with read_ndeval_run) or traditional=1", source=run.source)
+    rank = run.rank
+    change = np.r_[True, topic_codes[1:] != topic_codes[:-1]]
     n_blocks = int(change.sum())
-    distinct = len(np.unique(run_of[change] * max(len(topic_dict), 1) + topic_codes[change]))
-    if distinct == n_blocks and bool(np.all(change[1:] | (rank[1:] > rank[:-1]))):
-        order = None  # already in ndeval's order
-    else:
-        order = np.lexsort((rank, topic_codes, run_of))
-        same = ((run_of[order][1:] == run_of[order][:-1])
-                & (topic_codes[order][1:] == topic_codes[order][:-1])
-                & (rank[order][1:] == rank[order][:-1]))
-        dup = np.flatnonzero(same)
-        if len(dup):
-            row = int(order[dup[0] + 1])
-            k = int(run_of[row])
-            first = int(np.searchsorted(run_of, k))
-            raise InputFormatError(
-                f"duplicate rank ({int(rank[row])}) for topic "
-                f"{topic_dict[int(topic_codes[row])].as_py()} (ndeval ranks by the rank "
-                "column: give distinct ranks, or traditional=1 to rank by score)",
-                source=runs[k].source, line=_file_line(runs[k], row - first))
-    return order, run_of, topic_codes, topic_dict
+    if len(np.unique(topic_codes[change])) == n_blocks and bool(
+            np.all(change[1:] | (rank[1:] > rank[:-1]))):
+        return None
+    order = np.lexsort((rank, topic_codes))
+    same = ((topic_codes[order][1:] == topic_codes[order][:-1])
+            & (rank[order][1:] == rank[order][:-1]))
+    dup = np.flatnonzero(same)
+    if len(dup):
+        row = int(order[dup[0] + 1])
+        raise InputFormatError(
+            f"duplicate rank ({int(rank[row])}) for topic "
+            f"{topic_dict[int(topic_codes[row])].as_py()} (ndeval ranks by the rank "
+            "column: give distinct ranks, or traditional=1 to rank by score)",
+            source=run.source, line=_file_line(run, row))
+    return order
 
 
 def _file_line(run: Run, row: int) -> int | None:
@@ -274,47 +261,71 @@ def _file_line(run: Run, row: int) -> int | None:
     return row + 1 if run.source not in ("<run>",) else None
 
 
-def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
-               max_docs: int | None = None) -> tuple[DiversityRankings, np.ndarray, list]:
-    """Judge every run against ``index``, all runs at once: the batch of rankings (run by
-    run, topics in :func:`id_sort_key` order), the run of each ranking, and each
-    ranking's topic id."""
-    order, run_of, topic_codes, topic_dict = rank_rows(runs, traditional)
+@dataclass(frozen=True, eq=False)
+class _RelevantLookup:
+    """The relevant (topic, docno) pairs of a :class:`DiversityIndex` keyed for lookup:
+    ``key = qrels topic × width + docno code`` (codes into ``doc_dict``), sorted."""
+
+    doc_dict: pa.Array
+    width: int
+    sorted_key: np.ndarray
+    key_order: np.ndarray
+
+    @classmethod
+    def of(cls, index: DiversityIndex) -> _RelevantLookup:
+        doc_codes, doc_dict = _encode(index.rel_docno)
+        width = max(len(doc_dict), 1)
+        rel_key = index.rel_topic * width + doc_codes
+        key_order = np.argsort(rel_key)
+        return cls(doc_dict, width, rel_key[key_order], key_order)
+
+
+@dataclass(frozen=True, eq=False)
+class _RunJudgment:
+    """One run judged per intent: its rankings (topics in :func:`id_sort_key` order) and
+    relevant entries (numbered within the run), as :class:`DiversityRankings` holds them;
+    no string of the run is kept."""
+
+    lengths: np.ndarray
+    ranking_topic: np.ndarray
+    topic_ids: list[str]
+    entry_ranking: np.ndarray
+    entry_rank: np.ndarray
+    entry_subtopic: np.ndarray
+    entry_level: np.ndarray
+
+
+def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditional: bool,
+               max_docs: int | None) -> _RunJudgment:
+    """Judge one run against ``index`` (vectorised over its rows; see :func:`judge_runs`)."""
+    n = len(run)
+    empty = np.empty(0, np.int64)
+    if n == 0:
+        return _RunJudgment(empty, empty, [], empty, empty, empty, empty)
+    topic_codes, topic_dict = _encode_runs(_strings(run.topic))
+    order = _rank_order(run, topic_codes, topic_dict, traditional)
     identity = order is None
-    n = len(run_of)
-    if identity:
-        run_sorted, topic_sorted = run_of, topic_codes
-    else:
-        run_sorted, topic_sorted = run_of[order], topic_codes[order]
-    change = np.r_[True, (run_sorted[1:] != run_sorted[:-1])
-                   | (topic_sorted[1:] != topic_sorted[:-1])] if n else np.empty(0, bool)
-    starts = np.flatnonzero(change)
-    ends = np.r_[starts[1:], n]
-    block_run, block_topic = run_sorted[starts], topic_sorted[starts]
-    lengths = ends - starts
+    topic_sorted = topic_codes if order is None else topic_codes[order]
+    starts = np.flatnonzero(np.r_[True, topic_sorted[1:] != topic_sorted[:-1]])
+    block_topic = topic_sorted[starts]
+    lengths = np.r_[starts[1:], n] - starts
     if max_docs is not None:
         lengths = np.minimum(lengths, max_docs)
     names = topic_dict.to_pylist()
     name_rank = np.empty(len(names), dtype=np.int64)
     name_rank[sorted(range(len(names)), key=lambda i: id_sort_key(names[i]))] = \
         np.arange(len(names))
-    ranking_order = np.lexsort((name_rank[block_topic], block_run))
+    ranking_order = np.argsort(name_rank[block_topic], kind="stable")
     renumber = np.empty(len(starts), dtype=np.int64)
     renumber[ranking_order] = np.arange(len(starts))
-    qrels_topic = _index_in(topic_dict, index.topics) if len(names) else np.empty(0, np.int64)
-    # relevant (topic, docno) pairs of the qrels, keyed by (qrels topic, docno code)
-    doc_codes, doc_dict = _encode(index.rel_docno)
-    width = max(len(doc_dict), 1)
-    rel_key = index.rel_topic * width + doc_codes
-    key_order = np.argsort(rel_key)
-    sorted_key = rel_key[key_order]
-    d_code = _index_in(_column(runs, "docno"), doc_dict) if len(doc_dict) else \
+    qrels_topic = _index_in(topic_dict, index.topics)
+    d_code = _index_in(_strings(run.docno), lookup.doc_dict) if len(lookup.doc_dict) else \
         np.full(n, -1)
     candidates = np.flatnonzero(d_code >= 0)
     row_topic = qrels_topic[topic_codes[candidates]]
     judged = row_topic >= 0
     candidates, row_topic = candidates[judged], row_topic[judged]
-    if identity:
+    if order is None:
         pos_sorted = candidates
     else:
         inverse = np.empty(n, dtype=np.int64)
@@ -324,10 +335,11 @@ def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
     position = pos_sorted - starts[block]
     keep = position < lengths[block]
     candidates, block, position = candidates[keep], block[keep], position[keep]
-    key = row_topic[keep] * width + d_code[candidates]
+    key = row_topic[keep] * lookup.width + d_code[candidates]
+    sorted_key = lookup.sorted_key
     where = np.minimum(np.searchsorted(sorted_key, key), max(len(sorted_key) - 1, 0))
     ok = sorted_key[where] == key if len(sorted_key) else np.zeros(len(key), bool)
-    block, position, rel = block[ok], position[ok], key_order[where[ok]]
+    block, position, rel = block[ok], position[ok], lookup.key_order[where[ok]]
     r_idx, s_idx = np.nonzero(index.rel_mask[rel])
     ranking = renumber[block[r_idx]]
     rank = position[r_idx] + 1
@@ -335,14 +347,97 @@ def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
         entry_order = np.argsort(ranking, kind="stable")
     else:
         entry_order = np.lexsort((s_idx, rank, ranking))
-    dr = DiversityRankings(
+    return _RunJudgment(
         lengths=lengths[ranking_order], ranking_topic=qrels_topic[block_topic][ranking_order],
+        topic_ids=[names[t] for t in block_topic[ranking_order].tolist()],
         entry_ranking=ranking[entry_order], entry_rank=rank[entry_order],
         entry_subtopic=s_idx[entry_order],
-        topics=index.topics, n_intents=index.n_intents, nrel_sub=index.nrel_sub,
         entry_level=index.rel_level[rel[r_idx], s_idx][entry_order])
-    topic_ids = [names[t] for t in block_topic[ranking_order].tolist()]
-    return dr, block_run[ranking_order], topic_ids
+
+
+def _merge(index: DiversityIndex, parts: list[_RunJudgment]
+           ) -> tuple[DiversityRankings, np.ndarray, list[str]]:
+    """The runs' judgments end to end: one batch (run by run), the run of each ranking and
+    each ranking's topic id."""
+    counts = np.array([len(p.lengths) for p in parts], dtype=np.int64)
+    first = np.cumsum(counts) - counts
+
+    def joined(name: str, shift: bool = False) -> np.ndarray:
+        arrays = [getattr(p, name) + (int(f) if shift else 0) for p, f in zip(parts, first,
+                                                                               strict=True)]
+        return np.concatenate([np.empty(0, np.int64), *arrays])
+
+    dr = DiversityRankings(
+        lengths=joined("lengths"), ranking_topic=joined("ranking_topic"),
+        entry_ranking=joined("entry_ranking", shift=True), entry_rank=joined("entry_rank"),
+        entry_subtopic=joined("entry_subtopic"),
+        topics=index.topics, n_intents=index.n_intents, nrel_sub=index.nrel_sub,
+        entry_level=joined("entry_level"))
+    topic_ids = [t for p in parts for t in p.topic_ids]
+    return dr, np.repeat(np.arange(len(parts), dtype=np.int64), counts), topic_ids
+
+
+def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
+               max_docs: int | None = None) -> tuple[DiversityRankings, np.ndarray, list]:
+    """Judge every run against ``index``: the batch of rankings (run by run, topics in
+    :func:`id_sort_key` order), the run of each ranking, and each ranking's topic id.
+
+    Each run is judged on its own, vectorised over its rows (:func:`_rank_order` puts them
+    in ndeval's order; the run's docnos are looked up once among the relevant (topic,
+    docno) pairs of the qrels), and the runs' relevant entries are joined end to end:
+    no table of all runs' rows is built.
+    """
+    lookup = _RelevantLookup.of(index)
+    return _merge(index, [_judge_run(index, lookup, run, traditional, max_docs)
+                          for run in runs])
+
+
+def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
+                   max_docs: int | None = None, *, keep_rows: bool = True
+                   ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
+    """Read ``runs`` and judge them (:func:`judge_runs`): the runs, named
+    (:func:`~irscale.io.naming.name_runs`), then what :func:`judge_runs` returns.
+
+    Paths are read as ndeval reads them (:func:`~irscale.io.diversity.read_ndeval_run`),
+    side by side in threads (the parser and most of the judging release the GIL), each run
+    judged in the thread that read it; without ``keep_rows`` a run's rows (topics, docnos,
+    scores, ranks) are dropped once it is judged, so that the runs' strings are never all
+    in memory at once (the returned runs keep their names, sources and run ids only).
+    Other inputs (:class:`Run` objects aside) go through
+    :func:`irscale.io.memory.as_runs`.
+    """
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ...io.diversity import read_ndeval_run
+    from ...io.naming import name_runs
+
+    items = runs if isinstance(runs, (list, tuple)) else [runs]
+    lookup = _RelevantLookup.of(index)
+    if not all(isinstance(item, (str, os.PathLike, Run)) for item in items):
+        from ...io.memory import as_runs
+
+        run_list = as_runs(runs, keep_rank=True)
+        parts = [_judge_run(index, lookup, run, traditional, max_docs) for run in run_list]
+        return (run_list, *_merge(index, parts))
+
+    def read(item: Any) -> tuple[Run, _RunJudgment]:
+        run = item if isinstance(item, Run) else read_ndeval_run(item)
+        part = _judge_run(index, lookup, run, traditional, max_docs)
+        if not keep_rows:
+            run = replace(run, topic=_NO_STRINGS, docno=_NO_STRINGS, score=_NO_SCORES,
+                          rank=None, fingerprints=None, blocks=None, file_row=None)
+        return run, part
+
+    # errors: those of the first run (in order) that has one
+    with ThreadPoolExecutor(max_workers=max(min(len(items), os.cpu_count() or 1), 1)) as pool:
+        pairs = list(pool.map(read, items))
+    run_list = name_runs([run for run, _ in pairs])
+    return (run_list, *_merge(index, [part for _, part in pairs]))
+
+
+_NO_STRINGS = pa.chunked_array([], type=pa.string())
+_NO_SCORES = np.empty(0)
 
 
 def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
