@@ -40,6 +40,14 @@ def id_sort_key(value: str) -> tuple[int, int, str]:
     return (1, 0, value)
 
 
+def id_ranks(ids: list[str]) -> np.ndarray:
+    """The position of each of the distinct ``ids`` in :func:`id_sort_key` order (one
+    sort of the distinct ids; codes of a column index the result)."""
+    ranks = np.empty(len(ids), dtype=np.int64)
+    ranks[sorted(range(len(ids)), key=lambda i: id_sort_key(ids[i]))] = np.arange(len(ids))
+    return ranks
+
+
 @dataclass(frozen=True, eq=False)
 class DiversityRankings:
     """A batch of rankings judged per intent (see the module documentation).
@@ -120,17 +128,18 @@ class DiversityIndex:
         names = sub_dict.to_pylist()
         n_sub = max(len(names), 1)
         pair_key, row_pair = np.unique(topic_code * n_sub + sub_codes, return_inverse=True)
-        pair_topic = pair_key // n_sub
-        pair_sub = [names[c] for c in (pair_key % n_sub).tolist()]
-        order = sorted(range(len(pair_sub)), key=lambda i: (pair_topic[i],
-                                                             id_sort_key(pair_sub[i])))
-        per_topic: list[list[str]] = [[] for _ in topics]
-        pair_index = np.empty(len(pair_sub), dtype=np.int64)
-        for i in order:
-            pair_index[i] = len(per_topic[pair_topic[i]])
-            per_topic[pair_topic[i]].append(pair_sub[i])
-        subtopics = tuple(tuple(s) for s in per_topic)
-        width = max((len(s) for s in subtopics), default=0)
+        pair_topic, pair_sub = pair_key // n_sub, pair_key % n_sub
+        # intents of a topic indexed 0 .. S-1 in id order: pairs sorted by (topic, id)
+        order = np.lexsort((id_ranks(names)[pair_sub], pair_topic))
+        sorted_topic = pair_topic[order]
+        pair_index = np.empty(len(order), dtype=np.int64)
+        pair_index[order] = np.arange(len(order)) - np.searchsorted(sorted_topic, sorted_topic)
+        counts = np.bincount(pair_topic, minlength=len(topics))
+        in_order = [names[c] for c in pair_sub[order].tolist()]
+        ends = np.cumsum(counts).tolist()
+        subtopics = tuple(tuple(in_order[end - c:end])
+                          for end, c in zip(ends, counts.tolist(), strict=True))
+        width = int(counts.max(initial=0))
         sub_index = pair_index[row_pair.ravel()]
         relevant = qrels.judgment >= level
         rows = np.flatnonzero(relevant)
@@ -312,10 +321,7 @@ def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditi
     if max_docs is not None:
         lengths = np.minimum(lengths, max_docs)
     names = topic_dict.to_pylist()
-    name_rank = np.empty(len(names), dtype=np.int64)
-    name_rank[sorted(range(len(names)), key=lambda i: id_sort_key(names[i]))] = \
-        np.arange(len(names))
-    ranking_order = np.argsort(name_rank[block_topic], kind="stable")
+    ranking_order = np.argsort(id_ranks(names)[block_topic], kind="stable")
     renumber = np.empty(len(starts), dtype=np.int64)
     renumber[ranking_order] = np.arange(len(starts))
     qrels_topic = _index_in(topic_dict, index.topics)
