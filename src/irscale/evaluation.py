@@ -37,16 +37,9 @@ from .errors import AlignmentError, MeasureError, ParameterError
 from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs
 from .io.table import Column
-from .measures.base import (
-    MIN_GEO_MEAN,
-    EvalContext,
-    Family,
-    MeasureRequest,
-    get_family,
-    table_order,
-)
+from .measures.base import MIN_GEO_MEAN, EvalContext, MeasureRequest
+from .measures.compute import compute_requests
 from .measures.names import is_trec_request, parse_measures
-from .measures.params import Keywords
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -209,11 +202,6 @@ _PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
 def _per_topic_hint(labels: Sequence[str]) -> str:
     hints = [f"{_PER_TOPIC_OF[x]} for {x}" for x in labels if x in _PER_TOPIC_OF]
     return f" ({', '.join(hints)})" if hints else ""
-
-
-def column_of(label: str, family: Family) -> Column:
-    """The output column ``label`` of a measure family (printed and summarised as it says)."""
-    return Column(label, family.aggregate, family.value_type, family.per_query)
 
 
 def sequential_total(values: np.ndarray) -> float:
@@ -394,9 +382,10 @@ def evaluate(
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
+        label_sets=labels or None,
         not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
                         "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
-                        "ties": ties != "trec_eval", "labels": bool(labels)})
+                        "ties": ties != "trec_eval"})
     if diversity is not None:
         return diversity
     if intent_probabilities is not None or intent_types is not None:
@@ -498,58 +487,3 @@ def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],
     return totals
 
 
-def _check_finite(name: str, outputs: Mapping[str, np.ndarray]) -> None:
-    """A value beyond the range of a double (inf, or NaN from inf - inf) is an error naming
-    the measure: gains, persistences or label values too large to be meant."""
-    for values in outputs.values():
-        values = np.asarray(values)
-        if values.dtype.kind == "f" and not np.isfinite(values).all():
-            raise MeasureError(
-                f"measure {name!r}: some values are beyond the range of a double (gains or "
-                "label values too large); scale them down")
-
-
-def compute_requests(
-    jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
-) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
-    """Evaluate every request on the batch; columns come in output order, without repeats.
-
-    Requests spelled the trec_eval way come first, in trec_eval's table order; the others
-    follow in the order asked.
-    """
-    trec_style = [r for r in requests if is_trec_request(r)]
-    other = [r for r in requests if not is_trec_request(r)]
-    trec_style.sort(key=lambda r: table_order(r.family, context.compat))
-    columns: list[Column] = []
-    values: dict[str, np.ndarray] = {}
-    views: dict[tuple[int, int | None, bool], JudgedRankings] = {}
-    for request in trec_style + other:
-        family = get_family(request.family)
-        level = jr.relevance_level if request.relevance_level is None else request.relevance_level
-        key = (level, request.cutoff, request.condensed)
-        if key not in views:
-            view = jr.with_level(level)
-            if request.condensed:
-                view = view.condensed()
-            views[key] = view if request.cutoff is None else view.truncate(request.cutoff)
-        # trec_eval's families compute as its C code does: overflow to inf, 0/0 to -nan,
-        # silently (printed "inf", "-nan"); the other families must give numbers
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            outputs = family.compute(views[key], request.params, context)
-        if isinstance(family.params, Keywords):
-            _check_finite(request.requested, outputs)
-        rename = not is_trec_request(request)
-        if rename and len(outputs) != 1:
-            raise MeasureError(f"measure {request.requested!r} yields {len(outputs)} values")
-        for name, array in outputs.items():
-            label = request.requested if rename else name
-            if label in values:
-                continue
-            if jr.placeholder is not None and family.missing_value is not None:
-                array = np.where(jr.placeholder, family.missing_value, array)
-            values[label] = array
-            columns.append(column_of(label, family))
-        if not outputs and family.aggregate == "runid" and family.name not in values:
-            values[family.name] = np.empty(0)
-            columns.append(column_of(family.name, family))
-    return tuple(columns), values

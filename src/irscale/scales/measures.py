@@ -47,8 +47,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import MeasureError
-from ..evaluation import compute_requests
 from ..measures.base import EvalContext, MeasureRequest, get_family
+from ..measures.compute import compute_requests
 from ..measures.diversity import is_diversity_name
 from ..measures.gain_discount import Discount, GainMap, gain_table, parse_gain
 from ..measures.names import parse_measure, parse_relevance_level

@@ -13,7 +13,7 @@ ranking of a topic is repeated for each of the topic's intents; the whole batch 
 once by the main engine (:func:`~irscale.core.judge.build_judged_rankings`, in
 :func:`judge_intents`: this is the diversity context's
 :meth:`~.context.DiversityContext.intent_rankings`, which P+Q reads too), measured by
-:func:`~irscale.evaluation.compute_requests` and the values combined with the context's
+:func:`~irscale.measures.compute.compute_requests` and the values combined with the context's
 weights ``Pr(i|q)`` by one weighted bincount.
 
 Conventions (documented in ``docs/diversity.md``):
@@ -237,7 +237,7 @@ def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray
 def measure_values(pairs: IntentRankings, request: MeasureRequest,
                    label: str) -> np.ndarray:
     """Per ranking of ``pairs``: the value of ``request`` (the main engine's kernels)."""
-    from ...evaluation import compute_requests
+    from ..compute import compute_requests
 
     columns, values = compute_requests(pairs.batch, [request], EvalContext())
     if len(columns) != 1:  # pragma: no cover - inner_request admits one-column names

@@ -1,0 +1,82 @@
+"""Computing measure requests on a batch of judged rankings: the one loop that evaluates
+families, shared by :func:`irscale.evaluate`, the intent-aware measures and the scales.
+
+Requests spelled the trec_eval way come first, in trec_eval's table order (``-m all_trec``
+prints them so); the others follow in the order asked. Rankings are viewed once per
+(relevance level, cut-off, condensed) and every family computes on its view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..core.judged import JudgedRankings
+from ..errors import MeasureError
+from ..io.table import Column
+from .base import EvalContext, Family, MeasureRequest, get_family, table_order
+from .names import is_trec_request
+from .params import Keywords
+
+
+def column_of(label: str, family: Family) -> Column:
+    """The output column ``label`` of a measure family (printed and summarised as it says)."""
+    return Column(label, family.aggregate, family.value_type, family.per_query)
+
+
+def check_finite(name: str, outputs: Mapping[str, np.ndarray]) -> None:
+    """A value beyond the range of a double (inf, or NaN from inf - inf) is an error naming
+    the measure: gains, persistences or label values too large to be meant."""
+    for values in outputs.values():
+        values = np.asarray(values)
+        if values.dtype.kind == "f" and not np.isfinite(values).all():
+            raise MeasureError(
+                f"measure {name!r}: some values are beyond the range of a double (gains or "
+                "label values too large); scale them down")
+
+
+def compute_requests(
+    jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
+) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
+    """Evaluate every request on the batch; columns come in output order, without repeats.
+
+    Requests spelled the trec_eval way come first, in trec_eval's table order; the others
+    follow in the order asked.
+    """
+    trec_style = [r for r in requests if is_trec_request(r)]
+    other = [r for r in requests if not is_trec_request(r)]
+    trec_style.sort(key=lambda r: table_order(r.family, context.compat))
+    columns: list[Column] = []
+    values: dict[str, np.ndarray] = {}
+    views: dict[tuple[int, int | None, bool], JudgedRankings] = {}
+    for request in trec_style + other:
+        family = get_family(request.family)
+        level = jr.relevance_level if request.relevance_level is None else request.relevance_level
+        key = (level, request.cutoff, request.condensed)
+        if key not in views:
+            view = jr.with_level(level)
+            if request.condensed:
+                view = view.condensed()
+            views[key] = view if request.cutoff is None else view.truncate(request.cutoff)
+        # trec_eval's families compute as its C code does: overflow to inf, 0/0 to -nan,
+        # silently (printed "inf", "-nan"); the other families must give numbers
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            outputs = family.compute(views[key], request.params, context)
+        if isinstance(family.params, Keywords):
+            check_finite(request.requested, outputs)
+        rename = not is_trec_request(request)
+        if rename and len(outputs) != 1:
+            raise MeasureError(f"measure {request.requested!r} yields {len(outputs)} values")
+        for name, array in outputs.items():
+            label = request.requested if rename else name
+            if label in values:
+                continue
+            if jr.placeholder is not None and family.missing_value is not None:
+                array = np.where(jr.placeholder, family.missing_value, array)
+            values[label] = array
+            columns.append(column_of(label, family))
+        if not outputs and family.aggregate == "runid" and family.name not in values:
+            values[family.name] = np.empty(0)
+            columns.append(column_of(family.name, family))
+    return tuple(columns), values
