@@ -289,7 +289,8 @@ def test_session_map():
 @pytest.mark.parametrize(("name", "match"), [
     ("DCG@10", "unknown session measure"), ("sDCG@0", "cut-off"), ("sDCG@x", "cut-off"),
     ("sDCG(bq=1)", "bq"), ("nsDCG(norm=max)", "norm"), ("sDCG(L=3)", "unknown parameter"),
-    ("U(L=0)", "L"),
+    ("U(L=0)", "L"), ("sRBP(b=1.5)", "b"), ("sRBP(p=1)", "p"), ("sRBP(bq=2)", "unknown parameter"),
+    ("sERR(prob=x)", "prob"), ("sERR(bq=0.5)", "bq"), ("sRBP(gain=binary,maxrel=2)", "maxrel"),
 ])
 def test_bad_measure_names(name, match):
     with pytest.raises(MeasureError, match=match):
@@ -419,3 +420,136 @@ def test_with_values_shares_the_layout():
     assert other.rank.tolist() == [1, 2, 1] and jr.rel.tolist() == [1, 0, 2]
     with pytest.raises(InputError):
         jr.with_values(attributes=(("x", np.zeros(2)),))
+
+
+# ----------------------------------------------------------------------------- sRBP, sERR
+def test_srbp_serr_worked_example():
+    """s1: query 1 shows d3 (0), d1 (1); query 2 shows d2 (2), d1 again (no gain). The
+    batch's highest degree is 2 (gmax = 2)."""
+    e = evaluate_sessions(QRELS, RUN, ["sRBP(p=0.8,b=0.5)", "sRBP", "sERR", "sERR(bq=2)@1"])
+    # sRBP: bp = 0.4, reformulation factor (0.8 − 0.4)/(1 − 0.4) = 2/3;
+    # d1 at (m=1, k=2): 0.4; d2 at (m=2, k=1): 2/3
+    assert value(e, "sRBP(p=0.8,b=0.5)", "s1") == pytest.approx(0.2 * (0.4 * 1 + 2 / 3 * 2) / 2)
+    # default b = 0.8: bp = 0.64, factor 0.16/0.36
+    assert value(e, "sRBP", "s1") == pytest.approx(0.2 * (0.64 * 1 + 0.16 / 0.36 * 2) / 2)
+    assert value(e, "sRBP", "s2") == pytest.approx(0.2 * 1 / 2)
+    # sERR: R(d1) = (2 − 1)/4, R(d2) = (4 − 1)/4; de-duplicated list d3, d1, d2 (query 2)
+    assert value(e, "sERR", "s1") == pytest.approx(
+        0.25 / 2 + 0.75 * 0.75 / (3 * log(2 + 4 - 1, 4)))
+    # @1: d3 (query 1), d2 (query 2, rank 2)
+    assert value(e, "sERR(bq=2)@1", "s1") == pytest.approx(0.75 / (2 * log(2 + 2 - 1, 2)))
+
+
+def brute_srbp(lists, judged, gmax, *, p, b, k=None, depth=400):
+    """The user model walked state by state: examination probabilities of positions
+    (m, t) of unbounded lists (cut at ``depth``), query numbers 1..len(lists)."""
+    reach = 1.0  # probability of examining the first document of query m
+    seen, total = set(), 0.0
+    for docs in lists:
+        examine = reach
+        next_reach = 0.0
+        shown = docs if k is None else docs[:k]
+        for t in range(depth):
+            if t < len(shown):
+                doc = shown[t]
+                if doc not in seen:
+                    total += examine * max(judged.get(doc, 0), 0) / gmax
+                    seen.add(doc)
+            next_reach += examine * p * (1 - b)
+            examine *= p * b
+        if k is not None:
+            seen.update(docs[:k])
+        reach = next_reach
+    return (1 - p) * total
+
+
+def brute_serr(lists, judged, gmax, *, bq=4.0, k=None):
+    seen, r, out, unsatisfied = set(), 0, 0.0, 1.0
+    for q, docs in enumerate(lists, 1):
+        for doc in docs if k is None else docs[:k]:
+            if doc in seen:
+                continue
+            seen.add(doc)
+            r += 1
+            g = max(judged.get(doc, 0), 0)
+            stop = (2**g - 1) / 2**gmax
+            out += unsatisfied * stop / (r * log(q + bq - 1, bq))
+            unsatisfied *= 1 - stop
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_srbp_serr_match_brute_force(seed):
+    rng = np.random.default_rng(400 + seed)
+    qrels, run, shown = random_sessions(rng)
+    gmax = max(1, max(g for judged in qrels.values() for g in judged.values()))
+    names = ["sRBP", "sRBP(p=0.9,b=0.3)@3", "sRBP(p=0.5,b=0)", "sRBP(p=0.7,b=1)",
+             "sERR", "sERR(bq=2)@2"]
+    e = evaluate_sessions(qrels, run, names)
+    for sid, lists in shown.items():
+        judged = qrels[sid]
+        for name, kw in (("sRBP", dict(p=0.8, b=0.8)), ("sRBP(p=0.9,b=0.3)@3",
+                         dict(p=0.9, b=0.3, k=3)), ("sRBP(p=0.5,b=0)", dict(p=0.5, b=0.0)),
+                         ("sRBP(p=0.7,b=1)", dict(p=0.7, b=1.0))):
+            assert value(e, name, sid) == pytest.approx(
+                brute_srbp(lists, judged, gmax, **kw), rel=1e-9, abs=1e-15), (name, sid)
+        assert value(e, "sERR", sid) == pytest.approx(brute_serr(lists, judged, gmax))
+        assert value(e, "sERR(bq=2)@2", sid) == pytest.approx(
+            brute_serr(lists, judged, gmax, bq=2.0, k=2))
+
+
+def test_one_query_session_equals_catalogue_rbp_err():
+    rng = np.random.default_rng(8)
+    qrels, trec_lines, session_lines = {}, [], []
+    for t in range(20):
+        tid = str(100 + t)
+        qrels[tid] = {f"d{d}": int(rng.integers(0, 4)) for d in range(30)}
+        scores = rng.permutation(40)
+        ranked = sorted(range(40), key=lambda d: -scores[d])
+        for r, d in enumerate(ranked, 1):
+            trec_lines.append(f"{tid} Q0 d{d} {r} {scores[d]} sys")
+            session_lines.append(f"{tid} 1 d{d} {r} {scores[d]} sys")
+    trec = irscale.read_run(("\n".join(trec_lines) + "\n").encode())
+    session = ("\n".join(session_lines) + "\n").encode()
+    catalogue = irscale.evaluate(qrels, trec, ["RBP(p=0.8)", "RBP(p=0.4)", "ERR",
+                                               "ERR(prob=ntcir)", "ERR@10"])
+    mine = evaluate_sessions(qrels, session, ["sRBP(p=0.8,b=1)", "sRBP(p=0.8,b=0.5)",
+                                              "sERR", "sERR(prob=ntcir)", "sERR@10"])
+    np.testing.assert_allclose(mine.values["sRBP(p=0.8,b=1)"], catalogue.values["RBP(p=0.8)"],
+                               rtol=1e-12)
+    # b < 1 with one query: (1 − p)/(1 − bp) · RBP(p=bp)
+    np.testing.assert_allclose(mine.values["sRBP(p=0.8,b=0.5)"],
+                               0.2 / 0.6 * catalogue.values["RBP(p=0.4)"], rtol=1e-12)
+    for theirs, ours in (("ERR", "sERR"), ("ERR(prob=ntcir)", "sERR(prob=ntcir)"),
+                         ("ERR@10", "sERR@10")):
+        np.testing.assert_allclose(mine.values[ours], catalogue.values[theirs], rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_duplicates_never_increase_srbp_serr(seed):
+    """An earlier document shown again anywhere in a later query (the documents below it
+    moving down) never increases sRBP or sERR of the whole lists. (With @k it can push a
+    document out of a query's top k into a later query's, where sRBP may weigh it more:
+    the property is one of uncut lists.)"""
+    rng = np.random.default_rng(500 + seed)
+    qrels, _, shown = random_sessions(rng)
+
+    def as_run(sessions):
+        return ("\n".join(f"{sid} {q} {doc} {r} 0 sys" for sid, lists in sessions.items()
+                          for q, docs in enumerate(lists, 1)
+                          for r, doc in enumerate(docs, 1)) + "\n").encode()
+
+    names = ["sRBP", "sRBP(p=0.95,b=0.5)", "sERR", "sERR(bq=2,prob=ntcir)"]
+    base = evaluate_sessions(qrels, as_run(shown), names)
+    more = {}
+    for sid, lists in shown.items():
+        lists = [list(docs) for docs in lists]
+        if len(lists) > 1:
+            q = int(rng.integers(1, len(lists)))
+            doc = lists[0][int(rng.integers(len(lists[0])))]
+            if doc not in lists[q]:
+                lists[q].insert(int(rng.integers(len(lists[q]) + 1)), doc)
+        more[sid] = lists
+    after = evaluate_sessions(qrels, as_run(more), names)
+    for name in names:
+        assert (after.values[name] <= base.values[name] + 1e-12).all(), name

@@ -23,7 +23,7 @@ DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "session",
-        help="evaluate multi-query session runs (sDCG, nsDCG, session U-measure)",
+        help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, session U-measure)",
         description="Evaluate session runs ('session query_no docno rank score runid' "
         "lines; the rank column orders each query's list) against TREC qrels. A session "
         "is judged with the qrels of the topic of the same id (or of --topics). Output as "
@@ -35,7 +35,8 @@ def add_parser(subparsers) -> None:
                         help="session run file(s): session query_no docno rank score runid")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
-                        "'nsDCG(norm=jarvelin)@10', 'U(L=132000)' ... (default: "
+                        "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
+                        "'U(L=132000)' ... (default: "
                         f"{','.join(DEFAULT_MEASURES)})")
     parser.add_argument("-q", "--per-query", action="store_true",
                         help="also print the value of every session")

@@ -41,8 +41,34 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
   (g)–(h)) or in rank order (``click_order="rank"``: each list read down to its lowest
   click, Fig. 8 (e)–(f)).
 
+* ``sRBP(p=0.8,b=0.8,gain=linear)@k`` — session RBP, the user model of Lipani, Carterette
+  & Yilmaz (SIGIR 2019) as stated here: the user examines the first document of query 1;
+  after examining a document they stop with probability 1 − p, and otherwise (p) go on —
+  down the same list with probability b, or to the first document of the next query's
+  list (reformulating) with probability 1 − b. Each list is taken as unbounded (as RBP
+  takes a ranking). The probability of examining the document at position k of the list
+  of query m is then ((p − bp)/(1 − bp))^(m−1) · (bp)^(k−1), and::
+
+      sRBP = (1 − p) Σ_(m,k) ((p − bp)/(1 − bp))^(m−1) · (bp)^(k−1) · g(m,k) / gmax
+
+  (the weights sum to 1 over unbounded lists). m is the query number as given, k the
+  position in that query's list (first k documents of each with @k); a document shown
+  again in a later query is examined but gains nothing (0 gain at its position). With
+  b = 1 and one query it is the catalogue's ``RBP(p)``; a one-query session with b < 1
+  gives (1 − p)/(1 − bp) · RBP(p=bp).
+* ``sERR(bq=4,prob=exp,gain=linear)@k`` — session ERR: the catalogue's cascade model
+  (Chapelle et al. 2009, seed 001 eq. 15) over the concatenated de-duplicated list (the
+  view of ``sDCG``), the utility of stopping, satisfied, at rank r reached in query
+  qnum(r) being 1/(r · log_bq(qnum(r) + bq − 1)) (eq. 35's query discount)::
+
+      sERR = Σ_r dsat(r − 1) · R_r / (r · log_bq(qnum(r) + bq − 1))
+
+  with R_r the satisfaction probability of the catalogue's ERR (``prob=exp``:
+  (2^g − 1)/2^gmax; ``ntcir``: g/(gmax + 1)).
+
 A one-query session's ``sDCG`` equals the catalogue's ``DCG`` (gain linear, discount
-log2) of the same ranked list, and its ``nsDCG@k`` the catalogue's ``nDCG@k``.
+log2) of the same ranked list, its ``nsDCG@k`` the catalogue's ``nDCG@k``, its ``sERR``
+the catalogue's ``ERR``, and its ``sRBP(b=1)`` the catalogue's ``RBP``.
 """
 
 from __future__ import annotations
@@ -64,6 +90,7 @@ from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.qrels_index import QrelsIndex
 from ..core.segments import ranges, segment_cumsum, segment_scan
+from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.labels import read_labels
@@ -78,8 +105,19 @@ from ..io.sessions import (
 )
 from ..io.table import Column
 from ..measures.base import EvalContext, get_family, safe_divide
-from ..measures.gain_discount import Discount, GainMap, element_gains, gain_keyword, ideal_rankings
+from ..measures.cascade import PROB, satisfaction, unsatisfied_before
+from ..measures.gain_discount import (
+    MAXREL,
+    MAXREL_CHECK,
+    Discount,
+    GainMap,
+    element_gains,
+    gain_keyword,
+    ideal_rankings,
+    max_gain,
+)
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
+from ..measures.rbp import PERSISTENCE
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 
@@ -87,7 +125,7 @@ from ..measures.umeasure import u_measure
 _CHUNK_ROWS = 1 << 20
 
 #: Session measure families.
-SESSION_MEASURES = ("sDCG", "nsDCG", "U")
+SESSION_MEASURES = ("sDCG", "nsDCG", "sRBP", "sERR", "U")
 ClickOrder = Literal["time", "rank"]
 #: The session views (:func:`session_view`, or the cut alone).
 ViewKind = Literal["remove", "no-gain", "cut"]
@@ -101,6 +139,13 @@ _PARAMS: dict[str, Keywords] = {
                       norm=Keyword(choice("single", "jarvelin"), "single",
                                    "ideal: the lecture's single ideal list, or Järvelin et "
                                    "al.'s m ideal lists")),
+    "sRBP": Keywords(p=PERSISTENCE,
+                     b=Keyword(number(low=0.0, high=1.0), 0.8,
+                               "probability b of going down the same list rather than "
+                               "reformulating, when the user goes on"),
+                     gain=gain_keyword("linear"), maxrel=MAXREL).checked(MAXREL_CHECK),
+    "sERR": Keywords(bq=_BQ, prob=PROB, gain=gain_keyword("linear"),
+                     maxrel=MAXREL).checked(MAXREL_CHECK),
 }
 _NAME = re.compile(r"(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>.*))?\Z")
 _LOG2 = Discount("log2")
@@ -494,6 +539,34 @@ def ideal_sdcg(cut: JudgedRankings, gain: GainMap, bq: float, cutoff: int | None
     return np.bincount(owner, weights=terms, minlength=cut.n_rankings)
 
 
+# ----------------------------------------------------------------------------- sRBP, sERR
+def srbp_values(view: JudgedRankings, params: Params) -> np.ndarray:
+    """sRBP (module documentation) of every ranking of a ``no-gain`` session view."""
+    p, b, gain, maxrel = params["p"], params["b"], params["gain"], params["maxrel"]
+    gmax = max_gain(view, gain, maxrel, "sRBP")
+    if gmax <= 0:
+        return np.zeros(view.n_rankings)
+    scoring = relevant_documents(view)
+    index = scoring.index
+    qnum = view.attribute("qnum")[index]
+    k = _query_positions(view.attribute("qnum"), view.offsets)[index]
+    weights = np.power((p - b * p) / (1.0 - b * p), qnum - 1.0) * np.power(b * p, k - 1.0)
+    terms = element_gains(view, gain, maxrel, "sRBP", index) * weights
+    total = np.bincount(view.segment[index], weights=terms, minlength=view.n_rankings)
+    return (1.0 - p) * total / gmax
+
+
+def serr_values(view: JudgedRankings, params: Params) -> np.ndarray:
+    """sERR (module documentation) of every ranking of a ``remove`` session view."""
+    subset = relevant_documents(view)
+    stop = satisfaction(view, params["prob"], params["gain"], params["maxrel"], "sERR",
+                        subset.index)
+    before = unsatisfied_before(subset, stop)
+    discount = query_discount(view.attribute("qnum")[subset.index], params["bq"])
+    discount *= subset.rank
+    return subset.total(before * stop / discount)
+
+
 # ----------------------------------------------------------------------------- U
 def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params, *,
             order: ClickOrder = "time", click_gain: float | None = None,
@@ -737,6 +810,8 @@ def _reads(request: SessionRequest, clicks: bool) -> list[tuple[int | None, View
     """The session views a request is computed from (U from clicks reads none)."""
     if request.family == "U":
         return [] if clicks else [(request.cutoff, "no-gain")]
+    if request.family == "sRBP":
+        return [(request.cutoff, "no-gain")]
     reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
     return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
 
@@ -759,6 +834,10 @@ def _compute(jr: JudgedRankings, request: SessionRequest, views: _Views,
             out[mine] = click_u(jr, k, log, params, order=click_order,
                                 click_gain=click_gain, unjudged=jr.unjudged_topics[k])
         return out
+    if request.family == "sRBP":
+        return srbp_values(views.get(request.cutoff, "no-gain"), params)
+    if request.family == "sERR":
+        return serr_values(views.get(request.cutoff, "remove"), params)
     sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"])
     if request.family == "sDCG":
         return sdcg
