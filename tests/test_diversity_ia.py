@@ -341,3 +341,33 @@ def test_documented_example_prints_what_the_page_shows():
         warnings.simplefilter("ignore")
         exec(compile(code, "docs/diversity.md", "exec"), {})
     assert out.getvalue().splitlines() == shown
+
+
+def test_cli_labels(tmp_path, capsys):
+    """``irscale eval --labels doclen=FILE`` feeds D-U / U-IA: the hand example above
+    (2 − 220/L and 2 − 170/L), printed with six decimals."""
+    from irscale.cli.main import main
+
+    (tmp_path / "q").write_text("".join(f"{t} {s} {d} {j}\n" for t, s, d, j in HAND_QRELS))
+    (tmp_path / "r").write_text("".join(f"{t} Q0 {d} {k} {s} sys\n"
+                                        for t, d, k, s in HAND_RUN))
+    (tmp_path / "len").write_text("".join(f"* 0 {d} {n}\n" for d, n in LENGTHS.items()))
+    assert main(["eval", "-m", "D-U(snippet=10) U-IA(snippet=10)", "--format", "csv",
+                 "--labels", f"doclen={tmp_path / 'len'}", str(tmp_path / "q"),
+                 str(tmp_path / "r")]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    got = {(m, t): v for _, t, m, v in rows}
+    assert got[("D-U(snippet=10)", "1")] == f"{2 - 220 / L:.6f}"
+    assert got[("U-IA(snippet=10)", "1")] == f"{2 - 170 / L:.6f}"
+
+
+def test_label_sets_through_evaluate_and_refused_when_unread():
+    import irscale
+    from irscale.errors import ParameterError
+
+    q, r = as_inputs(HAND_QRELS, HAND_RUN)
+    ev = irscale.evaluate(q, r, ["D-U(snippet=10)"], labels={"doclen": {"*": LENGTHS}})
+    assert ev.values["D-U(snippet=10)"][0] == pytest.approx(2 - 220 / L, abs=1e-15)
+    for names in (["alpha-nDCG@5"], ["IA(AP)"], ["D-U(lengths=len)"]):
+        with pytest.raises(ParameterError, match="'doclen' is read by no measure"):
+            irscale.evaluate(q, r, names, labels={"doclen": {"*": LENGTHS}})

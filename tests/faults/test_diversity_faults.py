@@ -25,6 +25,9 @@ def with_line(number: int, new: str) -> bytes:
 
 FILES = {"div.qrels": text(QRELS)}
 PROBS = b"1 1 0.5\n1 2 0.25\n1 3 0.25\n"
+#: Document lengths (characters) for D-U / U-IA: every document of the runs, topic *.
+LENS = text([f"* 0 {d} {100 * (k + 1)}" for k, d in enumerate(
+    sorted({line.split()[2] for which in "abc" for line in run_lines(which)}))])
 
 
 def ntcir(measures: str, *extra: str) -> list[str]:
@@ -125,6 +128,76 @@ CASES = [
         files=FILES),
     err("diversity-gain-list-too-short", ntcir("D-nDCG(gain=1)@10"), "gain",
         files=FILES),
+    # ---- IA(<measure>), D-U, U-IA names (issue 12 §3-4)
+    ok("diversity-ia-measures", ntcir("IA(nDCG@10) IA(AP) D-U U-IA(F=0.3)", "--labels",
+                                      "doclen=len.txt"),
+       output_contains("IA(nDCG@10)", "D-U", "U-IA(F=0.3)"), files={**FILES, "len.txt": LENS}),
+    err("diversity-ia-unknown-inner", ntcir("IA(nDGC@10)"), "IA(nDGC@10)", "nDGC",
+        files=FILES),
+    err("diversity-ia-num-q", ntcir("IA(num_q)"), "IA(num_q)", "count", files=FILES),
+    err("diversity-ia-gm-map", ntcir("IA(gm_map)"), "geometric mean", files=FILES),
+    err("diversity-ia-empty", ntcir("IA()"), "IA(<measure>)", files=FILES),
+    err("diversity-ia-blank", ntcir("IA( )"), "IA(", files=FILES),  # -m splits at blanks
+    err("diversity-ia-two-columns", ntcir("IA(P.5,10)"), "one measure", files=FILES),
+    err("diversity-ia-bad-inner-parameter", ntcir("IA(RBP(p=2))"), "IA(RBP(p=2))", "p",
+        files=FILES),
+    err("diversity-ia-bad-inner-cutoff", ntcir("IA(nDCG@x)"), "nDCG", files=FILES),
+    err("diversity-ia-nested-diversity", ntcir("IA(alpha-nDCG@10)"), "alpha-nDCG",
+        files=FILES),
+    err("diversity-du-unknown-parameter", ntcir("D-U(X=1)"), "D-U", "X", files=FILES),
+    err("diversity-du-bad-parameter", ntcir("U-IA(F=2)"), "U-IA", "F", files=FILES),
+    err("diversity-du-without-lengths", ntcir("D-U"), "doclen", files=FILES),
+    err("diversity-ia-probs-bad", ntcir("IA(AP)", "--intent-probs", "p.txt"), "p.txt",
+        "sum to 0.9", files={**FILES, "p.txt": b"1 1 0.3\n1 2 0.3\n1 3 0.3\n"}),
+    # ---- label sets (--labels NAME=FILE) for the measures that read them
+    ok("diversity-labels-named-set", ntcir("D-U(lengths=len)", "--labels", "len=len.txt"),
+       output_contains("D-U(lengths=len)"), files={**FILES, "len.txt": LENS}),
+    err("diversity-labels-not-read", [*BASE, "--labels", "doclen=len.txt"], "doclen",
+        "read by no measure", files={**FILES, "len.txt": LENS}),
+    err("diversity-labels-not-read-by-ia", ntcir("IA(AP)", "--labels", "doclen=len.txt"),
+        "doclen", "read by no measure", files={**FILES, "len.txt": LENS}),
+    err("diversity-labels-other-name", ntcir("D-U", "--labels", "len=len.txt"), "len",
+        files={**FILES, "len.txt": LENS}),
+    err("diversity-labels-missing-file", ntcir("D-U", "--labels", "doclen=none.txt"),
+        "none.txt", files=FILES),
+    err("diversity-labels-malformed", ntcir("D-U", "--labels", "doclen=len.txt"), "len.txt",
+        "line 2", files={**FILES, "len.txt": b"* 0 d1 100\n* 0 d2\n"}),
+    err("diversity-labels-no-name", ntcir("D-U", "--labels", "len.txt"), "NAME=FILE",
+        files={**FILES, "len.txt": LENS}),
+    # ---- ndeval -baseline B -riskAlpha A
+    ok("diversity-risk", [*BASE, "--baseline", "b.run", "--risk-alpha", "1"],
+       output_contains("(rel to. ", ", rs=1+a, a=1),amean,"), files=FILES),
+    ok("diversity-risk-default-alpha", [*BASE, "--baseline", "b.run"],
+       output_contains(", rs=1+a, a=0),"), files=FILES),
+    ok("diversity-risk-alpha-as-typed", [*BASE, "--baseline", "b.run", "--risk-alpha",
+                                         "2.50", "-c"],
+       output_contains(", rs=1+a, a=2.50),"), files=FILES),
+    err("diversity-risk-baseline-missing", [*BASE, "--baseline", "none.run"], "none.run",
+        files=FILES),
+    err("diversity-risk-baseline-malformed", [*BASE, "--baseline", "bad.run"], "bad.run",
+        "line 2", files={**FILES, "bad.run": b"1 Q0 d1 1 2 x\n1 Q0 d2\n"}),
+    err("diversity-risk-baseline-empty", [*BASE, "--baseline", "empty.run"], "empty.run",
+        files={**FILES, "empty.run": b""}),
+    err("diversity-risk-baseline-duplicate-rank", [*BASE, "--baseline", "dup.run"],
+        "dup.run", "duplicate rank",
+        files={**FILES, "dup.run": b"1 Q0 d1 1 2 x\n1 Q0 d2 1 1 x\n"}),
+    err("diversity-risk-alpha-negative", [*BASE, "--baseline", "b.run", "--risk-alpha",
+                                          "-1"], "--risk-alpha", files=FILES),
+    err("diversity-risk-alpha-nan", [*BASE, "--baseline", "b.run", "--risk-alpha", "nan"],
+        "--risk-alpha", files=FILES),
+    err("diversity-risk-alpha-inf", [*BASE, "--baseline", "b.run", "--risk-alpha", "inf"],
+        "--risk-alpha", files=FILES),
+    err("diversity-risk-alpha-text", [*BASE, "--baseline", "b.run", "--risk-alpha", "1x"],
+        "--risk-alpha", "1x", files=FILES),
+    err("diversity-risk-alpha-without-baseline", [*BASE, "--risk-alpha", "1"], "--baseline",
+        files=FILES),
+    err("diversity-risk-baseline-other-format", ntcir("alpha-nDCG@10", "--baseline",
+                                                      "b.run"), "--format ndeval",
+        files=FILES),
+    err("diversity-risk-with-test", [*BASE, "--baseline", "b.run", "--test", "t"], "--test",
+        files=FILES),
+    err("risk-alpha-without-diversity", ["eval", "-m", "map", "--risk-alpha", "1",
+                                         "qrels.txt", "a.run"], "--risk-alpha"),
 ]
 
 

@@ -86,13 +86,19 @@ def add_parser(subparsers) -> None:
     table = parser.add_argument_group("latex table (--format latex)")
     table.add_argument("--baseline", default=None, metavar="RUN",
                        help="mark values significantly better (up arrow) or worse (down "
-                       "arrow) than this run's (default: no marks)")
+                       "arrow) than this run's (default: no marks); with --format ndeval, "
+                       "a baseline run FILE for ndeval's risk-sensitive output (ndeval "
+                       "-baseline)")
     table.add_argument("--test", default=None, choices=TABLE_TESTS,
                        help="paired test against the baseline (default t)")
     table.add_argument("--correction", default=None, choices=CORRECTIONS,
                        help="correction over every comparison of the table (default holm)")
     table.add_argument("--alpha", type=float, default=None,
                        help="significance level (default 0.05)")
+    parser.add_argument("--risk-alpha", default=None, metavar="A",
+                        help="diversity, --format ndeval --baseline FILE: risk sensitivity "
+                        "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
+                        "default 0)")
     add_run_options(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -109,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
         if value is not None:
             raise ParameterError(f"{option} applies to diversity measures only (I-rec@10, "
                                  "D#-nDCG@10, P+Q ...)")
+    if args.risk_alpha is not None:
+        raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
+                             "(diversity measures, --format ndeval --baseline FILE); for "
+                             "URisk/TRisk of any measure see irscale compare --baseline "
+                             "--risk-alpha")
     _check_latex_options(args)
     labels = _label_files(args.labels)
     evaluation = evaluate(

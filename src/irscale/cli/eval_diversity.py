@@ -9,7 +9,11 @@ qrels ``topic subtopic docno judgment`` when every requested measure is a divers
 ``measure<TAB>topic<TAB>value`` lines (``-q`` for topics, ``all`` for the mean) and ``csv``
 a ``run,topic,measure,value`` table. ``-c`` is ndeval's ``-c`` and ``-M`` its ``-M``.
 NTCIREVAL's family (``-m "I-rec@10 D#-nDCG@10 P+Q#@10"``) reads ``--intent-probs FILE``
-(``topic subtopic probability``) and ``--intent-types FILE`` (``topic subtopic inf|nav``).
+(``topic subtopic probability``) and ``--intent-types FILE`` (``topic subtopic inf|nav``);
+D-U, U-IA and ``IA(<measure>)`` read ``--labels NAME=FILE`` (document lengths, ``doclen``).
+
+    irscale eval -m ndeval --format ndeval --baseline B.run --risk-alpha A QRELS RUN
+                                               # = ndeval -baseline B.run -riskAlpha A
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ def wants_diversity(args: argparse.Namespace) -> bool:
 
 def run_diversity(args: argparse.Namespace) -> int:
     from ..measures.diversity.evaluate import c_format, evaluate_diversity
+    from .eval import _label_files
     from .outputs import open_output
     from .runargs import named_runs
 
@@ -59,7 +64,7 @@ def run_diversity(args: argparse.Namespace) -> int:
     ignored = [opt for opt, value, default in (
         ("-l", args.level_for_rel, 1), ("-J", args.judged_only, False),
         ("-N", args.num_docs_in_coll, 0), ("--compat", args.compat, 9),
-        ("--ties", args.ties, "trec_eval"), ("--labels", args.labels, []))
+        ("--ties", args.ties, "trec_eval"))
         if value != default]
     if ignored:
         raise ParameterError(f"{ignored[0]} does not apply to diversity measures (ndeval "
@@ -68,12 +73,20 @@ def run_diversity(args: argparse.Namespace) -> int:
     if args.no_summary and args.fmt == "ndeval":
         raise ParameterError("-n does not apply to --format ndeval (ndeval always prints "
                              "its amean row)")
+    _check_risk_options(args)
+    options = dict(complete=args.complete, max_docs=args.max_retrieved,
+                   intent_probabilities=args.intent_probs, intent_types=args.intent_types,
+                   label_sets=_label_files(args.labels))
+    measures = args.measures or ["ndeval"]
     evaluation = evaluate_diversity(
-        args.qrels, named_runs(args.runs, args.names, keep_rank=True),
-        args.measures or ["ndeval"], complete=args.complete, max_docs=args.max_retrieved,
-        intent_probabilities=args.intent_probs, intent_types=args.intent_types)
+        args.qrels, named_runs(args.runs, args.names, keep_rank=True), measures, **options)
     if args.fmt == "ndeval":
-        text = evaluation.to_ndeval()
+        baseline = None
+        if args.baseline is not None:  # ndeval -baseline FILE: same measures and options
+            baseline = evaluate_diversity(args.qrels, named_runs([args.baseline], "runid",
+                                                                 keep_rank=True),
+                                          measures, **options)
+        text = evaluation.to_ndeval(baseline, args.risk_alpha or "0")
     else:
         lines = []
         means = evaluation.means()
@@ -100,6 +113,28 @@ def run_diversity(args: argparse.Namespace) -> int:
     with open_output(args) as stream:
         stream.write(text.encode())
     return 0
+
+
+def _check_risk_options(args: argparse.Namespace) -> None:
+    """ndeval's risk-sensitive output: ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
+    ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
+    not apply."""
+    from ..measures.diversity.evaluate import check_risk_alpha
+
+    table = [name for name, value in (("--test", args.test), ("--correction", args.correction),
+                                      ("--alpha", args.alpha)) if value is not None]
+    if table:
+        raise ParameterError(f"{table[0]} applies to the latex table (--format latex), not "
+                             "to diversity measures")
+    if args.baseline is not None and args.fmt != "ndeval":
+        raise ParameterError("--baseline with diversity measures is ndeval's -baseline: it "
+                             "needs --format ndeval (URisk/TRisk of any format: irscale "
+                             "compare --baseline --risk-alpha)")
+    if args.risk_alpha is not None:
+        if args.baseline is None:
+            raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline "
+                                 "must still be specified')")
+        check_risk_alpha(args.risk_alpha, "--risk-alpha")
 
 
 def _four(value: float) -> str:

@@ -32,30 +32,19 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
+from ..measures.diversity.evaluate import check_risk_alpha, risk_based
 from .effects import sample_sd
 from .validation import tie_tolerance
-
-
-def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
-    """``risk_alpha`` as a finite float ≥ 0 (the weight of a loss is 1 + α)."""
-    if isinstance(risk_alpha, (bool, np.bool_)):
-        raise ParameterError(f"{name} must be a number ≥ 0, got {risk_alpha!r}")
-    try:
-        value = float(risk_alpha)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number ≥ 0, got {risk_alpha!r}") from None
-    if not (np.isfinite(value) and value >= 0.0):
-        raise ParameterError(f"{name} must be a finite number ≥ 0, got {risk_alpha!r}")
-    return value
 
 
 def risk_weighted_differences(run: np.ndarray, baseline: np.ndarray,
                               risk_alpha: float) -> np.ndarray:
     """``z = δ`` where ``δ = run − baseline ≥ 0``, else ``(1 + α)·δ`` (elementwise;
-    differences within the tie tolerance are 0)."""
+    differences within the tie tolerance are 0): ndeval's ``RiskBased``
+    (:func:`irscale.measures.diversity.evaluate.risk_based`) of the rounded differences."""
     delta = np.asarray(run, dtype=np.float64) - np.asarray(baseline, dtype=np.float64)
     delta = np.where(np.abs(delta) <= tie_tolerance(run, baseline), 0.0, delta)
-    return np.where(delta >= 0, delta, (1.0 + risk_alpha) * delta)
+    return risk_based(delta, np.zeros_like(delta), risk_alpha)
 
 
 def _systems(matrix: ScoreMatrix, baseline: str) -> tuple[int, list[int]]:

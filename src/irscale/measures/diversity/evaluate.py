@@ -122,22 +122,106 @@ class DiversityEvaluation:
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=wanted, allow_missing=allow_missing)
 
-    def to_ndeval(self) -> str:
+    def to_ndeval(self, baseline: DiversityEvaluation | None = None,
+                  risk_alpha: float | str = 0.0) -> str:
         """The text ndeval prints: ``runid,topic,<measures>`` CSV, one row per run topic and
-        an ``amean`` row per run, values with six decimals (``-nan`` as C prints it)."""
+        an ``amean`` row per run, values with six decimals (``-nan`` as C prints it).
+
+        With ``baseline`` (the evaluation of one baseline run, same measures and options),
+        what ``ndeval -baseline B -riskAlpha A`` prints (ndeval 4.5's ``outputMeasures``):
+        every value is :func:`risk_based` (run, baseline, A); the run's and the baseline's
+        topics are walked together in topic order, a topic one of them lacks counting 0
+        for it; a baseline topic the run lacks is printed only with ``complete`` (``-c``);
+        the mean divides by the number of printed rows when that is larger than the usual
+        count; the run label reads ``runid (rel to. BASELINE, rs=1+a, a=A)`` with A as
+        given (a string is printed as typed, as ndeval prints its argument; a number with
+        ``%g``).
+
+        >>> from irscale.io.diversity import read_diversity_qrels
+        >>> from irscale.io.trec import read_run
+        >>> q = read_diversity_qrels(b"1 1 d1 1\\n1 2 d2 1\\n2 1 d3 1\\n")
+        >>> run = read_run(b"1 Q0 d1 1 2 new\\n1 Q0 d9 2 1 new\\n", keep_rank=True)
+        >>> base = read_run(b"1 Q0 d2 1 2 bm25\\n1 Q0 d1 2 1 bm25\\n2 Q0 d3 1 1 bm25\\n",
+        ...                 keep_rank=True)
+        >>> new, old = (evaluate_diversity(q, r, "strec@2") for r in (run, base))
+        >>> print(new.to_ndeval(old, "1"), end="")
+        runid,topic,strec@2
+        new (rel to. bm25, rs=1+a, a=1),1,-1.000000
+        new (rel to. bm25, rs=1+a, a=1),amean,-1.000000
+        """
+        text = risk_alpha if isinstance(risk_alpha, str) else f"{risk_alpha:g}"
+        alpha = check_risk_alpha(risk_alpha)
+        if baseline is not None and (len(baseline.runs) != 1
+                                     or baseline.labels != self.labels):
+            raise ParameterError("the baseline is the evaluation of one run with the same "
+                                 f"measures ({', '.join(self.labels)})")
         lines = []
         means = self.means()
         for k, run in enumerate(self.runs):
             lines.append(",".join(["runid", "topic", *self.labels]))
             rows = np.flatnonzero(self.ranking_run == k)
             runid = self.runids[k]
-            columns = [self.values[label] for label in self.labels]
-            for row in rows.tolist():
-                lines.append(",".join([runid, self.ranking_topic[row],
-                                       *(c_format(c[row]) for c in columns)]))
-            lines.append(",".join([runid, "amean",
-                                   *(c_format(means[run][label]) for label in self.labels)]))
+            if baseline is None:
+                topics = [self.ranking_topic[row] for row in rows.tolist()]
+                columns = [self.values[label][rows] for label in self.labels]
+                mean = [means[run][label] for label in self.labels]
+            else:
+                runid = f"{runid} (rel to. {baseline.runids[0]}, rs=1+a, a={text})"
+                topics, columns = self._relative_to(rows, baseline, alpha)
+                judged = int(self.judged[rows].sum())
+                count = max(self.n_qrels_topics if self.complete else judged, len(topics))
+                mean = [_mean(column, count) for column in columns]
+            for i, topic in enumerate(topics):
+                lines.append(",".join([runid, topic, *(c_format(c[i]) for c in columns)]))
+            lines.append(",".join([runid, "amean", *(c_format(m) for m in mean)]))
         return "\n".join(lines) + "\n"
+
+    def _relative_to(self, rows: np.ndarray, baseline: DiversityEvaluation, alpha: float
+                     ) -> tuple[list[str], list[np.ndarray]]:
+        """ndeval's walk of a run's rankings ``rows`` and the baseline's: the printed topics
+        and, per measure, the risk-based values (see :meth:`to_ndeval`)."""
+        mine = {self.ranking_topic[row]: row for row in rows.tolist()}
+        theirs = {topic: row for row, topic in enumerate(baseline.ranking_topic)}
+        topics = sorted(set(mine) | (set(theirs) if self.complete else set()),
+                        key=id_sort_key)
+        run_row = np.array([mine.get(t, -1) for t in topics], dtype=np.int64)
+        base_row = np.array([theirs.get(t, -1) for t in topics], dtype=np.int64)
+        columns = []
+        for label in self.labels:
+            r = np.where(run_row >= 0, self.values[label][np.maximum(run_row, 0)], 0.0)
+            b = np.where(base_row >= 0, baseline.values[label][np.maximum(base_row, 0)], 0.0)
+            columns.append(risk_based(r, b, alpha))
+        return topics, columns
+
+
+def risk_based(run: np.ndarray, baseline: np.ndarray, alpha: float) -> np.ndarray:
+    """ndeval.c's ``RiskBased(r, b, a)`` elementwise: ``r − b`` when ``r ≥ b``, else
+    ``(1 + a)·(r − b)`` (Wang, Bennett & Collins-Thompson, SIGIR 2012; TREC Web 2013–14's
+    risk-sensitive per-topic value). A NaN stays itself with its sign, as C's arithmetic
+    keeps it: ``r``'s when ``r`` is NaN, else ``b``'s.
+
+    >>> risk_based(np.array([0.5, 0.25]), np.array([0.25, 0.5]), 1.0).tolist()
+    [0.25, -0.5]
+    """
+    r = np.asarray(run, dtype=np.float64)
+    b = np.asarray(baseline, dtype=np.float64)
+    delta = r - b
+    out = np.where(r >= b, delta, (1.0 + alpha) * delta)
+    return np.where(np.isnan(r), r, np.where(np.isnan(b), b, out))
+
+
+def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
+    """``risk_alpha`` (a number, or its text as typed) as a finite float ≥ 0: the weight
+    of a loss against the baseline is 1 + α (ndeval's ``-riskAlpha``; irscale refuses the
+    negative, NaN and infinite values ndeval's ``sscanf`` would take)."""
+    try:
+        value = math.nan if isinstance(risk_alpha, (bool, np.bool_)) else \
+            float(risk_alpha)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0.0):
+        raise ParameterError(f"{name} must be a finite number ≥ 0, got {risk_alpha!r}")
+    return value
 
 
 def c_format(value: float) -> str:
@@ -240,6 +324,7 @@ def evaluate_diversity(
     from ...io.labels import read_labels
     from .intent_aware import judge_intents
 
+    _check_label_sets(label_sets or {}, requests)
     judge = judge_intents(  # called only by measures that read per-intent rankings
         qrels_obj, run_list, run_of, traditional=bool(traditional), max_docs=max_docs,
         labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
@@ -270,6 +355,32 @@ def _per_intent(ctx: DiversityContext, name: str) -> np.ndarray:
     from .umeasures import compute_umeasure, is_umeasure_name
 
     return compute_umeasure(ctx, name) if is_umeasure_name(name) else intent_aware(ctx, name)
+
+
+def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityRequest]
+                      ) -> None:
+    """Label sets are read by the catalogue measures computed per intent (``IA(<measure>)``,
+    ``D-U`` and ``U-IA``: ``U``'s ``lengths=``, ``doclen`` by default); one that no
+    requested measure names is a :class:`ParameterError`."""
+    from dataclasses import replace
+
+    from ...core.labels import unused_label_sets
+    from ..base import get_family
+    from .intent_aware import inner_request
+    from .umeasures import is_umeasure_name, u_request
+
+    if not label_sets:
+        return
+    inner = [(u_request if is_umeasure_name(r.label) else inner_request)(r.label)
+             for r in requests if r.family == "IA"]
+    inner = [r if r.params is not None else replace(r, params=get_family(r.family).params
+                                                     .default) for r in inner]
+    unused = unused_label_sets(label_sets, inner)
+    if unused:
+        raise ParameterError(
+            f"label set {unused[0]!r} is read by no measure requested: diversity measures "
+            "read label sets only through D-U and U-IA (document lengths, "
+            "lengths=doclen by default) and IA(<measure>) of a measure that reads one")
 
 
 def _read(source: Any, reader: Any) -> Any:

@@ -83,7 +83,10 @@ def inner_request(name: str) -> MeasureRequest:
     inner = text[3:-1].strip() if is_intent_aware_name(text) else ""
     if not inner:
         raise MeasureError(f"{text!r}: write IA(<measure>), e.g. IA(nDCG@10)")
-    requests = parse_measures(inner)
+    try:
+        requests = parse_measures(inner)
+    except MeasureError as error:
+        raise MeasureError(f"{text}: {error}") from None
     if len(requests) != 1:
         raise MeasureError(f"{text}: IA(...) takes one measure, {inner!r} names "
                            f"{len(requests)}")
