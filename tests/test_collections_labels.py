@@ -1,0 +1,181 @@
+"""Crowd-label aggregation (issue 13 §3): crowd-kit as the oracle of MV, WMV (Wawa) and
+Dawid–Skene where it is installed, an independent loop-by-loop Dawid–Skene from the paper
+otherwise, recovery of planted labels, the tie rule, and the reader's errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irscale.collections.labels import aggregate_labels, read_crowd_labels
+from irscale.errors import DuplicateError, InputError, ParameterError
+
+
+def planted(n_items=240, n_workers=25, k=3, per=5, seed=1, low=0.3, high=0.95):
+    """Labels of workers with planted accuracies (a wrong answer is uniform over classes)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    accuracy = rng.uniform(low, high, n_workers)
+    rows = []
+    for i in range(n_items):
+        for w in rng.choice(n_workers, per, replace=False):
+            label = truth[i] if rng.random() < accuracy[w] else rng.integers(0, k)
+            rows.append((str(i // 40), f"d{i}", f"w{w}", int(label)))
+    frame = pd.DataFrame(rows, columns=["topic", "docno", "worker", "label"])
+    return frame, truth, accuracy
+
+
+def crowdkit_input(frame):
+    return frame.assign(task=frame.topic + "/" + frame.docno)[["task", "worker", "label"]]
+
+
+def mine(agg):
+    p = agg.probabilities.copy()
+    p.index = [f"{t}/{d}" for t, d in p.index]
+    return p
+
+
+def naive_dawid_skene(frame, n_iter=100, tol=1e-5, eps=1e-10):
+    """Dawid & Skene (1979) written label by label with dicts: MV initialisation, M-step
+    (priors = mean posterior; confusion rows from the posteriors of the answered items,
+    observed cells clipped at eps), E-step (product of the answered cells times the prior),
+    stopped when the evidence lower bound per label grows by less than tol."""
+    classes = sorted(frame.label.unique())
+    items = sorted(set(zip(frame.topic, frame.docno, strict=True)))
+    rows = list(zip(zip(frame.topic, frame.docno, strict=True), frame.worker, frame.label,
+                    strict=True))
+    post = {i: np.zeros(len(classes)) for i in items}
+    for i, _, label in rows:
+        post[i][classes.index(label)] += 1
+    post = {i: p / p.sum() for i, p in post.items()}
+
+    def m_step(post):
+        prior = np.mean([post[i] for i in items], axis=0)
+        err: dict = {}
+        for i, w, label in rows:
+            err.setdefault(w, {}).setdefault(label, np.zeros(len(classes)))
+            err[w][label] = err[w][label] + post[i]
+        for w in err:
+            for label in err[w]:
+                err[w][label] = np.maximum(err[w][label], eps)
+            total = sum(err[w].values())
+            for label in err[w]:
+                err[w][label] = err[w][label] / total
+        return prior, err
+
+    prior, err = m_step(post)
+    loss = -np.inf
+    for _ in range(n_iter):
+        prior = np.maximum(prior, eps)
+        like = {i: np.log(prior).copy() for i in items}
+        for i, w, label in rows:
+            like[i] = like[i] + np.log(err[w][label])
+        post = {}
+        for i in items:
+            e = np.exp(like[i] - like[i].max())
+            post[i] = e / e.sum()
+        prior, err = m_step(post)
+        joint = sum((post[i] * (np.log(err[w][label]) + np.log(np.maximum(prior, eps)))).sum()
+                    for i, w, label in rows)
+        entropy = -sum((np.maximum(post[i], eps) * np.log(np.maximum(post[i], eps))).sum()
+                       for i in items)
+        new = (joint + entropy) / len(rows)
+        if new - loss < tol:
+            break
+        loss = new
+    return items, classes, np.array([post[i] for i in items])
+
+
+def test_dawid_skene_matches_the_paper_written_out():
+    frame, _, _ = planted(n_items=120, n_workers=12)
+    items, classes, post = naive_dawid_skene(frame)
+    agg = aggregate_labels(frame, "ds")
+    got = agg.probabilities.loc[pd.MultiIndex.from_tuples(items), classes].to_numpy()
+    np.testing.assert_allclose(got, post, atol=1e-9)
+
+
+@pytest.mark.parametrize("method", ["mv", "wmv", "ds"])
+def test_crowdkit_agrees(method):
+    ck = pytest.importorskip("crowdkit.aggregation")
+    # binary labels and five votes: no ties, so the label of every method is defined
+    # (crowd-kit breaks MV ties by the order pandas' value_counts gives, not a stated rule)
+    frame, _, _ = planted(k=2 if method != "ds" else 3, per=5)
+    model = {"mv": ck.MajorityVote, "wmv": ck.Wawa, "ds": lambda: ck.DawidSkene(100)}[method]()
+    data = crowdkit_input(frame)
+    theirs = model.fit_predict_proba(data)
+    agg = aggregate_labels(frame, method)
+    ours = mine(agg)
+    theirs = theirs.reindex(index=ours.index, columns=list(ours.columns)).fillna(0.0)
+    np.testing.assert_allclose(ours.to_numpy(), theirs.to_numpy(), atol=2e-10)
+    labels = model.fit_predict(data).reindex(ours.index).to_numpy()
+    assert (agg.qrels["label"].to_numpy() == labels).all()
+    if method == "ds":
+        assert agg.iterations == len(model.loss_history_)
+    if method == "wmv":
+        skills = model.skills_.reindex(agg.workers["worker"]).to_numpy()
+        np.testing.assert_allclose(agg.workers["quality"].to_numpy(), skills, atol=1e-12)
+
+
+def test_planted_labels_and_workers_are_recovered():
+    frame, truth, accuracy = planted(n_items=600, n_workers=30, per=7, low=0.4, high=0.95)
+    ds = aggregate_labels(frame, "ds")
+    mv = aggregate_labels(frame, "mv")
+    order = [int(d[1:]) for d in ds.qrels["docno"]]
+    assert (ds.qrels["label"].to_numpy() == truth[order]).mean() > 0.95
+    assert ((ds.qrels["label"].to_numpy() == truth[order]).mean()
+            >= (mv.qrels["label"].to_numpy() == truth[order]).mean())
+    planted_acc = accuracy[[int(w[1:]) for w in ds.workers["worker"]]]
+    # DS's quality Σ_c π_c e(c|c) of a worker with accuracy a is a + (1 - a)/K
+    np.testing.assert_allclose(ds.workers["quality"], planted_acc + (1 - planted_acc) / 3,
+                               atol=0.12)
+    assert ds.converged and ds.iterations < 100
+    again = aggregate_labels(frame.sample(frac=1, random_state=5), "ds")
+    pd.testing.assert_frame_equal(
+        again.qrels.set_index(["topic", "docno"]).sort_index(),
+        ds.qrels.set_index(["topic", "docno"]).sort_index(), atol=1e-9)
+
+
+def test_majority_ties_go_to_the_lower_label_and_confidence_is_the_share():
+    agg = aggregate_labels(b"1 a w1 2\n1 a w2 1\n1 b w1 0\n1 b w2 2\n1 b w3 2\n", "mv")
+    assert agg.lines() == ["1 0 a 1", "1 0 b 2"]
+    assert agg.qrels["confidence"].tolist() == [0.5, 2 / 3]
+    # w1 agrees with 0 of 2 majority labels, w2 with 1 of 2 (a's tie went to 1), w3 1 of 1
+    assert agg.workers["quality"].tolist() == [0.0, 1.0, 1.0]
+
+
+def test_weighted_majority_by_hand():
+    # MV: a -> 1 (w1, w2 against w3), b -> 0 (w1, w2 against w3), c and d tie -> 0.
+    # Quality (agreement with MV): w1 2 of 4 = 0.5, w2 3 of 3 = 1, w3 1 of 3.
+    # WMV: c: 0 weighs 1 (w2) against 0.5 (w1) -> 0, confidence 1 / 1.5;
+    #      d: 1 weighs 0.5 (w1) against 1/3 (w3) -> 1, confidence 0.5 / (5/6) = 0.6.
+    data = (b"1 a w1 1\n1 a w2 1\n1 a w3 0\n1 b w1 0\n1 b w2 0\n1 b w3 1\n"
+            b"1 c w1 1\n1 c w2 0\n1 d w1 1\n1 d w3 0\n")
+    agg = aggregate_labels(data, "wmv")
+    np.testing.assert_allclose(agg.workers["quality"], [0.5, 1.0, 1 / 3])
+    assert agg.lines() == ["1 0 a 1", "1 0 b 0", "1 0 c 0", "1 0 d 1"]
+    np.testing.assert_allclose(agg.qrels["confidence"].iloc[2:], [2 / 3, 0.6])
+
+
+def test_reader_errors_name_file_line_and_text(tmp_path):
+    path = tmp_path / "labels.tsv"
+    path.write_text("1 a w1 1\n1 a w2 3\n")
+    with pytest.raises(InputError, match=r"labels.tsv, line 2: label outside the scale 0,1,2"
+                       r".*'1 a w2 3'"):
+        read_crowd_labels(path, scale=[0, 1, 2])
+    path.write_text("1 a w1 1\n\n1 a w1 0\n")
+    with pytest.raises(DuplicateError, match="line 3: a worker labels this document twice"):
+        read_crowd_labels(path)
+    path.write_text("1 a w1 1\n1 a w2 x\n")
+    with pytest.raises(InputError, match="line 2: label is not an integer"):
+        read_crowd_labels(path)
+    path.write_text("1 a w1\n")
+    with pytest.raises(InputError, match="line 1: expected 4 fields"):
+        read_crowd_labels(path)
+    with pytest.raises(InputError, match="line 2: label is not an integer"):
+        read_crowd_labels(pd.DataFrame({"topic": [1, 1], "docno": ["a", "b"],
+                                        "worker": ["w", "w"], "label": [1, 0.5]}))
+    with pytest.raises(ParameterError, match="scale lists a label twice"):
+        read_crowd_labels(b"1 a w 1\n", scale=[0, 1, 1])
+    with pytest.raises(ParameterError, match="unknown aggregation method 'glad'"):
+        aggregate_labels(b"1 a w 1\n", "glad")  # type: ignore[arg-type]
