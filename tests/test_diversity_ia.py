@@ -371,3 +371,19 @@ def test_label_sets_through_evaluate_and_refused_when_unread():
     for names in (["alpha-nDCG@5"], ["IA(AP)"], ["D-U(lengths=len)"]):
         with pytest.raises(ParameterError, match="'doclen' is read by no measure"):
             irscale.evaluate(q, r, names, labels={"doclen": {"*": LENGTHS}})
+
+
+def test_scale_image_of_ia():
+    """The scale engine judges its runs of intent sets per intent for IA(...) too: with
+    uniform probabilities IA(AP) is MAP-IA run by run (the images agree), and D-U, which
+    needs document lengths, is refused with the reason."""
+    import itertools
+
+    from irscale.scales import scale
+
+    ia, ndeval_map = (scale(m, 3, intents=2, progress=False) for m in ("IA(AP)", "MAP-IA"))
+    runs = np.array(list(itertools.product(range(4), repeat=3)))
+    assert (ia.n_runs, ia.n_distinct) == (ndeval_map.n_runs, ndeval_map.n_distinct)
+    assert np.array_equal(ia.phi(runs), ndeval_map.phi(runs))
+    with pytest.raises(MeasureError, match="doclen"):
+        scale("D-U", 2, intents=2, progress=False)

@@ -40,6 +40,7 @@ from ..measures.diversity import DIVERSITY_REGISTRY, DiversityRequest, is_divers
 from ..measures.diversity import parse_diversity_measures as parse_names
 from ..measures.diversity.context import DiversityContext, IntentRankings, diversity_context
 from ..measures.diversity.rankings import DiversityIndex, DiversityRankings
+from ..measures.diversity.umeasures import per_intent_measure
 from .cost import (
     BASE_MEMORY,
     ENUMERATION_BITS,
@@ -118,12 +119,13 @@ class DiversityScaleMeasure(ScaleMeasure):
             entry_subtopic=intent.astype(np.int64), topics=index.topics,
             n_intents=index.n_intents, nrel_sub=index.nrel_sub,
             entry_level=np.ones(len(ranking), dtype=np.int64))
-        family = DIVERSITY_REGISTRY[request.family]
         ctx = diversity_context(index, batch, judge_intents=lambda ctx: _per_intent(
             ctx, bits, index.nrel_sub[0]))
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.asarray(family.kernel(ctx, request.params, request.cutoff),
-                             dtype=np.float64)
+            out = np.asarray(
+                per_intent_measure(ctx, request.label) if request.family == "IA" else
+                DIVERSITY_REGISTRY[request.family].kernel(ctx, request.params,
+                                                          request.cutoff), dtype=np.float64)
         bad = ~np.isfinite(out)
         if bad.any():
             row = int(np.argmax(bad))

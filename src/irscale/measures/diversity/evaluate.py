@@ -28,8 +28,9 @@ from ...io.diversity import (
     read_intent_types,
 )
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
-from .context import DiversityContext, diversity_context
+from .context import diversity_context
 from .rankings import DiversityIndex, id_sort_key, judge_runs
+from .umeasures import per_intent_measure
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.scorematrix import ScoreMatrix
@@ -337,7 +338,7 @@ def evaluate_diversity(
             continue
         with np.errstate(divide="ignore", invalid="ignore"):
             values[request.label] = np.asarray(
-                _per_intent(ctx, request.label) if request.family == "IA" else
+                per_intent_measure(ctx, request.label) if request.family == "IA" else
                 DIVERSITY_REGISTRY[request.family].kernel(ctx, request.params,
                                                           request.cutoff), dtype=np.float64)
         labels.append(request.label)
@@ -347,14 +348,6 @@ def evaluate_diversity(
                                ranking_run=run_of, ranking_topic=tuple(topic_ids),
                                judged=judged, n_qrels_topics=len(index.topics),
                                complete=bool(complete))
-
-
-def _per_intent(ctx: DiversityContext, name: str) -> np.ndarray:
-    """``IA(<measure>)``, ``D-U`` or ``U-IA`` per ranking of the context."""
-    from .intent_aware import intent_aware
-    from .umeasures import compute_umeasure, is_umeasure_name
-
-    return compute_umeasure(ctx, name) if is_umeasure_name(name) else intent_aware(ctx, name)
 
 
 def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityRequest]

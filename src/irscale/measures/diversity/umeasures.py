@@ -97,4 +97,11 @@ def compute_umeasure(ctx: DiversityContext, name: str) -> np.ndarray:
     return d_u(ctx.intent_rankings(), request, ctx.run.n_rankings)
 
 
-__all__ = ["compute_umeasure", "d_u", "is_umeasure_name", "u_request"]
+def per_intent_measure(ctx: DiversityContext, name: str) -> np.ndarray:
+    """``IA(<measure>)``, ``D-U`` or ``U-IA`` (the names that are not registered kernels:
+    the catalogue per intent on :meth:`~.context.DiversityContext.intent_rankings`) per
+    ranking of the context."""
+    return compute_umeasure(ctx, name) if is_umeasure_name(name) else intent_aware(ctx, name)
+
+
+__all__ = ["compute_umeasure", "d_u", "is_umeasure_name", "per_intent_measure", "u_request"]
