@@ -208,7 +208,51 @@ def nuggets_cli(*extra: str, matches: str = "match.txt", nuggets: str = "nug.txt
             *(["--lengths", lengths] if lengths else []), *extra]
 
 
+# automatic matching (threshold 0.5), by hand in non-blank characters: sysA "He(2) was(5)
+# born(9) in(11) 1942(15) ..." matches n1 (1 of born, 1942) at 9 and n2 (1 of in,
+# liverpool) at 11; sysB "A(1) Liverpool(10) bass(14)" n2 at 10; topic 2 sysA "bass(4)"
+AUTO_TEXTS = ["1\tsysA\tHe was born in 1942 in Liverpool.", "1\tsysB\tA Liverpool bass",
+              "2\tsysA\tbass guitar", "2\tsysB\tdrums"]
+AUTO_MATCHES = ["1 sysA n1 9", "1 sysA n2 11", "1 sysB n2 10", "2 sysA n1 4"]
+AFILES = {**NFILES, "auto.tsv": text(AUTO_TEXTS), "auto-match.txt": text(AUTO_MATCHES),
+          "stop.txt": text(["in"])}
+AUTO = ["text", "nuggets", "nug.txt", "--texts", "auto.tsv", "--auto-match"]
+
 NUGGET_CASES = [
+    ok("nuggets-auto-match-as-by-hand", [*AUTO, "-q"],
+       same_output_as("text", "nuggets", "nug.txt", "auto-match.txt", "--texts", "auto.tsv",
+                      "-q"), files=AFILES),
+    # threshold 1 and "in" a stop word: n1 needs born and 1942 (sysA: 15), n2 liverpool
+    # only (sysA: in(17) Liverpool(26); sysB: 10)
+    ok("nuggets-auto-match-threshold-stopwords",
+       [*AUTO, "-q", "--threshold", "1", "--stopwords", "stop.txt"],
+       same_output_as("text", "nuggets", "nug.txt", "m.txt", "--texts", "auto.tsv", "-q"),
+       files={**AFILES, "m.txt": text(["1 sysA n1 15", "1 sysA n2 26", "1 sysB n2 10",
+                                        "2 sysA n1 4"])}),
+    err("nuggets-auto-match-and-match-file", [*AUTO[:3], "match.txt", *AUTO[3:]],
+        "--auto-match", "no match file", files=AFILES),
+    err("nuggets-auto-match-with-lengths", ["text", "nuggets", "nug.txt", "--lengths",
+                                            "len.txt", "--auto-match"], "--texts",
+        files=AFILES),
+    err("nuggets-no-match-file", ["text", "nuggets", "nug.txt", "--texts", "auto.tsv"],
+        "match file", "--auto-match", files=AFILES),
+    err("nuggets-threshold-without-auto-match", nuggets_cli("--threshold", "0.5"),
+        "--threshold", "--auto-match", files=AFILES),
+    err("nuggets-stopwords-without-auto-match", nuggets_cli("--stopwords", "stop.txt"),
+        "--stopwords", "--auto-match", files=AFILES),
+    err("nuggets-auto-match-threshold-zero", [*AUTO, "--threshold", "0"], "threshold",
+        "(0, 1]", files=AFILES),
+    err("nuggets-auto-match-threshold-text", [*AUTO, "--threshold", "half"], "--threshold",
+        files=AFILES),
+    err("nuggets-auto-match-no-vital-string", [*AUTO[:2], "bad.txt", *AUTO[3:]], "bad.txt",
+        "line 2", "vital string",
+        files={**AFILES, "bad.txt": with_line(NUGGETS, 2, "1 n2 1 okay")}),
+    err("nuggets-auto-match-stop-words-only", [*AUTO, "--stopwords", "stop.txt"],
+        "nug.txt", "line 2", "stop words only",
+        files={**AFILES, "nug.txt": with_line(NUGGETS, 2, "1 n2 1 okay in")}),
+    err("nuggets-auto-match-output-is-stopwords", [*AUTO, "--stopwords", "stop.txt", "-o",
+                                                   "stop.txt", "--force"], "stop.txt",
+        files=AFILES),
     ok("nuggets-default", nuggets_cli("-q"), output_contains("W-Rec", "F_QA", "Ssharp",
                                                              "sysB"), files=NFILES),
     ok("nuggets-texts-same-as-lengths", nuggets_cli("--texts", "out.tsv", lengths=None),

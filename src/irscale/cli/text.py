@@ -6,6 +6,8 @@
 
     irscale text nuggets NUGGETS MATCHES [MATCHES ...] (--lengths FILE | --texts FILE)
                          [-m MEASURE ...] [-q] [-n] [--format ...] [--allow-empty] [-o FILE]
+    irscale text nuggets NUGGETS --texts FILE --auto-match [--threshold T] [--stem]
+                         [--stopwords FILE] [-m MEASURE ...] [...]
 
 Output as ``irscale eval`` prints it, one value per (run, topic).
 """
@@ -67,12 +69,14 @@ def add_parser(subparsers) -> None:
     nuggets = commands.add_parser(
         "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
         description="Nugget and iUnit measures of outputs from their matched nuggets. "
-        "The outputs are given by their lengths (--lengths) or texts (--texts). Output as "
-        "irscale eval prints it. See docs/text.md.")
+        "The outputs are given by their lengths (--lengths) or texts (--texts); the "
+        "matches by match files, or found in the texts by unigram overlap (--auto-match, "
+        "POURPRE-style). Output as irscale eval prints it. See docs/text.md.")
     nuggets.add_argument("qrels", metavar="nuggets",
                          help="nuggets: topic nugget_id weight vital|okay [vital_string]")
-    nuggets.add_argument("runs", nargs="+", metavar="matches",
-                         help="nugget matches: topic run nugget_id offset")
+    nuggets.add_argument("runs", nargs="*", metavar="matches",
+                         help="nugget matches: topic run nugget_id offset (none with "
+                         "--auto-match)")
     outputs = nuggets.add_mutually_exclusive_group(required=True)
     outputs.add_argument("--lengths", default=None, metavar="FILE",
                          help="output lengths: topic run length (characters)")
@@ -84,6 +88,17 @@ def add_parser(subparsers) -> None:
                          help="nugget measure (repeatable): W-Rec, Prec_allow, "
                          "'F_QA(beta=3)', 'S(L=1000)', T, 'Ssharp(L=1000,beta=1)' (default: "
                          "all six)")
+    nuggets.add_argument("--auto-match", action="store_true",
+                         help="match nuggets to the --texts by unigram overlap with their "
+                         "vital strings (POURPRE-style) instead of match files")
+    nuggets.add_argument("--threshold", type=float, default=None, metavar="T",
+                         help="--auto-match: least share of a nugget's distinct terms the "
+                         "output must contain, in (0, 1] (default 0.5)")
+    nuggets.add_argument("--stem", action="store_true",
+                         help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
+    nuggets.add_argument("--stopwords", default=None, metavar="FILE",
+                         help="--auto-match: remove these words (blank- or line-separated) "
+                         "before stemming")
     _common(nuggets)
     nuggets.set_defaults(func=run_nuggets)
     parser.set_defaults(func=_no_command)
@@ -127,9 +142,33 @@ def run_rouge(args: argparse.Namespace) -> int:
 def run_nuggets(args: argparse.Namespace) -> int:
     from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
 
-    _check_extra_inputs(args, [args.lengths or args.texts])
-    evaluation = evaluate_nuggets(args.qrels, args.runs,
+    if args.auto_match:
+        if args.runs:
+            raise ParameterError("--auto-match finds the matches: give no match file")
+        if args.texts is None:
+            raise ParameterError("--auto-match needs the output texts (--texts), not "
+                                 "their lengths")
+    else:
+        if not args.runs:
+            raise ParameterError("give the nugget match file(s), or --auto-match with "
+                                 "--texts")
+        for option, given in (("--threshold", args.threshold is not None),
+                              ("--stem", args.stem), ("--stopwords", args.stopwords)):
+            if given:
+                raise ParameterError(f"{option} applies to --auto-match")
+    _check_extra_inputs(args, [p for p in (args.lengths or args.texts, args.stopwords) if p])
+    nuggets, matches, texts = args.qrels, args.runs, args.texts
+    if args.auto_match:
+        from ..io.text import read_nuggets, read_stopwords, read_texts
+        from ..text.pourpre import pourpre_matches
+
+        nuggets = read_nuggets(args.qrels)
+        texts = read_texts(args.texts, what="output texts")
+        stop = read_stopwords(args.stopwords) if args.stopwords else frozenset()
+        matches = pourpre_matches(nuggets, texts, stem=args.stem, stopwords=stop,
+                                  threshold=0.5 if args.threshold is None else args.threshold)
+    evaluation = evaluate_nuggets(nuggets, matches,
                                   args.measures or list(DEFAULT_MEASURES),
-                                  lengths=args.lengths, texts=args.texts,
+                                  lengths=args.lengths, texts=texts,
                                   allow_empty=args.allow_empty)
     return _write(args, evaluation)

@@ -1,6 +1,7 @@
 """Outputs that are not one ranked list (issue 17): multi-query sessions
 (:mod:`irscale.text.sessions`), texts against references (:mod:`irscale.text.rouge`) and
-outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`).
+outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
+automatically: :mod:`irscale.text.pourpre`).
 
 The evaluation functions return the same :class:`~irscale.evaluation.Evaluation` as
 :func:`irscale.evaluate`, so their per-topic values become a
@@ -11,8 +12,9 @@ the meta-evaluation.
 from __future__ import annotations
 
 from .nuggets import evaluate_nuggets
+from .pourpre import pourpre_matches
 from .rouge import evaluate_rouge, rouge
 from .sessions import SESSION_MEASURES, evaluate_sessions
 
 __all__ = ["SESSION_MEASURES", "evaluate_nuggets", "evaluate_rouge", "evaluate_sessions",
-           "rouge"]
+           "pourpre_matches", "rouge"]

@@ -152,31 +152,41 @@ def tokenize(texts: Sequence[str], *, stem: bool = False,
     """
     words = [_NON_ALNUM.sub(" ", text.lower()).split() for text in texts]
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-    encoded = pa.array(list(chain.from_iterable(words)), type=pa.string()).dictionary_encode()
-    ids = np.asarray(encoded.indices, dtype=np.int64)
-    vocabulary: list[str] = encoded.dictionary.to_pylist()
-    stop = set(stopwords)
-    if stem or stop:
-        stemmer = _stemmer() if stem else None
-        final: list[str | None] = []
-        for word in vocabulary:
-            if word in stop:
-                final.append(None)
-            elif stemmer is not None and len(word) > 3:
-                stemmed = stemmer.stem(word)
-                final.append(stemmed if _VALID.match(stemmed) else None)
-            else:
-                final.append(word)
-        kept = sorted({w for w in final if w is not None})
-        position = {w: k for k, w in enumerate(kept)}
-        remap = np.array([position[w] if w is not None else -1 for w in final] or [0],
-                         dtype=np.int64)
-        ids = remap[ids]
+    ids, vocabulary = word_ids(chain.from_iterable(words), stem=stem, stopwords=stopwords)
+    if (ids < 0).any():
         keep = ids >= 0
         text_of = np.repeat(np.arange(len(words)), lengths)
         lengths = np.bincount(text_of[keep], minlength=len(words)).astype(np.int64)
-        ids, vocabulary = ids[keep], kept
+        ids = ids[keep]
     return ids, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64), vocabulary
+
+
+def word_ids(words: Iterable[str], *, stem: bool = False, stopwords: Iterable[str] = ()
+             ) -> tuple[np.ndarray, list[str]]:
+    """The term id of every word (lower-case alphanumeric runs, in order), -1 for a word
+    dropped (a stop word, or a stem that is not alphanumeric), and the vocabulary: the
+    tokens of :func:`tokenize`, with the dropped words still in place."""
+    encoded = pa.array(list(words), type=pa.string()).dictionary_encode()
+    ids = np.asarray(encoded.indices, dtype=np.int64)
+    vocabulary: list[str] = encoded.dictionary.to_pylist()
+    stop = set(stopwords)
+    if not (stem or stop):
+        return ids, vocabulary
+    stemmer = _stemmer() if stem else None
+    final: list[str | None] = []
+    for word in vocabulary:
+        if word in stop:
+            final.append(None)
+        elif stemmer is not None and len(word) > 3:
+            stemmed = stemmer.stem(word)
+            final.append(stemmed if _VALID.match(stemmed) else None)
+        else:
+            final.append(word)
+    kept = sorted({w for w in final if w is not None})
+    position = {w: k for k, w in enumerate(kept)}
+    remap = np.array([position[w] if w is not None else -1 for w in final] or [0],
+                     dtype=np.int64)
+    return remap[ids], kept
 
 
 # ----------------------------------------------------------------------------- units
