@@ -438,6 +438,7 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     # errors: those of the first run (in order) that has one
     with ThreadPoolExecutor(max_workers=max(min(len(items), os.cpu_count() or 1), 1)) as pool:
         pairs = list(pool.map(read, items))
+    pa.default_memory_pool().release_unused()  # the readers' buffers, kept from file to file
     run_list = name_runs([run for run, _ in pairs])
     return (run_list, *_merge(index, [part for _, part in pairs]))
 
