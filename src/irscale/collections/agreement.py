@@ -33,9 +33,9 @@ import pandas as pd
 
 from ..core.inputs import Qrels
 from ..errors import InputError, ParameterError
+from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.memory import as_qrels
 from ..io.trec import read_qrels
-from .labels import CrowdLabels, read_crowd_labels
 
 LEVELS = ("nominal", "ordinal", "interval")
 

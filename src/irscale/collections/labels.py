@@ -24,7 +24,22 @@ is the number of workers who gave item ``i`` class ``k``.
     less than ``tol`` (crowd-kit's criterion and defaults: 100, 1e-5). Confidence: the
     posterior of the chosen class; worker quality: ``Σ_c π_c e_w[c | c]``.
 
-GLAD (Whitehill et al. 2009) and MACE (Hovy et al. 2013) are not implemented yet.
+``glad``: GLAD (Whitehill, Ruvolo, Wu, Bergsma & Movellan 2009), as crowd-kit fits it
+    Worker ability ``α_w`` and document easiness ``e^{β_i}``; a label is right with
+    probability ``σ(α_w e^{β_i})`` and otherwise one of the ``K − 1`` other classes
+    uniformly; uniform class prior, Gaussian priors N(1, 1) on ``α`` and ``β`` (all start
+    at 1). E-step: ``T[i, c] ∝ Π_ℓ σ`` or ``(1 − σ)/(K − 1)``; M-step: ``m_step_iter`` (25)
+    conjugate-gradient steps (scipy, tolerance 1e-2) on the expected log-likelihood ``Q``
+    with its analytic gradient; stops after ``n_iter`` (100) iterations or when ``Q`` per
+    (label, class) grows by less than ``tol``. ``T`` is the E-step's (of the last
+    iteration's parameters before its M-step, as crowd-kit). Worker quality: ``α_w``.
+``mace``: MACE (Hovy, Berg-Kirkpatrick, Vaswani & Hovy 2013), variational Bayes
+    A worker knows the answer with probability ``s_w`` and otherwise answers by their own
+    distribution ``θ_w``: ``P(l | c) = (1 − s_w) θ_w(l) + s_w [l = c]``; uniform class
+    prior; Beta(0.5, 0.5) prior on ``s_w`` and Dirichlet(10, ..., 10) on ``θ_w``; every
+    restart (``restarts``, 10) draws the starting ``s`` and ``θ`` uniformly in [1, 2.5]
+    and normalises them, runs ``n_iter`` (50) E/VB-M steps; the restart with the largest
+    marginal likelihood is kept. Worker quality: ``s_w`` (the probability of knowing).
 """
 
 from __future__ import annotations
@@ -35,136 +50,20 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from ..core import arrow
-from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError
-from ..io._text import is_int, line_of_record, parse_columns, source_name
+from ..errors import ParameterError
+from ..io.crowd import CrowdLabels, read_crowd_labels
+from ..stats.resampling import check_rng
 
-Method = Literal["mv", "wmv", "ds"]
+Method = Literal["mv", "wmv", "ds", "glad", "mace"]
 #: Aggregation methods (see the module documentation).
-METHODS: tuple[str, ...] = ("mv", "wmv", "ds")
+METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace")
+#: Default EM iterations of every iterative method (crowd-kit's defaults).
+N_ITER = {"ds": 100, "glad": 100, "mace": 50}
 #: Smallest probability of the Dawid–Skene model (crowd-kit's ``_EPS``).
 EPS = 1e-10
-COLUMNS = ("topic", "docno", "worker", "label")
 
 __all__ = ["METHODS", "Aggregation", "CrowdLabels", "aggregate_labels", "read_crowd_labels"]
-
-
-@dataclass(frozen=True, eq=False)
-class CrowdLabels:
-    """Crowd labels as codes: ``item`` and ``worker`` index ``items`` (a frame of topic,
-    docno) and ``workers``; ``label`` indexes ``classes`` (the label values, increasing)."""
-
-    items: pd.DataFrame
-    workers: np.ndarray
-    classes: np.ndarray
-    item: np.ndarray
-    worker: np.ndarray
-    label: np.ndarray
-    source: str
-
-    @property
-    def counts(self) -> np.ndarray:
-        """``counts[i, k]``: labels of class ``k`` given to item ``i``."""
-        k = len(self.classes)
-        return np.bincount(self.item * k + self.label,
-                           minlength=len(self.items) * k).reshape(-1, k).astype(np.float64)
-
-    def to_frame(self) -> pd.DataFrame:
-        """The labels as a ``topic docno worker label`` frame."""
-        return pd.DataFrame({"topic": self.items["topic"].to_numpy()[self.item],
-                             "docno": self.items["docno"].to_numpy()[self.item],
-                             "worker": self.workers[self.worker],
-                             "label": self.classes[self.label]})
-
-    def __repr__(self) -> str:
-        return (f"CrowdLabels({len(self.item):,} labels, {len(self.items):,} documents, "
-                f"{len(self.workers):,} workers, classes {self.classes.tolist()})")
-
-
-def check_scale(scale: Sequence[int] | None) -> np.ndarray | None:
-    """The declared label values, increasing (``None``: whatever the labels hold)."""
-    if scale is None:
-        return None
-    values = np.asarray(list(scale))
-    if values.size == 0 or values.dtype.kind not in "iu":
-        raise ParameterError(f"scale must be a non-empty list of integers, got {list(scale)}")
-    if np.unique(values).size != values.size:
-        raise ParameterError(f"scale lists a label twice: {values.tolist()}")
-    return np.sort(values).astype(np.int64)
-
-
-def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdLabels:
-    """Crowd labels from a ``topic docno worker label`` file (whitespace-separated; path,
-    bytes or stream) or a DataFrame with those columns.
-
-    A label must be an integer, one of ``scale`` when declared; a worker labels a document
-    once. Errors name the file, the line and its text.
-
-    >>> read_crowd_labels(b"1 d1 w1 1\\n1 d1 w2 0\\n1 d2 w1 2\\n", scale=[0, 1, 2])
-    CrowdLabels(3 labels, 2 documents, 2 workers, classes [0, 1, 2])
-    """
-    classes = check_scale(scale)
-    if isinstance(source, CrowdLabels):
-        return _encoded(source.to_frame(), source.source, classes, None)
-    if hasattr(source, "columns"):
-        missing = [c for c in COLUMNS if c not in source.columns]
-        if missing:
-            raise InputError(f"labels frame lacks column(s) {', '.join(missing)} (needs "
-                             f"{' '.join(COLUMNS)})", source="<DataFrame>")
-        frame = pd.DataFrame({c: source[c] for c in COLUMNS})
-        labels = pd.to_numeric(frame["label"], errors="coerce")
-        bad = ~np.isfinite(labels.to_numpy(dtype=np.float64)) | (labels % 1 != 0).to_numpy()
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            raise InputError("label is not an integer", source="<DataFrame>",
-                             line=row + 1, text=" ".join(map(str, frame.iloc[row])))
-        frame["label"] = labels.astype(np.int64)
-        for c in ("topic", "docno", "worker"):
-            frame[c] = frame[c].astype(str)
-        return _encoded(frame, "<DataFrame>", classes, None)
-    name = source_name(source)
-    table, raw = parse_columns(
-        source, COLUMNS,
-        {"topic": pa.string(), "docno": pa.string(), "worker": pa.string(),
-         "label": pa.int64()}, COLUMNS,
-        {3: lambda text: None if is_int(text) else "is not an integer"}, "crowd labels")
-    frame = pd.DataFrame({c: (arrow.to_numpy(table[c]) if c == "label"
-                              else np.asarray(table[c].to_pylist(), dtype=object))
-                          for c in COLUMNS})
-    return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
-
-
-def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
-             where: Any) -> CrowdLabels:
-    def fail(error: type[InputError], message: str, row: int) -> InputError:
-        if where is None:
-            return error(message, source=source, line=row + 1,
-                         text=" ".join(map(str, frame.iloc[row])))
-        line, text = where(row)
-        return error(message, source=source, line=line, text=text)
-
-    if frame.empty:
-        raise EmptyInputError("holds no labels", source=source)
-    values = frame["label"].to_numpy(dtype=np.int64)
-    if classes is None:
-        classes = np.unique(values)
-    code = np.searchsorted(classes, values)
-    outside = (code >= len(classes)) | (classes[np.minimum(code, len(classes) - 1)] != values)
-    if outside.any():
-        raise fail(InputError, f"label outside the scale {','.join(map(str, classes))}",
-                   int(np.flatnonzero(outside)[0]))
-    item, items = pd.MultiIndex.from_frame(frame[["topic", "docno"]]).factorize()
-    worker, workers = pd.factorize(frame["worker"])
-    key = pd.Series(item.astype(np.int64) * len(workers) + worker)
-    twice = key.duplicated().to_numpy()
-    if twice.any():
-        raise fail(DuplicateError, "a worker labels this document twice",
-                   int(np.flatnonzero(twice)[0]))
-    return CrowdLabels(items.to_frame(index=False, name=["topic", "docno"]),
-                       np.asarray(workers, dtype=object), classes, item.astype(np.int64),
-                       worker.astype(np.int64), code.astype(np.int64), source)
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,13 +145,137 @@ def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float
     return t, quality, iterations, converged
 
 
+def _softplus(x: np.ndarray, limit: float = 30.0) -> np.ndarray:
+    """log(1 + e^x), taken as x above ``limit`` and 0 below ``-limit`` (as crowd-kit)."""
+    inside = np.abs(x) <= limit
+    return np.where(inside, np.log1p(np.exp(np.where(inside, x, 0.0))),
+                    np.where(x > limit, x, 0.0))
+
+
+def _glad(labels: CrowdLabels, n_iter: int, tol: float, m_step_iter: int = 25
+          ) -> tuple[np.ndarray, np.ndarray, int, bool]:
+    """Posteriors, worker abilities α, iterations, converged (module doc, ``glad``)."""
+    from scipy.optimize import minimize
+
+    k = len(labels.classes)
+    n_w, n_i, n = len(labels.workers), len(labels.items), len(labels.item)
+    item, worker, cls = labels.item, labels.worker, labels.label
+    wrong = np.log(k - 1) if k > 1 else 0.0      # log(K − 1): a wrong class, uniformly
+    log_prior = np.log(np.full(k, 1.0 / k))
+
+    def parts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        alpha, beta = x[:n_w], x[n_w:]
+        easy = np.exp(beta)[item]
+        s = alpha[worker] * easy
+        return alpha, beta, easy, s
+
+    def e_step(x: np.ndarray) -> np.ndarray:
+        _, _, _, s = parts(x)
+        right, other = -_softplus(-s), -_softplus(s) - wrong
+        log_t = np.bincount(item, weights=other, minlength=n_i)[:, None] + log_prior
+        np.add.at(log_t, (item, cls), right - other)
+        log_t -= log_t.max(axis=1, keepdims=True)
+        return _shares(np.exp(log_t))
+
+    def q_value(x: np.ndarray, t_right: np.ndarray) -> float:
+        alpha, beta, _, s = parts(x)
+        right, other = -_softplus(-s), -_softplus(s) - wrong
+        value = (t_right * right + (1 - t_right) * other).sum() if k > 1 else right.sum()
+        value += (-0.5 * (alpha - 1) ** 2).sum() + (-0.5 * (beta - 1) ** 2).sum()
+        value -= 0.5 * np.log(2 * np.pi) * (n_w + n_i)
+        return float(value) if np.isfinite(value) else -np.inf
+
+    def gradient(x: np.ndarray, t_right: np.ndarray) -> np.ndarray:
+        alpha, beta, easy, s = parts(x)
+        residual = t_right - 1 / (1 + np.exp(-s))        # Σ_c T[i, c] ([l = c] − σ)
+        d_alpha = np.bincount(worker, weights=residual * easy, minlength=n_w) - (alpha - 1)
+        d_beta = (np.bincount(item, weights=residual * s, minlength=n_i) - (beta - 1))
+        return -np.concatenate([d_alpha, d_beta])
+
+    x = np.ones(n_w + n_i)
+    t = e_step(x)
+    q = q_value(x, t[item, cls])
+    iterations, converged = 0, False
+    while iterations < n_iter:
+        iterations += 1
+        last = q
+        t = e_step(x)
+        t_right = t[item, cls]
+        x = minimize(lambda v, tr=t_right: -q_value(v, tr), x, method="CG",
+                     jac=lambda v, tr=t_right: gradient(v, tr), tol=1e-2,
+                     options={"maxiter": m_step_iter}).x
+        q = q_value(x, t_right) / (n * k)
+        if q - last < tol:
+            converged = True
+            break
+    return t, x[:n_w], iterations, converged
+
+
+MaceStart = tuple[np.ndarray, np.ndarray]
+
+
+def _digamma_normalise(x: np.ndarray, prior: float | np.ndarray) -> np.ndarray:
+    """exp ψ(x + prior) / exp ψ(Σ (x + prior)) row by row (the variational M-step)."""
+    from scipy.special import digamma
+
+    return np.exp(digamma(x + prior)) / np.exp(digamma((x + prior).sum(axis=1)))[:, None]
+
+
+def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart]
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Posteriors and the knowing probability of every worker (module doc, ``mace``);
+    ``starts``: the (spam/know, θ) of every restart, unnormalised."""
+    k = len(labels.classes)
+    n_w, n_i = len(labels.workers), len(labels.items)
+    item, worker, cls = labels.item, labels.worker, labels.label
+
+    def e_step(spam: np.ndarray, theta: np.ndarray
+               ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+        guess = spam[worker, 0] * theta[worker, cls]        # (1 − s_w) θ_w(l)
+        know = spam[worker, 1]
+        log_g = np.bincount(item, weights=np.log(guess), minlength=n_i)[:, None] \
+            + np.zeros((n_i, k))
+        np.add.at(log_g, (item, cls), np.log(guess + know) - np.log(guess))
+        log_g -= np.log(k)
+        top = log_g.max(axis=1, keepdims=True)
+        likelihood = float((top[:, 0] + np.log(np.exp(log_g - top).sum(axis=1))).sum())
+        t = _shares(np.exp(log_g - top))
+        t_l = t[item, cls]
+        by_guess = guess * ((1 - t_l) / guess + t_l / (guess + know))
+        strategy = np.bincount(worker * k + cls, weights=by_guess,
+                               minlength=n_w * k).reshape(n_w, k)
+        knowing = np.stack([np.bincount(worker, weights=by_guess, minlength=n_w),
+                            np.bincount(worker, weights=t_l * know / (guess + know),
+                                        minlength=n_w)], axis=1)
+        return likelihood, t, knowing, strategy
+
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for spam0, theta0 in starts:
+        spam = spam0 / spam0.sum(axis=1, keepdims=True)
+        theta = theta0 / theta0.sum(axis=1, keepdims=True)
+        likelihood, _, knowing, strategy = e_step(spam, theta)
+        for _ in range(n_iter):
+            spam = _digamma_normalise(knowing, 0.5)
+            theta = _digamma_normalise(strategy, 10.0)
+            likelihood, _, knowing, strategy = e_step(spam, theta)
+        if best is None or likelihood > best[0]:
+            best = (likelihood, spam, theta)
+    assert best is not None
+    _, spam, theta = best
+    return e_step(spam, theta)[1], spam[:, 1]
+
+
 def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int] | None = None,
-                     n_iter: int = 100, tol: float = 1e-5) -> Aggregation:
+                     n_iter: int | None = None, tol: float = 1e-5, restarts: int = 10,
+                     rng: object = None) -> Aggregation:
     """Aggregate crowd labels into qrels with one method of :data:`METHODS` (module doc).
 
     ``labels``: a file, bytes, a ``topic docno worker label`` DataFrame or
     :class:`CrowdLabels`; ``scale``: the declared label values (a label outside is an
-    error); ``n_iter`` and ``tol``: the EM stopping rule (``ds``).
+    error); ``n_iter`` (default :data:`N_ITER`) and ``tol``: the stopping rule of ``ds``
+    and ``glad`` (``mace`` runs ``n_iter`` iterations); ``restarts`` and ``rng`` (a seed or
+    a numpy Generator): MACE's random restarts. Every method but ``mace`` is
+    deterministic; ``mace`` is reproducible with a seed.
 
     >>> agg = aggregate_labels(b"1 a w1 1\\n1 a w2 1\\n1 a w3 0\\n1 b w1 0\\n1 b w2 1\\n",
     ...                        "mv")
@@ -262,8 +285,10 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     if method not in METHODS:
         raise ParameterError(f"unknown aggregation method {method!r}; choose one of "
                              f"{', '.join(METHODS)}")
-    if isinstance(n_iter, bool) or not isinstance(n_iter, (int, np.integer)) or n_iter < 1:
-        raise ParameterError(f"n_iter must be a positive integer, got {n_iter!r}")
+    n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
+    for name, value in (("n_iter", n_iter), ("restarts", restarts)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ParameterError(f"{name} must be a positive integer, got {value!r}")
     if not (isinstance(tol, (int, float)) and np.isfinite(tol) and tol >= 0):
         raise ParameterError(f"tol must be a finite number ≥ 0, got {tol!r}")
     data = read_crowd_labels(labels, scale)
@@ -279,8 +304,17 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         with np.errstate(invalid="ignore"):
             probabilities = _shares(weighted)   # all-zero weights: NaN, the label stays mv
         probabilities = np.where(np.isnan(probabilities), mv, probabilities)
-    else:
+    elif method == "ds":
         probabilities, quality, iterations, converged = _dawid_skene(data, n_iter, tol)
+    elif method == "glad":
+        probabilities, quality, iterations, converged = _glad(data, n_iter, tol)
+    else:
+        generator = np.random.default_rng(check_rng(rng))
+        shape = (len(data.workers), len(data.classes))
+        starts = [(generator.uniform(1.0, 2.5, (shape[0], 2)), generator.uniform(1.0, 2.5, shape))
+                  for _ in range(restarts)]
+        probabilities, quality = _mace(data, n_iter, starts)
+        iterations = n_iter
     chosen = probabilities.argmax(axis=1)
     qrels = data.items.assign(label=data.classes[chosen],
                               confidence=probabilities[np.arange(len(chosen)), chosen])

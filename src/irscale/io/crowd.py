@@ -1,0 +1,140 @@
+"""Reading crowd labels: ``topic docno worker label`` files or frames, as codes.
+
+Read by :mod:`irscale.collections.labels` (aggregation) and
+:mod:`irscale.collections.agreement`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ..core import arrow
+from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError
+from ._text import is_int, line_of_record, parse_columns, source_name
+
+#: The columns of a crowd-labels file, in order.
+COLUMNS = ("topic", "docno", "worker", "label")
+
+__all__ = ["COLUMNS", "CrowdLabels", "check_scale", "read_crowd_labels"]
+
+
+@dataclass(frozen=True, eq=False)
+class CrowdLabels:
+    """Crowd labels as codes: ``item`` and ``worker`` index ``items`` (a frame of topic,
+    docno) and ``workers``; ``label`` indexes ``classes`` (the label values, increasing)."""
+
+    items: pd.DataFrame
+    workers: np.ndarray
+    classes: np.ndarray
+    item: np.ndarray
+    worker: np.ndarray
+    label: np.ndarray
+    source: str
+
+    @property
+    def counts(self) -> np.ndarray:
+        """``counts[i, k]``: labels of class ``k`` given to item ``i``."""
+        k = len(self.classes)
+        return np.bincount(self.item * k + self.label,
+                           minlength=len(self.items) * k).reshape(-1, k).astype(np.float64)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The labels as a ``topic docno worker label`` frame."""
+        return pd.DataFrame({"topic": self.items["topic"].to_numpy()[self.item],
+                             "docno": self.items["docno"].to_numpy()[self.item],
+                             "worker": self.workers[self.worker],
+                             "label": self.classes[self.label]})
+
+    def __repr__(self) -> str:
+        return (f"CrowdLabels({len(self.item):,} labels, {len(self.items):,} documents, "
+                f"{len(self.workers):,} workers, classes {self.classes.tolist()})")
+
+
+def check_scale(scale: Sequence[int] | None) -> np.ndarray | None:
+    """The declared label values, increasing (``None``: whatever the labels hold)."""
+    if scale is None:
+        return None
+    values = np.asarray(list(scale))
+    if values.size == 0 or values.dtype.kind not in "iu":
+        raise ParameterError(f"scale must be a non-empty list of integers, got {list(scale)}")
+    if np.unique(values).size != values.size:
+        raise ParameterError(f"scale lists a label twice: {values.tolist()}")
+    return np.sort(values).astype(np.int64)
+
+
+def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdLabels:
+    """Crowd labels from a ``topic docno worker label`` file (whitespace-separated; path,
+    bytes or stream) or a DataFrame with those columns.
+
+    A label must be an integer, one of ``scale`` when declared; a worker labels a document
+    once. Errors name the file, the line and its text.
+
+    >>> read_crowd_labels(b"1 d1 w1 1\\n1 d1 w2 0\\n1 d2 w1 2\\n", scale=[0, 1, 2])
+    CrowdLabels(3 labels, 2 documents, 2 workers, classes [0, 1, 2])
+    """
+    classes = check_scale(scale)
+    if isinstance(source, CrowdLabels):
+        return _encoded(source.to_frame(), source.source, classes, None)
+    if hasattr(source, "columns"):
+        missing = [c for c in COLUMNS if c not in source.columns]
+        if missing:
+            raise InputError(f"labels frame lacks column(s) {', '.join(missing)} (needs "
+                             f"{' '.join(COLUMNS)})", source="<DataFrame>")
+        frame = pd.DataFrame({c: source[c] for c in COLUMNS})
+        labels = pd.to_numeric(frame["label"], errors="coerce")
+        bad = ~np.isfinite(labels.to_numpy(dtype=np.float64)) | (labels % 1 != 0).to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError("label is not an integer", source="<DataFrame>",
+                             line=row + 1, text=" ".join(map(str, frame.iloc[row])))
+        frame["label"] = labels.astype(np.int64)
+        for c in ("topic", "docno", "worker"):
+            frame[c] = frame[c].astype(str)
+        return _encoded(frame, "<DataFrame>", classes, None)
+    name = source_name(source)
+    table, raw = parse_columns(
+        source, COLUMNS,
+        {"topic": pa.string(), "docno": pa.string(), "worker": pa.string(),
+         "label": pa.int64()}, COLUMNS,
+        {3: lambda text: None if is_int(text) else "is not an integer"}, "crowd labels")
+    frame = pd.DataFrame({c: (arrow.to_numpy(table[c]) if c == "label"
+                              else np.asarray(table[c].to_pylist(), dtype=object))
+                          for c in COLUMNS})
+    return _encoded(frame, name, classes, lambda row: line_of_record(raw(), row))
+
+
+def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
+             where: Any) -> CrowdLabels:
+    def fail(error: type[InputError], message: str, row: int) -> InputError:
+        if where is None:
+            return error(message, source=source, line=row + 1,
+                         text=" ".join(map(str, frame.iloc[row])))
+        line, text = where(row)
+        return error(message, source=source, line=line, text=text)
+
+    if frame.empty:
+        raise EmptyInputError("holds no labels", source=source)
+    values = frame["label"].to_numpy(dtype=np.int64)
+    if classes is None:
+        classes = np.unique(values)
+    code = np.searchsorted(classes, values)
+    outside = (code >= len(classes)) | (classes[np.minimum(code, len(classes) - 1)] != values)
+    if outside.any():
+        raise fail(InputError, f"label outside the scale {','.join(map(str, classes))}",
+                   int(np.flatnonzero(outside)[0]))
+    item, items = pd.MultiIndex.from_frame(frame[["topic", "docno"]]).factorize()
+    worker, workers = pd.factorize(frame["worker"])
+    key = pd.Series(item.astype(np.int64) * len(workers) + worker)
+    twice = key.duplicated().to_numpy()
+    if twice.any():
+        raise fail(DuplicateError, "a worker labels this document twice",
+                   int(np.flatnonzero(twice)[0]))
+    return CrowdLabels(items.to_frame(index=False, name=["topic", "docno"]),
+                       np.asarray(workers, dtype=object), classes, item.astype(np.int64),
+                       worker.astype(np.int64), code.astype(np.int64), source)
