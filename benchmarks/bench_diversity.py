@@ -6,7 +6,10 @@ git-ignored). For every tool a fresh Python process reads the qrels file and the
 files and computes the per-topic values of ndeval's 21 columns (ERR-IA, nERR-IA,
 alpha-DCG, alpha-nDCG @5/10/20, NRBP, nNRBP, MAP-IA, P-IA and strec @5/10/20), writing
 them to a file; the parent records the wall time (interpreter start-up and imports
-included) and peak resident memory (``ru_maxrss`` of the child), side by side in one run.
+included), the CPU time (user + system, all threads) and the peak resident memory
+(``ru_maxrss``) of the child, side by side in one run. Repetitions go round the tools
+(irscale, pyndeval, ir_measures, irscale, ...) so that a machine shared with other work
+loads every tool alike; the table gives medians, the load average before and after.
 
 * irscale: ``evaluate_diversity(qrels_path, run_paths, "ndeval")`` (ranks by the rank
   column, as ndeval);
@@ -107,15 +110,18 @@ qrels = list(ir_measures.read_trec_qrels(qrels_path))
 results = []
 for path in runs:
     run = list(ir_measures.read_trec_run(path))
-    results.append([(m.query_id, str(m.measure), m.value)
-                    for m in ir_measures.iter_calc(measures, qrels, run)])
+    values = {}
+    for m in ir_measures.iter_calc(measures, qrels, run):
+        values.setdefault(m.query_id, {})[str(m.measure)] = m.value
+    results.append({q: [v[str(m)] for m in measures] for q, v in values.items()})
 pickle.dump(results, open(out, "wb"))
 """,
 }
 
 
-def run_tool(tool: str, qrels: Path, runs: list[Path], out: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one fresh process running ``tool``."""
+def run_tool(tool: str, qrels: Path, runs: list[Path], out: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one fresh process
+    running ``tool``."""
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-W", "ignore", "-c", WORKERS[tool],
                                 str(qrels), str(out), *map(str, runs)])
@@ -123,26 +129,49 @@ def run_tool(tool: str, qrels: Path, runs: list[Path], out: Path) -> tuple[float
     wall = time.perf_counter() - start
     if status != 0:
         raise RuntimeError(f"{tool} failed with status {status}")
-    return wall, usage.ru_maxrss / 1024.0
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
-def check_agreement(folder: Path) -> str:
-    """irscale's values against pyndeval's, to the six printed digits."""
+def output_path(tool: str) -> Path:
+    return DATA / (f"out_{tool}.npy" if tool == "irscale" else f"out_{tool}")
+
+
+def check_agreement(tool: str) -> str:
+    """irscale's values against ``tool``'s (pyndeval: ``{topic: {measure: value}}`` per
+    run; ir_measures: ``{topic: [values in COLUMNS order]}``), to the six printed digits."""
     import pickle
 
     import numpy as np
 
     from irscale.measures.diversity.evaluate import c_format
 
-    mine = np.load(folder / "out_irscale.npy")
-    theirs = pickle.load(open(folder / "out_pyndeval", "rb"))
+    mine = np.load(output_path("irscale"))
+    theirs = pickle.load(open(output_path(tool), "rb"))
     row, differ = 0, 0
     for result in theirs:
         for topic in sorted(result, key=int):
+            values = result[topic]
             for c, label in enumerate(COLUMNS):
-                differ += c_format(mine[row, c]) != c_format(result[topic][label])
+                value = values[label] if isinstance(values, dict) else values[c]
+                differ += c_format(mine[row, c]) != c_format(value)
             row += 1
     return f"{row} rankings × {len(COLUMNS)} values, {differ} differ in the printed digits"
+
+
+BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_diversity.py -->"
+END = "<!-- END GENERATED -->"
+
+
+def write_markdown(path: Path, body: str) -> None:
+    """Replace the generated block of ``path`` (or start the page with it), keeping the
+    rest of the page (notes written by hand)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else MARKDOWN_HEAD
+    block = f"{BEGIN}\n{body}{END}"
+    if BEGIN in text and END in text:
+        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    else:
+        text = text + ("\n" if text else "") + block + "\n"
+    path.write_text(text, encoding="utf-8")
 
 
 def main() -> None:
@@ -154,50 +183,58 @@ def main() -> None:
     generate(DATA)
     qrels = DATA / "qrels.txt"
     runs = sorted(DATA.glob("run*.txt"))
-    rows = {}
-    for tool in args.tools:
-        times, peaks = [], []
-        for _ in range(args.repeat):
-            out = DATA / (f"out_{tool}.npy" if tool == "irscale" else f"out_{tool}")
-            wall, peak = run_tool(tool, qrels, runs, out)
-            times.append(wall)
-            peaks.append(peak)
-            print(f"{tool:12s} {wall:8.2f} s  {peak:8.0f} MiB", flush=True)
-        rows[tool] = (statistics.median(times), max(peaks))
-    agreement = check_agreement(DATA) if {"irscale", "pyndeval"} <= set(rows) else ""
-    base = rows.get("irscale", (float("nan"), 0))[0]
+    load_before = os.getloadavg()
+    samples: dict[str, list[tuple[float, float, float]]] = {tool: [] for tool in args.tools}
+    for _ in range(args.repeat):  # round the tools, so that a shared machine loads all alike
+        for tool in args.tools:
+            wall, cpu, peak = run_tool(tool, qrels, runs, output_path(tool))
+            samples[tool].append((wall, cpu, peak))
+            print(f"{tool:12s} {wall:8.2f} s  {cpu:8.2f} s CPU  {peak:8.0f} MiB", flush=True)
+    load_after = os.getloadavg()
+    rows = {tool: (statistics.median(s[0] for s in got), statistics.median(s[1] for s in got),
+                   max(s[2] for s in got)) for tool, got in samples.items()}
+    agreement = ([f"{tool}: {check_agreement(tool)}" for tool in args.tools
+                  if tool != "irscale"] if "irscale" in rows else [])
+    base_wall, base_cpu, _ = rows.get("irscale", (float("nan"), float("nan"), 0))
     lines = [
         f"Case: {TOPICS} topics × {RUNS} runs × {DOCS} documents, 3–8 intents per topic, "
-        f"ndeval's 21 columns per topic; median of {args.repeat} fresh processes "
-        "(start-up and imports included).",
+        f"ndeval's 21 columns per topic; median of {args.repeat} fresh processes per tool, "
+        "taken round the tools (start-up and imports included).",
         "",
-        "| tool | wall time (s) | irscale / tool | peak memory (MiB) |",
-        "|---|---:|---:|---:|",
+        "| tool | wall time (s) | irscale / tool (wall) | CPU time (s) | irscale / tool (CPU) "
+        "| peak memory (MiB) |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
-    for tool, (wall, peak) in rows.items():
-        lines.append(f"| {tool} | {wall:.2f} | {base / wall:.3f} | {peak:.0f} |")
+    for tool, (wall, cpu, peak) in rows.items():
+        lines.append(f"| {tool} | {wall:.2f} | {base_wall / wall:.3f} | {cpu:.2f} | "
+                     f"{base_cpu / cpu:.3f} | {peak:.0f} |")
     if agreement:
-        lines += ["", f"Agreement with pyndeval: {agreement}."]
+        lines += ["", "Agreement with irscale: " + "; ".join(agreement) + "."]
     lines += ["", f"Machine: {platform.processor() or platform.machine()}, "
               f"{os.cpu_count()} CPUs, Python {platform.python_version()}, "
-              f"{dt.date.today().isoformat()}."]
+              f"{dt.date.today().isoformat()}; load average (1, 5, 15 min) "
+              f"{', '.join(f'{x:.2f}' for x in load_before)} before, "
+              f"{', '.join(f'{x:.2f}' for x in load_after)} after."]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:
-        args.markdown.write_text(MARKDOWN_HEAD + text)
+        write_markdown(args.markdown, text)
 
 
 MARKDOWN_HEAD = """# Benchmark: diversity measures (ndeval's set)
 
-`python benchmarks/bench_diversity.py --markdown docs/benchmarks-diversity.md` regenerates
-this page. Each tool runs in a fresh process that reads the diversity qrels and the 100 run
-files and computes every per-topic value of ndeval's 21 columns; wall time includes
-interpreter start-up and imports, peak memory is the child's maximum resident set size.
-irscale judges all runs at once (one batch of per-intent relevant entries), builds the
-greedy ideal rankings of all topics together, and computes each measure with numpy
-segment operations — no Python loop per topic or per document. pyndeval and ir_measures
-(which calls pyndeval) run ndeval's C code topic by topic behind a Python loop and need
-the runs as Python tuples.
+`python benchmarks/bench_diversity.py --repeat 5 --markdown docs/benchmarks-diversity.md`
+regenerates the block between the GENERATED markers (the rest of the page is kept). Each
+tool runs in a fresh process that reads the diversity qrels and the 100 run files and
+computes every per-topic value of ndeval's 21 columns; wall and CPU time include interpreter
+start-up and imports, peak memory is the child's maximum resident set size.
+irscale reads the run files in threads and judges each run in the thread that read it
+(its rows in ndeval's order, its docnos looked up once among the qrels' relevant pairs),
+keeping only the relevant entries (rank, intent) of each ranking; it then builds the greedy
+ideal rankings of all topics together and computes each measure over all rankings at once
+with numpy segment operations — no Python loop per topic or per document. pyndeval and
+ir_measures (which calls pyndeval) run ndeval's C code topic by topic behind a Python loop
+and need the runs as Python tuples.
 
 """
 

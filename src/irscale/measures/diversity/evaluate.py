@@ -1,6 +1,6 @@
 """Evaluating runs with diversity measures, and ndeval's output.
 
-:func:`evaluate_diversity` judges the runs once per intent (:func:`~.rankings.judge_runs`),
+:func:`evaluate_diversity` judges the runs once per intent (:func:`~.rankings.read_and_judge`),
 builds the greedy ideal rankings once per α, and computes every requested family over the
 whole batch. Topics follow ndeval: each run topic gets a row (a topic the qrels do not
 judge scores 0 everywhere, with a warning), the mean divides by the number of run topics
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.inputs import Run
 from ...errors import MeasureError, ParameterError
 from ...io.diversity import (
     DiversityQrels,
@@ -29,7 +28,7 @@ from ...io.diversity import (
 )
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
 from .context import diversity_context
-from .rankings import DiversityIndex, id_sort_key, judge_runs
+from .rankings import DiversityIndex, id_sort_key, read_and_judge
 from .umeasures import per_intent_measure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -311,9 +310,12 @@ def evaluate_diversity(
                                  or max_docs < 1):
         raise ParameterError(f"max_docs must be a positive integer, got {max_docs!r}")
     qrels_obj = qrels if isinstance(qrels, DiversityQrels) else read_diversity_qrels(qrels)
-    run_list = _as_runs(runs)
     index = DiversityIndex.of(qrels_obj)
-    dr, run_of, topic_ids = judge_runs(index, run_list, bool(traditional), max_docs)
+    # ndeval's families read the judged rankings only: each run's rows are dropped once it
+    # is judged (memory); the others (IA(...), P+Q, D-U, ...) read the runs again
+    ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS}
+    run_list, dr, run_of, topic_ids = read_and_judge(index, runs, bool(traditional), max_docs,
+                                                     keep_rows=not ndeval_only)
     judged = dr.ranking_topic >= 0
     unjudged = np.flatnonzero(~judged)
     for k, run in enumerate(run_list):
@@ -326,6 +328,7 @@ def evaluate_diversity(
     from .intent_aware import judge_intents
 
     _check_label_sets(label_sets or {}, requests)
+
     judge = judge_intents(  # called only by measures that read per-intent rankings
         qrels_obj, run_list, run_of, traditional=bool(traditional), max_docs=max_docs,
         labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
@@ -381,29 +384,6 @@ def _read(source: Any, reader: Any) -> Any:
     if source is None or isinstance(source, (IntentProbabilities, IntentTypes)):
         return source
     return reader(source)
-
-
-def _as_runs(runs: Any) -> list[Run]:
-    """Runs from paths (read as ndeval reads them: :func:`read_ndeval_run`), :class:`Run`
-    objects, or whatever :func:`irscale.io.memory.as_runs` accepts."""
-    import os
-
-    from ...io.diversity import read_ndeval_run
-    from ...io.naming import name_runs
-
-    items = runs if isinstance(runs, (list, tuple)) else [runs]
-    if all(isinstance(item, (str, os.PathLike, Run)) for item in items):
-        from concurrent.futures import ThreadPoolExecutor
-
-        def read(item):
-            return item if isinstance(item, Run) else read_ndeval_run(item)
-
-        # the parser releases the GIL: files are read side by side (errors: first file)
-        with ThreadPoolExecutor(max_workers=min(len(items), os.cpu_count() or 1)) as pool:
-            return name_runs(list(pool.map(read, items)))
-    from ...io.memory import as_runs
-
-    return as_runs(runs, keep_rank=True)
 
 
 def ndeval_requests() -> list[DiversityRequest]:

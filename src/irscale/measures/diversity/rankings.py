@@ -57,7 +57,7 @@ class DiversityRankings:
     ``ranking_topic`` indexes :attr:`topics` (−1: a topic the qrels do not judge);
     ``n_intents[t]`` is the number of intents of topic ``t`` with a relevant document
     (ndeval's ``actualSubtopics``) and ``nrel_sub[t, j]`` the relevant documents of
-    intent ``j``. ``entry_level`` (when known: runs judged by :func:`judge_runs`) is the
+    intent ``j``. ``entry_level`` (when known: runs judged by :func:`read_and_judge`) is the
     graded level of each entry's document for its intent, as the qrels give it (≥ 1).
     """
 
@@ -306,7 +306,7 @@ class _RunJudgment:
 
 def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditional: bool,
                max_docs: int | None) -> _RunJudgment:
-    """Judge one run against ``index`` (vectorised over its rows; see :func:`judge_runs`)."""
+    """Judge one run against ``index`` (vectorised over its rows; see :func:`read_and_judge`)."""
     n = len(run)
     empty = np.empty(0, np.int64)
     if n == 0:
@@ -383,26 +383,17 @@ def _merge(index: DiversityIndex, parts: list[_RunJudgment]
     return dr, np.repeat(np.arange(len(parts), dtype=np.int64), counts), topic_ids
 
 
-def judge_runs(index: DiversityIndex, runs: list[Run], traditional: bool,
-               max_docs: int | None = None) -> tuple[DiversityRankings, np.ndarray, list]:
-    """Judge every run against ``index``: the batch of rankings (run by run, topics in
+def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
+                   max_docs: int | None = None, *, keep_rows: bool = True
+                   ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
+    """Read ``runs`` and judge every run against ``index``: the runs, named
+    (:func:`~irscale.io.naming.name_runs`), the batch of rankings (run by run, topics in
     :func:`id_sort_key` order), the run of each ranking, and each ranking's topic id.
 
     Each run is judged on its own, vectorised over its rows (:func:`_rank_order` puts them
     in ndeval's order; the run's docnos are looked up once among the relevant (topic,
     docno) pairs of the qrels), and the runs' relevant entries are joined end to end:
     no table of all runs' rows is built.
-    """
-    lookup = _RelevantLookup.of(index)
-    return _merge(index, [_judge_run(index, lookup, run, traditional, max_docs)
-                          for run in runs])
-
-
-def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
-                   max_docs: int | None = None, *, keep_rows: bool = True
-                   ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
-    """Read ``runs`` and judge them (:func:`judge_runs`): the runs, named
-    (:func:`~irscale.io.naming.name_runs`), then what :func:`judge_runs` returns.
 
     Paths are read as ndeval reads them (:func:`~irscale.io.diversity.read_ndeval_run`),
     side by side in threads (the parser and most of the judging release the GIL), each run
