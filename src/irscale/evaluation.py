@@ -224,13 +224,16 @@ def sequential_total(values: np.ndarray) -> float:
 
 
 def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
-                 qrels_source: str | None = None) -> None:
+                 qrels_source: str | None = None, gold: str = "qrels",
+                 results: str = "results", judgments: str = "judgments") -> None:
     """The checks of the topics of judged runs, made by every function that evaluates runs
     (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
 
     A run with no topic in common with the qrels raises :class:`AlignmentError` naming it
     and showing some topic ids of each side, unless ``allow_empty``. Then each run's topics
     with results but no judgments (not evaluated, as in trec_eval) are named in a warning.
+    ``gold``, ``results`` and ``judgments`` name the three for evaluations of other
+    outputs (``irscale text``: "references", "outputs", "references").
     """
     evaluated = rankings.ranking_run
     if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
@@ -245,15 +248,16 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
         where = f" ({qrels_source})" if qrels_source else ""
         which = "the run" if len(empty) == 1 else repr(rankings.runs[first])
         raise AlignmentError(
-            f"{runs} no topic in common with the qrels{where}: {which} has topics "
-            f"{_some(rankings.unjudged_topics[first])}, the qrels "
-            f"{_some(sorted(rankings.topics))} (qrels of another collection, or topic ids "
+            f"{runs} no topic in common with the {gold}{where}: {which} has topics "
+            f"{_some(rankings.unjudged_topics[first])}, the {gold} "
+            f"{_some(sorted(rankings.topics))} ({gold} of another collection, or topic ids "
             "written differently?); --allow-empty (allow_empty=True) evaluates it anyway")
     for run, unjudged in zip(rankings.runs, rankings.unjudged_topics, strict=True):
         if unjudged:
+            listed = f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}"
             warnings.warn(
-                f"run {run!r}: {len(unjudged)} topic(s) with results but no judgments are not "
-                f"evaluated: {', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}",
+                f"run {run!r}: {len(unjudged)} topic(s) with {results} but no {judgments} are "
+                f"not evaluated: {listed}",
                 stacklevel=3,
             )
 

@@ -332,4 +332,4 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
                                  np.minimum(1.0, s_measure(p["L"])), p["beta"])
     return text_evaluation(runs, b.out_run, [topics[t] for t in b.out_topic.tolist()],
                            values, n_topics=n_topics, unjudged=unjudged,
-                           allow_empty=allow_empty, source=gold.source)
+                           allow_empty=allow_empty, source=gold.source, gold="nuggets")

@@ -17,7 +17,8 @@ from ..measures.base import EvalContext
 def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[str],
                     values: Mapping[str, np.ndarray], *, n_topics: int,
                     unjudged: Sequence[Sequence[str]] | None = None,
-                    allow_empty: bool = False, source: str | None = None) -> Evaluation:
+                    allow_empty: bool = False, source: str | None = None,
+                    gold: str = "references") -> Evaluation:
     """An :class:`Evaluation` with one row per evaluated output.
 
     ``run_index[i]`` and ``topic[i]`` say whose output row ``i`` of every ``values`` array
@@ -26,7 +27,8 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     judged documents): only their labels are used. ``unjudged``: per run, the topics it
     has outputs for but the gold standard (``source``) does not cover, named in a warning
     by :func:`irscale.evaluation.check_topics` (which also refuses a run with no evaluated
-    topic unless ``allow_empty``). ``n_topics``: the number of gold-standard topics.
+    topic unless ``allow_empty``), calling the gold standard ``gold`` ("references",
+    "nuggets") and the texts "outputs". ``n_topics``: the number of gold-standard topics.
     """
     topics = tuple(sorted(set(topic)))
     code = np.searchsorted(np.asarray(topics, dtype=object),
@@ -40,7 +42,8 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
         rel_levels=np.zeros((n, 1), dtype=np.int64), ranking_topic=code[order],
         ranking_run=run_index[order], topics=topics, runs=tuple(runs),
         unjudged_topics=tuple(tuple(u) for u in (unjudged or [()] * len(runs))))
-    check_topics(jr, allow_empty=allow_empty, qrels_source=source)
+    check_topics(jr, allow_empty=allow_empty, qrels_source=source, gold=gold,
+                 results="outputs", judgments=gold)
     return Evaluation(columns=tuple(Column(label) for label in values),
                       values={k: np.asarray(v, dtype=np.float64)[order]
                               for k, v in values.items()},
