@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "scales": 6,
     "meta": 7,
     "collections": 7,
+    "online": 7,
     "cli": 8,
 }
 
