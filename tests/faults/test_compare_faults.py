@@ -93,6 +93,23 @@ def _scaled(factor: str) -> str:
 
 SHORT = score_text("ap", rows=8)  # 8 of the 12 topics
 
+
+def _long(kind: str = "ap", *, summary: bool = True) -> str:
+    """The score CSV ``kind`` as irscale's long results (``run,topic,measure,value``; the
+    topics 1..12 of the rows, run by run, then the summary rows of topic 'all')."""
+    lines = score_text(kind).splitlines()
+    systems = lines[0].split(",")
+    rows = [row.split(",") for row in lines[1:]]
+    out = ["run,topic,measure,value"]
+    for s, system in enumerate(systems):
+        out += [f"{system},{t + 1},{kind},{row[s]}" for t, row in enumerate(rows)]
+        if summary:
+            out.append(f"{system},all,{kind},0.5")
+    return "\n".join(out) + "\n"
+
+
+LONG = _long()
+
 CASES = [
     *csv_faults("csv", csv_argv, REF),
     either("csv-scores-1e300", csv_argv("big.csv"), check=finite_output,
@@ -107,6 +124,34 @@ CASES = [
     ok("holm-sidak-p-equal-1-no-raw-warning",
        ["compare", "--scores", "twin.csv", "--test", "t", "--correction", "holm-sidak"],
        no_raw_warnings, files={"twin.csv": _twin_columns()}),
+    # ---- irscale's long results (eval/session/text --format csv)
+    ok("scores-long-results", ["compare", "--scores", "long.csv", "--test", "t"],
+       same_output_as(*T), files={"long.csv": LONG}),
+    ok("scores-long-results-without-summary", ["compare", "--scores", "long.csv", "--test",
+                                               "t"],
+       same_output_as(*T), files={"long.csv": _long(summary=False)}),
+    err("scores-long-row-twice", ["compare", "--scores", "long.csv", "--test", "t"],
+        "long.csv", "line 3", "appears twice",
+        files={"long.csv": LONG.replace("sysA,2,", "sysA,1,", 1)}),
+    err("scores-long-value-missing", ["compare", "--scores", "long.csv", "--test", "t"],
+        "long.csv", "'sysB'", "topic '3'",
+        files={"long.csv": "\n".join(line for line in LONG.splitlines()
+                                      if not line.startswith("sysB,3,")) + "\n"}),
+    err("scores-long-topic-column", ["compare", "--scores", "long.csv", "--test", "t",
+                                     "--topic-column", "topic"],
+        "long.csv", "--topic-column", files={"long.csv": LONG}),
+    err("scores-long-summary-only", ["compare", "--scores", "long.csv", "--test", "t"],
+        "long.csv", "no per-topic row",
+        files={"long.csv": "run,topic,measure,value\nsysA,all,ap,0.5\n"}),
+    err("scores-long-bad-value", ["compare", "--scores", "long.csv", "--test", "t"],
+        "long.csv", "line 4", "non-numeric",
+        files={"long.csv": LONG.replace("sysA,3,ap,", "sysA,3,ap,x", 1)}),
+    err("scores-long-three-fields", ["compare", "--scores", "long.csv", "--test", "t"],
+        "long.csv", "line 2", "4 comma-separated fields",
+        files={"long.csv": LONG.replace("sysA,1,ap,", "sysA,1,", 1)}),
+    err("scores-long-measure-twice", ["compare", "--scores", "long.csv", "--scores", "ap.csv",
+                                      "--test", "t"], "same measure name",
+        files={"long.csv": LONG}),
     # ---- several score files
     err("scores-same-file-twice", ["compare", "--scores", "ap.csv", "--scores", "ap.csv",
                                    "--test", "t"], "ap"),

@@ -115,28 +115,35 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
 
 
 def read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
-    """One score matrix of the ``--scores`` files: one measure per file, named after it;
-    every file must hold the same systems and topics."""
+    """One score matrix of the ``--scores`` files: a score CSV gives one measure, named
+    after the file; irscale's long results (``--format csv`` of ``eval``, ``session``,
+    ``text``) one per measure they hold. Every table must hold the same systems and topics,
+    and no measure may come twice."""
     import numpy as np
 
     from ..core import ScoreMatrix
+    from ..io.scores_csv import read_tables
 
-    matrices = [ScoreMatrix.read_csv(p, topic_column=topic_column) for p in paths]
-    first = matrices[0]
-    for path, matrix in zip(paths[1:], matrices[1:], strict=True):
-        if set(matrix.systems) != set(first.systems):
+    tables = [(path, table) for path in paths
+              for table in read_tables(path, topic_column=topic_column)]
+    first_path, first = tables[0]
+    for path, table in tables[1:]:
+        if set(table.systems) != set(first.systems):
             raise AlignmentError(
-                f"{path}: systems differ from {paths[0]} "
-                f"({sorted(set(matrix.systems) ^ set(first.systems))[:5]})"
+                f"{path}: systems differ from {first_path} "
+                f"({sorted(set(table.systems) ^ set(first.systems))[:5]})"
             )
-        if set(matrix.topics) != set(first.topics):
-            only = sorted(set(matrix.topics) ^ set(first.topics))
+        if set(table.topics) != set(first.topics):
+            only = sorted(set(table.topics) ^ set(first.topics))
             raise AlignmentError(
-                f"{path}: topics differ from {paths[0]} ({len(only)} not in both: {only[:5]})"
+                f"{path}: topics differ from {first_path} ({len(only)} not in both: "
+                f"{only[:5]})"
             )
-    names = [m.measures[0] for m in matrices]
+    names = [table.measure for _, table in tables]
     if len(set(names)) != len(names):
         raise InputError(f"two score files give the same measure name: {names}")
+    matrices = [ScoreMatrix.from_array(t.values, topics=t.topics, systems=t.systems,
+                                       measures=[t.measure]) for _, t in tables]
     values = np.stack(
         [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
         axis=2,

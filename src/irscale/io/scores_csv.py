@@ -242,10 +242,89 @@ def read(path: object, *, topic_column: str | bool | None = None,
          allow_missing: bool = False) -> ScoreTable:
     """Parse a score CSV (see :meth:`irscale.core.ScoreMatrix.read_csv`)."""
     source, measure = _source_and_measure(path)
+    return _wide(_rows(path, source), source, measure, topic_column, allow_missing)
+
+
+def read_tables(path: object, *, topic_column: str | None = None) -> list[ScoreTable]:
+    """The score tables of a file: a score CSV (one table, named after the file), or
+    irscale's long results (header ``run,topic,measure,value``, as ``irscale eval``,
+    ``session`` and ``text`` print them with ``--format csv``): one table per measure, in
+    the order the measures first appear.
+
+    In long results every (run, topic, measure) appears once, and every run has a value
+    for every topic of the measure (a missing one is an error naming a run and a topic).
+    The summary rows (topic ``all``, the means irscale prints unless ``-n``) are not
+    topics and are not read; ``topic_column`` does not apply.
+    """
+    source, measure = _source_and_measure(path)
+    rows = _rows(path, source)
+    if [f.strip().lower() for f in rows[0].fields] != list(LONG_HEADER):
+        return [_wide(rows, source, measure, topic_column, False)]
+    if topic_column is not None:
+        raise InputError(f"--topic-column applies to score CSVs with a topic column, not to "
+                         f"long results ({','.join(LONG_HEADER)})", source=source)
+    return _long(rows, source)
+
+
+#: The header of irscale's long results (``--format csv`` of ``eval``, ``session``, ``text``).
+LONG_HEADER = ("run", "topic", "measure", "value")
+
+
+def _long(rows: list[_Row], source: str) -> list[ScoreTable]:
+    """One table per measure of long results (see :func:`read_tables`)."""
+    header, body = rows[0], rows[1:]
+    cells: dict[str, dict[tuple[str, str], float]] = {}
+    seen: dict[tuple[str, str, str], int] = {}
+    for row in body:
+        if len(row.fields) != len(LONG_HEADER):
+            raise InputFormatError(f"expected {len(LONG_HEADER)} comma-separated fields (run, "
+                                   f"topic, measure, value), got {len(row.fields)}",
+                                   source=source, line=row.line, text=row.text)
+        run, topic, measure = (f.strip() for f in row.fields[:3])
+        for name, text in (("run", run), ("topic", topic), ("measure", measure)):
+            if not text:
+                raise InputFormatError(f"empty {name}", source=source, line=row.line,
+                                       text=row.text)
+        if topic == "all":
+            continue
+        key = (run, topic, measure)
+        if key in seen:
+            raise InputFormatError(f"run {run!r}, topic {topic!r}, measure {measure!r} appears "
+                                   f"twice (lines {seen[key]} and {row.line})", source=source,
+                                   line=row.line, text=row.text)
+        seen[key] = row.line
+        cells.setdefault(measure, {})[run, topic] = _cell_value(
+            row.fields[3], run, 3, row, source, False)
+    if not cells:
+        raise EmptyInputError("the results hold no per-topic row (written without -q?)",
+                              source=source, line=header.line, text=header.text)
+    tables = []
+    for measure, values in cells.items():
+        runs = tuple(dict.fromkeys(r for r, _ in values))
+        topics = tuple(dict.fromkeys(t for _, t in values))
+        for run in runs:
+            for topic in topics:
+                if (run, topic) not in values:
+                    raise InputError(f"run {run!r} has no value of {measure} for topic "
+                                     f"{topic!r} (other runs have one)", source=source)
+        matrix = np.array([[values[r, t] for r in runs] for t in topics], dtype=np.float64)
+        tables.append(ScoreTable(values=matrix, topics=topics, systems=runs, measure=measure,
+                                 source=source))
+    return tables
+
+
+def _rows(path: object, source: str) -> list[_Row]:
+    """The records of a score file (read once), with at least a header."""
     data = read_input(path)  # type: ignore[arg-type]
     rows = _records(_decode(data, source), source)
     if not rows:
         raise EmptyInputError("empty score file: no header and no data row", source=source)
+    return rows
+
+
+def _wide(rows: list[_Row], source: str, measure: str, topic_column: str | bool | None,
+          allow_missing: bool) -> ScoreTable:
+    """A score CSV's table (topics × systems)."""
     header, body = rows[0], rows[1:]
     names = _header(header, source)
     if not body:
