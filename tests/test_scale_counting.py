@@ -33,18 +33,24 @@ SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG
 #: Run lengths checked run by run: every N up to 2^16 runs (binary) and 3^10 = 59,049 runs
 #: (three degrees), the largest spaces whose brute force stays within a few seconds. A longer
 #: check of three degrees: ``IRSCALE_CHECK_N3=16 pytest tests/test_scale_counting.py -k
-#: enumeration`` (3^16 = 43M runs; minutes per measure and several GB). Run to N = 13, every
-#: measure agrees except RBP(p=0.8) at N = 13, where the brute force's 1e-9 grouping merges
-#: values that differ by less (all 3^13 values are distinct: with p = 4/5 the values times
-#: 5^12 are sums of c_r·4^(r−1)·5^(13−r), c_r ∈ {0, 1, 2}, unique by their 5-adic digits).
+#: enumeration`` (3^16 = 43M runs; minutes per measure and several GB).
 LENGTHS = {2: range(1, 17), 3: range(1, int(os.environ.get("IRSCALE_CHECK_N3", "10")) + 1)}
+#: The brute force's grouping of float values: values closer than this fraction of the
+#: largest magnitude are one value. Tied runs' float sums differ by a few ulps (≈ 1e-15 of
+#: the largest); distinct values come much closer than 1e-9 in the large spaces: at N = 14
+#: with three degrees, DCG's 3^14 runs take 2,893,401 distinct values (the count is the same
+#: for every tolerance from 1e-11 to 1e-14; 1e-9 merges 256 of them), and RBP(p=0.8)'s
+#: 3^N values are all distinct (with p = 4/5 the values times 5^(N−1) are
+#: (1 − p)·g·Σ c_r·4^(r−1)·5^(N−r), c_r ∈ {0, 1, 2}, unique by their 5-adic digits) and differ
+#: by at least (1 − p)·g·5^−(N−1) ≈ 3e-12 of the largest at N = 16 (g = 1/2, one degree).
+TOLERANCE = 1e-13
 
 
 @dataclass
 class Brute:
-    """Every run of a space scored by the measure's kernel; values closer than 1e-9 of the
-    largest magnitude are one value (tied runs' float sums differ by a few ulps, distinct
-    values of these spaces by more than 1e-12)."""
+    """Every run of a space scored by the measure's kernel; values closer than
+    :data:`TOLERANCE` of the largest magnitude are one value (tied runs' float sums differ
+    by a few ulps, distinct values of these spaces by more)."""
 
     runs: np.ndarray
     kernel: np.ndarray     # per run: the kernel's value
@@ -65,7 +71,8 @@ def brute(name: str, N: int, levels: int, rb: tuple[int, ...] | int | None = Non
     kernel = sc.measure.kernel_values(runs, sc.context)
     order = np.argsort(kernel, kind="stable")
     ordered = kernel[order]
-    new = np.concatenate(([True], np.diff(ordered) > 1e-9 * max(1.0, abs(ordered).max())))
+    tolerance = TOLERANCE * max(1.0, abs(ordered).max())
+    new = np.concatenate(([True], np.diff(ordered) > tolerance))
     cluster = np.cumsum(new) - 1
     phi = np.empty(len(runs), dtype=np.int64)
     phi[order] = cluster + 1
