@@ -115,3 +115,35 @@ def test_clef_bandits_find_more_relevant_documents_than_depth_k(clef):
     table = sim.relevant_found()
     for strategy in BANDITS:
         assert (table[strategy] > table["depth"]).all(), table
+
+
+def test_cli_qrels_out_writes_the_induced_qrels(tmp_path):
+    """``pool simulate --qrels-out``: every file holds the induced qrels of the API (same
+    pairs and degrees, in judging order), and ``irscale eval`` on it gives the MAP that
+    irscale.evaluate gives on the API's frame."""
+    from irscale.cli.main import main
+
+    runs = random_runs(5, n_runs=3)
+    qrels = random_qrels(5)
+    paths = []
+    for name, run in runs.items():
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(f"{t} Q0 {d} 1 {s} {name}\n" for t, d, s in
+                                run.itertuples(index=False)))
+        paths.append(str(path))
+    (tmp_path / "q.txt").write_text("".join(f"{t} 0 {d} {r}\n" for t, d, r in
+                                            qrels.itertuples(index=False)))
+    out = tmp_path / "induced"
+    assert main(["pool", "simulate", str(tmp_path / "q.txt"), *paths, "--strategy",
+                 "depth,mm", "--budget", "2,5", "--seed", "4", "--no-loo", "--qrels-out",
+                 str(out), "-o", str(tmp_path / "table.txt")]) == 0
+    sim = simulate_pooling(qrels, runs, ["depth", "mm"], [2, 5], loo=False, rng=4)
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        f"{s}-{b}.qrels" for s, b in sim.qrels)
+    for (strategy, budget), frame in sim.qrels.items():
+        written = irscale.read_qrels(out / f"{strategy}-{budget}.qrels").to_frame()
+        pd.testing.assert_frame_equal(written, frame.astype({"relevance": "int64"}),
+                                      check_dtype=False)
+        expected = irscale.evaluate(frame, runs, "map").per_topic()
+        got = irscale.evaluate(out / f"{strategy}-{budget}.qrels", runs, "map").per_topic()
+        pd.testing.assert_frame_equal(got, expected)

@@ -48,6 +48,31 @@ def lines_per_topic(expected: int):
     return check
 
 
+INDUCED = ["depth-2", "depth-4", "mtf-2", "mtf-4", "mm-ns-2", "mm-ns-4"]
+
+
+def induced_qrels_readable(folder: str, names: list[str]):
+    """``--qrels-out``: one ``topic 0 docno rel`` file per strategy and budget, each read
+    by ``irscale eval`` and judging no more documents per topic than its budget."""
+
+    def check(result, ws, run):
+        assert sorted(p.name for p in (ws.root / folder).iterdir()) == \
+            sorted(f"{n}.qrels" for n in names)
+        for name in names:
+            path = ws.root / folder / f"{name}.qrels"
+            rows = [line.split() for line in path.read_text().splitlines()]
+            assert rows and all(len(r) == 4 and r[1] == "0" for r in rows), rows
+            budget = int(name.rsplit("-", 1)[1])
+            per_topic: dict[str, int] = {}
+            for row in rows:
+                per_topic[row[0]] = per_topic.get(row[0], 0) + 1
+            assert max(per_topic.values()) <= budget, per_topic
+            evaluated = run(["eval", str(path), "a.run", "-m", "map"])
+            assert evaluated.status == 0 and "map" in evaluated.out, evaluated.describe()
+
+    return check
+
+
 CASES = [
     # ================================================================ build
     ok("build-depth", BUILD, output_contains("1 d")),
@@ -120,6 +145,23 @@ CASES = [
     ok("simulate-plot", [*SIM, "--plot", "curves.png"], allowed_new=("curves.png",)),
     ok("simulate-all-strategies", with_option(SIM, "--strategy",
                                               "depth,take,rbp,rrf,mtf,mm,mm-ns,ts,ts-ns")),
+    ok("simulate-qrels-out", [*SIM, "--no-loo", "--qrels-out", "induced"],
+       induced_qrels_readable("induced", INDUCED), allowed_new=("induced/",)),
+    ok("simulate-qrels-out-force", [*SIM, "--no-loo", "--qrels-out", "out", "--force"],
+       induced_qrels_readable("out", INDUCED), allowed_new=("out/", "out/depth-2.qrels"),
+       files={"out/depth-2.qrels": "old\n"}),
+    err("simulate-qrels-out-exists", [*SIM, "--no-loo", "--qrels-out", "out"],
+        opt("--qrels-out"), "depth-2.qrels", "--force", files={"out/depth-2.qrels": "old\n"}),
+    err("simulate-qrels-out-is-a-file", [*SIM, "--qrels-out", "qrels.txt"],
+        opt("--qrels-out"), "qrels.txt"),
+    err("simulate-qrels-out-no-parent", [*SIM, "--qrels-out", "nope/deeper"],
+        opt("--qrels-out"), "nope"),
+    err("simulate-qrels-out-and-output", [*SIM, "--qrels-out", "out", "-o",
+                                          "out/mtf-4.qrels"], "-o", opt("--qrels-out"),
+        files={"out": "<dir>"}),
+    err("simulate-qrels-out-empty", [*SIM, "--qrels-out", ""], opt("--qrels-out")),
+    err("simulate-qrels-out-bad-strategy", [*with_option(SIM, "--strategy", "nosuch"),
+                                            "--qrels-out", "out"], "nosuch"),
     err("simulate-too-few-inputs", ["pool", "simulate", "qrels.txt", "a.run"],
         any_of("two run", "qrels")),
     err("simulate-strategy-unknown", with_option(SIM, "--strategy", "depth,nosuch"), "nosuch"),

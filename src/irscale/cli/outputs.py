@@ -1,11 +1,12 @@
 """Output options shared by the subcommands: ``-o/--output``, ``--force`` and the checks
 that run before any work (``docs/errors.md``, rule 4).
 
-Every output path a command will write (``-o``, ``--csv``, ``--plot``, ``--plot-dir``) is
-checked when the command starts: it must not be one of the call's inputs, must not exist
-unless ``--force``, its folder must exist and be writable, and no two outputs of the call
-may name the same path. A symbolic link is checked as the file it points to. The output
-itself is written to a temporary file and renamed into place only when complete.
+Every output path a command will write (``-o``, ``--csv``, ``--plot``, ``--plot-dir``,
+``--qrels-out``) is checked when the command starts: it must not be one of the call's
+inputs, must not exist unless ``--force``, its folder must exist and be writable, and no two
+outputs of the call may name the same path. A symbolic link is checked as the file it points
+to. The output itself is written to a temporary file and renamed into place only when
+complete.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def check_stdin_once(args: argparse.Namespace) -> None:
 
 def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",),
                   files: tuple[str, ...] = ("output", "csv"),
-                  folders: tuple[str, ...] = ("plot_dir",)) -> None:
+                  folders: tuple[str, ...] = ("plot_dir", "qrels_out")) -> None:
     """Check, before the work, every output a command will write (see the module doc).
 
     Called for every command by :func:`irscale.cli.main.main`. ``files`` and ``plots`` name
@@ -134,6 +135,8 @@ def check_plot_path(path: str, option: str) -> None:
 
 def check_output_folder(path: str, option: str) -> None:
     """An output folder is an existing writable folder, or can be created."""
+    if not path:
+        raise ParameterError(f"{option} is empty: give a folder")
     folder = Path(path)
     if folder.exists():
         if not folder.is_dir():

@@ -9,17 +9,25 @@
 judgments so far are replayed and the last line of a topic is its next document to judge).
 ``simulate`` replays strategies with the qrels as the assessor and prints, per strategy and
 budget, the relevant documents found and the bias of the induced qrels (τ, τ_ap, leave
-one contributor out). See ``docs/collections.md``.
+one contributor out); ``--qrels-out DIR`` writes those induced qrels, one file per strategy
+and budget. See ``docs/collections.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..errors import ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_digits_option
 from .options import ListAction, add_ties
-from .outputs import add_output, write_text
+from .outputs import add_output, input_paths, write_text
+
+if TYPE_CHECKING:
+    import pandas as pd
 from .runargs import NAMES_HELP, named_runs
 
 #: Strategies (``irscale.collections.STRATEGIES``, repeated so that the parser imports no
@@ -115,6 +123,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
                    "plot)")
+    p.add_argument("--qrels-out", default=None, metavar="DIR",
+                   help="write the qrels every strategy and budget induces to "
+                   "DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by irscale eval;"
+                   " DIR is made if missing; existing files are refused without --force; "
+                   "default: none)")
     add_output(p)
     p.set_defaults(func=run_simulate)
 
@@ -195,6 +208,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.no_loo and (args.contributors is not None or args.contributor_pattern is not None):
         raise ParameterError("--contributors and --contributor-pattern apply to the "
                              "leave-one-out test, which --no-loo skips")
+    qrels_paths = _induced_paths(args)
     pattern = args.contributor_pattern or DEFAULT_CONTRIBUTOR_PATTERN
     table = _contributors(args)
     contributors = table if table is not None else (
@@ -211,4 +225,48 @@ def run_simulate(args: argparse.Namespace) -> int:
         from ..collections import plot_relevant_found
 
         plot_relevant_found(result, args.plot)
+    if qrels_paths:
+        _write_induced(result.qrels, args.qrels_out, qrels_paths, force=args.force)
     return write_text(args, result.format(args.fmt, digits=args.digits) + "\n")
+
+
+def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
+    """``--qrels-out``: the file of every (strategy, budget), each checked before the work
+    (not an input, not existing unless ``--force``); the folder itself is checked with the
+    other outputs (:func:`irscale.cli.outputs.check_outputs`)."""
+    if args.qrels_out is None:
+        return {}
+    from ..collections.pooling import check_strategy
+    from ..io.files import check_output, is_stdio
+
+    paths = {}
+    for strategy in args.strategies:
+        name = check_strategy(strategy)
+        for budget in args.budgets:
+            path = os.path.join(args.qrels_out, f"{name}-{budget}.qrels")
+            if os.path.isdir(args.qrels_out):
+                check_output(path, inputs=input_paths(args), force=args.force,
+                             option="--qrels-out")
+            if not is_stdio(args.output) and os.path.abspath(args.output) == \
+                    os.path.abspath(path):
+                raise ParameterError(f"-o {args.output} is one of the --qrels-out files: "
+                                     "write the table elsewhere")
+            paths[(name, int(budget))] = path
+    return paths
+
+
+def _write_induced(qrels: Mapping[tuple[str, int], pd.DataFrame], folder: str,
+                   paths: Mapping[tuple[str, int], str], *, force: bool) -> None:
+    """Write every induced qrels file: all are written to temporary files first and renamed
+    into place only once every one is complete (none is left behind on an error)."""
+    from ..io.files import atomic_path
+
+    os.makedirs(folder, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        for key, path in paths.items():
+            frame = qrels[key]
+            lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
+                     + " " + frame["relevance"].astype(str) + "\n")
+            temporary = stack.enter_context(atomic_path(path, force=force))
+            with open(temporary, "w", encoding="utf-8") as handle:
+                handle.write("".join(lines))
