@@ -1,0 +1,778 @@
+"""Interleaving and multileaving: online comparisons of rankers from one user's clicks.
+
+An *impression* shows one user a single list built from the rankers' rankings of a topic
+(the *mixing policy*); the user's clicks on it are turned into a preference (the *scoring
+rule*; seed 004 §6.4). Every method here takes the rankings of many topics at once
+(:class:`~irscale.collections.Candidates`, a cube ``pairs[topic, ranker, rank]``) and
+builds the lists of all impressions with array operations over impressions (a loop over
+the ``length`` positions of a list, never over impressions or topics).
+
+Mixing policies and their credit rules (rankers A and B; ``length`` = the SERP length L):
+
+``balanced`` — balanced interleaving (Joachims 2002), Algorithm 1 of seed 004 (as given by
+    Radlinski, Kurup & Joachims 2008): a coin ``AFirst`` gives one ranker priority; with
+    pointers k_a, k_b (1-based) the list takes a[k_a] when k_a < k_b or (k_a = k_b and
+    AFirst), b[k_b] otherwise — appending the document unless it is in the list already —
+    and the pointer that was read advances. It stops when a pointer runs past its ranking;
+    the list shown is its first L documents. The pointer advances whether or not the
+    document was appended: seed 004's layout of the pseudo-code puts ``k_a ← k_a + 1``
+    inside the ``if a[k_a] ∉ I`` branch, which never ends when the rankings share a
+    document (Radlinski et al. 2008, Algorithm 1, advance it in both cases).
+    Credit: with c_max the lowest clicked position and d = I[c_max],
+    k = min{j : a[j] = d or b[j] = d}; h_a = |{clicked d' : d' ∈ a[1..k]}|,
+    h_b = |{clicked d' : d' ∈ b[1..k]}|; A wins when h_a > h_b, B when h_a < h_b.
+
+``team-draft`` — team-draft interleaving (Radlinski, Kurup & Joachims 2008, Algorithm 2):
+    while both rankings have a document not in the list, the ranker with the smaller team
+    (a coin when the teams are equal) adds its highest-ranked document not in the list to
+    the list and to its team. Credit: the clicks on each team's documents; the ranker with
+    more wins. The coins are drawn for all impressions at once: teams are equal at every
+    even position, so the list is fixed by one coin per pair of positions.
+
+``probabilistic`` — probabilistic interleaving (Hofmann, Whiteson & de Rijke 2011): each
+    ranker is a softmax over its ranking, P_s(d) ∝ 1/r_s(d)^τ (τ = 3); at every position a
+    fair coin picks a ranker (the other one when the picked one has no document left),
+    which draws a document from its distribution renormalised over the documents not yet
+    shown (every ranker's distribution loses the shown documents). Credit (``credit=
+    "marginal"``, the paper's estimator): the outcome is marginalised over the assignments
+    a ∈ {A, B}^L of positions to rankers that could have produced the list,
+    P(a | I) ∝ Π_i P(choose a_i) P_{a_i}(I_i | I_1..I_{i-1}) — a product over positions,
+    so P(a_i = A | I) = p_A,i / (p_A,i + p_B,i) independently per position — and the
+    expected outcome E[o] = P(c_A > c_B | I, clicks) − P(c_A < c_B | I, clicks) (c_s: the
+    clicks assigned to s) is computed exactly by a convolution over the clicked positions;
+    A wins when E[o] > 0. ``credit="assignment"`` credits each click to the ranker that
+    actually drew the document (as team-draft).
+
+``optimized`` — optimised interleaving (Radlinski & Craswell 2013). Allowed lists: those in
+    which every document is the highest-ranked document of A or of B not yet in the list
+    (every prefix is a union of prefixes of A and B). Credit of a click on d:
+    δ_s(d) = f(r_s(d)) with f(r) = 1/r (``credit="inverse"``) or f(r) = −r
+    (``credit="linear"``), r_s(d) = |s| + 1 for a document s does not rank; A wins when
+    Σ_clicked δ_A > Σ_clicked δ_B. The probabilities p_I of the allowed lists of a topic
+    solve the linear program (``scipy.optimize.linprog``, HiGHS): unbiasedness — for every
+    k ≤ L, Σ_I p_I Σ_{i≤k} (δ_A(I_i) − δ_B(I_i)) = 0, so that a user who clicks at random
+    among the top k favours neither ranker — with Σ p_I = 1, p ≥ 0, minimising the
+    expected insensitivity of Schuth et al. (2014), Σ_I p_I Σ_s (Σ_i δ_s(I_i)/i − μ_I)²
+    with μ_I = (1/2) Σ_s Σ_i δ_s(I_i)/i (clicks with probability 1/i at position i). One
+    program per topic (2^L choice sequences enumerated, so L ≤ 16); a topic whose program
+    has no solution is an error.
+
+``team-draft`` with more than two rankers is team-draft multileaving (Schuth et al. 2014):
+    in every round the rankers pick in a random order (a random permutation per round),
+    each adding its highest-ranked document not in the list; the list ends when the ranker
+    whose turn it is has no document left. Credit: the clicks on each team; every pair of
+    rankers gets a win, loss or tie per impression (the pairwise preference matrix).
+
+Outcome statistics (:class:`InterleavingResult`, per pair of rankers): wins, losses and
+ties over n impressions; the preference Δ_AB = (wins_A + ties/2)/n − 0.5 (Chapelle et al.
+2012); the two-sided binomial (sign) test of wins against losses (ties left out,
+``scipy.stats.binomtest``, H0: P(win | not a tie) = 1/2); and a percentile bootstrap
+interval of Δ_AB (impressions resampled: (wins, losses, ties)* ~ Multinomial(n, the
+observed proportions), seeded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from ..collections.candidates import Candidates, ranked_candidates
+from ..errors import InputError, ParameterError
+from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
+from ..stats.resampling import RngArg, check_rng, seed_sequence
+from ..stats.tables import Format
+from ..stats.validation import check_alpha, check_choice, check_count
+
+__all__ = ["CREDITS", "METHODS", "InterleavingResult", "Interleavings", "interleave",
+           "interleave_runs", "rankings_from_lists"]
+
+#: Mixing policies.
+METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
+Method = Literal["balanced", "team-draft", "probabilistic", "optimized"]
+#: Credit rules each method accepts (the first is its default).
+CREDITS: dict[str, tuple[str, ...]] = {
+    "balanced": ("balanced",), "team-draft": ("team",),
+    "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
+}
+#: Softmax exponent of probabilistic interleaving (Hofmann et al. 2011).
+TAU = 3.0
+#: Longest list of optimised interleaving (2^L choice sequences are enumerated per topic).
+MAX_OPTIMIZED_LENGTH = 16
+#: Default SERP length.
+LENGTH = 10
+#: Bootstrap samples of Δ_AB's interval.
+BOOTSTRAP = 10_000
+
+
+def _generator(rng: RngArg) -> np.random.Generator:
+    return np.random.default_rng(seed_sequence(rng=check_rng(rng)))
+
+
+# --------------------------------------------------------------------------- rankings
+def rankings_from_lists(rankers: Mapping[str, Mapping[str, Sequence[str]]]) -> Candidates:
+    """The rankings ``{ranker: {topic: [docno, ...]}}`` (best first) as a
+    :class:`~irscale.collections.Candidates` cube (what :func:`interleave_runs` takes).
+
+    A document listed twice in one ranking is an :class:`~irscale.errors.InputError`."""
+    if not isinstance(rankers, Mapping) or len(rankers) < 2:
+        raise InputError("interleaving needs the rankings of at least two rankers, as "
+                         "{ranker: {topic: [docno, ...]}}")
+    runs = {}
+    for name, topics in rankers.items():
+        if not isinstance(topics, Mapping):
+            raise InputError(f"ranker {name!r}: expected {{topic: [docno, ...]}}, got a "
+                             f"{type(topics).__name__}")
+        run: dict[str, dict[str, float]] = {}
+        for topic, docs in topics.items():
+            if isinstance(docs, (str, bytes)) or not isinstance(docs, Sequence):
+                raise InputError(f"ranker {name!r}, topic {topic!r}: expected a list of "
+                                 f"docnos, got {docs!r}")
+            scores = {str(d): float(len(docs) - i) for i, d in enumerate(docs)}
+            if len(scores) != len(docs):
+                seen = sorted({str(d) for d in docs if list(map(str, docs)).count(str(d)) > 1})
+                raise InputError(f"ranker {name!r}, topic {topic!r}: document(s) listed "
+                                 f"twice: {seen}")
+            if scores:
+                run[str(topic)] = scores
+        runs[str(name)] = run
+    return ranked_candidates(runs)
+
+
+@dataclass(frozen=True, eq=False)
+class _Cube:
+    """The rankings of :class:`Candidates` prepared for the mixing policies: lengths of
+    every ranking, the rank of every (topic, document) pair in every ranker."""
+
+    candidates: Candidates
+
+    @property
+    def pairs(self) -> np.ndarray:
+        return self.candidates.pairs
+
+    @property
+    def n_rankers(self) -> int:
+        return self.pairs.shape[1]
+
+    def lengths(self) -> np.ndarray:
+        """Documents in every ranking (topics × rankers)."""
+        return (self.pairs >= 0).sum(axis=2)
+
+    def ranks(self) -> np.ndarray:
+        """Rank (1-based) of every pair in every ranker, 0 where it does not rank it
+        (pairs × rankers)."""
+        out = np.zeros((self.candidates.n_pairs, self.n_rankers), dtype=np.int64)
+        t, r, k = np.nonzero(self.pairs >= 0)
+        out[self.pairs[t, r, k], r] = k + 1
+        return out
+
+    def local(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """The cube cut at ``depth`` with every pair numbered within its topic (0, 1, ...;
+        -1 past a ranking, one column of -1 appended), and the pair id of every local code
+        (topics × codes, -1 where a topic has fewer codes)."""
+        cut = self.pairs[:, :, :depth]
+        valid = cut >= 0
+        codes, inverse = np.unique(cut[valid], return_inverse=True)
+        topic_of = self.candidates.pair_topic[codes]
+        code = np.arange(len(codes)) - np.searchsorted(topic_of, topic_of)
+        local = np.full((*cut.shape[:2], cut.shape[2] + 1), -1, dtype=np.int64)
+        local[:, :, :-1][valid] = code[inverse]
+        table = np.full((cut.shape[0], int(code.max(initial=-1)) + 2), -1, dtype=np.int64)
+        table[topic_of, code] = codes
+        return local, table
+
+
+def _to_pairs(table: np.ndarray, codes: np.ndarray, topic: np.ndarray) -> np.ndarray:
+    """Pair ids of the local ``codes`` (rows of impressions of topics ``topic``; -1 stays)."""
+    return table[topic[:, None], codes]
+
+
+# --------------------------------------------------------------------------- drafting
+def _draft(local: np.ndarray, width: int, topic: np.ndarray, choice: np.ndarray,
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Lists built by drafting: at position i the ranker ``choice[:, i]`` appends its
+    highest-ranked document not in the list; the list ends when that ranker has none.
+    Returns the local codes (impressions × L, -1 after the end) and the ranker of every
+    position (-1 after the end)."""
+    n, length = choice.shape
+    rows = np.arange(n)
+    used = np.zeros((n, width), dtype=bool)
+    pointer = np.zeros((n, local.shape[1]), dtype=np.int64)
+    docs = np.full((n, length), -1, dtype=np.int64)
+    team = np.full((n, length), -1, dtype=np.int8)
+    alive = np.ones(n, dtype=bool)
+    for i in range(length):
+        live = rows[alive]
+        ranker = choice[live, i]
+        p = pointer[live, ranker]
+        doc = local[topic[live], ranker, p]
+        need = np.flatnonzero(doc >= 0)
+        need = need[used[live[need], doc[need]]]
+        while need.size:  # skip the documents other rankers put in the list already
+            p[need] += 1
+            doc[need] = local[topic[live[need]], ranker[need], p[need]]
+            need = need[doc[need] >= 0]
+            need = need[used[live[need], doc[need]]]
+        ok = doc >= 0
+        alive[live[~ok]] = False
+        live, ranker, p, doc = live[ok], ranker[ok], p[ok], doc[ok]
+        docs[live, i] = doc
+        team[live, i] = ranker
+        used[live, doc] = True
+        pointer[live, ranker] = p + 1
+    return docs, team
+
+
+def _balanced(local: np.ndarray, width: int, length: int) -> np.ndarray:
+    """Algorithm 1 of seed 004 for every topic and both values of AFirst: local codes
+    (2 topics × L; row 2t + AFirst)."""
+    n_topics = local.shape[0]
+    rows = np.arange(2 * n_topics)
+    topic, a_first = rows // 2, (rows % 2).astype(bool)
+    size = (local >= 0).sum(axis=2)
+    size_a, size_b = size[topic, 0], size[topic, 1]
+    used = np.zeros((len(rows), width), dtype=bool)
+    out = np.full((len(rows), length), -1, dtype=np.int64)
+    shown = np.zeros(len(rows), dtype=np.int64)
+    ka = np.zeros(len(rows), dtype=np.int64)
+    kb = np.zeros(len(rows), dtype=np.int64)
+    active = (ka < size_a) & (kb < size_b) & (shown < length)
+    while active.any():
+        r = rows[active]
+        take_a = (ka[r] < kb[r]) | ((ka[r] == kb[r]) & a_first[r])
+        doc = np.where(take_a, local[topic[r], 0, ka[r]], local[topic[r], 1, kb[r]])
+        new = ~used[r, doc]
+        put = r[new]
+        out[put, shown[put]] = doc[new]
+        used[put, doc[new]] = True
+        shown[put] += 1
+        ka[r[take_a]] += 1
+        kb[r[~take_a]] += 1
+        active = (ka < size_a) & (kb < size_b) & (shown < length)
+    return out
+
+
+# --------------------------------------------------------------------------- probabilistic
+def _probabilistic(cube: _Cube, topic: np.ndarray, length: int, tau: float,
+                   gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Probabilistic interleaving of two rankers: pair ids (impressions × L), the ranker
+    that drew every document, and p[:, i, s] = P(choose s) P_s(I_i | I_1..I_{i-1}).
+
+    A draw from ranker s over the documents not yet shown inverts the CDF of its softmax
+    with the shown documents' mass skipped: u ~ U(0, M) (M: the mass left), and the rank
+    is the fixed point of r = min{r : C(r) > u + S(r)}, S(r) the mass of shown documents
+    ranked at or above r (at most L + 1 iterations, all impressions at once)."""
+    n = len(topic)
+    lengths = cube.lengths()
+    ranks = cube.ranks()
+    pairs = cube.pairs
+    n_topics, depth = pairs.shape[0], pairs.shape[2] - 1
+    k = np.arange(1, depth + 1, dtype=np.float64)
+    weight = np.where(pairs[:, :, :depth] >= 0, k ** -tau, 0.0)  # topics × 2 × depth
+    total = weight.sum(axis=2, keepdims=True)
+    weight = np.divide(weight, total, out=np.zeros_like(weight), where=total > 0)
+    cdf = np.cumsum(weight, axis=2)
+    # one increasing array: ranking (t, s) is shifted by 2 (t·2 + s)
+    base = 2.0 * np.arange(n_topics * 2, dtype=np.float64).reshape(n_topics, 2, 1)
+    flat = (np.minimum(cdf, 1.0) + base).ravel()
+    rows = np.arange(n)
+    docs = np.full((n, length), -1, dtype=np.int64)
+    drawn = np.full((n, length), -1, dtype=np.int8)
+    prob = np.zeros((n, length, 2))
+    shown_rank = np.full((2, n, length), np.iinfo(np.int64).max, dtype=np.int64)
+    shown_weight = np.zeros((2, n, length))
+    left = np.ones((n, 2))
+    count = np.zeros((n, 2), dtype=np.int64)
+    for i in range(length):
+        avail = count < lengths[topic]
+        coin = gen.integers(0, 2, n)
+        chosen = np.where(avail[rows, coin], coin, 1 - coin)
+        live = rows[avail.any(axis=1)]
+        s = chosen[live]
+        u = gen.random(len(live)) * left[live, s]
+        seg = (topic[live] * 2 + s) * depth
+        offset = base[topic[live], s, 0]
+        r = np.zeros(len(live), dtype=np.int64)  # 0-based rank
+        while True:
+            before = np.where(shown_rank[s, live] <= (r + 1)[:, None],
+                              shown_weight[s, live], 0.0).sum(axis=1)
+            new = np.searchsorted(flat, u + before + offset, side="right") - seg
+            new = np.minimum(new, lengths[topic[live], s] - 1)
+            if np.array_equal(new, r):
+                break
+            r = new
+        doc = pairs[topic[live], s, r]
+        docs[live, i] = doc
+        drawn[live, i] = s
+        both = avail[live].all(axis=1)
+        for side in (0, 1):
+            rank = ranks[doc, side]
+            w = np.where(rank > 0, weight[topic[live], side, np.maximum(rank - 1, 0)], 0.0)
+            pick = np.where(both, 0.5, (s == side).astype(np.float64))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                prob[live, i, side] = pick * np.where(w > 0, w / left[live, side], 0.0)
+            shown_rank[side, live, i] = np.where(rank > 0, rank, shown_rank[side, live, i])
+            shown_weight[side, live, i] = w
+            left[live, side] -= w
+            count[live, side] += rank > 0
+    return docs, drawn, prob
+
+
+# --------------------------------------------------------------------------- optimized
+def _credit_function(credit: str):
+    return (lambda r: 1.0 / r) if credit == "inverse" else (lambda r: -r.astype(np.float64))
+
+
+def _optimized_lists(cube: _Cube, length: int, credit: str,
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Allowed lists of every topic and their probabilities: (pair ids of the lists,
+    topic of every list, probability of every list); see the module docstring."""
+    from scipy.optimize import linprog
+
+    local, table = cube.local(length)
+    n_topics = local.shape[0]
+    sequences = (np.arange(2 ** length)[:, None] >> np.arange(length)) & 1
+    topic = np.repeat(np.arange(n_topics), len(sequences))
+    choice = np.tile(sequences, (n_topics, 1))
+    docs, _ = _draft(local, table.shape[1], topic, choice)
+    key = np.concatenate([topic[:, None], docs], axis=1)
+    key = np.unique(key, axis=0)
+    topic, docs = key[:, 0], key[:, 1:]
+    pairs = _to_pairs(table, docs, topic)
+    delta = _list_credits(cube, pairs, topic, credit)  # lists × L × 2
+    bounds = np.searchsorted(topic, np.arange(n_topics + 1))
+    prob = np.zeros(len(topic))
+    position = 1.0 / np.arange(1, length + 1)
+    for t in range(n_topics):  # one linear program per topic
+        part = slice(bounds[t], bounds[t + 1])
+        d = delta[part]
+        if len(d) == 0:
+            continue
+        bias = np.cumsum(d[:, :, 0] - d[:, :, 1], axis=1).T  # L × lists
+        expected = (d * position[None, :, None]).sum(axis=1)  # lists × 2
+        mu = expected.mean(axis=1, keepdims=True)
+        cost = ((expected - mu) ** 2).sum(axis=1)
+        a_eq = np.vstack([np.ones(len(d)), bias])
+        b_eq = np.zeros(len(a_eq))
+        b_eq[0] = 1.0
+        solved = linprog(cost, A_eq=a_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+        if solved.status != 0:
+            raise InputError(f"optimized interleaving: no unbiased distribution over the "
+                             f"allowed lists of topic {cube.candidates.topics[t]!r} "
+                             f"({solved.message}); use another method or credit")
+        p = np.clip(solved.x, 0.0, None)
+        prob[part] = p / p.sum()
+    return pairs, topic, prob
+
+
+def _list_credits(cube: _Cube, pairs: np.ndarray, topic: np.ndarray, credit: str,
+                  ) -> np.ndarray:
+    """δ_s of every shown document (lists × L × 2; 0 where no document is shown)."""
+    ranks = cube.ranks()
+    lengths = cube.lengths()
+    r = ranks[np.maximum(pairs, 0)]  # lists × L × 2
+    r = np.where(r > 0, r, lengths[topic][:, None, :] + 1)
+    return np.where((pairs >= 0)[:, :, None], _credit_function(credit)(r), 0.0)
+
+
+# --------------------------------------------------------------------------- the batch
+@dataclass(frozen=True, eq=False)
+class Interleavings:
+    """The lists shown in a batch of impressions, and what their credit rule needs.
+
+    ``pairs`` (impressions × L) are (topic, document) pair ids of ``candidates`` (-1 past
+    the end of a shorter list); ``topic`` is the topic index of every impression;
+    ``team`` the ranker of every position (team-draft; the ranker that drew it, for
+    probabilistic); ``prob`` P(choose s) P_s(I_i | prefix) (probabilistic). See the
+    module docstring for the methods and :meth:`score` for the outcomes.
+    """
+
+    method: str
+    credit: str
+    candidates: Candidates
+    topic: np.ndarray
+    pairs: np.ndarray
+    team: np.ndarray | None = None
+    prob: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def rankers(self) -> tuple[str, ...]:
+        return self.candidates.runs
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+    @property
+    def length(self) -> int:
+        return self.pairs.shape[1]
+
+    def documents(self) -> np.ndarray:
+        """The docnos shown (impressions × L, object array; ``None`` past the end)."""
+        docnos = np.asarray([*self.candidates.pair_docno.to_pylist(), None], dtype=object)
+        return docnos[self.pairs]
+
+    def relevance(self, qrels: object, *, missing: int = 0) -> np.ndarray:
+        """The relevance degree of every shown document by ``qrels`` (a path or
+        :class:`~irscale.core.inputs.Qrels`): impressions × L, ``missing`` for documents
+        not judged, -1 past the end of a list."""
+        from ..io.memory import as_qrels
+
+        degree = self.candidates.degrees(as_qrels(qrels))
+        degree = np.where(degree < 0, missing, degree)
+        return np.where(self.pairs >= 0, degree[np.maximum(self.pairs, 0)], -1)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per shown document: impression, topic, rank, docno and team (the
+        ranker credited with it, where the method assigns one)."""
+        shown = self.pairs >= 0
+        imp, pos = np.nonzero(shown)
+        frame = pd.DataFrame({
+            "impression": imp,
+            "topic": np.asarray(self.candidates.topics, dtype=object)[self.topic[imp]],
+            "rank": pos + 1,
+            "docno": self.documents()[imp, pos],
+        })
+        if self.team is not None:
+            frame["team"] = np.asarray(self.rankers, dtype=object)[self.team[imp, pos]]
+        return frame
+
+    def credits(self, clicks: object) -> np.ndarray:
+        """The credit of every ranker in every impression (impressions × rankers) from
+        ``clicks`` (booleans, impressions × L: position i of impression n was clicked)."""
+        click = self._check_clicks(clicks)
+        if self.method == "balanced":
+            return self._balanced_credits(click)
+        if self.method == "optimized":
+            delta = _list_credits(_Cube(self.candidates), self.pairs, self.topic, self.credit)
+            return (delta * click[:, :, None]).sum(axis=1)
+        if self.method == "probabilistic" and self.credit == "marginal":
+            assert self.prob is not None
+            total = self.prob.sum(axis=2)
+            p_a = np.divide(self.prob[:, :, 0], total, out=np.zeros_like(total),
+                            where=total > 0)
+            expected_a = (p_a * click).sum(axis=1)
+            return np.stack([expected_a, click.sum(axis=1) - expected_a], axis=1)
+        assert self.team is not None
+        n_rankers = len(self.rankers)
+        return np.stack([((self.team == s) & click).sum(axis=1)
+                         for s in range(n_rankers)], axis=1).astype(np.float64)
+
+    def outcomes(self, clicks: object) -> np.ndarray:
+        """The outcome of every impression for every pair of rankers (impressions ×
+        pairs, pairs in :meth:`pair_names` order): +1 the first ranker wins, -1 it loses,
+        0 a tie. Probabilistic interleaving with marginal credit: the sign of E[o]."""
+        if self.method == "probabilistic" and self.credit == "marginal":
+            click = self._check_clicks(clicks)
+            return np.sign(self._marginal_outcome(click))[:, None].astype(np.int8)
+        credit = self.credits(clicks)
+        i, j = self._pair_index()
+        diff = credit[:, i] - credit[:, j]
+        scale = np.maximum(np.abs(credit).max(initial=0.0), 1.0)
+        return np.where(np.abs(diff) <= 1e-9 * scale, 0, np.sign(diff)).astype(np.int8)
+
+    def score(self, clicks: object, *, alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
+              rng: RngArg = None) -> InterleavingResult:
+        """Wins, losses, ties, Δ_AB with its bootstrap interval and the binomial test for
+        every pair of rankers (:class:`InterleavingResult`)."""
+        return InterleavingResult.of(self.outcomes(clicks), self.pair_names(),
+                                     method=self.method, alpha=alpha, bootstrap=bootstrap,
+                                     rng=rng)
+
+    def pair_names(self) -> list[tuple[str, str]]:
+        i, j = self._pair_index()
+        return [(self.rankers[a], self.rankers[b]) for a, b in zip(i, j, strict=True)]
+
+    def _pair_index(self) -> tuple[np.ndarray, np.ndarray]:
+        i, j = np.triu_indices(len(self.rankers), k=1)
+        return i, j
+
+    def _check_clicks(self, clicks: object) -> np.ndarray:
+        click = np.asarray(clicks)
+        if click.shape != self.pairs.shape:
+            raise InputError(f"clicks must be an array of {self.pairs.shape[0]} impressions "
+                             f"× {self.pairs.shape[1]} positions, got shape {click.shape}")
+        if click.dtype != bool:
+            if not np.isin(click, (0, 1)).all():
+                raise InputError("clicks must be 0/1 or booleans")
+            click = click.astype(bool)
+        bad = click & (self.pairs < 0)
+        if bad.any():
+            n, i = np.argwhere(bad)[0]
+            raise InputError(f"impression {n} has a click at rank {i + 1}, past the end of "
+                             f"its list of {int((self.pairs[n] >= 0).sum())} documents")
+        return click
+
+    def _balanced_credits(self, click: np.ndarray) -> np.ndarray:
+        ranks = _Cube(self.candidates).ranks().astype(np.float64)
+        r = np.where(ranks > 0, ranks, np.inf)[np.maximum(self.pairs, 0)]  # n × L × 2
+        clicked = click.any(axis=1)
+        last = self.length - 1 - np.argmax(click[:, ::-1], axis=1)
+        rows = np.arange(len(self))
+        k = r[rows, last].min(axis=1)
+        within = (r <= k[:, None, None]) & click[:, :, None] & clicked[:, None, None]
+        return within.sum(axis=1).astype(np.float64)
+
+    def _marginal_outcome(self, click: np.ndarray) -> np.ndarray:
+        """E[o] = P(c_A > c_B) − P(c_A < c_B) over the posterior of the assignments: the
+        distribution of c_A − c_B by convolution over positions (all impressions at once)."""
+        assert self.prob is not None
+        total = self.prob.sum(axis=2)
+        p_a = np.divide(self.prob[:, :, 0], total, out=np.full_like(total, 0.5),
+                        where=total > 0)
+        n, length = click.shape
+        dist = np.zeros((n, 2 * length + 1))
+        dist[:, length] = 1.0  # c_A − c_B = 0
+        for i in range(length):
+            c = click[:, i]
+            if not c.any():
+                continue
+            moved = dist[c]
+            pa = p_a[c, i][:, None]
+            step = np.zeros_like(moved)
+            step[:, 1:] += moved[:, :-1] * pa
+            step[:, :-1] += moved[:, 1:] * (1.0 - pa)
+            dist[c] = step
+        return dist[:, length + 1:].sum(axis=1) - dist[:, :length].sum(axis=1)
+
+
+def interleave_runs(
+    runs: object,
+    impressions: int | Sequence[str] | np.ndarray,
+    *,
+    method: Method = "team-draft",
+    length: int = LENGTH,
+    credit: str | None = None,
+    tau: float = TAU,
+    rng: RngArg = None,
+) -> Interleavings:
+    """Interleave (multileave) the rankings of every impression, all at once.
+
+    Parameters
+    ----------
+    runs : Candidates, mapping, run files or objects
+        The rankers' rankings: a :class:`~irscale.collections.Candidates` cube, a mapping
+        ``{ranker: {topic: [docno, ...]}}`` (:func:`rankings_from_lists`), or runs as
+        :func:`irscale.evaluate` takes them (ranked as trec_eval ranks them).
+    impressions : int or sequence of topic ids
+        Impressions per topic (every topic of the rankings), or the topic of every
+        impression.
+    method : {"balanced", "team-draft", "probabilistic", "optimized"}
+        The mixing policy (module docstring); more than two rankers: ``team-draft``
+        (team-draft multileaving).
+    length : int, default 10
+        Documents shown (the list is shorter where the method stops earlier).
+    credit : str, optional
+        ``probabilistic``: ``"marginal"`` (default) or ``"assignment"``; ``optimized``:
+        ``"inverse"`` (default) or ``"linear"``.
+    tau : float, default 3
+        The softmax exponent of probabilistic interleaving.
+    rng : seed or numpy Generator
+        Coins and draws; the same seed gives the same lists.
+
+    Examples
+    --------
+    >>> batch = interleave_runs({"A": {"q1": ["a", "b", "c"]}, "B": {"q1": ["b", "c", "a"]}},
+    ...                         4, length=3, rng=1)
+    >>> batch.documents().tolist()[0]
+    ['b', 'a', 'c']
+    >>> batch.score([[1, 0, 0]] * 4).to_frame()[["a", "b", "wins", "losses", "ties"]]
+       a  b  wins  losses  ties
+    0  A  B     2       2     0
+    """
+    method = check_choice(method, METHODS, "method")
+    credit = CREDITS[method][0] if credit is None else credit
+    check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
+    cube = _Cube(runs if isinstance(runs, Candidates) else
+                 rankings_from_lists(runs) if _is_lists(runs) else ranked_candidates(runs))
+    n_rankers = cube.n_rankers
+    if n_rankers < 2:
+        raise InputError("interleaving needs at least two rankers")
+    if n_rankers > 2 and method != "team-draft":
+        raise ParameterError(f"{method} interleaving compares two rankers; for "
+                             f"{n_rankers} use team-draft (multileaving)")
+    limit = MAX_OPTIMIZED_LENGTH if method == "optimized" else None
+    length = check_count(length, "length", 1, limit)
+    tau = float(tau)
+    if not np.isfinite(tau) or tau <= 0:
+        raise ParameterError(f"tau must be a positive number, got {tau}")
+    topic = _impression_topics(cube.candidates, impressions)
+    gen = _generator(rng)
+    n = len(topic)
+    if method == "team-draft":
+        local, table = cube.local(length)
+        rounds = -(-length // n_rankers)
+        order = np.argsort(gen.random((n, rounds, n_rankers)), axis=2)
+        docs, team = _draft(local, table.shape[1], topic, order.reshape(n, -1)[:, :length])
+        pairs = _to_pairs(table, docs, topic)
+        return Interleavings(method, credit, cube.candidates, topic, pairs, team)
+    if method == "balanced":
+        local, table = cube.local(2 * length + 1)
+        lists = _to_pairs(table, _balanced(local, table.shape[1], length),
+                          np.repeat(np.arange(local.shape[0]), 2))
+        a_first = gen.integers(0, 2, n)
+        return Interleavings(method, credit, cube.candidates, topic,
+                             lists[2 * topic + a_first])
+    if method == "probabilistic":
+        pairs, drawn, prob = _probabilistic(cube, topic, length, tau, gen)
+        return Interleavings(method, credit, cube.candidates, topic, pairs, drawn, prob)
+    lists, list_topic, prob = _optimized_lists(cube, length, credit)
+    start = np.searchsorted(list_topic, np.arange(len(cube.candidates.topics) + 1))
+    cum = np.cumsum(prob)
+    before = np.concatenate([[0.0], cum])[start[:-1]]
+    u = before[topic] + gen.random(n) * (cum[np.maximum(start[1:] - 1, 0)][topic]
+                                         - before[topic])
+    pick = np.clip(np.searchsorted(cum, u, side="right"), start[topic], start[topic + 1] - 1)
+    return Interleavings(method, credit, cube.candidates, topic, lists[pick])
+
+
+def _is_lists(runs: object) -> bool:
+    """``{ranker: {topic: [docno, ...]}}`` (rather than runs as dicts of scores)."""
+    if not isinstance(runs, Mapping) or not runs:
+        return False
+    first = next(iter(runs.values()))
+    if not isinstance(first, Mapping) or not first:
+        return False
+    value = next(iter(first.values()))
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def _impression_topics(candidates: Candidates, impressions: object) -> np.ndarray:
+    topics = candidates.topics
+    if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
+        count = check_count(impressions, "impressions", 1)
+        return np.repeat(np.arange(len(topics)), count)
+    if isinstance(impressions, (str, bytes)) or not isinstance(impressions,
+                                                                 Sequence | np.ndarray):
+        raise ParameterError("impressions must be a number per topic or the topic of every "
+                             f"impression, got {impressions!r}")
+    index = pd.Index(list(topics)).get_indexer([str(t) for t in impressions])
+    if (index < 0).any():
+        missing = str(list(impressions)[int(np.argmax(index < 0))])
+        raise InputError(f"impression of topic {missing!r}, which no ranker ranks")
+    if len(index) == 0:
+        raise InputError("no impression to interleave")
+    return index.astype(np.int64)
+
+
+def interleave(
+    a: Sequence[str],
+    b: Sequence[str],
+    *,
+    method: Method = "team-draft",
+    length: int | None = None,
+    credit: str | None = None,
+    tau: float = TAU,
+    rng: RngArg = None,
+) -> Interleavings:
+    """Interleave two rankings once (an :class:`Interleavings` of one impression; rankers
+    ``A`` and ``B``, topic ``q``). ``length`` defaults to the number of distinct documents
+    (at most 16 for ``optimized``).
+
+    >>> shown = interleave(["d1", "d2", "d3"], ["d2", "d4", "d1"], rng=7)
+    >>> shown.documents()[0].tolist(), shown.team[0].tolist()
+    (['d1', 'd2', 'd3', 'd4'], [0, 1, 0, 1])
+    >>> shown.score([[0, 0, 0, 1]]).statistic  # B's document clicked: B wins, Δ_AB = −0.5
+    -0.5
+    """
+    if length is None:
+        length = max(len(set(map(str, a)) | set(map(str, b))), 1)
+        if method == "optimized":
+            length = min(length, MAX_OPTIMIZED_LENGTH)
+    return interleave_runs({"A": {"q": list(a)}, "B": {"q": list(b)}}, 1, method=method,
+                           length=length, credit=credit, tau=tau, rng=rng)
+
+
+# --------------------------------------------------------------------------- outcomes
+@dataclass(frozen=True, eq=False)
+class InterleavingResult:
+    """Interleaving outcomes for every pair of rankers (a, b) over n impressions.
+
+    Columns of :meth:`to_frame`: ``a``, ``b``, ``n``, ``wins`` (a beats b), ``losses``,
+    ``ties``, ``delta`` = (wins + ties/2)/n − 0.5 with its percentile bootstrap interval
+    ``ci_low``, ``ci_high`` (level 1 − α), and ``p``: the two-sided binomial test of wins
+    against losses (ties left out; 1 when every impression is a tie).
+
+    Protocol: ``statistic`` (Δ_AB; an array of one value per pair for multileaving),
+    ``pvalue``, :meth:`confidence_interval` (from the stored bootstrap samples, any
+    level), ``to_frame()``, ``format(fmt)``; :meth:`preference_matrix` for multileaving.
+    """
+
+    method: str
+    alpha: float
+    frame: pd.DataFrame
+    samples: np.ndarray = field(repr=False)
+
+    @classmethod
+    def of(cls, outcomes: np.ndarray, pairs: Sequence[tuple[str, str]], *, method: str,
+           alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
+           rng: RngArg = None) -> InterleavingResult:
+        """The result of ``outcomes`` (impressions × pairs of +1/0/-1)."""
+        from scipy.stats import binomtest
+
+        alpha = check_alpha(alpha)
+        bootstrap = check_count(bootstrap, "bootstrap", 1)
+        outcomes = np.asarray(outcomes)
+        n = outcomes.shape[0]
+        if n == 0:
+            raise InputError("no impression to score")
+        wins = (outcomes > 0).sum(axis=0)
+        losses = (outcomes < 0).sum(axis=0)
+        ties = n - wins - losses
+        delta = (wins + ties / 2) / n - 0.5
+        p = np.array([binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
+                      for w, lo in zip(wins, losses, strict=True)])
+        gen = _generator(rng)
+        probs = np.stack([wins, losses, ties], axis=1) / n
+        draws = np.stack([gen.multinomial(n, pr, size=bootstrap) for pr in probs], axis=1)
+        samples = (draws[:, :, 0] + draws[:, :, 2] / 2) / n - 0.5  # B × pairs
+        low, high = np.quantile(samples, [alpha / 2, 1 - alpha / 2], axis=0)
+        frame = pd.DataFrame({
+            "a": [x for x, _ in pairs], "b": [y for _, y in pairs], "n": n,
+            "wins": wins, "losses": losses, "ties": ties, "delta": delta,
+            "ci_low": low, "ci_high": high, "p": p, "significant": p <= alpha,
+        })
+        return cls(method, alpha, frame, samples)
+
+    @property
+    def statistic(self) -> float | np.ndarray:
+        values = self.frame["delta"].to_numpy()
+        return float(values[0]) if len(values) == 1 else values
+
+    @property
+    def pvalue(self) -> float | np.ndarray:
+        values = self.frame["p"].to_numpy()
+        return float(values[0]) if len(values) == 1 else values
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Percentile bootstrap interval of Δ_AB (of every pair) at ``confidence_level``."""
+        level = check_confidence_level(confidence_level)
+        low, high = np.quantile(self.samples, [(1 - level) / 2, (1 + level) / 2], axis=0)
+        if len(low) == 1:
+            return ConfidenceInterval(float(low[0]), float(high[0]))
+        return ConfidenceInterval(low, high)
+
+    def preference_matrix(self) -> pd.DataFrame:
+        """Δ of every ordered pair of rankers (row beats column): Δ_ba = −Δ_ab."""
+        names = list(dict.fromkeys(list(self.frame["a"]) + list(self.frame["b"])))
+        matrix = pd.DataFrame(0.0, index=names, columns=names)
+        for a, b, d in self.frame[["a", "b", "delta"]].itertuples(index=False):
+            matrix.loc[a, b], matrix.loc[b, a] = d, -d
+        return matrix
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.frame.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_table(self.frame, fmt, digits=digits,
+                            title=f"{self.method} interleaving")
+
+    def __repr__(self) -> str:
+        rows = "; ".join(f"{a} vs {b}: {w}/{lo}/{t}, Δ={d:+.4f}, p={p:.4g}"
+                         for a, b, w, lo, t, d, p in self.frame[
+                             ["a", "b", "wins", "losses", "ties", "delta", "p"]
+                         ].itertuples(index=False))
+        return f"InterleavingResult({self.method}: {rows})"
+
