@@ -6,7 +6,8 @@ in place of the per-level gain (Sakai & Song 2011; seed 001 eqs. 27–31). pyNTC
 measures take relevance *levels* with a gain per level, so each topic's distinct positive
 global gains become its levels (in increasing order, the gain of level ℓ its ℓ-th smallest
 GG): its MSnDCG@k (discount 1/log(r + 1)) is D-nDCG@k, QMeasure (β = 1) D-Q, nERR@k
-D-nERR@k (ERR's probability GG/(max GG + 1)), PPlusMeasure D-P+; D♯ = γ·I-rec + (1 − γ)·D.
+D-nERR@k (ERR's probability GG/(max GG + 1)), PPlusMeasure D-P+; D♯ = γ·I-rec + (1 − γ)·D;
+P+Q with every intent informational is Σ_i Pr(i|q)·Q_i, QMeasure on intent i's own levels.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ def oracle(qrels: bytes, probs: bytes, run: bytes) -> dict[str, dict[str, float]
     for t, i, d, level in (line.split() for line in qrels.decode().splitlines()):
         gg.setdefault(t, {})
         gg[t][d] = gg[t].get(d, 0.0) + pr[t, i] * int(level)
+    per_intent: dict[tuple[str, str], dict[str, int]] = {}
+    for t, i, d, level in (line.split() for line in qrels.decode().splitlines()):
+        per_intent.setdefault((t, i), {})[d] = int(level)
     ranked: dict[str, list[str]] = {}
     for t, _, d, *_ in (line.split() for line in run.decode().splitlines()):
         ranked.setdefault(t, []).append(d)
@@ -70,15 +74,26 @@ def oracle(qrels: bytes, probs: bytes, run: bytes) -> dict[str, dict[str, float]
             "D-Q": metrics.QMeasure(xrelnum, values, beta=1.0).compute(labeled),
             "D-nERR@10": metrics.nERR(xrelnum, values, cutoff=10).compute(labeled),
             "D-P+": metrics.PPlusMeasure(xrelnum, values, beta=1.0).compute(labeled),
+            # every intent informational: P+Q = Σ_i Pr(i|q)·Q_i, Q_i on intent i's levels
+            "P+Q": sum(pr[t, i] * intent_q(levels, ranked.get(t, []))
+                       for (u, i), levels in per_intent.items() if u == t),
         }
     return out
+
+
+def intent_q(levels: dict[str, int], ranked: list[str]) -> float:
+    """Q-measure (β = 1) of one intent, its relevance levels as gains (1, 2, 3)."""
+    xrelnum = [sum(1 for v in levels.values() if v == k) for k in range(4)]
+    return metrics.QMeasure(xrelnum, [1, 2, 3], beta=1.0).compute(
+        ntcir.Labeler(levels).label(ranked))
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_d_measures_equal_pyntcireval(seed):
     qrels, probs, run = collection(seed)
     expected = oracle(qrels, probs, run)
-    names = ["D-nDCG@5", "D-nDCG@10", "D-Q", "D-nERR@10", "D-P+", "I-rec@10", "D#-nDCG@10"]
+    names = ["D-nDCG@5", "D-nDCG@10", "D-Q", "D-nERR@10", "D-P+", "P+Q", "I-rec@10",
+             "D#-nDCG@10"]
     ev = evaluate_diversity(read_diversity_qrels(qrels), read_run(run, keep_rank=True),
                             names, intent_probabilities=read_intent_probabilities(probs))
     topics = [str(t) for t in ev.ranking_topic]
