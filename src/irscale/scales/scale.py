@@ -260,7 +260,9 @@ class Scale:
         """φ(m) of measure values m (not runs): ``|{x ∈ image : x ≤ m}|``, with the values
         within ``tol·max(1, |m|)`` of m counted as equal. Counted without listing the
         image where its algorithm counts (meet in the middle, integer keys); otherwise
-        the image is materialised."""
+        the image is materialised. Large images can hold distinct values closer than the
+        default ``tol`` (RBP(p=0.8) over three degrees at N = 13: 4.3e-10 apart), which it
+        counts as one; pass a smaller ``tol`` (above the values' rounding error) there."""
         from .pairs import PairImage
 
         m = np.atleast_1d(np.asarray(values, dtype=np.float64))
