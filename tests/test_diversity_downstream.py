@@ -215,3 +215,47 @@ def test_cli_alignment_and_format_checks(files, capsys):
         stream.write("7 Q0 d1 1 1 z\n")
     status = main(["compare", qrels, paths[0], other, "-m", "strec@2"])
     assert status == 2 and "'z' has no topic in common" in capsys.readouterr().err
+
+
+def test_compare_reads_intent_probabilities_and_types(files, tmp_path, capsys):
+    """compare/meta read --intent-probs and --intent-types as eval does: the matrix is
+    evaluate_diversity's with the same files (the probabilities change D-nDCG here)."""
+    qrels, paths = files
+    probs = tmp_path / "iprob.txt"
+    probs.write_text("1 1 0.9\n1 2 0.1\n2 1 0.2\n2 2 0.3\n2 3 0.5\n")
+    types = tmp_path / "types.txt"
+    types.write_text("1 1 nav\n1 2 inf\n2 1 inf\n2 2 nav\n2 3 inf\n")
+    names = ["D-nDCG@2", "P+Q"]
+    runs = paths[:2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = evaluate_diversity(qrels, runs, names, intent_probabilities=str(probs),
+                               intent_types=str(types)).to_matrix(allow_missing=True)
+        uniform = evaluate_diversity(qrels, runs, names).to_matrix(allow_missing=True)
+    keep = [m.topics.index(t) for t in ("1", "2")]
+    assert not np.allclose(m.values[keep], uniform.values[keep])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = run_cli(capsys, "compare", qrels, *runs, "-m", "D-nDCG@2", "-m", "P+Q",
+                      "--intent-probs", str(probs), "--intent-types", str(types),
+                      "--test", "t", "--correction", "none", "--format", "json",
+                      "--allow-empty")
+    for pair in json.loads(out)["pairs"]:
+        a = m.array(pair["measure"])[:, m.systems.index(pair["a"])]
+        b = m.array(pair["measure"])[:, m.systems.index(pair["b"])]
+        assert pair["diff"] == pytest.approx(float(np.mean(a - b)), abs=1e-12)
+        assert pair["p"] == pytest.approx(stats.ttest_rel(a, b).pvalue, rel=1e-9)
+
+
+def test_intent_options_refused_where_nothing_reads_them(files, tmp_path, capsys):
+    qrels, paths = files
+    probs = tmp_path / "iprob.txt"
+    probs.write_text("1 1 1\n")
+    scores = tmp_path / "s.csv"
+    scores.write_text("a,b\n0.1,0.2\n0.3,0.1\n0.5,0.4\n")
+    assert main(["compare", "--scores", str(scores), "--intent-probs", str(probs)]) == 2
+    assert "--intent-probs applies to diversity measures evaluated against qrels" in \
+        capsys.readouterr().err
+    assert main(["meta", "correlate", qrels, *paths, "-m", "map", "-m", "P.10",
+                 "--intent-types", str(probs)]) == 2
+    assert "--intent-types applies to diversity measures only" in capsys.readouterr().err

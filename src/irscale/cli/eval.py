@@ -18,7 +18,13 @@ from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..stats.names import CORRECTIONS
-from .eval_diversity import QRELS_FORMATS, run_diversity, wants_diversity
+from .eval_diversity import (
+    QRELS_FORMATS,
+    add_intent_options,
+    check_no_intent_options,
+    run_diversity,
+    wants_diversity,
+)
 from .outputs import add_output, open_output
 from .runargs import add_run_options, named_runs
 
@@ -71,13 +77,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
-    parser.add_argument("--intent-probs", default=None, metavar="FILE",
-                        help="diversity: intent probabilities 'topic subtopic probability' "
-                        "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
-                        "topic's intents with a relevant document)")
-    parser.add_argument("--intent-types", default=None, metavar="FILE",
-                        help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
-                        "and P+Q (default: every intent informational)")
+    add_intent_options(parser)
     parser.add_argument("--format", choices=(*FORMATS, "latex", "ndeval"), default="trec",
                         dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "
@@ -110,11 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
     if wants_diversity(args):
         return run_diversity(args)
-    for option, value in (("--intent-probs", args.intent_probs),
-                          ("--intent-types", args.intent_types)):
-        if value is not None:
-            raise ParameterError(f"{option} applies to diversity measures only (I-rec@10, "
-                                 "D#-nDCG@10, P+Q ...)")
+    check_no_intent_options(args)
     if args.risk_alpha is not None:
         raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
                              "(diversity measures, --format ndeval --baseline FILE); for "

@@ -26,6 +26,27 @@ QRELS_FORMATS = ("auto", "trec", "diversity")
 DIVERSITY_FORMATS = ("ndeval", "trec", "csv")
 
 
+def add_intent_options(parser: argparse.ArgumentParser) -> None:
+    """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family), as ``eval``,
+    ``compare`` and ``meta`` declare them."""
+    parser.add_argument("--intent-probs", default=None, metavar="FILE",
+                        help="diversity: intent probabilities 'topic subtopic probability' "
+                        "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
+                        "topic's intents with a relevant document)")
+    parser.add_argument("--intent-types", default=None, metavar="FILE",
+                        help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
+                        "and P+Q (default: every intent informational)")
+
+
+def check_no_intent_options(args: argparse.Namespace, where: str = "diversity measures "
+                            "only (I-rec@10, D#-nDCG@10, P+Q ...)") -> None:
+    """``--intent-probs``/``--intent-types`` refused where no diversity measure reads them."""
+    for option, value in (("--intent-probs", getattr(args, "intent_probs", None)),
+                          ("--intent-types", getattr(args, "intent_types", None))):
+        if value is not None:
+            raise ParameterError(f"{option} applies to {where}")
+
+
 def wants_diversity(args: argparse.Namespace) -> bool:
     """True when the evaluation is a diversity one (see the module documentation);
     a mix of diversity and other measures, or ``--format ndeval`` without diversity

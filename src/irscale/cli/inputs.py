@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
 from .checks import check_score_measures, select_systems
-from .eval_diversity import QRELS_FORMATS
+from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
 from .options import ListAction
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
@@ -50,6 +50,7 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every -m measure is a diversity "
                         "measure, such as alpha-nDCG@20)")
+    add_intent_options(parser)
     if systems:
         parser.add_argument("--systems", action=ListAction, kind="str", unique=True,
                             default=None, metavar="A,B,...",
@@ -93,6 +94,8 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         if _paths(args):
             raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
         check_no_runs_option(args, "--scores files")
+        check_no_intent_options(args, "diversity measures evaluated against qrels, not to "
+                                "--scores files")
         if args.qrels_format != "auto":
             raise ParameterError("--qrels-format applies to QRELS RUN..., not to --scores "
                                  "files")
@@ -187,6 +190,7 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
     else:
         from ..evaluation import evaluate
 
+        check_no_intent_options(args)
         qrels, runs = qrels_and_runs(args)
         matrix = evaluate(qrels, runs, args.measures,
                           allow_empty=args.allow_empty).to_matrix(allow_missing=True)
@@ -220,7 +224,9 @@ def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
     qrels, runs = qrels_and_runs(args, keep_rank=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        evaluation = evaluate_diversity(qrels, runs, args.measures)
+        evaluation = evaluate_diversity(qrels, runs, args.measures,
+                                        intent_probabilities=args.intent_probs,
+                                        intent_types=args.intent_types)
     for warning in caught:  # ndeval's "score 0" note is replaced by the one below
         if "not in the diversity qrels" not in str(warning.message):
             warnings.warn(warning.message, stacklevel=2)
