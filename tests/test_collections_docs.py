@@ -20,13 +20,23 @@ TEXT = read_doc("collections.md")
 
 
 def test_python_example_prints_its_comments():
-    (block,) = blocks(TEXT)
+    block = blocks(TEXT)[0]
     expected = [line.split("#", 1)[1].strip() for line in block.splitlines()
                 if line.startswith("print(")]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(block, "docs/collections.md", "exec"), {})
     assert out.getvalue().splitlines() == expected
+
+
+def test_later_examples_print_their_comment_lines():
+    """The examples after the first show their output on '# ...' lines after each print."""
+    for block in blocks(TEXT)[1:]:
+        shown = [line[2:] for line in block.splitlines() if line.startswith("# ")]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "docs/collections.md", "exec"), {})
+        assert out.getvalue().splitlines() == shown
 
 
 def test_clef_table(clef):

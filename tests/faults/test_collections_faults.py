@@ -22,6 +22,8 @@ BUILD = ["pool", "build", *RUNS, "--strategy", "depth", "--depth", "2"]
 BANDIT = ["pool", "build", *RUNS, "--strategy", "mm-ns", "--budget", "3", "--seed", "1"]
 SIM = ["pool", "simulate", "qrels.txt", *RUNS, "--strategy", "depth,mtf,mm-ns",
        "--budget", "2,4", "--seed", "1"]
+SHARDS = ["pool", "shards", "qrels.txt", *RUNS, "--shards", "2", "--seed", "1", "--empty",
+          "zero"]
 CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "teamC_r2")]
 
 
@@ -35,6 +37,23 @@ def sim_run_argv(name: str) -> list[str]:
 
 def sim_qrels_argv(name: str) -> list[str]:
     return ["pool", "simulate", name, "a.run", "b.run", "--budget", "2", "--seed", "1"]
+
+
+def shards_run_argv(name: str) -> list[str]:
+    return ["pool", "shards", "qrels.txt", name, "b.run", "--shards", "2", "--seed", "1",
+            "--empty", "zero"]
+
+
+def shards_qrels_argv(name: str) -> list[str]:
+    return ["pool", "shards", name, "a.run", "b.run", "--shards", "2", "--seed", "1",
+            "--empty", "zero"]
+
+
+def file_starts_with(name: str, start: str):
+    def check(result, ws, run):
+        assert (ws.root / name).read_text().startswith(start)
+
+    return check
 
 
 def lines_per_topic(expected: int):
@@ -192,6 +211,43 @@ CASES = [
                       name="bad.run"),
     *trec_file_faults("simulate-qrels", "qrels", sim_qrels_argv, sim_qrels_argv("qrels.txt"),
                       name="bad.qrels"),
+    # ================================================================ shards
+    ok("shards-valid", SHARDS, output_contains("topic:shard", "system:shard")),
+    ok("shards-hash", [*SHARDS[:-4], "--empty", "zero", "--method", "hash"],
+       output_contains("shard")),
+    ok("shards-tukey", [*SHARDS, "--tukey"], output_contains("Tukey HSD")),
+    ok("shards-model-formula", [*SHARDS, "--model", "topic + system + shard"],
+       output_contains("shard")),
+    ok("shards-scores-file", [*SHARDS, "--shard-scores", "s.csv"],
+       file_starts_with("s.csv", "topic,run,shard,value\n"), allowed_new=("s.csv",)),
+    ok("shards-json", [*SHARDS, "--format", "json"], output_contains('"anova"')),
+    err("shards-too-few-inputs", ["pool", "shards", "qrels.txt", "a.run"],
+        any_of("two run", "qrels")),
+    err("shards-0", with_option(SHARDS, "--shards", "0"), opt("--shards")),
+    err("shards-not-a-number", with_option(SHARDS, "--shards", "x"), opt("--shards")),
+    err("shards-more-than-documents", with_option(SHARDS, "--shards", "100000"),
+        any_of("documents", "shards")),
+    err("shards-method-unknown", [*SHARDS, "--method", "modulo"], "modulo"),
+    err("shards-seed-with-hash", [*SHARDS, "--method", "hash"], opt("--seed")),
+    err("shards-seed-negative", with_option(SHARDS, "--seed", "-2"), opt("--seed")),
+    err("shards-model-unknown", [*SHARDS, "--model", "MD9"], "MD9"),
+    err("shards-model-bad-formula", [*SHARDS, "--model", "topic + colour"], "colour"),
+    err("shards-empty-unknown", with_option(SHARDS, "--empty", "nan"), "nan"),
+    err("shards-empty-cells", with_option(SHARDS, "--empty", "error"), opt("--empty")),
+    err("shards-tukey-csv", [*SHARDS, "--tukey", "--format", "csv"], opt("--tukey")),
+    err("shards-measure-unknown", with_option(SHARDS, "-m", "nosuch"), "nosuch"),
+    err("shards-two-measures", with_option(SHARDS, "-m", "map P_5"),
+        any_of("one measure", "measure")),
+    err("shards-summary-measure", with_option(SHARDS, "-m", "gm_map"), "gm_map"),
+    err("shards-level-0", [*SHARDS, "-l", "0"], opt("-l", "--relevance-level", "level")),
+    err("shards-scores-exists", [*SHARDS, "--shard-scores", "a.run"], "a.run"),
+    err("shards-scores-same-as-output", [*SHARDS, "--shard-scores", "o.txt", "-o", "o.txt"],
+        "o.txt"),
+    err("shards-digits-csv", [*SHARDS, "--format", "csv", "--digits", "2"], opt("--digits")),
+    *trec_file_faults("shards-run", "run", shards_run_argv, shards_run_argv("a.run"),
+                      name="bad.run"),
+    *trec_file_faults("shards-qrels", "qrels", shards_qrels_argv,
+                      shards_qrels_argv("qrels.txt"), name="bad.qrels"),
     # ================================================================ the command
     err("pool-no-action", ["pool"], any_of("build", "ACTION")),
     err("pool-unknown-action", ["pool", "frob"], "frob"),

@@ -61,7 +61,7 @@ def check_stdin_once(args: argparse.Namespace) -> None:
 
 
 def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",),
-                  files: tuple[str, ...] = ("output", "csv"),
+                  files: tuple[str, ...] = ("output", "csv", "shard_scores"),
                   folders: tuple[str, ...] = ("plot_dir", "qrels_out")) -> None:
     """Check, before the work, every output a command will write (see the module doc).
 

@@ -3,6 +3,7 @@
     irscale pool build    RUN... --strategy depth --depth 100 [-o pool.txt]
     irscale pool build    RUN... --strategy mm-ns [--qrels judged.qrels] [--budget N]
     irscale pool simulate QRELS RUN... --strategy depth,mtf,mm-ns --budget 10,50,100
+    irscale pool shards   QRELS RUN... -m AP --shards 3 --seed 1 [--model MD3]
 
 ``build`` writes the pool file, one ``topic docno`` line per document in judging order
 (adaptive strategies add the judging order, ``topic docno order``: with ``--qrels`` the
@@ -10,7 +11,9 @@ judgments so far are replayed and the last line of a topic is its next document 
 ``simulate`` replays strategies with the qrels as the assessor and prints, per strategy and
 budget, the relevant documents found and the bias of the induced qrels (τ, τ_ap, leave
 one contributor out); ``--qrels-out DIR`` writes those induced qrels, one file per strategy
-and budget. See ``docs/collections.md``.
+and budget. ``shards`` splits the documents into shards, scores every run on every topic
+within every shard and prints the ANOVA of seed 002's MD3 (or another shard model). See
+``docs/collections.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_digits_option
 from .options import ListAction, add_ties
 from .outputs import add_output, input_paths, write_text
@@ -35,6 +38,10 @@ from .runargs import NAMES_HELP, named_runs
 STRATEGIES = ("depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts", "ts-ns")
 ADAPTIVE = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
 SIMULATED = ("depth", "mtf", "mm-ns")
+#: Shard methods and empty-shard policies (``irscale.collections.SHARD_METHODS`` and
+#: ``irscale.stats.shards.EMPTY_POLICIES``, repeated for the same reason; a test checks).
+SHARD_METHODS = ("random", "hash")
+EMPTY_POLICIES = ("error", "zero", "drop-topic", "drop-shard", "missing")
 BUDGETS = (10, 50, 100)
 RBP_P, RRF_K, DISCOUNT = 0.8, 60.0, 0.9
 
@@ -130,11 +137,12 @@ def add_parser(subparsers) -> None:
                    "default: none)")
     add_output(p)
     p.set_defaults(func=run_simulate)
+    _add_shards(sub)
 
 
 def _no_action(args: argparse.Namespace) -> int:
-    raise ParameterError("pool: choose an action: build or simulate (see 'irscale pool "
-                         "--help')")
+    raise ParameterError("pool: choose an action: build, simulate, shards, sample or "
+                         "estimate (see 'irscale pool --help')")
 
 
 def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, object]:
@@ -270,3 +278,96 @@ def _write_induced(qrels: Mapping[tuple[str, int], pd.DataFrame], folder: str,
             temporary = stack.enter_context(atomic_path(path, force=force))
             with open(temporary, "w", encoding="utf-8") as handle:
                 handle.write("".join(lines))
+
+
+def _add_shards(sub) -> None:
+    from ..stats import FORMATS
+
+    p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
+                       description="Split the documents of the qrels and runs into shards, "
+                       "score every run on every topic within every shard (runs restricted "
+                       "to the shard's documents, relative order kept) and fit seed 002's "
+                       "MD3 ANOVA (Ferro & Sanderson) or another shard model.")
+    p.add_argument("inputs", nargs="*", metavar="QRELS RUN", help="qrels file then run files")
+    p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
+                   help="the per-topic measure scored in every shard (default AP)")
+    p.add_argument("--shards", type=int, default=3, metavar="K",
+                   help="number of shards (default 3, as seed 002)")
+    p.add_argument("--method", choices=SHARD_METHODS, default="random",
+                   help="random: a seeded random partition of the documents (seed 002); "
+                   "hash: a stable 64-bit hash of the docno modulo K (default random)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the random partition (default: a fresh random seed)")
+    p.add_argument("--model", default="MD3", metavar="MODEL",
+                   help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
+                   "over topic, system, shard (default MD3)")
+    p.add_argument("--empty", choices=EMPTY_POLICIES, default="error",
+                   help="scores of a topic without relevant documents in a shard (undefined):"
+                   " error, zero, drop-topic, drop-shard or missing (default error)")
+    p.add_argument("--tukey", action="store_true",
+                   help="add Tukey's HSD on the systems after the model (text, markdown and "
+                   "latex formats)")
+    p.add_argument("--shard-scores", default=None, metavar="FILE",
+                   help="write the topic × run × shard scores to FILE as CSV (topic,run,"
+                   "shard,value; empty value: undefined) (default: none)")
+    p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
+                   help="smallest relevant degree of the qrels (default 1)")
+    add_ties(p)
+    from ..io.naming import NAME_MODES
+
+    p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                   default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+                   help="output format (default text)")
+    p.add_argument("--digits", type=int, default=None,
+                   help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_output(p)
+    p.set_defaults(func=run_shards)
+
+
+def run_shards(args: argparse.Namespace) -> int:
+    from ..collections import evaluate_shards
+
+    check_digits_option(args)
+    if len(args.inputs) < 3:
+        raise ParameterError("give a qrels file and at least two run files")
+    if args.method == "hash" and args.seed is not None:
+        raise ParameterError("--seed applies to --method random; hash shards depend on the "
+                             "docno only")
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    if args.tukey and args.fmt in ("csv", "json"):
+        raise ParameterError(f"--tukey adds a second table: use --format text, markdown or "
+                             f"latex, not {args.fmt}")
+    from ..stats.shards import SHARD_MODELS
+
+    if args.model not in SHARD_MODELS and "+" not in args.model:
+        raise ParameterError(f"--model {args.model!r}: use one of {', '.join(SHARD_MODELS)} "
+                             "or a formula such as 'topic + system + shard'")
+    if args.shards < 1:
+        raise ParameterError(f"--shards must be an integer ≥ 1, got {args.shards}")
+    runs = named_runs(args.inputs[1:], args.names, keep_rank=args.ties == "rank-column")
+    try:
+        result = evaluate_shards(args.inputs[0], runs, args.measure, shards=args.shards,
+                                 method=args.method, rng=args.seed,
+                                 relevance_level=1 if args.level is None else args.level,
+                                 ties=args.ties)
+    except ParameterError as error:
+        raise _reworded(error) from None
+    empty = result.scores.empty_cells()
+    if args.empty == "error" and empty:
+        topic, shard = empty[0]
+        raise InputError(f"{len(empty)} (topic, shard) cell(s) have no relevant document, "
+                         f"so no defined score, e.g. topic {topic!r} in {shard}: choose "
+                         f"--empty {', '.join(EMPTY_POLICIES[1:])} (or fewer --shards)")
+    anova = result.anova(args.model, empty=args.empty)
+    text = anova.format(args.fmt, digits=args.digits)
+    if args.tukey:
+        text = text.rstrip("\n") + "\n\n" + anova.tukey_hsd().format(args.fmt,
+                                                                      digits=args.digits)
+    if args.shard_scores is not None:
+        from ..io.files import write_output
+
+        write_output(args.shard_scores, result.to_frame().to_csv(index=False),
+                     force=args.force)
+    return write_text(args, text.rstrip("\n") + "\n")

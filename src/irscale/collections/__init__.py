@@ -8,6 +8,10 @@ Simulated pooling (:mod:`irscale.collections.simulate`)
     :func:`simulate_pooling`: replay strategies with budgets on existing qrels (the
     oracle): relevant documents found, the induced qrels, system-ranking τ and τ_ap against
     the full qrels, and the leave-one-contributor-out bias.
+Shards (:mod:`irscale.collections.shards`)
+    :func:`evaluate_shards`: split the documents into shards (seeded random partition or a
+    stable docno hash, :func:`shard_documents`), score every run on every topic within every
+    shard, and fit seed 002's MD3 (:meth:`ShardedEvaluation.anova`).
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -18,8 +22,10 @@ from __future__ import annotations
 from .candidates import Candidates, ranked_candidates
 from .plots import plot_relevant_found
 from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
+from .shards import SHARD_METHODS, ShardedEvaluation, evaluate_shards, shard_documents
 from .simulate import PoolingSimulation, simulate_pooling
 
-__all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Candidates", "Pool", "PoolingSimulation",
-           "judging_order", "plot_relevant_found", "pool", "ranked_candidates",
+__all__ = ["ADAPTIVE", "FIXED", "SHARD_METHODS", "STRATEGIES", "Candidates", "Pool",
+           "PoolingSimulation", "ShardedEvaluation", "evaluate_shards", "judging_order",
+           "plot_relevant_found", "pool", "ranked_candidates", "shard_documents",
            "simulate_pooling"]

@@ -1,0 +1,274 @@
+"""Collection shards for the MD3 family of ANOVA models (seed 002 §3.1; Ferro & Sanderson).
+
+MD3 needs y_ijk, the score of system j on topic i *within shard k* of the document
+collection. Seed 002 (§4, "Shards") builds the shards by "randomly [sampling] shards of
+documents ... without replacement, i.e. we randomly partitioned the collection" (3 shards
+in its experiments; 2 and 5 gave insubstantial differences). :func:`evaluate_shards` does
+that from runs and qrels, and :meth:`ShardedEvaluation.anova` hands the scores to
+:func:`irscale.stats.shard_anova`.
+
+The collection
+    The documents are those the qrels and the runs name (the distinct docnos of both): the
+    documents no run retrieved and no assessor judged change no score, whichever shard
+    they would fall in.
+
+Splitting (:func:`shard_documents`)
+    ``"random"`` (seed 002): the distinct docnos are sorted (byte order, so the input
+    order does not matter), shuffled by a random permutation drawn from ``rng`` (a
+    :class:`numpy.random.Generator` or a seed, via :class:`numpy.random.SeedSequence` and
+    PCG64: the same seed gives the same shards on every platform, for a given numpy
+    release — numpy does not promise a Generator's streams across releases) and cut into
+    ``k`` consecutive blocks, so shard sizes differ by at most one and every shard is
+    non-empty when there are at least ``k`` documents.
+    ``"hash"``: shard = h(docno) mod k with h the 64-bit fingerprint of
+    :func:`irscale.core.fingerprints.string_fingerprints` — the docno's UTF-8 bytes read as
+    little-endian 8-byte words (the last zero-padded), h₀ = L·0x9E3779B97F4A7C15 for a
+    docno of L bytes, then h ← mix(h + word) per word with splitmix64's finaliser, all
+    modulo 2⁶⁴. It depends on the docno alone (never Python's salted ``hash()``): a
+    document keeps its shard whatever the other documents, the platform or the run; shard
+    sizes are only about equal, and an empty shard is an error.
+
+Scores per shard (how the rankings are re-formed)
+    Shard k's qrels are the judgments of its documents; every run is restricted to the
+    documents of shard k, keeping their relative order (the documents of other shards are
+    removed and the ranks close up: rank r in the shard is the r-th document of the
+    shard in the run's full ranking, as if the system had retrieved from that shard
+    alone — the construction of Ferro, Kim & Sanderson 2019 and Ferro & Sanderson 2019 that
+    seed 002 reuses). The measure is then computed by :func:`irscale.evaluate` on those
+    qrels and runs. A run that retrieved no document of the shard for a topic scores 0
+    there, as trec_eval 9.0.8's ``-c`` counts a topic a run misses.
+
+Undefined scores
+    A topic without a relevant document in a shard leaves the measure undefined there
+    (seed 002 §2.3.6: "missing values caused by shards without a relevant document"): its
+    scores are NaN for every system, and the ANOVA's ``empty`` policy decides
+    (:mod:`irscale.stats.shards`: error, zero, drop-topic, drop-shard, missing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core import arrow
+from ..core.fingerprints import string_fingerprints
+from ..core.inputs import Qrels, Run
+from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..errors import InputError, ParameterError
+from ..evaluation import evaluate
+from ..io.memory import as_qrels, as_runs
+from ..stats.resampling import check_rng
+from ..stats.results import AnovaResult
+from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
+from ..stats.tables import Format
+from ..stats.validation import check_choice, check_count
+
+__all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
+
+SHARD_METHODS = ("random", "hash")
+ShardMethod = Literal["random", "hash"]
+#: Most shards accepted (more is a typo: every shard needs documents of every topic).
+MAX_SHARDS = 1_000_000
+
+
+def shard_documents(docnos: object, k: int, *, method: ShardMethod = "random",
+                    rng: object = None) -> pd.Series:
+    """Split the distinct ``docnos`` into ``k`` shards (module documentation).
+
+    Returns a Series docno → shard (0 to k − 1), indexed by the distinct docnos in byte
+    order. ``rng`` (random method only): a seed or a :class:`numpy.random.Generator`.
+
+    >>> split = shard_documents(["d3", "d1", "d2", "d4", "d1"], 2, rng=7)
+    >>> split.index.tolist(), sorted(split.value_counts().tolist())
+    (['d1', 'd2', 'd3', 'd4'], [2, 2])
+    """
+    k = check_count(k, "shards", 1, MAX_SHARDS)
+    check_choice(method, SHARD_METHODS, "method")
+    if method == "hash" and rng is not None:
+        raise ParameterError("rng (a seed) applies to random shards; hash shards depend on "
+                             "the docno only")
+    check_rng(rng)
+    values = docnos if isinstance(docnos, (pa.Array, pa.ChunkedArray)) else \
+        pa.array([str(d) for d in docnos], pa.string())
+    distinct = pc.unique(values.cast(pa.string()))
+    distinct = distinct.take(pc.sort_indices(distinct))
+    n = len(distinct)
+    if n < k:
+        raise InputError(f"{k} shards need at least {k} documents; the collection has {n}")
+    if method == "random":
+        permutation = np.random.default_rng(check_rng(rng)).permutation(n)
+        shard = np.empty(n, dtype=np.int64)
+        shard[permutation] = np.arange(n, dtype=np.int64) * k // n
+    else:
+        shard = (string_fingerprints(distinct) % np.uint64(k)).astype(np.int64)
+        sizes = np.bincount(shard, minlength=k)
+        if (sizes == 0).any():
+            raise InputError(f"hash shards: shard {int(np.argmin(sizes)) + 1} of {k} holds no "
+                             f"document of the {n}: use fewer shards or random shards")
+    return pd.Series(shard, index=pd.Index(distinct.to_pylist(), name="docno"), name="shard")
+
+
+@dataclass(frozen=True, eq=False)
+class ShardedEvaluation:
+    """Result of :func:`evaluate_shards`: ``scores`` (topics × systems × shards, NaN where
+    a topic has no relevant document in a shard), ``shards`` (docno → shard, 0-based;
+    the shards are labelled ``shard1`` ... in ``scores``), the measure and the split."""
+
+    scores: ShardScores
+    shards: pd.Series
+    measure: str
+    method: str
+
+    def anova(self, model: str = "MD3", *, empty: EmptyPolicy = "error") -> AnovaResult:
+        """:func:`irscale.stats.shard_anova` of the scores (MD3 by default)."""
+        return shard_anova(self.scores, model, empty=empty)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy scores: one row per (topic, run, shard), column ``value``."""
+        t, s, k = self.scores.shape
+        return pd.DataFrame({
+            "topic": np.repeat(self.scores.topics, s * k),
+            "run": np.tile(np.repeat(self.scores.systems, k), t),
+            "shard": np.tile(self.scores.shards, t * s),
+            "value": self.scores.values.reshape(-1),
+        })
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        from ..meta.common import format_frame
+
+        return format_frame(self.to_frame(), fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        t, s, k = self.scores.shape
+        return (f"ShardedEvaluation({self.measure}; {t} topics × {s} systems × {k} "
+                f"{self.method} shards of {len(self.shards):,} documents, "
+                f"{int(np.isnan(self.scores.values).sum())} undefined)")
+
+
+def _restricted_qrels(qrels: Qrels, keep: np.ndarray, label: str) -> Qrels:
+    mask = arrow.array(keep)
+    return Qrels(topic=qrels.topic.filter(mask), docno=qrels.docno.filter(mask),
+                 rel=qrels.rel[keep], source=f"{qrels.source} ({label})")
+
+
+def _restricted_run(run: Run, keep: np.ndarray) -> Run:
+    """``run`` without the rows ``keep`` drops; the rest keep their order (and so their
+    relative ranks under every tie policy)."""
+    mask = arrow.array(keep)
+    return dataclasses.replace(
+        run, topic=run.topic.filter(mask), docno=run.docno.filter(mask),
+        score=run.score[keep], rank=None if run.rank is None else run.rank[keep],
+        fingerprints=run.docno_fingerprints[keep], blocks=None,
+        file_row=None if run.file_row is None else run.file_row[keep])
+
+
+def _shard_of(docno: pa.ChunkedArray, shards: pd.Series) -> np.ndarray:
+    """The shard of every docno (all are in ``shards``' index)."""
+    where = pc.index_in(docno.cast(pa.string()),
+                        value_set=pa.array(shards.index.to_numpy(), pa.string()))
+    return shards.to_numpy()[arrow.to_numpy(where.combine_chunks() if
+                                            isinstance(where, pa.ChunkedArray) else where)]
+
+
+def evaluate_shards(
+    qrels: object,
+    runs: object,
+    measure: str = "AP",
+    *,
+    shards: int = 3,
+    method: ShardMethod = "random",
+    rng: object = None,
+    relevance_level: int = 1,
+    ties: TiePolicy = "trec_eval",
+    topics: Sequence[str] | None = None,
+) -> ShardedEvaluation:
+    """Score every run on every topic within every shard (module documentation).
+
+    ``measure``: one per-topic measure name (``AP``, ``map``, ``P@10``, ``nDCG@10`` ...);
+    ``shards``: k ≥ 1; ``method``: ``"random"`` (seed 002's random partition, seeded by
+    ``rng``) or ``"hash"``; ``topics``: the topics to score (default: the qrels topics that
+    some run retrieved for, trec_eval's topics). Topics with relevant documents in no
+    shard at all cannot be scored and are refused.
+
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query_id": "1", "doc_id": ["a", "b", "c", "d"],
+    ...                       "relevance": [1, 1, 0, 1]})
+    >>> run = pd.DataFrame({"query_id": "1", "doc_id": ["a", "b", "c", "d"],
+    ...                     "score": [4.0, 3.0, 2.0, 1.0]})
+    >>> result = evaluate_shards(qrels, {"x": run, "y": run}, "AP", shards=2, method="hash")
+    >>> result.scores.shape
+    (1, 2, 2)
+    """
+    if not isinstance(measure, str) or len(measure.split()) != 1:
+        raise ParameterError(f"measure must be one measure name, got {measure!r}")
+    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
+    k = check_count(shards, "shards", 1, MAX_SHARDS)
+    check_choice(method, SHARD_METHODS, "method")
+    judged = as_qrels(qrels)
+    run_list = as_runs(runs, keep_rank=ties == "rank-column")
+    if len(run_list) < 2:
+        raise InputError("a shard ANOVA compares systems: give at least 2 runs")
+    names = [run.name for run in run_list]
+    if len(set(names)) != len(names):
+        raise InputError(f"runs must have distinct names, got {names}")
+    retrieved = {t for run in run_list for t in run.topics}
+    unjudged = sorted(retrieved - set(judged.topics))
+    if unjudged:
+        warnings.warn(f"{len(unjudged)} run topic(s) have no judgments and are not scored: "
+                      f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}",
+                      stacklevel=2)
+    if topics is None:
+        topics = [t for t in judged.topics if t in retrieved]
+    topics = list(topics)
+    if not topics:
+        raise InputError("the runs and the qrels have no topic in common")
+    docnos = pa.chunked_array([c.cast(pa.string()) for part in
+                               [judged.docno, *(run.docno for run in run_list)]
+                               for c in part.chunks], type=pa.string())
+    split = shard_documents(docnos, k, method=method, rng=rng)
+    qrels_shard = _shard_of(judged.docno, split)
+    run_shards = [_shard_of(run.docno, split) for run in run_list]
+    topic_index = pd.Index(topics)
+    qrels_topic = topic_index.get_indexer(judged.topic.to_numpy())
+    relevant = (judged.rel >= relevance_level) & (qrels_topic >= 0)
+    has_relevant = np.bincount(qrels_topic[relevant] * k + qrels_shard[relevant],
+                               minlength=len(topics) * k).reshape(len(topics), k) > 0
+    unscorable = [topics[i] for i in np.flatnonzero(~has_relevant.any(axis=1))]
+    if unscorable:
+        raise InputError(f"{len(unscorable)} topic(s) have no relevant document (degree ≥ "
+                         f"{relevance_level}) in any shard, e.g. {unscorable[0]!r}: leave "
+                         "them out (topics=)")
+    values = np.full((len(topics), len(run_list), k), np.nan)
+    for shard in range(k):
+        keep = (qrels_shard == shard) & (qrels_topic >= 0)
+        if not keep.any():
+            continue
+        shard_qrels = _restricted_qrels(judged, keep, f"shard {shard + 1} of {k}")
+        shard_runs = [_restricted_run(run, run_shard == shard)
+                      for run, run_shard in zip(run_list, run_shards, strict=True)]
+        with warnings.catch_warnings():
+            # runs without a document of this shard for some topic are expected
+            warnings.simplefilter("ignore")
+            matrix = evaluate(shard_qrels, shard_runs, measure,
+                              relevance_level=relevance_level, ties=ties,
+                              allow_empty=True).to_matrix(allow_missing=True)
+        if len(matrix.measures) != 1:
+            raise ParameterError(f"measure {measure!r} gives {len(matrix.measures)} values "
+                                 f"({', '.join(matrix.measures)}): name one measure")
+        rows = topic_index.get_indexer(list(matrix.topics))
+        columns = [matrix.systems.index(name) for name in names]
+        cube = np.zeros((len(topics), len(run_list)))  # 0: the run missed the topic
+        cube[rows[rows >= 0]] = np.nan_to_num(matrix.values[rows >= 0][:, columns, 0])
+        values[:, :, shard] = cube
+    values[~np.repeat(has_relevant[:, None, :], len(run_list), axis=1)] = np.nan
+    scores = ShardScores(values, tuple(topics), tuple(names),
+                         tuple(f"shard{i + 1}" for i in range(k)))
+    return ShardedEvaluation(scores=scores, shards=split, measure=measure, method=method)
