@@ -1,0 +1,735 @@
+"""Click models of web search (Chuklin, Markov & de Rijke 2015, *Click Models for Web
+Search*, chapters 3–5), fitted on a :class:`~irscale.online.clicklog.ClickLog`.
+
+Every model says when the user examines the result at rank r (``E_r``) and clicks it
+(``C_r = 1`` iff ``E_r = 1`` and the result attracts, ``A_r = 1``, with
+``P(A_r = 1) = α_qu``, the attractiveness of document u for query q):
+
+=======  ==========================================================================  =========
+model    examination                                                                 fitted by
+=======  ==========================================================================  =========
+``pbm``  ``P(E_r = 1) = γ_r`` (position-based; book §3.3)                            EM
+``cm``   cascade: ranks examined in order until the first click (§3.4)               closed form
+``ubm``  ``P(E_r = 1) = γ_{r r'}``, r' the rank of the previous click, 0 if none     EM
+         (user browsing model, §3.5)
+``dcm``  cascade; after a click at rank r the user goes on with ``λ_r`` (§3.6)       EM
+``dbn``  cascade; after a click, satisfied with ``σ_qu`` and stops; otherwise goes   EM
+         on with ``γ`` (dynamic Bayesian network, §3.8)
+``sdbn`` the DBN with ``γ = 1`` (§3.8.1)                                             closed form
+``ccm``  cascade; goes on with ``τ1`` after a skip, ``τ2 (1 − α_qu) + τ3 α_qu``     EM
+         after a click (click chain model, §3.7)
+=======  ==========================================================================  =========
+
+The cascade models are one hidden chain (:func:`_chain_posteriors`): at an examined rank
+the user clicks with ``α``; after a skip goes on with ``g0``; after a click is satisfied
+with ``σ`` and goes on with ``g1`` (satisfied) or ``g_0'`` (not). DBN: ``g0 = g_0' = γ,
+g1 = 0``; DCM: ``g0 = g_0' = 1, g1 = 0, σ_r = 1 − λ_r``; CCM: ``g0 = τ1, g_0' = τ2,
+g1 = τ3, σ = α_qu`` (the relevance that attracts also satisfies); CM: ``g0 = 1, σ = 1,
+g1 = 0``. The EM updates are the expected counts of the complete-data likelihood (book
+§4.2): each Bernoulli parameter is its expected successes over its expected trials, with
+the posteriors computed exactly by a forward–backward pass over the ranks, vectorised over
+all sessions (one ``bincount`` per parameter group; no loop over sessions). CCM's α counts
+both its clicks (attraction) and its satisfactions, two independent draws of the same
+Bernoulli. A transition past a session's last rank is unobserved and not counted.
+
+Closed forms: CM, ``α_qu`` = clicks on u at the first click / times u was shown at or
+above the first click (or anywhere in a session without click; ranks after the first click
+lie outside the model and are not counted; Craswell et al. 2008). SDBN (Chapelle & Zhang
+2009, book §4.1): ``α_qu`` = clicks / times shown at or above the last click (a session
+without click: every rank, all examined when ``γ = 1``), ``σ_qu`` = times u was the last
+click / clicks on u.
+
+Evaluation (book §5.2): the log-likelihood of held-out sessions, ``Σ_s log P(C^s)`` (the
+probability of the session's whole click vector, the product of the conditional
+probabilities of its clicks given the clicks above), and the perplexity at rank r,
+``2^(−1/|S_r| Σ_s log2 P(C_r = c_r^s))`` with ``P(C_r = 1)`` the model's full
+(unconditional) click probability at r and ``S_r`` the sessions with a rank r.
+
+Unseen (query, document) pairs, and pairs a fitted model has no evidence for, take the
+prior ``0.5`` for ``α`` and ``σ`` (also the EM's starting value; all other parameters start
+at 0.5 too). Estimates are maximum likelihood, not smoothed: a probability of 0 or 1 is
+kept, and a held-out click it makes impossible gives a log-likelihood of ``-inf``, as does
+a second click for the CM (which allows one).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputFormatError, ParameterError
+from .clicklog import ClickLog, read_click_log
+
+__all__ = ["MODELS", "ClickModel", "ClickModelFit", "fit_click_model", "PRIOR"]
+
+#: The click models, by name.
+MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm"]
+#: Attractiveness and satisfaction of an unseen (query, document) pair; EM's start.
+PRIOR = 0.5
+#: Models with a satisfaction parameter per (query, document).
+_SATISFACTION = ("dbn", "sdbn")
+
+
+@dataclass(frozen=True, eq=False)
+class ClickModel:
+    """A click model's parameters.
+
+    ``attractiveness`` (and ``satisfaction`` for DBN/SDBN) are Series indexed by
+    (query, docno); ``examination`` is PBM's ``γ_r`` (length = SERP size) or UBM's
+    ``γ[r − 1, r']`` (r' the previous click's rank, 0 if none); ``continuation`` is DCM's
+    ``λ_r``; ``gamma`` the DBN's (1 for SDBN and CM's chain); ``tau`` CCM's (τ1, τ2, τ3).
+    """
+
+    model: ModelName
+    attractiveness: pd.Series
+    satisfaction: pd.Series | None = None
+    examination: np.ndarray | None = None
+    continuation: np.ndarray | None = None
+    gamma: float | None = None
+    tau: tuple[float, float, float] | None = None
+    prior: float = PRIOR
+
+    # ---- the parameters on a log
+    def pair_values(self, log: ClickLog) -> tuple[np.ndarray, np.ndarray | None]:
+        """``α[s, r]`` (and ``σ[s, r]`` for DBN/SDBN) of the log's shown documents; the
+        prior where the model has no value; 0 beyond a session's length."""
+        code, pairs = _pair_codes(log)
+        index = self.attractiveness.index.get_indexer(pairs)
+        alpha = _lookup(self.attractiveness.to_numpy(np.float64), index, self.prior)[code]
+        sigma = None
+        if self.satisfaction is not None:
+            sigma = _lookup(self.satisfaction.to_numpy(np.float64), index, self.prior)[code]
+        valid = log.valid
+        alpha[~valid] = 0.0
+        return alpha, sigma
+
+    def _chain(self, log: ClickLog) -> tuple[np.ndarray, np.ndarray, float, float, float]:
+        """(α, σ, g0, g0', g1) of the cascade models on ``log``."""
+        alpha, sigma = self.pair_values(log)
+        m = self.model
+        if m == "cm":
+            return alpha, np.ones_like(alpha), 1.0, 1.0, 0.0
+        if m == "dcm":
+            assert self.continuation is not None
+            lam = _per_rank(self.continuation, log.serp_size, "continuation")
+            return alpha, np.broadcast_to(1.0 - lam, alpha.shape), 1.0, 1.0, 0.0
+        if m == "ccm":
+            assert self.tau is not None
+            t1, t2, t3 = self.tau
+            return alpha, alpha, t1, t2, t3
+        assert sigma is not None
+        gamma = 1.0 if m == "sdbn" else float(self.gamma if self.gamma is not None else 1)
+        return alpha, sigma, gamma, gamma, 0.0
+
+    def _exam_matrix(self, log: ClickLog) -> np.ndarray:
+        """PBM/UBM: ``γ`` of every (session, rank) given the observed clicks."""
+        assert self.examination is not None
+        n = log.serp_size
+        if self.model == "pbm":
+            gamma = _per_rank(self.examination, n, "examination")
+            return np.broadcast_to(gamma, log.doc.shape)
+        gamma = _ubm_table(self.examination, n)
+        previous = _previous_click(log.clicks)
+        return gamma[np.arange(n), previous]
+
+    # ---- probabilities
+    def click_probabilities(self, log: ClickLog) -> np.ndarray:
+        """``P(C_r = 1)`` of every (session, rank) of ``log``, unconditional (the clicks
+        of the log are not used); 0 beyond a session's length."""
+        alpha, _ = self.pair_values(log)
+        return self._full_probabilities(alpha, log.serp_size, self._chain(log)
+                                        if self.model not in ("pbm", "ubm") else None)
+
+    def _full_probabilities(self, alpha: np.ndarray, n: int, chain: Any) -> np.ndarray:
+        if self.model == "pbm":
+            assert self.examination is not None
+            return alpha * _per_rank(self.examination, n, "examination")
+        if self.model == "ubm":
+            assert self.examination is not None
+            return _ubm_full(alpha, _ubm_table(self.examination, n))
+        _, sigma, g0, gs0, gs1 = chain
+        out = np.empty_like(alpha)
+        examined = np.ones(len(alpha))
+        for j in range(n):
+            a = alpha[:, j]
+            out[:, j] = a * examined
+            kappa = sigma[:, j] * gs1 + (1.0 - sigma[:, j]) * gs0
+            examined = examined * ((1.0 - a) * g0 + a * kappa)
+        return out
+
+    def session_loglik(self, log: ClickLog) -> np.ndarray:
+        """``log P(C^s)`` of every session of ``log`` (natural logarithm)."""
+        log = read_click_log(log)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.model in ("pbm", "ubm"):
+                alpha, _ = self.pair_values(log)
+                return _examination_posteriors(alpha, self._exam_matrix(log), log.clicks,
+                                               log.valid)[2].sum(axis=1)
+            alpha, sigma, g0, gs0, gs1 = self._chain(log)
+            return _chain_posteriors(np.ascontiguousarray(alpha.T),
+                                     np.ascontiguousarray(sigma.T), g0, gs0, gs1,
+                                     _Layout.of(log.clicks, log.valid))["loglik"]
+
+    def evaluate(self, log: Any) -> pd.DataFrame:
+        """Log-likelihood and perplexity of held-out sessions (book §5.2), per rank and
+        overall: a frame indexed by rank (1..n, then ``all``) with columns ``sessions``,
+        ``perplexity`` (rank r: ``2^(−mean log2 P(C_r = c_r))``, full click probabilities;
+        ``all``: the mean over ranks) and ``loglik`` (``all`` only: the mean of
+        ``log P(C^s)`` over sessions, natural log; ``loglik_total`` their sum)."""
+        log = read_click_log(log)
+        full = self.click_probabilities(log)
+        valid = log.valid
+        with np.errstate(divide="ignore"):
+            logs = np.where(log.clicks, np.log2(full), np.log2(1.0 - full))
+        logs[~valid] = 0.0
+        count = valid.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_rank = np.exp2(-logs.sum(axis=0) / count)
+        session = self.session_loglik(log)
+        rows = [str(r) for r in range(1, log.serp_size + 1)] + ["all"]
+        frame = pd.DataFrame({
+            "sessions": np.append(count, len(session)),
+            "perplexity": np.append(per_rank, per_rank[count > 0].mean()),
+            "loglik": np.append(np.full(log.serp_size, np.nan), session.mean()),
+            "loglik_total": np.append(np.full(log.serp_size, np.nan), session.sum()),
+        }, index=pd.Index(rows, name="rank"))
+        return frame
+
+    # ---- simulation
+    def simulate(self, log: ClickLog, rng: Any = None) -> ClickLog:
+        """The sessions of ``log`` (its queries and result lists) with clicks drawn from
+        the model (vectorised over sessions; ``rng``: a seed or numpy Generator)."""
+        generator = np.random.default_rng(rng)
+        alpha, _ = self.pair_values(log)
+        n = log.serp_size
+        s = len(alpha)
+        clicks = np.zeros((s, n), dtype=bool)
+        if self.model == "pbm":
+            clicks = generator.random((s, n)) < self._full_probabilities(alpha, n, None)
+        elif self.model == "ubm":
+            assert self.examination is not None
+            table = _ubm_table(self.examination, n)
+            previous = np.zeros(s, dtype=np.int64)
+            for j in range(n):
+                p = alpha[:, j] * table[j, previous]
+                clicks[:, j] = generator.random(s) < p
+                previous = np.where(clicks[:, j], j + 1, previous)
+        else:
+            _, sigma, g0, gs0, gs1 = self._chain(log)
+            examined = np.ones(s, dtype=bool)
+            for j in range(n):
+                u = generator.random((s, 3))
+                clicks[:, j] = examined & (u[:, 0] < alpha[:, j])
+                satisfied = u[:, 1] < sigma[:, j]
+                go_on = np.where(clicks[:, j], np.where(satisfied, gs1, gs0), g0)
+                examined &= u[:, 2] < go_on
+        clicks &= log.valid
+        return replace(log, clicks=clicks, timestamps=None)
+
+    # ---- output
+    def to_frame(self) -> pd.DataFrame:
+        """Every parameter as a row: ``parameter query docno rank previous value``
+        (empty where not applicable; ``previous``: UBM's previous click rank)."""
+        rows: list[pd.DataFrame] = []
+        for name in ("attractiveness", "satisfaction"):
+            series = getattr(self, name)
+            if series is not None:
+                rows.append(pd.DataFrame({"parameter": name,
+                                          "query": series.index.get_level_values(0),
+                                          "docno": series.index.get_level_values(1),
+                                          "value": series.to_numpy()}))
+        for name in ("examination", "continuation"):
+            values = getattr(self, name)
+            if values is None:
+                continue
+            values = np.asarray(values)
+            if values.ndim == 1:
+                rows.append(pd.DataFrame({"parameter": name,
+                                          "rank": np.arange(1, len(values) + 1),
+                                          "value": values}))
+            else:
+                r, p = np.nonzero(np.tril(np.ones_like(values, dtype=bool)))
+                rows.append(pd.DataFrame({"parameter": name, "rank": r + 1,
+                                          "previous": p, "value": values[r, p]}))
+        scalars = {"gamma": self.gamma} if self.gamma is not None else {}
+        if self.tau is not None:
+            scalars.update(zip(("tau1", "tau2", "tau3"), self.tau, strict=True))
+        if scalars:
+            rows.append(pd.DataFrame({"parameter": list(scalars),
+                                      "value": list(scalars.values())}))
+        frame = pd.concat(rows, ignore_index=True)
+        for column in ("query", "docno", "rank", "previous"):
+            if column not in frame:
+                frame[column] = np.nan
+        frame["rank"] = frame["rank"].astype("Int64")
+        frame["previous"] = frame["previous"].astype("Int64")
+        return frame[["parameter", "query", "docno", "rank", "previous", "value"]]
+
+    def to_json(self) -> str:
+        """The parameters as JSON (read back by :meth:`from_json`)."""
+        def pairs(series: pd.Series | None) -> Any:
+            if series is None:
+                return None
+            return [[q, d, float(v)] for (q, d), v in series.items()]
+
+        def array(values: np.ndarray | None) -> Any:
+            return None if values is None else np.asarray(values).tolist()
+
+        return json.dumps({"model": self.model, "prior": self.prior,
+                           "attractiveness": pairs(self.attractiveness),
+                           "satisfaction": pairs(self.satisfaction),
+                           "examination": array(self.examination),
+                           "continuation": array(self.continuation),
+                           "gamma": self.gamma,
+                           "tau": None if self.tau is None else list(self.tau)}, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<json>") -> ClickModel:
+        """A model written by :meth:`to_json`."""
+        try:
+            data = json.loads(text)
+            model = data["model"]
+            if model not in MODELS:
+                raise ValueError(f"unknown model {model!r}")
+
+            def series(rows: Any) -> pd.Series | None:
+                if rows is None:
+                    return None
+                frame = pd.DataFrame(rows, columns=["query", "docno", "value"])
+                return _pair_series(frame["query"].astype(str).to_numpy(dtype=object),
+                                    frame["docno"].astype(str).to_numpy(dtype=object),
+                                    frame["value"].to_numpy(dtype=np.float64))
+
+            def array(values: Any) -> np.ndarray | None:
+                return None if values is None else np.asarray(values, dtype=np.float64)
+
+            result = cls(model, series(data["attractiveness"]),
+                         series(data.get("satisfaction")), array(data.get("examination")),
+                         array(data.get("continuation")),
+                         None if data.get("gamma") is None else float(data["gamma"]),
+                         None if data.get("tau") is None else tuple(map(float, data["tau"])),
+                         float(data.get("prior", PRIOR)))
+        except (ValueError, KeyError, TypeError) as error:
+            raise InputFormatError(f"not a click model's parameters (irscale online fit "
+                                   f"--format json): {error}", source=source) from None
+        result.check()
+        return result
+
+    def check(self) -> None:
+        """Every probability in [0, 1] and every parameter the model needs present
+        (:class:`ParameterError` otherwise)."""
+        needs = {"pbm": ("examination",), "ubm": ("examination",),
+                 "dcm": ("continuation",), "dbn": ("satisfaction", "gamma"),
+                 "sdbn": ("satisfaction",), "ccm": ("tau",), "cm": ()}[self.model]
+        for name in needs:
+            if getattr(self, name) is None:
+                raise ParameterError(f"click model {self.model}: parameter {name} missing")
+        for name in ("attractiveness", "satisfaction", "examination", "continuation",
+                     "gamma", "tau", "prior"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            values = np.asarray(value, dtype=np.float64).ravel()
+            if not ((values >= 0.0) & (values <= 1.0)).all():
+                raise ParameterError(f"click model {self.model}: {name} holds values "
+                                     "outside [0, 1] (probabilities)")
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.gamma is not None and self.model == "dbn":
+            extra = f", gamma={self.gamma:.4g}"
+        if self.tau is not None:
+            extra = ", tau=(" + ", ".join(f"{t:.4g}" for t in self.tau) + ")"
+        return f"ClickModel({self.model}, {len(self.attractiveness):,} pairs{extra})"
+
+
+@dataclass(frozen=True, eq=False)
+class ClickModelFit(ClickModel):
+    """A :class:`ClickModel` fitted on a log: ``iterations`` of EM run (0 for a closed
+    form), ``loglik`` its training log-likelihood after each (mean per session), and
+    ``sessions[q, d]`` the number of training sessions that showed each pair."""
+
+    iterations: int = 0
+    loglik: tuple[float, ...] = field(default=())
+    sessions: pd.Series | None = None
+
+
+def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100,
+                    tol: float = 1e-7, smoothing: float = 1.0) -> ClickModelFit:
+    """Fit click model ``model`` (one of :data:`MODELS`) on a click log.
+
+    Parameters
+    ----------
+    log : ClickLog, path, bytes or DataFrame
+        The training sessions (:func:`~irscale.online.clicklog.read_click_log`).
+    model : str
+        ``pbm``, ``cm``, ``ubm``, ``dcm``, ``dbn``, ``sdbn`` or ``ccm`` (module doc).
+    iterations : int
+        Most EM iterations (EM models only).
+    tol : float
+        EM stops when the mean log-likelihood per session rises by less than ``tol``.
+    smoothing : float
+        Pseudo-trials at the prior 0.5 added to the counts of every (query, document)
+        parameter (α, σ): ``(successes + k/2) / (trials + k)``, the MAP estimate under a
+        Beta(1 + k/2, 1 + k/2) prior, so that no estimate is exactly 0 or 1 (a held-out
+        click it forbids would give a log-likelihood of -inf); 0: maximum likelihood.
+
+    Examples
+    --------
+    >>> log = read_click_log(b"s1 q 1 a 1\\ns1 q 2 b 0\\ns2 q 1 b 0\\ns2 q 2 a 0\\n")
+    >>> fit = fit_click_model(log, "sdbn")
+    >>> fit.attractiveness.round(3).to_dict()
+    {('q', 'a'): 0.5, ('q', 'b'): 0.5}
+    """
+    if model not in MODELS:
+        raise ParameterError(f"unknown click model {model!r}: choose one of "
+                             f"{', '.join(MODELS)}")
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
+            or iterations < 1:
+        raise ParameterError(f"iterations must be an integer >= 1, got {iterations!r}")
+    for name, value in (("tol", tol), ("smoothing", smoothing)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not np.isfinite(value) or value < 0:
+            raise ParameterError(f"{name} must be a number >= 0, got {value!r}")
+    k = float(smoothing)
+    log = read_click_log(log)
+    code, pairs = _pair_codes(log)
+    valid = log.valid
+    flat = code[valid]
+    npairs = len(pairs)
+    shown = np.bincount(flat, minlength=npairs).astype(np.float64)
+    sessions = pd.Series(shown, index=pairs)
+    if model in ("cm", "sdbn"):
+        fitted = _closed_form(model, log, code, npairs, pairs, k)
+        return ClickModelFit(**fitted, sessions=sessions)
+    n = log.serp_size
+    alpha_pair = np.full(npairs, PRIOR)
+    state: dict[str, Any] = {
+        "sigma": np.full(npairs, PRIOR), "gamma": PRIOR, "lam": np.full(n, PRIOR),
+        "tau": (PRIOR, PRIOR, PRIOR), "exam": np.full(n, PRIOR),
+        "ubm": np.tril(np.full((n, n), PRIOR)),
+    }
+    # everything rank-major ([rank, session]): the kernels walk the ranks
+    lay = _Layout.of(log.clicks, valid)
+    valid, clicked = lay.valid, lay.clicks
+    code = np.ascontiguousarray(code.T)
+    safe = np.where(valid, code, 0)
+    flat, click_code = code[valid], code[clicked]
+    clicks_of = np.bincount(click_code, minlength=npairs).astype(np.float64)
+    rank = np.broadcast_to(np.arange(n)[:, None], code.shape)
+    click_rank = rank[clicked]
+    history: list[float] = []
+    done = 0
+    previous = np.ascontiguousarray(_previous_click(log.clicks).T) if model == "ubm" \
+        else None
+    for done in range(1, iterations + 1):  # noqa: B007 - the count is kept
+        alpha = alpha_pair[safe]
+        alpha[~valid] = 0.0
+        if model in ("pbm", "ubm"):
+            exam = (np.broadcast_to(state["exam"][:, None], code.shape) if model == "pbm"
+                    else state["ubm"][rank, previous])
+            post_a, post_e, ll = _examination_posteriors(alpha, exam, clicked, valid)
+            alpha_pair = _smoothed(np.bincount(flat, post_a[valid], npairs), shown, k)
+            if model == "pbm":
+                state["exam"] = _ratio(np.bincount(rank[valid], post_e[valid], n),
+                                       np.bincount(rank[valid], minlength=n))
+            else:
+                assert previous is not None
+                cell = (rank * n + previous)[valid]
+                seen = np.bincount(cell, minlength=n * n)
+                table = _ratio(np.bincount(cell, post_e[valid], n * n), seen)
+                # (rank, previous) cells never seen keep their value
+                state["ubm"] = np.where(seen.reshape(n, n) > 0, table.reshape(n, n),
+                                        state["ubm"])
+            ll = ll.sum(axis=0)
+        else:
+            if model == "dbn":
+                sigma = state["sigma"][safe]
+                g = (state["gamma"], state["gamma"], 0.0)
+            elif model == "dcm":
+                sigma = np.broadcast_to((1.0 - state["lam"])[:, None], code.shape)
+                g = (1.0, 1.0, 0.0)
+            else:  # ccm
+                sigma = alpha
+                g = state["tau"]
+            post = _chain_posteriors(alpha, sigma, *g, lay)
+            ll = post["loglik"]
+            attracted = np.bincount(safe.ravel(), post["skip_attracted"].ravel(),
+                                    npairs) + clicks_of
+            satisfied = post["satisfied"]
+            t = post["transitions"]
+            if model == "ccm":
+                alpha_pair = _smoothed(attracted + np.bincount(click_code, satisfied, npairs),
+                                       shown + clicks_of, k)
+                state["tau"] = tuple(float(x) for x in _ratio(t[:, 1], t[:, 0]))
+            else:
+                alpha_pair = _smoothed(attracted, shown, k)
+                if model == "dbn":
+                    state["sigma"] = _smoothed(np.bincount(click_code, satisfied, npairs),
+                                               clicks_of, k)
+                    state["gamma"] = float(_ratio(t[0, 1] + t[1, 1], t[0, 0] + t[1, 0]))
+                else:
+                    sat = _ratio(np.bincount(click_rank, satisfied, n),
+                                 np.bincount(click_rank, minlength=n), 1.0 - state["lam"])
+                    state["lam"] = 1.0 - sat
+        history.append(float(ll.mean()))
+        if len(history) > 1 and history[-1] - history[-2] < tol:
+            break
+    attractiveness = pd.Series(alpha_pair, index=pairs)
+    common: dict[str, Any] = {"model": model, "attractiveness": attractiveness,
+                              "iterations": done, "loglik": tuple(history),
+                              "sessions": sessions}
+    if model == "pbm":
+        common["examination"] = state["exam"]
+    elif model == "ubm":
+        common["examination"] = state["ubm"]
+    elif model == "dbn":
+        common.update(satisfaction=pd.Series(state["sigma"], index=pairs),
+                      gamma=state["gamma"])
+    elif model == "dcm":
+        common["continuation"] = state["lam"]
+    else:
+        common["tau"] = tuple(float(t) for t in state["tau"])
+    return ClickModelFit(**common)
+
+
+def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
+                 pairs: pd.MultiIndex, k: float) -> dict[str, Any]:
+    clicks, valid = log.clicks & log.valid, log.valid
+    n = log.serp_size
+    columns = np.arange(n)
+    any_click = clicks.any(axis=1)
+    if model == "cm":
+        first = np.where(any_click, clicks.argmax(axis=1), log.lengths - 1)
+        counted = valid & (columns <= first[:, None])
+        hits = clicks & counted
+    else:
+        last = np.where(any_click, n - 1 - clicks[:, ::-1].argmax(axis=1), log.lengths - 1)
+        counted = valid & (columns <= last[:, None])
+        hits = clicks
+    alpha = _smoothed(np.bincount(code[hits], minlength=npairs),
+                      np.bincount(code[counted], minlength=npairs), k)
+    out: dict[str, Any] = {"model": model, "attractiveness": pd.Series(alpha, index=pairs)}
+    if model == "sdbn":
+        is_last = clicks & (columns == last[:, None])
+        sigma = _smoothed(np.bincount(code[is_last], minlength=npairs),
+                          np.bincount(code[clicks], minlength=npairs), k)
+        out.update(satisfaction=pd.Series(sigma, index=pairs), gamma=1.0)
+    return out
+
+
+# ---------------------------------------------------------------- vectorised kernels
+
+
+def _examination_posteriors(alpha: np.ndarray, exam: np.ndarray, clicks: np.ndarray,
+                            valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """PBM/UBM E-step, ``P(C = 1) = α·γ``: posteriors ``P(A = 1 | c)`` and
+    ``P(E = 1 | c)`` (``c + (1 − c)·α(1 − γ)/(1 − αγ)`` and its mirror; book §4.2.1) and
+    each session's log-likelihood."""
+    p = alpha * exam
+    rest = 1.0 - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        post_a = np.where(clicks, 1.0, alpha * (1.0 - exam) / rest)
+        post_e = np.where(clicks, 1.0, exam * (1.0 - alpha) / rest)
+        ll = np.where(valid, np.log(np.where(clicks, p, rest)), 0.0)
+    return post_a, post_e, ll
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """A log's clicks laid out rank-major (``[rank, session]``, contiguous per rank) with
+    the masks and indices the cascade chain needs, computed once for all EM iterations.
+
+    ``click_*`` describe the clicks in rank-major order (``np.flatnonzero(clicks)``), and
+    ``skip_*`` the skips above a session's last click (examined, not clicked)."""
+
+    clicks: np.ndarray
+    valid: np.ndarray
+    last: np.ndarray  # rank of the last click, 1-based; 0 without click
+    any_click: np.ndarray
+    before: np.ndarray  # ranks 1..l
+    after: np.ndarray  # ranks l+1.. of the session
+    skip_step: np.ndarray  # float: a skip followed by a rank of the session
+    click_at: np.ndarray
+    click_session: np.ndarray
+    click_last: np.ndarray  # the session's last click
+    click_step: np.ndarray  # a rank of the session follows
+    skip_at: np.ndarray
+    skip_session: np.ndarray
+
+    @classmethod
+    def of(cls, clicks: np.ndarray, valid: np.ndarray) -> _Layout:
+        """From session-major ``clicks`` and ``valid`` (``[session, rank]``)."""
+        valid = np.ascontiguousarray(valid.T)
+        clicks = np.ascontiguousarray(clicks.T) & valid
+        n, s = clicks.shape
+        any_click = clicks.any(axis=0)
+        last = np.where(any_click, n - clicks[::-1].argmax(axis=0), 0)
+        rank = np.arange(n)[:, None]
+        before = rank < last
+        step = np.zeros_like(valid)
+        step[:-1] = valid[1:]
+        click_at = np.flatnonzero(clicks)
+        click_rank, click_session = np.divmod(click_at, s)
+        skip_at = np.flatnonzero(before & ~clicks)
+        return cls(clicks, valid, last, any_click, before, (rank >= last) & valid,
+                   (step & ~clicks).astype(np.float64), click_at, click_session,
+                   click_rank == last[click_session] - 1, step.ravel()[click_at],
+                   skip_at, skip_at % s)
+
+
+def _chain_posteriors(alpha: np.ndarray, sigma: np.ndarray, g0: float, gs0: float,
+                      gs1: float, lay: _Layout) -> dict[str, Any]:
+    """Exact posteriors of the cascade chain (module doc) given each session's clicks;
+    arrays rank-major (``[rank, session]``, as ``lay``), ``α`` 0 beyond a session.
+
+    With l the last click (0 if none), ranks up to l are examined. After it, with
+    ``Z_r = P(no click at r..n | E_r = 1) = (1 − α_r)(1 − g0 + g0·Z_{r+1})``, ``Z_{n+1} =
+    1``, ``ε`` the probability of going on after l (``κ_l = σ_l g1 + (1 − σ_l) g0'``; 1 if
+    l = 0) and ``D = 1 − ε + ε·Z_{l+1}`` (the probability of the ranks after l):
+    ``P(E_r = 1 | C) = ε Π_{l<k<r} (1 − α_k) g0 · Z_r / D`` for r > l,
+    ``P(S_l = 1 | C) = σ_l (1 − g1 + g1 Z_{l+1}) / D``, a click above l satisfied with
+    ``σ g1 / κ``, and ``P(A_r = 1 | C) = α_r (1 − P(E_r = 1 | C))`` at a skip.
+    ``log P(C) = Σ_{r ≤ l} log P(C_r | E_r = 1) + Σ_{r < l} log(κ_r or g0) + log D``.
+
+    Returns ``skip_attracted`` (``P(A_r = 1 | C)`` at skips, 0 at clicks and beyond a
+    session; a click is attracted), ``satisfied`` (``P(S_r = 1 | C)`` at each click, in
+    ``lay.click_at`` order), ``loglik`` per session and ``transitions``: rows (skip g0,
+    unsatisfied click g0', satisfied click g1), columns (expected trials, expected
+    successes), over transitions r → r + 1 inside each session.
+    """
+    n, s = alpha.shape
+    last = lay.last
+    sessions = np.arange(s)
+    z = np.empty((n + 1, s))
+    z[n] = 1.0
+    for j in range(n - 1, -1, -1):  # alpha is 0 beyond a session: Z stays 1 there
+        np.multiply(1.0 - alpha[j], (1.0 - g0) + g0 * z[j + 1], out=z[j])
+    sig = sigma.ravel()[lay.click_at]
+    kap = sig * gs1 + (1.0 - sig) * gs0
+    eps = np.ones(s)
+    eps[lay.click_session[lay.click_last]] = kap[lay.click_last]
+    z_after = z[last, sessions]
+    denom = 1.0 - eps + eps * z_after
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # P(E_r = 1 | C): 1 up to l, then the forward product ε/D·Π(1 − α_k) g0 times Z_r
+        examined = z[:n]  # overwritten rank by rank (Z_r is read before)
+        forward = eps / denom
+        for j in range(n):
+            if j > 0:
+                forward = np.where(lay.after[j - 1], forward * (1.0 - alpha[j - 1]) * g0,
+                                   forward)
+            row = examined[j]
+            row *= forward
+            row *= lay.after[j]
+            row += lay.before[j]
+        trials = float(np.vdot(examined[:-1], lay.skip_step[:-1]))
+        successes = float(np.vdot(examined[1:], lay.skip_step[:-1]))
+        # satisfaction at the clicks; after the last one it is observed through Z_{l+1}
+        d_c = denom[lay.click_session]
+        z_c = z_after[lay.click_session]
+        satisfied = np.where(lay.click_last, sig * (1.0 - gs1 + gs1 * z_c) / d_c,
+                             np.where(kap > 0, sig * gs1 / kap, 0.0))
+        stepped = lay.click_step
+        inner = stepped & ~lay.click_last
+        at_last = stepped & lay.click_last
+        go_sat = np.where(inner, satisfied, sig * gs1 * z_c / d_c)
+        go_unsat = np.where(inner, 1.0 - satisfied, (1.0 - sig) * gs0 * z_c / d_c)
+        # log P(C): clicks (and the move on after those above l), skips above l, and D
+        alpha_c = alpha.ravel()[lay.click_at]
+        click_terms = np.log(alpha_c) + np.where(lay.click_last, 0.0, np.log(kap))
+        skip_terms = np.log((1.0 - alpha.ravel()[lay.skip_at]) * g0)
+        ll = (np.bincount(lay.click_session, click_terms, s)
+              + np.bincount(lay.skip_session, skip_terms, s) + np.log(denom))
+    transitions = np.array([
+        [trials, successes],
+        [(1.0 - satisfied)[stepped].sum(), go_unsat[inner | at_last].sum()],
+        [satisfied[stepped].sum(), go_sat[inner | at_last].sum()],
+    ])
+    np.subtract(1.0, examined, out=examined)
+    examined *= alpha  # P(A = 1 | C) at a skip: α (1 − P(E = 1 | C)); 0 at a click
+    return {"skip_attracted": examined, "satisfied": satisfied, "loglik": ll,
+            "transitions": transitions}
+
+
+def _ubm_full(alpha: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """UBM's unconditional click probabilities: ``P(C_r = 1) = Σ_{r'} P(previous click at
+    r') α_r γ_{r r'}``, the distribution of the previous click carried down the ranks."""
+    s, n = alpha.shape
+    where = np.zeros((s, n + 1))
+    where[:, 0] = 1.0
+    out = np.empty((s, n))
+    for j in range(n):
+        p = alpha[:, j, None] * table[j, : j + 1]
+        clicked = (where[:, : j + 1] * p).sum(axis=1)
+        where[:, : j + 1] *= 1.0 - p
+        where[:, j + 1] = clicked
+        out[:, j] = clicked
+    return out
+
+
+def _previous_click(clicks: np.ndarray) -> np.ndarray:
+    """``previous[s, r]``: the rank (1-based) of the last click above rank r + 1, 0 if
+    none."""
+    s, n = clicks.shape
+    marks = np.where(clicks, np.arange(1, n + 1), 0)
+    running = np.maximum.accumulate(marks, axis=1)
+    previous = np.zeros((s, n), dtype=np.int64)
+    previous[:, 1:] = running[:, :-1]
+    return previous
+
+
+def _ubm_table(values: np.ndarray, n: int) -> np.ndarray:
+    table = np.asarray(values, dtype=np.float64)
+    if table.shape != (n, n):
+        raise ParameterError(f"click model ubm: examination is {table.shape[0]} ranks, the "
+                             f"log's SERP size is {n}")
+    return table
+
+
+def _per_rank(values: np.ndarray, n: int, name: str) -> np.ndarray:
+    values = np.asarray(values, dtype=np.float64)
+    if len(values) < n:
+        raise ParameterError(f"click model: {name} gives {len(values)} ranks, the log's "
+                             f"SERP size is {n}")
+    return values[:n]
+
+
+def _ratio(top: np.ndarray, bottom: np.ndarray, default: Any = PRIOR) -> np.ndarray:
+    """``top / bottom``, ``default`` where nothing was counted."""
+    top, bottom = np.asarray(top, np.float64), np.asarray(bottom, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1.0), default)
+
+
+def _smoothed(top: np.ndarray, bottom: np.ndarray, k: float) -> np.ndarray:
+    """``(top + k·prior) / (bottom + k)`` (the prior where nothing was counted)."""
+    return _ratio(np.asarray(top, np.float64) + k * PRIOR, np.asarray(bottom, np.float64) + k)
+
+
+def _pair_codes(log: ClickLog) -> tuple[np.ndarray, pd.MultiIndex]:
+    """A code per shown (query, document) pair (-1 beyond a session's length) and the
+    pairs, in first-appearance order."""
+    valid = log.valid
+    key = log.query[:, None] * len(log.docs) + log.doc
+    code = np.full(key.shape, -1, dtype=np.int64)
+    shown, unique = pd.factorize(key[valid])
+    code[valid] = shown
+    query, doc = np.divmod(np.asarray(unique, dtype=np.int64), len(log.docs))
+    pairs = pd.MultiIndex.from_arrays([log.queries[query], log.docs[doc]],
+                                      names=["query", "docno"])
+    return code, pairs
+
+
+def _pair_series(query: np.ndarray, docno: np.ndarray, values: np.ndarray) -> pd.Series:
+    return pd.Series(values, index=pd.MultiIndex.from_arrays([query, docno],
+                                                            names=["query", "docno"]))
+
+
+def _lookup(values: np.ndarray, index: np.ndarray, default: float) -> np.ndarray:
+    return np.where(index >= 0, values[np.maximum(index, 0)], default)
