@@ -5,9 +5,11 @@ Every module under ``src/irscale`` is read as source (nothing is imported) and e
 methods, under ``if TYPE_CHECKING:``, relative or absolute. A module's layer is that of its
 top-level package (or top-level module) of ``irscale``:
 
-    errors < core < io < measures < evaluation, datasets, text < stats < scales < meta < cli
+    errors < core, parallel < io < measures < evaluation, datasets, text < stats < scales
+    < meta < cli
 
-``core`` holds the data model (inputs, judged rankings, score matrices), ``io`` reads and
+``core`` holds the data model (inputs, judged rankings, score matrices), ``parallel`` the
+executors every parallel loop runs on (local threads or Dask), ``io`` reads and
 writes it, ``measures`` compute on judged rankings, ``evaluation`` (and ``datasets``, which
 evaluates bundled collections, and ``text``, which evaluates sessions and texts) runs
 measures over qrels and runs, ``stats`` tests score matrices, ``scales`` builds interval
@@ -32,6 +34,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "irscale"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "core": 1,
+    "parallel": 1,
     "io": 2,
     "measures": 3,
     "evaluation": 4,

@@ -96,3 +96,8 @@ class FileAccessError(IrscaleError, OSError):
 class OutputExistsError(FileAccessError):
     """An output file that exists already (or is one of the inputs): it is never overwritten
     unless asked (``--force`` / ``force=True``), and an input never is."""
+
+
+class SchedulerError(IrscaleError, RuntimeError):
+    """A Dask scheduler that cannot be reached (``--scheduler tcp://...``, ``executor=``):
+    nothing listens at the address, or the handshake does not finish in time."""

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
+from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ..stats.resampling import (
@@ -60,9 +61,9 @@ from ..stats.resampling import (
     check_progress,
     check_seed,
     chunk_sizes,
-    map_chunks,
     phase_progress,
     resolve_rng,
+    run_chunks,
 )
 from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
@@ -175,15 +176,31 @@ class DiscriminativePower:
                 f"{self.min_significant_difference:.4f}{est})")
 
 
+def _top_chunk(w: np.ndarray, rank: int, gen: np.random.Generator, size: int) -> np.ndarray:
+    """Per pair (rows), the ``min(rank, size)`` largest |t(w*)| of ``size`` resamples."""
+    n = w.shape[0]
+    counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
+    keep = min(rank, size)
+    top = np.empty((w.shape[1], keep))
+    for start in range(0, w.shape[1], BLOCK):
+        part = slice(start, start + BLOCK)
+        t = np.abs(studentised_means(counts, w[:, part])).T  # pairs × samples
+        t = np.where(np.isnan(t), 0.0, t)  # 0/0: a sample of zeros, t = 0
+        top[part] = np.partition(t, size - keep, axis=1)[:, size - keep:]
+    return top
+
+
 def bootstrap_required_differences(
     values: np.ndarray, samples: int, seeds: np.random.SeedSequence, alpha: float,
-    *, progress: ProgressArg = False,
+    *, progress: ProgressArg = False, workers: int | None = None,
+    executor: ExecutorArg = "local",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair: t_α, the ⌊Bα⌉-th largest |t(w*ᵇ)|, and t_α σ̄/√n (Sakai, 2006).
 
     Draws exactly the bootstrap samples of :func:`irscale.stats.paired_bootstrap_test`
     for the same ``seeds`` (same chunks, same streams), so t_α belongs to the samples
-    that gave the ASLs.
+    that gave the ASLs. Each chunk keeps its own ⌊Bα⌉ largest |t*| per pair; they are
+    merged as chunks finish (the ⌊Bα⌉ largest of all is the same set whatever the order).
     """
     n, k = values.shape
     i, j = pair_index(k)
@@ -192,16 +209,12 @@ def bootstrap_required_differences(
     rank = max(1, round(samples * alpha))
     top = np.full((len(i), rank), -np.inf)  # per pair, the `rank` largest |t*| seen so far
 
-    def work(_: int, gen: np.random.Generator, size: int) -> None:
-        counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
-        for start in range(0, len(i), BLOCK):
-            part = slice(start, start + BLOCK)
-            t = np.abs(studentised_means(counts, w[:, part])).T  # pairs × samples
-            t = np.where(np.isnan(t), 0.0, t)  # 0/0: a sample of zeros, t = 0
-            both = np.concatenate([top[part], t], axis=1)
-            top[part] = np.partition(both, both.shape[1] - rank, axis=1)[:, -rank:]
+    def merge(_: int, chunk_top: np.ndarray) -> None:
+        both = np.concatenate([top, chunk_top], axis=1)
+        top[:] = np.partition(both, both.shape[1] - rank, axis=1)[:, -rank:]
 
-    map_chunks(work, chunk_sizes(samples, CHUNK), copy_seed(seeds), progress=progress)
+    run_chunks(_top_chunk, chunk_sizes(samples, CHUNK), copy_seed(seeds), merge,
+               shared=(w, rank), workers=workers, executor=executor, progress=progress)
     t_alpha = top.min(axis=1)
     se = z.std(axis=0, ddof=1) / np.sqrt(n)
     with np.errstate(invalid="ignore"):
@@ -223,6 +236,7 @@ def discriminative_power(
     workers: int | None = None,
     progress: ProgressArg = False,
     B: int | None = None,
+    executor: ExecutorArg = "local",
 ) -> DiscriminativePower:
     """ASL of every pair and the discriminative power of one measure (module docs).
 
@@ -231,7 +245,9 @@ def discriminative_power(
     randomised Tukey HSD (Fig. 15 counts ``>``). ``rng``: an integer seed, a
     :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
     ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts
-    its two passes over the B samples, total 2B).
+    its two passes over the B samples, total 2B); ``workers`` / ``executor``: where the
+    samples are drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the
+    same results for a seed either way).
     """
     if B is not None:
         if samples != 1000 and samples != B:
@@ -245,7 +261,14 @@ def discriminative_power(
     rng = resolve_rng(rng, seed)
     if workers is not None:
         check_count(workers, "workers")
+    executor = check_workers(workers, executor)
     check_progress(progress)
+    if not is_ready(executor):  # one cluster (or connection) for both passes
+        with executor_scope(executor) as ready:
+            return discriminative_power(data, method, measure=measure, samples=samples,
+                                        alpha=alpha, rng=rng, convention=convention,
+                                        strict=strict, workers=workers, progress=progress,
+                                        executor=ready)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     label = measure or getattr(data, "measures", ("score",))[0]
@@ -260,9 +283,11 @@ def discriminative_power(
     if method == "bootstrap":
         result = pairwise_tests(values, "bootstrap", correction="none", alpha=alpha,
                                 samples=samples, rng=copy_seed(seeds), convention=convention,
-                                workers=workers, progress=phase_progress(progress, 0, 2))
+                                workers=workers, executor=executor,
+                                progress=phase_progress(progress, 0, 2))
         _, required = bootstrap_required_differences(
-            values, samples, seeds, alpha, progress=phase_progress(progress, 1, 2))
+            values, samples, seeds, alpha, progress=phase_progress(progress, 1, 2),
+            workers=workers, executor=executor)
         finite = np.isfinite(required)
         excluded = int((~finite).sum())
         estimated = float(required[finite].max()) if finite.any() else float("nan")
@@ -272,7 +297,8 @@ def discriminative_power(
     else:
         result = randomized_tukey_hsd(values, samples=samples, alpha=alpha,
                                       rng=copy_seed(seeds), convention=convention,
-                                      strict=strict, workers=workers, progress=progress)
+                                      strict=strict, workers=workers, executor=executor,
+                                      progress=progress)
         critical = float(result.critical_value)  # type: ignore[arg-type]
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
                        significant=result.columns["p"] <= alpha)

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test, studentise
 from .resampling import (
     Convention,
@@ -37,8 +38,8 @@ from .resampling import (
     check_resampling,
     chunk_sizes,
     exceedances,
-    map_chunks,
     mc_pvalue,
+    run_chunks,
     seed_sequence,
 )
 from .results import TestResult
@@ -49,7 +50,7 @@ CHUNK = 1024
 #: Pairs per block inside a chunk.
 BLOCK = 4096
 
-_OPTIONS = ("samples", "seed", "rng", "convention", "workers", "progress")
+_OPTIONS = ("samples", "seed", "rng", "convention", "workers", "progress", "executor")
 
 
 def resample_counts(indices: np.ndarray, size: int) -> np.ndarray:
@@ -68,43 +69,71 @@ def studentised_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _run(
-    make_counter: Callable[[np.random.Generator, int], Callable[[slice], np.ndarray]],
-    pairs: int, *, alternative: Alternative, samples: int, rng: RngArg, convention: str,
-    workers: int | None, progress: ProgressArg,
+    work: Callable[..., np.ndarray], shared: tuple[object, ...], pairs: int, *,
+    alternative: Alternative, samples: int, rng: RngArg, convention: str,
+    workers: int | None, executor: ExecutorArg, progress: ProgressArg,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Count exceedances over ``samples`` bootstrap samples; p-values and MC errors.
 
-    ``make_counter(generator, size)`` draws one chunk of samples and returns a function
-    giving, for a block of pairs, how many of the chunk's samples are as extreme as observed.
+    ``work(*shared, generator, size)`` (a module-level function, so that a Dask worker
+    can run it) draws one chunk of samples and counts, per pair, the samples as extreme as
+    observed.
     """
-    check_resampling(alternative, samples, convention, workers, progress)
+    check_resampling(alternative, samples, convention, workers, progress, executor)
+    hits = np.zeros(pairs, dtype=np.int64)
 
-    def work(_: int, gen: np.random.Generator, size: int) -> np.ndarray:
-        count_of = make_counter(gen, size)
-        out = np.zeros(pairs, dtype=np.int64)
-        for start in range(0, pairs, BLOCK):
-            part = slice(start, start + BLOCK)
-            out[part] = count_of(part)
-        return out
+    def add(_: int, counts: np.ndarray) -> None:
+        hits[:] += counts
 
-    hits = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng),
-                          workers=workers, progress=progress))
+    run_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng), add, shared=shared,
+               workers=workers, executor=executor, progress=progress)
     return mc_pvalue(hits, samples, convention)
 
 
-def _centred_draws(
+def _by_blocks(pairs: int, count_of: Callable[[slice], np.ndarray]) -> np.ndarray:
+    """``count_of(part)`` for the pairs in blocks of :data:`BLOCK`, as one array."""
+    out = np.zeros(pairs, dtype=np.int64)
+    for start in range(0, pairs, BLOCK):
+        part = slice(start, start + BLOCK)
+        out[part] = count_of(part)
+    return out
+
+
+def plain_means(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """mean(w*) of every sample (rows of ``counts``) and column."""
+    return counts @ w / w.shape[0]
+
+
+def _centred_chunk(
     w: np.ndarray, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
     observed: np.ndarray, alternative: Alternative, tol: np.ndarray,
-):
-    """Counter of resamples of the rows of ``w`` whose ``statistic`` is as extreme."""
+    gen: np.random.Generator, size: int,
+) -> np.ndarray:
+    """Per pair, the resamples of the rows of ``w`` whose ``statistic`` is as extreme."""
     n = w.shape[0]
+    counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
+    return _by_blocks(w.shape[1], lambda part: exceedances(
+        statistic(counts, w[:, part]), observed[part], alternative, tol[part]))
 
-    def make(gen: np.random.Generator, size: int) -> Callable[[slice], np.ndarray]:
-        counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
-        return lambda part: exceedances(statistic(counts, w[:, part]), observed[part],
-                                        alternative, tol[part])
 
-    return make
+def _studentised_two_sided_chunk(
+    w: np.ndarray, w2: np.ndarray, threshold: np.ndarray, gen: np.random.Generator, size: int,
+) -> np.ndarray:
+    """Per pair, the resamples with |t(w*)| ≥ threshold (the two-sided fast path)."""
+    n = w.shape[0]
+    counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
+    return _by_blocks(w.shape[1], lambda part: two_sided_studentised_hits(
+        counts, w[:, part], w2[:, part], threshold[part]))
+
+
+def _unpaired_chunk(
+    v: np.ndarray, n: int, observed: np.ndarray, alternative: Alternative, tol: np.ndarray,
+    gen: np.random.Generator, size: int,
+) -> np.ndarray:
+    """Per pair, the pooled resamples whose difference of means is as extreme."""
+    draws = gen.integers(0, v.shape[0], size=(size, v.shape[0]))
+    return _by_blocks(v.shape[1], lambda part: exceedances(
+        unpaired_means(draws, v[:, part], n), observed[part], alternative, tol[part]))
 
 
 def two_sided_studentised_hits(
@@ -136,6 +165,7 @@ def paired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> Outcome:
     z = x - y
     n = z.shape[0]
@@ -143,17 +173,14 @@ def paired_bootstrap_kernel(
     observed = studentise(z.mean(axis=0), z.std(axis=0, ddof=1) / np.sqrt(n))
     tol = TIE_RTOL * np.where(np.isfinite(observed), np.abs(observed), 0.0)
     if alternative == "two-sided":  # the common case, on the fast path
-        w2 = w * w
         threshold = np.where(np.isnan(observed), 0.0, np.abs(observed) - tol)
-
-        def make(gen: np.random.Generator, size: int) -> Callable[[slice], np.ndarray]:
-            counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
-            return lambda part: two_sided_studentised_hits(counts, w[:, part], w2[:, part],
-                                                           threshold[part])
+        work: Callable[..., np.ndarray] = _studentised_two_sided_chunk
+        shared: tuple[object, ...] = (w, w * w, threshold)
     else:
-        make = _centred_draws(w, studentised_means, observed, alternative, tol)
-    p, se = _run(make, len(observed), alternative=alternative, samples=samples, rng=rng,
-                 convention=convention, workers=workers, progress=progress)
+        work, shared = _centred_chunk, (w, studentised_means, observed, alternative, tol)
+    p, se = _run(work, shared, len(observed), alternative=alternative, samples=samples,
+                 rng=rng, convention=convention, workers=workers, executor=executor,
+                 progress=progress)
     p = np.where(np.isnan(observed), 1.0, p)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"studentised, {samples} bootstrap samples")
@@ -163,15 +190,14 @@ def bootstrap_shift_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> Outcome:
     z = x - y
-    n = z.shape[0]
     observed = z.mean(axis=0)
     tol = TIE_RTOL * np.abs(z).mean(axis=0)
-    make = _centred_draws(z - observed, lambda counts, w: counts @ w / n, observed,
-                          alternative, tol)
-    p, se = _run(make, len(observed), alternative=alternative, samples=samples, rng=rng,
-                 convention=convention, workers=workers, progress=progress)
+    p, se = _run(_centred_chunk, (z - observed, plain_means, observed, alternative, tol),
+                 len(observed), alternative=alternative, samples=samples, rng=rng,
+                 convention=convention, workers=workers, executor=executor, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"shifted mean, {samples} bootstrap samples")
 
@@ -188,19 +214,15 @@ def unpaired_bootstrap_kernel(
     x: np.ndarray, y: np.ndarray, *, alternative: Alternative, samples: int = 1000,
     rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> Outcome:
-    n, m = x.shape[0], y.shape[0]
+    n = x.shape[0]
     v = np.concatenate([x, y], axis=0)
     observed = x.mean(axis=0) - y.mean(axis=0)
     tol = TIE_RTOL * np.abs(v).max(axis=0)
-
-    def make(gen: np.random.Generator, size: int) -> Callable[[slice], np.ndarray]:
-        draws = gen.integers(0, n + m, size=(size, n + m))
-        return lambda part: exceedances(unpaired_means(draws, v[:, part], n), observed[part],
-                                        alternative, tol[part])
-
-    p, se = _run(make, len(observed), alternative=alternative, samples=samples, rng=rng,
-                 convention=convention, workers=workers, progress=progress)
+    p, se = _run(_unpaired_chunk, (v, n, observed, alternative, tol), len(observed),
+                 alternative=alternative, samples=samples, rng=rng, convention=convention,
+                 workers=workers, executor=executor, progress=progress)
     return Outcome(statistic=observed, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"pooled resampling, {samples} samples")
 
@@ -224,11 +246,13 @@ def paired_bootstrap_test(
     measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> TestResult:
     """Sakai's paired studentised bootstrap test (seed 001, Fig. 11–12); see the module."""
     return run_test(PAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
-                    convention=convention, workers=workers, progress=progress)
+                    convention=convention, workers=workers, progress=progress,
+                    executor=executor)
 
 
 def bootstrap_shift_test(
@@ -236,11 +260,13 @@ def bootstrap_shift_test(
     measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> TestResult:
     """Bootstrap-shift test of mean(x − y) = 0 (Smucker et al., 2007); see the module."""
     return run_test(BOOTSTRAP_SHIFT, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
-                    convention=convention, workers=workers, progress=progress)
+                    convention=convention, workers=workers, progress=progress,
+                    executor=executor)
 
 
 def unpaired_bootstrap_test(
@@ -248,8 +274,10 @@ def unpaired_bootstrap_test(
     measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
     samples: int = 1000, seed: object = None, rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> TestResult:
     """Sakai's unpaired bootstrap test (seed 001, Fig. 13–14); see the module docstring."""
     return run_test(UNPAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
-                    convention=convention, workers=workers, progress=progress)
+                    convention=convention, workers=workers, progress=progress,
+                    executor=executor)

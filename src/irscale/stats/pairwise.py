@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
+from ..parallel import check_executor, executor_scope, is_ready
 from ._twosample import degenerate, pair_columns
 from .corrections import Correction, adjust_pvalues, correction_name
 from .registry import test_spec
@@ -72,13 +73,21 @@ def pairwise_tests(
     ``samples``, ``rng``, ``progress``). The result has, per pair, the raw p-value
     ``p_raw``, the adjusted ``p`` and ``significant`` = p ≤ α, with the mean difference,
     its (per-pair, unadjusted) confidence interval, the statistic and effect sizes. Monte
-    Carlo tests draw the same random numbers in every group (one stream from ``rng``).
+    Carlo tests draw the same random numbers in every group (one stream from ``rng``);
+    their ``workers`` / ``executor`` options say where (:mod:`irscale.parallel`).
     """
     spec = test_spec(test)
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     spec.check_options(options)
     options = rng_options(options)
+    if "executor" in options and not is_ready(check_executor(options["executor"])):
+        # one cluster (or connection) for every group, not one each
+        with executor_scope(options["executor"]) as executor:
+            return pairwise_tests(data, test, correction=correction, alpha=alpha,
+                                  alternative=alternative, measures=measures,
+                                  systems=systems, baseline=baseline,
+                                  **{**options, "executor": executor})
     seeds = seed_sequence(rng=check_rng(options.get("rng"))) if spec.resampling else None
     method = correction_name(correction)
     groups = _groups(data, measures)

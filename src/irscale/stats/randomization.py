@@ -23,6 +23,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import ParameterError
+from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test
 from .resampling import (
     Convention,
@@ -31,8 +32,8 @@ from .resampling import (
     check_resampling,
     chunk_sizes,
     exceedances,
-    map_chunks,
     mc_pvalue,
+    run_chunks,
     seed_sequence,
 )
 from .results import TestResult
@@ -56,6 +57,13 @@ def _count_block(signs: np.ndarray, d: np.ndarray, observed: np.ndarray,
     return counts
 
 
+def _random_signs_chunk(d: np.ndarray, observed: np.ndarray, alternative: Alternative,
+                        tol: np.ndarray, gen: np.random.Generator, size: int) -> np.ndarray:
+    """Per pair, the ``size`` random sign vectors whose sum is as extreme as observed."""
+    signs = 1.0 - 2.0 * gen.integers(0, 2, size=(size, d.shape[0]), dtype=np.int8)
+    return _count_block(signs, d, observed, alternative, tol)
+
+
 def _enumerated_signs(start: int, size: int, n: int) -> np.ndarray:
     codes = np.arange(start, start + size, dtype=np.int64)[:, None]
     bits = (codes >> np.arange(n, dtype=np.int64)[None, :]) & 1
@@ -73,8 +81,9 @@ def randomization_kernel(
     convention: Convention = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> Outcome:
-    check_resampling(alternative, samples, convention, workers, progress)
+    check_resampling(alternative, samples, convention, workers, progress, executor)
     d = x - y
     n = d.shape[0]
     observed = d.sum(axis=0)
@@ -101,13 +110,14 @@ def randomization_kernel(
         return Outcome(statistic=statistic, pvalue=np.clip(p, 0, 1), samples=total,
                        mc_se=np.zeros_like(p), convention="exact",
                        method=f"exact enumeration of 2^{n} sign vectors")
+    counts = np.zeros(d.shape[1], dtype=np.int64)
 
-    def work(_: int, gen: np.random.Generator, size: int) -> np.ndarray:
-        signs = 1.0 - 2.0 * gen.integers(0, 2, size=(size, n), dtype=np.int8)
-        return _count_block(signs, d, observed, alternative, tol)
+    def add(_: int, hits: np.ndarray) -> None:
+        counts[:] += hits
 
-    counts = sum(map_chunks(work, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng),
-                            workers=workers, progress=progress))
+    run_chunks(_random_signs_chunk, chunk_sizes(samples, CHUNK), seed_sequence(rng=rng), add,
+               shared=(d, observed, alternative, tol), workers=workers, executor=executor,
+               progress=progress)
     p, se = mc_pvalue(counts, samples, convention)
     return Outcome(statistic=statistic, pvalue=p, mc_se=se, samples=samples,
                    convention=convention, method=f"Monte Carlo, {samples} sign vectors")
@@ -115,7 +125,8 @@ def randomization_kernel(
 
 RANDOMIZATION = TestSpec(
     "randomization", "paired randomisation test", True, "paired", randomization_kernel,
-    ("samples", "exact", "seed", "rng", "convention", "workers", "progress"), resampling=True,
+    ("samples", "exact", "seed", "rng", "convention", "workers", "progress",
+     "executor"), resampling=True,
 )
 
 
@@ -134,9 +145,10 @@ def randomization_test(
     convention: Convention = "plus-one",
     workers: int | None = None,
     progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> TestResult:
     """Paired randomisation (sign-flip) test of mean(x − y) = 0 (see the module docstring)."""
     return run_test(RANDOMIZATION, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, exact=exact,
                     seed=seed, rng=rng, convention=convention, workers=workers,
-                    progress=progress)
+                    progress=progress, executor=executor)

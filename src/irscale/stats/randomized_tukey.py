@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..parallel import ExecutorArg
 from .resampling import (
     Convention,
     ProgressArg,
@@ -45,21 +46,24 @@ def chunk_for(topics: int, systems: int) -> int:
     return int(max(1, min(4096, CHUNK_VALUES // (topics * systems))))
 
 
+def _ranges_chunk(values: np.ndarray, gen: np.random.Generator, size: int) -> np.ndarray:
+    """The ranges of ``size`` row-permuted copies of ``values``."""
+    block = np.empty((size, *values.shape))
+    block[:] = values
+    gen.permuted(block, axis=2, out=block)
+    means = block.mean(axis=1)
+    return means.max(axis=1) - means.min(axis=1)
+
+
 def sample_ranges(
     values: np.ndarray, samples: int, seeds: np.random.SeedSequence, *,
-    workers: int | None = None, progress: ProgressArg = False,
+    workers: int | None = None, executor: ExecutorArg = "local",
+    progress: ProgressArg = False,
 ) -> np.ndarray:
     """The ranges max_j ū*_j − min_j ū*_j of ``samples`` row-permuted copies of ``values``."""
     n, m = values.shape
-
-    def work(_: int, gen: np.random.Generator, size: int) -> np.ndarray:
-        block = np.empty((size, n, m))
-        block[:] = values
-        gen.permuted(block, axis=2, out=block)
-        means = block.mean(axis=1)
-        return means.max(axis=1) - means.min(axis=1)
-
-    parts = map_chunks(work, chunk_sizes(samples, chunk_for(n, m)), seeds, workers=workers,
+    parts = map_chunks(_ranges_chunk, chunk_sizes(samples, chunk_for(n, m)), seeds,
+                       shared=(values,), workers=workers, executor=executor,
                        progress=progress)
     return np.concatenate(parts)
 
@@ -76,20 +80,23 @@ def randomized_tukey_hsd(
     strict: bool = False,
     workers: int | None = None,
     progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> PairwiseComparisons:
     """Randomised Tukey HSD over all pairs of systems (see the module docstring).
 
     ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
-    its deprecated alias); ``progress``: a bool or a callable ``progress(done, total)``.
+    its deprecated alias); ``progress``: a bool or a callable ``progress(done, total)``;
+    ``workers`` / ``executor``: where the samples are drawn (:mod:`irscale.parallel`).
     ``confidence_interval(level)`` of the result uses the (level) quantile of the same
     sampled ranges."""
     alpha = check_alpha(alpha)
     rng = resolve_rng(rng, seed)
-    check_resampling("two-sided", samples, convention, workers, progress)
+    check_resampling("two-sided", samples, convention, workers, progress, executor)
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     ranges = np.sort(sample_ranges(values, samples, seed_sequence(rng=rng),
-                                   workers=workers, progress=progress))
+                                   workers=workers, executor=executor,
+                                   progress=progress))
     means = values.mean(axis=0)
     i, j = np.triu_indices(len(systems), k=1)
     diff = means[i] - means[j]

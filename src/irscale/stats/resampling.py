@@ -32,14 +32,16 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
+from functools import partial
 from types import FrameType
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..errors import ParameterError
+from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .validation import Alternative, check_alternative, check_choice, check_count
 
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
@@ -169,59 +171,67 @@ def chunk_sizes(total: int, chunk: int) -> list[int]:
     return [chunk] * full + ([rest] if rest else [])
 
 
+def _chunk(work: Callable[..., T], *args: Any) -> T:
+    """One chunk: ``work(*shared, generator, size)`` from ``(*shared, seed, size)``."""
+    *shared, seed, size = args
+    return work(*shared, np.random.Generator(np.random.PCG64(seed)), size)
+
+
+def run_chunks(
+    work: Callable[..., T],
+    sizes: Sequence[int],
+    seeds: np.random.SeedSequence,
+    on_result: Callable[[int, T], None],
+    *,
+    shared: tuple[Any, ...] = (),
+    workers: int | None = None,
+    executor: ExecutorArg = "local",
+    progress: ProgressArg = False,
+) -> None:
+    """``work(*shared, generator, size)`` for every chunk; ``on_result(index, result)`` in
+    chunk order.
+
+    Chunk ``i`` always receives child ``i`` of ``seeds``, so the output depends neither
+    on ``workers`` nor on ``executor`` (:mod:`irscale.parallel`: ``"local"`` threads —
+    numpy releases the GIL in its heavy kernels; ``None`` workers = one per CPU core — or
+    a Dask cluster, ``work`` being a module-level function and ``shared`` its large
+    arguments, sent once to every worker). Parallelism is ours alone: the BLAS library
+    runs single-threaded meanwhile, since its own threads only slow down the thin matrix
+    products of resampling (inner dimension = the number of topics).
+    """
+    if workers is not None:
+        workers = check_count(workers, "workers")
+    check_workers(workers, executor)
+    tasks = list(zip(seeds.spawn(len(sizes)), sizes, strict=True))
+    report = _progress(progress, sum(sizes))
+    finished = 0
+
+    def done(index: int) -> None:
+        nonlocal finished
+        finished += sizes[index]
+        report(finished)
+
+    limits = threadpool_limits(limits=1, user_api="blas") if is_local(executor) \
+        else nullcontext()
+    with limits:
+        run_tasks(partial(_chunk, work), tasks, on_result, shared=shared, executor=executor,
+                  workers=workers, done=done)
+
+
 def map_chunks(
-    work: Callable[[int, np.random.Generator, int], T],
+    work: Callable[..., T],
     sizes: Sequence[int],
     seeds: np.random.SeedSequence,
     *,
+    shared: tuple[Any, ...] = (),
     workers: int | None = None,
+    executor: ExecutorArg = "local",
     progress: ProgressArg = False,
 ) -> list[T]:
-    """``work(index, generator, size)`` for every chunk, in chunk order.
-
-    Chunk ``i`` always receives child ``i`` of ``seeds``, so the output does not depend on
-    ``workers`` (threads: numpy releases the GIL in its heavy kernels; ``None`` = one per
-    CPU core). Parallelism is ours alone: the BLAS library runs single-threaded meanwhile,
-    since its own threads only slow down the thin matrix products of resampling (inner
-    dimension = the number of topics).
-    """
-    workers = (os.cpu_count() or 1) if workers is None else check_count(workers, "workers")
-    with threadpool_limits(limits=1, user_api="blas"):
-        return _run_chunks(work, sizes, seeds, workers, progress)
-
-
-def _run_chunks(
-    work: Callable[[int, np.random.Generator, int], T],
-    sizes: Sequence[int],
-    seeds: np.random.SeedSequence,
-    workers: int,
-    progress: ProgressArg,
-) -> list[T]:
-    generators = [np.random.Generator(np.random.PCG64(s)) for s in seeds.spawn(len(sizes))]
-    report = _progress(progress, sum(sizes))
-    done = 0
+    """The results of :func:`run_chunks`, in chunk order."""
     results: list[T] = []
-    if workers == 1 or len(sizes) == 1:
-        for i, (gen, size) in enumerate(zip(generators, sizes, strict=True)):
-            results.append(work(i, gen, size))
-            done += size
-            report(done)
-        return results
-    pool = ThreadPoolExecutor(max_workers=workers)
-    try:
-        futures = [
-            pool.submit(work, i, gen, size)
-            for i, (gen, size) in enumerate(zip(generators, sizes, strict=True))
-        ]
-        for future, size in zip(futures, sizes, strict=True):
-            results.append(future.result())
-            done += size
-            report(done)
-    except BaseException:
-        # ^C or a failed chunk: drop the queued chunks instead of computing them all
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    run_chunks(work, sizes, seeds, lambda _, result: results.append(result), shared=shared,
+               workers=workers, executor=executor, progress=progress)
     return results
 
 
@@ -309,11 +319,14 @@ def mc_pvalue(
 
 
 def check_resampling(alternative: Alternative, samples: int, convention: str,
-                     workers: int | None = None, progress: object = False) -> None:
+                     workers: int | None = None, progress: object = False,
+                     executor: object = "local") -> None:
     """Validate the options every Monte Carlo routine shares (before any work)."""
     check_alternative(alternative)
     check_count(samples, "samples", 1, MAX_SAMPLES)
     check_choice(convention, CONVENTIONS, "convention")
     if workers is not None:
         check_count(workers, "workers")
+    check_workers(workers, executor)
     check_progress(progress)
+

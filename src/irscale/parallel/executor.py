@@ -1,0 +1,294 @@
+"""One executor for every embarrassingly parallel loop: threads here, or a Dask cluster.
+
+``executor=`` (API) and ``--scheduler`` (CLI) accept:
+
+``"local"`` (the default)
+    Threads of this process, ``workers`` of them (``None``: one per CPU core). Nothing of
+    Dask is imported.
+``"local:N"``
+    A ``dask.distributed.LocalCluster`` of ``N`` worker processes (one thread each, no
+    dashboard), started for the call (or for the ``with`` block of :func:`executor_scope`)
+    and closed after it.
+``"tcp://host:port"`` (also ``tls://``, ``ws://``, ``wss://``, ``ucx://``, ``inproc://``)
+    The address of a running Dask scheduler (``dask scheduler`` / ``dask worker``).
+a ``dask.distributed.Client``
+    Used as it is and left open.
+
+Dask is the optional extra ``irscale[dask]`` (``dask[distributed]``); asking for it without
+the extra is a :class:`~irscale.errors.ParameterError` naming the extra.
+
+Reproducibility
+    A computation is cut into tasks by its own rule (a function of the data and of the
+    method, never of the number of workers), every task gets its random stream as an
+    argument (a :class:`numpy.random.SeedSequence` child chosen by the task's index), and
+    the results are combined in task order (:func:`run_tasks` hands them over in that
+    order whatever order they complete in). So the results are the same, bit for bit, for
+    a seed whatever the executor and the number of workers. Tasks run with single-threaded
+    BLAS on Dask workers too (as the local threads do), so that sums of products are
+    rounded the same way.
+
+Tasks
+    ``func(*shared, *task)`` with ``func`` a module-level function (pickled by name) and
+    ``shared`` the large arguments common to every task: on Dask they are sent once to
+    every worker (``client.scatter(..., broadcast=True)``), not with each task. A worker
+    lost mid-task (killed, out of memory) has its tasks run again elsewhere by the
+    scheduler; since a task's result depends only on its arguments, the outcome is
+    unchanged.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import re
+import socket
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from ..errors import ParameterError, SchedulerError
+
+T = TypeVar("T")
+
+#: The extra that installs Dask (named in the error when it is missing).
+EXTRA = "irscale[dask]"
+#: Seconds to wait for a scheduler (TCP connection, then the Dask handshake).
+CONNECT_TIMEOUT = 10.0
+#: Schemes of Dask scheduler addresses.
+SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+#: The largest N of ``local:N``.
+MAX_LOCAL_WORKERS = 1024
+#: What ``executor=`` accepts: ``"local"``, ``"local:N"``, an address, or a Dask Client.
+ExecutorArg = Any
+
+_LOCAL = re.compile(r"local:(.*)")
+_ADDRESS = re.compile(r"(?P<scheme>[a-z]+)://(?P<rest>.*)")
+_FORMS = ("'local', 'local:N' (N worker processes on this machine), a scheduler address "
+          "'tcp://host:port' or a dask.distributed.Client")
+
+
+def _is_client(executor: object) -> bool:
+    """Whether ``executor`` is a ``distributed.Client`` (without importing Dask)."""
+    return type(executor).__module__.split(".")[0] == "distributed" and all(
+        hasattr(executor, name) for name in ("submit", "scatter", "cancel"))
+
+
+def check_executor(executor: object, option: str = "executor") -> ExecutorArg:
+    """``executor`` if its form is valid (module documentation), ``"local"`` for ``None``;
+    :class:`~irscale.errors.ParameterError` naming ``option`` otherwise. Nothing is
+    connected or started here."""
+    if executor is None:
+        return "local"
+    if _is_client(executor):
+        return executor
+    if not isinstance(executor, str):
+        raise ParameterError(f"{option} must be {_FORMS}, got {executor!r}")
+    if executor == "local":
+        return executor
+    local = _LOCAL.fullmatch(executor)
+    if local:
+        count = local.group(1)
+        if not (count.isdigit() and 1 <= int(count) <= MAX_LOCAL_WORKERS):
+            raise ParameterError(f"{option} {executor!r}: N of 'local:N' must be a whole number "
+                                 f"of worker processes from 1 to {MAX_LOCAL_WORKERS}, "
+                                 f"got {count!r}")
+        return executor
+    address = _ADDRESS.fullmatch(executor)
+    if address is None or address.group("scheme") not in SCHEMES:
+        raise ParameterError(f"{option} must be {_FORMS}, got {executor!r}")
+    if address.group("scheme") in ("tcp", "tls", "ws", "wss"):
+        _host_port(executor, option)
+    elif not address.group("rest"):
+        raise ParameterError(f"{option} {executor!r}: the address names no scheduler")
+    return executor
+
+
+def _host_port(address: str, option: str) -> tuple[str, int]:
+    rest = address.split("://", 1)[1].rstrip("/")
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ParameterError(f"{option} {address!r}: a scheduler address is "
+                             f"scheme://host:port with a port from 1 to 65535 "
+                             f"(e.g. tcp://10.0.0.5:8786)")
+    return host, int(port)
+
+
+def is_local(executor: object) -> bool:
+    """Whether ``executor`` (checked) runs on this process's threads."""
+    return executor is None or executor == "local"
+
+
+def check_workers(workers: object, executor: object) -> ExecutorArg:
+    """The checked ``executor``, after checking ``workers``: ``None`` or a positive whole
+    number of local threads, and not given with a Dask executor (whose workers are the
+    cluster's)."""
+    executor = check_executor(executor)
+    if workers is None:
+        return executor
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
+        raise ParameterError(f"workers must be a positive whole number, got {workers!r}")
+    if not is_local(executor):
+        raise ParameterError("workers applies to the local executor; a Dask executor "
+                             "runs on the cluster's workers (give one of the two)")
+    return executor
+
+
+def is_ready(executor: object) -> bool:
+    """Whether ``executor`` (checked) is usable as it is: ``"local"`` or a Client (an
+    address or ``local:N`` needs :func:`executor_scope` first)."""
+    return is_local(executor) or _is_client(executor)
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ParameterError(f"a Dask scheduler needs Dask's distributed package: install the "
+                             f"extra {EXTRA} (pip install '{EXTRA}')") from None
+    return distributed
+
+
+@contextmanager
+def executor_scope(executor: object, option: str = "executor") -> Iterator[ExecutorArg]:
+    """The executor ready for any number of computations: ``"local"`` or a Client as
+    given; a Client connected to an address (closed at the end); a new local cluster for
+    ``"local:N"`` (shut down at the end). Unreachable schedulers are a
+    :class:`~irscale.errors.SchedulerError` within :data:`CONNECT_TIMEOUT` seconds."""
+    checked = check_executor(executor, option)
+    if is_ready(checked):
+        yield checked
+        return
+    address: str = checked
+    distributed = _distributed()
+    local = _LOCAL.fullmatch(address)
+    if local:
+        import logging
+
+        with distributed.LocalCluster(n_workers=int(local.group(1)), threads_per_worker=1,
+                                      processes=True, dashboard_address=None,
+                                      silence_logs=logging.ERROR) as cluster, \
+                distributed.Client(cluster) as client:
+            yield client
+        return
+    if address.split("://", 1)[0] in ("tcp", "tls", "ws", "wss"):
+        host, port = _host_port(address, option)
+        try:
+            socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+        except OSError as error:
+            raise SchedulerError(f"{option} {address}: no Dask scheduler answers there "
+                                 f"({error.strerror or error})") from None
+    try:
+        client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as error:
+        raise SchedulerError(f"{option} {address}: could not connect to a Dask scheduler "
+                             f"within {CONNECT_TIMEOUT:g} s ({error})") from None
+    with client:
+        yield client
+
+
+def _limited(func: Callable[..., T], *args: object) -> T:
+    """``func(*args)`` with single-threaded BLAS (a task on a Dask worker)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return func(*args)
+
+
+def run_tasks(
+    func: Callable[..., T],
+    tasks: Sequence[tuple[Any, ...]],
+    on_result: Callable[[int, T], None],
+    *,
+    shared: tuple[Any, ...] = (),
+    executor: ExecutorArg = "local",
+    workers: int | None = None,
+    done: Callable[[int], None] | None = None,
+) -> None:
+    """Run ``func(*shared, *task)`` for every task; ``on_result(index, result)`` is called
+    in this thread in task order, ``done(index)`` as each task completes (any order).
+
+    ``executor``: see the module documentation; ``workers``: threads of the local
+    executor (``None``: one per CPU core; refused with a Dask executor, whose workers are
+    the cluster's). A failing task cancels the tasks not yet run and its error is raised.
+    """
+    executor = check_workers(workers, executor)
+    if is_local(executor):
+        count = (os.cpu_count() or 1) if workers is None else int(workers)
+        _run_threads(func, tasks, on_result, shared, count, done)
+        return
+    with executor_scope(executor) as client:
+        _run_dask(client, func, tasks, on_result, shared, done)
+
+
+def map_tasks(
+    func: Callable[..., T],
+    tasks: Sequence[tuple[Any, ...]],
+    *,
+    shared: tuple[Any, ...] = (),
+    executor: ExecutorArg = "local",
+    workers: int | None = None,
+    done: Callable[[int], None] | None = None,
+) -> list[T]:
+    """The results of :func:`run_tasks`, in task order."""
+    results: list[T] = []
+    run_tasks(func, tasks, lambda _, result: results.append(result), shared=shared,
+              executor=executor, workers=workers, done=done)
+    return results
+
+
+def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
+                 on_result: Callable[[int, T], None], shared: tuple[Any, ...], workers: int,
+                 done: Callable[[int], None] | None) -> None:
+    if workers == 1 or len(tasks) <= 1:
+        for index, task in enumerate(tasks):
+            result = func(*shared, *task)
+            if done is not None:
+                done(index)
+            on_result(index, result)
+        return
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        futures = [pool.submit(func, *shared, *task) for task in tasks]
+        for index, future in enumerate(futures):
+            result = future.result()
+            if done is not None:
+                done(index)
+            on_result(index, result)
+    except BaseException:
+        # ^C or a failed task: drop the queued tasks instead of computing them all
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
+              on_result: Callable[[int, T], None], shared: tuple[Any, ...],
+              done: Callable[[int], None] | None) -> None:
+    distributed = _distributed()
+    scattered = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
+    run = uuid.uuid4().hex[:12]
+    name = getattr(func, "__name__", "task")
+    futures: list[Any] = [client.submit(_limited, func, *scattered, *task, pure=False,
+                             key=f"irscale-{name}-{run}-{index}")
+               for index, task in enumerate(tasks)]
+    index_of = {future.key: index for index, future in enumerate(futures)}
+    waiting: dict[int, T] = {}
+    following = 0
+    try:
+        for future, result in distributed.as_completed(futures, with_results=True):
+            index = index_of[future.key]
+            if done is not None:
+                done(index)
+            waiting[index] = result
+            futures[index] = None  # the result is here: the cluster may drop its copy
+            while following in waiting:
+                on_result(following, waiting.pop(following))
+                following += 1
+    except BaseException:
+        client.cancel([future for future in futures if future is not None])
+        raise
+    finally:
+        del scattered
