@@ -577,10 +577,12 @@ def interleave_runs(
     >>> batch = interleave_runs({"A": {"q1": ["a", "b", "c"]}, "B": {"q1": ["b", "c", "a"]}},
     ...                         4, length=3, rng=1)
     >>> batch.documents().tolist()[0]
-    ['b', 'a', 'c']
+    ['a', 'b', 'c']
+    >>> batch.team.tolist()  # the first picker is A in three impressions
+    [[0, 1, 0], [0, 1, 1], [1, 0, 1], [0, 1, 0]]
     >>> batch.score([[1, 0, 0]] * 4).to_frame()[["a", "b", "wins", "losses", "ties"]]
        a  b  wins  losses  ties
-    0  A  B     2       2     0
+    0  A  B     3       1     0
     """
     method = check_choice(method, METHODS, "method")
     credit = CREDITS[method][0] if credit is None else credit
@@ -673,8 +675,8 @@ def interleave(
 
     >>> shown = interleave(["d1", "d2", "d3"], ["d2", "d4", "d1"], rng=7)
     >>> shown.documents()[0].tolist(), shown.team[0].tolist()
-    (['d1', 'd2', 'd3', 'd4'], [0, 1, 0, 1])
-    >>> shown.score([[0, 0, 0, 1]]).statistic  # B's document clicked: B wins, Δ_AB = −0.5
+    (['d1', 'd2', 'd4', 'd3'], [0, 1, 1, 0])
+    >>> shown.score([[0, 0, 1, 0]]).statistic  # B's document clicked: B wins, Δ_AB = −0.5
     -0.5
     """
     if length is None:

@@ -1,0 +1,525 @@
+"""A/B tests: assignment, online measures, analysis, sample-ratio checks and sample sizes.
+
+A between-subject experiment (seed 004 §6.3; Kohavi et al. 2009, "Controlled experiments
+on the web: survey and practical guide"): every user sees one variant, and the variants
+are compared on an online measure of their users.
+
+Assignment (:func:`assign`)
+    u = (the first 8 bytes of MD5("salt:user"), big-endian) / 2^64 ∈ [0, 1); the user gets
+    the variant whose slice of [0, 1) holds u, slices in the order of ``splits`` with the
+    given shares. The same (user, salt) always gets the same variant, on every platform and
+    process (``hashlib``, never Python's salted ``hash()``); a new salt gives an
+    independent assignment (Kohavi et al.'s three properties, seed 004 §6.3).
+
+Online measures of a session (one result page shown; :func:`session_measures`)
+    ``clicks``: number of clicked results; ``clicks@k``: clicks at ranks 1..k;
+    ``abandoned``: 1 when nothing was clicked; ``good_abandonment``: 1 when nothing was
+    clicked and the page ``satisfied`` the user (an answer on the page itself; given per
+    session); ``reciprocal_rank``: 1/rank of the first (highest-ranked) click, 0 without
+    a click (click reciprocal rank, seed 004 §6.5); ``time_to_first_click``: the
+    smallest click timestamp (timestamps are seconds since the page was shown), NaN
+    without a click; ``dwell``: the mean dwell time of the session's clicks, the dwell of
+    a click being the time to the next click in time order (the last click's dwell is
+    unknown and left out; NaN with fewer than two clicks); ``success``: 1 when some click
+    is *satisfied* — dwell ≥ 30 s (seed 004 §6.5), the last click counting as satisfied
+    since the user did not come back.
+    Per user (:func:`user_measures`): ``impressions`` (sessions), the sum of every count
+    and the mean of every rate over the user's sessions (NaN ignored), and ``ctr`` =
+    clicks / impressions, a ratio metric.
+
+Analysis (:func:`ab_test`; treatment − control; results are
+:class:`~irscale.stats.results.TestResult`, as every two-system test of irscale.stats)
+    ``welch``: Welch's t-test of the per-user values (:func:`irscale.stats.welch_t`).
+    ``delta``: a ratio metric R = Σ num / Σ den per variant (e.g. CTR = clicks /
+    impressions over users), whose users are the independent units: by the delta method
+    (Deng, Knoblich & Lu 2018), Var(R) ≈ (σ²_num − 2R σ_num,den + R² σ²_den) / (n μ²_den)
+    with the sample (co)variances of the n users' numerators and denominators;
+    z = (R_t − R_c) / sqrt(Var(R_t) + Var(R_c)), a normal test and interval.
+    ``cuped``: CUPED (Deng, Xu, Kohavi & Walker 2013): Y' = Y − θ (X − mean(X)) with X a
+    pre-experiment covariate of every user and θ = cov(X, Y)/var(X) pooled over both
+    variants; Welch's t-test of Y' (same mean difference in expectation, variance
+    reduced by the factor 1 − ρ²).
+Sample-ratio mismatch (:func:`sample_ratio_mismatch`)
+    Pearson's χ² of the users per variant against the planned shares, k − 1 degrees of
+    freedom (``scipy.stats.chisquare``): a small p-value says the assignment is broken.
+A/A tests (:func:`aa_test`)
+    The users are split by R independent salts into two halves that saw the same system
+    and Welch's test is run on each split: the rejection rate at α must be close to α
+    (its binomial test against α is reported).
+Power and sample size (:func:`ab_sample_size`, :func:`ab_power`)
+    Users per variant for a two-sample t-test to detect ``min_diff`` with power 1 − β
+    given the per-user standard deviation: :func:`irscale.stats.power.topic_set_size`
+    with the ``two-sample-t`` design (the exact noncentral t, as ``statsmodels``'
+    ``TTestIndPower``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..errors import InputError, ParameterError
+from ..stats.effects import EffectSizes, t_interval
+from ..stats.parametric import welch_t
+from ..stats.power import power_two_sample_t, topic_set_size
+from ..stats.protocol import format_table
+from ..stats.results import TestResult
+from ..stats.tables import Format
+from ..stats.validation import check_alpha, check_choice, check_count
+
+__all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
+           "ab_test", "assign", "sample_ratio_mismatch", "session_measures",
+           "user_measures"]
+
+#: Analyses of :func:`ab_test`.
+ANALYSES = ("welch", "delta", "cuped")
+Analysis = Literal["welch", "delta", "cuped"]
+#: Dwell time (seconds) of a satisfied click (seed 004 §6.5).
+SATISFIED_DWELL = 30.0
+_SCALE = float(2**64)
+
+
+# --------------------------------------------------------------------------- assignment
+def _shares(splits: Mapping[str, float] | Sequence[str]) -> tuple[list[str], np.ndarray]:
+    if isinstance(splits, Mapping):
+        names, shares = [str(k) for k in splits], list(splits.values())
+    elif isinstance(splits, Sequence) and not isinstance(splits, (str, bytes)):
+        names, shares = [str(k) for k in splits], [1.0 / max(len(splits), 1)] * len(splits)
+    else:
+        raise ParameterError(f"splits must be a mapping {{variant: share}} or a list of "
+                             f"variants, got {splits!r}")
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ParameterError(f"splits need at least two distinct variants, got {names}")
+    try:
+        values = np.array(shares, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParameterError(f"split shares must be numbers, got {shares}") from None
+    if not np.isfinite(values).all() or (values <= 0).any() or abs(values.sum() - 1) > 1e-9:
+        raise ParameterError(f"split shares must be positive and sum to 1, got "
+                             f"{dict(zip(names, shares, strict=True))}")
+    return names, values
+
+
+def hash_unit(users: Sequence[object], salt: str) -> np.ndarray:
+    """u = first 8 bytes of MD5("salt:user") / 2^64 for every user (see the module doc)."""
+    salt = str(salt)
+    return np.fromiter(
+        (int.from_bytes(hashlib.md5(f"{salt}:{user}".encode()).digest()[:8], "big")
+         for user in users), dtype=np.float64, count=len(users)) / _SCALE
+
+
+def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
+           splits: Mapping[str, float] | Sequence[str] = ("control", "treatment"),
+           ) -> pd.Series:
+    """The variant of every user (a Series indexed by user), by hashing (module doc).
+
+    Parameters
+    ----------
+    users : sequence of user ids (converted with ``str``)
+    salt : str
+        The experiment's salt: the same salt gives the same assignment.
+    splits : mapping {variant: share} or list of variants (equal shares)
+        Shares are positive and sum to 1.
+
+    >>> assign(["u1", "u2", "u3", "u4"], salt="exp-1").tolist()
+    ['treatment', 'treatment', 'control', 'control']
+    """
+    names, shares = _shares(splits)
+    ids = [str(u) for u in (users.tolist() if hasattr(users, "tolist") else users)]
+    if not ids:
+        raise InputError("no user to assign")
+    u = hash_unit(ids, salt)
+    bounds = np.cumsum(shares)[:-1]
+    return pd.Series(np.asarray(names, dtype=object)[np.searchsorted(bounds, u, "right")],
+                     index=pd.Index(ids, name="user"), name="variant")
+
+
+# --------------------------------------------------------------------------- measures
+def session_measures(log: object, *, k: int = 3, satisfied: object = None,
+                     ends: object = None) -> pd.DataFrame:
+    """The online measures of every session of a click log (module doc), one row per
+    session indexed by session id.
+
+    ``log``: a :class:`~irscale.online.clicklog.ClickLog` or anything
+    :func:`~irscale.online.clicklog.read_click_log` reads. ``k``: the cut-off of
+    ``clicks@k``. ``satisfied``: per session, whether the page answered without a click
+    (a mapping or Series session → bool, or an array in the log's session order);
+    ``good_abandonment`` is computed only with it. ``ends``: per session, the time the
+    user left the page (seconds, as the timestamps), which gives the last click its dwell.
+    Time measures (``time_to_first_click``, ``dwell``, ``success``) need the log's
+    timestamps and are NaN without them.
+    """
+    from .clicklog import ClickLog, read_click_log
+
+    clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
+    k = check_count(k, "k", 1)
+    clicks = clicklog.clicks & clicklog.valid
+    n = clicks.shape[0]
+    count = clicks.sum(axis=1)
+    first = np.where(clicks.any(axis=1), np.argmax(clicks, axis=1) + 1, 0)
+    frame = pd.DataFrame({
+        "clicks": count,
+        f"clicks@{k}": clicks[:, :k].sum(axis=1),
+        "abandoned": (count == 0).astype(np.int64),
+        "reciprocal_rank": np.divide(1.0, first, out=np.zeros(n), where=first > 0),
+    }, index=pd.Index(clicklog.sessions, name="session"))
+    if satisfied is not None:
+        answered = _per_session(satisfied, clicklog.sessions, "satisfied")
+        if not np.isin(answered, (0, 1)).all():
+            raise InputError("satisfied must be True/False (or 1/0) per session")
+        answered = answered.astype(bool)
+        frame["good_abandonment"] = ((count == 0) & answered).astype(np.int64)
+    if clicklog.timestamps is None:
+        if ends is not None:
+            raise InputError("ends give the last click its dwell: the log has no "
+                             "timestamps", source=clicklog.source)
+        for name in ("time_to_first_click", "dwell", "success"):
+            frame[name] = np.nan
+        return frame
+    times = np.where(clicks, clicklog.timestamps, np.nan)
+    if np.isnan(times[clicks]).any():
+        s = int(np.argwhere(clicks & np.isnan(times))[0, 0])
+        raise InputError(f"session {clicklog.sessions[s]!r}: a click without a timestamp "
+                         "(time measures need every click's time)", source=clicklog.source)
+    ordered = np.sort(times, axis=1)  # click times in time order, NaN after them
+    after = np.full((n, ordered.shape[1] + 1), np.nan)
+    after[:, :-1] = ordered
+    if ends is not None:
+        end = pd.to_numeric(pd.Series(_per_session(ends, clicklog.sessions, "ends")),
+                            errors="coerce").to_numpy(dtype=np.float64)
+        last = np.nanmax(np.where(np.isnan(ordered), -np.inf, ordered), axis=1)
+        if ((count > 0) & ~(end >= last)).any():
+            s = int(np.argmax((count > 0) & ~(end >= last)))
+            raise InputError(f"session {clicklog.sessions[s]!r} ends ({end[s]}) before "
+                             f"its last click ({last[s]})")
+        after[np.arange(n), count] = np.where(count > 0, end, np.nan)
+    gaps = np.diff(after, axis=1)  # the dwell of every click whose next time is known
+    known = ~np.isnan(gaps)
+    total = np.where(known, gaps, 0.0).sum(axis=1)
+    frame["time_to_first_click"] = ordered[:, 0]
+    frame["dwell"] = np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
+                               where=known.any(axis=1))
+    frame["success"] = (np.where(known, gaps, -1.0) >= SATISFIED_DWELL).any(axis=1) \
+        .astype(np.float64)
+    return frame
+
+
+def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
+    if isinstance(values, (Mapping, pd.Series)):
+        series = pd.Series(values)
+        series.index = series.index.astype(str)
+        missing = [s for s in sessions if s not in series.index]
+        if missing:
+            raise InputError(f"{name}: no value for session {missing[0]!r}")
+        return series.reindex(sessions).to_numpy()
+    array = np.asarray(values)
+    if array.shape != (len(sessions),):
+        raise InputError(f"{name} must hold one value per session ({len(sessions)}), got "
+                         f"shape {array.shape}")
+    return array
+
+
+def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
+    """Per-user table of :func:`session_measures`' output: ``impressions``, the sums of
+    ``clicks`` and ``clicks@k``, the means of the other measures (NaN ignored), and
+    ``ctr`` = clicks / impressions. ``users``: the user of every session (a mapping or
+    Series session → user, or an array in the table's order)."""
+    who = pd.Series(_per_session_values(users, sessions.index), index=sessions.index,
+                    name="user")
+    counts = [c for c in sessions.columns if c.startswith("clicks")]
+    grouped = sessions.groupby(who.to_numpy(), sort=True)
+    table = grouped[counts].sum()
+    rates = [c for c in sessions.columns if c not in counts]
+    table = table.join(grouped[rates].mean())
+    table.insert(0, "impressions", grouped.size())
+    table["ctr"] = table["clicks"] / table["impressions"]
+    table.index.name = "user"
+    return table
+
+
+def _per_session_values(values: object, sessions: pd.Index) -> np.ndarray:
+    if isinstance(values, (Mapping, pd.Series)):
+        series = pd.Series(values)
+        series.index = series.index.astype(str)
+        index = series.index.get_indexer(sessions.astype(str))
+        if (index < 0).any():
+            raise InputError(f"users: no user for session {sessions[int(np.argmax(index < 0))]!r}")
+        return series.to_numpy()[index]
+    array = np.asarray(values, dtype=object)
+    if array.shape != (len(sessions),):
+        raise InputError(f"users must hold one user per session ({len(sessions)}), got "
+                         f"shape {array.shape}")
+    return array
+
+
+# --------------------------------------------------------------------------- analysis
+def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
+            ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    if not isinstance(table, pd.DataFrame):
+        raise InputError(f"an A/B test needs a per-user DataFrame, got a "
+                         f"{type(table).__name__}")
+    if variant not in table.columns:
+        raise InputError(f"no variant column {variant!r} in the table (columns: "
+                         f"{list(table.columns)})")
+    found = set(table[variant].astype(str))
+    for name in (control, treatment):
+        if name not in found:
+            raise InputError(f"no user in variant {name!r} (variants: {sorted(found)})")
+    labels = table[variant].astype(str)
+    return table[labels == control], table[labels == treatment]
+
+
+def _column(frame: pd.DataFrame, name: str, what: str) -> np.ndarray:
+    if name not in frame.columns:
+        raise InputError(f"no {what} column {name!r} in the table (columns: "
+                         f"{list(frame.columns)})")
+    values = pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64)
+    if not np.isfinite(values).all():
+        bad = frame.index[int(np.argmax(~np.isfinite(values)))]
+        raise InputError(f"{what} column {name!r}: user {bad!r} has no finite value "
+                         f"({frame.loc[bad, name]!r})")
+    return values
+
+
+def ab_test(
+    table: pd.DataFrame,
+    metric: str,
+    *,
+    analysis: Analysis = "welch",
+    denominator: str | None = None,
+    covariate: str | None = None,
+    variant: str = "variant",
+    control: str = "control",
+    treatment: str = "treatment",
+    alpha: float = 0.05,
+) -> TestResult:
+    """Compare ``treatment`` with ``control`` on a per-user ``metric`` (module doc).
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per user: the ``variant`` column and the metric columns.
+    metric : str
+        The column analysed (the numerator of a ratio metric for ``delta``).
+    analysis : {"welch", "delta", "cuped"}
+        Welch's t-test, the delta method for the ratio Σ metric / Σ ``denominator``, or
+        CUPED with the pre-period ``covariate``.
+    alpha : float
+        Level of the test and of the 1 − α interval of the difference.
+
+    Returns
+    -------
+    TestResult
+        ``diff`` = treatment − control (of means; of ratios for ``delta``) with its
+        interval, ``statistic`` (t or z), ``pvalue``.
+
+    >>> table = pd.DataFrame({"variant": ["control"] * 4 + ["treatment"] * 4,
+    ...                       "clicks": [1, 2, 0, 3, 2, 3, 1, 4],
+    ...                       "impressions": [4, 4, 2, 5, 4, 5, 2, 6]})
+    >>> result = ab_test(table, "clicks", analysis="delta", denominator="impressions")
+    >>> round(result.diff, 4), round(result.pvalue, 4)
+    (0.1882, 0.1187)
+    """
+    check_choice(analysis, ANALYSES, "analysis")
+    alpha = check_alpha(alpha)
+    if (denominator is not None) != (analysis == "delta"):
+        raise ParameterError("a denominator goes with the delta method (analysis='delta'), "
+                             "which needs one")
+    if (covariate is not None) != (analysis == "cuped"):
+        raise ParameterError("a covariate goes with CUPED (analysis='cuped'), which needs "
+                             "one")
+    ctrl, treat = _groups(table, variant, control, treatment)
+    y_c, y_t = _column(ctrl, metric, "metric"), _column(treat, metric, "metric")
+    if analysis == "welch":
+        return welch_t(y_t, y_c, systems=(treatment, control), alpha=alpha)
+    if analysis == "cuped":
+        x_c, x_t = _column(ctrl, covariate, "covariate"), _column(treat, covariate,
+                                                                    "covariate")
+        x, y = np.concatenate([x_c, x_t]), np.concatenate([y_c, y_t])
+        var = x.var(ddof=1)
+        if not var > 0:
+            raise InputError(f"covariate {covariate!r} is constant: CUPED needs a "
+                             "covariate that varies")
+        theta = float(np.cov(x, y, ddof=1)[0, 1] / var)
+        mean_x = x.mean()
+        result = welch_t(y_t - theta * (x_t - mean_x), y_c - theta * (x_c - mean_x),
+                         systems=(treatment, control), alpha=alpha)
+        return replace(result, test="CUPED Welch t-test",
+                       method=f"CUPED on {covariate}, theta = {theta:.6g}")
+    assert denominator is not None
+    d_c, d_t = _column(ctrl, denominator, "denominator"), _column(treat, denominator,
+                                                                  "denominator")
+    (r_c, v_c), (r_t, v_t) = _delta_ratio(y_c, d_c, control), _delta_ratio(y_t, d_t,
+                                                                           treatment)
+    diff = r_t - r_c
+    se = math.sqrt(v_c + v_t)
+    z = diff / se if se > 0 else (math.copysign(math.inf, diff) if diff else math.nan)
+    p = 1.0 if math.isnan(z) else float(2 * stats.norm.sf(abs(z)))
+    low, high = t_interval(diff, se, math.inf, alpha=alpha, alternative="two-sided")
+    nan = math.nan
+    return TestResult(
+        test="delta-method z-test", systems=(treatment, control), paired=False,
+        alternative="two-sided", n=(len(y_t), len(y_c)), mean_x=r_t, mean_y=r_c,
+        diff=diff, ci_low=float(low), ci_high=float(high), ci_method="delta-method normal "
+        "interval", statistic=z, df=None, pvalue=p, alpha=alpha,
+        effect=EffectSizes(nan, nan, nan, nan, nan, n=len(y_t), m=len(y_c), paired=False),
+        method=f"ratio {metric}/{denominator}", ci_se=se, ci_df=math.inf)
+
+
+def _delta_ratio(num: np.ndarray, den: np.ndarray, name: str) -> tuple[float, float]:
+    """R = Σ num / Σ den and its delta-method variance (module doc)."""
+    n = len(num)
+    if n < 2:
+        raise InputError(f"variant {name!r} has {n} user(s): the delta method needs 2")
+    mean_den = den.mean()
+    if not mean_den > 0:
+        raise InputError(f"variant {name!r}: the denominators sum to {den.sum():g}; a "
+                         "ratio needs a positive total")
+    ratio = num.sum() / den.sum()
+    cov = np.cov(num, den, ddof=1)
+    var = (cov[0, 0] - 2 * ratio * cov[0, 1] + ratio**2 * cov[1, 1]) / (n * mean_den**2)
+    return float(ratio), float(max(var, 0.0))
+
+
+# --------------------------------------------------------------------------- SRM
+@dataclass(frozen=True)
+class SampleRatioResult:
+    """Pearson's χ² test of the users per variant against the planned shares.
+
+    Protocol: ``statistic`` (χ²), ``pvalue``, ``df``, ``to_frame()`` (one row per
+    variant: observed and expected users), ``format(fmt)``."""
+
+    statistic: float
+    pvalue: float
+    df: int
+    observed: pd.Series
+    expected: pd.Series
+
+    def to_frame(self) -> pd.DataFrame:
+        frame = pd.DataFrame({"observed": self.observed, "expected": self.expected})
+        frame["share"] = frame["observed"] / frame["observed"].sum()
+        frame.index.name = "variant"
+        return frame.reset_index()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_table(self.to_frame(), fmt, digits=digits,
+                            title=f"sample ratio: chi2 = {self.statistic:.4g}, df = "
+                            f"{self.df}, p = {self.pvalue:.4g}")
+
+
+def sample_ratio_mismatch(
+    assignment: pd.Series | Mapping[str, int],
+    splits: Mapping[str, float] | Sequence[str] = ("control", "treatment"),
+) -> SampleRatioResult:
+    """χ² test of a sample-ratio mismatch: ``assignment`` is the variant of every user (a
+    Series) or the users per variant (a mapping); ``splits`` the planned shares.
+
+    >>> round(sample_ratio_mismatch({"control": 5200, "treatment": 4800}).pvalue, 6)
+    6.3e-05
+    """
+    names, shares = _shares(splits)
+    if isinstance(assignment, pd.Series):
+        counts = assignment.astype(str).value_counts()
+    elif isinstance(assignment, Mapping):
+        counts = pd.Series({str(k): v for k, v in assignment.items()})
+    else:
+        raise InputError("assignment must be a Series of variants or a mapping of counts")
+    unknown = sorted(set(counts.index) - set(names))
+    if unknown:
+        raise InputError(f"users in variant(s) {unknown} that the splits do not plan "
+                         f"({names})")
+    observed = counts.reindex(names, fill_value=0).astype(np.float64)
+    if (observed < 0).any() or not np.isfinite(observed).all() or observed.sum() == 0:
+        raise InputError(f"the users per variant must be non-negative counts, not all 0: "
+                         f"{observed.to_dict()}")
+    expected = pd.Series(shares * observed.sum(), index=names)
+    chi2, p = stats.chisquare(observed.to_numpy(), expected.to_numpy())
+    return SampleRatioResult(float(chi2), float(p), len(names) - 1, observed, expected)
+
+
+# --------------------------------------------------------------------------- A/A
+@dataclass(frozen=True)
+class AATestResult:
+    """R A/A splits of one population: the p-value of Welch's test on each, and the
+    rejection rate at α with the binomial test of rate = α.
+
+    Protocol: ``statistic`` (the rejection rate), ``pvalue`` (of the binomial test),
+    ``to_frame()`` (one row per split), ``format(fmt)``."""
+
+    alpha: float
+    pvalues: np.ndarray
+    statistic: float
+    pvalue: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame({"split": np.arange(len(self.pvalues)), "p": self.pvalues,
+                             "rejected": self.pvalues <= self.alpha})
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_table(self.to_frame(), fmt, digits=digits,
+                            title=f"A/A: {self.statistic:.4g} rejected at alpha "
+                            f"{self.alpha:g} (binomial p = {self.pvalue:.4g})")
+
+
+def aa_test(values: Sequence[float] | np.ndarray | pd.Series, users: Sequence[object]
+            | None = None, *, splits: int = 100, salt: str = "aa", alpha: float = 0.05,
+            ) -> AATestResult:
+    """A/A test: split the users ``splits`` times in halves (salts ``salt-0``, ...) and
+    test each split with Welch's t-test (all splits at once). ``values``: the per-user
+    metric (a Series indexed by user, or an array with ``users``)."""
+    alpha = check_alpha(alpha)
+    splits = check_count(splits, "splits", 1)
+    if isinstance(values, pd.Series) and users is None:
+        users = [str(u) for u in values.index]
+    y = np.asarray(values, dtype=np.float64)
+    if users is None or len(users) != len(y):
+        raise InputError("aa_test needs one user id per value")
+    if len(y) < 4 or not np.isfinite(y).all():
+        raise InputError("aa_test needs at least 4 finite per-user values")
+    ids = [str(u) for u in users]
+    side = np.stack([hash_unit(ids, f"{salt}-{r}") < 0.5 for r in range(splits)])  # R × n
+    n_a = side.sum(axis=1)
+    n_b = len(y) - n_a
+    if (n_a < 2).any() or (n_b < 2).any():
+        raise InputError("an A/A split left fewer than 2 users in a half")
+    sum_a, sq_a = side @ y, side @ (y**2)
+    sum_b, sq_b = y.sum() - sum_a, (y**2).sum() - sq_a
+    mean_a, mean_b = sum_a / n_a, sum_b / n_b
+    var_a = (sq_a - n_a * mean_a**2) / (n_a - 1)
+    var_b = (sq_b - n_b * mean_b**2) / (n_b - 1)
+    a, b = var_a / n_a, var_b / n_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (mean_a - mean_b) / np.sqrt(a + b)
+        df = (a + b) ** 2 / (a**2 / (n_a - 1) + b**2 / (n_b - 1))
+    p = np.where(np.isfinite(t), 2 * stats.t.sf(np.abs(t), df), 1.0)
+    rejected = int((p <= alpha).sum())
+    return AATestResult(alpha, p, rejected / splits,
+                        float(stats.binomtest(rejected, splits, alpha).pvalue))
+
+
+# --------------------------------------------------------------------------- sizes
+def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
+                   power: float = 0.8) -> int:
+    """Users per variant for a two-sample t-test to detect ``min_diff`` with ``power``
+    (per-user standard deviation ``sd``): the smallest n whose exact power reaches it
+    (:func:`irscale.stats.power.topic_set_size`, design ``two-sample-t``).
+
+    >>> ab_sample_size(0.01, 0.2)
+    6281
+    """
+    return topic_set_size("two-sample-t", sd=sd, min_diff=min_diff, alpha=alpha,
+                          beta=1 - float(power)).n
+
+
+def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:
+    """Power of the two-sample t-test with n users per variant (effect min_diff / sd)."""
+    if not sd > 0 or not math.isfinite(sd):
+        raise ParameterError(f"sd must be a positive number, got {sd}")
+    return power_two_sample_t(min_diff / sd, check_count(n, "n", 2), alpha=alpha)

@@ -1,0 +1,221 @@
+"""A/B tests (irscale.online.abtest): hash assignment against hashlib by hand and across
+processes, splits within binomial intervals, the delta method against a bootstrap,
+Welch/CUPED against scipy on the adjusted values, SRM against the χ² by hand, sample sizes
+against statsmodels, and online measures of a click log by hand."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from irscale.errors import InputError, ParameterError
+from irscale.online.abtest import (
+    aa_test,
+    ab_power,
+    ab_sample_size,
+    ab_test,
+    assign,
+    sample_ratio_mismatch,
+    session_measures,
+    user_measures,
+)
+from irscale.online.clicklog import read_click_log
+
+
+# --------------------------------------------------------------------------- assignment
+def test_assignment_is_md5_of_salt_and_user_by_hand():
+    users = [f"user{i}" for i in range(200)]
+    got = assign(users, salt="exp7", splits={"c": 0.25, "t1": 0.25, "t2": 0.5})
+    for user in users:
+        u = int(hashlib.md5(f"exp7:{user}".encode()).hexdigest()[:16], 16) / 2**64
+        expected = "c" if u < 0.25 else "t1" if u < 0.5 else "t2"
+        assert got[user] == expected
+
+
+def test_assignment_is_stable_across_processes():
+    users = [f"u{i}" for i in range(50)]
+    here = assign(users, salt="s").tolist()
+    code = ("from irscale.online.abtest import assign; "
+            "print(','.join(assign([f'u{i}' for i in range(50)], salt='s')))")
+    for seed in ("1", "2"):  # Python's own hash() differs between these processes
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={"PYTHONHASHSEED": seed, "PATH": ""}, check=True)
+        assert out.stdout.strip().split(",") == here
+    assert assign(users, salt="s").tolist() == here
+
+
+def test_splits_are_within_binomial_intervals_and_salts_independent():
+    users = np.arange(100_000)
+    splits = {"a": 0.2, "b": 0.3, "c": 0.5}
+    variant = assign(users, salt="x", splits=splits)
+    counts = variant.value_counts()
+    for name, share in splits.items():
+        assert stats.binomtest(int(counts[name]), len(users), share).pvalue > 1e-3
+    assert sample_ratio_mismatch(variant, splits).pvalue > 1e-3
+    other = assign(users, salt="y", splits=splits)
+    table = pd.crosstab(variant.to_numpy(), other.to_numpy())
+    assert stats.chi2_contingency(table).pvalue > 1e-3
+    equal = assign(users[:1000], salt="x", splits=["a", "b"])
+    assert set(equal) == {"a", "b"}
+
+
+def test_bad_splits_are_refused():
+    with pytest.raises(ParameterError, match="sum to 1"):
+        assign(["u"], salt="s", splits={"a": 0.5, "b": 0.6})
+    with pytest.raises(ParameterError, match="two distinct"):
+        assign(["u"], salt="s", splits=["a"])
+    with pytest.raises(ParameterError, match="positive"):
+        assign(["u"], salt="s", splits={"a": 1.5, "b": -0.5})
+    with pytest.raises(InputError, match="no user"):
+        assign([], salt="s")
+
+
+# --------------------------------------------------------------------------- analysis
+def ratio_population(rng, n, rate):
+    impressions = rng.poisson(5, n) + 1
+    p = rng.beta(2, 2 / rate - 2, n)
+    clicks = rng.binomial(impressions, p)
+    return clicks.astype(float), impressions.astype(float)
+
+
+def test_delta_method_variance_matches_a_bootstrap():
+    rng = np.random.default_rng(1)
+    n = 3000
+    c_num, c_den = ratio_population(rng, n, 0.3)
+    t_num, t_den = ratio_population(rng, n, 0.32)
+    table = pd.DataFrame({"variant": ["control"] * n + ["treatment"] * n,
+                          "clicks": np.r_[c_num, t_num], "impressions": np.r_[c_den, t_den]})
+    result = ab_test(table, "clicks", analysis="delta", denominator="impressions")
+    assert result.diff == pytest.approx(t_num.sum() / t_den.sum() - c_num.sum() / c_den.sum())
+    boots = 4000
+    draws = []
+    for num, den in ((c_num, c_den), (t_num, t_den)):
+        idx = rng.integers(0, n, (boots, n))
+        draws.append(num[idx].sum(axis=1) / den[idx].sum(axis=1))
+    boot_var = np.var(draws[1] - draws[0], ddof=1)
+    # the bootstrap variance's own relative standard error is about sqrt(2/(B-1))
+    tolerance = 4 * math.sqrt(2 / (boots - 1))
+    assert result.ci_se**2 == pytest.approx(boot_var, rel=tolerance)
+    z = result.diff / math.sqrt(boot_var)
+    assert result.statistic == pytest.approx(z, rel=tolerance)
+    assert result.pvalue == pytest.approx(2 * stats.norm.sf(abs(result.statistic)))
+
+
+def test_welch_and_cuped_equal_scipy_on_the_adjusted_values():
+    rng = np.random.default_rng(2)
+    n = 500
+    pre = rng.normal(10, 3, 2 * n)
+    y = 0.8 * pre + rng.normal(0, 1, 2 * n) + np.r_[np.zeros(n), np.full(n, 0.3)]
+    table = pd.DataFrame({"variant": ["control"] * n + ["treatment"] * n, "y": y,
+                          "pre": pre})
+    welch = ab_test(table, "y")
+    expected = stats.ttest_ind(y[n:], y[:n], equal_var=False)
+    assert welch.statistic == pytest.approx(expected.statistic)
+    assert welch.pvalue == pytest.approx(expected.pvalue)
+    cuped = ab_test(table, "y", analysis="cuped", covariate="pre")
+    theta = np.cov(pre, y)[0, 1] / np.var(pre, ddof=1)
+    adjusted = y - theta * (pre - pre.mean())
+    expected = stats.ttest_ind(adjusted[n:], adjusted[:n], equal_var=False)
+    assert cuped.statistic == pytest.approx(expected.statistic)
+    assert cuped.pvalue == pytest.approx(expected.pvalue)
+    # variance reduced by about 1 − ρ²
+    rho = np.corrcoef(pre, y)[0, 1]
+    assert (cuped.ci_se / welch.ci_se) ** 2 == pytest.approx(1 - rho**2, rel=0.1)
+    assert cuped.test.startswith("CUPED")
+
+
+def test_sample_ratio_mismatch_by_hand():
+    result = sample_ratio_mismatch({"control": 5200, "treatment": 4800})
+    chi2 = 200**2 / 5000 * 2
+    assert result.statistic == pytest.approx(chi2)
+    assert result.pvalue == pytest.approx(stats.chi2.sf(chi2, 1))
+    frame = result.to_frame()
+    assert frame["expected"].tolist() == [5000.0, 5000.0]
+    with pytest.raises(InputError, match="do not plan"):
+        sample_ratio_mismatch({"control": 1, "other": 2})
+
+
+def test_aa_test_rejects_at_the_nominal_rate():
+    rng = np.random.default_rng(3)
+    values = pd.Series(rng.exponential(1.0, 4000), index=[f"u{i}" for i in range(4000)])
+    result = aa_test(values, splits=400, alpha=0.05)
+    assert result.pvalue > 1e-3
+    assert 0.01 < result.statistic < 0.1
+    # one split by hand: Welch's test of the halves the salt gives
+    side = np.array([int(hashlib.md5(f"aa-0:{u}".encode()).hexdigest()[:16], 16) / 2**64
+                     < 0.5 for u in values.index])
+    expected = stats.ttest_ind(values[side], values[~side], equal_var=False).pvalue
+    assert result.pvalues[0] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("diff,sd,alpha,power", [(0.01, 0.2, 0.05, 0.8), (0.5, 1.0, 0.01, 0.9),
+                                                 (0.05, 0.3, 0.05, 0.95)])
+def test_sample_sizes_equal_statsmodels(diff, sd, alpha, power):
+    from statsmodels.stats.power import TTestIndPower
+
+    expected = TTestIndPower().solve_power(effect_size=diff / sd, alpha=alpha, power=power)
+    assert ab_sample_size(diff, sd, alpha=alpha, power=power) == math.ceil(expected)
+    n = math.ceil(expected)
+    assert ab_power(diff, sd, n, alpha=alpha) == pytest.approx(
+        TTestIndPower().power(effect_size=diff / sd, nobs1=n, alpha=alpha))
+
+
+def test_analysis_errors():
+    table = pd.DataFrame({"variant": ["control", "control", "treatment", "treatment"],
+                          "y": [1.0, 2.0, 3.0, np.nan], "pre": [1.0, 1.0, 1.0, 1.0]})
+    with pytest.raises(InputError, match="no finite value"):
+        ab_test(table, "y")
+    with pytest.raises(InputError, match="no metric column"):
+        ab_test(table, "z")
+    with pytest.raises(InputError, match="variant 'b'"):
+        ab_test(table, "y", treatment="b")
+    with pytest.raises(ParameterError, match="denominator"):
+        ab_test(table, "y", denominator="pre")
+    with pytest.raises(ParameterError, match="covariate"):
+        ab_test(table, "y", analysis="cuped")
+    table["y"] = [1.0, 2.0, 3.0, 5.0]
+    with pytest.raises(InputError, match="constant"):
+        ab_test(table, "y", analysis="cuped", covariate="pre")
+    with pytest.raises(ParameterError, match="analysis"):
+        ab_test(table, "y", analysis="bayes")
+
+
+# --------------------------------------------------------------------------- measures
+LOG = (b"s1 q1 1 d1 1 5\ns1 q1 2 d2 0 nan\ns1 q1 3 d3 1 50\n"
+       b"s2 q1 1 d2 0 nan\ns2 q1 2 d1 0 nan\n"
+       b"s3 q2 1 d1 0 nan\ns3 q2 2 d3 1 2\n")
+
+
+def test_session_measures_by_hand():
+    log = read_click_log(LOG)
+    frame = session_measures(log, k=1, satisfied={"s1": False, "s2": True, "s3": False},
+                             ends={"s1": 60, "s2": 0, "s3": 40})
+    assert frame["clicks"].tolist() == [2, 0, 1]
+    assert frame["clicks@1"].tolist() == [1, 0, 0]
+    assert frame["abandoned"].tolist() == [0, 1, 0]
+    assert frame["good_abandonment"].tolist() == [0, 1, 0]
+    assert frame["reciprocal_rank"].tolist() == [1.0, 0.0, 0.5]
+    assert frame["time_to_first_click"].tolist()[::2] == [5.0, 2.0]
+    # s1: clicks at 5 and 50, leaves at 60: dwells 45 and 10; s3: 40 - 2
+    assert frame["dwell"].tolist()[::2] == [27.5, 38.0]
+    assert frame["success"].tolist() == [1.0, 0.0, 1.0]
+    # without the ends the last clicks have no dwell
+    plain = session_measures(log)
+    assert plain["dwell"].tolist()[0] == 45.0 and math.isnan(plain["dwell"].tolist()[2])
+    assert plain["success"].tolist() == [1.0, 0.0, 0.0]
+    users = user_measures(frame, {"s1": "u1", "s2": "u1", "s3": "u2"})
+    assert users.loc["u1", "impressions"] == 2 and users.loc["u1", "clicks"] == 2
+    assert users.loc["u1", "ctr"] == 1.0 and users.loc["u1", "abandoned"] == 0.5
+    no_time = session_measures(read_click_log(b"s1 q 1 d 1\ns2 q 1 d 0\n"))
+    assert no_time["time_to_first_click"].isna().all()
+    with pytest.raises(InputError, match="before its last click"):
+        session_measures(log, ends={"s1": 10, "s2": 0, "s3": 40})
+    with pytest.raises(InputError, match="no value for session 's3'"):
+        session_measures(log, satisfied={"s1": True, "s2": True})
