@@ -37,7 +37,7 @@ Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; seed 001 §5.1)
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError, ParameterError
+from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
 from ..stats.kendall import kendall_tau
@@ -75,6 +76,9 @@ from .procedures import Decisions, canonical_procedure, decide, is_shard_procedu
 MAX_BINS = 2.0**53
 #: Largest number of repetitions per split size accepted.
 MAX_REPETITIONS = 1_000_000
+#: Repetitions of a split size per task on an executor (any number gives the same results:
+#: every repetition and half draws from its own stream).
+REPETITIONS_PER_TASK = 16
 #: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
 DEFAULT_SIZES: tuple[int, ...] = (5, 10, 15, 20, 25)
 METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard", "overlap",
@@ -337,6 +341,7 @@ def split_study(
     correction: Correction | None = "none",
     options: Mapping[str, Mapping[str, object]] | None = None,
     progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> SplitStudy:
     """Topic-splitting study (module documentation).
 
@@ -350,8 +355,11 @@ def split_study(
     (an integer seed, a :class:`numpy.random.Generator` or ``None``; ``seed`` is its
     deprecated alias). ``progress``: ``True`` (a counter per split size on standard error)
     or a callable ``progress(done, total)`` over the len(sizes) × repetitions splits.
+    ``executor``: where the repetitions run (:mod:`irscale.parallel`; on Dask, in tasks
+    of :data:`REPETITIONS_PER_TASK`); the results do not depend on it.
     """
     alpha = check_alpha(alpha)
+    executor = check_executor(executor)
     check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
     rng = resolve_rng(rng, seed)
     check_progress(progress)
@@ -373,47 +381,91 @@ def split_study(
         raise ParameterError(f"options given for procedure(s) {unused} not in the study")
     seeds = seed_sequence(rng=rng)
     n, k = values.shape
-    pair_count = len(pair_index(k)[0])
     rows: list[pd.DataFrame] = []
-    for position, size in enumerate(sizes):
-        report = _split_progress(progress, size, position, repetitions, len(sizes))
-        splits = topic_splits(n, int(size), repetitions, rng=derived_seed(seeds, 0))
-        # decisions[model][half] = (significant, direction, estimates) over repetitions
-        sig = {m: np.zeros((2, repetitions, pair_count), dtype=bool) for m in needed}
-        way = {m: np.zeros((2, repetitions, pair_count), dtype=np.int8) for m in needed}
-        est = {m: np.zeros((2, repetitions, k)) for m in needed}
-        for rep in range(repetitions):
-            for half, topics in enumerate((splits.first[rep], splits.second[rep])):
-                for model in needed:
-                    opts: dict[str, Any] = dict(chosen.get(model, {}))
-                    if _resampling(model):
-                        opts.pop("seed", None)
-                        opts["rng"] = derived_seed(seeds, 1, int(size), rep, half)
-                    if model in TESTS:
-                        opts["correction"] = correction
-                    table = values
-                    if is_shard_procedure(model):
-                        assert shard_values is not None  # refused above without shards
-                        table = shard_values
-                    result: Decisions = decide(table[topics], model, alpha=alpha,
-                                               systems=names, **opts)
-                    sig[model][half, rep] = result.significant
-                    way[model][half, rep] = result.direction
-                    est[model][half, rep] = result.estimates
-            report(rep + 1)
-        for first, second in comparisons:
-            counts = agreement(sig[first][0], way[first][0], sig[second][1], way[second][1])
-            taus = [kendall_tau(est[first][0, r], est[second][1, r]).tau
-                    for r in range(repetitions)]
-            frame = pd.DataFrame({"size": int(size), "size_2": splits.second.shape[1],
-                                  "repetition": np.arange(repetitions), "model_1": first,
-                                  "model_2": second, **counts, "tau": taus})
-            rows.append(frame)
+    with executor_scope(executor) as ready:
+        for position, size in enumerate(sizes):
+            report = _split_progress(progress, size, position, repetitions, len(sizes))
+            splits = topic_splits(n, int(size), repetitions, rng=derived_seed(seeds, 0))
+            sig, way, est = _split_decisions(
+                values, shard_values, splits, report, ready,
+                (tuple(needed), chosen, correction, alpha, names, seeds))
+            for first, second in comparisons:
+                a, b = needed.index(first), needed.index(second)
+                counts = agreement(sig[a, 0], way[a, 0], sig[b, 1], way[b, 1])
+                taus = [kendall_tau(est[a, 0, r], est[b, 1, r]).tau
+                        for r in range(repetitions)]
+                frame = pd.DataFrame({"size": int(size), "size_2": splits.second.shape[1],
+                                      "repetition": np.arange(repetitions), "model_1": first,
+                                      "model_2": second, **counts, "tau": taus})
+                rows.append(frame)
     return SplitStudy(per_split=pd.concat(rows, ignore_index=True), n_topics=n, n_systems=k,
                       repetitions=repetitions, alpha=alpha,
                       seed=None if isinstance(rng, (np.random.Generator,
                                                     np.random.SeedSequence)) else rng,
                       extra={"systems": names, "correction": correction})
+
+
+def _split_task(
+    values: np.ndarray, shard_values: np.ndarray | None, setting: tuple[Any, ...],
+    remote: bool, size: int, start: int, first: np.ndarray, second: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The decisions of every procedure on both halves of repetitions ``start, start + 1,
+    ...`` (rows of ``first`` / ``second``): significance and direction arrays (procedures
+    × 2 halves × repetitions × pairs) and estimates (procedures × 2 × repetitions ×
+    systems). Monte Carlo procedures draw from stream (1, size, repetition, half) of
+    ``seeds``; on a Dask worker (``remote``) they run on one thread unless told."""
+    needed, chosen, correction, alpha, names, seeds = setting
+    k = values.shape[1]
+    shape = (len(needed), 2, len(first))
+    sig = np.zeros((*shape, k * (k - 1) // 2), dtype=bool)
+    way = np.zeros((*shape, k * (k - 1) // 2), dtype=np.int8)
+    est = np.zeros((*shape, k))
+    for r in range(len(first)):
+        for half, topics in enumerate((first[r], second[r])):
+            for m, model in enumerate(needed):
+                opts: dict[str, Any] = dict(chosen.get(model, {}))
+                if _resampling(model):
+                    opts.pop("seed", None)
+                    opts["rng"] = derived_seed(seeds, 1, size, start + r, half)
+                    if remote and "executor" not in opts:
+                        opts.setdefault("workers", 1)
+                if model in TESTS:
+                    opts["correction"] = correction
+                table = shard_values if is_shard_procedure(model) else values
+                assert table is not None  # refused before without shards
+                result: Decisions = decide(table[topics], model, alpha=alpha, systems=names,
+                                           **opts)
+                sig[m, half, r] = result.significant
+                way[m, half, r] = result.direction
+                est[m, half, r] = result.estimates
+    return sig, way, est
+
+
+def _split_decisions(
+    values: np.ndarray, shard_values: np.ndarray | None, splits: TopicSplits,
+    report: Callable[[int], None], executor: ExecutorArg, setting: tuple[Any, ...],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_split_task` over every repetition of ``splits``, in tasks of
+    :data:`REPETITIONS_PER_TASK` on ``executor`` (in this thread when local: Monte Carlo
+    procedures use the local threads themselves)."""
+    reps = splits.repetitions
+    starts = range(0, reps, REPETITIONS_PER_TASK)
+    tasks = [(splits.size, s, splits.first[s:s + REPETITIONS_PER_TASK],
+              splits.second[s:s + REPETITIONS_PER_TASK]) for s in starts]
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    finished = 0
+
+    def done(index: int) -> None:
+        nonlocal finished
+        finished += len(tasks[index][2])
+        report(finished)
+
+    local = is_local(executor)
+    run_tasks(_split_task, tasks, lambda _, part: parts.append(part),
+              shared=(values, shard_values, setting, not local), executor=executor,
+              workers=1 if local else None, done=done)
+    sig, way, est = (np.concatenate([part[i] for part in parts], axis=2) for i in range(3))
+    return sig, way, est
 
 
 def _split_progress(progress: ProgressArg, size: int, position: int, repetitions: int,
@@ -451,6 +503,72 @@ class SwapRates:
         return f"SwapRates(bin width {self.bin_width:g}; swap rate {parts})"
 
 
+def _swap_task(values: np.ndarray, setting: tuple[Any, ...], remote: bool, size: int,
+               start: int, first: np.ndarray) -> np.ndarray:
+    """Per repetition ``start, start + 1, ...`` (rows of ``first``), the pairs the test
+    finds significant on TS1 (stream (1, size, repetition, 0) of ``seeds``)."""
+    test, alpha, names, seeds, resamples, samples = setting
+    out = np.zeros((len(first), len(names) * (len(names) - 1) // 2), dtype=bool)
+    for r in range(len(first)):
+        opts: dict[str, Any] = {}
+        if resamples:
+            opts["rng"] = derived_seed(seeds, 1, size, start + r, 0)
+            if samples is not None:
+                opts["samples"] = samples
+            if remote:
+                opts["workers"] = 1
+        out[r] = decide(values[first[r]], test, alpha=alpha, systems=names,
+                        **opts).significant
+    return out
+
+
+def _swap_filter(values: np.ndarray, splits: TopicSplits, report: Callable[[int], None],
+                 executor: ExecutorArg, setting: tuple[Any, ...]) -> np.ndarray:
+    """:func:`_swap_task` over every repetition of ``splits`` (as :func:`_split_decisions`)."""
+    starts = range(0, splits.repetitions, REPETITIONS_PER_TASK)
+    tasks = [(splits.size, s, splits.first[s:s + REPETITIONS_PER_TASK]) for s in starts]
+    parts: list[np.ndarray] = []
+    finished = 0
+
+    def done(index: int) -> None:
+        nonlocal finished
+        finished += len(tasks[index][2])
+        report(finished)
+
+    local = is_local(executor)
+    run_tasks(_swap_task, tasks, lambda _, part: parts.append(part),
+              shared=(values, setting, not local), executor=executor,
+              workers=1 if local else None, done=done)
+    return np.concatenate(parts)
+
+
+def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
+               counted: np.ndarray, bin_width: float) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The swap rates of one split size per bin of |d1|, and overall."""
+    swapped = counted & (d1 * d2 < 0)
+    with np.errstate(over="ignore"):
+        position = np.floor(np.abs(d1[counted]) / bin_width)
+    if position.size and not position.max() < MAX_BINS:
+        raise ParameterError(
+            f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for mean "
+            f"differences up to {float(np.abs(d1[counted]).max()):.4g}: bins would be "
+            f"numbered beyond 2^53"
+        )
+    present, inverse = np.unique(position.astype(np.int64), return_inverse=True)
+    totals = np.bincount(inverse, minlength=len(present))
+    swaps = np.bincount(inverse, weights=swapped[counted].astype(np.float64),
+                        minlength=len(present))
+    rates = pd.DataFrame({
+        "size": size, "bin_low": present * bin_width,
+        "bin_high": (present + 1) * bin_width, "pairs": totals,
+        "swaps": swaps.astype(np.int64), "rate": swaps / totals,
+    })
+    total, swapped_total = int(counted.sum()), int(swapped.sum())
+    return rates, {"size": size, "size_2": splits.second.shape[1], "pairs": total,
+                   "swaps": swapped_total,
+                   "rate": swapped_total / total if total else float("nan")}
+
+
 def swap_rates(
     data: object,
     sizes: Sequence[int] = DEFAULT_SIZES,
@@ -465,13 +583,16 @@ def swap_rates(
     seed: object = None,
     rng: RngArg = None,
     progress: ProgressArg = False,
+    executor: ExecutorArg = "local",
 ) -> SwapRates:
     """The swap method on random disjoint splits (module documentation); the splits are
     those of :func:`split_study` for the same ``rng`` (an integer seed, a
     :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias).
     ``samples``: resamples of a resampling ``test`` (default: the test's own, 10,000 for
     randomization, 1,000 for the bootstraps); refused for other tests and without one.
-    ``progress``: a bool or a callable ``progress(done, total)`` over the splits."""
+    ``progress``: a bool or a callable ``progress(done, total)`` over the splits;
+    ``executor``: where the test's repetitions run (:mod:`irscale.parallel`)."""
+    executor = check_executor(executor)
     try:
         width = float(bin_width)
     except (TypeError, ValueError):
@@ -501,50 +622,23 @@ def swap_rates(
     n, k = values.shape
     i, j = pair_index(k)
     rate_rows, overall_rows = [], []
-    for position, size in enumerate(sizes):
-        report = _split_progress(progress, size, position, repetitions, len(sizes))
-        splits = topic_splits(n, int(size), repetitions, rng=derived_seed(seeds, 0))
-        means_1 = values[splits.first].mean(axis=1)  # repetitions × systems
-        means_2 = values[splits.second].mean(axis=1)
-        d1 = means_1[:, i] - means_1[:, j]
-        d2 = means_2[:, i] - means_2[:, j]
-        counted = d1 != 0
-        if test is not None:
-            filt = np.zeros_like(counted)
-            for rep in range(repetitions):
-                opts: dict[str, Any] = {}
-                if resamples:
-                    opts["rng"] = derived_seed(seeds, 1, int(size), rep, 0)
-                    if samples is not None:
-                        opts["samples"] = samples
-                filt[rep] = decide(values[splits.first[rep]], test, alpha=alpha,
-                                   systems=names, **opts).significant
-                report(rep + 1)
-            counted &= filt
-        else:
-            report(repetitions)
-        swapped = counted & (d1 * d2 < 0)
-        with np.errstate(over="ignore"):
-            position = np.floor(np.abs(d1[counted]) / bin_width)
-        if position.size and not position.max() < MAX_BINS:
-            raise ParameterError(
-                f"the bin width (--bin-width, bin_width) {bin_width:g} is too small for mean "
-                f"differences up to {float(np.abs(d1[counted]).max()):.4g}: bins would be "
-                f"numbered beyond 2^53"
-            )
-        present, inverse = np.unique(position.astype(np.int64), return_inverse=True)
-        totals = np.bincount(inverse, minlength=len(present))
-        swaps = np.bincount(inverse, weights=swapped[counted].astype(np.float64),
-                            minlength=len(present))
-        rate_rows.append(pd.DataFrame({
-            "size": int(size), "bin_low": present * bin_width,
-            "bin_high": (present + 1) * bin_width, "pairs": totals,
-            "swaps": swaps.astype(np.int64), "rate": swaps / totals,
-        }))
-        total, swapped_total = int(counted.sum()), int(swapped.sum())
-        overall_rows.append({"size": int(size), "size_2": splits.second.shape[1],
-                             "pairs": total, "swaps": swapped_total,
-                             "rate": swapped_total / total if total else float("nan")})
+    with executor_scope(executor) as ready:
+        for position, size in enumerate(sizes):
+            report = _split_progress(progress, size, position, repetitions, len(sizes))
+            splits = topic_splits(n, int(size), repetitions, rng=derived_seed(seeds, 0))
+            means_1 = values[splits.first].mean(axis=1)  # repetitions × systems
+            means_2 = values[splits.second].mean(axis=1)
+            d1 = means_1[:, i] - means_1[:, j]
+            d2 = means_2[:, i] - means_2[:, j]
+            counted = d1 != 0
+            if test is not None:
+                counted &= _swap_filter(values, splits, report, ready,
+                                        (test, alpha, names, seeds, resamples, samples))
+            else:
+                report(repetitions)
+            rates, overall = _swap_bins(int(size), splits, d1, d2, counted, bin_width)
+            rate_rows.append(rates)
+            overall_rows.append(overall)
     return SwapRates(rates=pd.concat(rate_rows, ignore_index=True),
                      overall=pd.DataFrame(overall_rows), bin_width=bin_width,
                      test=None if test is None else canonical_procedure(test))
