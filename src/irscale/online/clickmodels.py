@@ -45,11 +45,15 @@ probabilities of its clicks given the clicks above), and the perplexity at rank 
 ``2^(−1/|S_r| Σ_s log2 P(C_r = c_r^s))`` with ``P(C_r = 1)`` the model's full
 (unconditional) click probability at r and ``S_r`` the sessions with a rank r.
 
-Unseen (query, document) pairs, and pairs a fitted model has no evidence for, take the
-prior ``0.5`` for ``α`` and ``σ`` (also the EM's starting value; all other parameters start
-at 0.5 too). Estimates are maximum likelihood, not smoothed: a probability of 0 or 1 is
-kept, and a held-out click it makes impossible gives a log-likelihood of ``-inf``, as does
-a second click for the CM (which allows one).
+Unseen (query, document) pairs take the prior ``0.5`` for ``α`` and ``σ`` (also the EM's
+starting value; the other parameters start at 0.5 too). The (query, document) parameters
+are smoothed by default (``smoothing=1``: one pseudo-trial at the prior, a MAP estimate) so
+that none is exactly 0 or 1; with ``smoothing=0`` they are maximum-likelihood estimates, and
+a held-out click they make impossible gives a log-likelihood of ``-inf``, as does a second
+click for the CM (which allows one). Parameters the log says nothing about keep their
+start: DCM's ``λ_n`` (the move after a click on the last rank is never seen), UBM cells
+``(r, r')`` never met. PBM and UBM identify ``α·γ`` only (a common factor may move
+between them).
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ import pandas as pd
 from ..errors import InputFormatError, ParameterError
 from .clicklog import ClickLog, read_click_log
 
-__all__ = ["MODELS", "ClickModel", "ClickModelFit", "fit_click_model", "PRIOR"]
+__all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
 
 #: The click models, by name.
 MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
