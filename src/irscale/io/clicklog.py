@@ -1,0 +1,280 @@
+"""Click logs: ``session query rank docno clicked [timestamp]`` files, as matrices of codes.
+
+One line per shown result: the session (one impression of a result page), its query, the
+rank of the result (1-based), its document and whether it was clicked (``0``/``1``), and
+optionally a timestamp of the click (any number; kept, not used by the click models).
+Fields are separated by tabs or blanks; a Parquet file (``.parquet``, or any file starting
+with Parquet's magic bytes) holds the same columns by name.
+
+The ranks of a session run 1..n without gaps or repeats, its lines share one query, and n
+is at most the page size, the *SERP size*: given (``serp_size=``, ``--serp-size``) or by
+default the largest rank in the log. Lines may come in any order. Errors name the file, the
+line (a Parquet file: its 1-based row) and its text. Used by :mod:`irscale.online`
+(:mod:`irscale.online.clicklog` re-exports it).
+
+>>> log = read_click_log(b"s1 q1 1 d1 1\\ns1 q1 2 d2 0\\ns2 q1 1 d2 0\\n")
+>>> log
+ClickLog(2 sessions, 1 queries, 2 documents, SERP size 2, 1 clicks)
+>>> log.doc.tolist(), log.clicks.astype(int).tolist(), log.lengths.tolist()
+([[0, 1], [1, -1]], [[1, 0], [0, 0]], [2, 1])
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ..core import arrow
+from ..errors import (
+    DuplicateError,
+    EmptyInputError,
+    InputError,
+    InputFormatError,
+    ParameterError,
+)
+from ._text import check_int64, is_float, line_of_record, parse_columns, read_bytes, source_name
+from .files import is_stdio
+
+#: The columns of a click log, in order (``timestamp`` optional).
+COLUMNS = ("session", "query", "rank", "docno", "clicked", "timestamp")
+
+__all__ = ["COLUMNS", "ClickLog", "read_click_log"]
+
+#: Where row ``i`` of the input is: (line or row number, its text).
+Locate = Callable[[int], "tuple[int, str]"]
+
+
+@dataclass(frozen=True, eq=False)
+class ClickLog:
+    """A click log as matrices, one row per session and one column per rank.
+
+    ``doc[s, r]`` indexes :attr:`docs` (``-1`` beyond the session's :attr:`lengths`),
+    ``clicks[s, r]`` is True for a click, ``query[s]`` indexes :attr:`queries` and
+    :attr:`sessions` holds the session ids (first-appearance order). ``timestamps`` (NaN
+    where absent) is there when the input had the column.
+    """
+
+    sessions: np.ndarray
+    queries: np.ndarray
+    docs: np.ndarray
+    query: np.ndarray
+    doc: np.ndarray
+    clicks: np.ndarray
+    lengths: np.ndarray
+    timestamps: np.ndarray | None = None
+    source: str = "<ClickLog>"
+
+    @property
+    def serp_size(self) -> int:
+        """Number of rank columns (the largest session length allowed)."""
+        return int(self.doc.shape[1])
+
+    @property
+    def valid(self) -> np.ndarray:
+        """``valid[s, r]``: rank ``r + 1`` exists in session ``s``."""
+        return np.arange(self.serp_size) < self.lengths[:, None]
+
+    def subset(self, rows: np.ndarray) -> ClickLog:
+        """The sessions ``rows`` (indices or a mask), with the same vocabularies."""
+        return ClickLog(self.sessions[rows], self.queries, self.docs, self.query[rows],
+                        self.doc[rows], self.clicks[rows], self.lengths[rows],
+                        None if self.timestamps is None else self.timestamps[rows],
+                        self.source)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The log as ``session query rank docno clicked [timestamp]`` rows (session order,
+        rank order)."""
+        s, r = np.nonzero(self.valid)
+        frame = pd.DataFrame({"session": self.sessions[s],
+                              "query": self.queries[self.query[s]],
+                              "rank": r + 1, "docno": self.docs[self.doc[s, r]],
+                              "clicked": self.clicks[s, r].astype(np.int64)})
+        if self.timestamps is not None:
+            frame["timestamp"] = self.timestamps[s, r]
+        return frame
+
+    def __repr__(self) -> str:
+        return (f"ClickLog({len(self.sessions):,} sessions, {len(self.queries):,} queries, "
+                f"{len(self.docs):,} documents, SERP size {self.serp_size}, "
+                f"{int(self.clicks.sum()):,} clicks)")
+
+
+def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
+    """Read a click log (see the module documentation): a path (text, gzip or Parquet),
+    bytes, a stream or a DataFrame with the columns of :data:`COLUMNS`.
+
+    Parameters
+    ----------
+    source : path, bytes, stream, DataFrame or ClickLog
+        The log.
+    serp_size : int, optional
+        Largest rank allowed (the result page's size); default the largest rank found.
+
+    Raises
+    ------
+    InputFormatError
+        A malformed line, a rank beyond ``serp_size`` or below 1, a click other than
+        0/1, a session with two queries or with a gap in its ranks.
+    DuplicateError
+        A rank given twice in a session.
+    EmptyInputError
+        No line at all.
+    """
+    if serp_size is not None and (isinstance(serp_size, bool)
+                                  or not isinstance(serp_size, (int, np.integer))
+                                  or serp_size < 1):
+        raise ParameterError(f"serp_size must be an integer >= 1, got {serp_size!r}")
+    if isinstance(source, ClickLog):
+        return source if serp_size is None else _encoded(source.to_frame(), source.source,
+                                                         serp_size, None)
+    if isinstance(source, pd.DataFrame):
+        return _from_frame(source, "<DataFrame>", serp_size)
+    if _is_parquet(source):
+        import pyarrow.parquet as pq
+
+        name = source_name(source)
+        try:
+            table = pq.read_table(source if not isinstance(source, bytes)
+                                  else pa.BufferReader(source))
+        except (pa.ArrowInvalid, OSError) as error:
+            raise InputFormatError(f"cannot read the Parquet file: {error}",
+                                   source=name) from None
+        return _from_frame(table.to_pandas(), name, serp_size, rows="row")
+    return _read_text(source, serp_size)
+
+
+def _is_parquet(source: Any) -> bool:
+    if isinstance(source, bytes):
+        return source[:4] == b"PAR1"
+    if isinstance(source, (str, os.PathLike)):
+        if str(source).endswith(".parquet"):
+            return True
+        try:
+            with open(source, "rb") as handle:
+                return handle.read(4) == b"PAR1"
+        except OSError:
+            return False  # the text reader reports it
+    return False
+
+
+def _read_text(source: Any, serp_size: int | None) -> ClickLog:
+    name = source_name(source)
+    data = read_bytes(source)
+    first = next((line.split() for line in data.split(b"\n") if line.strip()), None)
+    if first is None:
+        raise EmptyInputError("empty click log: no data line", source=name)
+    fields = COLUMNS if len(first) == 6 else COLUMNS[:5]
+    types = {"session": pa.string(), "query": pa.string(), "rank": pa.int64(),
+             "docno": pa.string(), "clicked": pa.int64(), "timestamp": pa.float64()}
+    checks = {2: check_int64, 4: check_int64,
+              5: lambda t: None if is_float(t) else "is not a number"}
+    plain = isinstance(source, (str, os.PathLike)) and not is_stdio(source)
+    table, raw = parse_columns(source if plain else data, fields,
+                               {c: types[c] for c in fields}, fields,
+                               {i: c for i, c in checks.items() if i < len(fields)},
+                               "click log")
+    frame = pd.DataFrame({c: (arrow.to_numpy(table[c]) if types[c] != pa.string()
+                              else np.asarray(table[c].to_pylist(), dtype=object))
+                          for c in fields})
+    return _encoded(frame, name, serp_size, lambda row: line_of_record(raw(), row))
+
+
+def _from_frame(frame: pd.DataFrame, name: str, serp_size: int | None,
+                rows: str = "line") -> ClickLog:
+    missing = [c for c in COLUMNS[:5] if c not in frame.columns]
+    if missing:
+        raise InputFormatError(f"click log lacks column(s) {', '.join(missing)} (needs "
+                               f"{' '.join(COLUMNS[:5])} [timestamp])", source=name)
+    fields = [c for c in COLUMNS if c in frame.columns]
+    out = pd.DataFrame({c: frame[c] for c in fields}).reset_index(drop=True)
+
+    def locate(row: int) -> tuple[int, str]:
+        return row + 1, " ".join(map(str, out.iloc[row]))
+
+    for column in ("rank", "clicked") + (("timestamp",) if "timestamp" in fields else ()):
+        values = pd.to_numeric(out[column], errors="coerce").to_numpy(dtype=np.float64)
+        bad = np.isnan(values) if column == "timestamp" else \
+            ~np.isfinite(values) | (values % 1 != 0)
+        if bad.any():
+            raise _error(InputFormatError, f"{column} is not "
+                         f"{'a number' if column == 'timestamp' else 'an integer'}",
+                         name, locate, int(np.flatnonzero(bad)[0]), rows)
+        out[column] = values if column == "timestamp" else values.astype(np.int64)
+    for column in ("session", "query", "docno"):
+        out[column] = out[column].astype(str)
+    return _encoded(out, name, serp_size, locate, rows)
+
+
+def _error(kind: type[InputError], message: str, name: str, locate: Locate | None,
+           row: int, rows: str = "line") -> InputError:
+    if locate is None:
+        return kind(message, source=name, line=row + 1)
+    number, text = locate(row)
+    if rows == "row":
+        return kind(f"row {number}: {message}", source=name, text=text)
+    return kind(message, source=name, line=number, text=text)
+
+
+def _encoded(frame: pd.DataFrame, name: str, serp_size: int | None,
+             locate: Locate | None, rows: str = "line") -> ClickLog:
+    def fail(kind: type[InputError], message: str, row: int) -> InputError:
+        return _error(kind, message, name, locate, row, rows)
+
+    if frame.empty:
+        raise EmptyInputError("empty click log: no data line", source=name)
+    clicked = frame["clicked"].to_numpy(dtype=np.int64)
+    bad = (clicked != 0) & (clicked != 1)
+    if bad.any():
+        raise fail(InputFormatError, "clicked must be 0 or 1", int(np.flatnonzero(bad)[0]))
+    rank = frame["rank"].to_numpy(dtype=np.int64)
+    if (rank < 1).any():
+        raise fail(InputFormatError, "rank must be 1 or more", int(np.flatnonzero(rank < 1)[0]))
+    size = int(rank.max()) if serp_size is None else int(serp_size)
+    if (rank > size).any():
+        raise fail(InputFormatError, f"rank beyond the SERP size {size} (--serp-size)",
+                   int(np.flatnonzero(rank > size)[0]))
+    session, sessions = pd.factorize(frame["session"].to_numpy(dtype=object))
+    query_of_row, queries = pd.factorize(frame["query"].to_numpy(dtype=object))
+    n = len(sessions)
+    # the query of a session is that of its first line; another one is an error
+    first_row = np.full(n, len(frame), dtype=np.int64)
+    np.minimum.at(first_row, session, np.arange(len(frame)))
+    query = query_of_row[first_row]
+    other = query_of_row != query[session]
+    if other.any():
+        raise fail(InputFormatError, "a session has one query (this line gives another)",
+                   int(np.flatnonzero(other)[0]))
+    cell = session.astype(np.int64) * size + (rank - 1)
+    twice = pd.Series(cell).duplicated().to_numpy()
+    if twice.any():
+        raise fail(DuplicateError, "rank given twice in this session",
+                   int(np.flatnonzero(twice)[0]))
+    lengths = np.zeros(n, dtype=np.int64)
+    np.maximum.at(lengths, session, rank)
+    count = np.bincount(session, minlength=n)
+    gap = count != lengths
+    if gap.any():
+        s = int(np.flatnonzero(gap)[0])
+        # the line of that session with the highest rank: ranks below it are missing
+        rows_of = np.flatnonzero((session == s) & (rank == lengths[s]))
+        raise fail(InputFormatError, f"ranks of session {sessions[s]!r} are not 1..n: "
+                   f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
+                   int(rows_of[0]))
+    doc_of_row, docs = pd.factorize(frame["docno"].to_numpy(dtype=object))
+    doc = np.full((n, size), -1, dtype=np.int64)
+    doc.reshape(-1)[cell] = doc_of_row
+    clicks = np.zeros((n, size), dtype=bool)
+    clicks.reshape(-1)[cell] = clicked.astype(bool)
+    timestamps = None
+    if "timestamp" in frame.columns:
+        timestamps = np.full((n, size), np.nan)
+        timestamps.reshape(-1)[cell] = frame["timestamp"].to_numpy(dtype=np.float64)
+    return ClickLog(np.asarray(sessions, dtype=object), np.asarray(queries, dtype=object),
+                    np.asarray(docs, dtype=object), query.astype(np.int64), doc, clicks,
+                    lengths, timestamps, name)
