@@ -44,6 +44,7 @@ from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..io.trec import read_runs
+from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format
 from ..stats.validation import check_count
@@ -174,6 +175,35 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return np.searchsorted(np.sort(order), order, side="left") + 1
 
 
+def _leave_out(
+    qrels: object, judged: pd.DataFrame, pool: pd.DataFrame, run_list: list,
+    measures: Sequence[str], relevance_level: int, evaluate_options: dict[str, Any],
+    team: str, members: list[int],
+) -> tuple[dict[str, object], np.ndarray, set[str]]:
+    """One contributor left out: its unique judged and relevant documents, the mean
+    scores of its runs (``members``) with the qrels without them (runs × measures), and
+    the topics on which those runs still have a score."""
+    removed = pool[(pool["contributor"] == team) & pool["unique"]][["query_id", "doc_id"]]
+    kept = judged.merge(removed.assign(_drop=True), on=["query_id", "doc_id"], how="left")
+    dropped = kept["_drop"].eq(True) & (kept["relevance"] >= relevance_level)
+    relevant = len(kept.loc[dropped, ["query_id", "doc_id"]].drop_duplicates())
+    row = {"contributor": team, "unique_judged": len(removed), "unique_relevant": relevant}
+    kept = kept[kept["_drop"].isna()].drop(columns="_drop")
+    names = [run_list[k].name for k in members]
+    with warnings.catch_warnings():
+        # the full evaluation checked and reported the runs' topics already; topics
+        # that lose every judgment without this team are reported by the caller
+        warnings.simplefilter("ignore")
+        matrix = evaluate(_without(qrels, kept, f"<LOO qrels without {team}>"),
+                          [run_list[k] for k in members], measures,
+                          relevance_level=relevance_level,
+                          **{**evaluate_options, "allow_empty": True}
+                          ).to_matrix(allow_missing=True)
+    columns = [matrix.systems.index(name) for name in names]
+    means = np.nanmean(matrix.values[:, columns], axis=0)
+    return row, means, _topics_of(matrix, names)
+
+
 def leave_one_out(
     qrels: object,
     runs: object,
@@ -182,14 +212,18 @@ def leave_one_out(
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     depth: int = 100,
     relevance_level: int = 1,
+    executor: ExecutorArg = "local",
     **evaluate_options: Any,
 ) -> LeaveOneOut:
     """Leave-one-out test (module documentation).
 
     ``runs``: run files or objects (see :func:`irscale.evaluate`); ``contributors``: run
     name → contributor (a mapping or a function; default :func:`contributors_by_prefix`);
-    ``depth``: the pool depth.
+    ``depth``: the pool depth; ``executor``: where the contributors' evaluations run
+    (:mod:`irscale.parallel`: one task per contributor, the qrels and runs sent once to
+    every worker; locally one after the other, as the evaluation threads itself).
     """
+    executor = check_executor(executor)
     depth = check_count(depth, "depth", 1, MAX_DEPTH)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
     if isinstance(measures, str):
@@ -229,34 +263,28 @@ def leave_one_out(
     pool = pool_contributions(qrels_obj, run_list, team_of, depth=depth)
     judged = qrels_obj.to_frame()
     judged[["query_id", "doc_id"]] = judged[["query_id", "doc_id"]].astype(str)
+    tasks = [(team, [k for k, name in enumerate(names) if team_of[name] == team])
+             for team in teams]
     unique_rows = []
-    for team in teams:
-        removed = pool[(pool["contributor"] == team) & pool["unique"]][["query_id", "doc_id"]]
-        kept = judged.merge(removed.assign(_drop=True), on=["query_id", "doc_id"], how="left")
-        dropped = kept["_drop"].eq(True) & (kept["relevance"] >= relevance_level)
-        relevant = len(kept.loc[dropped, ["query_id", "doc_id"]].drop_duplicates())
-        unique_rows.append({"contributor": team, "unique_judged": len(removed),
-                            "unique_relevant": relevant})
-        kept = kept[kept["_drop"].isna()].drop(columns="_drop")
-        members = [k for k, name in enumerate(names) if team_of[name] == team]
-        with warnings.catch_warnings():
-            # the full evaluation checked and reported the runs' topics already; topics
-            # that lose every judgment without this team are reported below
-            warnings.simplefilter("ignore")
-            matrix = evaluate(_without(qrels_obj, kept, f"<LOO qrels without {team}>"),
-                              [run_list[k] for k in members], measures,
-                              relevance_level=relevance_level,
-                              **{**evaluate_options, "allow_empty": True}
-                              ).to_matrix(allow_missing=True)
-        columns = [matrix.systems.index(names[k]) for k in members]
-        lost = _topics_of(full, [names[k] for k in members]) - _topics_of(
-            matrix, [names[k] for k in members])
+    losses: list[tuple[str, list[str]]] = []
+
+    def collect(index: int, result: tuple[dict[str, object], np.ndarray, set[str]]) -> None:
+        team, members = tasks[index]
+        row, means, kept_topics = result
+        unique_rows.append(row)
+        lost = _topics_of(full, [names[k] for k in members]) - kept_topics
         if lost:
-            listed = sorted(lost)
-            warnings.warn(f"leave-one-out without {team!r}: {len(listed)} topic(s) keep no "
-                          f"judgment ({', '.join(listed[:10])}{' ...' * (len(listed) > 10)}); "
-                          "its runs are averaged over their other topics", stacklevel=2)
-        loo[members] = np.nanmean(matrix.values[:, columns], axis=0)
+            losses.append((team, sorted(lost)))
+        loo[members] = means
+
+    run_tasks(_leave_out, tasks, collect,
+              shared=(qrels_obj, judged, pool, run_list, measures, relevance_level,
+                      evaluate_options), executor=executor,
+              workers=1 if is_local(executor) else None)
+    for team, listed in losses:
+        warnings.warn(f"leave-one-out without {team!r}: {len(listed)} topic(s) keep no "
+                      f"judgment ({', '.join(listed[:10])}{' ...' * (len(listed) > 10)}); "
+                      "its runs are averaged over their other topics", stacklevel=2)
     run_rows, summary_rows = [], []
     for m, label in enumerate(labels):
         rank_full, rank_loo = _ranks(original[:, m]), _ranks(loo[:, m])

@@ -41,6 +41,7 @@ from ..measures.diversity import parse_diversity_measures as parse_names
 from ..measures.diversity.context import DiversityContext, IntentRankings, diversity_context
 from ..measures.diversity.rankings import DiversityIndex, DiversityRankings
 from ..measures.diversity.umeasures import per_intent_measure
+from ..parallel import ExecutorArg
 from .cost import (
     BASE_MEMORY,
     ENUMERATION_BITS,
@@ -285,7 +286,8 @@ def diversity_scale(measure: str, N: int, intents: int, *,
                     recall_base: Iterable[int] | int | Context | None = None,
                     feasible: bool = False, progress: bool = True,
                     max_memory: str | int | None = None, explain: bool = False,
-                    queries: int = 800, announce: bool = True):
+                    queries: int = 800, announce: bool = True,
+                    executor: ExecutorArg = "local"):
     """The :class:`~irscale.scales.scale.Scale` of a diversity measure over the runs of
     ``N`` documents judged for ``intents`` intents (module documentation); called by
     :func:`irscale.scales.scale` with ``intents=``.
@@ -328,7 +330,7 @@ def diversity_scale(measure: str, N: int, intents: int, *,
                 f"{short[0]}: the space holds runs with more of them than the qrels have, "
                 f"where {dm.label} may leave its range (--feasible / feasible=True keeps "
                 "only the runs the qrels allow)", stacklevel=3)
-    image = EnumeratedImage(dm, space, context, progress=progress)
+    image = EnumeratedImage(dm, space, context, progress=progress, executor=executor)
     return Scale(dm, space, context, image, cost)
 
 

@@ -39,14 +39,17 @@ def run_index(degrees: np.ndarray, levels: int) -> np.ndarray:
     return degrees @ powers
 
 
-def iter_runs(space: Space, chunk: int = CHUNK_RUNS) -> Iterator[np.ndarray]:
-    """Every run of ``space`` as degree matrices of at most ``chunk`` rows, in RBTO order
-    (a feasible space drops the rows it does not allow)."""
+def iter_runs(space: Space, chunk: int = CHUNK_RUNS, start: int = 0,
+              stop: int | None = None) -> Iterator[np.ndarray]:
+    """Every run of ``space`` (those numbered ``start`` to ``stop`` − 1 when given) as
+    degree matrices of at most ``chunk`` rows, in RBTO order (a feasible space drops the
+    rows it does not allow)."""
     total = space.levels**space.N
     if total >= 1 << 62:
         raise OverflowError(f"cannot enumerate {space.label()}: {total} runs")
-    for start in range(0, total, chunk):
-        degrees = runs_from_index(np.arange(start, min(start + chunk, total)), space.N,
+    end = total if stop is None else min(stop, total)
+    for first in range(start, end, chunk):
+        degrees = runs_from_index(np.arange(first, min(first + chunk, end)), space.N,
                                   space.levels)
         if space.bounds is not None:
             degrees = degrees[space.allows(degrees)]

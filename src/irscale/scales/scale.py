@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import ParameterError
+from ..parallel import ExecutorArg, check_executor
 from .additive import additive_image, additive_spec
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
@@ -104,9 +105,11 @@ NOTICE_SECONDS = 2.0
 
 
 def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
-                progress: bool = True) -> Image:
+                progress: bool = True, executor: ExecutorArg = "local") -> Image:
     """The image algorithm for a measure on a space (see :mod:`irscale.scales.measures`);
-    sizes are checked by the caller (:func:`check_size`)."""
+    sizes are checked by the caller (:func:`check_size`). ``executor``
+    (:mod:`irscale.parallel`) runs the shards of the chunked enumeration; the exact
+    algorithms run here."""
     kind, level = measure.kind, measure.relevance_level
     if kind in ("P", "R", "F"):
         if kind == "R" and context.relevant(level) == 0:
@@ -143,7 +146,7 @@ def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
         if kind == "RBP" and measure.p == 0.5 and space.bounds is None and _linear(spec):
             return DyadicImage(spec, space, lambda: ScaledImage(pairs(), factor))
         return ScaledImage(pairs(), factor)
-    return EnumeratedImage(measure, space, context, progress=progress)
+    return EnumeratedImage(measure, space, context, progress=progress, executor=executor)
 
 
 def _linear(spec) -> bool:
@@ -295,7 +298,7 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
           recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
           progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
           queries: int = DEFAULT_QUERIES, announce: bool = True,
-          intents: int | None = None) -> Scale:
+          intents: int | None = None, executor: ExecutorArg = "local") -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
     ``N`` ≥ 1; ``levels`` from 2 to 128 (default 2). A diversity measure (``alpha-nDCG@5``,
@@ -317,10 +320,14 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     ``progress`` is on; ``explain`` prints the algorithm chosen and why. The estimate is
     kept as :attr:`Scale.estimate`; ``announce=False`` prints nothing (a caller that
     already reported it, as :func:`~irscale.scales.transform.transform` does once per
-    measure).
+    measure). ``executor`` (:mod:`irscale.parallel`: ``"local"``, ``"local:N"``, a Dask
+    scheduler address or Client) runs the shards of the chunked enumeration (measures
+    without an exact image algorithm: ERR, Q, diversity measures ...); the image is the
+    same wherever they run.
     """
     from .diversity import diversity_scale, is_diversity_measure
 
+    executor = check_executor(executor)
     if intents is not None or is_diversity_measure(measure):
         if intents is None:
             raise ParameterError(f"{measure}: the scale of a diversity measure needs the "
@@ -334,7 +341,8 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
                                  "of documents); give intents (--intents) only")
         return diversity_scale(str(measure), N, intents, recall_base=recall_base,
                                feasible=feasible, progress=progress, max_memory=max_memory,
-                               explain=explain, queries=queries, announce=announce)
+                               explain=explain, queries=queries, announce=announce,
+                               executor=executor)
     levels = 2 if levels is None else levels
     space = Space(N, levels)  # N and levels checked first, named as the caller wrote them
     limit = max_memory_of(max_memory)
@@ -351,7 +359,7 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
         space = Space(N, levels, context.bounds())
     if announce:
         report(cost, progress=progress, explain=explain)
-    image = build_image(measure, space, context, progress=progress)
+    image = build_image(measure, space, context, progress=progress, executor=executor)
     return Scale(measure, space, context, image, cost)
 
 
