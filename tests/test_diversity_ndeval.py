@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscale.errors import InputFormatError
+import irscale
+from irscale.errors import AlignmentError, InputFormatError
 from irscale.io.diversity import read_diversity_qrels
 from irscale.io.trec import read_run
 from irscale.measures.diversity import NDEVAL_COLUMNS, parse_diversity_measures
@@ -105,7 +106,8 @@ def check(qrels, run, measures, traditional, alpha=0.5, beta=0.5, names=None,
         warnings.simplefilter("ignore")
         ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)),
                                 read_run(run_bytes(run), keep_rank=True), names,
-                                traditional=traditional, max_docs=max_docs)
+                                traditional=traditional, max_docs=max_docs,
+                                allow_empty=True)  # ndeval prints zeros for any run
     expected = oracle(qrels, run, measures, traditional, alpha, beta, max_docs)
     assert list(ev.ranking_topic) == list(expected)
     for label, measure in zip(ev.labels, measures, strict=True):
@@ -172,6 +174,21 @@ def test_unjudged_run_topic_prints_zeros_and_is_not_averaged():
     lines = ev.to_ndeval().splitlines()
     assert lines[2] == "sys,7," + ",".join(["0.000000"] * 21)
     assert lines[3].split(",")[2:] == lines[1].split(",")[2:]
+
+
+def test_run_without_a_qrels_topic_needs_allow_empty():
+    """A run with no topic of the qrels is refused (qrels of another collection?) unless
+    allow_empty, then printed as ndeval prints it (zeros)."""
+    qrels = [("1", "1", "d1", 1)]
+    run = read_run(run_bytes([("7", "d1", 1, 1.0)]), keep_rank=True)
+    with pytest.raises(AlignmentError, match=r"run 'sys' has no topic in common.*7"):
+        evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)), run, "ndeval")
+    with pytest.warns(UserWarning, match="not in the diversity qrels"):
+        ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)), run, "ndeval",
+                                allow_empty=True)
+    assert ev.to_ndeval().splitlines()[1] == "sys,7," + ",".join(["0.000000"] * 21)
+    with pytest.raises(AlignmentError):
+        irscale.evaluate(read_diversity_qrels(qrels_bytes(qrels)), run, "alpha-nDCG@5")
 
 
 def test_duplicate_rank_is_an_error_unless_traditional():

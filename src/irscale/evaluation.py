@@ -386,7 +386,7 @@ def evaluate(
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
-        label_sets=labels or None,
+        label_sets=labels or None, allow_empty=allow_empty,
         not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
                         "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
                         "ties": ties != "trec_eval"})

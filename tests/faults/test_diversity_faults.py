@@ -35,9 +35,19 @@ def ntcir(measures: str, *extra: str) -> list[str]:
 
 BASE = div("div.qrels")
 
+FOREIGN = {"div.qrels": text([f"9{line}" for line in QRELS])}  # topics 91..96
+
 CASES = [
     ok("diversity-ndeval-csv", BASE, output_contains("runid,topic,ERR-IA@5", ",amean,"),
        files=FILES),
+    # a run with no topic of the qrels: refused (another collection?) unless --allow-empty
+    err("diversity-run-no-common-topic", BASE, "'teamA_r1'", "no topic in common", "--allow-empty",
+        files=FOREIGN),
+    ok("diversity-run-no-common-topic-allowed", [*BASE, "--allow-empty"],
+       output_contains("teamA_r1,1,0.000000"), files=FOREIGN),
+    err("diversity-compare-no-common-topic",
+        ["compare", "div.qrels", "a.run", "b.run", "-m", "alpha-nDCG@5"], "no topic in common",
+        files=FOREIGN),
     ok("diversity-qrels-format-option", ["eval", "--qrels-format", "diversity", "-m",
                                          "alpha-nDCG@10", "div.qrels", "a.run"],
        output_contains("alpha-nDCG@10"), files=FILES),

@@ -214,7 +214,7 @@ def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
     topics the qrels judge (:meth:`~irscale.measures.diversity.evaluate.DiversityEvaluation.
     to_matrix`). Run topics the qrels do not judge (ndeval prints 0 for them) are left out
     with a warning; a run with none of the qrels topics is an error unless
-    ``--allow-empty``."""
+    ``--allow-empty`` (raised by ``evaluate_diversity``)."""
     import warnings
 
     import numpy as np
@@ -226,7 +226,8 @@ def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
         warnings.simplefilter("always")
         evaluation = evaluate_diversity(qrels, runs, args.measures,
                                         intent_probabilities=args.intent_probs,
-                                        intent_types=args.intent_types)
+                                        intent_types=args.intent_types,
+                                        allow_empty=args.allow_empty)
     for warning in caught:  # ndeval's "score 0" note is replaced by the one below
         if "not in the diversity qrels" not in str(warning.message):
             warnings.warn(warning.message, stacklevel=2)
@@ -234,12 +235,6 @@ def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
     for k, run in enumerate(evaluation.runs):
         rows = evaluation.ranking_run == k
         unjudged = topics[rows & ~evaluation.judged].tolist()
-        if not (rows & evaluation.judged).any() and not args.allow_empty:
-            raise AlignmentError(
-                f"run {run!r} has no topic in common with the diversity qrels ({qrels}): "
-                f"the run has topics {', '.join(unjudged[:5])}"
-                f"{' ...' if len(unjudged) > 5 else ''} (qrels of another collection?); "
-                "--allow-empty evaluates it anyway")
         if unjudged:
             warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
                           f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"

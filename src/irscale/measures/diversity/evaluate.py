@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...errors import MeasureError, ParameterError
+from ...errors import AlignmentError, MeasureError, ParameterError
 from ...io.diversity import (
     DiversityQrels,
     IntentProbabilities,
@@ -256,6 +256,7 @@ def evaluate_diversity(
     intent_probabilities: Any = None,
     intent_types: Any = None,
     label_sets: Mapping[str, Any] | None = None,
+    allow_empty: bool = False,
 ) -> DiversityEvaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
@@ -287,6 +288,11 @@ def evaluate_diversity(
     label_sets : mapping, optional
         Label sets by name (as ``labels=`` of :func:`irscale.evaluate`), for the measures
         inside ``IA(...)`` and for ``D-U`` / ``U-IA`` (document lengths, ``doclen``).
+    allow_empty : bool, default False
+        A run with no topic in common with the qrels (qrels of another collection, topic
+        ids written differently) raises :class:`~irscale.errors.AlignmentError` naming it,
+        unless ``allow_empty``: then its topics score 0, as ndeval prints them. A run with
+        some topics the qrels lack scores 0 there, with a warning.
 
     Examples
     --------
@@ -318,8 +324,17 @@ def evaluate_diversity(
                                                      keep_rows=not ndeval_only)
     judged = dr.ranking_topic >= 0
     unjudged = np.flatnonzero(~judged)
+    qrels_topics = set(qrels_obj.topics)  # those of the file, judged relevant or not
     for k, run in enumerate(run_list):
         missing = [topic_ids[i] for i in unjudged[run_of[unjudged] == k].tolist()]
+        if missing and not allow_empty and not judged[run_of == k].any() \
+                and qrels_topics.isdisjoint(missing):
+            raise AlignmentError(
+                f"run {run.name!r} has no topic in common with the diversity qrels "
+                f"({qrels_obj.source}): the run has topics {', '.join(missing[:5])}"
+                f"{' ...' if len(missing) > 5 else ''} (qrels of another collection, or "
+                "topic ids written differently?); --allow-empty (allow_empty=True) "
+                "evaluates it anyway")
         if missing:
             warnings.warn(f"run {run.name!r}: {len(missing)} topic(s) not in the diversity "
                           f"qrels score 0 (as ndeval prints them): {', '.join(missing[:10])}",
