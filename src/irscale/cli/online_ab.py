@@ -1,16 +1,159 @@
-"""``irscale online ab``: being written (issue 14)."""
+"""``irscale online ab``: A/B tests — assignment, analysis, sample-ratio check, size.
+
+    irscale online ab assign USERS --salt S [--splits control=0.5,treatment=0.5] [-o FILE]
+    irscale online ab analyze TABLE --metric M [--analysis welch|delta|cuped]
+        [--denominator COL] [--covariate COL] [--variant-column variant]
+        [--control control] [--treatment treatment] [--alpha A] [--format F] [-o FILE]
+    irscale online ab srm TABLE [--splits ...] [--variant-column variant] [--format F]
+    irscale online ab size --min-diff D --sd S [--alpha A] [--power P]
+
+``USERS``: one user id per line; ``assign`` prints ``user<TAB>variant`` lines. ``TABLE``:
+one row per user (CSV, or tab-separated), a header naming its columns, among them the
+variant column. See ``docs/online.md``.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from ..errors import ParameterError
+from ..stats.names import FORMATS
+from .outputs import add_output, write_text
+
+ANALYSES = ("welch", "delta", "cuped")
+DEFAULT_SPLITS = "control=0.5,treatment=0.5"
+
+
+def _splits(text: str) -> dict[str, float]:
+    """``name=share,name=share,...`` (shares as numbers)."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        name, sep, share = part.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise ParameterError(f"--splits: expected name=share,name=share,..., got "
+                                 f"{text!r}")
+        try:
+            out[name] = float(share)
+        except ValueError:
+            raise ParameterError(f"--splits: the share of {name!r} is not a number: "
+                                 f"{share!r}") from None
+        if name in list(out)[:-1]:
+            raise ParameterError(f"--splits: variant {name!r} given twice")
+    return out
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("ab", help="(being written)")
-    parser.set_defaults(func=run)
+    parser = subparsers.add_parser(
+        "ab", help="A/B tests: hash assignment, Welch/delta-method/CUPED analysis, "
+        "sample-ratio mismatch, sample size",
+        description="A/B tests (Kohavi et al. 2009). See docs/online.md.")
+    parser.set_defaults(func=_no_action)
+    actions = parser.add_subparsers(dest="ab_command", metavar="ACTION")
+
+    p = actions.add_parser("assign", help="assign users to variants by MD5(salt:user)",
+                           description="Print 'user<TAB>variant' for every user of USERS "
+                           "(one id per line): the same salt gives the same variants.")
+    p.add_argument("inputs", metavar="USERS", help="user ids, one per line")
+    p.add_argument("--salt", required=True, help="the experiment's salt")
+    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
+                   help=f"variants and their shares, summing to 1 (default {DEFAULT_SPLITS})")
+    add_output(p)
+    p.set_defaults(func=run_assign)
+
+    p = actions.add_parser("analyze", help="compare treatment with control on a metric",
+                           description="Welch's t-test, the delta method for a ratio "
+                           "metric, or CUPED with a pre-period covariate, on a per-user "
+                           "table; treatment - control.")
+    p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
+    p.add_argument("--metric", required=True, help="the metric column (the numerator of "
+                   "a ratio for --analysis delta)")
+    p.add_argument("--analysis", choices=ANALYSES, default="welch",
+                   help="welch (default), delta (ratio metric: needs --denominator), cuped "
+                   "(needs --covariate)")
+    p.add_argument("--denominator", default=None, metavar="COLUMN",
+                   help="delta: the denominator column (e.g. impressions)")
+    p.add_argument("--covariate", default=None, metavar="COLUMN",
+                   help="cuped: the pre-period covariate column")
+    _variant_options(p)
+    p.add_argument("--control", default="control", help="control variant (default control)")
+    p.add_argument("--treatment", default="treatment",
+                   help="treatment variant (default treatment)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+                   help="output format (default text)")
+    add_output(p)
+    p.set_defaults(func=run_analyze)
+
+    p = actions.add_parser("srm", help="sample-ratio mismatch: chi2 of users per variant",
+                           description="Pearson's chi2 test of the users per variant of "
+                           "TABLE against the planned shares.")
+    p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
+    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
+                   help=f"planned shares (default {DEFAULT_SPLITS})")
+    _variant_options(p)
+    p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+                   help="output format (default text)")
+    add_output(p)
+    p.set_defaults(func=run_srm)
+
+    p = actions.add_parser("size", help="users per variant for a two-sample t-test",
+                           description="The smallest number of users per variant whose "
+                           "two-sample t-test detects --min-diff with --power.")
+    p.add_argument("--min-diff", type=float, required=True, metavar="D",
+                   help="the smallest difference of means to detect")
+    p.add_argument("--sd", type=float, required=True,
+                   help="standard deviation of the per-user metric")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    p.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
+    add_output(p)
+    p.set_defaults(func=run_size)
 
 
-def run(args: argparse.Namespace) -> int:
-    raise ParameterError("online ab: not available yet")
+def _variant_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant-column", default="variant", metavar="COLUMN",
+                   help="the column naming every user's variant (default variant)")
+
+
+def _no_action(args: argparse.Namespace) -> int:
+    raise ParameterError("online ab: choose an action: assign, analyze, srm or size (see "
+                         "'irscale online ab --help')")
+
+
+def run_assign(args: argparse.Namespace) -> int:
+    from ..online.abtest import assign, read_users
+
+    variant = assign(read_users(args.inputs), salt=args.salt, splits=_splits(args.splits))
+    return write_text(args, "".join(f"{u}\t{v}\n" for u, v in variant.items()))
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    from ..online.abtest import ab_test, read_user_table
+
+    result = ab_test(read_user_table(args.inputs), args.metric, analysis=args.analysis,
+                     denominator=args.denominator, covariate=args.covariate,
+                     variant=args.variant_column, control=args.control,
+                     treatment=args.treatment, alpha=args.alpha)
+    return write_text(args, result.format(args.fmt) + "\n")
+
+
+def run_srm(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..online.abtest import read_user_table, sample_ratio_mismatch
+
+    table = read_user_table(args.inputs)
+    if args.variant_column not in table.columns:
+        raise InputError(f"no variant column {args.variant_column!r} (columns: "
+                         f"{list(table.columns)})", source=args.inputs)
+    result = sample_ratio_mismatch(table[args.variant_column], _splits(args.splits))
+    return write_text(args, result.format(args.fmt) + "\n")
+
+
+def run_size(args: argparse.Namespace) -> int:
+    from ..online.abtest import ab_power, ab_sample_size
+
+    if not 0 < args.power < 1:
+        raise ParameterError(f"--power must lie in (0, 1), got {args.power}")
+    n = ab_sample_size(args.min_diff, args.sd, alpha=args.alpha, power=args.power)
+    achieved = ab_power(args.min_diff, args.sd, n, alpha=args.alpha)
+    return write_text(args, f"users per variant\t{n}\npower\t{achieved:.4f}\n")

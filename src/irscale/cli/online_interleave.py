@@ -1,16 +1,126 @@
-"""``irscale online interleave``: being written (issue 14)."""
+"""``irscale online interleave``: interleave runs, simulate clicks and score them.
+
+    irscale online interleave RUN_A RUN_B [RUN ...] --clicks perfect|random|MODEL.json
+        [--qrels QRELS] [-l N] [--click-prob P] [--method balanced|team-draft|
+        probabilistic|optimized] [--credit C] [--tau T] [--impressions N] [--length L]
+        [--seed S] [--alpha A] [--bootstrap B] [--format text|csv|markdown|latex|json]
+        [-o FILE] [--force]
+
+Every topic of the runs gets ``--impressions`` impressions; the lists are interleaved
+(more than two runs: team-draft multileaving), clicked by the user model of ``--clicks``
+(``perfect``: every document of degree ≥ ``-l`` in ``--qrels``; ``random``: each shown
+document with probability ``--click-prob``; or a click model's JSON, as ``ClickModel.
+to_json`` writes it) and scored: wins, losses, ties, Δ_AB with its bootstrap interval and
+the binomial test per pair of runs. See ``docs/online.md``.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from ..errors import ParameterError
+from ..stats.names import FORMATS
+
+METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
+CLICK_MODELS = ("perfect", "random")
+IMPRESSIONS, LENGTH, BOOTSTRAP, CLICK_PROB = 1000, 10, 10_000, 0.5
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("interleave", help="(being written)")
+    parser = subparsers.add_parser(
+        "interleave", help="interleave runs (balanced, team-draft, probabilistic, "
+        "optimized; multileaving), simulate clicks, test the outcome",
+        description="Interleave the runs' rankings of every topic, click them with a user "
+        "model and report, for every pair of runs, wins, losses, ties, the preference "
+        "delta = (wins + ties/2)/n - 0.5 with its bootstrap interval and the binomial "
+        "(sign) test. See docs/online.md.")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (two, or "
+                        "more for team-draft multileaving)")
+    parser.add_argument("--clicks", required=True, metavar="perfect|random|MODEL.json",
+                        help="user model: perfect (click iff relevant in --qrels), random "
+                        "(each result with --click-prob) or a click model's JSON file")
+    parser.add_argument("--qrels", default=None, metavar="FILE",
+                        help="qrels of the perfect click model (and of a click model "
+                        "whose JSON needs none: not read)")
+    parser.add_argument("-l", "--level-for-rel", type=int, default=None, metavar="N",
+                        help="perfect clicks: smallest relevant degree (default 1)")
+    parser.add_argument("--click-prob", type=float, default=None, metavar="P",
+                        help=f"random clicks: probability of a click (default {CLICK_PROB})")
+    parser.add_argument("--method", choices=METHODS, default="team-draft",
+                        help="interleaving method (default team-draft)")
+    parser.add_argument("--credit", default=None,
+                        help="credit rule: probabilistic marginal|assignment (default "
+                        "marginal), optimized inverse|linear (default inverse)")
+    parser.add_argument("--tau", type=float, default=None,
+                        help="probabilistic: softmax exponent (default 3)")
+    parser.add_argument("--impressions", type=int, default=IMPRESSIONS, metavar="N",
+                        help=f"impressions per topic (default {IMPRESSIONS})")
+    parser.add_argument("--length", type=int, default=LENGTH, metavar="L",
+                        help=f"documents shown per impression (default {LENGTH})")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the interleaving, the clicks and the bootstrap "
+                        "(default: fresh)")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level; the interval is at 1 - alpha")
+    parser.add_argument("--bootstrap", type=int, default=BOOTSTRAP, metavar="B",
+                        help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
+    parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+                        help="output format (default text)")
+    from .outputs import add_output
+
+    add_output(parser)
     parser.set_defaults(func=run)
 
 
+def _check(args: argparse.Namespace) -> None:
+    """Options that apply to some choices only are refused elsewhere."""
+    if args.clicks == "perfect" and args.qrels is None:
+        raise ParameterError("--clicks perfect needs --qrels")
+    if args.clicks != "perfect":
+        for given, option in ((args.level_for_rel, "-l"), (args.qrels, "--qrels")):
+            if given is not None:
+                raise ParameterError(f"{option} applies to --clicks perfect")
+    if args.clicks != "random" and args.click_prob is not None:
+        raise ParameterError("--click-prob applies to --clicks random")
+    if args.tau is not None and args.method != "probabilistic":
+        raise ParameterError("--tau applies to --method probabilistic")
+    if args.credit is not None and args.method not in ("probabilistic", "optimized"):
+        raise ParameterError(f"--credit applies to --method probabilistic or optimized, "
+                             f"not {args.method}")
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+
+
+def _click_model(args: argparse.Namespace) -> object:
+    """The click model of ``--clicks MODEL.json`` (an input: never the output)."""
+    from ..io.files import check_output, check_utf8, is_stdio, read_file
+    from ..online.clickmodels import ClickModel
+    from .outputs import input_paths
+
+    path = args.clicks
+    if not is_stdio(args.output):
+        check_output(args.output, inputs=[*input_paths(args), path], force=args.force,
+                     option="-o")
+    data = read_file(path)
+    check_utf8(data, path)
+    return ClickModel.from_json(data.decode("utf-8"), source=path)
+
+
 def run(args: argparse.Namespace) -> int:
-    raise ParameterError("online interleave: not available yet")
+    import numpy as np
+
+    from ..online.interleaving import TAU, interleave_runs
+    from .outputs import write_text
+
+    _check(args)
+    model = args.clicks if args.clicks in CLICK_MODELS else _click_model(args)
+    seeds = np.random.SeedSequence(args.seed).spawn(3)
+    batch = interleave_runs(args.runs, args.impressions, method=args.method,
+                            length=args.length, credit=args.credit,
+                            tau=TAU if args.tau is None else args.tau, rng=seeds[0])
+    clicks = batch.simulate_clicks(
+        model, qrels=args.qrels, relevance_level=args.level_for_rel or 1,
+        probability=CLICK_PROB if args.click_prob is None else args.click_prob,
+        rng=seeds[1])
+    result = batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])
+    return write_text(args, result.format(args.fmt) + "\n")

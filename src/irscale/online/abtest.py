@@ -75,8 +75,8 @@ from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
-           "ab_test", "assign", "sample_ratio_mismatch", "session_measures",
-           "user_measures"]
+           "ab_test", "assign", "read_user_table", "read_users", "sample_ratio_mismatch",
+           "session_measures", "user_measures"]
 
 #: Analyses of :func:`ab_test`.
 ANALYSES = ("welch", "delta", "cuped")
@@ -259,6 +259,69 @@ def _per_session_values(values: object, sessions: pd.Index) -> np.ndarray:
     return array
 
 
+# --------------------------------------------------------------------------- files
+def read_users(source: str) -> list[str]:
+    """User ids, one per line (surrounding blanks removed); a blank line or a user listed
+    twice is an error naming the line."""
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from ..io.files import check_utf8, read_file
+
+    data = read_file(source)
+    check_utf8(data, source)
+    users: list[str] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        user = line.strip()
+        if not user:
+            raise InputFormatError("a blank line (one user id per line)", source=source,
+                                   line=number)
+        if user in seen:
+            raise DuplicateError(f"user listed twice (first on line {seen[user]})",
+                                 source=source, line=number, text=line)
+        seen[user] = number
+        users.append(user)
+    if not users:
+        raise EmptyInputError("no user", source=source)
+    return users
+
+
+def read_user_table(source: str) -> pd.DataFrame:
+    """A per-user table: CSV, or tab-separated when the header line holds a tab; the
+    first line names the columns. Errors name the file and line."""
+    import io
+
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from ..io.files import check_utf8, read_file
+
+    data = read_file(source)
+    check_utf8(data, source)
+    header = data.split(b"\n", 1)[0]
+    if not header.strip():
+        raise EmptyInputError("no header line (the first line names the columns)",
+                              source=source)
+    sep = "\t" if b"\t" in header else ","
+    names = [n.strip() for n in header.decode("utf-8").rstrip("\r").split(sep)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice or "" in names:
+        raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
+                               source=source, line=1)
+    try:
+        table = pd.read_csv(io.BytesIO(data), sep=sep, dtype={"user": str},
+                            skipinitialspace=True)
+    except pd.errors.ParserError as error:
+        raise InputFormatError(f"not a table: {error}", source=source) from None
+    if table.empty:
+        raise EmptyInputError("no row under the header", source=source)
+    if "user" in table.columns:
+        again = table["user"].duplicated()
+        if again.any():
+            row = int(np.argmax(again.to_numpy()))
+            raise DuplicateError("user listed twice", source=source, line=row + 2,
+                                 text=str(table["user"].iloc[row]))
+        table = table.set_index("user")
+    return table
+
+
 # --------------------------------------------------------------------------- analysis
 def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
             ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -435,13 +498,15 @@ def sample_ratio_mismatch(
     if unknown:
         raise InputError(f"users in variant(s) {unknown} that the splits do not plan "
                          f"({names})")
-    observed = counts.reindex(names, fill_value=0).astype(np.float64)
-    if (observed < 0).any() or not np.isfinite(observed).all() or observed.sum() == 0:
+    observed = pd.to_numeric(counts.reindex(names, fill_value=0), errors="coerce")
+    if not (np.isfinite(observed) & (observed >= 0) & (observed == np.round(observed))).all() \
+            or observed.sum() == 0:
         raise InputError(f"the users per variant must be non-negative counts, not all 0: "
                          f"{observed.to_dict()}")
     expected = pd.Series(shares * observed.sum(), index=names)
     chi2, p = stats.chisquare(observed.to_numpy(), expected.to_numpy())
-    return SampleRatioResult(float(chi2), float(p), len(names) - 1, observed, expected)
+    return SampleRatioResult(float(chi2), float(p), len(names) - 1,
+                             observed.astype(np.int64), expected)
 
 
 # --------------------------------------------------------------------------- A/A

@@ -75,7 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
@@ -86,6 +86,9 @@ from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_
 from ..stats.resampling import RngArg, check_rng, seed_sequence
 from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count
+
+if TYPE_CHECKING:
+    from .clicklog import ClickLog
 
 __all__ = ["CREDITS", "METHODS", "InterleavingResult", "Interleavings", "interleave",
            "interleave_runs", "rankings_from_lists"]
@@ -438,6 +441,49 @@ class Interleavings:
         if self.team is not None:
             frame["team"] = np.asarray(self.rankers, dtype=object)[self.team[imp, pos]]
         return frame
+
+    def to_click_log(self) -> ClickLog:
+        """The lists shown as a :class:`~irscale.online.clicklog.ClickLog` without clicks
+        (session = impression number, query = topic), e.g. for a click model's
+        ``simulate``."""
+        from .clicklog import ClickLog
+
+        codes, docs = pd.factorize(np.asarray(self.candidates.pair_docno.to_pylist(),
+                                              dtype=object))
+        doc = np.where(self.pairs >= 0, codes[np.maximum(self.pairs, 0)], -1)
+        return ClickLog(sessions=np.arange(len(self)).astype(str),
+                        queries=np.asarray(self.candidates.topics, dtype=object),
+                        docs=np.asarray(docs, dtype=object), query=self.topic.copy(),
+                        doc=doc, clicks=np.zeros(self.pairs.shape, dtype=bool),
+                        lengths=(self.pairs >= 0).sum(axis=1), source="<interleavings>")
+
+    def simulate_clicks(self, model: object, *, qrels: object = None,
+                        relevance_level: int = 1, probability: float = 0.5,
+                        rng: RngArg = None) -> np.ndarray:
+        """Clicks on the lists shown (impressions × L booleans) from a user model:
+        ``"perfect"`` (a click on every document of degree ≥ ``relevance_level`` by
+        ``qrels``, none elsewhere), ``"random"`` (every shown document clicked with
+        ``probability``, independently), or a click model
+        (:class:`~irscale.online.clickmodels.ClickModel`, its ``simulate``)."""
+        shown = self.pairs >= 0
+        if isinstance(model, str):
+            check_choice(model, ("perfect", "random"), "click model")
+            if model == "perfect":
+                if qrels is None:
+                    raise ParameterError("the perfect click model needs qrels")
+                return self.relevance(qrels) >= check_count(relevance_level,
+                                                            "relevance_level", 1)
+            if not 0.0 <= float(probability) <= 1.0:
+                raise ParameterError(f"the click probability must lie in [0, 1], got "
+                                     f"{probability}")
+            return (_generator(rng).random(self.pairs.shape) < float(probability)) & shown
+        simulate = getattr(model, "simulate", None)
+        if simulate is None:
+            raise ParameterError(f"a click model is 'perfect', 'random' or a ClickModel, "
+                                 f"got {model!r}")
+        width = self.length
+        clicks = simulate(self.to_click_log(), rng=_generator(rng)).clicks
+        return np.asarray(clicks[:, :width], dtype=bool) & shown
 
     def credits(self, clicks: object) -> np.ndarray:
         """The credit of every ranker in every impression (impressions × rankers) from
