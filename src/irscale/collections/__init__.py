@@ -12,6 +12,11 @@ Shards (:mod:`irscale.collections.shards`)
     :func:`evaluate_shards`: split the documents into shards (seeded random partition or a
     stable docno hash, :func:`shard_documents`), score every run on every topic within every
     shard, and fit seed 002's MD3 (:meth:`ShardedEvaluation.anova`).
+Sampled judgments (:mod:`irscale.collections.sampling`)
+    :func:`sample_judgments`: a probability sample of the runs' documents (AP-prior
+    sampling distribution, with replacement or Poisson), :func:`estimate_sampled`: statAP,
+    R̂ and P̂@k from the sampled judgments and their inclusion probabilities
+    (Horvitz–Thompson; Aslam, Pavlu & Yilmaz 2006).
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -22,10 +27,18 @@ from __future__ import annotations
 from .candidates import Candidates, ranked_candidates
 from .plots import plot_relevant_found
 from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
+from .sampling import (
+    DESIGNS,
+    SampledEstimates,
+    estimate_sampled,
+    sample_judgments,
+    sampling_distribution,
+)
 from .shards import SHARD_METHODS, ShardedEvaluation, evaluate_shards, shard_documents
 from .simulate import PoolingSimulation, simulate_pooling
 
-__all__ = ["ADAPTIVE", "FIXED", "SHARD_METHODS", "STRATEGIES", "Candidates", "Pool",
-           "PoolingSimulation", "ShardedEvaluation", "evaluate_shards", "judging_order",
-           "plot_relevant_found", "pool", "ranked_candidates", "shard_documents",
-           "simulate_pooling"]
+__all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "SHARD_METHODS", "STRATEGIES", "Candidates",
+           "Pool", "PoolingSimulation", "SampledEstimates", "ShardedEvaluation",
+           "estimate_sampled", "evaluate_shards", "judging_order", "plot_relevant_found",
+           "pool", "ranked_candidates", "sample_judgments", "sampling_distribution",
+           "shard_documents", "simulate_pooling"]

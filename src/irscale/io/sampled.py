@@ -1,0 +1,94 @@
+"""Reading sampled judgments: ``topic iter docno rel prob`` files or frames.
+
+The judgments of a probability sample (statAP, :mod:`irscale.collections.sampling`): every
+line is a sampled document with its relevance degree and the probability π ∈ (0, 1] that
+the sampling design included it. ``iter`` is ignored (``0``), as in a qrels file. Every
+sampled document must be judged (a degree ≥ 0), judged once; errors name the file, the
+line and its text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ..core import arrow
+from ..errors import DuplicateError, InputError
+from ._text import check_int64, is_float, line_of_record, parse_columns, source_name
+
+#: The columns of a sampled-judgments file, in order.
+COLUMNS = ("topic", "iter", "docno", "rel", "prob")
+
+__all__ = ["COLUMNS", "read_sampled_qrels"]
+
+
+def read_sampled_qrels(source: Any) -> pd.DataFrame:
+    """Sampled judgments as a DataFrame ``topic, docno, rel, prob`` (file order).
+
+    ``source``: a ``topic iter docno rel prob`` file (path, bytes or binary stream;
+    whitespace-separated, gzip allowed) or a DataFrame with columns ``topic, docno, rel,
+    prob`` (or ir_measures' ``query_id, doc_id, relevance`` and ``prob``).
+
+    >>> read_sampled_qrels(b"1 0 d1 1 0.5\\n1 0 d2 0 1\\n")
+      topic docno  rel  prob
+    0     1    d1    1   0.5
+    1     1    d2    0   1.0
+    """
+    if hasattr(source, "columns"):
+        return _checked_frame(source)
+    name = source_name(source)
+    table, raw = parse_columns(
+        source, COLUMNS,
+        {"topic": pa.string(), "docno": pa.string(), "rel": pa.int64(), "prob": pa.float64()},
+        ("topic", "docno", "rel", "prob"),
+        {3: check_int64, 4: lambda text: None if is_float(text) else "is not a number"},
+        "sampled judgments")
+    frame = pd.DataFrame({
+        "topic": np.asarray(table["topic"].to_pylist(), dtype=object),
+        "docno": np.asarray(table["docno"].to_pylist(), dtype=object),
+        "rel": arrow.to_numpy(table["rel"]),
+        "prob": arrow.to_numpy(table["prob"]),
+    })
+    _check_values(frame, name, lambda row: line_of_record(raw(), row))
+    return frame
+
+
+def _check_values(frame: pd.DataFrame, source: str,
+                  where: Callable[[int], tuple[int | None, str]]) -> None:
+    """Degrees ≥ 0, probabilities in (0, 1], one line per (topic, docno)."""
+    rel = frame["rel"].to_numpy(dtype=np.float64)
+    prob = frame["prob"].to_numpy(dtype=np.float64)
+    problems = [
+        (~np.isfinite(rel) | (rel != np.round(rel)), "rel is not an integer", InputError),
+        (rel < 0, "rel is negative: a sampled document must be judged (degree ≥ 0)",
+         InputError),
+        (~np.isfinite(prob) | (prob <= 0) | (prob > 1),
+         "prob is not an inclusion probability in (0, 1]", InputError),
+        (frame.duplicated(["topic", "docno"]).to_numpy(),
+         "document sampled twice for the topic", DuplicateError),
+    ]
+    for bad, message, error in problems:
+        if bad.any():
+            line, text = where(int(np.flatnonzero(bad)[0]))
+            raise error(message, source=source, line=line, text=text)
+
+
+def _checked_frame(source: Any) -> pd.DataFrame:
+    aliases = {"query_id": "topic", "doc_id": "docno", "relevance": "rel"}
+    frame = pd.DataFrame(source).rename(columns=aliases)
+    missing = [c for c in ("topic", "docno", "rel", "prob") if c not in frame.columns]
+    if missing:
+        raise InputError(f"sampled judgments lack column(s) {', '.join(missing)} (need "
+                         "topic, docno, rel, prob)", source="<DataFrame>")
+    frame = pd.DataFrame({"topic": frame["topic"].astype(str),
+                          "docno": frame["docno"].astype(str),
+                          "rel": pd.to_numeric(frame["rel"], errors="coerce"),
+                          "prob": pd.to_numeric(frame["prob"], errors="coerce")})
+    _check_values(frame, "<DataFrame>",
+                  lambda row: (row + 1, " ".join(map(str, frame.iloc[row]))))
+    frame["rel"] = frame["rel"].astype(np.int64)
+    return frame

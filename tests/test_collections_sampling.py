@@ -1,0 +1,188 @@
+"""Sampled judgments and statAP (issue 13 §7): the AP-prior against a plain loop; with
+every inclusion probability 1 the estimates are irscale.evaluate's AP, P@k and R; the
+inclusion probabilities are the draws' frequencies; R̂, P̂@k (both designs) and the statAP
+numerator (poisson design) are unbiased by simulation, within a Monte Carlo interval
+computed here; a hand example; bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irscale
+from irscale.collections.sampling import (
+    estimate_sampled,
+    sample_judgments,
+    sampling_distribution,
+)
+from irscale.errors import InputError, ParameterError
+from irscale.io.memory import as_qrels, as_runs
+
+from .test_collections_pooling import random_qrels, random_runs
+
+
+def ranked(run: pd.DataFrame, topic: str) -> list[str]:
+    """trec_eval's order: score descending, docno descending (bytes)."""
+    rows = [(s, d) for t, d, s in run.itertuples(index=False) if t == topic]
+    return [d for _, d in sorted(rows, key=lambda x: (x[0], x[1].encode()), reverse=True)]
+
+
+def plain_prior(runs: dict[str, pd.DataFrame], depth: int | None) -> dict[tuple, float]:
+    """The AP-prior written out: w(k) = (1/(2Z))(1 + 1/k + ... + 1/Z), averaged over the
+    runs that retrieved for the topic."""
+    out: dict[tuple, float] = {}
+    topics = sorted({t for run in runs.values() for t in run["query_id"]})
+    for topic in topics:
+        lists = [ranked(run, topic)[:depth] for run in runs.values()]
+        lists = [docs for docs in lists if docs]
+        for docs in lists:
+            z = len(docs)
+            for k, d in enumerate(docs, start=1):
+                w = (1 + sum(1 / i for i in range(k, z + 1))) / (2 * z)
+                out[(topic, d)] = out.get((topic, d), 0.0) + w / len(lists)
+    return out
+
+
+@pytest.mark.parametrize("depth", [None, 3])
+def test_ap_prior_against_a_plain_loop(depth):
+    runs = random_runs(3, n_runs=4)
+    got = sampling_distribution(runs, depth=depth)
+    expected = plain_prior(runs, depth)
+    assert len(got) == len(expected)
+    for topic, docno, p in got.itertuples(index=False):
+        assert p == pytest.approx(expected[(topic, docno)], abs=1e-14)
+    assert np.allclose(got.groupby("topic")["p"].sum(), 1.0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_complete_sample_gives_exact_ap_p_and_r(seed):
+    runs = random_runs(seed, n_runs=4, n_docs=15, length=12)
+    qrels = random_qrels(seed, n_docs=15)
+    sample = qrels.rename(columns={"query_id": "topic", "doc_id": "docno",
+                                   "relevance": "rel"}).assign(prob=1.0)
+    for level in (1, 2):
+        est = estimate_sampled(sample, runs, cutoffs=[3, 5, 20], relevance_level=level)
+        got = est.per_topic.pivot_table(index=["run", "topic"], columns="measure",
+                                        values="value")
+        exact = irscale.evaluate(qrels, runs, ["map", "P_3", "P_5", "P_20", "num_rel"],
+                                 relevance_level=level).per_topic().pivot_table(
+            index=["run", "topic"], columns="measure", values="value")
+        assert list(got.index) == list(exact.index)  # the topics trec_eval evaluates
+        for ours, theirs in [("statAP", "map"), ("statP@3", "P_3"), ("statP@5", "P_5"),
+                             ("statP@20", "P_20"), ("statR", "num_rel")]:
+            np.testing.assert_allclose(got[ours], exact[theirs], rtol=0, atol=1e-12)
+
+
+def test_hand_example():
+    # run: a b c d; sampled: a (rel, π 1/2), b (non-rel, π 1), d (rel, π 1/4), e (rel, π 1/2,
+    # not retrieved). R̂ = 2 + 4 + 2 = 8; P̂@2 = (2 + 0)/2 = 1; P̂@4 = (2 + 4)/4 = 1.5;
+    # numerator = 2·(1 + 0)/1 + 4·(1 + 2)/4 = 5; statAP = 5/8.
+    sample = pd.DataFrame({"topic": "q", "docno": ["a", "b", "d", "e"], "rel": [1, 0, 2, 1],
+                           "prob": [0.5, 1.0, 0.25, 0.5]})
+    run = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+                        "score": [4.0, 3.0, 2.0, 1.0]})
+    est = estimate_sampled(sample, {"x": run}, cutoffs=[2, 4]).mean()
+    assert est.loc["x"].to_dict() == pytest.approx(
+        {"statAP": 5 / 8, "statR": 8.0, "statP@2": 1.0, "statP@4": 1.5})
+    # level 2: only d relevant: R̂ = 4, numerator = 4·(1 + 0)/4 = 1
+    est = estimate_sampled(sample, {"x": run}, cutoffs=[4], relevance_level=2).mean()
+    assert est.loc["x"].to_dict() == pytest.approx(
+        {"statAP": 0.25, "statR": 4.0, "statP@4": 1.0})
+
+
+def truths(runs: dict[str, pd.DataFrame], qrels: pd.DataFrame, k: int) -> dict:
+    """R, P@k and Σ_{relevant retrieved d} prec@r(d) on the whole pool (the runs' documents),
+    by plain loops; unjudged documents are not relevant."""
+    rel = {(t, d): r >= 1 for t, d, r in qrels.itertuples(index=False)}
+    pool: dict[str, set[str]] = {}
+    for run in runs.values():
+        for t, d, _ in run.itertuples(index=False):
+            pool.setdefault(t, set()).add(d)
+    out = {}
+    for name, run in runs.items():
+        for topic in sorted(pool):
+            docs = ranked(run, topic)
+            if not docs:
+                continue
+            hits = [rel.get((topic, d), False) for d in docs]
+            numerator = sum(sum(hits[:i + 1]) / (i + 1) for i, h in enumerate(hits) if h)
+            out[(name, topic)] = {
+                "R": sum(rel.get((topic, d), False) for d in pool[topic]),
+                "P": sum(hits[:k]) / k, "N": numerator}
+    return out
+
+
+@pytest.mark.parametrize("design", ["with-replacement", "poisson"])
+def test_unbiased_by_simulation(design):
+    frames = random_runs(21, n_runs=4, n_topics=2, n_docs=14, length=10)
+    qrels = random_qrels(21, n_topics=2, n_docs=14)
+    k, size, samples = 5, 4, 150
+    truth = truths(frames, qrels, k)
+    runs, judged = as_runs(frames), as_qrels(qrels)  # parsed once
+    draws: dict[str, list[pd.Series]] = {"R": [], "P": [], "N": []}
+    for seed in range(samples):
+        sample = sample_judgments(runs, size, design=design, rng=seed, qrels=judged)
+        table = estimate_sampled(sample, runs, cutoffs=[k]).per_topic
+        by = {m: g.set_index(["run", "topic"])["value"] for m, g in table.groupby("measure")}
+        draws["R"].append(by["statR"])
+        draws["P"].append(by[f"statP@{k}"])
+        draws["N"].append(by["statAP"] * by["statR"])  # the numerator
+    checked = ["R", "P", "N"] if design == "poisson" else ["R", "P"]
+    for name in checked:
+        values = pd.concat(draws[name], axis=1)
+        mean = values.mean(axis=1)
+        error = values.std(axis=1, ddof=1) / np.sqrt(samples)
+        for key, m in mean.items():
+            target = truth[key][name]
+            # 4.5 Monte Carlo standard errors (a constant estimator has none)
+            assert abs(m - target) <= 4.5 * error[key] + 1e-9, (name, key, m, target)
+
+
+@pytest.mark.parametrize("design", ["with-replacement", "poisson"])
+def test_inclusion_probabilities_are_the_draws_frequencies(design):
+    runs = as_runs(random_runs(8, n_runs=3, n_topics=2, n_docs=10, length=8))
+    samples = 300
+    counts: dict[tuple, int] = {}
+    probs: dict[tuple, float] = {}
+    sizes = []
+    for seed in range(samples):
+        sample = sample_judgments(runs, 3, design=design, rng=seed)
+        sizes.append(sample.groupby("topic").size())
+        for t, d, p in sample.itertuples(index=False):
+            counts[(t, d)] = counts.get((t, d), 0) + 1
+            assert probs.setdefault((t, d), p) == p  # π does not depend on the draw
+    prior = sampling_distribution(runs)
+    for t, d, p in prior.itertuples(index=False):
+        pi = probs.get((t, d))
+        if pi is None:  # never drawn: its π must be small
+            pi = 1 - (1 - p) ** 3 if design == "with-replacement" else None
+            assert pi is None or pi < 5 / samples
+            continue
+        if design == "with-replacement":
+            assert pi == pytest.approx(1 - (1 - p) ** 3, rel=1e-12)
+        freq = counts[(t, d)] / samples
+        assert abs(freq - pi) <= 4.5 * np.sqrt(pi * (1 - pi) / samples) + 1e-12
+    if design == "poisson":  # 3 judgments per topic in expectation
+        assert np.allclose(pd.DataFrame(probs, index=[0]).T.groupby(level=0).sum(), 3.0)
+        mean_size = pd.concat(sizes, axis=1).fillna(0).mean(axis=1)
+        assert np.all(np.abs(mean_size - 3) < 0.3)
+
+
+def test_same_seed_same_sample_and_bad_input():
+    runs = random_runs(2)
+    a = sample_judgments(runs, 5, rng=11)
+    pd.testing.assert_frame_equal(a, sample_judgments(runs, 5, rng=11))
+    assert not a.equals(sample_judgments(runs, 5, rng=12))
+    with pytest.raises(ParameterError, match="size"):
+        sample_judgments(runs, 0)
+    with pytest.raises(ParameterError, match="design"):
+        sample_judgments(runs, 3, design="stratified")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="cut"):
+        estimate_sampled(a.assign(rel=1), runs, cutoffs=[0])
+    with pytest.raises(InputError, match="inclusion probability"):
+        estimate_sampled(a.assign(rel=1, prob=0.0), runs)
+    with pytest.raises(InputError, match="lack column"):
+        estimate_sampled(a, runs)  # not judged yet: no rel column
+    with pytest.raises(InputError, match="retrieve no document"):
+        estimate_sampled(a.assign(rel=1, topic="zz" + a["topic"]), runs)
