@@ -408,4 +408,93 @@ def test_fit_refuses_bad_options():
         ClickModel.from_json('{"model": "dbn"}')
     with pytest.raises(ParameterError, match="outside"):
         ClickModel.from_json(fit_click_model(log, "pbm").to_json().replace(
-            '"prior": 0.5', '"prior": 1.5'))
+            '"prior": [\n  0.5', '"prior": [\n  1.5'))
+
+
+# ---------------------------------------------- users from qrels, simulated logs
+
+
+def test_qrels_users_follow_hofmanns_table_and_graded_tables():
+    from irscale.online.simulate import qrels_click_model
+
+    qrels = {"t1": {"a": 2, "b": 1, "c": 0}, "t2": {"a": -1}}
+    user = qrels_click_model(qrels, "informational", relevance_level=2)
+    assert user.attractiveness.to_dict() == {("t1", "a"): 0.9, ("t1", "b"): 0.4,
+                                             ("t1", "c"): 0.4, ("t2", "a"): 0.4}
+    assert user.satisfaction is not None
+    assert user.satisfaction[("t1", "a")] == 0.5 and user.prior == (0.4, 0.1)
+    graded = qrels_click_model(qrels, None, click=[0.1, 0.5, 0.9], stop=[0.0, 0.3, 0.7],
+                               gamma=0.9)
+    assert graded.attractiveness[("t1", "b")] == 0.5 and graded.gamma == 0.9
+    for bad in ({"instantiation": "xyz"}, {"click": [0.1], "stop": [0.2]},
+                {"instantiation": None, "click": [0.1, 1.5], "stop": [0, 0]},
+                {"instantiation": None, "click": [0.1, 0.2], "stop": [0, 0]},  # grade 2
+                {"gamma": 1.5}):
+        with pytest.raises(ParameterError):
+            qrels_click_model(qrels, **bad)
+
+
+def test_simulated_log_pages_clicks_and_seeds():
+    from irscale.online.simulate import qrels_click_model, simulate_click_log
+
+    qrels = {"t1": {"a": 1, "b": 0, "c": 1, "d": 0}}
+    run = {"t1": {"a": 1.0, "b": 3.0, "c": 1.0, "d": 2.0, "e": 0.5}}
+    # trec_eval's order: score descending, ties by docno descending: b d c a (e cut)
+    perfect = qrels_click_model(qrels, "perfect")
+    log = simulate_click_log(run, perfect, sessions=3, serp_size=4, rng=0)
+    assert log.docs[log.doc[0]].tolist() == ["b", "d", "c", "a"]
+    assert log.clicks.astype(int).tolist() == [[0, 0, 1, 1]] * 3  # relevant ones, all
+    user = qrels_click_model(qrels, "navigational")
+    big = simulate_click_log(run, user, sessions=200_000, serp_size=4, rng=1)
+    again = simulate_click_log(run, user, sessions=200_000, serp_size=4, rng=1)
+    np.testing.assert_array_equal(big.clicks, again.clicks)
+    # the cascade by hand: P(E_1) = 1, P(E_{i+1}) = P(E_i)(1 − α_i σ_i) with γ = 1
+    alpha = np.array([0.05, 0.05, 0.95, 0.95])
+    sigma = np.array([0.2, 0.2, 0.9, 0.9])
+    examined = np.cumprod(np.r_[1.0, 1.0 - alpha * sigma][:-1])
+    expected = alpha * examined
+    rate = big.clicks.mean(axis=0)
+    se = np.sqrt(expected * (1 - expected) / 200_000)
+    assert (np.abs(rate - expected) < 5 * se).all()
+    np.testing.assert_allclose(user.click_probabilities(big)[0], expected, atol=1e-15)
+
+
+# ------------------------------------------------------ click-calibrated measures
+
+
+def test_click_calibrated_measures_equal_a_cascade_by_hand():
+    from irscale.online.calibrated import click_calibrated
+
+    qrels = {"t1": {"a": 2, "b": 0, "c": 1}, "t2": {"x": 1}}
+    runs = {"r1": {"t1": {"a": 0.5, "b": 0.9, "c": 0.5, "z": 0.1}, "t2": {"x": 1.0}},
+            "r2": {"t1": {"c": 3.0, "a": 2.0}, "t2": {"y": 1.0, "x": 0.5}}}
+    alpha = {("t1", "a"): 0.7, ("t1", "b"): 0.2, ("t1", "c"): 0.5, ("t2", "x"): 0.6}
+    sigma = {("t1", "a"): 0.8, ("t1", "b"): 0.1, ("t1", "c"): 0.4, ("t2", "x"): 0.9}
+    prior = (0.3, 0.25)
+    dbn = ClickModel("dbn", pd.Series(alpha), satisfaction=pd.Series(sigma), gamma=0.9,
+                     prior=prior)
+    got = click_calibrated(qrels, runs, dbn, ["uM", "rrM", "uM@2"])
+    for run, topics in runs.items():
+        for topic, scores in topics.items():
+            ranking = sorted(scores, key=lambda d: (-scores[d], [-ord(ch) for ch in d]))
+            examined, um, rrm, um2 = 1.0, 0.0, 0.0, 0.0
+            for i, doc in enumerate(ranking, start=1):
+                a = alpha.get((topic, doc), prior[0])
+                s = sigma.get((topic, doc), prior[1])
+                click = a * examined
+                gain = qrels[topic].get(doc, 0)
+                um += click * gain
+                um2 += click * gain if i <= 2 else 0.0
+                rrm += s * click / i
+                examined *= (1 - a) * 0.9 + a * (1 - s) * 0.9
+            values = got[(got.run == run) & (got.topic == topic)].set_index("measure")
+            assert values.loc["uM", "value"] == pytest.approx(um, abs=1e-12)
+            assert values.loc["rrM", "value"] == pytest.approx(rrm, abs=1e-12)
+            assert values.loc["uM@2", "value"] == pytest.approx(um2, abs=1e-12)
+    with pytest.raises(ParameterError):
+        click_calibrated(qrels, runs, dbn, ["uM(pclick=0.5)"])
+    with pytest.raises(ParameterError):
+        click_calibrated(qrels, runs, dbn, ["AP"])
+    pbm = ClickModel("pbm", pd.Series(alpha), examination=np.array([1.0, 0.5]))
+    with pytest.raises(ParameterError, match="2 ranks"):
+        click_calibrated(qrels, runs, pbm, ["uM"], depth=3)

@@ -86,7 +86,8 @@ class ClickModel:
     ``attractiveness`` (and ``satisfaction`` for DBN/SDBN) are Series indexed by
     (query, docno); ``examination`` is PBM's ``γ_r`` (length = SERP size) or UBM's
     ``γ[r − 1, r']`` (r' the previous click's rank, 0 if none); ``continuation`` is DCM's
-    ``λ_r``; ``gamma`` the DBN's (1 for SDBN and CM's chain); ``tau`` CCM's (τ1, τ2, τ3).
+    ``λ_r``; ``gamma`` the DBN's (1 for SDBN and CM's chain); ``tau`` CCM's (τ1, τ2, τ3);
+    ``prior`` the (α, σ) of a (query, document) pair the model has no value for.
     """
 
     model: ModelName
@@ -96,7 +97,7 @@ class ClickModel:
     continuation: np.ndarray | None = None
     gamma: float | None = None
     tau: tuple[float, float, float] | None = None
-    prior: float = PRIOR
+    prior: tuple[float, float] = (PRIOR, PRIOR)
 
     # ---- the parameters on a log
     def pair_values(self, log: ClickLog) -> tuple[np.ndarray, np.ndarray | None]:
@@ -104,10 +105,11 @@ class ClickModel:
         prior where the model has no value; 0 beyond a session's length."""
         code, pairs = _pair_codes(log)
         index = self.attractiveness.index.get_indexer(pairs)
-        alpha = _lookup(self.attractiveness.to_numpy(np.float64), index, self.prior)[code]
+        alpha = _lookup(self.attractiveness.to_numpy(np.float64), index, self.prior[0])[code]
         sigma = None
         if self.satisfaction is not None:
-            sigma = _lookup(self.satisfaction.to_numpy(np.float64), index, self.prior)[code]
+            sigma = _lookup(self.satisfaction.to_numpy(np.float64),
+                            self.satisfaction.index.get_indexer(pairs), self.prior[1])[code]
         valid = log.valid
         alpha[~valid] = 0.0
         return alpha, sigma
@@ -148,6 +150,13 @@ class ClickModel:
         alpha, _ = self.pair_values(log)
         return self._full_probabilities(alpha, log.serp_size, self._chain(log)
                                         if self.model not in ("pbm", "ubm") else None)
+
+    def satisfaction_probabilities(self, log: ClickLog) -> np.ndarray | None:
+        """``P(S_r = 1 | C_r = 1)`` of every (session, rank) of ``log``: DBN/SDBN ``σ_qu``,
+        CM 1, DCM ``1 − λ_r``, CCM ``α_qu``; None for PBM and UBM (no satisfaction)."""
+        if self.model in ("pbm", "ubm"):
+            return None
+        return np.array(np.broadcast_to(self._chain(log)[1], log.doc.shape))
 
     def _full_probabilities(self, alpha: np.ndarray, n: int, chain: Any) -> np.ndarray:
         if self.model == "pbm":
@@ -284,7 +293,7 @@ class ClickModel:
         def array(values: np.ndarray | None) -> Any:
             return None if values is None else np.asarray(values).tolist()
 
-        return json.dumps({"model": self.model, "prior": self.prior,
+        return json.dumps({"model": self.model, "prior": list(self.prior),
                            "attractiveness": pairs(self.attractiveness),
                            "satisfaction": pairs(self.satisfaction),
                            "examination": array(self.examination),
@@ -317,7 +326,7 @@ class ClickModel:
                          array(data.get("continuation")),
                          None if data.get("gamma") is None else float(data["gamma"]),
                          None if data.get("tau") is None else tuple(map(float, data["tau"])),
-                         float(data.get("prior", PRIOR)))
+                         tuple(map(float, data.get("prior", (PRIOR, PRIOR)))))
         except (ValueError, KeyError, TypeError) as error:
             raise InputFormatError(f"not a click model's parameters (irscale online fit "
                                    f"--format json): {error}", source=source) from None
