@@ -166,11 +166,15 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
     local = _LOCAL.fullmatch(address)
     if local:
         import logging
+        import warnings
 
-        with distributed.LocalCluster(n_workers=int(local.group(1)), threads_per_worker=1,
-                                      processes=True, dashboard_address=None,
-                                      silence_logs=logging.ERROR) as cluster, \
-                distributed.Client(cluster) as client:
+        with warnings.catch_warnings():
+            # the scheduler's HTTP server moves off a busy port 8787 and says so: no news
+            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+            cluster = distributed.LocalCluster(
+                n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.ERROR)
+        with cluster, distributed.Client(cluster) as client:
             yield client
         return
     if address.split("://", 1)[0] in ("tcp", "tls", "ws", "wss"):
