@@ -79,7 +79,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--control", default="control", help="control variant (default control)")
     p.add_argument("--treatment", default="treatment",
                    help="treatment variant (default treatment)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level (default 0.05)")
     p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                    help="output format (default text)")
     add_output(p)
@@ -104,7 +105,8 @@ def add_parser(subparsers) -> None:
                    help="the smallest difference of means to detect")
     p.add_argument("--sd", type=float, required=True,
                    help="standard deviation of the per-user metric")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level (default 0.05)")
     p.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
     add_output(p)
     p.set_defaults(func=run_size)

@@ -61,7 +61,8 @@ def add_parser(subparsers) -> None:
                         help="seed of the interleaving, the clicks and the bootstrap "
                         "(default: fresh)")
     parser.add_argument("--alpha", type=float, default=0.05,
-                        help="significance level; the interval is at 1 - alpha")
+                        help="significance level; the interval is at 1 - alpha "
+                        "(default 0.05)")
     parser.add_argument("--bootstrap", type=int, default=BOOTSTRAP, metavar="B",
                         help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
@@ -93,7 +94,7 @@ def _check(args: argparse.Namespace) -> None:
 
 def _click_model(args: argparse.Namespace) -> object:
     """The click model of ``--clicks MODEL.json`` (an input: never the output)."""
-    from ..io.files import check_output, check_utf8, is_stdio, read_file
+    from ..io.files import check_output, check_utf8, is_stdio, read_input
     from ..online.clickmodels import ClickModel
     from .outputs import input_paths
 
@@ -101,7 +102,7 @@ def _click_model(args: argparse.Namespace) -> object:
     if not is_stdio(args.output):
         check_output(args.output, inputs=[*input_paths(args), path], force=args.force,
                      option="-o")
-    data = read_file(path)
+    data = read_input(path)
     check_utf8(data, path)
     return ClickModel.from_json(data.decode("utf-8"), source=path)
 
@@ -118,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
     batch = interleave_runs(args.runs, args.impressions, method=args.method,
                             length=args.length, credit=args.credit,
                             tau=TAU if args.tau is None else args.tau, rng=seeds[0])
+    level = 1 if args.level_for_rel is None else args.level_for_rel
     clicks = batch.simulate_clicks(
-        model, qrels=args.qrels, relevance_level=args.level_for_rel or 1,
+        model, qrels=args.qrels, relevance_level=level,
         probability=CLICK_PROB if args.click_prob is None else args.click_prob,
         rng=seeds[1])
     result = batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])

@@ -264,9 +264,9 @@ def read_users(source: str) -> list[str]:
     """User ids, one per line (surrounding blanks removed); a blank line or a user listed
     twice is an error naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, read_file
+    from ..io.files import check_utf8, read_input
 
-    data = read_file(source)
+    data = read_input(source)
     check_utf8(data, source)
     users: list[str] = []
     seen: dict[str, int] = {}
@@ -291,9 +291,9 @@ def read_user_table(source: str) -> pd.DataFrame:
     import io
 
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, read_file
+    from ..io.files import check_utf8, read_input
 
-    data = read_file(source)
+    data = read_input(source)
     check_utf8(data, source)
     header = data.split(b"\n", 1)[0]
     if not header.strip():

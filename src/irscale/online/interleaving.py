@@ -421,9 +421,18 @@ class Interleavings:
         """The relevance degree of every shown document by ``qrels`` (a path or
         :class:`~irscale.core.inputs.Qrels`): impressions × L, ``missing`` for documents
         not judged, -1 past the end of a list."""
+        import warnings
+
         from ..io.memory import as_qrels
 
-        degree = self.candidates.degrees(as_qrels(qrels))
+        judged = as_qrels(qrels)
+        unjudged = sorted(set(self.candidates.topics) - set(judged.topics))
+        if unjudged:
+            shown = ", ".join(unjudged[:5]) + (" ..." if len(unjudged) > 5 else "")
+            warnings.warn(f"{len(unjudged)} topic(s) of the rankings have no judgments in "
+                          f"{judged.source} (their documents count as not relevant): "
+                          f"{shown}", stacklevel=2)
+        degree = self.candidates.degrees(judged)
         degree = np.where(degree < 0, missing, degree)
         return np.where(self.pairs >= 0, degree[np.maximum(self.pairs, 0)], -1)
 

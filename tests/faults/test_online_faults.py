@@ -1,0 +1,218 @@
+"""``irscale online interleave`` and ``irscale online ab assign | analyze | srm | size``:
+faulty runs, qrels, click models, user lists and per-user tables, and every option's bad
+values and combinations (issue 14 §3, §5)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from .catalog import trec_file_faults
+from .conftest import any_of, err, ok, opt, output_contains, run_case, with_option
+
+INTER = ["online", "interleave", "a.run", "b.run", "--clicks", "perfect", "--qrels",
+         "qrels.txt", "--impressions", "20", "--seed", "1", "--bootstrap", "200"]
+RANDOM = ["online", "interleave", "a.run", "b.run", "--clicks", "random", "--impressions",
+          "20", "--seed", "1", "--bootstrap", "200"]
+
+
+def _model_json() -> str:
+    from irscale.online.clickmodels import ClickModel
+
+    pairs = pd.MultiIndex.from_tuples([(t, f"d{i}") for t in "123456" for i in range(1, 9)],
+                                      names=["query", "docno"])
+    return ClickModel("pbm", pd.Series(0.5, index=pairs),
+                      examination=np.linspace(1.0, 0.3, 10)).to_json()
+
+
+MODEL = {"pbm.json": _model_json()}
+
+
+def _table(rows: int = 40, *, sep: str = ",") -> str:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({
+        "user": [f"u{i}" for i in range(rows)],
+        "variant": ["control", "treatment"] * (rows // 2),
+        "clicks": rng.poisson(2, rows), "impressions": rng.poisson(4, rows) + 1,
+        "pre": rng.normal(size=rows).round(3),
+    })
+    return frame.to_csv(index=False, sep=sep)
+
+
+TABLE = {"t.csv": _table()}
+ANALYZE = ["online", "ab", "analyze", "t.csv", "--metric", "clicks"]
+SRM = ["online", "ab", "srm", "t.csv"]
+ASSIGN = ["online", "ab", "assign", "users.txt", "--salt", "s1"]
+USERS = {"users.txt": "u1\nu2\nu3\n"}
+SIZE = ["online", "ab", "size", "--min-diff", "0.1", "--sd", "1"]
+
+
+def inter_run_argv(name: str) -> list[str]:
+    return ["online", "interleave", name, "b.run", *INTER[4:]]
+
+
+def inter_qrels_argv(name: str) -> list[str]:
+    return with_option(INTER, "--qrels", name)
+
+
+CASES = [
+    # ================================================================ interleave
+    ok("interleave-perfect", INTER, output_contains("team-draft", "wins", "delta")),
+    ok("interleave-random", RANDOM, output_contains("wins")),
+    ok("interleave-random-prob", [*RANDOM, "--click-prob", "0.2"]),
+    ok("interleave-model", with_option(RANDOM, "--clicks", "pbm.json"), files=MODEL),
+    ok("interleave-multileave", [*INTER[:4], "c.run", *INTER[4:]], output_contains("teamC")),
+    ok("interleave-balanced", [*INTER, "--method", "balanced"], output_contains("balanced")),
+    ok("interleave-probabilistic", [*INTER, "--method", "probabilistic", "--tau", "2",
+                                    "--credit", "assignment"]),
+    ok("interleave-optimized", [*INTER, "--method", "optimized", "--credit", "linear",
+                                "--length", "4"]),
+    ok("interleave-csv", [*INTER, "--format", "csv"], output_contains("a,b,n,wins")),
+    ok("interleave-json", [*INTER, "--format", "json"], output_contains('"wins"')),
+    ok("interleave-level", [*INTER, "-l", "2", "--alpha", "0.1"]),
+    ok("interleave-output", [*INTER, "-o", "out.txt"], allowed_new=("out.txt",)),
+    err("interleave-output-is-input", [*INTER, "-o", "qrels.txt"], "qrels.txt"),
+    err("interleave-output-is-model", [*with_option(RANDOM, "--clicks", "pbm.json"), "-o",
+                                       "pbm.json", "--force"], "pbm.json", files=MODEL),
+    err("interleave-one-run", ["online", "interleave", "a.run", "--clicks", "random"],
+        any_of("two rankers", "two")),
+    err("interleave-no-clicks", INTER[:4], opt("--clicks")),
+    err("interleave-perfect-no-qrels", with_option(RANDOM, "--clicks", "perfect"),
+        opt("--qrels")),
+    err("interleave-qrels-not-perfect", [*RANDOM, "--qrels", "qrels.txt"], opt("--qrels")),
+    err("interleave-level-not-perfect", [*RANDOM, "-l", "1"], opt("-l")),
+    err("interleave-level-0", [*INTER, "-l", "0"], any_of("relevance_level", "-l")),
+    err("interleave-click-prob-not-random", [*INTER, "--click-prob", "0.5"],
+        opt("--click-prob")),
+    err("interleave-click-prob-2", [*RANDOM, "--click-prob", "2"], opt("--click-prob")),
+    err("interleave-click-prob-nan", [*RANDOM, "--click-prob", "nan"], opt("--click-prob")),
+    err("interleave-model-missing", with_option(RANDOM, "--clicks", "nope.json"),
+        "nope.json"),
+    err("interleave-model-bad-json", with_option(RANDOM, "--clicks", "bad.json"),
+        "bad.json", files={"bad.json": "{not json"}),
+    err("interleave-model-is-a-folder", with_option(RANDOM, "--clicks", "adir"), "adir"),
+    err("interleave-method-unknown", [*INTER, "--method", "tdi"], "tdi"),
+    err("interleave-multileave-balanced", [*INTER[:4], "c.run", *INTER[4:], "--method",
+                                           "balanced"], "team-draft"),
+    err("interleave-credit-team-draft", [*INTER, "--credit", "inverse"], opt("--credit")),
+    err("interleave-credit-unknown", [*INTER, "--method", "optimized", "--credit", "log"],
+        "log"),
+    err("interleave-tau-not-probabilistic", [*INTER, "--tau", "2"], opt("--tau")),
+    err("interleave-tau-0", [*INTER, "--method", "probabilistic", "--tau", "0"],
+        opt("--tau")),
+    err("interleave-tau-nan", [*INTER, "--method", "probabilistic", "--tau", "nan"],
+        opt("--tau")),
+    err("interleave-impressions-0", with_option(INTER, "--impressions", "0"),
+        opt("--impressions")),
+    err("interleave-impressions-text", with_option(INTER, "--impressions", "x"),
+        opt("--impressions")),
+    err("interleave-length-0", [*INTER, "--length", "0"], opt("--length")),
+    err("interleave-length-optimized-17", [*INTER, "--method", "optimized", "--length",
+                                           "17"], opt("--length")),
+    err("interleave-seed-negative", with_option(INTER, "--seed", "-1"), opt("--seed")),
+    err("interleave-alpha-1", [*INTER, "--alpha", "1"], opt("--alpha")),
+    err("interleave-bootstrap-0", with_option(INTER, "--bootstrap", "0"),
+        opt("--bootstrap")),
+    err("interleave-format-unknown", [*INTER, "--format", "xml"], "xml"),
+    *trec_file_faults("interleave-run", "run", inter_run_argv, inter_run_argv("a.run"),
+                      name="bad.run"),
+    *trec_file_faults("interleave-qrels", "qrels", inter_qrels_argv,
+                      inter_qrels_argv("qrels.txt"), name="bad.qrels"),
+    # ================================================================ ab assign
+    ok("assign", ASSIGN, output_contains("u1\t"), files=USERS),
+    ok("assign-splits", [*ASSIGN, "--splits", "a=0.2,b=0.3,c=0.5"], files=USERS),
+    ok("assign-output", [*ASSIGN, "-o", "v.tsv"], files=USERS, allowed_new=("v.tsv",)),
+    err("assign-no-salt", ASSIGN[:4], opt("--salt"), files=USERS),
+    err("assign-missing-file", with_option([*ASSIGN[:3], "nope.txt"], "--salt", "s"),
+        "nope.txt"),
+    err("assign-blank-line", ASSIGN, "users.txt", "line 2", files={"users.txt": "u1\n\nu2\n"}),
+    err("assign-duplicate-user", ASSIGN, "users.txt", "line 3",
+        files={"users.txt": "u1\nu2\nu1\n"}),
+    err("assign-empty-file", ASSIGN, "users.txt", files={"users.txt": ""}),
+    err("assign-splits-sum", [*ASSIGN, "--splits", "a=0.5,b=0.6"], "sum to 1", files=USERS),
+    err("assign-splits-one", [*ASSIGN, "--splits", "a=1"], "two", files=USERS),
+    err("assign-splits-syntax", [*ASSIGN, "--splits", "a0.5,b=0.5"], opt("--splits"),
+        files=USERS),
+    err("assign-splits-not-a-number", [*ASSIGN, "--splits", "a=x,b=0.5"], opt("--splits"),
+        files=USERS),
+    err("assign-splits-twice", [*ASSIGN, "--splits", "a=0.5,a=0.5"], opt("--splits"),
+        files=USERS),
+    err("assign-splits-negative", [*ASSIGN, "--splits", "a=1.5,b=-0.5"], "positive",
+        files=USERS),
+    err("assign-output-exists", [*ASSIGN, "-o", "users.txt", "--force"], "users.txt",
+        files=USERS),
+    # ================================================================ ab analyze
+    ok("analyze-welch", ANALYZE, output_contains("Welch"), files=TABLE),
+    ok("analyze-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "impressions"],
+       output_contains("delta-method"), files=TABLE),
+    ok("analyze-cuped", [*ANALYZE, "--analysis", "cuped", "--covariate", "pre"],
+       output_contains("CUPED"), files=TABLE),
+    ok("analyze-tsv", ANALYZE, output_contains("Welch"), files={"t.csv": _table(sep="\t")}),
+    ok("analyze-csv-format", [*ANALYZE, "--format", "csv", "--alpha", "0.1"],
+       output_contains("test,a,b"), files=TABLE),
+    ok("analyze-swapped-variants", [*ANALYZE, "--control", "treatment", "--treatment",
+                                    "control"], files=TABLE),
+    err("analyze-metric-missing", with_option(ANALYZE, "--metric", "nope"), "nope",
+        files=TABLE),
+    err("analyze-no-metric", ANALYZE[:4], opt("--metric"), files=TABLE),
+    err("analyze-delta-no-denominator", [*ANALYZE, "--analysis", "delta"],
+        "denominator", files=TABLE),
+    err("analyze-denominator-welch", [*ANALYZE, "--denominator", "impressions"],
+        "denominator", files=TABLE),
+    err("analyze-cuped-no-covariate", [*ANALYZE, "--analysis", "cuped"], "covariate",
+        files=TABLE),
+    err("analyze-covariate-welch", [*ANALYZE, "--covariate", "pre"], "covariate",
+        files=TABLE),
+    err("analyze-analysis-unknown", [*ANALYZE, "--analysis", "bayes"], "bayes", files=TABLE),
+    err("analyze-variant-column-missing", [*ANALYZE, "--variant-column", "arm"], "arm",
+        files=TABLE),
+    err("analyze-control-missing", [*ANALYZE, "--control", "old"], "old", files=TABLE),
+    err("analyze-alpha-0", [*ANALYZE, "--alpha", "0"], opt("--alpha"), files=TABLE),
+    err("analyze-non-numeric", ANALYZE, "u1", files={"t.csv": "user,variant,clicks\n"
+                                                     "u0,control,1\nu1,treatment,x\n"
+                                                     "u2,control,2\nu3,treatment,3\n"}),
+    err("analyze-ragged-row", ANALYZE, "t.csv", any_of("line 3", "3"),
+        files={"t.csv": "user,variant,clicks\nu0,control,1\nu1,treatment,2,9\n"}),
+    err("analyze-duplicate-user", ANALYZE, "t.csv", "line 3",
+        files={"t.csv": "user,variant,clicks\nu0,control,1\nu0,treatment,2\n"}),
+    err("analyze-duplicate-column", ANALYZE, "t.csv", "distinct",
+        files={"t.csv": "user,clicks,clicks\nu0,1,2\n"}),
+    err("analyze-empty", ANALYZE, "t.csv", files={"t.csv": ""}),
+    err("analyze-header-only", ANALYZE, "t.csv", files={"t.csv": "user,variant,clicks\n"}),
+    err("analyze-missing-file", with_option([*ANALYZE[:3], "nope.csv"], "--metric", "c"),
+        "nope.csv"),
+    err("analyze-one-user-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "n"],
+        any_of("1 user", "delta"), files={"t.csv": "variant,clicks,n\ncontrol,1,2\n"
+                                                    "treatment,2,3\ntreatment,1,1\n"}),
+    # ================================================================ ab srm
+    ok("srm", SRM, output_contains("chi2", "observed"), files=TABLE),
+    ok("srm-splits", [*SRM, "--splits", "control=0.4,treatment=0.6", "--format", "csv"],
+       files=TABLE),
+    err("srm-unplanned-variant", [*SRM, "--splits", "control=0.5,other=0.5"], "treatment",
+        files=TABLE),
+    err("srm-variant-column-missing", [*SRM, "--variant-column", "arm"], "arm",
+        files=TABLE),
+    err("srm-splits-sum", [*SRM, "--splits", "control=0.5,treatment=0.2"], "sum to 1",
+        files=TABLE),
+    # ================================================================ ab size
+    ok("size", SIZE, output_contains("users per variant\t1571")),
+    ok("size-alpha-power", [*SIZE, "--alpha", "0.01", "--power", "0.9"]),
+    ok("size-output", [*SIZE, "-o", "n.txt"], allowed_new=("n.txt",)),
+    err("size-min-diff-0", with_option(SIZE, "--min-diff", "0"), opt("--min-diff")),
+    err("size-sd-negative", with_option(SIZE, "--sd", "-1"), opt("--sd")),
+    err("size-sd-missing", SIZE[:5], opt("--sd")),
+    err("size-power-1", [*SIZE, "--power", "1"], opt("--power")),
+    err("size-alpha-nan", [*SIZE, "--alpha", "nan"], opt("--alpha")),
+    # ================================================================ the commands
+    err("online-no-action", ["online"], any_of("interleave", "ACTION")),
+    err("online-unknown-action", ["online", "frob"], "frob"),
+    err("ab-no-action", ["online", "ab"], any_of("assign", "ACTION")),
+    err("ab-unknown-action", ["online", "ab", "frob"], "frob"),
+    err("interleave-unknown-option", [*INTER, "--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_online(case, ws, run_cli):
+    run_case(case, ws, run_cli)
