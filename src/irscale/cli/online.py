@@ -17,7 +17,7 @@ import importlib
 from ..errors import ParameterError
 
 #: Actions of ``irscale online``: modules ``irscale.cli.online_<name>``.
-ACTIONS = ("interleave", "ab")
+ACTIONS = ("interleave", "ab", "clicks")
 
 
 def add_parser(subparsers) -> None:

@@ -11,6 +11,12 @@ A/B tests (:mod:`irscale.online.abtest`)
     click, click reciprocal rank, dwell time, session success), :func:`ab_test` (Welch,
     delta method, CUPED), :func:`sample_ratio_mismatch`, :func:`aa_test`,
     :func:`ab_sample_size`, :func:`ab_power`.
+Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodels`,
+:mod:`~.simulate`, :mod:`~.calibrated`)
+    :func:`read_click_log` into a :class:`ClickLog`; :func:`fit_click_model` (PBM, CM, UBM,
+    DCM, DBN, SDBN, CCM) giving a :class:`ClickModel` (log-likelihood, perplexity,
+    simulation); :func:`qrels_click_model` and :func:`simulate_click_log` (simulated users
+    from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities).
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ from .abtest import (
     session_measures,
     user_measures,
 )
+from .calibrated import click_calibrated
+from .clicklog import ClickLog, read_click_log
+from .clickmodels import ClickModel, fit_click_model
 from .interleaving import (
     InterleavingResult,
     Interleavings,
@@ -32,7 +41,11 @@ from .interleaving import (
     interleave_runs,
     rankings_from_lists,
 )
+from .simulate import qrels_click_model, simulate_click_log
 
-__all__ = ["InterleavingResult", "Interleavings", "aa_test", "ab_power", "ab_sample_size",
-           "ab_test", "assign", "interleave", "interleave_runs", "rankings_from_lists",
-           "sample_ratio_mismatch", "session_measures", "user_measures"]
+__all__ = [
+    "ClickLog", "ClickModel", "InterleavingResult", "Interleavings", "aa_test", "ab_power",
+    "ab_sample_size", "ab_test", "assign", "click_calibrated", "fit_click_model", "interleave",
+    "interleave_runs", "qrels_click_model", "rankings_from_lists", "read_click_log",
+    "sample_ratio_mismatch", "session_measures", "simulate_click_log", "user_measures",
+]

@@ -1,0 +1,222 @@
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models (issue 14 §1–2).
+
+    irscale online fit LOG --model dbn [--format tsv|json] [-o PARAMS]
+    irscale online loglik LOG --model dbn --test LOG2        (or --params PARAMS --test LOG2)
+    irscale online simulate-clicks QRELS RUN --user navigational --sessions N --seed S -o LOG
+    irscale online simulate-clicks QRELS RUN --params PARAMS --sessions N --seed S -o LOG
+    irscale online measures QRELS RUN... --params PARAMS [-m uM -m rrM@10]
+
+A click log has lines ``session query rank docno clicked [timestamp]`` (text or Parquet;
+``--serp-size``: largest rank allowed, default the largest found). ``fit`` writes the fitted
+parameters (TSV ``parameter query docno rank previous value``, or JSON, which ``--params``
+reads back); ``loglik`` fits on LOG (or reads ``--params``) and prints the log-likelihood
+and the perplexity by rank of the held-out sessions of ``--test``; ``simulate-clicks``
+writes the clicks of simulated users on the run's result pages (the query of a session is
+its topic); ``measures`` prints uM and rrM with the click model's probabilities. See
+``docs/online.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import ParameterError
+from .options import add_ties
+from .outputs import add_output, open_output, write_text
+
+#: Click models and users (``irscale.online.clickmodels.MODELS``,
+#: ``irscale.online.simulate.INSTANTIATIONS``, repeated so that the parser imports no
+#: analysis module; a test checks they agree).
+MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+USERS = ("perfect", "navigational", "informational")
+
+
+def add_parser(subparsers) -> None:
+    fit = subparsers.add_parser(
+        "fit", help="fit a click model on a click log",
+        description="Fit a click model (PBM, CM, UBM, DCM, DBN, SDBN, CCM) on a click log "
+        "and write its parameters. See docs/online.md.")
+    fit.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
+    _model_options(fit, required=True)
+    fit.add_argument("--format", choices=("tsv", "json"), default="tsv",
+                     help="parameters as TSV rows (default) or JSON (read by --params)")
+    add_output(fit, what="parameters")
+    fit.set_defaults(func=run_fit)
+
+    loglik = subparsers.add_parser(
+        "loglik", help="log-likelihood and perplexity of held-out sessions",
+        description="Fit a click model on LOG (or read --params) and print the "
+        "log-likelihood and the perplexity by rank of the sessions of --test.")
+    loglik.add_argument("inputs", nargs="?", metavar="LOG", help="training click log")
+    _model_options(loglik, required=False)
+    loglik.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json) "
+                        "instead of LOG and --model")
+    loglik.add_argument("--test", required=True, metavar="LOG2", help="held-out click log")
+    add_output(loglik, what="table")
+    loglik.set_defaults(func=run_loglik)
+
+    simulate = subparsers.add_parser(
+        "simulate-clicks", help="simulate users clicking on a run's result pages",
+        description="Simulate --sessions impressions of every topic of RUN (its first "
+        "--serp-size documents) clicked by a user from QRELS (--user, Hofmann et al. "
+        "2011) or by a fitted model (--params), and write the click log.")
+    simulate.add_argument("qrels", metavar="QRELS")
+    simulate.add_argument("runs", nargs=1, metavar="RUN")
+    group = simulate.add_mutually_exclusive_group()
+    group.add_argument("--user", choices=USERS, default=None,
+                       help="user from the qrels' grades (default navigational)")
+    group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
+    simulate.add_argument("--relevance-level", type=int, default=1, metavar="L",
+                          help="lowest grade a user counts as relevant (default 1)")
+    simulate.add_argument("--gamma", type=float, default=1.0, metavar="G",
+                          help="--user: probability of going on when not satisfied "
+                          "(default 1)")
+    simulate.add_argument("--sessions", type=int, default=1000, metavar="N",
+                          help="impressions per topic (default 1000)")
+    simulate.add_argument("--serp-size", type=int, default=10, metavar="K",
+                          help="documents shown per page (default 10)")
+    simulate.add_argument("--seed", type=int, default=None, metavar="S",
+                          help="random seed (default: fresh entropy)")
+    simulate.add_argument("--format", choices=("tsv", "parquet"), default="tsv",
+                          help="log format (default tsv; parquet needs -o)")
+    add_ties(simulate)
+    add_output(simulate, what="click log")
+    simulate.set_defaults(func=run_simulate)
+
+    measures = subparsers.add_parser(
+        "measures", help="uM and rrM with a click model's probabilities",
+        description="Click-calibrated measures (seed 004 eqs. 16-17): uM and rrM of every "
+        "run with the click and satisfaction probabilities of a fitted click model.")
+    measures.add_argument("qrels", metavar="QRELS")
+    measures.add_argument("runs", nargs="+", metavar="RUN")
+    measures.add_argument("--params", required=True, metavar="FILE",
+                          help="a fitted model (fit --format json)")
+    measures.add_argument("-m", "--measure", action="append", dest="measures",
+                          metavar="NAME", help="uM or rrM with parameters and cut-off "
+                          "(repeatable; default uM and rrM)")
+    measures.add_argument("--depth", type=int, default=None, metavar="K",
+                          help="result page size (default: the model's ranks, else 10)")
+    measures.add_argument("-q", dest="per_topic", action="store_true",
+                          help="print per-topic values too")
+    add_ties(measures)
+    add_output(measures, what="table")
+    measures.set_defaults(func=run_measures)
+
+
+def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    parser.add_argument("--model", choices=MODELS, required=required,
+                        help="click model: " + ", ".join(MODELS))
+    parser.add_argument("--serp-size", type=int, default=None, metavar="K",
+                        help="largest rank of the log (default: the largest found)")
+    parser.add_argument("--iterations", type=int, default=100, metavar="N",
+                        help="most EM iterations (default 100)")
+    parser.add_argument("--tol", type=float, default=1e-7, metavar="T",
+                        help="EM stops when the mean log-likelihood rises by less "
+                        "(default 1e-7)")
+    parser.add_argument("--smoothing", type=float, default=1.0, metavar="K",
+                        help="pseudo-trials at 0.5 per (query, document) parameter "
+                        "(default 1; 0: maximum likelihood)")
+
+
+def _check_inputs(args: argparse.Namespace, *paths: str | None) -> None:
+    """The inputs the generic output check does not know (``--test``, ``--params``)."""
+    from ..io.files import check_output
+
+    check_output(args.output, inputs=[p for p in paths if p], force=args.force)
+
+
+def _fitted(args: argparse.Namespace, log_path: str):
+    from ..online.clicklog import read_click_log
+    from ..online.clickmodels import fit_click_model
+
+    log = read_click_log(log_path, serp_size=args.serp_size)
+    return fit_click_model(log, args.model, iterations=args.iterations, tol=args.tol,
+                           smoothing=args.smoothing)
+
+
+def _read_params(path: str):
+    from ..io.files import read_input
+    from ..online.clickmodels import ClickModel
+
+    data = read_input(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        from ..errors import InputFormatError
+
+        raise InputFormatError("not UTF-8 text (a JSON file of fit --format json)",
+                               source=path) from None
+    return ClickModel.from_json(text, source=path)
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    model = _fitted(args, args.inputs[0])
+    if args.format == "json":
+        return write_text(args, model.to_json() + "\n")
+    return write_text(args, model.to_frame().to_csv(sep="\t", index=False))
+
+
+def run_loglik(args: argparse.Namespace) -> int:
+    _check_inputs(args, args.test, args.params)
+    if args.params is not None:
+        given = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v]
+        if given:
+            raise ParameterError(f"online loglik: --params replaces {' and '.join(given)}")
+        model = _read_params(args.params)
+    else:
+        if args.inputs is None or args.model is None:
+            raise ParameterError("online loglik: give LOG and --model (or --params FILE)")
+        model = _fitted(args, args.inputs)
+    from ..online.clicklog import read_click_log
+
+    test = read_click_log(args.test, serp_size=args.serp_size)
+    table = model.evaluate(test)
+    return write_text(args, table.to_csv(sep="\t", float_format="%.6g"))
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    _check_inputs(args, args.params)
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"online simulate-clicks: --seed must be 0 or more, got "
+                             f"{args.seed}")
+    if args.format == "parquet" and args.output == "-":
+        raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
+    if args.params is not None:
+        for option, value, default in (("--relevance-level", args.relevance_level, 1),
+                                       ("--gamma", args.gamma, 1.0)):
+            if value != default:
+                raise ParameterError(f"online simulate-clicks: {option} sets a --user "
+                                     "from the qrels, not a fitted model (--params)")
+        model = _read_params(args.params)
+    else:
+        from ..online.simulate import qrels_click_model
+
+        model = qrels_click_model(args.qrels, args.user or "navigational",
+                                  relevance_level=args.relevance_level, gamma=args.gamma)
+    from ..online.simulate import simulate_click_log
+
+    log = simulate_click_log(args.runs[0], model, sessions=args.sessions,
+                             serp_size=args.serp_size, ties=args.ties, rng=args.seed)
+    frame = log.to_frame()
+    if args.format == "parquet":
+        with open_output(args) as stream:
+            frame.to_parquet(stream, index=False)
+        return 0
+    with open_output(args, "w") as stream:
+        frame.to_csv(stream, sep="\t", index=False, header=False)
+    return 0
+
+
+def run_measures(args: argparse.Namespace) -> int:
+    _check_inputs(args, args.params)
+    from ..online.calibrated import click_calibrated
+
+    model = _read_params(args.params)
+    frame = click_calibrated(args.qrels, args.runs, model, args.measures or ("uM", "rrM"),
+                             depth=args.depth, ties=args.ties)
+    import pandas as pd
+
+    mean = frame.groupby(["run", "measure"], sort=False)["value"].mean().reset_index()
+    mean.insert(1, "topic", "all")
+    table = pd.concat([frame, mean], ignore_index=True) if args.per_topic else mean
+    return write_text(args, table.to_csv(sep="\t", index=False, float_format="%.6g"))
