@@ -403,6 +403,7 @@ def ab_test(
     if analysis == "welch":
         return welch_t(y_t, y_c, systems=(treatment, control), alpha=alpha)
     if analysis == "cuped":
+        assert covariate is not None
         x_c, x_t = _column(ctrl, covariate, "covariate"), _column(treat, covariate,
                                                                     "covariate")
         x, y = np.concatenate([x_c, x_t]), np.concatenate([y_c, y_t])

@@ -75,7 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -567,7 +567,8 @@ class Interleavings:
         last = self.length - 1 - np.argmax(click[:, ::-1], axis=1)
         rows = np.arange(len(self))
         k = r[rows, last].min(axis=1)
-        within = (r <= k[:, None, None]) & click[:, :, None] & clicked[:, None, None]
+        within = (r <= k[:, None, None]) & click[:, :, None] & np.asarray(clicked)[:, None,
+                                                                                   None]
         return within.sum(axis=1).astype(np.float64)
 
     def _marginal_outcome(self, click: np.ndarray) -> np.ndarray:
@@ -639,11 +640,15 @@ def interleave_runs(
        a  b  wins  losses  ties
     0  A  B     3       1     0
     """
-    method = check_choice(method, METHODS, "method")
+    check_choice(method, METHODS, "method")
     credit = CREDITS[method][0] if credit is None else credit
     check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
-    cube = _Cube(runs if isinstance(runs, Candidates) else
-                 rankings_from_lists(runs) if _is_lists(runs) else ranked_candidates(runs))
+    if isinstance(runs, Candidates):
+        cube = _Cube(runs)
+    elif _is_lists(runs):
+        cube = _Cube(rankings_from_lists(runs))
+    else:
+        cube = _Cube(ranked_candidates(runs))
     n_rankers = cube.n_rankers
     if n_rankers < 2:
         raise InputError("interleaving needs at least two rankers")
@@ -685,7 +690,7 @@ def interleave_runs(
     return Interleavings(method, credit, cube.candidates, topic, lists[pick])
 
 
-def _is_lists(runs: object) -> bool:
+def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]]]]:
     """``{ranker: {topic: [docno, ...]}}`` (rather than runs as dicts of scores)."""
     if not isinstance(runs, Mapping) or not runs:
         return False
