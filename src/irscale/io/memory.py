@@ -3,14 +3,18 @@
 Column names follow ir_measures (``query_id, doc_id, relevance, score``); trec_eval-style
 names (``qid``/``topic``, ``docno``, ``rel``) are accepted too. Dicts map a topic id to a
 mapping ``{docno: relevance}`` (qrels) or ``{docno: score}`` (run), as pytrec_eval takes them.
+Lists (or any iterable) of namedtuples with those fields — ir_datasets' ``TrecQrel``,
+``GenericQrel``, ``ScoredDoc``, ``GenericScoredDoc``, as ir_measures and ranx take them —
+are read column by column (:func:`qrels_from_records`, :func:`run_from_records`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -55,15 +59,86 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
     counts = list(map(len, entries))
     docs = list(chain.from_iterable(entries))
     values = list(chain.from_iterable(entry.values() for entry in entries))
-    try:
-        docno = pa.array(docs, pa.string())
-    except (pa.ArrowTypeError, pa.ArrowInvalid):
-        docno = pa.array([None if d is None else str(d) for d in docs], pa.string())
+    docno = _identifiers(docs)
     if docno.null_count:
         raise InputError(f"{what} dict: a topic or document id is None")
     topic_of_row = np.repeat(np.arange(len(topics), dtype=np.int64), counts)
     topic = pa.array(topics, pa.string()).take(pa.array(topic_of_row))
     return pa.chunked_array([topic]), pa.chunked_array([docno]), values
+
+
+def _identifiers(ids: list) -> pa.Array:
+    """A list of ids as a pyarrow string array in one conversion when they are strings;
+    ids that are not (ints ...) become their ``str``; ``None`` stays null."""
+    try:
+        return pa.array(ids, pa.string())
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        return pa.array([None if i is None else str(i) for i in ids], pa.string())
+
+
+def is_records(obj: Any) -> bool:
+    """True for an iterator (such as ir_datasets' ``qrels_iter()``), read as namedtuples,
+    or a non-empty list or tuple whose first item is a namedtuple (``_fields``), such as
+    ir_datasets' ``TrecQrel`` or ``ScoredDoc``."""
+    if isinstance(obj, Iterator):
+        return True
+    return (isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields") and len(obj) > 0
+            and isinstance(obj[0], tuple) and hasattr(obj[0], "_fields"))
+
+
+def _records(rows: Any, value_names: Sequence[str], what: str, source: str
+             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, np.ndarray | list]:
+    """Topic, document and value columns of namedtuples ``rows`` of one type.
+
+    Each column is gathered by ``map(itemgetter(k), rows)`` (a C loop, no Python code per
+    row) and converted once; rows of several types (whose fields could differ) and items
+    that are not namedtuples are refused. Field names as the DataFrame columns
+    (``query_id``/``qid``, ``doc_id``/``docno``, ``relevance``/``rel`` or ``score``)."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    if not rows:
+        raise EmptyInputError(f"empty {what} list", source=source)
+    kinds = set(map(type, rows))
+    if len(kinds) > 1 or not hasattr(rows[0], "_fields"):
+        names = sorted(kind.__name__ for kind in kinds)
+        raise InputError(f"{what} list: expected namedtuples of one type (e.g. ir_datasets' "
+                         f"TrecQrel or ScoredDoc), got {', '.join(names[:4])}", source=source)
+    fields: tuple[str, ...] = rows[0]._fields
+    positions = {name: k for k, name in enumerate(fields)}
+
+    def field(names: Sequence[str], kind: str) -> int:
+        for name in names:
+            if name in positions:
+                return positions[name]
+        raise InputError(f"{what} namedtuple {type(rows[0]).__name__} has no {kind} field: "
+                         f"expected one of {', '.join(names)}, got {', '.join(fields)}",
+                         source=source)
+
+    t, d, v = field(_TOPIC, "topic"), field(_DOC, "document"), field(value_names, "value")
+    topic, docno = (_identifiers(list(map(itemgetter(k), rows))) for k in (t, d))
+    if topic.null_count or docno.null_count:
+        raise InputError(f"{what} list: a topic or document id is None", source=source)
+    values: np.ndarray | list = list(map(itemgetter(v), rows))
+    try:  # one conversion; _numbers names the first row that is not a number otherwise
+        values = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        pass
+    return pa.chunked_array([topic]), pa.chunked_array([docno]), values
+
+
+def qrels_from_records(rows: Any, *, duplicates: DuplicatePolicy = "error",
+                       source: str = "<qrels list>") -> Qrels:
+    """Qrels from namedtuples with ``query_id``, ``doc_id`` and ``relevance`` fields
+    (ir_datasets' ``TrecQrel``, ``GenericQrel``; a list or any iterable)."""
+    topic, docno, values = _records(rows, _REL, "qrels", source)
+    return _make_qrels(topic, docno, values, duplicates, source)
+
+
+def run_from_records(rows: Any, *, name: str = "run", duplicates: DuplicatePolicy = "error",
+                     source: str = "<run list>") -> Run:
+    """A run from namedtuples with ``query_id``, ``doc_id`` and ``score`` fields
+    (ir_datasets' ``ScoredDoc``, ``GenericScoredDoc``; a list or any iterable)."""
+    topic, docno, values = _records(rows, _SCORE, "run", source)
+    return _make_run(topic, docno, values, name, duplicates, source)
 
 
 def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.ChunkedArray:
@@ -212,7 +287,9 @@ def _numbers(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, what: str,
 
 
 def as_qrels(obj: Any) -> Qrels:
-    """Qrels from a :class:`Qrels`, a file path, a DataFrame or a dict of dicts."""
+    """Qrels from a :class:`Qrels`, a file path (or ``irds:DATASET``: :mod:`irscale.io.irds`),
+    a DataFrame, a dict of dicts, a list of namedtuples (ir_datasets' ``TrecQrel``) or an
+    ir_datasets dataset."""
     from .trec import read_qrels
 
     if isinstance(obj, Qrels):
@@ -223,6 +300,12 @@ def as_qrels(obj: Any) -> Qrels:
         return qrels_from_dict(obj)
     if hasattr(obj, "columns"):
         return qrels_from_frame(obj)
+    if is_records(obj):
+        return qrels_from_records(obj)
+    if hasattr(obj, "qrels_iter"):
+        from .irds import dataset_qrels
+
+        return dataset_qrels(obj)
     raise InputError(f"cannot use a {type(obj).__name__} as qrels")
 
 
@@ -236,8 +319,10 @@ def _is_single_run(obj: Mapping) -> bool:
 
 
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
-    """Runs from a :class:`Run`, a path, a DataFrame, a dict of dicts, a list of these, or
-    a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
+    """Runs from a :class:`Run`, a path (or ``irds:DATASET``, its scored documents), a
+    DataFrame, a dict of dicts, a list of namedtuples (ir_datasets' ``ScoredDoc``), a list
+    of these, or a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several
+    runs).
 
     Runs of a list that share a name (run files with one run id) are named after their
     files, with a warning (:func:`irscale.io.naming.name_runs`)."""
@@ -266,9 +351,13 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
                 runs.append(value if value.name == str(key) else replace(value, name=str(key)))
             elif hasattr(value, "columns"):
                 runs.append(run_from_frame(value, name=str(key)))
+            elif is_records(value):
+                runs.append(run_from_records(value, name=str(key)))
             else:
                 raise InputError(f"cannot use a {type(value).__name__} as run {key!r}")
         return runs
+    if is_records(obj):
+        return [run_from_records(obj)]
     if isinstance(obj, Sequence):
         # runs sharing a run id are named after their files, with a warning (io.naming)
         return name_runs([run for item in obj for run in as_runs(item, keep_rank=keep_rank)])

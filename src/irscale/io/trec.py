@@ -35,6 +35,7 @@ from ._text import (
     parse_columns,
     source_name,
 )
+from .irds import is_irds
 from .naming import NameSpec, name_runs
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -93,6 +94,8 @@ def read_qrels(
         A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
         file or the file's bytes. Fields are separated by spaces or tabs; ``iter`` is
         ignored; ``rel`` is an integer, negative for pooled documents that were not judged.
+        ``"irds:DATASET_ID"`` reads the qrels of an ir_datasets dataset
+        (:mod:`irscale.io.irds`; ``pip install 'irscale[irds]'``).
     duplicates : {"error", "first", "last", "max"}, default "error"
         What to do with a (topic, docno) pair judged twice: raise, or keep the first, the
         last or the highest judgment.
@@ -130,6 +133,10 @@ def read_qrels(
     [2]
     """
     check_duplicate_policy(duplicates)
+    if is_irds(source):
+        from .irds import irds_qrels
+
+        return irds_qrels(source, duplicates=duplicates)
     source = _check_source(source, "read_qrels", _memory_hint("relevance"))
     name = source_name(source)
     table, raw = parse_columns(
@@ -172,7 +179,9 @@ def read_run(
     source : path, file object or bytes
         A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
         file or the file's bytes. Column 2 is ignored, as is the rank column unless
-        ``keep_rank``; scores must be finite numbers.
+        ``keep_rank``; scores must be finite numbers. ``"irds:DATASET_ID"`` reads the
+        scored documents of an ir_datasets dataset (:mod:`irscale.io.irds`), named after
+        the dataset.
     name : str, optional
         The run's name; by default, as in trec_eval 9.0.8, the run id of its last line
         (a warning says so when the file holds several run ids).
@@ -219,6 +228,13 @@ def read_run(
     if isinstance(source, (list, tuple)):
         raise InputError(f"read_run: expected {_SOURCES}, got {_describe(source)} "
                          f"(several runs: read_runs)")
+    if is_irds(source):
+        if keep_rank:
+            raise ParameterError(f"{source}: ir_datasets' scored documents have no rank "
+                                 "column to keep (use another tie policy)")
+        from .irds import irds_run
+
+        return irds_run(source, name=name, duplicates=duplicates)
     source = _check_source(source, "read_run", _memory_hint("score"))
     source_label = source_name(source)
     include = ["qid", "docno", "score", "runid"] + (["rank"] if keep_rank else [])
