@@ -1,0 +1,175 @@
+"""``irscale online fit|loglik|simulate-clicks|measures`` (issue 14 §1–2): faulty click
+logs, parameter files and options. Table-driven: every row is one call checked against the
+contract of ``docs/errors.md`` (see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from irscale.online.clickmodels import MODELS
+from irscale.online.simulate import INSTANTIATIONS
+
+from .conftest import err, ok, output_contains, run_case, same_output_as, text, with_option
+
+# three sessions of topics of the collection (query = topic), ranks 1..3
+LOG = [f"s{s} {t} {r} d{d} {c}" for s, t, docs, clicks in
+       ((1, 1, (1, 2, 3), (1, 0, 1)), (2, 1, (3, 1, 2), (0, 0, 0)),
+        (3, 2, (5, 2, 1), (0, 1, 0)), (4, 2, (1, 5, 2), (1, 0, 0)))
+       for r, (d, c) in enumerate(zip(docs, clicks, strict=True), 1)]
+TEST = [line.replace("s", "t", 1) for line in LOG]
+PARAMS = json.dumps({"model": "pbm", "prior": [0.5, 0.5],
+                     "attractiveness": [["1", "d1", 0.6], ["2", "d5", 0.3]],
+                     "examination": [1.0, 0.6, 0.4]})
+FILES = {"train.log": text(LOG), "test.log": text(TEST), "pbm.json": PARAMS}
+
+
+def with_line(lines: list[str], number: int, new: str) -> bytes:
+    out = list(lines)
+    out[number - 1] = new
+    return text(out)
+
+
+def fit(*extra: str, log: str = "train.log") -> list[str]:
+    return ["online", "fit", log, "--model", "dbn", *extra]
+
+
+def loglik(*extra: str) -> list[str]:
+    return ["online", "loglik", "train.log", "--model", "pbm", "--test", "test.log", *extra]
+
+
+def simulate(*extra: str) -> list[str]:
+    return ["online", "simulate-clicks", "qrels.txt", "a.run", "--sessions", "3",
+            "--seed", "1", *extra]
+
+
+def measures(*extra: str) -> list[str]:
+    return ["online", "measures", "qrels.txt", "a.run", "b.run", "--params", "pbm.json",
+            *extra]
+
+
+def test_the_parser_lists_the_analysis_names():
+    from irscale.cli import online_clicks
+
+    assert online_clicks.MODELS == MODELS
+    assert online_clicks.USERS == tuple(INSTANTIATIONS)
+
+
+CASES = [
+    # ---- valid calls
+    *[ok(f"fit-{model}", ["online", "fit", "train.log", "--model", model],
+         output_contains("attractiveness"), files=FILES) for model in MODELS],
+    ok("fit-json-to-file", fit("--format", "json", "-o", "p.json"),
+       allowed_new=["p.json"], files=FILES),
+    ok("fit-tabs-and-timestamps", fit(log="tabs.log"), same_output_as(*fit()),
+       files={**FILES, "tabs.log": text(["\t".join(line.split()) + "\t12.5"
+                                         for line in LOG])}),
+    ok("fit-serp-size", fit("--serp-size", "5"), output_contains("gamma"), files=FILES),
+    ok("loglik", loglik(), output_contains("perplexity", "loglik", "all"), files=FILES),
+    ok("loglik-params", ["online", "loglik", "--params", "pbm.json", "--test", "test.log"],
+       output_contains("perplexity"), files=FILES),
+    ok("simulate", simulate(), output_contains("1:0\t1\t1\td2\t"), files=FILES),
+    ok("simulate-same-seed", simulate(), same_output_as(*simulate()), files=FILES),
+    ok("simulate-params", simulate("--params", "pbm.json", "--serp-size", "3"),
+       output_contains("1:2"), files=FILES),
+    ok("simulate-parquet", simulate("--format", "parquet", "-o", "sim.parquet"),
+       allowed_new=["sim.parquet"], files=FILES),
+    ok("simulate-user-options", simulate("--user", "informational", "--gamma", "0.5",
+                                         "--relevance-level", "2", "--serp-size", "2"),
+       output_contains("\t2\t"), files=FILES),
+    ok("measures", measures(), output_contains("uM", "rrM", "teamA_r1", "all"), files=FILES),
+    ok("measures-per-topic", measures("-q", "-m", "uM@2"), output_contains("\t1\tuM@2"),
+       files=FILES),
+    # ---- malformed click logs: file, line, text
+    err("log-rank-beyond-serp", fit("--serp-size", "2"), "train.log", "line 3",
+        "SERP size 2", files=FILES),
+    err("log-duplicate-rank", fit(log="bad.log"), "bad.log", "line 2", "twice",
+        files={**FILES, "bad.log": with_line(LOG, 2, "s1 1 1 d2 0")}),
+    err("log-click-two", fit(log="bad.log"), "bad.log", "line 2", "0 or 1",
+        files={**FILES, "bad.log": with_line(LOG, 2, "s1 1 2 d2 2")}),
+    err("log-click-text", fit(log="bad.log"), "bad.log", "line 2", "clicked",
+        files={**FILES, "bad.log": with_line(LOG, 2, "s1 1 2 d2 yes")}),
+    err("log-rank-zero", fit(log="bad.log"), "bad.log", "line 2", "rank",
+        files={**FILES, "bad.log": with_line(LOG, 2, "s1 1 0 d2 0")}),
+    err("log-rank-gap", fit(log="bad.log"), "bad.log", "line 2", "not 1..n",
+        files={**FILES, "bad.log": text([LOG[0], LOG[2], *LOG[3:]])}),
+    err("log-two-queries", fit(log="bad.log"), "bad.log", "line 2", "one query",
+        files={**FILES, "bad.log": with_line(LOG, 2, "s1 9 2 d2 0")}),
+    err("log-four-fields", fit(log="bad.log"), "bad.log", "line 2", "fields",
+        files={**FILES, "bad.log": with_line(LOG, 2, "s1 1 2 d2")}),
+    err("log-timestamp-text", fit(log="bad.log"), "bad.log", "line 2", "timestamp",
+        files={**FILES, "bad.log": text([line + " 1.5" for line in LOG[:1]]
+                                        + [LOG[1] + " soon"] + [x + " 2" for x in LOG[2:]])}),
+    err("log-empty", fit(log="empty.log"), "empty.log", "empty", files={**FILES,
+                                                                        "empty.log": b""}),
+    err("log-missing", fit(log="nope.log"), "nope.log", files=FILES),
+    err("log-test-malformed", ["online", "loglik", "train.log", "--model", "pbm", "--test",
+                               "bad.log"], "bad.log", "line 2",
+        files={**FILES, "bad.log": with_line(TEST, 2, "t1 1 2 d2 5")}),
+    err("log-parquet-not", fit(log="x.parquet"), "x.parquet", "Parquet",
+        files={**FILES, "x.parquet": b"PAR1 not really"}),
+    # ---- options
+    err("fit-no-model", ["online", "fit", "train.log"], "--model", files=FILES),
+    err("fit-unknown-model", fit("--model", "xyz"), "--model", files=FILES),
+    err("fit-bad-iterations", fit("--iterations", "0"), "iterations", files=FILES),
+    err("fit-bad-tol", fit("--tol", "-1"), "tol", files=FILES),
+    err("fit-bad-smoothing", fit("--smoothing", "nan"), "smoothing", files=FILES),
+    err("fit-bad-serp-size", fit("--serp-size", "0"), "serp_size", files=FILES),
+    err("fit-bad-format", fit("--format", "xml"), "--format", files=FILES),
+    err("fit-output-exists", fit("-o", "test.log"), "test.log", files=FILES),
+    err("fit-output-is-input", fit("-o", "train.log", "--force"), "train.log", files=FILES),
+    err("loglik-no-test", ["online", "loglik", "train.log", "--model", "pbm"], "--test",
+        files=FILES),
+    err("loglik-no-model", ["online", "loglik", "train.log", "--test", "test.log"],
+        "--model", files=FILES),
+    err("loglik-params-and-model", loglik("--params", "pbm.json"), "--params", files=FILES),
+    err("loglik-output-is-test", loglik("-o", "test.log", "--force"), "test.log",
+        files=FILES),
+    err("params-not-json", ["online", "loglik", "--params", "train.log", "--test",
+                            "test.log"], "train.log", "parameters", files=FILES),
+    err("params-bad-probability", ["online", "loglik", "--params", "bad.json", "--test",
+                                   "test.log"], "outside",
+        files={**FILES, "bad.json": PARAMS.replace("0.6]", "1.6]")}),
+    err("params-too-few-ranks", ["online", "loglik", "--params", "pbm.json", "--test",
+                                 "long.log"], "examination",
+        files={**FILES, "long.log": text([*LOG, "s9 1 4 d4 0", "s9 1 1 d1 0",
+                                                 "s9 1 2 d2 0", "s9 1 3 d3 0"])}),
+    err("params-missing", ["online", "loglik", "--params", "nope.json", "--test",
+                           "test.log"], "nope.json", files=FILES),
+    err("simulate-no-sessions", with_option(simulate(), "--sessions", "0"), "sessions",
+        files=FILES),
+    err("simulate-bad-serp-size", simulate("--serp-size", "0"), "serp_size", files=FILES),
+    err("simulate-negative-seed", with_option(simulate(), "--seed", "-1"), "--seed",
+        files=FILES),
+    err("simulate-unknown-user", simulate("--user", "drunk"), "--user", files=FILES),
+    err("simulate-user-and-params", simulate("--user", "perfect", "--params", "pbm.json"),
+        "--params", files=FILES),
+    err("simulate-gamma-with-params", simulate("--params", "pbm.json", "--gamma", "0.5"),
+        "--gamma", files=FILES),
+    err("simulate-params-too-few-ranks", simulate("--params", "pbm.json"), "examination",
+        "3 ranks", files=FILES),
+    err("simulate-bad-gamma", simulate("--gamma", "2"), "gamma", files=FILES),
+    err("simulate-bad-level", simulate("--relevance-level", "0"), "relevance_level",
+        files=FILES),
+    err("simulate-parquet-stdout", simulate("--format", "parquet"), "-o", files=FILES),
+    err("simulate-output-is-qrels", simulate("-o", "qrels.txt", "--force"), "qrels.txt",
+        files=FILES),
+    err("simulate-bad-run", ["online", "simulate-clicks", "qrels.txt", "bad.run"], "bad.run",
+        "line 1", files={**FILES, "bad.run": b"1 Q0 d1 1\n"}),
+    err("measures-no-params", ["online", "measures", "qrels.txt", "a.run"], "--params",
+        files=FILES),
+    err("measures-not-click-measure", measures("-m", "AP"), "uM and rrM", files=FILES),
+    err("measures-pclick-given", measures("-m", "uM(pclick=0.5)"), "click model",
+        files=FILES),
+    err("measures-depth-too-deep", measures("--depth", "4"), "3 ranks", files=FILES),
+    err("measures-bad-depth", measures("--depth", "0"), "depth", files=FILES),
+    err("measures-bad-param", measures("-m", "rrM(psat=2)"), "psat", files=FILES),
+    err("measures-output-is-params", measures("-o", "pbm.json", "--force"), "pbm.json",
+        files=FILES),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_online_clicks(case, ws, run_cli):
+    run_case(case, ws, run_cli)
