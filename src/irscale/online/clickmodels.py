@@ -288,7 +288,10 @@ class ClickModel:
         def pairs(series: pd.Series | None) -> Any:
             if series is None:
                 return None
-            return [[q, d, float(v)] for (q, d), v in series.items()]
+            index = series.index
+            return [[q, d, float(v)] for q, d, v in zip(
+                index.get_level_values(0), index.get_level_values(1), series.to_numpy(),
+                strict=True)]
 
         def array(values: np.ndarray | None) -> Any:
             return None if values is None else np.asarray(values).tolist()
@@ -321,12 +324,19 @@ class ClickModel:
             def array(values: Any) -> np.ndarray | None:
                 return None if values is None else np.asarray(values, dtype=np.float64)
 
-            result = cls(model, series(data["attractiveness"]),
+            attractiveness = series(data["attractiveness"])
+            if attractiveness is None:
+                raise ValueError("no attractiveness")
+            tau = None
+            if data.get("tau") is not None:
+                t1, t2, t3 = map(float, data["tau"])
+                tau = (t1, t2, t3)
+            alpha0, sigma0 = map(float, data.get("prior", (PRIOR, PRIOR)))
+            result = cls(model, attractiveness,
                          series(data.get("satisfaction")), array(data.get("examination")),
                          array(data.get("continuation")),
                          None if data.get("gamma") is None else float(data["gamma"]),
-                         None if data.get("tau") is None else tuple(map(float, data["tau"])),
-                         tuple(map(float, data.get("prior", (PRIOR, PRIOR)))))
+                         tau, (alpha0, sigma0))
         except (ValueError, KeyError, TypeError) as error:
             raise InputFormatError(f"not a click model's parameters (irscale online fit "
                                    f"--format json): {error}", source=source) from None
@@ -581,7 +591,7 @@ class _Layout:
         valid = np.ascontiguousarray(valid.T)
         clicks = np.ascontiguousarray(clicks.T) & valid
         n, s = clicks.shape
-        any_click = clicks.any(axis=0)
+        any_click = np.asarray(clicks.any(axis=0))
         last = np.where(any_click, n - clicks[::-1].argmax(axis=0), 0)
         rank = np.arange(n)[:, None]
         before = rank < last
@@ -592,7 +602,7 @@ class _Layout:
         skip_at = np.flatnonzero(before & ~clicks)
         return cls(clicks, valid, last, any_click, before, (rank >= last) & valid,
                    (step & ~clicks).astype(np.float64), click_at, click_session,
-                   click_rank == last[click_session] - 1, step.ravel()[click_at],
+                   np.asarray(click_rank == last[click_session] - 1), step.ravel()[click_at],
                    skip_at, skip_at % s)
 
 
