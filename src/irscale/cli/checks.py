@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from ..errors import AlignmentError, ParameterError
-from .options import spelling
+from .options import check_scheduler, spelling
 
 #: Largest -B/--samples (as the Python functions), --seeds and --repetitions.
 MAX_SAMPLES = 1_000_000_000
@@ -161,18 +161,21 @@ def check_compare(args: argparse.Namespace) -> None:
         args.alternative = "two-sided"
     if not resampling:
         _refuse([f for f, a in (("-B/--samples", "samples"), ("--seed", "seed"),
-                                ("--workers", "workers")) if _given(args, a)],
+                                ("--workers", "workers"), ("--scheduler", "scheduler"))
+                 if _given(args, a)],
                 f"to resampling tests (randomization, bootstrap, bootstrap-shift, "
                 f"unpaired-bootstrap, randomized-tukey-hsd), not to --test {args.test}")
     _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
     _seed(args)
     _count(args, "workers", "--workers")
+    check_scheduler(args)
     check_digits_option(args)
     check_sources(args)
 
 
 # --------------------------------------------------------------------------- meta
 def _meta_common(args: argparse.Namespace) -> None:
+    check_scheduler(args)
     check_digits_option(args)
     check_sources(args)
 

@@ -31,9 +31,10 @@ it. ``--format json`` prints ``{"risk": [{"measure", "run", "baseline", "risk_al
 "topics", "wins", "losses", "ties", "urisk", "trisk", "df", "p"}, ...]}``.
 
 Options that the chosen test would ignore are refused (``--correction`` and
-``--alternative`` with the Tukey tests, ``--samples``/``--seed``/``--workers`` with tests
-that do not resample, ``--model`` with other tests, ``--digits`` with csv/json, ...): see
-:mod:`irscale.cli.checks`.
+``--alternative`` with the Tukey tests, ``--samples``/``--seed``/``--workers``/
+``--scheduler`` with tests that do not resample, ``--model`` with other tests,
+``--digits`` with csv/json, ...): see :mod:`irscale.cli.checks`. ``--scheduler`` runs the
+resampling on a Dask cluster (:mod:`irscale.parallel`), with the same results.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from ..errors import ParameterError
 from ..stats.names import CORRECTIONS, FORMATS, MODEL_NAMES, TEST_NAMES
 from .checks import check_compare, compare_test
 from .inputs import add_inputs, load_matrix
+from .options import add_scheduler, scheduler
 from .outputs import add_output, write_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,6 +100,7 @@ def add_parser(subparsers) -> None:
                         "randomization and randomized-tukey-hsd, 1000 for the bootstraps)"),
     parser.add_argument("--workers", type=int, default=None,
                         help="threads for resampling (default: one per CPU core)")
+    add_scheduler(parser, "the resampling")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=None,
@@ -153,22 +156,26 @@ def compare(args: argparse.Namespace):
     if args.model is not None:
         raise ParameterError(f"--model applies to --test tukey-hsd, not to {args.test!r}")
     options: dict[str, Any] = {}
-    if test == "randomized-tukey-hsd":
-        return None, randomized_tukey_hsd(
-            matrix, samples=args.samples or 10_000, alpha=args.alpha,
-            measure=_measure_of(matrix, args.measures), rng=args.seed,
-            workers=args.workers, progress=progress,
+    spec = None if test == "randomized-tukey-hsd" else test_spec(test)
+    with scheduler(args) as executor:
+        where = {"workers": args.workers} if args.scheduler is None else \
+            {"executor": executor}
+        if spec is None:
+            return None, randomized_tukey_hsd(
+                matrix, samples=args.samples or 10_000, alpha=args.alpha,
+                measure=_measure_of(matrix, args.measures), rng=args.seed,
+                progress=progress, **where,
+            )
+        if spec.resampling:  # --samples/--seed/--workers/--scheduler otherwise: refused
+            default = 10_000 if spec.name == "randomization" else 1_000
+            options = {"samples": args.samples or default, "rng": args.seed,
+                       "progress": progress, **where}
+        measures = list(args.measures) if args.measures else None
+        return None, pairwise_tests(
+            matrix, spec.name, correction=args.correction, alpha=args.alpha,
+            alternative=args.alternative, measures=measures, baseline=args.baseline,
+            **options,
         )
-    spec = test_spec(test)
-    if spec.resampling:  # --samples/--seed/--workers with other tests: refused by checks
-        default = 10_000 if spec.name == "randomization" else 1_000
-        options = {"samples": args.samples or default, "rng": args.seed,
-                   "workers": args.workers, "progress": progress}
-    measures = list(args.measures) if args.measures else None
-    return None, pairwise_tests(
-        matrix, spec.name, correction=args.correction, alpha=args.alpha,
-        alternative=args.alternative, measures=measures, baseline=args.baseline, **options,
-    )
 
 
 def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
@@ -187,7 +194,7 @@ def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
 #: Options of the other tests, refused with --risk-alpha: (flag, attribute).
 _NOT_RISK = (("--test", "test"), ("--model", "model"), ("--correction", "correction"),
              ("--alternative", "alternative"), ("-B/--samples", "samples"),
-             ("--seed", "seed"), ("--workers", "workers"))
+             ("--seed", "seed"), ("--workers", "workers"), ("--scheduler", "scheduler"))
 
 
 def check_risk(args: argparse.Namespace) -> float:

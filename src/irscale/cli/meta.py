@@ -25,7 +25,7 @@ from pathlib import Path
 from ..errors import ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
-from .options import ListAction, add_deprecated, add_ties, join
+from .options import ListAction, add_deprecated, add_scheduler, add_ties, join, scheduler
 from .outputs import add_output, input_paths, write_text
 
 #: Defaults of ``--sizes`` (split and swap), ``--models`` (split) and ``--cutoffs`` (scales).
@@ -107,6 +107,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
+    add_scheduler(p, "the resampling")
     p.set_defaults(func=run_discriminative_power)
 
     p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
@@ -132,6 +133,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
+    add_scheduler(p, "the repetitions")
     p.set_defaults(func=run_split)
 
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
@@ -149,6 +151,7 @@ def add_parser(subparsers) -> None:
                    help="resamples of a resampling --test (default: 10000 for randomization "
                    "and randomized-tukey-hsd, 1000 for the bootstraps)")
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
+    add_scheduler(p, "the repetitions of --test")
     p.set_defaults(func=run_swap)
 
     p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
@@ -170,6 +173,7 @@ def add_parser(subparsers) -> None:
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
     p.add_argument("--per-run", action="store_true", help="print every run")
+    add_scheduler(p, "the contributors' evaluations")
     p.set_defaults(func=run_loo)
 
     p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
@@ -248,15 +252,15 @@ def run_correlate(args: argparse.Namespace) -> int:
     return write_text(args, _render(frame, args, "overall correlation"))
 
 
-def run_discriminative_power(args: argparse.Namespace) -> int:
+def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
+                          executor) -> tuple[list, dict]:
+    """The rows of ``meta dp`` (and the results to plot), per measure and method."""
     import pandas as pd
 
     from .. import meta
 
-    check_meta(args)
-    matrix = _matrix(args)
-    methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
-    options = dict(samples=args.samples, alpha=args.alpha, convention=args.convention)
+    options = dict(samples=args.samples, alpha=args.alpha, convention=args.convention,
+                   executor=executor)
     parts, results = [], {}
     for name in _measures(matrix, args):
         table = matrix.measure(name)
@@ -271,6 +275,19 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
             results[f"{name} ({result.method})"] = result
             parts.append(result.to_frame().assign(measure=name, method=result.method)
                          if args.pairs else pd.DataFrame([result.summary()]))
+    return parts, results
+
+
+def run_discriminative_power(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .. import meta
+
+    check_meta(args)
+    matrix = _matrix(args)
+    methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
+    with scheduler(args) as executor:
+        parts, results = _discriminative_parts(args, matrix, methods, executor)
     frame = pd.concat(parts, ignore_index=True)
     if args.seeds:
         keys = ["measure", "method"]
@@ -321,11 +338,12 @@ def run_split(args: argparse.Namespace) -> int:
 
     check_meta(args)
     table = _one_measure(args, "topic splitting")
-    study = meta.split_study(table, check_sizes_option(args, table.n_topics),
-                             args.repetitions,
-                             models=args.models, cross=_cross(args.cross), alpha=args.alpha,
-                             rng=args.seed, progress=sys.stderr.isatty(),
-                             options=_resampling_options(args))
+    with scheduler(args) as executor:
+        study = meta.split_study(table, check_sizes_option(args, table.n_topics),
+                                 args.repetitions, models=args.models,
+                                 cross=_cross(args.cross), alpha=args.alpha, rng=args.seed,
+                                 progress=sys.stderr.isatty(),
+                                 options=_resampling_options(args), executor=executor)
     if args.plot:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
     if args.metric:
@@ -346,10 +364,11 @@ def run_swap(args: argparse.Namespace) -> int:
 
     check_meta(args)
     table = _one_measure(args, "the swap method")
-    result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
-                             args.repetitions,
-                             bin_width=args.bin_width, test=args.test, alpha=args.alpha,
-                             samples=args.samples, rng=args.seed)
+    with scheduler(args) as executor:
+        result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
+                                 args.repetitions, bin_width=args.bin_width, test=args.test,
+                                 alpha=args.alpha, samples=args.samples, rng=args.seed,
+                                 executor=executor)
     frame = result.rates if args.by_bin else result.overall
     return write_text(args, _render(frame, args, repr(result)))
 
@@ -407,10 +426,11 @@ def run_loo(args: argparse.Namespace) -> int:
     table = _contributors(args)
     contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
-    result = meta.leave_one_out(qrels, runs, args.measures,
-                                allow_empty=args.allow_empty,
-                                contributors=contributors,
-                                depth=args.depth)
+    with scheduler(args) as executor:
+        result = meta.leave_one_out(qrels, runs, args.measures,
+                                    allow_empty=args.allow_empty,
+                                    contributors=contributors,
+                                    depth=args.depth, executor=executor)
     frame = result.runs if args.per_run else result.summary
     text = _render(frame, args, repr(result))
     if not args.per_run and args.fmt not in ("csv", "json"):

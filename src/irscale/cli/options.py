@@ -9,6 +9,11 @@ the two kinds of ties.
 * **Deprecated spellings** (:func:`add_deprecated`) keep working for one release: each use
   prints exactly one ``irscale: warning: --old is deprecated; use --new`` line and stores
   into the new option (given both, the option is refused as given twice).
+* **Scheduler**: ``--scheduler tcp://HOST:PORT`` (a running Dask scheduler) or
+  ``--scheduler local:N`` (N worker processes on this machine) runs a command's parallel
+  loops on Dask (:mod:`irscale.parallel`; the ``irscale[dask]`` extra) instead of this
+  process's threads (``--workers``): :func:`add_scheduler`, :func:`scheduler`. The
+  results are the same either way.
 * **Ties**: ``--ties`` is the order of documents with equal scores in every subcommand
   (``trec_eval``, ``file-order``, ``rank-column``); ``--phi-ties`` the tie strategy of φ
   (``unq``, ``min``, ``max``, ``mid``). The two value sets are disjoint, so the former
@@ -20,7 +25,8 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
@@ -227,3 +233,36 @@ def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False,
                                metavar="{" + ",".join(TIE_POLICIES) + "}", help=help)
     if legacy:
         add_deprecated(parser, "--tie-policy", ties, "--ties", choices=TIE_POLICIES)
+
+
+def add_scheduler(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--scheduler ADDRESS``: where ``what`` runs (module documentation)."""
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help=f"run {what} on a Dask cluster: tcp://HOST:PORT (a running "
+                        "scheduler) or local:N (N worker processes on this machine); needs "
+                        "the irscale[dask] extra; same results (default: threads of this "
+                        "process)")
+
+
+def check_scheduler(args: argparse.Namespace) -> None:
+    """``--scheduler``'s form (nothing is connected yet), and not with ``--workers``."""
+    address = getattr(args, "scheduler", None)
+    if address is None:
+        return
+    from ..parallel import check_executor
+
+    check_executor(address, "--scheduler")
+    if getattr(args, "workers", None) is not None:
+        raise ParameterError("--workers (threads of this process) and --scheduler (a Dask "
+                             "cluster) exclude each other: give one")
+
+
+@contextmanager
+def scheduler(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor of ``--scheduler`` for the whole command: a Client connected once
+    (or a local cluster started once), ``"local"`` without the option."""
+    from ..parallel import executor_scope
+
+    check_scheduler(args)
+    with executor_scope(getattr(args, "scheduler", None) or "local", "--scheduler") as ready:
+        yield ready

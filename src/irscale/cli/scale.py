@@ -4,7 +4,7 @@ Ferrante, Ferro & Pontarollo 2019).
     irscale scale image -m MEASURE -N 10 [--levels 2] [--format text|json|csv]
                         [--recall-base 5 | 3,2] [--feasible] [--values-limit K | --all-values]
                         [-o FILE.parquet|FILE.csv] [--diagnostics auto|full|none]
-                        [--max-memory SIZE] [--no-progress]
+                        [--max-memory SIZE] [--no-progress] [--scheduler ADDRESS]
     irscale scale transform QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 30 [--levels 2]
                         [-l 1] [--phi-ties unq|min|max|mid] [--ties trec_eval|file-order|
                         rank-column] [--rescale] [--feasible] [--ranked-only]
@@ -41,7 +41,7 @@ import sys
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .inputs import qrels_and_runs
-from .options import ListAction, add_deprecated, add_ties, join, spelling
+from .options import ListAction, add_deprecated, add_scheduler, add_ties, join, scheduler, spelling
 from .outputs import add_force, add_output, open_output, write_text
 from .runargs import add_run_options
 
@@ -98,6 +98,8 @@ def add_parser(subparsers) -> None:
     image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
                        help="text format: stream the whole image for the gaps and ties "
                        f"(default auto: up to {STREAM_LIMIT:,} distinct values)")
+    add_scheduler(image, "the shards of the chunked enumeration (measures without an exact "
+                  "image algorithm: ERR, Q, diversity measures ...)")
     image.set_defaults(func=run_image)
 
     transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
@@ -195,9 +197,11 @@ def run_image(args: argparse.Namespace) -> int:
     fmt = None
     if args.output is not None:  # the former --csv FILE wrote CSV whatever the name
         fmt = "csv" if option == "--csv" else image_format(args.output, option)
-    sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
-               feasible=args.feasible, progress=not args.no_progress,
-               max_memory=args.max_memory, explain=args.explain, intents=args.intents)
+    with scheduler(args) as executor:
+        sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
+                   feasible=args.feasible, progress=not args.no_progress,
+                   max_memory=args.max_memory, explain=args.explain, intents=args.intents,
+                   executor=executor)
     diversity = args.intents is not None  # SBTO/RBTO order degrees, not intent sets
     if not diversity:
         warn_infeasible_runs(sc)

@@ -142,12 +142,13 @@ def is_ready(executor: object) -> bool:
     return is_local(executor) or _is_client(executor)
 
 
-def _distributed() -> Any:
+def _distributed(option: str = "executor", address: str = "") -> Any:
     try:
         import distributed
     except ImportError:
-        raise ParameterError(f"a Dask scheduler needs Dask's distributed package: install the "
-                             f"extra {EXTRA} (pip install '{EXTRA}')") from None
+        raise ParameterError(f"{option} {address}: a Dask scheduler needs Dask's distributed "
+                             f"package: install the extra {EXTRA} (pip install '{EXTRA}')"
+                             ) from None
     return distributed
 
 
@@ -162,7 +163,7 @@ def executor_scope(executor: object, option: str = "executor") -> Iterator[Execu
         yield checked
         return
     address: str = checked
-    distributed = _distributed()
+    distributed = _distributed(option, address)
     local = _LOCAL.fullmatch(address)
     if local:
         import logging

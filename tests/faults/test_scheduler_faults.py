@@ -1,0 +1,82 @@
+"""``--scheduler`` (issue 16 §1) on every command that parallelises: ``compare``,
+``meta dp | split | swap | loo`` and ``scale image``: bad address forms, ``local:0``, an
+unreachable scheduler (a clear error at once), ``--workers`` with it, commands whose work
+is not parallel, Dask missing (an error naming the extra), and the same output on a
+local cluster as without it."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from .conftest import err, ok, opt, run_case, same_output_as
+
+RANDOM = ["compare", "--scores", "ap.csv", "--test", "randomization", "--samples", "99",
+          "--seed", "1"]
+DP = ["meta", "dp", "--scores", "ap.csv", "-B", "50", "--seed", "1", "--method", "both"]
+SPLIT = ["meta", "split", "--scores", "ap.csv", "--sizes", "2,3", "--repetitions", "3",
+         "--seed", "1", "--models", "MD1"]
+SWAP = ["meta", "swap", "--scores", "ap.csv", "--sizes", "2,3", "--repetitions", "3",
+        "--seed", "1", "--test", "randomization", "-B", "50"]
+LOO = ["meta", "loo", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map", "--depth", "3"]
+IMAGE = ["scale", "image", "-m", "ERR", "-N", "4", "--levels", "3", "--no-progress"]
+COMMANDS = {"compare": RANDOM, "dp": DP, "split": SPLIT, "swap": SWAP, "loo": LOO,
+            "image": IMAGE}
+#: Nothing listens on port 1 of this machine: the connection is refused at once.
+UNREACHABLE = "tcp://127.0.0.1:1"
+
+CASES = [row for name, argv in COMMANDS.items() for row in (
+    err(f"{name}-scheduler-local-0", [*argv, "--scheduler", "local:0"], opt("--scheduler"),
+        "local:0", "1 to 1024"),
+    err(f"{name}-scheduler-local-text", [*argv, "--scheduler", "local:two"],
+        opt("--scheduler"), "local:two"),
+    err(f"{name}-scheduler-bare-word", [*argv, "--scheduler", "cluster"], opt("--scheduler"),
+        "'cluster'", "tcp://host:port"),
+    err(f"{name}-scheduler-no-port", [*argv, "--scheduler", "tcp://10.0.0.5"],
+        opt("--scheduler"), "scheme://host:port"),
+    err(f"{name}-scheduler-bad-port", [*argv, "--scheduler", "tcp://10.0.0.5:70000"],
+        opt("--scheduler"), "scheme://host:port"),
+    err(f"{name}-scheduler-http", [*argv, "--scheduler", "http://10.0.0.5:8786"],
+        opt("--scheduler"), "http://10.0.0.5:8786"),
+    err(f"{name}-scheduler-empty", [*argv, "--scheduler", ""], opt("--scheduler")),
+    err(f"{name}-scheduler-unreachable", [*argv, "--scheduler", UNREACHABLE],
+        opt("--scheduler"), UNREACHABLE, "no Dask scheduler answers"),
+)] + [
+    err("compare-scheduler-and-workers", [*RANDOM, "--workers", "2", "--scheduler", "local:2"],
+        "--workers", "--scheduler", "exclude each other"),
+    err("compare-scheduler-with-t", ["compare", "--scores", "ap.csv", "--test", "t",
+                                     "--scheduler", "local:2"], opt("--scheduler"),
+        "resampling tests"),
+    err("compare-scheduler-with-tukey", ["compare", "--scores", "ap.csv", "--scheduler",
+                                         "local:2"], opt("--scheduler")),
+    err("correlate-has-no-scheduler", ["meta", "correlate", "--scores", "ap.csv", "--scores",
+                                       "p10.csv", "--scheduler", "local:2"],
+        opt("--scheduler")),
+    err("eval-has-no-scheduler", ["eval", "qrels.txt", "a.run", "--scheduler", "local:2"],
+        opt("--scheduler")),
+]
+
+#: The same output on a local cluster of one worker process as in this process.
+LOCAL_CLUSTER = [
+    ok(f"{name}-scheduler-local-1", [*argv, "--scheduler", "local:1"], same_output_as(*argv))
+    for name, argv in COMMANDS.items()
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_scheduler(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+@pytest.mark.parametrize("case", LOCAL_CLUSTER)
+def test_scheduler_local_cluster(case, ws, run_cli):
+    pytest.importorskip("distributed")
+    run_case(case, ws, run_cli)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_scheduler_without_dask_names_the_extra(name, ws, run_cli, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if absent
+    run_case(err(f"{name}-no-dask", [*COMMANDS[name], "--scheduler", "local:2"],
+                 "irscale[dask]", "--scheduler").values[0], ws, run_cli)
