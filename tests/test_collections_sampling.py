@@ -18,6 +18,7 @@ from irscale.collections.sampling import (
 )
 from irscale.errors import InputError, ParameterError
 from irscale.io.memory import as_qrels, as_runs
+from irscale.io.sampled import read_sampled_qrels
 
 from .test_collections_pooling import random_qrels, random_runs
 
@@ -186,3 +187,32 @@ def test_same_seed_same_sample_and_bad_input():
         estimate_sampled(a, runs)  # not judged yet: no rel column
     with pytest.raises(InputError, match="retrieve no document"):
         estimate_sampled(a.assign(rel=1, topic="zz" + a["topic"]), runs)
+
+
+def test_cli_sample_then_estimate_is_the_api(tmp_path, capsys):
+    from irscale.cli import pool as cli_pool
+    from irscale.cli.main import main
+    from irscale.collections import DESIGNS
+
+    assert cli_pool.DESIGNS == DESIGNS
+    runs = random_runs(6, n_runs=3)
+    qrels = random_qrels(6)
+    paths = []
+    for name, run in runs.items():
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(f"{t} Q0 {d} 1 {s} {name}\n" for t, d, s in
+                                run.itertuples(index=False)))
+        paths.append(str(path))
+    (tmp_path / "q.txt").write_text("".join(f"{t} 0 {d} {r}\n" for t, d, r in
+                                            qrels.itertuples(index=False)))
+    sample_path = tmp_path / "s.txt"
+    assert main(["pool", "sample", *paths, "--size", "4", "--seed", "3", "--design", "poisson",
+                 "--qrels", str(tmp_path / "q.txt"), "-o", str(sample_path)]) == 0
+    expected = sample_judgments(runs, 4, design="poisson", rng=3, qrels=qrels)
+    written = read_sampled_qrels(sample_path)
+    pd.testing.assert_frame_equal(written, expected, check_dtype=False)  # prob round-trips
+    capsys.readouterr()
+    assert main(["pool", "estimate", str(sample_path), *paths, "--cutoffs", "2,5",
+                 "--format", "csv"]) == 0
+    assert capsys.readouterr().out == estimate_sampled(expected, runs, cutoffs=[2, 5]).format(
+        "csv")

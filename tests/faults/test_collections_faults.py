@@ -12,6 +12,7 @@ from .conftest import (
     ok,
     opt,
     output_contains,
+    qrels_lines,
     run_case,
     text,
     with_option,
@@ -24,6 +25,9 @@ SIM = ["pool", "simulate", "qrels.txt", *RUNS, "--strategy", "depth,mtf,mm-ns",
        "--budget", "2,4", "--seed", "1"]
 SHARDS = ["pool", "shards", "qrels.txt", *RUNS, "--shards", "2", "--seed", "1", "--empty",
           "zero"]
+SAMPLE = ["pool", "sample", *RUNS, "--size", "3", "--seed", "1"]
+ESTIMATE = ["pool", "estimate", "sampled.txt", *RUNS]
+SAMPLED = {"sampled.txt": text([line + " 0.5" for line in qrels_lines()])}
 CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "teamC_r2")]
 
 
@@ -52,6 +56,25 @@ def shards_qrels_argv(name: str) -> list[str]:
 def file_starts_with(name: str, start: str):
     def check(result, ws, run):
         assert (ws.root / name).read_text().startswith(start)
+
+    return check
+
+
+def sample_lines(fields: int):
+    def check(result, ws, run):
+        rows = [line.split() for line in result.out.splitlines()]
+        assert rows and all(len(r) == fields for r in rows), rows
+        assert all(0 < float(r[-1]) <= 1 for r in rows), rows
+
+    return check
+
+
+def estimated_from(name: str):
+    """The sample written with --qrels is what 'pool estimate' reads."""
+
+    def check(result, ws, run):
+        estimated = run(["pool", "estimate", name, *RUNS])
+        assert estimated.status == 0 and "statAP" in estimated.out, estimated.describe()
 
     return check
 
@@ -248,6 +271,57 @@ CASES = [
                       name="bad.run"),
     *trec_file_faults("shards-qrels", "qrels", shards_qrels_argv,
                       shards_qrels_argv("qrels.txt"), name="bad.qrels"),
+    # ================================================================ sample, estimate
+    ok("sample-valid", SAMPLE, sample_lines(3)),
+    ok("sample-poisson", [*SAMPLE, "--design", "poisson"], sample_lines(3)),
+    ok("sample-depth", [*SAMPLE, "--depth", "2"], sample_lines(3)),
+    ok("sample-qrels", [*SAMPLE, "--qrels", "qrels.txt"], sample_lines(5)),
+    ok("sample-then-estimate", [*SAMPLE, "--qrels", "qrels.txt", "-o", "s.txt"],
+       estimated_from("s.txt"), allowed_new=("s.txt",)),
+    ok("estimate-per-topic", [*ESTIMATE, "-q", "--format", "csv"],
+       output_contains("run,topic,measure,value", "statAP"), files=SAMPLED),
+    ok("estimate-cutoffs", [*ESTIMATE, "--cutoffs", "1,3"], output_contains("statP@3"),
+       files=SAMPLED),
+    err("sample-no-run", ["pool", "sample", "--size", "3"], any_of("run", "nothing")),
+    err("sample-no-size", ["pool", "sample", *RUNS], opt("--size")),
+    err("sample-size-0", with_option(SAMPLE, "--size", "0"), opt("--size")),
+    err("sample-size-not-a-number", with_option(SAMPLE, "--size", "x"), opt("--size")),
+    err("sample-design-unknown", [*SAMPLE, "--design", "stratified"], "stratified"),
+    err("sample-depth-0", [*SAMPLE, "--depth", "0"], opt("--depth")),
+    err("sample-seed-negative", with_option(SAMPLE, "--seed", "-1"), opt("--seed")),
+    err("sample-qrels-missing", [*SAMPLE, "--qrels", "nope.txt"], "nope.txt"),
+    err("sample-output-exists", [*SAMPLE, "-o", "a.run"], "a.run"),
+    *trec_file_faults("sample-run", "run", lambda name: ["pool", "sample", name, "--size",
+                                                         "2", "--seed", "1"],
+                      ["pool", "sample", "a.run", "--size", "2", "--seed", "1"],
+                      name="bad.run"),
+    err("estimate-too-few-inputs", ["pool", "estimate", "sampled.txt"],
+        any_of("run", "sampled")),
+    err("estimate-cutoff-0", with_option(ESTIMATE, "--cutoffs", "0"), opt("--cutoffs"),
+        files=SAMPLED),
+    err("estimate-level-0", [*ESTIMATE, "-l", "0"], opt("-l", "--relevance-level", "level"),
+        files=SAMPLED),
+    err("estimate-digits-csv", [*ESTIMATE, "--format", "csv", "--digits", "2"],
+        opt("--digits"), files=SAMPLED),
+    err("estimate-sample-missing", ["pool", "estimate", "nope.txt", "a.run"], "nope.txt"),
+    err("estimate-sample-prob-0", ESTIMATE, "sampled.txt", "line 2", "prob",
+        files={"sampled.txt": text(["1 0 d1 1 0.5", "1 0 d2 0 0", "1 0 d3 1 1"])}),
+    err("estimate-sample-prob-above-1", ESTIMATE, "sampled.txt", "line 1", "prob",
+        files={"sampled.txt": text(["1 0 d1 1 1.5"])}),
+    err("estimate-sample-prob-text", ESTIMATE, "sampled.txt", "line 1",
+        files={"sampled.txt": text(["1 0 d1 1 half"])}),
+    err("estimate-sample-unjudged", ESTIMATE, "sampled.txt", "line 1", "judged",
+        files={"sampled.txt": text(["1 0 d1 -1 0.5"])}),
+    err("estimate-sample-four-fields", ESTIMATE, "sampled.txt", "line 1",
+        any_of("5 fields", "fields"), files={"sampled.txt": text(["1 0 d1 1"])}),
+    err("estimate-sample-twice", ESTIMATE, "sampled.txt", "line 2", "twice",
+        files={"sampled.txt": text(["1 0 d1 1 0.5", "1 0 d1 0 0.5"])}),
+    err("estimate-sample-empty", ESTIMATE, "sampled.txt", files={"sampled.txt": b""}),
+    err("estimate-no-common-topic", ESTIMATE, any_of("no document", "topic"),
+        files={"sampled.txt": text(["zz 0 d1 1 0.5"])}),
+    err("estimate-run-missing", [*ESTIMATE[:3], "nope.run"], "nope.run", files=SAMPLED),
+    err("estimate-run-malformed", [*ESTIMATE[:3], "bad.run"], "bad.run", "line 1",
+        files={**SAMPLED, "bad.run": text(["1 Q0 d1 1"])}),
     # ================================================================ the command
     err("pool-no-action", ["pool"], any_of("build", "ACTION")),
     err("pool-unknown-action", ["pool", "frob"], "frob"),

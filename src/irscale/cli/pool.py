@@ -4,6 +4,8 @@
     irscale pool build    RUN... --strategy mm-ns [--qrels judged.qrels] [--budget N]
     irscale pool simulate QRELS RUN... --strategy depth,mtf,mm-ns --budget 10,50,100
     irscale pool shards   QRELS RUN... -m AP --shards 3 --seed 1 [--model MD3]
+    irscale pool sample   RUN... --size 20 --seed 1 [--design poisson] [-o sample.txt]
+    irscale pool estimate SAMPLED_QRELS RUN... [--cutoffs 10,20] [--per-topic]
 
 ``build`` writes the pool file, one ``topic docno`` line per document in judging order
 (adaptive strategies add the judging order, ``topic docno order``: with ``--qrels`` the
@@ -12,8 +14,11 @@ judgments so far are replayed and the last line of a topic is its next document 
 budget, the relevant documents found and the bias of the induced qrels (τ, τ_ap, leave
 one contributor out); ``--qrels-out DIR`` writes those induced qrels, one file per strategy
 and budget. ``shards`` splits the documents into shards, scores every run on every topic
-within every shard and prints the ANOVA of seed 002's MD3 (or another shard model). See
-``docs/collections.md``.
+within every shard and prints the MD3 ANOVA of Ferro & Sanderson 2022 (or another shard
+model). ``sample`` draws the documents to judge with known inclusion
+probabilities (``topic docno prob`` lines; with ``--qrels`` the qrels judge them, giving
+``topic 0 docno rel prob``) and ``estimate`` computes statAP, R̂ and P̂@k from such sampled
+judgments. See ``docs/collections.md``.
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ SIMULATED = ("depth", "mtf", "mm-ns")
 #: ``irscale.stats.shards.EMPTY_POLICIES``, repeated for the same reason; a test checks).
 SHARD_METHODS = ("random", "hash")
 EMPTY_POLICIES = ("error", "zero", "drop-topic", "drop-shard", "missing")
+#: Sampling designs (``irscale.collections.DESIGNS``) and the default P̂@k cut-offs.
+DESIGNS = ("with-replacement", "poisson")
+SAMPLE_CUTOFFS = (10,)
 BUDGETS = (10, 50, 100)
 RBP_P, RRF_K, DISCOUNT = 0.8, 60.0, 0.9
 
@@ -66,11 +74,7 @@ def _strategy_options(parser: argparse.ArgumentParser) -> None:
                         "a fresh random seed)")
     parser.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
                         help="smallest relevant degree of the qrels (default 1)")
-    add_ties(parser)
-    from ..io.naming import NAME_MODES
-
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    _run_options(parser)
 
 
 def add_parser(subparsers) -> None:
@@ -138,6 +142,7 @@ def add_parser(subparsers) -> None:
     add_output(p)
     p.set_defaults(func=run_simulate)
     _add_shards(sub)
+    _add_sampling(sub)
 
 
 def _no_action(args: argparse.Namespace) -> int:
@@ -175,7 +180,8 @@ def _reworded(error: ParameterError) -> ParameterError:
     text = str(error)
     for api, flag in (("depth", "--depth"), ("budgets", "--budget"), ("budget", "--budget"),
                       ("discount", "--discount"), ("p ", "--p "), ("k ", "--k "),
-                      ("relevance_level", "-l/--relevance-level")):
+                      ("relevance_level", "-l/--relevance-level"), ("size", "--size"),
+                      ("cutoffs", "--cutoffs"), ("shards", "--shards")):
         if text.startswith(api):
             return ParameterError(f"{flag.strip()} ({api.strip()}){text[len(api.strip()):]}")
     return error
@@ -247,7 +253,7 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     from ..collections.pooling import check_strategy
     from ..io.files import check_output, is_stdio
 
-    paths = {}
+    paths: dict[tuple[str, int], str] = {}
     for strategy in args.strategies:
         name = check_strategy(strategy)
         for budget in args.budgets:
@@ -286,15 +292,16 @@ def _add_shards(sub) -> None:
     p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
                        description="Split the documents of the qrels and runs into shards, "
                        "score every run on every topic within every shard (runs restricted "
-                       "to the shard's documents, relative order kept) and fit seed 002's "
-                       "MD3 ANOVA (Ferro & Sanderson) or another shard model.")
+                       "to the shard's documents, relative order kept) and fit the "
+                       "MD3 ANOVA (Ferro & Sanderson 2022) or another shard model.")
     p.add_argument("inputs", nargs="*", metavar="QRELS RUN", help="qrels file then run files")
     p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
                    help="the per-topic measure scored in every shard (default AP)")
     p.add_argument("--shards", type=int, default=3, metavar="K",
-                   help="number of shards (default 3, as seed 002)")
+                   help="number of shards (default 3, as Ferro & Sanderson 2022)")
     p.add_argument("--method", choices=SHARD_METHODS, default="random",
-                   help="random: a seeded random partition of the documents (seed 002); "
+                   help="random: a seeded random partition of the documents (Ferro & "
+                   "Sanderson 2022); "
                    "hash: a stable 64-bit hash of the docno modulo K (default random)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the random partition (default: a fresh random seed)")
@@ -312,11 +319,7 @@ def _add_shards(sub) -> None:
                    "shard,value; empty value: undefined) (default: none)")
     p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
                    help="smallest relevant degree of the qrels (default 1)")
-    add_ties(p)
-    from ..io.naming import NAME_MODES
-
-    p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                   default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    _run_options(p)
     p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                    help="output format (default text)")
     p.add_argument("--digits", type=int, default=None,
@@ -371,3 +374,100 @@ def run_shards(args: argparse.Namespace) -> int:
         write_output(args.shard_scores, result.to_frame().to_csv(index=False),
                      force=args.force)
     return write_text(args, text.rstrip("\n") + "\n")
+
+
+def _run_options(parser: argparse.ArgumentParser) -> None:
+    """``--ties`` and ``--names``, as the other pool actions."""
+    add_ties(parser)
+    from ..io.naming import NAME_MODES
+
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+
+
+def _add_sampling(sub) -> None:
+    from ..stats import FORMATS
+
+    p = sub.add_parser("sample", help="draw the documents to judge for statAP",
+                       description="Draw a probability sample of the runs' documents (AP-prior"
+                       " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
+                       "sampled document with its inclusion probability.")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="run files")
+    p.add_argument("--size", type=int, required=True, metavar="N",
+                   help="per topic: draws (with-replacement) or expected judgments (poisson)")
+    p.add_argument("--design", choices=DESIGNS, default="with-replacement",
+                   help="with-replacement: N draws, the distinct documents judged, "
+                   "π = 1-(1-p)^N; poisson: each document independently with π = min(1, c·p),"
+                   " Σπ = N (default with-replacement)")
+    p.add_argument("--depth", type=int, default=None, metavar="K",
+                   help="cut every run at K documents first (default: whole runs)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the draws (default: a fresh random seed)")
+    p.add_argument("--qrels", default=None, metavar="FILE",
+                   help="simulate: the qrels judge the sample (a document they do not judge "
+                   "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
+                   "reads (default: none, 'topic docno prob' lines to judge)")
+    _run_options(p)
+    add_output(p, what="sample")
+    p.set_defaults(func=run_sample)
+
+    p = sub.add_parser("estimate", help="statAP, R and P@k from sampled judgments",
+                       description="Estimate statAP, R and P@k of every run from sampled "
+                       "judgments 'topic 0 docno rel prob' (Horvitz-Thompson; prob is the "
+                       "inclusion probability).")
+    p.add_argument("inputs", nargs="*", metavar="SAMPLE RUN",
+                   help="sampled judgments then run files")
+    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", default=list(SAMPLE_CUTOFFS),
+                   metavar="K,K,...", help="the k of the P@k estimates (default 10)")
+    p.add_argument("-l", "--relevance-level", type=int, default=1, dest="level",
+                   help="smallest relevant degree (default 1)")
+    p.add_argument("-q", "--per-topic", action="store_true",
+                   help="print every topic's estimates (run, topic, measure, value) instead "
+                   "of each run's means")
+    _run_options(p)
+    p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+                   help="output format (default text)")
+    p.add_argument("--digits", type=int, default=None,
+                   help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_output(p)
+    p.set_defaults(func=run_estimate)
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    from ..collections import sample_judgments
+
+    if not args.runs:
+        raise ParameterError("nothing to sample: give at least one run file")
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    try:
+        sample = sample_judgments(runs, args.size, design=args.design, depth=args.depth,
+                                  rng=args.seed, qrels=args.qrels, ties=args.ties)
+    except ParameterError as error:
+        raise _reworded(error) from None
+    import pandas as pd
+
+    prob = [repr(float(v)) for v in sample["prob"]]
+    if args.qrels is None:
+        lines = sample["topic"] + " " + sample["docno"] + " " + pd.Series(prob)
+    else:
+        lines = (sample["topic"] + " 0 " + sample["docno"] + " "
+                 + sample["rel"].astype(str) + " " + pd.Series(prob))
+    return write_text(args, "".join(line + "\n" for line in lines))
+
+
+def run_estimate(args: argparse.Namespace) -> int:
+    from ..collections import estimate_sampled
+
+    check_digits_option(args)
+    if len(args.inputs) < 2:
+        raise ParameterError("give the sampled judgments and at least one run file")
+    runs = named_runs(args.inputs[1:], args.names, keep_rank=args.ties == "rank-column")
+    try:
+        result = estimate_sampled(args.inputs[0], runs, cutoffs=args.cutoffs,
+                                  relevance_level=args.level, ties=args.ties)
+    except ParameterError as error:
+        raise _reworded(error) from None
+    return write_text(args, result.format(args.fmt, digits=args.digits,
+                                          per_topic=args.per_topic).rstrip("\n") + "\n")

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,8 +79,8 @@ ShardMethod = Literal["random", "hash"]
 MAX_SHARDS = 1_000_000
 
 
-def shard_documents(docnos: object, k: int, *, method: ShardMethod = "random",
-                    rng: object = None) -> pd.Series:
+def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, *,
+                    method: ShardMethod = "random", rng: object = None) -> pd.Series:
     """Split the distinct ``docnos`` into ``k`` shards (module documentation).
 
     Returns a Series docno → shard (0 to k − 1), indexed by the distinct docnos in byte
