@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from scipy.stats import binomtest
 
 from irscale.errors import InputError, ParameterError
@@ -186,18 +187,23 @@ def test_probabilistic_marginal_outcome_equals_enumeration():
     batch = interleave_runs(rankers, 20, method="probabilistic", length=5, rng=1)
     clicks = rng.random(batch.pairs.shape) < 0.5
     clicks &= batch.pairs >= 0
-    got = batch._marginal_outcome(clicks)
+    win, loss = batch._marginal_outcome(clicks)
+    got = batch.outcomes(clicks)[:, 0]
+    assert np.allclose(got, win - loss)
     for n in range(len(batch)):
         total = 0.0
         norm = 0.0
+        wins = 0.0
         for assign in itertools.product((0, 1), repeat=batch.length):
             weight = np.prod([batch.prob[n, i, s] if batch.pairs[n, i] >= 0 else 1.0
                               for i, s in enumerate(assign)])
             c_a = sum(1 for i, s in enumerate(assign) if clicks[n, i] and s == 0)
             c_b = sum(1 for i, s in enumerate(assign) if clicks[n, i] and s == 1)
             total += weight * np.sign(c_a - c_b)
+            wins += weight * (c_a > c_b)
             norm += weight
         assert got[n] == pytest.approx(total / norm, abs=1e-12)
+        assert win[n] == pytest.approx(wins / norm, abs=1e-12)
 
 
 def test_optimized_lists_obey_the_prefix_constraint_and_are_unbiased():
@@ -281,6 +287,8 @@ def test_identical_rankings_always_tie(method):
     result = batch.score(clicks, rng=1)
     if method == "team-draft":  # the only method whose teams differ on equal rankings
         assert result.frame["ties"].iloc[0] < 2000
+    elif method == "probabilistic":  # marginal: P(win) = P(loss) in every impression
+        assert result.statistic == pytest.approx(0.0, abs=1e-12) and result.pvalue > 0.99
     else:
         assert result.frame["ties"].iloc[0] == 2000
         assert result.statistic == 0.0 and result.pvalue == 1.0
@@ -324,6 +332,21 @@ def test_balanced_is_fair_under_random_clicks_on_disjoint_rankings():
     clicks = rng.random(batch.pairs.shape) < 0.3
     result = batch.score(clicks, rng=3)
     assert result.confidence_interval(0.999).low < 0 < result.confidence_interval(0.999).high
+
+
+def test_overlapping_rankings_under_random_clicks():
+    """A = (a, b, c), B = (b, c, a), clicks at random: balanced interleaving favours B
+    (Radlinski et al. 2008's example of its bias: Δ = −1/8 exactly with these clicks'
+    probability 1/2), team-draft and probabilistic interleaving (mean of E[o]) do not."""
+    rankers = {"A": {"q": ["a", "b", "c"]}, "B": {"q": ["b", "c", "a"]}}
+    found = {}
+    for method in ("balanced", "team-draft", "probabilistic"):
+        batch = interleave_runs(rankers, 100_000, method=method, length=3, rng=1)
+        clicks = np.random.default_rng(2).random(batch.pairs.shape) < 0.5
+        found[method] = batch.score(clicks, rng=1).confidence_interval(0.999)
+    assert found["balanced"].low < -0.125 < found["balanced"].high
+    assert found["team-draft"].low < 0 < found["team-draft"].high
+    assert found["probabilistic"].low < 0 < found["probabilistic"].high
 
 
 def test_optimized_credit_is_unbiased_under_random_clicks():
@@ -403,7 +426,8 @@ def test_perfect_clicks_agree_with_ndcg_on_clef_runs():
 # --------------------------------------------------------------------------- statistics
 def test_result_statistics_by_hand():
     outcomes = np.array([1] * 30 + [-1] * 10 + [0] * 10)[:, None]
-    result = InterleavingResult.of(outcomes, [("A", "B")], method="team-draft", rng=1)
+    result = InterleavingResult.of(outcomes > 0, outcomes < 0, [("A", "B")],
+                                   method="team-draft", rng=1)
     row = result.to_frame().iloc[0]
     assert (row.wins, row.losses, row.ties, row.n) == (30, 10, 10, 50)
     assert result.statistic == pytest.approx((30 + 5) / 50 - 0.5)
@@ -413,9 +437,26 @@ def test_result_statistics_by_hand():
     assert result.samples.std() == pytest.approx(se, rel=0.05)
     low, high = result.confidence_interval(0.95)
     assert low < result.statistic < high
-    again = InterleavingResult.of(outcomes, [("A", "B")], method="team-draft", rng=1)
+    again = InterleavingResult.of(outcomes > 0, outcomes < 0, [("A", "B")],
+                                  method="team-draft", rng=1)
     assert np.array_equal(again.samples, result.samples)
     assert "wins" in result.format("csv")
+
+
+def test_marginal_result_by_hand():
+    """Fractional outcomes: expected counts, Δ = mean(o)/2, scipy's one-sample t-test."""
+    win = np.array([0.7, 0.2, 1.0, 0.0, 0.5])
+    loss = np.array([0.1, 0.6, 0.0, 0.0, 0.25])
+    result = InterleavingResult.of(win[:, None], loss[:, None], [("A", "B")],
+                                   method="probabilistic")
+    row = result.to_frame().iloc[0]
+    assert row.wins == pytest.approx(2.4) and row.losses == pytest.approx(0.95)
+    o = win - loss
+    assert result.statistic == pytest.approx(o.mean() / 2)
+    assert result.pvalue == pytest.approx(stats.ttest_1samp(o, 0).pvalue)
+    low, high = result.confidence_interval(0.9)
+    half = stats.t.ppf(0.95, 4) * o.std(ddof=1) / np.sqrt(5) / 2
+    assert (low, high) == pytest.approx((o.mean() / 2 - half, o.mean() / 2 + half))
 
 
 def test_same_seed_same_lists_and_errors():

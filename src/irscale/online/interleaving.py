@@ -39,9 +39,11 @@ Mixing policies and their credit rules (rankers A and B; ``length`` = the SERP l
     P(a | I) ∝ Π_i P(choose a_i) P_{a_i}(I_i | I_1..I_{i-1}) — a product over positions,
     so P(a_i = A | I) = p_A,i / (p_A,i + p_B,i) independently per position — and the
     expected outcome E[o] = P(c_A > c_B | I, clicks) − P(c_A < c_B | I, clicks) (c_s: the
-    clicks assigned to s) is computed exactly by a convolution over the clicked positions;
-    A wins when E[o] > 0. ``credit="assignment"`` credits each click to the ranker that
-    actually drew the document (as team-draft).
+    clicks assigned to s) is computed exactly by a convolution over the clicked positions.
+    An impression counts as a win with probability P(c_A > c_B | ...) and a loss with
+    P(c_A < c_B | ...), so Δ_AB = mean(E[o])/2: the sign of E[o] is biased under random
+    clicks where rankings overlap, its mean is not. ``credit="assignment"`` credits each
+    click to the ranker that actually drew the document (as team-draft).
 
 ``optimized`` — optimised interleaving (Radlinski & Craswell 2013). Allowed lists: those in
     which every document is the highest-ranked document of A or of B not yet in the list
@@ -68,7 +70,8 @@ ties over n impressions; the preference Δ_AB = (wins_A + ties/2)/n − 0.5 (Cha
 2012); the two-sided binomial (sign) test of wins against losses (ties left out,
 ``scipy.stats.binomtest``, H0: P(win | not a tie) = 1/2); and a percentile bootstrap
 interval of Δ_AB (impressions resampled: (wins, losses, ties)* ~ Multinomial(n, the
-observed proportions), seeded).
+observed proportions), seeded). Marginal credit has expected counts instead, a t-test
+and a t interval (see :class:`InterleavingResult`).
 """
 
 from __future__ import annotations
@@ -518,23 +521,34 @@ class Interleavings:
     def outcomes(self, clicks: object) -> np.ndarray:
         """The outcome of every impression for every pair of rankers (impressions ×
         pairs, pairs in :meth:`pair_names` order): +1 the first ranker wins, -1 it loses,
-        0 a tie. Probabilistic interleaving with marginal credit: the sign of E[o]."""
+        0 a tie; probabilistic interleaving with marginal credit: E[o] =
+        P(win) − P(loss) under the posterior of the assignments (in [-1, 1])."""
+        win, loss = self.outcome_probabilities(clicks)
+        return win - loss
+
+    def outcome_probabilities(self, clicks: object) -> tuple[np.ndarray, np.ndarray]:
+        """P(the first ranker of a pair wins) and P(it loses) per impression and pair
+        (impressions × pairs): 0 or 1, but posterior probabilities for probabilistic
+        interleaving with marginal credit."""
+        click = self._check_clicks(clicks)
         if self.method == "probabilistic" and self.credit == "marginal":
-            click = self._check_clicks(clicks)
-            return np.sign(self._marginal_outcome(click))[:, None].astype(np.int8)
-        credit = self.credits(clicks)
+            win, loss = self._marginal_outcome(click)
+            return win[:, None], loss[:, None]
+        credit = self.credits(click)
         i, j = self._pair_index()
         diff = credit[:, i] - credit[:, j]
         scale = np.maximum(np.abs(credit).max(initial=0.0), 1.0)
-        return np.where(np.abs(diff) <= 1e-9 * scale, 0, np.sign(diff)).astype(np.int8)
+        decided = np.abs(diff) > 1e-9 * scale
+        return ((diff > 0) & decided).astype(np.float64), ((diff < 0) & decided).astype(
+            np.float64)
 
     def score(self, clicks: object, *, alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
               rng: RngArg = None) -> InterleavingResult:
-        """Wins, losses, ties, Δ_AB with its bootstrap interval and the binomial test for
-        every pair of rankers (:class:`InterleavingResult`)."""
-        return InterleavingResult.of(self.outcomes(clicks), self.pair_names(),
-                                     method=self.method, alpha=alpha, bootstrap=bootstrap,
-                                     rng=rng)
+        """Wins, losses, ties, Δ_AB with its interval and test for every pair of rankers
+        (:class:`InterleavingResult`)."""
+        win, loss = self.outcome_probabilities(clicks)
+        return InterleavingResult.of(win, loss, self.pair_names(), method=self.method,
+                                     alpha=alpha, bootstrap=bootstrap, rng=rng)
 
     def pair_names(self) -> list[tuple[str, str]]:
         i, j = self._pair_index()
@@ -571,8 +585,8 @@ class Interleavings:
                                                                                    None]
         return within.sum(axis=1).astype(np.float64)
 
-    def _marginal_outcome(self, click: np.ndarray) -> np.ndarray:
-        """E[o] = P(c_A > c_B) − P(c_A < c_B) over the posterior of the assignments: the
+    def _marginal_outcome(self, click: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """P(c_A > c_B) and P(c_A < c_B) over the posterior of the assignments: the
         distribution of c_A − c_B by convolution over positions (all impressions at once)."""
         assert self.prob is not None
         total = self.prob.sum(axis=2)
@@ -591,7 +605,7 @@ class Interleavings:
             step[:, 1:] += moved[:, :-1] * pa
             step[:, :-1] += moved[:, 1:] * (1.0 - pa)
             dist[c] = step
-        return dist[:, length + 1:].sum(axis=1) - dist[:, :length].sum(axis=1)
+        return dist[:, length + 1:].sum(axis=1), dist[:, :length].sum(axis=1)
 
 
 def interleave_runs(
@@ -753,50 +767,79 @@ class InterleavingResult:
     """Interleaving outcomes for every pair of rankers (a, b) over n impressions.
 
     Columns of :meth:`to_frame`: ``a``, ``b``, ``n``, ``wins`` (a beats b), ``losses``,
-    ``ties``, ``delta`` = (wins + ties/2)/n − 0.5 with its percentile bootstrap interval
-    ``ci_low``, ``ci_high`` (level 1 − α), and ``p``: the two-sided binomial test of wins
-    against losses (ties left out; 1 when every impression is a tie).
+    ``ties``, ``delta`` = (wins + ties/2)/n − 0.5 with its interval ``ci_low``,
+    ``ci_high`` (level 1 − α), ``p`` and ``test``.
+
+    Outcomes decided by the clicks (every method but probabilistic interleaving with
+    marginal credit): wins, losses and ties are counts, ``p`` is the two-sided binomial
+    (sign) test of wins against losses (ties left out; 1 when every impression is a tie)
+    and the interval is the percentile bootstrap of Δ (impressions resampled:
+    (wins, losses, ties)* ~ Multinomial(n, observed shares); ``bootstrap`` samples).
+    Marginal credit: impression i wins with P_i(win) and loses with P_i(loss) (the
+    posterior), ``wins`` = Σ P_i(win) and ``losses`` = Σ P_i(loss) are expected counts,
+    Δ = mean(o_i)/2 with o_i = P_i(win) − P_i(loss) = E[o] (Hofmann et al. 2011), ``p``
+    is the one-sample t-test of mean(o) = 0 and the interval the t interval of Δ (an
+    impression's sign of E[o] is biased under random clicks; its expectation is not).
 
     Protocol: ``statistic`` (Δ_AB; an array of one value per pair for multileaving),
-    ``pvalue``, :meth:`confidence_interval` (from the stored bootstrap samples, any
-    level), ``to_frame()``, ``format(fmt)``; :meth:`preference_matrix` for multileaving.
+    ``pvalue``, :meth:`confidence_interval` (any level), ``to_frame()``,
+    ``format(fmt)``; :meth:`preference_matrix` for multileaving.
     """
 
     method: str
     alpha: float
     frame: pd.DataFrame
-    samples: np.ndarray = field(repr=False)
+    samples: np.ndarray | None = field(default=None, repr=False)
+    se: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, outcomes: np.ndarray, pairs: Sequence[tuple[str, str]], *, method: str,
-           alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
+    def of(cls, win: np.ndarray, loss: np.ndarray, pairs: Sequence[tuple[str, str]], *,
+           method: str, alpha: float = 0.05, bootstrap: int = BOOTSTRAP,
            rng: RngArg = None) -> InterleavingResult:
-        """The result of ``outcomes`` (impressions × pairs of +1/0/-1)."""
-        from scipy.stats import binomtest
+        """The result of the outcome probabilities ``win`` and ``loss`` (impressions ×
+        pairs; 0/1 where the clicks decide)."""
+        from scipy.stats import binomtest, t
 
         alpha = check_alpha(alpha)
         bootstrap = check_count(bootstrap, "bootstrap", 1)
-        outcomes = np.asarray(outcomes)
-        n = outcomes.shape[0]
+        win, loss = np.asarray(win, dtype=np.float64), np.asarray(loss, dtype=np.float64)
+        n = win.shape[0]
         if n == 0:
             raise InputError("no impression to score")
-        wins = (outcomes > 0).sum(axis=0)
-        losses = (outcomes < 0).sum(axis=0)
+        wins, losses = win.sum(axis=0), loss.sum(axis=0)
         ties = n - wins - losses
         delta = (wins + ties / 2) / n - 0.5
-        p = np.array([binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
-                      for w, lo in zip(wins, losses, strict=True)])
-        gen = _generator(rng)
-        probs = np.stack([wins, losses, ties], axis=1) / n
-        draws = np.stack([gen.multinomial(n, pr, size=bootstrap) for pr in probs], axis=1)
-        samples = (draws[:, :, 0] + draws[:, :, 2] / 2) / n - 0.5  # B × pairs
-        low, high = np.quantile(samples, [alpha / 2, 1 - alpha / 2], axis=0)
+        counted = bool(np.isin(win, (0.0, 1.0)).all() and np.isin(loss, (0.0, 1.0)).all())
+        samples = se = None
+        if counted:
+            wins, losses, ties = (np.rint(v).astype(np.int64) for v in (wins, losses, ties))
+            p = np.array([binomtest(int(w), int(w + lo)).pvalue if w + lo else 1.0
+                          for w, lo in zip(wins, losses, strict=True)])
+            gen = _generator(rng)
+            probs = np.stack([wins, losses, ties], axis=1) / n
+            draws = np.stack([gen.multinomial(n, pr, size=bootstrap) for pr in probs],
+                             axis=1)
+            samples = (draws[:, :, 0] + draws[:, :, 2] / 2) / n - 0.5  # B × pairs
+            low, high = np.quantile(samples, [alpha / 2, 1 - alpha / 2], axis=0)
+            test = "binomial"
+        else:
+            o = win - loss
+            se = o.std(axis=0, ddof=1) / np.sqrt(n) / 2 if n > 1 else np.full(len(delta),
+                                                                               np.nan)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                stat = delta / se
+            p = np.where(se > 0, 2 * t.sf(np.abs(stat), n - 1), np.where(delta == 0, 1.0,
+                                                                         0.0))
+            half = t.ppf(1 - alpha / 2, n - 1) * se
+            low, high = delta - half, delta + half
+            test = "t (mean of E[o])"
         frame = pd.DataFrame({
             "a": [x for x, _ in pairs], "b": [y for _, y in pairs], "n": n,
             "wins": wins, "losses": losses, "ties": ties, "delta": delta,
             "ci_low": low, "ci_high": high, "p": p, "significant": p <= alpha,
+            "test": test,
         })
-        return cls(method, alpha, frame, samples)
+        return cls(method, alpha, frame, samples, se)
 
     @property
     def statistic(self) -> float | np.ndarray:
@@ -809,9 +852,18 @@ class InterleavingResult:
         return float(values[0]) if len(values) == 1 else values
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """Percentile bootstrap interval of Δ_AB (of every pair) at ``confidence_level``."""
+        """The interval of Δ_AB (of every pair) at ``confidence_level``: percentile
+        bootstrap, or the t interval for marginal credit (class docstring)."""
+        from scipy.stats import t
+
         level = check_confidence_level(confidence_level)
-        low, high = np.quantile(self.samples, [(1 - level) / 2, (1 + level) / 2], axis=0)
+        if self.samples is not None:
+            low, high = np.quantile(self.samples, [(1 - level) / 2, (1 + level) / 2], axis=0)
+        else:
+            assert self.se is not None
+            delta = self.frame["delta"].to_numpy()
+            half = t.ppf((1 + level) / 2, int(self.frame["n"].iloc[0]) - 1) * self.se
+            low, high = delta - half, delta + half
         if len(low) == 1:
             return ConfidenceInterval(float(low[0]), float(high[0]))
         return ConfidenceInterval(low, high)
@@ -832,7 +884,7 @@ class InterleavingResult:
                             title=f"{self.method} interleaving")
 
     def __repr__(self) -> str:
-        rows = "; ".join(f"{a} vs {b}: {w}/{lo}/{t}, Δ={d:+.4f}, p={p:.4g}"
+        rows = "; ".join(f"{a} vs {b}: {w:g}/{lo:g}/{t:g}, Δ={d:+.4f}, p={p:.4g}"
                          for a, b, w, lo, t, d, p in self.frame[
                              ["a", "b", "wins", "losses", "ties", "delta", "p"]
                          ].itertuples(index=False))
