@@ -141,7 +141,6 @@ def sample_judgments(
     depth: int | None = None,
     rng: object = None,
     qrels: object = None,
-    relevance_level: int = 1,
     ties: TiePolicy = "trec_eval",
 ) -> pd.DataFrame:
     """Draw the documents to judge (module documentation): ``topic, docno, prob`` (the
@@ -151,8 +150,7 @@ def sample_judgments(
     (poisson); ``depth``: the runs are cut there first; ``rng``: seed or generator.
     ``qrels`` (a simulation: the qrels act as the assessor): adds ``rel``, each sampled
     document's degree (0 when the qrels do not judge it), so the frame is a sample
-    :func:`estimate_sampled` reads. ``relevance_level`` is checked but only used by the
-    estimates.
+    :func:`estimate_sampled` reads.
 
     >>> import pandas as pd
     >>> run = pd.DataFrame({"query_id": "1", "doc_id": ["a", "b"], "score": [2.0, 1.0]})
@@ -163,7 +161,6 @@ def sample_judgments(
     check_choice(design, DESIGNS, "design")
     if depth is not None:
         depth = check_count(depth, "depth", 1, MAX_DEPTH)
-    integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     generator = np.random.default_rng(check_rng(rng))
     oracle = as_qrels(qrels) if qrels is not None else None
     cand = ranked_candidates(runs, depth=depth, ties=ties)
