@@ -24,7 +24,7 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
@@ -189,6 +189,30 @@ class Evaluation:
 
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=wanted, allow_missing=allow_missing)
+
+    def compare(self, baseline: str, test: str = "t", *, correction: str | None = "holm",
+                alpha: float = 0.05, alternative: str = "two-sided",
+                measures: Sequence[str] | None = None, **options: object) -> pd.DataFrame:
+        """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
+        (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
+        won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
+        documents the arguments and the columns).
+
+        >>> import irscale
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+        >>> runs = {"bm25": {"q1": {"d9": 2, "d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
+        ...         "new": {"q1": {"d1": 2, "d9": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}}
+        >>> table = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
+        >>> table[["run", "baseline_mean", "run_mean", "delta", "wins", "ties", "losses"]]
+          run  baseline_mean  run_mean     delta  wins  ties  losses
+        0  new       0.833333       1.0  0.166667     1     2       0
+        """
+        from .stats.baseline import baseline_comparison
+
+        return baseline_comparison(self, baseline, test=test,
+                                   correction=cast(Any, correction), alpha=alpha,
+                                   alternative=cast(Any, alternative), measures=measures,
+                                   **options)
 
     def __repr__(self) -> str:
         return (f"Evaluation({len(self.runs)} runs, {self.rankings.n_rankings} rankings, "

@@ -28,7 +28,13 @@ from .resampling import (
     seed_sequence,
 )
 from .results import PairwiseComparisons
-from .validation import Alternative, check_alpha, check_alternative, score_table
+from .validation import (
+    Alternative,
+    check_alpha,
+    check_alternative,
+    score_table,
+    wins_ties_losses,
+)
 
 
 def _groups(
@@ -75,6 +81,8 @@ def pairwise_tests(
     its (per-pair, unadjusted) confidence interval, the statistic and effect sizes. Monte
     Carlo tests draw the same random numbers in every group (one stream from ``rng``);
     their ``workers`` / ``executor`` options say where (:mod:`irscale.parallel`).
+    Against a ``baseline``, each pair also counts the topics the system ``wins``, ``ties``
+    and ``losses`` against it (:func:`~irscale.stats.validation.wins_ties_losses`).
     """
     spec = test_spec(test)
     alpha = check_alpha(alpha)
@@ -137,6 +145,8 @@ def pairwise_tests(
         )
         if outcome.df is not None:
             part["df"] = outcome.df
+        if baseline is not None:
+            part["wins"], part["ties"], part["losses"] = wins_ties_losses(x, y)
         part["p_raw"] = p_raw
         if outcome.mc_se is not None:
             part["mc_se"] = outcome.mc_se

@@ -192,7 +192,8 @@ class TestResult:
 #: Columns of :class:`PairwiseComparisons` shown by ``format`` (when present), in order.
 _SHOWN = (
     "collection", "measure", "a", "b", "mean_a", "mean_b", "diff", "ci_low", "ci_high",
-    "statistic", "df", "p", "p_adjusted", "mc_se", "d_z", "hedges_g", "glass_delta",
+    "wins", "ties", "losses", "statistic", "df", "p", "p_adjusted", "mc_se", "d_z",
+    "hedges_g", "glass_delta",
 )
 
 
@@ -205,7 +206,8 @@ class PairwiseComparisons:
     per-pair intervals, see ``method``), ``p`` (the p-value on which the decision rests:
     Tukey's, or the corrected one when ``correction`` is set, the raw one then being
     ``p_raw``) and ``significant`` (p ≤ α); optionally ``collection``, ``measure``,
-    ``mean_a``, ``mean_b``, ``statistic``, ``df``, ``mc_se`` and effect sizes.
+    ``mean_a``, ``mean_b``, ``statistic``, ``df``, ``mc_se``, effect sizes and, against a
+    baseline ``b``, the topics ``a`` ``wins``, ``ties`` and ``losses``.
 
     Protocol (arrays of one value per pair, as ``scipy.stats.tukey_hsd``): ``statistic``,
     ``pvalue`` (the decisive p: adjusted when ``correction`` is set), ``effect_size``
@@ -291,7 +293,7 @@ class PairwiseComparisons:
     def json_pairs(self) -> list[dict[str, object]]:
         """The pairs as ``{"a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted",
         "significant"}`` records (led by ``collection`` and ``measure`` when the family
-        spans several).
+        spans several; ending with ``wins``, ``ties`` and ``losses`` against a baseline).
 
         ``p`` is the pair's own p-value (Tukey's HSD and the randomised Tukey HSD: their
         simultaneous p-value), ``p_adjusted`` the p-value after the multiple-comparison
@@ -301,6 +303,7 @@ class PairwiseComparisons:
         frame = self._output_frame()
         keys = [k for k in ("collection", "measure") if k in frame.columns]
         keys += ["a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted", "significant"]
+        keys += [k for k in ("wins", "ties", "losses") if k in frame.columns]
         return records(frame[keys])
 
     def _output_frame(self) -> pd.DataFrame:

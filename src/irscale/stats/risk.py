@@ -34,7 +34,7 @@ from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
 from ..measures.diversity.evaluate import check_risk_alpha, risk_based
 from .effects import sample_sd
-from .validation import tie_tolerance
+from .validation import tied_differences
 
 
 def risk_weighted_differences(run: np.ndarray, baseline: np.ndarray,
@@ -42,8 +42,7 @@ def risk_weighted_differences(run: np.ndarray, baseline: np.ndarray,
     """``z = δ`` where ``δ = run − baseline ≥ 0``, else ``(1 + α)·δ`` (elementwise;
     differences within the tie tolerance are 0): ndeval's ``RiskBased``
     (:func:`irscale.measures.diversity.evaluate.risk_based`) of the rounded differences."""
-    delta = np.asarray(run, dtype=np.float64) - np.asarray(baseline, dtype=np.float64)
-    delta = np.where(np.abs(delta) <= tie_tolerance(run, baseline), 0.0, delta)
+    delta = tied_differences(run, baseline)
     return risk_based(delta, np.zeros_like(delta), risk_alpha)
 
 

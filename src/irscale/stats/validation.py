@@ -37,6 +37,27 @@ def tie_tolerance(*arrays: np.ndarray) -> float:
     return TIE_RTOL * scale if scale > 0 else 0.0
 
 
+def tied_differences(run: np.ndarray, baseline: np.ndarray) -> np.ndarray:
+    """``run − baseline`` elementwise, differences within :func:`tie_tolerance` of the two
+    arrays counting as 0 (floating-point noise, not a win or a loss)."""
+    delta = np.asarray(run, dtype=np.float64) - np.asarray(baseline, dtype=np.float64)
+    return np.where(np.abs(delta) <= tie_tolerance(run, baseline), 0.0, delta)
+
+
+def wins_ties_losses(run: np.ndarray, baseline: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per column of topics × systems arrays, the topics where ``run`` beats ``baseline``,
+    ties with it and loses to it (:func:`tied_differences` > 0, = 0, < 0): PyTerrier's
+    ``baseline=`` counts (``+``/``-``), the wins/losses of risk-sensitive evaluation.
+
+    >>> wins_ties_losses(np.array([[0.5], [0.3 - 0.1], [0.1]]),
+    ...                  np.array([[0.25], [0.2], [0.5]]))
+    (array([1]), array([1]), array([1]))
+    """
+    delta = tied_differences(run, baseline)
+    return (delta > 0).sum(axis=0), (delta == 0).sum(axis=0), (delta < 0).sum(axis=0)
+
+
 def check_alternative(alternative: str) -> str:
     if alternative not in ALTERNATIVES:
         raise ParameterError(
