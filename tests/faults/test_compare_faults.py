@@ -55,6 +55,24 @@ def json_risk(result, ws, run):
     assert all(r["baseline"] == "sysA" and r["risk_alpha"] == 1.0 for r in rows)
 
 
+BASELINE = [*T, "--baseline", "sysA"]
+
+
+def json_wins_ties_losses(result, ws, run):
+    """Every pair is a system against sysA; its wins, ties and losses count every topic
+    once, as a topic-by-topic comparison of ap.csv's columns does."""
+    rows = [line.split(",") for line in ws.read("ap.csv").decode().split()]
+    columns = {name: [float(row[k]) for row in rows[1:]] for k, name in enumerate(rows[0])}
+    pairs = json.loads(result.out)["pairs"]
+    assert [p["a"] for p in pairs] == ["sysB", "sysC", "sysD"], result.describe()
+    for pair in pairs:
+        base, other = columns[pair["b"]], columns[pair["a"]]
+        expected = (sum(o > b for o, b in zip(other, base, strict=True)),
+                    sum(o == b for o, b in zip(other, base, strict=True)),
+                    sum(o < b for o, b in zip(other, base, strict=True)))
+        assert (pair["wins"], pair["ties"], pair["losses"]) == expected, pair
+
+
 def json_pairs(result, ws, run):
     document = json.loads(result.out)
     assert document["pairs"], result.describe()
@@ -325,6 +343,20 @@ CASES = [
         files={**DIV_FILES, "far.run": b"99 Q0 d1 1 1 far\n"}),
     err("diversity-compare-unknown-measure", [*DIV_COMPARE[:-1], "alpha-nDCG(gamma=1)@5"],
         "gamma", files=DIV_FILES),
+    # ---- every system against --baseline with a two-system test: wins/ties/losses as
+    # Evaluation.compare gives them (issue 15 §4)
+    ok("baseline-t-json", [*BASELINE, "--format", "json"], json_wins_ties_losses),
+    ok("baseline-t-text", BASELINE, output_contains("wins", "ties", "losses", "sysD")),
+    ok("baseline-t-csv", [*BASELINE, "--format", "csv"],
+       output_contains("wins,ties,losses")),
+    ok("baseline-runs", [*RUNS, "--test", "sign", "--baseline", "teamA_r1"],
+       output_contains("wins", "teamB_r1", "teamC_r2")),
+    err("baseline-unknown", with_option(BASELINE, "--baseline", "nosuch"), "nosuch",
+        "sysA"),
+    err("baseline-empty", with_option(BASELINE, "--baseline", ""), opt("--baseline")),
+    err("baseline-only-system", [*BASELINE, "--systems", "sysA"], "2 systems"),
+    err("baseline-not-among-systems", [*BASELINE, "--systems", "sysB,sysC"], "sysA"),
+    err("baseline-with-tukey", [*TUKEY, "--baseline", "sysA"], opt("--baseline"), "tukey"),
 ]
 
 

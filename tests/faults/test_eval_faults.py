@@ -5,6 +5,7 @@ input and options. Table-driven: every row is one call checked against the contr
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -252,3 +253,59 @@ def test_version(ws, run_cli):
     result = run_cli(["--version"])
     assert result.status == 0 and "Traceback" not in result.err
     assert "irscale" in result.out + result.err
+
+
+# ----------------------------------------------------------------------------- ir_datasets
+#: Local ir_datasets datasets (registered once per process by the fixture below): the
+#: workspace's qrels and run a as qrels and scoreddocs, a dataset without qrels, one whose
+#: qrels file is not there (a download that would be needed).
+IRDS = "irds:irscale-faults/"
+IRDS_CASES = [
+    ok("irds-qrels", ["eval", f"{IRDS}full", "a.run", *MEASURES], same_output_as(*BASE)),
+    ok("irds-run", ["eval", "qrels.txt", f"{IRDS}full", *MEASURES], same_output_as(*BASE)),
+    ok("irds-qrels-official", ["eval", f"{IRDS}full", "a.run", "b.run"],
+       same_output_as("eval", "qrels.txt", "a.run", "b.run")),
+    err("irds-unknown", ["eval", f"{IRDS}nosuch", "a.run"],
+        "unknown ir_datasets dataset 'irscale-faults/nosuch'"),
+    err("irds-empty-id", ["eval", "irds:", "a.run"], "irds:", "name an ir_datasets dataset"),
+    err("irds-no-qrels", ["eval", f"{IRDS}runonly", "a.run"], f"{IRDS}runonly", "no qrels",
+        "scoreddocs"),
+    err("irds-not-local", ["eval", f"{IRDS}missing", "a.run"], f"{IRDS}missing",
+        "not available locally", "FileNotFoundError"),
+    err("irds-run-no-scoreddocs", ["eval", "qrels.txt", f"{IRDS}missing"],
+        "no scored documents"),
+    err("irds-run-rank-column", ["eval", "qrels.txt", f"{IRDS}full", "--ties",
+                                 "rank-column"], f"{IRDS}full", "no rank column"),
+]
+
+
+@pytest.fixture(scope="module")
+def irds_datasets(tmp_path_factory):
+    ir_datasets = pytest.importorskip("ir_datasets")
+    from ir_datasets.datasets.base import Dataset
+    from ir_datasets.formats import TrecQrels, TrecScoredDocs
+    from ir_datasets.util import LocalDownload
+
+    folder = tmp_path_factory.mktemp("irds")
+    (folder / "qrels").write_bytes(text(QRELS))
+    (folder / "run").write_bytes(text(RUN))
+    qrels = TrecQrels(LocalDownload(folder / "qrels", mkdir=False), {})
+    run = TrecScoredDocs(LocalDownload(folder / "run", mkdir=False))
+    missing = TrecQrels(LocalDownload(folder / "not-downloaded", mkdir=False), {})
+    known = set(ir_datasets.registry)
+    for name, parts in (("full", (qrels, run)), ("runonly", (run,)), ("missing", (missing,))):
+        if f"irscale-faults/{name}" not in known:  # the registry is the process's
+            ir_datasets.registry.register(f"irscale-faults/{name}", Dataset(*parts))
+
+
+@pytest.mark.parametrize("case", IRDS_CASES)
+def test_eval_irds(case, ws, run_cli, irds_datasets):
+    run_case(case, ws, run_cli)
+
+
+def test_eval_irds_without_ir_datasets(ws, run_cli, monkeypatch):
+    """ir_datasets not installed: one line naming the extra to install."""
+    monkeypatch.setitem(sys.modules, "ir_datasets", None)  # import raises ImportError
+    case = err("irds-not-installed", ["eval", f"{IRDS}full", "a.run"],
+               "irds:irscale-faults/full", "pip install 'irscale[irds]'").values[0]
+    run_case(case, ws, run_cli)
