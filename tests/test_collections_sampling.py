@@ -56,6 +56,25 @@ def test_ap_prior_against_a_plain_loop(depth):
     assert np.allclose(got.groupby("topic")["p"].sum(), 1.0)
 
 
+def test_stratified_with_every_rate_1_judges_the_whole_pool(seed=4):
+    runs = random_runs(seed, n_runs=3, n_docs=15, length=12)
+    qrels = random_qrels(seed, n_docs=15)
+    sample = sample_judgments(runs, design="stratified", strata=[(3, 1.0), (20, 1.0)],
+                              qrels=qrels)
+    assert (sample["prob"] == 1.0).all()
+    pool = {(t, d) for run in runs.values() for t, d, _ in run.itertuples(index=False)}
+    assert set(zip(sample["topic"], sample["docno"], strict=True)) == pool
+    # on the pool's judgments, the estimates are trec_eval's
+    in_pool = qrels[[(t, d) in pool for t, d in zip(qrels["query_id"], qrels["doc_id"],
+                                                         strict=True)]]
+    est = estimate_sampled(sample, runs, cutoffs=[5]).per_topic.pivot_table(
+        index=["run", "topic"], columns="measure", values="value")
+    exact = irscale.evaluate(in_pool, runs, ["map", "P_5"]).per_topic().pivot_table(
+        index=["run", "topic"], columns="measure", values="value")
+    np.testing.assert_allclose(est.loc[exact.index, "statAP"], exact["map"], atol=1e-12)
+    np.testing.assert_allclose(est.loc[exact.index, "statP@5"], exact["P_5"], atol=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_complete_sample_gives_exact_ap_p_and_r(seed):
     runs = random_runs(seed, n_runs=4, n_docs=15, length=12)
@@ -114,7 +133,37 @@ def truths(runs: dict[str, pd.DataFrame], qrels: pd.DataFrame, k: int) -> dict:
     return out
 
 
-@pytest.mark.parametrize("design", ["with-replacement", "poisson"])
+STRATA = [(2, 1.0), (5, 0.5), (10, 0.3)]
+
+
+def draw(runs, design: str, size: int, **kwargs) -> pd.DataFrame:
+    if design == "stratified":
+        return sample_judgments(runs, design="stratified", strata=STRATA, **kwargs)
+    return sample_judgments(runs, size, design=design, **kwargs)
+
+
+def plain_stratified_pi(runs: dict[str, pd.DataFrame]) -> dict[tuple, float]:
+    """π of the stratified design written out: best rank over the runs → stratum, then
+    n_h / N_h with n_h = max(1, round(f_h N_h))."""
+    best: dict[tuple, int] = {}
+    topics = sorted({t for run in runs.values() for t in run["query_id"]})
+    for topic in topics:
+        for run in runs.values():
+            for k, d in enumerate(ranked(run, topic), start=1):
+                best[(topic, d)] = min(best.get((topic, d), k), k)
+    members: dict[tuple, list] = {}
+    for key, rank in best.items():
+        h = next((h for h, (depth, _) in enumerate(STRATA) if rank <= depth), None)
+        if h is not None:
+            members.setdefault((key[0], h), []).append(key)
+    out = {}
+    for (_, h), keys in members.items():
+        n = max(1, round(STRATA[h][1] * len(keys)))
+        out.update({key: n / len(keys) for key in keys})
+    return out
+
+
+@pytest.mark.parametrize("design", ["with-replacement", "poisson", "stratified"])
 def test_unbiased_by_simulation(design):
     frames = random_runs(21, n_runs=4, n_topics=2, n_docs=14, length=10)
     qrels = random_qrels(21, n_topics=2, n_docs=14)
@@ -123,7 +172,7 @@ def test_unbiased_by_simulation(design):
     runs, judged = as_runs(frames), as_qrels(qrels)  # parsed once
     draws: dict[str, list[pd.Series]] = {"R": [], "P": [], "N": []}
     for seed in range(samples):
-        sample = sample_judgments(runs, size, design=design, rng=seed, qrels=judged)
+        sample = draw(runs, design, size, rng=seed, qrels=judged)
         table = estimate_sampled(sample, runs, cutoffs=[k]).per_topic
         by = {m: g.set_index(["run", "topic"])["value"] for m, g in table.groupby("measure")}
         draws["R"].append(by["statR"])
@@ -140,19 +189,27 @@ def test_unbiased_by_simulation(design):
             assert abs(m - target) <= 4.5 * error[key] + 1e-9, (name, key, m, target)
 
 
-@pytest.mark.parametrize("design", ["with-replacement", "poisson"])
+@pytest.mark.parametrize("design", ["with-replacement", "poisson", "stratified"])
 def test_inclusion_probabilities_are_the_draws_frequencies(design):
-    runs = as_runs(random_runs(8, n_runs=3, n_topics=2, n_docs=10, length=8))
+    frames = random_runs(8, n_runs=3, n_topics=2, n_docs=10, length=8)
+    runs = as_runs(frames)
     samples = 300
     counts: dict[tuple, int] = {}
     probs: dict[tuple, float] = {}
     sizes = []
     for seed in range(samples):
-        sample = sample_judgments(runs, 3, design=design, rng=seed)
+        sample = draw(runs, design, 3, rng=seed)
         sizes.append(sample.groupby("topic").size())
         for t, d, p in sample.itertuples(index=False):
             counts[(t, d)] = counts.get((t, d), 0) + 1
             assert probs.setdefault((t, d), p) == p  # π does not depend on the draw
+    if design == "stratified":
+        expected = plain_stratified_pi(frames)
+        assert probs == pytest.approx(expected, rel=1e-12)  # every document is drawn
+        for key, pi in expected.items():
+            freq = counts[key] / samples
+            assert abs(freq - pi) <= 4.5 * np.sqrt(pi * (1 - pi) / samples) + 1e-12
+        return
     prior = sampling_distribution(runs)
     for t, d, p in prior.itertuples(index=False):
         pi = probs.get((t, d))
@@ -178,7 +235,17 @@ def test_same_seed_same_sample_and_bad_input():
     with pytest.raises(ParameterError, match="size"):
         sample_judgments(runs, 0)
     with pytest.raises(ParameterError, match="design"):
-        sample_judgments(runs, 3, design="stratified")  # type: ignore[arg-type]
+        sample_judgments(runs, 3, design="systematic")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="strata"):
+        sample_judgments(runs, 3, design="stratified", strata=STRATA)
+    with pytest.raises(ParameterError, match="increase"):
+        sample_judgments(runs, design="stratified", strata=[(5, 1.0), (2, 0.5)])
+    with pytest.raises(ParameterError, match="rate"):
+        sample_judgments(runs, design="stratified", strata=[(5, 0.0)])
+    with pytest.raises(ParameterError, match="strata"):
+        sample_judgments(runs, 3, strata=STRATA)
+    with pytest.raises(ParameterError, match="size"):
+        sample_judgments(runs)
     with pytest.raises(ParameterError, match="cut"):
         estimate_sampled(a.assign(rel=1), runs, cutoffs=[0])
     with pytest.raises(InputError, match="inclusion probability"):

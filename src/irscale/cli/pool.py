@@ -5,6 +5,7 @@
     irscale pool simulate QRELS RUN... --strategy depth,mtf,mm-ns --budget 10,50,100
     irscale pool shards   QRELS RUN... -m AP --shards 3 --seed 1 [--model MD3]
     irscale pool sample   RUN... --size 20 --seed 1 [--design poisson] [-o sample.txt]
+    irscale pool sample   RUN... --design stratified --strata 10:1,100:0.2 --seed 1
     irscale pool estimate SAMPLED_QRELS RUN... [--cutoffs 10,20] [--per-topic]
 
 ``build`` writes the pool file, one ``topic docno`` line per document in judging order
@@ -48,7 +49,7 @@ SIMULATED = ("depth", "mtf", "mm-ns")
 SHARD_METHODS = ("random", "hash")
 EMPTY_POLICIES = ("error", "zero", "drop-topic", "drop-shard", "missing")
 #: Sampling designs (``irscale.collections.DESIGNS``) and the default P̂@k cut-offs.
-DESIGNS = ("with-replacement", "poisson")
+DESIGNS = ("with-replacement", "poisson", "stratified")
 SAMPLE_CUTOFFS = (10,)
 BUDGETS = (10, 50, 100)
 RBP_P, RRF_K, DISCOUNT = 0.8, 60.0, 0.9
@@ -181,7 +182,8 @@ def _reworded(error: ParameterError) -> ParameterError:
     for api, flag in (("depth", "--depth"), ("budgets", "--budget"), ("budget", "--budget"),
                       ("discount", "--discount"), ("p ", "--p "), ("k ", "--k "),
                       ("relevance_level", "-l/--relevance-level"), ("size", "--size"),
-                      ("cutoffs", "--cutoffs"), ("shards", "--shards")):
+                      ("cutoffs", "--cutoffs"), ("shards", "--shards"),
+                      ("strata", "--strata")):
         if text.startswith(api):
             return ParameterError(f"{flag.strip()} ({api.strip()}){text[len(api.strip()):]}")
     return error
@@ -393,12 +395,18 @@ def _add_sampling(sub) -> None:
                        " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
                        "sampled document with its inclusion probability.")
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files")
-    p.add_argument("--size", type=int, required=True, metavar="N",
-                   help="per topic: draws (with-replacement) or expected judgments (poisson)")
+    p.add_argument("--size", type=int, default=None, metavar="N",
+                   help="per topic: draws (with-replacement) or expected judgments (poisson);"
+                   " required by those designs")
     p.add_argument("--design", choices=DESIGNS, default="with-replacement",
                    help="with-replacement: N draws, the distinct documents judged, "
                    "π = 1-(1-p)^N; poisson: each document independently with π = min(1, c·p),"
-                   " Σπ = N (default with-replacement)")
+                   " Σπ = N; stratified: --strata (default with-replacement)")
+    p.add_argument("--strata", action=ListAction, kind="str", default=None,
+                   metavar="D:F,D:F,...",
+                   help="stratified design: documents whose best rank lies in (previous D, D]"
+                   " form a stratum, a fraction F of which is drawn without replacement, e.g. "
+                   "10:1,100:0.2,1000:0.05 (default: none)")
     p.add_argument("--depth", type=int, default=None, metavar="K",
                    help="cut every run at K documents first (default: whole runs)")
     p.add_argument("--seed", type=int, default=None,
@@ -440,10 +448,23 @@ def run_sample(args: argparse.Namespace) -> int:
         raise ParameterError("nothing to sample: give at least one run file")
     if args.seed is not None and args.seed < 0:
         raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    strata = None
+    if args.design == "stratified":
+        if args.strata is None:
+            raise ParameterError("--design stratified needs --strata D:F,D:F,...")
+        if args.size is not None or args.depth is not None:
+            raise ParameterError("--size and --depth apply to the with-replacement and "
+                                 "poisson designs; --strata gives the stratified one's")
+        strata = [_stratum(text) for text in args.strata]
+    elif args.strata is not None:
+        raise ParameterError(f"--strata applies to --design stratified, not {args.design}")
+    elif args.size is None:
+        raise ParameterError(f"--design {args.design} needs --size N (per topic)")
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
     try:
-        sample = sample_judgments(runs, args.size, design=args.design, depth=args.depth,
-                                  rng=args.seed, qrels=args.qrels, ties=args.ties)
+        sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
+                                  depth=args.depth, rng=args.seed, qrels=args.qrels,
+                                  ties=args.ties)
     except ParameterError as error:
         raise _reworded(error) from None
     import pandas as pd
@@ -455,6 +476,18 @@ def run_sample(args: argparse.Namespace) -> int:
         lines = (sample["topic"] + " 0 " + sample["docno"] + " "
                  + sample["rel"].astype(str) + " " + pd.Series(prob))
     return write_text(args, "".join(line + "\n" for line in lines))
+
+
+def _stratum(text: str) -> tuple[int, float]:
+    """``D:F`` of ``--strata``: a depth and a fraction."""
+    depth, colon, fraction = text.partition(":")
+    try:
+        if not colon:
+            raise ValueError
+        return int(depth), float(fraction)
+    except ValueError:
+        raise ParameterError(f"--strata: {text!r} is not DEPTH:FRACTION (e.g. 100:0.2)") \
+            from None
 
 
 def run_estimate(args: argparse.Namespace) -> int:

@@ -20,6 +20,12 @@ The sampling design (:func:`sample_judgments`)
        ``"poisson"``: every document is included independently with π_d = min(1, c·p_d),
        c chosen so that Σ_d π_d = n (documents whose c·p_d reaches 1 are taken surely and c
        is solved again for the rest): n judgments in expectation.
+       ``"stratified"`` (instead of the AP-prior; the stratified sampling of the TREC
+       tracks after 2008, Yilmaz, Kanoulas & Aslam 2008): ``strata`` = ((d₁, f₁), (d₂, f₂),
+       …) with d₁ < d₂ < …: stratum h holds the documents whose best rank over the runs
+       lies in (d_{h−1}, d_h]; n_h = max(1, round(f_h·N_h)) of its N_h documents are drawn
+       uniformly without replacement, π_d = n_h / N_h. Documents below d_last are not in
+       the population.
        Draws come from one :class:`numpy.random.Generator` (``rng``: a seed or a
        generator): the same seed gives the same sample.
 
@@ -35,8 +41,10 @@ of a topic, x_d = 1 when d's degree is ≥ the relevance level, r(d) its rank in
 π_d. The numerator of statAP, an estimate of Σ_d x_d·prec@r(d), counts the document
 itself once (the 1: it is sampled and relevant) and every document above it with weight
 1/π_{d'}: unbiased when inclusions are independent (``"poisson"``, π_dd' = π_d·π_d'),
-approximately so with replacement (there π_dd' differs slightly from π_d·π_d'). statAP
-is a ratio of two estimates, hence consistent rather than exactly unbiased. With every
+approximately so with replacement or within strata (there π_dd' differs slightly from
+π_d·π_d'). statAP is a ratio of two estimates, hence consistent rather than exactly
+unbiased. (For the stratified design these are the Horvitz–Thompson estimates, not
+xinfAP's, which estimates AP within strata as infAP does.) With every
 π_d = 1 (a complete sample) R̂, P̂@k and statAP are trec_eval's R, P@k and AP.
 
 What could not be checked: the full texts of the papers were not available while this
@@ -56,7 +64,7 @@ import pandas as pd
 
 from ..core import arrow
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..errors import InputError
+from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels, as_runs
 from ..io.sampled import read_sampled_qrels
 from ..stats.resampling import check_rng
@@ -67,8 +75,8 @@ from .candidates import MAX_DEPTH, Candidates, ranked_candidates
 __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments",
            "sampling_distribution"]
 
-DESIGNS = ("with-replacement", "poisson")
-Design = Literal["with-replacement", "poisson"]
+DESIGNS = ("with-replacement", "poisson", "stratified")
+Design = Literal["with-replacement", "poisson", "stratified"]
 #: Largest sample size per topic accepted.
 MAX_SIZE = 1_000_000_000
 
@@ -133,11 +141,56 @@ def _poisson_probabilities(p: np.ndarray, topic: np.ndarray, n_topics: int,
         sure |= newly
 
 
+def _check_rate(value: object) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
+            or not 0.0 < float(value) <= 1.0:
+        raise ParameterError(f"strata rate must be a number in (0, 1], got {value!r}")
+    return float(value)
+
+
+def check_strata(strata: object) -> tuple[np.ndarray, np.ndarray]:
+    """``((depth, rate), ...)``: depths increasing integers ≥ 1, rates in (0, 1]."""
+    try:
+        pairs = [(d, r) for d, r in strata]  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise ParameterError(f"strata must be (depth, rate) pairs, got {strata!r}") from None
+    if not pairs:
+        raise ParameterError("strata: give at least one (depth, rate) pair")
+    depths = np.array([check_count(d, "strata depth", 1, MAX_DEPTH) for d, _ in pairs])
+    rates = np.array([_check_rate(r) for _, r in pairs])
+    if (np.diff(depths) <= 0).any():
+        raise ParameterError(f"strata depths must increase, got {depths.tolist()}")
+    return depths, rates
+
+
+def _stratified(cand: Candidates, depths: np.ndarray, rates: np.ndarray,
+                generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """π of every pair and the pairs drawn (stratified design, module documentation)."""
+    pairs = cand.pairs[:, :, :-1]
+    valid = pairs >= 0
+    best = np.full(cand.n_pairs, np.iinfo(np.int64).max)
+    np.minimum.at(best, pairs[valid], np.nonzero(valid)[2] + 1)  # best rank, 1-based
+    stratum = np.searchsorted(depths, best, side="left")
+    group = cand.pair_topic * len(depths) + stratum
+    n_groups = len(cand.topics) * len(depths)
+    population = np.bincount(group, minlength=n_groups)
+    rate = np.tile(rates, len(cand.topics))
+    wanted = np.where(population > 0,
+                      np.clip(np.round(rate * population), 1, population), 0).astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pi = (wanted / population)[group]
+    order = np.lexsort((generator.random(cand.n_pairs), group))
+    start = np.concatenate(([0], np.cumsum(population)))[:-1]
+    position = np.arange(cand.n_pairs) - start[group[order]]
+    return pi, np.sort(order[position < wanted[group[order]]])
+
+
 def sample_judgments(
     runs: object,
-    size: int,
+    size: int | None = None,
     *,
     design: Design = "with-replacement",
+    strata: Sequence[tuple[int, float]] | None = None,
     depth: int | None = None,
     rng: object = None,
     qrels: object = None,
@@ -147,7 +200,9 @@ def sample_judgments(
     inclusion probability π), one row per sampled document, by topic then docno.
 
     ``size``: draws per topic (with replacement) or expected judgments per topic
-    (poisson); ``depth``: the runs are cut there first; ``rng``: seed or generator.
+    (poisson); ``strata`` (stratified design only, instead of ``size`` and ``depth``):
+    ``((depth, rate), ...)``; ``depth``: the runs are cut there first; ``rng``: seed or
+    generator.
     ``qrels`` (a simulation: the qrels act as the assessor): adds ``rel``, each sampled
     document's degree (0 when the qrels do not judge it), so the frame is a sample
     :func:`estimate_sampled` reads.
@@ -157,25 +212,39 @@ def sample_judgments(
     >>> sample_judgments({"x": run}, 2, design="poisson", rng=1)["prob"].tolist()
     [1.0, 1.0]
     """
-    size = check_count(size, "size", 1, MAX_SIZE)
     check_choice(design, DESIGNS, "design")
+    if design == "stratified":
+        if size is not None or depth is not None:
+            raise ParameterError("the stratified design takes strata=((depth, rate), ...), "
+                                 "not size or depth")
+        depths, rates = check_strata(strata)
+        depth, draws_per_topic = int(depths[-1]), 0
+    else:
+        if strata is not None:
+            raise ParameterError(f"strata apply to the stratified design, not to {design}")
+        if size is None:
+            raise ParameterError(f"the {design} design needs size (per topic)")
+        draws_per_topic = check_count(size, "size", 1, MAX_SIZE)
     if depth is not None:
         depth = check_count(depth, "depth", 1, MAX_DEPTH)
     generator = np.random.default_rng(check_rng(rng))
     oracle = as_qrels(qrels) if qrels is not None else None
     cand = ranked_candidates(runs, depth=depth, ties=ties)
-    p = _ap_prior(cand)
     n_topics = len(cand.topics)
-    if design == "poisson":
-        pi = _poisson_probabilities(p, cand.pair_topic, n_topics, size)
+    if design == "stratified":
+        pi, chosen = _stratified(cand, depths, rates, generator)
+    elif design == "poisson":
+        p = _ap_prior(cand)
+        pi = _poisson_probabilities(p, cand.pair_topic, n_topics, draws_per_topic)
         chosen = np.flatnonzero(generator.random(cand.n_pairs) < pi)
     else:
-        pi = -np.expm1(size * np.log1p(-np.minimum(p, 1.0)))
+        p = _ap_prior(cand)
+        pi = -np.expm1(draws_per_topic * np.log1p(-np.minimum(p, 1.0)))
         start = cand.topic_start
         cumulative = np.cumsum(p)
         base = np.concatenate(([0.0], cumulative))[start[:-1]]
         mass = np.concatenate(([0.0], cumulative))[start[1:]] - base
-        draws = base[:, None] + generator.random((n_topics, size)) * mass[:, None]
+        draws = base[:, None] + generator.random((n_topics, draws_per_topic)) * mass[:, None]
         drawn = np.searchsorted(cumulative, draws, side="right")
         drawn = np.clip(drawn, start[:-1, None], start[1:, None] - 1)
         chosen = np.unique(drawn)
