@@ -204,31 +204,35 @@ def _draft(local: np.ndarray, width: int, topic: np.ndarray, choice: np.ndarray,
     Returns the local codes (impressions × L, -1 after the end) and the ranker of every
     position (-1 after the end)."""
     n, length = choice.shape
-    rows = np.arange(n)
-    used = np.zeros((n, width), dtype=bool)
-    pointer = np.zeros((n, local.shape[1]), dtype=np.int64)
+    n_rankers, depth = local.shape[1], local.shape[2]
+    flat = local.ravel()  # flat index of (topic, ranker, rank): (t·m + s)·depth + rank
+    used = np.zeros(n * width, dtype=bool)  # flat index of (impression, code)
+    pointer = np.zeros(n * n_rankers, dtype=np.int64)  # flat index of (impression, ranker)
     docs = np.full((n, length), -1, dtype=np.int64)
     team = np.full((n, length), -1, dtype=np.int8)
-    alive = np.ones(n, dtype=bool)
+    live = np.arange(n)
     for i in range(length):
-        live = rows[alive]
-        ranker = choice[live, i]
-        p = pointer[live, ranker]
-        doc = local[topic[live], ranker, p]
+        ranker = choice[live, i].astype(np.int64)
+        slot = live * n_rankers + ranker
+        p = pointer[slot]
+        start = (topic[live] * n_rankers + ranker) * depth
+        doc = flat[start + p]
+        row = live * width
         need = np.flatnonzero(doc >= 0)
-        need = need[used[live[need], doc[need]]]
+        need = need[used[row[need] + doc[need]]]
         while need.size:  # skip the documents other rankers put in the list already
             p[need] += 1
-            doc[need] = local[topic[live[need]], ranker[need], p[need]]
+            doc[need] = flat[start[need] + p[need]]
             need = need[doc[need] >= 0]
-            need = need[used[live[need], doc[need]]]
-        ok = doc >= 0
-        alive[live[~ok]] = False
-        live, ranker, p, doc = live[ok], ranker[ok], p[ok], doc[ok]
+            need = need[used[row[need] + doc[need]]]
+        if not (doc >= 0).all():  # a ranker with no document left ends its lists
+            ok = doc >= 0
+            live, ranker, slot, p, doc, row = (live[ok], ranker[ok], slot[ok], p[ok],
+                                               doc[ok], row[ok])
         docs[live, i] = doc
         team[live, i] = ranker
-        used[live, doc] = True
-        pointer[live, ranker] = p + 1
+        used[row + doc] = True
+        pointer[slot] = p + 1
     return docs, team
 
 
@@ -647,12 +651,12 @@ def interleave_runs(
     >>> batch = interleave_runs({"A": {"q1": ["a", "b", "c"]}, "B": {"q1": ["b", "c", "a"]}},
     ...                         4, length=3, rng=1)
     >>> batch.documents().tolist()[0]
-    ['a', 'b', 'c']
-    >>> batch.team.tolist()  # the first picker is A in three impressions
-    [[0, 1, 0], [0, 1, 1], [1, 0, 1], [0, 1, 0]]
+    ['b', 'a', 'c']
+    >>> batch.team.tolist()  # the first picker is A in two impressions
+    [[1, 0, 1], [0, 1, 0], [1, 0, 1], [0, 1, 1]]
     >>> batch.score([[1, 0, 0]] * 4).to_frame()[["a", "b", "wins", "losses", "ties"]]
        a  b  wins  losses  ties
-    0  A  B     3       1     0
+    0  A  B     2       2     0
     """
     check_choice(method, METHODS, "method")
     credit = CREDITS[method][0] if credit is None else credit
@@ -680,7 +684,11 @@ def interleave_runs(
     if method == "team-draft":
         local, table = cube.local(length)
         rounds = -(-length // n_rankers)
-        order = np.argsort(gen.random((n, rounds, n_rankers)), axis=2)
+        if n_rankers == 2:  # a coin per round: who picks first
+            first = gen.integers(0, 2, (n, rounds), dtype=np.int8)
+            order = np.stack([first, 1 - first], axis=2)
+        else:  # a random permutation per round
+            order = np.argsort(gen.random((n, rounds, n_rankers)), axis=2)
         docs, team = _draft(local, table.shape[1], topic, order.reshape(n, -1)[:, :length])
         pairs = _to_pairs(table, docs, topic)
         return Interleavings(method, credit, cube.candidates, topic, pairs, team)
@@ -747,7 +755,7 @@ def interleave(
     ``A`` and ``B``, topic ``q``). ``length`` defaults to the number of distinct documents
     (at most 16 for ``optimized``).
 
-    >>> shown = interleave(["d1", "d2", "d3"], ["d2", "d4", "d1"], rng=7)
+    >>> shown = interleave(["d1", "d2", "d3"], ["d2", "d4", "d1"], rng=0)
     >>> shown.documents()[0].tolist(), shown.team[0].tolist()
     (['d1', 'd2', 'd4', 'd3'], [0, 1, 1, 0])
     >>> shown.score([[0, 0, 1, 0]]).statistic  # B's document clicked: B wins, Δ_AB = −0.5
