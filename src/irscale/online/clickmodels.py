@@ -184,9 +184,10 @@ class ClickModel:
                 return _examination_posteriors(alpha, self._exam_matrix(log), log.clicks,
                                                log.valid)[2].sum(axis=1)
             alpha, sigma, g0, gs0, gs1 = self._chain(log)
-            return _chain_posteriors(np.ascontiguousarray(alpha.T),
-                                     np.ascontiguousarray(sigma.T), g0, gs0, gs1,
-                                     _Layout.of(log.clicks, log.valid))["loglik"]
+            lay = _Layout.of(log.clicks, log.valid)
+            at_clicks = np.ascontiguousarray(np.broadcast_to(sigma, alpha.shape).T).ravel()
+            return _chain_posteriors(np.ascontiguousarray(alpha.T), at_clicks[lay.click_at],
+                                     g0, gs0, gs1, lay)["loglik"]
 
     def evaluate(self, log: Any) -> pd.DataFrame:
         """Log-likelihood and perplexity of held-out sessions (book §5.2), per rank and
@@ -441,7 +442,9 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     lay = _Layout.of(log.clicks, valid)
     valid, clicked = lay.valid, lay.clicks
     code = np.ascontiguousarray(code.T)
-    safe = np.where(valid, code, 0)
+    # past a session's end: a pair of its own, whose attractiveness stays 0
+    safe = np.where(valid, code, npairs).astype(np.int32 if npairs < 2**31 - 1
+                                                 else np.int64)
     flat, click_code = code[valid], code[clicked]
     clicks_of = np.bincount(click_code, minlength=npairs).astype(np.float64)
     rank = np.broadcast_to(np.arange(n)[:, None], code.shape)
@@ -451,8 +454,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     previous = np.ascontiguousarray(_previous_click(log.clicks).T) if model == "ubm" \
         else None
     for done in range(1, iterations + 1):  # noqa: B007 - the count is kept
-        alpha = alpha_pair[safe]
-        alpha[~valid] = 0.0
+        alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
             exam = (np.broadcast_to(state["exam"][:, None], code.shape) if model == "pbm"
                     else state["ubm"][rank, previous])
@@ -471,19 +473,20 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
                                         state["ubm"])
             ll = ll.sum(axis=0)
         else:
+            # σ is read at the clicks only
             if model == "dbn":
-                sigma = state["sigma"][safe]
+                sigma = state["sigma"][click_code]
                 g = (state["gamma"], state["gamma"], 0.0)
             elif model == "dcm":
-                sigma = np.broadcast_to((1.0 - state["lam"])[:, None], code.shape)
+                sigma = 1.0 - state["lam"][click_rank]
                 g = (1.0, 1.0, 0.0)
             else:  # ccm
-                sigma = alpha
+                sigma = alpha_pair[click_code]
                 g = state["tau"]
             post = _chain_posteriors(alpha, sigma, *g, lay)
             ll = post["loglik"]
             attracted = np.bincount(safe.ravel(), post["skip_attracted"].ravel(),
-                                    npairs) + clicks_of
+                                    npairs + 1)[:npairs] + clicks_of
             satisfied = post["satisfied"]
             t = post["transitions"]
             if model == "ccm":
@@ -606,10 +609,11 @@ class _Layout:
                    skip_at, skip_at % s)
 
 
-def _chain_posteriors(alpha: np.ndarray, sigma: np.ndarray, g0: float, gs0: float,
+def _chain_posteriors(alpha: np.ndarray, sig: np.ndarray, g0: float, gs0: float,
                       gs1: float, lay: _Layout) -> dict[str, Any]:
     """Exact posteriors of the cascade chain (module doc) given each session's clicks;
-    arrays rank-major (``[rank, session]``, as ``lay``), ``α`` 0 beyond a session.
+    ``α`` rank-major (``[rank, session]``, as ``lay``), 0 beyond a session; ``sig`` the
+    satisfaction ``σ`` at the clicks (``lay.click_at`` order: it is not read elsewhere).
 
     With l the last click (0 if none), ranks up to l are examined. After it, with
     ``Z_r = P(no click at r..n | E_r = 1) = (1 − α_r)(1 − g0 + g0·Z_{r+1})``, ``Z_{n+1} =
@@ -633,7 +637,6 @@ def _chain_posteriors(alpha: np.ndarray, sigma: np.ndarray, g0: float, gs0: floa
     z[n] = 1.0
     for j in range(n - 1, -1, -1):  # alpha is 0 beyond a session: Z stays 1 there
         np.multiply(1.0 - alpha[j], (1.0 - g0) + g0 * z[j + 1], out=z[j])
-    sig = sigma.ravel()[lay.click_at]
     kap = sig * gs1 + (1.0 - sig) * gs0
     eps = np.ones(s)
     eps[lay.click_session[lay.click_last]] = kap[lay.click_last]
