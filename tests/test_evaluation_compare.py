@@ -22,6 +22,7 @@ from irscale.stats import pairwise_tests
 from irscale.stats.baseline import baseline_comparison
 from irscale.stats.risk import risk_table
 
+from .docs_examples import check_python_examples
 from .test_cli_eval import cli
 
 MEASURES = ["map", "P@5", "ndcg_cut_10"]
@@ -196,3 +197,7 @@ def test_runs_on_different_topics():
     ev = irscale.evaluate(qrels, runs, ["map"])
     with pytest.raises(InputError, match=r"missing .* topic .q2., system .ql."):
         ev.compare("bm25")
+
+
+def test_docs_example():
+    check_python_examples("evaluation.md", "Against a baseline: `Evaluation.compare`")

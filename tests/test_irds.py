@@ -17,6 +17,7 @@ import pytest
 import irscale
 from irscale.errors import EmptyInputError, InputError, InputFormatError, ParameterError
 
+from .docs_examples import check_python_examples
 from .irds_mock import register
 from .test_cli_eval import cli
 
@@ -237,3 +238,8 @@ def test_bad_records():
         irscale.io.memory.qrels_from_records(iter([]))
     with pytest.raises(InputError, match=r"namedtuples of one type.*tuple"):
         irscale.evaluate(iter([("1", "a", 1)]), {"1": {"a": 1.0}}, ["map"])
+
+
+def test_docs_example():
+    """docs/evaluation.md's example registers a local dataset and prints what it shows."""
+    check_python_examples("evaluation.md", "ir_datasets and lists of namedtuples")

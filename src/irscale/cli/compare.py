@@ -19,7 +19,10 @@ pairwise tests: per pair, unadjusted), ``p`` the pair's own p-value (Tukey's HSD
 randomised Tukey HSD: their simultaneous p-value), ``p_adjusted`` the p-value after
 ``--correction`` (equal to ``p`` with ``--correction none`` and for the Tukey tests) and
 ``significant`` the decision at ``--alpha``; pairs of several measures also carry
-``measure``. ``--format csv`` names the p-values alike.
+``measure``. ``--format csv`` names the p-values alike. With ``--baseline SYSTEM`` (and a
+two-system test) every pair is a system ``a`` against the baseline ``b`` and also carries
+the topics ``a`` ``wins``, ``ties`` and ``losses`` against it (every format): the numbers of
+``irscale.evaluate(...).compare(baseline=...)``.
 
 ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (TREC Web 2013–2014;
 :mod:`irscale.stats.risk`): for every other system and measure, URisk (the mean
