@@ -1,4 +1,5 @@
-"""``irscale online fit|loglik|simulate-clicks|measures``: click models (issue 14 §1–2).
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models (issue 14 §1–2;
+Chuklin, Markov & de Rijke 2015; the measures of Chuklin, Serdyukov & de Rijke 2013).
 
     irscale online fit LOG --model dbn [--format tsv|json] [-o PARAMS]
     irscale online loglik LOG --model dbn --test LOG2        (or --params PARAMS --test LOG2)
@@ -39,7 +40,8 @@ def add_parser(subparsers) -> None:
     fit.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
     _model_options(fit, required=True)
     fit.add_argument("--format", choices=("tsv", "json"), default="tsv",
-                     help="parameters as TSV rows (default) or JSON (read by --params)")
+                     help="tsv: parameters as TSV rows, json: as JSON (read by --params); "
+                     "default tsv")
     add_output(fit, what="parameters")
     fit.set_defaults(func=run_fit)
 
@@ -60,8 +62,10 @@ def add_parser(subparsers) -> None:
         description="Simulate --sessions impressions of every topic of RUN (its first "
         "--serp-size documents) clicked by a user from QRELS (--user, Hofmann et al. "
         "2011) or by a fitted model (--params), and write the click log.")
-    simulate.add_argument("qrels", metavar="QRELS")
-    simulate.add_argument("runs", nargs=1, metavar="RUN")
+    simulate.add_argument("qrels", metavar="QRELS",
+                          help="qrels file: the grades of the --user (TREC format)")
+    simulate.add_argument("runs", nargs=1, metavar="RUN",
+                          help="run file whose result pages are shown (TREC format)")
     group = simulate.add_mutually_exclusive_group()
     group.add_argument("--user", choices=USERS, default=None,
                        help="user from the qrels' grades (default navigational)")
@@ -70,7 +74,7 @@ def add_parser(subparsers) -> None:
                           help="lowest grade a user counts as relevant (default 1)")
     simulate.add_argument("--gamma", type=float, default=1.0, metavar="G",
                           help="--user: probability of going on when not satisfied "
-                          "(default 1)")
+                          "(default 1.0)")
     simulate.add_argument("--sessions", type=int, default=1000, metavar="N",
                           help="impressions per topic (default 1000)")
     simulate.add_argument("--serp-size", type=int, default=10, metavar="K",
@@ -85,10 +89,11 @@ def add_parser(subparsers) -> None:
 
     measures = subparsers.add_parser(
         "measures", help="uM and rrM with a click model's probabilities",
-        description="Click-calibrated measures (seed 004 eqs. 16-17): uM and rrM of every "
-        "run with the click and satisfaction probabilities of a fitted click model.")
-    measures.add_argument("qrels", metavar="QRELS")
-    measures.add_argument("runs", nargs="+", metavar="RUN")
+        description="Click-calibrated measures (Chuklin, Serdyukov & de Rijke 2013): uM "
+        "and rrM of every run with the click and satisfaction probabilities of a fitted "
+        "click model.")
+    measures.add_argument("qrels", metavar="QRELS", help="qrels file (TREC format)")
+    measures.add_argument("runs", nargs="+", metavar="RUN", help="run files (TREC format)")
     measures.add_argument("--params", required=True, metavar="FILE",
                           help="a fitted model (fit --format json)")
     measures.add_argument("-m", "--measure", action="append", dest="measures",
@@ -112,10 +117,10 @@ def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
                         help="most EM iterations (default 100)")
     parser.add_argument("--tol", type=float, default=1e-7, metavar="T",
                         help="EM stops when the mean log-likelihood rises by less "
-                        "(default 1e-7)")
+                        "(default 1e-07)")
     parser.add_argument("--smoothing", type=float, default=1.0, metavar="K",
                         help="pseudo-trials at 0.5 per (query, document) parameter "
-                        "(default 1; 0: maximum likelihood)")
+                        "(default 1.0; 0: maximum likelihood)")
 
 
 def _check_inputs(args: argparse.Namespace, *paths: str | None) -> None:
