@@ -1,4 +1,4 @@
-"""Plots of the meta-evaluation, saved as PNG or SVG (matplotlib, optional: ``irscale[plot]``).
+"""Plots of the meta-evaluation, saved as PNG or SVG (matplotlib, optional: ``irscale[plots]``).
 
 * :func:`plot_asl_curves` — ASL curves (seed 001 Fig. 16): for each measure (or test), the
   pairs' ASLs sorted increasingly against the pair's rank; a horizontal line at α.
@@ -10,44 +10,28 @@
   split size, one line per procedure (seed 002 Tables 1–5).
 
 matplotlib is imported only when a plot is made, with the non-interactive ``Figure`` API
-(no display needed). Each function returns the :class:`matplotlib.figure.Figure` and
-writes it to ``path`` when given (format from the extension: ``.png``, ``.svg``, ``.pdf``).
+(no display needed) in the style of :mod:`irscale.io.figures`. Each function draws on
+``ax`` when given (else on a new figure), returns the :class:`matplotlib.figure.Figure`
+and writes it to ``path`` when given (format from the extension: ``.png``, ``.svg``,
+``.pdf``). :mod:`irscale.plots` re-exports them as functions that return the ``Axes``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from ..core import ScoreMatrix
 from ..errors import ParameterError
+from ..io.figures import new_axes, save_figure
 from ..stats.kendall import kendall_tau
 from .discriminative import DiscriminativePower
 from .splitting import SplitStudy
 
 __all__ = ["plot_asl_curves", "plot_measure_vs_ranked", "plot_split_metric"]
-
-
-def _figure(size: tuple[float, float] = (6.0, 4.0)) -> Any:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise ParameterError("plots need matplotlib: pip install 'irscale[plot]'") from None
-    return Figure(figsize=size, layout="constrained")
-
-
-def _save(figure: Any, path: str | os.PathLike | None, dpi: int) -> Any:
-    """Save ``figure`` to ``path`` (format from the extension), complete or not at all."""
-    if path is not None:
-        from ..io.files import atomic_path
-
-        with atomic_path(path, force=True) as temporary:
-            figure.savefig(temporary, dpi=dpi, format=Path(path).suffix.lstrip(".").lower())
-    return figure
 
 
 def plot_asl_curves(
@@ -56,14 +40,14 @@ def plot_asl_curves(
     *,
     title: str | None = None,
     dpi: int = 150,
+    ax: Any = None,
 ) -> Any:
     """ASL curves of several :class:`~irscale.meta.DiscriminativePower` results."""
     items = list(results.items()) if isinstance(results, Mapping) else \
         [(f"{r.measure} ({r.method})", r) for r in results]
     if not items:
         raise ParameterError("no discriminative-power result to plot")
-    figure = _figure()
-    ax = figure.add_subplot()
+    ax = new_axes(ax)
     for label, result in items:
         curve = result.asl_curve()
         ax.plot(np.arange(1, len(curve) + 1), curve,
@@ -77,7 +61,7 @@ def plot_asl_curves(
     ax.set_xlim(0, None)
     ax.legend(fontsize=8)
     ax.set_title(title or f"ASL curves (B = {items[0][1].samples})")
-    return _save(figure, path, dpi)
+    return save_figure(ax.figure, path, dpi)
 
 
 def plot_measure_vs_ranked(
@@ -88,6 +72,7 @@ def plot_measure_vs_ranked(
     *,
     level: Literal["system", "topic"] = "system",
     dpi: int = 150,
+    ax: Any = None,
 ) -> Any:
     """Scatter of ``measure`` against its ranked version (default column ``{measure}_R``);
     ``level="system"`` plots the systems' means, ``"topic"`` every per-topic score."""
@@ -98,15 +83,14 @@ def plot_measure_vs_ranked(
     elif level != "topic":
         raise ParameterError(f"level must be 'system' or 'topic', got {level!r}")
     tau = kendall_tau(matrix.mean(measure), matrix.mean(ranked)).tau
-    figure = _figure((5.0, 4.0))
-    ax = figure.add_subplot()
+    ax = new_axes(ax, (5.0, 4.0))
     ax.scatter(np.ravel(x), np.ravel(y), s=12 if level == "system" else 4,
                alpha=0.8 if level == "system" else 0.3)
     ax.set_xlabel(measure)
     ax.set_ylabel(ranked)
     what = "system means" if level == "system" else "per-topic scores"
     ax.set_title(f"{measure} vs {ranked} ({what}); overall τ = {tau:.4f}", fontsize=10)
-    return _save(figure, path, dpi)
+    return save_figure(ax.figure, path, dpi)
 
 
 def plot_split_metric(
@@ -115,16 +99,16 @@ def plot_split_metric(
     path: str | os.PathLike | None = None,
     *,
     dpi: int = 150,
+    ax: Any = None,
 ) -> Any:
     """A topic-splitting metric against the topic-set size, one line per comparison."""
     table = study.table(metric)
     sizes = [int(str(c).split()[0]) for c in table.columns]
-    figure = _figure()
-    ax = figure.add_subplot()
+    ax = new_axes(ax)
     for name, row in table.iterrows():
         ax.plot(sizes, row.to_numpy(), marker="o", label=str(name))
     ax.set_xlabel("topics per split")
     ax.set_ylabel(metric)
     ax.legend(fontsize=8)
     ax.set_title(f"{metric} between the two halves ({study.repetitions} repetitions)")
-    return _save(figure, path, dpi)
+    return save_figure(ax.figure, path, dpi)

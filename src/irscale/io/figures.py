@@ -1,0 +1,90 @@
+"""The one figure style of irscale and the figure writer (matplotlib, optional:
+``pip install 'irscale[plots]'``).
+
+Every plot of the package (:mod:`irscale.plots`, :mod:`irscale.meta.plots`,
+:mod:`irscale.collections.plots`, the HTML report) draws on axes made by :func:`new_axes`:
+the non-interactive ``Figure`` API (no display, no global pyplot state), constrained layout,
+the colour-blind-safe Okabe–Ito palette as the colour cycle, light horizontal grid lines,
+no top/right spines and small fonts. :func:`save_figure` writes a figure completely or not
+at all (format from the extension: ``.png``, ``.svg``, ``.pdf``), :func:`svg_text` renders
+one as inline SVG text (what the report embeds).
+
+matplotlib is imported only when a figure is made: importing irscale never loads it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import ParameterError
+
+__all__ = ["PALETTE", "STYLE", "new_axes", "save_figure", "svg_text"]
+
+#: Okabe & Ito (2008) colours, distinguishable under the common colour-vision deficiencies.
+PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7",
+                            "#56B4E9", "#F0E442", "#000000")
+
+#: matplotlib rc parameters applied to every figure of irscale.
+STYLE: dict[str, Any] = {
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.grid.axis": "y",
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "axes.axisbelow": True,
+    "lines.linewidth": 1.4,
+    "svg.fonttype": "none",  # text stays text in SVG: small, searchable
+    "svg.hashsalt": "irscale",  # deterministic ids: the same data gives the same SVG
+}
+
+
+def _matplotlib() -> Any:
+    try:
+        import matplotlib
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise ParameterError("plots need matplotlib: pip install 'irscale[plots]'") from None
+    return matplotlib
+
+
+def new_axes(ax: Any = None, size: tuple[float, float] = (6.0, 4.0)) -> Any:
+    """``ax`` itself when given (drawn on as it is), else the axes of a new figure of
+    ``size`` inches in the irscale style (:data:`STYLE`, :data:`PALETTE`)."""
+    if ax is not None:
+        return ax
+    matplotlib = _matplotlib()
+    from cycler import cycler
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context({**STYLE, "axes.prop_cycle": cycler(color=PALETTE)}):
+        figure = Figure(figsize=size, layout="constrained")
+        return figure.add_subplot()
+
+
+def save_figure(figure: Any, path: str | os.PathLike | None, dpi: int = 150) -> Any:
+    """Write ``figure`` to ``path`` (format from the extension), complete or not at all,
+    replacing an existing file; nothing when ``path`` is None. Returns ``figure``."""
+    if path is not None:
+        from .files import atomic_path
+
+        with _matplotlib().rc_context(STYLE), atomic_path(path, force=True) as temporary:
+            figure.savefig(temporary, dpi=dpi, format=Path(path).suffix.lstrip(".").lower())
+    return figure
+
+
+def svg_text(figure: Any) -> str:
+    """``figure`` as an inline ``<svg>`` element (no XML prolog, no DOCTYPE)."""
+    buffer = io.StringIO()
+    with _matplotlib().rc_context(STYLE):
+        figure.savefig(buffer, format="svg")
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
