@@ -153,7 +153,8 @@ def test_undefined_cells_and_bad_input():
                         rng=1)
     with pytest.raises(ParameterError, match="one measure"):
         evaluate_shards(qrels, {"x": run, "y": other}, "AP P@5", shards=2, rng=1)
-    with pytest.raises(InputError, match="no topic in common"):
+    with pytest.warns(UserWarning, match="no judgments"), \
+            pytest.raises(InputError, match="no topic in common"):
         evaluate_shards(qrels.assign(query_id="z" + qrels["query_id"]), {"x": run, "y": other},
                         shards=2, rng=1)
 
