@@ -75,8 +75,6 @@ MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
 ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm"]
 #: Attractiveness and satisfaction of an unseen (query, document) pair; EM's start.
 PRIOR = 0.5
-#: Models with a satisfaction parameter per (query, document).
-_SATISFACTION = ("dbn", "sdbn")
 
 
 @dataclass(frozen=True, eq=False)
