@@ -6,8 +6,8 @@ Read by :mod:`irscale.collections.labels` (aggregation) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,16 @@ class CrowdLabels:
     worker: np.ndarray
     label: np.ndarray
     source: str
+    #: Line number and text of a label (0-based record in input order), for errors.
+    locate: Callable[[int], tuple[int, str]] | None = field(default=None, repr=False)
+
+    def error(self, error: type[InputError], message: str, record: int) -> InputError:
+        """An error about the ``record``-th label (input order) naming its source, line and
+        text."""
+        if self.locate is None:
+            return error(message, source=self.source)
+        line, text = self.locate(record)
+        return error(message, source=self.source, line=line, text=text)
 
     @property
     def counts(self) -> np.ndarray:
@@ -80,7 +90,7 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
     """
     classes = check_scale(scale)
     if isinstance(source, CrowdLabels):
-        return _encoded(source.to_frame(), source.source, classes, None)
+        return _encoded(source.to_frame(), source.source, classes, source.locate)
     if hasattr(source, "columns"):
         missing = [c for c in COLUMNS if c not in source.columns]
         if missing:
@@ -111,11 +121,14 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
 
 def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
              where: Any) -> CrowdLabels:
-    def fail(error: type[InputError], message: str, row: int) -> InputError:
+    def locate(row: int) -> tuple[int, str]:
         if where is None:
-            return error(message, source=source, line=row + 1,
-                         text=" ".join(map(str, frame.iloc[row])))
+            return row + 1, " ".join(map(str, frame.iloc[row]))
         line, text = where(row)
+        return int(line), str(text)
+
+    def fail(error: type[InputError], message: str, row: int) -> InputError:
+        line, text = locate(row)
         return error(message, source=source, line=line, text=text)
 
     if frame.empty:
@@ -137,4 +150,4 @@ def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
                    int(np.flatnonzero(twice)[0]))
     return CrowdLabels(items.to_frame(index=False, name=["topic", "docno"]),
                        np.asarray(workers, dtype=object), classes, item.astype(np.int64),
-                       worker.astype(np.int64), code.astype(np.int64), source)
+                       worker.astype(np.int64), code.astype(np.int64), source, locate)

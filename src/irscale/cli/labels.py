@@ -1,0 +1,312 @@
+"""``irscale labels``: crowd labels into qrels, their agreement, and AWARE scores.
+
+    irscale labels aggregate LABELS [--method ds] [--scale 0,1,2] [--seed S] [--n-iter N]
+                             -o QRELS [--confidence FILE] [--workers FILE] [--force]
+    irscale labels agree LABELS [--scale 0,1,2] [--format text]
+    irscale labels agree-qrels QRELS_A QRELS_B [RUN...] [-m map] [-l 1]
+    irscale labels aware LABELS RUN... -m MEASURE [--weights uniform] [--random 10] [--seed S]
+
+``LABELS`` holds ``topic docno worker label`` lines. ``aggregate`` writes qrels (``topic 0
+docno label``, readable by ``irscale eval``); ``--confidence FILE`` writes ``topic docno label
+confidence`` lines (the probability the method gives the chosen label) and ``--workers FILE``
+``worker labels quality`` lines. ``agree`` prints per-topic and overall percent agreement,
+Fleiss' κ and Krippendorff's α (nominal, ordinal, interval); ``agree-qrels`` compares two
+qrels over the documents both judge (Cohen's κ, α) and, given runs, the system rankings
+they induce (τ_b, τ_ap, columns of the ``all`` row). ``aware`` evaluates the runs against
+every worker's labels and combines the per-topic scores with assessor weights (Ferrante,
+Ferro & Maistro 2017): a score-matrix CSV (``topic,RUN,...``, readable by ``irscale compare
+--scores``) or a text table with the weights. See ``docs/collections.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+
+from ..errors import ParameterError
+from .checks import check_digits_option
+from .options import ListAction
+from .outputs import add_output, input_paths
+from .runargs import NAMES_HELP
+
+#: Aggregation methods and AWARE weightings (``irscale.collections.labels.METHODS`` and
+#: ``irscale.collections.aware.WEIGHTINGS``, repeated so that the parser imports no analysis
+#: module; a test checks they agree).
+METHODS = ("mv", "wmv", "ds", "glad", "mace")
+WEIGHTINGS = ("uniform", "msd", "msd-topic", "tau")
+METHOD_HELP = ("mv (majority vote, ties to the lower label), wmv (weighted by agreement with "
+               "MV), ds (Dawid & Skene 1979), glad (Whitehill et al. 2009), mace (Hovy et al. "
+               "2013)")
+WEIGHT_HELP = ("uniform (the mean over assessors), msd, msd-topic (mean squared distance from "
+               "random assessors' scores, per assessor or per topic), tau (Kendall distance of "
+               "the run rankings from random assessors')")
+
+
+def _scale(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scale", action=ListAction, kind="str", default=None,
+                        metavar="L,L,...", help="the label values allowed, e.g. 0,1,2 (a "
+                        "label outside is an error; default: the values the file holds)")
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    from ..stats import FORMATS
+
+    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+                        help="output format (default text)")
+    parser.add_argument("--digits", type=int, default=None,
+                        help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_output(parser)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
+        description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
+        "(MV, WMV, Dawid-Skene, GLAD, MACE), inter-assessor agreement, and AWARE (Ferrante, "
+        "Ferro & Maistro 2017).")
+    parser.set_defaults(func=_no_action)
+    sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
+
+    p = sub.add_parser("aggregate", help="aggregate crowd labels into qrels",
+                       description="Aggregate crowd labels into qrels ('topic 0 docno label').")
+    p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
+    p.add_argument("--method", default="ds", choices=METHODS,
+                   help=f"{METHOD_HELP} (default ds)")
+    _scale(p)
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of mace's random restarts (default: a fresh random seed); the "
+                   "other methods are deterministic")
+    p.add_argument("--n-iter", type=int, default=None, metavar="N", dest="n_iter",
+                   help="EM iterations of ds, glad (at most) and mace (default 100, 100, 50, "
+                   "as crowd-kit)")
+    p.add_argument("--confidence", default=None, metavar="FILE",
+                   help="also write 'topic docno label confidence' lines to FILE (default: "
+                   "none)")
+    p.add_argument("--workers", default=None, metavar="FILE", dest="workers_file",
+                   help="also write 'worker labels quality' lines to FILE (default: none)")
+    add_output(p, what="qrels")
+    p.set_defaults(func=run_aggregate)
+
+    p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
+                       description="Percent agreement, Fleiss' kappa and Krippendorff's alpha "
+                       "(nominal, ordinal, interval) of crowd labels, per topic and overall.")
+    p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
+    _scale(p)
+    _table_options(p)
+    p.set_defaults(func=run_agree)
+
+    p = sub.add_parser("agree-qrels", help="agreement of two qrels (and of the rankings)",
+                       description="Agreement of two qrels over the documents both judge "
+                       "(percent, Cohen's kappa, Krippendorff's alpha) and, given two runs or "
+                       "more, Kendall's tau and tau_ap of the system rankings they induce.")
+    p.add_argument("inputs", nargs="*", metavar="QRELS_A QRELS_B RUN",
+                   help="two qrels files, then run files (optional)")
+    p.add_argument("-m", "--measure", default=None, metavar="MEASURE",
+                   help="measure of the system rankings, with runs (default map)")
+    p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
+                   help="smallest relevant degree, with runs (default 1)")
+    _table_options(p)
+    p.set_defaults(func=run_agree_qrels)
+
+    p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
+                       description="Evaluate the runs against every worker's labels and "
+                       "combine the per-topic scores with assessor weights (Ferrante, Ferro "
+                       "& Maistro 2017).")
+    p.add_argument("inputs", nargs="*", metavar="LABELS RUN", help="labels file, then runs")
+    p.add_argument("-m", "--measure", required=True, metavar="MEASURE",
+                   help="one measure with per-topic values, e.g. map or ndcg_cut_10")
+    p.add_argument("--weights", default="uniform", choices=WEIGHTINGS,
+                   help=f"{WEIGHT_HELP} (default uniform)")
+    p.add_argument("--random", type=int, default=None, metavar="N", dest="n_random",
+                   help="random assessors of the msd, msd-topic and tau weightings (default "
+                   "10)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the random assessors (default: a fresh random seed)")
+    _scale(p)
+    p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
+                   help="smallest relevant label (default 1)")
+    from ..io.naming import NAME_MODES
+
+    p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                   default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    p.add_argument("--format", default="csv", choices=("csv", "text"), dest="fmt",
+                   help="csv: the topics x runs score matrix (topic,RUN,...; for irscale "
+                   "compare --scores); text: the matrix, the runs' means and the weights "
+                   "(default csv)")
+    p.add_argument("--digits", type=int, default=None,
+                   help="decimals of the text format (0-17, default 4)")
+    add_output(p)
+    p.set_defaults(func=run_aware)
+
+
+def _no_action(args: argparse.Namespace) -> int:
+    raise ParameterError("labels: choose an action: aggregate, agree, agree-qrels or aware "
+                         "(see 'irscale labels --help')")
+
+
+def _one_input(args: argparse.Namespace, what: str = "a crowd labels file") -> str:
+    if len(args.inputs) != 1:
+        raise ParameterError(f"give {what} (got {len(args.inputs)} files)")
+    return str(args.inputs[0])
+
+
+def _parsed_scale(args: argparse.Namespace) -> list[int] | None:
+    """``--scale``: comma-separated distinct integers."""
+    if args.scale is None:
+        return None
+    values = []
+    for text in args.scale:
+        try:
+            values.append(int(text))
+        except ValueError:
+            raise ParameterError(f"--scale: {text!r} is not an integer (give the label "
+                                 "values, e.g. --scale 0,1,2)") from None
+    if len(set(values)) != len(values):
+        raise ParameterError(f"--scale lists a label twice: {','.join(args.scale)}")
+    return values
+
+
+def _seed(args: argparse.Namespace) -> int | None:
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    return args.seed
+
+
+def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """``--confidence`` and ``--workers``: checked before the work (not an input, not
+    existing unless ``--force``, distinct from each other and from ``-o``)."""
+    from ..io.files import check_output, is_stdio
+
+    named = [(option, path) for option, path in (("--confidence", args.confidence),
+                                                 ("--workers", args.workers_file))
+             if path is not None]
+    seen = [] if is_stdio(args.output) else [("-o", args.output)]
+    for option, path in named:
+        if is_stdio(path):
+            raise ParameterError(f"{option} needs a file name, not standard output")
+        check_output(path, inputs=input_paths(args), force=args.force, option=option)
+        for other_option, other in seen:
+            if _same(path, other):
+                raise ParameterError(f"{option} and {other_option} name the same file "
+                                     f"{path}: give each output its own file")
+        seen.append((option, path))
+    return named
+
+
+def _same(a: str, b: str) -> bool:
+    import os
+
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def run_aggregate(args: argparse.Namespace) -> int:
+    from ..collections.labels import aggregate_labels
+    from ..io.files import atomic_output
+
+    path = _one_input(args)
+    scale = _parsed_scale(args)
+    if args.n_iter is not None and args.method in ("mv", "wmv"):
+        raise ParameterError(f"--n-iter applies to ds, glad and mace, not to --method "
+                             f"{args.method}")
+    if args.n_iter is not None and args.n_iter < 1:
+        raise ParameterError(f"--n-iter must be a positive integer, got {args.n_iter}")
+    if args.seed is not None and args.method != "mace":
+        raise ParameterError(f"--seed applies to mace, not to --method {args.method} "
+                             "(deterministic)")
+    seed = _seed(args)
+    outputs = _side_outputs(args)
+    result = aggregate_labels(path, args.method, scale=scale, n_iter=args.n_iter, rng=seed)
+    if not result.converged:
+        import warnings
+
+        warnings.warn(f"{args.method} stopped after {result.iterations} iterations without "
+                      "converging (raise --n-iter)", stacklevel=1)
+    q, w = result.qrels, result.workers
+    texts = {
+        "--confidence": "".join(f"{t} {d} {r} {c!r}\n" for t, d, r, c in zip(
+            q["topic"], q["docno"], q["label"], q["confidence"].astype(float), strict=True)),
+        "--workers": "".join(f"{name} {n} {quality!r}\n" for name, n, quality in zip(
+            w["worker"], w["labels"], w["quality"].astype(float), strict=True)),
+    }
+    with contextlib.ExitStack() as stack:
+        for option, out in outputs:
+            stack.enter_context(atomic_output(out, "w", force=args.force)).write(texts[option])
+        stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
+            "".join(line + "\n" for line in result.lines()))
+    return 0
+
+
+def run_agree(args: argparse.Namespace) -> int:
+    from ..collections.agreement import label_agreement
+    from ..stats.protocol import format_table
+    from .outputs import write_text
+
+    check_digits_option(args)
+    path = _one_input(args)
+    table = label_agreement(path, scale=_parsed_scale(args))
+    return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
+
+
+def run_agree_qrels(args: argparse.Namespace) -> int:
+    from ..collections.agreement import qrels_agreement
+    from ..stats.protocol import format_table
+    from .outputs import write_text
+
+    check_digits_option(args)
+    if len(args.inputs) < 2:
+        raise ParameterError("give two qrels files (then, optionally, two run files or more)")
+    runs = args.inputs[2:]
+    if len(runs) == 1:
+        raise ParameterError("system-ranking agreement needs at least two run files")
+    if not runs and (args.measure is not None or args.level is not None):
+        raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
+    if args.level is not None and args.level < 1:
+        raise ParameterError(f"-l/--relevance-level must be ≥ 1, got {args.level}")
+    table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
+                                     measure=args.measure or "map",
+                                     relevance_level=args.level or 1)
+    if ranking is not None:
+        for key, value in ranking.items():
+            table[key] = [float("nan")] * (len(table) - 1) + [value]
+    return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
+
+
+def run_aware(args: argparse.Namespace) -> int:
+    from ..collections.aware import N_RANDOM, aware
+    from ..stats.protocol import format_table
+    from .outputs import write_text
+    from .runargs import named_runs
+
+    if len(args.inputs) < 2:
+        raise ParameterError("give a crowd labels file and at least one run file")
+    if args.digits is not None and args.fmt != "text":
+        raise ParameterError("--digits applies to --format text")
+    if args.weights == "uniform" and (args.n_random is not None or args.seed is not None):
+        raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
+                             "weightings, not to --weights uniform")
+    if args.n_random is not None and args.n_random < 1:
+        raise ParameterError(f"--random must be a positive integer, got {args.n_random}")
+    if args.level is not None and args.level < 1:
+        raise ParameterError(f"-l/--relevance-level must be ≥ 1, got {args.level}")
+    seed = _seed(args)
+    runs = named_runs(args.inputs[1:], args.names)
+    result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
+                   scale=_parsed_scale(args), n_random=args.n_random or N_RANDOM, rng=seed,
+                   relevance_level=args.level or 1)
+    frame = result.matrix.to_frame()
+    frame.index.name = "topic"
+    if args.fmt == "csv":
+        return write_text(args, frame.to_csv(lineterminator="\n"))
+    from ..stats.tables import check_digits
+
+    digits = 4 if args.digits is None else check_digits(args.digits, "--digits (digits)")
+    means = frame.mean().to_frame(name="mean")
+    means.index.name = "run"
+    text = "\n\n".join([
+        format_table(frame.reset_index(), "text", digits=digits,
+                     title=f"AWARE {result.matrix.measures[0]} ({args.weights} weights)"),
+        format_table(means.reset_index(), "text", digits=digits, title="mean over topics"),
+        format_table(result.weights.reset_index(), "text", digits=digits,
+                     title="assessor weights"),
+    ])
+    return write_text(args, text + "\n")
