@@ -274,6 +274,8 @@ IRDS_CASES = [
         "not available locally", "FileNotFoundError"),
     err("irds-run-no-scoreddocs", ["eval", "qrels.txt", f"{IRDS}missing"],
         "no scored documents"),
+    err("irds-diversity-qrels", ["eval", f"{IRDS}full", "a.run", "-m", "alpha-nDCG@5"],
+        f"{IRDS}full", "ndeval"),
     err("irds-run-rank-column", ["eval", "qrels.txt", f"{IRDS}full", "--ties",
                                  "rank-column"], f"{IRDS}full", "no rank column"),
 ]

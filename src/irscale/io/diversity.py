@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core import arrow
-from ..errors import DuplicateError, InputFormatError
+from ..errors import DuplicateError, InputError, InputFormatError
 from ._text import (
     PathLike,
     check_int64,
@@ -41,6 +41,7 @@ from ._text import (
     parse_columns,
     source_name,
 )
+from .irds import is_irds
 from .trec import _check_source
 
 DIVERSITY_FIELDS = ("topic", "subtopic", "docno", "judgment")
@@ -126,6 +127,9 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes) -> DiversityQrels
     >>> q.subtopic.to_pylist(), q.judgment.tolist()
     (['1', '2', '2', '1'], [1, 0, 2, 1])
     """
+    if is_irds(source):
+        raise InputError(f"{source}: diversity qrels are read from ndeval-format files; "
+                         "ir_datasets' subtopic qrels are not read (irds: gives ad hoc qrels)")
     source = _check_source(source, "read_diversity_qrels")
     name = source_name(source)
     table, raw = parse_columns(
