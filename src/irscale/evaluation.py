@@ -319,12 +319,17 @@ def evaluate(
     ----------
     qrels : Qrels, path, DataFrame or dict
         The judgments: a :class:`~irscale.core.inputs.Qrels`, a qrels file (plain or
-        gzip), a DataFrame or a dict of dicts ``{topic: {docno: degree}}``. Diversity
+        gzip; ``"irds:DATASET_ID"``: an ir_datasets dataset's, :mod:`irscale.io.irds`), a
+        DataFrame, a dict of dicts ``{topic: {docno: degree}}``, a list or iterator of
+        namedtuples with ``query_id``, ``doc_id``, ``relevance`` fields (ir_datasets'
+        ``TrecQrel``) or an ir_datasets dataset object. Diversity
         qrels (:func:`irscale.read_diversity_qrels`, or a path with diversity measures
         such as ``ndeval`` or ``alpha-nDCG@20``) give a
         :class:`~irscale.measures.diversity.evaluate.DiversityEvaluation` (docs/diversity.md).
     runs : Run, path, DataFrame, dict, a list of those, or a mapping ``{name: run}``
-        One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run.
+        One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run, and
+        so is a list or iterator of namedtuples with ``query_id``, ``doc_id``, ``score``
+        fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``).
     measures : str or iterable of str, default "official"
         Measure names as accepted by :func:`irscale.measures.names.parse_measures`:
         trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
