@@ -219,3 +219,20 @@ def test_session_measures_by_hand():
         session_measures(log, ends={"s1": 10, "s2": 0, "s3": 40})
     with pytest.raises(InputError, match="no value for session 's3'"):
         session_measures(log, satisfied={"s1": True, "s2": True})
+
+
+def test_cli_measures_then_analyze_equal_the_api(tmp_path, capsys):
+    from irscale.cli.main import main
+
+    (tmp_path / "log.txt").write_bytes(LOG)
+    (tmp_path / "su.txt").write_text("s1 u1\ns2 u2\ns3 u3\n")
+    out = tmp_path / "m.csv"
+    assert main(["online", "ab", "measures", str(tmp_path / "log.txt"), "--users",
+                 str(tmp_path / "su.txt"), "--salt", "e1", "-k", "2", "-o", str(out)]) == 0
+    written = pd.read_csv(out, index_col="user")
+    expected = user_measures(session_measures(read_click_log(LOG), k=2),
+                             {"s1": "u1", "s2": "u2", "s3": "u3"})
+    variants = assign(["u1", "u2", "u3"], salt="e1")
+    assert written["variant"].tolist() == variants.tolist()
+    pd.testing.assert_frame_equal(written.drop(columns="variant"), expected,
+                                  check_dtype=False, check_names=False)

@@ -42,6 +42,11 @@ def _table(rows: int = 40, *, sep: str = ",") -> str:
 
 TABLE = {"t.csv": _table()}
 ANALYZE = ["online", "ab", "analyze", "t.csv", "--metric", "clicks"]
+LOGS = {"log.txt": "s1 q1 1 d1 1 5\ns1 q1 2 d2 0 nan\ns2 q1 1 d2 0 nan\n"
+                   "s3 q2 1 d1 1 3\n",
+        "su.txt": "s1 u1\ns2 u1\ns3 u2\n", "v.tsv": "u1\tcontrol\nu2\ttreatment\n"}
+MEASURES = ["online", "ab", "measures", "log.txt", "--users", "su.txt", "--salt", "s"]
+
 SRM = ["online", "ab", "srm", "t.csv"]
 ASSIGN = ["online", "ab", "assign", "users.txt", "--salt", "s1"]
 USERS = {"users.txt": "u1\nu2\nu3\n"}
@@ -142,6 +147,37 @@ CASES = [
         files=USERS),
     err("assign-output-exists", [*ASSIGN, "-o", "users.txt", "--force"], "users.txt",
         files=USERS),
+    # ================================================================ ab measures
+    ok("measures-salt", MEASURES, output_contains("user,variant,impressions,clicks"),
+       files=LOGS),
+    ok("measures-variants", with_option(MEASURES[:-2], "--variants", "v.tsv"),
+       output_contains("u1,control"), files=LOGS),
+    ok("measures-salt-splits", [*MEASURES, "--splits", "a=0.5,b=0.5", "-k", "1"],
+       output_contains("clicks@1"), files=LOGS),
+    ok("measures-output", [*MEASURES, "-o", "m.csv"], files=LOGS, allowed_new=("m.csv",)),
+    err("measures-no-users", [m for m in MEASURES if m not in ("--users", "su.txt")],
+        opt("--users"), files=LOGS),
+    err("measures-no-variants", MEASURES[:-2], any_of("--variants", "--salt"), files=LOGS),
+    err("measures-variants-and-salt", [*MEASURES, "--variants", "v.tsv"],
+        any_of("--variants", "--salt"), files=LOGS),
+    err("measures-splits-without-salt", [*with_option(MEASURES[:-2], "--variants",
+                                                      "v.tsv"), "--splits", "a=0.5,b=0.5"],
+        opt("--splits"), files=LOGS),
+    err("measures-k-0", [*MEASURES, "-k", "0"], any_of("k must", "-k"), files=LOGS),
+    err("measures-session-without-user", MEASURES, "s3",
+        files={**LOGS, "su.txt": "s1 u1\ns2 u1\n"}),
+    err("measures-users-bad-line", MEASURES, "su.txt", "line 2",
+        files={**LOGS, "su.txt": "s1 u1\ns2\n"}),
+    err("measures-users-session-twice", MEASURES, "su.txt", "line 2",
+        files={**LOGS, "su.txt": "s1 u1\ns1 u2\n"}),
+    err("measures-user-without-variant", with_option(MEASURES[:-2], "--variants", "v.tsv"),
+        "v.tsv", "u2", files={**LOGS, "v.tsv": "u1\tcontrol\n"}),
+    err("measures-log-bad-click", MEASURES, "log.txt", "line 1",
+        files={**LOGS, "log.txt": "s1 q1 1 d1 2\n"}),
+    err("measures-log-missing", [*MEASURES[:3], "nope.txt", *MEASURES[4:]], "nope.txt",
+        files=LOGS),
+    err("measures-output-is-users", [*MEASURES, "-o", "su.txt", "--force"], "su.txt",
+        files=LOGS),
     # ================================================================ ab analyze
     ok("analyze-welch", ANALYZE, output_contains("Welch"), files=TABLE),
     ok("analyze-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "impressions"],

@@ -1,15 +1,20 @@
 """``irscale online ab``: A/B tests — assignment, analysis, sample-ratio check, size.
 
     irscale online ab assign USERS --salt S [--splits control=0.5,treatment=0.5] [-o FILE]
+    irscale online ab measures CLICKLOG --users SESSION_USERS [--variants USER_VARIANTS |
+        --salt S [--splits ...]] [-k K] [-o FILE]
     irscale online ab analyze TABLE --metric M [--analysis welch|delta|cuped]
         [--denominator COL] [--covariate COL] [--variant-column variant]
         [--control control] [--treatment treatment] [--alpha A] [--format F] [-o FILE]
     irscale online ab srm TABLE [--splits ...] [--variant-column variant] [--format F]
     irscale online ab size --min-diff D --sd S [--alpha A] [--power P]
 
-``USERS``: one user id per line; ``assign`` prints ``user<TAB>variant`` lines. ``TABLE``:
-one row per user (CSV, or tab-separated), a header naming its columns, among them the
-variant column. See ``docs/online.md``.
+``USERS``: one user id per line; ``assign`` prints ``user<TAB>variant`` lines.
+``measures`` writes the per-user table of a click log's online measures (CSV) that
+``analyze`` and ``srm`` read: ``SESSION_USERS`` has ``session user`` lines, the variants
+come from ``assign``'s output or from hashing with ``--salt``. ``TABLE``: one row per user
+(CSV, or tab-separated), a header naming its columns, among them the variant column. See
+``docs/online.md``.
 """
 
 from __future__ import annotations
@@ -45,8 +50,8 @@ def _splits(text: str) -> dict[str, float]:
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "ab", help="A/B tests: hash assignment, Welch/delta-method/CUPED analysis, "
-        "sample-ratio mismatch, sample size",
+        "ab", help="A/B tests: hash assignment, per-user online measures, "
+        "Welch/delta-method/CUPED analysis, sample-ratio mismatch, sample size",
         description="A/B tests (Kohavi et al. 2009). See docs/online.md.")
     parser.set_defaults(func=_no_action)
     actions = parser.add_subparsers(dest="ab_command", metavar="ACTION")
@@ -60,6 +65,27 @@ def add_parser(subparsers) -> None:
                    help=f"variants and their shares, summing to 1 (default {DEFAULT_SPLITS})")
     add_output(p)
     p.set_defaults(func=run_assign)
+
+    p = actions.add_parser("measures", help="per-user online measures of a click log",
+                           description="CTR, clicks, clicks@k, abandonment, click "
+                           "reciprocal rank, time to first click, dwell and success per "
+                           "user (sessions grouped by --users), with each user's variant; "
+                           "written as CSV for 'analyze' and 'srm'.")
+    p.add_argument("inputs", metavar="CLICKLOG",
+                   help="click log: session query rank docno clicked [timestamp]")
+    p.add_argument("--users", required=True, metavar="FILE",
+                   help="'session user' lines: the user of every session of the log")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--variants", default=None, metavar="FILE",
+                       help="'user variant' lines (what 'assign' writes)")
+    group.add_argument("--salt", default=None,
+                       help="assign the users by MD5(salt:user) instead")
+    p.add_argument("--splits", default=None, metavar="NAME=SHARE,...",
+                   help=f"with --salt: variants and shares (default {DEFAULT_SPLITS})")
+    p.add_argument("-k", type=int, default=3, dest="k",
+                   help="cut-off of clicks@k (default 3)")
+    add_output(p)
+    p.set_defaults(func=run_measures)
 
     p = actions.add_parser("analyze", help="compare treatment with control on a metric",
                            description="Welch's t-test, the delta method for a ratio "
@@ -118,8 +144,8 @@ def _variant_options(p: argparse.ArgumentParser) -> None:
 
 
 def _no_action(args: argparse.Namespace) -> int:
-    raise ParameterError("online ab: choose an action: assign, analyze, srm or size (see "
-                         "'irscale online ab --help')")
+    raise ParameterError("online ab: choose an action: assign, measures, analyze, srm or "
+                         "size (see 'irscale online ab --help')")
 
 
 def run_assign(args: argparse.Namespace) -> int:
@@ -127,6 +153,32 @@ def run_assign(args: argparse.Namespace) -> int:
 
     variant = assign(read_users(args.inputs), salt=args.salt, splits=_splits(args.splits))
     return write_text(args, "".join(f"{u}\t{v}\n" for u, v in variant.items()))
+
+
+def run_measures(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..io.files import check_output, is_stdio
+    from ..online.abtest import assign, read_pairs, session_measures, user_measures
+
+    if args.splits is not None and args.salt is None:
+        raise ParameterError("--splits applies to --salt")
+    extra = [p for p in (args.users, args.variants) if p]
+    if not is_stdio(args.output):
+        check_output(args.output, inputs=[args.inputs, *extra], force=args.force,
+                     option="-o")
+    sessions = session_measures(args.inputs, k=args.k)
+    owners = read_pairs(args.users, "session", "user")
+    table = user_measures(sessions, owners)
+    if args.salt is not None:
+        variant = assign(table.index.to_numpy(), salt=args.salt,
+                         splits=_splits(args.splits or DEFAULT_SPLITS))
+    else:
+        variant = read_pairs(args.variants, "user", "variant")
+        missing = table.index[~table.index.isin(variant.index)]
+        if len(missing):
+            raise InputError(f"no variant for user {missing[0]!r}", source=args.variants)
+    table.insert(0, "variant", variant.reindex(table.index).to_numpy())
+    return write_text(args, table.to_csv())
 
 
 def run_analyze(args: argparse.Namespace) -> int:

@@ -75,8 +75,8 @@ from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
-           "ab_test", "assign", "read_user_table", "read_users", "sample_ratio_mismatch",
-           "session_measures", "user_measures"]
+           "ab_test", "assign", "read_pairs", "read_user_table", "read_users",
+           "sample_ratio_mismatch", "session_measures", "user_measures"]
 
 #: Analyses of :func:`ab_test`.
 ANALYSES = ("welch", "delta", "cuped")
@@ -212,13 +212,16 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
 
 
 def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
+    """One value per session of ``sessions``: from a mapping or Series session → value
+    (every session needs one), or an array in the sessions' order."""
     if isinstance(values, (Mapping, pd.Series)):
         series = pd.Series(values)
         series.index = series.index.astype(str)
-        missing = [s for s in sessions if s not in series.index]
-        if missing:
-            raise InputError(f"{name}: no value for session {missing[0]!r}")
-        return series.reindex(sessions).to_numpy()
+        index = series.index.get_indexer(np.asarray(sessions).astype(str))
+        if (index < 0).any():
+            raise InputError(f"{name}: no value for session "
+                             f"{sessions[int(np.argmax(index < 0))]!r}")
+        return series.to_numpy()[index]
     array = np.asarray(values)
     if array.shape != (len(sessions),):
         raise InputError(f"{name} must hold one value per session ({len(sessions)}), got "
@@ -231,8 +234,8 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     ``clicks`` and ``clicks@k``, the means of the other measures (NaN ignored), and
     ``ctr`` = clicks / impressions. ``users``: the user of every session (a mapping or
     Series session → user, or an array in the table's order)."""
-    who = pd.Series(_per_session_values(users, sessions.index), index=sessions.index,
-                    name="user")
+    who = pd.Series(_per_session(users, sessions.index.to_numpy(), "users"),
+                    index=sessions.index, name="user")
     counts = [c for c in sessions.columns if c.startswith("clicks")]
     grouped = sessions.groupby(who.to_numpy(), sort=True)
     table = grouped[counts].sum()
@@ -242,21 +245,6 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     table["ctr"] = table["clicks"] / table["impressions"]
     table.index.name = "user"
     return table
-
-
-def _per_session_values(values: object, sessions: pd.Index) -> np.ndarray:
-    if isinstance(values, (Mapping, pd.Series)):
-        series = pd.Series(values)
-        series.index = series.index.astype(str)
-        index = series.index.get_indexer(sessions.astype(str))
-        if (index < 0).any():
-            raise InputError(f"users: no user for session {sessions[int(np.argmax(index < 0))]!r}")
-        return series.to_numpy()[index]
-    array = np.asarray(values, dtype=object)
-    if array.shape != (len(sessions),):
-        raise InputError(f"users must hold one user per session ({len(sessions)}), got "
-                         f"shape {array.shape}")
-    return array
 
 
 # --------------------------------------------------------------------------- files
@@ -283,6 +271,33 @@ def read_users(source: str) -> list[str]:
     if not users:
         raise EmptyInputError("no user", source=source)
     return users
+
+
+def read_pairs(source: str, key: str, value: str) -> pd.Series:
+    """A two-column file, ``key value`` per line (blanks or a tab between; e.g. ``session
+    user``, or ``user variant`` as ``irscale online ab assign`` writes): a Series of
+    values indexed by key. A line without two fields or a key given twice is an error
+    naming the line."""
+    from ..errors import DuplicateError, EmptyInputError, InputFormatError
+    from ..io.files import check_utf8, read_input
+
+    data = read_input(source)
+    check_utf8(data, source)
+    found: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        fields = line.split()
+        if len(fields) != 2:
+            raise InputFormatError(f"expected 2 fields ({key} {value}), got {len(fields)}",
+                                   source=source, line=number, text=line)
+        if fields[0] in found:
+            raise DuplicateError(f"{key} {fields[0]!r} given twice (first on line "
+                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 text=line)
+        found[fields[0]], lines[fields[0]] = fields[1], number
+    if not found:
+        raise EmptyInputError(f"no '{key} {value}' line", source=source)
+    return pd.Series(found, name=value).rename_axis(key)
 
 
 def read_user_table(source: str) -> pd.DataFrame:

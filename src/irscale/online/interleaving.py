@@ -684,6 +684,7 @@ def interleave_runs(
     if method == "team-draft":
         local, table = cube.local(length)
         rounds = -(-length // n_rankers)
+        order: np.ndarray
         if n_rankers == 2:  # a coin per round: who picks first
             first = gen.integers(0, 2, (n, rounds), dtype=np.int8)
             order = np.stack([first, 1 - first], axis=2)
