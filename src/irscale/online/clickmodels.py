@@ -404,9 +404,11 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     Examples
     --------
     >>> log = read_click_log(b"s1 q 1 a 1\\ns1 q 2 b 0\\ns2 q 1 b 0\\ns2 q 2 a 0\\n")
-    >>> fit = fit_click_model(log, "sdbn")
-    >>> fit.attractiveness.round(3).to_dict()
-    {('q', 'a'): 0.5, ('q', 'b'): 0.5}
+    >>> fit = fit_click_model(log, "sdbn", smoothing=0)
+    >>> fit.attractiveness.round(3).to_dict()  # a: 1 click / 2 counted; b: 0 / 1 (s2)
+    {('q', 'a'): 0.5, ('q', 'b'): 0.0}
+    >>> fit_click_model(log, "sdbn").attractiveness.round(3).to_dict()  # (c + ½)/(n + 1)
+    {('q', 'a'): 0.5, ('q', 'b'): 0.25}
     """
     if model not in MODELS:
         raise ParameterError(f"unknown click model {model!r}: choose one of "
