@@ -145,8 +145,11 @@ def _score(qrels: pd.DataFrame, runs: list[Any], measure: str, topics: Sequence[
            relevance_level: int) -> tuple[np.ndarray, str]:
     """topics × runs scores of ``measure`` against one assessor's qrels (NaN: no judgment
     of the topic, or a run without the topic) and the measure's label."""
-    matrix = evaluate(qrels, runs, measure, relevance_level=relevance_level,
-                      allow_empty=True).to_matrix(allow_missing=True)
+    with warnings.catch_warnings():
+        # an assessor who judges nothing of a topic: expected, their weight is left out
+        warnings.filterwarnings("ignore", "run .* with results but no judgments")
+        matrix = evaluate(qrels, runs, measure, relevance_level=relevance_level,
+                          allow_empty=True).to_matrix(allow_missing=True)
     if len(matrix.measures) != 1:
         raise ParameterError(f"AWARE combines one measure, {measure!r} gives "
                              f"{len(matrix.measures)}: {', '.join(matrix.measures)}")
