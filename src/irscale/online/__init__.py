@@ -17,6 +17,9 @@ Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodel
     DCM, DBN, SDBN, CCM) giving a :class:`ClickModel` (log-likelihood, perplexity,
     simulation); :func:`qrels_click_model` and :func:`simulate_click_log` (simulated users
     from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities).
+Simulation harness (:mod:`irscale.online.harness`)
+    :func:`sensitivity`: agreement of interleaving and A/B experiments of simulated users
+    with an offline measure's preference, by impressions per experiment.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from .abtest import (
 from .calibrated import click_calibrated
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
+from .harness import SensitivityResult, sensitivity
 from .interleaving import (
     InterleavingResult,
     Interleavings,
@@ -44,8 +48,10 @@ from .interleaving import (
 from .simulate import qrels_click_model, simulate_click_log
 
 __all__ = [
-    "ClickLog", "ClickModel", "InterleavingResult", "Interleavings", "aa_test", "ab_power",
+    "ClickLog", "ClickModel", "InterleavingResult", "Interleavings", "SensitivityResult",
+    "aa_test", "ab_power",
     "ab_sample_size", "ab_test", "assign", "click_calibrated", "fit_click_model", "interleave",
     "interleave_runs", "qrels_click_model", "rankings_from_lists", "read_click_log",
-    "sample_ratio_mismatch", "session_measures", "simulate_click_log", "user_measures",
+    "sample_ratio_mismatch", "sensitivity", "session_measures", "simulate_click_log",
+    "user_measures",
 ]

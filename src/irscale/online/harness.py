@@ -1,0 +1,356 @@
+"""Sensitivity of interleaving and A/B tests to an offline measure's preference, by
+simulation (issue 14 §4; the comparison of Chapelle et al. 2012, TOIS 30(1), §6, and
+Schuth et al. 2014, CIKM, §5).
+
+For every pair of runs (A, B):
+
+* the **offline preference** is the sign of Δ = mean_t m(A, t) − mean_t m(B, t), the
+  mean difference of an offline measure m (default nDCG@10, :func:`irscale.evaluate`)
+  over the *simulation topics*: the qrels topics that every run ranks. Δ = 0 (|Δ| ≤
+  1e-12) is *no offline preference*: the pair is reported with ``preference = "none"``
+  and NaN agreement, and left out of the summary;
+* an **experiment** of N impressions draws N users: each user draws a topic uniformly
+  from the simulation topics (with replacement) and the click model's random numbers
+  (one set per rank, as :meth:`~irscale.online.clickmodels.ClickModel.simulate` draws
+  them). ``repetitions`` experiments are simulated for every N of ``impressions``;
+* **interleaving**: every user sees the lists of A and B interleaved by ``method``
+  (:func:`~irscale.online.interleaving.interleave_runs`) and clicks; the experiment
+  prefers A when Σ_i o_i > 0 and B when Σ_i o_i < 0 (o_i ∈ {−1, 0, 1} the impression's
+  outcome, or E[o_i] for probabilistic interleaving with marginal credit:
+  :meth:`~irscale.online.interleaving.Interleavings.outcomes`), i.e. the sign of Δ_AB;
+* **A/B test**: the *same* users (same topics, same click-model random numbers) are split
+  at random into two halves of ⌊N/2⌋ and ⌈N/2⌉ (a random permutation per experiment); the
+  first half sees A's first ``length`` documents, the second B's; the experiment prefers
+  the arm with the better mean online measure (``ab_measure``:
+  :func:`~irscale.online.abtest.session_measures`' ``clicks`` per impression — the
+  default —, ``reciprocal_rank`` of the first click, both higher-is-better, or
+  ``abandoned``, lower-is-better);
+* **agreement** = k/R, the share of the R experiments whose preference is the offline
+  one. An experiment without a preference (a tie: Σ o_i = 0, or equal A/B means) does
+  not agree. Its interval is Clopper–Pearson's exact binomial interval at level
+  1 − ``alpha``: [B(α/2; k, R − k + 1), B(1 − α/2; k + 1, R − k)] (B the beta quantile;
+  0 for k = 0, 1 for k = R);
+* **impressions needed** (:meth:`SensitivityResult.summary`): the smallest N of the grid
+  whose agreement is ≥ ``target`` (0.95), NaN when none reaches it.
+
+Simulation is vectorised over impressions and repetitions (one batch of R × N users per
+grid point and pair). Seeds: ``SeedSequence(seed)`` spawns a child per pair, which spawns
+one per grid point, which spawns the topic draws, the interleaving coins, the users'
+click draws (shared by interleaving and A/B) and the A/B split: the same seed gives the
+same table, and a pair's rows do not depend on the other pairs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..collections.candidates import Candidates, ranked_candidates
+from ..errors import InputError, ParameterError
+from ..io.memory import as_qrels, as_runs
+from ..stats.protocol import format_table
+from ..stats.resampling import seed_sequence
+from ..stats.tables import Format
+from ..stats.validation import check_alpha, check_choice, check_count
+from .abtest import session_measures
+from .clickmodels import ClickModel
+from .interleaving import CREDITS, LENGTH, METHODS, Interleavings, Method, interleave_runs
+from .simulate import INSTANTIATIONS, qrels_click_model
+
+__all__ = ["AB_MEASURES", "IMPRESSIONS", "SensitivityResult", "sensitivity"]
+
+#: Default grid of impressions per experiment.
+IMPRESSIONS = (10, 20, 50, 100, 200, 500, 1000)
+#: Online measures of the A/B arm: the column of ``session_measures`` and +1 when higher is
+#: better, −1 when lower is.
+AB_MEASURES: dict[str, int] = {"clicks": 1, "reciprocal_rank": 1, "abandoned": -1}
+#: Most users simulated in one batch (repetitions × impressions): more is a typo.
+MAX_BATCH = 100_000_000
+#: |Δ| at or below which the offline measure prefers neither run.
+TIE = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class SensitivityResult:
+    """Agreement curves of :func:`sensitivity`.
+
+    ``curves``: one row per (pair, method, impressions): ``a``, ``b``, ``delta`` (mean
+    offline difference A − B), ``preference`` (``a``'s or ``b``'s name, or ``"none"``),
+    ``method`` (an interleaving method or ``"ab"``), ``impressions``, ``repetitions``,
+    ``agree`` (k), ``ties`` (experiments without a preference), ``agreement`` (k/R),
+    ``ci_low``, ``ci_high``.
+    """
+
+    curves: pd.DataFrame
+    measure: str
+    target: float
+    settings: dict[str, Any]
+
+    def summary(self) -> pd.DataFrame:
+        """Impressions needed per pair (rows ``a``, ``b``, ``delta``) and method (columns):
+        the smallest N of the grid with agreement ≥ ``target``; NaN when no N reaches it.
+        Pairs without an offline preference are left out."""
+        rows = self.curves[self.curves["preference"] != "none"]
+        reached = rows[rows["agreement"] >= self.target]
+        needed = reached.groupby(["a", "b", "method"], sort=False)["impressions"].min()
+        table = rows[["a", "b", "delta", "method"]].drop_duplicates().join(
+            needed, on=["a", "b", "method"])
+        wide = table.pivot_table(index=["a", "b", "delta"], columns="method",
+                                 values="impressions", dropna=False, sort=False)
+        wide = wide.reindex(columns=list(dict.fromkeys(rows["method"])))
+        wide.columns.name = None
+        return wide.astype("Int64").reset_index()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The curves (``csv``/``json``: the curves alone); text, markdown and LaTeX add
+        the summary."""
+        curves = format_table(self.curves, fmt, digits=digits,
+                              title=f"agreement with {self.measure} (sensitivity)")
+        if fmt in ("csv", "json"):
+            return curves
+        needed = format_table(self.summary(), fmt, digits=digits,
+                              title=f"impressions needed for agreement >= {self.target}")
+        return curves + "\n\n" + needed
+
+
+def _model(model: object, qrels: object) -> ClickModel:
+    if isinstance(model, str):
+        check_choice(model, tuple(INSTANTIATIONS), "click model")
+        return qrels_click_model(qrels, model)
+    if not isinstance(model, ClickModel):
+        raise ParameterError(f"model must be one of {', '.join(INSTANTIATIONS)} or a "
+                             f"ClickModel, got {type(model).__name__}")
+    return model
+
+
+def _grid(impressions: Sequence[int], repetitions: int) -> list[int]:
+    if isinstance(impressions, (str, bytes)) or not isinstance(impressions, Sequence):
+        raise ParameterError(f"impressions must be a list of counts, got {impressions!r}")
+    grid = [check_count(n, "impressions", 2) for n in impressions]
+    if not grid:
+        raise ParameterError("impressions: give at least one count")
+    if len(set(grid)) != len(grid) or grid != sorted(grid):
+        raise ParameterError(f"impressions must increase, without repeats: got {grid}")
+    if grid[-1] * repetitions > MAX_BATCH:
+        raise ParameterError(f"{repetitions} repetitions of {grid[-1]} impressions "
+                             f"simulate more than {MAX_BATCH} users in one batch")
+    return grid
+
+
+def _offline(qrels: object, runs: list, measure: str) -> pd.DataFrame:
+    """Topics × runs table of ``measure`` over the qrels topics that every run ranks."""
+    from ..evaluation import evaluate
+
+    evaluation = evaluate(qrels, runs, measure)
+    if len(evaluation.measures) != 1:
+        raise ParameterError(f"measure {measure!r} names {len(evaluation.measures)} "
+                             "measures; give one (e.g. nDCG@10)")
+    table = evaluation.per_topic().pivot(index="topic", columns="run", values="value")
+    table = table.reindex(columns=list(evaluation.runs)).dropna()
+    if table.empty:
+        raise InputError("no topic is judged in the qrels and ranked by every run")
+    return table
+
+
+def _pairs(names: Sequence[str], pairs: Sequence[tuple[str, str]] | None
+           ) -> list[tuple[str, str]]:
+    if pairs is None:
+        return list(itertools.combinations(names, 2))
+    chosen = [tuple(p) for p in pairs]
+    for pair in chosen:
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise ParameterError(f"a pair names two different runs, got {pair!r}")
+        unknown = [name for name in pair if name not in names]
+        if unknown:
+            raise ParameterError(f"unknown run {unknown[0]!r} in pair {pair!r}: runs are "
+                                 f"{', '.join(names)}")
+    if not chosen:
+        raise ParameterError("pairs: give at least one pair of runs")
+    return [(a, b) for a, b in chosen]
+
+
+def _clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    from scipy.stats import beta
+
+    low = np.where(k > 0, beta.ppf(alpha / 2, k, n - k + 1), 0.0)
+    high = np.where(k < n, beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
+    return low, high
+
+
+def _interleaving_scores(cube: Candidates, topic_ids: np.ndarray,
+                         experiment: np.ndarray, repetitions: int, model: ClickModel,
+                         user: int, coins: np.random.SeedSequence, *, method: Method,
+                         length: int, credit: str | None) -> np.ndarray:
+    """Σ_i o_i of every experiment (A − B: > 0 prefers A)."""
+    shown = interleave_runs(cube, topic_ids, method=method, length=length, credit=credit,
+                            rng=coins)
+    if shown.length != length:  # the users' click draws must be the A/B arm's
+        raise AssertionError(f"{method} lists of {shown.length} positions, not {length}")
+    outcome = shown.outcomes(shown.simulate_clicks(model, rng=user))[:, 0]
+    return np.bincount(experiment, weights=outcome, minlength=repetitions)
+
+
+def _ab_scores(cube: Candidates, topic: np.ndarray, experiment: np.ndarray,
+               repetitions: int, model: ClickModel, user: int, split: np.random.SeedSequence,
+               *, length: int, ab_measure: str) -> np.ndarray:
+    """The A/B difference of every experiment, oriented so that > 0 prefers A: half of
+    its users (a random permutation) see A's list, the others B's."""
+    n = len(topic) // repetitions
+    order = np.argsort(np.random.default_rng(split).random((repetitions, n)), axis=1)
+    arm = (order >= n // 2).astype(np.int64).reshape(-1)  # 0: A, 1: B
+    shown = cube.pairs[topic, arm, :length]
+    if shown.shape[1] < length:
+        shown = np.pad(shown, ((0, 0), (0, length - shown.shape[1])), constant_values=-1)
+    # the lists as an Interleavings whose every position is the user's arm, so that the
+    # click simulation (same users as the interleaving's) and to_click_log apply
+    lists = Interleavings("team-draft", "team", cube, topic, shown,
+                          np.broadcast_to(arm[:, None], shown.shape).copy())
+    clicked = replace(lists.to_click_log(), clicks=lists.simulate_clicks(model, rng=user))
+    value = session_measures(clicked)[ab_measure].to_numpy(dtype=np.float64)
+    cell = experiment * 2 + arm
+    means = (np.bincount(cell, weights=value, minlength=2 * repetitions)
+             / np.bincount(cell, minlength=2 * repetitions)).reshape(repetitions, 2)
+    return AB_MEASURES[ab_measure] * (means[:, 0] - means[:, 1])
+
+
+def sensitivity(
+    qrels: Any,
+    runs: Any,
+    model: str | ClickModel = "navigational",
+    *,
+    impressions: Sequence[int] = IMPRESSIONS,
+    repetitions: int = 100,
+    methods: Sequence[Method] = ("team-draft",),
+    measure: str = "nDCG@10",
+    ab_measure: str = "clicks",
+    length: int = LENGTH,
+    credit: str | None = None,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    target: float = 0.95,
+    alpha: float = 0.05,
+    seed: int | Sequence[int] | np.random.SeedSequence | None = None,
+) -> SensitivityResult:
+    """Agreement of interleaving and A/B experiments with an offline measure's preference,
+    as a function of the impressions per experiment (module documentation).
+
+    Parameters
+    ----------
+    qrels : Qrels, path, DataFrame or dict
+        The judgments (of the offline measure and of a named click model).
+    runs : runs as :func:`irscale.evaluate` takes them
+        Two or more runs; every pair is compared (or those of ``pairs``).
+    model : {"navigational", "perfect", "informational"} or ClickModel
+        The users: an instantiation of :func:`~irscale.online.simulate.qrels_click_model`
+        on ``qrels``, or a fitted / parametrised click model (its queries the topic ids).
+    impressions : increasing counts ≥ 2
+        The grid N of users per experiment.
+    repetitions : int
+        Experiments R per grid point.
+    methods : interleaving methods
+        Any of ``balanced``, ``team-draft``, ``probabilistic``, ``optimized``; an A/B test
+        (method ``"ab"``) is always added.
+    measure : str
+        The offline measure (one name :func:`irscale.evaluate` accepts).
+    ab_measure : {"clicks", "reciprocal_rank", "abandoned"}
+        The A/B test's online measure per impression.
+    length : int
+        Documents shown per impression (interleaved list and A/B list alike).
+    credit : str, optional
+        The credit rule of ``probabilistic`` or ``optimized`` (with one of them only).
+    pairs : sequence of (run, run), optional
+        The pairs to compare (default: every pair, in the runs' order).
+    target, alpha : float
+        Agreement that counts as reached; 1 − ``alpha`` is the level of its interval.
+    seed : int, sequence of ints or SeedSequence
+        Same seed, same table (module documentation).
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1, "d": 0}}
+    >>> runs = {"good": {"q1": {"a": 2, "b": 1}, "q2": {"c": 2, "d": 1}},
+    ...         "bad": {"q1": {"a": 1, "b": 2}, "q2": {"c": 1, "d": 2}}}
+    >>> result = sensitivity(qrels, runs, "perfect", impressions=[10, 20],
+    ...                      repetitions=50, seed=1)
+    >>> result.curves[["method", "impressions", "agreement"]]
+           method  impressions  agreement
+    0  team-draft           10        1.0
+    1  team-draft           20        1.0
+    2          ab           10        0.0
+    3          ab           20        0.0
+    >>> result.summary()
+          a    b    delta  team-draft    ab
+    0  good  bad  0.36907          10  <NA>
+
+    (A perfect user clicks the one relevant document of each list wherever it is ranked:
+    both runs get one click per impression, and A/B on clicks never prefers either.)
+    """
+    reps = check_count(repetitions, "repetitions", 1)
+    grid = _grid(impressions, reps)
+    length = check_count(length, "length", 1)
+    check_choice(ab_measure, tuple(AB_MEASURES), "A/B measure")
+    alpha = check_alpha(alpha)
+    if isinstance(target, bool) or not isinstance(target, (int, float)) \
+            or not 0.0 < target <= 1.0:
+        raise ParameterError(f"target must be an agreement in (0, 1], got {target!r}")
+    if isinstance(methods, str) or not methods:
+        raise ParameterError(f"methods must be a non-empty list of interleaving methods "
+                             f"({', '.join(METHODS)}), got {methods!r}")
+    for method in methods:
+        check_choice(method, METHODS, "interleaving method")
+    if len(set(methods)) != len(methods):
+        raise ParameterError(f"methods repeat a method: {list(methods)}")
+    if credit is not None and not all(credit in CREDITS[m] for m in methods):
+        raise ParameterError(f"credit {credit!r} is not a credit rule of every method "
+                             f"{list(methods)} ({CREDITS})")
+    judged = as_qrels(qrels)
+    run_list = as_runs(runs)
+    if len(run_list) < 2:
+        raise InputError(f"sensitivity compares runs: give two or more, got {len(run_list)}")
+    user_model = _model(model, judged)
+    offline = _offline(judged, run_list, measure)
+    by_name = {run.name: run for run in run_list}
+    chosen = _pairs(list(by_name), pairs)
+    topics = list(offline.index)
+    methods = list(methods)
+    rows = []
+    pair_seeds = seed_sequence(seed).spawn(len(chosen))
+    for index, ((a, b), pair_seed) in enumerate(zip(chosen, pair_seeds, strict=True)):
+        delta = float((offline[a] - offline[b]).mean())
+        sign = 0 if abs(delta) <= TIE else (1 if delta > 0 else -1)
+        cube = ranked_candidates([by_name[a], by_name[b]], topics=topics)
+        for n, point in zip(grid, pair_seed.spawn(len(grid)), strict=True):
+            topic_seed, user_seed, split_seed, *coins = point.spawn(3 + len(methods))
+            topic = np.random.default_rng(topic_seed).integers(0, len(topics), reps * n)
+            topic_ids = np.asarray(topics, dtype=object)[topic]
+            experiment = np.repeat(np.arange(reps), n)
+            user = int(user_seed.generate_state(1)[0])
+            scores = [_interleaving_scores(cube, topic_ids, experiment, reps, user_model,
+                                           user, coin, method=method, length=length,
+                                           credit=credit)
+                      for method, coin in zip(methods, coins, strict=True)]
+            scores.append(_ab_scores(cube, topic, experiment, reps, user_model, user,
+                                     split_seed, length=length, ab_measure=ab_measure))
+            for m, score in enumerate(scores):
+                rows.append((index, m, a, b, delta, sign, [*methods, "ab"][m], n,
+                             int((np.sign(score) * sign > 0).sum()), int((score == 0).sum())))
+    curves = pd.DataFrame(rows, columns=["pair", "m", "a", "b", "delta", "sign", "method",
+                                         "impressions", "agree", "ties"])
+    curves = curves.sort_values(["pair", "m", "impressions"], kind="stable")
+    sign = curves["sign"].to_numpy()
+    curves.insert(5, "preference", np.where(sign > 0, curves["a"], np.where(
+        sign < 0, curves["b"], "none")))
+    low, high = _clopper_pearson(curves["agree"].to_numpy(), reps, alpha)
+    curves["repetitions"] = reps
+    curves["agreement"] = np.where(sign == 0, np.nan, curves["agree"] / reps)
+    curves["ci_low"] = np.where(sign == 0, np.nan, low)
+    curves["ci_high"] = np.where(sign == 0, np.nan, high)
+    curves = curves.drop(columns=["pair", "m", "sign"]).reset_index(drop=True)
+    return SensitivityResult(curves, measure, float(target), {
+        "model": model if isinstance(model, str) else user_model.model, "methods": methods,
+        "ab_measure": ab_measure, "length": length, "repetitions": reps,
+        "impressions": grid, "topics": len(topics), "alpha": alpha})
