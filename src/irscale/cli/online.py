@@ -1,7 +1,8 @@
 """``irscale online``: online evaluation (``docs/online.md``).
 
-    irscale online interleave RUN_A RUN_B ...   interleave two runs, simulate or read clicks
-    irscale online ab assign|analyze|size ...   A/B tests: assignment, analysis, sample size
+    irscale online interleave RUN_A RUN_B ...   interleave runs, click them, test the outcome
+    irscale online ab assign|measures|analyze|srm|size ...   A/B tests
+    irscale online fit|loglik|simulate-clicks|measures ...   click models (cli/online_clicks)
 
 Each action is a module ``irscale.cli.online_<name>`` with ``add_parser(subparsers)``, as
 the ``irscale`` subcommands are (:mod:`irscale.cli.main`); :data:`ACTIONS` lists them in
@@ -12,6 +13,7 @@ modules inside their ``run`` functions, so building every parser stays cheap.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 
 from ..errors import ParameterError
@@ -22,15 +24,16 @@ ACTIONS = ("interleave", "ab", "clicks")
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "online", help="online evaluation: interleaving, multileaving, A/B tests",
-        description="Online evaluation: interleave rankings and score clicks, analyse A/B "
-        "tests. See docs/online.md.")
-    parser.set_defaults(func=_no_action)
+        "online", help="online evaluation: click models, interleaving, multileaving, A/B "
+        "tests",
+        description="Online evaluation: fit and simulate click models, interleave rankings "
+        "and score clicks, analyse A/B tests. See docs/online.md.")
     actions = parser.add_subparsers(dest="online_command", metavar="ACTION")
     for name in ACTIONS:
         importlib.import_module(f".online_{name}", __package__).add_parser(actions)
+    parser.set_defaults(func=functools.partial(_no_action, list(actions.choices)))
 
 
-def _no_action(args: argparse.Namespace) -> int:
-    raise ParameterError(f"online: choose an action: {', '.join(ACTIONS)} (see 'irscale "
+def _no_action(names: list[str], args: argparse.Namespace) -> int:
+    raise ParameterError(f"online: choose an action: {', '.join(names)} (see 'irscale "
                          "online --help')")
