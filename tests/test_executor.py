@@ -114,6 +114,14 @@ def _loo(**where):
     return leave_one_out(qrels, runs, ["map", "P@5"], depth=5, **where).runs
 
 
+def _simulation(**where):
+    from irscale.meta import NormalModel, simulation_study
+    where.pop("workers", None)
+    model = NormalModel(topics=10, systems=3, effects=(0.0, 0.0, 0.05))
+    return simulation_study(model, ["t", "bootstrap"], ["none", "holm"], 60, rng=3,
+                            options={"bootstrap": {"samples": 100}}, **where).counts
+
+
 CASES = {
     "bootstrap": _pairwise("bootstrap", "two-sided"),
     "bootstrap-less": _pairwise("bootstrap", "less"),
@@ -127,6 +135,7 @@ CASES = {
     "swap-rates": _swap,
     "leave-one-out": _loo,
     "scale-image-shards": _scale_image,
+    "simulation-study": _simulation,
 }
 
 

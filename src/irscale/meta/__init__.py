@@ -15,6 +15,10 @@ Topic splitting (seed 002 §3.2–3.3) — :mod:`irscale.meta.splitting`
     :func:`split_study` (AA, AD, MA, MD, Jaccard, Overlap, τ between halves, Bias; same
     and different models; fake models; subsets of runs), :func:`topic_splits`,
     :func:`swap_rates` (Voorhees & Buckley's swap method).
+Simulation studies of tests (issue 16 §3) — :mod:`irscale.meta.simulation`
+    :func:`simulation_study` (Type I, II and III error rates with Wilson intervals over
+    matrices of a :class:`NormalModel` or :class:`BootstrapModel`; checkpointed, resumable,
+    on any executor).
 Concordance and reusability (seed 001 §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
     wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
@@ -64,11 +68,13 @@ from .rank_correlation import (
     topic_correlations,
 )
 from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
+from .simulation import BootstrapModel, NormalModel, SimulationStudy, simulation_study
 from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
 
 __all__ = [
     "RBO",
     "SEED000_TESTS",
+    "BootstrapModel",
     "Concordance",
     "Correlation",
     "CorrelationCI",
@@ -76,8 +82,10 @@ __all__ = [
     "DiscriminativePower",
     "KendallTau",
     "LeaveOneOut",
+    "NormalModel",
     "ScaleEffects",
     "ScaleReport",
+    "SimulationStudy",
     "SplitStudy",
     "SwapRates",
     "TopicSplits",
@@ -102,6 +110,7 @@ __all__ = [
     "rbo_scores",
     "scale_effects",
     "scale_report",
+    "simulation_study",
     "spearman",
     "split_study",
     "swap_rates",

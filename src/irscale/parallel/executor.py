@@ -211,9 +211,12 @@ def run_tasks(
     executor: ExecutorArg = "local",
     workers: int | None = None,
     done: Callable[[int], None] | None = None,
+    ordered: bool = True,
 ) -> None:
     """Run ``func(*shared, *task)`` for every task; ``on_result(index, result)`` is called
-    in this thread in task order, ``done(index)`` as each task completes (any order).
+    in this thread in task order (``ordered=False``: as each task completes, for callers
+    that keep results by index, such as checkpoints), ``done(index)`` as each task
+    completes (any order).
 
     ``executor``: see the module documentation; ``workers``: threads of the local
     executor (``None``: one per CPU core; refused with a Dask executor, whose workers are
@@ -225,7 +228,7 @@ def run_tasks(
         _run_threads(func, tasks, on_result, shared, count, done)
         return
     with executor_scope(executor) as client:
-        _run_dask(client, func, tasks, on_result, shared, done)
+        _run_dask(client, func, tasks, on_result, shared, done, ordered)
 
 
 def map_tasks(
@@ -271,7 +274,7 @@ def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
 
 def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
               on_result: Callable[[int, T], None], shared: tuple[Any, ...],
-              done: Callable[[int], None] | None) -> None:
+              done: Callable[[int], None] | None, ordered: bool) -> None:
     distributed = _distributed()
     scattered = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
     run = uuid.uuid4().hex[:12]
@@ -287,8 +290,11 @@ def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ..
             index = index_of[future.key]
             if done is not None:
                 done(index)
-            waiting[index] = result
             futures[index] = None  # the result is here: the cluster may drop its copy
+            if not ordered:
+                on_result(index, result)
+                continue
+            waiting[index] = result
             while following in waiting:
                 on_result(following, waiting.pop(following))
                 following += 1

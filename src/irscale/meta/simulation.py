@@ -1,0 +1,377 @@
+"""Simulation studies of significance tests: Type I, II and III error rates (issue 16 §3).
+
+The design of Urbano, Lima & Hanjalic (SIGIR 2019; seed 002 §2 cites this line of work):
+simulate many topics × systems score matrices whose true system means are known, run
+every test (and correction) on every pair of systems of every matrix, and count
+
+* **Type I** errors: a pair with no true difference found significant; the rate is over
+  the comparisons of such pairs (the rate at which a test at level α should err is α);
+* **Type II** errors: a pair with a true difference not found significant; the rate is
+  over the comparisons of such pairs (1 − power);
+* **Type III** errors: a pair with a true difference found significant in the wrong
+  direction (sign of the observed mean difference ≠ sign of the true one); the rate is
+  over the comparisons of such pairs. ``power`` counts the significant comparisons with
+  the right direction.
+
+Each rate comes with a 95% Wilson score interval on its counts (Wilson, 1927). It treats
+the comparisons as independent: exact with one pair per matrix, an approximation when
+several pairs of one matrix share its topics.
+
+Generative models (stated, so that the truth is known)
+    :class:`NormalModel` — X[t, s] = μ_s + u_t + e_ts with topic effects u_t ~ N(0,
+    ``topic_sd``²) and errors e_ts ~ N(0, ``error_sd``²), all independent; the true
+    difference of (i, j) is μ_i − μ_j (``effects``; all equal by default: every pair is
+    null, and the paired t-test's assumptions hold exactly).
+    :class:`BootstrapModel` — the n rows (topics) of a real matrix drawn with replacement
+    (Sakai's and Urbano et al.'s resampling of topics); the truth is the real matrix's
+    column means. ``null=True`` first moves every column to the grand mean (x_ts − x̄_s +
+    x̄), so that every pair is null.
+
+Reproducibility and checkpoints
+    Matrix r (and any Monte Carlo test run on it) draws from its own stream, child r of
+    the study's seed (:func:`irscale.meta.common.derived_seed`), whatever the executor or
+    the grouping of repetitions into tasks (:data:`REPETITIONS_PER_TASK`). With
+    ``checkpoint=DIR`` the counts of every finished task are written to ``DIR`` (one file
+    per task, renamed into place when complete) beside ``study.json``, the study's
+    description; run again with the same arguments, the study reads the finished tasks and
+    computes only the others (other arguments: refused, naming the difference), so an
+    interrupted study resumes with the results it would have had uninterrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from ..errors import FileAccessError, ParameterError
+from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
+from ..stats import pairwise_tests
+from ..stats.corrections import Correction, correction_name
+from ..stats.registry import TESTS, test_spec
+from ..stats.resampling import (
+    ProgressArg,
+    RngArg,
+    check_progress,
+    progress_reporter,
+    resolve_rng,
+)
+from ..stats.tables import Format
+from ..stats.validation import check_alpha, check_count, score_table
+from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
+
+#: Repetitions per task (any number gives the same results: each matrix has its stream).
+REPETITIONS_PER_TASK = 25
+#: Largest number of simulated matrices accepted.
+MAX_REPETITIONS = 100_000_000
+#: The counts kept per (test, correction): Type I errors, null comparisons, Type II and
+#: Type III errors, correct significant directions, non-null comparisons.
+COUNTS: tuple[str, ...] = ("type_I", "null", "type_II", "type_III", "power", "non_null")
+#: Confidence level of the reported intervals.
+LEVEL = 0.95
+
+__all__ = ["BootstrapModel", "NormalModel", "SimulationStudy", "simulation_study"]
+
+
+@dataclass(frozen=True)
+class NormalModel:
+    """X[t, s] = effects[s] + u_t + e_ts, u_t ~ N(0, topic_sd²), e_ts ~ N(0, error_sd²)
+    (module documentation); ``topics`` × ``systems`` matrices."""
+
+    topics: int = 50
+    systems: int = 2
+    effects: tuple[float, ...] | None = None
+    topic_sd: float = 0.1
+    error_sd: float = 0.1
+
+    def __post_init__(self) -> None:
+        check_count(self.topics, "topics", 2)
+        check_count(self.systems, "systems", 2)
+        for name in ("topic_sd", "error_sd"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
+                raise ParameterError(f"{name} must be a finite number ≥ 0, got {value!r}")
+        if self.error_sd == 0:
+            raise ParameterError("error_sd must be > 0 (the paired differences would be "
+                                 "constant)")
+        if self.effects is not None and (len(self.effects) != self.systems or not all(
+                np.isfinite(float(v)) for v in self.effects)):
+            raise ParameterError(f"effects must be {self.systems} finite numbers (one per "
+                                 f"system), got {self.effects!r}")
+
+    def means(self) -> np.ndarray:
+        """The true system means μ_s."""
+        return np.zeros(self.systems) if self.effects is None else \
+            np.asarray(self.effects, dtype=np.float64)
+
+    def draw(self, gen: np.random.Generator) -> np.ndarray:
+        topic = gen.normal(0.0, self.topic_sd, size=(self.topics, 1))
+        error = gen.normal(0.0, self.error_sd, size=(self.topics, self.systems))
+        return self.means()[None, :] + topic + error
+
+    def describe(self) -> dict[str, Any]:
+        return {"model": "normal", "topics": self.topics, "systems": self.systems,
+                "effects": None if self.effects is None else [float(v) for v in self.effects],
+                "topic_sd": self.topic_sd, "error_sd": self.error_sd}
+
+
+@dataclass(frozen=True, eq=False)
+class BootstrapModel:
+    """Topics of a real matrix drawn with replacement (module documentation)."""
+
+    values: np.ndarray
+    null: bool = False
+
+    @classmethod
+    def of(cls, data: object, measure: str | None = None, *, null: bool = False
+           ) -> BootstrapModel:
+        """From a score matrix, wide DataFrame or topics × systems array."""
+        values, _, _ = score_table(data, measure)
+        if null:
+            values = values - values.mean(axis=0) + values.mean()
+        return cls(np.ascontiguousarray(values, dtype=np.float64), null)
+
+    @property
+    def systems(self) -> int:
+        return self.values.shape[1]
+
+    def means(self) -> np.ndarray:
+        """The true system means: the columns' means (all equal with ``null``)."""
+        if self.null:
+            return np.full(self.systems, self.values.mean())
+        return self.values.mean(axis=0)
+
+    def draw(self, gen: np.random.Generator) -> np.ndarray:
+        n = self.values.shape[0]
+        return self.values[gen.integers(0, n, size=n)]
+
+    def describe(self) -> dict[str, Any]:
+        import hashlib
+
+        return {"model": "bootstrap", "null": self.null, "shape": list(self.values.shape),
+                "sha256": hashlib.sha256(self.values.tobytes()).hexdigest()}
+
+
+Model = NormalModel | BootstrapModel
+
+
+def _simulate(model: Model, procedures: tuple[tuple[str, Correction], ...], alpha: float,
+              options: dict[str, dict[str, Any]], seeds: np.random.SeedSequence, start: int,
+              stop: int) -> np.ndarray:
+    """Counts (repetitions ``start`` to ``stop`` − 1 × procedures × :data:`COUNTS`)."""
+    truth = model.means()
+    i, j = pair_index(model.systems)
+    true_diff = truth[i] - truth[j]
+    null = true_diff == 0
+    out = np.zeros((stop - start, len(procedures), len(COUNTS)), dtype=np.int64)
+    for r in range(start, stop):
+        matrix = model.draw(generator(derived_seed(seeds, r, 0)))
+        for p, (test, correction) in enumerate(procedures):
+            opts = dict(options.get(test, {}))
+            if TESTS[test].resampling:
+                opts["rng"] = derived_seed(seeds, r, 1, p)
+                opts.setdefault("workers", 1)
+            result = pairwise_tests(matrix, test, correction=correction, alpha=alpha, **opts)
+            significant = np.asarray(result.significant, dtype=bool)
+            right = np.sign(np.asarray(result.columns["diff"])) == np.sign(true_diff)
+            out[r - start, p] = (
+                np.count_nonzero(significant & null), np.count_nonzero(null),
+                np.count_nonzero(~significant & ~null),
+                np.count_nonzero(significant & ~null & ~right),
+                np.count_nonzero(significant & ~null & right), np.count_nonzero(~null))
+    return out
+
+
+def wilson_interval(events: np.ndarray, trials: np.ndarray, level: float = LEVEL
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a binomial proportion (Wilson, 1927); NaN for 0 trials."""
+    z = sps.norm.ppf(0.5 + level / 2)
+    n = np.asarray(trials, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.asarray(events, dtype=np.float64) / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationStudy:
+    """Error rates of every (test, correction) over ``repetitions`` simulated matrices.
+
+    ``rates``: one row per (test, correction) with ``type_I``, ``type_II``, ``type_III``
+    and ``power`` (rates) and their 95% Wilson intervals (``*_low``, ``*_high``), and the
+    counts of comparisons (``null``, ``non_null``). ``counts``: per repetition and
+    procedure, the raw counts (:data:`COUNTS`). A report: ``to_frame()`` (``rates``),
+    ``format(fmt)``."""
+
+    rates: pd.DataFrame
+    counts: np.ndarray
+    procedures: tuple[tuple[str, Correction], ...]
+    repetitions: int
+    alpha: float
+    model: dict[str, Any]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.rates.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_frame(self.rates, fmt, digits=digits)
+
+    def __repr__(self) -> str:
+        parts = "; ".join(f"{r.test}/{r.correction}: type I {r.type_I:.4f}, type II "
+                          f"{r.type_II:.4f}" for r in self.rates.itertuples())
+        return (f"SimulationStudy({self.model.get('model')} model, {self.repetitions} "
+                f"matrices, α={self.alpha:g}; {parts})")
+
+
+def _rates(counts: np.ndarray, procedures: tuple[tuple[str, Correction], ...]
+           ) -> pd.DataFrame:
+    total = counts.sum(axis=0)  # procedures × COUNTS
+    columns = {name: total[:, k] for k, name in enumerate(COUNTS)}
+    frame: dict[str, Any] = {"test": [t for t, _ in procedures],
+                             "correction": [c for _, c in procedures]}
+    for name, trials in (("type_I", "null"), ("type_II", "non_null"),
+                         ("type_III", "non_null"), ("power", "non_null")):
+        low, high = wilson_interval(columns[name], columns[trials])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frame[name] = columns[name] / columns[trials]
+        frame[f"{name}_low"], frame[f"{name}_high"] = low, high
+    frame["null"], frame["non_null"] = columns["null"], columns["non_null"]
+    return pd.DataFrame(frame)
+
+
+def simulation_study(
+    model: Model,
+    tests: Sequence[str] = ("t",),
+    corrections: Sequence[str] = ("none",),
+    repetitions: int = 1000,
+    *,
+    alpha: float = 0.05,
+    options: dict[str, dict[str, Any]] | None = None,
+    rng: RngArg = None,
+    seed: object = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    executor: ExecutorArg = "local",
+    progress: ProgressArg = False,
+) -> SimulationStudy:
+    """Run ``tests`` × ``corrections`` on ``repetitions`` matrices of ``model``
+    (module documentation). ``options``: per test, its options (e.g. ``{"bootstrap":
+    {"samples": 500}}``); ``checkpoint``: a directory to resume from; ``executor``: where
+    the tasks run (:mod:`irscale.parallel`); ``progress``: a bool or ``progress(done,
+    total)`` over the repetitions."""
+    if not isinstance(model, (NormalModel, BootstrapModel)):
+        raise ParameterError(f"model must be a NormalModel or a BootstrapModel, got "
+                             f"{type(model).__name__}")
+    alpha = check_alpha(alpha)
+    repetitions = check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    rng = resolve_rng(rng, seed)
+    executor = check_executor(executor)
+    check_progress(progress)
+    procedures: tuple[tuple[str, Correction], ...] = tuple(
+        (test_spec(t).name, cast(Correction, correction_name(c))) for t in tests
+        for c in corrections)
+    if not procedures:
+        raise ParameterError("give at least one test and one correction")
+    chosen = {test_spec(name).name: dict(value) for name, value in (options or {}).items()}
+    unused = sorted(set(chosen) - {t for t, _ in procedures})
+    if unused:
+        raise ParameterError(f"options given for test(s) {unused} not in the study")
+    seeds = seed_sequence(rng=rng)
+    starts = list(range(0, repetitions, REPETITIONS_PER_TASK))
+    tasks = [(s, min(s + REPETITIONS_PER_TASK, repetitions)) for s in starts]
+    description = {"model": model.describe(), "procedures": [list(p) for p in procedures],
+                   "alpha": alpha, "repetitions": repetitions, "options": chosen,
+                   "seed": [str(seeds.entropy), list(seeds.spawn_key)],
+                   "per_task": REPETITIONS_PER_TASK}
+    store = _Checkpoint(checkpoint, description) if checkpoint is not None else None
+    counts = np.zeros((repetitions, len(procedures), len(COUNTS)), dtype=np.int64)
+    todo = []
+    for index, (start, stop) in enumerate(tasks):
+        saved = store.load(index, (stop - start, len(procedures), len(COUNTS))) \
+            if store is not None else None
+        if saved is None:
+            todo.append(index)
+        else:
+            counts[start:stop] = saved
+    report = progress_reporter(progress, repetitions, "simulation")
+    finished = repetitions - sum(tasks[i][1] - tasks[i][0] for i in todo)
+    report(finished)
+
+    def keep(position: int, part: np.ndarray) -> None:
+        nonlocal finished
+        start, stop = tasks[todo[position]]
+        counts[start:stop] = part
+        if store is not None:
+            store.save(todo[position], part)
+        finished += stop - start
+        report(finished)
+
+    run_tasks(_simulate, [tasks[i] for i in todo], keep,
+              shared=(model, procedures, alpha, chosen, seeds), executor=executor,
+              workers=1 if is_local(executor) else None, ordered=False)
+    return SimulationStudy(rates=_rates(counts, procedures), counts=counts,
+                           procedures=procedures, repetitions=repetitions, alpha=alpha,
+                           model=model.describe())
+
+
+class _Checkpoint:
+    """The files of a checkpoint directory: ``study.json`` and ``task-NNNNNNNN.npy``."""
+
+    def __init__(self, folder: str | os.PathLike[str], description: dict[str, Any]) -> None:
+        self.folder = Path(folder)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise FileAccessError(f"checkpoint {self.folder}: cannot create the directory "
+                                  f"({error.strerror or error})", path=str(self.folder)
+                                  ) from None
+        manifest = self.folder / "study.json"
+        text = json.dumps(description, sort_keys=True, indent=1)
+        if manifest.exists():
+            before = json.loads(manifest.read_text(encoding="utf-8"))
+            now = json.loads(text)
+            if before != now:
+                keys = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
+                raise ParameterError(f"checkpoint {self.folder} holds another study (its "
+                                     f"{', '.join(keys)} differ): give another directory "
+                                     "or the same arguments")
+        else:
+            self._write(manifest, text.encode())
+
+    def _path(self, index: int) -> Path:
+        return self.folder / f"task-{index:08d}.npy"
+
+    def load(self, index: int, shape: tuple[int, ...]) -> np.ndarray | None:
+        path = self._path(index)
+        if not path.exists():
+            return None
+        part = np.load(path, allow_pickle=False)
+        if part.shape != shape or part.dtype != np.int64:
+            raise ParameterError(f"checkpoint {path}: holds {part.shape} {part.dtype} counts, "
+                                 f"expected {shape} int64 (a damaged or foreign file)")
+        return part
+
+    def save(self, index: int, part: np.ndarray) -> None:
+        import io
+
+        buffer = io.BytesIO()
+        np.save(buffer, part, allow_pickle=False)
+        self._write(self._path(index), buffer.getvalue())
+
+    @staticmethod
+    def _write(path: Path, data: bytes) -> None:
+        partial = path.with_name(path.name + ".partial")
+        try:
+            partial.write_bytes(data)
+            os.replace(partial, path)
+        except OSError as error:
+            raise FileAccessError(f"checkpoint {path}: cannot write ({error.strerror or error})",
+                                  path=str(path)) from None
+
