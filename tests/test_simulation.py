@@ -45,11 +45,13 @@ def test_counts_equal_a_brute_force_with_scipy():
                                   "non_null"), 0) for c in ("none", "holm")}
     for r in range(reps):
         x = model.draw(generator(derived_seed(seeds, r, 0)))
-        p = np.array([sps.ttest_rel(x[:, a], x[:, b]).pvalue for a, b in zip(i, j)])
+        p = np.array([sps.ttest_rel(x[:, a], x[:, b]).pvalue
+                      for a, b in zip(i, j, strict=True)])
         diff = x[:, i].mean(axis=0) - x[:, j].mean(axis=0)
         order = np.argsort(p)  # Holm's step-down by hand
         holm = np.empty_like(p)
-        holm[order] = np.minimum(1, np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p)))))
+        steps = p[order] * (len(p) - np.arange(len(p)))
+        holm[order] = np.minimum(1, np.maximum.accumulate(steps))
         for name, adjusted in (("none", p), ("holm", holm)):
             sig = adjusted <= 0.05
             for k in range(len(p)):
@@ -127,9 +129,9 @@ def test_an_interrupted_study_resumes_with_identical_results(tmp_path):
 def test_a_checkpoint_of_another_study_is_refused(tmp_path):
     model = NormalModel(topics=10, systems=2)
     simulation_study(model, ["t"], ["none"], 30, rng=1, checkpoint=tmp_path)
-    with pytest.raises(ParameterError, match="holds another study.*seed"):
+    with pytest.raises(ParameterError, match=r"holds another study.*seed"):
         simulation_study(model, ["t"], ["none"], 30, rng=2, checkpoint=tmp_path)
-    with pytest.raises(ParameterError, match="holds another study.*procedures"):
+    with pytest.raises(ParameterError, match=r"holds another study.*procedures"):
         simulation_study(model, ["wilcoxon"], ["none"], 30, rng=1, checkpoint=tmp_path)
 
 
