@@ -19,7 +19,7 @@ import importlib
 from ..errors import ParameterError
 
 #: Actions of ``irscale online``: modules ``irscale.cli.online_<name>``.
-ACTIONS = ("interleave", "ab", "clicks")
+ACTIONS = ("interleave", "ab", "clicks", "sensitivity")
 
 
 def add_parser(subparsers) -> None:

@@ -1,0 +1,109 @@
+"""``irscale online sensitivity``: how many impressions interleaving and an A/B test need to
+agree with an offline measure (issue 14 §4; :func:`irscale.online.harness.sensitivity`).
+
+    irscale online sensitivity QRELS RUN RUN [RUN ...]
+        [--model navigational|perfect|informational|PARAMS.json]
+        [--impressions 10,20,50,...] [--repetitions R] [--seed S] [--measure nDCG@10]
+        [--method team-draft[,balanced,...]] [--credit C] [--ab-measure clicks|
+        reciprocal_rank|abandoned] [--length L] [--target 0.95] [--alpha A]
+        [--format text|csv|markdown|latex|json] [-o FILE] [--force]
+
+For every pair of runs: the offline preference (sign of the mean difference of --measure
+over the topics judged and ranked by every run), then --repetitions simulated experiments
+per number of impressions, each of users drawn from the click model (a topic drawn
+uniformly per user), interleaved and, for the same users, split in half between the runs
+(A/B); the share of experiments that agree with the offline preference, its exact binomial
+interval, and the smallest number of impressions whose agreement reaches --target. See
+``docs/online.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import ParameterError
+from ..stats.names import FORMATS
+from .online_clicks import USERS
+from .outputs import add_output
+
+#: Interleaving methods and A/B measures (``irscale.online.interleaving.METHODS``,
+#: ``irscale.online.harness.AB_MEASURES``, repeated so that the parser imports no analysis
+#: module; a test checks they agree).
+METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
+AB_MEASURES = ("clicks", "reciprocal_rank", "abandoned")
+IMPRESSIONS = "10,20,50,100,200,500,1000"
+REPETITIONS = 100
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "sensitivity", help="impressions interleaving and A/B tests need to agree with an "
+        "offline measure (simulated users)",
+        description="Simulate experiments of users drawn from a click model and report, "
+        "for every pair of runs and number of impressions, the share of interleaving and "
+        "A/B experiments that agree with the offline measure's preference, and the "
+        "impressions needed to reach --target. See docs/online.md.")
+    parser.add_argument("qrels", metavar="QRELS", help="qrels file (TREC format)")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (two or more)")
+    parser.add_argument("--model", default="navigational",
+                        metavar="|".join(USERS) + "|PARAMS.json",
+                        help="users: an instantiation from the qrels' grades (Hofmann et "
+                        "al. 2011) or a click model's JSON (online fit --format json); "
+                        "default navigational")
+    parser.add_argument("--impressions", default=IMPRESSIONS, metavar="N,N,...",
+                        help=f"impressions per experiment, increasing (default "
+                        f"{IMPRESSIONS})")
+    parser.add_argument("--repetitions", type=int, default=REPETITIONS, metavar="R",
+                        help=f"experiments per number of impressions (default "
+                        f"{REPETITIONS})")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="random seed (default: fresh entropy)")
+    parser.add_argument("--measure", default="nDCG@10", metavar="NAME",
+                        help="offline measure (one name, default nDCG@10)")
+    parser.add_argument("--method", default="team-draft", metavar="M[,M...]",
+                        help="interleaving methods, comma-separated: " + ", ".join(METHODS)
+                        + " (default team-draft)")
+    parser.add_argument("--credit", default=None,
+                        help="credit rule of probabilistic (marginal|assignment) or "
+                        "optimized (inverse|linear)")
+    parser.add_argument("--ab-measure", choices=AB_MEASURES, default="clicks",
+                        help="online measure of the A/B test per impression (default "
+                        "clicks)")
+    parser.add_argument("--length", type=int, default=10, metavar="L",
+                        help="documents shown per impression (default 10)")
+    parser.add_argument("--target", type=float, default=0.95,
+                        help="agreement that counts as reached (default 0.95)")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="the agreement's interval is at level 1 - alpha (default 0.05)")
+    parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+                        help="output format (default text; csv and json: the curves only)")
+    add_output(parser, what="table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .online_clicks import _check_inputs, _read_params
+    from .options import parse_list
+    from .outputs import write_text
+
+    params = None if args.model in USERS else args.model
+    _check_inputs(args, params)
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"online sensitivity: --seed must be 0 or more, got {args.seed}")
+    if len(args.runs) < 2:
+        raise ParameterError("online sensitivity compares runs: give two or more")
+    impressions = parse_list(args.impressions, "--impressions", unique=True)
+    methods = [m.strip() for m in args.method.split(",")]
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown or len(set(methods)) != len(methods):
+        raise ParameterError(f"--method {args.method!r}: give distinct methods among "
+                             f"{', '.join(METHODS)}, comma-separated")
+    from ..online.harness import sensitivity
+
+    model = args.model if params is None else _read_params(params)
+    result = sensitivity(args.qrels, args.runs, model, impressions=impressions,
+                         repetitions=args.repetitions, methods=methods,
+                         measure=args.measure, ab_measure=args.ab_measure,
+                         length=args.length, credit=args.credit, target=args.target,
+                         alpha=args.alpha, seed=args.seed)
+    return write_text(args, result.format(args.fmt) + "\n")
