@@ -209,6 +209,15 @@ def test_files_not_available_locally(tmp_path):
         irscale.read_qrels(f"irds:{dataset_id}")
 
 
+def test_files_ir_datasets_cannot_parse(tmp_path):
+    bad = tmp_path / "three-columns.qrels"
+    bad.write_text("1 d1 1\n")
+    dataset_id = register(qrels=bad)
+    with pytest.raises(InputError, match=r"ir_datasets could not read the dataset's qrels "
+                       r"\(RuntimeError: expected 4 columns, got 3\)"):
+        irscale.read_qrels(f"irds:{dataset_id}")
+
+
 def test_ir_datasets_not_installed(monkeypatch):
     monkeypatch.setitem(sys.modules, "ir_datasets", None)  # import raises ImportError
     with pytest.raises(InputError, match=r"pip install 'irscale\[irds\]'"):

@@ -83,10 +83,16 @@ def _rows(dataset: Any, kind: str, source: str) -> list:
                          f"{_provides(dataset)}", source=source)
     try:
         return list(getattr(dataset, f"{kind}_iter")())
-    except (OSError, RuntimeError) as error:  # FileNotFoundError, requests' errors, ...
+    except (OSError, RuntimeError) as error:
         reason = f"{type(error).__name__}: {error}".rstrip(": ")
-        raise InputError(f"the dataset's {kind} are not available locally and ir_datasets "
-                         f"could not fetch them ({reason})", source=source) from None
+        # FileNotFoundError (a manual download), requests' errors (no network), a checksum
+        # mismatch, 'All download sources failed': the files are not there
+        if isinstance(error, OSError) or "download" in str(error).lower():
+            raise InputError(f"the dataset's {kind} are not available locally and "
+                             f"ir_datasets could not fetch them ({reason})",
+                             source=source) from None
+        raise InputError(f"ir_datasets could not read the dataset's {kind} ({reason})",
+                         source=source) from None
 
 
 def dataset_qrels(dataset: Any, *, duplicates: DuplicatePolicy = "error",
