@@ -190,6 +190,11 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
                          record)
     run_topics = set(run_topic.tolist())
     topics = [t for t in pd.unique(data.items["topic"]) if t in run_topics]
+    unlabelled = sorted(run_topics - set(topics))
+    if unlabelled:
+        warnings.warn(f"{len(unlabelled)} run topic(s) have no labels and are not scored: "
+                      f"{', '.join(unlabelled[:10])}{', ...' if len(unlabelled) > 10 else ''}",
+                      stacklevel=2)
     frame = data.to_frame().rename(columns={"label": "rel"})
     per_worker = frame.groupby("worker", sort=False)
     evaluated = [_score(group[["topic", "docno", "rel"]], run_list, measure, topics,

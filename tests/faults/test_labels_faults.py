@@ -1,0 +1,224 @@
+"""``irscale labels aggregate | agree | agree-qrels | aware``: faulty crowd-label files
+(file/line/text named), scales, methods, iterations, seeds, weightings, outputs that exist
+or are inputs, labelled documents no run retrieves (issue 13 §3–5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .catalog import trec_file_faults
+from .conftest import (
+    TOPICS,
+    any_of,
+    err,
+    gz,
+    ok,
+    opt,
+    output_contains,
+    qrels_lines,
+    replace_line,
+    run_case,
+    same_output_as,
+    text,
+    with_option,
+)
+
+RUNS = ["a.run", "b.run", "c.run"]
+
+
+def crowd_lines() -> list[str]:
+    """Three workers label d1..d6 of every topic on 0/1/2: w1 as the qrels, w2 with one
+    label changed per topic, w3 one grade up (mod 3) on every other document."""
+    rel = {(t, d): int(r) for t, _, d, r in (line.split() for line in qrels_lines())}
+    lines = []
+    for t in TOPICS:
+        for i in range(1, 7):
+            r = rel[(t, f"d{i}")]
+            lines.append(f"{t} d{i} w1 {r}")
+            lines.append(f"{t} d{i} w2 {(r + 1) % 3 if i == int(t) else r}")
+            lines.append(f"{t} d{i} w3 {(r + 1) % 3 if i % 2 else r}")
+    return lines
+
+
+CROWD = crowd_lines()
+FILES = {"crowd.txt": text(CROWD)}
+AGG = ["labels", "aggregate", "crowd.txt", "--method", "mv"]
+AGREE = ["labels", "agree", "crowd.txt"]
+QAGREE = ["labels", "agree-qrels", "qrels.txt", "q2.txt", *RUNS]
+AWARE = ["labels", "aware", "crowd.txt", *RUNS, "-m", "map"]
+Q2 = {"q2.txt": replace_line(qrels_lines(), 1, "1 0 d1 0")}
+
+
+def good(id, argv, check=None, *, files=None, allowed_new=()):
+    return ok(id, argv, check, files={**FILES, **Q2, **(files or {})},
+              allowed_new=allowed_new)
+
+
+def bad(id, argv, *needles, files=None):
+    return err(id, argv, *needles, files={**FILES, **Q2, **(files or {})})
+
+
+def readable_qrels(name: str):
+    """The written qrels are 'topic 0 docno label' lines that irscale eval reads."""
+
+    def check(result, ws, run):
+        rows = [line.split() for line in (ws.root / name).read_text().splitlines()]
+        assert len(rows) == 36 and all(len(r) == 4 and r[1] == "0" for r in rows), rows
+        evaluated = run(["eval", name, "a.run", "-m", "map"])
+        assert evaluated.status == 0 and "map" in evaluated.out, evaluated.describe()
+
+    return check
+
+
+def side_files(result, ws, run):
+    conf = [line.split() for line in (ws.root / "c.txt").read_text().splitlines()]
+    assert len(conf) == 36 and all(0 < float(r[3]) <= 1 for r in conf), conf
+    workers = [line.split() for line in (ws.root / "w.txt").read_text().splitlines()]
+    assert [w[0] for w in workers] == ["w1", "w2", "w3"] and all(w[1] == "36"
+                                                                 for w in workers)
+
+
+def crowd_faults(prefix: str, argv: list[str]):
+    """Faulty crowd-label files at the place of crowd.txt (line 3 is '1 d1 w3 0')."""
+    loc = any_of("crowd.txt, line 3", "crowd.txt:3", "crowd.txt (line 3")
+    same = same_output_as(*argv)
+
+    def line3(new: str) -> dict:
+        return {"crowd.txt": replace_line(CROWD, 3, new)}
+
+    return [
+        bad(f"{prefix}-missing-file", with_file(argv, "missing.txt"), "missing.txt"),
+        bad(f"{prefix}-directory", with_file(argv, "adir"), "adir"),
+        bad(f"{prefix}-empty-file", argv, "crowd.txt", files={"crowd.txt": b""}),
+        bad(f"{prefix}-blank-lines-only", argv, "crowd.txt", files={"crowd.txt": b"\n \n\n"}),
+        good(f"{prefix}-crlf", argv, same,
+             files={"crowd.txt": text(CROWD).replace(b"\n", b"\r\n")}),
+        good(f"{prefix}-bom", argv, same, files={"crowd.txt": b"\xef\xbb\xbf" + text(CROWD)}),
+        good(f"{prefix}-gzip", argv, same, files={"crowd.txt": gz(text(CROWD))}),
+        bad(f"{prefix}-too-few-fields", argv, loc, files=line3("1 d1 w3")),
+        bad(f"{prefix}-too-many-fields", argv, loc, "extra", files=line3("1 d1 w3 0 extra")),
+        bad(f"{prefix}-label-not-integer", argv, loc, "abc", files=line3("1 d1 w3 abc")),
+        bad(f"{prefix}-label-float", argv, loc, "1.5", files=line3("1 d1 w3 1.5")),
+        bad(f"{prefix}-label-nan", argv, loc, any_of("nan", "NaN"), files=line3("1 d1 w3 nan")),
+        bad(f"{prefix}-worker-twice", argv, loc, "1 d1 w1 0", files=line3("1 d1 w1 0")),
+        bad(f"{prefix}-non-utf8", argv, loc,
+            files={"crowd.txt": replace_line(CROWD, 3, "1 dQQ w3 0").replace(b"QQ", b"\xe9")}),
+        # the first label 2 is on line 1 (topic 1, d1 has degree 2)
+        bad(f"{prefix}-label-outside-scale", [*argv, "--scale", "0,1"],
+            any_of("crowd.txt, line 1:", "crowd.txt:1:"), "1 d1 w1 2"),
+    ]
+
+
+def with_file(argv: list[str], name: str) -> list[str]:
+    return [name if a == "crowd.txt" else a for a in argv]
+
+
+def aware_run(name: str) -> list[str]:
+    return ["labels", "aware", "crowd.txt", name, "b.run", "c.run", "-m", "map"]
+
+
+CASES = [
+    # ================================================================ aggregate
+    good("agg-mv", AGG, output_contains("1 0 d1 0\n1 0 d2 0\n1 0 d3 1\n")),
+    *[good(f"agg-{m}", with_option(AGG, "--method", m)) for m in ("wmv", "ds", "glad")],
+    good("agg-mace-seed", [*with_option(AGG, "--method", "mace"), "--seed", "1",
+                           "--n-iter", "5"]),
+    good("agg-default-method-to-file", ["labels", "aggregate", "crowd.txt", "-o", "q.txt"],
+         readable_qrels("q.txt"), allowed_new=("q.txt",)),
+    good("agg-side-files", [*AGG, "-o", "q.txt", "--confidence", "c.txt", "--workers",
+                            "w.txt"], side_files, allowed_new=("q.txt", "c.txt", "w.txt")),
+    good("agg-scale", [*AGG, "--scale", "0,1,2,3"]),
+    good("agg-force-replaces", [*AGG, "-o", "old.txt", "--force"],
+         files={"old.txt": "old\n"}, allowed_new=("old.txt",)),
+    good("agg-ds-n-iter-1", [*with_option(AGG, "--method", "ds"), "--n-iter", "1"]),
+    bad("agg-output-exists", [*AGG, "-o", "qrels.txt"], "qrels.txt"),
+    bad("agg-confidence-exists", [*AGG, "--confidence", "qrels.txt"], "qrels.txt",
+        opt("--confidence")),
+    bad("agg-workers-exists", [*AGG, "--workers", "a.run"], "a.run", opt("--workers")),
+    bad("agg-workers-is-input", [*AGG, "--workers", "crowd.txt", "--force"], "crowd.txt"),
+    bad("agg-output-is-input", [*AGG, "-o", "crowd.txt", "--force"], "crowd.txt"),
+    bad("agg-confidence-is-output", [*AGG, "-o", "x.txt", "--confidence", "x.txt"],
+        "x.txt", opt("--confidence")),
+    bad("agg-confidence-stdout", [*AGG, "--confidence", "-"], opt("--confidence")),
+    bad("agg-method-unknown", with_option(AGG, "--method", "nosuch"), "nosuch"),
+    bad("agg-scale-not-integer", [*AGG, "--scale", "0,x"], opt("--scale"), "x"),
+    bad("agg-scale-twice", [*AGG, "--scale", "0,1,1"], opt("--scale")),
+    bad("agg-scale-empty", [*AGG, "--scale", ""], opt("--scale")),
+    bad("agg-n-iter-0", [*with_option(AGG, "--method", "ds"), "--n-iter", "0"],
+        opt("--n-iter")),
+    bad("agg-n-iter-negative", [*with_option(AGG, "--method", "glad"), "--n-iter", "-2"],
+        opt("--n-iter")),
+    bad("agg-n-iter-not-a-number", [*with_option(AGG, "--method", "ds"), "--n-iter", "x"],
+        opt("--n-iter")),
+    bad("agg-n-iter-mv", [*AGG, "--n-iter", "5"], opt("--n-iter"), "mv"),
+    bad("agg-seed-not-mace", [*AGG, "--seed", "1"], opt("--seed"), "mace"),
+    bad("agg-seed-negative", [*with_option(AGG, "--method", "mace"), "--seed", "-1"],
+        opt("--seed")),
+    bad("agg-no-file", ["labels", "aggregate"], any_of("labels file", "LABELS")),
+    bad("agg-two-files", [*AGG, "qrels.txt"], any_of("labels file", "qrels.txt")),
+    *crowd_faults("agg", AGG),
+    # ================================================================ agree
+    good("agree", AGREE, output_contains("fleiss_kappa", "all")),
+    good("agree-csv", [*AGREE, "--format", "csv"], output_contains("topic,documents")),
+    good("agree-json", [*AGREE, "--format", "json"]),
+    good("agree-scale", [*AGREE, "--scale", "0,1,2"]),
+    bad("agree-digits-99", [*AGREE, "--digits", "99"], opt("--digits")),
+    bad("agree-format-unknown", [*AGREE, "--format", "xml"], "xml"),
+    bad("agree-output-exists", [*AGREE, "-o", "qrels.txt"], "qrels.txt"),
+    bad("agree-no-file", ["labels", "agree"], any_of("labels file", "LABELS")),
+    *crowd_faults("agree", AGREE),
+    # ================================================================ agree-qrels
+    good("qagree-runs", QAGREE, output_contains("tau_ap", "cohen_kappa")),
+    good("qagree-no-runs", QAGREE[:4], output_contains("cohen_kappa")),
+    good("qagree-measure", [*QAGREE, "-m", "ndcg", "-l", "2"]),
+    bad("qagree-one-qrels", QAGREE[:3], any_of("two qrels")),
+    bad("qagree-one-run", QAGREE[:5], any_of("two run", "at least two")),
+    bad("qagree-measure-no-runs", [*QAGREE[:4], "-m", "map"], opt("-m", "--measure")),
+    bad("qagree-level-0", [*QAGREE, "-l", "0"], opt("-l", "--relevance-level")),
+    bad("qagree-measure-unknown", [*QAGREE, "-m", "nosuch"], "nosuch"),
+    bad("qagree-qrels-missing", ["labels", "agree-qrels", "qrels.txt", "nope.txt"], "nope.txt"),
+    bad("qagree-qrels-malformed", ["labels", "agree-qrels", "qrels.txt", "q3.txt"],
+        "q3.txt", "line 2", files={"q3.txt": text(["1 0 d1 1", "1 0 d2"])}),
+    bad("qagree-disjoint", ["labels", "agree-qrels", "qrels.txt", "q3.txt"], "in common",
+        files={"q3.txt": text(["9 0 d1 1"])}),
+    bad("qagree-run-missing", [*QAGREE[:4], "a.run", "nope.run"], "nope.run"),
+    # ================================================================ aware
+    good("aware", AWARE, output_contains("topic,teamA_r1")),
+    good("aware-msd", [*AWARE, "--weights", "msd", "--seed", "1", "--random", "2"]),
+    good("aware-msd-topic", [*AWARE, "--weights", "msd-topic", "--seed", "1"]),
+    good("aware-tau-text", [*AWARE, "--weights", "tau", "--seed", "1", "--format", "text",
+                            "--digits", "3"], output_contains("assessor weights")),
+    good("aware-scale-level", [*AWARE, "--scale", "0,1,2", "-l", "2"]),
+    good("aware-names", [*AWARE, "--names", "x,y,z"], output_contains("topic,x,y,z")),
+    good("aware-output-file", [*AWARE, "-o", "m.csv"], allowed_new=("m.csv",)),
+    bad("aware-no-measure", AWARE[:-2], opt("-m", "--measure")),
+    bad("aware-measure-unknown", with_option(AWARE, "-m", "nosuch"), "nosuch"),
+    bad("aware-two-measures", with_option(AWARE, "-m", "P.5,10"), "one measure"),
+    bad("aware-weights-unknown", [*AWARE, "--weights", "nosuch"], "nosuch"),
+    bad("aware-random-0", [*AWARE, "--weights", "msd", "--random", "0"], opt("--random")),
+    bad("aware-random-uniform", [*AWARE, "--random", "3"], opt("--random"), "uniform"),
+    bad("aware-seed-uniform", [*AWARE, "--seed", "3"], opt("--seed"), "uniform"),
+    bad("aware-seed-negative", [*AWARE, "--weights", "tau", "--seed", "-3"], opt("--seed")),
+    bad("aware-digits-csv", [*AWARE, "--digits", "3"], opt("--digits")),
+    bad("aware-digits-99", [*AWARE, "--format", "text", "--digits", "99"], opt("--digits")),
+    bad("aware-level-0", [*AWARE, "-l", "0"], opt("-l", "--relevance-level")),
+    bad("aware-no-run", ["labels", "aware", "crowd.txt", "-m", "map"], "run"),
+    bad("aware-output-exists", [*AWARE, "-o", "qrels.txt"], "qrels.txt"),
+    bad("aware-doc-in-no-run", AWARE, "crowd.txt", "line 109", "1 d99 w1 1",
+        files={"crowd.txt": text([*CROWD, "1 d99 w1 1"])}),
+    *crowd_faults("aware", AWARE),
+    *[pytest.param(case.values[0].__class__(**{
+        **case.values[0].__dict__,
+        "files": (*case.values[0].files, *FILES.items())}), id=case.id)
+      for case in trec_file_faults("aware-run", "run", aware_run, aware_run("a.run"),
+                                   name="a.run")],
+    # ================================================================ the command
+    bad("labels-no-action", ["labels"], any_of("aggregate", "ACTION")),
+    bad("labels-unknown-action", ["labels", "frob"], "frob"),
+    bad("labels-unknown-option", [*AGG, "--bogus"], "--bogus"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_labels(case, ws, run_cli):
+    run_case(case, ws, run_cli)
