@@ -100,9 +100,10 @@ class SensitivityResult:
         needed = reached.groupby(["a", "b", "method"], sort=False)["impressions"].min()
         table = rows[["a", "b", "delta", "method"]].drop_duplicates().join(
             needed, on=["a", "b", "method"])
-        wide = table.pivot_table(index=["a", "b", "delta"], columns="method",
-                                 values="impressions", dropna=False, sort=False)
-        wide = wide.reindex(columns=list(dict.fromkeys(rows["method"])))
+        wide = table.set_index(["a", "b", "delta", "method"])["impressions"].unstack()
+        wide = wide.reindex(index=pd.MultiIndex.from_frame(
+            rows[["a", "b", "delta"]].drop_duplicates()),
+            columns=list(dict.fromkeys(rows["method"])))
         wide.columns.name = None
         return wide.astype("Int64").reset_index()
 
@@ -304,9 +305,11 @@ def sensitivity(
         check_choice(method, METHODS, "interleaving method")
     if len(set(methods)) != len(methods):
         raise ParameterError(f"methods repeat a method: {list(methods)}")
-    if credit is not None and not all(credit in CREDITS[m] for m in methods):
-        raise ParameterError(f"credit {credit!r} is not a credit rule of every method "
-                             f"{list(methods)} ({CREDITS})")
+    wrong = [m for m in methods if credit is not None and credit not in CREDITS[m]]
+    if wrong:
+        rules = "; ".join(f"{m}: {', '.join(CREDITS[m])}" for m in methods)
+        raise ParameterError(f"credit {credit!r} is not a credit rule of {', '.join(wrong)} "
+                             f"(the rules: {rules})")
     judged = as_qrels(qrels)
     run_list = as_runs(runs)
     if len(run_list) < 2:
