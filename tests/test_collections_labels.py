@@ -238,3 +238,50 @@ def test_glad_and_mace_recover_planted_labels(method):
         pd.Series(planted_acc), method="spearman") > 0.8
     again = aggregate_labels(frame, method, rng=7)
     pd.testing.assert_frame_equal(again.qrels, agg.qrels)
+
+
+@pytest.mark.parametrize("method", ["mv", "wmv"])
+def test_crowdkit_agrees_on_four_grades(method):
+    """K = 4 (graded 0..3) on items without a majority tie (crowd-kit breaks ties by an
+    unstated order, and Wawa's skills follow MV's labels): the probabilities of every item,
+    and the label of every item without a tie for the top."""
+    ck = pytest.importorskip("crowdkit.aggregation")
+    frame, _, _ = planted(k=4, per=5, n_items=300)
+    counts = frame.groupby(["docno", "label"]).size().unstack(fill_value=0).to_numpy()
+    top = np.sort(counts, axis=1)
+    keep = frame.docno.isin(frame.docno.drop_duplicates().sort_values()[
+        top[:, -1] > top[:, -2]])
+    frame = frame[keep.to_numpy()].reset_index(drop=True)
+    model = {"mv": ck.MajorityVote, "wmv": ck.Wawa}[method]()
+    data = crowdkit_input(frame)
+    agg = aggregate_labels(frame, method)
+    ours = mine(agg)
+    theirs = model.fit_predict_proba(data).reindex(index=ours.index,
+                                                   columns=list(ours.columns)).fillna(0.0)
+    np.testing.assert_allclose(ours.to_numpy(), theirs.to_numpy(), atol=2e-10)
+    p = ours.to_numpy()
+    top = np.sort(p, axis=1)
+    untied = top[:, -1] > top[:, -2] + 1e-12
+    labels = model.fit_predict(data).reindex(ours.index).to_numpy()
+    assert untied.sum() > 100
+    assert (agg.qrels["label"].to_numpy()[untied] == labels[untied]).all()
+
+
+def test_majority_vote_on_four_grades_by_hand():
+    # a: 3 ×2, 1 → 3 (2/3); b: 0, 1, 2, 3 tie → 0 (the lowest, 1/4); c: 2, 2, 3, 3 → 2
+    data = (b"1 a w1 3\n1 a w2 3\n1 a w3 1\n1 b w1 0\n1 b w2 1\n1 b w3 2\n1 b w4 3\n"
+            b"1 c w1 2\n1 c w2 2\n1 c w3 3\n1 c w4 3\n")
+    agg = aggregate_labels(data, "mv", scale=[0, 1, 2, 3])
+    assert agg.lines() == ["1 0 a 3", "1 0 b 0", "1 0 c 2"]
+    np.testing.assert_allclose(agg.qrels["confidence"], [2 / 3, 1 / 4, 1 / 2])
+    assert list(agg.probabilities.columns) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("method", ["ds", "glad", "mace"])
+def test_em_methods_recover_four_grades(method):
+    frame, truth, _ = planted(k=4, n_items=400, n_workers=30, per=7, low=0.5, high=0.95)
+    agg = aggregate_labels(frame, method, rng=3)
+    order = [int(d[1:]) for d in agg.qrels["docno"]]
+    assert list(agg.probabilities.columns) == [0, 1, 2, 3]
+    assert (agg.qrels["label"].to_numpy() == truth[order]).mean() > 0.95
+    np.testing.assert_allclose(agg.probabilities.sum(axis=1), 1.0)
