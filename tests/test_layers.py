@@ -6,7 +6,7 @@ methods, under ``if TYPE_CHECKING:``, relative or absolute. A module's layer is 
 top-level package (or top-level module) of ``irscale``:
 
     errors < core, parallel < io < measures < evaluation, datasets, text < stats < scales
-    < meta < cli
+    < meta, collections, online < plots < report < cli
 
 ``core`` holds the data model (inputs, judged rankings, score matrices), ``parallel`` the
 executors every parallel loop runs on (local threads or Dask), ``io`` reads and
@@ -45,7 +45,9 @@ LAYERS: dict[str, int] = {
     "meta": 7,
     "collections": 7,
     "online": 7,
-    "cli": 8,
+    "plots": 8,
+    "report": 9,
+    "cli": 10,
 }
 
 #: Upward imports allowed, as (importing module, imported module) → why. Keep it short:

@@ -81,10 +81,12 @@ def save_figure(figure: Any, path: str | os.PathLike | None, dpi: int = 150) -> 
     return figure
 
 
-def svg_text(figure: Any) -> str:
-    """``figure`` as an inline ``<svg>`` element (no XML prolog, no DOCTYPE)."""
+def svg_text(figure: Any, salt: str = "irscale") -> str:
+    """``figure`` as an inline ``<svg>`` element (no XML prolog, no DOCTYPE). The ids of
+    its clip paths and markers derive from ``salt``: give each figure of one HTML page its
+    own, so that no two share an id."""
     buffer = io.StringIO()
-    with _matplotlib().rc_context(STYLE):
+    with _matplotlib().rc_context({**STYLE, "svg.hashsalt": salt}):
         figure.savefig(buffer, format="svg")
     text = buffer.getvalue()
     return text[text.index("<svg"):]

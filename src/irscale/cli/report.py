@@ -1,0 +1,154 @@
+"""``irscale report``: the experiment report of a set of runs (docs/report.md).
+
+    irscale report QRELS RUN... [-m MEASURE ...] [--baseline RUN] [--dp] -o report.html
+    irscale report QRELS RUN... --format latex|markdown [-o tables.tex]
+
+``--format html`` (default) writes one self-contained HTML page (inline CSS, SVG figures
+and a few lines of JavaScript for sorting; nothing fetched when viewed): the runs ×
+measures table (best in bold, ↑/↓ against ``--baseline`` after ``--correction``, intervals,
+wins/ties/losses), the two-way ANOVA with ω², Tukey HSD groups and intervals, per-topic
+plots, precision–recall curves, the robustness panel (τ between each measure and its
+ranked version on the runs cut at N, pairs whose Tukey decision changes; discriminative
+power with ``--dp``) and the reproducibility block (this command, versions, input files
+with sizes and SHA-256). ``--format latex|markdown`` prints the same tables. The output is
+written when complete; an existing file is replaced only with ``--force``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+
+from ..errors import ParameterError
+from ..stats.names import CORRECTIONS
+from .outputs import add_output, write_text
+from .runargs import NAMES_HELP, named_runs
+
+#: Two-system tests against the baseline (paired and deterministic).
+REPORT_TESTS = ("t", "wilcoxon", "sign")
+FORMATS = ("html", "latex", "markdown")
+
+
+def add_parser(subparsers) -> None:
+    from .options import ListAction
+
+    parser = subparsers.add_parser(
+        "report",
+        help="the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",
+        description="Evaluate runs and write the experiment report: runs x measures with "
+        "significance against a baseline, two-way ANOVA and Tukey HSD groups, per-topic "
+        "and precision-recall plots, robustness (interval scale, discriminative power) and "
+        "the commands and versions that produced it.",
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="qrels file")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least two)")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
+                        metavar="MEASURE", help="measure (repeatable; default map, P_10, "
+                        "ndcg_cut_10)")
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=("runid", "file"),
+                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        help="mark runs significantly better/worse than this one and count "
+                        "the topics they win, tie and lose against it")
+    parser.add_argument("--test", default=None, choices=REPORT_TESTS,
+                        help="two-system test against --baseline (default t)")
+    parser.add_argument("--correction", default=None, choices=CORRECTIONS,
+                        help="correction over the runs x measures compared with --baseline "
+                        "(default holm)")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level, also of every interval (default 0.05)")
+    parser.add_argument("--dp", action="store_true",
+                        help="add discriminative power (paired bootstrap and randomised "
+                        "Tukey HSD)")
+    parser.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+                        help="samples of --dp (default 1000)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of --dp (default 0: the report is reproducible)")
+    parser.add_argument("--scale-depth", type=int, default=None, metavar="N",
+                        help="run length N of the robustness panel for measures without a "
+                        "cut-off (default 10)")
+    parser.add_argument("--no-robustness", action="store_true",
+                        help="leave out the robustness panel")
+    parser.add_argument("--format", default="html", choices=FORMATS, dest="fmt",
+                        help="html (default): one self-contained page; latex or markdown: "
+                        "the tables")
+    parser.add_argument("--digits", type=int, default=None,
+                        help="decimals shown (0-17, default 4)")
+    parser.add_argument("--title", default=None, help="title of the HTML page")
+    add_output(parser, what="report")
+    parser.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Options that would be ignored are refused, before any input is read."""
+    if args.baseline is None:
+        for option, value in (("--test", args.test), ("--correction", args.correction)):
+            if value is not None:
+                raise ParameterError(f"{option} applies to the comparison with --baseline: "
+                                     "name a baseline run")
+    if not args.dp:
+        for option, value in (("-B/--samples", args.samples), ("--seed", args.seed)):
+            if value is not None:
+                raise ParameterError(f"{option} applies to --dp (discriminative power)")
+    if args.no_robustness and args.scale_depth is not None:
+        raise ParameterError("--scale-depth applies to the robustness panel, which "
+                             "--no-robustness leaves out")
+    if args.fmt != "html" and args.title is not None:
+        raise ParameterError("--title applies to --format html")
+    if args.samples is not None and args.samples < 1:
+        raise ParameterError(f"-B/--samples must be at least 1, got {args.samples}")
+    if args.scale_depth is not None and args.scale_depth < 1:
+        raise ParameterError(f"--scale-depth must be at least 1, got {args.scale_depth}")
+    if len(args.runs) < 2:
+        raise ParameterError("a report compares runs: give a qrels file and at least two "
+                             "run files")
+    if args.digits is None:
+        args.digits = 4
+    else:
+        from ..stats.tables import check_digits
+
+        check_digits(args.digits, "--digits (digits)")
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command as parsed, every option given spelt out (the reproducibility block):
+    it makes the same report from the same files."""
+    words = ["irscale", "report", args.qrels, *args.runs]
+    for measure in args.measures or ():
+        words += ["-m", measure]
+    options = (("--names", ",".join(args.names) if args.names else None),
+               ("--baseline", args.baseline), ("--test", args.test),
+               ("--correction", args.correction),
+               ("--alpha", None if args.alpha == 0.05 else repr(args.alpha)),
+               ("-B", args.samples), ("--seed", args.seed),
+               ("--scale-depth", args.scale_depth),
+               ("--format", None if args.fmt == "html" else args.fmt),
+               ("--digits", None if args.digits == 4 else args.digits),
+               ("--title", args.title), ("-o", None if args.output == "-" else args.output))
+    for option, value in options:
+        if value is not None:
+            words += [option, str(value)]
+    words += [flag for flag, on in (("--dp", args.dp), ("--no-robustness",
+                                                         args.no_robustness)) if on]
+    return shlex.join(words)
+
+
+def run(args: argparse.Namespace) -> int:
+    _check(args)
+    from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
+    from ..stats.validation import check_alpha
+
+    check_alpha(args.alpha, "--alpha (alpha)")
+    report = build_report(
+        args.qrels, named_runs(args.runs, args.names), args.measures or DEFAULT_MEASURES,
+        baseline=args.baseline, test=args.test or "t",
+        correction=args.correction or "holm", alpha=args.alpha, dp=args.dp,
+        dp_samples=args.samples or 1000, seed=args.seed or 0,
+        scale_depth=args.scale_depth or 10, robustness=not args.no_robustness,
+        command=command_line(args), input_files=[args.qrels, *args.runs])
+    if args.fmt == "html":
+        text = render_html(report, digits=args.digits,
+                           title=args.title or "irscale experiment report")
+    else:
+        text = format_tables(report, args.fmt, digits=args.digits)
+    return write_text(args, text)

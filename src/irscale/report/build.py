@@ -1,0 +1,299 @@
+"""The data of the experiment report: every table and figure of :mod:`irscale.report.html`
+computed once, from qrels and runs.
+
+:func:`build_report` evaluates the runs (and trec_eval's ``iprec_at_recall`` for the
+precision–recall curves) and assembles:
+
+* ``means`` — runs × measures, trec_eval's ``all`` values (what ``irscale eval`` prints),
+  with ``ci_low``/``ci_high`` the 1 − α t interval of each mean over the topics
+  (mean ± t_{1−α/2, n−1} s/√n);
+* ``comparison`` — with a baseline, every other run against it on every measure
+  (:func:`irscale.stats.baseline.baseline_comparison`: delta, its CI, p, p adjusted over
+  the whole table by ``correction`` — Holm by default, seed 004 §4.2.4 — and the topics
+  won, tied and lost);
+* ``anova`` / ``tukey`` / ``letters`` — per measure the two-way ANOVA (topic + system,
+  MD2) with ω² (seed 004 eq. 8), the topic-blocked Tukey HSD on its error term (eq. 9–11)
+  and the compact letter display of its decisions (Piepho 2004,
+  :func:`irscale.stats.letters.compact_letters`), systems by decreasing mean;
+* ``robustness`` — per measure, seed 000's check of the interval-scale assumption on these
+  runs: the runs cut at N (the measure's cut-off, else ``scale_depth``) and mapped to the
+  measure's ranked version M_R = φ(M) (:func:`irscale.scales.transform.transform`, ties
+  ``unq``, binary lenient mapping); Kendall's τ between the systems' means of M and of
+  M_R (Table 2) and the pairs whose Tukey HSD decision (after MD2) changes from M to M_R
+  (S2NS, NS2S: Tables 5–6). A measure with no scale gets the reason instead;
+* ``discriminative`` — with ``dp``, discriminative power (seed 001 §5: the paired
+  bootstrap and the randomised Tukey HSD, B samples, one seed) per measure;
+* ``provenance`` — the command, the versions and every input file's size and sha256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+from ..errors import IrscaleError, ParameterError
+from ..evaluation import Evaluation, evaluate
+from ..io.memory import as_qrels, as_runs
+from ..meta.discriminative import discriminative_power_table
+from ..meta.procedures import decide
+from ..plots.runs import RECALL_LEVELS, interpolated_precision
+from ..scales import scale_measure
+from ..scales.transform import transform
+from ..stats import anova as anova_of
+from ..stats.baseline import baseline_comparison
+from ..stats.corrections import correction_name
+from ..stats.effects import t_interval
+from ..stats.kendall import kendall_tau
+from ..stats.letters import compact_letters
+from ..stats.registry import test_spec
+from ..stats.results import AnovaResult, PairwiseComparisons
+from ..stats.validation import check_alpha, check_count
+
+__all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
+
+#: Measures of the report when none are named (trec_eval names).
+DEFAULT_MEASURES: tuple[str, ...] = ("map", "P_10", "ndcg_cut_10")
+#: Run length of the robustness panel for measures without a cut-off (seed 000 §6 uses
+#: 5, 10, 20 and 30).
+DEFAULT_SCALE_DEPTH = 10
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What produced a report: the command, the software versions and the input files
+    (``name, bytes, sha256``)."""
+
+    command: str
+    versions: tuple[tuple[str, str], ...]
+    inputs: tuple[tuple[str, int, str], ...]
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(list(self.inputs), columns=["file", "bytes", "sha256"])
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """Everything the report shows (module documentation)."""
+
+    evaluation: Evaluation
+    measures: tuple[str, ...]
+    runs: tuple[str, ...]
+    alpha: float
+    baseline: str | None
+    test: str
+    correction: str
+    means: pd.DataFrame
+    intervals: pd.DataFrame
+    comparison: pd.DataFrame | None
+    anova: dict[str, AnovaResult]
+    tukey: dict[str, PairwiseComparisons]
+    letters: dict[str, dict[str, str]]
+    precision_recall: pd.DataFrame
+    robustness: pd.DataFrame
+    discriminative: pd.DataFrame | None
+    provenance: Provenance
+    notes: tuple[str, ...] = field(default=())
+
+    def best(self, measure: str, digits: int = 4) -> set[str]:
+        """The runs with the highest mean of ``measure`` at ``digits`` decimals."""
+        rounded = self.means[measure].round(digits)
+        return set(rounded.index[rounded == rounded.max()])
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def provenance(command: str, paths: Iterable[object]) -> Provenance:
+    """The :class:`Provenance` of a report made by ``command`` from ``paths`` (inputs that
+    are not files — DataFrames, dicts — are listed by type)."""
+    import matplotlib
+    import scipy
+
+    from .. import __version__
+
+    versions = (("irscale", __version__), ("python", platform.python_version()),
+                ("numpy", np.__version__), ("scipy", scipy.__version__),
+                ("pandas", pd.__version__), ("matplotlib", matplotlib.__version__))
+    inputs = []
+    for path in paths:
+        if isinstance(path, str | os.PathLike) and os.path.isfile(path):
+            inputs.append((os.fspath(path), os.path.getsize(path), _sha256(os.fspath(path))))
+        else:
+            inputs.append((f"<{type(path).__name__} in memory>", 0, ""))
+    return Provenance(command=command, versions=versions, inputs=tuple(inputs))
+
+
+def _report_measures(evaluation: Evaluation, requested: Sequence[str]) -> tuple[str, ...]:
+    """The per-topic measures averaged over topics, in order, without the precision–recall
+    columns added for the curves (unless they were asked for)."""
+    asked_iprec = any("iprec" in name for name in requested)
+    return tuple(c.label for c in evaluation.columns
+                 if c.label in evaluation.measures and c.aggregate == "mean"
+                 and (asked_iprec or c.label not in RECALL_LEVELS))
+
+
+def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
+                    alpha: float) -> pd.DataFrame:
+    """Runs × (measure, "low" | "high"): the t interval of each run's mean over topics."""
+    matrix = evaluation.to_matrix(measures=list(measures))
+    values = matrix.values  # topics × runs × measures
+    n = values.shape[0]
+    mean = values.mean(axis=0)
+    se = values.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full_like(mean, np.nan)
+    low, high = t_interval(mean, se, max(n - 1, 1), alpha=alpha, alternative="two-sided")
+    frames = {}
+    for k, measure in enumerate(measures):
+        frames[(measure, "low")] = low[:, k]
+        frames[(measure, "high")] = high[:, k]
+    return pd.DataFrame(frames, index=list(matrix.systems))
+
+
+def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
+                alpha: float) -> pd.DataFrame:
+    """Seed 000's τ(M, M_R) and S2NS/NS2S of the Tukey HSD after MD2, per measure."""
+    rows: list[dict[str, object]] = []
+    by_depth: dict[int, list[str]] = {}
+    for measure in measures:
+        try:
+            cutoff = scale_measure(measure).cutoff
+        except IrscaleError as error:
+            rows.append({"measure": measure, "N": None, "note": f"no scale: {error}"})
+            continue
+        by_depth.setdefault(cutoff or depth, []).append(measure)
+    for N, group in by_depth.items():
+        result = transform(qrels, runs, group, N, progress=False)
+        for measure, ranked in result.labels:
+            before = result.matrix.array(measure)
+            after = result.matrix.array(ranked)
+            tau = kendall_tau(before.mean(axis=0), after.mean(axis=0)).tau
+            sig = decide(before, "MD2", alpha=alpha).significant
+            sig_r = decide(after, "MD2", alpha=alpha).significant
+            rows.append({"measure": measure, "N": N, "tau": tau, "sig": int(sig.sum()),
+                         "sig_ranked": int(sig_r.sum()), "s2ns": int((sig & ~sig_r).sum()),
+                         "ns2s": int((~sig & sig_r).sum()), "note": ""})
+    order = {m: i for i, m in enumerate(measures)}
+    frame = pd.DataFrame(rows, columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
+                                        "ns2s", "note"])
+    return frame.sort_values("measure", key=lambda s: s.map(order)).reset_index(drop=True)
+
+
+def build_report(
+    qrels: Any,
+    runs: Any,
+    measures: str | Sequence[str] = DEFAULT_MEASURES,
+    *,
+    baseline: str | None = None,
+    test: str = "t",
+    correction: str | None = "holm",
+    alpha: float = 0.05,
+    dp: bool = False,
+    dp_samples: int = 1000,
+    seed: int = 0,
+    scale_depth: int = DEFAULT_SCALE_DEPTH,
+    robustness: bool = True,
+    command: str | None = None,
+    input_files: Sequence[str] | None = None,
+) -> Report:
+    """Evaluate ``runs`` against ``qrels`` and compute every table of the report (module
+    documentation).
+
+    Parameters
+    ----------
+    qrels, runs
+        As :func:`irscale.evaluate` takes them (files, DataFrames, dicts); at least two runs,
+        evaluated on the same topics.
+    measures : str or sequence of str
+        Measure names (default ``map``, ``P_10``, ``ndcg_cut_10``); the report shows those
+        with a per-topic value averaged over topics.
+    baseline : str, optional
+        A run: significance marks and wins/ties/losses against it.
+    test, correction, alpha
+        The two-system test against the baseline, the correction over the family of
+        (run, measure) comparisons (``"holm"`` default; ``None``/``"none"``) and α (also
+        the level of every interval and of the Tukey HSD).
+    dp, dp_samples, seed
+        Discriminative power (bootstrap and randomised Tukey HSD) with B = ``dp_samples``
+        from ``seed``.
+    scale_depth : int
+        Run length N of the robustness panel for measures without a cut-off.
+    robustness : bool
+        Compute the robustness panel (default True).
+    command : str, optional
+        The command line shown in the reproducibility block (default: this call).
+    input_files : sequence of str, optional
+        The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
+        where they are paths).
+
+    Raises
+    ------
+    ParameterError
+        Bad options; AlignmentError when the runs do not cover the same topics or the
+        baseline is not a run; MeasureError for unknown measures.
+    """
+    alpha = check_alpha(alpha)
+    test_spec(test)
+    dp_samples = check_count(dp_samples, "dp_samples")
+    scale_depth = check_count(scale_depth, "scale_depth")
+    correction_label = "none" if correction is None else correction_name(correction)
+    requested = [measures] if isinstance(measures, str) else list(measures)
+    if not requested:
+        raise ParameterError("name at least one measure")
+    paths = list(input_files) if input_files is not None else \
+        [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
+    qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
+    evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
+    labels = _report_measures(evaluation, requested)
+    if not labels:
+        raise ParameterError(f"none of {requested} has per-topic values averaged over "
+                             "topics (counts and summaries cannot be tested)")
+    run_names = tuple(evaluation.runs)
+    if len(run_names) < 2:
+        raise ParameterError(f"a report compares runs: give at least two (got {len(run_names)})")
+    evaluation.to_matrix(measures=list(labels))  # the same topics for every run, or raise
+    means = evaluation.mean()[list(labels)]
+    intervals = _mean_intervals(evaluation, labels, alpha)
+    comparison = None
+    if baseline is not None:
+        comparison = baseline_comparison(evaluation, baseline, test=test,
+                                         correction=cast(Any, correction), alpha=alpha,
+                                         measures=list(labels))
+    anovas: dict[str, AnovaResult] = {}
+    tukeys: dict[str, PairwiseComparisons] = {}
+    letters: dict[str, dict[str, str]] = {}
+    for measure in labels:
+        matrix = evaluation.to_matrix(measures=[measure])
+        anovas[measure] = result = anova_of(matrix, "topic+system")
+        tukeys[measure] = hsd = result.tukey_hsd(alpha)
+        columns = hsd.columns
+        pairs = [(str(a), str(b)) for a, b, s in zip(columns["a"], columns["b"],
+                                                      columns["significant"], strict=True) if s]
+        order = [run_names[i] for i in np.argsort(-means[measure].to_numpy(), kind="stable")]
+        letters[measure] = compact_letters(order, pairs)
+    panel = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha) if robustness
+             else pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
+                                        "ns2s", "note"]))
+    discriminative = None
+    if dp:
+        discriminative = discriminative_power_table(
+            evaluation.to_matrix(measures=list(labels)), measures=list(labels),
+            samples=dp_samples, alpha=alpha, rng=seed)
+    return Report(
+        evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,
+        baseline=baseline, test=test, correction=correction_label, means=means,
+        intervals=intervals,
+        comparison=comparison, anova=anovas, tukey=tukeys, letters=letters,
+        precision_recall=interpolated_precision(evaluation), robustness=panel,
+        discriminative=discriminative,
+        provenance=provenance(command or "irscale.report.build_report(...)", paths))

@@ -1,0 +1,231 @@
+"""The experiment report as one self-contained HTML page.
+
+Everything is inline: the CSS, the figures (SVG drawn by :mod:`irscale.plots` in the style
+of :mod:`irscale.io.figures`) and a few lines of JavaScript that sort a table when its
+header is clicked. Nothing is fetched when the page is viewed (no fonts, scripts or images
+from elsewhere), and the page reads the same with JavaScript off: only sorting is lost.
+Numbers in sortable cells carry their full-precision value in ``data-value``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..io.figures import svg_text
+from ..plots.runs import (
+    baseline_differences,
+    precision_recall,
+    score_distributions,
+    tukey_intervals,
+)
+from ..stats.tables import check_digits, format_number
+from .build import Report
+from .tables import (
+    comparison_frame,
+    discriminative_frame,
+    groups_frame,
+    robustness_frame,
+    summary_caption,
+    summary_cells,
+)
+
+__all__ = ["render_html"]
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
+max-width:72em;padding:0 1em;color:#222;line-height:1.4}
+h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc;margin-top:2em}
+h3{font-size:1.1em}
+table{border-collapse:collapse;margin:0.6em 0;font-size:0.9em}
+th,td{padding:0.2em 0.6em;border-bottom:1px solid #e4e4e4;text-align:right}
+th:first-child,td:first-child{text-align:left}
+thead th{border-bottom:2px solid #444;background:#f6f6f6}
+table.sortable thead th{cursor:pointer}
+table.sortable thead th[aria-sort=ascending]::after{content:" ▲"}
+table.sortable thead th[aria-sort=descending]::after{content:" ▼"}
+caption{caption-side:top;text-align:left;font-size:0.85em;color:#555;padding:0.3em 0}
+.ci{color:#777;font-size:0.8em}.up{color:#009E73}.down{color:#D55E00}
+.figs{display:flex;flex-wrap:wrap;gap:1em}.figs figure{margin:0}
+figure svg{max-width:100%;height:auto}
+pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;white-space:pre-wrap}
+code{font-size:0.9em}
+"""
+
+# Sorting: a click on a header sorts the body rows by that column (numbers by data-value,
+# text otherwise); a second click reverses. Without JavaScript the tables stay as written.
+_JS = """
+document.querySelectorAll("table.sortable").forEach(function(t){
+ t.querySelectorAll("thead th").forEach(function(th,i){
+  th.addEventListener("click",function(){
+   var asc=th.getAttribute("aria-sort")!=="ascending";
+   t.querySelectorAll("thead th").forEach(function(h){h.removeAttribute("aria-sort")});
+   th.setAttribute("aria-sort",asc?"ascending":"descending");
+   var b=t.tBodies[0],rows=Array.prototype.slice.call(b.rows);
+   function key(r){var c=r.cells[i],v=c.getAttribute("data-value");
+    return v!==null&&v!==""&&!isNaN(v)?parseFloat(v):c.textContent.trim().toLowerCase()}
+   rows.sort(function(a,b){var x=key(a),y=key(b),s=(typeof x===typeof y)?
+    (x<y?-1:x>y?1:0):(typeof x==="number"?-1:1);return asc?s:-s});
+   rows.forEach(function(r){b.appendChild(r)});
+  });
+ });
+});
+"""
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _cell(value: object, digits: int) -> str:
+    if isinstance(value, bool | np.bool_):
+        return f"<td>{'yes' if value else 'no'}</td>"
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return "<td data-value=\"\">–</td>"
+    if isinstance(value, int | float | np.integer | np.floating):
+        return f"<td data-value=\"{float(value)!r}\">{_esc(format_number(value, digits))}</td>"
+    return f"<td>{_esc(value)}</td>"
+
+
+def _table(frame: pd.DataFrame, digits: int, *, caption: str | None = None,
+           table_id: str | None = None, sortable: bool = True) -> str:
+    attributes = (f' id="{_esc(table_id)}"' if table_id else "") + \
+        (' class="sortable"' if sortable else "")
+    out = [f"<table{attributes}>"]
+    if caption:
+        out.append(f"<caption>{_esc(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th scope=\"col\">{_esc(c)}</th>"
+                                        for c in frame.columns) + "</tr></thead><tbody>")
+    for row in frame.itertuples(index=False):
+        out.append("<tr>" + "".join(_cell(v, digits) for v in row) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _summary(report: Report, digits: int) -> str:
+    out = ['<table id="summary" class="sortable">',
+           f"<caption>{_esc(summary_caption(report))}</caption>",
+           '<thead><tr><th scope="col">run</th>'
+           + "".join(f'<th scope="col">{_esc(m)}</th>' for m in report.measures)
+           + "</tr></thead><tbody>"]
+    for run, cells in summary_cells(report, digits):
+        name = _esc(run) + (" <em>(baseline)</em>" if run == report.baseline else "")
+        texts = [f'<th scope="row" data-run="{_esc(run)}">{name}</th>']
+        for measure, cell in zip(report.measures, cells, strict=True):
+            number = f"<b>{cell.text}</b>" if cell.bold else cell.text
+            mark = {1: ' <span class="up" title="significantly better">↑</span>',
+                    -1: ' <span class="down" title="significantly worse">↓</span>',
+                    0: ""}[cell.mark]
+            texts.append(f'<td data-value="{cell.value!r}" data-measure="{_esc(measure)}">'
+                         f'<span class="v">{number}</span>{mark} '
+                         f'<span class="ci">{_esc(cell.interval)}</span></td>')
+        out.append("<tr>" + "".join(texts) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+class _Figures:
+    """Figures rendered as inline SVG, each with its own id salt."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, ax: Any, caption: str) -> str:
+        self.count += 1
+        svg = svg_text(ax.figure, salt=f"irscale-figure-{self.count}")
+        return f"<figure>{svg}<figcaption>{_esc(caption)}</figcaption></figure>"
+
+
+def _section(title: str, anchor: str, body: Iterable[str]) -> str:
+    return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
+
+
+def _reproducibility(report: Report) -> list[str]:
+    info = report.provenance
+    versions = pd.DataFrame(list(info.versions), columns=["software", "version"])
+    return [f"<p>Command:</p><pre><code>{_esc(info.command)}</code></pre>",
+            _table(versions, 4, caption="Versions", sortable=False),
+            _table(info.to_frame(), 0, caption="Input files (bytes, SHA-256)",
+                   table_id="inputs", sortable=False)]
+
+
+def render_html(report: Report, *, digits: int = 4, title: str = "irscale experiment report"
+                ) -> str:
+    """The report as one self-contained HTML page (module documentation)."""
+    digits = check_digits(digits)
+    figure = _Figures()
+    n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
+    sections = []
+    intro = (f"<p>{len(report.runs)} runs, {n_topics} topics, measures "
+             f"{_esc(', '.join(report.measures))}"
+             + (f"; baseline <b>{_esc(report.baseline)}</b>" if report.baseline else "")
+             + f"; α = {report.alpha:g}. Click a column header to sort a table.</p>")
+    body = [_summary(report, digits)]
+    if report.comparison is not None:
+        body.append(_table(comparison_frame(report), digits, table_id="baseline",
+                           caption=f"Every run against {report.baseline}: Δ = run − "
+                           f"baseline with its {100 * (1 - report.alpha):g}% interval, "
+                           f"p, p adjusted ({report.correction}), topics won/tied/lost"))
+    sections.append(_section("Runs × measures", "summary-section", body))
+
+    body = []
+    for measure in report.measures:
+        result = report.anova[measure]
+        frame = result.to_frame().rename(columns={
+            "omega2": "ω²", "omega2_total": "ω² (total)", "eta2": "η²",
+            "partial_eta2": "partial η²"})
+        groups = groups_frame(report, measure)
+        body.append(f"<h3>{_esc(measure)}</h3>")
+        body.append(_table(frame, digits, caption=result.summary(), sortable=False,
+                           table_id=f"anova-{measure}"))
+        hsd = report.tukey[measure]
+        body.append('<div class="figs">' + _table(
+            groups, digits, table_id=f"groups-{measure}",
+            caption=f"Tukey HSD groups ({hsd.method}; α = {report.alpha:g}): runs that "
+            "share a letter are not significantly different")
+            + figure(tukey_intervals(hsd),
+                     f"{measure}: Tukey HSD intervals (seed 004 eq. 11); intervals that do "
+                     "not overlap differ significantly") + "</div>")
+    sections.append(_section("Two-way ANOVA and Tukey HSD", "anova", body))
+
+    body = ['<div class="figs">']
+    for measure in report.measures:
+        body.append(figure(score_distributions(report.evaluation, measure, kind="box",
+                                               runs=report.runs),
+                           f"{measure} per topic, per run (box plot; white dot: mean)"))
+        if report.baseline is not None:
+            body.append(figure(baseline_differences(report.evaluation, measure,
+                                                    report.baseline),
+                               f"{measure}: per-topic differences against {report.baseline}"))
+    body.append(figure(precision_recall(report.precision_recall),
+                       "11-point interpolated precision–recall (means over topics)"))
+    body.append("</div>")
+    sections.append(_section("Per-topic plots and precision–recall", "plots", body))
+
+    body = []
+    if len(report.robustness):
+        body.append(_table(robustness_frame(report), digits, table_id="robustness",
+                           caption="Each measure M against its ranked (interval-scale) "
+                           "version M_R = φ(M) on these runs cut at N (seed 000 §5; ties "
+                           "unq, binary lenient mapping): Kendall τ of the run means "
+                           "(1: the same ranking of runs) and the Tukey HSD pairs (after the "
+                           "two-way ANOVA) significant with M but not M_R (S2NS) and the "
+                           "reverse (NS2S)"))
+    else:
+        body.append("<p>Not computed (robustness panel turned off).</p>")
+    if report.discriminative is not None:
+        body.append(_table(discriminative_frame(report), digits, table_id="dp",
+                           caption="Discriminative power (seed 001 §5): pairs significant "
+                           "under the paired bootstrap and the randomised Tukey HSD"))
+    sections.append(_section("Robustness", "robustness-section", body))
+    sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+            f"<h1>{_esc(title)}</h1>\n{intro}\n" + "\n".join(sections)
+            + f"\n<script>{_JS}</script>\n</body>\n</html>\n")
+

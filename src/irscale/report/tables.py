@@ -1,0 +1,188 @@
+"""The tables of the experiment report, as data frames and as LaTeX or Markdown.
+
+The same tables are shown by the HTML page (:mod:`irscale.report.html`) and printed by
+``irscale report --format latex|markdown``:
+
+* the summary — runs × measures, each cell the mean over topics, in bold where it is the
+  best at the printed precision, ``↑``/``↓`` where the run is significantly better/worse
+  than the baseline (adjusted p ≤ α), with the 1 − α interval of the mean;
+* against the baseline — delta, its interval, p, adjusted p and wins/ties/losses;
+* per measure the two-way ANOVA with ω² and the Tukey HSD groups (letters);
+* the robustness panel and discriminative power.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import pandas as pd
+
+from ..stats.registry import test_spec
+from ..stats.tables import check_digits, format_number, latex_escape, render
+from .build import Report
+
+__all__ = ["SummaryCell", "comparison_frame", "discriminative_frame", "format_tables",
+           "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
+
+TablesFormat = Literal["latex", "markdown"]
+
+
+@dataclass(frozen=True)
+class SummaryCell:
+    """One cell of the summary: the mean, its text, bold or not, the mark against the
+    baseline (``+1`` better, ``-1`` worse, ``0``) and the interval's text."""
+
+    value: float
+    text: str
+    bold: bool
+    mark: int
+    interval: str
+
+
+def _marks(report: Report) -> dict[tuple[str, str], int]:
+    if report.comparison is None:
+        return {}
+    return {(row.run, row.measure): (1 if row.delta > 0 else -1)
+            for row in report.comparison.itertuples()
+            if row.significant and row.delta != 0}
+
+
+def summary_cells(report: Report, digits: int = 4) -> list[tuple[str, list[SummaryCell]]]:
+    """Per run (in input order), its cells in the order of the measures."""
+    digits = check_digits(digits)
+    marks = _marks(report)
+    best = {m: report.best(m, digits) for m in report.measures}
+    rows = []
+    for run in report.runs:
+        cells = []
+        for measure in report.measures:
+            value = float(report.means.at[run, measure])
+            low = report.intervals.at[run, (measure, "low")]
+            high = report.intervals.at[run, (measure, "high")]
+            cells.append(SummaryCell(
+                value=value, text=format_number(value, digits), bold=run in best[measure],
+                mark=marks.get((run, measure), 0),
+                interval=f"[{format_number(low, digits)}, {format_number(high, digits)}]"))
+        rows.append((run, cells))
+    return rows
+
+
+def summary_caption(report: Report) -> str:
+    """What the summary shows: the best in bold, the marks' test, correction and α."""
+    n_topics = report.evaluation.to_matrix(measures=[report.measures[0]]).n_topics
+    parts = [f"Mean over {n_topics} topics of {len(report.runs)} runs, best in bold, "
+             f"{100 * (1 - report.alpha):g}% t interval of the mean in brackets"]
+    if report.baseline is not None and report.comparison is not None:
+        correction = ("no correction" if report.correction == "none"
+                      else f"{report.correction.capitalize()} correction over "
+                      f"{len(report.comparison)} comparisons")
+        parts.append(f"↑/↓: significantly better/worse than the baseline {report.baseline} "
+                     f"({test_spec(report.test).name} test, {correction}, "
+                     f"α = {report.alpha:g})")
+    return "; ".join(parts) + "."
+
+
+def comparison_frame(report: Report) -> pd.DataFrame:
+    """Every run against the baseline: measure, run, Δ, its interval, p, adjusted p,
+    wins/ties/losses (empty without a baseline)."""
+    if report.comparison is None:
+        return pd.DataFrame()
+    frame = report.comparison
+    return pd.DataFrame({
+        "measure": frame["measure"], "run": frame["run"], "Δ": frame["delta"],
+        "CI low": frame["ci_low"], "CI high": frame["ci_high"], "p": frame["p"],
+        "p adjusted": frame["p_adjusted"],
+        "W/T/L": [f"{w}/{t}/{lo}" for w, t, lo in zip(frame["wins"], frame["ties"],
+                                                       frame["losses"], strict=True)],
+    })
+
+
+def groups_frame(report: Report, measure: str) -> pd.DataFrame:
+    """The runs by decreasing mean of ``measure`` with their Tukey HSD letters (runs that
+    share a letter are not significantly different)."""
+    letters = report.letters[measure]
+    means = report.means[measure]
+    return pd.DataFrame({"run": list(letters), "mean": [float(means[r]) for r in letters],
+                         "group": list(letters.values())})
+
+
+def robustness_frame(report: Report) -> pd.DataFrame:
+    """Per measure: N, τ(M, M_R), significant pairs with M and M_R, S2NS, NS2S."""
+    frame = report.robustness
+    return pd.DataFrame({
+        "measure": frame["measure"], "N": frame["N"].astype("Int64"), "τ": frame["tau"],
+        "sig. pairs M": frame["sig"].astype("Int64"),
+        "sig. pairs M_R": frame["sig_ranked"].astype("Int64"),
+        "S2NS": frame["s2ns"].astype("Int64"), "NS2S": frame["ns2s"].astype("Int64"),
+        "note": frame["note"]})
+
+
+def discriminative_frame(report: Report) -> pd.DataFrame:
+    """Discriminative power per measure and method (empty without ``dp``)."""
+    if report.discriminative is None:
+        return pd.DataFrame()
+    frame = report.discriminative
+    return pd.DataFrame({"measure": frame["measure"], "method": frame["method"],
+                         "B": frame["B"], "significant pairs": frame["significant"],
+                         "pairs": frame["pairs"], "share": frame["share"],
+                         "min. significant Δ": frame["min_significant_diff"]})
+
+
+def _summary_latex(report: Report, digits: int) -> str:
+    caption = latex_escape(summary_caption(report)).replace("↑", r"$\uparrow$") \
+        .replace("↓", r"$\downarrow$").replace("α", r"$\alpha$")
+    lines = ["\\begin{table}", "\\centering", f"\\caption{{{caption}}}",
+             f"\\begin{{tabular}}{{l{'r' * len(report.measures)}}}", "\\toprule",
+             " & ".join(["Run", *(latex_escape(m) for m in report.measures)]) + " \\\\",
+             "\\midrule"]
+    for run, cells in summary_cells(report, digits):
+        texts = [latex_escape(run) + (" (baseline)" if run == report.baseline else "")]
+        for cell in cells:
+            text = f"\\textbf{{{cell.text}}}" if cell.bold else cell.text
+            text += {1: r"$^{\uparrow}$", -1: r"$^{\downarrow}$", 0: ""}[cell.mark]
+            texts.append(f"{text} {{\\scriptsize {cell.interval}}}")
+        lines.append(" & ".join(texts) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def _summary_markdown(report: Report, digits: int) -> str:
+    lines = [f"**{summary_caption(report)}**", "",
+             "| Run | " + " | ".join(m.replace("|", "\\|") for m in report.measures) + " |",
+             "|:---|" + "---:|" * len(report.measures)]
+    for run, cells in summary_cells(report, digits):
+        texts = [run.replace("|", "\\|") + (" (baseline)" if run == report.baseline else "")]
+        for cell in cells:
+            text = f"**{cell.text}**" if cell.bold else cell.text
+            texts.append(text + {1: " ↑", -1: " ↓", 0: ""}[cell.mark] + f" {cell.interval}")
+        lines.append("| " + " | ".join(texts) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
+    """Every table of the report as LaTeX (booktabs ``table`` environments) or Markdown,
+    separated by blank lines."""
+    if fmt not in ("latex", "markdown"):
+        from ..errors import ParameterError
+
+        raise ParameterError(f"tables are written as latex or markdown, got {fmt!r}")
+    digits = check_digits(digits)
+    parts = [(_summary_latex if fmt == "latex" else _summary_markdown)(report, digits)]
+    if report.comparison is not None:
+        parts.append(render(comparison_frame(report), fmt, digits=digits,
+                            title=f"Runs against the baseline {report.baseline}"))
+    for measure in report.measures:
+        parts.append(report.anova[measure].format(fmt, digits=digits))
+        parts.append(render(groups_frame(report, measure), fmt, digits=digits,
+                            title=f"{measure}: Tukey HSD groups after the two-way ANOVA "
+                            f"(α = {report.alpha:g}; runs sharing a letter do not differ)"))
+    if len(report.robustness):
+        parts.append(render(robustness_frame(report), fmt, digits=digits,
+                            title="Robustness: the measure M against its ranked version M_R "
+                            "(seed 000): Kendall τ of the run means and Tukey HSD pairs "
+                            "that change (S2NS, NS2S)"))
+    if report.discriminative is not None:
+        parts.append(render(discriminative_frame(report), fmt, digits=digits,
+                            title="Discriminative power"))
+    return "\n".join(parts)
