@@ -141,13 +141,18 @@ def _encoded(frame: pd.DataFrame, source: str, classes: np.ndarray | None,
     if outside.any():
         raise fail(InputError, f"label outside the scale {','.join(map(str, classes))}",
                    int(np.flatnonzero(outside)[0]))
-    item, items = pd.MultiIndex.from_frame(frame[["topic", "docno"]]).factorize()
+    # (topic, docno) pairs numbered in order of first appearance from the two columns'
+    # codes (as a MultiIndex would, without building a tuple per label)
+    topic, topics = pd.factorize(frame["topic"])
+    docno, docnos = pd.factorize(frame["docno"])
+    item, pairs = pd.factorize(topic.astype(np.int64) * len(docnos) + docno)
+    items = pd.DataFrame({"topic": np.asarray(topics, dtype=object)[pairs // len(docnos)],
+                          "docno": np.asarray(docnos, dtype=object)[pairs % len(docnos)]})
     worker, workers = pd.factorize(frame["worker"])
     key = pd.Series(item.astype(np.int64) * len(workers) + worker)
     twice = key.duplicated().to_numpy()
     if twice.any():
         raise fail(DuplicateError, "a worker labels this document twice",
                    int(np.flatnonzero(twice)[0]))
-    return CrowdLabels(items.to_frame(index=False, name=["topic", "docno"]),
-                       np.asarray(workers, dtype=object), classes, item.astype(np.int64),
+    return CrowdLabels(items, np.asarray(workers, dtype=object), classes, item.astype(np.int64),
                        worker.astype(np.int64), code.astype(np.int64), source, locate)
