@@ -65,9 +65,8 @@ def balanced_credit_reference(a, b, shown, clicked):
 def softmax_probability(ranking, doc, shown, tau=TAU):
     """P_s(doc | documents ``shown`` removed), Hofmann et al. (2011)."""
     weights = {d: (i + 1) ** -tau for i, d in enumerate(ranking)}
-    total = sum(weights.values())
-    left = 1 - sum(weights[d] / total for d in shown if d in weights)
-    return (weights[doc] / total) / left if doc in weights else 0.0
+    left = sum(w for d, w in weights.items() if d not in shown)
+    return weights[doc] / left if doc in weights else 0.0
 
 
 def random_rankings(rng, n_topics, pool, depth):
@@ -149,10 +148,13 @@ def test_team_draft_first_pickers_are_fair_coins():
     assert binomtest(first_a, 20_000).pvalue > 1e-3
 
 
-def test_probabilistic_probabilities_follow_the_softmax():
+@pytest.mark.parametrize("tau", [TAU, 30.0])
+def test_probabilistic_probabilities_follow_the_softmax(tau):
+    """Also with τ = 30, where the mass left after a few draws is below 1e-30 of the
+    whole: no document twice, probabilities as computed here."""
     rng = np.random.default_rng(2)
     rankers = random_rankings(rng, 10, 8, 6)
-    batch = interleave_runs(rankers, 30, method="probabilistic", length=6, rng=4)
+    batch = interleave_runs(rankers, 30, method="probabilistic", length=6, tau=tau, rng=4)
     docs = batch.documents()
     for n, t in enumerate(batch.topic):
         topic = batch.candidates.topics[t]
@@ -164,8 +166,8 @@ def test_probabilistic_probabilities_follow_the_softmax():
             pick = 0.5 if all(left) else 1.0
             for s, ranking in enumerate((a, b)):
                 expected = (pick if left[s] else 0.0) * softmax_probability(
-                    ranking, d, shown[:i])
-                assert batch.prob[n, i, s] == pytest.approx(expected, abs=1e-12)
+                    ranking, d, shown[:i], tau)
+                assert batch.prob[n, i, s] == pytest.approx(expected, rel=1e-9, abs=1e-12)
             assert batch.prob[n, i, batch.team[n, i]] > 0  # the ranker that drew it
 
 

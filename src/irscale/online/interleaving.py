@@ -271,63 +271,94 @@ def _probabilistic(cube: _Cube, topic: np.ndarray, length: int, tau: float,
     """Probabilistic interleaving of two rankers: pair ids (impressions × L), the ranker
     that drew every document, and p[:, i, s] = P(choose s) P_s(I_i | I_1..I_{i-1}).
 
-    A draw from ranker s over the documents not yet shown inverts the CDF of its softmax
-    with the shown documents' mass skipped: u ~ U(0, M) (M: the mass left), and the rank
-    is the fixed point of r = min{r : C(r) > u + S(r)}, S(r) the mass of shown documents
-    ranked at or above r (at most L + 1 iterations, all impressions at once)."""
+    Ranker s weighs its rank r by w(r) = r^-τ; T(r) = Σ_{j ≥ r} w(j) (summed from the
+    tail, so that small masses keep their precision). With r0 the best rank of s not yet
+    shown, the mass left is M = T(r0) − Σ w(shown ranks > r0), and a draw inverts the
+    CDF over the unshown ranks: u ~ U(0, M), and the rank is the fixed point of
+    r = min{r ≥ r0 : T(r0) − T(r + 1) > u + S(r)}, S(r) the weight of the shown ranks in
+    (r0, r] (at most L + 1 iterations; each a binary search of T, all impressions at
+    once)."""
     n = len(topic)
     lengths = cube.lengths()
     ranks = cube.ranks()
     pairs = cube.pairs
-    n_topics, depth = pairs.shape[0], pairs.shape[2] - 1
+    depth = pairs.shape[2] - 1
     k = np.arange(1, depth + 1, dtype=np.float64)
     weight = np.where(pairs[:, :, :depth] >= 0, k ** -tau, 0.0)  # topics × 2 × depth
-    total = weight.sum(axis=2, keepdims=True)
-    weight = np.divide(weight, total, out=np.zeros_like(weight), where=total > 0)
-    cdf = np.cumsum(weight, axis=2)
-    # one increasing array: ranking (t, s) is shifted by 2 (t·2 + s)
-    base = 2.0 * np.arange(n_topics * 2, dtype=np.float64).reshape(n_topics, 2, 1)
-    flat = (np.minimum(cdf, 1.0) + base).ravel()
+    tail = np.zeros((*weight.shape[:2], depth + 1))
+    tail[:, :, :depth] = np.cumsum(weight[:, :, ::-1], axis=2)[:, :, ::-1]
+    flat_tail, flat_weight = tail.ravel(), weight.ravel()
     rows = np.arange(n)
     docs = np.full((n, length), -1, dtype=np.int64)
     drawn = np.full((n, length), -1, dtype=np.int8)
     prob = np.zeros((n, length, 2))
-    shown_rank = np.full((2, n, length), np.iinfo(np.int64).max, dtype=np.int64)
-    shown_weight = np.zeros((2, n, length))
-    left = np.ones((n, 2))
-    count = np.zeros((n, 2), dtype=np.int64)
+    never = np.iinfo(np.int64).max
+    shown_rank = np.full((2, n, length), never, dtype=np.int64)  # 0-based ranks shown
+    first = np.zeros((n, 2), dtype=np.int64)  # best rank of each ranker not shown yet
+    size = lengths[topic]  # n × 2
+
+    def weights_at(side: np.ndarray, live: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """w of the 0-based ``rank`` (rows × m) of ranker ``side`` of every row."""
+        at = (topic[live, None] * 2 + side[:, None]) * depth + np.minimum(rank, depth - 1)
+        return flat_weight[at]
+
+    def mass_left(side: np.ndarray, live: np.ndarray) -> np.ndarray:
+        """M of ranker ``side`` of every row: T(r0) − Σ w(shown ranks > r0)."""
+        r0 = first[live, side]
+        shown = shown_rank[side, live]
+        beyond = np.where((shown > r0[:, None]) & (shown != never),
+                          weights_at(side, live, shown), 0.0).sum(axis=1)
+        return flat_tail[(topic[live] * 2 + side) * (depth + 1) + r0] - beyond
+
     for i in range(length):
-        avail = count < lengths[topic]
+        avail = first < size
         coin = gen.integers(0, 2, n)
         chosen = np.where(avail[rows, coin], coin, 1 - coin)
         live = rows[avail.any(axis=1)]
         s = chosen[live]
-        u = gen.random(len(live)) * left[live, s]
-        seg = (topic[live] * 2 + s) * depth
-        offset = base[topic[live], s, 0]
-        r = np.zeros(len(live), dtype=np.int64)  # 0-based rank
+        start = (topic[live] * 2 + s) * (depth + 1)
+        r0 = first[live, s]
+        shown = shown_rank[s, live]
+        shown_w = np.where(shown != never, weights_at(s, live, shown), 0.0)
+        u = gen.random(len(live)) * mass_left(s, live)
+        top = flat_tail[start + r0]
+        r = r0.copy()
         while True:
-            before = np.where(shown_rank[s, live] <= (r + 1)[:, None],
-                              shown_weight[s, live], 0.0).sum(axis=1)
-            new = np.searchsorted(flat, u + before + offset, side="right") - seg
-            new = np.minimum(new, lengths[topic[live], s] - 1)
+            within = ((shown > r0[:, None]) & (shown <= r[:, None]))
+            x = top - u - np.where(within, shown_w, 0.0).sum(axis=1)
+            lo, hi = r0 + 1, size[live, s]  # the first k in [lo, hi] with T(k) < x
+            while (lo < hi).any():
+                mid = (lo + hi) // 2
+                below = flat_tail[start + mid] < x
+                hi = np.where(below, mid, hi)
+                lo = np.where(below, lo, mid + 1)
+            new = np.minimum(lo - 1, size[live, s] - 1)
             if np.array_equal(new, r):
                 break
             r = new
+        # a rank shown already can only come from rounding at the very end of the tail
+        r = np.where((shown == r[:, None]).any(axis=1), r0, r)
         doc = pairs[topic[live], s, r]
         docs[live, i] = doc
         drawn[live, i] = s
         both = avail[live].all(axis=1)
         for side in (0, 1):
-            rank = ranks[doc, side]
-            w = np.where(rank > 0, weight[topic[live], side, np.maximum(rank - 1, 0)], 0.0)
+            side_of = np.full(len(live), side)
+            rank = ranks[doc, side] - 1  # 0-based, -1: not ranked by this side
+            left = mass_left(side_of, live)
+            w = np.where(rank >= 0,
+                         weights_at(side_of, live, np.maximum(rank, 0)[:, None])[:, 0], 0.0)
             pick = np.where(both, 0.5, (s == side).astype(np.float64))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                prob[live, i, side] = pick * np.where(w > 0, w / left[live, side], 0.0)
-            shown_rank[side, live, i] = np.where(rank > 0, rank, shown_rank[side, live, i])
-            shown_weight[side, live, i] = w
-            left[live, side] -= w
-            count[live, side] += rank > 0
+            prob[live, i, side] = pick * np.divide(w, left, out=np.zeros_like(w),
+                                                   where=left > 0)
+            shown_rank[side, live, i] = np.where(rank >= 0, rank, never)
+            # the best rank not shown yet moves past the ranks shown
+            p = first[live, side]
+            move = np.flatnonzero((shown_rank[side, live] == p[:, None]).any(axis=1))
+            while move.size:
+                p[move] += 1
+                move = move[(shown_rank[side, live[move]] == p[move, None]).any(axis=1)]
+            first[live, side] = p
     return docs, drawn, prob
 
 
