@@ -87,6 +87,8 @@ def svg_text(figure: Any, salt: str = "irscale") -> str:
     own, so that no two share an id."""
     buffer = io.StringIO()
     with _matplotlib().rc_context({**STYLE, "svg.hashsalt": salt}):
-        figure.savefig(buffer, format="svg")
+        # no <metadata>: no date (the same figure gives the same text) and no links
+        figure.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None,
+                                                       "Format": None, "Type": None})
     text = buffer.getvalue()
     return text[text.index("<svg"):]

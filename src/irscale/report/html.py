@@ -52,6 +52,7 @@ caption{caption-side:top;text-align:left;font-size:0.85em;color:#555;padding:0.3
 .ci{color:#777;font-size:0.8em}.up{color:#009E73}.down{color:#D55E00}
 .figs{display:flex;flex-wrap:wrap;gap:1em}.figs figure{margin:0}
 figure svg{max-width:100%;height:auto}
+figcaption{font-size:0.8em;color:#555;max-width:40em}
 pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;white-space:pre-wrap}
 code{font-size:0.9em}
 """
@@ -178,6 +179,8 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
         frame = result.to_frame().rename(columns={
             "omega2": "ω²", "omega2_total": "ω² (total)", "eta2": "η²",
             "partial_eta2": "partial η²"})
+        if np.allclose(frame["df"], frame["df"].round()):
+            frame["df"] = frame["df"].round().astype("Int64")
         groups = groups_frame(report, measure)
         body.append(f"<h3>{_esc(measure)}</h3>")
         body.append(_table(frame, digits, caption=result.summary(), sortable=False,

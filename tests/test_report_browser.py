@@ -1,0 +1,163 @@
+"""The HTML report in a real browser: Debian's headless Chromium driven by Playwright.
+
+The page is made once (a small collection, ``irscale report``) and opened as a file:
+its table values must be those ``irscale eval`` prints, a click on a header sorts the
+table, every figure has a size, no request leaves the file, and the page reads the same
+with JavaScript off. A screenshot is saved under benchmarks/results/ (git-ignored).
+Skipped, with the reason, when Chromium or Playwright is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.report_data import write_collection
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+
+if not CHROMIUM.exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run installs it)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright is not installed (pip install playwright)")
+
+
+def _run(argv: list[str]) -> str:
+    """``irscale ARGV`` in a fresh process (as a user runs it); its standard output."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from irscale.cli.main import "
+                           "main; sys.exit(main())", *argv],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    qrels, runs = write_collection(folder)
+    runs = [runs[2], runs[0], runs[1]]  # neural, bm25, lm: not in the order of any mean
+    page = folder / "report.html"
+    _run(["report", str(qrels), *map(str, runs), "-m", "map", "-m", "P.10",
+          "--baseline", "bm25", "--scale-depth", "5", "-o", str(page)])
+    evaluated = _run(["eval", "-m", "map", "-m", "P.10", str(qrels), *map(str, runs)])
+    expected = {}
+    for line in evaluated.splitlines():
+        measure, _, value, run = line.split()
+        expected[(run, measure)] = value
+    return page, expected
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield instance
+        instance.close()
+
+
+def _open(browser, page_path: Path, *, javascript: bool = True):
+    context = browser.new_context(java_script_enabled=javascript,
+                                  viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+
+    def only_the_file(route):
+        if route.request.url == page_path.as_uri():
+            route.continue_()
+        else:
+            route.abort()
+
+    page.route("**/*", only_the_file)
+    page.goto(page_path.as_uri())
+    return context, page, requests
+
+
+def _summary(page) -> list[tuple[str, dict[str, str]]]:
+    rows = page.eval_on_selector_all(
+        "#summary tbody tr",
+        """rows => rows.map(r => [r.querySelector('th').dataset.run,
+             Array.from(r.querySelectorAll('td')).map(
+                 c => [c.dataset.measure, c.querySelector('.v').textContent])])""")
+    return [(run, dict(cells)) for run, cells in rows]
+
+
+def test_table_values_are_those_of_irscale_eval(browser, report):
+    page_path, expected = report
+    context, page, requests = _open(browser, page_path)
+    try:
+        rows = _summary(page)
+        assert [run for run, _ in rows] == ["neural", "bm25", "lm"]  # as given
+        shown = {(run, measure): text for run, cells in rows for measure, text in cells.items()}
+        assert shown == expected
+        assert requests == [page_path.as_uri()]  # nothing but the file itself
+    finally:
+        context.close()
+
+
+def test_a_click_on_a_header_sorts_the_table(browser, report):
+    page_path, expected = report
+    context, page, _ = _open(browser, page_path)
+    try:
+        before = [run for run, _ in _summary(page)]
+        page.click("#summary thead th:nth-child(2)")  # map
+        after = [run for run, _ in _summary(page)]
+        by_map = sorted(before, key=lambda run: float(expected[(run, "map")]))
+        assert after == by_map and after != before
+        page.click("#summary thead th:nth-child(2)")
+        assert [run for run, _ in _summary(page)] == by_map[::-1]
+        assert page.get_attribute("#summary thead th:nth-child(2)", "aria-sort") == \
+            "descending"
+    finally:
+        context.close()
+
+
+def test_every_figure_has_a_size_and_a_screenshot_is_saved(browser, report):
+    page_path, _ = report
+    context, page, requests = _open(browser, page_path)
+    try:
+        sizes = page.eval_on_selector_all(
+            "svg, img", "els => els.map(e => { const r = e.getBoundingClientRect(); "
+            "return [r.width, r.height]; })")
+        # per measure: Tukey intervals, box plot, differences; one PR curve
+        assert len(sizes) == 2 * 3 + 1
+        assert all(w > 0 and h > 0 for w, h in sizes), sizes
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        shot = RESULTS / "report_screenshot.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 10_000
+        assert requests == [page_path.as_uri()]
+    finally:
+        context.close()
+
+
+def test_the_page_reads_the_same_without_javascript(browser, report):
+    page_path, expected = report
+    context, page, _ = _open(browser, page_path, javascript=False)
+    try:
+        rows = _summary(page)  # evaluated by Playwright, not by the page's scripts
+        assert {(run, m): t for run, cells in rows for m, t in cells.items()} == expected
+        page.click("#summary thead th:nth-child(2)")
+        assert [run for run, _ in _summary(page)] == ["neural", "bm25", "lm"]  # unsorted
+        assert page.is_visible("#anova") and page.is_visible("#reproducibility")
+    finally:
+        context.close()
+
+
+def test_page_is_self_contained(report):
+    """Besides the namespace names of the SVG elements, the page names no address and
+    loads nothing (no link, src or import)."""
+    text = report[0].read_text(encoding="utf-8")
+    text = re.sub(r'xmlns(:\w+)?="[^"]*"', "", text)
+    for needle in ("http:", "https:", "<link", "src=", "@import", "url(http"):
+        assert needle not in text, needle
+    assert os.path.getsize(report[0]) < 5_000_000
