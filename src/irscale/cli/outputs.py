@@ -129,7 +129,7 @@ def check_plot_path(path: str, option: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:  # pragma: no cover - depends on the installation
-        raise ParameterError(f"{option} needs matplotlib: pip install 'irscale[plot]'") \
+        raise ParameterError(f"{option} needs matplotlib: pip install 'irscale[plots]'") \
             from None
 
 
