@@ -58,6 +58,8 @@ EXTRA = "irscale[dask]"
 CONNECT_TIMEOUT = 10.0
 #: Schemes of Dask scheduler addresses.
 SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+#: Times a task whose input data was lost with its workers is submitted again.
+RESUBMISSIONS = 3
 #: The largest N of ``local:N``.
 MAX_LOCAL_WORKERS = 1024
 #: What ``executor=`` accepts: ``"local"``, ``"local:N"``, an address, or a Dask Client.
@@ -275,31 +277,50 @@ def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
 def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
               on_result: Callable[[int, T], None], shared: tuple[Any, ...],
               done: Callable[[int], None] | None, ordered: bool) -> None:
+    """The tasks on ``client``'s cluster. A task whose input was lost (the shared data
+    died with the last worker holding it) is submitted again with the data scattered
+    anew, up to :data:`RESUBMISSIONS` times; a task's own error is raised."""
     distributed = _distributed()
-    scattered = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
-    run = uuid.uuid4().hex[:12]
     name = getattr(func, "__name__", "task")
-    futures: list[Any] = [client.submit(_limited, func, *scattered, *task, pure=False,
-                             key=f"irscale-{name}-{run}-{index}")
-               for index, task in enumerate(tasks)]
-    index_of = {future.key: index for index, future in enumerate(futures)}
     waiting: dict[int, T] = {}
     following = 0
-    try:
-        for future, result in distributed.as_completed(futures, with_results=True):
-            index = index_of[future.key]
-            if done is not None:
-                done(index)
-            futures[index] = None  # the result is here: the cluster may drop its copy
-            if not ordered:
-                on_result(index, result)
-                continue
-            waiting[index] = result
-            while following in waiting:
-                on_result(following, waiting.pop(following))
-                following += 1
-    except BaseException:
-        client.cancel([future for future in futures if future is not None])
-        raise
-    finally:
-        del scattered
+    pending = list(range(len(tasks)))
+    for _ in range(RESUBMISSIONS + 1):
+        scattered = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
+        run = uuid.uuid4().hex[:12]
+        futures: dict[int, Any] = {
+            index: client.submit(_limited, func, *scattered, *tasks[index], pure=False,
+                                 key=f"irscale-{name}-{run}-{index}")
+            for index in pending}
+        index_of = {future.key: index for index, future in futures.items()}
+        lost: list[int] = []
+        try:
+            for future, result in distributed.as_completed(
+                    list(futures.values()), with_results=True, raise_errors=False):
+                index = index_of[future.key]
+                del futures[index]  # the result is here: the cluster may drop its copy
+                if future.status == "error":
+                    future.result()  # raises the task's own error
+                if future.status != "finished":  # cancelled: an input was lost
+                    lost.append(index)
+                    continue
+                if done is not None:
+                    done(index)
+                if not ordered:
+                    on_result(index, result)
+                    continue
+                waiting[index] = result
+                while following in waiting:
+                    on_result(following, waiting.pop(following))
+                    following += 1
+        except BaseException:
+            client.cancel(list(futures.values()))
+            raise
+        finally:
+            del scattered
+        if not lost:
+            return
+        pending = sorted(lost)
+    raise SchedulerError(f"{len(pending)} task(s) lost their input data {RESUBMISSIONS + 1} "
+                         "times (workers dying while the data was being sent?): the "
+                         "computation was stopped")
