@@ -1,0 +1,86 @@
+"""``irscale report``: every option (bad values, options that would be ignored), faulty
+qrels and runs, and outputs (existing, inputs, --force). The valid rows use
+``--no-robustness`` and Markdown where the page itself is not what they check, so that the
+file stays fast; tests/test_report*.py check the contents."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import (
+    all_checks,
+    any_of,
+    err,
+    file_holds_output_of,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    run_lines,
+    text,
+)
+
+BASE = ["report", "qrels.txt", "a.run", "b.run", "c.run"]
+FAST = [*BASE, "--no-robustness", "--format", "markdown"]
+
+
+def html_page(result, ws, run):
+    page = ws.read("r.html").decode("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>"), page[:200]
+    assert 'id="summary"' in page and "<svg" in page
+
+
+CASES = [
+    # ---- inputs
+    err("nothing", ["report"], any_of("QRELS", "qrels", "arguments")),
+    err("one-run", ["report", "qrels.txt", "a.run"], any_of("two", "run")),
+    err("missing-qrels", ["report", "nope.qrels", "a.run", "b.run"], "nope.qrels"),
+    err("missing-run", ["report", "qrels.txt", "a.run", "nope.run"], "nope.run"),
+    err("run-is-directory", ["report", "qrels.txt", "a.run", "adir"], "adir"),
+    err("bad-run-line", ["report", "qrels.txt", "a.run", "bad.run"], "bad.run", "line 2",
+        files={"bad.run": text([*run_lines("b")[:1], "1 Q0 d5 2 x y", *run_lines("b")[2:]])}),
+    err("runs-cover-different-topics", ["report", "qrels.txt", "a.run", "part.run"],
+        any_of("topic", "part.run"), files={"part.run": text(run_lines("b")[:10])}),
+    err("unknown-measure", [*BASE, "-m", "nosuch"], "nosuch"),
+    err("count-measure-only", [*BASE, "-m", "num_ret"], any_of("per-topic", "num_ret")),
+    err("measure-bad-param", [*BASE, "-m", "RBP(p=2)"], "p"),
+    # ---- baseline and its test
+    err("baseline-unknown", [*BASE, "--baseline", "nosuch"], "nosuch"),
+    err("test-without-baseline", [*BASE, "--test", "t"], opt("--test"), "--baseline"),
+    err("correction-without-baseline", [*BASE, "--correction", "holm"],
+        opt("--correction"), "--baseline"),
+    err("test-unknown", [*BASE, "--baseline", "teamA_r1", "--test", "welch"], "welch"),
+    err("correction-unknown", [*BASE, "--baseline", "teamA_r1", "--correction", "nosuch"],
+        "nosuch"),
+    err("alpha-zero", [*BASE, "--alpha", "0"], "alpha"),
+    err("alpha-one", [*BASE, "--alpha", "1"], "alpha"),
+    err("alpha-text", [*BASE, "--alpha", "x"], opt("--alpha")),
+    # ---- discriminative power, robustness
+    err("samples-without-dp", [*BASE, "-B", "100"], any_of("-B", "--samples"), "--dp"),
+    err("seed-without-dp", [*BASE, "--seed", "1"], "--seed", "--dp"),
+    err("samples-zero", [*BASE, "--dp", "-B", "0"], any_of("-B", "--samples")),
+    err("scale-depth-zero", [*BASE, "--scale-depth", "0"], "--scale-depth"),
+    err("scale-depth-without-panel", [*BASE, "--no-robustness", "--scale-depth", "5"],
+        "--scale-depth", "--no-robustness"),
+    # ---- formats and output
+    err("format-unknown", [*BASE, "--format", "pdf"], "pdf"),
+    err("digits-negative", [*BASE, "--digits", "-1"], "digits"),
+    err("digits-huge", [*BASE, "--digits", "40"], "digits"),
+    err("title-with-latex", [*BASE, "--format", "latex", "--title", "x"], "--title"),
+    err("output-exists", [*FAST, "-o", "old.md"], "old.md", files={"old.md": "keep\n"}),
+    err("output-is-input", [*FAST, "-o", "a.run"], "a.run"),
+    ok("output-force", [*FAST, "-o", "old.md", "--force"],
+       file_holds_output_of("old.md", *FAST), files={"old.md": "keep\n"},
+       allowed_new=("old.md",)),
+    ok("markdown", FAST, output_contains("| Run |", "teamA_r1", "two-way ANOVA")),
+    ok("latex-baseline", [*BASE, "--no-robustness", "--format", "latex", "--baseline",
+                          "teamA_r1", "--correction", "bonferroni"],
+       output_contains("\\begin{tabular}", "Bonferroni correction", "W/T/L")),
+    ok("html", [*BASE, "--scale-depth", "3", "--dp", "-B", "50", "--seed", "2", "-o",
+                "r.html"], all_checks(html_page), allowed_new=("r.html",)),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_report(case, ws, run_cli):
+    run_case(case, ws, run_cli)
