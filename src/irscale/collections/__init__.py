@@ -17,6 +17,12 @@ Sampled judgments (:mod:`irscale.collections.sampling`)
     sampling distribution, with replacement or Poisson), :func:`estimate_sampled`: statAP,
     R̂ and P̂@k from the sampled judgments and their inclusion probabilities
     (Horvitz–Thompson; Aslam, Pavlu & Yilmaz 2006).
+Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agreement`,
+:mod:`~irscale.collections.aware`)
+    :func:`aggregate_labels`: MV, WMV, Dawid–Skene, GLAD and MACE into qrels with
+    confidences and worker quality; :func:`label_agreement` and :func:`qrels_agreement`
+    (percent, Fleiss' and Cohen's κ, Krippendorff's α, τ of the rankings); :func:`aware`:
+    AWARE scores (Ferrante, Ferro & Maistro 2017) as a score matrix.
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -24,7 +30,10 @@ See ``docs/collections.md``.
 
 from __future__ import annotations
 
+from .agreement import label_agreement, qrels_agreement
+from .aware import WEIGHTINGS, AwareResult, aware
 from .candidates import Candidates, ranked_candidates
+from .labels import METHODS, Aggregation, aggregate_labels
 from .plots import plot_relevant_found
 from .pooling import ADAPTIVE, FIXED, STRATEGIES, Pool, judging_order, pool
 from .sampling import (
@@ -37,8 +46,10 @@ from .sampling import (
 from .shards import SHARD_METHODS, ShardedEvaluation, evaluate_shards, shard_documents
 from .simulate import PoolingSimulation, simulate_pooling
 
-__all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "SHARD_METHODS", "STRATEGIES", "Candidates",
-           "Pool", "PoolingSimulation", "SampledEstimates", "ShardedEvaluation",
-           "estimate_sampled", "evaluate_shards", "judging_order", "plot_relevant_found",
-           "pool", "ranked_candidates", "sample_judgments", "sampling_distribution",
+__all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
+           "WEIGHTINGS", "Aggregation", "AwareResult", "Candidates", "Pool",
+           "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "aggregate_labels",
+           "aware", "estimate_sampled", "evaluate_shards", "judging_order",
+           "label_agreement", "plot_relevant_found", "pool", "qrels_agreement",
+           "ranked_candidates", "sample_judgments", "sampling_distribution",
            "shard_documents", "simulate_pooling"]
