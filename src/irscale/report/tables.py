@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 
 from ..stats.registry import test_spec
@@ -43,9 +44,12 @@ class SummaryCell:
 def _marks(report: Report) -> dict[tuple[str, str], int]:
     if report.comparison is None:
         return {}
-    return {(row.run, row.measure): (1 if row.delta > 0 else -1)
-            for row in report.comparison.itertuples()
-            if row.significant and row.delta != 0}
+    frame = report.comparison
+    return {(str(run), str(measure)): (1 if delta > 0 else -1)
+            for run, measure, delta, significant in zip(
+                frame["run"], frame["measure"], frame["delta"].to_numpy(np.float64),
+                frame["significant"], strict=True)
+            if significant and delta != 0}
 
 
 def summary_cells(report: Report, digits: int = 4) -> list[tuple[str, list[SummaryCell]]]:
@@ -53,13 +57,15 @@ def summary_cells(report: Report, digits: int = 4) -> list[tuple[str, list[Summa
     digits = check_digits(digits)
     marks = _marks(report)
     best = {m: report.best(m, digits) for m in report.measures}
+    means = report.means.astype(np.float64)
+    intervals = report.intervals.astype(np.float64)
     rows = []
     for run in report.runs:
         cells = []
         for measure in report.measures:
-            value = float(report.means.at[run, measure])
-            low = report.intervals.at[run, (measure, "low")]
-            high = report.intervals.at[run, (measure, "high")]
+            value = float(means.at[run, measure])
+            low = float(intervals.at[run, (measure, "low")])
+            high = float(intervals.at[run, (measure, "high")])
             cells.append(SummaryCell(
                 value=value, text=format_number(value, digits), bold=run in best[measure],
                 mark=marks.get((run, measure), 0),
