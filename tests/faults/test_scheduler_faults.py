@@ -43,6 +43,8 @@ CASES = [row for name, argv in COMMANDS.items() for row in (
     err(f"{name}-scheduler-unreachable", [*argv, "--scheduler", UNREACHABLE],
         opt("--scheduler"), UNREACHABLE, "no Dask scheduler answers"),
 )] + [
+    ok("compare-scheduler-local-is-the-threads", [*RANDOM, "--scheduler", "local",
+                                                  "--workers", "2"], same_output_as(*RANDOM)),
     err("compare-scheduler-and-workers", [*RANDOM, "--workers", "2", "--scheduler", "local:2"],
         "--workers", "--scheduler", "exclude each other"),
     err("compare-scheduler-with-t", ["compare", "--scores", "ap.csv", "--test", "t",

@@ -161,8 +161,7 @@ def compare(args: argparse.Namespace):
     options: dict[str, Any] = {}
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
     with scheduler(args) as executor:
-        where = {"workers": args.workers} if args.scheduler is None else \
-            {"executor": executor}
+        where = {"workers": args.workers} if executor == "local" else {"executor": executor}
         if spec is None:
             return None, randomized_tukey_hsd(
                 matrix, samples=args.samples or 10_000, alpha=args.alpha,

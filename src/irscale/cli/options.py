@@ -249,10 +249,10 @@ def check_scheduler(args: argparse.Namespace) -> None:
     address = getattr(args, "scheduler", None)
     if address is None:
         return
-    from ..parallel import check_executor
+    from ..parallel import check_executor, is_local
 
-    check_executor(address, "--scheduler")
-    if getattr(args, "workers", None) is not None:
+    if not is_local(check_executor(address, "--scheduler")) and \
+            getattr(args, "workers", None) is not None:
         raise ParameterError("--workers (threads of this process) and --scheduler (a Dask "
                              "cluster) exclude each other: give one")
 
