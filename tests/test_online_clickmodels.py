@@ -47,6 +47,16 @@ def test_reader_timestamps_tabs_and_parquet(tmp_path):
     assert again.to_frame().equals(log.to_frame())
 
 
+def test_tabs_single_or_mixed_with_blanks_read_as_blanks():
+    spaced = read_click_log(lines(*GOOD)).to_frame()
+    tabbed = "\n".join("\t".join(line.split()) for line in GOOD).encode()
+    mixed = b"\n".join([b"  s1\t q1 \t1\td1  1 "] + [line.encode() for line in GOOD[1:]])
+    assert read_click_log(tabbed).to_frame().equals(spaced)
+    assert read_click_log(mixed).to_frame().equals(spaced)
+    with pytest.raises(InputFormatError, match="line 2"):
+        read_click_log(tabbed.replace(b"s1\tq1\t2", b"s1\tq1\t0x2"))
+
+
 def test_serp_size_declared():
     assert read_click_log(lines(*GOOD), serp_size=10).serp_size == 10
     with pytest.raises(InputFormatError, match=r"line 3: rank beyond the SERP size 2"):

@@ -163,26 +163,51 @@ def _is_parquet(source: Any) -> bool:
     return False
 
 
-def _read_text(source: Any, serp_size: int | None) -> ClickLog:
-    name = source_name(source)
+def _first_fields(source: Any, name: str) -> tuple[list[bytes], bytes | None]:
+    """The fields of the first non-blank line, and the whole input when it had to be read
+    (a stream, standard input, a gzip file); a plain file is peeked at only."""
+    if isinstance(source, (str, os.PathLike)) and not is_stdio(source):
+        with open(source, "rb") as handle:
+            head = handle.read(1 << 16)
+            if head[:2] != b"\x1f\x8b":  # not gzip: the first line is in the first block
+                while head.strip() and b"\n" not in head.lstrip():
+                    more = handle.read(1 << 16)
+                    if not more:
+                        break
+                    head += more
+                first = next((line.split() for line in head.split(b"\n") if line.strip()),
+                             None)
+                if first is not None:
+                    return first, None
     data = read_bytes(source)
     first = next((line.split() for line in data.split(b"\n") if line.strip()), None)
     if first is None:
         raise EmptyInputError("empty click log: no data line", source=name)
+    return first, data
+
+
+def _read_text(source: Any, serp_size: int | None) -> ClickLog:
+    name = source_name(source)
+    first, data = _first_fields(source, name)
     fields = COLUMNS if len(first) == 6 else COLUMNS[:5]
     types = {"session": pa.string(), "query": pa.string(), "rank": pa.int64(),
              "docno": pa.string(), "clicked": pa.int64(), "timestamp": pa.float64()}
     checks = {2: check_int64, 4: check_int64,
               5: lambda t: None if is_float(t) else "is not a number"}
-    plain = isinstance(source, (str, os.PathLike)) and not is_stdio(source)
-    table, raw = parse_columns(source if plain else data, fields,
+    table, raw = parse_columns(source if data is None else data, fields,
                                {c: types[c] for c in fields}, fields,
                                {i: c for i, c in checks.items() if i < len(fields)},
                                "click log")
-    frame = pd.DataFrame({c: (arrow.to_numpy(table[c]) if types[c] != pa.string()
-                              else np.asarray(table[c].to_pylist(), dtype=object))
-                          for c in fields})
-    return _encoded(frame, name, serp_size, lambda row: line_of_record(raw(), row))
+    # text columns as codes in first-appearance order (arrow's dictionary encoding): no
+    # Python string per line
+    coded = {}
+    for column in ("session", "query", "docno"):
+        encoded = table[column].combine_chunks().dictionary_encode()
+        coded[column] = (encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                         np.asarray(encoded.dictionary.to_pylist(), dtype=object))
+    numbers = {c: arrow.to_numpy(table[c]) for c in fields if types[c] != pa.string()}
+    del table
+    return _encoded(coded, numbers, name, serp_size, lambda row: line_of_record(raw(), row))
 
 
 def _from_frame(frame: pd.DataFrame, name: str, serp_size: int | None,
@@ -206,9 +231,12 @@ def _from_frame(frame: pd.DataFrame, name: str, serp_size: int | None,
                          f"{'a number' if column == 'timestamp' else 'an integer'}",
                          name, locate, int(np.flatnonzero(bad)[0]), rows)
         out[column] = values if column == "timestamp" else values.astype(np.int64)
+    coded = {}
     for column in ("session", "query", "docno"):
-        out[column] = out[column].astype(str)
-    return _encoded(out, name, serp_size, locate, rows)
+        codes, vocabulary = pd.factorize(out[column].astype(str).to_numpy(dtype=object))
+        coded[column] = (codes.astype(np.int64), np.asarray(vocabulary, dtype=object))
+    numbers = {c: out[c].to_numpy() for c in fields if c in ("rank", "clicked", "timestamp")}
+    return _encoded(coded, numbers, name, serp_size, locate, rows)
 
 
 def _error(kind: type[InputError], message: str, name: str, locate: Locate | None,
@@ -221,30 +249,34 @@ def _error(kind: type[InputError], message: str, name: str, locate: Locate | Non
     return kind(message, source=name, line=number, text=text)
 
 
-def _encoded(frame: pd.DataFrame, name: str, serp_size: int | None,
-             locate: Locate | None, rows: str = "line") -> ClickLog:
+def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str, np.ndarray],
+             name: str, serp_size: int | None, locate: Locate | None,
+             rows: str = "line") -> ClickLog:
+    """The log from its text columns as codes (``coded[c]``: codes per line and the
+    vocabulary, first-appearance order) and its numeric columns (``numbers``)."""
     def fail(kind: type[InputError], message: str, row: int) -> InputError:
         return _error(kind, message, name, locate, row, rows)
 
-    if frame.empty:
+    if len(numbers["rank"]) == 0:
         raise EmptyInputError("empty click log: no data line", source=name)
-    clicked = frame["clicked"].to_numpy(dtype=np.int64)
+    clicked = np.asarray(numbers["clicked"], dtype=np.int64)
     bad = (clicked != 0) & (clicked != 1)
     if bad.any():
         raise fail(InputFormatError, "clicked must be 0 or 1", int(np.flatnonzero(bad)[0]))
-    rank = frame["rank"].to_numpy(dtype=np.int64)
+    rank = np.asarray(numbers["rank"], dtype=np.int64)
     if (rank < 1).any():
         raise fail(InputFormatError, "rank must be 1 or more", int(np.flatnonzero(rank < 1)[0]))
     size = int(rank.max()) if serp_size is None else int(serp_size)
     if (rank > size).any():
         raise fail(InputFormatError, f"rank beyond the SERP size {size} (--serp-size)",
                    int(np.flatnonzero(rank > size)[0]))
-    session, sessions = pd.factorize(frame["session"].to_numpy(dtype=object))
-    query_of_row, queries = pd.factorize(frame["query"].to_numpy(dtype=object))
+    session, sessions = coded["session"]
+    query_of_row, queries = coded["query"]
     n = len(sessions)
-    # the query of a session is that of its first line; another one is an error
-    first_row = np.full(n, len(frame), dtype=np.int64)
-    np.minimum.at(first_row, session, np.arange(len(frame)))
+    # the query of a session is that of its first line; another one is an error (on a
+    # repeated index, the last assignment wins: rows assigned in reverse leave the first)
+    first_row = np.empty(n, dtype=np.int64)
+    first_row[session[::-1]] = np.arange(len(session) - 1, -1, -1)
     query = query_of_row[first_row]
     other = query_of_row != query[session]
     if other.any():
@@ -266,15 +298,15 @@ def _encoded(frame: pd.DataFrame, name: str, serp_size: int | None,
         raise fail(InputFormatError, f"ranks of session {sessions[s]!r} are not 1..n: "
                    f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
                    int(rows_of[0]))
-    doc_of_row, docs = pd.factorize(frame["docno"].to_numpy(dtype=object))
+    doc_of_row, docs = coded["docno"]
     doc = np.full((n, size), -1, dtype=np.int64)
     doc.reshape(-1)[cell] = doc_of_row
     clicks = np.zeros((n, size), dtype=bool)
     clicks.reshape(-1)[cell] = clicked.astype(bool)
     timestamps = None
-    if "timestamp" in frame.columns:
+    if "timestamp" in numbers:
         timestamps = np.full((n, size), np.nan)
-        timestamps.reshape(-1)[cell] = frame["timestamp"].to_numpy(dtype=np.float64)
+        timestamps.reshape(-1)[cell] = np.asarray(numbers["timestamp"], dtype=np.float64)
     return ClickLog(np.asarray(sessions, dtype=object), np.asarray(queries, dtype=object),
                     np.asarray(docs, dtype=object), query.astype(np.int64), doc, clicks,
                     lengths, timestamps, name)
