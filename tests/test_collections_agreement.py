@@ -133,3 +133,40 @@ def test_system_ranking_agreement(tmp_path):
     a = _means(read_qrels(qa), run_list, "P_5", 1)
     b = _means(read_qrels(qb), run_list, "P_5", 1)
     assert ranking == {"tau": kendall_tau(b, a).tau, "tau_ap": float(tau_ap(b, a))}
+
+
+def test_cli_prints_the_api_tables(tmp_path, monkeypatch, capsys):
+    import io
+
+    from irscale.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    frame = random_labels()
+    (tmp_path / "labels.txt").write_text("".join(
+        f"{t} {d} {w} {x}\n" for t, d, w, x in frame.itertuples(index=False)))
+    assert main(["labels", "agree", "labels.txt", "--format", "csv"]) == 0
+    printed = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype={"topic": str})
+    expected = label_agreement(frame)
+    pd.testing.assert_frame_equal(printed, expected, check_dtype=False)
+    a = frame.drop_duplicates(["topic", "docno"])
+    b = frame.drop_duplicates(["topic", "docno"], keep="last")
+    for name, q in (("a.qrels", a), ("b.qrels", b)):
+        (tmp_path / name).write_text("".join(
+            f"{t} 0 {d} {x}\n" for t, d, _, x in q.itertuples(index=False)))
+    runs = []
+    rng = np.random.default_rng(1)
+    for r in range(3):
+        (tmp_path / f"r{r}.run").write_text("".join(
+            f"{t} Q0 {d} 1 {rng.random()} r{r}\n" for t, d in
+            a[["topic", "docno"]].itertuples(index=False)))
+        runs.append(f"r{r}.run")
+    assert main(["labels", "agree-qrels", "a.qrels", "b.qrels", *runs, "--format",
+                 "csv"]) == 0
+    printed = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype={"topic": str})
+    table, ranking = qrels_agreement(str(tmp_path / "a.qrels"), str(tmp_path / "b.qrels"),
+                                     [str(tmp_path / r) for r in runs])
+    pd.testing.assert_frame_equal(printed.drop(columns=["tau", "tau_ap"]), table,
+                                  check_dtype=False)
+    assert printed["tau"].iloc[-1] == pytest.approx(ranking["tau"])
+    assert printed["tau_ap"].iloc[-1] == pytest.approx(ranking["tau_ap"])
+    assert printed["tau"].iloc[:-1].isna().all()

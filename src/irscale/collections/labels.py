@@ -40,6 +40,11 @@ is the number of workers who gave item ``i`` class ``k``.
     restart (``restarts``, 10) draws the starting ``s`` and ``θ`` uniformly in [1, 2.5]
     and normalises them, runs ``n_iter`` (50) E/VB-M steps; the restart with the largest
     marginal likelihood is kept. Worker quality: ``s_w`` (the probability of knowing).
+
+Binomial Majority Vote (Ferrante, Ferro & Losiouk 2019, cited by seed 004 §2.5) is not
+implemented: the sources available to us describe its model (a judgment is a binomial
+random variable whose mean is the document's quantity of relevance) but not its decision
+rule, and a guess under the paper's name would mislead (``docs/collections.md`` §6).
 """
 
 from __future__ import annotations
