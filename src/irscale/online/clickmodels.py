@@ -179,8 +179,8 @@ class ClickModel:
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.model in ("pbm", "ubm"):
                 alpha, _ = self.pair_values(log)
-                return _examination_posteriors(alpha, self._exam_matrix(log), log.clicks,
-                                               log.valid)[2].sum(axis=1)
+                return _examination_posteriors(alpha, self._exam_matrix(log),
+                                               log.clicks & log.valid)[2].sum(axis=1)
             alpha, sigma, g0, gs0, gs1 = self._chain(log)
             lay = _Layout.of(log.clicks, log.valid)
             at_clicks = np.ascontiguousarray(np.broadcast_to(sigma, alpha.shape).T).ravel()
@@ -451,26 +451,32 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     click_rank = rank[clicked]
     history: list[float] = []
     done = 0
-    previous = np.ascontiguousarray(_previous_click(log.clicks).T) if model == "ubm" \
-        else None
+    if model in ("pbm", "ubm"):
+        # the examination parameter of every (rank, session): γ_r, or UBM's γ[r, r'];
+        # past a session's end a cell of its own, whose γ is 0
+        cells = n if model == "pbm" else n * n
+        if model == "pbm":
+            cell = np.where(valid, rank, cells)
+        else:
+            previous = np.ascontiguousarray(_previous_click(log.clicks).T)
+            cell = np.where(valid, rank * n + previous, cells)
+        cell = cell.astype(safe.dtype)
+        cell_count = np.bincount(cell.ravel(), minlength=cells + 1)[:cells]
     for done in range(1, iterations + 1):  # noqa: B007 - the count is kept
         alpha = np.append(alpha_pair, 0.0)[safe]
         if model in ("pbm", "ubm"):
-            exam = (np.broadcast_to(state["exam"][:, None], code.shape) if model == "pbm"
-                    else state["ubm"][rank, previous])
-            post_a, post_e, ll = _examination_posteriors(alpha, exam, clicked, valid)
-            alpha_pair = _smoothed(np.bincount(flat, post_a[valid], npairs), shown, k)
+            table = state["exam"] if model == "pbm" else state["ubm"].ravel()
+            post_a, post_e, ll = _examination_posteriors(
+                alpha, np.append(table, 0.0)[cell], clicked)
+            alpha_pair = _smoothed(np.bincount(safe.ravel(), post_a.ravel(), npairs + 1)
+                                   [:npairs], shown, k)
+            examined = _ratio(np.bincount(cell.ravel(), post_e.ravel(), cells + 1)[:cells],
+                              cell_count)
             if model == "pbm":
-                state["exam"] = _ratio(np.bincount(rank[valid], post_e[valid], n),
-                                       np.bincount(rank[valid], minlength=n))
-            else:
-                assert previous is not None
-                cell = (rank * n + previous)[valid]
-                seen = np.bincount(cell, minlength=n * n)
-                table = _ratio(np.bincount(cell, post_e[valid], n * n), seen)
-                # (rank, previous) cells never seen keep their value
-                state["ubm"] = np.where(seen.reshape(n, n) > 0, table.reshape(n, n),
-                                        state["ubm"])
+                state["exam"] = examined
+            else:  # (rank, previous) cells never seen keep their value
+                state["ubm"] = np.where(cell_count.reshape(n, n) > 0,
+                                        examined.reshape(n, n), state["ubm"])
             ll = ll.sum(axis=0)
         else:
             # σ is read at the clicks only
@@ -552,8 +558,8 @@ def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
 # ---------------------------------------------------------------- vectorised kernels
 
 
-def _examination_posteriors(alpha: np.ndarray, exam: np.ndarray, clicks: np.ndarray,
-                            valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _examination_posteriors(alpha: np.ndarray, exam: np.ndarray, clicks: np.ndarray
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """PBM/UBM E-step, ``P(C = 1) = α·γ``: posteriors ``P(A = 1 | c)`` and
     ``P(E = 1 | c)`` (``c + (1 − c)·α(1 − γ)/(1 − αγ)`` and its mirror; book §4.2.1) and
     each session's log-likelihood."""
@@ -562,7 +568,7 @@ def _examination_posteriors(alpha: np.ndarray, exam: np.ndarray, clicks: np.ndar
     with np.errstate(divide="ignore", invalid="ignore"):
         post_a = np.where(clicks, 1.0, alpha * (1.0 - exam) / rest)
         post_e = np.where(clicks, 1.0, exam * (1.0 - alpha) / rest)
-        ll = np.where(valid, np.log(np.where(clicks, p, rest)), 0.0)
+        ll = np.log(np.where(clicks, p, rest))
     return post_a, post_e, ll
 
 
