@@ -39,7 +39,7 @@ _EXPORTS: dict[str, str] = {
     "topic_set_size": ".stats",
     "tukey_hsd": ".stats",
 }
-_SUBMODULES = ("stats", "meta", "scales", "collections", "text")
+_SUBMODULES = ("stats", "meta", "scales", "collections", "text", "online")
 
 __all__ = [
     "Evaluation",
@@ -53,6 +53,7 @@ __all__ = [
     "evaluate",
     "evaluate_sessions",
     "meta",
+    "online",
     "paired_t",
     "pairwise_tests",
     "parse_measures",
