@@ -14,7 +14,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 import irscale
-from irscale.errors import AlignmentError, ParameterError
+from irscale.errors import AlignmentError, MeasureError, ParameterError
 from irscale.report import build_report, format_tables, render_html
 from irscale.report.tables import summary_cells
 from tests.report_data import RUNS, TOPICS, write_collection
@@ -193,8 +193,8 @@ def test_errors(collection):
         build_report(qrels, paths, ["map"], alpha=2)
     with pytest.raises(ParameterError):
         build_report(qrels, paths, ["map"], test="nosuch")
-    with pytest.raises(ParameterError, match="per-topic"):
-        build_report(qrels, paths, ["num_ret"])
+    with pytest.raises(MeasureError, match="num_ret, gm_map: the report compares"):
+        build_report(qrels, paths, ["map", "num_ret", "gm_map"])
 
 
 # ---------------------------------------------------------------------------- plots

@@ -38,7 +38,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..errors import IrscaleError, ParameterError
+from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..io.memory import as_qrels, as_runs
 from ..meta.discriminative import discriminative_power_table
@@ -137,11 +137,21 @@ def provenance(command: str, paths: Iterable[object]) -> Provenance:
 
 def _report_measures(evaluation: Evaluation, requested: Sequence[str]) -> tuple[str, ...]:
     """The per-topic measures averaged over topics, in order, without the precision–recall
-    columns added for the curves (unless they were asked for)."""
+    columns added for the curves (unless they were asked for). A requested measure that is
+    not one (a count such as ``num_ret``, a summary such as ``gm_map``) is refused, never
+    left out silently."""
     asked_iprec = any("iprec" in name for name in requested)
-    return tuple(c.label for c in evaluation.columns
-                 if c.label in evaluation.measures and c.aggregate == "mean"
-                 and (asked_iprec or c.label not in RECALL_LEVELS))
+    columns = [c for c in evaluation.columns if asked_iprec or c.label not in RECALL_LEVELS]
+    labels = tuple(c.label for c in columns
+                   if c.label in evaluation.measures and c.aggregate == "mean")
+    other = [c.label for c in columns if c.label not in labels]
+    if other:
+        raise MeasureError(
+            f"{', '.join(other)}: the report compares measures with a per-topic value "
+            "averaged over topics; counts, summaries over topics and text cannot be tested "
+            f"(leave {'it' if len(other) == 1 else 'them'} out; irscale eval prints "
+            f"{'it' if len(other) == 1 else 'them'})")
+    return labels
 
 
 def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
@@ -255,9 +265,6 @@ def build_report(
     qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
     evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
     labels = _report_measures(evaluation, requested)
-    if not labels:
-        raise ParameterError(f"none of {requested} has per-topic values averaged over "
-                             "topics (counts and summaries cannot be tested)")
     run_names = tuple(evaluation.runs)
     if len(run_names) < 2:
         raise ParameterError(f"a report compares runs: give at least two (got {len(run_names)})")
