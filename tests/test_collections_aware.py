@@ -92,6 +92,39 @@ def test_combination_uses_the_weights_and_is_reproducible():
         pd.testing.assert_frame_equal(again.weights, result.weights)
 
 
+def test_clef_assessors_with_planted_accuracies(clef):
+    """Three assessors relabel the CLEF 2016 qrels with accuracies 0.9, 0.8 and 0.6 (a wrong
+    label uniform on 0..2): msd ranks them by accuracy, and AWARE's system ranking stays
+    close to the true qrels' (τ ≥ 0.85). Judged documents no run retrieves are refused,
+    then kept with allow_unretrieved."""
+    import warnings
+
+    from irscale.stats.kendall import kendall_tau
+
+    qrels = irscale.read_qrels(clef / "task2.qrels")
+    frame = pd.DataFrame({"topic": qrels.topic.to_pylist(), "docno": qrels.docno.to_pylist(),
+                          "rel": np.minimum(np.asarray(qrels.rel), 2)})
+    rng = np.random.default_rng(0)
+    rows = []
+    for worker, accuracy in (("w1", 0.9), ("w2", 0.8), ("w3", 0.6)):
+        right = rng.random(len(frame)) < accuracy
+        rows.append(frame.assign(worker=worker, label=np.where(
+            right, frame.rel, rng.integers(0, 3, len(frame))))[
+                ["topic", "docno", "worker", "label"]])
+    labels = pd.concat(rows, ignore_index=True)
+    runs = sorted(str(p) for p in (clef / "runs").glob("*.txt"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # runs sharing a run id are named after files
+        with pytest.raises(InputError, match="no run retrieves"):
+            aware(labels, runs, "map")
+        result = aware(labels, runs, "map", weights="msd", n_random=3, rng=1,
+                       allow_unretrieved=True)
+        truth = irscale.evaluate(qrels, runs, "map").to_matrix().mean()
+    weights = result.weights.mean()
+    assert weights["w1"] > weights["w2"] > weights["w3"]
+    assert kendall_tau(np.nanmean(result.matrix.array(), axis=0), truth).tau >= 0.85
+
+
 def test_errors_name_the_line():
     extra = pd.concat([LABELS, pd.DataFrame([("2", "d9", "w3", 1)],
                                             columns=LABELS.columns)], ignore_index=True)

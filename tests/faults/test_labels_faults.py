@@ -205,7 +205,9 @@ CASES = [
     bad("aware-no-run", ["labels", "aware", "crowd.txt", "-m", "map"], "run"),
     bad("aware-output-exists", [*AWARE, "-o", "qrels.txt"], "qrels.txt"),
     bad("aware-doc-in-no-run", AWARE, "crowd.txt", "line 109", "1 d99 w1 1",
-        files={"crowd.txt": text([*CROWD, "1 d99 w1 1"])}),
+        opt("--allow-unretrieved"), files={"crowd.txt": text([*CROWD, "1 d99 w1 1"])}),
+    good("aware-allow-unretrieved", [*AWARE, "--allow-unretrieved"],
+         files={"crowd.txt": text([*CROWD, "1 d99 w1 1"])}),
     *crowd_faults("aware", AWARE),
     *[pytest.param(case.values[0].__class__(**{
         **case.values[0].__dict__,

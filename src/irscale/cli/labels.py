@@ -123,6 +123,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the random assessors (default: a fresh random seed)")
     _scale(p)
+    p.add_argument("--allow-unretrieved", action="store_true",
+                   help="keep labels of documents that no run retrieves for the topic (they "
+                   "count in the recall base; an error otherwise)")
     p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
                    help="smallest relevant label (default 1)")
     from ..io.naming import NAME_MODES
@@ -292,7 +295,8 @@ def run_aware(args: argparse.Namespace) -> int:
     runs = named_runs(args.inputs[1:], args.names)
     result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
                    scale=_parsed_scale(args), n_random=args.n_random or N_RANDOM, rng=seed,
-                   relevance_level=args.level or 1)
+                   relevance_level=args.level or 1,
+                   allow_unretrieved=args.allow_unretrieved)
     frame = result.matrix.to_frame()
     frame.index.name = "topic"
     if args.fmt == "csv":

@@ -161,7 +161,7 @@ def _score(qrels: pd.DataFrame, runs: list[Any], measure: str, topics: Sequence[
 
 def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
           scale: Sequence[int] | None = None, n_random: int = N_RANDOM, rng: object = None,
-          relevance_level: int = 1) -> AwareResult:
+          relevance_level: int = 1, allow_unretrieved: bool = False) -> AwareResult:
     """AWARE scores of ``runs`` for ``measure`` from crowd labels (module documentation).
 
     ``labels``: a ``topic docno worker label`` file, bytes, DataFrame or
@@ -169,8 +169,11 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     :func:`irscale.evaluate` takes; ``measure``: one measure with per-topic values;
     ``weights``: one of :data:`WEIGHTINGS`; ``n_random`` random assessors (seeded by
     ``rng``) for the accuracy-based weightings. A labelled document that no run retrieves
-    is an :class:`~irscale.errors.InputError` naming the label's line. The topics are those
-    both labelled and retrieved.
+    for its topic is an :class:`~irscale.errors.InputError` naming the label's line (labels
+    of another collection, or of a pool built from other runs?) unless
+    ``allow_unretrieved``: the label is then kept, and counts in the recall base of the
+    assessor's qrels as trec_eval counts a judged document no run retrieves. The topics
+    are those both labelled and retrieved.
     """
     if weights not in WEIGHTINGS:
         raise ParameterError(f"unknown weighting {weights!r}; choose one of "
@@ -184,10 +187,10 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     retrieved = pd.MultiIndex.from_arrays(
         [run_topic, np.concatenate([r.docno.to_numpy() for r in run_list]).astype(str)])
     unretrieved = ~np.asarray(pd.MultiIndex.from_frame(data.items).isin(retrieved))
-    if unretrieved.any():
+    if unretrieved.any() and not allow_unretrieved:
         record = int(np.flatnonzero(unretrieved[data.item])[0])
-        raise data.error(InputError, "labels a document that no run retrieves for the topic",
-                         record)
+        raise data.error(InputError, "labels a document that no run retrieves for the topic "
+                         "(allow_unretrieved / --allow-unretrieved keeps such labels)", record)
     run_topics = set(run_topic.tolist())
     topics = [t for t in pd.unique(data.items["topic"]) if t in run_topics]
     unlabelled = sorted(run_topics - set(topics))
