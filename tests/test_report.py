@@ -118,6 +118,16 @@ def test_provenance(report, collection):
     assert versions["numpy"] == np.__version__ and versions["irscale"] == irscale.__version__
 
 
+def test_result_protocol(report):
+    assert report.to_frame().equals(report.means)
+    assert report.format("markdown") == format_tables(report, "markdown")
+    assert report.format("html") == render_html(report)
+    with pytest.raises(ParameterError, match="latex or markdown"):
+        report.format("csv")
+    assert repr(report).startswith("Report(3 runs, measures=['map', 'P_10'], "
+                                   "baseline='bm25', correction='holm'")
+
+
 def test_discriminative_power_rows(report):
     table = report.discriminative
     assert set(table["measure"]) == {"map", "P_10"}

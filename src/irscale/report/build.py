@@ -101,6 +101,27 @@ class Report:
     provenance: Provenance
     notes: tuple[str, ...] = field(default=())
 
+    def to_frame(self) -> pd.DataFrame:
+        """Runs × measures: the means over topics (the summary table's numbers)."""
+        return self.means.copy()
+
+    def format(self, fmt: str = "html", *, digits: int = 4) -> str:
+        """The whole report as a ``html`` page, or its tables as ``latex`` or
+        ``markdown`` (:func:`~irscale.report.render_html`,
+        :func:`~irscale.report.format_tables`)."""
+        if fmt == "html":
+            from .html import render_html
+
+            return render_html(self, digits=digits)
+        from .tables import format_tables
+
+        return format_tables(self, cast(Any, fmt), digits=digits)
+
+    def __repr__(self) -> str:
+        return (f"Report({len(self.runs)} runs, measures={list(self.measures)}, "
+                f"baseline={self.baseline!r}, correction={self.correction!r}, "
+                f"alpha={self.alpha:g}, dp={self.discriminative is not None})")
+
     def best(self, measure: str, digits: int = 4) -> set[str]:
         """The runs with the highest mean of ``measure`` at ``digits`` decimals."""
         rounded = self.means[measure].round(digits)
