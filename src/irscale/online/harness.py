@@ -69,8 +69,9 @@ IMPRESSIONS = (10, 20, 50, 100, 200, 500, 1000)
 #: Online measures of the A/B arm: the column of ``session_measures`` and +1 when higher is
 #: better, −1 when lower is.
 AB_MEASURES: dict[str, int] = {"clicks": 1, "reciprocal_rank": 1, "abandoned": -1}
-#: Most users simulated in one batch (repetitions × impressions): more is a typo.
-MAX_BATCH = 100_000_000
+#: Most users simulated in one batch (repetitions × impressions; about 1.3 GB of memory per
+#: 10^6 users).
+MAX_BATCH = 5_000_000
 #: |Δ| at or below which the offline measure prefers neither run.
 TIE = 1e-12
 
