@@ -226,6 +226,7 @@ def test_every_plot_returns_its_axes(report):
         assert hasattr(ax, "figure") and ax.has_data()
     ax = Figure().add_subplot()
     assert plots.score_distributions(ev, "map", ax=ax) is ax
+    assert plots.score_distributions(ev, "map", kind="both").has_data()
     with pytest.raises(ParameterError, match="violin"):
         plots.score_distributions(ev, "map", kind="bar")
     with pytest.raises(ParameterError, match="256"):

@@ -35,13 +35,14 @@ def _matrix(data: Evaluation | ScoreMatrix, measure: str) -> ScoreMatrix:
 
 
 def score_distributions(data: Evaluation | ScoreMatrix, measure: str, *,
-                        kind: Literal["box", "violin"] = "box",
+                        kind: Literal["box", "violin", "both"] = "box",
                         runs: Sequence[str] | None = None, ax: Any = None) -> Any:
     """The per-topic scores of ``measure`` of each run as a box plot (quartiles, whiskers at
-    1.5 IQR, the mean as a white dot) or a violin plot (kernel density, the mean marked);
-    runs in the given order (default: the data's)."""
-    if kind not in ("box", "violin"):
-        raise ParameterError(f"kind must be 'box' or 'violin', got {kind!r}")
+    1.5 IQR, the mean as a white dot), a violin plot (kernel density, the mean marked) or
+    ``both`` (narrow boxes inside the violins); runs in the given order (default: the
+    data's)."""
+    if kind not in ("box", "violin", "both"):
+        raise ParameterError(f"kind must be 'box', 'violin' or 'both', got {kind!r}")
     matrix = _matrix(data, measure)
     names = list(matrix.systems) if runs is None else list(runs)
     frame = matrix.to_frame(measure)
@@ -51,20 +52,23 @@ def score_distributions(data: Evaluation | ScoreMatrix, measure: str, *,
     columns = [frame[r].dropna().to_numpy(dtype=np.float64) for r in names]
     ax = new_axes(ax, (max(4.0, 0.45 * len(names) + 1.5), 3.6))
     positions = np.arange(1, len(names) + 1)
-    if kind == "box":
-        ax.boxplot(columns, positions=positions, widths=0.6, showfliers=True,
-                   flierprops={"markersize": 2.5, "alpha": 0.5},
-                   medianprops={"color": PALETTE[3]})
-    else:
-        parts = ax.violinplot(columns, positions=positions, widths=0.8, showextrema=False)
+    if kind != "box":
+        drawn = [k for k, c in enumerate(columns) if len(c)]  # a density needs values
+        parts = ax.violinplot([columns[k] for k in drawn], positions=positions[drawn],
+                              widths=0.8, showextrema=False)
         for body in parts["bodies"]:
             body.set_facecolor(PALETTE[0])
             body.set_alpha(0.35)
+    if kind != "violin":
+        ax.boxplot(columns, positions=positions, widths=0.6 if kind == "box" else 0.18,
+                   showfliers=True, flierprops={"markersize": 2.5, "alpha": 0.5},
+                   medianprops={"color": PALETTE[3]})
     ax.scatter(positions, [c.mean() if len(c) else np.nan for c in columns], s=14,
                color="white", edgecolor="black", zorder=3, label="mean")
     ax.set_xticks(positions, names, rotation=60, ha="right")
     ax.set_ylabel(measure)
-    ax.set_title(f"{measure} per topic ({'box' if kind == 'box' else 'violin'} plot)")
+    shape = {"box": "box plot", "violin": "violin plot", "both": "violin and box plot"}
+    ax.set_title(f"{measure} per topic ({shape[kind]})")
     return ax
 
 

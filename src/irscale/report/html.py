@@ -197,9 +197,10 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
 
     body = ['<div class="figs">']
     for measure in report.measures:
-        body.append(figure(score_distributions(report.evaluation, measure, kind="box",
+        body.append(figure(score_distributions(report.evaluation, measure, kind="both",
                                                runs=report.runs),
-                           f"{measure} per topic, per run (box plot; white dot: mean)"))
+                           f"{measure} per topic, per run (violin: density; box: quartiles, "
+                           "whiskers at 1.5 IQR; white dot: mean)"))
         if report.baseline is not None:
             body.append(figure(baseline_differences(report.evaluation, measure,
                                                     report.baseline),
