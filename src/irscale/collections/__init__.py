@@ -21,8 +21,9 @@ Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agre
 :mod:`~irscale.collections.aware`)
     :func:`aggregate_labels`: MV, WMV, Dawid–Skene, GLAD and MACE into qrels with
     confidences and worker quality; :func:`label_agreement` and :func:`qrels_agreement`
-    (percent, Fleiss' and Cohen's κ, Krippendorff's α, τ of the rankings); :func:`aware`:
-    AWARE scores (Ferrante, Ferro & Maistro 2017) as a score matrix.
+    (percent, Fleiss' and Cohen's κ, Krippendorff's α, τ of the rankings);
+    :func:`irscale.collections.aware.aware`: AWARE scores (Ferrante, Ferro & Maistro 2017)
+    as a score matrix (not exported here: the name is its module's).
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -31,7 +32,7 @@ See ``docs/collections.md``.
 from __future__ import annotations
 
 from .agreement import label_agreement, qrels_agreement
-from .aware import WEIGHTINGS, AwareResult, aware
+from .aware import WEIGHTINGS, AwareResult, aware_weights
 from .candidates import Candidates, ranked_candidates
 from .labels import METHODS, Aggregation, aggregate_labels
 from .plots import plot_relevant_found
@@ -49,7 +50,7 @@ from .simulate import PoolingSimulation, simulate_pooling
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
            "WEIGHTINGS", "Aggregation", "AwareResult", "Candidates", "Pool",
            "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "aggregate_labels",
-           "aware", "estimate_sampled", "evaluate_shards", "judging_order",
+           "aware_weights", "estimate_sampled", "evaluate_shards", "judging_order",
            "label_agreement", "plot_relevant_found", "pool", "qrels_agreement",
            "ranked_candidates", "sample_judgments", "sampling_distribution",
            "shard_documents", "simulate_pooling"]

@@ -112,8 +112,12 @@ def aware_weights(scores: Any, random: Any = None, weighting: str = "uniform") -
     every weighting but ``uniform``. Each topic's weights sum to 1 over the assessors who
     score it.
 
-    >>> aware_weights([[[0.5, 0.0]], [[1.0, 1.0]]], [[[0.5, 0.5]]], "msd").tolist()
-    [[0.2, 0.8]]
+    Three assessors, one topic, two runs, one random assessor scoring 0.5 and 0.5: gaps
+    (0 + 1/4)/2, (1/4 + 1/4)/2 and (1/4 + 1/4)/2, weights 1/8 : 1/4 : 1/4.
+
+    >>> aware_weights([[[0.5, 0.0]], [[1.0, 1.0]], [[0.0, 0.0]]], [[[0.5, 0.5]]],
+    ...               "msd").round(4).tolist()
+    [[0.2, 0.4, 0.4]]
     """
     if weighting not in WEIGHTINGS:
         raise ParameterError(f"unknown weighting {weighting!r}; choose one of "
