@@ -11,12 +11,13 @@ Simulation (:func:`irscale.online.sensitivity`): users of the Hofmann et al. (20
 instantiation ``--model`` from the qrels (grade ≥ 1 relevant); every user draws a topic
 uniformly; lists of 10; ``--repetitions`` experiments per number of impressions of
 ``--impressions``; interleaving methods ``--methods``; the A/B test splits the same users
-in half and compares clicks per impression. Prints the markdown table of impressions
-needed (the smallest grid point with agreement ≥ 0.95; ``>N`` where none reaches it) and
-the wall-clock time of the simulation.
+in half and compares ``--ab-measure`` (clicks per impression by default). Prints the
+markdown table of impressions needed (the smallest grid point with agreement ≥ 0.95;
+``>N`` where none reaches it) and the wall-clock time of the simulation.
 
     python benchmarks/bench_online_sensitivity.py [--model navigational] [--repetitions 100]
-        [--pairs 10] [--methods team-draft] [--seed 14] [--csv curves.csv]
+        [--pairs 10] [--methods team-draft] [--ab-measure clicks] [--seed 14]
+        [--csv curves.csv]
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def main() -> None:
     parser.add_argument("--impressions", default=GRID)
     parser.add_argument("--pairs", type=int, default=10)
     parser.add_argument("--methods", default="team-draft")
+    parser.add_argument("--ab-measure", default="clicks")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--csv", default=None, help="write the agreement curves here")
     args = parser.parse_args()
@@ -76,6 +78,7 @@ def main() -> None:
     start = time.perf_counter()
     result = sensitivity(qrels, runs, args.model, impressions=grid,
                          repetitions=args.repetitions, methods=methods,
+                         ab_measure=args.ab_measure,
                          pairs=[(a, b) for a, b, _ in pairs], seed=args.seed)
     seconds = time.perf_counter() - start
     if args.csv:
@@ -83,7 +86,8 @@ def main() -> None:
     summary = result.summary()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores "
           f"(shared), load {os.getloadavg()[0]:.1f}; simulation {seconds:.0f} s")
-    print(f"model {args.model}, {args.repetitions} repetitions, impressions {grid}, "
+    print(f"model {args.model}, A/B on {args.ab_measure}, {args.repetitions} repetitions, "
+          f"impressions {grid}, "
           f"seed {args.seed}, {result.settings['topics']} topics")
     print()
     names = [*methods, "ab"]
