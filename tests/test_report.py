@@ -279,3 +279,27 @@ def test_interval_spacing_points_are_the_image(report):
         np.array(list(itertools.product(range(2), repeat=3)))), 12)))
     points = ax.collections[0].get_offsets()
     assert np.allclose(np.sort(points[:, 1]), values)
+
+
+def test_a_measure_without_a_scale_is_noted_not_dropped(collection, monkeypatch):
+    """A measure whose scale cannot be built gets the reason in the panel; the others
+    keep their rows."""
+    import irscale.report.build as build
+
+    qrels, runs = collection
+    real = build.transform
+
+    def transform(qrels, runs, measures, N, **options):
+        if "P_10" in measures:
+            raise ParameterError("scale too large for this test")
+        return real(qrels, runs, measures, N, **options)
+
+    monkeypatch.setattr(build, "transform", transform)
+    report = build_report(qrels, [str(r) for r in runs], ["map", "P.10", "P.5"],
+                          scale_depth=10)
+    panel = report.robustness.set_index("measure")
+    assert list(panel.index) == ["map", "P_10", "P_5"]
+    assert "scale too large" in panel.at["P_10", "note"]
+    # map shares N = 10 with P_10: its transform is redone alone and keeps its row
+    assert panel.at["map", "note"] == "" and np.isfinite(panel.at["map", "tau"])
+    assert np.isfinite(panel.at["P_5", "tau"])

@@ -139,14 +139,19 @@ def _sha256(path: str) -> str:
 def provenance(command: str, paths: Iterable[object]) -> Provenance:
     """The :class:`Provenance` of a report made by ``command`` from ``paths`` (inputs that
     are not files — DataFrames, dicts — are listed by type)."""
-    import matplotlib
+    import importlib.metadata
+
     import scipy
 
     from .. import __version__
 
+    try:
+        plotting = importlib.metadata.version("matplotlib")
+    except importlib.metadata.PackageNotFoundError:
+        plotting = "not installed"
     versions = (("irscale", __version__), ("python", platform.python_version()),
                 ("numpy", np.__version__), ("scipy", scipy.__version__),
-                ("pandas", pd.__version__), ("matplotlib", matplotlib.__version__))
+                ("pandas", pd.__version__), ("matplotlib", plotting))
     inputs = []
     for path in paths:
         if isinstance(path, str | os.PathLike) and os.path.isfile(path):
@@ -204,8 +209,16 @@ def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
             continue
         by_depth.setdefault(cutoff or depth, []).append(measure)
     for N, group in by_depth.items():
-        result = transform(qrels, runs, group, N, progress=False)
-        for measure, ranked in result.labels:
+        try:
+            results = [transform(qrels, runs, group, N, progress=False)]
+        except IrscaleError:  # one measure's scale is out of reach: find which, keep others
+            results = []
+            for measure in group:
+                try:
+                    results.append(transform(qrels, runs, [measure], N, progress=False))
+                except IrscaleError as error:
+                    rows.append({"measure": measure, "N": N, "note": f"no scale: {error}"})
+        for result, (measure, ranked) in ((r, pair) for r in results for pair in r.labels):
             before = result.matrix.array(measure)
             after = result.matrix.array(ranked)
             tau = kendall_tau(before.mean(axis=0), after.mean(axis=0)).tau
