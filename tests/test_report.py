@@ -303,3 +303,13 @@ def test_a_measure_without_a_scale_is_noted_not_dropped(collection, monkeypatch)
     # map shares N = 10 with P_10: its transform is redone alone and keeps its row
     assert panel.at["map", "note"] == "" and np.isfinite(panel.at["map", "tau"])
     assert np.isfinite(panel.at["P_5", "tau"])
+
+
+def test_the_same_inputs_give_the_same_page(collection):
+    """No date, random id or unseeded draw: the reproducibility block's promise."""
+    qrels, runs = collection
+    pages = [render_html(build_report(qrels, [str(r) for r in runs], ["map"],
+                                      baseline="bm25", scale_depth=5, dp=True,
+                                      dp_samples=50, seed=9))
+             for _ in range(2)]
+    assert pages[0] == pages[1]
