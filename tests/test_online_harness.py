@@ -234,3 +234,49 @@ def test_bad_models_and_inputs():
         sensitivity(QRELS, {"A": A}, "perfect")
     with pytest.raises(AlignmentError, match="no topic"):
         sensitivity({"z": {"r1": 1}}, {"A": A, "B": B}, "perfect")
+
+
+def test_significance_by_hand():
+    """A wins every impression of team-draft: the sign test's p is 2 (1/2)^N — 0.5 (N = 2),
+    0.0625 (5), 0.03125 (6), 0.00195 (10) — so at 0.05 no experiment of 2 or 5 impressions
+    agrees and every one of 6 or 10 does. A/B on the reciprocal rank: A's users all have
+    1, B's all 1/9, so the standard error is 0 and the test significant, except with one
+    user per arm (N = 2), where it is undefined (p = 1)."""
+    curves = _run(impressions=[2, 5, 6, 10], repetitions=10, significance=0.05,
+                  ab_measure="reciprocal_rank").curves
+    assert list(curves["agree"]) == [0, 0, 10, 10, 0, 10, 10, 10]
+    plain = _run(impressions=[2, 5, 6, 10], repetitions=10,
+                 ab_measure="reciprocal_rank").curves
+    assert list(plain["agree"]) == [10] * 8
+
+
+def test_significance_only_removes_agreement():
+    options = {"impressions": [4, 16, 64], "repetitions": 30, "seed": 9,
+               "methods": ["team-draft", "probabilistic"]}
+    loose = sensitivity(QRELS, {"A": A, "B": B}, "informational", **options).curves
+    strict = sensitivity(QRELS, {"A": A, "B": B}, "informational", significance=0.05,
+                         **options).curves
+    assert (strict["agree"] <= loose["agree"]).all()
+    assert (strict["ties"] == loose["ties"]).all()
+    assert strict["agree"].sum() < loose["agree"].sum()
+
+
+def test_welch_and_sign_test_equal_scipy():
+    from scipy.stats import ttest_ind
+
+    from irscale.online.harness import _sign_test, _welch
+
+    rng = np.random.default_rng(4)
+    value = rng.poisson(1.5, 6 * 40).astype(float)
+    arm = np.tile(np.r_[np.zeros(17), np.ones(23)], 6).astype(int)
+    experiment = np.repeat(np.arange(6), 40)
+    diff, p = _welch(value, experiment * 2 + arm, 6)
+    for e in range(6):
+        x = value[(experiment == e) & (arm == 0)]
+        y = value[(experiment == e) & (arm == 1)]
+        assert diff[e] == pytest.approx(x.mean() - y.mean())
+        assert p[e] == pytest.approx(ttest_ind(x, y, equal_var=False).pvalue, rel=1e-9)
+    wins, losses = np.array([0, 3, 7, 12, 5]), np.array([0, 9, 7, 2, 0])
+    expected = [1.0] + [binomtest(w, w + lo).pvalue for w, lo in zip(wins[1:], losses[1:],
+                                                                       strict=True)]
+    assert _sign_test(wins, losses) == pytest.approx(expected, rel=1e-9)

@@ -6,6 +6,7 @@ agree with an offline measure (issue 14 §4; :func:`irscale.online.harness.sensi
         [--impressions 10,20,50,...] [--repetitions R] [--seed S] [--measure nDCG@10]
         [--method team-draft[,balanced,...]] [--credit C] [--ab-measure clicks|
         reciprocal_rank|abandoned] [--length L] [--target 0.95] [--alpha A]
+        [--significance LEVEL]
         [--format text|csv|markdown|latex|json] [-o FILE] [--force]
 
 For every pair of runs: the offline preference (sign of the mean difference of --measure
@@ -75,6 +76,9 @@ def add_parser(subparsers) -> None:
                         help="agreement that counts as reached (default 0.95)")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="the agreement's interval is at level 1 - alpha (default 0.05)")
+    parser.add_argument("--significance", type=float, default=None, metavar="LEVEL",
+                        help="an experiment agrees only when its test (sign test, Welch) "
+                        "is also significant at LEVEL (default: the sign alone)")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text; csv and json: the curves only)")
     add_output(parser, what="table")
@@ -105,5 +109,6 @@ def run(args: argparse.Namespace) -> int:
                          repetitions=args.repetitions, methods=methods,
                          measure=args.measure, ab_measure=args.ab_measure,
                          length=args.length, credit=args.credit, target=args.target,
-                         alpha=args.alpha, seed=args.seed)
+                         alpha=args.alpha, significance=args.significance,
+                         seed=args.seed)
     return write_text(args, result.format(args.fmt) + "\n")

@@ -27,9 +27,15 @@ For every pair of runs (A, B):
   ``abandoned``, lower-is-better);
 * **agreement** = k/R, the share of the R experiments whose preference is the offline
   one. An experiment without a preference (a tie: Σ o_i = 0, or equal A/B means) does
-  not agree. Its interval is Clopper–Pearson's exact binomial interval at level
-  1 − ``alpha``: [B(α/2; k, R − k + 1), B(1 − α/2; k + 1, R − k)] (B the beta quantile;
-  0 for k = 0, 1 for k = R);
+  not agree. With ``significance`` given, an experiment agrees only when its test is
+  also significant at that level: interleaving, the two-sided sign test of wins against
+  losses (ties left out; for probabilistic interleaving with marginal credit the
+  one-sample t-test of mean E[o] = 0, as
+  :class:`~irscale.online.interleaving.InterleavingResult` tests); A/B, Welch's t-test of
+  the two arms (a zero standard error: significant unless the means are equal). The
+  agreement's interval is Clopper–Pearson's exact binomial interval at level 1 − ``alpha``:
+  [B(α/2; k, R − k + 1), B(1 − α/2; k + 1, R − k)] (B the beta quantile; 0 for k = 0, 1
+  for k = R);
 * **impressions needed** (:meth:`SensitivityResult.summary`): the smallest N of the grid
   whose agreement is ≥ ``target`` (0.95), NaN when none reaches it.
 
@@ -184,24 +190,48 @@ def _clopper_pearson(k: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, n
     return low, high
 
 
+def _p_or_limit(stat: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """Two-sided t-test p of ``stat / se`` on ``df`` degrees of freedom; se = 0: 0 when
+    the statistic is not 0, 1 when it is; undefined (one observation): 1."""
+    from scipy.stats import t
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = 2 * t.sf(np.abs(stat / se), df)
+    p = np.where(se > 0, p, np.where(stat != 0, 0.0, 1.0))
+    return np.where(np.isnan(p) | np.isnan(se), 1.0, p)
+
+
 def _interleaving_scores(cube: Candidates, topic_ids: np.ndarray,
                          experiment: np.ndarray, repetitions: int, model: ClickModel,
                          user: int, coins: np.random.SeedSequence, *, method: Method,
-                         length: int, credit: str | None) -> np.ndarray:
-    """Σ_i o_i of every experiment (A − B: > 0 prefers A)."""
+                         length: int, credit: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Σ_i o_i of every experiment (A − B: > 0 prefers A) and the p-value of its test:
+    the sign test of wins against losses (:func:`_sign_test`), or, for marginal credit,
+    the one-sample t-test of mean E[o] = 0 (as :class:`InterleavingResult`)."""
     shown = interleave_runs(cube, topic_ids, method=method, length=length, credit=credit,
                             rng=coins)
     if shown.length != length:  # the users' click draws must be the A/B arm's
         raise AssertionError(f"{method} lists of {shown.length} positions, not {length}")
-    outcome = shown.outcomes(shown.simulate_clicks(model, rng=user))[:, 0]
-    return np.bincount(experiment, weights=outcome, minlength=repetitions)
+    win, loss = (x[:, 0] for x in shown.outcome_probabilities(
+        shown.simulate_clicks(model, rng=user)))
+    outcome = win - loss
+    total = np.bincount(experiment, weights=outcome, minlength=repetitions)
+    if np.isin(win, (0.0, 1.0)).all() and np.isin(loss, (0.0, 1.0)).all():
+        wins = np.bincount(experiment, weights=win, minlength=repetitions)
+        losses = np.bincount(experiment, weights=loss, minlength=repetitions)
+        return total, _sign_test(wins, losses)
+    n = len(outcome) // repetitions
+    spread = outcome.reshape(repetitions, n).std(axis=1, ddof=1) if n > 1 else \
+        np.full(repetitions, np.nan)
+    return total, _p_or_limit(total / n, spread / np.sqrt(n), np.full(repetitions, n - 1))
 
 
 def _ab_scores(cube: Candidates, topic: np.ndarray, experiment: np.ndarray,
                repetitions: int, model: ClickModel, user: int, split: np.random.SeedSequence,
-               *, length: int, ab_measure: str) -> np.ndarray:
-    """The A/B difference of every experiment, oriented so that > 0 prefers A: half of
-    its users (a random permutation) see A's list, the others B's."""
+               *, length: int, ab_measure: str) -> tuple[np.ndarray, np.ndarray]:
+    """The A/B difference of every experiment, oriented so that > 0 prefers A (half of
+    its users, a random permutation, see A's list, the others B's), and the p-value of
+    Welch's t-test (:func:`_welch`)."""
     n = len(topic) // repetitions
     order = np.argsort(np.random.default_rng(split).random((repetitions, n)), axis=1)
     arm = (order >= n // 2).astype(np.int64).reshape(-1)  # 0: A, 1: B
@@ -214,10 +244,34 @@ def _ab_scores(cube: Candidates, topic: np.ndarray, experiment: np.ndarray,
                           np.broadcast_to(arm[:, None], shown.shape).copy())
     clicked = replace(lists.to_click_log(), clicks=lists.simulate_clicks(model, rng=user))
     value = session_measures(clicked)[ab_measure].to_numpy(dtype=np.float64)
-    cell = experiment * 2 + arm
-    means = (np.bincount(cell, weights=value, minlength=2 * repetitions)
-             / np.bincount(cell, minlength=2 * repetitions)).reshape(repetitions, 2)
-    return AB_MEASURES[ab_measure] * (means[:, 0] - means[:, 1])
+    diff, p = _welch(value, experiment * 2 + arm, repetitions)
+    return AB_MEASURES[ab_measure] * diff, p
+
+
+def _welch(value: np.ndarray, cell: np.ndarray, repetitions: int
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """m_A − m_B and Welch's two-sided p of every experiment: ``cell`` = 2 × experiment +
+    arm (0: A, 1: B); t = (m_A − m_B)/√(s_A²/n_A + s_B²/n_B) on Welch–Satterthwaite's
+    degrees of freedom (s² with n − 1)."""
+    size = np.bincount(cell, minlength=2 * repetitions).reshape(repetitions, 2)
+    means = np.bincount(cell, weights=value, minlength=2 * repetitions).reshape(
+        repetitions, 2) / size
+    squares = np.bincount(cell, weights=(value - means.reshape(-1)[cell]) ** 2,
+                          minlength=2 * repetitions).reshape(repetitions, 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = squares / (size - 1) / size  # s²/n per arm (NaN for a lone user)
+        df = share.sum(axis=1) ** 2 / (share ** 2 / (size - 1)).sum(axis=1)
+    diff = means[:, 0] - means[:, 1]
+    return diff, _p_or_limit(diff, np.sqrt(share.sum(axis=1)), df)
+
+
+def _sign_test(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
+    """Two-sided sign test of wins against losses: min(1, 2 F(min(w, l); w + l, 1/2)), F
+    the binomial CDF (``scipy.stats.binomtest``'s p for p = 1/2); 1 without any."""
+    from scipy.stats import binom
+
+    p = np.minimum(1.0, 2 * binom.cdf(np.minimum(wins, losses), wins + losses, 0.5))
+    return np.where(wins + losses > 0, p, 1.0)
 
 
 def sensitivity(
@@ -235,6 +289,7 @@ def sensitivity(
     pairs: Sequence[tuple[str, str]] | None = None,
     target: float = 0.95,
     alpha: float = 0.05,
+    significance: float | None = None,
     seed: int | Sequence[int] | np.random.SeedSequence | None = None,
 ) -> SensitivityResult:
     """Agreement of interleaving and A/B experiments with an offline measure's preference,
@@ -268,6 +323,9 @@ def sensitivity(
         The pairs to compare (default: every pair, in the runs' order).
     target, alpha : float
         Agreement that counts as reached; 1 − ``alpha`` is the level of its interval.
+    significance : float, optional
+        When given, an experiment agrees only when its test is also significant at this
+        level (p ≤ ``significance``; module documentation).
     seed : int, sequence of ints or SeedSequence
         Same seed, same table (module documentation).
 
@@ -296,6 +354,7 @@ def sensitivity(
     length = check_count(length, "length", 1)
     check_choice(ab_measure, tuple(AB_MEASURES), "A/B measure")
     alpha = check_alpha(alpha)
+    level = 1.0 if significance is None else check_alpha(significance, "significance")
     if isinstance(target, bool) or not isinstance(target, (int, float)) \
             or not 0.0 < target <= 1.0:
         raise ParameterError(f"target must be an agreement in (0, 1], got {target!r}")
@@ -339,9 +398,10 @@ def sensitivity(
                       for method, coin in zip(methods, coins, strict=True)]
             scores.append(_ab_scores(cube, topic, experiment, reps, user_model, user,
                                      split_seed, length=length, ab_measure=ab_measure))
-            for m, score in enumerate(scores):
+            for m, (score, p) in enumerate(scores):
+                agree = (np.sign(score) * sign > 0) & (p <= level)
                 rows.append((index, m, a, b, delta, sign, [*methods, "ab"][m], n,
-                             int((np.sign(score) * sign > 0).sum()), int((score == 0).sum())))
+                             int(agree.sum()), int((score == 0).sum())))
     curves = pd.DataFrame(rows, columns=["pair", "m", "a", "b", "delta", "sign", "method",
                                          "impressions", "agree", "ties"])
     curves = curves.sort_values(["pair", "m", "impressions"], kind="stable")
@@ -357,4 +417,5 @@ def sensitivity(
     return SensitivityResult(curves, measure, float(target), {
         "model": model if isinstance(model, str) else user_model.model, "methods": methods,
         "ab_measure": ab_measure, "length": length, "repetitions": reps,
-        "impressions": grid, "topics": len(topics), "alpha": alpha})
+        "impressions": grid, "topics": len(topics), "alpha": alpha,
+        "significance": significance})
