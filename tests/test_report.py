@@ -162,6 +162,7 @@ def test_latex_tables(report, tmp_path):
     assert latex.count("\\begin{table}") == 1 + 1 + 2 * 2 + 1 + 1  # summary, baseline,
     # ANOVA and groups per measure, robustness, dp
     assert "Holm correction over 4 comparisons" in latex and "\\textbf{" in latex
+    assert latex.isascii()  # pdflatex reads no Greek without extra packages
     _check_latex_structure(latex)
     if shutil.which("pdflatex") is None:
         return

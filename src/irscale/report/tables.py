@@ -166,9 +166,28 @@ def _summary_markdown(report: Report, digits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: LaTeX spellings (plain ASCII, as pdflatex reads without extra packages) of the Greek
+#: letters of the titles and of the headers :func:`irscale.stats.tables.render` does not
+#: translate itself.
+_LATEX_WORDS = {"α": "alpha", "τ": "Kendall tau", "Δ": "diff."}
+
+
+def _ascii(frame: pd.DataFrame, fmt: str) -> pd.DataFrame:
+    r"""``frame`` with the Greek of its headers spelt out for LaTeX (Δ alone is rendered
+    as ``$\Delta$`` by :func:`~irscale.stats.tables.render`)."""
+    if fmt != "latex":
+        return frame
+    return frame.rename(columns=lambda c: c if c == "Δ" else "".join(
+        _LATEX_WORDS.get(ch, ch) for ch in str(c)))
+
+
+def _title(text: str, fmt: str) -> str:
+    return "".join(_LATEX_WORDS.get(ch, ch) for ch in text) if fmt == "latex" else text
+
+
 def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 4) -> str:
-    """Every table of the report as LaTeX (booktabs ``table`` environments) or Markdown,
-    separated by blank lines."""
+    """Every table of the report as LaTeX (booktabs ``table`` environments, ASCII: Greek
+    letters as math or words) or Markdown, separated by blank lines."""
     if fmt not in ("latex", "markdown"):
         from ..errors import ParameterError
 
@@ -176,19 +195,21 @@ def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 
     digits = check_digits(digits)
     parts = [(_summary_latex if fmt == "latex" else _summary_markdown)(report, digits)]
     if report.comparison is not None:
-        parts.append(render(comparison_frame(report), fmt, digits=digits,
+        parts.append(render(_ascii(comparison_frame(report), fmt), fmt, digits=digits,
                             title=f"Runs against the baseline {report.baseline}"))
     for measure in report.measures:
         parts.append(report.anova[measure].format(fmt, digits=digits))
         parts.append(render(groups_frame(report, measure), fmt, digits=digits,
-                            title=f"{measure}: Tukey HSD groups after the two-way ANOVA "
-                            f"(α = {report.alpha:g}; runs sharing a letter do not differ)"))
+                            title=_title(f"{measure}: Tukey HSD groups after the two-way "
+                                         f"ANOVA (α = {report.alpha:g}; runs sharing a "
+                                         "letter do not differ)", fmt)))
     if len(report.robustness):
-        parts.append(render(robustness_frame(report), fmt, digits=digits,
-                            title="Robustness: the measure M against its ranked version M_R "
-                            "(seed 000): Kendall τ of the run means and Tukey HSD pairs "
-                            "that change (S2NS, NS2S)"))
+        parts.append(render(_ascii(robustness_frame(report), fmt), fmt, digits=digits,
+                            title=_title("Robustness: the measure M against its ranked "
+                                         "version M_R (seed 000): Kendall τ of the run "
+                                         "means and Tukey HSD pairs that change (S2NS, "
+                                         "NS2S)", fmt)))
     if report.discriminative is not None:
-        parts.append(render(discriminative_frame(report), fmt, digits=digits,
+        parts.append(render(_ascii(discriminative_frame(report), fmt), fmt, digits=digits,
                             title="Discriminative power"))
     return "\n".join(parts)
