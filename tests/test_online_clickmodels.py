@@ -59,6 +59,8 @@ def test_tabs_single_or_mixed_with_blanks_read_as_blanks():
 
 def test_serp_size_declared():
     assert read_click_log(lines(*GOOD), serp_size=10).serp_size == 10
+    wider = read_click_log(read_click_log(lines(*GOOD)), serp_size=4)
+    assert wider.serp_size == 4 and wider.doc[:, 3].tolist() == [-1, -1]
     with pytest.raises(InputFormatError, match=r"line 3: rank beyond the SERP size 2"):
         read_click_log(lines(*GOOD), serp_size=2)
     with pytest.raises(ParameterError):

@@ -131,8 +131,8 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
                                   or serp_size < 1):
         raise ParameterError(f"serp_size must be an integer >= 1, got {serp_size!r}")
     if isinstance(source, ClickLog):
-        return source if serp_size is None else _encoded(source.to_frame(), source.source,
-                                                         serp_size, None)
+        return source if serp_size is None else _from_frame(source.to_frame(), source.source,
+                                                            serp_size)
     if isinstance(source, pd.DataFrame):
         return _from_frame(source, "<DataFrame>", serp_size)
     if _is_parquet(source):
