@@ -69,9 +69,10 @@ WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "RankTestResult", "EffectSizes"}
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
 REPORTS = {"TopicSetSize", "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport",
-           "SplitStudy", "SwapRates", "TopicSplits"}
-#: Public classes that are not results (an input; the interval type results return).
-NOT_RESULTS = {"ShardScores", "ConfidenceInterval"}
+           "SplitStudy", "SwapRates", "TopicSplits", "SimulationStudy"}
+#: Public classes that are not results (inputs: shard scores, the generative models of a
+#: simulation study; the interval type results return).
+NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel"}
 
 
 def public_classes() -> dict[str, type]:
@@ -133,6 +134,8 @@ def instances() -> dict[str, list[object]]:
         "SplitStudy": [meta.split_study(values, (4,), 3, models=("MD2",), rng=1)],
         "SwapRates": [meta.swap_rates(values, (4,), 3, rng=1)],
         "TopicSplits": [meta.topic_splits(14, 5, 3, rng=1)],
+        "SimulationStudy": [meta.simulation_study(meta.BootstrapModel(values), ("t",),
+                                                  repetitions=20, rng=1)],
     }
     return made
 

@@ -44,14 +44,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError
 from ..stats.names import CORRECTIONS, FORMATS, MODEL_NAMES, TEST_NAMES
 from .checks import check_compare, compare_test
 from .inputs import add_inputs, load_matrix
-from .options import add_scheduler, scheduler
+from .options import add_progress, add_scheduler, scheduler, wants_progress
 from .outputs import add_output, write_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -108,8 +107,7 @@ def add_parser(subparsers) -> None:
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=None,
                         help="decimals in text, markdown and latex tables (0-17, default 4)")
-    parser.add_argument("--no-progress", action="store_true",
-                        help="do not show resampling progress on stderr")
+    add_progress(parser)
     add_output(parser)
     parser.set_defaults(func=run)
 
@@ -140,7 +138,7 @@ def compare(args: argparse.Namespace):
     if args.test is None:
         args.test = "tukey-hsd"
     test, _ = compare_test(args.test)
-    progress = not args.no_progress and sys.stderr.isatty()
+    progress = wants_progress(args)
     matrix = load_matrix(args)
     if test == "tukey-hsd":
         model = args.model or "topic+system"

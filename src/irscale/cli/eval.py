@@ -25,6 +25,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
+from .options import add_progress, wants_progress
 from .outputs import add_output, open_output
 from .runargs import add_run_options, named_runs
 
@@ -100,6 +101,7 @@ def add_parser(subparsers) -> None:
                         "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
                         "default 0)")
     add_run_options(parser)
+    add_progress(parser)
     add_output(parser)
     parser.set_defaults(func=run)
 
@@ -120,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     labels = _label_files(args.labels)
     evaluation = evaluate(
         args.qrels,
-        named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column"),
+        named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column",
+                   progress=wants_progress(args)),
         args.measures or ["official"],
         relevance_level=args.level_for_rel,
         max_docs=args.max_retrieved,

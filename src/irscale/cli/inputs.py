@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..errors import AlignmentError, InputError, ParameterError
 from .checks import check_score_measures, select_systems
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
-from .options import ListAction
+from .options import ListAction, wants_progress
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -83,7 +83,8 @@ def qrels_and_runs(args: argparse.Namespace, *, min_runs: int = 2,
         raise ParameterError(nothing + _input_hint(args, min_runs))
     if not args.measures:
         raise ParameterError("name the measure(s) with -m MEASURE (e.g. -m map)")
-    return paths[0], named_runs(paths[1:], args.names, keep_rank=keep_rank)
+    return paths[0], named_runs(paths[1:], args.names, keep_rank=keep_rank,
+                                progress=wants_progress(args))
 
 
 def load_matrix(args: argparse.Namespace) -> ScoreMatrix:

@@ -19,13 +19,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 from ..errors import ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
-from .options import ListAction, add_deprecated, add_scheduler, add_ties, join, scheduler
+from .options import (
+    ListAction,
+    add_deprecated,
+    add_progress,
+    add_scheduler,
+    add_ties,
+    join,
+    scheduler,
+    wants_progress,
+)
 from .outputs import add_output, input_paths, write_text
 
 #: Defaults of ``--sizes`` (split and swap), ``--models`` (split) and ``--cutoffs`` (scales).
@@ -53,6 +61,7 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=None,
                         help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_progress(parser)
     add_output(parser)
 
 
@@ -242,7 +251,8 @@ def run_correlate(args: argparse.Namespace) -> int:
                                     f"(mean {series.mean():.4f})"))
     if args.samples:
         ci = meta.correlation_ci(matrix, measure_a=a, measure_b=b, method=args.method,
-                                 samples=args.samples, rng=args.seed, **options)
+                                 samples=args.samples, rng=args.seed,
+                                 progress=wants_progress(args), **options)
         frame = ci.to_frame()
     else:
         value = meta.overall_correlation(matrix, measure_a=a, measure_b=b, method=args.method,
@@ -271,7 +281,8 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
                     table, method, seeds=range(base, base + args.seeds), **options)
                 parts.append(spread)
                 continue
-            result = meta.discriminative_power(table, method, rng=args.seed, **options)
+            result = meta.discriminative_power(table, method, rng=args.seed,
+                                               progress=wants_progress(args), **options)
             results[f"{name} ({result.method})"] = result
             parts.append(result.to_frame().assign(measure=name, method=result.method)
                          if args.pairs else pd.DataFrame([result.summary()]))
@@ -342,7 +353,7 @@ def run_split(args: argparse.Namespace) -> int:
         study = meta.split_study(table, check_sizes_option(args, table.n_topics),
                                  args.repetitions, models=args.models,
                                  cross=_cross(args.cross), alpha=args.alpha, rng=args.seed,
-                                 progress=sys.stderr.isatty(),
+                                 progress=wants_progress(args),
                                  options=_resampling_options(args), executor=executor)
     if args.plot:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
@@ -454,7 +465,7 @@ def run_scales(args: argparse.Namespace) -> int:
                                collection=args.collection, alpha=args.alpha,
                                ties=args.phi_ties, tie_policy=args.ties,
                                allow_empty=args.allow_empty,
-                               progress=sys.stderr.isatty())
+                               progress=wants_progress(args))
     text = report.format(args.table, args.fmt, N=args.table_n, digits=args.digits)
     if args.plot_dir:
         from ..io.files import check_output

@@ -266,3 +266,19 @@ def scheduler(args: argparse.Namespace) -> Iterator[Any]:
     check_scheduler(args)
     with executor_scope(getattr(args, "scheduler", None) or "local", "--scheduler") as ready:
         yield ready
+
+
+def add_progress(parser: argparse.ArgumentParser) -> None:
+    """``--no-progress``: every command that does long work takes it (one mechanism:
+    :mod:`irscale.core.progress`)."""
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar on standard error (default: a bar for long "
+                        "work when standard error is a terminal)")
+
+
+def wants_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw progress bars: standard error is a terminal and ``--no-progress``
+    was not given."""
+    import sys
+
+    return not getattr(args, "no_progress", False) and sys.stderr.isatty()

@@ -21,6 +21,7 @@ import shlex
 
 from ..errors import ParameterError
 from ..stats.names import CORRECTIONS
+from .options import add_progress, wants_progress
 from .outputs import add_output, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -75,6 +76,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--digits", type=int, default=None,
                         help="decimals shown (0-17, default 4)")
     parser.add_argument("--title", default=None, help="title of the HTML page")
+    add_progress(parser)
     add_output(parser, what="report")
     parser.set_defaults(func=run)
 
@@ -145,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
         correction=args.correction or "holm", alpha=args.alpha, dp=args.dp,
         dp_samples=args.samples or 1000, seed=args.seed or 0,
         scale_depth=args.scale_depth or 10, robustness=not args.no_robustness,
-        command=command_line(args), input_files=[args.qrels, *args.runs])
+        command=command_line(args), input_files=[args.qrels, *args.runs],
+        progress=wants_progress(args))
     if args.fmt == "html":
         text = render_html(report, digits=args.digits,
                            title=args.title or "irscale experiment report")

@@ -27,16 +27,18 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
 
 
-def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False
-               ) -> Sequence[object]:
-    """The runs to evaluate: the paths themselves when ``--names`` was not given (the
-    evaluation reads them, naming runs that share a run id after their files), otherwise
-    the runs read and named as ``--names`` says."""
-    if names is None:
+def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
+               progress: bool = False) -> Sequence[object]:
+    """The runs to evaluate: the paths themselves when neither ``--names`` nor
+    ``progress`` was given (the evaluation reads them, naming runs that share a run id
+    after their files, as :func:`~irscale.io.trec.read_runs` does), otherwise the runs read
+    here, named as ``--names`` says, with a bar of the files read (``progress``)."""
+    if names is None and not progress:
         return list(paths)
     from ..io.trec import read_runs
 
-    return read_runs(list(paths), names=names, keep_rank=keep_rank)
+    return read_runs(list(paths), names=names or "runid", keep_rank=keep_rank,
+                     progress=progress)
 
 
 def check_no_runs_option(args: argparse.Namespace, where: str) -> None:

@@ -41,7 +41,17 @@ import sys
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .inputs import qrels_and_runs
-from .options import ListAction, add_deprecated, add_scheduler, add_ties, join, scheduler, spelling
+from .options import (
+    ListAction,
+    add_deprecated,
+    add_progress,
+    add_scheduler,
+    add_ties,
+    join,
+    scheduler,
+    spelling,
+    wants_progress,
+)
 from .outputs import add_force, add_output, open_output, write_text
 from .runargs import add_run_options
 
@@ -170,8 +180,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--feasible", action="store_true",
                         help="only the runs the topic allows (no more documents of a degree "
                         "than its recall base)")
-    parser.add_argument("--no-progress", action="store_true",
-                        help="no progress bar on standard error")
+    add_progress(parser)
     parser.add_argument("--max-memory", default=None, metavar="SIZE",
                         help="refuse, with the estimate, a scale whose estimated memory "
                         "exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024; default: half of "
@@ -199,7 +208,7 @@ def run_image(args: argparse.Namespace) -> int:
         fmt = "csv" if option == "--csv" else image_format(args.output, option)
     with scheduler(args) as executor:
         sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
-                   feasible=args.feasible, progress=not args.no_progress,
+                   feasible=args.feasible, progress=wants_progress(args),
                    max_memory=args.max_memory, explain=args.explain, intents=args.intents,
                    executor=executor)
     diversity = args.intents is not None  # SBTO/RBTO order degrees, not intent sets
@@ -208,7 +217,7 @@ def run_image(args: argparse.Namespace) -> int:
     written = None
     if args.output is not None:
         written = write_image(sc, args.output, fmt=fmt, force=args.force,
-                              max_memory=args.max_memory, progress=not args.no_progress)
+                              max_memory=args.max_memory, progress=wants_progress(args))
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":
@@ -262,7 +271,7 @@ def run_transform(args: argparse.Namespace) -> int:
                        relevance_level=args.level_for_rel, ties=args.phi_ties,
                        rescale=args.rescale, feasible=args.feasible,
                        tie_policy=args.ties, all_topics=args.all_topics,
-                       allow_empty=args.allow_empty, progress=not args.no_progress,
+                       allow_empty=args.allow_empty, progress=wants_progress(args),
                        max_memory=args.max_memory, explain=args.explain)
     evaluation = result.evaluation
     if args.ranked_only:
@@ -284,7 +293,7 @@ def run_table(args: argparse.Namespace) -> int:
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
                       relevance_level=args.level_for_rel, ties=args.phi_ties,
                       tie_policy=args.ties, feasible=args.feasible,
-                      progress=not args.no_progress, allow_empty=args.allow_empty,
+                      progress=wants_progress(args), allow_empty=args.allow_empty,
                       max_memory=args.max_memory, explain=args.explain)
     wide = frame.pivot(index="N", columns="measure", values="tau_overall")
     wide = wide[[m for m in dict.fromkeys(frame["measure"])]]

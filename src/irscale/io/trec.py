@@ -25,6 +25,7 @@ from ..core.blocks import TopicBlocks
 from ..core.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
 from ..core.fingerprints import string_fingerprints
 from ..core.inputs import Qrels, Run, assemble_run
+from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..errors import InputError, InputFormatError, ParameterError, shorten
 from ._text import (
     FieldCheck,
@@ -304,6 +305,7 @@ def read_runs(
     names: NameSpec = "runid",
     duplicates: DuplicatePolicy = "error",
     keep_rank: bool = False,
+    progress: ProgressArg = False,
 ) -> list[Run]:
     """Read several run files, every run with a distinct name.
 
@@ -321,6 +323,9 @@ def read_runs(
         The duplicate policy of :func:`read_run`.
     keep_rank : bool, default False
         Keep the rank column (see :func:`read_run`).
+    progress : bool or callable, default False
+        Progress by file read (:mod:`irscale.core.progress`; a bar for reading that takes
+        longer than a second).
 
     Returns
     -------
@@ -366,7 +371,11 @@ def read_runs(
                          f"(one run: read_run, or read_runs([...]))")
     if not isinstance(sources, Iterable) or hasattr(sources, "columns"):
         raise InputError(f"read_runs: {expected}, got {_describe(sources)}")
-    runs = [read_run(_check_source(path, f"read_runs: item {number}"), duplicates=duplicates,
-                     keep_rank=keep_rank)
-            for number, path in enumerate(sources, 1)]
+    items = list(sources)
+    report = progress_reporter(progress, len(items), "reading runs", delay=DELAY)
+    runs = []
+    for number, path in enumerate(items, 1):
+        runs.append(read_run(_check_source(path, f"read_runs: item {number}"),
+                             duplicates=duplicates, keep_rank=keep_rank))
+        report(number)
     return name_runs(runs, names)

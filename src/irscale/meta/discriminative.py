@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..core.progress import ProgressArg, check_progress, phase_progress
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
@@ -56,12 +57,9 @@ from ..stats.resampling import (
     CONVENTIONS,
     MAX_SAMPLES,
     Convention,
-    ProgressArg,
     RngArg,
-    check_progress,
     check_seed,
     chunk_sizes,
-    phase_progress,
     resolve_rng,
     run_chunks,
 )

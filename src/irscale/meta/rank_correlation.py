@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
 from ..stats.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
@@ -78,10 +79,7 @@ from ..stats.protocol import (
 from ..stats.ranks import rank_columns
 from ..stats.resampling import (
     MAX_SAMPLES,
-    ProgressArg,
     RngArg,
-    check_progress,
-    progress_reporter,
     resolve_rng,
     seed_sequence,
 )

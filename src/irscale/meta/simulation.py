@@ -51,16 +51,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import FileAccessError, ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats import pairwise_tests
 from ..stats.corrections import Correction, correction_name
 from ..stats.registry import TESTS, test_spec
 from ..stats.resampling import (
-    ProgressArg,
     RngArg,
-    check_progress,
-    progress_reporter,
     resolve_rng,
 )
 from ..stats.tables import Format

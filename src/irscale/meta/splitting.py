@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, ParameterError
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
@@ -53,10 +54,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.resampling import (
     MAX_SAMPLES,
-    ProgressArg,
     RngArg,
-    check_progress,
-    progress_reporter,
     resolve_rng,
 )
 from ..stats.tables import FORMATS, Format, check_format

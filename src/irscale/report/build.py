@@ -31,13 +31,14 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
+from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..io.memory import as_qrels, as_runs
@@ -196,9 +197,24 @@ def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
     return pd.DataFrame(frames, index=list(matrix.systems))
 
 
+def _stepper(progress: ProgressArg, steps: int) -> Callable[[], None]:
+    """``advance()``: one more of ``steps`` steps of the build done (a bar labelled
+    ``report`` for work longer than :data:`~irscale.core.progress.DELAY`)."""
+    report = progress_reporter(progress, steps, "report", delay=DELAY)
+    done = 0
+
+    def advance() -> None:
+        nonlocal done
+        done += 1
+        report(done)
+
+    return advance
+
+
 def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
-                alpha: float) -> pd.DataFrame:
-    """Seed 000's τ(M, M_R) and S2NS/NS2S of the Tukey HSD after MD2, per measure."""
+                alpha: float, advance: Callable[[], None]) -> pd.DataFrame:
+    """Seed 000's τ(M, M_R) and S2NS/NS2S of the Tukey HSD after MD2, per measure
+    (``advance()`` after each)."""
     rows: list[dict[str, object]] = []
     by_depth: dict[int, list[str]] = {}
     for measure in measures:
@@ -206,6 +222,7 @@ def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
             cutoff = scale_measure(measure).cutoff
         except IrscaleError as error:
             rows.append({"measure": measure, "N": None, "note": f"no scale: {error}"})
+            advance()
             continue
         by_depth.setdefault(cutoff or depth, []).append(measure)
     for N, group in by_depth.items():
@@ -227,6 +244,8 @@ def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
             rows.append({"measure": measure, "N": N, "tau": tau, "sig": int(sig.sum()),
                          "sig_ranked": int(sig_r.sum()), "s2ns": int((sig & ~sig_r).sum()),
                          "ns2s": int((~sig & sig_r).sum()), "note": ""})
+        for _ in group:
+            advance()
     order = {m: i for i, m in enumerate(measures)}
     frame = pd.DataFrame(rows, columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
                                         "ns2s", "note"])
@@ -249,6 +268,7 @@ def build_report(
     robustness: bool = True,
     command: str | None = None,
     input_files: Sequence[str] | None = None,
+    progress: ProgressArg = False,
 ) -> Report:
     """Evaluate ``runs`` against ``qrels`` and compute every table of the report (module
     documentation).
@@ -280,6 +300,11 @@ def build_report(
         The files listed (size, SHA-256) in that block (default: ``qrels`` and ``runs``
         where they are paths).
 
+    progress : bool or callable, default False
+        Progress of the build (:mod:`irscale.core.progress`): one step for the evaluation,
+        one per measure for its ANOVA and Tukey HSD, one per measure for the robustness
+        panel, one for discriminative power.
+
     Raises
     ------
     ParameterError
@@ -296,9 +321,12 @@ def build_report(
         raise ParameterError("name at least one measure")
     paths = list(input_files) if input_files is not None else \
         [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
+    check_progress(progress)
     qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
     evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
     labels = _report_measures(evaluation, requested)
+    advance = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))
+    advance()
     run_names = tuple(evaluation.runs)
     if len(run_names) < 2:
         raise ParameterError(f"a report compares runs: give at least two (got {len(run_names)})")
@@ -322,7 +350,9 @@ def build_report(
                                                       columns["significant"], strict=True) if s]
         order = [run_names[i] for i in np.argsort(-means[measure].to_numpy(), kind="stable")]
         letters[measure] = compact_letters(order, pairs)
-    panel = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha) if robustness
+        advance()
+    panel = (_robustness(qrels_obj, run_objs, labels, scale_depth, alpha, advance)
+             if robustness
              else pd.DataFrame(columns=["measure", "N", "tau", "sig", "sig_ranked", "s2ns",
                                         "ns2s", "note"]))
     discriminative = None
@@ -330,6 +360,7 @@ def build_report(
         discriminative = discriminative_power_table(
             evaluation.to_matrix(measures=list(labels)), measures=list(labels),
             samples=dp_samples, alpha=alpha, rng=seed)
+        advance()
     return Report(
         evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,
         baseline=baseline, test=test, correction=correction_label, means=means,

@@ -21,11 +21,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..core.progress import Progress
 from ..parallel import ExecutorArg, is_local, run_tasks
 from .enumeration import CHUNK_RUNS, iter_runs, runs_from_index
 from .image import TOLERANCE, Image
 from .measures import ScaleMeasure
-from .progress import Progress
 from .space import Context, Space
 
 #: Distinct floats kept in memory by the streaming enumeration (8 bytes + 8 bytes each).

@@ -40,9 +40,9 @@ from typing import Literal
 
 import numpy as np
 
+from ..core.progress import Progress
 from ..core.segments import ranges
 from .image import Image
-from .progress import Progress
 
 #: numpy.searchsorted's side: "right" counts the values ≤ x, "left" those < x.
 Side = Literal["left", "right"]

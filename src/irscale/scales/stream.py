@@ -54,12 +54,12 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
+from ..core.progress import Progress
 from ..errors import ParameterError
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
 from .cost import format_size, max_memory_of, notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
-from .progress import Progress
 from .scale import Scale, ScaledImage
 
 ImageFormat = Literal["parquet", "csv"]

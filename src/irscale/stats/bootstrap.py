@@ -29,11 +29,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test, studentise
 from .resampling import (
     Convention,
-    ProgressArg,
     RngArg,
     check_resampling,
     chunk_sizes,

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..core import ScoreMatrix
+from ..core.progress import phase_progress
 from ..errors import AlignmentError, ParameterError
 from ..parallel import check_executor, executor_scope, is_ready
 from ._twosample import degenerate, pair_columns
@@ -23,7 +24,6 @@ from .registry import test_spec
 from .resampling import (
     check_rng,
     fresh_seed_sequence,
-    phase_progress,
     rng_options,
     seed_sequence,
 )

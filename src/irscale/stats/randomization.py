@@ -22,12 +22,12 @@ from typing import Literal
 
 import numpy as np
 
+from ..core.progress import ProgressArg
 from ..errors import ParameterError
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test
 from .resampling import (
     Convention,
-    ProgressArg,
     RngArg,
     check_resampling,
     chunk_sizes,

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
 from .resampling import (
     Convention,
-    ProgressArg,
     RngArg,
     check_resampling,
     chunk_sizes,

@@ -20,9 +20,10 @@ p-values
     Carlo standard error sqrt(p (1 − p)/B) is reported with every estimated p-value.
 
 Progress
-    Every resampling routine takes ``progress``: ``False`` (default), ``True`` (a counter
-    on standard error) or a callable ``progress(done, total)`` called as the work advances
-    (``done`` reaches ``total`` at the end).
+    Every resampling routine takes ``progress``: ``False`` (default), ``True`` (a bar on
+    standard error) or a callable ``progress(done, total)`` called as the work advances
+    (``done`` reaches ``total`` at the end): :mod:`irscale.core.progress`, the one
+    mechanism of every long computation.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .validation import Alternative, check_alternative, check_choice, check_count
@@ -49,7 +51,6 @@ MAX_SAMPLES = 1_000_000_000
 
 Convention = Literal["plus-one", "proportion"]
 CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
-ProgressArg = bool | Callable[[int, int], None]
 #: A seed as :func:`check_seed` returns it.
 SeedArg = int | list[int] | np.random.SeedSequence | None
 
@@ -233,56 +234,6 @@ def map_chunks(
     run_chunks(work, sizes, seeds, lambda _, result: results.append(result), shared=shared,
                workers=workers, executor=executor, progress=progress)
     return results
-
-
-def check_progress(progress: object) -> ProgressArg:
-    """``progress`` if it is a bool (or ``None``, read as ``False``) or a callable
-    ``progress(done, total)``; :class:`~irscale.errors.ParameterError` otherwise."""
-    if progress is None:
-        return False
-    if isinstance(progress, (bool, np.bool_)):
-        return bool(progress)
-    if callable(progress):
-        return progress
-    raise ParameterError(f"progress must be True, False or a callable progress(done, total), "
-                         f"got {progress!r}")
-
-
-def progress_reporter(
-    progress: ProgressArg, total: int, label: str = "resampling", *, offset: int = 0,
-    overall: int | None = None,
-) -> Callable[[int], None]:
-    """``report(done)`` for ``done`` of ``total`` units of work: calls ``progress(done,
-    total)``, prints ``label: done/total`` on standard error (``progress=True``) or does
-    nothing. A phase of a longer run passes ``offset`` (units done before it) and
-    ``overall`` (units of the whole run): ``progress`` then sees the whole run's count."""
-    progress = check_progress(progress)
-    whole = total if overall is None else overall
-    if callable(progress):
-        callback = progress
-        return lambda done: callback(offset + done, whole)
-    if not progress:
-        return lambda done: None
-
-    def show(done: int) -> None:
-        end = "\n" if offset + done >= whole else ""
-        print(f"\r{label}: {offset + done}/{whole}", end=end, file=sys.stderr, flush=True)
-
-    return show
-
-
-def phase_progress(progress: object, index: int, count: int) -> ProgressArg:
-    """``progress`` for pass ``index`` of ``count`` passes of equal size (e.g. one group of
-    pairs, one of two passes over the samples): the caller's ``progress`` sees the count
-    of the whole run, ``index × total + done`` of ``count × total``."""
-    progress = check_progress(progress)
-    if progress is False or count == 1:
-        return progress
-
-    def report(done: int, total: int) -> None:
-        progress_reporter(progress, total, offset=index * total, overall=count * total)(done)
-
-    return report
 
 
 def _progress(progress: ProgressArg, total: int) -> Callable[[int], None]:
