@@ -446,22 +446,11 @@ def _split_decisions(
     """:func:`_split_task` over every repetition of ``splits``, in tasks of
     :data:`REPETITIONS_PER_TASK` on ``executor`` (in this thread when local: Monte Carlo
     procedures use the local threads themselves)."""
-    reps = splits.repetitions
-    starts = range(0, reps, REPETITIONS_PER_TASK)
+    starts = range(0, splits.repetitions, REPETITIONS_PER_TASK)
     tasks = [(splits.size, s, splits.first[s:s + REPETITIONS_PER_TASK],
               splits.second[s:s + REPETITIONS_PER_TASK]) for s in starts]
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    finished = 0
-
-    def done(index: int) -> None:
-        nonlocal finished
-        finished += len(tasks[index][2])
-        report(finished)
-
-    local = is_local(executor)
-    run_tasks(_split_task, tasks, lambda _, part: parts.append(part),
-              shared=(values, shard_values, setting, not local), executor=executor,
-              workers=1 if local else None, done=done)
+    parts = _repetition_tasks(_split_task, tasks, (values, shard_values, setting), report,
+                              executor)
     sig, way, est = (np.concatenate([part[i] for part in parts], axis=2) for i in range(3))
     return sig, way, est
 
@@ -525,7 +514,18 @@ def _swap_filter(values: np.ndarray, splits: TopicSplits, report: Callable[[int]
     """:func:`_swap_task` over every repetition of ``splits`` (as :func:`_split_decisions`)."""
     starts = range(0, splits.repetitions, REPETITIONS_PER_TASK)
     tasks = [(splits.size, s, splits.first[s:s + REPETITIONS_PER_TASK]) for s in starts]
-    parts: list[np.ndarray] = []
+    return np.concatenate(_repetition_tasks(_swap_task, tasks, (values, setting), report,
+                                            executor))
+
+
+def _repetition_tasks(task: Callable[..., Any], tasks: list[tuple[Any, ...]],
+                      shared: tuple[Any, ...], report: Callable[[int], None],
+                      executor: ExecutorArg) -> list[Any]:
+    """The results of ``task`` over ``tasks`` (each holding its repetitions' first halves
+    third), in task order, ``shared`` and a flag "runs remotely" sent once; ``report``
+    counts the repetitions done. Local runs keep one thread for the loop (Monte Carlo
+    procedures use the local threads themselves)."""
+    parts: list[Any] = []
     finished = 0
 
     def done(index: int) -> None:
@@ -534,10 +534,9 @@ def _swap_filter(values: np.ndarray, splits: TopicSplits, report: Callable[[int]
         report(finished)
 
     local = is_local(executor)
-    run_tasks(_swap_task, tasks, lambda _, part: parts.append(part),
-              shared=(values, setting, not local), executor=executor,
-              workers=1 if local else None, done=done)
-    return np.concatenate(parts)
+    run_tasks(task, tasks, lambda _, part: parts.append(part), shared=(*shared, not local),
+              executor=executor, workers=1 if local else None, done=done)
+    return parts
 
 
 def _swap_bins(size: int, splits: TopicSplits, d1: np.ndarray, d2: np.ndarray,
