@@ -105,6 +105,11 @@ def fit_model(
             "the model fits the scores exactly (error sum of squares 0): F is undefined"
         )
     rows = table_rows(sums)
+    untested = [row.factor for row in rows[:-2] if row.df == 0]
+    if untested:  # e.g. a shard effect whose topic x shard cells are missing together
+        note = "; ".join(filter(None, [note, (
+            f"no test of {', '.join(untested)}: 0 degrees of freedom ({ss_type}; the "
+            "missing cells leave it not estimable)")]))
     return AnovaResult(
         model=format_model(terms),
         name=name,

@@ -579,7 +579,9 @@ class AnovaResult:
         return render(self._display(digits), fmt, digits=digits, title=self.summary())
 
     def summary(self) -> str:
-        return f"{self.name}: {self.model} ({self.ss_type} sums of squares, N = {self.n_obs})"
+        note = f"; {self.note}" if self.note else ""
+        return (f"{self.name}: {self.model} ({self.ss_type} sums of squares, "
+                f"N = {self.n_obs}){note}")
 
     def __repr__(self) -> str:
         lines = [f"AnovaResult({self.summary()})"]
