@@ -170,3 +170,18 @@ def test_constructors():
     with pytest.raises(InputError):
         ShardScores.from_array(values[:, :, 0])
     assert "3 topics" in repr(scores)
+
+
+def test_a_term_without_degrees_of_freedom_is_named_not_tested():
+    """Type III with topic x shard cells missing in two of three shards: the shard marginal
+    means are not estimable, the shard row has 0 df, and the table says so in its title."""
+    from irscale.stats.shards import ShardScores, shard_anova
+
+    rng = np.random.default_rng(3)
+    values = rng.random((6, 4, 3))
+    values[0, :, 0] = np.nan  # topic 0 has no relevant document in shard 0
+    values[1, :, 1] = np.nan  # topic 1 none in shard 1
+    result = shard_anova(ShardScores.from_array(values), "MD3", empty="missing")
+    assert result.row("shard").df == 0 and np.isnan(result.row("shard").f)
+    assert "no test of shard: 0 degrees of freedom" in result.format("text").splitlines()[0]
+    assert result.row("system").df == 3
