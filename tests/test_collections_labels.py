@@ -11,6 +11,10 @@ import pytest
 from irscale.collections.labels import aggregate_labels, read_crowd_labels
 from irscale.errors import DuplicateError, InputError, ParameterError
 
+#: crowd-kit 1.4.2 (the oracle) calls pandas methods with inplace=, deprecated in pandas 3:
+#: thousands of warnings from its code, none from irscale's
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:crowdkit")
+
 
 def planted(n_items=240, n_workers=25, k=3, per=5, seed=1, low=0.3, high=0.95):
     """Labels of workers with planted accuracies (a wrong answer is uniform over classes)."""
