@@ -9,7 +9,7 @@ ndeval.c, as transcribed in :func:`reference`: ``RiskBased(r, b, a) = r >= b ? r
 missing from one side counts 0 for it (``TopicVal``: ``ZeroRun`` / ``ZeroBase``); a
 baseline topic the run lacks is printed only with ``-c``; ``amean`` divides the sum by the
 usual count (run topics the qrels judge, or every qrels topic with ``-c``) or by the number
-of printed rows when larger; the label is ``runid (rel to. B, rs=1+a, a=<A as typed>)``.
+of printed rows when larger; the label is ``runid (rel to. B; rs=1+a; a=<A as typed>)``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def reference(qrels, run, baseline, alpha_text, complete, runid="sys", baseid="b
     alpha = float(alpha_text)
     mine = oracle(qrels, run, list(NDEVAL_COLUMNS), False)
     theirs = oracle(qrels, baseline, list(NDEVAL_COLUMNS), False)
-    label = f"{runid} (rel to. {baseid}, rs=1+a, a={alpha_text})"
+    label = f"{runid} (rel to. {baseid}; rs=1+a; a={alpha_text})"
     lines = ["runid,topic," + ",".join(NDEVAL_COLUMNS)]
     totals = [0.0] * len(NDEVAL_COLUMNS)
     rows = 0
@@ -138,7 +138,7 @@ def test_hand_example(tmp_path, capsys):
     topics, 4 rows) = 4: 0.0625."""
     run = [("1", "a", 1, 3.0), ("1", "x", 2, 2.0), ("2", "c", 1, 1.0), ("3", "e", 1, 1.0)]
     base = [("1", "b", 1, 2.0), ("1", "a", 2, 1.0), ("3", "e", 1, 1.0), ("4", "z", 1, 1.0)]
-    label = "sys (rel to. base, rs=1+a, a=0.5),"  # ndeval's label holds commas itself
+    label = "sys (rel to. base; rs=1+a; a=0.5),"  # ndeval's label: "; rs=1+a; a="
     column = NDEVAL_COLUMNS.index("strec@5") + 1
     for complete, topics, values in (
             (False, ["1", "2", "3", "amean"], [-0.75, 1, 0, 0.25 / 3]),
@@ -155,7 +155,7 @@ def test_nan_keeps_its_sign(tmp_path, capsys):
     RiskBased(-nan, -nan) is -nan, and so is the mean."""
     run = [("3", "e", 1, 1.0)]
     out = run_cli(tmp_path, capsys, QRELS, run, run, "0", False).splitlines()
-    label = "sys (rel to. base, rs=1+a, a=0),"
+    label = "sys (rel to. base; rs=1+a; a=0),"
     column = NDEVAL_COLUMNS.index("nNRBP") + 1
     assert all(line.startswith(label) for line in out[1:])
     assert [line[len(label):].split(",")[column] for line in out[1:]] == ["-nan", "-nan"]

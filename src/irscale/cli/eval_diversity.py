@@ -97,7 +97,8 @@ def run_diversity(args: argparse.Namespace) -> int:
     _check_risk_options(args)
     options = dict(complete=args.complete, max_docs=args.max_retrieved,
                    intent_probabilities=args.intent_probs, intent_types=args.intent_types,
-                   label_sets=_label_files(args.labels), allow_empty=args.allow_empty)
+                   label_sets=_label_files(args.labels), allow_empty=args.allow_empty,
+                   ndeval_ids=args.fmt == "ndeval")  # topic ids as ndeval reads them
     measures = args.measures or ["ndeval"]
     evaluation = evaluate_diversity(
         args.qrels, named_runs(args.runs, args.names, keep_rank=True), measures, **options)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,6 +48,50 @@ DIVERSITY_FIELDS = ("topic", "subtopic", "docno", "judgment")
 IPROB_FIELDS = ("topic", "subtopic", "probability")
 ITYPE_FIELDS = ("topic", "subtopic", "type")
 INTENT_TYPES = ("inf", "nav")
+
+
+#: ndeval's bound in ``naturalNumber``: a value above it refuses its next digit.
+NDEVAL_LARGE_ENOUGH = 100_000
+
+
+def ndeval_number(text: str) -> int | None:
+    """ndeval's ``naturalNumber``: the value of a string of decimal digits, or ``None``
+    (ndeval's −1) for an empty string, any other character, or a value that exceeds
+    ``100000`` before its next digit (``LARGE_ENOUGH``; ndeval 4.5, ndeval.c)."""
+    if not text:
+        return None
+    value = 0
+    for char in text:
+        if not "0" <= char <= "9" or value > NDEVAL_LARGE_ENOUGH:
+            return None
+        value = 10 * value + ord(char) - ord("0")
+    return value
+
+
+def ndeval_run_topic(text: str) -> int | None:
+    """ndeval's ``parseTopic`` for a run's topic field: a number as is (``07`` is 7), or
+    a prefix naming the task up to the first ``-`` followed by the number (``wt09-1`` is
+    1); ``None`` where ndeval stops with a syntax error (a field without ``-`` that does
+    not start with a digit is refused here: ndeval reads past the end of the field)."""
+    if "0" <= text[:1] <= "9":
+        return ndeval_number(text)
+    _, dash, tail = text.partition("-")
+    return ndeval_number(tail) if dash else None
+
+
+def ndeval_ids(column: pa.ChunkedArray, parse: Callable[[str], int | None]
+               ) -> tuple[pa.ChunkedArray, int | None]:
+    """``column``'s ids as ndeval reads them (``parse``: :func:`ndeval_number` or
+    :func:`ndeval_run_topic`), written back as decimal strings (so ``07`` and ``7`` are one
+    topic, as in ndeval, and print as ``7``): the mapped column and the first row whose id
+    ndeval refuses (``None`` if none). One parse per distinct id."""
+    distinct = pc.unique(column)
+    values = [parse(text) for text in distinct.to_pylist()]
+    bad = [i for i, v in enumerate(values) if v is None]
+    if bad:
+        return column, int(pc.index(column, distinct[bad[0]]).as_py())
+    mapped = pa.array([str(v) for v in values], type=pa.string())
+    return pa.chunked_array([pc.take(mapped, pc.index_in(column, value_set=distinct))]), None
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,7 +138,8 @@ class DiversityQrels:
                 f"source={self.source!r})")
 
 
-def read_diversity_qrels(source: PathLike | io.IOBase | bytes) -> DiversityQrels:
+def read_diversity_qrels(source: PathLike | io.IOBase | bytes, *, ndeval: bool = False
+                         ) -> DiversityQrels:
     """Read diversity qrels in ndeval's format ``topic subtopic docno judgment``.
 
     Parameters
@@ -102,6 +147,10 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes) -> DiversityQrels
     source : path, file object or bytes
         A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
         file or the file's bytes; ``judgment`` is an integer.
+    ndeval : bool
+        Read topic and subtopic ids as ndeval does (:func:`ndeval_number`): natural
+        numbers, written back in decimal (``07`` is topic ``7``); any other id is an
+        :class:`InputFormatError`, as in ndeval. Otherwise ids are kept as written.
 
     Returns
     -------
@@ -142,6 +191,15 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes) -> DiversityQrels
         "diversity qrels",
     )
     topic, subtopic, docno = table["topic"], table["subtopic"], table["docno"]
+    if ndeval:
+        for field_name in ("topic", "subtopic"):
+            column, bad = ndeval_ids(table[field_name], ndeval_number)
+            if bad is not None:
+                line, text = line_of_record(raw(), bad)
+                raise InputFormatError(f"{field_name} is not a natural number as ndeval "
+                                       "reads it (digits only, at most 1000009)",
+                                       source=name, line=line, text=text)
+            topic, subtopic = (column, subtopic) if field_name == "topic" else (topic, column)
     judgment = arrow.to_numpy(table["judgment"])
     _check_duplicates((topic, subtopic, docno), name,
                       lambda row: line_of_record(raw(), row), "judged twice")
@@ -302,10 +360,15 @@ def _check_score(text: str) -> str | None:
     return None
 
 
-def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = None):
+def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = None,
+                    ndeval_topics: bool = False):
     """Read a TREC run ``qid Q0 docno rank score runid`` as ndeval reads it: the rank
     column is kept (a natural number: ndeval ranks by it unless ``-traditional``) and the
-    run is named after the run id of its *first* line, as ndeval names it.
+    run is named after the run id of its *first* line, as ndeval names it. With
+    ``ndeval_topics`` the topic ids are read as ndeval reads them too
+    (:func:`ndeval_run_topic`: ``wt09-1`` and ``01`` are topic ``1``; an id ndeval
+    refuses is an :class:`InputFormatError` naming the line); otherwise they are kept as
+    written.
 
     Returns a :class:`~irscale.core.inputs.Run` (``rank`` kept); a document retrieved
     twice for a topic is a :class:`DuplicateError` (ndeval: "duplicate docno").
@@ -340,6 +403,13 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
     first = runid[0].as_py()
     runids: tuple[str, ...] = tuple(runid.unique().to_pylist())  # in order of appearance
     topic, docno = table["qid"], table["docno"]
+    if ndeval_topics:
+        topic, bad_row = ndeval_ids(topic, ndeval_run_topic)
+        if bad_row is not None:
+            line, text = line_of_record(raw(), bad_row)
+            raise InputFormatError("topic is not a topic number as ndeval reads it (digits, "
+                                   "or a task prefix ending in '-' and digits: wt09-1)",
+                                   source=label, line=line, text=text)
     dup = duplicate_rows(topic, docno)
     if len(dup):
         row = int(dup[1]) if len(dup) > 1 else int(dup[0])
@@ -348,3 +418,42 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
                              f"{topic[row].as_py()}", source=label, line=line, text=text)
     return Run(name=name if name is not None else first, topic=topic, docno=docno,
                score=score, rank=rank.astype(np.int64), source=label, runids=runids)
+
+
+def ndeval_run(run):
+    """A :class:`~irscale.core.inputs.Run` already read, with its topic ids read as ndeval
+    reads them (:func:`ndeval_run_topic`; see :func:`read_ndeval_run`): an id ndeval refuses
+    is an :class:`InputFormatError`, a document that two ids of one topic number both
+    retrieve a :class:`DuplicateError` (ndeval: "duplicate docno")."""
+    from dataclasses import replace
+
+    from ..core.duplicates import duplicate_rows
+
+    topic, bad = ndeval_ids(run.topic, ndeval_run_topic)
+    if bad is not None:
+        raise InputFormatError("topic is not a topic number as ndeval reads it (digits, or a "
+                               f"task prefix ending in '-' and digits: wt09-1): "
+                               f"{run.topic[bad].as_py()!r}", source=run.source)
+    dup = duplicate_rows(topic, run.docno)
+    if len(dup):
+        row = int(dup[1]) if len(dup) > 1 else int(dup[0])
+        raise DuplicateError(f"duplicate docno ({run.docno[row].as_py()}) for topic "
+                             f"{topic[row].as_py()}", source=run.source)
+    return replace(run, topic=topic, blocks=None)
+
+
+def ndeval_qrels(qrels: DiversityQrels) -> DiversityQrels:
+    """Diversity qrels already read, with topic and subtopic ids read as ndeval reads them
+    (see :func:`read_diversity_qrels`'s ``ndeval``)."""
+    from dataclasses import replace
+
+    columns = {}
+    for field_name in ("topic", "subtopic"):
+        column, bad = ndeval_ids(getattr(qrels, field_name), ndeval_number)
+        if bad is not None:
+            raise InputFormatError(f"{field_name} is not a natural number as ndeval reads it "
+                                   f"(digits only, at most 1000009): "
+                                   f"{getattr(qrels, field_name)[bad].as_py()!r}",
+                                   source=qrels.source)
+        columns[field_name] = column
+    return replace(qrels, **columns)

@@ -22,6 +22,7 @@ from ...io.diversity import (
     DiversityQrels,
     IntentProbabilities,
     IntentTypes,
+    ndeval_qrels,
     read_diversity_qrels,
     read_intent_probabilities,
     read_intent_types,
@@ -133,7 +134,7 @@ class DiversityEvaluation:
         topics are walked together in topic order, a topic one of them lacks counting 0
         for it; a baseline topic the run lacks is printed only with ``complete`` (``-c``);
         the mean divides by the number of printed rows when that is larger than the usual
-        count; the run label reads ``runid (rel to. BASELINE, rs=1+a, a=A)`` with A as
+        count; the run label reads ``runid (rel to. BASELINE; rs=1+a; a=A)`` with A as
         given (a string is printed as typed, as ndeval prints its argument; a number with
         ``%g``).
 
@@ -146,8 +147,8 @@ class DiversityEvaluation:
         >>> new, old = (evaluate_diversity(q, r, "strec@2") for r in (run, base))
         >>> print(new.to_ndeval(old, "1"), end="")
         runid,topic,strec@2
-        new (rel to. bm25, rs=1+a, a=1),1,-1.000000
-        new (rel to. bm25, rs=1+a, a=1),amean,-1.000000
+        new (rel to. bm25; rs=1+a; a=1),1,-1.000000
+        new (rel to. bm25; rs=1+a; a=1),amean,-1.000000
         """
         text = risk_alpha if isinstance(risk_alpha, str) else f"{risk_alpha:g}"
         alpha = check_risk_alpha(risk_alpha)
@@ -166,7 +167,7 @@ class DiversityEvaluation:
                 columns = [self.values[label][rows] for label in self.labels]
                 mean = [means[run][label] for label in self.labels]
             else:
-                runid = f"{runid} (rel to. {baseline.runids[0]}, rs=1+a, a={text})"
+                runid = f"{runid} (rel to. {baseline.runids[0]}; rs=1+a; a={text})"
                 topics, columns = self._relative_to(rows, baseline, alpha)
                 judged = int(self.judged[rows].sum())
                 count = max(self.n_qrels_topics if self.complete else judged, len(topics))
@@ -257,6 +258,7 @@ def evaluate_diversity(
     intent_types: Any = None,
     label_sets: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
+    ndeval_ids: bool = False,
 ) -> DiversityEvaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
@@ -293,6 +295,12 @@ def evaluate_diversity(
         ids written differently) raises :class:`~irscale.errors.AlignmentError` naming it,
         unless ``allow_empty``: then its topics score 0, as ndeval prints them. A run with
         some topics the qrels lack scores 0 there, with a warning.
+    ndeval_ids : bool, default False
+        Read topic (and subtopic) ids as ndeval 4.5 reads them: numbers, written back in
+        decimal (``07`` is ``7``), a run's topic possibly after a task prefix ending in
+        ``-`` (``wt09-1`` is ``1``); an id ndeval refuses is an
+        :class:`~irscale.errors.InputFormatError`. ``irscale eval --format ndeval`` sets
+        it. By default ids are strings kept as written (NTCIR's ``0001``).
 
     Examples
     --------
@@ -315,13 +323,17 @@ def evaluate_diversity(
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int)
                                  or max_docs < 1):
         raise ParameterError(f"max_docs must be a positive integer, got {max_docs!r}")
-    qrels_obj = qrels if isinstance(qrels, DiversityQrels) else read_diversity_qrels(qrels)
+    if isinstance(qrels, DiversityQrels):
+        qrels_obj = ndeval_qrels(qrels) if ndeval_ids else qrels
+    else:
+        qrels_obj = read_diversity_qrels(qrels, ndeval=ndeval_ids)
     index = DiversityIndex.of(qrels_obj)
     # ndeval's families read the judged rankings only: each run's rows are dropped once it
     # is judged (memory); the others (IA(...), P+Q, D-U, ...) read the runs again
     ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS}
     run_list, dr, run_of, topic_ids = read_and_judge(index, runs, bool(traditional), max_docs,
-                                                     keep_rows=not ndeval_only)
+                                                     keep_rows=not ndeval_only,
+                                                     ndeval_ids=ndeval_ids)
     judged = dr.ranking_topic >= 0
     unjudged = np.flatnonzero(~judged)
     qrels_topics = set(qrels_obj.topics)  # those of the file, judged relevant or not

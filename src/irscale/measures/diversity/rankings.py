@@ -384,7 +384,8 @@ def _merge(index: DiversityIndex, parts: list[_RunJudgment]
 
 
 def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
-                   max_docs: int | None = None, *, keep_rows: bool = True
+                   max_docs: int | None = None, *, keep_rows: bool = True,
+                   ndeval_ids: bool = False
                    ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
     """Read ``runs`` and judge every run against ``index``: the runs, named
     (:func:`~irscale.io.naming.name_runs`), the batch of rankings (run by run, topics in
@@ -401,12 +402,13 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     scores, ranks) are dropped once it is judged, so that the runs' strings are never all
     in memory at once (the returned runs keep their names, sources and run ids only).
     Other inputs (:class:`Run` objects aside) go through
-    :func:`irscale.io.memory.as_runs`.
+    :func:`irscale.io.memory.as_runs`. With ``ndeval_ids`` the runs' topic ids are read as
+    ndeval reads them (:func:`~irscale.io.diversity.ndeval_run`).
     """
     import os
     from concurrent.futures import ThreadPoolExecutor
 
-    from ...io.diversity import read_ndeval_run
+    from ...io.diversity import ndeval_run, read_ndeval_run
     from ...io.naming import name_runs
 
     items = runs if isinstance(runs, (list, tuple)) else [runs]
@@ -415,11 +417,16 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
         from ...io.memory import as_runs
 
         run_list = as_runs(runs, keep_rank=True)
+        if ndeval_ids:
+            run_list = [ndeval_run(run) for run in run_list]
         parts = [_judge_run(index, lookup, run, traditional, max_docs) for run in run_list]
         return (run_list, *_merge(index, parts))
 
     def read(item: Any) -> tuple[Run, _RunJudgment]:
-        run = item if isinstance(item, Run) else read_ndeval_run(item)
+        if isinstance(item, Run):
+            run = ndeval_run(item) if ndeval_ids else item
+        else:
+            run = read_ndeval_run(item, ndeval_topics=ndeval_ids)
         part = _judge_run(index, lookup, run, traditional, max_docs)
         if not keep_rows:
             run = replace(run, topic=_NO_STRINGS, docno=_NO_STRINGS, score=_NO_SCORES,
