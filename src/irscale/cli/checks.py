@@ -12,6 +12,7 @@ given"; the functions here set the real defaults on ``args`` once the choice is 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Sequence
 
@@ -350,10 +351,72 @@ def _scales(args: argparse.Namespace) -> None:
                                  f"{list(args.cutoffs)}")
 
 
+def _simulate(args: argparse.Namespace) -> None:
+    """``meta simulate``: the options of the other model refused, the names of the tests
+    and corrections, the counts, ``--checkpoint`` (a folder, with ``--seed``, not holding
+    ``-o``). The normal model's values are checked by the model itself (its messages are
+    reworded by :func:`irscale.cli.meta._simulation_model`)."""
+    from ..meta.simulation import MAX_REPETITIONS as MAX_MATRICES
+    from ..stats.corrections import correction_name
+    from ..stats.registry import test_spec
+    from .eval_diversity import check_no_intent_options
+    from .meta import NORMAL_OPTIONS
+    from .outputs import check_output_folder
+    from .runargs import check_no_runs_option
+
+    if args.model == "normal":
+        _refuse([f for f, given in (("--null", args.null), ("QRELS RUN...", args.inputs),
+                                    ("--scores", args.scores), ("-m", args.measures),
+                                    ("--topic-column", _given(args, "topic_column")))
+                 if given], "to --model bootstrap (the matrix whose topics are resampled), "
+                "not to --model normal")
+        check_no_runs_option(args, "--model normal (no runs are read)")
+        check_no_intent_options(args, "diversity measures of --model bootstrap, not to "
+                                "--model normal")
+        if args.qrels_format != "auto":
+            raise ParameterError("--qrels-format applies to --model bootstrap's QRELS, not "
+                                 "to --model normal")
+    else:
+        _refuse([option for name, option in NORMAL_OPTIONS.items() if _given(args, name)],
+                "to --model normal, not to --model bootstrap (whose matrix, every system of "
+                "the runs or --scores given, is resampled as it is)")
+    _count(args, "repetitions", "--repetitions", maximum=MAX_MATRICES)
+    _alpha(args, default=None)
+    _seed(args)
+    tests = []
+    for name in args.test or ["t"]:
+        try:
+            tests.append(test_spec(name).name)
+        except ParameterError as error:
+            raise ParameterError(f"--test: {error}") from None
+    for name in args.correction or ():
+        try:
+            correction_name(name)
+        except ParameterError as error:
+            raise _reworded(error, "correction", "--correction") from None
+    if _given(args, "samples"):
+        _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
+        if not resampling_procedures(tests):
+            raise ParameterError(
+                "-B/--samples applies to the resampling tests (randomization, bootstrap, "
+                "bootstrap-shift, unpaired-bootstrap) among --test, and the study has none "
+                f"({', '.join(tests)})")
+    if _given(args, "checkpoint"):
+        check_output_folder(args.checkpoint, "--checkpoint")
+        if not _given(args, "seed"):
+            raise ParameterError("--checkpoint needs --seed: a study resumes only with the "
+                                 "seed it started with")
+        output = getattr(args, "output", "-")
+        if output != "-" and os.path.dirname(os.path.realpath(output)) == \
+                os.path.realpath(args.checkpoint):
+            raise ParameterError(f"-o {output} lies in --checkpoint {args.checkpoint}, whose "
+                                 "files the study writes: write it outside")
+
+
 _META = {
     "correlate": _correlate, "discriminative-power": _discriminative_power,
     "dp": _discriminative_power, "split": _split, "swap": _swap,
-    "concordance": _concordance, "loo": _loo, "scales": _scales,
+    "concordance": _concordance, "loo": _loo, "scales": _scales, "simulate": _simulate,
 }
 
 

@@ -7,6 +7,10 @@
     irscale meta concordance    QRELS RUN... -m M1 -m M2 -m GOLD --gold GOLD
     irscale meta loo            QRELS RUN... -m map [--depth 100]
     irscale meta scales         QRELS RUN... [-m P -m AP ...] [--cutoffs 5,10,20,30]
+    irscale meta simulate       --model normal [--topics 50 --systems 2 --effects 0,0.05]
+                                 | --model bootstrap --scores F.csv [--null]
+                                 [--test t,wilcoxon] [--correction none,holm]
+                                 [--repetitions 1000] [--checkpoint DIR]
 
 Scores come from score-matrix CSV files (``--scores``, one column per system, one row per
 topic; each file is a measure named after the file) or from qrels and runs evaluated with
@@ -46,6 +50,8 @@ SCALE_MEASURES = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "D
                   "nDCG_b02", "nDCG_b10", "RR")
 
 SEED_HELP = "seed of the random draws (default: a fresh random seed)"
+#: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
+SIMULATION_MODELS = ("normal", "bootstrap")
 
 
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
@@ -53,10 +59,11 @@ MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores fil
 
 
 def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
-            measure_help: str = MEASURE_HELP) -> None:
+            systems: bool | None = None, measure_help: str = MEASURE_HELP) -> None:
     from ..stats import FORMATS
 
-    add_inputs(parser, scores=scores, systems=scores, measure_help=measure_help)
+    add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
+               measure_help=measure_help)
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
     parser.add_argument("--digits", type=int, default=None,
@@ -206,8 +213,74 @@ def add_parser(subparsers) -> None:
                    help="write a scatter of each measure vs its ranked version (PNG) to DIR "
                    "(default: no plots)")
     p.set_defaults(func=run_scales)
+
+    _add_simulate(sub)
     parser.set_defaults(func=lambda args: parser.error(
         f"choose an analysis: {', '.join(sub.choices)}"))
+
+
+def _add_simulate(sub) -> None:
+    """``meta simulate``: :func:`irscale.meta.simulation_study` on the command line; every
+    option is one of its arguments or of its model's (the defaults stated in the help are
+    the API's: a test checks that they agree)."""
+    p = sub.add_parser(
+        "simulate", help="Type I, II and III error rates and power of tests over simulated "
+        "score matrices (Urbano, Lima & Hanjalic 2019)",
+        description="Draw --repetitions topics x systems matrices from a model whose true "
+        "system means are known, run every --test with every --correction on every pair of "
+        "systems, and report per test and correction the Type I, Type II and Type III error "
+        "rates and the power with 95% Wilson intervals (irscale.meta.simulation_study; "
+        "docs/scale-out.md).")
+    _common(p, systems=False, measure_help="measure of the bootstrap model's matrix "
+            "(one; default: the one measure of the --scores file)")
+    p.add_argument("--model", required=True, choices=SIMULATION_MODELS,
+                   help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
+                   "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
+                   "or --scores) drawn with replacement, its system means being the truth")
+    p.add_argument("--topics", type=int, default=None, metavar="T",
+                   help="normal model: topics per matrix (default 50)")
+    p.add_argument("--systems", type=int, default=None, metavar="S",
+                   help="normal model: systems per matrix (default: the number of "
+                   "--effects, else 2)")
+    p.add_argument("--effects", action=ListAction, kind="float", default=None,
+                   metavar="E,E,...",
+                   help="normal model: the true system means mu_s, one per system; write "
+                   "--effects=-0.1,0 when the first is negative (default: all 0, every pair "
+                   "null)")
+    p.add_argument("--topic-sd", type=float, default=None, metavar="SD",
+                   help="normal model: standard deviation of the topic effects u_t "
+                   "(default 0.1)")
+    p.add_argument("--error-sd", type=float, default=None, metavar="SD",
+                   help="normal model: standard deviation of the errors e_ts, > 0 "
+                   "(default 0.1)")
+    p.add_argument("--null", action="store_true",
+                   help="bootstrap model: first centre every system on the grand mean, so "
+                   "that every pair is null (default: the matrix's system means are the "
+                   "truth)")
+    p.add_argument("--repetitions", type=int, default=None, metavar="R",
+                   help="simulated matrices (default 1000)")
+    p.add_argument("--test", action=ListAction, kind="str", unique=True, default=None,
+                   metavar="T,T,...",
+                   help="comma-separated two-system tests run on every pair: t, student, "
+                   "welch, wilcoxon, sign, mann-whitney, randomization, bootstrap, "
+                   "bootstrap-shift, unpaired-bootstrap (default t)")
+    p.add_argument("--correction", action=ListAction, kind="str", unique=True,
+                   default=None, metavar="C,C,...",
+                   help="comma-separated multiple-comparison corrections, each applied to "
+                   "every test: none, bonferroni, holm, ... (default none)")
+    p.add_argument("--alpha", type=float, default=None,
+                   help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+                   help="resamples of the resampling tests among --test (default: each "
+                   "test's own)")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="keep the counts of every finished task in DIR (made if missing) "
+                   "and, run again with the same arguments and --seed, compute only the "
+                   "unfinished tasks; a DIR holding another study is refused (default: no "
+                   "checkpoint)")
+    add_scheduler(p, "the simulated matrices")
+    p.set_defaults(func=run_simulate)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -477,3 +550,63 @@ def run_scales(args: argparse.Namespace) -> int:
             check_output(path, inputs=input_paths(args), force=args.force, option="--plot-dir")
             meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
     return write_text(args, text)
+
+
+#: ``meta simulate``'s options of the normal model: ``{NormalModel field (dest): option}``.
+NORMAL_OPTIONS = {"topics": "--topics", "systems": "--systems", "effects": "--effects",
+                  "topic_sd": "--topic-sd", "error_sd": "--error-sd"}
+
+#: ``meta simulate``'s options passed to :func:`irscale.meta.simulation_study` when given:
+#: ``{dest: argument}``.
+SIMULATION_ARGUMENTS = {"repetitions": "repetitions", "alpha": "alpha",
+                        "checkpoint": "checkpoint", "test": "tests",
+                        "correction": "corrections"}
+
+
+def _given(args: argparse.Namespace, names) -> dict[str, object]:
+    """The options among ``names`` given on the command line, by their Python names (those
+    not given keep the API's defaults)."""
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def _simulation_model(args: argparse.Namespace):
+    """The model of ``meta simulate``: a NormalModel of the ``--topics``, ``--systems``,
+    ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its message
+    is reworded to name the option), or a BootstrapModel of the one-measure matrix."""
+    from .. import meta
+
+    if args.model == "bootstrap":
+        return meta.BootstrapModel.of(_one_measure(args, "a bootstrap simulation"),
+                                      null=args.null)
+    fields = _given(args, NORMAL_OPTIONS)
+    if "effects" in fields:
+        fields["effects"] = tuple(args.effects)
+        fields.setdefault("systems", len(args.effects))
+    try:
+        return meta.NormalModel(**fields)
+    except ParameterError as error:
+        text = str(error)
+        name = next((n for n in NORMAL_OPTIONS if text.startswith(n + " ")), None)
+        if name is None:
+            raise
+        raise ParameterError(text.replace(name, f"{NORMAL_OPTIONS[name]} ({name})", 1)) \
+            from None
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from .. import meta
+    from .checks import resampling_procedures
+
+    check_meta(args)
+    model = _simulation_model(args)
+    arguments = {SIMULATION_ARGUMENTS[name]: value
+                 for name, value in _given(args, SIMULATION_ARGUMENTS).items()}
+    if args.samples is not None:
+        arguments["options"] = {name: {"samples": args.samples}
+                                for name in resampling_procedures(args.test)}
+    with scheduler(args) as executor:
+        study = meta.simulation_study(model, rng=args.seed, executor=executor,
+                                      progress=wants_progress(args), **arguments)
+    title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
+             f"(α = {study.alpha:g}; 95% Wilson intervals)")
+    return write_text(args, _render(study.to_frame(), args, title))

@@ -46,6 +46,7 @@ else:
 _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
     "int": ("integers", "value", int, "5,10,20"),
     "str": ("names", "name", str, "a,b,c"),
+    "float": ("numbers", "value", float, "0,0,0.05"),
 }
 
 
@@ -68,7 +69,8 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
     """The items of the comma-separated list ``text`` given to ``option``.
 
     One message per fault, whatever the option: an empty list, an empty item (``5,,10``,
-    a trailing comma), an item that is not a number (``kind="int"``), and, with
+    a trailing comma), an item that is not a number (``kind="int"`` or ``"float"``;
+    ``float`` also reads ``nan`` and ``inf``, which the user of the values refuses), and, with
     ``unique``, an item given twice. Spaces around items are ignored. Ranges (``≥ 1``, no
     repeated cut-off, ...) are checked by the function that uses the values.
     """
@@ -84,7 +86,8 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
         try:
             values.append(convert(item))
         except ValueError:
-            raise ParameterError(f"{option}: {item!r} is not an integer: {hint}") from None
+            what = "an integer" if kind == "int" else "a number"
+            raise ParameterError(f"{option}: {item!r} is not {what}: {hint}") from None
     if unique:
         twice = list(dict.fromkeys(v for v in values if values.count(v) > 1))
         if twice:
@@ -105,7 +108,7 @@ def _note_spelling(namespace: argparse.Namespace, dest: str, option: str) -> Non
 class ListAction(_StoreOnce):
     """A comma-separated list option (:func:`parse_list`), given once.
 
-    ``kind``: ``"int"`` or ``"str"``; ``api``: the Python name messages add in
+    ``kind``: ``"int"``, ``"float"`` or ``"str"``; ``api``: the Python name messages add in
     parentheses (``--cutoffs (cutoffs) is empty``); ``keywords``: values stored as they
     are instead of a list (``--names runid``); ``spaces``: also take the deprecated
     space-separated form ``-N 5 10`` (with a warning).

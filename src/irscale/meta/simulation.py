@@ -277,6 +277,11 @@ def simulation_study(
         for c in corrections)
     if not procedures:
         raise ParameterError("give at least one test and one correction")
+    twice = list(dict.fromkeys(f"{t}/{c}" for t, c in procedures
+                               if procedures.count((t, c)) > 1))
+    if twice:
+        raise ParameterError(f"tests and corrections name {twice} twice (an alias names its "
+                             "test): give each once")
     chosen = {test_spec(name).name: dict(value) for name, value in (options or {}).items()}
     unused = sorted(set(chosen) - {t for t, _ in procedures})
     if unused:
