@@ -251,9 +251,13 @@ def _error(kind: type[InputError], message: str, name: str, locate: Locate | Non
 
 def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str, np.ndarray],
              name: str, serp_size: int | None, locate: Locate | None,
-             rows: str = "line") -> ClickLog:
+             rows: str = "line", words: tuple[str, str] = ("session", "query")) -> ClickLog:
     """The log from its text columns as codes (``coded[c]``: codes per line and the
-    vocabulary, first-appearance order) and its numeric columns (``numbers``)."""
+    vocabulary, first-appearance order) and its numeric columns (``numbers``).
+    ``words``: what the messages call a session and its query (the interleaving log of
+    :mod:`irscale.io.interleaving_log` has impressions of topics)."""
+    unit, group = words
+    article = "an" if unit[0] in "aeiou" else "a"
     def fail(kind: type[InputError], message: str, row: int) -> InputError:
         return _error(kind, message, name, locate, row, rows)
 
@@ -280,12 +284,12 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
     query = query_of_row[first_row]
     other = query_of_row != query[session]
     if other.any():
-        raise fail(InputFormatError, "a session has one query (this line gives another)",
-                   int(np.flatnonzero(other)[0]))
+        raise fail(InputFormatError, f"{article} {unit} has one {group} (this line gives "
+                   "another)", int(np.flatnonzero(other)[0]))
     cell = session.astype(np.int64) * size + (rank - 1)
     twice = pd.Series(cell).duplicated().to_numpy()
     if twice.any():
-        raise fail(DuplicateError, "rank given twice in this session",
+        raise fail(DuplicateError, f"rank given twice in this {unit}",
                    int(np.flatnonzero(twice)[0]))
     lengths = np.zeros(n, dtype=np.int64)
     np.maximum.at(lengths, session, rank)
@@ -295,7 +299,7 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
         s = int(np.flatnonzero(gap)[0])
         # the line of that session with the highest rank: ranks below it are missing
         rows_of = np.flatnonzero((session == s) & (rank == lengths[s]))
-        raise fail(InputFormatError, f"ranks of session {sessions[s]!r} are not 1..n: "
+        raise fail(InputFormatError, f"ranks of {unit} {sessions[s]!r} are not 1..n: "
                    f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
                    int(rows_of[0]))
     doc_of_row, docs = coded["docno"]

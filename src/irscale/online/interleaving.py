@@ -692,12 +692,7 @@ def interleave_runs(
     check_choice(method, METHODS, "method")
     credit = CREDITS[method][0] if credit is None else credit
     check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
-    if isinstance(runs, Candidates):
-        cube = _Cube(runs)
-    elif _is_lists(runs):
-        cube = _Cube(rankings_from_lists(runs))
-    else:
-        cube = _Cube(ranked_candidates(runs))
+    cube = _Cube(candidates_of(runs))
     n_rankers = cube.n_rankers
     if n_rankers < 2:
         raise InputError("interleaving needs at least two rankers")
@@ -742,6 +737,17 @@ def interleave_runs(
                                          - before[topic])
     pick = np.clip(np.searchsorted(cum, u, side="right"), start[topic], start[topic + 1] - 1)
     return Interleavings(method, credit, cube.candidates, topic, lists[pick])
+
+
+def candidates_of(runs: object) -> Candidates:
+    """The rankers' rankings as :func:`interleave_runs` takes them (a
+    :class:`~irscale.collections.Candidates` cube, ``{ranker: {topic: [docno, ...]}}`` or
+    runs) as a cube."""
+    if isinstance(runs, Candidates):
+        return runs
+    if _is_lists(runs):
+        return rankings_from_lists(runs)
+    return ranked_candidates(runs)
 
 
 def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]]]]:

@@ -1,0 +1,254 @@
+"""Scoring a real interleaving log: the impressions and clicks a search engine recorded.
+
+:func:`logged_interleavings` turns an interleaving log (``impression topic rank docno team
+clicked``, :mod:`irscale.io.interleaving_log`) into the :class:`~irscale.online.
+interleaving.Interleavings` the lists would have been had irscale built them, so that its
+credit rules and statistics (:meth:`Interleavings.score`, :class:`InterleavingResult`) score
+it; :func:`score_log` does both. What each method needs (module docstring of
+:mod:`irscale.online.interleaving` for the rules):
+
+``team-draft`` (two teams; more: team-draft multileaving) and ``probabilistic`` with
+    ``credit="assignment"``: the credit is the clicks on each team's documents, so the log
+    alone scores them (the rankers are the teams, sorted by name). Team-draft lets every
+    team pick once per round of m picks (m rankers): an impression showing one team only,
+    or a team twice within a round, is not a team-draft list and is refused.
+``balanced``, ``optimized`` (credit ``inverse`` or ``linear``) and ``probabilistic`` with
+    ``credit="marginal"``: the credit depends on the ranks the two rankers gave the clicked
+    documents, which a log does not hold; their rankings are given (``runs=``, the team
+    names being run names) and every document shown must be ranked by one of them. The
+    marginal credit needs P(choose s) P_s(I_i | I_1..I_{i-1}) of every position, which
+    follows from the rankings and the list shown (:func:`_assignment_probabilities`).
+
+Given ``runs=``, every team of the log must be one of them and must rank the documents it is
+credited with. Errors name the file, line and text of the first offending document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ..collections.candidates import Candidates
+from ..errors import InputError, InputFormatError, ParameterError
+from ..io.interleaving_log import InterleavingLog, read_interleaving_log
+from ..stats.resampling import RngArg
+from ..stats.validation import check_choice
+from .interleaving import (
+    BOOTSTRAP,
+    CREDITS,
+    METHODS,
+    TAU,
+    InterleavingResult,
+    Interleavings,
+    Method,
+    _Cube,
+    candidates_of,
+)
+
+__all__ = ["logged_interleavings", "needs_rankings", "score_log"]
+
+
+def needs_rankings(method: str, credit: str | None = None) -> bool:
+    """True when ``method`` (with ``credit``) scores clicks by the rankers' rankings, which
+    a log does not hold (module docstring)."""
+    credit = CREDITS[method][0] if credit is None else credit
+    return method in ("balanced", "optimized") or credit == "marginal"
+
+
+def logged_interleavings(log: Any, runs: object = None, *, method: Method = "team-draft",
+                         credit: str | None = None, tau: float = TAU) -> Interleavings:
+    """The lists of an interleaving log as :class:`Interleavings` (module docstring).
+
+    Parameters
+    ----------
+    log : path, bytes, stream, DataFrame or InterleavingLog
+        The log (:func:`~irscale.io.interleaving_log.read_interleaving_log`).
+    runs : runs, Candidates or mapping, optional
+        The rankers' rankings, as :func:`~irscale.online.interleaving.interleave_runs`
+        takes them; needed by balanced, optimized and probabilistic (marginal credit).
+    method, credit, tau
+        As :func:`~irscale.online.interleaving.interleave_runs`.
+
+    Examples
+    --------
+    >>> log = b"i1 q 1 d1 A 1\\ni1 q 2 d2 B 0\\ni2 q 1 d2 B 1\\ni2 q 2 d1 A 1\\n"
+    >>> shown = logged_interleavings(log)
+    >>> shown.rankers, shown.team.tolist()
+    (('A', 'B'), [[0, 1], [1, 0]])
+    """
+    check_choice(method, METHODS, "method")
+    credit = CREDITS[method][0] if credit is None else credit
+    check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
+    tau = float(tau)
+    if not np.isfinite(tau) or tau <= 0:
+        raise ParameterError(f"tau must be a positive number, got {tau}")
+    log = read_interleaving_log(log)
+    by_team = not needs_rankings(method, credit)
+    if not by_team and runs is None:
+        raise ParameterError(f"{method} interleaving ({credit} credit) scores clicks by the "
+                             "ranks the rankers gave the documents, which the log does not "
+                             "hold: give the rankers' rankings (runs=, --runs)")
+    shown = log.valid
+    if by_team and (log.team[shown] < 0).any():
+        raise log.error(InputFormatError, f"{method} interleaving credits every document to "
+                        "a team, this line names none ('-')", shown & (log.team < 0))
+    candidates = _log_candidates(log) if runs is None else candidates_of(runs)
+    rankers = candidates.runs
+    if len(rankers) < 2:
+        what = "the log credits" if runs is None else "the runs hold"
+        raise InputError(f"{what} one ranker only ({', '.join(rankers) or 'none'}): "
+                         "interleaving compares at least two", source=log.source)
+    if len(rankers) > 2 and method != "team-draft":
+        raise ParameterError(f"{method} interleaving compares two rankers, got "
+                             f"{len(rankers)}; for more, team-draft (multileaving)")
+    team = _teams(log, rankers)
+    topic = _topics(log, candidates)
+    pairs = _pairs(log, candidates, topic)
+    if runs is not None:
+        ranks = _Cube(candidates).ranks()
+        unranked = (team >= 0) & (ranks[np.maximum(pairs, 0), np.maximum(team, 0)] == 0)
+        if unranked.any():
+            n, r = np.argwhere(unranked)[np.argmin(log.record[unranked])]
+            raise log.error(InputError, f"team {rankers[team[n, r]]!r} is credited with "
+                            f"document {log.shown.docs[log.shown.doc[n, r]]!r}, which its "
+                            f"run does not rank for topic {candidates.topics[topic[n]]!r}",
+                            unranked)
+    if method == "team-draft":
+        _check_rounds(log, team, rankers)
+    prob = None
+    if method == "probabilistic" and credit == "marginal":
+        prob = _assignment_probabilities(_Cube(candidates), topic, pairs, tau)
+    keep_team = method == "team-draft" or (method == "probabilistic"
+                                           and bool((team[shown] >= 0).all()))
+    return Interleavings(method, credit, candidates, topic, pairs,
+                         team.astype(np.int8) if keep_team else None, prob)
+
+
+def score_log(log: Any, runs: object = None, *, method: Method = "team-draft",
+              credit: str | None = None, tau: float = TAU, alpha: float = 0.05,
+              bootstrap: int = BOOTSTRAP, rng: RngArg = None) -> InterleavingResult:
+    """Wins, losses, ties, Δ with its interval and test for every pair of rankers of an
+    interleaving log: :func:`logged_interleavings` scored by :meth:`Interleavings.score`
+    on the log's clicks.
+
+    >>> log = b"i1 q 1 d1 A 1\\ni1 q 2 d2 B 0\\ni2 q 1 d2 B 1\\ni2 q 2 d1 A 1\\n"
+    >>> score_log(log, rng=1).to_frame()[["a", "b", "wins", "losses", "ties", "delta"]]
+       a  b  wins  losses  ties  delta
+    0  A  B     1       0     1   0.25
+    """
+    log = read_interleaving_log(log)
+    shown = logged_interleavings(log, runs, method=method, credit=credit, tau=tau)
+    return shown.score(log.clicks, alpha=alpha, bootstrap=bootstrap, rng=rng)
+
+
+def _log_candidates(log: InterleavingLog) -> Candidates:
+    """The (topic, document) pairs of the log, the teams (sorted) as rankers, and empty
+    rankings: the log does not hold the rankers' rankings."""
+    shown = log.valid
+    n_docs = max(len(log.shown.docs), 1)
+    key = np.unique((log.shown.query[:, None] * n_docs + log.shown.doc)[shown])
+    pair_topic = key // n_docs
+    return Candidates(
+        topics=tuple(map(str, log.topics)), runs=tuple(sorted(map(str, log.teams))),
+        pairs=np.full((len(log.topics), len(log.teams), 1), -1, dtype=np.int32),
+        pair_topic=pair_topic, pair_docno=pa.array(log.shown.docs[key % n_docs].tolist(),
+                                                   pa.string()),
+        topic_start=np.searchsorted(pair_topic, np.arange(len(log.topics) + 1)), depth=None)
+
+
+def _teams(log: InterleavingLog, rankers: tuple[str, ...]) -> np.ndarray:
+    """The ranker (index into ``rankers``) of every document's team; -1: none."""
+    index = pd.Index(rankers).get_indexer(log.teams.astype(str))
+    if (index < 0).any():
+        unknown = int(np.flatnonzero(index < 0)[0])
+        raise log.error(InputError, f"team {log.teams[unknown]!r} is not among the runs "
+                        f"({', '.join(rankers)})", log.team == unknown)
+    return np.where(log.team >= 0, np.append(index, -1)[log.team], -1)
+
+
+def _topics(log: InterleavingLog, candidates: Candidates) -> np.ndarray:
+    """The topic (index into ``candidates.topics``) of every impression."""
+    index = pd.Index(candidates.topics).get_indexer(log.topics.astype(str))
+    if (index < 0).any():
+        unknown = int(np.flatnonzero(index < 0)[0])
+        raise log.error(InputError, f"topic {log.topics[unknown]!r} is ranked by none of "
+                        "the runs", log.valid & (log.shown.query == unknown)[:, None])
+    return index[log.shown.query]
+
+
+def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> np.ndarray:
+    """The pair id of every document shown (impressions × ranks; -1 past the end)."""
+    known = pd.MultiIndex.from_arrays([candidates.pair_topic,
+                                       candidates.pair_docno.to_numpy(zero_copy_only=False)])
+    shown = log.valid
+    n, r = np.nonzero(shown)
+    pair = known.get_indexer(pd.MultiIndex.from_arrays(
+        [topic[n], log.shown.docs[log.shown.doc[n, r]]]))
+    out = np.full(shown.shape, -1, dtype=np.int64)
+    out[n, r] = pair
+    missing = np.zeros(shown.shape, dtype=bool)
+    missing[n, r] = pair < 0
+    if missing.any():
+        m, k = np.argwhere(missing)[np.argmin(log.record[missing])]
+        raise log.error(InputError, f"document {log.shown.docs[log.shown.doc[m, k]]!r} is "
+                        f"ranked by none of the runs for topic "
+                        f"{candidates.topics[topic[m]]!r}", missing)
+    return out
+
+
+def _check_rounds(log: InterleavingLog, team: np.ndarray, rankers: tuple[str, ...]) -> None:
+    """Team-draft (multileaving) picks in rounds of m = len(rankers) positions, every
+    ranker once per round: an impression of two or more documents showing one team only,
+    or a team twice within a round, is refused at the line of the offending document."""
+    n, length = team.shape
+    lengths = log.shown.lengths
+    single = (lengths >= 2) & (team.max(axis=1) == np.where(log.valid, team,
+                                                            len(rankers)).min(axis=1))
+    if single.any():
+        first = int(np.flatnonzero(single)[np.argmin(log.record[single, 0])])
+        where = np.zeros(team.shape, dtype=bool)
+        where[first] = log.valid[first]
+        raise log.error(InputFormatError, f"impression {log.impressions[first]!r} shows "
+                        f"documents of team {rankers[team[first, 0]]!r} only: team-draft "
+                        "shows those of every team in turn", where)
+    m = len(rankers)
+    width = -(-length // m) * m
+    rounds = np.full((n, width), -1, dtype=np.int64)
+    rounds[:, :length] = team
+    rounds = rounds.reshape(n, -1, m)
+    again = np.zeros(rounds.shape, dtype=bool)
+    for i in range(1, m):  # a loop over the positions of a round
+        again[:, :, i] = ((rounds[:, :, :i] == rounds[:, :, i:i + 1]).any(axis=2)
+                          & (rounds[:, :, i] >= 0))
+    again = again.reshape(n, width)[:, :length]
+    if again.any():
+        row, pos = np.argwhere(again)[np.argmin(log.record[again])]
+        raise log.error(InputFormatError, f"team {rankers[team[row, pos]]!r} picks twice in "
+                        f"round {pos // m + 1} of impression {log.impressions[row]!r} "
+                        f"(ranks {pos // m * m + 1}-{pos // m * m + m}): team-draft lets "
+                        "every team pick once per round", again)
+
+
+def _assignment_probabilities(cube: _Cube, topic: np.ndarray, pairs: np.ndarray,
+                              tau: float) -> np.ndarray:
+    """p[n, i, s] = P(choose s) P_s(I_i | I_1..I_{i-1}) of every position of the lists
+    ``pairs`` (probabilistic interleaving, Hofmann et al. 2011): ranker s weighs its rank r
+    by r^-τ, P_s(d | prefix) = w_s(d) / (Σ_{d' ranked by s} w_s(d') − Σ_{shown d'} w_s(d'));
+    P(choose s) = 1/2 while both rankers have a document not shown yet, else 1 for the one
+    that has (0 for the other)."""
+    lengths = cube.lengths()[topic]  # n × 2
+    rank = cube.ranks()[np.maximum(pairs, 0)]  # n × L × 2, 0: not ranked
+    rank = np.where((pairs >= 0)[:, :, None], rank, 0)
+    weight = np.where(rank > 0, np.maximum(rank, 1).astype(np.float64) ** -tau, 0.0)
+    depth = int(lengths.max(initial=0))
+    total = np.cumsum(np.arange(1, depth + 1, dtype=np.float64) ** -tau)
+    mass = np.where(lengths > 0, total[np.maximum(lengths - 1, 0)], 0.0)  # n × 2
+    before = np.cumsum(weight, axis=1) - weight  # mass shown before position i
+    left = mass[:, None, :] - before
+    shown_before = np.cumsum(rank > 0, axis=1) - (rank > 0)
+    available = shown_before < lengths[:, None, :]
+    pick = np.where(available.all(axis=2, keepdims=True), 0.5, available.astype(np.float64))
+    return pick * np.divide(weight, left, out=np.zeros_like(weight), where=left > 0)
