@@ -5,6 +5,7 @@ Ferrante, Ferro & Pontarollo 2019).
                         [--recall-base 5 | 3,2] [--feasible] [--values-limit K | --all-values]
                         [-o FILE.parquet|FILE.csv] [--diagnostics auto|full|none]
                         [--max-memory SIZE] [--no-progress] [--scheduler ADDRESS]
+                        [--shards K]
     irscale scale transform QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 30 [--levels 2]
                         [-l 1] [--phi-ties unq|min|max|mid] [--ties trec_eval|file-order|
                         rank-column] [--rescale] [--feasible] [--ranked-only]
@@ -108,8 +109,15 @@ def add_parser(subparsers) -> None:
     image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
                        help="text format: stream the whole image for the gaps and ties "
                        f"(default auto: up to {STREAM_LIMIT:,} distinct values)")
-    add_scheduler(image, "the shards of the chunked enumeration (measures without an exact "
-                  "image algorithm: ERR, Q, diversity measures ...)")
+    add_scheduler(image, "the shards of the image: the buckets of the meet-in-the-middle "
+                  "images (AP, DCG/nDCG, RBP ...) or the chunked enumeration (ERR, Q, "
+                  "diversity measures ...)")
+    image.add_argument("--shards", type=int, default=None, metavar="K",
+                       help="meet-in-the-middle images (AP, DCG/nDCG, RBP ...): group the "
+                       "image's buckets (about 4M candidate pairs each) into at most K tasks, "
+                       "run on --scheduler (or this process's threads without it); same "
+                       "image and file (default: one task per bucket with --scheduler, none "
+                       "without)")
     image.set_defaults(func=run_image)
 
     transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
@@ -193,12 +201,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------ image
 def run_image(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from ..scales import scale
-    from ..scales.diagnostics import summarize
-    from ..scales.scale import warn_infeasible_runs
-    from ..scales.stream import image_format, write_csv, write_image
+    from ..scales.shards import check_shards
+    from ..scales.stream import image_format
 
     if args.values_limit < 0:
         raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
@@ -206,11 +211,22 @@ def run_image(args: argparse.Namespace) -> int:
     fmt = None
     if args.output is not None:  # the former --csv FILE wrote CSV whatever the name
         fmt = "csv" if option == "--csv" else image_format(args.output, option)
-    with scheduler(args) as executor:
+    shards = check_shards(args.shards, "--shards")
+    with scheduler(args) as executor:  # open for the passes over the image too
         sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
                    feasible=args.feasible, progress=wants_progress(args),
                    max_memory=args.max_memory, explain=args.explain, intents=args.intents,
-                   executor=executor)
+                   executor=executor, shards=shards)
+        return _report_image(args, sc, fmt)
+
+
+def _report_image(args: argparse.Namespace, sc, fmt) -> int:
+    from dataclasses import replace
+
+    from ..scales.diagnostics import summarize
+    from ..scales.scale import warn_infeasible_runs
+    from ..scales.stream import write_csv, write_image
+
     diversity = args.intents is not None  # SBTO/RBTO order degrees, not intent sets
     if not diversity:
         warn_infeasible_runs(sc)

@@ -32,7 +32,7 @@ How pairs become distinct values (``mode``):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -540,18 +540,31 @@ class PairTable:
 
     def iter_buckets(self, target: int | None = None, *, counts: bool = True
                      ) -> Iterator[Bucket]:
-        """The image in increasing order, bucket by bucket (tolerance clusters straddling
-        two buckets are merged into the first). ``target``: candidate pairs per bucket
-        (default :data:`BUCKET_PAIRS`, the edges of the index)."""
+        """The image in increasing order, bucket by bucket (:meth:`stitch`). ``target``:
+        candidate pairs per bucket (default :data:`BUCKET_PAIRS`, the edges of the index)."""
         edges = self.edges_cache() if target is None else self.edges(target)
         progress = Progress(len(edges) - 1, f"image {self.label}".strip(),
                             enabled=self.progress and len(edges) > 8)
+
+        def raw() -> Iterator[Bucket]:
+            for k in range(len(edges) - 1):
+                yield self.bucket(edges[k], edges[k + 1], counts=counts)
+                progress.update(1)
+
+        yield from self.stitch(raw())
+        progress.close()
+
+    def stitch(self, buckets: Iterable[Bucket]) -> Iterator[Bucket]:
+        """Consecutive buckets (of one grid, in order) as the image's slices: in
+        ``tolerance`` mode a cluster straddling two buckets is merged into the first (its
+        first value joins the previous bucket's last); the buckets as they are otherwise.
+        Local and sharded streams (:mod:`irscale.scales.shards`) both go through here."""
+        if self.mode != "tolerance":
+            yield from buckets
+            return
         previous: Bucket | None = None
-        for k in range(len(edges) - 1):
-            current = self.bucket(edges[k], edges[k + 1], counts=counts)
-            progress.update(1)
-            if previous is not None and self.mode == "tolerance" and len(current.values) \
-                    and len(previous.values) \
+        for current in buckets:
+            if previous is not None and len(current.values) and len(previous.values) \
                     and current.values[0] - previous.values[-1] <= self.tol:
                 previous.counts[-1] += current.counts[0]
                 current = Bucket(current.lo, current.hi, current.values[1:],
@@ -561,11 +574,18 @@ class PairTable:
             previous = current
         if previous is not None:
             yield previous
-        progress.close()
+
+    def set_index(self, sizes: np.ndarray) -> None:
+        """The bucket index (and the distinct count) from the distinct values of each
+        stitched bucket of :meth:`edges_cache`, in order."""
+        sizes = np.asarray(sizes, dtype=np.int64)
+        self._n_distinct = int(sizes.sum())
+        self._index = (self.edges_cache(), np.concatenate(([0], np.cumsum(sizes[:-1]))
+                                                          ).astype(np.int64))
 
     def _scan(self, queries: np.ndarray | None, side: Side = "right") -> np.ndarray | None:
         """One streaming pass: the distinct count, the bucket index and φ of ``queries``."""
-        edges_lo, before_list = [], []
+        sizes = []
         before = 0
         answers = None
         if queries is not None:
@@ -575,18 +595,15 @@ class PairTable:
             bucket_of = np.clip(np.searchsorted(edges, queries, side="right") - 1, 0,
                                 len(edges) - 2)
         for k, bucket in enumerate(self.iter_buckets(counts=False)):
-            edges_lo.append(bucket.lo)
-            before_list.append(before)
             if answers is not None:
                 mine = np.flatnonzero(bucket_of == k)
                 if len(mine):
                     assert queries is not None  # answers are made for queries only
                     q = queries[mine] + (self.tol if self.mode == "tolerance" else 0)
                     answers[mine] = before + np.searchsorted(bucket.values, q, side=side)
+            sizes.append(len(bucket.values))
             before += len(bucket.values)
-        self._n_distinct = before
-        self._index = (np.array([*edges_lo, self.edges_cache()[-1]]),
-                       np.array(before_list, dtype=np.int64))
+        self.set_index(np.array(sizes, dtype=np.int64))
         return answers
 
     def edges_cache(self) -> np.ndarray:
@@ -689,8 +706,13 @@ class PairImage(Image):
             return table._phi_stream(raw)
         return None
 
+    def buckets(self, target: int | None = None) -> Iterator[Bucket]:
+        """The image's slices in increasing order (:meth:`PairTable.iter_buckets`, here;
+        on an executor in :class:`irscale.scales.shards.ShardedPairImage`)."""
+        return self.table.iter_buckets(target)
+
     def iter_sorted(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        for bucket in self.table.iter_buckets():
+        for bucket in self.buckets():
             yield self.post(bucket.values), bucket.counts
 
     def extremes(self) -> tuple[float, int, float, int]:

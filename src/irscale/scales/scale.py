@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import ParameterError
-from ..parallel import ExecutorArg, check_executor
+from ..parallel import ExecutorArg, check_executor, is_local
 from .additive import additive_image, additive_spec
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
@@ -32,6 +32,7 @@ from .cost import DEFAULT_QUERIES, Estimate, estimate, max_memory_of, notice
 from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure
+from .pairs import PairImage
 from .space import Context, Space, to_context
 
 TieStrategy = Literal["unq", "min", "max", "mid"]
@@ -105,12 +106,25 @@ NOTICE_SECONDS = 2.0
 
 
 def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
-                progress: bool = True, executor: ExecutorArg = "local") -> Image:
+                progress: bool = True, executor: ExecutorArg = "local",
+                shards: int | None = None, max_memory: str | int | None = None) -> Image:
     """The image algorithm for a measure on a space (see :mod:`irscale.scales.measures`);
     sizes are checked by the caller (:func:`check_size`). ``executor``
-    (:mod:`irscale.parallel`) runs the shards of the chunked enumeration; the exact
-    algorithms run here."""
+    (:mod:`irscale.parallel`) runs the shards of the chunked enumeration and, with a Dask
+    executor or ``shards``, the passes of the meet-in-the-middle images over their buckets
+    (:mod:`irscale.scales.shards`; ``max_memory`` sizes the shards in flight); the pair
+    tables themselves are built here."""
     kind, level = measure.kind, measure.relevance_level
+
+    def sharded(image: Image) -> Image:
+        if shards is None and is_local(executor):
+            return image  # today's path: streamed in this thread
+        from .shards import ShardedPairImage
+
+        assert isinstance(image, PairImage)
+        return ShardedPairImage(image, executor, shards=shards, progress=progress,
+                                max_memory=max_memory)
+
     if kind in ("P", "R", "F"):
         if kind == "R" and context.relevant(level) == 0:
             return ConstantImage(space)
@@ -128,7 +142,7 @@ def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
             return ConstantImage(space)
         base = _cached(("AP", space, level),
                        lambda: ap_image(space, level=level, progress=progress))
-        return ScaledImage(base, 1.0 / divisor)
+        return ScaledImage(sharded(base), 1.0 / divisor)
     if kind in ("RBTO", "RBP", "DCG", "nDCG") and (kind != "RBTO" or level == 1):
         spec = additive_spec(measure, space, context)
         if spec.scale == 0.0:
@@ -140,8 +154,9 @@ def build_image(measure: ScaleMeasure, space: Space, context: Context, *,
         factor = spec.scale
 
         def pairs() -> Image:
-            return _cached(structure, lambda: additive_image(
+            image = _cached(structure, lambda: additive_image(
                 replace(spec, scale=1.0), progress=progress, label=measure.label))
+            return sharded(image) if isinstance(image, PairImage) else image
 
         if kind == "RBP" and measure.p == 0.5 and space.bounds is None and _linear(spec):
             return DyadicImage(spec, space, lambda: ScaledImage(pairs(), factor))
@@ -266,8 +281,6 @@ class Scale:
         the image is materialised. Large images can hold distinct values closer than the
         default ``tol`` (RBP(p=0.8) over three degrees at N = 13: 4.3e-10 apart), which it
         counts as one; pass a smaller ``tol`` (above the values' rounding error) there."""
-        from .pairs import PairImage
-
         m = np.atleast_1d(np.asarray(values, dtype=np.float64))
         upper = m + tol * np.maximum(1.0, np.abs(m))
         image, factor = self.image, 1.0
@@ -287,8 +300,6 @@ class Scale:
                 f"algorithm={self.algorithm!r})")
 
     def _cheap(self) -> bool:
-        from .pairs import PairImage
-
         inner = self.image.inner if isinstance(self.image, ScaledImage) else self.image
         return not isinstance(inner, PairImage) or inner.table.mode == "distinct" \
             or inner.table._n_distinct is not None
@@ -298,7 +309,8 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
           recall_base: Sequence[int] | Context | int | None = None, feasible: bool = False,
           progress: bool = True, max_memory: str | int | None = None, explain: bool = False,
           queries: int = DEFAULT_QUERIES, announce: bool = True,
-          intents: int | None = None, executor: ExecutorArg = "local") -> Scale:
+          intents: int | None = None, executor: ExecutorArg = "local",
+          shards: int | None = None) -> Scale:
     """The :class:`Scale` of ``measure`` on runs of length ``N`` over ``levels`` degrees.
 
     ``N`` ≥ 1; ``levels`` from 2 to 128 (default 2). A diversity measure (``alpha-nDCG@5``,
@@ -322,13 +334,24 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     already reported it, as :func:`~irscale.scales.transform.transform` does once per
     measure). ``executor`` (:mod:`irscale.parallel`: ``"local"``, ``"local:N"``, a Dask
     scheduler address or Client) runs the shards of the chunked enumeration (measures
-    without an exact image algorithm: ERR, Q, diversity measures ...); the image is the
-    same wherever they run.
+    without an exact image algorithm: ERR, Q, diversity measures ...) and the passes of the
+    meet-in-the-middle images (AP, DCG/nDCG, RBP ...) over the whole image (distinct count,
+    sorted slices, written files) as shards of their buckets, ``shards`` of them at most
+    (default one per bucket of about 4M candidate pairs; with ``executor="local"``,
+    ``shards`` runs them on this process's threads): :mod:`irscale.scales.shards`. The
+    image is the same, bit for bit, wherever they run. ``shards`` for an image without
+    pair buckets (closed forms, enumeration) is a :class:`~irscale.errors.ParameterError`.
     """
     from .diversity import diversity_scale, is_diversity_measure
+    from .shards import check_shards
 
     executor = check_executor(executor)
+    shards = check_shards(shards)
     if intents is not None or is_diversity_measure(measure):
+        if shards is not None:
+            raise ParameterError("shards (--shards) applies to the meet-in-the-middle images "
+                                 "(AP, DCG/nDCG, RBP ...); a diversity measure's image is "
+                                 "enumerated in fixed shards")
         if intents is None:
             raise ParameterError(f"{measure}: the scale of a diversity measure needs the "
                                  "number of intents S (intents=S, --intents S)")
@@ -352,6 +375,8 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
             f"{measure.label}: relevance level rel={measure.relevance_level} but REL^N with "
             f"{space.levels} levels has degrees 0..{space.c}: every run would score 0 (give "
             f"--levels (levels) ≥ {measure.relevance_level + 1})")
+    if shards is not None and measure.kind not in PAIR_KINDS:  # before any work
+        raise _no_buckets(measure.label, space.label(), "has no meet-in-the-middle image")
     # sizes first (a huge N is refused as such, before its default recall base)
     cost = check_size(measure, space, max_memory=limit, queries=queries)
     context = to_context(recall_base, space)
@@ -359,8 +384,25 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
         space = Space(N, levels, context.bounds())
     if announce:
         report(cost, progress=progress, explain=explain)
-    image = build_image(measure, space, context, progress=progress, executor=executor)
+    image = build_image(measure, space, context, progress=progress, executor=executor,
+                        shards=shards, max_memory=max_memory)
+    if shards is not None:
+        from .shards import ShardedPairImage
+
+        inner = image.inner if isinstance(image, ScaledImage) else image
+        if not isinstance(inner, ShardedPairImage):
+            raise _no_buckets(measure.label, space.label(),
+                              f"uses {image.algorithm!r}, which has no pair buckets")
     return Scale(measure, space, context, image, cost)
+
+
+#: Measure kinds whose images may be meet-in-the-middle pair tables (``shards`` applies).
+PAIR_KINDS = ("AP", "RBTO", "RBP", "DCG", "nDCG")
+
+
+def _no_buckets(label: str, space: str, why: str) -> ParameterError:
+    return ParameterError(f"shards (--shards) applies to the meet-in-the-middle images (AP, "
+                          f"DCG/nDCG, RBP ...): {label} on {space} {why}")
 
 
 def warn_infeasible_runs(sc: Scale) -> None:

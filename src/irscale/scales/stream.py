@@ -138,7 +138,7 @@ def sorted_slices(sc: Scale, pairs: int = SLICE_PAIRS
         factor = image.factor
         image = image.inner
     if isinstance(image, PairImage) and pairs != SLICE_PAIRS:
-        for bucket in image.table.iter_buckets(pairs):
+        for bucket in image.buckets(pairs):
             yield factor * image.post(bucket.values), bucket.counts
         return
     yield from sc.iter_values()
