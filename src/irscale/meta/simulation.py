@@ -338,7 +338,7 @@ class _Checkpoint:
         manifest = self.folder / "study.json"
         text = json.dumps(description, sort_keys=True, indent=1)
         if manifest.exists():
-            before = json.loads(manifest.read_text(encoding="utf-8"))
+            before = self._description(manifest)
             now = json.loads(text)
             if before != now:
                 keys = sorted(k for k in set(before) | set(now) if before.get(k) != now.get(k))
@@ -348,6 +348,18 @@ class _Checkpoint:
         else:
             self._write(manifest, text.encode())
 
+    @staticmethod
+    def _description(manifest: Path) -> dict[str, Any]:
+        """The study described by ``manifest``; a file that is not one is refused."""
+        try:
+            before = json.loads(manifest.read_text(encoding="utf-8"))
+        except ValueError:  # not UTF-8, not JSON
+            before = None
+        if not isinstance(before, dict):
+            raise ParameterError(f"checkpoint {manifest}: not a study description (a "
+                                 "damaged or foreign file): give another directory")
+        return before
+
     def _path(self, index: int) -> Path:
         return self.folder / f"task-{index:08d}.npy"
 
@@ -355,7 +367,11 @@ class _Checkpoint:
         path = self._path(index)
         if not path.exists():
             return None
-        part = np.load(path, allow_pickle=False)
+        try:
+            part = np.load(path, allow_pickle=False)
+        except (ValueError, EOFError):  # not a .npy file, or a truncated one
+            raise ParameterError(f"checkpoint {path}: not a .npy file of counts (a damaged "
+                                 "or foreign file)") from None
         if part.shape != shape or part.dtype != np.int64:
             raise ParameterError(f"checkpoint {path}: holds {part.shape} {part.dtype} counts, "
                                  f"expected {shape} int64 (a damaged or foreign file)")
