@@ -1,6 +1,7 @@
 """``irscale online``: online evaluation (``docs/online.md``).
 
     irscale online interleave RUN_A RUN_B ...   interleave runs, click them, test the outcome
+    irscale online score LOG [--runs RUN ...]   score a logged interleaving experiment
     irscale online ab assign|measures|analyze|srm|size ...   A/B tests
     irscale online fit|loglik|simulate-clicks|measures ...   click models (cli/online_clicks)
 
@@ -19,7 +20,7 @@ import importlib
 from ..errors import ParameterError
 
 #: Actions of ``irscale online``: modules ``irscale.cli.online_<name>``.
-ACTIONS = ("interleave", "ab", "clicks", "sensitivity")
+ACTIONS = ("interleave", "score", "ab", "clicks", "sensitivity")
 
 
 def add_parser(subparsers) -> None:

@@ -1,0 +1,95 @@
+"""``irscale online score``: score a real interleaving log.
+
+    irscale online score LOG [--runs RUN ...] [--method team-draft|balanced|probabilistic|
+        optimized] [--credit C] [--tau T] [--alpha A] [--bootstrap B] [--seed S]
+        [--format text|csv|markdown|latex|json] [-o FILE] [--force]
+
+LOG holds one line per document shown, ``impression topic rank docno team clicked``
+(:mod:`irscale.io.interleaving_log`). Team-draft (multileaving for more than two teams) and
+probabilistic interleaving with ``--credit assignment`` are scored from the log alone;
+balanced, optimized and probabilistic with marginal credit need the rankers' rankings:
+``--runs``, TREC runs whose run ids are the team names (:mod:`irscale.online.logged`).
+The output is that of ``irscale online interleave``: wins, losses, ties, delta with its
+bootstrap interval and the binomial test per pair of rankers. See ``docs/online.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import ParameterError
+from ..stats.names import FORMATS
+from .online_interleave import BOOTSTRAP, METHODS
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "score", help="score a logged interleaving experiment (impression topic rank docno "
+        "team clicked)",
+        description="Score the clicks of an interleaving log (one line per document shown: "
+        "impression topic rank docno team clicked) and report, for every pair of rankers, "
+        "wins, losses, ties, the preference delta = (wins + ties/2)/n - 0.5 with its "
+        "bootstrap interval and the binomial (sign) test. team-draft (and multileaving) "
+        "needs the log only; balanced, optimized and probabilistic with marginal credit "
+        "need the rankers' runs (--runs). See docs/online.md.")
+    parser.add_argument("inputs", nargs=1, metavar="LOG",
+                        help="interleaving log (text, gzip or '-')")
+    parser.add_argument("--runs", nargs="+", default=None, metavar="RUN",
+                        help="the rankers' TREC runs, named by run id as the log's teams "
+                        "(needed by balanced, optimized and probabilistic marginal credit)")
+    parser.add_argument("--method", choices=METHODS, default="team-draft",
+                        help="interleaving method of the log (default team-draft)")
+    parser.add_argument("--credit", default=None,
+                        help="credit rule: probabilistic marginal|assignment (default "
+                        "marginal), optimized inverse|linear (default inverse)")
+    parser.add_argument("--tau", type=float, default=None,
+                        help="probabilistic, marginal credit: the softmax exponent the "
+                        "lists were drawn with (default 3)")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level; the interval is at 1 - alpha "
+                        "(default 0.05)")
+    parser.add_argument("--bootstrap", type=int, default=BOOTSTRAP, metavar="B",
+                        help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the bootstrap (default: fresh)")
+    parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+                        help="output format (default text)")
+    from .outputs import add_output
+
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Options that apply to some choices only are refused elsewhere; a method that needs
+    the rankers' rankings needs --runs."""
+    from ..online.interleaving import CREDITS
+    from ..online.logged import needs_rankings
+    from ..stats.validation import check_choice
+
+    if args.credit is not None:
+        if args.method not in ("probabilistic", "optimized"):
+            raise ParameterError(f"--credit applies to --method probabilistic or "
+                                 f"optimized, not {args.method}")
+        check_choice(args.credit, CREDITS[args.method], f"--credit of --method {args.method}")
+    credit = args.credit or CREDITS[args.method][0]
+    if args.tau is not None and credit != "marginal":
+        raise ParameterError("--tau applies to --method probabilistic with marginal credit")
+    if args.seed is not None and args.seed < 0:
+        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    if args.runs is None and needs_rankings(args.method, credit):
+        raise ParameterError(f"--method {args.method} ({credit} credit) scores clicks by "
+                             "the ranks the rankers gave the documents, which the log does "
+                             "not hold: give the rankers' runs with --runs")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..online.interleaving import TAU
+    from ..online.logged import score_log
+    from .outputs import write_text
+
+    _check(args)
+    result = score_log(args.inputs[0], args.runs, method=args.method, credit=args.credit,
+                       tau=TAU if args.tau is None else args.tau, alpha=args.alpha,
+                       bootstrap=args.bootstrap, rng=args.seed)
+    return write_text(args, result.format(args.fmt) + "\n")
