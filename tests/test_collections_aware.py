@@ -49,6 +49,28 @@ def test_uniform_is_the_mean_of_the_assessors_evaluations():
     assert result.matrix.to_frame().loc["1", "A"] == pytest.approx(29 / 36)
 
 
+def test_every_weighting_is_an_expectation_over_the_assessors():
+    """The TOIS abstract: AWARE "takes the expectation of a generic performance measure ...
+    composed with" the assessor random variable. Whatever the weighting, the weights of a
+    topic are a probability distribution over the assessors who judge it (0 for the others)
+    and every AWARE score is that expectation, so it lies between the smallest and the
+    largest of the assessors' scores. By hand for topic 2, run B, msd-topic weights p and
+    1 − p on w1 and w2: B ranks d5 d4; w1 (d4 relevant) AP = 1/2, w2 (d5) AP = 1, so
+    AWARE = p/2 + (1 − p)."""
+    for weighting in WEIGHTINGS:
+        result = aware(LABELS, RUNS, "map", weights=weighting, n_random=5, rng=11)
+        w = result.weights
+        assert (w.to_numpy() >= 0).all()
+        np.testing.assert_allclose(w.sum(axis=1), 1.0)
+        assert w.loc["2", "w3"] == 0.0                       # w3 judges nothing of topic 2
+        scores = result.assessors                            # assessors × topics × runs
+        matrix = result.matrix.array()
+        assert (matrix >= np.nanmin(scores, axis=0) - 1e-12).all()
+        assert (matrix <= np.nanmax(scores, axis=0) + 1e-12).all()
+        p = w.loc["2", "w1"]
+        assert result.matrix.to_frame().loc["2", "B"] == pytest.approx(p / 2 + (1 - p))
+
+
 def test_msd_weights_by_hand():
     # two assessors, two topics, two runs; one random assessor scoring 0.5 everywhere.
     # squared gaps: assessor 1 [[0, .25], [0, 0]] (mean 1/16), assessor 2 all 1/4:

@@ -39,7 +39,8 @@ METHOD_HELP = ("mv (majority vote, ties to the lower label), wmv (weighted by ag
                "2013)")
 WEIGHT_HELP = ("uniform (the mean over assessors), msd, msd-topic (mean squared distance from "
                "random assessors' scores, per assessor or per topic), tau (Kendall distance of "
-               "the run rankings from random assessors')")
+               "the run rankings from random assessors'); msd, msd-topic and tau are "
+               "irscale's reading, not verified against the paper's estimators")
 
 
 def _scale(parser: argparse.ArgumentParser) -> None:

@@ -42,9 +42,11 @@ is the number of workers who gave item ``i`` class ``k``.
     marginal likelihood is kept. Worker quality: ``s_w`` (the probability of knowing).
 
 Binomial Majority Vote (Ferrante, Ferro & Losiouk 2019, cited by seed 004 §2.5) is not
-implemented: the sources available to us describe its model (a judgment is a binomial
-random variable whose mean is the document's quantity of relevance) but not its decision
-rule, and a guess under the paper's name would mislead (``docs/collections.md`` §6).
+implemented: the sources available to us (seed 004; the abstract of Ferrante, Ferro &
+Pontarollo, ECIR 2018) describe its model (a judgment is a binomial random variable whose
+mean is the document's quantity of relevance) but not its decision rule (how grades map
+to trials, how p is estimated, how the merged label is chosen), and a guess under the
+paper's name would mislead (``docs/collections.md`` §6 lists the searches made).
 """
 
 from __future__ import annotations
