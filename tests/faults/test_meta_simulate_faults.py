@@ -1,0 +1,221 @@
+"""``irscale meta simulate``: bad models and model parameters, options of the other model,
+unknown tests and corrections, bad counts, checkpoint folders that hold something else,
+faulty inputs of the bootstrap model."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from .catalog import no_warning
+from .conftest import (
+    any_of,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    same_output_as,
+    with_option,
+)
+
+NORMAL = ["meta", "simulate", "--model", "normal", "--topics", "8", "--repetitions", "10",
+          "--seed", "1"]
+BOOT = ["meta", "simulate", "--model", "bootstrap", "--scores", "ap.csv", "--repetitions",
+        "10", "--seed", "1"]
+RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
+BOOT_RUNS = ["meta", "simulate", "--model", "bootstrap", *RUNS, "-m", "map",
+             "--repetitions", "10", "--seed", "1"]
+CK = ["--checkpoint", "ck"]
+
+
+def json_rows(result, ws, run):
+    rows = json.loads(result.out)
+    assert rows and {"test", "correction", "type_I", "type_I_low", "power"} <= set(rows[0])
+
+
+def resumes_to_the_same_output(result, ws, run):
+    """Run again on the checkpoint the case wrote: the same output, nothing rewritten."""
+    assert (ws.root / "ck" / "study.json").is_file()
+    before = ws.snapshot()
+    again = run(list(result.argv))
+    assert again.status == 0 and again.out == result.out, again.describe()
+    assert ws.snapshot() == before
+
+
+def _npy(values: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, values, allow_pickle=False)
+    return buffer.getvalue()
+
+
+CASES = [
+    # ================================================================ valid
+    ok("simulate-normal", NORMAL, output_contains("type_I", "normal model")),
+    ok("simulate-normal-json", [*NORMAL, "--format", "json"], json_rows),
+    ok("simulate-normal-lists", [*NORMAL, "--effects", "0,0,0.1", "--test", "t,wilcoxon",
+                                 "--correction", "none,holm"],
+       output_contains("wilcoxon", "holm")),
+    ok("simulate-systems-from-effects", [*NORMAL, "--effects", "0,0,0.1"],
+       same_output_as(*NORMAL, "--effects", "0,0,0.1", "--systems", "3")),
+    ok("simulate-negative-effect", [*NORMAL, "--effects=-0.1,0"], output_contains("power")),
+    ok("simulate-test-default-is-t", [*NORMAL, "--test", "t"], same_output_as(*NORMAL)),
+    ok("simulate-correction-default-is-none", [*NORMAL, "--correction", "none"],
+       same_output_as(*NORMAL)),
+    ok("simulate-alpha-default", [*NORMAL, "--alpha", "0.05"], same_output_as(*NORMAL)),
+    ok("simulate-test-alias", with_option(NORMAL, "--test", "paired-t"),
+       same_output_as(*NORMAL)),
+    ok("simulate-resampling-B", [*NORMAL, "--test", "randomization", "-B", "20"],
+       output_contains("randomization")),
+    ok("simulate-no-progress", [*NORMAL, "--no-progress"], same_output_as(*NORMAL)),
+    ok("simulate-output-file", [*NORMAL, "-o", "rates.txt"], allowed_new=["rates.txt"]),
+    ok("simulate-checkpoint-new-folder", [*NORMAL, *CK], resumes_to_the_same_output,
+       allowed_new=["ck/"]),
+    ok("simulate-checkpoint-existing-empty-folder", [*NORMAL, "--checkpoint", "empty"],
+       same_output_as(*NORMAL), files={"empty": "<dir>"}, allowed_new=["empty/"]),
+    ok("simulate-bootstrap-scores", BOOT, output_contains("bootstrap model")),
+    ok("simulate-bootstrap-null", [*BOOT, "--null"], no_warning),
+    ok("simulate-bootstrap-runs", BOOT_RUNS, output_contains("type_II")),
+    ok("simulate-bootstrap-one-of-two-measures", [*BOOT, "--scores", "p10.csv", "-m", "ap"],
+       same_output_as(*BOOT)),
+    # ================================================================ the model
+    err("simulate-model-missing", NORMAL[:2] + NORMAL[4:], opt("--model")),
+    err("simulate-model-unknown", with_option(NORMAL, "--model", "uniform"), "uniform"),
+    err("simulate-topics-1", with_option(NORMAL, "--topics", "1"), opt("--topics")),
+    err("simulate-topics-0", with_option(NORMAL, "--topics", "0"), opt("--topics")),
+    err("simulate-topics-text", with_option(NORMAL, "--topics", "many"), opt("--topics")),
+    err("simulate-systems-1", [*NORMAL, "--systems", "1"], opt("--systems")),
+    err("simulate-systems-negative", [*NORMAL, "--systems", "-2"], opt("--systems")),
+    err("simulate-effects-count-not-systems", [*NORMAL, "--systems", "3", "--effects", "0,1"],
+        opt("--effects"), "3"),
+    err("simulate-effects-nan", [*NORMAL, "--effects", "0,nan"], opt("--effects")),
+    err("simulate-effects-inf", [*NORMAL, "--effects", "0,inf"], opt("--effects")),
+    err("simulate-effects-text", [*NORMAL, "--effects", "0,x"], opt("--effects"),
+        "'x' is not a number"),
+    err("simulate-effects-empty", [*NORMAL, "--effects", ""], "--effects is empty"),
+    err("simulate-effects-empty-item", [*NORMAL, "--effects", "0,,1"],
+        "--effects has an empty value"),
+    err("simulate-effects-one", [*NORMAL, "--effects", "0"], opt("--effects", "systems")),
+    err("simulate-topic-sd-negative", [*NORMAL, "--topic-sd", "-0.1"], opt("--topic-sd")),
+    err("simulate-topic-sd-nan", [*NORMAL, "--topic-sd", "nan"], opt("--topic-sd")),
+    err("simulate-error-sd-0", [*NORMAL, "--error-sd", "0"], opt("--error-sd")),
+    err("simulate-error-sd-inf", [*NORMAL, "--error-sd", "inf"], opt("--error-sd")),
+    err("simulate-error-sd-text", [*NORMAL, "--error-sd", "small"], opt("--error-sd")),
+    # options of the other model are refused, not ignored
+    err("simulate-null-with-normal", [*NORMAL, "--null"], "--null", "--model bootstrap"),
+    err("simulate-scores-with-normal", [*NORMAL, "--scores", "ap.csv"], "--scores",
+        "--model bootstrap"),
+    err("simulate-runs-with-normal", [*NORMAL, *RUNS], "QRELS RUN", "--model bootstrap"),
+    err("simulate-measure-with-normal", [*NORMAL, "-m", "map"], "-m", "--model bootstrap"),
+    err("simulate-names-with-normal", [*NORMAL, "--names", "file"], "--names",
+        "--model normal"),
+    err("simulate-qrels-format-with-normal", [*NORMAL, "--qrels-format", "trec"],
+        opt("--qrels-format"), "--model normal"),
+    err("simulate-intent-probs-with-normal", [*NORMAL, "--intent-probs", "p.txt"],
+        "--intent-probs", "--model normal"),
+    err("simulate-topics-with-bootstrap", [*BOOT, "--topics", "10"], "--topics",
+        "--model normal"),
+    err("simulate-systems-with-bootstrap", [*BOOT, "--systems", "2"], "--systems",
+        "--model normal"),
+    err("simulate-effects-with-bootstrap", [*BOOT, "--effects", "0,1,2,3"], "--effects",
+        "--model normal"),
+    err("simulate-sds-with-bootstrap", [*BOOT, "--topic-sd", "0.1", "--error-sd", "0.2"],
+        "--topic-sd", "--error-sd", "--model normal"),
+    # ================================================================ the bootstrap's inputs
+    err("simulate-bootstrap-nothing", ["meta", "simulate", "--model", "bootstrap"],
+        any_of("--scores", "QRELS")),
+    err("simulate-bootstrap-scores-missing", with_option(BOOT, "--scores", "nope.csv"),
+        "nope.csv"),
+    err("simulate-bootstrap-two-measures", [*BOOT, "--scores", "p10.csv"], "-m"),
+    err("simulate-bootstrap-measure-unknown", [*BOOT, "-m", "nosuch"], "nosuch"),
+    err("simulate-bootstrap-runs-no-measure", BOOT_RUNS[:-6] + BOOT_RUNS[-4:], "-m"),
+    err("simulate-bootstrap-one-run", ["meta", "simulate", "--model", "bootstrap",
+                                       "qrels.txt", "a.run", "-m", "map"],
+        any_of("run", "two")),
+    err("simulate-bootstrap-constant", with_option(BOOT, "--scores", "flat.csv"),
+        any_of("constant", "equal"), files={"flat.csv": "x,y\n0.5,0.5\n0.5,0.5\n0.5,0.5\n"}),
+    # ================================================================ the study
+    err("simulate-repetitions-0", with_option(NORMAL, "--repetitions", "0"),
+        opt("--repetitions")),
+    err("simulate-repetitions-negative", with_option(NORMAL, "--repetitions", "-5"),
+        opt("--repetitions")),
+    err("simulate-repetitions-text", with_option(NORMAL, "--repetitions", "lots"),
+        opt("--repetitions")),
+    err("simulate-repetitions-huge", with_option(NORMAL, "--repetitions", "1000000000"),
+        opt("--repetitions")),
+    err("simulate-test-unknown", [*NORMAL, "--test", "t,nosuch"], opt("--test"), "nosuch"),
+    err("simulate-test-multi-system", [*NORMAL, "--test", "tukey-hsd"], opt("--test"),
+        "tukey-hsd"),
+    err("simulate-test-empty", [*NORMAL, "--test", ""], "--test is empty"),
+    err("simulate-test-twice", [*NORMAL, "--test", "t,t"], "--test names ['t'] twice"),
+    err("simulate-test-alias-twice", [*NORMAL, "--test", "t,ttest"], "twice"),
+    err("simulate-correction-unknown", [*NORMAL, "--correction", "none,magic"],
+        opt("--correction"), "magic"),
+    err("simulate-correction-empty-item", [*NORMAL, "--correction", "none,"],
+        "--correction has an empty name"),
+    err("simulate-alpha-0", [*NORMAL, "--alpha", "0"], opt("--alpha")),
+    err("simulate-alpha-1.5", [*NORMAL, "--alpha", "1.5"], opt("--alpha")),
+    err("simulate-alpha-nan", [*NORMAL, "--alpha", "nan"], opt("--alpha")),
+    err("simulate-seed-negative", with_option(NORMAL, "--seed", "-1"), opt("--seed")),
+    err("simulate-seed-text", with_option(NORMAL, "--seed", "abc"), opt("--seed")),
+    err("simulate-B-without-resampling-test", [*NORMAL, "-B", "20"],
+        "-B/--samples applies to the resampling tests", "t"),
+    err("simulate-B-0", [*NORMAL, "--test", "bootstrap", "-B", "0"],
+        opt("-B", "--samples", "samples")),
+    err("simulate-B-text", [*NORMAL, "--test", "bootstrap", "-B", "x"], opt("-B")),
+    err("simulate-scheduler-bad-form", [*NORMAL, "--scheduler", "local:0"],
+        opt("--scheduler")),
+    err("simulate-digits-with-csv", [*NORMAL, "--format", "csv", "--digits", "3"],
+        opt("--digits")),
+    err("simulate-format-unknown", [*NORMAL, "--format", "xml"], "xml"),
+    # ================================================================ checkpoints
+    err("simulate-checkpoint-without-seed", [*NORMAL[:-2], *CK], "--checkpoint", "--seed"),
+    err("simulate-checkpoint-is-a-file", [*NORMAL, "--checkpoint", "ap.csv"], "ap.csv",
+        "not a folder"),
+    err("simulate-checkpoint-empty", [*NORMAL, "--checkpoint", ""], "--checkpoint is empty"),
+    err("simulate-checkpoint-parent-missing", [*NORMAL, "--checkpoint", "no/such/ck"],
+        "no/such/ck"),
+    err("simulate-checkpoint-another-study", [*NORMAL, *CK], "ck", "holds another study",
+        files={"ck/study.json": json.dumps({"model": {"model": "bootstrap"}})}),
+    err("simulate-checkpoint-study-not-json", [*NORMAL, *CK], "ck/study.json",
+        "not a study description", files={"ck/study.json": "not json\n"}),
+    err("simulate-checkpoint-study-a-list", [*NORMAL, *CK], "ck/study.json",
+        "not a study description", files={"ck/study.json": "[1, 2]\n"}),
+    err("simulate-output-in-checkpoint", [*NORMAL, *CK, "-o", "ck/rates.txt"],
+        "ck/rates.txt", "--checkpoint", files={"ck": "<dir>"}),
+    err("simulate-output-is-input", [*BOOT, "-o", "ap.csv", "--force"], "ap.csv"),
+]
+
+
+def _damaged_task_cases():
+    """A checkpoint whose study is this one but whose task file is damaged: written by a
+    first run (so that study.json is the real one), then the task file replaced."""
+    return [
+        ("garbage", b"garbage\n", "not a .npy file"),
+        ("truncated", _npy(np.zeros((10, 1, 6), dtype=np.int64))[:100], "not a .npy file"),
+        ("float-counts", _npy(np.zeros((10, 1, 6))), "float64"),
+        ("wrong-shape", _npy(np.zeros((3, 1, 6), dtype=np.int64)), "(3, 1, 6)"),
+    ]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_meta_simulate(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+@pytest.mark.parametrize(("name", "data", "needle"), _damaged_task_cases(),
+                         ids=[c[0] for c in _damaged_task_cases()])
+def test_damaged_task_file_is_refused(name, data, needle, ws, run_cli):
+    from .conftest import assert_error
+
+    argv = [*NORMAL, *CK]
+    first = run_cli(argv)
+    assert first.status == 0, first.describe()
+    ws.write("ck/task-00000000.npy", data)
+    before = ws.snapshot()
+    result = run_cli(argv)
+    assert_error(result, "ck/task-00000000.npy", needle)
+    assert ws.snapshot() == before
