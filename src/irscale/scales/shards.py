@@ -156,7 +156,8 @@ class ShardedPairImage(PairImage):
         table = self.table
         edges = table.edges_cache()
         if table.mode == "tolerance":  # clusters across buckets: stitched here
-            sizes = [len(bucket.values) for bucket in self._stream(None, counts=False)]
+            sizes = [len(bucket.values) for bucket in
+                     table.stitch(self._stream(None, counts=False))]
             table.set_index(np.array(sizes, dtype=np.int64))
             return
         tasks = self._tasks(edges)
