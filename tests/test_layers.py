@@ -38,6 +38,7 @@ LAYERS: dict[str, int] = {
     "io": 2,
     "measures": 3,
     "evaluation": 4,
+    "evaluation_many": 4,
     "text": 4,
     "datasets": 4,
     "stats": 5,

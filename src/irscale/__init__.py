@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "Evaluation": ".evaluation",
     "evaluate": ".evaluation",
+    "evaluate_many": ".evaluation_many",
     "evaluate_sessions": ".text.sessions",
     "IrscaleError": ".errors",
     "Qrels": ".core.inputs",
@@ -51,6 +52,7 @@ __all__ = [
     "anova",
     "collections",
     "evaluate",
+    "evaluate_many",
     "evaluate_sessions",
     "meta",
     "online",

@@ -28,10 +28,12 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
+from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy
+from .core.qrels_index import QrelsIndex
 from .core.ranking import RankingOptions
 from .errors import AlignmentError, MeasureError, ParameterError
 from .io.labels import read_labels
@@ -47,8 +49,49 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
     from .core.scorematrix import ScoreMatrix
 
 
+class RunSummaries:
+    """The summary tables of a result that has ``columns``, ``runs`` and
+    ``summary(run_index)`` (:class:`Evaluation`, and
+    :class:`irscale.evaluation_many.ManyEvaluation`, which keeps the summaries only)."""
+
+    columns: tuple[Column, ...]
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        raise NotImplementedError
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """Labels of the numeric per-topic measures."""
+        return tuple(c.label for c in self.columns
+                     if c.per_query and c.value_type != "str")
+
+    def aggregates(self) -> pd.DataFrame:
+        """Summary value of every measure for every run (trec_eval's ``all`` lines).
+
+        Columns ``run, measure, value`` (``value`` is an object column: the run id is text).
+        """
+        import pandas as pd
+
+        rows = []
+        for run_index, run in enumerate(self.runs):
+            for column, value in self.summary(run_index):
+                rows.append((run, column.label, value))
+        return pd.DataFrame(rows, columns=["run", "measure", "value"])
+
+    def mean(self) -> pd.DataFrame:
+        """Runs × measures table of the numeric summary values."""
+        frame = self.aggregates()
+        frame = frame[frame["measure"].isin(self.measures)]
+        table = frame.pivot(index="run", columns="measure", values="value").astype(float)
+        return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
+
+
 @dataclass(frozen=True, eq=False)
-class Evaluation:
+class Evaluation(RunSummaries):
     """Per-topic values of every requested measure for every run, and their summaries.
 
     ``values[label]`` holds one value per ranking of :attr:`rankings` (rankings are ordered
@@ -70,12 +113,6 @@ class Evaluation:
         return self.rankings.runs
 
     @property
-    def measures(self) -> tuple[str, ...]:
-        """Labels of the numeric per-topic measures."""
-        return tuple(c.label for c in self.columns
-                     if c.per_query and c.value_type != "str")
-
-    @property
     def unjudged_topics(self) -> dict[str, tuple[str, ...]]:
         """Per run, the topics it retrieved documents for that the qrels do not judge."""
         return dict(zip(self.runs, self.rankings.unjudged_topics, strict=True))
@@ -95,19 +132,6 @@ class Evaluation:
         if not frames:
             return pd.DataFrame(columns=["run", "topic", "measure", "value"])
         return pd.concat(frames, ignore_index=True)
-
-    def aggregates(self) -> pd.DataFrame:
-        """Summary value of every measure for every run (trec_eval's ``all`` lines).
-
-        Columns ``run, measure, value`` (``value`` is an object column: the run id is text).
-        """
-        import pandas as pd
-
-        rows = []
-        for run_index, run in enumerate(self.runs):
-            for column, value in self.summary(run_index):
-                rows.append((run, column.label, value))
-        return pd.DataFrame(rows, columns=["run", "measure", "value"])
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order."""
@@ -147,13 +171,6 @@ class Evaluation:
             else:  # pragma: no cover - registry guards the kinds
                 raise MeasureError(f"unknown aggregate {kind!r}")
         return out
-
-    def mean(self) -> pd.DataFrame:
-        """Runs × measures table of the numeric summary values."""
-        frame = self.aggregates()
-        frame = frame[frame["measure"].isin(self.measures)]
-        table = frame.pivot(index="run", columns="measure", values="value").astype(float)
-        return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
 
     def to_matrix(self, *, allow_missing: bool = False,
                   measures: Sequence[str] | None = None) -> ScoreMatrix:
@@ -249,7 +266,8 @@ def sequential_total(values: np.ndarray) -> float:
 
 def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
                  qrels_source: str | None = None, gold: str = "qrels",
-                 results: str = "results", judgments: str = "judgments") -> None:
+                 results: str = "results", judgments: str = "judgments",
+                 stacklevel: int = 3) -> None:
     """The checks of the topics of judged runs, made by every function that evaluates runs
     (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
 
@@ -257,7 +275,8 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
     and showing some topic ids of each side, unless ``allow_empty``. Then each run's topics
     with results but no judgments (not evaluated, as in trec_eval) are named in a warning.
     ``gold``, ``results`` and ``judgments`` name the three for evaluations of other
-    outputs (``irscale text``: "references", "outputs", "references").
+    outputs (``irscale text``: "references", "outputs", "references"); ``stacklevel`` is
+    that of the warning (default: the caller of the function that calls this one).
     """
     evaluated = rankings.ranking_run
     if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
@@ -282,7 +301,7 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
             warnings.warn(
                 f"run {run!r}: {len(unjudged)} topic(s) with {results} but no {judgments} are "
                 f"not evaluated: {listed}",
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
 
 
@@ -424,36 +443,76 @@ def evaluate(
     if intent_probabilities is not None or intent_types is not None:
         raise ParameterError("intent_probabilities= and intent_types= apply to diversity "
                              "measures only (I-rec@10, D#-nDCG@10, P+Q ...)")
+    # the options are checked before any file is read
+    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, complete=complete,
+                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    qrels_obj = as_qrels(qrels)
+    run_list = as_runs(runs, keep_rank=ties == "rank-column")
+    return evaluate_judged(qrels_obj, run_list, setup, labels=labels, allow_empty=allow_empty,
+                           stacklevel=3)
+
+
+@dataclass(frozen=True)
+class EvaluationSetup:
+    """The checked options of an evaluation: how runs are ranked and judged, the context of
+    the measures and the parsed measure requests (:func:`evaluation_setup`)."""
+
+    options: RankingOptions
+    context: EvalContext
+    requests: tuple[MeasureRequest, ...]
+
+
+def evaluation_setup(
+    measures: str | Iterable[str] = "official", *, relevance_level: int = 1,
+    max_docs: int | None = None, judged_only: bool = False, complete: bool = False,
+    num_docs_in_coll: int = 0, compat: Literal[9, 10] = 9, ties: TiePolicy = "trec_eval",
+) -> EvaluationSetup:
+    """The options of :func:`evaluate` (same names and meaning), checked before any input is
+    read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""
     if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
     for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
         if not isinstance(value, (bool, np.bool_)):
             raise ParameterError(f"{flag} must be True or False, got {value!r}")
-    # the options are checked before any file is read (RankingOptions, EvalContext)
     options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, ties=ties)
     context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
-    requests = parse_measures(measures, compat=compat)
-    qrels_obj = as_qrels(qrels)
-    run_list = as_runs(runs, keep_rank=ties == "rank-column")
-    jr = build_judged_rankings(qrels_obj, run_list, options,
-                               placeholders=complete and compat == 10)
+    return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=compat)))
+
+
+def evaluate_judged(
+    qrels: Qrels, runs: Sequence[Run], setup: EvaluationSetup, *,
+    index: QrelsIndex | None = None, labels: Mapping[str, Any] | None = None,
+    allow_empty: bool = False, stacklevel: int = 2,
+) -> Evaluation:
+    """:func:`evaluate` of runs already read, with options already checked (``setup``).
+
+    ``index``: the qrels' :class:`~irscale.core.qrels_index.QrelsIndex` when it was built
+    already (:func:`irscale.evaluation_many.evaluate_many` builds it once for every batch of
+    runs); built here otherwise. ``stacklevel``: that of the warnings (default: the caller).
+    """
+    options, context, requests = setup.options, setup.context, setup.requests
+    jr = build_judged_rankings(qrels, runs, options,
+                               placeholders=context.complete and context.compat == 10,
+                               index=index)
     if labels:
         tables = {str(name): read_labels(source) for name, source in labels.items()}
-        jr = attach_labels(jr, qrels_obj, run_list, options, tables)
-    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
+        jr = attach_labels(jr, qrels, runs, options, tables)
+    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels.source,
+                 stacklevel=stacklevel + 1)
     columns, values = compute_requests(jr, requests, context)
     # after the measures: a measure that needs a label set not given is the one error,
     # not a warning about the set given in its place followed by that error
     unused = unused_label_sets(labels, requests) if labels else []
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
-                      "requested", stacklevel=2)
+                      "requested", stacklevel=stacklevel)
     totals = {}
-    if complete and compat == 9:
-        totals = complete_num_rel(qrels_obj.rel, requests, relevance_level)
+    if context.complete and context.compat == 9:
+        totals = complete_num_rel(qrels.rel, requests, options.relevance_level)
     return Evaluation(columns=columns, values=values, rankings=jr,
-                      n_qrels_topics=len(qrels_obj.topics), context=context,
+                      n_qrels_topics=len(qrels.topics), context=context,
                       complete_totals=totals)
 
 

@@ -109,13 +109,15 @@ def build_judged_rankings(
     options: RankingOptions | None = None,
     *,
     placeholders: bool = False,
+    index: QrelsIndex | None = None,
 ) -> JudgedRankings:
     """Judge every run against the qrels and stack the rankings into one batch.
 
     Rankings are ordered run by run, and within a run by topic id in byte order (the
     order trec_eval prints them in). With ``placeholders`` (trec_eval 10's ``-c``), each
     judged topic a run did not retrieve anything for gets a one-document ranking of a
-    non-pooled document, flagged in ``JudgedRankings.placeholder``.
+    non-pooled document, flagged in ``JudgedRankings.placeholder``. ``index``: the qrels'
+    index when it was built already (one for many batches of runs); built here otherwise.
     """
     options = options or RankingOptions()
     if not runs:
@@ -123,7 +125,8 @@ def build_judged_rankings(
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise InputError(f"runs must have distinct names, got {names}")
-    index = QrelsIndex.build(qrels)
+    if index is None:
+        index = QrelsIndex.build(qrels)
     rel_parts, length_parts, topic_parts, run_parts, flag_parts = [], [], [], [], []
     unjudged_per_run = []
     for run_index, run in enumerate(runs):

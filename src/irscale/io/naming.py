@@ -90,7 +90,13 @@ def _by_files(runs: Sequence[Run], chosen: list[str], selected: list[int], why: 
                 f"run {runs[i].name!r} ({runs[i].source}) has no file name to be named by "
                 f"({why}): give the runs' names (--names a,b,c, or a mapping "
                 "{name: run} in Python)")
-    forms = {i: _file_forms(runs[i].source) for i in selected}
+    return _names_by_files([run.source for run in runs], chosen, selected)
+
+
+def _names_by_files(sources: Sequence[str], chosen: list[str], selected: list[int]
+                    ) -> list[str]:
+    """:func:`_by_files` on the files' paths."""
+    forms = {i: _file_forms(sources[i]) for i in selected}
     depth = dict.fromkeys(selected, 0)
     names = list(chosen)
     while True:
@@ -102,7 +108,7 @@ def _by_files(runs: Sequence[Run], chosen: list[str], selected: list[int], why: 
             return names
         stuck = [i for i in clashing if depth[i] >= len(forms[i]) - 1]
         if stuck:
-            raise ParameterError(f"run file {runs[stuck[0]].source} is given twice")
+            raise ParameterError(f"run file {sources[stuck[0]]} is given twice")
         for i in clashing:
             depth[i] += 1
 
@@ -128,15 +134,10 @@ def name_runs(runs: Sequence[Run], names: NameSpec = "runid") -> list[Run]:
             for runid in dict.fromkeys(given[i] for i in selected):
                 members = [i for i in selected if given[i] == runid]
                 _warn_named(f"{len(members)} runs share the run id {runid!r}: they are named "
-                            "after their files", runs, chosen, members)
+                            "after their files", [run.source for run in runs], chosen, members)
         else:
-            chosen = _by_files(runs, given, list(range(len(runs))), "--names file")
-            stems = [file_stem(run.source) for run in runs]
-            counts = Counter(stems)
-            for stem in dict.fromkeys(s for s in stems if counts[s] > 1):
-                members = [i for i, s in enumerate(stems) if s == stem]
-                _warn_named(f"{len(members)} run files share the file stem {stem!r}: they are "
-                            "named by longer forms", runs, chosen, members)
+            _by_files(runs, given, list(range(len(runs))), "--names file")
+            chosen = file_names([run.source for run in runs], stacklevel=3)
     else:
         chosen = [str(name) for name in names]
         if len(chosen) != len(runs):
@@ -152,6 +153,23 @@ def name_runs(runs: Sequence[Run], names: NameSpec = "runid") -> list[Run]:
             for run, name in zip(runs, chosen, strict=True)]
 
 
-def _warn_named(what: str, runs: Sequence[Run], chosen: list[str], members: list[int]) -> None:
-    listed = ", ".join(f"{chosen[i]!r} ({runs[i].source})" for i in members)
-    warnings.warn(f"{what}: {listed} (--names or names= chooses other names)", stacklevel=3)
+def file_names(paths: Sequence[str], *, stacklevel: int = 2) -> list[str]:
+    """The names ``names="file"`` gives runs read from ``paths`` (module documentation),
+    known before any file is read: every file by its stem, longer forms where stems collide
+    (with a warning)."""
+    sources = [os.fspath(path) for path in paths]
+    chosen = _names_by_files(sources, list(sources), list(range(len(sources))))
+    stems = [file_stem(source) for source in sources]
+    counts = Counter(stems)
+    for stem in dict.fromkeys(s for s in stems if counts[s] > 1):
+        members = [i for i, s in enumerate(stems) if s == stem]
+        _warn_named(f"{len(members)} run files share the file stem {stem!r}: they are named "
+                    "by longer forms", sources, chosen, members, stacklevel + 1)
+    return chosen
+
+
+def _warn_named(what: str, sources: Sequence[str], chosen: list[str], members: list[int],
+                stacklevel: int = 3) -> None:
+    listed = ", ".join(f"{chosen[i]!r} ({sources[i]})" for i in members)
+    warnings.warn(f"{what}: {listed} (--names or names= chooses other names)",
+                  stacklevel=stacklevel)

@@ -29,7 +29,7 @@ from .formats import FORMATS
 from .trec_lines import fixed4_units, trec_lines
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .table import Column, ResultTable
+    from .table import Column, ResultTable, SummaryTable
 
 
 def format_fixed(values: np.ndarray, decimals: int = 4, width: int = 0) -> pa.Array:
@@ -183,7 +183,7 @@ def _per_query_block(evaluation: ResultTable, columns: list[Column], topics: pa.
     return trec_lines([c.label for c in columns], topics, units, texts, suffix)
 
 
-def _summary_block(evaluation: ResultTable, run_index: int, suffix: bytes = b"") -> bytes:
+def _summary_block(evaluation: SummaryTable, run_index: int, suffix: bytes = b"") -> bytes:
     out = io.StringIO()
     end = suffix.decode() + "\n"
     for column, value in evaluation.summary(run_index):
@@ -209,10 +209,15 @@ def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
                                         strict=True):
                     rows.append({"run": run, "topic": topic, "measure": column.label,
                                  "value": _plain(value)})
-        for column, value in evaluation.summary(run_index):
-            rows.append({"run": run, "topic": "all", "measure": column.label,
-                         "value": _plain(value)})
+        rows.extend(_summary_rows(evaluation, run_index))
     return rows
+
+
+def _summary_rows(table: SummaryTable, run_index: int) -> list[dict]:
+    """The ``all`` rows of one run (csv and json formats)."""
+    run = table.runs[run_index]
+    return [{"run": run, "topic": "all", "measure": column.label, "value": _plain(value)}
+            for column, value in table.summary(run_index)]
 
 
 def _plain(value):
@@ -246,6 +251,26 @@ def write_results(
         stream.write(markdown_table(evaluation).encode())
 
 
+def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") -> None:
+    """Write the summary lines of ``table`` in one of :data:`FORMATS` to a binary stream:
+    what :func:`write_results` writes without ``per_query``, for results that keep their
+    summaries only (:class:`irscale.evaluation_many.ManyEvaluation`)."""
+    if fmt not in FORMATS:
+        raise ParameterError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if fmt == "trec":
+        for run_index, suffix in enumerate(run_suffixes(table.runs)):
+            stream.write(_summary_block(table, run_index, suffix))
+        return
+    rows = [row for run_index in range(len(table.runs))
+            for row in _summary_rows(table, run_index)]
+    if fmt == "json":
+        stream.write(json.dumps(rows, indent=1).encode() + b"\n")
+    elif fmt == "csv":
+        stream.write(_csv_text(rows).encode())
+    else:
+        stream.write(markdown_table(table).encode())
+
+
 def _csv_text(rows: list[dict]) -> str:
     """``run,topic,measure,value`` lines (RFC 4180 quoting where needed; integers as
     integers, floats as Python prints them, a missing value empty)."""
@@ -256,7 +281,7 @@ def _csv_text(rows: list[dict]) -> str:
     return out.getvalue()
 
 
-def markdown_table(evaluation: ResultTable) -> str:
+def markdown_table(evaluation: SummaryTable) -> str:
     """Runs × measures Markdown table of the summary values (4 decimals)."""
     header_columns = [c for c in evaluation.columns if c.aggregate not in ("runid", "none")]
     lines = ["| run | " + " | ".join(c.label for c in header_columns) + " |",

@@ -32,17 +32,11 @@ class Column:
     per_query: bool = True
 
 
-class ResultTable(Protocol):
-    """Per-ranking values of labelled columns and their summaries per run."""
+class SummaryTable(Protocol):
+    """Labelled columns and their summaries per run (what the summary lines print)."""
 
     @property
     def columns(self) -> tuple[Column, ...]: ...
-
-    @property
-    def values(self) -> Mapping[str, np.ndarray]: ...
-
-    @property
-    def rankings(self) -> JudgedRankings: ...
 
     @property
     def runs(self) -> tuple[str, ...]: ...
@@ -52,4 +46,14 @@ class ResultTable(Protocol):
         ...
 
 
-__all__ = ["Aggregate", "Column", "ResultTable", "ValueType"]
+class ResultTable(SummaryTable, Protocol):
+    """Per-ranking values of labelled columns and their summaries per run."""
+
+    @property
+    def values(self) -> Mapping[str, np.ndarray]: ...
+
+    @property
+    def rankings(self) -> JudgedRankings: ...
+
+
+__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType"]

@@ -1,0 +1,500 @@
+"""``irscale.evaluate_many``: thousands of run files evaluated in batches, with memory bounded
+by a batch (issue 16 §2).
+
+The run files (a folder, a glob pattern, files, or a list of those: :func:`run_files`) are
+cut into batches of ``batch_size`` files in their order. Each batch is a task of the
+executor (:mod:`irscale.parallel`: this process's threads, or a Dask cluster): it reads its
+files (TREC text, plain or gzip, or Parquet: :func:`irscale.io.run_parquet.read_run_file`),
+judges them against the qrels and computes the measures exactly as :func:`irscale.evaluate`
+does (:func:`irscale.evaluation.evaluate_judged`, the same code), and returns its per-topic
+table and the summary values of its runs. Nothing else of a batch outlives its task, so the
+memory of the evaluation is that of the batches running at once (``workers`` of them
+locally, one per Dask worker) plus the qrels, whatever the number of files.
+
+The qrels are read, and their index (:class:`~irscale.core.qrels_index.QrelsIndex`) built,
+once; a Dask executor receives them once per worker (scattered, broadcast) and reads the run
+files by their paths, so the workers must see the files under the same paths (one machine,
+or a shared file system).
+
+Per-topic output (``out``)
+    A folder of Parquet files, one per batch: ``part-00000.parquet``, ``part-00001.parquet``
+    ... (five digits at least; more when there are more batches), in batch order. Each holds
+    the batch's :meth:`irscale.Evaluation.per_topic` table: columns ``run, topic, measure,
+    value`` (float64), rows measure by measure, runs in file order, topics in byte order.
+    ``pandas.read_parquet(out)`` (or :meth:`ManyEvaluation.per_topic`) reads them all back.
+    The folder is written under a temporary name beside ``out`` and renamed to ``out`` when
+    every batch is written: an error (or ^C) leaves nothing behind. An existing ``out``
+    holding files is refused unless ``force``, which replaces it only when it holds nothing
+    but part files (an earlier output); an input file inside ``out`` is refused.
+
+Errors
+    A run file that cannot be read (malformed line, unreadable file, no topic in common with
+    the qrels) stops the whole evaluation with the reader's error, which names the file and
+    the line; the tasks not yet run are cancelled and no output is left (there is no option
+    to skip bad files: a summary silently missing runs would not be honest).
+
+Results equal :func:`irscale.evaluate` on the same runs, value for value, whatever the batch
+size and the executor: per-topic values do not depend on the other runs of a batch, and a
+run's summary is computed from its own values in topic order.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from .core.options import TiePolicy
+from .core.progress import DELAY, ProgressArg, progress_reporter
+from .core.qrels_index import QrelsIndex
+from .errors import EmptyInputError, FileAccessError, OutputExistsError, ParameterError
+from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
+from .io.files import access_error, current_umask, interrupts_held
+from .io.memory import as_qrels
+from .io.naming import NAME_MODES, NameSpec, file_names
+from .io.run_parquet import read_run_file
+from .io.table import Column
+from .parallel import ExecutorArg, check_workers, is_local, run_tasks
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from .core.inputs import Qrels
+
+#: Run files per batch by default: 64 runs of 10^5 lines take about 0.5 GB while judged.
+DEFAULT_BATCH_SIZE = 64
+#: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
+#: :func:`part_name` gives).
+PART_PREFIX = "part-"
+PART_SUFFIX = ".parquet"
+#: Characters of a glob pattern.
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+@dataclass(frozen=True, eq=False)
+class ManyEvaluation(RunSummaries):
+    """The summaries of :func:`evaluate_many`: per run (one per file, in file order) the
+    summary value of every measure, as :class:`irscale.Evaluation` holds them
+    (:meth:`summary`, :meth:`aggregates`, :meth:`mean`), and where the per-topic values
+    went (:attr:`per_topic_dir`, read back by :meth:`per_topic`)."""
+
+    columns: tuple[Column, ...]
+    files: tuple[str, ...]
+    run_names: tuple[str, ...]
+    #: Per run, ``(column, summary value)`` in output order.
+    summaries: tuple[tuple[tuple[Column, Any], ...], ...]
+    #: Per run, the topics it retrieved documents for that the qrels do not judge.
+    unjudged_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    per_topic_dir: str | None = None
+    batch_size: int = DEFAULT_BATCH_SIZE
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.run_names
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        """``(column, summary value)`` of one run, in output order."""
+        return list(self.summaries[run_index])
+
+    def per_topic(self) -> pd.DataFrame:
+        """The per-topic table ``run, topic, measure, value`` read back from
+        :attr:`per_topic_dir`, part after part (module documentation for the order)."""
+        import pandas as pd
+
+        if self.per_topic_dir is None:
+            raise ParameterError("the per-topic values were not kept: give out=FOLDER to "
+                                 "evaluate_many")
+        parts = _parts(Path(self.per_topic_dir))
+        if not parts:
+            return pd.DataFrame(columns=["run", "topic", "measure", "value"])
+        return pd.concat([pd.read_parquet(part) for part in parts], ignore_index=True)
+
+    def __repr__(self) -> str:
+        return (f"ManyEvaluation({len(self.runs)} runs, measures="
+                f"{[c.label for c in self.columns][:6]}..., per_topic_dir="
+                f"{self.per_topic_dir!r})")
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """What a batch task returns (small: no judged ranking)."""
+
+    runs: tuple[str, ...]
+    columns: tuple[Column, ...]
+    summaries: tuple[tuple[tuple[Column, Any], ...], ...]
+    unjudged: tuple[tuple[str, ...], ...]
+    per_topic: Any  # a pandas DataFrame (None when not kept)
+    #: Warnings of a task run on a Dask worker (their ``(category, message)``), shown here.
+    warnings: tuple[tuple[type[Warning], str], ...] = ()
+
+
+def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The run files ``sources`` names, in order: a folder gives its files (not those whose
+    name starts with a dot, not its subfolders) sorted by name, a glob pattern
+    (``runs/*.gz``, ``runs/**/*.run``) the files it matches sorted by path, a file itself;
+    a list gives those of each item in its order. A folder with no file, a pattern that
+    matches none, a missing path or a file named twice is an error."""
+    items = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
+    if not items:
+        raise ParameterError("no run files given")
+    files: list[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if not isinstance(text, str) or not text:
+            raise ParameterError(f"run files: expected a folder, a glob pattern or a file, "
+                                 f"got {item!r}")
+        if os.path.isdir(text):
+            try:
+                names = sorted(os.listdir(text))
+            except OSError as error:
+                raise access_error(error, text) from None
+            found = [os.path.join(text, name) for name in names if not name.startswith(".")
+                     and not os.path.isdir(os.path.join(text, name))]
+            if not found:
+                raise EmptyInputError(f"folder {text} holds no run file")
+        elif os.path.lexists(text):
+            found = [text]
+        elif _GLOB_CHARACTERS & set(text):
+            found = sorted(path for path in glob.glob(text, recursive=True)
+                           if not os.path.isdir(path))
+            if not found:
+                raise EmptyInputError(f"pattern {text} matches no run file")
+        else:
+            raise access_error(OSError(2, "no such file or directory"), text)
+        files.extend(found)
+    seen: dict[str, str] = {}
+    for path in files:
+        real = os.path.realpath(path)
+        if real in seen:
+            raise ParameterError(f"run file {path} is given twice (also as {seen[real]})")
+        seen[real] = path
+    return files
+
+
+def part_name(index: int, count: int) -> str:
+    """File name of batch ``index`` of ``count``: ``part-00003.parquet``."""
+    width = max(5, len(str(max(count - 1, 0))))
+    return f"{PART_PREFIX}{index:0{width}d}{PART_SUFFIX}"
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.iterdir()
+                  if path.name.startswith(PART_PREFIX) and path.name.endswith(PART_SUFFIX))
+
+
+def _check_batch_size(batch_size: object) -> int:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ParameterError(f"batch_size must be a positive whole number of run files, "
+                             f"got {batch_size!r}")
+    return batch_size
+
+
+def _run_names(files: Sequence[str], names: NameSpec) -> list[str | None]:
+    """Names known before reading (``None``: the file's run id, known once read)."""
+    if isinstance(names, str):
+        if names not in NAME_MODES:
+            raise ParameterError(f"names must be {' or '.join(NAME_MODES)} or one name per "
+                                 f"run, got {names!r}")
+        if names == "runid":
+            return [None] * len(files)
+        return list(file_names(files, stacklevel=4))
+    chosen = [str(name) for name in names]
+    if len(chosen) != len(files):
+        raise ParameterError(f"names: {len(chosen)} name{'s' * (len(chosen) != 1)} given for "
+                             f"{len(files)} run file{'s' * (len(files) != 1)}: give one per "
+                             "run, in order")
+    repeated = sorted({name for name in chosen if chosen.count(name) > 1})
+    if repeated:
+        raise ParameterError(f"names: {repeated[0]!r} is given twice")
+    if not all(chosen):
+        raise ParameterError("names: a run name cannot be empty")
+    return list(chosen)
+
+
+def check_out(out: str | os.PathLike[str], files: Sequence[str], *, force: bool = False,
+              option: str = "out") -> str:
+    """``out`` as a path, after the checks of the module documentation (before any work)."""
+    path = os.fspath(out)
+    if not path:
+        raise ParameterError(f"{option} is empty: give a folder")
+    folder = Path(path)
+    real = Path(os.path.realpath(path))
+    for file in files:
+        if Path(os.path.realpath(file)).is_relative_to(real):
+            raise ParameterError(f"{option} {path}: run file {file} lies in it; write the "
+                                 "per-topic values to another folder")
+    if folder.exists() or folder.is_symlink():
+        if not folder.is_dir():
+            raise FileAccessError(f"{option} {path}: not a folder", path=path)
+        held = sorted(p.name for p in folder.iterdir())
+        if held and not force:
+            raise OutputExistsError(f"{option} {path}: the folder holds files already "
+                                    f"({', '.join(held[:3])}{' ...' if len(held) > 3 else ''}); "
+                                    "--force (force=True) replaces an earlier output",
+                                    path=path)
+        foreign = [name for name in held
+                   if not (name.startswith(PART_PREFIX) and name.endswith(PART_SUFFIX))]
+        if foreign:
+            raise OutputExistsError(f"{option} {path}: holds {foreign[0]!r}, which is no part "
+                                    "file of an earlier output: not replaced, even with "
+                                    "--force (choose an empty or new folder)", path=path)
+    parent = folder.absolute().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise FileAccessError(f"{option} {path}: cannot create it (folder {parent} does not "
+                              "exist or is not writable)", path=path)
+    return path
+
+
+def evaluate_many(
+    qrels: Any,
+    runs: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    measures: str | Iterable[str] = "official",
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    executor: ExecutorArg = "local",
+    workers: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    force: bool = False,
+    names: NameSpec = "file",
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+    num_docs_in_coll: int = 0,
+    compat: Literal[9, 10] = 9,
+    ties: TiePolicy = "trec_eval",
+    allow_empty: bool = False,
+    progress: ProgressArg = False,
+) -> ManyEvaluation:
+    """Evaluate many run files in batches, memory bounded by the batches running at once.
+
+    Every value equals :func:`irscale.evaluate`'s on the same runs (module documentation).
+
+    Parameters
+    ----------
+    qrels : Qrels, path, DataFrame or dict
+        The judgments, as :func:`irscale.evaluate` takes them (read once).
+    runs : folder, glob pattern, file, or a list of those
+        The run files (:func:`run_files`): TREC text (plain or gzip) or Parquet
+        (:mod:`irscale.io.run_parquet`), one run per file.
+    measures : str or iterable of str, default "official"
+        Measure names, as :func:`irscale.evaluate` takes them.
+    batch_size : int, default 64
+        Run files per batch (per task).
+    executor, workers
+        Where the batches run (:mod:`irscale.parallel`): ``"local"`` (``workers`` threads
+        of this process, ``None``: one per CPU core), ``"local:N"``, a scheduler address or
+        a ``dask.distributed.Client``. Memory holds about one batch per thread or worker.
+    out : folder, optional
+        Where the per-topic values go, as Parquet files (module documentation); ``None``:
+        they are not kept (the summaries are).
+    force : bool, default False
+        Replace an earlier output in ``out``.
+    names : {"file", "runid"} or sequence of str, default "file"
+        How runs are named: by file stem (longer forms where stems collide, with a
+        warning), by the run id of each file (two files with one run id are an error: use
+        ``"file"``), or one name per file.
+    relevance_level, max_docs, judged_only, complete, num_docs_in_coll, compat, ties, \
+allow_empty
+        As in :func:`irscale.evaluate` (trec_eval's ``-l``, ``-M``, ``-J``, ``-c``, ``-N``).
+    progress : bool or callable, default False
+        Progress by run file evaluated (:mod:`irscale.core.progress`).
+
+    Returns
+    -------
+    ManyEvaluation
+        The summaries (:meth:`~ManyEvaluation.mean`: runs × measures, as
+        ``irscale.evaluate(...).mean()``) and the per-topic folder.
+
+    Raises
+    ------
+    ParameterError, MeasureError
+        A bad option (checked before any file is read).
+    InputError, FileAccessError, AlignmentError
+        As :func:`irscale.evaluate`, for the first run file that fails (its name and line
+        in the message); nothing is written then.
+    OutputExistsError
+        ``out`` holds files (without ``force``), or files that are no earlier output.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "qrels").write_text("1 0 d1 1\\n1 0 d2 0\\n2 0 d3 1\\n")
+    >>> (folder / "runs").mkdir()
+    >>> _ = (folder / "runs" / "bm25.run").write_text(
+    ...     "1 Q0 d2 1 2.0 x\\n1 Q0 d1 2 1.0 x\\n2 Q0 d3 1 1.0 x\\n")
+    >>> _ = (folder / "runs" / "ql.run").write_text("1 Q0 d1 1 1.0 y\\n2 Q0 d9 1 1.0 y\\n")
+    >>> many = evaluate_many(folder / "qrels", folder / "runs", ["map", "P@1"],
+    ...                      batch_size=1, out=folder / "per-topic")
+    >>> many.mean().to_dict("index")
+    {'bm25': {'map': 0.75, 'P@1': 0.5}, 'ql': {'map': 0.5, 'P@1': 0.5}}
+    >>> sorted(p.name for p in (folder / "per-topic").iterdir())
+    ['part-00000.parquet', 'part-00001.parquet']
+    >>> many.per_topic().query("measure == 'map'")["value"].tolist()
+    [0.5, 1.0, 1.0, 0.0]
+    """
+    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, complete=complete,
+                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    size = _check_batch_size(batch_size)
+    executor = check_workers(workers, executor)
+    if not isinstance(allow_empty, bool) or not isinstance(force, bool):
+        raise ParameterError("allow_empty and force must be True or False")
+    files = run_files(runs)
+    chosen = _run_names(files, names)
+    target = None if out is None else check_out(out, files, force=force)
+    qrels_obj = as_qrels(qrels)
+    index = QrelsIndex.build(qrels_obj)
+    batches = [(tuple(files[i:i + size]), tuple(chosen[i:i + size]))
+               for i in range(0, len(files), size)]
+    capture = not is_local(executor)
+    tasks = [(paths, batch_names, target is not None, capture) for paths, batch_names in batches]
+    collected = _Collected(files, len(batches))
+    report = progress_reporter(progress, len(files), "evaluating runs", delay=DELAY)
+    sizes = [len(paths) for paths, _ in batches]
+
+    finished = 0
+
+    def done(index: int) -> None:
+        nonlocal finished
+        finished += sizes[index]
+        report(finished)
+
+    with _output_folder(target, force) as temporary:
+        def on_result(index: int, batch: _Batch) -> None:
+            collected.add(index, batch, temporary)
+
+        run_tasks(_evaluate_batch, tasks, on_result,
+                  shared=(qrels_obj, index, setup, allow_empty), executor=executor,
+                  workers=workers, done=done)
+    return collected.result(target, size)
+
+
+class _Collected:
+    """The summaries of the batches as they come (in batch order), and the part files."""
+
+    def __init__(self, files: Sequence[str], count: int) -> None:
+        self.files = files
+        self.count = count
+        self.columns: tuple[Column, ...] | None = None
+        self.names: list[str] = []
+        self.summaries: list[tuple[tuple[Column, Any], ...]] = []
+        self.unjudged: dict[str, tuple[str, ...]] = {}
+        self.file_of: dict[str, str] = {}
+
+    def add(self, index: int, batch: _Batch, temporary: str | None) -> None:
+        for category, message in batch.warnings:
+            warnings.warn(message, category, stacklevel=2)
+        if self.columns is None:
+            self.columns = batch.columns
+        first = len(self.names)
+        for offset, name in enumerate(batch.runs):
+            path = self.files[first + offset]
+            if name in self.file_of:  # run ids of two files (names="runid")
+                raise ParameterError(f"run files {self.file_of[name]} and {path} both name "
+                                     f"their run {name!r}: name runs by file (names='file', "
+                                     "--names file) or one name per file")
+            self.file_of[name] = path
+        self.names.extend(batch.runs)
+        self.summaries.extend(batch.summaries)
+        self.unjudged.update(zip(batch.runs, batch.unjudged, strict=True))
+        if temporary is not None:
+            part = os.path.join(temporary, part_name(index, self.count))
+            try:
+                batch.per_topic.to_parquet(part, index=False, compression="zstd")
+            except OSError as error:
+                raise access_error(error, part, "write") from None
+
+    def result(self, target: str | None, batch_size: int) -> ManyEvaluation:
+        return ManyEvaluation(columns=self.columns or (), files=tuple(self.files),
+                              run_names=tuple(self.names), summaries=tuple(self.summaries),
+                              unjudged_topics=self.unjudged, per_topic_dir=target,
+                              batch_size=batch_size)
+
+
+@contextmanager
+def _output_folder(target: str | None, force: bool) -> Iterator[str | None]:
+    """The temporary folder beside ``target`` the parts are written to, renamed to
+    ``target`` at the end (replacing an earlier output: ``force``), removed on an error."""
+    if target is None:
+        yield None
+        return
+    folder = Path(target).absolute()
+    with interrupts_held():
+        try:
+            temporary = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
+                                         dir=folder.parent)
+        except OSError as error:
+            raise access_error(error, target, "write") from None
+    try:
+        yield temporary
+        with interrupts_held():
+            os.chmod(temporary, 0o777 & ~current_umask())
+            _publish(temporary, folder, force)
+    except BaseException:
+        with interrupts_held():
+            shutil.rmtree(temporary, ignore_errors=True)
+        raise
+
+
+def _publish(temporary: str, folder: Path, force: bool) -> None:
+    """Rename ``temporary`` to ``folder``, replacing an earlier output there (checked by
+    :func:`check_out`; one that appeared meanwhile is refused)."""
+    if os.path.lexists(folder):
+        if not folder.is_dir() or (any(folder.iterdir()) and not force):
+            raise OutputExistsError(f"{folder} appeared while irscale was writing it: "
+                                    "refusing to replace it (--force)", path=str(folder))
+        old = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent)
+        os.rmdir(old)
+        os.rename(folder, old)
+        os.rename(temporary, folder)
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    os.rename(temporary, folder)
+
+
+def _evaluate_batch(qrels: Qrels, index: QrelsIndex, setup: EvaluationSetup,
+                    allow_empty: bool, paths: tuple[str, ...], names: tuple[str | None, ...],
+                    per_topic: bool, capture: bool) -> _Batch:
+    """One batch: read, judge and evaluate its run files (a task of the executor)."""
+    if not capture:
+        return _batch(qrels, index, setup, allow_empty, paths, names, per_topic)
+    with warnings.catch_warnings(record=True) as caught:  # a Dask worker: shown by the client
+        warnings.simplefilter("always")
+        batch = _batch(qrels, index, setup, allow_empty, paths, names, per_topic)
+    shown = tuple((w.category, str(w.message)) for w in caught)
+    return _Batch(batch.runs, batch.columns, batch.summaries, batch.unjudged, batch.per_topic,
+                  shown)
+
+
+def _batch(qrels: Qrels, index: QrelsIndex, setup: EvaluationSetup, allow_empty: bool,
+           paths: tuple[str, ...], names: tuple[str | None, ...], per_topic: bool) -> _Batch:
+    keep_rank = setup.options.ties == "rank-column"
+    runs = [read_run_file(path, name=name, keep_rank=keep_rank)
+            for path, name in zip(paths, names, strict=True)]
+    seen: dict[str, str] = {}
+    for path, run in zip(paths, runs, strict=True):
+        if run.name in seen:
+            raise ParameterError(f"run files {seen[run.name]} and {path} both name their run "
+                                 f"{run.name!r}: name runs by file (names='file', --names "
+                                 "file) or one name per file")
+        seen[run.name] = path
+    evaluation = evaluate_judged(qrels, runs, setup, index=index, allow_empty=allow_empty)
+    del runs
+    return _Batch(
+        runs=evaluation.runs, columns=evaluation.columns,
+        summaries=tuple(tuple(evaluation.summary(k)) for k in range(len(evaluation.runs))),
+        unjudged=tuple(evaluation.rankings.unjudged_topics),
+        per_topic=evaluation.per_topic() if per_topic else None)
+
+
+__all__ = ["DEFAULT_BATCH_SIZE", "ManyEvaluation", "check_out", "evaluate_many", "part_name",
+           "run_files"]

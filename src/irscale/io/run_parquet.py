@@ -1,0 +1,141 @@
+"""Runs stored as Parquet files, and the reader of one run file whatever its format.
+
+A Parquet run holds one row per retrieved document with the columns of a TREC run, named
+as :mod:`irscale.io.memory` names a DataFrame's: topic (``query_id``, ``qid``, ``topic``
+or ``topic_id``), document (``doc_id``, ``docno``, ``doc`` or ``document``) and score
+(``score`` or ``sim``); ``rank`` (integers) and ``runid`` are optional. Identifiers that
+are integers become their decimal text. The run is named after the ``runid`` of its last
+row, as :func:`~irscale.io.trec.read_run` names a TREC file, or else after its file stem.
+
+:func:`read_run_file` reads a Parquet run (a name ending in ``.parquet`` or ``.pq``, or a
+file starting with Parquet's magic bytes ``PAR1``) or a TREC run (plain or gzip, by
+:func:`~irscale.io.trec.read_run`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core import arrow
+from ..errors import EmptyInputError, InputError, InputFormatError
+from .files import access_error, check_readable, read_file
+from .memory import _DOC, _SCORE, _TOPIC, _make_run
+from .naming import file_stem
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.inputs import Run
+
+#: File name endings of Parquet runs.
+PARQUET_SUFFIXES = (".parquet", ".pq")
+#: The first (and last) bytes of every Parquet file.
+PARQUET_MAGIC = b"PAR1"
+
+
+def is_parquet(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a Parquet file: by its name's ending, or by its first bytes
+    (an unreadable file is not: its reader says why)."""
+    if os.fspath(path).lower().endswith(PARQUET_SUFFIXES):
+        return True
+    try:
+        return read_file(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    except OSError:
+        return False
+
+
+def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
+                  keep_rank: bool = False) -> Run:
+    """One run file: Parquet (:func:`read_run_parquet`) or TREC text, plain or gzip
+    (:func:`~irscale.io.trec.read_run`); ``name`` and ``keep_rank`` as there."""
+    if is_parquet(path):
+        return read_run_parquet(path, name=name, keep_rank=keep_rank)
+    from .trec import read_run
+
+    return read_run(path, name=name, keep_rank=keep_rank)
+
+
+def _find(names: list[str], wanted: tuple[str, ...], what: str, source: str) -> str:
+    for candidate in wanted:
+        if candidate in names:
+            return candidate
+    raise InputError(f"no {what} column: expected one of {', '.join(wanted)}, got {names}",
+                     source=source)
+
+
+def _identifiers(column: pa.ChunkedArray, what: str, source: str) -> pa.ChunkedArray:
+    """A column of identifiers as strings; a missing one is an error naming its row."""
+    if column.null_count:
+        row = int(np.flatnonzero(arrow.to_numpy(pc.is_null(column)))[0])
+        raise InputFormatError(f"missing {what} id in row {row}", source=source)
+    if pa.types.is_string(column.type):
+        return column
+    if not (pa.types.is_integer(column.type) or pa.types.is_large_string(column.type)
+            or pa.types.is_dictionary(column.type)):
+        raise InputFormatError(f"the {what} column holds {column.type}, not text or "
+                               "integers", source=source)
+    return column.cast(pa.string())
+
+
+def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
+                     keep_rank: bool = False) -> Run:
+    """Read a run stored as a Parquet file (module documentation for its columns).
+
+    Errors name the file (and the row where one is at fault): a missing column, a missing
+    identifier, a score that is not a finite number, a document retrieved twice for a topic
+    (:class:`~irscale.errors.DuplicateError`), no row (:class:`~irscale.errors.EmptyInputError`),
+    a file that is not Parquet (:class:`~irscale.errors.InputError`) or cannot be read
+    (:class:`~irscale.errors.FileAccessError`).
+    """
+    import pyarrow.parquet as pq
+
+    source = os.fspath(path)
+    check_readable(source)
+    try:
+        schema = pq.read_schema(source)
+        names = list(schema.names)
+        topic_name = _find(names, _TOPIC, "topic", source)
+        doc_name = _find(names, _DOC, "document", source)
+        score_name = _find(names, _SCORE, "score", source)
+        wanted = [topic_name, doc_name, score_name]
+        wanted += [extra for extra in ("rank", "runid") if extra in names and
+                   (extra != "rank" or keep_rank)]
+        table = pq.read_table(source, columns=wanted)
+    except OSError as error:
+        raise access_error(error, source) from None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+        raise InputError(f"not a readable Parquet file ({error})", source=source) from None
+    if keep_rank and "rank" not in names:
+        raise InputError("no rank column (needed by the rank-column tie policy)",
+                         source=source)
+    if table.num_rows == 0:
+        raise EmptyInputError("empty run table", source=source)
+    topic = _identifiers(table[topic_name], "topic", source)
+    docno = _identifiers(table[doc_name], "document", source)
+    score_column = table[score_name]
+    if not (pa.types.is_floating(score_column.type) or pa.types.is_integer(score_column.type)):
+        raise InputFormatError(f"the score column holds {score_column.type}, not numbers",
+                               source=source)
+    if score_column.null_count:
+        row = int(np.flatnonzero(arrow.to_numpy(pc.is_null(score_column)))[0])
+        raise InputFormatError(f"missing score in row {row}", source=source)
+    score = arrow.to_numpy(score_column).astype(np.float64)
+    rank = None
+    if keep_rank:
+        rank_column = table["rank"]
+        if not pa.types.is_integer(rank_column.type) or rank_column.null_count:
+            raise InputFormatError("the rank column must hold integers (no missing value)",
+                                   source=source)
+        rank = arrow.to_numpy(rank_column).astype(np.int64)
+    if name is None:
+        if "runid" in table.column_names and table["runid"][-1].is_valid:
+            name = str(table["runid"][-1].as_py())
+        else:
+            name = file_stem(source)
+    return _make_run(topic, docno, score, name, "error", source, rank)
+
+
+__all__ = ["PARQUET_SUFFIXES", "is_parquet", "read_run_file", "read_run_parquet"]

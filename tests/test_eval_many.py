@@ -1,0 +1,288 @@
+"""``irscale.evaluate_many`` (issue 16 §2): many run files in batches.
+
+The oracle is :func:`irscale.evaluate` on the same runs all at once (itself checked against
+trec_eval elsewhere): per-topic values and summaries must be equal exactly, for batch sizes
+1, 3 and all, for plain, gzip and Parquet files (Parquet runs reach the oracle through
+pandas, not through the Parquet reader under test), and on a Dask ``LocalCluster`` of two
+processes started here. The summary writer is checked against ``write_results`` (the
+``irscale eval`` writer). Memory: a subprocess's peak RSS grows with the batch size, not
+with the number of files.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irscale
+from irscale.errors import (
+    EmptyInputError,
+    FileAccessError,
+    InputFormatError,
+    OutputExistsError,
+    ParameterError,
+)
+from irscale.evaluation_many import evaluate_many, part_name, run_files
+from irscale.io.output import write_results, write_summary
+
+MEASURES = ["map", "P.5,10", "ndcg_cut.10", "recip_rank", "bpref", "Rprec", "num_ret",
+            "num_rel_ret", "num_rel", "gm_map", "ERR@10", "RBP(p=0.8)", "num_q", "runid"]
+TOPICS = [str(t) for t in range(101, 113)]
+
+
+def _qrels_text(rng: np.random.Generator) -> str:
+    lines = []
+    for topic in TOPICS[:-1]:  # the last topic is in runs only: not evaluated, warned
+        for doc in rng.choice(60, size=25, replace=False):
+            lines.append(f"{topic} 0 d{doc} {rng.choice([0, 0, 1, 2, -1])}")
+    return "\n".join(lines) + "\n"
+
+
+def _run_lines(rng: np.random.Generator, runid: str) -> list[str]:
+    lines = []
+    for topic in TOPICS:
+        if rng.random() < 0.15:  # a topic of the qrels this run misses
+            continue
+        depth = int(rng.integers(1, 30))
+        docs = rng.choice(60, size=depth, replace=False)
+        scores = rng.integers(0, 8, size=depth) / 4  # many ties
+        for rank, (doc, score) in enumerate(zip(docs, scores, strict=True), 1):
+            lines.append(f"{topic} Q0 d{doc} {rank} {score} {runid}")
+    return lines
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory):
+    """Qrels and 9 runs: 3 plain, 3 gzip, 3 Parquet (file names in that order)."""
+    root = tmp_path_factory.mktemp("many")
+    rng = np.random.default_rng(16)
+    (root / "qrels").write_text(_qrels_text(rng))
+    runs = root / "runs"
+    runs.mkdir()
+    frames = {}
+    for k in range(9):
+        lines = _run_lines(rng, f"sys{k}")
+        name = f"r{k}"
+        if k < 3:
+            (runs / f"{name}.run").write_text("\n".join(lines) + "\n")
+        elif k < 6:
+            (runs / f"{name}.run.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+        else:
+            fields = [line.split() for line in lines]
+            frame = pd.DataFrame({"query_id": [f[0] for f in fields],
+                                  "doc_id": [f[2] for f in fields],
+                                  "score": [float(f[4]) for f in fields],
+                                  "runid": [f[5] for f in fields]})
+            frame.to_parquet(runs / f"{name}.parquet", index=False)
+        frames[name] = lines
+    return root
+
+
+def _oracle_runs(root: Path) -> dict[str, object]:
+    """Every run as evaluate() takes it without the Parquet reader: paths for TREC files,
+    DataFrames read by pandas for Parquet files."""
+    runs: dict[str, object] = {}
+    for path in sorted((root / "runs").iterdir()):
+        name = path.name.split(".")[0]
+        runs[name] = pd.read_parquet(path) if path.suffix == ".parquet" else str(path)
+    return runs
+
+
+@pytest.fixture(scope="module")
+def reference(collection):
+    with pytest.warns(UserWarning, match="not evaluated"):
+        return irscale.evaluate(collection / "qrels", _oracle_runs(collection), MEASURES)
+
+
+def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.sort_values(["run", "measure", "topic"], kind="stable").reset_index(drop=True)
+
+
+def _assert_same(many, reference) -> None:
+    assert many.runs == reference.runs
+    pd.testing.assert_frame_equal(many.aggregates(), reference.aggregates(), check_exact=True)
+    pd.testing.assert_frame_equal(many.mean(), reference.mean(), check_exact=True)
+    pd.testing.assert_frame_equal(_sorted(many.per_topic()), _sorted(reference.per_topic()),
+                                  check_exact=True)
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 9, 100])
+def test_equals_evaluate_whatever_the_batch_size(collection, reference, batch_size, tmp_path):
+    out = tmp_path / "per-topic"
+    with pytest.warns(UserWarning, match="not evaluated"):
+        many = evaluate_many(collection / "qrels", collection / "runs", MEASURES,
+                             batch_size=batch_size, out=out, workers=2)
+    _assert_same(many, reference)
+    parts = sorted(p.name for p in out.iterdir())
+    count = -(-9 // batch_size)
+    assert parts == [part_name(k, count) for k in range(count)]
+    assert not [p for p in tmp_path.iterdir() if p.name != "per-topic"]  # no temporary left
+
+
+def test_parquet_parts_read_back_equal_the_per_topic_frame(collection, reference, tmp_path):
+    """Read back with pandas directly (not through ManyEvaluation.per_topic)."""
+    out = tmp_path / "pt"
+    with pytest.warns(UserWarning):
+        evaluate_many(collection / "qrels", collection / "runs", MEASURES, batch_size=4, out=out)
+    frame = pd.concat([pd.read_parquet(p) for p in sorted(out.iterdir())], ignore_index=True)
+    pd.testing.assert_frame_equal(_sorted(frame), _sorted(reference.per_topic()),
+                                  check_exact=True)
+    # and the rows of the first batch come in per_topic()'s order for those runs
+    first = pd.read_parquet(out / part_name(0, 3))
+    ev = irscale.evaluate(collection / "qrels",
+                          {k: v for k, v in list(_oracle_runs(collection).items())[:4]},
+                          MEASURES)
+    pd.testing.assert_frame_equal(first, ev.per_topic(), check_exact=True)
+
+
+def test_summary_output_equals_irscale_eval(collection, reference):
+    with pytest.warns(UserWarning):
+        many = evaluate_many(collection / "qrels", collection / "runs", MEASURES, batch_size=2)
+    for fmt in ("trec", "csv", "json", "markdown"):
+        got, expected = io.BytesIO(), io.BytesIO()
+        write_summary(many, got, fmt=fmt)
+        write_results(reference, expected, fmt=fmt, per_query=False)
+        assert got.getvalue() == expected.getvalue(), fmt
+
+
+def test_glob_list_and_names(collection, reference):
+    runs = collection / "runs"
+    with pytest.warns(UserWarning):
+        many = evaluate_many(collection / "qrels", [str(runs / "r[0-2].run"),
+                                                    str(runs / "*.gz")], ["map"], batch_size=2,
+                             names=["a", "b", "c", "d", "e", "f"])
+    assert many.runs == ("a", "b", "c", "d", "e", "f")
+    expected = reference.mean()["map"].to_numpy()[:6]
+    np.testing.assert_array_equal(many.mean()["map"].to_numpy(), expected)
+    with pytest.warns(UserWarning):
+        by_runid = evaluate_many(collection / "qrels", runs, ["map"], names="runid")
+    assert by_runid.runs == tuple(f"sys{k}" for k in range(9))
+
+
+def test_run_files_order_and_errors(tmp_path):
+    for name in ("b.run", "a.run", ".hidden", "c.gz"):
+        (tmp_path / name).write_text("1 Q0 d1 1 1 x\n")
+    (tmp_path / "sub").mkdir()
+    assert [Path(p).name for p in run_files(tmp_path)] == ["a.run", "b.run", "c.gz"]
+    assert [Path(p).name for p in run_files(str(tmp_path / "*.run"))] == ["a.run", "b.run"]
+    with pytest.raises(EmptyInputError, match="holds no run file"):
+        run_files(tmp_path / "sub")
+    with pytest.raises(EmptyInputError, match="matches no run file"):
+        run_files(str(tmp_path / "*.nothing"))
+    with pytest.raises(FileAccessError, match="no such file"):
+        run_files(tmp_path / "missing")
+    with pytest.raises(ParameterError, match="given twice"):
+        run_files([tmp_path / "a.run", str(tmp_path / "a.*")])
+
+
+def test_errors_stop_the_job_and_leave_nothing(collection, tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for k, path in enumerate(sorted((collection / "runs").glob("r[0-2].run"))):
+        (runs / path.name).write_bytes(path.read_bytes())
+    lines = (runs / "r2.run").read_text().splitlines()
+    lines[4] = "101 Q0 dX 5 not-a-number sys2"
+    (runs / "r2.run").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    with pytest.raises(InputFormatError, match=r"r2\.run.*line 5|line 5.*r2\.run"):
+        evaluate_many(collection / "qrels", runs, ["map"], batch_size=1, out=out, workers=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs"]  # no out, no temporary
+
+
+def test_out_folder_rules(collection, tmp_path):
+    qrels, runs = collection / "qrels", collection / "runs"
+    out = tmp_path / "out"
+    out.mkdir()  # an empty folder is fine
+    with pytest.warns(UserWarning):
+        evaluate_many(qrels, runs, ["map"], out=out, batch_size=5)
+    with pytest.raises(OutputExistsError, match="holds files already"):
+        evaluate_many(qrels, runs, ["map"], out=out)
+    with pytest.warns(UserWarning):  # --force replaces an earlier output (2 parts -> 1)
+        evaluate_many(qrels, runs, ["map"], out=out, force=True, batch_size=9)
+    assert sorted(p.name for p in out.iterdir()) == [part_name(0, 1)]
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(OutputExistsError, match="notes.txt"):
+        evaluate_many(qrels, runs, ["map"], out=out, force=True)
+    assert (out / "notes.txt").read_text() == "mine"
+    with pytest.raises(ParameterError, match="lies in it"):
+        evaluate_many(qrels, runs, ["map"], out=runs.parent)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "3"])
+def test_bad_batch_size(collection, bad):
+    with pytest.raises(ParameterError, match="batch_size"):
+        evaluate_many(collection / "qrels", collection / "runs", ["map"], batch_size=bad)
+
+
+def test_dask_local_cluster_gives_the_same_results(collection, reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        # the unjudged-topic warnings of the workers are shown here
+        with pytest.warns(UserWarning, match="not evaluated"):
+            many = evaluate_many(collection / "qrels", collection / "runs", MEASURES,
+                                 batch_size=2, executor=client, out=tmp_path / "pt")
+    _assert_same(many, reference)
+
+
+_MEMORY_SCRIPT = """
+import resource, sys
+from pathlib import Path
+import numpy as np
+from irscale.evaluation_many import evaluate_many
+
+root, count, batch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+files = sorted((root / "runs").iterdir())[:count]
+evaluate_many(root / "qrels", files, ["map", "P.10"], batch_size=batch, workers=1)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.fixture(scope="module")
+def many_files(tmp_path_factory):
+    """100 runs of 20,000 lines (50 topics x 400 documents), as Parquet (fast to write)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = tmp_path_factory.mktemp("memory")
+    rng = np.random.default_rng(3)
+    topics = np.repeat(np.arange(50), 400).astype(str)
+    docs = np.char.add("doc", rng.integers(0, 10**6, size=20_000).astype(str))
+    (root / "qrels").write_text("".join(f"{t} 0 {d} 1\n" for t, d in
+                                        zip(topics[::40], docs[::40], strict=True)))
+    (root / "runs").mkdir()
+    # distinct docnos within a topic: suffix the position
+    docs = np.char.add(np.char.add(docs, "-"), np.tile(np.arange(400), 50).astype(str))
+    table = pa.table({"query_id": topics, "doc_id": docs})
+    for k in range(100):
+        pq.write_table(table.append_column("score", pa.array(rng.random(20_000))),
+                       root / "runs" / f"run{k:03d}.parquet")
+    return root
+
+
+def _peak_kib(root: Path, count: int, batch: int) -> int:
+    env = dict(os.environ, IRSCALE_NO_PROGRESS="1", OMP_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT, str(root), str(count),
+                           str(batch)], capture_output=True, text=True, env=env, check=True)
+    return int(done.stdout.split()[-1])
+
+
+def test_peak_memory_grows_with_the_batch_not_the_files(many_files):
+    """Streamed (batch 2): 10 or 100 files take about the same peak. The control (one
+    batch of all 100 files) shows that the measurement sees what holding every run costs,
+    so the first comparison can fail."""
+    small = _peak_kib(many_files, 10, 2)
+    large = _peak_kib(many_files, 100, 2)
+    whole = _peak_kib(many_files, 100, 100)
+    growth, held = large - small, whole - small
+    assert held > 30_000, (small, large, whole)  # 100 runs at once: well over 30 MB more
+    assert growth < held / 3, (small, large, whole)
