@@ -73,6 +73,15 @@ def test_counts_equal_a_brute_force_with_scipy():
         assert row.power == e["power"] / e["non_null"]
 
 
+def test_wilson_bounds_at_no_and_all_events_are_exact():
+    """At p = 0 the Wilson centre and half-width are equal (both (z²/2n)/(1 + z²/n)), so
+    the lower bound is 0; at p = 1 the upper bound is 1 (as statsmodels gives them)."""
+    low, high = wilson_interval(np.array([0, 800, 0]), np.array([800, 800, 0]))
+    assert low[0] == 0.0 and high[1] == 1.0
+    assert 0 < high[0] < 0.01 and 0.99 < low[1] < 1
+    assert np.isnan(low[2]) and np.isnan(high[2])
+
+
 def test_wilson_intervals_equal_statsmodels():
     from statsmodels.stats.proportion import proportion_confint
 

@@ -189,14 +189,18 @@ def _simulate(model: Model, procedures: tuple[tuple[str, Correction], ...], alph
 
 def wilson_interval(events: np.ndarray, trials: np.ndarray, level: float = LEVEL
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a binomial proportion (Wilson, 1927); NaN for 0 trials."""
+    """Wilson score interval of a binomial proportion (Wilson, 1927); NaN for 0 trials.
+
+    centre ∓ half with centre = (p + z²/2n) / (1 + z²/n) and half = z √(p(1 − p)/n +
+    z²/4n²) / (1 + z²/n); at p = 0 (p = 1) the two terms are equal, and the lower (upper)
+    bound is exactly 0 (1), not their rounded difference."""
     z = sps.norm.ppf(0.5 + level / 2)
     n = np.asarray(trials, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.asarray(events, dtype=np.float64) / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return np.where(p == 0, 0.0, centre - half), np.where(p == 1, 1.0, centre + half)
 
 
 @dataclass(frozen=True, eq=False)
