@@ -166,3 +166,50 @@ def test_the_defaults_the_help_states_are_the_apis():
     assert _stated_default("--alpha") == str(signature["alpha"].default)
     assert _stated_default("--test") == ",".join(signature["tests"].default)
     assert _stated_default("--correction") == ",".join(signature["corrections"].default)
+
+
+def _documented_commands() -> list[tuple[list[str], str]]:
+    """``(argv, output)`` of every ``$ irscale meta simulate`` example of
+    docs/scale-out.md (a command with its ``\\`` continuation lines, then its output)."""
+    import shlex
+
+    from .docs_numbers import blocks
+    from .docs_numbers import read as read_doc
+
+    found = []
+    for block in blocks(read_doc("scale-out.md"), "console"):
+        if "$ irscale meta simulate" not in block:
+            continue
+        lines = block.splitlines()
+        command, rest = [], iter(lines[1:])
+        line = lines[0].removeprefix("$ ")
+        while True:
+            command.append(line.rstrip("\\"))
+            if not line.endswith("\\"):
+                break
+            line = next(rest)
+        found.append((shlex.split(" ".join(command))[1:], "\n".join(rest) + "\n"))
+    return found
+
+
+def test_the_documented_examples_print_what_the_page_shows(capsys, tmp_path, monkeypatch):
+    """Both examples of docs/scale-out.md, run as written (the data path relative to the
+    repository, the checkpoint in a temporary folder); the bootstrap one then resumes
+    after losing a task file, to the same table."""
+    from .conftest import URBANO, require
+
+    documented = _documented_commands()
+    assert len(documented) == 2 and documented[1][0].count("--checkpoint") == 1
+    argv, shown = documented[0]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == shown
+    argv, shown = documented[1]
+    data = require(URBANO) / "adhoc5_ap.csv"
+    argv = [str(data) if a.endswith("urbano-sigir2019/adhoc5_ap.csv") else a for a in argv]
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 0
+    assert capsys.readouterr().out == shown
+    checkpoint = tmp_path / argv[argv.index("--checkpoint") + 1]
+    (checkpoint / "task-00000001.npy").unlink()
+    assert main(argv) == 0
+    assert capsys.readouterr().out == shown
