@@ -33,9 +33,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers
     from collections.abc import Sequence
     from typing import NoReturn
 
-#: Subcommand modules, in the order ``irscale --help`` lists them.
+#: Subcommands, in the order ``irscale --help`` lists them (module: the name, with "_" for "-").
 SUBCOMMANDS = ("eval", "session", "text", "demo", "compare", "scale", "meta", "pool",
-               "labels", "online", "report")
+               "labels", "online", "report", "eval-many")
 
 #: Exit status of bad input or options, of ^C, and of an internal error.
 EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BUG = 2, 130, 3
@@ -140,7 +140,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if command in SUBCOMMANDS and name != command:
             subparsers.add_parser(name)
         else:
-            importlib.import_module(f".{name}", __package__).add_parser(subparsers)
+            importlib.import_module(f".{name.replace('-', '_')}", __package__
+                                    ).add_parser(subparsers)
     return parser
 
 

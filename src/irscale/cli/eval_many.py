@@ -1,0 +1,114 @@
+"""``irscale eval-many``: evaluate thousands of run files in batches (issue 16 §2).
+
+    irscale eval-many QRELS RUNS [RUNS ...] [-m MEASURE ...] [--batch-size N]
+                      [--scheduler ADDRESS] [--workers N] [--per-topic-out DIR]
+                      [--names file|runid|A,B,...] [-l N] [-M N] [-J] [-c] [-N N]
+                      [--compat 9|10] [--ties POLICY] [--allow-empty]
+                      [--format trec|csv|json|markdown] [-o FILE] [--force] [--no-progress]
+
+RUNS are folders (their files, sorted by name), glob patterns (quote them) or files: TREC
+runs, plain or gzip, or Parquet. The summary lines are printed as ``irscale eval`` prints
+them (trec_eval's ``all`` lines, a fourth field naming the run); the per-topic values go
+to Parquet files in ``--per-topic-out`` (:mod:`irscale.evaluation_many`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..core.options import TIE_POLICIES
+from ..errors import ParameterError
+from ..io.formats import FORMATS
+from ..io.naming import NAME_MODES
+from .options import ListAction, add_progress, add_scheduler, scheduler, wants_progress
+from .outputs import add_output, open_output
+from .runargs import ALLOW_EMPTY_HELP
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "eval-many",
+        help="evaluate many run files (folders, globs) in batches, memory bounded by a batch",
+        description="Evaluate many TREC or Parquet run files against TREC qrels, exactly as "
+        "'irscale eval' (trec_eval 9.0.8) does, in batches of --batch-size files so that "
+        "memory holds a batch per worker, not every run. Prints the summary lines as "
+        "'irscale eval' prints them; --per-topic-out DIR keeps the per-topic values as "
+        "Parquet files (one per batch, part-00000.parquet ...). A run file that cannot be "
+        "read stops the job and nothing is written.",
+    )
+    parser.add_argument("qrels", help="qrels file: qid iter docno rel")
+    parser.add_argument("runs", nargs="+", metavar="RUNS",
+                        help="folder(s) of run files, glob pattern(s) such as 'runs/*.gz' "
+                        "(quoted), or run files: TREC (plain or gzip) or Parquet")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                        help="measure or nickname (repeatable), as in irscale eval "
+                        "(default: official)")
+    parser.add_argument("--batch-size", type=int, default=None, metavar="N",
+                        help="run files per batch (default 64): memory holds about one "
+                        "batch per worker")
+    add_scheduler(parser, "the batches")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="threads of this process running batches (default: one per "
+                        "CPU core)")
+    parser.add_argument("--per-topic-out", default=None, metavar="DIR",
+                        help="write the per-topic values (run, topic, measure, value) as "
+                        "Parquet files to folder DIR, written whole or not at all; a folder "
+                        "holding files is replaced only with --force, and only when it "
+                        "holds an earlier output")
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                        default=None, metavar="file|runid|A,B,...",
+                        help="how to name the runs: file (default: the file name without "
+                        "extension, longer forms where those collide), runid (the run id "
+                        "of each file; two files with one run id are an error), or one name "
+                        "per file in order: a,b,c")
+    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
+                        help="minimum relevance degree counted as relevant (default 1)")
+    parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
+                        help="evaluate only the first N documents of each topic")
+    parser.add_argument("-J", "--judged-only", action="store_true",
+                        help="drop unjudged documents before evaluating (trec_eval -J)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic; missing topics count 0")
+    parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
+                        help="number of documents in the collection (trec_eval -N)")
+    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
+                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
+    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
+                        help="order of documents with equal scores (default trec_eval)")
+    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+                        help="format of the summary (default trec, as irscale eval)")
+    add_progress(parser)
+    add_output(parser, what="summary")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..evaluation_many import DEFAULT_BATCH_SIZE, check_out, evaluate_many, run_files
+    from ..io.output import write_summary
+
+    for value, option in ((args.batch_size, "--batch-size"), (args.workers, "--workers")):
+        if value is not None and value < 1:
+            raise ParameterError(f"{option} must be a positive whole number, got {value}")
+    files = run_files(args.runs)
+    if args.per_topic_out is not None:
+        check_out(args.per_topic_out, files, force=args.force, option="--per-topic-out")
+        if args.output != "-" and Path(os.path.realpath(args.output)).is_relative_to(
+                os.path.realpath(args.per_topic_out)):
+            raise ParameterError(f"-o {args.output} lies in --per-topic-out "
+                                 f"{args.per_topic_out}: write the summary elsewhere")
+    with scheduler(args) as executor:
+        many = evaluate_many(
+            args.qrels, files, args.measures or ["official"],
+            batch_size=args.batch_size or DEFAULT_BATCH_SIZE, executor=executor,
+            workers=args.workers, out=args.per_topic_out, force=args.force,
+            names=args.names or "file", relevance_level=args.level_for_rel,
+            max_docs=args.max_retrieved, judged_only=args.judged_only,
+            complete=args.complete, num_docs_in_coll=args.num_docs_in_coll,
+            compat=args.compat, ties=args.ties, allow_empty=args.allow_empty,
+            progress=wants_progress(args))
+    with open_output(args) as stream:
+        write_summary(many, stream, fmt=args.fmt)
+    return 0

@@ -1,0 +1,154 @@
+"""``irscale eval-many`` (issue 16 §2): its options and its inputs.
+
+Every faulty run file of the TREC catalogue, given as the third of three files (batch size
+1, so that two batches are done before it); ``--batch-size`` and ``--workers`` out of range;
+folders and patterns with no run file; ``--per-topic-out`` rules (an existing folder, an
+earlier output replaced with ``--force`` only, a folder holding other files never, -o inside
+it, nothing written when a run file is bad); run ids shared by two files; ``--scheduler``
+forms; and the output equal to ``irscale eval``'s summary on the same runs.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from .catalog import trec_file_faults
+from .conftest import Link, any_of, err, ok, opt, run_case, run_lines, same_output_as, text
+
+BASE = ["--names", "b,c,x", "-m", "map", "-m", "P.5", "--batch-size", "1", "--no-progress"]
+
+
+def third(name: str) -> list[str]:
+    """The command with ``name`` the third of three run files."""
+    return ["eval-many", "qrels.txt", "b.run", "c.run", name, *BASE]
+
+
+EVAL = ["eval", "qrels.txt", "a.run", "b.run", "c.run", "--names", "file", "-m", "map",
+        "-m", "P.5"]
+MANY = ["eval-many", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map", "-m", "P.5",
+        "--no-progress"]
+RUNS_ONLY = {"runs/a.run": Link("../a.run"), "runs/b.run": Link("../b.run"),
+             "runs/c.run": Link("../c.run")}
+
+
+def parts_written(folder: str, count: int):
+    """``folder`` holds ``count`` part files whose rows cover runs a, b and c."""
+
+    def check(result, ws, run) -> None:
+        names = sorted(p.name for p in (ws.root / folder).iterdir())
+        assert names == [f"part-{k:05d}.parquet" for k in range(count)], names
+        frame = pd.concat([pd.read_parquet(ws.root / folder / n) for n in names])
+        assert sorted(set(frame["run"])) == ["a", "b", "c"], result.describe()
+
+    return check
+
+
+def all_checks(*checks):
+    def check(result, ws, run) -> None:
+        for c in checks:
+            c(result, ws, run)
+
+    return check
+
+
+CASES = [
+    *trec_file_faults("many-run", "run", third, third("a.run"), name="bad.run"),
+    # ---- the output: irscale eval's summary lines
+    ok("many-equals-eval-summary", MANY, same_output_as(*EVAL)),
+    ok("many-batch-2-same", [*MANY, "--batch-size", "2"], same_output_as(*EVAL)),
+    ok("many-folder-same", ["eval-many", "qrels.txt", "runs", "-m", "map", "-m", "P.5"],
+       same_output_as(*EVAL), files=RUNS_ONLY),
+    ok("many-glob-same", ["eval-many", "qrels.txt", "runs/*.run", "-m", "map", "-m", "P.5"],
+       same_output_as(*EVAL), files=RUNS_ONLY),
+    ok("many-csv-format", [*MANY, "--format", "csv"], same_output_as(*EVAL, "--format", "csv")),
+    ok("many-markdown-format", [*MANY, "--format", "markdown"],
+       same_output_as(*EVAL, "--format", "markdown")),
+    # ---- --batch-size, --workers
+    err("many-batch-size-0", [*MANY, "--batch-size", "0"], opt("--batch-size"), "0"),
+    err("many-batch-size-negative", [*MANY, "--batch-size", "-2"], opt("--batch-size")),
+    err("many-batch-size-text", [*MANY, "--batch-size", "ten"], opt("--batch-size"), "ten"),
+    err("many-batch-size-float", [*MANY, "--batch-size", "1.5"], opt("--batch-size"), "1.5"),
+    err("many-workers-0", [*MANY, "--workers", "0"], opt("--workers")),
+    # ---- sources
+    err("many-empty-folder", ["eval-many", "qrels.txt", "empty"], "empty", "no run file",
+        files={"empty": "<dir>"}),
+    err("many-folder-of-folders", ["eval-many", "qrels.txt", "top"], "top", "no run file",
+        files={"top/sub": "<dir>"}),
+    err("many-glob-matches-nothing", ["eval-many", "qrels.txt", "runs/*.nothing"],
+        "runs/*.nothing", "matches no run file", files=RUNS_ONLY),
+    err("many-missing-path", ["eval-many", "qrels.txt", "nowhere"], "nowhere"),
+    err("many-file-twice", ["eval-many", "qrels.txt", "a.run", "runs"], "a.run", "twice",
+        files={"runs/a.run": Link("../a.run")}),
+    err("many-dangling-link-in-folder", ["eval-many", "qrels.txt", "runs"], "gone.run",
+        files={**RUNS_ONLY, "runs/gone.run": Link("../nothing-here.run")}),
+    err("many-run-ids-shared", ["eval-many", "qrels.txt", "a.run", "copy.run", "--names",
+                                "runid"], "a.run", "copy.run", "teamA_r1",
+        files={"copy.run": text(run_lines("a"))}),
+    err("many-run-ids-shared-across-batches", ["eval-many", "qrels.txt", "a.run", "copy.run",
+                                               "--names", "runid", "--batch-size", "1",
+                                               "--per-topic-out", "pt"],
+        "a.run", "copy.run", files={"copy.run": text(run_lines("a"))}),
+    err("many-names-wrong-count", [*MANY, "--names", "x,y"], "2 names", "3 run files"),
+    # ---- --per-topic-out
+    ok("many-per-topic-new", [*MANY, "--per-topic-out", "pt", "--batch-size", "2"],
+       all_checks(parts_written("pt", 2), same_output_as(*EVAL)), allowed_new=["pt/"]),
+    ok("many-per-topic-empty-folder", [*MANY, "--per-topic-out", "pt"],
+       parts_written("pt", 1), files={"pt": "<dir>"}, allowed_new=["pt/"]),
+    err("many-per-topic-earlier-output", [*MANY, "--per-topic-out", "pt"], "pt", "--force",
+        files={"pt/part-00000.parquet": b"old"}),
+    ok("many-per-topic-earlier-output-force", [*MANY, "--per-topic-out", "pt", "--force"],
+       parts_written("pt", 1), files={"pt/part-00000.parquet": b"old",
+                                      "pt/part-00001.parquet": b"old"},
+       allowed_new=["pt/part-00000.parquet", "pt/part-00001.parquet"]),
+    err("many-per-topic-foreign-file", [*MANY, "--per-topic-out", "adir"], "adir",
+        "keep.txt"),
+    err("many-per-topic-foreign-file-force", [*MANY, "--per-topic-out", "adir", "--force"],
+        "adir", "keep.txt"),
+    err("many-per-topic-is-file", [*MANY, "--per-topic-out", "qrels.txt"], "qrels.txt"),
+    err("many-per-topic-missing-parent", [*MANY, "--per-topic-out", "nodir/pt"], "nodir"),
+    err("many-per-topic-holds-runs", ["eval-many", "qrels.txt", "runs", "--per-topic-out",
+                                      "runs", "--force"], "runs", files=RUNS_ONLY),
+    err("many-o-inside-per-topic", [*MANY, "--per-topic-out", "pt", "-o", "pt/summary.txt"],
+        "pt/summary.txt", opt("--per-topic-out"), files={"pt": "<dir>"}),
+    err("many-per-topic-bad-third-file", [*third("bad.run"), "--per-topic-out", "pt"],
+        "bad.run", "line 2", files={"bad.run": text(["1 Q0 d1 1 0.9 x", "1 Q0 d2 2 x"])}),
+    err("many-o-on-bad-third-file", [*third("bad.run"), "-o", "out.txt"], "bad.run",
+        files={"bad.run": b"\x1f\x8bnot gzip"}),
+    ok("many-o-file", [*MANY, "-o", "out.txt"], allowed_new=["out.txt"]),
+    err("many-o-existing", [*MANY, "-o", "ap.csv"], "ap.csv"),
+    # ---- --scheduler
+    err("many-scheduler-local-0", [*MANY, "--scheduler", "local:0"], opt("--scheduler"),
+        "local:0"),
+    err("many-scheduler-bare-word", [*MANY, "--scheduler", "cluster"], opt("--scheduler"),
+        "'cluster'"),
+    err("many-scheduler-unreachable", [*MANY, "--scheduler", "tcp://127.0.0.1:1"],
+        opt("--scheduler"), "no Dask scheduler answers"),
+    err("many-scheduler-and-workers", [*MANY, "--scheduler", "local:2", "--workers", "2"],
+        "--workers", "--scheduler"),
+    # ---- measures and options checked before reading
+    err("many-unknown-measure", [*MANY, "-m", "nosuch"], "nosuch"),
+    err("many-bad-level", [*MANY, "-l", "0"], any_of("-l", "relevance_level", "level")),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_eval_many(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+def test_eval_many_local_cluster_same_output(ws, run_cli):
+    pytest.importorskip("distributed")
+    run_case(ok("many-scheduler-local-1", [*MANY, "--scheduler", "local:1"],
+                same_output_as(*EVAL)).values[0], ws, run_cli)
+
+
+def test_eval_many_parquet_run(ws, run_cli):
+    """A Parquet run gives the values of the same run as TREC text."""
+    rows = [line.split() for line in run_lines("c")]
+    pd.DataFrame({"qid": [r[0] for r in rows], "docno": [r[2] for r in rows],
+                  "score": [float(r[4]) for r in rows], "runid": [r[5] for r in rows]}
+                 ).to_parquet(ws.root / "c.parquet", index=False)
+    run_case(ok("many-parquet", ["eval-many", "qrels.txt", "a.run", "b.run", "c.parquet",
+                                 "-m", "map", "-m", "P.5"], same_output_as(*EVAL)).values[0],
+             ws, run_cli)
