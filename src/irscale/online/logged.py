@@ -98,9 +98,12 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
     candidates = _log_candidates(log) if runs is None else candidates_of(runs)
     rankers = candidates.runs
     if len(rankers) < 2:
-        what = "the log credits" if runs is None else "the runs hold"
-        raise InputError(f"{what} one ranker only ({', '.join(rankers) or 'none'}): "
-                         "interleaving compares at least two", source=log.source)
+        if runs is None:
+            raise InputError(f"the log credits one team only ({', '.join(rankers)}): "
+                             "interleaving compares at least two rankers",
+                             source=log.source)
+        raise ParameterError(f"the runs hold one ranker only ({', '.join(rankers)}): "
+                             "interleaving compares at least two")
     if len(rankers) > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers, got "
                              f"{len(rankers)}; for more, team-draft (multileaving)")
