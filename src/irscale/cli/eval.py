@@ -54,23 +54,7 @@ def add_parser(subparsers) -> None:
                         help="also print the value of every topic")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
-                        help="minimum relevance degree counted as relevant (default 1)")
-    parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
-                        help="evaluate only the first N documents of each topic (default: "
-                        "every document)")
-    parser.add_argument("-J", "--judged-only", action="store_true",
-                        help="drop unjudged documents before evaluating (trec_eval -J)")
-    parser.add_argument("-c", "--complete", action="store_true",
-                        help="average over every qrels topic; missing topics count 0")
-    parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
-                        help="number of documents in the collection (trec_eval -N; default 0: "
-                        "unknown)")
-    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
-                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
-    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
-                        help="order of documents with equal scores (default trec_eval: "
-                        "docno descending)")
+    add_trec_eval_options(parser)
     parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
                         help="a second label file (qrels format: topic iter docno value; "
                         "topic * = every topic) for the measures that use one, e.g. "
@@ -104,6 +88,28 @@ def add_parser(subparsers) -> None:
     add_progress(parser)
     add_output(parser)
     parser.set_defaults(func=run)
+
+
+def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
+    """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
+    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``)."""
+    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
+                        help="minimum relevance degree counted as relevant (default 1)")
+    parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
+                        help="evaluate only the first N documents of each topic (default: "
+                        "every document)")
+    parser.add_argument("-J", "--judged-only", action="store_true",
+                        help="drop unjudged documents before evaluating (trec_eval -J)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic; missing topics count 0")
+    parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
+                        help="number of documents in the collection (trec_eval -N; default 0: "
+                        "unknown)")
+    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
+                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
+    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
+                        help="order of documents with equal scores (default trec_eval: "
+                        "docno descending)")
 
 
 def run(args: argparse.Namespace) -> int:

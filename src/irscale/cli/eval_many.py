@@ -18,10 +18,10 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.options import TIE_POLICIES
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..io.naming import NAME_MODES
+from .eval import add_trec_eval_options
 from .options import ListAction, add_progress, add_scheduler, scheduler, wants_progress
 from .outputs import add_output, open_output
 from .runargs import ALLOW_EMPTY_HELP
@@ -64,20 +64,7 @@ def add_parser(subparsers) -> None:
                         "of each file; two files with one run id are an error), or one name "
                         "per file in order: a,b,c")
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
-    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
-                        help="minimum relevance degree counted as relevant (default 1)")
-    parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
-                        help="evaluate only the first N documents of each topic")
-    parser.add_argument("-J", "--judged-only", action="store_true",
-                        help="drop unjudged documents before evaluating (trec_eval -J)")
-    parser.add_argument("-c", "--complete", action="store_true",
-                        help="average over every qrels topic; missing topics count 0")
-    parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
-                        help="number of documents in the collection (trec_eval -N)")
-    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
-                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
-    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
-                        help="order of documents with equal scores (default trec_eval)")
+    add_trec_eval_options(parser)
     parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
                         help="format of the summary (default trec, as irscale eval)")
     add_progress(parser)
