@@ -482,7 +482,7 @@ def evaluation_setup(
 
 
 def evaluate_judged(
-    qrels: Qrels, runs: Sequence[Run], setup: EvaluationSetup, *,
+    qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     index: QrelsIndex | None = None, labels: Mapping[str, Any] | None = None,
     allow_empty: bool = False, stacklevel: int = 2,
 ) -> Evaluation:
