@@ -40,7 +40,7 @@ def test_every_cli_option_of_the_page_exists():
 
     parser = build_parser()
     for argv in (["compare"], ["meta", "dp"], ["meta", "split"], ["meta", "swap"],
-                 ["meta", "loo"], ["scale", "image"]):
+                 ["meta", "loo"], ["meta", "simulate"], ["scale", "image"]):
         assert "--scheduler" in _help(parser, argv), argv
 
 
