@@ -186,7 +186,7 @@ def test_run_files_order_and_errors(tmp_path):
 def test_errors_stop_the_job_and_leave_nothing(collection, tmp_path):
     runs = tmp_path / "runs"
     runs.mkdir()
-    for k, path in enumerate(sorted((collection / "runs").glob("r[0-2].run"))):
+    for path in sorted((collection / "runs").glob("r[0-2].run")):
         (runs / path.name).write_bytes(path.read_bytes())
     lines = (runs / "r2.run").read_text().splitlines()
     lines[4] = "101 Q0 dX 5 not-a-number sys2"
@@ -209,7 +209,7 @@ def test_out_folder_rules(collection, tmp_path):
         evaluate_many(qrels, runs, ["map"], out=out, force=True, batch_size=9)
     assert sorted(p.name for p in out.iterdir()) == [part_name(0, 1)]
     (out / "notes.txt").write_text("mine")
-    with pytest.raises(OutputExistsError, match="notes.txt"):
+    with pytest.raises(OutputExistsError, match=r"notes\.txt"):
         evaluate_many(qrels, runs, ["map"], out=out, force=True)
     assert (out / "notes.txt").read_text() == "mine"
     with pytest.raises(ParameterError, match="lies in it"):
