@@ -5,6 +5,10 @@ Interleaving (:mod:`irscale.online.interleaving`)
     :func:`interleave`, :func:`interleave_runs`: balanced, team-draft (multileaving for
     more than two rankers), probabilistic and optimised interleaving, vectorised over
     impressions; :class:`Interleavings` scores clicks into an :class:`InterleavingResult`.
+Logged interleaving experiments (:mod:`irscale.online.logged`)
+    :func:`score_log`, :func:`logged_interleavings`: an interleaving log (``impression
+    topic rank docno team clicked``, :func:`read_interleaving_log`) scored by the same
+    credit rules and statistics.
 A/B tests (:mod:`irscale.online.abtest`)
     :func:`assign` (MD5 of salt and user, traffic splits), :func:`session_measures` and
     :func:`user_measures` (CTR, clicks@k, abandonment, good abandonment, time to first
@@ -24,6 +28,7 @@ Simulation harness (:mod:`irscale.online.harness`)
 
 from __future__ import annotations
 
+from ..io.interleaving_log import InterleavingLog, read_interleaving_log
 from .abtest import (
     aa_test,
     ab_power,
@@ -45,13 +50,14 @@ from .interleaving import (
     interleave_runs,
     rankings_from_lists,
 )
+from .logged import logged_interleavings, score_log
 from .simulate import qrels_click_model, simulate_click_log
 
 __all__ = [
-    "ClickLog", "ClickModel", "InterleavingResult", "Interleavings", "SensitivityResult",
-    "aa_test", "ab_power",
+    "ClickLog", "ClickModel", "InterleavingLog", "InterleavingResult", "Interleavings",
+    "SensitivityResult", "aa_test", "ab_power",
     "ab_sample_size", "ab_test", "assign", "click_calibrated", "fit_click_model", "interleave",
-    "interleave_runs", "qrels_click_model", "rankings_from_lists", "read_click_log",
-    "sample_ratio_mismatch", "sensitivity", "session_measures", "simulate_click_log",
-    "user_measures",
+    "interleave_runs", "logged_interleavings", "qrels_click_model", "rankings_from_lists",
+    "read_click_log", "read_interleaving_log", "sample_ratio_mismatch", "score_log",
+    "sensitivity", "session_measures", "simulate_click_log", "user_measures",
 ]
