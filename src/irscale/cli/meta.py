@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option
@@ -39,6 +41,9 @@ from .options import (
     wants_progress,
 )
 from .outputs import add_output, input_paths, write_text
+
+if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
+    from ..meta import BootstrapModel, NormalModel
 
 #: Defaults of ``--sizes`` (split and swap), ``--models`` (split) and ``--cutoffs`` (scales).
 SIZES = (5, 10, 15, 20, 25)
@@ -563,13 +568,13 @@ SIMULATION_ARGUMENTS = {"repetitions": "repetitions", "alpha": "alpha",
                         "correction": "corrections"}
 
 
-def _given(args: argparse.Namespace, names) -> dict[str, object]:
+def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
     """The options among ``names`` given on the command line, by their Python names (those
     not given keep the API's defaults)."""
     return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
 
 
-def _simulation_model(args: argparse.Namespace):
+def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
     """The model of ``meta simulate``: a NormalModel of the ``--topics``, ``--systems``,
     ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its message
     is reworded to name the option), or a BootstrapModel of the one-measure matrix."""
