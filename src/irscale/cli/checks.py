@@ -45,7 +45,7 @@ def _refuse(flags: Sequence[str], reason: str) -> None:
         raise ParameterError(f"{', '.join(flags)} {verb} {reason}")
 
 
-def _reworded(error: ParameterError, api: str, flag: str) -> ParameterError:
+def reworded(error: ParameterError, api: str, flag: str) -> ParameterError:
     """An API error message about ``api`` reworded to name the option ``flag (api)``."""
     text = str(error)
     return ParameterError(text.replace(api, f"{flag} ({api})", 1) if text.startswith(api)
@@ -155,7 +155,7 @@ def check_compare(args: argparse.Namespace) -> None:
         try:
             correction_name(args.correction)
         except ParameterError as error:
-            raise _reworded(error, "correction", "--correction") from None
+            raise reworded(error, "correction", "--correction") from None
     elif not multi:
         args.correction = "holm"
     if not multi and not _given(args, "alternative"):
@@ -393,7 +393,7 @@ def _simulate(args: argparse.Namespace) -> None:
         try:
             correction_name(name)
         except ParameterError as error:
-            raise _reworded(error, "correction", "--correction") from None
+            raise reworded(error, "correction", "--correction") from None
     if _given(args, "samples"):
         _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
         if not resampling_procedures(tests):

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ParameterError
-from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option
+from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option, reworded
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import (
     ListAction,
@@ -590,12 +590,10 @@ def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
     try:
         return meta.NormalModel(**fields)
     except ParameterError as error:
-        text = str(error)
-        name = next((n for n in NORMAL_OPTIONS if text.startswith(n + " ")), None)
+        name = next((n for n in NORMAL_OPTIONS if str(error).startswith(n + " ")), None)
         if name is None:
             raise
-        raise ParameterError(text.replace(name, f"{NORMAL_OPTIONS[name]} ({name})", 1)) \
-            from None
+        raise reworded(error, name, NORMAL_OPTIONS[name]) from None
 
 
 def run_simulate(args: argparse.Namespace) -> int:
