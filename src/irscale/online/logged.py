@@ -251,7 +251,8 @@ def _assignment_probabilities(cube: _Cube, topic: np.ndarray, pairs: np.ndarray,
     mass = np.where(lengths > 0, total[np.maximum(lengths - 1, 0)], 0.0)  # n × 2
     before = np.cumsum(weight, axis=1) - weight  # mass shown before position i
     left = mass[:, None, :] - before
-    shown_before = np.cumsum(rank > 0, axis=1) - (rank > 0)
+    ranked = (rank > 0).astype(np.int64)
+    shown_before: np.ndarray = np.cumsum(ranked, axis=1) - ranked
     available = shown_before < lengths[:, None, :]
     pick = np.where(available.all(axis=2, keepdims=True), 0.5, available.astype(np.float64))
     return pick * np.divide(weight, left, out=np.zeros_like(weight), where=left > 0)
