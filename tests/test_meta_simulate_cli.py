@@ -101,6 +101,38 @@ def test_a_lost_task_file_is_recomputed_and_the_others_are_read(capsys, tmp_path
     assert altered[["null", "non_null"]].values.tolist() == [[2 * n, 4 * n]] * 2
 
 
+def test_a_study_interrupted_by_ctrl_c_resumes_to_the_uninterrupted_output(
+        capsys, tmp_path, monkeypatch):
+    """^C after the second task's file is written: exit 130, no -o file, two task files;
+    the same command again computes the third task only and writes the table of a run
+    that was never interrupted."""
+    from irscale.meta import simulation
+
+    folder, out = tmp_path / "study", tmp_path / "rates.csv"
+    argv = ["--model", "normal", "--systems", "3", "--topics", "10", "--repetitions",
+            str(3 * REPETITIONS_PER_TASK), "--test", "t,sign", "--seed", "3", "--format",
+            "csv"]
+    fresh = cli(capsys, *argv)
+    save, saved = simulation._Checkpoint.save, []
+
+    def save_then_interrupt(self, index, part):
+        save(self, index, part)
+        saved.append(index)
+        if len(saved) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulation._Checkpoint, "save", save_then_interrupt)
+    status = main(["meta", "simulate", *argv, "--checkpoint", str(folder), "-o", str(out)])
+    assert status == 130 and "interrupted" in capsys.readouterr().err
+    assert not out.exists() and len(list(folder.glob("task-*.npy"))) == 2
+    computed = []
+    monkeypatch.setattr(simulation._Checkpoint, "save",
+                        lambda self, index, part: (computed.append(index),
+                                                   save(self, index, part)))
+    cli(capsys, *argv, "--checkpoint", str(folder), "-o", str(out))
+    assert len(computed) == 1 and out.read_text(encoding="utf-8") == fresh
+
+
 def test_another_study_in_the_checkpoint_is_refused_with_the_api_message(capsys, tmp_path):
     folder = tmp_path / "study"
     argv = ["--model", "normal", "--repetitions", "30", "--seed", "1", "--checkpoint",
