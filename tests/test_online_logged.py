@@ -218,3 +218,15 @@ def test_api_refusals():
         score_log(b"i1 q 1 a A 1\ni2 q 1 b A 0\n")
     with pytest.raises(ParameterError, match="method"):
         score_log(TEAM_DRAFT.encode(), method="tdi")  # type: ignore[arg-type]
+
+
+def test_the_command_prints_the_api_result(tmp_path, capsys):
+    from irscale.cli.main import main
+
+    path = tmp_path / "log.txt"
+    path.write_text(TEAM_DRAFT)
+    status = main(["online", "score", str(path), "--format", "csv", "--seed", "3",
+                   "--bootstrap", "300", "--alpha", "0.1"])
+    assert status in (0, None)
+    expected = score_log(path, alpha=0.1, bootstrap=300, rng=3).format("csv") + "\n"
+    assert capsys.readouterr().out == expected
