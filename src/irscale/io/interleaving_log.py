@@ -86,6 +86,13 @@ class InterleavingLog:
         """``valid[n, r]``: impression n shows a document at rank r + 1."""
         return self.shown.valid
 
+    def first(self, where: np.ndarray) -> tuple[int, int]:
+        """(impression, rank index) of the first line (in file order) of the documents
+        marked in ``where`` (impressions × ranks booleans, at least one True)."""
+        n, r = np.nonzero(where)
+        at = int(np.argmin(self.record[n, r]))
+        return int(n[at]), int(r[at])
+
     def error(self, kind: type[InputError], message: str, where: np.ndarray) -> InputError:
         """An error of ``kind`` at the first line (in file order) of the documents marked
         in ``where`` (impressions × ranks booleans, at least one True)."""

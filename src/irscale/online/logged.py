@@ -114,7 +114,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
         ranks = _Cube(candidates).ranks()
         unranked = (team >= 0) & (ranks[np.maximum(pairs, 0), np.maximum(team, 0)] == 0)
         if unranked.any():
-            n, r = np.argwhere(unranked)[np.argmin(log.record[unranked])]
+            n, r = log.first(unranked)
             raise log.error(InputError, f"team {rankers[team[n, r]]!r} is credited with "
                             f"document {log.shown.docs[log.shown.doc[n, r]]!r}, which its "
                             f"run does not rank for topic {candidates.topics[topic[n]]!r}",
@@ -195,7 +195,7 @@ def _pairs(log: InterleavingLog, candidates: Candidates, topic: np.ndarray) -> n
     missing = np.zeros(shown.shape, dtype=bool)
     missing[n, r] = pair < 0
     if missing.any():
-        m, k = np.argwhere(missing)[np.argmin(log.record[missing])]
+        m, k = log.first(missing)
         raise log.error(InputError, f"document {log.shown.docs[log.shown.doc[m, k]]!r} is "
                         f"ranked by none of the runs for topic "
                         f"{candidates.topics[topic[m]]!r}", missing)
@@ -211,9 +211,8 @@ def _check_rounds(log: InterleavingLog, team: np.ndarray, rankers: tuple[str, ..
     single = (lengths >= 2) & (team.max(axis=1) == np.where(log.valid, team,
                                                             len(rankers)).min(axis=1))
     if single.any():
-        first = int(np.flatnonzero(single)[np.argmin(log.record[single, 0])])
-        where = np.zeros(team.shape, dtype=bool)
-        where[first] = log.valid[first]
+        where = log.valid & single[:, None]
+        first = log.first(where)[0]
         raise log.error(InputFormatError, f"impression {log.impressions[first]!r} shows "
                         f"documents of team {rankers[team[first, 0]]!r} only: team-draft "
                         "shows those of every team in turn", where)
@@ -228,7 +227,7 @@ def _check_rounds(log: InterleavingLog, team: np.ndarray, rankers: tuple[str, ..
                           & (rounds[:, :, i] >= 0))
     again = again.reshape(n, width)[:, :length]
     if again.any():
-        row, pos = np.argwhere(again)[np.argmin(log.record[again])]
+        row, pos = log.first(again)
         raise log.error(InputFormatError, f"team {rankers[team[row, pos]]!r} picks twice in "
                         f"round {pos // m + 1} of impression {log.impressions[row]!r} "
                         f"(ranks {pos // m * m + 1}-{pos // m * m + m}): team-draft lets "
