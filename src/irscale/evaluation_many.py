@@ -61,6 +61,7 @@ from .io.memory import as_qrels
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
 from .io.table import Column
+from .measures.diversity import is_diversity_name
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -341,6 +342,13 @@ allow_empty
     >>> many.per_topic().query("measure == 'map'")["value"].tolist()
     [0.5, 1.0, 1.0, 0.0]
     """
+    measures = [measures] if isinstance(measures, str) else list(measures)
+    diversity = [name for text in measures if isinstance(text, str)
+                 for name in text.split() if is_diversity_name(name)]
+    if diversity:
+        raise ParameterError(f"{diversity[0]} is a diversity measure: evaluate_many (irscale "
+                             "eval-many) computes trec_eval's and ir_measures' measures; "
+                             "use irscale.evaluate (irscale eval) with diversity qrels")
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)

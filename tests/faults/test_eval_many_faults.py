@@ -128,6 +128,9 @@ CASES = [
         "--workers", "--scheduler"),
     # ---- measures and options checked before reading
     err("many-unknown-measure", [*MANY, "-m", "nosuch"], "nosuch"),
+    err("many-diversity-measure", [*MANY, "-m", "alpha-nDCG@20"], "alpha-nDCG@20",
+        "diversity", "irscale eval"),
+    err("many-measure-needing-labels", [*MANY, "-m", "uRBP(p=0.8)"], "uRBP", "under"),
     err("many-bad-level", [*MANY, "-l", "0"], any_of("-l", "relevance_level", "level")),
 ]
 
