@@ -284,5 +284,5 @@ def test_peak_memory_grows_with_the_batch_not_the_files(many_files):
     large = _peak_kib(many_files, 100, 2)
     whole = _peak_kib(many_files, 100, 100)
     growth, held = large - small, whole - small
-    assert held > 30_000, (small, large, whole)  # 100 runs at once: well over 30 MB more
+    assert held > 20_000, (small, large, whole)  # 100 runs at once: over 20 MB more (47 seen)
     assert growth < held / 3, (small, large, whole)
