@@ -127,6 +127,25 @@ def test_equals_evaluate_whatever_the_batch_size(collection, reference, batch_si
     assert not [p for p in tmp_path.iterdir() if p.name != "per-topic"]  # no temporary left
 
 
+@pytest.mark.parametrize("options", [
+    {"complete": True}, {"complete": True, "compat": 10}, {"judged_only": True},
+    {"max_docs": 5, "relevance_level": 2}, {"ties": "file-order"}, {"ties": "rank-column"},
+], ids=["c", "c-compat10", "J", "M5-l2", "file-order", "rank-column"])
+def test_equals_evaluate_with_trec_eval_options(collection, options, tmp_path):
+    runs = {k: v for k, v in _oracle_runs(collection).items() if isinstance(v, str)}
+    if options.get("ties") == "rank-column":  # rank-column needs the rank column: text runs
+        files = [collection / "runs" / f"r{k}.run" for k in range(3)]
+        runs = {f"r{k}": str(files[k]) for k in range(3)}
+    else:
+        files = sorted(p for p in (collection / "runs").iterdir() if p.suffix != ".parquet")
+    with pytest.warns(UserWarning):
+        reference = irscale.evaluate(collection / "qrels", runs, MEASURES, **options)
+    with pytest.warns(UserWarning):
+        many = evaluate_many(collection / "qrels", files, MEASURES, batch_size=2,
+                             out=tmp_path / "pt", **options)
+    _assert_same(many, reference)
+
+
 def test_parquet_parts_read_back_equal_the_per_topic_frame(collection, reference, tmp_path):
     """Read back with pandas directly (not through ManyEvaluation.per_topic)."""
     out = tmp_path / "pt"
