@@ -305,3 +305,11 @@ def test_peak_memory_grows_with_the_batch_not_the_files(many_files):
     growth, held = large - small, whole - small
     assert held > 20_000, (small, large, whole)  # 100 runs at once: over 20 MB more (47 seen)
     assert growth < held / 3, (small, large, whole)
+
+
+def test_progress_counts_files(collection):
+    seen: list[tuple[int, int]] = []
+    with pytest.warns(UserWarning):
+        evaluate_many(collection / "qrels", collection / "runs", ["map"], batch_size=4,
+                      workers=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(4, 9), (8, 9), (9, 9)]  # three batches of 4, 4 and 1 files
