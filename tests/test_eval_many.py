@@ -202,6 +202,7 @@ def test_run_files_order_and_errors(tmp_path):
         run_files([tmp_path / "a.run", str(tmp_path / "a.*")])
 
 
+@pytest.mark.filterwarnings("ignore:run 'r[01]'.*not evaluated:UserWarning")
 def test_errors_stop_the_job_and_leave_nothing(collection, tmp_path):
     runs = tmp_path / "runs"
     runs.mkdir()
