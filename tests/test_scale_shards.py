@@ -149,6 +149,21 @@ def test_a_reader_that_stops_early_stops_the_shards():
     assert "irscale-shards" not in {t.name for t in threading.enumerate()} - before
 
 
+def _broken_shard(table, edges, counts):
+    raise ParameterError("shard refuses")
+
+
+def test_a_failing_shard_raises_its_error_in_the_reader(monkeypatch):
+    import irscale.scales.shards as shards_module
+
+    base = _pair_image(_sharded("AP-binary"))
+    image = ShardedPairImage(base, "local", progress=False)
+    monkeypatch.setattr(shards_module, "shard_buckets", _broken_shard)
+    with pytest.raises(ParameterError, match="shard refuses"):
+        list(image.buckets())
+    assert "irscale-shards" not in {t.name for t in threading.enumerate()}
+
+
 def test_written_files_are_identical(tmp_path):
     for name in ("AP-binary", "DCG_b02-graded-feasible"):
         reference = _local(name)[0]

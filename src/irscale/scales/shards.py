@@ -62,8 +62,9 @@ from ..parallel import (
     map_tasks,
     run_tasks,
 )
+from . import pairs
 from .cost import max_memory_of
-from .pairs import BUCKET_PAIRS, Bucket, PairImage, PairTable
+from .pairs import Bucket, PairImage, PairTable
 
 #: Client bytes per candidate pair of a shard's result: the distinct values (8 bytes) and
 #: their run counts (8 bytes), at most one per pair.
@@ -183,7 +184,7 @@ class ShardedPairImage(PairImage):
         table = self.table
         edges = table.edges_cache() if target is None else table.edges(target)
         tasks = self._tasks(edges)
-        per_shard = (BUCKET_PAIRS if target is None else target) * max(
+        per_shard = (pairs.BUCKET_PAIRS if target is None else target) * max(
             b - a for a, b in shard_bounds(len(edges) - 1, self.shards))
         window = window_of(per_shard, len(tasks), self.max_memory)
         report = progress_reporter(self.progress, len(tasks), f"image {table.label}".strip(),
