@@ -11,7 +11,8 @@ deleted at the end unless ``--keep``) one qrels file and run files as Parquet:
 
 Each configuration runs in a fresh subprocess (``evaluate_many`` with map, P@10, nDCG@10,
 per-topic values written as Parquet to a scratch folder) that reports its wall time, CPU
-time and peak resident memory (``ru_maxrss``). Optionally, on a subset, pytrec_eval in a
+time and peak resident memory (``VmHWM``; ``ru_maxrss`` would carry the parent's peak
+across ``exec``). Optionally, on a subset, pytrec_eval in a
 loop over the files (each read with pandas into pytrec_eval's dict of dicts) is timed side
 by side and its means are checked equal to irscale's.
 
@@ -82,7 +83,7 @@ def write_runs(folder: Path, pool: np.ndarray, count: int, n_topics: int) -> Non
 
 
 _CHILD = """
-import json, resource, sys, time
+import json, sys, time
 import warnings
 warnings.simplefilter("ignore")
 from irscale.evaluation_many import evaluate_many
@@ -91,13 +92,13 @@ measures = sys.argv[5].split(",")
 start, cpu = time.perf_counter(), time.process_time()
 many = evaluate_many(qrels, runs, measures, batch_size=batch, out=out, force=True)
 wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = int(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
 print(json.dumps({"wall": wall, "cpu": cpu, "peak_kib": peak, "runs": len(many.runs),
                   "means": many.mean().to_dict("index")}))
 """
 
 _PEER = """
-import json, resource, sys, time
+import json, sys, time
 import pandas as pd, pytrec_eval
 qrels_path, files = sys.argv[1], sys.argv[2:]
 start, cpu = time.perf_counter(), time.process_time()
@@ -117,7 +118,7 @@ for path in files:
     means[name] = {m: sum(v[m] for v in per.values()) / len(per)
                    for m in ("map", "P_10", "ndcg_cut_10")}
 wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = int(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")))
 print(json.dumps({"wall": wall, "cpu": cpu, "peak_kib": peak, "means": means}))
 """
 

@@ -348,7 +348,11 @@ def evaluate(
     runs : Run, path, DataFrame, dict, a list of those, or a mapping ``{name: run}``
         One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run, and
         so is a list or iterator of namedtuples with ``query_id``, ``doc_id``, ``score``
-        fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``).
+        fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``). A path
+        names a TREC run file (plain or gzip) or a Parquet one, a folder its run files
+        (sorted by name), a glob pattern (``"runs/*.gz"``) the files it matches
+        (:func:`irscale.io.run_sources.run_files`); for thousands of files,
+        :func:`irscale.evaluate_many` streams them with bounded memory.
     measures : str or iterable of str, default "official"
         Measure names as accepted by :func:`irscale.measures.names.parse_measures`:
         trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as

@@ -40,7 +40,6 @@ run's summary is computed from its own values in topic order.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import tempfile
@@ -54,12 +53,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from .core.options import TiePolicy
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .core.qrels_index import QrelsIndex
-from .errors import EmptyInputError, FileAccessError, OutputExistsError, ParameterError
+from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
 from .io.files import access_error, current_umask, interrupts_held
 from .io.memory import as_qrels
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
+from .io.run_sources import run_files
 from .io.table import Column
 from .measures.diversity import is_diversity_name
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
@@ -75,8 +75,6 @@ DEFAULT_BATCH_SIZE = 64
 #: :func:`part_name` gives).
 PART_PREFIX = "part-"
 PART_SUFFIX = ".parquet"
-#: Characters of a glob pattern.
-_GLOB_CHARACTERS = frozenset("*?[")
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,49 +132,6 @@ class _Batch:
     per_topic: Any  # a pandas DataFrame (None when not kept)
     #: Warnings of a task run on a Dask worker (their ``(category, message)``), shown here.
     warnings: tuple[tuple[type[Warning], str], ...] = ()
-
-
-def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
-    """The run files ``sources`` names, in order: a folder gives its files (not those whose
-    name starts with a dot, not its subfolders) sorted by name, a glob pattern
-    (``runs/*.gz``, ``runs/**/*.run``) the files it matches sorted by path, a file itself;
-    a list gives those of each item in its order. A folder with no file, a pattern that
-    matches none, a missing path or a file named twice is an error."""
-    items = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
-    if not items:
-        raise ParameterError("no run files given")
-    files: list[str] = []
-    for item in items:
-        text = os.fspath(item)
-        if not isinstance(text, str) or not text:
-            raise ParameterError(f"run files: expected a folder, a glob pattern or a file, "
-                                 f"got {item!r}")
-        if os.path.isdir(text):
-            try:
-                names = sorted(os.listdir(text))
-            except OSError as error:
-                raise access_error(error, text) from None
-            found = [os.path.join(text, name) for name in names if not name.startswith(".")
-                     and not os.path.isdir(os.path.join(text, name))]
-            if not found:
-                raise EmptyInputError(f"folder {text} holds no run file")
-        elif os.path.lexists(text):
-            found = [text]
-        elif _GLOB_CHARACTERS & set(text):
-            found = sorted(path for path in glob.glob(text, recursive=True)
-                           if not os.path.isdir(path))
-            if not found:
-                raise EmptyInputError(f"pattern {text} matches no run file")
-        else:
-            raise access_error(OSError(2, "no such file or directory"), text)
-        files.extend(found)
-    seen: dict[str, str] = {}
-    for path in files:
-        real = os.path.realpath(path)
-        if real in seen:
-            raise ParameterError(f"run file {path} is given twice (also as {seen[real]})")
-        seen[real] = path
-    return files
 
 
 def part_name(index: int, count: int) -> str:

@@ -64,6 +64,17 @@ CASES = [
     ok("many-csv-format", [*MANY, "--format", "csv"], same_output_as(*EVAL, "--format", "csv")),
     ok("many-markdown-format", [*MANY, "--format", "markdown"],
        same_output_as(*EVAL, "--format", "markdown")),
+    # ---- irscale eval takes folders and patterns as eval-many does
+    ok("eval-folder-same", ["eval", "qrels.txt", "runs", "--names", "file", "-m", "map", "-m",
+                            "P.5"], same_output_as(*EVAL), files=RUNS_ONLY),
+    ok("eval-glob-same", ["eval", "qrels.txt", "runs/*.run", "--names", "file", "-m", "map",
+                          "-m", "P.5"], same_output_as(*EVAL), files=RUNS_ONLY),
+    err("eval-empty-folder", ["eval", "qrels.txt", "empty"], "empty", "no run file",
+        files={"empty": "<dir>"}),
+    err("eval-glob-matches-nothing", ["eval", "qrels.txt", "runs/*.nothing"],
+        "runs/*.nothing", "matches no run file", files=RUNS_ONLY),
+    err("eval-folder-names-wrong-count", ["eval", "qrels.txt", "runs", "--names", "x,y"],
+        "2 names", "3", files=RUNS_ONLY),
     # ---- --batch-size, --workers
     err("many-batch-size-0", [*MANY, "--batch-size", "0"], opt("--batch-size"), "0"),
     err("many-batch-size-negative", [*MANY, "--batch-size", "-2"], opt("--batch-size")),

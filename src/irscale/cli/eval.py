@@ -46,7 +46,11 @@ def add_parser(subparsers) -> None:
         "keep working). csv, json and markdown have a run column.",
     )
     parser.add_argument("qrels", help="qrels file: qid iter docno rel")
-    parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
+    parser.add_argument("runs", nargs="+",
+                        help="run file(s): qid Q0 docno rank score runid (plain, gzip or "
+                        "Parquet); a folder gives its files sorted by name, a quoted glob "
+                        "pattern ('runs/*.gz') the files it matches (thousands of files: "
+                        "irscale eval-many streams them)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")

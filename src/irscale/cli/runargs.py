@@ -29,12 +29,16 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
                progress: bool = False) -> Sequence[object]:
-    """The runs to evaluate: the paths themselves when neither ``--names`` nor
+    """The runs to evaluate: the paths themselves, a folder or glob pattern replaced by its
+    run files (:func:`~irscale.io.run_sources.run_files`), when neither ``--names`` nor
     ``progress`` was given (the evaluation reads them, naming runs that share a run id
     after their files, as :func:`~irscale.io.trec.read_runs` does), otherwise the runs read
     here, named as ``--names`` says, with a bar of the files read (``progress``)."""
+    from ..io.run_sources import expands, run_files
+
+    paths = [file for path in paths for file in (run_files(path) if expands(path) else [path])]
     if names is None and not progress:
-        return list(paths)
+        return paths
     from ..io.trec import read_runs
 
     return read_runs(list(paths), names=names or "runid", keep_rank=keep_rank,

@@ -319,19 +319,24 @@ def _is_single_run(obj: Mapping) -> bool:
 
 
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
-    """Runs from a :class:`Run`, a path (or ``irds:DATASET``, its scored documents), a
-    DataFrame, a dict of dicts, a list of namedtuples (ir_datasets' ``ScoredDoc``), a list
-    of these, or a mapping ``{name: run}`` (a DataFrame with a ``run`` column holds several
-    runs).
+    """Runs from a :class:`Run`, a path (TREC text, plain or gzip, or Parquet; or
+    ``irds:DATASET``, its scored documents), a folder or glob pattern (its run files:
+    :func:`~irscale.io.run_sources.run_files`), a DataFrame, a dict of dicts, a list of
+    namedtuples (ir_datasets' ``ScoredDoc``), a list of these, or a mapping
+    ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
 
-    Runs of a list that share a name (run files with one run id) are named after their
-    files, with a warning (:func:`irscale.io.naming.name_runs`)."""
-    from .trec import read_run
+    Runs of a list or folder that share a name (run files with one run id) are named after
+    their files, with a warning (:func:`irscale.io.naming.name_runs`)."""
+    from .run_parquet import read_run_file
+    from .run_sources import expands, run_files
 
     if isinstance(obj, Run):
         return [obj]
     if isinstance(obj, (str, os.PathLike)):
-        return [read_run(obj, keep_rank=keep_rank)]
+        if expands(obj):
+            return name_runs([read_run_file(path, keep_rank=keep_rank)
+                              for path in run_files(obj)])
+        return [read_run_file(obj, keep_rank=keep_rank)]
     if hasattr(obj, "columns"):
         if "run" in obj.columns:
             return [run_from_frame(part, name=str(key)) for key, part in
@@ -345,7 +350,7 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
             if isinstance(value, Mapping):
                 runs.append(run_from_dict(value, name=str(key)))
             elif isinstance(value, (str, os.PathLike)):
-                runs.append(read_run(value, name=str(key), keep_rank=keep_rank))
+                runs.append(read_run_file(value, name=str(key), keep_rank=keep_rank))
             elif isinstance(value, Run):
                 # renamed, keeping what the reader computed (fingerprints, topic blocks)
                 runs.append(value if value.name == str(key) else replace(value, name=str(key)))

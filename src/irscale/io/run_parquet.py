@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from ..core import arrow
 from ..errors import EmptyInputError, InputError, InputFormatError
-from .files import access_error, check_readable, read_file
+from .files import STDIO, access_error, check_readable, read_file
 from .memory import _DOC, _SCORE, _TOPIC, _make_run
 from .naming import file_stem
 
@@ -37,10 +37,13 @@ PARQUET_MAGIC = b"PAR1"
 
 
 def is_parquet(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` names a Parquet file: by its name's ending, or by its first bytes
-    (an unreadable file is not: its reader says why)."""
+    """Whether ``path`` names a Parquet file: by its name's ending, or by the first bytes of
+    a regular file (not of a pipe, which is read once, by its reader; an unreadable file
+    is not Parquet: its reader says why)."""
     if os.fspath(path).lower().endswith(PARQUET_SUFFIXES):
         return True
+    if os.fspath(path) == STDIO or not os.path.isfile(path):
+        return False
     try:
         return read_file(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
     except OSError:
