@@ -311,3 +311,29 @@ def test_importing_irscale_never_imports_dask():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_local_threads_hold_a_window_of_results_not_every_task(workers):
+    """A slow first task does not let the other tasks' results pile up behind it: at most
+    2 * workers tasks are started ahead of the result handed over."""
+    import threading
+
+    from irscale.parallel import run_tasks
+
+    lock, started, ahead = threading.Lock(), [0], []
+
+    def task(index: int) -> int:
+        with lock:
+            started[0] += 1
+        if index == 0:
+            time.sleep(0.2)
+        return index
+
+    def take(index: int, result: int) -> None:
+        assert result == index
+        with lock:
+            ahead.append(started[0] - index - 1)
+
+    run_tasks(task, [(k,) for k in range(40)], take, workers=workers)
+    assert len(ahead) == 40 and max(ahead) <= 2 * workers - 1, ahead

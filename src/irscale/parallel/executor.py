@@ -43,6 +43,7 @@ import os
 import re
 import socket
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -259,14 +260,21 @@ def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
                 done(index)
             on_result(index, result)
         return
+    # At most 2 * workers tasks are submitted ahead of the one awaited, and a result is
+    # dropped once handed over: memory holds a window of results, not every task's (a
+    # slow first task does not let the others pile up their results behind it).
     pool = ThreadPoolExecutor(max_workers=workers)
+    window = 2 * workers
     try:
-        futures = [pool.submit(func, *shared, *task) for task in tasks]
-        for index, future in enumerate(futures):
-            result = future.result()
+        futures = deque(pool.submit(func, *shared, *task) for task in tasks[:window])
+        for index in range(len(tasks)):
+            result = futures.popleft().result()
+            if index + window < len(tasks):
+                futures.append(pool.submit(func, *shared, *tasks[index + window]))
             if done is not None:
                 done(index)
             on_result(index, result)
+            del result
     except BaseException:
         # ^C or a failed task: drop the queued tasks instead of computing them all
         pool.shutdown(wait=False, cancel_futures=True)
