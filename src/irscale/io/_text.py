@@ -153,15 +153,20 @@ def parse_columns(
     include: Sequence[str],
     checks: dict[int, FieldCheck],
     what: str,
+    *,
+    threads: bool = True,
 ) -> tuple[pa.Table, Callable[[], bytes]]:
     """Parse a whitespace-separated file into a pyarrow table of the ``include`` columns.
 
     Returns the table and a function giving the raw bytes (for later diagnostics). Raises
     :class:`EmptyInputError` when the input holds no non-blank line and
-    :class:`InputFormatError` (with line number) when a line is malformed.
+    :class:`InputFormatError` (with line number) when a line is malformed. ``threads=False``
+    parses in the calling thread only (for callers that read several files side by side in
+    their own threads, where pyarrow's pool would only add hand-offs).
     """
     name = source_name(source)
-    read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=1 << 24)
+    read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=1 << 24,
+                                    use_threads=threads)
     parse_options = pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False)
     convert_options = pcsv.ConvertOptions(
         column_types=column_types,

@@ -361,14 +361,15 @@ def _check_score(text: str) -> str | None:
 
 
 def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = None,
-                    ndeval_topics: bool = False):
+                    ndeval_topics: bool = False, threads: bool = True):
     """Read a TREC run ``qid Q0 docno rank score runid`` as ndeval reads it: the rank
     column is kept (a natural number: ndeval ranks by it unless ``-traditional``) and the
     run is named after the run id of its *first* line, as ndeval names it. With
     ``ndeval_topics`` the topic ids are read as ndeval reads them too
     (:func:`ndeval_run_topic`: ``wt09-1`` and ``01`` are topic ``1``; an id ndeval
     refuses is an :class:`InputFormatError` naming the line); otherwise they are kept as
-    written.
+    written. ``threads=False`` parses in the calling thread only (callers reading several
+    files in threads of their own).
 
     Returns a :class:`~irscale.core.inputs.Run` (``rank`` kept); a document retrieved
     twice for a topic is a :class:`DuplicateError` (ndeval: "duplicate docno").
@@ -389,7 +390,8 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
         source, RUN_FIELDS,
         {"qid": pa.string(), "docno": pa.string(), "rank": pa.float64(),
          "score": pa.float64(), "runid": pa.string()},
-        ("qid", "docno", "rank", "score", "runid"), {3: _check_rank, 4: _check_score}, "run")
+        ("qid", "docno", "rank", "score", "runid"), {3: _check_rank, 4: _check_score}, "run",
+        threads=threads)
     rank = arrow.to_numpy(table["rank"])
     score = arrow.to_numpy(table["score"])
     bad = np.flatnonzero(~((rank >= 0) & (rank == np.floor(rank)) & np.isfinite(score)))
