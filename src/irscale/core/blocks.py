@@ -171,7 +171,7 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
     """
     rows = np.asarray(rows, dtype=np.int64)
     if values.num_chunks == 1:
-        return pa.chunked_array([values.chunk(0).take(arrow.array(rows))], values.type)
+        return pa.chunked_array([arrow.take(values.chunk(0), rows)], values.type)
     lengths = np.array([len(chunk) for chunk in values.chunks])
     ends = np.cumsum(lengths)
     chunk_of = np.searchsorted(ends, rows, "right").astype(np.uint16 if len(ends) < 1 << 16
@@ -182,11 +182,11 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
         rows, chunk_of = rows[grouped], chunk_of[grouped]
     cuts = np.searchsorted(chunk_of, np.arange(len(ends) + 1))
     taken = pa.chunked_array([
-        values.chunk(i).take(arrow.array(rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i])))
+        arrow.take(values.chunk(i), rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i]))
         for i in range(len(ends)) if cuts[i + 1] > cuts[i]
     ], values.type)
     if grouped is None:
         return taken
     inverse = np.empty_like(grouped)
     inverse[grouped] = np.arange(len(grouped))
-    return taken.take(arrow.array(inverse))
+    return pa.chunked_array([arrow.take(taken.combine_chunks(), inverse)], values.type)

@@ -1,0 +1,59 @@
+"""``irscale.core.arrow.take``: numpy's gather of fixed-width strings equals pyarrow's take."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from irscale.core import arrow
+
+_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+
+
+@given(st.integers(0, 12).flatmap(lambda w: st.lists(
+    st.text(alphabet="abcdé0123456789-", min_size=w, max_size=w).filter(
+        lambda t, w=w: len(t.encode()) == w), min_size=1, max_size=40)),
+    st.data())
+def test_fixed_width_strings_are_taken_as_pyarrow_takes_them(values, data):
+    column = pa.array(values, pa.string())
+    rows = np.array(data.draw(st.lists(st.integers(0, len(values) - 1), max_size=60)),
+                    dtype=np.int64)
+    got = arrow.take(column, rows)
+    assert got.type == pa.string()
+    assert got.equals(column.take(pa.array(rows, pa.int64())))
+    got.validate(full=True)
+
+
+@given(st.lists(_text, min_size=1, max_size=40), st.data())
+def test_any_strings_are_taken_as_pyarrow_takes_them(values, data):
+    column = pa.array(values, pa.string())
+    rows = np.array(data.draw(st.lists(st.integers(0, len(values) - 1), max_size=60)),
+                    dtype=np.int64)
+    assert arrow.take(column, rows).equals(column.take(pa.array(rows, pa.int64())))
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 4, 5, 8, 9, 25])
+def test_a_slice_of_fixed_width_strings(width):
+    values = [f"{i:0{width}d}"[-width:] for i in range(50)]
+    column = pa.array(values, pa.string()).slice(7, 30)
+    rows = np.array([29, 0, 5, 5, 12])
+    got = arrow.take(column, rows)
+    assert got.to_pylist() == [values[7 + r] for r in rows]
+    got.validate(full=True)
+
+
+def test_nulls_and_other_types_go_to_pyarrow():
+    with_null = pa.array(["ab", None, "cd"], pa.string())
+    assert arrow.take(with_null, np.array([1, 2])).to_pylist() == [None, "cd"]
+    large = pa.array(["ab", "cd"], pa.large_string())
+    assert arrow.take(large, np.array([1])).to_pylist() == ["cd"]
+    numbers = pa.array([3, 4, 5])
+    assert arrow.take(numbers, np.array([2, 0])).to_pylist() == [5, 3]
+
+
+def test_a_row_out_of_range_is_an_index_error():
+    with pytest.raises(IndexError):
+        arrow.take(pa.array(["ab", "cd"]), np.array([2]))
