@@ -1,0 +1,129 @@
+"""Both cores, and the limit set by parsing: issue 19's last two engine targets.
+
+For each case, in one run, alternating within every repetition (fresh process each):
+
+* ``irscale eval -q -m map -m ndcg_cut.10 -m recip_rank -o FILE QRELS RUN`` free to use every
+  core, and the same command pinned to one core (``os.sched_setaffinity`` in the child, as
+  ``taskset -c`` does); the two output files must be byte-identical;
+* a bare parse: a Python process that imports ``pyarrow.csv`` and parses the run file with
+  pyarrow's multi-threaded CSV reader (every field inferred, nothing else done), the floor
+  that any evaluation reading the file with pyarrow pays.
+
+Reported: medians of wall and CPU seconds and peak RSS (``ru_maxrss``; the parent holds
+numpy, about 35 MB, which a child's figure cannot fall below), the speed-up of all cores
+over one (target ≥ 1.6 × on the 10M-line case (i)) and irscale's time over the bare parse
+(target ≤ 2 ×).
+
+    python benchmarks/bench_cores.py [--cases i ii] [--repeat 5] [--markdown docs/benchmarks.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import datagen  # noqa: E402
+from bench_eval import END, SECTION_BEGIN, write_markdown  # noqa: E402
+
+IRSCALE = ("import sys; from irscale.cli.main import main; sys.exit(main(sys.argv[1:]))",)
+BARE = ("import sys, pyarrow.csv as c; c.read_csv(sys.argv[1], read_options=c.ReadOptions("
+        "column_names=list('abcdef')), parse_options=c.ParseOptions(delimiter=' '))",)
+SECTION = "cores"
+
+
+def run_child(argv: list[str], cpus: set[int] | None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one process."""
+    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, preexec_fn=pin, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"{argv[:4]} failed with status {status}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def bench_case(name: str, repeat: int, scratch: Path) -> dict:
+    case = datagen.CASES[name]
+    qrels, run = datagen.ensure_case(case, HERE / "data")
+    run.read_bytes()  # warm page cache for every variant
+    one = {min(os.sched_getaffinity(0))}
+    variants = {"irscale, all cores": None, "irscale, one core": one, "bare parse": None}
+    times: dict[str, list[tuple[float, float, float]]] = {v: [] for v in variants}
+    outputs = {v: scratch / f"{name}-{i}.txt" for i, v in enumerate(variants)}
+    for _ in range(repeat):
+        for variant, cpus in variants.items():
+            if variant == "bare parse":
+                argv = [sys.executable, "-c", *BARE, str(run)]
+            else:
+                outputs[variant].unlink(missing_ok=True)
+                argv = [sys.executable, "-c", *IRSCALE, "eval", "-q", "-m", "map", "-m",
+                        "ndcg_cut.10", "-m", "recip_rank", "-o", str(outputs[variant]),
+                        str(qrels), str(run)]
+            times[variant].append(run_child(argv, cpus))
+            print(f"{name:4s} {variant:20s} {times[variant][-1][0]:6.2f} s "
+                  f"{times[variant][-1][1]:6.2f} s CPU", flush=True)
+    same = filecmp.cmp(outputs["irscale, all cores"], outputs["irscale, one core"],
+                       shallow=False)
+    med = {v: tuple(statistics.median(t[k] for t in ts) for k in range(3))
+           for v, ts in times.items()}
+    walls = {v: [round(t[0], 2) for t in ts] for v, ts in times.items()}
+    return {"case": case.label, "lines": case.n_topics * case.depth, "median": med,
+            "walls": walls, "identical": same}
+
+
+def markdown(rows: list[dict], repeat: int, load: tuple[tuple[float, ...], ...]) -> str:
+    begin = SECTION_BEGIN.format(SECTION)
+    out = [begin, "",
+           f"Machine: {platform.machine()}, {len(os.sched_getaffinity(0))} cores, Python "
+           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
+           f"; median of {repeat} fresh processes per variant, variants alternating; load "
+           f"average {', '.join(f'{x:.2f}' for x in load[0])} before, "
+           f"{', '.join(f'{x:.2f}' for x in load[1])} after.", "",
+           "| case | variant | wall (s) | CPU (s) | peak RSS (MiB) | every wall (s) |",
+           "|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        for variant, (wall, cpu, peak) in r["median"].items():
+            out.append(f"| {r['case']} | {variant} | {wall:.2f} | {cpu:.2f} | {peak:,.0f} | "
+                       f"{', '.join(map(str, r['walls'][variant]))} |")
+    out += ["", "| case | all cores over one core (speed-up) | irscale / bare parse | "
+            "outputs identical |", "|---|---:|---:|---|"]
+    for r in rows:
+        med = r["median"]
+        out.append(f"| {r['case']} | {med['irscale, one core'][0] / med['irscale, all cores'][0]:.2f} × | "
+                   f"{med['irscale, all cores'][0] / med['bare parse'][0]:.2f} × | "
+                   f"{'yes' if r['identical'] else '**no**'} |")
+    out += ["", END]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", nargs="+", default=["i", "ii"], choices=datagen.CASES)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--markdown", type=Path, default=None,
+                        help="rewrite this page's generated 'cores' section")
+    args = parser.parse_args(argv)
+    before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="irscale-cores-") as scratch:
+        rows = [bench_case(name, args.repeat, Path(scratch)) for name in args.cases]
+    text = markdown(rows, args.repeat, (before, os.getloadavg()))
+    print(text)
+    if args.markdown:
+        write_markdown(args.markdown, text, SECTION_BEGIN.format(SECTION))
+    return 0 if all(r["identical"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
