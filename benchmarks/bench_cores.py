@@ -100,9 +100,9 @@ def markdown(rows: list[dict], repeat: int, load: tuple[tuple[float, ...], ...])
     out += ["", "| case | all cores over one core (speed-up) | irscale / bare parse | "
             "outputs identical |", "|---|---:|---:|---|"]
     for r in rows:
-        med = r["median"]
-        out.append(f"| {r['case']} | {med['irscale, one core'][0] / med['irscale, all cores'][0]:.2f} × | "
-                   f"{med['irscale, all cores'][0] / med['bare parse'][0]:.2f} × | "
+        all_cores, one_core, bare = (r["median"][v][0] for v in
+                                     ("irscale, all cores", "irscale, one core", "bare parse"))
+        out.append(f"| {r['case']} | {one_core / all_cores:.2f} × | {all_cores / bare:.2f} × | "
                    f"{'yes' if r['identical'] else '**no**'} |")
     out += ["", END]
     return "\n".join(out) + "\n"
