@@ -5,7 +5,11 @@ Every faulty run file of the TREC catalogue, given as the third of three files (
 folders and patterns with no run file; ``--per-topic-out`` rules (an existing folder, an
 earlier output replaced with ``--force`` only, a folder holding other files never, -o inside
 it, nothing written when a run file is bad); run ids shared by two files; ``--scheduler``
-forms; and the output equal to ``irscale eval``'s summary on the same runs.
+forms; and the output equal to ``irscale eval``'s summary on the same runs. ``irscale eval``
+with a batch option (``--batch-size``, ``--scheduler``, ``--workers``, ``--per-topic-out``)
+streams its runs the same way: the same output, the same option rules, and the options that
+need every run at once (``-q``, ``-n``, ``--labels``, latex and ndeval formats, diversity
+measures) refused.
 """
 
 from __future__ import annotations
@@ -75,6 +79,39 @@ CASES = [
         "runs/*.nothing", "matches no run file", files=RUNS_ONLY),
     err("eval-folder-names-wrong-count", ["eval", "qrels.txt", "runs", "--names", "x,y"],
         "2 names", "3", files=RUNS_ONLY),
+    # ---- irscale eval with a batch option streams its runs as eval-many does
+    ok("eval-batches-same", [*EVAL, "--batch-size", "1", "--no-progress"],
+       same_output_as(*EVAL)),
+    ok("eval-batches-folder-same", ["eval", "qrels.txt", "runs", "-m", "map", "-m", "P.5",
+                                    "--batch-size", "2", "--no-progress"],
+       same_output_as(*EVAL), files=RUNS_ONLY),
+    ok("eval-workers-csv-same", [*EVAL, "--workers", "2", "--format", "csv", "--no-progress"],
+       same_output_as(*EVAL, "--format", "csv")),
+    ok("eval-per-topic-out", [*EVAL, "--per-topic-out", "pt", "--batch-size", "2"],
+       all_checks(parts_written("pt", 2), same_output_as(*EVAL)), allowed_new=["pt/"]),
+    err("eval-batches-per-query", [*EVAL, "--batch-size", "2", "-q"], "-q", "--batch-size",
+        "--per-topic-out"),
+    err("eval-batches-no-summary", [*EVAL, "--workers", "1", "-n"], "-n", "--workers"),
+    err("eval-batches-labels", [*EVAL, "--batch-size", "2", "--labels", "under=ap.csv"],
+        "--labels", "--batch-size"),
+    err("eval-batches-latex", [*EVAL, "--batch-size", "2", "--format", "latex"],
+        "--format latex", "--batch-size"),
+    err("eval-batches-ndeval-format", [*EVAL, "--batch-size", "2", "--format", "ndeval"],
+        "ndeval"),
+    err("eval-batches-risk-alpha", [*EVAL, "--batch-size", "2", "--risk-alpha", "1"],
+        "--risk-alpha"),
+    err("eval-batches-diversity-measure", ["eval", "qrels.txt", "a.run", "-m",
+                                           "alpha-nDCG@20", "--workers", "2"],
+        "diversity", "--workers"),
+    err("eval-batch-size-0", [*EVAL, "--batch-size", "0"], opt("--batch-size"), "0"),
+    err("eval-workers-0", [*EVAL, "--workers", "0"], opt("--workers")),
+    err("eval-per-topic-earlier-output", [*EVAL, "--per-topic-out", "pt"], "pt", "--force",
+        files={"pt/part-00000.parquet": b"old"}),
+    err("eval-scheduler-bare-word", [*EVAL, "--scheduler", "cluster"], opt("--scheduler"),
+        "'cluster'"),
+    err("eval-batches-bad-third-file", ["eval", "qrels.txt", "b.run", "c.run", "bad.run",
+                                        "--batch-size", "1", "--no-progress"],
+        "bad.run", "line 2", files={"bad.run": text(["1 Q0 d1 1 0.9 x", "1 Q0 d2 2 x"])}),
     # ---- --batch-size, --workers
     err("many-batch-size-0", [*MANY, "--batch-size", "0"], opt("--batch-size"), "0"),
     err("many-batch-size-negative", [*MANY, "--batch-size", "-2"], opt("--batch-size")),
@@ -154,6 +191,13 @@ def test_eval_many(case, ws, run_cli):
 def test_eval_many_local_cluster_same_output(ws, run_cli):
     pytest.importorskip("distributed")
     run_case(ok("many-scheduler-local-1", [*MANY, "--scheduler", "local:1"],
+                same_output_as(*EVAL)).values[0], ws, run_cli)
+
+
+def test_eval_scheduler_local_cluster_same_output(ws, run_cli):
+    """``irscale eval --scheduler local:1``: the batches on a Dask LocalCluster."""
+    pytest.importorskip("distributed")
+    run_case(ok("eval-scheduler-local-1", [*EVAL, "--scheduler", "local:1", "--no-progress"],
                 same_output_as(*EVAL)).values[0], ws, run_cli)
 
 

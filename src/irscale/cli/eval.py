@@ -3,11 +3,14 @@
     irscale eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-n] [-l N] [-M N] [-J] [-c]
                  [-N N] [--compat 9|10] [--ties POLICY] [--labels NAME=FILE ...]
                  [--format trec|csv|json|markdown] [--names runid|file|A,B,...]
-                 [--allow-empty]
+                 [--allow-empty] [--batch-size N] [--scheduler ADDRESS] [--workers N]
+                 [--per-topic-out DIR]
 
 With the default ``trec`` format the output of one run is byte-identical to trec_eval's;
 with several runs every line gets a fourth tab-separated field, its run
-(``measure\ttopic\tvalue\trun``).
+(``measure\ttopic\tvalue\trun``). With ``--batch-size``, ``--scheduler``, ``--workers`` or
+``--per-topic-out`` the runs are streamed in batches as ``irscale eval-many`` streams them
+(:mod:`irscale.cli.eval_many`).
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ def add_parser(subparsers) -> None:
                         help="run file(s): qid Q0 docno rank score runid (plain, gzip or "
                         "Parquet); a folder gives its files sorted by name, a quoted glob "
                         "pattern ('runs/*.gz') the files it matches (thousands of files: "
-                        "irscale eval-many streams them)")
+                        "--batch-size streams them, as irscale eval-many)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
@@ -89,6 +92,14 @@ def add_parser(subparsers) -> None:
                         "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
                         "default 0)")
     add_run_options(parser)
+    from .eval_many import add_batch_options
+
+    add_batch_options(parser.add_argument_group(
+        "many run files, streamed in batches (as irscale eval-many)",
+        "with one of these the runs are read and evaluated a batch of files at a time "
+        "(memory bounded by a batch per worker), on a Dask cluster with --scheduler; the "
+        "summary is printed as without them, the runs named after their files unless "
+        "--names says otherwise; per-topic values go to --per-topic-out"))
     add_progress(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -119,10 +130,18 @@ def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate
     from ..io.output import write_results
+    from .eval_many import wants_batches
 
+    batches = wants_batches(args)
     if wants_diversity(args):
+        if batches:
+            raise ParameterError("--batch-size, --scheduler, --workers and --per-topic-out "
+                                 "apply to trec_eval's measures; diversity measures are "
+                                 "evaluated without them")
         return run_diversity(args)
     check_no_intent_options(args)
+    if batches:
+        return _run_batches(args)
     if args.risk_alpha is not None:
         raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
                              "(diversity measures, --format ndeval --baseline FILE); for "
@@ -158,6 +177,27 @@ def run(args: argparse.Namespace) -> int:
         write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
                       summary=not args.no_summary)
     return 0
+
+
+def _run_batches(args: argparse.Namespace) -> int:
+    """``eval`` with a batch option: ``eval-many``'s streamed evaluation, printing the
+    summary; the options that need every run at once are refused, naming the way out."""
+    from . import eval_many
+
+    refused = [(args.per_query, "-q/--per-query", "per-topic values go to --per-topic-out "
+                "DIR as Parquet"),
+               (args.no_summary, "-n/--no-summary", "the summary is what is printed"),
+               (args.labels, "--labels", "measures with label sets need irscale eval "
+                "without batches"),
+               (args.fmt in ("latex", "ndeval"), f"--format {args.fmt}", "the batches print "
+                "the trec, csv, json or markdown summary"),
+               (args.risk_alpha is not None, "--risk-alpha", "see irscale compare")]
+    for given, option, why in refused:
+        if given:
+            raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
+                                 f"--workers or --per-topic-out: {why}")
+    _check_latex_options(args)
+    return eval_many.run(args)
 
 
 def _check_latex_options(args: argparse.Namespace) -> None:

@@ -45,18 +45,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure or nickname (repeatable), as in irscale eval "
                         "(default: official)")
-    parser.add_argument("--batch-size", type=int, default=None, metavar="N",
-                        help="run files per batch (default 64): memory holds about one "
-                        "batch per worker")
-    add_scheduler(parser, "the batches")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
-                        help="threads of this process running batches (default: one per "
-                        "CPU core)")
-    parser.add_argument("--per-topic-out", default=None, metavar="DIR",
-                        help="write the per-topic values (run, topic, measure, value) as "
-                        "Parquet files to folder DIR, written whole or not at all; a folder "
-                        "holding files is replaced only with --force, and only when it "
-                        "holds an earlier output")
+    add_batch_options(parser)
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
                         default=None, metavar="file|runid|A,B,...",
                         help="how to name the runs: file (default: the file name without "
@@ -70,6 +59,29 @@ def add_parser(subparsers) -> None:
     add_progress(parser)
     add_output(parser, what="summary")
     parser.set_defaults(func=run)
+
+
+def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
+    (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
+    parser.add_argument("--batch-size", type=int, default=None, metavar="N",
+                        help="run files per batch (default 64): memory holds about one "
+                        "batch per worker")
+    add_scheduler(parser, "the batches")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="threads of this process running batches (default: one per "
+                        "CPU core)")
+    parser.add_argument("--per-topic-out", default=None, metavar="DIR",
+                        help="write the per-topic values (run, topic, measure, value) as "
+                        "Parquet files to folder DIR, written whole or not at all; a folder "
+                        "holding files is replaced only with --force, and only when it "
+                        "holds an earlier output")
+
+
+def wants_batches(args: argparse.Namespace) -> bool:
+    """True when ``eval`` was given one of :func:`add_batch_options`' options."""
+    return any(getattr(args, name, None) is not None
+               for name in ("batch_size", "scheduler", "workers", "per_topic_out"))
 
 
 def run(args: argparse.Namespace) -> int:
