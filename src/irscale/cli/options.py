@@ -238,7 +238,8 @@ def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False,
         add_deprecated(parser, "--tie-policy", ties, "--ties", choices=TIE_POLICIES)
 
 
-def add_scheduler(parser: argparse.ArgumentParser, what: str) -> None:
+def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                  what: str) -> None:
     """``--scheduler ADDRESS``: where ``what`` runs (module documentation)."""
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help=f"run {what} on a Dask cluster: tcp://HOST:PORT (a running "
