@@ -115,13 +115,11 @@ def take(values: pa.Array, rows: np.ndarray) -> pa.Array:
                                                                  values.offset + n + 1]
     first, width = int(offsets[0]), int(offsets[1] - offsets[0])
     if width == 0 or int(offsets[-1]) - first != width * n or \
+            width * (len(rows) + 1) > np.iinfo(np.int32).max or \
             not (np.diff(offsets) == width).all():
-        return values.take(array(rows))
+        return values.take(array(rows))  # several widths, or offsets beyond int32
     data = np.frombuffer(values.buffers()[2], dtype=np.uint8, count=width * n, offset=first)
-    records = data.view(_WORDS.get(width, np.dtype((np.void, width))))
-    gathered = records[rows]
-    if width * (len(rows) + 1) > np.iinfo(np.int32).max:
-        return values.take(array(rows))
+    gathered = data.view(_WORDS.get(width, np.dtype((np.void, width))))[rows]
     new_offsets = np.arange(len(rows) + 1, dtype=np.int32) * np.int32(width)
     return pa.Array.from_buffers(pa.string(), len(rows), [None, pa.py_buffer(new_offsets),
                                                          pa.py_buffer(gathered)])
