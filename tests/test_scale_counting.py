@@ -46,6 +46,17 @@ LENGTHS = {2: range(1, 17), 3: range(1, int(os.environ.get("IRSCALE_CHECK_N3", "
 TOLERANCE = 1e-13
 
 
+#: Runs per call of the kernel and of φ: 3^16 = 43M runs of 16 documents at once would
+#: need tens of GB of judged rankings; in chunks the oracle's memory is its own arrays'.
+CHUNK = 1 << 20
+
+
+def in_chunks(function, runs: np.ndarray) -> np.ndarray:
+    """``function`` of ``runs`` (one value per run), computed ``CHUNK`` runs at a time."""
+    return np.concatenate([np.asarray(function(runs[start:start + CHUNK]))
+                           for start in range(0, len(runs), CHUNK)] or [np.zeros(0)])
+
+
 @dataclass
 class Brute:
     """Every run of a space scored by the measure's kernel; values closer than
@@ -66,9 +77,10 @@ def brute(name: str, N: int, levels: int, rb: tuple[int, ...] | int | None = Non
           feasible: bool = False) -> tuple[Brute, object]:
     sc = scale(name, N, levels, recall_base=list(rb) if isinstance(rb, tuple) else rb,
                feasible=feasible, progress=False)
-    runs = runs_from_index(np.arange(levels**N), N, levels)
-    runs = runs[sc.space.allows(runs)]
-    kernel = sc.measure.kernel_values(runs, sc.context)
+    runs = np.concatenate([chunk[sc.space.allows(chunk)] for chunk in (
+        runs_from_index(np.arange(start, min(start + CHUNK, levels**N)), N, levels)
+        for start in range(0, levels**N, CHUNK))])
+    kernel = in_chunks(lambda part: sc.measure.kernel_values(part, sc.context), runs)
     order = np.argsort(kernel, kind="stable")
     ordered = kernel[order]
     tolerance = TOLERANCE * max(1.0, abs(ordered).max())
@@ -89,7 +101,7 @@ def assert_counts(name: str, N: int, levels: int, rb=None, feasible: bool = Fals
     assert sc.algorithm != "chunked enumeration", name
     case = (name, N, levels, rb, feasible)
     assert sc.n_distinct == len(oracle.values), case
-    assert np.array_equal(np.asarray(sc.phi(oracle.runs), dtype=np.int64), oracle.phi), case
+    assert np.array_equal(in_chunks(sc.phi, oracle.runs).astype(np.int64), oracle.phi), case
     pick = np.random.default_rng(N).permutation(len(oracle.runs))[:sample]
     assert np.array_equal(np.asarray(sc.phi(oracle.runs[pick], "min"), dtype=np.int64),
                           oracle.below[pick] + 1), case
@@ -100,10 +112,11 @@ def assert_counts(name: str, N: int, levels: int, rb=None, feasible: bool = Fals
     # 4.3e-10 apart at N = 13 with three degrees, which the default counts as one
     counted = sc.phi_of_values(oracle.values, tol=TOLERANCE)
     assert np.array_equal(counted, np.arange(1, len(oracle.values) + 1)), case
-    listed, runs_per_value = sc.image_values()
+    listed, runs_per_value = sc.image_values(limit=None)
     assert np.allclose(listed, oracle.values, rtol=1e-12, atol=1e-14), case
     assert np.array_equal(np.asarray(runs_per_value, dtype=np.int64), oracle.counts), case
-    assert np.allclose(sc.values(oracle.runs), oracle.kernel, rtol=1e-12, atol=1e-14), case
+    assert np.allclose(in_chunks(sc.values, oracle.runs), oracle.kernel, rtol=1e-12,
+                       atol=1e-14), case
 
 
 @pytest.mark.parametrize("levels", sorted(LENGTHS))
@@ -268,3 +281,22 @@ def test_phi_of_values_at_and_between_image_points(data):
     upper = values + 1e-9 * np.maximum(1.0, np.abs(values))
     expected = np.searchsorted(points, upper, side="right")
     assert np.array_equal(sc.phi_of_values(values), expected), (name, N, levels, values)
+
+
+def test_phi_of_values_streams_images_it_cannot_count(monkeypatch):
+    """An image without a counting algorithm (closed forms such as RBTO, whose 3^16 values
+    are more than any listing allows) is streamed in sorted chunks, never materialised."""
+    from irscale.scales.image import Image
+
+    def refuse(self, limit=None):
+        raise AssertionError("phi_of_values materialised the image")
+
+    monkeypatch.setattr(Image, "values", refuse)
+    for name, N in (("RBTO", 6), ("SBTO", 6), ("P", 6), ("RR", 6)):
+        oracle, sc = brute(name, N, 3)
+        points = oracle.values
+        queries = np.concatenate([points, (points[:-1] + points[1:]) / 2,
+                                  [points[0] - 1, points[-1] + 1]])
+        expected = np.searchsorted(points, queries + 1e-9 * np.maximum(1, abs(queries)),
+                                   side="right")
+        assert np.array_equal(sc.phi_of_values(queries), expected), name

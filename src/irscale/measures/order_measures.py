@@ -70,10 +70,15 @@ def multiset_rank(delta: np.ndarray, position: np.ndarray, n: np.ndarray) -> np.
     positive = delta >= 1
     if not positive.any():
         return out
-    pairs, inverse = np.unique(np.stack([delta[positive], m[positive]]), axis=1,
-                               return_inverse=True)
-    values = np.empty(pairs.shape[1])
-    for k, (d, size) in enumerate(pairs.T.tolist()):
+    d_pos, m_pos = delta[positive], m[positive]
+    order = np.lexsort((m_pos, d_pos))  # distinct (δ, m) pairs by one sort, any δ
+    d_sorted, m_sorted = d_pos[order], m_pos[order]
+    first = np.concatenate(([True], (np.diff(d_sorted) != 0) | (np.diff(m_sorted) != 0)))
+    inverse = np.empty(len(order), dtype=np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    values = np.empty(int(first.sum()))
+    pairs = zip(d_sorted[first].tolist(), m_sorted[first].tolist(), strict=True)
+    for k, (d, size) in enumerate(pairs):
         try:
             values[k] = float(math.comb(d + size - 1, size)) if size >= 0 else 0.0
         except OverflowError:
@@ -81,7 +86,7 @@ def multiset_rank(delta: np.ndarray, position: np.ndarray, n: np.ndarray) -> np.
                 f"measure 'SBTO': binom({d + size - 1}, {size}) (degree {d}, {size} ranks to "
                 "go) is beyond the range of a double; use a smaller cut-off"
             ) from None
-    out[positive] = values[inverse.reshape(-1)]
+    out[positive] = values[inverse]
     return out
 
 
