@@ -300,3 +300,28 @@ def test_phi_of_values_streams_images_it_cannot_count(monkeypatch):
         expected = np.searchsorted(points, queries + 1e-9 * np.maximum(1, abs(queries)),
                                    side="right")
         assert np.array_equal(sc.phi_of_values(queries), expected), name
+
+
+@pytest.mark.parametrize("name,N,levels,rb", [("RBTO", 30, 3, None), ("RBP_p05", 40, 2, None),
+                                              ("RBP(p=0.5)", 30, 3, None),
+                                              ("RBP_p03", 20, 3, (3, 4))])
+def test_phi_of_values_counts_closed_forms_at_any_size(name, N, levels, rb):
+    """RBTO-ordered and dyadic images (3^30 and 2^40 values) count φ(m) rank by rank: the
+    value of a run has the run's own φ, and a value just below it one less (the whole
+    space and a feasible one)."""
+    sc = scale(name, N, levels, recall_base=list(rb) if rb else None, feasible=rb is not None,
+               progress=False)
+    rng = np.random.default_rng(N)
+    weights = np.array([8, 1, 1][:levels], dtype=float) if rb else np.ones(levels)
+    runs = rng.choice(levels, (50, N), p=weights / weights.sum()).astype(np.int8)
+    runs = runs[sc.space.allows(runs)]
+    assert len(runs) > 5
+    values = np.asarray(sc.values(runs))
+    phi = np.asarray(sc.phi(runs), dtype=np.int64)
+    assert np.array_equal(sc.phi_of_values(values, tol=1e-15), phi)
+    # a quarter of the last rank's smallest step below: under the value, above the run
+    # before it in value order (whose gap is larger), and far above the sums' rounding
+    last = np.zeros((2, N), dtype=np.int8)
+    last[1, -1] = 1
+    step = np.diff(np.asarray(sc.values(last)))[0]
+    assert np.array_equal(sc.phi_of_values(values - step / 4, tol=0.0), phi - 1)

@@ -402,6 +402,40 @@ class LexImage(Image):
         phi = self.phi(runs)
         return phi - 1 if strict else phi
 
+    def count_values(self, values: np.ndarray, factor: float = 1.0) -> np.ndarray:
+        """φ of measure values (``factor`` × this image's values) without listing the
+        image: the lexicographically largest (feasible) run with value ≤ m, built rank by
+        rank (the largest degree whose run, completed with degree 0, stays ≤ m: weights
+        dominate their tails, so every run after it in RBTO order exceeds m), and φ of it;
+        0 below the smallest value. O(N·levels) vectorised steps per batch of values."""
+        m = np.asarray(values, dtype=np.float64)
+        N, c = self.space.N, self.space.c
+        terms = self.spec.terms
+        unit = factor * self.spec.scale
+        # Σ_{r ≥ i} terms[r, 0]: the smallest completion of a prefix of length i
+        floor_tail = np.concatenate((np.cumsum(terms[::-1, 0])[::-1], [0.0]))
+        run = np.zeros((len(m), N), dtype=np.int8)
+        prefix = np.zeros(len(m))
+        used = np.zeros((len(m), c), dtype=np.int64)  # documents of each degree so far
+        bounds = None if self.space.bounds is None else np.asarray(self.space.bounds)
+        found = unit * floor_tail[0] <= m
+        for i in range(N):
+            chosen = np.zeros(len(m), dtype=bool)
+            for d in range(c, -1, -1):
+                fits = ~chosen & (unit * (prefix + terms[i, d] + floor_tail[i + 1]) <= m)
+                if d and bounds is not None:
+                    fits &= used[:, d - 1] < bounds[d - 1]
+                run[fits, i] = d
+                chosen |= fits
+            prefix += terms[i, run[:, i]]
+            if bounds is not None:
+                for d in range(1, c + 1):
+                    used[:, d - 1] += run[:, i] == d
+        out = np.zeros(len(m), dtype=np.int64)
+        if found.any():
+            out[found] = np.asarray(self.phi(run[found]), dtype=np.int64)
+        return out
+
     def extremes(self) -> tuple[float, int, float, int]:
         lowest = np.zeros((1, self.space.N), dtype=np.int8)
         highest = np.full((1, self.space.N), self.space.c, dtype=np.int8)
@@ -502,6 +536,15 @@ class DyadicImage(Image):
     def runs_below(self, runs: np.ndarray, strict: bool) -> np.ndarray:
         return as_index_array([self._count_le(v - 1 if strict else v)
                                for v in self._numeral(runs)])
+
+    def count_values(self, values: np.ndarray, factor: float = 1.0) -> np.ndarray:
+        """φ of measure values (``factor`` × this image's values) without listing the
+        image: ``⌊m / u⌋ + 1`` within ``[0, |image|]``, u the value of numeral 1."""
+        last = np.zeros((1, self.space.N), dtype=np.int64)
+        last[0, -1] = 1
+        unit = factor * float(self.values_of(last)[0])
+        numeral = np.floor(np.asarray(values, dtype=np.float64) / unit)
+        return np.clip(numeral + 1, 0, self.n_distinct).astype(np.int64)
 
     def extremes(self) -> tuple[float, int, float, int]:
         values = self.values_of(np.array([[0] * self.space.N, [self.space.c] * self.space.N]))
