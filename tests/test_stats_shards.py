@@ -183,5 +183,8 @@ def test_a_term_without_degrees_of_freedom_is_named_not_tested():
     values[1, :, 1] = np.nan  # topic 1 none in shard 1
     result = shard_anova(ShardScores.from_array(values), "MD3", empty="missing")
     assert result.row("shard").df == 0 and np.isnan(result.row("shard").f)
+    shard = result.row("shard")  # no effect size either: blank, not 0
+    assert all(np.isnan(v) for v in (shard.omega2, shard.omega2_total, shard.eta2,
+                                      shard.partial_eta2))
     assert "no test of shard: 0 degrees of freedom" in result.format("text").splitlines()[0]
     assert result.row("system").df == 3

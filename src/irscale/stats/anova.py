@@ -55,12 +55,14 @@ def table_rows(sums: SumsOfSquares) -> tuple[AnovaRow, ...]:
             f = ms / ms_error
         p = float(stats.f.sf(f, df, sums.df_error)) if df > 0 else np.nan
         omega = df * (f - 1) / (df * (f - 1) + sums.n_obs)
+        # a term with 0 df (not estimable: type III with missing cells) has no effect size
+        estimable = 1.0 if df > 0 else np.nan
         rows.append(AnovaRow(
             factor=term_name(term), ss=ss, df=df, ms=ms, f=float(f), p=p,
             omega2=float(omega),
-            omega2_total=(ss - df * ms_error) / (sums.ss_total + ms_error),
-            eta2=ss / sums.ss_total,
-            partial_eta2=ss / (ss + sums.ss_error),
+            omega2_total=estimable * (ss - df * ms_error) / (sums.ss_total + ms_error),
+            eta2=estimable * ss / sums.ss_total,
+            partial_eta2=estimable * ss / (ss + sums.ss_error),
         ))
     rows.append(AnovaRow("error", sums.ss_error, sums.df_error, ms_error))
     rows.append(AnovaRow("total", sums.ss_total, float(sums.n_obs - 1), None))
