@@ -325,3 +325,17 @@ def test_phi_of_values_counts_closed_forms_at_any_size(name, N, levels, rb):
     last[1, -1] = 1
     step = np.diff(np.asarray(sc.values(last)))[0]
     assert np.array_equal(sc.phi_of_values(values - step / 4, tol=0.0), phi - 1)
+
+
+@pytest.mark.parametrize("name", ["DCG", "RBTO", "P", "AP", "RBP(p=0.5)", "SBTO"])
+def test_phi_of_values_of_infinities_and_nan(name):
+    """φ(−∞) = 0 and φ(+∞) = |image| whatever the algorithm; NaN is refused by name;
+    huge finite values count every point, tiny ones none."""
+    sc = scale(name, 6, 3, progress=False)
+    n = sc.n_distinct
+    got = sc.phi_of_values([-np.inf, np.inf, -1e300, 1e300, 0.0])
+    assert got[:4].tolist() == [0, n, 0, n] and 1 <= got[4] <= n
+    with pytest.raises(ParameterError, match="value 1 is NaN"):
+        sc.phi_of_values([0.1, np.nan])
+    with pytest.raises(ParameterError, match="tol"):
+        sc.phi_of_values([0.1], tol=float("nan"))

@@ -282,8 +282,21 @@ class Scale:
         the sorted image is streamed in bounded chunks (time grows with its size, memory
         does not). Large images can hold distinct values closer than the
         default ``tol`` (RBP(p=0.8) over three degrees at N = 13: 4.3e-10 apart), which it
-        counts as one; pass a smaller ``tol`` (above the values' rounding error) there."""
+        counts as one; pass a smaller ``tol`` (above the values' rounding error) there.
+        φ(−∞) = 0 and φ(+∞) = |image|; NaN is refused."""
         m = np.atleast_1d(np.asarray(values, dtype=np.float64))
+        if not (np.isfinite(tol) and tol >= 0):
+            raise ParameterError(f"phi_of_values: tol must be a finite number ≥ 0, got {tol}")
+        if np.isnan(m).any():
+            raise ParameterError(f"phi_of_values: value {int(np.flatnonzero(np.isnan(m))[0])} "
+                                 "is NaN, which has no place in the image's order")
+        infinite = np.isinf(m)
+        if infinite.any():
+            out = np.where(m > 0, self.n_distinct, 0).astype(np.int64)
+            finite = ~infinite
+            if finite.any():
+                out[finite] = self.phi_of_values(m[finite], tol=tol)
+            return out
         upper = m + tol * np.maximum(1.0, np.abs(m))
         image, factor = self.image, 1.0
         if isinstance(image, ScaledImage):
