@@ -339,3 +339,20 @@ def test_phi_of_values_of_infinities_and_nan(name):
         sc.phi_of_values([0.1, np.nan])
     with pytest.raises(ParameterError, match="tol"):
         sc.phi_of_values([0.1], tol=float("nan"))
+
+
+@pytest.mark.parametrize("runs,message", [
+    ([[0, 1, 5, 0]], "lie in 0..2"), ([[-1, 0, 0, 0]], "lie in 0..2"),
+    ([[0.5, 0, 0, 0]], "integers"), ([[np.nan, 0, 0, 0]], "integers"),
+    ([["a", "b", "c", "d"]], "integers"), ([[0, 1, 0]], "rows of 4 degrees")])
+def test_runs_that_are_not_degree_rows_are_refused(runs, message):
+    """Degrees are integers of the space: 0.5 or NaN is refused, never truncated."""
+    sc = scale("DCG", 4, 3, progress=False)
+    with pytest.raises(ParameterError, match=message):
+        sc.phi(runs)
+
+
+def test_no_runs_give_empty_results():
+    sc = scale("DCG", 4, 3, progress=False)
+    assert len(sc.phi([])) == 0 and len(sc.values(np.zeros((0, 4)))) == 0
+    assert np.array_equal(sc.phi([[1.0, 0, 2.0, 0]]), sc.phi([[1, 0, 2, 0]]))

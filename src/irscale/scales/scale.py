@@ -211,11 +211,17 @@ class Scale:
     def check_runs(self, runs: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
         """``runs`` as an int8 degree matrix of this space (ParameterError otherwise)."""
         array = np.asarray(runs)
+        if array.size == 0:  # no run (an empty list or an empty matrix)
+            array = array.reshape(0, self.N)
         if array.ndim == 1:
             array = array[None, :]
         if array.ndim != 2 or array.shape[1] != self.N:
             raise ParameterError(f"runs must be rows of {self.N} degrees, got shape "
                                  f"{array.shape}")
+        if array.dtype.kind not in "biuf" or (array.dtype.kind == "f" and not (
+                np.isfinite(array).all() and (array == np.round(array)).all())):
+            raise ParameterError(f"degrees must be integers 0..{self.space.c}, got "
+                                 f"{array.dtype} values such as {array.ravel()[:4].tolist()}")
         if len(array) and (array.min() < 0 or array.max() > self.space.c):
             raise ParameterError(f"degrees must lie in 0..{self.space.c}")
         array = array.astype(np.int8)
