@@ -33,8 +33,12 @@ SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG
 #: Run lengths checked run by run: every N up to 2^16 runs (binary) and 3^10 = 59,049 runs
 #: (three degrees), the largest spaces whose brute force stays within a few seconds. A longer
 #: check of three degrees: ``IRSCALE_CHECK_N3=16 pytest tests/test_scale_counting.py -k
-#: enumeration`` (3^16 = 43M runs; minutes per measure and several GB).
+#: enumeration`` (3^16 = 43M runs: 1–14 minutes per measure and 3.5–4.5 GB on two cores,
+#: the brute force in chunks of :data:`CHUNK` runs).
 LENGTHS = {2: range(1, 17), 3: range(1, int(os.environ.get("IRSCALE_CHECK_N3", "10")) + 1)}
+#: Run lengths of the recall-base and feasible check (three degrees, binary); a longer one:
+#: ``IRSCALE_CHECK_RB=14,16 pytest tests/test_scale_counting.py -k recall_base``.
+RB_LENGTHS = tuple(int(n) for n in os.environ.get("IRSCALE_CHECK_RB", "7,12").split(","))
 #: The brute force's grouping of float values: values closer than this fraction of the
 #: largest magnitude are one value. Tied runs' float sums differ by a few ulps (≈ 1e-15 of
 #: the largest); distinct values come much closer than 1e-9 in the large spaces: at N = 14
@@ -132,10 +136,12 @@ def test_counting_equals_enumeration(name, levels):
 def test_counting_recall_base_and_feasible_spaces(name):
     """A topic's recall base (R, F, AP, nDCG read it) on the whole space and on the runs
     it allows (feasible: at most RB_g documents of degree g)."""
+    graded, binary = RB_LENGTHS
     for feasible in (False, True):
-        assert_counts(name.format(N=7), 7, 3, rb=(1, 2), feasible=feasible)
-        assert_counts(name.format(N=12), 12, 2, rb=3, feasible=feasible)
-    brute.cache_clear()
+        assert_counts(name.format(N=graded), graded, 3, rb=(1, 2), feasible=feasible)
+        brute.cache_clear()
+        assert_counts(name.format(N=binary), binary, 2, rb=3, feasible=feasible)
+        brute.cache_clear()
 
 
 def test_ties_are_counted_once():
