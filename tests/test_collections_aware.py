@@ -193,3 +193,15 @@ def test_cli_equals_the_api(tmp_path, monkeypatch, capsys):
     # the score matrix is a compare --scores input
     (tmp_path / "m.csv").write_text(expected.rename_axis("topic").to_csv())
     assert main(["compare", "--scores", "m.csv", "--test", "t"]) == 0
+
+
+def test_random_assessors_do_not_depend_on_the_order_of_the_lines():
+    """The same seed gives the same weights and scores when the label file's lines are
+    shuffled: the random assessors label the (topic, docno) pairs in sorted order."""
+    shuffled = LABELS.sample(frac=1.0, random_state=7).reset_index(drop=True)
+    for weighting in WEIGHTINGS:
+        one = aware(LABELS, RUNS, "map", weights=weighting, n_random=4, rng=3)
+        other = aware(shuffled, RUNS, "map", weights=weighting, n_random=4, rng=3)
+        pd.testing.assert_frame_equal(one.weights.sort_index(axis=1),
+                                      other.weights.sort_index(axis=1))
+        np.testing.assert_allclose(one.matrix.array(), other.matrix.array())

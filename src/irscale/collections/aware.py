@@ -225,7 +225,9 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     random = None
     if weights != "uniform":
         generator = np.random.default_rng(check_rng(rng))
-        pool = data.items
+        # labels drawn in (topic, docno) order: the same seed gives the same random
+        # assessors whatever the order of the label file's lines
+        pool = data.items.sort_values(["topic", "docno"], kind="stable", ignore_index=True)
         random = np.stack([
             _score(pool.assign(rel=data.classes[generator.integers(0, len(data.classes),
                                                                    len(pool))]),
