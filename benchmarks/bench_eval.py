@@ -121,7 +121,10 @@ DISTRIBUTIONS = {
     "pyarrow": "pyarrow",
     "pandas": "pandas",
 }
-TIME_TARGET = 0.5  # irscale ≤ 0.5 × the fastest peer
+#: irscale ≤ this × the fastest peer (issue 19: every shape ≤ 0.25 ×; a TREC track's small
+#: files, where start-up weighs most, ≤ 1.0 ×)
+TIME_TARGET = 0.25
+TIME_TARGETS = {"track": 1.0}
 MEMORY_TARGET_MB = 1500.0  # on case (i): 1.5 GB = 1.5e9 bytes
 ALL_TREC_TARGET = 2.0  # all_trec ≤ 2 × the three-measure set
 PROFILE_PREIMPORTS = {"irscale": ("irscale", "irscale.evaluation", "irscale.io.output")}
@@ -441,11 +444,12 @@ def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
             lines.append((name, f"irscale {secs(ours['wall_s'])} s", verdict))
             continue
         ratio = ours["wall_s"] / fastest["wall_s"]
+        target = TIME_TARGETS.get(case, TIME_TARGET)
         lines.append((
-            f"{name}: irscale ≤ {TIME_TARGET} × fastest peer",
+            f"{name}: irscale ≤ {target} × fastest peer",
             f"{secs(ours['wall_s'])} s vs {fastest['tool']} {secs(fastest['wall_s'])} s "
             f"= {ratio:.2f} ×",
-            "met" if ratio <= TIME_TARGET else "**missed**",
+            "met" if ratio <= target else "**missed**",
         ))
     for row in rows:
         if row["case"] != "startup" or row["status"] != "ok":
