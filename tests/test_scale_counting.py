@@ -129,7 +129,7 @@ def test_counting_equals_enumeration(name, levels):
     """Every supported measure, every N (binary 1..16, three degrees 1..10)."""
     for N in LENGTHS[levels]:
         assert_counts(name.format(N=N), N, levels)
-    brute.cache_clear()
+        brute.cache_clear()  # no later N reuses it; at N = 16 (three degrees) it is GBs
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
