@@ -1,9 +1,10 @@
 """Issue 18: φ by counting (meet in the middle, closed forms, AP's integer keys) equals a
 brute-force enumeration of the kernel's values over every run — for every supported measure
 (the paper's and trec_eval's nDCG@k / ndcg, DCG, RBP, gP, P, R, F, RR, AP, SBTO, RBTO),
-binary for N = 1..16 and with three degrees for N = 1..10, run by run (φ, the min/max tie
-strategies, ties), on recall-base and feasible spaces, and for hypothesis-drawn values at,
-between and outside image points; the up-front cost estimate, --max-memory and --explain."""
+binary for N = 1..16 and with three degrees for N = 1..10 (N = 11..16 on demand: see
+:data:`LENGTHS`), run by run (φ, the min/max tie strategies, ties), on recall-base and
+feasible spaces, and for hypothesis-drawn values at, between and outside image points; the
+up-front cost estimate, --max-memory and --explain."""
 
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG
 #: Run lengths checked run by run: every N up to 2^16 runs (binary) and 3^10 = 59,049 runs
 #: (three degrees), the largest spaces whose brute force stays within a few seconds. A longer
 #: check of three degrees: ``IRSCALE_CHECK_N3=16 pytest tests/test_scale_counting.py -k
-#: enumeration`` (3^16 = 43M runs: 1–14 minutes per measure and 3.5–4.5 GB on two cores,
-#: the brute force in chunks of :data:`CHUNK` runs).
+#: enumeration`` (3^16 = 43M runs: 1–14 minutes per measure at N = 16, about 3 hours in
+#: all on two cores; 2–5 GB, 11 GB for RBTO and RBP_p03, whose φ of the 43M image points
+#: is counted in one batch; the brute force in chunks of :data:`CHUNK` runs).
 LENGTHS = {2: range(1, 17), 3: range(1, int(os.environ.get("IRSCALE_CHECK_N3", "10")) + 1)}
 #: Run lengths of the recall-base and feasible check (three degrees, binary); a longer one:
 #: ``IRSCALE_CHECK_RB=14,16 pytest tests/test_scale_counting.py -k recall_base``.
