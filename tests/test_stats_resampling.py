@@ -20,6 +20,7 @@ from irscale.stats import (
     unpaired_bootstrap_test,
 )
 from irscale.stats.bootstrap import resample_counts, studentised_means, unpaired_means
+from irscale.stats.resampling import ChunkTasks
 
 
 def first_chunk_generator(seed: int) -> np.random.Generator:
@@ -179,6 +180,26 @@ def test_seed_rng_and_workers_determinism():
     assert boot1.pvalue == boot2.pvalue
     with pytest.raises(ParameterError, match="either seed or rng"):
         randomization_test(x, y, seed=1, rng=np.random.default_rng(1))
+
+
+def test_chunk_seeds_are_the_spawned_children_built_when_asked():
+    """Chunk c draws from child c of the seed sequence (after those it had spawned), built
+    when its task is submitted: the same streams as ``spawn``, no up-front list."""
+    for seeds in (np.random.SeedSequence(1), np.random.SeedSequence([3, 4], spawn_key=(2,)),
+                  np.random.SeedSequence(7, pool_size=8)):
+        seeds.spawn(3)
+        tasks = ChunkTasks(seeds, [1024] * 9 + [5])
+        spawned = seeds.spawn(10)
+        assert len(tasks) == 10 and tasks[9][1] == 5 and tasks[-1][1] == 5
+        for (child, _), expected in zip(tasks[0:10], spawned, strict=True):
+            assert np.array_equal(child.generate_state(8), expected.generate_state(8))
+        with pytest.raises(IndexError):
+            tasks[10]
+    x, y = pair(4)
+    seeds = np.random.SeedSequence(5)
+    first = paired_bootstrap_test(x, y, samples=3000, rng=seeds)
+    assert paired_bootstrap_test(x, y, samples=3000, rng=seeds).pvalue == first.pvalue
+    assert paired_bootstrap_test(x, y, samples=3000, rng=5).pvalue == first.pvalue
 
 
 def test_pairwise_family_gives_each_pair_its_single_test_pvalue():
