@@ -34,8 +34,8 @@ SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG
 #: Run lengths checked run by run: every N up to 2^16 runs (binary) and 3^10 = 59,049 runs
 #: (three degrees), the largest spaces whose brute force stays within a few seconds. A longer
 #: check of three degrees: ``IRSCALE_CHECK_N3=16 pytest tests/test_scale_counting.py -k
-#: enumeration`` (3^16 = 43M runs: 1–14 minutes per measure at N = 16, about 3 hours in
-#: all on two cores; 2–5 GB, 11 GB for RBTO and RBP_p03, whose φ of the 43M image points
+#: enumeration`` (3^16 = 43M runs: 1–14 minutes per measure at N = 16, 3 CPU-hours in
+#: all; 2–5 GB, 11 GB for RBTO and RBP_p03, whose φ of the 43M image points
 #: is counted in one batch; the brute force in chunks of :data:`CHUNK` runs).
 LENGTHS = {2: range(1, 17), 3: range(1, int(os.environ.get("IRSCALE_CHECK_N3", "10")) + 1)}
 #: Run lengths of the recall-base and feasible check (three degrees, binary); a longer one:
