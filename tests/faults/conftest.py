@@ -21,8 +21,9 @@ import hashlib
 import io
 import os
 import re
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,6 +170,20 @@ class Workspace:
 
     def snapshot(self) -> dict[str, str]:
         return snapshot(self.root)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sigint_as_from_a_terminal() -> Iterator[None]:
+    """The processes these tests start get ^C as they would from a terminal. A shell starts
+    its background jobs with SIGINT ignored, and an ignored signal stays ignored across
+    ``exec``: pytest run as one (``pytest &``) started every irscale process deaf to the
+    ^C of the SIGINT tests. While pytest catches it, its children start at the default."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if ignored:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @pytest.fixture

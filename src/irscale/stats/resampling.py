@@ -191,7 +191,7 @@ class ChunkTasks(Sequence[tuple[np.random.SeedSequence, int]]):
     def __len__(self) -> int:
         return len(self._sizes)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if not -len(self) <= index < len(self):
