@@ -157,6 +157,24 @@ def test_values_above_the_image_count_it_all(small_buckets):
         [n, n, n, 0, 1]
 
 
+def test_either_sort_of_the_buckets_gives_the_same_image(monkeypatch):
+    """Buckets of 2^18 pairs or more are sorted by whichever of numpy's sorts this
+    machine runs faster (:func:`~irscale.scales.pairs.bucket_sort_kind`): each gives
+    AP's exact count at N = 22 (2,282,412, the brute force's) and the same φ of runs."""
+    assert pairs.bucket_sort_kind() in ("quicksort", "stable")
+    runs = runs_from_index(np.random.default_rng(22).integers(0, 2**22, 2000), 22, 2)
+    phis = []
+    used: list[str] = []
+    for kind in ("quicksort", "stable"):
+        monkeypatch.setattr(pairs, "bucket_sort_kind", lambda k=kind: used.append(k) or k)
+        clear_cache()
+        sc = scale("AP", 22, progress=False)
+        assert sc.n_distinct == 2282412 and used[-1:] == [kind], (kind, used)
+        phis.append(np.asarray(sc.phi(runs), dtype=np.int64))
+    clear_cache()
+    assert np.array_equal(phis[0], phis[1])
+
+
 @pytest.mark.parametrize("budget,row", [(None, None), (256, 16)])
 @pytest.mark.parametrize("name,N,levels", [("nDCG@8", 8, 3), ("RBP(p=0.8)", 9, 3),
                                            ("DCG", 12, 2), ("DCG_b02", 11, 2)])
