@@ -195,9 +195,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     sigint = _Sigint()
     previous_handler = None
+    previous_hook = sys.unraisablehook
     entry_point = argv is None
     try:
         previous_handler = _catch_sigint(sigint)
+        if previous_handler is not None:
+            sys.unraisablehook = sigint.unraisable(previous_hook)
         import warnings
 
         def show_warning(message, category, filename, lineno, file=None, line=None):
@@ -219,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sigint.done = entry_point
         if previous_handler is not None:
             _restore_sigint(previous_handler, done=entry_point)
+            sys.unraisablehook = previous_hook
     return status
 
 
@@ -234,6 +238,19 @@ class _Sigint:
         self.received += 1
         if not self.done:
             raise KeyboardInterrupt
+
+    def unraisable(self, previous):
+        """A ``sys.unraisablehook`` for the command: a ``KeyboardInterrupt`` raised where
+        Python cannot propagate it (a weakref callback of the import machinery, a
+        ``__del__``) is lost — the command goes on, as if the ^C had come after it — and
+        Python would print it with a traceback; it is dropped without one. Anything else
+        goes to ``previous``."""
+
+        def hook(info) -> None:
+            if not issubclass(info.exc_type, KeyboardInterrupt):
+                previous(info)
+
+        return hook
 
 
 def _catch_sigint(handler: _Sigint):
