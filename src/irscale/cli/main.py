@@ -200,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         previous_handler = _catch_sigint(sigint)
         if previous_handler is not None:
-            sys.unraisablehook = sigint.unraisable(previous_hook)
+            sys.unraisablehook = _quiet_interrupts(previous_hook)
         import warnings
 
         def show_warning(message, category, filename, lineno, file=None, line=None):
@@ -239,18 +239,18 @@ class _Sigint:
         if not self.done:
             raise KeyboardInterrupt
 
-    def unraisable(self, previous):
-        """A ``sys.unraisablehook`` for the command: a ``KeyboardInterrupt`` raised where
-        Python cannot propagate it (a weakref callback of the import machinery, a
-        ``__del__``) is lost — the command goes on, as if the ^C had come after it — and
-        Python would print it with a traceback; it is dropped without one. Anything else
-        goes to ``previous``."""
 
-        def hook(info) -> None:
-            if not issubclass(info.exc_type, KeyboardInterrupt):
-                previous(info)
+def _quiet_interrupts(previous):
+    """A ``sys.unraisablehook`` for the command: a ``KeyboardInterrupt`` raised where
+    Python cannot propagate it (a weakref callback of the import machinery, a ``__del__``)
+    is lost — the command goes on, as if the ^C had come after it — and Python would print
+    it with a traceback; it is dropped without one. Anything else goes to ``previous``."""
 
-        return hook
+    def hook(info) -> None:
+        if not issubclass(info.exc_type, KeyboardInterrupt):
+            previous(info)
+
+    return hook
 
 
 def _catch_sigint(handler: _Sigint):

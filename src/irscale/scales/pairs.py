@@ -70,7 +70,6 @@ def _compact(index: np.ndarray) -> np.ndarray:
     return index.astype(np.int32) if len(index) < 1 << 31 else index
 
 
-
 @cache
 def bucket_sort_kind() -> Literal["quicksort", "stable"]:
     """The faster of numpy's two sorts on this machine for a bucket's values, found once
