@@ -67,3 +67,36 @@ def test_one_run_or_a_mapping_of_runs():
     runs = as_runs({"A": RUN, "B": {"1": {"a": 1.0}}})
     assert [r.name for r in runs] == ["A", "B"]
     assert len(runs[0].score) == 6
+
+
+@pytest.mark.parametrize("data", [
+    RUN,
+    {"1": {}, "2": {"x": 1.0, "y": 2.0}, "3": {}, "4": {"z": 0.5}},  # topics without rows
+    {1: {"a": 1.0}, "1": {"b": 2.0}, 2: {"c": 3.0}},  # two keys whose text is the same topic
+    {"2": {"b": "0.5", "a": True}, "1": {"c": np.float32(0.25)}},  # values float() takes
+])
+def test_the_blocks_a_dict_gives_are_those_found_by_a_scan(data):
+    """The topic blocks a dict's entry sizes give (its rows are grouped by construction)
+    equal those found in the topic column; keys that collide as text are grouped as a file's
+    shuffled lines are."""
+    from irscale.core.blocks import TopicBlocks
+
+    run = run_from_dict(data)
+    grouped_rows, scanned = TopicBlocks.grouped(run.topic)
+    assert grouped_rows is None
+    np.testing.assert_array_equal(run.topic_blocks.bounds, scanned.bounds)
+    assert run.topic_blocks.heads.equals(scanned.heads)
+    rows = [(str(t), d, float(s)) for t, docs in data.items() for d, s in docs.items()]
+    first_seen = list(dict.fromkeys(topic for topic, _, _ in rows))
+    by_topic = sorted(rows, key=lambda row: first_seen.index(row[0]))  # stable: dict order
+    assert list(zip(run.topic.to_pylist(), run.docno.to_pylist(), run.score.tolist(),
+                    strict=True)) == by_topic
+    qrels = qrels_from_dict({t: {d: 1 for d in docs} for t, docs in data.items()})
+    np.testing.assert_array_equal(qrels.topic_blocks.bounds,
+                                  TopicBlocks.of(qrels.topic).bounds)
+
+
+def test_scores_that_do_not_convert_are_named_as_before():
+    with pytest.raises(InputError, match="score is not a number") as error:
+        run_from_dict({"1": {"a": 1.0, "b": [2.0]}})
+    assert "1 b [2.0]" in str(error.value)

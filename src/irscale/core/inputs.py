@@ -204,18 +204,20 @@ def assemble_run(
     runids: tuple[str, ...],
     duplicates: DuplicatePolicy,
     describe_row: Callable[[int], tuple[int | None, str]],
+    blocks: TopicBlocks | None = None,
 ) -> Run:
     """A :class:`Run` of the parsed columns (in input order), as every reader builds it.
 
     Computes the docno fingerprints and topic blocks once; groups the rows by topic when a
     topic's rows are not together (``Run.file_row`` then keeps each row's input row); applies
     the duplicate policy. ``describe_row(i)`` gives ``(line number, text)`` of input row
-    ``i`` for error messages.
+    ``i`` for error messages. ``blocks``: the topics' blocks when the caller knows that each
+    topic's rows are together (dicts of dicts), so that they need not be found.
     """
     warn_single_precision(score, source, describe_row)
     fingerprints = string_fingerprints(docno)
-    file_row, grouped = TopicBlocks.grouped(topic)
-    blocks: TopicBlocks | None = grouped
+    file_row, grouped = (None, blocks) if blocks is not None else TopicBlocks.grouped(topic)
+    blocks = grouped
     if file_row is not None:
         # a topic's rows are not together: store the rows grouped by topic (see Run)
         topic = grouped.column()

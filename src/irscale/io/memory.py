@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..core.blocks import TopicBlocks
 from ..core.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import EmptyInputError, InputError, InputFormatError
@@ -41,13 +42,17 @@ def _column(frame, names: Sequence[str], what: str, source: str) -> str:
     )
 
 
-def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
-             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list]:
-    """``{topic: {docno: value}}`` as topic and document columns and the list of values.
+def _flatten(data: Mapping[str, Mapping[str, Any]], what: str, *, floats: bool = False
+             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list | np.ndarray, TopicBlocks | None]:
+    """``{topic: {docno: value}}`` as topic and document columns, the values and the topics'
+    blocks.
 
     The work is per topic, not per document: documents and values are gathered by
     ``itertools.chain`` and converted in one call each (pyarrow for the ids; ids that are not
-    strings, such as ints, become their ``str``)."""
+    strings, such as ints, become their ``str``). With ``floats`` the values come as a
+    float64 array when every one converts (the list otherwise, for the error naming the
+    first that does not). The rows of a topic are together, so its blocks follow from the
+    entry sizes (``None`` when two topic keys have the same ``str``)."""
     entries = list(data.values())
     for topic, entry in data.items():
         if topic is None:
@@ -56,15 +61,28 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
             raise InputError(f"{what} dict: topic {topic!r} maps to {type(entry).__name__}, "
                              "expected a dict {docno: value}")
     topics = [str(topic) for topic in data]
-    counts = list(map(len, entries))
+    counts = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
     docs = list(chain.from_iterable(entries))
-    values = list(chain.from_iterable(entry.values() for entry in entries))
+    values: list | np.ndarray | None = None
+    if floats:
+        try:
+            values = np.fromiter(chain.from_iterable(entry.values() for entry in entries),
+                                 dtype=np.float64, count=len(docs))
+        except (TypeError, ValueError):
+            values = None
+    if values is None:
+        values = list(chain.from_iterable(entry.values() for entry in entries))
     docno = _identifiers(docs)
     if docno.null_count:
         raise InputError(f"{what} dict: a topic or document id is None")
-    topic_of_row = np.repeat(np.arange(len(topics), dtype=np.int64), counts)
-    topic = pa.array(topics, pa.string()).take(pa.array(topic_of_row))
-    return pa.chunked_array([topic]), pa.chunked_array([docno]), values
+    heads = pa.array(topics, pa.string())
+    topic = heads.take(pa.array(np.repeat(np.arange(len(topics), dtype=np.int64), counts)))
+    blocks = None
+    if len(set(topics)) == len(topics):
+        filled = counts > 0
+        blocks = TopicBlocks(bounds=np.concatenate(([0], np.cumsum(counts[filled]))),
+                             heads=heads.filter(pa.array(filled)))
+    return pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks
 
 
 def _identifiers(ids: list) -> pa.Array:
@@ -189,14 +207,15 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
 def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
                     source: str = "<qrels dict>") -> Qrels:
     """Qrels from ``{topic: {docno: relevance}}``."""
-    topic, docno, values = _flatten(data, "qrels")
+    topic, docno, values, blocks = _flatten(data, "qrels")
     if not values:
         raise EmptyInputError("empty qrels dict", source=source)
-    return _make_qrels(topic, docno, values, "error", source)
+    return _make_qrels(topic, docno, values, "error", source, blocks)
 
 
 def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
-                source) -> Qrels:
+                source, blocks: TopicBlocks | None = None) -> Qrels:
+    """Qrels of the columns; ``blocks``: the topics' blocks when the caller knows them."""
     numeric = _numbers(topic, docno, values, "relevance", source)
     bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)))
     if len(bad):
@@ -212,8 +231,8 @@ def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicat
                               _row_describer(topic, docno, rel))
     if keep is not None:
         take = pa.array(keep)
-        topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
-    return Qrels(topic=topic, docno=docno, rel=rel, source=source)
+        topic, docno, rel, blocks = topic.take(take), docno.take(take), rel[keep], None
+    return Qrels(topic=topic, docno=docno, rel=rel, source=source, blocks=blocks)
 
 
 def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "error",
@@ -251,14 +270,14 @@ def _rank_column(frame, source: str) -> np.ndarray:
 def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
                   source: str = "<run dict>") -> Run:
     """A run from ``{topic: {docno: score}}``."""
-    topic, docno, values = _flatten(data, "run")
-    if not values:
+    topic, docno, values, blocks = _flatten(data, "run", floats=True)
+    if not len(values):
         raise EmptyInputError("empty run dict", source=source)
-    return _make_run(topic, docno, values, name, "error", source)
+    return _make_run(topic, docno, values, name, "error", source, blocks=blocks)
 
 
 def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, duplicates,
-              source, rank=None) -> Run:
+              source, rank=None, blocks: TopicBlocks | None = None) -> Run:
     score = _numbers(topic, docno, values, "score", source)
     bad_rows = np.flatnonzero(~np.isfinite(score))
     if len(bad_rows):
@@ -266,7 +285,7 @@ def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, dupl
                                source=source,
                                text=_row_describer(topic, docno, values)(int(bad_rows[0]))[1])
     return assemble_run(topic, docno, score, rank, name=name, source=source, runids=(name,),
-                        duplicates=duplicates,
+                        duplicates=duplicates, blocks=blocks,
                         describe_row=_row_describer(topic, docno, score))
 
 
