@@ -19,6 +19,7 @@ from .conftest import (
     ok,
     output_contains,
     qrels_lines,
+    replace_line,
     run_case,
     run_lines,
     same_output_as,
@@ -108,6 +109,10 @@ CASES = [
        same_output_as(*BASE),
        files={"hexdoc.qrels": text([line.replace(" d", " 0xd", 1) for line in QRELS]),
               "hexdoc.run": text([line.replace(" d", " 0xd", 1) for line in RUN])}),
+    # both files bad: the qrels' error (the qrels are read first)
+    err("qrels-and-run-both-bad", ["eval", "hex.qrels", "bad.run", *MEASURES], "hex.qrels",
+        "0x10", files={"hex.qrels": _relabel("2", "0x10"),
+                       "bad.run": replace_line(RUN, 2, "q1 Q0 dX 2 abc r")}),
     # ---- topics
     err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "teamA_r1"),
         files={"foreign.run": FOREIGN}),
