@@ -11,6 +11,9 @@ Run file ``qid Q0 docno rank score runid``:
 * scores have 4 decimals and are drawn from a narrow range, so equal scores (ties, broken
   by docno by trec_eval) occur in a good share of the topics, as in real BM25 runs.
 
+Cases may differ: fewer decimals (more ties), lines shuffled across topics or within each
+topic, ClueWeb12-style docnos, more judgments per topic (:class:`Case`).
+
 Qrels ``qid 0 docno rel``: about 20 judged documents per topic (uniform 10..30), graded 0..3,
 about half of them retrieved by the run (biased towards the top of the ranking), the others
 unretrieved documents of the collection. A few run topics (1 in 2,000) have no judgments.
@@ -47,6 +50,10 @@ class Case:
     docnos: str = "msmarco"
     #: lines in random order (topics interleaved) instead of topic by topic, rank by rank
     shuffled: bool = False
+    #: each topic's lines together but in random order (scores not descending in the file)
+    unranked: bool = False
+    #: judgments per topic, drawn uniformly from this range (both ends included)
+    judged: tuple[int, int] = (10, 30)
 
     @property
     def label(self) -> str:
@@ -67,6 +74,11 @@ CASES: dict[str, Case] = {
     "track": Case("track", 200, 1_000, SEED + 8),
     "shuffled": Case("shuffled", 2_000, 1_000, SEED + 9, shuffled=True),
     "clueweb": Case("clueweb", 1_000, 1_000, SEED + 10, docnos="clueweb"),
+    # shapes another generator may give: few very deep topics; integer scores (ties
+    # everywhere) in lines not sorted by score; qrels fifty times larger than the run
+    "deep": Case("deep", 5, 200_000, SEED + 11),
+    "unranked": Case("unranked", 1_000, 1_000, SEED + 12, decimals=0, unranked=True),
+    "judged": Case("judged", 1_000, 100, SEED + 13, judged=(4_000, 6_000)),
 }
 
 
@@ -180,6 +192,10 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
         "score": _fixed(scores.ravel(), case.decimals),
         "runid": pa.array(np.full(1, RUN_ID, dtype=object)).take(pa.array(np.zeros(n * k, int))),
     }
+    if case.unranked:
+        within = np.argsort(rng.random((n, k)), axis=1) + k * np.arange(n)[:, None]
+        columns = {name: column.take(pa.array(within.ravel())) for name, column in
+                   columns.items()}
     if case.shuffled:
         order = pa.array(rng.permutation(n * k))
         columns = {name: column.take(order) for name, column in columns.items()}
@@ -187,7 +203,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     tied_topics = int((np.diff(scores, axis=1) == 0).any(axis=1).sum())
 
     # ---------------------------------------------------------------- the qrels
-    n_judged = rng.integers(10, 31, size=n)
+    n_judged = rng.integers(case.judged[0], case.judged[1] + 1, size=n)
     n_ret_judged = np.minimum(rng.binomial(n_judged, 0.5), k)
     # retrieved judged documents: weighted sampling without replacement favouring the top
     # ranks (Gumbel top-k with weight 1/sqrt(rank))

@@ -169,8 +169,11 @@ def _qrels_of(fingerprints=None) -> Qrels:
     return qrels
 
 
-def _check_against_oracle(qrels, run, rows, options):
-    index = QrelsIndex.build(qrels)
+def _check_against_oracle(qrels, run, rows, options, run_rows=None):
+    """``run_rows=0``: the index builds its hash tables on the run's rows and looks the
+    qrels up in them (as for a run much smaller than the qrels), unless fingerprints shared
+    within a topic of the run make it fall back to the qrels' tables."""
+    index = QrelsIndex.build(qrels, run_rows=run_rows)
     rel, lengths, present, unjudged, order = judge_run_rows(index, run, options)
     expected = _oracle(rows, options.ties, options.max_docs, options.judged_only)
     assert [index.topics[t] for t in present] == list(expected)
@@ -182,16 +185,17 @@ def _check_against_oracle(qrels, run, rows, options):
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
-       st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)))
-def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judged_only, chunk):
+       st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)), st.sampled_from((None, 0)))
+def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judged_only, chunk,
+                                                     run_rows):
     """Presorted files (blocks moved whole, only ties sorted) and all others (full sort)
     give the rankings of a plain Python sort, for every tie policy, whatever the number of
-    rows scanned and looked up at once."""
+    rows scanned and looked up at once and the side the lookup tables are built on."""
     options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking_module, "_CHUNK_ROWS", chunk)
         patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
-        _check_against_oracle(_qrels_of(), _run_of(rows), rows, options)
+        _check_against_oracle(_qrels_of(), _run_of(rows), rows, options, run_rows)
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
@@ -268,13 +272,42 @@ _NASTY = (0, 1, 5, 1 << 32, (1 << 32) + 7, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4
 
 
 @given(_run_rows(), st.lists(st.sampled_from(_NASTY), min_size=len(_DOCS),
-                             max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES))
-def test_judgments_exact_under_fingerprint_collisions(rows, values, ties):
-    """Fingerprints shared by different docnos (in the qrels, between run and qrels, or
-    across topics) and crowded buckets never turn into wrong judgments."""
+                             max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES),
+       st.sampled_from((None, 0)))
+def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows):
+    """Fingerprints shared by different docnos (in the qrels, in the run, between run and
+    qrels, or across topics) and crowded buckets never turn into wrong judgments, whichever
+    side the tables are built on."""
     fingerprints = dict(zip(_DOCS, values, strict=True))
     _check_against_oracle(_qrels_of(fingerprints), _run_of(rows, fingerprints), rows,
-                          RankingOptions(ties=ties))
+                          RankingOptions(ties=ties), run_rows)
+
+
+def test_tables_on_the_run_side_only_for_a_run_much_smaller_than_the_qrels():
+    """An index serving runs of fewer than a quarter of the qrels' rows builds no qrels
+    tables (the run's are built instead) unless the run's fingerprints collide; the pairs
+    found are the qrels tables' pairs."""
+    qrels = _qrels_of()
+    rows = [("1", d, 1.0, 1) for d in ("d1", "d3", "zz")] + [("2", "d2", 0.5, 1),
+                                                             ("99", "d1", 0.2, 1)]
+    run = _run_of(rows)
+    shared = QrelsIndex.build(qrels)
+
+    def pairs(index, fingerprints=run.docno_fingerprints):
+        block_topic = run.topic_blocks.codes_in(index.topic_array)
+        found = index.hits(fingerprints, run.topic_blocks, block_topic)
+        return sorted(zip(*found, strict=True)) if found is not None else None
+
+    expected = pairs(shared)
+    assert expected and "tables" in shared.__dict__
+    for run_rows, run_side in (((len(qrels) - 1) // 4, True), ((len(qrels) + 3) // 4, False)):
+        index = QrelsIndex.build(qrels, run_rows=run_rows)
+        assert pairs(index) == expected
+        assert ("tables" not in index.__dict__) == run_side
+    clash = run.docno_fingerprints.copy()
+    clash[1] = clash[0]  # two docnos of topic 1 with one fingerprint: the qrels' tables
+    index = QrelsIndex.build(qrels, run_rows=0)
+    assert pairs(index, clash) is not None and "tables" in index.__dict__
 
 
 def test_fingerprint_tables_fall_back_to_exact_lookups():

@@ -35,8 +35,9 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
     if len(run) == 0:
         return rel
     blocks = run.topic_blocks
-    if index.tables is not None:
-        rows, qrels_rows = index.tables.hits(run.docno_fingerprints, blocks, block_topic)
+    found = index.hits(run.docno_fingerprints, blocks, block_topic)
+    if found is not None:
+        rows, qrels_rows = found
         # equal fingerprints are only candidates: the docno strings must be equal too
         if len(rows) == 0 or pc.all(pc.equal(
             take_rows(run.docno, rows), take_rows(index.qrels.docno, qrels_rows)
@@ -125,8 +126,8 @@ def build_judged_rankings(
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise InputError(f"runs must have distinct names, got {names}")
-    if index is None:
-        index = QrelsIndex.build(qrels)
+    if index is None:  # serves these runs only
+        index = QrelsIndex.build(qrels, run_rows=sum(len(run) for run in runs))
     rel_parts, length_parts, topic_parts, run_parts, flag_parts = [], [], [], [], []
     unjudged_per_run = []
     for run_index, run in enumerate(runs):

@@ -54,9 +54,12 @@ class QrelsIndex:
     #: The value a judged ranking holds for every qrels row: its degree, or ``UNJUDGED`` for
     #: a negative degree; in the smallest integer type that holds them all.
     degree: np.ndarray
+    #: The rows of all the runs this index is built for, when it serves them only (one
+    #: evaluation); ``None``: shared by any runs (see :meth:`hits`).
+    run_rows: int | None = None
 
     @classmethod
-    def build(cls, qrels: Qrels) -> QrelsIndex:
+    def build(cls, qrels: Qrels, *, run_rows: int | None = None) -> QrelsIndex:
         blocks = qrels.topic_blocks
         topic_array = pc.unique(blocks.heads).sort()
         topics = tuple(topic_array.to_pylist())
@@ -89,7 +92,45 @@ class QrelsIndex:
             degrees=column_degrees,
             qrels=qrels,
             degree=degree,
+            run_rows=run_rows,
         )
+
+    def hits(self, fingerprints: np.ndarray, blocks: TopicBlocks, block_topic: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rows, qrels rows) of a run's rows whose docno fingerprint is judged for their
+        topic: candidates, to be confirmed on the strings; ``None`` when fingerprints cannot
+        decide (use :attr:`exact`).
+
+        ``fingerprints`` are those of every run row, ``blocks`` the run's topic blocks and
+        ``block_topic`` their topic codes (-1: no judgments). The hash tables are built on
+        the qrels (:attr:`tables`, kept for every later run) unless this index serves runs
+        of fewer than a quarter of the qrels' rows in all (:attr:`run_rows`) and has no
+        tables yet: building a table costs about ten times as much per row as a lookup, so
+        the tables are then built on the run's rows and the qrels looked up in them.
+        """
+        if (self.run_rows is not None and 4 * self.run_rows < len(self.qrels)
+                and "tables" not in self.__dict__):
+            found = self._run_side_hits(fingerprints, blocks, block_topic)
+            if found is not None:
+                return found
+        tables = self.tables
+        return None if tables is None else tables.hits(fingerprints, blocks, block_topic)
+
+    def _run_side_hits(self, fingerprints: np.ndarray, blocks: TopicBlocks,
+                       block_topic: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`hits` with the tables built on the run's rows of judged topics and the
+        qrels looked up in them (``None``: two of those rows of a topic may share a
+        fingerprint)."""
+        topic_code = blocks.expand(block_topic)
+        judged = np.flatnonzero(topic_code >= 0)
+        run_tables = _FingerprintTables.build(fingerprints[judged], topic_code[judged],
+                                              len(self.topics))
+        if run_tables is None:
+            return None
+        qrels_blocks = self.qrels.topic_blocks
+        qrels_rows, at = run_tables.hits(self.qrels.docno_fingerprints, qrels_blocks,
+                                         qrels_blocks.codes_in(self.topic_array))
+        return judged[at], qrels_rows
 
     @cached_property
     def tables(self) -> _FingerprintTables | None:
