@@ -127,18 +127,21 @@ class QrelsIndex:
                                               len(self.topics))
         if run_tables is None:
             return None
-        qrels_blocks = self.qrels.topic_blocks
-        qrels_rows, at = run_tables.hits(self.qrels.docno_fingerprints, qrels_blocks,
-                                         qrels_blocks.codes_in(self.topic_array))
+        qrels_rows, at = run_tables.hits(self.qrels.docno_fingerprints,
+                                         self.qrels.topic_blocks, self.block_topic)
         return judged[at], qrels_rows
+
+    @cached_property
+    def block_topic(self) -> np.ndarray:
+        """The topic code of every block of the qrels' topic column."""
+        return self.qrels.topic_blocks.codes_in(self.topic_array)
 
     @cached_property
     def tables(self) -> _FingerprintTables | None:
         """The fingerprint hash tables (``None``: fingerprints cannot decide, see above),
         built on first use (callers that only read :attr:`exact` or the recall bases,
         such as the judging of sessions, never pay for them)."""
-        blocks = self.qrels.topic_blocks
-        topic_code = blocks.expand(blocks.codes_in(self.topic_array))
+        topic_code = self.qrels.topic_blocks.expand(self.block_topic)
         return _FingerprintTables.build(self.qrels.docno_fingerprints, topic_code,
                                         len(self.topics))
 
