@@ -21,7 +21,7 @@ from irscale.errors import ParameterError
 from irscale.evaluation import evaluate
 from irscale.io import output
 from irscale.io.output import format_fixed, write_results
-from irscale.io.trec_lines import fixed4_units, trec_lines
+from irscale.io.trec_lines import FIXED4_UNITS, _fixed4_words, fixed4_units, trec_lines
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 
@@ -158,6 +158,16 @@ def test_fixed4_units_are_the_d_dddd_texts(values):
             assert f"{unit // 10_000}.{unit % 10_000:04d}" == text
         else:
             assert len(text) != 6 or not text[0].isdigit()
+
+
+def test_fixed4_words_are_the_value_texts_looked_up_or_built():
+    """Every unit's 8-byte word, from the table (many units) and built directly (a few at a
+    time, in a 2-D block as the writer asks), against Python's formatting."""
+    units = np.arange(FIXED4_UNITS)
+    expected = "".join(f"\t{u // 10_000}.{u % 10_000:04d}\n" for u in range(FIXED4_UNITS))
+    assert _fixed4_words(units).tobytes().decode() == expected
+    few = units.reshape(-1, 50, 4)  # 200 units per call: built, not looked up
+    assert b"".join(_fixed4_words(block).tobytes() for block in few).decode() == expected
 
 
 @given(TOPICS, st.lists(st.text(min_size=0, max_size=30), min_size=1, max_size=6),

@@ -30,6 +30,7 @@ FIXED4_UNITS = 100_000
 
 _TAB, _NEWLINE = ord("\t"), ord("\n")
 _TEN_BITS = np.float64(10.0).view(np.uint64)
+_POWERS = 10 ** np.arange(4, -1, -1)
 
 
 def fixed4_units(values: np.ndarray) -> np.ndarray:
@@ -59,17 +60,33 @@ def fixed4_units(values: np.ndarray) -> np.ndarray:
     return result
 
 
+def _fixed4_words(units: np.ndarray) -> np.ndarray:
+    """The 8 bytes ``"\\t%d.%04d\\n" % divmod(u, 10^4)`` of each of ``units`` (``0 ≤ u <
+    10^5``), as ``uint64`` words (native byte order: the bytes in memory are the text).
+
+    Many units are looked up in the table of all 10^5 words (built once, 10 ms); a few are
+    built directly, so that printing a small result does not pay for the table.
+    """
+    if units.size >= FIXED4_UNITS // 8:
+        return _fixed4_table()[units]
+    return _words_of(units)
+
+
 @cache
-def _fixed4_words() -> np.ndarray:
-    """The 8 bytes ``"\\t%d.%04d\\n" % divmod(u, 10^4)`` of every ``u < 10^5``, as words."""
-    digits = np.arange(FIXED4_UNITS)[:, None] // 10 ** np.arange(4, -1, -1) % 10
-    table = np.empty((FIXED4_UNITS, 8), dtype=np.uint8)
-    table[:, 0] = _TAB
-    table[:, 1] = ord("0") + digits[:, 0]
-    table[:, 2] = ord(".")
-    table[:, 3:7] = ord("0") + digits[:, 1:]
-    table[:, 7] = _NEWLINE
-    return table.view(np.uint64).ravel()
+def _fixed4_table() -> np.ndarray:
+    """:func:`_fixed4_words` of every unit ``0 .. 10^5 - 1``."""
+    return _words_of(np.arange(FIXED4_UNITS))
+
+
+def _words_of(units: np.ndarray) -> np.ndarray:
+    digits = (np.asarray(units, dtype=np.int64)[..., None] // _POWERS % 10).astype(np.uint8)
+    text = np.empty((*units.shape, 8), dtype=np.uint8)
+    text[..., 0] = _TAB
+    text[..., 1] = digits[..., 0] + ord("0")
+    text[..., 2] = ord(".")
+    text[..., 3:7] = digits[..., 1:] + ord("0")
+    text[..., 7] = _NEWLINE
+    return text.view(np.uint64)[..., 0]
 
 
 def windows(buffer: np.ndarray, width: int) -> np.ndarray:
@@ -202,7 +219,6 @@ def _write_run(buffer: np.ndarray, run_starts: np.ndarray, label_pieces: list[by
     (the line's end: a suffix and the newline) is written over the value word's newline.
     """
     width, columns = len(label_pieces[0]), len(label_pieces)
-    words = _fixed4_words()
     for length, rows, padded in grouped.groups:
         line = width + length + 7 + len(tail)
         record = columns * line
@@ -215,7 +231,7 @@ def _write_run(buffer: np.ndarray, run_starts: np.ndarray, label_pieces: list[by
         for word in range(-(-length // 8)):  # a full source copies faster than a broadcast
             _words_at(lines, width + 8 * word)[...] = np.repeat(
                 topic_words[:, word, None], columns, axis=1)
-        _words_at(lines, width + length)[...] = words[units[rows]]
+        _words_at(lines, width + length)[...] = _fixed4_words(units[rows])
         if len(tail) > 1:
             lines[:, :, width + length + 7:] = tail
         windows(buffer, record)[run_starts[rows]] = lines.reshape(len(rows), record).view(
@@ -246,7 +262,7 @@ def _write_columns(buffer: np.ndarray, starts: np.ndarray, value_starts: np.ndar
     fast = units >= 0
     words = np.ndarray(shape=(max(len(buffer) - 7, 0),), dtype=np.uint64, buffer=buffer,
                        strides=(1,))
-    words[value_starts[fast] - 1] = _fixed4_words()[units[fast]]  # from the topic's tab
+    words[value_starts[fast] - 1] = _fixed4_words(units[fast])  # from the topic's tab
 
 
 def _copy_strings(buffer: np.ndarray, starts: np.ndarray, offsets: np.ndarray,
