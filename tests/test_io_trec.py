@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -288,6 +289,23 @@ def test_grouping_by_topic_is_stable(chunks, short_blocks):
     assert blocks.contiguous and blocks.heads.to_pylist() == first
     assert blocks.column().to_pylist() == [flat[i] for i in expected]
     assert blocks.bounds.tolist() == [0, *np.cumsum([flat.count(t) for t in first]).tolist()]
+    fresh = pc.dictionary_encode(blocks.heads)  # the encoding the blocks hold (or were given)
+    assert blocks._encoded.dictionary.equals(fresh.dictionary)
+    assert blocks.first_codes.tolist() == fresh.indices.to_pylist()
+
+
+@given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "", "é", "a b")), max_size=6),
+                max_size=4))
+def test_sorted_codes_are_the_sorted_values_and_each_blocks_place(chunks):
+    """TopicBlocks.sorted_codes: the distinct values in byte order and every block's index
+    in them, as pyarrow's unique, sort and index_in give them (blocks repeated or not)."""
+    values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
+    blocks = TopicBlocks.of(values)
+    distinct, codes = blocks.sorted_codes()
+    expected = sorted(set(values.to_pylist()), key=str.encode)
+    assert distinct.to_pylist() == expected
+    assert codes.dtype == np.int64
+    assert codes.tolist() == [expected.index(v) for v in blocks.heads.to_pylist()]
 
 
 def test_renamed_runs_keep_their_precomputed_columns(tmp_path):

@@ -516,7 +516,7 @@ def evaluate_judged(
     if context.complete and context.compat == 9:
         totals = complete_num_rel(qrels.rel, requests, options.relevance_level)
     return Evaluation(columns=columns, values=values, rankings=jr,
-                      n_qrels_topics=len(qrels.topics), context=context,
+                      n_qrels_topics=len(jr.topics), context=context,
                       complete_totals=totals)
 
 

@@ -85,7 +85,11 @@ class TopicBlocks:
             encoded = pc.dictionary_encode(values.combine_chunks())
             distinct = encoded.dictionary
             if len(distinct) == n_blocks:  # a block per value: the values in block order
-                return None, cls(bounds=_block_bounds(change), heads=distinct)
+                blocks = cls(bounds=_block_bounds(change), heads=distinct)
+                # the blocks' values are their own dictionary: no second encoding
+                blocks.__dict__["_encoded"] = pa.DictionaryArray.from_arrays(
+                    arrow.array(np.arange(n_blocks, dtype=np.int32)), distinct)
+                return None, blocks
             codes = arrow.to_numpy(encoded.indices).astype(np.int64)
             del encoded
         grouped_bounds = np.zeros(len(distinct) + 1, dtype=np.int64)
@@ -123,6 +127,19 @@ class TopicBlocks:
     def contiguous(self) -> bool:
         """True when no value fills two blocks: all rows of a value are consecutive."""
         return len(self) == 0 or int(self.first_codes.max()) + 1 == len(self)
+
+    def sorted_codes(self) -> tuple[pa.Array, np.ndarray]:
+        """``(values, codes)``: the distinct values in byte order (as ``pc.unique(heads)
+        .sort()``) and the index (int64) of every block's value in them.
+
+        One dictionary encoding of the blocks' values (shared with :attr:`first_codes`) and a
+        sort of the distinct values: with a million topics, a hash lookup of every block in
+        the sorted values would cost as much again."""
+        distinct = self._encoded.dictionary
+        order = arrow.to_numpy(pc.sort_indices(distinct))
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order))
+        return arrow.take(distinct, order), position[self.first_codes]
 
     def codes_in(self, value_set: pa.Array) -> np.ndarray:
         """Index (int64) of every block's value in ``value_set``, -1 when absent."""

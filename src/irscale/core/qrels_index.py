@@ -54,6 +54,8 @@ class QrelsIndex:
     #: The value a judged ranking holds for every qrels row: its degree, or ``UNJUDGED`` for
     #: a negative degree; in the smallest integer type that holds them all.
     degree: np.ndarray
+    #: The topic code (index in :attr:`topics`) of every block of the qrels' topic column.
+    block_topic: np.ndarray
     #: The rows of all the runs this index is built for, when it serves them only (one
     #: evaluation); ``None``: shared by any runs (see :meth:`hits`).
     run_rows: int | None = None
@@ -61,9 +63,9 @@ class QrelsIndex:
     @classmethod
     def build(cls, qrels: Qrels, *, run_rows: int | None = None) -> QrelsIndex:
         blocks = qrels.topic_blocks
-        topic_array = pc.unique(blocks.heads).sort()
+        topic_array, block_topic = blocks.sorted_codes()
         topics = tuple(topic_array.to_pylist())
-        topic_code = blocks.expand(blocks.codes_in(topic_array))
+        topic_code = blocks.expand(block_topic)
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0
         degrees = arrow.unique_integers(rel[judged])
@@ -92,6 +94,7 @@ class QrelsIndex:
             degrees=column_degrees,
             qrels=qrels,
             degree=degree,
+            block_topic=block_topic,
             run_rows=run_rows,
         )
 
@@ -130,11 +133,6 @@ class QrelsIndex:
         qrels_rows, at = run_tables.hits(self.qrels.docno_fingerprints,
                                          self.qrels.topic_blocks, self.block_topic)
         return judged[at], qrels_rows
-
-    @cached_property
-    def block_topic(self) -> np.ndarray:
-        """The topic code of every block of the qrels' topic column."""
-        return self.qrels.topic_blocks.codes_in(self.topic_array)
 
     @cached_property
     def tables(self) -> _FingerprintTables | None:
