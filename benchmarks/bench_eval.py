@@ -23,7 +23,8 @@ ties in every topic), ``track`` 200 × 1,000 (a TREC track), ``shuffled`` 2,000 
 the lines in random order, ``clueweb`` 1,000 × 1,000 with ClueWeb12-style docnos; shapes
 another generator may give: ``deep`` 5 × 200,000 (few very deep topics), ``unranked``
 1,000 × 1,000 with integer scores (ties everywhere) in lines not sorted by score,
-``judged`` 1,000 × 100 with about 5,000 judgments per topic (5M qrels lines).
+``judged`` 1,000 × 100 with about 5,000 judgments per topic (5M qrels lines), ``many``
+1,000,000 topics of one document each.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 """
@@ -65,10 +66,11 @@ CASE_LABEL = {
     "deep": "deep 5 × 200,000",
     "unranked": "unranked 1,000 × 1,000, integer scores",
     "judged": "judged 1,000 × 100, 5M qrels lines",
+    "many": "many 1,000,000 × 1",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
-             "unranked", "judged")
+             "unranked", "judged", "many")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
@@ -842,7 +844,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cases", nargs="+", default=["i", "ii"],
                         choices=["i", "ii", "iii", "iv", "startup", "tiny", "small", "ties",
                                  "track", "shuffled", "clueweb", "deep", "unranked",
-                                 "judged"])
+                                 "judged", "many"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--tools", nargs="+", default=list(TOOL_NAMES), choices=TOOL_NAMES)
     parser.add_argument("--markdown", help="write the report into this Markdown file "

@@ -79,6 +79,8 @@ CASES: dict[str, Case] = {
     "deep": Case("deep", 5, 200_000, SEED + 11),
     "unranked": Case("unranked", 1_000, 1_000, SEED + 12, decimals=0, unranked=True),
     "judged": Case("judged", 1_000, 100, SEED + 13, judged=(4_000, 6_000)),
+    # a million topics of one document each (per-topic costs: lookups of topic ids)
+    "many": Case("many", 1_000_000, 1, SEED + 14, judged=(1, 3)),
 }
 
 
