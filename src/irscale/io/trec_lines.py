@@ -5,9 +5,10 @@ buffer. The length of every line is known beforehand (padded label and tab, topi
 value and newline), so cumulative sums give every line's position.
 
 Values printed ``d.dddd`` (``%6.4f`` of 0 ≤ v < 10, nearly all of trec_eval's measures)
-come from a table of the 10^5 texts ``\\td.dddd\\n`` as 8-byte words. A column whose
-values all print so (in the block) is *uniform*: for topics of one length, its lines have
-the same width. Each run of consecutive uniform columns with equal label widths is built
+are written as the 8-byte words ``\\td.dddd\\n``, from a table of all 10^5 of them for a
+large result and built from their digits for a small one. A column whose values all print
+so (in the block) is *uniform*: for topics of one length, its lines have the same width.
+Each run of consecutive uniform columns with equal label widths is built
 as one record per topic, with a label template copied row by row and the topic and value
 words written through strided ``uint64`` views, and the records are then copied to their
 places at once. The other columns are written piece by piece (label, topic, value) through
