@@ -86,6 +86,8 @@ def test_the_blocks_a_dict_gives_are_those_found_by_a_scan(data):
     assert grouped_rows is None
     np.testing.assert_array_equal(run.topic_blocks.bounds, scanned.bounds)
     assert run.topic_blocks.heads.equals(scanned.heads)
+    np.testing.assert_array_equal(run.topic_blocks.first_codes, scanned.first_codes)
+    assert run.topic_blocks.contiguous
     rows = [(str(t), d, float(s)) for t, docs in data.items() for d, s in docs.items()]
     first_seen = list(dict.fromkeys(topic for topic, _, _ in rows))
     by_topic = sorted(rows, key=lambda row: first_seen.index(row[0]))  # stable: dict order

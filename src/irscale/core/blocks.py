@@ -85,11 +85,7 @@ class TopicBlocks:
             encoded = pc.dictionary_encode(values.combine_chunks())
             distinct = encoded.dictionary
             if len(distinct) == n_blocks:  # a block per value: the values in block order
-                blocks = cls(bounds=_block_bounds(change), heads=distinct)
-                # the blocks' values are their own dictionary: no second encoding
-                blocks.__dict__["_encoded"] = pa.DictionaryArray.from_arrays(
-                    arrow.array(np.arange(n_blocks, dtype=np.int32)), distinct)
-                return None, blocks
+                return None, cls.distinct(_block_bounds(change), distinct)
             codes = arrow.to_numpy(encoded.indices).astype(np.int64)
             del encoded
         grouped_bounds = np.zeros(len(distinct) + 1, dtype=np.int64)
@@ -105,6 +101,16 @@ class TopicBlocks:
             codes &= (1 << shift) - 1
             rows = codes
         return rows, cls(bounds=grouped_bounds, heads=distinct)
+
+    @classmethod
+    def distinct(cls, bounds: np.ndarray, heads: pa.Array) -> TopicBlocks:
+        """Blocks known to hold each a different value (``heads`` distinct): their values
+        are their own dictionary, so :attr:`first_codes` and :attr:`contiguous` need no
+        encoding (with a million topics, one costs 0.15-0.2 s)."""
+        blocks = cls(bounds=bounds, heads=heads)
+        codes = arrow.array(np.arange(len(heads), dtype=np.int32))
+        blocks.__dict__["_encoded"] = pa.DictionaryArray.from_arrays(codes, heads)
+        return blocks
 
     def __len__(self) -> int:
         return len(self.bounds) - 1

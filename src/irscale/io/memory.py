@@ -80,8 +80,8 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str, *, floats: bool =
     blocks = None
     if len(set(topics)) == len(topics):
         filled = counts > 0
-        blocks = TopicBlocks(bounds=np.concatenate(([0], np.cumsum(counts[filled]))),
-                             heads=heads.filter(pa.array(filled)))
+        blocks = TopicBlocks.distinct(np.concatenate(([0], np.cumsum(counts[filled]))),
+                                      heads.filter(pa.array(filled)))
     return pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks
 
 
