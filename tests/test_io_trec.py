@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.csv as pcsv
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 import irscale
 from irscale.core import blocks as blocks_module
 from irscale.core import duplicates
+from irscale.core.arrow import owned_reader
 from irscale.core.blocks import TopicBlocks, take_rows
 from irscale.core.duplicates import duplicate_rows
 from irscale.core.fingerprints import string_fingerprints
@@ -125,6 +127,35 @@ def test_in_memory_inputs():
         run_from_frame(frame.drop(columns="score"))
     with pytest.raises(DuplicateError):
         run_from_frame(pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1, 2]}))
+
+
+@pytest.mark.parametrize("data", [b"", b"1 Q0 a 1 2.5 r\n", bytes(range(256)) * 300])
+def test_owned_reader_copies_into_arrow_memory(data):
+    whole = owned_reader(data).read_buffer()
+    assert whole.to_pybytes() == data
+    assert not data or whole.address != pa.py_buffer(data).address
+
+
+def test_bytes_reach_the_threaded_reader_in_arrow_memory(monkeypatch, tmp_path):
+    """Bytes (standard input, gunzipped files, the API's bytes) go to pyarrow's CSV reader
+    as a copy Arrow owns: its pool threads can drop the input after ``read_csv`` returns,
+    and dropping a buffer over a Python object takes the GIL, which a thread cannot have
+    while the interpreter exits (the process aborts with status 134)."""
+    data = b"1 Q0 a 1 2.5 r\n1 Q0 b 2 1.5 r\n"
+    given_to_arrow = []
+    read_csv = pcsv.read_csv
+
+    def spy(source, **options):
+        given_to_arrow.append(source.read_buffer())
+        source.seek(0)
+        return read_csv(source, **options)
+
+    monkeypatch.setattr(pcsv, "read_csv", spy)
+    runs = [irscale.read_run(data), irscale.read_run(write(tmp_path, "r.gz", data.decode(), True))]
+    assert [run.docno.to_pylist() for run in runs] == [["a", "b"]] * 2
+    assert len(given_to_arrow) == 2
+    for whole in given_to_arrow:
+        assert whole.to_pybytes() == data and whole.address != pa.py_buffer(data).address
 
 
 def test_real_runs_read(clef):

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
+from ..core.arrow import owned_reader
 from ..errors import EmptyInputError, InputFormatError
 from .files import (
     check_utf8,
@@ -185,7 +186,7 @@ def parse_columns(
 
     def parse(buffer: pa.NativeFile | bytes, options=convert_options) -> pa.Table:
         if isinstance(buffer, bytes):
-            buffer = pa.BufferReader(buffer)
+            buffer = owned_reader(buffer)
         return pcsv.read_csv(
             buffer,
             read_options=read_options,

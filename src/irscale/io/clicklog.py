@@ -141,7 +141,7 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
         name = source_name(source)
         try:
             table = pq.read_table(source if not isinstance(source, bytes)
-                                  else pa.BufferReader(source))
+                                  else arrow.owned_reader(source))
         except (pa.ArrowInvalid, OSError) as error:
             raise InputFormatError(f"cannot read the Parquet file: {error}",
                                    source=name) from None
