@@ -517,6 +517,44 @@ SCRIPT_UNRAISABLE_INTERRUPT = (
 )
 
 
+#: The console script with an ``atexit`` callback, an object the interpreter's teardown
+#: would collect (saying so), and, with ``thread`` as first argument, a Python thread that
+#: writes a file after the command is done.
+SCRIPT_AT_EXIT = (
+    "import atexit, sys, threading, time\n"
+    "atexit.register(lambda: open('atexit.txt', 'w').write('ran'))\n"
+    "class Teardown:\n"
+    "    def __del__(self):\n"
+    "        sys.stderr.write('irscale-test: torn down\\n')\n"
+    "kept = Teardown()\n"
+    "if sys.argv[1] == 'thread':\n"
+    "    threading.Thread(target=lambda: (time.sleep(0.5),\n"
+    "                     open('thread.txt', 'w').write('done'))).start()\n"
+    "del sys.argv[1]\n"
+    "from irscale.cli.main import main\n"
+    "sys.exit(main())\n"
+)
+
+
+@pytest.mark.parametrize("thread", [False, True], ids=["alone", "thread"])
+def test_the_finished_command_ends_the_process(tmp_path, thread):
+    """A finished command ends its process without the interpreter's teardown (no object
+    is collected), after the ``atexit`` callbacks and with its whole output and status;
+    while another Python thread is alive, the usual exit waits for it."""
+    populate(tmp_path)
+    argv = ["eval", "qrels.txt", "a.run", "-m", "map", "-q"]
+    done = subprocess.run([sys.executable, "-c", SCRIPT_AT_EXIT, "thread" if thread else "-",
+                           *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=subprocess_env())
+    reference = subprocess.run([*BIN, *argv], cwd=tmp_path, capture_output=True,
+                               text=True, timeout=120, env=subprocess_env())
+    assert done.returncode == reference.returncode == 0, done.stderr
+    assert done.stdout == reference.stdout and done.stdout.count("\n") == 7
+    assert (tmp_path / "atexit.txt").read_text() == "ran"
+    assert ("torn down" in done.stderr) == thread, done.stderr
+    assert (tmp_path / "thread.txt").exists() == thread
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigint_python_cannot_raise_shows_no_traceback(tmp_path):
     """A ^C raised inside a weakref callback is lost to Python (it goes on, as if the ^C
