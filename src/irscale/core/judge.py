@@ -80,7 +80,7 @@ def judge_run_rows(
     """:func:`judge_run` plus the run's row of every ranked document (for per-document
     lookups such as :func:`irscale.core.labels.attach_labels`)."""
     blocks = run.topic_blocks
-    block_topic = blocks.codes_in(index.topic_array)
+    block_topic = arrow.index_in_sorted(blocks.heads, index.topic_array)
     absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
     if absent.any():

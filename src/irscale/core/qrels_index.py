@@ -147,7 +147,7 @@ class QrelsIndex:
     def exact(self) -> _ExactIndex:
         """The dictionary-encoded index (docno codes), for when fingerprints cannot decide."""
         qrels = self.qrels
-        topic_code = arrow.to_numpy(pc.index_in(qrels.topic, value_set=self.topic_array))
+        topic_code = qrels.topic_blocks.expand(self.block_topic)
         encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
         docs = encoded.dictionary
         doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
