@@ -91,14 +91,20 @@ def array(values: np.ndarray | Sequence[int] | Sequence[float]) -> pa.Array:
                                  [None, pa.py_buffer(values)])
 
 
+def index_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """Index (int64) of every value in ``value_set``, -1 when absent (pyarrow's hash
+    lookup, ``pc.index_in``)."""
+    codes = pc.index_in(values, value_set=value_set)
+    return to_numpy(pc.fill_null(codes, scalar(-1, codes.type))).astype(np.int64)
+
+
 def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
-    """Index (int64) of every string of ``values`` in ``value_set``, -1 when absent: as
-    ``pc.index_in``, for a ``value_set`` of distinct strings in byte order (the topics of
-    an index).
+    """:func:`index_in` for a ``value_set`` of distinct strings in byte order (the topics
+    of an index).
 
     When the set's strings are at most 8 bytes long (topic ids), every string is read as
     its bytes zero-padded to a big-endian 64-bit integer, whose order is the strings' byte
-    order, and found by binary search: a million topics in 0.08 s, against 0.3 s for the
+    order, and found by binary search: a million topics in 0.05-0.1 s, against 0.3 s for the
     hash lookup. A key and a length are the string (the padding adds no byte). A set with
     a longer string, or two with one key (ending in NUL bytes), or not in order is looked
     up by hash.
@@ -106,12 +112,16 @@ def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> 
     set_key, set_length = _short_keys(value_set)
     if (len(set_key) == 0 or int(set_length.max()) > 8
             or not bool(np.all(set_key[1:] > set_key[:-1]))):
-        codes = pc.index_in(values, value_set=value_set)
-        return to_numpy(pc.fill_null(codes, scalar(-1, codes.type))).astype(np.int64)
+        return index_in(values, value_set)
     key, length = _short_keys(values)
     place = np.minimum(np.searchsorted(set_key, key), len(set_key) - 1)
     found = (set_key[place] == key) & (set_length[place] == length)
     return np.where(found, place, -1)
+
+
+#: ``_HIGH_BYTES[k]``: the mask of the k most significant bytes of a uint64.
+_HIGH_BYTES = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)],
+                       dtype=np.uint64)
 
 
 def _short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
@@ -119,26 +129,32 @@ def _short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndar
     zero-padded on the right, and its length in bytes (int64)."""
     keys, lengths = [], []
     for chunk in values.chunks if isinstance(values, pa.ChunkedArray) else [values]:
-        width = np.dtype(np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=width, count=len(chunk) + 1,
-                                offset=chunk.offset * width.itemsize).astype(np.int64)
-        length = np.diff(offsets)
-        data = chunk.buffers()[2]
-        chars = np.zeros(int(offsets[-1] - offsets[0]) + 8, dtype=np.uint8)
-        if data is not None and len(chars) > 8:
-            chars[:-8] = np.frombuffer(data, dtype=np.uint8, count=len(chars) - 8,
-                                       offset=int(offsets[0]))
-        start = offsets[:-1] - offsets[0]
-        key = np.zeros(len(chunk), dtype=np.uint64)
-        for k in range(min(int(length.max(initial=0)), 8)):
-            byte = np.where(length > k, chars[start + k], 0).astype(np.uint64)
-            key |= byte << np.uint64(56 - 8 * k)
-        keys.append(key)
+        chars, starts, length = string_bytes(chunk)
+        # the big-endian 8-byte word at every byte of the data (8 zero bytes close it)
+        words = np.ndarray(shape=(len(chars) - 7,), dtype=">u8", buffer=chars, strides=(1,))
+        keys.append(words[starts] & _HIGH_BYTES[np.minimum(length, 8)])
         lengths.append(length)
     if len(keys) == 1:
         return keys[0], lengths[0]
     return (np.concatenate(keys) if keys else np.empty(0, np.uint64),
             np.concatenate(lengths) if lengths else np.empty(0, np.int64))
+
+
+def string_bytes(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(chars, starts, lengths)`` of a string or large-string array: its characters
+    followed by 8 zero bytes (an 8-byte read from any string's start stays inside), and
+    every string's start in them and length (int64)."""
+    if len(chunk) == 0:
+        return np.zeros(8, dtype=np.uint8), np.empty(0, np.int64), np.empty(0, np.int64)
+    width = np.dtype(np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=width, count=len(chunk) + 1,
+                            offset=chunk.offset * width.itemsize).astype(np.int64)
+    low, high = int(offsets[0]), int(offsets[-1])
+    chars = np.zeros(high - low + 8, dtype=np.uint8)
+    if high > low:
+        chars[:-8] = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=high - low,
+                                   offset=low)
+    return chars, offsets[:-1] - low, np.diff(offsets)
 
 
 def owned_reader(data: bytes) -> pa.BufferReader:

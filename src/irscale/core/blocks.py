@@ -149,8 +149,7 @@ class TopicBlocks:
 
     def codes_in(self, value_set: pa.Array) -> np.ndarray:
         """Index (int64) of every block's value in ``value_set``, -1 when absent."""
-        codes = pc.index_in(self.heads, value_set=value_set)
-        return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
+        return arrow.index_in(self.heads, value_set)
 
     def expand(self, per_block: np.ndarray) -> np.ndarray:
         """Per-block values repeated for every row of their block."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from .arrow import string_bytes
 from .blocks import as_string_array
 
 _LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
@@ -59,16 +60,10 @@ def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
     n = len(chunk)
     if n == 0:
         return
-    offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    buffers = chunk.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=offset_type)[chunk.offset: chunk.offset + n + 1]
-    low, high = int(offsets[0]), int(offsets[-1])
-    padded = np.zeros(high - low + 8, dtype=np.uint8)  # 8-byte reads stay inside
-    if high > low:
-        padded[: high - low] = np.frombuffer(buffers[2], dtype=np.uint8)[low:high]
-    lengths = np.diff(offsets)
+    padded, starts, lengths = string_bytes(chunk)  # 8-byte reads stay inside
+    size = len(padded) - 8
     longest = int(lengths.max())
-    if longest * n == high - low:  # every string has the longest length
+    if longest * n == size:  # every string has the longest length
         h[:] = np.uint64(longest) * _GOLDEN
         for shift in range(0, longest, 8):
             word = np.ndarray(shape=(n,), dtype="<u8", buffer=padded, offset=shift,
@@ -77,12 +72,10 @@ def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
             _mix64(h)
         return
     # every (unaligned) 8-byte little-endian word of the data, by starting byte
-    words = np.ndarray(shape=(high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    starts = offsets[:-1].astype(np.int64) - low
-    lengths = lengths.astype(np.int64)
+    words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))
     h[:] = lengths.astype(np.uint64) * _GOLDEN
     for shift in range(0, longest, 8):
-        word = words[np.minimum(starts + shift, high - low)]
+        word = words[np.minimum(starts + shift, size)]
         word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
         active = lengths > shift  # a string's hash must not depend on its neighbours
         if active.all():

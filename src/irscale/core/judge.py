@@ -46,7 +46,7 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
             return rel
     exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
     topic_code = blocks.expand(block_topic)
-    doc_code = _codes_in(run.docno, exact.docs)
+    doc_code = arrow.index_in(run.docno, exact.docs)
     in_pool = (doc_code >= 0) & (topic_code >= 0)
     if in_pool.any() and len(exact.keys):
         keys = topic_code[in_pool] * exact.n_docs + doc_code[in_pool]
@@ -55,12 +55,6 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
         degree = exact.key_rel[slot]
         rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
     return rel
-
-
-def _codes_in(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
-    """Index of every value in ``value_set`` (-1 when absent), as an int64 numpy array."""
-    codes = pc.index_in(values, value_set=value_set)
-    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
 
 
 def judge_run(

@@ -75,7 +75,7 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         return np.full(0, np.nan)
     wildcard = arrow.to_numpy(pc.equal(table.topic, arrow.scalar(ANY_TOPIC)))
     docs = pc.unique(table.docno)
-    label_doc, query_doc = _codes_in(table.docno, docs), _codes_in(docno, docs)
+    label_doc, query_doc = arrow.index_in(table.docno, docs), arrow.index_in(docno, docs)
     # every document's value for every topic (topic *); the last entry (code -1): none
     by_doc = np.full(len(docs) + 1, np.nan)
     by_doc[label_doc[wildcard]] = table.value[wildcard]
@@ -85,10 +85,10 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     specific = ~wildcard
     if specific.any():  # a topic's own value, where it has one (not NaN)
         topics = pc.unique(table.topic.filter(arrow.array(specific)))
-        label_keys = _codes_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
+        label_keys = arrow.index_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
         order = np.argsort(label_keys)
         label_keys, values = label_keys[order], table.value[specific][order]
-        query_topic = _codes_in(topic, topics)
+        query_topic = arrow.index_in(topic, topics)
         if topic_code is not None:
             query_topic = query_topic[topic_code]
         asked = np.flatnonzero((query_topic >= 0) & (query_doc >= 0))
@@ -99,12 +99,6 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         known = ~np.isnan(own)
         out[asked[found][known]] = own[known]
     return out
-
-
-def _codes_in(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
-    """Index (int64) of every value in ``value_set``, -1 when absent."""
-    codes = pc.index_in(values, value_set=value_set)
-    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],

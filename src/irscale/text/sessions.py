@@ -234,7 +234,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     for run in runs:
         run_sessions = run.layout.sessions
         topics = _session_topics(run_sessions, topic_of, run.source)
-        topic_code = _codes_in(arrow.strings(topics), index.topic_array)
+        topic_code = arrow.index_in(arrow.strings(topics), index.topic_array)
         judged = (topic_code >= 0).tolist()
         judged_sessions.update(s for s, j in zip(run_sessions, judged, strict=True) if j)
         unjudged.append(tuple(sorted(s for s, j in zip(run_sessions, judged, strict=True)
@@ -316,12 +316,6 @@ def _joined(pieces: list[np.ndarray]) -> np.ndarray:
     return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
 
 
-def _codes_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
-    """Index (int64) of every value in ``value_set``, -1 when absent."""
-    codes = pc.index_in(values, value_set=value_set)
-    return arrow.to_numpy(pc.fill_null(codes, arrow.scalar(-1, codes.type))).astype(np.int64)
-
-
 @dataclass(frozen=True, eq=False)
 class _RowOrder:
     """The rows of one run's rankings (judged sessions, ascending by session position),
@@ -379,7 +373,7 @@ def _judge(index: QrelsIndex, docs: pa.Array, doc: np.ndarray, topic: np.ndarray
     for its topic code ``topic``, from the qrels' exact index (as
     :func:`irscale.core.judge` judges runs when fingerprints cannot decide)."""
     exact = index.exact
-    in_qrels = _codes_in(docs, exact.docs)[doc]
+    in_qrels = arrow.index_in(docs, exact.docs)[doc]
     key = topic * exact.n_docs
     key += in_qrels
     key[in_qrels < 0] = -1  # matches no key
