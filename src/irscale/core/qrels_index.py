@@ -134,20 +134,23 @@ class QrelsIndex:
                                          self.qrels.topic_blocks, self.block_topic)
         return judged[at], qrels_rows
 
+    def _row_topic(self) -> np.ndarray:
+        """The topic code of every qrels row."""
+        return self.qrels.topic_blocks.expand(self.block_topic)
+
     @cached_property
     def tables(self) -> _FingerprintTables | None:
         """The fingerprint hash tables (``None``: fingerprints cannot decide, see above),
         built on first use (callers that only read :attr:`exact` or the recall bases,
         such as the judging of sessions, never pay for them)."""
-        topic_code = self.qrels.topic_blocks.expand(self.block_topic)
-        return _FingerprintTables.build(self.qrels.docno_fingerprints, topic_code,
+        return _FingerprintTables.build(self.qrels.docno_fingerprints, self._row_topic(),
                                         len(self.topics))
 
     @cached_property
     def exact(self) -> _ExactIndex:
         """The dictionary-encoded index (docno codes), for when fingerprints cannot decide."""
         qrels = self.qrels
-        topic_code = qrels.topic_blocks.expand(self.block_topic)
+        topic_code = self._row_topic()
         encoded = pc.dictionary_encode(qrels.docno).combine_chunks()
         docs = encoded.dictionary
         doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
