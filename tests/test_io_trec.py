@@ -325,6 +325,24 @@ def test_grouping_by_topic_is_stable(chunks, short_blocks):
     assert blocks.first_codes.tolist() == fresh.indices.to_pylist()
 
 
+@pytest.mark.parametrize("n_topics", [200, 300, 70_000])
+def test_grouping_many_shuffled_topics(n_topics):
+    """The grouping's three sorts (8-bit and 16-bit radix, packed 64-bit keys: up to 2^8,
+    2^16 and more topics) give the stable grouping by order of first appearance."""
+    rng = np.random.default_rng(n_topics)
+    codes = rng.permutation(np.repeat(np.arange(n_topics), 3))
+    names = np.array([f"q{c}" for c in range(n_topics)], dtype=object)
+    values = pa.chunked_array([pa.array(names[codes[:100]].tolist(), pa.string()),
+                               pa.array(names[codes[100:]].tolist(), pa.string())])
+    rows, blocks = TopicBlocks.grouped(values)
+    first = {}
+    for code in codes.tolist():
+        first.setdefault(code, len(first))
+    expected = np.argsort(np.array([first[c] for c in codes.tolist()]), kind="stable")
+    assert rows.tolist() == expected.tolist()
+    assert blocks.contiguous and blocks.heads.to_pylist() == names[list(first)].tolist()
+
+
 @given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "", "é", "a b")), max_size=6),
                 max_size=4))
 def test_sorted_codes_are_the_sorted_values_and_each_blocks_place(chunks):

@@ -68,8 +68,9 @@ class TopicBlocks:
         value's rows are consecutive already (``blocks`` are then the column's own). When the
         blocks are short (shuffled or interleaved lines: about one block per row), the
         column is dictionary-encoded once, rather than every block's value taken and then
-        encoded. Rows are sorted by (value code, row) packed in 64 bits: an unstable sort of
-        distinct keys, faster than numpy's stable argsort.
+        encoded. Up to 2^16 values, the codes are sorted by numpy's stable radix sort of 8-
+        or 16-bit keys (O(n)); beyond, rows are sorted by (value code, row) packed in 64
+        bits: an unstable sort of distinct keys, faster than numpy's stable argsort.
         """
         if len(values) == 0:
             return None, cls.of(values)
@@ -92,7 +93,10 @@ class TopicBlocks:
         np.cumsum(np.bincount(codes, minlength=len(distinct)), out=grouped_bounds[1:])
         n = len(codes)
         shift = n.bit_length()
-        if 2 * shift > 63:
+        if len(distinct) <= 1 << 16:  # numpy's stable sort of 8- and 16-bit keys: radix, O(n)
+            rows = np.argsort(codes.astype(np.uint8 if len(distinct) <= 1 << 8 else np.uint16),
+                              kind="stable")
+        elif 2 * shift > 63:
             rows = np.argsort(codes, kind="stable")
         else:
             codes <<= shift
