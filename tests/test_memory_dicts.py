@@ -1,6 +1,8 @@
 """pytrec_eval-style dicts of dicts as inputs: columns built per topic, same values as the
 equivalent TREC files, and the shapes told apart (one run vs a mapping of runs)."""
 
+from types import MappingProxyType
+
 import numpy as np
 import pytest
 
@@ -67,6 +69,10 @@ def test_one_run_or_a_mapping_of_runs():
     runs = as_runs({"A": RUN, "B": {"1": {"a": 1.0}}})
     assert [r.name for r in runs] == ["A", "B"]
     assert len(runs[0].score) == 6
+    # mappings that are not dicts are told apart the same way
+    proxied = MappingProxyType({"A": MappingProxyType({"1": MappingProxyType({"a": 1.0})})})
+    assert [r.name for r in as_runs(proxied)] == ["A"]
+    assert [r.name for r in as_runs(MappingProxyType({"1": {"a": 1.0}}))] == ["run"]
 
 
 @pytest.mark.parametrize("data", [

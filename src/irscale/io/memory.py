@@ -333,8 +333,15 @@ def _is_single_run(obj: Mapping) -> bool:
     is a mapping whose first value is not one (one look per topic, not per document)."""
     values = list(obj.values())
     return bool(values) and all(
-        isinstance(v, Mapping) and not isinstance(next(iter(v.values()), None), Mapping)
-        for v in values)
+        _is_mapping(v) and not _is_mapping(next(iter(v.values()), None)) for v in values)
+
+
+def _is_mapping(value: object) -> bool:
+    """``isinstance(value, Mapping)``, answered without the ABC's (slow) check for dicts,
+    numbers and strings."""
+    if type(value) is dict:
+        return True
+    return not isinstance(value, (int, float, str)) and isinstance(value, Mapping)
 
 
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
