@@ -51,3 +51,29 @@ def test_short_and_fallback_sets():
         value_set = pa.array(members, pa.string())
         np.testing.assert_array_equal(arrow.index_in_sorted(values, value_set),
                                       _expected(pa.chunked_array([values]), value_set))
+
+
+@given(st.lists(_ids, max_size=40), st.integers(0, 3))
+def test_sorted_distinct_equals_unique_and_sort(values, pieces):
+    """``arrow.sorted_distinct``: the distinct values in byte order and every value's place
+    among them, as pyarrow's unique, sort and index_in give them; ``None`` for a value over
+    8 bytes or two values one key apart (trailing NUL bytes)."""
+    whole = pa.array(values, pa.string())
+    cuts = sorted({0, len(whole), *np.linspace(0, len(whole), pieces + 1).astype(int)})
+    chunked = pa.chunked_array([whole.slice(a, b - a) for a, b in pairwise(cuts)],
+                               pa.string())
+    got = arrow.sorted_distinct(chunked)
+    distinct = sorted(set(values), key=str.encode)
+    keys = {v.encode()[:8].ljust(8, b"\0") for v in distinct}
+    if not values or max(len(v.encode()) for v in values) > 8 or len(keys) < len(distinct):
+        assert got is None
+        return
+    rows, codes = got
+    assert [values[r] for r in rows] == distinct
+    assert codes.tolist() == [distinct.index(v) for v in values]
+
+
+def test_sorted_distinct_of_ids_that_differ_in_nul_bytes():
+    assert arrow.sorted_distinct(pa.array(["a", "a\x00", "b"])) is None
+    rows, codes = arrow.sorted_distinct(pa.array(["b", "a", "", "b"]))
+    assert rows.tolist()[0] == 2 and codes.tolist() == [2, 1, 0, 2]

@@ -343,7 +343,8 @@ def test_grouping_many_shuffled_topics(n_topics):
     assert blocks.contiguous and blocks.heads.to_pylist() == names[list(first)].tolist()
 
 
-@given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "", "é", "a b")), max_size=6),
+@given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "", "é", "a b", "b\x00",
+                                         "topic-over-8-bytes")), max_size=6),
                 max_size=4))
 def test_sorted_codes_are_the_sorted_values_and_each_blocks_place(chunks):
     """TopicBlocks.sorted_codes: the distinct values in byte order and every block's index
@@ -355,6 +356,9 @@ def test_sorted_codes_are_the_sorted_values_and_each_blocks_place(chunks):
     assert distinct.to_pylist() == expected
     assert codes.dtype == np.int64
     assert codes.tolist() == [expected.index(v) for v in blocks.heads.to_pylist()]
+    heads = blocks.heads.to_pylist()
+    fresh = TopicBlocks.of(values)  # contiguous asked before any encoding or sort
+    assert fresh.contiguous == (len(set(heads)) == len(heads)) == blocks.contiguous
 
 
 def test_renamed_runs_keep_their_precomputed_columns(tmp_path):

@@ -119,6 +119,30 @@ def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> 
     return np.where(found, place, -1)
 
 
+def sorted_distinct(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(rows, codes)`` of strings of at most 8 bytes (topic ids): a row holding each
+    distinct value, the values in byte order, and the index (int64) of every string's value
+    among them; ``None`` when a string is longer or two strings share a key (they differ
+    in trailing NUL bytes).
+
+    The strings are sorted as their big-endian keys (see :func:`index_in_sorted`) instead of
+    being dictionary-encoded and the distinct values sorted as strings.
+    """
+    key, length = _short_keys(values)
+    if len(key) == 0 or int(length.max()) > 8:
+        return None
+    order = np.argsort(key)
+    key, length = key[order], length[order]
+    new = np.empty(len(key), dtype=bool)
+    new[0] = True
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    if not np.array_equal(length[1:][~new[1:]], length[:-1][~new[1:]]):
+        return None
+    codes = np.empty(len(key), dtype=np.int64)
+    codes[order] = np.cumsum(new) - 1
+    return order[new], codes
+
+
 #: ``_HIGH_BYTES[k]``: the mask of the k most significant bytes of a uint64.
 _HIGH_BYTES = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)],
                        dtype=np.uint64)

@@ -136,20 +136,35 @@ class TopicBlocks:
     @cached_property
     def contiguous(self) -> bool:
         """True when no value fills two blocks: all rows of a value are consecutive."""
-        return len(self) == 0 or int(self.first_codes.max()) + 1 == len(self)
+        if len(self) == 0:
+            return True
+        if "_encoded" not in self.__dict__ and self._short_sorted is not None:
+            return len(self._short_sorted[0]) == len(self)
+        return int(self.first_codes.max()) + 1 == len(self)
 
     def sorted_codes(self) -> tuple[pa.Array, np.ndarray]:
         """``(values, codes)``: the distinct values in byte order (as ``pc.unique(heads)
         .sort()``) and the index (int64) of every block's value in them.
 
-        One dictionary encoding of the blocks' values (shared with :attr:`first_codes`) and a
-        sort of the distinct values: with a million topics, a hash lookup of every block in
-        the sorted values would cost as much again."""
+        Values of at most 8 bytes are sorted as integer keys (:attr:`_short_sorted`); others
+        take one dictionary encoding of the blocks' values (shared with :attr:`first_codes`)
+        and a sort of the distinct values: with a million topics, a hash lookup of every
+        block in the sorted values would cost as much again."""
+        if "_encoded" not in self.__dict__ and self._short_sorted is not None:
+            rows, codes = self._short_sorted
+            return arrow.take(self.heads, rows), codes
         distinct = self._encoded.dictionary
         order = arrow.to_numpy(pc.sort_indices(distinct))
         position = np.empty(len(order), dtype=np.int64)
         position[order] = np.arange(len(order))
         return arrow.take(distinct, order), position[self.first_codes]
+
+    @cached_property
+    def _short_sorted(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The blocks' values sorted by their short keys (:func:`arrow.sorted_distinct`;
+        ``None``: longer than 8 bytes): a million topic ids in 0.06-0.1 s, against 0.2 s to
+        dictionary-encode them and 0.05 s more to sort the distinct values."""
+        return arrow.sorted_distinct(self.heads)
 
     def codes_in(self, value_set: pa.Array) -> np.ndarray:
         """Index (int64) of every block's value in ``value_set``, -1 when absent."""
