@@ -202,7 +202,10 @@ def distinct_rows(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray]:
     """
     if jr.n_rankings == 0:
         return jr.rel_levels, np.zeros(0, dtype=np.int64)
-    _, first, row = np.unique(jr.ranking_topic, return_index=True, return_inverse=True)
+    topic = jr.ranking_topic
+    if bool(np.all(topic[1:] > topic[:-1])):  # one ranking per topic (one run): own rows
+        return jr.rel_levels, np.arange(jr.n_rankings)
+    _, first, row = np.unique(topic, return_index=True, return_inverse=True)
     rows = jr.rel_levels[first]
     if np.array_equal(rows[row], jr.rel_levels):
         return rows, np.asarray(row).reshape(-1)
@@ -260,7 +263,9 @@ class IdealRankings:
             filled += int(member_length.sum())
             gain_parts.append(np.repeat(np.tile(entry_gain, len(members)), counts.ravel()))
         gain = np.concatenate(gain_parts) if gain_parts else np.zeros(0)
-        order = np.argsort(start, kind="stable")
+        # rows in the order of their gains (one group of levels: already in it)
+        order = (np.arange(len(start)) if bool(np.all(start[1:] >= start[:-1]))
+                 else np.argsort(start, kind="stable"))
         offsets = np.concatenate(([0], np.cumsum(length[order])))
         position = np.arange(len(gain)) - np.repeat(offsets[:-1], length[order])
         cum_dcg = segment_cumsum(gain / log2_discount(position + 1), offsets)
