@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
@@ -42,6 +42,60 @@ def test_run_any_whitespace_and_gzip(tmp_path):
         assert run.score.tolist() == [2.5, 1.0, -3.0]
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]),
+                          st.sampled_from(["plain", "empty", "blank"]),
+                          st.sampled_from(["2.5", "-1", " 3", "1e1", "x"]),
+                          st.lists(st.sampled_from(["\t", " ", "\t\t", "\t ", "  "]),
+                                   min_size=5, max_size=5)),
+                min_size=1, max_size=6),
+       st.sampled_from(["\t", " ", None]), st.booleans())
+def test_runs_read_as_whitespace_separated(tmp_path_factory, lines, first, empty_q0):
+    """A run with any separators (the first line's single tabs or blanks take the fast
+    parses) gives the fields that whitespace splitting gives, or the error of the first
+    line without six of them; an empty field, or one with a blank, is never taken."""
+    texts = []
+    for i, (qid, kind, score, separators) in enumerate(lines):
+        docno = {"plain": f"d{i}", "empty": "", "blank": f"d{i} x"}[kind]
+        fields = [qid, "" if empty_q0 and i == len(lines) - 1 else "Q0", docno, str(i + 1),
+                  score, "r"]
+        separators = [first] * 5 if i == 0 and first else separators
+        texts.append(fields[0] + "".join(s + f for s, f in zip(separators, fields[1:])))
+    path = tmp_path_factory.mktemp("tabs") / "run"
+    path.write_text("\n".join(texts) + "\n")
+    split = [text.split() for text in texts]
+    wrong = [i for i, fields in enumerate(split) if len(fields) != 6 or fields[4] == "x"]
+    if wrong:
+        with pytest.raises(InputFormatError) as info:
+            irscale.read_run(path)
+        assert info.value.line == wrong[0] + 1
+        assert ("expected 6 fields" if len(split[wrong[0]]) != 6 else "score") in str(
+            info.value)
+        return
+    run = irscale.read_run(path)
+    got = sorted(zip(run.topic.to_pylist(), run.docno.to_pylist(), run.score.tolist()))
+    assert got == sorted((f[0], f[2], float(f[4])) for f in split)
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("1\t0\td1\t1\n1\t0\t\t1\n", 2),   # no docno: three fields
+    ("1\t0\td1\t1\n1\t0\td 2\t1\n", 2),  # a blank in a docno: five fields
+    ("1\t0\td1\t0x1\n", 1),              # a hexadecimal relevance
+])
+def test_tab_separated_qrels_errors(tmp_path, text, line):
+    with pytest.raises(InputFormatError) as info:
+        irscale.read_qrels(write(tmp_path, "q", text))
+    assert info.value.line == line
+
+
+def test_tab_separated_qrels_like_ms_marco(tmp_path):
+    qrels = irscale.read_qrels(write(tmp_path, "q", "1102432\t0\t2026790\t1\n"
+                                                   "1102431\t0 7066866\t1\n"))
+    assert qrels.topic.to_pylist() == ["1102432", "1102431"]
+    assert qrels.docno.to_pylist() == ["2026790", "7066866"]
+    assert qrels.rel.tolist() == [1, 1]
+
+
 def test_qrels_graded_and_negative(tmp_path):
     qrels = irscale.read_qrels(write(tmp_path, "q", "1 0 a 2\n1 0 b -1\n2 0 c 0\n"))
     assert qrels.rel.tolist() == [2, -1, 0]
@@ -56,6 +110,9 @@ def test_qrels_graded_and_negative(tmp_path):
         ("101 Q0 d1 1 nan r\n", 1, "not finite"),
         ("101 Q0 d1 1 2 r\n101 Q0 d2 2 inf r\n", 2, "not finite"),
         ("101 Q0 d1 1 2 r\n101 Q0 d2 2 1 r\n101 Q0 d1 3 0 r\n", 3, "duplicate document 'd1'"),
+        ("101 Q0 d1 1 2 r\n101 Q0  2 1 r\n", 2, "expected 6 fields"),  # no docno
+        ("101  d1 1 2 r\n", 1, "expected 6 fields"),  # no Q0 (a field not read)
+        ("101\tQ0\td1\t1\t2\tr\n101\tQ0\t\t2\t1\tr\n", 2, "expected 6 fields"),
     ],
 )
 def test_run_errors_name_file_line_and_text(tmp_path, text, line, fragment):

@@ -157,6 +157,15 @@ def trec_file_faults(
         ok(f"{prefix}-crlf", argv(name), same, files={name: _crlf(good)}),
         ok(f"{prefix}-bom-and-crlf", argv(name), same, files={name: _bom(_crlf(good))}),
         ok(f"{prefix}-tabs-and-blank-runs", argv(name), same, files={name: _blanks(lines)}),
+        ok(f"{prefix}-tab-separated", argv(name), same,
+           files={name: text(["\t".join(x.split()) for x in lines])}),
+        # two separators in a row: no empty field between them (the field is missing)
+        err(f"{prefix}-second-field-missing", argv(name), loc, files={name: replace_line(
+            lines, line, " ".join([fields[0], "", *fields[2:]]))}),
+        err(f"{prefix}-tab-separated-docno-missing", argv(name), loc, files={
+            name: text(["\t".join(x.split()) for x in lines[:line - 1]]
+                       + ["\t".join([*fields[:2], "", *fields[3:]])]
+                       + ["\t".join(x.split()) for x in lines[line:]])}),
         ok(f"{prefix}-no-final-newline", argv(name), same, files={name: good.rstrip(b"\n")}),
         ok(f"{prefix}-gzip", argv(name), same, files={name: gz(good)}),
         ok(f"{prefix}-gzip-crlf", argv(name), same, files={name: gz(_crlf(good))}),

@@ -1,8 +1,10 @@
 """Fast columnar parsing of whitespace-separated text files, with exact error locations.
 
 The fast path hands the file to pyarrow's multi-threaded CSV reader with a single space as
-delimiter. Files that use tabs or runs of blanks are normalised once (one regular-expression
-pass over the bytes) and parsed again. When parsing still fails, or when a value is invalid
+delimiter, or a single tab when the first line holds one (then no text field may hold a
+blank or be empty: that file is read the whitespace way instead). Files that mix tabs and
+blanks or use runs of blanks are normalised once (one regular-expression pass over the
+bytes) and parsed again. When parsing still fails, or when a value is invalid
 after parsing (NaN score, ...), a line-by-line *diagnostic* pass over the original file finds
 the first offending line so that the error names file, line number and text. The diagnostic
 pass is the specification of validity; the fast path only accelerates the common case.
@@ -169,6 +171,7 @@ def parse_columns(
     read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=1 << 24,
                                     use_threads=threads)
     parse_options = pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False)
+    tabs = pcsv.ParseOptions(delimiter="\t", quote_char=False, escape_char=False)
     convert_options = pcsv.ConvertOptions(
         column_types=column_types,
         include_columns=list(include),
@@ -184,13 +187,14 @@ def parse_columns(
             cache["data"] = read_bytes(source)
         return cache["data"]
 
-    def parse(buffer: pa.NativeFile | bytes, options=convert_options) -> pa.Table:
+    def parse(buffer: pa.NativeFile | bytes, options=convert_options,
+              delimited=parse_options) -> pa.Table:
         if isinstance(buffer, bytes):
             buffer = owned_reader(buffer)
         return pcsv.read_csv(
             buffer,
             read_options=read_options,
-            parse_options=parse_options,
+            parse_options=delimited,
             convert_options=options,
         )
 
@@ -199,12 +203,27 @@ def parse_columns(
                   and is_plain_file(source))
     integers = [c for c in include
                 if c in column_types and pa.types.is_integer(column_types[c])]
-    as_text = pcsv.ConvertOptions(
-        column_types={c: pa.string() if c in integers else t for c, t in column_types.items()},
-        include_columns=list(include), null_values=[], strings_can_be_null=False,
-        quoted_strings_can_be_null=False)
-    def typed(buffer: pa.NativeFile | bytes) -> pa.Table:
-        parsed = parse(buffer, as_text)
+    # every field read: those not asked for as bytes (no UTF-8 check), integers as text
+    every_field = pcsv.ConvertOptions(
+        column_types={**column_types, **{c: pa.binary() for c in field_names
+                                         if c not in include},
+                      **{c: pa.string() for c in integers}},
+        null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False)
+
+    def typed(buffer: pa.NativeFile | bytes, delimited=parse_options) -> pa.Table:
+        """The table of a file whose fields each lie between two single separators.
+
+        Two separators in a row make an empty field, which whitespace splitting (hence
+        trec_eval) does not count: a line ``1 Q0  1 2.5 r`` has five fields, not an empty
+        docno. With tabs as separators a text field must not hold a blank either. Such
+        files raise ``ArrowInvalid`` here and are read the whitespace way.
+        """
+        parsed = parse(buffer, every_field, delimited)
+        if any(not pa.types.is_floating(column.type) and (
+                _holds_empty(column) or (delimited is tabs and _holds_byte(column, b" ")))
+               for column in parsed.columns):
+            raise pa.ArrowInvalid("an empty field, or a blank inside a tab-separated one")
+        parsed = parsed.select(list(include))
         # integer columns are read as text and cast here: pyarrow reads 0x10 as 16, C's
         # atol (hence trec_eval) reads 0, and neither is meant; a hexadecimal field is the
         # only one of an integer column holding an x (one scan of the characters)
@@ -216,14 +235,15 @@ def parse_columns(
                                        pc.cast(parsed[column], column_types[column]))
         return parsed
 
+    first_line = _first_line(source if plain_file else raw())
     try:
         # a plain read, not a memory map: mapped pages would count in the process's resident
         # memory for the whole parse (the file's size on top of the parsed columns)
         if plain_file:
             with pa.OSFile(str(source)) as handle:
-                table = typed(handle)
+                table = typed(handle, tabs if b"\t" in first_line else parse_options)
         else:
-            table = typed(raw())
+            table = typed(raw(), tabs if b"\t" in first_line else parse_options)
     except pa.ArrowInvalid as first_error:
         data = raw()
         table = None
@@ -285,6 +305,26 @@ def _parse_signed_integers(data: bytes, parse: Callable[..., pa.Table],
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     return table
+
+
+def _first_line(source: PathLike | bytes) -> bytes:
+    """The first line of a file or of bytes (at most its first 64 KiB)."""
+    if isinstance(source, bytes):
+        head = source[:1 << 16]
+    else:
+        with open(source, "rb") as handle:
+            head = handle.read(1 << 16)
+    return head.split(b"\n", 1)[0]
+
+
+def _holds_empty(column: pa.ChunkedArray) -> bool:
+    """True when a string or binary column holds an empty value."""
+    for chunk in column.chunks:
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[
+            chunk.offset: chunk.offset + len(chunk) + 1]
+        if (offsets[1:] == offsets[:-1]).any():
+            return True
+    return False
 
 
 def _holds_byte(column: pa.ChunkedArray, values: bytes) -> bool:
