@@ -26,11 +26,14 @@ CANONICAL = {
 THREE = ("map", "ndcg_cut_10", "recip_rank")
 
 
-def _read_space(path: Path, names: list[str]) -> pa.Table:
+def _read_fields(path: Path, names: list[str]) -> pa.Table:
+    """A benchmark file's fields, separated by single blanks or (the ``tsv`` case) tabs."""
+    with path.open("rb") as handle:
+        delimiter = "\t" if b"\t" in handle.readline() else " "
     return pcsv.read_csv(
         path,
         read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 24),
-        parse_options=pcsv.ParseOptions(delimiter=" ", quote_char=False),
+        parse_options=pcsv.ParseOptions(delimiter=delimiter, quote_char=False),
         convert_options=pcsv.ConvertOptions(column_types={n: pa.string() for n in names}),
     )
 
@@ -45,8 +48,8 @@ def sample_check(qrels_path: Path, run_path: Path, n_topics: int) -> dict:
 
     import irscale
 
-    qrels = _read_space(qrels_path, ["qid", "iter", "docno", "rel"])
-    run = _read_space(run_path, ["qid", "q0", "docno", "rank", "score", "runid"])
+    qrels = _read_fields(qrels_path, ["qid", "iter", "docno", "rel"])
+    run = _read_fields(run_path, ["qid", "q0", "docno", "rank", "score", "runid"])
     topics = np.intersect1d(pc.unique(qrels["qid"]).to_numpy(zero_copy_only=False),
                             pc.unique(run["qid"]).to_numpy(zero_copy_only=False))
     rng = np.random.default_rng(7)
@@ -132,7 +135,7 @@ def _read_output(path: Path) -> dict[tuple[str, str], float]:
 
 def tied_topics(run_path: Path) -> set[str]:
     """Topics of the run with at least two documents of equal score."""
-    run = _read_space(run_path, ["qid", "q0", "docno", "rank", "score", "runid"])
+    run = _read_fields(run_path, ["qid", "q0", "docno", "rank", "score", "runid"])
     pairs = pa.table({"qid": run["qid"], "score": run["score"]})
     counts = pairs.group_by(["qid", "score"]).aggregate([([], "count_all")])
     tied = counts.filter(pc.greater(counts["count_all"], 1))

@@ -24,7 +24,8 @@ the lines in random order, ``clueweb`` 1,000 × 1,000 with ClueWeb12-style docno
 another generator may give: ``deep`` 5 × 200,000 (few very deep topics), ``unranked``
 1,000 × 1,000 with integer scores (ties everywhere) in lines not sorted by score,
 ``judged`` 1,000 × 100 with about 5,000 judgments per topic (5M qrels lines), ``many``
-1,000,000 topics of one document each.
+1,000,000 topics of one document each, ``tsv`` 2,000 × 1,000 in tab-separated files with
+docnos of several lengths (``doc123456``) and each topic's lines in random order.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 """
@@ -67,10 +68,11 @@ CASE_LABEL = {
     "unranked": "unranked 1,000 × 1,000, integer scores",
     "judged": "judged 1,000 × 100, 5M qrels lines",
     "many": "many 1,000,000 × 1",
+    "tsv": "tsv 2,000 × 1,000, tab-separated",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
-             "unranked", "judged", "many")
+             "unranked", "judged", "many", "tsv")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
@@ -844,7 +846,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cases", nargs="+", default=["i", "ii"],
                         choices=["i", "ii", "iii", "iv", "startup", "tiny", "small", "ties",
                                  "track", "shuffled", "clueweb", "deep", "unranked",
-                                 "judged", "many"])
+                                 "judged", "many", "tsv"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--tools", nargs="+", default=list(TOOL_NAMES), choices=TOOL_NAMES)
     parser.add_argument("--markdown", help="write the report into this Markdown file "

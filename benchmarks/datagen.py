@@ -46,8 +46,11 @@ class Case:
     seed: int
     #: decimals of the scores (3: many more ties, as engines that print 3 decimals give)
     decimals: int = 4
-    #: "msmarco" (``D0123456``) or "clueweb" (``clueweb12-0304wb-36-29645``: long docnos)
+    #: "msmarco" (``D0123456``), "clueweb" (``clueweb12-0304wb-36-29645``: long docnos) or
+    #: "plain" (``doc123456``: the id unpadded, docnos of several lengths)
     docnos: str = "msmarco"
+    #: the field separator of both files (a blank, or a tab: TSV files)
+    delimiter: str = " "
     #: lines in random order (topics interleaved) instead of topic by topic, rank by rank
     shuffled: bool = False
     #: each topic's lines together but in random order (scores not descending in the file)
@@ -81,6 +84,9 @@ CASES: dict[str, Case] = {
     "judged": Case("judged", 1_000, 100, SEED + 13, judged=(4_000, 6_000)),
     # a million topics of one document each (per-topic costs: lookups of topic ids)
     "many": Case("many", 1_000_000, 1, SEED + 14, judged=(1, 3)),
+    # tab-separated files, docnos of several lengths, each topic's lines in random order
+    "tsv": Case("tsv", 2_000, 1_000, SEED + 15, docnos="plain", delimiter="\t",
+                unranked=True),
 }
 
 
@@ -136,12 +142,14 @@ def _fixed(units: np.ndarray, decimals: int = 4) -> pa.Array:
 
 
 def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
-    """Document ids as text: ``D0123456`` (msmarco) or ClueWeb12-style
+    """Document ids as text: ``D0123456`` (msmarco), ``doc123456`` (plain) or ClueWeb12-style
     ``clueweb12-SSSSxx-DD-NNNNN`` (segment, two-letter kind, file, record from the id)."""
     ids = ids.ravel()
     if style == "msmarco":
         text = pc.utf8_lpad(pc.cast(pa.array(ids), pa.string()), 7, "0")
         return pc.binary_join_element_wise("D", text, "")
+    if style == "plain":
+        return pc.binary_join_element_wise("doc", pc.cast(pa.array(ids), pa.string()), "")
 
     def padded(values: np.ndarray, width: int) -> pa.Array:
         return pc.utf8_lpad(pc.cast(pa.array(values), pa.string()), width, "0")
@@ -152,14 +160,14 @@ def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
         padded(ids // 1_000 % 100, 2), "-", padded(ids % 100_000, 5), "")
 
 
-def _write(path: Path, columns: dict[str, pa.Array]) -> None:
+def _write(path: Path, columns: dict[str, pa.Array], delimiter: str = " ") -> None:
     table = pa.table(columns)
     tmp = path.with_suffix(path.suffix + ".tmp")
     pcsv.write_csv(
         table,
         tmp,
         write_options=pcsv.WriteOptions(
-            include_header=False, delimiter=" ", quoting_style="none", batch_size=1 << 20
+            include_header=False, delimiter=delimiter, quoting_style="none", batch_size=1 << 20
         ),
     )
     os.replace(tmp, path)
@@ -201,7 +209,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     if case.shuffled:
         order = pa.array(rng.permutation(n * k))
         columns = {name: column.take(order) for name, column in columns.items()}
-    _write(run_path, columns)
+    _write(run_path, columns, case.delimiter)
     tied_topics = int((np.diff(scores, axis=1) == 0).any(axis=1).sum())
 
     # ---------------------------------------------------------------- the qrels
@@ -252,6 +260,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
             "docno": _docnos(qdocs, case.docnos),
             "rel": pc.cast(pa.array(grade), pa.string()),
         },
+        case.delimiter,
     )
     return {
         "run_lines": n * k,

@@ -60,7 +60,8 @@ def test_runs_read_as_whitespace_separated(tmp_path_factory, lines, first, empty
         fields = [qid, "" if empty_q0 and i == len(lines) - 1 else "Q0", docno, str(i + 1),
                   score, "r"]
         separators = [first] * 5 if i == 0 and first else separators
-        texts.append(fields[0] + "".join(s + f for s, f in zip(separators, fields[1:])))
+        texts.append(fields[0] + "".join(
+            s + f for s, f in zip(separators, fields[1:], strict=True)))
     path = tmp_path_factory.mktemp("tabs") / "run"
     path.write_text("\n".join(texts) + "\n")
     split = [text.split() for text in texts]
@@ -73,7 +74,8 @@ def test_runs_read_as_whitespace_separated(tmp_path_factory, lines, first, empty
             info.value)
         return
     run = irscale.read_run(path)
-    got = sorted(zip(run.topic.to_pylist(), run.docno.to_pylist(), run.score.tolist()))
+    got = sorted(zip(run.topic.to_pylist(), run.docno.to_pylist(), run.score.tolist(),
+                     strict=True))
     assert got == sorted((f[0], f[2], float(f[4])) for f in split)
 
 
