@@ -219,7 +219,7 @@ def parse_columns(
         files raise ``ArrowInvalid`` here and are read the whitespace way.
         """
         parsed = parse(buffer, every_field, delimited)
-        if any(not pa.types.is_floating(column.type) and (
+        if any((pa.types.is_string(column.type) or pa.types.is_binary(column.type)) and (
                 _holds_empty(column) or (delimited is tabs and _holds_byte(column, b" ")))
                for column in parsed.columns):
             raise pa.ArrowInvalid("an empty field, or a blank inside a tab-separated one")
@@ -318,7 +318,7 @@ def _first_line(source: PathLike | bytes) -> bytes:
 
 
 def _holds_empty(column: pa.ChunkedArray) -> bool:
-    """True when a string or binary column holds an empty value."""
+    """True when a (32-bit offset) string or binary column holds an empty value."""
     for chunk in column.chunks:
         offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[
             chunk.offset: chunk.offset + len(chunk) + 1]
