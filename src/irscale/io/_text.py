@@ -235,7 +235,8 @@ def parse_columns(
                                        pc.cast(parsed[column], column_types[column]))
         return parsed
 
-    first_line = _first_line(source if plain_file else raw())
+    first_line = _first_line(source if plain_file and isinstance(source, (str, os.PathLike))
+                             else raw())
     try:
         # a plain read, not a memory map: mapped pages would count in the process's resident
         # memory for the whole parse (the file's size on top of the parsed columns)
