@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 import irscale
 from irscale.core import blocks as blocks_module
-from irscale.core import duplicates
+from irscale.core import duplicates, fingerprints
 from irscale.core.arrow import owned_reader
 from irscale.core.blocks import TopicBlocks, take_rows
 from irscale.core.duplicates import duplicate_rows
@@ -349,6 +350,35 @@ def test_fixed_width_fingerprints_equal_the_general_ones(texts, width):
     chunked = pa.chunked_array([pa.array(same[:1], pa.string()), pa.array([], pa.string()),
                                 pa.array(same[1:], pa.string())])
     assert string_fingerprints(chunked).tolist() == fixed.tolist()
+
+
+def _reference_fingerprint(text: str) -> int:
+    """The fingerprint as defined: ``L * golden``, then for each 8-byte little-endian word
+    (the last zero-padded) add it and apply splitmix64's finaliser, modulo 2^64."""
+    mask = (1 << 64) - 1
+    data = text.encode()
+    h = len(data) * 0x9E3779B97F4A7C15 & mask
+    for at in range(0, len(data), 8):
+        h = h + int.from_bytes(data[at: at + 8], "little") & mask
+        h ^= h >> 30
+        h = h * 0xBF58476D1CE4E5B9 & mask
+        h ^= h >> 27
+        h = h * 0x94D049BB133111EB & mask
+        h ^= h >> 31
+    return h
+
+
+@given(st.lists(st.text(max_size=30), min_size=1, max_size=40), st.integers(1, 5),
+       st.booleans())
+def test_fingerprints_follow_their_definition_across_blocks(texts, block, same_width):
+    """Hashed a few strings at a time (blocks of `block`), every string's fingerprint is its
+    definition's, whatever its neighbours, in both the fixed-width and the general path."""
+    if same_width:
+        width = max(len(t.encode()) for t in texts)
+        texts = [t + "x" * (width - len(t.encode())) for t in texts]
+    with mock.patch.object(fingerprints, "_BLOCK", block):
+        found = string_fingerprints(pa.array(texts)).tolist()
+    assert found == [_reference_fingerprint(t) for t in texts]
 
 
 def test_topic_blocks_across_chunks():

@@ -15,6 +15,8 @@ from .blocks import as_string_array
 
 _LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: Strings hashed at once: a block's words and hashes (512 KiB each) stay in the cache.
+_BLOCK = 1 << 16
 
 
 def _mix64(h: np.ndarray) -> np.ndarray:
@@ -54,8 +56,10 @@ def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
 
     The hash of a string of length ``L`` starts from ``L * golden`` and mixes in its bytes
     8 at a time (little-endian words, the last one zero-padded), so that it depends on the
-    string only. When all strings have the same length (fixed-width docnos), word ``k`` of
-    every string lies at a fixed stride in the data and is read without gathering.
+    string only. The strings are hashed :data:`_BLOCK` at a time, so that the passes over a
+    block's words and hashes stay in the cache. When all strings have the same length
+    (fixed-width docnos), word ``k`` of every string lies at a fixed stride in the data and
+    is read without gathering.
     """
     n = len(chunk)
     if n == 0:
@@ -64,22 +68,33 @@ def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
     size = len(padded) - 8
     longest = int(lengths.max())
     if longest * n == size:  # every string has the longest length
-        h[:] = np.uint64(longest) * _GOLDEN
-        for shift in range(0, longest, 8):
-            word = np.ndarray(shape=(n,), dtype="<u8", buffer=padded, offset=shift,
-                              strides=(longest,))
-            h += word & _LOW_BYTES[longest - shift] if longest - shift < 8 else word
-            _mix64(h)
+        for first in range(0, n, _BLOCK):
+            block = h[first: first + _BLOCK]
+            block[:] = np.uint64(longest) * _GOLDEN
+            for shift in range(0, longest, 8):
+                word = np.ndarray(shape=(len(block),), dtype="<u8", buffer=padded,
+                                  offset=first * longest + shift, strides=(longest,))
+                block += word & _LOW_BYTES[longest - shift] if longest - shift < 8 else word
+                _mix64(block)
         return
     # every (unaligned) 8-byte little-endian word of the data, by starting byte
     words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    h[:] = lengths.astype(np.uint64) * _GOLDEN
-    for shift in range(0, longest, 8):
-        word = words[np.minimum(starts + shift, size)]
-        word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
-        active = lengths > shift  # a string's hash must not depend on its neighbours
-        if active.all():
-            h += word
-            _mix64(h)
-        else:
-            h[active] = _mix64(h[active] + word[active])
+    for first in range(0, n, _BLOCK):
+        block = h[first: first + _BLOCK]
+        begin, length = starts[first: first + _BLOCK], lengths[first: first + _BLOCK]
+        shortest = int(length.min())
+        np.multiply(length.view(np.uint64), _GOLDEN, out=block)
+        for shift in range(0, int(length.max()), 8):
+            at = begin + shift
+            ended = shift >= shortest  # some strings have no bytes left
+            if ended:
+                np.minimum(at, size, out=at)  # (their words are read but not used)
+            word = words[at]
+            if shift + 8 > shortest:  # some strings end within this word
+                word &= _LOW_BYTES[np.clip(length - shift, 0, 8)]
+            if ended:  # a string's hash must not depend on its neighbours
+                active = length > shift
+                block[active] = _mix64(block[active] + word[active])
+            else:
+                block += word
+                _mix64(block)
