@@ -90,7 +90,9 @@ def test_segment_operations(segments, floats):
 # Topic ids and docnos whose byte order differs from numeric or case-insensitive order;
 # "u" and "9" have no judgments.
 _TOPICS = ("1", "10", "2", "B", "u", "9")
-_DOCS = ("d1", "d10", "d2", "D1", "d_1", "\u00e91", "z", "d3", "n1", "N3", "x", "")
+#: Docnos of up to 8 bytes and longer ones (two sharing their first 12 bytes).
+_DOCS = ("d1", "d10", "d2", "D1", "d_1", "\u00e91", "z", "d3", "n1", "N3", "x", "",
+         "MED-00000001", "MED-000000010", "clueweb12-0000tw-00-00001")
 #: Many ties; -0.0 ties 0.0, and 1.0 ties 1.00000001 as C floats (not as doubles).
 _SCORES = (-1.0, -0.0, 0.0, 0.5, 1.0, 1.00000001, 2.0)
 _QRELS = {"1": {"d1": 1, "d10": 0, "D1": 2, "\u00e91": -1, "": 3},
