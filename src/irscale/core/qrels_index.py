@@ -143,8 +143,11 @@ class QrelsIndex:
         """The fingerprint hash tables (``None``: fingerprints cannot decide, see above),
         built on first use (callers that only read :attr:`exact` or the recall bases,
         such as the judging of sessions, never pay for them)."""
+        # lookups dominate when the runs hold many more rows than the qrels: two buckets
+        # per judged docno keep them short; otherwise one halves the table's memory
+        probed = self.run_rows is None or self.run_rows > 4 * len(self.qrels)
         return _FingerprintTables.build(self.qrels.docno_fingerprints, self._row_topic(),
-                                        len(self.topics))
+                                        len(self.topics), buckets_per_row=2 if probed else 1)
 
     @cached_property
     def exact(self) -> _ExactIndex:
@@ -173,8 +176,8 @@ class _ExactIndex:
 class _FingerprintTables:
     """One hash table of judged docno fingerprints per topic, in flat (CSR) arrays.
 
-    Topic ``t`` owns the ``size[t]`` buckets from ``base[t]`` (twice as many as it has judged
-    documents); a fingerprint's bucket maps its upper 32 bits onto them by a multiply-shift
+    Topic ``t`` owns the ``size[t]`` buckets from ``base[t]`` (one or two per judged
+    document); a fingerprint's bucket maps its upper 32 bits onto them by a multiply-shift
     (:func:`_home_slots`). Bucket ``k`` holds the fingerprints ``fp[start[k]:start[k + 1]]``
     of the qrels rows ``row[start[k]:start[k + 1]]``. The last bucket (last entry of ``base``
     and ``size``) is empty and stands for rows of topics without judgments. Equal fingerprints
@@ -191,11 +194,13 @@ class _FingerprintTables:
 
     @classmethod
     def build(
-        cls, fingerprints: np.ndarray, topic_code: np.ndarray, n_topics: int
+        cls, fingerprints: np.ndarray, topic_code: np.ndarray, n_topics: int,
+        buckets_per_row: int = 2,
     ) -> _FingerprintTables | None:
         """The tables of judged docnos with these fingerprints and topic codes; ``None``
         when two docnos of one topic may share a fingerprint (then fingerprints cannot tell
-        them apart).
+        them apart). A topic gets ``buckets_per_row`` buckets per docno: with two, a lookup
+        reads fewer entries; with one, the table takes half the memory.
 
         The docnos are sorted by (topic code, upper fingerprint bits) packed in 64 bits, which
         is bucket order as buckets follow the upper bits; no two keys sharing a packed value
@@ -212,7 +217,8 @@ class _FingerprintTables:
             return None
         key >>= np.uint64(64 - shift)
         code = key.view(np.int64)  # the topic code of every sorted row
-        size = np.append(np.maximum(2 * np.bincount(topic_code, minlength=n_topics), 1), 1)
+        size = np.append(
+            np.maximum(buckets_per_row * np.bincount(topic_code, minlength=n_topics), 1), 1)
         base = np.cumsum(size) - size
         size = size.astype(np.uint64)
         fp = np.append(fingerprints[row], np.uint64(0))
