@@ -249,10 +249,11 @@ _NASTY = (0, 1, 1 << 32, (1 << 32) + 1, 1 << 63, (1 << 64) - 1)
 
 
 @given(_pairs(), st.none() | st.lists(st.sampled_from(_NASTY), min_size=8, max_size=8),
-       st.sampled_from((1 << 12, 1)))
-def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block):
+       st.sampled_from((1 << 12, 1)), st.sampled_from((1, 3, 1 << 20)))
+def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block, chunk_rows):
     """Duplicates are found exactly, whether topics are grouped (blocks checked side by
-    side, on 32 or 64 fingerprint bits) or not, and whatever the fingerprints collide on."""
+    side, on 32 or 64 fingerprint bits, `chunk_rows` rows at a time) or not, and whatever
+    the fingerprints collide on."""
     topic = pa.chunked_array([pa.array([t for t, _ in pairs], pa.string())])
     docno = pa.chunked_array([pa.array([d for _, d in pairs], pa.string())])
     fingerprints = None
@@ -262,6 +263,7 @@ def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block):
         fingerprints = np.array([value[d] for _, d in pairs], dtype=np.uint64)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(duplicates, "_WIDE_BLOCK", wide_block)
+        patch.setattr(duplicates, "_CHUNK_ROWS", chunk_rows)
         rows = duplicate_rows(topic, docno, fingerprints)
     assert rows.tolist() == _duplicate_oracle(pairs)
 

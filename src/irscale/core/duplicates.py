@@ -18,6 +18,7 @@ from ..errors import DuplicateError, ParameterError
 from . import arrow
 from .blocks import TopicBlocks, take_rows
 from .fingerprints import string_fingerprints
+from .segments import chunks
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
@@ -79,13 +80,32 @@ def duplicate_rows(
     return candidates[exact]
 
 
-#: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_blocks).
+#: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_in).
 _WIDE_BLOCK = 1 << 12
+#: Rows checked at once by :func:`_colliding_blocks` (whole blocks at least).
+_CHUNK_ROWS = 1 << 20
 
 
 def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarray | None:
     """Blocks holding two rows with equal fingerprints (a superset of the blocks holding a
     duplicate docno), or ``None`` when the blocks are too uneven to be checked this way.
+
+    The blocks are checked :data:`_CHUNK_ROWS` rows at a time (whole blocks,
+    :func:`segments.chunks`), so that the temporaries stay small (:func:`_colliding_in`).
+    """
+    lengths = blocks.lengths
+    if len(lengths) * int(lengths.max()) > 2 * len(fingerprints):
+        return None
+    bounds = blocks.bounds
+    found = [first + _colliding_in(fingerprints[bounds[first]: bounds[stop]],
+                                   lengths[first:stop])
+             for first, stop in chunks(bounds, _CHUNK_ROWS)]
+    return np.concatenate(found)
+
+
+def _colliding_in(fingerprints: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """:func:`_colliding_blocks` of consecutive blocks of these ``lengths``, holding these
+    fingerprints.
 
     The fingerprints are laid out as a matrix, one block per row padded to the widest block,
     and every row is sorted (numpy sorts many short rows much faster than one long array).
@@ -95,11 +115,8 @@ def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarr
     up to :data:`_WIDE_BLOCK` rows are compared on 32 bits of their fingerprints (a chance
     collision then merely sends a block to the exact check, rarely: about width² / 2³³).
     """
-    lengths = blocks.lengths
     width = int(lengths.max())
     n = len(fingerprints)
-    if len(lengths) * width > 2 * n:
-        return None
     if width <= _WIDE_BLOCK:
         values = fingerprints.astype(np.uint32)  # the lower 32 bits
     else:
@@ -110,7 +127,8 @@ def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarr
     else:
         matrix = np.full((len(lengths), width), np.iinfo(values.dtype).max, dtype=values.dtype)
         slots = np.arange(n)
-        slots += np.repeat(np.arange(len(lengths)) * width - blocks.bounds[:-1], lengths)
+        slots += np.repeat(np.arange(len(lengths)) * width - (np.cumsum(lengths) - lengths),
+                           lengths)
         matrix.reshape(-1)[slots] = values
         del slots
     del values

@@ -21,6 +21,7 @@ from . import arrow
 from .blocks import TopicBlocks
 from .inputs import Qrels
 from .judged import UNJUDGED
+from .segments import chunks
 
 #: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): bounds
 #: the temporaries' memory.
@@ -238,10 +239,7 @@ class _FingerprintTables:
         code = np.where(block_topic >= 0, block_topic, len(self.base) - 1)
         bounds = blocks.bounds
         found_rows, found_at = [], []
-        first = 0
-        while first < len(code):
-            stop = max(int(np.searchsorted(bounds, bounds[first] + _CHUNK_ROWS, "right")) - 1,
-                       first + 1)
+        for first, stop in chunks(bounds, _CHUNK_ROWS):
             lengths = np.diff(bounds[first: stop + 1])
             rows, at = self._probe(
                 fingerprints[bounds[first]: bounds[stop]],
@@ -251,7 +249,6 @@ class _FingerprintTables:
             )
             found_rows.append(rows + bounds[first])
             found_at.append(at)
-            first = stop
         return np.concatenate(found_rows), self.row[np.concatenate(found_at)]
 
     def _probe(

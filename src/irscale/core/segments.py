@@ -18,9 +18,22 @@ magnitude of everything before the segment) nor use numpy's pairwise summation:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+
+def chunks(offsets: np.ndarray, rows: int) -> Iterator[tuple[int, int]]:
+    """``(first, stop)`` ranges of whole segments (``offsets``: one more entry than
+    segments) of about ``rows`` elements each, one segment at least: work done a chunk at a
+    time keeps its temporaries small (and reused by the allocator)."""
+    first, n = 0, len(offsets) - 1
+    while first < n:
+        stop = int(np.searchsorted(offsets, offsets[first] + rows, "right")) - 1
+        stop = min(max(stop, first + 1), n)
+        yield first, stop
+        first = stop
 
 
 def segment_ids(offsets: np.ndarray) -> np.ndarray:

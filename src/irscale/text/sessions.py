@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -89,7 +89,7 @@ from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.qrels_index import QrelsIndex
-from ..core.segments import ranges, segment_cumsum, segment_scan
+from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation, check_topics
@@ -266,7 +266,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
         layout, ranking_session, counts = run.layout, order.ranking_session, order.counts
         starts = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=starts[1:])
-        for first, stop in _chunks(starts):
+        for first, stop in chunks(starts, _CHUNK_ROWS):
             lo, hi = int(starts[first]), int(starts[stop])
             part = order.part(first, stop, lo, hi)
             out = slice(base + lo, base + hi)
@@ -298,17 +298,6 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     )
     return SessionRankings(jr=jr.with_attributes(**values),
                            session_topics=tuple(session_topics))
-
-
-def _chunks(starts: np.ndarray) -> Iterator[tuple[int, int]]:
-    """``(first, stop)`` ranges of the rankings that start at ``starts`` (one more entry
-    than rankings), of about :data:`_CHUNK_ROWS` documents (one ranking at least)."""
-    first, n = 0, len(starts) - 1
-    while first < n:
-        stop = int(np.searchsorted(starts, starts[first] + _CHUNK_ROWS, "right")) - 1
-        stop = min(max(stop, first + 1), n)
-        yield first, stop
-        first = stop
 
 
 def _joined(pieces: list[np.ndarray]) -> np.ndarray:
