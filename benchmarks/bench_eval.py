@@ -28,6 +28,11 @@ another generator may give: ``deep`` 5 × 200,000 (few very deep topics), ``unra
 docnos of several lengths (``doc123456``) and each topic's lines in random order.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
+
+trec_eval itself joins as a peer with ``--trec-eval PATH`` (a binary built from NIST's
+sources, which this repository does not hold): its command line, as a user runs it, and its
+output compared byte for byte with irscale's on the cases where irscale runs as its command
+line; its peak memory is the bound of issue 19 on cases of 1M run lines or more.
 """
 
 from __future__ import annotations
@@ -48,8 +53,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TOOL_NAMES = ("irscale", "pytrec_eval", "ir_measures", "ranx")
-PEERS = ("pytrec_eval", "ir_measures", "ranx")
+TOOL_NAMES = ("irscale", "pytrec_eval", "ir_measures", "ranx", "trec_eval")
+PEERS = ("pytrec_eval", "ir_measures", "ranx", "trec_eval")
+#: The trec_eval binary (``--trec-eval``), run as a peer when given.
+TREC_EVAL: str | None = None
+#: Peak memory ≤ trec_eval's on cases of at least this many run lines (issue 19).
+MEMORY_VS_TREC_EVAL_LINES = 1_000_000
 SETS = ("three", "all_trec")
 SET_LABEL = {"three": "map ndcg_cut_10 recip_rank", "all_trec": "all_trec"}
 CASE_LABEL = {
@@ -350,6 +359,9 @@ def job_command(tool: str, case: str, qrels: Path, run: Path, measure_set: str,
         return cli_command(qrels, run, measure_set, output)
     if case == "startup" and tool in STARTUP_PEERS:
         return [sys.executable, "-c", STARTUP_PEERS[tool], str(qrels), str(run), str(output)]
+    if tool == "trec_eval":  # `trec_eval -q -m ... QRELS RUN > OUTPUT`
+        return ["sh", "-c", 'out=$1; shift; exec "$@" > "$out"', "sh", str(output),
+                str(TREC_EVAL), "-q", *CLI_MEASURES[measure_set], str(qrels), str(run)]
     return worker_command(tool, qrels, run, measure_set, output, report)
 
 
@@ -437,8 +449,8 @@ def print_table(table: list[list[str]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
 
 
-def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
-    """(target, measured, verdict) lines."""
+def targets(rows: list[dict], run_lines: dict[str, int]) -> list[tuple[str, str, str]]:
+    """(target, measured, verdict) lines (``run_lines``: the run lines of each case)."""
     groups = summarise(rows)
     lines = []
     for (case, measure_set), group in groups.items():
@@ -481,6 +493,7 @@ def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
                 f"{row['peak_mb']:,.0f} MB",
                 "met" if row["peak_mb"] <= MEMORY_TARGET_MB else "**missed**",
             ))
+    lines += trec_eval_targets(rows, run_lines)
     for case in dict.fromkeys(r["case"] for r in rows):
         def ours(measure_set: str, case: str = case) -> dict | None:
             return next((r for r in rows if r["tool"] == "irscale" and r["case"] == case
@@ -494,6 +507,42 @@ def targets(rows: list[dict]) -> list[tuple[str, str, str]]:
                 f"{full['wall_s']:.1f} s / {three['wall_s']:.1f} s = {ratio:.2f} × "
                 f"({full.get('n_measures', '?')} vs {three.get('n_measures', '?')} measures)",
                 "met" if ratio <= ALL_TREC_TARGET else "**missed**",
+            ))
+    return lines
+
+
+def trec_eval_targets(rows: list[dict], run_lines: dict[str, int]
+                      ) -> list[tuple[str, str, str]]:
+    """(target, measured, verdict) lines against trec_eval: irscale's output byte-identical
+    to its own where irscale runs as its command line, and irscale's peak memory at most
+    trec_eval's on cases of :data:`MEMORY_VS_TREC_EVAL_LINES` run lines or more."""
+    lines = []
+    for (case, measure_set), group in summarise(rows).items():
+        ours = group["irscale"]
+        theirs = next((r for r in group["rows"]
+                       if r["tool"] == "trec_eval" and r["status"] == "ok"), None)
+        if ours is None or theirs is None:
+            continue
+        label = f"{CASE_LABEL.get(case, case)}, {SET_LABEL[measure_set]}"
+        if case in CLI_CASES and case != "startup":
+            ours_text = Path(ours["output"]).read_bytes().splitlines()
+            their_text = Path(theirs["output"]).read_bytes().splitlines()
+            pairs = enumerate(zip(ours_text, their_text, strict=False))
+            differ = next((i for i, (a, b) in pairs if a != b),
+                          None if len(ours_text) == len(their_text)
+                          else min(len(ours_text), len(their_text)))
+            lines.append((
+                f"output byte-identical to trec_eval, {label}",
+                f"{len(ours_text):,} lines identical" if differ is None else
+                f"line {differ + 1} differs (of {len(ours_text):,} / {len(their_text):,})",
+                "met" if differ is None else "**missed**",
+            ))
+        if run_lines.get(case, 0) >= MEMORY_VS_TREC_EVAL_LINES:
+            lines.append((
+                f"peak memory ≤ trec_eval's, {label}",
+                f"{ours['peak_mb']:,.0f} MB vs {theirs['peak_mb']:,.0f} MB "
+                f"= {ours['peak_mb'] / theirs['peak_mb']:.2f} ×",
+                "met" if ours["peak_mb"] <= theirs["peak_mb"] else "**missed**",
             ))
     return lines
 
@@ -522,6 +571,11 @@ def stage_table(rows: list[dict], tool: str) -> list[str]:
         lines.append(f"| {CASE_LABEL.get(r['case'], r['case'])} | {SET_LABEL[r['set']]} | "
                      + " | ".join(share) + f" | {total:.2f} | {r['wall_s']:.2f} |")
     return lines
+
+
+def case_run_lines(meta: dict) -> dict[str, int]:
+    """The run lines of every generated case (its data statistics)."""
+    return {case: int(stats.get("run_lines", 0)) for case, stats in meta["data"].items()}
 
 
 def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout: float,
@@ -568,14 +622,15 @@ def markdown(rows: list[dict], meta: dict, checks: dict, profiles: dict, timeout
             "evaluate, write per-topic values to a file). CPU s = user + system time of that "
             "process (above the wall time when a tool uses both cores). Peak MB = `ru_maxrss` "
             "of the process (10^6 bytes). × fastest peer = seconds / seconds of the fastest "
-            "of pytrec_eval, ir_measures and ranx on the same case and measure set.", ""]
+            "of pytrec_eval, ir_measures and ranx (and trec_eval, when run) on the same case "
+            "and measure set.", ""]
     table = results_table(rows, timeout)
     out.append("| " + " | ".join(HEADER) + " |")
     out.append("|---|---|---|" + "---:|" * (len(HEADER) - 3))
     for r in table:
         out.append("| " + " | ".join(r) + " |")
     out += ["", "### Targets", "", "| target | measured | verdict |", "|---|---|---|"]
-    for name, measured, verdict in targets(rows):
+    for name, measured, verdict in targets(rows, case_run_lines(meta)):
         out.append(f"| {name} | {measured} | {verdict} |")
     ours = stage_table(rows, "irscale")
     if ours:
@@ -686,6 +741,8 @@ def write_markdown(path: Path, text: str, begin: str = BEGIN) -> None:
 
 
 def parent_main(args: argparse.Namespace) -> int:
+    global TREC_EVAL
+    TREC_EVAL = args.trec_eval and str(Path(args.trec_eval).resolve())
     work = Path(args.work_dir)
     for sub in ("out", "reports", "logs", "profiles"):
         (work / sub).mkdir(parents=True, exist_ok=True)
@@ -797,7 +854,7 @@ def parent_main(args: argparse.Namespace) -> int:
     print()
     print_table(results_table(rows, args.timeout))
     print()
-    for name, measured, verdict in targets(rows):
+    for name, measured, verdict in targets(rows, case_run_lines(meta)):
         print(f"{verdict.replace('*', ''):8s} {name}: {measured}")
     if args.markdown:
         begin = section_begin(args.section)
@@ -848,7 +905,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                                  "track", "shuffled", "clueweb", "deep", "unranked",
                                  "judged", "many", "tsv"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
-    parser.add_argument("--tools", nargs="+", default=list(TOOL_NAMES), choices=TOOL_NAMES)
+    parser.add_argument("--tools", nargs="+", default=[t for t in TOOL_NAMES if t != "trec_eval"],
+                        choices=TOOL_NAMES)
+    parser.add_argument("--trec-eval", metavar="PATH",
+                        help="a trec_eval binary (built from NIST's sources): run it as a "
+                        "peer and compare its output with irscale's byte for byte")
     parser.add_argument("--markdown", help="write the report into this Markdown file "
                         "(between generated-section markers; the rest is kept)")
     parser.add_argument("--timeout", type=float, default=900.0,
@@ -885,6 +946,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--profile", help=argparse.SUPPRESS)
     parser.add_argument("--out-dir", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.trec_eval and "trec_eval" not in args.tools:
+        args.tools.append("trec_eval")
+    if "trec_eval" in args.tools and not args.trec_eval:
+        parser.error("--tools trec_eval needs --trec-eval PATH")
     args.argv = argv
     return args
 
