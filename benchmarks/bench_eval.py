@@ -9,6 +9,7 @@ is their own.
 
     python benchmarks/bench_eval.py [--cases i ii] [--sets three all_trec]
                                     [--tools irscale pytrec_eval ir_measures ranx]
+                                    [--trec-eval PATH]
                                     [--markdown docs/benchmarks.md [--section small-topics]]
 
 Cases (generated once by ``benchmarks/datagen.py`` into ``benchmarks/data/``, git-ignored):
@@ -534,7 +535,8 @@ def trec_eval_targets(rows: list[dict], run_lines: dict[str, int]
             lines.append((
                 f"output byte-identical to trec_eval, {label}",
                 f"{len(ours_text):,} lines identical" if differ is None else
-                f"line {differ + 1} differs (of {len(ours_text):,} / {len(their_text):,})",
+                f"line {differ + 1} differs (of {len(ours_text):,} / {len(their_text):,}): "
+                f"irscale `{_line(ours_text, differ)}`, trec_eval `{_line(their_text, differ)}`",
                 "met" if differ is None else "**missed**",
             ))
         if run_lines.get(case, 0) >= MEMORY_VS_TREC_EVAL_LINES:
@@ -545,6 +547,12 @@ def trec_eval_targets(rows: list[dict], run_lines: dict[str, int]
                 "met" if ours["peak_mb"] <= theirs["peak_mb"] else "**missed**",
             ))
     return lines
+
+
+def _line(lines: list[bytes], index: int) -> str:
+    """Line ``index`` as text, blanks collapsed (``end of file`` past the last)."""
+    return " ".join(lines[index].decode(errors="replace").split()) if index < len(lines) \
+        else "end of file"
 
 
 def stage_table(rows: list[dict], tool: str) -> list[str]:
