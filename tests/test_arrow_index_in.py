@@ -8,6 +8,7 @@ from itertools import pairwise
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -77,3 +78,13 @@ def test_sorted_distinct_of_ids_that_differ_in_nul_bytes():
     assert arrow.sorted_distinct(pa.array(["a", "a\x00", "b"])) is None
     rows, codes = arrow.sorted_distinct(pa.array(["b", "a", "", "b"]))
     assert rows.tolist()[0] == 2 and codes.tolist() == [2, 1, 0, 2]
+
+
+@pytest.mark.parametrize("kind", [pa.string(), pa.binary(), pa.large_string(),
+                                  pa.large_binary()])
+def test_value_offsets_of_slices(kind):
+    """The offsets of a slice's own values, in the offset width of the type."""
+    values = pa.array(["ab", "", "cde", "f"], kind).slice(1, 2)
+    offsets = arrow.value_offsets(values)
+    assert offsets.dtype == (np.int64 if "large" in str(kind) else np.int32)
+    assert offsets.tolist() == [2, 2, 5]

@@ -164,15 +164,22 @@ def _short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndar
             np.concatenate(lengths) if lengths else np.empty(0, np.int64))
 
 
+def value_offsets(chunk: pa.Array) -> np.ndarray:
+    """The ``len + 1`` offsets of a string or binary array's values in its data buffer (a
+    view, int32; int64 for the large types)."""
+    large = pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)
+    width = np.dtype(np.int64 if large else np.int32)
+    return np.frombuffer(chunk.buffers()[1], dtype=width, count=len(chunk) + 1,
+                         offset=chunk.offset * width.itemsize)
+
+
 def string_bytes(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(chars, starts, lengths)`` of a string or large-string array: its characters
     followed by 8 zero bytes (an 8-byte read from any string's start stays inside), and
     every string's start in them and length (int64)."""
     if len(chunk) == 0:
         return np.zeros(8, dtype=np.uint8), np.empty(0, np.int64), np.empty(0, np.int64)
-    width = np.dtype(np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
-    offsets = np.frombuffer(chunk.buffers()[1], dtype=width, count=len(chunk) + 1,
-                            offset=chunk.offset * width.itemsize).astype(np.int64)
+    offsets = value_offsets(chunk).astype(np.int64)
     low, high = int(offsets[0]), int(offsets[-1])
     chars = np.zeros(high - low + 8, dtype=np.uint8)
     if high > low:

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
-from ..core.arrow import owned_reader
+from ..core.arrow import owned_reader, value_offsets
 from ..errors import EmptyInputError, InputFormatError
 from .files import (
     check_utf8,
@@ -319,10 +319,9 @@ def _first_line(source: PathLike | bytes) -> bytes:
 
 
 def _holds_empty(column: pa.ChunkedArray) -> bool:
-    """True when a (32-bit offset) string or binary column holds an empty value."""
+    """True when a string or binary column holds an empty value."""
     for chunk in column.chunks:
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[
-            chunk.offset: chunk.offset + len(chunk) + 1]
+        offsets = value_offsets(chunk)
         if (offsets[1:] == offsets[:-1]).any():
             return True
     return False
@@ -332,8 +331,8 @@ def _holds_byte(column: pa.ChunkedArray, values: bytes) -> bool:
     """True when a string column holds one of the bytes ``values`` (one pass over its
     character buffers)."""
     for chunk in column.chunks:
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)
-        first, last = offsets[chunk.offset], offsets[chunk.offset + len(chunk)]
+        offsets = value_offsets(chunk)
+        first, last = int(offsets[0]), int(offsets[-1])
         if last > first:
             chars = np.frombuffer(chunk.buffers()[2], np.uint8, count=last - first,
                                   offset=first)
