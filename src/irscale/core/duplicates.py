@@ -18,7 +18,7 @@ from ..errors import DuplicateError, ParameterError
 from . import arrow
 from .blocks import TopicBlocks, take_rows
 from .fingerprints import string_fingerprints
-from .segments import chunks
+from .segments import chunks, padded_slots
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
@@ -116,7 +116,6 @@ def _colliding_in(fingerprints: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     collision then merely sends a block to the exact check, rarely: about width² / 2³³).
     """
     width = int(lengths.max())
-    n = len(fingerprints)
     if width <= _WIDE_BLOCK:
         values = fingerprints.astype(np.uint32)  # the lower 32 bits
     else:
@@ -126,9 +125,7 @@ def _colliding_in(fingerprints: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         matrix = values.reshape(len(lengths), width)
     else:
         matrix = np.full((len(lengths), width), np.iinfo(values.dtype).max, dtype=values.dtype)
-        slots = np.arange(n)
-        slots += np.repeat(np.arange(len(lengths)) * width - (np.cumsum(lengths) - lengths),
-                           lengths)
+        slots = padded_slots(lengths, width)
         matrix.reshape(-1)[slots] = values
         del slots
     del values

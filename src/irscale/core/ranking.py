@@ -23,6 +23,7 @@ from . import arrow
 from .blocks import TopicBlocks, take_rows
 from .inputs import Run, as_c_float
 from .options import MAX_DOCS, RELEVANCE_LEVEL, TIE_POLICIES, TiePolicy, integer_option
+from .segments import padded_slots
 
 #: Rows scanned at once by :func:`_tied_pairs`: bounds the temporaries' memory.
 _CHUNK_ROWS = 1 << 20
@@ -178,8 +179,7 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.nda
     else:
         pad = np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).max
         matrix = np.full((len(lengths), width), pad, dtype=values.dtype)
-        slots = np.arange(n)
-        slots += np.repeat(np.arange(len(lengths)) * width - starts, lengths)
+        slots = padded_slots(lengths, width)
         matrix.reshape(-1)[slots] = values
     # trec_eval's ties are re-sorted by docno afterwards (_presorted_order), so their order
     # here is free: numpy's (vectorised) quicksort, several times faster than a stable sort;

@@ -36,6 +36,15 @@ def chunks(offsets: np.ndarray, rows: int) -> Iterator[tuple[int, int]]:
         first = stop
 
 
+def padded_slots(lengths: np.ndarray, width: int) -> np.ndarray:
+    """The position of every element of segments laid end to end (these ``lengths``) in a
+    row-major matrix of one segment per row, padded to ``width`` columns."""
+    slots = np.arange(int(lengths.sum()))
+    slots += np.repeat(np.arange(len(lengths)) * width - (np.cumsum(lengths) - lengths),
+                       lengths)
+    return slots
+
+
 def segment_ids(offsets: np.ndarray) -> np.ndarray:
     """Segment index of every element."""
     return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
