@@ -958,6 +958,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.tools.append("trec_eval")
     if "trec_eval" in args.tools and not args.trec_eval:
         parser.error("--tools trec_eval needs --trec-eval PATH")
+    if args.trec_eval and not (os.path.isfile(args.trec_eval)
+                               and os.access(args.trec_eval, os.X_OK)):
+        parser.error(f"--trec-eval {args.trec_eval}: not an executable file")
     args.argv = argv
     return args
 
