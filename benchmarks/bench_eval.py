@@ -944,7 +944,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--keep-outputs", action="store_true",
                         help="keep the per-topic output files of every tool")
     # internal: one measured job, or the cross-checks, in a child process
-    parser.add_argument("--worker", choices=TOOL_NAMES, help=argparse.SUPPRESS)
+    # trec_eval is a binary run through its own command line, never a worker
+    parser.add_argument("--worker", choices=[t for t in TOOL_NAMES if t != "trec_eval"],
+                        help=argparse.SUPPRESS)
     parser.add_argument("--check", help=argparse.SUPPRESS)
     parser.add_argument("--qrels", help=argparse.SUPPRESS)
     parser.add_argument("--run", help=argparse.SUPPRESS)
