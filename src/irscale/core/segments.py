@@ -113,28 +113,25 @@ class ScanLayout:
         if (lengths == width).all():  # a plain reshape: no positions to compute
             return cls((_Block(slice(None), np.zeros(0, dtype=np.int64), len(lengths), width,
                                True),))
-        segment = segment_ids(offsets)
-        cols = np.arange(offsets[-1]) - np.repeat(offsets[:-1], lengths)
         # bucket = bit length of (length - 1): lengths in (2^(b-1), 2^b] share a bucket
         bucket = np.zeros(len(lengths), dtype=np.int8)
         bucket[filled] = np.frexp((lengths[filled] - 1).astype(np.float64))[1]
         kinds = np.flatnonzero(np.bincount(bucket[filled])).astype(np.int8)  # np.unique
         if len(kinds) == 1:
-            local = np.cumsum(filled) - 1
-            flat = local[segment] * width + cols
-            return cls((_Block(slice(None), flat, int(filled.sum()), width),))
-        element_bucket = bucket[segment]
+            return cls((_Block(slice(None), padded_slots(lengths[filled], width),
+                               int(filled.sum()), width),))
+        element_bucket = np.repeat(bucket, lengths)
         order = np.argsort(element_bucket, kind="stable")  # radix sort on int8: O(n)
         bounds = np.searchsorted(element_bucket[order], kinds, side="left").tolist()
         bounds.append(len(order))
         blocks = []
         for index, kind in enumerate(kinds.tolist()):
+            # a block's elements, in order, are those of its segments laid end to end
             in_block = filled & (bucket == kind)
-            local = np.cumsum(in_block) - 1
-            elements = order[bounds[index]:bounds[index + 1]]
             width = int(lengths[in_block].max())
-            flat = local[segment[elements]] * width + cols[elements]
-            blocks.append(_Block(elements, flat, int(in_block.sum()), width))
+            blocks.append(_Block(order[bounds[index]:bounds[index + 1]],
+                                 padded_slots(lengths[in_block], width), int(in_block.sum()),
+                                 width))
         return cls(tuple(blocks))
 
 
