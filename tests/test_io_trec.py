@@ -99,6 +99,19 @@ def test_tab_separated_qrels_like_ms_marco(tmp_path):
     assert qrels.rel.tolist() == [1, 1]
 
 
+def test_a_tab_between_fields_of_a_blank_separated_file(tmp_path):
+    """The first line's blanks choose the fast parse; a later line's tab still separates
+    fields, as whitespace splitting (trec_eval) has it, and is never kept in a field."""
+    run = irscale.read_run(write(tmp_path, "r", "1 Q0 d0 1 2.5 r\n1\t d1 x 2 2.5 r\n"))
+    assert run.topic.to_pylist() == ["1", "1"]
+    assert run.docno.to_pylist() == ["d0", "x"]
+    with pytest.raises(InputFormatError) as info:
+        irscale.read_run(write(tmp_path, "r2", "1 Q0 d0 1 2.5 r\n1\tQ0 d1 x 2 2.5 r\n"))
+    assert info.value.line == 2 and "got 7" in str(info.value)
+    qrels = irscale.read_qrels(write(tmp_path, "q", "1 0 d0 1\n2\t0 d1 2\n"))
+    assert qrels.topic.to_pylist() == ["1", "2"] and qrels.rel.tolist() == [1, 2]
+
+
 def test_qrels_graded_and_negative(tmp_path):
     qrels = irscale.read_qrels(write(tmp_path, "q", "1 0 a 2\n1 0 b -1\n2 0 c 0\n"))
     assert qrels.rel.tolist() == [2, -1, 0]

@@ -215,14 +215,17 @@ def parse_columns(
 
         Two separators in a row make an empty field, which whitespace splitting (hence
         trec_eval) does not count: a line ``1 Q0  1 2.5 r`` has five fields, not an empty
-        docno. With tabs as separators a text field must not hold a blank either. Such
-        files raise ``ArrowInvalid`` here and are read the whitespace way.
+        docno. Nor may a text field hold the other separator: a blank with tabs as
+        separators, a tab with blanks (``1<tab>Q0 d1 x 1 2.5 r`` splits into seven fields,
+        not a topic ``1<tab>Q0``). Such files raise ``ArrowInvalid`` here and are read the
+        whitespace way.
         """
         parsed = parse(buffer, every_field, delimited)
+        other = b" " if delimited is tabs else b"\t"
         if any((pa.types.is_string(column.type) or pa.types.is_binary(column.type)) and (
-                _holds_empty(column) or (delimited is tabs and _holds_byte(column, b" ")))
+                _holds_empty(column) or _holds_byte(column, other))
                for column in parsed.columns):
-            raise pa.ArrowInvalid("an empty field, or a blank inside a tab-separated one")
+            raise pa.ArrowInvalid("an empty field, or a field holding a blank or a tab")
         parsed = parsed.select(list(include))
         # integer columns are read as text and cast here: pyarrow reads 0x10 as 16, C's
         # atol (hence trec_eval) reads 0, and neither is meant; a hexadecimal field is the
