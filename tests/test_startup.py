@@ -5,8 +5,10 @@ load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light module
 :mod:`irscale.stats.names` and :mod:`irscale.io.formats`; package ``__init__`` files import
 lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
 on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
-path avoids with :mod:`irscale.core.arrow`. Each case runs in a fresh interpreter and reads
-``sys.modules``; times are measured by ``benchmarks/bench_eval.py``, not here.
+path avoids with :mod:`irscale.core.arrow`. Nor :mod:`pyarrow.compute`, whose import builds
+a wrapper for each of pyarrow's compute functions (:mod:`irscale.core.arrow_compute`).
+Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
+``benchmarks/bench_eval.py``, not here.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ _SCRIPT = textwrap.dedent("""
         out.flush()
         loaded = sorted({m.split(".")[0] for m in sys.modules} & WATCHED)
         report.append({"argv": argv, "status": status, "loaded": loaded,
+                       "pyarrow_compute": "pyarrow.compute" in sys.modules,
                        "output": out.buffer.getvalue().decode()})
     print(json.dumps(report))
 """)
@@ -87,6 +90,8 @@ def test_eval_loads_no_scipy_pandas_or_matplotlib(tiny):
         assert report["status"] == 0, report
         assert report["output"].strip(), report
         assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
+        # irscale.core.arrow_compute calls pyarrow's compute functions without it
+        assert not report["pyarrow_compute"], report
 
 
 def test_eval_output_unchanged_by_the_light_conversions(tiny):

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+
+from . import arrow_compute as pc
 
 #: numpy dtypes of the fixed-width arrow types read from their buffers.
 _NUMPY_TYPES = {
@@ -224,14 +225,14 @@ def take(values: pa.Array, rows: np.ndarray) -> pa.Array:
     rows = np.asarray(rows, dtype=np.int64)
     n = len(values)
     if n == 0 or values.null_count or not pa.types.is_string(values.type):
-        return values.take(array(rows))
+        return pc.take(values, array(rows))
     offsets = np.frombuffer(values.buffers()[1], dtype=np.int32)[values.offset:
                                                                  values.offset + n + 1]
     first, width = int(offsets[0]), int(offsets[1] - offsets[0])
     if width == 0 or int(offsets[-1]) - first != width * n or \
             width * (len(rows) + 1) > np.iinfo(np.int32).max or \
             not (np.diff(offsets) == width).all():
-        return values.take(array(rows))  # several widths, or offsets beyond int32
+        return pc.take(values, array(rows))  # several widths, or offsets beyond int32
     data = np.frombuffer(values.buffers()[2], dtype=np.uint8, count=width * n, offset=first)
     gathered = data.view(_WORDS.get(width, np.dtype((np.void, width))))[rows]
     new_offsets = np.arange(len(rows) + 1, dtype=np.int32) * np.int32(width)
@@ -267,7 +268,7 @@ def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> 
     ``string``, ``bool``, ``int64`` or ``double``. (``pc.fill_null`` converts a fill value
     whose type differs from the array's with ``pa.scalar``: give the array's type.)"""
     if isinstance(value, str):
-        return strings([value])[0] if type is None else strings([value]).cast(type)[0]
+        return strings([value])[0] if type is None else pc.cast(strings([value]), type)[0]
     if type is not None and type in _NUMPY_TYPES:
         return array(np.array([value], dtype=_NUMPY_TYPES[type]))[0]
     if type is not None and not pa.types.is_boolean(type):

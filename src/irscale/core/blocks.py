@@ -14,9 +14,9 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import arrow
+from . import arrow_compute as pc
 
 
 def as_string_array(values: object) -> pa.ChunkedArray:
@@ -25,9 +25,9 @@ def as_string_array(values: object) -> pa.ChunkedArray:
     if isinstance(array, pa.Array):
         array = pa.chunked_array([array])
     if pa.types.is_dictionary(array.type):
-        array = array.cast(array.type.value_type)
+        array = pc.cast(array, array.type.value_type)
     if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
-        array = array.cast(pa.string())
+        array = pc.cast(array, pa.string())
     return array
 
 
@@ -176,7 +176,8 @@ class TopicBlocks:
 
     def column(self) -> pa.ChunkedArray:
         """The column these blocks describe: every block's value repeated for its rows."""
-        return pa.chunked_array([self.heads.take(arrow.array(self.expand(np.arange(len(self)))))])
+        codes = arrow.array(self.expand(np.arange(len(self))))
+        return pa.chunked_array([pc.take(self.heads, codes)])
 
 
 #: :meth:`TopicBlocks.grouped` encodes a whole column when its blocks average fewer rows.

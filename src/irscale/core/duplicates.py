@@ -12,10 +12,10 @@ from typing import Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import DuplicateError, ParameterError
 from . import arrow
+from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .fingerprints import string_fingerprints
 from .segments import chunks, padded_slots
@@ -76,7 +76,7 @@ def duplicate_rows(
     flag[:-1] |= same
     candidates = np.sort(order[flag])
     take = arrow.array(candidates)
-    exact = _duplicate_rows_exact(topic.take(take), docno.take(take))
+    exact = _duplicate_rows_exact(pc.take(topic, take), pc.take(docno, take))
     return candidates[exact]
 
 
@@ -204,8 +204,8 @@ def resolve_duplicates(
     if policy == "error":
         if file_row is not None:
             rows = rows[np.argsort(file_row[rows])]
-        topics = topic.take(arrow.array(rows)).to_pylist()
-        docs = docno.take(arrow.array(rows)).to_pylist()
+        topics = pc.take(topic, arrow.array(rows)).to_pylist()
+        docs = pc.take(docno, arrow.array(rows)).to_pylist()
         first_pair = (topics[0], docs[0])
         second = next(
             r for r, t, d in zip(rows[1:], topics[1:], docs[1:], strict=True)

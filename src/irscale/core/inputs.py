@@ -14,10 +14,10 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import InputFormatError
 from . import arrow
+from . import arrow_compute as pc
 from .blocks import TopicBlocks
 from .duplicates import DuplicatePolicy, resolve_duplicates
 from .fingerprints import string_fingerprints
@@ -231,7 +231,7 @@ def assemble_run(
     )
     if keep is not None:
         take = arrow.array(keep)
-        topic, docno, score = topic.take(take), docno.take(take), score[keep]
+        topic, docno, score = pc.take(topic, take), pc.take(docno, take), score[keep]
         rank = None if rank is None else rank[keep]
         file_row = None if file_row is None else file_row[keep]
         fingerprints, blocks = fingerprints[keep], None

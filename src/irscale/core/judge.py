@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import InputError
 from . import arrow
+from . import arrow_compute as pc
 from .blocks import take_rows
 from .inputs import Qrels, Run
 from .judged import NONPOOL, UNJUDGED, JudgedRankings
@@ -78,7 +78,8 @@ def judge_run_rows(
     absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
     if absent.any():
-        unjudged = tuple(sorted(pc.unique(blocks.heads.filter(arrow.array(absent))).to_pylist()))
+        absent_topics = pc.filter(blocks.heads, arrow.array(absent))
+        unjudged = tuple(sorted(pc.unique(absent_topics).to_pylist()))
     order = rank_order(run, block_topic, options.ties)
     n_topics = len(index.topics)
     counts = np.bincount(

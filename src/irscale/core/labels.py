@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import AlignmentError
 from . import arrow
+from . import arrow_compute as pc
 from .inputs import Qrels, Run
 from .judge import judge_run_rows
 from .judged import JudgedRankings
@@ -84,7 +84,7 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
         out, query_doc = out[doc_code], query_doc[doc_code]
     specific = ~wildcard
     if specific.any():  # a topic's own value, where it has one (not NaN)
-        topics = pc.unique(table.topic.filter(arrow.array(specific)))
+        topics = pc.unique(pc.filter(table.topic, arrow.array(specific)))
         label_keys = arrow.index_in(table.topic, topics)[specific] * len(docs) + label_doc[specific]
         order = np.argsort(label_keys)
         label_keys, values = label_keys[order], table.value[specific][order]
@@ -112,7 +112,7 @@ def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
     for run in runs:
         _, _, _, _, rows = judge_run_rows(index, run, options)
         take = arrow.array(rows)
-        topic, docno = run.topic.take(take), run.docno.take(take)
+        topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
         for name, table in tables.items():
             parts[name].append(lookup(table, topic, docno))
     real = np.ones(len(jr.rel), dtype=bool)

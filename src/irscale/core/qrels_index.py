@@ -15,9 +15,9 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from . import arrow
+from . import arrow_compute as pc
 from .blocks import TopicBlocks
 from .inputs import Qrels
 from .judged import UNJUDGED

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import ParameterError
 from . import arrow
+from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .inputs import Run, as_c_float
 from .options import MAX_DOCS, RELEVANCE_LEVEL, TIE_POLICIES, TiePolicy, integer_option

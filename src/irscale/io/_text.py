@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
+from ..core import arrow_compute as pc
 from ..core.arrow import owned_reader, value_offsets
 from ..errors import EmptyInputError, InputFormatError
 from .files import (

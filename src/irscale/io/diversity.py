@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core import arrow
+from ..core import arrow_compute as pc
 from ..errors import DuplicateError, InputError, InputFormatError
 from ._text import (
     PathLike,
@@ -403,7 +403,7 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
         raise InputFormatError(what, source=label, line=line, text=text)
     runid = table["runid"]
     first = runid[0].as_py()
-    runids: tuple[str, ...] = tuple(runid.unique().to_pylist())  # in order of appearance
+    runids: tuple[str, ...] = tuple(pc.unique(runid).to_pylist())  # in order of appearance
     topic, docno = table["qid"], table["docno"]
     if ndeval_topics:
         topic, bad_row = ndeval_ids(topic, ndeval_run_topic)

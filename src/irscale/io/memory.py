@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..core import arrow_compute as pc
 from ..core.blocks import TopicBlocks
 from ..core.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
@@ -76,12 +77,12 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str, *, floats: bool =
     if docno.null_count:
         raise InputError(f"{what} dict: a topic or document id is None")
     heads = pa.array(topics, pa.string())
-    topic = heads.take(pa.array(np.repeat(np.arange(len(topics), dtype=np.int64), counts)))
+    topic = pc.take(heads, pa.array(np.repeat(np.arange(len(topics), dtype=np.int64), counts)))
     blocks = None
     if len(set(topics)) == len(topics):
         filled = counts > 0
         blocks = TopicBlocks.distinct(np.concatenate(([0], np.cumsum(counts[filled]))),
-                                      heads.filter(pa.array(filled)))
+                                      pc.filter(heads, pa.array(filled)))
     return pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks
 
 
@@ -173,7 +174,7 @@ def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.Chunked
         raise InputFormatError(f"missing {what} id in row {row}", source=source,
                                text=" ".join(map(str, frame.iloc[row].tolist())))
     if array is not None and pa.types.is_integer(array.type):
-        array = array.cast(pa.string())
+        array = pc.cast(array, pa.string())
     if array is None or not (pa.types.is_string(array.type)
                              or pa.types.is_large_string(array.type)):
         array = pa.array(series.astype(str).tolist(), pa.string())
@@ -231,7 +232,7 @@ def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicat
                               _row_describer(topic, docno, rel))
     if keep is not None:
         take = pa.array(keep)
-        topic, docno, rel, blocks = topic.take(take), docno.take(take), rel[keep], None
+        topic, docno, rel, blocks = pc.take(topic, take), pc.take(docno, take), rel[keep], None
     return Qrels(topic=topic, docno=docno, rel=rel, source=source, blocks=blocks)
 
 

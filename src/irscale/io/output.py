@@ -21,9 +21,9 @@ from typing import IO, TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core import arrow
+from ..core import arrow_compute as pc
 from ..errors import ParameterError
 from .formats import FORMATS
 from .trec_lines import fixed4_units, trec_lines
@@ -135,8 +135,8 @@ def _per_query_blocks(evaluation: ResultTable, run_index: int,
     step = max(1, CHUNK_LINES // len(columns))
     for start in range(0, len(rows), step):
         block = rows[start:start + step]
-        yield _per_query_block(evaluation, columns, topics.take(
-            arrow.array(rankings.ranking_topic[block])), block, suffix)
+        yield _per_query_block(evaluation, columns, pc.take(
+            topics, arrow.array(rankings.ranking_topic[block])), block, suffix)
 
 
 def _per_query_block(evaluation: ResultTable, columns: list[Column], topics: pa.Array,

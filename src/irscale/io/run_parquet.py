@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core import arrow
+from ..core import arrow_compute as pc
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .files import STDIO, access_error, check_readable, read_file
 from .memory import _DOC, _SCORE, _TOPIC, _make_run
@@ -80,7 +80,7 @@ def _identifiers(column: pa.ChunkedArray, what: str, source: str) -> pa.ChunkedA
             or pa.types.is_dictionary(column.type)):
         raise InputFormatError(f"the {what} column holds {column.type}, not text or "
                                "integers", source=source)
-    return column.cast(pa.string())
+    return pc.cast(column, pa.string())
 
 
 def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,

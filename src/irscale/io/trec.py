@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core import arrow
+from ..core import arrow_compute as pc
 from ..core.blocks import TopicBlocks
 from ..core.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
 from ..core.fingerprints import string_fingerprints
@@ -159,7 +159,7 @@ def read_qrels(
     )
     if keep is not None:
         take = arrow.array(keep)
-        topic, docno, rel = topic.take(take), docno.take(take), rel[keep]
+        topic, docno, rel = pc.take(topic, take), pc.take(docno, take), rel[keep]
         fingerprints, blocks = fingerprints[keep], None
     return Qrels(
         topic=topic, docno=docno, rel=rel, source=name, fingerprints=fingerprints, blocks=blocks

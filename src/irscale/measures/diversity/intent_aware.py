@@ -44,9 +44,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ...core import arrow
+from ...core import arrow_compute as pc
 from ...core.inputs import Qrels, Run
 from ...core.judge import build_judged_rankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
@@ -154,11 +154,11 @@ def per_intent_qrels(qrels: DiversityQrels, pseudo: PseudoTopics,
                      index: DiversityIndex) -> Qrels:
     """Ordinary qrels with one pseudo-topic ``"topic intent"`` per counted intent: every
     judgment of that intent, with its level."""
-    counted = pseudo.ids.take(arrow.array(_counted_codes(pseudo, index)))
+    counted = pc.take(pseudo.ids, arrow.array(_counted_codes(pseudo, index)))
     ids = pc.binary_join_element_wise(qrels.topic, qrels.subtopic, SEPARATOR)
     rows = np.flatnonzero(_index_of(ids, counted) >= 0)
     take = arrow.array(rows)
-    return Qrels(topic=_chunked(ids.take(take)), docno=qrels.docno.take(take),
+    return Qrels(topic=_chunked(pc.take(ids, take)), docno=pc.take(qrels.docno, take),
                  rel=qrels.judgment[rows].astype(np.int64), source=qrels.source)
 
 
@@ -180,10 +180,10 @@ def expand_run(run: Run, pseudo: PseudoTopics, topics: pa.Array) -> Run:
     size = lengths[block]
     rows = (np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size)
             + np.repeat(starts[block], size))
-    topic = pseudo.ids.take(arrow.array(np.repeat(code, size)))
+    topic = pc.take(pseudo.ids, arrow.array(np.repeat(code, size)))
     take = arrow.array(rows)
     return Run(name=run.name, topic=pa.chunked_array([topic], pa.string()),
-               docno=run.docno.take(take), score=run.score[rows],
+               docno=pc.take(run.docno, take), score=run.score[rows],
                rank=None if run.rank is None else run.rank[rows], source=run.source,
                runids=run.runids)
 
@@ -195,9 +195,9 @@ def expand_labels(table: LabelTable, pseudo: PseudoTopics, topics: pa.Array) -> 
     item, code = pseudo.units(_index_of(table.topic, topics))
     rows = np.concatenate([any_topic, item])
     topic = pa.concat_arrays([pa.repeat(pa.scalar(ANY_TOPIC), len(any_topic)),
-                              pseudo.ids.take(arrow.array(code))])
-    return LabelTable(topic=_chunked(topic), docno=table.docno.take(
-        arrow.array(rows)), value=table.value[rows], source=table.source)
+                              pc.take(pseudo.ids, arrow.array(code))])
+    return LabelTable(topic=_chunked(topic), docno=pc.take(
+        table.docno, arrow.array(rows)), value=table.value[rows], source=table.source)
 
 
 def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray, *,

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ...core import arrow
+from ...core import arrow_compute as pc
 from ...core.inputs import Run
 from ...errors import InputFormatError
 from ...io.diversity import DiversityQrels
@@ -144,7 +144,7 @@ class DiversityIndex:
         relevant = qrels.judgment >= level
         rows = np.flatnonzero(relevant)
         r_topic, r_sub = topic_code[rows], sub_index[rows]
-        r_doc = qrels.docno.take(arrow.array(rows)).combine_chunks()
+        r_doc = pc.take(qrels.docno, arrow.array(rows)).combine_chunks()
         doc_codes, doc_dict = _encode(r_doc)
         key = r_topic * max(len(doc_dict), 1) + doc_codes
         unique_key, inverse = np.unique(key, return_inverse=True)
@@ -153,7 +153,7 @@ class DiversityIndex:
         rel_level = np.zeros((len(unique_key), width), dtype=np.int64)
         rel_level[inverse.ravel(), r_sub] = qrels.judgment[rows]
         rel_topic = unique_key // max(len(doc_dict), 1)
-        rel_docno = doc_dict.take(arrow.array(unique_key % max(len(doc_dict), 1)))
+        rel_docno = pc.take(doc_dict, arrow.array(unique_key % max(len(doc_dict), 1)))
         nrel_sub = np.zeros((len(topics), width), dtype=np.int64)
         np.add.at(nrel_sub, (r_topic, r_sub), 1)
         n_intents = (nrel_sub > 0).sum(axis=1)
@@ -185,7 +185,7 @@ def _encode_runs(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     firsts = np.flatnonzero(change)
     if len(firsts) > n // 4:
         return _encode(values)
-    codes, dictionary = _encode(flat.take(arrow.array(firsts)))
+    codes, dictionary = _encode(pc.take(flat, arrow.array(firsts)))
     return codes[np.cumsum(change) - 1], dictionary
 
 
@@ -221,7 +221,7 @@ def _strings(values: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray:
         values = pa.chunked_array([values])
     if values.type == pa.string():
         return values
-    return pa.chunked_array([c.cast(pa.string()) for c in values.chunks], type=pa.string())
+    return pa.chunked_array([pc.cast(c, pa.string()) for c in values.chunks], type=pa.string())
 
 
 def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
