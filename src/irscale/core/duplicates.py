@@ -80,8 +80,9 @@ def duplicate_rows(
     return candidates[exact]
 
 
-#: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_in).
-_WIDE_BLOCK = 1 << 12
+#: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_in): a
+#: block this wide goes to the exact check by chance about once in 30 (width² / 2³³).
+_WIDE_BLOCK = 1 << 14
 #: Rows checked at once by :func:`_colliding_blocks` (whole blocks at least).
 _CHUNK_ROWS = 1 << 20
 
@@ -112,8 +113,9 @@ def _colliding_in(fingerprints: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     A padded row holds its block's values plus padding values; the first ``length`` entries
     of the sorted row are then the block's values exactly as a multiset (padding uses the
     largest value, which sorts last), so comparing neighbours among them is exact. Blocks of
-    up to :data:`_WIDE_BLOCK` rows are compared on 32 bits of their fingerprints (a chance
-    collision then merely sends a block to the exact check, rarely: about width² / 2³³).
+    up to :data:`_WIDE_BLOCK` rows are compared on 32 bits of their fingerprints, whose rows
+    sort about twice as fast (5M qrels rows in blocks of 5,000: 58 against 110 ms); a chance
+    collision then merely sends a block to the exact check, rarely: about width² / 2³³.
     """
     width = int(lengths.max())
     if width <= _WIDE_BLOCK:
