@@ -2,8 +2,8 @@
 :mod:`pyarrow.compute`.
 
 Importing :mod:`pyarrow.compute` builds a Python wrapper, with its signature and docstring,
-for each of pyarrow's several hundred compute functions: 25-40 ms of every ``irscale eval``
-process (a tenth of a small run's wall time), for the twenty-odd functions the evaluation
+for each of pyarrow's several hundred compute functions: 25-45 ms of every ``irscale eval``
+process (a sixth of a small run's wall time), for the twenty-odd functions the evaluation
 calls. This module calls them through ``call_function`` and the options classes of
 pyarrow's compiled module instead, with :mod:`pyarrow.compute`'s signatures (the subset
 used here), so that ``import irscale.core.arrow_compute as pc`` reads as the usual alias.
