@@ -42,6 +42,8 @@ _SCRIPT = textwrap.dedent("""
         loaded = sorted({m.split(".")[0] for m in sys.modules} & WATCHED)
         report.append({"argv": argv, "status": status, "loaded": loaded,
                        "pyarrow_compute": "pyarrow.compute" in sys.modules,
+                       "diversity": sorted(m for m in sys.modules if "diversity" in m
+                                           and m != "irscale.cli.eval_diversity"),
                        "output": out.buffer.getvalue().decode()})
     print(json.dumps(report))
 """)
@@ -92,6 +94,8 @@ def test_eval_loads_no_scipy_pandas_or_matplotlib(tiny):
         assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
         # irscale.core.arrow_compute calls pyarrow's compute functions without it
         assert not report["pyarrow_compute"], report
+        # trec_eval's measures are told from diversity ones without loading the latter
+        assert report["diversity"] == [], report
 
 
 def test_eval_output_unchanged_by_the_light_conversions(tiny):
@@ -199,3 +203,19 @@ def test_arrow_helpers_do_not_import_pandas():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_no_diversity_name_is_a_trec_eval_or_catalogue_name():
+    """What lets ``irscale eval`` skip the diversity modules: a name that parses as a
+    measure of trec_eval or of the catalogue is never a diversity measure's."""
+    from irscale.measures.diversity import DIVERSITY_REGISTRY, is_diversity_name
+    from irscale.measures.names import is_measure_name
+
+    names = ["ndeval", "ndeval(traditional=1)", "ntcir:D#-nDCG@0010", "alpha-nDCG(alpha=0.5)@20"]
+    names += [spelling for family in DIVERSITY_REGISTRY
+              for spelling in (family, f"{family}@10", f"{family}@5")]
+    diversity = [name for name in names if is_diversity_name(name)]
+    assert len(diversity) > len(DIVERSITY_REGISTRY)
+    assert not [name for name in diversity if is_measure_name(name)]
+    assert all(map(is_measure_name, ["map", "P.5,10", "ndcg_cut_10", "nDCG@10", "official",
+                                     "all_trec", "RBP(p=0.8)", "ERR@20"]))

@@ -21,6 +21,7 @@ trec_eval); they are listed in :attr:`Evaluation.unjudged_topics` and a warning 
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from .io.memory import as_qrels, as_runs
 from .io.table import Column
 from .measures.base import MIN_GEO_MEAN, EvalContext, MeasureRequest
 from .measures.compute import compute_requests
-from .measures.names import is_trec_request, parse_measures
+from .measures.names import is_measure_name, is_trec_request, parse_measures
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -528,15 +529,22 @@ def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,
     :class:`~irscale.io.diversity.DiversityQrels`; ``None`` otherwise. An option of
     :func:`evaluate` that ndeval's measures do not read (``not_applicable``: name → given
     with a value other than its default) is a :class:`ParameterError`, never ignored."""
-    from .io.diversity import DiversityQrels
-    from .measures.diversity import is_diversity_name
-
     if isinstance(measures, str):
         names = measures.split()
     elif isinstance(measures, (list, tuple)):  # other iterables are read once, later
         names = [m for m in measures if isinstance(m, str)]
     else:
         names = []
+    # qrels can be DiversityQrels only once their module is loaded, and a name of
+    # trec_eval's or of the catalogue is never a diversity one: neither loads the diversity
+    # modules (a tenth of a small evaluation's start-up)
+    loaded = sys.modules.get("irscale.io.diversity")
+    if (loaded is None or not isinstance(qrels, loaded.DiversityQrels)) and (
+            not names or is_measure_name(names[0])):
+        return None
+    from .io.diversity import DiversityQrels
+    from .measures.diversity import is_diversity_name
+
     flags = [is_diversity_name(n) for n in names]
     if not (isinstance(qrels, DiversityQrels) or (flags and all(flags))):
         return None

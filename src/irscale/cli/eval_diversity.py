@@ -51,10 +51,15 @@ def wants_diversity(args: argparse.Namespace) -> bool:
     """True when the evaluation is a diversity one (see the module documentation);
     a mix of diversity and other measures, or ``--format ndeval`` without diversity
     measures, is a :class:`ParameterError`."""
-    from ..measures.diversity import is_diversity_name
+    from ..measures.names import is_measure_name
 
     names = [n for spec in (args.measures or []) for n in spec.split()]
-    flags = [is_diversity_name(n) for n in names]
+    if all(map(is_measure_name, names)):  # trec_eval's or the catalogue's: not diversity
+        flags = [False] * len(names)
+    else:
+        from ..measures.diversity import is_diversity_name
+
+        flags = [is_diversity_name(n) for n in names]
     fmt = getattr(args, "qrels_format", "auto") or "auto"
     if flags and any(flags) and not all(flags):
         mixed = next(n for n, f in zip(names, flags, strict=True) if not f)

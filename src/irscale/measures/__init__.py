@@ -3,7 +3,9 @@
 Importing this package registers trec_eval's families (:mod:`irscale.measures.trec`) and the
 families of the seeds' catalogue (one module per family group: dcg, graded, cascade, rbp,
 precision_recall, generalized, condensed, coverage, tbg, umeasure, markov, click_models,
-order_measures, multi_aspect).
+order_measures, multi_aspect). The diversity families have their own registry, filled when
+:mod:`irscale.measures.diversity` is imported (by the diversity evaluation, never by an
+evaluation of trec_eval's measures).
 """
 
 from . import (  # noqa: F401  (importing a module registers its families)
@@ -12,7 +14,6 @@ from . import (  # noqa: F401  (importing a module registers its families)
     condensed,
     coverage,
     dcg,
-    diversity,
     generalized,
     graded,
     markov,

@@ -351,6 +351,17 @@ def _parse_ir_params(text: str, params: str | None) -> dict[str, str]:
     return split_items(params or "", text)
 
 
+def is_measure_name(name: str) -> bool:
+    """Whether ``name`` names measures of trec_eval or of the catalogue (never a diversity
+    measure's: the two sets of names do not meet), without importing the diversity
+    measures."""
+    try:
+        parse_measures([name])
+    except MeasureError:
+        return False
+    return True
+
+
 def is_trec_request(request: MeasureRequest) -> bool:
     """True when the request was spelled the trec_eval way (its output keeps trec names)."""
     if isinstance(get_family(request.family).params, Keywords):
@@ -360,5 +371,5 @@ def is_trec_request(request: MeasureRequest) -> bool:
     return trec_family or head in NICKNAMES or _trec_output_name(request.requested) is not None
 
 
-__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "is_trec_request",
-           "parse_measure", "parse_measures", "parse_relevance_level"]
+__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "is_measure_name",
+           "is_trec_request", "parse_measure", "parse_measures", "parse_relevance_level"]
