@@ -281,8 +281,8 @@ def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> 
 def unique_integers(values: np.ndarray) -> np.ndarray:
     """The sorted distinct values of an integer (or boolean) array, as ``np.unique(values)``
     (without numpy's first-call import of ``numpy.ma``): counted per value when their
-    range is at most the array's length (relevance degrees: 5M labels in 5 ms against
-    30 ms hashed), hashed by arrow otherwise."""
+    range is at most the array's length (relevance degrees: 5M labels in 17 ms against
+    29 ms hashed), hashed by arrow otherwise."""
     values = np.asarray(values)
     if values.dtype.kind not in "iub":
         return np.unique(values)

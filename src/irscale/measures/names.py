@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..core.options import INT64_MAX
-from ..errors import MeasureError, shorten
+from ..errors import MeasureError, ParameterError, shorten
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
@@ -357,7 +357,7 @@ def is_measure_name(name: str) -> bool:
     measures."""
     try:
         parse_measures([name])
-    except MeasureError:
+    except (MeasureError, ParameterError):
         return False
     return True
 
