@@ -6,7 +6,8 @@ load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light module
 lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
 on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
 path avoids with :mod:`irscale.core.arrow`. Nor :mod:`pyarrow.compute`, whose import builds
-a wrapper for each of pyarrow's compute functions (:mod:`irscale.core.arrow_compute`).
+a wrapper for each of pyarrow's compute functions (:mod:`irscale.core.arrow_compute`), nor,
+for trec_eval's measures, the diversity modules.
 Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
 ``benchmarks/bench_eval.py``, not here.
 """
@@ -75,7 +76,7 @@ def tiny(tmp_path):
     return tmp_path
 
 
-def test_eval_loads_no_scipy_pandas_or_matplotlib(tiny):
+def test_eval_loads_only_what_it_needs(tiny):
     reports = _run(
         ["eval", "qrels", "run"],
         ["eval", "-q", "-c", "-J", "-M", "2", "-m", "all_trec", "qrels", "run", "run2"],
