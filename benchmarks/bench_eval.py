@@ -207,7 +207,8 @@ def check_main(args: argparse.Namespace) -> int:
 
 
 # ============================================================================ parent side
-#: Environment of the measured processes (set by :func:`take_snapshot`).
+#: Environment of the measured processes (set by :func:`take_snapshot` or
+#: :func:`use_live_tree`).
 CHILD_ENV: dict[str, str] | None = None
 
 
@@ -226,12 +227,28 @@ def take_snapshot(work: Path) -> str:
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(ROOT / "src" / "irscale", target / "irscale",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(target)], check=True)
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = compiled_env(target)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(target), env.get("PYTHONPATH")) if p)
     CHILD_ENV = env
     return state
+
+
+def use_live_tree() -> str:
+    """``--no-snapshot``: the children import the live source tree (the installed one),
+    byte-compiled first as :func:`take_snapshot` compiles its copy (bytecode older than an
+    edited module would otherwise be compiled again in every process). Returns its state."""
+    global CHILD_ENV
+    CHILD_ENV = compiled_env(ROOT / "src")
+    return source_state()
+
+
+def compiled_env(tree: Path) -> dict[str, str]:
+    """Byte-compile the modules below ``tree``; the measured processes' environment, in
+    which they may write bytecode."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], check=True)
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def run_job(command: list[str], timeout: float, log: Path) -> dict:
@@ -776,7 +793,7 @@ def parent_main(args: argparse.Namespace) -> int:
         "command": "python benchmarks/bench_eval.py " + " ".join(args.argv),
         "machine": machine_description(),
         "versions": library_versions(),
-        "source": source_state() if args.no_snapshot else take_snapshot(work),
+        "source": use_live_tree() if args.no_snapshot else take_snapshot(work),
         "load_start": load_average(),
         "data": {},
         "timeout_s": args.timeout,
