@@ -18,7 +18,7 @@ from . import arrow
 from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .fingerprints import string_fingerprints
-from .segments import chunks, padded_slots
+from .segments import chunks, padded_slots, ranges
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
@@ -55,9 +55,7 @@ def duplicate_rows(
         if suspects is not None:
             if len(suspects) == 0:
                 return np.empty(0, dtype=np.int64)
-            lengths = blocks.lengths[suspects]
-            rows = np.arange(int(lengths.sum())) + np.repeat(
-                blocks.bounds[suspects] - np.cumsum(lengths) + lengths, lengths)
+            rows = ranges(blocks.bounds[suspects], blocks.lengths[suspects])
             return rows[_duplicate_rows_exact(take_rows(topic, rows), take_rows(docno, rows))]
     keys = blocks.expand(blocks.first_codes).astype(np.uint64)
     if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path

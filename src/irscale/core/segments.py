@@ -38,11 +38,9 @@ def chunks(offsets: np.ndarray, rows: int) -> Iterator[tuple[int, int]]:
 
 def padded_slots(lengths: np.ndarray, width: int) -> np.ndarray:
     """The position of every element of segments laid end to end (these ``lengths``) in a
-    row-major matrix of one segment per row, padded to ``width`` columns."""
-    slots = np.arange(int(lengths.sum()))
-    slots += np.repeat(np.arange(len(lengths)) * width - (np.cumsum(lengths) - lengths),
-                       lengths)
-    return slots
+    row-major matrix of one segment per row, padded to ``width`` columns: segment ``k``'s
+    elements at ``k * width, k * width + 1, ...`` (:func:`ranges`)."""
+    return ranges(np.arange(len(lengths)) * width, lengths)
 
 
 def segment_ids(offsets: np.ndarray) -> np.ndarray:
@@ -56,7 +54,9 @@ def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     offsets = np.cumsum(lengths) - lengths
-    return np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lengths)
+    positions = np.arange(total, dtype=np.int64)
+    positions -= np.repeat(offsets - starts, lengths)
+    return positions
 
 
 def segment_sum(values: np.ndarray, offsets: np.ndarray,
