@@ -56,6 +56,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 TOOL_NAMES = ("irscale", "pytrec_eval", "ir_measures", "ranx", "trec_eval")
 PEERS = ("pytrec_eval", "ir_measures", "ranx", "trec_eval")
+#: The tools measured in a worker process (trec_eval is a binary run by its command line).
+WORKER_TOOLS = tuple(t for t in TOOL_NAMES if t != "trec_eval")
 #: The trec_eval binary (``--trec-eval``), run as a peer when given.
 TREC_EVAL: str | None = None
 #: Peak memory ≤ trec_eval's on cases of at least this many run lines (issue 19).
@@ -930,7 +932,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                                  "track", "shuffled", "clueweb", "deep", "unranked",
                                  "judged", "many", "tsv"])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
-    parser.add_argument("--tools", nargs="+", default=[t for t in TOOL_NAMES if t != "trec_eval"],
+    parser.add_argument("--tools", nargs="+", default=list(WORKER_TOOLS),
                         choices=TOOL_NAMES)
     parser.add_argument("--trec-eval", metavar="PATH",
                         help="a trec_eval binary (built from NIST's sources): run it as a "
@@ -961,9 +963,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--keep-outputs", action="store_true",
                         help="keep the per-topic output files of every tool")
     # internal: one measured job, or the cross-checks, in a child process
-    # trec_eval is a binary run through its own command line, never a worker
-    parser.add_argument("--worker", choices=[t for t in TOOL_NAMES if t != "trec_eval"],
-                        help=argparse.SUPPRESS)
+    parser.add_argument("--worker", choices=WORKER_TOOLS, help=argparse.SUPPRESS)
     parser.add_argument("--check", help=argparse.SUPPRESS)
     parser.add_argument("--qrels", help=argparse.SUPPRESS)
     parser.add_argument("--run", help=argparse.SUPPRESS)
