@@ -159,6 +159,11 @@ def trec_file_faults(
         ok(f"{prefix}-tabs-and-blank-runs", argv(name), same, files={name: _blanks(lines)}),
         ok(f"{prefix}-tab-separated", argv(name), same,
            files={name: text(["\t".join(x.split()) for x in lines])}),
+        # a tab between two fields of a line in a blank-separated file separates them too
+        ok(f"{prefix}-one-tab-in-a-blank-separated-file", argv(name), same,
+           files={name: replace_line(lines, line, "\t".join([fields[0], " ".join(fields[1:])]))}),
+        err(f"{prefix}-tab-and-blank-in-a-field", argv(name), loc, files={name: replace_line(
+            lines, line, "\t".join([fields[0], " ".join([fields[1], "x", *fields[2:]])]))}),
         # two separators in a row: no empty field between them (the field is missing)
         err(f"{prefix}-second-field-missing", argv(name), loc, files={name: replace_line(
             lines, line, " ".join([fields[0], "", *fields[2:]]))}),
