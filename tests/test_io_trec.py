@@ -521,3 +521,29 @@ def test_dataframe_duplicates_name_the_row_after_grouping():
     kept = run_from_frame(frame, duplicates="max")
     assert sorted(zip(kept.topic.to_pylist(), kept.docno.to_pylist(), kept.score.tolist(),
                       strict=True)) == [("1", "a", 1.0), ("1", "c", 3.0), ("2", "b", 4.0)]
+
+
+@pytest.mark.parametrize("scan", [1, 2, 3, 7])
+def test_scans_of_the_fast_parse_see_across_their_pieces(tmp_path, monkeypatch, scan):
+    """The parser's checks (a field holding the other separator, an empty field, a NUL, a
+    hexadecimal label) scan columns in pieces of ``_SCAN`` values: what a piece boundary
+    splits is still found, wherever it lies."""
+    from irscale.io import _text
+
+    monkeypatch.setattr(_text, "_SCAN", scan)
+    lines = [f"1 Q0 d{k} {k} {10 - k} r\n" for k in range(6)]
+    run = irscale.read_run(write(tmp_path, "r", "".join(lines)))
+    assert run.docno.to_pylist() == [f"d{k}" for k in range(6)]
+    tabbed = [*lines[:4], "1\t d9 x 2 2.5 r\n", *lines[4:]]
+    assert irscale.read_run(write(tmp_path, "t", "".join(tabbed))).docno.to_pylist()[4] == "x"
+    with pytest.raises(InputFormatError) as info:  # the empty docno of line 6
+        irscale.read_run(write(tmp_path, "e", "".join([*lines[:5], "1 Q0  9 1 r\n"])))
+    assert info.value.line == 6
+    with pytest.raises(InputError) as info:  # a NUL in the docno of line 5
+        irscale.read_run(write(tmp_path, "n", "".join([*lines[:4], "1 Q0 d\x009 9 1 r\n"])))
+    assert info.value.line == 5
+    qrels = "".join(f"1 0 d{k} {k % 3}\n" for k in range(6))
+    assert irscale.read_qrels(write(tmp_path, "q", qrels)).rel.tolist() == [0, 1, 2, 0, 1, 2]
+    with pytest.raises(InputFormatError) as info:  # 0x10 of line 6 is no integer
+        irscale.read_qrels(write(tmp_path, "h", qrels[:-2] + "0x10\n"))
+    assert info.value.line == 6

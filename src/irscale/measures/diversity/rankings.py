@@ -406,8 +406,8 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     ndeval reads them (:func:`~irscale.io.diversity.ndeval_run`).
     """
     import os
-    from concurrent.futures import ThreadPoolExecutor
 
+    from ...core.threads import map_threads
     from ...io.diversity import ndeval_run, read_ndeval_run
     from ...io.naming import name_runs
 
@@ -435,9 +435,7 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
                           rank=None, fingerprints=None, blocks=None, file_row=None)
         return run, part
 
-    # errors: those of the first run (in order) that has one
-    with ThreadPoolExecutor(max_workers=max(min(len(items), os.cpu_count() or 1), 1)) as pool:
-        pairs = list(pool.map(read, items))
+    pairs = map_threads(read, items)  # errors: those of the first run (in order) with one
     pa.default_memory_pool().release_unused()  # the readers' buffers, kept from file to file
     run_list = name_runs([run for run, _ in pairs])
     return (run_list, *_merge(index, [part for _, part in pairs]))
