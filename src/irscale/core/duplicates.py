@@ -81,8 +81,10 @@ def duplicate_rows(
 #: Blocks wider than this are compared on full 64-bit fingerprints (see _colliding_in): a
 #: block this wide goes to the exact check by chance about once in 30 (width² / 2³³).
 _WIDE_BLOCK = 1 << 14
-#: Rows checked at once by :func:`_colliding_blocks` (whole blocks at least).
-_CHUNK_ROWS = 1 << 20
+#: Rows checked at once by :func:`_colliding_blocks` (whole blocks at least): a chunk's
+#: temporaries stay small and in the cache (5M qrels rows: 107 ms in chunks of 2^20 rows,
+#: 90 ms in chunks of 2^18).
+_CHUNK_ROWS = 1 << 18
 
 
 def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarray | None:

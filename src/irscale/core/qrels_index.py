@@ -23,9 +23,10 @@ from .inputs import Qrels
 from .judged import UNJUDGED
 from .segments import chunks
 
-#: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): bounds
-#: the temporaries' memory.
-_CHUNK_ROWS = 1 << 20
+#: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): the
+#: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
+#: rows, 102 ms in chunks of 2^18).
+_CHUNK_ROWS = 1 << 18
 
 
 def dense_layout(degrees: np.ndarray) -> bool:
@@ -235,7 +236,8 @@ class _FingerprintTables:
         """(rows, qrels rows) of the rows whose fingerprint is in their topic's table.
 
         ``block_topic`` is the topic code of every block of rows (-1: no judgments). Rows
-        are looked up in chunks of whole blocks, to bound the memory of the temporaries.
+        are looked up in chunks of whole blocks (:data:`_CHUNK_ROWS`), to bound the memory of
+        the temporaries.
         """
         code = np.where(block_topic >= 0, block_topic, len(self.base) - 1)
         bounds = blocks.bounds

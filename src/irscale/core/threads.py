@@ -1,12 +1,15 @@
 """Independent pieces of work spread over the cores this process may use.
 
 numpy and pyarrow release the GIL inside their compiled loops, so pieces that spend their
-time there (casting the chunks of a parsed column, ...) run side by side in threads.
+time there (casting the chunks of a parsed column, judging the runs of a batch...) run
+side by side in threads.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -23,13 +26,43 @@ def usable_cores() -> int:
 
 
 def map_threads(function: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
-    """``[function(item) for item in items]``, computed by one thread per usable core when
-    there are several items and cores (in the calling thread otherwise). The results keep
-    the items' order; the first exception raised (in item order) is raised here."""
+    """``[function(item) for item in items]``, the items shared out between the calling
+    thread and one more thread per further usable core (all in the calling thread when
+    there is one item or one core). The results keep the items' order; the first exception
+    raised (in item order) is raised here, once every thread has stopped.
+
+    The calling thread takes its share of the items rather than waiting for a pool: each
+    thread that allocates gets its own heap from the C allocator (glibc's arenas), so one
+    thread fewer keeps the process's peak memory lower (2M run lines on 2 cores, numpy's
+    lookups in chunks: a pool of two threads raised the peak by 34 MB, this by 13 MB).
+    """
     workers = min(usable_cores(), len(items))
     if workers < 2:
         return [function(item) for item in items]
-    from concurrent.futures import ThreadPoolExecutor
+    results: list = [None] * len(items)
+    errors: dict[int, BaseException] = {}
+    claim = itertools.count()  # next() is atomic: each item goes to one thread
+    stop = threading.Event()
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, items))
+    def work() -> None:
+        for k in claim:
+            if k >= len(items) or stop.is_set():
+                return
+            try:
+                results[k] = function(items[k])
+            except Exception as error:  # raised in the calling thread, below
+                errors[k] = error
+                stop.set()  # items before k are claimed already: their errors come too
+
+    helpers = [threading.Thread(target=work, daemon=True) for _ in range(workers - 1)]
+    for helper in helpers:
+        helper.start()
+    try:
+        work()
+    finally:  # also on an interrupt: the helpers finish the item they hold, and stop
+        stop.set()
+        for helper in helpers:
+            helper.join()
+    if errors:
+        raise errors[min(errors)]
+    return results
