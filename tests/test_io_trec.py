@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 from collections import Counter
 from unittest import mock
 
@@ -12,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
@@ -547,3 +548,44 @@ def test_scans_of_the_fast_parse_see_across_their_pieces(tmp_path, monkeypatch, 
     with pytest.raises(InputFormatError) as info:  # 0x10 of line 6 is no integer
         irscale.read_qrels(write(tmp_path, "h", qrels[:-2] + "0x10\n"))
     assert info.value.line == 6
+
+
+_RUNS_OF_BLANKS = re.compile(rb"[ \t]+")
+_BLANK_AT_EDGES = re.compile(rb"(?m)^ | (?=\r?$)")
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=60).map(
+           lambda raw: bytes(b" \t\n\rab"[byte % 6] for byte in raw)),
+       piece=st.sampled_from([1, 2, 3, 7, 1 << 23]))
+def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece):
+    """The vectorised normalisation of the whitespace parse equals its definition by
+    regular expressions (runs of blanks and tabs made one blank, none at a line's start or
+    end), whatever lines its pieces split the bytes into."""
+    from irscale.io import _text
+
+    monkeypatch.setattr(_text, "_PIECE", piece)
+    expected = _BLANK_AT_EDGES.sub(b"", _RUNS_OF_BLANKS.sub(b" ", data))
+    assert bytes(_text.single_blanks(data)) == expected
+
+
+def test_runs_of_blanks_and_aligned_columns_read_as_single_blanks(tmp_path):
+    plain = "".join(f"{t} Q0 d{t}{k} {k} {9.5 - k} run\n" for t in (3, 10) for k in range(4))
+    aligned = "".join(f"{t:<4} Q0  d{t}{k:<6} {k:>4} {9.5 - k:>8}  run \n"
+                      for t in (3, 10) for k in range(4))
+    tabs = plain.replace(" Q0 ", "\t Q0\t\t").replace("\n", " \t\r\n")
+    expected = irscale.read_run(write(tmp_path, "plain", plain))
+    for name, text in (("aligned", aligned), ("tabs", tabs)):
+        run = irscale.read_run(write(tmp_path, name, text))
+        assert run.topic.to_pylist() == expected.topic.to_pylist()
+        assert run.docno.to_pylist() == expected.docno.to_pylist()
+        assert run.score.tolist() == expected.score.tolist()
+        assert run.name == "run"
+    qrels = irscale.read_qrels(write(tmp_path, "q", "  1   0  d1   2 \n1 0 d2\t\t1\n"))
+    assert qrels.docno.to_pylist() == ["d1", "d2"] and qrels.rel.tolist() == [2, 1]
+    with pytest.raises(InputFormatError) as info:  # read as trec_eval reads it: not 1
+        irscale.read_qrels(write(tmp_path, "h", "  1   0  d1   2 \n1 0 d2\t\t0x1\n"))
+    assert info.value.line == 2
+    labels = irscale.read_qrels(write(tmp_path, "p", "1  0 d1 +2\n1 0 d2 1\n"))  # atol's +
+    assert labels.rel.tolist() == [2, 1]

@@ -3,8 +3,8 @@
 The fast path hands the file to pyarrow's multi-threaded CSV reader with a single space as
 delimiter, or a single tab when the first line holds one (then no text field may hold a
 blank or be empty: that file is read the whitespace way instead). Files that mix tabs and
-blanks or use runs of blanks are normalised once (one regular-expression pass over the
-bytes) and parsed again. When parsing still fails, or when a value is invalid
+blanks or use runs of blanks (aligned columns, trailing blanks) are normalised once (a few
+vectorised passes over the bytes, :func:`single_blanks`) and parsed again. When parsing still fails, or when a value is invalid
 after parsing (NaN score, ...), a line-by-line *diagnostic* pass over the original file finds
 the first offending line so that the error names file, line number and text. The diagnostic
 pass is the specification of validity; the fast path only accelerates the common case.
@@ -37,8 +37,6 @@ from .files import (
 
 PathLike = str | os.PathLike
 
-_BLANKS = re.compile(rb"[ \t]+")
-_EDGE_BLANKS = re.compile(rb"(?m)^ | (?=\r?$)")
 # ASCII digits only: str patterns' \d also matches other scripts' digits ('١'), which
 # pyarrow (and trec_eval's atof/atol) do not read as numbers
 _FLOAT = re.compile(
@@ -188,10 +186,12 @@ def parse_columns(
             cache["data"] = read_bytes(source)
         return cache["data"]
 
-    def parse(buffer: pa.NativeFile | bytes, options=convert_options,
+    def parse(buffer: pa.NativeFile | pa.Buffer | bytes, options=convert_options,
               delimited=parse_options) -> pa.Table:
         if isinstance(buffer, bytes):
             buffer = owned_reader(buffer)
+        elif isinstance(buffer, pa.Buffer):
+            buffer = pa.BufferReader(buffer)
         return pcsv.read_csv(
             buffer,
             read_options=read_options,
@@ -211,7 +211,7 @@ def parse_columns(
                       **{c: pa.string() for c in integers}},
         null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False)
 
-    def typed(buffer: pa.NativeFile | bytes, delimited=parse_options) -> pa.Table:
+    def typed(buffer: pa.NativeFile | pa.Buffer | bytes, delimited=parse_options) -> pa.Table:
         """The table of a file whose fields each lie between two single separators.
 
         Two separators in a row make an empty field, which whitespace splitting (hence
@@ -253,14 +253,13 @@ def parse_columns(
         data = raw()
         table = None
         if b"\t" in data:
-            # one tab between fields (TSV files): a byte for a byte, the same fields; the
-            # regular expressions below take seconds per 10 MB (runs of blanks, edges)
+            # one tab between fields (TSV files): a byte for a byte, the same fields
             with contextlib.suppress(pa.ArrowInvalid):
                 table = typed(data.replace(b"\t", b" "))
         if table is None:
-            normalised = _EDGE_BLANKS.sub(b"", _BLANKS.sub(b" ", data))
+            normalised = single_blanks(data)
             try:
-                table = parse(normalised)
+                table = typed(normalised)
             except pa.ArrowInvalid:
                 if not data.strip():
                     raise EmptyInputError(f"empty {what}: no data line",
@@ -270,8 +269,8 @@ def parse_columns(
                 if table is None:
                     raise InputFormatError(f"cannot parse {what}: {first_error}",
                                            source=name) from None
-            if integers and _HEX_FIELD.search(normalised):
-                diagnose(data, name, field_names, checks, what)  # 0x10 is no integer
+                if integers and _HEX_FIELD.search(normalised):
+                    diagnose(data, name, field_names, checks, what)  # 0x10 is no integer
     if table.num_rows == 0:
         raise EmptyInputError(f"empty {what}: no data line", source=name)
     if any(_holds_byte(table[c], b"\x00") for c in table.column_names
@@ -284,6 +283,68 @@ def parse_columns(
     if table.nbytes >= _RELEASE_BYTES:
         pa.default_memory_pool().release_unused()
     return table, raw
+
+
+#: Bytes normalised at once by :func:`single_blanks` (whole lines): bounds its temporaries.
+_PIECE = 1 << 23
+_BLANK, _TAB, _LF, _CR = 32, 9, 10, 13
+
+
+def single_blanks(data: bytes) -> pa.Buffer:
+    """``data`` with every run of blanks and tabs made one blank, and those at the start or
+    the end of a line (before ``\\n``, ``\\r\\n`` or a last ``\\r``, or at the end) removed:
+    the fields of whitespace splitting (trec_eval's), one blank between two.
+
+    Vectorised over the bytes, whole lines at a time (:data:`_PIECE` bytes): 66 MB of
+    aligned columns in about 0.2 s, where regular expressions took 4 s. The result is in
+    memory Arrow allocated, as its threaded readers need
+    (:func:`~irscale.core.arrow.owned_reader`).
+    """
+    tabs = b"\t" in data
+    pieces = []
+    start = 0
+    while start < len(data):
+        stop = data.find(b"\n", start + _PIECE)
+        stop = len(data) if stop < 0 else stop + 1  # after a newline: runs never span it
+        chars = np.frombuffer(data, np.uint8, stop - start, start)
+        pieces.append(_single_blanks_of(chars, tabs))
+        start = stop
+    out = pa.allocate_buffer(sum(len(piece) for piece in pieces))
+    if pieces:
+        np.concatenate(pieces, out=np.frombuffer(out, np.uint8))
+    return out
+
+
+def _single_blanks_of(chars: np.ndarray, tabs: bool) -> np.ndarray:
+    """:func:`single_blanks` of whole lines (the last one may lack its newline); ``tabs``:
+    whether they may hold a tab. Two rules, each a pass of byte comparisons and one
+    compaction: a blank after a blank or at a line's start goes (a run keeps its first
+    blank, none is left at a line's start); then a blank at a line's end goes."""
+    if tabs:
+        chars = chars.copy()
+        chars[chars == _TAB] = _BLANK
+    drop = np.empty(len(chars), dtype=bool)
+    drop[0] = True
+    np.equal(chars[:-1], _LF, out=drop[1:])
+    blank = chars == _BLANK
+    drop[1:] |= blank[:-1]
+    drop &= blank
+    if drop.any():
+        chars = chars[~drop]
+    n = len(chars)
+    if n == 0:
+        return chars
+    ends = np.empty(n, dtype=bool)  # before \n, \r\n or a last \r, or at the end
+    ends[-1] = True
+    np.equal(chars[1:], _LF, out=ends[:-1])
+    if n >= 2:
+        then = np.empty(n - 1, dtype=bool)  # two bytes on: \n or the end
+        then[-1] = True
+        np.equal(chars[2:], _LF, out=then[:-1])
+        then &= chars[1:] == _CR
+        ends[:-1] |= then
+    ends &= chars == _BLANK
+    return chars[~ends] if ends.any() else chars
 
 
 def _parse_signed_integers(data: bytes, parse: Callable[..., pa.Table],
