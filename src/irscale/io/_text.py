@@ -259,9 +259,13 @@ def parse_columns(
                 table = typed(data.replace(b"\t", b" "))
         if table is None:
             normalised = single_blanks(data)
+            if plain_file:  # a diagnosis reads the file again: its bytes are not kept
+                del data
+                cache.clear()
             try:
                 table = typed(normalised)
             except pa.ArrowInvalid:
+                data = raw()
                 if not data.strip():
                     raise EmptyInputError(f"empty {what}: no data line",
                                           source=name) from None
@@ -302,18 +306,17 @@ def single_blanks(data: bytes) -> pa.Buffer:
     (:func:`~irscale.core.arrow.owned_reader`).
     """
     tabs = b"\t" in data
-    pieces = []
-    start = 0
+    out = pa.allocate_buffer(len(data))  # at most as long: written piece by piece
+    written = np.frombuffer(out, np.uint8)
+    start = size = 0
     while start < len(data):
         stop = data.find(b"\n", start + _PIECE)
         stop = len(data) if stop < 0 else stop + 1  # after a newline: runs never span it
-        chars = np.frombuffer(data, np.uint8, stop - start, start)
-        pieces.append(_single_blanks_of(chars, tabs))
+        piece = _single_blanks_of(np.frombuffer(data, np.uint8, stop - start, start), tabs)
+        written[size: size + len(piece)] = piece
+        size += len(piece)
         start = stop
-    out = pa.allocate_buffer(sum(len(piece) for piece in pieces))
-    if pieces:
-        np.concatenate(pieces, out=np.frombuffer(out, np.uint8))
-    return out
+    return out.slice(0, size)
 
 
 def _single_blanks_of(chars: np.ndarray, tabs: bool) -> np.ndarray:
