@@ -27,9 +27,16 @@ THREE = ("map", "ndcg_cut_10", "recip_rank")
 
 
 def _read_fields(path: Path, names: list[str]) -> pa.Table:
-    """A benchmark file's fields, separated by single blanks or (the ``tsv`` case) tabs."""
+    """A benchmark file's fields, separated by single blanks, tabs (the ``tsv`` case) or runs
+    of blanks (the ``aligned`` case: split line by line in Python, as a check should)."""
     with path.open("rb") as handle:
-        delimiter = "\t" if b"\t" in handle.readline() else " "
+        first = handle.readline().rstrip(b"\n")
+    delimiter = "\t" if b"\t" in first else " "
+    if first != delimiter.encode().join(first.split()):
+        with path.open() as handle:
+            rows = [line.split() for line in handle if line.strip()]
+        return pa.table({name: pa.array([row[k] for row in rows], pa.string())
+                         for k, name in enumerate(names)})
     return pcsv.read_csv(
         path,
         read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 24),

@@ -26,7 +26,9 @@ another generator may give: ``deep`` 5 × 200,000 (few very deep topics), ``unra
 1,000 × 1,000 with integer scores (ties everywhere) in lines not sorted by score,
 ``judged`` 1,000 × 100 with about 5,000 judgments per topic (5M qrels lines), ``many``
 1,000,000 topics of one document each, ``tsv`` 2,000 × 1,000 in tab-separated files with
-docnos of several lengths (``doc123456``) and each topic's lines in random order.
+docnos of several lengths (``doc123456``) and each topic's lines in random order,
+``aligned`` 1,000 × 1,000 with every column padded to its width and a blank at each line's
+end (as tools that print with field widths write them).
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 
@@ -81,10 +83,11 @@ CASE_LABEL = {
     "judged": "judged 1,000 × 100, 5M qrels lines",
     "many": "many 1,000,000 × 1",
     "tsv": "tsv 2,000 × 1,000, tab-separated",
+    "aligned": "aligned 1,000 × 1,000, padded columns",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
-             "unranked", "judged", "many", "tsv")
+             "unranked", "judged", "many", "tsv", "aligned")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],
@@ -928,9 +931,7 @@ def trim_profile(text: str, n: int = 25) -> str:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", default=["i", "ii"],
-                        choices=["i", "ii", "iii", "iv", "startup", "tiny", "small", "ties",
-                                 "track", "shuffled", "clueweb", "deep", "unranked",
-                                 "judged", "many", "tsv"])
+                        choices=list(CASE_LABEL))
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--tools", nargs="+", default=list(WORKER_TOOLS),
                         choices=TOOL_NAMES)

@@ -12,7 +12,8 @@ Run file ``qid Q0 docno rank score runid``:
   by docno by trec_eval) occur in a good share of the topics, as in real BM25 runs.
 
 Cases may differ: fewer decimals (more ties), lines shuffled across topics or within each
-topic, ClueWeb12-style docnos, more judgments per topic (:class:`Case`).
+topic, ClueWeb12-style docnos, more judgments per topic, tab-separated fields, or columns
+aligned by padding with blanks (:class:`Case`).
 
 Qrels ``qid 0 docno rel``: about 20 judged documents per topic (uniform 10..30), graded 0..3,
 about half of them retrieved by the run (biased towards the top of the ranking), the others
@@ -57,6 +58,9 @@ class Case:
     unranked: bool = False
     #: judgments per topic, drawn uniformly from this range (both ends included)
     judged: tuple[int, int] = (10, 30)
+    #: fields padded to the width of their column (text to the left, numbers to the right)
+    #: and a blank at the end of every line, as tools that print with widths write them
+    aligned: bool = False
 
     @property
     def label(self) -> str:
@@ -87,6 +91,8 @@ CASES: dict[str, Case] = {
     # tab-separated files, docnos of several lengths, each topic's lines in random order
     "tsv": Case("tsv", 2_000, 1_000, SEED + 15, docnos="plain", delimiter="\t",
                 unranked=True),
+    # aligned columns and a blank at each line's end (runs of blanks between fields)
+    "aligned": Case("aligned", 1_000, 1_000, SEED + 16, docnos="clueweb", aligned=True),
 }
 
 
@@ -160,17 +166,34 @@ def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
         padded(ids // 1_000 % 100, 2), "-", padded(ids % 100_000, 5), "")
 
 
-def _write(path: Path, columns: dict[str, pa.Array], delimiter: str = " ") -> None:
-    table = pa.table(columns)
+def _write(path: Path, columns: dict[str, pa.Array], delimiter: str = " ",
+           aligned: bool = False) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
-    pcsv.write_csv(
-        table,
-        tmp,
-        write_options=pcsv.WriteOptions(
-            include_header=False, delimiter=delimiter, quoting_style="none", batch_size=1 << 20
-        ),
-    )
+    if aligned:
+        _write_aligned(tmp, list(columns.values()))
+    else:
+        pcsv.write_csv(
+            pa.table(columns),
+            tmp,
+            write_options=pcsv.WriteOptions(
+                include_header=False, delimiter=delimiter, quoting_style="none",
+                batch_size=1 << 20
+            ),
+        )
     os.replace(tmp, path)
+
+
+def _write_aligned(path: Path, columns: list[pa.Array]) -> None:
+    """Lines of the columns padded to their widths (numbers to the right, text to the left),
+    one blank between fields and one at the end of the line."""
+    padded = []
+    for column in columns:
+        width = max(pc.max(pc.utf8_length(column)).as_py() or 0, 1)
+        numeric = pc.all(pc.match_substring_regex(column, r"^[0-9.+-]+$")).as_py()
+        padded.append(pc.utf8_lpad(column, width) if numeric else pc.utf8_rpad(column, width))
+    lines = pc.binary_join_element_wise(*padded, "\n", " ")  # "a b ... f \n": one array
+    offsets = np.frombuffer(lines.buffers()[1], np.int32, len(lines) + 1, lines.offset)
+    path.write_bytes(lines.buffers()[2].to_pybytes()[offsets[0]: offsets[-1]])
 
 
 def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
@@ -209,7 +232,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     if case.shuffled:
         order = pa.array(rng.permutation(n * k))
         columns = {name: column.take(order) for name, column in columns.items()}
-    _write(run_path, columns, case.delimiter)
+    _write(run_path, columns, case.delimiter, case.aligned)
     tied_topics = int((np.diff(scores, axis=1) == 0).any(axis=1).sum())
 
     # ---------------------------------------------------------------- the qrels
@@ -261,6 +284,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
             "rel": pc.cast(pa.array(grade), pa.string()),
         },
         case.delimiter,
+        case.aligned,
     )
     return {
         "run_lines": n * k,
