@@ -34,6 +34,8 @@ CASES = [
     ("indices_nonzero", (pa.array([False, True, True, False]),), {}),
     ("is_null", (STRINGS,), {}),
     ("not_equal", (NUMBERS, pa.array([3, 1, -1, None, 0])), {}),
+    ("replace_substring_regex", (pa.array(["+1", "-2.00", "+-3", "4.5", None]),
+                                 r"^(?:\+|(-))?([0-9]+)(?:\.0*)?$", r"\1\2"), {}),
     ("replace_with_mask", (STRINGS, pa.array([True, False, False, True, False, False]),
                            pa.array(["p", "q"])), {}),
     ("sort_indices", (STRINGS,), {}),
@@ -48,7 +50,6 @@ CASES = [
     ("unique", (STRINGS,), {}),
     ("unique", (CHUNKED,), {}),
     ("utf8_lpad", (STRINGS, 3, "0"), {}),
-    ("utf8_ltrim", (pa.array(["+1", "++2", "3+", None]), "+"), {}),
 ]
 
 

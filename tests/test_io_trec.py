@@ -589,3 +589,28 @@ def test_runs_of_blanks_and_aligned_columns_read_as_single_blanks(tmp_path):
     assert info.value.line == 2
     labels = irscale.read_qrels(write(tmp_path, "p", "1  0 d1 +2\n1 0 d2 1\n"))  # atol's +
     assert labels.rel.tolist() == [2, 1]
+
+
+@pytest.mark.parametrize(("label", "value"), [
+    ("2", 2), ("+2", 2), ("-1", -1), ("2.0", 2), ("2.", 2), ("-1.00", -1), ("0.0", 0),
+    ("+3.000", 3), ("9223372036854775807.0", 2**63 - 1),
+])
+def test_integer_labels_written_as_reals_read_as_trec_eval_reads_them(tmp_path, label, value):
+    """trec_eval reads a label with C's atol: ``2.0`` is 2, as meant (tools that print every
+    number as a real write it so), in every reader's layout."""
+    for text in (f"1 0 d1 1\n1 0 d2 {label}\n", f"1\t0\td1\t1\n1\t0\td2\t{label}\n",
+                 f"1 0 d1 1 \n1  0 d2  {label}\n"):
+        assert irscale.read_qrels(write(tmp_path, "q", text)).rel.tolist() == [1, value]
+
+
+@pytest.mark.parametrize("label", ["1.5", "1e1", "1e0", "0x10", "2.0.0", "++1", "+-1", "2.01",
+                                   ".0", "9223372036854775808.0", "1,0"])
+def test_labels_that_atol_misreads_are_refused_naming_the_line(tmp_path, label):
+    """A label whose value is not what trec_eval's atol reads (``1.5``: 1, ``1e1``: 1,
+    ``0x10``: 0) is refused, naming its line, after lines whose labels are reals that are
+    integers (the fast path and the line-by-line diagnosis agree on those)."""
+    text = f"1 0 d1 2.0\n1 0 d2 +1\n1 0 d3 {label}\n1 0 d4 1\n"
+    with pytest.raises(InputFormatError) as info:
+        irscale.read_qrels(write(tmp_path, "q", text))
+    assert info.value.line == 3
+    assert "rel" in str(info.value)

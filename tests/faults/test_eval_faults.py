@@ -100,6 +100,18 @@ CASES = [
        files={"neg.qrels": _relabel("0", "-1")}),
     either("qrels-label-plus-sign", qrels_argv("plus.qrels"), "plus.qrels", "line 3",
            check=same_output_as(*BASE), files={"plus.qrels": _relabel("1", "+1")}),
+    # reals with zeros after the point: atol (trec_eval) reads the integer they mean
+    ok("qrels-label-real-point-zero", qrels_argv("real.qrels"), same_output_as(*BASE),
+       files={"real.qrels": _relabel("2", "2.0")}),
+    ok("qrels-label-real-point", qrels_argv("real.qrels"), same_output_as(*BASE),
+       files={"real.qrels": _relabel("1", "1.")}),
+    ok("qrels-label-real-aligned", qrels_argv("real.qrels"), same_output_as(*BASE),
+       files={"real.qrels": _relabel("0", " 0.000 ")}),
+    # atol reads 1e1 as 1 and 1.5 as 1: neither is what the file says, refused
+    err("qrels-label-exponent", qrels_argv("exp.qrels"), "exp.qrels", "line", "1e1",
+        files={"exp.qrels": _relabel("2", "1e1")}),
+    err("qrels-label-fraction", qrels_argv("frac.qrels"), "frac.qrels", "line", "1.5",
+        files={"frac.qrels": _relabel("1", "1.5")}),
     # pyarrow would read 0x10 as 16, C's atol (trec_eval) as 0: refused, naming the line
     err("qrels-label-hex", qrels_argv("hex.qrels"), "hex.qrels", "line", "0x10",
         files={"hex.qrels": _relabel("2", "0x10")}),

@@ -103,6 +103,13 @@ def not_equal(left: Datum, right: Datum) -> Datum:
     return call_function("not_equal", [left, right])
 
 
+def replace_substring_regex(values: Datum, pattern: str, replacement: str) -> Datum:
+    """Every string with each match of the RE2 regular expression ``pattern`` replaced by
+    ``replacement`` (``\\1``: the first group's text)."""
+    return call_function("replace_substring_regex", [values],
+                         _compute.ReplaceSubstringOptions(pattern, replacement))
+
+
 def replace_with_mask(values: Datum, mask: Datum, replacements: Datum) -> Datum:
     """``values`` with the rows where ``mask`` is true replaced, in turn, by
     ``replacements``."""
@@ -134,8 +141,3 @@ def unique(values: Datum) -> Datum:
 def utf8_lpad(values: Datum, width: int, padding: str = " ") -> Datum:
     """Every string right-aligned in ``width`` characters, padded on the left."""
     return call_function("utf8_lpad", [values], _compute.PadOptions(width, padding))
-
-
-def utf8_ltrim(values: Datum, characters: str) -> Datum:
-    """Every string without the leading characters that are in ``characters``."""
-    return call_function("utf8_ltrim", [values], _compute.TrimOptions(characters))

@@ -45,9 +45,14 @@ _FLOAT = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 _INT = re.compile(r"[+-]?\d+\Z", re.ASCII)
-
-#: A field that starts as a hexadecimal literal (``0x10``), which pyarrow reads as an integer.
-_HEX_FIELD = re.compile(rb"(?:^|[ \t])[+-]?0[xX]", re.MULTILINE)
+#: An integer field of a file, as C's ``atol`` (hence trec_eval) reads it and as it is meant:
+#: a sign, digits, and maybe a decimal point followed by zeros only (``+2``; ``2.0``, as tools
+#: that print every number as a real write it). ``1.5`` and ``1e1`` (``atol``: 1) or
+#: ``0x10`` (``atol``: 0) are refused: what they mean is not what trec_eval reads.
+_INTEGER_FIELD = re.compile(r"[+-]?\d+(?:\.0*)?\Z", re.ASCII)
+#: The same in RE2, for pyarrow: the sign and digits kept (a ``+`` dropped, which the cast
+#: refuses), the decimal point and zeros dropped.
+_INTEGER_FIELD_RE2 = (r"^(?:\+|(-))?([0-9]+)(?:\.0*)?$", r"\1\2")
 
 #: A field check used by the diagnostic pass: returns an error message or ``None``.
 FieldCheck = Callable[[str], "str | None"]
@@ -67,10 +72,11 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 def check_int64(text: str) -> str | None:
-    """A field check: ``None`` for a decimal integer that fits in 64 bits, else the problem."""
-    if not is_int(text):
+    """A field check: ``None`` for an integer field (a sign, digits, maybe a decimal point and
+    zeros: ``+2``, ``2.0``) whose value fits in 64 bits, else the problem."""
+    if _INTEGER_FIELD.match(text) is None:
         return "is not an integer"
-    if not INT64_MIN <= int(text) <= INT64_MAX:
+    if not INT64_MIN <= int(text.partition(".")[0]) <= INT64_MAX:
         return "is too large (integers must lie within ±9,223,372,036,854,775,807)"
     return None
 
@@ -172,13 +178,6 @@ def parse_columns(
                                     use_threads=threads)
     parse_options = pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False)
     tabs = pcsv.ParseOptions(delimiter="\t", quote_char=False, escape_char=False)
-    convert_options = pcsv.ConvertOptions(
-        column_types=column_types,
-        include_columns=list(include),
-        null_values=[],
-        strings_can_be_null=False,
-        quoted_strings_can_be_null=False,
-    )
 
     cache: dict[str, bytes] = {}
 
@@ -186,19 +185,6 @@ def parse_columns(
         if "data" not in cache:
             cache["data"] = read_bytes(source)
         return cache["data"]
-
-    def parse(buffer: pa.NativeFile | pa.Buffer | bytes, options=convert_options,
-              delimited=parse_options) -> pa.Table:
-        if isinstance(buffer, bytes):
-            buffer = owned_reader(buffer)
-        elif isinstance(buffer, pa.Buffer):
-            buffer = pa.BufferReader(buffer)
-        return pcsv.read_csv(
-            buffer,
-            read_options=read_options,
-            parse_options=delimited,
-            convert_options=options,
-        )
 
     # a FIFO, a pipe or a device can be read once only: their bytes come from raw()
     plain_file = (isinstance(source, (str, os.PathLike)) and not is_stdio(source)
@@ -222,7 +208,12 @@ def parse_columns(
         not a topic ``1<tab>Q0``). Such files raise ``ArrowInvalid`` here and are read the
         whitespace way.
         """
-        parsed = parse(buffer, every_field, delimited)
+        if isinstance(buffer, bytes):
+            buffer = owned_reader(buffer)
+        elif isinstance(buffer, pa.Buffer):
+            buffer = pa.BufferReader(buffer)
+        parsed = pcsv.read_csv(buffer, read_options=read_options, parse_options=delimited,
+                               convert_options=every_field)
         other = b" " if delimited is tabs else b"\t"
         if any((pa.types.is_string(column.type) or pa.types.is_binary(column.type)) and (
                 _holds_empty(column) or _holds_byte(column, other))
@@ -237,7 +228,7 @@ def parse_columns(
         for column in integers:
             index = parsed.column_names.index(column)
             parsed = parsed.set_column(index, column,
-                                       _cast_chunks(parsed[column], column_types[column]))
+                                       _integers(parsed[column], column_types[column]))
         return parsed
 
     first_line = _first_line(source if plain_file and isinstance(source, (str, os.PathLike))
@@ -270,12 +261,8 @@ def parse_columns(
                     raise EmptyInputError(f"empty {what}: no data line",
                                           source=name) from None
                 diagnose(data, name, field_names, checks, what)
-                table = _parse_signed_integers(normalised, parse, convert_options)
-                if table is None:
-                    raise InputFormatError(f"cannot parse {what}: {first_error}",
-                                           source=name) from None
-                if integers and _HEX_FIELD.search(normalised):
-                    diagnose(data, name, field_names, checks, what)  # 0x10 is no integer
+                raise InputFormatError(f"cannot parse {what}: {first_error}",
+                                       source=name) from None
     if table.num_rows == 0:
         raise EmptyInputError(f"empty {what}: no data line", source=name)
     if any(_holds_byte(table[c], b"\x00") for c in table.column_names
@@ -351,32 +338,6 @@ def _single_blanks_of(chars: np.ndarray, tabs: bool) -> np.ndarray:
     return chars[~ends] if ends.any() else chars
 
 
-def _parse_signed_integers(data: bytes, parse: Callable[..., pa.Table],
-                           options: pcsv.ConvertOptions) -> pa.Table | None:
-    """Parse again with the integer columns read as text, then cast them without their
-    leading ``+`` (``+1``: C's ``atol``, hence trec_eval, reads it; pyarrow does not).
-    ``None`` when that fails too."""
-    integers = [c for c, t in options.column_types.items() if pa.types.is_integer(t)]
-    if not integers:
-        return None
-    text_options = pcsv.ConvertOptions(
-        column_types={c: pa.string() if c in integers else t
-                      for c, t in options.column_types.items()},
-        include_columns=options.include_columns, null_values=[],
-        strings_can_be_null=False, quoted_strings_can_be_null=False)
-    try:
-        table = parse(data, text_options)
-        for column in integers:
-            if column in table.column_names:
-                index = table.column_names.index(column)
-                values = pc.cast(pc.utf8_ltrim(table[column], "+"),
-                                 options.column_types[column])
-                table = table.set_column(index, column, values)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    return table
-
-
 def _first_line(source: PathLike | bytes) -> bytes:
     """The first line of a file or of bytes (at most its first 64 KiB)."""
     if isinstance(source, bytes):
@@ -418,6 +379,17 @@ def _holds_byte(column: pa.ChunkedArray, values: bytes) -> bool:
                 if any(bool((piece == byte).any()) for byte in values):
                     return True
     return False
+
+
+def _integers(column: pa.ChunkedArray, target: pa.DataType) -> pa.ChunkedArray:
+    """The integer fields of a text column (:func:`check_int64`'s) as integers of ``target``
+    (``ArrowInvalid`` for any other text). Plain digits are cast at once; when a field has a
+    sign ``+`` or a decimal point, which the cast refuses, every field goes through one
+    regular expression first."""
+    try:
+        return _cast_chunks(column, target)
+    except pa.ArrowInvalid:
+        return _cast_chunks(pc.replace_substring_regex(column, *_INTEGER_FIELD_RE2), target)
 
 
 def _cast_chunks(column: pa.ChunkedArray, target: pa.DataType) -> pa.ChunkedArray:

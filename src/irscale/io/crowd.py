@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from ..core import arrow
 from ..errors import DuplicateError, EmptyInputError, InputError, ParameterError
-from ._text import is_int, line_of_record, parse_columns, source_name
+from ._text import check_int64, line_of_record, parse_columns, source_name
 
 #: The columns of a crowd-labels file, in order.
 COLUMNS = ("topic", "docno", "worker", "label")
@@ -112,7 +112,7 @@ def read_crowd_labels(source: Any, scale: Sequence[int] | None = None) -> CrowdL
         source, COLUMNS,
         {"topic": pa.string(), "docno": pa.string(), "worker": pa.string(),
          "label": pa.int64()}, COLUMNS,
-        {3: lambda text: None if is_int(text) else "is not an integer"}, "crowd labels")
+        {3: check_int64}, "crowd labels")
     frame = pd.DataFrame({c: (arrow.to_numpy(table[c]) if c == "label"
                               else np.asarray(table[c].to_pylist(), dtype=object))
                           for c in COLUMNS})

@@ -94,7 +94,8 @@ def read_qrels(
     source : path, file object or bytes
         A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
         file or the file's bytes. Fields are separated by spaces or tabs; ``iter`` is
-        ignored; ``rel`` is an integer, negative for pooled documents that were not judged.
+        ignored; ``rel`` is an integer, negative for pooled documents that were not judged
+        (``2.0`` is 2, as trec_eval reads it; ``1.5`` and ``1e1`` are refused).
         ``"irds:DATASET_ID"`` reads the qrels of an ir_datasets dataset
         (:mod:`irscale.io.irds`; ``pip install 'irscale[irds]'``).
     duplicates : {"error", "first", "last", "max"}, default "error"
