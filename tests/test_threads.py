@@ -61,12 +61,13 @@ def test_map_threads_raises_the_first_error_in_item_order(monkeypatch, cores):
 
 
 @pytest.mark.parametrize("cores", [1, 2])
-def test_cast_chunks_equals_one_cast(monkeypatch, cores):
+def test_integer_chunks_cast_side_by_side_equal_one_cast(monkeypatch, cores):
     monkeypatch.setattr(threads, "usable_cores", lambda: cores)
-    column = pa.chunked_array([["1", "-2", "30"], [], ["4"], ["-5", "0"]])
-    cast = _text._cast_chunks(column, pa.int64())
+    column = pa.chunked_array([["1", "-2", "30"], [], ["4.0"], ["-5", "+0", "7."]])
+    cast = _text._integers(column, pa.int64())
     assert cast.type == pa.int64()
-    assert cast.to_pylist() == [1, -2, 30, 4, -5, 0]
+    assert cast.to_pylist() == [1, -2, 30, 4, -5, 0, 7]
     assert cast.num_chunks == column.num_chunks
-    with pytest.raises(pa.ArrowInvalid):  # a value of a later chunk that is no integer
-        _text._cast_chunks(pa.chunked_array([["1"], ["2", "2.5"]]), pa.int64())
+    for bad in ("2.5", "+-1", "1e1", ""):  # in a later chunk
+        with pytest.raises(pa.ArrowInvalid):
+            _text._integers(pa.chunked_array([["1"], ["2", bad]]), pa.int64())
