@@ -33,8 +33,9 @@ def map_threads(function: Callable[[Item], Result], items: Sequence[Item]) -> li
 
     The calling thread takes its share of the items rather than waiting for a pool: each
     thread that allocates gets its own heap from the C allocator (glibc's arenas), so one
-    thread fewer keeps the process's peak memory lower (2M run lines on 2 cores, numpy's
-    lookups in chunks: a pool of two threads raised the peak by 34 MB, this by 13 MB).
+    thread fewer keeps the process's peak memory lower (the fingerprint lookups of a 2M-line
+    run done in threads: a pool of two raised the peak by 34 MB, the calling thread and one
+    more by 13 MB).
     """
     workers = min(usable_cores(), len(items))
     if workers < 2:
