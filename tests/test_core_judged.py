@@ -330,3 +330,30 @@ def test_empty_run_has_no_rankings():
                 docno=pa.chunked_array([], pa.string()), score=np.empty(0))
     jr = build_judged_rankings(QRELS, [empty])
     assert jr.n_rankings == 0 and len(jr.rel) == 0 and jr.unjudged_topics == ((),)
+
+
+@given(st.lists(st.lists(st.text("ab\x01z\xff", min_size=1, max_size=9), min_size=1,
+                         max_size=6, unique=True), min_size=1, max_size=8),
+       st.integers(0, 3))
+def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
+    """The tied rows of a run tied throughout are sorted by (group, docno descending) on
+    8-byte keys exactly as pyarrow sorts the strings; docnos over 8 bytes, empty ones, too
+    few tied rows or groups too uneven leave it to pyarrow (``None``)."""
+    from irscale.core import arrow_compute
+
+    docnos = [d for group in groups for d in group] + [f"o{k}" for k in range(others)]
+    group = np.repeat(np.arange(len(groups)) * 2, [len(g) for g in groups])
+    rows = np.arange(len(group))
+    column = pa.chunked_array([pa.array(docnos, pa.string())])
+    got = ranking_module._by_short_docnos(column, rows, group)
+    lengths = [len(g) for g in groups]
+    even = len(groups) * max(lengths) <= 2 * len(rows) and 4 * len(rows) >= len(docnos)
+    fits = max(len(d.encode()) for d in docnos) <= 8
+    assert (got is not None) == (even and fits)
+    if got is not None:
+        table = pa.table({"g": pa.array(group), "d": pa.array(docnos[:len(rows)])})
+        expected = arrow_compute.sort_indices(
+            table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
+        assert got.tolist() == expected.tolist()
+    empty = pa.chunked_array([pa.array(["", "a"])])
+    assert ranking_module._by_short_docnos(empty, np.arange(2), np.zeros(2, int)) is None

@@ -110,11 +110,11 @@ def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> 
     a longer string, or two with one key (ending in NUL bytes), or not in order is looked
     up by hash.
     """
-    set_key, set_length = _short_keys(value_set)
+    set_key, set_length = short_keys(value_set)
     if (len(set_key) == 0 or int(set_length.max()) > 8
             or not bool(np.all(set_key[1:] > set_key[:-1]))):
         return index_in(values, value_set)
-    key, length = _short_keys(values)
+    key, length = short_keys(values)
     place = np.minimum(np.searchsorted(set_key, key), len(set_key) - 1)
     found = (set_key[place] == key) & (set_length[place] == length)
     return np.where(found, place, -1)
@@ -129,7 +129,7 @@ def sorted_distinct(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.
     The strings are sorted as their big-endian keys (see :func:`index_in_sorted`) instead of
     being dictionary-encoded and the distinct values sorted as strings.
     """
-    key, length = _short_keys(values)
+    key, length = short_keys(values)
     if len(key) == 0 or int(length.max()) > 8:
         return None
     order = np.argsort(key)
@@ -149,7 +149,7 @@ _HIGH_BYTES = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in rang
                        dtype=np.uint64)
 
 
-def _short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+def short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     """``(keys, lengths)`` of strings: the first 8 bytes of each as a big-endian uint64,
     zero-padded on the right, and its length in bytes (int64)."""
     keys, lengths = [], []

@@ -147,12 +147,46 @@ def _presorted_order(
     judged = block_topic[block] >= 0
     rows, row_group = rows[judged], row_group[judged]
     position = rows + shift[block[judged]]
-    tied = pa.table({
-        "g": arrow.array(row_group), "d": take_rows(docno, rows if within is None else within[rows])
-    })
-    by_docno = pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")])
-    order[position] = rows[arrow.to_numpy(by_docno)]
+    tied_rows = rows if within is None else within[rows]
+    by_docno = _by_short_docnos(docno, tied_rows, row_group)
+    if by_docno is None:
+        tied = pa.table({"g": arrow.array(row_group), "d": take_rows(docno, tied_rows)})
+        by_docno = arrow.to_numpy(
+            pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")]))
+    order[position] = rows[by_docno]
     return order if within is None else within[order]
+
+
+def _by_short_docnos(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
+                     ) -> np.ndarray | None:
+    """The positions of ``rows`` sorted by ``group`` (non-decreasing, each group's rows
+    together), then docno descending; ``None`` unless the rows are at least a quarter of
+    the docnos, none is longer than 8 bytes and the groups are even enough.
+
+    Made for runs tied throughout (every score equal, integer scores): the docnos become
+    their first 8 bytes as big-endian integers (:func:`~irscale.core.arrow.short_keys`:
+    their order is the byte order of docnos of up to 8 bytes, which hold no NUL byte), laid
+    out one group per row of a matrix padded to the widest group, and the rows sorted at
+    once (2M tied rows in groups of 1,000: 0.06 s, where sorting the strings took 0.3 s).
+    """
+    if 4 * len(rows) < len(docno) or len(rows) == 0:
+        return None
+    key, length = arrow.short_keys(docno)
+    if int(length.max()) > 8 or int(length.min()) == 0:  # an empty docno's key is 0
+        return None
+    starts = np.flatnonzero(np.diff(group, prepend=group[0] - 1))
+    lengths = np.diff(np.append(starts, len(rows)))
+    width = int(lengths.max())
+    if len(lengths) * width > 2 * len(rows):
+        return None
+    # descending keys as ascending complements; a pad (the largest value) sorts last, as no
+    # docno has the key 0 (none is empty), and the keys of a group are distinct
+    matrix = np.full((len(lengths), width), np.iinfo(np.uint64).max, dtype=np.uint64)
+    slots = padded_slots(lengths, width)
+    matrix.reshape(-1)[slots] = ~key[rows]
+    sorted_at = matrix.argsort(axis=1)
+    sorted_at += starts[:, None]
+    return sorted_at.reshape(-1)[slots]
 
 
 def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.ndarray | None:
