@@ -218,24 +218,34 @@ class IdealRankings:
     """trec_eval's ideal ranking of every ranking's topic (see the module documentation).
 
     Computed once per distinct row of ``rel_levels`` (rankings of the same topic share
-    it). ``row[i]`` is the distinct row of ranking ``i``; row ``u`` owns
-    ``gain[start[u] : start[u] + length[u]]`` (positive gains, best first) and
-    ``cum_dcg`` holds the within-row prefix sums of ``gain / log2(position + 1)``.
+    it). ``row[i]`` is the distinct row of ranking ``i``; row ``u``'s ideal ranking has
+    ``length[u]`` documents, of which the first ``stored[u]`` are kept: it owns
+    ``gain[start[u] : start[u] + stored[u]]`` (positive gains, best first) and ``cum_dcg``
+    holds the within-row prefix sums of ``gain / log2(position + 1)``.
     """
 
     row: np.ndarray
     start: np.ndarray
     length: np.ndarray
+    #: The documents kept of each ideal ranking: all (``length``) unless :meth:`build` was
+    #: given a ``depth``.
+    stored: np.ndarray
     gain: np.ndarray
     position: np.ndarray
     cum_dcg: np.ndarray
 
     @classmethod
-    def build(cls, jr: JudgedRankings, params: GainParams) -> IdealRankings:
+    def build(cls, jr: JudgedRankings, params: GainParams,
+              depth: int | None = None) -> IdealRankings:
+        """The ideal rankings of ``jr``'s topics; with ``depth``, only their first ``depth``
+        documents are kept (what :meth:`dcg_at` needs up to that cut-off: a topic's prefix
+        sums are the same, and qrels of thousands of relevant documents per topic no longer
+        cost a running sum over all of them)."""
         rows, row = distinct_rows(jr)
         degrees = jr.column_degrees
         levels_per_row = num_rel_levels(rows, degrees)
         length = np.zeros(len(rows), dtype=np.int64)
+        stored = np.zeros(len(rows), dtype=np.int64)
         start = np.zeros(len(rows), dtype=np.int64)
         gain_parts: list[np.ndarray] = []
         filled = 0
@@ -257,20 +267,29 @@ class IdealRankings:
             else:
                 stop = (counts > 0) & (entry_gain <= 0)
                 counts[np.logical_or.accumulate(stop, axis=1)] = 0
-            member_length = counts.sum(axis=1)
-            length[members] = member_length
-            start[members] = filled + np.concatenate(([0], np.cumsum(member_length)[:-1]))
-            filled += int(member_length.sum())
+            length[members] = counts.sum(axis=1)
+            if depth is not None:  # the first `depth` documents of each ideal ranking
+                counts = np.diff(np.minimum(np.cumsum(counts, axis=1), depth), axis=1,
+                                 prepend=0)
+            member_stored = counts.sum(axis=1)
+            stored[members] = member_stored
+            start[members] = filled + np.concatenate(([0], np.cumsum(member_stored)[:-1]))
+            filled += int(member_stored.sum())
             gain_parts.append(np.repeat(np.tile(entry_gain, len(members)), counts.ravel()))
         gain = np.concatenate(gain_parts) if gain_parts else np.zeros(0)
         # rows in the order of their gains (one group of levels: already in it)
         order = (np.arange(len(start)) if bool(np.all(start[1:] >= start[:-1]))
                  else np.argsort(start, kind="stable"))
-        offsets = np.concatenate(([0], np.cumsum(length[order])))
-        position = np.arange(len(gain)) - np.repeat(offsets[:-1], length[order])
+        offsets = np.concatenate(([0], np.cumsum(stored[order])))
+        position = np.arange(len(gain)) - np.repeat(offsets[:-1], stored[order])
         cum_dcg = segment_cumsum(gain / log2_discount(position + 1), offsets)
-        return cls(row=row, start=start, length=length, gain=gain, position=position,
-                   cum_dcg=cum_dcg)
+        return cls(row=row, start=start, length=length, stored=stored, gain=gain,
+                   position=position, cum_dcg=cum_dcg)
+
+    def _check_complete(self) -> None:
+        """``ValueError`` when the ideal rankings were built to a ``depth`` that cut some."""
+        if bool((self.stored < self.length).any()):
+            raise ValueError("the ideal rankings were built to a depth: not every gain is kept")
 
     # ------------------------------------------------------------ per ranking
     @cached_property
@@ -285,6 +304,8 @@ class IdealRankings:
         """
         rows = self.row if ranking is None else self.row[ranking]
         depth = np.minimum(np.asarray(k, dtype=np.int64), self.length[rows])
+        if bool((depth > self.stored[rows]).any()):
+            raise ValueError("ideal DCG beyond the depth the ideal rankings were built to")
         out = np.zeros(len(depth))
         ok = depth >= 1
         out[ok] = self.cum_dcg[self.start[rows[ok]] + depth[ok] - 1]
@@ -297,6 +318,7 @@ class IdealRankings:
 
     def gain_at(self, position: np.ndarray, ranking: np.ndarray) -> np.ndarray:
         """Ideal gain at 0-based ``position`` of ``ranking``'s ideal ranking (0 beyond K)."""
+        self._check_complete()
         rows = self.row[ranking]
         ok = position < self.length[rows]
         out = np.zeros(len(position))
@@ -307,6 +329,7 @@ class IdealRankings:
     def cum_cost(self) -> np.ndarray:
         """Within-row running sums of G's ideal cost ``max(g*_j, 1)`` (``g*_j`` ≥ 0 here),
         added in position order as trec_eval's m_G.c does."""
+        self._check_complete()
         by_start = np.argsort(self.start, kind="stable")
         offsets = np.concatenate(([0], np.cumsum(self.length[by_start])))
         return segment_cumsum(np.maximum(self.gain, 1.0), offsets)

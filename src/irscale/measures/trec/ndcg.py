@@ -98,7 +98,7 @@ def ndcg_cut(
     documents, terms = dcg_terms(jr, GainParams())
     top = documents.rank <= max(cutoffs)
     rank, segment, terms = documents.rank[top], documents.segment[top], terms[top]
-    ideal = IdealRankings.build(jr, GainParams())
+    ideal = IdealRankings.build(jr, GainParams(), depth=max(cutoffs))
     out = {}
     for k in cutoffs:
         dcg_k = np.bincount(segment, weights=np.where(rank <= k, terms, 0.0),
