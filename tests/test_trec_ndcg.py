@@ -367,5 +367,7 @@ def test_ideal_rankings_built_to_a_depth_keep_their_prefix_sums(data, pairs, dep
             kept.dcg_at(np.full(jr.n_rankings, depth + 1))
         with pytest.raises(ValueError, match="depth"):
             kept.gain_at(np.zeros(jr.n_rankings, dtype=np.int64), np.arange(jr.n_rankings))
+        with pytest.raises(ValueError, match="depth"):
+            kept.change_points()
     else:
         assert kept.total_dcg.tolist() == full.total_dcg.tolist()

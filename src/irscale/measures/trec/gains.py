@@ -352,6 +352,7 @@ class IdealRankings:
     @cached_property
     def flat_row(self) -> np.ndarray:
         """Distinct row of every element of ``gain``."""
+        self._check_complete()
         by_start = np.argsort(self.start, kind="stable")
         return np.repeat(by_start, self.length[by_start])
 
