@@ -177,37 +177,43 @@ def _by_short_docnos(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
         return None
     starts = np.flatnonzero(np.diff(group, prepend=group[0] - 1))
     lengths = np.diff(np.append(starts, len(rows)))
-    width = int(lengths.max())
-    if len(lengths) * width > 2 * len(rows):
-        return None
     # descending keys as ascending complements; a pad (the largest value) sorts last, as no
     # docno has the key 0 (none is empty), and the keys of a group are distinct
-    matrix = np.full((len(lengths), width), np.iinfo(np.uint64).max, dtype=np.uint64)
-    slots = padded_slots(lengths, width)
-    matrix.reshape(-1)[slots] = ~key[rows]
-    sorted_at = matrix.argsort(axis=1)
-    sorted_at += starts[:, None]
-    return sorted_at.reshape(-1)[slots]
+    return _sorted_by_segment(~key[rows], starts, lengths, "quicksort")
 
 
 def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.ndarray | None:
     """The rows of every block in ranking order, ties in file order (the row at every
     position, blocks in place), or ``None`` when the blocks are too uneven to be sorted so.
 
-    The keys are laid out as a matrix, one block per row padded to the widest block, and
-    the rows sorted stably (numpy sorts many short rows much faster than one long array).
-    Padding uses the largest value and follows a block's keys, so a stable sort leaves it
-    after them (an unstable one too, when no key equals the padding). Scores in order as
-    doubles are in order as C floats, so the ties of ``trec_eval`` are then consecutive
-    (:func:`_tied_pairs` finds them).
+    The blocks are sorted side by side as the rows of a padded matrix
+    (:func:`_sorted_by_segment`). Scores in order as doubles are in order as C floats, so
+    the ties of ``trec_eval`` are then consecutive (:func:`_tied_pairs` finds them).
     """
-    lengths = blocks.lengths
-    width = int(lengths.max(initial=0))
-    n = len(key)
-    if len(lengths) * width > 2 * n:
-        return None
     values = key.copy() if ties == "rank-column" else -key  # scores: descending
-    starts = blocks.bounds[:-1]
+    # trec_eval's ties are re-sorted by docno afterwards (_presorted_order), so their order
+    # here is free: numpy's (vectorised) quicksort, several times faster than a stable sort;
+    # the other policies keep ties in file order. Pads sort last unless a key is +inf too.
+    free = ties == "trec_eval" and not bool(np.isposinf(values).any())
+    return _sorted_by_segment(values, blocks.bounds[:-1], blocks.lengths,
+                              "quicksort" if free else "stable")
+
+
+def _sorted_by_segment(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                       kind: str) -> np.ndarray | None:
+    """The position of every value once each segment (``lengths``, laid end to end from
+    ``starts``) is sorted ascending on its own, segments in place (numpy's ``kind`` of
+    sort); ``None`` when the segments are too uneven (the matrix below would hold more
+    than twice the values).
+
+    The values are laid out as a matrix, one segment per row padded with the type's largest
+    value to the widest segment, and the rows sorted at once (numpy sorts many short rows
+    much faster than one long array): a segment's first ``length`` sorted positions are its
+    values whenever no value equals the padding or the sort is stable.
+    """
+    width = int(lengths.max(initial=0))
+    if len(lengths) * width > 2 * len(values):
+        return None
     if bool((lengths == width).all()):
         matrix = values.reshape(len(lengths), width)
         slots = None
@@ -216,18 +222,11 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.nda
         matrix = np.full((len(lengths), width), pad, dtype=values.dtype)
         slots = padded_slots(lengths, width)
         matrix.reshape(-1)[slots] = values
-    # trec_eval's ties are re-sorted by docno afterwards (_presorted_order), so their order
-    # here is free: numpy's (vectorised) quicksort, several times faster than a stable sort;
-    # the other policies keep ties in file order. Pads sort last unless a key is +inf too.
-    free = ties == "trec_eval" and not bool(np.isposinf(values).any())
-    del values
-    sorted_at = matrix.argsort(axis=1, kind="quicksort" if free else "stable")
+    sorted_at = matrix.argsort(axis=1, kind=kind)
     del matrix
     sorted_at += starts[:, None]
     sorted_at = sorted_at.reshape(-1)
-    if slots is not None:
-        sorted_at = sorted_at[slots]  # a block's first `length` positions are its rows
-    return sorted_at
+    return sorted_at if slots is None else sorted_at[slots]
 
 
 def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndarray | None:
