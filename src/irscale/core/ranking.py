@@ -13,6 +13,7 @@ the file's rank column (:data:`irscale.core.options.TIE_POLICIES`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pyarrow as pa
@@ -200,7 +201,7 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.nda
 
 
 def _sorted_by_segment(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                       kind: str) -> np.ndarray | None:
+                       kind: Literal["quicksort", "stable"]) -> np.ndarray | None:
     """The position of every value once each segment (``lengths``, laid end to end from
     ``starts``) is sorted ascending on its own, segments in place (numpy's ``kind`` of
     sort); ``None`` when the segments are too uneven (the matrix below would hold more
