@@ -9,7 +9,7 @@ dict of dicts; irscale's lazy Evaluation, whose per-topic frame is built too, so
 deliver per-topic values). Peak memory of each call: ``tracemalloc`` (Python allocations;
 numpy and pyarrow report theirs to it, pytrec_eval's C++ does not, so memory is not compared).
 
-    python benchmarks/bench_dicts.py [--cases tiny ii] [--repeat 5] [--markdown FILE]
+    python benchmarks/bench_dicts.py [--cases tiny track judged ii] [--repeat 5] [--markdown FILE]
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def bench(case: datagen.Case, repeat: int) -> dict:
         times["pytrec_eval"].append(time_call(theirs))
     med = {tool: statistics.median(values) for tool, values in times.items()}
     lines = sum(len(v) for v in run.values())
-    return {"case": case.label, "lines": lines, **med,
+    judgments = sum(len(v) for v in qrels.values())
+    return {"case": case.label, "lines": lines, "judgments": judgments, **med,
             "ratio": med["irscale"] / med["pytrec_eval"]}
 
 
@@ -92,11 +93,11 @@ def markdown(rows: list[dict], repeat: int) -> str:
            f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
            f"median of {repeat} alternating calls in one process (`python "
            "benchmarks/bench_dicts.py`).", "",
-           "| case | run entries | irscale | pytrec_eval | irscale / pytrec_eval |",
-           "|---|---:|---:|---:|---:|"]
+           "| case | run entries | qrels entries | irscale | pytrec_eval | irscale / pytrec_eval |",
+           "|---|---:|---:|---:|---:|---:|"]
     for r in rows:
-        out.append(f"| {r['case']} | {r['lines']:,} | {r['irscale']:.3f} s | "
-                   f"{r['pytrec_eval']:.3f} s | {r['ratio']:.2f} |")
+        out.append(f"| {r['case']} | {r['lines']:,} | {r['judgments']:,} | "
+                   f"{r['irscale']:.3f} s | {r['pytrec_eval']:.3f} s | {r['ratio']:.2f} |")
     out += ["", END]
     return "\n".join(out)
 
@@ -118,7 +119,8 @@ def write_section(path: Path, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", nargs="+", default=["tiny", "ii"], choices=datagen.CASES)
+    parser.add_argument("--cases", nargs="+", default=["tiny", "track", "judged", "ii"],
+                        choices=datagen.CASES)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--markdown", type=Path, default=None)
     args = parser.parse_args(argv)

@@ -108,3 +108,32 @@ def test_scores_that_do_not_convert_are_named_as_before():
     with pytest.raises(InputError, match="score is not a number") as error:
         run_from_dict({"1": {"a": 1.0, "b": [2.0]}})
     assert "1 b [2.0]" in str(error.value)
+
+
+@pytest.mark.parametrize("data", [
+    {"1": {3: 1.0, "3": 2.0}},  # document keys whose text is the same
+    {"1": {b"a": 1.0, "a": 2.0}},  # bytes and str
+    {1: {"a": 1.0}, "1": {"a": 2.0}},  # topic keys whose text is the same
+])
+def test_keys_that_collide_as_text_are_duplicates(data):
+    """Only dicts whose keys are all ``str`` (distinct as text by construction) skip the
+    duplicate check; keys that become the same text are refused as in a file."""
+    from irscale.errors import DuplicateError
+
+    with pytest.raises(DuplicateError, match="duplicate document"):
+        run_from_dict(data)
+    with pytest.raises(DuplicateError, match="duplicate document"):
+        qrels_from_dict({t: {d: 1 for d in docs} for t, docs in data.items()})
+
+
+def test_labels_are_converted_as_before():
+    """Labels come through one float conversion (as scores): integral values of any
+    numeric type are taken, others are refused naming the row."""
+    qrels = qrels_from_dict({"1": {"a": True, "b": np.int8(2), "c": 3.0, "d": "4"}})
+    assert qrels.rel.tolist() == [1, 2, 3, 4]
+    with pytest.raises(InputError, match=r"relevance is not an integer: '1 b 1\.5'"):
+        qrels_from_dict({"1": {"a": 1, "b": 1.5}})
+    with pytest.raises(InputError, match="relevance is not a number"):
+        qrels_from_dict({"1": {"a": 1, "b": "x"}})
+    with pytest.raises(InputError, match="relevance is not an integer"):
+        qrels_from_dict({"1": {"a": 1, "b": None}})

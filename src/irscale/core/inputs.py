@@ -205,6 +205,7 @@ def assemble_run(
     duplicates: DuplicatePolicy,
     describe_row: Callable[[int], tuple[int | None, str]],
     blocks: TopicBlocks | None = None,
+    distinct: bool = False,
 ) -> Run:
     """A :class:`Run` of the parsed columns (in input order), as every reader builds it.
 
@@ -212,7 +213,9 @@ def assemble_run(
     topic's rows are not together (``Run.file_row`` then keeps each row's input row); applies
     the duplicate policy. ``describe_row(i)`` gives ``(line number, text)`` of input row
     ``i`` for error messages. ``blocks``: the topics' blocks when the caller knows that each
-    topic's rows are together (dicts of dicts), so that they need not be found.
+    topic's rows are together (dicts of dicts), so that they need not be found;
+    ``distinct`` that no (topic, docno) pair occurs twice (dicts of dicts whose keys are all
+    ``str``), so that the duplicate check is skipped.
     """
     warn_single_precision(score, source, describe_row)
     fingerprints = string_fingerprints(docno)
@@ -224,7 +227,7 @@ def assemble_run(
         docno = pa.chunked_array([arrow.take(docno.combine_chunks(), file_row)])
         score, fingerprints = score[file_row], fingerprints[file_row]
         rank = None if rank is None else rank[file_row]
-    keep = resolve_duplicates(
+    keep = None if distinct else resolve_duplicates(
         topic, docno, score, duplicates, source,
         lambda row: describe_row(row if file_row is None else int(file_row[row])),
         fingerprints, blocks, file_row,

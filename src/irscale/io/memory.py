@@ -43,17 +43,20 @@ def _column(frame, names: Sequence[str], what: str, source: str) -> str:
     )
 
 
-def _flatten(data: Mapping[str, Mapping[str, Any]], what: str, *, floats: bool = False
-             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list | np.ndarray, TopicBlocks | None]:
-    """``{topic: {docno: value}}`` as topic and document columns, the values and the topics'
-    blocks.
+def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
+             ) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list | np.ndarray, TopicBlocks | None,
+                        bool]:
+    """``{topic: {docno: value}}`` as topic and document columns, the values, the topics'
+    blocks and whether the (topic, docno) pairs are known to be distinct.
 
     The work is per topic, not per document: documents and values are gathered by
     ``itertools.chain`` and converted in one call each (pyarrow for the ids; ids that are not
-    strings, such as ints, become their ``str``). With ``floats`` the values come as a
-    float64 array when every one converts (the list otherwise, for the error naming the
-    first that does not). The rows of a topic are together, so its blocks follow from the
-    entry sizes (``None`` when two topic keys have the same ``str``)."""
+    strings, such as ints, become their ``str``). The values come as a float64 array when
+    every one converts (the list otherwise, for the error naming the first that does not).
+    The rows of a topic are together, so its blocks follow from the entry sizes (``None``
+    when two topic keys have the same ``str``). The pairs are distinct, and need no
+    duplicate check, when the topics' ``str`` are and every document key is a ``str``: the
+    keys of one dict then differ as text."""
     entries = list(data.values())
     for topic, entry in data.items():
         if topic is None:
@@ -64,16 +67,13 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str, *, floats: bool =
     topics = [str(topic) for topic in data]
     counts = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
     docs = list(chain.from_iterable(entries))
-    values: list | np.ndarray | None = None
-    if floats:
-        try:
-            values = np.fromiter(chain.from_iterable(entry.values() for entry in entries),
-                                 dtype=np.float64, count=len(docs))
-        except (TypeError, ValueError):
-            values = None
-    if values is None:
+    values: list | np.ndarray
+    try:  # one C loop, no list of millions of Python numbers
+        values = np.fromiter(chain.from_iterable(entry.values() for entry in entries),
+                             dtype=np.float64, count=len(docs))
+    except (TypeError, ValueError):
         values = list(chain.from_iterable(entry.values() for entry in entries))
-    docno = _identifiers(docs)
+    docno, all_str = _identifiers(docs)
     if docno.null_count:
         raise InputError(f"{what} dict: a topic or document id is None")
     heads = pa.array(topics, pa.string())
@@ -83,16 +83,25 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str, *, floats: bool =
         filled = counts > 0
         blocks = TopicBlocks.distinct(np.concatenate(([0], np.cumsum(counts[filled]))),
                                       pc.filter(heads, pa.array(filled)))
-    return pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks
+    return (pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks,
+            blocks is not None and all_str)
 
 
-def _identifiers(ids: list) -> pa.Array:
-    """A list of ids as a pyarrow string array in one conversion when they are strings;
-    ids that are not (ints ...) become their ``str``; ``None`` stays null."""
+def _identifiers(ids: list) -> tuple[pa.Array, bool]:
+    """A list of ids as a pyarrow string array, and whether every id was a ``str``.
+
+    One conversion when they are strings; ids that are not (ints ...) become their ``str``
+    (bytes are decoded as UTF-8); ``None`` stays null."""
     try:
-        return pa.array(ids, pa.string())
+        array = pa.array(ids)
+    except (pa.ArrowTypeError, pa.ArrowInvalid):  # mixed types
+        array = None
+    if array is not None and (pa.types.is_string(array.type) or len(array) == 0):
+        return pc.cast(array, pa.string()) if len(array) == 0 else array, True
+    try:
+        return pa.array(ids, pa.string()), False
     except (pa.ArrowTypeError, pa.ArrowInvalid):
-        return pa.array([None if i is None else str(i) for i in ids], pa.string())
+        return pa.array([None if i is None else str(i) for i in ids], pa.string()), False
 
 
 def is_records(obj: Any) -> bool:
@@ -133,7 +142,7 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
                          source=source)
 
     t, d, v = field(_TOPIC, "topic"), field(_DOC, "document"), field(value_names, "value")
-    topic, docno = (_identifiers(list(map(itemgetter(k), rows))) for k in (t, d))
+    topic, docno = (_identifiers(list(map(itemgetter(k), rows)))[0] for k in (t, d))
     if topic.null_count or docno.null_count:
         raise InputError(f"{what} list: a topic or document id is None", source=source)
     values: np.ndarray | list = list(map(itemgetter(v), rows))
@@ -208,15 +217,16 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
 def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
                     source: str = "<qrels dict>") -> Qrels:
     """Qrels from ``{topic: {docno: relevance}}``."""
-    topic, docno, values, blocks = _flatten(data, "qrels")
-    if not values:
+    topic, docno, values, blocks, distinct = _flatten(data, "qrels")
+    if not len(values):
         raise EmptyInputError("empty qrels dict", source=source)
-    return _make_qrels(topic, docno, values, "error", source, blocks)
+    return _make_qrels(topic, docno, values, "error", source, blocks, distinct)
 
 
 def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
-                source, blocks: TopicBlocks | None = None) -> Qrels:
-    """Qrels of the columns; ``blocks``: the topics' blocks when the caller knows them."""
+                source, blocks: TopicBlocks | None = None, distinct: bool = False) -> Qrels:
+    """Qrels of the columns; ``blocks``: the topics' blocks when the caller knows them;
+    ``distinct``: no (topic, docno) pair occurs twice (no duplicate check)."""
     numeric = _numbers(topic, docno, values, "relevance", source)
     bad = np.flatnonzero(~np.isfinite(numeric) | (numeric != np.round(numeric)))
     if len(bad):
@@ -228,8 +238,8 @@ def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicat
                                "±9,223,372,036,854,775,807)", source=source,
                                text=_row_describer(topic, docno, values)(int(bad[0]))[1])
     rel = numeric.astype(np.int64)
-    keep = resolve_duplicates(topic, docno, rel, duplicates, source,
-                              _row_describer(topic, docno, rel))
+    keep = None if distinct else resolve_duplicates(topic, docno, rel, duplicates, source,
+                                                    _row_describer(topic, docno, rel))
     if keep is not None:
         take = pa.array(keep)
         topic, docno, rel, blocks = pc.take(topic, take), pc.take(docno, take), rel[keep], None
@@ -271,14 +281,16 @@ def _rank_column(frame, source: str) -> np.ndarray:
 def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
                   source: str = "<run dict>") -> Run:
     """A run from ``{topic: {docno: score}}``."""
-    topic, docno, values, blocks = _flatten(data, "run", floats=True)
+    topic, docno, values, blocks, distinct = _flatten(data, "run")
     if not len(values):
         raise EmptyInputError("empty run dict", source=source)
-    return _make_run(topic, docno, values, name, "error", source, blocks=blocks)
+    return _make_run(topic, docno, values, name, "error", source, blocks=blocks,
+                     distinct=distinct)
 
 
 def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, duplicates,
-              source, rank=None, blocks: TopicBlocks | None = None) -> Run:
+              source, rank=None, blocks: TopicBlocks | None = None, distinct: bool = False
+              ) -> Run:
     score = _numbers(topic, docno, values, "score", source)
     bad_rows = np.flatnonzero(~np.isfinite(score))
     if len(bad_rows):
@@ -286,7 +298,7 @@ def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, dupl
                                source=source,
                                text=_row_describer(topic, docno, values)(int(bad_rows[0]))[1])
     return assemble_run(topic, docno, score, rank, name=name, source=source, runids=(name,),
-                        duplicates=duplicates, blocks=blocks,
+                        duplicates=duplicates, blocks=blocks, distinct=distinct,
                         describe_row=_row_describer(topic, docno, score))
 
 
