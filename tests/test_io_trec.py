@@ -570,6 +570,38 @@ def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece):
     assert bytes(_text.single_blanks(data)) == expected
 
 
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=60).map(
+           lambda raw: bytes(b" \t\n\rab\x00"[byte % 7] for byte in raw)),
+       separator=st.sampled_from([b" ", b"\t"]),
+       piece=st.sampled_from([1, 2, 3, 7, 1 << 22]),
+       as_file=st.booleans())
+def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, data,
+                                                       separator, piece, as_file):
+    """The gate that lets the CSV reader skip the fields not read equals its definition
+    (no byte of the other separator; no separator at the start, at the end or next to a
+    byte <= 32), whatever pieces the bytes are read in; and a file that passes splits into
+    the same fields by its separator as by whitespace (trec_eval's), line by line."""
+    from irscale.io import _text
+
+    monkeypatch.setattr(_text, "_SCAN", piece)
+    other = b"\t" if separator == b" " else b" "
+    low = {byte for byte in range(33)}
+    expected = (other not in data and not data.startswith(separator)
+                and not data.endswith(separator)
+                and not any(a in low and b in low and separator[0] in (a, b)
+                            for a, b in zip(data, data[1:])))
+    source = tmp_path / f"f{len(data)}"
+    source.write_bytes(data)
+    clean = _text._separated_cleanly(source if as_file else data, separator)
+    assert clean == expected
+    if clean:
+        for line in re.split(rb"\r\n|\n|\r", data):
+            if line:
+                assert line.split(separator) == line.split(), line
+
+
 def test_runs_of_blanks_and_aligned_columns_read_as_single_blanks(tmp_path):
     plain = "".join(f"{t} Q0 d{t}{k} {k} {9.5 - k} run\n" for t in (3, 10) for k in range(4))
     aligned = "".join(f"{t:<4} Q0  d{t}{k:<6} {k:>4} {9.5 - k:>8}  run \n"
