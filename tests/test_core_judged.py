@@ -337,8 +337,8 @@ def test_empty_run_has_no_rankings():
        st.integers(0, 3))
 def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
     """The tied rows of a run tied throughout are sorted by (group, docno descending) on
-    8-byte keys exactly as pyarrow sorts the strings; docnos over 8 bytes, empty ones, too
-    few tied rows or groups too uneven leave it to pyarrow (``None``)."""
+    8-byte keys exactly as pyarrow sorts the strings, however uneven the groups; docnos
+    over 8 bytes, empty ones or too few tied rows leave it to pyarrow (``None``)."""
     from irscale.core import arrow_compute
 
     docnos = [d for group in groups for d in group] + [f"o{k}" for k in range(others)]
@@ -346,10 +346,9 @@ def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
     rows = np.arange(len(group))
     column = pa.chunked_array([pa.array(docnos, pa.string())])
     got = ranking_module._by_short_docnos(column, rows, group)
-    lengths = [len(g) for g in groups]
-    even = len(groups) * max(lengths) <= 2 * len(rows) and 4 * len(rows) >= len(docnos)
+    enough = 4 * len(rows) >= len(docnos)
     fits = max(len(d.encode()) for d in docnos) <= 8
-    assert (got is not None) == (even and fits)
+    assert (got is not None) == (enough and fits)
     if got is not None:
         table = pa.table({"g": pa.array(group), "d": pa.array(docnos[:len(rows)])})
         expected = arrow_compute.sort_indices(
@@ -357,3 +356,32 @@ def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
         assert got.tolist() == expected.tolist()
     empty = pa.chunked_array([pa.array(["", "a"])])
     assert ranking_module._by_short_docnos(empty, np.arange(2), np.zeros(2, int)) is None
+
+
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=1, max_size=40), min_size=1,
+                max_size=12),
+       st.sampled_from(["quicksort", "stable"]), st.booleans())
+def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats):
+    """Every segment sorted on its own, in place, whether the segments fit one padded
+    matrix or are grouped by length into several; the stable sort keeps equal values in
+    their order, values equal to the padding (the type's largest) included."""
+    values = np.concatenate([np.array(v, dtype=np.int64) for v in segments])
+    if floats:
+        values = values.astype(np.float64)
+        if kind == "stable":
+            values[values == 3] = np.inf
+    else:
+        values = (values + 3).astype(np.uint64)
+        if kind == "stable":
+            values[values == 6] = np.iinfo(np.uint64).max
+    lengths = np.array([len(v) for v in segments])
+    starts = np.cumsum(lengths) - lengths
+    got = ranking_module._sorted_by_segment(values, starts, lengths, kind)
+    for start, length in zip(starts.tolist(), lengths.tolist(), strict=True):
+        mine = got[start: start + length]
+        expected = start + np.argsort(values[start: start + length], kind="stable")
+        if kind == "stable":
+            assert mine.tolist() == expected.tolist()
+        else:
+            assert sorted(mine.tolist()) == list(range(start, start + length))
+            assert values[mine].tolist() == values[expected].tolist()
