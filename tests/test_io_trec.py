@@ -576,9 +576,9 @@ def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece):
            lambda raw: bytes(b" \t\n\rab\x00"[byte % 7] for byte in raw)),
        separator=st.sampled_from([b" ", b"\t"]),
        piece=st.sampled_from([1, 2, 3, 7, 1 << 22]),
-       as_file=st.booleans())
+       kind=st.sampled_from(["bytes", "file", "arrow"]))
 def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, data,
-                                                       separator, piece, as_file):
+                                                       separator, piece, kind):
     """The gate that lets the CSV reader skip the fields not read equals its definition
     (no byte of the other separator; no separator at the start, at the end or next to a
     byte <= 32), whatever pieces the bytes are read in; and a file that passes splits into
@@ -594,7 +594,8 @@ def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, d
                             for a, b in zip(data, data[1:])))
     source = tmp_path / f"f{len(data)}"
     source.write_bytes(data)
-    clean = _text._separated_cleanly(source if as_file else data, separator)
+    given = {"bytes": data, "file": source, "arrow": pa.py_buffer(data)}[kind]
+    clean = _text._separated_cleanly(given, separator)
     assert clean == expected
     if clean:
         for line in re.split(rb"\r\n|\n|\r", data):

@@ -269,7 +269,8 @@ def parse_columns(
                 del data
                 cache.clear()
             try:
-                table = typed(normalised)
+                table = typed(normalised, parse_options,
+                              _separated_cleanly(normalised, b" "))
             except pa.ArrowInvalid:
                 data = raw()
                 if not data.strip():
@@ -369,7 +370,7 @@ def _first_line(source: PathLike | bytes) -> bytes:
 _SCAN = 1 << 22
 
 
-def _separated_cleanly(source: PathLike | bytes, separator: bytes) -> bool:
+def _separated_cleanly(source: PathLike | bytes | pa.Buffer, separator: bytes) -> bool:
     """True when no line of a file (or of bytes) can hold an empty field or one holding the
     other separator (a tab when ``separator`` is a blank, a blank when it is a tab).
 
@@ -401,12 +402,18 @@ def _separated_cleanly(source: PathLike | bytes, separator: bytes) -> bool:
     return previous != sep
 
 
-def _pieces(source: PathLike | bytes) -> Iterator[tuple[bytes | bytearray, int, int]]:
-    """``(data, start, size)``: the bytes of a file or of bytes, :data:`_SCAN` at a time,
-    without copies (a file's pieces are read into one buffer, reused for the next)."""
-    if isinstance(source, bytes):
+def _pieces(source: PathLike | bytes | pa.Buffer
+            ) -> Iterator[tuple[bytes | bytearray, int, int]]:
+    """``(data, start, size)``: the bytes of a file, of bytes or of an Arrow buffer,
+    :data:`_SCAN` at a time (a file's pieces are read into one buffer, reused for the next;
+    an Arrow buffer's are copied, as it has no ``find``)."""
+    if isinstance(source, (bytes, pa.Buffer)):
         for start in range(0, len(source), _SCAN):
-            yield source, start, min(_SCAN, len(source) - start)
+            size = min(_SCAN, len(source) - start)
+            if isinstance(source, bytes):
+                yield source, start, size
+            else:
+                yield source.slice(start, size).to_pybytes(), 0, size
         return
     buffer = bytearray(_SCAN)
     with open(source, "rb", buffering=0) as handle:
