@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import re
 from collections import Counter
+from itertools import pairwise
 from unittest import mock
 
 import numpy as np
@@ -587,11 +588,11 @@ def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, d
 
     monkeypatch.setattr(_text, "_SCAN", piece)
     other = b"\t" if separator == b" " else b" "
-    low = {byte for byte in range(33)}
+    low = set(range(33))
     expected = (other not in data and not data.startswith(separator)
                 and not data.endswith(separator)
                 and not any(a in low and b in low and separator[0] in (a, b)
-                            for a, b in zip(data, data[1:])))
+                            for a, b in pairwise(data)))
     source = tmp_path / f"f{len(data)}"
     source.write_bytes(data)
     given = {"bytes": data, "file": source, "arrow": pa.py_buffer(data)}[kind]

@@ -167,6 +167,10 @@ def trec_file_faults(
         # two separators in a row: no empty field between them (the field is missing)
         err(f"{prefix}-second-field-missing", argv(name), loc, files={name: replace_line(
             lines, line, " ".join([fields[0], "", *fields[2:]]))}),
+        # a blank where the last field should be: as many separators as fields, the last
+        # empty (a field the run's reader does not convert, the run tag)
+        err(f"{prefix}-last-field-missing-trailing-blank", argv(name), loc, files={
+            name: replace_line(lines, line, " ".join(fields[:-1]) + " ")}),
         err(f"{prefix}-tab-separated-docno-missing", argv(name), loc, files={
             name: text(["\t".join(x.split()) for x in lines[:line - 1]]
                        + ["\t".join([*fields[:2], "", *fields[3:]])]
