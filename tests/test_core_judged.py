@@ -21,7 +21,7 @@ from irscale.core.qrels_index import QrelsIndex
 from irscale.core.ranking import RankingOptions
 from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
-from irscale.io.memory import qrels_from_dict, run_from_dict
+from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
 
 QRELS = qrels_from_dict({"1": {"a": 1, "b": 0, "c": 2, "x": -1}, "2": {"a": 1}})
 RUN = run_from_dict({"1": {"a": 1.0, "b": 2.0, "c": 1.0, "d": 1.0, "x": 0.5},
@@ -385,3 +385,25 @@ def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats):
         else:
             assert sorted(mine.tolist()) == list(range(start, start + length))
             assert values[mine].tolist() == values[expected].tolist()
+
+
+@given(st.lists(st.tuples(st.sampled_from(["t1", "t2", "t10", "x"]),
+                          st.sampled_from([-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1000])),
+                min_size=1, max_size=40))
+def test_qrels_index_counts_every_topics_levels(rows):
+    """The relevance-level counts of a qrels index (by block below 9 levels, by key
+    otherwise; topics in several blocks; negative degrees not counted) equal a count of the
+    rows, level by level, in the index's level layout."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"query_id": [t for t, _ in rows],
+                          "doc_id": [f"d{k}" for k in range(len(rows))],
+                          "relevance": [r for _, r in rows]})
+    index = QrelsIndex.build(qrels_from_frame(frame))
+    degrees = (np.arange(index.rel_levels.shape[1]) if index.degrees is None
+               else index.degrees)
+    expected = np.zeros_like(index.rel_levels)
+    for topic, rel in rows:
+        if rel >= 0:
+            expected[index.topics.index(topic), int(np.flatnonzero(degrees == rel)[0])] += 1
+    np.testing.assert_array_equal(index.rel_levels, expected)

@@ -27,6 +27,9 @@ from .segments import chunks
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
 #: rows, 102 ms in chunks of 2^18).
 _CHUNK_ROWS = 1 << 18
+#: Up to this many relevance levels, a qrels index counts each level's rows block by block
+#: (:func:`_levels_by_block`) rather than by one ``bincount`` of (topic, level) keys.
+_LEVELS_COUNTED_BY_BLOCK = 8
 
 
 def dense_layout(degrees: np.ndarray) -> bool:
@@ -67,12 +70,10 @@ class QrelsIndex:
         blocks = qrels.topic_blocks
         topic_array, block_topic = blocks.sorted_codes()
         topics = tuple(topic_array.to_pylist())
-        topic_code = blocks.expand(block_topic)
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0
         every = bool(judged.all())  # usual: no negative degree, no copies of the judged rows
         judged_rel = rel if every else rel[judged]
-        judged_topic = topic_code if every else topic_code[judged]
         degrees = arrow.unique_integers(judged_rel)
         top = int(degrees[-1]) if len(degrees) else 0
         if dense_layout(degrees):  # column g counts degree g
@@ -81,11 +82,16 @@ class QrelsIndex:
         else:  # one column per distinct degree: a label of 10^7 costs one column
             n_levels, column = len(degrees), np.searchsorted(degrees, judged_rel)
             column_degrees = degrees.astype(np.int64)
-        key = judged_topic * n_levels
-        key += column
-        rel_levels = np.bincount(key, minlength=len(topics) * n_levels).reshape(len(topics),
-                                                                              n_levels)
-        del key
+        if every and n_levels <= _LEVELS_COUNTED_BY_BLOCK:
+            rel_levels = _levels_by_block(column, n_levels, blocks, block_topic, len(topics))
+        else:
+            topic_code = blocks.expand(block_topic)
+            key = topic_code if every else topic_code[judged]
+            key *= n_levels
+            key += column
+            rel_levels = np.bincount(key, minlength=len(topics) * n_levels).reshape(
+                len(topics), n_levels)
+            del key, topic_code
         degree_type = next(
             t for t in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(t).max
         )
@@ -290,3 +296,24 @@ def _home_slots(fingerprints: np.ndarray, size: np.ndarray, first: np.ndarray) -
     slot = slot.view(np.int64)
     slot += first
     return slot
+
+
+def _levels_by_block(column: np.ndarray, n_levels: int, blocks: TopicBlocks,
+                     block_topic: np.ndarray, n_topics: int) -> np.ndarray:
+    """The ``n_topics x n_levels`` counts of the rows of every topic at every level
+    (``column``: the level of every row, its topic that of its block), summed block by block:
+    one mask and one ``np.add.reduceat`` per level above 0 (level 0 counts the rest), no key
+    per row. 5M qrels rows of 3 levels: no 80 MB of topic codes and keys (the judged case's
+    peak 401 -> 385 MB), as fast warm and in a fresh process."""
+    starts = blocks.bounds[:-1]  # blocks are never empty: each start begins its own sum
+    per_block = np.empty((len(starts), n_levels), dtype=np.int64)
+    for level in range(1, n_levels):
+        per_block[:, level] = np.add.reduceat((column == level).view(np.uint8), starts,
+                                              dtype=np.int64)
+    per_block[:, 0] = blocks.lengths - per_block[:, 1:].sum(axis=1)
+    counts = np.zeros((n_topics, n_levels), dtype=np.int64)
+    if blocks.contiguous:  # one block per topic
+        counts[block_topic] = per_block
+    else:
+        np.add.at(counts, block_topic, per_block)
+    return counts
