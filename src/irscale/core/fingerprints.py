@@ -52,49 +52,50 @@ def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
 
 
 def _chunk_fingerprints(chunk: pa.Array, h: np.ndarray) -> None:
-    """:func:`string_fingerprints` of one string array, written into ``h``.
+    """:func:`string_fingerprints` of one string array, written into ``h``, :data:`_BLOCK`
+    strings at a time: a block's characters are copied (with the padding that keeps 8-byte
+    reads inside) and its words and hashes stay in the cache. Copying the characters of a
+    whole chunk at once made each chunk's copy, offsets and lengths (about 30 MB per 700,000
+    docnos) fresh memory: 5M qrels docnos took 53 ms warm (22 ms so), and the process's
+    resident memory grew by 90 MB over the loop."""
+    for first in range(0, len(chunk), _BLOCK):
+        _block_fingerprints(chunk.slice(first, _BLOCK), h[first: first + _BLOCK])
+
+
+def _block_fingerprints(strings: pa.Array, h: np.ndarray) -> None:
+    """The fingerprints of a few strings, written into ``h``.
 
     The hash of a string of length ``L`` starts from ``L * golden`` and mixes in its bytes
     8 at a time (little-endian words, the last one zero-padded), so that it depends on the
-    string only. The strings are hashed :data:`_BLOCK` at a time, so that the passes over a
-    block's words and hashes stay in the cache. When all strings have the same length
-    (fixed-width docnos), word ``k`` of every string lies at a fixed stride in the data and
-    is read without gathering.
+    string only. When all strings have the same length (fixed-width docnos), word ``k`` of
+    every string lies at a fixed stride in the data and is read without gathering.
     """
-    n = len(chunk)
-    if n == 0:
-        return
-    padded, starts, lengths = string_bytes(chunk)  # 8-byte reads stay inside
+    padded, starts, lengths = string_bytes(strings)  # 8-byte reads stay inside
     size = len(padded) - 8
     longest = int(lengths.max())
-    if longest * n == size:  # every string has the longest length
-        for first in range(0, n, _BLOCK):
-            block = h[first: first + _BLOCK]
-            block[:] = np.uint64(longest) * _GOLDEN
-            for shift in range(0, longest, 8):
-                word = np.ndarray(shape=(len(block),), dtype="<u8", buffer=padded,
-                                  offset=first * longest + shift, strides=(longest,))
-                block += word & _LOW_BYTES[longest - shift] if longest - shift < 8 else word
-                _mix64(block)
+    if longest * len(strings) == size:  # every string has the longest length
+        h[:] = np.uint64(longest) * _GOLDEN
+        for shift in range(0, longest, 8):
+            word = np.ndarray(shape=(len(h),), dtype="<u8", buffer=padded, offset=shift,
+                              strides=(longest,))
+            h += word & _LOW_BYTES[longest - shift] if longest - shift < 8 else word
+            _mix64(h)
         return
     # every (unaligned) 8-byte little-endian word of the data, by starting byte
     words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    for first in range(0, n, _BLOCK):
-        block = h[first: first + _BLOCK]
-        begin, length = starts[first: first + _BLOCK], lengths[first: first + _BLOCK]
-        shortest = int(length.min())
-        np.multiply(length.view(np.uint64), _GOLDEN, out=block)
-        for shift in range(0, int(length.max()), 8):
-            at = begin + shift
-            ended = shift >= shortest  # some strings have no bytes left
-            if ended:
-                np.minimum(at, size, out=at)  # (their words are read but not used)
-            word = words[at]
-            if shift + 8 > shortest:  # some strings end within this word
-                word &= _LOW_BYTES[np.clip(length - shift, 0, 8)]
-            if ended:  # a string's hash must not depend on its neighbours
-                active = length > shift
-                block[active] = _mix64(block[active] + word[active])
-            else:
-                block += word
-                _mix64(block)
+    shortest = int(lengths.min())
+    np.multiply(lengths.view(np.uint64), _GOLDEN, out=h)
+    for shift in range(0, longest, 8):
+        at = starts + shift
+        ended = shift >= shortest  # some strings have no bytes left
+        if ended:
+            np.minimum(at, size, out=at)  # (their words are read but not used)
+        word = words[at]
+        if shift + 8 > shortest:  # some strings end within this word
+            word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
+        if ended:  # a string's hash must not depend on its neighbours
+            active = lengths > shift
+            h[active] = _mix64(h[active] + word[active])
+        else:
+            h += word
+            _mix64(h)
