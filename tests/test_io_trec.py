@@ -595,8 +595,8 @@ def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, d
                             for a, b in pairwise(data)))
     source = tmp_path / f"f{len(data)}"
     source.write_bytes(data)
-    given = {"bytes": data, "file": source, "arrow": pa.py_buffer(data)}[kind]
-    clean = _text._separated_cleanly(given, separator)
+    read = {"bytes": data, "file": source, "arrow": pa.py_buffer(data)}[kind]
+    clean = _text._separated_cleanly(read, separator)
     assert clean == expected
     if clean:
         for line in re.split(rb"\r\n|\n|\r", data):
