@@ -28,7 +28,8 @@ another generator may give: ``deep`` 5 × 200,000 (few very deep topics), ``unra
 1,000,000 topics of one document each, ``tsv`` 2,000 × 1,000 in tab-separated files with
 docnos of several lengths (``doc123456``) and each topic's lines in random order,
 ``aligned`` 1,000 × 1,000 with every column padded to its width and a blank at each line's
-end (as tools that print with field widths write them).
+end (as tools that print with field widths write them), ``uneven`` 2,000 topics cut to
+1–29 or 500–1,000 documents, each topic's lines in random order.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 
@@ -84,10 +85,11 @@ CASE_LABEL = {
     "many": "many 1,000,000 × 1",
     "tsv": "tsv 2,000 × 1,000, tab-separated",
     "aligned": "aligned 1,000 × 1,000, padded columns",
+    "uneven": "uneven 2,000 × 1–1,000, lines not in score order",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
-             "unranked", "judged", "many", "tsv", "aligned")
+             "unranked", "judged", "many", "tsv", "aligned", "uneven")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],

@@ -61,6 +61,9 @@ class Case:
     #: fields padded to the width of their column (text to the left, numbers to the right)
     #: and a blank at the end of every line, as tools that print with widths write them
     aligned: bool = False
+    #: topics cut to uneven depths: half to 1-29 documents, half to depth/2 .. depth
+    #: (segments of very different lengths to sort side by side)
+    uneven: bool = False
 
     @property
     def label(self) -> str:
@@ -93,6 +96,8 @@ CASES: dict[str, Case] = {
                 unranked=True),
     # aligned columns and a blank at each line's end (runs of blanks between fields)
     "aligned": Case("aligned", 1_000, 1_000, SEED + 16, docnos="clueweb", aligned=True),
+    # topics of very uneven depth, each topic's lines in random order
+    "uneven": Case("uneven", 2_000, 1_000, SEED + 17, unranked=True, uneven=True),
 }
 
 
@@ -229,8 +234,15 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
         within = np.argsort(rng.random((n, k)), axis=1) + k * np.arange(n)[:, None]
         columns = {name: column.take(pa.array(within.ravel())) for name, column in
                    columns.items()}
+    run_lines = n * k
+    if case.uneven:  # each topic's first lines in the file (random ones when unranked)
+        depth = np.where(rng.random(n) < 0.5, rng.integers(1, 30, n),
+                         rng.integers(k // 2, k + 1, n))
+        kept = pa.array(np.flatnonzero((np.arange(k)[None, :] < depth[:, None]).ravel()))
+        columns = {name: column.take(kept) for name, column in columns.items()}
+        run_lines = len(kept)
     if case.shuffled:
-        order = pa.array(rng.permutation(n * k))
+        order = pa.array(rng.permutation(run_lines))
         columns = {name: column.take(order) for name, column in columns.items()}
     _write(run_path, columns, case.delimiter, case.aligned)
     tied_topics = int((np.diff(scores, axis=1) == 0).any(axis=1).sum())
@@ -287,7 +299,7 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
         case.aligned,
     )
     return {
-        "run_lines": n * k,
+        "run_lines": run_lines,
         "qrels_lines": len(rows),
         "topics_with_ties": tied_topics,
         "unjudged_run_topics": len(unjudged),
