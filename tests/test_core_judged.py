@@ -19,7 +19,7 @@ from irscale.core.judged import NONPOOL, UNJUDGED
 from irscale.core.options import TIE_POLICIES
 from irscale.core.qrels_index import QrelsIndex
 from irscale.core.ranking import RankingOptions
-from irscale.core.segments import segment_cumsum, segment_sum
+from irscale.core.segments import segment_argsort, segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
 
@@ -376,7 +376,7 @@ def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats):
             values[values == 6] = np.iinfo(np.uint64).max
     lengths = np.array([len(v) for v in segments])
     starts = np.cumsum(lengths) - lengths
-    got = ranking_module._sorted_by_segment(values, starts, lengths, kind)
+    got = segment_argsort(values, np.append(starts, len(values)), kind)
     for start, length in zip(starts.tolist(), lengths.tolist(), strict=True):
         mine = got[start: start + length]
         expected = start + np.argsort(values[start: start + length], kind="stable")

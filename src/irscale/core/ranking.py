@@ -13,7 +13,6 @@ the file's rank column (:data:`irscale.core.options.TIE_POLICIES`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import pyarrow as pa
@@ -24,7 +23,7 @@ from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .inputs import Run, as_c_float
 from .options import MAX_DOCS, RELEVANCE_LEVEL, TIE_POLICIES, TiePolicy, integer_option
-from .segments import padded_slots, ranges
+from .segments import segment_argsort
 
 #: Rows scanned at once by :func:`_tied_pairs`: bounds the temporaries' memory.
 _CHUNK_ROWS = 1 << 20
@@ -166,9 +165,10 @@ def _by_short_docnos(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
     Made for runs tied throughout (every score equal, integer scores): the docnos become
     their first 8 bytes as big-endian integers (:func:`~irscale.core.arrow.short_keys`:
     their order is the byte order of docnos of up to 8 bytes, which hold no NUL byte), laid
-    out one group per row of padded matrices (:func:`_sorted_by_segment`), and the rows
-    sorted at once (2M tied rows in groups of 1,000: 0.11-0.17 s, where pyarrow's sort of
-    the strings took 0.24-0.33 s).
+    out one group per row of padded matrices
+    (:func:`~irscale.core.segments.segment_argsort`), and the rows sorted at once (2M tied
+    rows in groups of 1,000: 0.11-0.17 s, where pyarrow's sort of the strings took
+    0.24-0.33 s).
     """
     if 4 * len(rows) < len(docno) or len(rows) == 0:
         return None
@@ -176,10 +176,9 @@ def _by_short_docnos(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
     if int(length.max()) > 8 or int(length.min()) == 0:  # an empty docno's key is 0
         return None
     starts = np.flatnonzero(np.diff(group, prepend=group[0] - 1))
-    lengths = np.diff(np.append(starts, len(rows)))
     # descending keys as ascending complements; a pad (the largest value) sorts last, as no
     # docno has the key 0 (none is empty), and the keys of a group are distinct
-    return _sorted_by_segment(~key[rows], starts, lengths, "quicksort")
+    return segment_argsort(~key[rows], np.append(starts, len(rows)), "quicksort")
 
 
 def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.ndarray:
@@ -187,63 +186,16 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.nda
     position, blocks in place).
 
     The blocks are sorted side by side as the rows of padded matrices
-    (:func:`_sorted_by_segment`). Scores in order as doubles are in order as C floats, so
-    the ties of ``trec_eval`` are then consecutive (:func:`_tied_pairs` finds them).
+    (:func:`~irscale.core.segments.segment_argsort`). Scores in order as doubles are in order
+    as C floats, so the ties of ``trec_eval`` are then consecutive (:func:`_tied_pairs`
+    finds them).
     """
     values = key.copy() if ties == "rank-column" else -key  # scores: descending
     # trec_eval's ties are re-sorted by docno afterwards (_presorted_order), so their order
     # here is free: numpy's (vectorised) quicksort, several times faster than a stable sort;
     # the other policies keep ties in file order. Pads sort last unless a key is +inf too.
     free = ties == "trec_eval" and not bool(np.isposinf(values).any())
-    return _sorted_by_segment(values, blocks.bounds[:-1], blocks.lengths,
-                              "quicksort" if free else "stable")
-
-
-def _sorted_by_segment(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                       kind: Literal["quicksort", "stable"]) -> np.ndarray:
-    """The position of every value once each segment (``lengths``, none empty, laid end to
-    end from ``starts``) is sorted ascending on its own, segments in place (numpy's ``kind``
-    of sort).
-
-    The values are laid out as a matrix, one segment per row padded with the type's largest
-    value to the widest segment, and the rows sorted at once (numpy sorts many short rows
-    much faster than one long array): a segment's first ``length`` sorted positions are its
-    values whenever no value equals the padding or the sort is stable. When one matrix
-    would hold more than twice the values, the segments are grouped by length (those of
-    lengths in (2^(b-1), 2^b] together), one matrix per group (the tied rows of the
-    benchmark's unranked case, groups of 1 to 159: 0.19 s with pyarrow's sort of (group,
-    docno) strings, 0.08 s so).
-    """
-    width = int(lengths.max(initial=0))
-    if len(lengths) * width <= 2 * len(values):
-        return _sorted_rows(values, starts, lengths, width, kind)
-    bucket = np.frexp((lengths - 1).astype(np.float64))[1]  # bit length of length - 1
-    out = np.empty(len(values), dtype=np.int64)
-    for size in np.flatnonzero(np.bincount(bucket)).tolist():
-        chosen = np.flatnonzero(bucket == size)
-        positions = ranges(starts[chosen], lengths[chosen])
-        out[positions] = _sorted_rows(values[positions], starts[chosen], lengths[chosen],
-                                      int(lengths[chosen].max()), kind)
-    return out
-
-
-def _sorted_rows(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int,
-                 kind: Literal["quicksort", "stable"]) -> np.ndarray:
-    """:func:`_sorted_by_segment` of ``values`` (its segments laid end to end) as the rows of
-    one matrix ``width`` wide; positions counted from each segment's ``starts``."""
-    if bool((lengths == width).all()):
-        matrix = values.reshape(len(lengths), width)
-        slots = None
-    else:
-        pad = np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).max
-        matrix = np.full((len(lengths), width), pad, dtype=values.dtype)
-        slots = padded_slots(lengths, width)
-        matrix.reshape(-1)[slots] = values
-    sorted_at = matrix.argsort(axis=1, kind=kind)
-    del matrix
-    sorted_at += starts[:, None]
-    sorted_at = sorted_at.reshape(-1)
-    return sorted_at if slots is None else sorted_at[slots]
+    return segment_argsort(values, blocks.bounds, "quicksort" if free else "stable")
 
 
 def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndarray | None:
