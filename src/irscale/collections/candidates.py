@@ -113,7 +113,7 @@ def ranked_candidates(
         blocks = run.topic_blocks
         block_topic = blocks.codes_in(topic_array)
         order = rank_order(run, block_topic, ties)
-        topic_code = blocks.expand(block_topic)[order]
+        topic_code = np.take(blocks.expand(block_topic), order)
         counts = np.bincount(topic_code, minlength=n_topics)
         starts = np.cumsum(counts) - counts
         position = np.arange(len(order)) - np.repeat(starts, counts)

@@ -23,6 +23,8 @@ from .judged import NONPOOL, UNJUDGED, JudgedRankings
 from .qrels_index import QrelsIndex
 from .ranking import RankingOptions, rank_order
 
+_CHUNK_ROWS = 1 << 20
+
 
 def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarray:
     """Relevance degree of every row of the run in file order (NONPOOL, UNJUDGED sentinels),
@@ -54,6 +56,16 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
         found = exact.keys[slot] == keys
         degree = exact.key_rel[slot]
         rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
+    return rel
+
+
+def _in_order(degree: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``degree[order]`` as int64, gathered :data:`_CHUNK_ROWS` at a time: no temporary of
+    the result's length in ``degree``'s (small) type beside it. (``np.take``: indexing by
+    int32 positions would first copy them to int64.)"""
+    rel = np.empty(len(order), dtype=np.int64)
+    for start in range(0, len(order), _CHUNK_ROWS):
+        rel[start: start + _CHUNK_ROWS] = np.take(degree, order[start: start + _CHUNK_ROWS])
     return rel
 
 
@@ -91,7 +103,7 @@ def judge_run_rows(
         keep = np.arange(len(order)) - np.repeat(starts, counts) < options.max_docs
         order = order[keep]
         counts = np.minimum(counts, options.max_docs)
-    rel = _judgments(index, run, block_topic)[order].astype(np.int64)
+    rel = _in_order(_judgments(index, run, block_topic), order)
     if options.judged_only:
         keep = rel >= 0
         rel, order = rel[keep], order[keep]
