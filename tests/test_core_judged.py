@@ -300,16 +300,49 @@ def test_tables_on_the_run_side_only_for_a_run_much_smaller_than_the_qrels():
         found = index.hits(fingerprints, run.topic_blocks, block_topic)
         return sorted(zip(*found, strict=True)) if found is not None else None
 
+    built = []  # the rows of every table built: the qrels' or the run's judged rows
+    real_build = qrels_index._FingerprintTables.build.__func__
+
+    def spy(cls, fingerprints, *args, **kwargs):
+        built.append(len(fingerprints))
+        return real_build(cls, fingerprints, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(qrels_index._FingerprintTables, "build", classmethod(spy))
+        expected = pairs(shared)
+        assert expected and built == [len(qrels)]
+        for run_rows, run_side in (((len(qrels) - 1) // 4, True),
+                                   ((len(qrels) + 3) // 4, False)):
+            built.clear()
+            index = QrelsIndex.build(qrels, run_rows=run_rows)
+            assert pairs(index) == expected
+            assert built == [4 if run_side else len(qrels)]  # run side: its judged rows
+        clash = run.docno_fingerprints.copy()
+        clash[1] = clash[0]  # two docnos of topic 1 with one fingerprint: the qrels' tables
+        built.clear()
+        index = QrelsIndex.build(qrels, run_rows=0)
+        assert pairs(index, clash) is not None and built == [4, len(qrels)]
+
+
+def test_tables_dropped_once_the_runs_served_are_looked_up():
+    """An index built for runs of N rows drops its qrels tables once N rows were looked up
+    (a further lookup builds them again, with the same result); a shared index keeps them."""
+    qrels = _qrels_of()
+    rows = [("1", d, 1.0, 1) for d in ("d1", "d3", "zz")] + [("2", "d2", 0.5, 1)]
+    run = _run_of(rows)
+    block_topic = run.topic_blocks.codes_in(QrelsIndex.build(qrels).topic_array)
+
+    def pairs(index):
+        found = index.hits(run.docno_fingerprints, run.topic_blocks, block_topic)
+        return sorted(zip(*found, strict=True))
+
+    shared = QrelsIndex.build(qrels)
     expected = pairs(shared)
     assert expected and "tables" in shared.__dict__
-    for run_rows, run_side in (((len(qrels) - 1) // 4, True), ((len(qrels) + 3) // 4, False)):
-        index = QrelsIndex.build(qrels, run_rows=run_rows)
-        assert pairs(index) == expected
-        assert ("tables" not in index.__dict__) == run_side
-    clash = run.docno_fingerprints.copy()
-    clash[1] = clash[0]  # two docnos of topic 1 with one fingerprint: the qrels' tables
-    index = QrelsIndex.build(qrels, run_rows=0)
-    assert pairs(index, clash) is not None and "tables" in index.__dict__
+    index = QrelsIndex.build(qrels, run_rows=2 * len(run))  # two runs of this size
+    assert pairs(index) == expected and "tables" in index.__dict__
+    assert pairs(index) == expected and "tables" not in index.__dict__
+    assert pairs(index) == expected  # built again
 
 
 def test_fingerprint_tables_fall_back_to_exact_lookups():

@@ -126,7 +126,23 @@ class QrelsIndex:
             if found is not None:
                 return found
         tables = self.tables
-        return None if tables is None else tables.hits(fingerprints, blocks, block_topic)
+        if tables is None:
+            return None
+        found = tables.hits(fingerprints, blocks, block_topic)
+        self._served(len(fingerprints))
+        return found
+
+    def _served(self, rows: int) -> None:
+        """Count ``rows`` more rows looked up in :attr:`tables`. An index that serves given
+        runs only (:attr:`run_rows`) drops its tables once all their rows have been looked
+        up (64 MB for 2M qrels rows), before their judged rankings are made; a later lookup
+        would build them again."""
+        if self.run_rows is None:
+            return
+        served = self.__dict__.get("_rows_served", 0) + rows
+        self.__dict__["_rows_served"] = served
+        if served >= self.run_rows:
+            self.__dict__.pop("tables", None)
 
     def _run_side_hits(self, fingerprints: np.ndarray, blocks: TopicBlocks,
                        block_topic: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
