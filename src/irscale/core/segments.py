@@ -88,15 +88,20 @@ def segment_cumsum(values: np.ndarray, offsets: np.ndarray,
 class _Block:
     """Segments of similar length laid out as the rows of a ``rows × width`` matrix.
 
-    ``flat`` is each element's position in the flattened matrix; ``dense`` says the block
-    is the whole batch with every segment exactly ``width`` long (a plain reshape).
+    ``flat`` is each element's position in the flattened matrix, ``lengths`` each row's
+    segment length; ``dense`` says the block is the whole batch with every segment exactly
+    ``width`` long (a plain reshape).
     """
 
     elements: np.ndarray | slice
     flat: np.ndarray
-    n_rows: int
+    lengths: np.ndarray
     width: int
     dense: bool = False
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.lengths)
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,7 +118,7 @@ class ScanLayout:
             return cls(())
         width = int(lengths.max())
         if (lengths == width).all():  # a plain reshape: no positions to compute
-            return cls((_Block(slice(None), np.zeros(0, dtype=np.int64), len(lengths), width,
+            return cls((_Block(slice(None), np.zeros(0, dtype=np.int64), lengths, width,
                                True),))
         # bucket = bit length of (length - 1): lengths in (2^(b-1), 2^b] share a bucket
         bucket = np.zeros(len(lengths), dtype=np.int8)
@@ -121,14 +126,15 @@ class ScanLayout:
         kinds = np.flatnonzero(np.bincount(bucket[filled])).astype(np.int8)  # np.unique
         if len(kinds) == 1:
             return cls((_Block(slice(None), padded_slots(lengths[filled], width),
-                               int(filled.sum()), width),))
+                               lengths[filled], width),))
         blocks = []
         for kind in kinds.tolist():
             # a block's elements, in order, are those of its segments laid end to end
             in_block = np.flatnonzero(filled & (bucket == kind))
             width = int(lengths[in_block].max())
             blocks.append(_Block(ranges(offsets[in_block], lengths[in_block]),
-                                 padded_slots(lengths[in_block], width), len(in_block), width))
+                                 padded_slots(lengths[in_block], width), lengths[in_block],
+                                 width))
         return cls(tuple(blocks))
 
 
@@ -160,8 +166,7 @@ def segment_argsort(values: np.ndarray, offsets: np.ndarray,
         sorted_at = matrix.reshape(block.n_rows, block.width).argsort(axis=1, kind=kind)
         del matrix
         # each row's first element among the block's elements (rows laid end to end)
-        row_length = np.bincount(block.flat // block.width, minlength=block.n_rows)
-        sorted_at += (np.cumsum(row_length) - row_length)[:, None]
+        sorted_at += (np.cumsum(block.lengths) - block.lengths)[:, None]
         elements = (block.elements if isinstance(block.elements, np.ndarray)
                     else np.arange(len(values)))
         out[elements] = elements[sorted_at.ravel()[block.flat]]

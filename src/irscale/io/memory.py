@@ -96,8 +96,10 @@ def _identifiers(ids: list) -> tuple[pa.Array, bool]:
         array = pa.array(ids)
     except (pa.ArrowTypeError, pa.ArrowInvalid):  # mixed types
         array = None
-    if array is not None and (pa.types.is_string(array.type) or len(array) == 0):
-        return pc.cast(array, pa.string()) if len(array) == 0 else array, True
+    if array is not None and len(array) == 0:
+        return pa.array([], pa.string()), True
+    if array is not None and pa.types.is_string(array.type):
+        return array, True
     try:
         return pa.array(ids, pa.string()), False
     except (pa.ArrowTypeError, pa.ArrowInvalid):
