@@ -6,6 +6,7 @@ import io
 import json
 from contextlib import redirect_stderr, redirect_stdout
 
+import irscale
 from irscale.cli.main import main
 
 
@@ -95,3 +96,19 @@ def test_compat_profiles_choose_trec_eval_tables(tmp_path):
     assert "rbp" not in names9 and names9[-1] == "num_nonrel_judged_ret"
     assert names10[-5:] == ["rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"]
     assert names10[: len(names9)] == names9
+
+
+def test_compat_10_compares_scores_as_doubles(tmp_path):
+    """trec_eval 9.0.8 stores scores as C floats (1.000000049 and 1.000000048 tie, docno
+    descending: d2 first); 10.0 as doubles (d1 first)."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    run = tmp_path / "r.txt"
+    run.write_text("1 Q0 d1 1 1.000000049 r\n1 Q0 d2 2 1.000000048 r\n")
+    _, nine, _ = cli(["eval", "-q", "-m", "recip_rank", str(qrels), str(run)])
+    _, ten, _ = cli(["eval", "--compat", "10", "-q", "-m", "recip_rank", str(qrels), str(run)])
+    assert nine.splitlines()[0] == "recip_rank            \t1\t0.5000"
+    assert ten.splitlines()[0] == "recip_rank            \t1\t1.0000"
+    api = {compat: irscale.evaluate(str(qrels), str(run), "recip_rank", compat=compat)
+           .per_topic()["value"].tolist() for compat in (9, 10)}
+    assert api == {9: [0.5], 10: [1.0]}

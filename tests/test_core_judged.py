@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import irscale
@@ -106,14 +106,15 @@ def _rel_of(topic: str, doc: str) -> int:
     return NONPOOL if degree is None else UNJUDGED if degree < 0 else degree
 
 
-def _oracle(rows, ties: str, max_docs=None, judged_only=False):
-    """{topic: [(row, rel), ...]} in ranking order, sorted by plain Python."""
+def _oracle(rows, ties: str, max_docs=None, judged_only=False, compat=9):
+    """{topic: [(row, rel), ...]} in ranking order, sorted by plain Python (``trec_eval``
+    ties: scores as C floats for compat 9, as doubles for 10)."""
     out = {}
     for topic in sorted(set(t for t, *_ in rows) & set(_QRELS)):
         mine = [(i, d, s, k) for i, (t, d, s, k) in enumerate(rows) if t == topic]
         if ties == "trec_eval":
             mine.sort(key=lambda r: r[1].encode(), reverse=True)
-            mine.sort(key=lambda r: -np.float32(r[2]))
+            mine.sort(key=lambda r: -(np.float32(r[2]) if compat == 9 else r[2]))
         elif ties == "file-order":
             mine.sort(key=lambda r: -r[2])
         else:
@@ -177,7 +178,8 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
     within a topic of the run make it fall back to the qrels' tables."""
     index = QrelsIndex.build(qrels, run_rows=run_rows)
     rel, lengths, present, unjudged, order = judge_run_rows(index, run, options)
-    expected = _oracle(rows, options.ties, options.max_docs, options.judged_only)
+    expected = _oracle(rows, options.ties, options.max_docs, options.judged_only,
+                       options.compat)
     assert [index.topics[t] for t in present] == list(expected)
     assert lengths.tolist() == [len(v) for v in expected.values()]
     assert order.tolist() == [i for v in expected.values() for i, _ in v]
@@ -187,13 +189,21 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
-       st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)), st.sampled_from((None, 0)))
+       st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)), st.sampled_from((None, 0)),
+       st.sampled_from((9, 10)))
+@example(rows=[("1", "d1", 1.00000001, 1), ("1", "d10", 1.0, 2)], ties="trec_eval",
+         max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None, compat=10)
+@example(rows=[("1", "d10", 1.0, 1), ("10", "z", 0.5, 1), ("1", "d1", 1.00000001, 2)],
+         ties="trec_eval", max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None,
+         compat=10)  # topics interleaved: the whole run sorted at once
 def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judged_only, chunk,
-                                                     run_rows):
+                                                     run_rows, compat):
     """Presorted files (blocks moved whole, only ties sorted) and all others (full sort)
-    give the rankings of a plain Python sort, for every tie policy, whatever the number of
-    rows scanned and looked up at once and the side the lookup tables are built on."""
-    options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only)
+    give the rankings of a plain Python sort, for every tie policy and both trec_eval
+    profiles (scores compared as C floats or doubles), whatever the number of rows scanned
+    and looked up at once and the side the lookup tables are built on."""
+    options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only,
+                             compat=compat)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking_module, "_CHUNK_ROWS", chunk)
         patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)

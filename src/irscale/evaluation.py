@@ -374,7 +374,9 @@ def evaluate(
     num_docs_in_coll : int, default 0
         trec_eval ``-N``: the number of documents in the collection (an integer ≥ 0).
     compat : {9, 10}, default 9
-        The trec_eval version whose behaviour is reproduced where 9.0.8 and 10.0 differ.
+        The trec_eval version whose behaviour is reproduced where 9.0.8 and 10.0 differ
+        (among them the scores: 9.0.8 compares them as C floats, so ``1.0`` and
+        ``1.00000001`` tie and are ordered by docno; 10.0 as doubles).
     ties : {"trec_eval", "file-order", "rank-column"}, default "trec_eval"
         Order of documents with equal scores: trec_eval's (docno descending), the order
         of the file (as NTCIREVAL and cwl_eval), or the file's rank column.
@@ -484,7 +486,7 @@ def evaluation_setup(
         if not isinstance(value, (bool, np.bool_)):
             raise ParameterError(f"{flag} must be True or False, got {value!r}")
     options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, ties=ties)
+                             judged_only=judged_only, ties=ties, compat=compat)
     context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
     return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=compat)))
 

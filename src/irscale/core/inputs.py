@@ -198,9 +198,9 @@ def warn_single_precision(score: np.ndarray, source: str,
     where = f"{source}, line {line}" if line is not None else source
     warnings.warn(
         f"{where}: score outside the range of a C float ({len(rows)} such score(s), e.g. "
-        f"{text!r}): trec_eval, whose tie order irscale reproduces, stores scores as C floats,"
-        " so these scores tie and are ordered by docno; rescale the scores (or use --ties "
-        "file-order) if that is not meant",
+        f"{text!r}): trec_eval 9.0.8, whose tie order irscale reproduces, stores scores as C "
+        "floats, so these scores tie and are ordered by docno; rescale the scores (or use "
+        "--ties file-order, or --compat 10: 10.0 keeps doubles) if that is not meant",
         stacklevel=3,
     )
 

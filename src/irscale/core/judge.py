@@ -92,7 +92,7 @@ def judge_run_rows(
     if absent.any():
         absent_topics = pc.filter(blocks.heads, arrow.array(absent))
         unjudged = tuple(sorted(pc.unique(absent_topics).to_pylist()))
-    order = rank_order(run, block_topic, options.ties)
+    order = rank_order(run, block_topic, options.ties, single=options.compat == 9)
     n_topics = len(index.topics)
     counts = np.bincount(
         block_topic[~absent], weights=blocks.lengths[~absent], minlength=n_topics

@@ -4,7 +4,9 @@ documents.
 Ranking follows trec_eval 9.0.8 (``form_res_rels.c``): documents are sorted by score
 descending, ties broken by docno descending in byte order; ``max_docs`` (``-M``) keeps the
 first documents of that order; ``judged_only`` (``-J``) then removes documents that are not
-judged (keeping the order).
+judged (keeping the order). 9.0.8 keeps scores as C floats (``TEXT_RESULTS.sim`` is a
+``float``), so scores equal in single precision tie; 10.0 keeps them as doubles
+(``RankingOptions.compat``).
 
 The ``file-order`` and ``rank-column`` tie policies keep file order for ties, or rank by
 the file's rank column (:data:`irscale.core.options.TIE_POLICIES`).
@@ -34,12 +36,14 @@ class RankingOptions:
     """trec_eval's options that shape the judged rankings: ``relevance_level`` (``-l``, an
     integer ≥ 1), ``max_docs`` (``-M``, ``None`` or an integer from 1 to 2⁶³ − 1),
     ``judged_only`` (``-J``) and the tie policy; checked when built
-    (:mod:`irscale.core.options`)."""
+    (:mod:`irscale.core.options`). ``compat``: the trec_eval whose scores the ``trec_eval``
+    tie policy compares, 9 (9.0.8: as C floats) or 10 (10.0: as doubles)."""
 
     relevance_level: int = 1
     max_docs: int | None = None
     judged_only: bool = False
     ties: TiePolicy = "trec_eval"
+    compat: int = 9
 
     def __post_init__(self) -> None:
         # trec_eval requires a positive level (every degree would be relevant otherwise, and
@@ -47,15 +51,20 @@ class RankingOptions:
         integer_option(self.relevance_level, RELEVANCE_LEVEL, low=1)
         if self.max_docs is not None:
             integer_option(self.max_docs, MAX_DOCS, low=1)
+        if self.compat not in (9, 10) or isinstance(self.compat, bool):
+            raise ParameterError(f"compat must be 9 or 10, got {self.compat!r}")
         if self.ties not in TIE_POLICIES:
             raise ParameterError(
                 f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
             )
 
 
-def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray:
+def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
+               single: bool = True) -> np.ndarray:
     """Row indices of the run's rows of judged topics, sorted by topic code, then in ranking
     order within a topic (int64, or int32 from :func:`_presorted_order` when they fit).
+    ``single``: the ``trec_eval`` policy compares scores as C floats (9.0.8), else as the
+    doubles read (10.0).
 
     ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
     without judgments, left out). Runs are usually written topic by topic in ranking order:
@@ -74,18 +83,19 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy) -> np.ndarray
         key = run.rank
     blocks = run.topic_blocks
     if blocks.contiguous:
-        pairs = _tied_pairs(key, blocks.bounds, ties)
+        pairs = _tied_pairs(key, blocks.bounds, ties, single)
         within = None
         if pairs is None:
             within = _block_sort(key, blocks, ties)
-            pairs = _tied_pairs(key[within], blocks.bounds, ties)
+            pairs = _tied_pairs(key[within], blocks.bounds, ties, single)
         if pairs is not None:
             return _presorted_order(blocks, block_topic, pairs, run.docno, within)
     topic_code = blocks.expand(block_topic)
     if ties == "trec_eval":
-        # trec_eval stores scores as C floats (TEXT_RESULTS.sim is a float): scores equal
-        # in single precision tie, and the tie is broken by docno.
-        table = pa.table({"t": arrow.array(topic_code), "s": arrow.array(as_c_float(key)),
+        # trec_eval 9.0.8 stores scores as C floats (TEXT_RESULTS.sim is a float): scores
+        # equal in single precision tie, and the tie is broken by docno.
+        table = pa.table({"t": arrow.array(topic_code),
+                          "s": arrow.array(as_c_float(key) if single else key),
                           "d": run.docno})
         order = arrow.to_numpy(pc.sort_indices(
             table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")]
@@ -199,9 +209,11 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.nda
     return segment_argsort(values, blocks.bounds, "quicksort" if free else "stable")
 
 
-def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndarray | None:
-    """Rows ``i`` (ascending) tied with row ``i + 1`` of their block (C-float scores equal,
-    for ``trec_eval``; none otherwise), or ``None`` when a block is not in ranking order.
+def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy, single: bool = True
+                ) -> np.ndarray | None:
+    """Rows ``i`` (ascending) tied with row ``i + 1`` of their block (scores equal as C
+    floats, for ``trec_eval``, or as doubles when not ``single``; none for the other
+    policies), or ``None`` when a block is not in ranking order.
 
     Scores in order as doubles are in order as C floats (rounding is monotone), so the order
     is checked on the doubles; comparisons that fail (NaN) reject the layout. The key is
@@ -219,8 +231,8 @@ def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy) -> np.ndar
         if not in_order.all():
             return None
         if ties == "trec_eval":
-            single = as_c_float(key[start: stop + 1])
-            tied = single[1:] == single[:-1]
+            compared = as_c_float(key[start: stop + 1]) if single else key[start: stop + 1]
+            tied = compared[1:] == compared[:-1]
             tied[spans] = False
             found.append(np.flatnonzero(tied) + start)
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
