@@ -256,7 +256,7 @@ def parse_columns(
                 with pa.OSFile(str(source)) as handle:
                     return typed(handle, delimited, clean)
 
-            table = _parse_checking_aside(source, separator, parse_file)
+            table = _parse_checking_aside(str(source), separator, parse_file)
         else:
             table = typed(raw(), delimited, _separated_cleanly(raw(), separator))
     except pa.ArrowInvalid as first_error:
