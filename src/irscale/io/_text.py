@@ -434,7 +434,7 @@ def _parse_checking_aside(path: PathLike, separator: bytes,
     rest_clean = in_background(lambda: all(verdicts))
     try:
         table = parse(True)
-    except BaseException:  # parsing every field would fail too (the same lines, more fields)
+    except BaseException:  # raised as it is (ArrowInvalid: parsing every field fails too)
         with contextlib.suppress(BaseException):
             rest_clean()  # the check stops reading the file before the error goes on
         raise
