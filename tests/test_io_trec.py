@@ -528,11 +528,12 @@ def test_dataframe_duplicates_name_the_row_after_grouping():
 @pytest.mark.parametrize("scan", [1, 2, 3, 7])
 def test_scans_of_the_fast_parse_see_across_their_pieces(tmp_path, monkeypatch, scan):
     """The parser's checks (a field holding the other separator, an empty field, a NUL, a
-    hexadecimal label) scan columns in pieces of ``_SCAN`` values: what a piece boundary
-    splits is still found, wherever it lies."""
+    hexadecimal label) scan the bytes and the columns in pieces (``_CHECK_PIECE``,
+    ``_SCAN``): what a piece boundary splits is still found, wherever it lies."""
     from irscale.io import _text
 
     monkeypatch.setattr(_text, "_SCAN", scan)
+    monkeypatch.setattr(_text, "_CHECK_PIECE", scan)
     lines = [f"1 Q0 d{k} {k} {10 - k} r\n" for k in range(6)]
     run = irscale.read_run(write(tmp_path, "r", "".join(lines)))
     assert run.docno.to_pylist() == [f"d{k}" for k in range(6)]
@@ -586,7 +587,7 @@ def test_separated_cleanly_proves_every_field_non_empty(monkeypatch, tmp_path, d
     the same fields by its separator as by whitespace (trec_eval's), line by line."""
     from irscale.io import _text
 
-    monkeypatch.setattr(_text, "_SCAN", piece)
+    monkeypatch.setattr(_text, "_CHECK_PIECE", piece)
     other = b"\t" if separator == b" " else b" "
     low = set(range(33))
     expected = (other not in data and not data.startswith(separator)

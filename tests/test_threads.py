@@ -125,7 +125,7 @@ def test_files_checked_beside_their_parse_read_as_checked_before(
     one the check made first gives."""
     import irscale
 
-    monkeypatch.setattr(_text, "_SCAN", scan)
+    monkeypatch.setattr(_text, "_CHECK_PIECE", scan)
     path = tmp_path / "r.run"
     path.write_text("".join(_LINES[kind].format(t=1 + k // 4, k=k, s=20 - k)
                             for k, kind in enumerate(kinds)))

@@ -369,17 +369,20 @@ def _first_line(source: PathLike | bytes) -> bytes:
 
 #: Bytes (or offsets) compared at once by the scans below: their temporaries stay in the
 #: cache and are reused, where one temporary the size of a column would be fresh memory
-#: (5M qrels lines: 30 -> 15 ms for the scans of a parse, in a fresh process). A file is
-#: checked a MiB at a time beside its parse (3 MB of buffers on top of the parser's peak;
-#: as fast as 4 MiB pieces: a 350 MB run in 61-65 ms either way, warm).
-_SCAN = 1 << 20
+#: (5M qrels lines: 30 -> 15 ms for the scans of a parse, in a fresh process). Pieces of
+#: 1 MiB faulted their temporaries in again and again (judged case: 36,000 more page faults).
+_SCAN = 1 << 22
+#: Bytes of a file checked at once by :func:`_separation_verdicts`, beside the parse: its
+#: buffers are made once (3 MB on top of the parser's peak; as fast as 4 MiB pieces, a
+#: 350 MB run in 61-65 ms either way, warm).
+_CHECK_PIECE = 1 << 20
 
 
 def _separated_cleanly(source: PathLike | bytes | pa.Buffer, separator: bytes) -> bool:
     """True when no line of a file (or of bytes) can hold an empty field or one holding the
     other separator (a tab when ``separator`` is a blank, a blank when it is a tab).
 
-    Sufficient conditions, checked on the bytes :data:`_SCAN` at a time (a 350 MB run in
+    Sufficient conditions, checked on the bytes :data:`_CHECK_PIECE` at a time (a 350 MB run in
     about 0.1 s): the input holds no byte of the other separator; it neither starts nor ends
     with ``separator``; and no ``separator`` is next to another byte <= 32 (a separator, a
     line end, a control byte). An empty field lies between two separators or between a
@@ -394,8 +397,8 @@ def _separation_verdicts(source: PathLike | bytes | pa.Buffer, separator: bytes
     ``False`` (and no more) at the first piece that is not, and last the verdict on the
     input's end (``True`` for empty input)."""
     sep, other = separator[0], (b" " if separator == b"\t" else b"\t")
-    low = np.empty(_SCAN, bool)
-    pairs = np.empty(_SCAN, bool)
+    low = np.empty(_CHECK_PIECE, bool)
+    pairs = np.empty(_CHECK_PIECE, bool)
     previous = -1  # the last byte of the piece before
     for data, start, size in _pieces(source):
         chars = np.frombuffer(data, np.uint8, size, start)
@@ -429,7 +432,7 @@ def _parse_checking_aside(path: PathLike, separator: bytes,
     verdicts = _separation_verdicts(path, separator)
     if not next(verdicts):
         return parse(False)
-    if core_threads.usable_cores() < 2 or os.path.getsize(path) <= _SCAN:
+    if core_threads.usable_cores() < 2 or os.path.getsize(path) <= _CHECK_PIECE:
         return parse(all(verdicts))
     rest_clean = in_background(lambda: all(verdicts))
     try:
@@ -447,17 +450,17 @@ def _parse_checking_aside(path: PathLike, separator: bytes,
 def _pieces(source: PathLike | bytes | pa.Buffer
             ) -> Iterator[tuple[bytes | bytearray, int, int]]:
     """``(data, start, size)``: the bytes of a file, of bytes or of an Arrow buffer,
-    :data:`_SCAN` at a time (a file's pieces are read into one buffer, reused for the next;
+    :data:`_CHECK_PIECE` at a time (a file's pieces are read into one buffer, reused for the next;
     an Arrow buffer's are copied, as it has no ``find``)."""
     if isinstance(source, (bytes, pa.Buffer)):
-        for start in range(0, len(source), _SCAN):
-            size = min(_SCAN, len(source) - start)
+        for start in range(0, len(source), _CHECK_PIECE):
+            size = min(_CHECK_PIECE, len(source) - start)
             if isinstance(source, bytes):
                 yield source, start, size
             else:
                 yield source.slice(start, size).to_pybytes(), 0, size
         return
-    buffer = bytearray(_SCAN)
+    buffer = bytearray(_CHECK_PIECE)
     with open(source, "rb", buffering=0) as handle:
         while size := handle.readinto(buffer):
             yield buffer, 0, size
