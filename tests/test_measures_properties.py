@@ -138,15 +138,14 @@ def test_err_with_a_single_relevant_document(rank, degree, filler):
 
 
 MONOTONE = ("AP", "AP(norm=min)@4", "RR", "DCG(discount=jk,base=3)", "nDCG(gain=exp)",
-            "nDCG(discount=1+log)@6", "Q", "Q@5", "RBP(p=0.6)", "ERR", "nERR@4", "RBTO@8",
+            "nDCG(discount=1+log)@6", "RBP(p=0.6)", "ERR", "nERR@4", "RBTO@8",
             "P@4", "MP(model=uniform)")
+#: Monotone with binary relevance only (see the counterexample with grades below).
+MONOTONE_BINARY = ("Q", "Q@5", "Q(beta=3)")
 
 
-@SETTINGS
-@given(batches(max_rankings=1, unjudged=False), st.data())
-def test_moving_a_relevant_document_up_never_hurts(case, data):
-    rankings, levels = case
-    ranking = rankings[0]
+def _swap_up(ranking, data):
+    """The ranking with a relevant document swapped with a non-relevant one above it."""
     relevant = [i for i, v in enumerate(ranking) if v >= 1]
     nonrel = [i for i, v in enumerate(ranking) if v == 0]
     assume(relevant and nonrel and min(nonrel) < max(relevant))
@@ -154,6 +153,15 @@ def test_moving_a_relevant_document_up_never_hurts(case, data):
     i = data.draw(st.sampled_from([i for i in nonrel if i < j]))
     swapped = list(ranking)
     swapped[i], swapped[j] = swapped[j], swapped[i]
+    return swapped
+
+
+@SETTINGS
+@given(batches(max_rankings=1, unjudged=False), st.data())
+def test_moving_a_relevant_document_up_never_hurts(case, data):
+    rankings, levels = case
+    ranking = rankings[0]
+    swapped = _swap_up(ranking, data)
     jr = batch([ranking, swapped], levels * 2)
     for name in MONOTONE:
         before, after = measure(name, jr)
@@ -161,6 +169,30 @@ def test_moving_a_relevant_document_up_never_hurts(case, data):
     before, after = measure("RBTO", jr)
     assert after > before  # strongly top-heavy: the swap moves the run up its order
     assert np.ptp(measure("SBTO", jr)) == 0  # set-based: unchanged
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 1), min_size=2, max_size=12), st.integers(0, 3),
+       st.integers(0, 3), st.data())
+def test_q_rewards_moving_a_relevant_document_up_with_binary_relevance(ranking, more_nonrel,
+                                                                       more_rel, data):
+    swapped = _swap_up(ranking, data)
+    levels = [ranking.count(0) + more_nonrel, ranking.count(1) + more_rel]
+    jr = batch([ranking, swapped], [levels, levels])
+    for name in MONOTONE_BINARY:
+        before, after = measure(name, jr)
+        assert after >= before - 1e-12, (name, ranking, swapped)
+
+
+def test_q_can_fall_when_a_marginal_document_moves_up_with_graded_relevance():
+    """Q (Sakai, eq. 11 and 13 of the seed) is not monotone under grades: degrees [0, 3, 1]
+    with R = 2 and beta = 1 give BR = (1 + 3)/(2 + 4) and (2 + 4)/(3 + 4), Q = 16/21; moving
+    the degree-1 document to rank 1 gives BR = (1 + 1)/(1 + 3) and (2 + 4)/(2 + 4), Q = 3/4:
+    the document takes the rank where the ideal list has its degree-3 document."""
+    jr = batch([[0, 3, 1], [1, 3, 0]], [[1, 1, 0, 1]] * 2)
+    before, after = measure("Q", jr)
+    assert before == pytest.approx(16 / 21, rel=1e-15)
+    assert after == pytest.approx(3 / 4, rel=1e-15)
 
 
 def test_gain_parameters_are_checked():
