@@ -434,9 +434,9 @@ def _parse_checking_aside(path: PathLike, separator: bytes,
         return parse(False)
     if core_threads.usable_cores() < 2 or os.path.getsize(path) <= _CHECK_PIECE:
         return parse(all(verdicts))
-    # the parse stays in the calling thread (map_threads may hand it to its helper: the
-    # table's memory then belonged to a thread that has ended, and (i) took 2.28 s against
-    # 1.85 s, with 1.3 s of system time against 0.5 s, medians of 14 alternating)
+    # the parse stays in the calling thread: map_threads may hand it to its helper, and
+    # then (i) took 2.28 s against 1.85 s, with 1.3 s of system time against 0.5 s (medians
+    # of 14 alternating; the allocator's per-thread heaps are the likely cause)
     rest_clean = in_background(lambda: all(verdicts))
     try:
         table = parse(True)
