@@ -450,3 +450,11 @@ def test_qrels_index_counts_every_topics_levels(rows):
         if rel >= 0:
             expected[index.topics.index(topic), int(np.flatnonzero(degrees == rel)[0])] += 1
     np.testing.assert_array_equal(index.rel_levels, expected)
+
+
+@pytest.mark.parametrize("compat", [8, 11, True, 9.0, "10"])
+def test_ranking_options_and_evaluate_refuse_an_unknown_profile(compat):
+    with pytest.raises(ParameterError, match="compat must be 9 or 10"):
+        RankingOptions(compat=compat)
+    with pytest.raises(ParameterError, match="compat must be 9 or 10"):
+        irscale.evaluate({"1": {"a": 1}}, {"1": {"a": 1.0}}, "map", compat=compat)

@@ -33,7 +33,7 @@ from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
-from .core.options import TiePolicy
+from .core.options import TiePolicy, compat_option
 from .core.qrels_index import QrelsIndex
 from .core.ranking import RankingOptions
 from .errors import AlignmentError, MeasureError, ParameterError
@@ -480,8 +480,7 @@ def evaluation_setup(
 ) -> EvaluationSetup:
     """The options of :func:`evaluate` (same names and meaning), checked before any input is
     read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""
-    if isinstance(compat, bool) or not isinstance(compat, int) or compat not in (9, 10):
-        raise ParameterError(f"compat must be 9 or 10, got {compat!r}")
+    compat_option(compat)  # first, as before any other option
     for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
         if not isinstance(value, (bool, np.bool_)):
             raise ParameterError(f"{flag} must be True or False, got {value!r}")

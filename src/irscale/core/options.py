@@ -41,3 +41,11 @@ def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) ->
     if not low <= number <= high:
         raise ParameterError(f"{name} must be an integer from {low} to {high}, got {number}")
     return number
+
+
+def compat_option(value: Any) -> int:
+    """``value`` when it names a trec_eval profile, 9 (9.0.8) or 10 (10.0) as a Python int
+    (not ``bool``, not ``9.0``); :class:`ParameterError` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (9, 10):
+        raise ParameterError(f"compat must be 9 or 10, got {value!r}")
+    return value

@@ -24,7 +24,14 @@ from . import arrow
 from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .inputs import Run, as_c_float
-from .options import MAX_DOCS, RELEVANCE_LEVEL, TIE_POLICIES, TiePolicy, integer_option
+from .options import (
+    MAX_DOCS,
+    RELEVANCE_LEVEL,
+    TIE_POLICIES,
+    TiePolicy,
+    compat_option,
+    integer_option,
+)
 from .segments import segment_argsort
 
 #: Rows scanned at once by :func:`_tied_pairs`: bounds the temporaries' memory.
@@ -51,8 +58,7 @@ class RankingOptions:
         integer_option(self.relevance_level, RELEVANCE_LEVEL, low=1)
         if self.max_docs is not None:
             integer_option(self.max_docs, MAX_DOCS, low=1)
-        if self.compat not in (9, 10) or isinstance(self.compat, bool):
-            raise ParameterError(f"compat must be 9 or 10, got {self.compat!r}")
+        compat_option(self.compat)
         if self.ties not in TIE_POLICIES:
             raise ParameterError(
                 f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
