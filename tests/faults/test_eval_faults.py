@@ -55,6 +55,11 @@ def _relabel(old: str, new: str) -> bytes:
                  (line.split() for line in QRELS)])
 
 
+#: A run over a MiB (40,000 lines of topic 1): past its first MiB, the parser converts only
+#: the fields it reads while another thread checks the rest of the bytes (io._text).
+BIG_RUN = [f"1 Q0 big{k} {k + 1} {40000 - k} teamA_r1" for k in range(40000)]
+
+
 def num_ret_is(expected: str):
     def check(result, ws, run):
         assert trec_values(result.out, "num_ret") == [expected], result.describe()
@@ -125,6 +130,18 @@ CASES = [
     err("qrels-and-run-both-bad", ["eval", "hex.qrels", "bad.run", *MEASURES], "hex.qrels",
         "0x10", files={"hex.qrels": _relabel("2", "0x10"),
                        "bad.run": replace_line(RUN, 2, "q1 Q0 dX 2 abc r")}),
+    # ---- a run over a MiB, faulty past its first MiB (checked beside the parse)
+    ok("run-big", run_argv("big.run"), num_ret_is("40000"), files={"big.run": text(BIG_RUN)}),
+    err("run-big-bad-score-late", run_argv("big.run"), "big.run", "line 39000", "abc",
+        files={"big.run": replace_line(BIG_RUN, 39000, "1 Q0 big38999 39000 abc teamA_r1")}),
+    # six fields to the CSV reader, one of them empty; five to whitespace splitting
+    err("run-big-empty-field-late", run_argv("big.run"), "big.run", "line 39000",
+        files={"big.run": replace_line(BIG_RUN, 39000, "1 Q0  big38999 39000 2")}),
+    # a double blank and seven fields to the reader: six to whitespace splitting, read
+    ok("run-big-double-blank-late", run_argv("big.run"), num_ret_is("40000"),
+       files={"big.run": replace_line(BIG_RUN, 39000, "1 Q0  big38999 39000 2 teamA_r1")}),
+    ok("run-big-tab-late", run_argv("big.run"), num_ret_is("40000"),
+       files={"big.run": replace_line(BIG_RUN, 39000, "1\tQ0 big38999 39000 2 teamA_r1")}),
     # ---- topics
     err("run-topics-not-in-qrels", run_argv("foreign.run"), any_of("foreign.run", "teamA_r1"),
         files={"foreign.run": FOREIGN}),
