@@ -337,3 +337,32 @@ def test_local_threads_hold_a_window_of_results_not_every_task(workers):
 
     run_tasks(task, [(k,) for k in range(40)], take, workers=workers)
     assert len(ahead) == 40 and max(ahead) <= 2 * workers - 1, ahead
+
+
+class _FlakyClient:
+    """A client whose scatter loses its connection ``failures`` times first (a worker
+    killed while the shared data is sent)."""
+
+    def __init__(self, failures: int):
+        self.failures, self.calls = failures, []
+
+    def scatter(self, data, broadcast, hash):
+        from distributed.comm import CommClosedError
+
+        self.calls.append((data, broadcast, hash))
+        if len(self.calls) <= self.failures:
+            raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
+        return [f"future-{value}" for value in data]
+
+
+def test_a_scatter_cut_by_a_dying_worker_starts_again(monkeypatch):
+    import importlib
+
+    executor = importlib.import_module("irscale.parallel.executor")
+
+    monkeypatch.setattr(executor.time, "sleep", lambda seconds: None)
+    client = _FlakyClient(failures=executor.RESUBMISSIONS)
+    assert executor._scatter(client, ("a", "b")) == ["future-a", "future-b"]
+    assert client.calls == [(["a", "b"], True, False)] * (executor.RESUBMISSIONS + 1)
+    with pytest.raises(SchedulerError, match="could not be sent to the workers 4 times"):
+        executor._scatter(_FlakyClient(failures=executor.RESUBMISSIONS + 1), ("a",))

@@ -42,6 +42,7 @@ import numbers
 import os
 import re
 import socket
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -282,6 +283,23 @@ def _run_threads(func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
     pool.shutdown()
 
 
+def _scatter(client: Any, shared: tuple[Any, ...]) -> list[Any]:
+    """``shared`` broadcast to ``client``'s workers. A connection closed while the data is
+    sent (a worker dying then, before its nanny restarts it) makes the scatter start again,
+    after a pause, up to :data:`RESUBMISSIONS` times; then :class:`SchedulerError`."""
+    failure: OSError | None = None
+    for attempt in range(RESUBMISSIONS + 1):
+        if attempt:
+            time.sleep(0.25 * attempt)
+        try:
+            return client.scatter(list(shared), broadcast=True, hash=False)
+        except OSError as error:  # distributed's CommClosedError is one
+            failure = error
+    raise SchedulerError(f"the data the tasks share could not be sent to the workers "
+                         f"{RESUBMISSIONS + 1} times ({failure}): the computation was "
+                         "stopped") from failure
+
+
 def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ...]],
               on_result: Callable[[int, T], None], shared: tuple[Any, ...],
               done: Callable[[int], None] | None, ordered: bool) -> None:
@@ -294,7 +312,7 @@ def _run_dask(client: Any, func: Callable[..., T], tasks: Sequence[tuple[Any, ..
     following = 0
     pending = list(range(len(tasks)))
     for _ in range(RESUBMISSIONS + 1):
-        scattered = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
+        scattered = _scatter(client, shared) if shared else []
         run = uuid.uuid4().hex[:12]
         futures: dict[int, Any] = {
             index: client.submit(_limited, func, *scattered, *tasks[index], pure=False,
