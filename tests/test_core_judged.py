@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import irscale
 from irscale.core import qrels_index
 from irscale.core import ranking as ranking_module
+from irscale.core.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judge import build_judged_rankings, judge_run_rows
 from irscale.core.judged import NONPOOL, UNJUDGED
@@ -164,8 +165,19 @@ def _run_of(rows, fingerprints=None) -> Run:
     return run
 
 
-def _qrels_of(fingerprints=None) -> Qrels:
+def _qrels_of(fingerprints=None, interleaved=False) -> Qrels:
+    """The qrels of :data:`_QRELS`, topic by topic or (``interleaved``) line i of every
+    topic, then line i + 1 (qrels written in another order than by topic)."""
     qrels = qrels_from_dict(_QRELS)
+    if interleaved:
+        import pandas as pd
+
+        lines = [list(entry.items()) for entry in _QRELS.values()]
+        rows = [(topic, *lines[k][i]) for i in range(max(map(len, lines)))
+                for k, topic in enumerate(_QRELS) if i < len(lines[k])]
+        qrels = qrels_from_frame(pd.DataFrame(rows, columns=["query_id", "doc_id",
+                                                             "relevance"]))
+        assert not qrels.topic_blocks.contiguous
     if fingerprints is not None:
         qrels = replace(qrels, fingerprints=np.array(
             [fingerprints[d] for d in qrels.docno.to_pylist()], dtype=np.uint64))
@@ -285,14 +297,33 @@ _NASTY = (0, 1, 5, 1 << 32, (1 << 32) + 7, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4
 
 @given(_run_rows(), st.lists(st.sampled_from(_NASTY), min_size=len(_DOCS),
                              max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES),
-       st.sampled_from((None, 0)))
-def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows):
+       st.sampled_from((None, 0)), st.booleans())
+def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows,
+                                                      interleaved):
     """Fingerprints shared by different docnos (in the qrels, in the run, between run and
     qrels, or across topics) and crowded buckets never turn into wrong judgments, whichever
-    side the tables are built on."""
+    side the tables are built on and whether the qrels' topics are each consecutive."""
     fingerprints = dict(zip(_DOCS, values, strict=True))
-    _check_against_oracle(_qrels_of(fingerprints), _run_of(rows, fingerprints), rows,
-                          RankingOptions(ties=ties), run_rows)
+    _check_against_oracle(_qrels_of(fingerprints, interleaved), _run_of(rows, fingerprints),
+                          rows, RankingOptions(ties=ties), run_rows)
+
+
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=60), st.booleans())
+def test_tables_of_interleaved_qrels_equal_those_of_grouped_ones(fingerprints, collide):
+    """The fingerprint tables built on rows whose topics are interleaved (grouped by topic
+    first) are those built by one sort of the same rows: same buckets, same rows, the same
+    refusal when two docnos of a topic share a fingerprint."""
+    values = np.array(fingerprints, dtype=np.uint64)
+    topic_code = np.arange(len(values)) % 7  # rows k and k + 7 share a topic
+    if collide and len(values) > 7:
+        values[7] = values[0]
+    tables = [qrels_index._FingerprintTables.build(values, topic_code, 7, grouped=grouped)
+              for grouped in (True, False)]
+    if tables[0] is None:
+        assert tables[1] is None
+        return
+    for name in ("base", "size", "start", "fp", "row"):
+        np.testing.assert_array_equal(getattr(tables[0], name), getattr(tables[1], name))
 
 
 def test_tables_on_the_run_side_only_for_a_run_much_smaller_than_the_qrels():
@@ -458,3 +489,31 @@ def test_ranking_options_and_evaluate_refuse_an_unknown_profile(compat):
         RankingOptions(compat=compat)
     with pytest.raises(ParameterError, match="compat must be 9 or 10"):
         irscale.evaluate({"1": {"a": 1}}, {"1": {"a": 1.0}}, "map", compat=compat)
+
+
+@given(st.lists(st.integers(0, 2**40), max_size=300), st.sampled_from((1, 2, 8, 16, 17, 32, 33)))
+def test_stable_order_is_a_stable_sort_of_the_codes(values, bits):
+    """Codes below 2^8, 2^16, 2^32 and beyond (one or two radix passes, or a plain stable
+    sort) come in the order of numpy's stable argsort."""
+    codes = np.array(values, dtype=np.int64) % (1 << bits)
+    np.testing.assert_array_equal(stable_order(codes, 1 << bits),
+                                  np.argsort(codes, kind="stable"))
+
+
+@given(st.lists(st.sampled_from(["1", "10", "2", "B", "u", "abcdefghij", "abcdefghik"]),
+                min_size=1, max_size=60),
+       st.integers(0, 40))
+def test_blocks_encode_their_values_alike_whether_they_repeat_early_or_not(values, head):
+    """Blocks whose values recur among the first blocks are dictionary-encoded, others
+    sorted by their short keys (when at most 8 bytes): either way :attr:`contiguous`, the
+    sorted codes and the value codes describe the values exactly."""
+    blocks = TopicBlocks.of(pa.chunked_array([pa.array(values, pa.string())]))
+    heads = blocks.heads.to_pylist()
+    distinct = sorted(set(heads), key=lambda v: v.encode())
+    assert blocks.contiguous == (len(distinct) == len(heads))
+    sorted_values, codes = blocks.sorted_codes()
+    assert sorted_values.to_pylist() == distinct
+    assert codes.tolist() == [distinct.index(v) for v in heads]
+    value_codes = blocks.value_codes().tolist()
+    assert all((value_codes[i] == value_codes[j]) == (heads[i] == heads[j])
+               for i in range(len(heads)) for j in range(min(len(heads), head)))

@@ -57,14 +57,12 @@ def duplicate_rows(
                 return np.empty(0, dtype=np.int64)
             rows = ranges(blocks.bounds[suspects], blocks.lengths[suspects])
             return rows[_duplicate_rows_exact(take_rows(topic, rows), take_rows(docno, rows))]
-    keys = blocks.expand(blocks.first_codes).astype(np.uint64)
+    keys = blocks.expand(blocks.value_codes()).astype(np.uint64)
     if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
         return _duplicate_rows_exact(topic, docno)
-    # codes follow first appearance: keys of a topic-grouped file are grouped, which the
-    # stable (tim) sort exploits; in place, to keep the peak memory low
-    keys <<= np.uint64(40)
+    keys <<= np.uint64(40)  # in place, to keep the peak memory low
     keys |= fingerprints >> np.uint64(24)
-    sorted_keys = np.sort(keys, kind="stable")
+    sorted_keys = np.sort(keys)
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return np.empty(0, dtype=np.int64)
     order = np.argsort(keys, kind="stable")

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from . import arrow
 from . import arrow_compute as pc
-from .blocks import TopicBlocks
+from .blocks import TopicBlocks, stable_order
 from .inputs import Qrels
 from .judged import UNJUDGED
 from .segments import chunks
@@ -27,8 +27,9 @@ from .segments import chunks
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
 #: rows, 102 ms in chunks of 2^18).
 _CHUNK_ROWS = 1 << 18
-#: Up to this many relevance levels, a qrels index counts each level's rows block by block
-#: (:func:`_levels_by_block`) rather than by one ``bincount`` of (topic, level) keys.
+#: Up to this many relevance levels, a qrels index whose topics' rows are each consecutive
+#: counts each level's rows block by block (:func:`_levels_by_block`) rather than by one
+#: ``bincount`` of (topic, level) keys.
 _LEVELS_COUNTED_BY_BLOCK = 8
 
 
@@ -82,7 +83,7 @@ class QrelsIndex:
         else:  # one column per distinct degree: a label of 10^7 costs one column
             n_levels, column = len(degrees), np.searchsorted(degrees, judged_rel)
             column_degrees = degrees.astype(np.int64)
-        if every and n_levels <= _LEVELS_COUNTED_BY_BLOCK:
+        if every and n_levels <= _LEVELS_COUNTED_BY_BLOCK and blocks.contiguous:
             rel_levels = _levels_by_block(column, n_levels, blocks, block_topic, len(topics))
         else:
             topic_code = blocks.expand(block_topic)
@@ -172,7 +173,8 @@ class QrelsIndex:
         # per judged docno keep them short; otherwise one halves the table's memory
         probed = self.run_rows is None or self.run_rows > 4 * len(self.qrels)
         return _FingerprintTables.build(self.qrels.docno_fingerprints, self._row_topic(),
-                                        len(self.topics), buckets_per_row=2 if probed else 1)
+                                        len(self.topics), buckets_per_row=2 if probed else 1,
+                                        grouped=self.qrels.topic_blocks.contiguous)
 
     @cached_property
     def exact(self) -> _ExactIndex:
@@ -220,7 +222,7 @@ class _FingerprintTables:
     @classmethod
     def build(
         cls, fingerprints: np.ndarray, topic_code: np.ndarray, n_topics: int,
-        buckets_per_row: int = 2,
+        buckets_per_row: int = 2, grouped: bool = True,
     ) -> _FingerprintTables | None:
         """The tables of judged docnos with these fingerprints and topic codes; ``None``
         when two docnos of one topic may share a fingerprint (then fingerprints cannot tell
@@ -229,14 +231,22 @@ class _FingerprintTables:
 
         The docnos are sorted by (topic code, upper fingerprint bits) packed in 64 bits, which
         is bucket order as buckets follow the upper bits; no two keys sharing a packed value
-        proves that no two docnos of a topic share a fingerprint.
+        proves that no two docnos of a topic share a fingerprint. The sort (numpy's stable
+        one, a merge of runs) is fast on rows whose topics are each consecutive; rows that
+        are not (``grouped`` false: qrels lines of interleaved topics) are grouped by topic
+        first (:func:`~irscale.core.blocks.stable_order`; 2M rows of 100,000 topics: 0.1 s
+        against 0.2 s for the sort alone).
         """
         shift = max(n_topics.bit_length(), 1)
         if shift > 32:
             return None
         key = topic_code.astype(np.uint64) << np.uint64(64 - shift)
         key |= fingerprints >> np.uint64(shift)
-        row = np.argsort(key, kind="stable")
+        if grouped:
+            row = np.argsort(key, kind="stable")
+        else:
+            row = stable_order(topic_code, n_topics)
+            row = row[np.argsort(key[row], kind="stable")]
         key = key[row]
         if (key[1:] == key[:-1]).any():
             return None
@@ -317,7 +327,8 @@ def _home_slots(fingerprints: np.ndarray, size: np.ndarray, first: np.ndarray) -
 def _levels_by_block(column: np.ndarray, n_levels: int, blocks: TopicBlocks,
                      block_topic: np.ndarray, n_topics: int) -> np.ndarray:
     """The ``n_topics x n_levels`` counts of the rows of every topic at every level
-    (``column``: the level of every row, its topic that of its block), summed block by block:
+    (``column``: the level of every row, its topic that of its block; ``blocks``
+    :attr:`~TopicBlocks.contiguous`, one per topic), summed block by block:
     one mask and one ``np.add.reduceat`` per level above 0 (level 0 counts the rest), no key
     per row. 5M qrels rows of 3 levels: no 80 MB of topic codes and keys (the judged case's
     peak 401 -> 385 MB), as fast warm and in a fresh process."""
@@ -328,8 +339,5 @@ def _levels_by_block(column: np.ndarray, n_levels: int, blocks: TopicBlocks,
                                               dtype=np.int64)
     per_block[:, 0] = blocks.lengths - per_block[:, 1:].sum(axis=1)
     counts = np.zeros((n_topics, n_levels), dtype=np.int64)
-    if blocks.contiguous:  # one block per topic
-        counts[block_topic] = per_block
-    else:
-        np.add.at(counts, block_topic, per_block)
+    counts[block_topic] = per_block
     return counts
