@@ -29,7 +29,8 @@ another generator may give: ``deep`` 5 × 200,000 (few very deep topics), ``unra
 docnos of several lengths (``doc123456``) and each topic's lines in random order,
 ``aligned`` 1,000 × 1,000 with every column padded to its width and a blank at each line's
 end (as tools that print with field widths write them), ``uneven`` 2,000 topics cut to
-1–29 or 500–1,000 documents, each topic's lines in random order.
+1–29 or 500–1,000 documents, each topic's lines in random order, ``interleaved`` 100,000 ×
+20 with the lines of both files in random order (qrels not written topic by topic).
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 
@@ -86,10 +87,11 @@ CASE_LABEL = {
     "tsv": "tsv 2,000 × 1,000, tab-separated",
     "aligned": "aligned 1,000 × 1,000, padded columns",
     "uneven": "uneven 2,000 × 1–1,000, lines not in score order",
+    "interleaved": "interleaved 100,000 × 20, both files' lines in random order",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
-             "unranked", "judged", "many", "tsv", "aligned", "uneven")
+             "unranked", "judged", "many", "tsv", "aligned", "uneven", "interleaved")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],

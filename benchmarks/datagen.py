@@ -12,8 +12,8 @@ Run file ``qid Q0 docno rank score runid``:
   by docno by trec_eval) occur in a good share of the topics, as in real BM25 runs.
 
 Cases may differ: fewer decimals (more ties), lines shuffled across topics or within each
-topic, ClueWeb12-style docnos, more judgments per topic, tab-separated fields, or columns
-aligned by padding with blanks (:class:`Case`).
+topic (the run's, or the qrels' too), ClueWeb12-style docnos, more judgments per topic,
+tab-separated fields, or columns aligned by padding with blanks (:class:`Case`).
 
 Qrels ``qid 0 docno rel``: about 20 judged documents per topic (uniform 10..30), graded 0..3,
 about half of them retrieved by the run (biased towards the top of the ranking), the others
@@ -64,6 +64,9 @@ class Case:
     #: topics cut to uneven depths: half to 1-29 documents, half to depth/2 .. depth
     #: (segments of very different lengths to sort side by side)
     uneven: bool = False
+    #: qrels lines in random order (topics interleaved), as qrels written from a hash map
+    #: or sorted by document come
+    qrels_shuffled: bool = False
 
     @property
     def label(self) -> str:
@@ -98,6 +101,9 @@ CASES: dict[str, Case] = {
     "aligned": Case("aligned", 1_000, 1_000, SEED + 16, docnos="clueweb", aligned=True),
     # topics of very uneven depth, each topic's lines in random order
     "uneven": Case("uneven", 2_000, 1_000, SEED + 17, unranked=True, uneven=True),
+    # many small topics, the lines of both files in random order (topics interleaved)
+    "interleaved": Case("interleaved", 100_000, 20, SEED + 18, shuffled=True,
+                        qrels_shuffled=True),
 }
 
 
@@ -285,6 +291,9 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     judged_row = ~np.isin(rows, unjudged)
     rows, qdocs, grade = rows[judged_row], qdocs[judged_row], grade[judged_row]
     is_ret = is_ret[judged_row]
+    if case.qrels_shuffled:
+        order = rng.permutation(len(rows))
+        rows, qdocs, grade = rows[order], qdocs[order], grade[order]
     _write(
         qrels_path,
         {
