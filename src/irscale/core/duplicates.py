@@ -60,9 +60,11 @@ def duplicate_rows(
     keys = blocks.expand(blocks.value_codes()).astype(np.uint64)
     if int(keys.max(initial=0)) >= 1 << 24:  # too many topics to pack: exact path
         return _duplicate_rows_exact(topic, docno)
-    keys <<= np.uint64(40)  # in place, to keep the peak memory low
+    # in place, to keep the peak memory low; the keys of a topic-grouped file (uneven
+    # blocks) are grouped, which the stable (tim) sort exploits
+    keys <<= np.uint64(40)
     keys |= fingerprints >> np.uint64(24)
-    sorted_keys = np.sort(keys)
+    sorted_keys = np.sort(keys, kind="stable")
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return np.empty(0, dtype=np.int64)
     order = np.argsort(keys, kind="stable")
