@@ -45,6 +45,31 @@ def test_run_any_whitespace_and_gzip(tmp_path):
         assert run.score.tolist() == [2.5, 1.0, -3.0]
 
 
+def test_gzip_files_parsed_as_they_are_decompressed(tmp_path, monkeypatch):
+    """A gzip run or qrels file that parses cleanly is read through pyarrow's decompressing
+    stream: its whole text is never held in memory (read_input is not called); one that
+    needs the whitespace way (blank runs) is read whole, with the same result."""
+    from irscale.io import _text
+
+    run_text = "".join(f"{t} Q0 d{k} {k} {10 - k / 7:.4f} r\n" for t in (1, 2) for k in range(9))
+    qrels_text = "".join(f"{t} 0 d{k} {k % 3}\n" for t in (1, 2) for k in range(5))
+    expected = irscale.read_run(run_text.encode()), irscale.read_qrels(qrels_text.encode())
+
+    def whole(source):
+        raise AssertionError(f"read whole: {source}")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_text, "read_input", whole)
+        run = irscale.read_run(write(tmp_path, "r.gz", run_text, True))
+        qrels = irscale.read_qrels(write(tmp_path, "q.gz", qrels_text, True))
+    assert run.docno.to_pylist() == expected[0].docno.to_pylist()
+    assert run.score.tolist() == expected[0].score.tolist()
+    assert qrels.rel.tolist() == expected[1].rel.tolist()
+    aligned = irscale.read_run(write(tmp_path, "a.gz", run_text.replace(" Q0 ", "  Q0   "),
+                                     True))
+    assert aligned.docno.to_pylist() == expected[0].docno.to_pylist()
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]),
                           st.sampled_from(["plain", "empty", "blank"]),
@@ -212,25 +237,30 @@ def test_owned_reader_copies_into_arrow_memory(data):
 
 
 def test_bytes_reach_the_threaded_reader_in_arrow_memory(monkeypatch, tmp_path):
-    """Bytes (standard input, gunzipped files, the API's bytes) go to pyarrow's CSV reader
-    as a copy Arrow owns: its pool threads can drop the input after ``read_csv`` returns,
-    and dropping a buffer over a Python object takes the GIL, which a thread cannot have
-    while the interpreter exits (the process aborts with status 134)."""
+    """Bytes (standard input, the API's bytes) go to pyarrow's CSV reader as a copy Arrow
+    owns, and a gzip file as Arrow's own decompressing stream: its pool threads can drop the
+    input after ``read_csv`` returns, and dropping a buffer over a Python object takes the
+    GIL, which a thread cannot have while the interpreter exits (the process aborts with
+    status 134)."""
     data = b"1 Q0 a 1 2.5 r\n1 Q0 b 2 1.5 r\n"
-    given_to_arrow = []
+    given_to_arrow, streams = [], []
     read_csv = pcsv.read_csv
 
     def spy(source, **options):
-        given_to_arrow.append(source.read_buffer())
-        source.seek(0)
+        if isinstance(source, pa.BufferReader):
+            given_to_arrow.append(source.read_buffer())
+            source.seek(0)
+        else:
+            streams.append(source)
         return read_csv(source, **options)
 
     monkeypatch.setattr(pcsv, "read_csv", spy)
     runs = [irscale.read_run(data), irscale.read_run(write(tmp_path, "r.gz", data.decode(), True))]
     assert [run.docno.to_pylist() for run in runs] == [["a", "b"]] * 2
-    assert len(given_to_arrow) == 2
-    for whole in given_to_arrow:
-        assert whole.to_pybytes() == data and whole.address != pa.py_buffer(data).address
+    assert len(given_to_arrow) == 1 and len(streams) == 1
+    whole = given_to_arrow[0]
+    assert whole.to_pybytes() == data and whole.address != pa.py_buffer(data).address
+    assert isinstance(streams[0], pa.CompressedInputStream)
 
 
 def test_real_runs_read(clef):

@@ -63,6 +63,13 @@ def _corrupt_gz(data: bytes) -> bytes:
     return bytes(packed)
 
 
+def _bad_crc_gz(data: bytes) -> bytes:
+    """gzip data whose trailer's checksum does not match the text."""
+    packed = bytearray(gz(data))
+    packed[-8] ^= 0xFF
+    return bytes(packed)
+
+
 def _truncated_gz(data: bytes) -> bytes:
     packed = gz(data)
     return packed[: len(packed) // 2]
@@ -205,6 +212,23 @@ def trec_file_faults(
         err(f"{prefix}-truncated-gzip", argv(name), name, files={name: _truncated_gz(good)}),
         err(f"{prefix}-corrupt-gzip", argv(name), name, files={name: _corrupt_gz(good)}),
         err(f"{prefix}-gzip-magic-only", argv(name), name, files={name: b"\x1f\x8b"}),
+        # a gzip file is parsed as it is decompressed; what that parse cannot take goes
+        # the way of the whole text (blank runs, tabs, errors named by line)
+        ok(f"{prefix}-gzip-tabs-and-blank-runs", argv(name), same,
+           files={name: gz(_blanks(lines))}),
+        ok(f"{prefix}-gzip-tab-separated", argv(name), same,
+           files={name: gz(text(["\t".join(x.split()) for x in lines]))}),
+        ok(f"{prefix}-gzip-two-members", argv(name), same,
+           files={name: gz(text(lines[:line])) + gz(text(lines[line:]))}),
+        err(f"{prefix}-gzip-empty-text", argv(name), name, files={name: gz(b"")}),
+        err(f"{prefix}-gzip-trailing-garbage", argv(name), name,
+            files={name: gz(good) + b"garbage"}),
+        err(f"{prefix}-gzip-bad-checksum", argv(name), name, files={name: _bad_crc_gz(good)}),
+        err(f"{prefix}-gzip-non-numeric-{what}", argv(name), loc, "abc",
+            files={name: gz(with_value("abc"))}),
+        err(f"{prefix}-gzip-second-field-missing", argv(name), loc, files={name: gz(
+            replace_line(lines, line, " ".join([fields[0], "", *fields[2:]])))}),
+        err(f"{prefix}-gzip-nul-byte", argv(name), loc, files={name: gz(with_doc("d\x00x"))}),
     ]
     if kind == "run":
         dup = list(fields)

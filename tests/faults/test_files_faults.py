@@ -514,17 +514,17 @@ def test_pipe_paths_read_once(how, tmp_path):
 
 
 def test_regular_file_is_opened_in_place(ws):
-    """A regular file keeps the fast path (parsed in place); a FIFO, gzip data and ``-``
-    are read once into memory."""
-    from irscale.io.files import is_plain_file
+    """A regular file keeps the fast paths (parsed in place, gzip data as decompressed);
+    a FIFO and ``-`` are read once into memory."""
+    from irscale.io.files import regular_file_kind
 
-    assert is_plain_file("a.run")
+    assert regular_file_kind("a.run") == "plain"
     ws.write("a.run.gz", gz(ws.read("a.run")))
-    assert not is_plain_file("a.run.gz")
-    assert not is_plain_file("-")
+    assert regular_file_kind("a.run.gz") == "gzip"
+    assert regular_file_kind("-") is None
     if hasattr(os, "mkfifo"):
         os.mkfifo(ws.root.parent / "pipe")
-        assert not is_plain_file(ws.root.parent / "pipe")  # and does not block
+        assert regular_file_kind(ws.root.parent / "pipe") is None  # and does not block
 
 
 # --------------------------------------------------------------- demo: all or nothing
@@ -658,7 +658,8 @@ def test_no_unclosed_file_when_interrupted_after_open(ws, monkeypatch):
         lambda: files.read_input("a.run"),
         lambda: files.read_input("a.run.gz"),
         lambda: files.is_gzip_file("a.run"),
-        lambda: files.is_plain_file("a.run"),
+        lambda: files.regular_file_kind("a.run"),
+        lambda: files.regular_file_kind("a.run.gz"),
         lambda: files.write_output("out.txt", "text\n"),
         lambda: files.write_output("out.bin", b"bytes\n"),
     ]

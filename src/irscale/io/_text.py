@@ -1,8 +1,9 @@
 """Fast columnar parsing of whitespace-separated text files, with exact error locations.
 
-The fast path hands the file to pyarrow's multi-threaded CSV reader with a single space as
-delimiter, or a single tab when the first line holds one (then no text field may hold a
-blank or be empty: that file is read the whitespace way instead). Files that mix tabs and
+The fast path hands the file to pyarrow's multi-threaded CSV reader (a gzip file through its
+decompressing stream) with a single space as delimiter, or a single tab when the first line
+holds one (then no text field may hold a blank or be empty: that file is read the
+whitespace way instead). Files that mix tabs and
 blanks or use runs of blanks (aligned columns, trailing blanks) are normalised once (a few
 vectorised passes over the bytes, :func:`single_blanks`) and parsed again. When parsing
 still fails, or when a value is invalid after parsing (NaN score, ...), a line-by-line
@@ -17,6 +18,7 @@ import contextlib
 import io
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -31,10 +33,11 @@ from ..errors import EmptyInputError, InputFormatError
 from .files import (
     check_utf8,
     display_name,
-    is_plain_file,
     is_stdio,
     raise_nul_line,
+    read_file,
     read_input,
+    regular_file_kind,
 )
 
 PathLike = str | os.PathLike
@@ -190,8 +193,9 @@ def parse_columns(
         return cache["data"]
 
     # a FIFO, a pipe or a device can be read once only: their bytes come from raw()
-    plain_file = (isinstance(source, (str, os.PathLike)) and not is_stdio(source)
-                  and is_plain_file(source))
+    kind = (regular_file_kind(source)
+            if isinstance(source, (str, os.PathLike)) and not is_stdio(source) else None)
+    plain_file = kind == "plain"
     integers = [c for c in include
                 if c in column_types and pa.types.is_integer(column_types[c])]
     # every field read: those not asked for as bytes (no UTF-8 check), integers as text
@@ -244,8 +248,11 @@ def parse_columns(
                                        _integers(parsed[column], column_types[column]))
         return parsed
 
-    first_line = _first_line(source if plain_file and isinstance(source, (str, os.PathLike))
-                             else raw())
+    try:
+        first_line = _first_line(source if kind and isinstance(source, (str, os.PathLike))
+                                 else raw(), gzipped=kind == "gzip")
+    except zlib.error:  # corrupt gzip data: read_input names the fault
+        first_line = _first_line(raw())
     try:
         # a plain read, not a memory map: mapped pages would count in the process's resident
         # memory for the whole parse (the file's size on top of the parsed columns)
@@ -258,7 +265,17 @@ def parse_columns(
 
             table = _parse_checking_aside(str(source), separator, parse_file)
         else:
-            table = typed(raw(), delimited, _separated_cleanly(raw(), separator))
+            table = None
+            if kind == "gzip":
+                # decompressed as it is parsed (pyarrow's reader reads ahead in another
+                # thread): no copy of the whole text (10M lines gzipped: 4.5 s and 1.5 GB
+                # read whole, 2.3 s and 0.8 GB so), every field converted and checked;
+                # corrupt or truncated data: read_input says what is wrong
+                with contextlib.suppress(OSError), \
+                        pa.input_stream(str(source), compression="gzip") as stream:
+                    table = typed(stream, delimited)
+            if table is None:
+                table = typed(raw(), delimited, _separated_cleanly(raw(), separator))
     except pa.ArrowInvalid as first_error:
         data = raw()
         table = None
@@ -357,13 +374,12 @@ def _single_blanks_of(chars: np.ndarray, tabs: bool) -> np.ndarray:
     return chars[~ends] if ends.any() else chars
 
 
-def _first_line(source: PathLike | bytes) -> bytes:
-    """The first line of a file or of bytes (at most its first 64 KiB)."""
-    if isinstance(source, bytes):
-        head = source[:1 << 16]
-    else:
-        with open(source, "rb") as handle:
-            head = handle.read(1 << 16)
+def _first_line(source: PathLike | bytes, gzipped: bool = False) -> bytes:
+    """The first line of a file (``gzipped``: of the text its first 64 KiB decompress to)
+    or of bytes, at most 64 KiB of it. ``zlib.error`` for gzip data whose start is not."""
+    head = source[:1 << 16] if isinstance(source, bytes) else read_file(source, 1 << 16)
+    if gzipped:
+        head = zlib.decompressobj(wbits=31).decompress(head, 1 << 16)
     return head.split(b"\n", 1)[0]
 
 

@@ -6,8 +6,8 @@ Inputs
     unreadable file raise :class:`~irscale.errors.FileAccessError`; truncated or corrupt
     gzip data raise :class:`~irscale.errors.InputFormatError` naming the file. An input
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
-    read only once: :func:`is_plain_file` is false for it, and the readers take its bytes
-    from :func:`read_input` (one open, one read) instead of opening it again.
+    read only once: :func:`regular_file_kind` is ``None`` for it, and the readers take its
+    bytes from :func:`read_input` (one open, one read) instead of opening it again.
 
 Outputs
     :func:`check_output` is called *before* the work starts: it refuses an output that is
@@ -196,18 +196,21 @@ def is_gzip_file(path: PathLike) -> bool:
         raise access_error(error, path) from None
 
 
-def is_plain_file(path: PathLike) -> bool:
-    """True when ``path`` is a readable regular file that is not gzip data: a file that a
-    reader may open again and parse in place.
+def regular_file_kind(path: PathLike) -> str | None:
+    """``"plain"`` or ``"gzip"`` (it starts with gzip's magic number) when ``path`` is a
+    readable regular file: a file that a reader may open again and parse in place (gzip
+    data decompressed as they are read).
 
-    False for ``-``, gzip data, and everything that is not a regular file (a FIFO, a pipe
-    such as ``<(cat run)`` or ``/dev/stdin``, a character device): those can be read only
-    once, so their bytes are taken from :func:`read_input`. Only a regular file is opened
-    here (to look for gzip's magic number). Raises :class:`FileAccessError` for a missing,
+    ``None`` for ``-`` and everything that is not a regular file (a FIFO, a pipe such as
+    ``<(cat run)`` or ``/dev/stdin``, a character device): those can be read only once, so
+    their bytes are taken from :func:`read_input`. Only a regular file is opened here (to
+    look for gzip's magic number). Raises :class:`FileAccessError` for a missing,
     unreadable file or a directory.
     """
     info = check_readable(path)
-    return info is not None and stat.S_ISREG(info.st_mode) and not is_gzip_file(path)
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None
+    return "gzip" if is_gzip_file(path) else "plain"
 
 
 # ------------------------------------------------------------------------------ outputs
