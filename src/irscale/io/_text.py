@@ -3,13 +3,13 @@
 The fast path hands the file to pyarrow's multi-threaded CSV reader (a gzip file through its
 decompressing stream) with a single space as delimiter, or a single tab when the first line
 holds one (then no text field may hold a blank or be empty: that file is read the
-whitespace way instead). Files that mix tabs and
-blanks or use runs of blanks (aligned columns, trailing blanks) are normalised once (a few
-vectorised passes over the bytes, :func:`single_blanks`) and parsed again. When parsing
-still fails, or when a value is invalid after parsing (NaN score, ...), a line-by-line
-*diagnostic* pass over the original file finds the first offending line so that the error
-names file, line number and text. The diagnostic pass is the specification of validity; the
-fast path only accelerates the common case.
+whitespace way instead). Files that mix tabs and blanks or use runs of blanks (aligned
+columns, trailing blanks) are normalised once (a few vectorised passes over the bytes,
+:func:`single_blanks`) and parsed again. When parsing still fails, or when a value is
+invalid after parsing (NaN score, ...), a line-by-line *diagnostic* pass over the original
+file finds the first offending line so that the error names file, line number and text.
+The diagnostic pass is the specification of validity; the fast path only accelerates the
+common case.
 """
 
 from __future__ import annotations
