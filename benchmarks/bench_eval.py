@@ -53,6 +53,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -261,33 +262,42 @@ def compiled_env(tree: Path) -> dict[str, str]:
 
 
 def run_job(command: list[str], timeout: float, log: Path) -> dict:
-    """Run ``command`` in a fresh process; wall seconds, CPU seconds, peak RSS, status."""
+    """Run ``command`` in a fresh process; wall seconds, CPU seconds, peak RSS, status.
+
+    The parent blocks in ``wait4`` (a timer thread kills the process group past
+    ``timeout``), so the wall time ends when the process does, not at the next poll."""
     with open(log, "wb") as log_file:
         start = time.perf_counter()
         process = subprocess.Popen(
             command, stdout=log_file, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True,
             env=CHILD_ENV,
         )
-        timed_out = False
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() - start > timeout:
-                timed_out = True
-                os.killpg(process.pid, signal.SIGKILL)
-                pid, status, usage = os.wait4(process.pid, 0)
-                break
-            time.sleep(0.05)
+        timed_out = threading.Event()
+        timer = threading.Timer(timeout, _kill_group, (process.pid, timed_out))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            timer.cancel()
         wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
+    ended = "ok" if process.returncode == 0 else "error"
     return {
         "wall_s": wall,
         "cpu_s": usage.ru_utime + usage.ru_stime,
         "peak_mb": usage.ru_maxrss * 1024 / 1e6,  # Linux: KiB
-        "status": "timeout" if timed_out else ("ok" if process.returncode == 0 else "error"),
+        "status": "timeout" if timed_out.is_set() else ended,
         "returncode": process.returncode,
     }
+
+
+def _kill_group(pid: int, timed_out: threading.Event) -> None:
+    """Kill the process group ``pid`` leads (a job past its time limit)."""
+    timed_out.set()
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:  # it ended as the timer fired
+        pass
 
 
 def tail(path: Path, n: int = 15) -> str:
