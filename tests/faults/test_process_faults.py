@@ -334,9 +334,38 @@ NO_TRACEBACK_JOBS = {
                         files={"bad.run": RUN.replace(b"0.70", b"x.yz", 1)}),
     "no-arguments": Job([]),
 }
+_IRSCALE = shlex.join(BIN)
+_RUN_LINES = run_lines("a")
+#: Standard input as a pipe and as a file (spooled to a re-readable file, irscale.io.spool):
+#: errors name ``<stdin>`` and the line, never the file the bytes were moved to.
+STDIN_JOBS = {
+    "stdin-pipe-gzip": Job([], shell=f"gzip -c a.run | {_IRSCALE} eval qrels.txt - -m map -q"),
+    "stdin-pipe-bad-line": Job(
+        [], shell=f"cat bad.run | {_IRSCALE} eval qrels.txt -",
+        files={"bad.run": text([*_RUN_LINES[:4], _RUN_LINES[4].replace(" Q0", ""),
+                                *_RUN_LINES[5:]])}),
+    "stdin-pipe-duplicate": Job(
+        [], shell=f"cat dup.run | {_IRSCALE} eval qrels.txt -",
+        files={"dup.run": text([*_RUN_LINES, _RUN_LINES[1]])}),
+    "stdin-pipe-truncated-gzip": Job(
+        [], shell=f"gzip -c a.run | head -c 60 | {_IRSCALE} eval qrels.txt -"),
+    "stdin-pipe-empty": Job([], shell=f"true | {_IRSCALE} eval qrels.txt -"),
+    # files may not exceed 1 KiB: the in-memory file cannot hold the run (4 KB)
+    "stdin-pipe-size-limit": Job(
+        [], shell=f"cat long.run | (ulimit -f 1; {_IRSCALE} eval qrels.txt -)",
+        files={"long.run": text([f"1 Q0 d{k} {k} {200 - k} r" for k in range(1, 200)])}),
+    "stdin-file": Job([], shell=f"{_IRSCALE} eval qrels.txt - -m map -q < a.run"),
+    # bash's read leaves a regular file's offset just after the line it read: the run is
+    # the lines after it, not the file from its start
+    "stdin-file-read-on": Job(
+        [], shell=f"(read -r first; {_IRSCALE} eval qrels.txt - -m map -q) < a.run"),
+    "stdin-file-rest": Job(["eval", "qrels.txt", "rest.run", "-m", "map", "-q"],
+                           files={"rest.run": text(_RUN_LINES[1:])}),
+}
 OTHER_JOBS = {
     "stdin-pipe": Job([], shell=f"cat a.run | {shlex.join(BIN)} eval qrels.txt - -m map -q"),
     "stdin-twice": Job(["eval", "qrels.txt", "-", "-"], stdin=RUN),
+    **STDIN_JOBS,
     "label-2pow31": Job(["eval", "big.qrels", "a.run", "-m", "ndcg", "-m", "ndcg_cut_10",
                          "-m", "ERR@10", "-m", "Q", "-m", "map"], limit_memory=True,
                         files={"big.qrels": _relabel(2**31)}),
@@ -595,6 +624,40 @@ def test_stdin_pipe(outcomes, ws, run_cli):
     direct = run_cli(["eval", "qrels.txt", "a.run", "-m", "map", "-q"])
     assert piped.status == direct.status == 0, piped.describe()
     assert piped.out.decode() == direct.out and piped.out, piped.describe()
+
+
+def test_stdin_pipe_gzip_and_file(outcomes, ws, run_cli):
+    """Gzip data through a pipe, and standard input redirected from the file, give the
+    file's output."""
+    direct = run_cli(["eval", "qrels.txt", "a.run", "-m", "map", "-q"])
+    for key in ("stdin-pipe-gzip", "stdin-file"):
+        o = outcomes[key]
+        assert o.status == direct.status == 0, key + o.describe()
+        assert o.out.decode() == direct.out, key + o.describe()
+
+
+def test_stdin_file_read_from_its_offset(outcomes):
+    """Standard input redirected from a file that was partly read: the lines after the
+    offset, as reading the descriptor gives them, not the file from its start."""
+    rest, read_on = outcomes["stdin-file-rest"], outcomes["stdin-file-read-on"]
+    assert rest.status == read_on.status == 0, read_on.describe()
+    assert read_on.out == rest.out and rest.out, read_on.describe()
+
+
+@pytest.mark.parametrize(("key", "words"), [
+    ("stdin-pipe-bad-line", ["<stdin>", "line 5"]),
+    ("stdin-pipe-duplicate", ["<stdin>", f"line {len(_RUN_LINES) + 1}"]),
+    ("stdin-pipe-truncated-gzip", ["<stdin>"]),
+    ("stdin-pipe-empty", ["<stdin>", "empty"]),
+    ("stdin-pipe-size-limit", ["<stdin>", "ulimit -f"]),
+])
+def test_stdin_pipe_errors_name_stdin(outcomes, key, words):
+    """Errors in piped standard input name ``<stdin>`` and the line, not the in-memory
+    file its bytes were moved to."""
+    o = outcomes[key]
+    line = _error_line(o)
+    assert o.status == 2, o.describe()
+    assert all(word in line for word in words) and "/proc/" not in line, line
 
 
 def test_stdin_twice(outcomes):

@@ -39,6 +39,7 @@ from .files import (
     read_input,
     regular_file_kind,
 )
+from .spool import spool_input
 
 PathLike = str | os.PathLike
 
@@ -185,16 +186,22 @@ def parse_columns(
     parse_options = pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False)
     tabs = pcsv.ParseOptions(delimiter="\t", quote_char=False, escape_char=False)
 
+    # standard input, a FIFO, a pipe or a device can be read once only: their bytes are
+    # moved to a file that can be read again (spool_input) where the system allows
+    kind, spooled = None, None
+    if isinstance(source, (str, os.PathLike)):
+        kind = None if is_stdio(source) else regular_file_kind(source)
+        if kind is None and (spooled := spool_input(source)) is not None:
+            kind = regular_file_kind(spooled.path)
+    path = spooled.path if spooled is not None else source
     cache: dict[str, bytes] = {}
 
-    def raw() -> bytes:
+    def raw() -> bytes:  # the spooled file stays open while this function lives
         if "data" not in cache:
-            cache["data"] = read_bytes(source)
+            cache["data"] = (read_bytes(source) if spooled is None
+                             else read_input(spooled.path, name=name))
         return cache["data"]
 
-    # a FIFO, a pipe or a device can be read once only: their bytes come from raw()
-    kind = (regular_file_kind(source)
-            if isinstance(source, (str, os.PathLike)) and not is_stdio(source) else None)
     plain_file = kind == "plain"
     integers = [c for c in include
                 if c in column_types and pa.types.is_integer(column_types[c])]
@@ -249,8 +256,7 @@ def parse_columns(
         return parsed
 
     try:
-        first_line = _first_line(source if kind and isinstance(source, (str, os.PathLike))
-                                 else raw(), gzipped=kind == "gzip")
+        first_line = _first_line(path if kind else raw(), gzipped=kind == "gzip")
     except zlib.error:  # corrupt gzip data: read_input names the fault
         first_line = _first_line(raw())
     try:
@@ -260,10 +266,10 @@ def parse_columns(
         delimited = tabs if separator == b"\t" else parse_options
         if plain_file:
             def parse_file(clean: bool) -> pa.Table:
-                with pa.OSFile(str(source)) as handle:
+                with pa.OSFile(str(path)) as handle:
                     return typed(handle, delimited, clean)
 
-            table = _parse_checking_aside(str(source), separator, parse_file)
+            table = _parse_checking_aside(str(path), separator, parse_file)
         else:
             table = None
             if kind == "gzip":
@@ -272,7 +278,7 @@ def parse_columns(
                 # read whole, 2.3 s and 0.8 GB so), every field converted and checked;
                 # corrupt or truncated data: read_input says what is wrong
                 with contextlib.suppress(OSError), \
-                        pa.input_stream(str(source), compression="gzip") as stream:
+                        pa.input_stream(str(path), compression="gzip") as stream:
                     table = typed(stream, delimited)
             if table is None:
                 table = typed(raw(), delimited, _separated_cleanly(raw(), separator))

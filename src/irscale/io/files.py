@@ -6,8 +6,9 @@ Inputs
     unreadable file raise :class:`~irscale.errors.FileAccessError`; truncated or corrupt
     gzip data raise :class:`~irscale.errors.InputFormatError` naming the file. An input
     that is not a regular file (a FIFO, ``<(cat run)``, ``/dev/stdin``, a device) can be
-    read only once: :func:`regular_file_kind` is ``None`` for it, and the readers take its
-    bytes from :func:`read_input` (one open, one read) instead of opening it again.
+    read only once: :func:`regular_file_kind` is ``None`` for it, and the readers move its
+    bytes to a file that can be opened again (:mod:`irscale.io.spool`) or, where the
+    system has none, take them from :func:`read_input` (one open, one read).
 
 Outputs
     :func:`check_output` is called *before* the work starts: it refuses an output that is
@@ -46,7 +47,7 @@ STDIO = "-"
 PathLike = str | os.PathLike
 
 #: Flags of every descriptor opened here (not inherited by child processes; binary).
-_OPEN_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+OPEN_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 def is_stdio(path: Any) -> bool:
@@ -71,6 +72,7 @@ def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAc
         errno_codes.ENOTDIR: "a component of the path is not a directory",
         errno_codes.EROFS: "read-only file system",
         errno_codes.EDQUOT: "disk quota exceeded",
+        errno_codes.EFBIG: "file too large for the size limit (ulimit -f)",
     }.get(error.errno or -1, (error.strerror or str(error)).lower())
     return FileAccessError(f"cannot {action} {name}: {reason}", path=name, errno=error.errno)
 
@@ -105,7 +107,7 @@ def read_file(path: PathLike, limit: int | None = None) -> bytes:
     handles a pending signal right after ``open()`` returns, before ``with`` could take the
     file: the dropped file would print a ``ResourceWarning``).
     """
-    descriptor = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    descriptor = os.open(path, os.O_RDONLY | OPEN_FLAGS)
     try:
         size = os.fstat(descriptor).st_size  # 0 for pipes and devices
         chunks: list[bytes] = []
@@ -122,9 +124,10 @@ def read_file(path: PathLike, limit: int | None = None) -> bytes:
         os.close(descriptor)
 
 
-def read_input(source: PathLike | IO[bytes] | bytes) -> bytes:
+def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) -> bytes:
     """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
-    decompressed when they are gzip data."""
+    decompressed when they are gzip data (errors of a path name ``name`` if given, as
+    for a spooled input's file, :mod:`irscale.io.spool`)."""
     if isinstance(source, bytes):
         data = source
     elif isinstance(source, (str, os.PathLike)):
@@ -135,14 +138,14 @@ def read_input(source: PathLike | IO[bytes] | bytes) -> bytes:
             try:
                 data = read_file(source)
             except OSError as error:
-                raise access_error(error, source) from None
+                raise access_error(error, name or source) from None
     else:
         data = source.read()
         if isinstance(data, str):
             data = data.encode()
     if data[:2] == b"\x1f\x8b":
-        data = gunzip(data, display_name(source) if isinstance(source, (str, os.PathLike))
-                      else getattr(source, "name", "<bytes>"))
+        data = gunzip(data, name or (display_name(source) if isinstance(source, (str, os.PathLike))
+                                     else getattr(source, "name", "<bytes>")))
     return data
 
 
@@ -203,9 +206,9 @@ def regular_file_kind(path: PathLike) -> str | None:
 
     ``None`` for ``-`` and everything that is not a regular file (a FIFO, a pipe such as
     ``<(cat run)`` or ``/dev/stdin``, a character device): those can be read only once, so
-    their bytes are taken from :func:`read_input`. Only a regular file is opened here (to
-    look for gzip's magic number). Raises :class:`FileAccessError` for a missing,
-    unreadable file or a directory.
+    their bytes are spooled (:mod:`irscale.io.spool`) or taken from :func:`read_input`.
+    Only a regular file is opened here (to look for gzip's magic number). Raises
+    :class:`FileAccessError` for a missing, unreadable file or a directory.
     """
     info = check_readable(path)
     if info is None or not stat.S_ISREG(info.st_mode):
@@ -391,7 +394,7 @@ def atomic_output(
             # a descriptor, and a file object that does not own it: ^C right after open()
             # leaves no unclosed file behind (see read_file)
             descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-                                 | _OPEN_FLAGS, 0o666)
+                                 | OPEN_FLAGS, 0o666)
             try:
                 opened: IO[Any] = (
                     open(descriptor, "wb", closefd=False) if mode == "wb"
