@@ -188,12 +188,12 @@ def parse_columns(
 
     # standard input, a FIFO, a pipe or a device can be read once only: their bytes are
     # moved to a file that can be read again (spool_input) where the system allows
-    kind, spooled = None, None
+    kind, spooled, path = None, None, None
     if isinstance(source, (str, os.PathLike)):
         kind = None if is_stdio(source) else regular_file_kind(source)
         if kind is None and (spooled := spool_input(source)) is not None:
             kind = regular_file_kind(spooled.path)
-    path = spooled.path if spooled is not None else source
+        path = spooled.path if spooled is not None else source
     cache: dict[str, bytes] = {}
 
     def raw() -> bytes:  # the spooled file stays open while this function lives
@@ -256,7 +256,8 @@ def parse_columns(
         return parsed
 
     try:
-        first_line = _first_line(path if kind else raw(), gzipped=kind == "gzip")
+        first_line = _first_line(raw() if path is None or not kind else path,
+                                 gzipped=kind == "gzip")
     except zlib.error:  # corrupt gzip data: read_input names the fault
         first_line = _first_line(raw())
     try:

@@ -144,8 +144,10 @@ def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) ->
         if isinstance(data, str):
             data = data.encode()
     if data[:2] == b"\x1f\x8b":
-        data = gunzip(data, name or (display_name(source) if isinstance(source, (str, os.PathLike))
-                                     else getattr(source, "name", "<bytes>")))
+        if name is None:
+            name = (display_name(source) if isinstance(source, (str, os.PathLike))
+                    else str(getattr(source, "name", "<bytes>")))
+        data = gunzip(data, name)
     return data
 
 
