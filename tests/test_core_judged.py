@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 import numpy as np
 import pyarrow as pa
@@ -154,10 +155,14 @@ def _run_rows(draw):
     return rows
 
 
-def _run_of(rows, fingerprints=None) -> Run:
+def _run_of(rows, fingerprints=None, chunks: int = 1) -> Run:
+    """The run of ``rows``, its docnos in ``chunks`` chunks (as a parsed file's are)."""
     topic, docno, score, rank = (list(c) for c in zip(*rows, strict=True))
+    cuts = np.linspace(0, len(docno), chunks + 1).astype(int)
     run = Run(name="r", topic=pa.chunked_array([pa.array(topic, pa.string())]),
-              docno=pa.chunked_array([pa.array(docno, pa.string())]),
+              docno=pa.chunked_array([pa.array(docno[a:b], pa.string())
+                                      for a, b in pairwise(cuts)],
+                                     pa.string()),
               score=np.array(score, dtype=np.float64), rank=np.array(rank, dtype=np.int64))
     if fingerprints is not None:
         run = replace(run, fingerprints=np.array([fingerprints[d] for d in docno],
@@ -202,24 +207,44 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
        st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)), st.sampled_from((None, 0)),
-       st.sampled_from((9, 10)))
+       st.sampled_from((9, 10)), st.sampled_from((1, 3)))
 @example(rows=[("1", "d1", 1.00000001, 1), ("1", "d10", 1.0, 2)], ties="trec_eval",
-         max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None, compat=10)
+         max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None, compat=10,
+         docno_chunks=1)
 @example(rows=[("1", "d10", 1.0, 1), ("10", "z", 0.5, 1), ("1", "d1", 1.00000001, 2)],
          ties="trec_eval", max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None,
-         compat=10)  # topics interleaved: the whole run sorted at once
+         compat=10, docno_chunks=1)  # topics interleaved: the whole run sorted at once
+@example(rows=[("1", "MED-00000001", 1.0, 1), ("1", "d1", 1.0, 1), ("1", "d2", 1.0, 1),
+               ("10", "z", 0.5, 1), ("10", "clueweb12-0000tw-00-00001", 0.5, 1),
+               ("10", "d2", 0.5, 1)],
+         ties="trec_eval", max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None,
+         compat=9, docno_chunks=3)  # tied long docnos taken from several chunks
 def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judged_only, chunk,
-                                                     run_rows, compat):
+                                                     run_rows, compat, docno_chunks):
     """Presorted files (blocks moved whole, only ties sorted) and all others (full sort)
     give the rankings of a plain Python sort, for every tie policy and both trec_eval
     profiles (scores compared as C floats or doubles), whatever the number of rows scanned
-    and looked up at once and the side the lookup tables are built on."""
+    and looked up at once, the side the lookup tables are built on and the chunks the
+    docnos come in."""
     options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only,
                              compat=compat)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking_module, "_CHUNK_ROWS", chunk)
         patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
-        _check_against_oracle(_qrels_of(), _run_of(rows), rows, options, run_rows)
+        _check_against_oracle(_qrels_of(), _run_of(rows, chunks=docno_chunks), rows,
+                              options, run_rows)
+
+
+@pytest.mark.parametrize("docno_chunks", [1, 3])
+def test_long_tied_docnos_of_an_unsorted_block(docno_chunks):
+    """A block out of ranking order (sorted on its own first, ties in any order) whose tied
+    docnos are too long for 8-byte keys: sorted by pyarrow from the chunks that hold them,
+    the result mapped back to rows."""
+    docs = [f"clueweb12-0000tw-00-{k:05d}" for k in range(60)]
+    rows = [("1", d, float(k % 2), 1) for k, d in enumerate(docs)]
+    rows += [("10", d, float(k % 3), 1) for k, d in enumerate(reversed(docs))]
+    _check_against_oracle(_qrels_of(), _run_of(rows, chunks=docno_chunks), rows,
+                          RankingOptions())
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),

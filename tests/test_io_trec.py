@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
+from irscale.core import arrow, duplicates, fingerprints
 from irscale.core import blocks as blocks_module
-from irscale.core import duplicates, fingerprints
 from irscale.core.arrow import owned_reader
-from irscale.core.blocks import TopicBlocks, take_rows
+from irscale.core.blocks import TopicBlocks, take_rows, take_rows_by_chunk
 from irscale.core.duplicates import duplicate_rows
 from irscale.core.fingerprints import string_fingerprints
 from irscale.errors import DuplicateError, EmptyInputError, InputError, InputFormatError
@@ -516,6 +516,20 @@ def test_take_rows_from_chunks(chunks, data):
                      st.just([]))
     assert take_rows(values, np.array(rows, dtype=np.int64)).to_pylist() == [
         flat[i] for i in rows]
+    taken, grouped = take_rows_by_chunk(values, np.array(rows, dtype=np.int64))
+    order = np.arange(len(rows)) if grouped is None else grouped
+    assert sorted(order.tolist()) == list(range(len(rows)))
+    assert taken.to_pylist() == [flat[rows[i]] for i in order]
+    assert taken.num_chunks <= max(values.num_chunks, 1)
+
+
+@given(st.lists(st.lists(st.text(max_size=6), max_size=4), min_size=1, max_size=4))
+def test_length_range_of_strings(chunks):
+    """Shortest and longest length in bytes, from the offsets of every chunk."""
+    values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
+    lengths = [len(v.encode()) for c in chunks for v in c]
+    assume(lengths)
+    assert arrow.length_range(values) == (min(lengths), max(lengths))
 
 
 def test_dataframe_identifiers_of_any_dtype_and_order():

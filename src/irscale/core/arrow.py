@@ -165,6 +165,17 @@ def short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarr
             np.concatenate(lengths) if lengths else np.empty(0, np.int64))
 
 
+def length_range(values: pa.Array | pa.ChunkedArray) -> tuple[int, int]:
+    """The shortest and longest length in bytes of non-empty strings ``values`` (from their
+    offsets: no character is read)."""
+    ranges = [(int(lengths.min()), int(lengths.max()))
+              for lengths in (np.diff(value_offsets(chunk)) for chunk in
+                              (values.chunks if isinstance(values, pa.ChunkedArray)
+                               else [values]))
+              if len(lengths)]
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+
 def value_offsets(chunk: pa.Array) -> np.ndarray:
     """The ``len + 1`` offsets of a string or binary array's values in its data buffer (a
     view, int32; int64 for the large types)."""

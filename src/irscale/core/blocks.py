@@ -239,12 +239,26 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
 
     pyarrow takes from a chunked array by concatenating its chunks first: a copy of a whole
     column of millions of strings, to pick a few of them. Here every chunk gives its own
-    rows instead (grouped by a stable radix sort of their chunk numbers when they are not in
-    ascending order, and put back in the order asked).
+    rows instead (:func:`take_rows_by_chunk`), put back in the order asked.
     """
+    taken, grouped = take_rows_by_chunk(values, rows)
+    if grouped is None:
+        return taken
+    inverse = np.empty_like(grouped)
+    inverse[grouped] = np.arange(len(grouped))
+    return pa.chunked_array([arrow.take(taken.combine_chunks(), inverse)], values.type)
+
+
+def take_rows_by_chunk(values: pa.ChunkedArray, rows: np.ndarray
+                       ) -> tuple[pa.ChunkedArray, np.ndarray | None]:
+    """``(taken, grouped)``: the values of ``rows`` grouped by the chunk that holds them,
+    ``taken[i] = values[rows[grouped[i]]]`` (``grouped``: a stable radix sort of the rows'
+    chunk numbers; ``None`` when the rows come chunk by chunk already, and ``taken`` is
+    ``values.take(rows)``). For callers to whom the order of the values is free (a sort
+    follows), as putting them back costs a concatenation and a second take."""
     rows = np.asarray(rows, dtype=np.int64)
     if values.num_chunks == 1:
-        return pa.chunked_array([arrow.take(values.chunk(0), rows)], values.type)
+        return pa.chunked_array([arrow.take(values.chunk(0), rows)], values.type), None
     lengths = np.array([len(chunk) for chunk in values.chunks])
     ends = np.cumsum(lengths)
     chunk_of = np.searchsorted(ends, rows, "right").astype(np.uint16 if len(ends) < 1 << 16
@@ -254,12 +268,7 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
         grouped = np.argsort(chunk_of, kind="stable")
         rows, chunk_of = rows[grouped], chunk_of[grouped]
     cuts = np.searchsorted(chunk_of, np.arange(len(ends) + 1))
-    taken = pa.chunked_array([
+    return pa.chunked_array([
         arrow.take(values.chunk(i), rows[cuts[i]: cuts[i + 1]] - (ends[i] - lengths[i]))
         for i in range(len(ends)) if cuts[i + 1] > cuts[i]
-    ], values.type)
-    if grouped is None:
-        return taken
-    inverse = np.empty_like(grouped)
-    inverse[grouped] = np.arange(len(grouped))
-    return pa.chunked_array([arrow.take(taken.combine_chunks(), inverse)], values.type)
+    ], values.type), grouped

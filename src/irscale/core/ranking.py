@@ -22,7 +22,7 @@ import pyarrow as pa
 from ..errors import ParameterError
 from . import arrow
 from . import arrow_compute as pc
-from .blocks import TopicBlocks, take_rows
+from .blocks import TopicBlocks, take_rows_by_chunk
 from .inputs import Run, as_c_float
 from .options import (
     MAX_DOCS,
@@ -166,9 +166,15 @@ def _presorted_order(
     tied_rows = rows if within is None else within[rows]
     by_docno = _by_short_docnos(docno, tied_rows, row_group)
     if by_docno is None:
-        tied = pa.table({"g": arrow.array(row_group), "d": take_rows(docno, tied_rows)})
+        # the docnos in the order their chunks give them (no concatenation and second take
+        # to put them back): the sort's result is mapped through that order
+        docnos, grouped = take_rows_by_chunk(docno, tied_rows)
+        tied = pa.table({"g": arrow.array(row_group if grouped is None
+                                          else row_group[grouped]), "d": docnos})
         by_docno = arrow.to_numpy(
             pc.sort_indices(tied, sort_keys=[("g", "ascending"), ("d", "descending")]))
+        if grouped is not None:
+            by_docno = grouped[by_docno]
     order[position] = rows[by_docno]
     return order if within is None else np.take(within, order)
 
@@ -189,9 +195,10 @@ def _by_short_docnos(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
     """
     if 4 * len(rows) < len(docno) or len(rows) == 0:
         return None
-    key, length = arrow.short_keys(docno)
-    if int(length.max()) > 8 or int(length.min()) == 0:  # an empty docno's key is 0
+    shortest, longest = arrow.length_range(docno)
+    if longest > 8 or shortest == 0:  # an empty docno's key is 0
         return None
+    key, _ = arrow.short_keys(docno)
     starts = np.flatnonzero(np.diff(group, prepend=group[0] - 1))
     # descending keys as ascending complements; a pad (the largest value) sorts last, as no
     # docno has the key 0 (none is empty), and the keys of a group are distinct
