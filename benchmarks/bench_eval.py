@@ -30,7 +30,9 @@ docnos of several lengths (``doc123456``) and each topic's lines in random order
 ``aligned`` 1,000 × 1,000 with every column padded to its width and a blank at each line's
 end (as tools that print with field widths write them), ``uneven`` 2,000 topics cut to
 1–29 or 500–1,000 documents, each topic's lines in random order, ``interleaved`` 100,000 ×
-20 with the lines of both files in random order (qrels not written topic by topic).
+20 with the lines of both files in random order (qrels not written topic by topic),
+``longties`` 1,000 × 1,000 with integer scores, ClueWeb docnos (25 bytes) and each topic's
+lines in random order.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 
@@ -89,10 +91,12 @@ CASE_LABEL = {
     "aligned": "aligned 1,000 × 1,000, padded columns",
     "uneven": "uneven 2,000 × 1–1,000, lines not in score order",
     "interleaved": "interleaved 100,000 × 20, both files' lines in random order",
+    "longties": "longties 1,000 × 1,000, integer scores, ClueWeb docnos",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
-             "unranked", "judged", "many", "tsv", "aligned", "uneven", "interleaved")
+             "unranked", "judged", "many", "tsv", "aligned", "uneven", "interleaved",
+             "longties")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],

@@ -104,6 +104,10 @@ CASES: dict[str, Case] = {
     # many small topics, the lines of both files in random order (topics interleaved)
     "interleaved": Case("interleaved", 100_000, 20, SEED + 18, shuffled=True,
                         qrels_shuffled=True),
+    # integer scores (ties everywhere) and long ClueWeb docnos, each topic's lines in random
+    # order: the tied docnos too long for 8-byte keys
+    "longties": Case("longties", 1_000, 1_000, SEED + 19, decimals=0, docnos="clueweb",
+                     unranked=True),
 }
 
 
