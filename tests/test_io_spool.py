@@ -145,3 +145,17 @@ def test_stdin_replaced_is_read_as_it_is(monkeypatch):
     assert spool.spool_input("-") is None
     assert irscale.read_run("-").docno.to_pylist() == \
         irscale.read_run(RUN.encode()).docno.to_pylist()
+
+
+def test_without_memfd_inputs_are_read_whole(monkeypatch):
+    """Where the system has no ``memfd_create`` (not Linux), a pipe's bytes are read whole
+    (``spool_input`` gives ``None``) and give the same run."""
+    monkeypatch.delattr(os, "memfd_create")
+    read_end, thread = _pipe(RUN.encode())
+    try:
+        assert spool.spool_input(f"/proc/self/fd/{read_end}") is None
+        run = irscale.read_run(f"/proc/self/fd/{read_end}")
+    finally:
+        thread.join(10)
+        os.close(read_end)
+    assert run.docno.to_pylist() == irscale.read_run(RUN.encode()).docno.to_pylist()
