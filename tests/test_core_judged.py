@@ -170,19 +170,23 @@ def _run_of(rows, fingerprints=None, chunks: int = 1) -> Run:
     return run
 
 
-def _qrels_of(fingerprints=None, interleaved=False) -> Qrels:
-    """The qrels of :data:`_QRELS`, topic by topic or (``interleaved``) line i of every
-    topic, then line i + 1 (qrels written in another order than by topic)."""
+def _qrels_of(fingerprints=None, interleaved=False, reversed_topics=False) -> Qrels:
+    """The qrels of :data:`_QRELS`, topic by topic (in byte order, or ``reversed_topics``)
+    or (``interleaved``) line i of every topic, then line i + 1 (qrels written in another
+    order than by topic)."""
     qrels = qrels_from_dict(_QRELS)
-    if interleaved:
+    if interleaved or reversed_topics:
         import pandas as pd
 
-        lines = [list(entry.items()) for entry in _QRELS.values()]
+        topics = list(reversed(_QRELS) if reversed_topics else _QRELS)
+        lines = [list(_QRELS[topic].items()) for topic in topics]
         rows = [(topic, *lines[k][i]) for i in range(max(map(len, lines)))
-                for k, topic in enumerate(_QRELS) if i < len(lines[k])]
+                for k, topic in enumerate(topics) if i < len(lines[k])]
+        if not interleaved:
+            rows = [(topic, *line) for k, topic in enumerate(topics) for line in lines[k]]
         qrels = qrels_from_frame(pd.DataFrame(rows, columns=["query_id", "doc_id",
                                                              "relevance"]))
-        assert not qrels.topic_blocks.contiguous
+        assert qrels.topic_blocks.contiguous != interleaved
     if fingerprints is not None:
         qrels = replace(qrels, fingerprints=np.array(
             [fingerprints[d] for d in qrels.docno.to_pylist()], dtype=np.uint64))
@@ -322,15 +326,43 @@ _NASTY = (0, 1, 5, 1 << 32, (1 << 32) + 7, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4
 
 @given(_run_rows(), st.lists(st.sampled_from(_NASTY), min_size=len(_DOCS),
                              max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES),
-       st.sampled_from((None, 0)), st.booleans())
-def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows,
-                                                      interleaved):
+       st.sampled_from((None, 0)), st.sampled_from(("bytes", "reversed", "interleaved")))
+def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows, layout):
     """Fingerprints shared by different docnos (in the qrels, in the run, between run and
     qrels, or across topics) and crowded buckets never turn into wrong judgments, whichever
-    side the tables are built on and whether the qrels' topics are each consecutive."""
+    side the tables are built on and whether the qrels' topics are each consecutive (in
+    byte order or not: the tables follow the rows' order)."""
     fingerprints = dict(zip(_DOCS, values, strict=True))
-    _check_against_oracle(_qrels_of(fingerprints, interleaved), _run_of(rows, fingerprints),
-                          rows, RankingOptions(ties=ties), run_rows)
+    qrels = _qrels_of(fingerprints, layout == "interleaved", layout == "reversed")
+    _check_against_oracle(qrels, _run_of(rows, fingerprints), rows, RankingOptions(ties=ties),
+                          run_rows)
+
+
+@given(st.permutations(range(6)), st.lists(st.integers(1, 4), min_size=6, max_size=6),
+       st.booleans())
+def test_tables_laid_out_in_the_rows_order(topics, sizes, split):
+    """Tables of rows whose topics are each consecutive follow the order in which the
+    topics come (topic code order otherwise), and find every row they were built on."""
+    topic_code = np.repeat(np.array(topics), sizes)
+    if split:  # a topic in two places: code order
+        topic_code = np.append(topic_code, topics[0])
+    counts = np.bincount(topic_code, minlength=7)  # topic 6 has no rows
+    rank = qrels_index._layout_rank(topic_code, counts)
+    if split:
+        assert rank is None
+    else:
+        assert rank[np.array(topics)].tolist() == list(range(6)) and rank[6] == 6
+    rng = np.random.default_rng(len(topic_code))
+    values = rng.integers(0, 2**63, len(topic_code), dtype=np.int64).view(np.uint64) * 2
+    tables = qrels_index._FingerprintTables.build(values, topic_code, 7)
+    if not split:  # the tables' bases rise in the order of the rows' topics
+        assert np.all(np.diff(tables.base[np.array(topics)]) > 0)
+    blocks = TopicBlocks.of(pa.chunked_array([pa.array([str(t) for t in topic_code])]))
+    block_topic = topic_code[blocks.bounds[:-1]]
+    rows, qrels_rows = tables.hits(values, blocks, block_topic)
+    assert sorted(rows.tolist()) == list(range(len(values)))
+    assert np.array_equal(np.sort(qrels_rows), np.arange(len(values)))
+    assert np.array_equal(qrels_rows[np.argsort(rows)], np.arange(len(values)))
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=60), st.booleans())

@@ -240,7 +240,12 @@ class _FingerprintTables:
         shift = max(n_topics.bit_length(), 1)
         if shift > 32:
             return None
-        key = topic_code.astype(np.uint64) << np.uint64(64 - shift)
+        counts = np.bincount(topic_code, minlength=n_topics)
+        # the topics' tables laid out in the order of the rows (see _layout_rank)
+        rank = _layout_rank(topic_code, counts) if grouped else None
+        key = (topic_code.astype(np.uint64) if rank is None
+               else rank[topic_code].view(np.uint64))  # (a place is never negative)
+        key <<= np.uint64(64 - shift)
         key |= fingerprints >> np.uint64(shift)
         if grouped:
             row = np.argsort(key, kind="stable")
@@ -251,15 +256,20 @@ class _FingerprintTables:
         if (key[1:] == key[:-1]).any():
             return None
         key >>= np.uint64(64 - shift)
-        code = key.view(np.int64)  # the topic code of every sorted row
-        size = np.append(
-            np.maximum(buckets_per_row * np.bincount(topic_code, minlength=n_topics), 1), 1)
-        base = np.cumsum(size) - size
-        size = size.astype(np.uint64)
+        place = key.view(np.int64)  # the place of every sorted row's topic in the layout
+        size = np.maximum(buckets_per_row * counts, 1)
+        if rank is not None:  # the sizes by place
+            size = np.empty_like(size)
+            size[rank] = np.maximum(buckets_per_row * counts, 1)
+        size = np.append(size, 1).astype(np.uint64)  # the empty table of unjudged topics
+        base = (np.cumsum(size) - size).astype(np.int64)
         fp = np.append(fingerprints[row], np.uint64(0))
-        bucket = _home_slots(fp[:-1], size[code], base[code])
+        bucket = _home_slots(fp[:-1], size[place], base[place])
         start = np.zeros(int(size.sum()) + 1, dtype=np.int64)
         np.cumsum(np.bincount(bucket, minlength=len(start) - 1), out=start[1:])
+        if rank is not None:  # by topic code, as lookups index them
+            by_code = np.append(rank, n_topics)
+            base, size = base[by_code], size[by_code]
         return cls(base=base, size=size, start=start, fp=fp, row=row)
 
     def hits(
@@ -310,6 +320,28 @@ class _FingerprintTables:
             more &= ~hit
             row, at, count, target = row[more], at[more], count[more], target[more]
         return np.concatenate(rows), np.concatenate(found)
+
+
+def _layout_rank(topic_code: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+    """The place of every topic's table in the order in which the topics' rows come, when
+    each topic's rows are consecutive; ``None`` otherwise (tables in topic-code order).
+
+    Runs and qrels are mostly written with their topics in one order (numeric, or a
+    generator's), seldom the byte order of topic codes. Tables in the order of the rows
+    they are built from are then probed from end to end by a run in the same order,
+    instead of at scattered places (100,000 topics in random order: 0.1 s of the lookups
+    were cache misses), and the rows to sort come grouped by place already.
+    """
+    if len(topic_code) == 0:
+        return None
+    first = np.flatnonzero(topic_code[1:] != topic_code[:-1]) + 1
+    heads = topic_code[np.append(0, first)]
+    if len(heads) != np.count_nonzero(counts):  # a topic in several places
+        return None
+    rank = np.empty(len(counts), dtype=np.int64)
+    rank[heads] = np.arange(len(heads))
+    rank[counts == 0] = np.arange(len(heads), len(counts))
+    return rank
 
 
 def _home_slots(fingerprints: np.ndarray, size: np.ndarray, first: np.ndarray) -> np.ndarray:
