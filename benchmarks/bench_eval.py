@@ -32,7 +32,8 @@ end (as tools that print with field widths write them), ``uneven`` 2,000 topics 
 1–29 or 500–1,000 documents, each topic's lines in random order, ``interleaved`` 100,000 ×
 20 with the lines of both files in random order (qrels not written topic by topic),
 ``longties`` 1,000 × 1,000 with integer scores, ClueWeb docnos (25 bytes) and each topic's
-lines in random order.
+lines in random order, ``hashorder`` 100,000 × 20 with the topics in one random order in
+both files (each topic's lines together).
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 
@@ -92,11 +93,12 @@ CASE_LABEL = {
     "uneven": "uneven 2,000 × 1–1,000, lines not in score order",
     "interleaved": "interleaved 100,000 × 20, both files' lines in random order",
     "longties": "longties 1,000 × 1,000, integer scores, ClueWeb docnos",
+    "hashorder": "hashorder 100,000 × 20, topics in one random order",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
              "unranked", "judged", "many", "tsv", "aligned", "uneven", "interleaved",
-             "longties")
+             "longties", "hashorder")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],

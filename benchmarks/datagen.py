@@ -67,6 +67,9 @@ class Case:
     #: qrels lines in random order (topics interleaved), as qrels written from a hash map
     #: or sorted by document come
     qrels_shuffled: bool = False
+    #: topics in one random order in both files (each topic's lines together), as files
+    #: written from a hash map of topics come, instead of in numeric order
+    topics_random: bool = False
 
     @property
     def label(self) -> str:
@@ -108,6 +111,8 @@ CASES: dict[str, Case] = {
     # order: the tied docnos too long for 8-byte keys
     "longties": Case("longties", 1_000, 1_000, SEED + 19, decimals=0, docnos="clueweb",
                      unranked=True),
+    # many small topics in one random order in both files (topic ids from a hash map)
+    "hashorder": Case("hashorder", 100_000, 20, SEED + 20, topics_random=True),
 }
 
 
@@ -229,6 +234,8 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     if case.decimals < 4:  # coarser scores: many more ties
         scores = scores // 10 ** (4 - case.decimals)
     qid_num = np.arange(1, n + 1, dtype=np.int64)
+    if case.topics_random:
+        qid_num = rng.permutation(qid_num)
     qid_text = pc.cast(pa.array(qid_num), pa.string())
     run_qid = qid_text.take(pa.array(np.repeat(np.arange(n), k)))
     ranks = pc.cast(pa.array(np.tile(np.arange(1, k + 1, dtype=np.int64), n)), pa.string())
