@@ -159,3 +159,16 @@ def test_without_memfd_inputs_are_read_whole(monkeypatch):
         thread.join(10)
         os.close(read_end)
     assert run.docno.to_pylist() == irscale.read_run(RUN.encode()).docno.to_pylist()
+
+
+def test_stdin_descriptor_closed_is_named(monkeypatch):
+    """Descriptor 0 closed after the interpreter started: one error naming ``<stdin>``."""
+    saved = os.dup(0)
+    monkeypatch.setattr("sys.stdin", _Descriptor0())
+    os.close(0)
+    try:
+        with pytest.raises(irscale.errors.FileAccessError, match="cannot read <stdin>"):
+            irscale.read_run("-")
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)

@@ -354,6 +354,7 @@ STDIN_JOBS = {
     "stdin-pipe-size-limit": Job(
         [], shell=f"cat long.run | (ulimit -f 1; {_IRSCALE} eval qrels.txt -)",
         files={"long.run": text([f"1 Q0 d{k} {k} {200 - k} r" for k in range(1, 200)])}),
+    "stdin-closed": Job([], shell=f"{_IRSCALE} eval qrels.txt - <&-"),
     "stdin-file": Job([], shell=f"{_IRSCALE} eval qrels.txt - -m map -q < a.run"),
     # bash's read leaves a regular file's offset just after the line it read: the run is
     # the lines after it, not the file from its start
@@ -650,6 +651,7 @@ def test_stdin_file_read_from_its_offset(outcomes):
     ("stdin-pipe-truncated-gzip", ["<stdin>"]),
     ("stdin-pipe-empty", ["<stdin>", "empty"]),
     ("stdin-pipe-size-limit", ["<stdin>", "ulimit -f"]),
+    ("stdin-closed", ["<stdin>", "closed"]),
 ])
 def test_stdin_pipe_errors_name_stdin(outcomes, key, words):
     """Errors in piped standard input name ``<stdin>`` and the line, not the in-memory

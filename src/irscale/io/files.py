@@ -78,6 +78,8 @@ def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAc
 
 
 def _read_stdin() -> bytes:
+    if sys.stdin is None:  # descriptor 0 was closed when the interpreter started
+        raise FileAccessError("cannot read <stdin>: standard input is closed", path="<stdin>")
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     data = stream.read()
     return data.encode() if isinstance(data, str) else data

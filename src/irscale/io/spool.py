@@ -67,7 +67,10 @@ def spool_input(source: PathLike) -> SpooledInput | None:
     if source == STDIO:
         if not _stdin_is_descriptor_0():
             return None
-        descriptor = os.dup(0)
+        try:
+            descriptor = os.dup(0)
+        except OSError as error:  # descriptor 0 closed since the interpreter started
+            raise access_error(error, STDIO) from None
     else:
         check_readable(source)
         try:
