@@ -129,9 +129,9 @@ def sorted_distinct(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.
     The strings are sorted as their big-endian keys (see :func:`index_in_sorted`) instead of
     being dictionary-encoded and the distinct values sorted as strings.
     """
-    key, length = short_keys(values)
-    if len(key) == 0 or int(length.max()) > 8:
+    if len(values) == 0 or length_range(values)[1] > 8:
         return None
+    key, length = short_keys(values)
     order = np.argsort(key)
     key, length = key[order], length[order]
     new = np.empty(len(key), dtype=bool)
@@ -166,8 +166,8 @@ def short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarr
 
 
 def length_range(values: pa.Array | pa.ChunkedArray) -> tuple[int, int]:
-    """The shortest and longest length in bytes of non-empty strings ``values`` (from their
-    offsets: no character is read)."""
+    """The shortest and longest length in bytes of the strings ``values`` (at least one),
+    from their offsets: no character is read."""
     ranges = [(int(lengths.min()), int(lengths.max()))
               for lengths in (np.diff(value_offsets(chunk)) for chunk in
                               (values.chunks if isinstance(values, pa.ChunkedArray)
