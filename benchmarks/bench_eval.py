@@ -864,8 +864,11 @@ def parent_main(args: argparse.Namespace) -> int:
         startup = case == "startup"
         tools = [*args.tools, *([HELP_ROW] if startup and "irscale" in args.tools else [])]
         for measure_set in (["three"] if startup else args.sets):
-            for _ in range(args.startup_repeat if startup else args.repeat):
-                for tool in tools:
+            for repetition in range(args.startup_repeat if startup else args.repeat):
+                # the order rotates from one repetition to the next: no tool always follows
+                # the same one (a process that has just freed much memory slows the next)
+                turn = repetition % len(tools)
+                for tool in tools[turn:] + tools[:turn]:
                     row = measure(tool, case, measure_set, files[case], work, args.timeout)
                     rows.append(row)
                     stage = " ".join(f"{k}={v:.2f}" for k, v in row.get("stages", {}).items())
