@@ -15,7 +15,7 @@ cache (not in the process's resident memory), and every path of a regular file a
 diagnosis). A pipe is moved with ``splice`` (no copy through the process) after its
 buffer is enlarged to 1 MiB (``F_SETPIPE_SZ``: 348 MB through ``cat`` took 0.46 s with
 the default 64 KiB buffer, 0.21 s so). Standard input redirected from a regular file at
-its start is not copied at all: its path is that of descriptor 0.
+its start is not copied at all: the path is that of a copy of descriptor 0.
 
 Where ``memfd_create`` or ``/proc`` is missing (not Linux), :func:`spool_input` returns
 ``None`` and the caller reads the bytes whole, as before.
