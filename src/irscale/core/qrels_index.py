@@ -259,8 +259,9 @@ class _FingerprintTables:
         place = key.view(np.int64)  # the place of every sorted row's topic in the layout
         size = np.maximum(buckets_per_row * counts, 1)
         if rank is not None:  # the sizes by place
-            size = np.empty_like(size)
-            size[rank] = np.maximum(buckets_per_row * counts, 1)
+            by_place = np.empty_like(size)
+            by_place[rank] = size
+            size = by_place
         size = np.append(size, 1).astype(np.uint64)  # the empty table of unjudged topics
         base = (np.cumsum(size) - size).astype(np.int64)
         fp = np.append(fingerprints[row], np.uint64(0))
