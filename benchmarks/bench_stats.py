@@ -169,6 +169,24 @@ def job_randomization_scipy(quick: bool) -> dict:
     return {"seconds": seconds, "done": subset / len(i)}
 
 
+def job_randomization_loop(quick: bool) -> dict:
+    """The sign-flip test pair by pair, each vectorised over the B sign vectors (numpy)."""
+    import numpy as np
+
+    values = _load()
+    i, j = _pairs(values.shape[1])
+    n = values.shape[0]
+    rng = np.random.default_rng(1)
+    subset = 200 if quick else 1_000
+    start = time.perf_counter()
+    for a, b in zip(i[:subset], j[:subset], strict=True):
+        d = values[:, a] - values[:, b]
+        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(SAMPLES["randomization"], n))
+        np.mean(np.abs(signs @ d) >= abs(d.sum()))
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "done": subset / len(i)}
+
+
 def job_randomization_ranx(quick: bool) -> dict:
     """ranx's fisher_randomization_test (numba, parallel) pair by pair."""
     import numpy as np
@@ -269,6 +287,8 @@ JOBS = {
                               job_randomization_irscale),
     "randomization-scipy": ("randomization", "scipy.stats.permutation_test per pair",
                             job_randomization_scipy),
+    "randomization-loop": ("randomization", "numpy loop over pairs (vectorised over B)",
+                           job_randomization_loop),
     "randomization-ranx": ("randomization", "ranx fisher_randomization_test per pair",
                            job_randomization_ranx),
     "bootstrap-irscale": ("bootstrap", "irscale pairwise_tests('bootstrap')",
@@ -284,6 +304,12 @@ STRAIGHTFORWARD = {
     "rtukey": "rtukey-literal",
     "randomization": "randomization-scipy",
     "bootstrap": "bootstrap-literal",
+}
+#: The loop of each task vectorised with numpy (the yardstick for peak memory).
+NUMPY_LOOP = {
+    "rtukey": "rtukey-loop-samples",
+    "randomization": "randomization-loop",
+    "bootstrap": "bootstrap-loop",
 }
 TASK_LABEL = {
     "rtukey": "randomised Tukey HSD, B = 100,000, 8,256 pairs",
@@ -363,6 +389,12 @@ def report(results: dict[str, dict]) -> str:
             verdicts.append(f"* {label}: {ratio:.1f}× the straightforward loop — {verdict} "
                             f"the {SPEED_TARGET:.0f}× target ({fastest:.1f}× the fastest "
                             "hand-vectorised loop).")
+        loop = results.get(NUMPY_LOOP[task], {})
+        if ours.get("peak_mb") and loop.get("peak_mb"):
+            verdicts.append(f"* {label}: peak {ours['peak_mb']:.0f} MB against "
+                            f"{loop['peak_mb']:.0f} MB for the numpy loop "
+                            f"({ours['peak_mb'] / loop['peak_mb']:.2f}×; both processes "
+                            "import pandas, irscale also scipy.stats).")
         if task == "rtukey" and ours.get("full_seconds"):
             ok = ours["full_seconds"] < RTUKEY_SECONDS_TARGET
             verdicts.append(f"* randomised Tukey HSD in {ours['full_seconds']:.1f} s — "

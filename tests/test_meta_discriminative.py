@@ -9,6 +9,7 @@ import pytest
 
 from irscale.core import ScoreMatrix
 from irscale.errors import ParameterError
+from irscale.meta import discriminative as discriminative_module
 from irscale.meta import (
     discriminative_power,
     discriminative_power_spread,
@@ -53,6 +54,21 @@ def test_required_difference_uses_the_same_draws_as_the_asl():
     assert np.array_equal(result.pairs["significant"].to_numpy(), t > t_alpha)
     assert result.estimated_difference == pytest.approx(np.nanmax(required))
     assert np.allclose(required, t_alpha * z.std(axis=0, ddof=1) / 5.0)
+
+
+def test_pairs_in_several_blocks_give_the_required_differences_of_one_block(monkeypatch):
+    """The bootstrap statistics are collected for blocks of pairs (bounding memory):
+    blocks of 4 pairs give what one block of all 45 gives, up to the last bits of the
+    matrix products (BLAS may add a narrower block's sums in another order)."""
+    values = _scores(2, topics=25, systems=10)
+
+    def required(block: int) -> tuple[np.ndarray, np.ndarray]:
+        monkeypatch.setattr(discriminative_module, "BLOCK", block)
+        return bootstrap_required_differences(values, 1500, seed_sequence(6), 0.05)
+
+    for whole, blocked in zip(required(64), required(4), strict=True):
+        assert len(whole) == 45
+        np.testing.assert_allclose(blocked, whole, rtol=1e-12, atol=0)
 
 
 def test_randomized_tukey_asl_and_minimum_difference():

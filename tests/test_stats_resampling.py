@@ -11,6 +11,7 @@ from scipy import stats
 
 from irscale.core import ScoreMatrix
 from irscale.errors import ParameterError
+from irscale.stats import bootstrap as bootstrap_module
 from irscale.stats import (
     bootstrap_shift_test,
     paired_bootstrap_test,
@@ -19,6 +20,7 @@ from irscale.stats import (
     randomized_tukey_hsd,
     unpaired_bootstrap_test,
 )
+from irscale.stats import randomization as randomization_module
 from irscale.stats.bootstrap import resample_counts, studentised_means, unpaired_means
 from irscale.stats.resampling import ChunkTasks
 
@@ -216,6 +218,25 @@ def test_pairwise_family_gives_each_pair_its_single_test_pvalue():
             alone = single(matrix, systems=(row.a, row.b), samples=700, rng=3, **options)
             assert row.p == pytest.approx(alone.pvalue)
             assert row.mc_se == pytest.approx(alone.mc_se)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_pairs_in_several_blocks_give_the_pvalues_of_one_block(monkeypatch, alternative):
+    """The pairs of a chunk are counted in blocks (bounding memory): blocks of 2 pairs give
+    exactly the counts of one block holding all 15."""
+    rng = np.random.default_rng(12)
+    values = rng.random((18, 6)) + np.linspace(0.0, 0.2, 6)
+    tests = (("randomization", {"exact": False}), ("bootstrap", {}), ("bootstrap-shift", {}))
+
+    def pvalues(block: int) -> list[np.ndarray]:
+        monkeypatch.setattr(randomization_module, "BLOCK", block)
+        monkeypatch.setattr(bootstrap_module, "BLOCK", block)
+        return [pairwise_tests(values, test, correction="none", alternative=alternative,
+                               samples=1500, rng=4, **options).to_frame()["p"].to_numpy()
+                for test, options in tests]
+
+    for whole, blocked in zip(pvalues(64), pvalues(2), strict=True):
+        assert len(whole) == 15 and np.array_equal(whole, blocked)
 
 
 def test_progress_callback_reports_every_chunk():

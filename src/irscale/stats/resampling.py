@@ -275,9 +275,11 @@ def exceedances(
     """Per column, how many rows of ``samples`` are at least as extreme as ``observed``.
 
     ``two-sided``: |s| ≥ |o|; ``greater``: s ≥ o; ``less``: s ≤ o; each up to ``tol``.
+    ``samples`` is a temporary of the caller's, overwritten here (no second matrix of its
+    size beside it: 64 MB per block of the randomisation test).
     """
     if alternative == "two-sided":
-        hits = np.abs(samples) >= np.abs(observed) - tol
+        hits = np.abs(samples, out=samples) >= np.abs(observed) - tol
     elif alternative == "greater":
         hits = samples >= observed - tol
     else:
