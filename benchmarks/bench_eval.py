@@ -33,7 +33,9 @@ end (as tools that print with field widths write them), ``uneven`` 2,000 topics 
 20 with the lines of both files in random order (qrels not written topic by topic),
 ``longties`` 1,000 × 1,000 with integer scores, ClueWeb docnos (25 bytes) and each topic's
 lines in random order, ``hashorder`` 100,000 × 20 with the topics in one random order in
-both files (each topic's lines together).
+both files (each topic's lines together), ``doubles`` 2,000 × 500 with negative scores
+printed in full (``-12.141923568650839``, as ``repr`` writes doubles) and topic ids
+``q1`` .. ``q2000``.
 Measure sets: ``three`` = map, ndcg_cut_10, recip_rank; ``all_trec`` = trec_eval's whole
 set (each peer computes what it can express; see ``bench_tools.py``).
 
@@ -94,11 +96,12 @@ CASE_LABEL = {
     "interleaved": "interleaved 100,000 × 20, both files' lines in random order",
     "longties": "longties 1,000 × 1,000, integer scores, ClueWeb docnos",
     "hashorder": "hashorder 100,000 × 20, topics in one random order",
+    "doubles": "doubles 2,000 × 500, scores as doubles in full",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
              "unranked", "judged", "many", "tsv", "aligned", "uneven", "interleaved",
-             "longties", "hashorder")
+             "longties", "hashorder", "doubles")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],

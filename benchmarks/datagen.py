@@ -70,6 +70,12 @@ class Case:
     #: topics in one random order in both files (each topic's lines together), as files
     #: written from a hash map of topics come, instead of in numeric order
     topics_random: bool = False
+    #: "fixed" (``decimals`` decimals) or "double": the same scores (same order, same ties)
+    #: as negative doubles printed in full (``-26.499124593519664``), as a program writing
+    #: log-probabilities with ``repr`` gives them; distinct scores stay distinct as C floats
+    scores: str = "fixed"
+    #: text before every topic number (``q1``, ``q2`` ...: topic ids that are not numbers)
+    topic_prefix: str = ""
 
     @property
     def label(self) -> str:
@@ -113,6 +119,8 @@ CASES: dict[str, Case] = {
                      unranked=True),
     # many small topics in one random order in both files (topic ids from a hash map)
     "hashorder": Case("hashorder", 100_000, 20, SEED + 20, topics_random=True),
+    # scores as negative doubles in full (17 significant digits), topic ids q1 .. q2000
+    "doubles": Case("doubles", 2_000, 500, SEED + 21, scores="double", topic_prefix="q"),
 }
 
 
@@ -165,6 +173,16 @@ def _fixed(units: np.ndarray, decimals: int = 4) -> pa.Array:
     whole = pc.cast(pa.array(units // scale), pa.string())
     frac = pc.utf8_lpad(pc.cast(pa.array(units % scale), pa.string()), decimals, "0")
     return pc.binary_join_element_wise(whole, frac, ".")
+
+
+def _doubles(units: np.ndarray, decimals: int = 4) -> pa.Array:
+    """Integers counting 10^-decimals units (below 450,000 10^-4) → negative doubles in
+    full, (units + 1) π/3 10^-decimals − 50 (``-26.499124593519664``): one order and the
+    same ties as the units, and distinct values at least 10^-decimals apart, so that no
+    two of them round to one C float (trec_eval 9.0.8 keeps scores as floats, 10.0 as
+    doubles: both tie the same scores)."""
+    values = (units.astype(np.float64) + 1.0) * (np.pi / 3.0) / 10**decimals - 50.0
+    return pc.cast(pa.array(values), pa.string())
 
 
 def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
@@ -237,6 +255,8 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     if case.topics_random:
         qid_num = rng.permutation(qid_num)
     qid_text = pc.cast(pa.array(qid_num), pa.string())
+    if case.topic_prefix:
+        qid_text = pc.binary_join_element_wise(case.topic_prefix, qid_text, "")
     run_qid = qid_text.take(pa.array(np.repeat(np.arange(n), k)))
     ranks = pc.cast(pa.array(np.tile(np.arange(1, k + 1, dtype=np.int64), n)), pa.string())
     columns = {
@@ -244,7 +264,8 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
         "q0": pa.array(np.full(1, "Q0", dtype=object)).take(pa.array(np.zeros(n * k, int))),
         "docno": _docnos(docs, case.docnos),
         "rank": ranks,
-        "score": _fixed(scores.ravel(), case.decimals),
+        "score": (_doubles if case.scores == "double" else _fixed)(scores.ravel(),
+                                                                    case.decimals),
         "runid": pa.array(np.full(1, RUN_ID, dtype=object)).take(pa.array(np.zeros(n * k, int))),
     }
     if case.unranked:
