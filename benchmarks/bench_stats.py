@@ -169,22 +169,32 @@ def job_randomization_scipy(quick: bool) -> dict:
     return {"seconds": seconds, "done": subset / len(i)}
 
 
-def job_randomization_loop(quick: bool) -> dict:
-    """The sign-flip test pair by pair, each vectorised over the B sign vectors (numpy)."""
+def _numpy_pair_loop(test_one_pair, quick: bool) -> dict:
+    """``test_one_pair(x, y, rng)`` for the first 1,000 pairs (200 with ``quick``): the
+    loops over pairs, each vectorised over the B samples, timed on that subset."""
     import numpy as np
 
     values = _load()
     i, j = _pairs(values.shape[1])
-    n = values.shape[0]
     rng = np.random.default_rng(1)
     subset = 200 if quick else 1_000
     start = time.perf_counter()
     for a, b in zip(i[:subset], j[:subset], strict=True):
-        d = values[:, a] - values[:, b]
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(SAMPLES["randomization"], n))
-        np.mean(np.abs(signs @ d) >= abs(d.sum()))
+        test_one_pair(values[:, a], values[:, b], rng)
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "done": subset / len(i)}
+
+
+def job_randomization_loop(quick: bool) -> dict:
+    """The sign-flip test pair by pair, each vectorised over the B sign vectors (numpy)."""
+    import numpy as np
+
+    def test_one_pair(x, y, rng):
+        d = x - y
+        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(SAMPLES["randomization"], len(d)))
+        np.mean(np.abs(signs @ d) >= abs(d.sum()))
+
+    return _numpy_pair_loop(test_one_pair, quick)
 
 
 def job_randomization_ranx(quick: bool) -> dict:
@@ -223,22 +233,17 @@ def job_bootstrap_loop(quick: bool) -> dict:
     """Fig. 11–12 pair by pair, each vectorised over the B samples (numpy indexing)."""
     import numpy as np
 
-    values = _load()
-    i, j = _pairs(values.shape[1])
-    n = values.shape[0]
-    rng = np.random.default_rng(1)
-    subset = 200 if quick else 1_000
-    start = time.perf_counter()
-    for a, b in zip(i[:subset], j[:subset], strict=True):
-        z = values[:, a] - values[:, b]
+    def test_one_pair(x, y, rng):
+        z = x - y
+        n = len(z)
         t_z = z.mean() / (z.std(ddof=1) / np.sqrt(n))
         w = z - z.mean()
         sample = w[rng.integers(0, n, size=(SAMPLES["bootstrap"], n))]
         with np.errstate(divide="ignore", invalid="ignore"):
             t_b = sample.mean(axis=1) / (sample.std(axis=1, ddof=1) / np.sqrt(n))
         np.mean(np.abs(t_b) >= abs(t_z))
-    seconds = time.perf_counter() - start
-    return {"seconds": seconds, "done": subset / len(i)}
+
+    return _numpy_pair_loop(test_one_pair, quick)
 
 
 def job_bootstrap_literal(quick: bool) -> dict:

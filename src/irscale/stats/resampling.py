@@ -275,8 +275,8 @@ def exceedances(
     """Per column, how many rows of ``samples`` are at least as extreme as ``observed``.
 
     ``two-sided``: |s| ≥ |o|; ``greater``: s ≥ o; ``less``: s ≤ o; each up to ``tol``.
-    ``samples`` is a temporary of the caller's, overwritten here (no second matrix of its
-    size beside it: 64 MB per block of the randomisation test).
+    ``samples`` is a temporary of the caller's, overwritten here: no second matrix of its
+    size is made beside it.
     """
     if alternative == "two-sided":
         hits = np.abs(samples, out=samples) >= np.abs(observed) - tol
