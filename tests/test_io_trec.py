@@ -428,6 +428,19 @@ def test_fingerprints_follow_their_definition_across_blocks(texts, block, same_w
     assert found == [_reference_fingerprint(t) for t in texts]
 
 
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=30), st.sampled_from((0, 300, 70_000)),
+       st.integers(1, 5))
+def test_fingerprints_of_strings_of_many_lengths(lengths, longest, block):
+    """Strings whose numbers of 8-byte words differ by two or more are hashed longest first
+    (lengths sorted by radix as 8- or 16-bit keys, by comparison beyond 65,535 bytes): every
+    fingerprint is still its definition's, in any block."""
+    texts = ["".join(chr(97 + (i * 7 + j) % 26) for j in range(n)) for i, n in enumerate(lengths)]
+    texts.append("\u00e9" * (longest // 2))  # two bytes a character
+    with mock.patch.object(fingerprints, "_BLOCK", block):
+        found = string_fingerprints(pa.array(texts)).tolist()
+    assert found == [_reference_fingerprint(t) for t in texts]
+
+
 def test_topic_blocks_across_chunks():
     values = pa.chunked_array([pa.array(["a", "a"]), pa.array([], pa.string()),
                                pa.array(["a", "b", "a"])])

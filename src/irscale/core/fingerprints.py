@@ -84,6 +84,9 @@ def _block_fingerprints(strings: pa.Array, h: np.ndarray) -> None:
     # every (unaligned) 8-byte little-endian word of the data, by starting byte
     words = np.ndarray(shape=(size + 1,), dtype="<u8", buffer=padded, strides=(1,))
     shortest = int(lengths.min())
+    if (longest + 7) // 8 - (shortest + 7) // 8 > 1:
+        _longest_first_fingerprints(words, starts, lengths, h)
+        return
     np.multiply(lengths.view(np.uint64), _GOLDEN, out=h)
     for shift in range(0, longest, 8):
         at = starts + shift
@@ -99,3 +102,32 @@ def _block_fingerprints(strings: pa.Array, h: np.ndarray) -> None:
         else:
             h += word
             _mix64(h)
+
+
+def _longest_first_fingerprints(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                                h: np.ndarray) -> None:
+    """:func:`_block_fingerprints` of strings whose numbers of words differ by two or more
+    (URLs, docnos of many lengths): the strings are hashed longest first, so that those with
+    a word left at each step are a prefix of them, mixed without masks or scatters. 1M
+    docnos of 5-62 bytes: 82 ms with masks, 40 ms so. Where the numbers differ by one
+    (``FBIS3-10082`` beside ``FR940104-0-00001``), one masked step is cheaper than the sort
+    and the final scatter (22 against 27 ms)."""
+    longest = int(lengths.max())
+    order = np.argsort((longest - lengths).astype(_narrowest(longest)), kind="stable")
+    starts, lengths = starts[order], lengths[order]
+    hashes = np.multiply(lengths.view(np.uint64), _GOLDEN)
+    for shift in range(0, longest, 8):
+        remaining = int(np.searchsorted(-lengths, -shift))  # strings longer than shift
+        word = words[starts[:remaining] + shift]
+        if shift + 8 > int(lengths[remaining - 1]):  # some strings end within this word
+            word &= _LOW_BYTES[np.minimum(lengths[:remaining] - shift, 8)]
+        mixed = hashes[:remaining]
+        mixed += word
+        _mix64(mixed)
+    h[order] = hashes
+
+
+def _narrowest(largest: int) -> type:
+    """The narrowest unsigned integer type holding ``largest``: numpy sorts 8- and 16-bit
+    keys by radix (a few passes over them), wider ones by comparison."""
+    return np.uint8 if largest < 1 << 8 else np.uint16 if largest < 1 << 16 else np.uint64
