@@ -47,8 +47,9 @@ class Case:
     seed: int
     #: decimals of the scores (3: many more ties, as engines that print 3 decimals give)
     decimals: int = 4
-    #: "msmarco" (``D0123456``), "clueweb" (``clueweb12-0304wb-36-29645``: long docnos) or
-    #: "plain" (``doc123456``: the id unpadded, docnos of several lengths)
+    #: "msmarco" (``D0123456``), "clueweb" (``clueweb12-0304wb-36-29645``: long docnos),
+    #: "plain" (``doc123456``: the id unpadded, docnos of several lengths) or "url"
+    #: (``http://www.site3190.org/news/news/doc123456.html``: 30 to 79 bytes)
     docnos: str = "msmarco"
     #: the field separator of both files (a blank, or a tab: TSV files)
     delimiter: str = " "
@@ -121,6 +122,8 @@ CASES: dict[str, Case] = {
     "hashorder": Case("hashorder", 100_000, 20, SEED + 20, topics_random=True),
     # scores as negative doubles in full (17 significant digits), topic ids q1 .. q2000
     "doubles": Case("doubles", 2_000, 500, SEED + 21, scores="double", topic_prefix="q"),
+    # URLs as docnos, 30 to 79 bytes (their numbers of 8-byte words differ by up to six)
+    "urls": Case("urls", 2_000, 500, SEED + 22, docnos="url"),
 }
 
 
@@ -186,14 +189,22 @@ def _doubles(units: np.ndarray, decimals: int = 4) -> pa.Array:
 
 
 def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
-    """Document ids as text: ``D0123456`` (msmarco), ``doc123456`` (plain) or ClueWeb12-style
-    ``clueweb12-SSSSxx-DD-NNNNN`` (segment, two-letter kind, file, record from the id)."""
+    """Document ids as text: ``D0123456`` (msmarco), ``doc123456`` (plain), ClueWeb12-style
+    ``clueweb12-SSSSxx-DD-NNNNN`` (segment, two-letter kind, file, record from the id) or
+    URLs ``http://www.siteS.org/`` + ``news/`` 0-8 times + ``docID.html`` (site and depth
+    from the id)."""
     ids = ids.ravel()
     if style == "msmarco":
         text = pc.utf8_lpad(pc.cast(pa.array(ids), pa.string()), 7, "0")
         return pc.binary_join_element_wise("D", text, "")
     if style == "plain":
         return pc.binary_join_element_wise("doc", pc.cast(pa.array(ids), pa.string()), "")
+    if style == "url":
+        site = pc.cast(pa.array(ids % 9_973), pa.string())
+        depth = pc.binary_repeat(pa.array(["news/"] * len(ids)), pa.array(ids // 7 % 9))
+        return pc.binary_join_element_wise(
+            "http://www.site", site, ".org/", depth, "doc", pc.cast(pa.array(ids), pa.string()),
+            ".html", "")
 
     def padded(values: np.ndarray, width: int) -> pa.Array:
         return pc.utf8_lpad(pc.cast(pa.array(values), pa.string()), width, "0")
