@@ -215,8 +215,8 @@ def resolve_duplicates(
         )
         line, text = describe_row(int(second))
         raise DuplicateError(
-            f"duplicate document {first_pair[1]!r} for topic {first_pair[0]!r} "
-            f"(use duplicates='first', 'last' or 'max' to de-duplicate explicitly)",
+            f"duplicate document {first_pair[1]!r} for topic {first_pair[0]!r} (in Python, "
+            f"duplicates='first', 'last' or 'max' keeps one of them)",
             source=source,
             line=line,
             text=text,
