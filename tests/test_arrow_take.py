@@ -57,3 +57,22 @@ def test_nulls_and_other_types_go_to_pyarrow():
 def test_a_row_out_of_range_is_an_index_error():
     with pytest.raises(IndexError):
         arrow.take(pa.array(["ab", "cd"]), np.array([2]))
+
+
+@given(st.lists(_text, min_size=1, max_size=40), st.data(), st.integers(1, 4))
+def test_a_column_is_taken_in_pieces_as_pyarrow_takes_it(values, data, piece):
+    """``take_column`` gathers strings of several widths ``piece`` rows at a time, and
+    strings of one width at once: either way the values of one pyarrow take."""
+    column = pa.array(values, pa.string())
+    rows = np.array(data.draw(st.lists(st.integers(0, len(values) - 1), max_size=60)),
+                    dtype=np.int64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(arrow, "_TAKE_ROWS", piece)
+        got = arrow.take_column(column, rows)
+    assert got.type == pa.string()
+    assert got.combine_chunks().equals(column.take(pa.array(rows, pa.int64())))
+    widths = {len(value.encode()) for value in values}
+    if len(widths) > 1 and len(rows) > piece:
+        assert got.num_chunks == -(-len(rows) // piece)  # in pieces
+    elif len(widths) == 1 and widths != {0}:
+        assert got.num_chunks == 1

@@ -246,7 +246,7 @@ def take_rows(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
         return taken
     inverse = np.empty_like(grouped)
     inverse[grouped] = np.arange(len(grouped))
-    return pa.chunked_array([arrow.take(taken.combine_chunks(), inverse)], values.type)
+    return arrow.take_column(taken.combine_chunks(), inverse)
 
 
 def take_rows_by_chunk(values: pa.ChunkedArray, rows: np.ndarray

@@ -236,7 +236,7 @@ def assemble_run(
     if file_row is not None:
         # a topic's rows are not together: store the rows grouped by topic (see Run)
         topic = grouped.column()
-        docno = pa.chunked_array([arrow.take(docno.combine_chunks(), file_row)])
+        docno = arrow.take_column(docno.combine_chunks(), file_row)
         score, fingerprints = score[file_row], fingerprints[file_row]
         rank = None if rank is None else rank[file_row]
     keep = None if distinct else resolve_duplicates(
