@@ -76,3 +76,16 @@ def test_a_column_is_taken_in_pieces_as_pyarrow_takes_it(values, data, piece):
         assert got.num_chunks == -(-len(rows) // piece)  # in pieces
     elif len(widths) == 1 and widths != {0}:
         assert got.num_chunks == 1
+
+
+@given(st.sampled_from([np.uint8, np.int32, np.float64]),
+       st.lists(st.tuples(st.integers(0, 255), st.booleans()), max_size=80))
+def test_compress_keeps_what_numpy_keeps(dtype, rows):
+    """``arrow.compress`` (Arrow's filter) equals numpy's boolean indexing, empty and
+    all-dropped arrays included, and hands back a read-only array (Arrow's data)."""
+    values = np.array([value for value, _ in rows], dtype=dtype)
+    keep = np.array([kept for _, kept in rows], dtype=bool)
+    got = arrow.compress(values, keep)
+    assert got.dtype == values.dtype
+    assert got.tolist() == values[keep].tolist()
+    assert not (len(got) and got.flags.writeable)

@@ -624,14 +624,15 @@ _BLANK_AT_EDGES = re.compile(rb"(?m)^ | (?=\r?$)")
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=60).map(
            lambda raw: bytes(b" \t\n\rab"[byte % 6] for byte in raw)),
-       piece=st.sampled_from([1, 2, 3, 7, 1 << 23]))
-def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece):
+       piece=st.sampled_from([1, 2, 3, 7, 1 << 23]), cores=st.sampled_from([1, 2, 3]))
+def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece, cores):
     """The vectorised normalisation of the whitespace parse equals its definition by
     regular expressions (runs of blanks and tabs made one blank, none at a line's start or
-    end), whatever lines its pieces split the bytes into."""
+    end), whatever lines its pieces and the cores' shares split the bytes into."""
     from irscale.io import _text
 
     monkeypatch.setattr(_text, "_PIECE", piece)
+    monkeypatch.setattr(_text.core_threads, "usable_cores", lambda: cores)
     expected = _BLANK_AT_EDGES.sub(b"", _RUNS_OF_BLANKS.sub(b" ", data))
     assert bytes(_text.single_blanks(data)) == expected
 

@@ -217,6 +217,18 @@ def owned_reader(data: bytes) -> pa.BufferReader:
     return pa.BufferReader(buffer)
 
 
+def compress(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``values[keep]`` (a 1-d numeric array, a boolean mask as long) by Arrow's filter, as
+    a read-only array in memory Arrow allocated.
+
+    Twice as fast as numpy's boolean indexing on bytes whose mask is irregular (the blanks
+    of aligned columns: 1 MB in 0.24 against 0.55-0.87 ms), and Arrow's pool hands the
+    memory of the previous call to the next one where numpy's fresh array is faulted in.
+    """
+    kept = pc.filter(array(values), array(keep))
+    return _chunk_to_numpy(kept)
+
+
 #: numpy dtypes holding one string of 1, 2, 4 or 8 bytes (others: ``np.void`` of the width).
 _WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
