@@ -69,3 +69,19 @@ def test_a_deprecated_spelling_warns_once_in_a_process(argv, warning, tmp_path):
                           capture_output=True, text=True, env=subprocess_env(), timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [f"irscale: warning: {warning}"], done.stderr
+
+
+def test_python_dash_m_irscale_is_the_command_line(tmp_path):
+    """``python -m irscale`` runs the ``irscale`` command: same output, same errors."""
+    populate(tmp_path)
+    argv = ["eval", "-q", "-m", "map", "qrels.txt", "a.run"]
+    runs = [subprocess.run([sys.executable, "-m", module, *argv], cwd=tmp_path,
+                           capture_output=True, text=True, env=subprocess_env(), timeout=120)
+            for module in ("irscale", "irscale.cli.main")]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout and "map" in runs[0].stdout
+    failed = subprocess.run([sys.executable, "-m", "irscale", "eval", "qrels.txt", "none.run"],
+                            cwd=tmp_path, capture_output=True, text=True,
+                            env=subprocess_env(), timeout=120)
+    assert failed.returncode != 0
+    assert failed.stderr.startswith("irscale: ") and "Traceback" not in failed.stderr
