@@ -221,15 +221,19 @@ def resolve_duplicates(
             line=line,
             text=text,
         )
-    keys = _pair_keys(topic, docno)
-    n = len(keys)
+    # only the rows of duplicated pairs compete (every other row is kept): their pairs are
+    # keyed and sorted, not the whole file's (1M lines with 1,000 duplicates: 0.35-0.55 s)
+    keys = _pair_keys(take_rows(topic, rows), take_rows(docno, rows))
+    position = np.arange(len(rows))  # rows ascend: file order (or a topic's order)
     if policy == "first":
-        order = np.lexsort((np.arange(n), keys))
+        order = np.lexsort((position, keys))
     elif policy == "last":
-        order = np.lexsort((-np.arange(n), keys))
+        order = np.lexsort((-position, keys))
     else:
-        order = np.lexsort((np.arange(n), -value, keys))
+        order = np.lexsort((position, -value[rows], keys))
     sorted_keys = keys[order]
-    leader = np.ones(n, dtype=bool)
-    leader[1:] = sorted_keys[1:] != sorted_keys[:-1]
-    return np.sort(order[leader])
+    beaten = np.zeros(len(rows), dtype=bool)
+    beaten[1:] = sorted_keys[1:] == sorted_keys[:-1]
+    kept = np.ones(len(docno), dtype=bool)
+    kept[rows[order[beaten]]] = False
+    return np.flatnonzero(kept)
