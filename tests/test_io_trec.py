@@ -622,6 +622,29 @@ _BLANK_AT_EDGES = re.compile(rb"(?m)^ | (?=\r?$)")
 
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(st.sampled_from(
+           [b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x00", b"a", b"7",
+            "\u00a0".encode(), "\u2003".encode(), "\u00e9".encode(), b"\xff", b"\x85"]),
+           max_size=40),
+       piece=st.sampled_from([1, 2, 5, 1 << 22]))
+def test_line_of_record_is_the_records_line_by_line(monkeypatch, pieces, piece):
+    """The vectorised search of the line of a record finds the line (number and text) that
+    walking the lines finds, blank lines being those whose text strips to nothing (Unicode
+    spaces, control bytes and bytes that are not UTF-8 included), whatever pieces it
+    reads; a record past the last raises IndexError."""
+    from irscale.io import _text
+
+    monkeypatch.setattr(_text, "_LINE_PIECE", piece)
+    data = b"".join(pieces)
+    records = [(number, text) for number, text in _text.iter_lines(data) if text.strip()]
+    for record, expected in enumerate(records):
+        assert _text.line_of_record(data, record) == expected
+    with pytest.raises(IndexError):
+        _text.line_of_record(data, len(records))
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=60).map(
            lambda raw: bytes(b" \t\n\rab"[byte % 6] for byte in raw)),
        piece=st.sampled_from([1, 2, 3, 7, 1 << 23]), cores=st.sampled_from([1, 2, 3]))

@@ -146,14 +146,50 @@ def diagnose(
 
 
 def line_of_record(data: bytes, record: int) -> tuple[int, str]:
-    """Line number and text of the ``record``-th (0-based) non-blank line of ``data``."""
-    seen = -1
-    for number, text in iter_lines(data):
-        if text.strip():
-            seen += 1
-            if seen == record:
-                return number, text
+    """Line number and text of the ``record``-th (0-based) non-blank line of ``data``: the
+    lines of :func:`iter_lines`, blank where their text ``strip()``s to nothing.
+
+    Vectorised, :data:`_LINE_PIECE` bytes of whole lines at a time: a line holding a
+    printable ASCII byte is not blank, one of blanks, tabs, ``\\r``, ``\\v`` and ``\\f`` only
+    is; the few others (control or non-ASCII bytes only) are decoded and stripped as
+    :func:`iter_lines` does (a record near the end of a 1M-line file: 1 s line by line).
+    """
+    chars = np.frombuffer(data, np.uint8)
+    seen = lines_before = start = 0  # non-blank lines and lines before the piece
+    while start < len(chars):
+        end = data.find(b"\n", start + _LINE_PIECE)
+        end = len(chars) if end < 0 else end + 1
+        piece = chars[start:end]
+        ends = np.flatnonzero(piece == _LF) + 1  # each line with its newline: never empty
+        if piece[-1] != _LF:  # the last line, without one
+            ends = np.append(ends, len(piece))
+        bounds = np.concatenate(([0], ends))
+        space = (piece - np.uint8(9)) < 5  # tab, LF, VT, FF, CR (below 9 wraps: false)
+        np.logical_or(space, piece == _BLANK, out=space)
+        blank = np.logical_and.reduceat(space, bounds[:-1])
+        printable = np.logical_or.reduceat((piece > 32) & (piece < 127), bounds[:-1])
+        for line in np.flatnonzero(~blank & ~printable):  # decided by str.strip
+            blank[line] = not _line_text(data, start + bounds[line], start + bounds[line + 1]
+                                         ).strip()
+        solid = np.flatnonzero(~blank)
+        if seen + len(solid) > record:
+            line = int(solid[record - seen])
+            return (lines_before + line + 1,
+                    _line_text(data, start + bounds[line], start + bounds[line + 1]))
+        seen += len(solid)
+        lines_before += len(ends)
+        start = end
     raise IndexError(record)
+
+
+#: Bytes of whole lines looked at once by :func:`line_of_record`.
+_LINE_PIECE = 1 << 22
+
+
+def _line_text(data: bytes, start: int, stop: int) -> str:
+    """The text of the line ``data[start:stop]`` (its ``\\n``, if any, included), as
+    :func:`iter_lines` gives it."""
+    return data[start:stop].rstrip(b"\n").rstrip(b"\r").decode("utf-8", errors="replace")
 
 
 #: Parsed tables at least this large hand the CSV reader's memory back when done (the
