@@ -8,6 +8,7 @@ must agree bit for bit, on hypothesis-generated batches with every relevance lev
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -115,3 +116,28 @@ def test_g_ideal_cost_in_closed_form_equals_the_running_sum(jr):
     gain = ideal.gain_at(everything.rank - 1, everything.segment)
     scanned = everything.scan(np.maximum(gain, 1.0), np.add, 0.0)
     np.testing.assert_array_equal(closed, scanned)
+
+
+@given(st.lists(st.lists(st.sampled_from((0.0, -0.0, 0.5, 1.0, 3.0, -2.0, 1e-300, 7.25)),
+                         max_size=9), min_size=1, max_size=8),
+       st.sampled_from([(np.add, 0.0), (np.maximum, -np.inf)]), st.booleans(),
+       st.sampled_from([0, 1, 2, 4]))
+def test_long_segments_are_scanned_one_at_a_time_as_in_padded_rows(segments, scan, reverse,
+                                                                   long_rows):
+    """A block of long segments scanned one segment at a time gives the padded rows' values
+    bit for bit (signed zeros included: backwards, a segment shorter than its row starts
+    from the padding), for any segment lengths, both ways."""
+    from irscale.core import segments as segments_module
+
+    ufunc, fill = scan
+    values = np.array([v for segment in segments for v in segment], dtype=np.float64)
+    offsets = np.concatenate(([0], np.cumsum([len(s) for s in segments]))).astype(np.int64)
+    padded = segment_scan(values, offsets, ufunc, fill, reverse=reverse)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(segments_module, "_LONG_ROWS", long_rows)
+        by_segment = segment_scan(values, offsets, ufunc, fill, reverse=reverse)
+    assert padded.tobytes() == by_segment.tobytes()
+    for start, stop in pairwise(offsets):  # the definition
+        part = values[start:stop][::-1] if reverse else values[start:stop]
+        want = ufunc.accumulate(np.concatenate(([fill], part)))[1:]
+        np.testing.assert_array_equal(by_segment[start:stop], want[::-1] if reverse else want)

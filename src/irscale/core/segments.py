@@ -194,6 +194,9 @@ def segment_scan(
     values = np.asarray(values)
     out = np.empty(len(values), dtype=values.dtype)
     for block in (layout or ScanLayout.of(offsets)).blocks:
+        if block.width > _LONG_ROWS:
+            _scan_rows(values, out, block, ufunc, fill, reverse)
+            continue
         if block.dense:
             matrix = values.reshape(block.n_rows, block.width)
         else:
@@ -209,3 +212,34 @@ def segment_scan(
         else:
             out[block.elements] = scanned.ravel()[block.flat]
     return out
+
+
+#: Blocks of :class:`ScanLayout` whose rows are wider than this (segments of more than half
+#: as many elements) are scanned one segment at a time: one ``accumulate`` per segment costs
+#: less than padding, scattering and gathering them (1,000 segments of 2,500-7,500 floats:
+#: 23 against 90 ms; 5 of 100,000-300,000: 3.3 against 10.8 ms), and the segments number at
+#: most one per this many elements.
+_LONG_ROWS = 1024
+
+
+def _scan_rows(values: np.ndarray, out: np.ndarray, block: _Block, ufunc: np.ufunc,
+               fill: float, reverse: bool) -> None:
+    """:func:`segment_scan` of the segments of ``block`` into ``out``, one at a time.
+
+    The same values bit for bit as the block's padded rows: forwards the padding comes
+    after a segment; backwards it comes first, so a segment shorter than the row starts
+    from ``fill`` (``0.0 + -0.0`` is ``0.0``)."""
+    lengths = block.lengths
+    starts = np.cumsum(lengths) - lengths  # in the block's elements, laid end to end
+    if isinstance(block.elements, np.ndarray):  # the block's segments are not all of them
+        starts = block.elements[starts]
+    for start, length in zip(starts.tolist(), lengths.tolist(), strict=True):
+        segment = values[start: start + length]
+        if not reverse:
+            ufunc.accumulate(segment, out=out[start: start + length])
+        elif length == block.width:
+            ufunc.accumulate(segment[::-1], out=out[start: start + length][::-1])
+        else:
+            seeded = ufunc.accumulate(np.concatenate((np.full(1, fill, values.dtype),
+                                                      segment[::-1])))
+            out[start: start + length] = seeded[:0:-1]
