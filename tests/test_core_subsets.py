@@ -118,6 +118,22 @@ def test_g_ideal_cost_in_closed_form_equals_the_running_sum(jr):
     np.testing.assert_array_equal(closed, scanned)
 
 
+@given(batches())
+def test_ideal_rankings_are_built_once_per_batch_gains_and_depth(jr):
+    """Families sharing a gain map share the batch's ideal rankings (one build each for
+    ndcg, ndcg_rel, Rndcg and G did the same work four times); another gain map or depth,
+    or another batch, gets its own, equal to a build from scratch."""
+    ideal = IdealRankings.build(jr, GainParams())
+    assert IdealRankings.build(jr, GainParams()) is ideal
+    other = GainParams(pairs=((1, 5.0),), text="1=5")
+    assert IdealRankings.build(jr, other) is not ideal
+    assert IdealRankings.build(jr, GainParams(), depth=2) is not ideal
+    fresh = IdealRankings.build(replace(jr), GainParams())
+    assert fresh is not ideal
+    for field in ("row", "start", "length", "stored", "gain", "position", "cum_dcg"):
+        np.testing.assert_array_equal(getattr(fresh, field), getattr(ideal, field))
+
+
 @given(st.lists(st.lists(st.sampled_from((0.0, -0.0, 0.5, 1.0, 3.0, -2.0, 1e-300, 7.25)),
                          max_size=9), min_size=1, max_size=8),
        st.sampled_from([(np.add, 0.0), (np.maximum, -np.inf)]), st.booleans(),
