@@ -15,9 +15,10 @@ Cases may differ: fewer decimals (more ties), lines shuffled across topics or wi
 topic (the run's, or the qrels' too), ClueWeb12-style docnos, more judgments per topic,
 tab-separated fields, or columns aligned by padding with blanks (:class:`Case`).
 
-Qrels ``qid 0 docno rel``: about 20 judged documents per topic (uniform 10..30), graded 0..3,
-about half of them retrieved by the run (biased towards the top of the ranking), the others
-unretrieved documents of the collection. A few run topics (1 in 2,000) have no judgments.
+Qrels ``qid 0 docno rel``: about 20 judged documents per topic (uniform 10..30), graded 0..3
+(0..100 in one case), about half of them retrieved by the run (biased towards the top of the
+ranking), the others unretrieved documents of the collection. A few run topics (1 in 2,000)
+have no judgments.
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ class Case:
     scores: str = "fixed"
     #: text before every topic number (``q1``, ``q2`` ...: topic ids that are not numbers)
     topic_prefix: str = ""
+    #: the highest grade: 3 (grades 1, 2, 3 with probabilities .55, .3, .15), or more (the
+    #: relevant documents graded uniformly 1 .. ``grades``, as relevance scores on a
+    #: 100-point scale from a judge or a model come)
+    grades: int = 3
 
     @property
     def label(self) -> str:
@@ -124,6 +129,9 @@ CASES: dict[str, Case] = {
     "doubles": Case("doubles", 2_000, 500, SEED + 21, scores="double", topic_prefix="q"),
     # URLs as docnos, 30 to 79 bytes (their numbers of 8-byte words differ by up to six)
     "urls": Case("urls", 2_000, 500, SEED + 22, docnos="url"),
+    # judgments graded 0-100 (a hundred levels: trec_eval's ideal rankings of every
+    # graded measure), 1,000-3,000 per topic
+    "graded": Case("graded", 1_000, 1_000, SEED + 23, judged=(1_000, 3_000), grades=100),
 }
 
 
@@ -328,7 +336,11 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     rank_of[is_ret] = ret_rank[first[is_ret]]
     p_rel = np.where(is_ret, 0.75 - 0.5 * rank_of / k, 0.3)
     relevant = rng.random(len(rows)) < p_rel
-    grade = np.where(relevant, rng.choice([1, 2, 3], size=len(rows), p=[0.55, 0.3, 0.15]), 0)
+    if case.grades == 3:
+        grade = np.where(relevant, rng.choice([1, 2, 3], size=len(rows), p=[0.55, 0.3, 0.15]),
+                         0)
+    else:
+        grade = np.where(relevant, rng.integers(1, case.grades + 1, size=len(rows)), 0)
     # a few run topics without any judgment
     unjudged = rng.choice(n, size=max(1, n // 2000), replace=False)
     judged_row = ~np.isin(rows, unjudged)
