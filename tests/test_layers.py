@@ -6,7 +6,7 @@ methods, under ``if TYPE_CHECKING:``, relative or absolute. A module's layer is 
 top-level package (or top-level module) of ``irscale``:
 
     errors < core, parallel < io < measures < evaluation, datasets, text < stats < scales
-    < meta, collections, online < plots < report < cli
+    < meta, collections, online < plots < report < cli, __main__
 
 ``core`` holds the data model (inputs, judged rankings, score matrices), ``parallel`` the
 executors every parallel loop runs on (local threads or Dask), ``io`` reads and
@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "plots": 8,
     "report": 9,
     "cli": 10,
+    "__main__": 10,  # python -m irscale: the command line
 }
 
 #: Upward imports allowed, as (importing module, imported module) → why. Keep it short:
