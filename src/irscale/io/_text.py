@@ -327,7 +327,7 @@ def parse_columns(
             with contextlib.suppress(pa.ArrowInvalid):
                 table = typed(data.replace(b"\t", b" "))
         if table is None:
-            normalised = single_blanks(data)
+            normalised = single_blanks(data, threads=threads)
             if plain_file:  # a diagnosis reads the file again: its bytes are not kept
                 del data
                 cache.clear()
@@ -363,20 +363,20 @@ _PIECE = 1 << 20
 _BLANK, _TAB, _LF, _CR = 32, 9, 10, 13
 
 
-def single_blanks(data: bytes) -> pa.Buffer:
+def single_blanks(data: bytes, *, threads: bool = True) -> pa.Buffer:
     """``data`` with every run of blanks and tabs made one blank, and those at the start or
     the end of a line (before ``\\n``, ``\\r\\n`` or a last ``\\r``, or at the end) removed:
     the fields of whitespace splitting (trec_eval's), one blank between two.
 
     Vectorised over the bytes, whole lines at a time (:data:`_PIECE` bytes), a share of the
-    lines per usable core, each share written where its bytes began and then moved up
-    behind the share before it. The result is in memory Arrow allocated, as its threaded
-    readers need (:func:`~irscale.core.arrow.owned_reader`).
+    lines per usable core (one share with ``threads=False``), each share written where its
+    bytes began and then moved up behind the share before it. The result is in memory Arrow
+    allocated, as its threaded readers need (:func:`~irscale.core.arrow.owned_reader`).
     """
     tabs = b"\t" in data
     out = pa.allocate_buffer(len(data))  # at most as long: each share written in its place
     written = np.frombuffer(out, np.uint8)
-    shares = _line_shares(data, core_threads.usable_cores())
+    shares = _line_shares(data, core_threads.usable_cores() if threads else 1)
     sizes = map_threads(lambda share: _single_blanks_into(written, data, *share, tabs),
                         shares)
     size = 0
