@@ -168,14 +168,14 @@ def line_of_record(data: bytes, record: int) -> tuple[int, str]:
         np.logical_or(space, piece == _BLANK, out=space)
         blank = np.logical_and.reduceat(space, bounds[:-1])
         printable = np.logical_or.reduceat((piece > 32) & (piece < 127), bounds[:-1])
-        for line in np.flatnonzero(~blank & ~printable):  # decided by str.strip
-            blank[line] = not _line_text(data, start + bounds[line], start + bounds[line + 1]
-                                         ).strip()
+        for undecided in np.flatnonzero(~blank & ~printable).tolist():  # by str.strip
+            blank[undecided] = not _line_text(data, start + int(bounds[undecided]),
+                                              start + int(bounds[undecided + 1])).strip()
         solid = np.flatnonzero(~blank)
         if seen + len(solid) > record:
             line = int(solid[record - seen])
             return (lines_before + line + 1,
-                    _line_text(data, start + bounds[line], start + bounds[line + 1]))
+                    _line_text(data, start + int(bounds[line]), start + int(bounds[line + 1])))
         seen += len(solid)
         lines_before += len(ends)
         start = end
