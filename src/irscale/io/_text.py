@@ -152,7 +152,8 @@ def line_of_record(data: bytes, record: int) -> tuple[int, str]:
     Vectorised, :data:`_LINE_PIECE` bytes of whole lines at a time: a line holding a
     printable ASCII byte is not blank, one of blanks, tabs, ``\\r``, ``\\v`` and ``\\f`` only
     is; the few others (control or non-ASCII bytes only) are decoded and stripped as
-    :func:`iter_lines` does (a record near the end of a 1M-line file: 1 s line by line).
+    :func:`iter_lines` does (a record near the end of a 1M-line file: 0.05 s, where walking
+    the lines took 0.29 s).
     """
     chars = np.frombuffer(data, np.uint8)
     seen = lines_before = start = 0  # non-blank lines and lines before the piece
