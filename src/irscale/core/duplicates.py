@@ -73,8 +73,7 @@ def duplicate_rows(
     flag[1:] |= same
     flag[:-1] |= same
     candidates = np.sort(order[flag])
-    take = arrow.array(candidates)
-    exact = _duplicate_rows_exact(pc.take(topic, take), pc.take(docno, take))
+    exact = _duplicate_rows_exact(take_rows(topic, candidates), take_rows(docno, candidates))
     return candidates[exact]
 
 
@@ -206,8 +205,8 @@ def resolve_duplicates(
     if policy == "error":
         if file_row is not None:
             rows = rows[np.argsort(file_row[rows])]
-        topics = pc.take(topic, arrow.array(rows)).to_pylist()
-        docs = pc.take(docno, arrow.array(rows)).to_pylist()
+        topics = take_rows(topic, rows).to_pylist()
+        docs = take_rows(docno, rows).to_pylist()
         first_pair = (topics[0], docs[0])
         second = next(
             r for r, t, d in zip(rows[1:], topics[1:], docs[1:], strict=True)
