@@ -156,10 +156,8 @@ def line_of_record(data: bytes, record: int) -> tuple[int, str]:
     the lines took 0.29 s).
     """
     chars = np.frombuffer(data, np.uint8)
-    seen = lines_before = start = 0  # non-blank lines and lines before the piece
-    while start < len(chars):
-        end = data.find(b"\n", start + _LINE_PIECE)
-        end = len(chars) if end < 0 else end + 1
+    seen = lines_before = 0  # non-blank lines and lines before the piece
+    for start, end in _line_pieces(data, 0, len(data), _LINE_PIECE):
         piece = chars[start:end]
         ends = np.flatnonzero(piece == _LF) + 1  # each line with its newline: never empty
         if piece[-1] != _LF:  # the last line, without one
@@ -179,8 +177,18 @@ def line_of_record(data: bytes, record: int) -> tuple[int, str]:
                     _line_text(data, start + int(bounds[line]), start + int(bounds[line + 1])))
         seen += len(solid)
         lines_before += len(ends)
-        start = end
     raise IndexError(record)
+
+
+def _line_pieces(data: bytes, start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of consecutive pieces of ``data[start:stop]``, each ``size`` bytes and
+    the rest of its line (cut after a newline, so that no line spans two pieces; the last
+    ends at ``stop``)."""
+    while start < stop:
+        end = data.find(b"\n", start + size, stop)
+        end = stop if end < 0 else end + 1
+        yield start, end
+        start = end
 
 
 #: Bytes of whole lines looked at once by :func:`line_of_record`.
@@ -407,21 +415,18 @@ def _single_blanks_into(written: np.ndarray, data: bytes, start: int, stop: int,
     a time, written into ``written`` from ``start`` on (never beyond ``stop``: the
     normalisation only shrinks). Returns the number of bytes written."""
     masks = np.empty((2, min(stop - start, 2 * _PIECE)), dtype=bool)  # reused by the pieces
-    first, size = start, start
-    while start < stop:
-        end = data.find(b"\n", start + _PIECE, stop)
-        end = stop if end < 0 else end + 1  # after a newline: runs never span it
-        if end - start > masks.shape[1]:  # a piece with a very long line
-            masks = np.empty((2, end - start), dtype=bool)
-        piece = _single_blanks_of(np.frombuffer(data, np.uint8, end - start, start), tabs,
-                                  data.find(b"\r", start, end) >= 0, masks)
+    size = start
+    for first, end in _line_pieces(data, start, stop, _PIECE):  # runs never span two
+        if end - first > masks.shape[1]:  # a piece with a very long line
+            masks = np.empty((2, end - first), dtype=bool)
+        piece = _single_blanks_of(np.frombuffer(data, np.uint8, end - first, first), tabs,
+                                  data.find(b"\r", first, end) >= 0, masks)
         target = written[size: size + len(piece)]
         target[:] = piece
         if tabs:  # a run's first byte is the blank kept for it
             np.putmask(target, target == _TAB, _BLANK)
         size += len(piece)
-        start = end
-    return size - first
+    return size - start
 
 
 def _single_blanks_of(chars: np.ndarray, tabs: bool, returns: bool,
