@@ -137,3 +137,10 @@ def test_labels_are_converted_as_before():
         qrels_from_dict({"1": {"a": 1, "b": "x"}})
     with pytest.raises(InputError, match="relevance is not an integer"):
         qrels_from_dict({"1": {"a": 1, "b": None}})
+
+
+@pytest.mark.parametrize("data", [{"1": {"d\ud800": 1.0}}, {"\udcff": {"a": 1.0}}])
+def test_an_id_that_is_not_valid_text_is_refused(data):
+    # a lone surrogate (a file name decoded with surrogateescape) has no UTF-8 form
+    with pytest.raises(InputError, match="an id is not valid text"):
+        run_from_dict(data)

@@ -302,12 +302,17 @@ def _take_records(values: pa.Array, rows: np.ndarray, width: int) -> pa.Array:
 
 def strings(values: Sequence[str] | np.ndarray) -> pa.Array:
     """Python strings as an arrow string array (``large_string`` when their UTF-8 bytes
-    exceed 2 GiB), as ``pa.array(values, pa.string())``.
+    exceed 2 GiB), as ``pa.array(values, pa.string())`` builds it but without loading
+    pandas (which ``pa.array`` of a list does).
 
-    The strings are joined and encoded at once; only text with non-ASCII characters (whose
-    UTF-8 lengths differ from their lengths) is encoded string by string.
+    Strings of one length in bytes go to :func:`one_width_strings`; others are joined and
+    encoded at once, and only text with non-ASCII characters (whose UTF-8 lengths differ
+    from their lengths) is encoded string by string.
     """
-    values = list(values)
+    values = values if isinstance(values, list) else list(values)
+    fixed = one_width_strings(values)
+    if fixed is not None:
+        return fixed
     lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     data = "".join(values).encode()
     if len(data) != int(lengths.sum()):
@@ -315,11 +320,49 @@ def strings(values: Sequence[str] | np.ndarray) -> pa.Array:
         lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
     offsets = np.zeros(len(values) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
+    return _string_array(offsets, np.frombuffer(data, np.uint8))
+
+
+def _string_array(offsets: np.ndarray, chars: np.ndarray) -> pa.Array:
+    """The string array of ``len(offsets) - 1`` strings (int64 offsets into ``chars``),
+    ``large_string`` when the bytes exceed 2 GiB."""
     large = int(offsets[-1]) > np.iinfo(np.int32).max
-    if not large:
-        offsets = offsets.astype(np.int32)
-    return pa.Array.from_buffers(pa.large_string() if large else pa.string(), len(values),
-                                 [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    return pa.Array.from_buffers(
+        pa.large_string() if large else pa.string(), len(offsets) - 1,
+        [None, pa.py_buffer(offsets if large else offsets.astype(np.int32)),
+         pa.py_buffer(chars)])
+
+
+def one_width_strings(values: list) -> pa.Array | None:
+    """Strings of one length in bytes (``D0123456``, ``clueweb12-0304wb-36-29645``) as an
+    arrow string array, ``None`` for any other list (an item that is not a ``str``, or
+    strings of several lengths, a sample of them measured first); ``UnicodeEncodeError``
+    for an item that is not valid text (a lone surrogate).
+
+    The strings are joined with a NUL between two, encoded at once and copied as records
+    of their width: C loops, where ``pa.array`` visits string by string (200,000 docnos in
+    2.3 against 5.6 ms). Cutting strings of several lengths at the NULs took longer than
+    ``pa.array`` (a compaction of all their bytes).
+    """
+    count = len(values)
+    try:
+        if not count or len(set(map(len, values[:: max(count // _SAMPLE, 1)]))) != 1:
+            return None
+        data = np.frombuffer("\x00".join(values).encode(), np.uint8)
+    except TypeError:  # not all of them strings
+        return None
+    width, stray = divmod(len(data) + 1, count)
+    if (stray or data[width - 1:: width].any()  # not a NUL every width bytes
+            or len(data) - np.count_nonzero(data) != count - 1):  # or another NUL
+        return None
+    # each string one record of a void type: one copy per string, not per byte
+    chars = (np.ndarray((count,), np.dtype(f"V{width - 1}"), data, strides=(width,)).copy()
+             if width > 1 else data[:0])
+    return _string_array(np.arange(count + 1, dtype=np.int64) * (width - 1), chars)
+
+
+#: Strings whose lengths :func:`one_width_strings` compares before it joins them all.
+_SAMPLE = 32
 
 
 def scalar(value: str | bool | int | float, type: pa.DataType | None = None) -> pa.Scalar:

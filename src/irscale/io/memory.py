@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ..core import arrow
 from ..core import arrow_compute as pc
 from ..core.blocks import TopicBlocks
 from ..core.duplicates import DuplicatePolicy, resolve_duplicates
@@ -73,10 +74,10 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
                              dtype=np.float64, count=len(docs))
     except (TypeError, ValueError):
         values = list(chain.from_iterable(entry.values() for entry in entries))
-    docno, all_str = _identifiers(docs)
+    docno, all_str = _identifiers(docs, f"{what} dict")
     if docno.null_count:
         raise InputError(f"{what} dict: a topic or document id is None")
-    heads = pa.array(topics, pa.string())
+    heads = _identifiers(topics, f"{what} dict")[0]
     topic = pc.take(heads, pa.array(np.repeat(np.arange(len(topics), dtype=np.int64), counts)))
     blocks = None
     if len(set(topics)) == len(topics):
@@ -87,15 +88,26 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
             blocks is not None and all_str)
 
 
-def _identifiers(ids: list) -> tuple[pa.Array, bool]:
+def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
     """A list of ids as a pyarrow string array, and whether every id was a ``str``.
 
-    One conversion when they are strings; ids that are not (ints ...) become their ``str``
-    (bytes are decoded as UTF-8); ``None`` stays null."""
+    Strings of one length are converted at once (:func:`~irscale.core.arrow.one_width_strings`),
+    other strings by one ``pa.array``; ids that are not (ints ...) become their ``str``
+    (bytes are decoded as UTF-8); ``None`` stays null. Text that cannot be encoded (a lone
+    surrogate, from a file name decoded with ``surrogateescape``) raises
+    :class:`InputError`."""
     try:
-        array = pa.array(ids)
-    except (pa.ArrowTypeError, pa.ArrowInvalid):  # mixed types
-        array = None
+        fixed = arrow.one_width_strings(ids)
+        if fixed is not None:
+            return fixed, True
+        try:
+            array = pa.array(ids)
+        except (pa.ArrowTypeError, pa.ArrowInvalid):  # mixed types
+            array = None
+    except UnicodeEncodeError as error:
+        raise InputError(f"{what}: an id is not valid text: "
+                         f"{error.object[max(error.start - 20, 0): error.end + 20]!r}"
+                         ) from None
     if array is not None and len(array) == 0:
         return pa.array([], pa.string()), True
     if array is not None and pa.types.is_string(array.type):
@@ -144,7 +156,8 @@ def _records(rows: Any, value_names: Sequence[str], what: str, source: str
                          source=source)
 
     t, d, v = field(_TOPIC, "topic"), field(_DOC, "document"), field(value_names, "value")
-    topic, docno = (_identifiers(list(map(itemgetter(k), rows)))[0] for k in (t, d))
+    topic, docno = (_identifiers(list(map(itemgetter(k), rows)), f"{what} list")[0]
+                    for k in (t, d))
     if topic.null_count or docno.null_count:
         raise InputError(f"{what} list: a topic or document id is None", source=source)
     values: np.ndarray | list = list(map(itemgetter(v), rows))

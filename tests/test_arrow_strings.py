@@ -1,0 +1,45 @@
+"""``irscale.core.arrow.strings`` and ``one_width_strings``: Python strings joined and cut by
+numpy give the array ``pa.array(values, pa.string())`` gives, whatever their lengths and
+characters."""
+
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from irscale.core import arrow
+
+#: NULs (the separator), multi-byte characters and the rest of the text.
+TEXT = st.text(alphabet=st.sampled_from(["\x00", "a", "Z", "0", "-", "é", "€", "😀", " "]),
+               max_size=6)
+
+
+@given(st.lists(TEXT, max_size=70))
+def test_any_strings_as_pyarrow_builds_them(values):
+    got = arrow.strings(values)
+    got.validate(full=True)
+    assert got.equals(pa.array(values, pa.string()))
+
+
+@given(st.integers(0, 9), st.data())
+def test_strings_of_one_length_in_bytes(width, data):
+    alphabet = st.sampled_from(["a", "b", "\x00", "7", "é"])
+    values = data.draw(st.lists(st.text(alphabet, min_size=width, max_size=width),
+                                min_size=1, max_size=70))
+    fixed = arrow.one_width_strings(values)
+    if fixed is not None:  # taken only when the bytes are of one length, without NULs
+        fixed.validate(full=True)
+        assert fixed.equals(pa.array(values, pa.string()))
+        assert len({len(value.encode()) for value in values}) == 1
+        assert not any("\x00" in value for value in values)
+    elif all(value.isascii() and "\x00" not in value for value in values):
+        raise AssertionError("ASCII strings of one length without NULs not taken")
+
+
+def test_lists_that_are_not_all_text():
+    for values in (["a", None], ["ab", None], ["a", b"b"], [b"a", b"b"], [None], []):
+        assert arrow.one_width_strings(values) is None
+    with pytest.raises(UnicodeEncodeError):
+        arrow.one_width_strings(["a", "\ud800"])
+    with pytest.raises(TypeError):
+        arrow.strings(["a", None])
