@@ -463,13 +463,14 @@ def test_empty_run_has_no_rankings():
     assert jr.n_rankings == 0 and len(jr.rel) == 0 and jr.unjudged_topics == ((),)
 
 
-@given(st.lists(st.lists(st.text("ab\x01z\xff", min_size=1, max_size=9), min_size=1,
+@given(st.lists(st.lists(st.text("ab\x00\x01z\xff", min_size=1, max_size=9), min_size=1,
                          max_size=6, unique=True), min_size=1, max_size=8),
        st.integers(0, 3))
 def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
     """The tied rows of a run tied throughout are sorted by (group, docno descending) on
     8-byte keys exactly as pyarrow sorts the strings, however uneven the groups; docnos
-    over 8 bytes, empty ones or too few tied rows leave it to pyarrow (``None``)."""
+    over 8 bytes, empty ones, ones of a group that differ in trailing NULs only (one key) or
+    too few tied rows leave it to pyarrow (``None``)."""
     from irscale.core import arrow_compute
 
     docnos = [d for group in groups for d in group] + [f"o{k}" for k in range(others)]
@@ -479,14 +480,18 @@ def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
     got = ranking_module._by_short_docnos(column, rows, group)
     enough = 4 * len(rows) >= len(docnos)
     fits = max(len(d.encode()) for d in docnos) <= 8
-    assert (got is not None) == (enough and fits)
+    keys = {(g, d.rstrip("\x00")) for g, d in zip(group, docnos[:len(rows)], strict=True)}
+    zero = any(not d.strip("\x00") for d in docnos[:len(rows)])
+    assert (got is not None) == (enough and fits and len(keys) == len(group) and not zero)
     if got is not None:
         table = pa.table({"g": pa.array(group), "d": pa.array(docnos[:len(rows)])})
         expected = arrow_compute.sort_indices(
             table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
         assert got.tolist() == expected.tolist()
-    empty = pa.chunked_array([pa.array(["", "a"])])
-    assert ranking_module._by_short_docnos(empty, np.arange(2), np.zeros(2, int)) is None
+    for special in (["", "a"], ["\x00", "a", "b"], ["a\x00", "a", "b"]):
+        column = pa.chunked_array([pa.array(special)])
+        group = np.zeros(len(special), int)
+        assert ranking_module._by_short_docnos(column, np.arange(len(special)), group) is None
 
 
 @given(st.lists(st.lists(st.integers(-3, 3), min_size=1, max_size=40), min_size=1,
