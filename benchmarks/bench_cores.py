@@ -9,6 +9,10 @@ For each case, in one run, alternating within every repetition (fresh process ea
   pyarrow's multi-threaded CSV reader (every field inferred, nothing else done), the floor
   that any evaluation reading the file with pyarrow pays.
 
+irscale's modules are byte-compiled first, as an installed copy is (without it, where the
+environment says ``PYTHONDONTWRITEBYTECODE``, every process would compile the modules edited
+since their bytecode was written: 20-30 ms each time).
+
 Reported: medians of wall and CPU seconds and peak RSS (``ru_maxrss``; the parent holds
 numpy, about 35 MB, which a child's figure cannot fall below), the speed-up of all cores
 over one (target ≥ 1.6 × on the 10M-line case (i)) and irscale's time over the bare parse
@@ -34,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import datagen  # noqa: E402
-from bench_eval import END, SECTION_BEGIN, write_markdown  # noqa: E402
+from bench_eval import END, ROOT, SECTION_BEGIN, compiled_env, write_markdown  # noqa: E402
 
 IRSCALE = ("import sys; from irscale.cli.main import main; sys.exit(main(sys.argv[1:]))",)
 BARE = ("import sys, pyarrow.csv as c; c.read_csv(sys.argv[1], read_options=c.ReadOptions("
@@ -42,11 +46,12 @@ BARE = ("import sys, pyarrow.csv as c; c.read_csv(sys.argv[1], read_options=c.Re
 SECTION = "cores"
 
 
-def run_child(argv: list[str], cpus: set[int] | None) -> tuple[float, float, float]:
+def run_child(argv: list[str], cpus: set[int] | None, env: dict[str, str]
+              ) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one process."""
     pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
     start = time.perf_counter()
-    process = subprocess.Popen(argv, preexec_fn=pin, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(argv, preexec_fn=pin, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if status != 0:
@@ -54,7 +59,7 @@ def run_child(argv: list[str], cpus: set[int] | None) -> tuple[float, float, flo
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
-def bench_case(name: str, repeat: int, scratch: Path) -> dict:
+def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> dict:
     case = datagen.CASES[name]
     qrels, run = datagen.ensure_case(case, HERE / "data")
     run.read_bytes()  # warm page cache for every variant
@@ -71,7 +76,7 @@ def bench_case(name: str, repeat: int, scratch: Path) -> dict:
                 argv = [sys.executable, "-c", *IRSCALE, "eval", "-q", "-m", "map", "-m",
                         "ndcg_cut.10", "-m", "recip_rank", "-o", str(outputs[variant]),
                         str(qrels), str(run)]
-            times[variant].append(run_child(argv, cpus))
+            times[variant].append(run_child(argv, cpus, env))
             print(f"{name:4s} {variant:20s} {times[variant][-1][0]:6.2f} s "
                   f"{times[variant][-1][1]:6.2f} s CPU", flush=True)
     same = filecmp.cmp(outputs["irscale, all cores"], outputs["irscale, one core"],
@@ -115,9 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, default=None,
                         help="rewrite this page's generated 'cores' section")
     args = parser.parse_args(argv)
+    # irscale's modules byte-compiled, as an installed copy is: no process compiles them
+    env = compiled_env(ROOT / "src")
     before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="irscale-cores-") as scratch:
-        rows = [bench_case(name, args.repeat, Path(scratch)) for name in args.cases]
+        rows = [bench_case(name, args.repeat, Path(scratch), env) for name in args.cases]
     text = markdown(rows, args.repeat, (before, os.getloadavg()))
     print(text)
     if args.markdown:
