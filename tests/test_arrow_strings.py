@@ -1,6 +1,6 @@
-"""``irscale.core.arrow.strings`` and ``one_width_strings``: Python strings joined and cut by
-numpy give the array ``pa.array(values, pa.string())`` gives, whatever their lengths and
-characters."""
+"""``irscale.core.arrow``'s string helpers: ``strings`` and ``one_width_strings`` (Python
+strings joined and cut by numpy give the array ``pa.array(values, pa.string())`` gives,
+whatever their lengths and characters) and ``short_keys`` (words read in place)."""
 
 import pyarrow as pa
 import pytest
@@ -43,3 +43,22 @@ def test_lists_that_are_not_all_text():
         arrow.one_width_strings(["a", "\ud800"])
     with pytest.raises(TypeError):
         arrow.strings(["a", None])
+
+
+@given(st.lists(TEXT.map(lambda text: text * 3), max_size=12), st.integers(1, 3),
+       st.sampled_from([0, 1, 5, 8, 13, 25]), st.data())
+def test_short_keys_are_the_big_endian_words_of_the_bytes(values, n_chunks, offset, data):
+    """Every string's 8 bytes from ``offset`` on, zero-padded, as a big-endian integer, read
+    in place from chunks that are slices of one array (their words near the buffer's end
+    included)."""
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(values)), min_size=n_chunks - 1,
+                                     max_size=n_chunks - 1)))
+    whole = pa.array(values, pa.string())
+    column = pa.chunked_array([whole.slice(a, b - a) for a, b in
+                               zip([0, *cuts], [*cuts, len(values)], strict=True)],
+                              pa.string())
+    keys, lengths = arrow.short_keys(column, offset)
+    expected = [int.from_bytes(value.encode()[offset: offset + 8].ljust(8, b"\0"), "big")
+                for value in values]
+    assert keys.tolist() == expected
+    assert lengths.tolist() == [len(value.encode()) for value in values]

@@ -463,35 +463,68 @@ def test_empty_run_has_no_rankings():
     assert jr.n_rankings == 0 and len(jr.rel) == 0 and jr.unjudged_topics == ((),)
 
 
-@given(st.lists(st.lists(st.text("ab\x00\x01z\xff", min_size=1, max_size=9), min_size=1,
-                         max_size=6, unique=True), min_size=1, max_size=8),
-       st.integers(0, 3))
-def test_ties_sorted_by_short_docno_keys_as_by_the_strings(groups, others):
-    """The tied rows of a run tied throughout are sorted by (group, docno descending) on
-    8-byte keys exactly as pyarrow sorts the strings, however uneven the groups; docnos
-    over 8 bytes, empty ones, ones of a group that differ in trailing NULs only (one key) or
-    too few tied rows leave it to pyarrow (``None``)."""
+#: Docnos that share long prefixes, end in NULs, hold multi-byte characters and reach past
+#: 8 bytes after the prefix, or not.
+DOCNOS = st.builds(lambda prefix, rest: prefix + rest,
+                   st.sampled_from(["", "clueweb12-0010tw-", "abcdefgh", "a"]),
+                   st.text("ab\x00\x01z\xff\u20ac", min_size=1, max_size=12))
+
+
+def _sorted_as_pyarrow(docnos, group):
     from irscale.core import arrow_compute
 
+    table = pa.table({"g": pa.array(group), "d": pa.array(docnos, pa.string())})
+    return arrow_compute.sort_indices(
+        table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy().tolist()
+
+
+@given(st.lists(st.lists(DOCNOS, min_size=1, max_size=6, unique=True), min_size=1,
+                max_size=8),
+       st.integers(0, 3), st.integers(1, 3), st.booleans())
+def test_ties_sorted_by_docno_keys_as_by_the_strings(groups, others, n_chunks, any_share):
+    """The tied rows of a run tied throughout are sorted by (group, docno descending) on
+    8-byte keys past the docnos' shared prefix, rows with equal keys again as strings,
+    exactly as pyarrow sorts the strings, however uneven the groups, long the prefixes or
+    chunked the column; too few tied rows, a docno with no byte past the prefix (or NULs
+    only) or too many equal keys leave it to pyarrow (``None``), never short docnos."""
     docnos = [d for group in groups for d in group] + [f"o{k}" for k in range(others)]
     group = np.repeat(np.arange(len(groups)) * 2, [len(g) for g in groups])
     rows = np.arange(len(group))
-    column = pa.chunked_array([pa.array(docnos, pa.string())])
-    got = ranking_module._by_short_docnos(column, rows, group)
-    enough = 4 * len(rows) >= len(docnos)
-    fits = max(len(d.encode()) for d in docnos) <= 8
-    keys = {(g, d.rstrip("\x00")) for g, d in zip(group, docnos[:len(rows)], strict=True)}
-    zero = any(not d.strip("\x00") for d in docnos[:len(rows)])
-    assert (got is not None) == (enough and fits and len(keys) == len(group) and not zero)
+    cuts = np.linspace(0, len(docnos), n_chunks + 1).astype(int)
+    whole = pa.array(docnos, pa.string())  # chunks as slices of one array: offsets not 0
+    column = pa.chunked_array([whole.slice(a, b - a) for a, b in pairwise(cuts)],
+                              pa.string())
+    # any_share: rows tied on their keys sorted again however many (the limit lifted)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking_module, "_RESORTED_SHARE", 1 if any_share else 8)
+        got = ranking_module._by_docno_keys(column, rows, group)
     if got is not None:
-        table = pa.table({"g": pa.array(group), "d": pa.array(docnos[:len(rows)])})
-        expected = arrow_compute.sort_indices(
-            table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
-        assert got.tolist() == expected.tolist()
-    for special in (["", "a"], ["\x00", "a", "b"], ["a\x00", "a", "b"]):
+        assert got.tolist() == _sorted_as_pyarrow(docnos[:len(rows)], group)
+    no_nul = not any("\x00" in d for d in docnos)
+    short = max(len(d.encode()) for d in docnos) <= 8
+    if 4 * len(rows) >= len(docnos) and no_nul and (short or any_share):
+        assert got is not None
+    if 4 * len(rows) < len(docnos):
+        assert got is None
+    for special in (["", "a"], ["\x00", "a", "b"]):
         column = pa.chunked_array([pa.array(special)])
         group = np.zeros(len(special), int)
-        assert ranking_module._by_short_docnos(column, np.arange(len(special)), group) is None
+        assert ranking_module._by_docno_keys(column, np.arange(len(special)), group) is None
+
+
+def test_clueweb_docnos_tied_in_groups_sorted_by_keys_past_their_prefix():
+    """ClueWeb docnos (``clueweb12-`` shared, 15 bytes after it) tied in groups: sorted on
+    their keys, the few rows whose first 8 bytes past the prefix agree again as strings."""
+    rng = np.random.default_rng(5)
+    docnos = [f"clueweb12-{s:04d}tw-{a:02d}-{b:05d}" for s, a, b in
+              zip(rng.integers(0, 40, 4000), rng.integers(0, 99, 4000),
+                  rng.integers(0, 99999, 4000), strict=True)]
+    docnos = list(dict.fromkeys(docnos))
+    group = np.sort(rng.integers(0, 60, len(docnos)))
+    column = pa.chunked_array([pa.array(docnos[:1500]), pa.array(docnos[1500:])])
+    got = ranking_module._by_docno_keys(column, np.arange(len(docnos)), group)
+    assert got is not None
+    assert got.tolist() == _sorted_as_pyarrow(docnos, group)
 
 
 @given(st.lists(st.lists(st.integers(-3, 3), min_size=1, max_size=40), min_size=1,

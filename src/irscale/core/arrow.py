@@ -149,20 +149,61 @@ _HIGH_BYTES = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in rang
                        dtype=np.uint64)
 
 
-def short_keys(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """``(keys, lengths)`` of strings: the first 8 bytes of each as a big-endian uint64,
-    zero-padded on the right, and its length in bytes (int64)."""
-    keys, lengths = [], []
-    for chunk in values.chunks if isinstance(values, pa.ChunkedArray) else [values]:
-        chars, starts, length = string_bytes(chunk)
-        # the big-endian 8-byte word at every byte of the data (8 zero bytes close it)
-        words = np.ndarray(shape=(len(chars) - 7,), dtype=">u8", buffer=chars, strides=(1,))
-        keys.append(words[starts] & _HIGH_BYTES[np.minimum(length, 8)])
-        lengths.append(length)
-    if len(keys) == 1:
-        return keys[0], lengths[0]
-    return (np.concatenate(keys) if keys else np.empty(0, np.uint64),
-            np.concatenate(lengths) if lengths else np.empty(0, np.int64))
+def short_keys(values: pa.Array | pa.ChunkedArray, offset: int = 0
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``(keys, lengths)`` of strings: the 8 bytes of each from byte ``offset`` on as a
+    big-endian uint64, zero-padded on the right (zero from its end on), and its length in
+    bytes (int64).
+
+    Read in place from each chunk's data buffer, no copy of the characters (1M ClueWeb
+    docnos: 9 against 18 ms with a copy); a word that would run past the buffer's end is
+    read as many bytes earlier and shifted.
+    """
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    keys = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.uint64)
+    lengths = np.empty(len(keys), dtype=np.int64)
+    done = 0
+    for chunk in chunks:
+        offsets = value_offsets(chunk)
+        if int(offsets[-1]) > np.iinfo(np.int32).max - offset - 8:
+            offsets = offsets.astype(np.int64)
+        buffer = chunk.buffers()[2] if len(chunk) else None
+        data = np.frombuffer(buffer, np.uint8) if buffer is not None else np.zeros(0, np.uint8)
+        if len(data) < 8:
+            data = np.concatenate([data, np.zeros(8 - len(data), np.uint8)])
+        words = np.ndarray(shape=(len(data) - 7,), dtype=">u8", buffer=data, strides=(1,))
+        length = offsets[1:] - offsets[:-1]
+        lengths[done: done + len(chunk)] = length
+        at = np.minimum(offsets[:-1] + offset, offsets[1:])  # past its end: at its end
+        late = at - (len(data) - 8)  # bytes of a word past the buffer's end
+        if len(at) and int(late.max()) > 0:
+            np.maximum(late, 0, out=late)
+            word = words[at - late] << (late.astype(np.uint64) * np.uint64(8))
+        else:
+            word = words[at]
+        length -= offset  # the bytes of the word that are the string's
+        np.bitwise_and(word, _HIGH_BYTES[np.clip(length, 0, 8, out=length)],
+                       out=keys[done: done + len(chunk)])
+        done += len(chunk)
+    return keys, lengths
+
+
+def shared_prefix(values: pa.ChunkedArray, sample: int = 64) -> int:
+    """The length in bytes of a prefix every string begins with (``clueweb12-`` of ClueWeb
+    docnos): the common prefix of the first and last ``sample`` strings, checked on all of
+    them by pyarrow's ``starts_with`` (1M docnos: 2 ms); 0 when it does not hold."""
+    chunks = [chunk for chunk in values.chunks if len(chunk)]
+    if not chunks:
+        return 0
+    ends = chunks[0].slice(0, sample).to_pylist() + chunks[-1].slice(
+        max(len(chunks[-1]) - sample, 0)).to_pylist()
+    low, high = min(ends), max(ends)  # what all share, these two share (text order)
+    prefix = low[:next((k for k, (a, b) in enumerate(zip(low, high, strict=False)) if a != b),
+                       len(low))]
+    if not prefix or not all(pc.all(pc.starts_with(chunk, prefix)).as_py()
+                             for chunk in chunks):
+        return 0
+    return len(prefix.encode())
 
 
 def length_range(values: pa.Array | pa.ChunkedArray) -> tuple[int, int]:

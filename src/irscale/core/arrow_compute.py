@@ -123,6 +123,11 @@ def sort_indices(values: Datum, sort_keys: Sequence[tuple[str, str]] = ()) -> Da
                          else None)
 
 
+def starts_with(values: Datum, pattern: str) -> Datum:
+    """Whether every string begins with ``pattern``."""
+    return call_function("starts_with", [values], _compute.MatchSubstringOptions(pattern))
+
+
 def sum(values: Datum, *, min_count: int = 1) -> pa.Scalar:
     """The sum of the values (nulls skipped; null when fewer than ``min_count`` values)."""
     return call_function("sum", [values], _compute.ScalarAggregateOptions(min_count=min_count))
