@@ -99,11 +99,12 @@ CASE_LABEL = {
     "doubles": "doubles 2,000 × 500, scores as doubles in full",
     "urls": "urls 2,000 × 500, URLs as docnos",
     "graded": "graded 1,000 × 1,000, grades 0-100, 2M qrels lines",
+    "signed": "signed 2,000 × 500, scores around 0 with signed zeros, long topic ids",
 }
 #: Cases on which irscale is measured through its command line, as a user runs it.
 CLI_CASES = ("iii", "iv", "startup", "ties", "track", "shuffled", "clueweb", "deep",
              "unranked", "judged", "many", "tsv", "aligned", "uneven", "interleaved",
-             "longties", "hashorder", "doubles", "urls", "graded")
+             "longties", "hashorder", "doubles", "urls", "graded", "signed")
 #: The ``irscale`` console script (``irscale.cli.main:main``), run by this interpreter.
 IRSCALE_COMMAND = ["-c", "import sys; from irscale.cli.main import main; sys.exit(main())"]
 CLI_MEASURES = {"three": ["-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank"],

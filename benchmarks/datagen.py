@@ -74,7 +74,9 @@ class Case:
     topics_random: bool = False
     #: "fixed" (``decimals`` decimals) or "double": the same scores (same order, same ties)
     #: as negative doubles printed in full (``-26.499124593519664``), as a program writing
-    #: log-probabilities with ``repr`` gives them; distinct scores stay distinct as C floats
+    #: log-probabilities with ``repr`` gives them; distinct scores stay distinct as C floats;
+    #: or "signed": the fixed scores less 20, negative and positive, every other zero
+    #: written ``-0.00`` (a signed zero, equal to 0 as trec_eval compares them)
     scores: str = "fixed"
     #: text before every topic number (``q1``, ``q2`` ...: topic ids that are not numbers)
     topic_prefix: str = ""
@@ -132,6 +134,10 @@ CASES: dict[str, Case] = {
     # judgments graded 0-100 (a hundred levels: trec_eval's ideal rankings of every
     # graded measure), 1,000-3,000 per topic
     "graded": Case("graded", 1_000, 1_000, SEED + 23, judged=(1_000, 3_000), grades=100),
+    # scores around zero with two decimals (negative, positive, signed zeros: many ties),
+    # topic ids longer than 8 bytes (trec-dl-2019-q1 ...) and docnos of 4-10 bytes
+    "signed": Case("signed", 2_000, 500, SEED + 24, decimals=2, docnos="plain",
+                   scores="signed", topic_prefix="trec-dl-2019-q"),
 }
 
 
@@ -194,6 +200,15 @@ def _doubles(units: np.ndarray, decimals: int = 4) -> pa.Array:
     doubles: both tie the same scores)."""
     values = (units.astype(np.float64) + 1.0) * (np.pi / 3.0) / 10**decimals - 50.0
     return pc.cast(pa.array(values), pa.string())
+
+
+def _signed(units: np.ndarray, decimals: int = 4) -> pa.Array:
+    """Integers counting 10^-decimals units → the score less 20 as text with exactly that
+    many decimals (``-3.25``, ``0.75``), every other zero written ``-0.00``."""
+    values = units - 20 * 10**decimals
+    text = _fixed(np.abs(values), decimals)
+    negative = (values < 0) | ((values == 0) & (np.arange(len(values)) % 2 == 1))
+    return pc.if_else(pa.array(negative), pc.binary_join_element_wise("-", text, ""), text)
 
 
 def _docnos(ids: np.ndarray, style: str = "msmarco") -> pa.Array:
@@ -283,8 +298,8 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
         "q0": pa.array(np.full(1, "Q0", dtype=object)).take(pa.array(np.zeros(n * k, int))),
         "docno": _docnos(docs, case.docnos),
         "rank": ranks,
-        "score": (_doubles if case.scores == "double" else _fixed)(scores.ravel(),
-                                                                    case.decimals),
+        "score": {"double": _doubles, "signed": _signed, "fixed": _fixed}[case.scores](
+            scores.ravel(), case.decimals),
         "runid": pa.array(np.full(1, RUN_ID, dtype=object)).take(pa.array(np.zeros(n * k, int))),
     }
     if case.unranked:
