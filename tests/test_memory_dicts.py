@@ -142,5 +142,20 @@ def test_labels_are_converted_as_before():
 @pytest.mark.parametrize("data", [{"1": {"d\ud800": 1.0}}, {"\udcff": {"a": 1.0}}])
 def test_an_id_that_is_not_valid_text_is_refused(data):
     # a lone surrogate (a file name decoded with surrogateescape) has no UTF-8 form
-    with pytest.raises(InputError, match="an id is not valid text"):
+    with pytest.raises(InputError, match=r"an id is not valid text \(a lone surrogate\): "
+                                         r"'(d\\ud800|\\udcff)'$"):
         run_from_dict(data)
+
+
+def test_a_frame_id_that_is_not_valid_text_names_its_row():
+    import pandas as pd
+
+    from irscale.io.memory import run_from_frame
+
+    # pandas' own string type refuses such text: an object column holds it
+    frame = pd.DataFrame({"query_id": ["1", "1"],
+                          "doc_id": pd.Series(["a", "d\ud800"], dtype=object),
+                          "score": [1.0, 0.5]})
+    with pytest.raises(InputError, match=r"document id is not valid text \(a lone "
+                                         r"surrogate\) in row 1: 'd\\ud800'"):
+        run_from_frame(frame)

@@ -104,9 +104,9 @@ def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
             array = pa.array(ids)
         except (pa.ArrowTypeError, pa.ArrowInvalid):  # mixed types
             array = None
-    except UnicodeEncodeError as error:
-        raise InputError(f"{what}: an id is not valid text: "
-                         f"{error.object[max(error.start - 20, 0): error.end + 20]!r}"
+    except UnicodeEncodeError:
+        bad = next(i for i in ids if isinstance(i, str) and not _encodes(i))
+        raise InputError(f"{what}: an id is not valid text (a lone surrogate): {bad!r}"
                          ) from None
     if array is not None and len(array) == 0:
         return pa.array([], pa.string()), True
@@ -116,6 +116,15 @@ def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
         return pa.array(ids, pa.string()), False
     except (pa.ArrowTypeError, pa.ArrowInvalid):
         return pa.array([None if i is None else str(i) for i in ids], pa.string()), False
+
+
+def _encodes(text: str) -> bool:
+    """True when ``text`` has a UTF-8 form (no lone surrogate)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def is_records(obj: Any) -> bool:
@@ -193,6 +202,11 @@ def _frame_identifiers(frame, column: str, what: str, source: str) -> pa.Chunked
         array = pa.array(series, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # e.g. an object column of mixed types
         array = None
+    except UnicodeEncodeError:
+        row, bad = next((k, v) for k, v in enumerate(series)
+                        if isinstance(v, str) and not _encodes(v))
+        raise InputFormatError(f"{what} id is not valid text (a lone surrogate) in row {row}: "
+                               f"{bad!r}", source=source) from None
     if array is not None and array.null_count:
         row = int(np.flatnonzero(series.isna().to_numpy())[0])
         raise InputFormatError(f"missing {what} id in row {row}", source=source,
