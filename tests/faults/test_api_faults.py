@@ -249,6 +249,10 @@ ROWS = [
     bad("evaluate-run-dict-none-score", lambda a: _ev(runs={"1": {"d1": None}})),
     bad("evaluate-run-dict-none-topic", lambda a: _ev(runs={None: {"d1": 0.5}})),
     bad("evaluate-run-dict-empty", lambda a: _ev(runs={})),
+    bad("evaluate-run-dict-surrogate-doc", lambda a: _ev(runs={"1": {"d\udcff": 0.5}}),
+        "not valid text", "d\\udcff"),
+    bad("evaluate-qrels-dict-surrogate-topic", lambda a: _ev(qrels={"\ud800": {"d1": 1}}),
+        "not valid text"),
     bad("evaluate-runs-mapping-bad-value", lambda a: _ev(runs={"x": 3.5})),
     # ================================================================ evaluate: DataFrames
     bad("evaluate-qrels-frame-nan", lambda a: _ev(qrels=_frame_qrels(relevance=(2, NAN)))),
@@ -268,6 +272,8 @@ ROWS = [
     bad("evaluate-run-frame-no-score", lambda a: _ev(
         runs=_frame_run().drop(columns=["score"])), "score"),
     bad("evaluate-run-frame-bad-rank", lambda a: _ev(runs=_frame_run(rank=(2, "x")))),
+    bad("evaluate-run-frame-surrogate-doc", lambda a: _ev(
+        runs=_frame_run(doc_id=(2, "d\udcff"))), "not valid text", "row 2"),
     bad("evaluate-run-frame-duplicate", lambda a: _ev(runs=pd.concat(
         [_frame_run(), _frame_run().iloc[:1]], ignore_index=True))),
     # ================================================================ ScoreMatrix
