@@ -3,6 +3,7 @@ distinct strings equals pyarrow's ``index_in``."""
 
 from __future__ import annotations
 
+import os
 from itertools import pairwise
 
 import numpy as np
@@ -23,11 +24,19 @@ def _expected(values: pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
     return np.where(np.isnan(codes.astype(float)), -1, codes).astype(np.int64)
 
 
+#: prefixes every member shares: none, short, or long enough that the ids only fit 8 bytes
+#: past it (``msmarco-q1``)
+_prefixes = st.sampled_from(["", "a", "msmarco-passage-q", "é-topic-"])
+
+
 @given(st.lists(_ids, max_size=30, unique=True), st.lists(_ids, max_size=40),
-       st.integers(0, 3), st.booleans(), st.booleans())
-def test_sorted_lookup_equals_pyarrow(members, others, pieces, large, sliced):
-    members = sorted(members, key=str.encode)
+       st.integers(0, 3), st.booleans(), st.booleans(), _prefixes, st.data())
+def test_sorted_lookup_equals_pyarrow(members, others, pieces, large, sliced, prefix, data):
+    """Found exactly where pyarrow's hash lookup finds them, members sharing a prefix or
+    not; values without the prefix (whose bytes past it may equal a member's) are absent."""
+    members = sorted((prefix + m for m in members), key=str.encode)
     value_set = pa.array(members, pa.large_string() if large else pa.string())
+    others = [prefix + o if data.draw(st.booleans()) else o for o in others]
     values = others + members
     if sliced:  # arrays that start inside their buffers
         values = ["x", *values]
@@ -46,7 +55,8 @@ def test_short_and_fallback_sets():
     values = pa.array(["10", "2", "100", "a\x00", "a", "topic-number-12", ""])
     for members in (["1", "10", "100", "2"],  # short: binary search
                     ["", "10", "a", "a\x00"],  # one key for a and a\0: hash
-                    ["10", "topic-number-12"],  # over 8 bytes: hash
+                    ["10", "topic-number-12"],  # over 8 bytes past a prefix: hash
+                    ["topic-number-12", "topic-number-2"],  # 2 bytes past one: search
                     ["2", "10"],  # not in byte order: hash
                     []):
         value_set = pa.array(members, pa.string())
@@ -54,19 +64,22 @@ def test_short_and_fallback_sets():
                                       _expected(pa.chunked_array([values]), value_set))
 
 
-@given(st.lists(_ids, max_size=40), st.integers(0, 3))
-def test_sorted_distinct_equals_unique_and_sort(values, pieces):
+@given(st.lists(_ids, max_size=40), st.integers(0, 3), _prefixes)
+def test_sorted_distinct_equals_unique_and_sort(values, pieces, prefix):
     """``arrow.sorted_distinct``: the distinct values in byte order and every value's place
     among them, as pyarrow's unique, sort and index_in give them; ``None`` for a value over
-    8 bytes or two values one key apart (trailing NUL bytes)."""
+    8 bytes past the prefix all share or two values one key apart (trailing NUL bytes)."""
+    values = [prefix + v for v in values]
     whole = pa.array(values, pa.string())
     cuts = sorted({0, len(whole), *np.linspace(0, len(whole), pieces + 1).astype(int)})
     chunked = pa.chunked_array([whole.slice(a, b - a) for a, b in pairwise(cuts)],
                                pa.string())
     got = arrow.sorted_distinct(chunked)
     distinct = sorted(set(values), key=str.encode)
-    keys = {v.encode()[:8].ljust(8, b"\0") for v in distinct}
-    if not values or max(len(v.encode()) for v in values) > 8 or len(keys) < len(distinct):
+    longest = max((len(v.encode()) for v in values), default=0)
+    skip = len(os.path.commonprefix(values).encode()) if longest > 8 else 0  # noqa: RUF071
+    keys = {v.encode()[skip: skip + 8].ljust(8, b"\0") for v in distinct}
+    if not values or longest - skip > 8 or len(keys) < len(distinct):
         assert got is None
         return
     rows, codes = got

@@ -1,7 +1,12 @@
 """``irscale.core.arrow``'s string helpers: ``strings`` and ``one_width_strings`` (Python
 strings joined and cut by numpy give the array ``pa.array(values, pa.string())`` gives,
-whatever their lengths and characters) and ``short_keys`` (words read in place)."""
+whatever their lengths and characters), ``short_keys`` (words read in place) and
+``shared_prefix``."""
 
+import itertools
+import os
+
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given
@@ -62,3 +67,17 @@ def test_short_keys_are_the_big_endian_words_of_the_bytes(values, n_chunks, offs
                 for value in values]
     assert keys.tolist() == expected
     assert lengths.tolist() == [len(value.encode()) for value in values]
+
+
+@given(st.lists(TEXT, min_size=1, max_size=30), st.sampled_from(["", "ab", "clueweb12-"]),
+       st.integers(1, 3), st.integers(1, 4))
+def test_shared_prefix_is_the_longest_common_prefix(values, prefix, n_chunks, sample):
+    """The longest prefix of all the strings, from a sample of ``sample`` strings at each
+    end (cut again where a string in between shares less), over chunks of one array."""
+    values = [prefix + value for value in values]
+    cuts = np.linspace(0, len(values), n_chunks + 1).astype(int)
+    whole = pa.array(values, pa.string())
+    column = pa.chunked_array([whole.slice(a, b - a) for a, b in itertools.pairwise(cuts)],
+                              pa.string())
+    expected = os.path.commonprefix(values)  # noqa: RUF071 (characters are what is meant)
+    assert arrow.shared_prefix(column, sample=sample) == expected

@@ -103,35 +103,42 @@ def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> 
     """:func:`index_in` for a ``value_set`` of distinct strings in byte order (the topics
     of an index).
 
-    When the set's strings are at most 8 bytes long (topic ids), every string is read as
-    its bytes zero-padded to a big-endian 64-bit integer, whose order is the strings' byte
-    order, and found by binary search: a million topics in 0.05-0.1 s, against 0.3 s for the
-    hash lookup. A key and a length are the string (the padding adds no byte). A set with
-    a longer string, or two with one key (ending in NUL bytes), or not in order is looked
-    up by hash.
+    When the set's strings are at most 8 bytes long past a prefix they all share (topic
+    ids: ``1`` … ``100000``, ``msmarco-q1`` …, :func:`key_prefix`), every string is read as
+    its next 8 bytes zero-padded to a big-endian 64-bit integer, whose order is the strings'
+    byte order, and found by binary search: a million topics in 0.05-0.1 s, against 0.3 s
+    for the hash lookup. A key and a length are the string (the padding adds no byte); a
+    value without the prefix is not in the set. A set with a longer string, or two with one
+    key (ending in NUL bytes), or not in order is looked up by hash.
     """
-    set_key, set_length = short_keys(value_set)
-    if (len(set_key) == 0 or int(set_length.max()) > 8
-            or not bool(np.all(set_key[1:] > set_key[:-1]))):
+    prefix = key_prefix(value_set) if len(value_set) else None
+    if prefix is None:
         return index_in(values, value_set)
-    key, length = short_keys(values)
+    skip = len(prefix.encode())
+    set_key, set_length = short_keys(value_set, skip)
+    if not bool(np.all(set_key[1:] > set_key[:-1])):
+        return index_in(values, value_set)
+    key, length = short_keys(values, skip)
     place = np.minimum(np.searchsorted(set_key, key), len(set_key) - 1)
     found = (set_key[place] == key) & (set_length[place] == length)
+    if prefix:
+        found &= to_numpy(pc.starts_with(values, prefix))
     return np.where(found, place, -1)
 
 
 def sorted_distinct(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(rows, codes)`` of strings of at most 8 bytes (topic ids): a row holding each
-    distinct value, the values in byte order, and the index (int64) of every string's value
-    among them; ``None`` when a string is longer or two strings share a key (they differ
-    in trailing NUL bytes).
+    """``(rows, codes)`` of strings of at most 8 bytes past a prefix they all share (topic
+    ids, :func:`key_prefix`): a row holding each distinct value, the values in byte order,
+    and the index (int64) of every string's value among them; ``None`` when a string is
+    longer or two strings share a key (they differ in trailing NUL bytes).
 
     The strings are sorted as their big-endian keys (see :func:`index_in_sorted`) instead of
     being dictionary-encoded and the distinct values sorted as strings.
     """
-    if len(values) == 0 or length_range(values)[1] > 8:
+    prefix = key_prefix(values) if len(values) else None
+    if prefix is None:
         return None
-    key, length = short_keys(values)
+    key, length = short_keys(values, len(prefix.encode()))
     order = np.argsort(key)
     key, length = key[order], length[order]
     new = np.empty(len(key), dtype=bool)
@@ -142,6 +149,17 @@ def sorted_distinct(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.
     codes = np.empty(len(key), dtype=np.int64)
     codes[order] = np.cumsum(new) - 1
     return order[new], codes
+
+
+def key_prefix(values: pa.Array | pa.ChunkedArray) -> str | None:
+    """The prefix past which every string (at least one) is at most 8 bytes long, so that
+    its next 8 bytes are its key (:func:`short_keys`): ``""`` when all are that short, the
+    prefix they all share (:func:`shared_prefix`) when the rest is, else ``None``."""
+    longest = length_range(values)[1]
+    if longest <= 8:
+        return ""
+    prefix = shared_prefix(values)
+    return prefix if longest - len(prefix.encode()) <= 8 else None
 
 
 #: ``_HIGH_BYTES[k]``: the mask of the k most significant bytes of a uint64.
@@ -188,22 +206,38 @@ def short_keys(values: pa.Array | pa.ChunkedArray, offset: int = 0
     return keys, lengths
 
 
-def shared_prefix(values: pa.ChunkedArray, sample: int = 64) -> int:
-    """The length in bytes of a prefix every string begins with (``clueweb12-`` of ClueWeb
-    docnos): the common prefix of the first and last ``sample`` strings, checked on all of
-    them by pyarrow's ``starts_with`` (1M docnos: 2 ms); 0 when it does not hold."""
-    chunks = [chunk for chunk in values.chunks if len(chunk)]
+def shared_prefix(values: pa.Array | pa.ChunkedArray, sample: int = 64) -> str:
+    """The longest prefix every string begins with (``clueweb12-`` of ClueWeb docnos).
+
+    The common prefix of the first and last ``sample`` strings is checked on all of them by
+    pyarrow's ``starts_with`` (1M docnos: 2 ms); where a string does not begin with it, the
+    prefix is cut to what that string shares with it, and checked again.
+    """
+    chunks = [chunk for chunk in (values.chunks if isinstance(values, pa.ChunkedArray)
+                                  else [values]) if len(chunk)]
     if not chunks:
-        return 0
+        return ""
     ends = chunks[0].slice(0, sample).to_pylist() + chunks[-1].slice(
         max(len(chunks[-1]) - sample, 0)).to_pylist()
-    low, high = min(ends), max(ends)  # what all share, these two share (text order)
-    prefix = low[:next((k for k, (a, b) in enumerate(zip(low, high, strict=False)) if a != b),
-                       len(low))]
-    if not prefix or not all(pc.all(pc.starts_with(chunk, prefix)).as_py()
-                             for chunk in chunks):
-        return 0
-    return len(prefix.encode())
+    prefix = _common_prefix(min(ends), max(ends))  # what all share, these two share
+    while prefix:
+        for chunk in chunks:
+            starts = pc.starts_with(chunk, prefix)
+            if not pc.all(starts).as_py():
+                first = pc.index(starts, scalar(False)).as_py()
+                prefix = _common_prefix(prefix, chunk[first].as_py())
+                break
+        else:
+            return prefix
+    return ""
+
+
+def _common_prefix(first: str, second: str) -> str:
+    """The characters ``first`` and ``second`` begin with alike."""
+    for k, (a, b) in enumerate(zip(first, second, strict=False)):
+        if a != b:
+            return first[:k]
+    return first if len(first) <= len(second) else second
 
 
 def length_range(values: pa.Array | pa.ChunkedArray) -> tuple[int, int]:
