@@ -458,15 +458,20 @@ def test_topic_blocks_across_chunks():
     assert TopicBlocks.of(pa.chunked_array([], pa.string())).contiguous
 
 
-@given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "")), max_size=6),
-                max_size=4), st.sampled_from((1, 4, 1 << 20)))
-def test_grouping_by_topic_is_stable(chunks, short_blocks):
+@given(st.lists(st.lists(st.sampled_from(("1", "2", "10", "b", "", "msmarco-passage-q1",
+                                         "msmarco-passage-q10")), max_size=6),
+                max_size=4), st.sampled_from((1, 4, 1 << 20)), st.sampled_from((1, 1 << 12)))
+def test_grouping_by_topic_is_stable(chunks, short_blocks, sampled):
     """Rows grouped by topic (topics in order of first appearance, a topic's rows in file
-    order), whether the column is encoded whole (short blocks) or block by block."""
+    order), whether the column is encoded whole (short blocks), found a value per block by
+    its sorted keys (short blocks whose first values do not repeat; ids past a shared
+    prefix) or encoded block by block; ``sampled``: the first blocks looked at for a value
+    that recurs (one: values recur past the sample)."""
     values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
     flat = values.to_pylist()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(blocks_module, "_SHORT_BLOCKS", short_blocks)
+        patch.setattr(blocks_module, "_SAMPLED_BLOCKS", sampled)
         rows, blocks = TopicBlocks.grouped(values)
     first = list(dict.fromkeys(flat))
     expected = sorted(range(len(flat)), key=lambda i: first.index(flat[i]))

@@ -139,7 +139,9 @@ def sorted_distinct(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.
     if prefix is None:
         return None
     key, length = short_keys(values, len(prefix.encode()))
-    order = np.argsort(key)
+    # stable: topic ids in numeric order are a few runs in byte order (1-9, 10-99 ...),
+    # which it merges (a million in 2 against 56 ms; random keys 86 against 73 ms)
+    order = np.argsort(key, kind="stable")
     key, length = key[order], length[order]
     new = np.empty(len(key), dtype=bool)
     new[0] = True
