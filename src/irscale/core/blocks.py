@@ -88,7 +88,8 @@ class TopicBlocks:
             if not _repeats(take_rows(values, bounds[:-1][:_SAMPLED_BLOCKS]).combine_chunks()):
                 # a block per value, it seems (a million topics of a line or two each): their
                 # short keys sorted tell, where encoding the column took 0.11-0.18 s
-                heads = take_rows(values, bounds[:-1]).combine_chunks()
+                heads = (values if n_blocks == len(values)  # a row per block: all of them
+                         else take_rows(values, bounds[:-1])).combine_chunks()
                 by_keys = arrow.sorted_distinct(heads)
                 if by_keys is not None and len(by_keys[0]) == n_blocks:
                     return None, cls.distinct(bounds, heads)

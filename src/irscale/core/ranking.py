@@ -198,6 +198,7 @@ def _by_docno_keys(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray
     shortest, longest = arrow.length_range(docno)
     if shortest == 0:  # an empty docno's key is 0
         return None
+    # a byte of every docno left past the prefix: a docno equal to it would have the key 0
     skip = min(len(arrow.shared_prefix(docno).encode()), shortest - 1) if longest > 8 else 0
     key = ~arrow.short_keys(docno, skip)[0][rows]  # descending keys as ascending complements
     if bool((key == np.iinfo(np.uint64).max).any()):  # the key 0: no byte left, or NULs
