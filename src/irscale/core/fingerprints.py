@@ -111,15 +111,21 @@ def _longest_first_fingerprints(words: np.ndarray, starts: np.ndarray, lengths: 
     a word left at each step are a prefix of them, mixed without masks or scatters. 1M
     docnos of 5-62 bytes: 82 ms with masks, 40 ms so. Where the numbers differ by one
     (``FBIS3-10082`` beside ``FR940104-0-00001``), one masked step is cheaper than the sort
-    and the final scatter (22 against 27 ms). ``longest``: the longest length."""
+    and the final scatter (22 against 27 ms). At each word only the strings ending within it
+    are masked (they follow those with a whole word there): 1M URLs of 30-79 bytes, 80
+    against 75 ms. ``longest``: the longest length."""
     order = np.argsort((longest - lengths).astype(_narrowest(longest)), kind="stable")
     starts, lengths = starts[order], lengths[order]
     hashes = np.multiply(lengths.view(np.uint64), _GOLDEN)
+    descending = -lengths
     for shift in range(0, longest, 8):
-        remaining = int(np.searchsorted(-lengths, -shift))  # strings longer than shift
+        remaining = int(np.searchsorted(descending, -shift))  # strings longer than shift
+        # strings of shift + 8 bytes or more come first: only those after them end in
+        # this word and are masked
+        full = int(np.searchsorted(descending, -(shift + 8), "right"))
         word = words[starts[:remaining] + shift]
-        if shift + 8 > int(lengths[remaining - 1]):  # some strings end within this word
-            word &= _LOW_BYTES[np.minimum(lengths[:remaining] - shift, 8)]
+        if full < remaining:
+            word[full:] &= _LOW_BYTES[lengths[full:remaining] - shift]
         mixed = hashes[:remaining]
         mixed += word
         _mix64(mixed)
