@@ -387,13 +387,55 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     }
 
 
+def file_stats(qrels_path: Path, run_path: Path) -> dict:
+    """:func:`generate`'s statistics of a qrels and a run file made elsewhere (read by
+    irscale, as ``irscale eval`` reads them): judged documents retrieved are trec_eval's
+    ``num_rel_ret`` + ``num_nonrel_judged_ret`` summed over the topics; a topic has tied
+    scores when two of its documents' scores are equal as C floats (trec_eval's ties)."""
+    import warnings
+
+    import irscale
+    from irscale.io.trec import read_qrels, read_run
+
+    qrels, run = read_qrels(qrels_path), read_run(run_path)
+    with warnings.catch_warnings():  # run topics without judgments: counted below
+        warnings.simplefilter("ignore")
+        judged = irscale.evaluate(qrels, run, ["num_rel_ret", "num_nonrel_judged_ret"])
+        retrieved = judged.per_topic()["value"].sum()
+    # a topic ties where its scores, as C floats in sorted order, repeat
+    blocks = run.topic_blocks
+    code = blocks.expand(blocks.sorted_codes()[1])
+    score = run.score.astype(np.float32)
+    order = np.lexsort((score, code))
+    code, score = code[order], score[order]
+    repeat = (code[1:] == code[:-1]) & (score[1:] == score[:-1])
+    return {
+        "run_lines": len(run),
+        "qrels_lines": len(qrels),
+        "topics_with_ties": len(np.unique(code[1:][repeat])),
+        "unjudged_run_topics": len(set(run.topics) - set(qrels.topics)),
+        "relevant_judgments": int((np.asarray(qrels.rel) > 0).sum()),
+        "retrieved_judgments": int(retrieved),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="*", default=["i", "ii"], choices=sorted(CASES))
+    # no `choices`: argparse checks an empty list against them (an error)
+    parser.add_argument("cases", nargs="*", default=[], metavar="CASE",
+                        help=f"generated cases among {', '.join(sorted(CASES))} (default: "
+                        "i ii, none with --files)")
     parser.add_argument("--data-dir", default=str(Path(__file__).parent / "data"))
     parser.add_argument("--force", action="store_true", help="regenerate existing files")
     parser.add_argument("--describe", help="write {case: {qrels, run, stats}} to this JSON file")
+    parser.add_argument("--files", nargs=3, action="append", default=[],
+                        metavar=("NAME", "QRELS", "RUN"),
+                        help="with --describe: describe these files too, as case NAME")
     args = parser.parse_args(argv)
+    if not args.cases and not args.files:
+        args.cases = ["i", "ii"]
+    if unknown := [name for name in args.cases if name not in CASES]:
+        parser.error(f"unknown case {unknown[0]!r}: choose among {', '.join(sorted(CASES))}")
     data_dir = Path(args.data_dir)
     description = {}
     for name in args.cases:
@@ -407,6 +449,9 @@ def main(argv: list[str] | None = None) -> None:
             "run": str(run_path),
             "stats": json.loads(stats_path(case, data_dir).read_text()),
         }
+    for name, qrels, run in args.files:
+        description[name] = {"qrels": qrels, "run": run,
+                             "stats": file_stats(Path(qrels), Path(run))}
     if args.describe:
         Path(args.describe).write_text(json.dumps(description, indent=1))
 

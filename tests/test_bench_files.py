@@ -1,0 +1,82 @@
+"""The benchmark on files made elsewhere (``bench_eval.py --files``, ``datagen.py --files``):
+their statistics equal the generator's own, and the report names them and says when
+trec_eval gave no output to compare with."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import datagen  # noqa: E402
+
+
+@pytest.mark.parametrize("case", [
+    datagen.Case("plain", 60, 30, 7),
+    datagen.Case("ties", 40, 50, 8, decimals=1, unranked=True, docnos="clueweb"),
+    datagen.Case("tabs", 30, 20, 9, delimiter="\t", qrels_shuffled=True, shuffled=True),
+])
+def test_file_stats_equal_those_of_the_generator(tmp_path, case):
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    generated = datagen.generate(case, qrels, run)
+    assert datagen.file_stats(qrels, run) == generated
+
+
+def _bench(tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_eval.py"), *options, "--sets", "three",
+         "--repeat", "1", "--no-warmup", "--no-snapshot", "--no-check", "--timeout", "60",
+         "--work-dir", str(tmp_path / "work"), "--markdown", str(tmp_path / "report.md")],
+        capture_output=True, text=True, timeout=300)
+
+
+def test_files_are_measured_and_compared_with_trec_eval(tmp_path):
+    qrels, run = tmp_path / "mine.qrels", tmp_path / "mine.run"
+    stats = datagen.generate(datagen.Case("mine", 30, 20, 11), qrels, run)
+    # a stand-in for trec_eval that writes what irscale writes (byte-identical) ...
+    same = tmp_path / "same_trec_eval"
+    same.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import sys; "
+                    "from irscale.cli.main import main; sys.exit(main())' eval \"$@\"\n")
+    # ... and one that crashes, as a build may on input it cannot read
+    crash = tmp_path / "crash_trec_eval"
+    crash.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    for path in (same, crash):
+        path.chmod(0o755)
+
+    done = _bench(tmp_path, "--files", "mine", str(qrels), str(run), "--tools", "irscale",
+                  "--trec-eval", str(same))
+    assert done.returncode == 0, done.stderr
+    report = (tmp_path / "report.md").read_text()
+    assert f"* mine (`{qrels}`, `{run}`): {stats['run_lines']:,} run lines" in report
+    # 29 judged topics (the generator leaves one without judgments) and the means
+    assert "| output byte-identical to trec_eval, mine, map ndcg_cut_10 recip_rank | " \
+           f"{3 * 29 + 3:,} lines identical | met |" in report
+    results = json.loads((tmp_path / "work" / "results.json").read_text())
+    assert {(r["tool"], r["status"]) for r in results["rows"]} == {("irscale", "ok"),
+                                                                   ("trec_eval", "ok")}
+
+    crashed = _bench(tmp_path, "--files", "mine", str(qrels), str(run), "--tools", "irscale",
+                     "--trec-eval", str(crash))
+    assert crashed.returncode == 0, crashed.stderr
+    report = (tmp_path / "report.md").read_text()
+    assert "trec_eval error (exit code -11): not compared | n/a |" in report
+    assert "n/a (no peer gave a result)" in report
+
+
+@pytest.mark.parametrize("name, qrels, message", [
+    ("i", "q", "--files i: a case name"),  # a generated case's name
+    ("a/b", "q", "--files a/b: a case name"),
+    ("mine", "nowhere", "nowhere is not a file"),
+])
+def test_files_options_are_checked(tmp_path, name, qrels, message):
+    (tmp_path / "q").write_text("1 0 d 1\n")
+    (tmp_path / "r").write_text("1 Q0 d 1 1 x\n")
+    done = _bench(tmp_path, "--files", name, str(tmp_path / qrels), str(tmp_path / "r"))
+    assert done.returncode == 2
+    assert message in done.stderr.splitlines()[-1]
