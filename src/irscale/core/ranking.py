@@ -161,12 +161,17 @@ def _presorted_order(
     rows[at], rows[at[last] + 1] = pairs, pairs[last] + 1
     row_group = np.empty_like(rows)
     row_group[at], row_group[at[last] + 1] = group, group[last]
-    block = np.searchsorted(bounds, rows, "right") - 1
-    shift = np.full(len(block_topic), -1, dtype=np.int64)
-    shift[chosen] = target - bounds[chosen]
-    judged = block_topic[block] >= 0
-    rows, row_group = rows[judged], row_group[judged]
-    position = rows + shift[block[judged]]
+    # the rows ascend: each block's tied rows are a slice of them, found by one search
+    # per block, not one per row
+    per_block = np.diff(np.searchsorted(rows, bounds))
+    shift = np.zeros(len(block_topic), dtype=np.int64)
+    shift[chosen] = target - bounds[chosen]  # a row's position less its row number
+    judged = block_topic >= 0
+    if not judged.all():  # the rows of topics without judgments are left out
+        keep = np.repeat(judged, per_block)
+        rows, row_group = rows[keep], row_group[keep]
+        shift, per_block = shift[judged], per_block[judged]
+    position = rows + np.repeat(shift, per_block)
     tied_rows = rows if within is None else within[rows]
     by_docno = _by_docno_keys(docno, tied_rows, row_group)
     if by_docno is None:
