@@ -213,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("default")
-                status = _main(argv, sigint)
+                status = _main(argv, sigint, tune_memory=entry_point)
                 sigint.done = entry_point
         finally:
             warnings.showwarning = previous
@@ -301,7 +301,9 @@ def _restore_sigint(handler, *, done: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN if done else handler)
 
 
-def _main(argv: Sequence[str] | None, sigint: _Sigint) -> int:
+def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = False) -> int:
+    """Parse ``argv`` and run its command; ``tune_memory``: this process is the command
+    line's own, whose allocator may be set up for it (:mod:`irscale.cli.allocator`)."""
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         command = _command(argv)
@@ -326,6 +328,10 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint) -> int:
             check_outputs(args)
         for note in held:
             warnings.showwarning(note.message, note.category, note.filename, note.lineno)
+        if tune_memory:
+            from .allocator import keep_freed_memory
+
+            keep_freed_memory()
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status

@@ -1,0 +1,122 @@
+"""The command line's allocator settings (:mod:`irscale.cli.allocator`): in effect after the
+call (a 20 MB array is no longer mapped on its own, a 40 MB one still is), made by the
+``irscale`` process and not by a program that calls :func:`irscale.cli.main.main`."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
+                           reason="mallopt and mallinfo2 are glibc's")
+
+
+def _python(code: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@glibc
+def test_arrays_below_the_threshold_come_from_the_heap():
+    out = _python("""
+        import ctypes
+        import numpy as np
+        from irscale.cli.allocator import keep_freed_memory
+
+        class Info(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                "uordblks", "fordblks", "keepcost")]
+
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+        mallinfo2.restype = Info
+
+        def mapped_for(size):  # chunks malloc maps for an array of `size` bytes
+            before = mallinfo2().hblks
+            array = np.ones(size, np.uint8)
+            return mallinfo2().hblks - before, array
+
+        default, first = mapped_for(20 << 20)
+        del first
+        accepted = keep_freed_memory()
+        tuned, _ = mapped_for(20 << 20)
+        large, _ = mapped_for(40 << 20)
+        print(accepted, default, tuned, large)
+    """)
+    assert out.split() == ["True", "1", "0", "1"]
+
+
+def test_only_the_command_lines_own_process_is_tuned(tmp_path):
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("1 0 d1 1\n")
+    run.write_text("1 Q0 d1 1 2.5 x\n")
+    patched = """
+        import sys
+        import irscale.cli.allocator as allocator
+        allocator.keep_freed_memory = lambda: print("tuned", file=sys.stderr) or True
+        from irscale.cli.main import main
+    """
+    as_script = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(patched) + "main()", "eval", "-m", "map",
+         str(qrels), str(run)], capture_output=True, text=True, timeout=120)
+    assert as_script.returncode == 0, as_script.stderr
+    assert as_script.stderr == "tuned\n"
+    assert as_script.stdout == "map                   \tall\t1.0000\n"
+    called = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(patched)
+         + f"sys.exit(main(['eval', '-m', 'map', {str(qrels)!r}, {str(run)!r}]))"],
+        capture_output=True, text=True, timeout=120)
+    assert called.returncode == 0, called.stderr
+    assert called.stderr == ""
+    # refused arguments never reach the tuning
+    refused = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(patched) + "main()", "eval", "--nosuch"],
+        capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "tuned" not in refused.stderr
+
+
+def test_without_mallopt_nothing_is_set(monkeypatch):
+    import ctypes
+
+    from irscale.cli import allocator
+
+    class NoMallopt:
+        def __init__(self, name):
+            pass
+
+        def __getattr__(self, name):
+            raise AttributeError(name)
+
+    monkeypatch.setattr(ctypes, "CDLL", NoMallopt)
+    assert allocator.keep_freed_memory() is False
+
+
+@pytest.mark.parametrize("accepted, result, calls", [
+    ((-3, -1), True, [-3, -1]),
+    ((-1,), False, [-3]),  # a map threshold refused: the trim threshold is left alone
+])
+def test_both_thresholds_or_neither(monkeypatch, accepted, result, calls):
+    import ctypes
+
+    from irscale.cli import allocator
+
+    made = []
+
+    class Mallopt:
+        def __call__(self, parameter, value):
+            made.append(parameter)
+            return int(parameter in accepted)
+
+    class Library:
+        def __init__(self, name):
+            self.mallopt = Mallopt()
+
+    monkeypatch.setattr(ctypes, "CDLL", Library)
+    assert allocator.keep_freed_memory() is result
+    assert made == calls
