@@ -400,7 +400,8 @@ def file_stats(qrels_path: Path, run_path: Path) -> dict:
     qrels, run = read_qrels(qrels_path), read_run(run_path)
     with warnings.catch_warnings():  # run topics without judgments: counted below
         warnings.simplefilter("ignore")
-        judged = irscale.evaluate(qrels, run, ["num_rel_ret", "num_nonrel_judged_ret"])
+        judged = irscale.evaluate(qrels, run, ["num_rel_ret", "num_nonrel_judged_ret"],
+                                  allow_empty=True)  # files of two collections: 0
         retrieved = judged.per_topic()["value"].sum()
     # a topic ties where its scores, as C floats in sorted order, repeat
     blocks = run.topic_blocks
