@@ -436,9 +436,16 @@ def measure(tool: str, case: str, measure_set: str, files: tuple[Path, Path], wo
     report = work / "reports" / f"{case}_{measure_set}_{slug}.json"
     log = work / "logs" / f"{case}_{measure_set}_{slug}.log"
     report.unlink(missing_ok=True)
+    # written beside the output, which it replaces only when the run ends well: a run
+    # stopped at the time limit leaves no partial output where an earlier repetition's
+    # complete one is compared (all complete outputs of a tool are alike)
+    partial = output.with_name(f"{output.stem}.partial.txt")
     load_before = load_average()
-    job = run_job(job_command(tool, case, qrels, run, measure_set, output, report), timeout,
+    job = run_job(job_command(tool, case, qrels, run, measure_set, partial, report), timeout,
                   log)
+    if job["status"] == "ok" and partial.exists():
+        os.replace(partial, output)
+    partial.unlink(missing_ok=True)
     row = {"tool": tool, "case": case, "set": measure_set, **job, "load": load_before,
            "output": str(output)}
     if job["status"] == "ok" and report.exists():

@@ -28,10 +28,10 @@ def test_file_stats_equal_those_of_the_generator(tmp_path, case):
     assert datagen.file_stats(qrels, run) == generated
 
 
-def _bench(tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
+def _bench(tmp_path: Path, *options: str, repeat: int = 1) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(BENCHMARKS / "bench_eval.py"), *options, "--sets", "three",
-         "--repeat", "1", "--no-warmup", "--no-snapshot", "--no-check", "--timeout", "60",
+         "--repeat", str(repeat), "--no-warmup", "--no-snapshot", "--no-check", "--timeout", "60",
          "--work-dir", str(tmp_path / "work"), "--markdown", str(tmp_path / "report.md")],
         capture_output=True, text=True, timeout=300)
 
@@ -80,3 +80,26 @@ def test_files_options_are_checked(tmp_path, name, qrels, message):
     done = _bench(tmp_path, "--files", name, str(tmp_path / qrels), str(tmp_path / "r"))
     assert done.returncode == 2
     assert message in done.stderr.splitlines()[-1]
+
+
+def test_a_run_that_fails_leaves_the_complete_output_of_an_earlier_one(tmp_path):
+    """Repetitions write one output file per tool and case: a last run stopped mid-way (at
+    the time limit, or failing) must not leave its partial output to be compared."""
+    qrels, run = tmp_path / "mine.qrels", tmp_path / "mine.run"
+    datagen.generate(datagen.Case("mine", 30, 20, 12), qrels, run)
+    counter = tmp_path / "calls"
+    flaky = tmp_path / "flaky_trec_eval"  # complete twice, then one line and a failure
+    flaky.write_text(
+        f"#!/bin/sh\nn=$(cat {counter} 2>/dev/null || echo 0); n=$((n + 1)); "
+        f"echo $n > {counter}\nif [ $n -ge 3 ]; then echo partial; exit 3; fi\n"
+        f"exec {sys.executable} -c 'import sys; from irscale.cli.main import main; "
+        "sys.exit(main())' eval \"$@\"\n")
+    flaky.chmod(0o755)
+    done = _bench(tmp_path, "--files", "mine", str(qrels), str(run), "--tools", "irscale",
+                  "--trec-eval", str(flaky), repeat=3)
+    assert done.returncode == 0, done.stderr
+    assert counter.read_text().strip() == "3"
+    report = (tmp_path / "report.md").read_text()
+    assert "| output byte-identical to trec_eval, mine, map ndcg_cut_10 recip_rank | " \
+           f"{3 * 29 + 3:,} lines identical | met |" in report
+    assert not list((tmp_path / "work" / "out").glob("*.partial.txt"))
