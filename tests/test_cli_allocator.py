@@ -11,8 +11,18 @@ import textwrap
 
 import pytest
 
-glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
-                           reason="mallopt and mallinfo2 are glibc's")
+
+def _has_mallinfo2() -> bool:
+    import ctypes
+
+    try:
+        return hasattr(ctypes.CDLL(None), "mallinfo2")
+    except OSError:
+        return False
+
+
+glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc" or not _has_mallinfo2(),
+                           reason="mallopt and mallinfo2 are glibc's (2.33 and later)")
 
 
 def _python(code: str, *args: str) -> str:
