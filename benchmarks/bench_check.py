@@ -141,12 +141,12 @@ def _read_output(path: Path) -> dict[tuple[str, str], float]:
 
 
 def tied_topics(run_path: Path) -> set[str]:
-    """Topics of the run with at least two documents of equal score."""
-    run = _read_fields(run_path, ["qid", "q0", "docno", "rank", "score", "runid"])
-    pairs = pa.table({"qid": run["qid"], "score": run["score"]})
-    counts = pairs.group_by(["qid", "score"]).aggregate([([], "count_all")])
-    tied = counts.filter(pc.greater(counts["count_all"], 1))
-    return set(pc.unique(tied["qid"]).to_pylist())
+    """Topics of the run with at least two documents of equal score (as C floats, as
+    trec_eval compares them; :func:`datagen.tied_topics`)."""
+    import datagen
+    from irscale.io.trec import read_run
+
+    return datagen.tied_topics(read_run(run_path))
 
 
 def output_check(case: str, out_dir: Path, run_path: Path) -> dict:

@@ -387,6 +387,19 @@ def generate(case: Case, qrels_path: Path, run_path: Path) -> dict:
     }
 
 
+def tied_topics(run) -> set[str]:
+    """The topics of an irscale ``Run`` where two documents' scores are equal as C floats
+    (the ties trec_eval breaks by docno): its scores, sorted within each topic, repeat."""
+    blocks = run.topic_blocks
+    labels, block_code = blocks.sorted_codes()
+    code = blocks.expand(block_code)
+    score = run.score.astype(np.float32)
+    order = np.lexsort((score, code))
+    code, score = code[order], score[order]
+    repeat = (code[1:] == code[:-1]) & (score[1:] == score[:-1])
+    return set(labels.take(pa.array(np.unique(code[1:][repeat]))).to_pylist())
+
+
 def file_stats(qrels_path: Path, run_path: Path) -> dict:
     """:func:`generate`'s statistics of a qrels and a run file made elsewhere (read by
     irscale, as ``irscale eval`` reads them): judged documents retrieved are trec_eval's
@@ -403,17 +416,10 @@ def file_stats(qrels_path: Path, run_path: Path) -> dict:
         judged = irscale.evaluate(qrels, run, ["num_rel_ret", "num_nonrel_judged_ret"],
                                   allow_empty=True)  # files of two collections: 0
         retrieved = judged.per_topic()["value"].sum()
-    # a topic ties where its scores, as C floats in sorted order, repeat
-    blocks = run.topic_blocks
-    code = blocks.expand(blocks.sorted_codes()[1])
-    score = run.score.astype(np.float32)
-    order = np.lexsort((score, code))
-    code, score = code[order], score[order]
-    repeat = (code[1:] == code[:-1]) & (score[1:] == score[:-1])
     return {
         "run_lines": len(run),
         "qrels_lines": len(qrels),
-        "topics_with_ties": len(np.unique(code[1:][repeat])),
+        "topics_with_ties": len(tied_topics(run)),
         "unjudged_run_topics": len(set(run.topics) - set(qrels.topics)),
         "relevant_judgments": int((np.asarray(qrels.rel) > 0).sum()),
         "retrieved_judgments": int(retrieved),
