@@ -1,6 +1,7 @@
-"""The command line's allocator settings (:mod:`irscale.cli.allocator`): in effect after the
-call (a 20 MB array is no longer mapped on its own, a 40 MB one still is), made by the
-``irscale`` process and not by a program that calls :func:`irscale.cli.main.main`."""
+"""The command line's memory settings (:mod:`irscale.cli.allocator`): in effect after the
+call (a 20 MB array is no longer mapped on its own, a 40 MB one still is; transparent huge
+pages off), made by the ``irscale`` process and not by a program that calls
+:func:`irscale.cli.main.main`."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def _has_mallinfo2() -> bool:
         return False
 
 
+linux = pytest.mark.skipif(platform.system() != "Linux", reason="prctl is Linux's")
 glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc" or not _has_mallinfo2(),
                            reason="mallopt and mallinfo2 are glibc's (2.33 and later)")
 
@@ -69,7 +71,7 @@ def test_only_the_command_lines_own_process_is_tuned(tmp_path):
     patched = """
         import sys
         import irscale.cli.allocator as allocator
-        allocator.keep_freed_memory = lambda: print("tuned", file=sys.stderr) or True
+        allocator.tune_memory = lambda: print("tuned", file=sys.stderr)
         from irscale.cli.main import main
     """
     as_script = subprocess.run(
@@ -91,7 +93,28 @@ def test_only_the_command_lines_own_process_is_tuned(tmp_path):
     assert refused.returncode == 2 and "tuned" not in refused.stderr
 
 
-def test_without_mallopt_nothing_is_set(monkeypatch):
+@linux
+def test_huge_pages_are_turned_off_for_the_process_and_its_children():
+    out = _python("""
+        import ctypes
+        import subprocess
+        import sys
+        from irscale.cli.allocator import no_huge_pages
+
+        PR_GET_THP_DISABLE = 42
+        accepted = no_huge_pages()
+        after = ctypes.CDLL(None).prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0)
+        child = subprocess.run(["cat", "/proc/self/status"], capture_output=True, text=True)
+        enabled = [line.split()[1] for line in child.stdout.splitlines()
+                   if line.startswith("THP_enabled:")]
+        print(accepted, after, *enabled)
+    """)
+    # (the setting may have been inherited already); THP_enabled is in /proc/PID/status
+    # since Linux 5.0
+    assert out.split()[:2] == ["True", "1"] and out.split()[2:] in ([], ["0"])
+
+
+def test_without_mallopt_or_prctl_nothing_is_set(monkeypatch):
     import ctypes
 
     from irscale.cli import allocator
@@ -105,6 +128,8 @@ def test_without_mallopt_nothing_is_set(monkeypatch):
 
     monkeypatch.setattr(ctypes, "CDLL", NoMallopt)
     assert allocator.keep_freed_memory() is False
+    assert allocator.no_huge_pages() is False
+    allocator.tune_memory()  # neither setting: nothing raised
 
 
 @pytest.mark.parametrize("accepted, result, calls", [
