@@ -16,13 +16,15 @@ Transparent huge pages are turned off (:func:`no_huge_pages`). Arrow's allocator
 asks for them on the 1 GiB it reserves, numpy on its larger arrays. A huge page is 2 MiB of
 contiguous free memory, zeroed whole when first touched; a virtual machine whose host takes
 back the guest's free memory (free page reporting, as on Firecracker) serves such blocks
-from memory the host must fault in again, page by page. There, after a pause of a few
-seconds or after a process that used less memory, an ``irscale eval`` spent most of its
-time in the kernel (2026-11-25, 2-core Firecracker VM, medians of 4-5 alternating processes,
-outputs identical): case (iv) after three idle seconds 1.30 -> 0.98 s (system time 0.90 ->
-0.35 s), after a trec_eval of the same files 1.40 -> 1.02 s; URLs as docnos 0.61 -> 0.47 s;
-back to back, where freed memory is at hand, within noise ((iv) 1.01 -> 0.99 s, (ii) 1.00
--> 1.02 s); peaks 20-45 MB lower (no 2 MiB rounding).
+from memory the host must fault in again, page by page. There, an ``irscale eval`` that
+followed processes using less memory spent most of its time in the kernel. Measured
+(2026-11-25, 2-core Firecracker VM, medians of 4-6 alternating processes against the tree
+before, outputs identical), each ``irscale eval`` after a pytrec_eval and a trec_eval of
+the same files, as in the benchmark: case (iv) 1.47 -> 1.15 s (system time 0.98 -> 0.34 s),
+URLs as docnos 0.67 -> 0.49 s, ClueWeb docnos 0.53 -> 0.38 s, 5 deep topics 0.50 -> 0.43 s;
+after three idle seconds (iv) 1.30 -> 0.98 s. Back to back, where the memory just freed is at
+hand, 4 KiB pages cost more faults: (iv) 0.95 -> 1.01 s, URLs 0.41 -> 0.47 s, (ii) 1.09 ->
+1.03 s. Peaks are 14-48 MB lower (no 2 MiB rounding).
 
 Only the command line's own process is tuned (:func:`irscale.cli.main.main` as the entry
 point): a program that calls irscale's functions keeps its allocator as it set it up. There,
