@@ -98,7 +98,6 @@ def test_huge_pages_are_turned_off_for_the_process_and_its_children():
     out = _python("""
         import ctypes
         import subprocess
-        import sys
         from irscale.cli.allocator import no_huge_pages
 
         PR_GET_THP_DISABLE = 42

@@ -329,9 +329,9 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
         for note in held:
             warnings.showwarning(note.message, note.category, note.filename, note.lineno)
         if tune_memory:
-            from .allocator import tune_memory
+            from . import allocator
 
-            tune_memory()
+            allocator.tune_memory()
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
