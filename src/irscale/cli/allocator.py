@@ -36,6 +36,8 @@ command starts (``prctl``'s setting is inherited).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 #: ``mallopt`` parameters (glibc's ``malloc.h``).
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -60,12 +62,9 @@ def keep_freed_memory() -> bool:
     library has no ``mallopt`` (macOS, musl) or refused them."""
     import ctypes
 
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # no C library to load, or no mallopt in it
+    mallopt = _c_function("mallopt", ctypes.c_int, ctypes.c_int)
+    if mallopt is None:
         return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
     # both or neither: either one alone turns glibc's adjustment of the other off, and each
     # without the other was slower than glibc's defaults (case (iv): 1.1-1.4 s). A refused
     # map threshold (a 32-bit system's limit is lower) changes nothing; the trim threshold
@@ -82,11 +81,19 @@ def no_huge_pages() -> bool:
     ``prctl`` (macOS, a C library without it) or a kernel that refused it."""
     import ctypes
 
+    prctl = _c_function("prctl", ctypes.c_int, *[ctypes.c_ulong] * 4)
+    return prctl is not None and prctl(_PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0
+
+
+def _c_function(name: str, *argtypes: type) -> Callable[..., int] | None:
+    """The C library's function ``name`` returning an ``int`` (ctypes), or ``None`` where
+    there is no C library to load or no such function in it."""
+    import ctypes
+
     try:
-        prctl = ctypes.CDLL(None).prctl
-    except (OSError, AttributeError):  # no C library to load, or no prctl in it
-        return False
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
-                      ctypes.c_ulong]
-    prctl.restype = ctypes.c_int
-    return prctl(_PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0
+        function = getattr(ctypes.CDLL(None), name)
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = list(argtypes)
+    function.restype = ctypes.c_int
+    return function
