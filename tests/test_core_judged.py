@@ -70,6 +70,20 @@ def test_levels_truncate_and_placeholders():
     assert ranking(jr, 1) == [NONPOOL]
 
 
+def test_a_range_of_rankings_keeps_their_documents_context_and_values():
+    jr = build_judged_rankings(QRELS, [RUN], placeholders=True)
+    jr = jr.with_attributes(length=np.arange(len(jr.rel), dtype=np.float64))
+    second = jr.rankings(1, 2)
+    assert second.n_rankings == 1 and ranking(second, 0) == ranking(jr, 1)
+    assert second.offsets.tolist() == [0, jr.lengths[1]]
+    assert second.ranking_topic.tolist() == [1] and second.placeholder.tolist() == [True]
+    assert second.rel_levels.tolist() == jr.rel_levels[1:].tolist()
+    assert second.attribute("length").tolist() == jr.attribute("length")[jr.offsets[1]:].tolist()
+    assert jr.rankings(0, 0).n_rankings == 0 and len(jr.rankings(2, 2).rel) == 0
+    with pytest.raises(ParameterError, match=r"out of 0\.\.2"):
+        jr.rankings(1, 3)
+
+
 @given(st.lists(st.lists(st.integers(-5, 5), max_size=40), min_size=1, max_size=8),
        st.booleans())
 def test_segment_operations(segments, floats):

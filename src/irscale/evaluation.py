@@ -41,7 +41,7 @@ from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs
 from .io.table import Column
 from .measures.base import MIN_GEO_MEAN, EvalContext, MeasureRequest
-from .measures.compute import compute_requests
+from .measures.compute import compute_shared
 from .measures.names import is_measure_name, is_trec_request, parse_measures
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
@@ -510,7 +510,7 @@ def evaluate_judged(
         jr = attach_labels(jr, qrels, runs, options, tables)
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
-    columns, values = compute_requests(jr, requests, context)
+    columns, values = compute_shared(jr, requests, context)
     # after the measures: a measure that needs a label set not given is the one error,
     # not a warning about the set given in its place followed by that error
     unused = unused_label_sets(labels, requests) if labels else []

@@ -182,6 +182,23 @@ class JudgedRankings:
             attributes=tuple((name, values[keep]) for name, values in self.attributes),
         )
 
+    def rankings(self, first: int, stop: int) -> JudgedRankings:
+        """The batch of rankings ``first .. stop - 1`` (views, not copies, of this batch's
+        arrays; the per-run lists are kept whole)."""
+        if not 0 <= first <= stop <= self.n_rankings:
+            raise ParameterError(f"rankings {first}..{stop} out of 0..{self.n_rankings}")
+        begin, end = int(self.offsets[first]), int(self.offsets[stop])
+        return replace(
+            self,
+            rel=self.rel[begin:end],
+            offsets=self.offsets[first: stop + 1] - begin,
+            rel_levels=self.rel_levels[first:stop],
+            ranking_topic=self.ranking_topic[first:stop],
+            ranking_run=self.ranking_run[first:stop],
+            placeholder=None if self.placeholder is None else self.placeholder[first:stop],
+            attributes=tuple((name, values[begin:end]) for name, values in self.attributes),
+        )
+
     def attribute(self, name: str) -> np.ndarray:
         """The per-document values named ``name`` (KeyError listing the available names)."""
         for key, values in self.attributes:

@@ -22,6 +22,7 @@ from .blocks import TopicBlocks, stable_order
 from .inputs import Qrels
 from .judged import UNJUDGED
 from .segments import chunks
+from .threads import map_threads
 
 #: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): the
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
@@ -280,22 +281,25 @@ class _FingerprintTables:
 
         ``block_topic`` is the topic code of every block of rows (-1: no judgments). Rows
         are looked up in chunks of whole blocks (:data:`_CHUNK_ROWS`), to bound the memory of
-        the temporaries.
+        the temporaries, shared out between the usable cores (:func:`map_threads`: numpy
+        releases the GIL in the gathers and compares of a probe; 10M rows on 2 cores,
+        0.094 -> 0.05 s).
         """
         code = np.where(block_topic >= 0, block_topic, len(self.base) - 1)
         bounds = blocks.bounds
-        found_rows, found_at = [], []
-        for first, stop in chunks(bounds, _CHUNK_ROWS):
+
+        def probe(chunk: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+            first, stop = chunk
             lengths = np.diff(bounds[first: stop + 1])
-            rows, at = self._probe(
-                fingerprints[bounds[first]: bounds[stop]],
-                _home_slots(fingerprints[bounds[first]: bounds[stop]],
-                            np.repeat(self.size[code[first:stop]], lengths),
-                            np.repeat(self.base[code[first:stop]], lengths)),
-            )
-            found_rows.append(rows + bounds[first])
-            found_at.append(at)
-        return np.concatenate(found_rows), self.row[np.concatenate(found_at)]
+            piece = fingerprints[bounds[first]: bounds[stop]]
+            rows, at = self._probe(piece, _home_slots(
+                piece, np.repeat(self.size[code[first:stop]], lengths),
+                np.repeat(self.base[code[first:stop]], lengths)))
+            return rows + bounds[first], at
+
+        found = map_threads(probe, list(chunks(bounds, _CHUNK_ROWS)))
+        return (np.concatenate([rows for rows, _ in found]),
+                self.row[np.concatenate([at for _, at in found])])
 
     def _probe(
         self, fingerprints: np.ndarray, bucket: np.ndarray

@@ -3,7 +3,8 @@ families, shared by :func:`irscale.evaluate`, the intent-aware measures and the 
 
 Requests spelled the trec_eval way come first, in trec_eval's table order (``-m all_trec``
 prints them so); the others follow in the order asked. Rankings are viewed once per
-(relevance level, cut-off, condensed) and every family computes on its view.
+(relevance level, cut-off, condensed) and every family computes on its view. A large batch
+of real runs is shared out between the cores by whole rankings (:func:`compute_shared`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from ..errors import MeasureError
+from ..core.segments import chunks
+from ..core.threads import map_threads, usable_cores
+from ..errors import IrscaleError, MeasureError
 from ..io.table import Column
 from .base import EvalContext, Family, MeasureRequest, get_family, table_order
 from .names import is_trec_request
 from .params import Keywords
+
+#: Batches of fewer documents are computed in one piece by :func:`compute_shared`.
+_SHARED_ROWS = 1 << 22
 
 
 def column_of(label: str, family: Family) -> Column:
@@ -80,3 +86,32 @@ def compute_requests(
             values[family.name] = np.empty(0)
             columns.append(column_of(family.name, family))
     return tuple(columns), values
+
+
+def compute_shared(
+    jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
+) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
+    """:func:`compute_requests`, with a batch of :data:`_SHARED_ROWS` documents or more cut
+    into about one piece of whole rankings per usable core, the pieces computed side by side
+    in threads (:func:`~irscale.core.threads.map_threads`; numpy releases the GIL in the
+    kernels' loops) and their values put back in ranking order.
+
+    Every kernel computes each ranking from that ranking's documents and its topic's recall
+    base alone, so the values are those of the whole batch, bit for bit (tested on every
+    family). A measure's error in a piece is raised by computing the whole batch instead,
+    so that its message speaks of the batch (a piece's longest ranking is not the batch's).
+    10M documents on 2 cores, map, ndcg_cut.10 and recip_rank: 0.11 -> 0.065 s;
+    ``-m all_trec``: 0.65 -> 0.4 s.
+    """
+    pieces = usable_cores()
+    if pieces < 2 or len(jr.rel) < _SHARED_ROWS:
+        return compute_requests(jr, requests, context)
+    bounds = list(chunks(jr.offsets, -(-len(jr.rel) // pieces)))
+    try:
+        parts = map_threads(lambda b: compute_requests(jr.rankings(*b), requests, context),
+                            bounds)
+    except IrscaleError:  # raised again on the whole batch, as it words the error
+        return compute_requests(jr, requests, context)
+    columns = parts[0][0]
+    return columns, {name: np.concatenate([values[name] for _, values in parts])
+                     for name in parts[0][1]}
