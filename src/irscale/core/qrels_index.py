@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 import numpy as np
 import pyarrow as pa
@@ -236,7 +237,11 @@ class _FingerprintTables:
         one, a merge of runs) is fast on rows whose topics are each consecutive; rows that
         are not (``grouped`` false: qrels lines of interleaved topics) are grouped by topic
         first (:func:`~irscale.core.blocks.stable_order`; 2M rows of 100,000 topics: 0.1 s
-        against 0.2 s for the sort alone).
+        against 0.2 s for the sort alone). The rows are sorted into their buckets in pieces of
+        whole topics of about :data:`_CHUNK_ROWS` rows, shared out between the usable cores
+        (:func:`~irscale.core.threads.map_threads`): 2M qrels rows on 2 cores, in a fresh
+        process, 0.14 -> 0.09 s, and 27 MB less memory at the build's peak (small pieces'
+        temporaries, not whole columns').
         """
         shift = max(n_topics.bit_length(), 1)
         if shift > 32:
@@ -244,31 +249,49 @@ class _FingerprintTables:
         counts = np.bincount(topic_code, minlength=n_topics)
         # the topics' tables laid out in the order of the rows (see _layout_rank)
         rank = _layout_rank(topic_code, counts) if grouped else None
-        key = (topic_code.astype(np.uint64) if rank is None
-               else rank[topic_code].view(np.uint64))  # (a place is never negative)
-        key <<= np.uint64(64 - shift)
-        key |= fingerprints >> np.uint64(shift)
-        if grouped:
-            row = np.argsort(key, kind="stable")
-        else:
-            row = stable_order(topic_code, n_topics)
-            row = row[np.argsort(key[row], kind="stable")]
-        key = key[row]
-        if (key[1:] == key[:-1]).any():
-            return None
-        key >>= np.uint64(64 - shift)
-        place = key.view(np.int64)  # the place of every sorted row's topic in the layout
-        size = np.maximum(buckets_per_row * counts, 1)
-        if rank is not None:  # the sizes by place
-            by_place = np.empty_like(size)
-            by_place[rank] = size
-            size = by_place
+        grouping = None if rank is not None else stable_order(topic_code, n_topics)
+        rows_by_place = counts
+        if rank is not None:
+            rows_by_place = np.empty_like(counts)
+            rows_by_place[rank] = counts
+        size = np.maximum(buckets_per_row * rows_by_place, 1)
         size = np.append(size, 1).astype(np.uint64)  # the empty table of unjudged topics
         base = (np.cumsum(size) - size).astype(np.int64)
-        fp = np.append(fingerprints[row], np.uint64(0))
-        bucket = _home_slots(fp[:-1], size[place], base[place])
-        start = np.zeros(int(size.sum()) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(bucket, minlength=len(start) - 1), out=start[1:])
+        row = np.empty(len(topic_code), dtype=np.int64)
+        fp = np.zeros(len(topic_code) + 1, dtype=np.uint64)
+        filled = np.zeros(int(size.sum()), dtype=np.int64)  # the entries of every bucket
+
+        def sort(piece: tuple[int, int]) -> bool:
+            """Sort the rows of whole places ``first .. stop - 1`` (in place order) into their
+            buckets; False when two of them share a key."""
+            first, stop = piece
+            taken = slice(first, stop) if grouping is None else grouping[first:stop]
+            codes = topic_code[taken]
+            key = codes.astype(np.uint64) if rank is None else rank[codes].view(np.uint64)
+            key <<= np.uint64(64 - shift)  # (a place is never negative)
+            key |= fingerprints[taken] >> np.uint64(shift)
+            order = np.argsort(key, kind="stable")
+            key = key[order]
+            if (key[1:] == key[:-1]).any():
+                return False
+            if grouping is None:
+                np.add(order, first, out=row[first:stop])
+            else:
+                np.take(grouping[first:stop], order, out=row[first:stop])
+            np.take(fingerprints, row[first:stop], out=fp[first:stop])
+            key >>= np.uint64(64 - shift)
+            place = key.view(np.int64)  # the place of every sorted row's topic in the layout
+            bucket = _home_slots(fp[first:stop], size[place], base[place])
+            low, high = base[place[0]], base[place[-1]] + int(size[place[-1]])
+            bucket -= low
+            filled[low:high] = np.bincount(bucket, minlength=high - low)
+            return True
+
+        pieces = _whole_places(np.cumsum(rows_by_place), -(-len(topic_code) // _CHUNK_ROWS))
+        if not all(map_threads(sort, pieces)):
+            return None
+        start = np.zeros(len(filled) + 1, dtype=np.int64)
+        np.cumsum(filled, out=start[1:])
         if rank is not None:  # by topic code, as lookups index them
             by_code = np.append(rank, n_topics)
             base, size = base[by_code], size[by_code]
@@ -325,6 +348,15 @@ class _FingerprintTables:
             more &= ~hit
             row, at, count, target = row[more], at[more], count[more], target[more]
         return np.concatenate(rows), np.concatenate(found)
+
+
+def _whole_places(ends: np.ndarray, pieces: int) -> list[tuple[int, int]]:
+    """``(first, stop)`` ranges of rows in place order, about ``pieces`` of them, each made
+    of whole places (``ends``: the end of every place's rows, non-decreasing)."""
+    total = int(ends[-1]) if len(ends) else 0
+    targets = np.arange(1, pieces) * total // pieces
+    cuts = np.unique(np.concatenate(([0], ends[np.searchsorted(ends, targets)], [total])))
+    return list(pairwise(cuts.tolist()))
 
 
 def _layout_rank(topic_code: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
