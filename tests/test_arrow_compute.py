@@ -69,3 +69,20 @@ def test_checked_cast_and_take_raise_as_pyarrow_compute():
         pc.cast(pa.array([300]), pa.int8())
     with pytest.raises(IndexError):
         pc.take(STRINGS, pa.array([6]))
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 100])
+def test_elementwise_in_pieces_as_on_the_whole_columns(monkeypatch, rows):
+    """Compared in pieces of ``rows`` rows on three cores: the values of one compare, in
+    order, whether the chunks of the two sides line up or not."""
+    from irscale.core import threads
+
+    monkeypatch.setattr(pc, "_SHARED_ROWS", rows)
+    monkeypatch.setattr(threads, "usable_cores", lambda: 3)
+    left = pa.chunked_array([["a", "b"], [], ["b", "c", "c"], ["a"]])
+    right = pa.chunked_array([["a"], ["c", "b", "c"], ["c", "b"]])
+    for other in (right, pa.scalar("b")):
+        for name in ("equal", "not_equal"):
+            shared = pc.elementwise_shared(getattr(pc, name), left, other)
+            assert shared.to_pylist() == getattr(real, name)(left, other).to_pylist()
+            assert shared.type == pa.bool_()

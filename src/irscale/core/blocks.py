@@ -237,7 +237,8 @@ def _chunked(values: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray:
 
 def _changes(values: pa.ChunkedArray) -> pa.ChunkedArray:
     """Whether every row of a non-empty column differs from the next (one less than rows)."""
-    return pc.not_equal(values.slice(1), values.slice(0, len(values) - 1))
+    return pc.elementwise_shared(pc.not_equal, values.slice(1),
+                                 values.slice(0, len(values) - 1))
 
 
 def _block_bounds(change: pa.ChunkedArray) -> np.ndarray:

@@ -295,7 +295,7 @@ def _run_ids(column: pa.ChunkedArray) -> tuple[str, tuple[str, ...]]:
     one is much cheaper than hashing them all (or dictionary-encoding them while parsing).
     """
     first = column[0]
-    if pc.all(pc.equal(column, first)).as_py():
+    if pc.all(pc.elementwise_shared(pc.equal, column, first)).as_py():
         return first.as_py(), (first.as_py(),)
     return column[-1].as_py(), tuple(pc.unique(column).to_pylist())
 
