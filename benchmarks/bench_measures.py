@@ -60,9 +60,9 @@ def median_time(function, repeat: int) -> tuple[float, object]:
 def bench_case(case: str, repeat: int) -> dict:
     sys.path.insert(0, str(ROOT / "src"))
     from irscale.core.judge import build_judged_rankings
-    from irscale.evaluation import compute_requests
     from irscale.io import read_qrels, read_run
     from irscale.measures.base import EvalContext
+    from irscale.measures.compute import compute_requests
     from irscale.measures.names import parse_measures
 
     stem = HERE / "data" / CASES[case]

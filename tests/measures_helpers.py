@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from irscale.core.judged import JudgedRankings
-from irscale.evaluation import compute_requests
 from irscale.measures.base import EvalContext
+from irscale.measures.compute import compute_requests
 from irscale.measures.names import parse_measures
 
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from irscale.core.segments import segment_scan
 from irscale.core.subsets import Subset, memo, pooled_documents, relevant_documents
-from irscale.evaluation import compute_requests
 from irscale.measures.base import EvalContext, GainParams
+from irscale.measures.compute import compute_requests
 from irscale.measures.names import parse_measures
 from irscale.measures.trec.gains import IdealRankings, all_documents
 
