@@ -103,7 +103,7 @@ def run_irscale(qrels_path: str, run_path: str, measure_set: str, output: str) -
         import irscale.evaluation as evaluation_module
         from irscale.io.output import write_results
     # time the two halves of evaluate() (judging and measures) without changing the call
-    build, compute = evaluation_module.build_judged_rankings, evaluation_module.compute_requests
+    build, compute = evaluation_module.build_judged_rankings, evaluation_module.compute_shared
 
     def timed(name: str, function: Callable) -> Callable:
         def wrapper(*args, **kwargs):
@@ -113,7 +113,7 @@ def run_irscale(qrels_path: str, run_path: str, measure_set: str, output: str) -
         return wrapper
 
     evaluation_module.build_judged_rankings = timed("judge/rank", build)
-    evaluation_module.compute_requests = timed("measures", compute)
+    evaluation_module.compute_shared = timed("measures", compute)
     measures, missing = irscale_measures(measure_set)
     with stages("read qrels"):
         qrels = irscale.read_qrels(qrels_path)
