@@ -5,7 +5,8 @@ load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light module
 :mod:`irscale.stats.names` and :mod:`irscale.io.formats`; package ``__init__`` files import
 lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
 on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
-path avoids with :mod:`irscale.core.arrow`. Nor :mod:`pyarrow.compute`, whose import builds
+path avoids with :mod:`irscale.core.arrow`. Nor ``numpy.ma`` (numpy 2 imports it on the
+first ``np.unique``: :func:`irscale.core.arrow.unique_integers`), nor :mod:`pyarrow.compute`, whose import builds
 a wrapper for each of pyarrow's compute functions (:mod:`irscale.core.arrow_compute`), nor,
 for trec_eval's measures, the diversity modules.
 Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
@@ -43,6 +44,7 @@ _SCRIPT = textwrap.dedent("""
         loaded = sorted({m.split(".")[0] for m in sys.modules} & WATCHED)
         report.append({"argv": argv, "status": status, "loaded": loaded,
                        "pyarrow_compute": "pyarrow.compute" in sys.modules,
+                       "numpy_ma": "numpy.ma" in sys.modules,
                        "diversity": sorted(m for m in sys.modules if "diversity" in m
                                            and m != "irscale.cli.eval_diversity"),
                        "output": out.buffer.getvalue().decode()})
@@ -95,6 +97,8 @@ def test_eval_loads_only_what_it_needs(tiny):
         assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
         # irscale.core.arrow_compute calls pyarrow's compute functions without it
         assert not report["pyarrow_compute"], report
+        # nor numpy.ma, which numpy 2 imports on the first np.unique (7-25 ms)
+        assert not report["numpy_ma"], report
         # trec_eval's measures are told from diversity ones without loading the latter
         assert report["diversity"] == [], report
 

@@ -355,7 +355,9 @@ def _whole_places(ends: np.ndarray, pieces: int) -> list[tuple[int, int]]:
     of whole places (``ends``: the end of every place's rows, non-decreasing)."""
     total = int(ends[-1]) if len(ends) else 0
     targets = np.arange(1, pieces) * total // pieces
-    cuts = np.unique(np.concatenate(([0], ends[np.searchsorted(ends, targets)], [total])))
+    cuts = np.concatenate(([0], ends[np.searchsorted(ends, targets)], [total]))
+    # non-decreasing: the distinct cuts without np.unique (which imports numpy.ma)
+    cuts = cuts[np.append(True, cuts[1:] != cuts[:-1])]
     return list(pairwise(cuts.tolist()))
 
 
