@@ -12,6 +12,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import irscale
+from irscale.core import arrow as arrow_module
 from irscale.core import qrels_index
 from irscale.core import ranking as ranking_module
 from irscale.core.blocks import TopicBlocks, stable_order
@@ -241,13 +242,15 @@ def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judge
                                                      run_rows, compat, docno_chunks):
     """Presorted files (blocks moved whole, only ties sorted) and all others (full sort)
     give the rankings of a plain Python sort, for every tie policy and both trec_eval
-    profiles (scores compared as C floats or doubles), whatever the number of rows scanned
-    and looked up at once, the side the lookup tables are built on and the chunks the
-    docnos come in."""
+    profiles (scores compared as C floats or doubles), whatever the number of rows scanned,
+    looked up, keyed and tie-broken at once (pieces of ties sorted side by side), the side
+    the lookup tables are built on and the chunks the docnos come in."""
     options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only,
                              compat=compat)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking_module, "_CHUNK_ROWS", chunk)
+        patch.setattr(ranking_module, "_TIED_PIECE", chunk)
+        patch.setattr(arrow_module, "_KEY_PIECE", chunk)
         patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
         _check_against_oracle(_qrels_of(), _run_of(rows, chunks=docno_chunks), rows,
                               options, run_rows)
@@ -263,6 +266,41 @@ def test_long_tied_docnos_of_an_unsorted_block(docno_chunks):
     rows += [("10", d, float(k % 3), 1) for k, d in enumerate(reversed(docs))]
     _check_against_oracle(_qrels_of(), _run_of(rows, chunks=docno_chunks), rows,
                           RankingOptions())
+
+
+@pytest.mark.parametrize("presorted", [True, False])
+@pytest.mark.parametrize("piece", [1, 7, 1 << 17])
+def test_ties_sorted_in_pieces_match_a_plain_sort(presorted, piece):
+    """A run tied throughout (integer scores), its blocks in ranking order or not, a third
+    of its topics without judgments and its docnos short (8-byte keys) or long (sorted again
+    as strings): its ties sorted in pieces of whole runs of ties, however small, side by
+    side, give the order of a plain sort by (topic, C-float score descending, docno
+    descending)."""
+    rng = np.random.default_rng(11)
+    rows = []
+    for k in range(40):
+        numbers = rng.choice(10**7, size=120, replace=False)
+        docnos = [f"D{n:07d}" if n % 5 else f"clueweb12-0000tw-00-{n:07d}" for n in numbers]
+        scores = rng.integers(0, 15, size=120).astype(np.float64)
+        block = [(f"t{k:02d}", d, s) for d, s in zip(docnos, scores, strict=True)]
+        if presorted:
+            block.sort(key=lambda r: -r[2])
+        rows += block
+    topic, docno, score = (list(c) for c in zip(*rows, strict=True))
+    run = Run(name="r", topic=pa.chunked_array([pa.array(topic, pa.string())]),
+              docno=pa.chunked_array([pa.array(docno[:2000]), pa.array(docno[2000:])]),
+              score=np.array(score))
+    judged = sorted({t for t in topic if int(t[1:]) % 3})
+    heads = run.topic_blocks.heads.to_pylist()
+    block_topic = np.array([judged.index(h) if h in judged else -1 for h in heads])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking_module, "_TIED_PIECE", piece)
+        patch.setattr(arrow_module, "_KEY_PIECE", piece)
+        order = ranking_module.rank_order(run, block_topic, "trec_eval")
+    expected = sorted((i for i, t in enumerate(topic) if t in judged),
+                      key=lambda i: docno[i].encode(), reverse=True)
+    expected.sort(key=lambda i: (topic[i], -np.float32(score[i])))
+    assert np.asarray(order).tolist() == expected
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),

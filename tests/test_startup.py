@@ -6,9 +6,10 @@ load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light module
 lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
 on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
 path avoids with :mod:`irscale.core.arrow`. Nor ``numpy.ma`` (numpy 2 imports it on the
-first ``np.unique``: :func:`irscale.core.arrow.unique_integers`), nor :mod:`pyarrow.compute`, whose import builds
-a wrapper for each of pyarrow's compute functions (:mod:`irscale.core.arrow_compute`), nor,
-for trec_eval's measures, the diversity modules.
+first ``np.unique``: :func:`irscale.core.arrow.unique_integers`), nor
+:mod:`pyarrow.compute`, whose import builds a wrapper for each of pyarrow's compute
+functions (:mod:`irscale.core.arrow_compute`), nor, for trec_eval's measures, the diversity
+modules.
 Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
 ``benchmarks/bench_eval.py``, not here.
 """

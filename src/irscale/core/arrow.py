@@ -177,35 +177,45 @@ def short_keys(values: pa.Array | pa.ChunkedArray, offset: int = 0
 
     Read in place from each chunk's data buffer, no copy of the characters (1M ClueWeb
     docnos: 9 against 18 ms with a copy); a word that would run past the buffer's end is
-    read as many bytes earlier and shifted.
+    read as many bytes earlier and shifted. The strings are read :data:`_KEY_PIECE` at a
+    time, so that the temporaries are small and reused rather than fresh memory (1M docnos
+    in a fresh process: 7,500 page faults and 18.7 ms at once, 4,800 and 12.3 ms in pieces;
+    the keys and lengths returned are 4,000 of them).
     """
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
     keys = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.uint64)
     lengths = np.empty(len(keys), dtype=np.int64)
     done = 0
     for chunk in chunks:
-        offsets = value_offsets(chunk)
-        if int(offsets[-1]) > np.iinfo(np.int32).max - offset - 8:
-            offsets = offsets.astype(np.int64)
+        all_offsets = value_offsets(chunk)
+        if int(all_offsets[-1]) > np.iinfo(np.int32).max - offset - 8:
+            all_offsets = all_offsets.astype(np.int64)
         buffer = chunk.buffers()[2] if len(chunk) else None
         data = np.frombuffer(buffer, np.uint8) if buffer is not None else np.zeros(0, np.uint8)
         if len(data) < 8:
             data = np.concatenate([data, np.zeros(8 - len(data), np.uint8)])
         words = np.ndarray(shape=(len(data) - 7,), dtype=">u8", buffer=data, strides=(1,))
-        length = offsets[1:] - offsets[:-1]
-        lengths[done: done + len(chunk)] = length
-        at = np.minimum(offsets[:-1] + offset, offsets[1:])  # past its end: at its end
-        late = at - (len(data) - 8)  # bytes of a word past the buffer's end
-        if len(at) and int(late.max()) > 0:
-            np.maximum(late, 0, out=late)
-            word = words[at - late] << (late.astype(np.uint64) * np.uint64(8))
-        else:
-            word = words[at]
-        length -= offset  # the bytes of the word that are the string's
-        np.bitwise_and(word, _HIGH_BYTES[np.clip(length, 0, 8, out=length)],
-                       out=keys[done: done + len(chunk)])
+        for first in range(0, len(chunk), _KEY_PIECE):
+            offsets = all_offsets[first: first + _KEY_PIECE + 1]
+            piece = slice(done + first, done + first + len(offsets) - 1)
+            length = offsets[1:] - offsets[:-1]
+            lengths[piece] = length
+            at = np.minimum(offsets[:-1] + offset, offsets[1:])  # past its end: at its end
+            late = at - (len(data) - 8)  # bytes of a word past the buffer's end
+            if int(late.max()) > 0:
+                np.maximum(late, 0, out=late)
+                word = words[at - late] << (late.astype(np.uint64) * np.uint64(8))
+            else:
+                word = words[at]
+            length -= offset  # the bytes of the word that are the string's
+            np.bitwise_and(word, _HIGH_BYTES[np.clip(length, 0, 8, out=length)],
+                           out=keys[piece])
         done += len(chunk)
     return keys, lengths
+
+
+#: Strings read at once by :func:`short_keys`.
+_KEY_PIECE = 1 << 18
 
 
 def shared_prefix(values: pa.Array | pa.ChunkedArray, sample: int = 64) -> str:
