@@ -15,6 +15,7 @@ import irscale
 from irscale.core import arrow as arrow_module
 from irscale.core import qrels_index
 from irscale.core import ranking as ranking_module
+from irscale.core import segments as segments_module
 from irscale.core.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judge import build_judged_rankings, judge_run_rows
@@ -581,26 +582,34 @@ def test_clueweb_docnos_tied_in_groups_sorted_by_keys_past_their_prefix():
 
 @given(st.lists(st.lists(st.integers(-3, 3), min_size=1, max_size=40), min_size=1,
                 max_size=12),
-       st.sampled_from(["quicksort", "stable"]), st.booleans())
-def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats):
+       st.sampled_from(["quicksort", "stable"]), st.booleans(), st.booleans(),
+       st.sampled_from([1, 7, 1 << 17]))
+def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats, descending,
+                                                    piece):
     """Every segment sorted on its own, in place, whether the segments fit one padded
-    matrix or are grouped by length into several; the stable sort keeps equal values in
-    their order, values equal to the padding (the type's largest) included."""
+    matrix or are grouped by length into several, and however few elements are sorted at
+    once; the stable sort keeps equal values in their order, values equal to the padding
+    (the type's largest) included; ``descending`` sorts floats by their negation."""
     values = np.concatenate([np.array(v, dtype=np.int64) for v in segments])
+    descending = descending and floats
     if floats:
         values = values.astype(np.float64)
         if kind == "stable":
-            values[values == 3] = np.inf
+            values[values == (-3 if descending else 3)] = -np.inf if descending else np.inf
     else:
         values = (values + 3).astype(np.uint64)
         if kind == "stable":
             values[values == 6] = np.iinfo(np.uint64).max
     lengths = np.array([len(v) for v in segments])
     starts = np.cumsum(lengths) - lengths
-    got = segment_argsort(values, np.append(starts, len(values)), kind)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(segments_module, "_SORT_PIECE", piece)
+        got = segment_argsort(values, np.append(starts, len(values)), kind,
+                              descending=descending)
+    sorted_as = -values if descending else values
     for start, length in zip(starts.tolist(), lengths.tolist(), strict=True):
         mine = got[start: start + length]
-        expected = start + np.argsort(values[start: start + length], kind="stable")
+        expected = start + np.argsort(sorted_as[start: start + length], kind="stable")
         if kind == "stable":
             assert mine.tolist() == expected.tolist()
         else:

@@ -301,12 +301,14 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.nda
     as C floats, so the ties of ``trec_eval`` are then consecutive (:func:`_tied_pairs`
     finds them).
     """
-    values = key.copy() if ties == "rank-column" else -key  # scores: descending
+    descending = ties != "rank-column"  # scores: descending
     # trec_eval's ties are re-sorted by docno afterwards (_presorted_order), so their order
     # here is free: numpy's (vectorised) quicksort, several times faster than a stable sort;
-    # the other policies keep ties in file order. Pads sort last unless a key is +inf too.
-    free = ties == "trec_eval" and not bool(np.isposinf(values).any())
-    return segment_argsort(values, blocks.bounds, "quicksort" if free else "stable")
+    # the other policies keep ties in file order. Pads sort last unless a sorted value (a
+    # negated score) is +inf too.
+    free = ties == "trec_eval" and not bool(np.isneginf(key).any())
+    return segment_argsort(key, blocks.bounds, "quicksort" if free else "stable",
+                           descending=descending)
 
 
 def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy, single: bool = True
