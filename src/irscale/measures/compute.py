@@ -22,8 +22,10 @@ from .base import EvalContext, Family, MeasureRequest, get_family, table_order
 from .names import is_trec_request
 from .params import Keywords
 
-#: Batches of fewer documents are computed in one piece by :func:`compute_shared`.
-_SHARED_ROWS = 1 << 22
+#: Batches of fewer documents are computed in one piece by :func:`compute_shared` (a 2M-
+#: document batch of 100,000 rankings, three measures, on 2 cores: 0.10 s in one piece,
+#: 0.06 s in two; 1M documents take 0.01-0.02 s, and less below).
+_SHARED_ROWS = 1 << 20
 
 
 def column_of(label: str, family: Family) -> Column:
