@@ -192,6 +192,29 @@ def test_pieces_are_whole_rankings_in_order(monkeypatch):
     assert [rows for _, rows in seen] == ev.rankings.lengths.tolist()
 
 
+def test_a_batch_of_many_rankings_is_shared_however_few_its_documents(monkeypatch):
+    """Many short rankings (a million topics of one document) are shared out although the
+    documents are fewer than :data:`compute._SHARED_ROWS`; few documents in few rankings
+    are computed in one piece."""
+    seen = []
+    original = compute.compute_requests
+
+    def spy(jr, requests, context):
+        seen.append(jr.n_rankings)
+        return original(jr, requests, context)
+
+    monkeypatch.setattr(compute, "compute_requests", spy)
+    monkeypatch.setattr(compute, "usable_cores", lambda: 2)
+    monkeypatch.setattr(compute, "_SHARED_ROWS", 1 << 40)
+    ev = evaluate(QRELS, RUNS, ["map"])
+    assert seen == [ev.rankings.n_rankings]
+    seen.clear()
+    monkeypatch.setattr(compute, "_SHARED_RANKINGS", 2)
+    shared = evaluate(QRELS, RUNS, ["map"])
+    assert len(seen) >= 2 and sum(seen) == ev.rankings.n_rankings
+    assert np.array_equal(shared.values["map"], ev.values["map"], equal_nan=True)
+
+
 def test_an_error_in_a_piece_is_worded_for_the_whole_batch(monkeypatch):
     longest = max(len(r) for run in RUNS.values() for r in run.values())
     name = f"uM(pclick={CLICKS})"

@@ -22,10 +22,11 @@ from .base import EvalContext, Family, MeasureRequest, get_family, table_order
 from .names import is_trec_request
 from .params import Keywords
 
-#: Batches of fewer documents are computed in one piece by :func:`compute_shared` (a 2M-
-#: document batch of 100,000 rankings, three measures, on 2 cores: 0.10 s in one piece,
-#: 0.06 s in two; 1M documents take 0.01-0.02 s, and less below).
-_SHARED_ROWS = 1 << 20
+#: Batches of fewer documents and fewer rankings are computed in one piece by
+#: :func:`compute_shared`. Three measures on 2 cores: 2M documents in 100,000 rankings 0.10 s
+#: in one piece, 0.06 s in two; a million rankings of one document 0.32 s against 0.18 s;
+#: 1M documents in 1,000-2,000 rankings 1-3 ms in one piece, 2-5 ms in two.
+_SHARED_ROWS, _SHARED_RANKINGS = 1 << 20, 1 << 16
 
 
 def column_of(label: str, family: Family) -> Column:
@@ -93,8 +94,9 @@ def compute_requests(
 def compute_shared(
     jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
 ) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
-    """:func:`compute_requests`, with a batch of :data:`_SHARED_ROWS` documents or more cut
-    into about one piece of whole rankings per usable core, the pieces computed side by side
+    """:func:`compute_requests`, with a batch of :data:`_SHARED_ROWS` documents or
+    :data:`_SHARED_RANKINGS` rankings or more cut into about one piece of whole rankings per
+    usable core, the pieces computed side by side
     in threads (:func:`~irscale.core.threads.map_threads`; numpy releases the GIL in the
     kernels' loops) and their values put back in ranking order.
 
@@ -106,7 +108,7 @@ def compute_shared(
     ``-m all_trec``: 0.62-0.70 -> 0.36-0.62 s (three tries each).
     """
     pieces = usable_cores()
-    if pieces < 2 or len(jr.rel) < _SHARED_ROWS:
+    if pieces < 2 or (len(jr.rel) < _SHARED_ROWS and jr.n_rankings < _SHARED_RANKINGS):
         return compute_requests(jr, requests, context)
     bounds = list(chunks(jr.offsets, -(-len(jr.rel) // pieces)))
     try:
