@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
 
 import numpy as np
 import pyarrow as pa
@@ -293,7 +292,10 @@ class _FingerprintTables:
             start[1 + low: 1 + high] = np.bincount(bucket, minlength=high - low)
             return True
 
-        pieces = _whole_places(np.cumsum(rows_by_place), -(-len(topic_code) // _CHUNK_ROWS))
+        places = np.append(0, np.cumsum(rows_by_place))  # the rows of every place
+        pieces = [(int(places[first]), int(places[stop]))
+                  for first, stop in chunks(places, _CHUNK_ROWS)
+                  if places[stop] > places[first]]  # places without rows: nothing to sort
         if not all(map_threads(sort, pieces)):
             return None
         np.cumsum(start, dtype=start.dtype, out=start)
@@ -353,17 +355,6 @@ class _FingerprintTables:
             more &= ~hit
             row, at, count, target = row[more], at[more], count[more], target[more]
         return np.concatenate(rows), np.concatenate(found)
-
-
-def _whole_places(ends: np.ndarray, pieces: int) -> list[tuple[int, int]]:
-    """``(first, stop)`` ranges of rows in place order, about ``pieces`` of them, each made
-    of whole places (``ends``: the end of every place's rows, non-decreasing)."""
-    total = int(ends[-1]) if len(ends) else 0
-    targets = np.arange(1, pieces) * total // pieces
-    cuts = np.concatenate(([0], ends[np.searchsorted(ends, targets)], [total]))
-    # non-decreasing: the distinct cuts without np.unique (which imports numpy.ma)
-    cuts = cuts[np.append(True, cuts[1:] != cuts[:-1])]
-    return list(pairwise(cuts.tolist()))
 
 
 def _layout_rank(topic_code: np.ndarray, counts: np.ndarray) -> np.ndarray | None:

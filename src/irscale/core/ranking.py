@@ -15,7 +15,6 @@ the file's rank column (:data:`irscale.core.options.TIE_POLICIES`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 import pyarrow as pa
@@ -33,7 +32,7 @@ from .options import (
     compat_option,
     integer_option,
 )
-from .segments import segment_argsort
+from .segments import chunks, segment_argsort
 from .threads import map_threads
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
@@ -167,12 +166,7 @@ def _presorted_order(
     # a run of ties starts at every pair that does not follow the one before
     run_starts = np.flatnonzero(np.append(True, pairs[1:] != pairs[:-1] + 1))
     keys = _docno_keys(docno, len(pairs) + len(run_starts))
-    # pieces of whole runs: cut at the first run starting at or after every multiple of
-    # the piece's size (the end past the last)
-    starts_and_end = np.append(run_starts, len(pairs))
-    cuts = starts_and_end[np.searchsorted(
-        starts_and_end, np.append(np.arange(0, len(pairs), _TIED_PIECE), len(pairs)))]
-    cuts = cuts[np.append(True, cuts[1:] != cuts[:-1])]  # ascending: the distinct cuts
+    runs = np.append(run_starts, len(pairs))  # each run's first pair, and the end
 
     def sort_ties(piece: tuple[int, int]) -> None:
         rows, group = _tied_rows(pairs[piece[0]: piece[1]])
@@ -196,7 +190,8 @@ def _presorted_order(
             by_docno = _by_docno_strings(docno, tied, group)
         order[position] = rows[by_docno]
 
-    map_threads(sort_ties, list(pairwise(cuts.tolist())))
+    map_threads(sort_ties, [(int(runs[first]), int(runs[stop]))
+                            for first, stop in chunks(runs, _TIED_PIECE)])
     return order if within is None else np.take(within, order)
 
 
