@@ -18,7 +18,7 @@ from irscale.core import ranking as ranking_module
 from irscale.core import segments as segments_module
 from irscale.core.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels, Run
-from irscale.core.judge import build_judged_rankings, judge_run_rows
+from irscale.core.judge import build_judged_rankings, judge_run, judge_run_rows
 from irscale.core.judged import NONPOOL, UNJUDGED
 from irscale.core.options import TIE_POLICIES
 from irscale.core.qrels_index import QrelsIndex
@@ -223,6 +223,12 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
     assert rel.dtype == np.int64
     assert rel.tolist() == [r for v in expected.values() for _, r in v]
     assert unjudged == tuple(sorted(set(t for t, *_ in rows) - set(_QRELS)))
+    # the judgments alone (ties of one judgment left in file order): the same
+    index = QrelsIndex.build(qrels, run_rows=run_rows)
+    alone, alone_lengths, alone_present, _ = judge_run(index, run, options)
+    assert alone.tolist() == rel.tolist()
+    assert alone_lengths.tolist() == lengths.tolist()
+    assert alone_present.tolist() == present.tolist()
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),

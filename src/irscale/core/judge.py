@@ -88,17 +88,21 @@ def judge_run(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]]:
     """Judged rankings of one run: (rel, per-topic lengths, topic codes, unjudged topics).
 
-    Only topics with judgments are ranked; the others are returned by name.
+    Only topics with judgments are ranked; the others are returned by name. Tied documents
+    that carry one judgment are not put in docno order (``rank_order``'s ``labels``): their
+    judgments in ranking order are the same either way.
     """
-    rel, counts, present, unjudged, _ = judge_run_rows(index, run, options)
+    rel, counts, present, unjudged, _ = judge_run_rows(index, run, options, every_row=False)
     return rel, counts, present, unjudged
 
 
 def judge_run_rows(
-    index: QrelsIndex, run: Run, options: RankingOptions
+    index: QrelsIndex, run: Run, options: RankingOptions, *, every_row: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...], np.ndarray]:
     """:func:`judge_run` plus the run's row of every ranked document (for per-document
-    lookups such as :func:`irscale.core.labels.attach_labels`)."""
+    lookups such as :func:`irscale.core.labels.attach_labels`): each row in its place in
+    trec_eval's order, unless ``every_row`` is false (tied rows of one judgment may then be
+    in file order; the judgments are the same)."""
     blocks = run.topic_blocks
     block_topic = arrow.index_in_sorted(blocks.heads, index.topic_array)
     absent = block_topic < 0
@@ -106,7 +110,9 @@ def judge_run_rows(
     if absent.any():
         absent_topics = pc.filter(blocks.heads, arrow.array(absent))
         unjudged = tuple(sorted(pc.unique(absent_topics).to_pylist()))
-    order = rank_order(run, block_topic, options.ties, single=options.compat == 9)
+    judgments = _judgments(index, run, block_topic)
+    order = rank_order(run, block_topic, options.ties, single=options.compat == 9,
+                       labels=None if every_row else judgments)
     n_topics = len(index.topics)
     counts = np.bincount(
         block_topic[~absent], weights=blocks.lengths[~absent], minlength=n_topics
@@ -117,7 +123,7 @@ def judge_run_rows(
         keep = np.arange(len(order)) - np.repeat(starts, counts) < options.max_docs
         order = order[keep]
         counts = np.minimum(counts, options.max_docs)
-    rel = _in_order(_judgments(index, run, block_topic), order)
+    rel = _in_order(judgments, order)
     if options.judged_only:
         keep = rel >= 0
         rel, order = rel[keep], order[keep]
