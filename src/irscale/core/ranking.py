@@ -85,7 +85,7 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
     by docno (:func:`_told_apart`). Their judgments in ranking order are trec_eval's all
     the same, also cut by ``max_docs`` or with the unjudged left out, and measures see the
     judgments only (a deep run whose ties hold no judged document: 1M rows, rank_order
-    42 -> 9 ms).
+    31-40 -> 9 ms, warm).
 
     ``block_topic`` is the topic code of every block of ``run.topic_blocks`` (-1: a topic
     without judgments, left out). Runs are usually written topic by topic in ranking order:
