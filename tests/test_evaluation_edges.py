@@ -222,3 +222,43 @@ def test_values_beyond_a_double_follow_c_for_trec_eval_and_are_errors_otherwise(
         for name in ("nDCG(gain=1e308:1e308)", "Q(gain=1e308:1e308)", "gR(gain=1e308:1e308)"):
             with pytest.raises(MeasureError, match="beyond the range of a double"):
                 evaluate(qrels, run, [name])
+
+
+# ====================================================================== memory
+def test_inputs_read_by_evaluate_are_freed_before_the_measures(tmp_path, monkeypatch):
+    """The qrels that ``evaluate`` reads from a file and the runs handed over in a list no
+    caller keeps (as the command line does) are no longer alive when the measures run: the
+    measures' arrays reuse their memory."""
+    import gc
+    import weakref
+
+    import irscale
+    from irscale import evaluation
+
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 c 1 1.0 r\n")
+    inputs, alive = [], []
+    read_qrels = evaluation.as_qrels
+
+    def as_qrels(source):
+        qrels = read_qrels(source)
+        inputs.append(weakref.ref(qrels))
+        return qrels
+
+    def runs():
+        run = irscale.read_run(tmp_path / "run")
+        inputs.append(weakref.ref(run))
+        return [run]
+
+    compute = evaluation.compute_shared
+
+    def measures(*args, **kwargs):
+        gc.collect()
+        alive.extend(ref() is not None for ref in inputs)
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "as_qrels", as_qrels)
+    monkeypatch.setattr(evaluation, "compute_shared", measures)
+    result = evaluate(str(tmp_path / "qrels"), runs(), ["map"])
+    assert alive == [False, False]
+    assert result.mean()["map"].tolist() == [1.0]
