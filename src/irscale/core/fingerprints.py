@@ -101,9 +101,11 @@ def _block_fingerprints(strings: pa.Array, h: np.ndarray) -> None:
         word = words[at]
         if shift + 8 > shortest:  # some strings end within this word
             word &= _LOW_BYTES[np.clip(lengths - shift, 0, 8)]
-        if ended:  # a string's hash must not depend on its neighbours
-            active = lengths > shift
-            h[active] = _mix64(h[active] + word[active])
+        if ended:  # a string's hash must not depend on its neighbours: mixed for all,
+            # kept for those with bytes left (2M docnos of 4-10 bytes: 30 -> 28 ms, where
+            # gathering and scattering those took longer than mixing every one)
+            word += h
+            np.copyto(h, _mix64(word), where=lengths > shift)
         else:
             h += word
             _mix64(h)
