@@ -223,12 +223,18 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
     assert rel.dtype == np.int64
     assert rel.tolist() == [r for v in expected.values() for _, r in v]
     assert unjudged == tuple(sorted(set(t for t, *_ in rows) - set(_QRELS)))
-    # the judgments alone (ties of one judgment left in file order): the same
+    # the judgments alone (ties of one judgment left in file order): the same judgments,
+    # and at every place a row of the same topic and score as trec_eval's
     index = QrelsIndex.build(qrels, run_rows=run_rows)
     alone, alone_lengths, alone_present, _ = judge_run(index, run, options)
     assert alone.tolist() == rel.tolist()
     assert alone_lengths.tolist() == lengths.tolist()
     assert alone_present.tolist() == present.tolist()
+    index = QrelsIndex.build(qrels, run_rows=run_rows)
+    *_, unsorted = judge_run_rows(index, run, options, every_row=False)
+    score = np.float32(run.score) if options.compat == 9 else run.score
+    topic = run.topic.to_pylist()
+    assert [(topic[i], score[i]) for i in unsorted] == [(topic[i], score[i]) for i in order]
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
