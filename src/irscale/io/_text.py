@@ -201,6 +201,17 @@ def _line_text(data: bytes, start: int, stop: int) -> str:
     return data[start:stop].rstrip(b"\n").rstrip(b"\r").decode("utf-8", errors="replace")
 
 
+#: Bytes of a file that pyarrow's CSV reader parses at once (a block per thread in flight):
+#: its working memory, fresh pages each time, grows with them. 8 MiB against 16 MiB
+#: (2026-11-25, 2-core VM, whole `irscale eval` processes, medians of 3-5 alternating,
+#: outputs identical): page faults 4-14 % fewer on every benchmark case; walls equal or
+#: lower (URLs as docnos 0.341 -> 0.325 s, a 2M-line run of 20,000 topics 0.365 -> 0.344 s,
+#: 10M lines 1.056 -> 1.026 s); peaks 17-37 MB lower where the parse sets them (1M-2M-line
+#: runs), 8-15 MB higher where a later stage does (2M run and 2M qrels lines: 362 -> 371 MB).
+#: 4 MiB blocks faulted less still but made the peaks of tied runs higher (more chunks to
+#: rank).
+_BLOCK_BYTES = 1 << 23
+
 #: Parsed tables at least this large hand the CSV reader's memory back when done (the
 #: reader's working memory is 2-4 times the table: a 1M-line run, 41 MB parsed, peaked at
 #: 275 MB before it was handed back, 261 after; 100 runs of 2 MB keep theirs, see below).
@@ -226,7 +237,7 @@ def parse_columns(
     their own threads, where pyarrow's pool would only add hand-offs).
     """
     name = source_name(source)
-    read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=1 << 24,
+    read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=_BLOCK_BYTES,
                                     use_threads=threads)
     parse_options = pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False)
     tabs = pcsv.ParseOptions(delimiter="\t", quote_char=False, escape_char=False)
