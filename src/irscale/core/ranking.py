@@ -173,8 +173,7 @@ def _presorted_order(
     shift[chosen] = target - bounds[chosen]  # a row's position less its row number
     judged = block_topic >= 0
     every_block = bool(judged.all())
-    # a run of ties starts at every pair that does not follow the one before
-    run_starts = np.flatnonzero(np.append(True, pairs[1:] != pairs[:-1] + 1))
+    run_starts = _run_starts(pairs)
     keys = _docno_keys(docno, len(pairs) + len(run_starts))
     runs = np.append(run_starts, len(pairs))  # each run's first pair, and the end
 
@@ -213,11 +212,17 @@ def _told_apart(pairs: np.ndarray, labels: np.ndarray) -> np.ndarray:
     if len(pairs) == 0:
         return pairs
     differ = labels[pairs] != labels[pairs + 1]
-    run_starts = np.flatnonzero(np.append(True, pairs[1:] != pairs[:-1] + 1))
+    run_starts = _run_starts(pairs)
     told_apart = np.logical_or.reduceat(differ, run_starts)
     if told_apart.all():
         return pairs
     return pairs[np.repeat(told_apart, np.diff(np.append(run_starts, len(pairs))))]
+
+
+def _run_starts(pairs: np.ndarray) -> np.ndarray:
+    """The index of every run of ties' first pair among ``pairs`` (:func:`_tied_pairs`): a
+    run starts at every pair that does not follow the one before."""
+    return np.flatnonzero(np.append(True, pairs[1:] != pairs[:-1] + 1))
 
 
 def _tied_rows(pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
