@@ -239,25 +239,26 @@ def _check_against_oracle(qrels, run, rows, options, run_rows=None):
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.sampled_from((None, 1, 3)),
        st.booleans(), st.sampled_from((1, 2, 5, 1 << 20)), st.sampled_from((None, 0)),
-       st.sampled_from((9, 10)), st.sampled_from((1, 3)))
+       st.sampled_from((9, 10)), st.sampled_from((1, 3)), st.booleans())
 @example(rows=[("1", "d1", 1.00000001, 1), ("1", "d10", 1.0, 2)], ties="trec_eval",
          max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None, compat=10,
-         docno_chunks=1)
+         docno_chunks=1, screened=False)
 @example(rows=[("1", "d10", 1.0, 1), ("10", "z", 0.5, 1), ("1", "d1", 1.00000001, 2)],
          ties="trec_eval", max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None,
-         compat=10, docno_chunks=1)  # topics interleaved: the whole run sorted at once
+         compat=10, docno_chunks=1, screened=True)  # topics interleaved: the whole run sorted
 @example(rows=[("1", "MED-00000001", 1.0, 1), ("1", "d1", 1.0, 1), ("1", "d2", 1.0, 1),
                ("10", "z", 0.5, 1), ("10", "clueweb12-0000tw-00-00001", 0.5, 1),
                ("10", "d2", 0.5, 1)],
          ties="trec_eval", max_docs=None, judged_only=False, chunk=1 << 20, run_rows=None,
-         compat=9, docno_chunks=3)  # tied long docnos taken from several chunks
+         compat=9, docno_chunks=3, screened=True)  # tied long docnos from several chunks
 def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judged_only, chunk,
-                                                     run_rows, compat, docno_chunks):
+                                                     run_rows, compat, docno_chunks, screened):
     """Presorted files (blocks moved whole, only ties sorted) and all others (full sort)
     give the rankings of a plain Python sort, for every tie policy and both trec_eval
     profiles (scores compared as C floats or doubles), whatever the number of rows scanned,
     looked up, keyed and tie-broken at once (pieces of ties sorted side by side), the side
-    the lookup tables are built on and the chunks the docnos come in."""
+    the lookup tables are built on, whether the rows looked up are screened first and the
+    chunks the docnos come in."""
     options = RankingOptions(ties=ties, max_docs=max_docs, judged_only=judged_only,
                              compat=compat)
     with pytest.MonkeyPatch.context() as patch:
@@ -265,6 +266,7 @@ def test_rankings_match_a_plain_sort_in_every_layout(rows, ties, max_docs, judge
         patch.setattr(ranking_module, "_TIED_PIECE", chunk)
         patch.setattr(arrow_module, "_KEY_PIECE", chunk)
         patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
+        patch.setattr(qrels_index, "_SCREENED_RATIO", 0 if screened else 1 << 62)
         _check_against_oracle(_qrels_of(), _run_of(rows, chunks=docno_chunks), rows,
                               options, run_rows)
 
@@ -391,16 +393,21 @@ _NASTY = (0, 1, 5, 1 << 32, (1 << 32) + 7, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4
 
 @given(_run_rows(), st.lists(st.sampled_from(_NASTY), min_size=len(_DOCS),
                              max_size=len(_DOCS)), st.sampled_from(TIE_POLICIES),
-       st.sampled_from((None, 0)), st.sampled_from(("bytes", "reversed", "interleaved")))
-def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows, layout):
+       st.sampled_from((None, 0)), st.sampled_from(("bytes", "reversed", "interleaved")),
+       st.booleans())
+def test_judgments_exact_under_fingerprint_collisions(rows, values, ties, run_rows, layout,
+                                                      screened):
     """Fingerprints shared by different docnos (in the qrels, in the run, between run and
     qrels, or across topics) and crowded buckets never turn into wrong judgments, whichever
-    side the tables are built on and whether the qrels' topics are each consecutive (in
-    byte order or not: the tables follow the rows' order)."""
+    side the tables are built on, whether the qrels' topics are each consecutive (in
+    byte order or not: the tables follow the rows' order) and whether the rows looked up
+    are screened first (fingerprints sharing their low bits share a slot of the screen)."""
     fingerprints = dict(zip(_DOCS, values, strict=True))
     qrels = _qrels_of(fingerprints, layout == "interleaved", layout == "reversed")
-    _check_against_oracle(qrels, _run_of(rows, fingerprints), rows, RankingOptions(ties=ties),
-                          run_rows)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(qrels_index, "_SCREENED_RATIO", 0 if screened else 1 << 62)
+        _check_against_oracle(qrels, _run_of(rows, fingerprints), rows,
+                              RankingOptions(ties=ties), run_rows)
 
 
 @given(st.permutations(range(6)), st.lists(st.integers(1, 4), min_size=6, max_size=6),
@@ -428,6 +435,39 @@ def test_tables_laid_out_in_the_rows_order(topics, sizes, split):
     assert sorted(rows.tolist()) == list(range(len(values)))
     assert np.array_equal(np.sort(qrels_rows), np.arange(len(values)))
     assert np.array_equal(qrels_rows[np.argsort(rows)], np.arange(len(values)))
+
+
+@given(st.integers(1, 40), st.integers(0, 400), st.integers(0, 2**32 - 1),
+       st.sampled_from((1, 7, 1 << 18)))
+def test_screened_lookups_find_what_plain_ones_find(entries, others, seed, chunk):
+    """Rows screened before they are looked up (many more rows than entries) give the same
+    (row, entry) hits as rows all looked up, whatever the chunks looked up at once; other
+    rows share low bits with entries (they pass the screen and are still not hits)."""
+    rng = np.random.default_rng(seed)
+    values = np.unique(rng.integers(0, 2**63, entries).view(np.uint64) * 2 + 1)
+    topic_code = np.sort(rng.integers(0, 3, len(values)))
+    tables = qrels_index._FingerprintTables.build(values, topic_code, 3)
+    # run rows: every entry (in its topic, or another), and others, some sharing low bits
+    picked = rng.integers(0, len(values), others)
+    noise = rng.integers(0, 2**63, others).view(np.uint64)
+    shared = rng.random(others) < 0.5
+    noise[shared] = (noise[shared] & ~np.uint64(0xFFFFFF)) | (values[picked[shared]]
+                                                              & np.uint64(0xFFFFFF))
+    run_fp = np.concatenate([values, noise])
+    run_topic = np.concatenate([topic_code, rng.integers(-1, 3, others)])
+    order = np.argsort(run_topic, kind="stable")
+    run_fp, run_topic = run_fp[order], run_topic[order]
+    blocks = TopicBlocks.of(pa.chunked_array([pa.array([str(t) for t in run_topic])]))
+    block_topic = run_topic[blocks.bounds[:-1]]
+    found = {}
+    for screened in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(qrels_index, "_SCREENED_RATIO", 0 if screened else 1 << 62)
+            patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
+            rows, at = tables.hits(run_fp, blocks, block_topic)
+        found[screened] = sorted(zip(rows.tolist(), at.tolist(), strict=True))
+    assert found[True] == found[False]
+    assert len(found[False]) >= len(values)  # every entry in its own topic at least
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=60), st.booleans())

@@ -28,6 +28,12 @@ from .threads import map_threads
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
 #: rows, 102 ms in chunks of 2^18).
 _CHUNK_ROWS = 1 << 18
+#: :meth:`_FingerprintTables.hits` screens the rows it looks up through a filter of the
+#: tables' fingerprints (:attr:`_FingerprintTables.screen`) when they are at least this many
+#: times the tables' entries ...
+_SCREENED_RATIO = 8
+#: ... and the tables hold at most this many entries (a screen of 16 slots per entry, 4 MB).
+_SCREENED_ENTRIES = 1 << 18
 #: Up to this many relevance levels, a qrels index whose topics' rows are each consecutive
 #: counts each level's rows block by block (:func:`_levels_by_block`) rather than by one
 #: ``bincount`` of (topic, level) keys.
@@ -313,23 +319,51 @@ class _FingerprintTables:
         are looked up in chunks of whole blocks (:data:`_CHUNK_ROWS`), to bound the memory of
         the temporaries, shared out between the usable cores (:func:`map_threads`: numpy
         releases the GIL in the gathers and compares of a probe; 10M rows on 2 cores,
-        0.094 -> 0.05 s).
+        0.094 -> 0.05 s). Rows many more than the tables' entries are screened first
+        (:attr:`screen`): only those that pass are looked up.
         """
         code = np.where(block_topic >= 0, block_topic, len(self.base) - 1)
         bounds = blocks.bounds
+        screened = (len(fingerprints) >= _SCREENED_RATIO * len(self.row)
+                    and len(self.row) <= _SCREENED_ENTRIES)
+        screen, mask = self.screen if screened else (None, np.uint64(0))
 
         def probe(chunk: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
             first, stop = chunk
-            lengths = np.diff(bounds[first: stop + 1])
             piece = fingerprints[bounds[first]: bounds[stop]]
-            rows, at = self._probe(piece, _home_slots(
-                piece, np.repeat(self.size[code[first:stop]], lengths),
-                np.repeat(self.base[code[first:stop]], lengths)))
-            return rows + bounds[first], at
+            if screen is None:
+                lengths = np.diff(bounds[first: stop + 1])
+                size = np.repeat(self.size[code[first:stop]], lengths)
+                base = np.repeat(self.base[code[first:stop]], lengths)
+                rows, at = self._probe(piece, _home_slots(piece, size, base))
+                return rows + bounds[first], at
+            low = piece & mask
+            passed = np.flatnonzero(screen[low.view(np.int64)])
+            block = np.searchsorted(bounds[first: stop + 1], passed + bounds[first], "right")
+            block += first - 1
+            piece = piece[passed]
+            rows, at = self._probe(piece, _home_slots(piece, self.size[code[block]],
+                                                      self.base[code[block]]))
+            return passed[rows] + bounds[first], at
 
         found = map_threads(probe, list(chunks(bounds, _CHUNK_ROWS)))
         return (np.concatenate([rows for rows, _ in found]),
                 self.row[np.concatenate([at for _, at in found])])
+
+    @cached_property
+    def screen(self) -> tuple[np.ndarray, np.uint64]:
+        """A filter of the tables' fingerprints and the mask of the bits it reads: a
+        fingerprint whose low bits (``fingerprint & mask``) point at a false slot of
+        ``screen`` is in no table. With 16 slots or more per entry, at most one fingerprint
+        in 16 that is in no table passes. Looking up only the rows that pass is cheaper where
+        the rows are many more than the entries (at most one row in :data:`_SCREENED_RATIO`
+        then is in a table): 1M run rows against 20,000-40,000 judgments, 4.5-6.8 ->
+        1.9-2.7 ms; 7M against 139,000, 37 -> 15 ms (warm, 2 cores)."""
+        bits = max(12, int(16 * max(len(self.row), 1) - 1).bit_length())
+        mask = np.uint64((1 << bits) - 1)
+        screen = np.zeros(1 << bits, dtype=bool)
+        screen[(self.fp[:-1] & mask).view(np.int64)] = True
+        return screen, mask
 
     def _probe(
         self, fingerprints: np.ndarray, bucket: np.ndarray
