@@ -8,13 +8,13 @@ For each case, in one run, alternating within every repetition (fresh process ea
 * a bare parse: a Python process that imports ``pyarrow.csv`` and parses the run file with
   pyarrow's multi-threaded CSV reader (every field inferred, nothing else done), the floor
   that any evaluation reading the file with pyarrow pays;
-* the floor: a Python process that imports numpy and ``pyarrow.csv``, as irscale does, and
-  parses only the three fields irscale reads (topic and docno as strings, score as a
-  double; blocks of 8 MiB, the separator of the first line, as irscale's reader): the least
-  a process that reads the file with pyarrow and evaluates it with numpy pays, whatever it
-  evaluates. irscale's time less the floor's is what its own work costs. (Both parses take
-  files whose fields are separated by one blank, or one tab for the floor: every generated
-  case but ``aligned``, and ``tsv`` for the bare parse.)
+* the floor: ``bench_eval.FLOOR`` on the run file, a Python process that imports numpy and
+  ``pyarrow.csv``, as irscale does, and parses only the three fields irscale reads (topic
+  and docno as strings, score as a double; blocks of 8 MiB, the separator of the first line,
+  as irscale's reader): the least a process that reads the file with pyarrow and evaluates
+  it with numpy pays, whatever it evaluates. irscale's time less the floor's is what its
+  own work costs. (Both parses take files whose fields are separated by one blank, or one
+  tab for the floor: every generated case but ``aligned``, and ``tsv`` for the bare parse.)
 
 irscale's modules are byte-compiled first, as an installed copy is (without it, where the
 environment says ``PYTHONDONTWRITEBYTECODE``, every process would compile the modules edited
@@ -48,6 +48,7 @@ import datagen  # noqa: E402
 from bench_eval import (  # noqa: E402
     CASE_LABEL,
     END,
+    FLOOR,
     ROOT,
     SECTION_BEGIN,
     compiled_env,
@@ -59,13 +60,6 @@ from bench_eval import (  # noqa: E402
 IRSCALE = ("import sys; from irscale.cli.main import main; sys.exit(main())",)
 BARE = ("import sys, pyarrow.csv as c; c.read_csv(sys.argv[1], read_options=c.ReadOptions("
         "column_names=list('abcdef')), parse_options=c.ParseOptions(delimiter=' '))",)
-FLOOR = ("import sys, numpy, pyarrow as pa, pyarrow.csv as c\n"
-         "tab = b'\\t' in open(sys.argv[1], 'rb').readline()\n"
-         "c.read_csv(sys.argv[1], read_options=c.ReadOptions(column_names=list('abcdef'), "
-         "block_size=1 << 23), parse_options=c.ParseOptions(delimiter='\\t' if tab else ' ', "
-         "quote_char=False, escape_char=False), convert_options=c.ConvertOptions("
-         "column_types={'a': pa.string(), 'c': pa.string(), 'e': pa.float64()}, "
-         "include_columns=['a', 'c', 'e']))",)
 SECTION = "cores"
 
 
@@ -95,9 +89,10 @@ def bench_case(name: str, repeat: int, scratch: Path, env: dict[str, str]) -> di
     outputs = {v: scratch / f"{name}-{i}.txt" for i, v in enumerate(variants)}
     for _ in range(repeat):
         for variant, cpus in variants.items():
-            if variant in ("bare parse", "floor"):
-                argv = [sys.executable, "-c", *(BARE if variant == "bare parse" else FLOOR),
-                        str(run)]
+            if variant == "bare parse":
+                argv = [sys.executable, "-c", *BARE, str(run)]
+            elif variant == "floor":  # the run file only; its report is not needed here
+                argv = [sys.executable, "-c", FLOOR, str(run), os.devnull]
             else:
                 outputs[variant].unlink(missing_ok=True)
                 argv = [sys.executable, "-c", *IRSCALE, "eval", "-q", "-m", "map", "-m",

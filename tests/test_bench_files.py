@@ -103,3 +103,29 @@ def test_a_run_that_fails_leaves_the_complete_output_of_an_earlier_one(tmp_path)
     assert "| output byte-identical to trec_eval, mine, map ndcg_cut_10 recip_rank | " \
            f"{3 * 29 + 3:,} lines identical | met |" in report
     assert not list((tmp_path / "work" / "out").glob("*.partial.txt"))
+
+
+def test_a_target_the_floor_misses_too_is_marked_so(tmp_path):
+    """The floor (``--tools floor``: import numpy and pyarrow, parse both files, nothing
+    else) is reported beside the tools and is not a peer; a time target it misses too (here
+    against a peer that takes no time) says so, one it meets does not."""
+    qrels, run = tmp_path / "mine.qrels", tmp_path / "mine.run"
+    datagen.generate(datagen.Case("mine", 30, 20, 13), qrels, run)
+    verdicts = {}
+    for name, body in (("instant", "exit 0"), ("slow", "sleep 3")):
+        peer = tmp_path / f"{name}_trec_eval"
+        peer.write_text(f"#!/bin/sh\n{body}\n")
+        peer.chmod(0o755)
+        done = _bench(tmp_path, "--files", "mine", str(qrels), str(run), "--tools", "irscale",
+                      "floor", "--trec-eval", str(peer))
+        assert done.returncode == 0, done.stderr
+        report = (tmp_path / "report.md").read_text()
+        assert "| floor | mine | map ndcg_cut_10 recip_rank |" in report
+        line = next(row for row in report.splitlines()
+                    if row.startswith("| time, mine, map ndcg_cut_10 recip_rank"))
+        assert "; floor " in line and "trec_eval" in line
+        verdicts[name] = line.rsplit("|", 2)[1].strip()
+    assert verdicts == {"instant": "**missed** (the floor alone misses it)", "slow": "met"}
+    results = json.loads((tmp_path / "work" / "results.json").read_text())
+    assert {(r["tool"], r["status"]) for r in results["rows"]} == {
+        ("irscale", "ok"), ("floor", "ok"), ("trec_eval", "ok")}
