@@ -671,17 +671,22 @@ def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats, desc
 
 @given(st.lists(st.tuples(st.sampled_from(["t1", "t2", "t10", "x"]),
                           st.sampled_from([-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1000])),
-                min_size=1, max_size=40))
-def test_qrels_index_counts_every_topics_levels(rows):
+                min_size=1, max_size=40), st.sampled_from((1, 3, 1 << 18)))
+def test_qrels_index_counts_every_topics_levels(rows, chunk):
     """The relevance-level counts of a qrels index (by block below 9 levels, by key
-    otherwise; topics in several blocks; negative degrees not counted) equal a count of the
-    rows, level by level, in the index's level layout."""
+    otherwise; topics in several blocks; negative degrees not counted; blocks counted in
+    pieces of ``chunk`` rows) equal a count of the rows, level by level, in the index's
+    level layout, which is dense exactly when :func:`dense_layout` says so."""
     import pandas as pd
 
     frame = pd.DataFrame({"query_id": [t for t, _ in rows],
                           "doc_id": [f"d{k}" for k in range(len(rows))],
                           "relevance": [r for _, r in rows]})
-    index = QrelsIndex.build(qrels_from_frame(frame))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(qrels_index, "_CHUNK_ROWS", chunk)
+        index = QrelsIndex.build(qrels_from_frame(frame))
+    judged = np.array(sorted({r for _, r in rows if r >= 0}), dtype=np.int64)
+    assert (index.degrees is None) == qrels_index.dense_layout(judged)
     degrees = (np.arange(index.rel_levels.shape[1]) if index.degrees is None
                else index.degrees)
     expected = np.zeros_like(index.rel_levels)
