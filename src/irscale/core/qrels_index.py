@@ -246,9 +246,11 @@ class _FingerprintTables:
 
         The docnos are sorted by (topic code, upper fingerprint bits) packed in 64 bits, which
         is bucket order as buckets follow the upper bits; no two keys sharing a packed value
-        proves that no two docnos of a topic share a fingerprint. The sort (numpy's stable
-        one, a merge of runs) is fast on rows whose topics are each consecutive; rows that
-        are not (``grouped`` false: qrels lines of interleaved topics) are grouped by topic
+        proves that no two docnos of a topic share a fingerprint. The keys are then
+        distinct, so any sort gives the one order: numpy's quicksort (vectorised where the
+        processor allows), 2^18 keys in topics of 20 / 100 / 2,000 rows 2.5-2.7 ms against
+        3.1 / 4.6 / 9.0 ms for the stable sort's merge of runs. Rows whose topics are not each
+        consecutive (``grouped`` false: qrels lines of interleaved topics) are grouped by topic
         first (:func:`~irscale.core.blocks.stable_order`; 2M rows of 100,000 topics: 0.1 s
         against 0.2 s for the sort alone). The rows are sorted into their buckets in pieces of
         whole topics of about :data:`_CHUNK_ROWS` rows, shared out between the usable cores
@@ -287,7 +289,7 @@ class _FingerprintTables:
             key = codes.astype(np.uint64) if rank is None else rank[codes].view(np.uint64)
             key <<= np.uint64(64 - shift)  # (a place is never negative)
             key |= fingerprints[taken] >> np.uint64(shift)
-            order = np.argsort(key, kind="stable")
+            order = np.argsort(key, kind="quicksort")
             key = key[order]
             if (key[1:] == key[:-1]).any():
                 return False
