@@ -74,12 +74,16 @@ def _same_docnos(docno: pa.ChunkedArray, rows: np.ndarray, other: pa.ChunkedArra
 
 
 def _in_order(degree: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``degree[order]`` as int64, gathered :data:`_CHUNK_ROWS` at a time: no temporary of
-    the result's length in ``degree``'s (small) type beside it. (``np.take``: indexing by
-    int32 positions would first copy them to int64.)"""
+    """``degree[order]`` as int64, gathered :data:`_CHUNK_ROWS` at a time, the chunks shared
+    out between the usable cores: no temporary of the result's length in ``degree``'s
+    (small) type beside it. (``np.take``: indexing by int32 positions would first copy them
+    to int64.)"""
     rel = np.empty(len(order), dtype=np.int64)
-    for start in range(0, len(order), _CHUNK_ROWS):
+
+    def gather(start: int) -> None:
         rel[start: start + _CHUNK_ROWS] = np.take(degree, order[start: start + _CHUNK_ROWS])
+
+    map_threads(gather, range(0, len(order), _CHUNK_ROWS))
     return rel
 
 
