@@ -85,9 +85,10 @@ class QrelsIndex:
         top = int(judged_rel.max()) if len(judged_rel) else 0
         column_degrees = None
         by_block = every and blocks.contiguous
-        if by_block and top < _LEVELS_COUNTED_BY_BLOCK:
-            # degrees 0 .. top, a column each whichever occur (dense_layout: at most 16
-            # columns): no need to find the distinct degrees first
+        if (by_block and top < _LEVELS_COUNTED_BY_BLOCK
+                and dense_layout(np.array([top]))):
+            # degrees 0 .. top, a column each: dense_layout says so for the fewest distinct
+            # degrees (top alone), hence for any that occur, which need not be found first
             n_levels, column = top + 1, rel
         else:
             degrees = arrow.unique_integers(judged_rel)
