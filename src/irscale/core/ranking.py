@@ -372,7 +372,8 @@ def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy, single: bo
         tied[spans] = False
         return np.flatnonzero(tied) + start
 
-    found = map_threads(scan, range(0, n_pairs, _CHUNK_ROWS))
-    if any(pairs is None for pairs in found):
+    scanned = map_threads(scan, range(0, n_pairs, _CHUNK_ROWS))
+    found = [pairs for pairs in scanned if pairs is not None]
+    if len(found) < len(scanned):  # a slice out of order
         return None
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
