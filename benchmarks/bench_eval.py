@@ -8,7 +8,7 @@ the time goes. The parent itself imports nothing heavy, so that the children's p
 is their own.
 
     python benchmarks/bench_eval.py [--cases i ii] [--sets three all_trec]
-                                    [--tools irscale pytrec_eval ir_measures ranx]
+                                    [--tools irscale pytrec_eval ir_measures ranx floor]
                                     [--trec-eval PATH]
                                     [--markdown docs/benchmarks.md [--section small-topics]]
 
@@ -42,6 +42,9 @@ set (each peer computes what it can express; see ``bench_tools.py``).
 Files from elsewhere (another generator, a real collection) are measured the same way with
 ``--files NAME QRELS RUN`` (repeatable): case ``NAME``, irscale as its command line, the
 data's statistics computed from the files (``datagen.py --files``).
+
+``--tools ... floor`` adds the floor of the stack beside the tools (not a peer: see
+:data:`FLOOR`); a target it misses too is marked so in the report.
 
 trec_eval itself joins as a peer with ``--trec-eval PATH`` (a binary built from NIST's
 sources, which this repository does not hold): its command line, as a user runs it, and its
