@@ -176,6 +176,9 @@ with open(sys.argv[3], "w") as out:
 #: after its imports and the size of the parsed columns of every file: their sum is the
 #: interpreter and libraries plus a compact columnar copy of both files, the least memory an
 #: evaluation in this stack holds. A file of padded columns (``aligned``) fails it.
+#: The floor's CSV blocks: irscale's (``irscale.io._text._BLOCK_BYTES``; a test keeps them
+#: equal without the parent importing irscale's reader).
+FLOOR_BLOCK_BYTES = 1 << 23
 FLOOR = (
     "from irscale.cli.allocator import tune_memory\n"
     "tune_memory()\n"
@@ -189,7 +192,8 @@ FLOOR = (
     "    names = list('abcdef')[:len(first.split())]\n"
     "    value = 'e' if len(names) == 6 else 'd'\n"
     "    columns += c.read_csv(path, read_options=c.ReadOptions(column_names=names, "
-    "block_size=1 << 23), parse_options=c.ParseOptions(delimiter='\\t' if b'\\t' in first "
+    f"block_size={FLOOR_BLOCK_BYTES}), parse_options=c.ParseOptions("
+    "delimiter='\\t' if b'\\t' in first "
     "else ' ', quote_char=False, escape_char=False), convert_options=c.ConvertOptions("
     "column_types={'a': pa.string(), 'c': pa.string(), value: pa.float64() if value == 'e' "
     "else pa.int64()}, include_columns=['a', 'c', value])).nbytes / 1e6\n"

@@ -129,3 +129,12 @@ def test_a_target_the_floor_misses_too_is_marked_so(tmp_path):
     results = json.loads((tmp_path / "work" / "results.json").read_text())
     assert {(r["tool"], r["status"]) for r in results["rows"]} == {
         ("irscale", "ok"), ("floor", "ok"), ("trec_eval", "ok")}
+
+
+def test_the_floor_parses_in_irscale_s_blocks():
+    """The floor parses the files in blocks of the size irscale's reader uses."""
+    import bench_eval
+    from irscale.io import _text
+
+    assert bench_eval.FLOOR_BLOCK_BYTES == _text._BLOCK_BYTES
+    assert f"block_size={_text._BLOCK_BYTES})" in bench_eval.FLOOR
