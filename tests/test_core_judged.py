@@ -17,13 +17,18 @@ from irscale.core import qrels_index
 from irscale.core import ranking as ranking_module
 from irscale.core import segments as segments_module
 from irscale.core.blocks import TopicBlocks, stable_order
-from irscale.core.inputs import Qrels, Run
+from irscale.core.inputs import Qrels, Run, as_c_float, c_float_rank_keys
 from irscale.core.judge import build_judged_rankings, judge_run, judge_run_rows
 from irscale.core.judged import NONPOOL, UNJUDGED
 from irscale.core.options import TIE_POLICIES
 from irscale.core.qrels_index import QrelsIndex
 from irscale.core.ranking import RankingOptions
-from irscale.core.segments import segment_argsort, segment_cumsum, segment_sum
+from irscale.core.segments import (
+    segment_argsort,
+    segment_cumsum,
+    segment_sort_keys,
+    segment_sum,
+)
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
 
@@ -343,28 +348,48 @@ def test_runs_read_in_every_layout_match_a_plain_sort(rows, ties, max_docs, judg
     assert unjudged == tuple(sorted(set(topics) - set(_QRELS)))
 
 
+@pytest.mark.parametrize("single", [True, False])
 @pytest.mark.parametrize("ties", TIE_POLICIES)
 @pytest.mark.parametrize("widths", [(3, 3, 3), (1, 4, 2), (5, 1)])
-def test_blocks_out_of_order_are_sorted_block_by_block(ties, widths):
+def test_blocks_out_of_order_are_sorted_block_by_block(ties, widths, single):
     """Blocks of equal widths (sorted as one matrix, no copy) and uneven ones (padded), with
-    ties in file order (trec_eval's ties in any order: docno orders them afterwards)."""
-    scores = [1.0, 3.0, 1.0, 2.0, 0.5]
+    ties in file order (trec_eval's ties in any order: docno orders them afterwards), and
+    the ties found in that order: neighbours in one block with scores equal as C floats
+    (``single``) or doubles, for trec_eval only."""
+    scores = [1.0, 3.0, 1.0, 2.0, 1.0 + 1e-12]
     rows = [(str(b), f"d{i}", scores[(b + i) % 5], (b * i) % 3 + 1)
             for b, width in enumerate(widths) for i in range(width)]
     run = _run_of(rows)
     blocks = run.topic_blocks
     key = run.rank if ties == "rank-column" else run.score
-    within = ranking_module._block_sort(key, blocks, ties)
-    assert within is not None
+    within, pairs = ranking_module._block_sort(key, blocks, ties, single)
+    compared = key.astype(np.float32) if single else key
+    expected_pairs = []
     for b in range(len(blocks)):
         mine = list(range(blocks.bounds[b], blocks.bounds[b + 1]))
         expected = sorted(mine, key=lambda i: key[i] if ties == "rank-column" else -key[i])
         got = within[blocks.bounds[b]: blocks.bounds[b + 1]].tolist()
         if ties == "trec_eval":  # ties are ordered by docno later: any order of them here
-            assert [key[i] for i in got] == [key[i] for i in expected]
+            assert [compared[i] for i in got] == [compared[i] for i in expected]
             assert sorted(got) == sorted(expected)
+            expected_pairs += [blocks.bounds[b] + j for j in range(len(got) - 1)
+                               if compared[got[j]] == compared[got[j + 1]]]
         else:
             assert got == expected
+    assert pairs.tolist() == expected_pairs
+
+
+@pytest.mark.parametrize("single", [True, False])
+def test_ties_sorted_block_by_block_never_span_two_blocks(single):
+    """Blocks whose every score is one value, the same in all, and not in ranking order as
+    written: the ties found are the neighbours within each block, none across two."""
+    rows = [(str(b), f"d{i}", 1.0 if i % 2 else 1.0 + 1e-12, i) for b in range(3)
+            for i in range(4)]
+    run = _run_of(rows)
+    within, pairs = ranking_module._block_sort(run.score, run.topic_blocks, "trec_eval",
+                                               single)
+    assert sorted(within.tolist()) == list(range(12))
+    assert pairs.tolist() == ([0, 1, 2, 4, 5, 6, 8, 9, 10] if single else [0, 2, 4, 6, 8, 10])
 
 
 @given(_run_rows(), st.sampled_from(TIE_POLICIES), st.booleans())
@@ -667,6 +692,39 @@ def test_segments_sorted_side_by_side_as_one_by_one(segments, kind, floats, desc
         else:
             assert sorted(mine.tolist()) == list(range(start, start + length))
             assert values[mine].tolist() == values[expected].tolist()
+
+
+@given(st.lists(st.lists(st.sampled_from([0, 1, 2, 0xFFFF_FFFE, 0xFFFF_FFFF]), min_size=1,
+                         max_size=40), min_size=1, max_size=12),
+       st.sampled_from([1, 7, 1 << 17]))
+def test_segments_sorted_by_keys_as_by_a_stable_argsort(segments, piece):
+    """:func:`segment_sort_keys` gives each segment's stable argsort (keys equal to the
+    padding's high word included), in place, and the keys in that order, however the
+    segments are laid out and however few elements are sorted at once."""
+    values = np.concatenate([np.array(v, dtype=np.int64) for v in segments])
+    lengths = np.array([len(v) for v in segments])
+    starts = np.cumsum(lengths) - lengths
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(segments_module, "_SORT_PIECE", piece)
+        order, ordered = segment_sort_keys(values, np.append(starts, len(values)),
+                                           lambda taken: taken.astype(np.uint32))
+    expected = np.concatenate([start + np.argsort(values[start: start + length],
+                                                  kind="stable")
+                               for start, length in zip(starts, lengths, strict=True)])
+    assert order.tolist() == expected.tolist()
+    assert ordered.tolist() == values[expected].tolist()
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=False), st.sampled_from(
+    [0.0, -0.0, 1e-46, -1e-46, 1e39, -1e39, 1.0, 1.0 + 1e-12])), min_size=2, max_size=30))
+def test_c_float_rank_keys_order_scores_as_trec_eval(scores):
+    """Keys ascending exactly where the scores as C floats descend, and equal exactly where
+    those floats are equal (signed zeros, scores rounded to 0 or ±inf alike)."""
+    scores = np.array(scores)
+    keys = c_float_rank_keys(scores).astype(np.int64)
+    single = as_c_float(scores)
+    assert ((keys[:, None] < keys[None, :]) == (single[:, None] > single[None, :])).all()
+    assert ((keys[:, None] == keys[None, :]) == (single[:, None] == single[None, :])).all()
 
 
 @given(st.lists(st.tuples(st.sampled_from(["t1", "t2", "t10", "x"]),

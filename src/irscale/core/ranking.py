@@ -23,7 +23,7 @@ from ..errors import ParameterError
 from . import arrow
 from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows_by_chunk
-from .inputs import Run, as_c_float
+from .inputs import Run, as_c_float, c_float_rank_keys
 from .options import (
     MAX_DOCS,
     RELEVANCE_LEVEL,
@@ -32,7 +32,7 @@ from .options import (
     compat_option,
     integer_option,
 )
-from .segments import chunks, ranges, segment_argsort
+from .segments import chunks, ranges, segment_argsort, segment_sort_keys
 from .threads import map_threads
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
@@ -107,8 +107,7 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
         pairs = _tied_pairs(key, blocks.bounds, ties, single)
         within = None
         if pairs is None:
-            within = _block_sort(key, blocks, ties)
-            pairs = _tied_pairs(key[within], blocks.bounds, ties, single)
+            within, pairs = _block_sort(key, blocks, ties, single)
         if pairs is not None:
             if labels is not None:
                 pairs = _told_apart(pairs, labels if within is None else labels[within])
@@ -324,23 +323,35 @@ def _by_docno_strings(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarra
     return order if grouped is None else grouped[order]
 
 
-def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy) -> np.ndarray:
+def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy, single: bool
+                ) -> tuple[np.ndarray, np.ndarray | None]:
     """The rows of every block in ranking order, ties in file order (the row at every
-    position, blocks in place).
+    position, blocks in place), and the positions of ties in that order
+    (:func:`_tied_pairs`).
 
-    The blocks are sorted side by side as the rows of padded matrices
-    (:func:`~irscale.core.segments.segment_argsort`). Scores in order as doubles are in order
-    as C floats, so the ties of ``trec_eval`` are then consecutive (:func:`_tied_pairs`
-    finds them).
+    The blocks are sorted side by side as the rows of padded matrices. trec_eval 9.0.8's
+    order (``single``) is that of 32-bit keys of the scores as C floats
+    (:func:`~irscale.core.inputs.c_float_rank_keys`), sorted with the keys themselves
+    (:func:`~irscale.core.segments.segment_sort_keys`): ties are equal neighbours among
+    them (2M scores in blocks of 1,000: 18 -> 5 ms). Otherwise the keys are argsorted
+    (:func:`~irscale.core.segments.segment_argsort`) and the ties found on the keys so
+    ordered; scores in order as doubles are in order as C floats, so 10.0's ties are then
+    consecutive too.
     """
+    if ties == "trec_eval" and single and len(key) < 1 << 32:
+        within, ordered = segment_sort_keys(key, blocks.bounds, c_float_rank_keys)
+        tied = ordered[1:] == ordered[:-1]
+        tied[blocks.bounds[1:-1] - 1] = False  # neighbours in two blocks
+        return within, np.flatnonzero(tied)
     descending = ties != "rank-column"  # scores: descending
     # trec_eval's ties are re-sorted by docno afterwards (_presorted_order), so their order
     # here is free: numpy's (vectorised) quicksort, several times faster than a stable sort;
     # the other policies keep ties in file order. Pads sort last unless a sorted value (a
     # negated score) is +inf too.
     free = ties == "trec_eval" and not bool(np.isneginf(key).any())
-    return segment_argsort(key, blocks.bounds, "quicksort" if free else "stable",
-                           descending=descending)
+    within = segment_argsort(key, blocks.bounds, "quicksort" if free else "stable",
+                             descending=descending)
+    return within, _tied_pairs(key[within], blocks.bounds, ties, single)
 
 
 def _tied_pairs(key: np.ndarray, bounds: np.ndarray, ties: TiePolicy, single: bool = True
