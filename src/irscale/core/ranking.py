@@ -110,7 +110,7 @@ def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
             within, pairs = _block_sort(key, blocks, ties, single)
         if pairs is not None:
             if labels is not None:
-                pairs = _told_apart(pairs, labels if within is None else labels[within])
+                pairs = _told_apart(pairs, labels, within)
             return _presorted_order(blocks, block_topic, pairs, run.docno, within)
     topic_code = blocks.expand(block_topic)
     if ties == "trec_eval":
@@ -203,9 +203,12 @@ def _presorted_order(
     return order if within is None else np.take(within, order)
 
 
-def _told_apart(pairs: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def _told_apart(pairs: np.ndarray, labels: np.ndarray, within: np.ndarray | None = None
+                ) -> np.ndarray:
     """The pairs (:func:`_tied_pairs`) of the runs of ties whose rows do not all carry one
-    label (``labels``: every position's); each run of ties is whole or left out. A run of
+    label (``labels``: every row's; ``within``: the row at every position, None where rows
+    are in place, as :func:`_presorted_order` takes it; only the tied positions' labels
+    are gathered); each run of ties is whole or left out. A run of
     ties holds consecutive positions, so its labels are all equal when no pair of
     neighbours in it differs: the runs kept are those of the pairs whose neighbours differ,
     found by their first pairs (few, in runs whose ties hold few judged documents: 1M rows
@@ -213,7 +216,10 @@ def _told_apart(pairs: np.ndarray, labels: np.ndarray) -> np.ndarray:
     against an ``or`` over every run)."""
     if len(pairs) == 0:
         return pairs
-    differ = np.flatnonzero(labels[pairs] != labels[pairs + 1])
+    first, second = pairs, pairs + 1
+    if within is not None:
+        first, second = within[first], within[second]
+    differ = np.flatnonzero(labels[first] != labels[second])
     if len(differ) == 0:
         return pairs[:0]
     run_starts = _run_starts(pairs)
