@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -227,7 +228,7 @@ class _Piece:
     end: int
     first: np.ndarray
 
-    @property
+    @cached_property
     def slots(self) -> np.ndarray:
         """Each element's position in the piece's padded matrix."""
         return self.block.flat[self.begin:self.end] - self.row * self.block.width
