@@ -344,7 +344,7 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy, single: b
     ordered; scores in order as doubles are in order as C floats, so 10.0's ties are then
     consecutive too.
     """
-    if ties == "trec_eval" and single and len(key) < 1 << 32:
+    if ties == "trec_eval" and single:
         within, ordered = segment_sort_keys(key, blocks.bounds, c_float_rank_keys)
         tied = ordered[1:] == ordered[:-1]
         tied[blocks.bounds[1:-1] - 1] = False  # neighbours in two blocks
