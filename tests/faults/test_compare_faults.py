@@ -4,6 +4,7 @@ corrections, alpha, samples, seeds, workers, options a test ignores)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -110,6 +111,58 @@ def _scaled(factor: str) -> str:
 
 
 SHORT = score_text("ap", rows=8)  # 8 of the 12 topics
+
+
+def _rewritten(change) -> str:
+    """ap.csv with each row's cells (floats) replaced by ``change(row number, cells)``,
+    written at full precision (repr), so that rounding noise reaches the differences."""
+    lines = score_text("ap").splitlines()
+    rows = [change(k, [float(c) for c in row.split(",")]) for k, row in enumerate(lines[1:])]
+    return "\n".join([lines[0]] + [",".join(map(repr, row)) for row in rows]) + "\n"
+
+
+#: Two topics whose differences are -0.2 up to rounding (0.1 - 0.3, 0.2 - 0.4).
+NO_SPREAD_TWO = "a,b\n0.1,0.3\n0.2,0.4\n"
+#: sysB = sysA + 0.2 (differences equal up to the rounding of the additions), sysC and sysD
+#: ordinary; in the "rounded twin" sysB = sysA + 0.1 - 0.1 (identical up to rounding).
+NO_SPREAD_SHIFT = _rewritten(lambda k, c: [c[0], c[0] + 0.2, *c[2:]])
+ROUNDED_TWIN = _rewritten(lambda k, c: [c[0], c[0] + 0.1 - 0.1, *c[2:]])
+#: sysA and sysB each constant up to rounding (0.1 + 0.2 is not 0.3, 0.2 + 0.4 not 0.6),
+#: sysC and sysD ordinary.
+NO_SPREAD_FLAT = _rewritten(lambda k, c: [0.3 if k % 2 else 0.1 + 0.2,
+                                          0.6 if k % 3 else 0.2 + 0.4, *c[2:]])
+
+
+def no_spread_pair(a: str, b: str):
+    """The pair a-b, whose differences (or samples) have no variance up to rounding, has
+    p = 1 and is not significant; one warning says why and states the tolerance."""
+
+    def check(result, ws, run):
+        pairs = {(p["a"], p["b"]): p for p in json.loads(result.out)["pairs"]}
+        pair = pairs[(a, b)]
+        assert pair["p"] == 1.0 and pair["significant"] is False, pair
+        lines = warnings_of(result)
+        assert len(lines) == 1 and "no variance" in lines[0] and "1e-10" in lines[0] \
+            and f"{a} − {b}" in lines[0], result.describe()
+
+    return check
+
+
+def pair_p(a: str, b: str, expected: float):
+    """The pair a-b's p-value is ``expected`` (a hand-worked value), without a warning."""
+
+    def check(result, ws, run):
+        pairs = {(p["a"], p["b"]): p for p in json.loads(result.out)["pairs"]}
+        assert pairs[(a, b)]["p"] == pytest.approx(expected, rel=1e-12), pairs[(a, b)]
+        assert not warnings_of(result), result.describe()
+
+    return check
+
+
+def no_huge_numbers(result, ws, run):
+    """No statistic of rounding noise (|t| = 1e16, d_z = 7e15) is printed."""
+    finite_output(result, ws, run)
+    assert not re.search(r"\d{8,}", result.out), "huge number printed" + result.describe()
 
 
 def _long(kind: str = "ap", *, summary: bool = True) -> str:
@@ -357,6 +410,47 @@ CASES = [
     err("baseline-only-system", [*BASELINE, "--systems", "sysA"], "2 systems"),
     err("baseline-not-among-systems", [*BASELINE, "--systems", "sysB,sysC"], "sysA"),
     err("baseline-with-tukey", [*TUKEY, "--baseline", "sysA"], opt("--baseline"), "tukey"),
+    # ---- pairs without variance: differences the same on every topic up to rounding
+    ok("no-spread-t-two-topics", ["compare", "--scores", "two.csv", "--test", "t"],
+       all_checks(no_huge_numbers, has_warning), files={"two.csv": NO_SPREAD_TWO}),
+    ok("no-spread-t-two-topics-json", ["compare", "--scores", "two.csv", "--test", "t",
+                                       "--format", "json"],
+       no_spread_pair("a", "b"), files={"two.csv": NO_SPREAD_TWO}),
+    ok("no-spread-t-family", [*csv_argv("shift.csv"), "--format", "json"],
+       no_spread_pair("sysA", "sysB"), files={"shift.csv": NO_SPREAD_SHIFT}),
+    ok("no-spread-bootstrap", ["compare", "--scores", "shift.csv", "--test", "bootstrap",
+                               "--samples", "99", "--seed", "1", "--format", "json"],
+       no_spread_pair("sysA", "sysB"), files={"shift.csv": NO_SPREAD_SHIFT}),
+    ok("no-spread-bootstrap-shift", ["compare", "--scores", "shift.csv", "--test",
+                                     "bootstrap-shift", "--samples", "99", "--seed", "1",
+                                     "--format", "json"],
+       no_spread_pair("sysA", "sysB"), files={"shift.csv": NO_SPREAD_SHIFT}),
+    ok("no-spread-welch-constant-samples", ["compare", "--scores", "flat.csv", "--test",
+                                            "welch", "--format", "json"],
+       no_spread_pair("sysA", "sysB"), files={"flat.csv": NO_SPREAD_FLAT}),
+    ok("no-spread-student-constant-samples", ["compare", "--scores", "flat.csv", "--test",
+                                              "student", "--format", "json"],
+       no_spread_pair("sysA", "sysB"), files={"flat.csv": NO_SPREAD_FLAT}),
+    ok("no-spread-t-text", [*csv_argv("shift.csv")], all_checks(no_huge_numbers, has_warning),
+       files={"shift.csv": NO_SPREAD_SHIFT}),
+    # tests on signs, ranks and sign flips need no variance: 12 topics all won, p = 2/2^12
+    ok("no-spread-sign", ["compare", "--scores", "shift.csv", "--test", "sign", "--format",
+                          "json"], pair_p("sysA", "sysB", 2 / 2**12),
+       files={"shift.csv": NO_SPREAD_SHIFT}),
+    ok("no-spread-wilcoxon", ["compare", "--scores", "shift.csv", "--test", "wilcoxon",
+                              "--format", "json"], pair_p("sysA", "sysB", 2 / 2**12),
+       files={"shift.csv": NO_SPREAD_SHIFT}),
+    ok("no-spread-randomization", ["compare", "--scores", "shift.csv", "--test",
+                                   "randomization", "--format", "json"],
+       pair_p("sysA", "sysB", 2 / 2**12), files={"shift.csv": NO_SPREAD_SHIFT}),
+    ok("no-spread-sign-two-topics", ["compare", "--scores", "two.csv", "--test", "sign",
+                                     "--format", "json"], pair_p("a", "b", 0.5),
+       files={"two.csv": NO_SPREAD_TWO}),
+    ok("identical-up-to-rounding", [*csv_argv("twin.csv"), "--systems", "sysA,sysB,sysC",
+                                    "--format", "json"],
+       pair_p("sysA", "sysB", 1.0), files={"twin.csv": ROUNDED_TWIN}),
+    err("no-spread-tukey-two-systems", ["compare", "--scores", "two.csv"],
+        "fits the scores exactly, up to rounding", "1e-10", files={"two.csv": NO_SPREAD_TWO}),
 ]
 
 

@@ -53,6 +53,7 @@ from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
 from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
+from ..stats.effects import standard_error
 from ..stats.resampling import (
     CONVENTIONS,
     MAX_SAMPLES,
@@ -202,7 +203,7 @@ def bootstrap_required_differences(
     that gave the ASLs. Each chunk keeps its own ⌊Bα⌉ largest |t*| per pair; they are
     merged as chunks finish (the ⌊Bα⌉ largest of all is the same set whatever the order).
     """
-    n, k = values.shape
+    k = values.shape[1]
     i, j = pair_index(k)
     z = values[:, i] - values[:, j]
     w = z - z.mean(axis=0)
@@ -216,7 +217,7 @@ def bootstrap_required_differences(
     run_chunks(_top_chunk, chunk_sizes(samples, CHUNK), copy_seed(seeds), merge,
                shared=(w, rank), workers=workers, executor=executor, progress=progress)
     t_alpha = top.min(axis=1)
-    se = z.std(axis=0, ddof=1) / np.sqrt(n)
+    se, _ = standard_error(values[:, i], values[:, j], "paired")  # 0 without spread
     with np.errstate(invalid="ignore"):
         required = np.where(se > 0, t_alpha * se, np.nan)
     return t_alpha, required

@@ -20,7 +20,15 @@ from ..errors import InputError, ParameterError
 from .effects import EffectSizes, effect_size_columns, mean_difference_ci, standard_error
 from .resampling import rng_options
 from .results import TestResult
-from .validation import Alternative, check_alpha, check_alternative, tie_tolerance, two_samples
+from .validation import (
+    TIE_RTOL,
+    Alternative,
+    check_alpha,
+    check_alternative,
+    constant_columns,
+    tie_tolerance,
+    two_samples,
+)
 
 
 @dataclass
@@ -52,6 +60,10 @@ class TestSpec:
     kernel: Kernel
     options: tuple[str, ...] = ()
     resampling: bool = False
+    #: the statistic or its null distribution rests on the spread of the scores (a standard
+    #: error, or resamples of the centred differences): a pair without variance up to
+    #: rounding has nothing it can test (:func:`degenerate`)
+    needs_spread: bool = False
 
     @property
     def ci_method(self) -> str:
@@ -78,13 +90,86 @@ def t_pvalue(t: np.ndarray, df: np.ndarray | float, alternative: Alternative) ->
     return np.minimum(1.0, 2.0 * stats.t.sf(np.abs(t), df))
 
 
-def degenerate(x: np.ndarray, y: np.ndarray, paired: bool) -> np.ndarray:
-    """Columns with nothing to test: identical paired scores, or all values equal."""
-    tol = tie_tolerance(x, y)
-    if paired:
-        return np.all(np.abs(x - y) <= tol, axis=0)
-    both = np.concatenate([x, y], axis=0)
-    return np.ptp(both, axis=0) <= tol
+#: Why a column pair has nothing to test (:func:`degenerate`): identical paired scores
+#: (every value equal, unpaired), or no variance for a test that needs one.
+TESTABLE, IDENTICAL, NO_SPREAD = 0, 1, 2
+
+
+def degenerate(x: np.ndarray, y: np.ndarray, spec: TestSpec) -> np.ndarray:
+    """Per column pair, :data:`IDENTICAL`, :data:`NO_SPREAD` or :data:`TESTABLE`.
+
+    One notion, constant up to rounding (:func:`~irscale.stats.validation.constant_columns`
+    with the pair's tie tolerance, :data:`~irscale.stats.validation.TIE_RTOL` × its largest
+    |score|), decides both cases. Paired: differences x − y all 0 up to rounding are
+    ``IDENTICAL``; differences that are the same nonzero value on every topic up to
+    rounding are ``NO_SPREAD`` for a test that ``needs_spread`` (the t-test and the paired
+    bootstraps: their standard error, or their resamples of the centred differences, are
+    rounding noise). Unpaired: every value of both samples equal is ``IDENTICAL``; each
+    sample constant (two different values) is ``NO_SPREAD`` for the Student and Welch
+    tests. Tests on signs, ranks and sign flips need no spread and test such pairs.
+    """
+    tol = tie_tolerance(x, y, axis=0)
+    if spec.paired:
+        d = x - y
+        constant = constant_columns(d, tol)
+        nothing = np.all(np.abs(d) <= tol, axis=0)
+    else:
+        constant = constant_columns(x, tol) & constant_columns(y, tol)
+        nothing = constant_columns(np.concatenate([x, y], axis=0), tol)
+    spreadless = constant & spec.needs_spread
+    return np.where(nothing, IDENTICAL, np.where(spreadless, NO_SPREAD, TESTABLE))
+
+
+def _spreadless_tests(spec: TestSpec) -> str:
+    """The tests that need no spread, for the messages about pairs without one."""
+    return ("the sign, wilcoxon and randomization tests" if spec.paired
+            else "the mann-whitney and unpaired-bootstrap tests")
+
+
+def _tolerance_text(tol: float) -> str:
+    return f"{tol:.3g} = {TIE_RTOL:g} × the largest |score| of the pair"
+
+
+def refusal(x: np.ndarray, y: np.ndarray, spec: TestSpec, labels: tuple[str, str]) -> str | None:
+    """Why the single pair ``x``, ``y`` (vectors) cannot be tested, or ``None``."""
+    X, Y = x[:, None], y[:, None]
+    code = int(degenerate(X, Y, spec)[0])
+    tol = float(tie_tolerance(X, Y, axis=0)[0])
+    a, b = labels
+    if code == IDENTICAL:
+        if spec.paired:
+            return (f"the scores of {a!r} and {b!r} have identical scores on every topic "
+                    f"(|x − y| ≤ {_tolerance_text(tol)}): there is nothing to test")
+        return (f"the scores of {a!r} and {b!r} are all equal (up to "
+                f"{_tolerance_text(tol)}): there is nothing to test")
+    if code == TESTABLE:
+        return None
+    if spec.paired:
+        d = x - y
+        what = (f"the differences {a!r} − {b!r} are the same on every topic "
+                f"({float(d.mean()):.6g}; spread {float(np.ptp(d)):.3g}")
+    else:
+        what = (f"the scores of {a!r} ({float(x.mean()):.6g}) and of {b!r} "
+                f"({float(y.mean()):.6g}) are each the same on every topic (spreads "
+                f"{float(np.ptp(x)):.3g} and {float(np.ptp(y)):.3g}")
+    return (f"{what} ≤ {_tolerance_text(tol)}): with no variance the {spec.label} has "
+            f"nothing to test; {_spreadless_tests(spec)} need none")
+
+
+def spreadless_warning(spec: TestSpec, a: np.ndarray, b: np.ndarray, diff: np.ndarray,
+                       where: str = "") -> str:
+    """The warning of a family in which the pairs ``a[i]``, ``b[i]`` (mean difference
+    ``diff[i]``) of the group ``where`` (a measure, a collection) are :data:`NO_SPREAD`:
+    their p-value is 1, as for identical pairs."""
+    shown = ", ".join(f"{x} − {y} ({d:.4g})" for x, y, d in zip(a[:3], b[:3], diff[:3],
+                                                                 strict=True))
+    more = f" and {len(a) - 3} more" if len(a) > 3 else ""
+    what = ("differences are the same on every topic" if spec.paired
+            else "two samples are each the same on every topic")
+    return (f"{spec.label}{f' ({where})' if where else ''}: {len(a)} pair(s) whose {what} "
+            f"up to rounding (spread ≤ {TIE_RTOL:g} × their largest |score|) have no "
+            f"variance and nothing to test, p = 1: {shown}{more}; {_spreadless_tests(spec)} "
+            "need none")
 
 
 def studentise(num: np.ndarray, se: np.ndarray) -> np.ndarray:
@@ -104,8 +189,18 @@ def pair_columns(
     options: dict[str, object],
 ) -> tuple[Outcome, dict[str, np.ndarray]]:
     """Run ``spec`` on every column pair; the outcome plus diff, CI (with the standard
-    error ``ci_se`` and degrees of freedom ``ci_df`` it rests on) and effect sizes."""
+    error ``ci_se`` and degrees of freedom ``ci_df`` it rests on), effect sizes and the
+    :func:`degenerate` code of every pair (``degenerate``).
+
+    Pairs with nothing to test get p = 1 and no statistic (NaN), in a family as alone
+    (where :func:`run_test` refuses them first)."""
     outcome = spec.kernel(x, y, alternative=alternative, **options)
+    codes = degenerate(x, y, spec)
+    untestable = codes != TESTABLE
+    outcome.pvalue = np.where(untestable, 1.0, outcome.pvalue)
+    outcome.statistic = np.where(untestable, np.nan, outcome.statistic)
+    if outcome.mc_se is not None:
+        outcome.mc_se = np.where(untestable, 0.0, outcome.mc_se)
     diff, low, high = mean_difference_ci(
         x, y, kind=spec.ci_kind, alpha=alpha, alternative=alternative
     )
@@ -113,7 +208,7 @@ def pair_columns(
     columns = {
         "mean_a": x.mean(axis=0), "mean_b": y.mean(axis=0), "diff": diff,
         "ci_low": low, "ci_high": high, "ci_se": se, "ci_df": df,
-        **effect_size_columns(x, y, spec.paired),
+        **effect_size_columns(x, y, spec.paired), "degenerate": codes,
     }
     return outcome, columns
 
@@ -135,12 +230,10 @@ def run_test(
     spec.check_options(options)
     options = rng_options(options)
     xs, ys, labels = two_samples(x, y, paired=spec.paired, systems=systems, measure=measure)
+    reason = refusal(xs, ys, spec, labels)
+    if reason is not None:
+        raise InputError(reason)
     X, Y = xs[:, None], ys[:, None]
-    if degenerate(X, Y, spec.paired)[0]:
-        what = "have identical scores on every topic" if spec.paired else "are all equal"
-        raise InputError(
-            f"the scores of {labels[0]!r} and {labels[1]!r} {what}: there is nothing to test"
-        )
     outcome, columns = pair_columns(spec, X, Y, alpha=alpha, alternative=alternative,
                                     options=dict(options))
     effect = EffectSizes(**{k: float(columns[k][0]) for k in

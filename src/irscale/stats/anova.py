@@ -102,9 +102,11 @@ def fit_model(
         if sums.df_error <= 0:
             raise InputError(f"the model {format_model(terms)} leaves no error degrees of freedom")
         ss_type = "type III"
-    if sums.ss_error <= TIE_RTOL * sums.ss_total:
+    if sums.ss_error <= TIE_RTOL * sums.ss_total:  # residuals of rounding noise only
         raise InputError(
-            "the model fits the scores exactly (error sum of squares 0): F is undefined"
+            f"the model fits the scores exactly, up to rounding (error sum of squares "
+            f"{sums.ss_error:.3g} ≤ {TIE_RTOL:g} × the total {sums.ss_total:.3g}): F and "
+            "Tukey's HSD are undefined"
         )
     rows = table_rows(sums)
     untested = [row.factor for row in rows[:-2] if row.df == 0]

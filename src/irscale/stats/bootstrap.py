@@ -9,6 +9,9 @@ Paired studentised bootstrap test (seed 001, Sakai, §4.2, Fig. 11–12; Efron &
 Bootstrap-shift test (Smucker, Allan & Carterette, 2007; Efron & Tibshirani, 1993, §16.4)
     The same resampling of w, with the plain mean as statistic: counts
     |mean(w*)| ≥ |mean(z)| — the bootstrap distribution of the mean shifted to mean zero.
+    Both paired tests need differences that vary: where z is the same on every topic up to
+    rounding, w is rounding noise (every w* mean 0, σ̄ = 0) and there is nothing to test
+    (refused for one pair, p = 1 in a family: :func:`irscale.stats._twosample.degenerate`).
 Unpaired bootstrap test (seed 001, §4.3, Fig. 13–14)
     v = (x_1..x_n, y_1..y_m); each sample draws n + m values of v with replacement, the
     first n forming x*, the last m forming y* (Fig. 13); the p-value counts
@@ -32,6 +35,7 @@ import numpy as np
 from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
 from ._twosample import Outcome, TestSpec, run_test, studentise
+from .effects import standard_error
 from .resampling import (
     Convention,
     RngArg,
@@ -169,9 +173,8 @@ def paired_bootstrap_kernel(
     executor: ExecutorArg = "local",
 ) -> Outcome:
     z = x - y
-    n = z.shape[0]
     w = z - z.mean(axis=0)
-    observed = studentise(z.mean(axis=0), z.std(axis=0, ddof=1) / np.sqrt(n))
+    observed = studentise(z.mean(axis=0), standard_error(x, y, "paired")[0])
     tol = TIE_RTOL * np.where(np.isfinite(observed), np.abs(observed), 0.0)
     if alternative == "two-sided":  # the common case, on the fast path
         threshold = np.where(np.isnan(observed), 0.0, np.abs(observed) - tol)
@@ -230,11 +233,11 @@ def unpaired_bootstrap_kernel(
 
 PAIRED_BOOTSTRAP = TestSpec(
     "bootstrap", "paired bootstrap test (studentised)", True, "paired",
-    paired_bootstrap_kernel, _OPTIONS, resampling=True,
+    paired_bootstrap_kernel, _OPTIONS, resampling=True, needs_spread=True,
 )
 BOOTSTRAP_SHIFT = TestSpec(
     "bootstrap-shift", "bootstrap-shift test", True, "paired", bootstrap_shift_kernel,
-    _OPTIONS, resampling=True,
+    _OPTIONS, resampling=True, needs_spread=True,
 )
 UNPAIRED_BOOTSTRAP = TestSpec(
     "unpaired-bootstrap", "unpaired bootstrap test", False, "welch",

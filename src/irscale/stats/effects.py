@@ -15,7 +15,9 @@ s the sample standard deviation (denominator n − 1):
   system (the baseline), corrected as Hedges (1981) suggests.
 
 ``J(ν) = Γ(ν/2) / (sqrt(ν/2) Γ((ν − 1)/2))`` is Hedges' exact bias correction
-(≈ 1 − 3/(4ν − 1)). Undefined values (zero standard deviation) are NaN.
+(≈ 1 − 3/(4ν − 1)). Undefined values (zero standard deviation) are NaN; a standard
+deviation is zero where the values are constant up to rounding (their spread within the
+tie tolerance of the pair's scores, :data:`irscale.stats.validation.TIE_RTOL`).
 
 Confidence intervals (noncentral t inversion; Steiger & Fouladi, 1997; Cumming & Finch,
 2001; Kelley, 2007; Cumming, 2012)
@@ -44,25 +46,32 @@ from scipy import optimize, special, stats
 from ..errors import ParameterError
 from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
 from .tables import Format
-from .validation import Alternative
+from .validation import Alternative, constant_columns, tie_tolerance
 
 
 def hedges_j(df: np.ndarray | float) -> np.ndarray:
-    """Hedges' exact small-sample correction J(ν) = Γ(ν/2) / (sqrt(ν/2) Γ((ν − 1)/2))."""
+    """Hedges' exact small-sample correction J(ν) = Γ(ν/2) / (sqrt(ν/2) Γ((ν − 1)/2)),
+    NaN for ν ≤ 1: with one degree of freedom the standardised difference has no mean
+    (1/s has none), so there is no unbiased version of it (the formula's 0 would make g of
+    two topics 0 whatever the data, and its interval a division by 0)."""
     df = np.asarray(df, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.exp(special.gammaln(df / 2) - special.gammaln((df - 1) / 2)) / np.sqrt(df / 2)
+        j = np.exp(special.gammaln(df / 2) - special.gammaln((df - 1) / 2)) / np.sqrt(df / 2)
+    return np.where(df > 1, j, np.nan)
 
 
-def sample_sd(values: np.ndarray) -> np.ndarray:
-    """Column standard deviations (ddof = 1), exactly 0 where a column holds one value.
+def sample_sd(values: np.ndarray, tol: np.ndarray | float) -> np.ndarray:
+    """Column standard deviations (ddof = 1), exactly 0 where a column is constant up to
+    rounding (:func:`~irscale.stats.validation.constant_columns`: spread ≤ ``tol``, the
+    tie tolerance of the scores the values come from).
 
     ``std`` of n equal floats is rounding noise (1e-17 for 0.1 three times: the mean is not
-    exactly 0.1), which would make t and d_z of a constant difference ±1e16 instead of
-    their limits (±inf, undefined).
+    exactly 0.1), and so is that of differences equal up to rounding (0.3 − 0.1 and
+    0.4 − 0.2): it would make t and d_z of a constant difference ±1e16 instead of
+    undefined.
     """
     sd = values.std(axis=0, ddof=1)
-    return np.where(np.ptp(values, axis=0) == 0, 0.0, sd)
+    return np.where(constant_columns(values, tol), 0.0, sd)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -280,13 +289,14 @@ def effect_size_columns(x: np.ndarray, y: np.ndarray, paired: bool) -> dict[str,
     if x.ndim == 1:
         x, y = x[:, None], y[:, None]
     n, m = x.shape[0], y.shape[0]
+    tol = tie_tolerance(x, y, axis=0)
     diff = x.mean(axis=0) - y.mean(axis=0)
-    sx, sy = sample_sd(x), sample_sd(y)
+    sx, sy = sample_sd(x, tol), sample_sd(y, tol)
     pooled = np.sqrt(((n - 1) * sx**2 + (m - 1) * sy**2) / (n + m - 2))
     cohen_d = _ratio(diff, pooled)
     if paired:
         d = x - y
-        d_z = _ratio(d.mean(axis=0), sample_sd(d))
+        d_z = _ratio(d.mean(axis=0), sample_sd(d, tol))
     else:
         d_z = np.full(diff.shape, np.nan)
     return {
@@ -316,10 +326,11 @@ def standard_error(x: np.ndarray, y: np.ndarray, kind: str) -> tuple[np.ndarray,
     ``welch``: sqrt(s_x²/n + s_y²/m) with the Welch–Satterthwaite df (Welch, 1947).
     """
     n, m = x.shape[0], y.shape[0]
+    tol = tie_tolerance(x, y, axis=0)
     if kind == "paired":
-        se = sample_sd(x - y) / np.sqrt(n)
+        se = sample_sd(x - y, tol) / np.sqrt(n)
         return se, np.full(se.shape, n - 1.0)
-    vx, vy = sample_sd(x) ** 2, sample_sd(y) ** 2
+    vx, vy = sample_sd(x, tol) ** 2, sample_sd(y, tol) ** 2
     if kind == "student":
         pooled = ((n - 1) * vx + (m - 1) * vy) / (n + m - 2)
         se = np.sqrt(pooled * (1.0 / n + 1.0 / m))

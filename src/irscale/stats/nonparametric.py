@@ -32,7 +32,8 @@ Wilcoxon rank-sum / Mann–Whitney U (unpaired; Mann & Whitney, 1947)
     when there are no ties and min(n, m) ≤ 8, else the normal approximation (``"approx"``,
     or scipy's name ``"asymptotic"``).
 
-Ties and zeros are decided with the tolerance of :data:`irscale.stats.validation.TIE_RTOL`.
+Ties and zeros are decided with the tolerance of :data:`irscale.stats.validation.TIE_RTOL`
+(times the largest |score| of each pair: a pair's ties are the same alone or in a family).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def wilcoxon_kernel(
     check_choice(zero_method, ZERO_METHODS, "zero_method")
     d = x - y
     n_all = d.shape[0]
-    tol = tie_tolerance(x, y)
+    tol = tie_tolerance(x, y, axis=0)
     zero = np.abs(d) <= tol
     n_zero = zero.sum(axis=0).astype(np.float64)
     magnitude = np.where(zero, 0.0, np.abs(d))
@@ -166,7 +167,7 @@ def sign_kernel(
     if not threshold >= 0:
         raise ParameterError(f"threshold must be >= 0, got {threshold}")
     d = x - y
-    cut = threshold + tie_tolerance(x, y)
+    cut = threshold + tie_tolerance(x, y, axis=0)
     positive = np.count_nonzero(d > cut, axis=0)
     total = positive + np.count_nonzero(d < -cut, axis=0)
     upper = stats.binom.sf(positive - 1, total, 0.5)
@@ -197,7 +198,7 @@ def mann_whitney_kernel(
     method = _rank_method(method)
     n, m = x.shape[0], y.shape[0]
     big = n + m
-    ranks, ties = rank_columns(np.concatenate([x, y], axis=0), tie_tolerance(x, y))
+    ranks, ties = rank_columns(np.concatenate([x, y], axis=0), tie_tolerance(x, y, axis=0))
     u1 = ranks[:n].sum(axis=0) - n * (n + 1) / 2
     u2 = n * m - u1
     if alternative == "greater":

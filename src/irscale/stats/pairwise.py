@@ -10,6 +10,7 @@ numbers — so a pair's p-value equals that of the single-pair test with the sam
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -18,7 +19,7 @@ from ..core import ScoreMatrix
 from ..core.progress import phase_progress
 from ..errors import AlignmentError, ParameterError
 from ..parallel import check_executor, executor_scope, is_ready
-from ._twosample import degenerate, pair_columns
+from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
 from .registry import test_spec
 from .resampling import (
@@ -83,6 +84,10 @@ def pairwise_tests(
     their ``workers`` / ``executor`` options say where (:mod:`irscale.parallel`).
     Against a ``baseline``, each pair also counts the topics the system ``wins``, ``ties``
     and ``losses`` against it (:func:`~irscale.stats.validation.wins_ties_losses`).
+    A pair with nothing to test (identical scores; for the t-tests and the paired
+    bootstraps, differences the same on every topic up to rounding: see
+    :func:`irscale.stats._twosample.degenerate`) has p = 1 and no statistic; the latter
+    with a warning naming them.
     """
     spec = test_spec(test)
     alpha = check_alpha(alpha)
@@ -136,7 +141,13 @@ def pairwise_tests(
             part["collection"] = np.full(len(i), collection, dtype=object)
         if measure is not None and (len(groups) > 1 or measures is not None):
             part["measure"] = np.full(len(i), measure, dtype=object)
-        p_raw = np.where(degenerate(x, y, spec.paired), 1.0, outcome.pvalue)
+        spreadless = columns["degenerate"] == NO_SPREAD
+        if spreadless.any():
+            where = "/".join(str(w) for w in (collection, measure) if w is not None)
+            warnings.warn(spreadless_warning(
+                spec, np.asarray(names, dtype=object)[i[spreadless]],
+                np.asarray(names, dtype=object)[j[spreadless]], columns["diff"][spreadless],
+                where), stacklevel=2)
         part.update(
             a=np.array(names, dtype=object)[i], b=np.array(names, dtype=object)[j],
             mean_a=columns["mean_a"], mean_b=columns["mean_b"], diff=columns["diff"],
@@ -147,7 +158,7 @@ def pairwise_tests(
             part["df"] = outcome.df
         if baseline is not None:
             part["wins"], part["ties"], part["losses"] = wins_ties_losses(x, y)
-        part["p_raw"] = p_raw
+        part["p_raw"] = outcome.pvalue
         if outcome.mc_se is not None:
             part["mc_se"] = outcome.mc_se
         for key in ("d_z", "hedges_g", "glass_delta"):

@@ -10,6 +10,13 @@ p-values come from the t distribution with ν degrees of freedom (two-sided: 2 P
 ``greater``: P(T ≥ t), i.e. H1: mean(x) > mean(y); ``less``: P(T ≤ t)). The confidence
 interval of the mean difference is the matching t interval. Seed 002 notes that the
 one-way model MD1 reduces to the unpaired and MD2 to the paired test for two systems.
+
+Without variance there is nothing to test: differences that are the same on every topic up
+to rounding (paired), or two samples that are each constant up to rounding (unpaired),
+have a standard error of 0 and t = ±inf, or of rounding noise and t = ±1e16. One pair is
+refused (:class:`~irscale.errors.InputError`, as R's ``t.test`` refuses "data are essentially
+constant"); in a family such a pair has p = 1 and no statistic, with a warning
+(:func:`irscale.stats._twosample.degenerate` states the tolerance).
 """
 
 from __future__ import annotations
@@ -35,11 +42,14 @@ def _t_kernel(kind: str, label: str):
     return kernel
 
 
-PAIRED_T = TestSpec("t", "paired t-test", True, "paired", _t_kernel("paired", "paired t"))
+PAIRED_T = TestSpec("t", "paired t-test", True, "paired", _t_kernel("paired", "paired t"),
+                    needs_spread=True)
 STUDENT_T = TestSpec(
-    "student", "Student t-test", False, "student", _t_kernel("student", "pooled variance")
+    "student", "Student t-test", False, "student", _t_kernel("student", "pooled variance"),
+    needs_spread=True,
 )
-WELCH_T = TestSpec("welch", "Welch t-test", False, "welch", _t_kernel("welch", "Welch"))
+WELCH_T = TestSpec("welch", "Welch t-test", False, "welch", _t_kernel("welch", "Welch"),
+                   needs_spread=True)
 
 
 def paired_t(

@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 
-def rank_columns(values: np.ndarray, tol: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def rank_columns(values: np.ndarray, tol: float | np.ndarray = 0.0
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Average ranks (1-based) of every column of ``values`` and each column's Σ(t³ − t).
 
-    ``values`` is (n × k); consecutive sorted values that differ by at most ``tol`` form
-    one tie group. Vectorised over columns: no Python loop per column.
+    ``values`` is (n × k); consecutive sorted values that differ by at most ``tol`` (one
+    tolerance, or one per column) form one tie group. Vectorised over columns: no Python
+    loop per column.
     """
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1:

@@ -20,8 +20,9 @@ For a run r and a baseline b evaluated on the same c topics with a measure, let
   :func:`~irscale.stats.validation.tie_tolerance` of 0 (floating-point noise) count as 0,
   here and in ``z``.
 
-``s_z = 0`` (every topic the same z) gives TRisk = ±inf with p = 0, or NaN when URisk is
-0 too. (rmit-ir/trisk divides the variance by c rather than c − 1: its TRisk is
+``s_z = 0`` (every topic the same z, up to rounding: z's spread within (1 + α) times the
+tie tolerance of the scores) gives TRisk = ±inf with p = 0, or NaN when URisk is 0 too.
+(rmit-ir/trisk divides the variance by c rather than c − 1: its TRisk is
 √(c/(c − 1)) times smaller in magnitude.)
 """
 
@@ -34,7 +35,7 @@ from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
 from ..measures.diversity.evaluate import check_risk_alpha, risk_based
 from .effects import sample_sd
-from .validation import tied_differences
+from .validation import tie_tolerance, tied_differences
 
 
 def risk_weighted_differences(run: np.ndarray, baseline: np.ndarray,
@@ -118,7 +119,8 @@ def risk_table(matrix: ScoreMatrix, baseline: str, risk_alpha: float = 0.0, *,
         z = risk_weighted_differences(values[:, others], values[:, [j]], alpha)
         c = z.shape[0]
         urisk = z.mean(axis=0)
-        sd = sample_sd(z) if c > 1 else np.full(len(others), np.nan)
+        tol = tie_tolerance(values[:, others], values[:, [j]], axis=0)
+        sd = sample_sd(z, (1.0 + alpha) * tol) if c > 1 else np.full(len(others), np.nan)
         with np.errstate(divide="ignore", invalid="ignore"):
             trisk = urisk / (sd / np.sqrt(c))
         trisk = np.where(sd == 0, np.where(urisk == 0, np.nan, np.copysign(np.inf, urisk)),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterator, Sequence
-from typing import Literal, SupportsInt, cast
+from typing import Literal, SupportsInt, cast, overload
 
 import numpy as np
 import pandas as pd
@@ -25,23 +25,54 @@ Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
 
 #: Relative tolerance deciding ties between values (ranks, zero differences, resampled
-#: statistics equal to the observed one): two values are tied when they differ by at most
-#: ``TIE_RTOL`` times the largest absolute value involved. It absorbs floating-point noise
-#: such as ``0.3 - 0.1 != 0.2`` and is far below the resolution of any IR measure.
+#: statistics equal to the observed one, differences constant on every topic): two values
+#: are tied when they differ by at most ``TIE_RTOL`` times the largest absolute value
+#: involved. It absorbs floating-point noise such as ``0.3 - 0.1 != 0.2`` and is far below
+#: the resolution of any IR measure. The noise it must absorb: a double holds a score to
+#: within ε/2 of its value (ε = 2⁻⁵² ≈ 2.2e-16, the machine epsilon), a subtraction
+#: x − y adds at most ε/2 · |x − y| ≤ ε · max(|x|, |y|) (Higham, 2002, §2.2), and a score
+#: computed as a mean or sum of m terms carries up to about m · ε · |score| (§4.2: recursive
+#: summation); 1e-10 ≈ 4.5e5 ε covers scores summed over hundreds of thousands of
+#: documents, while every IR measure resolves differences far above 1e-10.
 TIE_RTOL = 1e-10
 
 
-def tie_tolerance(*arrays: np.ndarray) -> float:
-    """Absolute tie tolerance for values computed from ``arrays`` (see :data:`TIE_RTOL`)."""
-    scale = max((float(np.max(np.abs(a))) for a in arrays if np.size(a)), default=0.0)
-    return TIE_RTOL * scale if scale > 0 else 0.0
+@overload
+def tie_tolerance(*arrays: np.ndarray, axis: None = None) -> float: ...
+
+
+@overload
+def tie_tolerance(*arrays: np.ndarray, axis: int) -> np.ndarray: ...
+
+
+def tie_tolerance(*arrays: np.ndarray, axis: int | None = None) -> float | np.ndarray:
+    """Absolute tie tolerance for values computed from ``arrays`` (see :data:`TIE_RTOL`):
+    ``TIE_RTOL`` × the largest absolute value of them all (a float), or with ``axis=0``
+    one tolerance per column of (n × k) arrays (their largest absolute value down the
+    column), so that a column pair's ties do not depend on the other columns beside it."""
+    if axis is None:
+        scale = max((float(np.max(np.abs(a))) for a in arrays if np.size(a)), default=0.0)
+        return TIE_RTOL * scale
+    scales = [np.max(np.abs(np.asarray(a, dtype=np.float64)), axis=axis, initial=0.0)
+              for a in arrays]
+    return TIE_RTOL * np.maximum.reduce(np.broadcast_arrays(*scales))
+
+
+def constant_columns(values: np.ndarray, tol: np.ndarray | float) -> np.ndarray:
+    """Per column of ``values`` (n × k), whether it is constant up to rounding: its spread
+    max − min is at most ``tol`` (:func:`tie_tolerance` of the scores the values come from,
+    not of the values themselves: differences of large scores carry the scores' noise).
+    Then its sample variance is rounding noise, not a variance (0.3 − 0.1 and 0.4 − 0.2
+    differ by 2.8e-17: a standard deviation of 2e-17 and a t statistic of 1e16)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.ptp(values, axis=0) <= tol
 
 
 def tied_differences(run: np.ndarray, baseline: np.ndarray) -> np.ndarray:
     """``run − baseline`` elementwise, differences within :func:`tie_tolerance` of the two
-    arrays counting as 0 (floating-point noise, not a win or a loss)."""
+    arrays (column by column) counting as 0 (floating-point noise, not a win or a loss)."""
     delta = np.asarray(run, dtype=np.float64) - np.asarray(baseline, dtype=np.float64)
-    return np.where(np.abs(delta) <= tie_tolerance(run, baseline), 0.0, delta)
+    return np.where(np.abs(delta) <= tie_tolerance(run, baseline, axis=0), 0.0, delta)
 
 
 def wins_ties_losses(run: np.ndarray, baseline: np.ndarray
