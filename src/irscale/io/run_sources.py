@@ -69,6 +69,13 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
         if found == [text] and not os.path.lexists(text):
             raise access_error(OSError(2, "no such file or directory"), text)
         files.extend(found)
+    check_distinct(files)
+    return files
+
+
+def check_distinct(files: Iterable[str]) -> None:
+    """Refuse a run file named twice, under one name or two (a symbolic or hard link,
+    ``./a`` and ``a``: :func:`~irscale.io.files.file_identity`)."""
     seen: dict[object, str] = {}
     for path in files:
         key = file_identity(path)
@@ -76,4 +83,3 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
             raise ParameterError(f"run file {path} is given twice (also as {seen[key]}"
                                  f"{same_file_note(path, seen[key])})")
         seen[key] = path
-    return files
