@@ -183,13 +183,21 @@ def test_output_named_as_an_input_is_refused(tree, how):
 
 
 def test_other_files_are_not_inputs(tree):
-    """A new file, a copy of an input and an input's folder are not the input."""
+    """A new file, a copy of an input and an input's folder are not the input; nor is a
+    value that names no file (``eval --format latex --baseline RUNID``)."""
     (tree / "copy.run").write_bytes((tree / "runs" / "a.run").read_bytes())
-    inputs = CallInputs(["runs/a.run", "-", object()])
-    assert [f.path for f in inputs.files] == ["runs/a.run"]
-    for other in ("new.txt", "copy.run", "runs/b.run", "-"):
+    inputs = CallInputs(["runs/a.run", "-", object(), "teamA_r1"])
+    assert [f.path for f in inputs.files] == ["runs/a.run", "teamA_r1"]
+    for other in ("new.txt", "copy.run", "runs/b.run", "-", "teamA_r1"):
         assert inputs.named_by(other) is None, other
     check_output("copy.run", inputs=inputs, force=True)
+
+
+def test_dangling_link_input_is_its_target(tree):
+    """An input that is a dangling symbolic link stands for the file it would be."""
+    os.symlink("made.run", tree / "link.run")
+    inputs = CallInputs(["link.run"])
+    assert inputs.named_by("made.run") == InputFile("link.run")
 
 
 @pytest.mark.parametrize("how", ["holds", "below", "is", "hard-link-in-it", "symlink-in-it",

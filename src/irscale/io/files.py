@@ -263,8 +263,9 @@ class InputFile:
 class CallInputs:
     """The files one call reads, to compare with every file and folder it writes, by
     resolved path and by inode (:func:`file_identity`): an output is never an input, under
-    any name (``docs/errors.md``, rule 4). ``-`` (standard input) and objects that are no
-    path are left out; the paths are resolved once, on the first question."""
+    any name (``docs/errors.md``, rule 4). ``-`` (standard input), objects that are no path
+    and paths that name nothing (a run's name given where a file may be) are left out; the
+    paths are resolved once, on the first question."""
 
     def __init__(self, files: Iterable[Any] = ()) -> None:
         self.files = [file if isinstance(file, InputFile) else InputFile(os.fspath(file))
@@ -279,10 +280,12 @@ class CallInputs:
             by_path: dict[str, InputFile] = {}
             by_inode: dict[tuple[int, int], InputFile] = {}
             for file in self.files:
-                by_path.setdefault(os.path.realpath(file.path), file)
                 identity = file_identity(file.path)
                 if isinstance(identity, tuple):
                     by_inode.setdefault(identity, file)
+                    by_path.setdefault(os.path.realpath(file.path), file)
+                elif os.path.lexists(file.path):  # a dangling symbolic link: its target
+                    by_path.setdefault(identity, file)
             self._index = by_path, by_inode
         return self._index
 
