@@ -247,8 +247,34 @@ def test_out_folder_rules(collection, tmp_path):
     with pytest.raises(OutputExistsError, match=r"notes\.txt"):
         evaluate_many(qrels, runs, ["map"], out=out, force=True)
     assert (out / "notes.txt").read_text() == "mine"
-    with pytest.raises(ParameterError, match="lies in it"):
-        evaluate_many(qrels, runs, ["map"], out=runs.parent)
+    with pytest.raises(OutputExistsError, match="holds the input"):
+        evaluate_many(qrels, runs, ["map"], out=runs.parent, force=True)
+
+
+@pytest.mark.parametrize("how", ["qrels-inside", "run-hard-link", "run-symlink", "qrels-hard-link",
+                                 "is-the-runs-folder"])
+def test_out_never_holds_an_input(collection, tmp_path, how):
+    """``out`` is replaced as a whole: a folder that holds one of the call's inputs (the qrels
+    too), under any name, is refused even with ``force=True``, and left as it was."""
+    qrels, runs = collection / "qrels", collection / "runs"
+    out = tmp_path / "out"
+    out.mkdir()
+    first = sorted(runs.iterdir())[0]
+    if how == "qrels-inside":
+        qrels = out / "part-00000.parquet"  # named like a part file of an earlier output
+        qrels.write_bytes((collection / "qrels").read_bytes())
+    elif how == "run-hard-link":
+        os.link(first, out / "part-00000.parquet")
+    elif how == "run-symlink":
+        os.symlink(first, out / "part-00000.parquet")
+    elif how == "qrels-hard-link":
+        os.link(qrels, out / "part-00000.parquet")
+    else:
+        out = runs
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(OutputExistsError, match=r"holds the input|is the input"):
+        evaluate_many(qrels, runs, ["map"], out=out, force=True)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "3"])

@@ -25,7 +25,8 @@ Per-topic output (``out``)
     The folder is written under a temporary name beside ``out`` and renamed to ``out`` when
     every batch is written: an error (or ^C) leaves nothing behind. An existing ``out``
     holding files is refused unless ``force``, which replaces it only when it holds nothing
-    but part files (an earlier output); an input file inside ``out`` is refused.
+    but part files (an earlier output); an ``out`` that is or holds one of the call's
+    input files (the qrels, a run file), under any name, is refused even with ``force``.
 
 Errors
     A run file that cannot be read (malformed line, unreadable file, no topic in common with
@@ -55,7 +56,7 @@ from .core.progress import DELAY, ProgressArg, progress_reporter
 from .core.qrels_index import QrelsIndex
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
-from .io.files import access_error, current_umask, interrupts_held
+from .io.files import access_error, check_folder_inputs, current_umask, interrupts_held
 from .io.memory import as_qrels
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
@@ -174,18 +175,17 @@ def _run_names(files: Sequence[str], names: NameSpec) -> list[str | None]:
     return list(chosen)
 
 
-def check_out(out: str | os.PathLike[str], files: Sequence[str], *, force: bool = False,
+def check_out(out: str | os.PathLike[str], files: Iterable[Any], *, force: bool = False,
               option: str = "out") -> str:
-    """``out`` as a path, after the checks of the module documentation (before any work)."""
+    """``out`` as a path, after the checks of the module documentation (before any work);
+    ``files``: the files the call reads (the run files, the qrels when a path), none of
+    which ``out`` may be or hold, under any name (:func:`~irscale.io.files.
+    check_folder_inputs`)."""
     path = os.fspath(out)
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
     folder = Path(path)
-    real = Path(os.path.realpath(path))
-    for file in files:
-        if Path(os.path.realpath(file)).is_relative_to(real):
-            raise ParameterError(f"{option} {path}: run file {file} lies in it; write the "
-                                 "per-topic values to another folder")
+    check_folder_inputs(path, files, option=option)
     if folder.exists() or folder.is_symlink():
         if not folder.is_dir():
             raise FileAccessError(f"{option} {path}: not a folder", path=path)
@@ -313,7 +313,7 @@ allow_empty
         raise ParameterError("allow_empty and force must be True or False")
     files = run_files(runs)
     chosen = _run_names(files, names)
-    target = None if out is None else check_out(out, files, force=force)
+    target = None if out is None else check_out(out, [qrels, *files], force=force)
     qrels_obj = as_qrels(qrels)
     index = QrelsIndex.build(qrels_obj)
     batches = [(tuple(files[i:i + size]), tuple(chosen[i:i + size]))

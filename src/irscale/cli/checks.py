@@ -361,7 +361,6 @@ def _simulate(args: argparse.Namespace) -> None:
     from ..stats.registry import test_spec
     from .eval_diversity import check_no_intent_options
     from .meta import NORMAL_OPTIONS
-    from .outputs import check_output_folder
     from .runargs import check_no_runs_option
 
     if args.model == "normal":
@@ -401,8 +400,7 @@ def _simulate(args: argparse.Namespace) -> None:
                 "-B/--samples applies to the resampling tests (randomization, bootstrap, "
                 "bootstrap-shift, unpaired-bootstrap) among --test, and the study has none "
                 f"({', '.join(tests)})")
-    if _given(args, "checkpoint"):
-        check_output_folder(args.checkpoint, "--checkpoint")
+    if _given(args, "checkpoint"):  # the folder is checked with every output (check_outputs)
         if not _given(args, "seed"):
             raise ParameterError("--checkpoint needs --seed: a study resumes only with the "
                                  "seed it started with")

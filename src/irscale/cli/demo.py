@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import FileAccessError, OutputExistsError, ParameterError
 from ..io.files import access_error, current_umask, interrupts_held
-from .outputs import check_output_folder
+from .outputs import declare_outputs
 
 
 def add_parser(subparsers) -> None:
@@ -34,11 +34,13 @@ def add_parser(subparsers) -> None:
                         help="new or empty folder for the example files (default irscale-demo)")
     parser.add_argument("--topics", type=int, default=50, help="number of topics (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    declare_outputs(parser, "--out", kind="folder")
     parser.set_defaults(func=run)
 
 
 def _check_folder(path: str) -> None:
-    """``--out`` must be a new or empty folder whose parent exists: nothing is overwritten."""
+    """``--out`` must be a new or empty folder (its parent exists and is writable: checked
+    with every output, :func:`irscale.cli.outputs.check_outputs`): nothing is overwritten."""
     folder = Path(path)
     if folder.exists():
         if not folder.is_dir():
@@ -50,7 +52,6 @@ def _check_folder(path: str) -> None:
         if folder.resolve() in (here, *here.parents):
             raise FileAccessError(f"--out {path}: the current folder (or one above it) "
                                   "cannot be replaced (choose a new folder)", path=path)
-    check_output_folder(path, "--out")
 
 
 def _is_empty_folder(folder: Path) -> bool:

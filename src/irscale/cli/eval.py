@@ -29,7 +29,7 @@ from .eval_diversity import (
     wants_diversity,
 )
 from .options import add_progress, wants_progress
-from .outputs import add_output, open_output
+from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
 
 #: Paired tests of the latex table: deterministic (no resampling seed to report).
@@ -102,6 +102,8 @@ def add_parser(subparsers) -> None:
         "--names says otherwise; per-topic values go to --per-topic-out"))
     add_progress(parser)
     add_output(parser)
+    declare_inputs(parser, "qrels", "runs", "--baseline")
+    declare_inputs(parser, "--labels", path=label_file)
     parser.set_defaults(func=run)
 
 

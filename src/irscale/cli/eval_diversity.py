@@ -36,6 +36,9 @@ def add_intent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--intent-types", default=None, metavar="FILE",
                         help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
                         "and P+Q (default: every intent informational)")
+    from .outputs import declare_inputs
+
+    declare_inputs(parser, "--intent-probs", "--intent-types")
 
 
 def check_no_intent_options(args: argparse.Namespace, where: str = "diversity measures "

@@ -23,7 +23,7 @@ from ..io.formats import FORMATS
 from ..io.naming import NAME_MODES
 from .eval import add_trec_eval_options
 from .options import ListAction, add_progress, add_scheduler, scheduler, wants_progress
-from .outputs import add_output, open_output
+from .outputs import add_output, declare_inputs, declare_outputs, open_output
 from .runargs import ALLOW_EMPTY_HELP
 
 
@@ -58,6 +58,7 @@ def add_parser(subparsers) -> None:
                         help="format of the summary (default trec, as irscale eval)")
     add_progress(parser)
     add_output(parser, what="summary")
+    declare_inputs(parser, "qrels", "runs")
     parser.set_defaults(func=run)
 
 
@@ -76,6 +77,7 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
                         "Parquet files to folder DIR, written whole or not at all; a folder "
                         "holding files is replaced only with --force, and only when it "
                         "holds an earlier output")
+    declare_outputs(parser, "--per-topic-out", kind="folder")
 
 
 def wants_batches(args: argparse.Namespace) -> bool:

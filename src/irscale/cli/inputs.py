@@ -20,6 +20,7 @@ from ..errors import AlignmentError, InputError, ParameterError
 from .checks import check_score_measures, select_systems
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
 from .options import ListAction, wants_progress
+from .outputs import declare_inputs
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,11 +39,13 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     parser.add_argument("inputs", nargs="*", metavar="QRELS RUN",
                         help="qrels file then run files, evaluated with -m MEASURE"
                         + (" (or --scores)" if scores else ""))
+    declare_inputs(parser, "inputs")
     if scores:
         parser.add_argument("--scores", action="append", default=[], metavar="FILE",
                             help=SCORES_HELP)
         parser.add_argument("--topic-column", default=None, metavar="COL",
                             help=TOPIC_COLUMN_HELP)
+        declare_inputs(parser, "--scores")
     parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
                         metavar="MEASURE", help=measure_help)
     add_run_options(parser)  # --names, --allow-empty

@@ -26,7 +26,7 @@ import contextlib
 from ..errors import ParameterError
 from .checks import check_digits_option
 from .options import ListAction
-from .outputs import add_output, input_paths
+from .outputs import add_output, declare_inputs, declare_outputs
 from .runargs import NAMES_HELP
 
 #: Aggregation methods and AWARE weightings (``irscale.collections.labels.METHODS`` and
@@ -86,6 +86,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--workers", default=None, metavar="FILE", dest="workers_file",
                    help="also write 'worker labels quality' lines to FILE (default: none)")
     add_output(p, what="qrels")
+    declare_inputs(p, "inputs")
+    declare_outputs(p, "--confidence", "--workers")
     p.set_defaults(func=run_aggregate)
 
     p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
@@ -94,6 +96,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
     _scale(p)
     _table_options(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree)
 
     p = sub.add_parser("agree-qrels", help="agreement of two qrels (and of the rankings)",
@@ -107,6 +110,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
                    help="smallest relevant degree, with runs (default 1)")
     _table_options(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree_qrels)
 
     p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
@@ -140,6 +144,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--digits", type=int, default=None,
                    help="decimals of the text format (0-17, default 4)")
     add_output(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_aware)
 
 
@@ -177,30 +182,17 @@ def _seed(args: argparse.Namespace) -> int | None:
 
 
 def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """``--confidence`` and ``--workers``: checked before the work (not an input, not
-    existing unless ``--force``, distinct from each other and from ``-o``)."""
-    from ..io.files import check_output, is_stdio
+    """``--confidence`` and ``--workers``: files, not standard output (checked with the
+    other outputs before the work: :func:`irscale.cli.outputs.check_outputs`)."""
+    from ..io.files import is_stdio
 
     named = [(option, path) for option, path in (("--confidence", args.confidence),
                                                  ("--workers", args.workers_file))
              if path is not None]
-    seen = [] if is_stdio(args.output) else [("-o", args.output)]
     for option, path in named:
         if is_stdio(path):
             raise ParameterError(f"{option} needs a file name, not standard output")
-        check_output(path, inputs=input_paths(args), force=args.force, option=option)
-        for other_option, other in seen:
-            if _same(path, other):
-                raise ParameterError(f"{option} and {other_option} name the same file "
-                                     f"{path}: give each output its own file")
-        seen.append((option, path))
     return named
-
-
-def _same(a: str, b: str) -> bool:
-    import os
-
-    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def run_aggregate(args: argparse.Namespace) -> int:

@@ -325,7 +325,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
                 parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
             from .outputs import check_outputs
 
-            check_outputs(args)
+            check_outputs(args, parser)
         for note in held:
             warnings.showwarning(note.message, note.category, note.filename, note.lineno)
         if tune_memory:

@@ -40,7 +40,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, input_paths, write_text
+from .outputs import add_output, declare_inputs, declare_outputs, write_text
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, NormalModel
@@ -129,6 +129,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
     add_scheduler(p, "the resampling")
+    declare_outputs(p, "--plot", kind="plot")
     p.set_defaults(func=run_discriminative_power)
 
     p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
@@ -155,6 +156,7 @@ def add_parser(subparsers) -> None:
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
     add_scheduler(p, "the repetitions")
+    declare_outputs(p, "--plot", kind="plot")
     p.set_defaults(func=run_split)
 
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
@@ -195,6 +197,7 @@ def add_parser(subparsers) -> None:
                    "none)")
     p.add_argument("--per-run", action="store_true", help="print every run")
     add_scheduler(p, "the contributors' evaluations")
+    declare_inputs(p, "--contributors")
     p.set_defaults(func=run_loo)
 
     p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
@@ -217,6 +220,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--plot-dir", default=None, metavar="DIR",
                    help="write a scatter of each measure vs its ranked version (PNG) to DIR "
                    "(default: no plots)")
+    declare_outputs(p, "--plot-dir", kind="folder")
     p.set_defaults(func=run_scales)
 
     _add_simulate(sub)
@@ -285,6 +289,7 @@ def _add_simulate(sub) -> None:
                    "unfinished tasks; a DIR holding another study is refused (default: no "
                    "checkpoint)")
     add_scheduler(p, "the simulated matrices")
+    declare_outputs(p, "--checkpoint", kind="folder")
     p.set_defaults(func=run_simulate)
 
 
@@ -552,7 +557,7 @@ def run_scales(args: argparse.Namespace) -> int:
         effect = report.effects[-1]
         for measure, ranked in effect.pairs:
             path = Path(args.plot_dir) / f"{effect.label}_{measure}.png"
-            check_output(path, inputs=input_paths(args), force=args.force, option="--plot-dir")
+            check_output(path, force=args.force, option="--plot-dir")
             meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
     return write_text(args, text)
 

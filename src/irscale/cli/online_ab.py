@@ -23,7 +23,7 @@ import argparse
 
 from ..errors import ParameterError
 from ..stats.names import FORMATS
-from .outputs import add_output, write_text
+from .outputs import add_output, declare_inputs, write_text
 
 ANALYSES = ("welch", "delta", "cuped")
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
@@ -64,6 +64,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
                    help=f"variants and their shares, summing to 1 (default {DEFAULT_SPLITS})")
     add_output(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_assign)
 
     p = actions.add_parser("measures", help="per-user online measures of a click log",
@@ -85,6 +86,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("-k", type=int, default=3, dest="k",
                    help="cut-off of clicks@k (default 3)")
     add_output(p)
+    declare_inputs(p, "inputs", "--users", "--variants")
     p.set_defaults(func=run_measures)
 
     p = actions.add_parser("analyze", help="compare treatment with control on a metric",
@@ -110,6 +112,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                    help="output format (default text)")
     add_output(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_analyze)
 
     p = actions.add_parser("srm", help="sample-ratio mismatch: chi2 of users per variant",
@@ -122,6 +125,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                    help="output format (default text)")
     add_output(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_srm)
 
     p = actions.add_parser("size", help="users per variant for a two-sample t-test",
@@ -157,15 +161,10 @@ def run_assign(args: argparse.Namespace) -> int:
 
 def run_measures(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..io.files import check_output, is_stdio
     from ..online.abtest import assign, read_pairs, session_measures, user_measures
 
     if args.splits is not None and args.salt is None:
         raise ParameterError("--splits applies to --salt")
-    extra = [p for p in (args.users, args.variants) if p]
-    if not is_stdio(args.output):
-        check_output(args.output, inputs=[args.inputs, *extra], force=args.force,
-                     option="-o")
     sessions = session_measures(args.inputs, k=args.k)
     owners = read_pairs(args.users, "session", "user")
     table = user_measures(sessions, owners)

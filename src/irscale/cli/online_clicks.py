@@ -23,7 +23,7 @@ import argparse
 
 from ..errors import ParameterError
 from .options import add_ties
-from .outputs import add_output, open_output, write_text
+from .outputs import add_output, declare_inputs, open_output, write_text
 
 #: Click models and users (``irscale.online.clickmodels.MODELS``,
 #: ``irscale.online.simulate.INSTANTIATIONS``, repeated so that the parser imports no
@@ -43,6 +43,7 @@ def add_parser(subparsers) -> None:
                      help="tsv: parameters as TSV rows, json: as JSON (read by --params); "
                      "default tsv")
     add_output(fit, what="parameters")
+    declare_inputs(fit, "inputs")
     fit.set_defaults(func=run_fit)
 
     loglik = subparsers.add_parser(
@@ -55,6 +56,7 @@ def add_parser(subparsers) -> None:
                         "instead of LOG and --model")
     loglik.add_argument("--test", required=True, metavar="LOG2", help="held-out click log")
     add_output(loglik, what="table")
+    declare_inputs(loglik, "inputs", "--params", "--test")
     loglik.set_defaults(func=run_loglik)
 
     simulate = subparsers.add_parser(
@@ -85,6 +87,7 @@ def add_parser(subparsers) -> None:
                           help="log format (default tsv; parquet needs -o)")
     add_ties(simulate)
     add_output(simulate, what="click log")
+    declare_inputs(simulate, "qrels", "runs", "--params")
     simulate.set_defaults(func=run_simulate)
 
     measures = subparsers.add_parser(
@@ -105,6 +108,7 @@ def add_parser(subparsers) -> None:
                           help="print per-topic values too")
     add_ties(measures)
     add_output(measures, what="table")
+    declare_inputs(measures, "qrels", "runs", "--params")
     measures.set_defaults(func=run_measures)
 
 
@@ -121,13 +125,6 @@ def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--smoothing", type=float, default=1.0, metavar="K",
                         help="pseudo-trials at 0.5 per (query, document) parameter "
                         "(default 1.0; 0: maximum likelihood)")
-
-
-def _check_inputs(args: argparse.Namespace, *paths: str | None) -> None:
-    """The inputs the generic output check does not know (``--test``, ``--params``)."""
-    from ..io.files import check_output
-
-    check_output(args.output, inputs=[p for p in paths if p], force=args.force)
 
 
 def _fitted(args: argparse.Namespace, log_path: str):
@@ -162,7 +159,6 @@ def run_fit(args: argparse.Namespace) -> int:
 
 
 def run_loglik(args: argparse.Namespace) -> int:
-    _check_inputs(args, args.test, args.params)
     if args.params is not None:
         given = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v]
         if given:
@@ -180,7 +176,6 @@ def run_loglik(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    _check_inputs(args, args.params)
     if args.seed is not None and args.seed < 0:
         raise ParameterError(f"online simulate-clicks: --seed must be 0 or more, got "
                              f"{args.seed}")
@@ -213,7 +208,6 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_measures(args: argparse.Namespace) -> int:
-    _check_inputs(args, args.params)
     from ..online.calibrated import click_calibrated
 
     model = _read_params(args.params)

@@ -67,9 +67,11 @@ def add_parser(subparsers) -> None:
                         help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
-    from .outputs import add_output
+    from .outputs import add_output, declare_inputs
 
     add_output(parser)
+    declare_inputs(parser, "runs", "--qrels")
+    declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
     parser.set_defaults(func=run)
 
 
@@ -94,14 +96,10 @@ def _check(args: argparse.Namespace) -> None:
 
 def _click_model(args: argparse.Namespace) -> object:
     """The click model of ``--clicks MODEL.json`` (an input: never the output)."""
-    from ..io.files import check_output, check_utf8, is_stdio, read_input
+    from ..io.files import check_utf8, read_input
     from ..online.clickmodels import ClickModel
-    from .outputs import input_paths
 
     path = args.clicks
-    if not is_stdio(args.output):
-        check_output(args.output, inputs=[*input_paths(args), path], force=args.force,
-                     option="-o")
     data = read_input(path)
     check_utf8(data, path)
     return ClickModel.from_json(data.decode("utf-8"), source=path)

@@ -54,9 +54,10 @@ def add_parser(subparsers) -> None:
                         help="seed of the bootstrap (default: fresh)")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
-    from .outputs import add_output
+    from .outputs import add_output, declare_inputs
 
     add_output(parser)
+    declare_inputs(parser, "inputs", "--runs")
     parser.set_defaults(func=run)
 
 

@@ -25,7 +25,7 @@ import argparse
 from ..errors import ParameterError
 from ..stats.names import FORMATS
 from .online_clicks import USERS
-from .outputs import add_output
+from .outputs import add_output, declare_inputs
 
 #: Interleaving methods and A/B measures (``irscale.online.interleaving.METHODS``,
 #: ``irscale.online.harness.AB_MEASURES``, repeated so that the parser imports no analysis
@@ -82,16 +82,17 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text; csv and json: the curves only)")
     add_output(parser, what="table")
+    declare_inputs(parser, "qrels", "runs")
+    declare_inputs(parser, "--model", keywords=USERS)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .online_clicks import _check_inputs, _read_params
+    from .online_clicks import _read_params
     from .options import parse_list
     from .outputs import write_text
 
     params = None if args.model in USERS else args.model
-    _check_inputs(args, params)
     if args.seed is not None and args.seed < 0:
         raise ParameterError(f"online sensitivity: --seed must be 0 or more, got {args.seed}")
     if len(args.runs) < 2:

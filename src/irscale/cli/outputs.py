@@ -1,30 +1,105 @@
-"""Output options shared by the subcommands: ``-o/--output``, ``--force`` and the checks
-that run before any work (``docs/errors.md``, rule 4).
+"""Input and output options of the subcommands, ``-o/--output``, ``--force``, and the
+checks that run before any work (``docs/errors.md``, rule 4).
 
-Every output path a command will write (``-o``, ``--csv``, ``--plot``, ``--plot-dir``,
-``--qrels-out``) is checked when the command starts: it must not be one of the call's
-inputs, must not exist unless ``--force``, its folder must exist and be writable, and no two
-outputs of the call may name the same path. A symbolic link is checked as the file it points
-to. The output itself is written to a temporary file and renamed into place only when
-complete.
+Every option or argument that names a file is declared with the parser that adds it:
+:func:`declare_inputs` for the files a command reads, :func:`declare_outputs` for the files
+and folders it writes (``tests/test_cli_file_options.py`` walks every subcommand's parser and
+fails on an option that names a file and is neither). :func:`check_outputs` then checks,
+when the command starts, every output the command line names: it must not be one of the
+files the call reads, under any name (resolved path and inode, folders and glob patterns
+expanded as the command expands them: :func:`irscale.io.run_sources.source_files`), an
+output folder must not hold one, whatever ``--force`` says; an output file must not exist
+unless ``--force``, its folder must exist and be writable, and no two outputs of the call
+may name the same path. A symbolic link is checked as the file it points to. The output
+itself is written to a temporary file and renamed into place only when complete.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable, Collection, Iterator
 from contextlib import AbstractContextManager as ContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..errors import FileAccessError, ParameterError
-from ..io.files import atomic_output, check_output, is_stdio
+from ..io.files import (
+    CallInputs,
+    InputFile,
+    atomic_output,
+    check_folder_inputs,
+    check_output,
+    is_stdio,
+)
 
 #: Formats a plot can be saved in (from the file's extension).
 PLOT_FORMATS = ("png", "svg", "pdf")
 
-#: Attributes of a parsed command line that hold input paths.
-_INPUT_ATTRIBUTES = ("qrels", "runs", "inputs", "scores", "contributors")
+#: The attribute of an argparse action that holds its :class:`FileRole`.
+FILE_ROLE = "irscale_file_role"
+
+OutputKind = Literal["file", "plot", "folder"]
+
+
+@dataclass(frozen=True)
+class FileRole:
+    """What the value of an option or argument is to the files of the call: an input
+    (``kind="input"``; ``path`` gives the file a value names, ``None`` for a value that
+    names none), or an output ``"file"``, ``"plot"`` (a file whose name ends in a plot
+    format) or ``"folder"``."""
+
+    kind: Literal["input"] | OutputKind
+    path: Callable[[str], str | None] | None = None
+
+
+def declare_inputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *names: str,
+                   keywords: Collection[str] = (),
+                   path: Callable[[str], str | None] | None = None) -> None:
+    """Declare the arguments ``names`` of ``parser`` (option strings, or the names of
+    positional arguments) inputs: their values name files the call reads, a folder or a
+    glob pattern standing for its files. ``keywords``: values that name no file
+    (``--clicks perfect``); ``path``: the file a value names (:func:`label_file`)."""
+    def named(value: str) -> str | None:
+        if value in keywords:
+            return None
+        return value if path is None else path(value)
+
+    for action in _actions(parser, names):
+        setattr(action, FILE_ROLE, FileRole("input", named))
+
+
+def declare_outputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *names: str,
+                    kind: OutputKind = "file") -> None:
+    """Declare the arguments ``names`` of ``parser`` outputs: each names a ``"file"``, a
+    ``"plot"`` or a ``"folder"`` the call writes."""
+    for action in _actions(parser, names):
+        setattr(action, FILE_ROLE, FileRole(kind))
+
+
+def _actions(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+             names: tuple[str, ...]) -> list[argparse.Action]:
+    """The actions of ``parser`` that ``names`` name (an option string or the name of a
+    positional argument); a name that names none is a bug (raised as ``ValueError``)."""
+    found = []
+    for name in names:
+        action = parser._option_string_actions.get(name) or next(
+            (a for a in parser._actions if not a.option_strings and a.dest == name), None)
+        if action is None:
+            raise ValueError(f"{parser} has no argument {name!r}")
+        found.append(action)
+    return found
+
+
+def label_file(spec: str) -> str:
+    """The file of a ``NAME=FILE`` value (``--labels under=task2.qunder``)."""
+    return spec.partition("=")[2]
+
+
+def file_role(action: argparse.Action) -> FileRole | None:
+    """The :class:`FileRole` of ``action`` (a deprecated spelling has its target's)."""
+    return getattr(getattr(action, "target", action), FILE_ROLE, None)
 
 
 def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
@@ -32,6 +107,7 @@ def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None
     parser.add_argument("-o", "--output", default="-", metavar="FILE",
                         help=f"write the {what} to FILE (default: standard output); an "
                         "existing file is never replaced without --force")
+    declare_outputs(parser, "-o")
     add_force(parser)
 
 
@@ -41,65 +117,115 @@ def add_force(parser: argparse.ArgumentParser) -> None:
                         help="replace output files that exist already (inputs never are)")
 
 
-def input_paths(args: argparse.Namespace) -> list[str]:
-    """Every input file named on the command line (qrels, runs, score and label files)."""
-    paths: list[str] = []
-    for name in _INPUT_ATTRIBUTES:
-        value = getattr(args, name, None)
-        if value is None:
-            continue
-        paths.extend([value] if isinstance(value, str) else list(value))
-    for spec in getattr(args, "labels", None) or []:
-        paths.append(spec.partition("=")[2])
-    return [p for p in paths if p]
+def command_parsers(parser: argparse.ArgumentParser,
+                    args: argparse.Namespace) -> list[argparse.ArgumentParser]:
+    """The parsers of the command line ``args``: ``parser``, then the sub-parser of each
+    (sub)command it names."""
+    chain = [parser]
+    while True:
+        sub = next((action for action in chain[-1]._actions
+                    if isinstance(action, argparse._SubParsersAction)), None)
+        name = None if sub is None else getattr(args, sub.dest, None)
+        if sub is None or name not in sub.choices:
+            return chain
+        chain.append(sub.choices[name])
 
 
-def check_stdin_once(args: argparse.Namespace) -> None:
+def _label(action: argparse.Action) -> str:
+    """An option as messages name it (``-o``, ``--per-topic-out``); a positional: ``""``."""
+    strings = list(getattr(action, "target", action).option_strings)
+    if not strings:
+        return ""
+    return "-o" if "-o" in strings else max(strings, key=len)
+
+
+@dataclass(frozen=True)
+class CallFiles:
+    """The files a command line names: ``inputs`` (path, option) as given, before folders
+    and patterns are expanded; ``outputs`` (option, path, kind)."""
+
+    inputs: list[tuple[str, str]]
+    outputs: list[tuple[str, str, OutputKind]]
+
+    def input_files(self) -> Iterator[InputFile]:
+        """The files the call reads: a folder or a glob pattern gives its files, as the
+        commands expand them (:func:`irscale.io.run_sources.source_files`)."""
+        from ..io.run_sources import source_files
+
+        for path, option in self.inputs:
+            if is_stdio(path):
+                continue
+            files = source_files(path)
+            if files == [path]:
+                yield InputFile(path, option)
+                continue
+            where = f"in folder {path}" if os.path.isdir(path) else f"matched by {path}"
+            how = f"{option} {where}" if option else where
+            yield from (InputFile(file, how) for file in files)
+
+
+def call_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> CallFiles:
+    """The inputs and outputs the options of ``args`` name (:func:`declare_inputs`,
+    :func:`declare_outputs`) in the parsers of its command (:func:`command_parsers`)."""
+    inputs: list[tuple[str, str]] = []
+    outputs: list[tuple[str, str, OutputKind]] = []
+    seen: set[str] = set()
+    for command in command_parsers(parser, args):
+        for action in command._actions:
+            role = file_role(action)
+            if role is None or action.dest in seen:
+                continue
+            seen.add(action.dest)  # a deprecated spelling stores into its target's dest
+            value = getattr(args, action.dest, None)
+            values = [] if value is None else [value] if isinstance(value, str) \
+                else list(value)
+            label = _label(action)
+            if role.kind == "input":
+                named = (role.path(v) if role.path is not None else v for v in values)
+                inputs.extend((path, label) for path in named if path)
+            else:
+                outputs.extend((label, path, role.kind) for path in values)
+    return CallFiles(inputs, outputs)
+
+
+def check_stdin_once(files: CallFiles) -> None:
     """Standard input (``-``) can stand for one input only."""
-    if sum(is_stdio(p) for p in input_paths(args)) > 1:
+    if sum(is_stdio(path) for path, _ in files.inputs) > 1:
         raise ParameterError("standard input ('-') can be given as one input only")
 
 
-def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",),
-                  files: tuple[str, ...] = ("output", "csv", "shard_scores"),
-                  folders: tuple[str, ...] = ("plot_dir", "qrels_out")) -> None:
+def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Check, before the work, every output a command will write (see the module doc).
 
-    Called for every command by :func:`irscale.cli.main.main`. ``files`` and ``plots`` name
-    the attributes that hold one output file each (``plots`` must end in a plot format),
-    ``folders`` those that hold an output folder. The outputs of one call must be distinct:
-    no two of them may name the same path (a symbolic link counts as its target), and a file
-    output may not lie in an output folder under a name the plots written there could take.
+    Called for every command by :func:`irscale.cli.main.main` with the parser of the
+    command line. The outputs of one call must be distinct: no two of them may name the
+    same path (a symbolic link counts as its target), and a file output may not lie in an
+    output folder under a name the plots written there could take.
     """
-    check_stdin_once(args)
-    inputs = input_paths(args)
+    files = call_files(args, parser)
+    check_stdin_once(files)
+    outputs = [(option, path, kind) for option, path, kind in files.outputs
+               if kind == "folder" or not is_stdio(path)]
+    if not outputs:
+        return
+    inputs = CallInputs(files.input_files())
     force = getattr(args, "force", False)
     written: list[tuple[str, str]] = []
-    for name in files + plots:
-        path = getattr(args, name, None)
-        if path is None:
+    for option, path, kind in outputs:
+        if kind == "folder":
             continue
-        option = "--" + name.replace("_", "-") if name != "output" else "-o"
-        if name in plots:
+        if kind == "plot":
             check_plot_path(path, option)
         check_output(path, inputs=inputs, force=force, option=option)
-        if not is_stdio(path):
-            for other_option, other in written:
-                if _real(path) == _real(other):
-                    raise ParameterError(f"{option} and {other_option} name the same file "
-                                         f"{path}: give each output its own file")
-            written.append((option, path))
+        _check_distinct(option, path, written, "file")
+        written.append((option, path))
     made: list[tuple[str, str]] = []
-    for name in folders:
-        path = getattr(args, name, None)
-        if path is None:
+    for option, path, kind in outputs:
+        if kind != "folder":
             continue
-        option = "--" + name.replace("_", "-")
         check_output_folder(path, option)
-        for other_option, other in written + made:
-            if _real(path) == _real(other):
-                raise ParameterError(f"{option} and {other_option} name the same path "
-                                     f"{path}: give each output its own name")
+        check_folder_inputs(path, inputs, option=option)
+        _check_distinct(option, path, written + made, "path")
         made.append((option, path))
     for option, path in written:
         for folder_option, folder in made:
@@ -108,6 +234,14 @@ def check_outputs(args: argparse.Namespace, *, plots: tuple[str, ...] = ("plot",
                 raise ParameterError(
                     f"{option} {path} lies in {folder_option} {folder}, where the plots are "
                     f"written, and could take a plot's name: write it outside {folder}")
+
+
+def _check_distinct(option: str, path: str, others: list[tuple[str, str]], what: str) -> None:
+    """No two outputs of one call name one path (however spelt, or through a link)."""
+    for other_option, other in others:
+        if _real(path) == _real(other):
+            raise ParameterError(f"{option} and {other_option} name the same {what} {path}: "
+                                 f"give each output its own {'file' if what == 'file' else 'name'}")
 
 
 def _real(path: str) -> str:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from ..errors import InputError, ParameterError
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_digits_option
 from .options import ListAction, add_ties
-from .outputs import add_output, input_paths, write_text
+from .outputs import add_output, declare_inputs, declare_outputs, write_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,6 +101,7 @@ def add_parser(subparsers) -> None:
                    "the first document of every topic)")
     _strategy_options(p)
     add_output(p, what="pool file")
+    declare_inputs(p, "runs", "--qrels")
     p.set_defaults(func=run_build)
 
     p = sub.add_parser("simulate", help="replay strategies with budgets on qrels",
@@ -141,6 +142,9 @@ def add_parser(subparsers) -> None:
                    " DIR is made if missing; existing files are refused without --force; "
                    "default: none)")
     add_output(p)
+    declare_inputs(p, "inputs", "--contributors")
+    declare_outputs(p, "--plot", kind="plot")
+    declare_outputs(p, "--qrels-out", kind="folder")
     p.set_defaults(func=run_simulate)
     _add_shards(sub)
     _add_sampling(sub)
@@ -248,8 +252,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     """``--qrels-out``: the file of every (strategy, budget), each checked before the work
-    (not an input, not existing unless ``--force``); the folder itself is checked with the
-    other outputs (:func:`irscale.cli.outputs.check_outputs`)."""
+    (not existing unless ``--force``); the folder itself is checked with the other outputs
+    (:func:`irscale.cli.outputs.check_outputs`: it holds no input)."""
     if args.qrels_out is None:
         return {}
     from ..collections.pooling import check_strategy
@@ -261,8 +265,7 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
         for budget in args.budgets:
             path = os.path.join(args.qrels_out, f"{name}-{budget}.qrels")
             if os.path.isdir(args.qrels_out):
-                check_output(path, inputs=input_paths(args), force=args.force,
-                             option="--qrels-out")
+                check_output(path, force=args.force, option="--qrels-out")
             if not is_stdio(args.output) and os.path.abspath(args.output) == \
                     os.path.abspath(path):
                 raise ParameterError(f"-o {args.output} is one of the --qrels-out files: "
@@ -327,6 +330,8 @@ def _add_shards(sub) -> None:
     p.add_argument("--digits", type=int, default=None,
                    help="decimals in text, markdown and latex tables (0-17, default 4)")
     add_output(p)
+    declare_inputs(p, "inputs")
+    declare_outputs(p, "--shard-scores")
     p.set_defaults(func=run_shards)
 
 
@@ -417,6 +422,7 @@ def _add_sampling(sub) -> None:
                    "reads (default: none, 'topic docno prob' lines to judge)")
     _run_options(p)
     add_output(p, what="sample")
+    declare_inputs(p, "runs", "--qrels")
     p.set_defaults(func=run_sample)
 
     p = sub.add_parser("estimate", help="statAP, R and P@k from sampled judgments",
@@ -438,6 +444,7 @@ def _add_sampling(sub) -> None:
     p.add_argument("--digits", type=int, default=None,
                    help="decimals in text, markdown and latex tables (0-17, default 4)")
     add_output(p)
+    declare_inputs(p, "inputs")
     p.set_defaults(func=run_estimate)
 
 

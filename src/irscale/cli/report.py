@@ -22,7 +22,7 @@ import shlex
 from ..errors import ParameterError
 from ..stats.names import CORRECTIONS
 from .options import add_progress, wants_progress
-from .outputs import add_output, write_text
+from .outputs import add_output, declare_inputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
 #: Two-system tests against the baseline (paired and deterministic).
@@ -78,6 +78,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--title", default=None, help="title of the HTML page")
     add_progress(parser)
     add_output(parser, what="report")
+    declare_inputs(parser, "qrels", "runs")
     parser.set_defaults(func=run)
 
 

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import ParameterError
+from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
 from .options import ListAction
 
@@ -33,10 +34,13 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
     run files (:func:`~irscale.io.run_sources.run_files`), when neither ``--names`` nor
     ``progress`` was given (the evaluation reads them, naming runs that share a run id
     after their files, as :func:`~irscale.io.trec.read_runs` does), otherwise the runs read
-    here, named as ``--names`` says, with a bar of the files read (``progress``)."""
-    from ..io.run_sources import expands, run_files
+    here, named as ``--names`` says, with a bar of the files read (``progress``). A file
+    named twice, under one name or two, is refused
+    (:func:`~irscale.io.run_sources.check_distinct`)."""
+    from ..io.run_sources import check_distinct, expands, run_files
 
     paths = [file for path in paths for file in (run_files(path) if expands(path) else [path])]
+    check_distinct(path for path in paths if not is_stdio(path))
     if names is None and not progress:
         return paths
     from ..io.trec import read_runs

@@ -53,7 +53,14 @@ from .options import (
     spelling,
     wants_progress,
 )
-from .outputs import add_force, add_output, open_output, write_text
+from .outputs import (
+    add_force,
+    add_output,
+    declare_inputs,
+    declare_outputs,
+    open_output,
+    write_text,
+)
 from .runargs import add_run_options
 
 #: Default bound on the number of distinct values listed by ``image --format json``.
@@ -118,6 +125,7 @@ def add_parser(subparsers) -> None:
                        "run on --scheduler (or this process's threads without it); same "
                        "image and file (default: one task per bucket with --scheduler, none "
                        "without)")
+    declare_outputs(image, "-o")
     image.set_defaults(func=run_image)
 
     transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
@@ -170,6 +178,7 @@ def _runs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
     parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
                         metavar="MEASURE", help="measure (repeatable)")
+    declare_inputs(parser, "qrels", "runs")
 
 
 def _length(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ import argparse
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .eval import _label_files
-from .outputs import add_output, input_paths, open_output
+from .outputs import add_output, declare_inputs, label_file, open_output
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
@@ -66,27 +66,15 @@ def add_parser(subparsers) -> None:
                         help="evaluate a run none of whose sessions has judgments (an error "
                         "otherwise)")
     add_output(parser)
+    declare_inputs(parser, "qrels", "runs", "--topics", "--clicks")
+    declare_inputs(parser, "--labels", path=label_file)
     parser.set_defaults(func=run)
-
-
-def _check_extra_inputs(args: argparse.Namespace) -> None:
-    """The session map and click logs are inputs too: never the output, standard input
-    once at most (:func:`irscale.cli.outputs.check_outputs` knows the others)."""
-    from ..io.files import check_output, is_stdio
-
-    extra = ([args.topics] if args.topics else []) + list(args.clicks or [])
-    inputs = input_paths(args) + extra
-    if sum(is_stdio(p) for p in inputs) > 1:
-        raise ParameterError("standard input ('-') can be given as one input only")
-    if extra and not is_stdio(args.output):
-        check_output(args.output, inputs=inputs, force=args.force, option="-o")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..io.output import write_results
     from ..text.sessions import evaluate_sessions
 
-    _check_extra_inputs(args)
     if args.clicks is None and (args.click_order is not None or args.click_gain is not None):
         given = "--click-order" if args.click_order is not None else "--click-gain"
         raise ParameterError(f"{given} applies to click logs (--clicks)")

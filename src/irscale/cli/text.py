@@ -18,7 +18,7 @@ import argparse
 
 from ..errors import ParameterError
 from ..io.formats import FORMATS
-from .outputs import add_output, input_paths, open_output
+from .outputs import add_output, declare_inputs, open_output
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +65,7 @@ def add_parser(subparsers) -> None:
                        help="several references: the best by F (max, rouge-score's "
                        "score_multi; default), the mean, or pooled counts (ROUGE-1.5.5 -f A)")
     _common(rouge)
+    declare_inputs(rouge, "qrels", "runs", "--stopwords")
     rouge.set_defaults(func=run_rouge)
     nuggets = commands.add_parser(
         "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
@@ -100,6 +101,7 @@ def add_parser(subparsers) -> None:
                          help="--auto-match: remove these words (blank- or line-separated) "
                          "before stemming")
     _common(nuggets)
+    declare_inputs(nuggets, "qrels", "runs", "--lengths", "--texts", "--stopwords")
     nuggets.set_defaults(func=run_nuggets)
     parser.set_defaults(func=_no_command)
 
@@ -107,17 +109,6 @@ def add_parser(subparsers) -> None:
 def _no_command(args: argparse.Namespace) -> int:
     raise ParameterError("text: choose what to evaluate: rouge or nuggets (see 'irscale "
                          "text --help')")
-
-
-def _check_extra_inputs(args: argparse.Namespace, extra: list[str]) -> None:
-    """Inputs the common checks do not know: never the output, standard input once."""
-    from ..io.files import check_output, is_stdio
-
-    inputs = input_paths(args) + extra
-    if sum(is_stdio(p) for p in inputs) > 1:
-        raise ParameterError("standard input ('-') can be given as one input only")
-    if extra and not is_stdio(args.output):
-        check_output(args.output, inputs=inputs, force=args.force, option="-o")
 
 
 def _write(args: argparse.Namespace, evaluation) -> int:
@@ -132,7 +123,6 @@ def _write(args: argparse.Namespace, evaluation) -> int:
 def run_rouge(args: argparse.Namespace) -> int:
     from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
 
-    _check_extra_inputs(args, [args.stopwords] if args.stopwords else [])
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
@@ -156,7 +146,6 @@ def run_nuggets(args: argparse.Namespace) -> int:
                               ("--stem", args.stem), ("--stopwords", args.stopwords)):
             if given:
                 raise ParameterError(f"{option} applies to --auto-match")
-    _check_extra_inputs(args, [p for p in (args.lengths or args.texts, args.stopwords) if p])
     nuggets, matches, texts = args.qrels, args.runs, args.texts
     if args.auto_match:
         from ..io.text import read_nuggets, read_stopwords, read_texts

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable
 
 from ..errors import EmptyInputError, ParameterError
-from .files import access_error
+from .files import access_error, file_identity, same_file_note
 
 #: Characters of a glob pattern.
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -23,12 +23,36 @@ def expands(source: str | os.PathLike[str]) -> bool:
     return os.path.isdir(text) or (not os.path.lexists(text) and bool(_GLOB_CHARACTERS & set(text)))
 
 
+def source_files(source: str | os.PathLike[str]) -> list[str]:
+    """The files one item of :func:`run_files` names, without its checks: a folder's files
+    (not those whose name starts with a dot, not its subfolders) sorted by name, the files a
+    glob pattern (:func:`expands`) matches sorted by path, otherwise ``source`` itself (also
+    when it does not exist). An empty list when the folder or pattern holds no file.
+
+    The outputs of a call are checked against these files before any work
+    (:func:`irscale.cli.outputs.check_outputs`): the files a command reads, named as the
+    command names them."""
+    text = os.fspath(source)
+    if not expands(text):
+        return [text]
+    if os.path.isdir(text):
+        try:
+            names = sorted(os.listdir(text))
+        except OSError as error:
+            raise access_error(error, text) from None
+        return [os.path.join(text, name) for name in names if not name.startswith(".")
+                and not os.path.isdir(os.path.join(text, name))]
+    return sorted(path for path in glob.glob(text, recursive=True) if not os.path.isdir(path))
+
+
 def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
     """The run files ``sources`` names, in order: a folder gives its files (not those whose
     name starts with a dot, not its subfolders) sorted by name, a glob pattern
     (``runs/*.gz``, ``runs/**/*.run``) the files it matches sorted by path, a file itself;
-    a list gives those of each item in its order. A folder with no file, a pattern that
-    matches none, a missing path or a file named twice is an error."""
+    a list gives those of each item in its order (:func:`source_files`). A folder with no
+    file, a pattern that matches none, a missing path or a file named twice (under one
+    name or two: a symbolic or hard link, ``./a`` and ``a``, compared by resolved path and
+    inode, :func:`~irscale.io.files.file_identity`) is an error."""
     items = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
     if not items:
         raise ParameterError("no run files given")
@@ -38,29 +62,24 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
         if not isinstance(text, str) or not text:
             raise ParameterError(f"run files: expected a folder, a glob pattern or a file, "
                                  f"got {item!r}")
-        if os.path.isdir(text):
-            try:
-                names = sorted(os.listdir(text))
-            except OSError as error:
-                raise access_error(error, text) from None
-            found = [os.path.join(text, name) for name in names if not name.startswith(".")
-                     and not os.path.isdir(os.path.join(text, name))]
-            if not found:
-                raise EmptyInputError(f"folder {text} holds no run file")
-        elif os.path.lexists(text):
-            found = [text]
-        elif _GLOB_CHARACTERS & set(text):
-            found = sorted(path for path in glob.glob(text, recursive=True)
-                           if not os.path.isdir(path))
-            if not found:
-                raise EmptyInputError(f"pattern {text} matches no run file")
-        else:
+        found = source_files(text)
+        if not found:
+            raise EmptyInputError(f"folder {text} holds no run file" if os.path.isdir(text)
+                                  else f"pattern {text} matches no run file")
+        if found == [text] and not os.path.lexists(text):
             raise access_error(OSError(2, "no such file or directory"), text)
         files.extend(found)
-    seen: dict[str, str] = {}
-    for path in files:
-        real = os.path.realpath(path)
-        if real in seen:
-            raise ParameterError(f"run file {path} is given twice (also as {seen[real]})")
-        seen[real] = path
+    check_distinct(files)
     return files
+
+
+def check_distinct(files: Iterable[str]) -> None:
+    """Refuse a run file named twice, under one name or two (a symbolic or hard link,
+    ``./a`` and ``a``: :func:`~irscale.io.files.file_identity`)."""
+    seen: dict[object, str] = {}
+    for path in files:
+        key = file_identity(path)
+        if key in seen:
+            raise ParameterError(f"run file {path} is given twice (also as {seen[key]}"
+                                 f"{same_file_note(path, seen[key])})")
+        seen[key] = path
