@@ -704,6 +704,6 @@ def evaluate_rouge(references: Any, candidates: Any,
     return text_evaluation(runs, np.array([run_pos[c_run[i]] for i in kept.tolist()],
                                           dtype=np.int64),
                            [c_topic[i] for i in kept.tolist()], values,
-                           n_topics=len(topics), unjudged=unjudged, allow_empty=allow_empty,
+                           gold_topics=topics.tolist(), unjudged=unjudged, allow_empty=allow_empty,
                            source=refs.source)
 
