@@ -131,6 +131,37 @@ def test_welch_and_cuped_equal_scipy_on_the_adjusted_values():
     assert cuped.test.startswith("CUPED")
 
 
+@pytest.mark.parametrize("power", [1000, -1000])
+@pytest.mark.parametrize("column", ["clicks", "impressions", "pre"])
+def test_metrics_near_the_ends_of_the_double_range(column, power):
+    """A column times 2^±1000 (1e301 or 1e-301: sums of squares beyond a double): the
+    delta method's z, p and ratios scaled by exactly that power, CUPED unchanged, no
+    numpy warning (the oracle: the same table with small values)."""
+    rng = np.random.default_rng(3)
+    n = 40
+    num, den = ratio_population(rng, 2 * n, 0.3)
+    table = pd.DataFrame({"variant": ["control"] * n + ["treatment"] * n, "clicks": num,
+                          "impressions": den, "pre": num + rng.normal(0, 1, 2 * n)})
+    scaled = table.copy()
+    scaled[column] = np.ldexp(table[column].to_numpy(dtype=float), power)
+    factor = {"clicks": 2.0**power, "impressions": 2.0**-power, "pre": 1.0}[column]
+    with np.errstate(all="raise"):
+        delta = [ab_test(t, "clicks", analysis="delta", denominator="impressions")
+                 for t in (table, scaled)]
+        if column == "clicks":  # the t-test's own check of the adjusted metric
+            with pytest.raises(InputError, match=r"scores too (large|small)"):
+                ab_test(scaled, "clicks", analysis="cuped", covariate="pre")
+            cuped = [ab_test(table, "clicks", analysis="cuped", covariate="pre")] * 2
+        else:
+            cuped = [ab_test(t, "clicks", analysis="cuped", covariate="pre")
+                     for t in (table, scaled)]
+    assert (delta[1].statistic, delta[1].pvalue) == (delta[0].statistic, delta[0].pvalue)
+    for field in ("diff", "mean_x", "mean_y", "ci_low", "ci_high", "ci_se"):
+        assert getattr(delta[1], field) == getattr(delta[0], field) * factor, field
+    assert (cuped[1].diff, cuped[1].statistic, cuped[1].pvalue) == \
+        (cuped[0].diff, cuped[0].statistic, cuped[0].pvalue)
+
+
 def test_sample_ratio_mismatch_by_hand():
     result = sample_ratio_mismatch({"control": 5200, "treatment": 4800})
     chi2 = 200**2 / 5000 * 2

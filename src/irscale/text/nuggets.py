@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.scaling import binary_exponent, binary_exponents
 from ..errors import DuplicateError, InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import (
@@ -105,17 +106,6 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator > 0, numerator / np.where(denominator > 0,
                                                               denominator, 1), 0.0)
-
-
-def _per_topic_unit(values: np.ndarray, topic_code: np.ndarray, n_topics: int
-                    ) -> np.ndarray:
-    """``values`` (≥ 0) times 2^−e, e the binary exponent of the largest value of their
-    topic (``np.frexp``), so that they lie in [0, 1) and sums of them cannot overflow.
-    A product by a power of 2 is exact (short of the subnormal range), so sums of the
-    scaled values are the scaled sums, and ratios of them the same doubles."""
-    largest = np.zeros(n_topics)
-    np.maximum.at(largest, topic_code, values)
-    return np.ldexp(values, -np.frexp(largest)[1][topic_code])
 
 
 def _f(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
@@ -277,10 +267,10 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     runs, topics, unjudged, b = _batch(gold, found, outputs)
     topic_code = np.searchsorted(np.asarray(topics, dtype=object),
                                  np.asarray(gold.topic, dtype=object)).astype(np.int64)
-    # weights in [0, 1) per topic (_per_topic_unit): W-Rec and S are ratios of sums of
-    # them, which weights near the largest double (1e308) would overflow
-    weight = _per_topic_unit(np.asarray(gold.weight, dtype=np.float64), topic_code,
-                             len(topics))
+    # weights divided by a power of 2 per topic, into [0, 1) (irscale.core.scaling):
+    # W-Rec and S are ratios of sums of them, which weights near 1e308 would overflow
+    weight = np.asarray(gold.weight, dtype=np.float64)
+    weight = np.ldexp(weight, -binary_exponents(weight, topic_code, len(topics))[topic_code])
     vital = np.asarray(gold.vital, dtype=bool)
     n_out, n_topics = len(b.out_run), len(topics)
     needs_vs = any(r.family in ("S", "T", "Ssharp") for r in requests)
@@ -316,7 +306,7 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     def s_measure(patience: float) -> np.ndarray:
         # L − pos(v) times 2^−e(L) (exact, as weights are scaled): every term w·(L − pos)
         # is below 1, and sums of them finite however large L is
-        unit = math.ldexp(1.0, -math.frexp(patience)[1])
+        unit = math.ldexp(1.0, -binary_exponent(np.array([patience])))
 
         def gain(offset: np.ndarray) -> np.ndarray:
             return np.maximum(0.0, patience - offset) * unit
