@@ -252,6 +252,31 @@ def test_session_measures_by_hand():
         session_measures(log, satisfied={"s1": True, "s2": True})
 
 
+def test_session_measures_of_times_near_the_double_range():
+    """The hand example's times and ends times 2^1010 (their differences overflow unless
+    scaled): dwell times 2^1010 exactly, the same successes, no numpy warning; a mean
+    dwell beyond a double is an error naming the session."""
+    ends = {"s1": 60, "s2": 0, "s3": 40}
+    plain = session_measures(read_click_log(LOG), ends=ends)
+    big = b"\n".join(_times_scaled(line, 1010) for line in LOG.splitlines()) + b"\n"
+    with np.errstate(all="raise"):
+        scaled = session_measures(read_click_log(big),
+                                  ends={s: math.ldexp(t, 1010) for s, t in ends.items()})
+    assert scaled["dwell"].tolist()[::2] == [math.ldexp(v, 1010)
+                                             for v in plain["dwell"].tolist()[::2]]
+    assert scaled["success"].tolist() == plain["success"].tolist()
+    with pytest.raises(InputError, match=r"session 's1'.*beyond the range"):
+        session_measures(read_click_log(b"s1 q 1 d 1 -1e308\ns1 q 2 e 0 nan\n"),
+                         ends={"s1": 1.7e308})
+
+
+def _times_scaled(line: bytes, power: int) -> bytes:
+    fields = line.split()
+    if len(fields) == 6:
+        fields[5] = repr(math.ldexp(float(fields[5]), power)).encode()
+    return b" ".join(fields)
+
+
 def test_cli_measures_then_analyze_equal_the_api(tmp_path, capsys):
     from irscale.cli.main import main
 

@@ -201,14 +201,24 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
             raise InputError(f"session {clicklog.sessions[s]!r} ends ({end[s]}) before "
                              f"its last click ({last[s]})")
         after[np.arange(n), count] = np.where(count > 0, end, np.nan)
-    gaps = np.diff(after, axis=1)  # the dwell of every click whose next time is known
-    known = ~np.isnan(gaps)
+    # times divided by a power of 2 (irscale.core.scaling): differences and their means
+    # are the same, scaled exactly, and cannot overflow for times near ±1e308
+    shift = binary_exponent(np.where(np.isnan(after), 0.0, after))
+    gaps = np.diff(np.ldexp(after, -shift), axis=1)  # the dwell of every click whose
+    known = ~np.isnan(gaps)                          # next time is known
     total = np.where(known, gaps, 0.0).sum(axis=1)
     frame["time_to_first_click"] = ordered[:, 0]
-    frame["dwell"] = np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
-                               where=known.any(axis=1))
-    frame["success"] = (np.where(known, gaps, -1.0) >= SATISFIED_DWELL).any(axis=1) \
-        .astype(np.float64)
+    with np.errstate(over="ignore"):
+        dwell = np.ldexp(np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
+                                   where=known.any(axis=1)), shift)
+    if np.isinf(dwell).any():
+        s = int(np.flatnonzero(np.isinf(dwell))[0])
+        raise InputError(f"session {clicklog.sessions[s]!r}: its mean dwell time is beyond "
+                         "the range of a double (timestamps near ±1.8e308)",
+                         source=clicklog.source)
+    frame["dwell"] = dwell
+    frame["success"] = (np.where(known, gaps, -1.0) >= math.ldexp(SATISFIED_DWELL, -shift)
+                        ).any(axis=1).astype(np.float64)
     return frame
 
 
