@@ -265,6 +265,11 @@ def test_session_measures_of_times_near_the_double_range():
     assert scaled["dwell"].tolist()[::2] == [math.ldexp(v, 1010)
                                              for v in plain["dwell"].tolist()[::2]]
     assert scaled["success"].tolist() == plain["success"].tolist()
+    users = {"s1": "u1", "s2": "u1", "s3": "u1"}
+    with np.errstate(all="raise"):
+        per_user = user_measures(scaled, users)
+    assert per_user["dwell"].tolist() == [math.ldexp(v, 1010) for v in
+                                          user_measures(plain, users)["dwell"].tolist()]
     with pytest.raises(InputError, match=r"session 's1'.*beyond the range"):
         session_measures(read_click_log(b"s1 q 1 d 1 -1e308\ns1 q 2 e 0 nan\n"),
                          ends={"s1": 1.7e308})

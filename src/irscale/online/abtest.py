@@ -251,7 +251,14 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     grouped = sessions.groupby(who.to_numpy(), sort=True)
     table = grouped[counts].sum()
     rates = [c for c in sessions.columns if c not in counts]
-    table = table.join(grouped[rates].mean())
+    # each rate divided by a power of 2 before its means (exact; irscale.core.scaling):
+    # means of dwell times near 1e308 are not the inf of their sums
+    shift = {c: binary_exponent(np.nan_to_num(sessions[c].to_numpy(dtype=np.float64)))
+             for c in rates}
+    means = sessions[rates].apply(lambda col: np.ldexp(col.to_numpy(dtype=np.float64),
+                                                       -shift[col.name]))
+    means = means.groupby(who.to_numpy(), sort=True).mean()
+    table = table.join(means.apply(lambda col: np.ldexp(col.to_numpy(), shift[col.name])))
     table.insert(0, "impressions", grouped.size())
     table["ctr"] = table["clicks"] / table["impressions"]
     table.index.name = "user"
