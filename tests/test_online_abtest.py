@@ -253,22 +253,23 @@ def test_session_measures_by_hand():
 
 
 def test_session_measures_of_times_near_the_double_range():
-    """The hand example's times and ends times 2^1010 (their differences overflow unless
-    scaled): dwell times 2^1010 exactly, the same successes, no numpy warning; a mean
-    dwell beyond a double is an error naming the session."""
+    """The hand example's times and ends times 2^1018 (sums of their dwell times overflow
+    unless scaled): dwell times and per-user means 2^1018 times the plain ones exactly,
+    the same successes, no numpy warning; a mean dwell beyond a double is an error naming
+    the session."""
     ends = {"s1": 60, "s2": 0, "s3": 40}
     plain = session_measures(read_click_log(LOG), ends=ends)
-    big = b"\n".join(_times_scaled(line, 1010) for line in LOG.splitlines()) + b"\n"
+    big = b"\n".join(_times_scaled(line, 1018) for line in LOG.splitlines()) + b"\n"
     with np.errstate(all="raise"):
         scaled = session_measures(read_click_log(big),
-                                  ends={s: math.ldexp(t, 1010) for s, t in ends.items()})
-    assert scaled["dwell"].tolist()[::2] == [math.ldexp(v, 1010)
+                                  ends={s: math.ldexp(t, 1018) for s, t in ends.items()})
+    assert scaled["dwell"].tolist()[::2] == [math.ldexp(v, 1018)
                                              for v in plain["dwell"].tolist()[::2]]
     assert scaled["success"].tolist() == plain["success"].tolist()
     users = {"s1": "u1", "s2": "u1", "s3": "u1"}
     with np.errstate(all="raise"):
         per_user = user_measures(scaled, users)
-    assert per_user["dwell"].tolist() == [math.ldexp(v, 1010) for v in
+    assert per_user["dwell"].tolist() == [math.ldexp(v, 1018) for v in
                                           user_measures(plain, users)["dwell"].tolist()]
     with pytest.raises(InputError, match=r"session 's1'.*beyond the range"):
         session_measures(read_click_log(b"s1 q 1 d 1 -1e308\ns1 q 2 e 0 nan\n"),
