@@ -6,6 +6,8 @@ computed here; a hand example; bad input."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -109,6 +111,31 @@ def test_hand_example():
     est = estimate_sampled(sample, {"x": run}, cutoffs=[4], relevance_level=2).mean()
     assert est.loc["x"].to_dict() == pytest.approx(
         {"statAP": 0.25, "statR": 4.0, "statP@4": 1.0})
+
+
+@pytest.mark.parametrize("power", [0, 1000, 1020])
+def test_hand_example_with_tiny_inclusion_probabilities(power):
+    """The hand example with π of a, d, e divided by 2^power (down to 2^-1022, the
+    smallest normal double): weights 2^power·(2, 4, 2) whose sums and products overflow
+    unless scaled; the estimates against exact fractions, no numpy warning."""
+    w = Fraction(2) ** power
+    r_hat = 8 * w
+    expected = {"statAP": (2 * w * 1 + 4 * w * (1 + 2 * w) / 4) / r_hat, "statR": r_hat,
+                "statP@2": 2 * w / 2, "statP@4": 6 * w / 4}
+    sample = pd.DataFrame({"topic": "q", "docno": ["a", "b", "d", "e"], "rel": [1, 0, 2, 1],
+                           "prob": [float(1 / (2 * w)), 1.0, float(1 / (4 * w)),
+                                    float(1 / (2 * w))]})
+    run = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+                        "score": [4.0, 3.0, 2.0, 1.0]})
+    with np.errstate(all="raise"):
+        est = estimate_sampled(sample, {"x": run}, cutoffs=[2, 4]).mean().loc["x"]
+    for name, value in expected.items():
+        assert est[name] == pytest.approx(float(value), rel=1e-15), name
+    with pytest.raises(InputError, match=r"line 2.*below 2\.225e-308"):
+        estimate_sampled(b"q 0 a 1 0.5\nq 0 d 1 1e-310\n", {"x": run})
+    with pytest.raises(InputError, match="statR of topic 'q' is beyond"):
+        estimate_sampled(b"q 0 a 1 2.3e-308\nq 0 d 1 2.3e-308\nq 0 e 1 2.3e-308\n"
+                         b"q 0 f 1 2.3e-308\nq 0 g 1 2.3e-308\n", {"x": run})
 
 
 def truths(runs: dict[str, pd.DataFrame], qrels: pd.DataFrame, k: int) -> dict:

@@ -127,6 +127,38 @@ def test_ndcg_takes_huge_labels_as_gains_bit_for_bit(big):
     assert ev.values["ndcg"].tolist() == expected
 
 
+def test_the_largest_label_has_levels_0_to_itself(tmp_path):
+    """A label of 2^63 − 1 (the largest a qrels file may hold): trec_eval's table of levels
+    0..2^63 − 1 has 2^63 entries, one more than int64 holds; ndcg, nDCG and rbp take it as
+    they take 2^63 − 2 (before, the count wrapped to −2^63: an empty table, ndcg 0)."""
+    big = 2**63 - 1
+    (tmp_path / "q").write_text(f"q 0 a {big}\nq 0 b {big}\nq 0 c 1\nr 0 a 1\n")
+    (tmp_path / "r").write_text("q Q0 c 1 3 x\nq Q0 a 2 2 x\nq Q0 b 3 1 x\nr Q0 a 1 1 x\n")
+    measures = ["ndcg", "ndcg_cut.2", "nDCG", "rbp"]
+    ev = evaluate_quietly(str(tmp_path / "q"), str(tmp_path / "r"), measures)
+    expected = trec_ndcg([1, big, big], [big, big, 1])
+    assert ev.values["ndcg"].tolist() == ev.values["nDCG"].tolist() == [expected, 1.0]
+    assert 0 < ev.values["ndcg_cut_2"][0] < 1
+    (tmp_path / "q").write_text(f"q 0 a {big - 1}\nq 0 b {big - 1}\nq 0 c 1\nr 0 a 1\n")
+    below = evaluate_quietly(str(tmp_path / "q"), str(tmp_path / "r"), measures)
+    for measure in ("ndcg_cut_2", "rbp"):
+        assert ev.values[measure].tolist() == below.values[measure].tolist()
+
+
+@pytest.mark.parametrize("big", [1030, 1100, 10**7, 2**62])
+def test_nerr_beside_huge_labels_keeps_its_digits(big):
+    """A topic of degrees 1 and 2 beside a label of 1100 or more: its probabilities
+    (2^g − 1)/2^gmax are subnormal or 0, yet nERR is the ratio of its two ERRs, in which
+    1 − R rounds to 1: (1/1 + 3/2) / (3/1 + 1/2) for the run ranking degree 1 above 2."""
+    qrels = {"q": {"a": big, "b": 1}, "r": {"a": 1, "b": 2}}
+    run = {"q": {"a": 2.0, "b": 1.0}, "r": {"a": 2.0, "b": 1.0}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ev = evaluate(qrels, run, ["nERR", "nERR@1"])
+    assert ev.values["nERR"].tolist() == [1.0, 2.5 / 3.5]
+    assert ev.values["nERR@1"].tolist() == [1.0, 1 / 3]
+
+
 def test_huge_labels_with_trec_evals_gain_sort_beyond_an_order_warn(recwarn):
     # gains 2^31 apart overflow trec_eval's comparator (int)(g1 - g2): the ideal ranking is
     # then sorted by true gain, with a warning saying trec_eval cannot be replayed

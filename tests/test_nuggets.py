@@ -4,6 +4,7 @@ output grows), bad input naming file and line."""
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -100,6 +101,51 @@ def test_s_tends_to_weighted_recall(units, data):
     for patience in (1e6, 1e9, 1e12):
         v = _values([f"S(L={patience:g})"], nuggets.encode(), matches.encode(), lengths)
         assert abs(v["A", f"S(L={patience:g})"] - recall) <= 600 / patience * 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(nugget_sets, st.data(), st.sampled_from([0, 1000, 1020, -1000]))
+def test_weights_near_the_double_range_give_exact_ratios(units, data, exponent):
+    """Weights w·2^exponent up to 5·2^1020 (their sum beyond the largest double, 1.8e308)
+    or down to 2^-1000, and L up to 1e308: W-Rec and S against exact fractions, no numpy
+    warning."""
+    scale = Fraction(2) ** exponent
+    nuggets = "".join(f"q n{k} {float(w * scale)!r} vital {'x' * n}\n"
+                      for k, (w, n) in enumerate(units))
+    found = data.draw(st.lists(st.sampled_from(range(len(units))), unique=True, min_size=1))
+    offsets = data.draw(st.lists(st.integers(0, 500), min_size=len(found),
+                                 max_size=len(found)))
+    matches = "".join(f"q A n{k} {o}\n" for k, o in zip(found, offsets, strict=True))
+    patience = data.draw(st.sampled_from([1000.0, 1e308]))
+    pmo = sorted(range(len(units)), key=lambda k: (-units[k][0], units[k][1], f"n{k}"))
+    ends = dict(zip(pmo, np.cumsum([units[k][1] for k in pmo]).tolist(), strict=True))
+    big_l = Fraction(patience)
+
+    def gain(k, at):
+        return units[k][0] * max(Fraction(0), big_l - at)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v = _values(["W-Rec", f"S(L={patience!r})", "Prec_allow(allowance=1e308)"],
+                    nuggets.encode(), matches.encode(), b"q A 500\n")
+    recall = Fraction(sum(units[k][0] for k in found), sum(w for w, _ in units))
+    assert v["A", "W-Rec"] == float(recall)
+    ideal = sum(gain(k, ends[k]) for k in range(len(units)))
+    s = sum(gain(k, o) for k, o in zip(found, offsets, strict=True)) / ideal
+    assert v["A", f"S(L={patience!r})"] == pytest.approx(float(s), rel=1e-15)
+    assert v["A", "Prec_allow(allowance=1e308)"] == 1.0
+
+
+def test_weights_a_double_cannot_hold_are_errors():
+    for weight, words in (("1e400", "too large"), ("1e-400", "too small"),
+                          ("3e-310", "too small"), ("nan", "not a finite number")):
+        with pytest.raises(InputFormatError) as info:
+            evaluate_nuggets(f"q n1 1 vital x\nq n2 {weight} okay y\n".encode(),
+                             b"q a n1 1\n", ["W-Rec"], lengths=b"q a 5\n")
+        assert "line 2" in str(info.value) and words in str(info.value)
+    zero = evaluate_nuggets(b"q n1 1 vital x\nq n2 0e-500 okay y\n", b"q a n1 1\n",
+                            ["W-Rec"], lengths=b"q a 5\n")
+    assert zero.values["W-Rec"].tolist() == [1.0]
 
 
 def test_t_falls_as_the_output_grows():

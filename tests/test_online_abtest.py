@@ -131,6 +131,37 @@ def test_welch_and_cuped_equal_scipy_on_the_adjusted_values():
     assert cuped.test.startswith("CUPED")
 
 
+@pytest.mark.parametrize("power", [1000, -1000])
+@pytest.mark.parametrize("column", ["clicks", "impressions", "pre"])
+def test_metrics_near_the_ends_of_the_double_range(column, power):
+    """A column times 2^±1000 (1e301 or 1e-301: sums of squares beyond a double): the
+    delta method's z, p and ratios scaled by exactly that power, CUPED unchanged, no
+    numpy warning (the oracle: the same table with small values)."""
+    rng = np.random.default_rng(3)
+    n = 40
+    num, den = ratio_population(rng, 2 * n, 0.3)
+    table = pd.DataFrame({"variant": ["control"] * n + ["treatment"] * n, "clicks": num,
+                          "impressions": den, "pre": num + rng.normal(0, 1, 2 * n)})
+    scaled = table.copy()
+    scaled[column] = np.ldexp(table[column].to_numpy(dtype=float), power)
+    factor = {"clicks": 2.0**power, "impressions": 2.0**-power, "pre": 1.0}[column]
+    with np.errstate(all="raise"):
+        delta = [ab_test(t, "clicks", analysis="delta", denominator="impressions")
+                 for t in (table, scaled)]
+        if column == "clicks":  # the t-test's own check of the adjusted metric
+            with pytest.raises(InputError, match=r"scores too (large|small)"):
+                ab_test(scaled, "clicks", analysis="cuped", covariate="pre")
+            cuped = [ab_test(table, "clicks", analysis="cuped", covariate="pre")] * 2
+        else:
+            cuped = [ab_test(t, "clicks", analysis="cuped", covariate="pre")
+                     for t in (table, scaled)]
+    assert (delta[1].statistic, delta[1].pvalue) == (delta[0].statistic, delta[0].pvalue)
+    for field in ("diff", "mean_x", "mean_y", "ci_low", "ci_high", "ci_se"):
+        assert getattr(delta[1], field) == getattr(delta[0], field) * factor, field
+    assert (cuped[1].diff, cuped[1].statistic, cuped[1].pvalue) == \
+        (cuped[0].diff, cuped[0].statistic, cuped[0].pvalue)
+
+
 def test_sample_ratio_mismatch_by_hand():
     result = sample_ratio_mismatch({"control": 5200, "treatment": 4800})
     chi2 = 200**2 / 5000 * 2
@@ -219,6 +250,37 @@ def test_session_measures_by_hand():
         session_measures(log, ends={"s1": 10, "s2": 0, "s3": 40})
     with pytest.raises(InputError, match="no value for session 's3'"):
         session_measures(log, satisfied={"s1": True, "s2": True})
+
+
+def test_session_measures_of_times_near_the_double_range():
+    """The hand example's times and ends times 2^1018 (sums of their dwell times overflow
+    unless scaled): dwell times and per-user means 2^1018 times the plain ones exactly,
+    the same successes, no numpy warning; a mean dwell beyond a double is an error naming
+    the session."""
+    ends = {"s1": 60, "s2": 0, "s3": 40}
+    plain = session_measures(read_click_log(LOG), ends=ends)
+    big = b"\n".join(_times_scaled(line, 1018) for line in LOG.splitlines()) + b"\n"
+    with np.errstate(all="raise"):
+        scaled = session_measures(read_click_log(big),
+                                  ends={s: math.ldexp(t, 1018) for s, t in ends.items()})
+    assert scaled["dwell"].tolist()[::2] == [math.ldexp(v, 1018)
+                                             for v in plain["dwell"].tolist()[::2]]
+    assert scaled["success"].tolist() == plain["success"].tolist()
+    users = {"s1": "u1", "s2": "u1", "s3": "u1"}
+    with np.errstate(all="raise"):
+        per_user = user_measures(scaled, users)
+    assert per_user["dwell"].tolist() == [math.ldexp(v, 1018) for v in
+                                          user_measures(plain, users)["dwell"].tolist()]
+    with pytest.raises(InputError, match=r"session 's1'.*beyond the range"):
+        session_measures(read_click_log(b"s1 q 1 d 1 -1e308\ns1 q 2 e 0 nan\n"),
+                         ends={"s1": 1.7e308})
+
+
+def _times_scaled(line: bytes, power: int) -> bytes:
+    fields = line.split()
+    if len(fields) == 6:
+        fields[5] = repr(math.ldexp(float(fields[5]), power)).encode()
+    return b" ".join(fields)
 
 
 def test_cli_measures_then_analyze_equal_the_api(tmp_path, capsys):

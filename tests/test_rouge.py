@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -22,7 +24,17 @@ from irscale.errors import (
     ParameterError,
 )
 from irscale.io.text import read_stopwords
-from irscale.text.rouge import evaluate_rouge, lcs_lengths, parse_rouge, rouge, tokenize
+from irscale.text.rouge import (
+    evaluate_rouge,
+    lcs_lengths,
+    parse_rouge,
+    rouge,
+    skip_bigram_hits,
+    skip_bigram_totals,
+    tokenize,
+)
+
+rouge_module = sys.modules["irscale.text.rouge"]
 
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 
@@ -167,6 +179,80 @@ def test_skip_bigrams_and_multi_against_brute_force(pairs, unit, multi, beta):
             assert got[name][i] == pytest.approx(value, rel=1e-12, abs=1e-15), (name, c, r)
 
 
+token_lists = st.lists(st.integers(0, 5), max_size=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(token_lists, min_size=1, max_size=6),
+       st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=8),
+       st.sampled_from([0, 1, 3, 30, math.inf]), st.sampled_from([1, 9, 64, 1 << 20]))
+def test_skip_bigram_hits_against_brute_force(texts, pairs, skip, cells):
+    """Counted without listing the bigrams, in blocks as small as one row: Σ min(count in
+    x, count in y) over the skip bigrams listed here, and the totals."""
+    ids = np.array([t for x in texts for t in x], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum([len(x) for x in texts]))).astype(np.int64)
+    pairs = [(a % len(texts), b % len(texts)) for a, b in pairs]
+    cand, ref = (np.array(side, dtype=np.int64) for side in zip(*pairs, strict=True))
+    got = skip_bigram_hits(ids, offsets, cand, ref, skip, cells=cells)
+    units = [_units(x, "S", skip=skip) for x in texts]
+    assert got.tolist() == [sum((units[a] & units[b]).values()) for a, b in pairs]
+    assert skip_bigram_totals(np.diff(offsets), skip).tolist() == \
+        [sum(u.values()) for u in units]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(text_st, st.lists(text_st, min_size=1, max_size=3)),
+                min_size=1, max_size=5),
+       st.sampled_from([("S", 0), ("S", 4), ("S", math.inf), ("SU", 4), ("SU", math.inf)]),
+       st.sampled_from(["max", "mean", "pooled"]))
+def test_counted_skip_bigrams_equal_listed_ones(pairs, unit, multi):
+    """Both ways of counting (listing and sorting the bigrams, or not listing them) give
+    the same values, bit for bit."""
+    kind, skip = unit
+    names = [f"ROUGE-{kind}(stat={s},skip={'inf' if skip == math.inf else skip})"
+             for s in "prf"]
+    cands, refs = [c for c, _ in pairs], [r for _, r in pairs]
+    listed = rouge(cands, refs, names, multi=multi)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rouge_module, "_LISTED_UNITS", 0)
+        counted = rouge(cands, refs, names, multi=multi)
+    assert counted.equals(listed)
+
+
+def _skip_bigram_counts(tokens, vocabulary):
+    """C(a, b) of every pair of tokens by a matrix product: Xᵀ·S, X the one-hot matrix of
+    the text, S[i, b] the number of b's after position i."""
+    one_hot = np.eye(vocabulary, dtype=np.int64)[tokens]
+    after = np.cumsum(one_hot[::-1], axis=0)[::-1] - one_hot
+    return one_hot.T @ after
+
+
+def test_long_texts_in_bounded_memory():
+    """ROUGE-S and ROUGE-SU of a 21,000-token candidate: a fresh process's peak memory
+    stays far below the 8 GB that listing its 220 million skip bigrams took (a bound on
+    memory, not on time); the value against the matrix-product counts."""
+    script = (
+        "import resource, numpy as np\n"
+        "from irscale.text.rouge import rouge\n"
+        "rng = np.random.default_rng(7)\n"
+        "weights = 1 / np.arange(1, 5001)\n"
+        "words = rng.choice(5000, 26000, p=weights / weights.sum())\n"
+        "text = [' '.join(f'w{w}' for w in part) for part in (words[:21000], words[21000:])]\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "rouge([text[0]], [[text[1]]], ['ROUGE-S', 'ROUGE-SU'])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert int(done.stdout) < 500_000, done.stdout  # kilobytes
+    rng = np.random.default_rng(8)
+    cand, ref = rng.integers(0, 40, 21000), rng.integers(0, 40, 3000)
+    hits = np.minimum(_skip_bigram_counts(cand, 40), _skip_bigram_counts(ref, 40)).sum()
+    got = rouge([" ".join(f"w{t}" for t in cand)], [[" ".join(f"w{t}" for t in ref)]],
+                ["ROUGE-S(stat=r)", "ROUGE-S(stat=p)"])
+    assert got["ROUGE-S(stat=r)"][0] == hits / (3000 * 2999 // 2)
+    assert got["ROUGE-S(stat=p)"][0] == hits / (21000 * 20999 // 2)
+
+
 def test_rouge_s_by_hand():
     """Lin (2004)'s skip-bigram example: S1 'police killed the gunman' has C(4,2) = 6 skip
     bigrams; S2 'police kill the gunman' shares 3 of them (police the, police gunman,
@@ -198,10 +284,19 @@ def test_tokenize_drops_stop_words_before_stemming():
 # ----------------------------------------------------------------------------- names
 @pytest.mark.parametrize("name", ["ROUGE-0", "ROUGE-X", "ROUGE-L4", "ROUGE-2(skip=3)",
                                   "ROUGE-1(stat=x)", "ROUGE-1(beta=0)", "ROUGE-S4(skip=2)",
-                                  "ROUGE-S(skip=-1)", "rouge-1"])
+                                  "ROUGE-S(skip=-1)", "ROUGE-S(skip=\u0663)", "rouge-1"])
 def test_bad_names(name):
     with pytest.raises(MeasureError):
         parse_rouge(name)
+
+
+def test_skip_beyond_any_text_counts_every_pair():
+    """A skip of 2^53 tokens or more (no text has that many) is inf, not a float error."""
+    huge = "9" * 400
+    assert parse_rouge(f"ROUGE-S(skip={huge})").skip == math.inf
+    assert parse_rouge(f"ROUGE-SU{huge}").skip == math.inf
+    got = rouge(["a b c a"], [["c a b"]], [f"ROUGE-S{huge}", "ROUGE-S"])
+    assert got[f"ROUGE-S{huge}"][0] == got["ROUGE-S"][0]
 
 
 def test_bad_arguments():

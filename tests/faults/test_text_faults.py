@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from irscale.errors import InputError
+from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
+
 from .conftest import err, ok, output_contains, run_case, same_output_as, text
 
 # two queries per session (topics 1..6 of the collection's qrels.txt), d1 shown twice
@@ -67,7 +70,18 @@ CASES = [
         files={**FILES, "empty.run": b""}),
     err("session-run-missing", session(run="nope.run"), "nope.run", files=FILES),
     err("session-run-no-judged-session", session(run="other.run"), "no topic in common",
+        "the qrels 1, 2, 3, 4, 5 ... (6 topics)",
         files={**FILES, "other.run": text(["x 1 d1 1 1 sysA"])}),
+    err("session-run-query-too-large", session(run="bad.run"), "bad.run", "line 2",
+        "query_no is too large", "9007199254740991",
+        files={**FILES, "bad.run": with_line(SESSION, 2,
+                                             "1 9223372036854775807 d1 2 0.8 sysA")}),
+    err("session-run-rank-too-large", session(run="bad.run"), "bad.run", "line 2",
+        "rank is too large", files={**FILES, "bad.run": with_line(SESSION, 2,
+                                                                  "1 1 d1 1e300 0.8 sysA")}),
+    err("session-run-query-not-whole", session(run="bad.run"), "bad.run", "line 2",
+        "query_no is not a whole number", files={**FILES, "bad.run": with_line(
+            SESSION, 2, "1 1.5 d1 2 0.8 sysA")}),
     err("session-same-runid-twice", ["session", "qrels.txt", "s.run", "s2.run"],
         "distinct run ids", files={**FILES, "s2.run": text(SESSION)}),
     # ---- measures
@@ -87,6 +101,9 @@ CASES = [
     # ---- click logs and maps
     err("session-click-bad-rank", U_CLICKS, "c.log", "line 3", "shows no document",
         files={**FILES, "c.log": with_line(CLICKS, 3, "3 1 9 30")}),
+    err("session-click-query-too-large", U_CLICKS, "c.log", "line 2",
+        "query_no is too large", files={**FILES, "c.log": with_line(CLICKS, 2,
+                                                                    "2 1e20 2 20")}),
     err("session-click-timestamp", U_CLICKS, "c.log", "line 1", "timestamp",
         files={**FILES, "c.log": with_line(CLICKS, 1, "1 1 2 later")}),
     err("session-click-repeated", U_CLICKS, "c.log", "line 2", "twice",
@@ -168,7 +185,17 @@ ROUGE_CASES = [
     err("rouge-same-run-two-files", ["text", "rouge", "refs.tsv", "cands.tsv", "cands.tsv"],
         "two texts", files=RFILES),
     err("rouge-no-topic-in-common", rouge_cli(cands="other.tsv"), "no topic in common",
+        "the run has topics 9 (1 topic)", "the references 1, 2 (2 topics)",
         files={**RFILES, "other.tsv": text(["9\tsysA\tthe cat"])}),
+    err("rouge-file-name-with-escape", rouge_cli(refs="re\x1bfs.tsv"), "cannot read",
+        "re\\x1bfs.tsv", files=RFILES),
+    err("rouge-file-name-with-line-break", rouge_cli(refs="re\x1bfs\n.tsv"),
+        "no file is named", "'re\\x1bfs\\n.tsv'", files=RFILES),
+    # ---- skip bigrams of long texts: counted, not listed (bounded memory), same values
+    ok("rouge-s-long-candidate", rouge_cli("-q", "-m", "ROUGE-S(stat=r)", "-m",
+                                           "ROUGE-SU(stat=p)", cands="long.tsv"),
+       output_contains("all\t0.3333", "all\t0.0000"),  # r2 'a cat sat': 1 of 3
+       files={**RFILES, "long.tsv": text(["1\tsysA\t" + "cat sat " * 3000])}),
     err("rouge-stopword-never-matches", rouge_cli("--stopwords", "bad.txt"), "bad.txt",
         "line 1", "never match", files={**RFILES, "bad.txt": text(["Don't"])}),
     # ---- measures and options
@@ -202,9 +229,9 @@ NFILES = {"nug.txt": text(NUGGETS), "match.txt": text(MATCHES), "len.txt": text(
           "out.tsv": text(OUT_TEXTS)}
 
 
-def nuggets_cli(*extra: str, matches: str = "match.txt", nuggets: str = "nug.txt",
+def nuggets_cli(*extra: str, matches: str | None = "match.txt", nuggets: str = "nug.txt",
                 lengths: str | None = "len.txt") -> list[str]:
-    return ["text", "nuggets", nuggets, matches,
+    return ["text", "nuggets", nuggets, *([matches] if matches else []),
             *(["--lengths", lengths] if lengths else []), *extra]
 
 
@@ -287,6 +314,26 @@ NUGGET_CASES = [
         files={**NFILES, "bad.txt": with_line(NUGGETS, 2, "1 n2 1 maybe in Liverpool")}),
     err("nuggets-negative-weight", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 1",
         "weight", files={**NFILES, "bad.txt": with_line(NUGGETS, 1, "1 n1 -3 vital born")}),
+    err("nuggets-weight-beyond-doubles", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 2",
+        "weight is too large", files={**NFILES, "bad.txt": with_line(
+            NUGGETS, 2, "1 n2 1e309 okay in Liverpool")}),
+    err("nuggets-weight-below-doubles", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 2",
+        "weight is too small", files={**NFILES, "bad.txt": with_line(
+            NUGGETS, 2, "1 n2 1e-320 okay in Liverpool")}),
+    # weights near the largest double: their sum overflows unless scaled; same values as
+    # weights 1 (W-Rec of sysA: topic 1 1/2, topic 2 1; sysB: 1/2 and no output)
+    ok("nuggets-weights-near-the-largest-double", nuggets_cli("-m", "W-Rec", "-m", "S",
+                                                              nuggets="big.txt"),
+       same_output_as(*nuggets_cli("-m", "W-Rec", "-m", "S", nuggets="one.txt")),
+       files={**NFILES, "big.txt": text(["1 n1 1e308 vital born 1942",
+                                         "1 n2 1e308 okay in Liverpool",
+                                         "2 n1 1e308 vital bass"]),
+              "one.txt": text(["1 n1 1 vital born 1942", "1 n2 1 okay in Liverpool",
+                               "2 n1 1 vital bass"])}),
+    err("nuggets-no-topic-in-common", nuggets_cli("--texts", "other.tsv", "--auto-match",
+                                                  matches=None, lengths=None),
+        "no topic in common", "the nuggets 1, 2 (2 topics)",
+        files={**NFILES, "other.tsv": text(["9\tsysA\tborn 1942"])}),
     err("nuggets-duplicate", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 3", "twice",
         files={**NFILES, "bad.txt": with_line(NUGGETS, 3, "1 n1 1 vital bass")}),
     err("nuggets-no-vital-string", nuggets_cli(nuggets="bad.txt"), "bad.txt", "line 3",
@@ -318,3 +365,20 @@ NUGGET_CASES = [
 @pytest.mark.parametrize("case", NUGGET_CASES)
 def test_nuggets(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+# ----------------------------------------------------------------------------- Python API
+@pytest.mark.parametrize("call", [
+    lambda: evaluate_rouge("q1\tr1\tthe cat\n", b"q1\tA\tthe cat\n"),
+    lambda: evaluate_rouge(b"q1\tr1\tthe cat\n", "q1\tA\tthe cat"),
+    lambda: evaluate_nuggets("q1 n1 1 vital cat\n", b"q1 A n1 3\n", lengths=b"q1 A 6\n"),
+    lambda: evaluate_sessions("qrels.txt", "1 1 d1 1 1.0 sysA\n"),
+], ids=["rouge-references", "rouge-candidates", "nuggets", "sessions"])
+def test_text_given_as_a_str_is_no_file_name(call, ws):
+    """A str holding a line break or a tab names no file: the error says so, shows it
+    escaped (no raw control character) and says how data in memory are given."""
+    with pytest.raises(InputError) as info:
+        call()
+    message = str(info.value)
+    assert "no file is named" in message and "bytes" in message, message
+    assert message.isprintable(), message

@@ -64,6 +64,7 @@ import pandas as pd
 
 from ..core import arrow
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels, as_runs
 from ..io.sampled import read_sampled_qrels
@@ -287,6 +288,20 @@ class SampledEstimates:
         return f"SampledEstimates({runs} runs, {topics} topics, {', '.join(self.measures)})"
 
 
+def _unscaled(values: np.ndarray, exponent: np.ndarray, name: str,
+              topics: Sequence[str]) -> np.ndarray:
+    """topics × runs ``values`` times 2^``exponent`` of their topic; an
+    :class:`InputError` naming the topic where a double cannot hold the product."""
+    with np.errstate(over="ignore"):
+        out = np.ldexp(values, exponent[:, None])
+    beyond = ~np.isfinite(out)
+    if beyond.any():
+        topic = topics[int(np.nonzero(beyond)[0][0])]
+        raise InputError(f"{name} of topic {topic!r} is beyond the range of a double "
+                         "(1.8e308): its inclusion probabilities are too small")
+    return out
+
+
 def estimate_sampled(
     sample: object,
     runs: object,
@@ -320,8 +335,13 @@ def estimate_sampled(
     cand = ranked_candidates(run_list, ties=ties, topics=topics)
     weight_of_row = (frame["rel"].to_numpy() >= relevance_level) / frame["prob"].to_numpy()
     topic_index = pd.Index(topics)
-    r_hat = np.bincount(topic_index.get_indexer(frame["topic"]), weights=weight_of_row,
-                        minlength=len(topics))
+    topic_of_row = topic_index.get_indexer(frame["topic"])
+    # weights 1/π divided by a power of 2 per topic, 2^e (irscale.core.scaling): the
+    # estimates, sums of weights and of products of two, are 2^e times sums of numbers
+    # below the number of documents, exactly, whatever π (down to 2.2e-308)
+    exponent = binary_exponents(weight_of_row, topic_of_row, len(topics))
+    weight_of_row = np.ldexp(weight_of_row, -exponent[topic_of_row])
+    r_hat = np.bincount(topic_of_row, weights=weight_of_row, minlength=len(topics))
     mine = pd.DataFrame({"topic": np.asarray(cand.topics, dtype=object)[cand.pair_topic],
                          "docno": cand.pair_docno.to_numpy(zero_copy_only=False)})
     hit = mine.reset_index().merge(frame.assign(w=weight_of_row), on=["topic", "docno"])
@@ -334,13 +354,15 @@ def estimate_sampled(
     cumulative = np.cumsum(weight, axis=2)
     above = cumulative - weight  # Σ over the sampled documents above
     rank = np.arange(1, width + 1)
-    numerator = np.where(weight > 0, weight * (1.0 + above) / rank, 0.0).sum(axis=2)
+    one = np.ldexp(1.0, -exponent)[:, None, None]  # 1, scaled as the weights
+    numerator = np.where(weight > 0, weight * (one + above) / rank, 0.0).sum(axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):
         stat_ap = np.where(r_hat[:, None] > 0, numerator / r_hat[:, None], 0.0)
     values = {"statAP": stat_ap, "statR": np.broadcast_to(r_hat[:, None], stat_ap.shape)}
     total = np.concatenate((np.zeros((*stat_ap.shape, 1)), cumulative), axis=2)
     for k in levels:
         values[f"statP@{k}"] = total[:, :, min(k, width)] / k
+    values = {name: _unscaled(array, exponent, name, topics) for name, array in values.items()}
     t_index, r_index = np.nonzero(length > 0)
     if len(t_index) == 0:
         raise InputError("the runs retrieve no document for any topic of the sample")

@@ -57,8 +57,12 @@ def is_stdio(path: Any) -> bool:
 
 
 def display_name(path: PathLike) -> str:
-    """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given."""
-    return "<stdin>" if is_stdio(path) else os.fspath(path)
+    """How a path is named in messages: ``<stdin>`` for ``-``, otherwise as given, with
+    control characters (and undecodable bytes) escaped as ``repr`` writes them."""
+    if is_stdio(path):
+        return "<stdin>"
+    name = os.fspath(path)
+    return name if name.isprintable() else repr(name)[1:-1]
 
 
 def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAccessError:

@@ -9,6 +9,7 @@ line and its text.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,10 @@ def _check_values(frame: pd.DataFrame, source: str,
          InputError),
         (~np.isfinite(prob) | (prob <= 0) | (prob > 1),
          "prob is not an inclusion probability in (0, 1]", InputError),
+        (prob < sys.float_info.min,
+         f"prob is below {sys.float_info.min:.4g}, the smallest double held to full "
+         "precision: the document's weight 1/prob would lose its digits or be infinite",
+         InputError),
         (frame.duplicated(["topic", "docno"]).to_numpy(),
          "document sampled twice for the topic", DuplicateError),
     ]

@@ -101,12 +101,18 @@ def _numbers(table: pa.Table, column: str) -> np.ndarray:
 def _whole_numbers(table: pa.Table, raw: Callable[[], bytes], name: str,
                    *columns: str) -> list[np.ndarray]:
     """The ``columns`` as integer arrays (int32 when every value fits, else int64), each
-    value a whole number ≥ 1 (an :class:`InputFormatError` naming the line otherwise)."""
+    value a whole number from 1 to 2^53 − 1 (an :class:`InputFormatError` naming the
+    first line with another otherwise: numbers are read as doubles, exact below 2^53)."""
     out = []
     for column in columns:
         values = _numbers(table, column)
-        _check_values((values >= 1) & (values == np.floor(values)) & (values < 2**53),
-                      raw, name, f"{column} is not a whole number ≥ 1")
+        whole = (values >= 1) & (values == np.floor(values))
+        small = values < 2**53
+        if not (whole & small).all():
+            first = int(np.flatnonzero(~(whole & small))[0])
+            problem = "is not a whole number ≥ 1" if not whole[first] else \
+                f"is too large (at most 2^53 − 1 = {2**53 - 1})"
+            _check_values(np.arange(len(values)) != first, raw, name, f"{column} {problem}")
         out.append(values.astype(np.int32 if values.max() < 2**31 else np.int64))
     return out
 

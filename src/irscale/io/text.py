@@ -10,9 +10,10 @@ ignored; every error names the file, the 1-based line and its text):
   and tabs) and must not be blank. A (topic, id) given twice is an error. One file may
   hold several runs.
 * **nuggets** ``topic nugget_id weight vital|okay [vital_string]`` (fields separated by
-  blanks): the gold-standard nuggets (iUnits) of every topic with their weight (a finite
-  number ≥ 0), their TREC QA label and, for the S/T measures, their vital string (the
-  rest of the line). A (topic, nugget_id) given twice is an error.
+  blanks): the gold-standard nuggets (iUnits) of every topic with their weight (0, or a
+  number from 2.2e-308 to 1.8e308: what a double holds exactly), their TREC QA label
+  and, for the S/T measures, their vital string (the rest of the line). A (topic,
+  nugget_id) given twice is an error.
 * **matches** ``topic run nugget_id offset``: nugget ``nugget_id`` was found in the output
   of ``run`` for ``topic``, ending at character ``offset`` (a whole number ≥ 0: pos(v) of
   seed 001 eq. 43). A nugget matched twice in one output is an error.
@@ -22,8 +23,10 @@ ignored; every error names the file, the 1-based line and its text):
 
 from __future__ import annotations
 
+import decimal
 import io
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -56,6 +59,20 @@ def _whole(text: str, low: int) -> int | None:
     if not is_int(text) or int(text) < low or int(text) >= 2**53:
         return None
     return int(text)
+
+
+def _weight_problem(text: str) -> str | None:
+    """Why ``text`` is not a weight (a number ≥ 0 that a double holds to its full precision:
+    0, or from 2.2e-308 to 1.8e308), or None."""
+    if not is_float(text) or math.isnan(float(text)) or float(text) < 0:
+        return "is not a finite number ≥ 0"
+    value = float(text)
+    if math.isinf(value):
+        return f"is too large for a double (at most {sys.float_info.max:.4g})"
+    if value < sys.float_info.min and decimal.Decimal(text) != 0:
+        return (f"is too small for a double to hold it exactly (0, or at least "
+                f"{sys.float_info.min:.4g}); scale the topic's weights up")
+    return None
 
 
 class _Keys:
@@ -166,10 +183,9 @@ def read_nuggets(source: PathLike | io.IOBase | bytes) -> Nuggets:
             raise InputFormatError(f"expected at least 4 fields ({' '.join(NUGGET_FIELDS)})"
                                    f" in nuggets, got {len(fields)}", source=name,
                                    line=number, text=line)
-        if not is_float(fields[2]) or not math.isfinite(float(fields[2])) or \
-                float(fields[2]) < 0:
-            raise InputFormatError("weight is not a finite number ≥ 0", source=name,
-                                   line=number, text=line)
+        problem = _weight_problem(fields[2])
+        if problem is not None:
+            raise InputFormatError(f"weight {problem}", source=name, line=number, text=line)
         if fields[3] not in LABELS:
             raise InputFormatError(f"label is not one of {', '.join(LABELS)}", source=name,
                                    line=number, text=line)

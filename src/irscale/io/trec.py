@@ -68,6 +68,11 @@ def _describe(value: object) -> str:
 def _check_source(source: object, where: str, hint: str = "") -> PathLike | io.IOBase | bytes:
     """``source`` if the readers can read it (a path, ``-``, a binary stream, bytes; a
     bytearray or memoryview as bytes); :class:`InputError` naming ``where`` otherwise."""
+    if isinstance(source, str) and any(c in source for c in "\n\r\t") and \
+            not os.path.lexists(source):
+        raise InputError(f"{where}: no file is named {shorten(repr(source), 120)} (a str "
+                         "is read as a file name; data held in memory are read as bytes: "
+                         "b'...' or text.encode())")
     if isinstance(source, (str, os.PathLike, bytes)):
         return source
     if isinstance(source, (bytearray, memoryview)):

@@ -113,4 +113,33 @@ def nerr(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.n
     ideal = ideal_rankings(jr, gain, maxrel, "nERR")
     best = ideal.batch if k is None else ideal.batch.truncate(k)
     ideal_err = ideal.per_ranking(err_values(best, prob, gain, maxrel, "nERR"))
-    return {"nERR": safe_divide(err_values(view, prob, gain, maxrel, "nERR"), ideal_err)}
+    values = safe_divide(err_values(view, prob, gain, maxrel, "nERR"), ideal_err)
+    if prob == "exp":
+        values = _faint_topics(values, view, best, ideal.row, gain, maxrel)
+    return {"nERR": values}
+
+
+def _faint_topics(values: np.ndarray, view: JudgedRankings, best: JudgedRankings,
+                  ideal_row: np.ndarray, gain: GainMap, maxrel: int | None) -> np.ndarray:
+    """nERR of the rankings whose topic's most relevant document has R = (2^gt − 1)/2^gmax
+    below 2^−1022 (gt more than 1022 below gmax: labels in the thousands beside small
+    ones): those R are subnormal or 0, and nERR would lose its digits or be 0/0. Their
+    1 − R rounds to 1 (the cascade's products are exactly 1), so ERR is Σ R_r / r, and both
+    sums are made of R·2^(gmax − gt) = 2^(g − gt) − 2^(−gt): the same ratio, in range."""
+    first = best.offsets[:-1][best.lengths > 0]
+    top = np.full(best.n_rankings, -np.inf)
+    top[best.lengths > 0] = element_gains(best, gain, maxrel, "nERR", first)
+    gmax = max_gain(view, gain, maxrel, "nERR")
+    faint = top[ideal_row] < gmax - 1022
+    if not faint.any():
+        return values
+
+    def scaled_err(batch: JudgedRankings, topic_top: np.ndarray) -> np.ndarray:
+        subset = relevant_documents(batch)
+        g = element_gains(batch, gain, maxrel, "nERR", subset.index)
+        t = topic_top[subset.segment]
+        return subset.total((np.exp2(g - t) - np.exp2(-t)) / subset.rank)
+
+    ideal_sum = scaled_err(best, np.where(np.isfinite(top), top, 0.0))[ideal_row]
+    ranked_sum = scaled_err(view, np.where(faint, top[ideal_row], 0.0))
+    return np.where(faint, safe_divide(ranked_sum, ideal_sum), values)

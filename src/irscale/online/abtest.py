@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
@@ -200,14 +201,24 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
             raise InputError(f"session {clicklog.sessions[s]!r} ends ({end[s]}) before "
                              f"its last click ({last[s]})")
         after[np.arange(n), count] = np.where(count > 0, end, np.nan)
-    gaps = np.diff(after, axis=1)  # the dwell of every click whose next time is known
-    known = ~np.isnan(gaps)
+    # times divided by a power of 2 (irscale.core.scaling): differences and their means
+    # are the same, scaled exactly, and cannot overflow for times near ±1e308
+    shift = binary_exponent(np.where(np.isnan(after), 0.0, after))
+    gaps = np.diff(np.ldexp(after, -shift), axis=1)  # the dwell of every click whose
+    known = ~np.isnan(gaps)                          # next time is known
     total = np.where(known, gaps, 0.0).sum(axis=1)
     frame["time_to_first_click"] = ordered[:, 0]
-    frame["dwell"] = np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
-                               where=known.any(axis=1))
-    frame["success"] = (np.where(known, gaps, -1.0) >= SATISFIED_DWELL).any(axis=1) \
-        .astype(np.float64)
+    with np.errstate(over="ignore"):
+        dwell = np.ldexp(np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
+                                   where=known.any(axis=1)), shift)
+    if np.isinf(dwell).any():
+        s = int(np.flatnonzero(np.isinf(dwell))[0])
+        raise InputError(f"session {clicklog.sessions[s]!r}: its mean dwell time is beyond "
+                         "the range of a double (timestamps near ±1.8e308)",
+                         source=clicklog.source)
+    frame["dwell"] = dwell
+    frame["success"] = (np.where(known, gaps, -1.0) >= math.ldexp(SATISFIED_DWELL, -shift)
+                        ).any(axis=1).astype(np.float64)
     return frame
 
 
@@ -240,7 +251,14 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     grouped = sessions.groupby(who.to_numpy(), sort=True)
     table = grouped[counts].sum()
     rates = [c for c in sessions.columns if c not in counts]
-    table = table.join(grouped[rates].mean())
+    # each rate divided by a power of 2 before its means (exact; irscale.core.scaling):
+    # means of dwell times near 1e308 are not the inf of their sums
+    shift = {c: binary_exponent(np.nan_to_num(sessions[c].to_numpy(dtype=np.float64)))
+             for c in rates}
+    means = sessions[rates].apply(lambda col: np.ldexp(col.to_numpy(dtype=np.float64),
+                                                       -shift[col.name]))
+    means = means.groupby(who.to_numpy(), sort=True).mean()
+    table = table.join(means.apply(lambda col: np.ldexp(col.to_numpy(), shift[col.name])))
     table.insert(0, "impressions", grouped.size())
     table["ctr"] = table["clicks"] / table["impressions"]
     table.index.name = "user"
@@ -422,23 +440,37 @@ def ab_test(
         x_c, x_t = _column(ctrl, covariate, "covariate"), _column(treat, covariate,
                                                                     "covariate")
         x, y = np.concatenate([x_c, x_t]), np.concatenate([y_c, y_t])
+        # θ·(X − mean X) is the same for X times a power of 2 (irscale.core.scaling):
+        # X in [0, 1) keeps var(X) and cov(X, Y) in range for covariates near 1e308 or
+        # 1e-200 (Y itself is checked by the t-test)
+        shift = binary_exponent(x)
+        x, x_c, x_t = (np.ldexp(v, -shift) for v in (x, x_c, x_t))
+        y_unit = np.ldexp(y, -binary_exponent(y))
         var = x.var(ddof=1)
         if not var > 0:
             raise InputError(f"covariate {covariate!r} is constant: CUPED needs a "
                              "covariate that varies")
-        theta = float(np.cov(x, y, ddof=1)[0, 1] / var)
+        theta = float(np.cov(x, y_unit, ddof=1)[0, 1] / var) * \
+            math.ldexp(1.0, binary_exponent(y))
         mean_x = x.mean()
         result = welch_t(y_t - theta * (x_t - mean_x), y_c - theta * (x_c - mean_x),
                          systems=(treatment, control), alpha=alpha)
+        theta = math.ldexp(theta, -shift)  # per unit of the covariate as given
         return replace(result, test="CUPED Welch t-test",
                        method=f"CUPED on {covariate}, theta = {theta:.6g}")
     assert denominator is not None
     d_c, d_t = _column(ctrl, denominator, "denominator"), _column(treat, denominator,
                                                                   "denominator")
-    (r_c, v_c), (r_t, v_t) = _delta_ratio(y_c, d_c, control), _delta_ratio(y_t, d_t,
-                                                                           treatment)
+    # numerators and denominators divided by powers of 2 (irscale.core.scaling): the
+    # ratios, their difference and its standard error scale by 2^(e_num − e_den) exactly,
+    # and the sums and covariances stay in range for metrics near 1e308 or 1e-200
+    e_num, e_den = binary_exponent(y_c, y_t), binary_exponent(d_c, d_t)
+    (r_c, v_c), (r_t, v_t) = (
+        _delta_ratio(np.ldexp(num, -e_num), np.ldexp(den, -e_den), name, e_den)
+        for num, den, name in ((y_c, d_c, control), (y_t, d_t, treatment)))
+    r_c, r_t, se = (_rescaled(v, e_num - e_den, metric, denominator)
+                    for v in (r_c, r_t, math.sqrt(v_c + v_t)))
     diff = r_t - r_c
-    se = math.sqrt(v_c + v_t)
     z = diff / se if se > 0 else (math.copysign(math.inf, diff) if diff else math.nan)
     p = 1.0 if math.isnan(z) else float(2 * stats.norm.sf(abs(z)))
     low, high = t_interval(diff, se, math.inf, alpha=alpha, alternative="two-sided")
@@ -452,14 +484,29 @@ def ab_test(
         method=f"ratio {metric}/{denominator}", ci_se=se, ci_df=math.inf)
 
 
-def _delta_ratio(num: np.ndarray, den: np.ndarray, name: str) -> tuple[float, float]:
-    """R = Σ num / Σ den and its delta-method variance (module doc)."""
+def _rescaled(value: float, exponent: int, metric: str, denominator: str) -> float:
+    """``value``·2^exponent, an :class:`InputError` when a double cannot hold it."""
+    try:
+        out = math.ldexp(value, exponent)
+    except OverflowError:
+        out = math.inf
+    if not math.isfinite(out):
+        raise InputError(f"the ratio {metric}/{denominator} is beyond the range of a "
+                         "double (1.8e308): rescale the metric or the denominator")
+    return out
+
+
+def _delta_ratio(num: np.ndarray, den: np.ndarray, name: str, den_exponent: int = 0
+                 ) -> tuple[float, float]:
+    """R = Σ num / Σ den and its delta-method variance (module doc); ``den`` is the
+    denominators divided by 2^``den_exponent`` (named as given in an error)."""
     n = len(num)
     if n < 2:
         raise InputError(f"variant {name!r} has {n} user(s): the delta method needs 2")
     mean_den = den.mean()
     if not mean_den > 0:
-        raise InputError(f"variant {name!r}: the denominators sum to {den.sum():g}; a "
+        raise InputError(f"variant {name!r}: the denominators sum to "
+                         f"{math.ldexp(float(den.sum()), den_exponent):g}; a "
                          "ratio needs a positive total")
     ratio = num.sum() / den.sum()
     cov = np.cov(num, den, ddof=1)

@@ -26,6 +26,7 @@ excluding white spaces"), and vital strings are always counted so; a lengths fil
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.scaling import binary_exponent, binary_exponents
 from ..errors import DuplicateError, InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import (
@@ -265,7 +267,10 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     runs, topics, unjudged, b = _batch(gold, found, outputs)
     topic_code = np.searchsorted(np.asarray(topics, dtype=object),
                                  np.asarray(gold.topic, dtype=object)).astype(np.int64)
+    # weights divided by a power of 2 per topic, into [0, 1) (irscale.core.scaling):
+    # W-Rec and S are ratios of sums of them, which weights near 1e308 would overflow
     weight = np.asarray(gold.weight, dtype=np.float64)
+    weight = np.ldexp(weight, -binary_exponents(weight, topic_code, len(topics))[topic_code])
     vital = np.asarray(gold.vital, dtype=bool)
     n_out, n_topics = len(b.out_run), len(topics)
     needs_vs = any(r.family in ("S", "T", "Ssharp") for r in requests)
@@ -293,20 +298,28 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
             total[b.out_topic]
 
     def prec_allow(allowance: float) -> np.ndarray:
-        allow = allowance * np.bincount(b.m_out, minlength=n_out)
+        # an allowance ≥ l allows the whole output: min(allowance, l) keeps the product
+        # finite with the same value
+        allow = np.minimum(allowance, b.out_length) * np.bincount(b.m_out, minlength=n_out)
         return 1.0 - np.maximum(0.0, b.out_length - allow) / b.out_length
 
     def s_measure(patience: float) -> np.ndarray:
-        ideal = np.bincount(topic_code, weights=weight * np.maximum(
-            0.0, patience - _pmo_positions(gold, topic_code, weight, vs_len)),
-            minlength=n_topics)
+        # L − pos(v) times 2^−e(L) (exact, as weights are scaled): every term w·(L − pos)
+        # is below 1, and sums of them finite however large L is
+        unit = math.ldexp(1.0, -binary_exponent(np.array([patience])))
+
+        def gain(offset: np.ndarray) -> np.ndarray:
+            return np.maximum(0.0, patience - offset) * unit
+
+        ideal = np.bincount(topic_code, weights=weight * gain(
+            _pmo_positions(gold, topic_code, weight, vs_len)), minlength=n_topics)
         used = np.unique(b.out_topic)
         empty = used[ideal[used] <= 0]
         if len(empty):
             raise MeasureError(f"S(L={patience:g}): the pseudo-minimal output of topic "
                                f"{topics[empty[0]]!r} gains nothing before L (its first "
                                "vital string ends at L or later, or its weights are 0)")
-        gained = per_output(weight[b.m_nugget] * np.maximum(0.0, patience - b.m_offset))
+        gained = per_output(weight[b.m_nugget] * gain(b.m_offset))
         return gained / ideal[b.out_topic]
 
     def t_measure() -> np.ndarray:
@@ -331,5 +344,5 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
             values[r.label] = _f(np.minimum(1.0, t_measure()),
                                  np.minimum(1.0, s_measure(p["L"])), p["beta"])
     return text_evaluation(runs, b.out_run, [topics[t] for t in b.out_topic.tolist()],
-                           values, n_topics=n_topics, unjudged=unjudged,
+                           values, gold_topics=topics, unjudged=unjudged,
                            allow_empty=allow_empty, source=gold.source, gold="nuggets")

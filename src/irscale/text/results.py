@@ -15,7 +15,7 @@ from ..measures.base import EvalContext
 
 
 def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[str],
-                    values: Mapping[str, np.ndarray], *, n_topics: int,
+                    values: Mapping[str, np.ndarray], *, gold_topics: Sequence[str],
                     unjudged: Sequence[Sequence[str]] | None = None,
                     allow_empty: bool = False, source: str | None = None,
                     gold: str = "references") -> Evaluation:
@@ -28,9 +28,10 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     has outputs for but the gold standard (``source``) does not cover, named in a warning
     by :func:`irscale.evaluation.check_topics` (which also refuses a run with no evaluated
     topic unless ``allow_empty``), calling the gold standard ``gold`` ("references",
-    "nuggets") and the texts "outputs". ``n_topics``: the number of gold-standard topics.
+    "nuggets") and the texts "outputs". ``gold_topics``: the topics of the gold standard
+    (those of ``topic`` among them), named when a run has none of them.
     """
-    topics = tuple(sorted(set(topic)))
+    topics = tuple(sorted(set(gold_topics).union(topic)))
     code = np.searchsorted(np.asarray(topics, dtype=object),
                            np.asarray(list(topic), dtype=object)).astype(np.int64) \
         if len(topic) else np.zeros(0, dtype=np.int64)
@@ -47,4 +48,4 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
     return Evaluation(columns=tuple(Column(label) for label in values),
                       values={k: np.asarray(v, dtype=np.float64)[order]
                               for k, v in values.items()},
-                      rankings=jr, n_qrels_topics=n_topics, context=EvalContext())
+                      rankings=jr, n_qrels_topics=len(topics), context=EvalContext())

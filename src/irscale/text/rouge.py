@@ -33,14 +33,18 @@ reference with the greatest F_β gives P, R and F (the first one in file order o
 Computation is batched: tokens become int64 ids through one vocabulary, n-grams dense
 int64 codes (exact, by successive ``np.unique``), counts are matched per (candidate,
 reference) pair by sorted keys, and LCS lengths come from a row-by-row DP over a batch of
-pairs (L[i][j] = cummax_j max(L[i−1][j], L[i−1][j−1] + [a_i = b_j])).
+pairs (L[i][j] = cummax_j max(L[i−1][j], L[i−1][j−1] + [a_i = b_j])). Skip bigrams are
+listed so only while there are few of them (a text of n tokens has n(n − 1)/2 with
+``skip=inf``); beyond, they are counted without being listed, over the tokens a candidate
+and a reference share (:func:`skip_bigram_hits`: time O(shared tokens × text length),
+memory bounded), with the same values.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Literal
@@ -48,7 +52,7 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-from ..core.segments import ranges
+from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, read_stopwords, read_texts
@@ -66,11 +70,13 @@ _NAME = re.compile(r"ROUGE-(?P<kind>[0-9]+|L|SU|S)(?P<skip>[0-9]+|\*)?"
 
 
 def _skip(text: str) -> float:
+    """A skip distance: ``inf`` or ``*``, or a whole number ≥ 0 (one of 2^53 or more, more
+    tokens than any text has, counts the same pairs as ``inf``)."""
     if text.lower() in ("inf", "*"):
         return math.inf
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise ValueError("a whole number ≥ 0, or inf")
-    return float(int(text))
+    return float(int(text)) if int(text) < 2**53 else math.inf
 
 
 _STAT = Keyword(choice("f", "p", "r"), "f", "f: F_β, p: precision, r: recall")
@@ -270,6 +276,175 @@ def _pair_hits(text: np.ndarray, code: np.ndarray, n_texts: int, cand: np.ndarra
     return hits, totals[cand], totals[ref]
 
 
+#: skip bigrams (summed over the pairs of texts) that are listed and sorted at once; with
+#: more, they are counted without being listed (:func:`skip_bigram_hits`)
+_LISTED_UNITS = 1 << 22
+#: elements of the arrays of one step of :func:`skip_bigram_hits`
+_SKIP_CELLS = 1 << 20
+
+
+def skip_bigram_totals(lengths: np.ndarray, skip: float) -> np.ndarray:
+    """Skip bigrams of texts of ``lengths`` tokens: pairs i < j with j − i ≤ skip + 1,
+    Σ_{g=1..G} (n − g) = G·n − G(G + 1)/2 with G = min(skip + 1, n − 1) (n(n − 1)/2 for
+    ``skip=inf``)."""
+    n = np.asarray(lengths, dtype=np.int64)
+    gaps = np.maximum(n - 1, 0)
+    if skip < int(n.max(initial=0)):
+        gaps = np.minimum(gaps, int(skip) + 1)
+    return gaps * n - gaps * (gaps + 1) // 2
+
+
+def _skip_hits(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, kind: str,
+               skip: float, cand: np.ndarray, ref: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_pair_hits` of the skip bigrams (``S``; and unigrams, ``SU``) of the pairs
+    (cand[p], ref[p]): listed and matched as n-grams are while all of them (every pair's
+    two texts counted) are at most :data:`_LISTED_UNITS`, else counted by
+    :func:`skip_bigram_hits` (ROUGE-S of two 21,000-token texts: 440 million skip
+    bigrams)."""
+    lengths = np.diff(offsets)
+    totals = skip_bigram_totals(lengths, skip) + (lengths if kind == "SU" else 0)
+    if float(totals[cand].sum(dtype=np.float64) + totals[ref].sum(dtype=np.float64)) <= \
+            _LISTED_UNITS:
+        text, code = _units(ids, offsets, vocabulary_size, kind, 2, skip)
+        return _pair_hits(text, code, len(lengths), cand, ref)
+    hits = skip_bigram_hits(ids, offsets, cand, ref, skip)
+    if kind == "SU":
+        text, code = _units(ids, offsets, vocabulary_size, "N", 1, 0.0)
+        hits += _pair_hits(text, code, len(lengths), cand, ref)[0]
+    return hits, totals[cand], totals[ref]
+
+
+def skip_bigram_hits(ids: np.ndarray, offsets: np.ndarray, cand: np.ndarray,
+                     ref: np.ndarray, skip: float, *, cells: int = _SKIP_CELLS
+                     ) -> np.ndarray:
+    """Σ_(a,b) min(C_x(a, b), C_y(a, b)) for every pair (x, y) = (cand[p], ref[p]) of texts
+    (token ids ``ids``, text k being ``ids[offsets[k]:offsets[k + 1]]``), C_x(a, b) the
+    number of skip bigrams (a, b) of x: positions i < j, x_i = a, x_j = b, j − i ≤ skip + 1
+    (Lin 2004, ROUGE-S) — without listing the bigrams.
+
+    Only tokens of both texts (the pair's k shared tokens) can give a hit. With E_a(j) the
+    number of a's before position j of a text,
+
+        C(a, b) = Σ_{j: x_j = b} (E_a(j) − E_a(j − skip − 1)),
+
+    and E_a over the positions of shared tokens is one cumulative sum of [x_j = a]. Each
+    row a of a pair's k × k counts is made from both texts, and the minima summed, for
+    blocks of rows of pairs of similar size laid out as padded matrices: time
+    O(k · (m_x + m_y)) for texts with m_x and m_y positions of shared tokens, memory
+    O(cells) (a row needs m_x + m_y + k + 1 elements). Counts are summed as float64, exact
+    below 2^53: texts of fewer than 2^26 tokens.
+    """
+    lengths = np.diff(offsets)
+    if int(lengths.max(initial=0)) >= 2**26:
+        raise InputError(f"a text of {int(lengths.max())} tokens: skip bigrams are counted "
+                         "for texts of fewer than 2^26 (67,108,864) tokens")
+    hits = np.zeros(len(cand), dtype=np.int64)
+    cost = np.concatenate(([0], np.cumsum(lengths[cand] + lengths[ref])))
+    for first, stop in chunks(cost, cells):
+        hits[first:stop] = _SharedColumns.of(ids, offsets, cand[first:stop], ref[first:stop],
+                                             skip).hits(cells)
+    return hits
+
+
+def _row_blocks(width: np.ndarray, cells: int) -> Iterator[tuple[int, int]]:
+    """``(first, stop)`` of consecutive rows (``width`` ascending) of widths within a
+    factor 2, about ``cells`` elements once padded to the widest (one row at least)."""
+    if not len(width):
+        return
+    bucket = np.frexp(width.astype(np.float64))[1]
+    bounds = np.concatenate(([0], np.flatnonzero(np.diff(bucket)) + 1, [len(width)]))
+    for first, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        step = max(1, cells // int(width[stop - 1]))
+        for row in range(first, stop, step):
+            yield row, min(row + step, stop)
+
+
+@dataclass(frozen=True, eq=False)
+class _SharedColumns:
+    """The positions of shared tokens of a block of pairs of texts: segment 2p + s holds
+    those of pair p's candidate (s = 0) or reference (s = 1), in text order."""
+
+    shared: np.ndarray  # k: shared tokens of every pair
+    offsets: np.ndarray  # segment bounds (2·pairs + 1)
+    token: np.ndarray  # the shared token at every position, 0..k − 1 within its pair
+    start: np.ndarray | None  # per position: index in its segment of the first position at
+    #                           most skip + 1 tokens before it (None: skip = inf)
+
+    @classmethod
+    def of(cls, ids: np.ndarray, offsets: np.ndarray, cand: np.ndarray, ref: np.ndarray,
+           skip: float) -> _SharedColumns:
+        texts = np.column_stack((cand, ref)).reshape(-1)
+        sizes = offsets[texts + 1] - offsets[texts]
+        token = ids[ranges(offsets[texts], sizes)]
+        segment = np.repeat(np.arange(len(texts)), sizes)
+        bound = int(ids.max(initial=0)) + 1
+        key = segment // 2 * bound + token  # (pair, token)
+        shared = np.intersect1d(np.unique(key[segment % 2 == 0]),
+                                np.unique(key[segment % 2 == 1]), assume_unique=True)
+        at = np.minimum(np.searchsorted(shared, key), max(len(shared) - 1, 0))
+        keep = shared[at] == key if len(shared) else np.zeros(len(key), dtype=bool)
+        per_pair = np.bincount(shared // bound, minlength=len(cand))
+        segment = segment[keep]
+        local = at[keep] - (np.cumsum(per_pair) - per_pair)[segment // 2]
+        col_offsets = np.concatenate(([0], np.cumsum(np.bincount(segment,
+                                                                 minlength=len(texts)))))
+        longest = int(sizes.max(initial=0))
+        if skip >= longest:
+            return cls(per_pair, col_offsets, local, None)
+        position = (np.arange(len(token)) - np.repeat(np.cumsum(sizes) - sizes, sizes))[keep]
+        width = longest + 1
+        start = np.searchsorted(segment * width + position, segment * width +
+                                np.maximum(position - int(skip) - 1, 0)) - col_offsets[segment]
+        return cls(per_pair, col_offsets, local, start)
+
+    def hits(self, cells: int) -> np.ndarray:
+        """Σ_(a,b) min(C_x(a, b), C_y(a, b)) of every pair."""
+        k = self.shared
+        width = np.diff(self.offsets)
+        order = np.argsort(width[0::2] + width[1::2] + k, kind="stable")
+        row_pair = np.repeat(order, k[order])
+        row_token = np.arange(len(row_pair)) - np.repeat(np.cumsum(k[order]) - k[order],
+                                                         k[order])
+        row_width = (width[0::2] + width[1::2] + k + 1)[row_pair]
+        hits = np.zeros(len(k), dtype=np.int64)
+        for first, stop in _row_blocks(row_width, cells):
+            pairs = row_pair[first:stop]
+            per_row = np.minimum(self._counts(pairs, row_token[first:stop], 0),
+                                 self._counts(pairs, row_token[first:stop], 1))
+            ends = np.cumsum(k[pairs] + 1)
+            per_row[ends - 1] = 0  # the padding's cells
+            hits += np.rint(np.bincount(pairs, weights=np.add.reduceat(
+                per_row, ends - k[pairs] - 1), minlength=len(k))).astype(np.int64)
+        return hits
+
+    def _counts(self, pairs: np.ndarray, row_token: np.ndarray, side: int) -> np.ndarray:
+        """C(a, b) of the rows (pair, a) over b = 0..k (k: the padding), rows end to end
+        (the rows of a pair are consecutive)."""
+        new = np.concatenate(([True], pairs[1:] != pairs[:-1]))
+        distinct, row_of = pairs[new], np.cumsum(new) - 1
+        segments = 2 * distinct + side
+        sizes = self.offsets[segments + 1] - self.offsets[segments]
+        columns = int(sizes.max(initial=0))
+        slots = padded_slots(sizes, columns)
+        elements = ranges(self.offsets[segments], sizes)
+        token = np.repeat(self.shared[distinct], columns)  # the padding: token k
+        token[slots] = self.token[elements]
+        token = token.reshape(len(distinct), columns)[row_of]
+        is_a = token == row_token[:, None]
+        before = np.cumsum(is_a, axis=1, dtype=np.int64)
+        before -= is_a  # E_a(j)
+        if self.start is not None:
+            start = np.zeros(len(distinct) * columns, dtype=np.int64)
+            start[slots] = self.start[elements]
+            before -= np.take_along_axis(before, start.reshape(len(distinct), columns)[row_of],
+                                        axis=1)
+        k = self.shared[pairs]
+        token += (np.cumsum(k + 1) - k - 1)[:, None]
+        return np.bincount(token.reshape(-1), weights=before.reshape(-1),
+                           minlength=int((k + 1).sum()))
+
+
 def lcs_lengths(ids: np.ndarray, offsets: np.ndarray, a: np.ndarray, b: np.ndarray,
                 *, cells: int = 1 << 18) -> np.ndarray:
     """Length of the longest common subsequence of texts ``a[p]`` and ``b[p]`` for every
@@ -425,10 +600,13 @@ def _scores(ids: np.ndarray, offsets: np.ndarray, vocabulary_size: int, cand: np
                 hits = lcs_lengths(ids, offsets, ref, cand)
                 counted[request.units] = (hits, lengths[cand], lengths[ref],
                                           (lengths[cand] == 0) | (lengths[ref] == 0))
-            else:
-                text, code = _units(ids, offsets, vocabulary_size, request.kind, request.n,
-                                    request.skip)
+            elif request.kind == "N":
+                text, code = _units(ids, offsets, vocabulary_size, "N", request.n, 0.0)
                 counted[request.units] = (*_pair_hits(text, code, len(lengths), cand, ref),
+                                          None)
+            else:
+                counted[request.units] = (*_skip_hits(ids, offsets, vocabulary_size,
+                                                      request.kind, request.skip, cand, ref),
                                           None)
         hits, c_total, r_total, empty = counted[request.units]
         out[request.label] = _aggregate(hits, c_total, r_total, cand, n_cands, request,
@@ -526,6 +704,6 @@ def evaluate_rouge(references: Any, candidates: Any,
     return text_evaluation(runs, np.array([run_pos[c_run[i]] for i in kept.tolist()],
                                           dtype=np.int64),
                            [c_topic[i] for i in kept.tolist()], values,
-                           n_topics=len(topics), unjudged=unjudged, allow_empty=allow_empty,
+                           gold_topics=topics.tolist(), unjudged=unjudged, allow_empty=allow_empty,
                            source=refs.source)
 

@@ -729,7 +729,8 @@ def evaluate_sessions(
                                 relevance_level=relevance_level, labels=tables).jr
     del run_list  # the runs read here: their rows are no longer needed (nor their memory)
     pa.default_memory_pool().release_unused()
-    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
+    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source,
+                 gold_topics=qrels_obj.topics)
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     views = _Views(jr)

@@ -111,7 +111,9 @@ def gain_entries(params: GainParams, num_levels: int) -> list[tuple[int, float]]
 
 
 def num_rel_levels(rel_levels: np.ndarray, degrees: np.ndarray | None = None) -> np.ndarray:
-    """Per row: 1 + the highest level with a judged document (0 when there is none).
+    """Per row: 1 + the highest level with a judged document (0 when there is none), as
+    uint64: a degree of 2^63 − 1 (the largest label) has 2^63 levels, which int64 would
+    wrap to −2^63 (an empty gain table, nDCG 0).
 
     ``degrees``: the degree of each column (:attr:`JudgedRankings.column_degrees`; default
     column ``g`` is degree ``g``).
@@ -119,10 +121,10 @@ def num_rel_levels(rel_levels: np.ndarray, degrees: np.ndarray | None = None) ->
     nonzero = rel_levels > 0
     width = rel_levels.shape[1]
     if width == 0:
-        return np.zeros(len(rel_levels), dtype=np.int64)
+        return np.zeros(len(rel_levels), dtype=np.uint64)
     last = width - 1 - np.argmax(nonzero[:, ::-1], axis=1)
     top = last if degrees is None else np.asarray(degrees, dtype=np.int64)[last]
-    return np.where(nonzero.any(axis=1), top + 1, 0)
+    return np.where(nonzero.any(axis=1), top.astype(np.uint64) + np.uint64(1), np.uint64(0))
 
 
 #: Largest gain table (``L`` entries plus the parameters) sorted entry by entry as glibc's
