@@ -549,20 +549,24 @@ SCRIPT_UNRAISABLE_INTERRUPT = (
 
 #: The console script with an ``atexit`` callback, an object the interpreter's teardown
 #: would collect (saying so), and, with ``thread`` as first argument, a Python thread that
-#: writes a file after the command is done.
+#: writes a file once ``main`` has returned: it is alive when the command is done, whatever
+#: the machine's load (an event, not a sleep that a slow command could outlast).
 SCRIPT_AT_EXIT = (
-    "import atexit, sys, threading, time\n"
+    "import atexit, sys, threading\n"
     "atexit.register(lambda: open('atexit.txt', 'w').write('ran'))\n"
     "class Teardown:\n"
     "    def __del__(self):\n"
     "        sys.stderr.write('irscale-test: torn down\\n')\n"
     "kept = Teardown()\n"
+    "returned = threading.Event()\n"
     "if sys.argv[1] == 'thread':\n"
-    "    threading.Thread(target=lambda: (time.sleep(0.5),\n"
+    "    threading.Thread(target=lambda: (returned.wait(),\n"
     "                     open('thread.txt', 'w').write('done'))).start()\n"
     "del sys.argv[1]\n"
     "from irscale.cli.main import main\n"
-    "sys.exit(main())\n"
+    "status = main()\n"
+    "returned.set()\n"
+    "sys.exit(status)\n"
 )
 
 
