@@ -13,12 +13,14 @@ The result is deterministic for a seed.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from .core.inputs import Qrels, Run
+from .core.scorematrix import ScoreMatrix
 from .io.trec_write import write_qrels, write_run
 
 
@@ -26,6 +28,20 @@ from .io.trec_write import write_qrels, write_run
 class SyntheticCollection:
     qrels: Qrels
     runs: tuple[Run, ...]
+
+    def scores(self, measures: str | Sequence[str] = "AP") -> ScoreMatrix:
+        """The topics × runs (× measures) matrix of the runs' scores, as ``irscale eval
+        -q`` gives them on the written files (trec_eval's semantics).
+
+        Examples
+        --------
+        >>> m = synthetic_collection(n_topics=10).scores("AP")
+        >>> m.n_topics, m.systems
+        (10, ('system1', 'system2', 'system3', 'system4', 'system5'))
+        """
+        from .evaluation import evaluate
+
+        return evaluate(self.qrels, list(self.runs), measures).to_matrix()
 
     def write(self, directory: str | os.PathLike) -> tuple[str, list[str]]:
         """Write ``qrels.txt`` and ``<run>.run`` files; returns their paths."""
