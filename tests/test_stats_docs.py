@@ -4,11 +4,8 @@ gives; the expected numbers are read from the page (:mod:`tests.docs_numbers`)."
 
 from __future__ import annotations
 
-import glob
 import json
-import os
 import re
-import shlex
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ from irscale import stats
 from irscale.core import ScoreMatrix
 
 from .conftest import URBANO, require
+from .docs_examples import run_shell_example
 from .docs_numbers import assert_close, blocks, comment, number_after, numbers, paragraph, printed
 from .docs_numbers import read as read_doc
 from .test_cli_eval import cli
@@ -77,49 +75,12 @@ def test_the_documented_seed004_tukey_numbers_hold(trec8_ap):
     assert int(number_after(sentence, f"{hsd.n_significant:,} of ")) == len(hsd)
 
 
-def _shell_commands(shell: str) -> list[list[str]]:
-    """The ``$ irscale ...`` commands of a shell example (continuation lines joined, a
-    trailing ``# comment`` and a ``> /dev/null`` dropped), as words."""
-    commands, current = [], None
-    for line in shell.splitlines():
-        if line.startswith("$ "):
-            current = [line[2:]]
-        elif current is None:
-            continue
-        else:
-            current.append(line)
-        if not line.endswith("\\"):
-            text = " ".join(part.rstrip("\\") for part in current).split(" #")[0]
-            commands.append(shlex.split(text.replace("> /dev/null", "")))
-            current = None
-    return commands
-
-
-def _run_shell(shell: str, folder: Path) -> dict[str, str]:
-    """Run the example's commands in ``folder``, in order (globs expanded there); the
-    standard output of each, by its command line."""
-    outputs = {}
-    cwd = os.getcwd()
-    os.chdir(folder)
-    try:
-        for words in _shell_commands(shell):
-            assert words[0] == "irscale", words
-            args = [match for word in words[1:]
-                    for match in (sorted(glob.glob(word)) if "*" in word else [word])]
-            status, out, err = cli(args)
-            assert status == 0, (words, err)
-            outputs[" ".join(words)] = out
-    finally:
-        os.chdir(cwd)
-    return outputs
-
-
 @pytest.fixture(scope="module")
 def compare_json(tmp_path_factory):
     """The JSON of the documented ``irscale compare ... --format json`` command, run after
     the commands before it (``irscale demo``, ``irscale eval``) in a new folder."""
     shell = next(code for code in blocks(TEXT, "") if "$ irscale compare" in code)
-    outputs = _run_shell(shell, tmp_path_factory.mktemp("stats-docs"))
+    outputs = run_shell_example(shell, tmp_path_factory.mktemp("stats-docs"))
     [json_out] = [out for command, out in outputs.items()
                   if command.startswith("irscale compare") and "json" in command]
     return json.loads(json_out)
