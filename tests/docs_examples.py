@@ -37,13 +37,15 @@ def check_python_examples(page: str, section: str | None = None) -> None:
         assert out.getvalue().splitlines() == shown
 
 
-def shell_commands(shell: str) -> list[list[str]]:
-    """The ``$ irscale ...`` commands of a shell example (continuation lines joined, a
-    trailing ``# comment`` and a ``> /dev/null`` dropped), as words."""
+def shell_commands(shell: str, prompt: str = "$ ") -> list[list[str]]:
+    """The commands of a shell example, the lines that start with ``prompt`` (``""``: every
+    line but comments; other lines are output), continuation lines joined, a trailing
+    ``# comment`` and a ``> /dev/null`` dropped, as words."""
     commands, current = [], None
     for line in shell.splitlines():
-        if line.startswith("$ "):
-            current = [line[2:]]
+        if current is None and line.startswith(prompt) and line.strip() \
+                and not line.startswith("#"):
+            current = [line[len(prompt):]]
         elif current is None:
             continue
         else:
@@ -55,16 +57,17 @@ def shell_commands(shell: str) -> list[list[str]]:
     return commands
 
 
-def run_shell_example(shell: str, folder: Path) -> dict[str, str]:
-    """Run the example's commands in ``folder``, in order (globs expanded there), with
-    ``irscale.cli.main.main``; the standard output of each, by its command line."""
+def run_shell_example(shell: str, folder: Path, prompt: str = "$ ") -> dict[str, str]:
+    """Run the example's ``irscale`` commands (:func:`shell_commands`) in ``folder``, in
+    order (globs expanded there), with ``irscale.cli.main.main``; the standard output of
+    each, by its command line."""
     from .test_cli_eval import cli
 
     outputs = {}
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        for words in shell_commands(shell):
+        for words in shell_commands(shell, prompt):
             assert words[0] == "irscale", words
             args = [match for word in words[1:]
                     for match in (sorted(glob.glob(word)) if "*" in word else [word])]
