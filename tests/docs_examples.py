@@ -1,12 +1,15 @@
-"""Running a documentation page's Python examples: each fenced ``python`` block is executed
-on its own and must print exactly the ``# ...`` lines it shows (the lines after each
-``print``)."""
+"""Running a documentation page's examples: each fenced ``python`` block is executed on its
+own and must print exactly the ``# ...`` lines it shows (the lines after each ``print``);
+the ``$ irscale ...`` commands of a shell block run in order in a folder of their own."""
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import io
+import os
 import re
+import shlex
 import warnings
 from pathlib import Path
 
@@ -32,3 +35,45 @@ def check_python_examples(page: str, section: str | None = None) -> None:
             warnings.simplefilter("ignore")
             exec(compile(code, str(doc), "exec"), {})
         assert out.getvalue().splitlines() == shown
+
+
+def shell_commands(shell: str, prompt: str = "$ ") -> list[list[str]]:
+    """The commands of a shell example, the lines that start with ``prompt`` (``""``: every
+    line but comments; other lines are output), continuation lines joined, a trailing
+    ``# comment`` and a ``> /dev/null`` dropped, as words."""
+    commands, current = [], None
+    for line in shell.splitlines():
+        if current is None and line.startswith(prompt) and line.strip() \
+                and not line.startswith("#"):
+            current = [line[len(prompt):]]
+        elif current is None:
+            continue
+        else:
+            current.append(line)
+        if not line.endswith("\\"):
+            text = " ".join(part.rstrip("\\") for part in current).split(" #")[0]
+            commands.append(shlex.split(text.replace("> /dev/null", "")))
+            current = None
+    return commands
+
+
+def run_shell_example(shell: str, folder: Path, prompt: str = "$ ") -> dict[str, str]:
+    """Run the example's ``irscale`` commands (:func:`shell_commands`) in ``folder``, in
+    order (globs expanded there), with ``irscale.cli.main.main``; the standard output of
+    each, by its command line."""
+    from .test_cli_eval import cli
+
+    outputs = {}
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        for words in shell_commands(shell, prompt):
+            assert words[0] == "irscale", words
+            args = [match for word in words[1:]
+                    for match in (sorted(glob.glob(word)) if "*" in word else [word])]
+            status, out, err = cli(args)
+            assert status == 0, (words, err)
+            outputs[" ".join(words)] = out
+    finally:
+        os.chdir(cwd)
+    return outputs

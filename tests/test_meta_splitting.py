@@ -3,8 +3,6 @@ reuse of irscale.stats decisions, and the TREC-8 study (τ grows with the split 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -151,10 +149,8 @@ def test_trec8_study_tau_grows_with_the_split_size(urbano):
     """Seed 002 Table 5: τ between the halves' rankings grows with the topic-set size;
     MD1/MD2 have no active disagreement; 100 repetitions per size, deterministic."""
     matrix = ScoreMatrix.read_csv(urbano / "adhoc8_ap.csv")
-    start = time.perf_counter()
     study = split_study(matrix, (5, 10, 15, 20, 25), 100, models=("MD1", "MD2", "MD2f"),
                         rng=2022)
-    elapsed = time.perf_counter() - start
     tau = study.table("tau")
     for model in ("MD1", "MD2", "MD2f"):
         assert np.all(np.diff(tau.loc[model].to_numpy()) > 0)
@@ -165,7 +161,6 @@ def test_trec8_study_tau_grows_with_the_split_size(urbano):
     assert (aa.loc["MD2"] > aa.loc["MD1"]).all()  # seed 002 Table 4: MD2 beats MD1
     assert (study.table("AD").loc[["MD1", "MD2"]] == 0).all().all()
     assert (study.table("AD").loc["MD2f"] > 0).all()  # fake models: swaps
-    assert elapsed < 60
     again = split_study(matrix, (5,), 100, models=("MD2",), rng=2022)
     first = study.per_split[(study.per_split["size"] == 5)
                             & (study.per_split["model_1"] == "MD2")]

@@ -12,9 +12,9 @@ import pytest
 
 import irscale
 from irscale.cli.main import main
-from irscale.errors import ParameterError
+from irscale.errors import AlignmentError, ParameterError
 from irscale.io.memory import as_runs
-from irscale.io.naming import file_stem, name_runs, parse_names
+from irscale.io.naming import file_stem, find_run, name_runs, parse_names
 
 
 def write(path, text: str) -> str:
@@ -198,3 +198,52 @@ def test_names_refused_with_score_files(tmp_path, capsys):
     assert "--names applies to runs evaluated against qrels" in capsys.readouterr().err
     assert main(["meta", "correlate", "--scores", scores, "--allow-empty"]) == 2
     assert "--allow-empty applies" in capsys.readouterr().err
+
+
+def test_find_run_by_name_path_file_name_or_stem(tmp_path, monkeypatch):
+    """A baseline is designated by the run's name or by its file, however the user knows it:
+    the path as given or spelt otherwise, the file name, the stem (``.gz`` dropped)."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "runs" / "bm25.run.gz", "1 Q0 d 1 1 okapi\n")
+    write(tmp_path / "runs" / "ql.txt", "1 Q0 d 1 1 dirichlet\n")
+    runs = irscale.read_runs(["runs/bm25.run.gz", "runs/ql.txt"])
+    assert names_of(runs) == ["okapi", "dirichlet"]
+    for name in ("okapi", "bm25", "bm25.run.gz", "runs/bm25.run.gz", "./runs/bm25.run.gz",
+                 str(tmp_path / "runs" / "bm25.run.gz")):
+        assert find_run(name, runs) == "okapi", name
+    assert find_run("ql", runs) == find_run("ql.txt", runs) == "dirichlet"
+
+
+def test_find_run_refuses_a_name_of_no_run_listing_the_runs(tmp_path):
+    paths = [write(tmp_path / f"r{k:02d}.run", f"1 Q0 d 1 1 sys{k:02d}\n") for k in range(12)]
+    runs = irscale.read_runs(paths)
+    with pytest.raises(AlignmentError) as caught:
+        find_run("bm25.run", runs)
+    message = str(caught.value)
+    assert message.startswith("baseline 'bm25.run' names no run: ")
+    assert f"'sys00' ({paths[0]})" in message and f"'sys09' ({paths[9]})" in message
+    assert "sys10" not in message and message.endswith(", ... (12 in all)")
+    frames = as_runs({"a": {"1": {"d": 1.0}}, "b": {"1": {"d": 2.0}}})  # no files
+    with pytest.raises(AlignmentError, match=r"runs: 'a', 'b'$"):
+        find_run("c", frames)
+    for bad in ("", None, 3):
+        with pytest.raises(ParameterError, match="baseline must name a run"):
+            find_run(bad, runs)
+
+
+def test_find_run_refuses_a_name_of_several_runs(tmp_path):
+    """A run id that is another run's file stem, a file name shared by two folders: an
+    error naming both runs; the path tells them apart."""
+    a = write(tmp_path / "x" / "a.run", "1 Q0 d 1 1 b\n")
+    b = write(tmp_path / "y" / "b.run", "1 Q0 d 1 1 other\n")
+    c = write(tmp_path / "y" / "a.run", "1 Q0 d 1 1 third\n")
+    runs = irscale.read_runs([a, b, c])
+    with pytest.raises(ParameterError) as caught:
+        find_run("b", runs)
+    assert str(caught.value) == (f"baseline 'b' is ambiguous: it names the runs 'b' ({a}), "
+                                 f"'other' ({b}); give the path of the run's file")
+    with pytest.raises(ParameterError) as caught:
+        find_run("a.run", runs)
+    assert f"'a.run' is ambiguous: it names the runs 'b' ({a}), 'third' ({c});" in \
+        str(caught.value)
+    assert find_run(c, runs) == "third" and find_run(b, runs) == "other"

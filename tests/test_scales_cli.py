@@ -83,6 +83,34 @@ def test_transform_formats(capsys, tmp_path):
     assert {d["measure"] for d in data} == {"DCG_b10", "DCG_b10_R"}
 
 
+def test_transform_says_what_m_r_is(capsys, tmp_path, monkeypatch):
+    """Markdown (a document) explains M_R under its table; trec, csv and json keep their
+    lines as parsers read them, the legend going to standard error at a terminal only."""
+    qrels, run = write_inputs(tmp_path)
+    argv = ["scale", "transform", qrels, run, "-m", "P", "-N", "3"]
+    # P on {0,1}^3: values 0, 1/3, 2/3, 1, so φ runs from 1 to 4
+    legend = ("P_R = φ: the rank of a topic's P among the P values of runs of length 3 (1 = "
+              "the lowest; φ from 1 to 4, ties unq); rescaled to [0, 1]: P_R01 "
+              "(rescale=True, --rescale)")
+    assert run_cli([*argv, "--format", "markdown"], capsys).endswith(f"\n*{legend}*\n")
+    assert main(argv) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == "" and all(len(line.split("\t")) == 3
+                                   for line in quiet.out.splitlines())
+    monkeypatch.setattr("irscale.cli.scale.wants_progress", lambda args: True)
+    assert main([*argv, "--rescale"]) == 0
+    shown = capsys.readouterr()
+    phi = {(topic, value) for measure, topic, value in map(str.split, quiet.out.splitlines())
+           if measure == "P_R"}
+    assert phi == {("1", "3.0000"), ("2", "2.0000"), ("all", "2.5000")}
+    rescaled = {(topic, value) for measure, topic, value in map(str.split,
+                                                                 shown.out.splitlines())
+                if measure == "P_R01"}
+    assert rescaled == {("1", "0.6667"), ("2", "0.3333"), ("all", "0.5000")}  # (φ − 1)/3
+    assert "irscale: P_R01 = (φ − φ_min)/(φ_max − φ_min) in [0, 1], φ the rank of a topic's " \
+        "P among the P values of runs of length 3 (from 1 to 4, ties unq)" in shown.err
+
+
 def test_table(capsys, tmp_path):
     qrels, run = write_inputs(tmp_path)
     run2 = tmp_path / "r2.txt"

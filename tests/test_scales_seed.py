@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -101,14 +99,14 @@ def test_rbp_03_and_05_share_their_ranked_version():
 
 
 @pytest.mark.parametrize("name", ["P", "R", "F", "RR", "RBP_p03", "RBP_p05", "SBTO", "RBTO"])
-def test_closed_forms_for_n_1000_well_under_a_second(name):
+def test_closed_forms_for_n_1000(name):
+    """N = 1000 (2^1000 runs) is computed by a closed form, never enumerated (its speed is
+    measured by benchmarks/bench_scales.py, not asserted here: the machine may be busy)."""
     rng = np.random.default_rng(0)
-    start = time.perf_counter()
     sc = scale(name, 1000, recall_base=300, progress=False)
     phi = sc.phi(rng.integers(0, 2, size=(100, 1000)))
-    n = sc.n_distinct
-    assert time.perf_counter() - start < 1.0
-    assert len(phi) == 100 and n >= 1000
+    assert sc.algorithm.startswith("closed form") and sc.exactness == "exact"
+    assert len(phi) == 100 and sc.n_distinct >= 1000
 
 
 def test_sbto_counts_the_multisets_in_decreasing_order():

@@ -3,6 +3,9 @@ invariants of seed 000 §7.1 on the CLEF 2016 runs."""
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -72,6 +75,48 @@ def test_tie_strategies_and_rescaling():
     rescaled = transform(QRELS, runs, ["P"], 3, rescale=True, progress=False)
     assert rescaled.labels == (("P", "P_R01"),)
     assert rescaled.ranked().array()[0].tolist() == [2 / 3, 2 / 3, 2 / 3, 2 / 3]
+
+
+def _distinct_values(measure, N: int, most_relevant: int | None = None) -> int:
+    """Distinct values of ``measure`` (a function of a binary ranking) over {0, 1}^N, or
+    over its rankings with at most ``most_relevant`` relevant documents (the feasible
+    space), in exact arithmetic (brute force)."""
+    return len({measure(run) for run in itertools.product((0, 1), repeat=N)
+                if most_relevant is None or sum(run) <= most_relevant})
+
+
+def _precision(run) -> Fraction:
+    return Fraction(sum(run), len(run))
+
+
+def _rbp_half(run) -> Fraction:
+    """RBP with p = 1/2: (1 − p) Σ_k rel_k p^(k−1) (Moffat and Zobel 2008)."""
+    return sum((Fraction(1, 2 ** (k + 1)) for k, rel in enumerate(run) if rel), Fraction(0))
+
+
+def test_legend_says_what_the_ranked_values_are():
+    """The legend names φ and its range (the image's size, by brute force; on the feasible
+    space it depends on the topic: t1 has 3 relevant documents, t2 one) and what --rescale
+    gives; with rescale, the values it explains are (φ − 1)/(n − 1)."""
+    result = transform(QRELS, RUNS, ["P"], 4, progress=False)
+    p_values = _distinct_values(_precision, 4)
+    assert result.legend() == [
+        "P_R = φ: the rank of a topic's P among the P values of runs of length 4 (1 = the "
+        f"lowest; φ from 1 to {p_values}, ties unq); rescaled to [0, 1]: P_R01 "
+        "(rescale=True, --rescale)"]
+    feasible = transform(QRELS, RUNS, ["RBP_p05"], 4, feasible=True, progress=False)
+    t2, t1 = sorted(_distinct_values(_rbp_half, 4, rb) for rb in (3, 1))
+    assert feasible.legend() == [
+        "RBP_p05_R = φ: the rank of a topic's RBP_p05 among the RBP_p05 values of runs of "
+        f"length 4 (1 = the lowest; φ from 1 to {t2}-{t1} (by topic), ties unq); rescaled "
+        "to [0, 1]: RBP_p05_R01 (rescale=True, --rescale)"]
+    rescaled = transform(QRELS, RUNS, ["P"], 4, rescale=True, progress=False)
+    assert rescaled.legend() == [
+        "P_R01 = (φ − φ_min)/(φ_max − φ_min) in [0, 1], φ the rank of a topic's P among the P "
+        f"values of runs of length 4 (from 1 to {p_values}, ties unq): 0 for the lowest "
+        "value, 1 for the highest"]
+    phi = result.ranked("P").array()
+    assert rescaled.ranked("P").array().tolist() == ((phi - 1) / (p_values - 1)).tolist()
 
 
 def test_kendall_tau_matches_the_seed_formula():

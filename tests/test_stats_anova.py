@@ -216,7 +216,8 @@ def test_tables_render_in_every_format():
     frame = hsd.to_frame()
     assert {"a", "b", "diff", "ci_low", "ci_high", "p", "significant"} <= set(frame.columns)
     text = hsd.format("text")
-    assert "critical value" in text and "half-width" in text
+    assert "critical value" in text and "CI of a pair's difference: diff ± " in text
+    assert "comparison interval of a system (eq. 11): mean ± " in text
     marked = hsd.format("latex")
     assert ("$^{***}$" in marked) == bool((hsd.pvalue <= 0.001).any())
     assert repr(result).startswith("AnovaResult(")

@@ -5,9 +5,7 @@ gives; the expected numbers are read from the page (:mod:`tests.docs_numbers`)."
 from __future__ import annotations
 
 import json
-import os
 import re
-import shlex
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from irscale import stats
 from irscale.core import ScoreMatrix
 
 from .conftest import URBANO, require
+from .docs_examples import run_shell_example
 from .docs_numbers import assert_close, blocks, comment, number_after, numbers, paragraph, printed
 from .docs_numbers import read as read_doc
 from .test_cli_eval import cli
@@ -33,13 +32,21 @@ def _block(anchor: str) -> str:
 
 
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"example{i + 1}" for i in range(len(BLOCKS))])
-def test_documented_example_runs(code, monkeypatch, capsys, request):
-    if "shared/data" in code:
-        request.getfixturevalue("urbano")  # skips when ../shared/data is absent
-    monkeypatch.chdir(ROOT)  # the examples name ../shared/data relative to the repository
+def test_documented_example_runs(code, monkeypatch, capsys, tmp_path):
+    """Every example runs where a user runs it: it makes its own data (no ../shared)."""
+    assert "shared/data" not in code
+    monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {}
     exec(compile(code, str(DOC), "exec"), namespace)
     assert capsys.readouterr().out  # every example prints something
+
+
+def _run_block(anchor: str, capsys) -> dict[str, object]:
+    """The namespace of the example containing ``anchor``, run as written."""
+    namespace: dict[str, object] = {}
+    exec(compile(_block(anchor), str(DOC), "exec"), namespace)
+    capsys.readouterr()
+    return namespace
 
 
 @pytest.fixture(scope="module")
@@ -47,39 +54,44 @@ def trec8_ap():
     return ScoreMatrix.read_csv(require(URBANO) / "adhoc8_ap.csv")
 
 
-def test_the_documented_seed004_tukey_numbers_hold(trec8_ap):
-    """``print(hsd.n_significant, len(hsd), round(hsd.half_width, 4))  # 3423 8256 0.0515``
-    and the sentence of the Tukey HSD section."""
-    hsd = stats.anova_twoway(trec8_ap).tukey_hsd(alpha=0.05)
+def test_the_documented_tukey_numbers_hold(capsys):
+    """``print(hsd.n_significant, len(hsd), round(hsd.half_width, 4))  # 105 190 0.0201``
+    of the example (20 synthetic systems), the numbers the example prints."""
+    hsd = _run_block("hsd = table.tukey_hsd", capsys)["hsd"]
     significant, pairs, half_width = numbers(comment(_block("hsd = table.tukey_hsd"),
                                                      "print(hsd.n_significant"))
     assert (int(significant), int(pairs)) == (hsd.n_significant, len(hsd))
     assert_close(half_width, hsd.half_width, "half-width")
+
+
+def test_the_documented_seed004_tukey_numbers_hold(trec8_ap):
+    """The sentence of the Tukey HSD section on TREC-8 AP: eq. 11's half-width 0.0515
+    (seed 004 §4.2.6) and 3,423 of 8,256 pairs significant."""
+    hsd = stats.anova_twoway(trec8_ap).tukey_hsd(alpha=0.05)
+    assert round(hsd.half_width, 4) == 0.0515  # the seed's
     sentence = paragraph(TEXT, "`half_width` reports eq. 11's half-width")
     assert_close(number_after(sentence, "eq. 11's half-width ("), hsd.half_width)
-    assert number_after(sentence, "TREC-8; ") == significant
-    assert number_after(sentence, f"{int(significant):,} of ") == pairs
+    assert int(number_after(sentence, "TREC-8; ")) == hsd.n_significant
+    assert int(number_after(sentence, f"{hsd.n_significant:,} of ")) == len(hsd)
 
 
 @pytest.fixture(scope="module")
-def compare_json():
-    """The JSON of the documented ``irscale compare ... --format json`` command."""
+def compare_json(tmp_path_factory):
+    """The JSON of the documented ``irscale compare ... --format json`` command, run after
+    the commands before it (``irscale demo``, ``irscale eval``) in a new folder."""
     shell = next(code for code in blocks(TEXT, "") if "$ irscale compare" in code)
-    lines = shell[shell.index("$ irscale compare") + 2:].splitlines()
-    command = []
-    for line in lines:  # the command and its continuation lines
-        command.append(line.rstrip("\\"))
-        if not line.endswith("\\"):
-            break
-    words = shlex.split(" ".join(command))
-    assert words[:2] == ["irscale", "compare"] and "json" in words
-    require(URBANO)
-    cwd = os.getcwd()
-    os.chdir(ROOT)  # the command names ../shared/data relative to the repository
-    try:
-        status, out, err = cli(words[1:])
-    finally:
-        os.chdir(cwd)
+    outputs = run_shell_example(shell, tmp_path_factory.mktemp("stats-docs"))
+    [json_out] = [out for command, out in outputs.items()
+                  if command.startswith("irscale compare") and "json" in command]
+    return json.loads(json_out)
+
+
+@pytest.fixture(scope="module")
+def trec8_json():
+    """``irscale compare`` of TREC-8 AP as the two-way table's sentence describes it."""
+    status, out, err = cli(["compare", "--scores", str(require(URBANO) / "adhoc8_ap.csv"),
+                            "--model", "topic+system", "--test", "tukey-hsd", "--format",
+                            "json"])
     assert status == 0, err
     return json.loads(out)
 
@@ -100,20 +112,20 @@ def test_the_documented_json_output_holds(compare_json):
     for key, value in stated.items():
         assert_close(value, anova["topic"][key], f"anova topic {key}")
     first = compare_json["pairs"][0]
-    stated = _documented_object(shell, '{"a": "run1"')
+    stated = _documented_object(shell, '{"a": "system1"')
     assert (stated.pop("a"), stated.pop("b")) == (f'"{first["a"]}"', f'"{first["b"]}"')
     assert stated.pop("significant") == json.dumps(first["significant"])
     for key, value in stated.items():
         assert_close(value, first[key], f"pair {key}")
-    stated_pairs = re.search(r"\(([\d,]+) pairs\)", shell)[1]  # "(8,256 pairs)"
+    stated_pairs = re.search(r"\(([\d,]+) pairs\)", shell)[1]  # "(10 pairs)"
     assert int(stated_pairs.replace(",", "")) == len(compare_json["pairs"])
 
 
-def test_the_documented_seed004_anova_table_holds(compare_json):
+def test_the_documented_seed004_anova_table_holds(trec8_json):
     """"SS 167.9979 (topic; 167.9974 in the seed), 60.0298 (system; 60.0299), 85.3503
     (error; 85.3502); F 251.95 and 34.46; ω² 0.6559 and 0.3991" (seed 004 Table 1, whose
     sums of squares differ from ours by the rounding of the CSV's scores only)."""
-    anova = {row["factor"]: row for row in compare_json["anova"]}
+    anova = {row["factor"]: row for row in trec8_json["anova"]}
     sentence = paragraph(TEXT, "reproduces seed 004 Table 1")
     for factor in ("topic", "system", "error"):
         ours, seeds = re.search(rf"([\d.]+) \({factor}; ([\d.]+)", sentence).groups()
@@ -127,7 +139,7 @@ def test_the_documented_seed004_anova_table_holds(compare_json):
     assert_close(w_system, anova["system"]["omega2"], "omega2 system")
 
 
-def test_the_documented_family_size_holds(urbano, monkeypatch, capsys):
+def test_the_documented_family_size_holds(monkeypatch, capsys):
     """``print(len(family), family.n_significant)  # 3 pairs × 1 measure × 2 collections``"""
     code = _block("stats.pairwise_tests(collections")
     factors = [int(n) for n in numbers(comment(code, "print(len(family)"))]

@@ -321,12 +321,16 @@ INTERRUPTED_IMPORT_JOBS = {
     key: Job([module, mode, *EVAL_SMALL], script=SCRIPT_INTERRUPTED_IMPORT)
     for key, (module, mode) in INTERRUPTED_IMPORTS.items()
 }
+#: A job whose output is checked before the work ends at once; unchecked, it would run for
+#: hours. The limit only ends such a failure: a busy machine's start-up stays far below it.
+BEFORE_WORK_LIMIT = 120
 BEFORE_WORK_JOBS = {
-    "dp-o": Job([*CSV_DP, "-B", "100000000", "-o", "nodir/out.txt"], timeout=20),
-    "split-plot": Job([*SPLIT, "--repetitions", "1000000", "--plot", "nodir/tau.png"],
-                      timeout=20),
-    "compare-o": Job([*BOOT, "--samples", "1000000000", "-o", "nodir/out.txt"], timeout=20),
-    "image-csv": Job([*IMAGE, "-N", "30", "--csv", "nodir/img.csv"], timeout=20),
+    key: Job(argv, timeout=BEFORE_WORK_LIMIT) for key, argv in {
+        "dp-o": [*CSV_DP, "-B", "100000000", "-o", "nodir/out.txt"],
+        "split-plot": [*SPLIT, "--repetitions", "1000000", "--plot", "nodir/tau.png"],
+        "compare-o": [*BOOT, "--samples", "1000000000", "-o", "nodir/out.txt"],
+        "image-csv": [*IMAGE, "-N", "30", "--csv", "nodir/img.csv"],
+    }.items()
 }
 NO_TRACEBACK_JOBS = {
     "missing-file": Job(["eval", "qrels.txt", "missing.run"]),
@@ -549,20 +553,24 @@ SCRIPT_UNRAISABLE_INTERRUPT = (
 
 #: The console script with an ``atexit`` callback, an object the interpreter's teardown
 #: would collect (saying so), and, with ``thread`` as first argument, a Python thread that
-#: writes a file after the command is done.
+#: writes a file once ``main`` has returned: it is alive when the command is done, whatever
+#: the machine's load (an event, not a sleep that a slow command could outlast).
 SCRIPT_AT_EXIT = (
-    "import atexit, sys, threading, time\n"
+    "import atexit, sys, threading\n"
     "atexit.register(lambda: open('atexit.txt', 'w').write('ran'))\n"
     "class Teardown:\n"
     "    def __del__(self):\n"
     "        sys.stderr.write('irscale-test: torn down\\n')\n"
     "kept = Teardown()\n"
+    "returned = threading.Event()\n"
     "if sys.argv[1] == 'thread':\n"
-    "    threading.Thread(target=lambda: (time.sleep(0.5),\n"
+    "    threading.Thread(target=lambda: (returned.wait(),\n"
     "                     open('thread.txt', 'w').write('done'))).start()\n"
     "del sys.argv[1]\n"
     "from irscale.cli.main import main\n"
-    "sys.exit(main())\n"
+    "status = main()\n"
+    "returned.set()\n"
+    "sys.exit(status)\n"
 )
 
 

@@ -17,6 +17,7 @@ from .conftest import (
     output_contains,
     run_case,
     run_lines,
+    same_output_as,
     text,
 )
 
@@ -45,7 +46,22 @@ CASES = [
     err("count-measure-only", [*BASE, "-m", "num_ret"], any_of("per-topic", "num_ret")),
     err("measure-bad-param", [*BASE, "-m", "RBP(p=2)"], "p"),
     # ---- baseline and its test
-    err("baseline-unknown", [*BASE, "--baseline", "nosuch"], "nosuch"),
+    # a name that matches no run lists the runs and their files
+    err("baseline-unknown", [*BASE, "--baseline", "nosuch"], "nosuch", "'teamA_r1' (a.run)",
+        "'teamC_r2' (c.run)"),
+    # a run's name, its file's path, file name or stem: the same report
+    ok("baseline-file-stem", [*FAST, "--baseline", "b"],
+       all_checks(output_contains("than the baseline teamB_r1"),
+                  same_output_as(*FAST, "--baseline", "teamB_r1"))),
+    ok("baseline-file-name", [*FAST, "--baseline", "b.run"],
+       same_output_as(*FAST, "--baseline", "teamB_r1")),
+    ok("baseline-file-path", [*FAST, "--baseline", "./b.run"],
+       same_output_as(*FAST, "--baseline", "teamB_r1")),
+    # a name that is one run's id and another run's file stem: refused, naming both
+    err("baseline-ambiguous", [*BASE, "--baseline", "b"], "ambiguous", "'b' (a.run)",
+        "'teamB_r1' (b.run)", files={"a.run": text([line.replace("teamA_r1", "b")
+                                                   for line in run_lines("a")])}),
+    err("baseline-empty", [*BASE, "--baseline", ""], "baseline"),
     err("test-without-baseline", [*BASE, "--test", "t"], opt("--test"), "--baseline"),
     err("correction-without-baseline", [*BASE, "--correction", "holm"],
         opt("--correction"), "--baseline"),

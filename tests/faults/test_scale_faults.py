@@ -34,6 +34,14 @@ def transform_qrels_argv(name: str) -> list[str]:
 
 
 TRANSFORM = transform_argv("a.run")
+
+
+def rescaled_trec_lines(result, ws, run) -> None:
+    """trec_eval's three fields on every line; AP_R01 in [0, 1]."""
+    rows = [line.split("\t") for line in result.out.splitlines()]
+    assert rows and all(len(row) == 3 for row in rows), result.out
+    ranked = [float(value) for measure, _, value in rows if measure.strip() == "AP_R01"]
+    assert ranked and all(0 <= value <= 1 for value in ranked), result.out
 TABLE = ["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP", "-N", "3",
          "--no-progress"]
 
@@ -155,6 +163,14 @@ CASES = [
         opt("--max-memory")),
     ok("transform-json", [*TRANSFORM, "--format", "json"], lambda r, w, c: json.loads(r.out)),
     ok("transform-rescale-ties-mid", [*TRANSFORM, "--rescale", "--ties", "mid"]),
+    # what M_R is: under the Markdown table; the trec lines stay three fields
+    ok("transform-markdown-legend", [*TRANSFORM, "--format", "markdown"],
+       output_contains("*AP_R = φ: the rank of a topic's AP among the AP values of runs of "
+                       "length 3 (1 = the lowest; φ from 1 to ", "AP_R01 (rescale=True, "
+                       "--rescale)*")),
+    ok("transform-rescale-markdown-legend", [*TRANSFORM, "--rescale", "--format", "markdown"],
+       output_contains("*AP_R01 = (φ − φ_min)/(φ_max − φ_min) in [0, 1]")),
+    ok("transform-rescale-trec", [*TRANSFORM, "--rescale"], rescaled_trec_lines),
     ok("transform-all-topics", [*TRANSFORM, "--all-topics"]),
     err("transform-N-0", ["scale", "transform", "qrels.txt", "a.run", "-m", "AP", "-N", "0"],
         opt("-N", "--length")),

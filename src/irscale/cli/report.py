@@ -50,7 +50,8 @@ def add_parser(subparsers) -> None:
                         default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
     parser.add_argument("--baseline", default=None, metavar="RUN",
                         help="mark runs significantly better/worse than this one and count "
-                        "the topics they win, tie and lose against it")
+                        "the topics they win, tie and lose against it (its name, or its "
+                        "file's path, name or stem)")
     parser.add_argument("--test", default=None, choices=REPORT_TESTS,
                         help="two-system test against --baseline (default t)")
     parser.add_argument("--correction", default=None, choices=CORRECTIONS,

@@ -307,6 +307,11 @@ def run_transform(args: argparse.Namespace) -> int:
     with open_output(args) as stream:
         write_results(evaluation, stream, fmt=args.fmt, per_query=per_query,
                       summary=not args.no_summary)
+        if args.fmt == "markdown":  # a document: what M_R is, under the table
+            stream.write("".join(f"\n*{line}*\n" for line in result.legend()).encode())
+    if args.fmt != "markdown" and wants_progress(args):  # the data stay as parsers read them
+        for line in result.legend():
+            print(f"irscale: {line}", file=sys.stderr)
     return 0
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import os
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..errors import ParameterError
+from ..errors import AlignmentError, ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.inputs import Run
@@ -166,6 +166,64 @@ def file_names(paths: Sequence[str], *, stacklevel: int = 2) -> list[str]:
         _warn_named(f"{len(members)} run files share the file stem {stem!r}: they are named "
                     "by longer forms", sources, chosen, members, stacklevel + 1)
     return chosen
+
+
+def find_run(name: str, runs: Sequence[Run], what: str = "baseline") -> str:
+    """The name of the run that ``name`` designates among ``runs``: its name (the run id, or
+    the name the rules above gave it), or its file as the user knows it: the path (however
+    spelt: ``./a.run``), the file name (``a.run.gz``) or its stem (``a``).
+
+    A name that designates no run, or several (a run's name that is another run's file stem,
+    a file name shared by files in two folders), is an error listing the runs and their
+    files, never a guess.
+
+    Raises
+    ------
+    AlignmentError
+        ``name`` designates no run.
+    ParameterError
+        ``name`` designates several runs (a path names one), or is not a non-empty string.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from irscale import read_runs
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     folder = pathlib.Path(tmp)
+    ...     _ = (folder / "a.run").write_text("1 Q0 d1 1 2.5 bm25\\n")
+    ...     _ = (folder / "b.run").write_text("1 Q0 d1 1 1.0 ql\\n")
+    ...     runs = read_runs([folder / "a.run", folder / "b.run"])
+    ...     found = [find_run(name, runs) for name in ("ql", "a", "a.run", f"{tmp}/./a.run")]
+    >>> found
+    ['ql', 'bm25', 'bm25', 'bm25']
+    """
+    if not isinstance(name, str) or not name:
+        raise ParameterError(f"{what} must name a run, got {name!r}")
+    found = [i for i, run in enumerate(runs) if run.name == name
+             or (has_file(run) and _names_file(name, run.source))]
+    if len(found) == 1:
+        return runs[found[0]].name
+    if not found:
+        raise AlignmentError(f"{what} {name!r} names no run: give a run's name or its file "
+                             f"(path, file name or stem); runs: "
+                             f"{_listed(runs, range(len(runs)))}")
+    raise ParameterError(f"{what} {name!r} is ambiguous: it names the runs "
+                         f"{_listed(runs, found)}; give the path of the run's file")
+
+
+def _names_file(name: str, source: str) -> bool:
+    """Whether ``name`` is the file ``source`` (its path however spelt, its file name or its
+    stem: :func:`file_stem`)."""
+    return name in (os.path.basename(source), file_stem(source)) \
+        or os.path.abspath(name) == os.path.abspath(source)
+
+
+def _listed(runs: Sequence[Run], indices: Iterable[int], most: int = 10) -> str:
+    """``'a' (a.run), 'b' (b.run), ...``: at most ``most`` runs, then how many in all."""
+    chosen = list(indices)
+    shown = ", ".join(f"{runs[i].name!r}" + (f" ({runs[i].source})" if has_file(runs[i])
+                                              else "") for i in chosen[:most])
+    return shown + (f", ... ({len(chosen)} in all)" if len(chosen) > most else "")
 
 
 def _warn_named(what: str, sources: Sequence[str], chosen: list[str], members: list[int],

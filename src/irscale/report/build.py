@@ -42,6 +42,7 @@ from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporte
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..io.memory import as_qrels, as_runs
+from ..io.naming import find_run
 from ..meta.discriminative import discriminative_power_table
 from ..meta.procedures import decide
 from ..plots.runs import RECALL_LEVELS, interpolated_precision
@@ -282,7 +283,10 @@ def build_report(
         Measure names (default ``map``, ``P_10``, ``ndcg_cut_10``); the report shows those
         with a per-topic value averaged over topics.
     baseline : str, optional
-        A run: significance marks and wins/ties/losses against it.
+        A run: significance marks and wins/ties/losses against it. Its name, or its file:
+        the path, the file name or its stem (``runs/bm25.run.gz``, ``bm25.run.gz``,
+        ``bm25``: :func:`irscale.io.naming.find_run`); a name that matches no run, or
+        several, is an error listing the runs.
     test, correction, alpha
         The two-system test against the baseline, the correction over the family of
         (run, measure) comparisons (``"holm"`` default; ``None``/``"none"``) and α (also
@@ -308,8 +312,9 @@ def build_report(
     Raises
     ------
     ParameterError
-        Bad options; AlignmentError when the runs do not cover the same topics or the
-        baseline is not a run; MeasureError for unknown measures.
+        Bad options, a baseline that names several runs; AlignmentError when the runs do
+        not cover the same topics or the baseline names no run; MeasureError for unknown
+        measures.
     """
     alpha = check_alpha(alpha)
     test_spec(test)
@@ -323,6 +328,8 @@ def build_report(
         [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
     check_progress(progress)
     qrels_obj, run_objs = as_qrels(qrels), as_runs(runs)
+    if baseline is not None:  # before the evaluation: a name that matches no run fails fast
+        baseline = find_run(baseline, run_objs)
     evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
     labels = _report_measures(evaluation, requested)
     advance = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -76,6 +76,34 @@ class ScaleTransform:
         _, r = self._pair(measure)
         return self.matrix.measure(r)
 
+    def legend(self) -> list[str]:
+        """What the ranked values are, one sentence per measure (seed 000 §5: φ maps each
+        value of the image of M on runs of length N to its rank, 1 for the lowest)::
+
+            AP_R = φ: the rank of a topic's AP among the AP values of runs of length 10
+            (1 = the lowest; φ from 1 to 816, ties unq); --rescale: AP_R01 in [0, 1]
+
+        The range is per topic where the image depends on the topic (its recall base,
+        ``feasible``): then the smallest and largest bounds over the topics are given."""
+        lines = []
+        for label, ranked in self.labels:
+            lows, highs = zip(*(sc.phi_bounds(cast(TieStrategy, self.ties))
+                                for (m, _), sc in self.scales.items() if m == label),
+                              strict=True)
+            top = f"{_number(max(highs))}" if min(highs) == max(highs) else \
+                f"{_number(min(highs))}-{_number(max(highs))} (by topic)"
+            what = (f"the rank of a topic's {label} among the {label} values of runs of "
+                    f"length {self.N}")
+            if self.rescaled:
+                lines.append(f"{ranked} = (φ − φ_min)/(φ_max − φ_min) in [0, 1], φ {what} "
+                             f"(from {_number(min(lows))} to {top}, ties {self.ties}): 0 "
+                             "for the lowest value, 1 for the highest")
+            else:
+                lines.append(f"{ranked} = φ: {what} (1 = the lowest; φ from "
+                             f"{_number(min(lows))} to {top}, ties {self.ties}); rescaled "
+                             f"to [0, 1]: {ranked_label(label, True)} (rescale=True, --rescale)")
+        return lines
+
     def _pair(self, measure: str | None) -> tuple[str, str]:
         if measure is None:
             return self.labels[0]
@@ -84,6 +112,11 @@ class ScaleTransform:
                 return pair
         raise ParameterError(f"no measure {measure!r} in the transform "
                              f"(has {[m for m, _ in self.labels]})")
+
+
+def _number(value: float) -> str:
+    """A φ bound as written: an integer without decimals (``816``), a mid-rank with."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def ranked_label(label: str, rescale: bool) -> str:

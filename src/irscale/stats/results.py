@@ -207,7 +207,9 @@ class PairwiseComparisons:
     Tukey's, or the corrected one when ``correction`` is set, the raw one then being
     ``p_raw``) and ``significant`` (p ≤ α); optionally ``collection``, ``measure``,
     ``mean_a``, ``mean_b``, ``statistic``, ``df``, ``mc_se``, effect sizes and, against a
-    baseline ``b``, the topics ``a`` ``wins``, ``ties`` and ``losses``.
+    baseline ``b``, the topics ``a`` ``wins``, ``ties`` and ``losses``. ``half_width``
+    (Tukey's HSD in a balanced design): the half-width of every system's comparison
+    interval (eq. 11), half that of every pair's interval of its difference.
 
     Protocol (arrays of one value per pair, as ``scipy.stats.tukey_hsd``): ``statistic``,
     ``pvalue`` (the decisive p: adjusted when ``correction`` is set), ``effect_size``
@@ -355,8 +357,11 @@ class PairwiseComparisons:
             parts.append(f"correction {self.correction}")
         if self.critical_value is not None:
             parts.append(f"critical value {self.critical_value:.4f}")
-        if self.half_width is not None:
-            parts.append(f"CI half-width (eq. 11) {self.half_width:.4f}")
+        if self.half_width is not None:  # balanced: one width for every pair
+            parts.append(f"{100 * (1 - self.alpha):g}% CI of a pair's difference: diff ± "
+                         f"{2 * self.half_width:.4f}; comparison interval of a system (eq. "
+                         f"11): mean ± {self.half_width:.4f} (two overlap exactly when their "
+                         "pair is not significant)")
         if self.samples is not None:
             parts.append(f"B = {self.samples}, p-values {self.convention}")
         return "; ".join(parts)
