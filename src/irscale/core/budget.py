@@ -102,6 +102,6 @@ def check_memory(need: float, what: str, change: str, *,
     limit = max_memory_of(max_memory)
     if need > limit:
         named = (f"{option} = {format_size(limit)}" if option is not None else
-                 f"the memory limit of half this machine's memory ({format_size(limit)})")
+                 f"the memory limit (half of this machine's memory, {format_size(limit)})")
         raise ParameterError(f"{what}: more than {named} ({change})")
     return limit
