@@ -15,7 +15,15 @@ import numpy as np
 import pyarrow as pa
 
 from .core.inputs import Qrels, Run
+from .core.options import integer_option
 from .io.trec_write import write_qrels, write_run
+
+#: Most topics of a synthetic collection: 10,000 topics of the default sizes are 7·10^6
+#: lines (208 MB of files; ``irscale demo`` takes about 30 s and 0.9 GB on the 2-core
+#: development machine). A demo needs no more; a larger size is a typo.
+MAX_TOPICS = 10_000
+#: Most judged documents per topic.
+MAX_POOL = 1_000
 
 
 @dataclass(frozen=True)
@@ -46,8 +54,15 @@ def synthetic_collection(
     """A graded collection with ``n_topics`` topics and one run per quality level.
 
     Each topic judges ``pool_size`` documents (about 70% degree 0, 20% degree 1, 10% degree
-    2); each run retrieves ``depth`` documents per topic, mixing pooled and unjudged ones.
+    2); each run retrieves ``depth`` documents per topic, mixing pooled and unjudged ones
+    (the ``pool_size + pool_size // 2`` candidates at most). ``n_topics`` is 1 to
+    :data:`MAX_TOPICS`, ``pool_size`` 1 to :data:`MAX_POOL`; other sizes are a
+    :class:`~irscale.errors.ParameterError`.
     """
+    n_topics = integer_option(n_topics, "number of topics (--topics, n_topics)", low=1,
+                              high=MAX_TOPICS)
+    pool_size = integer_option(pool_size, "pool_size", low=1, high=MAX_POOL)
+    depth = integer_option(depth, "depth", low=1, high=pool_size + pool_size // 2)
     rng = np.random.default_rng(seed)
     topics = [str(401 + t) for t in range(n_topics)]
     degrees = rng.choice(3, size=(n_topics, pool_size), p=[0.7, 0.2, 0.1])
