@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
+import irscale.core.progress as progress_module
 import irscale.io.trec
 from irscale.cli.main import build_parser, main
-import irscale.core.progress as progress_module
 from irscale.core.progress import Progress, check_progress, phase_progress, progress_reporter
 from irscale.errors import ParameterError
 

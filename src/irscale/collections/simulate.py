@@ -108,7 +108,8 @@ def _check_common_topics(runs: Sequence[Run], judged: set[str], source: str,
         if not judged.intersection(run.topics):
             shown = ", ".join(list(run.topics)[:5]) + (" ..." if len(run.topics) > 5 else "")
             raise AlignmentError(
-                f"run {run.name!r} has no topic in common with the qrels ({source}): its "
+                f"run {run.name!r} ({run.source}) has no topic in common with the qrels "
+                f"({source}): its "
                 f"topics are {shown} ({len(run.topics)} topics; qrels of another "
                 f"collection, or topic ids written differently?); the simulation ranks the "
                 f"runs by their mean {measure} over judged topics")

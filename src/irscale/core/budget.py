@@ -101,7 +101,9 @@ def check_memory(need: float, what: str, change: str, *,
     """
     limit = max_memory_of(max_memory)
     if need > limit:
-        named = (f"{option} = {format_size(limit)}" if option is not None else
-                 f"the memory limit (half of this machine's memory, {format_size(limit)})")
+        size = format_size(limit)
+        named = (f"{option} = {size}" if option is not None else
+                 f"the memory limit of {size}" if max_memory is not None else
+                 f"the memory limit (half of this machine's memory, {size})")
         raise ParameterError(f"{what}: more than {named} ({change})")
     return limit
