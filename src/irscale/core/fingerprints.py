@@ -119,7 +119,7 @@ def _long_fingerprint(data: np.ndarray) -> int:
     BLAKE2b digest of its bytes (RFC 7693; C speed, linear in the bytes). The word loop
     makes one numpy pass per 8 bytes of the block's longest string, so that a single docno
     of 5M characters took 625,000 passes (11 s per block); its digest takes 12 ms."""
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
+    return int.from_bytes(hashlib.blake2b(data.data, digest_size=8).digest(), "little")
 
 
 def _word_fingerprints(padded: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
