@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import irscale.core.progress as progress_module
+import irscale.evaluation_many
 import irscale.io.trec
 from irscale.cli.main import build_parser, main
 from irscale.core.progress import Progress, check_progress, phase_progress, progress_reporter
@@ -131,32 +132,45 @@ def test_long_commands_take_no_progress(command):
     assert any("--no-progress" in action.option_strings for action in sub._actions), command
 
 
-def test_reading_many_runs_shows_a_bar_on_a_terminal_and_lines_elsewhere(tmp_path, capsys,
-                                                                         monkeypatch):
-    """Off a terminal the same work prints plain lines (here with no delay and no
-    interval, so that they appear whatever the time taken); --no-progress silences both."""
+def test_reading_many_runs_shows_a_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+    """Off a terminal the runs are read after the qrels, by the evaluation, without a bar
+    (so that the qrels' errors come first)."""
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
     qrels, runs = write_collection(tmp_path)
     monkeypatch.setattr(irscale.io.trec, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
     argv = ["eval", "-m", "map", str(qrels), *map(str, runs)]
     assert main(argv) == 0
-    quiet = capsys.readouterr()
-    assert "reading runs" not in quiet.err  # not a terminal: nothing within 30 s
-    monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
-    assert main(argv) == 0
     plain = capsys.readouterr()
-    lines = [line for line in plain.err.splitlines() if "reading runs" in line]
-    assert lines and all(line.startswith("irscale: reading runs: ") for line in lines)
-    assert lines[-1].startswith("irscale: reading runs: done in ")
-    assert "\r" not in plain.err and "\x1b" not in plain.err and plain.out == quiet.out
-    assert main([*argv, "--no-progress"]) == 0
-    assert "reading runs" not in capsys.readouterr().err
+    assert "reading runs" not in plain.err  # not a terminal
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(argv) == 0
     shown = capsys.readouterr()
-    assert "reading runs [" in shown.err and shown.out == quiet.out
+    assert "reading runs [" in shown.err and shown.out == plain.out
     assert main([*argv, "--no-progress"]) == 0
     assert "reading runs" not in capsys.readouterr().err
+
+
+def test_evaluating_many_runs_prints_plain_lines_off_a_terminal(tmp_path, capsys,
+                                                                monkeypatch):
+    """Off a terminal the same work prints plain lines (here with no delay and no
+    interval, so that they appear whatever the time taken); --no-progress silences them."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    qrels, runs = write_collection(tmp_path)
+    monkeypatch.setattr(irscale.evaluation_many, "DELAY", 0.0)
+    argv = ["eval-many", "-m", "map", "--batch-size", "1", str(qrels), *map(str, runs)]
+    assert main(argv) == 0
+    quiet = capsys.readouterr()
+    assert "evaluating runs" not in quiet.err  # nothing within 30 s
+    monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
+    assert main(argv) == 0
+    plain = capsys.readouterr()
+    lines = [line for line in plain.err.splitlines() if "evaluating runs" in line]
+    assert lines and all(line.startswith("irscale: evaluating runs: ") for line in lines)
+    assert lines[-1].startswith("irscale: evaluating runs: done in ")
+    assert "\r" not in plain.err and "\x1b" not in plain.err and plain.out == quiet.out
+    assert main([*argv, "--no-progress"]) == 0
+    assert "evaluating runs" not in capsys.readouterr().err
 
 
 def test_the_estimate_of_long_declared_work_is_printed_off_a_terminal(capsys, monkeypatch):
