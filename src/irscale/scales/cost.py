@@ -19,6 +19,7 @@ import math
 import os
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
 
 from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..errors import ParameterError
@@ -79,7 +80,8 @@ class Estimate:
 
 
 def _count(n: int) -> str:
-    return f"{n:,}" if n < 10**15 else f"{float(n):.3g}"
+    """``1,234`` below 10^15, ``1.23e+15`` beyond (also past the range of a float)."""
+    return f"{n:,}" if n < 10**15 else f"{Decimal(n):.2e}"
 
 
 def _duration(seconds: float) -> str:
