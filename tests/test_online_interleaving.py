@@ -499,3 +499,26 @@ def test_team_draft_of_a_million_impressions_is_vectorised():
     batch = interleave_runs(rankers, 10_000, rng=1)
     assert batch.pairs.shape == (1_000_000, 10)
     assert ((batch.team == 0).sum(axis=1) == 5).all()
+
+
+def test_lists_are_never_longer_than_the_documents_of_a_topic():
+    """A list shows each document once: lists asked longer than the rankings' documents
+    together end there (the arrays are that wide, not ``length`` wide), the outcome is the
+    same as with the exact length, and clicks may come at either width (none past the
+    end)."""
+    rankers = {"A": {"q": ["a", "b"], "r": ["x"]}, "B": {"q": ["b", "c"], "r": ["y"]}}
+    exact = interleave_runs(rankers, 4, length=3, rng=7)
+    long = interleave_runs(rankers, 4, length=10**9, rng=7)
+    assert long.pairs.shape == (8, 3) and long.length == 3  # q holds a, b, c
+    assert long.documents().tolist() == exact.documents().tolist()
+    clicks = np.zeros((8, 3), dtype=bool)
+    clicks[:, 0] = True
+    wide = np.zeros((8, 10**3), dtype=bool)
+    wide[:, 0] = True
+    asked = interleave_runs(rankers, 4, length=10**3, rng=7)
+    assert asked.score(wide, rng=3).to_frame().equals(exact.score(clicks, rng=3).to_frame())
+    wide[0, 5] = True
+    with pytest.raises(InputError, match="past the end"):
+        asked.score(wide)
+    with pytest.raises(InputError, match="8 impressions × 1000 positions"):
+        asked.score(np.zeros((8, 5)))

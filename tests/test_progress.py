@@ -1,13 +1,17 @@
 """One progress mechanism (issue 15 §5): irscale.core.progress's bar and reporter, used by
 the resampling tests, the scale images, the report and the reading of many run files, and
-``--no-progress`` on every command that does long work (bars only on a terminal)."""
+``--no-progress`` on every command that does long work (a bar on a terminal, plain lines
+elsewhere: their interval is tested with an injected clock, never with real time)."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import pytest
 
+import irscale.core.progress as progress_module
+import irscale.evaluation_many
 import irscale.io.trec
 from irscale.cli.main import build_parser, main
 from irscale.core.progress import Progress, check_progress, phase_progress, progress_reporter
@@ -30,6 +34,7 @@ def test_callable_sees_the_whole_runs_count():
 
 def test_true_draws_a_labelled_bar_and_ends_the_line(capsys, monkeypatch):
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     report = progress_reporter(True, 4, "resampling")
     for done in range(1, 5):
         report(done)
@@ -48,6 +53,65 @@ def test_short_work_is_silent_and_the_environment_silences_all(capsys, monkeypat
     report(1)
     report(2)
     assert capsys.readouterr().err == ""
+
+
+class FakeClock:
+    """Seconds set by the test: ``clock.now = 31``."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_plain_lines_every_30_s_and_10_percent_whichever_is_rarer(capsys, monkeypatch):
+    """Off a terminal: a line once 30 s have passed since the last one and the work has
+    advanced 10% (the first needs no step; after 5 min one comes whatever the step), then
+    a last line at the end; no carriage return, no escape code."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    clock = FakeClock()
+    meter = Progress(100, "resampling", clock=clock, plain=True, delay=1.0)
+    for now, done, line in [
+        (0.5, 1, None),                    # within the delay
+        (10, 5, None),                     # under 30 s
+        (31, 6, "6% done, 31 s elapsed, about 8 min 6 s left"),
+        (70, 10, None),                    # 39 s later but 4% more
+        (80, 17, "17% done, 1 min 20 s elapsed, about 6 min 31 s left"),
+        (100, 40, None),                   # 23% more but 20 s later
+        (400, 41, "41% done, 6 min 40 s elapsed, about 9 min 36 s left"),  # quiet 5 min
+        (401, 100, "done in 6 min 41 s"),
+    ]:
+        clock.now = now
+        meter.set(done)
+        assert capsys.readouterr().err == ("" if line is None else
+                                           f"irscale: resampling: {line}\n"), now
+    meter.close()
+    assert capsys.readouterr().err == ""
+
+
+def test_plain_work_shorter_than_the_interval_and_silenced_work_say_nothing(capsys,
+                                                                           monkeypatch):
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    clock = FakeClock()
+    meter = Progress(10, "image", clock=clock, plain=True, delay=0.0)
+    for step in range(1, 11):
+        clock.now = 2.9 * step
+        meter.set(step)
+    meter.close()
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "1")
+    meter = Progress(10, "image", clock=clock, plain=True, delay=0.0)
+    clock.now += 1000
+    meter.set(5)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_mode_follows_standard_error(monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert Progress(3, "x").plain
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert not Progress(3, "x").plain
 
 
 def test_bad_progress_values_are_refused():
@@ -69,9 +133,12 @@ def test_long_commands_take_no_progress(command):
 
 
 def test_reading_many_runs_shows_a_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+    """Off a terminal the runs are read after the qrels, by the evaluation, without a bar
+    (so that the qrels' errors come first)."""
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
     qrels, runs = write_collection(tmp_path)
     monkeypatch.setattr(irscale.io.trec, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
     argv = ["eval", "-m", "map", str(qrels), *map(str, runs)]
     assert main(argv) == 0
     plain = capsys.readouterr()
@@ -82,6 +149,42 @@ def test_reading_many_runs_shows_a_bar_on_a_terminal_only(tmp_path, capsys, monk
     assert "reading runs [" in shown.err and shown.out == plain.out
     assert main([*argv, "--no-progress"]) == 0
     assert "reading runs" not in capsys.readouterr().err
+
+
+def test_evaluating_many_runs_prints_plain_lines_off_a_terminal(tmp_path, capsys,
+                                                                monkeypatch):
+    """Off a terminal the same work prints plain lines (here with no delay and no
+    interval, so that they appear whatever the time taken); --no-progress silences them."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    qrels, runs = write_collection(tmp_path)
+    monkeypatch.setattr(irscale.evaluation_many, "DELAY", 0.0)
+    argv = ["eval-many", "-m", "map", "--batch-size", "1", str(qrels), *map(str, runs)]
+    assert main(argv) == 0
+    quiet = capsys.readouterr()
+    assert "evaluating runs" not in quiet.err  # nothing within 30 s
+    monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
+    assert main(argv) == 0
+    plain = capsys.readouterr()
+    lines = [line for line in plain.err.splitlines() if "evaluating runs" in line]
+    assert lines and all(line.startswith("irscale: evaluating runs: ") for line in lines)
+    assert lines[-1].startswith("irscale: evaluating runs: done in ")
+    assert "\r" not in plain.err and "\x1b" not in plain.err and plain.out == quiet.out
+    assert main([*argv, "--no-progress"]) == 0
+    assert "evaluating runs" not in capsys.readouterr().err
+
+
+def test_the_estimate_of_long_declared_work_is_printed_off_a_terminal(capsys, monkeypatch):
+    """A small image declared long (any estimate counts as long here): the estimate line
+    reaches a standard error that is not a terminal, and --no-progress silences it."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    scale_module = importlib.import_module("irscale.scales.scale")  # (the package
+    monkeypatch.setattr(scale_module, "NOTICE_SECONDS", 0.0)           # exports scale())
+    argv = ["scale", "image", "-m", "nDCG@5", "-N", "5"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("irscale: estimate for nDCG@5 on REL^5") and "\r" not in err
+    assert main([*argv, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_report_build_steps_to_the_end(tmp_path):

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from irscale.core.budget import parse_size
 from irscale.errors import ParameterError
 from irscale.scales import clear_cache, scale
-from irscale.scales.cost import estimate, parse_size
+from irscale.scales.cost import estimate
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.generic import EnumeratedImage
 from irscale.scales.measures import scale_measure

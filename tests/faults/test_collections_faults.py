@@ -14,6 +14,7 @@ from .conftest import (
     output_contains,
     qrels_lines,
     run_case,
+    run_lines,
     text,
     with_option,
 )
@@ -182,6 +183,8 @@ CASES = [
     ok("simulate-csv", [*SIM, "--format", "csv"], output_contains("strategy,budget")),
     ok("simulate-no-loo", [*SIM, "--no-loo"], output_contains("tau_ap")),
     ok("simulate-measure", [*SIM, "-m", "P_5"]),
+    err("simulate-run-sharing-no-topic", sim_run_argv("far.run"), "far", "no topic in common",
+        files={"far.run": text([f"9{line}" for line in run_lines("a")])}),
     ok("simulate-contributors", [*SIM, "--contributors", "c.txt"],
        files={"c.txt": text(CONTRIB)}),
     ok("simulate-plot", [*SIM, "--plot", "curves.png"], allowed_new=("curves.png",)),

@@ -32,7 +32,8 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--out", default="irscale-demo",
                         help="new or empty folder for the example files (default irscale-demo)")
-    parser.add_argument("--topics", type=int, default=50, help="number of topics (default 50)")
+    parser.add_argument("--topics", type=int, default=50,
+                        help="number of topics, 2 to 10,000 (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     declare_outputs(parser, "--out", kind="folder")
     parser.set_defaults(func=run)
@@ -97,14 +98,15 @@ def _staged_folder(path: str) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..datasets import synthetic_collection
+    from ..datasets import MAX_TOPICS, synthetic_collection
     from ..evaluation import evaluate
     from ..io.output import markdown_table, trec_text
     from ..stats import anova, tukey_hsd
 
-    if args.topics < 2:
-        raise ParameterError(f"--topics must be at least 2 (the ANOVA needs two), got "
-                             f"{args.topics}")
+    if not 2 <= args.topics <= MAX_TOPICS:
+        raise ParameterError(f"--topics must be from 2 (the ANOVA needs two) to "
+                             f"{MAX_TOPICS:,} (an example collection of about 20 KiB per "
+                             f"topic), got {args.topics}")
     if args.seed < 0:
         raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
     _check_folder(args.out)

@@ -56,7 +56,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--impressions", type=int, default=IMPRESSIONS, metavar="N",
                         help=f"impressions per topic (default {IMPRESSIONS})")
     parser.add_argument("--length", type=int, default=LENGTH, metavar="L",
-                        help=f"documents shown per impression (default {LENGTH})")
+                        help=f"documents shown per impression (default {LENGTH}; at most "
+                        "the documents of a topic's runs together)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the interleaving, the clicks and the bootstrap "
                         "(default: fresh)")
@@ -108,10 +109,12 @@ def _click_model(args: argparse.Namespace) -> object:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..online.interleaving import TAU, interleave_runs
+    from ..online.interleaving import TAU, check_bootstrap, interleave_runs
     from .outputs import write_text
 
     _check(args)
+    rankers = len(args.runs)
+    check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
     model = args.clicks if args.clicks in CLICK_MODELS else _click_model(args)
     seeds = np.random.SeedSequence(args.seed).spawn(3)
     batch = interleave_runs(args.runs, args.impressions, method=args.method,

@@ -276,13 +276,12 @@ def add_progress(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: every command that does long work takes it (one mechanism:
     :mod:`irscale.core.progress`)."""
     parser.add_argument("--no-progress", action="store_true",
-                        help="no progress bar on standard error (default: a bar for long "
-                        "work when standard error is a terminal)")
+                        help="no estimate and no progress on standard error (default: for "
+                        "long work, a bar on a terminal, else a plain line every 30 s and "
+                        "10%%)")
 
 
 def wants_progress(args: argparse.Namespace) -> bool:
-    """Whether to draw progress bars: standard error is a terminal and ``--no-progress``
-    was not given."""
-    import sys
-
-    return not getattr(args, "no_progress", False) and sys.stderr.isatty()
+    """Whether to show the estimate and the progress of long work: unless ``--no-progress``
+    was given (a bar on a terminal, plain lines elsewhere: :mod:`irscale.core.progress`)."""
+    return not getattr(args, "no_progress", False)

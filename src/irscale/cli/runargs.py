@@ -32,16 +32,18 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
                progress: bool = False) -> Sequence[object]:
     """The runs to evaluate: the paths themselves, a folder or glob pattern replaced by its
     run files (:func:`~irscale.io.run_sources.run_files`), when neither ``--names`` nor
-    ``progress`` was given (the evaluation reads them, naming runs that share a run id
-    after their files, as :func:`~irscale.io.trec.read_runs` does), otherwise the runs read
-    here, named as ``--names`` says, with a bar of the files read (``progress``). A file
-    named twice, under one name or two, is refused
-    (:func:`~irscale.io.run_sources.check_distinct`)."""
+    ``progress`` on a terminal was given (the evaluation reads them, after the qrels, so
+    that the qrels' errors come first, naming runs that share a run id after their files,
+    as :func:`~irscale.io.trec.read_runs` does), otherwise the runs read here, named as
+    ``--names`` says, with a bar of the files read (``progress``). A file named twice,
+    under one name or two, is refused (:func:`~irscale.io.run_sources.check_distinct`)."""
+    import sys
+
     from ..io.run_sources import check_distinct, expands, run_files
 
     paths = [file for path in paths for file in (run_files(path) if expands(path) else [path])]
     check_distinct(path for path in paths if not is_stdio(path))
-    if names is None and not progress:
+    if names is None and not (progress and sys.stderr.isatty()):
         return paths
     from ..io.trec import read_runs
 

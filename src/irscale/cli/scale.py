@@ -251,6 +251,7 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
         if diversity:
             obj["intents"] = args.intents
         if listed:
+            _check_listing(sc.n_distinct, args.max_memory)
             values, _ = _all_values(sc)
             obj["values"] = values
             obj["phi"] = list(range(1, len(values) + 1))
@@ -273,6 +274,22 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
             for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1):
                 out.write(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n")
     return 0
+
+
+#: Bytes per value listed as JSON (a Python float in a list and its text).
+LISTED_VALUE_BYTES = 64
+
+
+def _check_listing(n_distinct: int, max_memory: str | None) -> None:
+    """Refuse a JSON listing of ``n_distinct`` values beyond the memory limit
+    (:func:`irscale.core.budget.check_memory`)."""
+    from ..core.budget import MAX_MEMORY, check_memory, format_size
+
+    need = float(n_distinct) * LISTED_VALUE_BYTES
+    check_memory(need, f"listing the {n_distinct:,} values of the image as JSON "
+                 f"(--values-limit, --all-values): about {format_size(need)}",
+                 "a smaller --values-limit, or -o IMAGE.parquet, which streams them",
+                 max_memory=max_memory, option=MAX_MEMORY)
 
 
 def _all_values(sc) -> tuple[list[float], list[int]]:

@@ -65,6 +65,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.budget import check_memory, format_size
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -95,6 +96,16 @@ class AwareResult:
     def __repr__(self) -> str:
         return (f"AwareResult({self.weighting}; {self.matrix.n_topics} topics × "
                 f"{self.matrix.n_systems} runs, {self.weights.shape[1]} assessors)")
+
+
+def _check_random(n_random: int, assessors: int, topics: int, runs: int) -> None:
+    """Refuse ``n_random`` random assessors beyond the memory limit
+    (:func:`irscale.core.budget.check_memory`): their scores (R × topics × runs) and the
+    squared gaps of :func:`_gaps` (assessors × R × topics × runs, twice)."""
+    need = 8.0 * n_random * topics * runs * (1 + 2 * assessors)
+    check_memory(need, f"{n_random:,} random assessors (--random, n_random) against "
+                 f"{assessors:,} assessors on {topics:,} topics × {runs:,} runs: about "
+                 f"{format_size(need)}", "fewer --random")
 
 
 def _gaps(scores: np.ndarray, random: np.ndarray, weighting: str) -> np.ndarray:
@@ -224,6 +235,7 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     scores = np.stack([values for values, _ in evaluated])
     random = None
     if weights != "uniform":
+        _check_random(n_random, *scores.shape)
         generator = np.random.default_rng(check_rng(rng))
         # labels drawn in (topic, docno) order: the same seed gives the same random
         # assessors whatever the order of the label file's lines

@@ -63,6 +63,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import arrow
+from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
@@ -78,6 +79,9 @@ __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments"
 
 DESIGNS = ("with-replacement", "poisson", "stratified")
 Design = Literal["with-replacement", "poisson", "stratified"]
+#: Peak bytes per draw of the with-replacement design (the uniform draws and the documents
+#: they select, topics × size at once).
+DRAW_BYTES = 24
 #: Largest sample size per topic accepted.
 MAX_SIZE = 1_000_000_000
 
@@ -239,6 +243,10 @@ def sample_judgments(
         pi = _poisson_probabilities(p, cand.pair_topic, n_topics, draws_per_topic)
         chosen = np.flatnonzero(generator.random(cand.n_pairs) < pi)
     else:
+        need = DRAW_BYTES * float(n_topics) * draws_per_topic
+        check_memory(need, f"{draws_per_topic:,} draws (--size, size) for each of "
+                     f"{n_topics:,} topics: about {format_size(need)}",
+                     "a smaller --size, or --design poisson, whose size costs nothing")
         p = _ap_prior(cand)
         pi = -np.expm1(draws_per_topic * np.log1p(-np.minimum(p, 1.0)))
         start = cand.topic_start

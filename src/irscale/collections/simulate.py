@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..errors import InputError, ParameterError
+from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..meta.common import format_frame
@@ -98,6 +98,23 @@ def _means(qrels: Qrels, runs: Sequence[Run], measure: str, relevance_level: int
     return np.nanmean(matrix.values[:, order, 0], axis=0)
 
 
+def _check_common_topics(runs: Sequence[Run], judged: set[str], source: str,
+                         measure: str) -> None:
+    """A run sharing no topic with the qrels has no mean to rank: an
+    :class:`~irscale.errors.AlignmentError` naming it, as :func:`irscale.evaluate` raises
+    (before, its mean was the mean of nothing: numpy's 'Mean of empty slice', then a NaN
+    in the rank correlation)."""
+    for run in runs:
+        if not judged.intersection(run.topics):
+            shown = ", ".join(list(run.topics)[:5]) + (" ..." if len(run.topics) > 5 else "")
+            raise AlignmentError(
+                f"run {run.name!r} ({run.source}) has no topic in common with the qrels "
+                f"({source}): its "
+                f"topics are {shown} ({len(run.topics)} topics; qrels of another "
+                f"collection, or topic ids written differently?); the simulation ranks the "
+                f"runs by their mean {measure} over judged topics")
+
+
 def simulate_pooling(
     qrels: object,
     runs: object,
@@ -147,8 +164,9 @@ def simulate_pooling(
     run_list = as_runs(runs)
     if len(run_list) < 2:
         raise InputError("simulated pooling compares system rankings: give at least 2 runs")
-    run_topics = sorted({t for run in run_list for t in run.topics})
     judged_topics = set(oracle.topics)
+    _check_common_topics(run_list, judged_topics, oracle.source, measure)
+    run_topics = sorted({t for run in run_list for t in run.topics})
     topics = [t for t in run_topics if t in judged_topics]
     missing = [t for t in run_topics if t not in judged_topics]
     if not topics:

@@ -1,17 +1,31 @@
 """Progress of long work, on standard error: the one mechanism of irscale (issue 15 §5).
 
-Every long computation takes ``progress``: ``False`` (nothing), ``True`` (a bar on standard
-error) or a callable ``progress(done, total)`` called as the work advances (``done``
-reaches ``total`` at the end). :func:`progress_reporter` turns that argument into the
-``report(done)`` function the work calls; :class:`Progress` draws the bar:
+Every long computation takes ``progress``: ``False`` (nothing), ``True`` (progress on
+standard error) or a callable ``progress(done, total)`` called as the work advances
+(``done`` reaches ``total`` at the end). :func:`progress_reporter` turns that argument into
+the ``report(done)`` function the work calls; :class:`Progress` shows it in one of two ways:
+
+* on a terminal, a bar redrawn in place at most every :data:`INTERVAL` seconds::
 
     label [#########                     ]  31.0%     12s elapsed, ~   27s left
 
-redrawn at most every :data:`INTERVAL` seconds, and for work that ends within ``delay``
-seconds (:data:`DELAY` by default) not at all. The environment variable
-``IRSCALE_NO_PROGRESS=1`` silences every bar. On the command line the bar is drawn only
-when standard error is a terminal, and ``--no-progress`` turns it off
-(:func:`irscale.cli.options.wants_progress`).
+* elsewhere (a log file, a pipe, a batch job's output), plain lines without carriage
+  returns or escape codes, so that a slow job can be told from a hung one::
+
+    irscale: label: 31% done, 45 s elapsed, about 1 min 40 s left
+
+  A line is written when at least :data:`PLAIN_INTERVAL` seconds (30) have passed since
+  the previous one (or the start) **and** the work has advanced by :data:`PLAIN_STEP`
+  (10% of it) since: whichever of "every 30 s" and "every 10%" is rarer. The first line
+  needs no step (it tells the time left early), and after :data:`PLAIN_QUIET` seconds (5
+  min) without a line one is written whatever the step. When the work ends after a line
+  was written, a last one says so (``irscale: label: done in 2 min 5 s``).
+
+Work that ends within ``delay`` seconds (:data:`DELAY` by default) shows nothing either
+way. The environment variable ``IRSCALE_NO_PROGRESS=1`` silences all of it. On the command
+line, ``--no-progress`` turns it off (:func:`irscale.cli.options.wants_progress`); it also
+silences the estimate line printed before long work (:func:`irscale.scales.cost.notice`).
+The clock is :func:`time.monotonic` unless one is injected (``clock=``, for tests).
 """
 
 from __future__ import annotations
@@ -29,25 +43,37 @@ from ..errors import ParameterError
 DELAY = 1.0
 #: Least seconds between two redraws of a bar.
 INTERVAL = 0.5
+#: Least seconds between two plain lines (and before the first).
+PLAIN_INTERVAL = 30.0
+#: Least share of the work between two plain lines (the first needs none).
+PLAIN_STEP = 0.1
+#: Most seconds without a plain line while the work reports progress.
+PLAIN_QUIET = 300.0
 
 #: What every ``progress=`` argument takes.
 ProgressArg = bool | Callable[[int, int], None]
 
-__all__ = ["DELAY", "INTERVAL", "Progress", "ProgressArg", "check_progress", "phase_progress",
-           "progress_reporter"]
+__all__ = ["DELAY", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET", "PLAIN_STEP", "Progress",
+           "ProgressArg", "check_progress", "phase_progress", "progress_reporter"]
 
 
 class Progress:
     """``Progress(total, label)``; ``update(n)`` after each step (or ``set(done)``),
-    ``close()`` at the end. ``delay``: seconds before the bar first appears."""
+    ``close()`` at the end. ``delay``: seconds before anything appears; ``clock``: the
+    time in seconds (default :func:`time.monotonic`); ``plain``: plain lines instead of a
+    bar (default: when standard error is not a terminal; module documentation)."""
 
     def __init__(self, total: int, label: str, *, enabled: bool = True,
-                 delay: float = DELAY) -> None:
+                 delay: float = DELAY, clock: Callable[[], float] | None = None,
+                 plain: bool | None = None) -> None:
         self.total, self.label, self.done = max(int(total), 1), label, 0
         self.enabled = enabled and not os.environ.get("IRSCALE_NO_PROGRESS")
         self.delay = delay
-        self.start = time.monotonic()
+        self.clock = clock or time.monotonic
+        self.plain = not _is_terminal() if plain is None else plain
+        self.start = self.clock()
         self.last = -float("inf")  # the first draw (once ``delay`` is past) is not held back
+        self.last_fraction = 0.0  # (plain lines) the share done at the last line
         self.shown = False
 
     def update(self, n: int = 1) -> None:
@@ -58,10 +84,14 @@ class Progress:
         self.done = done
         if not self.enabled:
             return
-        now = time.monotonic()
+        now = self.clock()
+        if now - self.start < self.delay:
+            return
+        if self.plain:
+            self._line(now)
+            return
         finished = done >= self.total
-        if now - self.start < self.delay or (now - self.last < INTERVAL and not
-                                             (finished and self.shown)):
+        if now - self.last < INTERVAL and not (finished and self.shown):
             return
         self.last = now
         self.shown = True
@@ -73,11 +103,52 @@ class Progress:
                          f"{elapsed:6.0f}s elapsed, ~{eta:5.0f}s left")
         sys.stderr.flush()
 
+    def _line(self, now: float) -> None:
+        """A plain line when the rules of the module documentation say so."""
+        fraction = min(self.done / self.total, 1.0)
+        if fraction >= 1.0:
+            if self.shown:
+                self._write(f"done in {_duration(now - self.start)}")
+                self.shown = False
+            return
+        since = now - max(self.last, self.start)
+        stepped = fraction - self.last_fraction >= PLAIN_STEP or not self.shown
+        if since < PLAIN_INTERVAL or not (stepped or since >= PLAIN_QUIET):
+            return
+        elapsed = now - self.start
+        left = (f", about {_duration(elapsed / fraction - elapsed)} left" if fraction > 0
+                else "")
+        self._write(f"{100 * fraction:.0f}% done, {_duration(elapsed)} elapsed{left}")
+        self.last, self.last_fraction, self.shown = now, fraction, True
+
+    def _write(self, text: str) -> None:
+        sys.stderr.write(f"irscale: {self.label}: {text}\n")
+        sys.stderr.flush()
+
     def close(self) -> None:
-        if self.shown:
+        """End the bar's line (plain lines are complete already)."""
+        if self.shown and not self.plain:
             sys.stderr.write("\n")
             sys.stderr.flush()
-            self.shown = False
+        self.shown = False
+
+
+def _is_terminal() -> bool:
+    """Whether standard error is a terminal (a closed or replaced stream is not)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``1 min 40 s``, ``2 h 5 min``."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
 def check_progress(progress: object) -> ProgressArg:

@@ -31,6 +31,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ..core import arrow
+from ..core.budget import check_memory, format_size
 from ..errors import (
     DuplicateError,
     EmptyInputError,
@@ -249,6 +250,23 @@ def _error(kind: type[InputError], message: str, name: str, locate: Locate | Non
     return kind(message, source=name, line=number, text=text)
 
 
+#: Peak bytes per (session, rank) cell of a log: its documents and clicks, and the arrays
+#: of the same shape that the click models' fits and simulations hold (with a margin).
+CELL_BYTES = 64
+
+
+def _check_size(sessions: int, size: int, unit: str, given: bool) -> None:
+    """Refuse a log whose sessions × SERP size matrices exceed the memory limit
+    (:func:`irscale.core.budget.check_memory`): a SERP size far beyond the log's ranks, or
+    one long session among many short ones (the matrices are dense)."""
+    need = float(sessions) * size * CELL_BYTES
+    check_memory(need, f"{sessions:,} {unit}s × a SERP size of {size:,}"
+                 + (" (--serp-size)" if given else " (the longest " + unit + ")")
+                 + f": about {format_size(need)}",
+                 "a smaller --serp-size" if given else
+                 f"the matrices are {unit}s × the longest {unit}: split or drop the longest")
+
+
 def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str, np.ndarray],
              name: str, serp_size: int | None, locate: Locate | None,
              rows: str = "line", words: tuple[str, str] = ("session", "query")) -> ClickLog:
@@ -302,6 +320,7 @@ def _encoded(coded: dict[str, tuple[np.ndarray, np.ndarray]], numbers: dict[str,
         raise fail(InputFormatError, f"ranks of {unit} {sessions[s]!r} are not 1..n: "
                    f"{lengths[s] - count[s]} rank(s) below {lengths[s]} missing",
                    int(rows_of[0]))
+    _check_size(n, size, unit, serp_size is not None)
     doc_of_row, docs = coded["docno"]
     doc = np.full((n, size), -1, dtype=np.int64)
     doc.reshape(-1)[cell] = doc_of_row

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..core.budget import check_memory, format_size
 from ..core.progress import ProgressArg, check_progress, phase_progress
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
@@ -191,6 +192,17 @@ def _top_chunk(w: np.ndarray, rank: int, gen: np.random.Generator, size: int) ->
     return top
 
 
+def check_required_memory(samples: int, alpha: float, pairs: int) -> None:
+    """Refuse B = ``samples`` whose ⌊Bα⌉ largest |t*| of every pair
+    (:func:`bootstrap_required_differences`: kept, merged with a chunk's and partitioned)
+    exceed the memory limit (:func:`irscale.core.budget.check_memory`)."""
+    rank = max(1, round(samples * alpha))
+    need = 24.0 * pairs * rank
+    check_memory(need, f"-B/--samples {samples:,} at alpha {alpha}: the bootstrap keeps the "
+                 f"{rank:,} largest |t*| of each of {pairs:,} pairs of systems: about "
+                 f"{format_size(need)}", "fewer -B/--samples")
+
+
 def bootstrap_required_differences(
     values: np.ndarray, samples: int, seeds: np.random.SeedSequence, alpha: float,
     *, progress: ProgressArg = False, workers: int | None = None,
@@ -282,6 +294,7 @@ def discriminative_power(
     estimated = critical = None
     excluded = 0
     if method == "bootstrap":
+        check_required_memory(samples, alpha, len(i))
         result = pairwise_tests(values, "bootstrap", correction="none", alpha=alpha,
                                 samples=samples, rng=copy_seed(seeds), convention=convention,
                                 workers=workers, executor=executor,

@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.budget import check_memory, format_size
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
@@ -91,6 +92,13 @@ from .common import generator, paired_tables
 METHODS: tuple[str, ...] = ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo")
 _ALIASES = {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_ap",
             "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}
+
+#: Bootstrap samples drawn at once by :func:`correlation_ci` (a chunk × topics matrix of
+#: draw counts): its memory does not grow with B beyond the replicates kept.
+CHUNK = 1024
+#: Bytes per bootstrap replicate kept (the replicate, and the copies of the percentile
+#: interval and the standard error).
+REPLICATE_BYTES = 24
 
 __all__ = [
     "METHODS",
@@ -499,16 +507,19 @@ def correlation_ci(
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     n = x.shape[0]
     estimate = correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
+    check_memory(REPLICATE_BYTES * float(samples), f"{samples:,} bootstrap replicates "
+                 f"(-B/--samples, samples), kept for intervals at any level: about "
+                 f"{format_size(REPLICATE_BYTES * float(samples))}", "fewer -B/--samples")
     gen = generator(seed_sequence(rng=rng))
-    counts = resample_counts(gen.integers(0, n, size=(samples, n)), n)
-    mx, my = counts @ x / n, counts @ y / n
     report = progress_reporter(progress, samples, "bootstrap")
     values = np.empty(samples)
-    step = max(1, samples // 100)
-    for b_ in range(samples):
-        values[b_] = _correlation(mx[b_], my[b_], method, options)
-        if (b_ + 1) % step == 0 or b_ + 1 == samples:
-            report(b_ + 1)
+    for first in range(0, samples, CHUNK):  # topics drawn a chunk at a time: flat memory
+        size = min(CHUNK, samples - first)
+        counts = resample_counts(gen.integers(0, n, size=(size, n)), n)
+        mx, my = counts @ x / n, counts @ y / n
+        for b_ in range(size):
+            values[first + b_] = _correlation(mx[b_], my[b_], method, options)
+        report(first + size)
     low, high = _percentile(values, level)
     finite = values[np.isfinite(values)]
     return CorrelationCI(method=method, estimate=float(estimate), low=low, high=high,

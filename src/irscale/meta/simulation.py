@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from ..core.budget import check_memory, format_size
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import FileAccessError, ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
@@ -249,6 +250,24 @@ def _rates(counts: np.ndarray, procedures: tuple[tuple[str, Correction], ...]
     return pd.DataFrame(frame)
 
 
+def _check_memory(model: Model, repetitions: int, procedures: int) -> None:
+    """Refuse a study beyond the memory limit (:func:`irscale.core.budget.check_memory`):
+    the counts of every repetition (kept: :attr:`SimulationStudy.counts`) and, per
+    matrix, the topics × systems scores and the topics × pairs columns the paired tests
+    take (x, y, their differences and a test's copy of them)."""
+    topics, systems = float(model.values.shape[0] if isinstance(model, BootstrapModel)
+                            else model.topics), float(model.systems)
+    pairs = systems * (systems - 1) / 2
+    counts = 8.0 * len(COUNTS) * repetitions * procedures
+    matrix = 8.0 * topics * systems * 4 + 8.0 * topics * pairs * 5 + 200.0 * pairs
+    need = counts + matrix
+    check_memory(need, f"{repetitions:,} repetitions (--repetitions) of {int(topics):,} "
+                 f"topics (--topics) × {int(systems):,} systems (--systems), "
+                 f"{procedures} procedure(s): about {format_size(need)} ("
+                 f"{format_size(matrix)} per matrix, {format_size(counts)} of counts)",
+                 "fewer --topics, --systems or --repetitions")
+
+
 def simulation_study(
     model: Model,
     tests: Sequence[str] = ("t",),
@@ -290,6 +309,7 @@ def simulation_study(
     unused = sorted(set(chosen) - {t for t, _ in procedures})
     if unused:
         raise ParameterError(f"options given for test(s) {unused} not in the study")
+    _check_memory(model, repetitions, len(procedures))
     seeds = seed_sequence(rng=rng)
     starts = list(range(0, repetitions, REPETITIONS_PER_TASK))
     tasks = [(s, min(s + REPETITIONS_PER_TASK, repetitions)) for s in starts]

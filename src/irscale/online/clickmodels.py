@@ -65,6 +65,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..core.budget import check_memory, format_size
 from ..errors import InputFormatError, ParameterError
 from .clicklog import ClickLog, read_click_log
 
@@ -432,11 +433,15 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
         fitted = _closed_form(model, log, code, npairs, pairs, k)
         return ClickModelFit(**fitted, sessions=sessions)
     n = log.serp_size
+    if model == "ubm":  # γ_{r r'} of every pair of ranks: a few SERP size² tables
+        need = 32.0 * n * n
+        check_memory(need, f"UBM on a SERP size of {n:,} (--serp-size): tables of about "
+                     f"{format_size(need)}", "a smaller --serp-size")
     alpha_pair = np.full(npairs, PRIOR)
     state: dict[str, Any] = {
         "sigma": np.full(npairs, PRIOR), "gamma": PRIOR, "lam": np.full(n, PRIOR),
         "tau": (PRIOR, PRIOR, PRIOR), "exam": np.full(n, PRIOR),
-        "ubm": np.tril(np.full((n, n), PRIOR)),
+        "ubm": np.tril(np.full((n, n), PRIOR)) if model == "ubm" else None,
     }
     # everything rank-major ([rank, session]): the kernels walk the ranks
     lay = _Layout.of(log.clicks, valid)

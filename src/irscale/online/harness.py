@@ -57,6 +57,7 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
+from ..core.budget import check_memory, format_size
 from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels, as_runs
 from ..stats.protocol import format_table
@@ -65,7 +66,15 @@ from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count
 from .abtest import session_measures
 from .clickmodels import ClickModel
-from .interleaving import CREDITS, LENGTH, METHODS, Interleavings, Method, interleave_runs
+from .interleaving import (
+    CREDITS,
+    LENGTH,
+    METHODS,
+    Interleavings,
+    Method,
+    interleave_runs,
+    list_width,
+)
 from .simulate import INSTANTIATIONS, qrels_click_model
 
 __all__ = ["AB_MEASURES", "IMPRESSIONS", "SensitivityResult", "sensitivity"]
@@ -75,9 +84,10 @@ IMPRESSIONS = (10, 20, 50, 100, 200, 500, 1000)
 #: Online measures of the A/B arm: the column of ``session_measures`` and +1 when higher is
 #: better, −1 when lower is.
 AB_MEASURES: dict[str, int] = {"clicks": 1, "reciprocal_rank": 1, "abandoned": -1}
-#: Most users simulated in one batch (repetitions × impressions; about 1.3 GB of memory per
-#: 10^6 users).
-MAX_BATCH = 5_000_000
+#: Peak bytes per shown position of a simulated user, interleaved and A/B lists, clicks and
+#: session measures together (measured: 2·10^5 users of 5 positions, 145 bytes; 1.3 GB per
+#: 10^6 users of 10 positions), with a margin.
+USER_POSITION_BYTES = 160
 #: |Δ| at or below which the offline measure prefers neither run.
 TIE = 1e-12
 
@@ -136,6 +146,16 @@ def _model(model: object, qrels: object) -> ClickModel:
     return model
 
 
+def _check_batch(users: int, width: int, repetitions: int, impressions: int) -> None:
+    """Refuse a batch of ``users`` (``repetitions`` × ``impressions``) shown lists of
+    ``width`` positions beyond the memory limit (:func:`irscale.core.budget.check_memory`)."""
+    need = float(users) * width * USER_POSITION_BYTES
+    check_memory(need, f"{repetitions:,} repetitions (--repetitions) of {impressions:,} "
+                 f"impressions (--impressions) simulate {users:,} users in one batch, lists "
+                 f"of {width:,} documents: about {format_size(need)}",
+                 "fewer --repetitions, fewer --impressions or a shorter --length")
+
+
 def _grid(impressions: Sequence[int], repetitions: int) -> list[int]:
     if isinstance(impressions, (str, bytes)) or not isinstance(impressions, Sequence):
         raise ParameterError(f"impressions must be a list of counts, got {impressions!r}")
@@ -144,9 +164,6 @@ def _grid(impressions: Sequence[int], repetitions: int) -> list[int]:
         raise ParameterError("impressions: give at least one count")
     if len(set(grid)) != len(grid) or grid != sorted(grid):
         raise ParameterError(f"impressions must increase, without repeats: got {grid}")
-    if grid[-1] * repetitions > MAX_BATCH:
-        raise ParameterError(f"{repetitions} repetitions of {grid[-1]} impressions "
-                             f"simulate more than {MAX_BATCH} users in one batch")
     return grid
 
 
@@ -210,8 +227,9 @@ def _interleaving_scores(cube: Candidates, topic_ids: np.ndarray,
     the one-sample t-test of mean E[o] = 0 (as :class:`InterleavingResult`)."""
     shown = interleave_runs(cube, topic_ids, method=method, length=length, credit=credit,
                             rng=coins)
-    if shown.length != length:  # the users' click draws must be the A/B arm's
-        raise AssertionError(f"{method} lists of {shown.length} positions, not {length}")
+    width = list_width(cube, length)
+    if shown.length != width:  # the users' click draws must be the A/B arm's
+        raise AssertionError(f"{method} lists of {shown.length} positions, not {width}")
     win, loss = (x[:, 0] for x in shown.outcome_probabilities(
         shown.simulate_clicks(model, rng=user)))
     outcome = win - loss
@@ -316,7 +334,9 @@ def sensitivity(
     ab_measure : {"clicks", "reciprocal_rank", "abandoned"}
         The A/B test's online measure per impression.
     length : int
-        Documents shown per impression (interleaved list and A/B list alike).
+        Documents shown per impression (interleaved list and A/B list alike; at most the
+        documents of a topic's two rankings together: a longer ``length`` changes nothing).
+        A batch of users beyond the memory limit is refused (:func:`_check_batch`).
     credit : str, optional
         The credit rule of ``probabilistic`` or ``optimized`` (with one of them only).
     pairs : sequence of (run, run), optional
@@ -382,10 +402,13 @@ def sensitivity(
     methods = list(methods)
     rows = []
     pair_seeds = seed_sequence(seed).spawn(len(chosen))
+    cubes = [ranked_candidates([by_name[a], by_name[b]], topics=topics) for a, b in chosen]
+    widths = [list_width(cube, length) for cube in cubes]
+    _check_batch(reps * grid[-1], max(widths), reps, grid[-1])
     for index, ((a, b), pair_seed) in enumerate(zip(chosen, pair_seeds, strict=True)):
         delta = float((offline[a] - offline[b]).mean())
         sign = 0 if abs(delta) <= TIE else (1 if delta > 0 else -1)
-        cube = ranked_candidates([by_name[a], by_name[b]], topics=topics)
+        cube, width = cubes[index], widths[index]
         for n, point in zip(grid, pair_seed.spawn(len(grid)), strict=True):
             topic_seed, user_seed, split_seed, *coins = point.spawn(3 + len(methods))
             topic = np.random.default_rng(topic_seed).integers(0, len(topics), reps * n)
@@ -397,7 +420,7 @@ def sensitivity(
                                            credit=credit)
                       for method, coin in zip(methods, coins, strict=True)]
             scores.append(_ab_scores(cube, topic, experiment, reps, user_model, user,
-                                     split_seed, length=length, ab_measure=ab_measure))
+                                     split_seed, length=width, ab_measure=ab_measure))
             for m, (score, p) in enumerate(scores):
                 agree = (np.sign(score) * sign > 0) & (p <= level)
                 rows.append((index, m, a, b, delta, sign, [*methods, "ab"][m], n,

@@ -77,13 +77,14 @@ and a t interval (see :class:`InterleavingResult`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, TypeGuard
 
 import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
+from ..core.budget import check_memory, format_size
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
 from ..stats.resampling import RngArg, check_rng, seed_sequence
@@ -112,6 +113,14 @@ MAX_OPTIMIZED_LENGTH = 16
 LENGTH = 10
 #: Bootstrap samples of Δ_AB's interval.
 BOOTSTRAP = 10_000
+#: Peak bytes per shown position of an impression, lists and simulated clicks together
+#: (measured on 6·10^5 impressions of 5 positions clicked by a PBM: team-draft 74;
+#: probabilistic interleaving also keeps its draw probabilities and the ranks shown, 136
+#: more), with a margin.
+POSITION_BYTES = {"team-draft": 96, "balanced": 96, "optimized": 96, "probabilistic": 240}
+#: Peak bytes per bootstrap sample of Δ for one pair of rankers (the multinomial draws,
+#: the samples kept for :meth:`InterleavingResult.confidence_interval` and a sorted copy).
+SAMPLE_BYTES = 48
 
 
 def _generator(rng: RngArg) -> np.random.Generator:
@@ -189,6 +198,34 @@ class _Cube:
         table = np.full((cut.shape[0], int(code.max(initial=-1)) + 2), -1, dtype=np.int64)
         table[topic_of, code] = codes
         return local, table
+
+
+def list_width(candidates: Candidates, length: int) -> int:
+    """Positions of the lists of ``length`` documents: at most the documents a topic's
+    rankings hold together (a list shows each document once, so it ends there; a longer
+    ``length`` changes no list and no outcome, and is not allocated)."""
+    union = np.bincount(np.asarray(candidates.pair_topic, dtype=np.int64))
+    return max(1, min(int(length), int(union.max(initial=1))))
+
+
+def check_impressions(n: int, width: int, method: str, what: str, change: str) -> None:
+    """Refuse ``n`` impressions of lists of ``width`` positions beyond the memory limit
+    (:func:`irscale.core.budget.check_memory`, :data:`POSITION_BYTES`); ``what`` says how
+    ``n`` was asked for, ``change`` what to change."""
+    need = float(n) * width * POSITION_BYTES[method]
+    check_memory(need, f"{what} of lists of {width:,} documents: about {format_size(need)}",
+                 change)
+
+
+def check_bootstrap(samples: int, pairs: int) -> int:
+    """``samples`` (≥ 1) bootstrap samples of Δ for ``pairs`` pairs of rankers, refused
+    beyond the memory limit (:data:`SAMPLE_BYTES`; they are kept for intervals at any
+    level)."""
+    samples = check_count(samples, "bootstrap", 1)
+    need = float(samples) * max(pairs, 1) * SAMPLE_BYTES
+    check_memory(need, f"{samples:,} bootstrap samples of delta for {pairs:,} pair(s) of "
+                 f"rankers: about {format_size(need)}", "give fewer --bootstrap samples")
+    return samples
 
 
 def _to_pairs(table: np.ndarray, codes: np.ndarray, topic: np.ndarray) -> np.ndarray:
@@ -427,8 +464,10 @@ class Interleavings:
     ``pairs`` (impressions × L) are (topic, document) pair ids of ``candidates`` (-1 past
     the end of a shorter list); ``topic`` is the topic index of every impression;
     ``team`` the ranker of every position (team-draft; the ranker that drew it, for
-    probabilistic); ``prob`` P(choose s) P_s(I_i | prefix) (probabilistic). See the
-    module docstring for the methods and :meth:`score` for the outcomes.
+    probabilistic); ``prob`` P(choose s) P_s(I_i | prefix) (probabilistic); ``asked`` the
+    list length asked for, when longer than the lists can be (:func:`list_width`: clicks
+    may then have that many positions, none clicked past the end). See the module
+    docstring for the methods and :meth:`score` for the outcomes.
     """
 
     method: str
@@ -438,6 +477,7 @@ class Interleavings:
     pairs: np.ndarray
     team: np.ndarray | None = None
     prob: np.ndarray | None = field(default=None, repr=False)
+    asked: int | None = field(default=None, repr=False)
 
     @property
     def rankers(self) -> tuple[str, ...]:
@@ -594,20 +634,27 @@ class Interleavings:
         return i, j
 
     def _check_clicks(self, clicks: object) -> np.ndarray:
+        """``clicks`` as booleans of the lists' shape; clicks of the ``asked`` length
+        (longer than the lists can be, :func:`list_width`) are accepted when those
+        positions, past the end of every list, hold no click."""
         click = np.asarray(clicks)
-        if click.shape != self.pairs.shape:
-            raise InputError(f"clicks must be an array of {self.pairs.shape[0]} impressions "
-                             f"× {self.pairs.shape[1]} positions, got shape {click.shape}")
+        n, width = self.pairs.shape
+        widths = {width, self.asked or width}
+        if click.ndim != 2 or click.shape[0] != n or click.shape[1] not in widths:
+            raise InputError(f"clicks must be an array of {n} impressions × "
+                             f"{max(widths)} positions, got shape {click.shape}")
         if click.dtype != bool:
             if not np.isin(click, (0, 1)).all():
                 raise InputError("clicks must be 0/1 or booleans")
             click = click.astype(bool)
-        bad = click & (self.pairs < 0)
+        past = np.pad(self.pairs < 0, ((0, 0), (0, click.shape[1] - width)),
+                      constant_values=True)
+        bad = click & past
         if bad.any():
-            n, i = np.argwhere(bad)[0]
-            raise InputError(f"impression {n} has a click at rank {i + 1}, past the end of "
-                             f"its list of {int((self.pairs[n] >= 0).sum())} documents")
-        return click
+            row, i = np.argwhere(bad)[0]
+            raise InputError(f"impression {row} has a click at rank {i + 1}, past the end of "
+                             f"its list of {int((self.pairs[row] >= 0).sum())} documents")
+        return click[:, :width]
 
     def _balanced_credits(self, click: np.ndarray) -> np.ndarray:
         ranks = _Cube(self.candidates).ranks().astype(np.float64)
@@ -668,7 +715,10 @@ def interleave_runs(
         The mixing policy (module docstring); more than two rankers: ``team-draft``
         (team-draft multileaving).
     length : int, default 10
-        Documents shown (the list is shorter where the method stops earlier).
+        Documents shown (the list is shorter where the method stops earlier, and never
+        longer than the documents of the topic's rankings together: :func:`list_width`).
+        Impressions × positions beyond the memory limit are refused
+        (:class:`~irscale.errors.ParameterError`, :func:`check_impressions`).
     credit : str, optional
         ``probabilistic``: ``"marginal"`` (default) or ``"assignment"``; ``optimized``:
         ``"inverse"`` (default) or ``"linear"``.
@@ -700,13 +750,20 @@ def interleave_runs(
         raise ParameterError(f"{method} interleaving compares two rankers; for "
                              f"{n_rankers} use team-draft (multileaving)")
     limit = MAX_OPTIMIZED_LENGTH if method == "optimized" else None
-    length = check_count(length, "length", 1, limit)
+    asked = check_count(length, "length", 1, limit)
+    width = list_width(cube.candidates, asked)
     tau = float(tau)
     if not np.isfinite(tau) or tau <= 0:
         raise ParameterError(f"tau must be a positive number, got {tau}")
-    topic = _impression_topics(cube.candidates, impressions)
-    gen = _generator(rng)
-    n = len(topic)
+    topic = _impression_topics(cube.candidates, impressions, width, method)
+    batch = _mix(cube, topic, method, credit, width, tau, _generator(rng))
+    return replace(batch, asked=asked)
+
+
+def _mix(cube: _Cube, topic: np.ndarray, method: str, credit: str, length: int, tau: float,
+         gen: np.random.Generator) -> Interleavings:
+    """The lists of the impressions of topics ``topic`` (:func:`interleave_runs`)."""
+    n, n_rankers = len(topic), cube.n_rankers
     if method == "team-draft":
         local, table = cube.local(length)
         rounds = -(-length // n_rankers)
@@ -761,10 +818,16 @@ def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
-def _impression_topics(candidates: Candidates, impressions: object) -> np.ndarray:
+def _impression_topics(candidates: Candidates, impressions: object, width: int,
+                       method: str) -> np.ndarray:
+    """The topic index of every impression (``impressions`` per topic or the topic of
+    every impression); a count beyond the memory limit is refused (:func:`check_impressions`)."""
     topics = candidates.topics
     if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
         count = check_count(impressions, "impressions", 1)
+        check_impressions(count * len(topics), width, method,
+                          f"{count:,} impressions (--impressions) on each of "
+                          f"{len(topics):,} topics", "fewer --impressions or a shorter --length")
         return np.repeat(np.arange(len(topics)), count)
     if isinstance(impressions, (str, bytes)) or not isinstance(impressions,
                                                                  Sequence | np.ndarray):
@@ -847,7 +910,7 @@ class InterleavingResult:
         from scipy.stats import binomtest, t
 
         alpha = check_alpha(alpha)
-        bootstrap = check_count(bootstrap, "bootstrap", 1)
+        bootstrap = check_bootstrap(bootstrap, len(pairs))
         win, loss = np.asarray(win, dtype=np.float64), np.asarray(loss, dtype=np.float64)
         n = win.shape[0]
         if n == 0:

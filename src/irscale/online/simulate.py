@@ -30,8 +30,10 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import ranked_candidates
+from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
 from ..errors import ParameterError
+from ..io.clicklog import CELL_BYTES
 from ..io.memory import as_qrels
 from ..stats.validation import check_count
 from .clicklog import ClickLog
@@ -48,6 +50,9 @@ INSTANTIATIONS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
 
 #: Most sessions simulated per topic (10^9: more is a typo).
 MAX_SESSIONS = 1_000_000_000
+#: Peak bytes per simulated session besides its ranks (its id ``topic:i``, query, length
+#: and the written log's line; measured: 6·10^5 sessions of 5 ranks, 680 bytes in all).
+SESSION_BYTES = 400
 
 
 def _table(values: Sequence[float], name: str) -> np.ndarray:
@@ -110,6 +115,17 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
     return model
 
 
+def _check_sessions(sessions: int, topics: int, size: int) -> None:
+    """Refuse a log of ``sessions`` per topic beyond the memory limit
+    (:func:`irscale.core.budget.check_memory`; :data:`SESSION_BYTES` and
+    :data:`~irscale.io.clicklog.CELL_BYTES` per rank)."""
+    total = float(sessions) * topics
+    need = total * (SESSION_BYTES + size * CELL_BYTES)
+    check_memory(need, f"{sessions:,} sessions (--sessions) of each of {topics:,} topics, "
+                 f"pages of {size:,} documents: about {format_size(need)}",
+                 "fewer --sessions")
+
+
 def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
                        serp_size: int = 10, ties: TiePolicy = "trec_eval",
                        rng: Any = None) -> ClickLog:
@@ -141,6 +157,7 @@ def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
     pages, lengths = pages[shown], lengths[shown]
     n = int(lengths.max()) if len(lengths) else 1
     pages = pages[:, :n]
+    _check_sessions(sessions, len(shown), n)
     docnos = np.asarray(cube.pair_docno.to_pylist(), dtype=object)
     docs, doc_of_pair = np.unique(docnos, return_inverse=True)
     page_docs = np.where(pages >= 0, doc_of_pair[np.maximum(pages, 0)], -1)

@@ -5,7 +5,8 @@ why), its time and memory — computed from the structure of the measure, before
 what no algorithm can hold (run indices beyond 2^24 bits, AP beyond 64-bit keys, exact
 counts beyond :data:`EXACT_COUNTS_BUDGET`, enumerations beyond 2^40 runs) and what would
 need more memory than ``max_memory`` (default: half of the machine's RAM), with the
-estimate in the message. :func:`notice` prints a line ``irscale: ...`` on standard error
+estimate in the message (:func:`irscale.core.budget.check_memory`, the one refusal of the
+package). :func:`notice` prints a line ``irscale: ...`` on standard error
 (the estimate before a long computation, ``--explain``), silenced like the progress bar.
 
 The time constants are measured on the 2-core development machine (docs/benchmarks-scales.md)
@@ -16,10 +17,11 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
 
+from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..errors import ParameterError
 from .measures import ScaleMeasure
 from .space import Space
@@ -78,7 +80,8 @@ class Estimate:
 
 
 def _count(n: int) -> str:
-    return f"{n:,}" if n < 10**15 else f"{float(n):.3g}"
+    """``1,234`` below 10^15, ``1.23e+15`` beyond (also past the range of a float)."""
+    return f"{n:,}" if n < 10**15 else f"{Decimal(n):.2e}"
 
 
 def _duration(seconds: float) -> str:
@@ -91,53 +94,6 @@ def _duration(seconds: float) -> str:
     if seconds < 172800:
         return f"about {seconds / 3600:.0f} h"
     return f"about {seconds / 86400:.3g} days"
-
-
-def format_size(n_bytes: float) -> str:
-    """``1.5 GiB``."""
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if n_bytes < 1024 or unit == "EiB":
-            return f"{n_bytes:.0f} {unit}" if unit == "bytes" else f"{n_bytes:.3g} {unit}"
-        n_bytes /= 1024
-    raise AssertionError("unreachable")
-
-
-# ------------------------------------------------------------------ memory limit
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str | int | float, option: str = "--max-memory/max_memory") -> int:
-    """Bytes of ``2G``, ``500M``, ``1.5GiB``, ``64k``, ``1000000`` (powers of 1024);
-    :class:`ParameterError` naming ``option`` otherwise (also for 0 or less)."""
-    if isinstance(text, bool):
-        raise ParameterError(f"{option} takes a size such as 2G or 500M, got {text!r}")
-    if isinstance(text, int | float):
-        value = float(text)
-        if not (math.isfinite(value) and value >= 1):
-            raise ParameterError(f"{option} must be a positive size, got {text!r}")
-        return int(value)
-    match = _SIZE.match(str(text))
-    if not match:
-        raise ParameterError(f"{option} takes a size such as 2G, 500M or 1.5GiB (powers of "
-                             f"1024), got {text!r}")
-    number, unit = float(match[1]), match[2].lower()
-    value = number * 1024 ** " kmgtp".index(unit or " ")
-    if value < 1:
-        raise ParameterError(f"{option} must be a positive size, got {text!r}")
-    return int(value)
-
-
-def default_max_memory() -> int:
-    """Half of the machine's physical memory (8 GiB when it cannot be read)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return 8 << 30
-
-
-def max_memory_of(value: str | int | float | None) -> int:
-    """The memory limit in bytes: ``None`` is the default (half of the RAM)."""
-    return default_max_memory() if value is None else parse_size(value)
 
 
 # ------------------------------------------------------------------ output
@@ -233,11 +189,8 @@ def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUER
                           "scored by its kernel, values closer than 1e-9 are tied",
                           runs * SECONDS_PER_RUN,
                           BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET) + (64 << 20), queries)
-    limit = default_max_memory() if max_memory is None else max_memory
-    if result.memory > limit:
-        raise ParameterError(
-            f"{result.line()}: more than --max-memory/max_memory = {format_size(limit)} "
-            "(a smaller -N or fewer --levels, or a larger --max-memory)")
+    check_memory(result.memory, result.line(), "a smaller -N or fewer --levels, or a larger "
+                 "--max-memory", max_memory=max_memory, option=MAX_MEMORY)
     return result
 
 

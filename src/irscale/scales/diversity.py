@@ -34,6 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..core.budget import MAX_MEMORY, check_memory
 from ..core.options import integer_option
 from ..errors import MeasureError, ParameterError
 from ..measures.diversity import DIVERSITY_REGISTRY, DiversityRequest, is_diversity_name
@@ -46,8 +47,6 @@ from .cost import (
     BASE_MEMORY,
     ENUMERATION_BITS,
     Estimate,
-    default_max_memory,
-    format_size,
 )
 from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
@@ -274,11 +273,8 @@ def estimate_diversity(measure: DiversityScaleMeasure, space: Space, *,
                       "scored by its kernel, values closer than 1e-9 are tied",
                       runs * SECONDS_PER_RUN,
                       BASE_MEMORY + 32 * min(runs, DISTINCT_BUDGET) + chunk, queries)
-    limit = default_max_memory() if max_memory is None else max_memory
-    if result.memory > limit:
-        raise ParameterError(
-            f"{result.line()}: more than --max-memory/max_memory = {format_size(limit)} "
-            "(a smaller -N or fewer --intents, or a larger --max-memory)")
+    check_memory(result.memory, result.line(), "a smaller -N or fewer --intents, or a larger "
+                 "--max-memory", max_memory=max_memory, option=MAX_MEMORY)
     return result
 
 
@@ -296,7 +292,7 @@ def diversity_scale(measure: str, N: int, intents: int, *,
     most ``count`` documents of each intent set) apply to measures that read the qrels
     (α-nDCG, nERR-IA, nNRBP, MAP-IA); with the others ``recall_base`` needs ``feasible``.
     """
-    from .cost import max_memory_of
+    from ..core.budget import max_memory_of
     from .generic import EnumeratedImage
     from .scale import Scale, report
 

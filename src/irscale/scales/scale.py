@@ -23,12 +23,13 @@ from typing import Literal
 
 import numpy as np
 
+from ..core.budget import max_memory_of
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local
 from .additive import additive_image, additive_spec
 from .average_precision import ap_image
 from .closed_forms import CountImage, DyadicImage, FirstRelevantImage, GainSumImage, LexImage
-from .cost import DEFAULT_QUERIES, Estimate, estimate, max_memory_of, notice
+from .cost import DEFAULT_QUERIES, Estimate, estimate, notice
 from .generic import EnumeratedImage
 from .image import MATERIALISE_LIMIT, TOLERANCE, ConstantImage, Image, as_index_array
 from .measures import ScaleMeasure, scale_measure

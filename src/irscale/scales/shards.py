@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.budget import max_memory_of
 from ..core.progress import ProgressArg, progress_reporter
 from ..errors import ParameterError
 from ..parallel import (
@@ -63,7 +64,6 @@ from ..parallel import (
     run_tasks,
 )
 from . import pairs
-from .cost import max_memory_of
 from .pairs import Bucket, PairImage, PairTable
 
 #: Client bytes per candidate pair of a shard's result: the distinct values (8 bytes) and

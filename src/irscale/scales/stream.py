@@ -54,10 +54,11 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
+from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.progress import Progress
 from ..errors import ParameterError
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
-from .cost import format_size, max_memory_of, notice
+from .cost import notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
 from .scale import Scale, ScaledImage
@@ -116,15 +117,13 @@ def slice_pairs(sc: Scale, max_memory: str | int | None = None) -> int:
     :data:`SLICE_PAIRS`, or fewer where the limit leaves less room beside the engine's
     estimated memory; ``ParameterError`` naming ``--max-memory`` when even
     :data:`MIN_SLICE_PAIRS` do not fit."""
-    limit = max_memory_of(max_memory)
     held = sc.estimate.memory if sc.estimate is not None else 0
+    need = held + MIN_SLICE_PAIRS * BYTES_PER_SLICE_PAIR
+    limit = check_memory(
+        need, f"writing the image of {sc.measure.label} needs about {format_size(need)} "
+        f"(the engine's {format_size(held)} and slices of at least {MIN_SLICE_PAIRS:,} "
+        "values)", "a larger --max-memory", max_memory=max_memory, option=MAX_MEMORY)
     room = (limit - held) // BYTES_PER_SLICE_PAIR
-    if room < MIN_SLICE_PAIRS:
-        raise ParameterError(
-            f"writing the image of {sc.measure.label} needs about "
-            f"{format_size(held + MIN_SLICE_PAIRS * BYTES_PER_SLICE_PAIR)} (the engine's "
-            f"{format_size(held)} and slices of at least {MIN_SLICE_PAIRS:,} values): more "
-            f"than --max-memory/max_memory = {format_size(limit)}")
     return int(min(SLICE_PAIRS, room))
 
 

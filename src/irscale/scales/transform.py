@@ -30,6 +30,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..core.budget import max_memory_of
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
@@ -40,7 +41,6 @@ from ..evaluation import Evaluation, check_topics
 from ..io.memory import as_qrels, as_runs
 from ..io.table import Column
 from ..measures.base import EvalContext
-from .cost import max_memory_of
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
 from .scale import Scale, ScaledImage, TieStrategy, check_size, report, scale

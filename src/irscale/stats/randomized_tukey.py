@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.budget import check_memory, format_size
 from ..core.progress import ProgressArg
 from ..parallel import ExecutorArg
 from .resampling import (
@@ -39,6 +40,9 @@ from .validation import TIE_RTOL, check_alpha, check_not_constant, score_table
 
 #: Memory per chunk: at most this many float64 values in the permuted chunk array.
 CHUNK_VALUES = 4_000_000
+#: Bytes per sample: its range, kept (``extra["ranges"]``), the chunks' copy joined and the
+#: sorted copy.
+RANGE_BYTES = 24
 
 
 def chunk_for(topics: int, systems: int) -> int:
@@ -92,6 +96,10 @@ def randomized_tukey_hsd(
     alpha = check_alpha(alpha)
     rng = resolve_rng(rng, seed)
     check_resampling("two-sided", samples, convention, workers, progress, executor)
+    need = RANGE_BYTES * float(samples)
+    check_memory(need, f"{samples:,} samples (-B/--samples, samples) of randomised Tukey "
+                 f"HSD keep their ranges for intervals at any level: about "
+                 f"{format_size(need)}", "fewer -B/--samples")
     values, _, systems = score_table(data, measure)
     check_not_constant(values)
     ranges = np.sort(sample_ranges(values, samples, seed_sequence(rng=rng),

@@ -1,0 +1,123 @@
+"""Work bounded by the input (docs/errors.md, "Work bounded by the input"): every option
+whose cost grows faster than the input is either bounded by it (a longer list than the
+runs' documents changes nothing; a docno of any length costs its bytes) or estimated and
+refused before any work, naming the option, instead of an out-of-memory kill or hours of
+work. The memory limit is pinned to 1 GiB here, so that the refusals do not depend on the
+machine (by default it is half of its memory)."""
+
+from __future__ import annotations
+
+import pytest
+
+import irscale.core.budget
+
+from .conftest import (
+    err,
+    ok,
+    opt,
+    output_contains,
+    qrels_lines,
+    run_case,
+    run_lines,
+    same_output_as,
+    text,
+    with_option,
+)
+from .test_labels_faults import FILES as CROWD
+from .test_online_clicks_faults import FILES as CLICKS
+from .test_online_score_faults import BASE as SCORE
+from .test_online_score_faults import FILES as SCORE_LOGS
+
+MEMORY = ("memory", "1 GiB")
+INTER = ["online", "interleave", "a.run", "b.run", "--clicks", "random", "--impressions",
+         "20", "--seed", "1", "--bootstrap", "200"]
+SENS = ["online", "sensitivity", "qrels.txt", "a.run", "b.run", "--impressions", "10,20",
+        "--repetitions", "5", "--seed", "1"]
+LONG = "d1" + "x" * 100_000  # beyond the 4 KiB of the word-by-word fingerprints
+
+
+def _renamed(lines: list[str]) -> bytes:
+    """``lines`` with document d1 renamed LONG (order kept: 'd1x...' sorts as 'd1')."""
+    return text([" ".join(LONG if f == "d1" else f for f in line.split()) for line in lines])
+
+
+CASES = [
+    # ------------------------------------------------ bounded by the input
+    ok("interleave-length-beyond-the-runs", [*INTER, "--length", "1000000"],
+       same_output_as(*INTER, "--length", "7")),  # a and b hold 7 documents per topic
+    ok("interleave-probabilistic-length-beyond-the-runs",
+       [*INTER, "--method", "probabilistic", "--length", "1000000000"],
+       same_output_as(*INTER, "--method", "probabilistic", "--length", "7")),
+    ok("sensitivity-length-beyond-the-runs", [*SENS, "--length", "1000000000"],
+       output_contains("agreement")),
+    ok("eval-docno-of-100k-bytes", ["eval", "long.qrels", "long.run"],
+       same_output_as("eval", "qrels.txt", "a.run"),
+       files={"long.qrels": _renamed(qrels_lines()), "long.run": _renamed(run_lines("a"))}),
+    # ------------------------------------------------ estimated and refused
+    err("interleave-impressions", with_option(INTER, "--impressions", "10000000"),
+        "--impressions", *MEMORY),
+    err("interleave-bootstrap", with_option(INTER, "--bootstrap", "100000000"),
+        "--bootstrap", *MEMORY),
+    err("score-bootstrap", with_option(SCORE, "--bootstrap", "100000000"), "--bootstrap",
+        *MEMORY, files=SCORE_LOGS),
+    err("sensitivity-users", with_option(SENS, "--repetitions", "100000"), "--repetitions",
+        "users", *MEMORY),
+    err("simulate-clicks-sessions", ["online", "simulate-clicks", "qrels.txt", "a.run",
+                                     "--sessions", "100000000", "--seed", "1"],
+        "--sessions", *MEMORY),
+    err("fit-serp-size", ["online", "fit", "train.log", "--model", "pbm", "--serp-size",
+                          "100000000"], "--serp-size", *MEMORY, files=CLICKS),
+    err("fit-ubm-serp-size", ["online", "fit", "train.log", "--model", "ubm",
+                              "--serp-size", "10000"], "UBM", "--serp-size", *MEMORY,
+        files=CLICKS),
+    err("loglik-serp-size", ["online", "loglik", "train.log", "--model", "pbm", "--test",
+                             "test.log", "--serp-size", "100000000"], "--serp-size", *MEMORY,
+        files=CLICKS),
+    err("correlate-samples", ["meta", "correlate", "--scores", "ap.csv", "--scores",
+                              "p10.csv", "-B", "100000000"], "-B/--samples", *MEMORY),
+    err("compare-randomized-tukey-samples", ["compare", "--scores", "ap.csv", "--test",
+                                             "randomized-tukey-hsd", "-B", "100000000"],
+        "-B/--samples", *MEMORY),
+    err("dp-samples", ["meta", "dp", "--scores", "ap.csv", "-B", "1000000000", "--seed", "1"],
+        "-B/--samples", *MEMORY),
+    err("simulate-topics", ["meta", "simulate", "--model", "normal", "--topics", "100000000",
+                            "--repetitions", "2"], "--topics", *MEMORY),
+    err("simulate-systems", ["meta", "simulate", "--model", "normal", "--systems", "100000",
+                             "--repetitions", "2"], "--systems", *MEMORY),
+    err("pool-sample-size", ["pool", "sample", "a.run", "b.run", "c.run", "--size",
+                             "100000000", "--seed", "1"], opt("--size"), *MEMORY),
+    err("aware-random", ["labels", "aware", "crowd.txt", "a.run", "b.run", "c.run", "-m",
+                         "map", "--weights", "msd", "--random", "10000000", "--seed", "1"],
+        "--random", *MEMORY, files=CROWD),
+    err("scale-image-json-listing", ["scale", "image", "-m", "nDCG@20", "-N", "20",
+                                     "--levels", "3", "--all-values", "--format", "json",
+                                     "--max-memory", "1G"], "--values-limit", "--max-memory"),
+    err("demo-topics", ["demo", "--out", "demo", "--topics", "100000000"], "--topics",
+        "10,000"),
+]
+
+
+@pytest.fixture
+def one_gib(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(irscale.core.budget, "default_max_memory", lambda: 1 << 30)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bounds(case, ws, run_cli, one_gib):
+    run_case(case, ws, run_cli)
+
+
+def test_the_limit_and_its_message():
+    """One refusal for every estimate: what was asked, the limit, what to change."""
+    from irscale.core.budget import check_memory, format_size
+    from irscale.errors import ParameterError
+
+    assert check_memory(1024, "x", "y", max_memory="1k") == 1024
+    with pytest.raises(ParameterError) as caught:
+        check_memory(1025, "1,025 things: about 1 KiB", "fewer things", max_memory=1024)
+    assert str(caught.value) == ("1,025 things: about 1 KiB: more than the memory limit of "
+                                 "1 KiB (fewer things)")
+    with pytest.raises(ParameterError, match=r"more than --max-memory/max_memory = 1 KiB"):
+        check_memory(2e30, "w", "z", max_memory=1024, option="--max-memory/max_memory")
+    assert [format_size(n) for n in (1023, 1024, 1.5 * 2**30, 2.0**70)] == \
+        ["1023 bytes", "1 KiB", "1.5 GiB", "1.02e+03 EiB"]
