@@ -239,7 +239,11 @@ def sample_judgments(
         chosen = np.flatnonzero(generator.random(cand.n_pairs) < pi)
     else:
         p = _ap_prior(cand)
-        pi = -np.expm1(draws_per_topic * np.log1p(-np.minimum(p, 1.0)))
+        # π = 1 − (1 − p)^n; a topic's only candidate (p = 1) is drawn every time: π = 1
+        # (log1p(−1) would be −inf, with numpy's divide-by-zero warning)
+        certain = p >= 1.0
+        pi = np.ones(len(p))
+        pi[~certain] = -np.expm1(draws_per_topic * np.log1p(-p[~certain]))
         start = cand.topic_start
         cumulative = np.cumsum(p)
         base = np.concatenate(([0.0], cumulative))[start[:-1]]

@@ -181,7 +181,8 @@ def simulate_pooling(
             induced = qrels_from_frame(frame, source=f"<{strategy} qrels, budget {budget}>")
             with warnings.catch_warnings():
                 # topics without a relevant document among few judgments are expected
-                warnings.simplefilter("ignore")
+                # (irscale's warnings only: a numpy warning is a fault to see)
+                warnings.simplefilter("ignore", UserWarning)
                 scores = _means(induced, run_list, measure, relevance_level)
                 row: dict[str, Any] = {
                     "strategy": strategy, "budget": budget, "judged": len(chosen),
