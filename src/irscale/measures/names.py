@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..core.options import INT64_MAX
-from ..errors import MeasureError, ParameterError, shorten
+from ..errors import MeasureError, ParameterError, shorten, shown
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
@@ -280,7 +280,7 @@ def parse_relevance_level(text: str, level: str) -> int:
         value = None
     if value is None or not 1 <= value <= INT64_MAX:
         raise MeasureError(f"measure {text!r}: rel must be an integer from 1 to {INT64_MAX} "
-                           f"(the minimum relevant degree), got {level!r}")
+                           f"(the minimum relevant degree), got {shown(level)}")
     return value
 
 

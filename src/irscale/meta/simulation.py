@@ -52,7 +52,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import FileAccessError, ParameterError
+from ..errors import FileAccessError, ParameterError, shown
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats import pairwise_tests
 from ..stats.corrections import Correction, correction_name
@@ -95,7 +95,7 @@ class NormalModel:
         for name in ("topic_sd", "error_sd"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
-                raise ParameterError(f"{name} must be a finite number ≥ 0, got {value!r}")
+                raise ParameterError(f"{name} must be a finite number ≥ 0, got {shown(value)}")
         if self.error_sd == 0:
             raise ParameterError("error_sd must be > 0 (the paired differences would be "
                                  "constant)")

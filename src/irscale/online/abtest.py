@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
 from ..stats.power import power_two_sample_t, topic_set_size
@@ -362,7 +362,7 @@ def _column(frame: pd.DataFrame, name: str, what: str) -> np.ndarray:
     if not np.isfinite(values).all():
         bad = frame.index[int(np.argmax(~np.isfinite(values)))]
         raise InputError(f"{what} column {name!r}: user {bad!r} has no finite value "
-                         f"({frame.loc[bad, name]!r})")
+                         f"({shown(frame.loc[bad, name])})")
     return values
 
 

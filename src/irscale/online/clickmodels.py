@@ -66,6 +66,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputFormatError, ParameterError
+from ..errors import shown as shown_value  # `shown`: the EM's impressions below
 from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
@@ -415,11 +416,11 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
                              f"{', '.join(MODELS)}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
             or iterations < 1:
-        raise ParameterError(f"iterations must be an integer >= 1, got {iterations!r}")
+        raise ParameterError(f"iterations must be an integer >= 1, got {shown_value(iterations)}")
     for name, value in (("tol", tol), ("smoothing", smoothing)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not np.isfinite(value) or value < 0:
-            raise ParameterError(f"{name} must be a number >= 0, got {value!r}")
+            raise ParameterError(f"{name} must be a number >= 0, got {shown_value(value)}")
     k = float(smoothing)
     log = read_click_log(log)
     code, pairs = _pair_codes(log)

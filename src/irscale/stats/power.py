@@ -38,7 +38,7 @@ from typing import Literal
 import pandas as pd
 from scipy import optimize, special, stats
 
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from .tables import Format
 from .validation import Alternative, check_alpha, check_choice
 
@@ -59,7 +59,7 @@ def _check_effect(value: float) -> float:
     try:
         value = float(value)
     except (TypeError, ValueError):
-        raise ParameterError(f"effect_size must be a number, got {value!r}") from None
+        raise ParameterError(f"effect_size must be a number, got {shown(value)}") from None
     if not math.isfinite(value):
         raise ParameterError(f"effect_size must be a finite number, got {value}")
     return value

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
-from ..errors import AlignmentError, InputError, ParameterError
+from ..errors import AlignmentError, InputError, ParameterError, shown
 
 Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
@@ -71,9 +71,9 @@ def check_alpha(alpha: float, name: str = "alpha") -> float:
     try:
         value = float(alpha)
     except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number in (0, 1), got {alpha!r}") from None
+        raise ParameterError(f"{name} must be a number in (0, 1), got {shown(alpha)}") from None
     if not 0.0 < value < 1.0:
-        raise ParameterError(f"{name} must lie in (0, 1), got {alpha!r}")
+        raise ParameterError(f"{name} must lie in (0, 1), got {shown(alpha)}")
     return value
 
 
@@ -84,14 +84,14 @@ def check_count(value: object, name: str, minimum: int = 1,
     wanted = (f"an integer ≥ {minimum}" if maximum is None
               else f"an integer in [{minimum}, {maximum:,}]")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
+        raise ParameterError(f"{name} must be {wanted}, got {shown(value)}")
     if not math.isfinite(float(value)):
-        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
+        raise ParameterError(f"{name} must be {wanted}, got {shown(value)}")
     # typeshed's numbers.Real declares no __int__, though the Real types int() meets here
     # (Python and numpy numbers, Fraction) all convert
     count = int(cast(SupportsInt, value))
     if count != value or count < minimum or (maximum is not None and count > maximum):
-        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
+        raise ParameterError(f"{name} must be {wanted}, got {shown(value)}")
     return count
 
 
@@ -112,7 +112,7 @@ def check_counts(values: object, name: str, what: str, minimum: int = 1) -> list
 
 def check_choice(value: str, choices: Sequence[str], name: str) -> str:
     if value not in choices:
-        raise ParameterError(f"{name} must be one of {list(choices)}, got {value!r}")
+        raise ParameterError(f"{name} must be one of {list(choices)}, got {shown(value)}")
     return value
 
 
