@@ -240,6 +240,22 @@ CASES = [
     err("size-sd-missing", SIZE[:5], opt("--sd")),
     err("size-power-1", [*SIZE, "--power", "1"], opt("--power")),
     err("size-alpha-nan", [*SIZE, "--alpha", "nan"], opt("--alpha")),
+    # sizes beyond the limit are refused before any search (their normal approximation
+    # (z σ / minD)² overflowed, or its huge n reached scipy as a Python int)
+    err("size-min-diff-1e-300", with_option(SIZE, "--min-diff", "1e-300"), "one million"),
+    err("size-min-diff-1e-10", with_option(SIZE, "--min-diff", "1e-10"), "one million"),
+    err("size-sd-1e300", with_option(SIZE, "--sd", "1e300"), "one million"),
+    err("size-sd-2-63", with_option(SIZE, "--sd", str(2**63 - 1)), "one million"),
+    # an effect of 1e300 standard deviations: the smallest groups (2 users) have power 1
+    # (scipy's noncentral t gives NaN that far out, which was read as power 0)
+    ok("size-min-diff-1e300", with_option(SIZE, "--min-diff", "1e300"),
+       output_contains("users per variant\t2\npower\t1.0000")),
+    ok("size-sd-1e-300", with_option(SIZE, "--sd", "1e-300"),
+       output_contains("users per variant\t2\npower\t1.0000")),
+    err("size-alpha-below-double-resolution", [*SIZE, "--alpha", "1e-300"], opt("--alpha"),
+        "1e-300"),
+    err("size-power-below-double-resolution", [*SIZE, "--power", "1e-300"], "power",
+        "1e-300"),
     # ================================================================ the commands
     err("online-no-action", ["online"], any_of("interleave", "ACTION")),
     err("online-unknown-action", ["online", "frob"], "frob"),

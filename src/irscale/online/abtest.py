@@ -595,8 +595,15 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     >>> ab_sample_size(0.01, 0.2)
     6281
     """
+    power = float(power)
+    beta = 1 - power  # the design's β, in (0, 1)
+    if not 0 < power < 1:
+        raise ParameterError(f"power must lie in (0, 1), got {power}")
+    if beta == 1:
+        raise ParameterError(f"power {power:g} cannot be told from 0 in floating point "
+                             "(1 - power rounds to 1)")
     return topic_set_size("two-sample-t", sd=sd, min_diff=min_diff, alpha=alpha,
-                          beta=1 - float(power)).n
+                          beta=beta).n
 
 
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:

@@ -67,13 +67,21 @@ def check_alternative(alternative: str) -> str:
 
 
 def check_alpha(alpha: float, name: str = "alpha") -> float:
-    """``alpha`` as a float in the open interval (0, 1); ``name`` is how messages call it."""
+    """``alpha`` as a float in the open interval (0, 1); ``name`` is how messages call it.
+
+    An ``alpha`` so small that 1 − α/2 rounds to 1 in double precision (below about
+    2.2e-16) is refused too: the quantiles t_{1−α/2} and z_{1−α/2} of the tests and
+    intervals would be infinite (a "100%" interval of ±inf), not the level asked for.
+    """
     try:
         value = float(alpha)
     except (TypeError, ValueError):
         raise ParameterError(f"{name} must be a number in (0, 1), got {shown(alpha)}") from None
     if not 0.0 < value < 1.0:
         raise ParameterError(f"{name} must lie in (0, 1), got {shown(alpha)}")
+    if 1.0 - value / 2 == 1.0:
+        raise ParameterError(f"{name} {value:g} cannot be told from 0 in floating point "
+                             f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15")
     return value
 
 
