@@ -183,6 +183,8 @@ CASES = [
     ok("simulate-valid", SIM, output_contains("relevant_found", "mm-ns", "loo_tau")),
     ok("simulate-csv", [*SIM, "--format", "csv"], output_contains("strategy,budget")),
     ok("simulate-no-loo", [*SIM, "--no-loo"], output_contains("tau_ap")),
+    err("simulate-budget-beyond-64-bits", with_option(SIM, "--budget", str(10**30)),
+        opt("--budget"), "1,000,000,000"),
     ok("simulate-measure", [*SIM, "-m", "P_5"]),
     ok("simulate-contributors", [*SIM, "--contributors", "c.txt"],
        files={"c.txt": text(CONTRIB)}),

@@ -116,6 +116,12 @@ CASES = [
     err("fit-bad-tol", fit("--tol", "-1"), "tol", files=FILES),
     err("fit-bad-smoothing", fit("--smoothing", "nan"), "smoothing", files=FILES),
     err("fit-bad-serp-size", fit("--serp-size", "0"), "serp_size", files=FILES),
+    # a SERP size whose cells (session × rank) overflow 64 bits: refused, not read as
+    # "rank given twice"
+    err("fit-serp-size-huge", fit("--serp-size", str(2**63 - 1)), "serp_size",
+        "2,147,483,647", files=FILES),
+    err("loglik-serp-size-beyond-64-bits", loglik("--serp-size", str(10**30)), "serp_size",
+        files=FILES),
     err("fit-bad-format", fit("--format", "xml"), "--format", files=FILES),
     err("fit-output-exists", fit("-o", "test.log"), "test.log", files=FILES),
     err("fit-output-is-input", fit("-o", "train.log", "--force"), "train.log", files=FILES),

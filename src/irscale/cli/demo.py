@@ -21,6 +21,10 @@ from ..errors import FileAccessError, OutputExistsError, ParameterError
 from ..io.files import access_error, current_umask, interrupts_held
 from .outputs import check_output_folder
 
+#: Most topics of the example collection (200 judgments and 5 × 100 retrieved documents
+#: each: 10,000 topics write about 200 MB and take a minute).
+MAX_TOPICS = 10_000
+
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -32,7 +36,8 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--out", default="irscale-demo",
                         help="new or empty folder for the example files (default irscale-demo)")
-    parser.add_argument("--topics", type=int, default=50, help="number of topics (default 50)")
+    parser.add_argument("--topics", type=int, default=50,
+                        help=f"number of topics, 2 to {MAX_TOPICS:,} (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.set_defaults(func=run)
 
@@ -101,9 +106,9 @@ def run(args: argparse.Namespace) -> int:
     from ..io.output import markdown_table, trec_text
     from ..stats import anova, tukey_hsd
 
-    if args.topics < 2:
-        raise ParameterError(f"--topics must be at least 2 (the ANOVA needs two), got "
-                             f"{args.topics}")
+    if not 2 <= args.topics <= MAX_TOPICS:
+        raise ParameterError(f"--topics must be an integer from 2 (the ANOVA needs two) to "
+                             f"{MAX_TOPICS:,}, got {args.topics}")
     if args.seed < 0:
         raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
     _check_folder(args.out)

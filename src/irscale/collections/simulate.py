@@ -133,7 +133,7 @@ def simulate_pooling(
     if len(set(checked)) != len(checked):
         raise ParameterError(f"a strategy is listed twice: {names}")
     budget_list = sorted(check_counts([budgets] if isinstance(budgets, int) else budgets,
-                                      "budgets", "a budget"))
+                                      "budgets", "a budget", maximum=MAX_DEPTH))
     if depth is not None:
         depth = check_count(depth, "depth", 1, MAX_DEPTH)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)

@@ -86,7 +86,7 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
-from ..stats.resampling import RngArg, check_rng, seed_sequence
+from ..stats.resampling import MAX_SAMPLES, RngArg, check_rng, seed_sequence
 from ..stats.tables import Format
 from ..stats.validation import check_alpha, check_choice, check_count
 
@@ -110,6 +110,11 @@ TAU = 3.0
 MAX_OPTIMIZED_LENGTH = 16
 #: Default SERP length.
 LENGTH = 10
+#: Longest list shown (a SERP of 10,000 documents: more is a typo; the lists are built by
+#: a loop over their positions).
+MAX_LENGTH = 10_000
+#: Most impressions per topic (10^9: more is a typo).
+MAX_IMPRESSIONS = 1_000_000_000
 #: Bootstrap samples of Δ_AB's interval.
 BOOTSTRAP = 10_000
 
@@ -699,7 +704,7 @@ def interleave_runs(
     if n_rankers > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers; for "
                              f"{n_rankers} use team-draft (multileaving)")
-    limit = MAX_OPTIMIZED_LENGTH if method == "optimized" else None
+    limit = MAX_OPTIMIZED_LENGTH if method == "optimized" else MAX_LENGTH
     length = check_count(length, "length", 1, limit)
     tau = float(tau)
     if not np.isfinite(tau) or tau <= 0:
@@ -764,7 +769,7 @@ def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]
 def _impression_topics(candidates: Candidates, impressions: object) -> np.ndarray:
     topics = candidates.topics
     if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
-        count = check_count(impressions, "impressions", 1)
+        count = check_count(impressions, "impressions", 1, MAX_IMPRESSIONS)
         return np.repeat(np.arange(len(topics)), count)
     if isinstance(impressions, (str, bytes)) or not isinstance(impressions,
                                                                  Sequence | np.ndarray):
@@ -847,7 +852,7 @@ class InterleavingResult:
         from scipy.stats import binomtest, t
 
         alpha = check_alpha(alpha)
-        bootstrap = check_count(bootstrap, "bootstrap", 1)
+        bootstrap = check_count(bootstrap, "bootstrap", 1, MAX_SAMPLES)
         win, loss = np.asarray(win, dtype=np.float64), np.asarray(loss, dtype=np.float64)
         n = win.shape[0]
         if n == 0:

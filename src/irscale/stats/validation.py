@@ -103,12 +103,14 @@ def check_count(value: object, name: str, minimum: int = 1,
     return count
 
 
-def check_counts(values: object, name: str, what: str, minimum: int = 1) -> list[int]:
-    """``values`` (a non-empty sequence, none twice) as ints ≥ ``minimum``; ``what`` names
-    one value in messages (``"a cut-off"``, ``"a split size"``)."""
+def check_counts(values: object, name: str, what: str, minimum: int = 1,
+                 maximum: int | None = None) -> list[int]:
+    """``values`` (a non-empty sequence, none twice) as ints in [``minimum``,
+    ``maximum``]; ``what`` names one value in messages (``"a cut-off"``, ``"a split
+    size"``)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
         raise ParameterError(f"{name} must be a list of integers, got {values!r}")
-    counts = [check_count(v, f"{name}: {what}", minimum) for v in values]
+    counts = [check_count(v, f"{name}: {what}", minimum, maximum) for v in values]
     noun = what.removeprefix("a ")
     if not counts:
         raise ParameterError(f"{name} is empty: give at least one {noun}")
