@@ -230,6 +230,21 @@ CASES = [
     err("analyze-header-only", ANALYZE, "t.csv", files={"t.csv": "user,variant,clicks\n"}),
     err("analyze-missing-file", with_option([*ANALYZE[:3], "nope.csv"], "--metric", "c"),
         "nope.csv"),
+    # a Welch test of a variant against itself is refused, as a run given twice is
+    err("analyze-control-is-treatment", [*ANALYZE, "--control", "treatment", "--treatment",
+                                         "treatment"], "control", "treatment",
+        "two different variants", files=TABLE),
+    err("analyze-treatment-is-control", [*ANALYZE, "--treatment", "control"],
+        "two different variants", files=TABLE),
+    # a cell that is no finite number is quoted as written in the file (not np.float64(nan))
+    err("analyze-nan-cell", ANALYZE, "u1", "(nan)",
+        files={"t.csv": "user,variant,clicks\nu0,control,1\nu1,treatment,nan\n"
+                        "u2,control,2\nu3,treatment,3\n"}),
+    err("analyze-inf-cell", ANALYZE, "u3", "(inf)",
+        files={"t.csv": "user,variant,clicks\nu0,control,1\nu1,treatment,2\n"
+                        "u2,control,2\nu3,treatment,inf\n"}),
+    err("analyze-alpha-below-double-resolution", [*ANALYZE, "--alpha", "1e-300"],
+        opt("--alpha"), "1e-300", files=TABLE),
     err("analyze-one-user-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "n"],
         any_of("1 user", "delta"), files={"t.csv": "variant,clicks,n\ncontrol,1,2\n"
                                                     "treatment,2,3\ntreatment,1,1\n"}),

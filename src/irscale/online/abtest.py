@@ -346,6 +346,9 @@ def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
     if variant not in table.columns:
         raise InputError(f"no variant column {variant!r} in the table (columns: "
                          f"{list(table.columns)})")
+    if control == treatment:  # a Welch test of a variant against itself
+        raise ParameterError(f"control and treatment are both {control!r}: an A/B test "
+                             "compares two different variants")
     found = set(table[variant].astype(str))
     for name in (control, treatment):
         if name not in found:
