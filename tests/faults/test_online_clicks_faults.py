@@ -141,6 +141,16 @@ CASES = [
                                  "long.log"], "examination",
         files={**FILES, "long.log": text([*LOG, "s9 1 4 d4 0", "s9 1 1 d1 0",
                                                  "s9 1 2 d2 0", "s9 1 3 d3 0"])}),
+    # parameters that are not a model's: the file and what is wrong, in words (a missing
+    # field was Python's KeyError text, 'model')
+    *[err(f"params-{what}", ["online", "loglik", "--params", "p.json", "--test", "test.log"],
+          "p.json", needle, files={**FILES, "p.json": content})
+      for what, content, needle in (
+          ("no-model-field", '{"prior": [0.5, 0.5]}', "no 'model' field"),
+          ("no-attractiveness-field", '{"model": "pbm"}', "no 'attractiveness' field"),
+          ("json-array", "[1, 2]", "JSON object"),
+          ("row-of-two", '{"model": "pbm", "attractiveness": [["1", "d1"]], '
+                         '"examination": [1]}', "[query, docno, value]"))],
     err("params-missing", ["online", "loglik", "--params", "nope.json", "--test",
                            "test.log"], "nope.json", files=FILES),
     err("simulate-no-sessions", with_option(simulate(), "--sessions", "0"), "sessions",
