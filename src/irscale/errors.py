@@ -22,6 +22,21 @@ def shorten(text: str, limit: int = SHOWN_TEXT) -> str:
     return f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
 
 
+def shown(value: object) -> str:
+    """``value`` as a message quotes it: its ``repr``, but a numpy scalar as the Python
+    value it holds (``nan``, ``3``, ``'a'``; numpy 2 writes ``np.float64(nan)``).
+
+    >>> import numpy as np
+    >>> shown(np.float64("nan")), shown(np.int64(3)), shown("x"), shown(0.5)
+    ('nan', '3', "'x'", '0.5')
+    """
+    item = getattr(value, "item", None)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0 and \
+            callable(item):
+        value = item()
+    return repr(value)
+
+
 class IrscaleError(Exception):
     """Base class of every error raised by irscale."""
 

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .core.options import TiePolicy
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .core.qrels_index import QrelsIndex
-from .errors import FileAccessError, OutputExistsError, ParameterError
+from .errors import FileAccessError, OutputExistsError, ParameterError, shown
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
 from .io.files import access_error, check_folder_inputs, current_umask, interrupts_held
 from .io.memory import as_qrels
@@ -149,7 +149,7 @@ def _parts(folder: Path) -> list[Path]:
 def _check_batch_size(batch_size: object) -> int:
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ParameterError(f"batch_size must be a positive whole number of run files, "
-                             f"got {batch_size!r}")
+                             f"got {shown(batch_size)}")
     return batch_size
 
 

@@ -186,6 +186,50 @@ def sigint_as_from_a_terminal() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+# ----------------------------------------------------------------------------- warnings
+class ForeignWarning(BaseException):
+    """A warning that is not irscale's own (a numpy ``RuntimeWarning``, a library's
+    ``DeprecationWarning``...) reached the user. A ``BaseException``: ``main`` does not
+    turn it into an internal error, it escapes to :func:`_run_in_process`, which reports
+    it as a traceback, so that the case fails naming the warning and where it arose."""
+
+
+def _ours(category: type[Warning]) -> bool:
+    """irscale's warnings: ``UserWarning`` (``warnings.warn(message)``) and the deprecated
+    spellings of options."""
+    from irscale.cli.options import OptionDeprecatedWarning
+
+    return category is UserWarning or issubclass(category, OptionDeprecatedWarning)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """A numpy ``RuntimeWarning`` is an error in every test of the suite (the Python API
+    cases: ``docs/errors.md`` §6)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.path).parents:
+            item.add_marker(pytest.mark.filterwarnings("error::RuntimeWarning"))
+
+
+@pytest.fixture(autouse=True)
+def foreign_warnings_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the command line a warning is printed as ``irscale: warning: ...`` whatever its
+    category (``main`` shows every warning with its own filter, over pytest's): one that is
+    not irscale's own raises :class:`ForeignWarning` where it is issued, so that ``irscale:
+    warning: invalid value encountered in divide`` cannot pass for one of ours."""
+    from irscale.cli import main as cli
+
+    shown = cli._show_warning
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if not _ours(category):
+            raise ForeignWarning(f"{category.__name__} reached the user: {message} "
+                                 f"({filename}:{lineno})")
+        shown(message, category, filename, lineno, file, line)
+
+    monkeypatch.setattr(cli, "_show_warning", show)
+
+
 @pytest.fixture
 def ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     root = tmp_path / "ws"
@@ -265,6 +309,7 @@ def error_line(result: Result) -> str:
     line = errors[0]
     assert line.startswith("irscale: "), "error line lacks 'irscale: '" + result.describe()
     assert not line.startswith("irscale: internal error"), "internal error" + result.describe()
+    assert_plain_values(result)
     return line
 
 
@@ -285,8 +330,19 @@ def assert_error(result: Result, *needles: Needle, status: int = 2,
     return line
 
 
+#: A numpy scalar as numpy 2 writes it (``np.float64(nan)``): never in a message.
+NUMPY_REPR = re.compile(r"\bnp\.[a-z]+[0-9]*_?\(")
+
+
+def assert_plain_values(result: Result) -> None:
+    """Standard error quotes values as the user wrote them, never numpy's reprs."""
+    found = NUMPY_REPR.search(result.err)
+    assert not found, f"standard error shows {found[0]}...)" + result.describe()
+
+
 def assert_ok(result: Result) -> None:
     assert result.status == 0, f"exit status {result.status}, expected 0" + result.describe()
+    assert_plain_values(result)
     assert "Traceback" not in result.err + result.out, "traceback shown" + result.describe()
     other = [line for line in result.err.splitlines()
              if line.strip() and not line.startswith("irscale: warning: ")]

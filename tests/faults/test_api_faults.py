@@ -17,11 +17,13 @@ import pandas as pd
 import pytest
 
 import irscale
+import irscale.collections
+import irscale.online
 from irscale import meta, scales, stats
 from irscale.core import ScoreMatrix
 from irscale.errors import FileAccessError, IrscaleError
 
-from .conftest import populate, qrels_lines, run_lines, text
+from .conftest import NUMPY_REPR, populate, qrels_lines, run_lines, text
 
 
 @dataclass
@@ -474,6 +476,39 @@ ROWS = [
     bad("decide-procedure-unknown", lambda a: meta.decide(a.matrix.values[:, :, 0],
                                                           "nosuch"), "nosuch"),
     bad("parse_measures-unknown", lambda a: irscale.parse_measures("nosuch"), "nosuch"),
+    # a cut-off that is not a number is an invalid cut-off, not another measure's name
+    bad("parse_measures-negative-cutoff", lambda a: irscale.parse_measures("AP@-1"),
+        "AP@-1", "cut-off", "'-1'"),
+    bad("parse_measures-cutoff-0", lambda a: irscale.parse_measures("nDCG@0"), "nDCG@0",
+        "cut-off"),
+    # ================================================================ numpy values
+    # a numpy scalar is quoted as the value it holds (numpy 2 writes np.float64(nan))
+    bad("paired_t-alpha-numpy-nan", lambda a: stats.paired_t(a.x, a.y,
+                                                             alpha=np.float64(NAN)),
+        "alpha", "got nan"),
+    bad("randomization-samples-numpy-0", lambda a: stats.randomization_test(
+        a.x, a.y, samples=np.int64(0)), "samples", "got 0"),
+    bad("paired_t-alpha-below-double-resolution", lambda a: stats.paired_t(
+        a.x, a.y, alpha=1e-300), "alpha", "1e-300"),
+    # ================================================================ sizes
+    bad("topic_set_size-min-diff-1e-300", lambda a: stats.topic_set_size(
+        "two-sample-t", sd=1, min_diff=1e-300), "one million"),
+    bad("topic_set_size-ci-width-1e-300", lambda a: stats.topic_set_size(
+        "ci", sd=1, width=1e-300), "one million"),
+    bad("ab_sample_size-power-1e-300", lambda a: irscale.online.ab_sample_size(
+        0.1, 1, power=1e-300), "power", "1e-300"),
+    bad("ab_sample_size-power-0", lambda a: irscale.online.ab_sample_size(0.1, 1, power=0),
+        "power must lie in (0, 1)"),
+    bad("aggregate_labels-n-iter-huge", lambda a: irscale.collections.aggregate_labels(
+        b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
+    bad("normal_model-topics-huge", lambda a: meta.NormalModel(topics=2**63 - 1), "topics"),
+    bad("normal_model-cells", lambda a: meta.NormalModel(topics=20_000, systems=20_000),
+        "100,000,000"),
+    bad("read_click_log-serp-size-huge", lambda a: irscale.online.read_click_log(
+        b"s1 q1 1 d1 1\n", serp_size=2**63 - 1), "serp_size", "2,147,483,647"),
+    # diversity qrels read as plain qrels: the duplicate says what they are
+    bad("read_qrels-diversity-qrels", lambda a: irscale.read_qrels(
+        b"1 1 d1 1\n1 2 d1 0\n"), "line 2", "diversity", "read_diversity_qrels"),
 ]
 
 
@@ -491,6 +526,7 @@ def test_api_error(row: Row, api: Api):
     else:
         assert isinstance(error, ValueError), f"raised {kind}, not a ValueError: {error}"
     message = str(error)
+    assert not NUMPY_REPR.search(message), f"message {message!r} shows a numpy repr"
     missing = [n for n in row.needles if n not in message]
     assert not missing, f"message {message!r} does not name {missing}"
     assert "\n" not in message.strip() or len(message) < 2000

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from .catalog import trec_file_faults
+from .catalog import no_warning, trec_file_faults
 from .conftest import (
+    all_checks,
     any_of,
     err,
     ok,
@@ -182,6 +183,8 @@ CASES = [
     ok("simulate-valid", SIM, output_contains("relevant_found", "mm-ns", "loo_tau")),
     ok("simulate-csv", [*SIM, "--format", "csv"], output_contains("strategy,budget")),
     ok("simulate-no-loo", [*SIM, "--no-loo"], output_contains("tau_ap")),
+    err("simulate-budget-beyond-64-bits", with_option(SIM, "--budget", str(10**30)),
+        opt("--budget"), "1,000,000,000"),
     ok("simulate-measure", [*SIM, "-m", "P_5"]),
     err("simulate-run-sharing-no-topic", sim_run_argv("far.run"), "far", "no topic in common",
         files={"far.run": text([f"9{line}" for line in run_lines("a")])}),
@@ -313,10 +316,18 @@ CASES = [
     err("sample-seed-negative", with_option(SAMPLE, "--seed", "-1"), opt("--seed")),
     err("sample-qrels-missing", [*SAMPLE, "--qrels", "nope.txt"], "nope.txt"),
     err("sample-output-exists", [*SAMPLE, "-o", "a.run"], "a.run"),
-    *trec_file_faults("sample-run", "run", lambda name: ["pool", "sample", name, "--size",
-                                                         "2", "--seed", "1"],
-                      ["pool", "sample", "a.run", "--size", "2", "--seed", "1"],
-                      name="bad.run"),
+    # without --qrels a topic of the run alone is no fault (nothing to warn of)
+    *[case for case in trec_file_faults(
+        "sample-run", "run", lambda name: ["pool", "sample", name, "--size", "2", "--seed",
+                                           "1"],
+        ["pool", "sample", "a.run", "--size", "2", "--seed", "1"], name="bad.run")
+      if case.id != "sample-run-extra-topic-warns"],
+    # its one document is drawn by every draw: π = 1 − (1 − 1)² = 1 (log1p(−1) = −inf
+    # used to reach the user as numpy's divide-by-zero warning)
+    ok("sample-topic-of-one-document", ["pool", "sample", "bad.run", "--size", "2", "--seed",
+                                        "1"], all_checks(output_contains("\n99 d1 1.0\n"),
+                                                         no_warning),
+       files={"bad.run": text([*run_lines("a"), "99 Q0 d1 1 0.5 teamA_r1"])}),
     err("estimate-too-few-inputs", ["pool", "estimate", "sampled.txt"],
         any_of("run", "sampled")),
     err("estimate-cutoff-0", with_option(ESTIMATE, "--cutoffs", "0"), opt("--cutoffs"),

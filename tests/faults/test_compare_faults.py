@@ -300,6 +300,8 @@ CASES = [
     err("alpha-negative", [*T, "--alpha", "-0.05"], opt("--alpha")),
     err("alpha-nan", [*T, "--alpha", "nan"], opt("--alpha")),
     err("alpha-text", [*T, "--alpha", "abc"], opt("--alpha")),
+    # 1 − α/2 rounds to 1: the interval was [-inf, inf], printed as a "100% CI"
+    err("alpha-1e-300", [*RANDOM, "--alpha", "1e-300"], opt("--alpha"), "1e-300"),
     # ---- options a test ignores
     err("alternative-less-with-tukey", [*TUKEY, "--alternative", "less"], opt("--alternative")),
     err("alternative-greater-with-tukey", [*TUKEY, "--test", "tukey-hsd", "--alternative",

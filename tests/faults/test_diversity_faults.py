@@ -48,6 +48,10 @@ CASES = [
     err("diversity-compare-no-common-topic",
         ["compare", "div.qrels", "a.run", "b.run", "-m", "alpha-nDCG@5"], "no topic in common",
         files=FOREIGN),
+    # diversity qrels given to a plain evaluation: the duplicate says what the file is
+    err("diversity-qrels-read-as-plain", ["eval", "div.qrels", "a.run"], "div.qrels",
+        "line 7", "duplicate document 'd1'", "--qrels-format diversity", "ndeval",
+        files=FILES),
     ok("diversity-qrels-format-option", ["eval", "--qrels-format", "diversity", "-m",
                                          "alpha-nDCG@10", "div.qrels", "a.run"],
        output_contains("alpha-nDCG@10"), files=FILES),

@@ -225,6 +225,11 @@ CASES = [
     err("demo-out-is-file", ["demo", "--out", "qrels.txt", "--topics", "5"], "qrels.txt"),
     err("demo-topics-0", ["demo", "--out", "demo", "--topics", "0"], opt("--topics")),
     err("demo-topics-negative", ["demo", "--out", "demo", "--topics", "-1"], opt("--topics")),
+    # a collection without end (the topics were listed one by one) is refused up front
+    err("demo-topics-10001", ["demo", "--out", "demo", "--topics", "10001"], opt("--topics"),
+        "10,000"),
+    err("demo-topics-huge", ["demo", "--out", "demo", "--topics", str(2**63 - 1)],
+        opt("--topics")),
     err("demo-topics-text", ["demo", "--out", "demo", "--topics", "ten"], opt("--topics")),
     err("demo-seed-negative", ["demo", "--out", "demo", "--seed", "-1"], opt("--seed")),
     err("demo-seed-text", ["demo", "--out", "demo", "--seed", "abc"], opt("--seed")),

@@ -151,6 +151,9 @@ CASES = [
     bad("agg-n-iter-not-a-number", [*with_option(AGG, "--method", "ds"), "--n-iter", "x"],
         opt("--n-iter")),
     bad("agg-n-iter-mv", [*AGG, "--n-iter", "5"], opt("--n-iter"), "mv"),
+    # MACE runs every iteration of its 10 restarts: a count without end is refused
+    bad("agg-n-iter-huge", [*with_option(AGG, "--method", "mace"), "--n-iter",
+                            str(2**63 - 1)], opt("--n-iter"), "100,000"),
     bad("agg-seed-not-mace", [*AGG, "--seed", "1"], opt("--seed"), "mace"),
     bad("agg-seed-negative", [*with_option(AGG, "--method", "mace"), "--seed", "-1"],
         opt("--seed")),
@@ -196,6 +199,9 @@ CASES = [
     bad("aware-two-measures", with_option(AWARE, "-m", "P.5,10"), "one measure"),
     bad("aware-weights-unknown", [*AWARE, "--weights", "nosuch"], "nosuch"),
     bad("aware-random-0", [*AWARE, "--weights", "msd", "--random", "0"], opt("--random")),
+    # every random assessor evaluates every run: a count without end is refused
+    bad("aware-random-huge", [*AWARE, "--weights", "msd", "--random", str(2**63 - 1)],
+        opt("--random"), "1,000"),
     bad("aware-random-uniform", [*AWARE, "--random", "3"], opt("--random"), "uniform"),
     bad("aware-seed-uniform", [*AWARE, "--seed", "3"], opt("--seed"), "uniform"),
     bad("aware-seed-negative", [*AWARE, "--weights", "tau", "--seed", "-3"], opt("--seed")),

@@ -89,6 +89,13 @@ CASES = [
     err("simulate-topics-text", with_option(NORMAL, "--topics", "many"), opt("--topics")),
     err("simulate-systems-1", [*NORMAL, "--systems", "1"], opt("--systems")),
     err("simulate-systems-negative", [*NORMAL, "--systems", "-2"], opt("--systems")),
+    # a matrix numpy could not allocate is refused up front
+    err("simulate-topics-huge", with_option(NORMAL, "--topics", str(2**63 - 1)),
+        opt("--topics")),
+    err("simulate-systems-beyond-64-bits", [*NORMAL, "--systems", str(10**30)],
+        opt("--systems")),
+    err("simulate-matrix-too-large", [*NORMAL, "--systems", "50000000"], "100,000,000",
+        "systems"),
     err("simulate-effects-count-not-systems", [*NORMAL, "--systems", "3", "--effects", "0,1"],
         opt("--effects"), "3"),
     err("simulate-effects-nan", [*NORMAL, "--effects", "0,nan"], opt("--effects")),

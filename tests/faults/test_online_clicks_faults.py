@@ -116,6 +116,12 @@ CASES = [
     err("fit-bad-tol", fit("--tol", "-1"), "tol", files=FILES),
     err("fit-bad-smoothing", fit("--smoothing", "nan"), "smoothing", files=FILES),
     err("fit-bad-serp-size", fit("--serp-size", "0"), "serp_size", files=FILES),
+    # a SERP size whose cells (session × rank) overflow 64 bits: refused, not read as
+    # "rank given twice"
+    err("fit-serp-size-huge", fit("--serp-size", str(2**63 - 1)), "serp_size",
+        "2,147,483,647", files=FILES),
+    err("loglik-serp-size-beyond-64-bits", loglik("--serp-size", str(10**30)), "serp_size",
+        files=FILES),
     err("fit-bad-format", fit("--format", "xml"), "--format", files=FILES),
     err("fit-output-exists", fit("-o", "test.log"), "test.log", files=FILES),
     err("fit-output-is-input", fit("-o", "train.log", "--force"), "train.log", files=FILES),
@@ -135,6 +141,16 @@ CASES = [
                                  "long.log"], "examination",
         files={**FILES, "long.log": text([*LOG, "s9 1 4 d4 0", "s9 1 1 d1 0",
                                                  "s9 1 2 d2 0", "s9 1 3 d3 0"])}),
+    # parameters that are not a model's: the file and what is wrong, in words (a missing
+    # field was Python's KeyError text, 'model')
+    *[err(f"params-{what}", ["online", "loglik", "--params", "p.json", "--test", "test.log"],
+          "p.json", needle, files={**FILES, "p.json": content})
+      for what, content, needle in (
+          ("no-model-field", '{"prior": [0.5, 0.5]}', "no 'model' field"),
+          ("no-attractiveness-field", '{"model": "pbm"}', "no 'attractiveness' field"),
+          ("json-array", "[1, 2]", "JSON object"),
+          ("row-of-two", '{"model": "pbm", "attractiveness": [["1", "d1"]], '
+                         '"examination": [1]}', "[query, docno, value]"))],
     err("params-missing", ["online", "loglik", "--params", "nope.json", "--test",
                            "test.log"], "nope.json", files=FILES),
     err("simulate-no-sessions", with_option(simulate(), "--sessions", "0"), "sessions",

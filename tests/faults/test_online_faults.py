@@ -119,6 +119,18 @@ CASES = [
     err("interleave-alpha-1", [*INTER, "--alpha", "1"], opt("--alpha")),
     err("interleave-bootstrap-0", with_option(INTER, "--bootstrap", "0"),
         opt("--bootstrap")),
+    # sizes that make arrays numpy cannot allocate, or work without end, are refused
+    err("interleave-bootstrap-huge", with_option(INTER, "--bootstrap", str(2**63 - 1)),
+        opt("--bootstrap"), "1,000,000,000"),
+    err("interleave-impressions-huge", with_option(INTER, "--impressions", str(2**63 - 1)),
+        opt("--impressions"), "1,000,000,000"),
+    err("interleave-impressions-beyond-64-bits", with_option(INTER, "--impressions",
+                                                             str(10**30)),
+        opt("--impressions")),
+    err("interleave-length-huge", [*INTER, "--length", str(2**63 - 1)], opt("--length"),
+        "10,000"),
+    err("interleave-length-10001", [*INTER, "--length", "10001"], opt("--length"),
+        "10,000"),
     err("interleave-format-unknown", [*INTER, "--format", "xml"], "xml"),
     *trec_file_faults("interleave-run", "run", inter_run_argv, inter_run_argv("a.run"),
                       name="bad.run"),
@@ -218,6 +230,21 @@ CASES = [
     err("analyze-header-only", ANALYZE, "t.csv", files={"t.csv": "user,variant,clicks\n"}),
     err("analyze-missing-file", with_option([*ANALYZE[:3], "nope.csv"], "--metric", "c"),
         "nope.csv"),
+    # a Welch test of a variant against itself is refused, as a run given twice is
+    err("analyze-control-is-treatment", [*ANALYZE, "--control", "treatment", "--treatment",
+                                         "treatment"], "control", "treatment",
+        "two different variants", files=TABLE),
+    err("analyze-treatment-is-control", [*ANALYZE, "--treatment", "control"],
+        "two different variants", files=TABLE),
+    # a cell that is no finite number is quoted as written in the file (not np.float64(nan))
+    err("analyze-nan-cell", ANALYZE, "u1", "(nan)",
+        files={"t.csv": "user,variant,clicks\nu0,control,1\nu1,treatment,nan\n"
+                        "u2,control,2\nu3,treatment,3\n"}),
+    err("analyze-inf-cell", ANALYZE, "u3", "(inf)",
+        files={"t.csv": "user,variant,clicks\nu0,control,1\nu1,treatment,2\n"
+                        "u2,control,2\nu3,treatment,inf\n"}),
+    err("analyze-alpha-below-double-resolution", [*ANALYZE, "--alpha", "1e-300"],
+        opt("--alpha"), "1e-300", files=TABLE),
     err("analyze-one-user-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "n"],
         any_of("1 user", "delta"), files={"t.csv": "variant,clicks,n\ncontrol,1,2\n"
                                                     "treatment,2,3\ntreatment,1,1\n"}),
@@ -240,6 +267,22 @@ CASES = [
     err("size-sd-missing", SIZE[:5], opt("--sd")),
     err("size-power-1", [*SIZE, "--power", "1"], opt("--power")),
     err("size-alpha-nan", [*SIZE, "--alpha", "nan"], opt("--alpha")),
+    # sizes beyond the limit are refused before any search (their normal approximation
+    # (z σ / minD)² overflowed, or its huge n reached scipy as a Python int)
+    err("size-min-diff-1e-300", with_option(SIZE, "--min-diff", "1e-300"), "one million"),
+    err("size-min-diff-1e-10", with_option(SIZE, "--min-diff", "1e-10"), "one million"),
+    err("size-sd-1e300", with_option(SIZE, "--sd", "1e300"), "one million"),
+    err("size-sd-2-63", with_option(SIZE, "--sd", str(2**63 - 1)), "one million"),
+    # an effect of 1e300 standard deviations: the smallest groups (2 users) have power 1
+    # (scipy's noncentral t gives NaN that far out, which was read as power 0)
+    ok("size-min-diff-1e300", with_option(SIZE, "--min-diff", "1e300"),
+       output_contains("users per variant\t2\npower\t1.0000")),
+    ok("size-sd-1e-300", with_option(SIZE, "--sd", "1e-300"),
+       output_contains("users per variant\t2\npower\t1.0000")),
+    err("size-alpha-below-double-resolution", [*SIZE, "--alpha", "1e-300"], opt("--alpha"),
+        "1e-300"),
+    err("size-power-below-double-resolution", [*SIZE, "--power", "1e-300"], "power",
+        "1e-300"),
     # ================================================================ the commands
     err("online-no-action", ["online"], any_of("interleave", "ACTION")),
     err("online-unknown-action", ["online", "frob"], "frob"),

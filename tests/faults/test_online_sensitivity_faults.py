@@ -87,6 +87,8 @@ CASES = [
                                        "--length", "4"], "log"),
     err("sensitivity-ab-measure-unknown", [*BASE, "--ab-measure", "ctr"], "ctr"),
     err("sensitivity-length-0", [*BASE, "--length", "0"], opt("--length")),
+    err("sensitivity-length-10001", [*BASE, "--length", "10001"], opt("--length"), "10,000"),
+    err("sensitivity-length-huge", [*BASE, "--length", str(2**63 - 1)], opt("--length")),
     err("sensitivity-length-optimized-17", [*BASE, "--method", "optimized", "--length",
                                             "17"], opt("--length")),
     err("sensitivity-target-0", [*BASE, "--target", "0"], opt("--target")),

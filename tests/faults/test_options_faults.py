@@ -154,6 +154,18 @@ def test_suggestion_on_the_command_line(ws, run_cli):
     assert line.endswith("(did you mean P?)"), line
 
 
+@pytest.mark.parametrize(("name", "cutoff"), [
+    ("AP@-1", "'-1'"), ("P@-1", "'-1'"), ("nDCG@x", "'x'"), ("AP@", "''"),
+    ("P(rel=2)@-3", "'-3'"), ("AP@0", "'0'"), ("nDCG@0", "'0'"), ("RR@0", None),
+    ("IPrec@-1", "'-1'")])
+def test_invalid_cutoff_is_named(name, cutoff, ws, run_cli):
+    """A known measure with an impossible cut-off: the cut-off is invalid, named as the
+    user wrote the measure; no other measure is suggested (AP@-1 suggested AP11)."""
+    line = assert_error(run_cli([*EVAL, "-m", name]), f"measure {name!r}", "cut-off")
+    assert "did you mean" not in line and "unknown measure" not in line, line
+    assert cutoff is None or line.endswith(f"got {cutoff}"), line
+
+
 # ============================================================ measures= in Python
 class _Opaque:
     def __repr__(self) -> str:

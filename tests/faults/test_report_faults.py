@@ -76,6 +76,8 @@ CASES = [
     err("seed-without-dp", [*BASE, "--seed", "1"], "--seed", "--dp"),
     err("samples-zero", [*BASE, "--dp", "-B", "0"], any_of("-B", "--samples")),
     err("scale-depth-zero", [*BASE, "--scale-depth", "0"], "--scale-depth"),
+    err("scale-depth-beyond-64-bits", [*BASE, "--scale-depth", str(10**30)], "--scale-depth",
+        str(2**63 - 1)),
     err("scale-depth-without-panel", [*BASE, "--no-robustness", "--scale-depth", "5"],
         "--scale-depth", "--no-robustness"),
     # ---- formats and output

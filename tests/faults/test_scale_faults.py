@@ -203,6 +203,12 @@ CASES = [
                              "-N", "3", "-4"], opt("-N", "--length")),
     err("table-levels-1", [*TABLE, "--levels", "1"], opt("--levels")),
     err("table-level-for-rel-0", [*TABLE, "-l", "0"], opt("-l", "level")),
+    # no document of degree ≥ 3: every run scores 0 on every topic and τ is undefined,
+    # said in words (NaN was printed)
+    ok("table-tau-undefined", [*TABLE, "-l", "3"],
+       output_contains("undefined", "topic-by-topic τ: defined on no topic")),
+    ok("table-tau-undefined-markdown", [*TABLE, "-l", "3", "--format", "markdown"],
+       output_contains("| 3 | undefined |")),
     err("table-measure-unknown", ["scale", "table", "qrels.txt", "a.run", "b.run", "-m",
                                   "nosuch", "-N", "3"], "nosuch"),
     err("table-missing-run", ["scale", "table", "qrels.txt", "a.run", "nope.run", "-m", "AP",

@@ -256,6 +256,11 @@ NUGGET_CASES = [
        same_output_as("text", "nuggets", "nug.txt", "m.txt", "--texts", "auto.tsv", "-q"),
        files={**AFILES, "m.txt": text(["1 sysA n1 15", "1 sysA n2 26", "1 sysB n2 10",
                                         "2 sysA n1 4"])}),
+    # a threshold as small as 1e-300 still needs one word of the nugget (it needed none,
+    # and the match was looked up before the output's first word)
+    ok("nuggets-auto-match-threshold-1e-300", [*AUTO, "-q", "--threshold", "1e-300"],
+       same_output_as("text", "nuggets", "nug.txt", "auto-match.txt", "--texts", "auto.tsv",
+                      "-q"), files=AFILES),
     err("nuggets-auto-match-and-match-file", [*AUTO[:3], "match.txt", *AUTO[3:]],
         "--auto-match", "no match file", files=AFILES),
     err("nuggets-auto-match-with-lengths", ["text", "nuggets", "nug.txt", "--lengths",

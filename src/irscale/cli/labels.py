@@ -196,7 +196,7 @@ def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def run_aggregate(args: argparse.Namespace) -> int:
-    from ..collections.labels import aggregate_labels
+    from ..collections.labels import MAX_N_ITER, aggregate_labels
     from ..io.files import atomic_output
 
     path = _one_input(args)
@@ -204,8 +204,9 @@ def run_aggregate(args: argparse.Namespace) -> int:
     if args.n_iter is not None and args.method in ("mv", "wmv"):
         raise ParameterError(f"--n-iter applies to ds, glad and mace, not to --method "
                              f"{args.method}")
-    if args.n_iter is not None and args.n_iter < 1:
-        raise ParameterError(f"--n-iter must be a positive integer, got {args.n_iter}")
+    if args.n_iter is not None and not 1 <= args.n_iter <= MAX_N_ITER:
+        raise ParameterError(f"--n-iter must be an integer from 1 to {MAX_N_ITER:,}, got "
+                             f"{args.n_iter}")
     if args.seed is not None and args.method != "mace":
         raise ParameterError(f"--seed applies to mace, not to --method {args.method} "
                              "(deterministic)")
@@ -268,7 +269,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 
 
 def run_aware(args: argparse.Namespace) -> int:
-    from ..collections.aware import N_RANDOM, aware
+    from ..collections.aware import MAX_RANDOM, N_RANDOM, aware
     from ..stats.protocol import format_table
     from .outputs import write_text
     from .runargs import named_runs
@@ -280,8 +281,9 @@ def run_aware(args: argparse.Namespace) -> int:
     if args.weights == "uniform" and (args.n_random is not None or args.seed is not None):
         raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
                              "weightings, not to --weights uniform")
-    if args.n_random is not None and args.n_random < 1:
-        raise ParameterError(f"--random must be a positive integer, got {args.n_random}")
+    if args.n_random is not None and not 1 <= args.n_random <= MAX_RANDOM:
+        raise ParameterError(f"--random must be an integer from 1 to {MAX_RANDOM:,}, got "
+                             f"{args.n_random}")
     if args.level is not None and args.level < 1:
         raise ParameterError(f"-l/--relevance-level must be ≥ 1, got {args.level}")
     seed = _seed(args)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
+from ..core.options import integer_option
 from ..errors import ParameterError
 from ..stats.names import CORRECTIONS
 from .options import add_progress, wants_progress
@@ -101,8 +102,8 @@ def _check(args: argparse.Namespace) -> None:
         raise ParameterError("--title applies to --format html")
     if args.samples is not None and args.samples < 1:
         raise ParameterError(f"-B/--samples must be at least 1, got {args.samples}")
-    if args.scale_depth is not None and args.scale_depth < 1:
-        raise ParameterError(f"--scale-depth must be at least 1, got {args.scale_depth}")
+    if args.scale_depth is not None:  # a run length N, as the scales take it
+        integer_option(args.scale_depth, "--scale-depth", low=1)
     if len(args.runs) < 2:
         raise ParameterError("a report compares runs: give a qrels file and at least two "
                              "run files")

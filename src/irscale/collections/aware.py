@@ -67,7 +67,7 @@ import pandas as pd
 
 from ..core.budget import check_memory, format_size
 from ..core.scorematrix import ScoreMatrix
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..evaluation import evaluate
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.memory import as_runs
@@ -77,8 +77,10 @@ from ..stats.resampling import check_rng
 WEIGHTINGS = ("uniform", "msd", "msd-topic", "tau")
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = 10
+#: Most random assessors (each one evaluates every run: a hundred times the default).
+MAX_RANDOM = 1_000
 
-__all__ = ["N_RANDOM", "WEIGHTINGS", "AwareResult", "aware", "aware_weights"]
+__all__ = ["MAX_RANDOM", "N_RANDOM", "WEIGHTINGS", "AwareResult", "aware", "aware_weights"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,8 +211,9 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
         raise ParameterError(f"unknown weighting {weights!r}; choose one of "
                              f"{', '.join(WEIGHTINGS)}")
     if isinstance(n_random, bool) or not isinstance(n_random, (int, np.integer)) \
-            or n_random < 1:
-        raise ParameterError(f"n_random must be a positive integer, got {n_random!r}")
+            or not 1 <= n_random <= MAX_RANDOM:
+        raise ParameterError(f"n_random must be an integer from 1 to {MAX_RANDOM:,}, got "
+                             f"{shown(n_random)}")
     data: CrowdLabels = read_crowd_labels(labels, scale)
     run_list = as_runs(runs)
     run_topic = np.concatenate([r.topic.to_numpy() for r in run_list]).astype(str)

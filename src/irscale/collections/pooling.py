@@ -68,7 +68,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..io.memory import as_qrels
 from ..stats.resampling import check_rng
 from ..stats.validation import check_count
@@ -136,14 +136,14 @@ def check_strategy(strategy: object) -> Strategy:
 def check_unit_interval(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
             or not 0.0 < float(value) < 1.0:
-        raise ParameterError(f"{name} must be a number in (0, 1), got {value!r}")
+        raise ParameterError(f"{name} must be a number in (0, 1), got {shown(value)}")
     return float(value)
 
 
 def check_rrf_k(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
             or not np.isfinite(float(value)) or float(value) < 0.0:
-        raise ParameterError(f"k must be a finite number ≥ 0, got {value!r}")
+        raise ParameterError(f"k must be a finite number ≥ 0, got {shown(value)}")
     return float(value)
 
 

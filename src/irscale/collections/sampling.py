@@ -248,7 +248,11 @@ def sample_judgments(
                      f"{n_topics:,} topics: about {format_size(need)}",
                      "a smaller --size, or --design poisson, whose size costs nothing")
         p = _ap_prior(cand)
-        pi = -np.expm1(draws_per_topic * np.log1p(-np.minimum(p, 1.0)))
+        # π = 1 − (1 − p)^n; a topic's only candidate (p = 1) is drawn every time: π = 1
+        # (log1p(−1) would be −inf, with numpy's divide-by-zero warning)
+        certain = p >= 1.0
+        pi = np.ones(len(p))
+        pi[~certain] = -np.expm1(draws_per_topic * np.log1p(-p[~certain]))
         start = cand.topic_start
         cumulative = np.cumsum(p)
         base = np.concatenate(([0.0], cumulative))[start[:-1]]

@@ -255,8 +255,9 @@ def evaluate_shards(
         shard_runs = [_restricted_run(run, run_shard == shard)
                       for run, run_shard in zip(run_list, run_shards, strict=True)]
         with warnings.catch_warnings():
-            # runs without a document of this shard for some topic are expected
-            warnings.simplefilter("ignore")
+            # runs without a document of this shard for some topic are expected (irscale's
+            # warnings only: a numpy warning is a fault to see)
+            warnings.simplefilter("ignore", UserWarning)
             matrix = evaluate(shard_qrels, shard_runs, measure,
                               relevance_level=relevance_level, ties=ties,
                               allow_empty=True).to_matrix(allow_missing=True)

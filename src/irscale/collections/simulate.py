@@ -150,7 +150,7 @@ def simulate_pooling(
     if len(set(checked)) != len(checked):
         raise ParameterError(f"a strategy is listed twice: {names}")
     budget_list = sorted(check_counts([budgets] if isinstance(budgets, int) else budgets,
-                                      "budgets", "a budget"))
+                                      "budgets", "a budget", maximum=MAX_DEPTH))
     if depth is not None:
         depth = check_count(depth, "depth", 1, MAX_DEPTH)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
@@ -199,7 +199,8 @@ def simulate_pooling(
             induced = qrels_from_frame(frame, source=f"<{strategy} qrels, budget {budget}>")
             with warnings.catch_warnings():
                 # topics without a relevant document among few judgments are expected
-                warnings.simplefilter("ignore")
+                # (irscale's warnings only: a numpy warning is a fault to see)
+                warnings.simplefilter("ignore", UserWarning)
                 scores = _means(induced, run_list, measure, relevance_level)
                 row: dict[str, Any] = {
                     "strategy": strategy, "budget": budget, "judged": len(chosen),

@@ -8,6 +8,7 @@ highest-valued occurrence instead. Duplicates are found on docno fingerprints
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -190,10 +191,13 @@ def resolve_duplicates(
     fingerprints: np.ndarray | None = None,
     blocks: TopicBlocks | None = None,
     file_row: np.ndarray | None = None,
+    explain: Callable[[int, int], str] | None = None,
 ) -> np.ndarray | None:
     """Apply a duplicate policy; returns the row indices to keep, or ``None`` to keep all.
 
     ``describe_row(i)`` gives ``(line number, text)`` of row ``i`` for error messages;
+    ``explain(first, second)`` what the error adds about the rows of the duplicated pair
+    (the qrels reader: diversity qrels read as plain ones);
     ``fingerprints`` and ``blocks`` the docnos' fingerprints and the topics' blocks when
     already computed. ``file_row`` is the file row of every row when the rows are not in
     file order but grouped by topic (:meth:`TopicBlocks.grouped`: a topic's rows keep their
@@ -219,9 +223,10 @@ def resolve_duplicates(
             if (t, d) == first_pair
         )
         line, text = describe_row(int(second))
+        why = "" if explain is None else explain(int(rows[0]), int(second))
         raise DuplicateError(
             f"duplicate document {first_pair[1]!r} for topic {first_pair[0]!r} (in Python, "
-            f"duplicates='first', 'last' or 'max' keeps one of them)",
+            f"duplicates='first', 'last' or 'max' keeps one of them){why}",
             source=source,
             line=line,
             text=text,

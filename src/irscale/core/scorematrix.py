@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import AlignmentError, InputError, InputFormatError
+from ..errors import AlignmentError, InputError, InputFormatError, shown
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,10 +73,7 @@ class ScoreMatrix:
     measures: tuple[str, ...] = ("score",)
 
     def __post_init__(self) -> None:
-        try:
-            values = np.asarray(self.values, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise InputFormatError(f"scores must be numbers: {error}") from None
+        values = _as_numbers(self.values)
         if values.ndim == 2:
             values = values[:, :, None]
         if values.ndim != 3:
@@ -125,10 +122,7 @@ class ScoreMatrix:
             ...
         irscale.errors.InputError: missing or non-finite score for topic '1', system 's2', ...
         """
-        try:
-            array = np.asarray(values, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise InputFormatError(f"scores must be numbers: {error}") from None
+        array = _as_numbers(values)
         if array.ndim == 2:
             array = array[:, :, None]
         if array.ndim != 3:
@@ -347,3 +341,22 @@ class ScoreMatrix:
             f"ScoreMatrix({self.n_topics} topics × {self.n_systems} systems × "
             f"{len(self.measures)} measures {list(self.measures)[:4]})"
         )
+
+
+def _as_numbers(values: object) -> np.ndarray:
+    """``values`` as float64; an :class:`InputFormatError` quoting the first one that is
+    no number (as written: ``'a'``, not numpy's ``np.str_('a')``)."""
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        reason = str(error)
+    try:
+        for value in np.asarray(values, dtype=object).ravel():
+            try:
+                float(value)
+            except (TypeError, ValueError):
+                reason = f"got {shown(value)}"
+                break
+    except (TypeError, ValueError):  # ragged nesting: numpy's reason stands
+        pass
+    raise InputFormatError(f"scores must be numbers, {reason}")

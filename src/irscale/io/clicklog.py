@@ -44,6 +44,9 @@ from .files import is_stdio
 
 #: The columns of a click log, in order (``timestamp`` optional).
 COLUMNS = ("session", "query", "rank", "docno", "clicked", "timestamp")
+#: Largest SERP size (``serp_size``): the cells of a log (session × rank) are numbered in
+#: 64 bits.
+MAX_SERP_SIZE = 2**31 - 1
 
 __all__ = ["COLUMNS", "ClickLog", "read_click_log"]
 
@@ -129,8 +132,9 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
     """
     if serp_size is not None and (isinstance(serp_size, bool)
                                   or not isinstance(serp_size, (int, np.integer))
-                                  or serp_size < 1):
-        raise ParameterError(f"serp_size must be an integer >= 1, got {serp_size!r}")
+                                  or not 1 <= serp_size <= MAX_SERP_SIZE):
+        raise ParameterError(f"serp_size must be an integer in [1, {MAX_SERP_SIZE:,}], got "
+                             f"{serp_size!r}")
     if isinstance(source, ClickLog):
         return source if serp_size is None else _from_frame(source.to_frame(), source.source,
                                                             serp_size)

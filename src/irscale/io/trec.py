@@ -14,7 +14,7 @@ import io
 import math
 import os
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import pyarrow as pa
@@ -161,7 +161,7 @@ def read_qrels(
     blocks: TopicBlocks | None = TopicBlocks.of(topic)
     keep = resolve_duplicates(
         topic, docno, rel, duplicates, name, lambda row: line_of_record(raw(), row),
-        fingerprints, blocks,
+        fingerprints, blocks, explain=_diversity_hint(raw),
     )
     if keep is not None:
         take = arrow.array(keep)
@@ -170,6 +170,23 @@ def read_qrels(
     return Qrels(
         topic=topic, docno=docno, rel=rel, source=name, fingerprints=fingerprints, blocks=blocks
     )
+
+
+def _diversity_hint(raw: Callable[[], bytes]) -> Callable[[int, int], str]:
+    """What a duplicate (topic, docno) of plain qrels adds when the two lines differ in
+    their second field: diversity qrels (``topic subtopic docno judgment``, ndeval's
+    format) judge a document once per intent, and are read as such on request."""
+
+    def explain(first: int, second: int) -> str:
+        fields = [line_of_record(raw(), row)[1].split() for row in (first, second)]
+        if fields[0][1] == fields[1][1]:
+            return ""
+        return (f"; its lines differ in the second field ({fields[0][1]!r}, "
+                f"{fields[1][1]!r}), as diversity qrels 'topic subtopic docno judgment' "
+                "do: read them with --qrels-format diversity or a diversity measure "
+                "(-m ndeval, alpha-nDCG@20; read_diversity_qrels in Python)")
+
+    return explain
 
 
 def read_run(

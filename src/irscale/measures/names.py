@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..core.options import INT64_MAX
-from ..errors import MeasureError, ParameterError, shorten
+from ..errors import MeasureError, ParameterError, shorten, shown
 from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
@@ -44,6 +44,9 @@ from .trec_table import NICKNAMES, NICKNAMES10
 _IR_NAME = re.compile(
     r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[0-9.]+))?$"
 )
+#: The same with anything after the @ (a cut-off that is not a number: ``AP@-1``).
+_IR_NAME_ANY_CUTOFF = re.compile(
+    r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>[^()]*)\))?@(?P<cutoff>.*)$")
 
 #: ir_measures-style name → (family without cut-off, family with native cut-off or None).
 IR_NAMES: dict[str, tuple[str | None, str | None]] = {
@@ -199,6 +202,7 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     match = _IR_NAME.match(text)
     if match and (match["name"] in IR_NAMES or _keyword_family(match["name"]) is not None):
         return [_ir_request(text, match["name"], match["params"], match["cutoff"])]
+    _check_cutoff_text(text)
     import difflib
 
     # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
@@ -209,6 +213,17 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     close = close[:3]
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise MeasureError(f"unknown measure {text!r}{hint}")
+
+
+def _check_cutoff_text(text: str) -> None:
+    """A known name with a cut-off that is not a number (``AP@-1``, ``P@x``, ``nDCG@``) is
+    an invalid cut-off, not an unknown measure (whose suggestions would name another)."""
+    match = _IR_NAME_ANY_CUTOFF.match(text)
+    if match and (match["name"] in IR_NAMES or _keyword_family(match["name"]) is not None):
+        what = ("a recall level from 0 to 1" if match["name"] == "IPrec"
+                else f"an integer from 1 to {INT64_MAX}")
+        raise MeasureError(f"measure {text!r}: the cut-off after @ must be {what}, got "
+                           f"{match['cutoff']!r}")
 
 
 def _trec_output_name(text: str) -> MeasureRequest | None:
@@ -280,7 +295,7 @@ def parse_relevance_level(text: str, level: str) -> int:
         value = None
     if value is None or not 1 <= value <= INT64_MAX:
         raise MeasureError(f"measure {text!r}: rel must be an integer from 1 to {INT64_MAX} "
-                           f"(the minimum relevant degree), got {level!r}")
+                           f"(the minimum relevant degree), got {shown(level)}")
     return value
 
 
@@ -340,7 +355,12 @@ def _trec_route_request(text: str, name: str, options: dict[str, str],
         request = MeasureRequest(plain, requested=text)
     elif with_cutoff is not None:
         spec = get_family(with_cutoff).params
-        request = MeasureRequest(with_cutoff, spec.parse(cutoff, with_cutoff), requested=text)
+        try:
+            params = spec.parse(cutoff, with_cutoff)
+        except MeasureError as error:  # named as written (AP@0), not as the trec family
+            raise MeasureError(str(error).replace(f"measure {with_cutoff!r}",
+                                                  f"measure {text!r}", 1)) from None
+        request = MeasureRequest(with_cutoff, params, requested=text)
     else:
         depth = _cutoff_depth(text, cutoff)
         request = MeasureRequest(plain, cutoff=depth, requested=text)  # type: ignore[arg-type]

@@ -192,8 +192,9 @@ def _leave_out(
     names = [run_list[k].name for k in members]
     with warnings.catch_warnings():
         # the full evaluation checked and reported the runs' topics already; topics
-        # that lose every judgment without this team are reported by the caller
-        warnings.simplefilter("ignore")
+        # that lose every judgment without this team are reported by the caller (irscale's
+        # warnings only: a numpy warning is a fault to see)
+        warnings.simplefilter("ignore", UserWarning)
         matrix = evaluate(_without(qrels, kept, f"<LOO qrels without {team}>"),
                           [run_list[k] for k in members], measures,
                           relevance_level=relevance_level,
@@ -302,7 +303,9 @@ def leave_one_out(
             "tau": kendall_tau(original[:, m], loo[:, m]).tau,
             "max_rank_drop": int(np.max(rank_loo - rank_full)),
             "mean_diff": float(np.mean(diff)), "max_abs_diff": float(np.max(np.abs(diff))),
-            "mean_relative_diff": float(np.nanmean(relative)),
+            # undefined (NaN) where every run scores 0 on the full qrels
+            "mean_relative_diff": (float(np.nanmean(relative)) if not np.isnan(relative).all()
+                                   else np.nan),
         })
     return LeaveOneOut(runs=pd.concat(run_rows, ignore_index=True),
                        summary=pd.DataFrame(summary_rows), unique=pd.DataFrame(unique_rows),

@@ -67,7 +67,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.budget import check_memory, format_size
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from ..stats.bootstrap import resample_counts
 from ..stats.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats.protocol import (
@@ -280,9 +280,9 @@ def check_persistence(p: object, name: str = "p") -> float:
         value = float(p)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise ParameterError(f"the RBO persistence {name} must be a number in (0, 1), "
-                             f"got {p!r}") from None
+                             f"got {shown(p)}") from None
     if not 0.0 < value < 1.0:
-        raise ParameterError(f"the RBO persistence {name} must lie in (0, 1), got {p!r}")
+        raise ParameterError(f"the RBO persistence {name} must lie in (0, 1), got {shown(p)}")
     return value
 
 

@@ -53,7 +53,7 @@ from scipy import stats as sps
 
 from ..core.budget import check_memory, format_size
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import FileAccessError, ParameterError
+from ..errors import FileAccessError, ParameterError, shown
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats import pairwise_tests
 from ..stats.corrections import Correction, correction_name
@@ -70,6 +70,8 @@ from .common import derived_seed, format_frame, generator, pair_index, seed_sequ
 REPETITIONS_PER_TASK = 25
 #: Largest number of simulated matrices accepted.
 MAX_REPETITIONS = 100_000_000
+#: Most scores (topics × systems) of a matrix of the normal model (800 MB of doubles).
+MAX_CELLS = 100_000_000
 #: The counts kept per (test, correction): Type I errors, null comparisons, Type II and
 #: Type III errors, correct significant directions, non-null comparisons.
 COUNTS: tuple[str, ...] = ("type_I", "null", "type_II", "type_III", "power", "non_null")
@@ -91,12 +93,15 @@ class NormalModel:
     error_sd: float = 0.1
 
     def __post_init__(self) -> None:
-        check_count(self.topics, "topics", 2)
-        check_count(self.systems, "systems", 2)
+        topics = check_count(self.topics, "topics", 2, MAX_CELLS // 2)
+        systems = check_count(self.systems, "systems", 2, MAX_CELLS // 2)
+        if topics * systems > MAX_CELLS:
+            raise ParameterError(f"a matrix of {topics:,} topics × {systems:,} systems "
+                                 f"exceeds {MAX_CELLS:,} scores")
         for name in ("topic_sd", "error_sd"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
-                raise ParameterError(f"{name} must be a finite number ≥ 0, got {value!r}")
+                raise ParameterError(f"{name} must be a finite number ≥ 0, got {shown(value)}")
         if self.error_sd == 0:
             raise ParameterError("error_sd must be > 0 (the paired differences would be "
                                  "constant)")

@@ -46,7 +46,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import AlignmentError, InputError, ParameterError
+from ..errors import AlignmentError, InputError, ParameterError, shown
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
@@ -593,10 +593,10 @@ def swap_rates(
     try:
         width = float(bin_width)
     except (TypeError, ValueError):
-        raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}") \
+        raise ParameterError(f"bin_width must be a positive number, got {shown(bin_width)}") \
             from None
     if not (np.isfinite(width) and width > 0):
-        raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}")
+        raise ParameterError(f"bin_width must be a positive number, got {shown(bin_width)}")
     bin_width = width
     check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
     rng = resolve_rng(rng, seed)

@@ -66,7 +66,7 @@ import pandas as pd
 from scipy import stats
 
 from ..core.scaling import binary_exponent
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
 from ..stats.power import power_two_sample_t, topic_set_size
@@ -364,6 +364,9 @@ def _groups(table: pd.DataFrame, variant: str, control: str, treatment: str,
     if variant not in table.columns:
         raise InputError(f"no variant column {variant!r} in the table (columns: "
                          f"{list(table.columns)})")
+    if control == treatment:  # a Welch test of a variant against itself
+        raise ParameterError(f"control and treatment are both {control!r}: an A/B test "
+                             "compares two different variants")
     found = set(table[variant].astype(str))
     for name in (control, treatment):
         if name not in found:
@@ -380,7 +383,7 @@ def _column(frame: pd.DataFrame, name: str, what: str) -> np.ndarray:
     if not np.isfinite(values).all():
         bad = frame.index[int(np.argmax(~np.isfinite(values)))]
         raise InputError(f"{what} column {name!r}: user {bad!r} has no finite value "
-                         f"({frame.loc[bad, name]!r})")
+                         f"({shown(frame.loc[bad, name])})")
     return values
 
 
@@ -642,8 +645,15 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     >>> ab_sample_size(0.01, 0.2)
     6281
     """
+    power = float(power)
+    beta = 1 - power  # the design's β, in (0, 1)
+    if not 0 < power < 1:
+        raise ParameterError(f"power must lie in (0, 1), got {power}")
+    if beta == 1:
+        raise ParameterError(f"power {power:g} cannot be told from 0 in floating point "
+                             "(1 - power rounds to 1)")
     return topic_set_size("two-sample-t", sd=sd, min_diff=min_diff, alpha=alpha,
-                          beta=1 - float(power)).n
+                          beta=beta).n
 
 
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:

@@ -67,6 +67,7 @@ import pandas as pd
 
 from ..core.budget import check_memory, format_size
 from ..errors import InputFormatError, ParameterError
+from ..errors import shown as shown_value  # `shown`: the EM's impressions below
 from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
@@ -76,6 +77,16 @@ MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
 ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm"]
 #: Attractiveness and satisfaction of an unseen (query, document) pair; EM's start.
 PRIOR = 0.5
+
+
+#: JSON's names of the types :func:`json.loads` returns (for messages).
+_JSON_TYPES = {"list": "an array", "str": "a string", "int": "a number", "float": "a number",
+               "bool": "a boolean", "NoneType": "null"}
+
+
+def _not_parameters(reason: str, source: str) -> InputFormatError:
+    return InputFormatError(f"not a click model's parameters (irscale online fit --format "
+                            f"json): {reason}", source=source)
 
 
 @dataclass(frozen=True, eq=False)
@@ -306,16 +317,26 @@ class ClickModel:
 
     @classmethod
     def from_json(cls, text: str, source: str = "<json>") -> ClickModel:
-        """A model written by :meth:`to_json`."""
+        """A model written by :meth:`to_json`; anything else is an
+        :class:`~irscale.errors.InputFormatError` naming ``source`` and what is wrong (a
+        missing field, a row that is not ``[query, docno, value]``), or the
+        :class:`~irscale.errors.ParameterError` of :meth:`check`."""
         try:
             data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError(f"a JSON object is expected, the file holds "
+                                 f"{_JSON_TYPES.get(type(data).__name__, 'a value')}")
             model = data["model"]
             if model not in MODELS:
                 raise ValueError(f"unknown model {model!r}")
 
-            def series(rows: Any) -> pd.Series | None:
+            def series(name: str) -> pd.Series | None:
+                rows = data[name] if name == "attractiveness" else data.get(name)
                 if rows is None:
                     return None
+                if not isinstance(rows, list) or not all(
+                        isinstance(row, list) and len(row) == 3 for row in rows):
+                    raise ValueError(f"{name} must be a list of [query, docno, value] rows")
                 frame = pd.DataFrame(rows, columns=["query", "docno", "value"])
                 return _pair_series(frame["query"].astype(str).to_numpy(dtype=object),
                                     frame["docno"].astype(str).to_numpy(dtype=object),
@@ -324,7 +345,7 @@ class ClickModel:
             def array(values: Any) -> np.ndarray | None:
                 return None if values is None else np.asarray(values, dtype=np.float64)
 
-            attractiveness = series(data["attractiveness"])
+            attractiveness = series("attractiveness")
             if attractiveness is None:
                 raise ValueError("no attractiveness")
             tau = None
@@ -333,13 +354,14 @@ class ClickModel:
                 tau = (t1, t2, t3)
             alpha0, sigma0 = map(float, data.get("prior", (PRIOR, PRIOR)))
             result = cls(model, attractiveness,
-                         series(data.get("satisfaction")), array(data.get("examination")),
+                         series("satisfaction"), array(data.get("examination")),
                          array(data.get("continuation")),
                          None if data.get("gamma") is None else float(data["gamma"]),
                          tau, (alpha0, sigma0))
-        except (ValueError, KeyError, TypeError) as error:
-            raise InputFormatError(f"not a click model's parameters (irscale online fit "
-                                   f"--format json): {error}", source=source) from None
+        except KeyError as error:  # a field the model needs
+            raise _not_parameters(f"no {error.args[0]!r} field", source) from None
+        except (ValueError, TypeError) as error:
+            raise _not_parameters(str(error), source) from None
         result.check()
         return result
 
@@ -416,11 +438,11 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
                              f"{', '.join(MODELS)}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
             or iterations < 1:
-        raise ParameterError(f"iterations must be an integer >= 1, got {iterations!r}")
+        raise ParameterError(f"iterations must be an integer >= 1, got {shown_value(iterations)}")
     for name, value in (("tol", tol), ("smoothing", smoothing)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not np.isfinite(value) or value < 0:
-            raise ParameterError(f"{name} must be a number >= 0, got {value!r}")
+            raise ParameterError(f"{name} must be a number >= 0, got {shown_value(value)}")
     k = float(smoothing)
     log = read_click_log(log)
     code, pairs = _pair_codes(log)

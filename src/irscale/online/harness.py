@@ -58,7 +58,7 @@ import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, shown
 from ..io.memory import as_qrels, as_runs
 from ..stats.protocol import format_table
 from ..stats.resampling import seed_sequence
@@ -377,7 +377,7 @@ def sensitivity(
     level = 1.0 if significance is None else check_alpha(significance, "significance")
     if isinstance(target, bool) or not isinstance(target, (int, float)) \
             or not 0.0 < target <= 1.0:
-        raise ParameterError(f"target must be an agreement in (0, 1], got {target!r}")
+        raise ParameterError(f"target must be an agreement in (0, 1], got {shown(target)}")
     if isinstance(methods, str) or not methods:
         raise ParameterError(f"methods must be a non-empty list of interleaving methods "
                              f"({', '.join(METHODS)}), got {methods!r}")

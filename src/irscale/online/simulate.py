@@ -32,11 +32,11 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from ..io.clicklog import CELL_BYTES
 from ..io.memory import as_qrels
 from ..stats.validation import check_count
-from .clicklog import ClickLog
+from .clicklog import MAX_SERP_SIZE, ClickLog
 from .clickmodels import ClickModel
 
 __all__ = ["INSTANTIATIONS", "qrels_click_model", "simulate_click_log"]
@@ -95,7 +95,7 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
                                  "grades: give one value per grade in both")
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) \
             or not 0.0 <= gamma <= 1.0:
-        raise ParameterError(f"gamma must be a probability in [0, 1], got {gamma!r}")
+        raise ParameterError(f"gamma must be a probability in [0, 1], got {shown(gamma)}")
     judged = as_qrels(qrels)
     grade = np.maximum(np.asarray(judged.rel, dtype=np.int64), 0)
     if instantiation is not None:
@@ -145,7 +145,7 @@ def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
        t1:1    t1     2     a        1
     """
     sessions = check_count(sessions, "sessions", 1, MAX_SESSIONS)
-    serp_size = check_count(serp_size, "serp_size", 1, 2**31 - 1)
+    serp_size = check_count(serp_size, "serp_size", 1, MAX_SERP_SIZE)
     if not isinstance(model, ClickModel):
         raise ParameterError(f"model must be a ClickModel (qrels_click_model, "
                              f"fit_click_model), got {type(model).__name__}")

@@ -50,7 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..errors import ParameterError, SchedulerError
+from ..errors import ParameterError, SchedulerError, shown
 
 T = TypeVar("T")
 
@@ -97,7 +97,7 @@ def check_executor(executor: object, option: str = "executor") -> ExecutorArg:
         if not (count.isdigit() and 1 <= int(count) <= MAX_LOCAL_WORKERS):
             raise ParameterError(f"{option} {executor!r}: N of 'local:N' must be a whole number "
                                  f"of worker processes from 1 to {MAX_LOCAL_WORKERS}, "
-                                 f"got {count!r}")
+                                 f"got {shown(count)}")
         return executor
     address = _ADDRESS.fullmatch(executor)
     if address is None or address.group("scheme") not in SCHEMES:
@@ -133,7 +133,7 @@ def check_workers(workers: object, executor: object) -> ExecutorArg:
     if workers is None:
         return executor
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
-        raise ParameterError(f"workers must be a positive whole number, got {workers!r}")
+        raise ParameterError(f"workers must be a positive whole number, got {shown(workers)}")
     if not is_local(executor):
         raise ParameterError("workers applies to the local executor; a Dask executor "
                              "runs on the cluster's workers (give one of the two)")

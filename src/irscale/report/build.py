@@ -38,6 +38,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ..core.options import INT64_MAX
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
@@ -319,7 +320,7 @@ def build_report(
     alpha = check_alpha(alpha)
     test_spec(test)
     dp_samples = check_count(dp_samples, "dp_samples")
-    scale_depth = check_count(scale_depth, "scale_depth")
+    scale_depth = check_count(scale_depth, "scale_depth", 1, INT64_MAX)
     correction_label = "none" if correction is None else correction_name(correction)
     requested = [measures] if isinstance(measures, str) else list(measures)
     if not requested:

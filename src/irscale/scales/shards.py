@@ -54,7 +54,7 @@ import numpy as np
 
 from ..core.budget import max_memory_of
 from ..core.progress import ProgressArg, progress_reporter
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from ..parallel import (
     ExecutorArg,
     check_executor,
@@ -81,7 +81,7 @@ def check_shards(shards: object, option: str = "shards") -> int | None:
         return None
     if isinstance(shards, bool) or not isinstance(shards, numbers.Integral) or shards < 1:
         raise ParameterError(f"{option} must be a whole number of shards ≥ 1 (tasks the "
-                             f"image's buckets are grouped into), got {shards!r}")
+                             f"image's buckets are grouped into), got {shown(shards)}")
     return int(shards)
 
 

@@ -38,13 +38,14 @@ from typing import Literal
 import pandas as pd
 from scipy import optimize, special, stats
 
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from .tables import Format
 from .validation import Alternative, check_alpha, check_choice
 
 DESIGNS = ("paired-t", "two-sample-t", "anova", "ci")
 Design = Literal["paired-t", "two-sample-t", "anova", "ci"]
 _MAX_TOPICS = 1_000_000
+_NO_SIZE = "no topic set size below one million meets the requirement"
 
 
 def _check_positive(value: float, name: str) -> float:
@@ -59,7 +60,7 @@ def _check_effect(value: float) -> float:
     try:
         value = float(value)
     except (TypeError, ValueError):
-        raise ParameterError(f"effect_size must be a number, got {value!r}") from None
+        raise ParameterError(f"effect_size must be a number, got {shown(value)}") from None
     if not math.isfinite(value):
         raise ParameterError(f"effect_size must be a finite number, got {value}")
     return value
@@ -83,10 +84,13 @@ def _check_t_args(alpha: float, alternative: Alternative, n: int) -> float:
 
 
 def _upper(crit: float, df: float, nc: float) -> float:
-    """P(T' ≥ crit) for the noncentral t; scipy returns NaN deep in the tails (< 1e-20),
-    which are then 0."""
+    """P(T' ≥ crit) for the noncentral t. scipy returns NaN deep in the tails (< 1e-20)
+    and for a noncentrality far from the critical value (|λ| ≳ 1e10): the probability is
+    then 1 when λ lies above ``crit`` (the distribution is centred at about λ), else 0."""
     value = float(stats.nct.sf(crit, df, nc))
-    return 0.0 if math.isnan(value) else value
+    if math.isnan(value):
+        return 1.0 if nc > crit else 0.0
+    return value
 
 
 def _t_power(nc: float, df: float, alpha: float, alternative: Alternative) -> float:
@@ -168,6 +172,15 @@ class TopicSetSize:
                 f"target {self.target:g}); {params})")
 
 
+def _start(factor: int, ratio: float) -> int:
+    """The normal approximation n ≈ factor · ratio² (ratio = z σ/minD, or z σ/δ for the
+    CI width) where the search for n starts. The exact t-based n is at least as large, so
+    a ratio whose n passes the limit (or overflows) is refused here, before any search."""
+    if not ratio <= math.sqrt(_MAX_TOPICS / factor):
+        raise ParameterError(_NO_SIZE)
+    return math.ceil(factor * ratio**2)
+
+
 def _smallest(meets: object, start: int, minimum: int) -> int:
     """Smallest n ≥ minimum with meets(n), searching around ``start`` (meets is monotone)."""
     n = max(minimum, int(start))
@@ -179,7 +192,7 @@ def _smallest(meets: object, start: int, minimum: int) -> int:
     while not meets(high):  # type: ignore[operator]
         low, high = high, min(2 * high, _MAX_TOPICS)
         if high == _MAX_TOPICS and not meets(high):  # type: ignore[operator]
-            raise ParameterError("no topic set size below one million meets the requirement")
+            raise ParameterError(_NO_SIZE)
     while high - low > 1:
         mid = (low + high) // 2
         if meets(mid):  # type: ignore[operator]
@@ -256,7 +269,7 @@ def topic_set_size(
     sd = _check_positive(sd, "sd")
     if design == "ci":
         width = _check_positive(width if width is not None else float("nan"), "width")
-        start = math.ceil(4 * (stats.norm.ppf(1 - alpha / 2) * sd / width) ** 2)
+        start = _start(4, stats.norm.ppf(1 - alpha / 2) * sd / width)
         n = _smallest(lambda k: expected_ci_width(k, sd, alpha=alpha) <= width, start, 2)
         return TopicSetSize("ci", n, expected_ci_width(n, sd, alpha=alpha), width,
                             {"sd": sd, "alpha": alpha})
@@ -265,7 +278,7 @@ def topic_set_size(
         raise ParameterError(f"n_systems must be at least 2, got {n_systems}")
     effect = diff / sd
     z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(1 - beta)
-    start = math.ceil((1 if design == "paired-t" else 2) * (z / effect) ** 2)
+    start = _start(1 if design == "paired-t" else 2, z * sd / diff)
     n = _smallest(
         lambda k: _design_power(design, effect, k, n_systems, alpha) >= 1 - beta, start, 2
     )

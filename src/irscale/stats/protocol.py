@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from .tables import Format, check_digits, render
 
 __all__ = ["ConfidenceInterval", "Estimate", "check_confidence_level", "format_table"]
@@ -61,7 +61,7 @@ def check_confidence_level(confidence_level: object) -> float:
         raise ParameterError(f"confidence_level must be a number in (0, 1), got "
                              f"{confidence_level!r}") from None
     if isinstance(confidence_level, (bool, np.bool_)) or not 0.0 < value < 1.0:
-        raise ParameterError(f"confidence_level must lie in (0, 1), got {confidence_level!r}")
+        raise ParameterError(f"confidence_level must lie in (0, 1), got {shown(confidence_level)}")
     return value
 
 

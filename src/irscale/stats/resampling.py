@@ -43,7 +43,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .validation import Alternative, check_alternative, check_choice, check_count
 
@@ -63,7 +63,7 @@ def check_seed(seed: object, name: str = "seed") -> SeedArg:
     non-negative integer (any size), a sequence of them or a ``SeedSequence``."""
     if seed is None or isinstance(seed, np.random.SeedSequence):
         return seed
-    message = f"{name} must be a non-negative integer, got {seed!r}"
+    message = f"{name} must be a non-negative integer, got {shown(seed)}"
     if isinstance(seed, (bool, np.bool_)):
         raise ParameterError(message)
     if isinstance(seed, numbers.Integral):
@@ -77,7 +77,7 @@ def check_seed(seed: object, name: str = "seed") -> SeedArg:
                          and int(v) >= 0 for v in items):
             return [int(v) for v in items]
         raise ParameterError(f"{name} must be a non-negative integer or a non-empty sequence "
-                             f"of them, got {seed!r}")
+                             f"of them, got {shown(seed)}")
     raise ParameterError(message)
 
 

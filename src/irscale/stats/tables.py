@@ -16,7 +16,7 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
-from ..errors import ParameterError
+from ..errors import ParameterError, shown
 from .names import FORMATS
 
 #: A table format (:data:`~irscale.stats.names.FORMATS`).
@@ -38,7 +38,7 @@ def check_digits(digits: object, name: str = "digits") -> int:
     """``digits`` as an int in [0, :data:`MAX_DIGITS`]."""
     if (isinstance(digits, (bool, np.bool_)) or not isinstance(digits, (int, np.integer))
             or not 0 <= digits <= MAX_DIGITS):
-        raise ParameterError(f"{name} must be an integer in [0, {MAX_DIGITS}], got {digits!r}")
+        raise ParameterError(f"{name} must be an integer in [0, {MAX_DIGITS}], got {shown(digits)}")
     return int(digits)
 
 

@@ -122,7 +122,8 @@ def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
         k = nug_rows[int(np.flatnonzero(n_terms == 0)[0])]
         raise InputError(f"nugget {gold.nugget[k]!r}: no word of its vital string is left "
                          "to match (stop words only)", source=gold.source, line=gold.line[k])
-    need = np.ceil(np.round(threshold * n_terms, 9)).astype(np.int64)
+    # a share of the terms, and at least one (a threshold of 1e-300 still needs a word)
+    need = np.maximum(np.ceil(np.round(threshold * n_terms, 9)).astype(np.int64), 1)
     # every (output, nugget term) of the same topic
     out_topic = np.array([topic_pos[outputs.topic[k]] for k in chosen], dtype=np.int64)
     by_topic = np.argsort(out_topic, kind="stable")

@@ -91,7 +91,7 @@ from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.qrels_index import QrelsIndex
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
-from ..errors import InputError, MeasureError, ParameterError
+from ..errors import InputError, MeasureError, ParameterError, shown
 from ..evaluation import Evaluation, check_topics
 from ..io.labels import read_labels
 from ..io.memory import as_qrels
@@ -185,7 +185,7 @@ def parse_session_measure(text: str) -> SessionRequest:
         depth = match["cutoff"]
         if not depth.isdigit() or int(depth) < 1 or int(depth) >= 2**62:
             raise MeasureError(f"measure {text!r}: the cut-off @k is a whole number ≥ 1 "
-                               f"(documents per query), got {depth!r}")
+                               f"(documents per query), got {shown(depth)}")
         cutoff = int(depth)
     return SessionRequest(family, params, cutoff, text.strip())
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...errors import AlignmentError, MeasureError, ParameterError
+from ...errors import AlignmentError, MeasureError, ParameterError, shown
 from ...io.diversity import (
     DiversityQrels,
     IntentProbabilities,
@@ -221,7 +221,7 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
     except (TypeError, ValueError):
         value = math.nan
     if not (math.isfinite(value) and value >= 0.0):
-        raise ParameterError(f"{name} must be a finite number ≥ 0, got {risk_alpha!r}")
+        raise ParameterError(f"{name} must be a finite number ≥ 0, got {shown(risk_alpha)}")
     return value
 
 
@@ -322,7 +322,7 @@ def evaluate_diversity(
                            f"{traditional!r}")
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int)
                                  or max_docs < 1):
-        raise ParameterError(f"max_docs must be a positive integer, got {max_docs!r}")
+        raise ParameterError(f"max_docs must be a positive integer, got {shown(max_docs)}")
     if isinstance(qrels, DiversityQrels):
         qrels_obj = ndeval_qrels(qrels) if ndeval_ids else qrels
     else:
