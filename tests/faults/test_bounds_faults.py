@@ -88,7 +88,7 @@ CASES = [
                              "100000000", "--seed", "1"], opt("--size"), *MEMORY),
     err("aware-random", ["labels", "aware", "crowd.txt", "a.run", "b.run", "c.run", "-m",
                          "map", "--weights", "msd", "--random", "10000000", "--seed", "1"],
-        "--random", *MEMORY, files=CROWD),
+        "--random", "1,000", files=CROWD),
     err("scale-image-json-listing", ["scale", "image", "-m", "nDCG@20", "-N", "20",
                                      "--levels", "3", "--all-values", "--format", "json",
                                      "--max-memory", "1G"], "--values-limit", "--max-memory"),

@@ -70,8 +70,6 @@ from .common import derived_seed, format_frame, generator, pair_index, seed_sequ
 REPETITIONS_PER_TASK = 25
 #: Largest number of simulated matrices accepted.
 MAX_REPETITIONS = 100_000_000
-#: Most scores (topics × systems) of a matrix of the normal model (800 MB of doubles).
-MAX_CELLS = 100_000_000
 #: The counts kept per (test, correction): Type I errors, null comparisons, Type II and
 #: Type III errors, correct significant directions, non-null comparisons.
 COUNTS: tuple[str, ...] = ("type_I", "null", "type_II", "type_III", "power", "non_null")
@@ -93,11 +91,8 @@ class NormalModel:
     error_sd: float = 0.1
 
     def __post_init__(self) -> None:
-        topics = check_count(self.topics, "topics", 2, MAX_CELLS // 2)
-        systems = check_count(self.systems, "systems", 2, MAX_CELLS // 2)
-        if topics * systems > MAX_CELLS:
-            raise ParameterError(f"a matrix of {topics:,} topics × {systems:,} systems "
-                                 f"exceeds {MAX_CELLS:,} scores")
+        check_count(self.topics, "topics", 2)
+        check_count(self.systems, "systems", 2)
         for name in ("topic_sd", "error_sd"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
