@@ -214,6 +214,9 @@ CASES = [
            check=has_warning, files={"c.txt": text(CONTRIB[:2])}),
     err("loo-contributors-run-twice", loo_contrib("c.txt"), "c.txt", "teamA_r1",
         files={"c.txt": text([*CONTRIB, "teamA_r1 teamB"])}),
+    # a run of other topics, kept by --allow-empty, has no mean to rank
+    err("loo-run-of-other-topics", [*LOO, "--allow-empty"], "'teamC_r2'", "no topic",
+        files={"c.run": text([f"9{line}" for line in run_lines("c")])}),
     err("loo-depth-0", with_option(LOO, "--depth", "0"), opt("--depth")),
     err("loo-depth-negative", with_option(LOO, "--depth", "-1"), opt("--depth")),
     err("loo-depth-text", with_option(LOO, "--depth", "deep"), opt("--depth")),

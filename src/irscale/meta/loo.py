@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..errors import InputError, ParameterError
+from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
@@ -169,6 +169,17 @@ def _topics_of(matrix, systems: Sequence[str]) -> set[str]:
     return {t for t, keep in zip(matrix.topics, rows.tolist(), strict=True) if keep}
 
 
+def _check_scored(matrix) -> None:
+    """Every run has a score on some topic: a run that shares no topic with the qrels
+    (evaluated with ``allow_empty``) has no mean to rank, with or without a contributor."""
+    empty = [s for k, s in enumerate(matrix.systems)
+             if not np.isfinite(matrix.values[:, k]).any()]
+    if empty:
+        raise AlignmentError(f"leave-one-out: run(s) {', '.join(map(repr, empty[:5]))} "
+                             "share no topic with the qrels, so they have no score to rank "
+                             "(leave them out, or check their topic ids)")
+
+
 def _ranks(scores: np.ndarray) -> np.ndarray:
     """1 = best; ties share the best rank."""
     order = -scores
@@ -259,6 +270,7 @@ def leave_one_out(
     full = evaluate(qrels_obj, run_list, measures, relevance_level=relevance_level,
                     **evaluate_options).to_matrix(allow_missing=True)
     labels = full.measures
+    _check_scored(full)
     original = np.nanmean(full.values, axis=0)  # runs × measures
     loo = original.copy()
     pool = pool_contributions(qrels_obj, run_list, team_of, depth=depth)
