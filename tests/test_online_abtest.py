@@ -85,6 +85,26 @@ def ratio_population(rng, n, rate):
     return clicks.astype(float), impressions.astype(float)
 
 
+@pytest.mark.parametrize("scale", [1.0, 1e-6, 1e6])
+def test_delta_method_refuses_ratios_constant_up_to_rounding(scale):
+    # every user's ratio is 0.1 in one variant and 0.11 in the other: the residuals
+    # num − R·den are rounding noise, which would give |z| ~ 1e7 and p = 0
+    impressions = np.array([10.0, 20.0, 30.0, 40.0, 70.0])
+    table = pd.DataFrame({"variant": ["control"] * 5 + ["treatment"] * 5,
+                          "clicks": np.r_[impressions * 0.1, impressions * 0.11] * scale,
+                          "impressions": np.r_[impressions, impressions]})
+    with pytest.raises(InputError, match="no variance"):
+        ab_test(table, "clicks", analysis="delta", denominator="impressions")
+    # one user off the ratio in one variant: a variance, and the hand-worked test
+    table.loc[9, "clicks"] += 0.5 * scale
+    result = ab_test(table, "clicks", analysis="delta", denominator="impressions")
+    num, den = table["clicks"].to_numpy()[5:], impressions
+    ratio = num.sum() / den.sum()
+    var = np.var(num - ratio * den, ddof=1) / (5 * den.mean() ** 2)
+    assert result.diff == pytest.approx(ratio - 0.1 * scale, rel=1e-9)
+    assert result.ci_se == pytest.approx(math.sqrt(var), rel=1e-9)
+
+
 def test_delta_method_variance_matches_a_bootstrap():
     rng = np.random.default_rng(1)
     n = 3000

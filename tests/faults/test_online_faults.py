@@ -256,6 +256,10 @@ CASES = [
     err("analyze-one-user-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "n"],
         any_of("1 user", "delta"), files={"t.csv": "variant,clicks,n\ncontrol,1,2\n"
                                                     "treatment,2,3\ntreatment,1,1\n"}),
+    err("analyze-delta-constant-ratios", [*ANALYZE, "--analysis", "delta", "--denominator",
+                                          "n"], "no variance",
+        files={"t.csv": "variant,clicks,n\ncontrol,1,10\ncontrol,3,30\ncontrol,7,70\n"
+                        "treatment,1.1,10\ntreatment,3.3,30\ntreatment,7.7,70\n"}),
     # ================================================================ ab srm
     ok("srm", SRM, output_contains("chi2", "observed"), files=TABLE),
     ok("srm-splits", [*SRM, "--splits", "control=0.4,treatment=0.6", "--format", "csv"],

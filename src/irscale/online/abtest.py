@@ -73,7 +73,7 @@ from ..stats.power import power_two_sample_t, topic_set_size
 from ..stats.protocol import format_table
 from ..stats.results import TestResult
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice, check_count
+from ..stats.validation import check_alpha, check_choice, check_count, tie_tolerance
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
            "ab_test", "assign", "read_pairs", "read_user_table", "read_users",
@@ -473,9 +473,14 @@ def ab_test(
         for num, den, name in ((y_c, d_c, control), (y_t, d_t, treatment)))
     r_c, r_t, se = (_rescaled(v, e_num - e_den, metric, denominator)
                     for v in (r_c, r_t, math.sqrt(v_c + v_t)))
+    if se == 0:
+        raise InputError(f"every user's {metric}/{denominator} is the same up to rounding "
+                         f"within each variant ({r_t:g} in {treatment!r}, {r_c:g} in "
+                         f"{control!r}): with no variance the delta method has nothing to "
+                         "test")
     diff = r_t - r_c
-    z = diff / se if se > 0 else (math.copysign(math.inf, diff) if diff else math.nan)
-    p = 1.0 if math.isnan(z) else float(2 * stats.norm.sf(abs(z)))
+    z = diff / se
+    p = float(2 * stats.norm.sf(abs(z)))
     low, high = t_interval(diff, se, math.inf, alpha=alpha, alternative="two-sided")
     nan = math.nan
     return TestResult(
@@ -512,9 +517,13 @@ def _delta_ratio(num: np.ndarray, den: np.ndarray, name: str, den_exponent: int 
                          f"{math.ldexp(float(den.sum()), den_exponent):g}; a "
                          "ratio needs a positive total")
     ratio = num.sum() / den.sum()
-    cov = np.cov(num, den, ddof=1)
-    var = (cov[0, 0] - 2 * ratio * cov[0, 1] + ratio**2 * cov[1, 1]) / (n * mean_den**2)
-    return float(ratio), float(max(var, 0.0))
+    # Var(num − R·den) = Var(num) − 2R·Cov(num, den) + R²·Var(den); residuals within
+    # rounding of 0 (every user's ratio is R) have no variance, only rounding noise
+    # (irscale.stats.validation.tie_tolerance, as the paired tests decide it)
+    residual = num - ratio * den
+    if np.max(np.abs(residual)) <= tie_tolerance(num, ratio * den):
+        return float(ratio), 0.0
+    return float(ratio), float(residual.var(ddof=1) / (n * mean_den**2))
 
 
 # --------------------------------------------------------------------------- SRM
