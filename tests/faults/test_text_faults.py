@@ -95,6 +95,9 @@ CASES = [
     err("session-srbp-bad-p", session("-m", "sRBP(p=0)"), "p", files=FILES),
     err("session-serr-bad-prob", session("-m", "sERR(prob=linear)"), "prob", files=FILES),
     err("session-bad-norm", session("-m", "nsDCG(norm=max)"), "norm", files=FILES),
+    # a gain a double cannot hold is an error naming the measure asked for
+    err("session-nsdcg-exp-gain-overflow", session("-m", "nsDCG(gain=exp)@10"),
+        "'nsDCG'", "2^2000", files={**FILES, "qrels.txt": text(["1 0 d1 2000", "1 0 d2 1"])}),
     err("session-u-without-lengths", session("-m", "U"), "doclen", files=FILES),
     err("session-u-clicks-cutoff", session("-m", "U@5", "--labels", "doclen=len.txt",
                                            "--clicks", "c.log"), "cut-off", files=FILES),

@@ -476,11 +476,13 @@ def query_discount(qnum: np.ndarray, bq: float) -> np.ndarray:
     return np.log(np.asarray(qnum, dtype=np.float64) + bq - 1.0) / np.log(bq)
 
 
-def sdcg_values(view: JudgedRankings, gain: GainMap, bq: float) -> np.ndarray:
-    """sDCG (eq. 35) of every ranking of a session view (:func:`session_view`)."""
+def sdcg_values(view: JudgedRankings, gain: GainMap, bq: float, family: str = "sDCG"
+                ) -> np.ndarray:
+    """sDCG (eq. 35) of every ranking of a session view (:func:`session_view`); ``family``
+    names the measure in errors (``sDCG`` or ``nsDCG``)."""
     discount = query_discount(view.attribute("qnum"), bq)
     discount *= _LOG2(view.rank)
-    terms = element_gains(view, gain, None, "sDCG")
+    terms = element_gains(view, gain, None, family)
     terms /= discount
     return view.segment_sum(terms)
 
@@ -822,7 +824,8 @@ def _compute(jr: JudgedRankings, request: SessionRequest, views: _Views,
         return srbp_values(views.get(request.cutoff, "no-gain"), params)
     if request.family == "sERR":
         return serr_values(views.get(request.cutoff, "remove"), params)
-    sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"])
+    sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"],
+                       request.family)
     if request.family == "sDCG":
         return sdcg
     cut = views.get(request.cutoff, "cut")
