@@ -17,9 +17,14 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import FileAccessError, OutputExistsError, ParameterError
+from ..core.params import SEED, Integers
+from ..errors import FileAccessError, OutputExistsError
 from ..io.files import access_error, current_umask, interrupts_held
+from .options import Checked
 from .outputs import check_output_folder
+
+#: Topics of the example collection: the ANOVA needs two.
+TOPICS = Integers(2)
 
 
 def add_parser(subparsers) -> None:
@@ -32,8 +37,10 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--out", default="irscale-demo",
                         help="new or empty folder for the example files (default irscale-demo)")
-    parser.add_argument("--topics", type=int, default=50, help="number of topics (default 50)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--topics", action=Checked, domain=TOPICS, default=50,
+                        help="number of topics (default 50)")
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=0,
+                        help="random seed (default 0)")
     parser.set_defaults(func=run)
 
 
@@ -96,17 +103,12 @@ def _staged_folder(path: str) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_folder(args.out)
     from ..datasets import synthetic_collection
     from ..evaluation import evaluate
     from ..io.output import markdown_table, trec_text
     from ..stats import anova, tukey_hsd
 
-    if args.topics < 2:
-        raise ParameterError(f"--topics must be at least 2 (the ANOVA needs two), got "
-                             f"{args.topics}")
-    if args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
-    _check_folder(args.out)
     collection = synthetic_collection(n_topics=args.topics, seed=args.seed)
     # all or nothing: the files are evaluated in the staging folder, the report goes to
     # standard output, and only when that has been written and flushed does the folder

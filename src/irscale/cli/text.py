@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import MATCH_THRESHOLD
 from ..errors import ParameterError
 from ..io.formats import FORMATS
+from .options import Checked
 from .outputs import add_output, input_paths, open_output
 
 
@@ -91,7 +93,8 @@ def add_parser(subparsers) -> None:
     nuggets.add_argument("--auto-match", action="store_true",
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
-    nuggets.add_argument("--threshold", type=float, default=None, metavar="T",
+    nuggets.add_argument("--threshold", action=Checked, domain=MATCH_THRESHOLD,
+                         label="--threshold (matching threshold)", default=None, metavar="T",
                          help="--auto-match: least share of a nugget's distinct terms the "
                          "output must contain, in (0, 1] (default 0.5)")
     nuggets.add_argument("--stem", action="store_true",
@@ -130,9 +133,9 @@ def _write(args: argparse.Namespace, evaluation) -> int:
 
 
 def run_rouge(args: argparse.Namespace) -> int:
+    _check_extra_inputs(args, [args.stopwords] if args.stopwords else [])
     from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
 
-    _check_extra_inputs(args, [args.stopwords] if args.stopwords else [])
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
@@ -140,8 +143,6 @@ def run_rouge(args: argparse.Namespace) -> int:
 
 
 def run_nuggets(args: argparse.Namespace) -> int:
-    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
-
     if args.auto_match:
         if args.runs:
             raise ParameterError("--auto-match finds the matches: give no match file")
@@ -157,6 +158,8 @@ def run_nuggets(args: argparse.Namespace) -> int:
             if given:
                 raise ParameterError(f"{option} applies to --auto-match")
     _check_extra_inputs(args, [p for p in (args.lengths or args.texts, args.stopwords) if p])
+    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
+
     nuggets, matches, texts = args.qrels, args.runs, args.texts
     if args.auto_match:
         from ..io.text import read_nuggets, read_stopwords, read_texts

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 from dataclasses import dataclass
 
+from ..core.params import parse_size as parse_size
 from ..errors import ParameterError
 from .measures import ScaleMeasure
 from .space import Space
@@ -103,30 +103,6 @@ def format_size(n_bytes: float) -> str:
 
 
 # ------------------------------------------------------------------ memory limit
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str | int | float, option: str = "--max-memory/max_memory") -> int:
-    """Bytes of ``2G``, ``500M``, ``1.5GiB``, ``64k``, ``1000000`` (powers of 1024);
-    :class:`ParameterError` naming ``option`` otherwise (also for 0 or less)."""
-    if isinstance(text, bool):
-        raise ParameterError(f"{option} takes a size such as 2G or 500M, got {text!r}")
-    if isinstance(text, int | float):
-        value = float(text)
-        if not (math.isfinite(value) and value >= 1):
-            raise ParameterError(f"{option} must be a positive size, got {text!r}")
-        return int(value)
-    match = _SIZE.match(str(text))
-    if not match:
-        raise ParameterError(f"{option} takes a size such as 2G, 500M or 1.5GiB (powers of "
-                             f"1024), got {text!r}")
-    number, unit = float(match[1]), match[2].lower()
-    value = number * 1024 ** " kmgtp".index(unit or " ")
-    if value < 1:
-        raise ParameterError(f"{option} must be a positive size, got {text!r}")
-    return int(value)
-
-
 def default_max_memory() -> int:
     """Half of the machine's physical memory (8 GiB when it cannot be read)."""
     try:

@@ -11,14 +11,15 @@ constant data, fewer than two systems or topics.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterator, Sequence
-from typing import Literal, SupportsInt, cast
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.params import check_alpha as check_alpha
+from ..core.params import check_count as check_count
 from ..errors import AlignmentError, InputError, ParameterError
 
 Alternative = Literal["two-sided", "greater", "less"]
@@ -64,35 +65,6 @@ def check_alternative(alternative: str) -> str:
             f"alternative must be one of {list(ALTERNATIVES)}, got {alternative!r}"
         )
     return alternative
-
-
-def check_alpha(alpha: float, name: str = "alpha") -> float:
-    """``alpha`` as a float in the open interval (0, 1); ``name`` is how messages call it."""
-    try:
-        value = float(alpha)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number in (0, 1), got {alpha!r}") from None
-    if not 0.0 < value < 1.0:
-        raise ParameterError(f"{name} must lie in (0, 1), got {alpha!r}")
-    return value
-
-
-def check_count(value: object, name: str, minimum: int = 1,
-                maximum: int | None = None) -> int:
-    """``value`` as an ``int`` in [``minimum``, ``maximum``] (integral floats are accepted;
-    booleans, fractions, NaN and non-numbers are not)."""
-    wanted = (f"an integer ≥ {minimum}" if maximum is None
-              else f"an integer in [{minimum}, {maximum:,}]")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
-    if not math.isfinite(float(value)):
-        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
-    # typeshed's numbers.Real declares no __int__, though the Real types int() meets here
-    # (Python and numpy numbers, Fraction) all convert
-    count = int(cast(SupportsInt, value))
-    if count != value or count < minimum or (maximum is not None and count > maximum):
-        raise ParameterError(f"{name} must be {wanted}, got {value!r}")
-    return count
 
 
 def check_counts(values: object, name: str, what: str, minimum: int = 1) -> list[int]:
