@@ -163,8 +163,8 @@ def test_mistakes_are_reported_before_the_numerical_packages():
             cases += [([*prog.split()[1:], f"{flag}={value}"], action)
                       for value in _bad_values(action)]
     assert len(cases) > 300
-    for (argv, action), report in zip(cases, _blocked([argv for argv, _ in cases]),
-                                      strict=True):
+    for (_, action), report in zip(cases, _blocked([argv for argv, _ in cases]),
+                                   strict=True):
         if action is None:
             assert report["status"] == 0, report
             continue
@@ -174,6 +174,68 @@ def test_mistakes_are_reported_before_the_numerical_packages():
         names = [*action.option_strings,
                  *getattr(getattr(action, "target", None), "option_strings", ())]
         assert any(name in lines[0] for name in names), report
+
+
+#: Options that exclude each other, or that the rest of the command line leaves without
+#: use, in every command that has such a rule checked without its inputs (the files named
+#: need not exist): (command line, what the message names).
+COMBINATIONS = [
+    (["session", "q", "r", "--click-gain", "0.5"], "--click-gain"),
+    (["text", "nuggets", "n", "m", "--texts", "t", "--threshold", "0.5"], "--threshold"),
+    (["demo", "--out", "."], "--out"),
+    (["compare", "--scores", "x.csv", "--test", "t", "--seed", "1"], "--seed"),
+    (["compare", "--scores", "x.csv", "--risk-alpha", "1"], "--baseline"),
+    (["compare", "q", "a", "b"], "-m"),
+    (["compare", "--scores", "x.csv", "--model", "MD9"], "--model"),
+    (["scale", "image", "-m", "AP", "-N", "3", "-o", "x.txt"], "-o"),
+    (["meta", "correlate", "--scores", "x.csv", "-p", "0.5"], "-p"),
+    (["meta", "dp", "--scores", "x.csv", "--seeds", "3", "--pairs"], "--pairs"),
+    (["meta", "split", "--scores", "x.csv", "--cross", "MD1"], "--cross"),
+    (["meta", "split", "--scores", "x.csv", "--models", "MD3"], "MD3"),
+    (["meta", "swap", "--scores", "x.csv", "--alpha", "0.1"], "--alpha"),
+    (["meta", "concordance", "--scores", "x.csv", "--gold", "a", "--names", "x,y"],
+     "--names"),
+    (["meta", "loo", "q", "a", "b", "-m", "map", "--contributors", "c",
+      "--contributor-pattern", "x"], "--contributor-pattern"),
+    (["meta", "scales", "q", "a", "b", "--table", "2", "--alpha", "0.1"], "--alpha"),
+    (["meta", "simulate", "--model", "normal", "--null"], "--null"),
+    (["meta", "simulate", "--model", "bootstrap", "--topics", "5", "--scores", "x.csv"],
+     "--topics"),
+    (["pool", "build", "a", "--strategy", "depth", "--seed", "1"], "--seed"),
+    (["pool", "simulate", "q", "a", "b", "--strategy", "depth", "--seed", "1"], "--seed"),
+    (["pool", "simulate", "q", "a", "b", "--contributor-pattern", "("],
+     "--contributor-pattern"),
+    (["pool", "shards", "q", "a", "b", "--method", "hash", "--seed", "1"], "--seed"),
+    (["pool", "shards", "q", "a", "b", "--model", "MD9"], "--model"),
+    (["pool", "sample", "a", "--strata", "1:1"], "--strata"),
+    (["pool", "sample", "a", "--design", "stratified", "--strata", "1:2"], "--strata"),
+    (["pool", "estimate", "s", "a", "--format", "csv", "--digits", "2"], "--digits"),
+    (["labels", "aggregate", "x", "--method", "mv", "--n-iter", "3"], "--n-iter"),
+    (["labels", "agree", "x", "y"], "crowd labels"),
+    (["labels", "agree-qrels", "a", "b", "c"], "run files"),
+    (["labels", "aware", "x", "a", "-m", "map", "--seed", "1"], "--seed"),
+    (["online", "interleave", "a", "b", "--clicks", "random", "--qrels", "q"], "--qrels"),
+    (["online", "interleave", "a", "b", "--clicks", "random", "--method", "optimized",
+      "--length", "20"], "--length"),
+    (["online", "score", "log", "--tau", "2"], "--tau"),
+    (["online", "score", "log", "--method", "optimized", "--credit", "team"], "--credit"),
+    (["online", "ab", "assign", "u", "--salt", "s", "--splits", "a"], "--splits"),
+    (["online", "ab", "measures", "log", "--users", "u", "--variants", "v", "--splits",
+      "a=1"], "--splits"),
+    (["online", "ab", "srm", "t", "--splits", "x"], "--splits"),
+    (["online", "loglik", "log", "--test", "t"], "--model"),
+    (["online", "simulate-clicks", "q", "r", "--format", "parquet"], "-o"),
+    (["online", "sensitivity", "q", "a"], "two or more"),
+    (["report", "q", "a", "b", "--seed", "1"], "--seed"),
+]
+
+
+def test_combinations_are_reported_before_the_numerical_packages():
+    for (argv, needle), report in zip(COMBINATIONS, _blocked([a for a, _ in COMBINATIONS]),
+                                      strict=True):
+        lines = report["stderr"].splitlines()
+        assert report["status"] == 2 and len(lines) == 1, report
+        assert lines[0].startswith("irscale: ") and needle in lines[0], report
 
 
 @pytest.fixture
@@ -239,12 +301,19 @@ def test_eval_output_unchanged_by_the_light_conversions(tiny):
 
 
 def test_choice_names_match_the_implementations():
+    from irscale.core import params
     from irscale.io import formats, output
-    from irscale.stats import CORRECTIONS, FORMATS, MODELS, TESTS, names, tables
+    from irscale.online.harness import AB_MEASURES
+    from irscale.online.simulate import INSTANTIATIONS
+    from irscale.stats import CORRECTIONS, FORMATS, MODELS, SHARD_MODELS, TESTS, names, tables
     from irscale.stats.corrections import adjust_pvalues
 
     assert names.TEST_NAMES == tuple(TESTS)
+    assert names.RESAMPLING_TESTS == tuple(n for n, spec in TESTS.items() if spec.resampling)
     assert names.MODEL_NAMES == tuple(MODELS)
+    assert names.SHARD_MODEL_NAMES == tuple(SHARD_MODELS)
+    assert params.AB_MEASURES == tuple(AB_MEASURES)
+    assert params.USERS == tuple(INSTANTIATIONS)
     assert CORRECTIONS is names.CORRECTIONS and FORMATS is names.FORMATS is tables.FORMATS
     assert output.FORMATS is formats.FORMATS
     for method in names.CORRECTIONS:
@@ -304,10 +373,7 @@ def test_arrow_helpers_do_not_import_pandas():
     code = textwrap.dedent("""
         import sys
         import numpy as np, pyarrow as pa, pyarrow.compute as pc
-        from irscale.cli.main import build_parser
-from irscale.core import arrow
-
-from .cli_parsers import parsers
+        from irscale.core import arrow
         a = arrow.array(np.arange(5))
         s = arrow.strings(["b", "a", "b"])
         codes = pc.index_in(s, value_set=arrow.strings(["a"]))

@@ -272,16 +272,6 @@ def test_compare_huge_scores_give_a_clear_error(tmp_path, capsys):
         assert "Warning" not in err and "nan" not in out.lower()
 
 
-def test_cli_limits_are_those_of_the_functions():
-    from irscale.cli import checks
-    from irscale.meta import loo, splitting
-    from irscale.stats import resampling
-
-    assert checks.MAX_SAMPLES == resampling.MAX_SAMPLES
-    assert checks.MAX_REPETITIONS == splitting.MAX_REPETITIONS
-    assert checks.MAX_DEPTH == loo.MAX_DEPTH
-
-
 def test_pairwise_systems_are_never_dropped_silently():
     x = table()
     with pytest.raises(AlignmentError, match=r"unknown system\(s\) \['zz'\]"):

@@ -35,12 +35,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
+from ..core.params import TIE_STRATEGIES as PHI_TIES
 from ..errors import ParameterError
 from .main import _lazy
-
-#: The tie strategies of φ (``irscale.scales.TIE_STRATEGIES``, repeated here so that the
-#: parser does not import the scales package).
-PHI_TIES: tuple[str, ...] = ("unq", "min", "max", "mid")
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce

@@ -57,7 +57,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--click-order", choices=("time", "rank"), default=None,
                         help="read the clicks in time order (non-linear traversal) or by "
                         "query and rank (default time)")
-    parser.add_argument("--click-gain", action=Checked, domain=CLICK_GAIN, label="click gain",
+    parser.add_argument("--click-gain", action=Checked, domain=CLICK_GAIN, api="click_gain",
                         default=None, metavar="G",
                         help="gain of every click (0.5: 'clicked = relevant' as Sakai's "
                         "algorithm; default: the qrels gain of the clicked document)")

@@ -65,6 +65,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.params import RANDOM_ASSESSORS
+from ..core.params import WEIGHTINGS as WEIGHTINGS
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -72,8 +74,6 @@ from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.memory import as_runs
 from ..stats.resampling import check_rng
 
-#: Assessor weightings (module documentation).
-WEIGHTINGS = ("uniform", "msd", "msd-topic", "tau")
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = 10
 
@@ -197,9 +197,7 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     if weights not in WEIGHTINGS:
         raise ParameterError(f"unknown weighting {weights!r}; choose one of "
                              f"{', '.join(WEIGHTINGS)}")
-    if isinstance(n_random, bool) or not isinstance(n_random, (int, np.integer)) \
-            or n_random < 1:
-        raise ParameterError(f"n_random must be a positive integer, got {n_random!r}")
+    RANDOM_ASSESSORS.check(n_random, "n_random")
     data: CrowdLabels = read_crowd_labels(labels, scale)
     run_list = as_runs(runs)
     run_topic = np.concatenate([r.topic.to_numpy() for r in run_list]).astype(str)

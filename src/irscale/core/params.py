@@ -247,6 +247,96 @@ CLICK_GAIN = Reals(0.0)
 #: Least share of a nugget's distinct terms a text must hold to match it (POURPRE).
 MATCH_THRESHOLD = Reals(0.0, 1.0, "(]")
 
+# --------------------------------------------------------------------------- pooling
+#: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
+#: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
+#: rank fusion) and those that adapt to them (move-to-front of Cormack, Palmer & Clarke
+#: 1998, the bandits of Losada, Parapar & Barreiro 2016, 2017).
+FIXED_STRATEGIES: tuple[str, ...] = ("depth", "take", "rbp", "rrf")
+ADAPTIVE_STRATEGIES: tuple[str, ...] = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
+STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
+#: RBP's persistence p, RRF's constant k and the forgetting factor γ of mm-ns and ts-ns
+#: (irscale's choice), with their defaults.
+RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
+RRF_K, DEFAULT_RRF_K = Reals(0.0), 60.0
+DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
+#: Judgments per topic.
+BUDGET = Integers(1, 1_000_000_000)
+#: Sampling designs of :func:`irscale.collections.sample_judgments`, the documents drawn
+#: per topic, and the fraction of a stratum drawn.
+DESIGNS: tuple[str, ...] = ("with-replacement", "poisson", "stratified")
+SAMPLE_SIZE = Integers(1, 1_000_000_000)
+STRATUM_RATE = Reals(0.0, 1.0, "(]")
+#: How documents are split into shards (:func:`irscale.collections.evaluate_shards`), and
+#: how many shards (more is a typo: every shard needs documents of every topic).
+SHARD_METHODS: tuple[str, ...] = ("random", "hash")
+DOCUMENT_SHARDS = Integers(1, 1_000_000)
+
+# --------------------------------------------------------------------------- crowd labels
+#: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
+#: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013)
+#: and AWARE's assessor weightings (Ferrante, Ferro & Pontarollo 2017).
+AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace")
+WEIGHTINGS: tuple[str, ...] = ("uniform", "msd", "msd-topic", "tau")
+#: EM iterations and restarts, and AWARE's random assessors.
+ITERATIONS = Integers(1, strict=True)
+RANDOM_ASSESSORS = Integers(1, strict=True)
+#: The stopping tolerance of EM.
+TOLERANCE = Reals(0.0)
+
+# --------------------------------------------------------------------------- online evaluation
+#: Interleaving methods (Joachims 2003; Radlinski, Kurup & Joachims 2008; Hofmann, Whiteson
+#: & de Rijke 2011; Radlinski & Craswell 2013) and the credit rules each accepts (the first
+#: is its default).
+INTERLEAVING_METHODS: tuple[str, ...] = ("balanced", "team-draft", "probabilistic",
+                                         "optimized")
+INTERLEAVING = Names("interleaving method", INTERLEAVING_METHODS)
+CREDITS: dict[str, tuple[str, ...]] = {
+    "balanced": ("balanced",), "team-draft": ("team",),
+    "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
+}
+
+
+def needs_rankings(method: str, credit: str | None = None) -> bool:
+    """True when ``method`` (with ``credit``) scores clicks by the rankers' rankings, which
+    an interleaving log does not hold (:mod:`irscale.online.logged`)."""
+    credit = CREDITS[method][0] if credit is None else credit
+    return method in ("balanced", "optimized") or credit == "marginal"
+
+
+#: Softmax exponent τ of probabilistic interleaving (Hofmann et al. 2011), and its default.
+TAU, DEFAULT_TAU = Reals(0.0, bounds="()"), 3.0
+#: Documents shown per impression; impressions per topic; the probability of a random
+#: click (or of γ, continuing after a satisfying click).
+SERP_LENGTH = Integers(1)
+#: Optimised interleaving enumerates 2^L choice sequences per topic: L ≤ 16.
+MAX_OPTIMIZED_LENGTH = 16
+OPTIMIZED_LENGTH = Integers(1, MAX_OPTIMIZED_LENGTH)
+IMPRESSION_COUNT = Integers(1)
+PROBABILITY = Reals(0.0, 1.0)
+#: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
+#: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
+CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
+#: Additive smoothing of the fitted probabilities.
+SMOOTHING = Reals(0.0)
+#: A relevance level of a simulated user, sessions simulated per topic (10^9: more is a
+#: typo), ranks of a SERP.
+CLICK_LEVEL = Integers(1, 2**62)
+SESSIONS = Integers(1, 1_000_000_000)
+SERP_SIZE = Integers(1, 2**31 - 1)
+#: The A/B test's effect size and per-user standard deviation (both > 0), and its power.
+POSITIVE = Reals(0.0, bounds="()")
+POWER = Reals(0.0, 1.0, "()")
+#: Measures of the A/B tests of :func:`irscale.online.sensitivity`, the experiments per
+#: number of impressions, its default grid of impressions (2 at least each) and the
+#: agreement that counts as reached.
+AB_MEASURES: tuple[str, ...] = ("clicks", "reciprocal_rank", "abandoned")
+EXPERIMENTS = Integers(1)
+SENSITIVITY_IMPRESSIONS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000)
+EXPERIMENT_IMPRESSIONS = Integers(2)
+AGREEMENT = Reals(0.0, 1.0, "(]")
+
 # --------------------------------------------------------------------------- interval scales
 #: How the functions name the parameters of a scale's space (command line and Python).
 RUN_LENGTH = "run length N (-N, N)"
@@ -267,6 +357,8 @@ DEGREES = Integers(2, MAX_LEVELS, strict=True)
 RECALL_COUNT = Integers(0, MAX_RECALL_BASE, strict=True)
 INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
 SHARDS = Integers(1, strict=True)
+#: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
+TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
 

@@ -31,12 +31,12 @@ import pandas as pd
 import pyarrow as pa
 
 from ..core import arrow
+from ..core.params import SERP_SIZE
 from ..errors import (
     DuplicateError,
     EmptyInputError,
     InputError,
     InputFormatError,
-    ParameterError,
 )
 from ._text import check_int64, is_float, line_of_record, parse_columns, read_bytes, source_name
 from .files import is_stdio
@@ -126,10 +126,8 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
     EmptyInputError
         No line at all.
     """
-    if serp_size is not None and (isinstance(serp_size, bool)
-                                  or not isinstance(serp_size, (int, np.integer))
-                                  or serp_size < 1):
-        raise ParameterError(f"serp_size must be an integer >= 1, got {serp_size!r}")
+    if serp_size is not None:
+        serp_size = SERP_SIZE.check(serp_size, "serp_size")
     if isinstance(source, ClickLog):
         return source if serp_size is None else _from_frame(source.to_frame(), source.source,
                                                             serp_size)

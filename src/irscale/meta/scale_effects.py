@@ -307,7 +307,7 @@ class ScaleReport:
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
     """The run lengths N as ints ≥ 1 (:data:`irscale.core.params.CUTOFF`), at least one,
     none twice."""
-    return check_counts(cutoffs, name, "a cut-off", CUTOFF.low)
+    return check_counts(cutoffs, name, "a cut-off", CUTOFF)
 
 
 def scale_report(

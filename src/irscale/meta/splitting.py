@@ -146,7 +146,7 @@ def check_sizes(sizes: Sequence[int], n_topics: int, name: str = "sizes") -> lis
     """The split sizes as ints, refused unless every one can be run on ``n_topics``
     topics: at least 2 topics in TS1 and in TS2 (sizes in [2, n − 2]), no size twice. A
     size above n/2 is run with the n − size topics left as TS2, and says so (warning)."""
-    values = check_counts(sizes, name, "a split size", SPLIT_SIZE.low)
+    values = check_counts(sizes, name, "a split size", SPLIT_SIZE)
     bad = [s for s in values if s > n_topics - 2]
     if bad:
         raise ParameterError(

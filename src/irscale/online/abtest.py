@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..core.params import CUTOFF, POSITIVE, POWER
 from ..errors import InputError, ParameterError
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
@@ -159,7 +160,7 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     from .clicklog import ClickLog, read_click_log
 
     clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
-    k = check_count(k, "k", 1)
+    k = CUTOFF.check(k, "k")
     clicks = clicklog.clicks & clicklog.valid
     n = clicks.shape[0]
     count = clicks.sum(axis=1)
@@ -596,11 +597,10 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     6281
     """
     return topic_set_size("two-sample-t", sd=sd, min_diff=min_diff, alpha=alpha,
-                          beta=1 - float(power)).n
+                          beta=1 - POWER.check(power, "power")).n
 
 
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:
     """Power of the two-sample t-test with n users per variant (effect min_diff / sd)."""
-    if not sd > 0 or not math.isfinite(sd):
-        raise ParameterError(f"sd must be a positive number, got {sd}")
+    POSITIVE.check(sd, "sd")
     return power_two_sample_t(min_diff / sd, check_count(n, "n", 2), alpha=alpha)

@@ -84,11 +84,24 @@ import numpy as np
 import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
+from ..core.params import (
+    CLICK_LEVEL,
+    DEFAULT_TAU,
+    IMPRESSION_COUNT,
+    INTERLEAVING_METHODS,
+    OPTIMIZED_LENGTH,
+    PROBABILITY,
+    SAMPLES,
+    SERP_LENGTH,
+)
+from ..core.params import CREDITS as CREDITS
+from ..core.params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
+from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
 from ..stats.resampling import RngArg, check_rng, seed_sequence
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice, check_count
+from ..stats.validation import check_alpha, check_choice
 
 if TYPE_CHECKING:
     from .clicklog import ClickLog
@@ -97,17 +110,10 @@ __all__ = ["CREDITS", "METHODS", "InterleavingResult", "Interleavings", "interle
            "interleave_runs", "rankings_from_lists"]
 
 #: Mixing policies.
-METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
+METHODS = INTERLEAVING_METHODS
 Method = Literal["balanced", "team-draft", "probabilistic", "optimized"]
-#: Credit rules each method accepts (the first is its default).
-CREDITS: dict[str, tuple[str, ...]] = {
-    "balanced": ("balanced",), "team-draft": ("team",),
-    "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
-}
 #: Softmax exponent of probabilistic interleaving (Hofmann et al. 2011).
-TAU = 3.0
-#: Longest list of optimised interleaving (2^L choice sequences are enumerated per topic).
-MAX_OPTIMIZED_LENGTH = 16
+TAU = DEFAULT_TAU
 #: Default SERP length.
 LENGTH = 10
 #: Bootstrap samples of Δ_AB's interval.
@@ -518,11 +524,9 @@ class Interleavings:
             if model == "perfect":
                 if qrels is None:
                     raise ParameterError("the perfect click model needs qrels")
-                return self.relevance(qrels) >= check_count(relevance_level,
-                                                            "relevance_level", 1)
-            if not 0.0 <= float(probability) <= 1.0:
-                raise ParameterError(f"the click probability must lie in [0, 1], got "
-                                     f"{probability}")
+                return self.relevance(qrels) >= CLICK_LEVEL.check(relevance_level,
+                                                                  "relevance_level")
+            PROBABILITY.check(probability, "the click probability")
             return (_generator(rng).random(self.pairs.shape) < float(probability)) & shown
         simulate = getattr(model, "simulate", None)
         if simulate is None:
@@ -699,11 +703,9 @@ def interleave_runs(
     if n_rankers > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers; for "
                              f"{n_rankers} use team-draft (multileaving)")
-    limit = MAX_OPTIMIZED_LENGTH if method == "optimized" else None
-    length = check_count(length, "length", 1, limit)
-    tau = float(tau)
-    if not np.isfinite(tau) or tau <= 0:
-        raise ParameterError(f"tau must be a positive number, got {tau}")
+    length = (OPTIMIZED_LENGTH if method == "optimized" else SERP_LENGTH).check(length,
+                                                                               "length")
+    tau = TAU_DOMAIN.check(tau, "tau")
     topic = _impression_topics(cube.candidates, impressions)
     gen = _generator(rng)
     n = len(topic)
@@ -764,7 +766,7 @@ def _is_lists(runs: object) -> TypeGuard[Mapping[str, Mapping[str, Sequence[str]
 def _impression_topics(candidates: Candidates, impressions: object) -> np.ndarray:
     topics = candidates.topics
     if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
-        count = check_count(impressions, "impressions", 1)
+        count = IMPRESSION_COUNT.check(impressions, "impressions")
         return np.repeat(np.arange(len(topics)), count)
     if isinstance(impressions, (str, bytes)) or not isinstance(impressions,
                                                                  Sequence | np.ndarray):
@@ -847,7 +849,7 @@ class InterleavingResult:
         from scipy.stats import binomtest, t
 
         alpha = check_alpha(alpha)
-        bootstrap = check_count(bootstrap, "bootstrap", 1)
+        bootstrap = SAMPLES.check(bootstrap, "bootstrap")
         win, loss = np.asarray(win, dtype=np.float64), np.asarray(loss, dtype=np.float64)
         n = win.shape[0]
         if n == 0:

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.params import CUTOFF, Integers
 from ..core.params import check_alpha as check_alpha
 from ..core.params import check_count as check_count
 from ..errors import AlignmentError, InputError, ParameterError
@@ -67,12 +68,12 @@ def check_alternative(alternative: str) -> str:
     return alternative
 
 
-def check_counts(values: object, name: str, what: str, minimum: int = 1) -> list[int]:
-    """``values`` (a non-empty sequence, none twice) as ints ≥ ``minimum``; ``what`` names
-    one value in messages (``"a cut-off"``, ``"a split size"``)."""
+def check_counts(values: object, name: str, what: str, domain: Integers = CUTOFF) -> list[int]:
+    """``values`` (a non-empty sequence, none twice) as ints of ``domain`` (default: ≥ 1);
+    ``what`` names one value in messages (``"a cut-off"``, ``"a split size"``)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
         raise ParameterError(f"{name} must be a list of integers, got {values!r}")
-    counts = [check_count(v, f"{name}: {what}", minimum) for v in values]
+    counts = [domain.check(v, f"{name}: {what}") for v in values]
     noun = what.removeprefix("a ")
     if not counts:
         raise ParameterError(f"{name} is empty: give at least one {noun}")
