@@ -16,7 +16,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..core.params import DIGITS, Names
+from ..core.params import DIGITS, SCALE_MEASURES, Names
 from ..errors import AlignmentError, ParameterError
 from ..stats.names import (
     MODEL_NAMES,
@@ -268,6 +268,8 @@ def check_pattern(pattern: str, option: str = "--contributor-pattern") -> None:
 
 
 def _scales(args: argparse.Namespace) -> None:
+    if not args.measures:
+        args.measures = list(SCALE_MEASURES)
     if _given(args, "alpha") and args.table in ("2", "4"):
         raise ParameterError(f"--alpha applies to the significance tables (5, 6, invariants, "
                              f"all), not to --table {args.table}")

@@ -585,10 +585,7 @@ def run_scales(args: argparse.Namespace) -> int:
     check_meta(args)  # every option, before anything heavy is imported
 
     from .. import meta
-    from ..meta.scale_effects import DEFAULT_MEASURES
 
-    if not args.measures:
-        args.measures = list(DEFAULT_MEASURES)
     if diversity_inputs(args):  # refused before the qrels are read, with the reason
         from ..scales.measures import scale_measure
 

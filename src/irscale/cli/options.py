@@ -125,11 +125,14 @@ class Checked(_StoreOnce):
                  label: str | None = None, **kwargs) -> None:
         kwargs.setdefault("type", domain.type)
         super().__init__(option_strings, dest, **kwargs)
-        self.domain, self.label = domain, label or option_name(self, api)
+        self.domain, self.api, self.label = domain, api, label or option_name(self, api)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        super().__call__(parser, namespace, self.domain.check(values, self.label),
-                         option_string)
+        name = self.label
+        if option_string is not None and option_string not in self.option_strings:
+            # a deprecated spelling (DeprecatedAlias): named as the user wrote it
+            name = f"{option_string} ({self.api})" if self.api else option_string
+        super().__call__(parser, namespace, self.domain.check(values, name), option_string)
 
 
 class ListAction(_StoreOnce):
