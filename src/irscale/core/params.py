@@ -90,6 +90,8 @@ class Reals:
         low, high = math.isfinite(self.low), math.isfinite(self.high)
         if low and high:
             return f"lie in {self.bounds[0]}{self.low:g}, {self.high:g}{self.bounds[1]}"
+        if low and self.low == 0 and self.bounds[0] == "(":
+            return "be a positive number"
         if low:
             return f"be a number {'≥' if self.bounds[0] == '[' else '>'} {self.low:g}"
         if high:

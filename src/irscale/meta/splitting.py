@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
-from ..core.params import REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
+from ..core.params import BIN_WIDTH, REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, ParameterError
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
@@ -146,8 +146,8 @@ def check_sizes(sizes: Sequence[int], n_topics: int, name: str = "sizes") -> lis
     """The split sizes as ints, refused unless every one can be run on ``n_topics``
     topics: at least 2 topics in TS1 and in TS2 (sizes in [2, n − 2]), no size twice. A
     size above n/2 is run with the n − size topics left as TS2, and says so (warning)."""
-    values = check_counts(sizes, name, "a split size", SPLIT_SIZE)
-    bad = [s for s in values if s > n_topics - 2]
+    values = check_counts(sizes, name, "a split size")
+    bad = [s for s in values if s < SPLIT_SIZE.low or s > n_topics - 2]
     if bad:
         raise ParameterError(
             f"{name}: split size(s) {bad} cannot be run on {n_topics} topics: TS1 and TS2 "
@@ -587,14 +587,7 @@ def swap_rates(
     ``progress``: a bool or a callable ``progress(done, total)`` over the splits;
     ``executor``: where the test's repetitions run (:mod:`irscale.parallel`)."""
     executor = check_executor(executor)
-    try:
-        width = float(bin_width)
-    except (TypeError, ValueError):
-        raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}") \
-            from None
-    if not (np.isfinite(width) and width > 0):
-        raise ParameterError(f"bin_width must be a positive number, got {bin_width!r}")
-    bin_width = width
+    bin_width = BIN_WIDTH.check(bin_width, "bin_width")
     REPETITIONS.check(repetitions, "repetitions")
     rng = resolve_rng(rng, seed)
     check_progress(progress)
