@@ -25,7 +25,7 @@ from ..core.options import (
     RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
-from ..core.params import ALPHA
+from ..core.params import ALPHA, RISK_ALPHA
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..stats.names import CORRECTIONS
@@ -95,7 +95,8 @@ def add_parser(subparsers) -> None:
                        help="correction over every comparison of the table (default holm)")
     table.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=None,
                        help="significance level (default 0.05)")
-    parser.add_argument("--risk-alpha", default=None, metavar="A",
+    parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
+                        metavar="A",
                         help="diversity, --format ndeval --baseline FILE: risk sensitivity "
                         "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
                         "default 0)")
