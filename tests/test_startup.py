@@ -70,16 +70,6 @@ def _run(*argvs: list[str], cwd=None) -> list[dict]:
     return json.loads(done.stdout)
 
 
-def test_help_loads_no_numerical_package():
-    argvs = [["--help"]] + [[command, "--help"]
-                            for command in ("eval", "demo", "compare", "scale", "meta")]
-    argvs += [["scale", sub, "--help"] for sub in ("image", "transform", "table")]
-    argvs += [["meta", "dp", "--help"], ["meta", "scales", "--help"]]
-    for report in _run(*argvs):
-        assert report["status"] == 0, report["argv"]
-        assert report["loaded"] == [], report
-
-
 #: Run ``main(argv)`` for every argv given as JSON with the numerical packages blocked: an
 #: import of one raises ``Heavy`` (a ``BaseException``, which no ``except Exception`` of
 #: irscale catches), so that the command stops where it would have loaded it.
