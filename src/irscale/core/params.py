@@ -34,6 +34,14 @@ from ..errors import ParameterError
 INT64_MAX = 2**63 - 1
 
 
+def _float(value: numbers.Real) -> float:
+    """``value`` as a float; ±inf for a number beyond the range of doubles (10**400)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]
+
+
 @dataclass(frozen=True)
 class Integers:
     """Integers in ``[low, high]`` (no upper bound when ``high`` is None).
@@ -60,7 +68,7 @@ class Integers:
         """``value`` as an ``int`` (booleans, fractions, NaN and non-numbers are refused)."""
         kinds = numbers.Integral if self.strict else numbers.Real
         if isinstance(value, bool) or not isinstance(value, kinds) or (
-                not isinstance(value, numbers.Integral) and not math.isfinite(float(value))):
+                not isinstance(value, numbers.Integral) and not math.isfinite(_float(value))):
             raise ParameterError(f"{name} must be {self.text()}, got {value!r}")
         # typeshed's numbers.Real declares no __int__, though the Real types int() meets
         # here (Python and numpy numbers, Fraction) all convert
@@ -106,7 +114,7 @@ class Reals:
     def check(self, value: object, name: str) -> float:
         """``value`` as a ``float``."""
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
-                not self.contains(float(value)):
+                not self.contains(_float(value)):
             raise ParameterError(f"{name} must {self.text()}, got {value!r}")
         return float(value)
 
@@ -121,10 +129,10 @@ class Reals:
 
 @dataclass(frozen=True)
 class NumberText:
-    """A number of ``numbers`` given as a number or as its text, the text kept as typed
-    (a tool prints it back as given: ndeval's ``-riskAlpha``)."""
+    """A number of ``domain`` given as a number or as its text, the text kept as typed (a
+    tool prints it back as given: ndeval's ``-riskAlpha``)."""
 
-    numbers: Reals
+    domain: Reals
     type: ClassVar[type] = str
 
     def check(self, value: object, name: str) -> object:
@@ -136,12 +144,12 @@ class NumberText:
             except ValueError:
                 number = None
         if isinstance(number, bool) or not isinstance(number, numbers.Real) or \
-                not self.numbers.contains(float(number)):
-            raise ParameterError(f"{name} must {self.numbers.text()}, got {value!r}")
+                not self.domain.contains(_float(number)):
+            raise ParameterError(f"{name} must {self.domain.text()}, got {value!r}")
         return value
 
     def outside(self) -> tuple[str, ...]:
-        return (*self.numbers.outside(), "one")
+        return (*self.domain.outside(), "one")
 
 
 @dataclass(frozen=True)
