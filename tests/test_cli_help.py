@@ -84,15 +84,3 @@ def test_no_seed_numbers_in_the_cli_sources():
 
     for path in Path(irscale.cli.__file__).parent.glob("*.py"):
         assert "seed 00" not in path.read_text(encoding="utf-8"), path.name
-
-
-def test_defaults_repeated_in_the_parsers_agree():
-    """The parsers repeat a few defaults of the library so as not to import it."""
-    from irscale.cli import meta as cli_meta
-    from irscale.cli import options
-    from irscale.meta.scale_effects import DEFAULT_CUTOFFS, DEFAULT_MEASURES
-    from irscale.scales.scale import TIE_STRATEGIES
-
-    assert cli_meta.SCALE_MEASURES == DEFAULT_MEASURES
-    assert cli_meta.CUTOFFS == DEFAULT_CUTOFFS
-    assert options.PHI_TIES == TIE_STRATEGIES

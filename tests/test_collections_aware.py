@@ -10,10 +10,9 @@ import pandas as pd
 import pytest
 
 import irscale
-from irscale.cli import labels as cli_labels
 from irscale.cli.main import main
 from irscale.collections.aware import WEIGHTINGS, aware, aware_weights
-from irscale.collections.labels import METHODS, aggregate_labels
+from irscale.collections.labels import aggregate_labels
 from irscale.errors import InputError, ParameterError
 
 LABELS = pd.DataFrame(
@@ -159,11 +158,6 @@ def test_errors_name_the_line():
         aware(LABELS, RUNS, "P.5,10")
     with pytest.raises(ParameterError, match="n_random"):
         aware(LABELS, RUNS, "map", weights="msd", n_random=0)
-
-
-def test_cli_names_match_the_api():
-    assert cli_labels.METHODS == METHODS
-    assert cli_labels.WEIGHTINGS == WEIGHTINGS
 
 
 def test_cli_equals_the_api(tmp_path, monkeypatch, capsys):

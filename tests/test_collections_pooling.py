@@ -277,14 +277,3 @@ def test_bad_parameters():
 def test_strategies_listed():
     assert set(STRATEGIES) == {"depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts",
                                "ts-ns"}
-
-
-def test_the_command_line_repeats_the_library_defaults():
-    from irscale.cli import pool as cli_pool
-    from irscale.collections import pooling
-
-    assert cli_pool.STRATEGIES == STRATEGIES
-    assert cli_pool.ADAPTIVE == ADAPTIVE
-    defaults = pooling.pool.__kwdefaults__
-    assert (cli_pool.RBP_P, cli_pool.RRF_K, cli_pool.DISCOUNT) == \
-        (defaults["p"], defaults["k"], defaults["discount"])

@@ -284,11 +284,8 @@ def test_same_seed_same_sample_and_bad_input():
 
 
 def test_cli_sample_then_estimate_is_the_api(tmp_path, capsys):
-    from irscale.cli import pool as cli_pool
     from irscale.cli.main import main
-    from irscale.collections import DESIGNS
 
-    assert cli_pool.DESIGNS == DESIGNS
     runs = random_runs(6, n_runs=3)
     qrels = random_qrels(6)
     paths = []

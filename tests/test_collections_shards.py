@@ -180,12 +180,3 @@ def test_cli_prints_the_api_table(tmp_path, capsys):
     assert out == result.anova("MD3", empty="zero").format("csv")
     written = pd.read_csv(tmp_path / "s.csv", dtype={"topic": str})
     pd.testing.assert_frame_equal(written, result.to_frame(), check_dtype=False)
-
-
-def test_the_command_line_repeats_the_library_choices():
-    from irscale.cli import pool as cli_pool
-    from irscale.collections import SHARD_METHODS
-    from irscale.stats.shards import EMPTY_POLICIES
-
-    assert cli_pool.SHARD_METHODS == SHARD_METHODS
-    assert cli_pool.EMPTY_POLICIES == EMPTY_POLICIES

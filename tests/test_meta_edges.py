@@ -216,10 +216,10 @@ def scores(tmp_path):
     (["split", "-m", "ap", "--sizes", "0"], "--sizes (sizes): a split size must be"),
     (["split", "-m", "ap", "--sizes", "11"], "--sizes (sizes): split size(s) [11] cannot be "
      "run on 12 topics"),
-    (["split", "-m", "ap", "--sizes", "4,4"], "--sizes (sizes) lists the split size(s) [4] twice"),
+    (["split", "-m", "ap", "--sizes", "4,4"], "--sizes (sizes) names [4] twice"),
     (["split", "-m", "ap", "--sizes", ""], "--sizes (sizes) is empty"),
     (["split", "-m", "ap", "--repetitions", "0"], "--repetitions (repetitions) must be"),
-    (["split", "-m", "ap", "--metric", "nope"], "--metric must be one of"),
+    (["split", "-m", "ap", "--metric", "nope"], "--metric: unknown metric 'nope'"),
     (["split", "-m", "ap", "--models", "", "--sizes", "4"], "--models is empty"),
     (["split", "-m", "ap", "--models", "nope"], "unknown procedure 'nope'"),
     (["split", "-m", "ap", "--cross", "MD1"], "--cross takes A:B pairs"),
@@ -253,7 +253,7 @@ def test_meta_refuses_impossible_and_ignored_options(argv, message, scores, caps
     (["loo", "q", "a", "b", "-m", "map", "--format", "csv", "--digits", "3"],
      "--digits applies"),
     (["scales", "q", "a", "b", "--cutoffs", "0"], "--cutoffs (cutoffs): a cut-off must be"),
-    (["scales", "q", "a", "b", "--cutoffs", "5,5"], "--cutoffs (cutoffs) lists the cut-off(s)"),
+    (["scales", "q", "a", "b", "--cutoffs", "5,5"], "--cutoffs (cutoffs) names [5] twice"),
     (["scales", "q", "a", "b", "--cutoffs", ""], "--cutoffs (cutoffs) is empty"),
     (["scales", "q", "a", "b", "--table", "2", "--alpha", "0.1"], "--alpha applies to the "
      "significance tables"),

@@ -11,11 +11,19 @@ first ``np.unique``: :func:`irscale.core.arrow.unique_integers`), nor
 functions (:mod:`irscale.core.arrow_compute`), nor, for trec_eval's measures, the diversity
 modules.
 Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
-``benchmarks/bench_eval.py``, not here.
+``benchmarks/bench_eval.py`` and ``benchmarks/bench_startup.py``, not here.
+
+Mistakes in a command line are reported before any of those packages is imported: the
+``--help`` of every command, a value outside the domain of every option that declares one
+(:mod:`irscale.core.params`), a name that is not among an option's choices, and options
+that exclude each other. These cases run in an interpreter in which importing numpy,
+pyarrow, scipy, pandas or matplotlib raises; the parsers are walked, so that every option
+added later is covered, and every option that takes a number must declare its domain.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -25,7 +33,10 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from irscale.cli.main import build_parser
 from irscale.core import arrow
+
+from .cli_parsers import parsers
 
 #: Run ``main(argv)`` for every argv given as JSON, then print the top-level packages of
 #: ``WATCHED`` that are loaded (after each argv, so that a failure names the culprit).
@@ -59,14 +70,162 @@ def _run(*argvs: list[str], cwd=None) -> list[dict]:
     return json.loads(done.stdout)
 
 
-def test_help_loads_no_numerical_package():
-    argvs = [["--help"]] + [[command, "--help"]
-                            for command in ("eval", "demo", "compare", "scale", "meta")]
-    argvs += [["scale", sub, "--help"] for sub in ("image", "transform", "table")]
-    argvs += [["meta", "dp", "--help"], ["meta", "scales", "--help"]]
-    for report in _run(*argvs):
-        assert report["status"] == 0, report["argv"]
-        assert report["loaded"] == [], report
+#: Run ``main(argv)`` for every argv given as JSON with the numerical packages blocked: an
+#: import of one raises ``Heavy`` (a ``BaseException``, which no ``except Exception`` of
+#: irscale catches), so that the command stops where it would have loaded it.
+_BLOCKED = textwrap.dedent("""
+    import contextlib, importlib.abc, io, json, sys
+    HEAVY = {"numpy", "pyarrow", "scipy", "pandas", "matplotlib"}
+    class Heavy(BaseException):
+        pass
+    class Block(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.partition(".")[0] in HEAVY:
+                raise Heavy(name)
+    sys.meta_path.insert(0, Block())
+    from irscale.cli.main import main
+    report = []
+    for argv in json.loads(sys.stdin.read()):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            try:
+                status = main(argv)
+            except SystemExit as stop:  # --help
+                status = stop.code
+            except Heavy as error:
+                status = f"imported {error}"
+        report.append({"argv": argv, "status": status, "stderr": err.getvalue()})
+    assert not {m.partition(".")[0] for m in sys.modules} & HEAVY
+    print(json.dumps(report))
+""")
+
+
+def _blocked(argvs: list[list[str]]) -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", _BLOCKED], input=json.dumps(argvs),
+                          capture_output=True, text=True, timeout=600, check=True)
+    return json.loads(done.stdout)
+
+
+#: Every command (``irscale pool simulate``) and its parser.
+COMMANDS = list(parsers(build_parser()))
+
+
+def _domain(action: argparse.Action):
+    """The domain an option declares (a deprecated spelling: its target's), or None."""
+    return getattr(action, "domain", None) or getattr(getattr(action, "target", None),
+                                                      "domain", None)
+
+
+def _options(parser: argparse.ArgumentParser):
+    return [action for action in parser._actions if action.option_strings and
+            action.nargs != 0 and not isinstance(action, argparse._HelpAction)]
+
+
+def _bad_values(action: argparse.Action) -> list[str]:
+    """Values the option refuses: out of its declared domain, or not one of its choices."""
+    domain = _domain(action)
+    if domain is not None:
+        return list(domain.outside())
+    return ["no-such-choice"] if action.choices is not None else []
+
+
+def test_every_number_option_declares_its_domain():
+    """An option that takes numbers (argparse's ``type`` int or float, or a list of them)
+    declares the domain they lie in, so that it is checked as it is parsed."""
+    missing = []
+    for prog, parser in COMMANDS:
+        for action in _options(parser):
+            numbers = action.type in (int, float) or getattr(action, "kind", "str") != "str"
+            if numbers and action.choices is None and _domain(action) is None:
+                missing.append(f"{prog} {'/'.join(action.option_strings)}")
+    assert not missing, missing
+
+
+def test_mistakes_are_reported_before_the_numerical_packages():
+    """``--help`` of every command, and every option given each value it refuses (alone
+    after its command: the options are checked in the order they come, before the
+    inputs are looked at) end in one ``irscale:`` line naming the option, exit status 2,
+    without loading numpy, pyarrow, scipy, pandas or matplotlib."""
+    cases = [([*prog.split()[1:], "--help"], None) for prog, _ in COMMANDS]
+    for prog, parser in COMMANDS:
+        for action in _options(parser):
+            flag = max(action.option_strings, key=len)
+            cases += [([*prog.split()[1:], f"{flag}={value}"], action)
+                      for value in _bad_values(action)]
+    assert len(cases) > 300
+    for (_, action), report in zip(cases, _blocked([argv for argv, _ in cases]),
+                                   strict=True):
+        if action is None:
+            assert report["status"] == 0, report
+            continue
+        assert report["status"] == 2, report
+        lines = report["stderr"].splitlines()
+        assert len(lines) == 1 and lines[0].startswith("irscale: "), report
+        names = [*action.option_strings,
+                 *getattr(getattr(action, "target", None), "option_strings", ())]
+        assert any(name in lines[0] for name in names), report
+
+
+#: Options that exclude each other, or that the rest of the command line leaves without
+#: use, in every command that has such a rule checked without its inputs (the files named
+#: need not exist): (command line, what the message names).
+COMBINATIONS = [
+    (["session", "q", "r", "--click-gain", "0.5"], "--click-gain"),
+    (["text", "nuggets", "n", "m", "--texts", "t", "--threshold", "0.5"], "--threshold"),
+    (["demo", "--out", "."], "--out"),
+    (["compare", "--scores", "x.csv", "--test", "t", "--seed", "1"], "--seed"),
+    (["compare", "--scores", "x.csv", "--risk-alpha", "1"], "--baseline"),
+    (["compare", "q", "a", "b"], "-m"),
+    (["compare", "--scores", "x.csv", "--model", "MD9"], "--model"),
+    (["scale", "image", "-m", "AP", "-N", "3", "-o", "x.txt"], "-o"),
+    (["meta", "correlate", "--scores", "x.csv", "-p", "0.5"], "-p"),
+    (["meta", "dp", "--scores", "x.csv", "--seeds", "3", "--pairs"], "--pairs"),
+    (["meta", "split", "--scores", "x.csv", "--cross", "MD1"], "--cross"),
+    (["meta", "split", "--scores", "x.csv", "--models", "MD3"], "MD3"),
+    (["meta", "swap", "--scores", "x.csv", "--alpha", "0.1"], "--alpha"),
+    (["meta", "concordance", "--scores", "x.csv", "--gold", "a", "--names", "x,y"],
+     "--names"),
+    (["meta", "loo", "q", "a", "b", "-m", "map", "--contributors", "c",
+      "--contributor-pattern", "x"], "--contributor-pattern"),
+    (["meta", "scales", "q", "a", "b", "--table", "2", "--alpha", "0.1"], "--alpha"),
+    (["meta", "simulate", "--model", "normal", "--null"], "--null"),
+    (["meta", "simulate", "--model", "bootstrap", "--topics", "5", "--scores", "x.csv"],
+     "--topics"),
+    (["pool", "build", "a", "--strategy", "depth", "--seed", "1"], "--seed"),
+    (["pool", "simulate", "q", "a", "b", "--strategy", "depth", "--seed", "1"], "--seed"),
+    (["pool", "simulate", "q", "a", "b", "--contributor-pattern", "("],
+     "--contributor-pattern"),
+    (["pool", "shards", "q", "a", "b", "--method", "hash", "--seed", "1"], "--seed"),
+    (["pool", "shards", "q", "a", "b", "--model", "MD9"], "--model"),
+    (["pool", "sample", "a", "--strata", "1:1"], "--strata"),
+    (["pool", "sample", "a", "--design", "stratified", "--strata", "1:2"], "--strata"),
+    (["pool", "estimate", "s", "a", "--format", "csv", "--digits", "2"], "--digits"),
+    (["labels", "aggregate", "x", "--method", "mv", "--n-iter", "3"], "--n-iter"),
+    (["labels", "agree", "x", "y"], "crowd labels"),
+    (["labels", "agree-qrels", "a", "b", "c"], "run files"),
+    (["labels", "aware", "x", "a", "-m", "map", "--seed", "1"], "--seed"),
+    (["online", "interleave", "a", "b", "--clicks", "random", "--qrels", "q"], "--qrels"),
+    (["online", "interleave", "a", "b", "--clicks", "random", "--method", "optimized",
+      "--length", "20"], "--length"),
+    (["online", "score", "log", "--tau", "2"], "--tau"),
+    (["online", "score", "log", "--method", "optimized", "--credit", "team"], "--credit"),
+    (["online", "ab", "assign", "u", "--salt", "s", "--splits", "a"], "--splits"),
+    (["online", "ab", "measures", "log", "--users", "u", "--variants", "v", "--splits",
+      "a=1"], "--splits"),
+    (["online", "ab", "srm", "t", "--splits", "x"], "--splits"),
+    (["online", "loglik", "log", "--test", "t"], "--model"),
+    (["online", "simulate-clicks", "q", "r", "--format", "parquet"], "-o"),
+    (["online", "sensitivity", "q", "a"], "two or more"),
+    (["report", "q", "a", "b", "--seed", "1"], "--seed"),
+]
+
+
+def test_combinations_are_reported_before_the_numerical_packages():
+    for (_, needle), report in zip(COMBINATIONS, _blocked([a for a, _ in COMBINATIONS]),
+                                   strict=True):
+        lines = report["stderr"].splitlines()
+        assert report["status"] == 2 and len(lines) == 1, report
+        assert lines[0].startswith("irscale: ") and needle in lines[0], report
 
 
 @pytest.fixture
@@ -132,12 +291,19 @@ def test_eval_output_unchanged_by_the_light_conversions(tiny):
 
 
 def test_choice_names_match_the_implementations():
+    from irscale.core import params
     from irscale.io import formats, output
-    from irscale.stats import CORRECTIONS, FORMATS, MODELS, TESTS, names, tables
+    from irscale.online.harness import AB_MEASURES
+    from irscale.online.simulate import INSTANTIATIONS
+    from irscale.stats import CORRECTIONS, FORMATS, MODELS, SHARD_MODELS, TESTS, names, tables
     from irscale.stats.corrections import adjust_pvalues
 
     assert names.TEST_NAMES == tuple(TESTS)
+    assert names.RESAMPLING_TESTS == tuple(n for n, spec in TESTS.items() if spec.resampling)
     assert names.MODEL_NAMES == tuple(MODELS)
+    assert names.SHARD_MODEL_NAMES == tuple(SHARD_MODELS)
+    assert params.AB_MEASURES == tuple(AB_MEASURES)
+    assert params.USERS == tuple(INSTANTIATIONS)
     assert CORRECTIONS is names.CORRECTIONS and FORMATS is names.FORMATS is tables.FORMATS
     assert output.FORMATS is formats.FORMATS
     for method in names.CORRECTIONS:

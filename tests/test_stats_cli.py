@@ -18,8 +18,8 @@ def run_compare(argv: list[str], capsys) -> tuple[int, str, str]:
     """Run ``irscale compare`` through its own parser (as main() does)."""
     parser = argparse.ArgumentParser(prog="irscale")
     compare.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["compare", *argv])
-    try:
+    try:  # option values are checked as they are parsed
+        args = parser.parse_args(["compare", *argv])
         status = args.func(args)
     except IrscaleError as error:
         print(f"irscale: {error}", file=sys.stderr)

@@ -21,13 +21,10 @@ import pyarrow as pa
 
 from .core.inputs import Qrels, Run
 from .core.options import integer_option
+from .core.params import MAX_TOPICS
 from .core.scorematrix import ScoreMatrix
 from .io.trec_write import write_qrels, write_run
 
-#: Most topics of a synthetic collection: 10,000 topics of the default sizes are 7·10^6
-#: lines (208 MB of files; ``irscale demo`` takes about 30 s and 0.9 GB on the 2-core
-#: development machine). A demo needs no more; a larger size is a typo.
-MAX_TOPICS = 10_000
 #: Most judged documents per topic.
 MAX_POOL = 1_000
 

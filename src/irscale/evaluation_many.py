@@ -52,9 +52,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from .core.options import TiePolicy
+from .core.params import BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .core.qrels_index import QrelsIndex
-from .errors import FileAccessError, OutputExistsError, ParameterError, shown
+from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
 from .io.files import access_error, check_folder_inputs, current_umask, interrupts_held
 from .io.memory import as_qrels
@@ -144,13 +145,6 @@ def part_name(index: int, count: int) -> str:
 def _parts(folder: Path) -> list[Path]:
     return sorted(path for path in folder.iterdir()
                   if path.name.startswith(PART_PREFIX) and path.name.endswith(PART_SUFFIX))
-
-
-def _check_batch_size(batch_size: object) -> int:
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ParameterError(f"batch_size must be a positive whole number of run files, "
-                             f"got {shown(batch_size)}")
-    return batch_size
 
 
 def _run_names(files: Sequence[str], names: NameSpec) -> list[str | None]:
@@ -307,7 +301,7 @@ allow_empty
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
-    size = _check_batch_size(batch_size)
+    size = BATCH_SIZE.check(batch_size, "batch_size")
     executor = check_workers(workers, executor)
     if not isinstance(allow_empty, bool) or not isinstance(force, bool):
         raise ParameterError("allow_empty and force must be True or False")

@@ -9,6 +9,7 @@ from .catalog import no_warning, trec_file_faults
 from .conftest import (
     all_checks,
     any_of,
+    assert_error,
     err,
     ok,
     opt,
@@ -136,7 +137,7 @@ CASES = [
     ok("build-output-file", [*BUILD, "-o", "pool.txt"], allowed_new=("pool.txt",)),
     err("build-output-exists", [*BUILD, "-o", "qrels.txt"], "qrels.txt"),
     err("build-no-run", ["pool", "build", "--strategy", "depth", "--depth", "2"],
-        any_of("run", "nothing")),
+        "required", "RUN"),
     err("build-no-strategy", ["pool", "build", *RUNS, "--depth", "2"], opt("--strategy")),
     err("build-strategy-unknown", with_option(BUILD, "--strategy", "nosuch"), "nosuch"),
     err("build-depth-missing", ["pool", "build", *RUNS, "--strategy", "depth"],
@@ -212,6 +213,13 @@ CASES = [
                                             "--qrels-out", "out"], "nosuch"),
     err("simulate-too-few-inputs", ["pool", "simulate", "qrels.txt", "a.run"],
         any_of("two run", "qrels")),
+    err("simulate-no-run", ["pool", "simulate", "qrels.txt"], "required", "RUN"),
+    # an unknown strategy is named as such, not blamed on an option that needs another one
+    err("simulate-strategy-unknown-with-seed", [*SIM[:5], "--strategy", "bogus", "--seed",
+                                                "1"], "--strategy", "pooling strategy",
+        "bogus"),
+    err("build-strategy-unknown-with-seed", ["pool", "build", *RUNS, "--strategy", "bogus",
+                                             "--seed", "1"], "--strategy", "bogus"),
     err("simulate-strategy-unknown", with_option(SIM, "--strategy", "depth,nosuch"), "nosuch"),
     err("simulate-strategy-twice", with_option(SIM, "--strategy", "mtf,mtf"), "mtf"),
     err("simulate-strategy-empty", with_option(SIM, "--strategy", ""), opt("--strategy")),
@@ -305,7 +313,7 @@ CASES = [
                                      "5:1,2:0.5"], opt("--strata"), "increase"),
     err("sample-strata-depth-0", [*SAMPLE[:-4], "--design", "stratified", "--strata",
                                   "0:1"], opt("--strata"), "depth"),
-    err("sample-no-run", ["pool", "sample", "--size", "3"], any_of("run", "nothing")),
+    err("sample-no-run", ["pool", "sample", "--size", "3"], "required", "RUN"),
     err("sample-no-size", ["pool", "sample", *RUNS], opt("--size")),
     err("sample-no-size-poisson", ["pool", "sample", *RUNS, "--design", "poisson"],
         opt("--size")),
@@ -328,8 +336,7 @@ CASES = [
                                         "1"], all_checks(output_contains("\n99 d1 1.0\n"),
                                                          no_warning),
        files={"bad.run": text([*run_lines("a"), "99 Q0 d1 1 0.5 teamA_r1"])}),
-    err("estimate-too-few-inputs", ["pool", "estimate", "sampled.txt"],
-        any_of("run", "sampled")),
+    err("estimate-too-few-inputs", ["pool", "estimate", "sampled.txt"], "required", "RUN"),
     err("estimate-cutoff-0", with_option(ESTIMATE, "--cutoffs", "0"), opt("--cutoffs"),
         files=SAMPLED),
     err("estimate-level-0", [*ESTIMATE, "-l", "0"], opt("-l", "--relevance-level", "level"),
@@ -373,3 +380,26 @@ CASES = [
 @pytest.mark.parametrize("case", CASES)
 def test_collections(case, ws, run_cli):
     run_case(case, ws, run_cli)
+
+
+def test_unknown_strategy_is_not_blamed_on_seed(ws, run_cli):
+    """``--seed`` applies to the adaptive strategies: with a misspelt strategy the message
+    names the strategy, not ``--seed``, whichever comes first."""
+    for argv in ([*SIM[:5], "--strategy", "bogus", "--seed", "1"],
+                 [*SIM[:5], "--seed", "1", "--strategy", "depth,bogus"]):
+        line = assert_error(run_cli(argv), "bogus")
+        assert "--seed" not in line, line
+
+
+@pytest.mark.parametrize("action", ["build", "simulate", "shards", "sample", "estimate"])
+def test_usage_shows_the_runs_required(action):
+    """The usage line of every action that reads run files shows them required
+    (``RUN [RUN ...]``), never as optional (``[RUN ...]``)."""
+    from irscale.cli.main import build_parser
+
+    from ..cli_parsers import parsers
+
+    usage = " ".join(dict(parsers(build_parser("pool")))[f"irscale pool {action}"]
+                     .format_usage().split())
+    assert "RUN [RUN ...]" in usage, usage
+    assert "[RUN ...]" not in usage.replace("RUN [RUN ...]", ""), usage

@@ -9,7 +9,7 @@ import pytest
 from irscale.errors import InputError
 from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
 
-from .conftest import err, ok, output_contains, run_case, same_output_as, text
+from .conftest import err, ok, opt, output_contains, run_case, same_output_as, text
 
 # two queries per session (topics 1..6 of the collection's qrels.txt), d1 shown twice
 SESSION = [f"{t} {q} d{d} {r} {1 - r / 10:.1f} sysA" for t in range(1, 7)
@@ -118,7 +118,7 @@ CASES = [
         "--click-order", files=FILES),
     err("session-click-gain-without-clicks", session("--click-gain", "0.5"), "--click-gain",
         files=FILES),
-    err("session-click-gain-negative", [*U_CLICKS, "--click-gain", "-1"], "click gain",
+    err("session-click-gain-negative", [*U_CLICKS, "--click-gain", "-1"], opt("--click-gain"),
         files=FILES),
     err("session-click-order-unknown", [*U_CLICKS, "--click-order", "random"],
         "--click-order", files=FILES),

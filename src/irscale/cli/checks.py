@@ -16,14 +16,21 @@ import os
 import re
 from collections.abc import Sequence
 
+from ..core.params import DIGITS, SCALE_MEASURES, Names
 from ..errors import AlignmentError, ParameterError
+from ..stats.names import (
+    MODEL_NAMES,
+    MULTI_ALIASES,
+    MULTI_TESTS,
+    PROCEDURE,
+    RANK_MODELS,
+    RESAMPLING_TESTS,
+    SHARD_MODEL_NAMES,
+    TEST_ALIASES,
+    TEST_NAMES,
+)
 from .options import check_scheduler, spelling
 
-#: Largest -B/--samples (as the Python functions), --seeds and --repetitions.
-MAX_SAMPLES = 1_000_000_000
-MAX_SEEDS = 1_000_000
-MAX_REPETITIONS = 1_000_000
-MAX_DEPTH = 1_000_000_000
 #: Decimals of text tables when ``--digits`` is not given.
 DEFAULT_DIGITS = 4
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
@@ -33,6 +40,13 @@ DEFAULT_BIN_WIDTH = 0.01
 
 #: Contributor pattern of ``meta loo`` when neither it nor ``--contributors`` is given.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
+
+#: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
+COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
+                     fold=True)
+#: What ``-B/--samples`` applies to.
+RESAMPLING = ("randomization, bootstrap, bootstrap-shift, unpaired-bootstrap, "
+              "randomized-tukey-hsd")
 
 
 def _given(args: argparse.Namespace, attr: str) -> bool:
@@ -53,14 +67,21 @@ def reworded(error: ParameterError, api: str, flag: str) -> ParameterError:
 
 
 # --------------------------------------------------------------------------- shared
-def check_digits_option(args: argparse.Namespace) -> None:
-    """``--digits``: an integer in [0, 17], for text, Markdown and LaTeX output only."""
-    from ..stats.tables import check_digits
+def add_digits(parser: argparse.ArgumentParser) -> None:
+    """``--digits``: decimals of text, Markdown and LaTeX tables (:func:`check_digits_option`)."""
+    from .options import Checked
 
+    parser.add_argument("--digits", action=Checked, domain=DIGITS, api="digits", default=None,
+                        help=f"decimals in text, markdown and latex tables (0-{DIGITS.high}, "
+                        f"default {DEFAULT_DIGITS})")
+
+
+def check_digits_option(args: argparse.Namespace) -> None:
+    """``--digits`` (its range checked as it is parsed): for text, Markdown and LaTeX output
+    only; its default otherwise."""
     if not _given(args, "digits"):
         args.digits = DEFAULT_DIGITS
         return
-    check_digits(args.digits, "--digits (digits)")
     if args.fmt in FULL_PRECISION:
         raise ParameterError(f"--digits applies to text, markdown and latex tables; "
                              f"--format {args.fmt} keeps every digit")
@@ -96,54 +117,33 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
 
 
 def _alpha(args: argparse.Namespace, default: float | None = 0.05) -> None:
-    from ..stats.validation import check_alpha
-
+    """``--alpha``'s default (its range is checked as it is parsed)."""
     if not _given(args, "alpha"):
         args.alpha = default
-        return
-    check_alpha(args.alpha, "--alpha (alpha)")
 
 
-def _seed(args: argparse.Namespace, attr: str = "seed", flag: str = "--seed") -> None:
-    from ..stats.resampling import check_seed
-
-    if _given(args, attr):
-        check_seed(getattr(args, attr), f"{flag} ({attr})")
-
-
-def _count(args: argparse.Namespace, attr: str, flag: str, minimum: int = 1,
-           api: str | None = None, maximum: int | None = None) -> None:
-    from ..stats.validation import check_count
-
-    if _given(args, attr):
-        check_count(getattr(args, attr), f"{flag} ({api or attr})", minimum, maximum)
+def is_resampling(procedure: str) -> bool:
+    """Whether the canonical ``procedure`` resamples (``-B/--samples`` applies)."""
+    return procedure == "randomized-tukey-hsd" or procedure in RESAMPLING_TESTS
 
 
 # --------------------------------------------------------------------------- compare
-def compare_test(name: str) -> tuple[str, bool]:
-    """The canonical name of ``--test`` and whether it resamples."""
-    from ..stats.registry import test_spec
-    from .compare import _MULTI_ALIASES, MULTI_TESTS
-
-    test = _MULTI_ALIASES.get(name.lower(), name.lower())
-    if test in MULTI_TESTS:
-        return test, test == "randomized-tukey-hsd"
-    try:
-        spec = test_spec(test)
-    except ParameterError as error:
-        raise ParameterError(f"--test: {error} or {list(MULTI_TESTS)}") from None
-    return spec.name, spec.resampling
-
-
 def check_compare(args: argparse.Namespace) -> None:
-    """Validate every option of ``irscale compare`` and set the choice-dependent defaults."""
-    from ..stats.corrections import correction_name
+    """Validate every option of ``irscale compare`` and set the choice-dependent defaults
+    (``--test``, ``--correction`` and the numbers are checked as they are parsed)."""
+    from .inputs import check_inputs
 
-    test, resampling = compare_test(args.test)
-    multi = test in ("tukey-hsd", "randomized-tukey-hsd")
+    test = args.test
+    multi = test in MULTI_TESTS
     _alpha(args)
-    if _given(args, "model") and test != "tukey-hsd":
-        raise ParameterError(f"--model applies to --test tukey-hsd, not to {args.test!r}")
+    if _given(args, "model"):
+        if test != "tukey-hsd":
+            raise ParameterError(f"--model applies to --test tukey-hsd, not to {test!r}")
+        if args.model not in (*MODEL_NAMES, *RANK_MODELS, "topic", "system") and \
+                "+" not in args.model:
+            raise ParameterError(f"--model: unknown model {args.model!r}; choose from "
+                                 f"{', '.join((*MODEL_NAMES, *RANK_MODELS))} or a formula "
+                                 "such as 'topic + system'")
     if multi:
         what = ("the ANOVA or rank model and Tukey's HSD" if test == "tukey-hsd"
                 else "the randomised Tukey HSD")
@@ -151,27 +151,19 @@ def check_compare(args: argparse.Namespace) -> None:
                                 ("--baseline", "baseline")) if _given(args, a)],
                 f"to two-system tests, not to --test {test}: {what} compares every pair "
                 "two-sided and controls the family-wise error itself")
-    if _given(args, "correction"):
-        try:
-            correction_name(args.correction)
-        except ParameterError as error:
-            raise reworded(error, "correction", "--correction") from None
-    elif not multi:
+    elif not _given(args, "correction"):
         args.correction = "holm"
     if not multi and not _given(args, "alternative"):
         args.alternative = "two-sided"
-    if not resampling:
+    if not is_resampling(test):
         _refuse([f for f, a in (("-B/--samples", "samples"), ("--seed", "seed"),
                                 ("--workers", "workers"), ("--scheduler", "scheduler"))
                  if _given(args, a)],
-                f"to resampling tests (randomization, bootstrap, bootstrap-shift, "
-                f"unpaired-bootstrap, randomized-tukey-hsd), not to --test {args.test}")
-    _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
-    _seed(args)
-    _count(args, "workers", "--workers")
+                f"to resampling tests ({RESAMPLING}), not to --test {test}")
     check_scheduler(args)
     check_digits_option(args)
     check_sources(args)
+    check_inputs(args)
 
 
 # --------------------------------------------------------------------------- meta
@@ -182,64 +174,30 @@ def _meta_common(args: argparse.Namespace) -> None:
 
 
 def _correlate(args: argparse.Namespace) -> None:
-    from ..meta.rank_correlation import check_persistence, method_name
-
-    try:
-        method = method_name(args.method)
-    except ParameterError as error:
-        raise ParameterError(f"--method: {error}") from None
     if _given(args, "p"):
-        if method != "rbo":
+        if args.method != "rbo":
             raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method "
                                  f"rbo, not to {args.method}")
-        check_persistence(args.p, "-p/--p (p)")
-    elif method == "rbo":
+    elif args.method == "rbo":
         args.p = 0.9
     samples = spelling(args, "samples", "-B/--samples")
-    if _given(args, "samples"):
-        if args.by != "overall":
-            raise ParameterError(f"{samples} applies to --by overall (the interval of the "
-                                 f"overall correlation), not to --by {args.by}")
-        _count(args, "samples", samples, 2, maximum=MAX_SAMPLES)
+    if _given(args, "samples") and args.by != "overall":
+        raise ParameterError(f"{samples} applies to --by overall (the interval of the "
+                             f"overall correlation), not to --by {args.by}")
     if _given(args, "seed") and not _given(args, "samples"):
         raise ParameterError("--seed applies to -B/--samples (the bootstrap interval, the "
                              "only random part of correlate)")
-    _seed(args)
 
 
 def _discriminative_power(args: argparse.Namespace) -> None:
-    from ..meta.discriminative import _method
-
-    if args.method != "both":
-        try:
-            _method(args.method)
-        except ParameterError as error:
-            raise ParameterError(f"--method: {error} or 'both'") from None
-    _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
     _alpha(args)
-    _seed(args)
     if _given(args, "seeds"):
-        _count(args, "seeds", "--seeds", maximum=MAX_SEEDS)
         _refuse([f for f, a in (("--pairs", "pairs"), ("--plot", "plot"))
                  if getattr(args, a, None)],
                 "to one resampling run, not to --seeds (which prints the spread across seeds)")
 
 
-def _split_common(args: argparse.Namespace) -> None:
-    _count(args, "repetitions", "--repetitions", maximum=MAX_REPETITIONS)
-    _seed(args)
-    if not args.sizes:
-        raise ParameterError("--sizes (sizes) is empty: give comma-separated topic-set sizes")
-
-
 def _split(args: argparse.Namespace) -> None:
-    from ..meta.procedures import canonical_procedure, is_shard_procedure
-    from ..meta.splitting import METRICS
-
-    _split_common(args)
-    metrics = (*METRICS, "bias", "tau_sd")
-    if _given(args, "metric") and args.metric not in metrics:
-        raise ParameterError(f"--metric must be one of {list(metrics)}, got {args.metric!r}")
     if _given(args, "alpha") and _given(args, "metric") and args.metric in ("tau", "tau_sd"):
         raise ParameterError(f"--alpha applies to the significance metrics; --metric "
                              f"{args.metric} (Kendall's τ between the halves' rankings) uses "
@@ -251,63 +209,35 @@ def _split(args: argparse.Namespace) -> None:
     for item in args.cross:
         if ":" not in item:
             raise ParameterError(f"--cross takes A:B pairs, got {item!r}")
-        names += item.split(":", 1)
+        names += [PROCEDURE.check(name, "--cross") for name in item.split(":", 1)]
     for name in names:
-        if is_shard_procedure(canonical_procedure(name)):
+        if name in SHARD_MODEL_NAMES:
             raise ParameterError(f"{name} is a shard model: it needs topics × systems × shards "
                                  "scores, which a score CSV does not hold (use "
                                  "irscale.meta.split_study(..., shards=...))")
-    if _given(args, "samples"):
-        _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
-        if not resampling_procedures(names):
-            raise ParameterError(
-                "-B/--samples applies to the resampling procedures (randomization, bootstrap, "
-                "bootstrap-shift, unpaired-bootstrap, randomized-tukey-hsd) among --models "
-                f"and --cross, and the study has none ({', '.join(dict.fromkeys(names))})")
+    if _given(args, "samples") and not resampling_procedures(names):
+        raise ParameterError(
+            f"-B/--samples applies to the resampling procedures ({RESAMPLING}) among "
+            f"--models and --cross, and the study has none ({', '.join(dict.fromkeys(names))})")
 
 
 def resampling_procedures(names: Sequence[str]) -> list[str]:
     """The canonical names of the procedures among ``names`` that resample (those that
     ``-B/--samples`` sets)."""
-    from ..meta.procedures import canonical_procedure
-    from ..stats.registry import test_spec
-
-    found = []
-    for name in dict.fromkeys(canonical_procedure(n) for n in names):
-        try:
-            resamples = name == "randomized-tukey-hsd" or test_spec(name).resampling
-        except ParameterError:  # an ANOVA or rank model
-            resamples = False
-        if resamples:
-            found.append(name)
-    return found
+    canonical = dict.fromkeys(PROCEDURE.check(name, "procedure") for name in names)
+    return [name for name in canonical if is_resampling(name)]
 
 
 def _swap(args: argparse.Namespace) -> None:
-    import math
-
-    from ..meta.procedures import canonical_procedure
-
-    _split_common(args)
     if _given(args, "bin_width"):
-        width = args.bin_width
-        if not (math.isfinite(width) and width > 0):
-            raise ParameterError(
-                f"--bin-width (bin_width) must be a positive number, got {width!r}")
         if not args.by_bin:
             raise ParameterError("--bin-width applies to --by-bin (the swap rate per "
                                  "difference bin); without it no bins are made")
     else:
         args.bin_width = DEFAULT_BIN_WIDTH
-    if _given(args, "samples"):
-        _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
-        if not (_given(args, "test") and resampling_procedures([args.test])):
-            raise ParameterError("-B/--samples applies to a resampling --test (randomization, "
-                                 "bootstrap, bootstrap-shift, unpaired-bootstrap, "
-                                 "randomized-tukey-hsd)")
-    if _given(args, "test"):
-        canonical_procedure(args.test)
-    elif _given(args, "alpha"):
+    if _given(args, "samples") and not (_given(args, "test") and is_resampling(args.test)):
+        raise ParameterError(f"-B/--samples applies to a resampling --test ({RESAMPLING})")
+    if not _given(args, "test") and _given(args, "alpha"):
         raise ParameterError("--alpha applies to --test (the significance filter of the swap "
                              "method); without --test no test is run")
     _alpha(args)
@@ -320,23 +250,26 @@ def _concordance(args: argparse.Namespace) -> None:
 
 
 def _loo(args: argparse.Namespace) -> None:
-    _count(args, "depth", "--depth", maximum=MAX_DEPTH)
     if _given(args, "contributors") and _given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")
     if not _given(args, "contributor_pattern"):
         args.contributor_pattern = DEFAULT_CONTRIBUTOR_PATTERN
+    check_pattern(args.contributor_pattern)
+
+
+def check_pattern(pattern: str, option: str = "--contributor-pattern") -> None:
+    """A contributor pattern must be a regular expression."""
     try:
-        re.compile(args.contributor_pattern)
+        re.compile(pattern)
     except re.error as error:
-        raise ParameterError(f"--contributor-pattern {args.contributor_pattern!r} is not a valid "
-                             f"regular expression: {error}") from None
+        raise ParameterError(f"{option} {pattern!r} is not a valid regular expression: "
+                             f"{error}") from None
 
 
 def _scales(args: argparse.Namespace) -> None:
-    from ..meta.scale_effects import check_cutoffs
-
-    check_cutoffs(args.cutoffs, "--cutoffs (cutoffs)")
+    if not args.measures:
+        args.measures = list(SCALE_MEASURES)
     if _given(args, "alpha") and args.table in ("2", "4"):
         raise ParameterError(f"--alpha applies to the significance tables (5, 6, invariants, "
                              f"all), not to --table {args.table}")
@@ -352,13 +285,9 @@ def _scales(args: argparse.Namespace) -> None:
 
 
 def _simulate(args: argparse.Namespace) -> None:
-    """``meta simulate``: the options of the other model refused, the names of the tests
-    and corrections, the counts, ``--checkpoint`` (a folder, with ``--seed``, not holding
-    ``-o``). The normal model's values are checked by the model itself (its messages are
-    reworded by :func:`irscale.cli.meta._simulation_model`)."""
-    from ..meta.simulation import MAX_REPETITIONS as MAX_MATRICES
-    from ..stats.corrections import correction_name
-    from ..stats.registry import test_spec
+    """``meta simulate``: the options of the other model refused, the tests' defaults,
+    ``--checkpoint`` (a folder, with ``--seed``, not holding ``-o``); the values of the
+    options are checked as they are parsed."""
     from .eval_diversity import check_no_intent_options
     from .meta import NORMAL_OPTIONS
     from .runargs import check_no_runs_option
@@ -379,27 +308,13 @@ def _simulate(args: argparse.Namespace) -> None:
         _refuse([option for name, option in NORMAL_OPTIONS.items() if _given(args, name)],
                 "to --model normal, not to --model bootstrap (whose matrix, every system of "
                 "the runs or --scores given, is resampled as it is)")
-    _count(args, "repetitions", "--repetitions", maximum=MAX_MATRICES)
     _alpha(args, default=None)
-    _seed(args)
-    tests = []
-    for name in args.test or ["t"]:
-        try:
-            tests.append(test_spec(name).name)
-        except ParameterError as error:
-            raise ParameterError(f"--test: {error}") from None
-    for name in args.correction or ():
-        try:
-            correction_name(name)
-        except ParameterError as error:
-            raise reworded(error, "correction", "--correction") from None
-    if _given(args, "samples"):
-        _count(args, "samples", "-B/--samples", maximum=MAX_SAMPLES)
-        if not resampling_procedures(tests):
-            raise ParameterError(
-                "-B/--samples applies to the resampling tests (randomization, bootstrap, "
-                "bootstrap-shift, unpaired-bootstrap) among --test, and the study has none "
-                f"({', '.join(tests)})")
+    tests = args.test or ["t"]
+    if _given(args, "samples") and not resampling_procedures(tests):
+        raise ParameterError(
+            "-B/--samples applies to the resampling tests (randomization, bootstrap, "
+            "bootstrap-shift, unpaired-bootstrap) among --test, and the study has none "
+            f"({', '.join(tests)})")
     if _given(args, "checkpoint"):  # the folder is checked with every output (check_outputs)
         if not _given(args, "seed"):
             raise ParameterError("--checkpoint needs --seed: a study resumes only with the "
@@ -420,8 +335,12 @@ _META = {
 
 def check_meta(args: argparse.Namespace) -> None:
     """Validate the options of an ``irscale meta`` subcommand; set the real defaults."""
+    from .inputs import check_inputs
+
     _meta_common(args)
     _META[args.meta_command](args)
+    if args.meta_command != "simulate" or args.model == "bootstrap":
+        check_inputs(args)
 
 
 def check_sizes_option(args: argparse.Namespace, n_topics: int) -> list[int]:

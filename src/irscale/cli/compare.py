@@ -46,24 +46,24 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..core.params import ALPHA, RISK_ALPHA, SAMPLES, SEED, WORKERS
 from ..errors import ParameterError
-from ..stats.names import CORRECTIONS, FORMATS, MODEL_NAMES, TEST_NAMES
-from .checks import check_compare, compare_test
-from .inputs import add_inputs, load_matrix
-from .options import add_progress, add_scheduler, scheduler, wants_progress
+from ..stats.names import (
+    CORRECTION,
+    FORMATS,
+    MODEL_NAMES,
+    MULTI_TESTS,
+    RANK_MODELS,
+    TEST_NAMES,
+)
+from .checks import COMPARE_TEST, add_digits, check_compare
+from .inputs import add_inputs, check_inputs, load_matrix
+from .options import Checked, add_progress, add_scheduler, scheduler, wants_progress
 from .outputs import add_output, write_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
     from ..stats.results import AnovaResult, RankTestResult
-
-#: Many-system procedures (besides the two-system tests of irscale.stats.TESTS).
-MULTI_TESTS = ("tukey-hsd", "randomized-tukey-hsd")
-_MULTI_ALIASES = {"tukey": "tukey-hsd", "hsd": "tukey-hsd", "anova": "tukey-hsd",
-                  "randomised-tukey-hsd": "randomized-tukey-hsd",
-                  "randomized-tukey": "randomized-tukey-hsd", "rtukey": "randomized-tukey-hsd"}
-RANK_MODELS = ("kruskal-wallis", "friedman")
-
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -78,35 +78,36 @@ def add_parser(subparsers) -> None:
                         help="two-system tests: compare every other system with this one "
                         "only (the family: systems x measures against it; default: every "
                         "pair); with --risk-alpha: the risk baseline")
-    parser.add_argument("--risk-alpha", type=float, default=None, metavar="A",
+    parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, type=float,
+                        default=None, metavar="A",
                         help="risk-sensitive comparison against --baseline: URisk and "
                         "TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)")
-    parser.add_argument("--test", default=None,
+    parser.add_argument("--test", action=Checked, domain=COMPARE_TEST, default=None,
                         help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
                         "(default tukey-hsd)")
     parser.add_argument("--model", default=None,
                         help=f"model of tukey-hsd: {' | '.join(MODEL_NAMES + RANK_MODELS)}"
                         " (default topic+system)")
-    parser.add_argument("--correction", default=None,
-                        help=f"{' | '.join(CORRECTIONS)} (pairwise tests; default holm)")
-    parser.add_argument("--alpha", type=float, default=0.05,
+    parser.add_argument("--correction", action=Checked, domain=CORRECTION, default=None,
+                        help=f"{' | '.join(CORRECTION.names)} (pairwise tests; default holm)")
+    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
                         help="significance level (default 0.05)")
     parser.add_argument("--alternative", default=None,
                         choices=("two-sided", "greater", "less"),
                         help="alternative hypothesis of pairwise tests: greater = a > b "
                         "(default two-sided)")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
                         help="seed of resampling tests (default: a fresh random seed)")
-    parser.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
+                        default=None, metavar="B",
                         help="resamples of the resampling tests (default: 10000 for "
                         "randomization and randomized-tukey-hsd, 1000 for the bootstraps)"),
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers", default=None,
                         help="threads for resampling (default: one per CPU core)")
     add_scheduler(parser, "the resampling")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
-    parser.add_argument("--digits", type=int, default=None,
-                        help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_digits(parser)
     add_progress(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -126,7 +127,6 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
 def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     from ..stats import (
-        MODELS,
         anova,
         friedman,
         kruskal_wallis,
@@ -135,27 +135,19 @@ def compare(args: argparse.Namespace):
     )
     from ..stats.registry import test_spec
 
-    if args.test is None:
-        args.test = "tukey-hsd"
-    test, _ = compare_test(args.test)
+    test = args.test
     progress = wants_progress(args)
     matrix = load_matrix(args)
     if test == "tukey-hsd":
         model = args.model or "topic+system"
         measure = _measure_of(matrix, args.measures)
         omnibus: AnovaResult | RankTestResult
-        if model in RANK_MODELS:
+        if model in RANK_MODELS:  # else a model of anova (checked by check_compare)
             omnibus = (kruskal_wallis if model == "kruskal-wallis" else friedman)(
                 matrix, measure=measure)
-        elif model in MODELS or "+" in model or model in ("topic", "system"):
-            omnibus = anova(matrix, model, measure=measure)
         else:
-            raise ParameterError(
-                f"unknown model {model!r}; choose from {list(MODELS) + list(RANK_MODELS)}"
-            )
+            omnibus = anova(matrix, model, measure=measure)
         return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
-    if args.model is not None:
-        raise ParameterError(f"--model applies to --test tukey-hsd, not to {args.test!r}")
     options: dict[str, Any] = {}
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
     with scheduler(args) as executor:
@@ -199,7 +191,6 @@ _NOT_RISK = (("--test", "test"), ("--model", "model"), ("--correction", "correct
 
 def check_risk(args: argparse.Namespace) -> float:
     """The options of ``--risk-alpha`` (see the module documentation): its value."""
-    from ..stats.risk import check_risk_alpha
     from .checks import check_digits_option, check_sources
 
     given = [flag for flag, attr in _NOT_RISK if getattr(args, attr, None) is not None]
@@ -212,13 +203,10 @@ def check_risk(args: argparse.Namespace) -> float:
     if args.baseline is None:
         raise ParameterError("--risk-alpha needs --baseline SYSTEM (the run every other "
                              "system is compared with)")
-    try:
-        alpha = check_risk_alpha(args.risk_alpha, "--risk-alpha")
-    except ParameterError as error:
-        raise ParameterError(str(error)) from None
     check_digits_option(args)
     check_sources(args)
-    return alpha
+    check_inputs(args)
+    return args.risk_alpha
 
 
 def risk_output(args: argparse.Namespace, alpha: float) -> str:

@@ -17,8 +17,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import FileAccessError, OutputExistsError, ParameterError
+from ..core.params import DEMO_TOPICS, SEED
+from ..errors import FileAccessError, OutputExistsError
 from ..io.files import access_error, current_umask, interrupts_held
+from .options import Checked
 from .outputs import declare_outputs
 
 
@@ -32,9 +34,10 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--out", default="irscale-demo",
                         help="new or empty folder for the example files (default irscale-demo)")
-    parser.add_argument("--topics", type=int, default=50,
-                        help="number of topics, 2 to 10,000 (default 50)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--topics", action=Checked, domain=DEMO_TOPICS, default=50,
+                        help="number of topics (default 50)")
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=0,
+                        help="random seed (default 0)")
     declare_outputs(parser, "--out", kind="folder")
     parser.set_defaults(func=run)
 
@@ -98,18 +101,12 @@ def _staged_folder(path: str) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..datasets import MAX_TOPICS, synthetic_collection
+    _check_folder(args.out)
+    from ..datasets import synthetic_collection
     from ..evaluation import evaluate
     from ..io.output import markdown_table, trec_text
     from ..stats import anova, tukey_hsd
 
-    if not 2 <= args.topics <= MAX_TOPICS:
-        raise ParameterError(f"--topics must be from 2 (the ANOVA needs two) to "
-                             f"{MAX_TOPICS:,} (an example collection of about 20 KiB per "
-                             f"topic), got {args.topics}")
-    if args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
-    _check_folder(args.out)
     collection = synthetic_collection(n_topics=args.topics, seed=args.seed)
     # all or nothing: the files are evaluated in the staging folder, the report goes to
     # standard output, and only when that has been written and flushed does the folder

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.options import TIE_POLICIES
+from ..core.options import (
+    MAX_DOCS,
+    NONNEGATIVE_LONG,
+    NUM_DOCS_IN_COLL,
+    POSITIVE_LONG,
+    RELEVANCE_LEVEL,
+    TIE_POLICIES,
+)
+from ..core.params import ALPHA, RISK_ALPHA
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..stats.names import CORRECTIONS
@@ -28,7 +36,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .options import add_progress, wants_progress
+from .options import Checked, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
 
@@ -85,9 +93,10 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     table.add_argument("--correction", default=None, choices=CORRECTIONS,
                        help="correction over every comparison of the table (default holm)")
-    table.add_argument("--alpha", type=float, default=None,
+    table.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=None,
                        help="significance level (default 0.05)")
-    parser.add_argument("--risk-alpha", default=None, metavar="A",
+    parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
+                        metavar="A",
                         help="diversity, --format ndeval --baseline FILE: risk sensitivity "
                         "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
                         "default 0)")
@@ -110,16 +119,19 @@ def add_parser(subparsers) -> None:
 def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
     """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
     ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``)."""
-    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
+    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
+                        label=RELEVANCE_LEVEL, default=1, metavar="N",
                         help="minimum relevance degree counted as relevant (default 1)")
-    parser.add_argument("-M", "--max-retrieved", type=int, default=None, metavar="N",
+    parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
+                        label=MAX_DOCS, default=None, metavar="N",
                         help="evaluate only the first N documents of each topic (default: "
                         "every document)")
     parser.add_argument("-J", "--judged-only", action="store_true",
                         help="drop unjudged documents before evaluating (trec_eval -J)")
     parser.add_argument("-c", "--complete", action="store_true",
                         help="average over every qrels topic; missing topics count 0")
-    parser.add_argument("-N", "--num-docs-in-coll", type=int, default=0, metavar="N",
+    parser.add_argument("-N", "--num-docs-in-coll", action=Checked, domain=NONNEGATIVE_LONG,
+                        label=NUM_DOCS_IN_COLL, default=0, metavar="N",
                         help="number of documents in the collection (trec_eval -N; default 0: "
                         "unknown)")
     parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
@@ -217,10 +229,6 @@ def _check_latex_options(args: argparse.Namespace) -> None:
                              "-n/--no-summary do not apply")
     if args.baseline is None and given:
         raise ParameterError(f"{given[0]} applies to the tests against --baseline RUN")
-    if args.alpha is not None:
-        from ..stats.validation import check_alpha
-
-        check_alpha(args.alpha, "--alpha (alpha)")
 
 
 def _label_files(specs: list[str]) -> dict[str, str]:

@@ -148,9 +148,7 @@ def run_diversity(args: argparse.Namespace) -> int:
 def _check_risk_options(args: argparse.Namespace) -> None:
     """ndeval's risk-sensitive output: ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
     ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
-    not apply."""
-    from ..measures.diversity.evaluate import check_risk_alpha
-
+    not apply (``--risk-alpha``'s value is checked as it is parsed)."""
     table = [name for name, value in (("--test", args.test), ("--correction", args.correction),
                                       ("--alpha", args.alpha)) if value is not None]
     if table:
@@ -160,11 +158,9 @@ def _check_risk_options(args: argparse.Namespace) -> None:
         raise ParameterError("--baseline with diversity measures is ndeval's -baseline: it "
                              "needs --format ndeval (URisk/TRisk of any format: irscale "
                              "compare --baseline --risk-alpha)")
-    if args.risk_alpha is not None:
-        if args.baseline is None:
-            raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline "
-                                 "must still be specified')")
-        check_risk_alpha(args.risk_alpha, "--risk-alpha")
+    if args.risk_alpha is not None and args.baseline is None:
+        raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline must "
+                             "still be specified')")
 
 
 def _four(value: float) -> str:

@@ -18,11 +18,19 @@ import argparse
 import os
 from pathlib import Path
 
+from ..core.params import BATCH_SIZE, WORKERS
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..io.naming import NAME_MODES
 from .eval import add_trec_eval_options
-from .options import ListAction, add_progress, add_scheduler, scheduler, wants_progress
+from .options import (
+    Checked,
+    ListAction,
+    add_progress,
+    add_scheduler,
+    scheduler,
+    wants_progress,
+)
 from .outputs import add_output, declare_inputs, declare_outputs, open_output
 from .runargs import ALLOW_EMPTY_HELP
 
@@ -65,11 +73,13 @@ def add_parser(subparsers) -> None:
 def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
     (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
-    parser.add_argument("--batch-size", type=int, default=None, metavar="N",
+    parser.add_argument("--batch-size", action=Checked, domain=BATCH_SIZE, api="batch_size",
+                        default=None, metavar="N",
                         help="run files per batch (default 64): memory holds about one "
                         "batch per worker")
     add_scheduler(parser, "the batches")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
+    parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers",
+                        default=None, metavar="N",
                         help="threads of this process running batches (default: one per "
                         "CPU core)")
     parser.add_argument("--per-topic-out", default=None, metavar="DIR",
@@ -90,9 +100,6 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation_many import DEFAULT_BATCH_SIZE, check_out, evaluate_many, run_files
     from ..io.output import write_summary
 
-    for value, option in ((args.batch_size, "--batch-size"), (args.workers, "--workers")):
-        if value is not None and value < 1:
-            raise ParameterError(f"{option} must be a positive whole number, got {value}")
     files = run_files(args.runs)
     if args.per_topic_out is not None:
         check_out(args.per_topic_out, files, force=args.force, option="--per-topic-out")

@@ -73,29 +73,15 @@ def _input_hint(args: argparse.Namespace, min_runs: int) -> str:
     return f"give a qrels file and at least {runs}{scores}"
 
 
-def qrels_and_runs(args: argparse.Namespace, *, min_runs: int = 2,
-                   keep_rank: bool = False) -> tuple[str, Sequence[object]]:
-    """The qrels file and the runs of ``QRELS RUN...``, named as ``--names`` says (see
-    :func:`irscale.cli.runargs.named_runs`); ``keep_rank``: keep the rank column (for
-    ``--ties rank-column``)."""
+def check_inputs(args: argparse.Namespace, *, min_runs: int = 2) -> None:
+    """The inputs the command line names, checked before anything is read (and before the
+    numerical packages are imported): ``--scores`` files or ``QRELS RUN...``, not both;
+    with score files none of the options of runs; with runs a qrels file, ``min_runs`` run
+    files at least and ``-m``. Every command that reads them with :func:`qrels_and_runs`
+    or :func:`load_matrix` calls it first."""
     paths = _paths(args)
-    if getattr(args, "scores", None) and paths:
-        raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
-    if len(paths) < 1 + min_runs:
-        nothing = "" if paths else "nothing to compare: "
-        raise ParameterError(nothing + _input_hint(args, min_runs))
-    if not args.measures:
-        raise ParameterError("name the measure(s) with -m MEASURE (e.g. -m map)")
-    return paths[0], named_runs(paths[1:], args.names, keep_rank=keep_rank,
-                                progress=wants_progress(args))
-
-
-def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
-    """The per-topic scores of the command line: the ``--scores`` files, or the runs
-    evaluated against the qrels with every ``-m`` measure; restricted to ``--systems``;
-    at least 2 systems and 2 topics, not all equal."""
     if getattr(args, "scores", None):
-        if _paths(args):
+        if paths:
             raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
         check_no_runs_option(args, "--scores files")
         check_no_intent_options(args, "diversity measures evaluated against qrels, not to "
@@ -103,6 +89,29 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         if args.qrels_format != "auto":
             raise ParameterError("--qrels-format applies to QRELS RUN..., not to --scores "
                                  "files")
+        return
+    if len(paths) < 1 + min_runs:
+        nothing = "" if paths else "nothing to compare: "
+        raise ParameterError(nothing + _input_hint(args, min_runs))
+    if not args.measures:
+        raise ParameterError("name the measure(s) with -m MEASURE (e.g. -m map)")
+
+
+def qrels_and_runs(args: argparse.Namespace, *,
+                   keep_rank: bool = False) -> tuple[str, Sequence[object]]:
+    """The qrels file and the runs of ``QRELS RUN...`` (:func:`check_inputs`), named as
+    ``--names`` says (see :func:`irscale.cli.runargs.named_runs`); ``keep_rank``: keep the
+    rank column (for ``--ties rank-column``)."""
+    paths = _paths(args)
+    return paths[0], named_runs(paths[1:], args.names, keep_rank=keep_rank,
+                                progress=wants_progress(args))
+
+
+def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
+    """The per-topic scores of the command line (:func:`check_inputs`): the ``--scores``
+    files, or the runs evaluated against the qrels with every ``-m`` measure; restricted
+    to ``--systems``; at least 2 systems and 2 topics, not all equal."""
+    if getattr(args, "scores", None):
         matrix = read_scores(args.scores, args.topic_column)
         check_score_measures(matrix, args.measures)
     else:

@@ -23,17 +23,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 
+from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.params import (
+    AGGREGATION_METHODS,
+    ITERATIONS,
+    RANDOM_ASSESSORS,
+    SEED,
+    WEIGHTINGS,
+)
 from ..errors import ParameterError
-from .checks import check_digits_option
-from .options import ListAction
+from .checks import DEFAULT_DIGITS, add_digits, check_digits_option
+from .options import Checked, ListAction
 from .outputs import add_output, declare_inputs, declare_outputs
 from .runargs import NAMES_HELP
 
-#: Aggregation methods and AWARE weightings (``irscale.collections.labels.METHODS`` and
-#: ``irscale.collections.aware.WEIGHTINGS``, repeated so that the parser imports no analysis
-#: module; a test checks they agree).
-METHODS = ("mv", "wmv", "ds", "glad", "mace")
-WEIGHTINGS = ("uniform", "msd", "msd-topic", "tau")
 METHOD_HELP = ("mv (majority vote, ties to the lower label), wmv (weighted by agreement with "
                "MV), ds (Dawid & Skene 1979), glad (Whitehill et al. 2009), mace (Hovy et al. "
                "2013)")
@@ -54,9 +57,18 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
-    parser.add_argument("--digits", type=int, default=None,
-                        help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_digits(parser)
     add_output(parser)
+
+
+def _level(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("-l", "--relevance-level", action=Checked, domain=POSITIVE_LONG,
+                        label=RELEVANCE_LEVEL, default=None, dest="level", help=help)
+
+
+def _seed(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
+                        help=help)
 
 
 def add_parser(subparsers) -> None:
@@ -71,13 +83,13 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("aggregate", help="aggregate crowd labels into qrels",
                        description="Aggregate crowd labels into qrels ('topic 0 docno label').")
     p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
-    p.add_argument("--method", default="ds", choices=METHODS,
+    p.add_argument("--method", default="ds", choices=AGGREGATION_METHODS,
                    help=f"{METHOD_HELP} (default ds)")
     _scale(p)
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of mace's random restarts (default: a fresh random seed); the "
+    _seed(p, "seed of mace's random restarts (default: a fresh random seed); the "
                    "other methods are deterministic")
-    p.add_argument("--n-iter", type=int, default=None, metavar="N", dest="n_iter",
+    p.add_argument("--n-iter", action=Checked, domain=ITERATIONS, api="n_iter", default=None,
+                   metavar="N", dest="n_iter",
                    help="EM iterations of ds, glad (at most) and mace (default 100, 100, 50, "
                    "as crowd-kit)")
     p.add_argument("--confidence", default=None, metavar="FILE",
@@ -107,8 +119,7 @@ def add_parser(subparsers) -> None:
                    help="two qrels files, then run files (optional)")
     p.add_argument("-m", "--measure", default=None, metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
-    p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
-                   help="smallest relevant degree, with runs (default 1)")
+    _level(p, "smallest relevant degree, with runs (default 1)")
     _table_options(p)
     declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree_qrels)
@@ -122,17 +133,16 @@ def add_parser(subparsers) -> None:
                    help="one measure with per-topic values, e.g. map or ndcg_cut_10")
     p.add_argument("--weights", default="uniform", choices=WEIGHTINGS,
                    help=f"{WEIGHT_HELP} (default uniform)")
-    p.add_argument("--random", type=int, default=None, metavar="N", dest="n_random",
+    p.add_argument("--random", action=Checked, domain=RANDOM_ASSESSORS, api="n_random",
+                   default=None, metavar="N", dest="n_random",
                    help="random assessors of the msd, msd-topic and tau weightings (default "
                    "10)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the random assessors (default: a fresh random seed)")
+    _seed(p, "seed of the random assessors (default: a fresh random seed)")
     _scale(p)
     p.add_argument("--allow-unretrieved", action="store_true",
                    help="keep labels of documents that no run retrieves for the topic (they "
                    "count in the recall base; an error otherwise)")
-    p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
-                   help="smallest relevant label (default 1)")
+    _level(p, "smallest relevant label (default 1)")
     from ..io.naming import NAME_MODES
 
     p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
@@ -141,8 +151,7 @@ def add_parser(subparsers) -> None:
                    help="csv: the topics x runs score matrix (topic,RUN,...; for irscale "
                    "compare --scores); text: the matrix, the runs' means and the weights "
                    "(default csv)")
-    p.add_argument("--digits", type=int, default=None,
-                   help="decimals of the text format (0-17, default 4)")
+    add_digits(p)
     add_output(p)
     declare_inputs(p, "inputs")
     p.set_defaults(func=run_aware)
@@ -175,12 +184,6 @@ def _parsed_scale(args: argparse.Namespace) -> list[int] | None:
     return values
 
 
-def _seed(args: argparse.Namespace) -> int | None:
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
-    return args.seed
-
-
 def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """``--confidence`` and ``--workers``: files, not standard output (checked with the
     other outputs before the work: :func:`irscale.cli.outputs.check_outputs`)."""
@@ -196,23 +199,20 @@ def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def run_aggregate(args: argparse.Namespace) -> int:
-    from ..collections.labels import MAX_N_ITER, aggregate_labels
-    from ..io.files import atomic_output
-
     path = _one_input(args)
     scale = _parsed_scale(args)
     if args.n_iter is not None and args.method in ("mv", "wmv"):
         raise ParameterError(f"--n-iter applies to ds, glad and mace, not to --method "
                              f"{args.method}")
-    if args.n_iter is not None and not 1 <= args.n_iter <= MAX_N_ITER:
-        raise ParameterError(f"--n-iter must be an integer from 1 to {MAX_N_ITER:,}, got "
-                             f"{args.n_iter}")
     if args.seed is not None and args.method != "mace":
         raise ParameterError(f"--seed applies to mace, not to --method {args.method} "
                              "(deterministic)")
-    seed = _seed(args)
     outputs = _side_outputs(args)
-    result = aggregate_labels(path, args.method, scale=scale, n_iter=args.n_iter, rng=seed)
+    from ..collections.labels import aggregate_labels
+    from ..io.files import atomic_output
+
+    result = aggregate_labels(path, args.method, scale=scale, n_iter=args.n_iter,
+                              rng=args.seed)
     if not result.converged:
         import warnings
 
@@ -234,21 +234,18 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
 
 def run_agree(args: argparse.Namespace) -> int:
+    check_digits_option(args)
+    path = _one_input(args)
+    scale = _parsed_scale(args)
     from ..collections.agreement import label_agreement
     from ..stats.protocol import format_table
     from .outputs import write_text
 
-    check_digits_option(args)
-    path = _one_input(args)
-    table = label_agreement(path, scale=_parsed_scale(args))
+    table = label_agreement(path, scale=scale)
     return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
 
 
 def run_agree_qrels(args: argparse.Namespace) -> int:
-    from ..collections.agreement import qrels_agreement
-    from ..stats.protocol import format_table
-    from .outputs import write_text
-
     check_digits_option(args)
     if len(args.inputs) < 2:
         raise ParameterError("give two qrels files (then, optionally, two run files or more)")
@@ -257,8 +254,10 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
         raise ParameterError("system-ranking agreement needs at least two run files")
     if not runs and (args.measure is not None or args.level is not None):
         raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
-    if args.level is not None and args.level < 1:
-        raise ParameterError(f"-l/--relevance-level must be ≥ 1, got {args.level}")
+    from ..collections.agreement import qrels_agreement
+    from ..stats.protocol import format_table
+    from .outputs import write_text
+
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
                                      measure=args.measure or "map",
                                      relevance_level=args.level or 1)
@@ -269,11 +268,6 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 
 
 def run_aware(args: argparse.Namespace) -> int:
-    from ..collections.aware import MAX_RANDOM, N_RANDOM, aware
-    from ..stats.protocol import format_table
-    from .outputs import write_text
-    from .runargs import named_runs
-
     if len(args.inputs) < 2:
         raise ParameterError("give a crowd labels file and at least one run file")
     if args.digits is not None and args.fmt != "text":
@@ -281,24 +275,22 @@ def run_aware(args: argparse.Namespace) -> int:
     if args.weights == "uniform" and (args.n_random is not None or args.seed is not None):
         raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
                              "weightings, not to --weights uniform")
-    if args.n_random is not None and not 1 <= args.n_random <= MAX_RANDOM:
-        raise ParameterError(f"--random must be an integer from 1 to {MAX_RANDOM:,}, got "
-                             f"{args.n_random}")
-    if args.level is not None and args.level < 1:
-        raise ParameterError(f"-l/--relevance-level must be ≥ 1, got {args.level}")
-    seed = _seed(args)
+    scale = _parsed_scale(args)
+    from ..collections.aware import N_RANDOM, aware
+    from ..stats.protocol import format_table
+    from .outputs import write_text
+    from .runargs import named_runs
+
     runs = named_runs(args.inputs[1:], args.names)
     result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
-                   scale=_parsed_scale(args), n_random=args.n_random or N_RANDOM, rng=seed,
+                   scale=scale, n_random=args.n_random or N_RANDOM, rng=args.seed,
                    relevance_level=args.level or 1,
                    allow_unretrieved=args.allow_unretrieved)
     frame = result.matrix.to_frame()
     frame.index.name = "topic"
     if args.fmt == "csv":
         return write_text(args, frame.to_csv(lineterminator="\n"))
-    from ..stats.tables import check_digits
-
-    digits = 4 if args.digits is None else check_digits(args.digits, "--digits (digits)")
+    digits = DEFAULT_DIGITS if args.digits is None else args.digits
     means = frame.mean().to_frame(name="mean")
     means.index.name = "run"
     text = "\n\n".join([

@@ -27,10 +27,42 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.params import (
+    ALPHA,
+    BIN_WIDTH,
+    CORRELATION,
+    CUTOFF,
+    DEPTH,
+    DISCRIMINATIVE_METHOD,
+    EFFECT,
+    ERROR_SD,
+    INTERVAL_SAMPLES,
+    MATRIX_SIZE,
+    PERSISTENCE,
+    REPETITIONS,
+    SAMPLES,
+    SCALE_CUTOFFS,
+    SCALE_MEASURES,
+    SEED,
+    SEEDS,
+    SIMULATIONS,
+    SPLIT_METRICS,
+    SPLIT_SIZE,
+    TOPIC_SD,
+    Names,
+)
 from ..errors import ParameterError
-from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_meta, check_sizes_option, reworded
+from ..stats.names import CORRECTION, PROCEDURE, TEST
+from .checks import (
+    DEFAULT_CONTRIBUTOR_PATTERN,
+    add_digits,
+    check_meta,
+    check_sizes_option,
+    reworded,
+)
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import (
+    Checked,
     ListAction,
     add_deprecated,
     add_progress,
@@ -45,14 +77,15 @@ from .outputs import add_output, declare_inputs, declare_outputs, write_text
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, NormalModel
 
-#: Defaults of ``--sizes`` (split and swap), ``--models`` (split) and ``--cutoffs`` (scales).
+#: Defaults of ``--sizes`` (split and swap) and ``--models`` (split).
 SIZES = (5, 10, 15, 20, 25)
 MODELS = ("MD1", "MD2", "MD2f")
-CUTOFFS = (5, 10, 20, 30)
-#: Default measures of ``meta scales`` (``irscale.meta.scale_effects.DEFAULT_MEASURES``,
-#: repeated so that the parser imports no analysis module; a test checks they agree).
-SCALE_MEASURES = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10",
-                  "nDCG_b02", "nDCG_b10", "RR")
+#: ``meta dp --method``: a method of discriminative power, or both.
+DP_METHOD = Names(DISCRIMINATIVE_METHOD.noun, (*DISCRIMINATIVE_METHOD.names, "both"),
+                  DISCRIMINATIVE_METHOD.aliases, fold=True)
+#: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
+#: or the spread of τ (``tau_sd``).
+METRIC = Names("metric", (*SPLIT_METRICS, "bias", "tau_sd"))
 
 SEED_HELP = "seed of the random draws (default: a fresh random seed)"
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
@@ -71,18 +104,35 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
                measure_help=measure_help)
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")
-    parser.add_argument("--digits", type=int, default=None,
-                        help="decimals in text, markdown and latex tables (0-17, default 4)")
+    add_digits(parser)
     add_progress(parser)
     add_output(parser)
 
 
 def _sizes(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sizes", action=ListAction, api="sizes", default=list(SIZES),
+    parser.add_argument("--sizes", action=ListAction, api="sizes", domain=SPLIT_SIZE,
+                        item="a split size", unique=True, default=list(SIZES),
                         metavar="S,S,...",
                         help=f"comma-separated topics per split (default {join(SIZES)})")
-    parser.add_argument("--repetitions", type=int, default=100,
+    parser.add_argument("--repetitions", action=Checked, domain=REPETITIONS, api="repetitions",
+                        default=100,
                         help="random splits per size (default 100)")
+
+
+def _alpha(parser: argparse.ArgumentParser, default: float | None = None, *,
+           what: str = "significance level") -> None:
+    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=default,
+                        help=f"{what} (default 0.05)")
+
+
+def _seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
+                        help=SEED_HELP)
+
+
+def _samples(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
+                        default=None, metavar="B", help=help)
 
 
 def add_parser(subparsers) -> None:
@@ -96,31 +146,33 @@ def add_parser(subparsers) -> None:
 
     p = sub.add_parser("correlate", help="rank correlation between two measures")
     _common(p)
-    p.add_argument("--method", default="kendall",
-                   help="kendall | tau_ap | tau_ap_sym | spearman | rbo (default kendall)")
-    p.add_argument("-p", "--p", type=float, default=None,
+    p.add_argument("--method", action=Checked, domain=CORRELATION, default="kendall",
+                   help=f"{' | '.join(CORRELATION.names)} (default kendall)")
+    p.add_argument("-p", "--p", action=Checked, domain=PERSISTENCE,
+                   label="the RBO persistence -p/--p (p)", default=None,
                    help="RBO persistence in (0, 1), --method rbo only (default 0.9)")
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
                    "matrix (every two measures) (default overall)")
-    samples = p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+    samples = p.add_argument("-B", "--samples", action=Checked, domain=INTERVAL_SAMPLES,
+                             api="samples", default=None, metavar="B",
                              help="bootstrap confidence interval of the overall correlation "
                              "with B ≥ 2 resamples, --by overall only (default: no interval)")
     add_deprecated(p, "--bootstrap", samples, "-B/--samples")
-    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    _seed(p)
     p.set_defaults(func=run_correlate)
 
     p = sub.add_parser("discriminative-power", aliases=["dp"],
                        help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
     _common(p)
-    p.add_argument("--method", default="bootstrap",
-                   help="bootstrap | randomized-tukey-hsd | both (default bootstrap)")
-    p.add_argument("-B", "--samples", type=int, default=1000, metavar="B",
-                   help="resamples (default 1000)")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level (default 0.05)")
-    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
-    p.add_argument("--seeds", type=int, default=None, metavar="R",
+    p.add_argument("--method", action=Checked, domain=DP_METHOD, default="bootstrap",
+                   help=f"{' | '.join(DP_METHOD.names)} (default bootstrap)")
+    p.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
+                   default=1000, metavar="B", help="resamples (default 1000)")
+    _alpha(p, 0.05)
+    _seed(p)
+    p.add_argument("--seeds", action=Checked, domain=SEEDS, api="seeds", default=None,
+                   metavar="R",
                    help="repeat with seeds seed..seed+R-1 and report the Monte Carlo spread "
                    "(default: one run)")
     p.add_argument("--convention", default="plus-one", choices=("plus-one", "proportion"),
@@ -136,22 +188,21 @@ def add_parser(subparsers) -> None:
                        "§3)")
     _common(p)
     _sizes(p)
-    p.add_argument("--models", action=ListAction, kind="str", default=list(MODELS),
+    p.add_argument("--models", action=ListAction, kind="str", domain=PROCEDURE,
+                   default=list(MODELS),
                    metavar="M,M,...",
                    help=f"procedures compared with themselves (default {join(MODELS)})")
     p.add_argument("--cross", action=ListAction, kind="str", default=[], metavar="A:B,...",
                    help="different models: A on the first half, B on the second "
                    "(default: none)")
-    p.add_argument("--metric", default=None,
+    p.add_argument("--metric", action=Checked, domain=METRIC, default=None,
                    help="print one metric by size (sig_1, AA, AD, MA, MD, jaccard, overlap, "
                    "tau, bias); default: the agreement table and τ")
-    p.add_argument("--alpha", type=float, default=None,
-                   help="significance level (default 0.05)")
-    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
-    p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
-                   help="resamples of the resampling procedures among --models and --cross "
-                   "(default: 10000 for randomization and randomized-tukey-hsd, 1000 for the "
-                   "bootstraps)")
+    _alpha(p)
+    _seed(p)
+    _samples(p, "resamples of the resampling procedures among --models and --cross "
+             "(default: 10000 for randomization and randomized-tukey-hsd, 1000 for the "
+             "bootstraps)")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
@@ -162,17 +213,15 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
     _sizes(p)
-    p.add_argument("--bin-width", type=float, default=None,
-                   help="width of the bins of score differences (default 0.01)")
-    p.add_argument("--test", default=None,
+    p.add_argument("--bin-width", action=Checked, domain=BIN_WIDTH, api="bin_width",
+                   default=None, help="width of the bins of score differences (default 0.01)")
+    p.add_argument("--test", action=Checked, domain=PROCEDURE, default=None,
                    help="count only the pairs this test finds significant on TS1 (default: "
                    "every pair)")
-    p.add_argument("--alpha", type=float, default=None,
-                   help="significance level of --test (default 0.05)")
-    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
-    p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
-                   help="resamples of a resampling --test (default: 10000 for randomization "
-                   "and randomized-tukey-hsd, 1000 for the bootstraps)")
+    _alpha(p, what="significance level of --test")
+    _seed(p)
+    _samples(p, "resamples of a resampling --test (default: 10000 for randomization "
+             "and randomized-tukey-hsd, 1000 for the bootstraps)")
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     add_scheduler(p, "the repetitions of --test")
     p.set_defaults(func=run_swap)
@@ -182,13 +231,13 @@ def add_parser(subparsers) -> None:
     p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level (default 0.05)")
+    _alpha(p, 0.05)
     p.set_defaults(func=run_concordance)
 
     p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
     _common(p, scores=False, measure_help="measure (repeatable; at least one)")
-    p.add_argument("--depth", type=int, default=100, help="pool depth (default 100)")
+    p.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=100,
+                   help="pool depth (default 100)")
     p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
                    help="contributor = part of the run name matched (default: up to '_', "
                    f"{DEFAULT_CONTRIBUTOR_PATTERN})")
@@ -204,18 +253,19 @@ def add_parser(subparsers) -> None:
                        "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
     _common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
             "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
-    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", default=list(CUTOFFS),
+    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
+                   item="a cut-off", unique=True, default=list(SCALE_CUTOFFS),
                    metavar="N,N,...",
-                   help=f"comma-separated run lengths N (default {join(CUTOFFS)})")
+                   help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"),
                    help="the table to print (default all)")
-    table_n = p.add_argument("--table-cutoff", type=int, default=None, dest="table_n",
+    table_n = p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF, default=None,
+                             dest="table_n",
                              metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
                              "(default: the largest)")
     add_deprecated(p, "-N", table_n, "--table-cutoff")
     p.add_argument("--collection", default="T", help="track label prefix (default T)")
-    p.add_argument("--alpha", type=float, default=None,
-                   help="significance level of tables 5, 6 and invariants (default 0.05)")
+    _alpha(p, what="significance level of tables 5, 6 and invariants")
     add_ties(p, phi=True)
     p.add_argument("--plot-dir", default=None, metavar="DIR",
                    help="write a scatter of each measure vs its ranked version (PNG) to DIR "
@@ -246,43 +296,46 @@ def _add_simulate(sub) -> None:
                    help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
                    "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
                    "or --scores) drawn with replacement, its system means being the truth")
-    p.add_argument("--topics", type=int, default=None, metavar="T",
+    p.add_argument("--topics", action=Checked, domain=MATRIX_SIZE, api="topics", default=None,
+                   metavar="T",
                    help="normal model: topics per matrix (default 50)")
-    p.add_argument("--systems", type=int, default=None, metavar="S",
+    p.add_argument("--systems", action=Checked, domain=MATRIX_SIZE, api="systems",
+                   default=None, metavar="S",
                    help="normal model: systems per matrix (default: the number of "
                    "--effects, else 2)")
-    p.add_argument("--effects", action=ListAction, kind="float", default=None,
+    p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
+                   item="a system mean", default=None,
                    metavar="E,E,...",
                    help="normal model: the true system means mu_s, one per system; write "
                    "--effects=-0.1,0 when the first is negative (default: all 0, every pair "
                    "null)")
-    p.add_argument("--topic-sd", type=float, default=None, metavar="SD",
+    p.add_argument("--topic-sd", action=Checked, domain=TOPIC_SD, api="topic_sd",
+                   default=None, metavar="SD",
                    help="normal model: standard deviation of the topic effects u_t "
                    "(default 0.1)")
-    p.add_argument("--error-sd", type=float, default=None, metavar="SD",
+    p.add_argument("--error-sd", action=Checked, domain=ERROR_SD, api="error_sd",
+                   default=None, metavar="SD",
                    help="normal model: standard deviation of the errors e_ts, > 0 "
                    "(default 0.1)")
     p.add_argument("--null", action="store_true",
                    help="bootstrap model: first centre every system on the grand mean, so "
                    "that every pair is null (default: the matrix's system means are the "
                    "truth)")
-    p.add_argument("--repetitions", type=int, default=None, metavar="R",
-                   help="simulated matrices (default 1000)")
-    p.add_argument("--test", action=ListAction, kind="str", unique=True, default=None,
+    p.add_argument("--repetitions", action=Checked, domain=SIMULATIONS, api="repetitions",
+                   default=None, metavar="R", help="simulated matrices (default 1000)")
+    p.add_argument("--test", action=ListAction, kind="str", domain=TEST, unique=True,
+                   default=None,
                    metavar="T,T,...",
                    help="comma-separated two-system tests run on every pair: t, student, "
                    "welch, wilcoxon, sign, mann-whitney, randomization, bootstrap, "
                    "bootstrap-shift, unpaired-bootstrap (default t)")
-    p.add_argument("--correction", action=ListAction, kind="str", unique=True,
-                   default=None, metavar="C,C,...",
+    p.add_argument("--correction", action=ListAction, kind="str", domain=CORRECTION,
+                   unique=True, default=None, metavar="C,C,...",
                    help="comma-separated multiple-comparison corrections, each applied to "
                    "every test: none, bonferroni, holm, ... (default none)")
-    p.add_argument("--alpha", type=float, default=None,
-                   help="significance level (default 0.05)")
-    p.add_argument("--seed", type=int, default=None, help=SEED_HELP)
-    p.add_argument("-B", "--samples", type=int, default=None, metavar="B",
-                   help="resamples of the resampling tests among --test (default: each "
-                   "test's own)")
+    _alpha(p)
+    _seed(p)
+    _samples(p, "resamples of the resampling tests among --test (default: each test's own)")
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="keep the counts of every finished task in DIR (made if missing) "
                    "and, run again with the same arguments and --seed, compute only the "
@@ -312,14 +365,15 @@ def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
 
 # --------------------------------------------------------------------------- commands
 def run_correlate(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     import pandas as pd
 
     from .. import meta
 
-    check_meta(args)
     matrix = _matrix(args)
     names = _measures(matrix, args)
-    options = {"p": args.p} if meta.rank_correlation.method_name(args.method) == "rbo" else {}
+    options = {"p": args.p} if args.method == "rbo" else {}
     if args.by == "matrix":
         frame = meta.correlation_matrix(matrix, names, method=args.method, **options)
         return write_text(args, _render(frame.reset_index(), args, f"{args.method}, overall"))
@@ -373,11 +427,12 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
 
 
 def run_discriminative_power(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     import pandas as pd
 
     from .. import meta
 
-    check_meta(args)
     matrix = _matrix(args)
     methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
     with scheduler(args) as executor:
@@ -399,13 +454,8 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
 
 
 def _cross(items: list[str]) -> list[tuple[str, str]]:
-    pairs = []
-    for item in items:
-        if ":" not in item:
-            raise ParameterError(f"--cross takes A:B pairs, got {item!r}")
-        a, b = item.split(":", 1)
-        pairs.append((a, b))
-    return pairs
+    """``--cross``'s A:B pairs (checked by :func:`irscale.cli.checks.check_meta`)."""
+    return [(a, b) for a, _, b in (item.partition(":") for item in items)]
 
 
 def _one_measure(args: argparse.Namespace, what: str):
@@ -428,9 +478,10 @@ def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]
 
 
 def run_split(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     from .. import meta
 
-    check_meta(args)
     table = _one_measure(args, "topic splitting")
     with scheduler(args) as executor:
         study = meta.split_study(table, check_sizes_option(args, table.n_topics),
@@ -454,9 +505,10 @@ def run_split(args: argparse.Namespace) -> int:
 
 
 def run_swap(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     from .. import meta
 
-    check_meta(args)
     table = _one_measure(args, "the swap method")
     with scheduler(args) as executor:
         result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
@@ -468,9 +520,10 @@ def run_swap(args: argparse.Namespace) -> int:
 
 
 def run_concordance(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     from .. import meta
 
-    check_meta(args)
     matrix = _matrix(args)
     names = [m for m in _measures(matrix, args) if m not in args.gold]
     missing = [g for g in args.gold if g not in matrix.measures]
@@ -512,9 +565,10 @@ def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
 
 
 def run_loo(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     from .. import meta
 
-    check_meta(args)
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
     table = _contributors(args)
@@ -533,12 +587,10 @@ def run_loo(args: argparse.Namespace) -> int:
 
 
 def run_scales(args: argparse.Namespace) -> int:
-    from .. import meta
-    from ..meta.scale_effects import DEFAULT_MEASURES
+    check_meta(args)  # every option, before anything heavy is imported
 
-    check_meta(args)
-    if not args.measures:
-        args.measures = list(DEFAULT_MEASURES)
+    from .. import meta
+
     if diversity_inputs(args):  # refused before the qrels are read, with the reason
         from ..scales.measures import scale_measure
 
@@ -602,10 +654,11 @@ def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    check_meta(args)  # every option, before anything heavy is imported
+
     from .. import meta
     from .checks import resampling_procedures
 
-    check_meta(args)
     model = _simulation_model(args)
     arguments = {SIMULATION_ARGUMENTS[name]: value
                  for name, value in _given(args, SIMULATION_ARGUMENTS).items()}

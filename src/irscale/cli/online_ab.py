@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import ALPHA, CUTOFF, POSITIVE, POWER
 from ..errors import ParameterError
 from ..stats.names import FORMATS
+from .options import Checked
 from .outputs import add_output, declare_inputs, write_text
 
 ANALYSES = ("welch", "delta", "cuped")
@@ -83,7 +85,7 @@ def add_parser(subparsers) -> None:
                        help="assign the users by MD5(salt:user) instead")
     p.add_argument("--splits", default=None, metavar="NAME=SHARE,...",
                    help=f"with --salt: variants and shares (default {DEFAULT_SPLITS})")
-    p.add_argument("-k", type=int, default=3, dest="k",
+    p.add_argument("-k", action=Checked, domain=CUTOFF, api="k", default=3, dest="k",
                    help="cut-off of clicks@k (default 3)")
     add_output(p)
     declare_inputs(p, "inputs", "--users", "--variants")
@@ -107,8 +109,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--control", default="control", help="control variant (default control)")
     p.add_argument("--treatment", default="treatment",
                    help="treatment variant (default treatment)")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level (default 0.05)")
+    _alpha(p)
     p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                    help="output format (default text)")
     add_output(p)
@@ -131,15 +132,20 @@ def add_parser(subparsers) -> None:
     p = actions.add_parser("size", help="users per variant for a two-sample t-test",
                            description="The smallest number of users per variant whose "
                            "two-sample t-test detects --min-diff with --power.")
-    p.add_argument("--min-diff", type=float, required=True, metavar="D",
-                   help="the smallest difference of means to detect")
-    p.add_argument("--sd", type=float, required=True,
+    p.add_argument("--min-diff", action=Checked, domain=POSITIVE, api="min_diff",
+                   required=True, metavar="D", help="the smallest difference of means to detect")
+    p.add_argument("--sd", action=Checked, domain=POSITIVE, api="sd", required=True,
                    help="standard deviation of the per-user metric")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level (default 0.05)")
-    p.add_argument("--power", type=float, default=0.8, help="power (default 0.8)")
+    _alpha(p)
+    p.add_argument("--power", action=Checked, domain=POWER, api="power", default=0.8,
+                   help="power (default 0.8)")
     add_output(p)
     p.set_defaults(func=run_size)
+
+
+def _alpha(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
+                   help="significance level (default 0.05)")
 
 
 def _variant_options(p: argparse.ArgumentParser) -> None:
@@ -153,24 +159,25 @@ def _no_action(args: argparse.Namespace) -> int:
 
 
 def run_assign(args: argparse.Namespace) -> int:
+    splits = _splits(args.splits)
     from ..online.abtest import assign, read_users
 
-    variant = assign(read_users(args.inputs), salt=args.salt, splits=_splits(args.splits))
+    variant = assign(read_users(args.inputs), salt=args.salt, splits=splits)
     return write_text(args, "".join(f"{u}\t{v}\n" for u, v in variant.items()))
 
 
 def run_measures(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..online.abtest import assign, read_pairs, session_measures, user_measures
-
     if args.splits is not None and args.salt is None:
         raise ParameterError("--splits applies to --salt")
+    splits = _splits(args.splits or DEFAULT_SPLITS)
+    from ..online.abtest import assign, read_pairs, session_measures, user_measures
+
     sessions = session_measures(args.inputs, k=args.k)
     owners = read_pairs(args.users, "session", "user")
     table = user_measures(sessions, owners)
     if args.salt is not None:
-        variant = assign(table.index.to_numpy(), salt=args.salt,
-                         splits=_splits(args.splits or DEFAULT_SPLITS))
+        variant = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
     else:
         variant = read_pairs(args.variants, "user", "variant")
         missing = table.index[~table.index.isin(variant.index)]
@@ -192,21 +199,21 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 def run_srm(args: argparse.Namespace) -> int:
     from ..errors import InputError
+
+    splits = _splits(args.splits)
     from ..online.abtest import read_user_table, sample_ratio_mismatch
 
     table = read_user_table(args.inputs)
     if args.variant_column not in table.columns:
         raise InputError(f"no variant column {args.variant_column!r} (columns: "
                          f"{list(table.columns)})", source=args.inputs)
-    result = sample_ratio_mismatch(table[args.variant_column], _splits(args.splits))
+    result = sample_ratio_mismatch(table[args.variant_column], splits)
     return write_text(args, result.format(args.fmt) + "\n")
 
 
 def run_size(args: argparse.Namespace) -> int:
     from ..online.abtest import ab_power, ab_sample_size
 
-    if not 0 < args.power < 1:
-        raise ParameterError(f"--power must lie in (0, 1), got {args.power}")
     n = ab_sample_size(args.min_diff, args.sd, alpha=args.alpha, power=args.power)
     achieved = ab_power(args.min_diff, args.sd, n, alpha=args.alpha)
     return write_text(args, f"users per variant\t{n}\npower\t{achieved:.4f}\n")

@@ -21,15 +21,24 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import (
+    CLICK_LEVEL,
+    CLICK_MODELS,
+    ITERATIONS,
+    PROBABILITY,
+    SEED,
+    SERP_SIZE,
+    SESSIONS,
+    SMOOTHING,
+    TOLERANCE,
+    USERS,
+)
 from ..errors import ParameterError
-from .options import add_ties
+from .options import Checked, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
 
-#: Click models and users (``irscale.online.clickmodels.MODELS``,
-#: ``irscale.online.simulate.INSTANTIATIONS``, repeated so that the parser imports no
-#: analysis module; a test checks they agree).
-MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
-USERS = ("perfect", "navigational", "informational")
+#: Click models (:func:`irscale.online.fit_click_model`).
+MODELS = CLICK_MODELS
 
 
 def add_parser(subparsers) -> None:
@@ -72,16 +81,21 @@ def add_parser(subparsers) -> None:
     group.add_argument("--user", choices=USERS, default=None,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
-    simulate.add_argument("--relevance-level", type=int, default=1, metavar="L",
+    simulate.add_argument("--relevance-level", action=Checked, domain=CLICK_LEVEL,
+                          api="relevance_level", default=1, metavar="L",
                           help="lowest grade a user counts as relevant (default 1)")
-    simulate.add_argument("--gamma", type=float, default=1.0, metavar="G",
+    simulate.add_argument("--gamma", action=Checked, domain=PROBABILITY, api="gamma",
+                          default=1.0, metavar="G",
                           help="--user: probability of going on when not satisfied "
                           "(default 1.0)")
-    simulate.add_argument("--sessions", type=int, default=1000, metavar="N",
+    simulate.add_argument("--sessions", action=Checked, domain=SESSIONS, api="sessions",
+                          default=1000, metavar="N",
                           help="impressions per topic (default 1000)")
-    simulate.add_argument("--serp-size", type=int, default=10, metavar="K",
+    simulate.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
+                          default=10, metavar="K",
                           help="documents shown per page (default 10)")
-    simulate.add_argument("--seed", type=int, default=None, metavar="S",
+    simulate.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
+                          metavar="S",
                           help="random seed (default: fresh entropy)")
     simulate.add_argument("--format", choices=("tsv", "parquet"), default="tsv",
                           help="log format (default tsv; parquet needs -o)")
@@ -102,7 +116,8 @@ def add_parser(subparsers) -> None:
     measures.add_argument("-m", "--measure", action="append", dest="measures",
                           metavar="NAME", help="uM or rrM with parameters and cut-off "
                           "(repeatable; default uM and rrM)")
-    measures.add_argument("--depth", type=int, default=None, metavar="K",
+    measures.add_argument("--depth", action=Checked, domain=SERP_SIZE, api="depth",
+                          default=None, metavar="K",
                           help="result page size (default: the model's ranks, else 10)")
     measures.add_argument("-q", dest="per_topic", action="store_true",
                           help="print per-topic values too")
@@ -115,14 +130,18 @@ def add_parser(subparsers) -> None:
 def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--model", choices=MODELS, required=required,
                         help="click model: " + ", ".join(MODELS))
-    parser.add_argument("--serp-size", type=int, default=None, metavar="K",
+    parser.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
+                        default=None, metavar="K",
                         help="largest rank of the log (default: the largest found)")
-    parser.add_argument("--iterations", type=int, default=100, metavar="N",
+    parser.add_argument("--iterations", action=Checked, domain=ITERATIONS, api="iterations",
+                        default=100, metavar="N",
                         help="most EM iterations (default 100)")
-    parser.add_argument("--tol", type=float, default=1e-7, metavar="T",
+    parser.add_argument("--tol", action=Checked, domain=TOLERANCE, api="tol", default=1e-7,
+                        metavar="T",
                         help="EM stops when the mean log-likelihood rises by less "
                         "(default 1e-07)")
-    parser.add_argument("--smoothing", type=float, default=1.0, metavar="K",
+    parser.add_argument("--smoothing", action=Checked, domain=SMOOTHING, api="smoothing",
+                        default=1.0, metavar="K",
                         help="pseudo-trials at 0.5 per (query, document) parameter "
                         "(default 1.0; 0: maximum likelihood)")
 
@@ -176,9 +195,6 @@ def run_loglik(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"online simulate-clicks: --seed must be 0 or more, got "
-                             f"{args.seed}")
     if args.format == "parquet" and args.output == "-":
         raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
     if args.params is not None:

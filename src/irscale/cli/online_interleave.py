@@ -18,10 +18,24 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import (
+    ALPHA,
+    CLICK_LEVEL,
+    CREDITS,
+    IMPRESSION_COUNT,
+    INTERLEAVING_METHODS,
+    OPTIMIZED_LENGTH,
+    PROBABILITY,
+    SAMPLES,
+    SEED,
+    SERP_LENGTH,
+    TAU,
+)
 from ..errors import ParameterError
 from ..stats.names import FORMATS
+from .options import Checked
 
-METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
+METHODS = INTERLEAVING_METHODS
 CLICK_MODELS = ("perfect", "random")
 IMPRESSIONS, LENGTH, BOOTSTRAP, CLICK_PROB = 1000, 10, 10_000, 0.5
 
@@ -42,30 +56,28 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels", default=None, metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
-    parser.add_argument("-l", "--level-for-rel", type=int, default=None, metavar="N",
+    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=CLICK_LEVEL,
+                        api="relevance_level", default=None, metavar="N",
                         help="perfect clicks: smallest relevant degree (default 1)")
-    parser.add_argument("--click-prob", type=float, default=None, metavar="P",
+    parser.add_argument("--click-prob", action=Checked, domain=PROBABILITY,
+                        label="--click-prob (the click probability)", default=None,
+                        metavar="P",
                         help=f"random clicks: probability of a click (default {CLICK_PROB})")
     parser.add_argument("--method", choices=METHODS, default="team-draft",
                         help="interleaving method (default team-draft)")
     parser.add_argument("--credit", default=None,
                         help="credit rule: probabilistic marginal|assignment (default "
                         "marginal), optimized inverse|linear (default inverse)")
-    parser.add_argument("--tau", type=float, default=None,
-                        help="probabilistic: softmax exponent (default 3)")
-    parser.add_argument("--impressions", type=int, default=IMPRESSIONS, metavar="N",
+    add_tau(parser)
+    parser.add_argument("--impressions", action=Checked, domain=IMPRESSION_COUNT,
+                        api="impressions", default=IMPRESSIONS, metavar="N",
                         help=f"impressions per topic (default {IMPRESSIONS})")
-    parser.add_argument("--length", type=int, default=LENGTH, metavar="L",
+    parser.add_argument("--length", action=Checked, domain=SERP_LENGTH, api="length",
+                        default=LENGTH, metavar="L",
                         help=f"documents shown per impression (default {LENGTH}; at most "
                         "the documents of a topic's runs together)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the interleaving, the clicks and the bootstrap "
-                        "(default: fresh)")
-    parser.add_argument("--alpha", type=float, default=0.05,
-                        help="significance level; the interval is at 1 - alpha "
-                        "(default 0.05)")
-    parser.add_argument("--bootstrap", type=int, default=BOOTSTRAP, metavar="B",
-                        help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
+    add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap "
+                      "(default: fresh)")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
@@ -74,6 +86,37 @@ def add_parser(subparsers) -> None:
     declare_inputs(parser, "runs", "--qrels")
     declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
     parser.set_defaults(func=run)
+
+
+def add_tau(parser: argparse.ArgumentParser,
+            help: str = "probabilistic: softmax exponent (default 3)") -> None:
+    parser.add_argument("--tau", action=Checked, domain=TAU, api="tau", default=None,
+                        help=help)
+
+
+def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
+    """``--alpha``, ``--bootstrap`` and ``--seed`` of the scores of interleavings."""
+    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
+                        help="significance level; the interval is at 1 - alpha "
+                        "(default 0.05)")
+    parser.add_argument("--bootstrap", action=Checked, domain=SAMPLES, api="bootstrap",
+                        default=BOOTSTRAP, metavar="B",
+                        help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
+                        help=seed)
+
+
+def check_credit(args: argparse.Namespace) -> str:
+    """``--credit`` of ``--method`` (the method's default when not given)."""
+    if args.credit is None:
+        return CREDITS[args.method][0]
+    if args.method not in ("probabilistic", "optimized"):
+        raise ParameterError(f"--credit applies to --method probabilistic or optimized, "
+                             f"not {args.method}")
+    if args.credit not in CREDITS[args.method]:
+        raise ParameterError(f"--credit of --method {args.method} must be one of "
+                             f"{list(CREDITS[args.method])}, got {args.credit!r}")
+    return args.credit
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -88,11 +131,10 @@ def _check(args: argparse.Namespace) -> None:
         raise ParameterError("--click-prob applies to --clicks random")
     if args.tau is not None and args.method != "probabilistic":
         raise ParameterError("--tau applies to --method probabilistic")
-    if args.credit is not None and args.method not in ("probabilistic", "optimized"):
-        raise ParameterError(f"--credit applies to --method probabilistic or optimized, "
-                             f"not {args.method}")
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
+    check_credit(args)
+    if args.method == "optimized":
+        OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
+                               "(2^length lists are enumerated)")
 
 
 def _click_model(args: argparse.Namespace) -> object:
@@ -107,12 +149,12 @@ def _click_model(args: argparse.Namespace) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check(args)
     import numpy as np
 
     from ..online.interleaving import TAU, check_bootstrap, interleave_runs
     from .outputs import write_text
 
-    _check(args)
     rankers = len(args.runs)
     check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
     model = args.clicks if args.clicks in CLICK_MODELS else _click_model(args)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import needs_rankings
 from ..errors import ParameterError
 from ..stats.names import FORMATS
-from .online_interleave import BOOTSTRAP, METHODS
+from .online_interleave import METHODS, add_score_options, add_tau, check_credit
 
 
 def add_parser(subparsers) -> None:
@@ -42,16 +43,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--credit", default=None,
                         help="credit rule: probabilistic marginal|assignment (default "
                         "marginal), optimized inverse|linear (default inverse)")
-    parser.add_argument("--tau", type=float, default=None,
-                        help="probabilistic, marginal credit: the softmax exponent the "
-                        "lists were drawn with (default 3)")
-    parser.add_argument("--alpha", type=float, default=0.05,
-                        help="significance level; the interval is at 1 - alpha "
-                        "(default 0.05)")
-    parser.add_argument("--bootstrap", type=int, default=BOOTSTRAP, metavar="B",
-                        help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the bootstrap (default: fresh)")
+    add_tau(parser, "probabilistic, marginal credit: the softmax exponent the lists were "
+            "drawn with (default 3)")
+    add_score_options(parser, "seed of the bootstrap (default: fresh)")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
@@ -64,20 +58,9 @@ def add_parser(subparsers) -> None:
 def _check(args: argparse.Namespace) -> None:
     """Options that apply to some choices only are refused elsewhere; a method that needs
     the rankers' rankings needs --runs."""
-    from ..online.interleaving import CREDITS
-    from ..online.logged import needs_rankings
-    from ..stats.validation import check_choice
-
-    if args.credit is not None:
-        if args.method not in ("probabilistic", "optimized"):
-            raise ParameterError(f"--credit applies to --method probabilistic or "
-                                 f"optimized, not {args.method}")
-        check_choice(args.credit, CREDITS[args.method], f"--credit of --method {args.method}")
-    credit = args.credit or CREDITS[args.method][0]
+    credit = check_credit(args)
     if args.tau is not None and credit != "marginal":
         raise ParameterError("--tau applies to --method probabilistic with marginal credit")
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
     if args.runs is None and needs_rankings(args.method, credit):
         raise ParameterError(f"--method {args.method} ({credit} credit) scores clicks by "
                              "the ranks the rankers gave the documents, which the log does "
@@ -85,11 +68,11 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check(args)
     from ..online.interleaving import TAU
     from ..online.logged import score_log
     from .outputs import write_text
 
-    _check(args)
     result = score_log(args.inputs[0], args.runs, method=args.method, credit=args.credit,
                        tau=TAU if args.tau is None else args.tau, alpha=args.alpha,
                        bootstrap=args.bootstrap, rng=args.seed)

@@ -22,17 +22,23 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import (
+    AB_MEASURES,
+    AGREEMENT,
+    ALPHA,
+    EXPERIMENT_IMPRESSIONS,
+    EXPERIMENTS,
+    INTERLEAVING,
+    SEED,
+    SENSITIVITY_IMPRESSIONS,
+    SERP_LENGTH,
+    USERS,
+)
 from ..errors import ParameterError
 from ..stats.names import FORMATS
-from .online_clicks import USERS
+from .options import Checked, ListAction, join
 from .outputs import add_output, declare_inputs
 
-#: Interleaving methods and A/B measures (``irscale.online.interleaving.METHODS``,
-#: ``irscale.online.harness.AB_MEASURES``, repeated so that the parser imports no analysis
-#: module; a test checks they agree).
-METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
-AB_MEASURES = ("clicks", "reciprocal_rank", "abandoned")
-IMPRESSIONS = "10,20,50,100,200,500,1000"
 REPETITIONS = 100
 
 
@@ -51,32 +57,40 @@ def add_parser(subparsers) -> None:
                         help="users: an instantiation from the qrels' grades (Hofmann et "
                         "al. 2011) or a click model's JSON (online fit --format json); "
                         "default navigational")
-    parser.add_argument("--impressions", default=IMPRESSIONS, metavar="N,N,...",
+    parser.add_argument("--impressions", action=ListAction, domain=EXPERIMENT_IMPRESSIONS,
+                        api="impressions", item="an impression count", unique=True,
+                        default=list(SENSITIVITY_IMPRESSIONS), metavar="N,N,...",
                         help=f"impressions per experiment, increasing (default "
-                        f"{IMPRESSIONS})")
-    parser.add_argument("--repetitions", type=int, default=REPETITIONS, metavar="R",
+                        f"{join(SENSITIVITY_IMPRESSIONS)})")
+    parser.add_argument("--repetitions", action=Checked, domain=EXPERIMENTS,
+                        api="repetitions", default=REPETITIONS, metavar="R",
                         help=f"experiments per number of impressions (default "
                         f"{REPETITIONS})")
-    parser.add_argument("--seed", type=int, default=None, metavar="S",
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
+                        metavar="S",
                         help="random seed (default: fresh entropy)")
     parser.add_argument("--measure", default="nDCG@10", metavar="NAME",
                         help="offline measure (one name, default nDCG@10)")
-    parser.add_argument("--method", default="team-draft", metavar="M[,M...]",
-                        help="interleaving methods, comma-separated: " + ", ".join(METHODS)
-                        + " (default team-draft)")
+    parser.add_argument("--method", action=ListAction, kind="str", domain=INTERLEAVING,
+                        unique=True, default=["team-draft"], metavar="M[,M...]",
+                        help="interleaving methods, comma-separated: "
+                        + ", ".join(INTERLEAVING.names) + " (default team-draft)")
     parser.add_argument("--credit", default=None,
                         help="credit rule of probabilistic (marginal|assignment) or "
                         "optimized (inverse|linear)")
     parser.add_argument("--ab-measure", choices=AB_MEASURES, default="clicks",
                         help="online measure of the A/B test per impression (default "
                         "clicks)")
-    parser.add_argument("--length", type=int, default=10, metavar="L",
+    parser.add_argument("--length", action=Checked, domain=SERP_LENGTH, api="length",
+                        default=10, metavar="L",
                         help="documents shown per impression (default 10)")
-    parser.add_argument("--target", type=float, default=0.95,
+    parser.add_argument("--target", action=Checked, domain=AGREEMENT, api="target",
+                        default=0.95,
                         help="agreement that counts as reached (default 0.95)")
-    parser.add_argument("--alpha", type=float, default=0.05,
+    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
                         help="the agreement's interval is at level 1 - alpha (default 0.05)")
-    parser.add_argument("--significance", type=float, default=None, metavar="LEVEL",
+    parser.add_argument("--significance", action=Checked, domain=ALPHA, api="significance",
+                        default=None, metavar="LEVEL",
                         help="an experiment agrees only when its test (sign test, Welch) "
                         "is also significant at LEVEL (default: the sign alone)")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
@@ -89,25 +103,16 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .online_clicks import _read_params
-    from .options import parse_list
     from .outputs import write_text
 
     params = None if args.model in USERS else args.model
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"online sensitivity: --seed must be 0 or more, got {args.seed}")
     if len(args.runs) < 2:
         raise ParameterError("online sensitivity compares runs: give two or more")
-    impressions = parse_list(args.impressions, "--impressions", unique=True)
-    methods = [m.strip() for m in args.method.split(",")]
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown or len(set(methods)) != len(methods):
-        raise ParameterError(f"--method {args.method!r}: give distinct methods among "
-                             f"{', '.join(METHODS)}, comma-separated")
     from ..online.harness import sensitivity
 
     model = args.model if params is None else _read_params(params)
-    result = sensitivity(args.qrels, args.runs, model, impressions=impressions,
-                         repetitions=args.repetitions, methods=methods,
+    result = sensitivity(args.qrels, args.runs, model, impressions=args.impressions,
+                         repetitions=args.repetitions, methods=args.method,
                          measure=args.measure, ab_measure=args.ab_measure,
                          length=args.length, credit=args.credit, target=args.target,
                          alpha=args.alpha, significance=args.significance,

@@ -1,6 +1,11 @@
 """The vocabulary the subcommands share (``docs/cli.md``): lists, deprecated spellings and
 the two kinds of ties.
 
+* **Domains**: an option whose value must lie in a domain of :mod:`irscale.core.params`
+  (a range of numbers, a set of names) is declared with ``action=Checked,
+  domain=...``, a list of them with ``ListAction``'s ``domain``: its values are checked
+  while the command line is parsed, before any numerical package is imported, with the
+  check and the words of the Python function that takes them.
 * **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--sizes 5,10``, ``--systems
   a,b``), parsed by one function, :func:`parse_list`, with the same messages for an empty
   list, an empty item and an item that is not a number. :class:`ListAction` is the
@@ -30,12 +35,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
+from ..core.params import TIE_STRATEGIES as PHI_TIES
 from ..errors import ParameterError
 from .main import _lazy
-
-#: The tie strategies of φ (``irscale.scales.TIE_STRATEGIES``, repeated here so that the
-#: parser does not import the scales package).
-PHI_TIES: tuple[str, ...] = ("unq", "min", "max", "mid")
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -105,23 +107,54 @@ def _note_spelling(namespace: argparse.Namespace, dest: str, option: str) -> Non
     vars(namespace).setdefault("deprecated_spellings", {})[dest] = option
 
 
+def option_name(action: argparse.Action, api: str | None) -> str:
+    """How messages name the option of ``action``: its spellings, and the Python name in
+    parentheses where one is given (``-B/--samples (samples)``)."""
+    flags = "/".join(action.option_strings) or action.dest
+    return f"{flags} ({api})" if api else flags
+
+
+class Checked(_StoreOnce):
+    """An option of one value in ``domain`` (:mod:`irscale.core.params`), checked as it is
+    parsed; the value stored is the one the domain's check returns (a name's canonical
+    spelling). ``api``: the Python name messages add in parentheses (``--alpha (alpha)
+    must lie in (0, 1), got 2.0``); ``label``: the whole name instead (trec_eval's options
+    are named as their functions name them, ``relevance level (-l, relevance_level)``)."""
+
+    def __init__(self, option_strings, dest, *, domain: Any, api: str | None = None,
+                 label: str | None = None, **kwargs) -> None:
+        kwargs.setdefault("type", domain.type)
+        super().__init__(option_strings, dest, **kwargs)
+        self.domain, self.api, self.label = domain, api, label or option_name(self, api)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        name = self.label
+        if option_string is not None and option_string not in self.option_strings:
+            # a deprecated spelling (DeprecatedAlias): named as the user wrote it
+            name = f"{option_string} ({self.api})" if self.api else option_string
+        super().__call__(parser, namespace, self.domain.check(values, name), option_string)
+
+
 class ListAction(_StoreOnce):
     """A comma-separated list option (:func:`parse_list`), given once.
 
     ``kind``: ``"int"``, ``"float"`` or ``"str"``; ``api``: the Python name messages add in
-    parentheses (``--cutoffs (cutoffs) is empty``); ``keywords``: values stored as they
-    are instead of a list (``--names runid``); ``spaces``: also take the deprecated
+    parentheses (``--cutoffs (cutoffs) is empty``); ``domain`` (:mod:`irscale.core.params`)
+    and ``item``: every item must lie in the domain, messages call one ``item`` if given
+    (``--budget (budgets): a budget must be an integer ≥ 1, got 0``); ``keywords``: values stored as
+    they are instead of a list (``--names runid``); ``spaces``: also take the deprecated
     space-separated form ``-N 5 10`` (with a warning).
     """
 
     def __init__(self, option_strings, dest, *, kind: str = "int", api: str | None = None,
                  unique: bool = False, keywords: Sequence[str] = (), spaces: bool = False,
-                 **kwargs) -> None:
+                 domain: Any = None, item: str | None = None, **kwargs) -> None:
         if spaces:
             kwargs["nargs"] = "+"
         super().__init__(option_strings, dest, **kwargs)
         self.kind, self.api, self.unique, self.spaces = kind, api, unique, spaces
         self.keywords = tuple(keywords)
+        self.domain, self.item = domain, item
 
     def __call__(self, parser, namespace, values, option_string=None, *,
                  replacement: str | None = None):
@@ -144,6 +177,9 @@ class ListAction(_StoreOnce):
         text = ",".join(values) if isinstance(values, list) else values
         parsed = text if text in self.keywords else \
             parse_list(text, named, self.kind, unique=self.unique)
+        if self.domain is not None and parsed is not text:
+            name = f"{named}: {self.item}" if self.item else named
+            parsed = [self.domain.check(value, name) for value in parsed]
         super().__call__(parser, namespace, parsed, option_string)
 
 

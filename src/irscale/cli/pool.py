@@ -30,29 +30,41 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.params import (
+    ADAPTIVE_STRATEGIES,
+    BUDGET,
+    CUTOFF,
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    DEFAULT_RRF_K,
+    DEPTH,
+    DESIGNS,
+    DISCOUNT,
+    DOCUMENT_SHARDS,
+    RBP_P,
+    RRF_K,
+    SAMPLE_SIZE,
+    SEED,
+    SHARD_METHODS,
+    STRATEGY,
+    STRATUM_RATE,
+)
 from ..errors import InputError, ParameterError
-from .checks import DEFAULT_CONTRIBUTOR_PATTERN, check_digits_option
-from .options import ListAction, add_ties
+from ..stats.names import EMPTY_POLICIES, FORMATS, SHARD_MODEL_NAMES
+from .checks import DEFAULT_CONTRIBUTOR_PATTERN, add_digits, check_digits_option, check_pattern
+from .options import Checked, ListAction, add_ties
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .runargs import NAMES_HELP, named_runs
 
 if TYPE_CHECKING:
     import pandas as pd
-from .runargs import NAMES_HELP, named_runs
 
-#: Strategies (``irscale.collections.STRATEGIES``, repeated so that the parser imports no
-#: analysis module; a test checks they agree), the adaptive ones, and the defaults.
-STRATEGIES = ("depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts", "ts-ns")
-ADAPTIVE = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
+#: The strategies ``simulate`` compares, its budgets and ``estimate``'s P̂@k cut-offs by
+#: default.
 SIMULATED = ("depth", "mtf", "mm-ns")
-#: Shard methods and empty-shard policies (``irscale.collections.SHARD_METHODS`` and
-#: ``irscale.stats.shards.EMPTY_POLICIES``, repeated for the same reason; a test checks).
-SHARD_METHODS = ("random", "hash")
-EMPTY_POLICIES = ("error", "zero", "drop-topic", "drop-shard", "missing")
-#: Sampling designs (``irscale.collections.DESIGNS``) and the default P̂@k cut-offs.
-DESIGNS = ("with-replacement", "poisson", "stratified")
-SAMPLE_CUTOFFS = (10,)
 BUDGETS = (10, 50, 100)
-RBP_P, RRF_K, DISCOUNT = 0.8, 60.0, 0.9
+SAMPLE_CUTOFFS = (10,)
 
 STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et al. 2007), "
                  "rrf (reciprocal rank fusion), mtf (move-to-front, Cormack et al. 1998), "
@@ -60,22 +72,52 @@ STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et a
 
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--depth", type=int, default=None, metavar="K",
-                        help="cut every run at K documents first: the pool depth of depth-k "
-                        "pooling, the candidates of the others (default: whole runs)")
-    parser.add_argument("--p", type=float, default=None, dest="p",
-                        help=f"RBP persistence p in (0, 1), rbp only (default {RBP_P})")
-    parser.add_argument("--k", type=float, default=None, dest="k",
-                        help=f"RRF constant k ≥ 0, rrf only (default {RRF_K:g})")
-    parser.add_argument("--discount", type=float, default=None,
+    _depth(parser, "cut every run at K documents first: the pool depth of depth-k pooling, "
+           "the candidates of the others (default: whole runs)")
+    parser.add_argument("--p", action=Checked, domain=RBP_P, api="p", default=None, dest="p",
+                        help=f"RBP persistence p in (0, 1), rbp only (default {DEFAULT_RBP_P})")
+    parser.add_argument("--k", action=Checked, domain=RRF_K, api="k", default=None, dest="k",
+                        help=f"RRF constant k ≥ 0, rrf only (default {DEFAULT_RRF_K:g})")
+    parser.add_argument("--discount", action=Checked, domain=DISCOUNT, api="discount",
+                        default=None,
                         help="forgetting factor γ in (0, 1) of mm-ns and ts-ns (default "
-                        f"{DISCOUNT}, irscale's choice)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the adaptive strategies' tie order and draws (default: "
-                        "a fresh random seed)")
-    parser.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
-                        help="smallest relevant degree of the qrels (default 1)")
+                        f"{DEFAULT_DISCOUNT}, irscale's choice)")
+    _seed(parser, "seed of the adaptive strategies' tie order and draws (default: a fresh "
+          "random seed)")
+    _level(parser, None)
     _run_options(parser)
+
+
+def _depth(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=None,
+                        metavar="K", help=help)
+
+
+def _seed(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
+                        help=help)
+
+
+def _level(parser: argparse.ArgumentParser, default: int | None) -> None:
+    parser.add_argument("-l", "--relevance-level", action=Checked, domain=POSITIVE_LONG,
+                        label=RELEVANCE_LEVEL, default=default, dest="level",
+                        help="smallest relevant degree of the qrels (default 1)")
+
+
+def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
+                    metavar: str = "QRELS") -> None:
+    parser.add_argument("qrels", metavar=metavar, help=qrels)
+    _runs(parser)
+
+
+def _runs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+
+
+def _format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+                        help="output format (default text)")
+    add_digits(parser)
 
 
 def add_parser(subparsers) -> None:
@@ -90,9 +132,10 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("build", help="write a pool file from runs",
                        description="Pool the runs with one strategy and write the pool "
                        "file in judging order.")
-    p.add_argument("runs", nargs="*", metavar="RUN", help="run files")
-    p.add_argument("--strategy", required=True, choices=STRATEGIES, help=STRATEGY_HELP)
-    p.add_argument("--budget", type=int, default=None, metavar="N",
+    _runs(p)
+    p.add_argument("--strategy", required=True, choices=STRATEGY.names, help=STRATEGY_HELP)
+    p.add_argument("--budget", action=Checked, domain=BUDGET, api="budget", default=None,
+                   metavar="N",
                    help="judgments per topic: required for take, rbp and rrf; the adaptive "
                    "strategies stop there (default: no limit)")
     p.add_argument("--qrels", default=None, metavar="FILE",
@@ -107,12 +150,13 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("simulate", help="replay strategies with budgets on qrels",
                        description="Simulated pooling: the qrels act as the assessor (an "
                        "unjudged pooled document counts as non-relevant).")
-    p.add_argument("inputs", nargs="*", metavar="QRELS RUN", help="qrels file then run files")
-    p.add_argument("--strategy", action=ListAction, kind="str", unique=True,
+    _qrels_and_runs(p)
+    p.add_argument("--strategy", action=ListAction, kind="str", domain=STRATEGY, unique=True,
                    default=list(SIMULATED), metavar="S,S,...", dest="strategies",
                    help=f"comma-separated strategies: {STRATEGY_HELP} (default "
                    f"{','.join(SIMULATED)})")
-    p.add_argument("--budget", action=ListAction, api="budgets", unique=True,
+    p.add_argument("--budget", action=ListAction, api="budgets", domain=BUDGET,
+                   item="a budget", unique=True,
                    default=list(BUDGETS), metavar="N,N,...", dest="budgets",
                    help="comma-separated judgments per topic (default "
                    f"{','.join(map(str, BUDGETS))})")
@@ -127,12 +171,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--no-loo", action="store_true",
                    help="skip the leave-one-contributor-out test (faster)")
     _strategy_options(p)
-    from ..stats import FORMATS
-
-    p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
-                   help="output format (default text)")
-    p.add_argument("--digits", type=int, default=None,
-                   help="decimals in text, markdown and latex tables (0-17, default 4)")
+    _format(p)
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
                    "plot)")
@@ -165,16 +204,14 @@ def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, 
         refused.append("--k applies to the rrf strategy")
     if args.discount is not None and not {"mm-ns", "ts-ns"} & set(strategies):
         refused.append("--discount applies to the mm-ns and ts-ns strategies")
-    if args.seed is not None and not set(ADAPTIVE) & set(strategies):
-        refused.append("--seed applies to the adaptive strategies (" + ", ".join(ADAPTIVE)
-                       + ")")
+    if args.seed is not None and not set(ADAPTIVE_STRATEGIES) & set(strategies):
+        refused.append("--seed applies to the adaptive strategies ("
+                       + ", ".join(ADAPTIVE_STRATEGIES) + ")")
     if refused:
         raise ParameterError(f"{refused[0]}, not to --strategy {','.join(strategies)}")
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
-    return {"p": RBP_P if args.p is None else args.p,
-            "k": RRF_K if args.k is None else args.k,
-            "discount": DISCOUNT if args.discount is None else args.discount,
+    return {"p": DEFAULT_RBP_P if args.p is None else args.p,
+            "k": DEFAULT_RRF_K if args.k is None else args.k,
+            "discount": DEFAULT_DISCOUNT if args.discount is None else args.discount,
             "rng": args.seed,
             "relevance_level": 1 if args.level is None else args.level,
             "ties": args.ties}
@@ -194,16 +231,15 @@ def _reworded(error: ParameterError) -> ParameterError:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from ..collections import pool
-
-    if not args.runs:
-        raise ParameterError("nothing to pool: give at least one run file")
     options = _check_common(args, [args.strategy])
-    if args.qrels is not None and args.strategy not in ADAPTIVE:
-        raise ParameterError(f"--qrels applies to the adaptive strategies ({', '.join(ADAPTIVE)})"
-                             f", not to --strategy {args.strategy}")
+    if args.qrels is not None and args.strategy not in ADAPTIVE_STRATEGIES:
+        raise ParameterError("--qrels applies to the adaptive strategies ("
+                             f"{', '.join(ADAPTIVE_STRATEGIES)}), not to --strategy "
+                             f"{args.strategy}")
     if args.level is not None and args.qrels is None:
         raise ParameterError("-l/--relevance-level applies with --qrels")
+    from ..collections import pool
+
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
     try:
         result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
@@ -214,12 +250,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from ..collections import simulate_pooling
-    from ..meta import contributors_by_prefix
-    from .meta import _contributors
-
     check_digits_option(args)
-    if len(args.inputs) < 3:
+    if len(args.runs) < 2:
         raise ParameterError("give a qrels file and at least two run files")
     options = _check_common(args, args.strategies)
     if args.contributors is not None and args.contributor_pattern is not None:
@@ -228,14 +260,19 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.no_loo and (args.contributors is not None or args.contributor_pattern is not None):
         raise ParameterError("--contributors and --contributor-pattern apply to the "
                              "leave-one-out test, which --no-loo skips")
-    qrels_paths = _induced_paths(args)
     pattern = args.contributor_pattern or DEFAULT_CONTRIBUTOR_PATTERN
+    check_pattern(pattern)
+    qrels_paths = _induced_paths(args)
+    from ..collections import simulate_pooling
+    from ..meta import contributors_by_prefix
+    from .meta import _contributors
+
     table = _contributors(args)
     contributors = table if table is not None else (
         lambda name: contributors_by_prefix([name], pattern)[name])
-    runs = named_runs(args.inputs[1:], args.names, keep_rank=args.ties == "rank-column")
+    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
     try:
-        result = simulate_pooling(args.inputs[0], runs, args.strategies, args.budgets,
+        result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
                                   measure=args.measure, depth=args.depth,
                                   contributors=contributors, loo=not args.no_loo,
                                   **options)  # type: ignore[arg-type]
@@ -256,12 +293,10 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     (:func:`irscale.cli.outputs.check_outputs`: it holds no input)."""
     if args.qrels_out is None:
         return {}
-    from ..collections.pooling import check_strategy
     from ..io.files import check_output, is_stdio
 
     paths: dict[tuple[str, int], str] = {}
-    for strategy in args.strategies:
-        name = check_strategy(strategy)
+    for name in args.strategies:  # canonical names, checked as they were parsed
         for budget in args.budgets:
             path = os.path.join(args.qrels_out, f"{name}-{budget}.qrels")
             if os.path.isdir(args.qrels_out):
@@ -292,24 +327,22 @@ def _write_induced(qrels: Mapping[tuple[str, int], pd.DataFrame], folder: str,
 
 
 def _add_shards(sub) -> None:
-    from ..stats import FORMATS
-
     p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
                        description="Split the documents of the qrels and runs into shards, "
                        "score every run on every topic within every shard (runs restricted "
                        "to the shard's documents, relative order kept) and fit the "
                        "MD3 ANOVA (Ferro & Sanderson 2022) or another shard model.")
-    p.add_argument("inputs", nargs="*", metavar="QRELS RUN", help="qrels file then run files")
+    _qrels_and_runs(p)
     p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
                    help="the per-topic measure scored in every shard (default AP)")
-    p.add_argument("--shards", type=int, default=3, metavar="K",
+    p.add_argument("--shards", action=Checked, domain=DOCUMENT_SHARDS, api="shards",
+                   default=3, metavar="K",
                    help="number of shards (default 3, as Ferro & Sanderson 2022)")
     p.add_argument("--method", choices=SHARD_METHODS, default="random",
                    help="random: a seeded random partition of the documents (Ferro & "
                    "Sanderson 2022); "
                    "hash: a stable 64-bit hash of the docno modulo K (default random)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the random partition (default: a fresh random seed)")
+    _seed(p, "seed of the random partition (default: a fresh random seed)")
     p.add_argument("--model", default="MD3", metavar="MODEL",
                    help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
                    "over topic, system, shard (default MD3)")
@@ -322,13 +355,9 @@ def _add_shards(sub) -> None:
     p.add_argument("--shard-scores", default=None, metavar="FILE",
                    help="write the topic × run × shard scores to FILE as CSV (topic,run,"
                    "shard,value; empty value: undefined) (default: none)")
-    p.add_argument("-l", "--relevance-level", type=int, default=None, dest="level",
-                   help="smallest relevant degree of the qrels (default 1)")
+    _level(p, 1)
     _run_options(p)
-    p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
-                   help="output format (default text)")
-    p.add_argument("--digits", type=int, default=None,
-                   help="decimals in text, markdown and latex tables (0-17, default 4)")
+    _format(p)
     add_output(p)
     declare_inputs(p, "inputs")
     declare_outputs(p, "--shard-scores")
@@ -336,32 +365,26 @@ def _add_shards(sub) -> None:
 
 
 def run_shards(args: argparse.Namespace) -> int:
-    from ..collections import evaluate_shards
-
     check_digits_option(args)
-    if len(args.inputs) < 3:
+    if len(args.runs) < 2:
         raise ParameterError("give a qrels file and at least two run files")
     if args.method == "hash" and args.seed is not None:
         raise ParameterError("--seed applies to --method random; hash shards depend on the "
                              "docno only")
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
     if args.tukey and args.fmt in ("csv", "json"):
         raise ParameterError(f"--tukey adds a second table: use --format text, markdown or "
                              f"latex, not {args.fmt}")
-    from ..stats.shards import SHARD_MODELS
+    if args.model not in SHARD_MODEL_NAMES and "+" not in args.model:
+        raise ParameterError(f"--model {args.model!r}: use one of "
+                             f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
+                             "'topic + system + shard'")
+    from ..collections import evaluate_shards
 
-    if args.model not in SHARD_MODELS and "+" not in args.model:
-        raise ParameterError(f"--model {args.model!r}: use one of {', '.join(SHARD_MODELS)} "
-                             "or a formula such as 'topic + system + shard'")
-    if args.shards < 1:
-        raise ParameterError(f"--shards must be an integer ≥ 1, got {args.shards}")
-    runs = named_runs(args.inputs[1:], args.names, keep_rank=args.ties == "rank-column")
+    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
     try:
-        result = evaluate_shards(args.inputs[0], runs, args.measure, shards=args.shards,
+        result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
                                  method=args.method, rng=args.seed,
-                                 relevance_level=1 if args.level is None else args.level,
-                                 ties=args.ties)
+                                 relevance_level=args.level, ties=args.ties)
     except ParameterError as error:
         raise _reworded(error) from None
     empty = result.scores.empty_cells()
@@ -393,14 +416,13 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_sampling(sub) -> None:
-    from ..stats import FORMATS
-
     p = sub.add_parser("sample", help="draw the documents to judge for statAP",
                        description="Draw a probability sample of the runs' documents (AP-prior"
                        " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
                        "sampled document with its inclusion probability.")
-    p.add_argument("runs", nargs="*", metavar="RUN", help="run files")
-    p.add_argument("--size", type=int, default=None, metavar="N",
+    _runs(p)
+    p.add_argument("--size", action=Checked, domain=SAMPLE_SIZE, api="size", default=None,
+                   metavar="N",
                    help="per topic: draws (with-replacement) or expected judgments (poisson);"
                    " required by those designs")
     p.add_argument("--design", choices=DESIGNS, default="with-replacement",
@@ -412,10 +434,8 @@ def _add_sampling(sub) -> None:
                    help="stratified design: documents whose best rank lies in (previous D, D]"
                    " form a stratum, a fraction F of which is drawn without replacement, e.g. "
                    "10:1,100:0.2,1000:0.05 (default: none)")
-    p.add_argument("--depth", type=int, default=None, metavar="K",
-                   help="cut every run at K documents first (default: whole runs)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the draws (default: a fresh random seed)")
+    _depth(p, "cut every run at K documents first (default: whole runs)")
+    _seed(p, "seed of the draws (default: a fresh random seed)")
     p.add_argument("--qrels", default=None, metavar="FILE",
                    help="simulate: the qrels judge the sample (a document they do not judge "
                    "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
@@ -429,32 +449,22 @@ def _add_sampling(sub) -> None:
                        description="Estimate statAP, R and P@k of every run from sampled "
                        "judgments 'topic 0 docno rel prob' (Horvitz-Thompson; prob is the "
                        "inclusion probability).")
-    p.add_argument("inputs", nargs="*", metavar="SAMPLE RUN",
-                   help="sampled judgments then run files")
-    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", default=list(SAMPLE_CUTOFFS),
+    _qrels_and_runs(p, "sampled judgments 'topic 0 docno rel prob'", "SAMPLE")
+    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
+                   item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
                    metavar="K,K,...", help="the k of the P@k estimates (default 10)")
-    p.add_argument("-l", "--relevance-level", type=int, default=1, dest="level",
-                   help="smallest relevant degree (default 1)")
+    _level(p, 1)
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="print every topic's estimates (run, topic, measure, value) instead "
                    "of each run's means")
     _run_options(p)
-    p.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
-                   help="output format (default text)")
-    p.add_argument("--digits", type=int, default=None,
-                   help="decimals in text, markdown and latex tables (0-17, default 4)")
+    _format(p)
     add_output(p)
     declare_inputs(p, "inputs")
     p.set_defaults(func=run_estimate)
 
 
 def run_sample(args: argparse.Namespace) -> int:
-    from ..collections import sample_judgments
-
-    if not args.runs:
-        raise ParameterError("nothing to sample: give at least one run file")
-    if args.seed is not None and args.seed < 0:
-        raise ParameterError(f"--seed must be a non-negative integer, got {args.seed}")
     strata = None
     if args.design == "stratified":
         if args.strata is None:
@@ -467,6 +477,8 @@ def run_sample(args: argparse.Namespace) -> int:
         raise ParameterError(f"--strata applies to --design stratified, not {args.design}")
     elif args.size is None:
         raise ParameterError(f"--design {args.design} needs --size N (per topic)")
+    from ..collections import sample_judgments
+
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
     try:
         sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
@@ -486,26 +498,26 @@ def run_sample(args: argparse.Namespace) -> int:
 
 
 def _stratum(text: str) -> tuple[int, float]:
-    """``D:F`` of ``--strata``: a depth and a fraction."""
+    """``D:F`` of ``--strata``: a depth and a fraction (the rate drawn of the stratum)."""
     depth, colon, fraction = text.partition(":")
     try:
         if not colon:
             raise ValueError
-        return int(depth), float(fraction)
+        pair = int(depth), float(fraction)
     except ValueError:
         raise ParameterError(f"--strata: {text!r} is not DEPTH:FRACTION (e.g. 100:0.2)") \
             from None
+    return DEPTH.check(pair[0], "--strata: a depth"), STRATUM_RATE.check(pair[1],
+                                                                          "--strata: a rate")
 
 
 def run_estimate(args: argparse.Namespace) -> int:
+    check_digits_option(args)
     from ..collections import estimate_sampled
 
-    check_digits_option(args)
-    if len(args.inputs) < 2:
-        raise ParameterError("give the sampled judgments and at least one run file")
-    runs = named_runs(args.inputs[1:], args.names, keep_rank=args.ties == "rank-column")
+    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
     try:
-        result = estimate_sampled(args.inputs[0], runs, cutoffs=args.cutoffs,
+        result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
                                   relevance_level=args.level, ties=args.ties)
     except ParameterError as error:
         raise _reworded(error) from None

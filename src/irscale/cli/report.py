@@ -19,10 +19,11 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..core.options import integer_option
+from ..core.params import ALPHA, LENGTH, SAMPLES, SEED
 from ..errors import ParameterError
 from ..stats.names import CORRECTIONS
-from .options import add_progress, wants_progress
+from .checks import DEFAULT_DIGITS, add_digits
+from .options import Checked, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -58,16 +59,18 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--correction", default=None, choices=CORRECTIONS,
                         help="correction over the runs x measures compared with --baseline "
                         "(default holm)")
-    parser.add_argument("--alpha", type=float, default=0.05,
+    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
                         help="significance level, also of every interval (default 0.05)")
     parser.add_argument("--dp", action="store_true",
                         help="add discriminative power (paired bootstrap and randomised "
                         "Tukey HSD)")
-    parser.add_argument("-B", "--samples", type=int, default=None, metavar="B",
+    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="dp_samples",
+                        default=None, metavar="B",
                         help="samples of --dp (default 1000)")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
                         help="seed of --dp (default 0: the report is reproducible)")
-    parser.add_argument("--scale-depth", type=int, default=None, metavar="N",
+    parser.add_argument("--scale-depth", action=Checked, domain=LENGTH, api="scale_depth",
+                        default=None, metavar="N",
                         help="run length N of the robustness panel for measures without a "
                         "cut-off (default 10)")
     parser.add_argument("--no-robustness", action="store_true",
@@ -75,8 +78,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--format", default="html", choices=FORMATS, dest="fmt",
                         help="html (default): one self-contained page; latex or markdown: "
                         "the tables")
-    parser.add_argument("--digits", type=int, default=None,
-                        help="decimals shown (0-17, default 4)")
+    add_digits(parser)
     parser.add_argument("--title", default=None, help="title of the HTML page")
     add_progress(parser)
     add_output(parser, what="report")
@@ -100,19 +102,11 @@ def _check(args: argparse.Namespace) -> None:
                              "--no-robustness leaves out")
     if args.fmt != "html" and args.title is not None:
         raise ParameterError("--title applies to --format html")
-    if args.samples is not None and args.samples < 1:
-        raise ParameterError(f"-B/--samples must be at least 1, got {args.samples}")
-    if args.scale_depth is not None:  # a run length N, as the scales take it
-        integer_option(args.scale_depth, "--scale-depth", low=1)
     if len(args.runs) < 2:
         raise ParameterError("a report compares runs: give a qrels file and at least two "
                              "run files")
     if args.digits is None:
-        args.digits = 4
-    else:
-        from ..stats.tables import check_digits
-
-        check_digits(args.digits, "--digits (digits)")
+        args.digits = DEFAULT_DIGITS
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -141,9 +135,7 @@ def command_line(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     _check(args)
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
-    from ..stats.validation import check_alpha
 
-    check_alpha(args.alpha, "--alpha (alpha)")
     report = build_report(
         args.qrels, named_runs(args.runs, args.names), args.measures or DEFAULT_MEASURES,
         baseline=args.baseline, test=args.test or "t",

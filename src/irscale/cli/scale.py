@@ -40,10 +40,23 @@ import json
 import math
 import sys
 
-from ..errors import ParameterError
+from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.params import (
+    DEGREES,
+    INTENT_COUNT,
+    INTENTS,
+    LENGTH,
+    LEVELS,
+    MEMORY,
+    RECALL_COUNT,
+    RUN_LENGTH,
+    SHARDS,
+    Integers,
+)
 from ..io.formats import FORMATS
 from .inputs import qrels_and_runs
 from .options import (
+    Checked,
     ListAction,
     add_deprecated,
     add_progress,
@@ -66,6 +79,7 @@ from .runargs import add_run_options
 
 #: Default bound on the number of distinct values listed by ``image --format json``.
 VALUES_LIMIT = 100_000
+VALUES_LIMITS = Integers(0)
 #: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
 STREAM_LIMIT = 50_000_000
 #: Default run lengths of ``table``.
@@ -89,12 +103,14 @@ def add_parser(subparsers) -> None:
                        "irscale measure name (RBP(p=0.8), DCG(discount=log2), ERR, ...)")
     _length(image)
     _common(image)
-    image.add_argument("--recall-base", action=ListAction, default=None, metavar="COUNTS",
+    image.add_argument("--recall-base", action=ListAction, domain=RECALL_COUNT, item="a count",
+                       default=None, metavar="COUNTS",
                        help="the topic's documents per relevant degree 1..c: c = levels - 1 "
                        "comma-separated integers from 0 to 2^31 - 1 (default: N of the "
                        "highest degree); with --intents S: S counts (documents relevant to "
                        "each intent alone) or 2^S - 1 (documents of each intent set)")
-    image.add_argument("--intents", type=int, default=None, metavar="S",
+    image.add_argument("--intents", action=Checked, domain=INTENT_COUNT, label=INTENTS,
+                       default=None, metavar="S",
                        help="diversity measures (alpha-nDCG@k, ERR-IA@k, ...): the number of "
                        "intents, 1 to 7; the space holds the (2^S)^N runs whose documents "
                        "are each relevant to a subset of them (see docs/scales.md)")
@@ -102,7 +118,8 @@ def add_parser(subparsers) -> None:
     image.add_argument("--format", choices=("text", "json", "csv"), default="text",
                        dest="fmt", help="summary (text), the JSON object, or the sorted "
                        "image as CSV on standard output (default text)")
-    image.add_argument("--values-limit", type=int, default=VALUES_LIMIT, metavar="K",
+    image.add_argument("--values-limit", action=Checked, domain=VALUES_LIMITS,
+                       default=VALUES_LIMIT, metavar="K",
                        help=f"list the values only up to K distinct values (default "
                        f"{VALUES_LIMIT})")
     image.add_argument("--all-values", action="store_true",
@@ -120,7 +137,7 @@ def add_parser(subparsers) -> None:
     add_scheduler(image, "the shards of the image: the buckets of the meet-in-the-middle "
                   "images (AP, DCG/nDCG, RBP ...) or the chunked enumeration (ERR, Q, "
                   "diversity measures ...)")
-    image.add_argument("--shards", type=int, default=None, metavar="K",
+    image.add_argument("--shards", action=Checked, domain=SHARDS, default=None, metavar="K",
                        help="meet-in-the-middle images (AP, DCG/nDCG, RBP ...): group the "
                        "image's buckets (about 4M candidate pairs each) into at most K tasks, "
                        "run on --scheduler (or this process's threads without it); same "
@@ -159,7 +176,8 @@ def add_parser(subparsers) -> None:
                                 "Kendall τ between each measure and its ranked version")
     _runs(table)
     lengths = table.add_argument(
-        "-N", "--cutoffs", action=ListAction, spaces=True, dest="lengths",
+        "-N", "--cutoffs", action=ListAction, spaces=True, dest="lengths", domain=LENGTH,
+        item="a run length N",
         default=list(CUTOFFS), metavar="N,N,...",
         help=f"comma-separated run lengths N (default {join(CUTOFFS)}); the former "
         "space-separated form -N 5 10 is deprecated")
@@ -183,23 +201,26 @@ def _runs(parser: argparse.ArgumentParser) -> None:
 
 
 def _length(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-N", "--length", type=int, required=True, dest="N",
+    parser.add_argument("-N", "--length", action=Checked, domain=LENGTH, label=RUN_LENGTH,
+                        required=True, dest="N",
                         help="run length N (runs cut at N, padded with non-relevant)")
 
 
 def _level_for_rel(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="L",
+    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
+                        label=RELEVANCE_LEVEL, default=1, metavar="L",
                         help="binary projection: degree ≥ L is relevant (default 1)")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--levels", type=int, default=2,
+    parser.add_argument("--levels", action=Checked, domain=DEGREES, label=LEVELS, default=2,
                         help="number of relevance degrees |REL| = c + 1 (default 2: binary)")
     parser.add_argument("--feasible", action="store_true",
                         help="only the runs the topic allows (no more documents of a degree "
                         "than its recall base)")
     add_progress(parser)
-    parser.add_argument("--max-memory", default=None, metavar="SIZE",
+    parser.add_argument("--max-memory", action=Checked, domain=MEMORY,
+                        label="--max-memory/max_memory", default=None, metavar="SIZE",
                         help="refuse, with the estimate, a scale whose estimated memory "
                         "exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024; default: half of "
                         "the RAM)")
@@ -211,22 +232,19 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------ image
 def run_image(args: argparse.Namespace) -> int:
-    from ..scales import scale
-    from ..scales.shards import check_shards
-    from ..scales.stream import image_format
+    from ..io.formats import image_format
 
-    if args.values_limit < 0:
-        raise ParameterError(f"--values-limit must be ≥ 0, got {args.values_limit}")
     option = spelling(args, "output", "-o")
     fmt = None
     if args.output is not None:  # the former --csv FILE wrote CSV whatever the name
         fmt = "csv" if option == "--csv" else image_format(args.output, option)
-    shards = check_shards(args.shards, "--shards")
+    from ..scales import scale
+
     with scheduler(args) as executor:  # open for the passes over the image too
         sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
                    feasible=args.feasible, progress=wants_progress(args),
                    max_memory=args.max_memory, explain=args.explain, intents=args.intents,
-                   executor=executor, shards=shards)
+                   executor=executor, shards=args.shards)
         return _report_image(args, sc, fmt)
 
 
@@ -309,7 +327,7 @@ def run_transform(args: argparse.Namespace) -> int:
     from ..io.output import write_results
     from ..scales.transform import transform
 
-    qrels, runs = qrels_and_runs(args, min_runs=1, keep_rank=args.ties == "rank-column")
+    qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     result = transform(qrels, runs, args.measures, args.N, levels=args.levels,
                        relevance_level=args.level_for_rel, ties=args.phi_ties,
                        rescale=args.rescale, feasible=args.feasible,
@@ -337,7 +355,7 @@ def run_transform(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     from ..scales.diagnostics import tau_table
 
-    qrels, runs = qrels_and_runs(args, min_runs=1, keep_rank=args.ties == "rank-column")
+    qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
                       relevance_level=args.level_for_rel, ties=args.phi_ties,
                       tie_policy=args.ties, feasible=args.feasible,

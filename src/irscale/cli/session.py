@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.params import CLICK_GAIN
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .eval import _label_files
+from .options import Checked
 from .outputs import add_output, declare_inputs, label_file, open_output
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -42,7 +45,8 @@ def add_parser(subparsers) -> None:
                         help="also print the value of every session")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    parser.add_argument("-l", "--level-for-rel", type=int, default=1, metavar="N",
+    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
+                        label=RELEVANCE_LEVEL, default=1, metavar="N",
                         help="minimum relevance degree counted as relevant (default 1)")
     parser.add_argument("--topics", default=None, metavar="FILE",
                         help="session map, lines 'session topic': the qrels topic of each "
@@ -53,7 +57,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--click-order", choices=("time", "rank"), default=None,
                         help="read the clicks in time order (non-linear traversal) or by "
                         "query and rank (default time)")
-    parser.add_argument("--click-gain", type=float, default=None, metavar="G",
+    parser.add_argument("--click-gain", action=Checked, domain=CLICK_GAIN, api="click_gain",
+                        default=None, metavar="G",
                         help="gain of every click (0.5: 'clicked = relevant' as Sakai's "
                         "algorithm; default: the qrels gain of the clicked document)")
     parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
@@ -72,12 +77,12 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.output import write_results
-    from ..text.sessions import evaluate_sessions
-
     if args.clicks is None and (args.click_order is not None or args.click_gain is not None):
         given = "--click-order" if args.click_order is not None else "--click-gain"
         raise ParameterError(f"{given} applies to click logs (--clicks)")
+    from ..io.output import write_results
+    from ..text.sessions import evaluate_sessions
+
     evaluation = evaluate_sessions(
         args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
         topics=args.topics, clicks=args.clicks, click_order=args.click_order or "time",

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.params import MATCH_THRESHOLD
 from ..errors import ParameterError
 from ..io.formats import FORMATS
+from .options import Checked
 from .outputs import add_output, declare_inputs, open_output
 
 
@@ -92,7 +94,8 @@ def add_parser(subparsers) -> None:
     nuggets.add_argument("--auto-match", action="store_true",
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
-    nuggets.add_argument("--threshold", type=float, default=None, metavar="T",
+    nuggets.add_argument("--threshold", action=Checked, domain=MATCH_THRESHOLD,
+                         label="--threshold (matching threshold)", default=None, metavar="T",
                          help="--auto-match: least share of a nugget's distinct terms the "
                          "output must contain, in (0, 1] (default 0.5)")
     nuggets.add_argument("--stem", action="store_true",
@@ -130,8 +133,6 @@ def run_rouge(args: argparse.Namespace) -> int:
 
 
 def run_nuggets(args: argparse.Namespace) -> int:
-    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
-
     if args.auto_match:
         if args.runs:
             raise ParameterError("--auto-match finds the matches: give no match file")
@@ -146,6 +147,8 @@ def run_nuggets(args: argparse.Namespace) -> int:
                               ("--stem", args.stem), ("--stopwords", args.stopwords)):
             if given:
                 raise ParameterError(f"{option} applies to --auto-match")
+    from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
+
     nuggets, matches, texts = args.qrels, args.runs, args.texts
     if args.auto_match:
         from ..io.text import read_nuggets, read_stopwords, read_texts

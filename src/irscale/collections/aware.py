@@ -66,21 +66,19 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.params import RANDOM_ASSESSORS
+from ..core.params import WEIGHTINGS as WEIGHTINGS
 from ..core.scorematrix import ScoreMatrix
-from ..errors import InputError, ParameterError, shown
+from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.memory import as_runs
 from ..stats.resampling import check_rng
 
-#: Assessor weightings (module documentation).
-WEIGHTINGS = ("uniform", "msd", "msd-topic", "tau")
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = 10
-#: Most random assessors (each one evaluates every run: a hundred times the default).
-MAX_RANDOM = 1_000
 
-__all__ = ["MAX_RANDOM", "N_RANDOM", "WEIGHTINGS", "AwareResult", "aware", "aware_weights"]
+__all__ = ["N_RANDOM", "WEIGHTINGS", "AwareResult", "aware", "aware_weights"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -210,10 +208,7 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     if weights not in WEIGHTINGS:
         raise ParameterError(f"unknown weighting {weights!r}; choose one of "
                              f"{', '.join(WEIGHTINGS)}")
-    if isinstance(n_random, bool) or not isinstance(n_random, (int, np.integer)) \
-            or not 1 <= n_random <= MAX_RANDOM:
-        raise ParameterError(f"n_random must be an integer from 1 to {MAX_RANDOM:,}, got "
-                             f"{shown(n_random)}")
+    RANDOM_ASSESSORS.check(n_random, "n_random")
     data: CrowdLabels = read_crowd_labels(labels, scale)
     run_list = as_runs(runs)
     run_topic = np.concatenate([r.topic.to_numpy() for r in run_list]).astype(str)

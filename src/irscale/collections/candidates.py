@@ -22,13 +22,10 @@ from ..core import arrow
 from ..core.blocks import take_rows
 from ..core.inputs import Qrels, Run
 from ..core.options import TiePolicy
+from ..core.params import DEPTH
 from ..core.ranking import RankingOptions, rank_order
 from ..errors import InputError
 from ..io.memory import as_runs
-from ..stats.validation import check_count
-
-#: Largest candidate depth accepted (deeper than any run: a larger one is a typo).
-MAX_DEPTH = 1_000_000_000
 
 __all__ = ["Candidates", "ranked_candidates"]
 
@@ -96,7 +93,7 @@ def ranked_candidates(
     a run may lack a topic (its rankings there are empty).
     """
     if depth is not None:
-        depth = check_count(depth, "depth", 1, MAX_DEPTH)
+        depth = DEPTH.check(depth, "depth")
     RankingOptions(ties=ties)  # checks the tie policy
     run_list: list[Run] = as_runs(runs, keep_rank=ties == "rank-column")
     if not run_list:

@@ -58,17 +58,16 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import ParameterError, shown
+from ..core.params import AGGREGATION_METHODS, ITERATIONS, TOLERANCE
+from ..errors import ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..stats.resampling import check_rng
 
 Method = Literal["mv", "wmv", "ds", "glad", "mace"]
 #: Aggregation methods (see the module documentation).
-METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace")
+METHODS: tuple[str, ...] = AGGREGATION_METHODS
 #: Default EM iterations of every iterative method (crowd-kit's defaults).
 N_ITER = {"ds": 100, "glad": 100, "mace": 50}
-#: Most EM iterations (``n_iter``; a thousand times the defaults: more is a typo).
-MAX_N_ITER = 100_000
 #: Smallest probability of the Dawid–Skene model (crowd-kit's ``_EPS``).
 EPS = 1e-10
 
@@ -295,14 +294,9 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
         raise ParameterError(f"unknown aggregation method {method!r}; choose one of "
                              f"{', '.join(METHODS)}")
     n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
-    for name, value in (("n_iter", n_iter), ("restarts", restarts)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ParameterError(f"{name} must be a positive integer, got {shown(value)}")
-    if n_iter > MAX_N_ITER:
-        raise ParameterError(f"n_iter must be an integer from 1 to {MAX_N_ITER:,}, got "
-                             f"{shown(n_iter)}")
-    if not (isinstance(tol, (int, float)) and np.isfinite(tol) and tol >= 0):
-        raise ParameterError(f"tol must be a finite number ≥ 0, got {shown(tol)}")
+    ITERATIONS.check(n_iter, "n_iter")
+    ITERATIONS.check(restarts, "restarts")
+    TOLERANCE.check(tol, "tol")
     data = read_crowd_labels(labels, scale)
     iterations, converged = 0, True
     mv = _shares(data.counts)

@@ -61,25 +61,38 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
 
 from ..core.inputs import Qrels
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..errors import InputError, ParameterError, shown
+from ..core.params import (
+    ADAPTIVE_STRATEGIES,
+    BUDGET,
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    DEFAULT_RRF_K,
+    DEPTH,
+    DISCOUNT,
+    FIXED_STRATEGIES,
+    RBP_P,
+    RRF_K,
+    STRATEGY,
+)
+from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels
 from ..stats.resampling import check_rng
-from ..stats.validation import check_count
-from .candidates import MAX_DEPTH, Candidates, ranked_candidates
+from .candidates import Candidates, ranked_candidates
 
 __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
 
 Strategy = Literal["depth", "take", "rbp", "rrf", "mtf", "mm", "mm-ns", "ts", "ts-ns"]
-#: Strategies whose order does not depend on judgments, and those that adapt to them.
-FIXED: tuple[Strategy, ...] = ("depth", "take", "rbp", "rrf")
-ADAPTIVE: tuple[Strategy, ...] = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
+#: Strategies whose order does not depend on judgments, and those that adapt to them
+#: (:data:`irscale.core.params.STRATEGY`).
+FIXED = cast(tuple[Strategy, ...], FIXED_STRATEGIES)
+ADAPTIVE = cast(tuple[Strategy, ...], ADAPTIVE_STRATEGIES)
 STRATEGIES: tuple[Strategy, ...] = FIXED + ADAPTIVE
 #: Pooling weights (rbp, rrf) within a relative 10^-WEIGHT_DIGITS tie.
 WEIGHT_DIGITS = 12
@@ -127,24 +140,12 @@ class Pool:
 
 def check_strategy(strategy: object) -> Strategy:
     """``strategy`` if it names one of :data:`STRATEGIES`."""
-    if strategy not in STRATEGIES:
-        raise ParameterError(f"unknown pooling strategy {strategy!r}: use one of "
-                             f"{', '.join(STRATEGIES)}")
-    return strategy
+    return cast(Strategy, STRATEGY.check(strategy, "strategy"))
 
 
-def check_unit_interval(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
-            or not 0.0 < float(value) < 1.0:
-        raise ParameterError(f"{name} must be a number in (0, 1), got {shown(value)}")
-    return float(value)
-
-
-def check_rrf_k(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
-            or not np.isfinite(float(value)) or float(value) < 0.0:
-        raise ParameterError(f"k must be a finite number ≥ 0, got {shown(value)}")
-    return float(value)
+def check_weights(p: object, k: object, discount: object) -> tuple[float, float, float]:
+    """RBP's ``p``, RRF's ``k`` and the bandits' ``discount``, checked."""
+    return RBP_P.check(p, "p"), RRF_K.check(k, "k"), DISCOUNT.check(discount, "discount")
 
 
 def _round_robin(cand: Candidates) -> np.ndarray:
@@ -217,9 +218,9 @@ def judging_order(
     *,
     budget: int | None = None,
     labels: np.ndarray | None = None,
-    p: float = 0.8,
-    k: float = 60.0,
-    discount: float = 0.9,
+    p: float = DEFAULT_RBP_P,
+    k: float = DEFAULT_RRF_K,
+    discount: float = DEFAULT_DISCOUNT,
     depth_k: int | None = None,
     rng: object = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -354,9 +355,9 @@ def pool(
     budget: int | None = None,
     qrels: object = None,
     relevance_level: int = 1,
-    p: float = 0.8,
-    k: float = 60.0,
-    discount: float = 0.9,
+    p: float = DEFAULT_RBP_P,
+    k: float = DEFAULT_RRF_K,
+    discount: float = DEFAULT_DISCOUNT,
     rng: object = None,
     ties: TiePolicy = "trec_eval",
     topics: Sequence[str] | None = None,
@@ -389,13 +390,11 @@ def pool(
     """
     strategy = check_strategy(strategy)
     if depth is not None:
-        depth = check_count(depth, "depth", 1, MAX_DEPTH)
+        depth = DEPTH.check(depth, "depth")
     if budget is not None:
-        budget = check_count(budget, "budget", 1, MAX_DEPTH)
+        budget = BUDGET.check(budget, "budget")
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    p = check_unit_interval(p, "p")
-    k = check_rrf_k(k)
-    discount = check_unit_interval(discount, "discount")
+    p, k, discount = check_weights(p, k, discount)
     check_rng(rng)
     if unjudged not in ("stop", "nonrelevant"):
         raise ParameterError(f"unjudged must be 'stop' or 'nonrelevant', got {unjudged!r}")

@@ -65,25 +65,24 @@ import pandas as pd
 from ..core import arrow
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.params import DEPTH, SAMPLE_SIZE, STRATUM_RATE
+from ..core.params import DESIGNS as DESIGNS
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels, as_runs
 from ..io.sampled import read_sampled_qrels
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
-from ..stats.validation import check_choice, check_count, check_counts
-from .candidates import MAX_DEPTH, Candidates, ranked_candidates
+from ..stats.validation import check_choice, check_counts
+from .candidates import Candidates, ranked_candidates
 
 __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments",
            "sampling_distribution"]
 
-DESIGNS = ("with-replacement", "poisson", "stratified")
 Design = Literal["with-replacement", "poisson", "stratified"]
 #: Peak bytes per draw of the with-replacement design (the uniform draws and the documents
 #: they select, topics × size at once).
 DRAW_BYTES = 24
-#: Largest sample size per topic accepted.
-MAX_SIZE = 1_000_000_000
 
 
 def _ap_prior(cand: Candidates) -> np.ndarray:
@@ -146,13 +145,6 @@ def _poisson_probabilities(p: np.ndarray, topic: np.ndarray, n_topics: int,
         sure |= newly
 
 
-def _check_rate(value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
-            or not 0.0 < float(value) <= 1.0:
-        raise ParameterError(f"strata rate must be a number in (0, 1], got {value!r}")
-    return float(value)
-
-
 def check_strata(strata: object) -> tuple[np.ndarray, np.ndarray]:
     """``((depth, rate), ...)``: depths increasing integers ≥ 1, rates in (0, 1]."""
     try:
@@ -161,8 +153,8 @@ def check_strata(strata: object) -> tuple[np.ndarray, np.ndarray]:
         raise ParameterError(f"strata must be (depth, rate) pairs, got {strata!r}") from None
     if not pairs:
         raise ParameterError("strata: give at least one (depth, rate) pair")
-    depths = np.array([check_count(d, "strata depth", 1, MAX_DEPTH) for d, _ in pairs])
-    rates = np.array([_check_rate(r) for _, r in pairs])
+    depths = np.array([DEPTH.check(d, "strata depth") for d, _ in pairs])
+    rates = np.array([STRATUM_RATE.check(r, "strata rate") for _, r in pairs])
     if (np.diff(depths) <= 0).any():
         raise ParameterError(f"strata depths must increase, got {depths.tolist()}")
     return depths, rates
@@ -229,9 +221,9 @@ def sample_judgments(
             raise ParameterError(f"strata apply to the stratified design, not to {design}")
         if size is None:
             raise ParameterError(f"the {design} design needs size (per topic)")
-        draws_per_topic = check_count(size, "size", 1, MAX_SIZE)
+        draws_per_topic = SAMPLE_SIZE.check(size, "size")
     if depth is not None:
-        depth = check_count(depth, "depth", 1, MAX_DEPTH)
+        depth = DEPTH.check(depth, "depth")
     generator = np.random.default_rng(check_rng(rng))
     oracle = as_qrels(qrels) if qrels is not None else None
     cand = ranked_candidates(runs, depth=depth, ties=ties)

@@ -62,6 +62,8 @@ from ..core import arrow
 from ..core.fingerprints import string_fingerprints
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.params import DOCUMENT_SHARDS
+from ..core.params import SHARD_METHODS as SHARD_METHODS
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs
@@ -69,14 +71,11 @@ from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
 from ..stats.tables import Format
-from ..stats.validation import check_choice, check_count
+from ..stats.validation import check_choice
 
 __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
 
-SHARD_METHODS = ("random", "hash")
 ShardMethod = Literal["random", "hash"]
-#: Most shards accepted (more is a typo: every shard needs documents of every topic).
-MAX_SHARDS = 1_000_000
 
 
 def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, *,
@@ -90,7 +89,7 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
     >>> split.index.tolist(), sorted(split.value_counts().tolist())
     (['d1', 'd2', 'd3', 'd4'], [2, 2])
     """
-    k = check_count(k, "shards", 1, MAX_SHARDS)
+    k = DOCUMENT_SHARDS.check(k, "shards")
     check_choice(method, SHARD_METHODS, "method")
     if method == "hash" and rng is not None:
         raise ParameterError("rng (a seed) applies to random shards; hash shards depend on "
@@ -210,7 +209,7 @@ def evaluate_shards(
     if not isinstance(measure, str) or len(measure.split()) != 1:
         raise ParameterError(f"measure must be one measure name, got {measure!r}")
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    k = check_count(shards, "shards", 1, MAX_SHARDS)
+    k = DOCUMENT_SHARDS.check(shards, "shards")
     check_choice(method, SHARD_METHODS, "method")
     judged = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")

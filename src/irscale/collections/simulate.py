@@ -37,6 +37,7 @@ import pandas as pd
 
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
+from ..core.params import BUDGET, DEFAULT_DISCOUNT, DEFAULT_RBP_P, DEFAULT_RRF_K, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs, qrels_from_frame
@@ -46,15 +47,9 @@ from ..meta.rank_correlation import tau_ap
 from ..stats.kendall import kendall_tau
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
-from ..stats.validation import check_count, check_counts
-from .candidates import MAX_DEPTH, ranked_candidates
-from .pooling import (
-    STRATEGIES,
-    check_rrf_k,
-    check_strategy,
-    check_unit_interval,
-    judging_order,
-)
+from ..stats.validation import check_counts
+from .candidates import ranked_candidates
+from .pooling import STRATEGIES, check_strategy, check_weights, judging_order
 
 __all__ = ["PoolingSimulation", "simulate_pooling"]
 
@@ -126,9 +121,9 @@ def simulate_pooling(
     contributors: Mapping[str, str] | Callable[[str], str] | None = None,
     loo: bool = True,
     relevance_level: int = 1,
-    p: float = 0.8,
-    k: float = 60.0,
-    discount: float = 0.9,
+    p: float = DEFAULT_RBP_P,
+    k: float = DEFAULT_RRF_K,
+    discount: float = DEFAULT_DISCOUNT,
     rng: object = None,
     ties: TiePolicy = "trec_eval",
 ) -> PoolingSimulation:
@@ -150,15 +145,13 @@ def simulate_pooling(
     if len(set(checked)) != len(checked):
         raise ParameterError(f"a strategy is listed twice: {names}")
     budget_list = sorted(check_counts([budgets] if isinstance(budgets, int) else budgets,
-                                      "budgets", "a budget", maximum=MAX_DEPTH))
+                                      "budgets", "a budget", BUDGET))
     if depth is not None:
-        depth = check_count(depth, "depth", 1, MAX_DEPTH)
+        depth = DEPTH.check(depth, "depth")
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     if not isinstance(measure, str) or len(measure.split()) != 1:
         raise ParameterError(f"measure must be one measure name, got {measure!r}")
-    p = check_unit_interval(p, "p")
-    k = check_rrf_k(k)
-    discount = check_unit_interval(discount, "discount")
+    p, k, discount = check_weights(p, k, discount)
     check_rng(rng)
     oracle = as_qrels(qrels)
     run_list = as_runs(runs)

@@ -11,18 +11,19 @@ For example ``-l 0``: "relevance level (-l, relevance_level) must be an integer 
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Literal
 
 from ..errors import ParameterError
-
-#: The largest value of a C ``long`` (and of numpy's int64): trec_eval reads ``-M``, ``-N``
-#: and ``-l`` into longs.
-INT64_MAX = 2**63 - 1
+from .params import INT64_MAX, Integers
 
 RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
+
+#: The domains of ``-l`` and ``-M`` (integers from 1) and of ``-N`` (from 0): trec_eval
+#: reads them into C longs (:data:`INT64_MAX`).
+POSITIVE_LONG = Integers(1, INT64_MAX, strict=True)
+NONNEGATIVE_LONG = Integers(0, INT64_MAX, strict=True)
 
 #: How documents with equal scores are ordered (:class:`~irscale.core.ranking.RankingOptions`).
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
@@ -34,13 +35,9 @@ TIE_POLICIES: tuple[str, ...] = ("trec_eval", "file-order", "rank-column")
 
 def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) -> int:
     """``value`` as an ``int`` when it is an integer in ``[low, high]`` (Python or numpy
-    integers; not ``bool``); :class:`ParameterError` naming option ``name`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ParameterError(f"{name} must be an integer from {low} to {high}, got {value!r}")
-    number = int(value)
-    if not low <= number <= high:
-        raise ParameterError(f"{name} must be an integer from {low} to {high}, got {number}")
-    return number
+    integers; not ``bool``); :class:`ParameterError` naming option ``name`` otherwise
+    (:class:`~irscale.core.params.Integers`, ``strict``)."""
+    return Integers(low, high, strict=True).check(value, name)
 
 
 def compat_option(value: Any) -> int:

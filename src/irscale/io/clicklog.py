@@ -32,21 +32,18 @@ import pyarrow as pa
 
 from ..core import arrow
 from ..core.budget import check_memory, format_size
+from ..core.params import SERP_SIZE
 from ..errors import (
     DuplicateError,
     EmptyInputError,
     InputError,
     InputFormatError,
-    ParameterError,
 )
 from ._text import check_int64, is_float, line_of_record, parse_columns, read_bytes, source_name
 from .files import is_stdio
 
 #: The columns of a click log, in order (``timestamp`` optional).
 COLUMNS = ("session", "query", "rank", "docno", "clicked", "timestamp")
-#: Largest SERP size (``serp_size``): the cells of a log (session × rank) are numbered in
-#: 64 bits.
-MAX_SERP_SIZE = 2**31 - 1
 
 __all__ = ["COLUMNS", "ClickLog", "read_click_log"]
 
@@ -130,11 +127,8 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
     EmptyInputError
         No line at all.
     """
-    if serp_size is not None and (isinstance(serp_size, bool)
-                                  or not isinstance(serp_size, (int, np.integer))
-                                  or not 1 <= serp_size <= MAX_SERP_SIZE):
-        raise ParameterError(f"serp_size must be an integer in [1, {MAX_SERP_SIZE:,}], got "
-                             f"{serp_size!r}")
+    if serp_size is not None:
+        serp_size = SERP_SIZE.check(serp_size, "serp_size")
     if isinstance(source, ClickLog):
         return source if serp_size is None else _from_frame(source.to_frame(), source.source,
                                                             serp_size)

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.params import DISCRIMINATIVE_METHOD, SAMPLES
 from ..core.progress import ProgressArg, check_progress, phase_progress
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
@@ -57,7 +58,6 @@ from ..stats.bootstrap import CHUNK, resample_counts, studentised_means
 from ..stats.effects import standard_error
 from ..stats.resampling import (
     CONVENTIONS,
-    MAX_SAMPLES,
     Convention,
     RngArg,
     check_seed,
@@ -70,9 +70,7 @@ from ..stats.validation import check_alpha, check_choice, check_count, check_not
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
 #: Methods of :func:`discriminative_power`.
-METHODS: tuple[str, ...] = ("bootstrap", "randomized-tukey-hsd")
-_ALIASES = {"paired-bootstrap": "bootstrap", "randomised-tukey-hsd": "randomized-tukey-hsd",
-            "rtukey": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd"}
+METHODS: tuple[str, ...] = DISCRIMINATIVE_METHOD.names
 #: Pairs per block when collecting bootstrap statistics: each block's pairs × samples
 #: temporaries stay small (TREC-8, 8,256 pairs, B = 1,000: 2,048 pairs a block took
 #: 0.58-0.73 s and 134 MB traced, 256 pairs 0.48 s and 30 MB).
@@ -84,11 +82,7 @@ __all__ = ["METHODS", "DiscriminativePower", "bootstrap_required_differences",
 
 
 def _method(name: str) -> str:
-    key = name.lower().replace("_", "-").replace(" ", "-")
-    key = _ALIASES.get(key, key)
-    if key not in METHODS:
-        raise ParameterError(f"unknown method {name!r}; choose from {list(METHODS)}")
-    return key
+    return DISCRIMINATIVE_METHOD.check(name, "method")
 
 
 @dataclass(frozen=True, eq=False)
@@ -269,7 +263,7 @@ def discriminative_power(
         samples = B
     method = _method(method)
     alpha = check_alpha(alpha)
-    samples = check_count(samples, "samples", 1, MAX_SAMPLES)
+    samples = SAMPLES.check(samples, "samples")
     check_choice(convention, CONVENTIONS, "convention")
     rng = resolve_rng(rng, seed)
     if workers is not None:

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.options import RELEVANCE_LEVEL, integer_option
+from ..core.params import DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
@@ -47,11 +48,7 @@ from ..io.trec import read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format
-from ..stats.validation import check_count
 from .common import format_frame
-
-#: Largest pool depth accepted (deeper than any run: a larger one is a typo).
-MAX_DEPTH = 1_000_000_000
 
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
@@ -88,7 +85,7 @@ def pool_contributions(
 ) -> pd.DataFrame:
     """The judged documents each contributor's runs retrieved within ``depth``:
     columns ``query_id, doc_id, contributor, unique`` (unique: no other contributor)."""
-    check_count(depth, "depth", 1, MAX_DEPTH)
+    DEPTH.check(depth, "depth")
     qrels_obj = qrels if isinstance(qrels, DiversityQrels) else as_qrels(qrels)
     run_list = _runs(runs)
     # diversity qrels judge a document once per intent: one row per (topic, document)
@@ -236,7 +233,7 @@ def leave_one_out(
     every worker; locally one after the other, as the evaluation threads itself).
     """
     executor = check_executor(executor)
-    depth = check_count(depth, "depth", 1, MAX_DEPTH)
+    depth = DEPTH.check(depth, "depth")
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)  # before anything is read
     if isinstance(measures, str):
         measures = measures.split()

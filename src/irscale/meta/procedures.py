@@ -47,8 +47,9 @@ from ..stats import (
     shard_anova,
 )
 from ..stats.corrections import Correction, correction_name
+from ..stats.names import PROCEDURE, RANK_MODELS
 from ..stats.protocol import format_table
-from ..stats.registry import TESTS, test_spec
+from ..stats.registry import TESTS
 from ..stats.tables import Format
 
 #: Names of ANOVA models accepted here → the model name of :func:`irscale.stats.anova`.
@@ -56,7 +57,7 @@ ANOVA_PROCEDURES: dict[str, str] = {
     "MD1": "system", "system": "system", "MD2": "topic+system", "topic+system": "topic+system",
     "MD1f": "MD1f", "MD2f": "MD2f",
 }
-RANK_PROCEDURES: tuple[str, ...] = ("kruskal-wallis", "friedman")
+RANK_PROCEDURES = RANK_MODELS
 
 #: The eight tests of seed 000 §7.3 (Tables 5 and 6), in the paper's order, with labels.
 SEED000_TESTS: dict[str, str] = {
@@ -113,9 +114,8 @@ class Decisions:
 
 
 def procedure_names() -> list[str]:
-    """Every name :func:`decide` accepts."""
-    return (list(ANOVA_PROCEDURES) + list(RANK_PROCEDURES) + list(SHARD_MODELS)
-            + ["randomized-tukey-hsd"] + list(TESTS))
+    """Every name :func:`decide` accepts (:data:`irscale.stats.names.PROCEDURE`)."""
+    return list(PROCEDURE.names)
 
 
 def is_shard_procedure(name: str) -> bool:
@@ -124,16 +124,9 @@ def is_shard_procedure(name: str) -> bool:
 
 
 def canonical_procedure(name: str) -> str:
-    """The canonical name of a procedure (two-system tests by their registry name)."""
-    if name in ANOVA_PROCEDURES or name in RANK_PROCEDURES or name in SHARD_MODELS:
-        return name
-    if name.lower() in ("randomized-tukey-hsd", "randomised-tukey-hsd", "rtukey"):
-        return "randomized-tukey-hsd"
-    try:
-        return test_spec(name).name
-    except ParameterError:
-        raise ParameterError(f"unknown procedure {name!r}; choose from {procedure_names()}") \
-            from None
+    """The canonical name of a procedure (two-system tests by their registry name; case
+    does not matter)."""
+    return PROCEDURE.check(name, "procedure")
 
 
 def decide(

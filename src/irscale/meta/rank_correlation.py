@@ -66,8 +66,9 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.budget import check_memory, format_size
+from ..core.params import CORRELATION, INTERVAL_SAMPLES, PERSISTENCE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import ParameterError, shown
+from ..errors import ParameterError
 from ..stats.bootstrap import resample_counts
 from ..stats.kendall import ATOL, RTOL, KendallTau, kendall_tau, score_vector
 from ..stats.protocol import (
@@ -79,19 +80,15 @@ from ..stats.protocol import (
 )
 from ..stats.ranks import rank_columns
 from ..stats.resampling import (
-    MAX_SAMPLES,
     RngArg,
     resolve_rng,
     seed_sequence,
 )
 from ..stats.tables import Format
-from ..stats.validation import check_count
 from .common import generator, paired_tables
 
 #: Correlation methods of :func:`correlation` (``tau`` = Kendall's τ_b).
-METHODS: tuple[str, ...] = ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo")
-_ALIASES = {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_ap",
-            "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}
+METHODS: tuple[str, ...] = CORRELATION.names
 
 #: Bootstrap samples drawn at once by :func:`correlation_ci` (a chunk × topics matrix of
 #: draw counts): its memory does not grow with B beyond the replicates kept.
@@ -133,10 +130,7 @@ class Correlation(Estimate):
 
 def method_name(method: str) -> str:
     """The canonical name of a correlation method (see :data:`METHODS`)."""
-    key = _ALIASES.get(method.lower(), method.lower())
-    if key not in METHODS:
-        raise ParameterError(f"unknown correlation method {method!r}; choose from {list(METHODS)}")
-    return key
+    return CORRELATION.check(method, "method")
 
 
 def _vectors(x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
@@ -276,14 +270,7 @@ def _check_ranking(ranking: Sequence[Hashable], name: str) -> list[Hashable]:
 
 def check_persistence(p: object, name: str = "p") -> float:
     """The RBO persistence ``p`` as a float in the open interval (0, 1)."""
-    try:
-        value = float(p)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ParameterError(f"the RBO persistence {name} must be a number in (0, 1), "
-                             f"got {shown(p)}") from None
-    if not 0.0 < value < 1.0:
-        raise ParameterError(f"the RBO persistence {name} must lie in (0, 1), got {shown(p)}")
-    return value
+    return PERSISTENCE.check(p, f"the RBO persistence {name}")
 
 
 def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> RBO:
@@ -499,7 +486,7 @@ def correlation_ci(
         level = check_confidence_level(level)
     except ParameterError:
         raise ParameterError(f"level must lie in (0, 1), got {level}") from None
-    samples = check_count(samples, "samples", 2, MAX_SAMPLES)
+    samples = INTERVAL_SAMPLES.check(samples, "samples")
     rng = resolve_rng(rng, seed)
     check_progress(progress)
     method = method_name(method)

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.params import CUTOFF, SCALE_CUTOFFS, SCALE_MEASURES
 from ..errors import ParameterError
 from ..stats.kendall import kendall_tau
 from ..stats.tables import FORMATS, Format, check_format
@@ -49,9 +50,7 @@ if TYPE_CHECKING:
     from ..scales.scale import TieStrategy
 
 #: The measures and cut-offs of seed 000 §6.
-DEFAULT_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
-                                     "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
-DEFAULT_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
+DEFAULT_MEASURES, DEFAULT_CUTOFFS = SCALE_MEASURES, SCALE_CUTOFFS
 #: Measures that are interval scales on REL^N (seed 000 §7.1.1): τ = 1, no change.
 INTERVAL_MEASURES: tuple[str, ...] = ("P", "RBP_p05")
 
@@ -306,8 +305,9 @@ class ScaleReport:
 
 
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
-    """The run lengths N as ints ≥ 1, at least one, none twice."""
-    return check_counts(cutoffs, name, "a cut-off")
+    """The run lengths N as ints ≥ 1 (:data:`irscale.core.params.CUTOFF`), at least one,
+    none twice."""
+    return check_counts(cutoffs, name, "a cut-off", CUTOFF)
 
 
 def scale_report(

@@ -52,8 +52,9 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..core.budget import check_memory, format_size
+from ..core.params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATIONS, TOPIC_SD
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import FileAccessError, ParameterError, shown
+from ..errors import FileAccessError, ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats import pairwise_tests
 from ..stats.corrections import Correction, correction_name
@@ -63,13 +64,11 @@ from ..stats.resampling import (
     resolve_rng,
 )
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_count, score_table
+from ..stats.validation import check_alpha, score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
 
 #: Repetitions per task (any number gives the same results: each matrix has its stream).
 REPETITIONS_PER_TASK = 25
-#: Largest number of simulated matrices accepted.
-MAX_REPETITIONS = 100_000_000
 #: The counts kept per (test, correction): Type I errors, null comparisons, Type II and
 #: Type III errors, correct significant directions, non-null comparisons.
 COUNTS: tuple[str, ...] = ("type_I", "null", "type_II", "type_III", "power", "non_null")
@@ -91,19 +90,16 @@ class NormalModel:
     error_sd: float = 0.1
 
     def __post_init__(self) -> None:
-        check_count(self.topics, "topics", 2)
-        check_count(self.systems, "systems", 2)
-        for name in ("topic_sd", "error_sd"):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and np.isfinite(value) and value >= 0):
-                raise ParameterError(f"{name} must be a finite number ≥ 0, got {shown(value)}")
-        if self.error_sd == 0:
-            raise ParameterError("error_sd must be > 0 (the paired differences would be "
-                                 "constant)")
-        if self.effects is not None and (len(self.effects) != self.systems or not all(
-                np.isfinite(float(v)) for v in self.effects)):
-            raise ParameterError(f"effects must be {self.systems} finite numbers (one per "
-                                 f"system), got {self.effects!r}")
+        MATRIX_SIZE.check(self.topics, "topics")
+        MATRIX_SIZE.check(self.systems, "systems")
+        TOPIC_SD.check(self.topic_sd, "topic_sd")
+        ERROR_SD.check(self.error_sd, "error_sd")  # 0: the paired differences are constant
+        if self.effects is not None:
+            if len(self.effects) != self.systems:
+                raise ParameterError(f"effects must be {self.systems} finite numbers (one per "
+                                     f"system), got {self.effects!r}")
+            for value in self.effects:
+                EFFECT.check(value, "effects: a system mean")
 
     def means(self) -> np.ndarray:
         """The true system means μ_s."""
@@ -291,7 +287,7 @@ def simulation_study(
         raise ParameterError(f"model must be a NormalModel or a BootstrapModel, got "
                              f"{type(model).__name__}")
     alpha = check_alpha(alpha)
-    repetitions = check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    repetitions = SIMULATIONS.check(repetitions, "repetitions")
     rng = resolve_rng(rng, seed)
     executor = check_executor(executor)
     check_progress(progress)

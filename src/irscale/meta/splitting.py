@@ -45,15 +45,15 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.params import BIN_WIDTH, REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import AlignmentError, InputError, ParameterError, shown
+from ..errors import AlignmentError, InputError, ParameterError
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
 from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.resampling import (
-    MAX_SAMPLES,
     RngArg,
     resolve_rng,
 )
@@ -72,15 +72,12 @@ from .procedures import Decisions, canonical_procedure, decide, is_shard_procedu
 
 #: Bins of the swap method are numbered below this (exact in 64-bit floats).
 MAX_BINS = 2.0**53
-#: Largest number of repetitions per split size accepted.
-MAX_REPETITIONS = 1_000_000
 #: Repetitions of a split size per task on an executor (any number gives the same results:
 #: every repetition and half draws from its own stream).
 REPETITIONS_PER_TASK = 16
 #: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
 DEFAULT_SIZES: tuple[int, ...] = (5, 10, 15, 20, 25)
-METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard", "overlap",
-                            "tau")
+METRICS: tuple[str, ...] = SPLIT_METRICS
 
 __all__ = ["DEFAULT_SIZES", "METRICS", "SplitStudy", "SwapRates", "TopicSplits",
            "agreement", "bias", "check_sizes", "split_study", "swap_rates", "topic_splits"]
@@ -133,7 +130,7 @@ def topic_splits(
     ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
     its deprecated alias)."""
     rng = resolve_rng(rng, seed)
-    check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    REPETITIONS.check(repetitions, "repetitions")
     check_count(size, "size")
     if size >= n_topics:
         raise ParameterError(f"split size {size} leaves no topic for TS2 ({n_topics} topics)")
@@ -150,7 +147,7 @@ def check_sizes(sizes: Sequence[int], n_topics: int, name: str = "sizes") -> lis
     topics: at least 2 topics in TS1 and in TS2 (sizes in [2, n − 2]), no size twice. A
     size above n/2 is run with the n − size topics left as TS2, and says so (warning)."""
     values = check_counts(sizes, name, "a split size")
-    bad = [s for s in values if s < 2 or s > n_topics - 2]
+    bad = [s for s in values if s < SPLIT_SIZE.low or s > n_topics - 2]
     if bad:
         raise ParameterError(
             f"{name}: split size(s) {bad} cannot be run on {n_topics} topics: TS1 and TS2 "
@@ -358,7 +355,7 @@ def split_study(
     """
     alpha = check_alpha(alpha)
     executor = check_executor(executor)
-    check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    REPETITIONS.check(repetitions, "repetitions")
     rng = resolve_rng(rng, seed)
     check_progress(progress)
     values, shard_values, _, names = _inputs(data, measure, shards, systems)
@@ -590,15 +587,8 @@ def swap_rates(
     ``progress``: a bool or a callable ``progress(done, total)`` over the splits;
     ``executor``: where the test's repetitions run (:mod:`irscale.parallel`)."""
     executor = check_executor(executor)
-    try:
-        width = float(bin_width)
-    except (TypeError, ValueError):
-        raise ParameterError(f"bin_width must be a positive number, got {shown(bin_width)}") \
-            from None
-    if not (np.isfinite(width) and width > 0):
-        raise ParameterError(f"bin_width must be a positive number, got {shown(bin_width)}")
-    bin_width = width
-    check_count(repetitions, "repetitions", 1, MAX_REPETITIONS)
+    bin_width = BIN_WIDTH.check(bin_width, "bin_width")
+    REPETITIONS.check(repetitions, "repetitions")
     rng = resolve_rng(rng, seed)
     check_progress(progress)
     values, _, _, names = _inputs(data, measure, None, systems)
@@ -614,7 +604,7 @@ def swap_rates(
         if not resamples:
             raise ParameterError(f"samples applies to a resampling test (randomization, the "
                                  f"bootstraps, randomized-tukey-hsd), got test={test!r}")
-        samples = check_count(samples, "samples", 1, MAX_SAMPLES)
+        samples = SAMPLES.check(samples, "samples")
     seeds = seed_sequence(rng=rng)
     n, k = values.shape
     i, j = pair_index(k)

@@ -24,10 +24,10 @@ import pyarrow as pa
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
+from ..core.params import SERP_SIZE
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.memory import as_qrels, as_runs
-from ..stats.validation import check_count
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
 
@@ -84,7 +84,7 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
     most = None if rank_params is None else len(np.asarray(rank_params))
     if depth is None:
         depth = most or DEFAULT_DEPTH
-    depth = check_count(depth, "depth", 1, 2**31 - 1)
+    depth = SERP_SIZE.check(depth, "depth")
     if most is not None and depth > most:
         raise ParameterError(f"depth {depth}: the {model.model} model has parameters for "
                              f"{most} ranks only")

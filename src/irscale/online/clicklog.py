@@ -3,6 +3,6 @@ reader lives with the other readers, in :mod:`irscale.io.clicklog`; see there.""
 
 from __future__ import annotations
 
-from ..io.clicklog import COLUMNS, MAX_SERP_SIZE, ClickLog, read_click_log
+from ..io.clicklog import COLUMNS, ClickLog, read_click_log
 
-__all__ = ["COLUMNS", "MAX_SERP_SIZE", "ClickLog", "read_click_log"]
+__all__ = ["COLUMNS", "ClickLog", "read_click_log"]

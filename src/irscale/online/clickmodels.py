@@ -66,14 +66,14 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.params import CLICK_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
 from ..errors import InputFormatError, ParameterError
-from ..errors import shown as shown_value  # `shown`: the EM's impressions below
 from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
 
 #: The click models, by name.
-MODELS = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+MODELS = CLICK_MODELS
 ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm"]
 #: Attractiveness and satisfaction of an unseen (query, document) pair; EM's start.
 PRIOR = 0.5
@@ -436,14 +436,9 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     if model not in MODELS:
         raise ParameterError(f"unknown click model {model!r}: choose one of "
                              f"{', '.join(MODELS)}")
-    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
-            or iterations < 1:
-        raise ParameterError(f"iterations must be an integer >= 1, got {shown_value(iterations)}")
-    for name, value in (("tol", tol), ("smoothing", smoothing)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not np.isfinite(value) or value < 0:
-            raise ParameterError(f"{name} must be a number >= 0, got {shown_value(value)}")
-    k = float(smoothing)
+    ITERATIONS.check(iterations, "iterations")
+    TOLERANCE.check(tol, "tol")
+    k = SMOOTHING.check(smoothing, "smoothing")
     log = read_click_log(log)
     code, pairs = _pair_codes(log)
     valid = log.valid

@@ -58,12 +58,19 @@ import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
-from ..errors import InputError, ParameterError, shown
+from ..core.params import (
+    AGREEMENT,
+    EXPERIMENT_IMPRESSIONS,
+    EXPERIMENTS,
+    SENSITIVITY_IMPRESSIONS,
+    SERP_LENGTH,
+)
+from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels, as_runs
 from ..stats.protocol import format_table
 from ..stats.resampling import seed_sequence
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice, check_count
+from ..stats.validation import check_alpha, check_choice
 from .abtest import session_measures
 from .clickmodels import ClickModel
 from .interleaving import (
@@ -80,7 +87,7 @@ from .simulate import INSTANTIATIONS, qrels_click_model
 __all__ = ["AB_MEASURES", "IMPRESSIONS", "SensitivityResult", "sensitivity"]
 
 #: Default grid of impressions per experiment.
-IMPRESSIONS = (10, 20, 50, 100, 200, 500, 1000)
+IMPRESSIONS = SENSITIVITY_IMPRESSIONS
 #: Online measures of the A/B arm: the column of ``session_measures`` and +1 when higher is
 #: better, −1 when lower is.
 AB_MEASURES: dict[str, int] = {"clicks": 1, "reciprocal_rank": 1, "abandoned": -1}
@@ -159,7 +166,7 @@ def _check_batch(users: int, width: int, repetitions: int, impressions: int) -> 
 def _grid(impressions: Sequence[int], repetitions: int) -> list[int]:
     if isinstance(impressions, (str, bytes)) or not isinstance(impressions, Sequence):
         raise ParameterError(f"impressions must be a list of counts, got {impressions!r}")
-    grid = [check_count(n, "impressions", 2) for n in impressions]
+    grid = [EXPERIMENT_IMPRESSIONS.check(n, "impressions") for n in impressions]
     if not grid:
         raise ParameterError("impressions: give at least one count")
     if len(set(grid)) != len(grid) or grid != sorted(grid):
@@ -369,15 +376,13 @@ def sensitivity(
     (A perfect user clicks the one relevant document of each list wherever it is ranked:
     both runs get one click per impression, and A/B on clicks never prefers either.)
     """
-    reps = check_count(repetitions, "repetitions", 1)
+    reps = EXPERIMENTS.check(repetitions, "repetitions")
     grid = _grid(impressions, reps)
-    length = check_count(length, "length", 1)
+    length = SERP_LENGTH.check(length, "length")
     check_choice(ab_measure, tuple(AB_MEASURES), "A/B measure")
     alpha = check_alpha(alpha)
     level = 1.0 if significance is None else check_alpha(significance, "significance")
-    if isinstance(target, bool) or not isinstance(target, (int, float)) \
-            or not 0.0 < target <= 1.0:
-        raise ParameterError(f"target must be an agreement in (0, 1], got {shown(target)}")
+    AGREEMENT.check(target, "target")
     if isinstance(methods, str) or not methods:
         raise ParameterError(f"methods must be a non-empty list of interleaving methods "
                              f"({', '.join(METHODS)}), got {methods!r}")

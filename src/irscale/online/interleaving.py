@@ -85,6 +85,18 @@ import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
+from ..core.params import (
+    CLICK_LEVEL,
+    DEFAULT_TAU,
+    IMPRESSION_COUNT,
+    INTERLEAVING_METHODS,
+    OPTIMIZED_LENGTH,
+    PROBABILITY,
+    SERP_LENGTH,
+)
+from ..core.params import CREDITS as CREDITS
+from ..core.params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
+from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
 from ..stats.resampling import RngArg, check_rng, seed_sequence
@@ -98,17 +110,10 @@ __all__ = ["CREDITS", "METHODS", "InterleavingResult", "Interleavings", "interle
            "interleave_runs", "rankings_from_lists"]
 
 #: Mixing policies.
-METHODS = ("balanced", "team-draft", "probabilistic", "optimized")
+METHODS = INTERLEAVING_METHODS
 Method = Literal["balanced", "team-draft", "probabilistic", "optimized"]
-#: Credit rules each method accepts (the first is its default).
-CREDITS: dict[str, tuple[str, ...]] = {
-    "balanced": ("balanced",), "team-draft": ("team",),
-    "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
-}
 #: Softmax exponent of probabilistic interleaving (Hofmann et al. 2011).
-TAU = 3.0
-#: Longest list of optimised interleaving (2^L choice sequences are enumerated per topic).
-MAX_OPTIMIZED_LENGTH = 16
+TAU = DEFAULT_TAU
 #: Default SERP length.
 LENGTH = 10
 #: Bootstrap samples of Δ_AB's interval.
@@ -558,11 +563,9 @@ class Interleavings:
             if model == "perfect":
                 if qrels is None:
                     raise ParameterError("the perfect click model needs qrels")
-                return self.relevance(qrels) >= check_count(relevance_level,
-                                                            "relevance_level", 1)
-            if not 0.0 <= float(probability) <= 1.0:
-                raise ParameterError(f"the click probability must lie in [0, 1], got "
-                                     f"{probability}")
+                return self.relevance(qrels) >= CLICK_LEVEL.check(relevance_level,
+                                                                  "relevance_level")
+            PROBABILITY.check(probability, "the click probability")
             return (_generator(rng).random(self.pairs.shape) < float(probability)) & shown
         simulate = getattr(model, "simulate", None)
         if simulate is None:
@@ -749,12 +752,10 @@ def interleave_runs(
     if n_rankers > 2 and method != "team-draft":
         raise ParameterError(f"{method} interleaving compares two rankers; for "
                              f"{n_rankers} use team-draft (multileaving)")
-    limit = MAX_OPTIMIZED_LENGTH if method == "optimized" else None
-    asked = check_count(length, "length", 1, limit)
+    asked = (OPTIMIZED_LENGTH if method == "optimized" else SERP_LENGTH).check(length,
+                                                                              "length")
     width = list_width(cube.candidates, asked)
-    tau = float(tau)
-    if not np.isfinite(tau) or tau <= 0:
-        raise ParameterError(f"tau must be a positive number, got {tau}")
+    tau = TAU_DOMAIN.check(tau, "tau")
     topic = _impression_topics(cube.candidates, impressions, width, method)
     batch = _mix(cube, topic, method, credit, width, tau, _generator(rng))
     return replace(batch, asked=asked)
@@ -824,7 +825,7 @@ def _impression_topics(candidates: Candidates, impressions: object, width: int,
     every impression); a count beyond the memory limit is refused (:func:`check_impressions`)."""
     topics = candidates.topics
     if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
-        count = check_count(impressions, "impressions", 1)
+        count = IMPRESSION_COUNT.check(impressions, "impressions")
         check_impressions(count * len(topics), width, method,
                           f"{count:,} impressions (--impressions) on each of "
                           f"{len(topics):,} topics", "fewer --impressions or a shorter --length")

@@ -32,6 +32,8 @@ import pandas as pd
 import pyarrow as pa
 
 from ..collections.candidates import Candidates
+from ..core.params import TAU as TAU_DOMAIN
+from ..core.params import needs_rankings as needs_rankings
 from ..errors import InputError, InputFormatError, ParameterError
 from ..io.interleaving_log import InterleavingLog, read_interleaving_log
 from ..stats.resampling import RngArg
@@ -49,13 +51,6 @@ from .interleaving import (
 )
 
 __all__ = ["logged_interleavings", "needs_rankings", "score_log"]
-
-
-def needs_rankings(method: str, credit: str | None = None) -> bool:
-    """True when ``method`` (with ``credit``) scores clicks by the rankers' rankings, which
-    a log does not hold (module docstring)."""
-    credit = CREDITS[method][0] if credit is None else credit
-    return method in ("balanced", "optimized") or credit == "marginal"
 
 
 def logged_interleavings(log: Any, runs: object = None, *, method: Method = "team-draft",
@@ -82,9 +77,7 @@ def logged_interleavings(log: Any, runs: object = None, *, method: Method = "tea
     check_choice(method, METHODS, "method")
     credit = CREDITS[method][0] if credit is None else credit
     check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
-    tau = float(tau)
-    if not np.isfinite(tau) or tau <= 0:
-        raise ParameterError(f"tau must be a positive number, got {tau}")
+    tau = TAU_DOMAIN.check(tau, "tau")
     log = read_interleaving_log(log)
     by_team = not needs_rankings(method, credit)
     if not by_team and runs is None:

@@ -32,11 +32,11 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
-from ..errors import ParameterError, shown
+from ..core.params import CLICK_LEVEL, PROBABILITY, SERP_SIZE, SESSIONS
+from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
 from ..io.memory import as_qrels
-from ..stats.validation import check_count
-from .clicklog import MAX_SERP_SIZE, ClickLog
+from .clicklog import ClickLog
 from .clickmodels import ClickModel
 
 __all__ = ["INSTANTIATIONS", "qrels_click_model", "simulate_click_log"]
@@ -48,8 +48,6 @@ INSTANTIATIONS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "informational": ((0.4, 0.9), (0.1, 0.5)),
 }
 
-#: Most sessions simulated per topic (10^9: more is a typo).
-MAX_SESSIONS = 1_000_000_000
 #: Peak bytes per simulated session besides its ranks (its id ``topic:i``, query, length
 #: and the written log's line; measured: 6·10^5 sessions of 5 ranks, 680 bytes in all).
 SESSION_BYTES = 400
@@ -82,7 +80,7 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
         if instantiation not in INSTANTIATIONS:
             raise ParameterError(f"unknown user instantiation {instantiation!r}: choose "
                                  f"one of {', '.join(INSTANTIATIONS)}")
-        level = check_count(relevance_level, "relevance_level", 1, 2**62)
+        level = CLICK_LEVEL.check(relevance_level, "relevance_level")
         click_nr_r, stop_nr_r = INSTANTIATIONS[instantiation]
         click_of = np.array(click_nr_r)
         stop_of = np.array(stop_nr_r)
@@ -93,9 +91,7 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
         if len(click_of) != len(stop_of):
             raise ParameterError(f"click= and stop= give {len(click_of)} and {len(stop_of)} "
                                  "grades: give one value per grade in both")
-    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) \
-            or not 0.0 <= gamma <= 1.0:
-        raise ParameterError(f"gamma must be a probability in [0, 1], got {shown(gamma)}")
+    PROBABILITY.check(gamma, "gamma")
     judged = as_qrels(qrels)
     grade = np.maximum(np.asarray(judged.rel, dtype=np.int64), 0)
     if instantiation is not None:
@@ -144,8 +140,8 @@ def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
        t1:1    t1     1     b        0
        t1:1    t1     2     a        1
     """
-    sessions = check_count(sessions, "sessions", 1, MAX_SESSIONS)
-    serp_size = check_count(serp_size, "serp_size", 1, MAX_SERP_SIZE)
+    sessions = SESSIONS.check(sessions, "sessions")
+    serp_size = SERP_SIZE.check(serp_size, "serp_size")
     if not isinstance(model, ClickModel):
         raise ParameterError(f"model must be a ClickModel (qrels_click_model, "
                              f"fit_click_model), got {type(model).__name__}")

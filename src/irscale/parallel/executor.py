@@ -38,7 +38,6 @@ Tasks
 
 from __future__ import annotations
 
-import numbers
 import os
 import re
 import socket
@@ -50,6 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from ..core.params import WORKERS
 from ..errors import ParameterError, SchedulerError, shown
 
 T = TypeVar("T")
@@ -132,8 +132,7 @@ def check_workers(workers: object, executor: object) -> ExecutorArg:
     executor = check_executor(executor)
     if workers is None:
         return executor
-    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
-        raise ParameterError(f"workers must be a positive whole number, got {shown(workers)}")
+    WORKERS.check(workers, "workers")
     if not is_local(executor):
         raise ParameterError("workers applies to the local executor; a Dask executor "
                              "runs on the cluster's workers (give one of the two)")

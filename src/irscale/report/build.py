@@ -38,7 +38,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..core.options import INT64_MAX
+from ..core.params import LENGTH, SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
@@ -57,7 +57,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.letters import compact_letters
 from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
-from ..stats.validation import check_alpha, check_count
+from ..stats.validation import check_alpha
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
 
@@ -319,8 +319,8 @@ def build_report(
     """
     alpha = check_alpha(alpha)
     test_spec(test)
-    dp_samples = check_count(dp_samples, "dp_samples")
-    scale_depth = check_count(scale_depth, "scale_depth", 1, INT64_MAX)
+    dp_samples = SAMPLES.check(dp_samples, "dp_samples")
+    scale_depth = LENGTH.check(scale_depth, "scale_depth")
     correction_label = "none" if correction is None else correction_name(correction)
     requested = [measures] if isinstance(measures, str) else list(measures)
     if not requested:

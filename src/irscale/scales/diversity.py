@@ -35,7 +35,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.budget import MAX_MEMORY, check_memory
-from ..core.options import integer_option
+from ..core.params import INTENT_COUNT, INTENTS
+from ..core.params import MAX_INTENTS as MAX_INTENTS
 from ..errors import MeasureError, ParameterError
 from ..measures.diversity import DIVERSITY_REGISTRY, DiversityRequest, is_diversity_name
 from ..measures.diversity import parse_diversity_measures as parse_names
@@ -52,9 +53,6 @@ from .enumeration import CHUNK_RUNS, format_run, synthetic_rankings
 from .measures import ScaleMeasure
 from .space import Context, Space
 
-#: Most intents of a scale: intent sets are stored as int8 degrees (``2^S ≤ 128``).
-MAX_INTENTS = 7
-INTENTS = "number of intents (--intents, intents)"
 #: Families that read nothing of the qrels but the number of intents S (ndeval's
 #: collection-independent normalisation); any other family is assumed to read them.
 QRELS_FREE = ("ERR-IA", "alpha-DCG", "NRBP", "P-IA", "strec")
@@ -194,7 +192,7 @@ def is_diversity_measure(name: object) -> bool:
 
 def diversity_measure(name: str, intents: int) -> DiversityScaleMeasure:
     """The :class:`DiversityScaleMeasure` of a diversity measure name for ``S`` intents."""
-    intents = integer_option(intents, INTENTS, low=1, high=MAX_INTENTS)
+    intents = INTENT_COUNT.check(intents, INTENTS)
     text = name.strip()
     requests = parse_names([text])
     if len(requests) != 1:

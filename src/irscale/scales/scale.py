@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 
 from ..core.budget import max_memory_of
+from ..core.params import TIE_STRATEGIES as TIE_STRATEGIES
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_executor, is_local
 from .additive import additive_image, additive_spec
@@ -37,7 +38,6 @@ from .pairs import PairImage
 from .space import Context, Space, to_context
 
 TieStrategy = Literal["unq", "min", "max", "mid"]
-TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
 
 #: Structures (pair tables) kept between calls, least recently used dropped first.
 CACHE_SIZE = 16

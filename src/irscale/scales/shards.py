@@ -44,7 +44,6 @@ is streamed in this thread as before.
 from __future__ import annotations
 
 import itertools
-import numbers
 import queue
 import threading
 from collections.abc import Iterator
@@ -53,8 +52,8 @@ from typing import Any
 import numpy as np
 
 from ..core.budget import max_memory_of
+from ..core.params import SHARDS
 from ..core.progress import ProgressArg, progress_reporter
-from ..errors import ParameterError, shown
 from ..parallel import (
     ExecutorArg,
     check_executor,
@@ -77,12 +76,7 @@ POLL_SECONDS = 0.2
 def check_shards(shards: object, option: str = "shards") -> int | None:
     """``shards`` if it is ``None`` or a whole number ≥ 1; ``ParameterError`` naming
     ``option`` otherwise."""
-    if shards is None:
-        return None
-    if isinstance(shards, bool) or not isinstance(shards, numbers.Integral) or shards < 1:
-        raise ParameterError(f"{option} must be a whole number of shards ≥ 1 (tasks the "
-                             f"image's buckets are grouped into), got {shown(shards)}")
-    return int(shards)
+    return None if shards is None else SHARDS.check(shards, option)
 
 
 def shard_bounds(n_buckets: int, shards: int | None) -> list[tuple[int, int]]:

@@ -25,18 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.options import INT64_MAX, integer_option
+from ..core.params import DEGREES, LENGTH, LEVELS, RECALL_BASE, RECALL_COUNT, RUN_LENGTH
+from ..core.params import MAX_LEVELS as MAX_LEVELS
+from ..core.params import MAX_RECALL_BASE as MAX_RECALL_BASE
 from ..errors import ParameterError
-
-#: How :func:`integer_option` names the parameters of a space (command line and Python).
-RUN_LENGTH = "run length N (-N, N)"
-LEVELS = "number of relevance degrees (--levels, levels)"
-RECALL_BASE = "recall base count (--recall-base, recall_base)"
-#: Degrees are stored as int8: at most 128 relevance degrees 0..127.
-MAX_LEVELS = 128
-#: Largest number of documents of one degree in a recall base: 2^31 − 1 (no topic's qrels
-#: come near it; sums over degrees stay far within 64 bits).
-MAX_RECALL_BASE = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -48,10 +40,8 @@ class Space:
     bounds: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "N", integer_option(self.N, RUN_LENGTH, low=1,
-                                                     high=INT64_MAX))
-        object.__setattr__(self, "levels", integer_option(self.levels, LEVELS, low=2,
-                                                          high=MAX_LEVELS))
+        object.__setattr__(self, "N", LENGTH.check(self.N, RUN_LENGTH))
+        object.__setattr__(self, "levels", DEGREES.check(self.levels, LEVELS))
         if self.bounds is not None:
             bounds = tuple(min(int(b), self.N) for b in self.bounds)
             if len(bounds) != self.c or min(bounds, default=0) < 0:
@@ -104,7 +94,7 @@ class Context:
     recall_base: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        counts = tuple(integer_option(v, RECALL_BASE, low=0, high=MAX_RECALL_BASE)
+        counts = tuple(RECALL_COUNT.check(v, RECALL_BASE)
                        for v in self.recall_base)
         object.__setattr__(self, "recall_base", counts)
 

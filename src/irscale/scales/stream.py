@@ -50,7 +50,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import numpy as np
 
@@ -58,14 +58,14 @@ from ..core.budget import MAX_MEMORY, check_memory, format_size
 from ..core.progress import Progress
 from ..errors import ParameterError
 from ..io.files import access_error, atomic_path, check_output, is_stdio, output_target
+from ..io.formats import SUFFIXES as SUFFIXES
+from ..io.formats import ImageFormat as ImageFormat
+from ..io.formats import image_format as image_format
 from .cost import notice
 from .diagnostics import StreamStats
 from .pairs import BUCKET_PAIRS, PairImage
 from .scale import Scale, ScaledImage
 
-ImageFormat = Literal["parquet", "csv"]
-#: File name endings and their formats.
-SUFFIXES: dict[str, ImageFormat] = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 #: Candidate pairs of a slice when memory allows (the engine's own bucket size).
 SLICE_PAIRS = BUCKET_PAIRS
 #: Smallest slice worth making: below it, the memory limit is refused instead.
@@ -98,18 +98,6 @@ class WrittenImage:
     rows: int
     slice_pairs: int
     stats: dict[str, Any]
-
-
-def image_format(path: str | os.PathLike[str], option: str = "path") -> ImageFormat:
-    """The format of an image file from its name (:data:`SUFFIXES`); ``ParameterError``
-    naming ``option`` for any other name."""
-    suffix = Path(os.fspath(path)).suffix.lower()
-    if suffix not in SUFFIXES:
-        raise ParameterError(
-            f"{option} {os.fspath(path)!r}: the image is written as Parquet (a name ending "
-            f"in .parquet or .pq) or CSV (.csv), got {suffix or 'no extension'!r} (--format "
-            "csv prints the CSV on standard output)")
-    return SUFFIXES[suffix]
 
 
 def slice_pairs(sc: Scale, max_memory: str | int | None = None) -> int:

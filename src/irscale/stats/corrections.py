@@ -24,7 +24,7 @@ from typing import Literal, cast
 import numpy as np
 
 from ..errors import ParameterError
-from .names import CORRECTIONS
+from .names import CORRECTION
 
 #: The canonical correction names (:data:`~irscale.stats.names.CORRECTIONS`).
 CorrectionName = Literal["none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by"]
@@ -36,18 +36,11 @@ Correction = Literal[
     "šidák", "holm-šidák",
 ]
 
-_ALIASES = {
-    "fdr_bh": "bh", "benjamini-hochberg": "bh", "fdr": "bh", "fdr_by": "by",
-    "benjamini-yekutieli": "by", "hs": "holm-sidak", "holm_sidak": "holm-sidak",
-    "šidák": "sidak", "holm-šidák": "holm-sidak",
-}
 
 
 def correction_name(method: str | None) -> CorrectionName:
     """The canonical name of a correction (accepts statsmodels' names as aliases)."""
-    name = "none" if method is None else _ALIASES.get(method.lower(), method.lower())
-    if name not in CORRECTIONS:
-        raise ParameterError(f"correction must be one of {list(CORRECTIONS)}, got {method!r}")
+    name = "none" if method is None else CORRECTION.check(method, "correction")
     return cast(CorrectionName, name)  # one of CORRECTIONS, checked above
 
 

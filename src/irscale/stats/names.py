@@ -1,12 +1,14 @@
 """Names of the choices of :mod:`irscale.stats` (tests, models, corrections, table formats).
 
-A module of plain tuples without numpy or scipy, so that the command line can offer and
-list the choices without loading the statistics. The implementations register the same
-names (:data:`irscale.stats.registry.TESTS`, :data:`irscale.stats.anova.MODELS`);
-``tests/test_startup.py`` checks that the two agree.
+A module of plain tuples without numpy or scipy, so that the command line can offer,
+list and check the choices without loading the statistics (:mod:`irscale.core.params`).
+The implementations register the same names (:data:`irscale.stats.registry.TESTS`,
+:data:`irscale.stats.anova.MODELS`); ``tests/test_startup.py`` checks that they agree.
 """
 
 from __future__ import annotations
+
+from ..core.params import Names
 
 #: Two-system tests of :func:`irscale.stats.two_sample_test`, in the registry's order.
 TEST_NAMES: tuple[str, ...] = (
@@ -14,11 +16,53 @@ TEST_NAMES: tuple[str, ...] = (
     "bootstrap", "bootstrap-shift", "unpaired-bootstrap",
 )
 
-#: Named ANOVA models of :func:`irscale.stats.anova` (``MODELS``' keys).
-MODEL_NAMES: tuple[str, ...] = ("system", "MD1", "topic+system", "MD2", "MD1f", "MD2f")
+#: Other spellings of the tests (case does not matter).
+TEST_ALIASES: dict[str, str] = {
+    "paired-t": "t", "ttest": "t", "t-test": "t", "student-t": "student", "welch-t": "welch",
+    "signed-rank": "wilcoxon", "wilcoxon-signed-rank": "wilcoxon", "rank-sum": "mann-whitney",
+    "mannwhitney": "mann-whitney", "wilcoxon-rank-sum": "mann-whitney",
+    "permutation": "randomization", "randomisation": "randomization", "fisher": "randomization",
+    "paired-bootstrap": "bootstrap", "shift": "bootstrap-shift",
+}
+#: A two-system test, by name or alias (:func:`irscale.stats.registry.test_spec`).
+TEST = Names("test", TEST_NAMES, TEST_ALIASES, fold=True)
+#: The tests that resample (``samples``, ``rng`` and ``workers`` apply to them).
+RESAMPLING_TESTS: tuple[str, ...] = ("randomization", "bootstrap", "bootstrap-shift",
+                                     "unpaired-bootstrap")
 
-#: Multiple-comparison corrections of :func:`irscale.stats.adjust_pvalues`.
+#: Named ANOVA models of :func:`irscale.stats.anova` (``MODELS``' keys), the rank tests
+#: that stand in for them (:func:`irscale.stats.kruskal_wallis`, ``friedman``), and the
+#: shard models of :func:`irscale.stats.shard_anova` (``SHARD_MODELS``' keys) with the
+#: policies for a topic without relevant documents in a shard.
+MODEL_NAMES: tuple[str, ...] = ("system", "MD1", "topic+system", "MD2", "MD1f", "MD2f")
+RANK_MODELS: tuple[str, ...] = ("kruskal-wallis", "friedman")
+SHARD_MODEL_NAMES: tuple[str, ...] = ("MD3", "MD3f", "shard-main", "shard-ts", "shard-ss",
+                                      "shard-ts-ss")
+EMPTY_POLICIES: tuple[str, ...] = ("error", "zero", "drop-topic", "drop-shard", "missing")
+
+#: Procedures that compare every pair of many systems at once (Tukey's HSD after an ANOVA
+#: or rank model, the randomised Tukey HSD), and their other spellings.
+MULTI_TESTS: tuple[str, ...] = ("tukey-hsd", "randomized-tukey-hsd")
+MULTI_ALIASES: dict[str, str] = {
+    "tukey": "tukey-hsd", "hsd": "tukey-hsd", "anova": "tukey-hsd",
+    "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
+    "rtukey": "randomized-tukey-hsd"}
+#: The procedures of meta-evaluation (:func:`irscale.meta.procedures.decide`): ANOVA, rank
+#: and shard models with Tukey's HSD, the randomised Tukey HSD and the two-system tests.
+PROCEDURE = Names("procedure", (*MODEL_NAMES, *RANK_MODELS, *SHARD_MODEL_NAMES,
+                                "randomized-tukey-hsd", *TEST_NAMES),
+                  {**TEST_ALIASES, "randomised-tukey-hsd": "randomized-tukey-hsd",
+                   "rtukey": "randomized-tukey-hsd"}, fold=True)
+
+#: Multiple-comparison corrections of :func:`irscale.stats.adjust_pvalues`, and their
+#: other spellings (statsmodels' names; case does not matter).
 CORRECTIONS: tuple[str, ...] = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "bh", "by")
+CORRECTION_ALIASES: dict[str, str] = {
+    "fdr_bh": "bh", "benjamini-hochberg": "bh", "fdr": "bh", "fdr_by": "by",
+    "benjamini-yekutieli": "by", "hs": "holm-sidak", "holm_sidak": "holm-sidak",
+    "šidák": "sidak", "holm-šidák": "holm-sidak",
+}
+CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 
 #: Table formats of :func:`irscale.stats.render` and of every result's ``format``.
 FORMATS: tuple[str, ...] = ("text", "csv", "markdown", "latex", "json")

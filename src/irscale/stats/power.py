@@ -38,6 +38,7 @@ from typing import Literal
 import pandas as pd
 from scipy import optimize, special, stats
 
+from ..core.params import POSITIVE
 from ..errors import ParameterError, shown
 from .tables import Format
 from .validation import Alternative, check_alpha, check_choice
@@ -49,10 +50,7 @@ _NO_SIZE = "no topic set size below one million meets the requirement"
 
 
 def _check_positive(value: float, name: str) -> float:
-    value = float(value)
-    if not value > 0 or not math.isfinite(value):
-        raise ParameterError(f"{name} must be a positive number, got {value}")
-    return value
+    return POSITIVE.check(value, name)
 
 
 def _check_effect(value: float) -> float:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import ParameterError
 from ._twosample import TestSpec, run_test
 from .bootstrap import BOOTSTRAP_SHIFT, PAIRED_BOOTSTRAP, UNPAIRED_BOOTSTRAP
+from .names import TEST
 from .nonparametric import MANN_WHITNEY, SIGN, WILCOXON
 from .parametric import PAIRED_T, STUDENT_T, WELCH_T
 from .randomization import RANDOMIZATION
@@ -35,21 +35,10 @@ TESTS: dict[str, TestSpec] = {
                  PAIRED_BOOTSTRAP, BOOTSTRAP_SHIFT, UNPAIRED_BOOTSTRAP)
 }
 
-_ALIASES = {
-    "paired-t": "t", "ttest": "t", "t-test": "t", "student-t": "student", "welch-t": "welch",
-    "signed-rank": "wilcoxon", "wilcoxon-signed-rank": "wilcoxon", "rank-sum": "mann-whitney",
-    "mannwhitney": "mann-whitney", "wilcoxon-rank-sum": "mann-whitney",
-    "permutation": "randomization", "randomisation": "randomization", "fisher": "randomization",
-    "paired-bootstrap": "bootstrap", "shift": "bootstrap-shift",
-}
-
-
 def test_spec(name: str) -> TestSpec:
-    """The registered test called ``name`` (or one of its aliases)."""
-    key = _ALIASES.get(name.lower(), name.lower())
-    if key not in TESTS:
-        raise ParameterError(f"unknown test {name!r}; choose from {sorted(TESTS)}")
-    return TESTS[key]
+    """The registered test called ``name`` (or one of its aliases:
+    :data:`irscale.stats.names.TEST`)."""
+    return TESTS[TEST.check(name, "test")]
 
 
 test_spec.__test__ = False  # type: ignore[attr-defined]  # not a pytest test

@@ -42,13 +42,12 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from ..core.params import MAX_SAMPLES as MAX_SAMPLES
+from ..core.params import SAMPLES, SEED
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError, shown
 from ..parallel import ExecutorArg, check_workers, is_local, run_tasks
 from .validation import Alternative, check_alternative, check_choice, check_count
-
-#: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
-MAX_SAMPLES = 1_000_000_000
 
 Convention = Literal["plus-one", "proportion"]
 CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
@@ -63,22 +62,15 @@ def check_seed(seed: object, name: str = "seed") -> SeedArg:
     non-negative integer (any size), a sequence of them or a ``SeedSequence``."""
     if seed is None or isinstance(seed, np.random.SeedSequence):
         return seed
-    message = f"{name} must be a non-negative integer, got {shown(seed)}"
-    if isinstance(seed, (bool, np.bool_)):
-        raise ParameterError(message)
-    if isinstance(seed, numbers.Integral):
-        if int(seed) < 0:
-            raise ParameterError(message)
-        return int(seed)
-    if isinstance(seed, (list, tuple, np.ndarray)):
-        items = list(np.asarray(seed, dtype=object).ravel()) if isinstance(seed, np.ndarray) \
-            else list(seed)
-        if items and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-                         and int(v) >= 0 for v in items):
-            return [int(v) for v in items]
-        raise ParameterError(f"{name} must be a non-negative integer or a non-empty sequence "
-                             f"of them, got {shown(seed)}")
-    raise ParameterError(message)
+    if not isinstance(seed, (list, tuple, np.ndarray)):
+        return SEED.check(seed, name)
+    items = list(np.asarray(seed, dtype=object).ravel()) if isinstance(seed, np.ndarray) \
+        else list(seed)
+    if items and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                     and int(v) >= 0 for v in items):
+        return [int(v) for v in items]
+    raise ParameterError(f"{name} must be {SEED.text()} or a non-empty sequence of them, "
+                         f"got {shown(seed)}")
 
 
 #: What ``rng=`` accepts (see the module documentation).
@@ -305,7 +297,7 @@ def check_resampling(alternative: Alternative, samples: int, convention: str,
                      executor: object = "local") -> None:
     """Validate the options every Monte Carlo routine shares (before any work)."""
     check_alternative(alternative)
-    check_count(samples, "samples", 1, MAX_SAMPLES)
+    SAMPLES.check(samples, "samples")
     check_choice(convention, CONVENTIONS, "convention")
     if workers is not None:
         check_count(workers, "workers")

@@ -46,6 +46,7 @@ from ..core import ScoreMatrix
 from ..errors import AlignmentError, InputError
 from ._factorial import parse_model
 from .anova import fit_model
+from .names import EMPTY_POLICIES as EMPTY_POLICIES
 from .results import AnovaResult
 from .validation import check_choice, check_magnitude
 
@@ -61,7 +62,6 @@ SHARD_MODELS: dict[str, tuple[str, str, bool]] = {
     "shard-ts-ss": (f"{_MAIN} + topic:shard + system:shard",
                     "shard model with topic:shard and system:shard", False),
 }
-EMPTY_POLICIES = ("error", "zero", "drop-topic", "drop-shard", "missing")
 EmptyPolicy = Literal["error", "zero", "drop-topic", "drop-shard", "missing"]
 
 

@@ -16,7 +16,9 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
-from ..errors import ParameterError, shown
+from ..core.params import MAX_DIGITS as MAX_DIGITS
+from ..core.params import check_digits as check_digits
+from ..errors import ParameterError
 from .names import FORMATS
 
 #: A table format (:data:`~irscale.stats.names.FORMATS`).
@@ -27,19 +29,6 @@ def check_format(fmt: str) -> Format:
     if fmt not in FORMATS:
         raise ParameterError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
     return cast(Format, fmt)  # one of FORMATS, checked above
-
-
-#: Most decimals a table may show: a float64 holds 15–17 significant digits, so more
-#: decimals would print noise.
-MAX_DIGITS = 17
-
-
-def check_digits(digits: object, name: str = "digits") -> int:
-    """``digits`` as an int in [0, :data:`MAX_DIGITS`]."""
-    if (isinstance(digits, (bool, np.bool_)) or not isinstance(digits, (int, np.integer))
-            or not 0 <= digits <= MAX_DIGITS):
-        raise ParameterError(f"{name} must be an integer in [0, {MAX_DIGITS}], got {shown(digits)}")
-    return int(digits)
 
 
 def significance_mark(p: float, alpha: float) -> str:

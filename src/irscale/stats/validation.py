@@ -11,14 +11,16 @@ constant data, fewer than two systems or topics.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterator, Sequence
-from typing import Literal, SupportsInt, cast, overload
+from typing import Literal, overload
 
 import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.params import CUTOFF, Integers
+from ..core.params import check_alpha as check_alpha
+from ..core.params import check_count as check_count
 from ..errors import AlignmentError, InputError, ParameterError, shown
 
 Alternative = Literal["two-sided", "greater", "less"]
@@ -97,51 +99,12 @@ def check_alternative(alternative: str) -> str:
     return alternative
 
 
-def check_alpha(alpha: float, name: str = "alpha") -> float:
-    """``alpha`` as a float in the open interval (0, 1); ``name`` is how messages call it.
-
-    An ``alpha`` so small that 1 − α/2 rounds to 1 in double precision (below about
-    2.2e-16) is refused too: the quantiles t_{1−α/2} and z_{1−α/2} of the tests and
-    intervals would be infinite (a "100%" interval of ±inf), not the level asked for.
-    """
-    try:
-        value = float(alpha)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number in (0, 1), got {shown(alpha)}") from None
-    if not 0.0 < value < 1.0:
-        raise ParameterError(f"{name} must lie in (0, 1), got {shown(alpha)}")
-    if 1.0 - value / 2 == 1.0:
-        raise ParameterError(f"{name} {value:g} cannot be told from 0 in floating point "
-                             f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15")
-    return value
-
-
-def check_count(value: object, name: str, minimum: int = 1,
-                maximum: int | None = None) -> int:
-    """``value`` as an ``int`` in [``minimum``, ``maximum``] (integral floats are accepted;
-    booleans, fractions, NaN and non-numbers are not)."""
-    wanted = (f"an integer ≥ {minimum}" if maximum is None
-              else f"an integer in [{minimum}, {maximum:,}]")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be {wanted}, got {shown(value)}")
-    if not math.isfinite(float(value)):
-        raise ParameterError(f"{name} must be {wanted}, got {shown(value)}")
-    # typeshed's numbers.Real declares no __int__, though the Real types int() meets here
-    # (Python and numpy numbers, Fraction) all convert
-    count = int(cast(SupportsInt, value))
-    if count != value or count < minimum or (maximum is not None and count > maximum):
-        raise ParameterError(f"{name} must be {wanted}, got {shown(value)}")
-    return count
-
-
-def check_counts(values: object, name: str, what: str, minimum: int = 1,
-                 maximum: int | None = None) -> list[int]:
-    """``values`` (a non-empty sequence, none twice) as ints in [``minimum``,
-    ``maximum``]; ``what`` names one value in messages (``"a cut-off"``, ``"a split
-    size"``)."""
+def check_counts(values: object, name: str, what: str, domain: Integers = CUTOFF) -> list[int]:
+    """``values`` (a non-empty sequence, none twice) as ints of ``domain`` (default: ≥ 1);
+    ``what`` names one value in messages (``"a cut-off"``, ``"a split size"``)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
         raise ParameterError(f"{name} must be a list of integers, got {values!r}")
-    counts = [check_count(v, f"{name}: {what}", minimum, maximum) for v in values]
+    counts = [domain.check(v, f"{name}: {what}") for v in values]
     noun = what.removeprefix("a ")
     if not counts:
         raise ParameterError(f"{name} is empty: give at least one {noun}")

@@ -88,6 +88,7 @@ from ..core.inputs import Qrels
 from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
+from ..core.params import CLICK_GAIN
 from ..core.qrels_index import QrelsIndex
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
@@ -709,8 +710,8 @@ def evaluate_sessions(
     if click_order not in CLICK_ORDERS:
         raise ParameterError(f"click order {click_order!r}: use one of "
                              f"{', '.join(CLICK_ORDERS)}")
-    if click_gain is not None and not (np.isfinite(click_gain) and click_gain >= 0):
-        raise ParameterError(f"click gain must be a finite number ≥ 0, got {click_gain}")
+    if click_gain is not None:
+        CLICK_GAIN.check(click_gain, "click gain")
     qrels_obj = as_qrels(qrels)
     run_list = _as_runs(runs)
     topic_map = None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...core.params import check_risk_alpha as check_risk_alpha
 from ...errors import AlignmentError, MeasureError, ParameterError, shown
 from ...io.diversity import (
     DiversityQrels,
@@ -209,20 +210,6 @@ def risk_based(run: np.ndarray, baseline: np.ndarray, alpha: float) -> np.ndarra
     delta = r - b
     out = np.where(r >= b, delta, (1.0 + alpha) * delta)
     return np.where(np.isnan(r), r, np.where(np.isnan(b), b, out))
-
-
-def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
-    """``risk_alpha`` (a number, or its text as typed) as a finite float ≥ 0: the weight
-    of a loss against the baseline is 1 + α (ndeval's ``-riskAlpha``; irscale refuses the
-    negative, NaN and infinite values ndeval's ``sscanf`` would take)."""
-    try:
-        value = math.nan if isinstance(risk_alpha, (bool, np.bool_)) else \
-            float(risk_alpha)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0.0):
-        raise ParameterError(f"{name} must be a finite number ≥ 0, got {shown(risk_alpha)}")
-    return value
 
 
 def c_format(value: float) -> str:

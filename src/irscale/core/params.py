@@ -1,0 +1,453 @@
+"""Parameters declared once: the domains of numbers and the names of choices.
+
+The Python functions check their arguments against these declarations, and the command
+line checks its options against the same ones while it parses them
+(:class:`irscale.cli.options.Checked`), before numpy or any other numerical package is
+imported: a mistyped option is reported at once, in the words the function uses, naming
+the option as the command line spells it. So this module imports nothing but the
+standard library and :mod:`irscale.errors`, and the modules that declare choices for the
+command line (here, :mod:`irscale.stats.names`, :mod:`irscale.io.formats`) import nothing
+heavier.
+
+A domain has
+
+* ``type``: how the command line converts the text of an option (``int``, ``float``,
+  ``str``);
+* ``check(value, name)``: the value as the function uses it, or a
+  :class:`~irscale.errors.ParameterError` that names the parameter ``name``;
+* ``outside()``: values that are not in it, as a command line writes them (the tests give
+  them to every option declared with the domain).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, SupportsInt, cast
+
+from ..errors import ParameterError, shown
+from .budget import parse_size
+
+#: The largest value of a C ``long`` (and of numpy's int64).
+INT64_MAX = 2**63 - 1
+
+
+def _float(value: numbers.Real) -> float:
+    """``value`` as a float; ±inf for a number beyond the range of doubles (10**400)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]
+
+
+@dataclass(frozen=True)
+class Integers:
+    """Integers in ``[low, high]`` (no upper bound when ``high`` is None).
+
+    ``strict``: integer types only (``5.0`` is refused) and the bounds spelt "from low to
+    high", as trec_eval's options (``-l``, ``-M``, ``-N``) are checked; otherwise integral
+    numbers of any type are taken (``5.0`` is 5) and the bounds are spelt ``[low, high]``.
+    """
+
+    low: int
+    high: int | None = None
+    strict: bool = False
+    type: ClassVar[type] = int
+
+    def text(self) -> str:
+        """What the values are: ``an integer in [1, 1,000]``, ``an integer ≥ 1``."""
+        if self.high is None:
+            return "a non-negative integer" if self.low == 0 else f"an integer ≥ {self.low}"
+        if self.strict:
+            return f"an integer from {self.low} to {self.high}"
+        return f"an integer in [{self.low}, {self.high:,}]"
+
+    def check(self, value: object, name: str) -> int:
+        """``value`` as an ``int`` (booleans, fractions, NaN and non-numbers are refused)."""
+        kinds = numbers.Integral if self.strict else numbers.Real
+        if isinstance(value, bool) or not isinstance(value, kinds) or (
+                not isinstance(value, numbers.Integral) and not math.isfinite(_float(value))):
+            raise ParameterError(f"{name} must be {self.text()}, got {shown(value)}")
+        # typeshed's numbers.Real declares no __int__, though the Real types int() meets
+        # here (Python and numpy numbers, Fraction) all convert
+        number = int(cast(SupportsInt, value))
+        if number != value or number < self.low or (self.high is not None and
+                                                     number > self.high):
+            given = number if isinstance(value, numbers.Integral) else value
+            raise ParameterError(f"{name} must be {self.text()}, got {shown(given)}")
+        return number
+
+    def outside(self) -> tuple[str, ...]:
+        return (str(self.low - 1),) + (() if self.high is None else (str(self.high + 1),))
+
+
+@dataclass(frozen=True)
+class Reals:
+    """Finite real numbers between ``low`` and ``high``; ``bounds`` says whether each end
+    belongs to the domain: ``"[]"`` both, ``"()"`` neither, ``"(]"``, ``"[)"``."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    bounds: str = "[]"
+    type: ClassVar[type] = float
+
+    def text(self) -> str:
+        """How a message says where the values lie: ``lie in (0, 1)``, ``be a number > 0``."""
+        low, high = math.isfinite(self.low), math.isfinite(self.high)
+        if low and high:
+            return f"lie in {self.bounds[0]}{self.low:g}, {self.high:g}{self.bounds[1]}"
+        if low and self.low == 0 and self.bounds[0] == "(":
+            return "be a positive number"
+        if low:
+            return f"be a number {'≥' if self.bounds[0] == '[' else '>'} {self.low:g}"
+        if high:
+            return f"be a number {'≤' if self.bounds[1] == ']' else '<'} {self.high:g}"
+        return "be a finite number"
+
+    def contains(self, value: float) -> bool:
+        above = value >= self.low if self.bounds[0] == "[" else value > self.low
+        below = value <= self.high if self.bounds[1] == "]" else value < self.high
+        return math.isfinite(value) and above and below
+
+    def check(self, value: object, name: str) -> float:
+        """``value`` as a ``float``."""
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
+                not self.contains(_float(value)):
+            raise ParameterError(f"{name} must {self.text()}, got {shown(value)}")
+        return float(value)
+
+    def outside(self) -> tuple[str, ...]:
+        values = ["nan", "inf", "-inf"]
+        for end, closed, step in ((self.low, self.bounds[0] == "[", -1.0),
+                                  (self.high, self.bounds[1] == "]", 1.0)):
+            if math.isfinite(end):
+                values.append(repr(end + step if closed else end))
+        return tuple(values)
+
+
+@dataclass(frozen=True)
+class NumberText:
+    """A number of ``domain`` given as a number or as its text, the text kept as typed (a
+    tool prints it back as given: ndeval's ``-riskAlpha``)."""
+
+    domain: Reals
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> object:
+        """``value`` itself (the text as typed, or the number)."""
+        number: object = value
+        if isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                number = None
+        if isinstance(number, bool) or not isinstance(number, numbers.Real) or \
+                not self.domain.contains(_float(number)):
+            raise ParameterError(f"{name} must {self.domain.text()}, got {shown(value)}")
+        return value
+
+    def outside(self) -> tuple[str, ...]:
+        return (*self.domain.outside(), "one")
+
+
+@dataclass(frozen=True)
+class Names:
+    """One of ``names`` (the canonical spellings), or one of the other spellings of
+    ``aliases``; ``fold``: case does not matter. ``noun`` says what a name is in
+    messages (``unknown pooling strategy 'x'``)."""
+
+    noun: str
+    names: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    fold: bool = False
+    type: ClassVar[type] = str
+
+    def canonical(self, value: object) -> str | None:
+        """The canonical spelling of ``value``, or None when it names nothing."""
+        if not isinstance(value, str):
+            return None
+        key = value.lower() if self.fold else value
+        for name in self.names:
+            if key == (name.lower() if self.fold else name):
+                return name
+        for alias, name in self.aliases.items():
+            if key == (alias.lower() if self.fold else alias):
+                return name
+        return None
+
+    def check(self, value: object, name: str) -> str:
+        """The canonical spelling of ``value``."""
+        found = self.canonical(value)
+        if found is None:
+            raise ParameterError(f"{name}: unknown {self.noun} {value!r}; choose from "
+                                 f"{', '.join(self.names)}")
+        return found
+
+    def outside(self) -> tuple[str, ...]:
+        return ("no-such-" + self.noun.split()[-1],)
+
+
+# --------------------------------------------------------------------------- shared
+def check_count(value: object, name: str, minimum: int = 1,
+                maximum: int | None = None) -> int:
+    """``value`` as an ``int`` in [``minimum``, ``maximum``] (integral floats are accepted;
+    booleans, fractions, NaN and non-numbers are not): :class:`Integers`."""
+    return Integers(minimum, maximum).check(value, name)
+
+
+@dataclass(frozen=True)
+class Levels(Reals):
+    """Significance levels: numbers in (``low``, ``high``) that are not so small that
+    1 − α/2 rounds to 1 in double precision (α below about 2.2e-16): the quantiles
+    t_{1−α/2} and z_{1−α/2} of the tests and intervals would be infinite (a "100%" interval
+    of ±inf), not the level asked for."""
+
+    def check(self, value: object, name: str) -> float:
+        level = super().check(value, name)
+        if 1.0 - level / 2 == 1.0:
+            raise ParameterError(f"{name} {level:g} cannot be told from 0 in floating point "
+                                 f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15")
+        return level
+
+    def outside(self) -> tuple[str, ...]:
+        return (*super().outside(), "1e-300")
+
+
+#: A significance level, and the check of one.
+ALPHA = Levels(0.0, 1.0, "()")
+
+
+def check_alpha(alpha: object, name: str = "alpha") -> float:
+    """``alpha`` as a float in the open interval (0, 1), told from 0 in floating point
+    (:class:`Levels`); ``name`` is how messages call it."""
+    return ALPHA.check(alpha, name)
+
+
+#: Most decimals a table (text, Markdown, LaTeX) may show: a float64 holds 15–17
+#: significant digits, so more decimals would print noise.
+MAX_DIGITS = 17
+DIGITS = Integers(0, MAX_DIGITS)
+
+
+def check_digits(digits: object, name: str = "digits") -> int:
+    """``digits`` as an int in [0, :data:`MAX_DIGITS`] (an integer type: ``4.0`` is refused)."""
+    if not isinstance(digits, numbers.Integral):
+        raise ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}")
+    return DIGITS.check(digits, name)
+
+
+#: A seed of numpy's random generators given as one number (the functions also take
+#: sequences of them and generators: :func:`irscale.stats.resampling.check_seed`).
+SEED = Integers(0, strict=True)
+#: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
+MAX_SAMPLES = 1_000_000_000
+SAMPLES = Integers(1, MAX_SAMPLES)
+#: A bootstrap interval needs two samples at least (:func:`irscale.meta.correlate`).
+INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
+#: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
+SEEDS = Integers(1, 1_000_000)
+#: Repetitions per split size (:func:`irscale.meta.split_study`, ``swap_rates``).
+REPETITIONS = Integers(1, 1_000_000)
+#: Simulated matrices (:func:`irscale.meta.simulate_tests`).
+SIMULATIONS = Integers(1, 100_000_000)
+#: A pool depth (deeper than any run: a larger one is a typo).
+DEPTH = Integers(1, 1_000_000_000)
+#: Threads of this process.
+WORKERS = Integers(1, strict=True)
+
+#: Risk sensitivity α ≥ 0: a loss against the baseline weighs 1 + α (TREC Web 2013–2014;
+#: ndeval's ``-riskAlpha``, whose text is printed back as typed).
+RISK_ALPHA = NumberText(Reals(0.0))
+
+
+def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
+    """``risk_alpha`` (a number, or its text as typed) as a finite float ≥ 0 (irscale
+    refuses the negative, NaN and infinite values ndeval's ``sscanf`` would take)."""
+    return float(RISK_ALPHA.check(risk_alpha, name))  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- evaluation
+#: Run files evaluated at a time (:func:`irscale.evaluate_many`).
+BATCH_SIZE = Integers(1, strict=True)
+#: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
+CLICK_GAIN = Reals(0.0)
+#: Least share of a nugget's distinct terms a text must hold to match it (POURPRE).
+MATCH_THRESHOLD = Reals(0.0, 1.0, "(]")
+#: Most topics of a synthetic collection (:func:`irscale.datasets.synthetic_collection`,
+#: ``irscale demo``): 10,000 topics of the default sizes are 7·10^6 lines (208 MB of
+#: files; ``irscale demo`` takes about 30 s and 0.9 GB on a 2-core machine). A demo needs
+#: no more; a larger size is a typo.
+MAX_TOPICS = 10_000
+#: Topics of the demo's collection: its ANOVA needs two.
+DEMO_TOPICS = Integers(2, MAX_TOPICS)
+
+# --------------------------------------------------------------------------- pooling
+#: Pooling strategies (:func:`irscale.collections.pool`): those whose order does not depend
+#: on judgments (depth-k, take@N, RBP-weighted of Moffat, Webber & Zobel 2007, reciprocal
+#: rank fusion) and those that adapt to them (move-to-front of Cormack, Palmer & Clarke
+#: 1998, the bandits of Losada, Parapar & Barreiro 2016, 2017).
+FIXED_STRATEGIES: tuple[str, ...] = ("depth", "take", "rbp", "rrf")
+ADAPTIVE_STRATEGIES: tuple[str, ...] = ("mtf", "mm", "mm-ns", "ts", "ts-ns")
+STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
+#: RBP's persistence p, RRF's constant k and the forgetting factor γ of mm-ns and ts-ns
+#: (irscale's choice), with their defaults.
+RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
+RRF_K, DEFAULT_RRF_K = Reals(0.0), 60.0
+DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
+#: Judgments per topic.
+BUDGET = Integers(1, 1_000_000_000)
+#: Sampling designs of :func:`irscale.collections.sample_judgments`, the documents drawn
+#: per topic, and the fraction of a stratum drawn.
+DESIGNS: tuple[str, ...] = ("with-replacement", "poisson", "stratified")
+SAMPLE_SIZE = Integers(1, 1_000_000_000)
+STRATUM_RATE = Reals(0.0, 1.0, "(]")
+#: How documents are split into shards (:func:`irscale.collections.evaluate_shards`), and
+#: how many shards (more is a typo: every shard needs documents of every topic).
+SHARD_METHODS: tuple[str, ...] = ("random", "hash")
+DOCUMENT_SHARDS = Integers(1, 1_000_000)
+
+# --------------------------------------------------------------------------- crowd labels
+#: Aggregation methods of :func:`irscale.collections.aggregate_labels` (majority vote,
+#: weighted, Dawid & Skene 1979, GLAD of Whitehill et al. 2009, MACE of Hovy et al. 2013)
+#: and AWARE's assessor weightings (Ferrante, Ferro & Pontarollo 2017).
+AGGREGATION_METHODS: tuple[str, ...] = ("mv", "wmv", "ds", "glad", "mace")
+WEIGHTINGS: tuple[str, ...] = ("uniform", "msd", "msd-topic", "tau")
+#: EM iterations and restarts (at most a thousand times crowd-kit's defaults: more is a
+#: typo that would run for days), and AWARE's random assessors (each one evaluates every
+#: run: at most a hundred times the default).
+ITERATIONS = Integers(1, 100_000)
+RANDOM_ASSESSORS = Integers(1, 1_000)
+#: The stopping tolerance of EM.
+TOLERANCE = Reals(0.0)
+
+# --------------------------------------------------------------------------- online evaluation
+#: Interleaving methods (Joachims 2003; Radlinski, Kurup & Joachims 2008; Hofmann, Whiteson
+#: & de Rijke 2011; Radlinski & Craswell 2013) and the credit rules each accepts (the first
+#: is its default).
+INTERLEAVING_METHODS: tuple[str, ...] = ("balanced", "team-draft", "probabilistic",
+                                         "optimized")
+INTERLEAVING = Names("interleaving method", INTERLEAVING_METHODS)
+CREDITS: dict[str, tuple[str, ...]] = {
+    "balanced": ("balanced",), "team-draft": ("team",),
+    "probabilistic": ("marginal", "assignment"), "optimized": ("inverse", "linear"),
+}
+
+
+def needs_rankings(method: str, credit: str | None = None) -> bool:
+    """True when ``method`` (with ``credit``) scores clicks by the rankers' rankings, which
+    an interleaving log does not hold (:mod:`irscale.online.logged`)."""
+    credit = CREDITS[method][0] if credit is None else credit
+    return method in ("balanced", "optimized") or credit == "marginal"
+
+
+#: Softmax exponent τ of probabilistic interleaving (Hofmann et al. 2011), and its default.
+TAU, DEFAULT_TAU = Reals(0.0, bounds="()"), 3.0
+#: Documents shown per impression; impressions per topic; the probability of a random
+#: click (or of γ, continuing after a satisfying click).
+SERP_LENGTH = Integers(1)
+#: Optimised interleaving enumerates 2^L choice sequences per topic: L ≤ 16.
+MAX_OPTIMIZED_LENGTH = 16
+OPTIMIZED_LENGTH = Integers(1, MAX_OPTIMIZED_LENGTH)
+IMPRESSION_COUNT = Integers(1)
+PROBABILITY = Reals(0.0, 1.0)
+#: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
+#: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
+CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
+#: Additive smoothing of the fitted probabilities.
+SMOOTHING = Reals(0.0)
+#: A relevance level of a simulated user, sessions simulated per topic (10^9: more is a
+#: typo), ranks of a SERP.
+CLICK_LEVEL = Integers(1, 2**62)
+SESSIONS = Integers(1, 1_000_000_000)
+SERP_SIZE = Integers(1, 2**31 - 1)
+#: The A/B test's effect size and per-user standard deviation (both > 0), and its power.
+POSITIVE = Reals(0.0, bounds="()")
+POWER = Reals(0.0, 1.0, "()")
+#: Measures of the A/B tests of :func:`irscale.online.sensitivity`, the experiments per
+#: number of impressions, its default grid of impressions (2 at least each) and the
+#: agreement that counts as reached.
+AB_MEASURES: tuple[str, ...] = ("clicks", "reciprocal_rank", "abandoned")
+EXPERIMENTS = Integers(1)
+SENSITIVITY_IMPRESSIONS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000)
+EXPERIMENT_IMPRESSIONS = Integers(2)
+AGREEMENT = Reals(0.0, 1.0, "(]")
+
+# --------------------------------------------------------------------------- interval scales
+#: How the functions name the parameters of a scale's space (command line and Python).
+RUN_LENGTH = "run length N (-N, N)"
+LEVELS = "number of relevance degrees (--levels, levels)"
+RECALL_BASE = "recall base count (--recall-base, recall_base)"
+INTENTS = "number of intents (--intents, intents)"
+#: Degrees are stored as int8: at most 128 relevance degrees 0..127, and 2^S ≤ 128 intent
+#: sets of S intents.
+MAX_LEVELS = 128
+MAX_INTENTS = 7
+#: Largest number of documents of one degree in a recall base: 2^31 − 1 (no topic's qrels
+#: come near it; sums over degrees stay far within 64 bits).
+MAX_RECALL_BASE = 2**31 - 1
+#: The domains of the run length N, the number of degrees, a recall base count, the number
+#: of intents and of the shards an image is computed in.
+LENGTH = Integers(1, INT64_MAX, strict=True)
+DEGREES = Integers(2, MAX_LEVELS, strict=True)
+RECALL_COUNT = Integers(0, MAX_RECALL_BASE, strict=True)
+INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
+SHARDS = Integers(1, strict=True)
+#: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
+TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+
+@dataclass(frozen=True)
+class Size:
+    """A size in bytes, as :func:`parse_size` reads it; kept as given (the function that
+    uses it reads it again)."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> object:
+        parse_size(value, name)  # type: ignore[arg-type]
+        return value
+
+    def outside(self) -> tuple[str, ...]:
+        return ("0", "-1G", "2 lots")
+
+
+#: The memory a computation may take (``--max-memory``).
+MEMORY = Size()
+
+# --------------------------------------------------------------------------- meta-evaluation
+#: Rank correlation methods of :func:`irscale.meta.correlation` (``tau`` = Kendall's τ_b).
+CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "spearman", "rbo"),
+                    {"tau": "kendall", "tau_b": "kendall", "ap": "tau_ap", "tauap": "tau_ap",
+                     "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}, fold=True)
+#: The persistence p of rank-biased overlap (Webber, Moffat & Zobel 2010).
+PERSISTENCE = Reals(0.0, 1.0, "()")
+#: Methods of :func:`irscale.meta.discriminative_power`.
+DISCRIMINATIVE_METHOD = Names(
+    "method", ("bootstrap", "randomized-tukey-hsd"),
+    {"paired-bootstrap": "bootstrap", "paired_bootstrap": "bootstrap",
+     "randomised-tukey-hsd": "randomized-tukey-hsd", "rtukey": "randomized-tukey-hsd",
+     "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
+     "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
+    fold=True)
+#: Agreement metrics of :func:`irscale.meta.split_study` (``tau``: Kendall's τ between the
+#: halves' rankings).
+SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
+                                  "overlap", "tau")
+#: Topics of a split (each half holds 2 at least).
+SPLIT_SIZE = Integers(2)
+#: Width of the bins of score differences of the swap method.
+BIN_WIDTH = Reals(0.0, bounds="()")
+#: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
+#: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
+MATRIX_SIZE = Integers(2)
+TOPIC_SD = Reals(0.0)
+ERROR_SD = Reals(0.0, bounds="()")
+EFFECT = Reals()
+#: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
+#: 2021), and a run length.
+SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
+                                   "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
+SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
+CUTOFF = Integers(1)
