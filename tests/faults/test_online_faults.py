@@ -130,7 +130,7 @@ CASES = [
         opt("--bootstrap")),
     # sizes that make arrays numpy cannot allocate, or work without end, are refused
     err("interleave-bootstrap-huge", with_option(INTER, "--bootstrap", str(2**63 - 1)),
-        opt("--bootstrap"), "memory limit"),
+        opt("--bootstrap"), "1,000,000,000"),
     err("interleave-impressions-huge", with_option(INTER, "--impressions", str(2**63 - 1)),
         opt("--impressions"), "memory limit"),
     err("interleave-impressions-beyond-64-bits", with_option(INTER, "--impressions",

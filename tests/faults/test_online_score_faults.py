@@ -204,7 +204,7 @@ CASES = [
     err("score-bootstrap-text", with_option(BASE, "--bootstrap", "x"), opt("--bootstrap"),
         files=FILES),
     err("score-bootstrap-huge", with_option(BASE, "--bootstrap", str(2**63 - 1)),
-        opt("--bootstrap"), "memory limit", files=FILES),
+        opt("--bootstrap"), "1,000,000,000", files=FILES),
     err("score-seed-negative", with_option(BASE, "--seed", "-1"), opt("--seed"),
         files=FILES),
     err("score-seed-text", with_option(BASE, "--seed", "x"), opt("--seed"), files=FILES),

@@ -181,7 +181,7 @@ def add_parser(subparsers) -> None:
                    " DIR is made if missing; existing files are refused without --force; "
                    "default: none)")
     add_output(p)
-    declare_inputs(p, "inputs", "--contributors")
+    declare_inputs(p, "qrels", "runs", "--contributors")
     declare_outputs(p, "--plot", kind="plot")
     declare_outputs(p, "--qrels-out", kind="folder")
     p.set_defaults(func=run_simulate)
@@ -359,7 +359,7 @@ def _add_shards(sub) -> None:
     _run_options(p)
     _format(p)
     add_output(p)
-    declare_inputs(p, "inputs")
+    declare_inputs(p, "qrels", "runs")
     declare_outputs(p, "--shard-scores")
     p.set_defaults(func=run_shards)
 
@@ -460,7 +460,7 @@ def _add_sampling(sub) -> None:
     _run_options(p)
     _format(p)
     add_output(p)
-    declare_inputs(p, "inputs")
+    declare_inputs(p, "qrels", "runs")
     p.set_defaults(func=run_estimate)
 
 
