@@ -220,6 +220,12 @@ OTHER_OUTPUTS = [
     err("compare-run-twice-symlink", ["compare", "qrels.txt", "a.run", "b.run", "link.run",
                                       "-m", "map"], "link.run", "given twice",
         files={"link.run": Link("a.run")}),
+    *[err(f"{name}-run-twice-hard-link", [("hard.run" if a == "b.run" else a) for a in argv],
+          "hard.run", "given twice", files={**files, "hard.run": Link("a.run", hard=True)})
+      for name, argv, files in (
+          ("interleave", INTER, {}), ("sensitivity", SENSITIVITY, {}),
+          ("online-score", [*SCORE, "--runs", "a.run", "b.run"], SCORE_LOGS),
+          ("online-measures", measures(), CLICKS))],
     err("eval-run-twice-folder-and-glob", ["eval", "qrels.txt", "runs", "runs/*.run", "-m",
                                            "map"], "given twice",
         files={"runs/a.run": Link("a.run", hard=True)}),

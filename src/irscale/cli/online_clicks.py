@@ -36,6 +36,7 @@ from ..core.params import (
 from ..errors import ParameterError
 from .options import Checked, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
+from .runargs import distinct_runs
 
 #: Click models (:func:`irscale.online.fit_click_model`).
 MODELS = CLICK_MODELS
@@ -227,8 +228,8 @@ def run_measures(args: argparse.Namespace) -> int:
     from ..online.calibrated import click_calibrated
 
     model = _read_params(args.params)
-    frame = click_calibrated(args.qrels, args.runs, model, args.measures or ("uM", "rrM"),
-                             depth=args.depth, ties=args.ties)
+    frame = click_calibrated(args.qrels, distinct_runs(args.runs), model,
+                             args.measures or ("uM", "rrM"), depth=args.depth, ties=args.ties)
     import pandas as pd
 
     mean = frame.groupby(["run", "measure"], sort=False)["value"].mean().reset_index()

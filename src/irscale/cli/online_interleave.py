@@ -34,6 +34,7 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..stats.names import FORMATS
 from .options import Checked
+from .runargs import distinct_runs
 
 METHODS = INTERLEAVING_METHODS
 CLICK_MODELS = ("perfect", "random")
@@ -159,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
     model = args.clicks if args.clicks in CLICK_MODELS else _click_model(args)
     seeds = np.random.SeedSequence(args.seed).spawn(3)
-    batch = interleave_runs(args.runs, args.impressions, method=args.method,
+    batch = interleave_runs(distinct_runs(args.runs), args.impressions, method=args.method,
                             length=args.length, credit=args.credit,
                             tau=TAU if args.tau is None else args.tau, rng=seeds[0])
     level = 1 if args.level_for_rel is None else args.level_for_rel

@@ -21,6 +21,7 @@ from ..core.params import needs_rankings
 from ..errors import ParameterError
 from ..stats.names import FORMATS
 from .online_interleave import METHODS, add_score_options, add_tau, check_credit
+from .runargs import distinct_runs
 
 
 def add_parser(subparsers) -> None:
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     from ..online.logged import score_log
     from .outputs import write_text
 
-    result = score_log(args.inputs[0], args.runs, method=args.method, credit=args.credit,
+    runs = None if args.runs is None else distinct_runs(args.runs)
+    result = score_log(args.inputs[0], runs, method=args.method, credit=args.credit,
                        tau=TAU if args.tau is None else args.tau, alpha=args.alpha,
                        bootstrap=args.bootstrap, rng=args.seed)
     return write_text(args, result.format(args.fmt) + "\n")

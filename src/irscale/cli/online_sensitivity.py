@@ -38,6 +38,7 @@ from ..errors import ParameterError
 from ..stats.names import FORMATS
 from .options import Checked, ListAction, join
 from .outputs import add_output, declare_inputs
+from .runargs import distinct_runs
 
 REPETITIONS = 100
 
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from ..online.harness import sensitivity
 
     model = args.model if params is None else _read_params(params)
-    result = sensitivity(args.qrels, args.runs, model, impressions=args.impressions,
+    result = sensitivity(args.qrels, distinct_runs(args.runs), model, impressions=args.impressions,
                          repetitions=args.repetitions, methods=args.method,
                          measure=args.measure, ab_measure=args.ab_measure,
                          length=args.length, credit=args.credit, target=args.target,

@@ -28,6 +28,15 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
 
 
+def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
+    """``paths``, after refusing a run file named twice, under one name or two
+    (:func:`~irscale.io.run_sources.check_distinct`; standard input is one input anyway)."""
+    from ..io.run_sources import check_distinct
+
+    check_distinct(path for path in paths if not is_stdio(path))
+    return paths
+
+
 def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
                progress: bool = False) -> Sequence[object]:
     """The runs to evaluate: the paths themselves, a folder or glob pattern replaced by its
@@ -39,10 +48,10 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
     under one name or two, is refused (:func:`~irscale.io.run_sources.check_distinct`)."""
     import sys
 
-    from ..io.run_sources import check_distinct, expands, run_files
+    from ..io.run_sources import expands, run_files
 
-    paths = [file for path in paths for file in (run_files(path) if expands(path) else [path])]
-    check_distinct(path for path in paths if not is_stdio(path))
+    paths = distinct_runs([file for path in paths
+                           for file in (run_files(path) if expands(path) else [path])])
     if names is None and not (progress and sys.stderr.isatty()):
         return paths
     from ..io.trec import read_runs
