@@ -11,7 +11,7 @@ import scipy.stats
 
 import irscale
 from irscale.collections import STRATEGIES, pool, simulate_pooling
-from irscale.errors import InputError, ParameterError
+from irscale.errors import AlignmentError, InputError, ParameterError
 from irscale.meta import leave_one_out
 
 from .test_collections_pooling import random_qrels, random_runs
@@ -89,7 +89,7 @@ def test_bad_arguments():
         simulate_pooling(qrels, runs, ["x"], [2])
     with pytest.raises(InputError, match="at least 2 runs"):
         simulate_pooling(qrels, {"a": runs["r0"]}, ["mtf"], [2])
-    with pytest.raises(InputError, match="no topic in common"):
+    with pytest.raises(AlignmentError, match="no topic in common"):
         simulate_pooling(qrels.assign(query_id="zz" + qrels["query_id"]), runs, ["mtf"], [2])
 
 

@@ -20,6 +20,7 @@ import pytest
 from irscale import meta, stats
 from irscale.cli.main import main
 from irscale.core import ScoreMatrix
+from irscale.errors import InputError, NoVarianceWarning
 
 from .faults.conftest import populate
 
@@ -83,7 +84,7 @@ def _data():
 VALUES, THREE = _data()
 AP = THREE.measure("ap")
 X, Y = VALUES[:, 0], VALUES[:, 1]
-# a difference constant on every topic (exact binary fractions: the t statistic is ±∞)
+# a difference constant on every topic (exact binary fractions: no variance to test)
 CX = np.array([0.5, 0.75, 0.25, 1.0, 0.625, 0.375])
 CY = CX - 0.25
 
@@ -112,11 +113,6 @@ CALLS = {
     "correlation_ci": lambda **k: meta.correlation_ci(THREE, measure_a="ap", measure_b="p10",
                                                       samples=20, **k),
     "decide-bootstrap": lambda **k: meta.decide(VALUES, "bootstrap", samples=40, **k),
-    # t = ±∞: the two-sided fast path of the paired bootstrap
-    "paired_bootstrap_test-constant-difference": lambda **k: stats.paired_bootstrap_test(
-        CX, CY, samples=40, **k),
-    "pairwise_tests-bootstrap-constant-difference": lambda **k: stats.pairwise_tests(
-        np.c_[CX, CY, CY - 0.125], "bootstrap", samples=40, **k),
 }
 
 
@@ -150,11 +146,18 @@ def test_seed_warns_once_at_the_users_line_and_equals_rng(name):
     assert caught[0].filename == HERE  # the lambda above: the user's call
 
 
-def test_constant_difference_bootstrap_p_is_unchanged():
-    """The ∞/∞ fix keeps the p-value: no resample of a constant difference w = 0 reaches
-    |t*| = ∞ (0/0 samples do not count), so the count is 0 and p = 1/(B + 1)."""
+def test_constant_difference_is_refused_without_a_numpy_warning():
+    """A difference constant on every topic has no variance: the paired bootstrap refuses
+    it alone and gives it p = 1 in a family, with irscale's warning, never numpy's
+    (the ∞/∞ of the studentised resamples)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = stats.paired_bootstrap_test(CX, CY, samples=40, rng=5)
-    assert result.statistic == np.inf
-    assert result.pvalue == pytest.approx(1 / 41)
+        with pytest.raises(InputError, match="no variance"):
+            stats.paired_bootstrap_test(CX, CY, samples=40, rng=5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        family = stats.pairwise_tests(np.c_[CX, CY, CY - 0.125], "bootstrap", samples=40,
+                                      rng=5)
+    assert [w.category for w in caught] == [NoVarianceWarning], caught
+    frame = family.to_frame()
+    assert (frame["p"] == 1.0).all() and (frame["p_raw"] == 1.0).all()

@@ -488,7 +488,9 @@ def test_rng_results_equal_the_seed_results_before_the_change():
     assert result.pvalue == pytest.approx((count + 1) / 501)
 
 
-def test_one_progress_mechanism(capsys):
+def test_one_progress_mechanism(capsys, monkeypatch):
+    # progress=True draws a bar on a terminal (off one, short work prints no plain line)
+    monkeypatch.setattr("irscale.core.progress._is_terminal", lambda: True)
     values, m = table(10), matrix()
     for name, call in resampling_calls(values, m).items():
         seen: list[tuple[int, int]] = []

@@ -97,7 +97,7 @@ def test_transform_says_what_m_r_is(capsys, tmp_path, monkeypatch):
     quiet = capsys.readouterr()
     assert quiet.err == "" and all(len(line.split("\t")) == 3
                                    for line in quiet.out.splitlines())
-    monkeypatch.setattr("irscale.cli.scale.wants_progress", lambda args: True)
+    monkeypatch.setattr("irscale.cli.scale.at_terminal", lambda args: True)
     assert main([*argv, "--rescale"]) == 0
     shown = capsys.readouterr()
     phi = {(topic, value) for measure, topic, value in map(str.split, quiet.out.splitlines())

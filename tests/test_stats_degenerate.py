@@ -245,7 +245,9 @@ def test_a_pairs_ties_do_not_depend_on_the_other_systems(test):
 
 # --------------------------------------------------------------------------- properties
 @given(
-    values=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=25),
+    # scores whose squares underflow are refused for that (another rule): none here
+    values=st.lists(st.floats(0.0, 1.0).map(lambda v: 0.0 if v < 1e-100 else v), min_size=2,
+                    max_size=25),
     shift=st.floats(-1.0, 1.0).filter(lambda c: abs(c) > 1e-6),
     exponent=st.integers(-6, 8),
 )

@@ -116,3 +116,10 @@ class OutputExistsError(FileAccessError):
 class SchedulerError(IrscaleError, RuntimeError):
     """A Dask scheduler that cannot be reached (``--scheduler tcp://...``, ``executor=``):
     nothing listens at the address, or the handshake does not finish in time."""
+
+
+class NoVarianceWarning(UserWarning):
+    """Pairs of a family of tests whose differences (or samples) have no variance up to
+    rounding: they are not tested, their p-value is 1. Meta-evaluations that draw topic
+    subsets themselves (split and swap studies) count such pairs as not significant
+    without warning: the subsets are theirs, not the user's."""

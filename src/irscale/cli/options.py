@@ -29,6 +29,7 @@ the two kinds of ties.
 from __future__ import annotations
 
 import argparse
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -321,3 +322,10 @@ def wants_progress(args: argparse.Namespace) -> bool:
     """Whether to show the estimate and the progress of long work: unless ``--no-progress``
     was given (a bar on a terminal, plain lines elsewhere: :mod:`irscale.core.progress`)."""
     return not getattr(args, "no_progress", False)
+
+
+def at_terminal(args: argparse.Namespace) -> bool:
+    """Whether to add notes for a person reading standard error (a legend under a table):
+    standard error is a terminal and ``--no-progress`` was not given. Elsewhere (a log, a
+    pipe) standard error holds warnings and errors only."""
+    return sys.stderr.isatty() and wants_progress(args)

@@ -61,6 +61,7 @@ from .options import (
     add_deprecated,
     add_progress,
     add_scheduler,
+    at_terminal,
     add_ties,
     join,
     scheduler,
@@ -345,7 +346,7 @@ def run_transform(args: argparse.Namespace) -> int:
                       summary=not args.no_summary)
         if args.fmt == "markdown":  # a document: what M_R is, under the table
             stream.write("".join(f"\n*{line}*\n" for line in result.legend()).encode())
-    if args.fmt != "markdown" and wants_progress(args):  # the data stay as parsers read them
+    if args.fmt != "markdown" and at_terminal(args):  # the data stay as parsers read them
         for line in result.legend():
             print(f"irscale: {line}", file=sys.stderr)
     return 0

@@ -47,7 +47,7 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.params import BIN_WIDTH, REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
-from ..errors import AlignmentError, InputError, ParameterError
+from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
@@ -428,8 +428,10 @@ def _split_task(
                     opts["correction"] = correction
                 table = shard_values if is_shard_procedure(model) else values
                 assert table is not None  # refused before without shards
-                result: Decisions = decide(table[topics], model, alpha=alpha, systems=names,
-                                           **opts)
+                with warnings.catch_warnings():  # a subset's pair of no variance: p = 1
+                    warnings.simplefilter("ignore", NoVarianceWarning)
+                    result: Decisions = decide(table[topics], model, alpha=alpha,
+                                               systems=names, **opts)
                 sig[m, half, r] = result.significant
                 way[m, half, r] = result.direction
                 est[m, half, r] = result.estimates
@@ -501,8 +503,10 @@ def _swap_task(values: np.ndarray, setting: tuple[Any, ...], remote: bool, size:
                 opts["samples"] = samples
             if remote:
                 opts["workers"] = 1
-        out[r] = decide(values[first[r]], test, alpha=alpha, systems=names,
-                        **opts).significant
+        with warnings.catch_warnings():  # a subset's pair of no variance: p = 1
+            warnings.simplefilter("ignore", NoVarianceWarning)
+            out[r] = decide(values[first[r]], test, alpha=alpha, systems=names,
+                            **opts).significant
     return out
 
 

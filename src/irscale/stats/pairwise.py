@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import ScoreMatrix
 from ..core.progress import phase_progress
-from ..errors import AlignmentError, ParameterError
+from ..errors import AlignmentError, NoVarianceWarning, ParameterError
 from ..parallel import check_executor, executor_scope, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
 from .corrections import Correction, adjust_pvalues, correction_name
@@ -147,7 +147,7 @@ def pairwise_tests(
             warnings.warn(spreadless_warning(
                 spec, np.asarray(names, dtype=object)[i[spreadless]],
                 np.asarray(names, dtype=object)[j[spreadless]], columns["diff"][spreadless],
-                where), stacklevel=2)
+                where), NoVarianceWarning, stacklevel=2)
         part.update(
             a=np.array(names, dtype=object)[i], b=np.array(names, dtype=object)[j],
             mean_a=columns["mean_a"], mean_b=columns["mean_b"], diff=columns["diff"],
