@@ -92,3 +92,26 @@ def test_bad_alpha(bad):
 def test_unknown_baseline():
     with pytest.raises(AlignmentError, match="baseline 'zz'"):
         risk_table(_matrix([[0.1, 0.3], [0.2, 0.4]], ["b", "r"]), "zz")
+
+
+@pytest.mark.parametrize("alpha", [1e10, 1e300])
+def test_huge_alpha_is_weighed_only_where_a_topic_loses(alpha):
+    """α weighs losses only: a run that wins every topic has the t of its differences
+    whatever α (no tolerance scaled by 1 + α that would call them constant); with losses,
+    TRisk is the t of the weighted differences (scale-invariant: computed by scipy on the
+    differences divided by 2^e, exactly, 2^e near 1 + α), never inf or an overflow."""
+    rng = np.random.default_rng(4)
+    base = rng.uniform(0.2, 0.4, 15)
+    wins = base + rng.uniform(0.01, 0.1, 15)
+    mixed = base + rng.uniform(-0.1, 0.1, 15)
+    m = ScoreMatrix.from_array(np.c_[base, wins, mixed], systems=["b", "w", "x"],
+                               measures=["ap"])
+    table = risk_table(m, "b", alpha).set_index("run")
+    assert table.loc["w", "trisk"] == pytest.approx(stats.ttest_rel(wins, base).statistic,
+                                                    rel=1e-9)
+    d = mixed - base
+    e = int(np.frexp(1 + alpha)[1])
+    z = np.where(d < 0, np.ldexp(d, -e) * (1 + alpha), np.ldexp(d, -e))
+    assert np.isfinite(table.loc["x", "trisk"])
+    assert table.loc["x", "trisk"] == pytest.approx(stats.ttest_1samp(z, 0.0).statistic,
+                                                    rel=1e-9)

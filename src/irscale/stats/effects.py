@@ -69,8 +69,13 @@ def sample_sd(values: np.ndarray, tol: np.ndarray | float) -> np.ndarray:
     exactly 0.1), and so is that of differences equal up to rounding (0.3 − 0.1 and
     0.4 − 0.2): it would make t and d_z of a constant difference ±1e16 instead of
     undefined.
+
+    Each column is divided by a power of 2 near its largest |value| before the squares
+    (exact, :mod:`irscale.core.scaling`), so values near 1e300 (a risk weight 1 + α of
+    1e300) give their standard deviation, not an overflow.
     """
-    sd = values.std(axis=0, ddof=1)
+    exponent = np.frexp(np.max(np.abs(values), axis=0, initial=0.0))[1]
+    sd = np.ldexp(np.ldexp(values, -exponent).std(axis=0, ddof=1), exponent)
     return np.where(constant_columns(values, tol), 0.0, sd)
 
 

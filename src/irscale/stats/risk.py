@@ -119,8 +119,11 @@ def risk_table(matrix: ScoreMatrix, baseline: str, risk_alpha: float = 0.0, *,
         z = risk_weighted_differences(values[:, others], values[:, [j]], alpha)
         c = z.shape[0]
         urisk = z.mean(axis=0)
-        tol = tie_tolerance(values[:, others], values[:, [j]], axis=0)
-        sd = sample_sd(z, (1.0 + alpha) * tol) if c > 1 else np.full(len(others), np.nan)
+        # a loss's difference is weighted by 1 + α, and so is its rounding error: the
+        # tolerance grows with the largest weight a topic's difference actually has
+        weight = np.where(z < 0, 1.0 + alpha, 1.0).max(axis=0, initial=1.0)
+        tol = weight * tie_tolerance(values[:, others], values[:, [j]], axis=0)
+        sd = sample_sd(z, tol) if c > 1 else np.full(len(others), np.nan)
         with np.errstate(divide="ignore", invalid="ignore"):
             trisk = urisk / (sd / np.sqrt(c))
         trisk = np.where(sd == 0, np.where(urisk == 0, np.nan, np.copysign(np.inf, urisk)),
