@@ -67,6 +67,16 @@ def num_ret_is(expected: str):
     return check
 
 
+def values_are(measure: str, expected: dict[str, str]):
+    """The output prints ``expected[topic]`` for ``measure`` and each topic given."""
+    def check(result, ws, run):
+        for topic, value in expected.items():
+            assert trec_values(result.out, measure, topic) == [value], \
+                f"{measure} {topic}: expected {value}" + result.describe()
+
+    return check
+
+
 def json_parses(result, ws, run):
     json.loads(result.out)
 
@@ -245,6 +255,12 @@ CASES = [
     ok("format-json", [*BASE, "--format", "json"], json_parses),
     ok("format-csv", [*BASE, "--format", "csv"], output_contains("map")),
     ok("format-markdown", [*BASE, "--format", "markdown"], output_contains("|")),
+    # ---- F_β of a β whose square overflows a double: recall, its limit (a.run retrieves
+    # 2 of topic 1's 3 relevant documents, 2/2, 2/3, 0/2, 3/3, 1/2: mean 23/36)
+    ok("measure-f-beta-beyond-double", ["eval", "qrels.txt", "a.run", "-q", "-m",
+                                        "F(beta=1e308)"],
+       values_are("F(beta=1e308)", {"1": "0.6667", "4": "0.0000", "6": "0.5000",
+                                    "all": "0.6389"})),
     # ---- the latex table (--format latex, --baseline, --test, --correction, --alpha)
     ok("latex-table", [*LATEX], output_contains("\\begin{tabular}")),
     ok("latex-baseline", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",

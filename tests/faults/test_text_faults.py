@@ -9,7 +9,16 @@ import pytest
 from irscale.errors import InputError
 from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
 
-from .conftest import err, ok, opt, output_contains, run_case, same_output_as, text
+from .conftest import (
+    all_checks,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    same_output_as,
+    text,
+)
 
 # two queries per session (topics 1..6 of the collection's qrels.txt), d1 shown twice
 SESSION = [f"{t} {q} d{d} {r} {1 - r / 10:.1f} sysA" for t in range(1, 7)
@@ -19,6 +28,20 @@ CLICKS = [f"{t} 1 2 {10 * t}" for t in range(1, 7)] + [f"{t} 2 1 {10 * t + 5}"
 LENGTHS = [f"* 0 d{d} {100 * d}" for d in range(1, 9)]
 FILES = {"s.run": text(SESSION), "c.log": text(CLICKS), "len.txt": text(LENGTHS),
          "map.txt": text([f"{t} {t}" for t in range(1, 7)])}
+
+
+def values_are(measure: str, expected: dict[str, str]):
+    """The output (several runs: ``measure topic value run`` lines) prints
+    ``expected[topic]`` for ``measure`` and each topic given on the first run's line."""
+    def check(result, ws, run):
+        lines = [line.split("\t") for line in result.out.splitlines()]
+        for topic, value in expected.items():
+            found = [f[2] for f in lines if len(f) > 2 and f[0].rstrip() == measure
+                     and f[1] == topic]
+            assert found[:1] == [value], f"{measure} {topic}: expected {value}" + \
+                result.describe()
+
+    return check
 
 
 def session(*extra: str, run: str = "s.run") -> list[str]:
@@ -202,6 +225,11 @@ ROUGE_CASES = [
     err("rouge-stopword-never-matches", rouge_cli("--stopwords", "bad.txt"), "bad.txt",
         "line 1", "never match", files={**RFILES, "bad.txt": text(["Don't"])}),
     # ---- measures and options
+    # F_β of a β whose square overflows a double is recall (its limit), no numpy warning:
+    # topic 1 sysA 'the cat sat' recalls 2 of r2's 3 tokens (r1: 3 of 6), topic 2 2 of 4
+    ok("rouge-f-beta-beyond-double", rouge_cli("-q", "-m", "ROUGE-1(beta=1e308)"),
+       values_are("ROUGE-1(beta=1e308)", {"1": "0.6667", "2": "0.5000", "all": "0.5833"}),
+       files=RFILES),
     err("rouge-unknown-measure", rouge_cli("-m", "ROUGE-W"), "unknown ROUGE measure",
         files=RFILES),
     err("rouge-n-zero", rouge_cli("-m", "ROUGE-0"), "unknown ROUGE measure", files=RFILES),
@@ -292,6 +320,14 @@ NUGGET_CASES = [
                                                              "sysB"), files=NFILES),
     ok("nuggets-texts-same-as-lengths", nuggets_cli("--texts", "out.tsv", lengths=None),
        same_output_as(*nuggets_cli()), files=NFILES),
+    # F_β of a β whose square overflows a double is its limit, recall (W-Rec: sysA 3 of
+    # 4, 1 of 1; S#: S capped at 1), no numpy warning
+    ok("nuggets-f-beta-beyond-double", nuggets_cli("-q", "-m", "F_QA(beta=1e308)", "-m",
+                                                   "Ssharp(L=1000,beta=1e308)"),
+       all_checks(values_are("F_QA(beta=1e308)", {"1": "0.7500", "2": "1.0000",
+                                                  "all": "0.8750"}),
+                  values_are("Ssharp(L=1000,beta=1e308)", {"2": "1.0000"})),
+       files=NFILES),
     ok("nuggets-measures-csv", nuggets_cli("-m", "F_QA(beta=3,nuggets=vital)", "-m",
                                            "S#(L=500)", "--format", "csv"),
        output_contains("sysA,all,\"F_QA(beta=3,nuggets=vital)\"", "S#(L=500)"), files=NFILES),

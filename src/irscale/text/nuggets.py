@@ -47,6 +47,7 @@ from ..io.text import (
     read_nuggets,
     read_texts,
 )
+from ..measures.base import f_beta
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
 from .results import text_evaluation
 
@@ -106,11 +107,6 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator > 0, numerator / np.where(denominator > 0,
                                                               denominator, 1), 0.0)
-
-
-def _f(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
-    b2 = beta * beta
-    return _ratio((1 + b2) * precision * recall, b2 * precision + recall)
 
 
 @dataclass(frozen=True, eq=False)
@@ -335,14 +331,15 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
         elif r.family == "Prec_allow":
             values[r.label] = prec_allow(p["allowance"])
         elif r.family == "F_QA":
-            values[r.label] = _f(prec_allow(p["allowance"]), recall(p["nuggets"]), p["beta"])
+            values[r.label] = f_beta(prec_allow(p["allowance"]), recall(p["nuggets"]),
+                                     p["beta"])
         elif r.family == "S":
             values[r.label] = s_measure(p["L"])
         elif r.family == "T":
             values[r.label] = t_measure()
         else:
-            values[r.label] = _f(np.minimum(1.0, t_measure()),
-                                 np.minimum(1.0, s_measure(p["L"])), p["beta"])
+            values[r.label] = f_beta(np.minimum(1.0, t_measure()),
+                                     np.minimum(1.0, s_measure(p["L"])), p["beta"])
     return text_evaluation(runs, b.out_run, [topics[t] for t in b.out_topic.tolist()],
                            values, gold_topics=topics, unjudged=unjudged,
                            allow_empty=allow_empty, source=gold.source, gold="nuggets")

@@ -56,6 +56,7 @@ from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, read_stopwords, read_texts
+from ..measures.base import f_beta
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
 from .results import text_evaluation
 
@@ -489,15 +490,6 @@ def _padded(ids: np.ndarray, offsets: np.ndarray, texts: np.ndarray, width: int,
 
 
 # ----------------------------------------------------------------------------- scores
-def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
-    """F_β = (1 + β²)·P·R / (β²·P + R), 0 where P = R = 0 (seed 001 eq. 39)."""
-    b2 = beta * beta
-    den = b2 * precision + recall
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, (1 + b2) * precision * recall / np.where(den > 0, den, 1),
-                        0.0)
-
-
 def _ratio(hits: np.ndarray, total: np.ndarray) -> np.ndarray:
     return hits / np.maximum(total, 1)
 
