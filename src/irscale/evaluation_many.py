@@ -23,10 +23,12 @@ Per-topic output (``out``)
     value`` (float64), rows measure by measure, runs in file order, topics in byte order.
     ``pandas.read_parquet(out)`` (or :meth:`ManyEvaluation.per_topic`) reads them all back.
     The folder is written under a temporary name beside ``out`` and renamed to ``out`` when
-    every batch is written: an error (or ^C) leaves nothing behind. An existing ``out``
-    holding files is refused unless ``force``, which replaces it only when it holds nothing
-    but part files (an earlier output); an ``out`` that is or holds one of the call's
-    input files (the qrels, a run file), under any name, is refused even with ``force``.
+    every batch is written: an error (or ^C) leaves nothing behind. An ``out`` that is a
+    symbolic link stands for the folder it points to (written there; the link stays). An
+    existing ``out`` holding files is refused unless ``force``, which replaces it only when
+    it holds nothing but part files (an earlier output); an ``out`` that is or holds one of
+    the call's input files (the qrels, a run file), under any name, is refused even with
+    ``force``.
 
 Errors
     A run file that cannot be read (malformed line, unreadable file, no topic in common with
@@ -57,7 +59,13 @@ from .core.progress import DELAY, ProgressArg, progress_reporter
 from .core.qrels_index import QrelsIndex
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
-from .io.files import access_error, check_folder_inputs, current_umask, interrupts_held
+from .io.files import (
+    access_error,
+    check_folder_inputs,
+    current_umask,
+    interrupts_held,
+    output_target,
+)
 from .io.memory import as_qrels
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
@@ -178,9 +186,9 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any], *, force: bool 
     path = os.fspath(out)
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
-    folder = Path(path)
+    folder = Path(output_target(path))  # a link stands for its target (kept a link)
     check_folder_inputs(path, files, option=option)
-    if folder.exists() or folder.is_symlink():
+    if folder.exists():
         if not folder.is_dir():
             raise FileAccessError(f"{option} {path}: not a folder", path=path)
         held = sorted(p.name for p in folder.iterdir())
@@ -384,7 +392,7 @@ def _output_folder(target: str | None, force: bool) -> Iterator[str | None]:
     if target is None:
         yield None
         return
-    folder = Path(target).absolute()
+    folder = Path(output_target(target)).absolute()  # a link: its target, the link stays
     with interrupts_held():
         try:
             temporary = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
