@@ -36,7 +36,7 @@ from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy, compat_option
 from .core.qrels_index import QrelsIndex
 from .core.ranking import RankingOptions
-from .errors import AlignmentError, MeasureError, ParameterError
+from .errors import AlignmentError, MeasureError, ParameterError, shorten
 from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs
 from .io.table import Column
@@ -444,6 +444,7 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    _check_call_options(labels, allow_empty)
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
@@ -478,6 +479,16 @@ class EvaluationSetup:
     options: RankingOptions
     context: EvalContext
     requests: tuple[MeasureRequest, ...]
+
+
+def _check_call_options(labels: object, allow_empty: object) -> None:
+    """``labels`` a mapping {name: label set} (or None) and ``allow_empty`` a bool, before
+    any input is read (a ``ParameterError``, not an ``AttributeError`` from deep inside)."""
+    if labels is not None and not isinstance(labels, Mapping):
+        raise ParameterError("labels must be a mapping {name: label file or values}, such "
+                             f"as {{'under': 'task2.qunder'}}, got {shorten(repr(labels))}")
+    if not isinstance(allow_empty, (bool, np.bool_)):
+        raise ParameterError(f"allow_empty must be True or False, got {allow_empty!r}")
 
 
 def evaluation_setup(

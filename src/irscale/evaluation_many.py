@@ -72,6 +72,7 @@ from .io.run_parquet import read_run_file
 from .io.run_sources import run_files
 from .io.table import Column
 from .measures.diversity import is_diversity_name
+from .measures.names import measure_names
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -299,9 +300,7 @@ allow_empty
     >>> many.per_topic().query("measure == 'map'")["value"].tolist()
     [0.5, 1.0, 1.0, 0.0]
     """
-    measures = [measures] if isinstance(measures, str) else list(measures)
-    diversity = [name for text in measures if isinstance(text, str)
-                 for name in text.split() if is_diversity_name(name)]
+    diversity = [name for name in measure_names(measures) if is_diversity_name(name)]
     if diversity:
         raise ParameterError(f"{diversity[0]} is a diversity measure: evaluate_many (irscale "
                              "eval-many) computes trec_eval's and ir_measures' measures; "

@@ -44,6 +44,7 @@ from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..io.memory import as_qrels, as_runs
 from ..io.naming import find_run
+from ..measures.names import measure_names
 from ..meta.discriminative import discriminative_power_table
 from ..meta.procedures import decide
 from ..plots.runs import RECALL_LEVELS, interpolated_precision
@@ -322,9 +323,7 @@ def build_report(
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     scale_depth = LENGTH.check(scale_depth, "scale_depth")
     correction_label = "none" if correction is None else correction_name(correction)
-    requested = [measures] if isinstance(measures, str) else list(measures)
-    if not requested:
-        raise ParameterError("name at least one measure")
+    requested = measure_names(measures)
     paths = list(input_files) if input_files is not None else \
         [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
     check_progress(progress)

@@ -48,11 +48,14 @@ from ..io.text import (
     read_texts,
 )
 from ..measures.base import f_beta
+from ..measures.names import measure_names
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
 from .results import text_evaluation
 
 NUGGET_MEASURES = ("W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp")
 DEFAULT_MEASURES = NUGGET_MEASURES
+#: What ``measures`` may be (the start of the error otherwise).
+NUGGETS_EXPECTED = 'measures must be nugget measure names such as "W-Rec" or ["S(L=1000)", "T"]'
 _ALIASES = {"S#": "Ssharp", "S♯": "Ssharp"}
 _NAME = re.compile(r"(?P<name>[A-Za-z_#♯-]+?)(?:\((?P<params>[^()]*)\))?\Z")
 _L = Keyword(number(low=0.0, open_low=True), 1000.0,
@@ -245,9 +248,7 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     >>> e.per_topic().value.round(4).tolist()  # 3/4, 3·70 / (3·92 + 1·81), 8/60
     [0.75, 0.5882, 0.1333]
     """
-    names = [measures] if isinstance(measures, str) else list(measures)
-    if not names:
-        raise MeasureError("no nugget measure asked for")
+    names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)
     requests = [parse_nugget_measure(name) for name in names]
     if (lengths is None) == (texts is None):
         raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "

@@ -57,12 +57,15 @@ from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, read_stopwords, read_texts
 from ..measures.base import f_beta
+from ..measures.names import measure_names
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
 from .results import text_evaluation
 
 Multi = Literal["max", "mean", "pooled"]
 MULTI = ("max", "mean", "pooled")
 DEFAULT_MEASURES = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
+#: What ``measures`` may be (the start of the error otherwise).
+ROUGE_EXPECTED = 'measures must be ROUGE measure names such as "ROUGE-L" or ["ROUGE-1", "ROUGE-2"]'
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"[a-z0-9]+\Z")
@@ -555,9 +558,7 @@ def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
     """
     import pandas as pd
 
-    names = [measures] if isinstance(measures, str) else list(measures)
-    if not names:
-        raise MeasureError("no ROUGE measure asked for")
+    names = measure_names(measures, split=False, expected=ROUGE_EXPECTED)
     requests = [parse_rouge(name) for name in names]
     if multi not in MULTI:
         raise ParameterError(f"multi {multi!r}: use one of {', '.join(MULTI)}")
@@ -648,14 +649,15 @@ def evaluate_rouge(references: Any, candidates: Any,
     A                 0.5833
     B                 0.4167
     """
-    names = [measures] if isinstance(measures, str) else list(measures)
-    if not names:
-        raise MeasureError("no ROUGE measure asked for")
+    names = measure_names(measures, split=False, expected=ROUGE_EXPECTED)
     requests = [parse_rouge(name) for name in names]
     if multi not in MULTI:
         raise ParameterError(f"multi {multi!r}: use one of {', '.join(MULTI)}")
     refs = _as_texts(references, "references")
     sources = candidates if isinstance(candidates, (list, tuple)) else [candidates]
+    if not sources:
+        raise InputError("no candidates to evaluate: give a candidate file (or its bytes), "
+                         "or a list of them")
     cands = [_as_texts(c, "candidates") for c in sources]
     words: Iterable[str] = ()
     if stopwords is not None:
