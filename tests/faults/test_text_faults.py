@@ -192,6 +192,13 @@ ROUGE_CASES = [
     ok("rouge-two-candidate-files", ["text", "rouge", "refs.tsv", "a.tsv", "b.tsv"],
        same_output_as(*rouge_cli()),
        files={**RFILES, "a.tsv": text(CANDS[:2]), "b.tsv": text(CANDS[2:])}),
+    # a byte order mark is no part of the first topic id (as in the TREC files)
+    ok("rouge-byte-order-marks", rouge_cli("-q", "--stopwords", "stop.txt", cands="bom.tsv",
+                                           refs="bomref.tsv"),
+       same_output_as(*rouge_cli("-q", "--stopwords", "stop.txt")),
+       files={**RFILES, "bom.tsv": b"\xef\xbb\xbf" + text(CANDS),
+              "bomref.tsv": b"\xef\xbb\xbf" + text(REFS),
+              "stop.txt": b"\xef\xbb\xbf" + text(["the a"])}),
     ok("rouge-output-file", rouge_cli("-o", "out.txt"), allowed_new=["out.txt"],
        files=RFILES),
     # ---- malformed texts: file, line and text
@@ -328,6 +335,12 @@ NUGGET_CASES = [
                                                   "all": "0.8750"}),
                   values_are("Ssharp(L=1000,beta=1e308)", {"2": "1.0000"})),
        files=NFILES),
+    ok("nuggets-byte-order-marks", nuggets_cli("-q", nuggets="bn.txt", matches="bm.txt",
+                                               lengths="bl.txt"),
+       same_output_as(*nuggets_cli("-q")),
+       files={**NFILES, **{name: b"\xef\xbb\xbf" + text(lines) for name, lines in
+                           (("bn.txt", NUGGETS), ("bm.txt", MATCHES),
+                            ("bl.txt", OUT_LENGTHS))}}),
     ok("nuggets-measures-csv", nuggets_cli("-m", "F_QA(beta=3,nuggets=vital)", "-m",
                                            "S#(L=500)", "--format", "csv"),
        output_contains("sysA,all,\"F_QA(beta=3,nuggets=vital)\"", "S#(L=500)"), files=NFILES),
