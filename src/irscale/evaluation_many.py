@@ -71,8 +71,10 @@ from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
 from .io.run_sources import run_files
 from .io.table import Column
+from .measures.base import get_family
 from .measures.diversity import is_diversity_name
 from .measures.names import measure_names
+from .measures.trec_table import NICKNAMES, NICKNAMES10
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -176,6 +178,19 @@ def _run_names(files: Sequence[str], names: NameSpec) -> list[str | None]:
     if not all(chosen):
         raise ParameterError("names: a run name cannot be empty")
     return list(chosen)
+
+
+def _check_kept(setup: EvaluationSetup) -> None:
+    """Every measure named has a summary or a number per topic to keep: a family with
+    neither (relstring: text per topic, no summary) would be lost without a word (in a
+    nickname such as ``all_trec`` it is left out, as ``irscale eval`` without ``-q`` does)."""
+    for request in setup.requests:
+        if get_family(request.family).aggregate == "none" and \
+                request.requested not in {*NICKNAMES, *NICKNAMES10}:
+            raise ParameterError(f"{request.requested or request.family} has no summary over "
+                                 "topics and a text value per topic: evaluate_many (irscale "
+                                 "eval-many) keeps summaries and numbers per topic; print it "
+                                 "with irscale eval -q (irscale.evaluate)")
 
 
 def check_out(out: str | os.PathLike[str], files: Iterable[Any], *, force: bool = False,
@@ -308,6 +323,7 @@ allow_empty
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    _check_kept(setup)
     size = BATCH_SIZE.check(batch_size, "batch_size")
     executor = check_workers(workers, executor)
     if not isinstance(allow_empty, bool) or not isinstance(force, bool):

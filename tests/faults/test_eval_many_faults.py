@@ -152,6 +152,11 @@ CASES = [
                                                "--per-topic-out", "pt"],
         "a.run", "copy.run", files={"copy.run": text(run_lines("a"))}),
     err("many-names-wrong-count", [*MANY, "--names", "x,y"], "2 names", "3 run files"),
+    # relstring (text per topic, no summary) was printed nowhere and kept as an empty part
+    err("many-relstring", [*MANY, "-m", "relstring", "--per-topic-out", "pt"], "relstring",
+        "irscale eval -q"),
+    err("eval-batches-relstring", [*EVAL, "-m", "relstring.5", "--batch-size", "2"],
+        "relstring.5"),
     # ---- --per-topic-out
     ok("many-per-topic-new", [*MANY, "--per-topic-out", "pt", "--batch-size", "2"],
        all_checks(parts_written("pt", 2), same_output_as(*EVAL)), allowed_new=["pt/"]),
