@@ -266,6 +266,13 @@ CASES = [
     ok("latex-baseline", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
                           "--format", "latex", "--baseline", "teamB_r1"],
        output_contains("than teamB\\_r1")),
+    # the baseline named by its file, as irscale report names it (path, name or stem)
+    ok("latex-baseline-by-file", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                                  "--format", "latex", "--baseline", "./b.run"],
+       output_contains("than teamB\\_r1")),
+    ok("latex-baseline-by-stem", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map",
+                                  "--format", "latex", "--baseline", "b", "--names", "x,y"],
+       output_contains("than y")),
     err("latex-baseline-unknown", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map",
                                    "--format", "latex", "--baseline", "nope"], "nope"),
     err("latex-baseline-without-latex", [*BASE, "--baseline", "teamA_r1"], "--baseline",
