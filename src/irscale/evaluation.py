@@ -271,7 +271,8 @@ def sequential_total(values: np.ndarray) -> float:
 def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
                  qrels_source: str | None = None, gold: str = "qrels",
                  results: str = "results", judgments: str = "judgments",
-                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None) -> None:
+                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None,
+                 why: str | None = None) -> None:
     """The checks of the topics of judged runs, made by every function that evaluates runs
     (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
 
@@ -282,7 +283,8 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
     outputs (``irscale text``: "references", "outputs", "references"); ``stacklevel`` is
     that of the warning (default: the caller of the function that calls this one).
     ``gold_topics``: the gold standard's topics, when they are not ``rankings.topics``
-    (sessions: the rankings' topics are session ids).
+    (sessions: the rankings' topics are session ids); ``why``: the likely cause said when
+    no topic is in common (default: another collection, or topic ids written differently).
     """
     evaluated = rankings.ranking_run
     if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
@@ -300,8 +302,8 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
             f"{runs} no topic in common with the {gold}{where}: {which} has topics "
             f"{_some(rankings.unjudged_topics[first])}, the {gold} "
             f"{_some(sorted(rankings.topics if gold_topics is None else gold_topics))} "
-            f"({gold} of another collection, or topic ids "
-            "written differently?); --allow-empty (allow_empty=True) evaluates it anyway")
+            f"({why or f'{gold} of another collection, or topic ids written differently?'}); "
+            "--allow-empty (allow_empty=True) evaluates it anyway")
     for run, unjudged in zip(rankings.runs, rankings.unjudged_topics, strict=True):
         if unjudged:
             listed = f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}"

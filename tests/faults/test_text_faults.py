@@ -72,6 +72,12 @@ CASES = [
                                        "0.5"], output_contains("U"), files=FILES),
     ok("session-output-file", session("-o", "out.txt"), allowed_new=["out.txt"],
        files=FILES),
+    # U without its document lengths names the option of this command, not irscale eval's
+    err("session-u-without-lengths", session("-m", "U(L=1000)"), "U",
+        "give it with --labels doclen=FILE", files=FILES),
+    # session ids that are no qrels topic: the way out is a session map (--topics)
+    err("session-ids-not-topics", session(run="ids.run"), "no topic in common",
+        "--topics FILE", files={**FILES, "ids.run": text(["s1 1 d1 1 0.9 sysA"])}),
     # ---- malformed session runs: file, line and text
     err("session-run-five-fields", session(run="bad.run"), "bad.run", "line 3", "1 1 d7 3",
         files={**FILES, "bad.run": with_line(SESSION, 3, "1 1 d7 3 0.7")}),

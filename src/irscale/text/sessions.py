@@ -736,7 +736,10 @@ def evaluate_sessions(
     del run_list  # the runs read here: their rows are no longer needed (nor their memory)
     pa.default_memory_pool().release_unused()
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source,
-                 gold_topics=qrels_obj.topics)
+                 gold_topics=qrels_obj.topics,
+                 why=None if topics is not None else "a session is judged with the qrels "
+                 "of the topic of the same id: map sessions to topics with --topics FILE "
+                 "(topics=), or are these qrels of another collection?")
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     views = _Views(jr)
