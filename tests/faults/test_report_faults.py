@@ -31,6 +31,19 @@ def html_page(result, ws, run):
     assert 'id="summary"' in page and "<svg" in page
 
 
+def bold_runs(*expected: str):
+    """The summary table bolds the map of the runs ``expected`` only (decided on the text
+    shown, so that runs printed apart never both read as the best)."""
+
+    def check(result, ws, run):
+        rows = [line.split("|") for line in result.out.splitlines()
+                if line.startswith("| team")]
+        bold = sorted(cells[1].strip() for cells in rows if cells[2].strip().startswith("**"))
+        assert bold == sorted(expected), f"bold: {bold}" + result.describe()
+
+    return check
+
+
 CASES = [
     # ---- inputs
     err("nothing", ["report"], any_of("QRELS", "qrels", "arguments")),
@@ -43,6 +56,9 @@ CASES = [
     err("runs-cover-different-topics", ["report", "qrels.txt", "a.run", "part.run"],
         any_of("topic", "part.run"), files={"part.run": text(run_lines("b")[:10])}),
     err("unknown-measure", [*BASE, "-m", "nosuch"], "nosuch"),
+    # with --digits 0 every mean below 1 is shown in scientific notation (MAP of a, b, c:
+    # 3.7e-01, 3.4e-01, 4.4e-01): the best is the run shown highest, not all three
+    ok("digits-0-bold-as-shown", [*FAST, "-m", "map", "--digits", "0"], bold_runs("teamC_r2")),
     err("count-measure-only", [*BASE, "-m", "num_ret"], any_of("per-topic", "num_ret")),
     err("measure-bad-param", [*BASE, "-m", "RBP(p=2)"], "p"),
     # ---- baseline and its test

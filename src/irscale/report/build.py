@@ -58,6 +58,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.letters import compact_letters
 from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
+from ..stats.tables import format_number
 from ..stats.validation import check_alpha
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
@@ -127,9 +128,16 @@ class Report:
                 f"alpha={self.alpha:g}, dp={self.discriminative is not None})")
 
     def best(self, measure: str, digits: int = 4) -> set[str]:
-        """The runs with the highest mean of ``measure`` at ``digits`` decimals."""
-        rounded = self.means[measure].round(digits)
-        return set(rounded.index[rounded == rounded.max()])
+        """The runs whose mean of ``measure``, as the tables show it at ``digits`` decimals
+        (:func:`~irscale.stats.tables.format_number`: scientific notation below
+        10^-digits), reads as the highest's: two runs shown alike tie, two shown apart do
+        not (with --digits 0, 9.8e-02 and 1.2e-01 are not both the best)."""
+        means = self.means[measure].astype(np.float64).dropna()
+        if means.empty:
+            return set()
+        shown = {run: format_number(float(v), digits) for run, v in means.items()}
+        top = shown[means.idxmax()]
+        return {str(run) for run, text in shown.items() if text == top}
 
 
 def _sha256(path: str) -> str:
