@@ -255,6 +255,15 @@ CASES = [
     ok("format-json", [*BASE, "--format", "json"], json_parses),
     ok("format-csv", [*BASE, "--format", "csv"], output_contains("map")),
     ok("format-markdown", [*BASE, "--format", "markdown"], output_contains("|")),
+    # tables of summaries with no summary to show: a malformed Markdown table, a LaTeX
+    # table of run names
+    err("format-markdown-relstring-only", ["eval", "qrels.txt", "a.run", "-m", "relstring",
+                                           "-q", "--format", "markdown"], "relstring",
+        "markdown"),
+    err("format-latex-runid-only", ["eval", "qrels.txt", "a.run", "-m", "runid", "--format",
+                                    "latex"], "runid", "latex"),
+    err("many-format-markdown-runid-only", ["eval-many", "qrels.txt", "a.run", "-m", "runid",
+                                            "--format", "markdown"], "runid", "markdown"),
     # ---- F_β of a β whose square overflows a double: recall, its limit (a.run retrieves
     # 2 of topic 1's 3 relevant documents, 2/2, 2/3, 0/2, 3/3, 1/2: mean 23/36)
     ok("measure-f-beta-beyond-double", ["eval", "qrels.txt", "a.run", "-q", "-m",
