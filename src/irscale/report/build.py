@@ -45,7 +45,7 @@ from ..evaluation import Evaluation, evaluate
 from ..io.memory import as_qrels, as_runs
 from ..io.naming import find_run
 from ..measures.names import measure_names
-from ..meta.discriminative import discriminative_power_table
+from ..meta.discriminative import METHODS, discriminative_power_table
 from ..meta.procedures import decide
 from ..plots.runs import RECALL_LEVELS, interpolated_precision
 from ..scales import scale_measure
@@ -208,18 +208,45 @@ def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
     return pd.DataFrame(frames, index=list(matrix.systems))
 
 
-def _stepper(progress: ProgressArg, steps: int) -> Callable[[], None]:
-    """``advance()``: one more of ``steps`` steps of the build done (a bar labelled
-    ``report`` for work longer than :data:`~irscale.core.progress.DELAY`)."""
-    report = progress_reporter(progress, steps, "report", delay=DELAY)
+#: Units of progress of one step of the build (a step's own work, the resampling of
+#: discriminative power, advances within it).
+STEP_UNITS = 1000
+
+
+def _stepper(progress: ProgressArg, steps: int
+             ) -> tuple[Callable[[], None], Callable[[int, int], None]]:
+    """``advance()``: one more of ``steps`` steps of the build done, and ``within(done,
+    total)``: the step under way is that far (a bar labelled ``report`` for work longer
+    than :data:`~irscale.core.progress.DELAY`; :data:`STEP_UNITS` units a step)."""
+    report = progress_reporter(progress, steps * STEP_UNITS, "report", delay=DELAY)
     done = 0
 
     def advance() -> None:
         nonlocal done
         done += 1
-        report(done)
+        report(done * STEP_UNITS)
 
-    return advance
+    def within(part: int, total: int) -> None:
+        report(done * STEP_UNITS + min(part, total) * (STEP_UNITS - 1) // max(total, 1))
+
+    return advance, within
+
+
+def _dp_progress(within: Callable[[int, int], None], measures: int
+                 ) -> Callable[[int, int], None]:
+    """The resampling of discriminative power as the progress of its step: the methods of
+    each measure in turn (:data:`~irscale.meta.discriminative.METHODS`), each counting its
+    samples from 0 again."""
+    passes = measures * len(METHODS)
+    seen = {"pass": 0, "last": 0}
+
+    def report(done: int, total: int) -> None:
+        if done < seen["last"]:  # the next method's resampling has started
+            seen["pass"] = min(seen["pass"] + 1, passes - 1)
+        seen["last"] = done
+        within(seen["pass"] * total + done, passes * total)
+
+    return report
 
 
 def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
@@ -317,7 +344,9 @@ def build_report(
     progress : bool or callable, default False
         Progress of the build (:mod:`irscale.core.progress`): one step for the evaluation,
         one per measure for its ANOVA and Tukey HSD, one per measure for the robustness
-        panel, one for discriminative power.
+        panel, one for discriminative power (a step is :data:`STEP_UNITS` units; a
+        callable sees the resampling of discriminative power advance within its step,
+        ``True`` shows that resampling with a bar of its own, whose time left is its own).
 
     Raises
     ------
@@ -340,7 +369,7 @@ def build_report(
         baseline = find_run(baseline, run_objs)
     evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
     labels = _report_measures(evaluation, requested)
-    advance = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))
+    advance, within = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))
     advance()
     run_names = tuple(evaluation.runs)
     if len(run_names) < 2:
@@ -374,7 +403,9 @@ def build_report(
     if dp:
         discriminative = discriminative_power_table(
             evaluation.to_matrix(measures=list(labels)), measures=list(labels),
-            samples=dp_samples, alpha=alpha, rng=seed)
+            samples=dp_samples, alpha=alpha, rng=seed,
+            progress=_dp_progress(within, len(labels)) if callable(progress)
+            else bool(progress))  # a bar (lines) of its own: the resampling's time left
         advance()
     return Report(
         evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,
