@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import (
+    Link,
     all_checks,
     any_of,
     err,
@@ -48,6 +49,12 @@ CASES = [
     # ---- inputs
     err("nothing", ["report"], any_of("QRELS", "qrels", "arguments")),
     err("one-run", ["report", "qrels.txt", "a.run"], any_of("two", "run")),
+    # a folder of runs (as eval and eval-many take it) is its runs, not one run
+    ok("runs-folder", ["report", "qrels.txt", "runs", "--no-robustness", "--format",
+                       "markdown", "-m", "map"], output_contains("teamA_r1", "teamC_r2"),
+       files={"runs/a.run": Link("../a.run"), "runs/c.run": Link("../c.run")}),
+    err("runs-folder-of-one", ["report", "qrels.txt", "runs"], "two",
+        files={"runs/a.run": Link("../a.run")}),
     err("missing-qrels", ["report", "nope.qrels", "a.run", "b.run"], "nope.qrels"),
     err("missing-run", ["report", "qrels.txt", "a.run", "nope.run"], "nope.run"),
     err("run-is-directory", ["report", "qrels.txt", "a.run", "adir"], "adir"),
