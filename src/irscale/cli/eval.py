@@ -36,7 +36,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .options import Checked, add_progress, wants_progress
+from .options import Checked, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
 
@@ -144,6 +144,7 @@ def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     _check_format_options(args)  # before any input is read or numpy imported
     _label_files(args.labels)
+    check_scheduler(args)
     from ..evaluation import evaluate
     from ..io.output import write_results
     from .eval_many import wants_batches
