@@ -266,14 +266,16 @@ def test_rouge_s_by_hand():
 
 
 def test_lcs_batches_of_any_size():
+    """Batches of any size, and pairs whose texts are both at least ``long`` tokens long
+    through :func:`lcs_bits` (the others through the batched DP): the DP's lengths."""
     rng = np.random.default_rng(5)
     texts = [list(rng.integers(0, 4, int(rng.integers(0, 40)))) for _ in range(60)]
     ids = np.array([t for x in texts for t in x], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum([len(x) for x in texts]))).astype(np.int64)
     a, b = rng.integers(0, 60, 200), rng.integers(0, 60, 200)
     expected = [_lcs(texts[i], texts[j]) for i, j in zip(a, b, strict=True)]
-    for cells in (1, 50, 1 << 18):
-        assert lcs_lengths(ids, offsets, a, b, cells=cells).tolist() == expected
+    for cells, long in itertools.product((1, 50, 1 << 18), (0, 20, 10**6)):
+        assert lcs_lengths(ids, offsets, a, b, cells=cells, long=long).tolist() == expected
 
 
 @settings(max_examples=150, deadline=None)
@@ -283,19 +285,6 @@ def test_bit_parallel_lcs_against_the_dp(x, y, budget):
     """Hyyrö's bit-parallel recurrence (masks kept or rebuilt) against the textbook DP."""
     assert lcs_bits(np.array(x, dtype=np.int64), np.array(y, dtype=np.int64),
                     budget=budget) == _lcs(x, y)
-
-
-def test_long_pairs_take_the_bit_parallel_lcs():
-    """Pairs whose texts are both at least ``long`` tokens go through :func:`lcs_bits`,
-    the others through the batched DP, with the DP's lengths either way."""
-    rng = np.random.default_rng(7)
-    texts = [list(rng.integers(0, 5, int(rng.integers(0, 60)))) for _ in range(30)]
-    ids = np.array([t for x in texts for t in x], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum([len(x) for x in texts]))).astype(np.int64)
-    a, b = rng.integers(0, 30, 80), rng.integers(0, 30, 80)
-    expected = [_lcs(texts[i], texts[j]) for i, j in zip(a, b, strict=True)]
-    for long in (0, 20, 40, 10**6):
-        assert lcs_lengths(ids, offsets, a, b, long=long).tolist() == expected
 
 
 @settings(max_examples=80, deadline=None)
