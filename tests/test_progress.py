@@ -14,8 +14,15 @@ import irscale.core.progress as progress_module
 import irscale.evaluation_many
 import irscale.io.trec
 from irscale.cli.main import build_parser, main
-from irscale.core.progress import Progress, check_progress, phase_progress, progress_reporter
+from irscale.core.progress import (
+    Progress,
+    check_progress,
+    phase_progress,
+    progress_callback,
+    progress_reporter,
+)
 from irscale.errors import ParameterError
+from irscale.report.build import STEP_UNITS
 
 from .report_data import write_collection
 
@@ -194,5 +201,41 @@ def test_report_build_steps_to_the_end(tmp_path):
     seen: list[tuple[int, int]] = []
     build_report(qrels, runs, ["map", "P_10"], baseline="bm25",
                  progress=lambda d, t: seen.append((d, t)))
-    assert seen[-1][0] == seen[-1][1] == 1 + 2 * 2
-    assert [d for d, _ in seen] == list(range(1, len(seen) + 1))
+    assert seen[-1][0] == seen[-1][1] == (1 + 2 * 2) * STEP_UNITS
+    assert [d for d, _ in seen] == [STEP_UNITS * k for k in range(1, len(seen) + 1)]
+
+
+def test_report_discriminative_power_advances_within_its_step(tmp_path):
+    """``--dp``'s resampling, the longest step by far with a large -B, moves the report's
+    progress forward within its step (it stood still until the step ended)."""
+    from irscale.report import build_report
+
+    qrels, runs = write_collection(tmp_path)
+    seen: list[tuple[int, int]] = []
+    build_report(qrels, runs, ["map"], dp=True, dp_samples=5000, robustness=False,
+                 progress=lambda d, t: seen.append((d, t)))
+    done = [d for d, _ in seen]
+    total = (1 + 1 + 1) * STEP_UNITS
+    assert done == sorted(done) and done[-1] == total and {t for _, t in seen} == {total}
+    assert len([d for d in done if 2 * STEP_UNITS < d < total]) > 2
+
+
+def test_the_passes_of_one_run_share_one_bar(monkeypatch):
+    """``progress=True`` split into passes (the groups of a family, the two passes of the
+    bootstrap): one bar, one clock, not a bar made again at every step (whose clock never
+    reached the 30 s of a first plain line)."""
+    made: list[Progress] = []
+
+    class Counted(Progress):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(progress_module, "Progress", Counted)
+    monkeypatch.setenv("IRSCALE_NO_PROGRESS", "1")
+    shared = progress_callback(True)
+    for index in range(3):
+        phase = phase_progress(shared, index, 3)
+        for done in (1, 5, 10):
+            phase(done, 10)
+    assert len(made) == 1 and made[0].total == 30 and made[0].done == 30

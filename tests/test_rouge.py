@@ -26,6 +26,7 @@ from irscale.errors import (
 from irscale.io.text import read_stopwords
 from irscale.text.rouge import (
     evaluate_rouge,
+    lcs_bits,
     lcs_lengths,
     parse_rouge,
     rouge,
@@ -265,14 +266,39 @@ def test_rouge_s_by_hand():
 
 
 def test_lcs_batches_of_any_size():
+    """Batches of any size, and pairs whose texts are both at least ``long`` tokens long
+    through :func:`lcs_bits` (the others through the batched DP): the DP's lengths."""
     rng = np.random.default_rng(5)
     texts = [list(rng.integers(0, 4, int(rng.integers(0, 40)))) for _ in range(60)]
     ids = np.array([t for x in texts for t in x], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum([len(x) for x in texts]))).astype(np.int64)
     a, b = rng.integers(0, 60, 200), rng.integers(0, 60, 200)
     expected = [_lcs(texts[i], texts[j]) for i, j in zip(a, b, strict=True)]
-    for cells in (1, 50, 1 << 18):
-        assert lcs_lengths(ids, offsets, a, b, cells=cells).tolist() == expected
+    for cells, long in itertools.product((1, 50, 1 << 18), (0, 20, 10**6)):
+        assert lcs_lengths(ids, offsets, a, b, cells=cells, long=long).tolist() == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=120), st.lists(st.integers(0, 3), max_size=120),
+       st.sampled_from([0, 1 << 29]))
+def test_bit_parallel_lcs_against_the_dp(x, y, budget):
+    """Hyyrö's bit-parallel recurrence (masks kept or rebuilt) against the textbook DP."""
+    assert lcs_bits(np.array(x, dtype=np.int64), np.array(y, dtype=np.int64),
+                    budget=budget) == _lcs(x, y)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(text_st, min_size=1, max_size=4), st.lists(text_st, min_size=1, max_size=4),
+       st.integers(1, 12))
+def test_ngrams_of_any_n_against_brute_force(cands, refs, n):
+    """n-gram codes built by doubling (two overlapping w-grams for n between powers of
+    two) count the n-grams of the brute force, for every n."""
+    pairs = list(zip(cands, refs, strict=False))
+    got = rouge([c for c, _ in pairs], [[r] for _, r in pairs], [f"ROUGE-{n}(stat=r)"])
+    for i, (c, r) in enumerate(pairs):
+        cu, ru = _units(_tokens(c), "N", n), _units(_tokens(r), "N", n)
+        hits, total = sum((cu & ru).values()), sum(ru.values())
+        assert got[f"ROUGE-{n}(stat=r)"][i] == (hits / total if total else 0.0)
 
 
 def test_tokenize_drops_stop_words_before_stemming():

@@ -170,6 +170,11 @@ def test_mistakes_are_reported_before_the_numerical_packages():
 #: use, in every command that has such a rule checked without its inputs (the files named
 #: need not exist): (command line, what the message names).
 COMBINATIONS = [
+    (["eval", "q", "r", "--baseline", "b"], "--baseline"),
+    (["eval", "q", "r", "--test", "t"], "--test"),
+    (["eval", "q", "r", "--risk-alpha", "1"], "--risk-alpha"),
+    (["eval", "q", "r", "--format", "latex", "-q"], "-q"),
+    (["eval", "q", "r", "--labels", "under"], "--labels"),
     (["session", "q", "r", "--click-gain", "0.5"], "--click-gain"),
     (["text", "nuggets", "n", "m", "--texts", "t", "--threshold", "0.5"], "--threshold"),
     (["demo", "--out", "."], "--out"),

@@ -36,7 +36,7 @@ from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy, compat_option
 from .core.qrels_index import QrelsIndex
 from .core.ranking import RankingOptions
-from .errors import AlignmentError, MeasureError, ParameterError
+from .errors import AlignmentError, MeasureError, ParameterError, shorten
 from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs
 from .io.table import Column
@@ -271,7 +271,8 @@ def sequential_total(values: np.ndarray) -> float:
 def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
                  qrels_source: str | None = None, gold: str = "qrels",
                  results: str = "results", judgments: str = "judgments",
-                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None) -> None:
+                 stacklevel: int = 3, gold_topics: Sequence[str] | None = None,
+                 why: str | None = None) -> None:
     """The checks of the topics of judged runs, made by every function that evaluates runs
     (:func:`evaluate`, :func:`irscale.scales.transform`, ...), so that they all say the same.
 
@@ -282,7 +283,8 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
     outputs (``irscale text``: "references", "outputs", "references"); ``stacklevel`` is
     that of the warning (default: the caller of the function that calls this one).
     ``gold_topics``: the gold standard's topics, when they are not ``rankings.topics``
-    (sessions: the rankings' topics are session ids).
+    (sessions: the rankings' topics are session ids); ``why``: the likely cause said when
+    no topic is in common (default: another collection, or topic ids written differently).
     """
     evaluated = rankings.ranking_run
     if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
@@ -300,8 +302,8 @@ def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
             f"{runs} no topic in common with the {gold}{where}: {which} has topics "
             f"{_some(rankings.unjudged_topics[first])}, the {gold} "
             f"{_some(sorted(rankings.topics if gold_topics is None else gold_topics))} "
-            f"({gold} of another collection, or topic ids "
-            "written differently?); --allow-empty (allow_empty=True) evaluates it anyway")
+            f"({why or f'{gold} of another collection, or topic ids written differently?'}); "
+            "--allow-empty (allow_empty=True) evaluates it anyway")
     for run, unjudged in zip(rankings.runs, rankings.unjudged_topics, strict=True):
         if unjudged:
             listed = f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}"
@@ -444,6 +446,7 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    _check_call_options(labels, allow_empty)
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
@@ -478,6 +481,16 @@ class EvaluationSetup:
     options: RankingOptions
     context: EvalContext
     requests: tuple[MeasureRequest, ...]
+
+
+def _check_call_options(labels: object, allow_empty: object) -> None:
+    """``labels`` a mapping {name: label set} (or None) and ``allow_empty`` a bool, before
+    any input is read (a ``ParameterError``, not an ``AttributeError`` from deep inside)."""
+    if labels is not None and not isinstance(labels, Mapping):
+        raise ParameterError("labels must be a mapping {name: label file or values}, such "
+                             f"as {{'under': 'task2.qunder'}}, got {shorten(repr(labels))}")
+    if not isinstance(allow_empty, (bool, np.bool_)):
+        raise ParameterError(f"allow_empty must be True or False, got {allow_empty!r}")
 
 
 def evaluation_setup(

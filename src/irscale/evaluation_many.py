@@ -23,10 +23,12 @@ Per-topic output (``out``)
     value`` (float64), rows measure by measure, runs in file order, topics in byte order.
     ``pandas.read_parquet(out)`` (or :meth:`ManyEvaluation.per_topic`) reads them all back.
     The folder is written under a temporary name beside ``out`` and renamed to ``out`` when
-    every batch is written: an error (or ^C) leaves nothing behind. An existing ``out``
-    holding files is refused unless ``force``, which replaces it only when it holds nothing
-    but part files (an earlier output); an ``out`` that is or holds one of the call's
-    input files (the qrels, a run file), under any name, is refused even with ``force``.
+    every batch is written: an error (or ^C) leaves nothing behind. An ``out`` that is a
+    symbolic link stands for the folder it points to (written there; the link stays). An
+    existing ``out`` holding files is refused unless ``force``, which replaces it only when
+    it holds nothing but part files (an earlier output); an ``out`` that is or holds one of
+    the call's input files (the qrels, a run file), under any name, is refused even with
+    ``force``.
 
 Errors
     A run file that cannot be read (malformed line, unreadable file, no topic in common with
@@ -57,13 +59,22 @@ from .core.progress import DELAY, ProgressArg, progress_reporter
 from .core.qrels_index import QrelsIndex
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
-from .io.files import access_error, check_folder_inputs, current_umask, interrupts_held
+from .io.files import (
+    access_error,
+    check_folder_inputs,
+    current_umask,
+    interrupts_held,
+    output_target,
+)
 from .io.memory import as_qrels
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
 from .io.run_sources import run_files
 from .io.table import Column
+from .measures.base import get_family
 from .measures.diversity import is_diversity_name
+from .measures.names import measure_names
+from .measures.trec_table import NICKNAMES, NICKNAMES10
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -169,6 +180,19 @@ def _run_names(files: Sequence[str], names: NameSpec) -> list[str | None]:
     return list(chosen)
 
 
+def _check_kept(setup: EvaluationSetup) -> None:
+    """Every measure named has a summary or a number per topic to keep: a family with
+    neither (relstring: text per topic, no summary) would be lost without a word (in a
+    nickname such as ``all_trec`` it is left out, as ``irscale eval`` without ``-q`` does)."""
+    for request in setup.requests:
+        if get_family(request.family).aggregate == "none" and \
+                request.requested not in {*NICKNAMES, *NICKNAMES10}:
+            raise ParameterError(f"{request.requested or request.family} has no summary over "
+                                 "topics and a text value per topic: evaluate_many (irscale "
+                                 "eval-many) keeps summaries and numbers per topic; print it "
+                                 "with irscale eval -q (irscale.evaluate)")
+
+
 def check_out(out: str | os.PathLike[str], files: Iterable[Any], *, force: bool = False,
               option: str = "out") -> str:
     """``out`` as a path, after the checks of the module documentation (before any work);
@@ -178,9 +202,9 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any], *, force: bool 
     path = os.fspath(out)
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
-    folder = Path(path)
+    folder = Path(output_target(path))  # a link stands for its target (kept a link)
     check_folder_inputs(path, files, option=option)
-    if folder.exists() or folder.is_symlink():
+    if folder.exists():
         if not folder.is_dir():
             raise FileAccessError(f"{option} {path}: not a folder", path=path)
         held = sorted(p.name for p in folder.iterdir())
@@ -291,9 +315,7 @@ allow_empty
     >>> many.per_topic().query("measure == 'map'")["value"].tolist()
     [0.5, 1.0, 1.0, 0.0]
     """
-    measures = [measures] if isinstance(measures, str) else list(measures)
-    diversity = [name for text in measures if isinstance(text, str)
-                 for name in text.split() if is_diversity_name(name)]
+    diversity = [name for name in measure_names(measures) if is_diversity_name(name)]
     if diversity:
         raise ParameterError(f"{diversity[0]} is a diversity measure: evaluate_many (irscale "
                              "eval-many) computes trec_eval's and ir_measures' measures; "
@@ -301,6 +323,7 @@ allow_empty
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    _check_kept(setup)
     size = BATCH_SIZE.check(batch_size, "batch_size")
     executor = check_workers(workers, executor)
     if not isinstance(allow_empty, bool) or not isinstance(force, bool):
@@ -384,7 +407,7 @@ def _output_folder(target: str | None, force: bool) -> Iterator[str | None]:
     if target is None:
         yield None
         return
-    folder = Path(target).absolute()
+    folder = Path(output_target(target)).absolute()  # a link: its target, the link stays
     with interrupts_held():
         try:
             temporary = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",

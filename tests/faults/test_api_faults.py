@@ -22,6 +22,8 @@ import irscale.online
 from irscale import meta, scales, stats
 from irscale.core import ScoreMatrix
 from irscale.errors import FileAccessError, IrscaleError
+from irscale.report import build_report
+from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
 
 from .conftest import NUMPY_REPR, populate, qrels_lines, run_lines, text
 
@@ -107,6 +109,14 @@ def _frame_run(**changes) -> pd.DataFrame:
         frame[column] = frame[column].astype(object)
         frame.loc[row, column] = value
     return frame
+
+
+#: A session run, texts, nuggets, matches and lengths (as bytes) for the text API rows.
+SESSION_RUN = b"1 1 d1 1 0.9 s\n1 2 d3 1 0.8 s\n"
+TEXTS = b"1\tsysA\tthe cat sat\n"
+NUGGETS = b"1 n1 1 vital cat\n"
+MATCHES = b"1 sysA n1 3\n"
+LENGTHS = b"1 sysA 10\n"
 
 
 def _ev(qrels=None, runs=None, measures="map", **options):
@@ -232,6 +242,36 @@ ROWS = [
     # a folder is a set of run files (issue 16): a bad file inside it is named, with its line
     bad("evaluate-run-directory-bad-file", lambda a: _ev(runs="adir"), "keep.txt", "line 1"),
     bad("evaluate-qrels-wrong-type", lambda a: _ev(qrels=42)),
+    # wrong types are errors of irscale.errors, not AttributeError/TypeError from inside
+    bad("evaluate-labels-a-list", lambda a: _ev(labels=["labels.txt"]), "labels",
+        "mapping"),
+    bad("evaluate-labels-a-str", lambda a: _ev(labels="labels.txt"), "labels", "mapping"),
+    bad("evaluate-allow-empty-not-bool", lambda a: _ev(allow_empty="yes"), "allow_empty"),
+    bad("evaluate-many-runs-none", lambda a: irscale.evaluate_many("qrels.txt", None),
+        "run files", "None"),
+    bad("evaluate-many-measures-none", lambda a: irscale.evaluate_many(
+        "qrels.txt", ["a.run"], None), "measures", "None"),
+    bad("evaluate-sessions-runs-none", lambda a: evaluate_sessions("qrels.txt", None),
+        "session run"),
+    bad("evaluate-sessions-no-run", lambda a: evaluate_sessions("qrels.txt", []),
+        "session run"),
+    bad("evaluate-sessions-measures-none", lambda a: evaluate_sessions(
+        "qrels.txt", SESSION_RUN, None), "measures", "None"),
+    bad("evaluate-sessions-measure-not-a-str", lambda a: evaluate_sessions(
+        "qrels.txt", SESSION_RUN, [1]), "measures", "not a string"),
+    bad("evaluate-rouge-measures-none", lambda a: evaluate_rouge(TEXTS, TEXTS, None),
+        "measures", "None"),
+    bad("evaluate-rouge-measure-not-a-str", lambda a: evaluate_rouge(TEXTS, TEXTS, [1]),
+        "measures", "not a string"),
+    bad("evaluate-rouge-no-candidates", lambda a: evaluate_rouge(TEXTS, []), "candidates"),
+    bad("evaluate-nuggets-measures-none", lambda a: evaluate_nuggets(
+        NUGGETS, MATCHES, None, lengths=LENGTHS), "measures", "None"),
+    bad("evaluate-nuggets-measure-not-a-str", lambda a: evaluate_nuggets(
+        NUGGETS, MATCHES, [1], lengths=LENGTHS), "measures", "not a string"),
+    bad("build-report-measures-none", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], None), "measures", "None"),
+    bad("build-report-measure-not-a-str", lambda a: build_report(
+        "qrels.txt", ["a.run", "b.run"], [1]), "got [1] (1 is not"),
     bad("evaluate-runs-wrong-type", lambda a: _ev(runs=42)),
     bad("evaluate-no-topic-in-common", lambda a: _ev(
         runs={"r": {"101": {"d1": 1.0}}})),
@@ -569,6 +609,15 @@ def test_bom_crlf_bytes_read_like_the_file(api):
         irscale.read_qrels(b"\xef\xbb\xbf" + QRELS.replace(b"\n", b"\r\n")),
         irscale.read_run(b"\xef\xbb\xbf" + RUN.replace(b"\n", b"\r\n")), ["map", "P@5"])
     assert _scores(plain) == _scores(odd)
+
+
+def test_bytes_and_streams_evaluate_like_the_files(api):
+    """A file's bytes or an open binary file, as the readers take them, for qrels and runs
+    (one, a list, or {name: run}); the messages for a str holding data point to bytes."""
+    reference = irscale.evaluate("qrels.txt", "a.run", "map")
+    for qrels, runs in ((QRELS, RUN), (io.BytesIO(QRELS), [memoryview(RUN)]),
+                        (bytearray(QRELS), {"teamA_r1": io.BytesIO(RUN)})):
+        assert _scores(irscale.evaluate(qrels, runs, "map")) == _scores(reference)
 
 
 def test_frame_with_integer_ids_evaluates(api):

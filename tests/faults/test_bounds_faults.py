@@ -94,6 +94,12 @@ CASES = [
                                      "--max-memory", "1G"], "--values-limit", "--max-memory"),
     err("demo-topics", ["demo", "--out", "demo", "--topics", "100000000"], "--topics",
         "10,000"),
+    # local:N starts N worker processes (each about 110 MiB once irscale is imported)
+    err("eval-many-local-workers", ["eval-many", "qrels.txt", "a.run", "--scheduler",
+                                    "local:1024"], "--scheduler", "1024 worker processes",
+        *MEMORY),
+    err("eval-local-workers", ["eval", "qrels.txt", "a.run", "--scheduler", "local:16"],
+        "--scheduler", "16 worker processes", *MEMORY),
 ]
 
 

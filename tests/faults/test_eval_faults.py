@@ -67,6 +67,16 @@ def num_ret_is(expected: str):
     return check
 
 
+def values_are(measure: str, expected: dict[str, str]):
+    """The output prints ``expected[topic]`` for ``measure`` and each topic given."""
+    def check(result, ws, run):
+        for topic, value in expected.items():
+            assert trec_values(result.out, measure, topic) == [value], \
+                f"{measure} {topic}: expected {value}" + result.describe()
+
+    return check
+
+
 def json_parses(result, ws, run):
     json.loads(result.out)
 
@@ -245,11 +255,33 @@ CASES = [
     ok("format-json", [*BASE, "--format", "json"], json_parses),
     ok("format-csv", [*BASE, "--format", "csv"], output_contains("map")),
     ok("format-markdown", [*BASE, "--format", "markdown"], output_contains("|")),
+    # tables of summaries with no summary to show: a malformed Markdown table, a LaTeX
+    # table of run names
+    err("format-markdown-relstring-only", ["eval", "qrels.txt", "a.run", "-m", "relstring",
+                                           "-q", "--format", "markdown"], "relstring",
+        "markdown"),
+    err("format-latex-runid-only", ["eval", "qrels.txt", "a.run", "-m", "runid", "--format",
+                                    "latex"], "runid", "latex"),
+    err("many-format-markdown-runid-only", ["eval-many", "qrels.txt", "a.run", "-m", "runid",
+                                            "--format", "markdown"], "runid", "markdown"),
+    # ---- F_β of a β whose square overflows a double: recall, its limit (a.run retrieves
+    # 2 of topic 1's 3 relevant documents, 2/2, 2/3, 0/2, 3/3, 1/2: mean 23/36)
+    ok("measure-f-beta-beyond-double", ["eval", "qrels.txt", "a.run", "-q", "-m",
+                                        "F(beta=1e308)"],
+       values_are("F(beta=1e308)", {"1": "0.6667", "4": "0.0000", "6": "0.5000",
+                                    "all": "0.6389"})),
     # ---- the latex table (--format latex, --baseline, --test, --correction, --alpha)
     ok("latex-table", [*LATEX], output_contains("\\begin{tabular}")),
     ok("latex-baseline", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
                           "--format", "latex", "--baseline", "teamB_r1"],
        output_contains("than teamB\\_r1")),
+    # the baseline named by its file, as irscale report names it (path, name or stem)
+    ok("latex-baseline-by-file", ["eval", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map",
+                                  "--format", "latex", "--baseline", "./b.run"],
+       output_contains("than teamB\\_r1")),
+    ok("latex-baseline-by-stem", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map",
+                                  "--format", "latex", "--baseline", "b", "--names", "x,y"],
+       output_contains("than y")),
     err("latex-baseline-unknown", ["eval", "qrels.txt", "a.run", "b.run", "-m", "map",
                                    "--format", "latex", "--baseline", "nope"], "nope"),
     err("latex-baseline-without-latex", [*BASE, "--baseline", "teamA_r1"], "--baseline",

@@ -14,6 +14,8 @@ measures) refused.
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import pytest
 
@@ -44,6 +46,18 @@ def parts_written(folder: str, count: int):
         assert names == [f"part-{k:05d}.parquet" for k in range(count)], names
         frame = pd.concat([pd.read_parquet(ws.root / folder / n) for n in names])
         assert sorted(set(frame["run"])) == ["a", "b", "c"], result.describe()
+
+    return check
+
+
+def link_kept(link: str, target: str):
+    """``link`` is still a symbolic link to ``target``, a folder now."""
+
+    def check(result, ws, run) -> None:
+        path = ws.root / link
+        assert path.is_symlink() and os.readlink(path) == target, \
+            f"{link} is no longer a link to {target}" + result.describe()
+        assert (ws.root / target).is_dir(), f"{target} not written" + result.describe()
 
     return check
 
@@ -138,6 +152,11 @@ CASES = [
                                                "--per-topic-out", "pt"],
         "a.run", "copy.run", files={"copy.run": text(run_lines("a"))}),
     err("many-names-wrong-count", [*MANY, "--names", "x,y"], "2 names", "3 run files"),
+    # relstring (text per topic, no summary) was printed nowhere and kept as an empty part
+    err("many-relstring", [*MANY, "-m", "relstring", "--per-topic-out", "pt"], "relstring",
+        "irscale eval -q"),
+    err("eval-batches-relstring", [*EVAL, "-m", "relstring.5", "--batch-size", "2"],
+        "relstring.5"),
     # ---- --per-topic-out
     ok("many-per-topic-new", [*MANY, "--per-topic-out", "pt", "--batch-size", "2"],
        all_checks(parts_written("pt", 2), same_output_as(*EVAL)), allowed_new=["pt/"]),
@@ -153,6 +172,16 @@ CASES = [
         "keep.txt"),
     err("many-per-topic-foreign-file-force", [*MANY, "--per-topic-out", "adir", "--force"],
         "adir", "keep.txt"),
+    # a symbolic link stands for its target: written there, the link stays a link
+    ok("many-per-topic-symlink-to-folder", [*MANY, "--per-topic-out", "link"],
+       all_checks(parts_written("pt", 1), link_kept("link", "pt")),
+       files={"pt": "<dir>", "link": Link("pt")}, allowed_new=["pt/"]),
+    ok("many-per-topic-dangling-symlink", [*MANY, "--per-topic-out", "link"],
+       all_checks(parts_written("pt", 1), link_kept("link", "pt")),
+       files={"link": Link("pt")}, allowed_new=["pt/", "link"]),  # (listed as a folder now)
+    err("many-per-topic-dangling-symlink-into-missing-folder",
+        [*MANY, "--per-topic-out", "link"], "link", "nodir",
+        files={"link": Link("nodir/pt")}),
     err("many-per-topic-is-file", [*MANY, "--per-topic-out", "qrels.txt"], "qrels.txt"),
     err("many-per-topic-missing-parent", [*MANY, "--per-topic-out", "nodir/pt"], "nodir"),
     err("many-per-topic-holds-runs", ["eval-many", "qrels.txt", "runs", "--per-topic-out",

@@ -123,6 +123,19 @@ def link_kept(link: str, target: str):
     return check
 
 
+def folder_link_kept(link: str, target: str):
+    """``link`` is still a symbolic link to ``target``, a folder holding the demo's files."""
+
+    def check(result, ws, run):
+        path = ws.root / link
+        assert path.is_symlink() and os.readlink(path) == target, \
+            f"{link} is no longer a link to {target}" + result.describe()
+        assert (ws.root / target / "qrels.txt").is_file(), \
+            f"{target} not written" + result.describe()
+
+    return check
+
+
 def symlink_cases(name: str, argv: list[str], source: str) -> list:
     """``-o`` rows where the output path is a symbolic link."""
     return [
@@ -237,6 +250,18 @@ CASES = [
         "qrels.txt"),
     either("demo-out-missing-parent", ["demo", "--out", "nodir/demo", "--topics", "5"],
            "nodir"),
+    # a symbolic link stands for its target (made or an empty folder); the link stays
+    ok("demo-out-dangling-symlink", ["demo", "--out", "link", "--topics", "5"],
+       folder_link_kept("link", "made"), files={"link": Link("made")},
+       allowed_new=["made/", "link"]),  # (a link to a folder now: listed as one)
+    ok("demo-out-symlink-to-empty-folder", ["demo", "--out", "link", "--topics", "5"],
+       folder_link_kept("link", "empty"), files={"empty": "<dir>", "link": Link("empty")},
+       allowed_new=["empty/"]),
+    err("demo-out-symlink-to-non-empty-folder", ["demo", "--out", "link", "--topics", "5"],
+        "link", files={"link": Link("adir")}),
+    err("demo-out-dangling-symlink-into-missing-folder",
+        ["demo", "--out", "link", "--topics", "5"], "link", "nodir",
+        files={"link": Link("nodir/made")}),
     # ---- an output path that is a symbolic link stands for its target: the checks apply
     # to the target, the output is renamed onto the target and the link stays a link
     *(case for name in ("eval", "compare", "correlate")

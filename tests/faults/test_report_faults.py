@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import (
+    Link,
     all_checks,
     any_of,
     err,
@@ -31,10 +32,29 @@ def html_page(result, ws, run):
     assert 'id="summary"' in page and "<svg" in page
 
 
+def bold_runs(*expected: str):
+    """The summary table bolds the map of the runs ``expected`` only (decided on the text
+    shown, so that runs printed apart never both read as the best)."""
+
+    def check(result, ws, run):
+        rows = [line.split("|") for line in result.out.splitlines()
+                if line.startswith("| team")]
+        bold = sorted(cells[1].strip() for cells in rows if cells[2].strip().startswith("**"))
+        assert bold == sorted(expected), f"bold: {bold}" + result.describe()
+
+    return check
+
+
 CASES = [
     # ---- inputs
     err("nothing", ["report"], any_of("QRELS", "qrels", "arguments")),
     err("one-run", ["report", "qrels.txt", "a.run"], any_of("two", "run")),
+    # a folder of runs (as eval and eval-many take it) is its runs, not one run
+    ok("runs-folder", ["report", "qrels.txt", "runs", "--no-robustness", "--format",
+                       "markdown", "-m", "map"], output_contains("teamA_r1", "teamC_r2"),
+       files={"runs/a.run": Link("../a.run"), "runs/c.run": Link("../c.run")}),
+    err("runs-folder-of-one", ["report", "qrels.txt", "runs"], "two",
+        files={"runs/a.run": Link("../a.run")}),
     err("missing-qrels", ["report", "nope.qrels", "a.run", "b.run"], "nope.qrels"),
     err("missing-run", ["report", "qrels.txt", "a.run", "nope.run"], "nope.run"),
     err("run-is-directory", ["report", "qrels.txt", "a.run", "adir"], "adir"),
@@ -43,6 +63,9 @@ CASES = [
     err("runs-cover-different-topics", ["report", "qrels.txt", "a.run", "part.run"],
         any_of("topic", "part.run"), files={"part.run": text(run_lines("b")[:10])}),
     err("unknown-measure", [*BASE, "-m", "nosuch"], "nosuch"),
+    # with --digits 0 every mean below 1 is shown in scientific notation (MAP of a, b, c:
+    # 3.7e-01, 3.4e-01, 4.4e-01): the best is the run shown highest, not all three
+    ok("digits-0-bold-as-shown", [*FAST, "-m", "map", "--digits", "0"], bold_runs("teamC_r2")),
     err("count-measure-only", [*BASE, "-m", "num_ret"], any_of("per-topic", "num_ret")),
     err("measure-bad-param", [*BASE, "-m", "RBP(p=2)"], "p"),
     # ---- baseline and its test

@@ -9,7 +9,16 @@ import pytest
 from irscale.errors import InputError
 from irscale.text import evaluate_nuggets, evaluate_rouge, evaluate_sessions
 
-from .conftest import err, ok, opt, output_contains, run_case, same_output_as, text
+from .conftest import (
+    all_checks,
+    err,
+    ok,
+    opt,
+    output_contains,
+    run_case,
+    same_output_as,
+    text,
+)
 
 # two queries per session (topics 1..6 of the collection's qrels.txt), d1 shown twice
 SESSION = [f"{t} {q} d{d} {r} {1 - r / 10:.1f} sysA" for t in range(1, 7)
@@ -19,6 +28,20 @@ CLICKS = [f"{t} 1 2 {10 * t}" for t in range(1, 7)] + [f"{t} 2 1 {10 * t + 5}"
 LENGTHS = [f"* 0 d{d} {100 * d}" for d in range(1, 9)]
 FILES = {"s.run": text(SESSION), "c.log": text(CLICKS), "len.txt": text(LENGTHS),
          "map.txt": text([f"{t} {t}" for t in range(1, 7)])}
+
+
+def values_are(measure: str, expected: dict[str, str]):
+    """The output (several runs: ``measure topic value run`` lines) prints
+    ``expected[topic]`` for ``measure`` and each topic given on the first run's line."""
+    def check(result, ws, run):
+        lines = [line.split("\t") for line in result.out.splitlines()]
+        for topic, value in expected.items():
+            found = [f[2] for f in lines if len(f) > 2 and f[0].rstrip() == measure
+                     and f[1] == topic]
+            assert found[:1] == [value], f"{measure} {topic}: expected {value}" + \
+                result.describe()
+
+    return check
 
 
 def session(*extra: str, run: str = "s.run") -> list[str]:
@@ -49,6 +72,12 @@ CASES = [
                                        "0.5"], output_contains("U"), files=FILES),
     ok("session-output-file", session("-o", "out.txt"), allowed_new=["out.txt"],
        files=FILES),
+    # U without its document lengths names the option of this command, not irscale eval's
+    err("session-u-without-lengths", session("-m", "U(L=1000)"), "U",
+        "give it with --labels doclen=FILE", files=FILES),
+    # session ids that are no qrels topic: the way out is a session map (--topics)
+    err("session-ids-not-topics", session(run="ids.run"), "no topic in common",
+        "--topics FILE", files={**FILES, "ids.run": text(["s1 1 d1 1 0.9 sysA"])}),
     # ---- malformed session runs: file, line and text
     err("session-run-five-fields", session(run="bad.run"), "bad.run", "line 3", "1 1 d7 3",
         files={**FILES, "bad.run": with_line(SESSION, 3, "1 1 d7 3 0.7")}),
@@ -169,6 +198,13 @@ ROUGE_CASES = [
     ok("rouge-two-candidate-files", ["text", "rouge", "refs.tsv", "a.tsv", "b.tsv"],
        same_output_as(*rouge_cli()),
        files={**RFILES, "a.tsv": text(CANDS[:2]), "b.tsv": text(CANDS[2:])}),
+    # a byte order mark is no part of the first topic id (as in the TREC files)
+    ok("rouge-byte-order-marks", rouge_cli("-q", "--stopwords", "stop.txt", cands="bom.tsv",
+                                           refs="bomref.tsv"),
+       same_output_as(*rouge_cli("-q", "--stopwords", "stop.txt")),
+       files={**RFILES, "bom.tsv": b"\xef\xbb\xbf" + text(CANDS),
+              "bomref.tsv": b"\xef\xbb\xbf" + text(REFS),
+              "stop.txt": b"\xef\xbb\xbf" + text(["the a"])}),
     ok("rouge-output-file", rouge_cli("-o", "out.txt"), allowed_new=["out.txt"],
        files=RFILES),
     # ---- malformed texts: file, line and text
@@ -202,6 +238,11 @@ ROUGE_CASES = [
     err("rouge-stopword-never-matches", rouge_cli("--stopwords", "bad.txt"), "bad.txt",
         "line 1", "never match", files={**RFILES, "bad.txt": text(["Don't"])}),
     # ---- measures and options
+    # F_β of a β whose square overflows a double is recall (its limit), no numpy warning:
+    # topic 1 sysA 'the cat sat' recalls 2 of r2's 3 tokens (r1: 3 of 6), topic 2 2 of 4
+    ok("rouge-f-beta-beyond-double", rouge_cli("-q", "-m", "ROUGE-1(beta=1e308)"),
+       values_are("ROUGE-1(beta=1e308)", {"1": "0.6667", "2": "0.5000", "all": "0.5833"}),
+       files=RFILES),
     err("rouge-unknown-measure", rouge_cli("-m", "ROUGE-W"), "unknown ROUGE measure",
         files=RFILES),
     err("rouge-n-zero", rouge_cli("-m", "ROUGE-0"), "unknown ROUGE measure", files=RFILES),
@@ -292,6 +333,20 @@ NUGGET_CASES = [
                                                              "sysB"), files=NFILES),
     ok("nuggets-texts-same-as-lengths", nuggets_cli("--texts", "out.tsv", lengths=None),
        same_output_as(*nuggets_cli()), files=NFILES),
+    # F_β of a β whose square overflows a double is its limit, recall (W-Rec: sysA 3 of
+    # 4, 1 of 1; S#: S capped at 1), no numpy warning
+    ok("nuggets-f-beta-beyond-double", nuggets_cli("-q", "-m", "F_QA(beta=1e308)", "-m",
+                                                   "Ssharp(L=1000,beta=1e308)"),
+       all_checks(values_are("F_QA(beta=1e308)", {"1": "0.7500", "2": "1.0000",
+                                                  "all": "0.8750"}),
+                  values_are("Ssharp(L=1000,beta=1e308)", {"2": "1.0000"})),
+       files=NFILES),
+    ok("nuggets-byte-order-marks", nuggets_cli("-q", nuggets="bn.txt", matches="bm.txt",
+                                               lengths="bl.txt"),
+       same_output_as(*nuggets_cli("-q")),
+       files={**NFILES, **{name: b"\xef\xbb\xbf" + text(lines) for name, lines in
+                           (("bn.txt", NUGGETS), ("bm.txt", MATCHES),
+                            ("bl.txt", OUT_LENGTHS))}}),
     ok("nuggets-measures-csv", nuggets_cli("-m", "F_QA(beta=3,nuggets=vital)", "-m",
                                            "S#(L=500)", "--format", "csv"),
        output_contains("sysA,all,\"F_QA(beta=3,nuggets=vital)\"", "S#(L=500)"), files=NFILES),

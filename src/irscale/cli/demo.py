@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..core.params import DEMO_TOPICS, SEED
 from ..errors import FileAccessError, OutputExistsError
-from ..io.files import access_error, current_umask, interrupts_held
+from ..io.files import access_error, current_umask, interrupts_held, output_target
 from .options import Checked
 from .outputs import declare_outputs
 
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
 def _check_folder(path: str) -> None:
     """``--out`` must be a new or empty folder (its parent exists and is writable: checked
     with every output, :func:`irscale.cli.outputs.check_outputs`): nothing is overwritten."""
-    folder = Path(path)
+    folder = Path(output_target(path))  # a symbolic link stands for its target
     if folder.exists():
         if not folder.is_dir():
             raise FileAccessError(f"--out {path}: exists and is not a folder", path=path)
@@ -71,9 +71,11 @@ def _staged_folder(path: str) -> Iterator[str]:
 
     It is renamed to ``path`` when the ``with`` block ends without an exception (after the
     block has written and flushed standard output), and removed otherwise: a full device,
-    a closed pipe or ^C leave neither ``path`` nor the staging folder behind.
+    a closed pipe or ^C leave neither ``path`` nor the staging folder behind. A ``path``
+    that is a symbolic link stands for its target: the staging folder is made beside the
+    target and renamed onto it, and the link stays a link.
     """
-    folder = Path(path)
+    folder = Path(output_target(path))
     staging = None
     try:
         with interrupts_held():  # no ^C between making the folder and knowing its name

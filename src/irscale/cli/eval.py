@@ -36,7 +36,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .options import Checked, add_progress, wants_progress
+from .options import Checked, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
 
@@ -142,6 +142,9 @@ def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_format_options(args)  # before any input is read or numpy imported
+    _label_files(args.labels)
+    check_scheduler(args)
     from ..evaluation import evaluate
     from ..io.output import write_results
     from .eval_many import wants_batches
@@ -156,17 +159,19 @@ def run(args: argparse.Namespace) -> int:
     check_no_intent_options(args)
     if batches:
         return _run_batches(args)
-    if args.risk_alpha is not None:
-        raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
-                             "(diversity measures, --format ndeval --baseline FILE); for "
-                             "URisk/TRisk of any measure see irscale compare --baseline "
-                             "--risk-alpha")
-    _check_latex_options(args)
     labels = _label_files(args.labels)
+    keep_rank = args.ties == "rank-column"
+    runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
+    baseline = args.baseline
+    if baseline is not None:  # a run's name, or its file (path, file name or stem)
+        from ..io.memory import as_runs
+        from ..io.naming import find_run
+
+        runs = as_runs(runs, keep_rank=keep_rank)
+        baseline = find_run(baseline, runs)
     evaluation = evaluate(
         args.qrels,
-        named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column",
-                   progress=wants_progress(args)),
+        runs,
         args.measures or ["official"],
         relevance_level=args.level_for_rel,
         max_docs=args.max_retrieved,
@@ -181,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fmt == "latex":
         from ..stats.summary_table import summary_table
 
-        text = summary_table(evaluation, baseline=args.baseline, test=args.test or "t",
+        text = summary_table(evaluation, baseline=baseline, test=args.test or "t",
                              correction=args.correction or "holm",
                              alpha=0.05 if args.alpha is None else args.alpha)
         with open_output(args) as stream:
@@ -210,25 +215,38 @@ def _run_batches(args: argparse.Namespace) -> int:
         if given:
             raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
                                  f"--workers or --per-topic-out: {why}")
-    _check_latex_options(args)
     return eval_many.run(args)
 
 
-def _check_latex_options(args: argparse.Namespace) -> None:
-    """The table options need --format latex (and --baseline for the test's options);
-    the latex table holds the summary only."""
-    given = [name for name, value in (("--baseline", args.baseline), ("--test", args.test),
+def _check_format_options(args: argparse.Namespace) -> None:
+    """Options that the chosen ``--format`` would ignore, refused before any input is read
+    (they need no measure name): the table options need --format latex (and --baseline for
+    the test's options; the latex table holds the summary only); ``--baseline`` and
+    ``--risk-alpha`` with --format ndeval are ndeval's, checked with the diversity
+    measures (:func:`irscale.cli.eval_diversity.run_diversity`)."""
+    if args.fmt == "ndeval":
+        return
+    if args.risk_alpha is not None:
+        raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
+                             "(diversity measures, --format ndeval --baseline FILE); for "
+                             "URisk/TRisk of any measure see irscale compare --baseline "
+                             "--risk-alpha")
+    tests = [name for name, value in (("--test", args.test),
                                       ("--correction", args.correction),
                                       ("--alpha", args.alpha)) if value is not None]
     if args.fmt != "latex":
-        if given:
-            raise ParameterError(f"{given[0]} applies to --format latex only")
+        if tests:
+            raise ParameterError(f"{tests[0]} applies to --format latex only")
+        if args.baseline is not None:
+            raise ParameterError("--baseline applies to --format latex (the run the table "
+                                 "tests against) and --format ndeval (ndeval's -baseline "
+                                 "FILE, with diversity measures)")
         return
     if args.per_query or args.no_summary:
         raise ParameterError("--format latex prints the summary table: -q/--per-query and "
                              "-n/--no-summary do not apply")
-    if args.baseline is None and given:
-        raise ParameterError(f"{given[0]} applies to the tests against --baseline RUN")
+    if args.baseline is None and tests:
+        raise ParameterError(f"{tests[0]} applies to the tests against --baseline RUN")
 
 
 def _label_files(specs: list[str]) -> dict[str, str]:

@@ -28,6 +28,7 @@ from .options import (
     ListAction,
     add_progress,
     add_scheduler,
+    check_scheduler,
     scheduler,
     wants_progress,
 )
@@ -97,6 +98,7 @@ def wants_batches(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
     from ..evaluation_many import DEFAULT_BATCH_SIZE, check_out, evaluate_many, run_files
     from ..io.output import write_summary
 

@@ -32,6 +32,7 @@ from ..io.files import (
     check_folder_inputs,
     check_output,
     is_stdio,
+    output_target,
 )
 
 #: Formats a plot can be saved in (from the file's extension).
@@ -268,10 +269,11 @@ def check_plot_path(path: str, option: str) -> None:
 
 
 def check_output_folder(path: str, option: str) -> None:
-    """An output folder is an existing writable folder, or can be created."""
+    """An output folder is an existing writable folder, or can be created (a symbolic link:
+    its target)."""
     if not path:
         raise ParameterError(f"{option} is empty: give a folder")
-    folder = Path(path)
+    folder = Path(output_target(path))
     if folder.exists():
         if not folder.is_dir():
             raise FileAccessError(f"{option} {path}: not a folder", path=path)

@@ -21,6 +21,7 @@ import shlex
 
 from ..core.params import ALPHA, LENGTH, SAMPLES, SEED
 from ..errors import ParameterError
+from ..io.run_sources import expands
 from ..stats.names import CORRECTIONS
 from .checks import DEFAULT_DIGITS, add_digits
 from .options import Checked, add_progress, wants_progress
@@ -44,7 +45,9 @@ def add_parser(subparsers) -> None:
         "the commands and versions that produced it.",
     )
     parser.add_argument("qrels", metavar="QRELS", help="qrels file")
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least two)")
+    parser.add_argument("runs", nargs="+", metavar="RUN",
+                        help="run files (at least two), a folder of them or a quoted glob "
+                        "pattern ('runs/*.gz')")
     parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
                         metavar="MEASURE", help="measure (repeatable; default map, P_10, "
                         "ndcg_cut_10)")
@@ -102,9 +105,9 @@ def _check(args: argparse.Namespace) -> None:
                              "--no-robustness leaves out")
     if args.fmt != "html" and args.title is not None:
         raise ParameterError("--title applies to --format html")
-    if len(args.runs) < 2:
+    if len(args.runs) < 2 and not expands(args.runs[0]):  # a folder may hold several
         raise ParameterError("a report compares runs: give a qrels file and at least two "
-                             "run files")
+                             "run files (or a folder of them)")
     if args.digits is None:
         args.digits = DEFAULT_DIGITS
 

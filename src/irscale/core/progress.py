@@ -54,7 +54,8 @@ PLAIN_QUIET = 300.0
 ProgressArg = bool | Callable[[int, int], None]
 
 __all__ = ["DELAY", "INTERVAL", "PLAIN_INTERVAL", "PLAIN_QUIET", "PLAIN_STEP", "Progress",
-           "ProgressArg", "check_progress", "phase_progress", "progress_reporter"]
+           "ProgressArg", "check_progress", "phase_progress", "progress_callback",
+           "progress_reporter"]
 
 
 class Progress:
@@ -190,10 +191,33 @@ def progress_reporter(
     return show
 
 
+def progress_callback(progress: object, label: str = "resampling") -> ProgressArg:
+    """``progress`` with ``True`` turned into one callable ``progress(done, total)`` that
+    draws one :class:`Progress` (made at its first call), so that the passes of one run
+    (:func:`phase_progress`) share one bar and one clock (a bar made per pass, or per
+    call, never showed a line off a terminal: its clock started again at every step);
+    ``False`` and callables as they are."""
+    checked = check_progress(progress)
+    if checked is not True:
+        return checked
+    bar: Progress | None = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = Progress(total, label, delay=0.0)
+        bar.set(done)
+        if done >= total:
+            bar.close()
+
+    return report
+
+
 def phase_progress(progress: object, index: int, count: int) -> ProgressArg:
     """``progress`` for pass ``index`` of ``count`` passes of equal size (e.g. one group of
     pairs, one of two passes over the samples): the caller's ``progress`` sees the count
-    of the whole run, ``index × total + done`` of ``count × total``."""
+    of the whole run, ``index × total + done`` of ``count × total``. The passes of one run
+    share a bar when ``progress`` is the callable of :func:`progress_callback`."""
     checked = check_progress(progress)
     if checked is False or count == 1:
         return checked

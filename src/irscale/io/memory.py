@@ -349,13 +349,13 @@ def _numbers(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, what: str,
 
 def as_qrels(obj: Any) -> Qrels:
     """Qrels from a :class:`Qrels`, a file path (or ``irds:DATASET``: :mod:`irscale.io.irds`),
-    a DataFrame, a dict of dicts, a list of namedtuples (ir_datasets' ``TrecQrel``) or an
-    ir_datasets dataset."""
+    a file's bytes or an open binary file, a DataFrame, a dict of dicts, a list of
+    namedtuples (ir_datasets' ``TrecQrel``) or an ir_datasets dataset."""
     from .trec import read_qrels
 
     if isinstance(obj, Qrels):
         return obj
-    if isinstance(obj, (str, os.PathLike)):
+    if isinstance(obj, (str, os.PathLike)) or _is_data(obj):
         return read_qrels(obj)
     if isinstance(obj, Mapping):
         return qrels_from_dict(obj)
@@ -368,6 +368,14 @@ def as_qrels(obj: Any) -> Qrels:
 
         return dataset_qrels(obj)
     raise InputError(f"cannot use a {type(obj).__name__} as qrels")
+
+
+def _is_data(obj: object) -> bool:
+    """A file's content held in memory (bytes-like) or an open binary file: read as the
+    file would be, never iterated item by item."""
+    import io
+
+    return isinstance(obj, (bytes, bytearray, memoryview, io.BufferedIOBase, io.RawIOBase))
 
 
 def _is_single_run(obj: Mapping) -> bool:
@@ -388,7 +396,8 @@ def _is_mapping(value: object) -> bool:
 
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
     """Runs from a :class:`Run`, a path (TREC text, plain or gzip, or Parquet; or
-    ``irds:DATASET``, its scored documents), a folder or glob pattern (its run files:
+    ``irds:DATASET``, its scored documents), a TREC run's bytes or an open binary file, a
+    folder or glob pattern (its run files:
     :func:`~irscale.io.run_sources.run_files`), a DataFrame, a dict of dicts, a list of
     namedtuples (ir_datasets' ``ScoredDoc``), a list of these, or a mapping
     ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
@@ -397,9 +406,12 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
     their files, with a warning (:func:`irscale.io.naming.name_runs`)."""
     from .run_parquet import read_run_file
     from .run_sources import expands, run_files
+    from .trec import read_run
 
     if isinstance(obj, Run):
         return [obj]
+    if _is_data(obj):
+        return [read_run(obj, keep_rank=keep_rank)]
     if isinstance(obj, (str, os.PathLike)):
         if expands(obj):
             return name_runs([read_run_file(path, keep_rank=keep_rank)
@@ -419,6 +431,8 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
                 runs.append(run_from_dict(value, name=str(key)))
             elif isinstance(value, (str, os.PathLike)):
                 runs.append(read_run_file(value, name=str(key), keep_rank=keep_rank))
+            elif _is_data(value):
+                runs.append(read_run(value, name=str(key), keep_rank=keep_rank))
             elif isinstance(value, Run):
                 # renamed, keeping what the reader computed (fingerprints, topic blocks)
                 runs.append(value if value.name == str(key) else replace(value, name=str(key)))

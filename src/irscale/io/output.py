@@ -16,7 +16,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 import numpy as np
@@ -281,9 +281,23 @@ def _csv_text(rows: list[dict]) -> str:
     return out.getvalue()
 
 
+def check_summary_columns(columns: list[Column], every: Sequence[Column], table: str) -> None:
+    """A table of summaries over topics needs a measure that has one: ``runid`` and
+    ``relstring`` alone would give a table without a value (a malformed Markdown table,
+    a LaTeX table of run names); ``every``: the columns asked for."""
+    if not columns:
+        names = ", ".join(c.label for c in every)
+        raise ParameterError(f"{table} shows values summarised over topics, and "
+                             f"{names or 'no measure'} {'has' if len(every) < 2 else 'have'} "
+                             "none: ask for a "
+                             "measure with a summary, or print per topic (-q with --format "
+                             "trec, csv or json)")
+
+
 def markdown_table(evaluation: SummaryTable) -> str:
     """Runs × measures Markdown table of the summary values (4 decimals)."""
     header_columns = [c for c in evaluation.columns if c.aggregate not in ("runid", "none")]
+    check_summary_columns(header_columns, evaluation.columns, "the markdown table")
     lines = ["| run | " + " | ".join(c.label for c in header_columns) + " |",
              "|---|" + "---:|" * len(header_columns)]
     for run_index, run in enumerate(evaluation.runs):

@@ -6,8 +6,9 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Iterable
+from typing import Any
 
-from ..errors import EmptyInputError, ParameterError
+from ..errors import EmptyInputError, ParameterError, shorten
 from .files import access_error, file_identity, same_file_note
 
 #: Characters of a glob pattern.
@@ -53,12 +54,18 @@ def run_files(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
     file, a pattern that matches none, a missing path or a file named twice (under one
     name or two: a symbolic or hard link, ``./a`` and ``a``, compared by resolved path and
     inode, :func:`~irscale.io.files.file_identity`) is an error."""
-    items = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
+    if isinstance(sources, (str, os.PathLike)):
+        items: list[Any] = [sources]
+    elif isinstance(sources, Iterable) and not isinstance(sources, (bytes, bytearray)):
+        items = list(sources)
+    else:
+        raise ParameterError(f"run files: expected a folder, a glob pattern, a file or a "
+                             f"list of them, got {shorten(repr(sources))}")
     if not items:
         raise ParameterError("no run files given")
     files: list[str] = []
     for item in items:
-        text = os.fspath(item)
+        text = os.fspath(item) if isinstance(item, (str, os.PathLike)) else None
         if not isinstance(text, str) or not text:
             raise ParameterError(f"run files: expected a folder, a glob pattern or a file, "
                                  f"got {item!r}")

@@ -44,10 +44,11 @@ LABELS = ("vital", "okay")
 
 def _lines(source: PathLike | io.IOBase | bytes, where: str) -> tuple[str, Iterator[
         tuple[int, str]]]:
-    """(name, the non-blank lines with their numbers) of an input (UTF-8, no NUL byte)."""
+    """(name, the non-blank lines with their numbers) of an input (UTF-8, no NUL byte; a
+    byte order mark that starts it is no part of its first line, as for the TREC files)."""
     source = _check_source(source, where)
     name = source_name(source)
-    data = read_bytes(source)
+    data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
     check_utf8(data, name)
     if b"\x00" in data:
         raise_nul_line(data, name)

@@ -464,6 +464,32 @@ def safe_divide(numerator: np.ndarray | float, denominator: np.ndarray | float) 
     return out
 
 
+def f_weights(beta: float) -> tuple[float, float]:
+    """The weights ``(a, b)`` of F_β = (1 + β²)·P·R / (β²·P + R) = P·R / (a·P + b·R),
+    a = β²/(1 + β²), b = 1/(1 + β²) (van Rijsbergen's F; seed 001 eq. 5 and 39).
+
+    Written so, F_β needs no product by 1 + β², which overflows for β > 1.3e154: a β whose
+    square is beyond the range of a double weighs recall only (a = 1, b = 0: F = R, the
+    limit), and β = 1 gives a = b = 1/2 exactly (F = 2PR/(P + R) to the last bit).
+
+    >>> f_weights(1.0), f_weights(1e200)
+    ((0.5, 0.5), (1.0, 0.0))
+    """
+    square = beta * beta
+    if square == float("inf"):
+        return 1.0, 0.0
+    return square / (1.0 + square), 1.0 / (1.0 + square)
+
+
+def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
+    """F_β of precision and recall arrays, 0 where P = R = 0 (:func:`f_weights`: finite
+    for every finite β ≥ 0, no numpy warning)."""
+    a, b = f_weights(beta)
+    precision = np.asarray(precision, dtype=np.float64)
+    recall = np.asarray(recall, dtype=np.float64)
+    return safe_divide(precision * recall, a * precision + b * recall)
+
+
 def table_order(name: str, compat: int = 9) -> tuple[int, int]:
     """Sort key putting trec_eval's families in the order of its measure table.
 

@@ -36,14 +36,15 @@ from .rbp import PERSISTENCE, rbp_of
 
 
 def label_values(jr: JudgedRankings, name: str, family: str) -> np.ndarray:
-    """The per-document values of label set ``name`` (MeasureError when not attached)."""
+    """The per-document values of label set ``name`` (MeasureError when not attached, in
+    words that fit every command and function that takes label sets: eval, session,
+    compare, ... and their ``labels=``)."""
     try:
         return jr.attribute(name)
-    except KeyError as error:
+    except KeyError:
         raise MeasureError(
-            f"measure {family!r} needs the label set {name!r}: pass it with "
-            f"evaluate(..., labels={{{name!r}: path}}) or irscale eval --labels {name}=FILE "
-            f"({error.args[0]})"
+            f"measure {family!r} needs the label set {name!r}: give it with --labels "
+            f"{name}=FILE (in Python labels={{{name!r}: path}})"
         ) from None
 
 

@@ -146,7 +146,7 @@ def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[Measu
     irscale.errors.MeasureError: unknown measure 'mapp' (did you mean map, gm_map?)
     """
     requests: list[MeasureRequest] = []
-    for name in _measure_names(names):
+    for name in measure_names(names):
         requests.extend(parse_measure(name, compat=compat))
     if not requests:
         raise MeasureError("no measure requested")
@@ -157,12 +157,18 @@ def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[Measu
 MEASURES_EXPECTED = 'measures must be measure names such as "map" or ["P@10", "ndcg"]'
 
 
-def _measure_names(names: object) -> list[str]:
-    """The names of ``names``: a string (names separated by blanks) or an iterable of
-    strings, at least one; anything else (None, a number, bytes, ``[]``, ``[None]``) is a
-    :class:`MeasureError` naming what was given, not a ``TypeError`` from deep inside."""
+def measure_names(names: object, *, split: bool = True,
+                  expected: str = MEASURES_EXPECTED) -> list[str]:
+    """The names of ``names``: a string (names separated by blanks; one name when not
+    ``split``) or an iterable of strings, at least one; anything else (None, a number,
+    bytes, ``[]``, ``[None]``) is a :class:`MeasureError` naming what was given and starting
+    with ``expected``, not a ``TypeError`` from deep inside.
+
+    >>> measure_names("map P@10"), measure_names("ROUGE-1", split=False)
+    (['map', 'P@10'], ['ROUGE-1'])
+    """
     if isinstance(names, str):
-        return names.split()
+        return names.split() if split else [names]
     items = None
     if not isinstance(names, (bytes, bytearray, memoryview)):
         try:
@@ -170,10 +176,10 @@ def _measure_names(names: object) -> list[str]:
         except TypeError:
             items = None
     if not items:
-        raise MeasureError(f"{MEASURES_EXPECTED}, got {shorten(repr(names))}")
+        raise MeasureError(f"{expected}, got {shorten(repr(names))}")
     for item in items:
         if not isinstance(item, str):
-            raise MeasureError(f"{MEASURES_EXPECTED}, got {shorten(repr(names))} "
+            raise MeasureError(f"{expected}, got {shorten(repr(names))} "
                                f"({shorten(repr(item))} is not a string)")
     return items
 

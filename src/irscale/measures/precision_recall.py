@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from .base import EvalContext, hits_at, register, safe_divide
+from .base import EvalContext, f_weights, hits_at, register, safe_divide
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number, only_with
 from .trec.average_precision import ap_sum_at, average_precision
 from .trec.interpolated import interpolated_precision
@@ -73,8 +73,8 @@ def f_measure(jr: JudgedRankings, beta: float, cutoff: int | None) -> np.ndarray
         hits, size = jr.num_rel_ret, jr.lengths
     else:
         hits, size = hits_at(jr, cutoff), np.full(jr.n_rankings, cutoff)
-    b2 = beta * beta
-    return safe_divide((b2 + 1.0) * hits, b2 * jr.num_rel + size)
+    a, b = f_weights(beta)  # (β² + 1)·hits / (β²·R + size), with no overflow of β²
+    return safe_divide(hits, a * jr.num_rel + b * size)
 
 
 @register(

@@ -50,7 +50,7 @@ import pandas as pd
 
 from ..core.budget import check_memory, format_size
 from ..core.params import DISCRIMINATIVE_METHOD, SAMPLES
-from ..core.progress import ProgressArg, check_progress, phase_progress
+from ..core.progress import ProgressArg, phase_progress, progress_callback
 from ..errors import ParameterError
 from ..parallel import ExecutorArg, check_workers, executor_scope, is_ready
 from ..stats import pairwise_tests, randomized_tukey_hsd
@@ -269,7 +269,7 @@ def discriminative_power(
     if workers is not None:
         check_count(workers, "workers")
     executor = check_workers(workers, executor)
-    check_progress(progress)
+    progress = progress_callback(progress)  # the two passes of the bootstrap: one bar
     if not is_ready(executor):  # one cluster (or connection) for both passes
         with executor_scope(executor) as ready:
             return discriminative_power(data, method, measure=measure, samples=samples,

@@ -64,6 +64,10 @@ SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 RESUBMISSIONS = 3
 #: The largest N of ``local:N``.
 MAX_LOCAL_WORKERS = 1024
+#: Memory of one worker process of ``local:N`` and its nanny once irscale is imported in
+#: it (about 110 MiB measured with ``local:4``, rounded up): N of them are checked against
+#: the memory limit before the cluster starts.
+LOCAL_WORKER_BYTES = 128 << 20
 #: What ``executor=`` accepts: ``"local"``, ``"local:N"``, an address, or a Dask Client.
 ExecutorArg = Any
 
@@ -98,6 +102,11 @@ def check_executor(executor: object, option: str = "executor") -> ExecutorArg:
             raise ParameterError(f"{option} {executor!r}: N of 'local:N' must be a whole number "
                                  f"of worker processes from 1 to {MAX_LOCAL_WORKERS}, "
                                  f"got {shown(count)}")
+        from ..core.budget import check_memory, format_size
+
+        check_memory(int(count) * LOCAL_WORKER_BYTES,
+                     f"{option} {executor}: {count} worker processes of about "
+                     f"{format_size(LOCAL_WORKER_BYTES)} each", "fewer worker processes")
         return executor
     address = _ADDRESS.fullmatch(executor)
     if address is None or address.group("scheme") not in SCHEMES:

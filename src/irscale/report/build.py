@@ -44,7 +44,8 @@ from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..io.memory import as_qrels, as_runs
 from ..io.naming import find_run
-from ..meta.discriminative import discriminative_power_table
+from ..measures.names import measure_names
+from ..meta.discriminative import METHODS, discriminative_power_table
 from ..meta.procedures import decide
 from ..plots.runs import RECALL_LEVELS, interpolated_precision
 from ..scales import scale_measure
@@ -57,6 +58,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.letters import compact_letters
 from ..stats.registry import test_spec
 from ..stats.results import AnovaResult, PairwiseComparisons
+from ..stats.tables import format_number
 from ..stats.validation import check_alpha
 
 __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
@@ -126,9 +128,16 @@ class Report:
                 f"alpha={self.alpha:g}, dp={self.discriminative is not None})")
 
     def best(self, measure: str, digits: int = 4) -> set[str]:
-        """The runs with the highest mean of ``measure`` at ``digits`` decimals."""
-        rounded = self.means[measure].round(digits)
-        return set(rounded.index[rounded == rounded.max()])
+        """The runs whose mean of ``measure``, as the tables show it at ``digits`` decimals
+        (:func:`~irscale.stats.tables.format_number`: scientific notation below
+        10^-digits), reads as the highest's: two runs shown alike tie, two shown apart do
+        not (with --digits 0, 9.8e-02 and 1.2e-01 are not both the best)."""
+        means = self.means[measure].astype(np.float64).dropna()
+        if means.empty:
+            return set()
+        shown = {run: format_number(float(v), digits) for run, v in means.items()}
+        top = shown[means.idxmax()]
+        return {str(run) for run, text in shown.items() if text == top}
 
 
 def _sha256(path: str) -> str:
@@ -199,18 +208,45 @@ def _mean_intervals(evaluation: Evaluation, measures: Sequence[str],
     return pd.DataFrame(frames, index=list(matrix.systems))
 
 
-def _stepper(progress: ProgressArg, steps: int) -> Callable[[], None]:
-    """``advance()``: one more of ``steps`` steps of the build done (a bar labelled
-    ``report`` for work longer than :data:`~irscale.core.progress.DELAY`)."""
-    report = progress_reporter(progress, steps, "report", delay=DELAY)
+#: Units of progress of one step of the build (a step's own work, the resampling of
+#: discriminative power, advances within it).
+STEP_UNITS = 1000
+
+
+def _stepper(progress: ProgressArg, steps: int
+             ) -> tuple[Callable[[], None], Callable[[int, int], None]]:
+    """``advance()``: one more of ``steps`` steps of the build done, and ``within(done,
+    total)``: the step under way is that far (a bar labelled ``report`` for work longer
+    than :data:`~irscale.core.progress.DELAY`; :data:`STEP_UNITS` units a step)."""
+    report = progress_reporter(progress, steps * STEP_UNITS, "report", delay=DELAY)
     done = 0
 
     def advance() -> None:
         nonlocal done
         done += 1
-        report(done)
+        report(done * STEP_UNITS)
 
-    return advance
+    def within(part: int, total: int) -> None:
+        report(done * STEP_UNITS + min(part, total) * (STEP_UNITS - 1) // max(total, 1))
+
+    return advance, within
+
+
+def _dp_progress(within: Callable[[int, int], None], measures: int
+                 ) -> Callable[[int, int], None]:
+    """The resampling of discriminative power as the progress of its step: the methods of
+    each measure in turn (:data:`~irscale.meta.discriminative.METHODS`), each counting its
+    samples from 0 again."""
+    passes = measures * len(METHODS)
+    seen = {"pass": 0, "last": 0}
+
+    def report(done: int, total: int) -> None:
+        if done < seen["last"]:  # the next method's resampling has started
+            seen["pass"] = min(seen["pass"] + 1, passes - 1)
+        seen["last"] = done
+        within(seen["pass"] * total + done, passes * total)
+
+    return report
 
 
 def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
@@ -308,7 +344,9 @@ def build_report(
     progress : bool or callable, default False
         Progress of the build (:mod:`irscale.core.progress`): one step for the evaluation,
         one per measure for its ANOVA and Tukey HSD, one per measure for the robustness
-        panel, one for discriminative power.
+        panel, one for discriminative power (a step is :data:`STEP_UNITS` units; a
+        callable sees the resampling of discriminative power advance within its step,
+        ``True`` shows that resampling with a bar of its own, whose time left is its own).
 
     Raises
     ------
@@ -322,9 +360,7 @@ def build_report(
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
     scale_depth = LENGTH.check(scale_depth, "scale_depth")
     correction_label = "none" if correction is None else correction_name(correction)
-    requested = [measures] if isinstance(measures, str) else list(measures)
-    if not requested:
-        raise ParameterError("name at least one measure")
+    requested = measure_names(measures)
     paths = list(input_files) if input_files is not None else \
         [qrels, *(runs if isinstance(runs, list | tuple) else [runs])]
     check_progress(progress)
@@ -333,7 +369,7 @@ def build_report(
         baseline = find_run(baseline, run_objs)
     evaluation = evaluate(qrels_obj, run_objs, [*requested, "iprec_at_recall"])
     labels = _report_measures(evaluation, requested)
-    advance = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))
+    advance, within = _stepper(progress, 1 + len(labels) * (2 if robustness else 1) + bool(dp))
     advance()
     run_names = tuple(evaluation.runs)
     if len(run_names) < 2:
@@ -367,7 +403,9 @@ def build_report(
     if dp:
         discriminative = discriminative_power_table(
             evaluation.to_matrix(measures=list(labels)), measures=list(labels),
-            samples=dp_samples, alpha=alpha, rng=seed)
+            samples=dp_samples, alpha=alpha, rng=seed,
+            progress=_dp_progress(within, len(labels)) if callable(progress)
+            else bool(progress))  # a bar (lines) of its own: the resampling's time left
         advance()
     return Report(
         evaluation=evaluation, measures=labels, runs=run_names, alpha=alpha,

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..core import ScoreMatrix
-from ..core.progress import phase_progress
+from ..core.progress import phase_progress, progress_callback
 from ..errors import AlignmentError, NoVarianceWarning, ParameterError
 from ..parallel import check_executor, executor_scope, is_ready
 from ._twosample import NO_SPREAD, pair_columns, spreadless_warning
@@ -106,6 +106,7 @@ def pairwise_tests(
     groups = _groups(data, measures)
     parts: list[dict[str, np.ndarray]] = []
     samples = convention = None
+    shared = progress_callback(options.get("progress"))  # the groups: one bar
     for index, (collection, measure, value) in enumerate(groups):
         values, _, names = score_table(value, measure)
         if systems is not None:
@@ -130,9 +131,8 @@ def pairwise_tests(
         group_options = dict(options)
         if seeds is not None:
             group_options["rng"] = fresh_seed_sequence(seeds)
-        if group_options.get("progress"):
-            group_options["progress"] = phase_progress(group_options["progress"], index,
-                                                       len(groups))
+        if group_options.get("progress") and len(groups) > 1:
+            group_options["progress"] = phase_progress(shared, index, len(groups))
         outcome, columns = pair_columns(spec, x, y, alpha=alpha, alternative=alternative,
                                         options=group_options)
         samples, convention = outcome.samples, outcome.convention

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ..errors import ParameterError
+from ..io.output import check_summary_columns
 from .tables import check_digits, latex_escape
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,6 +85,7 @@ def summary_table(
         raise ParameterError(f"summary tables are written as latex, got format {fmt!r}")
     digits = check_digits(digits)
     columns = [c for c in evaluation.columns if c.value_type != "str" and c.aggregate != "none"]
+    check_summary_columns(columns, evaluation.columns, "the latex table")
     runs = list(evaluation.runs)
     values = np.array([[dict((c.label, v) for c, v in evaluation.summary(r))[c.label]
                         for c in columns] for r in range(len(runs))], dtype=np.float64)

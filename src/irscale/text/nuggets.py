@@ -47,11 +47,15 @@ from ..io.text import (
     read_nuggets,
     read_texts,
 )
+from ..measures.base import f_beta
+from ..measures.names import measure_names
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
 from .results import text_evaluation
 
 NUGGET_MEASURES = ("W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp")
 DEFAULT_MEASURES = NUGGET_MEASURES
+#: What ``measures`` may be (the start of the error otherwise).
+NUGGETS_EXPECTED = 'measures must be nugget measure names such as "W-Rec" or ["S(L=1000)", "T"]'
 _ALIASES = {"S#": "Ssharp", "S♯": "Ssharp"}
 _NAME = re.compile(r"(?P<name>[A-Za-z_#♯-]+?)(?:\((?P<params>[^()]*)\))?\Z")
 _L = Keyword(number(low=0.0, open_low=True), 1000.0,
@@ -106,11 +110,6 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator > 0, numerator / np.where(denominator > 0,
                                                               denominator, 1), 0.0)
-
-
-def _f(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
-    b2 = beta * beta
-    return _ratio((1 + b2) * precision * recall, b2 * precision + recall)
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,9 +248,7 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     >>> e.per_topic().value.round(4).tolist()  # 3/4, 3·70 / (3·92 + 1·81), 8/60
     [0.75, 0.5882, 0.1333]
     """
-    names = [measures] if isinstance(measures, str) else list(measures)
-    if not names:
-        raise MeasureError("no nugget measure asked for")
+    names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)
     requests = [parse_nugget_measure(name) for name in names]
     if (lengths is None) == (texts is None):
         raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "
@@ -335,14 +332,15 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
         elif r.family == "Prec_allow":
             values[r.label] = prec_allow(p["allowance"])
         elif r.family == "F_QA":
-            values[r.label] = _f(prec_allow(p["allowance"]), recall(p["nuggets"]), p["beta"])
+            values[r.label] = f_beta(prec_allow(p["allowance"]), recall(p["nuggets"]),
+                                     p["beta"])
         elif r.family == "S":
             values[r.label] = s_measure(p["L"])
         elif r.family == "T":
             values[r.label] = t_measure()
         else:
-            values[r.label] = _f(np.minimum(1.0, t_measure()),
-                                 np.minimum(1.0, s_measure(p["L"])), p["beta"])
+            values[r.label] = f_beta(np.minimum(1.0, t_measure()),
+                                     np.minimum(1.0, s_measure(p["L"])), p["beta"])
     return text_evaluation(runs, b.out_run, [topics[t] for t in b.out_topic.tolist()],
                            values, gold_topics=topics, unjudged=unjudged,
                            allow_empty=allow_empty, source=gold.source, gold="nuggets")

@@ -117,6 +117,7 @@ from ..measures.gain_discount import (
     ideal_rankings,
     max_gain,
 )
+from ..measures.names import measure_names
 from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
 from ..measures.rbp import PERSISTENCE
 from ..measures.tbg import document_lengths
@@ -127,6 +128,9 @@ _CHUNK_ROWS = 1 << 20
 
 #: Session measure families.
 SESSION_MEASURES = ("sDCG", "nsDCG", "sRBP", "sERR", "U")
+#: What ``measures`` of :func:`evaluate_sessions` may be (the start of the error otherwise).
+SESSION_MEASURES_EXPECTED = 'measures must be session measure names such as "sDCG@10" or ' \
+    '["sDCG@10", "nsDCG@10"]'
 ClickOrder = Literal["time", "rank"]
 #: The session views (:func:`session_view`, or the cut alone).
 ViewKind = Literal["remove", "no-gain", "cut"]
@@ -639,16 +643,15 @@ def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params
 
 # ----------------------------------------------------------------------------- evaluation
 def _as_runs(runs: Any) -> list[SessionRun]:
+    """A session run, or a list of them (paths, bytes, :class:`SessionRun`), at least one."""
     if isinstance(runs, (SessionRun, str, bytes)) or hasattr(runs, "__fspath__"):
         runs = [runs]
+    if not isinstance(runs, (list, tuple)):
+        raise InputError(f"cannot use a {type(runs).__name__} as session runs (give a "
+                         "session run file, its bytes, or a list of them)")
+    if not runs:
+        raise InputError("no session run to evaluate")
     return [run if isinstance(run, SessionRun) else read_session_run(run) for run in runs]
-
-
-def _measure_names(measures: str | Iterable[str]) -> list[str]:
-    names = [measures] if isinstance(measures, str) else list(measures)
-    if not names:
-        raise MeasureError("no session measure asked for")
-    return names
 
 
 def evaluate_sessions(
@@ -705,7 +708,7 @@ def evaluate_sessions(
     1.4923
     """
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    names = _measure_names(measures)
+    names = measure_names(measures, split=False, expected=SESSION_MEASURES_EXPECTED)
     requests = [parse_session_measure(name) for name in names]
     if click_order not in CLICK_ORDERS:
         raise ParameterError(f"click order {click_order!r}: use one of "
@@ -733,7 +736,10 @@ def evaluate_sessions(
     del run_list  # the runs read here: their rows are no longer needed (nor their memory)
     pa.default_memory_pool().release_unused()
     check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source,
-                 gold_topics=qrels_obj.topics)
+                 gold_topics=qrels_obj.topics,
+                 why=None if topics is not None else "a session is judged with the qrels "
+                 "of the topic of the same id: map sessions to topics with --topics FILE "
+                 "(topics=), or are these qrels of another collection?")
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     views = _Views(jr)
