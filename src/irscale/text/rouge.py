@@ -44,7 +44,6 @@ memory bounded), with the same values.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -58,9 +57,9 @@ from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, read_stopwords, read_texts
-from ..measures.base import f_beta
+from ..measures.base import CATALOGUE, f_beta
 from ..measures.names import measure_names
-from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
+from ..measures.params import Keywords, Params, split_items
 from .results import text_evaluation
 
 Multi = Literal["max", "mean", "pooled"]
@@ -73,26 +72,6 @@ _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"[a-z0-9]+\Z")
 _NAME = re.compile(r"ROUGE-(?P<kind>[0-9]+|L|SU|S)(?P<skip>[0-9]+|\*)?"
                    r"(?:\((?P<params>[^()]*)\))?\Z")
-
-
-def _skip(text: str) -> float:
-    """A skip distance: ``inf`` or ``*``, or a whole number ≥ 0 (one of 2^53 or more, more
-    tokens than any text has, counts the same pairs as ``inf``)."""
-    if text.lower() in ("inf", "*"):
-        return math.inf
-    if not (text.isascii() and text.isdigit()):
-        raise ValueError("a whole number ≥ 0, or inf")
-    return float(int(text)) if int(text) < 2**53 else math.inf
-
-
-_STAT = Keyword(choice("f", "p", "r"), "f", "f: F_β, p: precision, r: recall")
-_BETA = Keyword(number(low=0.0, open_low=True), 1.0, "β of F_β (eq. 39)")
-_PARAMS = {
-    "N": Keywords(stat=_STAT, beta=_BETA),
-    "L": Keywords(stat=_STAT, beta=_BETA),
-    "S": Keywords(stat=_STAT, beta=_BETA, skip=Keyword(
-        _skip, math.inf, "most tokens between the two of a skip bigram (inf: any)")),
-}
 
 
 @dataclass(frozen=True)
@@ -134,7 +113,9 @@ def parse_rouge(text: str) -> RougeRequest:
         if "skip" in items:
             raise MeasureError(f"measure {label!r}: the skip distance is given twice")
         items["skip"] = match["skip"]
-    params: Params = _PARAMS[family].from_items(items, label)
+    spec = CATALOGUE["texts"][f"ROUGE-{family}"].params
+    assert isinstance(spec, Keywords)
+    params: Params = spec.from_items(items, label)
     n = int(kind) if kind.isdigit() else 2 if family == "S" else 0
     if n >= 2**31:
         raise MeasureError(f"measure {label!r}: N too large")

@@ -105,21 +105,17 @@ from ..io.sessions import (
     read_session_run,
 )
 from ..io.table import Column
-from ..measures.base import EvalContext, get_family, safe_divide
-from ..measures.cascade import PROB, satisfaction, unsatisfied_before
+from ..measures.base import CATALOGUE, EvalContext, get_family, safe_divide
+from ..measures.cascade import satisfaction, unsatisfied_before
 from ..measures.gain_discount import (
-    MAXREL,
-    MAXREL_CHECK,
     Discount,
     GainMap,
     element_gains,
-    gain_keyword,
     ideal_rankings,
     max_gain,
 )
 from ..measures.names import measure_names
-from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
-from ..measures.rbp import PERSISTENCE
+from ..measures.params import Keywords, Params, split_items
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 
@@ -127,7 +123,7 @@ from ..measures.umeasure import u_measure
 _CHUNK_ROWS = 1 << 20
 
 #: Session measure families.
-SESSION_MEASURES = ("sDCG", "nsDCG", "sRBP", "sERR", "U")
+SESSION_MEASURES = tuple(CATALOGUE["sessions"])
 #: What ``measures`` of :func:`evaluate_sessions` may be (the start of the error otherwise).
 SESSION_MEASURES_EXPECTED = 'measures must be session measure names such as "sDCG@10" or ' \
     '["sDCG@10", "nsDCG@10"]'
@@ -136,22 +132,6 @@ ClickOrder = Literal["time", "rank"]
 ViewKind = Literal["remove", "no-gain", "cut"]
 CLICK_ORDERS = ("time", "rank")
 
-_BQ = Keyword(number(low=1.0, open_low=True), 4.0,
-              "base b_q of the query discount log_bq(qnum + b_q − 1)")
-_PARAMS: dict[str, Keywords] = {
-    "sDCG": Keywords(bq=_BQ, gain=gain_keyword("linear")),
-    "nsDCG": Keywords(bq=_BQ, gain=gain_keyword("linear"),
-                      norm=Keyword(choice("single", "jarvelin"), "single",
-                                   "ideal: the lecture's single ideal list, or Järvelin et "
-                                   "al.'s m ideal lists")),
-    "sRBP": Keywords(p=PERSISTENCE,
-                     b=Keyword(number(low=0.0, high=1.0), 0.8,
-                               "probability b of going down the same list rather than "
-                               "reformulating, when the user goes on"),
-                     gain=gain_keyword("linear"), maxrel=MAXREL).checked(MAXREL_CHECK),
-    "sERR": Keywords(bq=_BQ, prob=PROB, gain=gain_keyword("linear"),
-                     maxrel=MAXREL).checked(MAXREL_CHECK),
-}
 _NAME = re.compile(r"(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>.*))?\Z")
 _LOG2 = Discount("log2")
 
@@ -179,11 +159,8 @@ def parse_session_measure(text: str) -> SessionRequest:
                            f"{', '.join(SESSION_MEASURES)}, e.g. sDCG@10, "
                            "'nsDCG(norm=jarvelin)@10', 'U(L=132000)')")
     family = match["name"]
-    spec = _PARAMS.get(family)
-    if spec is None:
-        catalogue = get_family(family).params
-        assert isinstance(catalogue, Keywords)
-        spec = catalogue
+    spec = CATALOGUE["sessions"][family].params
+    assert isinstance(spec, Keywords)
     params = spec.from_items(split_items(match["params"] or "", family), family)
     cutoff = None
     if match["cutoff"] is not None:

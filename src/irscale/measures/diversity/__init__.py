@@ -19,47 +19,19 @@ are accepted with the prefix ``ntcir:`` (``ntcir:D#-nDCG@0010``, :data:`NTCIR_DI
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import numpy as np
+from typing import Any
 
 from ...errors import MeasureError
+from ..base import CATALOGUE, REGISTRY, Family, ParamSpec, declare, register
 from ..params import Keyword, Keywords, Params, flag, number, split_items
 from . import ndeval as nd
 from .context import DiversityContext
 
-DiversityKernel = Callable[[DiversityContext, Params, "int | None"], np.ndarray]
-
-#: Cut-off rule of a family: ``required`` (``name@k``), ``none`` (no ``@k``) or
-#: ``optional`` (``name@k``, or the whole ranking without one).
-CutoffRule = Literal["required", "none", "optional"]
-
-
-@dataclass(frozen=True)
-class DiversityFamily:
-    """A registered diversity family: kernel(context, params, k) → one value per ranking."""
-
-    name: str
-    kernel: DiversityKernel
-    params: Keywords
-    doc: str
-    cutoff: CutoffRule
-
-
-DIVERSITY_REGISTRY: dict[str, DiversityFamily] = {}
-
-
-def register_diversity(name: str, *, doc: str, params: Keywords | None = None,
-                       cutoff: CutoffRule) -> Callable[[DiversityKernel], DiversityKernel]:
-    def decorate(kernel: DiversityKernel) -> DiversityKernel:
-        if name in DIVERSITY_REGISTRY:
-            raise RuntimeError(f"diversity measure {name!r} registered twice")
-        DIVERSITY_REGISTRY[name] = DiversityFamily(name, kernel, params or Keywords(), doc,
-                                                   cutoff)
-        return kernel
-    return decorate
+#: The diversity families: the one catalogue's families of per-intent judgments, each a
+#: kernel ``kernel(ctx, params, k)`` → one value per ranking.
+DIVERSITY_REGISTRY = CATALOGUE["intents"]
 
 
 ALPHA = Keyword(number(low=0.0, high=1.0), 0.5,
@@ -71,58 +43,86 @@ def _alpha() -> Keywords:
     return Keywords(alpha=ALPHA)
 
 
-@register_diversity("ERR-IA", cutoff="required", params=_alpha(),
-                    doc="Intent-aware ERR with ndeval's collection-independent normalisation.")
+@register("ERR-IA", cutoff="required", params=_alpha(),
+          doc="Intent-aware ERR with ndeval's collection-independent normalisation.",
+          context="intents",
+          formula="Σ_{i≤k} score_i/i / Σ_{i≤k} S(1 − α)^(i−1)/i, score_i = Σ_j (1 − α)^c_j(i)",
+          source="Chapelle et al. 2009; ndeval 4.5")
 def _err_ia(ctx, p, k):
     return nd.err_at(ctx.run, p["alpha"], k)
 
 
-@register_diversity("nERR-IA", cutoff="required", params=_alpha(),
-                    doc="ERR-IA normalised by the greedy ideal ranking (ndeval).")
+@register("nERR-IA", cutoff="required", params=_alpha(),
+          doc="ERR-IA normalised by the greedy ideal ranking (ndeval).",
+          context="intents",
+          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking",
+          source="ndeval 4.5")
 def _nerr_ia(ctx, p, k):
     dr, ideal = ctx.run, ctx.ideal(p["alpha"])
     return nd.normalised(nd.err_at(dr, p["alpha"], k), nd.err_at(ideal, p["alpha"], k),
                          dr.ranking_topic, nd.dcg_at(dr, p["alpha"], k))
 
 
-@register_diversity("alpha-DCG", cutoff="required", params=_alpha(),
-                    doc="α-DCG with ndeval's collection-independent normalisation.")
+@register("alpha-DCG", cutoff="required", params=_alpha(),
+          doc="α-DCG with ndeval's collection-independent normalisation.",
+          context="intents",
+          formula="Σ_{i≤k} score_i·disc(i) / Σ_{i≤k} S(1 − α)^(i−1)·disc(i)",
+          source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_dcg(ctx, p, k):
     return nd.dcg_at(ctx.run, p["alpha"], k)
 
 
-@register_diversity("alpha-nDCG", cutoff="required", params=_alpha(),
-                    doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).")
+@register("alpha-nDCG", cutoff="required", params=_alpha(),
+          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).",
+          context="intents",
+          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking",
+          source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_ndcg(ctx, p, k):
     run = nd.dcg_at(ctx.run, p["alpha"], k)
     return nd.normalised(run, nd.dcg_at(ctx.ideal(p["alpha"]), p["alpha"], k),
                          ctx.run.ranking_topic, run)
 
 
-@register_diversity("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
-                    doc="Novelty- and rank-biased precision (Clarke et al. 2009), ndeval's.")
+@register("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
+          doc="Novelty- and rank-biased precision (Clarke et al. 2009), ndeval's.",
+          context="intents",
+          formula="(1 − (1 − α)β)/S · Σ_i score_i·β^(i−1)",
+          source="Clarke et al. 2009; ndeval 4.5")
 def _nrbp(ctx, p, k):
     return nd.nrbp(ctx.run, p["alpha"], p["beta"])
 
 
-@register_diversity("nNRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
-                    doc="NRBP over the greedy ideal's NRBP (ndeval).")
+@register("nNRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
+          doc="NRBP over the greedy ideal's NRBP (ndeval).",
+          context="intents",
+          formula="NRBP / NRBP of the greedy ideal ranking",
+          source="Clarke et al. 2009; ndeval 4.5")
 def _nnrbp(ctx, p, k):
     return nd.nnrbp(ctx.run, ctx.ideal(p["alpha"]), p["alpha"], p["beta"])
 
 
-@register_diversity("MAP-IA", cutoff="none", doc="Intent-aware average precision (ndeval).")
+@register("MAP-IA", params=Keywords(), cutoff="none",
+          doc="Intent-aware average precision (ndeval).",
+          context="intents",
+          formula="(1/S) Σ_j AP_j",
+          source="Agrawal et al. 2009; ndeval 4.5")
 def _map_ia(ctx, p, k):
     return nd.map_ia(ctx.run)
 
 
-@register_diversity("P-IA", cutoff="required",
-                    doc="Intent-aware precision at k (Agrawal et al. 2009; ndeval).")
+@register("P-IA", params=Keywords(), cutoff="required",
+          doc="Intent-aware precision at k (Agrawal et al. 2009; ndeval).",
+          context="intents",
+          formula="Σ_j |relevant to j in top k| / (k·S)",
+          source="Agrawal et al. 2009; ndeval 4.5")
 def _p_ia(ctx, p, k):
     return nd.precision_ia(ctx.run, k)
 
 
-@register_diversity("strec", cutoff="required", doc="Subtopic recall at k (ndeval).")
+@register("strec", params=Keywords(), cutoff="required", doc="Subtopic recall at k (ndeval).",
+          context="intents",
+          formula="|intents covered in top k| / S",
+          source="Zhai et al. 2003; ndeval 4.5")
 def _strec(ctx, p, k):
     return nd.subtopic_recall(ctx.run, k)
 
@@ -179,8 +179,7 @@ def is_diversity_name(name: str) -> bool:
     if text.startswith("ntcir:"):
         return text[len("ntcir:"):].partition("@")[0] in NTCIR_DIVERSITY
     match = _NAME.match(text)
-    return match is not None and (match["name"] in DIVERSITY_REGISTRY
-                                  or match["name"] == "ndeval")
+    return match is not None and (match["name"] in _kernels() or match["name"] == "ndeval")
 
 
 def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityRequest]:
@@ -207,6 +206,11 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
     return out
 
 
+def _kernels() -> list[str]:
+    """The families computed by a kernel of their own (not ``IA(...)``, ``D-U``, ``U-IA``)."""
+    return [name for name, family in DIVERSITY_REGISTRY.items() if family.kernel is not None]
+
+
 def _intent_aware_name(text: str) -> bool:
     """``IA(<measure>)``, ``D-U(...)`` or ``U-IA(...)`` (:mod:`.intent_aware`,
     :mod:`.umeasures`: computed by the main engine per intent, not by a registered kernel)."""
@@ -226,10 +230,10 @@ def _parse_one(requested: str) -> list[DiversityRequest]:
         return [DiversityRequest("IA", Keywords().from_items({}, text), None, text)]
     text = _normalise(requested)
     match = _NAME.match(text)
-    if not match or not (match["name"] in DIVERSITY_REGISTRY or match["name"] == "ndeval"):
+    if not match or not (match["name"] in _kernels() or match["name"] == "ndeval"):
         import difflib
 
-        known = [*DIVERSITY_REGISTRY, "ndeval"]
+        known = [*_kernels(), "ndeval"]
         close = difflib.get_close_matches(text.split("(")[0].split("@")[0], known, n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise MeasureError(f"unknown diversity measure {text!r}{hint}; known: "
@@ -247,11 +251,13 @@ def _parse_one(requested: str) -> list[DiversityRequest]:
         for column in NDEVAL_COLUMNS:
             family, _, k = column.partition("@")
             spec = DIVERSITY_REGISTRY[family].params
+            assert isinstance(spec, Keywords)
             given = {key: repr(params[key]) for key in spec.keywords}
             requests.append(DiversityRequest(family, spec.from_items(given, family),
                                              int(k) if k else None, column, options))
         return requests
     chosen = DIVERSITY_REGISTRY[name]
+    assert isinstance(chosen.params, Keywords)
     params = chosen.params.from_items(items, name)
     if chosen.cutoff == "required" and cutoff_text is None:
         raise MeasureError(f"measure {name!r} needs a cut-off: {name}@k (ndeval: "
@@ -270,6 +276,30 @@ def _parse_one(requested: str) -> list[DiversityRequest]:
 
 from . import dmeasures  # noqa: E402  (registers NTCIREVAL's families)
 
-__all__ = ["DIVERSITY_REGISTRY", "NDEVAL_COLUMNS", "NTCIR_DIVERSITY", "CutoffRule",
-           "DiversityContext", "DiversityFamily", "DiversityRequest", "dmeasures",
-           "is_diversity_name", "parse_diversity_measures", "register_diversity"]
+
+class InnerMeasure(ParamSpec):
+    """The one parameter of ``IA(<measure>)``: a measure of judged rankings, written inside
+    the parentheses (parsed by :func:`.intent_aware.inner_request`)."""
+
+    def describe(self) -> list[dict[str, str]]:
+        return [{"name": "measure", "domain": "a measure of judged rankings with one mean "
+                 "value per topic", "default": "", "doc": "the measure M computed per intent"}]
+
+
+#: Families computed by the main engine on each intent's judgments (:mod:`.intent_aware`,
+#: :mod:`.umeasures`): their requests are of family ``IA``, told apart by their label.
+declare(Family("IA", None, InnerMeasure(), "Intent-aware version of any per-topic measure "
+               "of judged rankings.", context="intents", cutoff="none",
+               formula="Σ_i Pr(i|q) · M_i, M_i the measure with intent i's judgments alone",
+               source="Agrawal et al. 2009"))
+declare(Family("U-IA", None, REGISTRY["U"].params, "Intent-aware U-measure: IA(U(...)).",
+               context="intents", cutoff="none",
+               formula="Σ_i Pr(i|q) · U_i, U_i over the local trailtext of intent i",
+               source="Sakai & Dou 2013"))
+declare(Family("D-U", None, REGISTRY["U"].params, "U-measure of one trailtext read with "
+               "the global gains of the intents.", context="intents", cutoff="none",
+               formula="(1/𝒩) Σ_k g(pos_k) · D(pos_k), g(pos) = Σ_i Pr(i|q) · g_i(pos)",
+               source="Sakai & Dou 2013"))
+
+__all__ = ["DIVERSITY_REGISTRY", "NDEVAL_COLUMNS", "NTCIR_DIVERSITY", "DiversityContext",
+           "DiversityRequest", "dmeasures", "is_diversity_name", "parse_diversity_measures"]
