@@ -23,6 +23,9 @@ class ContextInfo:
     noun: str
     examples: tuple[str, ...]
     evaluated_by: str
+    #: What a cut-off @k counts, and what a measure without one reads whole.
+    unit: str = "documents"
+    whole: str = "ranking"
 
 
 #: Every context, in the order the catalogue lists them.
@@ -37,15 +40,16 @@ CONTEXTS: dict[str, ContextInfo] = {
     "sessions": ContextInfo(
         "multi-query sessions: the ranked lists of a session's queries, in order",
         "session", ("sDCG@10", "nsDCG(norm=jarvelin)@10", "U(L=132000)"),
-        "irscale session; irscale.text.evaluate_sessions"),
+        "irscale session; irscale.text.evaluate_sessions", unit="documents per query",
+        whole="session"),
     "texts": ContextInfo(
         "candidate texts against reference texts (summaries)",
         "ROUGE", ("ROUGE-2", "ROUGE-L(stat=r)", "ROUGE-SU4", "ROUGE-S(skip=inf,beta=2)"),
-        "irscale text rouge; irscale.text.evaluate_rouge"),
+        "irscale text rouge; irscale.text.evaluate_rouge", whole="text"),
     "nuggets": ContextInfo(
         "answers matched against gold-standard nuggets (TREC QA, one-click iUnits)",
         "nugget", ("F_QA(beta=3)", "S(L=1000)", "Ssharp(L=1000,beta=1)"),
-        "irscale text nuggets; irscale.text.evaluate_nuggets"),
+        "irscale text nuggets; irscale.text.evaluate_nuggets", whole="output"),
 }
 
 __all__ = ["CONTEXTS", "Context", "ContextInfo"]
