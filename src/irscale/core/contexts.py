@@ -35,7 +35,8 @@ CONTEXTS: dict[str, ContextInfo] = {
         "", ("map", "P@10", "nDCG(gain=exp)@10"), "irscale eval; irscale.evaluate"),
     "intents": ContextInfo(
         "rankings judged per intent (diversity qrels: topic intent docno rel)",
-        "diversity", ("alpha-nDCG@20", "ERR-IA(alpha=0.5)@10", "D#-nDCG@10"),
+        "diversity", ("alpha-nDCG@20", "ERR-IA(alpha=0.5)@10", "D#-nDCG@10", "IA(nDCG@10)",
+                      "ndeval"),
         "irscale eval with diversity qrels; irscale.evaluate_diversity"),
     "sessions": ContextInfo(
         "multi-query sessions: the ranked lists of a session's queries, in order",

@@ -96,21 +96,22 @@ def other_names(family: Family) -> list[str]:
 def _signature(family: Family, params: list[dict[str, str]]) -> str:
     """The name with its parameters and their defaults: ``RBP(p=0.8, gain=linear,
     maxrel=none)``, ``P.5,10,...`` (trec_eval's), ``ROUGE-<n>(...)``, ``alpha-nDCG(...)@k``
-    (``[@k]``: an optional cut-off, shown outside judged rankings, where every family
-    takes one)."""
+    (``[@k]``: an optional cut-off; in judged rankings, where every family takes one, shown
+    for the families that use k themselves)."""
     name = family.name
     if isinstance(family.params, GainPairs):  # trec_eval's spelling: name.parameters
         return f"{name}[.level=gain,...]"
     if isinstance(family.params, (Cutoffs, Floats, FloatParams)):
         return f"{name}.{params[0]['default']}"
-    hidden = None
+    hidden = {"cutoff"}  # the @k of the name
     if family.suffix is not None and family.suffix[0] != name:
-        name, hidden = f"{family.suffix[0]}<{family.suffix[1]}>", family.suffix[1]
+        name = f"{family.suffix[0]}<{family.suffix[1]}>"
+        hidden.add(family.suffix[1])
     inside = ", ".join(f"{p['name']}={p['default']}" if p["default"] else p["name"]
-                       for p in params if p["name"] != hidden)
+                       for p in params if p["name"] not in hidden)
     cutoff = {"required": "@k", "optional": "[@k]", "none": ""}[family.cutoff]
     if family.context == "rankings":
-        cutoff = ""
+        cutoff = "[@k]" if "cutoff" in getattr(family.params, "keywords", {}) else ""
     return f"{name}({inside}){cutoff}" if inside else f"{name}{cutoff}"
 
 

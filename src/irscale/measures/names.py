@@ -48,9 +48,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
 from ..errors import MeasureError, ParameterError, shorten, shown
-from .base import REGISTRY, Cutoffs, Family, Floats, MeasureRequest, get_family
+from .base import CATALOGUE, REGISTRY, Cutoffs, Family, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
@@ -451,8 +452,6 @@ def parse_name(text: str, context: str) -> NamedMeasure:
         ...
     irscale.errors.MeasureError: measure 'alpha-nDCG' needs a cut-off: alpha-nDCG@k
     """
-    from .base import CATALOGUE
-
     label = text.strip()
     spelled = label.replace("\u266f", "#")
     families = CATALOGUE[context]
@@ -492,8 +491,8 @@ def _find_family(families: dict[str, Family], name: str, context: str, label: st
             try:
                 family.params.keywords[keyword].parse(value)
             except ValueError as error:
-                raise MeasureError(_unknown(context, label, name) + f" ({stem}<{keyword}>: "
-                                   f"{keyword} {error}, got {value!r})") from None
+                raise MeasureError(_unknown(context, label, name, f"{stem}<{keyword}>: "
+                                            f"{keyword} {error}, got {value!r}")) from None
             return family, {keyword: value}
     return None
 
@@ -511,8 +510,6 @@ def _items(params: str | None, label: str, given: dict[str, str]) -> dict[str, s
 
 def _family_cutoff(family: Family, parts: NameParts, label: str, context: str) -> int | None:
     """The cut-off of a name, checked against the family's rule and largest cut-off."""
-    from ..core.contexts import CONTEXTS
-
     if parts.cutoff is None:
         if family.cutoff == "required":
             raise MeasureError(f"measure {family.name!r} needs a cut-off: {family.name}@k")
@@ -528,21 +525,20 @@ def _family_cutoff(family: Family, parts: NameParts, label: str, context: str) -
     return int(depth)
 
 
-def _unknown(context: str, label: str, name: str) -> str:
-    """The message of a name that no family of ``context`` has, with close names, the
-    context's measures and examples."""
+def _unknown(context: str, label: str, name: str, reason: str = "") -> str:
+    """The message of a name that no family of ``context`` has, with the ``reason`` (or
+    close names), the context's measures and examples."""
     import difflib
-
-    from ..core.contexts import CONTEXTS
-    from .base import CATALOGUE
 
     info = CONTEXTS[context]
     families = CATALOGUE[context].values()
     spellings = [f"{f.suffix[0]}<{f.suffix[1]}>" if f.suffix and f.suffix[0] != f.name
-                 else f.name for f in families]
+                 else f"{f.name}(<measure>)" if hasattr(f.params, "example") else f.name
+                 for f in families]
     known = [n for f in families for n in (f.name, *f.aliases)]
     close = difflib.get_close_matches(name, known, n=3)
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    hint = f" ({reason})" if reason else f" (did you mean {', '.join(close)}?)" if close \
+        else ""
     examples = ", ".join(f"'{e}'" if "(" in e else e for e in info.examples)
     return (f"unknown {info.noun} measure {label!r}{hint}; {info.noun} measures: "
             f"{', '.join(spellings)}, e.g. {examples}")
@@ -559,8 +555,6 @@ def format_name(family: str, params: Any = None, cutoff: int | None = None, *,
     ...             context="texts")
     'ROUGE-2(stat=r)'
     """
-    from .base import CATALOGUE
-
     spec = CATALOGUE[context][family]
     name, items, keywords = spec.name, [], getattr(spec.params, "keywords", {})
     in_name = spec.suffix[1] if spec.suffix and spec.suffix[0] != spec.name else None
@@ -582,7 +576,7 @@ def canonical_name(family: Family) -> str:
     defaults: ``P``, ``alpha-nDCG@10`` (a required cut-off: 10), ``ROUGE-1``,
     ``IA(nDCG@10)`` (the family's example measure), and for a keyword family whose bare
     name is a trec_eval one (``AP`` is map) the name with a parameter at its default,
-    ``nDCG(gain=linear)``, ``AP(norm=min)@10``."""
+    ``nDCG(gain=linear)``, ``AP(norm=R)@10``."""
     example = getattr(family.params, "example", None)
     if example is not None:
         return f"{family.name}({example})"

@@ -1,10 +1,11 @@
-"""Diversity (intent-aware) measures: a registry of families, their names, and ndeval's set.
+"""Diversity (intent-aware) measures: their families, their names, and ndeval's set.
 
 Each family is one small kernel ``kernel(ctx, params, k)`` over a
 :class:`~.context.DiversityContext` (the run's rankings judged per intent, the qrels'
 graded levels, intent probabilities and types, ndeval's greedy ideal rankings), registered
-with its parameters as the one-degree families are (:mod:`irscale.measures.base`). Names
-follow the ir_measures style with parameters in the name: ``alpha-nDCG@20``,
+in the one catalogue under the context ``intents`` with its parameters, as the families of
+judged rankings are (:mod:`irscale.measures.base`). Names are read by the one grammar
+(:func:`irscale.measures.names.parse_name`), parameters in the name: ``alpha-nDCG@20``,
 ``alpha-nDCG(alpha=0.5)@20``, ``NRBP(alpha=0.5,beta=0.5)``, ``MAP-IA``, ``P-IA@10``,
 ``strec@5``. The nickname ``ndeval`` stands for ndeval's 21 columns in its order, and
 accepts ``alpha``, ``beta`` and ``traditional`` (``ndeval(traditional=1)``: ndeval's
