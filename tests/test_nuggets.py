@@ -19,7 +19,8 @@ from irscale.errors import (
     MeasureError,
     ParameterError,
 )
-from irscale.text.nuggets import evaluate_nuggets, parse_nugget_measure
+from irscale.measures.names import parse_name
+from irscale.text.nuggets import evaluate_nuggets
 
 # three iUnits: weights 3, 2, 1; vital strings of 10, 20 and 30 non-blank characters
 NUGGETS = (b"q n1 3 vital " + b"a" * 10 + b"\n" + b"q n2 2 vital " + b"b" * 10 + b" "
@@ -197,4 +198,4 @@ def test_bad_gold_and_options():
         evaluate_nuggets(NUGGETS, MATCHES, ["T"])
     for name in ("P@10", "S(L=0)", "F_QA(beta=-1)", "W-Rec(nuggets=some)", "T(L=5)"):
         with pytest.raises(MeasureError):
-            parse_nugget_measure(name)
+            parse_name(name, "nuggets")

@@ -268,6 +268,19 @@ def test_eval_loads_only_what_it_needs(tiny):
         assert report["diversity"] == [], report
 
 
+def test_measures_loads_only_what_it_needs():
+    """``irscale measures`` lists the catalogue from the families' declarations: it loads
+    neither pandas (:func:`irscale.measures.catalogue` does, to make its DataFrame) nor
+    scipy nor matplotlib; its ``--help`` and usage errors load nothing numerical (walked by
+    :func:`test_mistakes_are_reported_before_the_numerical_packages`)."""
+    reports = _run(["measures"], ["measures", "--context", "texts", "--format", "json"],
+                   ["measures", "--format", "markdown"])
+    for report in reports:
+        assert report["status"] == 0 and report["output"].strip(), report
+        assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
+    assert json.loads(reports[1]["output"])[0]["name"] == "ROUGE-N"
+
+
 def test_eval_output_unchanged_by_the_light_conversions(tiny):
     """The pandas-free conversions give trec_eval's numbers (labels looked up with the
     topic-specific row first, then the ``*`` row) and CSV integers stay integers."""

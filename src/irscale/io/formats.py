@@ -1,6 +1,7 @@
-"""Names of the output formats of evaluation results (:mod:`irscale.io.output`) and of
-the image files of a scale (:mod:`irscale.scales.stream`), in a module of their own so
-that the command line can offer and check them without loading the writers."""
+"""Names of the output formats of evaluation results (:mod:`irscale.io.output`), of the
+measure catalogue, and of the image files of a scale (:mod:`irscale.scales.stream`), in a
+module of their own so that the command line can offer and check them without loading the
+writers."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from ..errors import ParameterError
 
 #: Output formats of :func:`irscale.io.output.write_results`.
 FORMATS: tuple[str, ...] = ("trec", "csv", "json", "markdown")
+#: Output formats of the measure catalogue
+#: (:func:`irscale.measures.listing.format_catalogue`).
+CATALOGUE_FORMATS: tuple[str, ...] = ("text", "json", "markdown")
 
 ImageFormat = Literal["parquet", "csv"]
 #: File name endings and their formats.

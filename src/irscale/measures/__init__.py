@@ -1,11 +1,15 @@
-"""Measures: the registry, the name parser, and every family (trec_eval's and ours).
+"""Measures: the one catalogue, the name parser, and every family (trec_eval's and ours).
 
-Importing this package registers trec_eval's families (:mod:`irscale.measures.trec`) and the
-families of the seeds' catalogue (one module per family group: dcg, graded, cascade, rbp,
-precision_recall, generalized, condensed, coverage, tbg, umeasure, markov, click_models,
-order_measures, multi_aspect). The diversity families have their own registry, filled when
-:mod:`irscale.measures.diversity` is imported (by the diversity evaluation, never by an
-evaluation of trec_eval's measures).
+The catalogue (:data:`~irscale.measures.base.CATALOGUE`) holds every measure family by the
+context it needs (:data:`irscale.core.contexts.CONTEXTS`): judged rankings, per-intent
+judgments, sessions, texts and nuggets. Importing this package registers trec_eval's
+families (:mod:`irscale.measures.trec`), those of judged rankings from the literature (one
+module per family group: dcg, graded, cascade, rbp, precision_recall, generalized,
+condensed, coverage, tbg, umeasure, markov, click_models, order_measures, multi_aspect) and
+the families of sessions, texts and nuggets (sessions, rouge, nuggets: declared here,
+computed by :mod:`irscale.text`). The families of per-intent judgments are registered when
+:mod:`irscale.measures.diversity` is imported (by the diversity evaluation and by
+:func:`catalogue`, never by an evaluation of trec_eval's measures).
 """
 
 from . import (  # noqa: F401  (importing a module registers its families)
@@ -18,13 +22,27 @@ from . import (  # noqa: F401  (importing a module registers its families)
     graded,
     markov,
     multi_aspect,
+    nuggets,
     order_measures,
     precision_recall,
     rbp,
+    rouge,
+    sessions,
     tbg,
     trec,
     umeasure,
 )
-from .base import REGISTRY, EvalContext, Family, MeasureRequest, get_family, register
+from .base import (
+    CATALOGUE,
+    REGISTRY,
+    EvalContext,
+    Family,
+    MeasureRequest,
+    declare,
+    get_family,
+    register,
+)
+from .listing import catalogue
 
-__all__ = ["REGISTRY", "EvalContext", "Family", "MeasureRequest", "get_family", "register"]
+__all__ = ["CATALOGUE", "REGISTRY", "EvalContext", "Family", "MeasureRequest", "catalogue",
+           "declare", "get_family", "register"]

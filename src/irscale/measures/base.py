@@ -11,6 +11,8 @@ Writing a measure::
         name="P",
         params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
         doc="Precision at cut-off k: |relevant in top k| / k (trec_eval m_P.c).",
+        formula="P@k = |relevant in top k| / k",
+        source="trec_eval 9.0.8 (m_P.c)",
     )
     def precision(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext):
         return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}
@@ -26,10 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from ..core.contexts import CONTEXTS
 from ..core.judged import JudgedRankings
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..core.subsets import memo, relevant_documents
@@ -315,13 +318,27 @@ class GainPairs(ParamSpec):
 
 Kernel = Callable[[JudgedRankings, Any, EvalContext], Mapping[str, np.ndarray]]
 
+#: Cut-off rule of a family's names: ``optional`` (``name@k``, or the whole input without
+#: one), ``required`` (``name@k`` only) or ``none`` (no ``@k``).
+CutoffRule = Literal["optional", "required", "none"]
+
 
 @dataclass(frozen=True)
 class Family:
-    """A registered measure family (one trec_eval measure, or one of ours)."""
+    """A registered measure family (one trec_eval measure, or one of ours), whatever the
+    context it needs (:data:`~irscale.core.contexts.CONTEXTS`).
+
+    ``kernel`` computes it: for judged rankings, ``kernel(jr, params, ctx)`` →
+    ``{output name: values}`` (:meth:`compute`); for per-intent judgments,
+    ``kernel(diversity_context, params, k)`` → one value per ranking. The families of
+    sessions, texts and nuggets are computed by the evaluation of their context
+    (:mod:`irscale.text`), which reads the family's name and parameters: they have no
+    kernel here. ``formula`` is the family's definition in one line and ``source`` the
+    paper or tool it follows.
+    """
 
     name: str
-    kernel: Kernel
+    kernel: Any
     params: ParamSpec
     doc: str
     aggregate: Aggregate = "mean"
@@ -334,6 +351,16 @@ class Family:
     #: The generic parameters of measure names (``rel``, ``condensed``) that cannot change
     #: this family's values, each with the reason: names giving them are refused.
     ignores: tuple[tuple[str, str], ...] = field(default=())
+    context: str = "rankings"
+    cutoff: CutoffRule = "optional"
+    formula: str = ""
+    source: str = ""
+    #: ``(stem, keyword)``: the family is spelt ``stem`` followed by the value of its
+    #: parameter ``keyword`` (``ROUGE-2``: stem ``ROUGE-``, n = 2; ``ROUGE-SU4``: skip = 4);
+    #: where the stem is the family's name, the bare name is accepted as well.
+    suffix: tuple[str, str] | None = None
+    #: The largest cut-off @k its names accept.
+    max_cutoff: int = 2**63 - 1
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -343,30 +370,37 @@ class Family:
         return dict(self.kernel(jr, params, ctx or EvalContext()))
 
 
-REGISTRY: dict[str, Family] = {}
+#: The one catalogue: every registered family, by the context it needs, then by name.
+CATALOGUE: dict[str, dict[str, Family]] = {context: {} for context in CONTEXTS}
+#: The families of judged rankings (``CATALOGUE["rankings"]``): trec_eval's and ours.
+REGISTRY: dict[str, Family] = CATALOGUE["rankings"]
 
 
 def register(
     name: str,
     *,
     doc: str,
+    formula: str,
+    source: str,
     params: ParamSpec | None = None,
     aggregate: Aggregate = "mean",
     value_type: ValueType = "float",
     per_query: bool = True,
     missing_value: float | str | None = None,
     ignores: Mapping[str, str] | None = None,
-) -> Callable[[Kernel], Kernel]:
-    """Class the decorated kernel as measure family ``name`` (see module docstring).
+    context: str = "rankings",
+    cutoff: CutoffRule = "optional",
+    aliases: tuple[str, ...] = (),
+) -> Callable[[Any], Any]:
+    """Class the decorated kernel as measure family ``name`` of ``context`` (see the module
+    docstring and :class:`Family`).
 
     ``ignores``: the generic parameters of measure names (``rel``, ``condensed``) that have
     no effect on the family, each with the reason shown when a name gives it.
     """
 
-    def decorate(kernel: Kernel) -> Kernel:
-        if name in REGISTRY:
-            raise RuntimeError(f"measure family {name!r} registered twice")
-        REGISTRY[name] = Family(
+    def decorate(kernel: Any) -> Any:
+        declare(Family(
             name=name,
             kernel=kernel,
             params=params or NoParams(),
@@ -376,10 +410,26 @@ def register(
             per_query=per_query,
             missing_value=missing_value,
             ignores=tuple((ignores or {}).items()),
-        )
+            context=context,
+            cutoff=cutoff,
+            formula=formula,
+            source=source,
+            aliases=aliases,
+        ))
         return kernel
 
     return decorate
+
+
+def declare(family: Family) -> Family:
+    """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
+    declared so, without a kernel: see :class:`Family`)."""
+    table = CATALOGUE[family.context]
+    if family.name in table:
+        raise RuntimeError(f"measure family {family.name!r} of {family.context} registered "
+                           "twice")
+    table[family.name] = family
+    return family
 
 
 def get_family(name: str) -> Family:

@@ -96,6 +96,8 @@ _PARAMS = {"prob": PROB, "gain": gain_keyword("linear"), "maxrel": MAXREL}
     "2009; seed 001 eq. 15).",
     params=Keywords(**_PARAMS).checked(MAXREL_CHECK),
     missing_value=0.0,
+    formula="Σ_r dsat(r − 1)·R_r / r, R_r = (2^g(r) − 1)/2^gmax",
+    source="Chapelle et al. 2009",
 )
 def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"ERR": err_values(jr, params["prob"], params["gain"], params["maxrel"])}
@@ -106,6 +108,8 @@ def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     doc="Normalised ERR: ERR@l divided by the ERR@l of the ideal ranking (NTCIREVAL's nERR@l).",
     params=Keywords(**_PARAMS, cutoff=CUTOFF).checked(MAXREL_CHECK),
     missing_value=0.0,
+    formula="ERR@l / ERR@l of the ideal ranking",
+    source="Sakai: NTCIREVAL (nERR@l)",
 )
 def nerr(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     prob, gain, maxrel, k = params["prob"], params["gain"], params["maxrel"], params["cutoff"]

@@ -87,6 +87,8 @@ def satisfied_after_click(jr: JudgedRankings, params: Params, gain: GainMap,
     "eq. 16); click probabilities given as input.",
     params=Keywords(**_CLICKS, gain=gain_keyword("linear")),
     missing_value=0.0,
+    formula="Σ_i P[C_i = 1]·r̂_i",
+    source="Chuklin et al. 2013",
 )
 def utility(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     clicks = click_probability(jr, params, "uM")
@@ -115,6 +117,8 @@ def _default_satisfaction(params: Params) -> bool:
                   "(2^g − 1)/2^gmax (no sat=, no psat=)"),
         MAXREL_CHECK),
     missing_value=0.0,
+    formula="Σ_i s_i·P[C_i = 1] / i",
+    source="Chuklin et al. 2013",
 )
 def effort(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     clicks = click_probability(jr, params, "rrM")

@@ -48,6 +48,8 @@ def bpref_variant(jr: JudgedRankings, divisor: np.ndarray, capped: bool) -> np.n
     "1 − min(R, judged non-relevant above)/R (Sakai 2007; seed 001 eq. 22).",
     params=Keywords(),
     missing_value=0.0,
+    formula="(1/R) Σ_{relevant d of the condensed list} (1 − min(R, n_d)/R)",
+    source="Sakai 2007",
 )
 def bpref_r(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"bpref_R": bpref_variant(jr, jr.num_rel, capped=True)}
@@ -59,6 +61,8 @@ def bpref_r(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, n
     "1 − (judged non-relevant above)/N (Sakai 2007; seed 001 eq. 23; RankEff).",
     params=Keywords(),
     missing_value=0.0,
+    formula="(1/R) Σ_{relevant d of the condensed list} (1 − n_d/N)",
+    source="Sakai 2007",
 )
 def bpref_n(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"bpref_N": bpref_variant(jr, jr.num_nonrel, capped=False)}

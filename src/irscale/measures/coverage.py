@@ -29,6 +29,8 @@ from .params import CUTOFF, Keywords, Params
     params=Keywords(cutoff=CUTOFF),
     ignores={"rel": "it counts the documents in the qrels, of any degree",
              "condensed": "the condensed list holds judged documents only"},
+    formula="|judged in top k| / k",
+    source="ir_measures (MacAvaney et al. 2022)",
 )
 def judged(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     k = params["cutoff"]

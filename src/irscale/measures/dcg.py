@@ -69,6 +69,8 @@ def ideal_dcg(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: int
     "discount (Järvelin & Kekäläinen 2002; seed 004 eq. 5, seed 001 §2.2).",
     params=_PARAMS,
     missing_value=0.0,
+    formula="Σ_{r ≤ k} g(r)/d(r)",
+    source="Järvelin & Kekäläinen 2002",
 )
 def dcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"DCG": dcg_values(jr, params["gain"], discount_of(params), params["cutoff"])}
@@ -80,6 +82,8 @@ def dcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     "seed 001 eq. 6).",
     params=_PARAMS,
     missing_value=0.0,
+    formula="DCG@k / ideal DCG@k",
+    source="Järvelin & Kekäläinen 2002",
 )
 def ndcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     gain, discount, k, maxrel = params["gain"], discount_of(params), params["cutoff"], None

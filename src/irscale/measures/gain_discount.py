@@ -47,7 +47,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.subsets import memo
 from ..errors import MeasureError
-from .params import Keyword, Params, choice, integer, number, only_with, optional
+from .params import Keyword, Params, choice, integer, number, only_with, optional, states
 from .trec.gains import distinct_rows, log2_discount
 
 
@@ -95,6 +95,7 @@ class GainMap:
         return self.gains(np.arange(max(n_levels, 1)), family)
 
 
+@states("linear, exp, binary, or gains g1:g2:...")
 def parse_gain(text: str) -> GainMap:
     """``linear`` | ``exp`` | ``binary`` | ``g1:g2:...`` (gains of degrees 1, 2, ...)."""
     if text in ("linear", "exp", "binary"):

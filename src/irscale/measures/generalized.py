@@ -58,6 +58,8 @@ def _retrieved_gain(jr: JudgedRankings, params: Params,
     doc="Generalised precision: mean normalised gain g/gmax of the retrieved (or top k) "
     "documents (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
     params=_PARAMS,
+    formula="(1/n) Σ_{r ≤ n} g(r)/gmax",
+    source="Kekäläinen & Järvelin 2002",
 )
 def generalised_precision(jr: JudgedRankings, params: Params,
                           ctx: EvalContext) -> dict[str, np.ndarray]:
@@ -71,6 +73,8 @@ def generalised_precision(jr: JudgedRankings, params: Params,
     doc="Generalised recall: gain retrieved (in the top k) over the gain of every judged "
     "document (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
     params=_PARAMS_R,
+    formula="Σ_{retrieved} g / Σ_{judged} g",
+    source="Kekäläinen & Järvelin 2002",
 )
 def generalised_recall(jr: JudgedRankings, params: Params,
                        ctx: EvalContext) -> dict[str, np.ndarray]:

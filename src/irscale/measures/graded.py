@@ -119,6 +119,8 @@ _COMMON = {"beta": BETA, "gain": gain_keyword("linear")}
     params=Keywords(**_COMMON, norm=NORM, cutoff=CUTOFF).checked(
         only_with("norm", lambda p: p["cutoff"] is not None, "with a cut-off (Q(norm=R)@l)")),
     missing_value=0.0,
+    formula="(1/R) Σ_{relevant r} BR(r), BR(r) = (β·cg(r) + C(r)) / (β·cg*(r) + r)",
+    source="Sakai 2004",
 )
 def q_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     beta, gain, maxrel = _br_params(params)
@@ -135,6 +137,8 @@ def q_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
     doc="R-measure: the blended ratio at rank R, BR(R) (Sakai; seed 001 §2.2).",
     params=Keywords(**_COMMON),
     missing_value=0.0,
+    formula="BR(R)",
+    source="Sakai 2004",
 )
 def r_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     beta, gain, maxrel = _br_params(params)
@@ -165,6 +169,8 @@ def _br_at(jr: JudgedRankings, params: Params, rank: np.ndarray, family: str) ->
     doc="O-measure: the blended ratio at the first relevant document, BR(r1) (Sakai 2007).",
     params=Keywords(**_COMMON),
     missing_value=0.0,
+    formula="BR(r1), r1 the first relevant rank",
+    source="Sakai 2007",
 )
 def o_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"Omeasure": _br_at(jr, params, first_relevant_rank(jr), "Omeasure")}
@@ -176,6 +182,8 @@ def o_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
     "relevance degree retrieved, BR(rp) (Sakai 2007).",
     params=Keywords(**_COMMON),
     missing_value=0.0,
+    formula="BR(rp), rp the first rank of the highest degree retrieved",
+    source="Sakai 2007",
 )
 def p_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"Pmeasure": _br_at(jr, params, preferred_rank(jr), "Pmeasure")}
@@ -187,6 +195,8 @@ def p_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
     "(Sakai 2007; seed 001 eq. 14).",
     params=Keywords(**_COMMON),
     missing_value=0.0,
+    formula="(1/C(rp)) Σ_{relevant r ≤ rp} BR(r)",
+    source="Sakai 2007",
 )
 def p_plus(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     rp = preferred_rank(jr)

@@ -53,6 +53,9 @@ def stationary_weights(jr: JudgedRankings, model: str, alpha: float) -> np.ndarr
         recall=Keyword(flag, False, "multiply by the recall (uniform model: AP)"),
     ).checked(only_with("alpha", lambda p: p["model"] == "distance", "with model=distance")),
     missing_value=0.0,
+    formula="Σ_i π_i·P@i over the relevant retrieved ranks i, π the invariant distribution of the "
+            "user's Markov chain",
+    source="Ferrante, Ferro & Maistro 2014",
 )
 def markov_precision(jr: JudgedRankings, params: Params,
                      ctx: EvalContext) -> dict[str, np.ndarray]:

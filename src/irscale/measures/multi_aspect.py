@@ -76,6 +76,8 @@ def understanding(labels: np.ndarray, mode: str, threshold: float, scale: float)
         MAXREL_CHECK,
     ),
     missing_value=0.0,
+    formula="(1 − p) Σ_i p^(i−1) r_i U_i, U a second label set",
+    source="Zuccon & Koopman 2014",
 )
 def urbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     gain, maxrel = params["gain"], params["maxrel"]

@@ -1,6 +1,10 @@
-"""The one measure-name parser: trec_eval names and ir_measures-style names.
+"""The one measure-name parser, for every context: trec_eval names and ir_measures-style
+names.
 
-Accepted spellings (each yields one or more :class:`MeasureRequest`):
+One grammar reads every name, whatever the context of its family (:func:`split_name`):
+``Name``, ``Name(key=value,...)``, ``Name@k`` or ``Name(key=value,...)@k``, the name made
+of letters, digits and ``_ + # * -``. In judged rankings (:func:`parse_measures`), accepted
+spellings (each yields one or more :class:`MeasureRequest`):
 
 * trec_eval nicknames: ``official``, ``all_trec``, ``set``;
 * trec_eval families, with optional parameters after a dot: ``map``, ``P``, ``P.5,10``,
@@ -27,26 +31,64 @@ Accepted spellings (each yields one or more :class:`MeasureRequest`):
 
 Every label shown to the user is the name as requested (``P@10`` stays ``P@10``); trec_eval
 names print exactly as trec_eval prints them.
+
+In the other contexts (per-intent judgments, sessions, texts, nuggets), :func:`parse_name`
+reads a name against the declaration of its family in the catalogue
+(:class:`~irscale.measures.base.Family`): its keyword parameters, its cut-off rule
+(``alpha-nDCG@20`` needs one, ``NRBP`` takes none) and largest cut-off, its other names
+(``S#``), a parameter written after its stem (``ROUGE-2``, ``ROUGE-SU4``) or, for
+``IA(<measure>)``, a measure of judged rankings between the parentheses.
+:func:`format_name` writes a name back, :func:`canonical_name` the shortest one of a family.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
+from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
 from ..errors import MeasureError, ParameterError, shorten, shown
-from .base import REGISTRY, Cutoffs, Floats, MeasureRequest, get_family
+from .base import CATALOGUE, REGISTRY, Cutoffs, Family, Floats, MeasureRequest, get_family
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
-_IR_NAME = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[0-9.]+))?$"
-)
-#: The same with anything after the @ (a cut-off that is not a number: ``AP@-1``).
-_IR_NAME_ANY_CUTOFF = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<params>[^()]*)\))?@(?P<cutoff>.*)$")
+#: The one grammar of measure names, whatever the context: ``Name``, ``Name(key=value,...)``,
+#: ``Name@k``, ``Name(key=value,...)@k``. A name starts with a letter and holds letters,
+#: digits and ``_ + # * -`` (``alpha-nDCG``, ``D#-nDCG``, ``P+Q``, ``ROUGE-S*``); anything
+#: after the first ``@`` is the cut-off, checked by the family.
+_NAME = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
+                   r"(?:@(?P<cutoff>.*))?", re.S)
+#: A cut-off of the trec_eval route: a number (``P@10``, ``IPrec@0.5``).
+_IR_CUTOFF = re.compile(r"[0-9.]+")
+#: A value written right after a family's stem (``ROUGE-2``, ``ROUGE-SU4``, ``ROUGE-S*``).
+_SUFFIX = re.compile(r"[0-9]+|\*")
+
+
+@dataclass(frozen=True)
+class NameParts:
+    """The parts of a measure name: ``name``, the text between the parentheses
+    (``params``, ``None`` without them) and the text after the ``@`` (``cutoff``)."""
+
+    name: str
+    params: str | None
+    cutoff: str | None
+
+
+def split_name(text: str) -> NameParts | None:
+    """``Name(params)@cutoff`` → its :class:`NameParts`; ``None`` for a text of another form.
+
+    >>> split_name("alpha-nDCG(alpha=0.5)@20")
+    NameParts(name='alpha-nDCG', params='alpha=0.5', cutoff='20')
+    >>> split_name("P.5,10") is None
+    True
+    """
+    match = _NAME.fullmatch(text)
+    if match is None:
+        return None
+    return NameParts(match["name"], match["params"], match["cutoff"])
 
 #: ir_measures-style name → (family without cut-off, family with native cut-off or None).
 IR_NAMES: dict[str, tuple[str | None, str | None]] = {
@@ -205,10 +247,10 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     trec_output = _trec_output_name(text)
     if trec_output is not None:
         return [trec_output]
-    match = _IR_NAME.match(text)
-    if match and (match["name"] in IR_NAMES or _keyword_family(match["name"]) is not None):
-        return [_ir_request(text, match["name"], match["params"], match["cutoff"])]
-    _check_cutoff_text(text)
+    parts = split_name(text)
+    if parts and (parts.name in IR_NAMES or _keyword_family(parts.name) is not None):
+        _check_cutoff_text(text, parts)
+        return [_ir_request(text, parts.name, parts.params, parts.cutoff)]
     import difflib
 
     # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
@@ -221,15 +263,14 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
     raise MeasureError(f"unknown measure {text!r}{hint}")
 
 
-def _check_cutoff_text(text: str) -> None:
+def _check_cutoff_text(text: str, parts: NameParts) -> None:
     """A known name with a cut-off that is not a number (``AP@-1``, ``P@x``, ``nDCG@``) is
     an invalid cut-off, not an unknown measure (whose suggestions would name another)."""
-    match = _IR_NAME_ANY_CUTOFF.match(text)
-    if match and (match["name"] in IR_NAMES or _keyword_family(match["name"]) is not None):
-        what = ("a recall level from 0 to 1" if match["name"] == "IPrec"
+    if parts.cutoff is not None and not _IR_CUTOFF.fullmatch(parts.cutoff):
+        what = ("a recall level from 0 to 1" if parts.name == "IPrec"
                 else f"an integer from 1 to {INT64_MAX}")
         raise MeasureError(f"measure {text!r}: the cut-off after @ must be {what}, got "
-                           f"{match['cutoff']!r}")
+                           f"{parts.cutoff!r}")
 
 
 def _trec_output_name(text: str) -> MeasureRequest | None:
@@ -377,6 +418,202 @@ def _parse_ir_params(text: str, params: str | None) -> dict[str, str]:
     return split_items(params or "", text)
 
 
+# ------------------------------------------------------------------ other contexts
+@dataclass(frozen=True)
+class NamedMeasure:
+    """A measure of a context other than judged rankings, as its name gives it: the family,
+    its parameters (defaults filled in), its cut-off (``None``: none given) and the name as
+    written (``label``)."""
+
+    family: str
+    params: Any
+    cutoff: int | None
+    label: str
+
+
+def parse_name(text: str, context: str) -> NamedMeasure:
+    """The measure of ``context`` (:data:`~irscale.core.contexts.CONTEXTS`) that ``text``
+    names, read with the one grammar ``Name(key=value,...)@k`` and checked against its
+    family's declaration: its parameters (:class:`~irscale.measures.params.Keywords`), the
+    value written after its stem (``ROUGE-2``, ``ROUGE-SU4``), its other names (``S#``),
+    its cut-off rule and largest cut-off. ``♯`` may be written for ``#``. A family whose
+    parameter is a measure (``IA(nDCG@10)``) reads the whole text between its parentheses.
+
+    Raises :class:`MeasureError` naming the text: an unknown name (with the context's
+    measures and close names), a bad parameter, a missing, refused or bad cut-off.
+
+    >>> m = parse_name("nsDCG(norm=jarvelin)@10", "sessions")
+    >>> m.family, m.params["norm"], m.params["bq"], m.cutoff
+    ('nsDCG', 'jarvelin', 4.0, 10)
+    >>> parse_name("ROUGE-SU4(stat=p)", "texts").params["skip"]
+    4.0
+    >>> parse_name("alpha-nDCG", "intents")
+    Traceback (most recent call last):
+        ...
+    irscale.errors.MeasureError: measure 'alpha-nDCG' needs a cut-off: alpha-nDCG@k
+    """
+    label = text.strip()
+    spelled = label.replace("\u266f", "#")
+    families = CATALOGUE[context]
+    for family in families.values():  # IA(<measure>): a name between the parentheses
+        inner = getattr(family.params, "inner", None)
+        if inner is not None and (spelled == family.name or (spelled.startswith(
+                family.name + "(") and spelled.endswith(")"))):
+            return NamedMeasure(family.name, inner(spelled[len(family.name) + 1:-1], label),
+                                None, label)
+    parts = split_name(spelled)
+    found = _find_family(families, parts.name, context, label) if parts else None
+    if parts is None or found is None:
+        raise MeasureError(_unknown(context, label, parts.name if parts else label))
+    family, items = found
+    items.update(_items(parts.params, label, items))
+    cutoff = _family_cutoff(family, parts, label, context)
+    if not isinstance(family.params, Keywords):  # IA(...) read whole, above
+        raise MeasureError(f"measure {label!r}: write {family.name}(...)")
+    return NamedMeasure(family.name, family.params.from_items(items, label), cutoff, label)
+
+
+def _find_family(families: dict[str, Family], name: str, context: str, label: str
+                 ) -> tuple[Family, dict[str, str]] | None:
+    """The family ``name`` stands for, with the parameter its suffix gives (``ROUGE-2``:
+    ``{"n": "2"}``); ``None`` when none does."""
+    for family in families.values():
+        spelt_bare = family.suffix is None or family.suffix[0] == family.name
+        if spelt_bare and (name == family.name or name in family.aliases):
+            return family, {}
+    for family in families.values():
+        if family.suffix is None:
+            continue
+        stem, keyword = family.suffix
+        value = name[len(stem):]
+        if name.startswith(stem) and _SUFFIX.fullmatch(value):
+            assert isinstance(family.params, Keywords)
+            try:
+                family.params.keywords[keyword].parse(value)
+            except ValueError as error:
+                raise MeasureError(_unknown(context, label, name, f"{stem}<{keyword}>: "
+                                            f"{keyword} {error}, got {value!r}")) from None
+            return family, {keyword: value}
+    return None
+
+
+def _items(params: str | None, label: str, given: dict[str, str]) -> dict[str, str]:
+    """The ``key=value`` items between the parentheses (none given twice, the suffix's
+    parameter included)."""
+    items = split_items(params or "", label)
+    for key in given:
+        if key in items:
+            raise MeasureError(f"measure {label!r}: {key} is given twice (in the name and "
+                               "between the parentheses)")
+    return items
+
+
+def _family_cutoff(family: Family, parts: NameParts, label: str, context: str) -> int | None:
+    """The cut-off of a name, checked against the family's rule and largest cut-off."""
+    if parts.cutoff is None:
+        if family.cutoff == "required":
+            raise MeasureError(f"measure {family.name!r} needs a cut-off: {family.name}@k")
+        return None
+    if family.cutoff == "none":
+        raise MeasureError(f"measure {family.name!r} takes no cut-off ({family.name} uses "
+                           f"the whole {CONTEXTS[context].whole}), got {label!r}")
+    depth = parts.cutoff
+    if not (depth.isascii() and depth.isdigit()) or not 1 <= int(depth) <= family.max_cutoff:
+        raise MeasureError(f"measure {label!r}: the cut-off @k is a whole number from 1 to "
+                           f"{family.max_cutoff} ({CONTEXTS[context].unit}), got "
+                           f"{shown(depth)}")
+    return int(depth)
+
+
+def _unknown(context: str, label: str, name: str, reason: str = "") -> str:
+    """The message of a name that no family of ``context`` has, with the ``reason`` (or
+    close names), the context's measures and examples."""
+    import difflib
+
+    info = CONTEXTS[context]
+    families = CATALOGUE[context].values()
+    spellings = [f"{f.suffix[0]}<{f.suffix[1]}>" if f.suffix and f.suffix[0] != f.name
+                 else f"{f.name}(<measure>)" if hasattr(f.params, "example") else f.name
+                 for f in families]
+    known = [n for f in families for n in (f.name, *f.aliases)]
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f" ({reason})" if reason else f" (did you mean {', '.join(close)}?)" if close \
+        else ""
+    examples = ", ".join(f"'{e}'" if "(" in e else e for e in info.examples)
+    return (f"unknown {info.noun} measure {label!r}{hint}; {info.noun} measures: "
+            f"{', '.join(spellings)}, e.g. {examples}")
+
+
+def format_name(family: str, params: Any = None, cutoff: int | None = None, *,
+                context: str = "rankings") -> str:
+    """The name of ``family`` of ``context`` with the parameters ``params`` (those given, or
+    every one that differs from its default) and ``cutoff``, as :func:`parse_name` and
+    :func:`parse_measures` read it back: ``RBP(p=0.5)``, ``nsDCG(norm=jarvelin)@10``,
+    ``ROUGE-2(stat=r)``.
+
+    >>> format_name("ROUGE-N", parse_name("ROUGE-2(stat=r)", "texts").params,
+    ...             context="texts")
+    'ROUGE-2(stat=r)'
+    """
+    spec = CATALOGUE[context][family]
+    name, items, keywords = spec.name, [], getattr(spec.params, "keywords", {})
+    in_name = spec.suffix[1] if spec.suffix and spec.suffix[0] != spec.name else None
+    for key, keyword in keywords.items():
+        value = keyword.default if params is None else params[key]
+        if key == in_name:  # ROUGE-2: the parameter is written after the stem
+            name = spec.suffix[0] + spell_value(value)  # type: ignore[index]
+        elif key == "cutoff" and value is not None:  # the family's own @k
+            cutoff = value
+        elif params is not None and (key in getattr(params, "given", ())
+                                     or value != keyword.default):
+            items.append(f"{key}={spell_value(value)}")
+    text = f"{name}({','.join(items)})" if items else name
+    return text if cutoff is None else f"{text}@{cutoff}"
+
+
+def canonical_name(family: Family) -> str:
+    """The shortest name that selects ``family`` in its context, its parameters at their
+    defaults: ``P``, ``alpha-nDCG@10`` (a required cut-off: 10), ``ROUGE-1``,
+    ``IA(nDCG@10)`` (the family's example measure), and for a keyword family whose bare
+    name is a trec_eval one (``AP`` is map) the name with a parameter at its default,
+    ``nDCG(gain=linear)``, ``AP(norm=R)@10``."""
+    example = getattr(family.params, "example", None)
+    if example is not None:
+        return f"{family.name}({example})"
+    cutoff = 10 if family.cutoff == "required" else None
+    bare = format_name(family.name, None, cutoff, context=family.context)
+    if family.context != "rankings" or not isinstance(family.params, Keywords):
+        return bare
+    candidates = [bare] + [f"{family.name}({key}={spell_value(kw.default)}){at}"
+                           for at in ("", "@10")
+                           for key, kw in family.params.keywords.items() if key != "cutoff"]
+    for name in candidates:
+        try:
+            if parse_measure(name)[0].family == family.name:
+                return name
+        except MeasureError:
+            continue
+    raise MeasureError(f"no name selects measure family {family.name!r}")  # pragma: no cover
+
+
+def spell_value(value: Any) -> str:
+    """A parameter value as a name writes it, exactly: ``0.8``, ``inf``, ``none``, ``1``
+    (true), ``1:3:7`` (a gain list), ``linear``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        if value == float("inf"):
+            return "inf"
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+    if isinstance(value, tuple):
+        return ":".join(spell_value(v) for v in value)
+    if getattr(value, "kind", None) == "list":  # a gain map's list of gains
+        return ":".join(repr(v) for v in value.values)
+    return str(value)
+
+
 def is_measure_name(name: str) -> bool:
     """Whether ``name`` names measures of trec_eval or of the catalogue (never a diversity
     measure's: the two sets of names do not meet), without importing the diversity
@@ -397,5 +634,7 @@ def is_trec_request(request: MeasureRequest) -> bool:
     return trec_family or head in NICKNAMES or _trec_output_name(request.requested) is not None
 
 
-__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "is_measure_name",
-           "is_trec_request", "parse_measure", "parse_measures", "parse_relevance_level"]
+__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "NameParts",
+           "NamedMeasure", "canonical_name", "format_name", "is_measure_name",
+           "is_trec_request", "parse_measure", "parse_measures", "parse_name",
+           "parse_relevance_level", "spell_value", "split_name"]

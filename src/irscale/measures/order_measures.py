@@ -95,6 +95,8 @@ def multiset_rank(delta: np.ndarray, position: np.ndarray, n: np.ndarray) -> np.
     doc="Set-based total order: rank of the run's multiset of relevance degrees, an interval "
     "scale (Ferrante et al. 2019; seed 003 eq. 3).",
     params=Keywords(cutoff=CUTOFF),
+    formula="rank of the run's multiset of relevance degrees in the set-based total order",
+    source="Ferrante et al. 2019",
 )
 def sbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     view, n = _depth(jr, params["cutoff"])
@@ -110,6 +112,8 @@ def sbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.n
     "interval scale (Ferrante et al. 2019; seed 003 eq. 6); norm=1 scales it to [0, 1].",
     params=Keywords(maxrel=MAXREL, cutoff=CUTOFF,
                     norm=Keyword(flag, False, "divide by (c + 1)^N − 1")),
+    formula="Σ_i r_i (c + 1)^(N − i): the degrees read as a number in base c + 1",
+    source="Ferrante et al. 2019",
 )
 def rbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     view, n = _depth(jr, params["cutoff"])

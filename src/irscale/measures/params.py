@@ -37,6 +37,11 @@ class Keyword:
     default: Any
     doc: str
 
+    @property
+    def domain(self) -> str:
+        """The values the parameter takes, in words (the ``domain`` its parser states)."""
+        return getattr(self.parse, "domain", "text")
+
 
 @dataclass(frozen=True)
 class Params(Mapping[str, Any]):
@@ -142,10 +147,36 @@ def only_with(name: str, applies: Callable[[Params], bool],
 
 
 # ---------------------------------------------------------------- value parsers
+Parser = Callable[[str], Any]
+
+
+def states(domain: str) -> Callable[[Parser], Parser]:
+    """Note on a value parser the values it accepts, in words (:attr:`Keyword.domain`)."""
+
+    def note(parse: Parser) -> Parser:
+        parse.domain = domain  # type: ignore[attr-defined]
+        return parse
+
+    return note
+
+
+def _bounds(low: float | None, high: float | None, open_low: bool, open_high: bool) -> str:
+    """``in [0, 1]``, ``> 0``, ``≥ 1`` ... (empty without bounds)."""
+    if low is not None and high is not None:
+        return (f" in {'(' if open_low else '['}{low:g}, {high:g}"
+                f"{')' if open_high else ']'}")
+    if low is not None:
+        return f" {'>' if open_low else '≥'} {low:g}"
+    if high is not None:
+        return f" {'<' if open_high else '≤'} {high:g}"
+    return ""
+
+
 def number(*, low: float | None = None, high: float | None = None,
            open_low: bool = False, open_high: bool = False) -> Callable[[str], float]:
     """A finite number in ``[low, high]`` (bounds open where asked)."""
 
+    @states("number" + _bounds(low, high, open_low, open_high))
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -165,6 +196,7 @@ def number(*, low: float | None = None, high: float | None = None,
 def integer(*, low: int | None = None, high: int = 2**63 - 1) -> Callable[[str], int]:
     """An integer ≥ ``low`` and ≤ ``high`` (default 2⁶³ − 1: it must fit numpy's int64)."""
 
+    @states("integer" + _bounds(low, None if high == 2**63 - 1 else high, False, False))
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -182,6 +214,7 @@ def integer(*, low: int | None = None, high: int = 2**63 - 1) -> Callable[[str],
 def optional(parse_value: Callable[[str], Any]) -> Callable[[str], Any]:
     """``parse_value`` or ``None`` for an empty text / ``none``."""
 
+    @states(f"{getattr(parse_value, 'domain', 'text')}, or none")
     def parse(text: str) -> Any:
         return None if text.lower() in ("", "none") else parse_value(text)
 
@@ -192,6 +225,7 @@ def choice(*names: str, aliases: Mapping[str, str] | None = None) -> Callable[[s
     """One of ``names`` (``aliases`` map other spellings onto them)."""
     aliases = dict(aliases or {})
 
+    @states(f"one of {', '.join(names)}")
     def parse(text: str) -> str:
         value = aliases.get(text, text)
         if value not in names:
@@ -201,6 +235,7 @@ def choice(*names: str, aliases: Mapping[str, str] | None = None) -> Callable[[s
     return parse
 
 
+@states("1 or 0")
 def flag(text: str) -> bool:
     """A boolean: 1/0, true/false, yes/no."""
     lowered = text.lower()
@@ -215,6 +250,7 @@ def numbers(*, low: float | None = None, high: float | None = None) -> Callable[
     """Colon-separated numbers, e.g. ``0.6:0.3:0.1`` (each in ``[low, high]``)."""
     one = number(low=low, high=high)
 
+    @states("numbers n1:n2:..." + _bounds(low, high, False, False))
     def parse(text: str) -> tuple[float, ...]:
         if not text:
             raise ValueError("no number given")
@@ -223,6 +259,7 @@ def numbers(*, low: float | None = None, high: float | None = None) -> Callable[
     return parse
 
 
+@states("a name (letters, digits, _ and -)")
 def identifier(text: str) -> str:
     """A name (letters, digits, ``_``, ``-``): e.g. the name of a label set."""
     if not text or not all(c.isalnum() or c in "_-" for c in text):

@@ -43,6 +43,8 @@ BETA_F = Keyword(number(low=0.0), 1.0, "β: recall is β times as important as p
                                  "divisor with a cut-off l: R (trec_eval) or min (min(l, R))"),
                     cutoff=CUTOFF).checked(
         only_with("norm", lambda p: p["cutoff"] is not None, "with a cut-off (AP(norm=min)@l)")),
+    formula="(1/R) Σ_{relevant r ≤ l} P@r; norm=min: / min(l, R)",
+    source="Sakai: NTCIREVAL (AP@l); trec_eval (map_cut)",
 )
 def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     k = params["cutoff"]
@@ -58,6 +60,8 @@ def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nda
     doc="11-point interpolated average precision: mean interpolated precision at recall "
     "0, 0.1, ..., 1 (seed 001 eq. 7–8, seed 004 eq. 3).",
     params=Keywords(),
+    formula="(1/11) Σ_{x ∈ {0, 0.1, …, 1}} iprec(x)",
+    source="van Rijsbergen 1979; TREC",
 )
 def ap11(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     tenths = np.arange(11)
@@ -82,6 +86,8 @@ def f_measure(jr: JudgedRankings, beta: float, cutoff: int | None) -> np.ndarray
     doc="F-measure (β² + 1)·P·R / (β²·P + R) of the retrieved set or of the top k "
     "(van Rijsbergen; seed 001 eq. 5).",
     params=Keywords(beta=BETA_F, cutoff=CUTOFF),
+    formula="(β² + 1)·P·R / (β²·P + R)",
+    source="van Rijsbergen 1979",
 )
 def f(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"F": f_measure(jr, params["beta"], params["cutoff"])}
@@ -92,6 +98,8 @@ def f(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndar
     doc="E-measure 1 − F_β of the retrieved set or of the top k (van Rijsbergen; seed 001 "
     "eq. 1–4).",
     params=Keywords(beta=BETA_F, cutoff=CUTOFF),
+    formula="1 − F_β",
+    source="van Rijsbergen 1979",
 )
 def e(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"E": 1.0 - f_measure(jr, params["beta"], params["cutoff"])}

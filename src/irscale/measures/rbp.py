@@ -54,6 +54,8 @@ def rbp_of(jr: JudgedRankings, p: float, values: np.ndarray,
     params=Keywords(p=PERSISTENCE, gain=gain_keyword("linear"),
                     maxrel=MAXREL).checked(MAXREL_CHECK),
     missing_value=0.0,
+    formula="(1 − p) Σ_i p^(i−1) g_i / gmax",
+    source="Moffat & Zobel 2008",
 )
 def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     p, gain, maxrel = params["p"], params["gain"], params["maxrel"]
@@ -72,6 +74,8 @@ def rbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     params=Keywords(p=PERSISTENCE),
     missing_value=1.0,
     ignores={"rel": "the residual depends on the unjudged documents only"},
+    formula="p^n + (1 − p) Σ_{unjudged i ≤ n} p^(i−1)",
+    source="Moffat & Zobel 2008",
 )
 def rbp_residual(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     p = params["p"]

@@ -84,6 +84,8 @@ def expected_times(jr: JudgedRankings, lengths: np.ndarray, *, ts: float = 4.4,
     "eq. 17–18). Needs document lengths (labels).",
     params=PARAMS,
     missing_value=0.0,
+    formula="Σ_r g(r)·exp(−T(r)·ln 2 / h)",
+    source="Smucker & Clarke 2012",
 )
 def tbg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     lengths = document_lengths(jr, params["lengths"], params["deflen"], "TBG")

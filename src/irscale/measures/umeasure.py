@@ -72,6 +72,8 @@ def u_measure(offsets: np.ndarray, lengths: np.ndarray, gains: np.ndarray, *,
                        "length of a document missing from the label set (default: error)"),
     ),
     missing_value=0.0,
+    formula="Σ_pos g(pos)·max(0, 1 − pos/L) over the trailtext",
+    source="Sakai & Dou 2013",
 )
 def u(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     gains = element_gains(jr, params["gain"], None, "U")

@@ -27,7 +27,6 @@ excluding white spaces"), and vital strings are always counted so; a lengths fil
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,58 +46,14 @@ from ..io.text import (
     read_nuggets,
     read_texts,
 )
-from ..measures.base import f_beta
-from ..measures.names import measure_names
-from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
+from ..measures.base import CATALOGUE, f_beta
+from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
 
-NUGGET_MEASURES = ("W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp")
+NUGGET_MEASURES = tuple(CATALOGUE["nuggets"])
 DEFAULT_MEASURES = NUGGET_MEASURES
 #: What ``measures`` may be (the start of the error otherwise).
 NUGGETS_EXPECTED = 'measures must be nugget measure names such as "W-Rec" or ["S(L=1000)", "T"]'
-_ALIASES = {"S#": "Ssharp", "S♯": "Ssharp"}
-_NAME = re.compile(r"(?P<name>[A-Za-z_#♯-]+?)(?:\((?P<params>[^()]*)\))?\Z")
-_L = Keyword(number(low=0.0, open_low=True), 1000.0,
-             "patience L in characters: the value of a nugget ending at L or later is 0")
-_BETA = Keyword(number(low=0.0, open_low=True), 1.0, "β of the F measure")
-_ALLOWANCE = Keyword(number(low=0.0), 100.0, "characters allowed per matched nugget")
-_NUGGETS = Keyword(choice("all", "vital"), "all",
-                   "the nuggets counted in the recall: all, or the vital ones only")
-_PARAMS = {
-    "W-Rec": Keywords(nuggets=_NUGGETS),
-    "Prec_allow": Keywords(allowance=_ALLOWANCE),
-    "F_QA": Keywords(beta=_BETA, allowance=_ALLOWANCE, nuggets=_NUGGETS),
-    "S": Keywords(L=_L),
-    "T": Keywords(),
-    "Ssharp": Keywords(L=_L, beta=_BETA),
-}
-
-
-@dataclass(frozen=True)
-class NuggetRequest:
-    """One nugget measure: family, parameters and label."""
-
-    family: str
-    params: Params
-    label: str
-
-
-def parse_nugget_measure(text: str) -> NuggetRequest:
-    """``F_QA(beta=3)``, ``S(L=500)``, ``S#`` ... → a :class:`NuggetRequest`.
-
-    >>> r = parse_nugget_measure("S#(L=500)")
-    >>> r.family, r.params["L"], r.params["beta"]
-    ('Ssharp', 500.0, 1.0)
-    """
-    label = text.strip()
-    match = _NAME.match(label)
-    family = _ALIASES.get(match["name"], match["name"]) if match else None
-    if match is None or family not in _PARAMS:
-        raise MeasureError(f"unknown nugget measure {text!r} (nugget measures: "
-                           f"{', '.join(NUGGET_MEASURES)}, e.g. 'F_QA(beta=3)', "
-                           "'S(L=1000)', 'Ssharp(L=1000,beta=1)')")
-    params = _PARAMS[family].from_items(split_items(match["params"] or "", label), label)
-    return NuggetRequest(family, params, label)
 
 
 def _chars(text: str) -> int:
@@ -249,7 +204,7 @@ def evaluate_nuggets(nuggets: Any, matches: Any,
     [0.75, 0.5882, 0.1333]
     """
     names = measure_names(measures, split=False, expected=NUGGETS_EXPECTED)
-    requests = [parse_nugget_measure(name) for name in names]
+    requests = [parse_name(name, "nuggets") for name in names]
     if (lengths is None) == (texts is None):
         raise ParameterError("give the outputs' lengths (lengths=, --lengths) or their "
                              "texts (texts=, --texts): exactly one of them")

@@ -44,7 +44,6 @@ memory bounded), with the same values.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -55,12 +54,11 @@ import numpy as np
 import pyarrow as pa
 
 from ..core.segments import chunks, padded_slots, ranges
-from ..errors import InputError, MeasureError, ParameterError
+from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, read_stopwords, read_texts
 from ..measures.base import f_beta
-from ..measures.names import measure_names
-from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
+from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
 
 Multi = Literal["max", "mean", "pooled"]
@@ -71,28 +69,6 @@ ROUGE_EXPECTED = 'measures must be ROUGE measure names such as "ROUGE-L" or ["RO
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"[a-z0-9]+\Z")
-_NAME = re.compile(r"ROUGE-(?P<kind>[0-9]+|L|SU|S)(?P<skip>[0-9]+|\*)?"
-                   r"(?:\((?P<params>[^()]*)\))?\Z")
-
-
-def _skip(text: str) -> float:
-    """A skip distance: ``inf`` or ``*``, or a whole number ≥ 0 (one of 2^53 or more, more
-    tokens than any text has, counts the same pairs as ``inf``)."""
-    if text.lower() in ("inf", "*"):
-        return math.inf
-    if not (text.isascii() and text.isdigit()):
-        raise ValueError("a whole number ≥ 0, or inf")
-    return float(int(text)) if int(text) < 2**53 else math.inf
-
-
-_STAT = Keyword(choice("f", "p", "r"), "f", "f: F_β, p: precision, r: recall")
-_BETA = Keyword(number(low=0.0, open_low=True), 1.0, "β of F_β (eq. 39)")
-_PARAMS = {
-    "N": Keywords(stat=_STAT, beta=_BETA),
-    "L": Keywords(stat=_STAT, beta=_BETA),
-    "S": Keywords(stat=_STAT, beta=_BETA, skip=Keyword(
-        _skip, math.inf, "most tokens between the two of a skip bigram (inf: any)")),
-}
 
 
 @dataclass(frozen=True)
@@ -120,27 +96,11 @@ def parse_rouge(text: str) -> RougeRequest:
     >>> r.kind, r.skip, r.stat
     ('SU', 4.0, 'p')
     """
-    label = text.strip()
-    match = _NAME.match(label)
-    if match is None or (match["kind"].isdigit() and int(match["kind"]) < 1) or \
-            (match["skip"] is not None and match["kind"] not in ("S", "SU")):
-        raise MeasureError(f"unknown ROUGE measure {text!r} (ROUGE-N with N ≥ 1, ROUGE-L, "
-                           "ROUGE-S, ROUGE-SU, e.g. ROUGE-2, 'ROUGE-L(stat=r)', ROUGE-SU4, "
-                           "'ROUGE-S(skip=inf,beta=2)')")
-    kind = match["kind"]
-    family = "N" if kind.isdigit() else ("S" if kind in ("S", "SU") else "L")
-    items = split_items(match["params"] or "", label)
-    if match["skip"] is not None:
-        if "skip" in items:
-            raise MeasureError(f"measure {label!r}: the skip distance is given twice")
-        items["skip"] = match["skip"]
-    params: Params = _PARAMS[family].from_items(items, label)
-    n = int(kind) if kind.isdigit() else 2 if family == "S" else 0
-    if n >= 2**31:
-        raise MeasureError(f"measure {label!r}: N too large")
-    return RougeRequest(kind if family != "N" else "N", n,
-                        params["skip"] if family == "S" else 0.0, params["stat"],
-                        params["beta"], label)
+    request = parse_name(text, "texts")
+    params, kind = request.params, request.family.removeprefix("ROUGE-")
+    return RougeRequest(kind, params["n"] if kind == "N" else 2 if kind in ("S", "SU") else 0,
+                        params["skip"] if kind in ("S", "SU") else 0.0, params["stat"],
+                        params["beta"], request.label)
 
 
 # ----------------------------------------------------------------------------- tokens

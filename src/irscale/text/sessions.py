@@ -73,7 +73,6 @@ the catalogue's ``ERR``, and its ``sRBP(b=1)`` the catalogue's ``RBP``.
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -92,7 +91,7 @@ from ..core.params import CLICK_GAIN
 from ..core.qrels_index import QrelsIndex
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
-from ..errors import InputError, MeasureError, ParameterError, shown
+from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.labels import read_labels
 from ..io.memory import as_qrels
@@ -105,21 +104,17 @@ from ..io.sessions import (
     read_session_run,
 )
 from ..io.table import Column
-from ..measures.base import EvalContext, get_family, safe_divide
-from ..measures.cascade import PROB, satisfaction, unsatisfied_before
+from ..measures.base import CATALOGUE, EvalContext, get_family, safe_divide
+from ..measures.cascade import satisfaction, unsatisfied_before
 from ..measures.gain_discount import (
-    MAXREL,
-    MAXREL_CHECK,
     Discount,
     GainMap,
     element_gains,
-    gain_keyword,
     ideal_rankings,
     max_gain,
 )
-from ..measures.names import measure_names
-from ..measures.params import Keyword, Keywords, Params, choice, number, split_items
-from ..measures.rbp import PERSISTENCE
+from ..measures.names import NamedMeasure, measure_names, parse_name
+from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
 
@@ -127,7 +122,7 @@ from ..measures.umeasure import u_measure
 _CHUNK_ROWS = 1 << 20
 
 #: Session measure families.
-SESSION_MEASURES = ("sDCG", "nsDCG", "sRBP", "sERR", "U")
+SESSION_MEASURES = tuple(CATALOGUE["sessions"])
 #: What ``measures`` of :func:`evaluate_sessions` may be (the start of the error otherwise).
 SESSION_MEASURES_EXPECTED = 'measures must be session measure names such as "sDCG@10" or ' \
     '["sDCG@10", "nsDCG@10"]'
@@ -136,63 +131,7 @@ ClickOrder = Literal["time", "rank"]
 ViewKind = Literal["remove", "no-gain", "cut"]
 CLICK_ORDERS = ("time", "rank")
 
-_BQ = Keyword(number(low=1.0, open_low=True), 4.0,
-              "base b_q of the query discount log_bq(qnum + b_q − 1)")
-_PARAMS: dict[str, Keywords] = {
-    "sDCG": Keywords(bq=_BQ, gain=gain_keyword("linear")),
-    "nsDCG": Keywords(bq=_BQ, gain=gain_keyword("linear"),
-                      norm=Keyword(choice("single", "jarvelin"), "single",
-                                   "ideal: the lecture's single ideal list, or Järvelin et "
-                                   "al.'s m ideal lists")),
-    "sRBP": Keywords(p=PERSISTENCE,
-                     b=Keyword(number(low=0.0, high=1.0), 0.8,
-                               "probability b of going down the same list rather than "
-                               "reformulating, when the user goes on"),
-                     gain=gain_keyword("linear"), maxrel=MAXREL).checked(MAXREL_CHECK),
-    "sERR": Keywords(bq=_BQ, prob=PROB, gain=gain_keyword("linear"),
-                     maxrel=MAXREL).checked(MAXREL_CHECK),
-}
-_NAME = re.compile(r"(?P<name>[A-Za-z]+)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>.*))?\Z")
 _LOG2 = Discount("log2")
-
-
-@dataclass(frozen=True)
-class SessionRequest:
-    """One session measure: its family, parameters, per-query cut-off and label."""
-
-    family: str
-    params: Params
-    cutoff: int | None
-    label: str
-
-
-def parse_session_measure(text: str) -> SessionRequest:
-    """``sDCG(bq=4)@10`` → a :class:`SessionRequest` (:class:`MeasureError` otherwise).
-
-    >>> r = parse_session_measure("nsDCG(norm=jarvelin)@10")
-    >>> r.family, r.params["norm"], r.params["bq"], r.cutoff
-    ('nsDCG', 'jarvelin', 4.0, 10)
-    """
-    match = _NAME.match(text.strip())
-    if match is None or match["name"] not in SESSION_MEASURES:
-        raise MeasureError(f"unknown session measure {text!r} (session measures: "
-                           f"{', '.join(SESSION_MEASURES)}, e.g. sDCG@10, "
-                           "'nsDCG(norm=jarvelin)@10', 'U(L=132000)')")
-    family = match["name"]
-    spec = _PARAMS.get(family)
-    if spec is None:
-        catalogue = get_family(family).params
-        assert isinstance(catalogue, Keywords)
-        spec = catalogue
-    params = spec.from_items(split_items(match["params"] or "", family), family)
-    cutoff = None
-    if match["cutoff"] is not None:
-        depth = match["cutoff"]
-        if not depth.isdigit() or int(depth) < 1 or int(depth) >= 2**62:
-            raise MeasureError(f"measure {text!r}: the cut-off @k is a whole number ≥ 1 "
-                               f"(documents per query), got {shown(depth)}")
-        cutoff = int(depth)
-    return SessionRequest(family, params, cutoff, text.strip())
 
 
 # ----------------------------------------------------------------------------- batch
@@ -709,7 +648,7 @@ def evaluate_sessions(
     """
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     names = measure_names(measures, split=False, expected=SESSION_MEASURES_EXPECTED)
-    requests = [parse_session_measure(name) for name in names]
+    requests = [parse_name(name, "sessions") for name in names]
     if click_order not in CLICK_ORDERS:
         raise ParameterError(f"click order {click_order!r}: use one of "
                              f"{', '.join(CLICK_ORDERS)}")
@@ -799,7 +738,7 @@ class _Views:
         return self._views[cutoff, kind]
 
 
-def _reads(request: SessionRequest, clicks: bool) -> list[tuple[int | None, ViewKind]]:
+def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKind]]:
     """The session views a request is computed from (U from clicks reads none)."""
     if request.family == "U":
         return [] if clicks else [(request.cutoff, "no-gain")]
@@ -809,7 +748,7 @@ def _reads(request: SessionRequest, clicks: bool) -> list[tuple[int | None, View
     return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
 
 
-def _compute(jr: JudgedRankings, request: SessionRequest, views: _Views,
+def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
              click_logs: Sequence[ClickLog] | None, click_order: ClickOrder,
              click_gain: float | None) -> np.ndarray:
     """The values of one request (``views``: the session views of ``jr``)."""

@@ -1,10 +1,11 @@
-"""Diversity (intent-aware) measures: a registry of families, their names, and ndeval's set.
+"""Diversity (intent-aware) measures: their families, their names, and ndeval's set.
 
 Each family is one small kernel ``kernel(ctx, params, k)`` over a
 :class:`~.context.DiversityContext` (the run's rankings judged per intent, the qrels'
 graded levels, intent probabilities and types, ndeval's greedy ideal rankings), registered
-with its parameters as the one-degree families are (:mod:`irscale.measures.base`). Names
-follow the ir_measures style with parameters in the name: ``alpha-nDCG@20``,
+in the one catalogue under the context ``intents`` with its parameters, as the families of
+judged rankings are (:mod:`irscale.measures.base`). Names are read by the one grammar
+(:func:`irscale.measures.names.parse_name`), parameters in the name: ``alpha-nDCG@20``,
 ``alpha-nDCG(alpha=0.5)@20``, ``NRBP(alpha=0.5,beta=0.5)``, ``MAP-IA``, ``P-IA@10``,
 ``strec@5``. The nickname ``ndeval`` stands for ndeval's 21 columns in its order, and
 accepts ``alpha``, ``beta`` and ``traditional`` (``ndeval(traditional=1)``: ndeval's
@@ -18,48 +19,29 @@ are accepted with the prefix ``ntcir:`` (``ntcir:D#-nDCG@0010``, :data:`NTCIR_DI
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import numpy as np
+from typing import Any
 
 from ...errors import MeasureError
+from ..base import (
+    CATALOGUE,
+    REGISTRY,
+    Family,
+    MeasureRequest,
+    ParamSpec,
+    declare,
+    get_family,
+    register,
+)
+from ..names import NameParts, parse_measures, parse_name, split_name
 from ..params import Keyword, Keywords, Params, flag, number, split_items
 from . import ndeval as nd
 from .context import DiversityContext
 
-DiversityKernel = Callable[[DiversityContext, Params, "int | None"], np.ndarray]
-
-#: Cut-off rule of a family: ``required`` (``name@k``), ``none`` (no ``@k``) or
-#: ``optional`` (``name@k``, or the whole ranking without one).
-CutoffRule = Literal["required", "none", "optional"]
-
-
-@dataclass(frozen=True)
-class DiversityFamily:
-    """A registered diversity family: kernel(context, params, k) → one value per ranking."""
-
-    name: str
-    kernel: DiversityKernel
-    params: Keywords
-    doc: str
-    cutoff: CutoffRule
-
-
-DIVERSITY_REGISTRY: dict[str, DiversityFamily] = {}
-
-
-def register_diversity(name: str, *, doc: str, params: Keywords | None = None,
-                       cutoff: CutoffRule) -> Callable[[DiversityKernel], DiversityKernel]:
-    def decorate(kernel: DiversityKernel) -> DiversityKernel:
-        if name in DIVERSITY_REGISTRY:
-            raise RuntimeError(f"diversity measure {name!r} registered twice")
-        DIVERSITY_REGISTRY[name] = DiversityFamily(name, kernel, params or Keywords(), doc,
-                                                   cutoff)
-        return kernel
-    return decorate
+#: The diversity families: the one catalogue's families of per-intent judgments, each a
+#: kernel ``kernel(ctx, params, k)`` → one value per ranking.
+DIVERSITY_REGISTRY = CATALOGUE["intents"]
 
 
 ALPHA = Keyword(number(low=0.0, high=1.0), 0.5,
@@ -71,58 +53,86 @@ def _alpha() -> Keywords:
     return Keywords(alpha=ALPHA)
 
 
-@register_diversity("ERR-IA", cutoff="required", params=_alpha(),
-                    doc="Intent-aware ERR with ndeval's collection-independent normalisation.")
+@register("ERR-IA", cutoff="required", params=_alpha(),
+          doc="Intent-aware ERR with ndeval's collection-independent normalisation.",
+          context="intents",
+          formula="Σ_{i≤k} score_i/i / Σ_{i≤k} S(1 − α)^(i−1)/i, score_i = Σ_j (1 − α)^c_j(i)",
+          source="Chapelle et al. 2009; ndeval 4.5")
 def _err_ia(ctx, p, k):
     return nd.err_at(ctx.run, p["alpha"], k)
 
 
-@register_diversity("nERR-IA", cutoff="required", params=_alpha(),
-                    doc="ERR-IA normalised by the greedy ideal ranking (ndeval).")
+@register("nERR-IA", cutoff="required", params=_alpha(),
+          doc="ERR-IA normalised by the greedy ideal ranking (ndeval).",
+          context="intents",
+          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking",
+          source="ndeval 4.5")
 def _nerr_ia(ctx, p, k):
     dr, ideal = ctx.run, ctx.ideal(p["alpha"])
     return nd.normalised(nd.err_at(dr, p["alpha"], k), nd.err_at(ideal, p["alpha"], k),
                          dr.ranking_topic, nd.dcg_at(dr, p["alpha"], k))
 
 
-@register_diversity("alpha-DCG", cutoff="required", params=_alpha(),
-                    doc="α-DCG with ndeval's collection-independent normalisation.")
+@register("alpha-DCG", cutoff="required", params=_alpha(),
+          doc="α-DCG with ndeval's collection-independent normalisation.",
+          context="intents",
+          formula="Σ_{i≤k} score_i·disc(i) / Σ_{i≤k} S(1 − α)^(i−1)·disc(i)",
+          source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_dcg(ctx, p, k):
     return nd.dcg_at(ctx.run, p["alpha"], k)
 
 
-@register_diversity("alpha-nDCG", cutoff="required", params=_alpha(),
-                    doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).")
+@register("alpha-nDCG", cutoff="required", params=_alpha(),
+          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).",
+          context="intents",
+          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking",
+          source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_ndcg(ctx, p, k):
     run = nd.dcg_at(ctx.run, p["alpha"], k)
     return nd.normalised(run, nd.dcg_at(ctx.ideal(p["alpha"]), p["alpha"], k),
                          ctx.run.ranking_topic, run)
 
 
-@register_diversity("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
-                    doc="Novelty- and rank-biased precision (Clarke et al. 2009), ndeval's.")
+@register("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
+          doc="Novelty- and rank-biased precision (Clarke et al. 2009), ndeval's.",
+          context="intents",
+          formula="(1 − (1 − α)β)/S · Σ_i score_i·β^(i−1)",
+          source="Clarke et al. 2009; ndeval 4.5")
 def _nrbp(ctx, p, k):
     return nd.nrbp(ctx.run, p["alpha"], p["beta"])
 
 
-@register_diversity("nNRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
-                    doc="NRBP over the greedy ideal's NRBP (ndeval).")
+@register("nNRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
+          doc="NRBP over the greedy ideal's NRBP (ndeval).",
+          context="intents",
+          formula="NRBP / NRBP of the greedy ideal ranking",
+          source="Clarke et al. 2009; ndeval 4.5")
 def _nnrbp(ctx, p, k):
     return nd.nnrbp(ctx.run, ctx.ideal(p["alpha"]), p["alpha"], p["beta"])
 
 
-@register_diversity("MAP-IA", cutoff="none", doc="Intent-aware average precision (ndeval).")
+@register("MAP-IA", params=Keywords(), cutoff="none",
+          doc="Intent-aware average precision (ndeval).",
+          context="intents",
+          formula="(1/S) Σ_j AP_j",
+          source="Agrawal et al. 2009; ndeval 4.5")
 def _map_ia(ctx, p, k):
     return nd.map_ia(ctx.run)
 
 
-@register_diversity("P-IA", cutoff="required",
-                    doc="Intent-aware precision at k (Agrawal et al. 2009; ndeval).")
+@register("P-IA", params=Keywords(), cutoff="required",
+          doc="Intent-aware precision at k (Agrawal et al. 2009; ndeval).",
+          context="intents",
+          formula="Σ_j |relevant to j in top k| / (k·S)",
+          source="Agrawal et al. 2009; ndeval 4.5")
 def _p_ia(ctx, p, k):
     return nd.precision_ia(ctx.run, k)
 
 
-@register_diversity("strec", cutoff="required", doc="Subtopic recall at k (ndeval).")
+@register("strec", params=Keywords(), cutoff="required", doc="Subtopic recall at k (ndeval).",
+          context="intents",
+          formula="|intents covered in top k| / S",
+          source="Zhai et al. 2003; ndeval 4.5")
 def _strec(ctx, p, k):
     return nd.subtopic_recall(ctx.run, k)
 
@@ -136,8 +146,6 @@ NDEVAL_COLUMNS = tuple(
 NDEVAL_NICKNAME = Keywords(alpha=ALPHA, beta=BETA, traditional=Keyword(
     flag, False, "rank by score then docno (ndeval -traditional) instead of by rank"))
 
-_NAME = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_+#-]*)(?:\((?P<params>[^()]*)\))?"
-                   r"(?:@(?P<cutoff>[^@]*))?$")
 
 #: NTCIREVAL's output names of its diversity measures (the ``D-``/``D#-`` scripts, ``irec``
 #: and the intent-type-sensitive ``DIN``/``P+Q`` ones), as ``ntcir:Name@k`` with k as
@@ -172,19 +180,23 @@ class DiversityRequest:
 
 
 def is_diversity_name(name: str) -> bool:
-    """True when ``name`` names a diversity measure (or the ``ndeval`` set)."""
+    """True when ``name`` names a diversity measure (or the ``ndeval`` set): a family of
+    per-intent judgments (:func:`~irscale.measures.names.parse_name` reads it), an
+    NTCIREVAL diversity name, or ``ndeval``."""
     text = name.strip().replace("\u266f", "#")
-    if _intent_aware_name(text):
-        return True
     if text.startswith("ntcir:"):
         return text[len("ntcir:"):].partition("@")[0] in NTCIR_DIVERSITY
-    match = _NAME.match(text)
-    return match is not None and (match["name"] in DIVERSITY_REGISTRY
-                                  or match["name"] == "ndeval")
+    if any(getattr(f.params, "inner", None) and text.startswith(f"{f.name}(")
+           and text.endswith(")") for f in DIVERSITY_REGISTRY.values()):  # IA(nDCG@10)
+        return True
+    parts = split_name(text)
+    return parts is not None and (parts.name in DIVERSITY_REGISTRY or parts.name == "ndeval")
 
 
 def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityRequest]:
-    """Requests for diversity measure names.
+    """Requests for diversity measure names: the names of the families of per-intent
+    judgments as :func:`~irscale.measures.names.parse_name` reads them, NTCIREVAL's output
+    names (``ntcir:D#-nDCG@0010``) and the nickname ``ndeval`` (ndeval's 21 columns).
 
     Examples
     --------
@@ -192,10 +204,10 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
     ['alpha-nDCG@10', 'NRBP(beta=0.8)']
     >>> len(parse_diversity_measures("ndeval"))
     21
-    >>> parse_diversity_measures("alpha-nDCG(alpha=2)@5")
+    >>> parse_diversity_measures("NRBP(alpha=2)")
     Traceback (most recent call last):
         ...
-    irscale.errors.MeasureError: measure 'alpha-nDCG': bad value '2' for alpha: must be ≤ 1.0
+    irscale.errors.MeasureError: measure 'NRBP(alpha=2)': bad value '2' for alpha: must be ≤ 1.0
     """
     items = [part for name in ([names] if isinstance(names, str) else names)
              for part in str(name).split()]
@@ -207,69 +219,106 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
     return out
 
 
-def _intent_aware_name(text: str) -> bool:
-    """``IA(<measure>)``, ``D-U(...)`` or ``U-IA(...)`` (:mod:`.intent_aware`,
-    :mod:`.umeasures`: computed by the main engine per intent, not by a registered kernel)."""
-    from .intent_aware import is_intent_aware_name
-    from .umeasures import is_umeasure_name
-
-    return is_intent_aware_name(text) or is_umeasure_name(text)
-
-
 def _parse_one(requested: str) -> list[DiversityRequest]:
-    if _intent_aware_name(requested):
-        from .intent_aware import inner_request
-        from .umeasures import is_umeasure_name, u_request
-
-        text = requested.strip()
-        (u_request if is_umeasure_name(text) else inner_request)(text)  # checks the name
-        return [DiversityRequest("IA", Keywords().from_items({}, text), None, text)]
     text = _normalise(requested)
-    match = _NAME.match(text)
-    if not match or not (match["name"] in DIVERSITY_REGISTRY or match["name"] == "ndeval"):
-        import difflib
+    parts = split_name(text)
+    if parts is not None and parts.name == "ndeval":
+        return _ndeval(text, parts)
+    measure = parse_name(text, "intents")
+    if DIVERSITY_REGISTRY[measure.family].kernel is None:  # IA(...), D-U, U-IA: per intent
+        return [DiversityRequest("IA", Keywords().from_items({}, text), None, requested)]
+    return [DiversityRequest(measure.family, measure.params, measure.cutoff, requested)]
 
-        known = [*DIVERSITY_REGISTRY, "ndeval"]
-        close = difflib.get_close_matches(text.split("(")[0].split("@")[0], known, n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise MeasureError(f"unknown diversity measure {text!r}{hint}; known: "
-                           f"{', '.join(known)}")
-    name, cutoff_text = match["name"], match["cutoff"]
-    items = split_items(match["params"] or "", name)
-    if name == "ndeval":
-        if cutoff_text is not None:
-            raise MeasureError(f"measure 'ndeval' takes no cut-off, got {text!r} (ndeval "
-                               "reports @5, @10 and @20)")
-        params = NDEVAL_NICKNAME.from_items(items, name)
-        options = ((("traditional", params["traditional"]),)
-                   if "traditional" in params.given else ())
-        requests = []
-        for column in NDEVAL_COLUMNS:
-            family, _, k = column.partition("@")
-            spec = DIVERSITY_REGISTRY[family].params
-            given = {key: repr(params[key]) for key in spec.keywords}
-            requests.append(DiversityRequest(family, spec.from_items(given, family),
-                                             int(k) if k else None, column, options))
-        return requests
-    chosen = DIVERSITY_REGISTRY[name]
-    params = chosen.params.from_items(items, name)
-    if chosen.cutoff == "required" and cutoff_text is None:
-        raise MeasureError(f"measure {name!r} needs a cut-off: {name}@k (ndeval: "
-                           f"{name}@5, @10, @20)")
-    if chosen.cutoff == "none" and cutoff_text is not None:
-        raise MeasureError(f"measure {name!r} takes no cut-off (it uses the whole "
-                           f"ranking), got {text!r}")
-    cutoff: int | None = None
-    if cutoff_text is not None:
-        if not cutoff_text.isdigit() or int(cutoff_text) < 1:
-            raise MeasureError(f"measure {name!r}: the cut-off must be a positive integer, "
-                               f"got {cutoff_text!r}")
-        cutoff = int(cutoff_text)
-    return [DiversityRequest(name, params, cutoff, requested)]
+
+def _ndeval(text: str, parts: NameParts) -> list[DiversityRequest]:
+    """The nickname ``ndeval``: ndeval's columns, with its α, β and ``traditional``."""
+    if parts.cutoff is not None:
+        raise MeasureError(f"measure 'ndeval' takes no cut-off, got {text!r} (ndeval "
+                           "reports @5, @10 and @20)")
+    params = NDEVAL_NICKNAME.from_items(split_items(parts.params or "", "ndeval"), "ndeval")
+    options = (("traditional", params["traditional"]),) if "traditional" in params.given \
+        else ()
+    requests = []
+    for column in NDEVAL_COLUMNS:
+        family, _, k = column.partition("@")
+        spec = DIVERSITY_REGISTRY[family].params
+        assert isinstance(spec, Keywords)
+        given = {key: repr(params[key]) for key in spec.keywords}
+        requests.append(DiversityRequest(family, spec.from_items(given, family),
+                                         int(k) if k else None, column, options))
+    return requests
 
 
 from . import dmeasures  # noqa: E402  (registers NTCIREVAL's families)
 
-__all__ = ["DIVERSITY_REGISTRY", "NDEVAL_COLUMNS", "NTCIR_DIVERSITY", "CutoffRule",
-           "DiversityContext", "DiversityFamily", "DiversityRequest", "dmeasures",
-           "is_diversity_name", "parse_diversity_measures", "register_diversity"]
+
+class InnerMeasure(ParamSpec):
+    """The parameter of ``IA(<measure>)``: one measure of judged rankings with one mean
+    value per topic, written between the parentheses and read by
+    :func:`~irscale.measures.names.parse_measures` (its parsed value is that
+    :class:`~irscale.measures.base.MeasureRequest`)."""
+
+    #: A measure it takes, for examples and :func:`~irscale.measures.names.canonical_name`.
+    example = "nDCG@10"
+
+    def inner(self, inner: str, label: str) -> MeasureRequest:
+        if not inner.strip():
+            raise MeasureError(f"{label!r}: write IA(<measure>), e.g. IA(nDCG@10)")
+        try:
+            requests = parse_measures(inner)
+        except MeasureError as error:
+            raise MeasureError(f"{label}: {error}") from None
+        request = requests[0]
+        count = len(requests)
+        if count == 1 and isinstance(request.params, tuple):  # P.5,10: columns
+            count = len(request.params)
+        if count != 1:
+            raise MeasureError(f"{label}: IA(...) takes one measure, {inner.strip()!r} names "
+                               f"{count}")
+        family = get_family(request.family)
+        if not family.per_query or family.aggregate != "mean" or family.value_type == "str":
+            what = {"sum": "a count", "gmean": "a geometric mean", "runid": "text",
+                    "count": "a count"}.get(family.aggregate, "not a mean over topics")
+            raise MeasureError(f"{label}: IA(...) averages a per-topic measure over intents; "
+                               f"{inner.strip()!r} is not one (its summary is {what})")
+        return request
+
+    def describe(self) -> list[dict[str, str]]:
+        return [{"name": "measure", "domain": "a measure of judged rankings with one mean "
+                 "value per topic", "default": "", "doc": "the measure M computed per intent"}]
+
+
+class UParameters(ParamSpec):
+    """The parameters of ``D-U(...)`` and ``U-IA(...)``: those of the catalogue's ``U``, read
+    by :func:`~irscale.measures.names.parse_measures` as ``U(...)`` (its parsed value is
+    that :class:`~irscale.measures.base.MeasureRequest`)."""
+
+    def inner(self, inner: str, label: str) -> MeasureRequest:
+        try:
+            return parse_measures("U" + (f"({inner})" if inner else ""))[0]
+        except MeasureError as error:
+            raise MeasureError(f"{label}: {error}") from None
+
+    def describe(self) -> list[dict[str, str]]:
+        from ..listing import parameters
+
+        return parameters(REGISTRY["U"].params)
+
+
+#: Families computed by the main engine on each intent's judgments (:mod:`.intent_aware`,
+#: :mod:`.umeasures`): their requests are of family ``IA``, told apart by their label.
+declare(Family("IA", None, InnerMeasure(), "Intent-aware version of any per-topic measure "
+               "of judged rankings.", context="intents", cutoff="none",
+               formula="Σ_i Pr(i|q) · M_i, M_i the measure with intent i's judgments alone",
+               source="Agrawal et al. 2009"))
+declare(Family("U-IA", None, UParameters(), "Intent-aware U-measure: IA(U(...)).",
+               context="intents", cutoff="none",
+               formula="Σ_i Pr(i|q) · U_i, U_i over the local trailtext of intent i",
+               source="Sakai & Dou 2013"))
+declare(Family("D-U", None, UParameters(), "U-measure of one trailtext read with the "
+               "global gains of the intents.", context="intents", cutoff="none",
+               formula="(1/𝒩) Σ_k g(pos_k) · D(pos_k), g(pos) = Σ_i Pr(i|q) · g_i(pos)",
+               source="Sakai & Dou 2013"))
+
+__all__ = ["DIVERSITY_REGISTRY", "NDEVAL_COLUMNS", "NTCIR_DIVERSITY", "DiversityContext",
+           "DiversityRequest", "dmeasures", "is_diversity_name", "parse_diversity_measures"]

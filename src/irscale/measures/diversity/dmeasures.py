@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.subsets import Subset
-from ..base import EvalContext, get_family, safe_divide
+from ..base import EvalContext, get_family, register, safe_divide
 from ..cascade import unsatisfied_before
 from ..gain_discount import (
     BASE,
@@ -58,7 +58,6 @@ from ..gain_discount import (
 from ..graded import BETA, p_plus, q_measure
 from ..params import Keyword, Keywords, Params, number
 from . import ndeval as nd
-from . import register_diversity
 from .context import DiversityContext
 
 GAMMA = Keyword(number(low=0.0, high=1.0), 0.5,
@@ -260,81 +259,120 @@ def _ndcg_params(**extra: Keyword) -> Keywords:
     return Keywords(**_NDCG, **extra).checked(check_discount)
 
 
-@register_diversity("I-rec", cutoff="optional",
-                    doc="Intent recall: share of the topic's intents covered (seed 001 eq. 24).")
+@register("I-rec", params=Keywords(), cutoff="optional",
+          doc="Intent recall: share of the topic's intents covered (seed 001 eq. 24).",
+          context="intents",
+          formula="|intents with a relevant document in the top l| / |intents|",
+          source="Sakai & Song 2011; NTCIREVAL (irec)")
 def _irec(ctx, p, k):
     return intent_recall(ctx, k)
 
 
-@register_diversity("D-nDCG", cutoff="optional", params=_ndcg_params(),
-                    doc="nDCG over global gains and the globally ideal list (eq. 27–28).")
+@register("D-nDCG", cutoff="optional", params=_ndcg_params(),
+          doc="nDCG over global gains and the globally ideal list (eq. 27–28).",
+          context="intents",
+          formula="Σ_{r≤l} GG(r)/d(r) / Σ_{r≤min(l,R)} GG*(r)/d(r), GG(d) = Σ_i Pr(i|q)·gv(x_i(d))",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dndcg(ctx, p, k):
     return d_ndcg(ctx, p, k)
 
 
-@register_diversity("D#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
-                    doc="γ·I-rec + (1 − γ)·D-nDCG (seed 001 eq. 29; NTCIR INTENT).")
+@register("D#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
+          doc="γ·I-rec + (1 − γ)·D-nDCG (seed 001 eq. 29; NTCIR INTENT).",
+          context="intents",
+          formula="γ·I-rec@l + (1 − γ)·D-nDCG@l",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_ndcg(ctx, p, k):
     return _sharp(d_ndcg(ctx, p, k), p["gamma"], ctx, k)
 
 
-@register_diversity("DIN-nDCG", cutoff="optional", params=_ndcg_params(),
-                    doc="D-nDCG crediting a navigational intent at its first relevant "
-                    "document only (eq. 32–33).")
+@register("DIN-nDCG", cutoff="optional", params=_ndcg_params(),
+          doc="D-nDCG crediting a navigational intent at its first relevant "
+          "document only (eq. 32–33).",
+          context="intents",
+          formula="D-nDCG with a navigational intent's gain at its first relevant document only",
+          source="Sakai 2012; NTCIREVAL")
 def _din_ndcg(ctx, p, k):
     return d_ndcg(ctx, p, k, din=True)
 
 
-@register_diversity("DIN#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
-                    doc="γ·I-rec + (1 − γ)·DIN-nDCG (Sakai, WWW 2012).")
+@register("DIN#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
+          doc="γ·I-rec + (1 − γ)·DIN-nDCG (Sakai, WWW 2012).",
+          context="intents",
+          formula="γ·I-rec@l + (1 − γ)·DIN-nDCG@l",
+          source="Sakai 2012; NTCIREVAL")
 def _din_sharp_ndcg(ctx, p, k):
     return _sharp(d_ndcg(ctx, p, k, din=True), p["gamma"], ctx, k)
 
 
-@register_diversity("D-Q", cutoff="optional", params=Keywords(**_BR),
-                    doc="Q-measure over global gains (Sakai & Song 2011).")
+@register("D-Q", cutoff="optional", params=Keywords(**_BR),
+          doc="Q-measure over global gains (Sakai & Song 2011).",
+          context="intents",
+          formula="Q-measure over global gains: Σ_{GG(r)>0} BR(r) / min(l, R)",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dq(ctx, p, k):
     return d_q(ctx, p, k)
 
 
-@register_diversity("D#-Q", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
-                    doc="γ·I-rec + (1 − γ)·D-Q.")
+@register("D#-Q", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
+          doc="γ·I-rec + (1 − γ)·D-Q.",
+          context="intents",
+          formula="γ·I-rec@l + (1 − γ)·D-Q@l",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_q(ctx, p, k):
     return _sharp(d_q(ctx, p, k), p["gamma"], ctx, k)
 
 
-@register_diversity("D-nERR", cutoff="optional", params=Keywords(gain=GAIN),
-                    doc="nERR over global gains, R = GG/(h + 1) (NTCIREVAL's gcompute).")
+@register("D-nERR", cutoff="optional", params=Keywords(gain=GAIN),
+          doc="nERR over global gains, R = GG/(h + 1) (NTCIREVAL's gcompute).",
+          context="intents",
+          formula="ERR@l / ideal ERR@l over global gains, R_r = GG(r)/(h + 1)",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dnerr(ctx, p, k):
     return d_nerr(ctx, p, k)
 
 
-@register_diversity("D#-nERR", cutoff="optional", params=Keywords(gain=GAIN, gamma=GAMMA),
-                    doc="γ·I-rec + (1 − γ)·D-nERR.")
+@register("D#-nERR", cutoff="optional", params=Keywords(gain=GAIN, gamma=GAMMA),
+          doc="γ·I-rec + (1 − γ)·D-nERR.",
+          context="intents",
+          formula="γ·I-rec@l + (1 − γ)·D-nERR@l",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_nerr(ctx, p, k):
     return _sharp(d_nerr(ctx, p, k), p["gamma"], ctx, k)
 
 
-@register_diversity("D-P+", cutoff="optional", params=Keywords(**_BR),
-                    doc="P⁺ over global gains (NTCIREVAL's gcompute P-plus).")
+@register("D-P+", cutoff="optional", params=Keywords(**_BR),
+          doc="P⁺ over global gains (NTCIREVAL's gcompute P-plus).",
+          context="intents",
+          formula="(1/C(rp)) Σ_{r≤rp, GG(r)>0} BR(r) over global gains",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dpplus(ctx, p, k):
     return d_pplus(ctx, p, k)
 
 
-@register_diversity("D#-P+", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
-                    doc="γ·I-rec + (1 − γ)·D-P+.")
+@register("D#-P+", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
+          doc="γ·I-rec + (1 − γ)·D-P+.",
+          context="intents",
+          formula="γ·I-rec@l + (1 − γ)·D-P+@l",
+          source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_pplus(ctx, p, k):
     return _sharp(d_pplus(ctx, p, k), p["gamma"], ctx, k)
 
 
-@register_diversity("P+Q", cutoff="optional", params=Keywords(**_BR),
-                    doc="Q per informational and P⁺ per navigational intent, weighted by "
-                    "Pr(i|q) (seed 001 eq. 34; Sakai, WWW 2012).")
+@register("P+Q", cutoff="optional", params=Keywords(**_BR),
+          doc="Q per informational and P⁺ per navigational intent, weighted by "
+          "Pr(i|q) (seed 001 eq. 34; Sakai, WWW 2012).",
+          context="intents",
+          formula="Σ_{i informational} Pr(i|q)·Q_i@l + Σ_{j navigational} Pr(j|q)·P+_j",
+          source="Sakai 2012; NTCIREVAL")
 def _pplus_q(ctx, p, k):
     return p_plus_q(ctx, p, k)
 
 
-@register_diversity("P+Q#", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
-                    doc="γ·I-rec + (1 − γ)·P+Q.")
+@register("P+Q#", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
+          doc="γ·I-rec + (1 − γ)·P+Q.",
+          context="intents",
+          formula="γ·I-rec@l + (1 − γ)·P+Q@l",
+          source="Sakai 2012; NTCIREVAL")
 def _pplus_q_sharp(ctx, p, k):
     return _sharp(p_plus_q(ctx, p, k), p["gamma"], ctx, k)

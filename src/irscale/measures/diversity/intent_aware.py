@@ -53,8 +53,8 @@ from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
 from ...core.ranking import RankingOptions
 from ...errors import MeasureError
 from ...io.diversity import DiversityQrels
-from ..base import EvalContext, MeasureRequest, get_family
-from ..names import parse_measures
+from ..base import EvalContext, MeasureRequest
+from ..names import parse_name
 from .context import DiversityContext, IntentRankings
 from .rankings import DiversityIndex
 
@@ -62,15 +62,10 @@ from .rankings import DiversityIndex
 SEPARATOR = " "
 
 
-def is_intent_aware_name(name: str) -> bool:
-    """True for ``IA(<measure>)``."""
-    text = name.strip()
-    return text.startswith("IA(") and text.endswith(")")
-
-
 def inner_request(name: str) -> MeasureRequest:
     """The request of the measure inside ``IA(...)``: one per-topic measure with one value
-    per topic, averaged over topics (not a summary such as ``gm_map`` or ``num_q``).
+    per topic, averaged over topics (not a summary such as ``gm_map`` or ``num_q``;
+    :class:`~irscale.measures.diversity.InnerMeasure` checks it).
 
     >>> inner_request("IA(nDCG@10)").requested
     'nDCG@10'
@@ -79,28 +74,10 @@ def inner_request(name: str) -> MeasureRequest:
         ...
     irscale.errors.MeasureError: IA(num_q): ... 'num_q' is not one (its summary is a count)
     """
-    text = name.strip()
-    inner = text[3:-1].strip() if is_intent_aware_name(text) else ""
-    if not inner:
-        raise MeasureError(f"{text!r}: write IA(<measure>), e.g. IA(nDCG@10)")
-    try:
-        requests = parse_measures(inner)
-    except MeasureError as error:
-        raise MeasureError(f"{text}: {error}") from None
-    if len(requests) != 1:
-        raise MeasureError(f"{text}: IA(...) takes one measure, {inner!r} names "
-                           f"{len(requests)}")
-    request = requests[0]
-    if isinstance(request.params, tuple) and len(request.params) > 1:  # P.5,10: columns
-        raise MeasureError(f"{text}: IA(...) takes one measure, {inner!r} names "
-                           f"{len(request.params)}")
-    family = get_family(request.family)
-    if not family.per_query or family.aggregate != "mean" or family.value_type == "str":
-        what = {"sum": "a count", "gmean": "a geometric mean", "runid": "text",
-                "count": "a count"}.get(family.aggregate, "not a mean over topics")
-        raise MeasureError(f"{text}: IA(...) averages a per-topic measure over intents; "
-                           f"{inner!r} is not one (its summary is {what})")
-    return request
+    measure = parse_name(name, "intents")
+    if measure.family != "IA":
+        raise MeasureError(f"{name.strip()!r}: write IA(<measure>), e.g. IA(nDCG@10)")
+    return measure.params
 
 
 @dataclass(frozen=True, eq=False)
@@ -255,5 +232,5 @@ def intent_aware(ctx: DiversityContext, name: str) -> np.ndarray:
     return pairs.combine(values, ctx.run.n_rankings)
 
 
-__all__ = ["inner_request", "intent_aware", "is_intent_aware_name", "judge_intents",
+__all__ = ["inner_request", "intent_aware", "judge_intents",
            "measure_values"]

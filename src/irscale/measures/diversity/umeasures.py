@@ -23,26 +23,26 @@ read: with one intent they are both the U-measure of that intent.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from ...errors import MeasureError
 from ..base import MeasureRequest, get_family
 from ..gain_discount import element_gains
-from ..names import parse_measures
+from ..names import parse_name, split_name
 from ..tbg import document_lengths
 from ..trec._segments import running_sum
 from ..umeasure import decay
 from .context import DiversityContext, IntentRankings
 from .intent_aware import intent_aware
 
-_NAME = re.compile(r"^(?P<name>D-U|U-IA)(?P<params>\([^()]*\))?$")
+#: The U-measures of per-intent judgments.
+U_MEASURES = ("D-U", "U-IA")
 
 
 def is_umeasure_name(name: str) -> bool:
     """True for ``D-U``, ``U-IA`` and their parameterised forms ``D-U(F=0.3)``."""
-    return _NAME.match(name.strip()) is not None
+    parts = split_name(name.strip())
+    return parts is not None and parts.name in U_MEASURES and parts.cutoff is None
 
 
 def u_request(name: str) -> MeasureRequest:
@@ -52,14 +52,10 @@ def u_request(name: str) -> MeasureRequest:
     >>> u_request("D-U(F=0.3)").params["F"]
     0.3
     """
-    match = _NAME.match(name.strip())
-    if match is None:
+    measure = parse_name(name, "intents")
+    if measure.family not in U_MEASURES:
         raise MeasureError(f"unknown diversity U-measure {name!r}: D-U(...) or U-IA(...)")
-    try:
-        requests = parse_measures("U" + (match["params"] or ""))
-    except MeasureError as error:
-        raise MeasureError(f"{name}: {error}") from None
-    return requests[0]
+    return measure.params
 
 
 def d_u(pairs: IntentRankings, request: MeasureRequest, n_rankings: int) -> np.ndarray:

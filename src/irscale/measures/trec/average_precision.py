@@ -60,6 +60,8 @@ def average_precision(jr: JudgedRankings) -> np.ndarray:
     "map",
     doc="Mean average precision: mean over the relevant documents of the precision at their "
     "rank, unretrieved relevant documents counting 0 (trec_eval m_map.c).",
+    formula="AP = (1/R) Σ_{relevant d retrieved} P@rank(d)",
+    source="trec_eval 9.0.8 (m_map.c)",
 )
 def mean_average_precision(
     jr: JudgedRankings, params: None, ctx: EvalContext
@@ -73,6 +75,8 @@ def mean_average_precision(
     "max(AP, 0.00001) (trec_eval m_gm_map.c); printed only in the summary.",
     aggregate="gmean",
     per_query=False,
+    formula="exp(mean over topics of log max(AP, 0.00001))",
+    source="trec_eval 9.0.8 (m_gm_map.c)",
 )
 def geometric_mean_average_precision(
     jr: JudgedRankings, params: None, ctx: EvalContext
@@ -85,6 +89,8 @@ def geometric_mean_average_precision(
     doc="Average precision of the first k documents: sum of precision at the relevant ranks "
     "≤ k, divided by R (trec_eval m_map_cut.c).",
     params=Cutoffs(*_CUTOFFS),
+    formula="AP@k = (1/R) Σ_{relevant d, rank(d) ≤ k} P@rank(d)",
+    source="trec_eval 9.0.8 (m_map_cut.c)",
 )
 def map_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext

@@ -77,6 +77,9 @@ def binary_preference(jr: JudgedRankings) -> np.ndarray:
     "bpref",
     doc="Binary preference: for each relevant retrieved document, the fraction of the first R "
     "judged non-relevant documents ranked below it, averaged over R (trec_eval m_bpref.c).",
+    formula="(1/R) Σ_{relevant d retrieved} (1 − min(n_d, R)/min(R, N)), n_d judged non-relevant "
+            "above d, N judged non-relevant",
+    source="Buckley & Voorhees 2004; trec_eval 9.0.8 (m_bpref.c)",
 )
 def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"bpref": binary_preference(jr)}
@@ -88,6 +91,8 @@ def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     "(trec_eval m_gm_bpref.c); printed only in the summary.",
     aggregate="gmean",
     per_query=False,
+    formula="exp(mean over topics of log max(bpref, 0.00001))",
+    source="trec_eval 9.0.8 (m_gm_bpref.c)",
 )
 def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"gm_bpref": binary_preference(jr)}
@@ -98,6 +103,9 @@ def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np
     doc="Inferred average precision for sampled judgments (Yilmaz and Aslam, CIKM 2006): "
     "pooled-but-unjudged documents are skipped, non-pooled ones count as non-relevant "
     "(trec_eval m_infap.c).",
+    formula="inferred AP: expected precision at the relevant ranks, estimated from the judged "
+            "sample",
+    source="Yilmaz & Aslam 2006; trec_eval 9.0.8 (m_infap.c)",
 )
 def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     pooled, relevant, nonrel_so_far = _judged_counts(jr)

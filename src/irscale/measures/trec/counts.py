@@ -22,6 +22,8 @@ from ..base import EvalContext, register
     aggregate="runid",
     value_type="str",
     per_query=False,
+    formula="the run's id",
+    source="trec_eval 9.0.8 (m_runid.c)",
 )
 def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {}
@@ -34,6 +36,8 @@ def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     value_type="int",
     per_query=False,
     ignores={"rel": "it counts topics", "condensed": "it counts topics"},
+    formula="number of topics averaged over",
+    source="trec_eval 9.0.8 (m_num_q.c)",
 )
 def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_q": np.ones(jr.n_rankings, dtype=np.int64)}
@@ -45,6 +49,8 @@ def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     aggregate="sum",
     value_type="int",
     missing_value=0,
+    formula="|retrieved|",
+    source="trec_eval 9.0.8 (m_num_ret.c)",
 )
 def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_ret": jr.lengths.astype(np.int64)}
@@ -56,6 +62,8 @@ def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     aggregate="sum",
     value_type="int",
     ignores={"condensed": "the recall base counts judged documents only"},
+    formula="R = |relevant|",
+    source="trec_eval 9.0.8 (m_num_rel.c)",
 )
 def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_rel": jr.num_rel.astype(np.int64)}
@@ -66,6 +74,8 @@ def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     doc="Number of relevant documents retrieved for the topic.",
     aggregate="sum",
     value_type="int",
+    formula="|relevant ∩ retrieved|",
+    source="trec_eval 9.0.8 (m_num_rel_ret.c)",
 )
 def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"num_rel_ret": jr.num_rel_ret.astype(np.int64)}
@@ -77,6 +87,8 @@ def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     "m_num_nonrel_judged_ret.c: retrieved - not in qrels - pooled unjudged - relevant).",
     aggregate="sum",
     value_type="int",
+    formula="|judged non-relevant ∩ retrieved|",
+    source="trec_eval 9.0.8 (m_num_nonrel_judged_ret.c)",
 )
 def num_nonrel_judged_ret(
     jr: JudgedRankings, params: None, ctx: EvalContext

@@ -34,6 +34,8 @@ from .gains import IdealRankings, all_documents, document_gains, gain_documents
     doc="Binary G: mean over relevant documents of 1 / log2(2 + non-relevant documents "
     "ranked above), unretrieved ones counting 0 (trec_eval m_binG.c).",
     missing_value=0.0,
+    formula="(1/R) Σ_{relevant d retrieved} 1/log2(2 + non-relevant above d)",
+    source="trec_eval 9.0.8 (m_binG.c)",
 )
 def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     relevant = relevant_documents(jr)
@@ -48,6 +50,8 @@ def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     "divided by the ideal total gain (trec_eval m_G.c). Gains as ndcg.",
     params=GainPairs(),
     missing_value=0.0,
+    formula="Σ_r g(r)/log2(2 + ideal cost so far − gain so far) / ideal total gain",
+    source="trec_eval 9.0.8 (m_G.c)",
 )
 def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)

@@ -115,6 +115,8 @@ def interpolated_precision(jr: JudgedRankings, counts: np.ndarray) -> np.ndarray
     "where the given fraction of the relevant documents is reached (trec_eval "
     "m_iprec_at_recall.c).",
     params=Floats(*_LEVELS, valid=Range("each recall level", low=0.0, high=1.0)),
+    formula="iprec(x) = max_{r: recall@r ≥ x} P@r",
+    source="trec_eval 9.0.8 (m_iprec_at_recall.c)",
 )
 def iprec_at_recall(
     jr: JudgedRankings, levels: tuple[float, ...], ctx: EvalContext
@@ -128,6 +130,8 @@ def iprec_at_recall(
     doc="Interpolated precision averaged over recall levels (default the 11 levels 0, 0.1, "
     "..., 1; trec_eval m_11pt_avg.c).",
     params=FloatParams(*_LEVELS, valid=Range("each recall level", low=0.0, high=1.0)),
+    formula="(1/|X|) Σ_{x ∈ X} iprec(x), X = {0, 0.1, …, 1}",
+    source="trec_eval 9.0.8 (m_11pt_avg.c)",
 )
 def eleven_point_average(
     jr: JudgedRankings, levels: FloatList, ctx: EvalContext

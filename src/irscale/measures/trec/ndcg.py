@@ -54,6 +54,8 @@ _LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains wha
     params=GainPairs(),
     missing_value=0.0,
     ignores=_LEVEL_FREE,
+    formula="DCG/IDCG, DCG = Σ_r g(r)/log2(r + 1)",
+    source="Järvelin & Kekäläinen 2002; trec_eval 9.0.8 (m_ndcg.c)",
 )
 def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     dcg, ideal = dcg_and_ideal(jr, params)
@@ -65,6 +67,8 @@ def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, 
     doc="Discounted cumulative gain Σ gain / log2(rank + 1) (trec_eval 10.0)." + _GAIN_DOC,
     params=GainPairs(),
     missing_value=0.0,
+    formula="Σ_r g(r)/log2(r + 1)",
+    source="trec_eval 10.0 (m_dcg.c)",
 )
 def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     documents, terms = dcg_terms(jr, params)
@@ -76,6 +80,8 @@ def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, n
     doc="DCG of trec_eval's ideal ranking of the topic (trec_eval 10.0)." + _GAIN_DOC,
     params=GainPairs(),
     missing_value=0.0,
+    formula="Σ_r g*(r)/log2(r + 1) over trec_eval's ideal ranking",
+    source="trec_eval 10.0 (m_ideal_dcg.c)",
 )
 def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
                       ) -> dict[str, np.ndarray]:
@@ -89,6 +95,8 @@ def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
     missing_value=0.0,
     ignores=_LEVEL_FREE,
+    formula="DCG@k / IDCG@k, g = relevance degree",
+    source="trec_eval 9.0.8 (m_ndcg_cut.c)",
 )
 def ndcg_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext

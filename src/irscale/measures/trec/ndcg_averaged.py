@@ -41,6 +41,8 @@ from .gains import IdealRankings, dcg_terms, document_gains
     "experimental measure (m_Rndcg.c). Gains as ndcg.",
     params=GainPairs(),
     missing_value=0.0,
+    formula="nDCG averaged at the R-levels (ranks where the ideal gain changes)",
+    source="trec_eval 9.0.8 (m_Rndcg.c)",
 )
 def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)
@@ -66,6 +68,8 @@ def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str,
     "final DCG (trec_eval's experimental measure, m_ndcg_rel.c). Gains as ndcg.",
     params=GainPairs(),
     missing_value=0.0,
+    formula="nDCG averaged over the documents of positive gain",
+    source="trec_eval 9.0.8 (m_ndcg_rel.c)",
 )
 def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     ideal = IdealRankings.build(jr, params)

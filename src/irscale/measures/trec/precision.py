@@ -41,6 +41,8 @@ _R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
     doc="Precision after k documents retrieved: relevant in the top k, divided by k "
     "(missing ranks count as non-relevant; trec_eval m_P.c).",
     params=Cutoffs(*_CUTOFFS),
+    formula="P@k = |relevant in top k| / k",
+    source="trec_eval 9.0.8 (m_P.c)",
 )
 def precision(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
@@ -53,6 +55,8 @@ def precision(
     doc="Relative precision at k: relevant in the top k divided by min(k, R), the best "
     "possible (trec_eval m_rel_P.c).",
     params=Cutoffs(*_CUTOFFS),
+    formula="|relevant in top k| / min(k, R)",
+    source="trec_eval 9.0.8 (m_rel_P.c)",
 )
 def relative_precision(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
@@ -71,6 +75,8 @@ def relative_precision(
     "Rprec",
     doc="R-precision: precision after R documents, R the number of relevant documents "
     "(trec_eval m_Rprec.c).",
+    formula="|relevant in top R| / R",
+    source="trec_eval 9.0.8 (m_Rprec.c)",
 )
 def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     return {"Rprec": safe_divide(hits_at(jr, np.minimum(jr.lengths, jr.num_rel)), jr.num_rel)}
@@ -83,6 +89,8 @@ def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     "the cut-off x·R must fit a C long).",
     params=Floats(*_R_MULTIPLES, valid=Range("each multiple of R", low=0.0, high=1e6,
                                              open_low=True)),
+    formula="P@(long)(x·R + 0.9)",
+    source="trec_eval 9.0.8 (m_Rprec_mult.c)",
 )
 def r_precision_multiples(
     jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext

@@ -103,6 +103,8 @@ def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
     "per topic when outside it (trec_eval 10.0 m_rbp.c; parameters p=0.9 and level=gain).",
     params=GainPairs(names=("p",), valid=_P_RANGE),
     missing_value=0.0,
+    formula="(1 − p) Σ_i p^(i−1) g_i, gains min-max normalised to [0, 1]",
+    source="Moffat & Zobel 2008; trec_eval 10.0 (m_rbp.c)",
 )
 def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     p = persistence(params, "rbp")
@@ -117,6 +119,8 @@ def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, n
     "document is judged (trec_eval 10.0 m_rbp_resid.c; parameter p=0.9).",
     params=GainPairs(names=("p",), valid=_P_RANGE),
     missing_value=0.0,
+    formula="p^n + (1 − p) Σ_{unjudged i ≤ n} p^(i−1)",
+    source="Moffat & Zobel 2008; trec_eval 10.0 (m_rbp_resid.c)",
 )
 def rbp_resid(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     if params.pairs:

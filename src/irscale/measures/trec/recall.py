@@ -21,6 +21,8 @@ from ..base import Cutoffs, EvalContext, hits_at, register
     doc="Recall after k documents retrieved: relevant in the top k divided by R "
     "(trec_eval m_recall.c).",
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
+    formula="|relevant in top k| / R",
+    source="trec_eval 9.0.8 (m_recall.c)",
 )
 def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> dict[str, np.ndarray]:
     has_rel = jr.num_rel > 0
@@ -37,6 +39,8 @@ def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> di
     doc="Success at k: 1 if a relevant document is among the first k retrieved, else 0 "
     "(trec_eval m_success.c).",
     params=Cutoffs(1, 5, 10),
+    formula="1 if a relevant document is in the top k, else 0",
+    source="trec_eval 9.0.8 (m_success.c)",
 )
 def success(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext

@@ -40,6 +40,8 @@ def relevance_characters(rel: np.ndarray) -> np.ndarray:
     aggregate="none",
     value_type="str",
     missing_value="",
+    formula="the relevance degrees of the first N documents, one character each",
+    source="trec_eval 9.0.8 (m_relstring.c)",
 )
 def relstring(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
     name = params.label("relstring")

@@ -36,6 +36,8 @@ def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @register(
     "set_P",
     doc="Set precision: relevant retrieved / retrieved (trec_eval m_set_P.c).",
+    formula="|relevant retrieved| / |retrieved|",
+    source="trec_eval 9.0.8 (m_set_P.c)",
 )
 def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     n, r, _ = _counts(jr)
@@ -45,6 +47,8 @@ def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[st
 @register(
     "set_recall",
     doc="Set recall: relevant retrieved / relevant (trec_eval m_set_recall.c).",
+    formula="|relevant retrieved| / R",
+    source="trec_eval 9.0.8 (m_set_recall.c)",
 )
 def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     _, r, big_r = _counts(jr)
@@ -55,6 +59,8 @@ def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, 
     "set_relative_P",
     doc="Relative set precision: relevant retrieved / min(retrieved, relevant), the precision "
     "relative to the best possible for a set of that size (trec_eval m_set_rel_P.c).",
+    formula="|relevant retrieved| / min(|retrieved|, R)",
+    source="trec_eval 9.0.8 (m_set_rel_P.c)",
 )
 def set_relative_precision(
     jr: JudgedRankings, params: None, ctx: EvalContext
@@ -67,6 +73,8 @@ def set_relative_precision(
     "set_map",
     doc="Unranked set AP: relevant retrieved² / (retrieved · relevant), i.e. set precision "
     "times set recall (trec_eval m_set_map.c).",
+    formula="|relevant retrieved|² / (|retrieved| · R)",
+    source="trec_eval 9.0.8 (m_set_map.c)",
 )
 def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
     n, r, big_r = _counts(jr)
@@ -79,6 +87,8 @@ def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     "recall, β ≥ 0 the relative importance of recall (default 1; β = 0: set precision; "
     "trec_eval m_set_F.c, which reads only the first number: one is required here).",
     params=FloatParams(1.0, count=1, valid=Range("β (the weight of recall)", low=0.0)),
+    formula="(β + 1)·P·R / (β·P + R) of the retrieved set",
+    source="van Rijsbergen 1979; trec_eval 9.0.8 (m_set_F.c)",
 )
 def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
     n, r, big_r = _counts(jr)
@@ -99,6 +109,8 @@ def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, 
     "d needs -N; trec_eval m_utility.c).",
     params=FloatParams(1.0, -1.0, 0.0, 0.0, count=4),
     missing_value=0.0,
+    formula="a·rel_ret + b·nonrel_ret + c·rel_not_ret + d·nonrel_not_ret",
+    source="trec_eval 9.0.8 (m_utility.c)",
 )
 def utility(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
     a, b, c, d = params.values

@@ -23,6 +23,8 @@ from ..base import Cutoffs, EvalContext, register
     "(trec_eval 10.0 m_unjudged.c).",
     params=Cutoffs(5, 10, 20),
     missing_value=0.0,
+    formula="|unjudged in top k| / k",
+    source="trec_eval 10.0 (m_unjudged.c)",
 )
 def unjudged(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext

@@ -1,0 +1,46 @@
+"""``irscale measures``: list the measure catalogue (``docs/measures.md``).
+
+    irscale measures [--context rankings|intents|sessions|texts|nuggets]
+                     [--format text|json|markdown] [-o FILE] [--force]
+
+One entry per measure family, whatever the context it needs: its name with its parameters
+and their defaults, its other names, its formula and its source
+(:func:`irscale.measures.catalogue`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.contexts import CONTEXTS
+from ..io.formats import CATALOGUE_FORMATS
+from .outputs import add_output, open_output
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "measures",
+        help="list every measure: name, parameters and defaults, formula, source",
+        description="List the measure catalogue: every measure family irscale computes, "
+        "by the context it needs (rankings: judged rankings, irscale eval; intents: "
+        "diversity qrels; sessions: irscale session; texts: ROUGE, irscale text rouge; "
+        "nuggets: irscale text nuggets), with its parameters and their defaults, its "
+        "other names (ir_measures' for trec_eval's families), its formula and its source. "
+        "See docs/measures.md.",
+    )
+    parser.add_argument("--context", choices=tuple(CONTEXTS), default=None,
+                        help="list the families of this context only (default: all)")
+    parser.add_argument("--format", choices=CATALOGUE_FORMATS, default="text", dest="fmt",
+                        help="output format (default text: one entry per family; json: "
+                        "parameters with their domains and meaning; markdown: a table)")
+    add_output(parser, what="catalogue")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..measures.listing import catalogue_rows, format_catalogue
+
+    text = format_catalogue(catalogue_rows(args.context), args.fmt)
+    with open_output(args, "w") as stream:
+        stream.write(text)
+    return 0

@@ -1,0 +1,56 @@
+"""The contexts a measure needs: what it is computed from (the keys of the one catalogue).
+
+A measure family is registered under one context (:data:`CONTEXTS`); the one name parser
+(:mod:`irscale.measures.names`) reads a name in the context of the evaluation that asks for
+it, so that a name may stand for different families in two contexts (``U`` of a ranking
+and ``U`` of a session; ``S`` of nuggets). This module imports nothing heavy: the command
+line takes its ``--context`` choices from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Context = Literal["rankings", "intents", "sessions", "texts", "nuggets"]
+
+
+@dataclass(frozen=True)
+class ContextInfo:
+    """What a context holds, the word naming its measures in messages, and examples."""
+
+    what: str
+    noun: str
+    examples: tuple[str, ...]
+    evaluated_by: str
+    #: What a cut-off @k counts, and what a measure without one reads whole.
+    unit: str = "documents"
+    whole: str = "ranking"
+
+
+#: Every context, in the order the catalogue lists them.
+CONTEXTS: dict[str, ContextInfo] = {
+    "rankings": ContextInfo(
+        "judged rankings: a run's ranked lists judged against qrels (trec_eval's input)",
+        "", ("map", "P@10", "nDCG(gain=exp)@10"), "irscale eval; irscale.evaluate"),
+    "intents": ContextInfo(
+        "rankings judged per intent (diversity qrels: topic intent docno rel)",
+        "diversity", ("alpha-nDCG@20", "ERR-IA(alpha=0.5)@10", "D#-nDCG@10", "IA(nDCG@10)",
+                      "ndeval"),
+        "irscale eval with diversity qrels; irscale.evaluate_diversity"),
+    "sessions": ContextInfo(
+        "multi-query sessions: the ranked lists of a session's queries, in order",
+        "session", ("sDCG@10", "nsDCG(norm=jarvelin)@10", "U(L=132000)"),
+        "irscale session; irscale.text.evaluate_sessions", unit="documents per query",
+        whole="session"),
+    "texts": ContextInfo(
+        "candidate texts against reference texts (summaries)",
+        "ROUGE", ("ROUGE-2", "ROUGE-L(stat=r)", "ROUGE-SU4", "ROUGE-S(skip=inf,beta=2)"),
+        "irscale text rouge; irscale.text.evaluate_rouge", whole="text"),
+    "nuggets": ContextInfo(
+        "answers matched against gold-standard nuggets (TREC QA, one-click iUnits)",
+        "nugget", ("F_QA(beta=3)", "S(L=1000)", "Ssharp(L=1000,beta=1)"),
+        "irscale text nuggets; irscale.text.evaluate_nuggets", whole="output"),
+}
+
+__all__ = ["CONTEXTS", "Context", "ContextInfo"]

@@ -1,0 +1,46 @@
+"""The families of nuggets and iUnits: names, parameters, formulas (Voorhees 2003; Sakai,
+Kato & Song 2011; Sakai & Kato 2012).
+
+Declared here, in the one catalogue under the context ``nuggets``; computed by
+:func:`irscale.text.nuggets.evaluate_nuggets`, whose module documentation states each
+definition in full: V* the topic's gold nuggets (weights w, vital strings vs), V those
+found in an output of length l, pos(v) where nugget v ends.
+"""
+
+from __future__ import annotations
+
+from .base import Family, declare
+from .params import Keyword, Keywords, choice, number
+
+_L = Keyword(number(low=0.0, open_low=True), 1000.0,
+             "patience L in characters: the value of a nugget ending at L or later is 0")
+_BETA = Keyword(number(low=0.0, open_low=True), 1.0, "β of the F measure")
+_ALLOWANCE = Keyword(number(low=0.0), 100.0, "characters allowed per matched nugget")
+_NUGGETS = Keyword(choice("all", "vital"), "all",
+                   "the nuggets counted in the recall: all, or the vital ones only")
+_TREC_QA = "Voorhees 2003 (TREC QA)"
+
+
+def _nugget(name: str, params: Keywords, doc: str, formula: str, source: str,
+            aliases: tuple[str, ...] = ()) -> None:
+    declare(Family(name, None, params, doc, context="nuggets", cutoff="none",
+                   formula=formula, source=source, aliases=aliases))
+
+
+_nugget("W-Rec", Keywords(nuggets=_NUGGETS), "Weighted nugget recall.",
+        "Σ_V w(v) / Σ_V* w(v)", _TREC_QA)
+_nugget("Prec_allow", Keywords(allowance=_ALLOWANCE),
+        "Length-allowance precision: every matched nugget is entitled to allowance characters.",
+        "1 − max(0, l − allowance·|V|) / l", _TREC_QA)
+_nugget("F_QA", Keywords(beta=_BETA, allowance=_ALLOWANCE, nuggets=_NUGGETS),
+        "TREC QA's nugget F (β = 5 in 2003, 3 in 2004–2005).",
+        "(β² + 1)·P·R / (β²·P + R), P = Prec_allow, R = W-Rec", _TREC_QA)
+_nugget("S", Keywords(L=_L), "S-measure: nugget weights discounted by where they end, over "
+        "those of the pseudo-minimal output.",
+        "Σ_V w(v)·max(0, L − pos(v)) / Σ_V* w(v)·max(0, L − pos*(v))",
+        "Sakai, Kato & Song 2011")
+_nugget("T", Keywords(), "T-measure: share of the output made of vital strings.",
+        "Σ_V |vs(v)| / l", "Sakai, Kato & Song 2011")
+_nugget("Ssharp", Keywords(L=_L, beta=_BETA), "S♯: F of the capped S and T.",
+        "(1 + β²)·T♭·S♭ / (β²·T♭ + S♭), S♭ = min(1, S), T♭ = min(1, T)",
+        "Sakai & Kato 2012", aliases=("S#",))

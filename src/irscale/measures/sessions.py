@@ -1,0 +1,56 @@
+"""The families of multi-query sessions: names, parameters, formulas (Järvelin et al.
+2008; Lipani, Carterette & Yilmaz 2019; Sakai & Dou 2013).
+
+Declared here, in the one catalogue under the context ``sessions``; computed by
+:func:`irscale.text.sessions.evaluate_sessions`, whose module documentation states each
+definition in full. The cut-off ``@k`` of a session measure is the number of documents
+read in every query's list.
+"""
+
+from __future__ import annotations
+
+from . import umeasure  # noqa: F401  (registers U, whose parameters the session U takes)
+from .base import REGISTRY, Family, ParamSpec, declare
+from .cascade import PROB
+from .gain_discount import MAXREL, MAXREL_CHECK, gain_keyword
+from .params import Keyword, Keywords, choice, number
+from .rbp import PERSISTENCE
+
+#: The largest cut-off of a session measure (documents per query: k times the number of
+#: queries of a session must fit an int64).
+MAX_CUTOFF = 2**62 - 1
+
+_BQ = Keyword(number(low=1.0, open_low=True), 4.0,
+              "base b_q of the query discount log_bq(qnum + b_q − 1)")
+
+
+def _session(name: str, params: ParamSpec, doc: str, formula: str, source: str) -> None:
+    declare(Family(name, None, params, doc, context="sessions", formula=formula,
+                   source=source, max_cutoff=MAX_CUTOFF))
+
+
+_session("sDCG", Keywords(bq=_BQ, gain=gain_keyword("linear")),
+         "Session DCG over the concatenated, de-duplicated lists of the session's queries.",
+         "Σ_r g(r) / (log_bq(qnum(r) + bq − 1) · log2(r + 1))", "Järvelin et al. 2008")
+_session("nsDCG", Keywords(bq=_BQ, gain=gain_keyword("linear"),
+                           norm=Keyword(choice("single", "jarvelin"), "single",
+                                        "ideal: the lecture's single ideal list, or Järvelin "
+                                        "et al.'s m ideal lists")),
+         "sDCG divided by an ideal sDCG (0 when that is 0).",
+         "sDCG / ideal sDCG", "Järvelin et al. 2008")
+_session("sRBP", Keywords(p=PERSISTENCE,
+                          b=Keyword(number(low=0.0, high=1.0), 0.8,
+                                    "probability b of going down the same list rather than "
+                                    "reformulating, when the user goes on"),
+                          gain=gain_keyword("linear"), maxrel=MAXREL).checked(MAXREL_CHECK),
+         "Session RBP: the user goes down a list (b) or on to the next query (1 − b).",
+         "(1 − p) Σ_(m,k) ((p − bp)/(1 − bp))^(m−1) · (bp)^(k−1) · g(m,k) / gmax",
+         "Lipani, Carterette & Yilmaz 2019")
+_session("sERR", Keywords(bq=_BQ, prob=PROB, gain=gain_keyword("linear"),
+                          maxrel=MAXREL).checked(MAXREL_CHECK),
+         "Session ERR: the cascade model over the concatenated, de-duplicated lists.",
+         "Σ_r dsat(r − 1) · R_r / (r · log_bq(qnum(r) + bq − 1))",
+         "Chapelle et al. 2009; Järvelin et al. 2008")
+_session("U", REGISTRY["U"].params,
+         "U-measure over the session's trailtext (from a click log when one is given).",
+         "Σ_pos g(pos) · max(0, 1 − pos/L) over the session's trailtext", "Sakai & Dou 2013")

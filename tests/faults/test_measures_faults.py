@@ -1,0 +1,53 @@
+"""``irscale measures``: the listing of the measure catalogue, and its usage errors.
+Table-driven: every row is one call checked against the contract of ``docs/errors.md``
+(see ``conftest.py``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import all_checks, err, ok, output_contains, run_case
+
+
+def json_families(*contexts: str):
+    """The output is a JSON list of families of ``contexts`` only, each with a formula and
+    a source, and its parameters detailed."""
+    def check(result, ws, run):
+        rows = json.loads(result.out)
+        assert rows and {row["context"] for row in rows} == set(contexts), result.describe()
+        assert all(row["formula"] and row["source"] for row in rows), result.describe()
+        assert all(isinstance(row["parameters"], list) for row in rows), result.describe()
+
+    return check
+
+
+CASES = [
+    ok("measures-all", ["measures"], output_contains(
+        "rankings:", "intents:", "sessions:", "texts:", "nuggets:", "P.5,10,15",
+        "alpha-nDCG(alpha=0.5)@k", "sDCG(bq=4, gain=linear)[@k]", "ROUGE-L(stat=f, beta=1)",
+        "F_QA(beta=1, allowance=100, nuggets=all)")),
+    ok("measures-context-json", ["measures", "--context", "sessions", "--format", "json"],
+       json_families("sessions")),
+    ok("measures-markdown", ["measures", "--context", "texts", "--format", "markdown"],
+       all_checks(output_contains("| name | context |", "| ROUGE-<n>(stat=f, beta=1) |"))),
+    ok("measures-output-file", ["measures", "-o", "catalogue.txt"],
+       allowed_new=["catalogue.txt"]),
+    err("measures-bad-context", ["measures", "--context", "clicks"], "--context", "clicks",
+        "rankings"),
+    err("measures-bad-format", ["measures", "--format", "csv"], "--format", "csv", "json"),
+    err("measures-context-twice", ["measures", "--context", "texts", "--context", "nuggets"],
+        "--context", "given twice"),
+    err("measures-stray-argument", ["measures", "map"], "map"),
+    # an existing file (an input of other commands) is not replaced without --force
+    err("measures-output-exists", ["measures", "-o", "qrels.txt"], "qrels.txt", "--force"),
+    err("measures-output-folder-missing", ["measures", "-o", "nowhere/list.txt"],
+        "nowhere"),
+    err("measures-output-is-folder", ["measures", "-o", "adir", "--force"], "adir"),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_measures(case, ws, run_cli):
+    run_case(case, ws, run_cli)
