@@ -209,3 +209,16 @@ def test_gain_parameters_are_checked():
         measure("Q(cutoff=3)", jr)
     assert measure("nDCG(gain=1:2:4)", jr)[0] == pytest.approx(
         measure("nDCG(gain=exp)@2", jr)[0])
+
+
+@SETTINGS
+@given(st.lists(st.floats(min_value=0, max_value=1e300, allow_nan=False), min_size=1,
+                max_size=5))
+def test_a_gain_list_written_as_text_reads_back_as_the_same_gains(values):
+    """A gain map's text is read again where one family hands its gains to another (P+Q's Q
+    and P⁺) and keys cached global gains: it must name the same doubles (six significant
+    digits merged 1.0000001:2 with 1.0000002:2)."""
+    from irscale.measures.gain_discount import parse_gain
+
+    gain = GainMap("list", tuple(values))
+    assert parse_gain(str(gain)) == gain

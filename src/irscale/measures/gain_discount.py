@@ -52,6 +52,13 @@ from .trec.gains import distinct_rows, log2_discount
 
 
 # ---------------------------------------------------------------- gain maps
+def _shortest(value: float) -> str:
+    """``value`` in the shortest text that reads back as the same double (``3``, ``0.1``,
+    ``1.0000001``, ``1e+16``)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
 @dataclass(frozen=True)
 class GainMap:
     """A gain map: ``kind`` linear, exp, binary or list (``values`` = gains of degrees 1..c)."""
@@ -60,7 +67,11 @@ class GainMap:
     values: tuple[float, ...] = ()
 
     def __str__(self) -> str:
-        return ":".join(f"{v:g}" for v in self.values) if self.kind == "list" else self.kind
+        """The map as a name writes it (``linear``, ``1:3:7``): every gain in the shortest
+        text that reads back as the same double, so the text is also a faithful key."""
+        if self.kind != "list":
+            return self.kind
+        return ":".join(_shortest(v) for v in self.values)
 
     def gains(self, degrees: np.ndarray, family: str = "") -> np.ndarray:
         """Gain of every degree of ``degrees`` (integers ≥ 0; degree 0 gains 0, except
