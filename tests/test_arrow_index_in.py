@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 #: short strings, NUL bytes and multi-byte characters included, some over 8 bytes
 _ids = st.text(alphabet=st.sampled_from("ab09\x00é-"), max_size=10)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 #: NULs (the separator), multi-byte characters and the rest of the text.
 TEXT = st.text(alphabet=st.sampled_from(["\x00", "a", "Z", "0", "-", "é", "€", "😀", " "]),

@@ -14,13 +14,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from irscale import evaluate
-from irscale.core import qrels_index, threads
-from irscale.core.qrels_index import QrelsIndex
+from irscale.core._columnar import qrels_index
+from irscale.core._columnar.qrels_index import QrelsIndex
 from irscale.errors import MeasureError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures import compute
 from irscale.measures.base import REGISTRY
 from irscale.measures.names import parse_measure
+from irscale.parallel import threads
 
 from .test_measures_parameters import (
     AT_CUTOFF,

@@ -34,7 +34,7 @@ import pyarrow as pa
 import pytest
 
 from irscale.cli.main import build_parser
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 from .cli_parsers import parsers
 
@@ -368,7 +368,7 @@ def test_arrow_helpers_do_not_import_pandas():
     code = textwrap.dedent("""
         import sys
         import numpy as np, pyarrow as pa, pyarrow.compute as pc
-        from irscale.core import arrow
+        from irscale.core._columnar import arrow
         a = arrow.array(np.arange(5))
         s = arrow.strings(["b", "a", "b"])
         codes = pc.index_in(s, value_set=arrow.strings(["a"]))

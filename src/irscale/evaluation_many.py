@@ -53,10 +53,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .core._columnar.qrels_index import QrelsIndex
 from .core.options import TiePolicy
 from .core.params import BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
-from .core.qrels_index import QrelsIndex
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
 from .io.files import (

@@ -18,8 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core import arrow
-from ..core.blocks import take_rows
+from ..core._columnar import arrow
+from ..core._columnar.blocks import take_rows
 from ..core.inputs import Qrels, Run
 from ..core.options import TiePolicy
 from ..core.params import DEPTH

@@ -62,7 +62,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ..core import arrow
+from ..core._columnar import arrow
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DEPTH, SAMPLE_SIZE, STRATUM_RATE

@@ -58,8 +58,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core import arrow
-from ..core.fingerprints import string_fingerprints
+from ..core._columnar import arrow
+from ..core._columnar.fingerprints import string_fingerprints
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DOCUMENT_SHARDS

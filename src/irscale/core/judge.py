@@ -15,14 +15,14 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputError
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import take_rows
+from ..parallel.threads import map_threads
+from ._columnar import arrow
+from ._columnar import arrow_compute as pc
+from ._columnar.blocks import take_rows
+from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
 from .judged import NONPOOL, UNJUDGED, JudgedRankings
-from .qrels_index import QrelsIndex
 from .ranking import RankingOptions, rank_order
-from .threads import map_threads
 
 _CHUNK_ROWS = 1 << 20
 #: Pairs of docnos compared at once by :func:`_same_docnos`.

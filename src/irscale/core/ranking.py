@@ -20,9 +20,10 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import ParameterError
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import TopicBlocks, take_rows_by_chunk
+from ..parallel.threads import map_threads
+from ._columnar import arrow
+from ._columnar import arrow_compute as pc
+from ._columnar.blocks import TopicBlocks, take_rows_by_chunk
 from .inputs import Run, as_c_float, c_float_rank_keys
 from .options import (
     MAX_DOCS,
@@ -33,7 +34,6 @@ from .options import (
     integer_option,
 )
 from .segments import chunks, ranges, segment_argsort, segment_sort_keys
-from .threads import map_threads
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
 #: at most this fraction (1 / n) of the rows; more, and all are sorted as strings.

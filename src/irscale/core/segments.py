@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from .threads import map_threads
+from ..parallel.threads import map_threads
 
 
 def chunks(offsets: np.ndarray, rows: int) -> Iterator[tuple[int, int]]:

@@ -25,11 +25,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pcsv
 
-from ..core import arrow_compute as pc
-from ..core import threads as core_threads
-from ..core.arrow import compress, owned_reader, value_offsets
-from ..core.threads import in_background, map_threads
+from ..core._columnar import arrow_compute as pc
+from ..core._columnar.arrow import compress, owned_reader, value_offsets
 from ..errors import EmptyInputError, InputFormatError
+from ..parallel import threads as core_threads
+from ..parallel.threads import in_background, map_threads
 from .files import (
     check_utf8,
     display_name,

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core import arrow_compute as pc
-from ..core.blocks import TopicBlocks
-from ..core.duplicates import DuplicatePolicy, resolve_duplicates
+from ..core._columnar import arrow
+from ..core._columnar import arrow_compute as pc
+from ..core._columnar.blocks import TopicBlocks
+from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .naming import name_runs

@@ -15,9 +15,9 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.segments import chunks
-from ..core.threads import map_threads, usable_cores
 from ..errors import IrscaleError, MeasureError
 from ..io.table import Column
+from ..parallel.threads import map_threads, usable_cores
 from .base import EvalContext, Family, MeasureRequest, get_family, table_order
 from .names import is_trec_request
 from .params import Keywords

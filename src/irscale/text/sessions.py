@@ -83,13 +83,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core import arrow
+from ..core._columnar import arrow
+from ..core._columnar.qrels_index import QrelsIndex
 from ..core.inputs import Qrels
 from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import CLICK_GAIN
-from ..core.qrels_index import QrelsIndex
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError, shown

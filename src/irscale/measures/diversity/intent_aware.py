@@ -45,8 +45,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from ...core import arrow
-from ...core import arrow_compute as pc
+from ...core._columnar import arrow
+from ...core._columnar import arrow_compute as pc
 from ...core.inputs import Qrels, Run
 from ...core.judge import build_judged_rankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...core import arrow
-from ...core import arrow_compute as pc
+from ...core._columnar import arrow
+from ...core._columnar import arrow_compute as pc
 from ...core.inputs import Run
 from ...errors import InputFormatError
 from ...io.diversity import DiversityQrels
@@ -407,9 +407,9 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     """
     import os
 
-    from ...core.threads import map_threads
     from ...io.diversity import ndeval_run, read_ndeval_run
     from ...io.naming import name_runs
+    from ...parallel.threads import map_threads
 
     items = runs if isinstance(runs, (list, tuple)) else [runs]
     lookup = _RelevantLookup.of(index)

@@ -12,9 +12,9 @@ import hashlib
 import numpy as np
 import pyarrow as pa
 
+from ...parallel.threads import map_threads
 from .arrow import string_bytes
 from .blocks import as_string_array
-from .threads import map_threads
 
 _LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

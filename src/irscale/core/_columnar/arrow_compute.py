@@ -28,7 +28,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .threads import map_threads
+from ...parallel.threads import map_threads
 
 try:  # the compiled module, whose names pyarrow.compute re-exports
     import pyarrow._compute as _compute

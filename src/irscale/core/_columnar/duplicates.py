@@ -14,13 +14,13 @@ from typing import Literal
 import numpy as np
 import pyarrow as pa
 
-from ..errors import DuplicateError, ParameterError
+from ...errors import DuplicateError, ParameterError
+from ...parallel.threads import map_threads
+from ..segments import chunks, padded_slots, ranges
 from . import arrow
 from . import arrow_compute as pc
 from .blocks import TopicBlocks, take_rows
 from .fingerprints import string_fingerprints
-from .segments import chunks, padded_slots, ranges
-from .threads import map_threads
 
 #: What to do with a (topic, docno) pair that occurs more than once.
 #: ``error`` (default, as trec_eval), ``first`` / ``last`` (keep that occurrence in file
