@@ -1,4 +1,4 @@
-"""irscale.core.arrow_compute: each function gives what pyarrow.compute's function of the
+"""irscale.core._columnar.arrow_compute: each function gives what pyarrow.compute's function of the
 same name gives (the oracle), on arrays, chunked arrays and tables, nulls included."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``irscale.core.arrow.index_in_sorted``: the lookup of strings in a sorted set of
+"""``irscale.core._columnar.arrow.index_in_sorted``: the lookup of strings in a sorted set of
 distinct strings equals pyarrow's ``index_in``."""
 
 from __future__ import annotations

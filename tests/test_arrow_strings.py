@@ -1,4 +1,4 @@
-"""``irscale.core.arrow``'s string helpers: ``strings`` and ``one_width_strings`` (Python
+"""``irscale.core._columnar.arrow``'s string helpers: ``strings`` and ``one_width_strings`` (Python
 strings joined and cut by numpy give the array ``pa.array(values, pa.string())`` gives,
 whatever their lengths and characters), ``short_keys`` (words read in place) and
 ``shared_prefix``."""

@@ -1,4 +1,5 @@
-"""``irscale.core.arrow.take``: numpy's gather of fixed-width strings equals pyarrow's take."""
+"""``irscale.core._columnar.arrow.take``: numpy's gather of fixed-width strings equals
+pyarrow's take."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""irscale.core.arrow.unique_integers: np.unique's values and dtype, whether counted per
+"""irscale.core._columnar.arrow.unique_integers: np.unique's values and dtype, whether counted per
 value (a range at most the array's length) or hashed (wider ranges), at the edges of every
 integer type."""
 

@@ -1,7 +1,7 @@
 """Work shared out between threads gives the values of the work done in one piece, bit for
 bit: the measures computed on pieces of a batch of rankings
 (:func:`irscale.measures.compute.compute_shared`) and the fingerprint lookups done chunk by
-chunk (:meth:`irscale.core.qrels_index._FingerprintTables.hits`), on every measure family.
+chunk (:meth:`irscale.core._columnar.qrels_index._FingerprintTables.hits`), on every measure family.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Work spread over the usable cores (:mod:`irscale.core.threads`) and its use by the text
+"""Work spread over the usable cores (:mod:`irscale.parallel.threads`) and its use by the text
 parser (integer columns cast chunk by chunk)."""
 
 from __future__ import annotations

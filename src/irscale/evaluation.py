@@ -517,7 +517,7 @@ def evaluate_judged(
 ) -> Evaluation:
     """:func:`evaluate` of runs already read, with options already checked (``setup``).
 
-    ``index``: the qrels' :class:`~irscale.core.qrels_index.QrelsIndex` when it was built
+    ``index``: the qrels' :class:`~irscale.core._columnar.qrels_index.QrelsIndex` when it was built
     already (:func:`irscale.evaluation_many.evaluate_many` builds it once for every batch of
     runs); built here otherwise. ``stacklevel``: that of the warnings (default: the caller).
     """

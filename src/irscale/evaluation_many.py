@@ -11,7 +11,7 @@ table and the summary values of its runs. Nothing else of a batch outlives its t
 memory of the evaluation is that of the batches running at once (``workers`` of them
 locally, one per Dask worker) plus the qrels, whatever the number of files.
 
-The qrels are read, and their index (:class:`~irscale.core.qrels_index.QrelsIndex`) built,
+The qrels are read, and their index (:class:`~irscale.core._columnar.qrels_index.QrelsIndex`) built,
 once; a Dask executor receives them once per worker (scattered, broadcast) and reads the run
 files by their paths, so the workers must see the files under the same paths (one machine,
 or a shared file system).

@@ -21,8 +21,8 @@ Splitting (:func:`shard_documents`)
     ``k`` consecutive blocks, so shard sizes differ by at most one and every shard is
     non-empty when there are at least ``k`` documents.
     ``"hash"``: shard = h(docno) mod k with h the 64-bit fingerprint of
-    :func:`irscale.core.fingerprints.string_fingerprints` — the docno's UTF-8 bytes read as
-    little-endian 8-byte words (the last zero-padded), h₀ = L·0x9E3779B97F4A7C15 for a
+    :func:`irscale.core._columnar.fingerprints.string_fingerprints` — the docno's UTF-8
+    bytes read as little-endian 8-byte words (the last zero-padded), h₀ = L·0x9E3779B97F4A7C15 for a
     docno of L bytes, then h ← mix(h + word) per word with splitmix64's finaliser, all
     modulo 2⁶⁴. It depends on the docno alone (never Python's salted ``hash()``): a
     document keeps its shard whatever the other documents, the platform or the run; shard

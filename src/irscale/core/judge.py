@@ -1,7 +1,7 @@
 """Judging runs against qrels: the batch of judged rankings of every (run, topic) pair.
 
 :func:`build_judged_rankings` indexes the qrels once
-(:class:`~irscale.core.qrels_index.QrelsIndex`), ranks every run
+(:class:`~irscale.core._columnar.qrels_index.QrelsIndex`), ranks every run
 (:func:`~irscale.core.ranking.rank_order`), looks its documents up in the index
 (:func:`_judgments`: by fingerprint, confirmed on the strings) and stacks the rankings into
 one :class:`~irscale.core.judged.JudgedRankings`.

@@ -149,7 +149,7 @@ def _presorted_order(
     sorted. With ``within``, all this is done on positions, mapped to rows at the end.
 
     The ties are sorted in pieces of whole runs of ties (:data:`_TIED_PIECE` pairs), shared
-    out between the usable cores (:func:`~irscale.core.threads.map_threads`): a piece's
+    out between the usable cores (:func:`~irscale.parallel.threads.map_threads`): a piece's
     temporaries are small and reused by the next, where arrays of every tied row were each
     fresh memory (a run tied throughout, 1M rows: 21,000 page faults -> 4,900, 68 -> 36 ms).
     """
@@ -255,11 +255,11 @@ def _tied_rows(pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _docno_keys(docno: pa.ChunkedArray, n_rows: int) -> np.ndarray | None:
     """The sort keys of every docno for :func:`_by_docno_keys`, to sort ``n_rows`` tied rows:
     past the bytes every docno begins with (``clueweb12-``,
-    :func:`~irscale.core.arrow.shared_prefix`), the docno's next 8 bytes as a big-endian
-    integer (:func:`~irscale.core.arrow.short_keys`: their order is the byte order of those
-    bytes), complemented (descending docnos as ascending keys). ``None`` when the rows are
-    fewer than a quarter of the docnos (all of whose keys are read), or a docno has no byte
-    past the prefix all share (or NULs only: the key 0)."""
+    :func:`~irscale.core._columnar.arrow.shared_prefix`), the docno's next 8 bytes as a
+    big-endian integer (:func:`~irscale.core._columnar.arrow.short_keys`: their order is the
+    byte order of those bytes), complemented (descending docnos as ascending keys). ``None``
+    when the rows are fewer than a quarter of the docnos (all of whose keys are read), or a
+    docno has no byte past the prefix all share (or NULs only: the key 0)."""
     if 4 * n_rows < len(docno) or n_rows == 0:
         return None
     shortest, longest = arrow.length_range(docno)

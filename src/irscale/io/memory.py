@@ -91,8 +91,9 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
 def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
     """A list of ids as a pyarrow string array, and whether every id was a ``str``.
 
-    Strings of one length are converted at once (:func:`~irscale.core.arrow.one_width_strings`),
-    other strings by one ``pa.array``; ids that are not (ints ...) become their ``str``
+    Strings of one length are converted at once
+    (:func:`~irscale.core._columnar.arrow.one_width_strings`), other strings by one
+    ``pa.array``; ids that are not (ints ...) become their ``str``
     (bytes are decoded as UTF-8); ``None`` stays null. Text that cannot be encoded (a lone
     surrogate, from a file name decoded with ``surrogateescape``) raises
     :class:`InputError`."""

@@ -97,7 +97,7 @@ def compute_shared(
     """:func:`compute_requests`, with a batch of :data:`_SHARED_ROWS` documents or
     :data:`_SHARED_RANKINGS` rankings or more cut into about one piece of whole rankings per
     usable core, the pieces computed side by side
-    in threads (:func:`~irscale.core.threads.map_threads`; numpy releases the GIL in the
+    in threads (:func:`~irscale.parallel.threads.map_threads`; numpy releases the GIL in the
     kernels' loops) and their values put back in ranking order.
 
     Every kernel computes each ranking from that ranking's documents and its topic's recall

@@ -43,7 +43,7 @@ def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
     Cost: one vectorised pass per 8 bytes of the longest string of up to
     :data:`LONG_STRING` bytes, and a digest of each longer one, so linear in the bytes
     whatever the longest docno; the chunks of a chunked
-    array are shared out between the usable cores (:func:`~irscale.core.threads.map_threads`;
+    array are shared out between the usable cores (:func:`~irscale.parallel.threads.map_threads`;
     10M docnos of a parsed run on 2 cores: 0.071 -> 0.04 s).
     """
     if isinstance(values, pa.Array):
