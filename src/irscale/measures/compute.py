@@ -103,7 +103,7 @@ def compute_shared(
     base alone, so the values are those of the whole batch, bit for bit (tested on every
     family). A measure's error in a piece is raised by computing the whole batch instead,
     so that its message speaks of the batch (a piece's longest ranking is not the batch's).
-    Pieces in threads nearly halve the kernels' time on 2 cores (docs/benchmarks.md,
+    Pieces in threads save up to about 40 % of the kernels' time on 2 cores (docs/benchmarks.md,
     "Timings moved out of the source").
     """
     pieces = usable_cores()
