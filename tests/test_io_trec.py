@@ -682,7 +682,7 @@ def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece, cores):
     from irscale.io import _text
 
     monkeypatch.setattr(_text, "_PIECE", piece)
-    monkeypatch.setattr(_text.core_threads, "usable_cores", lambda: cores)
+    monkeypatch.setattr(_text.parallel_threads, "usable_cores", lambda: cores)
     expected = _BLANK_AT_EDGES.sub(b"", _RUNS_OF_BLANKS.sub(b" ", data))
     assert bytes(_text.single_blanks(data)) == expected
 
