@@ -12,8 +12,9 @@ needs a few of its operations, given here with numpy arrays in and out:
 * :func:`take`, :func:`filter_rows`: rows of a column;
 * :func:`unique_integers`: ``np.unique`` of codes or degrees.
 
-Nothing here loads pandas or :mod:`pyarrow.compute` (the engine's conversions avoid both,
-as the ``irscale`` command's start-up needs).
+They use the engine's conversions, which load neither pandas nor :mod:`pyarrow.compute`
+(the ``irscale`` command's start-up pays for neither); only :func:`as_strings` of Python
+objects other than arrow arrays goes through ``pa.array``.
 """
 
 from __future__ import annotations
