@@ -66,11 +66,12 @@ def test_arrays_below_the_threshold_come_from_the_heap():
 
 
 @glibc
-@pytest.mark.parametrize("setting, grown", [("tuned", "0"), ("thresholds", "20")])
-def test_memory_a_thread_freed_is_reused_by_another(setting, grown):
+@pytest.mark.parametrize("setting, low, high", [("tuned", 0, 1), ("thresholds", 10, 21)])
+def test_memory_a_thread_freed_is_reused_by_another(setting, low, high):
     """One heap for every thread: an array freed by a thread that has ended is reused by the
-    main thread; with a heap per thread (the thresholds alone) the heaps grow by the
-    array's 20 MiB."""
+    main thread (the heap grows by less than 1 MiB); with a heap per thread (the thresholds
+    alone) the main heap grows by the array's 20 MiB, less what it had free at its top
+    (which depends on what was imported before: most of the array all the same)."""
     out = _python("""
         import ctypes, sys, threading
         import numpy as np
@@ -97,9 +98,9 @@ def test_memory_a_thread_freed_is_reused_by_another(setting, grown):
         thread.join()
         before = library.mallinfo2().arena
         array = np.ones(20 << 20, np.uint8)
-        print((library.mallinfo2().arena - before) >> 20)
+        print((library.mallinfo2().arena - before) / 2**20)
     """, setting)
-    assert out.strip() == grown
+    assert low <= float(out) < high
 
 
 @pytest.mark.parametrize("asked", ["1", "0", None])
