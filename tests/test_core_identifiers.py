@@ -35,13 +35,13 @@ def test_encode_gives_codes_in_order_of_first_appearance(seed, grouped):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_byte_ranks_index_in_and_take(seed):
+def test_byte_order_index_in_and_take(seed):
     rng = np.random.default_rng(seed)
     values = _words(rng, 100)
     column = identifiers.strings(values)
-    order = sorted(set(values), key=str.encode)
-    assert identifiers.byte_ranks(column).tolist() == [order.index(v) for v in values]
-    universe = order[::2]
+    assert identifiers.byte_order(column).tolist() == sorted(
+        range(len(values)), key=lambda i: values[i].encode())  # a stable sort
+    universe = sorted(set(values))[::2]
     assert identifiers.index_in(column, identifiers.strings(universe)).tolist() == [
         universe.index(v) if v in universe else -1 for v in values]
     rows = rng.integers(0, len(values), size=30)
@@ -82,3 +82,21 @@ def test_pair_judge_gives_the_degrees_of_the_qrels(seed):
     # the same pairs through codes into the distinct docnos
     codes_of_docs, distinct = identifiers.encode(identifiers.strings(asked_docs))
     assert judge.degrees_of(codes, distinct, codes_of_docs).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_score_order_is_ndeval_traditional_order(seed):
+    """Topic ascending, score descending, docno descending by bytes, then the rows' order:
+    a stable sort on those keys in plain Python."""
+    from irscale.core.ranking import score_order
+
+    rng = np.random.default_rng(seed)
+    n = 120
+    topic = rng.integers(0, 4, size=n)
+    score = rng.integers(0, 5, size=n) / 2.0
+    docnos = _words(rng, n)
+    got = score_order(topic, score, identifiers.strings(docnos))
+    # bytes descending: each byte negated, and a last item above any of them so that a
+    # string comes after the longer strings it begins (b"ab" before b"a")
+    assert got.tolist() == sorted(range(n), key=lambda i: (
+        topic[i], -score[i], [-b for b in docnos[i].encode()] + [1]))

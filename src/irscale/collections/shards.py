@@ -96,7 +96,7 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
     values = docnos if isinstance(docnos, (pa.Array, pa.ChunkedArray)) else \
         identifiers.strings([str(d) for d in docnos])
     _, distinct = identifiers.encode(identifiers.as_strings(values))
-    distinct = identifiers.take(distinct, np.argsort(identifiers.byte_ranks(distinct)))
+    distinct = identifiers.take(distinct, identifiers.byte_order(distinct))
     n = len(distinct)
     if n < k:
         raise InputError(f"{k} shards need at least {k} documents; the collection has {n}")

@@ -6,8 +6,8 @@ needs a few of its operations, given here with numpy arrays in and out:
 
 * :func:`strings`, :func:`as_strings`, :func:`join_strings`: build string columns;
 * :func:`encode`: integer codes of a column and its distinct values;
-* :func:`index_in`: where each value is in a set (-1: absent); :func:`byte_ranks`: the
-  order of the values' bytes (trec_eval's and ndeval's docno order);
+* :func:`index_in`: where each value is in a set (-1: absent); :func:`byte_order`: the
+  values sorted by their bytes (trec_eval's and ndeval's docno order);
 * :func:`fingerprints`: stable 64-bit fingerprints (hash sharding);
 * :func:`take`, :func:`filter_rows`: rows of a column;
 * :func:`unique_integers`: ``np.unique`` of codes or degrees.
@@ -33,7 +33,7 @@ from ._columnar.fingerprints import string_fingerprints
 #: An identifier column: an arrow string array, chunked or not.
 Column: TypeAlias = "pa.Array | pa.ChunkedArray"
 
-__all__ = ["as_strings", "byte_ranks", "encode", "filter_rows", "fingerprints", "index_in",
+__all__ = ["as_strings", "byte_order", "encode", "filter_rows", "fingerprints", "index_in",
            "join_strings", "strings", "take", "unique_integers"]
 
 
@@ -96,17 +96,13 @@ def index_in(values: Column, value_set: pa.Array) -> np.ndarray:
     return arrow.index_in(values, value_set)
 
 
-def byte_ranks(values: Column) -> np.ndarray:
-    """The rank (int64, from 0) of every value among the distinct values in byte order;
-    equal values share one.
+def byte_order(values: Column) -> np.ndarray:
+    """The rows (int64) sorted by their values' bytes, equal values in their order.
 
-    >>> byte_ranks(strings(["b", "a", "b", "B"])).tolist()
-    [2, 1, 2, 0]
+    >>> byte_order(strings(["b", "a", "b", "B"])).tolist()
+    [3, 1, 0, 2]
     """
-    codes, distinct = encode(values)
-    rank = np.empty(len(distinct), dtype=np.int64)
-    rank[arrow.to_numpy(pc.sort_indices(distinct))] = np.arange(len(distinct))
-    return rank[codes]
+    return arrow.to_numpy(pc.sort_indices(values)).astype(np.int64)
 
 
 def fingerprints(values: Column) -> np.ndarray:

@@ -329,6 +329,23 @@ def _by_docno_strings(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarra
     return order if grouped is None else grouped[order]
 
 
+def score_order(topic_code: np.ndarray, score: np.ndarray,
+                docno: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The rows (int64) by ``topic_code`` ascending, then ``score`` descending (the doubles
+    given), then ``docno`` descending in byte order, rows equal on all three in their order:
+    ndeval's ``-traditional`` ranking (trec_eval's, with scores compared as doubles).
+
+    >>> from irscale.core.identifiers import strings
+    >>> score_order(np.array([1, 0, 0]), np.array([2.0, 1.0, 1.0]),
+    ...             strings(["a", "b", "c"])).tolist()
+    [2, 1, 0]
+    """
+    table = pa.table({"t": arrow.array(topic_code), "s": arrow.array(score), "d": docno})
+    return arrow.to_numpy(pc.sort_indices(
+        table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")])
+    ).astype(np.int64)
+
+
 def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy, single: bool
                 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The rows of every block in ranking order, ties in file order (the row at every

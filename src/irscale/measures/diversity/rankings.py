@@ -27,6 +27,7 @@ import pyarrow as pa
 
 from ...core import identifiers
 from ...core.inputs import Run
+from ...core.ranking import score_order
 from ...errors import InputFormatError
 from ...io.diversity import DiversityQrels
 
@@ -185,7 +186,7 @@ def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
     (the usual layout of run files) are not sorted.
     """
     if traditional:
-        return np.lexsort((-identifiers.byte_ranks(run.docno), -run.score, topic_codes))
+        return score_order(topic_codes, run.score, identifiers.as_strings(run.docno))
     if run.rank is None:
         raise InputFormatError("ndeval's default order needs the rank column (read the run "
                                "with read_ndeval_run) or traditional=1", source=run.source)
@@ -412,7 +413,8 @@ def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
         return DiversityRankings(lengths, np.arange(n_topics), empty, empty, empty,
                                  index.topics, index.n_intents, index.nrel_sub)
     # docno rank in byte order within the whole list (pyarrow compares strings bytewise)
-    docno_rank = identifiers.byte_ranks(index.rel_docno)
+    docno_rank = np.empty(n_docs, dtype=np.int64)
+    docno_rank[identifiers.byte_order(index.rel_docno)] = np.arange(n_docs)
     weights = (1 << np.arange(width, dtype=np.int64)) if width < 63 else None
     if weights is not None:
         mask_code = index.rel_mask.astype(np.int64) @ weights
