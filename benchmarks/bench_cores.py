@@ -56,7 +56,8 @@ from bench_eval import (  # noqa: E402
 )
 
 #: As the ``irscale`` console script runs it: the entry point (no arguments passed), so
-#: that the process gets its memory settings (:mod:`irscale.cli.allocator`).
+#: that the process gets its memory settings (:mod:`irscale.cli.allocator`) when
+#: ``IRSCALE_TUNE_MEMORY=1`` is set.
 IRSCALE = ("import sys; from irscale.cli.main import main; sys.exit(main())",)
 BARE = ("import sys, pyarrow.csv as c; c.read_csv(sys.argv[1], read_options=c.ReadOptions("
         "column_names=list('abcdef')), parse_options=c.ParseOptions(delimiter=' '))",)

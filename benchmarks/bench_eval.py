@@ -168,20 +168,23 @@ with open(sys.argv[3], "w") as out:
 }
 #: The floor (``--tools floor``): the least a Python process pays that reads the files with
 #: pyarrow and evaluates them with numpy, whatever it evaluates. It takes the command line's
-#: memory settings (:mod:`irscale.cli.allocator`), imports numpy and ``pyarrow.csv``, as
-#: irscale does, and parses the fields irscale reads of each file named
-#: (topic and docno as strings, the run's score as a double or the qrels' label as an
-#: integer; blocks of 8 MiB, separated by the first line's tab or blank, as irscale's reader
-#: does), and nothing else. It writes (to the file named last) the memory of the process
-#: after its imports and the size of the parsed columns of every file: their sum is the
-#: interpreter and libraries plus a compact columnar copy of both files, the least memory an
-#: evaluation in this stack holds. A file of padded columns (``aligned``) fails it.
+#: memory settings (:mod:`irscale.cli.allocator`) where irscale's command does (with
+#: ``IRSCALE_TUNE_MEMORY=1``), imports numpy and ``pyarrow.csv``, as irscale does, and
+#: parses the fields irscale reads of each file named (topic and docno as strings, the
+#: run's score as a double or the qrels' label as an integer; blocks of 8 MiB, separated by
+#: the first line's tab or blank, as irscale's reader does), and nothing else. It writes
+#: (to the file named last) the memory of the process after its imports and the size of the
+#: parsed columns of every file: their sum is the interpreter and libraries plus a compact
+#: columnar copy of both files, the least memory an evaluation in this stack holds. A file
+#: of padded columns (``aligned``) fails it.
 #: The floor's CSV blocks: irscale's (``irscale.io._text._BLOCK_BYTES``; a test keeps them
 #: equal without the parent importing irscale's reader).
 FLOOR_BLOCK_BYTES = 1 << 23
 FLOOR = (
-    "from irscale.cli.allocator import tune_memory\n"
-    "tune_memory()\n"
+    "import os\n"
+    "if os.environ.get('IRSCALE_TUNE_MEMORY') == '1':\n"
+    "    from irscale.cli.allocator import tune_memory\n"
+    "    tune_memory()\n"
     "import json, sys, numpy, pyarrow as pa, pyarrow.csv as c\n"
     "status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
     "libraries = int(status.split()[0]) * 1024 / 1e6\n"

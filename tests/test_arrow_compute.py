@@ -1,4 +1,4 @@
-"""irscale.core.arrow_compute: each function gives what pyarrow.compute's function of the
+"""irscale.core._columnar.arrow_compute: each function gives what pyarrow.compute's function of the
 same name gives (the oracle), on arrays, chunked arrays and tables, nulls included."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as real
 import pytest
 
-from irscale.core import arrow_compute as pc
+from irscale.core._columnar import arrow_compute as pc
 
 STRINGS = pa.array(["b", None, "a", "b", "", "é"])
 CHUNKED = pa.chunked_array([["d2", "d1"], [], ["d2", "d3", "d1"]])
@@ -75,7 +75,7 @@ def test_checked_cast_and_take_raise_as_pyarrow_compute():
 def test_elementwise_in_pieces_as_on_the_whole_columns(monkeypatch, rows):
     """Compared in pieces of ``rows`` rows on three cores: the values of one compare, in
     order, whether the chunks of the two sides line up or not."""
-    from irscale.core import threads
+    from irscale.parallel import threads
 
     monkeypatch.setattr(pc, "_SHARED_ROWS", rows)
     monkeypatch.setattr(threads, "usable_cores", lambda: 3)

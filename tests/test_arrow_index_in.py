@@ -1,4 +1,4 @@
-"""``irscale.core.arrow.index_in_sorted``: the lookup of strings in a sorted set of
+"""``irscale.core._columnar.arrow.index_in_sorted``: the lookup of strings in a sorted set of
 distinct strings equals pyarrow's ``index_in``."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 #: short strings, NUL bytes and multi-byte characters included, some over 8 bytes
 _ids = st.text(alphabet=st.sampled_from("ab09\x00é-"), max_size=10)

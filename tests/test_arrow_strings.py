@@ -1,4 +1,4 @@
-"""``irscale.core.arrow``'s string helpers: ``strings`` and ``one_width_strings`` (Python
+"""``irscale.core._columnar.arrow``'s string helpers: ``strings`` and ``one_width_strings`` (Python
 strings joined and cut by numpy give the array ``pa.array(values, pa.string())`` gives,
 whatever their lengths and characters), ``short_keys`` (words read in place) and
 ``shared_prefix``."""
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 #: NULs (the separator), multi-byte characters and the rest of the text.
 TEXT = st.text(alphabet=st.sampled_from(["\x00", "a", "Z", "0", "-", "é", "€", "😀", " "]),

@@ -1,4 +1,5 @@
-"""``irscale.core.arrow.take``: numpy's gather of fixed-width strings equals pyarrow's take."""
+"""``irscale.core._columnar.arrow.take``: numpy's gather of fixed-width strings equals
+pyarrow's take."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 _text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 

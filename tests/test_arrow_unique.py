@@ -1,4 +1,4 @@
-"""irscale.core.arrow.unique_integers: np.unique's values and dtype, whether counted per
+"""irscale.core._columnar.arrow.unique_integers: np.unique's values and dtype, whether counted per
 value (a range at most the array's length) or hashed (wider ranges), at the edges of every
 integer type."""
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 

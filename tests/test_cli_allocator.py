@@ -1,10 +1,11 @@
 """The command line's memory settings (:mod:`irscale.cli.allocator`): in effect after the
 call (a 20 MB array is no longer mapped on its own, a 40 MB one still is; transparent huge
-pages off), made by the ``irscale`` process and not by a program that calls
-:func:`irscale.cli.main.main`."""
+pages off), made by the ``irscale`` process when ``IRSCALE_TUNE_MEMORY=1`` asks for them,
+and never by a program that calls :func:`irscale.cli.main.main`."""
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
 import sys
@@ -65,11 +66,12 @@ def test_arrays_below_the_threshold_come_from_the_heap():
 
 
 @glibc
-@pytest.mark.parametrize("setting, grown", [("tuned", "0"), ("thresholds", "20")])
-def test_memory_a_thread_freed_is_reused_by_another(setting, grown):
+@pytest.mark.parametrize("setting, low, high", [("tuned", 0, 1), ("thresholds", 10, 21)])
+def test_memory_a_thread_freed_is_reused_by_another(setting, low, high):
     """One heap for every thread: an array freed by a thread that has ended is reused by the
-    main thread; with a heap per thread (the thresholds alone) the heaps grow by the
-    array's 20 MiB."""
+    main thread (the heap grows by less than 1 MiB); with a heap per thread (the thresholds
+    alone) the main heap grows by the array's 20 MiB, less what it had free at its top
+    (which depends on what was imported before: most of the array all the same)."""
     out = _python("""
         import ctypes, sys, threading
         import numpy as np
@@ -96,12 +98,17 @@ def test_memory_a_thread_freed_is_reused_by_another(setting, grown):
         thread.join()
         before = library.mallinfo2().arena
         array = np.ones(20 << 20, np.uint8)
-        print((library.mallinfo2().arena - before) >> 20)
+        print((library.mallinfo2().arena - before) / 2**20)
     """, setting)
-    assert out.strip() == grown
+    assert low <= float(out) < high
 
 
-def test_only_the_command_lines_own_process_is_tuned(tmp_path):
+@pytest.mark.parametrize("asked", ["1", "0", None])
+def test_only_the_command_lines_own_process_is_tuned_when_asked(tmp_path, asked):
+    env = {k: v for k, v in os.environ.items() if k != "IRSCALE_TUNE_MEMORY"}
+    if asked is not None:
+        env["IRSCALE_TUNE_MEMORY"] = asked
+    tuned = "tuned\n" if asked == "1" else ""
     qrels, run = tmp_path / "q", tmp_path / "r"
     qrels.write_text("1 0 d1 1\n")
     run.write_text("1 Q0 d1 1 2.5 x\n")
@@ -112,21 +119,21 @@ def test_only_the_command_lines_own_process_is_tuned(tmp_path):
         from irscale.cli.main import main
     """
     as_script = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(patched) + "main()", "eval", "-m", "map",
-         str(qrels), str(run)], capture_output=True, text=True, timeout=120)
+        [sys.executable, "-c", textwrap.dedent(patched) + "sys.exit(main())", "eval", "-m", "map",
+         str(qrels), str(run)], capture_output=True, text=True, timeout=120, env=env)
     assert as_script.returncode == 0, as_script.stderr
-    assert as_script.stderr == "tuned\n"
+    assert as_script.stderr == tuned
     assert as_script.stdout == "map                   \tall\t1.0000\n"
     called = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(patched)
          + f"sys.exit(main(['eval', '-m', 'map', {str(qrels)!r}, {str(run)!r}]))"],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=120, env=env)
     assert called.returncode == 0, called.stderr
     assert called.stderr == ""
     # refused arguments never reach the tuning
     refused = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(patched) + "main()", "eval", "--nosuch"],
-        capture_output=True, text=True, timeout=120)
+        [sys.executable, "-c", textwrap.dedent(patched) + "sys.exit(main())", "eval", "--nosuch"],
+        capture_output=True, text=True, timeout=120, env=env)
     assert refused.returncode == 2 and "tuned" not in refused.stderr
 
 

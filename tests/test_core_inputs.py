@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import irscale
 from irscale.core import inputs
-from irscale.core.duplicates import DUPLICATE_POLICIES, check_duplicate_policy
+from irscale.core._columnar.duplicates import DUPLICATE_POLICIES, check_duplicate_policy
 from irscale.errors import ParameterError
 
 

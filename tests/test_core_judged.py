@@ -12,16 +12,16 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import arrow as arrow_module
-from irscale.core import qrels_index
 from irscale.core import ranking as ranking_module
 from irscale.core import segments as segments_module
-from irscale.core.blocks import TopicBlocks, stable_order
+from irscale.core._columnar import arrow as arrow_module
+from irscale.core._columnar import qrels_index
+from irscale.core._columnar.blocks import TopicBlocks, stable_order
+from irscale.core._columnar.qrels_index import QrelsIndex
 from irscale.core.inputs import Qrels, Run, as_c_float, c_float_rank_keys
 from irscale.core.judge import build_judged_rankings, judge_run, judge_run_rows
 from irscale.core.judged import NONPOOL, UNJUDGED
 from irscale.core.options import TIE_POLICIES
-from irscale.core.qrels_index import QrelsIndex
 from irscale.core.ranking import RankingOptions
 from irscale.core.segments import (
     segment_argsort,
@@ -601,7 +601,7 @@ DOCNOS = st.builds(lambda prefix, rest: prefix + rest,
 
 
 def _sorted_as_pyarrow(docnos, group):
-    from irscale.core import arrow_compute
+    from irscale.core._columnar import arrow_compute
 
     table = pa.table({"g": pa.array(group), "d": pa.array(docnos, pa.string())})
     return arrow_compute.sort_indices(

@@ -19,14 +19,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import arrow, duplicates, fingerprints, threads
-from irscale.core import blocks as blocks_module
-from irscale.core.arrow import owned_reader
-from irscale.core.blocks import TopicBlocks, take_rows, take_rows_by_chunk
-from irscale.core.duplicates import duplicate_rows
-from irscale.core.fingerprints import string_fingerprints
+from irscale.core._columnar import arrow, duplicates, fingerprints
+from irscale.core._columnar import blocks as blocks_module
+from irscale.core._columnar.arrow import owned_reader
+from irscale.core._columnar.blocks import TopicBlocks, take_rows, take_rows_by_chunk
+from irscale.core._columnar.duplicates import duplicate_rows
+from irscale.core._columnar.fingerprints import string_fingerprints
 from irscale.errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from irscale.io.memory import as_runs, qrels_from_dict, run_from_frame
+from irscale.parallel import threads
 
 
 def write(tmp_path, name, text, compress=False):
@@ -681,7 +682,7 @@ def test_single_blanks_is_whitespace_splitting(monkeypatch, data, piece, cores):
     from irscale.io import _text
 
     monkeypatch.setattr(_text, "_PIECE", piece)
-    monkeypatch.setattr(_text.core_threads, "usable_cores", lambda: cores)
+    monkeypatch.setattr(_text.parallel_threads, "usable_cores", lambda: cores)
     expected = _BLANK_AT_EDGES.sub(b"", _RUNS_OF_BLANKS.sub(b" ", data))
     assert bytes(_text.single_blanks(data)) == expected
 

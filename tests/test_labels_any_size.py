@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscale import evaluate
-from irscale.core import qrels_index
+from irscale.core._columnar import qrels_index
 from irscale.core.judge import build_judged_rankings
 from irscale.core.ranking import RankingOptions
 from irscale.io.memory import qrels_from_dict, run_from_dict

@@ -18,7 +18,11 @@ them), and ``cli`` is the command. Modules of one layer may import each other.
 ``irscale/__init__.py`` is exempt: it re-exports the public API lazily (PEP 562).
 
 A second rule (the design notes): no module imports a private (``_name``) module of
-another top-level package; a module used across packages is public.
+another top-level package; a module used across packages is public. One seam is named
+(:data:`ENGINE_USERS`): the columnar engine behind the core, ``irscale.core._columnar``,
+is imported by the readers (``io``) and by the evaluation, which judge runs on it, and by
+no layer above: those use the core's public helpers (:mod:`irscale.core.identifiers`,
+:class:`irscale.core.judge.PairJudge`).
 """
 
 from __future__ import annotations
@@ -64,6 +68,13 @@ ALLOWED: dict[tuple[str, str], str] = {
         "with a baseline (issue 15 §4); the statistics stay in stats and are imported inside "
         "the method only, so importing evaluation never loads stats",
 }
+
+
+#: The private engine behind the core, and the modules that may import it besides the core's
+#: own: the readers build its columns (topic blocks, fingerprints, duplicates) as they parse,
+#: and the evaluations index the qrels once and judge every run on that index.
+ENGINE = "irscale.core._columnar"
+ENGINE_USERS = ("irscale.core", "irscale.io", "irscale.evaluation", "irscale.evaluation_many")
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -156,7 +167,24 @@ def test_no_module_imports_another_packages_private_module():
             parts = target.split(".")
             if not any(part.startswith("_") for part in parts[2:]):
                 continue
+            if _within(target, ENGINE) and any(_within(name, user) for user in ENGINE_USERS):
+                continue
             if name.split(".")[:2] != parts[:2]:
                 violations.append(f"{path.relative_to(SOURCE.parent)}:{line}: {name} "
                                   f"imports the private module {target}")
     assert violations == [], "\n".join(violations)
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_only_the_named_modules_import_the_engine():
+    """The seam above, in so many words: no other module imports ``irscale.core._columnar``
+    (the private-module rule would also refuse most of them; ``irscale.core`` itself may)."""
+    violations = [f"{path.relative_to(SOURCE.parent)}:{line}: {name} imports {target}"
+                  for name, path in MODULES for line, target in _imports(name, path)
+                  if _within(target, ENGINE)
+                  and not any(_within(name, user) for user in ENGINE_USERS)]
+    assert violations == [], "\n".join(violations)
+    assert (SOURCE / "core" / "_columnar" / "__init__.py").is_file()

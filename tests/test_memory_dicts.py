@@ -85,7 +85,7 @@ def test_the_blocks_a_dict_gives_are_those_found_by_a_scan(data):
     """The topic blocks a dict's entry sizes give (its rows are grouped by construction)
     equal those found in the topic column; keys that collide as text are grouped as a file's
     shuffled lines are."""
-    from irscale.core.blocks import TopicBlocks
+    from irscale.core._columnar.blocks import TopicBlocks
 
     run = run_from_dict(data)
     grouped_rows, scanned = TopicBlocks.grouped(run.topic)

@@ -5,11 +5,11 @@ load numpy, pyarrow, scipy, pandas or matplotlib (choices come from light module
 :mod:`irscale.stats.names` and :mod:`irscale.io.formats`; package ``__init__`` files import
 lazily). ``irscale eval`` must not load scipy, pandas or matplotlib: pyarrow imports pandas
 on its first ``pa.array`` / ``to_numpy`` / Python-scalar conversion, which the evaluation
-path avoids with :mod:`irscale.core.arrow`. Nor ``numpy.ma`` (numpy 2 imports it on the
-first ``np.unique``: :func:`irscale.core.arrow.unique_integers`), nor
+path avoids with :mod:`irscale.core._columnar.arrow`. Nor ``numpy.ma`` (numpy 2 imports it on the
+first ``np.unique``: :func:`irscale.core._columnar.arrow.unique_integers`), nor
 :mod:`pyarrow.compute`, whose import builds a wrapper for each of pyarrow's compute
-functions (:mod:`irscale.core.arrow_compute`), nor, for trec_eval's measures, the diversity
-modules.
+functions (:mod:`irscale.core._columnar.arrow_compute`), nor, for trec_eval's measures, the
+diversity modules.
 Each case runs in a fresh interpreter and reads ``sys.modules``; times are measured by
 ``benchmarks/bench_eval.py`` and ``benchmarks/bench_startup.py``, not here.
 
@@ -34,7 +34,7 @@ import pyarrow as pa
 import pytest
 
 from irscale.cli.main import build_parser
-from irscale.core import arrow
+from irscale.core._columnar import arrow
 
 from .cli_parsers import parsers
 
@@ -260,7 +260,7 @@ def test_eval_loads_only_what_it_needs(tiny):
         assert report["status"] == 0, report
         assert report["output"].strip(), report
         assert not {"scipy", "pandas", "matplotlib"} & set(report["loaded"]), report
-        # irscale.core.arrow_compute calls pyarrow's compute functions without it
+        # irscale.core._columnar.arrow_compute calls pyarrow's compute functions without it
         assert not report["pyarrow_compute"], report
         # nor numpy.ma, which numpy 2 imports on the first np.unique (7-25 ms)
         assert not report["numpy_ma"], report
@@ -340,7 +340,7 @@ def test_lazy_stats_package_keeps_the_anova_function():
     assert done.stdout.split() == ["True", "True", "module"]
 
 
-# ---------------------------------------------------------------- irscale.core.arrow
+# ---------------------------------------------------------------- irscale.core._columnar.arrow
 def test_arrow_numbers_round_trip_without_copying():
     values = np.arange(10, dtype=np.int64) * 3
     array = arrow.array(values)
@@ -381,7 +381,7 @@ def test_arrow_helpers_do_not_import_pandas():
     code = textwrap.dedent("""
         import sys
         import numpy as np, pyarrow as pa, pyarrow.compute as pc
-        from irscale.core import arrow
+        from irscale.core._columnar import arrow
         a = arrow.array(np.arange(5))
         s = arrow.strings(["b", "a", "b"])
         codes = pc.index_in(s, value_set=arrow.strings(["a"]))

@@ -1,4 +1,4 @@
-"""Work spread over the usable cores (:mod:`irscale.core.threads`) and its use by the text
+"""Work spread over the usable cores (:mod:`irscale.parallel.threads`) and its use by the text
 parser (integer columns cast chunk by chunk)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscale.core import threads
-from irscale.core.threads import map_threads, usable_cores
 from irscale.io import _text
+from irscale.parallel import threads
+from irscale.parallel.threads import map_threads, usable_cores
 
 
 def test_usable_cores_follows_the_affinity(monkeypatch):

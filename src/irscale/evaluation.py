@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
+from .core._columnar.qrels_index import QrelsIndex
 from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy, compat_option
-from .core.qrels_index import QrelsIndex
 from .core.ranking import RankingOptions
 from .errors import AlignmentError, MeasureError, ParameterError, shorten
 from .io.labels import read_labels
@@ -517,7 +517,7 @@ def evaluate_judged(
 ) -> Evaluation:
     """:func:`evaluate` of runs already read, with options already checked (``setup``).
 
-    ``index``: the qrels' :class:`~irscale.core.qrels_index.QrelsIndex` when it was built
+    ``index``: the qrels' :class:`~irscale.core._columnar.qrels_index.QrelsIndex` when it was built
     already (:func:`irscale.evaluation_many.evaluate_many` builds it once for every batch of
     runs); built here otherwise. ``stacklevel``: that of the warnings (default: the caller).
     """

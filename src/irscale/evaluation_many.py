@@ -11,7 +11,7 @@ table and the summary values of its runs. Nothing else of a batch outlives its t
 memory of the evaluation is that of the batches running at once (``workers`` of them
 locally, one per Dask worker) plus the qrels, whatever the number of files.
 
-The qrels are read, and their index (:class:`~irscale.core.qrels_index.QrelsIndex`) built,
+The qrels are read, and their index (:class:`~irscale.core._columnar.qrels_index.QrelsIndex`) built,
 once; a Dask executor receives them once per worker (scattered, broadcast) and reads the run
 files by their paths, so the workers must see the files under the same paths (one machine,
 or a shared file system).
@@ -53,10 +53,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .core._columnar.qrels_index import QrelsIndex
 from .core.options import TiePolicy
 from .core.params import BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
-from .core.qrels_index import QrelsIndex
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
 from .io.files import (

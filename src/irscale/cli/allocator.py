@@ -1,34 +1,16 @@
-"""The ``irscale`` process's memory settings: glibc's ``malloc`` and transparent huge pages.
+"""Memory settings for the ``irscale`` process, made when ``IRSCALE_TUNE_MEMORY=1`` is set:
+glibc's ``malloc`` and transparent huge pages.
 
-numpy takes the memory of its arrays from ``malloc``. glibc maps fresh pages for every
-request above a threshold (128 KiB, raised after frees, at most 32 MiB) and unmaps them when
-the array is freed, and it hands the free memory at the top of its heap back to the system
-past a second threshold. An ``irscale eval`` of a few million lines allocates and frees
-arrays of 8-16 MB dozens of times: each time, the kernel provides zeroed pages again (page
-faults, system time), and on some machines slowly. With the first threshold at its largest
-and the heap never trimmed, freed memory is reused instead. Measured (2026-11-25, 2-core
-VM, medians of 6-8 alternating processes, outputs identical): case (iv) of the benchmark,
-2M run and 2M qrels lines, 1.12-1.15 -> 0.85-0.86 s; URLs as docnos 0.57 -> 0.42 s; an
-MS MARCO-like run of 2M lines 0.45 -> 0.40 s; the 10M-line cases within noise; peaks within
-+0-6 % (arrays above 32 MiB are still mapped and unmapped). Every thread allocates from the
-one heap (glibc gives threads heaps of their own, and one never trimmed keeps what its
-thread freed, for no other thread to reuse): with the lookups and kernels shared out
-between 2 cores, peaks 436 -> 468 MB on (iv) and 663 -> 707 MB on a million one-document
-topics with a heap per thread, 427 and 663 MB with one, times equal or lower.
-
-Transparent huge pages are turned off (:func:`no_huge_pages`). Arrow's allocator (mimalloc)
-asks for them on the 1 GiB it reserves, numpy on its larger arrays. A huge page is 2 MiB of
-contiguous free memory, zeroed whole when first touched; a virtual machine whose host takes
-back the guest's free memory (free page reporting, as on Firecracker) serves such blocks
-from memory the host must fault in again, page by page. There, an ``irscale eval`` that
-followed processes using less memory spent most of its time in the kernel. Measured
-(2026-11-25, 2-core Firecracker VM, medians of 4-6 alternating processes against the tree
-before, outputs identical), each ``irscale eval`` after a pytrec_eval and a trec_eval of
-the same files, as in the benchmark: case (iv) 1.47 -> 1.15 s (system time 0.98 -> 0.34 s),
-URLs as docnos 0.67 -> 0.49 s, ClueWeb docnos 0.53 -> 0.38 s, 5 deep topics 0.50 -> 0.43 s;
-after three idle seconds (iv) 1.30 -> 0.98 s. Back to back, where the memory just freed is at
-hand, 4 KiB pages cost more faults: (iv) 0.95 -> 1.01 s, URLs 0.41 -> 0.47 s, (ii) 1.09 ->
-1.03 s. Peaks are 14-48 MB lower (no 2 MiB rounding).
+numpy takes its arrays from ``malloc``, which maps fresh pages for every large request and
+unmaps them when the array is freed: an ``irscale eval`` of a few million lines allocates
+and frees arrays of 8-16 MB dozens of times, and the kernel zeroes fresh pages for each.
+:func:`keep_freed_memory` raises glibc's map threshold to its largest, stops trimming the
+heap and gives every thread the one heap, so that freed memory is reused (within any
+thread); :func:`no_huge_pages` turns transparent huge pages off, which a virtual machine
+whose host takes free memory back (free page reporting) serves slowly. Both made a 1-2M-line
+evaluation 11-26 % faster on the 2-core virtual machines measured, and neither changes any
+output; they are opt-in because they set up the whole process for one workload (see
+``docs/benchmarks.md``, *The command line's memory settings, opt-in*).
 
 Only the command line's own process is tuned (:func:`irscale.cli.main.main` as the entry
 point): a program that calls irscale's functions keeps its allocator as it set it up. There,

@@ -191,8 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unclosed) are not shown. Called without ``argv`` (the ``irscale`` script, ``python -m
     irscale.cli.main``), ``main`` is the process's entry point and ignores ^C once the
     command is done: it could only interrupt the interpreter's exit (an ``atexit``
-    callback, with a traceback), and ends the process when the command is done
-    (:func:`_end_process`).
+    callback, with a traceback).
     """
     sigint = _Sigint()
     previous_handler = None
@@ -224,34 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if previous_handler is not None:
             _restore_sigint(previous_handler, done=entry_point)
             sys.unraisablehook = previous_hook
-    if entry_point:
-        _end_process(status)
     return status
-
-
-def _end_process(status: int) -> None:
-    """End the process of a finished command with ``status``, without the interpreter's
-    teardown; returns (for the usual exit) while another Python thread is alive.
-
-    The teardown frees every object and module one by one: 20-30 ms after a 200-topic
-    evaluation (a tenth of the command), about 0.1 s after one of a million topics. The
-    ``atexit`` callbacks still run (logging, temporary folders, a Dask cluster, child
-    processes), then standard output and error are flushed. Native thread pools (pyarrow's,
-    OpenBLAS's) end with the process rather than amid a half-finalized interpreter.
-    """
-    import atexit
-    import threading
-
-    if threading.active_count() > 1:
-        return
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # the command reported what it could not write
-            pass
-    os._exit(status)
 
 
 class _Sigint:
@@ -303,7 +275,8 @@ def _restore_sigint(handler, *, done: bool) -> None:
 
 def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = False) -> int:
     """Parse ``argv`` and run its command; ``tune_memory``: this process is the command
-    line's own, whose allocator may be set up for it (:mod:`irscale.cli.allocator`)."""
+    line's own, whose allocator is set up for it (:mod:`irscale.cli.allocator`) when the
+    environment asks for it (``IRSCALE_TUNE_MEMORY=1``)."""
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         command = _command(argv)
@@ -328,7 +301,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             check_outputs(args, parser)
         for note in held:
             warnings.showwarning(note.message, note.category, note.filename, note.lineno)
-        if tune_memory:
+        if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
             from . import allocator
 
             allocator.tune_memory()

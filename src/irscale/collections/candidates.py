@@ -13,19 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from ..core import arrow
-from ..core.blocks import take_rows
+from ..core import identifiers
 from ..core.inputs import Qrels, Run
+from ..core.judge import PairJudge
 from ..core.options import TiePolicy
 from ..core.params import DEPTH
 from ..core.ranking import RankingOptions, rank_order
 from ..errors import InputError
 from ..io.memory import as_runs
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["Candidates", "ranked_candidates"]
 
@@ -61,16 +63,10 @@ class Candidates:
     def degrees(self, qrels: Qrels) -> np.ndarray:
         """Relevance degree of every pair by ``qrels`` (int64; -1: not in the qrels or a
         negative degree, i.e. not judged)."""
-        judged = pa.table({"t": qrels.topic.cast(pa.string()),
-                           "d": qrels.docno.cast(pa.string()),
-                           "rel": arrow.array(np.asarray(qrels.rel, dtype=np.int64))})
-        mine = pa.table({"t": pa.array(self.topics, pa.string()).take(
-            arrow.array(self.pair_topic)), "d": self.pair_docno,
-            "i": arrow.array(np.arange(self.n_pairs))})
-        hit = mine.join(judged, ["t", "d"], join_type="inner")
-        out = np.full(self.n_pairs, -1, dtype=np.int64)
-        out[arrow.to_numpy(hit.column("i"))] = np.maximum(arrow.to_numpy(hit.column("rel")), -1)
-        return out
+        judge = PairJudge(qrels)
+        topic_code = judge.topic_codes(self.topics)[self.pair_topic]
+        # NONPOOL (-1: not in the qrels) and UNJUDGED (-2: a negative degree) become -1
+        return np.maximum(judge.degrees_of(topic_code, self.pair_docno), -1)
 
     def labels(self, qrels: Qrels, relevance_level: int = 1) -> np.ndarray:
         """Relevance of every pair by ``qrels``: 1 (degree ≥ ``relevance_level``), 0
@@ -103,7 +99,7 @@ def ranked_candidates(
         raise InputError(f"runs must have distinct names, got {names}")
     if topics is None:
         topics = sorted({t for run in run_list for t in run.topics})
-    topic_array = pa.array(list(topics), pa.string())
+    topic_array = identifiers.strings(list(topics))
     n_topics = len(topic_array)
     ranked_topic, ranked_run, ranked_pos, ranked_docno = [], [], [], []
     for r, run in enumerate(run_list):
@@ -120,18 +116,15 @@ def ranked_candidates(
         ranked_topic.append(topic_code)
         ranked_run.append(np.full(len(order), r, dtype=np.int64))
         ranked_pos.append(position)
-        ranked_docno.append(take_rows(run.docno, order))
+        ranked_docno.append(identifiers.take(run.docno, order))
     topic_code = np.concatenate(ranked_topic)
     run_code = np.concatenate(ranked_run)
     position = np.concatenate(ranked_pos)
-    docno = pa.chunked_array([c.cast(pa.string()) for part in ranked_docno
-                              for c in part.chunks], type=pa.string())
-    encoded = pc.dictionary_encode(docno).combine_chunks()
-    doc_code = arrow.to_numpy(encoded.indices).astype(np.int64)
-    n_docs = len(encoded.dictionary)
+    doc_code, distinct = identifiers.encode(identifiers.as_strings(*ranked_docno))
+    n_docs = len(distinct)
     keys, pair = np.unique(topic_code * max(n_docs, 1) + doc_code, return_inverse=True)
     pair_topic = keys // max(n_docs, 1)
-    pair_docno = encoded.dictionary.take(arrow.array(keys % max(n_docs, 1)))
+    pair_docno = identifiers.take(distinct, keys % max(n_docs, 1))
     width = int(position.max(initial=-1)) + 1
     cube = np.full((n_topics, len(run_list), width + 1), -1, dtype=np.int32)
     cube[topic_code, run_code, position] = pair

@@ -62,7 +62,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ..core import arrow
+from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DEPTH, SAMPLE_SIZE, STRATUM_RATE
@@ -120,7 +120,7 @@ def _frame(cand: Candidates, chosen: np.ndarray, columns: dict[str, np.ndarray]
     """``topic, docno, ...`` of the pairs ``chosen``, sorted by topic then docno."""
     frame = pd.DataFrame({
         "topic": np.asarray(cand.topics, dtype=object)[cand.pair_topic[chosen]],
-        "docno": np.asarray(cand.pair_docno.take(arrow.array(chosen)).to_pylist(),
+        "docno": np.asarray(identifiers.take(cand.pair_docno, chosen).to_pylist(),
                             dtype=object),
         **{name: values[chosen] for name, values in columns.items()},
     })

@@ -21,7 +21,7 @@ Splitting (:func:`shard_documents`)
     ``k`` consecutive blocks, so shard sizes differ by at most one and every shard is
     non-empty when there are at least ``k`` documents.
     ``"hash"``: shard = h(docno) mod k with h the 64-bit fingerprint of
-    :func:`irscale.core.fingerprints.string_fingerprints` — the docno's UTF-8 bytes read as
+    :func:`irscale.core.identifiers.fingerprints` — the docno's UTF-8 bytes read as
     little-endian 8-byte words (the last zero-padded), h₀ = L·0x9E3779B97F4A7C15 for a
     docno of L bytes, then h ← mix(h + word) per word with splitmix64's finaliser, all
     modulo 2⁶⁴. It depends on the docno alone (never Python's salted ``hash()``): a
@@ -56,10 +56,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from ..core import arrow
-from ..core.fingerprints import string_fingerprints
+from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DOCUMENT_SHARDS
@@ -96,9 +94,9 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
                              "the docno only")
     check_rng(rng)
     values = docnos if isinstance(docnos, (pa.Array, pa.ChunkedArray)) else \
-        pa.array([str(d) for d in docnos], pa.string())
-    distinct = pc.unique(values.cast(pa.string()))
-    distinct = distinct.take(pc.sort_indices(distinct))
+        identifiers.strings([str(d) for d in docnos])
+    _, distinct = identifiers.encode(identifiers.as_strings(values))
+    distinct = identifiers.take(distinct, identifiers.byte_order(distinct))
     n = len(distinct)
     if n < k:
         raise InputError(f"{k} shards need at least {k} documents; the collection has {n}")
@@ -107,7 +105,7 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
         shard = np.empty(n, dtype=np.int64)
         shard[permutation] = np.arange(n, dtype=np.int64) * k // n
     else:
-        shard = (string_fingerprints(distinct) % np.uint64(k)).astype(np.int64)
+        shard = (identifiers.fingerprints(distinct) % np.uint64(k)).astype(np.int64)
         sizes = np.bincount(shard, minlength=k)
         if (sizes == 0).any():
             raise InputError(f"hash shards: shard {int(np.argmin(sizes)) + 1} of {k} holds no "
@@ -153,17 +151,17 @@ class ShardedEvaluation:
 
 
 def _restricted_qrels(qrels: Qrels, keep: np.ndarray, label: str) -> Qrels:
-    mask = arrow.array(keep)
-    return Qrels(topic=qrels.topic.filter(mask), docno=qrels.docno.filter(mask),
+    return Qrels(topic=identifiers.filter_rows(qrels.topic, keep),
+                 docno=identifiers.filter_rows(qrels.docno, keep),
                  rel=qrels.rel[keep], source=f"{qrels.source} ({label})")
 
 
 def _restricted_run(run: Run, keep: np.ndarray) -> Run:
     """``run`` without the rows ``keep`` drops; the rest keep their order (and so their
     relative ranks under every tie policy)."""
-    mask = arrow.array(keep)
     return dataclasses.replace(
-        run, topic=run.topic.filter(mask), docno=run.docno.filter(mask),
+        run, topic=identifiers.filter_rows(run.topic, keep),
+        docno=identifiers.filter_rows(run.docno, keep),
         score=run.score[keep], rank=None if run.rank is None else run.rank[keep],
         fingerprints=run.docno_fingerprints[keep], blocks=None,
         file_row=None if run.file_row is None else run.file_row[keep])
@@ -171,10 +169,9 @@ def _restricted_run(run: Run, keep: np.ndarray) -> Run:
 
 def _shard_of(docno: pa.ChunkedArray, shards: pd.Series) -> np.ndarray:
     """The shard of every docno (all are in ``shards``' index)."""
-    where = pc.index_in(docno.cast(pa.string()),
-                        value_set=pa.array(shards.index.to_numpy(), pa.string()))
-    return shards.to_numpy()[arrow.to_numpy(where.combine_chunks() if
-                                            isinstance(where, pa.ChunkedArray) else where)]
+    where = identifiers.index_in(identifiers.as_strings(docno),
+                                 identifiers.strings(shards.index.tolist()))
+    return shards.to_numpy()[where]
 
 
 def evaluate_shards(
@@ -229,9 +226,7 @@ def evaluate_shards(
     topics = list(topics)
     if not topics:
         raise InputError("the runs and the qrels have no topic in common")
-    docnos = pa.chunked_array([c.cast(pa.string()) for part in
-                               [judged.docno, *(run.docno for run in run_list)]
-                               for c in part.chunks], type=pa.string())
+    docnos = identifiers.as_strings(judged.docno, *(run.docno for run in run_list))
     split = shard_documents(docnos, k, method=method, rng=rng)
     qrels_shard = _shard_of(judged.docno, split)
     run_shards = [_shard_of(run.docno, split) for run in run_list]

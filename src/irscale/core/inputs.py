@@ -16,11 +16,11 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputFormatError
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import TopicBlocks
-from .duplicates import DuplicatePolicy, resolve_duplicates
-from .fingerprints import string_fingerprints
+from ._columnar import arrow
+from ._columnar import arrow_compute as pc
+from ._columnar.blocks import TopicBlocks
+from ._columnar.duplicates import DuplicatePolicy, resolve_duplicates
+from ._columnar.fingerprints import string_fingerprints
 
 
 def _fits(fingerprints: np.ndarray | None, blocks: TopicBlocks | None, n: int) -> bool:

@@ -1,7 +1,7 @@
 """Judging runs against qrels: the batch of judged rankings of every (run, topic) pair.
 
 :func:`build_judged_rankings` indexes the qrels once
-(:class:`~irscale.core.qrels_index.QrelsIndex`), ranks every run
+(:class:`~irscale.core._columnar.qrels_index.QrelsIndex`), ranks every run
 (:func:`~irscale.core.ranking.rank_order`), looks its documents up in the index
 (:func:`_judgments`: by fingerprint, confirmed on the strings) and stacks the rankings into
 one :class:`~irscale.core.judged.JudgedRankings`.
@@ -15,14 +15,14 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputError
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import take_rows
+from ..parallel.threads import map_threads
+from ._columnar import arrow
+from ._columnar import arrow_compute as pc
+from ._columnar.blocks import take_rows
+from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
 from .judged import NONPOOL, UNJUDGED, JudgedRankings
-from .qrels_index import QrelsIndex
 from .ranking import RankingOptions, rank_order
-from .threads import map_threads
 
 _CHUNK_ROWS = 1 << 20
 #: Pairs of docnos compared at once by :func:`_same_docnos`.
@@ -200,3 +200,59 @@ def build_judged_rankings(
         placeholder=np.concatenate(flag_parts) if placeholders else None,
         unjudged_topics=tuple(unjudged_per_run),
     )
+
+
+class PairJudge:
+    """Qrels indexed once, to judge (topic, docno) pairs that are not runs ranked topic by
+    topic: the documents of sessions, the candidates of a pool.
+
+    Topics are numbered by their place in :attr:`topics` (byte order; -1: no judgments),
+    as :class:`~irscale.core.judged.JudgedRankings` numbers the columns of its recall
+    bases (:meth:`rel_levels`, :attr:`degrees`).
+    """
+
+    def __init__(self, qrels: Qrels) -> None:
+        self._index = QrelsIndex.build(qrels)
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        """The judged topics, in byte order."""
+        return self._index.topics
+
+    @property
+    def degrees(self) -> np.ndarray | None:
+        """The degree counted by each column of :meth:`rel_levels` (``None``: column g
+        counts degree g), as :attr:`JudgedRankings.degrees`."""
+        return self._index.degrees
+
+    def rel_levels(self, topic_code: np.ndarray) -> np.ndarray:
+        """The judged documents of each topic by degree column (one row per code)."""
+        return self._index.rel_levels[topic_code]
+
+    def topic_codes(self, topics: Sequence[str]) -> np.ndarray:
+        """The code (int64) of every topic id, -1 for a topic without judgments."""
+        return arrow.index_in(arrow.strings(topics), self._index.topic_array)
+
+    def degrees_of(self, topic_code: np.ndarray, docnos: pa.Array | pa.ChunkedArray,
+                   doc: np.ndarray | None = None) -> np.ndarray:
+        """The relevance degree (int64) of every pair (``topic_code[i]``, ``docnos[doc[i]]``)
+        (``doc`` ``None``: ``docnos[i]``): the qrels' degree, ``UNJUDGED`` for a negative
+        one, ``NONPOOL`` for a pair not in the qrels (or a topic code -1)."""
+        exact = self._index.exact
+        in_qrels = arrow.index_in(docnos, exact.docs)
+        if doc is not None:
+            in_qrels = in_qrels[doc]
+        key = topic_code * exact.n_docs
+        key += in_qrels
+        key[(in_qrels < 0) | (topic_code < 0)] = -1  # matches no key
+        del in_qrels
+        if not len(exact.keys):
+            return np.full(len(key), NONPOOL, dtype=np.int64)
+        slot = np.searchsorted(exact.keys, key)
+        np.minimum(slot, len(exact.keys) - 1, out=slot)
+        hit = exact.keys[slot] == key
+        del key
+        rel = np.asarray(exact.key_rel[slot], dtype=np.int64)
+        rel[rel < 0] = UNJUDGED
+        rel[~hit] = NONPOOL
+        return rel

@@ -19,7 +19,7 @@ Measure kernels are functions of a :class:`JudgedRankings` only, vectorised over
 The same structure is fed with synthetic rankings by the interval-scale engine.
 
 Batches of real runs are built by :func:`irscale.core.judge.build_judged_rankings`: the
-qrels are indexed once (:mod:`irscale.core.qrels_index`), every run is ranked
+qrels are indexed once (:mod:`irscale.core._columnar.qrels_index`), every run is ranked
 (:mod:`irscale.core.ranking`) and its documents looked up in the index.
 """
 

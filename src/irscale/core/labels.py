@@ -29,12 +29,12 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import AlignmentError
-from . import arrow
-from . import arrow_compute as pc
+from ._columnar import arrow
+from ._columnar import arrow_compute as pc
+from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
 from .judge import judge_run_rows
 from .judged import JudgedRankings
-from .qrels_index import QrelsIndex
 from .ranking import RankingOptions
 
 #: Topic of a label row that holds for every topic.

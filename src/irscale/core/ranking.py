@@ -20,9 +20,10 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import ParameterError
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import TopicBlocks, take_rows_by_chunk
+from ..parallel.threads import map_threads
+from ._columnar import arrow
+from ._columnar import arrow_compute as pc
+from ._columnar.blocks import TopicBlocks, take_rows_by_chunk
 from .inputs import Run, as_c_float, c_float_rank_keys
 from .options import (
     MAX_DOCS,
@@ -33,7 +34,6 @@ from .options import (
     integer_option,
 )
 from .segments import chunks, ranges, segment_argsort, segment_sort_keys
-from .threads import map_threads
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
 #: at most this fraction (1 / n) of the rows; more, and all are sorted as strings.
@@ -149,7 +149,7 @@ def _presorted_order(
     sorted. With ``within``, all this is done on positions, mapped to rows at the end.
 
     The ties are sorted in pieces of whole runs of ties (:data:`_TIED_PIECE` pairs), shared
-    out between the usable cores (:func:`~irscale.core.threads.map_threads`): a piece's
+    out between the usable cores (:func:`~irscale.parallel.threads.map_threads`): a piece's
     temporaries are small and reused by the next, where arrays of every tied row were each
     fresh memory (a run tied throughout, 1M rows: 21,000 page faults -> 4,900, 68 -> 36 ms).
     """
@@ -255,11 +255,11 @@ def _tied_rows(pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _docno_keys(docno: pa.ChunkedArray, n_rows: int) -> np.ndarray | None:
     """The sort keys of every docno for :func:`_by_docno_keys`, to sort ``n_rows`` tied rows:
     past the bytes every docno begins with (``clueweb12-``,
-    :func:`~irscale.core.arrow.shared_prefix`), the docno's next 8 bytes as a big-endian
-    integer (:func:`~irscale.core.arrow.short_keys`: their order is the byte order of those
-    bytes), complemented (descending docnos as ascending keys). ``None`` when the rows are
-    fewer than a quarter of the docnos (all of whose keys are read), or a docno has no byte
-    past the prefix all share (or NULs only: the key 0)."""
+    :func:`~irscale.core._columnar.arrow.shared_prefix`), the docno's next 8 bytes as a
+    big-endian integer (:func:`~irscale.core._columnar.arrow.short_keys`: their order is the
+    byte order of those bytes), complemented (descending docnos as ascending keys). ``None``
+    when the rows are fewer than a quarter of the docnos (all of whose keys are read), or a
+    docno has no byte past the prefix all share (or NULs only: the key 0)."""
     if 4 * n_rows < len(docno) or n_rows == 0:
         return None
     shortest, longest = arrow.length_range(docno)
@@ -327,6 +327,23 @@ def _by_docno_strings(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarra
     order = arrow.to_numpy(
         pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]))
     return order if grouped is None else grouped[order]
+
+
+def score_order(topic_code: np.ndarray, score: np.ndarray,
+                docno: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The rows (int64) by ``topic_code`` ascending, then ``score`` descending (the doubles
+    given), then ``docno`` descending in byte order, rows equal on all three in their order:
+    ndeval's ``-traditional`` ranking (trec_eval's, with scores compared as doubles).
+
+    >>> from irscale.core.identifiers import strings
+    >>> score_order(np.array([1, 0, 0]), np.array([2.0, 1.0, 1.0]),
+    ...             strings(["a", "b", "c"])).tolist()
+    [2, 1, 0]
+    """
+    table = pa.table({"t": arrow.array(topic_code), "s": arrow.array(score), "d": docno})
+    return arrow.to_numpy(pc.sort_indices(
+        table, sort_keys=[("t", "ascending"), ("s", "descending"), ("d", "descending")])
+    ).astype(np.int64)
 
 
 def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy, single: bool

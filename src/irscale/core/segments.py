@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from .threads import map_threads
+from ..parallel.threads import map_threads
 
 
 def chunks(offsets: np.ndarray, rows: int) -> Iterator[tuple[int, int]]:
@@ -273,7 +273,7 @@ class _Piece:
 def _map_pieces(layout: ScanLayout, work: Callable[[_Piece], None]) -> None:
     """``work`` on every piece of about :data:`_SORT_PIECE` elements (whole rows) of each
     block of ``layout``, shared out between the usable cores
-    (:func:`~irscale.core.threads.map_threads`): the matrices and their sort orders are
+    (:func:`~irscale.parallel.threads.map_threads`): the matrices and their sort orders are
     small pieces reused from one to the next, where whole ones were fresh memory (1M scores
     in blocks of 1,000, sorted in a fresh process: 5,000 -> 2,000 page faults, 16 -> 6 ms).
     """

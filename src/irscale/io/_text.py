@@ -25,11 +25,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pcsv
 
-from ..core import arrow_compute as pc
-from ..core import threads as core_threads
-from ..core.arrow import compress, owned_reader, value_offsets
-from ..core.threads import in_background, map_threads
+from ..core._columnar import arrow_compute as pc
+from ..core._columnar.arrow import compress, owned_reader, value_offsets
 from ..errors import EmptyInputError, InputFormatError
+from ..parallel import threads as parallel_threads
+from ..parallel.threads import in_background, map_threads
 from .files import (
     check_utf8,
     display_name,
@@ -202,14 +202,9 @@ def _line_text(data: bytes, start: int, stop: int) -> str:
 
 
 #: Bytes of a file that pyarrow's CSV reader parses at once (a block per thread in flight):
-#: its working memory, fresh pages each time, grows with them. 8 MiB against 16 MiB
-#: (2026-11-25, 2-core VM, whole `irscale eval` processes, medians of 3-5 alternating,
-#: outputs identical): page faults 4-14 % fewer on every benchmark case; walls equal or
-#: lower (URLs as docnos 0.341 -> 0.325 s, a 2M-line run of 20,000 topics 0.365 -> 0.344 s,
-#: 10M lines 1.056 -> 1.026 s); peaks 17-37 MB lower where the parse sets them (1M-2M-line
-#: runs), 8-15 MB higher where a later stage does (2M run and 2M qrels lines: 362 -> 371 MB).
-#: 4 MiB blocks faulted less still but made the peaks of tied runs higher (more chunks to
-#: rank).
+#: its working memory, fresh pages each time, grows with them. 8 MiB faulted fewer pages
+#: than 16 MiB at equal or lower wall times, and 4 MiB raised the peaks of tied runs
+#: (docs/benchmarks.md, "Timings moved out of the source").
 _BLOCK_BYTES = 1 << 23
 
 #: Parsed tables at least this large hand the CSV reader's memory back when done (the
@@ -391,12 +386,12 @@ def single_blanks(data: bytes, *, threads: bool = True) -> pa.Buffer:
     Vectorised over the bytes, whole lines at a time (:data:`_PIECE` bytes), a share of the
     lines per usable core (one share with ``threads=False``), each share written where its
     bytes began and then moved up behind the share before it. The result is in memory Arrow
-    allocated, as its threaded readers need (:func:`~irscale.core.arrow.owned_reader`).
+    allocated, as its threaded readers need (:func:`~irscale.core._columnar.arrow.owned_reader`).
     """
     tabs = b"\t" in data
     out = pa.allocate_buffer(len(data))  # at most as long: each share written in its place
     written = np.frombuffer(out, np.uint8)
-    shares = _line_shares(data, core_threads.usable_cores() if threads else 1)
+    shares = _line_shares(data, parallel_threads.usable_cores() if threads else 1)
     sizes = map_threads(lambda share: _single_blanks_into(written, data, *share, tabs),
                         shares)
     size = 0
@@ -558,11 +553,10 @@ def _parse_checking_aside(path: PathLike, separator: bytes,
     verdicts = _separation_verdicts(path, separator)
     if not next(verdicts):
         return parse(False)
-    if core_threads.usable_cores() < 2 or os.path.getsize(path) <= _CHECK_PIECE:
+    if parallel_threads.usable_cores() < 2 or os.path.getsize(path) <= _CHECK_PIECE:
         return parse(all(verdicts))
-    # the parse stays in the calling thread: map_threads may hand it to its helper, and
-    # then (i) took 2.28 s against 1.85 s, with 1.3 s of system time against 0.5 s (medians
-    # of 14 alternating; the allocator's per-thread heaps are the likely cause)
+    # the parse stays in the calling thread: handed to map_threads' helper it was slower,
+    # in system time (docs/benchmarks.md, "Timings moved out of the source")
     rest_clean = in_background(lambda: all(verdicts))
     try:
         table = parse(True)

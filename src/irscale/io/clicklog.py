@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..core import arrow
+from ..core._columnar import arrow
 from ..core.budget import check_memory, format_size
 from ..core.params import SERP_SIZE
 from ..errors import (

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core import arrow_compute as pc
+from ..core._columnar import arrow
+from ..core._columnar import arrow_compute as pc
 from ..errors import DuplicateError, InputError, InputFormatError
 from ._text import (
     PathLike,
@@ -380,7 +380,7 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
     >>> run.name, run.rank.tolist()
     ('a', [1, 2])
     """
-    from ..core.duplicates import duplicate_rows
+    from ..core._columnar.duplicates import duplicate_rows
     from ..core.inputs import Run
 
     source = _check_source(source, "read_ndeval_run")
@@ -429,7 +429,7 @@ def ndeval_run(run):
     retrieve a :class:`DuplicateError` (ndeval: "duplicate docno")."""
     from dataclasses import replace
 
-    from ..core.duplicates import duplicate_rows
+    from ..core._columnar.duplicates import duplicate_rows
 
     topic, bad = ndeval_ids(run.topic, ndeval_run_topic)
     if bad is not None:

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..core import arrow
+from ..core._columnar import arrow
 from ..errors import DuplicateError, InputError, InputFormatError
 from ._text import check_int64, line_of_record, parse_columns, source_name
 from .clicklog import ClickLog, _encoded

@@ -21,7 +21,7 @@ from __future__ import annotations
 import difflib
 from typing import Any, TypeGuard
 
-from ..core.duplicates import DuplicatePolicy
+from ..core._columnar.duplicates import DuplicatePolicy
 from ..core.inputs import Qrels, Run
 from ..errors import InputError
 from .memory import qrels_from_records, run_from_records

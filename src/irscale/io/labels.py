@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core.duplicates import resolve_duplicates
+from ..core._columnar import arrow
+from ..core._columnar.duplicates import resolve_duplicates
 from ..core.inputs import Qrels
 from ..core.labels import ANY_TOPIC, LabelTable
 from ..errors import InputError, InputFormatError

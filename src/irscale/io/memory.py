@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core import arrow_compute as pc
-from ..core.blocks import TopicBlocks
-from ..core.duplicates import DuplicatePolicy, resolve_duplicates
+from ..core._columnar import arrow
+from ..core._columnar import arrow_compute as pc
+from ..core._columnar.blocks import TopicBlocks
+from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .naming import name_runs
@@ -91,8 +91,9 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
 def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
     """A list of ids as a pyarrow string array, and whether every id was a ``str``.
 
-    Strings of one length are converted at once (:func:`~irscale.core.arrow.one_width_strings`),
-    other strings by one ``pa.array``; ids that are not (ints ...) become their ``str``
+    Strings of one length are converted at once
+    (:func:`~irscale.core._columnar.arrow.one_width_strings`), other strings by one
+    ``pa.array``; ids that are not (ints ...) become their ``str``
     (bytes are decoded as UTF-8); ``None`` stays null. Text that cannot be encoded (a lone
     surrogate, from a file name decoded with ``surrogateescape``) raises
     :class:`InputError`."""

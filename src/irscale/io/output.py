@@ -22,8 +22,8 @@ from typing import IO, TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core import arrow_compute as pc
+from ..core._columnar import arrow
+from ..core._columnar import arrow_compute as pc
 from ..errors import ParameterError
 from .formats import FORMATS
 from .trec_lines import fixed4_units, trec_lines

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core import arrow_compute as pc
+from ..core._columnar import arrow
+from ..core._columnar import arrow_compute as pc
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .files import STDIO, access_error, check_readable, read_file
 from .memory import _DOC, _SCORE, _TOPIC, _make_run

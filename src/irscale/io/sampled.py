@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..core import arrow
+from ..core._columnar import arrow
 from ..errors import DuplicateError, InputError
 from ._text import check_int64, is_float, line_of_record, parse_columns, source_name
 

@@ -30,8 +30,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..core import arrow
-from ..core.blocks import TopicBlocks
+from ..core._columnar import arrow
+from ..core._columnar.blocks import TopicBlocks
 from ..errors import DuplicateError, InputFormatError
 from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
 from .trec import _check_source

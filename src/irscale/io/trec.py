@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 import pyarrow as pa
 
-from ..core import arrow
-from ..core import arrow_compute as pc
-from ..core.blocks import TopicBlocks
-from ..core.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
-from ..core.fingerprints import string_fingerprints
+from ..core._columnar import arrow
+from ..core._columnar import arrow_compute as pc
+from ..core._columnar.blocks import TopicBlocks
+from ..core._columnar.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
+from ..core._columnar.fingerprints import string_fingerprints
 from ..core.inputs import Qrels, Run, assemble_run
 from ..core.progress import DELAY, ProgressArg, progress_reporter
 from ..errors import InputError, InputFormatError, ParameterError, shorten

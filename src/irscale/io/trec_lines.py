@@ -24,7 +24,7 @@ from functools import cache
 import numpy as np
 import pyarrow as pa
 
-from ..core.arrow import unique_integers
+from ..core._columnar.arrow import unique_integers
 
 #: Number of distinct ``d.dddd`` texts: :func:`fixed4_units` returns values below it.
 FIXED4_UNITS = 100_000

@@ -15,17 +15,16 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.segments import chunks
-from ..core.threads import map_threads, usable_cores
 from ..errors import IrscaleError, MeasureError
 from ..io.table import Column
+from ..parallel.threads import map_threads, usable_cores
 from .base import EvalContext, Family, MeasureRequest, get_family, table_order
 from .names import is_trec_request
 from .params import Keywords
 
 #: Batches of fewer documents and fewer rankings are computed in one piece by
-#: :func:`compute_shared`. Three measures on 2 cores: 2M documents in 100,000 rankings 0.10 s
-#: in one piece, 0.06 s in two; a million rankings of one document 0.32 s against 0.18 s;
-#: 1M documents in 1,000-2,000 rankings 1-3 ms in one piece, 2-5 ms in two.
+#: :func:`compute_shared`: below these sizes, pieces in threads cost more than they save
+#: (docs/benchmarks.md, "Timings moved out of the source").
 _SHARED_ROWS, _SHARED_RANKINGS = 1 << 20, 1 << 16
 
 
@@ -97,15 +96,15 @@ def compute_shared(
     """:func:`compute_requests`, with a batch of :data:`_SHARED_ROWS` documents or
     :data:`_SHARED_RANKINGS` rankings or more cut into about one piece of whole rankings per
     usable core, the pieces computed side by side
-    in threads (:func:`~irscale.core.threads.map_threads`; numpy releases the GIL in the
+    in threads (:func:`~irscale.parallel.threads.map_threads`; numpy releases the GIL in the
     kernels' loops) and their values put back in ranking order.
 
     Every kernel computes each ranking from that ranking's documents and its topic's recall
     base alone, so the values are those of the whole batch, bit for bit (tested on every
     family). A measure's error in a piece is raised by computing the whole batch instead,
     so that its message speaks of the batch (a piece's longest ranking is not the batch's).
-    10M documents on 2 cores, map, ndcg_cut.10 and recip_rank: 0.11 -> 0.065 s;
-    ``-m all_trec``: 0.62-0.70 -> 0.36-0.62 s (three tries each).
+    Pieces in threads save up to about 40 % of the kernels' time on 2 cores (docs/benchmarks.md,
+    "Timings moved out of the source").
     """
     pieces = usable_cores()
     if pieces < 2 or (len(jr.rel) < _SHARED_ROWS and jr.n_rankings < _SHARED_RANKINGS):

@@ -51,8 +51,8 @@ from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
-import pyarrow as pa
 
+from ..core import identifiers
 from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
@@ -138,9 +138,8 @@ def word_ids(words: Iterable[str], *, stem: bool = False, stopwords: Iterable[st
     """The term id of every word (lower-case alphanumeric runs, in order), -1 for a word
     dropped (a stop word, or a stem that is not alphanumeric), and the vocabulary: the
     tokens of :func:`tokenize`, with the dropped words still in place."""
-    encoded = pa.array(list(words), type=pa.string()).dictionary_encode()
-    ids = np.asarray(encoded.indices, dtype=np.int64)
-    vocabulary: list[str] = encoded.dictionary.to_pylist()
+    ids, distinct = identifiers.encode(identifiers.strings(list(words)))
+    vocabulary: list[str] = distinct.to_pylist()
     stop = set(stopwords)
     if not (stem or stop):
         return ids, vocabulary

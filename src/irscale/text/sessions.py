@@ -80,15 +80,14 @@ from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from ..core import arrow
+from ..core import identifiers
 from ..core.inputs import Qrels
-from ..core.judged import NONPOOL, UNJUDGED, JudgedRankings
+from ..core.judge import PairJudge
+from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import CLICK_GAIN
-from ..core.qrels_index import QrelsIndex
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
@@ -171,14 +170,14 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise InputError(f"session runs must have distinct run ids, got {names}")
-    index = QrelsIndex.build(qrels)
+    judge = PairJudge(qrels)
     parts: list[tuple[SessionRun, list[str], np.ndarray]] = []
     unjudged: list[tuple[str, ...]] = []
     judged_sessions: set[str] = set()
     for run in runs:
         run_sessions = run.layout.sessions
         topics = _session_topics(run_sessions, topic_of, run.source)
-        topic_code = arrow.index_in(arrow.strings(topics), index.topic_array)
+        topic_code = judge.topic_codes(topics)
         judged = (topic_code >= 0).tolist()
         judged_sessions.update(s for s, j in zip(run_sessions, judged, strict=True) if j)
         unjudged.append(tuple(sorted(s for s, j in zip(run_sessions, judged, strict=True)
@@ -204,7 +203,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     rel = np.empty(offsets[-1], dtype=np.int64)
     values = {name: np.empty(offsets[-1]) for name in ("qnum", "qrank", "qpos", "doc",
                                                         *(labels or {}))}
-    topic_text = arrow.strings(session_topics)
+    topic_text = identifiers.strings(session_topics)
     base = 0
     for (run, _, _), order in zip(parts, orders, strict=True):
         layout, ranking_session, counts = run.layout, order.ranking_session, order.counts
@@ -216,7 +215,7 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
             out = slice(base + lo, base + hi)
             doc = layout.doc_code[part]
             row_session = np.repeat(ranking_session[first:stop], counts[first:stop])
-            rel[out] = _judge(index, layout.docs, doc, topic_code_of[row_session])
+            rel[out] = judge.degrees_of(topic_code_of[row_session], layout.docs, doc)
             qnum = run.query_no[part]
             values["qnum"][out] = qnum
             values["qrank"][out] = run.rank[part]
@@ -230,8 +229,8 @@ def build_session_rankings(qrels: Qrels, runs: Sequence[SessionRun],
     jr = JudgedRankings(
         rel=rel,
         offsets=offsets,
-        rel_levels=index.rel_levels[topic_code_of[ranking_topic]],
-        degrees=index.degrees,
+        rel_levels=judge.rel_levels(topic_code_of[ranking_topic]),
+        degrees=judge.degrees,
         ranking_topic=ranking_topic,
         ranking_run=np.repeat(np.arange(len(runs), dtype=np.int64),
                               [len(order.counts) for order in orders]),
@@ -298,29 +297,6 @@ def _session_rows(run: SessionRun, g_of: np.ndarray, n_sessions: int) -> _RowOrd
     counts = np.bincount(g[rows], minlength=n_sessions)
     present = np.flatnonzero(counts)
     return _RowOrder(present, counts[present], rows=rows)
-
-
-def _judge(index: QrelsIndex, docs: pa.Array, doc: np.ndarray, topic: np.ndarray
-           ) -> np.ndarray:
-    """Relevance degree (int64, NONPOOL/UNJUDGED sentinels) of every document ``docs[doc]``
-    for its topic code ``topic``, from the qrels' exact index (as
-    :func:`irscale.core.judge` judges runs when fingerprints cannot decide)."""
-    exact = index.exact
-    in_qrels = arrow.index_in(docs, exact.docs)[doc]
-    key = topic * exact.n_docs
-    key += in_qrels
-    key[in_qrels < 0] = -1  # matches no key
-    del in_qrels
-    if not len(exact.keys):
-        return np.full(len(key), NONPOOL, dtype=np.int64)
-    slot = np.searchsorted(exact.keys, key)
-    np.minimum(slot, len(exact.keys) - 1, out=slot)
-    hit = exact.keys[slot] == key
-    del key
-    rel = np.asarray(exact.key_rel[slot], dtype=np.int64)
-    rel[rel < 0] = UNJUDGED
-    rel[~hit] = NONPOOL
-    return rel
 
 
 def _starts(qnum: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -516,8 +492,7 @@ def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params
     mine = np.flatnonzero(jr.ranking_run == run_index)
     ranking_of = np.full(len(jr.topics), -1, dtype=np.int64)
     ranking_of[jr.ranking_topic[mine]] = mine
-    session = arrow.to_numpy(pc.fill_null(pc.index_in(
-        clicks.session, value_set=arrow.strings(jr.topics)), -1)).astype(np.int64)
+    session = identifiers.index_in(clicks.session, identifiers.strings(jr.topics))
     ranking = np.where(session >= 0, ranking_of[np.maximum(session, 0)], -1)
     skipped = np.isin(np.asarray(clicks.session.to_pylist(), dtype=object),
                       np.asarray(list(unjudged), dtype=object)) if unjudged else \

@@ -41,12 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 
-from ...core import arrow
-from ...core import arrow_compute as pc
+from ...core import identifiers
 from ...core.inputs import Qrels, Run
 from ...core.judge import build_judged_rankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
@@ -57,6 +56,9 @@ from ..base import EvalContext, MeasureRequest
 from ..names import parse_name
 from .context import DiversityContext, IntentRankings
 from .rankings import DiversityIndex
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: Between a topic id and an intent id in a pseudo-topic id (ids never hold blanks).
 SEPARATOR = " "
@@ -100,8 +102,8 @@ class PseudoTopics:
                  for _ in range(width)]
         intent = [subs[j] if j < len(subs) else "" for subs in index.subtopics
                   for j in range(width)]
-        ids = pc.binary_join_element_wise(pa.array(topic, pa.string()),
-                                          pa.array(intent, pa.string()), SEPARATOR)
+        ids = identifiers.join_strings(identifiers.strings(topic), identifiers.strings(intent),
+                                       SEPARATOR)
         order = np.argsort(~counted, axis=1, kind="stable") if counted.size else \
             np.zeros((len(index.topics), 0), dtype=np.int64)
         return cls(ids=ids, width=width, order=order, count=counted.sum(axis=1))
@@ -121,26 +123,16 @@ class PseudoTopics:
         return codes // self.width, codes % self.width
 
 
-def _index_of(values: pa.Array | pa.ChunkedArray, universe: pa.Array) -> np.ndarray:
-    """Index of every value in ``universe`` (−1 when absent)."""
-    found = pc.index_in(values, value_set=universe)
-    return arrow.to_numpy(pc.fill_null(found, arrow.scalar(-1, found.type))).astype(np.int64)
-
-
 def per_intent_qrels(qrels: DiversityQrels, pseudo: PseudoTopics,
                      index: DiversityIndex) -> Qrels:
     """Ordinary qrels with one pseudo-topic ``"topic intent"`` per counted intent: every
     judgment of that intent, with its level."""
-    counted = pc.take(pseudo.ids, arrow.array(_counted_codes(pseudo, index)))
-    ids = pc.binary_join_element_wise(qrels.topic, qrels.subtopic, SEPARATOR)
-    rows = np.flatnonzero(_index_of(ids, counted) >= 0)
-    take = arrow.array(rows)
-    return Qrels(topic=_chunked(pc.take(ids, take)), docno=pc.take(qrels.docno, take),
+    counted = identifiers.take(pseudo.ids, _counted_codes(pseudo, index))
+    ids = identifiers.join_strings(qrels.topic, qrels.subtopic, SEPARATOR)
+    rows = np.flatnonzero(identifiers.index_in(ids, counted) >= 0)
+    return Qrels(topic=identifiers.as_strings(identifiers.take(ids, rows)),
+                 docno=identifiers.take(qrels.docno, rows),
                  rel=qrels.judgment[rows].astype(np.int64), source=qrels.source)
-
-
-def _chunked(values: pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
-    return values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
 
 
 def _counted_codes(pseudo: PseudoTopics, index: DiversityIndex) -> np.ndarray:
@@ -152,15 +144,14 @@ def expand_run(run: Run, pseudo: PseudoTopics, topics: pa.Array) -> Run:
     """``run`` with each topic's rows repeated once per counted intent of the topic, under
     the pseudo-topic ids (topic blocks stay contiguous; scores and ranks kept)."""
     blocks = run.topic_blocks
-    block, code = pseudo.units(_index_of(blocks.heads, topics))
+    block, code = pseudo.units(identifiers.index_in(blocks.heads, topics))
     starts, lengths = blocks.bounds[:-1], np.diff(blocks.bounds)
     size = lengths[block]
     rows = (np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size)
             + np.repeat(starts[block], size))
-    topic = pc.take(pseudo.ids, arrow.array(np.repeat(code, size)))
-    take = arrow.array(rows)
-    return Run(name=run.name, topic=pa.chunked_array([topic], pa.string()),
-               docno=pc.take(run.docno, take), score=run.score[rows],
+    topic = identifiers.take(pseudo.ids, np.repeat(code, size))
+    return Run(name=run.name, topic=identifiers.as_strings(topic),
+               docno=identifiers.take(run.docno, rows), score=run.score[rows],
                rank=None if run.rank is None else run.rank[rows], source=run.source,
                runids=run.runids)
 
@@ -168,13 +159,14 @@ def expand_run(run: Run, pseudo: PseudoTopics, topics: pa.Array) -> Run:
 def expand_labels(table: LabelTable, pseudo: PseudoTopics, topics: pa.Array) -> LabelTable:
     """A label set keyed by the pseudo-topics: rows of topic ``*`` as they are, a topic's
     rows repeated for each of its counted intents."""
-    any_topic = np.flatnonzero(arrow.to_numpy(pc.equal(table.topic, ANY_TOPIC)))
-    item, code = pseudo.units(_index_of(table.topic, topics))
+    any_topic = np.flatnonzero(identifiers.index_in(table.topic,
+                                                    identifiers.strings([ANY_TOPIC])) == 0)
+    item, code = pseudo.units(identifiers.index_in(table.topic, topics))
     rows = np.concatenate([any_topic, item])
-    topic = pa.concat_arrays([pa.repeat(pa.scalar(ANY_TOPIC), len(any_topic)),
-                              pc.take(pseudo.ids, arrow.array(code))])
-    return LabelTable(topic=_chunked(topic), docno=pc.take(
-        table.docno, arrow.array(rows)), value=table.value[rows], source=table.source)
+    topic = identifiers.as_strings(identifiers.strings([ANY_TOPIC] * len(any_topic)),
+                                   identifiers.take(pseudo.ids, code))
+    return LabelTable(topic=topic, docno=identifiers.take(table.docno, rows),
+                      value=table.value[rows], source=table.source)
 
 
 def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray, *,
@@ -192,7 +184,7 @@ def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray
                                  ties="trec_eval" if traditional else "rank-column")
         index = ctx.index
         pseudo = PseudoTopics.of(index)
-        topics = pa.array(index.topics, pa.string())
+        topics = identifiers.strings(list(index.topics))
         pseudo_qrels = per_intent_qrels(qrels, pseudo, index)
         expanded = [expand_run(run, pseudo, topics) for run in runs]
         jr = build_judged_rankings(pseudo_qrels, expanded, options)
@@ -200,7 +192,8 @@ def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray
             tables = {name: expand_labels(table, pseudo, topics)
                       for name, table in labels.items()}
             jr = attach_labels(jr, pseudo_qrels, expanded, options, tables)
-        codes = _index_of(pa.array(jr.topics, pa.string()), pseudo.ids)[jr.ranking_topic]
+        codes = identifiers.index_in(identifiers.strings(list(jr.topics)),
+                                     pseudo.ids)[jr.ranking_topic]
         topic, intent = pseudo.split(codes)
         # the context's ranking of each (run, topic): judged topics only have intents
         dr = ctx.run

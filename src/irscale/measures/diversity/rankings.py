@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...core import arrow
-from ...core import arrow_compute as pc
+from ...core import identifiers
 from ...core.inputs import Run
+from ...core.ranking import score_order
 from ...errors import InputFormatError
 from ...io.diversity import DiversityQrels
 
@@ -122,9 +122,10 @@ class DiversityIndex:
     def of(cls, qrels: DiversityQrels, level: int = 1) -> DiversityIndex:
         """Index ``qrels``; a judgment counts as relevant when ≥ ``level`` (ndeval: 1,
         levels above 1 counting as 1; 0 and negative levels: not relevant)."""
-        topics = tuple(sorted(pc.unique(qrels.topic).to_pylist(), key=id_sort_key))
+        _, distinct = identifiers.encode(qrels.topic, grouped=True)
+        topics = tuple(sorted(distinct.to_pylist(), key=id_sort_key))
         topic_code = _index_in(qrels.topic, topics)
-        sub_codes, sub_dict = _encode(qrels.subtopic.combine_chunks())
+        sub_codes, sub_dict = identifiers.encode(qrels.subtopic)
         names = sub_dict.to_pylist()
         n_sub = max(len(names), 1)
         pair_key, row_pair = np.unique(topic_code * n_sub + sub_codes, return_inverse=True)
@@ -144,8 +145,7 @@ class DiversityIndex:
         relevant = qrels.judgment >= level
         rows = np.flatnonzero(relevant)
         r_topic, r_sub = topic_code[rows], sub_index[rows]
-        r_doc = pc.take(qrels.docno, arrow.array(rows)).combine_chunks()
-        doc_codes, doc_dict = _encode(r_doc)
+        doc_codes, doc_dict = identifiers.encode(identifiers.take(qrels.docno, rows))
         key = r_topic * max(len(doc_dict), 1) + doc_codes
         unique_key, inverse = np.unique(key, return_inverse=True)
         mask = np.zeros((len(unique_key), width), dtype=bool)
@@ -153,7 +153,7 @@ class DiversityIndex:
         rel_level = np.zeros((len(unique_key), width), dtype=np.int64)
         rel_level[inverse.ravel(), r_sub] = qrels.judgment[rows]
         rel_topic = unique_key // max(len(doc_dict), 1)
-        rel_docno = pc.take(doc_dict, arrow.array(unique_key % max(len(doc_dict), 1)))
+        rel_docno = identifiers.take(doc_dict, unique_key % max(len(doc_dict), 1))
         nrel_sub = np.zeros((len(topics), width), dtype=np.int64)
         np.add.at(nrel_sub, (r_topic, r_sub), 1)
         n_intents = (nrel_sub > 0).sum(axis=1)
@@ -165,63 +165,15 @@ class DiversityIndex:
                    qrels.source, rel_level, degrees.astype(np.int64), level_counts)
 
 
-def _encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks()
-    encoded = pc.dictionary_encode(values)
-    return (arrow.to_numpy(encoded.indices).astype(np.int64),
-            encoded.dictionary)
-
-
-def _encode_runs(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Dictionary codes of a column whose equal values mostly come in runs (the topics of
-    run files): neighbours are compared, and only the first value of each run of equal
-    values is hashed."""
-    n = len(values)
-    if n < 2:
-        return _encode(values)
-    flat = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    change = np.r_[True, arrow.to_numpy(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))]
-    firsts = np.flatnonzero(change)
-    if len(firsts) > n // 4:
-        return _encode(values)
-    codes, dictionary = _encode(pc.take(flat, arrow.array(firsts)))
-    return codes[np.cumsum(change) - 1], dictionary
-
-
 def _index_in(values: pa.ChunkedArray | pa.Array, universe) -> np.ndarray:
     """Index of every value in ``universe`` (−1 when absent)."""
     if not isinstance(universe, pa.Array):  # a few ids: mapped through their dictionary
-        codes, dictionary = _encode(values)
+        codes, dictionary = identifiers.encode(values)
         where = {value: k for k, value in enumerate(universe)}
         table = np.array([where.get(v, -1) for v in dictionary.to_pylist()] or [-1],
                          dtype=np.int64)
         return table[codes] if len(codes) else np.empty(0, np.int64)
-    found = pc.index_in(values, value_set=universe)
-    if isinstance(found, pa.ChunkedArray):
-        found = found.combine_chunks()
-    if found.null_count:
-        return _nulls_as(found, -1)
-    return arrow.to_numpy(found).astype(np.int64)
-
-
-def _nulls_as(values: pa.Array, fill: int) -> np.ndarray:
-    """An integer array with its nulls replaced by ``fill`` (no pyarrow scalar made)."""
-    data = np.frombuffer(values.buffers()[1], dtype=np.int32 if values.type == pa.int32()
-                         else np.int64, count=len(values) + values.offset)[values.offset:]
-    valid = np.unpackbits(np.frombuffer(values.buffers()[0], dtype=np.uint8),
-                          bitorder="little", count=len(values) + values.offset
-                          )[values.offset:].astype(bool)
-    return np.where(valid, data, fill).astype(np.int64)
-
-
-def _strings(values: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray:
-    """A string column as plain ``string`` chunks (no copy when it is one already)."""
-    if isinstance(values, pa.Array):
-        values = pa.chunked_array([values])
-    if values.type == pa.string():
-        return values
-    return pa.chunked_array([pc.cast(c, pa.string()) for c in values.chunks], type=pa.string())
+    return identifiers.index_in(values, universe)
 
 
 def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
@@ -234,11 +186,7 @@ def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
     (the usual layout of run files) are not sorted.
     """
     if traditional:
-        table = pa.table({"t": arrow.array(topic_codes), "s": arrow.array(run.score),
-                          "d": _strings(run.docno)})
-        order = pc.sort_indices(table, sort_keys=[("t", "ascending"), ("s", "descending"),
-                                                  ("d", "descending")])
-        return arrow.to_numpy(order)
+        return score_order(topic_codes, run.score, identifiers.as_strings(run.docno))
     if run.rank is None:
         raise InputFormatError("ndeval's default order needs the rank column (read the run "
                                "with read_ndeval_run) or traditional=1", source=run.source)
@@ -282,7 +230,7 @@ class _RelevantLookup:
 
     @classmethod
     def of(cls, index: DiversityIndex) -> _RelevantLookup:
-        doc_codes, doc_dict = _encode(index.rel_docno)
+        doc_codes, doc_dict = identifiers.encode(index.rel_docno)
         width = max(len(doc_dict), 1)
         rel_key = index.rel_topic * width + doc_codes
         key_order = np.argsort(rel_key)
@@ -311,7 +259,7 @@ def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditi
     empty = np.empty(0, np.int64)
     if n == 0:
         return _RunJudgment(empty, empty, [], empty, empty, empty, empty)
-    topic_codes, topic_dict = _encode_runs(_strings(run.topic))
+    topic_codes, topic_dict = identifiers.encode(identifiers.as_strings(run.topic), grouped=True)
     order = _rank_order(run, topic_codes, topic_dict, traditional)
     identity = order is None
     topic_sorted = topic_codes if order is None else topic_codes[order]
@@ -325,7 +273,8 @@ def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditi
     renumber = np.empty(len(starts), dtype=np.int64)
     renumber[ranking_order] = np.arange(len(starts))
     qrels_topic = _index_in(topic_dict, index.topics)
-    d_code = _index_in(_strings(run.docno), lookup.doc_dict) if len(lookup.doc_dict) else \
+    d_code = _index_in(identifiers.as_strings(run.docno), lookup.doc_dict) \
+        if len(lookup.doc_dict) else \
         np.full(n, -1)
     candidates = np.flatnonzero(d_code >= 0)
     row_topic = qrels_topic[topic_codes[candidates]]
@@ -407,9 +356,9 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     """
     import os
 
-    from ...core.threads import map_threads
     from ...io.diversity import ndeval_run, read_ndeval_run
     from ...io.naming import name_runs
+    from ...parallel.threads import map_threads
 
     items = runs if isinstance(runs, (list, tuple)) else [runs]
     lookup = _RelevantLookup.of(index)
@@ -465,7 +414,7 @@ def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
                                  index.topics, index.n_intents, index.nrel_sub)
     # docno rank in byte order within the whole list (pyarrow compares strings bytewise)
     docno_rank = np.empty(n_docs, dtype=np.int64)
-    docno_rank[arrow.to_numpy(pc.sort_indices(index.rel_docno))] = np.arange(n_docs)
+    docno_rank[identifiers.byte_order(index.rel_docno)] = np.arange(n_docs)
     weights = (1 << np.arange(width, dtype=np.int64)) if width < 63 else None
     if weights is not None:
         mask_code = index.rel_mask.astype(np.int64) @ weights

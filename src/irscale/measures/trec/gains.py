@@ -51,7 +51,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ...core.arrow import unique_integers
+from ...core.identifiers import unique_integers
 from ...core.judged import NONPOOL, JudgedRankings
 from ...core.segments import segment_cumsum
 from ...core.subsets import Subset, memo, pooled_documents

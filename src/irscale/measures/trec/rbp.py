@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.arrow import unique_integers
+from ...core.identifiers import unique_integers
 from ...core.judged import JudgedRankings
 from ...errors import MeasureError
 from ..base import EvalContext, GainPairs, GainParams, Range, register

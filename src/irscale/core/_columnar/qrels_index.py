@@ -4,7 +4,7 @@ against them.
 Each topic's recall base per relevance degree (``rel_levels``, the context of a
 :class:`~irscale.core.judged.JudgedRankings`) is counted once, and the judged docnos are
 put in one small hash table of their 64-bit fingerprints per topic
-(:class:`_FingerprintTables`, fingerprints of :mod:`irscale.core.fingerprints`), with an
+(:class:`_FingerprintTables`, fingerprints of :mod:`irscale.core._columnar.fingerprints`), with an
 exact dictionary index for when fingerprints cannot decide.
 """
 
@@ -16,13 +16,13 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
+from ...parallel.threads import map_threads
+from ..inputs import Qrels
+from ..judged import UNJUDGED
+from ..segments import chunks
 from . import arrow
 from . import arrow_compute as pc
 from .blocks import TopicBlocks, stable_order
-from .inputs import Qrels
-from .judged import UNJUDGED
-from .segments import chunks
-from .threads import map_threads
 
 #: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): the
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
@@ -253,10 +253,10 @@ class _FingerprintTables:
         processor allows), 2^18 keys in topics of 20 / 100 / 2,000 rows 2.5-2.7 ms against
         3.1 / 4.6 / 9.0 ms for the stable sort's merge of runs. Rows whose topics are not each
         consecutive (``grouped`` false: qrels lines of interleaved topics) are grouped by topic
-        first (:func:`~irscale.core.blocks.stable_order`; 2M rows of 100,000 topics: 0.1 s
+        first (:func:`~irscale.core._columnar.blocks.stable_order`; 2M rows of 100,000 topics: 0.1 s
         against 0.2 s for the sort alone). The rows are sorted into their buckets in pieces of
         whole topics of about :data:`_CHUNK_ROWS` rows, shared out between the usable cores
-        (:func:`~irscale.core.threads.map_threads`): 2M qrels rows on 2 cores, in a fresh
+        (:func:`~irscale.parallel.threads.map_threads`): 2M qrels rows on 2 cores, in a fresh
         process, 0.14 -> 0.09 s, and 27 MB less memory at the build's peak (small pieces'
         temporaries, not whole columns').
         """

@@ -12,9 +12,9 @@ import hashlib
 import numpy as np
 import pyarrow as pa
 
+from ...parallel.threads import map_threads
 from .arrow import string_bytes
 from .blocks import as_string_array
-from .threads import map_threads
 
 _LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -43,7 +43,7 @@ def string_fingerprints(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
     Cost: one vectorised pass per 8 bytes of the longest string of up to
     :data:`LONG_STRING` bytes, and a digest of each longer one, so linear in the bytes
     whatever the longest docno; the chunks of a chunked
-    array are shared out between the usable cores (:func:`~irscale.core.threads.map_threads`;
+    array are shared out between the usable cores (:func:`~irscale.parallel.threads.map_threads`;
     10M docnos of a parsed run on 2 cores: 0.071 -> 0.04 s).
     """
     if isinstance(values, pa.Array):

@@ -70,8 +70,8 @@ class TopicBlocks:
         column is dictionary-encoded once, rather than every block's value taken and then
         encoded; unless no value recurs among the first blocks (a million topics of a line
         or two each): then the blocks' short keys, sorted, tell whether every block holds
-        another value (:func:`~irscale.core.arrow.sorted_distinct`). The codes are sorted by
-        :func:`stable_order` (radix passes, O(n)).
+        another value (:func:`~irscale.core._columnar.arrow.sorted_distinct`). The codes are
+        sorted by :func:`stable_order` (radix passes, O(n)).
         """
         if len(values) == 0:
             return None, cls.of(values)

@@ -35,8 +35,8 @@ def map_threads(function: Callable[[Item], Result], items: Sequence[Item]) -> li
     thread that allocates gets its own heap from the C allocator (glibc's arenas), so one
     thread fewer keeps the process's peak memory lower (the fingerprint lookups of a 2M-line
     run done in threads: a pool of two raised the peak by 34 MB, the calling thread and one
-    more by 13 MB). The ``irscale`` command gives every thread the one heap instead
-    (:func:`irscale.cli.allocator.keep_freed_memory`).
+    more by 13 MB). With ``IRSCALE_TUNE_MEMORY=1`` the ``irscale`` command gives every
+    thread the one heap instead (:func:`irscale.cli.allocator.keep_freed_memory`).
     """
     workers = min(usable_cores(), len(items))
     if workers < 2:
