@@ -167,6 +167,18 @@ CASES = [
         files=USERS),
     err("assign-output-exists", [*ASSIGN, "-o", "users.txt", "--force"], "users.txt",
         files=USERS),
+    # an id with a tab or a blank would write a 'user<TAB>variant' line that 'measures
+    # --variants' cannot split back
+    err("assign-user-with-tab", ASSIGN, "users.txt", "line 2", "blank or a tab",
+        files={"users.txt": "u1\nu2\tx\n"}),
+    err("assign-user-with-blank", ASSIGN, "users.txt", "line 1", "blank or a tab",
+        files={"users.txt": "u 1\nu2\n"}),
+    # the second share of a variant replaced the first silently (a=0.5,b=0.1,b=0.5 ran
+    # as a=0.5,b=0.5)
+    err("assign-splits-twice-last", [*ASSIGN, "--splits", "a=0.5,b=0.1,b=0.5"],
+        opt("--splits"), "'b' given twice", files=USERS),
+    err("assign-splits-name-blank", [*ASSIGN, "--splits", "a b=0.5,c=0.5"],
+        opt("--splits"), "'a b'", files=USERS),
     # ================================================================ ab measures
     ok("measures-salt", MEASURES, output_contains("user,variant,impressions,clicks"),
        files=LOGS),
@@ -184,7 +196,7 @@ CASES = [
                                                       "v.tsv"), "--splits", "a=0.5,b=0.5"],
         opt("--splits"), files=LOGS),
     err("measures-k-0", [*MEASURES, "-k", "0"], any_of("k must", "-k"), files=LOGS),
-    err("measures-session-without-user", MEASURES, "s3",
+    err("measures-session-without-user", MEASURES, "su.txt", "s3",
         files={**LOGS, "su.txt": "s1 u1\ns2 u1\n"}),
     err("measures-users-bad-line", MEASURES, "su.txt", "line 2",
         files={**LOGS, "su.txt": "s1 u1\ns2\n"}),

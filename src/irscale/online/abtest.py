@@ -231,8 +231,12 @@ def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
         series.index = series.index.astype(str)
         index = series.index.get_indexer(np.asarray(sessions).astype(str))
         if (index < 0).any():
-            raise InputError(f"{name}: no value for session "
-                             f"{sessions[int(np.argmax(index < 0))]!r}")
+            session = sessions[int(np.argmax(index < 0))]
+            source = getattr(values, "attrs", {}).get("source")  # read_pairs: its file
+            if source is not None:
+                raise InputError(f"no line for session {session!r} of the click log",
+                                 source=source)
+            raise InputError(f"{name}: no value for session {session!r}")
         return series.to_numpy()[index]
     array = np.asarray(values)
     if array.shape != (len(sessions),):
@@ -268,8 +272,10 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- files
 def read_users(source: str) -> list[str]:
-    """User ids, one per line (surrounding blanks removed); a blank line or a user listed
-    twice is an error naming the line."""
+    """User ids, one per line (surrounding blanks removed); a blank line, an id holding a
+    blank or a tab (the ``user variant`` and ``session user`` files that ``ab assign``
+    writes and ``ab measures`` reads split their lines there) or a user listed twice is an
+    error naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from ..io.files import check_utf8, read_input
 
@@ -282,6 +288,10 @@ def read_users(source: str) -> list[str]:
         if not user:
             raise InputFormatError("a blank line (one user id per line)", source=source,
                                    line=number)
+        if len(user.split()) > 1:
+            raise InputFormatError("a user id holds a blank or a tab (one user id per line; "
+                                   "'user variant' files are split there)", source=source,
+                                   line=number, text=line)
         if user in seen:
             raise DuplicateError(f"user listed twice (first on line {seen[user]})",
                                  source=source, line=number, text=line)
@@ -316,7 +326,9 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
         found[fields[0]], lines[fields[0]] = fields[1], number
     if not found:
         raise EmptyInputError(f"no '{key} {value}' line", source=source)
-    return pd.Series(found, name=value).rename_axis(key)
+    series = pd.Series(found, name=value).rename_axis(key)
+    series.attrs["source"] = source
+    return series
 
 
 def read_user_table(source: str) -> pd.DataFrame:
