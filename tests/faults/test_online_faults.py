@@ -272,6 +272,25 @@ CASES = [
                                           "n"], "no variance",
         files={"t.csv": "variant,clicks,n\ncontrol,1,10\ncontrol,3,30\ncontrol,7,70\n"
                         "treatment,1.1,10\ntreatment,3.3,30\ntreatment,7.7,70\n"}),
+    # Welch and CUPED spoke of topics and systems and suggested tests 'ab analyze' has not;
+    # CUPED tested the covariate's chance imbalance on a metric constant per variant
+    # (p = 1e-59)
+    *(err(f"analyze-one-user-{name}", [*ANALYZE, *extra], "variant 'control' has 1 user",
+          files={"t.csv": "variant,clicks,pre\ncontrol,1,2\ntreatment,2,3\n"
+                          "treatment,1,1\n"})
+      for name, extra in (("welch", []), ("cuped", ["--analysis", "cuped", "--covariate",
+                                                     "pre"]))),
+    *(err(f"analyze-constant-variants-{name}", [*ANALYZE, *extra], "no variance",
+          "5 in 'treatment'", files={"t.csv": "variant,clicks,pre\ncontrol,3,0.1\n"
+                                              "control,3,0.3\ncontrol,3,0.2\n"
+                                              "treatment,5,0.9\ntreatment,5,0.7\n"
+                                              "treatment,5,0.8\n"})
+      for name, extra in (("welch", []), ("cuped", ["--analysis", "cuped", "--covariate",
+                                                     "pre"]))),
+    err("analyze-cuped-covariate-is-metric", [*ANALYZE, "--analysis", "cuped",
+                                              "--covariate", "pre"], "predicts clicks",
+        files={"t.csv": "variant,clicks,pre\ncontrol,1,1\ncontrol,2,2\ntreatment,4,4\n"
+                        "treatment,6,6\n"}),
     # ================================================================ ab srm
     ok("srm", SRM, output_contains("chi2", "observed"), files=TABLE),
     ok("srm-splits", [*SRM, "--splits", "control=0.4,treatment=0.6", "--format", "csv"],

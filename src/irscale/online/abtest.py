@@ -74,7 +74,13 @@ from ..stats.power import power_two_sample_t, topic_set_size
 from ..stats.protocol import format_table
 from ..stats.results import TestResult
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice, check_count, tie_tolerance
+from ..stats.validation import (
+    check_alpha,
+    check_choice,
+    check_count,
+    constant_columns,
+    tie_tolerance,
+)
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
            "ab_test", "assign", "read_pairs", "read_user_table", "read_users",
@@ -449,6 +455,9 @@ def ab_test(
                              "one")
     ctrl, treat = _groups(table, variant, control, treatment)
     y_c, y_t = _column(ctrl, metric, "metric"), _column(treat, metric, "metric")
+    if analysis != "delta":
+        _check_spread(y_c, y_t, metric, (control, treatment),
+                      "Welch's t-test" if analysis == "welch" else "CUPED")
     if analysis == "welch":
         return welch_t(y_t, y_c, systems=(treatment, control), alpha=alpha)
     if analysis == "cuped":
@@ -469,8 +478,12 @@ def ab_test(
         theta = float(np.cov(x, y_unit, ddof=1)[0, 1] / var) * \
             math.ldexp(1.0, binary_exponent(y))
         mean_x = x.mean()
-        result = welch_t(y_t - theta * (x_t - mean_x), y_c - theta * (x_c - mean_x),
-                         systems=(treatment, control), alpha=alpha)
+        adj_t, adj_c = y_t - theta * (x_t - mean_x), y_c - theta * (x_c - mean_x)
+        if _constant_within(adj_c, adj_t, y_c, y_t):
+            raise InputError(f"covariate {covariate!r} predicts {metric} exactly (the "
+                             "adjusted values are the same within each variant up to "
+                             "rounding): with no variance CUPED has nothing to test")
+        result = welch_t(adj_t, adj_c, systems=(treatment, control), alpha=alpha)
         theta = math.ldexp(theta, -shift)  # per unit of the covariate as given
         return replace(result, test="CUPED Welch t-test",
                        method=f"CUPED on {covariate}, theta = {theta:.6g}")
@@ -503,6 +516,37 @@ def ab_test(
         "interval", statistic=z, df=None, pvalue=p, alpha=alpha,
         effect=EffectSizes(nan, nan, nan, nan, nan, n=len(y_t), m=len(y_c), paired=False),
         method=f"ratio {metric}/{denominator}", ci_se=se, ci_df=math.inf)
+
+
+def _check_spread(y_c: np.ndarray, y_t: np.ndarray, metric: str, names: tuple[str, str],
+                  test: str) -> None:
+    """Welch's test and CUPED need two users per variant and a metric that varies within
+    a variant: each variant constant up to rounding (the tolerance of
+    :func:`~irscale.stats.validation.tie_tolerance`, as every test of :mod:`irscale.stats`)
+    leaves Welch's variance rounding noise, and CUPED's adjusted values only the
+    covariate's chance imbalance between the variants (p = 1e-59 on two constant
+    variants); both are refused, named in users and variants."""
+    control, treatment = names
+    for values, name in ((y_c, control), (y_t, treatment)):
+        if len(values) < 2:
+            raise InputError(f"variant {name!r} has {len(values)} user(s): {test} needs 2")
+    if not _constant_within(y_c, y_t):
+        return
+    if abs(float(y_t[0]) - float(y_c[0])) <= tie_tolerance(y_c, y_t):
+        raise InputError(f"every user has the same {metric} ({float(y_c[0]):g}) in "
+                         f"{treatment!r} and {control!r} (up to rounding): there is nothing "
+                         "to test")
+    raise InputError(f"every user's {metric} is the same within each variant (up to "
+                     f"rounding: {float(y_t[0]):g} in {treatment!r}, {float(y_c[0]):g} in "
+                     f"{control!r}): with no variance {test} has nothing to test")
+
+
+def _constant_within(y_c: np.ndarray, y_t: np.ndarray, *scale: np.ndarray) -> bool:
+    """Both variants' values constant up to rounding: within the tie tolerance of the
+    values and of the arrays ``scale`` they were computed from."""
+    tol = tie_tolerance(y_c, y_t, *scale)
+    return bool(constant_columns(y_c[:, None], tol)[0]
+                and constant_columns(y_t[:, None], tol)[0])
 
 
 def _rescaled(value: float, exponent: int, metric: str, denominator: str) -> float:
