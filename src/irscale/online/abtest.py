@@ -196,6 +196,12 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
         s = int(np.argwhere(clicks & np.isnan(times))[0, 0])
         raise InputError(f"session {clicklog.sessions[s]!r}: a click without a timestamp "
                          "(time measures need every click's time)", source=clicklog.source)
+    outside = clicks & ((times < 0) | np.isinf(times))
+    if outside.any():
+        s, r = (int(i) for i in np.argwhere(outside)[0])
+        raise InputError(f"session {clicklog.sessions[s]!r}: a click at time {times[s, r]:g} "
+                         "(timestamps are seconds since the page was shown: finite, 0 or "
+                         "more)", source=clicklog.source)
     ordered = np.sort(times, axis=1)  # click times in time order, NaN after them
     after = np.full((n, ordered.shape[1] + 1), np.nan)
     after[:, :-1] = ordered
@@ -203,27 +209,22 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
         end = pd.to_numeric(pd.Series(_per_session(ends, clicklog.sessions, "ends")),
                             errors="coerce").to_numpy(dtype=np.float64)
         last = np.nanmax(np.where(np.isnan(ordered), -np.inf, ordered), axis=1)
-        if ((count > 0) & ~(end >= last)).any():
-            s = int(np.argmax((count > 0) & ~(end >= last)))
-            raise InputError(f"session {clicklog.sessions[s]!r} ends ({end[s]}) before "
-                             f"its last click ({last[s]})")
+        wrong = (count > 0) & (~(end >= last) | np.isinf(end))
+        if wrong.any():
+            s = int(np.argmax(wrong))
+            raise InputError(f"session {clicklog.sessions[s]!r} ends at {end[s]:g}: an end "
+                             f"is a finite time, not before the last click ({last[s]:g})")
         after[np.arange(n), count] = np.where(count > 0, end, np.nan)
     # times divided by a power of 2 (irscale.core.scaling): differences and their means
-    # are the same, scaled exactly, and cannot overflow for times near ±1e308
+    # are the same, scaled exactly, and cannot overflow for times near 1.8e308 (times
+    # lie in [0, 1.8e308]: a dwell time, and a session's mean, is a finite double)
     shift = binary_exponent(np.where(np.isnan(after), 0.0, after))
     gaps = np.diff(np.ldexp(after, -shift), axis=1)  # the dwell of every click whose
     known = ~np.isnan(gaps)                          # next time is known
     total = np.where(known, gaps, 0.0).sum(axis=1)
     frame["time_to_first_click"] = ordered[:, 0]
-    with np.errstate(over="ignore"):
-        dwell = np.ldexp(np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
-                                   where=known.any(axis=1)), shift)
-    if np.isinf(dwell).any():
-        s = int(np.flatnonzero(np.isinf(dwell))[0])
-        raise InputError(f"session {clicklog.sessions[s]!r}: its mean dwell time is beyond "
-                         "the range of a double (timestamps near ±1.8e308)",
-                         source=clicklog.source)
-    frame["dwell"] = dwell
+    frame["dwell"] = np.ldexp(np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
+                                        where=known.any(axis=1)), shift)
     frame["success"] = (np.where(known, gaps, -1.0) >= math.ldexp(SATISFIED_DWELL, -shift)
                         ).any(axis=1).astype(np.float64)
     return frame
