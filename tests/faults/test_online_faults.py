@@ -17,6 +17,7 @@ from .conftest import (
     output_contains,
     run_case,
     same_output_as,
+    warnings_of,
     with_option,
 )
 
@@ -24,6 +25,12 @@ INTER = ["online", "interleave", "a.run", "b.run", "--clicks", "perfect", "--qre
          "qrels.txt", "--impressions", "20", "--seed", "1", "--bootstrap", "200"]
 RANDOM = ["online", "interleave", "a.run", "b.run", "--clicks", "random", "--impressions",
           "20", "--seed", "1", "--bootstrap", "200"]
+
+
+def _warns(result, *needles: str) -> None:
+    lines = warnings_of(result)
+    assert any(all(n in line for n in needles) for line in lines), \
+        f"no warning with {needles}" + result.describe()
 
 
 def _model_json() -> str:
@@ -137,6 +144,11 @@ CASES = [
                                                              str(10**30)),
         opt("--impressions")),
     # a list is never longer than its topic's documents: a longer --length changes nothing
+    # a topic only one run ranks: the other run's lists there are empty and it loses every
+    # click (a run cut short or topic ids written differently): said, not silent
+    ok("interleave-topic-of-one-run", [*RANDOM[:3], "c.run", *RANDOM[4:]],
+       lambda result, ws, run: _warns(result, "run 'c' ranks no document", "interleaved"),
+       files={"c.run": "99 Q0 x 1 1.0 c\n"}),
     ok("interleave-length-huge", [*INTER, "--length", str(2**63 - 1)],
        same_output_as(*INTER, "--length", "10001")),
     err("interleave-format-unknown", [*INTER, "--format", "xml"], "xml"),

@@ -83,7 +83,7 @@ from typing import TYPE_CHECKING, Literal, TypeGuard
 import numpy as np
 import pandas as pd
 
-from ..collections.candidates import Candidates, ranked_candidates
+from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
 from ..core.budget import check_memory, format_size
 from ..core.params import (
     CLICK_LEVEL,
@@ -712,8 +712,9 @@ def interleave_runs(
         ``{ranker: {topic: [docno, ...]}}`` (:func:`rankings_from_lists`), or runs as
         :func:`irscale.evaluate` takes them (ranked as trec_eval ranks them).
     impressions : int or sequence of topic ids
-        Impressions per topic (every topic of the rankings), or the topic of every
-        impression.
+        Impressions per topic (every topic of the rankings: a ranker that ranks nothing
+        for some of them is warned about, the other rankers win every click there), or
+        the topic of every impression.
     method : {"balanced", "team-draft", "probabilistic", "optimized"}
         The mixing policy (module docstring); more than two rankers: ``team-draft``
         (team-draft multileaving).
@@ -757,6 +758,9 @@ def interleave_runs(
     width = list_width(cube.candidates, asked)
     tau = TAU_DOMAIN.check(tau, "tau")
     topic = _impression_topics(cube.candidates, impressions, width, method)
+    if isinstance(impressions, (int, np.integer)):  # every topic of any ranker is shown
+        warn_missing_topics(cube.candidates, "interleaved", "its lists there hold the other "
+                            "rankers' documents only, and every click there counts for them")
     batch = _mix(cube, topic, method, credit, width, tau, _generator(rng))
     return replace(batch, asked=asked)
 
