@@ -115,6 +115,20 @@ CASES = [
     err("fit-bad-iterations", fit("--iterations", "0"), "iterations", files=FILES),
     err("fit-bad-tol", fit("--tol", "-1"), "tol", files=FILES),
     err("fit-bad-smoothing", fit("--smoothing", "nan"), "smoothing", files=FILES),
+    # EM's options with a closed-form model, and the fitting options with a fitted model
+    # (--params), were ignored
+    *(err(f"fit-{option[2:]}-closed-form-{model}", ["online", "fit", "train.log", "--model",
+                                                     model, option, value],
+          option, "closed form", files=FILES)
+      for model in ("cm", "sdbn") for option, value in (("--iterations", "5"),
+                                                        ("--tol", "0.001"))),
+    ok("fit-smoothing-closed-form", ["online", "fit", "train.log", "--model", "sdbn",
+                                     "--smoothing", "0"], files=FILES),
+    *(err(f"loglik-params-{option[2:]}", ["online", "loglik", "--params", "m.json",
+                                          "--test", "test.log", option, value],
+          "--params replaces", option, files={**FILES, "m.json": "{}"})
+      for option, value in (("--iterations", "5"), ("--tol", "0.001"),
+                            ("--smoothing", "0"))),
     err("fit-bad-serp-size", fit("--serp-size", "0"), "serp_size", files=FILES),
     # a SERP size whose cells (session × rank) overflow 64 bits: refused, not read as
     # "rank given twice"

@@ -66,7 +66,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import CLICK_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
+from ..core.params import CLICK_MODELS, CLOSED_FORM_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
 from ..errors import InputFormatError, ParameterError
 from .clicklog import ClickLog, read_click_log
 
@@ -446,7 +446,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     npairs = len(pairs)
     shown = np.bincount(flat, minlength=npairs).astype(np.float64)
     sessions = pd.Series(shown, index=pairs)
-    if model in ("cm", "sdbn"):
+    if model in CLOSED_FORM_MODELS:
         fitted = _closed_form(model, log, code, npairs, pairs, k)
         return ClickModelFit(**fitted, sessions=sessions)
     n = log.serp_size
