@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import subprocess
 import sys
 
@@ -266,7 +267,7 @@ def test_session_measures_by_hand():
     assert users.loc["u1", "ctr"] == 1.0 and users.loc["u1", "abandoned"] == 0.5
     no_time = session_measures(read_click_log(b"s1 q 1 d 1\ns2 q 1 d 0\n"))
     assert no_time["time_to_first_click"].isna().all()
-    with pytest.raises(InputError, match="before its last click"):
+    with pytest.raises(InputError, match="not before the last click"):
         session_measures(log, ends={"s1": 10, "s2": 0, "s3": 40})
     with pytest.raises(InputError, match="no value for session 's3'"):
         session_measures(log, satisfied={"s1": True, "s2": True})
@@ -291,9 +292,26 @@ def test_session_measures_of_times_near_the_double_range():
         per_user = user_measures(scaled, users)
     assert per_user["dwell"].tolist() == [math.ldexp(v, 1018) for v in
                                           user_measures(plain, users)["dwell"].tolist()]
-    with pytest.raises(InputError, match=r"session 's1'.*beyond the range"):
-        session_measures(read_click_log(b"s1 q 1 d 1 -1e308\ns1 q 2 e 0 nan\n"),
-                         ends={"s1": 1.7e308})
+    with np.errstate(all="raise"):  # the longest dwell there is: a finite double
+        widest = session_measures(read_click_log(b"s1 q 1 d 1 0\ns1 q 2 e 0 nan\n"),
+                                  ends={"s1": 1.7976931348623157e308})
+    assert widest["dwell"].tolist() == [1.7976931348623157e308]
+
+
+@pytest.mark.parametrize("time", ["-5", "-1e+308", "inf", "-inf"])
+def test_session_measures_refuse_a_click_before_the_page_or_at_no_time(time):
+    """Timestamps are seconds since the page was shown: a negative click time gave a
+    negative time to first click, an infinite one an infinite dwell."""
+    log = read_click_log(f"s1 q 1 d 1 2\ns1 q 2 e 1 {time}\n".encode())
+    with pytest.raises(InputError, match=re.escape(f"session 's1': a click at time {time}")):
+        session_measures(log)
+
+
+@pytest.mark.parametrize("end", [math.inf, 1.0, math.nan])
+def test_session_measures_refuse_an_end_not_after_the_last_click(end):
+    log = read_click_log(b"s1 q 1 d 1 2\ns1 q 2 e 1 3\n")
+    with pytest.raises(InputError, match="session 's1' ends at"):
+        session_measures(log, ends={"s1": end})
 
 
 def _times_scaled(line: bytes, power: int) -> bytes:

@@ -510,3 +510,21 @@ def test_click_calibrated_measures_equal_a_cascade_by_hand():
     pbm = ClickModel("pbm", pd.Series(alpha), examination=np.array([1.0, 0.5]))
     with pytest.raises(ParameterError, match="2 ranks"):
         click_calibrated(qrels, runs, pbm, ["uM"], depth=3)
+
+
+@pytest.mark.parametrize("model", ["pbm", "ubm", "dcm"])
+def test_a_model_of_longer_pages_evaluates_shorter_ones(model):
+    """A model fitted on pages of 3 ranks scores a held-out log of pages of 1 rank with its
+    first rank's parameters (UBM refused what PBM and DCM took); the probability of one
+    click on a one-rank page is α·P(E_1) by hand."""
+    train = read_click_log(b"s1 q 1 a 1\ns1 q 2 b 0\ns1 q 3 c 1\ns2 q 1 b 0\ns2 q 2 a 1\n"
+                           b"s2 q 3 c 0\ns3 q 1 c 1\ns3 q 2 a 0\ns3 q 3 b 1\n")
+    fit = fit_click_model(train, model)
+    row = fit.evaluate(read_click_log(b"t q 1 a 1\n")).loc["all"]
+    examined = {"pbm": lambda f: f.examination[0], "ubm": lambda f: f.examination[0, 0],
+                "dcm": lambda f: 1.0}[model](fit)
+    assert row["loglik"] == pytest.approx(np.log(fit.attractiveness[("q", "a")] * examined),
+                                          rel=1e-12)
+    short = fit_click_model(read_click_log(b"t q 1 a 1\n"), model)
+    with pytest.raises(ParameterError, match=r"gives 1 ranks.*--serp-size 1"):
+        short.evaluate(train)

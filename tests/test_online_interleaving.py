@@ -522,3 +522,26 @@ def test_lists_are_never_longer_than_the_documents_of_a_topic():
         asked.score(wide)
     with pytest.raises(InputError, match="8 impressions × 1000 positions"):
         asked.score(np.zeros((8, 5)))
+
+
+def test_marginal_credit_t_test_needs_a_spread_of_expected_outcomes():
+    """Marginal credit's t-test of mean E[o]: one impression, or the same E[o] on every
+    impression, has no variance (it read p = 0, 'significant'): no p-value nor interval;
+    every E[o] = 0 is p = 1; otherwise scipy's one-sample t-test and t interval."""
+    def result(win, loss):
+        return InterleavingResult.of(np.array(win)[:, None], np.array(loss)[:, None],
+                                     [("A", "B")], method="probabilistic").frame.iloc[0]
+
+    one = result([0.9643], [0.0357])
+    assert np.isnan(one.p) and not one.significant and np.isnan(one.ci_low)
+    same = result([0.7] * 5, [0.2] * 5)
+    assert np.isnan(same.p) and not same.significant and np.isnan(same.ci_high)
+    even = result([0.3, 0.4, 0.25], [0.3, 0.4, 0.25])
+    assert even.p == 1.0 and (even.ci_low, even.ci_high) == (0.0, 0.0)
+    win, loss = np.array([0.9, 0.2, 0.6, 0.7]), np.array([0.05, 0.5, 0.3, 0.1])
+    row = result(win, loss)
+    o = win - loss
+    assert row.p == pytest.approx(stats.ttest_1samp(o, 0.0).pvalue, rel=1e-12)
+    low, high = stats.t.interval(0.95, len(o) - 1, loc=o.mean() / 2,
+                                 scale=stats.sem(o) / 2)
+    assert (row.ci_low, row.ci_high) == pytest.approx((low, high), rel=1e-12)

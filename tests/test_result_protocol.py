@@ -32,7 +32,7 @@ from irscale.meta.scale_effects import ScaleReport
 from irscale.stats.effects import EffectSize, effect_size_interval, hedges_j
 from irscale.stats.effects import noncentral_t_interval as nct_interval
 from irscale.stats.protocol import ConfidenceInterval, Estimate
-from irscale.stats.tables import FORMATS
+from irscale.stats.tables import FORMATS, format_number
 
 HERE = str(Path(__file__).resolve())
 
@@ -232,6 +232,16 @@ def test_new_names_agree_with_the_old_ones(instances):
 
 
 # ---------------------------------------------------------------------- floats that stay floats
+def test_numbers_beyond_double_precision_are_shown_in_scientific_notation():
+    # a double holds 15-17 significant digits: a delta-method difference of 1.7e299 was
+    # printed with its 300 fixed-point digits, all but the first 17 noise
+    assert format_number(-1.6683283482884672e299) == "-1.67e+299"
+    assert format_number(1e15) == "1.00e+15"
+    assert format_number(999999999999999.0, 1) == "999999999999999.0"
+    assert format_number(123456.5) == "123456.5000"
+    assert format_number(1e-5) == "1.00e-05"
+
+
 def test_correlations_are_still_floats():
     x, y = table()[:, 1], table()[:, 4]
     old = {  # the float each function returned before

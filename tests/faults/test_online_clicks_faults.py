@@ -11,7 +11,16 @@ import pytest
 from irscale.online.clickmodels import MODELS
 from irscale.online.simulate import INSTANTIATIONS
 
-from .conftest import err, ok, output_contains, run_case, same_output_as, text, with_option
+from .conftest import (
+    err,
+    ok,
+    output_contains,
+    run_case,
+    same_output_as,
+    text,
+    warnings_of,
+    with_option,
+)
 
 # three sessions of topics of the collection (query = topic), ranks 1..3
 LOG = [f"s{s} {t} {r} d{d} {c}" for s, t, docs, clicks in
@@ -47,6 +56,11 @@ def simulate(*extra: str) -> list[str]:
 def measures(*extra: str) -> list[str]:
     return ["online", "measures", "qrels.txt", "a.run", "b.run", "--params", "pbm.json",
             *extra]
+
+
+def _warns(result, *needles: str) -> None:
+    assert any(all(n in line for n in needles) for line in warnings_of(result)), \
+        f"no warning with {needles}" + result.describe()
 
 
 def test_the_parser_lists_the_analysis_names():
@@ -109,12 +123,37 @@ CASES = [
         files={**FILES, "bad.log": with_line(TEST, 2, "t1 1 2 d2 5")}),
     err("log-parquet-not", fit(log="x.parquet"), "x.parquet", "Parquet",
         files={**FILES, "x.parquet": b"PAR1 not really"}),
+    # a run whose topics the click model has no parameter for was simulated from the
+    # prior alone, silently
+    err("simulate-run-of-other-topics", [a.replace("a.run", "x.run") for a in simulate()],
+        "99",
+        "no parameter for any topic", files={**FILES, "x.run": "99 Q0 d1 1 1.0 x\n"}),
+    err("simulate-params-of-other-topics",
+        [*(a.replace("a.run", "x.run") for a in simulate()), "--params", "pbm.json"], "99",
+        "prior (attractiveness 0.5", files={**FILES, "x.run": "99 Q0 d1 1 1.0 x\n"}),
+    ok("simulate-params-some-topics", [*simulate(), "--params", "pbm.json", "--serp-size", "3"],
+       lambda result, ws, run: _warns(result, "4 topic(s) of the run", "3, 4, 5, 6"),
+       files=FILES),
     # ---- options
     err("fit-no-model", ["online", "fit", "train.log"], "--model", files=FILES),
     err("fit-unknown-model", fit("--model", "xyz"), "--model", files=FILES),
     err("fit-bad-iterations", fit("--iterations", "0"), "iterations", files=FILES),
     err("fit-bad-tol", fit("--tol", "-1"), "tol", files=FILES),
     err("fit-bad-smoothing", fit("--smoothing", "nan"), "smoothing", files=FILES),
+    # EM's options with a closed-form model, and the fitting options with a fitted model
+    # (--params), were ignored
+    *(err(f"fit-{option[2:]}-closed-form-{model}", ["online", "fit", "train.log", "--model",
+                                                     model, option, value],
+          option, "closed form", files=FILES)
+      for model in ("cm", "sdbn") for option, value in (("--iterations", "5"),
+                                                        ("--tol", "0.001"))),
+    ok("fit-smoothing-closed-form", ["online", "fit", "train.log", "--model", "sdbn",
+                                     "--smoothing", "0"], files=FILES),
+    *(err(f"loglik-params-{option[2:]}", ["online", "loglik", "--params", "m.json",
+                                          "--test", "test.log", option, value],
+          "--params replaces", option, files={**FILES, "m.json": "{}"})
+      for option, value in (("--iterations", "5"), ("--tol", "0.001"),
+                            ("--smoothing", "0"))),
     err("fit-bad-serp-size", fit("--serp-size", "0"), "serp_size", files=FILES),
     # a SERP size whose cells (session × rank) overflow 64 bits: refused, not read as
     # "rank given twice"

@@ -17,6 +17,7 @@ from .conftest import (
     output_contains,
     run_case,
     same_output_as,
+    warnings_of,
     with_option,
 )
 
@@ -24,6 +25,12 @@ INTER = ["online", "interleave", "a.run", "b.run", "--clicks", "perfect", "--qre
          "qrels.txt", "--impressions", "20", "--seed", "1", "--bootstrap", "200"]
 RANDOM = ["online", "interleave", "a.run", "b.run", "--clicks", "random", "--impressions",
           "20", "--seed", "1", "--bootstrap", "200"]
+
+
+def _warns(result, *needles: str) -> None:
+    lines = warnings_of(result)
+    assert any(all(n in line for n in needles) for line in lines), \
+        f"no warning with {needles}" + result.describe()
 
 
 def _model_json() -> str:
@@ -137,6 +144,11 @@ CASES = [
                                                              str(10**30)),
         opt("--impressions")),
     # a list is never longer than its topic's documents: a longer --length changes nothing
+    # a topic only one run ranks: the other run's lists there are empty and it loses every
+    # click (a run cut short or topic ids written differently): said, not silent
+    ok("interleave-topic-of-one-run", [*RANDOM[:3], "c.run", *RANDOM[4:]],
+       lambda result, ws, run: _warns(result, "run 'c' ranks no document", "interleaved"),
+       files={"c.run": "99 Q0 x 1 1.0 c\n"}),
     ok("interleave-length-huge", [*INTER, "--length", str(2**63 - 1)],
        same_output_as(*INTER, "--length", "10001")),
     err("interleave-format-unknown", [*INTER, "--format", "xml"], "xml"),
@@ -167,6 +179,18 @@ CASES = [
         files=USERS),
     err("assign-output-exists", [*ASSIGN, "-o", "users.txt", "--force"], "users.txt",
         files=USERS),
+    # an id with a tab or a blank would write a 'user<TAB>variant' line that 'measures
+    # --variants' cannot split back
+    err("assign-user-with-tab", ASSIGN, "users.txt", "line 2", "blank or a tab",
+        files={"users.txt": "u1\nu2\tx\n"}),
+    err("assign-user-with-blank", ASSIGN, "users.txt", "line 1", "blank or a tab",
+        files={"users.txt": "u 1\nu2\n"}),
+    # the second share of a variant replaced the first silently (a=0.5,b=0.1,b=0.5 ran
+    # as a=0.5,b=0.5)
+    err("assign-splits-twice-last", [*ASSIGN, "--splits", "a=0.5,b=0.1,b=0.5"],
+        opt("--splits"), "'b' given twice", files=USERS),
+    err("assign-splits-name-blank", [*ASSIGN, "--splits", "a b=0.5,c=0.5"],
+        opt("--splits"), "'a b'", files=USERS),
     # ================================================================ ab measures
     ok("measures-salt", MEASURES, output_contains("user,variant,impressions,clicks"),
        files=LOGS),
@@ -184,7 +208,7 @@ CASES = [
                                                       "v.tsv"), "--splits", "a=0.5,b=0.5"],
         opt("--splits"), files=LOGS),
     err("measures-k-0", [*MEASURES, "-k", "0"], any_of("k must", "-k"), files=LOGS),
-    err("measures-session-without-user", MEASURES, "s3",
+    err("measures-session-without-user", MEASURES, "su.txt", "s3",
         files={**LOGS, "su.txt": "s1 u1\ns2 u1\n"}),
     err("measures-users-bad-line", MEASURES, "su.txt", "line 2",
         files={**LOGS, "su.txt": "s1 u1\ns2\n"}),
@@ -260,6 +284,25 @@ CASES = [
                                           "n"], "no variance",
         files={"t.csv": "variant,clicks,n\ncontrol,1,10\ncontrol,3,30\ncontrol,7,70\n"
                         "treatment,1.1,10\ntreatment,3.3,30\ntreatment,7.7,70\n"}),
+    # Welch and CUPED spoke of topics and systems and suggested tests 'ab analyze' has not;
+    # CUPED tested the covariate's chance imbalance on a metric constant per variant
+    # (p = 1e-59)
+    *(err(f"analyze-one-user-{name}", [*ANALYZE, *extra], "variant 'control' has 1 user",
+          files={"t.csv": "variant,clicks,pre\ncontrol,1,2\ntreatment,2,3\n"
+                          "treatment,1,1\n"})
+      for name, extra in (("welch", []), ("cuped", ["--analysis", "cuped", "--covariate",
+                                                     "pre"]))),
+    *(err(f"analyze-constant-variants-{name}", [*ANALYZE, *extra], "no variance",
+          "5 in 'treatment'", files={"t.csv": "variant,clicks,pre\ncontrol,3,0.1\n"
+                                              "control,3,0.3\ncontrol,3,0.2\n"
+                                              "treatment,5,0.9\ntreatment,5,0.7\n"
+                                              "treatment,5,0.8\n"})
+      for name, extra in (("welch", []), ("cuped", ["--analysis", "cuped", "--covariate",
+                                                     "pre"]))),
+    err("analyze-cuped-covariate-is-metric", [*ANALYZE, "--analysis", "cuped",
+                                              "--covariate", "pre"], "predicts clicks",
+        files={"t.csv": "variant,clicks,pre\ncontrol,1,1\ncontrol,2,2\ntreatment,4,4\n"
+                        "treatment,6,6\n"}),
     # ================================================================ ab srm
     ok("srm", SRM, output_contains("chi2", "observed"), files=TABLE),
     ok("srm-splits", [*SRM, "--splits", "control=0.4,treatment=0.6", "--format", "csv"],

@@ -32,7 +32,9 @@ DEFAULT_SPLITS = "control=0.5,treatment=0.5"
 
 
 def _splits(text: str) -> dict[str, float]:
-    """``name=share,name=share,...`` (shares as numbers)."""
+    """``name=share,name=share,...`` (shares as numbers); a name given twice, or holding a
+    blank or a tab (the ``user variant`` files written and read are split there), is an
+    error."""
     out: dict[str, float] = {}
     for part in text.split(","):
         name, sep, share = part.partition("=")
@@ -40,13 +42,16 @@ def _splits(text: str) -> dict[str, float]:
         if not sep or not name:
             raise ParameterError(f"--splits: expected name=share,name=share,..., got "
                                  f"{text!r}")
+        if len(name.split()) > 1:
+            raise ParameterError(f"--splits: variant {name!r} holds a blank or a tab "
+                                 "('user variant' files are split there)")
+        if name in out:
+            raise ParameterError(f"--splits: variant {name!r} given twice")
         try:
             out[name] = float(share)
         except ValueError:
             raise ParameterError(f"--splits: the share of {name!r} is not a number: "
                                  f"{share!r}") from None
-        if name in list(out)[:-1]:
-            raise ParameterError(f"--splits: variant {name!r} given twice")
     return out
 
 

@@ -24,6 +24,7 @@ import argparse
 from ..core.params import (
     CLICK_LEVEL,
     CLICK_MODELS,
+    CLOSED_FORM_MODELS,
     ITERATIONS,
     PROBABILITY,
     SEED,
@@ -135,25 +136,39 @@ def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
                         default=None, metavar="K",
                         help="largest rank of the log (default: the largest found)")
     parser.add_argument("--iterations", action=Checked, domain=ITERATIONS, api="iterations",
-                        default=100, metavar="N",
-                        help="most EM iterations (default 100)")
-    parser.add_argument("--tol", action=Checked, domain=TOLERANCE, api="tol", default=1e-7,
+                        default=None, metavar="N",
+                        help="most EM iterations (default 100; EM models only)")
+    parser.add_argument("--tol", action=Checked, domain=TOLERANCE, api="tol", default=None,
                         metavar="T",
                         help="EM stops when the mean log-likelihood rises by less "
-                        "(default 1e-07)")
+                        "(default 1e-07; EM models only)")
     parser.add_argument("--smoothing", action=Checked, domain=SMOOTHING, api="smoothing",
-                        default=1.0, metavar="K",
+                        default=None, metavar="K",
                         help="pseudo-trials at 0.5 per (query, document) parameter "
                         "(default 1.0; 0: maximum likelihood)")
 
 
+def _fit_options(args: argparse.Namespace) -> dict[str, float]:
+    """The fitting options given (the API's defaults stand for the others); EM's options
+    with a closed-form model are refused, never ignored."""
+    given = {name: value for name, value in (("iterations", args.iterations),
+                                             ("tol", args.tol),
+                                             ("smoothing", args.smoothing))
+             if value is not None}
+    em = [f"--{name}" for name in ("iterations", "tol") if name in given]
+    if em and args.model in CLOSED_FORM_MODELS:
+        raise ParameterError(f"{em[0]} applies to the models fitted by EM, not to --model "
+                             f"{args.model} (closed form)")
+    return given
+
+
 def _fitted(args: argparse.Namespace, log_path: str):
+    options = _fit_options(args)  # before numpy is imported
     from ..online.clicklog import read_click_log
     from ..online.clickmodels import fit_click_model
 
     log = read_click_log(log_path, serp_size=args.serp_size)
-    return fit_click_model(log, args.model, iterations=args.iterations, tol=args.tol,
-                           smoothing=args.smoothing)
+    return fit_click_model(log, args.model, **options)  # type: ignore[arg-type]
 
 
 def _read_params(path: str):
@@ -180,7 +195,9 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_loglik(args: argparse.Namespace) -> int:
     if args.params is not None:
-        given = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v]
+        given = [o for o, v in (("LOG", args.inputs), ("--model", args.model),
+                                ("--iterations", args.iterations), ("--tol", args.tol),
+                                ("--smoothing", args.smoothing)) if v is not None]
         if given:
             raise ParameterError(f"online loglik: --params replaces {' and '.join(given)}")
         model = _read_params(args.params)

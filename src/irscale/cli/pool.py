@@ -218,15 +218,17 @@ def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, 
 
 
 def _reworded(error: ParameterError) -> ParameterError:
-    """An API message about a parameter, naming the option instead."""
+    """An API message about a parameter, naming the option instead (only where the
+    message starts with the parameter's name as a word: 'depth-k pooling needs ...' is
+    about depth-k pooling, not the parameter ``depth``)."""
     text = str(error)
     for api, flag in (("depth", "--depth"), ("budgets", "--budget"), ("budget", "--budget"),
-                      ("discount", "--discount"), ("p ", "--p "), ("k ", "--k "),
+                      ("discount", "--discount"), ("p", "--p"), ("k", "--k"),
                       ("relevance_level", "-l/--relevance-level"), ("size", "--size"),
                       ("cutoffs", "--cutoffs"), ("shards", "--shards"),
                       ("strata", "--strata")):
-        if text.startswith(api):
-            return ParameterError(f"{flag.strip()} ({api.strip()}){text[len(api.strip()):]}")
+        if text.startswith(api) and text[len(api):len(api) + 1] in (" ", ":"):
+            return ParameterError(f"{flag} ({api}){text[len(api):]}")
     return error
 
 

@@ -11,6 +11,7 @@ every pair. Every pooling strategy works on this cube, vectorised over topics.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -132,3 +133,16 @@ def ranked_candidates(
     return Candidates(topics=tuple(topics), runs=tuple(names), pairs=cube,
                       pair_topic=pair_topic, pair_docno=pair_docno,
                       topic_start=topic_start, depth=depth)
+
+
+def warn_missing_topics(cand: Candidates, use: str, effect: str) -> None:
+    """Warn about runs that rank nothing for some of the topics of ``cand`` (a run file cut
+    short, or a topic id written differently), saying what that does: ``use`` says what
+    is done with the topics (``"pooled"``), ``effect`` what a missing ranking means there
+    (``"it contributes nothing there"``)."""
+    empty = cand.pairs[:, :, 0] < 0  # topics × runs
+    for r in np.flatnonzero(empty.any(axis=0)):
+        missing = [cand.topics[t] for t in np.flatnonzero(empty[:, r])]
+        warnings.warn(f"run {cand.runs[r]!r} ranks no document for {len(missing)} of the "
+                      f"{len(cand.topics)} topics {use} ({', '.join(missing[:5])}"
+                      f"{' ...' if len(missing) > 5 else ''}): {effect}", stacklevel=3)

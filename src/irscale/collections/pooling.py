@@ -58,7 +58,6 @@ known yet (that document is the next one to judge, flagged ``next``).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, cast
@@ -84,7 +83,7 @@ from ..core.params import (
 from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels
 from ..stats.resampling import check_rng
-from .candidates import Candidates, ranked_candidates
+from .candidates import Candidates, ranked_candidates, warn_missing_topics
 
 __all__ = ["ADAPTIVE", "FIXED", "STRATEGIES", "Pool", "judging_order", "pool"]
 
@@ -335,18 +334,6 @@ def _advance(cube: np.ndarray, pointer: np.ndarray, judged: np.ndarray,
         topic, run = topic[stale], run[stale]
 
 
-def _warn_missing_topics(cand: Candidates) -> None:
-    """Warn about runs that rank nothing for some of the pooled topics (a run file cut
-    short, or a topic id written differently): such a run contributes nothing there."""
-    empty = cand.pairs[:, :, 0] < 0  # topics × runs
-    for r in np.flatnonzero(empty.any(axis=0)):
-        missing = [cand.topics[t] for t in np.flatnonzero(empty[:, r])]
-        warnings.warn(f"run {cand.runs[r]!r} ranks no document for {len(missing)} of the "
-                      f"{len(cand.topics)} topics pooled ({', '.join(missing[:5])}"
-                      f"{' ...' if len(missing) > 5 else ''}): it contributes nothing there",
-                      stacklevel=3)
-
-
 def pool(
     runs: object,
     strategy: str = "depth",
@@ -404,7 +391,7 @@ def pool(
         raise ParameterError(f"the {strategy} strategy needs a budget of judgments per "
                              "topic (budget=N, --budget N)")
     cand = ranked_candidates(runs, depth=depth, ties=ties, topics=topics)
-    _warn_missing_topics(cand)
+    warn_missing_topics(cand, "pooled", "it contributes nothing there")
     labels = None
     oracle: Qrels | None = None
     if qrels is not None:

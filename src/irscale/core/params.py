@@ -355,6 +355,8 @@ PROBABILITY = Reals(0.0, 1.0)
 #: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
 #: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
 CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+#: The click models fitted in closed form (the others by EM: iterations and tol apply).
+CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn")
 USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
 #: Additive smoothing of the fitted probabilities.
 SMOOTHING = Reals(0.0)

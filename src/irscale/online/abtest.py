@@ -74,7 +74,13 @@ from ..stats.power import power_two_sample_t, topic_set_size
 from ..stats.protocol import format_table
 from ..stats.results import TestResult
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice, check_count, tie_tolerance
+from ..stats.validation import (
+    check_alpha,
+    check_choice,
+    check_count,
+    constant_columns,
+    tie_tolerance,
+)
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
            "ab_test", "assign", "read_pairs", "read_user_table", "read_users",
@@ -190,6 +196,12 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
         s = int(np.argwhere(clicks & np.isnan(times))[0, 0])
         raise InputError(f"session {clicklog.sessions[s]!r}: a click without a timestamp "
                          "(time measures need every click's time)", source=clicklog.source)
+    outside = clicks & ((times < 0) | np.isinf(times))
+    if outside.any():
+        s, r = (int(i) for i in np.argwhere(outside)[0])
+        raise InputError(f"session {clicklog.sessions[s]!r}: a click at time {times[s, r]:g} "
+                         "(timestamps are seconds since the page was shown: finite, 0 or "
+                         "more)", source=clicklog.source)
     ordered = np.sort(times, axis=1)  # click times in time order, NaN after them
     after = np.full((n, ordered.shape[1] + 1), np.nan)
     after[:, :-1] = ordered
@@ -197,27 +209,22 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
         end = pd.to_numeric(pd.Series(_per_session(ends, clicklog.sessions, "ends")),
                             errors="coerce").to_numpy(dtype=np.float64)
         last = np.nanmax(np.where(np.isnan(ordered), -np.inf, ordered), axis=1)
-        if ((count > 0) & ~(end >= last)).any():
-            s = int(np.argmax((count > 0) & ~(end >= last)))
-            raise InputError(f"session {clicklog.sessions[s]!r} ends ({end[s]}) before "
-                             f"its last click ({last[s]})")
+        wrong = (count > 0) & (~(end >= last) | np.isinf(end))
+        if wrong.any():
+            s = int(np.argmax(wrong))
+            raise InputError(f"session {clicklog.sessions[s]!r} ends at {end[s]:g}: an end "
+                             f"is a finite time, not before the last click ({last[s]:g})")
         after[np.arange(n), count] = np.where(count > 0, end, np.nan)
     # times divided by a power of 2 (irscale.core.scaling): differences and their means
-    # are the same, scaled exactly, and cannot overflow for times near ±1e308
+    # are the same, scaled exactly, and cannot overflow for times near 1.8e308 (times
+    # lie in [0, 1.8e308]: a dwell time, and a session's mean, is a finite double)
     shift = binary_exponent(np.where(np.isnan(after), 0.0, after))
     gaps = np.diff(np.ldexp(after, -shift), axis=1)  # the dwell of every click whose
     known = ~np.isnan(gaps)                          # next time is known
     total = np.where(known, gaps, 0.0).sum(axis=1)
     frame["time_to_first_click"] = ordered[:, 0]
-    with np.errstate(over="ignore"):
-        dwell = np.ldexp(np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
-                                   where=known.any(axis=1)), shift)
-    if np.isinf(dwell).any():
-        s = int(np.flatnonzero(np.isinf(dwell))[0])
-        raise InputError(f"session {clicklog.sessions[s]!r}: its mean dwell time is beyond "
-                         "the range of a double (timestamps near ±1.8e308)",
-                         source=clicklog.source)
-    frame["dwell"] = dwell
+    frame["dwell"] = np.ldexp(np.divide(total, known.sum(axis=1), out=np.full(n, np.nan),
+                                        where=known.any(axis=1)), shift)
     frame["success"] = (np.where(known, gaps, -1.0) >= math.ldexp(SATISFIED_DWELL, -shift)
                         ).any(axis=1).astype(np.float64)
     return frame
@@ -231,8 +238,12 @@ def _per_session(values: object, sessions: np.ndarray, name: str) -> np.ndarray:
         series.index = series.index.astype(str)
         index = series.index.get_indexer(np.asarray(sessions).astype(str))
         if (index < 0).any():
-            raise InputError(f"{name}: no value for session "
-                             f"{sessions[int(np.argmax(index < 0))]!r}")
+            session = sessions[int(np.argmax(index < 0))]
+            source = getattr(values, "attrs", {}).get("source")  # read_pairs: its file
+            if source is not None:
+                raise InputError(f"no line for session {session!r} of the click log",
+                                 source=source)
+            raise InputError(f"{name}: no value for session {session!r}")
         return series.to_numpy()[index]
     array = np.asarray(values)
     if array.shape != (len(sessions),):
@@ -268,8 +279,10 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- files
 def read_users(source: str) -> list[str]:
-    """User ids, one per line (surrounding blanks removed); a blank line or a user listed
-    twice is an error naming the line."""
+    """User ids, one per line (surrounding blanks removed); a blank line, an id holding a
+    blank or a tab (the ``user variant`` and ``session user`` files that ``ab assign``
+    writes and ``ab measures`` reads split their lines there) or a user listed twice is an
+    error naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from ..io.files import check_utf8, read_input
 
@@ -282,6 +295,10 @@ def read_users(source: str) -> list[str]:
         if not user:
             raise InputFormatError("a blank line (one user id per line)", source=source,
                                    line=number)
+        if len(user.split()) > 1:
+            raise InputFormatError("a user id holds a blank or a tab (one user id per line; "
+                                   "'user variant' files are split there)", source=source,
+                                   line=number, text=line)
         if user in seen:
             raise DuplicateError(f"user listed twice (first on line {seen[user]})",
                                  source=source, line=number, text=line)
@@ -316,7 +333,9 @@ def read_pairs(source: str, key: str, value: str) -> pd.Series:
         found[fields[0]], lines[fields[0]] = fields[1], number
     if not found:
         raise EmptyInputError(f"no '{key} {value}' line", source=source)
-    return pd.Series(found, name=value).rename_axis(key)
+    series = pd.Series(found, name=value).rename_axis(key)
+    series.attrs["source"] = source
+    return series
 
 
 def read_user_table(source: str) -> pd.DataFrame:
@@ -437,6 +456,9 @@ def ab_test(
                              "one")
     ctrl, treat = _groups(table, variant, control, treatment)
     y_c, y_t = _column(ctrl, metric, "metric"), _column(treat, metric, "metric")
+    if analysis != "delta":
+        _check_spread(y_c, y_t, metric, (control, treatment),
+                      "Welch's t-test" if analysis == "welch" else "CUPED")
     if analysis == "welch":
         return welch_t(y_t, y_c, systems=(treatment, control), alpha=alpha)
     if analysis == "cuped":
@@ -457,8 +479,12 @@ def ab_test(
         theta = float(np.cov(x, y_unit, ddof=1)[0, 1] / var) * \
             math.ldexp(1.0, binary_exponent(y))
         mean_x = x.mean()
-        result = welch_t(y_t - theta * (x_t - mean_x), y_c - theta * (x_c - mean_x),
-                         systems=(treatment, control), alpha=alpha)
+        adj_t, adj_c = y_t - theta * (x_t - mean_x), y_c - theta * (x_c - mean_x)
+        if _constant_within(adj_c, adj_t, y_c, y_t):
+            raise InputError(f"covariate {covariate!r} predicts {metric} exactly (the "
+                             "adjusted values are the same within each variant up to "
+                             "rounding): with no variance CUPED has nothing to test")
+        result = welch_t(adj_t, adj_c, systems=(treatment, control), alpha=alpha)
         theta = math.ldexp(theta, -shift)  # per unit of the covariate as given
         return replace(result, test="CUPED Welch t-test",
                        method=f"CUPED on {covariate}, theta = {theta:.6g}")
@@ -491,6 +517,37 @@ def ab_test(
         "interval", statistic=z, df=None, pvalue=p, alpha=alpha,
         effect=EffectSizes(nan, nan, nan, nan, nan, n=len(y_t), m=len(y_c), paired=False),
         method=f"ratio {metric}/{denominator}", ci_se=se, ci_df=math.inf)
+
+
+def _check_spread(y_c: np.ndarray, y_t: np.ndarray, metric: str, names: tuple[str, str],
+                  test: str) -> None:
+    """Welch's test and CUPED need two users per variant and a metric that varies within
+    a variant: each variant constant up to rounding (the tolerance of
+    :func:`~irscale.stats.validation.tie_tolerance`, as every test of :mod:`irscale.stats`)
+    leaves Welch's variance rounding noise, and CUPED's adjusted values only the
+    covariate's chance imbalance between the variants (p = 1e-59 on two constant
+    variants); both are refused, named in users and variants."""
+    control, treatment = names
+    for values, name in ((y_c, control), (y_t, treatment)):
+        if len(values) < 2:
+            raise InputError(f"variant {name!r} has {len(values)} user(s): {test} needs 2")
+    if not _constant_within(y_c, y_t):
+        return
+    if abs(float(y_t[0]) - float(y_c[0])) <= tie_tolerance(y_c, y_t):
+        raise InputError(f"every user has the same {metric} ({float(y_c[0]):g}) in "
+                         f"{treatment!r} and {control!r} (up to rounding): there is nothing "
+                         "to test")
+    raise InputError(f"every user's {metric} is the same within each variant (up to "
+                     f"rounding: {float(y_t[0]):g} in {treatment!r}, {float(y_c[0]):g} in "
+                     f"{control!r}): with no variance {test} has nothing to test")
+
+
+def _constant_within(y_c: np.ndarray, y_t: np.ndarray, *scale: np.ndarray) -> bool:
+    """Both variants' values constant up to rounding: within the tie tolerance of the
+    values and of the arrays ``scale`` they were computed from."""
+    tol = tie_tolerance(y_c, y_t, *scale)
+    return bool(constant_columns(y_c[:, None], tol)[0]
+                and constant_columns(y_t[:, None], tol)[0])
 
 
 def _rescaled(value: float, exponent: int, metric: str, denominator: str) -> float:

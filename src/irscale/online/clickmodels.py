@@ -66,7 +66,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import CLICK_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
+from ..core.params import CLICK_MODELS, CLOSED_FORM_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
 from ..errors import InputFormatError, ParameterError
 from .clicklog import ClickLog, read_click_log
 
@@ -446,7 +446,7 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     npairs = len(pairs)
     shown = np.bincount(flat, minlength=npairs).astype(np.float64)
     sessions = pd.Series(shown, index=pairs)
-    if model in ("cm", "sdbn"):
+    if model in CLOSED_FORM_MODELS:
         fitted = _closed_form(model, log, code, npairs, pairs, k)
         return ClickModelFit(**fitted, sessions=sessions)
     n = log.serp_size
@@ -739,19 +739,25 @@ def _previous_click(clicks: np.ndarray) -> np.ndarray:
 
 
 def _ubm_table(values: np.ndarray, n: int) -> np.ndarray:
+    """UBM's γ[r − 1, r'] for the ranks r ≤ ``n`` of a log (a model fitted on longer pages
+    holds them in its top-left corner)."""
     table = np.asarray(values, dtype=np.float64)
-    if table.shape != (n, n):
-        raise ParameterError(f"click model ubm: examination is {table.shape[0]} ranks, the "
-                             f"log's SERP size is {n}")
-    return table
+    _check_ranks(table.shape[0], n, "ubm examination")
+    return table[:n, :n]
 
 
 def _per_rank(values: np.ndarray, n: int, name: str) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
-    if len(values) < n:
-        raise ParameterError(f"click model: {name} gives {len(values)} ranks, the log's "
-                             f"SERP size is {n}")
+    _check_ranks(len(values), n, name)
     return values[:n]
+
+
+def _check_ranks(ranks: int, n: int, name: str) -> None:
+    """A model with parameters for ``ranks`` ranks on pages of ``n``: refused when shorter."""
+    if ranks < n:
+        raise ParameterError(f"click model: {name} gives {ranks} ranks, the log's SERP size "
+                             f"is {n} (pages of at most {ranks} ranks, --serp-size {ranks}, "
+                             f"or a model fitted with --serp-size {n})")
 
 
 def _ratio(top: np.ndarray, bottom: np.ndarray, default: Any = PRIOR) -> np.ndarray:

@@ -83,7 +83,7 @@ from typing import TYPE_CHECKING, Literal, TypeGuard
 import numpy as np
 import pandas as pd
 
-from ..collections.candidates import Candidates, ranked_candidates
+from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
 from ..core.budget import check_memory, format_size
 from ..core.params import (
     CLICK_LEVEL,
@@ -101,7 +101,13 @@ from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
 from ..stats.resampling import RngArg, check_rng, seed_sequence
 from ..stats.tables import Format
-from ..stats.validation import check_alpha, check_choice, check_count
+from ..stats.validation import (
+    check_alpha,
+    check_choice,
+    check_count,
+    constant_columns,
+    tie_tolerance,
+)
 
 if TYPE_CHECKING:
     from .clicklog import ClickLog
@@ -712,8 +718,9 @@ def interleave_runs(
         ``{ranker: {topic: [docno, ...]}}`` (:func:`rankings_from_lists`), or runs as
         :func:`irscale.evaluate` takes them (ranked as trec_eval ranks them).
     impressions : int or sequence of topic ids
-        Impressions per topic (every topic of the rankings), or the topic of every
-        impression.
+        Impressions per topic (every topic of the rankings: a ranker that ranks nothing
+        for some of them is warned about, the other rankers win every click there), or
+        the topic of every impression.
     method : {"balanced", "team-draft", "probabilistic", "optimized"}
         The mixing policy (module docstring); more than two rankers: ``team-draft``
         (team-draft multileaving).
@@ -757,6 +764,9 @@ def interleave_runs(
     width = list_width(cube.candidates, asked)
     tau = TAU_DOMAIN.check(tau, "tau")
     topic = _impression_topics(cube.candidates, impressions, width, method)
+    if isinstance(impressions, (int, np.integer)):  # every topic of any ranker is shown
+        warn_missing_topics(cube.candidates, "interleaved", "its lists there hold the other "
+                            "rankers' documents only, and every click there counts for them")
     batch = _mix(cube, topic, method, credit, width, tau, _generator(rng))
     return replace(batch, asked=asked)
 
@@ -934,13 +944,19 @@ class InterleavingResult:
             test = "binomial"
         else:
             o = win - loss
-            se = o.std(axis=0, ddof=1) / np.sqrt(n) / 2 if n > 1 else np.full(len(delta),
-                                                                               np.nan)
+            # E[o] the same on every impression up to the rounding of the probabilities
+            # (one impression, or the same posterior every time): no variance to test, so
+            # no p-value nor interval unless every E[o] is 0 (p = 1, as all ties)
+            tol = tie_tolerance(win, loss, axis=0)
+            flat = constant_columns(o, tol)
+            zero = np.all(np.abs(o) <= tol, axis=0)
+            spread = o.std(axis=0, ddof=1) / np.sqrt(n) / 2 if n > 1 else np.zeros(len(delta))
+            se = np.where(flat, np.where(zero, 0.0, np.nan), spread)
             with np.errstate(divide="ignore", invalid="ignore"):
                 stat = delta / se
-            p = np.where(se > 0, 2 * t.sf(np.abs(stat), n - 1), np.where(delta == 0, 1.0,
-                                                                         0.0))
-            half = t.ppf(1 - alpha / 2, n - 1) * se
+            p = np.where(se > 0, 2 * t.sf(np.abs(stat), max(n - 1, 1)),
+                         np.where(zero, 1.0, np.nan))
+            half = np.where(se == 0, 0.0, t.ppf(1 - alpha / 2, max(n - 1, 1)) * se)
             low, high = delta - half, delta + half
             test = "t (mean of E[o])"
         frame = pd.DataFrame({
@@ -972,7 +988,8 @@ class InterleavingResult:
         else:
             assert self.se is not None
             delta = self.frame["delta"].to_numpy()
-            half = t.ppf((1 + level) / 2, int(self.frame["n"].iloc[0]) - 1) * self.se
+            df = max(int(self.frame["n"].iloc[0]) - 1, 1)
+            half = np.where(self.se == 0, 0.0, t.ppf((1 + level) / 2, df) * self.se)
             low, high = delta - half, delta + half
         if len(low) == 1:
             return ConfidenceInterval(float(low[0]), float(high[0]))

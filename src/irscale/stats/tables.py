@@ -43,7 +43,9 @@ def significance_mark(p: float, alpha: float) -> str:
 
 
 def format_number(value: object, digits: int = 4) -> str:
-    """A number for display: ``digits`` decimals, scientific notation for tiny values.
+    """A number for display: ``digits`` decimals, scientific notation for tiny values and
+    for values of 10^15 or more (a double holds 15–17 significant digits: the fixed-point
+    digits beyond them, up to 300 of a value near 1e300, are noise).
 
     Degrees of freedom and counts should be given as integers (shown without decimals).
     """
@@ -59,7 +61,7 @@ def format_number(value: object, digits: int = 4) -> str:
             return ""
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        if v != 0 and abs(v) < 10 ** (-digits):
+        if v != 0 and (abs(v) < 10 ** (-digits) or abs(v) >= 1e15):
             return f"{v:.{max(digits - 2, 1)}e}"
         return f"{v:.{digits}f}"
     return str(value)
