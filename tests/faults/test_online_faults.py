@@ -33,16 +33,21 @@ def _warns(result, *needles: str) -> None:
         f"no warning with {needles}" + result.describe()
 
 
-def _model_json() -> str:
+def _model_json(topics: str = "123456") -> str:
     from irscale.online.clickmodels import ClickModel
 
-    pairs = pd.MultiIndex.from_tuples([(t, f"d{i}") for t in "123456" for i in range(1, 9)],
+    pairs = pd.MultiIndex.from_tuples([(t, f"d{i}") for t in topics for i in range(1, 9)],
                                       names=["query", "docno"])
     return ClickModel("pbm", pd.Series(0.5, index=pairs),
                       examination=np.linspace(1.0, 0.3, 10)).to_json()
 
 
 MODEL = {"pbm.json": _model_json()}
+
+
+def _warns_of_topics(result, ws, run_cli) -> None:
+    assert any("not among the click model's queries" in line
+               for line in warnings_of(result)), "no warning" + result.describe()
 
 
 def _table(rows: int = 40, *, sep: str = ",") -> str:
@@ -83,6 +88,11 @@ CASES = [
     ok("interleave-random", RANDOM, output_contains("wins")),
     ok("interleave-random-prob", [*RANDOM, "--click-prob", "0.2"]),
     ok("interleave-model", with_option(RANDOM, "--clicks", "pbm.json"), files=MODEL),
+    # a click model of other topics clicked from its prior alone, silently
+    ok("interleave-model-some-topics", with_option(RANDOM, "--clicks", "few.json"),
+       _warns_of_topics, files={"few.json": _model_json("12")}),
+    err("interleave-model-no-topic", with_option(RANDOM, "--clicks", "other.json"),
+        "no parameter for any topic", files={"other.json": _model_json("xyz")}),
     ok("interleave-multileave", [*INTER[:4], "c.run", *INTER[4:]], output_contains("teamC")),
     ok("interleave-balanced", [*INTER, "--method", "balanced"], output_contains("balanced")),
     ok("interleave-probabilistic", [*INTER, "--method", "probabilistic", "--tau", "2",

@@ -59,6 +59,7 @@ between them).
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -67,7 +68,7 @@ import pandas as pd
 
 from ..core.budget import check_memory, format_size
 from ..core.params import CLICK_MODELS, CLOSED_FORM_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
-from ..errors import InputFormatError, ParameterError
+from ..errors import InputError, InputFormatError, ParameterError
 from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
@@ -225,6 +226,27 @@ class ClickModel:
         return frame
 
     # ---- simulation
+    def check_queries(self, topics: Any) -> None:
+        """The topics to click on are the model's queries: a topic it has no parameter for
+        is warned about (its documents all take the model's prior, e.g. a qrels user's
+        grade 0), topics with none of them are an error (every click would be drawn from
+        the prior)."""
+        known = set(self.attractiveness.index.get_level_values(0).astype(str))
+        topics = [str(t) for t in topics]
+        unknown = [t for t in topics if t not in known]
+        if not unknown:
+            return
+        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        prior = f"attractiveness {self.prior[0]:g}, satisfaction {self.prior[1]:g}"
+        if len(unknown) == len(topics):
+            raise InputError(f"the click model has no parameter for any topic of the run "
+                             f"({shown}): every click would be drawn from its prior "
+                             f"({prior}); qrels or a model of another collection, or topic "
+                             "ids written differently?")
+        warnings.warn(f"{len(unknown)} topic(s) of the run are not among the click model's "
+                      f"queries (their documents take its prior, {prior}): {shown}",
+                      stacklevel=3)
+
     def simulate(self, log: ClickLog, rng: Any = None) -> ClickLog:
         """The sessions of ``log`` (its queries and result lists) with clicks drawn from
         the model (vectorised over sessions; ``rng``: a seed or numpy Generator)."""

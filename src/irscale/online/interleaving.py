@@ -577,6 +577,9 @@ class Interleavings:
         if simulate is None:
             raise ParameterError(f"a click model is 'perfect', 'random' or a ClickModel, "
                                  f"got {model!r}")
+        check_queries = getattr(model, "check_queries", None)
+        if check_queries is not None:
+            check_queries(self.candidates.topics)
         width = self.length
         clicks = simulate(self.to_click_log(), rng=_generator(rng)).clicks
         return np.asarray(clicks[:, :width], dtype=bool) & shown

@@ -23,7 +23,6 @@ a negative grade, counts as grade 0).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,7 +33,7 @@ from ..collections.candidates import ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
 from ..core.params import CLICK_LEVEL, PROBABILITY, SERP_SIZE, SESSIONS
-from ..errors import InputError, ParameterError
+from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
 from ..io.memory import as_qrels
 from .clicklog import ClickLog
@@ -123,26 +122,6 @@ def _check_sessions(sessions: int, topics: int, size: int) -> None:
                  "fewer --sessions")
 
 
-def _check_queries(model: ClickModel, topics: np.ndarray) -> None:
-    """The run's topics are the model's queries: a topic it has no parameter for is warned
-    about (its documents all take the model's prior, e.g. a qrels user's grade 0), a run
-    with none of them is an error (every click would be drawn from the prior)."""
-    known = set(model.attractiveness.index.get_level_values(0).astype(str))
-    unknown = [str(t) for t in topics if str(t) not in known]
-    if not unknown:
-        return
-    shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-    prior = f"attractiveness {model.prior[0]:g}, satisfaction {model.prior[1]:g}"
-    if len(unknown) == len(topics):
-        raise InputError(f"the click model has no parameter for any topic of the run "
-                         f"({shown}): every click would be drawn from its prior ({prior}); "
-                         "qrels or a model of another collection, or topic ids written "
-                         "differently?")
-    warnings.warn(f"{len(unknown)} topic(s) of the run are not among the click model's "
-                  f"queries (their documents take its prior, {prior}): {shown}",
-                  stacklevel=3)
-
-
 def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
                        serp_size: int = 10, ties: TiePolicy = "trec_eval",
                        rng: Any = None) -> ClickLog:
@@ -179,7 +158,7 @@ def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
     docs, doc_of_pair = np.unique(docnos, return_inverse=True)
     page_docs = np.where(pages >= 0, doc_of_pair[np.maximum(pages, 0)], -1)
     topics = np.asarray(cube.topics, dtype=object)[shown]
-    _check_queries(model, topics)
+    model.check_queries(topics)
     query = np.repeat(np.arange(len(shown)), sessions)
     number = np.tile(np.arange(sessions), len(shown))
     ids = pd.Series(topics[query]).str.cat(pd.Series(number).astype(str), sep=":")
