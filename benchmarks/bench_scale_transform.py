@@ -1,4 +1,4 @@
-"""Benchmark (issue 18): ``irscale scale transform`` of the 16 CLEF eHealth 2016 runs × 50
+"""Benchmark: ``irscale scale transform`` of the 16 CLEF eHealth 2016 runs × 50
 topics at N = 30 (and the moonshot N = 40, binary), whole process (start-up, reading,
 kernels, scales, φ, output).
 
@@ -75,7 +75,7 @@ def markdown(results: list[dict]) -> str:
     lines = [BEGIN, "",
              f"Run {when} on {platform.platform()} ({os.cpu_count()} CPUs, shared with other "
              "jobs), Python " + platform.python_version() + "; whole process, 16 runs × 50 "
-             "topics. Targets (issue 18, N = 30): ≤ 60 s and ≤ 2 GB.", "",
+             "topics. Targets (N = 30): ≤ 60 s and ≤ 2 GB.", "",
              "| measure | levels | N | time (s) | CPU (s) | peak (GB) | status | algorithm |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in results:

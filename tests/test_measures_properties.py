@@ -103,7 +103,7 @@ def test_condensed_list_of_a_fully_judged_run_is_the_run(case):
 
 
 def test_condensed_list_moves_judged_documents_up():
-    # seed 001: unjudged at rank 1, judged non-relevant at 2, relevant at 3 → ranks 1 and 2
+    # Sakai (2014): unjudged at rank 1, judged non-relevant at 2, relevant at 3 → ranks 1 and 2
     jr = batch([[-1, 0, 1]], [[1, 1]])
     assert jr.condensed().rel.tolist() == [0, 1]
     assert measure("AP(condensed=1)", jr)[0] == 0.5

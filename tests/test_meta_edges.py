@@ -1,4 +1,4 @@
-"""Edges of :mod:`irscale.meta` and ``irscale meta`` (issue 10): impossible values and
+"""Edges of :mod:`irscale.meta` and ``irscale meta``: impossible values and
 options an analysis ignores refused before the work, RBO ties within the τ tolerance, no
 numpy warning on edge inputs."""
 

@@ -1,4 +1,4 @@
-"""One result protocol for irscale.stats and irscale.meta (issue 11 §3).
+"""One result protocol for irscale.stats and irscale.meta.
 
 Every public result class speaks scipy's language — ``statistic``, ``pvalue``,
 ``confidence_interval(confidence_level=0.95)`` and ``effect_size`` where defined — plus

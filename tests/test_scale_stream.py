@@ -1,4 +1,4 @@
-"""Issue 18 §3: ``irscale scale image -o FILE.parquet|FILE.csv`` streams the sorted image
+"""``irscale scale image -o FILE.parquet|FILE.csv`` streams the sorted image
 (value, φ, run count) to disk. The files equal the in-memory image and a brute-force
 enumeration of every run (the kernel's values, tied within 1e-9 of the range); the
 statistics of the writing pass equal those of ``summarize``; slices sized to a small memory

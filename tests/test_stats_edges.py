@@ -1,4 +1,4 @@
-"""Edges of :mod:`irscale.stats` and ``irscale compare`` (issue 10): impossible values
+"""Edges of :mod:`irscale.stats` and ``irscale compare``: impossible values
 refused, options a test ignores refused, no numpy warning on edge inputs, scores too large
 or too small for sums of squares refused, JSON pairs with ``p`` and ``p_adjusted``."""
 

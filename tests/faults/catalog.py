@@ -80,7 +80,7 @@ def has_warning(result, ws, run) -> None:
 
 
 def deprecated_spelling(warning: str, *argv: str):
-    """A deprecated option spelling (issue 11 §2): exactly one warning line, the one that
+    """A deprecated option spelling: exactly one warning line, the one that
     names ``warning`` ('--X is deprecated; use --Y'), and (given ``argv``, the command in
     the new spelling) the same output as ``argv``, which itself warns of nothing."""
 

@@ -1,4 +1,4 @@
-"""Shared machinery of the fault-injection suite (issue 10, ``docs/errors.md``).
+"""Shared machinery of the fault-injection suite (``docs/errors.md``).
 
 Every case runs in its own temporary folder, which is also the current directory, so that
 the command lines use short relative names (``run.txt``) and error messages can be checked

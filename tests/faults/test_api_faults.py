@@ -239,7 +239,7 @@ ROWS = [
     bad("evaluate-labels-absent", lambda a: _ev(measures="uRBP(p=0.8)"), "under"),
     bad("evaluate-qrels-missing-file", lambda a: _ev(qrels="missing.txt"), "missing.txt",
         kind=FILE),
-    # a folder is a set of run files (issue 16): a bad file inside it is named, with its line
+    # a folder is a set of run files: a bad file inside it is named, with its line
     bad("evaluate-run-directory-bad-file", lambda a: _ev(runs="adir"), "keep.txt", "line 1"),
     bad("evaluate-qrels-wrong-type", lambda a: _ev(qrels=42)),
     # wrong types are errors of irscale.errors, not AttributeError/TypeError from inside

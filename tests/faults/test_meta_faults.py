@@ -255,7 +255,7 @@ CASES = [
     err("scales-missing-qrels", ["meta", "scales", "nope.qrels", "a.run", "b.run", "-m", "P",
                                  "--cutoffs", "3"], "nope.qrels"),
     # ================================================================ one vocabulary
-    # (issue 11 §2): -B/--samples, comma lists, --table-cutoff, --ties/--phi-ties
+    # -B/--samples, comma lists, --table-cutoff, --ties/--phi-ties
     ok("correlate-B", [*CORR, "-B", "20", "--seed", "1"], output_contains("ci_low")),
     ok("correlate-samples", [*CORR, "--samples", "20", "--seed", "1"], no_warning),
     ok("correlate-bootstrap-deprecated", [*CORR, "--bootstrap", "20", "--seed", "1"],
@@ -330,7 +330,7 @@ CASES = [
     err("meta-no-analysis", ["meta"], any_of("ANALYSIS", "analysis", "correlate")),
     err("meta-unknown-analysis", ["meta", "frob"], "frob"),
     err("meta-unknown-option", [*DP, "--bogus"], "--bogus"),
-    # ---- diversity qrels and measures (issue 12 §6)
+    # ---- diversity qrels and measures
     ok("diversity-correlate", ["meta", "correlate", *DIV_RUNS, "-m", "alpha-nDCG@5", "-m",
                                "ERR-IA@5"], output_contains("alpha-nDCG@5 vs ERR-IA@5"),
        files=DIV_FILES),

@@ -219,7 +219,7 @@ CASES = [
                                "-N", "3"], "bad.run", "line 2",
         files={"bad.run": text([*run_lines("b")[:1], "1 Q0 d5", *run_lines("b")[2:]])}),
     err("table-format-unknown", [*TABLE, "--format", "xml"], "xml"),
-    # ---- one vocabulary (issue 11 §2): --ties / --phi-ties, comma lists, old spellings
+    # ---- one vocabulary: --ties / --phi-ties, comma lists, old spellings
     ok("transform-phi-ties-mid", [*TRANSFORM, "--phi-ties", "mid"], no_warning),
     ok("transform-ties-mid-deprecated", [*TRANSFORM, "--ties", "mid"],
        deprecated_spelling("--ties mid is deprecated; use --phi-ties mid", *TRANSFORM,
@@ -296,7 +296,7 @@ CASES = [
     err("scale-unknown-subcommand", ["scale", "frob"], "frob"),
     either("table-one-run", ["scale", "table", "qrels.txt", "a.run", "-m", "AP", "-N", "3"],
            any_of("run", "two")),
-    # ---- image -o FILE.parquet|FILE.csv (issue 18 §3): the sorted image streamed to disk
+    # ---- image -o FILE.parquet|FILE.csv: the sorted image streamed to disk
     ok("image-output-parquet", [*IMAGE, "-o", "img.parquet"],
        image_file("img.parquet", 8), allowed_new=["img.parquet"]),
     ok("image-output-pq-levels-3", [*IMAGE, "--levels", "3", "-o", "img.pq"],
@@ -341,7 +341,7 @@ CASES = [
     err("image-output-max-memory-no-room-for-slices",
         [*IMAGE, "-o", "img.parquet", "--max-memory", "121M"], opt("--max-memory"),
         "image of AP"),
-    # ---- diversity measures (issue 12 §6): --intents
+    # ---- diversity measures: --intents
     ok("image-diversity-json", [*DIV_IMAGE, "--format", "json"], diversity_json),
     ok("image-diversity-text", DIV_IMAGE, output_contains("over 2 intents", "64 runs")),
     ok("image-diversity-feasible", [*DIV_IMAGE, "--recall-base", "1,1", "--feasible"],

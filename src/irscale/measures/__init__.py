@@ -1,7 +1,7 @@
 """Measures: the registry, the name parser, and every family (trec_eval's and ours).
 
 Importing this package registers trec_eval's families (:mod:`irscale.measures.trec`) and the
-families of the seeds' catalogue (one module per family group: dcg, graded, cascade, rbp,
+families of the papers' catalogue (one module per family group: dcg, graded, cascade, rbp,
 precision_recall, generalized, condensed, coverage, tbg, umeasure, markov, click_models,
 order_measures, multi_aspect). The diversity families have their own registry, filled when
 :mod:`irscale.measures.diversity` is imported (by the diversity evaluation, never by an

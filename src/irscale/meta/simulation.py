@@ -1,7 +1,7 @@
-"""Simulation studies of significance tests: Type I, II and III error rates (issue 16 §3).
+"""Simulation studies of significance tests: Type I, II and III error rates.
 
-The design of Urbano, Lima & Hanjalic (SIGIR 2019; seed 002 §2 cites this line of work):
-simulate many topics × systems score matrices whose true system means are known, run
+The design of Urbano, Lima & Hanjalic (SIGIR 2019; Ferro & Sanderson 2022, §2 cites this line of
+work): simulate many topics × systems score matrices whose true system means are known, run
 every test (and correction) on every pair of systems of every matrix, and count
 
 * **Type I** errors: a pair with no true difference found significant; the rate is over

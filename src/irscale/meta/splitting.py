@@ -1,9 +1,10 @@
-"""Topic-splitting consistency of significance tests (seed 002 §3.2–3.3) and the swap method.
+"""Topic-splitting consistency of significance tests (Ferro & Sanderson 2022, §3.2–3.3) and the swap
+method.
 
-Splits (seed 002 §3.2)
+Splits (Ferro & Sanderson 2022, §3.2)
     For a topic-set size s, each of R repetitions draws a random permutation of the n
     topics: its first s topics form TS1, the next s' = min(s, n − s) form TS2 (disjoint;
-    with 2s > n, TS2 holds the n − s topics left, as the 125/124 split of seed 002).
+    with 2s > n, TS2 holds the n − s topics left, as the 125/124 split of Ferro & Sanderson (2022)).
     The repetitions of a size come from their own random stream (the seed and the size),
     so they do not depend on which other sizes are studied.
 Decisions
@@ -12,8 +13,8 @@ Decisions
     half; for the pair (S1, S2) it gives a direction, sign(estimate(S1) − estimate(S2)),
     and a decision S1 ≫ S2 / S2 ≫ S1 (significant) or S1 > S2 / S2 > S1 (not).
     *Same model*: one procedure on both halves; *different models*: procedure A on TS1,
-    procedure B on TS2 (seed 002 §3.2).
-Measures per split (seed 002 §3.3)
+    procedure B on TS2 (Ferro & Sanderson 2022, §3.2).
+Measures per split (Ferro & Sanderson 2022, §3.3)
     AA  (active agreement)     significant on both halves, same direction;
     AD  (active disagreement)  significant on both halves, opposite directions;
     MA  (mixed agreement)      significant on exactly one half, same direction on both;
@@ -25,8 +26,8 @@ Measures per split (seed 002 §3.3)
     the procedures' estimates. Pairs whose difference is exactly 0 on a half have no
     direction and fall in none of AA, AD, MA, MD.
     Bias = 1 − AA / (AA + AD + MA/2 + MD/2), computed from the counts averaged over the
-    repetitions (seed 002 §5.2, Table 6; 0 when nothing is significant).
-Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; seed 001 §5.1)
+    repetitions (Ferro & Sanderson 2022, §5.2, Table 6; 0 when nothing is significant).
+Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; Sakai 2014, §5.1)
     On the same kind of splits, a pair *swaps* when the differences of its mean scores on
     TS1 and TS2 have opposite signs (d1 · d2 < 0). Pairs are binned by |d1| (bins of
     ``bin_width``); the swap rate of a bin is swaps / pairs in it. With ``test`` only the
@@ -75,7 +76,7 @@ MAX_BINS = 2.0**53
 #: Repetitions of a split size per task on an executor (any number gives the same results:
 #: every repetition and half draws from its own stream).
 REPETITIONS_PER_TASK = 16
-#: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
+#: Default split sizes for a 50-topic collection (Ferro & Sanderson (2022) use 2–50% of 249 topics).
 DEFAULT_SIZES: tuple[int, ...] = (5, 10, 15, 20, 25)
 METRICS: tuple[str, ...] = SPLIT_METRICS
 
@@ -191,7 +192,7 @@ def agreement(
 
 
 def bias(aa: float, ad: float, ma: float, md: float) -> float:
-    """Bias = 1 − AA / (AA + AD + MA/2 + MD/2) (seed 002 §5.2; 0 when all are 0)."""
+    """Bias = 1 − AA / (AA + AD + MA/2 + MD/2) (Ferro & Sanderson 2022, §5.2; 0 when all are 0)."""
     total = aa + ad + ma / 2.0 + md / 2.0
     return 1.0 - aa / total if total > 0 else 0.0
 
@@ -268,7 +269,8 @@ class SplitStudy:
 
     def table(self, metric: str, *, cross: bool = False) -> pd.DataFrame:
         """``metric`` averaged over repetitions: one row per comparison, one column per
-        split size (seed 002 Tables 1–5, 7–12). ``cross``: the different-model rows."""
+        split size (Ferro & Sanderson 2022, Tables 1–5, 7–12). ``cross``: the different-model
+        rows."""
         if metric not in (*METRICS, "bias", "tau_sd"):
             raise ParameterError(f"unknown metric {metric!r}; choose from {list(METRICS)}")
         summary = self.summary()
@@ -285,7 +287,7 @@ class SplitStudy:
 
     def agreement_table(self, size: int | None = None) -> pd.DataFrame:
         """AA, AD, MA, MD and Bias (%) per comparison at one size (default: the largest),
-        like seed 002 Table 6."""
+        like Ferro & Sanderson (2022), Table 6."""
         summary = self.summary()
         size = int(summary["size"].max()) if size is None else size
         rows = summary[summary["size"] == size]

@@ -1,6 +1,6 @@
 """Bootstrap tests: Sakai's paired (studentised) and unpaired tests, and the shift test.
 
-Paired studentised bootstrap test (seed 001, Sakai, §4.2, Fig. 11–12; Efron & Tibshirani,
+Paired studentised bootstrap test (Sakai 2014, §4.2, Fig. 11–12; Efron & Tibshirani,
 1993, Alg. 16.2)
     z = x − y, w = z − mean(z) (the data shifted to obey H0). Each bootstrap sample w*
     draws n topics of w with replacement (Fig. 11). The statistic is the studentised mean
@@ -12,7 +12,7 @@ Bootstrap-shift test (Smucker, Allan & Carterette, 2007; Efron & Tibshirani, 199
     Both paired tests need differences that vary: where z is the same on every topic up to
     rounding, w is rounding noise (every w* mean 0, σ̄ = 0) and there is nothing to test
     (refused for one pair, p = 1 in a family: :func:`irscale.stats._twosample.degenerate`).
-Unpaired bootstrap test (seed 001, §4.3, Fig. 13–14)
+Unpaired bootstrap test (Sakai 2014, §4.3, Fig. 13–14)
     v = (x_1..x_n, y_1..y_m); each sample draws n + m values of v with replacement, the
     first n forming x*, the last m forming y* (Fig. 13); the p-value counts
     |M(x*) − M(y*)| ≥ |M(x) − M(y)| with M the mean (Fig. 14).
@@ -252,7 +252,7 @@ def paired_bootstrap_test(
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> TestResult:
-    """Sakai's paired studentised bootstrap test (seed 001, Fig. 11–12); see the module."""
+    """Sakai's paired studentised bootstrap test (Sakai 2014, Fig. 11–12); see the module."""
     return run_test(PAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
                     convention=convention, workers=workers, progress=progress,
@@ -280,7 +280,7 @@ def unpaired_bootstrap_test(
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> TestResult:
-    """Sakai's unpaired bootstrap test (seed 001, Fig. 13–14); see the module docstring."""
+    """Sakai's unpaired bootstrap test (Sakai 2014, Fig. 13–14); see the module docstring."""
     return run_test(UNPAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
                     convention=convention, workers=workers, progress=progress,

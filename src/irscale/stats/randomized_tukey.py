@@ -1,4 +1,4 @@
-"""Randomised Tukey HSD test (Carterette, 2012; seed 001, Sakai, §4.4, Fig. 15).
+"""Randomised Tukey HSD test (Carterette, 2012; Sakai 2014, §4.4, Fig. 15).
 
 U is the topics × systems score matrix. Under H0 (no system differs from any other) the
 scores of a topic are exchangeable across systems, so each sample U* permutes every row

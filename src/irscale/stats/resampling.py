@@ -17,7 +17,7 @@ p-values
     (ties decided with :data:`~irscale.stats.validation.TIE_RTOL`), the default convention is
     ``"plus-one"``, p = (c + 1)/(B + 1), which counts the observed arrangement as one of
     the samples and never returns 0 (Phipson & Smyth, 2010). ``"proportion"`` gives c/B,
-    the Achieved Significance Level of seed 001 (Sakai), Fig. 12, 14 and 15. The Monte
+    the Achieved Significance Level of Sakai (2014), Fig. 12, 14 and 15. The Monte
     Carlo standard error sqrt(p (1 − p)/B) is reported with every estimated p-value.
 
 Progress
