@@ -32,7 +32,7 @@ ROOT = HERE.parent
 DATA = ROOT.parent / "shared" / "data" / "clef2016-task2"
 BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_scale_transform.py -->"
 END = "<!-- END GENERATED: benchmarks/bench_scale_transform.py -->"
-#: (measure, levels, N): the issue's cases at N = 30, then the moonshot (N = 40, binary).
+#: (measure, levels, N): the target cases at N = 30, then the moonshot (N = 40, binary).
 CASES = [("nDCG@30", 2, 30), ("DCG", 2, 30), ("RBP(p=0.8)", 2, 30), ("AP", 2, 30),
          ("nDCG@30", 3, 30), ("DCG", 3, 30), ("RBP(p=0.8)", 3, 30),
          ("nDCG@40", 2, 40), ("DCG", 2, 40), ("RBP(p=0.8)", 2, 40)]

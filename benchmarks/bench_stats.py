@@ -303,8 +303,8 @@ JOBS = {
     "bootstrap-literal": ("bootstrap", "Fig. 11–12 literally (pure Python loops)",
                           job_bootstrap_literal),
 }
-#: The straightforward loop of each task (the issue's yardstick for the 20× target): the
-#: seed's figure transcribed as written, or scipy called pair by pair.
+#: The straightforward loop of each task (the yardstick of the 20× target): the figure of
+#: Sakai (2014) transcribed as written, or scipy called pair by pair.
 STRAIGHTFORWARD = {
     "rtukey": "rtukey-literal",
     "randomization": "randomization-scipy",

@@ -12,7 +12,7 @@ characters, Sakai & Dou) and 𝒩 a normalisation factor (``norm``, default 1: u
 * :func:`u_measure` evaluates a batch of explicit trailtexts (string lengths and gains).
 * The ``U`` family builds the trailtext of a ranked list as Sakai (2014), Fig. 5 does, under the
   linear traversal assumption: the user reads the snippet of every document (``snippet``
-  characters, default 200 — an assumption of irscale, not a value of the seed), and the
+  characters, default 200 — an assumption of irscale, not a value of the paper), and the
   first ``F`` of every relevant document (``F`` = 0.2, Sakai & Dou's 20 %) right after its
   snippet. The gain of a relevant document (``gain=``, default linear) is credited where
   its text ends: at rank k, ``pos = k·snippet + F·Σ_{relevant j≤k} len(j)``. Document
