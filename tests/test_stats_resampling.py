@@ -180,8 +180,6 @@ def test_seed_rng_and_workers_determinism():
     boot1 = paired_bootstrap_test(x, y, samples=2100, rng=5)
     boot2 = paired_bootstrap_test(x, y, samples=2100, rng=5, workers=2)
     assert boot1.pvalue == boot2.pvalue
-    with pytest.raises(ParameterError, match="either seed or rng"):
-        randomization_test(x, y, seed=1, rng=np.random.default_rng(1))
 
 
 def test_chunk_seeds_are_the_spawned_children_built_when_asked():

@@ -196,12 +196,9 @@ class ForeignWarning(BaseException):
 
 
 def _ours(category: type[Warning]) -> bool:
-    """irscale's warnings: ``UserWarning`` (``warnings.warn(message)``), the categories of
-    :mod:`irscale.errors` (``NoVarianceWarning``) and the deprecated spellings of options."""
-    from irscale.cli.options import OptionDeprecatedWarning
-
-    return category is UserWarning or category.__module__ == "irscale.errors" \
-        or issubclass(category, OptionDeprecatedWarning)
+    """irscale's warnings: ``UserWarning`` (``warnings.warn(message)``) and the categories of
+    :mod:`irscale.errors` (``NoVarianceWarning``)."""
+    return category is UserWarning or category.__module__ == "irscale.errors"
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -35,7 +35,7 @@ Plots (matplotlib, optional) — :mod:`irscale.meta.plots`
 Results speak the protocol of :mod:`irscale.stats.protocol` (``statistic``, ``pvalue``,
 ``confidence_interval(level)`` where defined, ``to_frame()``, ``format(fmt)``); the
 correlation functions that returned a float return a :class:`Correlation`, a ``float``
-subclass. Random routines take ``rng`` (``seed`` is its deprecated alias) and ``progress``.
+subclass. Random routines take ``rng`` and ``progress``.
 
 See ``docs/meta.md`` for formulas, sources and examples.
 """

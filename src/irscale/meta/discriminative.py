@@ -60,9 +60,9 @@ from ..stats.resampling import (
     CONVENTIONS,
     Convention,
     RngArg,
+    check_rng,
     check_seed,
     chunk_sizes,
-    resolve_rng,
     run_chunks,
 )
 from ..stats.tables import Format
@@ -236,7 +236,6 @@ def discriminative_power(
     measure: str | None = None,
     samples: int = 1000,
     alpha: float = 0.05,
-    seed: object = None,
     rng: RngArg = None,
     convention: Convention = "plus-one",
     strict: bool = True,
@@ -247,14 +246,13 @@ def discriminative_power(
 ) -> DiscriminativePower:
     """ASL of every pair and the discriminative power of one measure (module docs).
 
-    ``data``: a score matrix (``measure`` picks one), wide DataFrame or topics × systems
-    array. ``samples`` is B (``B=`` is accepted as an alias); ``strict`` applies to the
-    randomised Tukey HSD (Fig. 15 counts ``>``). ``rng``: an integer seed, a
-    :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
-    ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts
-    its two passes over the B samples, total 2B); ``workers`` / ``executor``: where the
-    samples are drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the
-    same results for a seed either way).
+    ``data``: a score matrix (``measure`` picks one), wide DataFrame or topics × systems array.
+    ``samples`` is B (``B=`` is accepted as an alias); ``strict`` applies to the randomised Tukey
+    HSD (Fig. 15 counts ``>``). ``rng``: an integer seed, a :class:`numpy.random.Generator` or
+    ``None``; ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts its
+    two passes over the B samples, total 2B); ``workers`` / ``executor``: where the samples are
+    drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the same results for a seed
+    either way).
     """
     if B is not None:
         if samples != 1000 and samples != B:
@@ -265,7 +263,7 @@ def discriminative_power(
     alpha = check_alpha(alpha)
     samples = SAMPLES.check(samples, "samples")
     check_choice(convention, CONVENTIONS, "convention")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     if workers is not None:
         check_count(workers, "workers")
     executor = check_workers(workers, executor)

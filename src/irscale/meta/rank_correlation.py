@@ -82,7 +82,7 @@ from ..stats.protocol import (
 from ..stats.ranks import rank_columns
 from ..stats.resampling import (
     RngArg,
-    resolve_rng,
+    check_rng,
     seed_sequence,
 )
 from ..stats.tables import Format
@@ -476,19 +476,19 @@ def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
 def correlation_ci(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", samples: int = 1000,
-    level: float = 0.95, seed: object = None, rng: RngArg = None,
+    level: float = 0.95, rng: RngArg = None,
     progress: ProgressArg = False, **options: float,
 ) -> CorrelationCI:
-    """Bootstrap percentile interval of the overall correlation (module documentation):
-    topics resampled with replacement, B = ``samples`` times. ``rng``: an integer seed, a
-    :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
-    ``progress``: a bool or a callable ``progress(done, total)``."""
+    """Bootstrap percentile interval of the overall correlation (module documentation): topics
+    resampled with replacement, B = ``samples`` times. ``rng``: an integer seed, a
+    :class:`numpy.random.Generator` or ``None``; ``progress``: a bool or a callable
+    ``progress(done, total)``."""
     try:
         level = check_confidence_level(level)
     except ParameterError:
         raise ParameterError(f"level must lie in (0, 1), got {level}") from None
     samples = INTERVAL_SAMPLES.check(samples, "samples")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_progress(progress)
     method = method_name(method)
     check_options(method, options)

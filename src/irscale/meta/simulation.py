@@ -61,7 +61,7 @@ from ..stats.corrections import Correction, correction_name
 from ..stats.registry import TESTS, test_spec
 from ..stats.resampling import (
     RngArg,
-    resolve_rng,
+    check_rng,
 )
 from ..stats.tables import Format
 from ..stats.validation import check_alpha, score_table
@@ -273,7 +273,6 @@ def simulation_study(
     alpha: float = 0.05,
     options: dict[str, dict[str, Any]] | None = None,
     rng: RngArg = None,
-    seed: object = None,
     checkpoint: str | os.PathLike[str] | None = None,
     executor: ExecutorArg = "local",
     progress: ProgressArg = False,
@@ -288,7 +287,7 @@ def simulation_study(
                              f"{type(model).__name__}")
     alpha = check_alpha(alpha)
     repetitions = SIMULATIONS.check(repetitions, "repetitions")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     executor = check_executor(executor)
     check_progress(progress)
     procedures: tuple[tuple[str, Correction], ...] = tuple(

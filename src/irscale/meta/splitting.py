@@ -56,7 +56,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.resampling import (
     RngArg,
-    resolve_rng,
+    check_rng,
 )
 from ..stats.tables import FORMATS, Format, check_format
 from ..stats.validation import check_alpha, check_count, check_counts
@@ -123,14 +123,12 @@ class TopicSplits:
 
 
 def topic_splits(
-    n_topics: int, size: int, repetitions: int = 100, *, seed: object = None,
-    rng: RngArg = None,
+    n_topics: int, size: int, repetitions: int = 100, *, rng: RngArg = None,
 ) -> TopicSplits:
     """R random splits of ``n_topics`` topics into TS1 (``size`` topics) and TS2
     (min(size, n − size)), deterministic for a seed and a size (module documentation).
-    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
-    its deprecated alias)."""
-    rng = resolve_rng(rng, seed)
+    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None``."""
+    rng = check_rng(rng)
     REPETITIONS.check(repetitions, "repetitions")
     check_count(size, "size")
     if size >= n_topics:
@@ -333,7 +331,6 @@ def split_study(
     systems: Sequence[str] | None = None,
     shards: object = None,
     alpha: float = 0.05,
-    seed: object = None,
     rng: RngArg = None,
     correction: Correction | None = "none",
     options: Mapping[str, Mapping[str, object]] | None = None,
@@ -342,23 +339,22 @@ def split_study(
 ) -> SplitStudy:
     """Topic-splitting study (module documentation).
 
-    ``data``: score matrix / wide DataFrame / topics × systems array; ``models``: the
-    procedures compared with themselves on TS1 and TS2; ``cross``: (A, B) pairs run as A
-    on TS1 and B on TS2; ``systems``: restrict to these runs (e.g. one participant's);
-    ``shards``: topics × systems × shards scores (:class:`irscale.stats.ShardScores` or an
-    array) for shard models such as MD3 and MD3f; ``options``: per procedure name, its
-    options (e.g. ``{"bootstrap": {"samples": 1000}}``, ``{"MD3": {"empty": "zero"}}``);
-    Monte Carlo procedures get a stream per split size, repetition and half from ``rng``
-    (an integer seed, a :class:`numpy.random.Generator` or ``None``; ``seed`` is its
-    deprecated alias). ``progress``: ``True`` (a counter per split size on standard error)
-    or a callable ``progress(done, total)`` over the len(sizes) × repetitions splits.
-    ``executor``: where the repetitions run (:mod:`irscale.parallel`; on Dask, in tasks
-    of :data:`REPETITIONS_PER_TASK`); the results do not depend on it.
+    ``data``: score matrix / wide DataFrame / topics × systems array; ``models``: the procedures
+    compared with themselves on TS1 and TS2; ``cross``: (A, B) pairs run as A on TS1 and B on TS2;
+    ``systems``: restrict to these runs (e.g. one participant's); ``shards``: topics × systems ×
+    shards scores (:class:`irscale.stats.ShardScores` or an array) for shard models such as MD3 and
+    MD3f; ``options``: per procedure name, its options (e.g. ``{"bootstrap": {"samples": 1000}}``,
+    ``{"MD3": {"empty": "zero"}}``); Monte Carlo procedures get a stream per split size, repetition
+    and half from ``rng`` (an integer seed, a :class:`numpy.random.Generator` or ``None``).
+    ``progress``: ``True`` (a counter per split size on standard error) or a callable
+    ``progress(done, total)`` over the len(sizes) × repetitions splits. ``executor``: where the
+    repetitions run (:mod:`irscale.parallel`; on Dask, in tasks of :data:`REPETITIONS_PER_TASK`);
+    the results do not depend on it.
     """
     alpha = check_alpha(alpha)
     executor = check_executor(executor)
     REPETITIONS.check(repetitions, "repetitions")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_progress(progress)
     values, shard_values, _, names = _inputs(data, measure, shards, systems)
     sizes = check_sizes(sizes, values.shape[0])
@@ -422,7 +418,6 @@ def _split_task(
             for m, model in enumerate(needed):
                 opts: dict[str, Any] = dict(chosen.get(model, {}))
                 if _resampling(model):
-                    opts.pop("seed", None)
                     opts["rng"] = derived_seed(seeds, 1, size, start + r, half)
                     if remote and "executor" not in opts:
                         opts.setdefault("workers", 1)
@@ -580,14 +575,13 @@ def swap_rates(
     test: str | None = None,
     alpha: float = 0.05,
     samples: int | None = None,
-    seed: object = None,
     rng: RngArg = None,
     progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> SwapRates:
     """The swap method on random disjoint splits (module documentation); the splits are
     those of :func:`split_study` for the same ``rng`` (an integer seed, a
-    :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias).
+    :class:`numpy.random.Generator` or ``None``).
     ``samples``: resamples of a resampling ``test`` (default: the test's own, 10,000 for
     randomization, 1,000 for the bootstraps); refused for other tests and without one.
     ``progress``: a bool or a callable ``progress(done, total)`` over the splits;
@@ -595,7 +589,7 @@ def swap_rates(
     executor = check_executor(executor)
     bin_width = BIN_WIDTH.check(bin_width, "bin_width")
     REPETITIONS.check(repetitions, "repetitions")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_progress(progress)
     values, _, _, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])

@@ -21,8 +21,7 @@ Results
     One protocol (:mod:`irscale.stats.protocol`): ``statistic``, ``pvalue``,
     ``confidence_interval(confidence_level=0.95)`` (a :class:`ConfidenceInterval`) and
     ``effect_size`` (e.g. an :class:`EffectSize`) where defined, ``to_frame()``,
-    ``format(fmt)``. Resampling routines take ``rng`` (``seed`` is its deprecated alias)
-    and ``progress``.
+    ``format(fmt)``. Resampling routines take ``rng`` and ``progress``.
 
 See ``docs/stats.md`` for formulas, sources and examples.
 """
