@@ -35,7 +35,6 @@ from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_na
 from .files import check_utf8, raise_nul_line
 from .trec import _check_source
 
-TEXT_FIELDS = ("topic", "id", "text")
 NUGGET_FIELDS = ("topic", "nugget_id", "weight", "vital|okay", "[vital_string]")
 MATCH_FIELDS = ("topic", "run", "nugget_id", "offset")
 LENGTH_FIELDS = ("topic", "run", "length")

@@ -108,9 +108,6 @@ def parse_gain(text: str) -> GainMap:
     return GainMap("list", values)
 
 
-LINEAR = GainMap("linear")
-
-
 def gain_keyword(default: str = "linear") -> Keyword:
     return Keyword(parse_gain, parse_gain(default),
                    "gain map: linear (degree), exp (2^degree - 1), binary, or g1:g2:... "
