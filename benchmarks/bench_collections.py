@@ -1,4 +1,4 @@
-"""Benchmark of simulated bandit pooling (issue 13): 100 runs × 50 topics × 1,000 documents,
+"""Benchmark of simulated bandit pooling: 100 runs × 50 topics × 1,000 documents,
 a budget of 50,000 judgments (1,000 per topic), target ≤ 10 s.
 
 Data (generated in memory, deterministic): per topic a collection of 5,000 documents, 250 of
@@ -164,7 +164,7 @@ def write_markdown(path: Path, rows: list) -> None:
         f"Case: {N_RUNS} runs × {N_TOPICS} topics × {DEPTH:,} documents (5,000,000 ranked "
         f"documents), a judging budget of {BUDGET:,} per topic ({BUDGET * N_TOPICS:,} "
         "judgments); qrels judge every document (250 relevant of 5,000 per topic). "
-        "Target (issue 13): ≤ 10 s.",
+        "Target: ≤ 10 s.",
         "",
         "| what | seconds | documents judged | relevant found |",
         "|---|---:|---:|---:|",

@@ -1,4 +1,4 @@
-"""Both cores, and the limit set by parsing: issue 19's last two engine targets.
+"""Both cores, and the limit set by parsing: the last two engine targets.
 
 For each case, in one run, alternating within every repetition (fresh process each):
 

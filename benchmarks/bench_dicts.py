@@ -1,6 +1,6 @@
 """pytrec_eval-style dicts in: ``irscale.evaluate(qrels_dict, run_dict)`` against
 pytrec_eval-terrier's ``RelevanceEvaluator(qrels_dict, measures).evaluate(run_dict)`` on the
-same dicts, in one process, alternating, median of ``--repeat`` (issue 19's target: ≤ 0.5 ×).
+same dicts, in one process, alternating, median of ``--repeat`` (target: ≤ 0.5 ×).
 
 The dicts are those of a benchmark case (``benchmarks/datagen.py``, read once with
 irscale and turned into ``{topic: {docno: value}}``); building them is not timed. Each tool

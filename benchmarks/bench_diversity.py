@@ -1,6 +1,6 @@
 """Benchmark of ndeval's diversity measures: irscale against pyndeval and ir_measures.
 
-Case (issue 12): 50 topics × 100 runs × 1,000 documents, 3–8 intents per topic, diversity
+Case: 50 topics × 100 runs × 1,000 documents, 3–8 intents per topic, diversity
 qrels with graded and zero judgments (generated once into ``benchmarks/data/``,
 git-ignored). For every tool a fresh Python process reads the qrels file and the 100 run
 files and computes the per-topic values of ndeval's 21 columns (ERR-IA, nERR-IA,

@@ -18,7 +18,7 @@ many small topics: (iii) 20,000 × 100 and (iv) 100,000 × 20 (2M run lines each
 irscale runs as its command line (``irscale eval -q -m ... -o FILE``, whole process);
 ``startup``: 6-line qrels and run files, every tool in a fresh process doing the least a
 user can (irscale: ``irscale --help`` and ``irscale eval``; the peers: import, read,
-evaluate the three measures, print), ``--startup-repeat`` times. Issue 19's shapes, also
+evaluate the three measures, print), ``--startup-repeat`` times. The engine targets' shapes, also
 through irscale's command line: ``ties`` 10,000 × 1,000 with 3-decimal scores (10M lines,
 ties in every topic), ``track`` 200 × 1,000 (a TREC track), ``shuffled`` 2,000 × 1,000 with
 the lines in random order, ``clueweb`` 1,000 × 1,000 with ClueWeb12-style docnos; shapes
@@ -49,7 +49,7 @@ data's statistics computed from the files (``datagen.py --files``).
 trec_eval itself joins as a peer with ``--trec-eval PATH`` (a binary built from NIST's
 sources, which this repository does not hold): its command line, as a user runs it, and its
 output compared byte for byte with irscale's on the cases where irscale runs as its command
-line; its peak memory is the bound of issue 19 on cases of 1M run lines or more.
+line; its peak memory is the bound set for irscale on cases of 1M run lines or more.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ PEERS = ("pytrec_eval", "ir_measures", "ranx", "trec_eval")
 WORKER_TOOLS = tuple(t for t in TOOL_NAMES if t not in ("trec_eval", "floor"))
 #: The trec_eval binary (``--trec-eval``), run as a peer when given.
 TREC_EVAL: str | None = None
-#: Peak memory ≤ trec_eval's on cases of at least this many run lines (issue 19).
+#: Peak memory ≤ trec_eval's on cases of at least this many run lines.
 MEMORY_VS_TREC_EVAL_LINES = 1_000_000
 SETS = ("three", "all_trec")
 SET_LABEL = {"three": "map ndcg_cut_10 recip_rank", "all_trec": "all_trec"}
@@ -216,10 +216,10 @@ DISTRIBUTIONS = {
     "pyarrow": "pyarrow",
     "pandas": "pandas",
 }
-#: irscale ≤ this × the fastest peer (issue 19: every shape ≤ 0.25 ×)
+#: irscale ≤ this × the fastest peer (every shape ≤ 0.25 ×)
 TIME_TARGET = 0.25
 #: Cases whose target is set against one peer: a TREC track's small files, where start-up
-#: weighs most, ≤ 1.0 × pytrec_eval (issue 19)
+#: weighs most, ≤ 1.0 × pytrec_eval
 TIME_TARGETS = {"track": (1.0, "pytrec_eval")}
 MEMORY_TARGET_MB = 1500.0  # on case (i): 1.5 GB = 1.5e9 bytes
 ALL_TREC_TARGET = 2.0  # all_trec ≤ 2 × the three-measure set

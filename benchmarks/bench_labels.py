@@ -1,4 +1,4 @@
-"""Benchmark of crowd-label aggregation (issue 13 §3): irscale's Dawid–Skene and majority
+"""Benchmark of crowd-label aggregation: irscale's Dawid–Skene and majority
 vote against crowd-kit's on 1,000,000 labels from 5,000 workers.
 
 Case: 200,000 documents (2,000 topics × 100) with 5 labels each from 5,000 workers, binary

@@ -1,12 +1,12 @@
 """Benchmark of a whole topic-splitting study against a per-split statsmodels loop.
 
-The study (seed 002 §3.2–3.3): TREC-8 ad hoc AP (50 topics × 129 systems, 8,256 pairs;
-``../shared/data/urbano-sigir2019/adhoc8_ap.csv``), 5 split sizes (5, 10, 15, 20, 25
+The study (Ferro & Sanderson 2022, §3.2–3.3): TREC-8 ad hoc AP (50 topics × 129 systems, 8,256
+pairs; ``../shared/data/urbano-sigir2019/adhoc8_ap.csv``), 5 split sizes (5, 10, 15, 20, 25
 topics) × 100 repetitions, the two-way ANOVA (MD2) + Tukey HSD on each half (1,000
 halves), then AA/AD/MA/MD, Jaccard, Overlap and Kendall's τ per split.
 
 * irscale: :func:`irscale.meta.split_study` (``models=("MD2",)``; and, for information,
-  the three models MD1, MD2, MD2f of seed 002 at once).
+  the three models MD1, MD2, MD2f of Ferro & Sanderson (2022) at once).
 * baseline: the straightforward loop a user would write with statsmodels — per half, a
   long DataFrame, ``ols("score ~ C(topic) + C(system)").fit()`` and ``anova_lm`` for the
   residual mean square and its df, the studentized-range critical value from

@@ -1,4 +1,4 @@
-"""Benchmark of click-model fitting (issue 14): EM of the DBN (and the other models) on
+"""Benchmark of click-model fitting: EM of the DBN (and the other models) on
 10^6 sessions × 10 ranks.
 
 Case: 1,000 queries with 100 documents each; every session shows 10 of its query's

@@ -1,4 +1,4 @@
-"""Benchmark of interleaving (issue 14): 10^6 team-draft impressions, target ≤ 5 s.
+"""Benchmark of interleaving: 10^6 team-draft impressions, target ≤ 5 s.
 
 Data (generated in memory, deterministic): 100 topics, two rankers ranking 100 documents
 each out of 150 per topic (so their rankings overlap), lists of 10 documents, 10,000

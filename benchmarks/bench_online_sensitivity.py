@@ -1,5 +1,5 @@
-"""Sensitivity of interleaving vs A/B tests on the CLEF 2016 eHealth task 2 runs (issue 14
-§4): impressions needed to agree with nDCG@10's preference at 95%.
+"""Sensitivity of interleaving vs A/B tests on the CLEF 2016 eHealth task 2 runs:
+impressions needed to agree with nDCG@10's preference at 95%.
 
 Data: ``/work/shared/data/clef2016-task2`` (``task2.qrels``, the 16 runs of ``runs/``; the
 path can be changed with ``--data``). Pairs: the 120 pairs of runs ordered by |Δ nDCG@10|

@@ -1,4 +1,4 @@
-"""Benchmark (issue 15): ``irscale report`` on the 16 CLEF eHealth 2016 runs × 50 topics,
+"""Benchmark: ``irscale report`` on the 16 CLEF eHealth 2016 runs × 50 topics,
 whole process (start-up, reading, evaluation, statistics, robustness panel, figures, the
 HTML page). Targets: at most 15 s on 2 cores and at most 5 MB.
 

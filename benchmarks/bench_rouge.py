@@ -1,4 +1,4 @@
-"""Benchmark of ROUGE (issue 17 §2): irscale against rouge-score on the same texts.
+"""Benchmark of ROUGE: irscale against rouge-score on the same texts.
 
 Case: 10,000 candidates × 4 references, 100-word texts drawn from a Zipf-like vocabulary
 of 20,000 words (fixed seed). Timed, in one process, each on the same texts:

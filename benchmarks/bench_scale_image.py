@@ -1,4 +1,4 @@
-"""Benchmark (issue 18 §3): the sorted image of nDCG@N (binary, 2^N distinct values)
+"""Benchmark: the sorted image of nDCG@N (binary, 2^N distinct values)
 streamed to disk by ``irscale scale image -m nDCG@N -N N -o FILE.parquet``, whole process.
 
 Each case runs the command in a fresh process with a wall-clock limit; the time is the
@@ -96,7 +96,7 @@ def markdown(results: list[dict]) -> str:
              f"Run {when} on {platform.platform()} ({os.cpu_count()} CPUs, shared with other "
              "jobs), Python " + platform.python_version() + "; whole process "
              "`irscale scale image -m nDCG@N -N N -o FILE --no-progress` (binary relevance). "
-             "Target (issue 18, N = 30): ≤ 15 min and ≤ 2 GB.", "",
+             "Target (N = 30): ≤ 15 min and ≤ 2 GB.", "",
              "| N | values | format | time (s) | peak (GB) | file (GB) | status |",
              "|---:|---:|---|---:|---:|---:|---|"]
     for r in results:

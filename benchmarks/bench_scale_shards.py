@@ -1,4 +1,4 @@
-"""Benchmark of the sharded exact images (issue 16 §4): AP's image at N = 26 on a local
+"""Benchmark of the sharded exact images: AP's image at N = 26 on a local
 Dask cluster vs one worker vs this process.
 
 Each configuration runs in its own process (so that its peak memory, ``ru_maxrss`` of the

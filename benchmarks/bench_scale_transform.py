@@ -1,4 +1,4 @@
-"""Benchmark (issue 18): ``irscale scale transform`` of the 16 CLEF eHealth 2016 runs × 50
+"""Benchmark: ``irscale scale transform`` of the 16 CLEF eHealth 2016 runs × 50
 topics at N = 30 (and the moonshot N = 40, binary), whole process (start-up, reading,
 kernels, scales, φ, output).
 
@@ -32,7 +32,7 @@ ROOT = HERE.parent
 DATA = ROOT.parent / "shared" / "data" / "clef2016-task2"
 BEGIN = "<!-- BEGIN GENERATED: benchmarks/bench_scale_transform.py -->"
 END = "<!-- END GENERATED: benchmarks/bench_scale_transform.py -->"
-#: (measure, levels, N): the issue's cases at N = 30, then the moonshot (N = 40, binary).
+#: (measure, levels, N): the target cases at N = 30, then the moonshot (N = 40, binary).
 CASES = [("nDCG@30", 2, 30), ("DCG", 2, 30), ("RBP(p=0.8)", 2, 30), ("AP", 2, 30),
          ("nDCG@30", 3, 30), ("DCG", 3, 30), ("RBP(p=0.8)", 3, 30),
          ("nDCG@40", 2, 40), ("DCG", 2, 40), ("RBP(p=0.8)", 2, 40)]
@@ -75,7 +75,7 @@ def markdown(results: list[dict]) -> str:
     lines = [BEGIN, "",
              f"Run {when} on {platform.platform()} ({os.cpu_count()} CPUs, shared with other "
              "jobs), Python " + platform.python_version() + "; whole process, 16 runs × 50 "
-             "topics. Targets (issue 18, N = 30): ≤ 60 s and ≤ 2 GB.", "",
+             "topics. Targets (N = 30): ≤ 60 s and ≤ 2 GB.", "",
              "| measure | levels | N | time (s) | CPU (s) | peak (GB) | status | algorithm |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in results:

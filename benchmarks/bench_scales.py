@@ -1,7 +1,7 @@
 """Benchmark of the interval-scale engine (:mod:`irscale.scales`) against enumerate-all.
 
 For each measure, run length N and number of relevance degrees, one job computes what a
-user of seed 000 needs: the image size ``|M(REL^N)|`` (exact) and φ of 800 random runs
+user of Ferrante et al. (2021) need: the image size ``|M(REL^N)|`` (exact) and φ of 800 random runs
 (the queries of a transform: 16 runs × 50 topics). The baseline is the straightforward
 implementation of the paper: materialise all ``levels^N`` runs, score them all with the
 measure's kernel, ``numpy.unique`` the values (rounded to 12 digits), then ``searchsorted``

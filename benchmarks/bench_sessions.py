@@ -1,4 +1,4 @@
-"""Benchmark of session evaluation (issue 17): ``irscale session`` end to end.
+"""Benchmark of session evaluation: ``irscale session`` end to end.
 
 Case: 100,000 sessions × 5 queries × 10 documents (5,000,000 session-run lines), qrels of
 20 judged documents per session topic (degrees 0–3, 2,000,000 lines), generated once into

@@ -3,7 +3,7 @@
 On the TREC-8 ad hoc AP matrix (50 topics × 129 systems, 8,256 pairs;
 ``../shared/data/urbano-sigir2019/adhoc8_ap.csv``), side by side in one run:
 
-1. randomised Tukey HSD (seed 001 Fig. 15) with B = 100,000;
+1. randomised Tukey HSD (Sakai 2014, Fig. 15) with B = 100,000;
 2. paired randomisation tests with B = 10,000 for all 8,256 pairs;
 3. Sakai's paired studentised bootstrap test (Fig. 11–12) with B = 1,000 for all pairs.
 
@@ -303,8 +303,8 @@ JOBS = {
     "bootstrap-literal": ("bootstrap", "Fig. 11–12 literally (pure Python loops)",
                           job_bootstrap_literal),
 }
-#: The straightforward loop of each task (the issue's yardstick for the 20× target): the
-#: seed's figure transcribed as written, or scipy called pair by pair.
+#: The straightforward loop of each task (the yardstick of the 20× target): the figure of
+#: Sakai (2014) transcribed as written, or scipy called pair by pair.
 STRAIGHTFORWARD = {
     "rtukey": "rtukey-literal",
     "randomization": "randomization-scipy",

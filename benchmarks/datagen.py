@@ -99,7 +99,7 @@ CASES: dict[str, Case] = {
     # many small topics (2M run lines each), where start-up and per-topic costs show
     "iii": Case("iii", 20_000, 100, SEED + 5),
     "iv": Case("iv", 100_000, 20, SEED + 6),
-    # the shapes of issue 19: tie-heavy scores, a TREC track, shuffled lines, long docnos
+    # the shapes of the engine targets: tie-heavy scores, a TREC track, shuffled lines, long docnos
     "ties": Case("ties", 10_000, 1_000, SEED + 7, decimals=3),
     "track": Case("track", 200, 1_000, SEED + 8),
     "shuffled": Case("shuffled", 2_000, 1_000, SEED + 9, shuffled=True),

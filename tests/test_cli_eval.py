@@ -113,7 +113,8 @@ def test_demo_has_a_topic_effect_and_says_which_interval_is_which(tmp_path):
     omega2 = {}
     for factor in ("topic", "system"):
         row = table.loc[f"C({factor})"]
-        omega2[factor] = row.df * (row.F - 1) / (row.df * (row.F - 1) + n)  # seed 004 eq. 8
+        # ω², Ferro & Maistro (2024), eq. 8
+        omega2[factor] = row.df * (row.F - 1) / (row.df * (row.F - 1) + n)
         shown = next(line.split() for line in out.splitlines()
                      if line.startswith(f"{factor} "))
         assert float(shown[1]) == pytest.approx(row.sum_sq, abs=5e-5)

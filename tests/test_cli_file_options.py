@@ -120,13 +120,6 @@ def test_keywords_name_no_file():
     assert ("m.json", "--clicks") in files.inputs
 
 
-def test_deprecated_spelling_is_the_output():
-    """``scale image --csv`` is ``-o`` (a deprecated spelling has its target's role)."""
-    with pytest.warns(Warning):
-        files, _ = _files(["scale", "image", "-m", "AP", "-N", "3", "--csv", "x.csv"])
-    assert files.outputs == [("-o", "x.csv", "file")]
-
-
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)

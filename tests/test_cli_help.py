@@ -1,4 +1,4 @@
-"""Help of the command line (issue 11 §2, ``docs/cli.md``): every option of every
+"""Help of the command line (``docs/cli.md``): every option of every
 subcommand has help text, states its default when it has one, and papers are named by
 author and year (never by the project's seed numbers)."""
 

@@ -1,5 +1,5 @@
 """The shared vocabulary of the command line (``irscale.cli.options``, ``docs/cli.md``):
-one list parser, deprecated spellings that warn once, and the two kinds of ties."""
+one list parser and the two kinds of ties."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import sys
 
 import pytest
 
-from irscale.cli.options import PHI_TIES, parse_list
-from irscale.core.options import TIE_POLICIES
+from irscale.cli.options import parse_list
 from irscale.errors import ParameterError
 
 from .faults.conftest import populate, subprocess_env
@@ -48,27 +47,6 @@ def test_parse_list_unique():
     assert parse_list("a,b", "--x", "str", unique=True) == ["a", "b"]
     with pytest.raises(ParameterError, match=r"--x names \['a'\] twice in 'a,b,a'"):
         parse_list("a,b,a", "--x", "str", unique=True)
-
-
-def test_tie_values_are_disjoint():
-    """What makes the former ``--ties unq`` recognisable, never guessed."""
-    assert not set(PHI_TIES) & set(TIE_POLICIES)
-
-
-@pytest.mark.parametrize(("argv", "warning"), [
-    (["scale", "transform", "qrels.txt", "a.run", "-m", "AP", "-N", "3", "--no-progress",
-      "--ties", "mid"], "--ties mid is deprecated; use --phi-ties mid"),
-    (["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP", "--no-progress", "-N", "3",
-      "4"], "-N 3 4 is deprecated; use -N 3,4"),
-    (["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv", "--bootstrap", "20",
-      "--seed", "1"], "--bootstrap is deprecated; use -B/--samples"),
-])
-def test_a_deprecated_spelling_warns_once_in_a_process(argv, warning, tmp_path):
-    populate(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "irscale.cli.main", *argv], cwd=tmp_path,
-                          capture_output=True, text=True, env=subprocess_env(), timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.splitlines() == [f"irscale: warning: {warning}"], done.stderr
 
 
 def test_python_dash_m_irscale_is_the_command_line(tmp_path):

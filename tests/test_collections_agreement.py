@@ -1,4 +1,4 @@
-"""Agreement (issue 13 §5): Fleiss' and Cohen's κ against statsmodels, Krippendorff's α
+"""Agreement: Fleiss' and Cohen's κ against statsmodels, Krippendorff's α
 against a brute force of its definition (every ordered pair of values within a document)
 and the ``krippendorff`` package where installed, percent agreement by hand, per topic and
 overall; the system-ranking agreement of two qrels against kendall_tau / tau_ap directly."""

@@ -1,4 +1,4 @@
-"""AWARE (Ferrante, Ferro & Maistro 2017; issue 13 §4): uniform weights against a mean of
+"""AWARE (Ferrante, Ferro & Maistro 2017): uniform weights against a mean of
 per-assessor evaluations run one by one here, every weighting on a hand example, the
 combination with missing topics, reproducibility, errors; the ``irscale labels`` CLI
 against the API."""

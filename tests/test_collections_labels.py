@@ -1,4 +1,4 @@
-"""Crowd-label aggregation (issue 13 §3): crowd-kit as the oracle of MV, WMV (Wawa) and
+"""Crowd-label aggregation: crowd-kit as the oracle of MV, WMV (Wawa) and
 Dawid–Skene where it is installed, an independent loop-by-loop Dawid–Skene from the paper
 otherwise, recovery of planted labels, the tie rule, and the reader's errors."""
 

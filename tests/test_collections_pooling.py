@@ -1,4 +1,4 @@
-"""Pooling strategies (issue 13 §1) against hand-checked cases and a plain per-topic
+"""Pooling strategies against hand-checked cases and a plain per-topic
 reference written here (one loop per topic and step, dictionaries, no numpy tricks)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sampled judgments and statAP (issue 13 §7): the AP-prior against a plain loop; with
+"""Sampled judgments and statAP: the AP-prior against a plain loop; with
 every inclusion probability 1 the estimates are irscale.evaluate's AP, P@k and R; the
 inclusion probabilities are the draws' frequencies; R̂, P̂@k (both designs) and the statAP
 numerator (poisson design) are unbiased by simulation, within a Monte Carlo interval

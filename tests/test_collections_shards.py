@@ -1,5 +1,5 @@
-"""Shards for seed 002's MD3 (issue 13 §6): the split (a partition, reproducible, the hash
-an independent transcription of its documented formula), the per-shard scores against
+"""Shards for Ferro & Sanderson's (2022) MD3: the split (a partition, reproducible,
+the hash an independent transcription of its documented formula), the per-shard scores against
 irscale.evaluate on qrels and runs restricted by hand and against a plain AP loop, and the
 ANOVA against stats.shard_anova fed the same matrix."""
 

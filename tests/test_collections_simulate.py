@@ -1,4 +1,4 @@
-"""Simulated pooling (issue 13 §2): the table against independent computations (scipy's
+"""Simulated pooling: the table against independent computations (scipy's
 τ_b, the pool itself, a plain τ_ap), and the real CLEF 2016 runs, where the bandits find
 more relevant documents than depth-k pooling at equal budget (Losada et al. 2017)."""
 

@@ -1,4 +1,4 @@
-"""Diversity measures downstream (issue 12 §6): DiversityEvaluation → ScoreMatrix, and
+"""Diversity measures downstream: DiversityEvaluation → ScoreMatrix, and
 ``irscale compare`` / ``irscale meta`` on diversity qrels and runs.
 
 Oracles: the per-topic table of :func:`evaluate_diversity` (itself checked against pyndeval

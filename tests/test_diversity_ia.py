@@ -1,10 +1,10 @@
-"""IA(<measure>), D-U and U-IA (issue 12 §3–4): intent-aware versions of any measure and
+"""IA(<measure>), D-U and U-IA: intent-aware versions of any measure and
 the diversity U-measures, against independent oracles.
 
-* IA(M) = Σ_i Pr(i|q) M_i (seed 001 eq. 26): brute force with pytrec_eval (trec_eval
+* IA(M) = Σ_i Pr(i|q) M_i (Sakai 2014, eq. 26): brute force with pytrec_eval (trec_eval
   9.0.8) on each intent's qrels, topic by topic, intents with a relevant document only;
 * uniform IA(AP) and IA(P@k) against ndeval's MAP-IA and P-IA@k (pyndeval);
-* D-U and U-IA (seed 001 eq. 30–31): a hand-computed example written out below, and a
+* D-U and U-IA (Sakai 2014, eq. 30–31): a hand-computed example written out below, and a
   brute force reading the trailtexts document by document.
 """
 

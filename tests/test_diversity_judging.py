@@ -1,4 +1,4 @@
-"""Several diversity runs judged together (issue 12's performance path): run files read side
+"""Several diversity runs judged together (the performance path): run files read side
 by side in threads, each run judged in the thread that read it and its rows dropped, the
 runs joined end to end — every value as pyndeval (ndeval 4.5's C code) gives it for each run
 alone, exact to the printed digits, whatever the runs' layouts (rows in rank order, shuffled,

@@ -1,5 +1,5 @@
 """ndeval's diversity measures against pyndeval (ndeval 4.5's C code), exact to the digits
-ndeval prints, on hypothesis-generated qrels and runs (issue 12).
+ndeval prints, on hypothesis-generated qrels and runs.
 
 pyndeval evaluates one topic at a time and sorts a run by score, ties by docno ascending;
 ndeval ranks by the rank column (or, with ``-traditional``, by score then docno

@@ -1,6 +1,6 @@
-"""NTCIREVAL's diversity family (issue 12 §3): I-rec, D-/D♯-measures, DIN-nDCG, P+Q.
+"""NTCIREVAL's diversity family: I-rec, D-/D♯-measures, DIN-nDCG, P+Q.
 
-Oracles: a worked example computed by hand from the definitions (seed 001 §3.1 eqs. 24,
+Oracles: a worked example computed by hand from the definitions (Sakai 2014, §3.1 eqs. 24,
 27–34; Sakai & Song 2011; NTCIREVAL's gcompute for Q, nERR and P⁺), a plain per-topic
 reference written here from the same definitions, run on hypothesis-generated qrels,
 runs, probabilities and intent types, and invariants (D♯ = γ·I-rec + (1 − γ)·D; DIN = D

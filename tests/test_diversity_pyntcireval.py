@@ -1,8 +1,8 @@
 """NTCIREVAL's D-measures against pyNTCIREVAL (a Python port of NTCIREVAL's ranked-list
-measures), an oracle independent of irscale's code (issue 12 §3).
+measures), an oracle independent of irscale's code.
 
 A D-measure is the graded measure computed with the global gain GG(d) = Σ_i Pr(i|q)·g_i(d)
-in place of the per-level gain (Sakai & Song 2011; seed 001 eqs. 27–31). pyNTCIREVAL's
+in place of the per-level gain (Sakai & Song 2011; Sakai 2014, eqs. 27–31). pyNTCIREVAL's
 measures take relevance *levels* with a gain per level, so each topic's distinct positive
 global gains become its levels (in increasing order, the gain of level ℓ its ℓ-th smallest
 GG): its MSnDCG@k (discount 1/log(r + 1)) is D-nDCG@k, QMeasure (β = 1) D-Q, nERR@k

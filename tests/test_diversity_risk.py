@@ -1,5 +1,5 @@
 """ndeval's risk-sensitive output, ``irscale eval -m ndeval --format ndeval --baseline B
---risk-alpha A`` (= ``ndeval -baseline B -riskAlpha A``, issue 12 §5), against an
+--risk-alpha A`` (= ``ndeval -baseline B -riskAlpha A``), against an
 independent transcription of ndeval 4.5's ``outputMeasures`` written below from ndeval.c,
 fed with pyndeval's per-topic values of the run and of the baseline (pyndeval has no
 baseline option), and against hand examples.

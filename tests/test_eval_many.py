@@ -1,4 +1,4 @@
-"""``irscale.evaluate_many`` (issue 16 §2): many run files in batches.
+"""``irscale.evaluate_many``: many run files in batches.
 
 The oracle is :func:`irscale.evaluate` on the same runs all at once (itself checked against
 trec_eval elsewhere): per-topic values and summaries must be equal exactly, for batch sizes

@@ -1,4 +1,4 @@
-"""Evaluation at its edges (issue 10): options that cannot be meant are refused where they
+"""Evaluation at its edges: options that cannot be meant are refused where they
 enter, trec_eval 9.0.8's ``-c`` summary of ``num_rel``, and the sign of NaN summaries."""
 
 from __future__ import annotations

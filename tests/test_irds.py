@@ -2,7 +2,7 @@
 
 The datasets are local: registered through ir_datasets' own registry with files written
 here (tests/irds_mock.py), so nothing is downloaded. The oracle is the same data read from
-a TREC file (the issue's check: byte-identical ``irscale eval`` output) or given as dicts.
+a TREC file (byte-identical ``irscale eval`` output) or given as dicts.
 """
 
 from __future__ import annotations

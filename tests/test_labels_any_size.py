@@ -1,4 +1,4 @@
-"""Relevance labels of any size cost what they should (issue 10).
+"""Relevance labels of any size cost what they should.
 
 A qrels file with one label of 10,000,000 (or 2³¹, or 2⁶²) must not make memory grow with the
 label: the context of a judged ranking counts documents per *distinct* judged degree, gains

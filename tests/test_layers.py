@@ -65,7 +65,7 @@ ALLOWED: dict[tuple[str, str], str] = {
         "importing core never loads io",
     ("irscale.evaluation", "irscale.stats.baseline"):
         "Evaluation.compare is the documented shortcut for comparing an evaluation's runs "
-        "with a baseline (issue 15 §4); the statistics stay in stats and are imported inside "
+        "with a baseline; the statistics stay in stats and are imported inside "
         "the method only, so importing evaluation never loads stats",
 }
 

@@ -133,7 +133,7 @@ def test_tbg_by_hand():
 
 
 def test_u_measure_trailtexts():
-    # seed 001 Fig. 5: relevant documents at ranks 2 and 4; four snippets and 20 % of the
+    # Sakai (2014), Fig. 5: relevant documents at ranks 2 and 4; four snippets and 20 % of the
     # two relevant documents are read
     jr = batch([[0, 1, 0, 2]], [[2, 1, 1]], doclen=[[5000, 1000, 3000, 2000]])
     pos2 = 2 * 200 + 0.2 * 1000
@@ -143,10 +143,10 @@ def test_u_measure_trailtexts():
     # past L characters nothing is worth anything: 100 + 100 + 1000 read before rank 2 ends
     assert measure("U(L=1000,snippet=100,F=1)", jr)[0] == 0.0
     assert measure("U(L=1300,snippet=100,F=1)", jr)[0] == pytest.approx(1 - 1200 / 1300)
-    # explicit trailtexts: "Snippet 1 Snippet 2 Fulltext 2" (seed 001 Fig. 4 (c))
+    # explicit trailtexts: "Snippet 1 Snippet 2 Fulltext 2" (Sakai 2014, Fig. 4 (c))
     values = u_measure([0, 3, 4], [100, 100, 400, 50], [0, 0, 1, 2], patience=1000)
     assert values.tolist() == pytest.approx([1 - 600 / 1000, 2 * (1 - 50 / 1000)])
-    # diminishing return: a relevant document at rank 3 pushes rank 4 back (seed 001)
+    # diminishing return: a relevant document at rank 3 pushes rank 4 back (Sakai 2014)
     more = batch([[0, 1, 1, 2]], [[1, 2, 1]], doclen=[[5000, 1000, 3000, 2000]])
     later = 4 * 200 + 0.2 * (1000 + 3000 + 2000)
     assert measure("U", more)[0] < expected + 1 * (1 - (3 * 200 + 0.2 * 4000) / 132000)

@@ -1,7 +1,8 @@
 """docs/measures.md: the examples run as written (from the repository root): the Python
 blocks, which print what the comment lines under their ``print`` show, and the
-``irscale eval`` command lines through the CLI entry point; the seed 004 Fig. 11 numbers of
-the text hold. The expected numbers are read from the page (:mod:`tests.docs_numbers`)."""
+``irscale eval`` command lines through the CLI entry point; the Ferro & Maistro (2024), Fig. 11
+numbers of the text hold. The expected numbers are read from the page
+(:mod:`tests.docs_numbers`)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,8 @@ def test_the_examples_state_their_outputs():
 
 
 def test_documented_fig11_numbers():
-    """"DCG_b02 of seed 000 and of seed 004's Fig. 11 (DCG = 5.2976, iDCG = 10.1996,
-    nDCG = 0.5194, reproduced in the tests)"."""
+    """"DCG_b02 of Ferrante et al. (2021) and of Ferro & Maistro's (2024) Fig. 11 (DCG = 5.2976,
+    iDCG = 10.1996, nDCG = 0.5194, reproduced in the tests)"."""
     text = paragraph(TEXT, "Fig. 11 (DCG = ")
     name = re.search(r"`(DCG\([^`]*\))` is the DCG_b02", text)[1]
     dcg = measure(name, FIG11)[0]

@@ -1,4 +1,4 @@
-"""Every accepted measure parameter changes the result as documented (issue 10).
+"""Every accepted measure parameter changes the result as documented.
 
 For every registered family and every parameter it declares — keyword parameters
 (``Q(beta=...)``), trec_eval parameters (``P.5``, ``ndcg.1=3``, ``utility.a,b,c,d``) and the

@@ -103,7 +103,7 @@ def test_condensed_list_of_a_fully_judged_run_is_the_run(case):
 
 
 def test_condensed_list_moves_judged_documents_up():
-    # seed 001: unjudged at rank 1, judged non-relevant at 2, relevant at 3 → ranks 1 and 2
+    # Sakai (2014): unjudged at rank 1, judged non-relevant at 2, relevant at 3 → ranks 1 and 2
     jr = batch([[-1, 0, 1]], [[1, 1]])
     assert jr.condensed().rel.tolist() == [0, 1]
     assert measure("AP(condensed=1)", jr)[0] == 0.5
@@ -185,7 +185,7 @@ def test_q_rewards_moving_a_relevant_document_up_with_binary_relevance(ranking, 
 
 
 def test_q_can_fall_when_a_marginal_document_moves_up_with_graded_relevance():
-    """Q (Sakai, eq. 11 and 13 of the seed) is not monotone under grades: degrees [0, 3, 1]
+    """Q (Sakai 2014, eq. 11 and 13) is not monotone under grades: degrees [0, 3, 1]
     with R = 2 and beta = 1 give BR = (1 + 3)/(2 + 4) and (2 + 4)/(3 + 4), Q = 16/21; moving
     the degree-1 document to rank 1 gives BR = (1 + 1)/(1 + 3) and (2 + 4)/(2 + 4), Q = 3/4:
     the document takes the rank where the ideal list has its degree-3 document."""

@@ -1,5 +1,5 @@
-"""Every worked example of the seeds, with the seeds' numbers (seed 004 §3, seed 003 §5,
-seed 001 §2, seed 000 §3 and §5)."""
+"""Every worked example of the papers, with the papers' numbers (Ferro & Maistro 2024, §3;
+Ferrante et al. 2019, §5; Sakai 2014, §2; Ferrante et al. 2021, §3 and §5)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from irscale.measures.tbg import expected_times
 
 from .measures_helpers import batch, measure
 
-# ====================================================================== seed 004, §3
+# ====================================================================== Ferro & Maistro (2024), §3
 #: Fig. 7: 10 documents retrieved, relevant at ranks 1, 3, 4 and 8; 8 relevant in all.
 FIG7 = batch([[1, 0, 1, 1, 0, 0, 0, 1, 0, 0]], [[10, 8]])
 
@@ -50,7 +50,7 @@ def test_seed004_fig11_dcg_idcg_ndcg():
     assert round(ndcg, 4) == 0.5194
 
 
-# ====================================================================== seed 003, §5
+# ====================================================================== Ferrante et al. (2019), §5
 #: r̂ = (a1, a0, a2, a0, a1) and ŝ = (a1, a1, a0, a0, a0), c = 2, gain = δ.
 R_HAT, S_HAT = [1, 0, 2, 0, 1], [1, 1, 0, 0, 0]
 SEED003 = batch([R_HAT, S_HAT], [[3, 2, 1], [3, 2, 1]])
@@ -113,7 +113,7 @@ def test_seed003_binary_sbto_counts_relevant_documents():
     assert measure("P@4", jr).tolist() == [0.75, 0.0, 1.0]
 
 
-# ====================================================================== seed 001, §2
+# ====================================================================== Sakai (2014), §2
 def test_seed001_err_stopping_probabilities():
     # three relevance levels, R = (2^x − 1)/2^3; a highly relevant document at rank 2
     jr = batch([[0, 3], [3, 3]], [[1, 0, 0, 2]] * 2)
@@ -124,7 +124,7 @@ def test_seed001_err_stopping_probabilities():
 
 
 def test_seed001_blended_ratio_properties():
-    # binary relevance, R = 5 (seed 001 Fig. 3): BR(r) = Prec(r) iff r ≤ R, BR(r) > Prec(r)
+    # binary relevance, R = 5 (Sakai 2014, Fig. 3): BR(r) = Prec(r) iff r ≤ R, BR(r) > Prec(r)
     # iff r > R; BR(r1) = 1/r1 for r1 ≤ R and (1 + β)/(r1 + βR) beyond
     rng = np.random.default_rng(1)
     rankings = [rng.integers(0, 2, 12).tolist() for _ in range(30)]
@@ -163,7 +163,7 @@ def test_seed001_tbg_times():
     assert times[0] == times[2] == 0.0
 
 
-# ====================================================================== seed 000
+# ====================================================================== Ferrante et al. (2021)
 def test_seed000_example12_dcg_values_of_runs_of_length_4():
     runs = [list(bits) for bits in itertools.product((0, 1), repeat=4)]
     jr = batch(runs, [[4, 4]] * len(runs))

@@ -42,7 +42,7 @@ def run(capsys, *argv):
 
 def test_correlate(scores, capsys):
     out = run(capsys, "meta", "correlate", "--scores", scores[0], "--scores", scores[1],
-              "--bootstrap", "50", "--seed", "1")
+              "-B", "50", "--seed", "1")
     assert "ap vs p10" in out and "ci_low" in out
     out = run(capsys, "meta", "correlate", "--scores", scores[0], "--scores", scores[1],
               "--method", "tau_ap", "--by", "topic", "--format", "csv")

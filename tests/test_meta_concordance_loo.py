@@ -1,5 +1,5 @@
-"""Concordance test (seed 001 Fig. 17, literally transcribed as the oracle) and the
-leave-one-out reusability test (seed 001 §5.4) on hand-made and CLEF data."""
+"""Concordance test (Sakai 2014, Fig. 17, literally transcribed as the oracle) and the
+leave-one-out reusability test (Sakai 2014, §5.4) on hand-made and CLEF data."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from irscale.meta import concordance_table, concordance_test, leave_one_out, poo
 
 
 def _fig17(m1, m2, golds):
-    """Seed 001 Fig. 17 with loops (simultaneous concordance with every gold standard)."""
+    """Sakai (2014), Fig. 17 with loops (simultaneous concordance with every gold standard)."""
     disagreements = conc1 = conc2 = wins1 = wins2 = 0
     topics, systems = m1.shape
     for x in range(systems):

@@ -187,8 +187,8 @@ def _precision_recall(seed: int = 3) -> ScoreMatrix:
 
 
 def test_topic_by_topic_is_one_and_overall_is_not():
-    """Seed 000 §3.3: Precision and Recall order systems identically on each topic, but
-    the overall (averaged) correlation is below 1 because the recall base changes."""
+    """Ferrante et al. (2021), §3.3: Precision and Recall order systems identically on each topic,
+    but the overall (averaged) correlation is below 1 because the recall base changes."""
     matrix = _precision_recall()
     for method in ("kendall", "tau_ap", "spearman"):
         per_topic = topic_correlations(matrix, measure_a="P", measure_b="R", method=method)

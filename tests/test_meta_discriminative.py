@@ -1,4 +1,4 @@
-"""Discriminative power (seed 001 §5.1): ASLs reuse irscale.stats exactly, Sakai's
+"""Discriminative power (Sakai 2014, §5.1): ASLs reuse irscale.stats exactly, Sakai's
 estimated difference uses the ASLs' own bootstrap draws, and the TREC-8 values match the
 Monte Carlo spread reported in docs/meta.md."""
 

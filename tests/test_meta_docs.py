@@ -155,11 +155,9 @@ def discriminative(trec8):
     calls = {"paired bootstrap": _assignment(code, "boot"),
              "randomised Tukey HSD": _assignment(code, "rtukey")}
     results = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # seed= while rng= comes in
-        for measure, matrix in trec8.items():
-            for method, call in calls.items():
-                results[measure, method] = eval(call, {"meta": meta, "ap": matrix})
+    for measure, matrix in trec8.items():
+        for method, call in calls.items():
+            results[measure, method] = eval(call, {"meta": meta, "ap": matrix})
     return results
 
 

@@ -1,4 +1,4 @@
-"""Edges of :mod:`irscale.meta` and ``irscale meta`` (issue 10): impossible values and
+"""Edges of :mod:`irscale.meta` and ``irscale meta``: impossible values and
 options an analysis ignores refused before the work, RBO ties within the τ tolerance, no
 numpy warning on edge inputs."""
 
@@ -111,7 +111,7 @@ def test_correction_only_where_it_applies():
 
 def test_discriminative_power_values():
     values = table()
-    for options, message in (({"samples": 0}, "samples"), ({"seed": -3}, "seed"),
+    for options, message in (({"samples": 0}, "samples"), ({"rng": -3}, "rng"),
                              ({"workers": 0}, "workers"), ({"samples": 10, "B": 20}, "once")):
         with pytest.raises(ParameterError, match=message):
             meta.discriminative_power(values, **options)
@@ -258,9 +258,10 @@ def test_meta_refuses_impossible_and_ignored_options(argv, message, scores, caps
     (["scales", "q", "a", "b", "--table", "2", "--alpha", "0.1"], "--alpha applies to the "
      "significance tables"),
     (["scales", "q", "a", "b", "--alpha", "1.5"], "--alpha (alpha)"),
-    (["scales", "q", "a", "b", "--table", "2", "-N", "5"], "-N applies to tables 4, 5 and 6"),
-    (["scales", "q", "a", "b", "--cutoffs", "5,10", "-N", "20"],
-     "-N 20 is not one of the --cutoffs [5, 10]"),
+    (["scales", "q", "a", "b", "--table", "2", "--table-cutoff", "5"],
+     "--table-cutoff applies to tables 4, 5 and 6"),
+    (["scales", "q", "a", "b", "--cutoffs", "5,10", "--table-cutoff", "20"],
+     "--table-cutoff 20 is not one of the --cutoffs [5, 10]"),
     (["correlate", "q", "a", "b", "-m", "map", "-m", "P@10", "--topic-column", "t"],
      "--topic-column applies to --scores files"),
 ])

@@ -1,4 +1,4 @@
-"""Measures versus their interval-scaled versions (seed 000 §7, Tables 2, 4, 5, 6): the
+"""Measures versus their interval-scaled versions (Ferrante et al. 2021, §7, Tables 2, 4, 5, 6): the
 paper's invariants on the 16 CLEF runs, and the tables' arithmetic on synthetic data."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def clef_report():
 
 def test_clef_invariants_of_seed000(clef_report):
     """τ(M, M_R) = 1 for P and RBP_p05, and no S2NS/NS2S change under any of the eight
-    tests (seed 000 §7.1.1 and §7.3.1), at every cut-off."""
+    tests (Ferrante et al. 2021, §7.1.1 and §7.3.1), at every cut-off."""
     invariants = clef_report.invariants()
     assert len(invariants) == 4
     assert np.allclose(invariants["tau"], 1.0)
@@ -76,7 +76,7 @@ def test_clef_invariants_of_seed000(clef_report):
 def test_clef_tables_have_the_papers_shape(clef_report):
     sig = clef_report.significance()
     assert len(sig) == 2 * 11 * 8
-    # sign and Friedman tests never change (seed 000 Tables 5 and 6)
+    # sign and Friedman tests never change (Ferrante et al. 2021, Tables 5 and 6)
     stable = sig[sig["test"].isin(["sign", "friedman"])]
     assert (stable["s2ns"] + stable["ns2s"] == 0).all()
     table5 = clef_report.table5(10)

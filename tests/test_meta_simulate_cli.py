@@ -1,4 +1,4 @@
-"""``irscale meta simulate`` (issue 16 §3): the command is
+"""``irscale meta simulate``: the command is
 :func:`irscale.meta.simulation_study` with its arguments — its table equals the API's frame
 for the same arguments (both models, every format that keeps full precision); a study
 whose checkpoint lost a task file resumes to the uninterrupted output, recomputing that

@@ -1,5 +1,6 @@
-"""Topic splitting (seed 002 §3) and the swap method: definitions by hand, determinism,
-reuse of irscale.stats decisions, and the TREC-8 study (τ grows with the split size)."""
+"""Topic splitting (Ferro & Sanderson 2022, §3) and the swap method: definitions by hand,
+determinism, reuse of irscale.stats decisions, and the TREC-8 study (τ grows with the split
+size)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_splits_are_disjoint_deterministic_and_per_size():
         assert not set(first) & set(second)
     c = topic_splits(50, 25, 40, rng=8)
     assert not np.array_equal(a.first, c.first)
-    odd = topic_splits(49, 25, 3, rng=1)  # 25/24, as 125/124 in seed 002
+    odd = topic_splits(49, 25, 3, rng=1)  # 25/24, as 125/124 in Ferro & Sanderson (2022)
     assert odd.second.shape == (3, 24)
     with pytest.raises(ParameterError):
         topic_splits(10, 10, 5)
@@ -51,7 +52,7 @@ def test_agreement_categories_by_hand():
 
 
 @pytest.mark.parametrize("row,expected", [
-    ((1656.9, 0.0, 329.2, 0.0), 9.0),   # seed 002 Table 6, MD1
+    ((1656.9, 0.0, 329.2, 0.0), 9.0),   # Ferro & Sanderson (2022), Table 6, MD1
     ((2846.6, 0.0, 559.6, 0.7), 9.0),   # MD2
     ((4556.6, 5.8, 591.9, 114.2), 7.3),  # MD3
     ((5620.9, 373.7, 0.0, 0.0), 6.2),   # MD2f
@@ -90,7 +91,7 @@ def test_study_is_deterministic_and_counts_add_up():
     assert (frame[["AA", "AD", "MA", "MD"]].sum(axis=1) <= pairs).all()
     assert (frame["AA"] + frame["AD"] <= frame[["sig_1", "sig_2"]].min(axis=1)).all()
     md2 = frame[(frame.model_1 == "MD2") & (frame.model_2 == "MD2")]
-    assert (md2["AD"] == 0).all()  # as in seed 002 Table 5
+    assert (md2["AD"] == 0).all()  # as in Ferro & Sanderson (2022), Table 5
     fake = frame[frame.model_1 == "MD2f"]
     assert (fake["sig_1"] == pairs).all() and (fake["AA"] + fake["AD"] == pairs).all()
     table = a.table("tau")
@@ -146,8 +147,8 @@ def test_swap_rates_fall_with_size_and_with_the_difference():
 
 
 def test_trec8_study_tau_grows_with_the_split_size(urbano):
-    """Seed 002 Table 5: τ between the halves' rankings grows with the topic-set size;
-    MD1/MD2 have no active disagreement; 100 repetitions per size, deterministic."""
+    """Ferro & Sanderson (2022), Table 5: τ between the halves' rankings grows with the topic-set
+    size; MD1/MD2 have no active disagreement; 100 repetitions per size, deterministic."""
     matrix = ScoreMatrix.read_csv(urbano / "adhoc8_ap.csv")
     study = split_study(matrix, (5, 10, 15, 20, 25), 100, models=("MD1", "MD2", "MD2f"),
                         rng=2022)
@@ -158,7 +159,7 @@ def test_trec8_study_tau_grows_with_the_split_size(urbano):
     assert 0.7 < tau.loc["MD2", "25 topics"] < 0.85
     aa = study.table("AA")
     assert np.all(np.diff(aa.loc["MD2"].to_numpy()) > 0)
-    assert (aa.loc["MD2"] > aa.loc["MD1"]).all()  # seed 002 Table 4: MD2 beats MD1
+    assert (aa.loc["MD2"] > aa.loc["MD1"]).all()  # Ferro & Sanderson (2022), Table 4: MD2 beats MD1
     assert (study.table("AD").loc[["MD1", "MD2"]] == 0).all().all()
     assert (study.table("AD").loc["MD2f"] > 0).all()  # fake models: swaps
     again = split_study(matrix, (5,), 100, models=("MD2",), rng=2022)

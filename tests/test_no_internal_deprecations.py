@@ -1,12 +1,10 @@
 """No warning that the user did not cause (docs/errors.md rule 6).
 
-``seed=`` is the deprecated alias of ``rng=`` in every resampling routine; irscale's own
-calls use ``rng=``, so the :class:`DeprecationWarning` appears only when a user writes
-``seed=`` (once, attributed to the user's line). Every command that resamples runs here on
-clean inputs with no warning at all on standard error, and every resampling function runs
-under ``warnings.simplefilter("error")``: neither a ``DeprecationWarning`` nor a numpy
-``RuntimeWarning`` (the paired bootstrap used to divide ∞ by ∞ when the difference of two
-systems is constant on a split's topics, printing ``invalid value encountered in divide``).
+Every command that resamples runs here on clean inputs with no warning at all on standard error, and
+every resampling function runs under ``warnings.simplefilter("error")``: neither a
+``DeprecationWarning`` nor a numpy ``RuntimeWarning`` (the paired bootstrap used to divide ∞ by ∞
+when the difference of two systems is constant on a split's topics, printing ``invalid value
+encountered in divide``).
 """
 
 from __future__ import annotations
@@ -23,8 +21,6 @@ from irscale.core import ScoreMatrix
 from irscale.errors import InputError, NoVarianceWarning
 
 from .faults.conftest import populate
-
-HERE = str(Path(__file__).resolve())
 
 # every subcommand that draws random numbers, with each resampling procedure it offers
 COMMANDS = [
@@ -116,34 +112,12 @@ CALLS = {
 }
 
 
-def _fingerprint(result: object) -> str:
-    frame = getattr(result, "to_frame", None)
-    if callable(frame):
-        return frame().to_csv()
-    return repr(result)
-
-
 @pytest.mark.parametrize("name", sorted(CALLS))
 @pytest.mark.parametrize("rng", [None, 5])
 def test_resampling_functions_warn_nothing(name, rng):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         CALLS[name](rng=rng)
-
-
-@pytest.mark.parametrize("name", sorted(CALLS))
-def test_seed_warns_once_at_the_users_line_and_equals_rng(name):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        expected = _fingerprint(CALLS[name](rng=5))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        got = _fingerprint(CALLS[name](seed=5))
-    assert got == expected
-    assert [w.category for w in caught] == [DeprecationWarning], \
-        [(w.category.__name__, str(w.message)) for w in caught]
-    assert "seed= is deprecated" in str(caught[0].message)
-    assert caught[0].filename == HERE  # the lambda above: the user's call
 
 
 def test_constant_difference_is_refused_without_a_numpy_warning():

@@ -1,4 +1,4 @@
-"""Nuggets and iUnits (issue 17 §3): a Fig. 10-style example of seed 001 by hand, the
+"""Nuggets and iUnits: a Fig. 10-style example of Sakai (2014) by hand, the
 TREC QA measures by hand, properties (S → weighted recall as L grows, T falls as the
 output grows), bad input naming file and line."""
 

@@ -1,4 +1,4 @@
-"""Click logs and click models (issue 14 §1): the reader's errors, EM against a plain
+"""Click logs and click models: the reader's errors, EM against a plain
 per-session EM that enumerates every latent configuration, closed forms by hand, the
 session probabilities summing to 1, parameter recovery and held-out comparisons."""
 

@@ -1,4 +1,4 @@
-"""The simulation harness (issue 14 §4): agreement of interleaving and A/B experiments
+"""The simulation harness: agreement of interleaving and A/B experiments
 with an offline measure's preference (:mod:`irscale.online.harness`)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Interleaving and multileaving (irscale.online.interleaving) against loop-by-loop
-transcriptions of the papers' algorithms written here, and the fidelity properties of
-issue 14: fair prefixes, ties under random clicks, the better ranker winning under a
+transcriptions of the papers' algorithms written here, and the fidelity properties:
+fair prefixes, ties under random clicks, the better ranker winning under a
 perfect click model, identical rankings tying."""
 
 from __future__ import annotations

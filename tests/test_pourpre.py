@@ -1,4 +1,4 @@
-"""POURPRE-style automatic nugget matching (issue 17 §3): hand examples, a brute force
+"""POURPRE-style automatic nugget matching: hand examples, a brute force
 written out here (sets of words, prefixes scanned word by word, exact fractions), and the
 nugget measures read from the automatic matches."""
 

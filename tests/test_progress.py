@@ -1,4 +1,4 @@
-"""One progress mechanism (issue 15 §5): irscale.core.progress's bar and reporter, used by
+"""One progress mechanism: irscale.core.progress's bar and reporter, used by
 the resampling tests, the scale images, the report and the reading of many run files, and
 ``--no-progress`` on every command that does long work (a bar on a terminal, plain lines
 elsewhere: their interval is tested with an injected clock, never with real time)."""

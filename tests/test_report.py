@@ -264,7 +264,7 @@ def test_hasse_edges_are_the_covering_relation_by_brute_force():
                  and not any(order[i, k] and order[k, j] and not order[k, i]
                              and not order[j, k] for k in range(n))}
         assert set(zip(*np.nonzero(_cover(order)), strict=True)) == cover
-    # N = 4 binary: seed 000 Fig. 1 — (0,0,1,1) and (0,1,0,0) are incomparable
+    # N = 4 binary: Ferrante et al. (2021), Fig. 1 — (0,0,1,1) and (0,1,0,0) are incomparable
     runs = np.array(list(itertools.product(range(2), repeat=4)))
     order = dominance(runs)
     a, b = 0b0011, 0b0100

@@ -1,9 +1,9 @@
-"""One result protocol for irscale.stats and irscale.meta (issue 11 §3).
+"""One result protocol for irscale.stats and irscale.meta.
 
 Every public result class speaks scipy's language — ``statistic``, ``pvalue``,
 ``confidence_interval(confidence_level=0.95)`` and ``effect_size`` where defined — plus
 ``to_frame()`` and ``format(fmt)``; older attribute names agree with the protocol names;
-every resampling routine takes one ``rng`` (``seed`` a deprecated alias) and one
+every resampling routine takes one ``rng`` and one
 ``progress``; d_z and Hedges' g have noncentral t intervals, checked against a brute-force
 inversion written here, an independent integration of the noncentral t, and a published
 worked example.
@@ -17,7 +17,6 @@ import json
 import math
 import pickle
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,8 +32,6 @@ from irscale.stats.effects import EffectSize, effect_size_interval, hedges_j
 from irscale.stats.effects import noncentral_t_interval as nct_interval
 from irscale.stats.protocol import ConfidenceInterval, Estimate
 from irscale.stats.tables import FORMATS, format_number
-
-HERE = str(Path(__file__).resolve())
 
 
 def table(seed: int = 0, topics: int = 14, systems: int = 5) -> np.ndarray:
@@ -465,29 +462,23 @@ def fingerprint(result: object) -> object:
     return repr(result)
 
 
-def test_rng_seed_alias_both_and_generators():
+def test_rng_seeds_and_generators():
     values, m = table(8), matrix()
     for name, call in resampling_calls(values, m).items():
         reference = fingerprint(call(rng=7))
-        with pytest.warns(DeprecationWarning, match="seed= is deprecated") as caught:
-            assert fingerprint(call(seed=7)) == reference, name
-        assert all(w.filename == HERE for w in caught), name  # the caller's line
         assert fingerprint(call(rng=np.int64(7))) == reference, name
         assert fingerprint(call(rng=np.random.default_rng(5))) == \
             fingerprint(call(rng=np.random.default_rng(5))), name
-        with pytest.raises(ParameterError, match="either seed or rng"):
-            call(seed=7, rng=7)
         for bad in (-1, 1.5, "x", True, np.random.RandomState(0)):
             with pytest.raises(ParameterError, match="must be"):
                 call(rng=bad)
     splits = meta.topic_splits(20, 6, 4, rng=3)
-    with pytest.warns(DeprecationWarning):
-        again = meta.topic_splits(20, 6, 4, seed=3)
+    again = meta.topic_splits(20, 6, 4, rng=3)
     assert np.array_equal(splits.first, again.first)
 
 
 def test_rng_results_equal_the_seed_results_before_the_change():
-    """rng=s reproduces what seed=s gave: the streams are numpy's SeedSequence(s)."""
+    """rng=s draws from numpy's SeedSequence(s)."""
     values = table(9)
     x, y = values[:, 1], values[:, 0]
     result = stats.randomization_test(x, y, samples=500, rng=11, exact=False)

@@ -1,5 +1,5 @@
-"""ROUGE (issue 17 §2): every score against rouge-score on generated texts, ROUGE-S/SU and
-the multi-reference rules against a brute force written here (seed 001 eq. 36–39), and
+"""ROUGE: every score against rouge-score on generated texts, ROUGE-S/SU and
+the multi-reference rules against a brute force written here (Sakai 2014, eq. 36–39), and
 the Evaluation / ScoreMatrix downstream."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def _f(p, r, beta):
 
 
 def _brute(cand, refs, kind, n, skip, beta, multi):
-    """(P, R, F) by seed 001 eq. 36-39 and the documented multi-reference rules."""
+    """(P, R, F) by Sakai (2014), eq. 36-39 and the documented multi-reference rules."""
     c = _tokens(cand)
     per = []
     for ref in refs:

@@ -1,4 +1,4 @@
-"""Runs checked the same way wherever they are evaluated (issue 10, item 2):
+"""Runs checked the same way wherever they are evaluated:
 
 * no topic in common between the qrels and a run is an :class:`AlignmentError` (exit 2)
   naming the run and some topics of each side, with ``--allow-empty`` / ``allow_empty`` to

@@ -1,4 +1,4 @@
-"""Runs that share a run id (issue 10, item 5): named after their files, with a warning;
+"""Runs that share a run id: named after their files, with a warning;
 ``read_runs(names=...)`` and ``--names runid|file|a,b,c`` on eval, compare, meta and scale.
 Real case: two CLEF eHealth 2016 teams reuse one run id across their runs (KDEIR,
 WHUIRGroup)."""

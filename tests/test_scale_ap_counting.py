@@ -1,14 +1,13 @@
-"""Issue 18 §1: AP's φ by counting (integer meet in the middle over the prefix count,
+"""AP's φ by counting (integer meet in the middle over the prefix count,
 streamed de-duplication) against an exact brute force written here, and the windowed search
 of the additive meet in the middle against the plain one.
 
-The oracle scores every binary run with exact rationals (``fractions.Fraction``, seed 000
-eq. of AP: ``AP = (1/RB) Σ_{r relevant} (#relevant ≤ r)/r``) for N ≤ 10, and with integers
-``S·lcm(1..N)`` computed rank by rank for N ≤ 16 (the two agree where both run); distinct
-values are grouped exactly, never by a float tolerance. The engine's stream is forced into
-many small buckets so that its bucket edges, the de-duplication across them and values
-beyond the last edge are exercised at these sizes (at the default size one bucket holds
-every N ≤ 21)."""
+The oracle scores every binary run with exact rationals (``fractions.Fraction``, AP as Ferrante et
+al. 2021 write it: ``AP = (1/RB) Σ_{r relevant} (#relevant ≤ r)/r``) for N ≤ 10, and with integers
+``S·lcm(1..N)`` computed rank by rank for N ≤ 16 (the two agree where both run); distinct values are
+grouped exactly, never by a float tolerance. The engine's stream is forced into many small buckets
+so that its bucket edges, the de-duplication across them and values beyond the last edge are
+exercised at these sizes (at the default size one bucket holds every N ≤ 21)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18: φ by counting (meet in the middle, closed forms, AP's integer keys) equals a
+"""φ by counting (meet in the middle, closed forms, AP's integer keys) equals a
 brute-force enumeration of the kernel's values over every run — for every supported measure
 (the paper's and trec_eval's nDCG@k / ndcg, DCG, RBP, gP, P, R, F, RR, AP, SBTO, RBTO),
 binary for N = 1..16 and with three degrees for N = 1..10 (N = 11..16 on demand: see

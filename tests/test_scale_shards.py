@@ -1,4 +1,4 @@
-"""Exact scale images by shards on the executor (issue 16 §4; irscale.scales.shards).
+"""Exact scale images by shards on the executor (irscale.scales.shards).
 
 The sharded passes must give the local engine's image bit for bit (values, run counts,
 distinct count, bucket index, φ, written files) for every shard count and executor (local

@@ -1,4 +1,4 @@
-"""Issue 18 §3: ``irscale scale image -o FILE.parquet|FILE.csv`` streams the sorted image
+"""``irscale scale image -o FILE.parquet|FILE.csv`` streams the sorted image
 (value, φ, run count) to disk. The files equal the in-memory image and a brute-force
 enumeration of every run (the kernel's values, tied within 1e-9 of the range); the
 statistics of the writing pass equal those of ``summarize``; slices sized to a small memory
@@ -167,18 +167,15 @@ def run_cli(argv, capsys):
     return captured
 
 
-def test_cli_output_summary_and_deprecated_csv(tmp_path, capsys, monkeypatch):
+def test_cli_output_summary_and_csv(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     base = ["scale", "image", "-m", "DCG_b02", "-N", "10", "--no-progress"]
     plain = run_cli(base, capsys).out
     written = run_cli([*base, "-o", "img.parquet"], capsys)
     assert written.out == plain  # the summary's gaps and ties come from the writing pass
     assert "tied values" in plain and "gaps" in plain
-    old = run_cli([*base, "--csv", "old.csv"], capsys)
-    assert "--csv is deprecated; use -o/--output" in old.err and old.out == plain
     new = run_cli([*base, "-o", "new.csv"], capsys)
-    assert new.err == ""
-    assert (tmp_path / "old.csv").read_text() == (tmp_path / "new.csv").read_text()
+    assert new.err == "" and new.out == plain
     assert read(tmp_path / "img.parquet").equals(read(tmp_path / "new.csv"))
     stdout = run_cli([*base, "--format", "csv"], capsys).out
     assert stdout == (tmp_path / "new.csv").read_text()

@@ -37,7 +37,7 @@ def test_image_json_omits_large_value_lists(capsys):
 
 
 def test_image_text_and_csv(capsys, tmp_path):
-    out = run_cli(["scale", "image", "-m", "AP", "-N", "4", "--csv", str(tmp_path / "a.csv")],
+    out = run_cli(["scale", "image", "-m", "AP", "-N", "4", "-o", str(tmp_path / "a.csv")],
                   capsys)
     assert "15 distinct values over 16 runs" in out and "ordinal_rbto: False" in out
     rows = list(csv.DictReader(open(tmp_path / "a.csv")))

@@ -1,4 +1,4 @@
-"""Interval scales of diversity measures (issue 12 §6, docs/scales.md "Diversity measures").
+"""Interval scales of diversity measures (docs/scales.md "Diversity measures").
 
 The oracle is ndeval's evaluation itself: every run of the space becomes one topic of a real
 run file, judged by explicit diversity qrels written here (documents named independently

@@ -47,7 +47,7 @@ def _documented_outputs(code: str) -> list[tuple[str, str]]:
 
 
 def test_documented_outputs_of_example_12():
-    """seed 000 Example 12: ``16 12``, ``[ 9  9 12]``, ``[12 11 10  9  2  1]``, each
+    """Ferrante et al. (2021), Example 12: ``16 12``, ``[ 9  9 12]``, ``[12 11 10  9  2  1]``, each
     computed by the call the page shows."""
     code = next(code for code in BLOCKS if "Example 12" in code)
     namespace: dict[str, object] = {}
@@ -103,7 +103,8 @@ def test_documented_transform_numbers(capsys):
     assert f"φ from {low} to {high}, ties unq" in printed[0]
     assert int(high) == 10 + 1  # P on runs of length 10: 0, 1/10, ..., 1
     tau = {line.split()[0]: line.split()[1] for line in printed[2:]}
-    comment = code[code.index("seed 000 Table 2: overall τ ("):code.index("topic τ is 1")]
+    start = code.index("Ferrante, Ferro and Fuhr (2021), Table 2: overall τ (")
+    comment = code[start:code.index("topic τ is 1")]
     stated = dict(re.findall(r"(\w+) (\d\.\d+)", " ".join(comment.replace("#", " ").split())))
     assert stated == {"AP": tau["AP"], "nDCG_b02": tau["nDCG_b02"]}
     assert {tau[m] for m in tau if m not in stated} == {"1.0"}

@@ -1,4 +1,5 @@
-"""Interval scales: the worked examples and statements of seed 000 (§5, §7.1) and seed 003."""
+"""Interval scales: the worked examples and statements of Ferrante et al. (2021, §5, §7.1) and
+Ferrante et al. (2019)."""
 
 from __future__ import annotations
 
@@ -110,7 +111,8 @@ def test_closed_forms_for_n_1000(name):
 
 
 def test_sbto_counts_the_multisets_in_decreasing_order():
-    # seed 003 eq. 3 with r̂ sorted decreasingly: (1,1) ↦ 2 < (2,0) ↦ 3 for N = 2, c = 2
+    # Ferrante et al. (2019), eq. 3 with r̂ sorted decreasingly: (1,1) ↦ 2 < (2,0) ↦ 3 for N = 2,
+    # c = 2
     sc = scale("SBTO", 2, 3, progress=False)
     assert sc.values([[1, 1], [2, 0], [0, 2], [2, 2]]).tolist() == [2.0, 3.0, 3.0, 5.0]
     assert sc.n_distinct == 6
@@ -118,8 +120,8 @@ def test_sbto_counts_the_multisets_in_decreasing_order():
 
 
 def test_unused_ranges_of_figure_2():
-    # seed 004 §7.7: at N = 4, AP leaves a quarter of its range unused at the top, RR half
-    # of it at the top, RBP_p03 about half in the middle
+    # Ferro & Maistro (2024), §7.7: at N = 4, AP leaves a quarter of its range unused at the top, RR
+    # half of it at the top, RBP_p03 about half in the middle
     ap = summarize(scale("AP", 4, progress=False), orders=False)
     assert ap.largest_gap == pytest.approx((0.75, 1.0)) and ap.largest_gap_fraction == 0.25
     rr = summarize(scale("RR", 4, progress=False), orders=False)

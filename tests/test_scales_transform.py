@@ -1,5 +1,5 @@
 """Interval scales on real evaluations: the transform (cut, pad, per-topic scales) and the
-invariants of seed 000 §7.1 on the CLEF 2016 runs."""
+invariants of Ferrante et al. (2021), §7.1 on the CLEF 2016 runs."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def test_seed_000_invariants_on_clef(clef, N):
     for label, ranked in result.labels:
         taus = topic_taus(m, None, label, ranked)
         assert np.all(taus[~np.isnan(taus)] == 1.0), label
-    # P and R share the ranked version; so do DCG and nDCG (seed 000 §7.1.2)
+    # P and R share the ranked version; so do DCG and nDCG (Ferrante et al. 2021, §7.1.2)
     assert np.array_equal(m.array("P_R"), m.array("R_R"))
     assert np.array_equal(m.array("DCG_b02_R"), m.array("nDCG_b02_R"))
 

@@ -1,7 +1,7 @@
 """Score CSVs (``ScoreMatrix.read_csv``, ``--scores``): what is read, what is refused.
 
 Every refusal names the file, the 1-based line and the offending text; nothing is renamed,
-guessed or lost silently (issue 10).
+guessed or lost silently.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Per-topic results of sessions, texts and runs reach ``compare`` and ``meta`` on the
 command line: ``irscale session|text|eval --format csv -q`` writes irscale's long results
-(``run,topic,measure,value``), which ``--scores`` reads (issue 17 §4). The statistics
+(``run,topic,measure,value``), which ``--scores`` reads. The statistics
 must equal those of the Python API's score matrix (``Evaluation.to_matrix``)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Multi-query sessions (issue 17 §1): sDCG, nsDCG and session U against hand computations
-from seed 001 (eq. 35, eq. 19–20, Fig. 8–9), brute-force implementations written out here,
+"""Multi-query sessions: sDCG, nsDCG and session U against hand computations
+from Sakai (2014, eq. 35, eq. 19–20, Fig. 8–9), brute-force implementations written out here,
 and the catalogue's DCG/nDCG through :func:`irscale.evaluate`."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_u_nonlinear_traversal_fig8():
 
 # ----------------------------------------------------------------------------- brute force
 def fig9(clicks, shown, lengths, gain, *, L, snippet=200.0, F=0.2):
-    """Seed 001 Fig. 9, written out: clicks (query, rank, time) of one session."""
+    """Sakai (2014), Fig. 9, written out: clicks (query, rank, time) of one session."""
     pos, u, snippet_done, rewarded = 0.0, 0.0, {}, set()
     for query, rank, _ in sorted(clicks, key=lambda c: c[2]):
         done = snippet_done.setdefault(query, set())

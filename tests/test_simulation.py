@@ -1,4 +1,4 @@
-"""Simulation studies of tests (irscale.meta.simulation, issue 16 §3): counts equal a
+"""Simulation studies of tests (irscale.meta.simulation): counts equal a
 brute force with scipy's tests on the same matrices, the t-test's Type I rate under a
 null model is α within its interval, intervals equal statsmodels' Wilson intervals, and an
 interrupted checkpointed study resumes to the uninterrupted results without redoing the

@@ -111,9 +111,8 @@ COMMANDS = list(parsers(build_parser()))
 
 
 def _domain(action: argparse.Action):
-    """The domain an option declares (a deprecated spelling: its target's), or None."""
-    return getattr(action, "domain", None) or getattr(getattr(action, "target", None),
-                                                      "domain", None)
+    """The domain an option declares, or None."""
+    return getattr(action, "domain", None)
 
 
 def _options(parser: argparse.ArgumentParser):

@@ -1,4 +1,5 @@
-"""ANOVA models, rank tests and Tukey's HSD: seed 004 Table 1, scipy and statsmodels."""
+"""ANOVA models, rank tests and Tukey's HSD: Ferro & Maistro (2024), Table 1, scipy and
+statsmodels."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def long_frame(values: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame({"topic": t.ravel(), "system": s.ravel(), "y": values.ravel()})
 
 
-# --------------------------------------------------------------------------- seed 004
+# --------------------------------------------------------------------------- Ferro & Maistro (2024)
 @pytest.fixture
 def trec8(urbano):
     return ScoreMatrix.read_csv(urbano / "adhoc8_ap.csv")
@@ -43,7 +44,7 @@ def trec8(urbano):
 def test_trec8_two_way_anova_reproduces_seed004_table1(trec8):
     result = anova_twoway(trec8)
     topic, system, error = result.row("topic"), result.row("system"), result.row("error")
-    # Table 1 of seed 004 (SS topic 167.9974 there; 167.998 from the 4-decimal CSV)
+    # Table 1 of Ferro & Maistro (2024) (SS topic 167.9974 there; 167.998 from the 4-decimal CSV)
     assert topic.ss == pytest.approx(167.998, abs=5e-4)
     assert system.ss == pytest.approx(60.0299, abs=5e-4)
     assert error.ss == pytest.approx(85.3502, abs=5e-4)
@@ -62,7 +63,7 @@ def test_trec8_two_way_anova_reproduces_seed004_table1(trec8):
 def test_trec8_tukey_hsd_reproduces_seed004(trec8):
     hsd = tukey_hsd(trec8, "topic+system", alpha=0.05)
     assert len(hsd) == 8256
-    assert hsd.n_significant == 3423  # seed 004 §4.2.6
+    assert hsd.n_significant == 3423  # Ferro & Maistro (2024), §4.2.6
     assert hsd.half_width == pytest.approx(0.0515, abs=5e-5)
     # eq. (9) and eq. (10) agree: |tk| > Q  <=>  p <= alpha
     assert np.array_equal(hsd.significant, hsd.pvalue <= 0.05)

@@ -51,7 +51,7 @@ def brute_force_randomization(d: np.ndarray) -> float:
     return hits / 2 ** len(d)
 
 
-# --------------------------------------------------------------------------- the issue
+# ------------------------------------------------------------------ the reported cases
 @pytest.mark.parametrize("test", SPREAD_TESTS)
 @pytest.mark.parametrize("scores", [
     TWO_TOPICS,

@@ -66,9 +66,9 @@ def test_the_documented_tukey_numbers_hold(capsys):
 
 def test_the_documented_seed004_tukey_numbers_hold(trec8_ap):
     """The sentence of the Tukey HSD section on TREC-8 AP: eq. 11's half-width 0.0515
-    (seed 004 §4.2.6) and 3,423 of 8,256 pairs significant."""
+    (Ferro & Maistro 2024, §4.2.6) and 3,423 of 8,256 pairs significant."""
     hsd = stats.anova_twoway(trec8_ap).tukey_hsd(alpha=0.05)
-    assert round(hsd.half_width, 4) == 0.0515  # the seed's
+    assert round(hsd.half_width, 4) == 0.0515  # Ferro & Maistro's
     sentence = paragraph(TEXT, "`half_width` reports eq. 11's half-width")
     assert_close(number_after(sentence, "eq. 11's half-width ("), hsd.half_width)
     assert int(number_after(sentence, "TREC-8; ")) == hsd.n_significant
@@ -122,11 +122,11 @@ def test_the_documented_json_output_holds(compare_json):
 
 
 def test_the_documented_seed004_anova_table_holds(trec8_json):
-    """"SS 167.9979 (topic; 167.9974 in the seed), 60.0298 (system; 60.0299), 85.3503
-    (error; 85.3502); F 251.95 and 34.46; ω² 0.6559 and 0.3991" (seed 004 Table 1, whose
-    sums of squares differ from ours by the rounding of the CSV's scores only)."""
+    """"SS 167.9979 (topic; 167.9974 in the paper), 60.0298 (system; 60.0299), 85.3503
+    (error; 85.3502); F 251.95 and 34.46; ω² 0.6559 and 0.3991" (Ferro & Maistro 2024, Table 1,
+    whose sums of squares differ from ours by the rounding of the CSV's scores only)."""
     anova = {row["factor"]: row for row in trec8_json["anova"]}
-    sentence = paragraph(TEXT, "reproduces seed 004 Table 1")
+    sentence = paragraph(TEXT, "reproduces Ferro and Maistro (2024), Table 1")
     for factor in ("topic", "system", "error"):
         ours, seeds = re.search(rf"([\d.]+) \({factor}; ([\d.]+)", sentence).groups()
         assert_close(ours, anova[factor]["ss"], f"SS {factor}")

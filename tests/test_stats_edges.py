@@ -1,4 +1,4 @@
-"""Edges of :mod:`irscale.stats` and ``irscale compare`` (issue 10): impossible values
+"""Edges of :mod:`irscale.stats` and ``irscale compare``: impossible values
 refused, options a test ignores refused, no numpy warning on edge inputs, scores too large
 or too small for sums of squares refused, JSON pairs with ``p`` and ``p_adjusted``."""
 
@@ -38,8 +38,8 @@ def test_samples_outside_the_range_are_refused(value):
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "x", [1, -2], [], True])
 def test_seeds_numpy_cannot_take_are_refused(seed):
-    with pytest.raises(ParameterError, match="seed must be a non-negative integer"):
-        stats.randomization_test(table(), systems=("s1", "s2"), samples=100, seed=seed)
+    with pytest.raises(ParameterError, match="rng must be"):
+        stats.randomization_test(table(), systems=("s1", "s2"), samples=100, rng=seed)
 
 
 def test_large_and_sequence_seeds_are_accepted():

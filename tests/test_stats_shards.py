@@ -1,4 +1,5 @@
-"""Shard ANOVA models (seed 002): closed forms, type III against statsmodels, policies."""
+"""Shard ANOVA models (Ferro & Sanderson 2022): closed forms, type III against statsmodels,
+policies."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def test_balanced_closed_forms_match_statsmodels(model):
     result = shard_anova(ShardScores.from_array(values), model)
     assert result.ss_type.startswith("closed-form")
     check_against(result, statsmodels_table(values, SHARD_MODELS[model][0]))
-    # system marginal mean = mean over topics and shards (seed 002 §3.1)
+    # system marginal mean = mean over topics and shards (Ferro & Sanderson 2022, §3.1)
     assert result.system_means == pytest.approx(values.mean(axis=(0, 2)))
 
 

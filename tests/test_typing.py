@@ -1,4 +1,4 @@
-"""mypy stays clean (issue 11 §5): ``mypy`` with the [tool.mypy] settings of pyproject.toml
+"""mypy stays clean: ``mypy`` with the [tool.mypy] settings of pyproject.toml
 (``files = ["src"]``) reports no error anywhere in the package."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``irscale.evaluate_many``: thousands of run files evaluated in batches, with memory bounded
-by a batch (issue 16 §2).
+by a batch.
 
 The run files (a folder, a glob pattern, files, or a list of those: :func:`run_files`) are
 cut into batches of ``batch_size`` files in their order. Each batch is a task of the

@@ -79,24 +79,6 @@ def has_warning(result, ws, run) -> None:
     assert warnings_of(result), "no 'irscale: warning:' line" + result.describe()
 
 
-def deprecated_spelling(warning: str, *argv: str):
-    """A deprecated option spelling (issue 11 §2): exactly one warning line, the one that
-    names ``warning`` ('--X is deprecated; use --Y'), and (given ``argv``, the command in
-    the new spelling) the same output as ``argv``, which itself warns of nothing."""
-
-    def check(result, ws, run) -> None:
-        lines = warnings_of(result)
-        assert len(lines) == 1 and warning in lines[0] and "is deprecated; use " in lines[0], \
-            f"expected one warning naming {warning!r}" + result.describe()
-        if argv:
-            reference = run(list(argv))
-            assert reference.status == 0 and not warnings_of(reference), reference.describe()
-            assert result.out == reference.out, \
-                f"output differs from {list(argv)}" + result.describe() + reference.describe()
-
-    return check
-
-
 def no_warning(result, ws, run) -> None:
     assert not warnings_of(result), "unexpected warning" + result.describe()
 

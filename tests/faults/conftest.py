@@ -1,4 +1,4 @@
-"""Shared machinery of the fault-injection suite (issue 10, ``docs/errors.md``).
+"""Shared machinery of the fault-injection suite (``docs/errors.md``).
 
 Every case runs in its own temporary folder, which is also the current directory, so that
 the command lines use short relative names (``run.txt``) and error messages can be checked
@@ -196,12 +196,9 @@ class ForeignWarning(BaseException):
 
 
 def _ours(category: type[Warning]) -> bool:
-    """irscale's warnings: ``UserWarning`` (``warnings.warn(message)``), the categories of
-    :mod:`irscale.errors` (``NoVarianceWarning``) and the deprecated spellings of options."""
-    from irscale.cli.options import OptionDeprecatedWarning
-
-    return category is UserWarning or category.__module__ == "irscale.errors" \
-        or issubclass(category, OptionDeprecatedWarning)
+    """irscale's warnings: ``UserWarning`` (``warnings.warn(message)``) and the categories of
+    :mod:`irscale.errors` (``NoVarianceWarning``)."""
+    return category is UserWarning or category.__module__ == "irscale.errors"
 
 
 def pytest_collection_modifyitems(config, items) -> None:

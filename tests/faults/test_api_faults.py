@@ -239,7 +239,7 @@ ROWS = [
     bad("evaluate-labels-absent", lambda a: _ev(measures="uRBP(p=0.8)"), "under"),
     bad("evaluate-qrels-missing-file", lambda a: _ev(qrels="missing.txt"), "missing.txt",
         kind=FILE),
-    # a folder is a set of run files (issue 16): a bad file inside it is named, with its line
+    # a folder is a set of run files: a bad file inside it is named, with its line
     bad("evaluate-run-directory-bad-file", lambda a: _ev(runs="adir"), "keep.txt", "line 1"),
     bad("evaluate-qrels-wrong-type", lambda a: _ev(qrels=42)),
     # wrong types are errors of irscale.errors, not AttributeError/TypeError from inside
@@ -381,8 +381,8 @@ ROWS = [
         a.x, a.y, samples=0, exact=False), "samples"),
     bad("randomization-samples-negative", lambda a: stats.randomization_test(
         a.x, a.y, samples=-10, exact=False), "samples"),
-    bad("randomization-seed-negative", lambda a: stats.randomization_test(
-        a.x, a.y, samples=10, seed=-1, exact=False), "seed"),
+    bad("randomization-rng-negative", lambda a: stats.randomization_test(
+        a.x, a.y, samples=10, rng=-1, exact=False), "rng"),
     bad("randomization-convention", lambda a: stats.randomization_test(
         a.x, a.y, samples=10, convention="bogus", exact=False), "bogus"),
     bad("randomization-workers-0", lambda a: stats.randomization_test(
@@ -391,8 +391,8 @@ ROWS = [
         a.x, a.y, samples=10, alpha=2), "alpha"),
     bad("bootstrap-samples-0", lambda a: stats.paired_bootstrap_test(a.x, a.y, samples=0),
         "samples"),
-    bad("bootstrap-seed-negative", lambda a: stats.paired_bootstrap_test(
-        a.x, a.y, samples=10, seed=-1), "seed"),
+    bad("bootstrap-rng-negative", lambda a: stats.paired_bootstrap_test(
+        a.x, a.y, samples=10, rng=-1), "rng"),
     bad("bootstrap-shift-samples-0", lambda a: stats.bootstrap_shift_test(
         a.x, a.y, samples=0), "samples"),
     bad("unpaired-bootstrap-samples-0", lambda a: stats.unpaired_bootstrap_test(
@@ -414,8 +414,8 @@ ROWS = [
     bad("anova-constant", lambda a: stats.anova(ScoreMatrix.from_array(np.full((5, 3), 0.5)))),
     bad("randomized_tukey-samples-0", lambda a: stats.randomized_tukey_hsd(
         a.matrix, samples=0), "samples"),
-    bad("randomized_tukey-seed-negative", lambda a: stats.randomized_tukey_hsd(
-        a.matrix, samples=10, seed=-1), "seed"),
+    bad("randomized_tukey-rng-negative", lambda a: stats.randomized_tukey_hsd(
+        a.matrix, samples=10, rng=-1), "rng"),
     bad("friedman-one-system", lambda a: stats.friedman(a.matrix.subset(systems=["sysA"]))),
     bad("topic_set_size-sd-negative", lambda a: stats.topic_set_size(
         "paired-t", sd=-1, min_diff=0.1), "sd"),
@@ -448,8 +448,8 @@ ROWS = [
     bad("dp-samples-0", lambda a: meta.discriminative_power(a.matrix, samples=0), "samples"),
     bad("dp-alpha-2", lambda a: meta.discriminative_power(a.matrix, samples=10, alpha=2),
         "alpha"),
-    bad("dp-seed-negative", lambda a: meta.discriminative_power(a.matrix, samples=10,
-                                                                seed=-1), "seed"),
+    bad("dp-rng-negative", lambda a: meta.discriminative_power(a.matrix, samples=10,
+                                                               rng=-1), "rng"),
     bad("dp-method-unknown", lambda a: meta.discriminative_power(a.matrix, "nosuch"),
         "nosuch"),
     bad("dp-convention-unknown", lambda a: meta.discriminative_power(
@@ -492,8 +492,8 @@ ROWS = [
         a.three, measure_a="ap", measure_b="p10", samples=0), "samples"),
     bad("correlation_ci-level-2", lambda a: meta.correlation_ci(
         a.three, measure_a="ap", measure_b="p10", samples=10, level=2), "level"),
-    bad("correlation_ci-seed-negative", lambda a: meta.correlation_ci(
-        a.three, measure_a="ap", measure_b="p10", samples=10, seed=-1), "seed"),
+    bad("correlation_ci-rng-negative", lambda a: meta.correlation_ci(
+        a.three, measure_a="ap", measure_b="p10", samples=10, rng=-1), "rng"),
     bad("correlation_matrix-unknown-measure", lambda a: meta.correlation_matrix(
         a.three, ["ap", "nosuch"]), "nosuch"),
     bad("overall_correlation-unknown-measure", lambda a: meta.overall_correlation(
@@ -543,9 +543,9 @@ ROWS = [
         b"1 a w1 1\n1 a w2 0\n", "mace", n_iter=2**63 - 1), "n_iter", "100,000"),
     # a model's size is checked against the memory limit when a study would draw it
     bad("normal_model-topics-huge", lambda a: meta.simulation_study(
-        meta.NormalModel(topics=2**63 - 1), repetitions=2, seed=1), "topics", "memory limit"),
+        meta.NormalModel(topics=2**63 - 1), repetitions=2, rng=1), "topics", "memory limit"),
     bad("normal_model-cells", lambda a: meta.simulation_study(
-        meta.NormalModel(topics=20_000, systems=20_000), repetitions=2, seed=1), "systems",
+        meta.NormalModel(topics=20_000, systems=20_000), repetitions=2, rng=1), "systems",
         "memory limit"),
     bad("read_click_log-serp-size-huge", lambda a: irscale.online.read_click_log(
         b"s1 q1 1 d1 1\n", serp_size=2**63 - 1), "serp_size", "2,147,483,647"),

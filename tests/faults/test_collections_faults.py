@@ -1,5 +1,5 @@
 """``irscale pool build | simulate``: faulty runs, qrels and contributor files, bad
-strategies, budgets and parameters (issue 13 §1–2)."""
+strategies, budgets and parameters."""
 
 from __future__ import annotations
 

@@ -327,7 +327,7 @@ CASES = [
     err("workers-negative", [*RANDOM, "--workers", "-2"], opt("--workers")),
     err("digits-negative", [*TUKEY, "--digits", "-1"], opt("--digits")),
     err("digits-text", [*TUKEY, "--digits", "x"], opt("--digits")),
-    # ---- one vocabulary (issue 11 §2): -B/--samples, comma lists, one input loader
+    # ---- one vocabulary: -B/--samples, comma lists, one input loader
     ok("B-randomization", [*with_option(RANDOM, "--samples", "99")[:-2], "-B", "99"],
        all_checks(no_warning, same_output_as(*RANDOM))),
     ok("B-bootstrap", [*with_option(BOOT, "--samples", "99")[:-2], "-B", "99"],
@@ -352,7 +352,7 @@ CASES = [
         "give a qrels file and at least two run files (or --scores FILE)"),
     err("unknown-option", [*TUKEY, "--bogus"], opt("--bogus")),
     err("topic-column-with-runs", [*RUNS, "--topic-column", "topic"], opt("--topic-column")),
-    # ---- risk-sensitive comparison: --baseline SYSTEM --risk-alpha A (issue 12 §5)
+    # ---- risk-sensitive comparison: --baseline SYSTEM --risk-alpha A
     ok("risk-alpha-table", [*RISK], output_contains("urisk", "trisk", "sysB", "sysD")),
     ok("risk-alpha-json", [*RISK, "--format", "json"], json_risk),
     ok("risk-alpha-runs", [*RUNS, "--names", "file", "--baseline", "a", "--risk-alpha", "0"],
@@ -369,7 +369,7 @@ CASES = [
     err("risk-alpha-with-seed", [*RISK, "--seed", "1"], opt("--seed")),
     err("risk-alpha-digits-json", [*RISK, "--format", "json", "--digits", "3"],
         opt("--digits")),
-    # ---- diversity qrels and measures (issue 12 §6)
+    # ---- diversity qrels and measures
     ok("diversity-compare-t", ["compare", "div.qrels", "a.run", "b.run", "c.run", "-m",
                                "alpha-nDCG@5", "-m", "ERR-IA@5", "--test", "t"],
        all_checks(output_contains("alpha-nDCG@5", "ERR-IA@5"), finite_output),
@@ -399,7 +399,7 @@ CASES = [
     err("diversity-compare-unknown-measure", [*DIV_COMPARE[:-1], "alpha-nDCG(gamma=1)@5"],
         "gamma", files=DIV_FILES),
     # ---- every system against --baseline with a two-system test: wins/ties/losses as
-    # Evaluation.compare gives them (issue 15 §4)
+    # Evaluation.compare gives them
     ok("baseline-t-json", [*BASELINE, "--format", "json"], json_wins_ties_losses),
     ok("baseline-t-text", BASELINE, output_contains("wins", "ties", "losses", "sysD")),
     ok("baseline-t-csv", [*BASELINE, "--format", "csv"],

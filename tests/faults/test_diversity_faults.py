@@ -1,4 +1,4 @@
-"""``irscale eval`` with diversity qrels and measures (issue 12): faulty diversity qrels,
+"""``irscale eval`` with diversity qrels and measures: faulty diversity qrels,
 runs ndeval cannot rank, and bad measure names. Table-driven: every row is one call checked
 against the contract of ``docs/errors.md`` (see ``conftest.py``)."""
 
@@ -153,7 +153,7 @@ CASES = [
         files=FILES),
     err("diversity-gain-list-too-short", ntcir("D-nDCG(gain=1)@10"), "gain",
         files=FILES),
-    # ---- IA(<measure>), D-U, U-IA names (issue 12 §3-4)
+    # ---- IA(<measure>), D-U, U-IA names
     ok("diversity-ia-measures", ntcir("IA(nDCG@10) IA(AP) D-U U-IA(F=0.3)", "--labels",
                                       "doclen=len.txt"),
        output_contains("IA(nDCG@10)", "D-U", "U-IA(F=0.3)"), files={**FILES, "len.txt": LENS}),

@@ -1,4 +1,4 @@
-"""``irscale eval-many`` (issue 16 §2): its options and its inputs.
+"""``irscale eval-many``: its options and its inputs.
 
 Every faulty run file of the TREC catalogue, given as the third of three files (batch size
 1, so that two batches are done before it); ``--batch-size`` and ``--workers`` out of range;

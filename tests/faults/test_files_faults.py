@@ -207,17 +207,18 @@ CASES = [
       for case in output_cases(name, argv, source)),
     *plot_cases("dp", DP, "ap.csv"),
     *plot_cases("split", SPLIT, "ap.csv"),
-    # ---- scale image --csv
-    ok("image-csv-new", [*IMAGE, "--csv", "img.csv"], allowed_new=["img.csv"]),
-    err("image-csv-existing", [*IMAGE, "--csv", "old.csv"], "old.csv",
+    # ---- scale image -o FILE.csv
+    ok("image-csv-new", [*IMAGE, "-o", "img.csv"], allowed_new=["img.csv"]),
+    err("image-csv-existing", [*IMAGE, "-o", "old.csv"], "old.csv",
         files={"old.csv": b"value,phi,n_runs\n"}),
-    ok("image-csv-existing-force", [*IMAGE, "--csv", "old.csv", "--force"],
+    ok("image-csv-existing-force", [*IMAGE, "-o", "old.csv", "--force"],
        files={"old.csv": b"value,phi,n_runs\n"}, allowed_new=["old.csv"]),
-    err("image-csv-missing-folder", [*IMAGE, "--csv", "nodir/img.csv"], "nodir"),
-    err("image-csv-is-directory", [*IMAGE, "--csv", "adir"], "adir"),
-    err("image-csv-dev-full", [*IMAGE, "--csv", "/dev/full"], "/dev/full",
-        "no space left on device"),
-    err("image-csv-on-bad-option", [*IMAGE, "--csv", "img.csv", "--levels", "1"],
+    err("image-csv-missing-folder", [*IMAGE, "-o", "nodir/img.csv"], "nodir"),
+    err("image-csv-is-directory", [*IMAGE, "-o", "adir"], "adir"),
+    err("image-output-dev-full", [*IMAGE, "-o", "/dev/full"], "/dev/full", ".csv"),
+    err("image-csv-full-device", [*IMAGE, "-o", "full.csv"], "full.csv",
+        "no space left on device", files={"full.csv": Link("/dev/full")}),
+    err("image-csv-on-bad-option", [*IMAGE, "-o", "img.csv", "--levels", "1"],
         opt("--levels", "degrees")),
     # ---- meta scales --plot-dir
     ok("scales-plot-dir-new", [*SCALES, "--plot-dir", "figs"], allowed_new=["figs/"]),
@@ -266,7 +267,7 @@ CASES = [
     # to the target, the output is renamed onto the target and the link stays a link
     *(case for name in ("eval", "compare", "correlate")
       for case in symlink_cases(name, *COMMANDS[name])),
-    ok("image-csv-dangling-symlink", [*IMAGE, "--csv", "link.csv"],
+    ok("image-csv-dangling-symlink", [*IMAGE, "-o", "link.csv"],
        link_kept("link.csv", "made.csv"), files={"link.csv": Link("made.csv")},
        allowed_new=["made.csv"]),
     ok("dp-plot-dangling-symlink", [*DP, "--plot", "link.png"],

@@ -1,6 +1,6 @@
 """``irscale labels aggregate | agree | agree-qrels | aware``: faulty crowd-label files
 (file/line/text named), scales, methods, iterations, seeds, weightings, outputs that exist
-or are inputs, labelled documents no run retrieves (issue 13 §3–5)."""
+or are inputs, labelled documents no run retrieves."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ CASES = [
     err("scale-transform-P-N-10-9", ["scale", "transform", "qrels.txt", "a.run", "-m", "P",
                                      "-N", "1000000000"], opt("-N")),
     err("scale-table-N-repeated", ["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP",
-                                   "-N", "3", "3"], opt("-N"), "3"),
+                                   "-N", "3,3"], opt("-N"), "3"),
     # label sets
     err("labels-no-common-topic", [*LABELS, "--labels", "under=other.labels"],
         "other.labels", "under", "topic",

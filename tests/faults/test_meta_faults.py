@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .catalog import csv_faults, deprecated_spelling, has_warning, no_warning
+from .catalog import csv_faults, has_warning, no_warning
 from .conftest import (
     any_of,
     either,
@@ -66,8 +66,6 @@ CASES = [
                 single=False),
     # ================================================================ correlate
     ok("correlate-valid", CORR, output_contains("ap vs p10")),
-    ok("correlate-bootstrap", [*CORR, "--bootstrap", "20", "--seed", "1"],
-       output_contains("ci_low")),
     ok("correlate-by-topic", [*CORR, "--by", "topic", "--method", "tau_ap"]),
     ok("correlate-matrix-rbo", [*CORR, "--scores", "gold.csv", "--by", "matrix", "--method",
                                 "rbo", "--p", "0.5", "--format", "json"], json_ok),
@@ -255,31 +253,22 @@ CASES = [
     err("scales-missing-qrels", ["meta", "scales", "nope.qrels", "a.run", "b.run", "-m", "P",
                                  "--cutoffs", "3"], "nope.qrels"),
     # ================================================================ one vocabulary
-    # (issue 11 §2): -B/--samples, comma lists, --table-cutoff, --ties/--phi-ties
+    # -B/--samples, comma lists, --table-cutoff, --ties/--phi-ties
     ok("correlate-B", [*CORR, "-B", "20", "--seed", "1"], output_contains("ci_low")),
     ok("correlate-samples", [*CORR, "--samples", "20", "--seed", "1"], no_warning),
-    ok("correlate-bootstrap-deprecated", [*CORR, "--bootstrap", "20", "--seed", "1"],
-       deprecated_spelling("--bootstrap is deprecated; use -B/--samples", *CORR, "-B", "20",
-                           "--seed", "1")),
+    err("correlate-bootstrap-unknown", [*CORR, "--bootstrap", "20", "--seed", "1"],
+        "--bootstrap"),
     err("correlate-B-1", [*CORR, "-B", "1"], "-B/--samples (samples)"),
     err("correlate-B-text", [*CORR, "-B", "x"], opt("-B")),
-    err("correlate-bootstrap-1-named-as-written", [*CORR, "--bootstrap", "1"],
-        "--bootstrap (samples)"),
     err("correlate-B-by-topic", [*CORR, "-B", "20", "--by", "topic"],
         "-B/--samples applies to --by overall"),
-    err("correlate-bootstrap-and-B", [*CORR, "--bootstrap", "20", "-B", "30"],
-        "option -B given twice", "first as --bootstrap"),
     ok("dp-samples-long-form", [*with_option(DP, "-B", "50")[:-2], "--samples", "50"],
        same_output_as(*DP)),
     ok("scales-table-cutoff", [*SCALES, "--table", "4", "--table-cutoff", "3"], no_warning),
-    ok("scales-N-deprecated", [*SCALES, "--table", "4", "-N", "3"],
-       deprecated_spelling("-N is deprecated; use --table-cutoff", *SCALES, "--table", "4",
-                           "--table-cutoff", "3")),
+    err("scales-N-unknown", [*SCALES, "--table", "4", "-N", "3"], "-N"),
     err("scales-table-cutoff-not-a-cutoff", [*SCALES, "--table-cutoff", "7"],
         "--table-cutoff 7 is not one of the --cutoffs"),
     err("scales-table-cutoff-text", [*SCALES, "--table-cutoff", "x"], opt("--table-cutoff")),
-    err("scales-N-and-table-cutoff", [*SCALES, "-N", "3", "--table-cutoff", "3"],
-        "option --table-cutoff given twice", "first as -N"),
     ok("scales-ties-file-order", [*SCALES, "--ties", "file-order", "--table", "2"],
        no_warning),
     ok("scales-phi-ties-mid", [*SCALES, "--phi-ties", "mid", "--table", "2"], no_warning),
@@ -330,7 +319,7 @@ CASES = [
     err("meta-no-analysis", ["meta"], any_of("ANALYSIS", "analysis", "correlate")),
     err("meta-unknown-analysis", ["meta", "frob"], "frob"),
     err("meta-unknown-option", [*DP, "--bogus"], "--bogus"),
-    # ---- diversity qrels and measures (issue 12 §6)
+    # ---- diversity qrels and measures
     ok("diversity-correlate", ["meta", "correlate", *DIV_RUNS, "-m", "alpha-nDCG@5", "-m",
                                "ERR-IA@5"], output_contains("alpha-nDCG@5 vs ERR-IA@5"),
        files=DIV_FILES),

@@ -1,4 +1,4 @@
-"""``irscale online fit|loglik|simulate-clicks|measures`` (issue 14 §1–2): faulty click
+"""``irscale online fit|loglik|simulate-clicks|measures``: faulty click
 logs, parameter files and options. Table-driven: every row is one call checked against the
 contract of ``docs/errors.md`` (see ``conftest.py``)."""
 

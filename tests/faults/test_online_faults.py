@@ -1,6 +1,6 @@
 """``irscale online interleave`` and ``irscale online ab assign | analyze | srm | size``:
 faulty runs, qrels, click models, user lists and per-user tables, and every option's bad
-values and combinations (issue 14 §3, §5)."""
+values and combinations."""
 
 from __future__ import annotations
 

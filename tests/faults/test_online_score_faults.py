@@ -1,6 +1,6 @@
 """``irscale online score``: malformed interleaving logs (every check of the reader and of
 the scoring against the runs names file, line and text), faulty runs, and every option's
-bad values and combinations (issue 14 §3)."""
+bad values and combinations."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``irscale online sensitivity``: faulty qrels, runs and click models, and every option's
-bad values and combinations (issue 14 §4)."""
+bad values and combinations."""
 
 from __future__ import annotations
 

@@ -218,22 +218,6 @@ def test_evaluate_accepts(measures, ws):
     assert "map" in table.columns
 
 
-def test_refused_command_line_shows_no_warning(ws, run_cli):
-    """A deprecated spelling in a command line that is refused: the usage error is the one
-    line on standard error (the deprecation warning is shown only when the line is
-    accepted)."""
-    result = run_cli(
-        ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv", "-B", "10",
-         "--bootstrap", "10"])
-    assert_error(result, *twice("--bootstrap", "-B"))
-    assert [line for line in result.err.splitlines() if line.strip()] == [
-        line for line in result.err.splitlines() if "given twice" in line], result.err
-    accepted = run_cli(["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv",
-                        "--bootstrap", "10", "--seed", "1"])
-    assert_ok(accepted)
-    assert "--bootstrap is deprecated" in accepted.err
-
-
 def test_unused_label_set_warning_not_before_the_error(ws, run_cli):
     """A measure that needs a label set that was not given is the one line, without the
     warning about the label set given in its place."""

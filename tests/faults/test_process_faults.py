@@ -278,7 +278,7 @@ SIGINT_JOBS = {
     "dp-o": Job([*CSV_DP, "-B", "100000000", "-o", "out.txt"], interrupt=True),
     "split-o-and-plot": Job([*SPLIT, "--repetitions", "1000000", "-o", "out.txt", "--plot",
                              "tau.png"], interrupt=True),
-    "image-csv-long-write": Job([*IMAGE, "-N", "30", "--csv", "img.csv"], interrupt=True),
+    "image-csv-long-write": Job([*IMAGE, "-N", "30", "-o", "img.csv"], interrupt=True),
     "eval-reading-stdin": Job(["eval", "qrels.txt", "-", "-o", "out.txt"], interrupt=True,
                               open_stdin=RUN[:200]),
 }
@@ -329,7 +329,7 @@ BEFORE_WORK_JOBS = {
         "dp-o": [*CSV_DP, "-B", "100000000", "-o", "nodir/out.txt"],
         "split-plot": [*SPLIT, "--repetitions", "1000000", "--plot", "nodir/tau.png"],
         "compare-o": [*BOOT, "--samples", "1000000000", "-o", "nodir/out.txt"],
-        "image-csv": [*IMAGE, "-N", "30", "--csv", "nodir/img.csv"],
+        "image-csv": [*IMAGE, "-N", "30", "-o", "nodir/img.csv"],
     }.items()
 }
 NO_TRACEBACK_JOBS = {

@@ -1,4 +1,4 @@
-"""``irscale scale image --shards K`` (issue 16 §4): bad counts, images without pair buckets,
+"""``irscale scale image --shards K``: bad counts, images without pair buckets,
 the order of the checks (before any cluster is started), and the same output and file with
 shards on threads and on a local cluster as without them."""
 

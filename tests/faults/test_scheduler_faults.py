@@ -1,4 +1,4 @@
-"""``--scheduler`` (issue 16 §1) on every command that parallelises: ``compare``,
+"""``--scheduler`` on every command that parallelises: ``compare``,
 ``meta dp | split | swap | loo``, ``scale image`` and ``eval`` (its batches, as
 ``eval-many``): bad address forms, ``local:0``, an unreachable scheduler (a clear error at
 once), ``--workers`` with it, commands whose work is not parallel, Dask missing (an error
@@ -55,7 +55,7 @@ CASES = [row for name, argv in COMMANDS.items() for row in (
     err("correlate-has-no-scheduler", ["meta", "correlate", "--scores", "ap.csv", "--scores",
                                        "p10.csv", "--scheduler", "local:2"],
         opt("--scheduler")),
-    # eval takes --scheduler since it streams its runs in batches (issue 16 §2)
+    # eval takes --scheduler since it streams its runs in batches
     err("eval-scheduler-unreachable", ["eval", "qrels.txt", "a.run", "--scheduler",
                                        UNREACHABLE, "--no-progress"],
         opt("--scheduler"), "no Dask scheduler answers"),

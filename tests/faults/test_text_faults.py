@@ -1,4 +1,4 @@
-"""``irscale session`` (issue 17): faulty session runs, click logs, session maps and
+"""``irscale session``: faulty session runs, click logs, session maps and
 options. Table-driven: every row is one call checked against the contract of
 ``docs/errors.md`` (see ``conftest.py``)."""
 

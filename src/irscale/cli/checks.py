@@ -29,7 +29,7 @@ from ..stats.names import (
     TEST_ALIASES,
     TEST_NAMES,
 )
-from .options import check_scheduler, spelling
+from .options import check_scheduler
 
 #: Decimals of text tables when ``--digits`` is not given.
 DEFAULT_DIGITS = 4
@@ -180,9 +180,8 @@ def _correlate(args: argparse.Namespace) -> None:
                                  f"rbo, not to {args.method}")
     elif args.method == "rbo":
         args.p = 0.9
-    samples = spelling(args, "samples", "-B/--samples")
     if _given(args, "samples") and args.by != "overall":
-        raise ParameterError(f"{samples} applies to --by overall (the interval of the "
+        raise ParameterError(f"-B/--samples applies to --by overall (the interval of the "
                              f"overall correlation), not to --by {args.by}")
     if _given(args, "seed") and not _given(args, "samples"):
         raise ParameterError("--seed applies to -B/--samples (the bootstrap interval, the "
@@ -275,12 +274,11 @@ def _scales(args: argparse.Namespace) -> None:
                              f"all), not to --table {args.table}")
     _alpha(args)
     if _given(args, "table_n"):
-        flag = spelling(args, "table_n", "--table-cutoff")
         if args.table not in ("all", "4", "5", "6"):
-            raise ParameterError(f"{flag} applies to tables 4, 5 and 6 (and all), not to "
-                                 f"--table {args.table}")
+            raise ParameterError(f"--table-cutoff applies to tables 4, 5 and 6 (and all), "
+                                 f"not to --table {args.table}")
         if args.table_n not in args.cutoffs:
-            raise ParameterError(f"{flag} {args.table_n} is not one of the --cutoffs "
+            raise ParameterError(f"--table-cutoff {args.table_n} is not one of the --cutoffs "
                                  f"{list(args.cutoffs)}")
 
 

@@ -1,4 +1,4 @@
-"""``irscale eval-many``: evaluate thousands of run files in batches (issue 16 §2).
+"""``irscale eval-many``: evaluate thousands of run files in batches.
 
     irscale eval-many QRELS RUNS [RUNS ...] [-m MEASURE ...] [--batch-size N]
                       [--scheduler ADDRESS] [--workers N] [--per-topic-out DIR]

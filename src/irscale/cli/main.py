@@ -287,20 +287,12 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
             # that imported it keeps its setup); a value the user set is kept.
             os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         parser = build_parser(command)
-        import warnings
+        args = parser.parse_args(argv)
+        if getattr(args, "func", None) is None:
+            parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
+        from .outputs import check_outputs
 
-        # the warnings of the command line (a deprecated spelling) are shown once it is
-        # accepted: a usage error is the one line of a refused command
-        with warnings.catch_warnings(record=True) as held:
-            warnings.simplefilter("default")
-            args = parser.parse_args(argv)
-            if getattr(args, "func", None) is None:
-                parser.error(f"choose a command: {', '.join(SUBCOMMANDS)}")
-            from .outputs import check_outputs
-
-            check_outputs(args, parser)
-        for note in held:
-            warnings.showwarning(note.message, note.category, note.filename, note.lineno)
+        check_outputs(args, parser)
         if tune_memory and os.environ.get("IRSCALE_TUNE_MEMORY") == "1":
             from . import allocator
 

@@ -64,7 +64,6 @@ from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import (
     Checked,
     ListAction,
-    add_deprecated,
     add_progress,
     add_scheduler,
     add_ties,
@@ -154,11 +153,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
                    "matrix (every two measures) (default overall)")
-    samples = p.add_argument("-B", "--samples", action=Checked, domain=INTERVAL_SAMPLES,
-                             api="samples", default=None, metavar="B",
-                             help="bootstrap confidence interval of the overall correlation "
-                             "with B ≥ 2 resamples, --by overall only (default: no interval)")
-    add_deprecated(p, "--bootstrap", samples, "-B/--samples")
+    p.add_argument("-B", "--samples", action=Checked, domain=INTERVAL_SAMPLES,
+                   api="samples", default=None, metavar="B",
+                   help="bootstrap confidence interval of the overall correlation "
+                   "with B ≥ 2 resamples, --by overall only (default: no interval)")
     _seed(p)
     p.set_defaults(func=run_correlate)
 
@@ -259,11 +257,9 @@ def add_parser(subparsers) -> None:
                    help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"),
                    help="the table to print (default all)")
-    table_n = p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF, default=None,
-                             dest="table_n",
-                             metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
-                             "(default: the largest)")
-    add_deprecated(p, "-N", table_n, "--table-cutoff")
+    p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF, default=None,
+                   dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
+                   "(default: the largest)")
     p.add_argument("--collection", default="T", help="track label prefix (default T)")
     _alpha(p, what="significance level of tables 5, 6 and invariants")
     add_ties(p, phi=True)

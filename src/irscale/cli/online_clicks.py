@@ -1,5 +1,5 @@
-"""``irscale online fit|loglik|simulate-clicks|measures``: click models (issue 14 §1–2;
-Chuklin, Markov & de Rijke 2015; the measures of Chuklin, Serdyukov & de Rijke 2013).
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models
+(Chuklin, Markov & de Rijke 2015; the measures of Chuklin, Serdyukov & de Rijke 2013).
 
     irscale online fit LOG --model dbn [--format tsv|json] [-o PARAMS]
     irscale online loglik LOG --model dbn --test LOG2        (or --params PARAMS --test LOG2)

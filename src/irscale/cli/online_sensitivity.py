@@ -1,5 +1,5 @@
 """``irscale online sensitivity``: how many impressions interleaving and an A/B test need to
-agree with an offline measure (issue 14 §4; :func:`irscale.online.harness.sensitivity`).
+agree with an offline measure (:func:`irscale.online.harness.sensitivity`).
 
     irscale online sensitivity QRELS RUN RUN [RUN ...]
         [--model navigational|perfect|informational|PARAMS.json]

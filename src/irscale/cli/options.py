@@ -1,5 +1,4 @@
-"""The vocabulary the subcommands share (``docs/cli.md``): lists, deprecated spellings and
-the two kinds of ties.
+"""The vocabulary the subcommands share (``docs/cli.md``): lists and the two kinds of ties.
 
 * **Domains**: an option whose value must lie in a domain of :mod:`irscale.core.params`
   (a range of numbers, a set of names) is declared with ``action=Checked,
@@ -9,11 +8,7 @@ the two kinds of ties.
 * **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--sizes 5,10``, ``--systems
   a,b``), parsed by one function, :func:`parse_list`, with the same messages for an empty
   list, an empty item and an item that is not a number. :class:`ListAction` is the
-  ``argparse`` action of such an option; ``spaces=True`` also takes the former
-  space-separated form (``-N 5 10``) for one release, with a warning.
-* **Deprecated spellings** (:func:`add_deprecated`) keep working for one release: each use
-  prints exactly one ``irscale: warning: --old is deprecated; use --new`` line and stores
-  into the new option (given both, the option is refused as given twice).
+  ``argparse`` action of such an option.
 * **Scheduler**: ``--scheduler tcp://HOST:PORT`` (a running Dask scheduler) or
   ``--scheduler local:N`` (N worker processes on this machine) runs a command's parallel
   loops on Dask (:mod:`irscale.parallel`; the ``irscale[dask]`` extra) instead of this
@@ -21,17 +16,14 @@ the two kinds of ties.
   results are the same either way.
 * **Ties**: ``--ties`` is the order of documents with equal scores in every subcommand
   (``trec_eval``, ``file-order``, ``rank-column``); ``--phi-ties`` the tie strategy of φ
-  (``unq``, ``min``, ``max``, ``mid``). The two value sets are disjoint, so the former
-  ``--ties unq`` of ``scale transform``/``table`` still works: it is stored as
-  ``--phi-ties unq`` with a warning that says so (:func:`add_ties`), never silently.
+  (``unq``, ``min``, ``max``, ``mid``): :func:`add_ties`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -51,15 +43,6 @@ _KINDS: dict[str, tuple[str, str, Callable[[str], object], str]] = {
     "str": ("names", "name", str, "a,b,c"),
     "float": ("numbers", "value", float, "0,0,0.05"),
 }
-
-
-class OptionDeprecatedWarning(FutureWarning):
-    """A deprecated option spelling was used (shown as ``irscale: warning: ...``)."""
-
-
-def deprecated(message: str) -> None:
-    """Warn that a spelling is deprecated (one ``irscale: warning:`` line)."""
-    warnings.warn(message, OptionDeprecatedWarning, stacklevel=2)
 
 
 def join(values: Sequence[object]) -> str:
@@ -98,16 +81,6 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
     return values
 
 
-def spelling(args: argparse.Namespace, dest: str, default: str) -> str:
-    """The option that set ``dest`` as the user wrote it when that was a deprecated
-    spelling (messages name the option as written), otherwise ``default``."""
-    return vars(args).get("deprecated_spellings", {}).get(dest, default)
-
-
-def _note_spelling(namespace: argparse.Namespace, dest: str, option: str) -> None:
-    vars(namespace).setdefault("deprecated_spellings", {})[dest] = option
-
-
 def option_name(action: argparse.Action, api: str | None) -> str:
     """How messages name the option of ``action``: its spellings, and the Python name in
     parentheses where one is given (``-B/--samples (samples)``)."""
@@ -129,11 +102,8 @@ class Checked(_StoreOnce):
         self.domain, self.api, self.label = domain, api, label or option_name(self, api)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        name = self.label
-        if option_string is not None and option_string not in self.option_strings:
-            # a deprecated spelling (DeprecatedAlias): named as the user wrote it
-            name = f"{option_string} ({self.api})" if self.api else option_string
-        super().__call__(parser, namespace, self.domain.check(values, name), option_string)
+        super().__call__(parser, namespace, self.domain.check(values, self.label),
+                         option_string)
 
 
 class ListAction(_StoreOnce):
@@ -143,109 +113,38 @@ class ListAction(_StoreOnce):
     parentheses (``--cutoffs (cutoffs) is empty``); ``domain`` (:mod:`irscale.core.params`)
     and ``item``: every item must lie in the domain, messages call one ``item`` if given
     (``--budget (budgets): a budget must be an integer ≥ 1, got 0``); ``keywords``: values stored as
-    they are instead of a list (``--names runid``); ``spaces``: also take the deprecated
-    space-separated form ``-N 5 10`` (with a warning).
+    they are instead of a list (``--names runid``).
     """
 
     def __init__(self, option_strings, dest, *, kind: str = "int", api: str | None = None,
-                 unique: bool = False, keywords: Sequence[str] = (), spaces: bool = False,
+                 unique: bool = False, keywords: Sequence[str] = (),
                  domain: Any = None, item: str | None = None, **kwargs) -> None:
-        if spaces:
-            kwargs["nargs"] = "+"
         super().__init__(option_strings, dest, **kwargs)
-        self.kind, self.api, self.unique, self.spaces = kind, api, unique, spaces
+        self.kind, self.api, self.unique = kind, api, unique
         self.keywords = tuple(keywords)
         self.domain, self.item = domain, item
 
-    def __call__(self, parser, namespace, values, option_string=None, *,
-                 replacement: str | None = None):
-        """Store the list; ``replacement``: the option to name in the warning when
-        ``option_string`` is a deprecated spelling of this one."""
+    def __call__(self, parser, namespace, values, option_string=None):
         option = option_string or self.dest
         named = f"{option} ({self.api})" if self.api else option
-        new = replacement or option
-        if isinstance(values, list) and len(values) > 1:  # spaces=True: several words
-            bad = [v for v in values if not _is_int_list(v)]
-            if bad:
-                raise ParameterError(
-                    f"{named}: {bad[0]!r} is not an integer: give comma-separated integers, "
-                    f"e.g. {new} 5,10,20 (the files come before {option} or after the next "
-                    "option)")
-            deprecated(f"{option} {' '.join(values)} is deprecated; use {new} "
-                       f"{','.join(values)}")
-        elif replacement:
-            deprecated(f"{option} is deprecated; use {replacement}")
-        text = ",".join(values) if isinstance(values, list) else values
-        parsed = text if text in self.keywords else \
-            parse_list(text, named, self.kind, unique=self.unique)
-        if self.domain is not None and parsed is not text:
+        parsed = values if values in self.keywords else \
+            parse_list(values, named, self.kind, unique=self.unique)
+        if self.domain is not None and parsed is not values:
             name = f"{named}: {self.item}" if self.item else named
             parsed = [self.domain.check(value, name) for value in parsed]
         super().__call__(parser, namespace, parsed, option_string)
 
 
-def _is_int_list(text: str) -> bool:
-    try:
-        [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        return False
-    return True
-
-
-class DeprecatedAlias(_StoreOnce):
-    """A deprecated spelling of the option ``target``: warns, then stores as ``target``
-    does (so that giving both is 'given twice')."""
-
-    def __init__(self, option_strings, dest, *, target: argparse.Action, new: str,
-                 **kwargs) -> None:
-        super().__init__(option_strings, dest, **kwargs)
-        self.target, self.new = target, new
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        _note_spelling(namespace, self.target.dest, option_string)
-        if isinstance(self.target, ListAction):  # one warning, also for -N 5 10
-            self.target(parser, namespace, values, option_string, replacement=self.new)
-            return
-        deprecated(f"{option_string} is deprecated; use {self.new}")
-        self.target(parser, namespace, values, option_string)
-
-
-def add_deprecated(parser: argparse.ArgumentParser, old: str, target: argparse.Action,
-                   new: str | None = None, *, choices: Sequence[str] | None = None
-                   ) -> argparse.Action:
-    """Register ``old`` as a deprecated spelling of the option ``target`` (named ``new`` in
-    the warning; default: its longest option string); ``choices``: those of ``old``
-    (default: the target's)."""
-    new = new or max(target.option_strings, key=len)
-    allowed: Iterable[Any] | None = target.choices if choices is None else choices
-    extra: dict[str, Any] = {} if target.type is None else {"type": target.type}
-    return parser.add_argument(
-        old, action=DeprecatedAlias, target=target, new=new, dest=target.dest,
-        default=argparse.SUPPRESS, choices=allowed, nargs=target.nargs,
-        metavar=None if allowed else (target.metavar or "VALUE"),
-        help=f"deprecated spelling of {new} (removed in the next release)", **extra)
-
-
 class TiesAction(_StoreOnce):
-    """``--ties``: the document tie policy; a φ tie strategy (the former meaning of
-    ``--ties`` in ``scale transform``/``table``) is stored as ``--phi-ties``, with a
-    warning."""
-
-    def __init__(self, option_strings, dest, *, phi: argparse.Action | None = None,
-                 **kwargs) -> None:
-        super().__init__(option_strings, dest, **kwargs)
-        self.phi = phi
+    """``--ties``: the document tie policy, one of :data:`~irscale.core.options.TIE_POLICIES`
+    (given once)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        if values in TIE_POLICIES:
-            super().__call__(parser, namespace, values, option_string)
-        elif self.phi is not None and values in PHI_TIES:
-            deprecated(f"{option_string} {values} is deprecated; use --phi-ties {values}")
-            self.phi(parser, namespace, values, option_string)
-        else:
+        if values not in TIE_POLICIES:
             choices = ", ".join(repr(c) for c in TIE_POLICIES)
             parser.error(f"argument {'/'.join(self.option_strings)}: invalid choice: "
                          f"{values!r} (choose from {choices})")
+        super().__call__(parser, namespace, values, option_string)
 
 
 TIES_HELP = ("order of documents with equal scores: trec_eval (score descending, then "
@@ -255,24 +154,14 @@ PHI_TIES_HELP = ("tie strategy of φ for runs of equal value: unq, min, max or m
                  "unq, Ferrante, Ferro & Fuhr 2021, eq. 2)")
 
 
-def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False,
-             legacy: bool = False) -> None:
+def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
     """``--ties POLICY`` (documents with equal scores) and, with ``phi``, ``--phi-ties``
-    (φ's tie strategy). ``legacy`` (``scale transform``/``table``, where ``--ties`` used to
-    be φ's): ``--ties unq|min|max|mid`` and ``--tie-policy`` are deprecated spellings."""
-    phi_action = None
+    (φ's tie strategy)."""
     if phi:
-        phi_action = parser.add_argument("--phi-ties", choices=PHI_TIES, default="unq",
-                                         dest="phi_ties", help=PHI_TIES_HELP)
-    help = TIES_HELP
-    if legacy:
-        help += "; the former values unq, min, max and mid are deprecated spellings of " \
-                "--phi-ties"
-    ties = parser.add_argument("--ties", action=TiesAction,
-                               phi=phi_action if legacy else None, default="trec_eval",
-                               metavar="{" + ",".join(TIE_POLICIES) + "}", help=help)
-    if legacy:
-        add_deprecated(parser, "--tie-policy", ties, "--ties", choices=TIE_POLICIES)
+        parser.add_argument("--phi-ties", choices=PHI_TIES, default="unq", dest="phi_ties",
+                            help=PHI_TIES_HELP)
+    parser.add_argument("--ties", action=TiesAction, default="trec_eval",
+                        metavar="{" + ",".join(TIE_POLICIES) + "}", help=TIES_HELP)
 
 
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,

@@ -99,8 +99,8 @@ def label_file(spec: str) -> str:
 
 
 def file_role(action: argparse.Action) -> FileRole | None:
-    """The :class:`FileRole` of ``action`` (a deprecated spelling has its target's)."""
-    return getattr(getattr(action, "target", action), FILE_ROLE, None)
+    """The :class:`FileRole` of ``action``."""
+    return getattr(action, FILE_ROLE, None)
 
 
 def add_output(parser: argparse.ArgumentParser, *, what: str = "output") -> None:
@@ -176,7 +176,7 @@ def call_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Cal
             role = file_role(action)
             if role is None or action.dest in seen:
                 continue
-            seen.add(action.dest)  # a deprecated spelling stores into its target's dest
+            seen.add(action.dest)
             value = getattr(args, action.dest, None)
             values = [] if value is None else [value] if isinstance(value, str) \
                 else list(value)

@@ -27,10 +27,7 @@ are named after their files (``--names`` chooses), and a run with no topic in co
 the qrels is an error unless ``--allow-empty`` (also with ``--all-topics``).
 
 ``--ties`` is the order of documents with equal scores, as in ``irscale eval``;
-``--phi-ties`` the tie strategy of φ. The former spellings (``--ties unq|min|max|mid`` for
-φ, ``--tie-policy`` for documents, ``-N 5 10`` with spaces, ``table --length``, ``image
---csv FILE`` for ``-o``) work for one
-release with a warning (:mod:`irscale.cli.options`).
+``--phi-ties`` the tie strategy of φ (:mod:`irscale.cli.options`).
 """
 
 from __future__ import annotations
@@ -58,14 +55,12 @@ from .inputs import qrels_and_runs
 from .options import (
     Checked,
     ListAction,
-    add_deprecated,
     add_progress,
     add_scheduler,
     add_ties,
     at_terminal,
     join,
     scheduler,
-    spelling,
     wants_progress,
 )
 from .outputs import (
@@ -125,12 +120,11 @@ def add_parser(subparsers) -> None:
                        f"{VALUES_LIMIT})")
     image.add_argument("--all-values", action="store_true",
                        help="list the values whatever their number (streamed)")
-    output = image.add_argument(
+    image.add_argument(
         "-o", "--output", default=None, metavar="FILE",
         help="also write the sorted image (value, phi, n_runs: one row per distinct value) "
         "to FILE, Parquet (.parquet, .pq) or CSV (.csv), streamed with bounded memory "
         "(--max-memory); an existing file is never replaced without --force (default: none)")
-    add_deprecated(image, "--csv", output, "-o/--output")
     add_force(image)
     image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
                        help="text format: stream the whole image for the gaps and ties "
@@ -153,7 +147,7 @@ def add_parser(subparsers) -> None:
     _length(transform)
     _common(transform)
     _level_for_rel(transform)
-    add_ties(transform, phi=True, legacy=True)
+    add_ties(transform, phi=True)
     transform.add_argument("--rescale", action="store_true",
                            help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
     transform.add_argument("--all-topics", action="store_true",
@@ -176,16 +170,14 @@ def add_parser(subparsers) -> None:
     table = commands.add_parser("table", help="Table 2 of Ferrante, Ferro & Fuhr (2021): "
                                 "Kendall τ between each measure and its ranked version")
     _runs(table)
-    lengths = table.add_argument(
-        "-N", "--cutoffs", action=ListAction, spaces=True, dest="lengths", domain=LENGTH,
+    table.add_argument(
+        "-N", "--cutoffs", action=ListAction, dest="lengths", domain=LENGTH,
         item="a run length N",
         default=list(CUTOFFS), metavar="N,N,...",
-        help=f"comma-separated run lengths N (default {join(CUTOFFS)}); the former "
-        "space-separated form -N 5 10 is deprecated")
-    add_deprecated(table, "--length", lengths, "-N/--cutoffs")
+        help=f"comma-separated run lengths N (default {join(CUTOFFS)})")
     _common(table)
     _level_for_rel(table)
-    add_ties(table, phi=True, legacy=True)
+    add_ties(table, phi=True)
     table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
                        dest="fmt", help="output format (default text)")
     add_run_options(table)
@@ -235,10 +227,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def run_image(args: argparse.Namespace) -> int:
     from ..io.formats import image_format
 
-    option = spelling(args, "output", "-o")
-    fmt = None
-    if args.output is not None:  # the former --csv FILE wrote CSV whatever the name
-        fmt = "csv" if option == "--csv" else image_format(args.output, option)
+    fmt = None if args.output is None else image_format(args.output, "-o")
     from ..scales import scale
 
     with scheduler(args) as executor:  # open for the passes over the image too

@@ -1,4 +1,4 @@
-"""``irscale text``: evaluate textual outputs (``docs/text.md``, issue 17 §2–§3).
+"""``irscale text``: evaluate textual outputs (``docs/text.md``).
 
     irscale text rouge REFERENCES CANDIDATES [CANDIDATES ...] [-m MEASURE ...] [--stem]
                        [--stopwords FILE] [--multi max|mean|pooled] [-q] [-n]

@@ -11,7 +11,7 @@ Simulated pooling (:mod:`irscale.collections.simulate`)
 Shards (:mod:`irscale.collections.shards`)
     :func:`evaluate_shards`: split the documents into shards (seeded random partition or a
     stable docno hash, :func:`shard_documents`), score every run on every topic within every
-    shard, and fit seed 002's MD3 (:meth:`ShardedEvaluation.anova`).
+    shard, and fit Ferro & Sanderson's (2022) MD3 (:meth:`ShardedEvaluation.anova`).
 Sampled judgments (:mod:`irscale.collections.sampling`)
     :func:`sample_judgments`: a probability sample of the runs' documents (AP-prior
     sampling distribution, with replacement or Poisson), :func:`estimate_sampled`: statAP,

@@ -1,9 +1,9 @@
 """AWARE: downstream aggregation of crowd assessors through the measure scores.
 
 Ferrante, Ferro & Maistro (2017), "AWARE: exploiting evaluation measures to combine multiple
-assessors", ACM TOIS 36(2), article 20 (summarised in seed 004, §2.5): instead of merging the
-labels into one qrels (upstream: MV, EM, ...), every crowd assessor ``k`` judges the pool on
-its own, every run ``s`` is scored on every topic ``t`` against each assessor's judgments,
+assessors", ACM TOIS 36(2), article 20 (summarised in Ferro & Maistro 2024, §2.5): instead of
+merging the labels into one qrels (upstream: MV, EM, ...), every crowd assessor ``k`` judges the
+pool on its own, every run ``s`` is scored on every topic ``t`` against each assessor's judgments,
 ``M_k[t, s]``, and the scores are combined as the expectation of the measure over the
 assessors, a weighted average with weights ``a_k[t] ≥ 0`` that sum to 1:
 

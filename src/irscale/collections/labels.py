@@ -41,8 +41,8 @@ is the number of workers who gave item ``i`` class ``k``.
     and normalises them, runs ``n_iter`` (50) E/VB-M steps; the restart with the largest
     marginal likelihood is kept. Worker quality: ``s_w`` (the probability of knowing).
 
-Binomial Majority Vote (Ferrante, Ferro & Losiouk 2019, cited by seed 004 §2.5) is not
-implemented: the sources available to us (seed 004; the abstract of Ferrante, Ferro &
+Binomial Majority Vote (Ferrante, Ferro & Losiouk 2019, cited by Ferro & Maistro 2024, §2.5) is not
+implemented: the sources available to us (Ferro & Maistro 2024; the abstract of Ferrante, Ferro &
 Pontarollo, ECIR 2018) describe its model (a judgment is a binomial random variable whose
 mean is the document's quantity of relevance) but not its decision rule (how grades map
 to trials, how p is estimated, how the merged label is chosen), and a guess under the

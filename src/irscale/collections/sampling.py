@@ -1,10 +1,10 @@
-"""Sampled judgments: a probability sample of the pool and the statAP estimators (issue 13 §7).
+"""Sampled judgments: a probability sample of the pool and the statAP estimators.
 
 Instead of judging a whole pool, judge a random sample of it drawn with known inclusion
 probabilities, and estimate the measures from the sample (Aslam, Pavlu & Yilmaz, SIGIR
 2006, "A statistical method for system evaluation using incomplete judgments"; the statAP
 of the TREC Million Query track, Carterette, Pavlu, Kanoulas, Aslam & Allan, SIGIR 2008,
-which the seeds cite for statAP).
+which Sakai (2014) cites for statAP).
 
 The sampling design (:func:`sample_judgments`)
     1. *Sampling distribution* (:func:`sampling_distribution`): every run gives rank k of

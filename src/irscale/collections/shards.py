@@ -1,8 +1,8 @@
-"""Collection shards for the MD3 family of ANOVA models (seed 002 §3.1; Ferro & Sanderson).
+"""Collection shards for the MD3 family of ANOVA models (Ferro & Sanderson 2022, §3.1).
 
 MD3 needs y_ijk, the score of system j on topic i *within shard k* of the document
-collection. Seed 002 (§4, "Shards") builds the shards by "randomly [sampling] shards of
-documents ... without replacement, i.e. we randomly partitioned the collection" (3 shards
+collection. Ferro & Sanderson (2022, §4, "Shards") build the shards by "randomly [sampling] shards
+of documents ... without replacement, i.e. we randomly partitioned the collection" (3 shards
 in its experiments; 2 and 5 gave insubstantial differences). :func:`evaluate_shards` does
 that from runs and qrels, and :meth:`ShardedEvaluation.anova` hands the scores to
 :func:`irscale.stats.shard_anova`.
@@ -13,7 +13,7 @@ The collection
     they would fall in.
 
 Splitting (:func:`shard_documents`)
-    ``"random"`` (seed 002): the distinct docnos are sorted (byte order, so the input
+    ``"random"`` (Ferro & Sanderson 2022): the distinct docnos are sorted (byte order, so the input
     order does not matter), shuffled by a random permutation drawn from ``rng`` (a
     :class:`numpy.random.Generator` or a seed, via :class:`numpy.random.SeedSequence` and
     PCG64: the same seed gives the same shards on every platform, for a given numpy
@@ -34,14 +34,14 @@ Scores per shard (how the rankings are re-formed)
     removed and the ranks close up: rank r in the shard is the r-th document of the
     shard in the run's full ranking, as if the system had retrieved from that shard
     alone — the construction of Ferro, Kim & Sanderson 2019 and Ferro & Sanderson 2019 that
-    seed 002 reuses). The measure is then computed by :func:`irscale.evaluate` on those
-    qrels and runs. A run that retrieved no document of the shard for a topic scores 0
+    Ferro & Sanderson (2022) reuse). The measure is then computed by :func:`irscale.evaluate` on
+    those qrels and runs. A run that retrieved no document of the shard for a topic scores 0
     there, as trec_eval 9.0.8's ``-c`` counts a topic a run misses.
 
 Undefined scores
     A topic without a relevant document in a shard leaves the measure undefined there
-    (seed 002 §2.3.6: "missing values caused by shards without a relevant document"): its
-    scores are NaN for every system, and the ANOVA's ``empty`` policy decides
+    (Ferro & Sanderson 2022, §2.3.6: "missing values caused by shards without a relevant document"):
+    its scores are NaN for every system, and the ANOVA's ``empty`` policy decides
     (:mod:`irscale.stats.shards`: error, zero, drop-topic, drop-shard, missing).
 """
 
@@ -189,10 +189,10 @@ def evaluate_shards(
     """Score every run on every topic within every shard (module documentation).
 
     ``measure``: one per-topic measure name (``AP``, ``map``, ``P@10``, ``nDCG@10`` ...);
-    ``shards``: k ≥ 1; ``method``: ``"random"`` (seed 002's random partition, seeded by
-    ``rng``) or ``"hash"``; ``topics``: the topics to score (default: the qrels topics that
-    some run retrieved for, trec_eval's topics). Topics with relevant documents in no
-    shard at all cannot be scored and are refused.
+    ``shards``: k ≥ 1; ``method``: ``"random"`` (the random partition of Ferro & Sanderson 2022,
+    seeded by ``rng``) or ``"hash"``; ``topics``: the topics to score (default: the qrels topics
+    that some run retrieved for, trec_eval's topics). Topics with relevant documents in no shard at
+    all cannot be scored and are refused.
 
     >>> import pandas as pd
     >>> qrels = pd.DataFrame({"query_id": "1", "doc_id": ["a", "b", "c", "d"],

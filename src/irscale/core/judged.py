@@ -168,7 +168,7 @@ class JudgedRankings:
 
     def condensed(self) -> JudgedRankings:
         """The condensed rankings: unjudged documents removed, the others moved up (Sakai's
-        condensed lists, seed 001 §2.2; trec_eval's ``-J``)."""
+        condensed lists, Sakai (2014), §2.2; trec_eval's ``-J``)."""
         judged = self.is_judged
         return self if judged.all() else self._subset(judged)
 

@@ -1,4 +1,4 @@
-"""Progress of long work, on standard error: the one mechanism of irscale (issue 15 §5).
+"""Progress of long work, on standard error: the one mechanism of irscale.
 
 Every long computation takes ``progress``: ``False`` (nothing), ``True`` (progress on
 standard error) or a callable ``progress(done, total)`` called as the work advances

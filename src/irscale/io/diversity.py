@@ -293,7 +293,7 @@ def _line_index(data: bytes, table: pa.Table) -> dict[tuple[str, str], tuple[int
 @dataclass(frozen=True)
 class IntentTypes:
     """Intent types per topic: ``{topic: {subtopic: "inf" | "nav"}}`` (informational or
-    navigational, Sakai WWW 2012; seed 001 §3.1). An intent not listed is informational."""
+    navigational, Sakai WWW 2012; Sakai 2014, §3.1). An intent not listed is informational."""
 
     types: Mapping[str, Mapping[str, str]]
     source: str = "<intent types>"

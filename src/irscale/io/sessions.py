@@ -1,4 +1,4 @@
-"""Readers of multi-query session runs, click logs and session → topic maps (issue 17).
+"""Readers of multi-query session runs, click logs and session → topic maps.
 
 Formats (fields separated by any run of spaces or tabs; blank lines are ignored; plain or
 gzip-compressed; ``-`` reads standard input):

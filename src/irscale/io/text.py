@@ -1,5 +1,5 @@
 """Readers of textual outputs, reference texts, nuggets/iUnits, nugget matches and output
-lengths (issue 17 §2–§3; ``docs/text.md``).
+lengths (``docs/text.md``).
 
 Formats (plain or gzip-compressed UTF-8; ``-`` reads standard input; blank lines are
 ignored; every error names the file, the 1-based line and its text):
@@ -16,7 +16,7 @@ ignored; every error names the file, the 1-based line and its text):
   nugget_id) given twice is an error.
 * **matches** ``topic run nugget_id offset``: nugget ``nugget_id`` was found in the output
   of ``run`` for ``topic``, ending at character ``offset`` (a whole number ≥ 0: pos(v) of
-  seed 001 eq. 43). A nugget matched twice in one output is an error.
+  Sakai (2014), eq. 43). A nugget matched twice in one output is an error.
 * **lengths** ``topic run length``: the length of an output in characters (a whole number
   ≥ 1).
 """
@@ -35,7 +35,6 @@ from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_na
 from .files import check_utf8, raise_nul_line
 from .trec import _check_source
 
-TEXT_FIELDS = ("topic", "id", "text")
 NUGGET_FIELDS = ("topic", "nugget_id", "weight", "vital|okay", "[vital_string]")
 MATCH_FIELDS = ("topic", "run", "nugget_id", "offset")
 LENGTH_FIELDS = ("topic", "run", "length")

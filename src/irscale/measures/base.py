@@ -458,7 +458,7 @@ class MeasureRequest:
     cutoff: int | None = None
     labels: tuple[tuple[str, str], ...] = ()
     requested: str = ""
-    #: Evaluate on the condensed rankings (unjudged documents removed; seed 001 §2.2).
+    #: Evaluate on the condensed rankings (unjudged documents removed; Sakai 2014, §2.2).
     condensed: bool = False
 
     def with_labels(self, labels: Mapping[str, str]) -> MeasureRequest:
@@ -516,7 +516,7 @@ def safe_divide(numerator: np.ndarray | float, denominator: np.ndarray | float) 
 
 def f_weights(beta: float) -> tuple[float, float]:
     """The weights ``(a, b)`` of F_β = (1 + β²)·P·R / (β²·P + R) = P·R / (a·P + b·R),
-    a = β²/(1 + β²), b = 1/(1 + β²) (van Rijsbergen's F; seed 001 eq. 5 and 39).
+    a = β²/(1 + β²), b = 1/(1 + β²) (van Rijsbergen's F; Sakai 2014, eq. 5 and 39).
 
     Written so, F_β needs no product by 1 + β², which overflows for β > 1.3e154: a β whose
     square is beyond the range of a double weighs recall only (a = 1, b = 0: F = R, the

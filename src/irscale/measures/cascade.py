@@ -1,5 +1,5 @@
-"""Expected reciprocal rank and its normalised form (Chapelle et al., CIKM 2009; seed 001
-§2.2 eq. 15; seed 004 §5.1 eq. 14; NTCIREVAL's ERR, nERR@l).
+"""Expected reciprocal rank and its normalised form (Chapelle et al., CIKM 2009; Sakai 2014
+§2.2 eq. 15; Ferro & Maistro 2024, §5.1 eq. 14; NTCIREVAL's ERR, nERR@l).
 
 The user scans the ranking top down and stops, satisfied, at rank r with probability
 ``R_r``; ``dsat(r) = Π_{i≤r} (1 − R_i)`` is the probability of still being unsatisfied
@@ -12,7 +12,7 @@ Satisfaction probabilities from the gain ``g`` of the document (``gain=``, defau
 the degree) and ``gmax``, the gain of the scale's highest degree (``maxrel``):
 
 * ``prob=exp`` (Chapelle's, default): ``R = (2^g − 1) / 2^gmax`` — with three levels
-  1/8, 3/8, 7/8 (seed 001); with c = 2, 1/4 and 3/4 (seed 003 §5);
+  1/8, 3/8, 7/8 (Sakai 2014); with c = 2, 1/4 and 3/4 (Ferrante et al. 2019, §5);
 * ``prob=ntcir``: ``R = g / (gmax + 1)`` (NTCIREVAL: "divide by maxgain+1 to make sure
   rel prob < 1 even for a highly rel doc"; ERR then does not reduce to RR in the binary case).
 
@@ -93,7 +93,7 @@ _PARAMS = {"prob": PROB, "gain": gain_keyword("linear"), "maxrel": MAXREL}
 @register(
     "ERR",
     doc="Expected reciprocal rank Σ dsat(r−1)·R_r / r, cascade user model (Chapelle et al. "
-    "2009; seed 001 eq. 15).",
+    "2009; Sakai 2014, eq. 15).",
     params=Keywords(**_PARAMS).checked(MAXREL_CHECK),
     missing_value=0.0,
     formula="Σ_r dsat(r − 1)·R_r / r, R_r = (2^g(r) − 1)/2^gmax",

@@ -1,5 +1,5 @@
 """Measures calibrated on click models: utility- and effort-based (Chuklin, Serdyukov & de
-Rijke, CIKM 2013; Carterette's framework; seed 004 §5.1 eq. 16–17).
+Rijke, CIKM 2013; Carterette's framework; Ferro & Maistro 2024, §5.1 eq. 16–17).
 
 A click model trained on a log gives ``P[C_i = 1]``, the probability that the user clicks
 the document at rank i, and — for models that estimate satisfaction (DBN, DCM) —
@@ -83,8 +83,8 @@ def satisfied_after_click(jr: JudgedRankings, params: Params, gain: GainMap,
 
 @register(
     "uM",
-    doc="Utility-based click-model measure Σ P[C_i=1]·r̂_i (Chuklin et al. 2013; seed 004 "
-    "eq. 16); click probabilities given as input.",
+    doc="Utility-based click-model measure Σ P[C_i=1]·r̂_i (Chuklin et al. 2013; "
+    "Ferro & Maistro 2024, eq. 16); click probabilities given as input.",
     params=Keywords(**_CLICKS, gain=gain_keyword("linear")),
     missing_value=0.0,
     formula="Σ_i P[C_i = 1]·r̂_i",
@@ -102,8 +102,8 @@ def _default_satisfaction(params: Params) -> bool:
 
 @register(
     "rrM",
-    doc="Effort-based click-model measure Σ s_i·P[C_i=1]/i (Chuklin et al. 2013; seed 004 "
-    "eq. 17); click (and satisfaction) probabilities given as input.",
+    doc="Effort-based click-model measure Σ s_i·P[C_i=1]/i (Chuklin et al. 2013; "
+    "Ferro & Maistro 2024, eq. 17); click (and satisfaction) probabilities given as input.",
     params=Keywords(**_CLICKS,
                     sat=Keyword(optional(identifier), None,
                                 "label set of satisfaction probabilities"),

@@ -1,4 +1,4 @@
-"""Condensed-list measures and the bpref family of Sakai (SIGIR 2007; seed 001 §2.2
+"""Condensed-list measures and the bpref family of Sakai (SIGIR 2007; Sakai 2014, §2.2
 "Condensed-list Metrics", eq. 21–23; NTCIREVAL ``label -j`` / ``compute -j``).
 
 The *condensed list* of a ranking drops its unjudged documents (not in the qrels, or judged
@@ -45,7 +45,7 @@ def bpref_variant(jr: JudgedRankings, divisor: np.ndarray, capped: bool) -> np.n
 @register(
     "bpref_R",
     doc="bpref_R: (1/R) Σ over the relevant documents of the condensed list of "
-    "1 − min(R, judged non-relevant above)/R (Sakai 2007; seed 001 eq. 22).",
+    "1 − min(R, judged non-relevant above)/R (Sakai 2007; Sakai 2014, eq. 22).",
     params=Keywords(),
     missing_value=0.0,
     formula="(1/R) Σ_{relevant d of the condensed list} (1 − min(R, n_d)/R)",
@@ -58,7 +58,7 @@ def bpref_r(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, n
 @register(
     "bpref_N",
     doc="bpref_N: (1/R) Σ over the relevant documents of the condensed list of "
-    "1 − (judged non-relevant above)/N (Sakai 2007; seed 001 eq. 23; RankEff).",
+    "1 − (judged non-relevant above)/N (Sakai 2007; Sakai 2014, eq. 23; RankEff).",
     params=Keywords(),
     missing_value=0.0,
     formula="(1/R) Σ_{relevant d of the condensed list} (1 − n_d/N)",

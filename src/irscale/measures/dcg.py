@@ -1,5 +1,5 @@
-"""DCG and nDCG with any gain map and discount (seed 004 §3.4 eq. 5–6; seed 001 §2.2 eq. 6;
-seed 000 §6: DCG_b02, DCG_b10).
+"""DCG and nDCG with any gain map and discount (Ferro & Maistro 2024, §3.4 eq. 5–6; Sakai 2014, §2.2
+eq. 6; Ferrante et al. 2021, §6: DCG_b02, DCG_b10).
 
 With ``g(r)`` the gain of the document at rank r (:mod:`irscale.measures.gain_discount`:
 ``gain=linear|exp|binary|g1:g2:...``), ``d(r)`` the discount (``discount=log2|log|jk|1+log``,
@@ -11,9 +11,9 @@ With ``g(r)`` the gain of the document at rank r (:mod:`irscale.measures.gain_di
 where iDCG@k is the DCG of the topic's ideal ranking (its relevant documents by decreasing
 gain) cut at k — at most R documents, never cut at the run's length. Discounts:
 ``jk`` = ``max(1, log_b r)`` (Järvelin & Kekäläinen 2002; no discount up to rank b, the
-original DCG of seed 004 eq. 5 and NTCIREVAL's "nDCG"), ``log2`` = ``log2(r + 1)`` (seed 001
-eq. 6, NTCIREVAL's "MSnDCG", trec_eval's ndcg), ``log`` = ``log_b(r + 1)``, ``1+log`` =
-``1 + log_b r`` (Järvelin et al. 2008).
+original DCG of Ferro & Maistro 2024, eq. 5, and NTCIREVAL's "nDCG"), ``log2`` =
+``log2(r + 1)`` (Sakai 2014, eq. 6, NTCIREVAL's "MSnDCG", trec_eval's ndcg), ``log`` =
+``log_b(r + 1)``, ``1+log`` = ``1 + log_b r`` (Järvelin et al. 2008).
 
 ``nDCG(gain=linear,discount=log2)`` equals trec_eval's ``ndcg`` (and ``@k`` its
 ``ndcg_cut_k``) bit for bit at relevance level 1: the same terms, added in the same order.
@@ -66,7 +66,7 @@ def ideal_dcg(jr: JudgedRankings, gain: GainMap, discount: Discount, cutoff: int
 @register(
     "DCG",
     doc="Discounted cumulated gain Σ g(r)/d(r) over the first k documents, any gain map and "
-    "discount (Järvelin & Kekäläinen 2002; seed 004 eq. 5, seed 001 §2.2).",
+    "discount (Järvelin & Kekäläinen 2002; Ferro & Maistro 2024, eq. 5, Sakai 2014, §2.2).",
     params=_PARAMS,
     missing_value=0.0,
     formula="Σ_{r ≤ k} g(r)/d(r)",
@@ -78,8 +78,8 @@ def dcg(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
 
 @register(
     "nDCG",
-    doc="Normalised DCG: DCG@k / ideal DCG@k, any gain map and discount (seed 004 eq. 6, "
-    "seed 001 eq. 6).",
+    doc="Normalised DCG: DCG@k / ideal DCG@k, any gain map and discount "
+    "(Ferro & Maistro 2024, eq. 6; Sakai 2014, eq. 6).",
     params=_PARAMS,
     missing_value=0.0,
     formula="DCG@k / ideal DCG@k",

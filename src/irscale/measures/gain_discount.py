@@ -3,31 +3,31 @@
 **Gain maps** (keyword ``gain``), the value a document of relevance degree ``v`` brings:
 
 * ``linear`` — ``g(v) = v`` (the "gain = relevance level" of trec_eval, NTCIREVAL's
-  ``-g 1:2:...``, seed 004 §3.4);
-* ``exp`` — ``g(v) = 2^v − 1`` (Burges et al.; seed 001 §2.2, ERR's probabilities);
+  ``-g 1:2:...``, Ferro & Maistro (2024), §3.4);
+* ``exp`` — ``g(v) = 2^v − 1`` (Burges et al.; Sakai 2014, §2.2, ERR's probabilities);
 * ``binary`` — ``g(v) = 1`` for a relevant document (degree ≥ the relevance level ``rel``);
 * ``g1:g2:...:gc`` — user-given gains of degrees 1..c (NTCIREVAL's ``-g`` convention:
   ``gain=1:3:7``); degree 0 gains 0. A judged degree above c is an error.
 
 In every family of this package, a document below the relevance level (``rel``, default 1)
 gains nothing, as do unjudged documents (not in the qrels, or judged negative): "relevant"
-and "positive gain" coincide, as Sakai's definitions assume (seed 001 §2.2).
+and "positive gain" coincide, as Sakai's definitions assume (Sakai 2014, §2.2).
 
 ``gmax`` is the gain of the highest degree of the scale, ``c`` = the highest judged degree of
 the batch (``jr.column_degrees``), or ``maxrel`` when given, or the last degree of a gain list:
-RBP, ERR, gP divide by it (seed 003 §5: ``g(a_c)``; NTCIREVAL: ``gv[maxrl]``, the gain of
-the last level of ``-g``).
+RBP, ERR, gP divide by it (Ferrante et al. 2019, §5: ``g(a_c)``; NTCIREVAL: ``gv[maxrl]``, the gain
+of the last level of ``-g``).
 
 **Discounts** (keyword ``discount``, base ``base``, default 2), the divisor of the gain at
 rank r:
 
 * ``jk`` — Järvelin & Kekäläinen (2002): ``max(1, log_b r)``, no discount up to rank b
-  (seed 004 eq. 5; the DCG_b02/DCG_b10 of seed 000 §6; NTCIREVAL's "nDCG", computed as
-  ``log(r)/log(b)`` for r > b);
-* ``log2`` / ``log`` — ``log_2(r + 1)`` / ``log_b(r + 1)`` (seed 001 eq. 6; Burges et al.;
+  (Ferro & Maistro 2024, eq. 5; the DCG_b02/DCG_b10 of Ferrante et al. 2021, §6;
+  NTCIREVAL's "nDCG", computed as ``log(r)/log(b)`` for r > b);
+* ``log2`` / ``log`` — ``log_2(r + 1)`` / ``log_b(r + 1)`` (Sakai 2014, eq. 6; Burges et al.;
   NTCIREVAL's "MSnDCG"; trec_eval's ndcg): with b = 2 the discount is ``numpy.log2(r + 1)``,
   bit for bit trec_eval's;
-* ``1+log`` (``onelog``) — ``1 + log_b r`` (Järvelin et al. 2008, seed 001 §2.2).
+* ``1+log`` (``onelog``) — ``1 + log_b r`` (Järvelin et al. 2008, Sakai 2014, §2.2).
 
 **Ideal rankings** (:func:`ideal_rankings`): for every topic, its relevant judged documents
 sorted by decreasing gain (degree descending among equal gains), as a
@@ -118,9 +118,6 @@ def parse_gain(text: str) -> GainMap:
     if not values or not all(np.isfinite(values)) or min(values) < 0:
         raise ValueError("gains must be finite and ≥ 0")
     return GainMap("list", values)
-
-
-LINEAR = GainMap("linear")
 
 
 def gain_keyword(default: str = "linear") -> Keyword:

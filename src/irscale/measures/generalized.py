@@ -1,10 +1,10 @@
-"""Generalised precision and recall, gP and gR (Kekäläinen & Järvelin, JASIST 2002; seed
-003 §4.2).
+"""Generalised precision and recall, gP and gR (Kekäläinen & Järvelin, JASIST 2002;
+Ferrante et al. 2019, §4.2).
 
 With ``g`` the gain map (``gain=``, default linear; documents below ``rel`` and unjudged
 ones gain 0), ``gmax`` the gain of the scale's highest degree, N the documents considered
 (the cut-off k, or the n retrieved) and the recall base in gains
-``RB = Σ_{judged d} g(d)`` (seed 003 §3)::
+``RB = Σ_{judged d} g(d)`` (Ferrante et al. 2019, §3)::
 
     gP = (1/N) Σ_{i≤N} g(r_i) / gmax
     gR = Σ_{i≤N} g(r_i) / RB                  (0 when RB = 0)
@@ -56,7 +56,7 @@ def _retrieved_gain(jr: JudgedRankings, params: Params,
 @register(
     "gP",
     doc="Generalised precision: mean normalised gain g/gmax of the retrieved (or top k) "
-    "documents (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
+    "documents (Kekäläinen & Järvelin 2002; Ferrante et al. 2019, §4.2).",
     params=_PARAMS,
     formula="(1/n) Σ_{r ≤ n} g(r)/gmax",
     source="Kekäläinen & Järvelin 2002",
@@ -71,7 +71,7 @@ def generalised_precision(jr: JudgedRankings, params: Params,
 @register(
     "gR",
     doc="Generalised recall: gain retrieved (in the top k) over the gain of every judged "
-    "document (Kekäläinen & Järvelin 2002; seed 003 §4.2).",
+    "document (Kekäläinen & Järvelin 2002; Ferrante et al. 2019, §4.2).",
     params=_PARAMS_R,
     formula="Σ_{retrieved} g / Σ_{judged} g",
     source="Kekäläinen & Järvelin 2002",

@@ -1,4 +1,4 @@
-"""Q-measure and its family: R-measure, P-measure, O-measure, P⁺ (seed 001 §2.2, eq. 11–14;
+"""Q-measure and its family: R-measure, P-measure, O-measure, P⁺ (Sakai 2014, §2.2, eq. 11–14;
 Sakai 2004–2007; NTCIREVAL).
 
 With ``I(r)`` = 1 when the document at rank r is relevant (degree ≥ ``rel``), ``C(r)`` the
@@ -20,7 +20,7 @@ default 1) is (eq. 11)::
 
 all 0 when no relevant document is retrieved (Q, R-measure: when R = 0). β = 0 gives AP
 (BR(r) = C(r)/r, bit for bit the terms of trec_eval's map); binary relevance gives
-BR(r) = Prec(r) for r ≤ R and BR(r) > Prec(r) beyond (seed 001 §2.2). P-measure, O-measure
+BR(r) = Prec(r) for r ≤ R and BR(r) > Prec(r) beyond (Sakai 2014, §2.2). P-measure, O-measure
 and P⁺ are evaluated on the ranking cut at ``@l`` when a cut-off is given (rp is then "within
 the measurement depth l").
 """
@@ -115,7 +115,7 @@ _COMMON = {"beta": BETA, "gain": gain_keyword("linear")}
 @register(
     "Q",
     doc="Q-measure: mean blended ratio BR(r) = (β cg(r) + C(r)) / (β cg*(r) + r) over the "
-    "relevant documents; @l divides by min(l, R) (Sakai; seed 001 eq. 11–13).",
+    "relevant documents; @l divides by min(l, R) (Sakai 2014, eq. 11–13).",
     params=Keywords(**_COMMON, norm=NORM, cutoff=CUTOFF).checked(
         only_with("norm", lambda p: p["cutoff"] is not None, "with a cut-off (Q(norm=R)@l)")),
     missing_value=0.0,
@@ -134,7 +134,7 @@ def q_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
 
 @register(
     "Rmeasure",
-    doc="R-measure: the blended ratio at rank R, BR(R) (Sakai; seed 001 §2.2).",
+    doc="R-measure: the blended ratio at rank R, BR(R) (Sakai 2014, §2.2).",
     params=Keywords(**_COMMON),
     missing_value=0.0,
     formula="BR(R)",
@@ -192,7 +192,7 @@ def p_measure(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str,
 @register(
     "Pplus",
     doc="P+: mean blended ratio over the relevant documents ranked at or above rp "
-    "(Sakai 2007; seed 001 eq. 14).",
+    "(Sakai 2007; Sakai 2014, eq. 14).",
     params=Keywords(**_COMMON),
     missing_value=0.0,
     formula="(1/C(rp)) Σ_{relevant r ≤ rp} BR(r)",

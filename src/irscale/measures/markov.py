@@ -1,4 +1,4 @@
-"""Markov precision (Ferrante, Ferro & Maistro, SIGIR 2014; seed 004 §5.1 eq. 18).
+"""Markov precision (Ferrante, Ferro & Maistro, SIGIR 2014; Ferro & Maistro 2024, §5.1 eq. 18).
 
 The user moves among the ranks of the result list as a Markov chain (skipping documents,
 going back, revisiting); π is the invariant distribution of the chain *restricted to the
@@ -44,8 +44,8 @@ def stationary_weights(jr: JudgedRankings, model: str, alpha: float) -> np.ndarr
 @register(
     "MP",
     doc="Markov precision Σ π_i Prec(i) over the relevant retrieved ranks, π the invariant "
-    "distribution of a user's Markov chain restricted to them (Ferrante et al. 2014; seed "
-    "004 eq. 18).",
+    "distribution of a user's Markov chain restricted to them (Ferrante et al. 2014; "
+    "Ferro & Maistro 2024, eq. 18).",
     params=Keywords(
         model=Keyword(choice("uniform", "distance"), "distance",
                       "transition model: uniform among relevant documents, or distance"),

@@ -21,7 +21,7 @@ spellings (each yields one or more :class:`MeasureRequest`):
   selects the keyword family of that name). Generic parameters, accepted by every name:
   ``rel`` (minimum relevance degree counted as relevant for that measure only) and
   ``condensed=1`` (alias ``judged_only=1``: evaluate the condensed list, unjudged documents
-  removed; seed 001 §2.2). A cut-off on a measure that has no native cut-off (``RR@10``)
+  removed; Sakai 2014, §2.2). A cut-off on a measure that has no native cut-off (``RR@10``)
   evaluates the ranking truncated to its first k documents; a keyword family that declares
   ``cutoff`` receives k as a parameter;
 * NTCIREVAL's output names with the prefix ``ntcir:`` (``ntcir:Q-measure``,

@@ -1,5 +1,5 @@
 """The interval-scale measures of the formal theory of IR measures: SBTO and RBTO (Ferrante,
-Ferro & Pontarollo, TKDE 2019; seed 003 §4–5, eq. 3 and 6).
+Ferro & Pontarollo, TKDE 2019; Ferrante et al. 2019, §4–5, eq. 3 and 6).
 
 Runs are judged runs ``r̂ ∈ REL^N`` over the degrees ``a_0 < a_1 < ... < a_c``; ``δ(a_j) = j``.
 N is the cut-off k (shorter runs are padded with non-relevant documents) or, without one,
@@ -13,8 +13,8 @@ Documents below the relevance level ``rel`` and unjudged documents count as ``a_
       SBTO(r̂) = Σ_{j=1..N} binom(δ(r̂_j) + N − j, N − j + 1),   r̂_1 ≥ r̂_2 ≥ ... ≥ r̂_N
 
   SBTO takes every value 0 .. binom(N + c, N) − 1 exactly once. (The extended abstract of
-  seed 003 prints the sort as ``r̂_i ≤ r̂_{i+1}``; only the decreasing order gives the rank
-  function of order (1) — e.g. N = 2, c = 2: (1,1) ↦ 2 < (2,0) ↦ 3 — which the tests
+  Ferrante et al. (2019) print the sort as ``r̂_i ≤ r̂_{i+1}``; only the decreasing order gives the
+  rank function of order (1) — e.g. N = 2, c = 2: (1,1) ↦ 2 < (2,0) ↦ 3 — which the tests
   check on every run.) Binary relevance: SBTO is the number of relevant documents.
 * **RBTO** (rank-based total order, eq. 6) — the rank of the run in the strongly top-heavy
   (lexicographic) order (eq. 4): the run's degrees read as a number in base c + 1::
@@ -24,8 +24,8 @@ Documents below the relevance level ``rel`` and unjudged documents count as ``a_
   exact in floating point while (c + 1)^N ≤ 2^53 (e.g. N ≤ 33 for c = 2); ``norm=1`` gives
   RBTO / ((c + 1)^N − 1) ∈ [0, 1], finite for any N.
 
-Both are interval scales on their orders (seed 003, Theorem 1); the interval-scale engine
-(:mod:`irscale.scales`) evaluates them on synthetic runs.
+Both are interval scales on their orders (Ferrante et al. 2019, Theorem 1); the interval-scale
+engine (:mod:`irscale.scales`) evaluates them on synthetic runs.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def multiset_rank(delta: np.ndarray, position: np.ndarray, n: np.ndarray) -> np.
 @register(
     "SBTO",
     doc="Set-based total order: rank of the run's multiset of relevance degrees, an interval "
-    "scale (Ferrante et al. 2019; seed 003 eq. 3).",
+    "scale (Ferrante et al. 2019, eq. 3).",
     params=Keywords(cutoff=CUTOFF),
     formula="rank of the run's multiset of relevance degrees in the set-based total order",
     source="Ferrante et al. 2019",
@@ -109,7 +109,7 @@ def sbto(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.n
 @register(
     "RBTO",
     doc="Rank-based total order: the run's degrees read as a number in base c + 1, an "
-    "interval scale (Ferrante et al. 2019; seed 003 eq. 6); norm=1 scales it to [0, 1].",
+    "interval scale (Ferrante et al. 2019, eq. 6); norm=1 scales it to [0, 1].",
     params=Keywords(maxrel=MAXREL, cutoff=CUTOFF,
                     norm=Keyword(flag, False, "divide by (c + 1)^N − 1")),
     formula="Σ_i r_i (c + 1)^(N − i): the degrees read as a number in base c + 1",

@@ -24,10 +24,6 @@ from typing import Any
 from ..errors import MeasureError
 from .base import ParamSpec
 
-#: Names every ir_measures-style request accepts, whatever the family: ``rel`` (minimum
-#: relevant degree) and ``condensed`` / ``judged_only`` (evaluate the condensed list).
-GENERIC_KEYWORDS = ("rel", "condensed", "judged_only")
-
 
 @dataclass(frozen=True)
 class Keyword:

@@ -1,5 +1,6 @@
-"""Set and rank-based binary measures of the seeds: AP with the ``min(l, R)`` depth variant,
-11-point interpolated AP, F_β and E (seed 001 §2.1–2.2 eq. 1–10; seed 004 §3.1–3.3 eq. 1–4).
+"""Set and rank-based binary measures of the papers: AP with the ``min(l, R)`` depth variant,
+11-point interpolated AP, F_β and E (Sakai 2014, §2.1–2.2 eq. 1–10; Ferro & Maistro 2024, §3.1–3.3
+eq. 1–4).
 
 With ``C(r)`` the relevant documents (degree ≥ ``rel``) in the top r, R the topic's relevant
 documents, n the documents retrieved and k a cut-off::
@@ -9,15 +10,15 @@ documents, n the documents retrieved and k a cut-off::
     AP(norm=R)@l    = (1/R) Σ_{r≤l} I(r) C(r)/r                     (trec_eval's map_cut)
     AP11            = (1/11) Σ_{i ∈ {0, .1, ..., 1}} IP_i,
                       IP_i = max_{r: C(r) ≥ i·R} C(r)/r  (0 when no rank reaches recall i)
-                                                                     (eq. 7–8; seed 004 eq. 3)
+                                                       (eq. 7–8; Ferro & Maistro 2024, eq. 3)
     F_β  = (β² + 1)·P·Rec / (β²·P + Rec) = (β² + 1)·h / (β²·R + m)   (eq. 5)
     E_β  = 1 − F_β                                                    (eq. 1–4)
 
 where, for F and E, h is the relevant retrieved documents and m = n (set measures) or, with
-a cut-off, h = C(k) and m = k (precision and recall at k, seed 004 eq. 2); F = 0 when
-h = 0. Seed 001 eq. 7 writes ``Rec(r) > i``; the strict inequality would make IP_1 = 0
-always, so the ``≥`` of seed 004 eq. 3 (and of trec_eval) is used, with the exact integer
-test ``C(r) ≥ ⌈i·R⌉``. trec_eval's set_F takes β² as its parameter (``set_F.1`` is F_1,
+a cut-off, h = C(k) and m = k (precision and recall at k, Ferro & Maistro 2024, eq. 2); F = 0 when
+h = 0. Sakai (2014), eq. 7 writes ``Rec(r) > i``; the strict inequality would make IP_1 = 0
+always, so the ``≥`` of Ferro & Maistro (2024), eq. 3 (and of trec_eval) is used, with the exact
+integer test ``C(r) ≥ ⌈i·R⌉``. trec_eval's set_F takes β² as its parameter (``set_F.1`` is F_1,
 ``set_F.4`` is F_2); ``F(beta=2)`` is F_2. AP and AP(norm=R)@l are trec_eval's map and
 map_cut bit for bit (same kernels).
 """
@@ -58,7 +59,7 @@ def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nda
 @register(
     "AP11",
     doc="11-point interpolated average precision: mean interpolated precision at recall "
-    "0, 0.1, ..., 1 (seed 001 eq. 7–8, seed 004 eq. 3).",
+    "0, 0.1, ..., 1 (Sakai 2014, eq. 7–8, Ferro & Maistro 2024, eq. 3).",
     params=Keywords(),
     formula="(1/11) Σ_{x ∈ {0, 0.1, …, 1}} iprec(x)",
     source="van Rijsbergen 1979; TREC",
@@ -84,7 +85,7 @@ def f_measure(jr: JudgedRankings, beta: float, cutoff: int | None) -> np.ndarray
 @register(
     "F",
     doc="F-measure (β² + 1)·P·R / (β²·P + R) of the retrieved set or of the top k "
-    "(van Rijsbergen; seed 001 eq. 5).",
+    "(van Rijsbergen; Sakai 2014, eq. 5).",
     params=Keywords(beta=BETA_F, cutoff=CUTOFF),
     formula="(β² + 1)·P·R / (β²·P + R)",
     source="van Rijsbergen 1979",
@@ -95,7 +96,7 @@ def f(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndar
 
 @register(
     "E",
-    doc="E-measure 1 − F_β of the retrieved set or of the top k (van Rijsbergen; seed 001 "
+    doc="E-measure 1 − F_β of the retrieved set or of the top k (van Rijsbergen; Sakai 2014, "
     "eq. 1–4).",
     params=Keywords(beta=BETA_F, cutoff=CUTOFF),
     formula="1 − F_β",

@@ -1,5 +1,6 @@
 """Rank-biased precision, binary and graded, with its residual (Moffat & Zobel, TOIS 2008;
-seed 001 §2.2 eq. 16; seed 004 §5.1 eq. 13; graded RBP of seed 003 §5; NTCIREVAL's RBP).
+Sakai (2014), §2.2 eq. 16; Ferro & Maistro 2024, §5.1 eq. 13; graded RBP of Ferrante et al.
+(2019), §5; NTCIREVAL's RBP).
 
 The user reads rank 1, then moves on from rank i to i + 1 with probability p (persistence,
 ``p``, default 0.8)::
@@ -9,8 +10,8 @@ The user reads rank 1, then moves on from rank i to i + 1 with probability p (pe
 
 with ``g_i`` the gain of the document at rank i (``gain=``; default ``linear``, so that
 ``g/gmax`` lies in [0, 1]: binary judgments give binary RBP, graded ones the graded RBP
-``gRBP_p`` of seed 003 with ``g(a_i)/g(a_c)``, and NTCIREVAL's ``RBP`` = ``(1−p)·Σ g·p^(i−1)
-/ gv[maxrl]``); ``gain=binary`` counts every relevant document (degree ≥ ``rel``) as 1.
+``gRBP_p`` of Ferrante et al. (2019) with ``g(a_i)/g(a_c)``, and NTCIREVAL's ``RBP`` = ``(1−p)·Σ
+g·p^(i−1) / gv[maxrl]``); ``gain=binary`` counts every relevant document (degree ≥ ``rel``) as 1.
 ``RBPres`` is the residual of Moffat & Zobel: the largest possible increase of RBP if every
 unjudged retrieved document (not in the qrels, or judged negative) and every rank beyond
 the n evaluated were relevant (of gain gmax) — RBP lies in [RBP, RBP + RBPres]. (trec_eval
@@ -50,7 +51,7 @@ def rbp_of(jr: JudgedRankings, p: float, values: np.ndarray,
 @register(
     "RBP",
     doc="Rank-biased precision (1 − p) Σ p^(i−1) g_i / gmax; gain=binary for binary RBP "
-    "(Moffat & Zobel 2008; seed 001 eq. 16; graded RBP of seed 003).",
+    "(Moffat & Zobel 2008; Sakai 2014, eq. 16; graded RBP of Ferrante et al. 2019).",
     params=Keywords(p=PERSISTENCE, gain=gain_keyword("linear"),
                     maxrel=MAXREL).checked(MAXREL_CHECK),
     missing_value=0.0,

@@ -1,5 +1,5 @@
-"""Time-biased gain (Smucker & Clarke, SIGIR 2012; seed 001 §2.2 eq. 17–18; seed 004 §5.1
-eq. 15).
+"""Time-biased gain (Smucker & Clarke, SIGIR 2012; Sakai 2014, §2.2 eq. 17–18; Ferro & Maistro 2024,
+§5.1 eq. 15).
 
 The user reads the summary of every document in rank order (``ts`` seconds) and clicks
 with a probability that depends on its relevance (``pc1`` relevant, ``pc0`` non-relevant);
@@ -80,7 +80,7 @@ def expected_times(jr: JudgedRankings, lengths: np.ndarray, *, ts: float = 4.4,
 @register(
     "TBG",
     doc="Time-biased gain Σ g·exp(−T(r) ln2 / h), T(r) the expected time to reach rank r "
-    "from summary, click and document-length reading times (Smucker & Clarke 2012; seed 001 "
+    "from summary, click and document-length reading times (Smucker & Clarke 2012; Sakai 2014, "
     "eq. 17–18). Needs document lengths (labels).",
     params=PARAMS,
     missing_value=0.0,

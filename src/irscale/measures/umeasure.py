@@ -1,4 +1,4 @@
-"""U-measure over trailtexts (Sakai & Dou, SIGIR 2013; seed 001 §2.2 eq. 19–20, Fig. 4–5).
+"""U-measure over trailtexts (Sakai & Dou, SIGIR 2013; Sakai 2014, §2.2 eq. 19–20, Fig. 4–5).
 
 A *trailtext* ``tt = s_1 s_2 ... s_n`` is the concatenation of the strings a user read
 (snippets, parts of documents ...); ``pos(s_k) = Σ_{j≤k} |s_j|`` (characters) is the offset
@@ -10,9 +10,9 @@ with L the amount of text after which nothing is worth anything (default 132,000
 characters, Sakai & Dou) and 𝒩 a normalisation factor (``norm``, default 1: unnormalised).
 
 * :func:`u_measure` evaluates a batch of explicit trailtexts (string lengths and gains).
-* The ``U`` family builds the trailtext of a ranked list as seed 001 Fig. 5 does, under the
+* The ``U`` family builds the trailtext of a ranked list as Sakai (2014), Fig. 5 does, under the
   linear traversal assumption: the user reads the snippet of every document (``snippet``
-  characters, default 200 — an assumption of irscale, not a value of the seed), and the
+  characters, default 200 — an assumption of irscale, not a value of the paper), and the
   first ``F`` of every relevant document (``F`` = 0.2, Sakai & Dou's 20 %) right after its
   snippet. The gain of a relevant document (``gain=``, default linear) is credited where
   its text ends: at rank k, ``pos = k·snippet + F·Σ_{relevant j≤k} len(j)``. Document
@@ -58,7 +58,7 @@ def u_measure(offsets: np.ndarray, lengths: np.ndarray, gains: np.ndarray, *,
 @register(
     "U",
     doc="U-measure Σ g·max(0, 1 − pos/L) over the trailtext of the ranked list: snippets of "
-    "every document, F of every relevant one (Sakai & Dou 2013; seed 001 eq. 19–20). Needs "
+    "every document, F of every relevant one (Sakai & Dou 2013; Sakai 2014, eq. 19–20). Needs "
     "document lengths in characters (labels).",
     params=Keywords(
         L=Keyword(number(low=0.0, open_low=True), DEFAULT_L, "patience L, in characters"),

@@ -1,28 +1,30 @@
 """Meta-evaluation: judging measures, test collections and significance tests.
 
-Rank correlation (seed 001 §5.2; seed 000 §3.3) — :mod:`irscale.meta.rank_correlation`
-    :func:`kendall_tau` (τ_b, seed 000 §3.3; from :mod:`irscale.stats.kendall`),
-    :func:`tau_ap` and :func:`tau_ap_symmetric` (seed 001 eq. 52), :func:`rbo` /
+Rank correlation (Sakai 2014, §5.2; Ferrante et al. 2021, §3.3) —
+:mod:`irscale.meta.rank_correlation`
+    :func:`kendall_tau` (τ_b, Ferrante et al. 2021, §3.3; from :mod:`irscale.stats.kendall`),
+    :func:`tau_ap` and :func:`tau_ap_symmetric` (Sakai 2014, eq. 52), :func:`rbo` /
     :func:`rbo_scores` (rank-biased overlap), :func:`spearman`, :func:`correlation` by
     name, :func:`overall_correlation` and :func:`topic_correlations` between two
     measures, :func:`correlation_ci` (bootstrap interval), :func:`correlation_matrix`.
-Discriminative power (seed 001 §5.1) — :mod:`irscale.meta.discriminative`
+Discriminative power (Sakai 2014, §5.1) — :mod:`irscale.meta.discriminative`
     :func:`discriminative_power` (ASL of every pair with Sakai's paired bootstrap test or
     the randomised Tukey HSD, share below α, ASL curve, minimum significant difference),
     :func:`discriminative_power_table`, :func:`discriminative_power_spread` (Monte Carlo
     spread across seeds).
-Topic splitting (seed 002 §3.2–3.3) — :mod:`irscale.meta.splitting`
+Topic splitting (Ferro & Sanderson 2022, §3.2–3.3) — :mod:`irscale.meta.splitting`
     :func:`split_study` (AA, AD, MA, MD, Jaccard, Overlap, τ between halves, Bias; same
     and different models; fake models; subsets of runs), :func:`topic_splits`,
     :func:`swap_rates` (Voorhees & Buckley's swap method).
-Simulation studies of tests (issue 16 §3) — :mod:`irscale.meta.simulation`
+Simulation studies of tests — :mod:`irscale.meta.simulation`
     :func:`simulation_study` (Type I, II and III error rates with Wilson intervals over
     matrices of a :class:`NormalModel` or :class:`BootstrapModel`; checkpointed, resumable,
     on any executor).
-Concordance and reusability (seed 001 §5.3–5.4)
+Concordance and reusability (Sakai 2014, §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
     wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
-Measure versus interval-scaled measure (seed 000 §7) — :mod:`irscale.meta.scale_effects`
+Measure versus interval-scaled measure (Ferrante et al. 2021, §7) —
+:mod:`irscale.meta.scale_effects`
     :func:`scale_report` (Tables 2, 4, 5, 6 for measures and cut-offs),
     :func:`scale_effects` (the same from a matrix holding M and M_R).
 Procedures — :mod:`irscale.meta.procedures`
@@ -33,7 +35,7 @@ Plots (matplotlib, optional) — :mod:`irscale.meta.plots`
 Results speak the protocol of :mod:`irscale.stats.protocol` (``statistic``, ``pvalue``,
 ``confidence_interval(level)`` where defined, ``to_frame()``, ``format(fmt)``); the
 correlation functions that returned a float return a :class:`Correlation`, a ``float``
-subclass. Random routines take ``rng`` (``seed`` is its deprecated alias) and ``progress``.
+subclass. Random routines take ``rng`` and ``progress``.
 
 See ``docs/meta.md`` for formulas, sources and examples.
 """

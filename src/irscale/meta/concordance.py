@@ -1,15 +1,15 @@
-"""Concordance test of two measures against gold-standard measures (seed 001 §5.3, Fig. 17).
+"""Concordance test of two measures against gold-standard measures (Sakai 2014, §5.3, Fig. 17).
 
 For candidate measures M1, M2 and gold standards M*₁..M*_g, over every pair of systems
 (X, Y) and every topic q, with ΔM = M(q, X) − M(q, Y) (Sakai, 2012):
 
 * the pair disagrees when ΔM1 · ΔM2 < 0 (M1 and M2 strictly disagree);
 * among disagreements, M1 is concordant when ΔM1 · ΔM* ≥ 0 for every gold standard
-  (simultaneous concordance with several gold standards, seed 001 Table 2); same for M2;
+  (simultaneous concordance with several gold standards, Sakai 2014, Table 2); same for M2;
 * Conc(M1 | M2, M*) = Conc1 / Disagreements, Conc(M2 | M1, M*) = Conc2 / Disagreements.
 
 Whether M1 is significantly more concordant than M2 is decided with the sign test on the
-*wins* (seed 001 §5.3 and footnote 21): a disagreement is a win of M1 when M1 is
+*wins* (Sakai 2014, §5.3 and footnote 21): a disagreement is a win of M1 when M1 is
 concordant and M2 is not (and vice versa); cases where both or neither are concordant are
 ties, dropped by the sign test (:func:`irscale.stats.sign_test`, two-sided, exact
 binomial). Differences within the tie tolerance of :mod:`irscale.stats` (10⁻¹⁰ relative)
@@ -117,7 +117,7 @@ def concordance_test(
     names: Sequence[str] | None = None,
     alpha: float = 0.05,
 ) -> Concordance:
-    """Concordance test (seed 001 Fig. 17) of two topics × systems score tables against one
+    """Concordance test (Sakai 2014, Fig. 17) of two topics × systems score tables against one
     gold-standard table or a list of them (simultaneous concordance).
 
     Tables are score matrices, wide DataFrames or arrays over the same topics and systems
@@ -167,7 +167,7 @@ def concordance_table(
     fmt: Format | None = None, digits: int = 0,
 ) -> pd.DataFrame | str:
     """Every pair of candidate ``measures`` of a score matrix against the ``gold`` measures
-    (seed 001 Table 2): one row per pair. With ``fmt``, the table rendered like the
+    (Sakai 2014, Table 2): one row per pair. With ``fmt``, the table rendered like the
     paper's ("70% / 29% ‡ (1106)": Conc1 / Conc2, significance mark, disagreements)."""
     if not isinstance(data, ScoreMatrix):
         raise ParameterError("concordance_table needs a ScoreMatrix holding every measure")

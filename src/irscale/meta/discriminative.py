@@ -1,19 +1,19 @@
-"""Discriminative power of measures (seed 001 §5.1; Sakai, 2006, 2012).
+"""Discriminative power of measures (Sakai 2014, §5.1; Sakai, 2006, 2012).
 
 For a topics × systems score matrix U of a measure, every pair of the m systems gets an
 Achieved Significance Level (ASL, a p-value) from a test that uses the whole matrix; the
 measure's *discriminative power* is the number (and share) of the m(m − 1)/2 pairs with
-ASL below α, and its *ASL curve* the pairs' ASLs sorted increasingly (seed 001 Fig. 16:
+ASL below α, and its *ASL curve* the pairs' ASLs sorted increasingly (Sakai 2014, Fig. 16:
 curves close to the origin mean high discriminative power).
 
-``method="bootstrap"`` — Sakai's paired bootstrap test (seed 001 §4.2, Fig. 11–12)
+``method="bootstrap"`` — Sakai's paired bootstrap test (Sakai 2014, §4.2, Fig. 11–12)
     For the pair (X, Y), z = x − y, w = z − z̄; each of B bootstrap samples w*ᵇ draws n
     topics of w with replacement; the studentised statistic is t(z) = z̄ / (σ̄/√n),
     σ̄² = Σ(zᵢ − z̄)²/(n − 1) (eq. 48–49) and the ASL counts |t(w*ᵇ)| ≥ |t(z)| (Fig. 12).
     All pairs share the same B draws of topic indices. Runs
     :func:`irscale.stats.paired_bootstrap_test`'s kernel through
     :func:`irscale.stats.pairwise_tests` (no correction: Sakai's pairwise ASLs).
-``method="randomized-tukey-hsd"`` — Carterette's randomised Tukey HSD (seed 001 §4.4,
+``method="randomized-tukey-hsd"`` — Carterette's randomised Tukey HSD (Sakai 2014, §4.4,
 Fig. 15)
     Each of B samples permutes every row (topic) of U independently; with ū*ⱼ the column
     means, the ASL of (X, Y) counts max*ᵇ − min*ᵇ > |ū(X) − ū(Y)| — Fig. 15's strict ``>``
@@ -28,7 +28,7 @@ whenever αB is an integer (B = 1,000, α = 0.05): (c + 1)/(B + 1) ≤ α ⟺ c 
 ⟺ c < αB. With ``"proportion"`` the pairs with c = αB (ASL exactly α) count as well, a
 few more pairs (about 13 of 8,256 on TREC-8 AP, see ``docs/meta.md``).
 
-Minimum performance difference that is significant (seed 001 §5.1)
+Minimum performance difference that is significant (Sakai 2014, §5.1)
     ``min_significant_difference``: the smallest |ū(X) − ū(Y)| among the pairs found
     significant — the estimate of Sakai (2012) [82] for the randomised Tukey HSD, reported
     for both methods. For the bootstrap, ``estimated_difference`` is Sakai's (2006) [77]
@@ -60,9 +60,9 @@ from ..stats.resampling import (
     CONVENTIONS,
     Convention,
     RngArg,
+    check_rng,
     check_seed,
     chunk_sizes,
-    resolve_rng,
     run_chunks,
 )
 from ..stats.tables import Format
@@ -236,7 +236,6 @@ def discriminative_power(
     measure: str | None = None,
     samples: int = 1000,
     alpha: float = 0.05,
-    seed: object = None,
     rng: RngArg = None,
     convention: Convention = "plus-one",
     strict: bool = True,
@@ -247,14 +246,13 @@ def discriminative_power(
 ) -> DiscriminativePower:
     """ASL of every pair and the discriminative power of one measure (module docs).
 
-    ``data``: a score matrix (``measure`` picks one), wide DataFrame or topics × systems
-    array. ``samples`` is B (``B=`` is accepted as an alias); ``strict`` applies to the
-    randomised Tukey HSD (Fig. 15 counts ``>``). ``rng``: an integer seed, a
-    :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
-    ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts
-    its two passes over the B samples, total 2B); ``workers`` / ``executor``: where the
-    samples are drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the
-    same results for a seed either way).
+    ``data``: a score matrix (``measure`` picks one), wide DataFrame or topics × systems array.
+    ``samples`` is B (``B=`` is accepted as an alias); ``strict`` applies to the randomised Tukey
+    HSD (Fig. 15 counts ``>``). ``rng``: an integer seed, a :class:`numpy.random.Generator` or
+    ``None``; ``progress``: a bool or a callable ``progress(done, total)`` (the bootstrap counts its
+    two passes over the B samples, total 2B); ``workers`` / ``executor``: where the samples are
+    drawn (:mod:`irscale.parallel`: local threads, or a Dask cluster; the same results for a seed
+    either way).
     """
     if B is not None:
         if samples != 1000 and samples != B:
@@ -265,7 +263,7 @@ def discriminative_power(
     alpha = check_alpha(alpha)
     samples = SAMPLES.check(samples, "samples")
     check_choice(convention, CONVENTIONS, "convention")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     if workers is not None:
         check_count(workers, "workers")
     executor = check_workers(workers, executor)
@@ -301,7 +299,7 @@ def discriminative_power(
         estimated = float(required[finite].max()) if finite.any() else float("nan")
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
                        significant=result.columns["p"] <= alpha, required_diff=required)
-        note = "paired studentised bootstrap test, seed 001 Fig. 11-12 (|t*| >= |t|)"
+        note = "paired studentised bootstrap test, Sakai (2014), Fig. 11-12 (|t*| >= |t|)"
     else:
         result = randomized_tukey_hsd(values, samples=samples, alpha=alpha,
                                       rng=copy_seed(seeds), convention=convention,
@@ -310,7 +308,7 @@ def discriminative_power(
         critical = float(result.critical_value)  # type: ignore[arg-type]
         columns.update(asl=result.columns["p"], mc_se=result.columns["mc_se"],
                        significant=result.columns["p"] <= alpha)
-        note = f"randomised Tukey HSD, seed 001 Fig. 15 ({'>' if strict else '>='})"
+        note = f"randomised Tukey HSD, Sakai (2014), Fig. 15 ({'>' if strict else '>='})"
     pairs = pd.DataFrame(columns)
     significant = pairs["significant"].to_numpy()
     gaps = np.abs(pairs["diff"].to_numpy())[significant]

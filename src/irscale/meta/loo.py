@@ -1,11 +1,11 @@
-"""Leave-one-out reusability test of a pooled test collection (seed 001 §5.4, Fig. 18).
+"""Leave-one-out reusability test of a pooled test collection (Sakai 2014, §5.4, Fig. 18).
 
 The judgments of a topic are the union of the contributions of the participating teams
 (*contributors*): with C_j the documents contributed by team j — the documents its runs
 retrieved within the pool depth that were judged — the pool is P = ∪_j C_j and team j's
 unique contributions are U_j = C_j − ∪_{j' ≠ j} C_j'. The leave-one-out judgments of team j
 are LOO_j = P − U_j: the qrels without the documents only j contributed (Zobel, 1998;
-Voorhees, 2001; leaving out a whole team rather than one run, as seed 001 footnote 22
+Voorhees, 2001; leaving out a whole team rather than one run, as Sakai (2014), footnote 22
 recommends). Team j's runs are evaluated with LOO_j — as a team that did not contribute
 to the pool would be — and compared with their evaluation on the full qrels:
 

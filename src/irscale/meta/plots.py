@@ -1,13 +1,13 @@
 """Plots of the meta-evaluation, saved as PNG or SVG (matplotlib, optional: ``irscale[plots]``).
 
-* :func:`plot_asl_curves` — ASL curves (seed 001 Fig. 16): for each measure (or test), the
+* :func:`plot_asl_curves` — ASL curves (Sakai 2014, Fig. 16): for each measure (or test), the
   pairs' ASLs sorted increasingly against the pair's rank; a horizontal line at α.
   Curves closer to the origin mean higher discriminative power.
 * :func:`plot_measure_vs_ranked` — scatter of a measure against its ranked version M_R
-  (seed 000 §7.1): one point per system (means over topics) or per (topic, system) score,
-  with Kendall's τ in the title.
+  (Ferrante et al. 2021, §7.1): one point per system (means over topics) or per (topic, system)
+  score, with Kendall's τ in the title.
 * :func:`plot_split_metric` — a topic-splitting metric (τ, AA, Jaccard, ...) against the
-  split size, one line per procedure (seed 002 Tables 1–5).
+  split size, one line per procedure (Ferro & Sanderson 2022, Tables 1–5).
 
 matplotlib is imported only when a plot is made, with the non-interactive ``Figure`` API
 (no display needed) in the style of :mod:`irscale.io.figures`. Each function draws on

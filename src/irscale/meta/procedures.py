@@ -10,17 +10,21 @@ estimate[i] − estimate[j] and the significance decision at α, pairs in
 ============================  ==============================================================
 name                          procedure (``irscale.stats``)
 ============================  ==============================================================
-``MD1`` (``system``)          one-way ANOVA + Tukey HSD (seed 002 MD1; seed 000 one-way ANOVA)
-``MD2`` (``topic+system``)    two-way ANOVA + topic-blocked Tukey HSD (seed 002 MD2)
-``MD1f``, ``MD2f``            fake models: every non-zero difference significant (seed 002)
-``kruskal-wallis``            Kruskal–Wallis + Tukey HSD on mean ranks (seed 000 §7.3)
-``friedman``                  Friedman + Tukey HSD on mean ranks (seed 000 §7.3)
+``MD1`` (``system``)          one-way ANOVA + Tukey HSD (MD1 of Ferro & Sanderson 2022;
+                              the one-way ANOVA of Ferrante et al. 2021)
+``MD2`` (``topic+system``)    two-way ANOVA + topic-blocked Tukey HSD (MD2 of Ferro & Sanderson
+                              2022)
+``MD1f``, ``MD2f``            fake models: every non-zero difference significant (Ferro &
+                              Sanderson 2022)
+``kruskal-wallis``            Kruskal–Wallis + Tukey HSD on mean ranks (Ferrante et al. 2021, §7.3)
+``friedman``                  Friedman + Tukey HSD on mean ranks (Ferrante et al. 2021, §7.3)
 ``MD3``, ``MD3f``, ...        shard models (:data:`irscale.stats.SHARD_MODELS`), on
                               topics × systems × shards scores, + Tukey HSD
-``randomized-tukey-hsd``      randomised Tukey HSD (seed 001 Fig. 15)
+``randomized-tukey-hsd``      randomised Tukey HSD (Sakai 2014, Fig. 15)
 any two-system test           ``t``, ``wilcoxon``, ``sign``, ``mann-whitney``, ``bootstrap``,
                               ... (:data:`irscale.stats.TESTS`) on every pair, p-values
-                              adjusted by ``correction`` (default ``none``, as in seed 000)
+                              adjusted by ``correction`` (default ``none``, as in
+                              Ferrante et al. 2021)
 ============================  ==============================================================
 
 Tukey-based procedures decide with the critical value of the studentized range and skip
@@ -59,7 +63,8 @@ ANOVA_PROCEDURES: dict[str, str] = {
 }
 RANK_PROCEDURES = RANK_MODELS
 
-#: The eight tests of seed 000 §7.3 (Tables 5 and 6), in the paper's order, with labels.
+#: The eight tests of Ferrante et al. (2021), §7.3 (Tables 5 and 6), in the paper's order, with
+#: labels.
 SEED000_TESTS: dict[str, str] = {
     "sign": "Sign Test",
     "mann-whitney": "Wilcoxon Rank Sum Test",
@@ -70,7 +75,7 @@ SEED000_TESTS: dict[str, str] = {
     "MD2": "Two-way ANOVA",
     "friedman": "Friedman Test",
 }
-#: Tests of seed 000 that assume only an ordinal scale (grey rows of Tables 5–6).
+#: Tests of Ferrante et al. (2021) that assume only an ordinal scale (grey rows of Tables 5–6).
 ORDINAL_TESTS: tuple[str, ...] = ("sign", "mann-whitney", "kruskal-wallis", "friedman")
 
 __all__ = ["ANOVA_PROCEDURES", "ORDINAL_TESTS", "RANK_PROCEDURES", "SEED000_TESTS",

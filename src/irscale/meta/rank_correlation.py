@@ -1,20 +1,21 @@
-"""Rank correlation between rankings of systems (seed 001 §5.2; seed 000 §3.3, §7.1–7.2).
+"""Rank correlation between rankings of systems (Sakai 2014, §5.2; Ferrante et al. 2021, §3.3,
+§7.1–7.2).
 
 A score vector ranks systems by decreasing score. Two scores are *tied* when
 ``|a − b| ≤ atol + rtol · max(|a|, |b|)`` (the tolerance of
 :func:`irscale.stats.kendall.kendall_tau`: means over topics are float sums, and equal
 sums in another order may differ in the last bits).
 
-Kendall's τ (seed 000 §3.3)
+Kendall's τ (Ferrante et al. 2021, §3.3)
     τ = (P − Q) / sqrt((P + Q + T)(P + Q + U)): P concordant pairs, Q discordant, T (U)
     pairs tied in the first (second) ranking only — Kendall's τ_b, equal to
     ``scipy.stats.kendalltau(variant="b")``. Implemented once, in
     :func:`irscale.stats.kendall.kendall_tau`, re-exported here.
-AP correlation τ_ap (seed 001 eq. 52; Yilmaz, Aslam & Robertson, 2008)
+AP correlation τ_ap (Sakai 2014, eq. 52; Yilmaz, Aslam & Robertson, 2008)
     With the evaluated ranking x and the gold standard y over m items,
     τ_ap(x | y) = 2/(m − 1) Σ_{r=2}^{m} correct(r)/(r − 1) − 1, correct(r) the number of
     items above rank r in x that y also ranks above the item at rank r. Asymmetric; the
-    symmetric version is (τ_ap(x | y) + τ_ap(y | x))/2 (seed 001 §5.2). Ties (not covered
+    symmetric version is (τ_ap(x | y) + τ_ap(y | x))/2 (Sakai 2014, §5.2). Ties (not covered
     by eq. 52; irscale's convention): a pair tied in both rankings counts as correctly
     ordered, a pair tied only in y as half correct, and ties in x are resolved by the
     expectation over uniformly random orders of the tied items (closed form per tie
@@ -22,7 +23,7 @@ AP correlation τ_ap (seed 001 eq. 52; Yilmaz, Aslam & Robertson, 2008)
     (without ties) −1.
 Spearman's ρ (Spearman, 1904)
     Pearson's correlation of the mid-ranks (equal to ``scipy.stats.spearmanr``).
-Rank-biased overlap (Webber, Moffat & Zobel, 2010; seed 001 §5.2)
+Rank-biased overlap (Webber, Moffat & Zobel, 2010; Sakai 2014, §5.2)
     For rankings S, T (best first; possibly of different lengths and items) with X_d the
     size of the overlap of their prefixes of length d and A_d = X_d/d,
     RBO_ext = (1 − p)/p [Σ_{d=1}^{l} (X_d/d) p^d + Σ_{d=s+1}^{l} X_s (d − s)/(s d) p^d]
@@ -33,7 +34,7 @@ Rank-biased overlap (Webber, Moffat & Zobel, 2010; seed 001 §5.2)
     the tolerance above (consecutive values of the sorted scores, as for τ_ap) keep their
     input order, so noise in the last bits of equal values cannot reorder the ranking.
 
-Overall versus topic-by-topic correlation of two measures (seed 000 §3.3)
+Overall versus topic-by-topic correlation of two measures (Ferrante et al. 2021, §3.3)
     *Overall*: the correlation between the systems' mean scores; *topic-by-topic*: one
     correlation per topic between the two measures' scores on that topic (Ferrante et al.:
     1 on every topic for two measures that are transformations of one interval scale,
@@ -81,7 +82,7 @@ from ..stats.protocol import (
 from ..stats.ranks import rank_columns
 from ..stats.resampling import (
     RngArg,
-    resolve_rng,
+    check_rng,
     seed_sequence,
 )
 from ..stats.tables import Format
@@ -166,7 +167,7 @@ def _tie_groups(v: np.ndarray, rtol: float, atol: float) -> tuple[np.ndarray, np
 
 def tau_ap(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) -> Correlation:
     """AP correlation τ_ap(x | y) of the ranking by ``x`` against the gold ranking by ``y``
-    (seed 001 eq. 52; ties as in the module documentation), a :class:`Correlation`."""
+    (Sakai 2014, eq. 52; ties as in the module documentation), a :class:`Correlation`."""
     x, y = _vectors(x, y)
     return Correlation(_tau_ap(x, y, rtol, atol), method="tau_ap", n=len(x))
 
@@ -200,7 +201,7 @@ def _tau_ap(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
 
 def tau_ap_symmetric(x: object, y: object, *, rtol: float = RTOL,
                      atol: float = ATOL) -> Correlation:
-    """Symmetric τ_ap: the mean of τ_ap(x | y) and τ_ap(y | x) (seed 001 §5.2), a
+    """Symmetric τ_ap: the mean of τ_ap(x | y) and τ_ap(y | x) (Sakai 2014, §5.2), a
     :class:`Correlation`."""
     x, y = _vectors(x, y)
     return Correlation(_tau_ap_symmetric(x, y, rtol, atol), method="tau_ap_sym", n=len(x))
@@ -389,7 +390,7 @@ def overall_correlation(
     measure_b: str | None = None, method: str = "kendall", **options: float,
 ) -> Correlation:
     """Overall correlation: rank systems by their mean score over the (common) topics under
-    each measure, then correlate (seed 000 §3.3). ``b`` defaults to ``a``. A
+    each measure, then correlate (Ferrante et al. 2021, §3.3). ``b`` defaults to ``a``. A
     :class:`Correlation` (a float)."""
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
     return correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
@@ -399,8 +400,8 @@ def topic_correlations(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", **options: float,
 ) -> pd.Series:
-    """Topic-by-topic correlation (seed 000 §3.3): one value per topic, indexed by topic
-    (NaN where a measure ties every system on the topic)."""
+    """Topic-by-topic correlation (Ferrante et al. 2021, §3.3): one value per topic, indexed by
+    topic (NaN where a measure ties every system on the topic)."""
     x, y, topics, _ = paired_tables(a, b, measure_a, measure_b)
     values = [float(correlation(x[t], y[t], method, **options)) for t in range(len(topics))]
     return pd.Series(values, index=pd.Index(topics, name="topic"), name=method_name(method))
@@ -475,19 +476,19 @@ def _percentile(values: np.ndarray, level: float) -> tuple[float, float]:
 def correlation_ci(
     a: object, b: object = None, *, measure_a: str | None = None,
     measure_b: str | None = None, method: str = "kendall", samples: int = 1000,
-    level: float = 0.95, seed: object = None, rng: RngArg = None,
+    level: float = 0.95, rng: RngArg = None,
     progress: ProgressArg = False, **options: float,
 ) -> CorrelationCI:
-    """Bootstrap percentile interval of the overall correlation (module documentation):
-    topics resampled with replacement, B = ``samples`` times. ``rng``: an integer seed, a
-    :class:`numpy.random.Generator` or ``None`` (``seed`` is its deprecated alias);
-    ``progress``: a bool or a callable ``progress(done, total)``."""
+    """Bootstrap percentile interval of the overall correlation (module documentation): topics
+    resampled with replacement, B = ``samples`` times. ``rng``: an integer seed, a
+    :class:`numpy.random.Generator` or ``None``; ``progress``: a bool or a callable
+    ``progress(done, total)``."""
     try:
         level = check_confidence_level(level)
     except ParameterError:
         raise ParameterError(f"level must lie in (0, 1), got {level}") from None
     samples = INTERVAL_SAMPLES.check(samples, "samples")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_progress(progress)
     method = method_name(method)
     check_options(method, options)

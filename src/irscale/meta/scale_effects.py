@@ -1,11 +1,11 @@
-"""A measure versus its interval-scaled version (seed 000 §7.1–7.3, Tables 2, 4, 5, 6).
+"""A measure versus its interval-scaled version (Ferrante et al. 2021, §7.1–7.3, Tables 2, 4, 5, 6).
 
 For runs cut at length N and a list of measures M, :func:`irscale.scales.transform.transform`
-gives, per topic and run, M and its ranked (interval-scaled) version M_R = φ(M) (seed 000
-§5, ties ``unq``). The report reproduces the paper's analyses on any set of runs:
+gives, per topic and run, M and its ranked (interval-scaled) version M_R = φ(M) (Ferrante et al.
+2021, §5, ties ``unq``). The report reproduces the paper's analyses on any set of runs:
 
 Table 2 — how far a measure is from an interval scale (§7.1)
-    The *overall* Kendall τ (seed 000 §3.3, :func:`irscale.stats.kendall.kendall_tau`)
+    The *overall* Kendall τ (Ferrante et al. 2021, §3.3, :func:`irscale.stats.kendall.kendall_tau`)
     between the systems' means of M and of M_R, per cut-off N. The topic-by-topic τ is 1 by
     construction (φ preserves each topic's order); :meth:`ScaleReport.topic_by_topic`
     reports its minimum as the paper's sanity check.
@@ -49,9 +49,9 @@ from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
 if TYPE_CHECKING:
     from ..scales.scale import TieStrategy
 
-#: The measures and cut-offs of seed 000 §6.
+#: The measures and cut-offs of Ferrante et al. (2021), §6.
 DEFAULT_MEASURES, DEFAULT_CUTOFFS = SCALE_MEASURES, SCALE_CUTOFFS
-#: Measures that are interval scales on REL^N (seed 000 §7.1.1): τ = 1, no change.
+#: Measures that are interval scales on REL^N (Ferrante et al. 2021, §7.1.1): τ = 1, no change.
 INTERVAL_MEASURES: tuple[str, ...] = ("P", "RBP_p05")
 
 __all__ = ["DEFAULT_CUTOFFS", "DEFAULT_MEASURES", "INTERVAL_MEASURES", "ScaleEffects",
@@ -164,7 +164,7 @@ def _percent(count: int, share: float) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ScaleReport:
-    """Tables 2, 4, 5 and 6 of seed 000 for one collection over several cut-offs. A
+    """Tables 2, 4, 5 and 6 of Ferrante et al. (2021) for one collection over several cut-offs. A
     report: ``to_frame()`` (:meth:`significance`, every cut-off, measure and test) and
     ``format(fmt)`` (every table; ``format(table, fmt)`` one of them)."""
 
@@ -324,7 +324,7 @@ def scale_report(
     **transform_options: Any,
 ) -> ScaleReport:
     """Transform the runs at every cut-off (:func:`irscale.scales.transform.transform`) and
-    compute the analyses of seed 000 §7 (module documentation). Tracks are labelled
+    compute the analyses of Ferrante et al. (2021), §7 (module documentation). Tracks are labelled
     ``{collection}_{N:02d}`` as in the paper (T08_30). The runs are checked and their
     topics reported as :func:`irscale.evaluate` does (``allow_empty=True`` among the
     ``transform_options`` evaluates a run with no topic in common with the qrels)."""

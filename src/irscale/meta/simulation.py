@@ -1,7 +1,7 @@
-"""Simulation studies of significance tests: Type I, II and III error rates (issue 16 §3).
+"""Simulation studies of significance tests: Type I, II and III error rates.
 
-The design of Urbano, Lima & Hanjalic (SIGIR 2019; seed 002 §2 cites this line of work):
-simulate many topics × systems score matrices whose true system means are known, run
+The design of Urbano, Lima & Hanjalic (SIGIR 2019; Ferro & Sanderson 2022, §2 cites this line of
+work): simulate many topics × systems score matrices whose true system means are known, run
 every test (and correction) on every pair of systems of every matrix, and count
 
 * **Type I** errors: a pair with no true difference found significant; the rate is over
@@ -61,7 +61,7 @@ from ..stats.corrections import Correction, correction_name
 from ..stats.registry import TESTS, test_spec
 from ..stats.resampling import (
     RngArg,
-    resolve_rng,
+    check_rng,
 )
 from ..stats.tables import Format
 from ..stats.validation import check_alpha, score_table
@@ -273,7 +273,6 @@ def simulation_study(
     alpha: float = 0.05,
     options: dict[str, dict[str, Any]] | None = None,
     rng: RngArg = None,
-    seed: object = None,
     checkpoint: str | os.PathLike[str] | None = None,
     executor: ExecutorArg = "local",
     progress: ProgressArg = False,
@@ -288,7 +287,7 @@ def simulation_study(
                              f"{type(model).__name__}")
     alpha = check_alpha(alpha)
     repetitions = SIMULATIONS.check(repetitions, "repetitions")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     executor = check_executor(executor)
     check_progress(progress)
     procedures: tuple[tuple[str, Correction], ...] = tuple(

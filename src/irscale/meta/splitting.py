@@ -1,9 +1,10 @@
-"""Topic-splitting consistency of significance tests (seed 002 §3.2–3.3) and the swap method.
+"""Topic-splitting consistency of significance tests (Ferro & Sanderson 2022, §3.2–3.3) and the swap
+method.
 
-Splits (seed 002 §3.2)
+Splits (Ferro & Sanderson 2022, §3.2)
     For a topic-set size s, each of R repetitions draws a random permutation of the n
     topics: its first s topics form TS1, the next s' = min(s, n − s) form TS2 (disjoint;
-    with 2s > n, TS2 holds the n − s topics left, as the 125/124 split of seed 002).
+    with 2s > n, TS2 holds the n − s topics left, as the 125/124 split of Ferro & Sanderson (2022)).
     The repetitions of a size come from their own random stream (the seed and the size),
     so they do not depend on which other sizes are studied.
 Decisions
@@ -12,8 +13,8 @@ Decisions
     half; for the pair (S1, S2) it gives a direction, sign(estimate(S1) − estimate(S2)),
     and a decision S1 ≫ S2 / S2 ≫ S1 (significant) or S1 > S2 / S2 > S1 (not).
     *Same model*: one procedure on both halves; *different models*: procedure A on TS1,
-    procedure B on TS2 (seed 002 §3.2).
-Measures per split (seed 002 §3.3)
+    procedure B on TS2 (Ferro & Sanderson 2022, §3.2).
+Measures per split (Ferro & Sanderson 2022, §3.3)
     AA  (active agreement)     significant on both halves, same direction;
     AD  (active disagreement)  significant on both halves, opposite directions;
     MA  (mixed agreement)      significant on exactly one half, same direction on both;
@@ -25,8 +26,8 @@ Measures per split (seed 002 §3.3)
     the procedures' estimates. Pairs whose difference is exactly 0 on a half have no
     direction and fall in none of AA, AD, MA, MD.
     Bias = 1 − AA / (AA + AD + MA/2 + MD/2), computed from the counts averaged over the
-    repetitions (seed 002 §5.2, Table 6; 0 when nothing is significant).
-Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; seed 001 §5.1)
+    repetitions (Ferro & Sanderson 2022, §5.2, Table 6; 0 when nothing is significant).
+Swap method (Voorhees & Buckley, 2002; Sanderson & Zobel, 2005; Sakai 2014, §5.1)
     On the same kind of splits, a pair *swaps* when the differences of its mean scores on
     TS1 and TS2 have opposite signs (d1 · d2 < 0). Pairs are binned by |d1| (bins of
     ``bin_width``); the swap rate of a bin is swaps / pairs in it. With ``test`` only the
@@ -55,7 +56,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.registry import TESTS
 from ..stats.resampling import (
     RngArg,
-    resolve_rng,
+    check_rng,
 )
 from ..stats.tables import FORMATS, Format, check_format
 from ..stats.validation import check_alpha, check_count, check_counts
@@ -75,7 +76,7 @@ MAX_BINS = 2.0**53
 #: Repetitions of a split size per task on an executor (any number gives the same results:
 #: every repetition and half draws from its own stream).
 REPETITIONS_PER_TASK = 16
-#: Default split sizes for a 50-topic collection (seed 002 uses 2–50% of 249 topics).
+#: Default split sizes for a 50-topic collection (Ferro & Sanderson (2022) use 2–50% of 249 topics).
 DEFAULT_SIZES: tuple[int, ...] = (5, 10, 15, 20, 25)
 METRICS: tuple[str, ...] = SPLIT_METRICS
 
@@ -122,14 +123,12 @@ class TopicSplits:
 
 
 def topic_splits(
-    n_topics: int, size: int, repetitions: int = 100, *, seed: object = None,
-    rng: RngArg = None,
+    n_topics: int, size: int, repetitions: int = 100, *, rng: RngArg = None,
 ) -> TopicSplits:
     """R random splits of ``n_topics`` topics into TS1 (``size`` topics) and TS2
     (min(size, n − size)), deterministic for a seed and a size (module documentation).
-    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
-    its deprecated alias)."""
-    rng = resolve_rng(rng, seed)
+    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None``."""
+    rng = check_rng(rng)
     REPETITIONS.check(repetitions, "repetitions")
     check_count(size, "size")
     if size >= n_topics:
@@ -191,7 +190,7 @@ def agreement(
 
 
 def bias(aa: float, ad: float, ma: float, md: float) -> float:
-    """Bias = 1 − AA / (AA + AD + MA/2 + MD/2) (seed 002 §5.2; 0 when all are 0)."""
+    """Bias = 1 − AA / (AA + AD + MA/2 + MD/2) (Ferro & Sanderson 2022, §5.2; 0 when all are 0)."""
     total = aa + ad + ma / 2.0 + md / 2.0
     return 1.0 - aa / total if total > 0 else 0.0
 
@@ -268,7 +267,8 @@ class SplitStudy:
 
     def table(self, metric: str, *, cross: bool = False) -> pd.DataFrame:
         """``metric`` averaged over repetitions: one row per comparison, one column per
-        split size (seed 002 Tables 1–5, 7–12). ``cross``: the different-model rows."""
+        split size (Ferro & Sanderson 2022, Tables 1–5, 7–12). ``cross``: the different-model
+        rows."""
         if metric not in (*METRICS, "bias", "tau_sd"):
             raise ParameterError(f"unknown metric {metric!r}; choose from {list(METRICS)}")
         summary = self.summary()
@@ -285,7 +285,7 @@ class SplitStudy:
 
     def agreement_table(self, size: int | None = None) -> pd.DataFrame:
         """AA, AD, MA, MD and Bias (%) per comparison at one size (default: the largest),
-        like seed 002 Table 6."""
+        like Ferro & Sanderson (2022), Table 6."""
         summary = self.summary()
         size = int(summary["size"].max()) if size is None else size
         rows = summary[summary["size"] == size]
@@ -331,7 +331,6 @@ def split_study(
     systems: Sequence[str] | None = None,
     shards: object = None,
     alpha: float = 0.05,
-    seed: object = None,
     rng: RngArg = None,
     correction: Correction | None = "none",
     options: Mapping[str, Mapping[str, object]] | None = None,
@@ -340,23 +339,22 @@ def split_study(
 ) -> SplitStudy:
     """Topic-splitting study (module documentation).
 
-    ``data``: score matrix / wide DataFrame / topics × systems array; ``models``: the
-    procedures compared with themselves on TS1 and TS2; ``cross``: (A, B) pairs run as A
-    on TS1 and B on TS2; ``systems``: restrict to these runs (e.g. one participant's);
-    ``shards``: topics × systems × shards scores (:class:`irscale.stats.ShardScores` or an
-    array) for shard models such as MD3 and MD3f; ``options``: per procedure name, its
-    options (e.g. ``{"bootstrap": {"samples": 1000}}``, ``{"MD3": {"empty": "zero"}}``);
-    Monte Carlo procedures get a stream per split size, repetition and half from ``rng``
-    (an integer seed, a :class:`numpy.random.Generator` or ``None``; ``seed`` is its
-    deprecated alias). ``progress``: ``True`` (a counter per split size on standard error)
-    or a callable ``progress(done, total)`` over the len(sizes) × repetitions splits.
-    ``executor``: where the repetitions run (:mod:`irscale.parallel`; on Dask, in tasks
-    of :data:`REPETITIONS_PER_TASK`); the results do not depend on it.
+    ``data``: score matrix / wide DataFrame / topics × systems array; ``models``: the procedures
+    compared with themselves on TS1 and TS2; ``cross``: (A, B) pairs run as A on TS1 and B on TS2;
+    ``systems``: restrict to these runs (e.g. one participant's); ``shards``: topics × systems ×
+    shards scores (:class:`irscale.stats.ShardScores` or an array) for shard models such as MD3 and
+    MD3f; ``options``: per procedure name, its options (e.g. ``{"bootstrap": {"samples": 1000}}``,
+    ``{"MD3": {"empty": "zero"}}``); Monte Carlo procedures get a stream per split size, repetition
+    and half from ``rng`` (an integer seed, a :class:`numpy.random.Generator` or ``None``).
+    ``progress``: ``True`` (a counter per split size on standard error) or a callable
+    ``progress(done, total)`` over the len(sizes) × repetitions splits. ``executor``: where the
+    repetitions run (:mod:`irscale.parallel`; on Dask, in tasks of :data:`REPETITIONS_PER_TASK`);
+    the results do not depend on it.
     """
     alpha = check_alpha(alpha)
     executor = check_executor(executor)
     REPETITIONS.check(repetitions, "repetitions")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_progress(progress)
     values, shard_values, _, names = _inputs(data, measure, shards, systems)
     sizes = check_sizes(sizes, values.shape[0])
@@ -420,7 +418,6 @@ def _split_task(
             for m, model in enumerate(needed):
                 opts: dict[str, Any] = dict(chosen.get(model, {}))
                 if _resampling(model):
-                    opts.pop("seed", None)
                     opts["rng"] = derived_seed(seeds, 1, size, start + r, half)
                     if remote and "executor" not in opts:
                         opts.setdefault("workers", 1)
@@ -578,14 +575,13 @@ def swap_rates(
     test: str | None = None,
     alpha: float = 0.05,
     samples: int | None = None,
-    seed: object = None,
     rng: RngArg = None,
     progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> SwapRates:
     """The swap method on random disjoint splits (module documentation); the splits are
     those of :func:`split_study` for the same ``rng`` (an integer seed, a
-    :class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias).
+    :class:`numpy.random.Generator` or ``None``).
     ``samples``: resamples of a resampling ``test`` (default: the test's own, 10,000 for
     randomization, 1,000 for the bootstraps); refused for other tests and without one.
     ``progress``: a bool or a callable ``progress(done, total)`` over the splits;
@@ -593,7 +589,7 @@ def swap_rates(
     executor = check_executor(executor)
     bin_width = BIN_WIDTH.check(bin_width, "bin_width")
     REPETITIONS.check(repetitions, "repetitions")
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_progress(progress)
     values, _, _, names = _inputs(data, measure, None, systems)
     sizes = check_sizes(sizes, values.shape[0])

@@ -1,4 +1,4 @@
-"""Online evaluation (issue 14): interleaving and multileaving, A/B tests, click logs and
+"""Online evaluation: interleaving and multileaving, A/B tests, click logs and
 click models. See ``docs/online.md``.
 
 Interleaving (:mod:`irscale.online.interleaving`)

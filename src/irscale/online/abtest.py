@@ -1,7 +1,7 @@
 """A/B tests: assignment, online measures, analysis, sample-ratio checks and sample sizes.
 
-A between-subject experiment (seed 004 §6.3; Kohavi et al. 2009, "Controlled experiments
-on the web: survey and practical guide"): every user sees one variant, and the variants
+A between-subject experiment (Ferro & Maistro 2024, §6.3; Kohavi et al. 2009, "Controlled
+experiments on the web: survey and practical guide"): every user sees one variant, and the variants
 are compared on an online measure of their users.
 
 Assignment (:func:`assign`)
@@ -9,19 +9,19 @@ Assignment (:func:`assign`)
     the variant whose slice of [0, 1) holds u, slices in the order of ``splits`` with the
     given shares. The same (user, salt) always gets the same variant, on every platform and
     process (``hashlib``, never Python's salted ``hash()``); a new salt gives an
-    independent assignment (Kohavi et al.'s three properties, seed 004 §6.3).
+    independent assignment (Kohavi et al.'s three properties, Ferro & Maistro 2024, §6.3).
 
 Online measures of a session (one result page shown; :func:`session_measures`)
     ``clicks``: number of clicked results; ``clicks@k``: clicks at ranks 1..k;
     ``abandoned``: 1 when nothing was clicked; ``good_abandonment``: 1 when nothing was
     clicked and the page ``satisfied`` the user (an answer on the page itself; given per
     session); ``reciprocal_rank``: 1/rank of the first (highest-ranked) click, 0 without
-    a click (click reciprocal rank, seed 004 §6.5); ``time_to_first_click``: the
+    a click (click reciprocal rank, Ferro & Maistro 2024, §6.5); ``time_to_first_click``: the
     smallest click timestamp (timestamps are seconds since the page was shown), NaN
     without a click; ``dwell``: the mean dwell time of the session's clicks, the dwell of
     a click being the time to the next click in time order (the last click's dwell is
     unknown and left out; NaN with fewer than two clicks); ``success``: 1 when some click
-    is *satisfied* — dwell ≥ 30 s (seed 004 §6.5), the last click counting as satisfied
+    is *satisfied* — dwell ≥ 30 s (Ferro & Maistro 2024, §6.5), the last click counting as satisfied
     since the user did not come back.
     Per user (:func:`user_measures`): ``impressions`` (sessions), the sum of every count
     and the mean of every rate over the user's sessions (NaN ignored), and ``ctr`` =
@@ -89,7 +89,7 @@ __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sampl
 #: Analyses of :func:`ab_test`.
 ANALYSES = ("welch", "delta", "cuped")
 Analysis = Literal["welch", "delta", "cuped"]
-#: Dwell time (seconds) of a satisfied click (seed 004 §6.5).
+#: Dwell time (seconds) of a satisfied click (Ferro & Maistro 2024, §6.5).
 SATISFIED_DWELL = 30.0
 _SCALE = float(2**64)
 

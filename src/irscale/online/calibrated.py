@@ -1,4 +1,4 @@
-"""Click-calibrated offline measures (issue 14 §2; seed 004 §5.1, eqs. 16–17): the
+"""Click-calibrated offline measures (Ferro & Maistro 2024, §5.1, eqs. 16–17): the
 utility-based ``uM = Σ_i P[C_i = 1]·r̂_i`` and effort-based ``rrM = Σ_i s_i·P[C_i = 1]/i``
 of :mod:`irscale.measures.click_models`, with the probabilities taken from a click model
 (:mod:`irscale.online.clickmodels`) in one call.

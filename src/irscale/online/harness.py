@@ -1,5 +1,5 @@
 """Sensitivity of interleaving and A/B tests to an offline measure's preference, by
-simulation (issue 14 §4; the comparison of Chapelle et al. 2012, TOIS 30(1), §6, and
+simulation (the comparison of Chapelle et al. 2012, TOIS 30(1), §6, and
 Schuth et al. 2014, CIKM, §5).
 
 For every pair of runs (A, B):

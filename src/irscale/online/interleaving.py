@@ -2,22 +2,22 @@
 
 An *impression* shows one user a single list built from the rankers' rankings of a topic
 (the *mixing policy*); the user's clicks on it are turned into a preference (the *scoring
-rule*; seed 004 §6.4). Every method here takes the rankings of many topics at once
+rule*; Ferro & Maistro 2024, §6.4). Every method here takes the rankings of many topics at once
 (:class:`~irscale.collections.Candidates`, a cube ``pairs[topic, ranker, rank]``) and
 builds the lists of all impressions with array operations over impressions (a loop over
 the ``length`` positions of a list, never over impressions or topics).
 
 Mixing policies and their credit rules (rankers A and B; ``length`` = the SERP length L):
 
-``balanced`` — balanced interleaving (Joachims 2002), Algorithm 1 of seed 004 (as given by
-    Radlinski, Kurup & Joachims 2008): a coin ``AFirst`` gives one ranker priority; with
-    pointers k_a, k_b (1-based) the list takes a[k_a] when k_a < k_b or (k_a = k_b and
-    AFirst), b[k_b] otherwise — appending the document unless it is in the list already —
-    and the pointer that was read advances. It stops when a pointer runs past its ranking;
-    the list shown is its first L documents. The pointer advances whether or not the
-    document was appended: seed 004's layout of the pseudo-code puts ``k_a ← k_a + 1``
-    inside the ``if a[k_a] ∉ I`` branch, which never ends when the rankings share a
-    document (Radlinski et al. 2008, Algorithm 1, advance it in both cases).
+``balanced`` — balanced interleaving (Joachims 2002), Algorithm 1 of Ferro & Maistro (2024) (as
+    given by Radlinski, Kurup & Joachims 2008): a coin ``AFirst`` gives one ranker priority; with
+    pointers k_a, k_b (1-based) the list takes a[k_a] when k_a < k_b or (k_a = k_b and AFirst),
+    b[k_b] otherwise — appending the document unless it is in the list already — and the pointer
+    that was read advances. It stops when a pointer runs past its ranking; the list shown is its
+    first L documents. The pointer advances whether or not the document was appended: the layout of
+    the pseudo-code in Ferro & Maistro (2024) puts ``k_a ← k_a + 1`` inside the ``if a[k_a] ∉ I``
+    branch, which never ends when the rankings share a document (Radlinski et al. 2008, Algorithm 1,
+    advance it in both cases).
     Credit: with c_max the lowest clicked position and d = I[c_max],
     k = min{j : a[j] = d or b[j] = d}; h_a = |{clicked d' : d' ∈ a[1..k]}|,
     h_b = |{clicked d' : d' ∈ b[1..k]}|; A wins when h_a > h_b, B when h_a < h_b.
@@ -285,7 +285,7 @@ def _draft(local: np.ndarray, width: int, topic: np.ndarray, choice: np.ndarray,
 
 
 def _balanced(local: np.ndarray, width: int, length: int) -> np.ndarray:
-    """Algorithm 1 of seed 004 for every topic and both values of AFirst: local codes
+    """Algorithm 1 of Ferro & Maistro (2024) for every topic and both values of AFirst: local codes
     (2 topics × L; row 2t + AFirst)."""
     n_topics = local.shape[0]
     rows = np.arange(2 * n_topics)

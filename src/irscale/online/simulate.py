@@ -1,5 +1,5 @@
 """Simulated users: click models parametrised from qrels, and click logs simulated over a
-run's result pages (issue 14 §1), for studying online methods offline.
+run's result pages, for studying online methods offline.
 
 A user of :func:`qrels_click_model` is a DBN (:mod:`irscale.online.clickmodels`): ranks are
 examined top-down, a document of relevance grade g is clicked with ``P(click | g)``, a

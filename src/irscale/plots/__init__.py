@@ -8,13 +8,15 @@ non-interactive ``Figure`` API) and returns the matplotlib ``Axes``; save with
 Runs on topics (:mod:`irscale.plots.runs`)
     :func:`score_distributions` (box or violin plot per run), :func:`baseline_differences`
     (per-topic differences against a baseline), :func:`precision_recall` (11-point
-    interpolated curves), :func:`tukey_intervals` (Tukey HSD intervals, seed 004 eq. 11).
+    interpolated curves), :func:`tukey_intervals` (Tukey HSD intervals,
+    Ferro & Maistro 2024, eq. 11).
 A measure's image (:mod:`irscale.plots.scales`)
-    :func:`interval_spacing` (seed 000 Fig. 2), :func:`measure_hasse` (seed 000 Fig. 1).
+    :func:`interval_spacing` (Ferrante et al. 2021, Fig. 2), :func:`measure_hasse` (Ferrante et al.
+    2021, Fig. 1).
 Meta-evaluation and pooling (drawn by :mod:`irscale.meta.plots` and
 :mod:`irscale.collections.plots`, which also save files)
-    :func:`asl_curves` (seed 001 Fig. 16), :func:`split_metric` (seed 002),
-    :func:`measure_vs_ranked` (seed 000 §7.1), :func:`relevant_found` (pooling).
+    :func:`asl_curves` (Sakai 2014, Fig. 16), :func:`split_metric` (Ferro & Sanderson 2022),
+    :func:`measure_vs_ranked` (Ferrante et al. 2021, §7.1), :func:`relevant_found` (pooling).
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ def precision_recall(data: Evaluation | pd.DataFrame, runs: Sequence[str] | None
     """11-point interpolated precision–recall curves (one line per run) from an
     evaluation with ``iprec_at_recall`` or a table from :func:`interpolated_precision`.
     Interpolated precision at recall r is the highest precision at any recall ≥ r
-    (trec_eval; seed 004 §3.1)."""
+    (trec_eval; Ferro & Maistro 2024, §3.1)."""
     table = interpolated_precision(data) if isinstance(data, Evaluation) else data
     names = list(table.index) if runs is None else list(runs)
     ax = new_axes(ax, (5.0, 4.0))
@@ -148,8 +148,8 @@ def precision_recall(data: Evaluation | pd.DataFrame, runs: Sequence[str] | None
 def tukey_intervals(result: PairwiseComparisons | AnovaResult, alpha: float = 0.05, *,
                     ax: Any = None) -> Any:
     """Each system's mean with its Tukey HSD comparison interval μ̂_u ± ½ Q^α_{k,ν}
-    sqrt(MS_E/m) (seed 004 eq. 11, Hochberg & Tamhane), best system on top; two intervals
-    overlap exactly when the pair is not significant. Systems that differ from the best
+    sqrt(MS_E/m) (Ferro & Maistro 2024, eq. 11, Hochberg & Tamhane), best system on top; two
+    intervals overlap exactly when the pair is not significant. Systems that differ from the best
     are drawn in a second colour (as MATLAB's ``multcompare``).
 
     ``result``: a Tukey HSD (:meth:`AnovaResult.tukey_hsd`, whose α is used) or an ANOVA,

@@ -1,17 +1,17 @@
-"""Plots of a measure's image on the runs of length N (seed 000 Figs. 1–2).
+"""Plots of a measure's image on the runs of length N (Ferrante et al. 2021, Figs. 1–2).
 
-* :func:`interval_spacing` — seed 000 Fig. 2: the distinct values of a measure on REL^N
-  against their rank φ (what an interval scale would space equally), with the runs that
+* :func:`interval_spacing` — Ferrante et al. (2021), Fig. 2: the distinct values of a measure on
+  REL^N against their rank φ (what an interval scale would space equally), with the runs that
   take each value written beside it for small N.
-* :func:`measure_hasse` — seed 000 Fig. 1: the Hasse diagram of the partial order of the
-  runs of length N, every run drawn at the height of its value under a measure (or at its
-  level in the diagram without one), coloured by its total relevance. Seed 004 Figs. 7
-  and 11 compute binary and graded measures on single runs; drawing a measure's values on
-  the diagram shows where it orders incomparable runs.
+* :func:`measure_hasse` — Ferrante et al. (2021), Fig. 1: the Hasse diagram of the partial order of
+  the runs of length N, every run drawn at the height of its value under a measure (or at its level
+  in the diagram without one), coloured by its total relevance. Figs. 7 and 11 of Ferro & Maistro
+  (2024) compute binary and graded measures on single runs; drawing a measure's values on the
+  diagram shows where it orders incomparable runs.
 
-The partial order (seed 003 §3, seed 000 §2.3): r ≼ s when for every rank k and every
-degree g ≥ 1, s has at least as many documents of degree ≥ g in its top k as r. Runs
-related by it are ordered the same way by every measure of seed 003; incomparable runs
+The partial order (Ferrante et al. 2019, §3, Ferrante et al. 2021, §2.3): r ≼ s when for every rank
+k and every degree g ≥ 1, s has at least as many documents of degree ≥ g in its top k as r. Runs
+related by it are ordered the same way by every measure of Ferrante et al. (2019); incomparable runs
 are where measures disagree.
 
 Every function draws on ``ax`` when given (else on new axes in the style of
@@ -50,8 +50,8 @@ def interval_spacing(measure: str | Scale, N: int | None = None, levels: int = 2
                      ax: Any = None) -> Any:
     """The values of ``measure`` on REL^N (``levels`` degrees) against their rank φ, with
     the equally spaced values of an interval scale (the dashed line from the lowest to the
-    highest value) for comparison — seed 000 Fig. 2. Runs are written beside the values
-    when the space has at most 64 runs."""
+    highest value) for comparison — Ferrante et al. (2021), Fig. 2. Runs are written beside the
+    values when the space has at most 64 runs."""
     sc = _scale(measure, N, levels)
     data = figure_data(sc)
     if "phi" not in data.columns:
@@ -100,7 +100,7 @@ def measure_hasse(measure: str | Scale | None = None, N: int = 4, levels: int = 
     """The Hasse diagram of REL^N (at most 256 runs), edges from each run to the runs
     that directly dominate it; every run at the height of its ``measure`` value (or of
     its level in the diagram when ``measure`` is None), coloured by its total relevance
-    (seed 000 Fig. 1). Runs are labelled when there are at most 64."""
+    (Ferrante et al. 2021, Fig. 1). Runs are labelled when there are at most 64."""
     if isinstance(measure, Scale):
         N, levels = measure.N, measure.levels
     if not isinstance(N, int) or N < 1 or not isinstance(levels, int) or levels < 2:

@@ -1,8 +1,8 @@
-"""The experiment report: one command from runs to a page you can publish (issue 15).
+"""The experiment report: one command from runs to a page you can publish.
 
 :func:`build_report` computes every table (runs × measures with significance against a
-baseline, the two-way ANOVA with ω², Tukey HSD groups, the robustness panel of seed 000,
-discriminative power, the reproducibility block); :func:`render_html` writes them as one
+baseline, the two-way ANOVA with ω², Tukey HSD groups, the robustness panel of Ferrante et al.
+(2021), discriminative power, the reproducibility block); :func:`render_html` writes them as one
 self-contained HTML page with inline SVG figures; :func:`format_tables` as LaTeX or
 Markdown for a paper. ``irscale report`` is the command (docs/report.md).
 """

@@ -9,19 +9,19 @@ precision–recall curves) and assembles:
   (mean ± t_{1−α/2, n−1} s/√n);
 * ``comparison`` — with a baseline, every other run against it on every measure
   (:func:`irscale.stats.baseline.baseline_comparison`: delta, its CI, p, p adjusted over
-  the whole table by ``correction`` — Holm by default, seed 004 §4.2.4 — and the topics
-  won, tied and lost);
-* ``anova`` / ``tukey`` / ``letters`` — per measure the two-way ANOVA (topic + system,
-  MD2) with ω² (seed 004 eq. 8), the topic-blocked Tukey HSD on its error term (eq. 9–11)
-  and the compact letter display of its decisions (Piepho 2004,
+  the whole table by ``correction`` — Holm by default, Ferro & Maistro (2024), §4.2.4 — and the
+  topics won, tied and lost);
+* ``anova`` / ``tukey`` / ``letters`` — per measure the two-way ANOVA (topic + system, MD2) with ω²
+  (Ferro & Maistro 2024, eq. 8), the topic-blocked Tukey HSD on its error term (eq. 9–11) and the
+  compact letter display of its decisions (Piepho 2004,
   :func:`irscale.stats.letters.compact_letters`), systems by decreasing mean;
-* ``robustness`` — per measure, seed 000's check of the interval-scale assumption on these
-  runs: the runs cut at N (the measure's cut-off, else ``scale_depth``) and mapped to the
-  measure's ranked version M_R = φ(M) (:func:`irscale.scales.transform.transform`, ties
-  ``unq``, binary lenient mapping); Kendall's τ between the systems' means of M and of
-  M_R (Table 2) and the pairs whose Tukey HSD decision (after MD2) changes from M to M_R
-  (S2NS, NS2S: Tables 5–6). A measure with no scale gets the reason instead;
-* ``discriminative`` — with ``dp``, discriminative power (seed 001 §5: the paired
+* ``robustness`` — per measure, the check of the interval-scale assumption of Ferrante et al. (2021)
+  on these runs: the runs cut at N (the measure's cut-off, else ``scale_depth``) and mapped to the
+  measure's ranked version M_R = φ(M) (:func:`irscale.scales.transform.transform`, ties ``unq``,
+  binary lenient mapping); Kendall's τ between the systems' means of M and of M_R (Table 2) and the
+  pairs whose Tukey HSD decision (after MD2) changes from M to M_R (S2NS, NS2S: Tables 5–6). A
+  measure with no scale gets the reason instead;
+* ``discriminative`` — with ``dp``, discriminative power (Sakai 2014, §5: the paired
   bootstrap and the randomised Tukey HSD, B samples, one seed) per measure;
 * ``provenance`` — the command, the versions and every input file's size and sha256.
 """
@@ -65,7 +65,7 @@ __all__ = ["DEFAULT_MEASURES", "Provenance", "Report", "build_report"]
 
 #: Measures of the report when none are named (trec_eval names).
 DEFAULT_MEASURES: tuple[str, ...] = ("map", "P_10", "ndcg_cut_10")
-#: Run length of the robustness panel for measures without a cut-off (seed 000 §6 uses
+#: Run length of the robustness panel for measures without a cut-off (Ferrante et al. 2021, §6 uses
 #: 5, 10, 20 and 30).
 DEFAULT_SCALE_DEPTH = 10
 
@@ -251,7 +251,7 @@ def _dp_progress(within: Callable[[int, int], None], measures: int
 
 def _robustness(qrels: Any, runs: Any, measures: Sequence[str], depth: int,
                 alpha: float, advance: Callable[[], None]) -> pd.DataFrame:
-    """Seed 000's τ(M, M_R) and S2NS/NS2S of the Tukey HSD after MD2, per measure
+    """The τ(M, M_R) of Ferrante et al. (2021) and S2NS/NS2S of the Tukey HSD after MD2, per measure
     (``advance()`` after each)."""
     rows: list[dict[str, object]] = []
     by_depth: dict[int, list[str]] = {}

@@ -191,8 +191,8 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
             caption=f"Tukey HSD groups ({hsd.method}; α = {report.alpha:g}): runs that "
             "share a letter are not significantly different")
             + figure(tukey_intervals(hsd),
-                     f"{measure}: Tukey HSD intervals (seed 004 eq. 11); intervals that do "
-                     "not overlap differ significantly") + "</div>")
+                     f"{measure}: Tukey HSD intervals (Ferro & Maistro 2024, eq. 11); "
+                     "intervals that do not overlap differ significantly") + "</div>")
     sections.append(_section("Two-way ANOVA and Tukey HSD", "anova", body))
 
     body = ['<div class="figs">']
@@ -214,16 +214,16 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
     if len(report.robustness):
         body.append(_table(robustness_frame(report), digits, table_id="robustness",
                            caption="Each measure M against its ranked (interval-scale) "
-                           "version M_R = φ(M) on these runs cut at N (seed 000 §5; ties "
-                           "unq, binary lenient mapping): Kendall τ of the run means "
-                           "(1: the same ranking of runs) and the Tukey HSD pairs (after the "
+                           "version M_R = φ(M) on these runs cut at N (Ferrante et al. "
+                           "2021, §5; ties unq, binary lenient mapping): Kendall τ of the run "
+                           "means (1: the same ranking of runs) and the Tukey HSD pairs (after the "
                            "two-way ANOVA) significant with M but not M_R (S2NS) and the "
                            "reverse (NS2S)"))
     else:
         body.append("<p>Not computed (robustness panel turned off).</p>")
     if report.discriminative is not None:
         body.append(_table(discriminative_frame(report), digits, table_id="dp",
-                           caption="Discriminative power (seed 001 §5): pairs significant "
+                           caption="Discriminative power (Sakai 2014, §5): pairs significant "
                            "under the paired bootstrap and the randomised Tukey HSD"))
     sections.append(_section("Robustness", "robustness-section", body))
     sections.append(_section("Reproducibility", "reproducibility", _reproducibility(report)))

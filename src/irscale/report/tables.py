@@ -206,7 +206,7 @@ def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 
     if len(report.robustness):
         parts.append(render(_ascii(robustness_frame(report), fmt), fmt, digits=digits,
                             title=_title("Robustness: the measure M against its ranked "
-                                         "version M_R (seed 000): Kendall τ of the run "
+                                         "version M_R (Ferrante et al. 2021): Kendall τ of the run "
                                          "means and Tukey HSD pairs that change (S2NS, "
                                          "NS2S)", fmt)))
     if report.discriminative is not None:

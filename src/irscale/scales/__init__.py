@@ -1,12 +1,11 @@
-"""Interval scales for IR measures (Ferrante, Ferro & Fuhr; seed 000 §5, seed 003).
+"""Interval scales for IR measures (Ferrante et al. 2021, §5; Ferrante et al. 2019).
 
-The ranked version ``M_R = φ(M)`` of a measure M maps each value of M on ``REL^N`` to its
-rank among the distinct values, an interval scale by construction. This package computes
-the image ``M(REL^N)`` and φ exactly and fast (closed forms, meet-in-the-middle counting,
-integer arithmetic, streamed enumeration), transforms real evaluations into score matrices
-of ``M_R``, and computes the diagnostics of the seeds (equi-spacing, ties, unused range,
-ordinal/interval with respect to SBTO and RBTO, Kendall τ between M and M_R). See
-``docs/scales.md``.
+The ranked version ``M_R = φ(M)`` of a measure M maps each value of M on ``REL^N`` to its rank among
+the distinct values, an interval scale by construction. This package computes the image ``M(REL^N)``
+and φ exactly and fast (closed forms, meet-in-the-middle counting, integer arithmetic, streamed
+enumeration), transforms real evaluations into score matrices of ``M_R``, and computes the
+diagnostics of Ferrante et al. 2019 and 2021 (equi-spacing, ties, unused range, ordinal/interval
+with respect to SBTO and RBTO, Kendall τ between M and M_R). See ``docs/scales.md``.
 """
 
 from .diagnostics import ImageSummary, figure_data, order_properties, summarize, tau_table

@@ -10,7 +10,7 @@ the number of its *class* ``k``: for logarithmic discounts ``d = log_b m`` (``m 
 ``w = ln b / ln m = (1/e) · ln b / ln ρ`` with ``m = ρ^e`` and ρ not a perfect power, so the
 class is ρ (``θ_ρ = ln b / ln ρ``) — the rational class ``θ = 1`` holds the undiscounted
 ranks and the powers of b's own root. Distinct classes are linearly independent over ℚ
-(Baker/Schanuel: logarithms of multiplicatively independent integers; e.g. seed 000
+(Baker/Schanuel: logarithms of multiplicatively independent integers; e.g. Ferrante et al. 2021,
 Example 12: ranks 1 and 2 share ``w = 1`` under ``max(1, log_2 r)``, ranks 3, 9, 27 share
 class 3), so two runs tie exactly when their rational coefficient sums agree class by
 class. RBP and RBTO have one rational class; within a class, a *p-adic certificate* shows

@@ -5,8 +5,8 @@ With ``C(i)`` the relevant documents among the first i (binary projection at lev
     AP · RB = S(r̂) = Σ_{i relevant} C(i) / i          (AP@N with trec_eval's normalisation)
 
 ``S`` does not depend on the recall base: on ``REL^N`` AP is ``S/RB`` (or ``S/min(N, RB)``)
-for every topic, so AP's ranked version is the same for every topic (seed 000 §5.2.2 uses
-it as the surrogate scale) and its image is S's image divided by RB. ``S · L`` with
+for every topic, so AP's ranked version is the same for every topic (Ferrante et al. 2021, §5.2.2
+uses it as the surrogate scale) and its image is S's image divided by RB. ``S · L`` with
 ``L = lcm(1..N)`` is an integer, ``≤ N·L`` (fits 64 bits up to N = 40), so ties are decided
 exactly.
 

@@ -4,22 +4,22 @@
   depend on ``h`` = relevant documents in the N: ``P = h/N``, ``R = h/RB``,
   ``F_β = (β²+1)h/(β²RB + N)``; their image is ``{v(h) : h = 0..h_max}`` with
   ``h_max = N`` (or ``min(N, RB)`` in the feasible space), so ``φ = h + 1`` — P, R and F
-  share one ranked version (seed 003 §4.1: they are affine maps of SBTO). A value is reached
-  by ``C(N, h) · W(h)`` runs (``W``: graded runs per binary run, :func:`binary_weights`).
-  SBTO (seed 003 eq. 3) is the rank of the count vector in the order of eq. 1, computed
+  share one ranked version (Ferrante et al. 2019, §4.1: they are affine maps of SBTO). A value is
+  reached by ``C(N, h) · W(h)`` runs (``W``: graded runs per binary run, :func:`binary_weights`).
+  SBTO (Ferrante et al. 2019, eq. 3) is the rank of the count vector in the order of eq. 1, computed
   from the counts with the hockey-stick identity::
 
       SBTO = Σ_{d=1..c} [ C(d + N − s_d, d) − C(d + N − s_d − n_d, d) ],  s_d = Σ_{e>d} n_e
 
   so ``φ = SBTO + 1`` on ``REL^N`` (``binom(N + c, c)`` values).
 * :class:`FirstRelevantImage` — RR = 1/f (f the rank of the first relevant document, 0
-  without one): ``N + 1`` values, ``φ(0) = 1`` and ``φ(1/f) = N + 2 − f`` (seed 000 writes
-  ``N + 1 − 1/m`` counting from the first non-zero value).
-* :class:`LexImage` — measures ordered like RBTO (seed 003 eq. 4–6): RBTO itself, RBP with
-  ``p ≤ 1/(c+1)`` and linear gains (binary: ``p ≤ 1/2``), any additive measure whose weights
-  dominate their tails. Every run has its own value and ``φ = RBTO + 1``; for RBP with
-  p = 1/2 (binary) that is ``φ(m) = 2^N · m + 1``. In a feasible space φ counts the
-  feasible runs that precede the run lexicographically (binomial sums).
+  without one): ``N + 1`` values, ``φ(0) = 1`` and ``φ(1/f) = N + 2 − f`` (Ferrante et al.
+  2021 write ``N + 1 − 1/m``, counting from the first non-zero value).
+* :class:`LexImage` — measures ordered like RBTO (Ferrante et al. 2019, eq. 4–6): RBTO itself, RBP
+  with ``p ≤ 1/(c+1)`` and linear gains (binary: ``p ≤ 1/2``), any additive measure whose weights
+  dominate their tails. Every run has its own value and ``φ = RBTO + 1``; for RBP with p = 1/2
+  (binary) that is ``φ(m) = 2^N · m + 1``. In a feasible space φ counts the feasible runs that
+  precede the run lexicographically (binomial sums).
 """
 
 from __future__ import annotations

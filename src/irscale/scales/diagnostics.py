@@ -1,22 +1,21 @@
-"""Diagnostics of a measure's scale (seed 000 §3.2 and §7.1, seed 003).
+"""Diagnostics of a measure's scale (Ferrante et al. 2021, §3.2 and §7.1, Ferrante et al. 2019).
 
-* :func:`summarize` — for a measure and N: runs, distinct values, tied values and runs, the
-  gaps of the sorted image (equi-spacing: an interval scale has equal gaps), the unused
-  range (the largest gap and its share of the range — seed 000's "AP leaves one quarter of
-  its range unused" at N = 4 —; the share of the range inside gaps at least ``wide`` (2) ×
-  the equi-spaced step ``(max − min)/(|image| − 1)``; the share of distinct values in each
-  tenth of the range; for measures bounded by 1, ``1 − max``), and whether
-  M is an ordinal or interval scale with respect to the SBTO and RBTO orders;
+* :func:`summarize` — for a measure and N: runs, distinct values, tied values and runs, the gaps of
+  the sorted image (equi-spacing: an interval scale has equal gaps), the unused range (the largest
+  gap and its share of the range — "AP leaves one quarter of its range unused" at N = 4 —; the share
+  of the range inside gaps at least ``wide`` (2) × the equi-spaced step ``(max − min)/(|image| −
+  1)``; the share of distinct values in each tenth of the range; for measures bounded by 1, ``1 −
+  max``), and whether M is an ordinal or interval scale with respect to the SBTO and RBTO orders;
 * :func:`order_properties` — the latter alone. M is *ordinal* w.r.t. a total order ≼ on
-  runs when ``r ≼ s ⇔ M(r) ≤ M(s)`` (seed 003 §4.2), i.e. φ equals the dense rank of the
-  order; *interval* when, moreover, M is affine in the order's rank function, i.e. the
+  runs when ``r ≼ s ⇔ M(r) ≤ M(s)`` (Ferrante et al. 2019, §4.2), i.e. φ equals the dense rank of
+  the order; *interval* when, moreover, M is affine in the order's rank function, i.e. the
   image is equi-spaced. Decided exactly by enumeration up to ``enumerate_limit`` runs;
   beyond, analytically for the closed forms (P, R, F, SBTO, RR, RBTO-ordered measures)
   and otherwise by a search for a counterexample among consecutive runs of the order
-  (seed 003's witnesses ``(u, a_0, a_c, ..., a_c) ≺ (u, a_1, a_0, ..., a_0)`` and random
-  runs): ``False`` comes with a witness pair, ``None`` means "not refuted";
-* :func:`figure_data` — the data of seed 000 Figures 2–5: every distinct value with its
-  runs (Figure 2, small N), or the value at evenly spaced fractions of the runs sorted by
+  (the witnesses of Ferrante et al. 2019, ``(u, a_0, a_c, ..., a_c) ≺ (u, a_1, a_0, ..., a_0)`` and
+  random runs): ``False`` comes with a witness pair, ``None`` means "not refuted";
+* :func:`figure_data` — the data of Ferrante et al. (2021), Figures 2–5: every distinct value with
+  its runs (Figure 2, small N), or the value at evenly spaced fractions of the runs sorted by
   value (Figures 3–5), streamed;
 * :func:`tau_table` — Table 2: overall and topic-by-topic Kendall τ between each measure
   and its ranked version on real runs, for several N.
@@ -318,8 +317,8 @@ def _refute(sc: Scale, samples: int, seed: int) -> dict[str, tuple[str, str]]:
     N, c = space.N, space.c
     rng = np.random.default_rng(seed)
     structured = []
-    # seed 003: (0^m, a_0, a_c, ..., a_c) vs its successor-ish, at every position m (at
-    # STRUCTURED_POSITIONS spread over the run when N is larger: the rows are N long)
+    # Ferrante et al. (2019): (0^m, a_0, a_c, ..., a_c) vs its successor-ish, at every position m
+    # (at STRUCTURED_POSITIONS spread over the run when N is larger: the rows are N long)
     for m in np.unique(np.linspace(0, N - 1, min(N, STRUCTURED_POSITIONS)).astype(np.int64)):
         row = np.zeros(N, dtype=np.int8)
         row[m + 1:] = c
@@ -361,7 +360,7 @@ def _refute(sc: Scale, samples: int, seed: int) -> dict[str, tuple[str, str]]:
 
 # ====================================================================== figures
 def figure_data(sc: Scale, *, points: int = 2000, runs_limit: int = 1 << 12) -> pd.DataFrame:
-    """Seed 000 Figures 2–5 (module documentation).
+    """Ferrante et al. (2021), Figures 2–5 (module documentation).
 
     Up to ``runs_limit`` runs: one row per distinct value, ``value, phi, n_runs,
     run_fraction`` (share of runs with a smaller or equal value) and ``runs`` (the runs,
@@ -400,8 +399,8 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
               feasible: bool = False, progress: bool = True, allow_empty: bool = False,
               tie_policy: TiePolicy = "trec_eval", max_memory: str | int | None = None,
               explain: bool = False, **tau_options) -> pd.DataFrame:
-    """Table 2 of seed 000: for every N and measure, the overall Kendall τ between M and
-    M_R, and the topic-by-topic τ (minimum, mean, number of topics where it is defined).
+    """Table 2 of Ferrante et al. (2021): for every N and measure, the overall Kendall τ between M
+    and M_R, and the topic-by-topic τ (minimum, mean, number of topics where it is defined).
     Pivot ``tau_overall`` by N × measure for the paper's layout. Inputs are read once; the
     runs are checked and their topics reported as :func:`irscale.evaluate` does
     (``allow_empty`` and ``tie_policy``, the order of documents with equal scores, as

@@ -12,16 +12,15 @@ one :class:`~irscale.measures.diversity.rankings.DiversityRankings` batch built 
 whole chunk, exactly as real runs are scored.
 
 The qrels of the topic (the context) are counts of documents per intent set,
-:class:`~irscale.scales.space.Context` with one count per code ``1..2^S − 1``. They fix
-the per-intent recall base (MAP-IA) and ndeval's greedy ideal ranking (α-nDCG, nERR-IA,
-nNRBP); α-DCG, ERR-IA, NRBP, P-IA and strec read nothing of the qrels but ``S``. The
-default is ``N`` documents relevant to every intent (the measure's cut-off k when k > N),
-the counterpart of seed 000's
-default recall base (``N`` documents of the highest degree): its greedy ideal is ndeval's
-collection-independent "ideal ideal" (``S(1 − α)^(i−1)`` at rank i), so α-nDCG@N equals
-α-DCG@N and nERR-IA@N equals ERR-IA@N there, and no run exceeds 1. ``recall_base`` gives
-either ``S`` counts (documents relevant to intent j alone, j = 1..S) or ``2^S − 1``
-counts (documents relevant to exactly the intent set of each code). See docs/scales.md.
+:class:`~irscale.scales.space.Context` with one count per code ``1..2^S − 1``. They fix the
+per-intent recall base (MAP-IA) and ndeval's greedy ideal ranking (α-nDCG, nERR-IA, nNRBP); α-DCG,
+ERR-IA, NRBP, P-IA and strec read nothing of the qrels but ``S``. The default is ``N`` documents
+relevant to every intent (the measure's cut-off k when k > N), the counterpart of the default recall
+base of Ferrante et al. (2021) (``N`` documents of the highest degree): its greedy ideal is ndeval's
+collection-independent "ideal ideal" (``S(1 − α)^(i−1)`` at rank i), so α-nDCG@N equals α-DCG@N and
+nERR-IA@N equals ERR-IA@N there, and no run exceeds 1. ``recall_base`` gives either ``S`` counts
+(documents relevant to intent j alone, j = 1..S) or ``2^S − 1`` counts (documents relevant to
+exactly the intent set of each code). See docs/scales.md.
 """
 
 from __future__ import annotations

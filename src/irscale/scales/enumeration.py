@@ -1,11 +1,11 @@
 """Enumeration of ``REL^N`` in chunks, as degree matrices and as judged rankings.
 
-Run number ``i`` (``0 ≤ i < levels^N``) is the base-``levels`` numeral of ``i`` read from
-rank 1 (most significant digit) to rank ``N``: enumeration order is the RBTO order of seed
-003 (eq. 5–6), ``RBTO(r̂) = i``. The measure kernels score synthetic runs exactly as real
-ones: :func:`synthetic_rankings` wraps a ``(runs × N)`` matrix of degrees into a
-:class:`~irscale.core.judged.JudgedRankings` (offsets ``0, N, 2N, ...``; every run has the
-given recall base), so a measure is written once, as a kernel.
+Run number ``i`` (``0 ≤ i < levels^N``) is the base-``levels`` numeral of ``i`` read from rank 1
+(most significant digit) to rank ``N``: enumeration order is the RBTO order of Ferrante et al.
+(2019, eq. 5–6), ``RBTO(r̂) = i``. The measure kernels score synthetic runs exactly as real ones:
+:func:`synthetic_rankings` wraps a ``(runs × N)`` matrix of degrees into a
+:class:`~irscale.core.judged.JudgedRankings` (offsets ``0, N, 2N, ...``; every run has the given
+recall base), so a measure is written once, as a kernel.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ def synthetic_rankings(degrees: np.ndarray, context: Context | np.ndarray,
     ``context``: one topic context for every row, or a ``(rows × levels)`` array of recall
     bases (``rel_levels``), one per row; labels default to one synthetic topic and run.
 
-    Every document of a run in REL^N is judged (seed 000 §3), so a topic judges at least the
-    run's non-relevant documents: the degree-0 count of a row is raised to the number of
+    Every document of a run in REL^N is judged (Ferrante et al. 2021, §3), so a topic judges at
+    least the run's non-relevant documents: the degree-0 count of a row is raised to the number of
     zeros in it where the context gives fewer (measures of judged non-relevant documents,
     such as bpref, would otherwise divide by zero).
     """
@@ -93,5 +93,5 @@ def synthetic_rankings(degrees: np.ndarray, context: Context | np.ndarray,
 
 
 def format_run(row: np.ndarray) -> str:
-    """``(1,0,1,1)``: a run as seed 000 writes it."""
+    """``(1,0,1,1)``: a run as Ferrante et al. (2021) write it."""
     return "(" + ",".join(str(int(v)) for v in row) + ")"

@@ -3,12 +3,12 @@
 An :class:`Image` knows, for one measure on one space (and one topic context), the set of
 distinct values ``M(REL^N)`` with the number of runs reaching each value, and answers:
 
-* ``phi(runs)`` — φ of seed 000 eq. 2 ("unq" ranks): the number of distinct values ≤ the
-  value of each run, computed from the run itself (exact: no lookup of a float value);
+* ``phi(runs)`` — φ of Ferrante et al. (2021), eq. 2 ("unq" ranks): the number of distinct values ≤
+  the value of each run, computed from the run itself (exact: no lookup of a float value);
 * ``runs_below(runs, strict)`` — the number of runs of the space whose value is < (or ≤)
   the value of each run, from which the min-, max- and mid-rank strategies follow;
 * ``iter_sorted()`` — the sorted distinct values with their run counts, streamed in chunks
-  of bounded size (the data of seed 000 Figures 2–5 and of the diagnostics);
+  of bounded size (the data of Ferrante et al. 2021, Figures 2–5 and of the diagnostics);
 * ``values_of(runs)`` — the measure's value of each run (the algorithm's own arithmetic).
 
 ``exactness`` says how ties between values are decided: ``"exact"`` (integer or rational

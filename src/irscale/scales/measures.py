@@ -9,9 +9,9 @@ kind          kernel (run length N)                   exact image algorithm
 ``P``         ``P@N``           h/N                   count vectors (closed form)
 ``R``         ``R@N``           h/RB                  count vectors (closed form)
 ``F``         ``F(beta=β)@N``   (β²+1)h/(β²RB+N)      count vectors (closed form)
-``SBTO``      ``SBTO@N``        seed 003 eq. 3        count vectors (closed form)
+``SBTO``      ``SBTO@N``        eq. 3 †               count vectors (closed form)
 ``RR``        ``RR``            1/(first relevant)    first relevant rank (closed form)
-``RBTO``      ``RBTO@N``        seed 003 eq. 6        lexicographic order (closed form)
+``RBTO``      ``RBTO@N``        eq. 6 †               lexicographic order (closed form)
 ``RBP``       ``RBP(p=p)``      (1−p)Σp^(i−1)g_i/gmax  closed form for p ≤ 1/(c+1); else
                                                       additive counting (:mod:`.additive`)
 ``DCG``       ``DCG(discount=jk,base=b)@N``           additive counting
@@ -22,14 +22,15 @@ kind          kernel (run length N)                   exact image algorithm
 other         any name irscale evaluates             chunked enumeration (tolerance)
 ============  =====================================  ======================================
 
-h is the number of relevant documents (degree ≥ the relevance level ``rel``) among the N,
-RB the recall base. Binary measures (P, R, F, AP, RR) see a graded run through its binary
-projection at level ``rel`` (seed 000 §6: the lenient mapping with rel = 1).
+† of Ferrante et al. (2019). h is the number of relevant documents (degree ≥ the relevance
+level ``rel``) among the N, RB the recall base. Binary measures (P, R, F, AP, RR) see a graded
+run through its binary projection at level ``rel`` (Ferrante et al. 2021, §6: the lenient
+mapping with rel = 1).
 
 Names (:func:`scale_measure`): the paper's ``P``, ``R``, ``F``, ``AP``, ``RR``, ``RBP_p05``
 (p = 0.5; ``p03``, ``p08``, ``p095`` ...), ``DCG_b02`` / ``nDCG_b10`` (Järvelin–Kekäläinen
-discount ``max(1, log_b r)`` with base 2 / 10, seed 000 §6), ``SBTO``, ``RBTO``, each with
-optional parameters ``(rel=2)``, ``(gain=exp)``; or any irscale measure name
+discount ``max(1, log_b r)`` with base 2 / 10, Ferrante et al. (2021), §6), ``SBTO``, ``RBTO``, each
+with optional parameters ``(rel=2)``, ``(gain=exp)``; or any irscale measure name
 (``RBP(p=0.8)``, ``DCG(discount=log2)``, ``nDCG(discount=jk,base=10)``, ``AP``, ``ERR``, ...;
 trec_eval's ``ndcg`` and ``ndcg_cut_k`` — ``nDCG``, ``nDCG@k`` — are nDCG with gain = degree and
 discount log2(r + 1), evaluated by their own kernels):
@@ -59,7 +60,7 @@ from .space import Context
 EXACT_KINDS = ("P", "R", "F", "SBTO", "RR", "RBTO", "RBP", "DCG", "nDCG", "AP", "gP")
 #: Binary measures: they see a graded run through its projection at level ``rel``.
 BINARY_KINDS = ("P", "R", "F", "AP", "RR")
-#: Measures whose values depend on the topic's recall base (seed 000 §5.2.2).
+#: Measures whose values depend on the topic's recall base (Ferrante et al. 2021, §5.2.2).
 RECALL_BASE_KINDS = ("R", "F", "AP", "nDCG")
 
 _PAPER = re.compile(
@@ -171,7 +172,7 @@ class ScaleMeasure:
 
 
 def _parse_p(digits: str) -> float:
-    """``05`` → 0.5, ``095`` → 0.95, ``3`` → 0.3 (seed 000 writes RBP_p05)."""
+    """``05`` → 0.5, ``095`` → 0.95, ``3`` → 0.3 (Ferrante et al. (2021) write RBP_p05)."""
     return float("0." + digits.lstrip("0")) if digits.strip("0") else 0.0
 
 

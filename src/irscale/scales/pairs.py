@@ -13,7 +13,7 @@ the number of relevant documents of the prefix, for AP) with their own arrays ``
   :data:`BUCKET_PAIRS` candidate pairs: bucket edges are quantiles of a random sample of
   pairs, refined by bisection with ``count``; each bucket gathers, for every ``a``, the slice
   of ``B`` between the edges, sorts and de-duplicates it;
-* ``phi(x)`` — φ of seed 000 eq. 2.
+* ``phi(x)`` — φ of Ferrante et al. (2021), eq. 2.
 
 How pairs become distinct values (``mode``):
 

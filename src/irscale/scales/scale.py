@@ -1,6 +1,6 @@
 """The scale of a measure: its image, φ, tie strategies and the ranked measure M_R.
 
-For a measure M on runs of length N over ``levels`` relevance degrees (seed 000 §5)::
+For a measure M on runs of length N over ``levels`` relevance degrees (Ferrante et al. 2021, §5)::
 
     φ(m) = |{x ∈ M(REL^N) : x ≤ m}|            (eq. 2, the "unq" tie strategy)
     M_R  = φ(M)                               (the ranked, interval-scaled measure)
@@ -8,7 +8,7 @@ For a measure M on runs of length N over ``levels`` relevance degrees (seed 000 
 
 The min-, max- and mid-rank strategies rank the *runs* of ``REL^N`` sorted by value (tied
 runs share the lowest, highest or mean position): ``min = 1 + #{runs < m}``,
-``max = #{runs ≤ m}``, ``mid = (min + max)/2``; they are not equi-spaced (seed 000 §5,
+``max = #{runs ≤ m}``, ``mid = (min + max)/2``; they are not equi-spaced (Ferrante et al. 2021, §5,
 Table 3). :func:`scale` picks the exact algorithm of the measure
 (:mod:`irscale.scales.measures`) and caches the structures it builds.
 """
@@ -62,7 +62,8 @@ def clear_cache() -> None:
 
 class ScaledImage(Image):
     """An image whose values are ``factor`` × another's (same order, ties and φ): R from
-    the counts, AP from S = AP·RB, nDCG from DCG (seed 000 §7.1.2: same ranked measure)."""
+    the counts, AP from S = AP·RB, nDCG from DCG (Ferrante et al. 2021, §7.1.2: same ranked
+    measure)."""
 
     def __init__(self, inner: Image, factor: float) -> None:
         self.inner, self.factor, self.space = inner, float(factor), inner.space
@@ -346,7 +347,7 @@ def scale(measure: str | ScaleMeasure, N: int, levels: int | None = None, *,
     documents per intent or per intent set). ``recall_base``: the topic's documents per degree
     (``c`` counts for degrees 1..c, one number for the highest degree (binary relevance: the
     relevant documents), or a :class:`Context` of all ``c + 1`` degrees; each count at most
-    2^31 − 1; default N of the highest degree, as seed 000 Figure 2). ``feasible``:
+    2^31 − 1; default N of the highest degree, as Ferrante et al. (2021), Figure 2). ``feasible``:
     restrict the space to the runs the topic allows (at most ``recall_base[g]`` documents
     of degree g); default: the whole ``REL^N``. Bad values raise
     :class:`~irscale.errors.ParameterError` naming the parameter.

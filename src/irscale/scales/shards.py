@@ -1,4 +1,4 @@
-"""Exact images by shards on the executor (issue 16 §4): meet in the middle on a cluster.
+"""Exact images by shards on the executor: meet in the middle on a cluster.
 
 The meet-in-the-middle engines (AP's integer keys, :mod:`irscale.scales.average_precision`;
 the additive measures, :mod:`irscale.scales.additive`) hold a :class:`~irscale.scales.

@@ -1,11 +1,11 @@
 """The space of judged runs REL^N, its feasible subset for a topic, and run counting.
 
-A judged run of length ``N`` over ``levels = c + 1`` relevance degrees ``REL = {0..c}`` is a
-vector ``r̂ ∈ REL^N`` (seed 000 §5, seed 003 §3). :class:`Space` is either the whole
-``REL^N`` (``bounds=None``, the space of seed 000) or the runs *feasible* for a topic: at
-most ``bounds[g-1]`` documents of each relevant degree ``g = 1..c`` (a topic cannot have
-more relevant documents of a degree than its qrels hold; degree 0 is unbounded since
-unjudged documents count as non-relevant).
+A judged run of length ``N`` over ``levels = c + 1`` relevance degrees ``REL = {0..c}`` is a vector
+``r̂ ∈ REL^N`` (Ferrante et al. 2021, §5; Ferrante et al. 2019, §3). :class:`Space` is either the
+whole ``REL^N`` (``bounds=None``, the space of Ferrante et al. 2021) or the runs *feasible* for a
+topic: at most ``bounds[g-1]`` documents of each relevant degree ``g = 1..c`` (a topic cannot have
+more relevant documents of a degree than its qrels hold; degree 0 is unbounded since unjudged
+documents count as non-relevant).
 
 Counting helpers (exact, Python integers):
 
@@ -108,7 +108,7 @@ class Context:
 
 def default_context(space: Space) -> Context:
     """The context used when none is given: ``N`` documents of the highest degree (the
-    recall base of seed 000 Figure 2, RB = N) and none of the others."""
+    recall base of Ferrante et al. (2021), Figure 2, RB = N) and none of the others."""
     return Context(tuple([0] * space.c + [space.N]))
 
 

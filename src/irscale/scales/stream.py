@@ -3,7 +3,7 @@
 :func:`write_image` writes one row per distinct value of ``M(REL^N)`` in increasing order::
 
     value     the measure's value (float64, the image algorithm's own arithmetic)
-    phi       its rank on the interval scale, φ = |{x ∈ image : x ≤ value}| (seed 000
+    phi       its rank on the interval scale, φ = |{x ∈ image : x ≤ value}| (Ferrante et al. 2021,
               eq. 2: 1, 2, ..., |image|)
     n_runs    the number of runs of the space with this value (its multiplicity; > 1 for
               tied runs)

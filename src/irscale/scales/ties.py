@@ -1,4 +1,4 @@
-"""Ranking a list of values with the tie strategies of seed 000 §5.
+"""Ranking a list of values with the tie strategies of Ferrante et al. (2021), §5.
 
 ``rank_values([0, .25, .40, .40, .70])``:
 

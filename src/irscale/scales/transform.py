@@ -1,13 +1,13 @@
 """Transforming real evaluations into the ranked (interval-scaled) measure M_R.
 
-For qrels, runs, a run length N and measures (seed 000 §5):
+For qrels, runs, a run length N and measures (Ferrante et al. 2021, §5):
 
 1. each run is ranked as trec_eval ranks it (tie policy), **cut at N and padded with
    non-relevant documents** when shorter (§5.1) — a run that retrieved nothing for a
    topic is N non-relevant documents; unjudged documents count as non-relevant;
-2. degrees are mapped into the space ``REL = {0..c}``: with ``levels = 2`` the binary
-   projection at ``relevance_level`` (seed 000's lenient mapping for ℓ = 1); otherwise
-   degrees above c are clipped to c. The topic's recall base is mapped the same way;
+2. degrees are mapped into the space ``REL = {0..c}``: with ``levels = 2`` the binary projection at
+   ``relevance_level`` (the lenient mapping of Ferrante et al. 2021 for ℓ = 1); otherwise degrees
+   above c are clipped to c. The topic's recall base is mapped the same way;
 3. M is the registered kernel on these runs (the "original" measure), and
    ``M_R = φ(M)`` uses the scale of M on ``REL^N``. Measures that do not depend on the
    recall base (P, RR, RBP, DCG, SBTO, RBTO) have one scale for every topic (§5.2.1).
@@ -77,8 +77,8 @@ class ScaleTransform:
         return self.matrix.measure(r)
 
     def legend(self) -> list[str]:
-        """What the ranked values are, one sentence per measure (seed 000 §5: φ maps each
-        value of the image of M on runs of length N to its rank, 1 for the lowest)::
+        """What the ranked values are, one sentence per measure (Ferrante et al. 2021, §5: φ maps
+        each value of the image of M on runs of length N to its rank, 1 for the lowest)::
 
             AP_R = φ: the rank of a topic's AP among the AP values of runs of length 10
             (1 = the lowest; φ from 1 to 816, ties unq); --rescale: AP_R01 in [0, 1]

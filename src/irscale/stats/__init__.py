@@ -3,17 +3,17 @@
 Two systems (paired by topic unless stated)
     :func:`paired_t`, :func:`student_t`, :func:`welch_t`, :func:`wilcoxon`,
     :func:`sign_test`, :func:`mann_whitney`, :func:`randomization_test`,
-    :func:`paired_bootstrap_test` (Sakai, seed 001 Fig. 11–12), :func:`bootstrap_shift_test`,
+    :func:`paired_bootstrap_test` (Sakai 2014, Fig. 11–12), :func:`bootstrap_shift_test`,
     :func:`unpaired_bootstrap_test` (Fig. 13–14), or :func:`two_sample_test` by name.
     Each returns a :class:`TestResult` (statistic, df, p, mean difference with CI, effect
     sizes d_z, Hedges' g, Glass's Δ; noncentral t intervals of d_z and g).
 Many systems
-    :func:`anova` / :func:`anova_oneway` / :func:`anova_twoway` (seed 004 eq. 7–8),
-    :func:`kruskal_wallis`, :func:`friedman`, :func:`tukey_hsd` (seed 004 eq. 9–11,
-    topic-blocked by default), :func:`randomized_tukey_hsd` (seed 001 Fig. 15),
+    :func:`anova` / :func:`anova_oneway` / :func:`anova_twoway` (Ferro & Maistro 2024, eq. 7–8),
+    :func:`kruskal_wallis`, :func:`friedman`, :func:`tukey_hsd` (Ferro & Maistro 2024, eq. 9–11,
+    topic-blocked by default), :func:`randomized_tukey_hsd` (Sakai 2014, Fig. 15),
     :func:`pairwise_tests` with :func:`adjust_pvalues` corrections over a declared family.
 Shards
-    :class:`ShardScores`, :func:`shard_anova` (seed 002 MD3 and its nested family).
+    :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
 Design
     :func:`power_paired_t`, :func:`power_two_sample_t`, :func:`power_anova`,
     :func:`topic_set_size` (Sakai), :func:`minimum_detectable_difference`.
@@ -21,8 +21,7 @@ Results
     One protocol (:mod:`irscale.stats.protocol`): ``statistic``, ``pvalue``,
     ``confidence_interval(confidence_level=0.95)`` (a :class:`ConfidenceInterval`) and
     ``effect_size`` (e.g. an :class:`EffectSize`) where defined, ``to_frame()``,
-    ``format(fmt)``. Resampling routines take ``rng`` (``seed`` is its deprecated alias)
-    and ``progress``.
+    ``format(fmt)``. Resampling routines take ``rng`` and ``progress``.
 
 See ``docs/stats.md`` for formulas, sources and examples.
 """

@@ -4,8 +4,8 @@ Balanced, complete data (closed form)
     The array has one axis per factor (e.g. topic × system, or topic × system × shard).
     The effect of a term A (a set of factors) is, by inclusion–exclusion of marginal means,
     ê_A = Σ_{B ⊆ A} (−1)^{|A|−|B|} μ̂_B, where μ̂_B is the mean over the factors not in B —
-    for two factors: τ̂_i = μ̂_i· − μ̂_·· and α̂_j = μ̂_·j − μ̂_·· (seed 004 §4.2.1). Then
-    SS_A = (N / cells_A) Σ ê_A² and df_A = Π_{a ∈ A} (L_a − 1) (seed 004 §4.2.2); the
+    for two factors: τ̂_i = μ̂_i· − μ̂_·· and α̂_j = μ̂_·j − μ̂_·· (Ferro & Maistro 2024, §4.2.1). Then
+    SS_A = (N / cells_A) Σ ê_A² and df_A = Π_{a ∈ A} (L_a − 1) (Ferro & Maistro 2024, §4.2.2); the
     error is what the model leaves: SS_E = SS_T − Σ_A SS_A, df_E = N − 1 − Σ_A df_A (in
     balanced designs the effect spaces are orthogonal, so this holds for any set of terms).
 Unbalanced or incomplete data

@@ -1,18 +1,18 @@
 """ANOVA models of IR experiments: one-way (MD1), two-way topic + system (MD2).
 
-Models (seed 002 §3.1; seed 004 §4.2; seed 000 §7.3)
+Models (Ferro & Sanderson 2022, §3.1; Ferro & Maistro 2024, §4.2; Ferrante et al. 2021, §7.3)
     ``"system"`` (MD1)         y_ij = μ + α_j + ε_ij: the one-way ANOVA of the systems,
                                topics as replicates (the unpaired view).
-    ``"topic+system"`` (MD2)   y_ij = μ + τ_i + α_j + ε_ij (seed 004 eq. 7): the crossed
-                               repeated-measures design of Tague-Sutcliffe & Blustein and
-                               Banks et al., the paired view.
-    ``"MD1f"``, ``"MD2f"``     the "fake" models of seed 002 §3.1: estimated as MD1/MD2, but
-                               Tukey's HSD then declares every non-zero difference significant
-                               (p = 0), an upper bound for comparisons. MD1f and MD2f have
-                               the same system estimates.
+    ``"topic+system"`` (MD2)   y_ij = μ + τ_i + α_j + ε_ij (Ferro & Maistro 2024, eq. 7):
+                               the crossed repeated-measures design of Tague-Sutcliffe &
+                               Blustein and Banks et al., the paired view.
+    ``"MD1f"``, ``"MD2f"``     the "fake" models of Ferro & Sanderson (2022), §3.1:
+                               estimated as MD1/MD2, but Tukey's HSD then declares every
+                               non-zero difference significant (p = 0), an upper bound for
+                               comparisons. MD1f and MD2f have the same system estimates.
     Shard models (MD3 and its nested family) are in :mod:`irscale.stats.shards`.
 
-Table (seed 004 §4.2.2–4.2.3)
+Table (Ferro & Maistro 2024, §4.2.2–4.2.3)
     For each term: SS, df, MS = SS/df, F = MS/MS_E, p = P(F_{df, df_E} ≥ F), and the effect
     sizes ω² = df(F − 1)/(df(F − 1) + N) (eq. 8, N = number of scores; ω² may be
     negative, which reads as zero), Hays' total ω² = (SS − df MS_E)/(SS_T + MS_E),
@@ -150,5 +150,6 @@ def anova_oneway(data: object, *, measure: str | None = None) -> AnovaResult:
 
 
 def anova_twoway(data: object, *, measure: str | None = None) -> AnovaResult:
-    """Two-way ANOVA topic + system (MD2, seed 004 eq. 7): y_ij = μ + τ_i + α_j + ε_ij."""
+    """Two-way ANOVA topic + system (MD2; Ferro & Maistro 2024, eq. 7):
+    y_ij = μ + τ_i + α_j + ε_ij."""
     return anova(data, "topic+system", measure=measure)

@@ -3,8 +3,8 @@
 For each measure and each run r ≠ baseline b, over the topics both were evaluated on:
 the two means, ``delta = mean(r) − mean(b)`` with its confidence interval, the test's
 p-value, the p-value adjusted over the whole family (every run × every measure, Holm by
-default: seed 004 §4.2.4) and the topics r wins, ties and loses against b (differences
-within the tie tolerance count as ties). Everything comes from
+default: Ferro & Maistro (2024), §4.2.4) and the topics r wins, ties and loses against b
+(differences within the tie tolerance count as ties). Everything comes from
 :func:`irscale.stats.pairwise_tests` with ``baseline=``, which ``irscale compare
 --baseline`` prints too: this module only selects and names its columns.
 """

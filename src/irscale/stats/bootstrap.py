@@ -1,6 +1,6 @@
 """Bootstrap tests: Sakai's paired (studentised) and unpaired tests, and the shift test.
 
-Paired studentised bootstrap test (seed 001, Sakai, §4.2, Fig. 11–12; Efron & Tibshirani,
+Paired studentised bootstrap test (Sakai 2014, §4.2, Fig. 11–12; Efron & Tibshirani,
 1993, Alg. 16.2)
     z = x − y, w = z − mean(z) (the data shifted to obey H0). Each bootstrap sample w*
     draws n topics of w with replacement (Fig. 11). The statistic is the studentised mean
@@ -12,15 +12,15 @@ Bootstrap-shift test (Smucker, Allan & Carterette, 2007; Efron & Tibshirani, 199
     Both paired tests need differences that vary: where z is the same on every topic up to
     rounding, w is rounding noise (every w* mean 0, σ̄ = 0) and there is nothing to test
     (refused for one pair, p = 1 in a family: :func:`irscale.stats._twosample.degenerate`).
-Unpaired bootstrap test (seed 001, §4.3, Fig. 13–14)
+Unpaired bootstrap test (Sakai 2014, §4.3, Fig. 13–14)
     v = (x_1..x_n, y_1..y_m); each sample draws n + m values of v with replacement, the
     first n forming x*, the last m forming y* (Fig. 13); the p-value counts
     |M(x*) − M(y*)| ≥ |M(x) − M(y)| with M the mean (Fig. 14).
 
-The seed's algorithms report ASL = count/B (``convention="proportion"``); the default
+Sakai's (2014) algorithms report ASL = count/B (``convention="proportion"``); the default
 here is (count + 1)/(B + 1) with its Monte Carlo standard error (see
 :mod:`irscale.stats.resampling`). Randomness: ``rng`` (an integer seed, a
-:class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias); progress:
+:class:`numpy.random.Generator` or ``None``); progress:
 ``progress`` (a bool, or a callable ``progress(done, total)``). Vectorised: a chunk of
 1,024 bootstrap samples is a (chunk × n) matrix C of draw counts, and C @ w, C @ w² give
 the means and variances of all samples for all compared pairs at once.
@@ -55,7 +55,7 @@ CHUNK = 1024
 #: (8,256 pairs, B = 1,000: 4,096 pairs a block 87 MB traced, 256 pairs 22 MB, as fast).
 BLOCK = 256
 
-_OPTIONS = ("samples", "seed", "rng", "convention", "workers", "progress", "executor")
+_OPTIONS = ("samples", "rng", "convention", "workers", "progress", "executor")
 
 
 def resample_counts(indices: np.ndarray, size: int) -> np.ndarray:
@@ -248,13 +248,13 @@ UNPAIRED_BOOTSTRAP = TestSpec(
 def paired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
-    samples: int = 1000, seed: object = None, rng: RngArg = None,
+    samples: int = 1000, rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> TestResult:
-    """Sakai's paired studentised bootstrap test (seed 001, Fig. 11–12); see the module."""
+    """Sakai's paired studentised bootstrap test (Sakai 2014, Fig. 11–12); see the module."""
     return run_test(PAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
-                    alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
+                    alternative=alternative, alpha=alpha, samples=samples, rng=rng,
                     convention=convention, workers=workers, progress=progress,
                     executor=executor)
 
@@ -262,13 +262,13 @@ def paired_bootstrap_test(
 def bootstrap_shift_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
-    samples: int = 1000, seed: object = None, rng: RngArg = None,
+    samples: int = 1000, rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> TestResult:
     """Bootstrap-shift test of mean(x − y) = 0 (Smucker et al., 2007); see the module."""
     return run_test(BOOTSTRAP_SHIFT, x, y, systems=systems, measure=measure,
-                    alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
+                    alternative=alternative, alpha=alpha, samples=samples, rng=rng,
                     convention=convention, workers=workers, progress=progress,
                     executor=executor)
 
@@ -276,12 +276,12 @@ def bootstrap_shift_test(
 def unpaired_bootstrap_test(
     x: object, y: object = None, *, systems: Sequence[str] | None = None,
     measure: str | None = None, alternative: Alternative = "two-sided", alpha: float = 0.05,
-    samples: int = 1000, seed: object = None, rng: RngArg = None,
+    samples: int = 1000, rng: RngArg = None,
     convention: Convention = "plus-one", workers: int | None = None, progress: ProgressArg = False,
     executor: ExecutorArg = "local",
 ) -> TestResult:
-    """Sakai's unpaired bootstrap test (seed 001, Fig. 13–14); see the module docstring."""
+    """Sakai's unpaired bootstrap test (Sakai 2014, Fig. 13–14); see the module docstring."""
     return run_test(UNPAIRED_BOOTSTRAP, x, y, systems=systems, measure=measure,
-                    alternative=alternative, alpha=alpha, samples=samples, seed=seed, rng=rng,
+                    alternative=alternative, alpha=alpha, samples=samples, rng=rng,
                     convention=convention, workers=workers, progress=progress,
                     executor=executor)

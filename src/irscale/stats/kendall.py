@@ -1,4 +1,4 @@
-"""Kendall's τ between system rankings, with ties as seed 000 §3.3 writes it.
+"""Kendall's τ between system rankings, with ties as Ferrante et al. (2021, §3.3) write it.
 
 For two score vectors x and y over the same systems, every pair of systems is
 
@@ -9,13 +9,13 @@ For two score vectors x and y over the same systems, every pair of systems is
 and ``τ = (P − Q) / sqrt((P + Q + T)(P + Q + U))`` (Kendall's τ_b; NaN when a vector is
 constant). Two scores are tied when ``|a − b| ≤ atol + rtol · max(|a|, |b|)``: means of a
 measure over topics are sums of floats, and equal sums in another order may differ in the
-last bits (``rtol = 1e-12`` by default; per-topic values ``1e-14``). Seed 000 rounds the
-averages to 8 decimals instead (``decimals=8``), which can tie distinct means: at N = 30,
+last bits (``rtol = 1e-12`` by default; per-topic values ``1e-14``). Ferrante et al. (2021) round
+the averages to 8 decimals instead (``decimals=8``), which can tie distinct means: at N = 30,
 RBP_p05 means differ by multiples of 2^-30/T.
 
 The *overall* correlation between two measures ranks the systems by their mean over
 topics; the *topic-by-topic* correlation compares the two rankings of each topic
-(Ferrante et al., seed 000 §3.3 and §7.1). The scale diagnostics
+(Ferrante et al. 2021, §3.3 and §7.1). The scale diagnostics
 (:mod:`irscale.scales.diagnostics`) and the meta-evaluation (:mod:`irscale.meta`) both use
 this module, which is why it lives in :mod:`irscale.stats`, below both.
 """

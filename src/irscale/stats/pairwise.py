@@ -2,7 +2,7 @@
 
 The family is every pair of systems × every measure × every collection given: all their
 p-values are adjusted together (:mod:`irscale.stats.corrections`), which is what
-controlling the FWER or FDR of the whole experiment means (seed 004 §4.2.4; Fuhr, 2017;
+controlling the FWER or FDR of the whole experiment means (Ferro & Maistro 2024, §4.2.4; Fuhr, 2017;
 Sakai, 2018). Each (collection, measure) group runs the test's kernel once on all its
 pairs (vectorised; Monte Carlo tests use the same seed in every group — common random
 numbers — so a pair's p-value equals that of the single-pair test with the same seed).

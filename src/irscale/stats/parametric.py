@@ -2,13 +2,13 @@
 
 With d_i = x_i − y_i over n topics (paired) or independent samples of sizes n and m:
 
-* paired:  t = mean(d) / (s_d / sqrt(n)), ν = n − 1 (seed 001 eq. 48–49 is this statistic);
+* paired:  t = mean(d) / (s_d / sqrt(n)), ν = n − 1 (Sakai 2014, eq. 48–49 is this statistic);
 * Student: t = (mean(x) − mean(y)) / (s_p sqrt(1/n + 1/m)), ν = n + m − 2, s_p pooled;
 * Welch:   t = (mean(x) − mean(y)) / sqrt(s_x²/n + s_y²/m), ν by Welch–Satterthwaite.
 
 p-values come from the t distribution with ν degrees of freedom (two-sided: 2 P(T ≥ |t|);
 ``greater``: P(T ≥ t), i.e. H1: mean(x) > mean(y); ``less``: P(T ≤ t)). The confidence
-interval of the mean difference is the matching t interval. Seed 002 notes that the
+interval of the mean difference is the matching t interval. Ferro & Sanderson (2022) note that the
 one-way model MD1 reduces to the unpaired and MD2 to the paired test for two systems.
 
 Without variance there is nothing to test: differences that are the same on every topic up

@@ -21,8 +21,8 @@ Every statistical result speaks scipy's language (``scipy.stats.ttest_rel`` and
     the result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table.
 
 Results that are reports rather than one inference (topic-splitting studies, leave-one-out,
-the seed 000 tables...) have ``to_frame()`` and ``format(fmt)`` only. Older attribute names
-(``p``, ``f``, ``tau``, ``ext``, ``estimate``, ``ci_low``...) stay as aliases.
+the Ferrante et al. (2021) tables...) have ``to_frame()`` and ``format(fmt)`` only. Older attribute
+names (``p``, ``f``, ``tau``, ``ext``, ``estimate``, ``ci_low``...) stay as aliases.
 
 Functions that returned a bare ``float`` (``irscale.meta.tau_ap``, ``spearman``,
 ``correlation``, ``overall_correlation``...) return an :class:`Estimate`: a ``float``

@@ -7,7 +7,7 @@ s ∈ {−1, +1}^n. With ``exact="auto"`` all 2^n sign vectors are enumerated wh
 2^n ≤ ``samples`` (exact p = #{|mean(s d)| ≥ |mean(d)|} / 2^n); otherwise ``samples``
 random sign vectors give a Monte Carlo p-value (convention and standard error as in
 :mod:`irscale.stats.resampling`). Randomness: ``rng`` (an integer seed, a
-:class:`numpy.random.Generator` or ``None``; ``seed`` is its deprecated alias); progress:
+:class:`numpy.random.Generator` or ``None``); progress:
 ``progress`` (a bool, or a callable ``progress(done, total)``).
 
 Vectorised: for each chunk of 1,024 sign vectors, the (chunk × n) sign matrix multiplies
@@ -127,7 +127,7 @@ def randomization_kernel(
 
 RANDOMIZATION = TestSpec(
     "randomization", "paired randomisation test", True, "paired", randomization_kernel,
-    ("samples", "exact", "seed", "rng", "convention", "workers", "progress",
+    ("samples", "exact", "rng", "convention", "workers", "progress",
      "executor"), resampling=True,
 )
 
@@ -142,7 +142,6 @@ def randomization_test(
     alpha: float = 0.05,
     samples: int = 10_000,
     exact: bool | Literal["auto"] = "auto",
-    seed: object = None,
     rng: RngArg = None,
     convention: Convention = "plus-one",
     workers: int | None = None,
@@ -152,5 +151,5 @@ def randomization_test(
     """Paired randomisation (sign-flip) test of mean(x − y) = 0 (see the module docstring)."""
     return run_test(RANDOMIZATION, x, y, systems=systems, measure=measure,
                     alternative=alternative, alpha=alpha, samples=samples, exact=exact,
-                    seed=seed, rng=rng, convention=convention, workers=workers,
+                    rng=rng, convention=convention, workers=workers,
                     progress=progress, executor=executor)

@@ -1,4 +1,4 @@
-"""Randomised Tukey HSD test (Carterette, 2012; seed 001, Sakai, §4.4, Fig. 15).
+"""Randomised Tukey HSD test (Carterette, 2012; Sakai 2014, §4.4, Fig. 15).
 
 U is the topics × systems score matrix. Under H0 (no system differs from any other) the
 scores of a topic are exchangeable across systems, so each sample U* permutes every row
@@ -29,10 +29,10 @@ from .resampling import (
     Convention,
     RngArg,
     check_resampling,
+    check_rng,
     chunk_sizes,
     map_chunks,
     mc_pvalue,
-    resolve_rng,
     seed_sequence,
 )
 from .results import PairwiseComparisons
@@ -78,7 +78,6 @@ def randomized_tukey_hsd(
     samples: int = 10_000,
     alpha: float = 0.05,
     measure: str | None = None,
-    seed: object = None,
     rng: RngArg = None,
     convention: Convention = "plus-one",
     strict: bool = False,
@@ -88,13 +87,12 @@ def randomized_tukey_hsd(
 ) -> PairwiseComparisons:
     """Randomised Tukey HSD over all pairs of systems (see the module docstring).
 
-    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None`` (``seed`` is
-    its deprecated alias); ``progress``: a bool or a callable ``progress(done, total)``;
-    ``workers`` / ``executor``: where the samples are drawn (:mod:`irscale.parallel`).
-    ``confidence_interval(level)`` of the result uses the (level) quantile of the same
-    sampled ranges."""
+    ``rng``: an integer seed, a :class:`numpy.random.Generator` or ``None``; ``progress``: a bool or
+    a callable ``progress(done, total)``; ``workers`` / ``executor``: where the samples are drawn
+    (:mod:`irscale.parallel`). ``confidence_interval(level)`` of the result uses the (level)
+    quantile of the same sampled ranges."""
     alpha = check_alpha(alpha)
-    rng = resolve_rng(rng, seed)
+    rng = check_rng(rng)
     check_resampling("two-sided", samples, convention, workers, progress, executor)
     need = RANGE_BYTES * float(samples)
     check_memory(need, f"{samples:,} samples (-B/--samples, samples) of randomised Tukey "

@@ -1,6 +1,6 @@
 """Rank-based omnibus tests of many systems: Kruskal–Wallis and Friedman.
 
-Kruskal–Wallis (Kruskal & Wallis, 1952; seed 000 §7.3, seed 004 §7.5)
+Kruskal–Wallis (Kruskal & Wallis, 1952; Ferrante et al. 2021, §7.3, Ferro & Maistro 2024, §7.5)
     All N = n·k scores are ranked together (mid-ranks); with R_j the rank sum of system j
     over its n_j scores, H = [12/(N(N + 1)) Σ R_j²/n_j − 3(N + 1)] / C with the tie
     correction C = 1 − Σ(t³ − t)/(N³ − N); H ~ χ²_{k−1}. The unpaired view (topics ignored).

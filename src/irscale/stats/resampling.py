@@ -4,10 +4,8 @@ Reproducibility
     Every resampling routine takes one ``rng`` argument: ``None`` (fresh entropy), a
     non-negative integer seed (or a sequence of them, or a
     :class:`numpy.random.SeedSequence`: anything ``SeedSequence`` accepts), or a
-    :class:`numpy.random.Generator`, from which one seed is drawn. ``seed=`` is the
-    deprecated alias of ``rng=`` (a :class:`DeprecationWarning`; giving both is an error);
-    ``rng=s`` and ``seed=s`` give identical results. The ``B`` samples are cut into
-    chunks of a size fixed by the method and the data shape
+    :class:`numpy.random.Generator`, from which one seed is drawn. The ``B`` samples are
+    cut into chunks of a size fixed by the method and the data shape
     (never by the number of workers); chunk ``c`` draws from its own stream, child ``c`` of
     the seed sequence (:class:`ChunkTasks`; a ``SeedSequence`` given is not advanced).
     Results are therefore identical for a seed whatever ``workers``.
@@ -17,7 +15,7 @@ p-values
     (ties decided with :data:`~irscale.stats.validation.TIE_RTOL`), the default convention is
     ``"plus-one"``, p = (c + 1)/(B + 1), which counts the observed arrangement as one of
     the samples and never returns 0 (Phipson & Smyth, 2010). ``"proportion"`` gives c/B,
-    the Achieved Significance Level of seed 001 (Sakai), Fig. 12, 14 and 15. The Monte
+    the Achieved Significance Level of Sakai (2014), Fig. 12, 14 and 15. The Monte
     Carlo standard error sqrt(p (1 − p)/B) is reported with every estimated p-value.
 
 Progress
@@ -30,13 +28,9 @@ Progress
 from __future__ import annotations
 
 import numbers
-import os
-import sys
-import warnings
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from functools import partial
-from types import FrameType
 from typing import Any, Literal, TypeVar
 
 import numpy as np
@@ -76,9 +70,6 @@ def check_seed(seed: object, name: str = "seed") -> SeedArg:
 #: What ``rng=`` accepts (see the module documentation).
 RngArg = int | Sequence[int] | np.random.SeedSequence | np.random.Generator | None
 
-_BOTH = "give either seed or rng, not both (seed= is the deprecated alias of rng=)"
-
-
 def check_rng(rng: object, name: str = "rng") -> RngArg:
     """``rng`` if it is ``None``, a :class:`numpy.random.Generator`, or a seed
     :func:`check_seed` accepts (a non-negative integer, a sequence of them, a
@@ -92,41 +83,12 @@ def check_rng(rng: object, name: str = "rng") -> RngArg:
     return check_seed(rng, name)
 
 
-def _caller_level() -> int:
-    """``stacklevel`` of the first frame outside the irscale package (the user's call)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    frame: FrameType | None = sys._getframe(1)
-    level = 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame = frame.f_back
-        level += 1
-    return level
-
-
-def resolve_rng(rng: object = None, seed: object = None) -> RngArg:
-    """The one random-state argument of a public routine, from ``rng=`` or its deprecated
-    alias ``seed=`` (a :class:`DeprecationWarning` naming the caller's line; both at once
-    are a :class:`~irscale.errors.ParameterError`). Validated, not yet turned into a
-    stream: :func:`seed_sequence` does that, so ``rng=s`` and ``seed=s`` draw the same."""
-    if seed is None:
-        return check_rng(rng)
-    if rng is not None:
-        raise ParameterError(_BOTH)
-    seed = check_seed(seed)
-    warnings.warn("seed= is deprecated: use rng= (an integer seed, a numpy Generator or "
-                  "None; the same seed gives the same results)", DeprecationWarning,
-                  stacklevel=_caller_level())
-    return seed
-
-
 def rng_options(options: dict[str, object]) -> dict[str, object]:
-    """``options`` of a resampling routine with ``seed`` (deprecated) folded into ``rng``
-    (see :func:`resolve_rng`); other options unchanged."""
-    if "seed" not in options and "rng" not in options:
+    """``options`` of a resampling routine with ``rng`` checked (:func:`check_rng`); other
+    options unchanged."""
+    if "rng" not in options:
         return options
-    out = dict(options)
-    out["rng"] = resolve_rng(out.get("rng"), out.pop("seed", None))
-    return out
+    return {**options, "rng": check_rng(options["rng"])}
 
 
 def seed_sequence(
@@ -135,10 +97,9 @@ def seed_sequence(
 ) -> np.random.SeedSequence:
     """The seed sequence of a resampling run: from ``rng`` (a seed, a
     :class:`~numpy.random.SeedSequence`, or a Generator from which one seed is drawn),
-    from ``seed`` (the same values), or fresh. Internal: it does not warn about ``seed``
-    (public routines call :func:`resolve_rng` first)."""
+    from ``seed`` (the same values), or fresh."""
     if seed is not None and rng is not None:
-        raise ParameterError(_BOTH)
+        raise ParameterError("give either seed or rng, not both")
     if rng is None:
         checked = check_seed(seed)
         if isinstance(checked, np.random.SeedSequence):

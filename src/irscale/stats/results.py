@@ -433,7 +433,7 @@ class AnovaRow:
     """One line of an ANOVA table. ``f``, ``p`` and the effect sizes are ``None`` for the
     error and total lines.
 
-    ``omega2`` is seed 004 eq. (8): df(F − 1) / (df(F − 1) + N), N the number of
+    ``omega2`` is Ferro & Maistro (2024), eq. (8): df(F − 1) / (df(F − 1) + N), N the number of
     observations (the partial ω² of Olejnik & Algina, 2003); ``omega2_total`` is Hays'
     (non-partial) ω² = (SS − df·MS_error) / (SS_total + MS_error); ``eta2`` = SS/SS_total
     and ``partial_eta2`` = SS/(SS + SS_error).
@@ -470,7 +470,8 @@ class AnovaRow:
 
     @property
     def effect_size(self) -> float | None:
-        """ω² of seed 004 eq. (8) (partial; ``None`` for the error and total lines)."""
+        """ω² of Ferro & Maistro (2024), eq. (8) (partial; ``None`` for the error and total
+        lines)."""
         return self.omega2
 
     def to_frame(self) -> pd.DataFrame:
@@ -543,7 +544,7 @@ class AnovaResult:
 
     @property
     def effect_size(self) -> float | None:
-        """ω² (seed 004 eq. 8) of the system factor."""
+        """ω² (Ferro & Maistro 2024, eq. 8) of the system factor."""
         return self.row("system").omega2
 
     def to_frame(self) -> pd.DataFrame:
@@ -561,7 +562,7 @@ class AnovaResult:
         ]
 
     def tukey_hsd(self, alpha: float = 0.05, *, pvalues: bool = True) -> PairwiseComparisons:
-        """Tukey's HSD on the system factor of this model (seed 004 eq. 9–11);
+        """Tukey's HSD on the system factor of this model (Ferro & Maistro 2024, eq. 9–11);
         ``pvalues=False``: decisions only (p = NaN)."""
         label = "fake " if self.fake else ""
         return tukey_from_means(

@@ -1,7 +1,8 @@
-"""ANOVA models with collection shards (seed 002 §3.1, Ferro & Sanderson; MD3 and family).
+"""ANOVA models with collection shards (Ferro & Sanderson 2022, §3.1; MD3 and family).
 
 The document collection is split into shards; every system is scored on every topic
-within every shard, giving y_ijk (topic i, system j, shard k). The full model of seed 002,
+within every shard, giving y_ijk (topic i, system j, shard k). The full model of Ferro &
+Sanderson (2022),
 
     y_ijk = μ + τ_i + α_j + β_k + (τα)_ij + (τβ)_ik + (αβ)_jk + ε_ijk        (MD3)
 
@@ -18,8 +19,8 @@ is the top of a nested family; any formula over ``topic``, ``system`` and ``shar
 ==================  ==============================================================
 
 The three-way interaction is the error term (one score per cell). The system marginal
-mean is the mean over topics and shards, μ̂_·j· = (1/(T S)) Σ_i Σ_k y_ijk (seed 002 §3.1);
-Tukey's HSD on the system factor uses the model's error term (:meth:`AnovaResult.tukey_hsd`).
+mean is the mean over topics and shards, μ̂_·j· = (1/(T S)) Σ_i Σ_k y_ijk (Ferro & Sanderson 2022,
+§3.1); Tukey's HSD on the system factor uses the model's error term (:meth:`AnovaResult.tukey_hsd`).
 
 Empty shards
     A shard can hold no relevant document for a topic, leaving the measure undefined

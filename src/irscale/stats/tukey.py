@@ -1,7 +1,7 @@
 """Tukey's Honestly Significant Difference test after an ANOVA or a rank test.
 
 For k systems with estimated means μ̂_u and an error estimate with ν degrees of freedom,
-systems u and v differ significantly when (seed 004 eq. 9)
+systems u and v differ significantly when (Ferro & Maistro 2024, eq. 9)
 
     |tk| = |μ̂_u − μ̂_v| / sqrt(MS_E / m) > Q^α_{k, ν},
 
@@ -10,7 +10,7 @@ scores averaged per system. The p-value is P(Q_{k,ν} ≥ |tk|) (eq. 10) and the
 100(1 − α)% interval of a difference is (μ̂_u − μ̂_v) ± Q^α_{k,ν} sqrt(MS_E / m); the
 equivalent per-system intervals μ̂_u ± ½ Q^α_{k,ν} sqrt(MS_E / m) (eq. 11, Hochberg &
 Tamhane) overlap exactly when a pair is not significant — their half-width is reported as
-``half_width`` (0.0515 for TREC-8 AP in seed 004 §4.2.6). Decisions use eq. 9.
+``half_width`` (0.0515 for TREC-8 AP in Ferro & Maistro 2024, §4.2.6). Decisions use eq. 9.
 
 The error term is the model's: after the two-way model (MD2) it is the topic-blocked
 residual MS_E with (n − 1)(k − 1) df — the paired analysis; the one-way (MD1) HSD, what
@@ -23,7 +23,7 @@ After Kruskal–Wallis and Friedman the means are mean ranks, their variance the
 as MATLAB's ``multcompare`` does after ``kruskalwallis``/``friedman`` (for Friedman this
 is the Nemenyi test).
 
-Fake models (MD1f, MD2f, MD3f; seed 002 §3.1) report every pair whose estimated
+Fake models (MD1f, MD2f, MD3f; Ferro & Sanderson 2022, §3.1) report every pair whose estimated
 difference is non-zero as significant with p = 0 (pairs with equal means: p = 1).
 """
 

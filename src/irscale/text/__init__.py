@@ -1,4 +1,4 @@
-"""Outputs that are not one ranked list (issue 17): multi-query sessions
+"""Outputs that are not one ranked list: multi-query sessions
 (:mod:`irscale.text.sessions`), texts against references (:mod:`irscale.text.rouge`) and
 outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
 automatically: :mod:`irscale.text.pourpre`).

@@ -1,5 +1,5 @@
-"""Nuggets and iUnits: TREC QA nugget F and the one-click S, T and S♯ measures (seed 001
-§3.3 eq. 40–46; issue 17 §3).
+"""Nuggets and iUnits: TREC QA nugget F and the one-click S, T and S♯ measures (Sakai 2014,
+§3.3 eq. 40–46).
 
 For a topic with gold-standard nuggets V* (weights w(v), vital strings vs(v)) and an output
 of length l in which the nuggets V ⊆ V* were found, nugget v ending at character pos(v):
@@ -19,7 +19,7 @@ of length l in which the nuggets V ⊆ V* were found, nugget v ending at charact
   S♭ = min(1, S), T♭ = min(1, T) (0 when both are 0).
 
 Lengths l, offsets pos(v) and |vs(v)| are counts of characters in one unit. With output
-texts (``texts=``) irscale counts the non-blank characters (seed 001 §3.3: "in characters,
+texts (``texts=``) irscale counts the non-blank characters (Sakai 2014, §3.3: "in characters,
 excluding white spaces"), and vital strings are always counted so; a lengths file
 (``lengths=``) gives l as you count it.
 """

@@ -1,6 +1,6 @@
 """Automatic nugget matching by unigram overlap, in the manner of POURPRE (Lin &
 Demner-Fushman, "Automatically evaluating answers to definition questions", HLT/EMNLP
-2005; seed 001 §3.3; issue 17 §3).
+2005; Sakai 2014, §3.3).
 
 POURPRE replaces the assessor's judgement "this answer contains nugget v" by the overlap
 between the words of the nugget's description and the words of the answer. Here the

@@ -1,5 +1,5 @@
 """Per-(run, topic) values of textual outputs as the ordinary
-:class:`~irscale.evaluation.Evaluation` (issue 17 §4), so that ``per_topic()``, ``mean()``,
+:class:`~irscale.evaluation.Evaluation`, so that ``per_topic()``, ``mean()``,
 ``to_matrix()`` and the output writers of ``irscale eval`` work on them unchanged."""
 
 from __future__ import annotations

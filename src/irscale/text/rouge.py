@@ -1,4 +1,4 @@
-"""ROUGE: texts against reference texts (seed 001 §3.3 eq. 36–39; Lin 2004; issue 17 §2).
+"""ROUGE: texts against reference texts (Sakai 2014, §3.3 eq. 36–39; Lin 2004).
 
 Measures (names as ``irscale eval``'s, parameters in the name):
 
@@ -11,7 +11,7 @@ Measures (names as ``irscale eval``'s, parameters in the name):
   text has no token.
 * ``ROUGE-S`` (eq. 37–39): skip bigrams, the ordered token pairs (s_i, s_j), i < j, at
   most ``skip`` tokens apart in between (j − i ≤ skip + 1; ``skip=inf`` (default): any
-  pair, seed 001's definition; ``ROUGE-S4`` spells ``skip=4`` as ROUGE-1.5.5 ``-2 4``),
+  pair, Sakai's (2014) definition; ``ROUGE-S4`` spells ``skip=4`` as ROUGE-1.5.5 ``-2 4``),
   counted as n-grams are.
 * ``ROUGE-SU``: skip bigrams and unigrams together (ROUGE-1.5.5 ``-2 skip -u``).
 

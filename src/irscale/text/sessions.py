@@ -1,5 +1,5 @@
-"""Multi-query sessions: session DCG and the session U-measure (seed 001 §3.2 eq. 35,
-§2.2 eq. 19–20, Fig. 8–9; issue 17).
+"""Multi-query sessions: session DCG and the session U-measure (Sakai 2014, §3.2 eq. 35,
+§2.2 eq. 19–20, Fig. 8–9).
 
 A session is the chronological sequence of the ranked lists a system returned for the
 queries a user issued for one information need (read by
@@ -14,14 +14,14 @@ analyses sessions as :func:`irscale.evaluate` does topics.
 
 Measures (names as in :func:`irscale.evaluate`, parameters in the name):
 
-* ``sDCG(bq=4,gain=linear)@k`` — session DCG (Järvelin et al. 2008, as formulated in seed
-  001 eq. 35)::
+* ``sDCG(bq=4,gain=linear)@k`` — session DCG (Järvelin et al. 2008, as formulated in
+  Sakai 2014, eq. 35)::
 
       sDCG = Σ_r g(r) / (log_bq(qnum(r) + bq − 1) · log2(r + 1))
 
   over the concatenated list of the first k documents of every query (every document
   without @k), r its rank in that list. Duplicates are removed before ranks are counted
-  (the first occurrence of a document is kept, as a condensed list: seed 001 §3.2), so a
+  (the first occurrence of a document is kept, as a condensed list: Sakai 2014, §3.2), so a
   relevant document is rewarded once.
 * ``nsDCG(bq=4,gain=linear,norm=single)@k`` — sDCG divided by an ideal sDCG (0 when that
   is 0). ``norm=single`` (the lecture's): the DCG of the topic's single ideal list (its
@@ -57,7 +57,7 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
   b = 1 and one query it is the catalogue's ``RBP(p)``; a one-query session with b < 1
   gives (1 − p)/(1 − bp) · RBP(p=bp).
 * ``sERR(bq=4,prob=exp,gain=linear)@k`` — session ERR: the catalogue's cascade model
-  (Chapelle et al. 2009, seed 001 eq. 15) over the concatenated de-duplicated list (the
+  (Chapelle et al. 2009, Sakai 2014, eq. 15) over the concatenated de-duplicated list (the
   view of ``sDCG``), the utility of stopping, satisfied, at rank r reached in query
   qnum(r) being 1/(r · log_bq(qnum(r) + bq − 1)) (eq. 35's query discount)::
 
@@ -392,7 +392,7 @@ def session_view(jr: JudgedRankings, cutoff: int | None,
 
 # ----------------------------------------------------------------------------- sDCG
 def query_discount(qnum: np.ndarray, bq: float) -> np.ndarray:
-    """``log_bq(qnum + bq − 1)`` (seed 001 eq. 35): 1 for the first query."""
+    """``log_bq(qnum + bq − 1)`` (Sakai 2014, eq. 35): 1 for the first query."""
     return np.log(np.asarray(qnum, dtype=np.float64) + bq - 1.0) / np.log(bq)
 
 
@@ -476,7 +476,7 @@ def serr_values(view: JudgedRankings, params: Params) -> np.ndarray:
 def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params, *,
             order: ClickOrder = "time", click_gain: float | None = None,
             unjudged: Sequence[str] = ()) -> np.ndarray:
-    """Session U-measure from clicks (seed 001 Fig. 9) for the rankings of one run.
+    """Session U-measure from clicks (Sakai 2014, Fig. 9) for the rankings of one run.
 
     Clicks are read in time order (``order="time"``; equal times in file order) or by
     query and rank (``"rank"``). For each click on the document at rank c of query q, the

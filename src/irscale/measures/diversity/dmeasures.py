@@ -1,5 +1,5 @@
 """NTCIREVAL's diversity family: I-rec, D-measures, D♯-measures, DIN-measures and P+Q
-(seed 001 §3.1, eqs. 24 and 27–34; Sakai & Song, SIGIR 2011; Sakai, WWW 2012).
+(Sakai 2014, §3.1, eqs. 24 and 27–34; Sakai & Song, SIGIR 2011; Sakai, WWW 2012).
 
 Intents ``i`` of a topic are those with a relevant document (:mod:`.context`), with
 probabilities Pr(i|q) (uniform by default) and per-intent graded levels x ≥ 1 whose gain
@@ -19,12 +19,12 @@ as NTCIREVAL's ``P(i|q)*d`` files; ``exp``, ``binary`` or a list ``1:3:7``;
     discount of the catalogue's nDCG (``discount=log2``, log2(r+1), by default, as eq. 28
     and NTCIREVAL's ``MSnDCG``; ``discount=jk`` is NTCIREVAL's original nDCG);
   - ``D-Q@l`` = Σ_{r≤l, GG(r)>0} BR(r) / min(l, R), BR(r) = (β·cg(r) + C(r)) /
-    (β·cg*(r) + r) with cumulative global gains (Q-measure, seed 001 eq. 11–13; without a
+    (β·cg*(r) + r) with cumulative global gains (Q-measure, Sakai 2014, eq. 11–13; without a
     cut-off, / R);
   - ``D-nERR@l`` = ERR@l / ideal ERR@l, ERR = Σ_r dsat(r−1)/r · GG(r)/(h+1), h the
     topic's highest global gain (``gcompute``'s per-topic ``hgain``);
   - ``D-P+`` = (1/C(rp)) Σ_{r≤rp, GG(r)>0} BR(r), rp the first rank holding the highest
-    global gain of the (cut) ranking (P⁺, seed 001 eq. 14).
+    global gain of the (cut) ranking (P⁺, Sakai 2014, eq. 14).
 
 * ``D#-M@l`` = γ·I-rec@l + (1 − γ)·D-M@l (eq. 29; ``gamma=``, default 0.5 as at NTCIR).
 * ``DIN-nDCG@l`` (eqs. 32–33): as D-nDCG, but a navigational intent's gain counts only at
@@ -61,7 +61,7 @@ from . import ndeval as nd
 from .context import DiversityContext
 
 GAMMA = Keyword(number(low=0.0, high=1.0), 0.5,
-                "weight γ of I-rec in the ♯ combination γ·I-rec + (1 − γ)·D (seed 001 eq. 29)")
+                "weight γ of I-rec in the ♯ combination γ·I-rec + (1 − γ)·D (Sakai 2014, eq. 29)")
 GAIN = gain_keyword("linear")
 
 
@@ -166,7 +166,7 @@ def d_ndcg(ctx: DiversityContext, params: Params, k: int | None, din: bool = Fal
 
 
 def blended_ratios(ctx: DiversityContext, gain: GainMap, beta: float) -> np.ndarray:
-    """BR(r) at every position of :func:`run_gains` (seed 001 eq. 11, NTCIREVAL's order)."""
+    """BR(r) at every position of :func:`run_gains` (Sakai 2014, eq. 11, NTCIREVAL's order)."""
     run, gg = run_gains(ctx, gain)
     ideal, igg = ideal_gains(ctx, gain)
     cg = run.scan(gg, np.add, 0.0)
@@ -260,7 +260,7 @@ def _ndcg_params(**extra: Keyword) -> Keywords:
 
 
 @register("I-rec", params=Keywords(), cutoff="optional",
-          doc="Intent recall: share of the topic's intents covered (seed 001 eq. 24).",
+          doc="Intent recall: share of the topic's intents covered (Sakai 2014, eq. 24).",
           context="intents",
           formula="|intents with a relevant document in the top l| / |intents|",
           source="Sakai & Song 2011; NTCIREVAL (irec)")
@@ -278,7 +278,7 @@ def _dndcg(ctx, p, k):
 
 
 @register("D#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
-          doc="γ·I-rec + (1 − γ)·D-nDCG (seed 001 eq. 29; NTCIR INTENT).",
+          doc="γ·I-rec + (1 − γ)·D-nDCG (Sakai 2014, eq. 29; NTCIR INTENT).",
           context="intents",
           formula="γ·I-rec@l + (1 − γ)·D-nDCG@l",
           source="Sakai & Song 2011; NTCIREVAL")
@@ -361,7 +361,7 @@ def _dsharp_pplus(ctx, p, k):
 
 @register("P+Q", cutoff="optional", params=Keywords(**_BR),
           doc="Q per informational and P⁺ per navigational intent, weighted by "
-          "Pr(i|q) (seed 001 eq. 34; Sakai, WWW 2012).",
+          "Pr(i|q) (Sakai 2014, eq. 34; Sakai, WWW 2012).",
           context="intents",
           formula="Σ_{i informational} Pr(i|q)·Q_i@l + Σ_{j navigational} Pr(j|q)·P+_j",
           source="Sakai 2012; NTCIREVAL")

@@ -398,8 +398,3 @@ def _read(source: Any, reader: Any) -> Any:
     if source is None or isinstance(source, (IntentProbabilities, IntentTypes)):
         return source
     return reader(source)
-
-
-def ndeval_requests() -> list[DiversityRequest]:
-    """ndeval's 21 columns as requests (default α, β)."""
-    return parse_diversity_measures(" ".join(NDEVAL_COLUMNS))

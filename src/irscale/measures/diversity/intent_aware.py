@@ -1,6 +1,6 @@
 """Intent-aware versions of any measure: ``IA(<measure>)`` (Agrawal et al., WSDM 2009).
 
-Seed 001 eq. 26: with ``M_i`` a measure computed with the (graded) judgments of intent
+Sakai (2014), eq. 26: with ``M_i`` a measure computed with the (graded) judgments of intent
 ``i`` alone and ``Pr(i|q)`` the intent probabilities,
 
     IA(M) = Σ_i Pr(i|q) · M_i                                              (eq. 26)

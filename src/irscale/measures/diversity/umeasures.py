@@ -1,5 +1,5 @@
 """Diversity U-measures over trailtexts: ``D-U`` and ``U-IA`` (Sakai & Dou, SIGIR 2013;
-seed 001 §3.1 eq. 30–31).
+Sakai (2014), §3.1 eq. 30–31).
 
 Both read a ranked list as the catalogue's U-measure does (:mod:`irscale.measures.umeasure`:
 linear traversal, the snippet of every document — ``snippet`` characters — and the first
