@@ -91,7 +91,10 @@ def ndeval_ids(column: pa.ChunkedArray, parse: Callable[[str], int | None]
     if bad:
         return column, int(pc.index(column, distinct[bad[0]]).as_py())
     mapped = pa.array([str(v) for v in values], type=pa.string())
-    return pa.chunked_array([pc.take(mapped, pc.index_in(column, value_set=distinct))]), None
+    taken = pc.take(mapped, pc.index_in(column, value_set=distinct))
+    # a chunked column gives chunked indices and a chunked result; wrapping that in
+    # pa.chunked_array([...]) would read it as a sequence of scalars, one by one
+    return (taken if isinstance(taken, pa.ChunkedArray) else pa.chunked_array([taken])), None
 
 
 @dataclass(frozen=True, eq=False)
