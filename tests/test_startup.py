@@ -310,7 +310,7 @@ def test_choice_names_match_the_implementations():
     assert params.AB_MEASURES == tuple(AB_MEASURES)
     assert params.USERS == tuple(INSTANTIATIONS)
     assert CORRECTIONS is names.CORRECTIONS and FORMATS is names.FORMATS is tables.FORMATS
-    assert output.FORMATS is formats.FORMATS
+    assert output.OUTPUT_FORMATS is formats.OUTPUT_FORMATS
     for method in names.CORRECTIONS:
         adjust_pvalues(np.array([0.01, 0.02]), method)
 

@@ -27,7 +27,7 @@ from ..core.options import (
 )
 from ..core.params import ALPHA, RISK_ALPHA
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import CORRECTIONS
 from .eval_diversity import (
     QRELS_FORMATS,
@@ -78,7 +78,7 @@ def add_parser(subparsers) -> None:
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
     add_intent_options(parser)
-    parser.add_argument("--format", choices=(*FORMATS, "latex", "ndeval"), default="trec",
+    parser.add_argument("--format", choices=(*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
                         dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "
                         "one run; several runs add a fourth field, the run); latex: the "

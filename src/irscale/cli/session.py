@@ -15,7 +15,7 @@ import argparse
 from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
 from ..core.params import CLICK_GAIN
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from .eval import _label_files
 from .options import Checked
 from .outputs import add_output, declare_inputs, label_file, open_output
@@ -65,7 +65,7 @@ def add_parser(subparsers) -> None:
                         help="a label file (qrels format: topic iter docno value) for U, e.g. "
                         "--labels doclen=lengths.txt (document lengths in characters; "
                         "repeatable)")
-    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
                         help="output format (default trec: 'measure<TAB>session<TAB>value')")
     parser.add_argument("--allow-empty", action="store_true",
                         help="evaluate a run none of whose sessions has judgments (an error "

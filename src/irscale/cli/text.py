@@ -18,7 +18,7 @@ import argparse
 
 from ..core.params import MATCH_THRESHOLD
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from .options import Checked
 from .outputs import add_output, declare_inputs, open_output
 
@@ -29,7 +29,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="also print the value of every topic")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
                         help="output format (default trec: 'measure<TAB>topic<TAB>value')")
     parser.add_argument("--allow-empty", action="store_true",
                         help="evaluate a run none of whose topics is in the gold standard "
