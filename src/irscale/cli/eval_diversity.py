@@ -21,9 +21,11 @@ from __future__ import annotations
 import argparse
 
 from ..errors import MeasureError, ParameterError
+from ..io.formats import formats
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
-DIVERSITY_FORMATS = ("ndeval", "trec", "csv")
+#: Output formats of ``irscale eval`` with diversity measures.
+DIVERSITY_FORMATS = formats("ndeval", "trec", "csv")
 
 
 def add_intent_options(parser: argparse.ArgumentParser) -> None:

@@ -36,7 +36,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.rows import TopicRows
 from ..errors import MeasureError, ParameterError
-from ..io.formats import EVALUATION_FORMATS, check_format
+from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
 from ..io.table import Column
 from .base import MIN_GEO_MEAN
 
@@ -141,6 +141,23 @@ class RunSummaries:
     def to_frame(self) -> pd.DataFrame:
         """The summaries as a table (:meth:`aggregates`): the result protocol's frame."""
         return self.aggregates()
+
+    def format(self, fmt: str = "trec") -> str:
+        """The summaries in one of :data:`~irscale.io.formats.SUMMARY_FORMATS`: trec_eval's
+        ``all`` lines (``trec``), ``run, topic, measure, value`` records (``csv``,
+        ``json``), the runs × measures table (``markdown``, ``latex``)."""
+        fmt = check_format(fmt, SUMMARY_FORMATS, "summaries")
+        if fmt == "latex":
+            from ..stats.summary_table import summary_table
+
+            return summary_table(cast(Any, self))
+        import io
+
+        from ..io.output import write_summary
+
+        out = io.BytesIO()
+        write_summary(self, out, fmt=fmt)
+        return out.getvalue().decode()
 
 
 @dataclass(frozen=True, eq=False)
@@ -339,9 +356,9 @@ class Evaluation(RunSummaries):
 
             write_results(self, stream, fmt=fmt, per_query=per_query, summary=summary)
 
-    def format(self, fmt: str = "trec", *, per_query: bool = False, summary: bool = True,
-               baseline: Evaluation | str | None = None, risk_alpha: float | str = "0",
-               **table: Any) -> str:
+    def format(self, fmt: str = "trec", *, per_query: bool = False,
+               summary: bool = True, baseline: Evaluation | str | None = None,
+               risk_alpha: float | str = "0", **table: Any) -> str:
         """The evaluation as text in one of :data:`~irscale.io.formats.EVALUATION_FORMATS`.
 
         ``trec``: trec_eval's lines (``per_query`` adds the per-topic lines, ``summary``
