@@ -146,7 +146,6 @@ def run(args: argparse.Namespace) -> int:
     _label_files(args.labels)
     check_scheduler(args)
     from ..evaluation import evaluate
-    from ..io.output import write_results
     from .eval_many import wants_batches
 
     batches = wants_batches(args)
@@ -183,18 +182,16 @@ def run(args: argparse.Namespace) -> int:
         labels=labels,
         allow_empty=args.allow_empty,
     )
-    if args.fmt == "latex":
-        from ..stats.summary_table import summary_table
-
-        text = summary_table(evaluation, baseline=baseline, test=args.test or "t",
-                             correction=args.correction or "holm",
-                             alpha=0.05 if args.alpha is None else args.alpha)
+    if args.fmt == "latex":  # the table (and its tests) before the output is opened
+        text = evaluation.format("latex", baseline=baseline, test=args.test or "t",
+                                 correction=args.correction or "holm",
+                                 alpha=0.05 if args.alpha is None else args.alpha)
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
     with open_output(args) as stream:
-        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
-                      summary=not args.no_summary)
+        evaluation.write(stream, args.fmt, per_query=args.per_query,
+                         summary=not args.no_summary)
     return 0
 
 

@@ -80,7 +80,6 @@ def run(args: argparse.Namespace) -> int:
     if args.clicks is None and (args.click_order is not None or args.click_gain is not None):
         given = "--click-order" if args.click_order is not None else "--click-gain"
         raise ParameterError(f"{given} applies to click logs (--clicks)")
-    from ..io.output import write_results
     from ..text.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(
@@ -89,6 +88,6 @@ def run(args: argparse.Namespace) -> int:
         click_gain=args.click_gain, labels=_label_files(args.labels),
         relevance_level=args.level_for_rel, allow_empty=args.allow_empty)
     with open_output(args) as stream:
-        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
-                      summary=not args.no_summary)
+        evaluation.write(stream, args.fmt, per_query=args.per_query,
+                         summary=not args.no_summary)
     return 0

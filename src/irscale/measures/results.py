@@ -215,7 +215,8 @@ class Evaluation(RunSummaries):
         """``(column, summary value)`` of one run, in output order (module documentation)."""
         rows, averaging = self.rows, self.averaging
         mine = rows.ranking_run == run_index
-        n_eval = int(np.count_nonzero(rows.evaluated_rows(run_index)))
+        n_eval = int(np.count_nonzero(mine if rows.evaluated is None
+                                      else mine & rows.evaluated))
         divisor = n_eval
         if averaging.complete and rows.placeholder is None:
             divisor = averaging.n_qrels_topics
