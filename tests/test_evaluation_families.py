@@ -127,3 +127,10 @@ def test_ndeval_format_is_for_diversity_measures_only():
         ev.format("text")
     with pytest.raises(ParameterError, match="latex"):
         ev.format("trec", baseline="run")
+
+
+def test_ndeval_baseline_is_an_evaluation():
+    qrels = read_diversity_qrels(DIVERSITY_QRELS)
+    ev = irscale.evaluate(qrels, diversity_runs(), ["strec@2"])
+    with pytest.raises(ParameterError, match="evaluation of the baseline run"):
+        ev.format("ndeval", baseline="a")

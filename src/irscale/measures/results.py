@@ -335,6 +335,10 @@ class Evaluation(RunSummaries):
         if baseline is not None and fmt not in ("ndeval", "latex"):
             raise ParameterError("baseline= applies to the latex table (a run name) and to "
                                  "ndeval's risk-sensitive output (a baseline evaluation)")
+        if fmt == "ndeval" and baseline is not None and not isinstance(baseline, Evaluation):
+            raise ParameterError("the baseline of ndeval's output is the evaluation of the "
+                                 "baseline run (with the same measures and options), got "
+                                 f"{type(baseline).__name__}")
         if table and fmt != "latex":
             raise ParameterError(f"{', '.join(table)}= appl{'ies' if len(table) == 1 else 'y'}"
                                  " to the latex table only")
