@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import typing
@@ -53,9 +54,10 @@ def _return_classes(function: typing.Callable[..., object]) -> set[type]:
 
 def _type_checking_names(module: str) -> dict[str, object]:
     """Names imported under ``if TYPE_CHECKING:`` in ``module``, imported here."""
-    source = Path(importlib.import_module(module).__file__ or "").read_text()
+    loaded = importlib.import_module(module)
+    source = Path(loaded.__file__ or "").read_text()
     names: dict[str, object] = {}
-    package = module.rsplit(".", 1)[0] if not module.endswith("__init__") else module
+    package = loaded.__package__ or module
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             for child in node.body:
