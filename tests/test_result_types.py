@@ -2,13 +2,16 @@
 formats named by one vocabulary (:data:`irscale.io.formats.FORMATS`).
 
 The result types are found by introspection, not listed by hand: the classes that the
-public API of irscale and of its analysis packages (``__all__`` of ``irscale``,
-``irscale.stats``, ``irscale.meta``, ``irscale.collections``, ``irscale.online`` and
-``irscale.text``) exports, or that the functions it exports return (their resolved return
-annotations, inside ``X | None``, tuples and lists too), defined in the layers that
-compute results (the evaluation and the analysis packages: not the data model of
-``irscale.core`` and ``irscale.io``, inputs and score matrices, nor the measure requests
-of ``irscale.measures``)."""
+public functions of the public modules of irscale's evaluation and analysis packages
+(``irscale.evaluation``, ``irscale.evaluation_many``, ``irscale.text``, ``irscale.stats``,
+``irscale.meta``, ``irscale.collections``, ``irscale.online``; a module's ``__all__`` when
+it has one) return — their resolved return annotations, inside ``X | None``, tuples and
+lists too — defined in those layers (not the data model of ``irscale.core`` and
+``irscale.io``, inputs and score matrices, nor the measure requests of
+``irscale.measures``), less the few classes that are data for another step
+(:data:`NOT_RESULTS`). Each of them is then run: an instance made through the public API
+(here, or in tests/test_result_protocol.py for irscale.stats and irscale.meta) gives a
+DataFrame and writes or clearly refuses every format of the vocabulary."""
 
 from __future__ import annotations
 
