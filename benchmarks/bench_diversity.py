@@ -82,7 +82,7 @@ from irscale.measures.diversity.evaluate import evaluate_diversity
 qrels, out, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 ev = evaluate_diversity(qrels, runs, "ndeval")
 import numpy as np
-np.save(out, np.column_stack([ev.values[c] for c in ev.labels]))
+np.save(out, np.column_stack([ev.values[c] for c in ev.measures]))
 """,
     "pyndeval": """
 import sys, pickle

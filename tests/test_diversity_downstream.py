@@ -1,4 +1,4 @@
-"""Diversity measures downstream: DiversityEvaluation → ScoreMatrix, and
+"""Diversity measures downstream: the Evaluation of diversity measures → ScoreMatrix, and
 ``irscale compare`` / ``irscale meta`` on diversity qrels and runs.
 
 Oracles: the per-topic table of :func:`evaluate_diversity` (itself checked against pyndeval
@@ -150,8 +150,8 @@ def test_real_compare_equals_scipy_on_the_matrix(tmp_path, capsys):
     # the matrix holds evaluate_diversity's value of every (topic, run)
     for label in labels:
         for k in range(4):
-            rows = ev.ranking_run == k
-            topics = [ev.ranking_topic[i] for i in np.flatnonzero(rows)]
+            rows = ev.rows.ranking_run == k
+            topics = [ev.rows.topic_labels[i] for i in np.flatnonzero(rows)]
             got = m.values[[m.topics.index(t) for t in topics], k, m.measures.index(label)]
             assert np.array_equal(got, ev.values[label][rows])
     out = run_cli(capsys, "compare", qrels, *paths, "-m", labels[0], "-m", labels[1],

@@ -70,7 +70,7 @@ def evaluate_ia(qrels, run, names, *, probabilities=None, labels=None, **options
         ev = evaluate_diversity(q, r, names, intent_probabilities=probabilities,
                                 label_sets=labels, **options)
     topics = topics_of(run)
-    assert list(ev.ranking_topic) == topics
+    assert list(ev.rows.topic_labels) == topics
     return ev.values, topics
 
 
@@ -313,8 +313,8 @@ def test_through_evaluate_diversity():
         warnings.simplefilter("ignore")
         ev = evaluate_diversity(q, r, names, label_sets={"doclen": {"*": lengths}})
         routed = irscale.evaluate(q, r, ["IA(AP)"])
-    assert ev.labels == tuple(names)
-    assert list(ev.ranking_topic) == topics_of(run)
+    assert ev.measures == tuple(names)
+    assert list(ev.rows.topic_labels) == topics_of(run)
     assert ev.values["IA(AP)"].tolist() == pytest.approx(ev.values["MAP-IA"].tolist(),
                                                          abs=1e-12)
     assert ev.values["IA(P@5)"].tolist() == pytest.approx(ev.values["P-IA@5"].tolist(),

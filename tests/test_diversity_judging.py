@@ -65,10 +65,10 @@ def test_run_files_judged_together_match_pyndeval(tmp_path_factory, case, tradit
         ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)), paths, "ndeval",
                                 traditional=traditional, allow_empty=True)  # as ndeval
     got = [[c_format(ev.values[c][r]) for c in NDEVAL_COLUMNS]
-           for r in range(len(ev.ranking_run))]
+           for r in range(len(ev.rows.ranking_run))]
     assert got == expected_values(qrels, runs, traditional)
     assert ev.runs == tuple(f"sys{k}" for k in range(len(runs)))
-    assert ev.ranking_run.tolist() == [k for k, run in enumerate(runs)
+    assert ev.rows.ranking_run.tolist() == [k for k, run in enumerate(runs)
                                        for _ in {row[0] for row in run}]
 
 

@@ -109,15 +109,15 @@ def check(qrels, run, measures, traditional, alpha=0.5, beta=0.5, names=None,
                                 traditional=traditional, max_docs=max_docs,
                                 allow_empty=True)  # ndeval prints zeros for any run
     expected = oracle(qrels, run, measures, traditional, alpha, beta, max_docs)
-    assert list(ev.ranking_topic) == list(expected)
-    for label, measure in zip(ev.labels, measures, strict=True):
+    assert list(ev.rows.topic_labels) == list(expected)
+    for label, measure in zip(ev.measures, measures, strict=True):
         got = [c_format(v) for v in ev.values[label]]
         want = [c_format(0.0) if r is None else c_format(r[measure])
                 for r in expected.values()]
         assert got == want, (label, got, want)
         judged = [r[measure] for r in expected.values() if r is not None]
         summed = [v for v in judged]
-        assert c_format(ev.means()["sys"][label]) == mean_text(summed, len(judged)), label
+        assert c_format(ev.mean().loc["sys", label]) == mean_text(summed, len(judged)), label
 
 
 @settings(max_examples=150)
@@ -158,7 +158,7 @@ def test_topic_without_relevant_documents_is_c_nan():
     run = [("1", "d1", 1, 1.0), ("2", "d1", 1, 1.0)]
     ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)),
                             read_run(run_bytes(run), keep_rank=True), "ndeval")
-    lines = ev.to_ndeval().splitlines()
+    lines = ev.format("ndeval").splitlines()
     assert lines[1].split(",")[15] == "-nan"  # nNRBP of topic 1
     assert lines[2].split(",")[15] == "1.000000"
     assert lines[3].split(",")[15] == "-nan"  # the amean inherits it, as in C
@@ -171,7 +171,7 @@ def test_unjudged_run_topic_prints_zeros_and_is_not_averaged():
     with pytest.warns(UserWarning, match="not in the diversity qrels"):
         ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)),
                                 read_run(run_bytes(run), keep_rank=True), "ndeval")
-    lines = ev.to_ndeval().splitlines()
+    lines = ev.format("ndeval").splitlines()
     assert lines[2] == "sys,7," + ",".join(["0.000000"] * 21)
     assert lines[3].split(",")[2:] == lines[1].split(",")[2:]
 
@@ -186,7 +186,7 @@ def test_run_without_a_qrels_topic_needs_allow_empty():
     with pytest.warns(UserWarning, match="not in the diversity qrels"):
         ev = evaluate_diversity(read_diversity_qrels(qrels_bytes(qrels)), run, "ndeval",
                                 allow_empty=True)
-    assert ev.to_ndeval().splitlines()[1] == "sys,7," + ",".join(["0.000000"] * 21)
+    assert ev.format("ndeval").splitlines()[1] == "sys,7," + ",".join(["0.000000"] * 21)
     with pytest.raises(AlignmentError):
         irscale.evaluate(read_diversity_qrels(qrels_bytes(qrels)), run, "alpha-nDCG@5")
 

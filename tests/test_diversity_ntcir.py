@@ -272,7 +272,7 @@ def test_against_reference(case, k):
         intent_types=read_intent_types("\n".join(type_lines).encode()) if type_lines
         else None)
     expected = reference(qrels, run, probs, nav, k)
-    for row, topic in enumerate(ev.ranking_topic):
+    for row, topic in enumerate(ev.rows.topic_labels):
         for name in MEASURES:
             got = float(ev.values[name + at][row])
             assert got == pytest.approx(expected[topic][name], rel=1e-12, abs=1e-15), \

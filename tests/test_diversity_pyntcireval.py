@@ -96,7 +96,7 @@ def test_d_measures_equal_pyntcireval(seed):
              "D#-nDCG@10"]
     ev = evaluate_diversity(read_diversity_qrels(qrels), read_run(run, keep_rank=True),
                             names, intent_probabilities=read_intent_probabilities(probs))
-    topics = [str(t) for t in ev.ranking_topic]
+    topics = [str(t) for t in ev.rows.topic_labels]
     assert set(expected) <= set(topics)
     for row, topic in enumerate(topics):
         if topic not in expected:

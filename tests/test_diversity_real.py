@@ -72,7 +72,7 @@ def test_real_qrels_match_pyndeval(tmp_path, years, traditional):
             mine = sorted(mine, key=lambda x: x[2])
         scored = [(topic, d, float(len(mine) - i)) for i, (_, d, _, _) in enumerate(mine)]
         expected = evaluator.evaluate(scored)[topic]
-        row = ev.ranking_topic.index(topic)
+        row = list(ev.rows.topic_labels).index(topic)
         for label in NDEVAL_COLUMNS:
             assert c_format(ev.values[label][row]) == c_format(expected[label]), (topic, label)
 

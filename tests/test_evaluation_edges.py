@@ -12,9 +12,9 @@ import pytest
 from irscale import evaluate
 from irscale.core.ranking import RankingOptions
 from irscale.errors import MeasureError, ParameterError
-from irscale.evaluation import sequential_total
 from irscale.measures.base import C_NAN, EvalContext, c_divide
 from irscale.measures.names import parse_measure
+from irscale.measures.results import sequential_total
 
 from .test_cli_eval import cli
 

@@ -63,10 +63,14 @@ ALLOWED: dict[tuple[str, str], str] = {
         "ScoreMatrix.read_csv is the core type's documented constructor from a CSV file; "
         "the strict reader belongs to io and is imported inside the method only, so "
         "importing core never loads io",
-    ("irscale.evaluation", "irscale.stats.baseline"):
+    ("irscale.measures.results", "irscale.stats.baseline"):
         "Evaluation.compare is the documented shortcut for comparing an evaluation's runs "
-        "with a baseline; the statistics stay in stats and are imported inside "
-        "the method only, so importing evaluation never loads stats",
+        "with a baseline; the statistics stay in stats and are imported inside the method "
+        "only, so importing an evaluation never loads stats",
+    ("irscale.measures.results", "irscale.stats.summary_table"):
+        "Evaluation.format('latex') is the paper's table of stats.summary_table (its "
+        "significance marks are tests of stats); imported inside the method only, so "
+        "importing an evaluation never loads stats",
 }
 
 

@@ -122,7 +122,7 @@ def test_result_protocol(report):
     assert report.to_frame().equals(report.means)
     assert report.format("markdown") == format_tables(report, "markdown")
     assert report.format("html") == render_html(report)
-    with pytest.raises(ParameterError, match="latex or markdown"):
+    with pytest.raises(ParameterError, match="'html', 'latex', 'markdown'"):
         report.format("csv")
     assert repr(report).startswith("Report(3 runs, measures=['map', 'P_10'], "
                                    "baseline='bm25', correction='holm'")

@@ -31,7 +31,7 @@ from irscale.meta.scale_effects import ScaleReport
 from irscale.stats.effects import EffectSize, effect_size_interval, hedges_j
 from irscale.stats.effects import noncentral_t_interval as nct_interval
 from irscale.stats.protocol import ConfidenceInterval, Estimate
-from irscale.stats.tables import FORMATS, format_number
+from irscale.stats.tables import TABLE_FORMATS, format_number
 
 
 def table(seed: int = 0, topics: int = 14, systems: int = 5) -> np.ndarray:
@@ -150,7 +150,7 @@ def test_to_frame_and_every_format(instances, name):
     for obj in instances[name]:
         frame = obj.to_frame()
         assert isinstance(frame, pd.DataFrame) and len(frame) >= 1, name
-        for fmt in FORMATS:
+        for fmt in TABLE_FORMATS:
             for text in (obj.format(fmt), obj.format(fmt=fmt)):
                 assert isinstance(text, str) and text.strip(), (name, fmt)
             if fmt == "json":

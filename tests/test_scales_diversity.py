@@ -70,7 +70,7 @@ def oracle(measure: str, runs: np.ndarray, S: int, docs_per_set: dict[int, int],
     ev = evaluate_diversity(read_diversity_qrels("\n".join(qrels).encode() + b"\n"),
                             read_run("\n".join(lines).encode() + b"\n", keep_rank=True),
                             [measure])
-    order = np.argsort([int(t) for t in ev.ranking_topic])
+    order = np.argsort([int(t) for t in ev.rows.topic_labels])
     return ev.values[measure][order]
 
 

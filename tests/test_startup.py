@@ -312,7 +312,7 @@ def test_choice_names_match_the_implementations():
     from irscale.io import formats, output
     from irscale.online.harness import AB_MEASURES
     from irscale.online.simulate import INSTANTIATIONS
-    from irscale.stats import CORRECTIONS, FORMATS, MODELS, SHARD_MODELS, TESTS, names, tables
+    from irscale.stats import CORRECTIONS, MODELS, SHARD_MODELS, TABLE_FORMATS, TESTS, names, tables
     from irscale.stats.corrections import adjust_pvalues
 
     assert names.TEST_NAMES == tuple(TESTS)
@@ -321,8 +321,9 @@ def test_choice_names_match_the_implementations():
     assert names.SHARD_MODEL_NAMES == tuple(SHARD_MODELS)
     assert params.AB_MEASURES == tuple(AB_MEASURES)
     assert params.USERS == tuple(INSTANTIATIONS)
-    assert CORRECTIONS is names.CORRECTIONS and FORMATS is names.FORMATS is tables.FORMATS
-    assert output.FORMATS is formats.FORMATS
+    assert CORRECTIONS is names.CORRECTIONS
+    assert TABLE_FORMATS is names.TABLE_FORMATS is tables.TABLE_FORMATS is formats.TABLE_FORMATS
+    assert output.OUTPUT_FORMATS is formats.OUTPUT_FORMATS
     for method in names.CORRECTIONS:
         adjust_pvalues(np.array([0.01, 0.02]), method)
 

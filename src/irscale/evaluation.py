@@ -12,20 +12,21 @@ follow trec_eval 9.0.8's rules (``meas_avg.c``):
   ``complete``, 9.0.8's ``num_rel`` counts the judgments > 0 of every qrels topic instead
   (:func:`complete_num_rel`);
 * a mean over values one of which is NaN is that NaN, sign included (printed ``-nan`` as
-  trec_eval prints it: :func:`sequential_total`).
+  trec_eval prints it: :func:`~irscale.measures.results.sequential_total`).
 
-Topics a run retrieved documents for but that have no judgments are not evaluated (as in
-trec_eval); they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
+The result is an :class:`~irscale.measures.results.Evaluation` (the one result of every
+evaluation, diversity measures included: their summaries are ndeval's). Topics a run
+retrieved documents for but that have no judgments are not evaluated (as in trec_eval);
+they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, cast
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
@@ -36,239 +37,17 @@ from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy, compat_option
 from .core.ranking import RankingOptions
-from .errors import AlignmentError, MeasureError, ParameterError, shorten
+from .core.rows import TopicRows
+from .errors import AlignmentError, ParameterError, shorten
 from .io.labels import read_labels
 from .io.memory import as_qrels, as_runs
-from .io.table import Column
-from .measures.base import MIN_GEO_MEAN, EvalContext, MeasureRequest
+from .measures.base import EvalContext, MeasureRequest
 from .measures.compute import compute_shared
 from .measures.names import is_measure_name, is_trec_request, parse_measures
-
-if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
-    import pandas as pd
-
-    from .core.scorematrix import ScoreMatrix
+from .measures.results import Averaging, Evaluation
 
 
-class RunSummaries:
-    """The summary tables of a result that has ``columns``, ``runs`` and
-    ``summary(run_index)`` (:class:`Evaluation`, and
-    :class:`irscale.evaluation_many.ManyEvaluation`, which keeps the summaries only)."""
-
-    columns: tuple[Column, ...]
-
-    @property
-    def runs(self) -> tuple[str, ...]:
-        raise NotImplementedError
-
-    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
-        raise NotImplementedError
-
-    @property
-    def measures(self) -> tuple[str, ...]:
-        """Labels of the numeric per-topic measures."""
-        return tuple(c.label for c in self.columns
-                     if c.per_query and c.value_type != "str")
-
-    def aggregates(self) -> pd.DataFrame:
-        """Summary value of every measure for every run (trec_eval's ``all`` lines).
-
-        Columns ``run, measure, value`` (``value`` is an object column: the run id is text).
-        """
-        import pandas as pd
-
-        rows = []
-        for run_index, run in enumerate(self.runs):
-            for column, value in self.summary(run_index):
-                rows.append((run, column.label, value))
-        return pd.DataFrame(rows, columns=["run", "measure", "value"])
-
-    def mean(self) -> pd.DataFrame:
-        """Runs × measures table of the numeric summary values."""
-        frame = self.aggregates()
-        frame = frame[frame["measure"].isin(self.measures)]
-        table = frame.pivot(index="run", columns="measure", values="value").astype(float)
-        return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
-
-
-@dataclass(frozen=True, eq=False)
-class Evaluation(RunSummaries):
-    """Per-topic values of every requested measure for every run, and their summaries.
-
-    ``values[label]`` holds one value per ranking of :attr:`rankings` (rankings are ordered
-    run by run, topics in byte order within a run).
-    """
-
-    columns: tuple[Column, ...]
-    values: dict[str, np.ndarray]
-    rankings: JudgedRankings
-    n_qrels_topics: int
-    context: EvalContext
-    #: Summary values that replace a column's sum with ``complete`` (-c) in the 9.0.8
-    #: profile: ``num_rel`` counts the relevant documents of every qrels topic
-    #: (:func:`complete_num_rel`).
-    complete_totals: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def runs(self) -> tuple[str, ...]:
-        return self.rankings.runs
-
-    @property
-    def unjudged_topics(self) -> dict[str, tuple[str, ...]]:
-        """Per run, the topics it retrieved documents for that the qrels do not judge."""
-        return dict(zip(self.runs, self.rankings.unjudged_topics, strict=True))
-
-    # ---------------------------------------------------------------- tables
-    def per_topic(self) -> pd.DataFrame:
-        """Tidy table ``run, topic, measure, value`` of the numeric per-topic values."""
-        import pandas as pd
-
-        labels = list(self.measures)
-        if not labels:
-            return pd.DataFrame(columns=["run", "topic", "measure", "value"])
-        # one frame of whole columns (a frame per measure and their concatenation cost
-        # 3 times as much on a small evaluation)
-        topics = self.rankings.topic_labels
-        return pd.DataFrame({
-            "run": np.tile(self.rankings.run_labels, len(labels)),
-            "topic": np.tile(topics, len(labels)),
-            "measure": np.repeat(np.array(labels, dtype=object), len(topics)),
-            "value": np.concatenate([self.values[label] for label in labels]
-                                    ).astype(np.float64, copy=False),
-        })
-
-    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
-        """``(column, summary value)`` of one run, in output order."""
-        mask = self.rankings.ranking_run == run_index
-        n_eval = int(mask.sum())
-        n_missing = 0
-        if self.context.complete and self.rankings.placeholder is None:
-            n_missing = self.n_qrels_topics - n_eval
-        divisor = n_eval + n_missing
-        out: list[tuple[Column, Any]] = []
-        for column in self.columns:
-            kind = column.aggregate
-            if kind == "none":
-                continue
-            if kind == "runid":
-                out.append((column, self.runs[run_index]))
-                continue
-            if kind == "count":
-                out.append((column, divisor))
-                continue
-            values = self.values[column.label][mask]
-            if kind == "sum":
-                if column.label in self.complete_totals:
-                    out.append((column, self.complete_totals[column.label]))
-                else:
-                    out.append((column, int(values.sum())))
-            elif kind == "mean":
-                out.append((column, sequential_total(values) / divisor if divisor else 0.0))
-            elif kind == "gmean":
-                # trec_eval floors at MIN_GEO_MEAN with C's MAX(v, MIN_GEO_MEAN), NaN → the
-                # floor, and adds C's log() topic by topic
-                logs = sequential_total(np.array(
-                    [math.log(v if v > MIN_GEO_MEAN else MIN_GEO_MEAN)
-                     for v in values.tolist()]))
-                logs += n_missing * math.log(MIN_GEO_MEAN)
-                out.append((column, math.exp(logs / divisor) if divisor else 0.0))
-            else:  # pragma: no cover - registry guards the kinds
-                raise MeasureError(f"unknown aggregate {kind!r}")
-        return out
-
-    def to_matrix(self, *, allow_missing: bool = False,
-                  measures: Sequence[str] | None = None) -> ScoreMatrix:
-        """The topics × runs × measures :class:`ScoreMatrix` of the per-topic values.
-
-        A topic some run was not evaluated on is missing (NaN); that raises unless
-        ``allow_missing``. ``measures``: the labels to include (default: every column).
-        Measures with no per-topic value (summaries over topics such as ``gm_map`` and
-        ``num_q``, the text of ``runid`` and ``relstring``) cannot enter a matrix: a
-        :class:`~irscale.errors.MeasureError` names them.
-        """
-        labels = [c.label for c in self.columns]
-        wanted = labels if measures is None else list(measures)
-        unknown = [m for m in wanted if m not in labels]
-        if unknown:
-            raise MeasureError(f"{', '.join(map(str, unknown))} not evaluated (measures: "
-                               f"{', '.join(labels)})")
-        summary_only = [m for m in wanted if m not in self.measures]
-        if summary_only:
-            raise MeasureError(
-                f"{', '.join(summary_only)} {'has' if len(summary_only) == 1 else 'have'} no "
-                "per-topic values to analyse (trec_eval prints "
-                f"{'it' if len(summary_only) == 1 else 'them'} as a summary over topics or as "
-                "text only): use per-topic measures"
-                + _per_topic_hint(summary_only))
-        topics = sorted(set(self.rankings.topic_labels.tolist()))
-        t_index = {t: i for i, t in enumerate(topics)}
-        rows = np.array([t_index[t] for t in self.rankings.topic_labels], dtype=np.intp)
-        values = np.full((len(topics), len(self.runs), len(wanted)), np.nan)
-        for k, label in enumerate(wanted):
-            values[rows, self.rankings.ranking_run, k] = self.values[label]
-        from .core.scorematrix import ScoreMatrix
-
-        return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
-                                      measures=wanted, allow_missing=allow_missing)
-
-    def compare(self, baseline: str, test: str = "t", *, correction: str | None = "holm",
-                alpha: float = 0.05, alternative: str = "two-sided",
-                measures: Sequence[str] | None = None, **options: object) -> pd.DataFrame:
-        """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
-        (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
-        won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
-        documents the arguments and the columns).
-
-        >>> import irscale
-        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
-        >>> runs = {"bm25": {"q1": {"d9": 2, "d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
-        ...         "new": {"q1": {"d1": 2, "d9": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}}
-        >>> table = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
-        >>> table[["run", "baseline_mean", "run_mean", "delta", "wins", "ties", "losses"]]
-          run  baseline_mean  run_mean     delta  wins  ties  losses
-        0  new       0.833333       1.0  0.166667     1     2       0
-        """
-        from .stats.baseline import baseline_comparison
-
-        return baseline_comparison(self, baseline, test=test,
-                                   correction=cast(Any, correction), alpha=alpha,
-                                   alternative=cast(Any, alternative), measures=measures,
-                                   **options)
-
-    def __repr__(self) -> str:
-        return (f"Evaluation({len(self.runs)} runs, {self.rankings.n_rankings} rankings, "
-                f"measures={list(c.label for c in self.columns)[:6]}...)")
-
-
-#: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
-_PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
-
-
-def _per_topic_hint(labels: Sequence[str]) -> str:
-    hints = [f"{_PER_TOPIC_OF[x]} for {x}" for x in labels if x in _PER_TOPIC_OF]
-    return f" ({', '.join(hints)})" if hints else ""
-
-
-def sequential_total(values: np.ndarray) -> float:
-    """Sum added one value at a time in order, as trec_eval accumulates topic values.
-
-    A NaN makes the sum that NaN, sign included, as x86-64's ``accum += value`` does (the
-    NaN operand is returned, the first one when both are): trec_eval prints the summary of
-    a measure that is ``-nan`` for some topic as ``-nan`` (``0.0/0.0`` gives a NaN with its
-    sign bit set). Made explicit here, whatever the machine.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    if not len(values):
-        return 0.0
-    total = float(np.cumsum(values)[-1])
-    if math.isnan(total):
-        first = values[np.flatnonzero(np.isnan(values))]
-        sign = -1.0 if len(first) and np.signbit(first[0]) else 1.0
-        return math.copysign(math.nan, sign)
-    return total
-
-
-def check_topics(rankings: JudgedRankings, *, allow_empty: bool = False,
+def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
                  qrels_source: str | None = None, gold: str = "qrels",
                  results: str = "results", judgments: str = "judgments",
                  stacklevel: int = 3, gold_topics: Sequence[str] | None = None,
@@ -352,8 +131,8 @@ def evaluate(
         namedtuples with ``query_id``, ``doc_id``, ``relevance`` fields (ir_datasets'
         ``TrecQrel``) or an ir_datasets dataset object. Diversity
         qrels (:func:`irscale.read_diversity_qrels`, or a path with diversity measures
-        such as ``ndeval`` or ``alpha-nDCG@20``) give a
-        :class:`~irscale.measures.diversity.evaluate.DiversityEvaluation` (docs/diversity.md).
+        such as ``ndeval`` or ``alpha-nDCG@20``) give an evaluation of diversity measures,
+        summarised as ndeval summarises them (docs/diversity.md).
     runs : Run, path, DataFrame, dict, a list of those, or a mapping ``{name: run}``
         One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run, and
         so is a list or iterator of namedtuples with ``query_id``, ``doc_id``, ``score``
@@ -402,9 +181,12 @@ def evaluate(
     -------
     Evaluation
         Per-topic values (:meth:`Evaluation.per_topic`), summaries as trec_eval computes
-        them (:meth:`Evaluation.mean`, :meth:`Evaluation.aggregates`) and the topics ×
-        runs × measures :class:`~irscale.core.scorematrix.ScoreMatrix`
-        (:meth:`Evaluation.to_matrix`). Topics come in byte order, runs in the order given.
+        them (ndeval for diversity measures: :meth:`Evaluation.mean`,
+        :meth:`Evaluation.aggregates`), the topics × runs × measures
+        :class:`~irscale.core.scorematrix.ScoreMatrix` (:meth:`Evaluation.to_matrix`),
+        every run against a baseline (:meth:`Evaluation.compare`) and the outputs of
+        :meth:`Evaluation.format`. Topics come in byte order (numeric order for diversity
+        measures), runs in the order given.
 
     Raises
     ------
@@ -540,7 +322,7 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     if labels:
         tables = {str(name): read_labels(source) for name, source in labels.items()}
         jr = attach_labels(jr, qrels, runs, options, tables)
-    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels.source,
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     totals = {}
     if context.complete and context.compat == 9:
@@ -559,15 +341,16 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                       "requested", stacklevel=stacklevel)
-    return Evaluation(columns=columns, values=values, rankings=jr,
-                      n_qrels_topics=len(jr.topics), context=setup.context,
-                      complete_totals=totals)
+    return Evaluation(columns=columns, values=values, rows=jr.rows,
+                      averaging=Averaging("trec_eval", complete=setup.context.complete,
+                                          n_qrels_topics=len(jr.topics), totals=totals),
+                      rankings=jr)
 
 
 def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,
                           not_applicable: Mapping[str, bool] | None = None,
-                          **options: Any) -> Any:
-    """A :class:`~irscale.measures.diversity.evaluate.DiversityEvaluation` when the
+                          **options: Any) -> Evaluation | None:
+    """The :class:`Evaluation` of diversity measures (ndeval's summaries) when the
     measures are diversity measures (``ndeval``, ``alpha-nDCG@20`` ...) or the qrels are
     :class:`~irscale.io.diversity.DiversityQrels`; ``None`` otherwise. An option of
     :func:`evaluate` that ndeval's measures do not read (``not_applicable``: name → given

@@ -58,7 +58,7 @@ from .core.options import TiePolicy
 from .core.params import BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
-from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
+from .evaluation import EvaluationSetup, evaluate_judged, evaluation_setup
 from .io.files import (
     access_error,
     check_folder_inputs,
@@ -74,6 +74,7 @@ from .io.table import Column
 from .measures.base import get_family
 from .measures.diversity import is_diversity_name
 from .measures.names import measure_names
+from .measures.results import RunSummaries
 from .measures.trec_table import NICKNAMES, NICKNAMES10
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
 
@@ -472,7 +473,7 @@ def _batch(qrels: Qrels, index: QrelsIndex, setup: EvaluationSetup, allow_empty:
     return _Batch(
         runs=evaluation.runs, columns=evaluation.columns,
         summaries=tuple(tuple(evaluation.summary(k)) for k in range(len(evaluation.runs))),
-        unjudged=tuple(evaluation.rankings.unjudged_topics),
+        unjudged=tuple(evaluation.rows.unjudged_topics),
         per_topic=evaluation.per_topic() if per_topic else None)
 
 

@@ -50,10 +50,10 @@ from ..core.params import ALPHA, RISK_ALPHA, SAMPLES, SEED, WORKERS
 from ..errors import ParameterError
 from ..stats.names import (
     CORRECTION,
-    FORMATS,
     MODEL_NAMES,
     MULTI_TESTS,
     RANK_MODELS,
+    TABLE_FORMATS,
     TEST_NAMES,
 )
 from .checks import COMPARE_TEST, add_digits, check_compare
@@ -105,7 +105,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers", default=None,
                         help="threads for resampling (default: one per CPU core)")
     add_scheduler(parser, "the resampling")
-    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
                         help="output format (default text)")
     add_digits(parser)
     add_progress(parser)

@@ -27,7 +27,7 @@ from ..core.options import (
 )
 from ..core.params import ALPHA, RISK_ALPHA
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import CORRECTIONS
 from .eval_diversity import (
     QRELS_FORMATS,
@@ -78,7 +78,7 @@ def add_parser(subparsers) -> None:
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
     add_intent_options(parser)
-    parser.add_argument("--format", choices=(*FORMATS, "latex", "ndeval"), default="trec",
+    parser.add_argument("--format", choices=(*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
                         dest="fmt",
                         help="output format (default trec, byte-identical to trec_eval for "
                         "one run; several runs add a fourth field, the run); latex: the "
@@ -146,7 +146,6 @@ def run(args: argparse.Namespace) -> int:
     _label_files(args.labels)
     check_scheduler(args)
     from ..evaluation import evaluate
-    from ..io.output import write_results
     from .eval_many import wants_batches
 
     batches = wants_batches(args)
@@ -183,18 +182,16 @@ def run(args: argparse.Namespace) -> int:
         labels=labels,
         allow_empty=args.allow_empty,
     )
-    if args.fmt == "latex":
-        from ..stats.summary_table import summary_table
-
-        text = summary_table(evaluation, baseline=baseline, test=args.test or "t",
-                             correction=args.correction or "holm",
-                             alpha=0.05 if args.alpha is None else args.alpha)
+    if args.fmt == "latex":  # the table (and its tests) before the output is opened
+        text = evaluation.format("latex", baseline=baseline, test=args.test or "t",
+                                 correction=args.correction or "holm",
+                                 alpha=0.05 if args.alpha is None else args.alpha)
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
     with open_output(args) as stream:
-        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
-                      summary=not args.no_summary)
+        evaluation.write(stream, args.fmt, per_query=args.per_query,
+                         summary=not args.no_summary)
     return 0
 
 

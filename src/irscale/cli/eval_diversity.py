@@ -21,9 +21,11 @@ from __future__ import annotations
 import argparse
 
 from ..errors import MeasureError, ParameterError
+from ..io.formats import formats
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
-DIVERSITY_FORMATS = ("ndeval", "trec", "csv")
+#: Output formats of ``irscale eval`` with diversity measures.
+DIVERSITY_FORMATS = formats("ndeval", "trec", "csv")
 
 
 def add_intent_options(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +84,7 @@ def wants_diversity(args: argparse.Namespace) -> bool:
 
 
 def run_diversity(args: argparse.Namespace) -> int:
-    from ..measures.diversity.evaluate import c_format, evaluate_diversity
+    from ..measures.diversity.evaluate import evaluate_diversity
     from .eval import _label_files
     from .outputs import open_output
     from .runargs import named_runs
@@ -110,36 +112,13 @@ def run_diversity(args: argparse.Namespace) -> int:
     measures = args.measures or ["ndeval"]
     evaluation = evaluate_diversity(
         args.qrels, named_runs(args.runs, args.names, keep_rank=True), measures, **options)
-    if args.fmt == "ndeval":
-        baseline = None
-        if args.baseline is not None:  # ndeval -baseline FILE: same measures and options
-            baseline = evaluate_diversity(args.qrels, named_runs([args.baseline], "runid",
-                                                                 keep_rank=True),
-                                          measures, **options)
-        text = evaluation.to_ndeval(baseline, args.risk_alpha or "0")
-    else:
-        lines = []
-        means = evaluation.means()
-        several = len(evaluation.runs) > 1
-        if args.fmt == "csv":
-            lines.append("run,topic,measure,value")
-        for k, name in enumerate(evaluation.runs):
-            rows = [i for i, r in enumerate(evaluation.ranking_run.tolist()) if r == k]
-            for label in evaluation.labels:
-                entries = []
-                if args.per_query or args.fmt == "csv":
-                    entries = [(evaluation.ranking_topic[i], evaluation.values[label][i])
-                               for i in rows]
-                if not args.no_summary:
-                    entries.append(("all" if args.fmt == "trec" else "amean",
-                                    means[name][label]))
-                for topic, value in entries:
-                    if args.fmt == "csv":
-                        lines.append(f"{name},{topic},{label},{c_format(value)}")
-                    else:
-                        line = f"{label:<22}\t{topic}\t{_four(value)}"
-                        lines.append(line + (f"\t{name}" if several else ""))
-        text = "\n".join(lines) + ("\n" if lines else "")
+    baseline = None
+    if args.baseline is not None:  # ndeval -baseline FILE: same measures and options
+        baseline = evaluate_diversity(args.qrels, named_runs([args.baseline], "runid",
+                                                             keep_rank=True),
+                                      measures, **options)
+    text = evaluation.format(args.fmt, per_query=args.per_query, summary=not args.no_summary,
+                             baseline=baseline, risk_alpha=args.risk_alpha or "0")
     with open_output(args) as stream:
         stream.write(text.encode())
     return 0
@@ -161,12 +140,3 @@ def _check_risk_options(args: argparse.Namespace) -> None:
     if args.risk_alpha is not None and args.baseline is None:
         raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline must "
                              "still be specified')")
-
-
-def _four(value: float) -> str:
-    """A value with four decimals, as trec_eval prints (``-nan`` for C's NaN)."""
-    import math
-
-    if math.isnan(value):
-        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
-    return f"{value:.4f}"

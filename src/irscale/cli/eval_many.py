@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..core.params import BATCH_SIZE, WORKERS
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from ..io.naming import NAME_MODES
 from .eval import add_trec_eval_options
 from .options import (
@@ -63,7 +63,7 @@ def add_parser(subparsers) -> None:
                         "per file in order: a,b,c")
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     add_trec_eval_options(parser)
-    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
                         help="format of the summary (default trec, as irscale eval)")
     add_progress(parser)
     add_output(parser, what="summary")

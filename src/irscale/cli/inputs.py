@@ -224,13 +224,11 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
 def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
     """Diversity measures: the runs ranked and evaluated as ndeval does
     (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`), the matrix of the
-    topics the qrels judge (:meth:`~irscale.measures.diversity.evaluate.DiversityEvaluation.
-    to_matrix`). Run topics the qrels do not judge (ndeval prints 0 for them) are left out
-    with a warning; a run with none of the qrels topics is an error unless
-    ``--allow-empty`` (raised by ``evaluate_diversity``)."""
+    topics the qrels judge (:meth:`~irscale.measures.results.Evaluation.to_matrix`). Run
+    topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning;
+    a run with none of the qrels topics is an error unless ``--allow-empty`` (raised by
+    ``evaluate_diversity``)."""
     import warnings
-
-    import numpy as np
 
     from ..measures.diversity.evaluate import evaluate_diversity
 
@@ -244,10 +242,7 @@ def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
     for warning in caught:  # ndeval's "score 0" note is replaced by the one below
         if "not in the diversity qrels" not in str(warning.message):
             warnings.warn(warning.message, stacklevel=2)
-    topics = np.asarray(evaluation.ranking_topic, dtype=object)
-    for k, run in enumerate(evaluation.runs):
-        rows = evaluation.ranking_run == k
-        unjudged = topics[rows & ~evaluation.judged].tolist()
+    for run, unjudged in evaluation.unjudged_topics.items():
         if unjudged:
             warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
                           f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"

@@ -53,9 +53,9 @@ def _scale(parser: argparse.ArgumentParser) -> None:
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
-    from ..stats import FORMATS
+    from ..io.formats import TABLE_FORMATS
 
-    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
                         help="output format (default text)")
     add_digits(parser)
     add_output(parser)
@@ -277,7 +277,6 @@ def run_aware(args: argparse.Namespace) -> int:
                              "weightings, not to --weights uniform")
     scale = _parsed_scale(args)
     from ..collections.aware import N_RANDOM, aware
-    from ..stats.protocol import format_table
     from .outputs import write_text
     from .runargs import named_runs
 
@@ -286,18 +285,7 @@ def run_aware(args: argparse.Namespace) -> int:
                    scale=scale, n_random=args.n_random or N_RANDOM, rng=args.seed,
                    relevance_level=args.level or 1,
                    allow_unretrieved=args.allow_unretrieved)
-    frame = result.matrix.to_frame()
-    frame.index.name = "topic"
     if args.fmt == "csv":
-        return write_text(args, frame.to_csv(lineterminator="\n"))
+        return write_text(args, result.format("csv"))
     digits = DEFAULT_DIGITS if args.digits is None else args.digits
-    means = frame.mean().to_frame(name="mean")
-    means.index.name = "run"
-    text = "\n\n".join([
-        format_table(frame.reset_index(), "text", digits=digits,
-                     title=f"AWARE {result.matrix.measures[0]} ({args.weights} weights)"),
-        format_table(means.reset_index(), "text", digits=digits, title="mean over topics"),
-        format_table(result.weights.reset_index(), "text", digits=digits,
-                     title="assessor weights"),
-    ])
-    return write_text(args, text + "\n")
+    return write_text(args, result.format("text", digits=digits) + "\n")

@@ -97,11 +97,11 @@ MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores fil
 
 def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
             systems: bool | None = None, measure_help: str = MEASURE_HELP) -> None:
-    from ..stats import FORMATS
+    from ..io.formats import TABLE_FORMATS
 
     add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
                measure_help=measure_help)
-    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
                         help="output format (default text)")
     add_digits(parser)
     add_progress(parser)

@@ -23,7 +23,7 @@ import argparse
 
 from ..core.params import ALPHA, CUTOFF, POSITIVE, POWER
 from ..errors import ParameterError
-from ..stats.names import FORMATS
+from ..io.formats import TABLE_FORMATS
 from .options import Checked
 from .outputs import add_output, declare_inputs, write_text
 
@@ -115,7 +115,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--treatment", default="treatment",
                    help="treatment variant (default treatment)")
     _alpha(p)
-    p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                    help="output format (default text)")
     add_output(p)
     declare_inputs(p, "inputs")
@@ -128,7 +128,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
                    help=f"planned shares (default {DEFAULT_SPLITS})")
     _variant_options(p)
-    p.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                    help="output format (default text)")
     add_output(p)
     declare_inputs(p, "inputs")

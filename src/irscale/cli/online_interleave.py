@@ -32,7 +32,7 @@ from ..core.params import (
     TAU,
 )
 from ..errors import ParameterError
-from ..stats.names import FORMATS
+from ..io.formats import TABLE_FORMATS
 from .options import Checked
 from .runargs import distinct_runs
 
@@ -79,7 +79,7 @@ def add_parser(subparsers) -> None:
                         "the documents of a topic's runs together)")
     add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap "
                       "(default: fresh)")
-    parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
 

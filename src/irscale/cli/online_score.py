@@ -19,7 +19,7 @@ import argparse
 
 from ..core.params import needs_rankings
 from ..errors import ParameterError
-from ..stats.names import FORMATS
+from ..io.formats import TABLE_FORMATS
 from .online_interleave import METHODS, add_score_options, add_tau, check_credit
 from .runargs import distinct_runs
 
@@ -47,7 +47,7 @@ def add_parser(subparsers) -> None:
     add_tau(parser, "probabilistic, marginal credit: the softmax exponent the lists were "
             "drawn with (default 3)")
     add_score_options(parser, "seed of the bootstrap (default: fresh)")
-    parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
 

@@ -35,7 +35,7 @@ from ..core.params import (
     USERS,
 )
 from ..errors import ParameterError
-from ..stats.names import FORMATS
+from ..io.formats import TABLE_FORMATS
 from .options import Checked, ListAction, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
@@ -94,7 +94,7 @@ def add_parser(subparsers) -> None:
                         default=None, metavar="LEVEL",
                         help="an experiment agrees only when its test (sign test, Welch) "
                         "is also significant at LEVEL (default: the sign alone)")
-    parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
+    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                         help="output format (default text; csv and json: the curves only)")
     add_output(parser, what="table")
     declare_inputs(parser, "qrels", "runs")

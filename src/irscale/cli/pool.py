@@ -51,7 +51,7 @@ from ..core.params import (
     STRATUM_RATE,
 )
 from ..errors import InputError, ParameterError
-from ..stats.names import EMPTY_POLICIES, FORMATS, SHARD_MODEL_NAMES
+from ..stats.names import EMPTY_POLICIES, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, add_digits, check_digits_option, check_pattern
 from .options import Checked, ListAction, add_ties
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
@@ -115,7 +115,7 @@ def _runs(parser: argparse.ArgumentParser) -> None:
 
 
 def _format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
+    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
                         help="output format (default text)")
     add_digits(parser)
 

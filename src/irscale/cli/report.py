@@ -21,6 +21,7 @@ import shlex
 
 from ..core.params import ALPHA, LENGTH, SAMPLES, SEED
 from ..errors import ParameterError
+from ..io.formats import REPORT_FORMATS
 from ..io.run_sources import expands
 from ..stats.names import CORRECTIONS
 from .checks import DEFAULT_DIGITS, add_digits
@@ -30,7 +31,6 @@ from .runargs import NAMES_HELP, named_runs
 
 #: Two-system tests against the baseline (paired and deterministic).
 REPORT_TESTS = ("t", "wilcoxon", "sign")
-FORMATS = ("html", "latex", "markdown")
 
 
 def add_parser(subparsers) -> None:
@@ -78,7 +78,7 @@ def add_parser(subparsers) -> None:
                         "cut-off (default 10)")
     parser.add_argument("--no-robustness", action="store_true",
                         help="leave out the robustness panel")
-    parser.add_argument("--format", default="html", choices=FORMATS, dest="fmt",
+    parser.add_argument("--format", default="html", choices=REPORT_FORMATS, dest="fmt",
                         help="html (default): one self-contained page; latex or markdown: "
                         "the tables")
     add_digits(parser)

@@ -50,7 +50,7 @@ from ..core.params import (
     SHARDS,
     Integers,
 )
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from .inputs import qrels_and_runs
 from .options import (
     Checked,
@@ -155,7 +155,7 @@ def add_parser(subparsers) -> None:
                            "non-relevant documents)")
     transform.add_argument("--ranked-only", action="store_true",
                            help="print M_R only, not M")
-    transform.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    transform.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
                            help="output format, as irscale eval (default trec)")
     transform.add_argument("-q", "--per-query", action="store_true",
                            help="(default) print the value of every topic")

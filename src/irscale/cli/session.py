@@ -15,7 +15,7 @@ import argparse
 from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
 from ..core.params import CLICK_GAIN
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from .eval import _label_files
 from .options import Checked
 from .outputs import add_output, declare_inputs, label_file, open_output
@@ -65,7 +65,7 @@ def add_parser(subparsers) -> None:
                         help="a label file (qrels format: topic iter docno value) for U, e.g. "
                         "--labels doclen=lengths.txt (document lengths in characters; "
                         "repeatable)")
-    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
                         help="output format (default trec: 'measure<TAB>session<TAB>value')")
     parser.add_argument("--allow-empty", action="store_true",
                         help="evaluate a run none of whose sessions has judgments (an error "
@@ -80,7 +80,6 @@ def run(args: argparse.Namespace) -> int:
     if args.clicks is None and (args.click_order is not None or args.click_gain is not None):
         given = "--click-order" if args.click_order is not None else "--click-gain"
         raise ParameterError(f"{given} applies to click logs (--clicks)")
-    from ..io.output import write_results
     from ..text.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(
@@ -89,6 +88,6 @@ def run(args: argparse.Namespace) -> int:
         click_gain=args.click_gain, labels=_label_files(args.labels),
         relevance_level=args.level_for_rel, allow_empty=args.allow_empty)
     with open_output(args) as stream:
-        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
-                      summary=not args.no_summary)
+        evaluation.write(stream, args.fmt, per_query=args.per_query,
+                         summary=not args.no_summary)
     return 0

@@ -15,12 +15,16 @@ Output as ``irscale eval`` prints it, one value per (run, topic).
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ..core.params import MATCH_THRESHOLD
 from ..errors import ParameterError
-from ..io.formats import FORMATS
+from ..io.formats import OUTPUT_FORMATS
 from .options import Checked
 from .outputs import add_output, declare_inputs, open_output
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.results import Evaluation
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +33,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="also print the value of every topic")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    parser.add_argument("--format", choices=FORMATS, default="trec", dest="fmt",
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
                         help="output format (default trec: 'measure<TAB>topic<TAB>value')")
     parser.add_argument("--allow-empty", action="store_true",
                         help="evaluate a run none of whose topics is in the gold standard "
@@ -114,12 +118,10 @@ def _no_command(args: argparse.Namespace) -> int:
                          "text --help')")
 
 
-def _write(args: argparse.Namespace, evaluation) -> int:
-    from ..io.output import write_results
-
+def _write(args: argparse.Namespace, evaluation: Evaluation) -> int:
     with open_output(args) as stream:
-        write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
-                      summary=not args.no_summary)
+        evaluation.write(stream, args.fmt, per_query=args.per_query,
+                         summary=not args.no_summary)
     return 0
 
 

@@ -73,7 +73,9 @@ from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..io.memory import as_runs
+from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
+from ..stats.tables import Format
 
 #: Random assessors drawn for the accuracy-based weightings by default.
 N_RANDOM = 10
@@ -82,7 +84,7 @@ __all__ = ["N_RANDOM", "WEIGHTINGS", "AwareResult", "aware", "aware_weights"]
 
 
 @dataclass(frozen=True, eq=False)
-class AwareResult:
+class AwareResult(TableResult):
     """AWARE scores: ``matrix`` (topics × runs, the measure), ``weights`` (topics ×
     assessors, each row summing to 1 over the assessors who judge the topic), and
     ``assessors`` (the per-assessor scores, assessors × topics × runs, NaN where an
@@ -92,6 +94,29 @@ class AwareResult:
     weights: pd.DataFrame
     assessors: np.ndarray
     weighting: str
+
+    def to_frame(self) -> pd.DataFrame:
+        """The AWARE scores: a ``topic`` column, then one column per run."""
+        frame = self.matrix.to_frame()
+        frame.index.name = "topic"
+        return frame.reset_index()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """``text``: the scores, the runs' means over topics and the assessor weights, three
+        tables; the other formats: the table of the scores (:meth:`to_frame`)."""
+        if fmt != "text":
+            return super().format(fmt, digits=digits)
+        scores = self.matrix.to_frame()
+        means = scores.mean().to_frame(name="mean")
+        means.index.name = "run"
+        return "\n\n".join([
+            format_table(self.to_frame(), "text", digits=digits,
+                         title=f"AWARE {self.matrix.measures[0]} ({self.weighting} weights)"),
+            format_table(means.reset_index(), "text", digits=digits,
+                         title="mean over topics"),
+            format_table(self.weights.reset_index(), "text", digits=digits,
+                         title="assessor weights"),
+        ])
 
     def __repr__(self) -> str:
         return (f"AwareResult({self.weighting}; {self.matrix.n_topics} topics × "

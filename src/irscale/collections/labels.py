@@ -61,6 +61,7 @@ import pandas as pd
 from ..core.params import AGGREGATION_METHODS, ITERATIONS, TOLERANCE
 from ..errors import ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
+from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
 
 Method = Literal["mv", "wmv", "ds", "glad", "mace"]
@@ -75,7 +76,7 @@ __all__ = ["METHODS", "Aggregation", "CrowdLabels", "aggregate_labels", "read_cr
 
 
 @dataclass(frozen=True, eq=False)
-class Aggregation:
+class Aggregation(TableResult):
     """Aggregated crowd labels: ``qrels`` (topic, docno, label, confidence), ``workers``
     (worker, labels, quality), ``probabilities`` (documents × classes) and the method; for
     EM also the iterations run and whether the bound converged."""
@@ -86,6 +87,10 @@ class Aggregation:
     probabilities: pd.DataFrame
     iterations: int = 0
     converged: bool = True
+
+    def to_frame(self) -> pd.DataFrame:
+        """The aggregated labels: ``topic, docno, label, confidence`` (:attr:`qrels`)."""
+        return self.qrels.copy()
 
     def lines(self) -> list[str]:
         """The qrels file: ``topic 0 docno label`` lines."""

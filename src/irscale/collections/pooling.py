@@ -82,6 +82,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..io.memory import as_qrels
+from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
 from .candidates import Candidates, ranked_candidates, warn_missing_topics
 
@@ -98,7 +99,7 @@ WEIGHT_DIGITS = 12
 
 
 @dataclass(frozen=True, eq=False)
-class Pool:
+class Pool(TableResult):
     """A pool: ``frame`` has one row per judged (topic, document), in judging order, with
     columns ``query_id, doc_id, order`` (1-based judging order within the topic) and, when
     an oracle was given, ``relevant`` (1, 0; -1: not known) — for adaptive strategies in

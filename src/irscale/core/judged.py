@@ -31,6 +31,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import InputError, ParameterError
+from .rows import TopicRows
 from .segments import ScanLayout, segment_cumsum, segment_sum
 
 NONPOOL = -1
@@ -234,14 +235,21 @@ class JudgedRankings:
 
     # ------------------------------------------------------------ labels
     @property
+    def rows(self) -> TopicRows:
+        """The run and topic of every ranking (the same arrays), as an evaluation's rows."""
+        return TopicRows(runs=self.runs, topics=self.topics, ranking_run=self.ranking_run,
+                         ranking_topic=self.ranking_topic,
+                         unjudged_topics=self.unjudged_topics, placeholder=self.placeholder)
+
+    @property
     def topic_labels(self) -> np.ndarray:
         """Topic id of every ranking."""
-        return np.asarray(self.topics, dtype=object)[self.ranking_topic]
+        return self.rows.topic_labels
 
     @property
     def run_labels(self) -> np.ndarray:
         """Run name of every ranking."""
-        return np.asarray(self.runs, dtype=object)[self.ranking_run]
+        return self.rows.run_labels
 
     def __repr__(self) -> str:
         return (

@@ -1,7 +1,7 @@
-"""Names of the output formats of evaluation results (:mod:`irscale.io.output`), of the
-measure catalogue, and of the image files of a scale (:mod:`irscale.scales.stream`), in a
-module of their own so that the command line can offer and check them without loading the
-writers."""
+"""Names of the formats of results (one vocabulary, :data:`FORMATS`, and the subset each
+kind of result writes, the measure catalogue's included) and of the image files of a
+scale (:mod:`irscale.scales.stream`), in a module of their own so that the command line
+can offer and check them without loading the writers."""
 
 from __future__ import annotations
 
@@ -11,11 +11,46 @@ from typing import Literal
 
 from ..errors import ParameterError
 
-#: Output formats of :func:`irscale.io.output.write_results`.
-FORMATS: tuple[str, ...] = ("trec", "csv", "json", "markdown")
-#: Output formats of the measure catalogue
-#: (:func:`irscale.measures.listing.format_catalogue`).
-CATALOGUE_FORMATS: tuple[str, ...] = ("text", "json", "markdown")
+#: Every format a result's ``format(fmt)`` knows, one vocabulary for all results:
+#: ``text`` (an aligned table), ``trec`` (trec_eval's lines), ``ndeval`` (ndeval's CSV),
+#: ``csv``, ``markdown``, ``latex``, ``json`` and ``html`` (the report). Each kind of result
+#: writes the subset below that applies to it.
+FORMATS: tuple[str, ...] = ("text", "trec", "ndeval", "csv", "markdown", "latex", "json",
+                            "html")
+
+
+def formats(*names: str) -> tuple[str, ...]:
+    """A subset of :data:`FORMATS`, in the order given (each name checked to be one)."""
+    unknown = [name for name in names if name not in FORMATS]
+    if unknown:  # pragma: no cover - the subsets below are fixed
+        raise ValueError(f"not formats: {unknown}")
+    return names
+
+
+#: Formats of the tables of every statistical, meta-evaluation, collection and online
+#: result (:func:`irscale.stats.tables.render`).
+TABLE_FORMATS = formats("text", "csv", "markdown", "latex", "json")
+#: Formats of :meth:`irscale.measures.results.Evaluation.format` (``ndeval``: diversity
+#: measures only).
+EVALUATION_FORMATS = formats("trec", "ndeval", "csv", "json", "markdown", "latex")
+#: Formats of the summaries of many runs (:class:`irscale.evaluation_many.ManyEvaluation`).
+SUMMARY_FORMATS = formats("trec", "csv", "json", "markdown", "latex")
+#: Formats of :func:`irscale.io.output.write_results` (evaluations, summaries of many runs).
+OUTPUT_FORMATS = formats("trec", "csv", "json", "markdown")
+#: Formats of the report (:mod:`irscale.report`).
+REPORT_FORMATS = formats("html", "latex", "markdown")
+#: Formats of the measure catalogue (:func:`irscale.measures.listing.format_catalogue`).
+CATALOGUE_FORMATS = formats("text", "json", "markdown")
+
+
+def check_format(fmt: object, allowed: tuple[str, ...], what: str) -> str:
+    """``fmt`` when it is one of ``allowed`` (the formats of ``what``, a kind of result);
+    a :class:`ParameterError` listing them otherwise."""
+    if isinstance(fmt, str) and fmt in allowed:
+        return fmt
+    why = (f" ({fmt!r} does not apply to {what})"
+           if isinstance(fmt, str) and fmt in FORMATS else "")
+    raise ParameterError(f"format must be one of {list(allowed)}, got {fmt!r}{why}")
 
 ImageFormat = Literal["parquet", "csv"]
 #: File name endings and their formats.

@@ -25,7 +25,7 @@ import pyarrow as pa
 from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
 from ..errors import ParameterError
-from .formats import FORMATS
+from .formats import OUTPUT_FORMATS
 from .trec_lines import fixed4_units, trec_lines
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -127,7 +127,7 @@ def _per_query_blocks(evaluation: ResultTable, run_index: int,
     """Per-topic lines of one run, in blocks of about :data:`CHUNK_LINES` lines, each line
     ending with ``suffix``."""
     columns = [c for c in evaluation.columns if c.per_query]
-    rankings = evaluation.rankings
+    rankings = evaluation.rows
     rows = np.flatnonzero(rankings.ranking_run == run_index)
     if not columns or not len(rows):
         return
@@ -197,7 +197,7 @@ def _summary_block(evaluation: SummaryTable, run_index: int, suffix: bytes = b""
 
 def _rows(evaluation: ResultTable, per_query: bool) -> list[dict]:
     rows = []
-    jr = evaluation.rankings
+    jr = evaluation.rows
     for run_index, run in enumerate(evaluation.runs):
         if per_query:
             mask = np.flatnonzero(jr.ranking_run == run_index)
@@ -233,9 +233,11 @@ def write_results(
     evaluation: ResultTable, stream: IO[bytes], *, fmt: str = "trec", per_query: bool = False,
     summary: bool = True,
 ) -> None:
-    """Write results in one of :data:`FORMATS` to a binary stream."""
-    if fmt not in FORMATS:
-        raise ParameterError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
+    """Write results in one of :data:`~irscale.io.formats.OUTPUT_FORMATS` to a binary
+    stream."""
+    if fmt not in OUTPUT_FORMATS:
+        raise ParameterError(f"unknown output format {fmt!r}: use one of "
+                             f"{', '.join(OUTPUT_FORMATS)}")
     if fmt == "trec":
         for chunk in _trec_chunks(evaluation, per_query, summary):
             stream.write(chunk)  # type: ignore[arg-type]  # ndarray: a buffer (see trec_text)
@@ -252,11 +254,13 @@ def write_results(
 
 
 def write_summary(table: SummaryTable, stream: IO[bytes], *, fmt: str = "trec") -> None:
-    """Write the summary lines of ``table`` in one of :data:`FORMATS` to a binary stream:
+    """Write the summary lines of ``table`` in one of
+    :data:`~irscale.io.formats.OUTPUT_FORMATS` to a binary stream:
     what :func:`write_results` writes without ``per_query``, for results that keep their
     summaries only (:class:`irscale.evaluation_many.ManyEvaluation`)."""
-    if fmt not in FORMATS:
-        raise ParameterError(f"unknown output format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if fmt not in OUTPUT_FORMATS:
+        raise ParameterError(f"unknown output format {fmt!r}: use one of "
+                             f"{', '.join(OUTPUT_FORMATS)}")
     if fmt == "trec":
         for run_index, suffix in enumerate(run_suffixes(table.runs)):
             stream.write(_summary_block(table, run_index, suffix))

@@ -5,7 +5,7 @@ is one; so is the transformation of :mod:`irscale.scales.transform`): its :class
 s say how each output is printed (``value_type``), whether it has a value per topic
 (``per_query``) and how it is summarised over topics (``aggregate``: ``mean``, ``sum``,
 ``gmean``, ``count``, ``runid`` or ``none``, as :mod:`irscale.measures.base` defines them);
-``values[label]`` holds one value per ranking of ``rankings``.
+``values[label]`` holds one value per row of ``rows`` (the run and topic of each).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from ..core.judged import JudgedRankings
+from ..core.rows import TopicRows
 
 Aggregate = Literal["mean", "sum", "gmean", "count", "runid", "none"]
 ValueType = Literal["float", "int", "str"]
@@ -47,13 +47,13 @@ class SummaryTable(Protocol):
 
 
 class ResultTable(SummaryTable, Protocol):
-    """Per-ranking values of labelled columns and their summaries per run."""
+    """Per-row values of labelled columns and their summaries per run."""
 
     @property
     def values(self) -> Mapping[str, np.ndarray]: ...
 
     @property
-    def rankings(self) -> JudgedRankings: ...
+    def rows(self) -> TopicRows: ...
 
 
 __all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType"]

@@ -40,8 +40,9 @@ import pandas as pd
 from ..core import ScoreMatrix
 from ..core.params import CUTOFF, SCALE_CUTOFFS, SCALE_MEASURES
 from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
 from ..stats.kendall import kendall_tau
-from ..stats.tables import FORMATS, Format, check_format
+from ..stats.tables import Format, check_format
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
 from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
@@ -264,7 +265,7 @@ class ScaleReport:
         with a format name (``"json"``...) first gives every table in it. ``all`` in JSON
         is one object ``{"table2": [...], "table4": [...], ..., "invariants": [...]}``; in
         CSV, one section per table, separated by a blank line."""
-        if table in FORMATS and fmt == "text":
+        if table in TABLE_FORMATS and fmt == "text":
             table, fmt = "all", check_format(table)
         parts = []
         records: dict[str, object] = {}

@@ -49,6 +49,7 @@ from ..core import ScoreMatrix
 from ..core.params import BIN_WIDTH, REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
+from ..io.formats import TABLE_FORMATS
 from ..parallel import ExecutorArg, check_executor, executor_scope, is_local, run_tasks
 from ..stats import ShardScores
 from ..stats.corrections import Correction, correction_name
@@ -58,7 +59,7 @@ from ..stats.resampling import (
     RngArg,
     check_rng,
 )
-from ..stats.tables import FORMATS, Format, check_format
+from ..stats.tables import Format, check_format
 from ..stats.validation import check_alpha, check_count, check_counts
 from .common import (
     derived_seed,
@@ -301,7 +302,7 @@ class SplitStudy:
     def format(self, metric: str | None = None, fmt: Format = "text", *, digits: int = 2) -> str:
         """One metric's table (sizes as columns) or, by default, the whole summary.
         ``format(fmt)`` with a format name (``"json"``...) first is the summary in it."""
-        if metric is not None and metric in FORMATS and fmt == "text":
+        if metric is not None and metric in TABLE_FORMATS and fmt == "text":
             fmt = check_format(metric)
             metric = None
         if metric is None:

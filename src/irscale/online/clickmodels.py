@@ -69,6 +69,7 @@ import pandas as pd
 from ..core.budget import check_memory, format_size
 from ..core.params import CLICK_MODELS, CLOSED_FORM_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
 from ..errors import InputError, InputFormatError, ParameterError
+from ..stats.protocol import TableResult
 from .clicklog import ClickLog, read_click_log
 
 __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
@@ -91,7 +92,7 @@ def _not_parameters(reason: str, source: str) -> InputFormatError:
 
 
 @dataclass(frozen=True, eq=False)
-class ClickModel:
+class ClickModel(TableResult):
     """A click model's parameters.
 
     ``attractiveness`` (and ``satisfaction`` for DBN/SDBN) are Series indexed by

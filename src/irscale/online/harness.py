@@ -131,6 +131,10 @@ class SensitivityResult:
         wide.columns.name = None
         return wide.astype("Int64").reset_index()
 
+    def to_frame(self) -> pd.DataFrame:
+        """The agreement curves (:attr:`curves`)."""
+        return self.curves.copy()
+
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The curves (``csv``/``json``: the curves alone); text, markdown and LaTeX add
         the summary."""

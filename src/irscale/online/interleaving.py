@@ -98,7 +98,12 @@ from ..core.params import CREDITS as CREDITS
 from ..core.params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
 from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
-from ..stats.protocol import ConfidenceInterval, check_confidence_level, format_table
+from ..stats.protocol import (
+    ConfidenceInterval,
+    TableResult,
+    check_confidence_level,
+    format_table,
+)
 from ..stats.resampling import RngArg, check_rng, seed_sequence
 from ..stats.tables import Format
 from ..stats.validation import (
@@ -469,7 +474,7 @@ def _list_credits(cube: _Cube, pairs: np.ndarray, topic: np.ndarray, credit: str
 
 # --------------------------------------------------------------------------- the batch
 @dataclass(frozen=True, eq=False)
-class Interleavings:
+class Interleavings(TableResult):
     """The lists shown in a batch of impressions, and what their credit rule needs.
 
     ``pairs`` (impressions × L) are (topic, document) pair ids of ``candidates`` (-1 past

@@ -42,6 +42,7 @@ from ..core.params import LENGTH, SAMPLES
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
+from ..io.formats import REPORT_FORMATS, check_format
 from ..io.memory import as_qrels, as_runs
 from ..io.naming import find_run
 from ..measures.names import measure_names
@@ -113,7 +114,9 @@ class Report:
     def format(self, fmt: str = "html", *, digits: int = 4) -> str:
         """The whole report as a ``html`` page, or its tables as ``latex`` or
         ``markdown`` (:func:`~irscale.report.render_html`,
-        :func:`~irscale.report.format_tables`)."""
+        :func:`~irscale.report.format_tables`): one of
+        :data:`~irscale.io.formats.REPORT_FORMATS`."""
+        check_format(fmt, REPORT_FORMATS, "a report")
         if fmt == "html":
             from .html import render_html
 

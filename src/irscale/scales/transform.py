@@ -40,7 +40,6 @@ from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.memory import as_qrels, as_runs
 from ..io.table import Column
-from ..measures.base import EvalContext
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure
 from .scale import Scale, ScaledImage, TieStrategy, check_size, report, scale
@@ -233,7 +232,7 @@ def transform(
     # several files: runs that share a run id are named after them
     run_objs = as_runs(runs, keep_rank=tie_policy == "rank-column")
     jr = build_judged_rankings(qrels_obj, run_objs, RankingOptions(ties=tie_policy))
-    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source)
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels_obj.source)
     complete = sorted(set(qrels_obj.topic.to_pylist())) if all_topics else None
     return transform_rankings(jr, measures, N, topics=complete, **options)
 
@@ -278,8 +277,8 @@ def transform_rankings(
                                          rescale, feasible, progress, used, limit)
         columns += [Column(label), Column(r_label)]
         labels.append((label, r_label))
-    evaluation = Evaluation(columns=tuple(columns), values=values, rankings=out_jr,
-                            n_qrels_topics=len(topics), context=EvalContext())
+    evaluation = Evaluation(columns=tuple(columns), values=values, rows=out_jr.rows,
+                            rankings=out_jr)
     matrix = evaluation.to_matrix()
     return ScaleTransform(matrix=matrix, evaluation=evaluation, N=N, levels=levels, ties=ties,
                           rescaled=rescale, feasible=feasible, labels=tuple(labels),

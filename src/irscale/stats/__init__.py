@@ -50,7 +50,7 @@ _EXPORTS: dict[str, str] = {
     "effect_sizes": ".effects",
     "hedges_j": ".effects",
     "CORRECTIONS": ".names",
-    "FORMATS": ".names",
+    "TABLE_FORMATS": ".names",
     "mann_whitney": ".nonparametric",
     "sign_test": ".nonparametric",
     "wilcoxon": ".nonparametric",
@@ -86,9 +86,9 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [
     "CORRECTIONS",
-    "FORMATS",
     "MODELS",
     "SHARD_MODELS",
+    "TABLE_FORMATS",
     "TESTS",
     "AnovaResult",
     "AnovaRow",
@@ -169,7 +169,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
-    from .names import CORRECTIONS, FORMATS
+    from .names import CORRECTIONS, TABLE_FORMATS
     from .nonparametric import mann_whitney, sign_test, wilcoxon
     from .pairwise import pairwise_tests
     from .parametric import paired_t, student_t, welch_t

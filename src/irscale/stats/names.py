@@ -9,6 +9,7 @@ The implementations register the same names (:data:`irscale.stats.registry.TESTS
 from __future__ import annotations
 
 from ..core.params import Names
+from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
 #: Two-system tests of :func:`irscale.stats.two_sample_test`, in the registry's order.
 TEST_NAMES: tuple[str, ...] = (
@@ -64,5 +65,3 @@ CORRECTION_ALIASES: dict[str, str] = {
 }
 CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 
-#: Table formats of :func:`irscale.stats.render` and of every result's ``format``.
-FORMATS: tuple[str, ...] = ("text", "csv", "markdown", "latex", "json")

@@ -41,7 +41,8 @@ import pandas as pd
 from ..errors import ParameterError, shown
 from .tables import Format, check_digits, render
 
-__all__ = ["ConfidenceInterval", "Estimate", "check_confidence_level", "format_table"]
+__all__ = ["ConfidenceInterval", "Estimate", "TableResult", "check_confidence_level",
+           "format_table"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -72,6 +73,19 @@ def format_table(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
     digits = check_digits(digits)
     return render(frame, fmt, digits=digits,
                   title=None if fmt in ("csv", "json") else title)
+
+
+class TableResult:
+    """The protocol of a result whose table is its :meth:`to_frame`: :meth:`format`
+    renders that table (a base of results that are one table)."""
+
+    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The result as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table of
+        :meth:`to_frame` (``csv``/``json`` at full precision)."""
+        return format_table(self.to_frame(), fmt, digits=digits)
 
 
 def _rebuild(cls: type, value: float, info: dict[str, Any]) -> Estimate:

@@ -18,17 +18,16 @@ import pandas as pd
 
 from ..core.params import MAX_DIGITS as MAX_DIGITS
 from ..core.params import check_digits as check_digits
-from ..errors import ParameterError
-from .names import FORMATS
+from ..io import formats
+from ..io.formats import TABLE_FORMATS
 
-#: A table format (:data:`~irscale.stats.names.FORMATS`).
+#: A table format (:data:`~irscale.io.formats.TABLE_FORMATS`).
 Format = Literal["text", "csv", "markdown", "latex", "json"]
 
 
 def check_format(fmt: str) -> Format:
-    if fmt not in FORMATS:
-        raise ParameterError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
-    return cast(Format, fmt)  # one of FORMATS, checked above
+    """``fmt`` when it is a table format; a :class:`ParameterError` listing them otherwise."""
+    return cast(Format, formats.check_format(fmt, TABLE_FORMATS, "a table"))
 
 
 def significance_mark(p: float, alpha: float) -> str:
@@ -147,7 +146,10 @@ def _latex(frame: pd.DataFrame, digits: int, title: str | None) -> str:
 
 
 def json_value(value: object) -> object:
-    """A JSON-safe scalar: NaN and infinities become null, numpy scalars plain Python."""
+    """A JSON-safe scalar: NaN, infinities and pandas' missing values (``pd.NA`` of a
+    nullable column) become null, numpy scalars plain Python."""
+    if value is pd.NA or value is pd.NaT:
+        return None
     if isinstance(value, (np.bool_, bool)):
         return bool(value)
     if isinstance(value, (np.integer,)):

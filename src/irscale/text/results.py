@@ -1,6 +1,7 @@
-"""Per-(run, topic) values of textual outputs as the ordinary
-:class:`~irscale.evaluation.Evaluation`, so that ``per_topic()``, ``mean()``,
-``to_matrix()`` and the output writers of ``irscale eval`` work on them unchanged."""
+"""Per-(run, topic) values of textual outputs as the one
+:class:`~irscale.measures.results.Evaluation`, so that ``per_topic()``, ``mean()``,
+``to_matrix()``, ``compare()`` and the output writers of ``irscale eval`` work on them
+unchanged."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..core.judged import JudgedRankings
+from ..core.rows import TopicRows
 from ..evaluation import Evaluation, check_topics
 from ..io.table import Column
-from ..measures.base import EvalContext
 
 
 def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[str],
@@ -19,14 +19,14 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
                     unjudged: Sequence[Sequence[str]] | None = None,
                     allow_empty: bool = False, source: str | None = None,
                     gold: str = "references") -> Evaluation:
-    """An :class:`Evaluation` with one row per evaluated output.
+    """An :class:`Evaluation` with one row per evaluated output, summarised by the plain
+    mean over topics.
 
     ``run_index[i]`` and ``topic[i]`` say whose output row ``i`` of every ``values`` array
     is (any order: rows are put run by run, topics in byte order within a run, as
-    :func:`irscale.evaluate` orders them). The batch's rankings are empty (a text has no
-    judged documents): only their labels are used. ``unjudged``: per run, the topics it
-    has outputs for but the gold standard (``source``) does not cover, named in a warning
-    by :func:`irscale.evaluation.check_topics` (which also refuses a run with no evaluated
+    :func:`irscale.evaluate` orders them). ``unjudged``: per run, the topics it has
+    outputs for but the gold standard (``source``) does not cover, named in a warning by
+    :func:`irscale.evaluation.check_topics` (which also refuses a run with no evaluated
     topic unless ``allow_empty``), calling the gold standard ``gold`` ("references",
     "nuggets") and the texts "outputs". ``gold_topics``: the topics of the gold standard
     (those of ``topic`` among them), named when a run has none of them.
@@ -37,15 +37,11 @@ def text_evaluation(runs: Sequence[str], run_index: np.ndarray, topic: Sequence[
         if len(topic) else np.zeros(0, dtype=np.int64)
     run_index = np.asarray(run_index, dtype=np.int64)
     order = np.lexsort((code, run_index))
-    n = len(order)
-    jr = JudgedRankings(
-        rel=np.zeros(0, dtype=np.int64), offsets=np.zeros(n + 1, dtype=np.int64),
-        rel_levels=np.zeros((n, 1), dtype=np.int64), ranking_topic=code[order],
-        ranking_run=run_index[order], topics=topics, runs=tuple(runs),
-        unjudged_topics=tuple(tuple(u) for u in (unjudged or [()] * len(runs))))
-    check_topics(jr, allow_empty=allow_empty, qrels_source=source, gold=gold,
+    rows = TopicRows(runs=tuple(runs), topics=topics, ranking_run=run_index[order],
+                     ranking_topic=code[order],
+                     unjudged_topics=tuple(tuple(u) for u in (unjudged or [()] * len(runs))))
+    check_topics(rows, allow_empty=allow_empty, qrels_source=source, gold=gold,
                  results="outputs", judgments=gold)
     return Evaluation(columns=tuple(Column(label) for label in values),
                       values={k: np.asarray(v, dtype=np.float64)[order]
-                              for k, v in values.items()},
-                      rankings=jr, n_qrels_topics=len(topics), context=EvalContext())
+                              for k, v in values.items()}, rows=rows)

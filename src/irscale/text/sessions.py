@@ -649,7 +649,7 @@ def evaluate_sessions(
                                 relevance_level=relevance_level, labels=tables).jr
     del run_list  # the runs read here: their rows are no longer needed (nor their memory)
     pa.default_memory_pool().release_unused()
-    check_topics(jr, allow_empty=allow_empty, qrels_source=qrels_obj.source,
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels_obj.source,
                  gold_topics=qrels_obj.topics,
                  why=None if topics is not None else "a session is judged with the qrels "
                  "of the topic of the same id: map sessions to topics with --topics FILE "
@@ -671,8 +671,7 @@ def evaluate_sessions(
         columns.append(Column(request.label))
     if tables and not any(r.family == "U" for r in requests):
         warnings.warn(f"label set(s) {', '.join(tables)} used by no measure", stacklevel=2)
-    return Evaluation(columns=tuple(columns), values=values, rankings=jr,
-                      n_qrels_topics=len(qrels_obj.topics), context=EvalContext())
+    return Evaluation(columns=tuple(columns), values=values, rows=jr.rows, rankings=jr)
 
 
 class _Views:

@@ -1,23 +1,25 @@
-"""Evaluating runs with diversity measures, and ndeval's output.
+"""Evaluating runs with diversity measures (ndeval's output: :mod:`.output`).
 
 :func:`evaluate_diversity` judges the runs once per intent (:func:`~.rankings.read_and_judge`),
 builds the greedy ideal rankings once per α, and computes every requested family over the
 whole batch. Topics follow ndeval: each run topic gets a row (a topic the qrels do not
-judge scores 0 everywhere, with a warning), the mean divides by the number of run topics
-the qrels judge (``complete``, ndeval ``-c``: by the number of qrels topics).
+judge scores 0 everywhere, with a warning, and is not evaluated), the mean divides by the
+number of run topics the qrels judge (``complete``, ndeval ``-c``: by the number of qrels
+topics). The result is the :class:`~irscale.measures.results.Evaluation` of every
+evaluation, with ndeval's summaries.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ...core.params import check_risk_alpha as check_risk_alpha
+from ...core.rows import TopicRows
 from ...errors import AlignmentError, MeasureError, ParameterError, shown
 from ...io.diversity import (
     DiversityQrels,
@@ -28,172 +30,12 @@ from ...io.diversity import (
     read_intent_probabilities,
     read_intent_types,
 )
+from ...io.table import Column
+from ..results import Averaging, Evaluation
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
 from .context import diversity_context
 from .rankings import DiversityIndex, id_sort_key, read_and_judge
 from .umeasures import per_intent_measure
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ...core.scorematrix import ScoreMatrix
-
-
-@dataclass(frozen=True, eq=False)
-class DiversityEvaluation:
-    """Per-topic values of diversity measures for every run.
-
-    ``values[label]`` holds one value per ranking (run by run, topics in numeric order);
-    ``ranking_run`` and ``ranking_topic`` say whose; ``judged`` marks topics in the qrels.
-    """
-
-    values: dict[str, np.ndarray]
-    labels: tuple[str, ...]
-    runs: tuple[str, ...]
-    runids: tuple[str, ...]
-    ranking_run: np.ndarray
-    ranking_topic: tuple[str, ...]
-    judged: np.ndarray
-    n_qrels_topics: int
-    complete: bool = False
-
-    @property
-    def measures(self) -> tuple[str, ...]:
-        return self.labels
-
-    def per_topic(self):
-        """Tidy table ``run, topic, measure, value`` (topics the qrels judge)."""
-        import pandas as pd
-
-        keep = self.judged
-        frames = [pd.DataFrame({"run": np.asarray(self.runs, dtype=object)[self.ranking_run[keep]],
-                                "topic": np.asarray(self.ranking_topic, dtype=object)[keep],
-                                "measure": label, "value": self.values[label][keep]})
-                  for label in self.labels]
-        return pd.concat(frames, ignore_index=True)
-
-    def means(self) -> dict[str, dict[str, float]]:
-        """``{run: {label: mean}}`` as ndeval averages (see the module documentation)."""
-        out: dict[str, dict[str, float]] = {}
-        for k, run in enumerate(self.runs):
-            rows = self.ranking_run == k
-            count = self.n_qrels_topics if self.complete else int(self.judged[rows].sum())
-            out[run] = {label: _mean(self.values[label][rows], count) for label in self.labels}
-        return out
-
-    def mean(self):
-        """Runs × measures DataFrame of :meth:`means`."""
-        import pandas as pd
-
-        return pd.DataFrame.from_dict(self.means(), orient="index")[list(self.labels)]
-
-    def to_matrix(self, *, allow_missing: bool = False,
-                  measures: Iterable[str] | None = None) -> ScoreMatrix:
-        """The topics × runs × measures :class:`~irscale.core.scorematrix.ScoreMatrix`, as
-        :meth:`irscale.evaluation.Evaluation.to_matrix` builds it.
-
-        Rows are the topics the qrels judge (a run topic the qrels do not judge, which
-        ndeval prints as 0, is not a measurement: left out, as trec_eval leaves it out);
-        a qrels topic a run lacks is missing (NaN), which raises unless ``allow_missing``
-        (``complete``, ndeval's ``-c``, changes the means only). A value that is undefined
-        (nNRBP's 0/0 on a topic without relevant documents, ``-nan`` in ndeval's output)
-        is a :class:`~irscale.errors.MeasureError` naming the measure and the topics.
-        """
-        from ...core.scorematrix import ScoreMatrix
-
-        wanted = list(self.labels) if measures is None else list(measures)
-        unknown = [m for m in wanted if m not in self.values]
-        if unknown:
-            raise MeasureError(f"{', '.join(map(str, unknown))} not evaluated (measures: "
-                               f"{', '.join(self.labels)})")
-        keep = np.flatnonzero(self.judged)
-        topic_of = np.asarray(self.ranking_topic, dtype=object)[keep]
-        topics = sorted(set(topic_of.tolist()), key=id_sort_key)
-        where = {t: i for i, t in enumerate(topics)}
-        row = np.array([where[t] for t in topic_of.tolist()], dtype=np.intp)
-        values = np.full((len(topics), len(self.runs), len(wanted)), np.nan)
-        for k, label in enumerate(wanted):
-            column = self.values[label][keep]
-            undefined = np.flatnonzero(np.isnan(column))
-            if len(undefined):
-                named = sorted({str(t) for t in topic_of[undefined]}, key=id_sort_key)
-                raise MeasureError(
-                    f"{label} is undefined (0/0, ndeval prints -nan) on {len(named)} "
-                    f"topic(s) without relevant documents: {', '.join(named[:10])}"
-                    f"{' ...' if len(named) > 10 else ''}; leave {label} out or those "
-                    "topics out of the qrels")
-            values[row, self.ranking_run[keep], k] = column
-        return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
-                                      measures=wanted, allow_missing=allow_missing)
-
-    def to_ndeval(self, baseline: DiversityEvaluation | None = None,
-                  risk_alpha: float | str = 0.0) -> str:
-        """The text ndeval prints: ``runid,topic,<measures>`` CSV, one row per run topic and
-        an ``amean`` row per run, values with six decimals (``-nan`` as C prints it).
-
-        With ``baseline`` (the evaluation of one baseline run, same measures and options),
-        what ``ndeval -baseline B -riskAlpha A`` prints (ndeval 4.5's ``outputMeasures``):
-        every value is :func:`risk_based` (run, baseline, A); the run's and the baseline's
-        topics are walked together in topic order, a topic one of them lacks counting 0
-        for it; a baseline topic the run lacks is printed only with ``complete`` (``-c``);
-        the mean divides by the number of printed rows when that is larger than the usual
-        count; the run label reads ``runid (rel to. BASELINE; rs=1+a; a=A)`` with A as
-        given (a string is printed as typed, as ndeval prints its argument; a number with
-        ``%g``).
-
-        >>> from irscale.io.diversity import read_diversity_qrels
-        >>> from irscale.io.trec import read_run
-        >>> q = read_diversity_qrels(b"1 1 d1 1\\n1 2 d2 1\\n2 1 d3 1\\n")
-        >>> run = read_run(b"1 Q0 d1 1 2 new\\n1 Q0 d9 2 1 new\\n", keep_rank=True)
-        >>> base = read_run(b"1 Q0 d2 1 2 bm25\\n1 Q0 d1 2 1 bm25\\n2 Q0 d3 1 1 bm25\\n",
-        ...                 keep_rank=True)
-        >>> new, old = (evaluate_diversity(q, r, "strec@2") for r in (run, base))
-        >>> print(new.to_ndeval(old, "1"), end="")
-        runid,topic,strec@2
-        new (rel to. bm25; rs=1+a; a=1),1,-1.000000
-        new (rel to. bm25; rs=1+a; a=1),amean,-1.000000
-        """
-        text = risk_alpha if isinstance(risk_alpha, str) else f"{risk_alpha:g}"
-        alpha = check_risk_alpha(risk_alpha)
-        if baseline is not None and (len(baseline.runs) != 1
-                                     or baseline.labels != self.labels):
-            raise ParameterError("the baseline is the evaluation of one run with the same "
-                                 f"measures ({', '.join(self.labels)})")
-        lines = []
-        means = self.means()
-        for k, run in enumerate(self.runs):
-            lines.append(",".join(["runid", "topic", *self.labels]))
-            rows = np.flatnonzero(self.ranking_run == k)
-            runid = self.runids[k]
-            if baseline is None:
-                topics = [self.ranking_topic[row] for row in rows.tolist()]
-                columns = [self.values[label][rows] for label in self.labels]
-                mean = [means[run][label] for label in self.labels]
-            else:
-                runid = f"{runid} (rel to. {baseline.runids[0]}; rs=1+a; a={text})"
-                topics, columns = self._relative_to(rows, baseline, alpha)
-                judged = int(self.judged[rows].sum())
-                count = max(self.n_qrels_topics if self.complete else judged, len(topics))
-                mean = [_mean(column, count) for column in columns]
-            for i, topic in enumerate(topics):
-                lines.append(",".join([runid, topic, *(c_format(c[i]) for c in columns)]))
-            lines.append(",".join([runid, "amean", *(c_format(m) for m in mean)]))
-        return "\n".join(lines) + "\n"
-
-    def _relative_to(self, rows: np.ndarray, baseline: DiversityEvaluation, alpha: float
-                     ) -> tuple[list[str], list[np.ndarray]]:
-        """ndeval's walk of a run's rankings ``rows`` and the baseline's: the printed topics
-        and, per measure, the risk-based values (see :meth:`to_ndeval`)."""
-        mine = {self.ranking_topic[row]: row for row in rows.tolist()}
-        theirs = {topic: row for row, topic in enumerate(baseline.ranking_topic)}
-        topics = sorted(set(mine) | (set(theirs) if self.complete else set()),
-                        key=id_sort_key)
-        run_row = np.array([mine.get(t, -1) for t in topics], dtype=np.int64)
-        base_row = np.array([theirs.get(t, -1) for t in topics], dtype=np.int64)
-        columns = []
-        for label in self.labels:
-            r = np.where(run_row >= 0, self.values[label][np.maximum(run_row, 0)], 0.0)
-            b = np.where(base_row >= 0, baseline.values[label][np.maximum(base_row, 0)], 0.0)
-            columns.append(risk_based(r, b, alpha))
-        return topics, columns
 
 
 def risk_based(run: np.ndarray, baseline: np.ndarray, alpha: float) -> np.ndarray:
@@ -212,25 +54,13 @@ def risk_based(run: np.ndarray, baseline: np.ndarray, alpha: float) -> np.ndarra
     return np.where(np.isnan(r), r, np.where(np.isnan(b), b, out))
 
 
-def c_format(value: float) -> str:
-    """``printf("%.6f", value)`` as glibc prints it (``-nan`` for a NaN with its sign set)."""
+def c_format(value: float, decimals: int = 6) -> str:
+    """``printf("%.6f", value)`` (``decimals`` decimals) as glibc prints it (``-nan`` for a
+    NaN with its sign set)."""
     value = float(value)
     if math.isnan(value):
         return "-nan" if math.copysign(1.0, value) < 0 else "nan"
-    return f"{value:.6f}"
-
-
-def _mean(values: np.ndarray, count: int) -> float:
-    """Sum added in order (a NaN stays itself, sign included), divided as ndeval divides."""
-    total = 0.0
-    if len(values):
-        total = float(np.cumsum(values)[-1])
-        if math.isnan(total):
-            first = values[np.isnan(values)][0]
-            return math.copysign(math.nan, -1.0 if np.signbit(first) else 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return float(np.float64(total) / np.float64(count)) if count else (
-            math.copysign(math.nan, -1.0) if total == 0 else math.copysign(math.inf, total))
+    return f"{value:.{decimals}f}"
 
 
 def evaluate_diversity(
@@ -246,7 +76,7 @@ def evaluate_diversity(
     label_sets: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
     ndeval_ids: bool = False,
-) -> DiversityEvaluation:
+) -> Evaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
     Parameters
@@ -361,10 +191,30 @@ def evaluate_diversity(
         labels.append(request.label)
     names = tuple(run.name for run in run_list)
     runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
-    return DiversityEvaluation(values=values, labels=tuple(labels), runs=names, runids=runids,
-                               ranking_run=run_of, ranking_topic=tuple(topic_ids),
-                               judged=judged, n_qrels_topics=len(index.topics),
-                               complete=bool(complete))
+    return diversity_result(values, labels, names, runids, run_of, topic_ids, judged,
+                            n_qrels_topics=len(index.topics), complete=bool(complete))
+
+
+def diversity_result(values: Mapping[str, np.ndarray], labels: Sequence[str],
+                     runs: tuple[str, ...], runids: tuple[str, ...], ranking_run: np.ndarray,
+                     ranking_topic: Sequence[str], judged: np.ndarray, *,
+                     n_qrels_topics: int, complete: bool) -> Evaluation:
+    """The :class:`~irscale.measures.results.Evaluation` of diversity measures: one row per
+    run topic (``ranking_run``, ``ranking_topic``: run by run, topics in numeric order),
+    those the qrels do not judge (``~judged``) printed with 0 and not evaluated; ndeval's
+    summaries (``complete``: ndeval's ``-c``)."""
+    topics = tuple(sorted(set(ranking_topic), key=id_sort_key))
+    where = {topic: i for i, topic in enumerate(topics)}
+    codes = np.array([where[t] for t in ranking_topic], dtype=np.int64)
+    unjudged = tuple(tuple(ranking_topic[i] for i in np.flatnonzero(
+        (ranking_run == k) & ~judged).tolist()) for k in range(len(runs)))
+    rows = TopicRows(runs=runs, topics=topics, ranking_run=ranking_run,
+                     ranking_topic=codes, unjudged_topics=unjudged, evaluated=judged)
+    return Evaluation(columns=tuple(Column(label) for label in labels),
+                      values={label: values[label] for label in labels}, rows=rows,
+                      averaging=Averaging("ndeval", complete=complete,
+                                          n_qrels_topics=n_qrels_topics),
+                      runids=runids)
 
 
 def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityRequest]

@@ -1,0 +1,424 @@
+"""The one result of every evaluation: per-topic values of measures and their summaries.
+
+:func:`irscale.evaluate` (trec_eval's measures, the catalogue's and ndeval's diversity
+measures), :func:`irscale.text.evaluate_sessions`, :func:`irscale.text.evaluate_rouge` and
+:func:`irscale.text.evaluate_nuggets` all return an :class:`Evaluation`: one value per row
+(a (run, topic) pair, :class:`~irscale.core.rows.TopicRows`) and measure, the
+:class:`~irscale.io.table.Column` of each measure (how it is printed and how it
+aggregates), and the :class:`Averaging` that turns a run's rows into its summary:
+
+* ``trec_eval`` (judged rankings; ``meas_avg.c`` of trec_eval 9.0.8): a column's
+  ``aggregate`` says how — ``mean`` divides the sum (added topic by topic,
+  :func:`sequential_total`) by the number of evaluated topics, or with ``complete``
+  (``-c``) by the number of qrels topics (topics the run misses count 0); ``gmean``
+  averages ``log(max(v, 1e-5))`` (with ``complete`` each missing topic counts
+  ``log(1e-5)``); ``sum`` adds (9.0.8's ``num_rel`` with ``-c``: :attr:`Averaging.totals`);
+  ``count`` counts topics; ``runid`` is the run's name. No topic: 0.
+* ``ndeval`` (diversity): ndeval's ``amean`` row, the sum of the run's rows (a run topic
+  the qrels do not judge is printed with 0 and not counted) divided by the number of
+  topics the qrels judge among the run's, or with ``complete`` by the number of qrels
+  topics; no topic: C's ``0.0/0`` (``-nan``).
+* ``mean`` (sessions, texts): the plain mean over the evaluated topics.
+
+In every rule a mean over values one of which is NaN is that NaN, sign included (printed
+``-nan`` as trec_eval and ndeval print it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any, Literal, cast
+
+import numpy as np
+
+from ..core.judged import JudgedRankings
+from ..core.rows import TopicRows
+from ..errors import MeasureError, ParameterError
+from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
+from ..io.table import Column
+from .base import MIN_GEO_MEAN
+
+if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
+    import pandas as pd
+
+    from ..core.scorematrix import ScoreMatrix
+
+#: How an evaluation summarises a run (module documentation).
+AveragingRule = Literal["trec_eval", "ndeval", "mean"]
+
+
+def sequential_total(values: np.ndarray) -> float:
+    """Sum added one value at a time in order, as trec_eval accumulates topic values.
+
+    A NaN makes the sum that NaN, sign included, as x86-64's ``accum += value`` does (the
+    NaN operand is returned, the first one when both are): trec_eval prints the summary of
+    a measure that is ``-nan`` for some topic as ``-nan`` (``0.0/0.0`` gives a NaN with its
+    sign bit set). Made explicit here, whatever the machine.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if not len(values):
+        return 0.0
+    total = float(np.cumsum(values)[-1])
+    if math.isnan(total):
+        first = values[np.flatnonzero(np.isnan(values))]
+        sign = -1.0 if len(first) and np.signbit(first[0]) else 1.0
+        return math.copysign(math.nan, sign)
+    return total
+
+
+@dataclass(frozen=True)
+class Averaging:
+    """How an evaluation summarises each run's per-topic values (module documentation).
+
+    ``complete``: trec_eval's and ndeval's ``-c`` (divide by ``n_qrels_topics``, the number
+    of topics of the gold standard); ``totals``: summary values that replace a column's
+    sum with ``complete`` in trec_eval 9.0.8 (``num_rel`` counts the relevant documents of
+    every qrels topic: :func:`irscale.evaluation.complete_num_rel`).
+    """
+
+    rule: AveragingRule = "mean"
+    complete: bool = False
+    n_qrels_topics: int = 0
+    totals: Mapping[str, int] = field(default_factory=dict)
+
+    def mean(self, values: np.ndarray, divisor: int) -> float:
+        """The mean of ``values`` over ``divisor`` topics (no topic: 0, ndeval's C
+        ``0.0/0`` = ``-nan`` or ``±inf``)."""
+        total = sequential_total(values)
+        if divisor:
+            return total / divisor
+        if self.rule != "ndeval":
+            return 0.0
+        if math.isnan(total):  # ndeval divides in C: a NaN stays itself,
+            return total
+        # 0.0/0 is -nan on x86-64, x/0 an infinity of x's sign
+        return math.copysign(math.nan, -1.0) if total == 0 else math.copysign(math.inf, total)
+
+
+class RunSummaries:
+    """The summary tables of a result that has ``columns``, ``runs`` and
+    ``summary(run_index)`` (:class:`Evaluation`, and
+    :class:`irscale.evaluation_many.ManyEvaluation`, which keeps the summaries only)."""
+
+    columns: tuple[Column, ...]
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        raise NotImplementedError
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """Labels of the numeric per-topic measures."""
+        return tuple(c.label for c in self.columns
+                     if c.per_query and c.value_type != "str")
+
+    def aggregates(self) -> pd.DataFrame:
+        """Summary value of every measure for every run (trec_eval's ``all`` lines,
+        ndeval's ``amean`` row).
+
+        Columns ``run, measure, value`` (``value`` is an object column: the run id is text).
+        """
+        import pandas as pd
+
+        rows = []
+        for run_index, run in enumerate(self.runs):
+            for column, value in self.summary(run_index):
+                rows.append((run, column.label, value))
+        return pd.DataFrame(rows, columns=["run", "measure", "value"])
+
+    def mean(self) -> pd.DataFrame:
+        """Runs × measures table of the numeric summary values."""
+        frame = self.aggregates()
+        frame = frame[frame["measure"].isin(self.measures)]
+        table = frame.pivot(index="run", columns="measure", values="value").astype(float)
+        return table.loc[list(self.runs), [m for m in self.measures if m in table.columns]]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The summaries as a table (:meth:`aggregates`): the result protocol's frame."""
+        return self.aggregates()
+
+    def format(self, fmt: str = "trec") -> str:
+        """The summaries in one of :data:`~irscale.io.formats.SUMMARY_FORMATS`: trec_eval's
+        ``all`` lines (``trec``), ``run, topic, measure, value`` records (``csv``,
+        ``json``), the runs × measures table (``markdown``, ``latex``)."""
+        fmt = check_format(fmt, SUMMARY_FORMATS, "summaries")
+        if fmt == "latex":
+            from ..stats.summary_table import summary_table
+
+            return summary_table(cast(Any, self))
+        import io
+
+        from ..io.output import write_summary
+
+        out = io.BytesIO()
+        write_summary(self, out, fmt=fmt)
+        return out.getvalue().decode()
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation(RunSummaries):
+    """Per-topic values of every requested measure for every run, and their summaries.
+
+    ``values[label]`` holds one value per row of :attr:`rows` (rows are ordered run by
+    run, topics in the evaluation's order within a run); :attr:`averaging` says how a
+    run's rows are summarised (module documentation). :attr:`rankings`: the judged
+    rankings that were measured (trec_eval's measures and the catalogue's, sessions),
+    ``None`` for per-intent judgments and texts. :attr:`runids`: the run ids the run
+    files name, where they differ from the run names (ndeval's ``runid`` column).
+    """
+
+    columns: tuple[Column, ...]
+    values: dict[str, np.ndarray]
+    rows: TopicRows
+    averaging: Averaging = field(default_factory=Averaging)
+    rankings: JudgedRankings | None = None
+    runids: tuple[str, ...] = ()
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.rows.runs
+
+    @property
+    def unjudged_topics(self) -> dict[str, tuple[str, ...]]:
+        """Per run, the topics it has results for that the gold standard does not judge."""
+        return dict(zip(self.runs, self.rows.unjudged_topics, strict=True))
+
+    # ---------------------------------------------------------------- tables
+    def per_topic(self) -> pd.DataFrame:
+        """Tidy table ``run, topic, measure, value`` of the numeric per-topic values
+        (evaluated rows: not ndeval's 0 rows of topics the qrels do not judge)."""
+        import pandas as pd
+
+        labels = list(self.measures)
+        if not labels:
+            return pd.DataFrame(columns=["run", "topic", "measure", "value"])
+        keep: np.ndarray | slice = slice(None)
+        if self.rows.evaluated is not None:
+            keep = np.flatnonzero(self.rows.evaluated)
+        # one frame of whole columns (a frame per measure and their concatenation cost
+        # 3 times as much on a small evaluation)
+        topics = self.rows.topic_labels[keep]
+        return pd.DataFrame({
+            "run": np.tile(self.rows.run_labels[keep], len(labels)),
+            "topic": np.tile(topics, len(labels)),
+            "measure": np.repeat(np.array(labels, dtype=object), len(topics)),
+            "value": np.concatenate([self.values[label][keep] for label in labels]
+                                    ).astype(np.float64, copy=False),
+        })
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        """``(column, summary value)`` of one run, in output order (module documentation)."""
+        rows, averaging = self.rows, self.averaging
+        mine = rows.ranking_run == run_index
+        n_eval = int(np.count_nonzero(mine if rows.evaluated is None
+                                      else mine & rows.evaluated))
+        divisor = n_eval
+        if averaging.complete and rows.placeholder is None:
+            divisor = averaging.n_qrels_topics
+        n_missing = divisor - n_eval
+        out: list[tuple[Column, Any]] = []
+        for column in self.columns:
+            kind = column.aggregate
+            if kind == "none":
+                continue
+            if kind == "runid":
+                out.append((column, self.runs[run_index]))
+                continue
+            if kind == "count":
+                out.append((column, divisor))
+                continue
+            values = self.values[column.label][mine]
+            if kind == "sum":
+                if column.label in averaging.totals:
+                    out.append((column, averaging.totals[column.label]))
+                else:
+                    out.append((column, int(values.sum())))
+            elif kind == "mean":
+                out.append((column, averaging.mean(values, divisor)))
+            elif kind == "gmean":
+                # trec_eval floors at MIN_GEO_MEAN with C's MAX(v, MIN_GEO_MEAN), NaN → the
+                # floor, and adds C's log() topic by topic
+                logs = sequential_total(np.array(
+                    [math.log(v if v > MIN_GEO_MEAN else MIN_GEO_MEAN)
+                     for v in values.tolist()]))
+                logs += n_missing * math.log(MIN_GEO_MEAN)
+                out.append((column, math.exp(logs / divisor) if divisor else 0.0))
+            else:  # pragma: no cover - registry guards the kinds
+                raise MeasureError(f"unknown aggregate {kind!r}")
+        return out
+
+    def to_matrix(self, *, allow_missing: bool = False,
+                  measures: Sequence[str] | None = None) -> ScoreMatrix:
+        """The topics × runs × measures :class:`ScoreMatrix` of the per-topic values.
+
+        Rows are the evaluated topics (a run topic the diversity qrels do not judge, which
+        ndeval prints as 0, is not a measurement: left out, as trec_eval leaves it out), in
+        the evaluation's order. A topic some run was not evaluated on is missing (NaN);
+        that raises unless ``allow_missing`` (``complete`` changes the means only).
+        ``measures``: the labels to include (default: every column). Measures with no
+        per-topic value (summaries over topics such as ``gm_map`` and ``num_q``, the text
+        of ``runid`` and ``relstring``) cannot enter a matrix: a
+        :class:`~irscale.errors.MeasureError` names them, as it names a diversity measure
+        undefined on some topic (nNRBP's 0/0 on a topic without relevant documents,
+        ``-nan`` in ndeval's output).
+        """
+        labels = [c.label for c in self.columns]
+        wanted = labels if measures is None else list(measures)
+        unknown = [m for m in wanted if m not in labels]
+        if unknown:
+            raise MeasureError(f"{', '.join(map(str, unknown))} not evaluated (measures: "
+                               f"{', '.join(labels)})")
+        summary_only = [m for m in wanted if m not in self.measures]
+        if summary_only:
+            raise MeasureError(
+                f"{', '.join(summary_only)} {'has' if len(summary_only) == 1 else 'have'} no "
+                "per-topic values to analyse (trec_eval prints "
+                f"{'it' if len(summary_only) == 1 else 'them'} as a summary over topics or as "
+                "text only): use per-topic measures"
+                + _per_topic_hint(summary_only))
+        keep = np.flatnonzero(self.rows.evaluated_rows())
+        codes = self.rows.ranking_topic[keep]
+        present = np.unique(codes)
+        topics = [self.rows.topics[c] for c in present.tolist()]
+        row = np.searchsorted(present, codes)
+        run = self.rows.ranking_run[keep]
+        values = np.full((len(topics), len(self.runs), len(wanted)), np.nan)
+        for k, label in enumerate(wanted):
+            column = self.values[label][keep]
+            if self.averaging.rule == "ndeval":
+                _check_defined(label, column, codes, self.rows.topics)
+            values[row, run, k] = column
+        from ..core.scorematrix import ScoreMatrix
+
+        return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
+                                      measures=wanted, allow_missing=allow_missing)
+
+    def compare(self, baseline: str, test: str = "t", *, correction: str | None = "holm",
+                alpha: float = 0.05, alternative: str = "two-sided",
+                measures: Sequence[str] | None = None, **options: object) -> pd.DataFrame:
+        """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
+        (measure, run) the two means, the delta and its CI, p, adjusted p and the topics
+        won, tied and lost (:func:`irscale.stats.baseline.baseline_comparison`, which
+        documents the arguments and the columns).
+
+        >>> import irscale
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+        >>> runs = {"bm25": {"q1": {"d9": 2, "d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
+        ...         "new": {"q1": {"d1": 2, "d9": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}}
+        >>> table = irscale.evaluate(qrels, runs, ["map"]).compare("bm25")
+        >>> table[["run", "baseline_mean", "run_mean", "delta", "wins", "ties", "losses"]]
+          run  baseline_mean  run_mean     delta  wins  ties  losses
+        0  new       0.833333       1.0  0.166667     1     2       0
+        """
+        from ..stats.baseline import baseline_comparison
+
+        return baseline_comparison(self, baseline, test=test,
+                                   correction=cast(Any, correction), alpha=alpha,
+                                   alternative=cast(Any, alternative), measures=measures,
+                                   **options)
+
+    # ---------------------------------------------------------------- outputs
+    def write(self, stream: IO[bytes], fmt: str = "trec", *, per_query: bool = False,
+              summary: bool = True, baseline: Evaluation | str | None = None,
+              risk_alpha: float | str = "0", **table: Any) -> None:
+        """Write :meth:`format`'s text to a binary stream (the trec format in blocks, so
+        that millions of per-topic lines are never one string)."""
+        fmt = check_format(fmt, EVALUATION_FORMATS, "an evaluation")
+        ndeval = self.averaging.rule == "ndeval"
+        if fmt == "ndeval" and not ndeval:
+            raise ParameterError("format 'ndeval' prints diversity measures (ndeval's)")
+        if baseline is not None and fmt not in ("ndeval", "latex"):
+            raise ParameterError("baseline= applies to the latex table (a run name) and to "
+                                 "ndeval's risk-sensitive output (a baseline evaluation)")
+        if fmt == "ndeval" and baseline is not None and not isinstance(baseline, Evaluation):
+            raise ParameterError("the baseline of ndeval's output is the evaluation of the "
+                                 "baseline run (with the same measures and options), got "
+                                 f"{type(baseline).__name__}")
+        if table and fmt != "latex":
+            raise ParameterError(f"{', '.join(table)}= appl{'ies' if len(table) == 1 else 'y'}"
+                                 " to the latex table only")
+        if fmt == "latex":
+            if per_query or not summary:
+                raise ParameterError("the latex table prints the summary: per_query and "
+                                     "summary=False do not apply")
+            from ..stats.summary_table import summary_table
+
+            stream.write(summary_table(self, baseline=cast(Any, baseline), **table).encode())
+        elif ndeval and fmt in ("ndeval", "trec", "csv"):
+            from .diversity.output import ndeval_text
+
+            stream.write(ndeval_text(self, cast(Any, fmt), per_query=per_query,
+                                     summary=summary,
+                                     baseline=cast(Any, baseline),
+                                     risk_alpha=risk_alpha).encode())
+        else:
+            from ..io.output import write_results
+
+            write_results(self, stream, fmt=fmt, per_query=per_query, summary=summary)
+
+    def format(self, fmt: str = "trec", *, per_query: bool = False,
+               summary: bool = True, baseline: Evaluation | str | None = None,
+               risk_alpha: float | str = "0", **table: Any) -> str:
+        """The evaluation as text in one of :data:`~irscale.io.formats.EVALUATION_FORMATS`.
+
+        ``trec``: trec_eval's lines (``per_query`` adds the per-topic lines, ``summary``
+        the ``all`` lines; diversity measures: one block of lines per measure, values with
+        four decimals, as ``irscale eval`` prints them); ``ndeval``: ndeval's CSV
+        (diversity measures only; ``baseline``, the evaluation of one baseline run, and
+        ``risk_alpha`` give ``ndeval -baseline B -riskAlpha A``'s output:
+        :func:`irscale.measures.diversity.output.ndeval_text`); ``csv`` and ``json``:
+        ``run, topic, measure, value`` records (``all`` / ``amean`` for the summaries);
+        ``markdown``: the runs × measures table of the summaries; ``latex``: the table of a
+        paper (:func:`irscale.stats.summary_table.summary_table`: ``baseline`` a run name,
+        and its ``test``, ``correction``, ``alpha``, ``digits`` in ``table``).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"q1": {"d1": 1.0, "d2": 0.5}},
+        ...                       ["P@2", "map"])
+        >>> print(ev.format("markdown"), end="")
+        | run | map | P@2 |
+        |---|---:|---:|
+        | run | 1.0000 | 0.5000 |
+        """
+        import io
+
+        out = io.BytesIO()
+        self.write(out, fmt, per_query=per_query, summary=summary, baseline=baseline,
+                   risk_alpha=risk_alpha, **table)
+        return out.getvalue().decode()
+
+    def __repr__(self) -> str:
+        return (f"Evaluation({len(self.runs)} runs, {self.rows.n_rows} rows, "
+                f"measures={list(c.label for c in self.columns)[:6]}...)")
+
+
+def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,
+                   topics: Sequence[str]) -> None:
+    """A diversity measure undefined on some evaluated topic (NaN) cannot enter a matrix:
+    :class:`MeasureError` naming the measure and the topics."""
+    undefined = np.flatnonzero(np.isnan(column))
+    if not len(undefined):
+        return
+    named = [topics[c] for c in np.unique(codes[undefined]).tolist()]
+    raise MeasureError(
+        f"{label} is undefined (0/0, ndeval prints -nan) on {len(named)} "
+        f"topic(s) without relevant documents: {', '.join(named[:10])}"
+        f"{' ...' if len(named) > 10 else ''}; leave {label} out or those "
+        "topics out of the qrels")
+
+
+#: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
+_PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
+
+
+def _per_topic_hint(labels: Sequence[str]) -> str:
+    hints = [f"{_PER_TOPIC_OF[x]} for {x}" for x in labels if x in _PER_TOPIC_OF]
+    return f" ({', '.join(hints)})" if hints else ""
+
+
+__all__ = ["Averaging", "AveragingRule", "Evaluation", "RunSummaries", "sequential_total"]
