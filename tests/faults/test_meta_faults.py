@@ -59,6 +59,18 @@ def json_ok(result, ws, run):
     json.loads(result.out)
 
 
+#: Four systems that score every topic alike (the topics differ): no pair differs.
+SAME = "sysA,sysB,sysC,sysD\n" + "".join(f"{v},{v},{v},{v}\n"
+                                          for v in (0.1, 0.3, 0.25, 0.6, 0.4))
+
+
+def no_pair_significant(result, ws, run):
+    """Identical systems: neither method finds a significant pair (Fig. 15's strict count
+    made every pair significant, every sampled range being 0)."""
+    rows = json.loads(result.out)
+    assert [row["significant"] for row in rows] == [0, 0], result.describe()
+
+
 CASES = [
     # ================================================================ score CSVs
     *csv_faults("dp-csv", dp_argv, dp_argv("ap.csv"), constant="either"),
@@ -353,6 +365,10 @@ CASES = [
                                       "-m", "map"], "cannot be mixed", files=DIV_FILES),
     err("diversity-correlate-qrels-format-with-scores", [*CORR, "--qrels-format", "trec"],
         opt("--qrels-format"), "--scores"),
+    # ---- new-user probes: degenerate score matrices
+    ok("dp-rtukey-identical-systems-none-significant",
+       ["meta", "dp", "--scores", "same.csv", "-B", "50", "--seed", "1", "--method", "both",
+        "--format", "json"], no_pair_significant, files={"same.csv": SAME}),
 ]
 
 
