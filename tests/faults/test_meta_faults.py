@@ -4,6 +4,7 @@ scales``: faulty score CSVs, contributor files and runs, and bad parameters."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -18,7 +19,9 @@ from .conftest import (
     run_case,
     run_lines,
     same_output_as,
+    score_text,
     text,
+    warnings_of,
     with_option,
 )
 from .test_diversity_faults import QRELS as DIV_QRELS
@@ -59,9 +62,30 @@ def json_ok(result, ws, run):
     json.loads(result.out)
 
 
-#: Four systems that score every topic alike (the topics differ): no pair differs.
+#: Four systems that score every one of 12 topics alike (the topics differ): no pair
+#: differs.
 SAME = "sysA,sysB,sysC,sysD\n" + "".join(f"{v},{v},{v},{v}\n"
-                                          for v in (0.1, 0.3, 0.25, 0.6, 0.4))
+                                          for v in (0.1, 0.3, 0.25, 0.6, 0.4, 0.05) * 2)
+
+
+#: ap.csv with every system scoring topic 2 alike.
+TIE_TOPIC_2 = "".join(
+    "0.5,0.5,0.5,0.5\n" if number == 2 else line + "\n"
+    for number, line in enumerate(score_text("ap").splitlines()))
+
+
+def undefined(*needles: str):
+    """A coefficient that is undefined: said on standard output or in a warning (every
+    needle somewhere), never printed as ``nan``."""
+
+    def check(result, ws, run):
+        said = result.out + "\n".join(warnings_of(result))
+        missing = [n for n in needles if n not in said]
+        assert not missing, f"{missing} not said" + result.describe()
+        assert not re.search(r"\bnan\b", result.out, re.IGNORECASE), \
+            "nan printed" + result.describe()
+
+    return check
 
 
 def no_pair_significant(result, ws, run):
@@ -366,6 +390,27 @@ CASES = [
     err("diversity-correlate-qrels-format-with-scores", [*CORR, "--qrels-format", "trec"],
         opt("--qrels-format"), "--scores"),
     # ---- new-user probes: degenerate score matrices
+    ok("correlate-measure-tying-every-system", ["meta", "correlate", "--scores", "same.csv",
+                                                "--scores", "ap.csv"],
+       undefined("'same' and 'ap' is undefined (NaN)", "ties them all"),
+       files={"same.csv": SAME}),
+    ok("correlate-by-topic-tying-every-system", ["meta", "correlate", "--scores", "same.csv",
+                                                 "--scores", "ap.csv", "--by", "topic"],
+       undefined("undefined (NaN) on 12 of 12 topics", "mean undefined: defined on no topic"),
+       files={"same.csv": SAME}),
+    ok("correlate-by-topic-some-topics-tie", ["meta", "correlate", "--scores", "tie2.csv",
+                                              "--scores", "ap.csv", "--by", "topic"],
+       undefined("undefined (NaN) on 1 of 12 topics", "over the 11 of 12 topics where it "
+                 "is defined"), files={"tie2.csv": TIE_TOPIC_2}),
+    ok("correlate-matrix-tying-every-system", ["meta", "correlate", "--scores", "same.csv",
+                                               "--scores", "ap.csv", "--by", "matrix"],
+       undefined("same vs same, same vs ap"), files={"same.csv": SAME}),
+    ok("loo-identical-runs-tau-undefined", ["meta", "loo", "qrels.txt", "a.run", "a2.run",
+                                            "-m", "map", "--names", "a,b"],
+       undefined("τ=undefined"), files={"a2.run": text(run_lines("a"))}),
+    ok("swap-identical-systems-no-pair", ["meta", "swap", "--scores", "same.csv", "--sizes",
+                                          "2", "--repetitions", "3", "--seed", "1"],
+       undefined("swap rate 2 topics: undefined"), files={"same.csv": SAME}),
     ok("dp-rtukey-identical-systems-none-significant",
        ["meta", "dp", "--scores", "same.csv", "-B", "50", "--seed", "1", "--method", "both",
         "--format", "json"], no_pair_significant, files={"same.csv": SAME}),

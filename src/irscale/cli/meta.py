@@ -364,6 +364,16 @@ def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- commands
+def _topic_mean(series) -> str:
+    """The mean of the topic-by-topic correlations, over the topics that define one."""
+    defined = int(series.notna().sum())
+    if not defined:
+        return "mean undefined: defined on no topic"
+    over = "" if defined == len(series) else f" over the {defined} of {len(series)} topics " \
+        "where it is defined"
+    return f"mean {series.mean():.4f}{over}"
+
+
 def run_correlate(args: argparse.Namespace) -> int:
     check_meta(args)  # every option, before anything heavy is imported
 
@@ -385,7 +395,7 @@ def run_correlate(args: argparse.Namespace) -> int:
                                          **options)
         frame = series.reset_index()
         return write_text(args, _render(frame, args, f"{args.method}: {a} vs {b}, topic by topic "
-                                    f"(mean {series.mean():.4f})"))
+                                    f"({_topic_mean(series)})"))
     if args.samples:
         ci = meta.correlation_ci(matrix, measure_a=a, measure_b=b, method=args.method,
                                  samples=args.samples, rng=args.seed,

@@ -355,6 +355,7 @@ def run_transform(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     from ..scales.diagnostics import tau_table
+    from ..stats.tables import UNDEFINED, value_text
 
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
@@ -370,18 +371,11 @@ def run_table(args: argparse.Namespace) -> int:
         header = "| N | " + " | ".join(wide.columns) + " |"
         lines = [header, "|---|" + "---:|" * len(wide.columns)]
         for n, row in wide.iterrows():
-            lines.append(f"| {n} | " + " | ".join(_tau_text(v) for v in row) + " |")
+            lines.append(f"| {n} | " + " | ".join(value_text(v) for v in row) + " |")
         return write_text(args, "\n".join(lines) + "\n")
     worst = frame["tau_topic_min"].min()  # NaN: τ is defined on no topic
     topics = ("defined on no topic (the runs tie on every topic)" if math.isnan(worst)
               else f"minimum {worst:.4f} over the topics where it is defined")
-    return write_text(args, wide.to_string(float_format=_tau_text, na_rep=UNDEFINED) + "\n"
+    return write_text(args, wide.to_string(float_format=value_text, na_rep=UNDEFINED) + "\n"
                       f"topic-by-topic τ: {topics}\n")
 
-
-#: How the tables print a τ that is undefined (the runs tie under the measure: NaN).
-UNDEFINED = "undefined"
-
-
-def _tau_text(value: float) -> str:
-    return UNDEFINED if math.isnan(value) else f"{value:.4f}"

@@ -57,7 +57,7 @@ from ..stats.resampling import (
     RngArg,
     resolve_rng,
 )
-from ..stats.tables import FORMATS, Format, check_format
+from ..stats.tables import FORMATS, Format, check_format, value_text
 from ..stats.validation import check_alpha, check_count, check_counts
 from .common import (
     derived_seed,
@@ -484,7 +484,7 @@ class SwapRates:
         return format_frame(frame, fmt, digits=digits)
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{int(size)} topics: {rate:.4f}" for size, rate in
+        parts = ", ".join(f"{int(size)} topics: {value_text(rate)}" for size, rate in
                           zip(self.overall["size"], self.overall["rate"], strict=True))
         return f"SwapRates(bin width {self.bin_width:g}; swap rate {parts})"
 

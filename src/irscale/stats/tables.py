@@ -65,6 +65,16 @@ def format_number(value: object, digits: int = 4) -> str:
     return str(value)
 
 
+#: How titles and summaries print a coefficient that is undefined (NaN): a correlation of
+#: a ranking that ties every system, the rate of no pair.
+UNDEFINED = "undefined"
+
+
+def value_text(value: float, digits: int = 4) -> str:
+    """``value`` with ``digits`` decimals, or :data:`UNDEFINED` for NaN (never ``nan``)."""
+    return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
+
+
 def format_interval(low: float, high: float, digits: int = 4) -> str:
     return f"[{format_number(low, digits)}, {format_number(high, digits)}]"
 
