@@ -50,6 +50,13 @@ RUNS = ["compare", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map"]
 RISK = [*TUKEY, "--baseline", "sysA", "--risk-alpha", "1"]
 
 
+def scientific_cells(result, ws, run):
+    """Values of 10¹⁵ or more are written in scientific notation (1e300 was written out in
+    301 digits), with no fixed-point run of digits beyond what a double holds."""
+    assert "1.00e+300" in result.out, result.describe()
+    assert not re.search(r"\d{17}", result.out), result.describe()
+
+
 def json_risk(result, ws, run):
     rows = json.loads(result.out)["risk"]
     assert [r["run"] for r in rows] == ["sysB", "sysC", "sysD"], result.describe()
@@ -355,6 +362,8 @@ CASES = [
     # ---- risk-sensitive comparison: --baseline SYSTEM --risk-alpha A (issue 12 §5)
     ok("risk-alpha-table", [*RISK], output_contains("urisk", "trisk", "sysB", "sysD")),
     ok("risk-alpha-json", [*RISK, "--format", "json"], json_risk),
+    ok("risk-alpha-huge-scientific", with_option(RISK, "--risk-alpha", "1e300"),
+       scientific_cells),
     ok("risk-alpha-runs", [*RUNS, "--names", "file", "--baseline", "a", "--risk-alpha", "0"],
        output_contains("urisk", "b", "c")),
     ok("risk-alpha-csv", [*RISK, "--format", "csv"], output_contains("measure,run,baseline")),

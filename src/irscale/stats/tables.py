@@ -42,8 +42,14 @@ def significance_mark(p: float, alpha: float) -> str:
     return "*"
 
 
+#: From this magnitude on, table cells are written in scientific notation.
+LARGE = 1e15
+
+
 def format_number(value: object, digits: int = 4) -> str:
-    """A number for display: ``digits`` decimals, scientific notation for tiny values.
+    """A number for display: ``digits`` decimals, scientific notation for tiny values and
+    for values of 10¹⁵ or more (whose fixed decimals would be digits a double does not hold:
+    1e300 was written out in 301 digits).
 
     Degrees of freedom and counts should be given as integers (shown without decimals).
     """
@@ -59,7 +65,7 @@ def format_number(value: object, digits: int = 4) -> str:
             return ""
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        if v != 0 and abs(v) < 10 ** (-digits):
+        if (v != 0 and abs(v) < 10 ** (-digits)) or abs(v) >= LARGE:
             return f"{v:.{max(digits - 2, 1)}e}"
         return f"{v:.{digits}f}"
     return str(value)
