@@ -606,7 +606,10 @@ def run_scales(args: argparse.Namespace) -> int:
 
         scale_measure(args.measures[0])
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
-    report = meta.scale_report(qrels, runs, args.measures, args.cutoffs,
+    # Tables 2 and 4 are rank correlations: no significance test is run for them (one
+    # that cannot be, e.g. an ANOVA of identical runs, refused them too)
+    tests = {"tests": ()} if args.table in ("2", "4") else {}
+    report = meta.scale_report(qrels, runs, args.measures, args.cutoffs, **tests,
                                collection=args.collection, alpha=args.alpha,
                                ties=args.phi_ties, tie_policy=args.ties,
                                allow_empty=args.allow_empty,

@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.params import CUTOFF, SCALE_CUTOFFS, SCALE_MEASURES
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ..stats.kendall import kendall_tau
 from ..stats.tables import FORMATS, Format, check_format
 from ..stats.validation import check_alpha, check_counts
@@ -56,6 +56,12 @@ INTERVAL_MEASURES: tuple[str, ...] = ("P", "RBP_p05")
 
 __all__ = ["DEFAULT_CUTOFFS", "DEFAULT_MEASURES", "INTERVAL_MEASURES", "ScaleEffects",
            "ScaleReport", "check_cutoffs", "scale_effects", "scale_report"]
+
+
+def _change(before: float, after: float) -> float:
+    """100 (after − before)/before: Table 4's Δ% (NaN when ``before`` is 0: τ = 0 among
+    four systems raised ZeroDivisionError)."""
+    return 100.0 * (after - before) / before if before else float("nan")
 
 
 def _share(count: int, total: int) -> float:
@@ -152,7 +158,12 @@ def scale_effects(
         for column in (measure, ranked):
             values = matrix.array(column)
             for test in tests:
-                significant[(column, test)] = decide(values, test, alpha=alpha).significant
+                try:
+                    significant[(column, test)] = decide(values, test, alpha=alpha).significant
+                except InputError as error:  # which of the many analyses could not be run
+                    where = f"{label}, " if label else ""
+                    raise type(error)(f"{where}{column}, {SEED000_TESTS.get(test, test)}: "
+                                      f"{error}") from None
     return ScaleEffects(label=label, N=N, matrix=matrix, pairs=tuple((m, r) for m, r in pairs),
                         recall_base=dict(recall_base), tests=tuple(tests), alpha=alpha,
                         significant=significant)
@@ -212,7 +223,7 @@ class ScaleReport:
                 msr = e.tau(names[a], names[b])
                 rnk = e.tau(e.ranked(names[a]), e.ranked(names[b]))
                 rows.append({"measure": f"{names[a]} vs {names[b]}", "Msr": msr,
-                             "RnkMsr": rnk, "delta_%": 100.0 * (rnk - msr) / msr})
+                             "RnkMsr": rnk, "delta_%": _change(msr, rnk)})
         return pd.DataFrame(rows)
 
     def significance(self) -> pd.DataFrame:
