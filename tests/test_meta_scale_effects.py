@@ -69,7 +69,7 @@ def test_a_test_that_cannot_run_is_named():
     the column and the test among the many analyses."""
     a = np.tile([[0.1], [0.5], [0.3]], (1, 3))
     matrix = ScoreMatrix.from_array(np.stack([a, a], axis=2), measures=["A", "A_R"])
-    with pytest.raises(InputError, match="^T_05, A, Two-way ANOVA: the model fits"):
+    with pytest.raises(InputError, match=r"^T_05, A, Two-way ANOVA: the model fits"):
         scale_effects(matrix, [("A", "A_R")], tests=("MD2",), label="T_05",
                       recall_base={"A": False})
 
