@@ -41,6 +41,7 @@ import math
 import sys
 
 from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..errors import ParameterError
 from ..core.params import (
     DEGREES,
     INTENT_COUNT,
@@ -323,6 +324,12 @@ def _all_values(sc) -> tuple[list[float], list[int]]:
 
 # ------------------------------------------------------------------ transform
 def run_transform(args: argparse.Namespace) -> int:
+    if args.summary_only and args.no_summary:  # before anything heavy is imported
+        raise ParameterError("--summary-only and -n/--no-summary together leave nothing to "
+                             "print: give one of them")
+    if args.summary_only and args.per_query:
+        raise ParameterError("--summary-only (the means only) and -q/--per-query (every "
+                             "topic) contradict each other: give one of them")
     from dataclasses import replace
 
     from ..io.output import write_results
