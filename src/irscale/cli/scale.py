@@ -41,7 +41,6 @@ import math
 import sys
 
 from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
-from ..errors import ParameterError
 from ..core.params import (
     DEGREES,
     INTENT_COUNT,
@@ -54,6 +53,7 @@ from ..core.params import (
     SHARDS,
     Integers,
 )
+from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .inputs import qrels_and_runs
 from .options import (
