@@ -362,6 +362,13 @@ CASES = [
     # ---- risk-sensitive comparison: --baseline SYSTEM --risk-alpha A (issue 12 §5)
     ok("risk-alpha-table", [*RISK], output_contains("urisk", "trisk", "sysB", "sysD")),
     ok("risk-alpha-json", [*RISK, "--format", "json"], json_risk),
+    # the level of an interval and α are written with the digits they need: the 99.5%
+    # interval of α = 0.005 was labelled "100% CI", α = 0.9999999 written "α = 1"
+    ok("alpha-0.005-interval-label", [*TUKEY, "--alpha", "0.005"],
+       output_contains("99.5% CI", "α = 0.005")),
+    ok("alpha-0.025-pairwise-label", [*T, "--alpha", "0.025"],
+       output_contains("97.5% CI", "α = 0.025")),
+    ok("alpha-near-1-label", [*T, "--alpha", "0.9999999"], output_contains("α = 0.9999999")),
     ok("risk-alpha-huge-scientific", with_option(RISK, "--risk-alpha", "1e300"),
        scientific_cells),
     ok("risk-alpha-runs", [*RUNS, "--names", "file", "--baseline", "a", "--risk-alpha", "0"],

@@ -81,6 +81,17 @@ def value_text(value: float, digits: int = 4) -> str:
     return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
 
 
+def level_text(level: float) -> str:
+    """A confidence level as a percentage with the digits it needs: ``99.5%`` (``:.0%``
+    wrote the 99.5% interval of α = 0.005 as a "100% CI"), ``95%``."""
+    return f"{round(100.0 * level, 8):.10g}%"
+
+
+def alpha_text(alpha: float) -> str:
+    """A significance level with the digits it needs (``:g`` wrote α = 0.9999999 as 1)."""
+    return f"{alpha:.10g}"
+
+
 def format_interval(low: float, high: float, digits: int = 4) -> str:
     return f"[{format_number(low, digits)}, {format_number(high, digits)}]"
 
