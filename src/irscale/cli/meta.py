@@ -425,7 +425,8 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
             if args.seeds:
                 base = args.seed or 0
                 spread = meta.discriminative_power_spread(
-                    table, method, seeds=range(base, base + args.seeds), **options)
+                    table, method, seeds=range(base, base + args.seeds),
+                    progress=wants_progress(args), **options)
                 parts.append(spread)
                 continue
             result = meta.discriminative_power(table, method, rng=args.seed,

@@ -355,20 +355,26 @@ def discriminative_power_spread(
     method: str = "bootstrap",
     *,
     seeds: Iterable[int] = range(10),
+    progress: ProgressArg = False,
     **options: object,
 ) -> pd.DataFrame:
     """Monte Carlo spread: the summary of :func:`discriminative_power` for each seed.
 
     ``frame.describe()`` of the result gives mean, standard deviation and range across
     seeds of the number of significant pairs and of the difference estimates.
+    ``progress`` (a bool or a callable ``progress(done, total)``) counts the samples of
+    every seed together: one bar for the whole spread.
     """
     seeds = list(seeds)
     if not seeds:
         raise ParameterError("seeds is empty: give at least one seed")
     for seed in seeds:
         check_seed(seed, "seeds: a seed")
+    progress = progress_callback(progress)
     rows = []
-    for seed in seeds:
-        result = discriminative_power(data, method, rng=seed, **options)  # type: ignore[arg-type]
+    for index, seed in enumerate(seeds):
+        result = discriminative_power(
+            data, method, rng=seed, progress=phase_progress(progress, index, len(seeds)),
+            **options)  # type: ignore[arg-type]
         rows.append({"seed": seed, **result.summary()})
     return pd.DataFrame(rows)

@@ -153,9 +153,10 @@ class LeaveOneOut:
         return format_frame(frame, fmt, digits=digits)
 
     def __repr__(self) -> str:
-        parts = "; ".join(f"{r.measure}: τ={value_text(r.tau)}, largest rank drop "
-                          f"{r.max_rank_drop}"
-                          for r in self.summary.itertuples())
+        summary = self.summary
+        parts = "; ".join(f"{measure}: τ={value_text(tau)}, largest rank drop {drop}"
+                          for measure, tau, drop in zip(summary["measure"], summary["tau"],
+                                                        summary["max_rank_drop"], strict=True))
         return (f"LeaveOneOut({len(self.unique)} contributors, depth {self.depth}; "
                 f"{parts})")
 

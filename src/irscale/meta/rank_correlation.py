@@ -435,7 +435,7 @@ def _names(a: object, b: object, measure_a: str | None, measure_b: str | None) -
 
 
 def _only_measure(data: object) -> str | None:
-    measures = getattr(data, "measures", ())
+    measures: Sequence[object] = getattr(data, "measures", ())
     return str(measures[0]) if len(measures) == 1 else None
 
 
