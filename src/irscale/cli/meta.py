@@ -525,7 +525,7 @@ def run_swap(args: argparse.Namespace) -> int:
         result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
                                  args.repetitions, bin_width=args.bin_width, test=args.test,
                                  alpha=args.alpha, samples=args.samples, rng=args.seed,
-                                 executor=executor)
+                                 progress=wants_progress(args), executor=executor)
     frame = result.rates if args.by_bin else result.overall
     return write_text(args, _render(frame, args, repr(result)))
 
