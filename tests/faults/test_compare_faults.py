@@ -364,6 +364,13 @@ CASES = [
     ok("risk-alpha-json", [*RISK, "--format", "json"], json_risk),
     # the level of an interval and α are written with the digits they need: the 99.5%
     # interval of α = 0.005 was labelled "100% CI", α = 0.9999999 written "α = 1"
+    # a table separated by something else than commas is said to be, not read as one
+    # system named 's1;s2' whose scores '0.1;0.2' are "non-numeric"
+    err("scores-semicolons", ["compare", "--scores", "semi.csv", "--test", "t"], "semi.csv",
+        "line 1", "semicolons", "comma-separated",
+        files={"semi.csv": "sysA;sysB\n0.1;0.2\n0.3;0.5\n0.2;0.25\n"}),
+    err("scores-tabs", ["compare", "--scores", "tab.csv", "--test", "t"], "tab.csv", "line 1",
+        "tabs", files={"tab.csv": "sysA\tsysB\n0.1\t0.2\n0.3\t0.5\n0.2\t0.25\n"}),
     ok("alpha-0.005-interval-label", [*TUKEY, "--alpha", "0.005"],
        output_contains("99.5% CI", "α = 0.005")),
     ok("alpha-0.025-pairwise-label", [*T, "--alpha", "0.025"],
