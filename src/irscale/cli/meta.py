@@ -460,8 +460,10 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
     frame = frame.dropna(axis=1, how="all")
     if args.plot and results:
         meta.plot_asl_curves(results, args.plot)
+    from ..stats.tables import alpha_text
+
     return write_text(args, _render(frame, args, f"discriminative power (B = {args.samples}, "
-                                f"α = {args.alpha:g}, p = {args.convention})"))
+                                f"α = {alpha_text(args.alpha)}, p = {args.convention})"))
 
 
 def _cross(items: list[str]) -> list[tuple[str, str]]:
@@ -671,6 +673,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     check_meta(args)  # every option, before anything heavy is imported
 
     from .. import meta
+    from ..stats.tables import alpha_text
     from .checks import resampling_procedures
 
     model = _simulation_model(args)
@@ -683,5 +686,5 @@ def run_simulate(args: argparse.Namespace) -> int:
         study = meta.simulation_study(model, rng=args.seed, executor=executor,
                                       progress=wants_progress(args), **arguments)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
-             f"(α = {study.alpha:g}; 95% Wilson intervals)")
+             f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return write_text(args, _render(study.to_frame(), args, title))

@@ -65,7 +65,7 @@ from ..stats.resampling import (
     resolve_rng,
     run_chunks,
 )
-from ..stats.tables import Format
+from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
@@ -167,7 +167,8 @@ class DiscriminativePower:
         est = "" if self.estimated_difference is None else \
             f", estimated difference {self.estimated_difference:.4f}"
         return (f"DiscriminativePower({self.measure}, {self.method}, B={self.samples}, "
-                f"α={self.alpha:g}: {self.n_significant}/{self.n_pairs} pairs significant "
+                f"α={alpha_text(self.alpha)}: {self.n_significant}/{self.n_pairs} pairs "
+                "significant "
                 f"({self.share:.1%}); smallest significant difference "
                 f"{self.min_significant_difference:.4f}{est})")
 

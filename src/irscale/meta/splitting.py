@@ -57,7 +57,7 @@ from ..stats.resampling import (
     RngArg,
     resolve_rng,
 )
-from ..stats.tables import FORMATS, Format, check_format, value_text
+from ..stats.tables import FORMATS, Format, alpha_text, check_format, value_text
 from ..stats.validation import check_alpha, check_count, check_counts
 from .common import (
     derived_seed,
@@ -317,7 +317,7 @@ class SplitStudy:
                                              self.per_split["model_2"], strict=True)))
         return (f"SplitStudy({self.n_topics} topics, {self.n_systems} systems "
                 f"({self.n_pairs} pairs), sizes {sizes}, {self.repetitions} repetitions, "
-                f"{len(comparisons)} comparison(s), α={self.alpha:g})")
+                f"{len(comparisons)} comparison(s), α={alpha_text(self.alpha)})")
 
 
 def split_study(
