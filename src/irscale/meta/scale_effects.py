@@ -30,6 +30,7 @@ every test (:meth:`ScaleReport.invariants`).
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -299,6 +300,8 @@ class ScaleReport:
                 title = "Invariants: interval-scale measures (τ = 1, no decision changes)"
             else:
                 raise ParameterError(f"unknown table {table!r}: 2, 4, 5, 6, invariants or all")
+            if name in ("2", "4"):
+                _warn_undefined_taus(frame, name)
             text = format_frame(frame, fmt, digits=digits,
                                 title=None if fmt in ("csv", "json") else title)
             parts.append(text.replace("Δ\\%", "$\\Delta$\\%") if fmt == "latex" else text)
@@ -313,6 +316,15 @@ class ScaleReport:
         return (f"ScaleReport({self.collection}: {len(e.measures)} measures, cut-offs "
                 f"{[x.N for x in self.effects]}, {e.matrix.n_systems} runs, "
                 f"{e.matrix.n_topics} topics, {len(e.tests)} tests)")
+
+
+def _warn_undefined_taus(frame: pd.DataFrame, table: str) -> None:
+    """A warning where a τ of Table 2 or 4 is undefined (NaN, printed empty): the runs tie
+    under a measure (identical runs, one run)."""
+    numbers = frame.select_dtypes("number").drop(columns="delta_%", errors="ignore")
+    if numbers.isna().to_numpy().any():
+        warnings.warn(f"Table {table}: Kendall τ is undefined (left empty) where the runs' "
+                      "means tie under a measure (identical runs?)", stacklevel=3)
 
 
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:
