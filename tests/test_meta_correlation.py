@@ -53,6 +53,18 @@ def test_spearman_matches_scipy(seed):
     assert spearman(x, y) == pytest.approx(stats.spearmanr(x, y).statistic, abs=1e-12)
 
 
+@pytest.mark.parametrize("scale", [1e-200, 1e-20, 1e20, 1e139])
+def test_spearman_of_measures_of_different_scales_matches_scipy(scale):
+    """Each ranking ties within its own tolerance: one shared tolerance (from the larger
+    scores) tied every score of the other measure, ρ = NaN."""
+    rng = np.random.default_rng(4)
+    x = rng.random(12)
+    y = x + rng.normal(0, 0.2, 12)
+    expected = stats.spearmanr(x, y).statistic
+    assert spearman(x * scale, y) == pytest.approx(expected, abs=1e-12)
+    assert spearman(x, y * scale) == pytest.approx(expected, abs=1e-12)
+
+
 def test_floating_point_noise_is_a_tie():
     x = np.array([0.3 - 0.1, 0.2, 0.5])
     y = np.array([1.0, 1.0, 2.0])

@@ -112,6 +112,13 @@ def test_results_are_reproducible_and_errors_are_clear():
     spread = discriminative_power_spread(values, "randomized-tukey-hsd", seeds=range(3),
                                          samples=200)
     assert list(spread["seed"]) == [0, 1, 2]
+    # one count for the whole spread (meta dp --seeds ran for hours without a line): the
+    # bootstrap draws its B samples twice per seed
+    seen: list[tuple[int, int]] = []
+    discriminative_power_spread(values, "bootstrap", seeds=range(3), samples=50,
+                                progress=lambda done, total: seen.append((done, total)))
+    assert {total for _, total in seen} == {3 * 2 * 50} and seen[-1] == (300, 300)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
     matrix = ScoreMatrix.from_array(np.stack([values, values ** 2], axis=2),
                                     measures=["m", "m2"])
     table = discriminative_power_table(matrix, samples=200, rng=1)

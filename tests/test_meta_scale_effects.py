@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from irscale.core import ScoreMatrix
+from irscale.errors import InputError
 from irscale.meta import SEED000_TESTS, scale_effects, scale_report
 from irscale.meta.scale_effects import ScaleReport
 
@@ -47,6 +48,30 @@ def test_table4_delta_is_relative_change():
     row = table.iloc[0]
     assert row["measure"] == "M vs M_S"
     assert row["delta_%"] == pytest.approx(100 * (row["RnkMsr"] - row["Msr"]) / row["Msr"])
+
+
+def test_table4_delta_undefined_where_msr_is_zero():
+    """Four systems ranked 1 2 3 4 by one measure and 2 4 1 3 by the other: 3 concordant
+    and 3 discordant pairs, τ = 0 exactly, and Δ% = 100 (RnkMsr − Msr)/Msr has no value
+    (it raised ZeroDivisionError)."""
+    a = np.tile([0.1, 0.2, 0.3, 0.4], (3, 1))
+    b = np.tile([0.2, 0.4, 0.1, 0.3], (3, 1))
+    matrix = ScoreMatrix.from_array(np.stack([a, a, b, b], axis=2),
+                                    measures=["A", "A_R", "B", "B_R"])
+    effects = scale_effects(matrix, [("A", "A_R"), ("B", "B_R")], tests=(),
+                            recall_base={"A": False, "B": False})
+    row = ScaleReport("X", (effects,)).table4().iloc[0]
+    assert row["Msr"] == 0.0 and row["RnkMsr"] == 0.0 and np.isnan(row["delta_%"])
+
+
+def test_a_test_that_cannot_run_is_named():
+    """Identical systems: the two-way ANOVA fits exactly and is refused, naming the track,
+    the column and the test among the many analyses."""
+    a = np.tile([[0.1], [0.5], [0.3]], (1, 3))
+    matrix = ScoreMatrix.from_array(np.stack([a, a], axis=2), measures=["A", "A_R"])
+    with pytest.raises(InputError, match=r"^T_05, A, Two-way ANOVA: the model fits"):
+        scale_effects(matrix, [("A", "A_R")], tests=("MD2",), label="T_05",
+                      recall_base={"A": False})
 
 
 @pytest.fixture(scope="module")

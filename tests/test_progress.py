@@ -239,3 +239,24 @@ def test_the_passes_of_one_run_share_one_bar(monkeypatch):
         for done in (1, 5, 10):
             phase(done, 10)
     assert len(made) == 1 and made[0].total == 30 and made[0].done == 30
+
+
+@pytest.mark.parametrize("argv", [
+    ["meta", "swap", "--sizes", "2,3", "--repetitions", "20", "--seed", "1", "--test", "t"],
+    ["meta", "dp", "-B", "20", "--seed", "1", "--seeds", "3"],
+])
+def test_meta_swap_with_a_test_and_dp_seeds_report_progress(argv, tmp_path, capsys,
+                                                             monkeypatch):
+    """meta swap --test and meta dp --seeds ran their long work without a progress count
+    (an hour without a line): off a terminal they print plain lines (here with no
+    interval, so that they appear whatever the time taken); --no-progress silences them."""
+    monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
+    scores = tmp_path / "ap.csv"
+    scores.write_text("a,b,c\n" + "".join(f"{t / 10:.1f},{(t * 7 % 10) / 10:.1f},"
+                                          f"{(t * 3 % 10) / 10:.1f}\n" for t in range(10)))
+    monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
+    full = [*argv, "--scores", str(scores)]
+    assert main(full) == 0
+    assert "% done" in capsys.readouterr().err
+    assert main([*full, "--no-progress"]) == 0
+    assert "% done" not in capsys.readouterr().err

@@ -371,23 +371,37 @@ def test_hedges_g_interval_is_j_times_the_d_interval(seed):
         (lam_low / scale, lam_high / scale), abs=1e-8)
 
 
-def test_noncentral_interval_against_an_independent_integration():
-    """P(T' ≤ t) = ∫ Φ(t √(v/ν) − λ) f_{χ²_ν}(v) dv at the limits, by mpmath quadrature
-    (not scipy's noncentral t)."""
+def mpmath_nct_cdf(t: float, nu: float, lam: float) -> float:
+    """P(T' ≤ t) = ∫ Φ(t √(v/ν) − λ) f_{χ²_ν}(v) dv by mpmath quadrature (not scipy's
+    noncentral t)."""
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 30
 
-    def cdf(t: float, nu: float, lam: float) -> float:
-        def density(v):
-            return mp.ncdf(t * mp.sqrt(v / nu) - lam) * mp.exp(
-                (nu / 2 - 1) * mp.log(v) - v / 2 - (nu / 2) * mp.log(2) - mp.loggamma(nu / 2))
+    def density(v):
+        return mp.ncdf(t * mp.sqrt(v / nu) - lam) * mp.exp(
+            (nu / 2 - 1) * mp.log(v) - v / 2 - (nu / 2) * mp.log(2) - mp.loggamma(nu / 2))
 
-        return float(mp.quad(density, [0, nu / 2, nu, 2 * nu, 4 * nu, mp.inf]))
+    return float(mp.quad(density, [0, nu / 2, nu, 2 * nu, 4 * nu, mp.inf]))
 
+
+def test_noncentral_interval_against_an_independent_integration():
+    """The limits solve P(T' ≤ t) = 0.975 and 0.025 (:func:`mpmath_nct_cdf`)."""
     for t, df in ((3.66393, 39), (-1.2, 7), (0.4, 24)):
         low, high = nct_interval(t, df, 0.95)
-        assert cdf(t, df, low) == pytest.approx(0.975, abs=1e-9)
-        assert cdf(t, df, high) == pytest.approx(0.025, abs=1e-9)
+        assert mpmath_nct_cdf(t, df, low) == pytest.approx(0.975, abs=1e-9)
+        assert mpmath_nct_cdf(t, df, high) == pytest.approx(0.025, abs=1e-9)
+
+
+def test_noncentral_interval_at_levels_near_one():
+    """A 99.9999% interval of t = −8.5 on 2 df (d_z of three topics) brackets λ where
+    scipy's ``nct.cdf`` is NaN (tail below 10⁻¹³): the limits are found, not a ValueError
+    of the root finder, and solve the equations (:func:`mpmath_nct_cdf`)."""
+    for level in (0.999999, 0.9999999999):
+        low, high = nct_interval(-8.5, 2, level)
+        assert math.isfinite(low) and math.isfinite(high) and low < -8.5 < high
+        tail = (1 - level) / 2
+        assert mpmath_nct_cdf(-8.5, 2, high) == pytest.approx(tail, rel=1e-6)
+        assert 1 - mpmath_nct_cdf(-8.5, 2, low) == pytest.approx(tail, rel=1e-3)
 
 
 def test_published_worked_example_kline_2013():

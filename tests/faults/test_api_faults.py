@@ -552,6 +552,11 @@ ROWS = [
     # diversity qrels read as plain qrels: the duplicate says what they are
     bad("read_qrels-diversity-qrels", lambda a: irscale.read_qrels(
         b"1 1 d1 1\n1 2 d1 0\n"), "line 2", "diversity", "read_diversity_qrels"),
+    # a tidy table's value that is no number is named with its row (pandas' ValueError
+    # escaped)
+    bad("from_frame-text-value", lambda a: ScoreMatrix.from_frame(pd.DataFrame({
+        "run": ["a", "b"], "topic": ["1", "1"], "measure": ["AP", "AP"],
+        "value": ["x", 0.1]})), "non-numeric score 'x'", "system 'a'", "topic '1'"),
 ]
 
 

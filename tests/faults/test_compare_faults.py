@@ -50,6 +50,13 @@ RUNS = ["compare", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map"]
 RISK = [*TUKEY, "--baseline", "sysA", "--risk-alpha", "1"]
 
 
+def scientific_cells(result, ws, run):
+    """Values of 10¹⁵ or more are written in scientific notation (1e300 was written out in
+    301 digits), with no fixed-point run of digits beyond what a double holds."""
+    assert "1.00e+300" in result.out, result.describe()
+    assert not re.search(r"\d{17}", result.out), result.describe()
+
+
 def json_risk(result, ws, run):
     rows = json.loads(result.out)["risk"]
     assert [r["run"] for r in rows] == ["sysB", "sysC", "sysD"], result.describe()
@@ -355,6 +362,22 @@ CASES = [
     # ---- risk-sensitive comparison: --baseline SYSTEM --risk-alpha A
     ok("risk-alpha-table", [*RISK], output_contains("urisk", "trisk", "sysB", "sysD")),
     ok("risk-alpha-json", [*RISK, "--format", "json"], json_risk),
+    # the level of an interval and α are written with the digits they need: the 99.5%
+    # interval of α = 0.005 was labelled "100% CI", α = 0.9999999 written "α = 1"
+    # a table separated by something else than commas is said to be, not read as one
+    # system named 's1;s2' whose scores '0.1;0.2' are "non-numeric"
+    err("scores-semicolons", ["compare", "--scores", "semi.csv", "--test", "t"], "semi.csv",
+        "line 1", "semicolons", "comma-separated",
+        files={"semi.csv": "sysA;sysB\n0.1;0.2\n0.3;0.5\n0.2;0.25\n"}),
+    err("scores-tabs", ["compare", "--scores", "tab.csv", "--test", "t"], "tab.csv", "line 1",
+        "tabs", files={"tab.csv": "sysA\tsysB\n0.1\t0.2\n0.3\t0.5\n0.2\t0.25\n"}),
+    ok("alpha-0.005-interval-label", [*TUKEY, "--alpha", "0.005"],
+       output_contains("99.5% CI", "α = 0.005")),
+    ok("alpha-0.025-pairwise-label", [*T, "--alpha", "0.025"],
+       output_contains("97.5% CI", "α = 0.025")),
+    ok("alpha-near-1-label", [*T, "--alpha", "0.9999999"], output_contains("α = 0.9999999")),
+    ok("risk-alpha-huge-scientific", with_option(RISK, "--risk-alpha", "1e300"),
+       scientific_cells),
     ok("risk-alpha-runs", [*RUNS, "--names", "file", "--baseline", "a", "--risk-alpha", "0"],
        output_contains("urisk", "b", "c")),
     ok("risk-alpha-csv", [*RISK, "--format", "csv"], output_contains("measure,run,baseline")),

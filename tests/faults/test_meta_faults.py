@@ -4,11 +4,13 @@ scales``: faulty score CSVs, contributor files and runs, and bad parameters."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from .catalog import csv_faults, has_warning, no_warning
 from .conftest import (
+    all_checks,
     any_of,
     either,
     err,
@@ -18,7 +20,9 @@ from .conftest import (
     run_case,
     run_lines,
     same_output_as,
+    score_text,
     text,
+    warnings_of,
     with_option,
 )
 from .test_diversity_faults import QRELS as DIV_QRELS
@@ -57,6 +61,39 @@ CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "tea
 
 def json_ok(result, ws, run):
     json.loads(result.out)
+
+
+#: Four systems that score every one of 12 topics alike (the topics differ): no pair
+#: differs.
+SAME = "sysA,sysB,sysC,sysD\n" + "".join(f"{v},{v},{v},{v}\n"
+                                          for v in (0.1, 0.3, 0.25, 0.6, 0.4, 0.05) * 2)
+
+
+#: ap.csv with every system scoring topic 2 alike.
+TIE_TOPIC_2 = "".join(
+    "0.5,0.5,0.5,0.5\n" if number == 2 else line + "\n"
+    for number, line in enumerate(score_text("ap").splitlines()))
+
+
+def undefined(*needles: str):
+    """A coefficient that is undefined: said on standard output or in a warning (every
+    needle somewhere), never printed as ``nan``."""
+
+    def check(result, ws, run):
+        said = result.out + "\n".join(warnings_of(result))
+        missing = [n for n in needles if n not in said]
+        assert not missing, f"{missing} not said" + result.describe()
+        assert not re.search(r"\bnan\b", result.out, re.IGNORECASE), \
+            "nan printed" + result.describe()
+
+    return check
+
+
+def no_pair_significant(result, ws, run):
+    """Identical systems: neither method finds a significant pair (Fig. 15's strict count
+    made every pair significant, every sampled range being 0)."""
+    rows = json.loads(result.out)
+    assert [row["significant"] for row in rows] == [0, 0], result.describe()
 
 
 CASES = [
@@ -342,6 +379,40 @@ CASES = [
                                       "-m", "map"], "cannot be mixed", files=DIV_FILES),
     err("diversity-correlate-qrels-format-with-scores", [*CORR, "--qrels-format", "trec"],
         opt("--qrels-format"), "--scores"),
+    # ---- new-user probes: degenerate score matrices
+    ok("correlate-measure-tying-every-system", ["meta", "correlate", "--scores", "same.csv",
+                                                "--scores", "ap.csv"],
+       undefined("'same' and 'ap' is undefined (NaN)", "ties them all"),
+       files={"same.csv": SAME}),
+    ok("correlate-by-topic-tying-every-system", ["meta", "correlate", "--scores", "same.csv",
+                                                 "--scores", "ap.csv", "--by", "topic"],
+       undefined("undefined (NaN) on 12 of 12 topics", "mean undefined: defined on no topic"),
+       files={"same.csv": SAME}),
+    ok("correlate-by-topic-some-topics-tie", ["meta", "correlate", "--scores", "tie2.csv",
+                                              "--scores", "ap.csv", "--by", "topic"],
+       undefined("undefined (NaN) on 1 of 12 topics", "over the 11 of 12 topics where it "
+                 "is defined"), files={"tie2.csv": TIE_TOPIC_2}),
+    ok("correlate-matrix-tying-every-system", ["meta", "correlate", "--scores", "same.csv",
+                                               "--scores", "ap.csv", "--by", "matrix"],
+       undefined("same vs same, same vs ap"), files={"same.csv": SAME}),
+    ok("loo-identical-runs-tau-undefined", ["meta", "loo", "qrels.txt", "a.run", "a2.run",
+                                            "-m", "map", "--names", "a,b"],
+       undefined("τ=undefined"), files={"a2.run": text(run_lines("a"))}),
+    ok("swap-identical-systems-no-pair", ["meta", "swap", "--scores", "same.csv", "--sizes",
+                                          "2", "--repetitions", "3", "--seed", "1"],
+       undefined("swap rate 2 topics: undefined"), files={"same.csv": SAME}),
+    ok("scales-table-2-identical-runs", ["meta", "scales", "qrels.txt", "a.run", "a2.run",
+                                         "-m", "P", "-m", "AP", "--cutoffs", "3", "--names",
+                                         "a,b", "--table", "2"],
+       all_checks(output_contains("Table 2"), undefined("Kendall τ is undefined")),
+       files={"a2.run": text(run_lines("a"))}),
+    err("scales-tests-identical-runs-named",
+        ["meta", "scales", "qrels.txt", "a.run", "a2.run", "-m", "P", "-m", "AP",
+         "--cutoffs", "3", "--names", "a,b"], "T_03, P, ", "ANOVA",
+        files={"a2.run": text(run_lines("a"))}),
+    ok("dp-rtukey-identical-systems-none-significant",
+       ["meta", "dp", "--scores", "same.csv", "-B", "50", "--seed", "1", "--method", "both",
+        "--format", "json"], no_pair_significant, files={"same.csv": SAME}),
 ]
 
 

@@ -156,6 +156,11 @@ CASES = [
     err("image-explain-with-value", [*IMAGE, "--explain=yes"], opt("--explain")),
     # ---- transform: options
     ok("transform-valid", TRANSFORM, output_contains("AP_R")),
+    # contradictory output options: refused, never an empty output with exit 0
+    err("transform-summary-only-no-summary", [*TRANSFORM, "--summary-only", "-n"],
+        "--summary-only", "-n/--no-summary", "nothing to print"),
+    err("transform-summary-only-per-query", [*TRANSFORM, "--summary-only", "-q"],
+        "--summary-only", "-q/--per-query"),
     ok("transform-max-memory-2G", [*TRANSFORM, "--max-memory", "2G"], output_contains("AP_R")),
     err("transform-max-memory-too-small", [*TRANSFORM, "--max-memory", "1K"],
         opt("--max-memory"), "estimate"),

@@ -360,6 +360,16 @@ def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- commands
+def _topic_mean(series) -> str:
+    """The mean of the topic-by-topic correlations, over the topics that define one."""
+    defined = int(series.notna().sum())
+    if not defined:
+        return "mean undefined: defined on no topic"
+    over = "" if defined == len(series) else f" over the {defined} of {len(series)} topics " \
+        "where it is defined"
+    return f"mean {series.mean():.4f}{over}"
+
+
 def run_correlate(args: argparse.Namespace) -> int:
     check_meta(args)  # every option, before anything heavy is imported
 
@@ -381,7 +391,7 @@ def run_correlate(args: argparse.Namespace) -> int:
                                          **options)
         frame = series.reset_index()
         return write_text(args, _render(frame, args, f"{args.method}: {a} vs {b}, topic by topic "
-                                    f"(mean {series.mean():.4f})"))
+                                    f"({_topic_mean(series)})"))
     if args.samples:
         ci = meta.correlation_ci(matrix, measure_a=a, measure_b=b, method=args.method,
                                  samples=args.samples, rng=args.seed,
@@ -411,7 +421,8 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
             if args.seeds:
                 base = args.seed or 0
                 spread = meta.discriminative_power_spread(
-                    table, method, seeds=range(base, base + args.seeds), **options)
+                    table, method, seeds=range(base, base + args.seeds),
+                    progress=wants_progress(args), **options)
                 parts.append(spread)
                 continue
             result = meta.discriminative_power(table, method, rng=args.seed,
@@ -445,8 +456,10 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
     frame = frame.dropna(axis=1, how="all")
     if args.plot and results:
         meta.plot_asl_curves(results, args.plot)
+    from ..stats.tables import alpha_text
+
     return write_text(args, _render(frame, args, f"discriminative power (B = {args.samples}, "
-                                f"α = {args.alpha:g}, p = {args.convention})"))
+                                f"α = {alpha_text(args.alpha)}, p = {args.convention})"))
 
 
 def _cross(items: list[str]) -> list[tuple[str, str]]:
@@ -510,7 +523,7 @@ def run_swap(args: argparse.Namespace) -> int:
         result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
                                  args.repetitions, bin_width=args.bin_width, test=args.test,
                                  alpha=args.alpha, samples=args.samples, rng=args.seed,
-                                 executor=executor)
+                                 progress=wants_progress(args), executor=executor)
     frame = result.rates if args.by_bin else result.overall
     return write_text(args, _render(frame, args, repr(result)))
 
@@ -592,7 +605,10 @@ def run_scales(args: argparse.Namespace) -> int:
 
         scale_measure(args.measures[0])
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
-    report = meta.scale_report(qrels, runs, args.measures, args.cutoffs,
+    # Tables 2 and 4 are rank correlations: no significance test is run for them (one
+    # that cannot be, e.g. an ANOVA of identical runs, refused them too)
+    tests = {"tests": ()} if args.table in ("2", "4") else {}
+    report = meta.scale_report(qrels, runs, args.measures, args.cutoffs, **tests,
                                collection=args.collection, alpha=args.alpha,
                                ties=args.phi_ties, tie_policy=args.ties,
                                allow_empty=args.allow_empty,
@@ -653,6 +669,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     check_meta(args)  # every option, before anything heavy is imported
 
     from .. import meta
+    from ..stats.tables import alpha_text
     from .checks import resampling_procedures
 
     model = _simulation_model(args)
@@ -665,5 +682,5 @@ def run_simulate(args: argparse.Namespace) -> int:
         study = meta.simulation_study(model, rng=args.seed, executor=executor,
                                       progress=wants_progress(args), **arguments)
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
-             f"(α = {study.alpha:g}; 95% Wilson intervals)")
+             f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return write_text(args, _render(study.to_frame(), args, title))

@@ -50,6 +50,7 @@ from ..core.params import (
     SHARDS,
     Integers,
 )
+from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from .inputs import qrels_and_runs
 from .options import (
@@ -312,6 +313,12 @@ def _all_values(sc) -> tuple[list[float], list[int]]:
 
 # ------------------------------------------------------------------ transform
 def run_transform(args: argparse.Namespace) -> int:
+    if args.summary_only and args.no_summary:  # before anything heavy is imported
+        raise ParameterError("--summary-only and -n/--no-summary together leave nothing to "
+                             "print: give one of them")
+    if args.summary_only and args.per_query:
+        raise ParameterError("--summary-only (the means only) and -q/--per-query (every "
+                             "topic) contradict each other: give one of them")
     from dataclasses import replace
 
     from ..io.output import write_results
@@ -344,6 +351,7 @@ def run_transform(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     from ..scales.diagnostics import tau_table
+    from ..stats.tables import UNDEFINED, value_text
 
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
@@ -359,18 +367,11 @@ def run_table(args: argparse.Namespace) -> int:
         header = "| N | " + " | ".join(wide.columns) + " |"
         lines = [header, "|---|" + "---:|" * len(wide.columns)]
         for n, row in wide.iterrows():
-            lines.append(f"| {n} | " + " | ".join(_tau_text(v) for v in row) + " |")
+            lines.append(f"| {n} | " + " | ".join(value_text(v) for v in row) + " |")
         return write_text(args, "\n".join(lines) + "\n")
     worst = frame["tau_topic_min"].min()  # NaN: τ is defined on no topic
     topics = ("defined on no topic (the runs tie on every topic)" if math.isnan(worst)
               else f"minimum {worst:.4f} over the topics where it is defined")
-    return write_text(args, wide.to_string(float_format=_tau_text, na_rep=UNDEFINED) + "\n"
+    return write_text(args, wide.to_string(float_format=value_text, na_rep=UNDEFINED) + "\n"
                       f"topic-by-topic τ: {topics}\n")
 
-
-#: How the tables print a τ that is undefined (the runs tie under the measure: NaN).
-UNDEFINED = "undefined"
-
-
-def _tau_text(value: float) -> str:
-    return UNDEFINED if math.isnan(value) else f"{value:.4f}"

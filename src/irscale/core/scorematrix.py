@@ -185,7 +185,14 @@ class ScoreMatrix:
         s_index = pd.Index(systems).get_indexer(frame[system].astype(str))
         m_index = pd.Index(measures).get_indexer(frame[measure].astype(str))
         values = np.full((len(topics), len(systems), len(measures)), np.nan)
-        values[t_index, s_index, m_index] = pd.to_numeric(frame[value]).to_numpy(np.float64)
+        numbers = pd.to_numeric(frame[value], errors="coerce")
+        bad = numbers.isna() & frame[value].notna()
+        if bad.any():  # text (or another object) that is no number: named, never a NaN
+            row = frame[bad].iloc[0]
+            raise InputFormatError(
+                f"non-numeric score {shown(row[value])} for system {row[system]!r}, topic "
+                f"{row[topic]!r}, measure {row[measure]!r} (column {value!r})")
+        values[t_index, s_index, m_index] = numbers.to_numpy(np.float64)
         return cls.from_array(
             values, topics=topics, systems=systems, measures=measures,
             allow_missing=allow_missing,

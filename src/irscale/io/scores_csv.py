@@ -117,8 +117,19 @@ def _is_number(cell: str) -> bool:
     return bool(_NUMBER.match(low)) or low in _INFINITY or low in ("nan", "-nan")
 
 
+#: Separators of other tables, which a comma-separated reader sees as one column.
+_OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "bars"}
+
+
 def _header(row: _Row, source: str) -> list[str]:
     names = [f.strip() for f in row.fields]
+    if len(names) == 1:  # one column only: a table separated by something else?
+        for mark, what in _OTHER_SEPARATORS.items():
+            if mark in row.text:
+                raise InputFormatError(
+                    f"the header is one column holding {what}: a score file is comma-"
+                    f"separated (one column per system); write it with commas",
+                    source=source, line=row.line, text=row.text)
     if all(_is_number(n) for n in names):
         raise InputFormatError(
             "the first line holds numbers, not column names: the file has no header; add a "

@@ -65,7 +65,7 @@ from ..stats.resampling import (
     chunk_sizes,
     run_chunks,
 )
-from ..stats.tables import Format
+from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, check_choice, check_count, check_not_constant
 from .common import copy_seed, format_frame, pair_index, score_table, seed_sequence
 
@@ -167,7 +167,8 @@ class DiscriminativePower:
         est = "" if self.estimated_difference is None else \
             f", estimated difference {self.estimated_difference:.4f}"
         return (f"DiscriminativePower({self.measure}, {self.method}, B={self.samples}, "
-                f"α={self.alpha:g}: {self.n_significant}/{self.n_pairs} pairs significant "
+                f"α={alpha_text(self.alpha)}: {self.n_significant}/{self.n_pairs} pairs "
+                "significant "
                 f"({self.share:.1%}); smallest significant difference "
                 f"{self.min_significant_difference:.4f}{est})")
 
@@ -353,20 +354,26 @@ def discriminative_power_spread(
     method: str = "bootstrap",
     *,
     seeds: Iterable[int] = range(10),
+    progress: ProgressArg = False,
     **options: object,
 ) -> pd.DataFrame:
     """Monte Carlo spread: the summary of :func:`discriminative_power` for each seed.
 
     ``frame.describe()`` of the result gives mean, standard deviation and range across
     seeds of the number of significant pairs and of the difference estimates.
+    ``progress`` (a bool or a callable ``progress(done, total)``) counts the samples of
+    every seed together: one bar for the whole spread.
     """
     seeds = list(seeds)
     if not seeds:
         raise ParameterError("seeds is empty: give at least one seed")
     for seed in seeds:
         check_seed(seed, "seeds: a seed")
+    progress = progress_callback(progress)
     rows = []
-    for seed in seeds:
-        result = discriminative_power(data, method, rng=seed, **options)  # type: ignore[arg-type]
+    for index, seed in enumerate(seeds):
+        result = discriminative_power(
+            data, method, rng=seed, progress=phase_progress(progress, index, len(seeds)),
+            **options)  # type: ignore[arg-type]
         rows.append({"seed": seed, **result.summary()})
     return pd.DataFrame(rows)

@@ -47,7 +47,7 @@ from ..io.memory import as_qrels, as_runs, qrels_from_frame
 from ..io.trec import read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import kendall_tau
-from ..stats.tables import Format
+from ..stats.tables import Format, value_text
 from .common import format_frame
 
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
@@ -153,8 +153,10 @@ class LeaveOneOut:
         return format_frame(frame, fmt, digits=digits)
 
     def __repr__(self) -> str:
-        parts = "; ".join(f"{r.measure}: τ={r.tau:.4f}, largest rank drop {r.max_rank_drop}"
-                          for r in self.summary.itertuples())
+        summary = self.summary
+        parts = "; ".join(f"{measure}: τ={value_text(tau)}, largest rank drop {drop}"
+                          for measure, tau, drop in zip(summary["measure"], summary["tau"],
+                                                        summary["max_rank_drop"], strict=True))
         return (f"LeaveOneOut({len(self.unique)} contributors, depth {self.depth}; "
                 f"{parts})")
 

@@ -55,10 +55,17 @@ Results (the protocol of :mod:`irscale.stats.protocol`)
     ``estimate``, ``confidence_interval(level)`` from the bootstrap replicates) speak the
     same protocol. :func:`topic_correlations` and :func:`correlation_matrix` return pandas
     objects of plain floats.
+
+Undefined coefficients
+    τ_b is 0/0 and Spearman's ρ divides by a zero spread when a ranking ties every system:
+    NaN. :func:`overall_correlation`, :func:`topic_correlations` and
+    :func:`correlation_matrix` return it with a warning (``UserWarning``) that says where,
+    never a silent NaN (or a mean of the defined topics passed off as all of them).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -219,9 +226,10 @@ def spearman(x: object, y: object, *, rtol: float = RTOL, atol: float = ATOL) ->
 
 
 def _spearman(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
-    tol = atol + rtol * float(max(np.abs(x).max(), np.abs(y).max()))
-    rx, _ = rank_columns(x, tol)
-    ry, _ = rank_columns(y, tol)
+    # each ranking its own tolerance: one of both tied a measure of scores 1e70 entirely
+    # beside one of scores 1e139 (ρ NaN), as Kendall's pairwise tolerance never does
+    rx, _ = rank_columns(x, atol + rtol * float(np.abs(x).max()))
+    ry, _ = rank_columns(y, atol + rtol * float(np.abs(y).max()))
     rx, ry = rx - rx.mean(), ry - ry.mean()
     den = float(np.sqrt(np.sum(rx * rx) * np.sum(ry * ry)))
     return float(np.sum(rx * ry) / den) if den > 0 else float("nan")
@@ -393,7 +401,11 @@ def overall_correlation(
     each measure, then correlate (Ferrante et al. 2021, §3.3). ``b`` defaults to ``a``. A
     :class:`Correlation` (a float)."""
     x, y, _, _ = paired_tables(a, b, measure_a, measure_b)
-    return correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
+    value = correlation(x.mean(axis=0), y.mean(axis=0), method, **options)
+    if np.isnan(value):
+        warnings.warn(f"{method_name(method)} of {_names(a, b, measure_a, measure_b)} is "
+                      f"undefined (NaN): {_TIES_EVERY_SYSTEM} by its mean", stacklevel=2)
+    return value
 
 
 def topic_correlations(
@@ -404,7 +416,33 @@ def topic_correlations(
     topic (NaN where a measure ties every system on the topic)."""
     x, y, topics, _ = paired_tables(a, b, measure_a, measure_b)
     values = [float(correlation(x[t], y[t], method, **options)) for t in range(len(topics))]
+    undefined = [str(t) for t, v in zip(topics, values, strict=True) if np.isnan(v)]
+    if undefined:
+        warnings.warn(f"{method_name(method)} of {_names(a, b, measure_a, measure_b)} is "
+                      f"undefined (NaN) on {len(undefined)} of {len(topics)} topics, where "
+                      f"{_TIES_EVERY_SYSTEM}: {_listed(undefined)}", stacklevel=2)
     return pd.Series(values, index=pd.Index(topics, name="topic"), name=method_name(method))
+
+
+#: Why a rank correlation is undefined.
+_TIES_EVERY_SYSTEM = "one of the two measures ranks every system equal (ties them all)"
+
+
+def _names(a: object, b: object, measure_a: str | None, measure_b: str | None) -> str:
+    """The two measures correlated, as the user named them (or as ``a`` and ``b``)."""
+    first = measure_a or _only_measure(a) or "a"
+    second = measure_b or _only_measure(b) or ("b" if b is not None else first)
+    return f"{first!r} and {second!r}"
+
+
+def _only_measure(data: object) -> str | None:
+    measures: Sequence[object] = getattr(data, "measures", ())
+    return str(measures[0]) if len(measures) == 1 else None
+
+
+def _listed(items: Sequence[str], shown: int = 10) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
 
 
 @dataclass(frozen=True)
@@ -527,4 +565,9 @@ def correlation_matrix(
     means = {m: data.array(m).mean(axis=0) for m in names}
     table = [[float(correlation(means[r], means[c], method, **options)) for c in names]
              for r in names]
+    undefined = [f"{r} vs {c}" for i, r in enumerate(names) for c in names[i:]
+                 if np.isnan(table[i][names.index(c)])]
+    if undefined:
+        warnings.warn(f"{method_name(method)} is undefined (NaN) for {_listed(undefined)}: "
+                      f"{_TIES_EVERY_SYSTEM} by its mean", stacklevel=2)
     return pd.DataFrame(table, index=pd.Index(names, name="measure"), columns=names)

@@ -30,6 +30,7 @@ every test (:meth:`ScaleReport.invariants`).
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -39,7 +40,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.params import CUTOFF, SCALE_CUTOFFS, SCALE_MEASURES
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, check_format
@@ -57,6 +58,12 @@ INTERVAL_MEASURES: tuple[str, ...] = ("P", "RBP_p05")
 
 __all__ = ["DEFAULT_CUTOFFS", "DEFAULT_MEASURES", "INTERVAL_MEASURES", "ScaleEffects",
            "ScaleReport", "check_cutoffs", "scale_effects", "scale_report"]
+
+
+def _change(before: float, after: float) -> float:
+    """100 (after − before)/before: Table 4's Δ% (NaN when ``before`` is 0: τ = 0 among
+    four systems raised ZeroDivisionError)."""
+    return 100.0 * (after - before) / before if before else float("nan")
 
 
 def _share(count: int, total: int) -> float:
@@ -153,7 +160,12 @@ def scale_effects(
         for column in (measure, ranked):
             values = matrix.array(column)
             for test in tests:
-                significant[(column, test)] = decide(values, test, alpha=alpha).significant
+                try:
+                    significant[(column, test)] = decide(values, test, alpha=alpha).significant
+                except InputError as error:  # which of the many analyses could not be run
+                    where = f"{label}, " if label else ""
+                    raise type(error)(f"{where}{column}, {SEED000_TESTS.get(test, test)}: "
+                                      f"{error}") from None
     return ScaleEffects(label=label, N=N, matrix=matrix, pairs=tuple((m, r) for m, r in pairs),
                         recall_base=dict(recall_base), tests=tuple(tests), alpha=alpha,
                         significant=significant)
@@ -213,7 +225,7 @@ class ScaleReport:
                 msr = e.tau(names[a], names[b])
                 rnk = e.tau(e.ranked(names[a]), e.ranked(names[b]))
                 rows.append({"measure": f"{names[a]} vs {names[b]}", "Msr": msr,
-                             "RnkMsr": rnk, "delta_%": 100.0 * (rnk - msr) / msr})
+                             "RnkMsr": rnk, "delta_%": _change(msr, rnk)})
         return pd.DataFrame(rows)
 
     def significance(self) -> pd.DataFrame:
@@ -289,6 +301,8 @@ class ScaleReport:
                 title = "Invariants: interval-scale measures (τ = 1, no decision changes)"
             else:
                 raise ParameterError(f"unknown table {table!r}: 2, 4, 5, 6, invariants or all")
+            if name in ("2", "4"):
+                _warn_undefined_taus(frame, name)
             text = format_frame(frame, fmt, digits=digits,
                                 title=None if fmt in ("csv", "json") else title)
             parts.append(text.replace("Δ\\%", "$\\Delta$\\%") if fmt == "latex" else text)
@@ -303,6 +317,15 @@ class ScaleReport:
         return (f"ScaleReport({self.collection}: {len(e.measures)} measures, cut-offs "
                 f"{[x.N for x in self.effects]}, {e.matrix.n_systems} runs, "
                 f"{e.matrix.n_topics} topics, {len(e.tests)} tests)")
+
+
+def _warn_undefined_taus(frame: pd.DataFrame, table: str) -> None:
+    """A warning where a τ of Table 2 or 4 is undefined (NaN, printed empty): the runs tie
+    under a measure (identical runs, one run)."""
+    numbers = frame.select_dtypes("number").drop(columns="delta_%", errors="ignore")
+    if numbers.isna().to_numpy().any():
+        warnings.warn(f"Table {table}: Kendall τ is undefined (left empty) where the runs' "
+                      "means tie under a measure (identical runs?)", stacklevel=3)
 
 
 def check_cutoffs(cutoffs: Sequence[int], name: str = "cutoffs") -> list[int]:

@@ -63,7 +63,7 @@ from ..stats.resampling import (
     RngArg,
     check_rng,
 )
-from ..stats.tables import Format
+from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
 
@@ -227,7 +227,7 @@ class SimulationStudy:
         parts = "; ".join(f"{r.test}/{r.correction}: type I {r.type_I:.4f}, type II "
                           f"{r.type_II:.4f}" for r in self.rates.itertuples())
         return (f"SimulationStudy({self.model.get('model')} model, {self.repetitions} "
-                f"matrices, α={self.alpha:g}; {parts})")
+                f"matrices, α={alpha_text(self.alpha)}; {parts})")
 
 
 def _rates(counts: np.ndarray, procedures: tuple[tuple[str, Correction], ...]

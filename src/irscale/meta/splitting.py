@@ -59,7 +59,7 @@ from ..stats.resampling import (
     RngArg,
     check_rng,
 )
-from ..stats.tables import Format, check_format
+from ..stats.tables import Format, alpha_text, check_format, value_text
 from ..stats.validation import check_alpha, check_count, check_counts
 from .common import (
     derived_seed,
@@ -318,7 +318,7 @@ class SplitStudy:
                                              self.per_split["model_2"], strict=True)))
         return (f"SplitStudy({self.n_topics} topics, {self.n_systems} systems "
                 f"({self.n_pairs} pairs), sizes {sizes}, {self.repetitions} repetitions, "
-                f"{len(comparisons)} comparison(s), α={self.alpha:g})")
+                f"{len(comparisons)} comparison(s), α={alpha_text(self.alpha)})")
 
 
 def split_study(
@@ -482,7 +482,7 @@ class SwapRates:
         return format_frame(frame, fmt, digits=digits)
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{int(size)} topics: {rate:.4f}" for size, rate in
+        parts = ", ".join(f"{int(size)} topics: {value_text(rate)}" for size, rate in
                           zip(self.overall["size"], self.overall["rate"], strict=True))
         return f"SwapRates(bin width {self.bin_width:g}; swap rate {parts})"
 

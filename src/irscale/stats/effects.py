@@ -91,10 +91,17 @@ _ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def _nct_root(t: float, df: float, q: float) -> float:
-    """λ with P(T'_{df,λ} ≤ t) = q (the cdf decreases in λ); NaN if it cannot be found."""
+    """λ with P(T'_{df,λ} ≤ t) = q (the cdf decreases in λ); NaN if it cannot be found.
+
+    scipy's ``nct.cdf`` is NaN in bands of the far tail (below ~10⁻¹³: t = −8.5, df = 2,
+    λ in [7, 12.5]), which the bracket of a high confidence level reaches; there the same
+    probability is taken as P(T'_{df,−λ} ≥ −t) (−T'_{df,λ} is T'_{df,−λ}), ``nct.sf``."""
 
     def excess(lam: float) -> float:
-        return float(stats.nct.cdf(t, df, lam)) - q
+        value = float(stats.nct.cdf(t, df, lam))
+        if math.isnan(value):
+            value = float(stats.nct.sf(-t, df, -lam))
+        return value - q
 
     step = 1.0 + abs(t) / math.sqrt(2.0 * df) if df > 0 else 1.0
     low, high = t - step, t + step
@@ -122,8 +129,11 @@ def _nct_root(t: float, df: float, q: float) -> float:
             return low
         if f_high == 0:
             return high
-        return float(optimize.brentq(excess, low, high, xtol=1e-12, rtol=1e-12,
-                                     maxiter=500))
+        try:
+            return float(optimize.brentq(excess, low, high, xtol=1e-12, rtol=1e-12,
+                                         maxiter=500))
+        except ValueError:  # NaN inside the bracket, even from nct.sf
+            return math.nan
 
 
 def noncentral_t_interval(

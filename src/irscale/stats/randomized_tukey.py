@@ -9,7 +9,10 @@ pair with the largest difference of the sample controls the family-wise error ra
 
 Fig. 15 counts ``>`` and reports count/B; irscale counts ``≥`` (up to the tie tolerance,
 so that the observed arrangement counts as one of the samples) with the (c + 1)/(B + 1)
-convention by default; ``strict=True, convention="proportion"`` is Fig. 15 exactly. The
+convention by default; ``strict=True, convention="proportion"`` is Fig. 15 exactly, except
+that a pair with no difference (|ū(X) − ū(Y)| within the tie tolerance) has p = 1 under
+either count: with ``>``, a matrix whose every topic scores all systems alike samples only
+ranges of 0 and would make every one of its pairs significant. The
 simultaneous 100(1 − α)% interval of a difference is diff ± r*_{1−α}, r*_{1−α} the
 (1 − α) quantile of the sampled ranges (reported as ``critical_value``).
 
@@ -110,6 +113,9 @@ def randomized_tukey_hsd(
     tol = TIE_RTOL * float(np.abs(values).max())
     if strict:
         count = samples - np.searchsorted(ranges, observed + tol, side="right")
+        # no difference is never evidence: where every topic scores all systems alike, every
+        # sampled range is 0 and `>` would count none, making every pair "significant"
+        count = np.where(observed <= tol, samples, count)
     else:
         count = samples - np.searchsorted(ranges, observed - tol, side="left")
     p, se = mc_pvalue(count, samples, convention)

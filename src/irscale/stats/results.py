@@ -32,10 +32,12 @@ from .effects import EffectSize, EffectSizes, t_interval
 from .protocol import ConfidenceInterval, interval_or_default
 from .tables import (
     Format,
+    alpha_text,
     check_digits,
     format_interval,
     format_number,
     json_value,
+    level_text,
     records,
     render,
     significance_mark,
@@ -154,7 +156,7 @@ class TestResult:
             "a": self.systems[0],
             "b": self.systems[1],
             "diff": self.diff,
-            f"{self.confidence:.0%} CI": format_interval(self.ci_low, self.ci_high, digits),
+            f"{level_text(self.confidence)} CI": format_interval(self.ci_low, self.ci_high, digits),
             "statistic": self.statistic,
             "df": _whole(self.df) if self.df is not None else "",
             "p": format_number(self.pvalue, digits) + significance_mark(self.pvalue, self.alpha),
@@ -334,7 +336,7 @@ class PairwiseComparisons:
             out["df"] = [_whole(v) for v in out["df"]]
         ci = [format_interval(lo, hi, digits)
               for lo, hi in zip(out.pop("ci_low"), out.pop("ci_high"), strict=True)]
-        out.insert(list(out.columns).index("diff") + 1, f"{1 - self.alpha:.0%} CI", ci)
+        out.insert(list(out.columns).index("diff") + 1, f"{level_text(1 - self.alpha)} CI", ci)
         return out
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
@@ -352,13 +354,13 @@ class PairwiseComparisons:
 
     def summary(self) -> str:
         parts = [f"{self.method}: {self.n_significant} of {len(self)} pairs significant "
-                 f"at α = {self.alpha:g}"]
+                 f"at α = {alpha_text(self.alpha)}"]
         if self.correction:
             parts.append(f"correction {self.correction}")
         if self.critical_value is not None:
             parts.append(f"critical value {self.critical_value:.4f}")
         if self.half_width is not None:  # balanced: one width for every pair
-            parts.append(f"{100 * (1 - self.alpha):g}% CI of a pair's difference: diff ± "
+            parts.append(f"{level_text(1 - self.alpha)} CI of a pair's difference: diff ± "
                          f"{2 * self.half_width:.4f}; comparison interval of a system (eq. "
                          f"11): mean ± {self.half_width:.4f} (two overlap exactly when their "
                          "pair is not significant)")

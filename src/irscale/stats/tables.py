@@ -41,10 +41,14 @@ def significance_mark(p: float, alpha: float) -> str:
     return "*"
 
 
+#: From this magnitude on, table cells are written in scientific notation.
+LARGE = 1e15
+
+
 def format_number(value: object, digits: int = 4) -> str:
     """A number for display: ``digits`` decimals, scientific notation for tiny values and
-    for values of 10^15 or more (a double holds 15–17 significant digits: the fixed-point
-    digits beyond them, up to 300 of a value near 1e300, are noise).
+    for values of 10¹⁵ or more (whose fixed decimals would be digits a double does not hold:
+    1e300 was written out in 301 digits).
 
     Degrees of freedom and counts should be given as integers (shown without decimals).
     """
@@ -60,10 +64,31 @@ def format_number(value: object, digits: int = 4) -> str:
             return ""
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        if v != 0 and (abs(v) < 10 ** (-digits) or abs(v) >= 1e15):
+        if (v != 0 and abs(v) < 10 ** (-digits)) or abs(v) >= LARGE:
             return f"{v:.{max(digits - 2, 1)}e}"
         return f"{v:.{digits}f}"
     return str(value)
+
+
+#: How titles and summaries print a coefficient that is undefined (NaN): a correlation of
+#: a ranking that ties every system, the rate of no pair.
+UNDEFINED = "undefined"
+
+
+def value_text(value: float, digits: int = 4) -> str:
+    """``value`` with ``digits`` decimals, or :data:`UNDEFINED` for NaN (never ``nan``)."""
+    return UNDEFINED if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def level_text(level: float) -> str:
+    """A confidence level as a percentage with the digits it needs: ``99.5%`` (``:.0%``
+    wrote the 99.5% interval of α = 0.005 as a "100% CI"), ``95%``."""
+    return f"{round(100.0 * level, 8):.10g}%"
+
+
+def alpha_text(alpha: float) -> str:
+    """A significance level with the digits it needs (``:g`` wrote α = 0.9999999 as 1)."""
+    return f"{alpha:.10g}"
 
 
 def format_interval(low: float, high: float, digits: int = 4) -> str:
