@@ -403,6 +403,14 @@ ROWS = [
         a.matrix, "t", correction="nosuch"), "nosuch"),
     bad("pairwise_tests-alpha-2", lambda a: stats.pairwise_tests(a.matrix, "t", alpha=2),
         "alpha"),
+    bad("pairwise_tests-no-measure", lambda a: stats.pairwise_tests(a.matrix, measures=[]),
+        "measures=", "no measure"),
+    bad("from_wide-empty", lambda a: ScoreMatrix.from_wide(pd.DataFrame()), "0 topic row(s)"),
+    bad("from_wide-booleans", lambda a: ScoreMatrix.from_wide(
+        pd.DataFrame({"a": [True, False], "b": [True, True]})), "booleans", "'a'"),
+    bad("from_wide-two-level-columns", lambda a: ScoreMatrix.from_wide(pd.DataFrame(
+        np.ones((2, 2)), columns=pd.MultiIndex.from_tuples([("x", "1"), ("x", "2")]))),
+        "several levels"),
     bad("pairwise_tests-unknown-system", lambda a: stats.pairwise_tests(
         a.matrix, "t", systems=["sysA", "nosuch"]), "nosuch"),
     bad("pairwise_tests-samples-0", lambda a: stats.pairwise_tests(

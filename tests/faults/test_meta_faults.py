@@ -275,6 +275,10 @@ CASES = [
     err("loo-format-unknown", [*LOO, "--format", "xml"], "xml"),
     # ================================================================ scales
     ok("scales-valid", SCALES, output_contains("Table 2")),
+    # a plot that exists (no --force) is refused before any plot is drawn: the first was
+    # written, then the second refused, leaving a half-made folder
+    err("scales-plot-dir-second-plot-exists", [*SCALES, "--plot-dir", "figs"], "T_03_AP.png",
+        files={"figs/T_03_AP.png": b"an earlier plot"}),
     err("scales-cutoffs-0", with_option(SCALES, "--cutoffs", "0"), opt("--cutoffs")),
     err("scales-cutoffs-negative", with_option(SCALES, "--cutoffs", "-3"), opt("--cutoffs")),
     err("scales-cutoffs-text", with_option(SCALES, "--cutoffs", "x"), opt("--cutoffs")),

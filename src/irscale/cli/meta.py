@@ -617,11 +617,13 @@ def run_scales(args: argparse.Namespace) -> int:
     if args.plot_dir:
         from ..io.files import check_output
 
-        os.makedirs(args.plot_dir, exist_ok=True)
         effect = report.effects[-1]
-        for measure, ranked in effect.pairs:
-            path = Path(args.plot_dir) / f"{effect.label}_{measure}.png"
+        plots = [(Path(args.plot_dir) / f"{effect.label}_{measure}.png", measure, ranked)
+                 for measure, ranked in effect.pairs]
+        for path, _, _ in plots:  # every plot checked before the first is drawn
             check_output(path, force=args.force, option="--plot-dir")
+        os.makedirs(args.plot_dir, exist_ok=True)
+        for path, measure, ranked in plots:
             meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
     return write_text(args, text)
 

@@ -144,7 +144,21 @@ class ScoreMatrix:
     def from_wide(
         cls, frame: pd.DataFrame, *, measure: str = "score", allow_missing: bool = False
     ) -> ScoreMatrix:
-        """A one-measure matrix from a DataFrame with one column per system, one row per topic."""
+        """A one-measure matrix from a DataFrame with one column per system, one row per topic.
+
+        A table with no system or no topic, columns of booleans (flags, not scores) or
+        columns of several levels (whose names would be tuples) is refused."""
+        if frame.shape[0] == 0 or frame.shape[1] == 0:
+            raise InputError(f"the score table has {frame.shape[0]} topic row(s) and "
+                             f"{frame.shape[1]} system column(s): it needs at least one of each")
+        if isinstance(frame.columns, pd.MultiIndex):
+            raise InputError("the score table's columns have several levels: one column per "
+                             "system, named by the system, is needed (flatten the columns, "
+                             "or select one level)")
+        flags = [str(c) for c, kind in frame.dtypes.items() if pd.api.types.is_bool_dtype(kind)]
+        if flags:
+            raise InputFormatError(f"the score table's column(s) {flags} hold booleans, not "
+                                   "scores (convert them to numbers if they are scores)")
         try:
             values = frame.to_numpy(dtype=np.float64)
         except (TypeError, ValueError) as error:

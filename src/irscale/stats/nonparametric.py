@@ -38,13 +38,14 @@ Ties and zeros are decided with the tolerance of :data:`irscale.stats.validation
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 from scipy import stats
 
-from ..errors import ParameterError
+from ..errors import NoVarianceWarning, ParameterError
 from ._exact import grouped_exact_pvalues, rank_sum_counts, signed_rank_counts
 from ._twosample import Outcome, TestSpec, finish_pvalues, run_test
 from .ranks import rank_columns
@@ -170,6 +171,11 @@ def sign_kernel(
     cut = threshold + tie_tolerance(x, y, axis=0)
     positive = np.count_nonzero(d > cut, axis=0)
     total = positive + np.count_nonzero(d < -cut, axis=0)
+    if threshold > 0 and np.any(total == 0):
+        warnings.warn(f"sign test: no topic's difference exceeds the threshold {threshold:g} "
+                      f"in {int(np.count_nonzero(total == 0))} pair(s): every topic is a tie, "
+                      "there is nothing to test (p = 1, no statistic)", NoVarianceWarning,
+                      stacklevel=2)
     upper = stats.binom.sf(positive - 1, total, 0.5)
     lower = stats.binom.cdf(positive, total, 0.5)
     if alternative == "greater":

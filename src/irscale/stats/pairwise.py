@@ -47,6 +47,10 @@ def _groups(
         collections = [(str(name), value) for name, value in data.items()]
     else:
         collections = [(None, data)]
+    measures = None if measures is None else list(measures)
+    if measures is not None and not measures:
+        raise ParameterError("measures= names no measure: name at least one, or leave it "
+                             "out to test every measure of the matrix")
     groups: list[tuple[str | None, str | None, object]] = []
     for name, value in collections:
         if isinstance(value, ScoreMatrix):
