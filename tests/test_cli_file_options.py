@@ -15,7 +15,7 @@ from irscale.cli.main import build_parser
 from irscale.cli.outputs import call_files, command_parsers, file_role
 from irscale.errors import OutputExistsError, ParameterError
 from irscale.io.files import CallInputs, InputFile, check_folder_inputs, check_output
-from irscale.io.run_sources import run_files, source_files
+from irscale.io.sources import run_files, source_files
 
 #: A metavar that names a file (or a folder): ``FILE``, ``DIR``, ``LOG``, ``RUN`` ...
 FILE_METAVAR = re.compile(r"\b(FILE|DIR|LOG2?|RUN|QRELS|TABLE|USERS|SAMPLE|LABELS)\b|\.json")

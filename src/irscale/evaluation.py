@@ -360,7 +360,7 @@ def evaluate(
         fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``). A path
         names a TREC run file (plain or gzip) or a Parquet one, a folder its run files
         (sorted by name), a glob pattern (``"runs/*.gz"``) the files it matches
-        (:func:`irscale.io.run_sources.run_files`); for thousands of files,
+        (:func:`irscale.io.sources.run_files`); for thousands of files,
         :func:`irscale.evaluate_many` streams them with bounded memory.
     measures : str or iterable of str, default "official"
         Measure names as accepted by :func:`irscale.measures.names.parse_measures`:

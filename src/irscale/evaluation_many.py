@@ -69,7 +69,7 @@ from .io.files import (
 from .io.memory import as_qrels
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.run_parquet import read_run_file
-from .io.run_sources import run_files
+from .io.sources import run_files
 from .io.table import Column
 from .measures.base import get_family
 from .measures.diversity import is_diversity_name

@@ -399,14 +399,14 @@ def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
     """Runs from a :class:`Run`, a path (TREC text, plain or gzip, or Parquet; or
     ``irds:DATASET``, its scored documents), a TREC run's bytes or an open binary file, a
     folder or glob pattern (its run files:
-    :func:`~irscale.io.run_sources.run_files`), a DataFrame, a dict of dicts, a list of
+    :func:`~irscale.io.sources.run_files`), a DataFrame, a dict of dicts, a list of
     namedtuples (ir_datasets' ``ScoredDoc``), a list of these, or a mapping
     ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
 
     Runs of a list or folder that share a name (run files with one run id) are named after
     their files, with a warning (:func:`irscale.io.naming.name_runs`)."""
     from .run_parquet import read_run_file
-    from .run_sources import expands, run_files
+    from .sources import expands, run_files
     from .trec import read_run
 
     if isinstance(obj, Run):
