@@ -38,7 +38,7 @@ from .core.options import TiePolicy, compat_option
 from .core.ranking import RankingOptions
 from .errors import AlignmentError, MeasureError, ParameterError, shorten
 from .io.labels import read_labels
-from .io.memory import as_qrels, as_runs
+from .io.sources import as_qrels, as_runs
 from .io.table import Column
 from .measures.base import MIN_GEO_MEAN, EvalContext, MeasureRequest
 from .measures.compute import compute_shared

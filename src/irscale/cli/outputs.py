@@ -7,7 +7,7 @@ and folders it writes (``tests/test_cli_file_options.py`` walks every subcommand
 fails on an option that names a file and is neither). :func:`check_outputs` then checks,
 when the command starts, every output the command line names: it must not be one of the
 files the call reads, under any name (resolved path and inode, folders and glob patterns
-expanded as the command expands them: :func:`irscale.io.sources.source_files`), an
+expanded as the command expands them: :func:`irscale.io.sources.input_files`), an
 output folder must not hold one, whatever ``--force`` says; an output file must not exist
 unless ``--force``, its folder must exist and be writable, and no two outputs of the call
 may name the same path. A symbolic link is checked as the file it points to. The output
@@ -150,19 +150,11 @@ class CallFiles:
 
     def input_files(self) -> Iterator[InputFile]:
         """The files the call reads: a folder or a glob pattern gives its files, as the
-        commands expand them (:func:`irscale.io.sources.source_files`)."""
-        from ..io.sources import source_files
+        commands expand them (:func:`irscale.io.sources.input_files`)."""
+        from ..io.sources import input_files
 
         for path, option in self.inputs:
-            if is_stdio(path):
-                continue
-            files = source_files(path)
-            if files == [path]:
-                yield InputFile(path, option)
-                continue
-            where = f"in folder {path}" if os.path.isdir(path) else f"matched by {path}"
-            how = f"{option} {where}" if option else where
-            yield from (InputFile(file, how) for file in files)
+            yield from input_files(path, option)
 
 
 def call_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> CallFiles:

@@ -54,7 +54,7 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
                            for file in (run_files(path) if expands(path) else [path])])
     if names is None and not (progress and sys.stderr.isatty()):
         return paths
-    from ..io.trec import read_runs
+    from ..io.sources import read_runs
 
     return read_runs(list(paths), names=names or "runid", keep_rank=keep_rank,
                      progress=progress)

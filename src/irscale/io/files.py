@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import errno as errno_codes
 import gzip
+import io
 import os
 import signal
 import stat
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from ..errors import FileAccessError, InputFormatError, OutputExistsError
+from ..errors import FileAccessError, InputError, InputFormatError, OutputExistsError, shorten
 
 #: The file name that stands for standard input (as an input) or output (as an output).
 STDIO = "-"
@@ -80,6 +81,40 @@ def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAc
         errno_codes.EFBIG: "file too large for the size limit (ulimit -f)",
     }.get(error.errno or -1, (error.strerror or str(error)).lower())
     return FileAccessError(f"cannot {action} {name}: {reason}", path=name, errno=error.errno)
+
+
+#: What a reader of one file takes, for error messages.
+FILE_SOURCES = "a file path, '-' (standard input), an open file or bytes"
+
+
+def describe(value: object) -> str:
+    """``int 3``, ``None``, ``DataFrame``: what a caller passed, for an error message."""
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    if isinstance(value, os.PathLike):
+        return f"{kind} {shorten(repr(os.fspath(value)), 120)}"
+    text = repr(value)
+    return f"{kind} {text}" if len(text) <= 60 and "\n" not in text else kind
+
+
+def check_file_source(source: object, where: str) -> PathLike | io.IOBase | bytes:
+    """``source`` if a reader of one file can read it (a path, ``-``, an open file, bytes;
+    a bytearray or memoryview as bytes); :class:`InputError` naming ``where`` otherwise,
+    and for a ``str`` holding a line break or a tab that names no file (data passed as a
+    file name)."""
+    if isinstance(source, str) and any(c in source for c in "\n\r\t") and \
+            not os.path.lexists(source):
+        raise InputError(f"{where}: no file is named {shorten(repr(source), 120)} (a str "
+                         "is read as a file name; data held in memory are read as bytes: "
+                         "b'...' or text.encode())")
+    if isinstance(source, (str, os.PathLike, bytes)):
+        return source
+    if isinstance(source, (bytearray, memoryview)):
+        return bytes(source)
+    if callable(getattr(source, "read", None)):
+        return source  # type: ignore[return-value]
+    raise InputError(f"{where}: expected {FILE_SOURCES}, got {describe(source)}")
 
 
 def _read_stdin() -> bytes:
