@@ -413,8 +413,9 @@ def read_runs(
     Parameters
     ----------
     sources : iterable of run specs, mapping ``{name: run spec}``, folder or glob pattern
-        The runs: each item anything :func:`read_run` reads, or a folder or glob pattern
-        standing for its run files (:func:`run_files`). A mapping names the runs itself.
+        The runs: each item anything :func:`read_run` reads, a folder or glob pattern
+        standing for its run files (:func:`run_files`) or a DataFrame with a ``run``
+        column. A mapping names the runs itself (each value one run).
     names : {"runid", "file"} or sequence of str, default "runid"
         How to name the runs of a list of files (see :mod:`irscale.io.naming`):
         ``"runid"`` names each run by its run id, except runs that share one: those are
@@ -486,8 +487,11 @@ def read_runs(
     report = progress_reporter(progress, len(items), "reading runs", delay=DELAY)
     runs = []
     for number, (item, name, where) in enumerate(items, 1):
-        runs.append(_one_run(item, name=name, duplicates=duplicates, keep_rank=keep_rank,
-                             where=where))
+        if name is None:  # an item of a list: a DataFrame with a run column holds several
+            runs.extend(_runs(item, duplicates=duplicates, keep_rank=keep_rank, where=where))
+        else:
+            runs.append(_one_run(item, name=name, duplicates=duplicates, keep_rank=keep_rank,
+                                 where=where))
         report(number)
     return name_runs(runs, names)
 
