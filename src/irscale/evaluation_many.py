@@ -59,16 +59,16 @@ from .core.params import BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, RunSummaries, evaluate_judged, evaluation_setup
-from .io.files import (
-    CallInputs,
-    access_error,
-    check_folder_inputs,
-    current_umask,
-    interrupts_held,
-    output_target,
-)
+from .io.files import access_error, current_umask, interrupts_held, output_target
 from .io.naming import NAME_MODES, NameSpec, file_names
-from .io.sources import as_qrels, call_inputs, read_run_file, run_files
+from .io.sources import (
+    CallInputs,
+    as_qrels,
+    call_inputs,
+    check_folder_inputs,
+    read_run_file,
+    run_files,
+)
 from .io.table import Column
 from .measures.base import get_family
 from .measures.diversity import is_diversity_name
@@ -196,7 +196,7 @@ def check_out(out: str | os.PathLike[str], files: Iterable[Any] | CallInputs, *,
               force: bool = False, option: str = "out") -> str:
     """``out`` as a path, after the checks of the module documentation (before any work);
     ``files``: the files the call reads (the run files, the qrels when a path), none of
-    which ``out`` may be or hold, under any name (:func:`~irscale.io.files.
+    which ``out`` may be or hold, under any name (:func:`~irscale.io.sources.
     check_folder_inputs`)."""
     path = os.fspath(out)
     if not path:

@@ -25,14 +25,13 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..errors import FileAccessError, ParameterError
-from ..io.files import (
+from ..io.files import atomic_output, check_output, is_stdio, output_target
+from ..io.sources import (
     CallInputs,
     InputFile,
-    atomic_output,
     check_folder_inputs,
-    check_output,
-    is_stdio,
-    output_target,
+    check_not_input,
+    input_files,
 )
 
 #: Formats a plot can be saved in (from the file's extension).
@@ -151,8 +150,6 @@ class CallFiles:
     def input_files(self) -> Iterator[InputFile]:
         """The files the call reads: a folder or a glob pattern gives its files, as the
         commands expand them (:func:`irscale.io.sources.input_files`)."""
-        from ..io.sources import input_files
-
         for path, option in self.inputs:
             yield from input_files(path, option)
 
@@ -209,7 +206,8 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             continue
         if kind == "plot":
             check_plot_path(path, option)
-        check_output(path, inputs=inputs, force=force, option=option)
+        check_not_input(path, inputs, option=option)
+        check_output(path, force=force, option=option)
         _check_distinct(option, path, written, "file")
         written.append((option, path))
     made: list[tuple[str, str]] = []
