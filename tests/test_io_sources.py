@@ -26,6 +26,7 @@ from irscale.errors import FileAccessError, InputError
 from irscale.evaluation_many import evaluate_many
 from irscale.io.sources import call_inputs, input_files, ranx_dict
 
+from .docs_examples import check_python_examples
 from .irds_mock import register
 from .test_layers import MODULES, _imports
 
@@ -296,6 +297,11 @@ def test_the_files_a_spec_reads(place, monkeypatch):
     inputs = call_inputs(["qrels", ("runs/*.run", "RUN"), RUN])
     assert inputs.named_by("./runs/r.run").how == "RUN matched by runs/*.run"
     assert inputs.named_by("qrels.gz") is None
+
+
+def test_the_inputs_page_example():
+    """docs/inputs.md's example prints what the page shows (the values by hand there)."""
+    check_python_examples("inputs.md")
 
 
 # ------------------------------------------------------------------------ import graph
