@@ -55,50 +55,16 @@ def _check_score(text: str) -> str | None:
 def read_qrels(
     source: PathLike | io.IOBase | bytes, *, duplicates: DuplicatePolicy = "error"
 ) -> Qrels:
-    """Read a TREC qrels file ``qid iter docno rel``.
+    """Read a TREC qrels file ``qid iter docno rel`` (module documentation): a path (plain
+    or gzip-compressed; ``"-"`` reads standard input), an open file or the file's bytes.
 
-    Parameters
-    ----------
-    source : path, file object or bytes
-        A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
-        file or the file's bytes. Fields are separated by spaces or tabs; ``iter`` is
-        ignored; ``rel`` is an integer, negative for pooled documents that were not judged
-        (``2.0`` is 2, as trec_eval reads it; ``1.5`` and ``1e1`` are refused).
-    duplicates : {"error", "first", "last", "max"}, default "error"
-        What to do with a (topic, docno) pair judged twice: raise, or keep the first, the
-        last or the highest judgment.
+    ``duplicates``, the result and the errors are those of :func:`irscale.read_qrels`,
+    which reads every other kind of qrels too and chooses this reader for files
+    (:mod:`irscale.io.sources`). ``rel`` is an integer (``2.0`` is 2, as trec_eval reads
+    it; ``1.5`` and ``1e1`` are refused), negative for pooled documents not judged.
 
-    Returns
-    -------
-    Qrels
-        One row per judgment, in file order.
-
-    Raises
-    ------
-    InputFormatError
-        A malformed line (wrong number of fields, a non-integer label), naming the source
-        and line.
-    EmptyInputError
-        No data line.
-    DuplicateError
-        A pair judged twice, with ``duplicates="error"``.
-    FileAccessError
-        The file cannot be read.
-    ParameterError
-        An unknown ``duplicates`` policy (checked before the file is read).
-    InputError
-        ``source`` is none of the above (``None``, a number; a DataFrame or dict:
-        :mod:`irscale.io.sources`).
-
-    Examples
-    --------
-    >>> qrels = read_qrels(b"101 0 d1 1\\n101 0 d2 0\\n102 0 d7 2\\n")
-    >>> qrels
-    Qrels(2 topics, 3 judgments, source='<bytes>')
-    >>> qrels.topics, qrels.rel.tolist()
-    (['101', '102'], [1, 0, 2])
-    >>> read_qrels(b"101 0 d1 1\\n101 0 d1 2\\n", duplicates="max").rel.tolist()
-    [2]
+    >>> read_qrels(b"101 0 d1 1\\n102 0 d7 2\\n").rel.tolist()
+    [1, 2]
     """
     check_duplicate_policy(duplicates)
     source = check_file_source(source, "read_qrels")
@@ -153,55 +119,18 @@ def read_run(
     duplicates: DuplicatePolicy = "error",
     keep_rank: bool = False,
 ) -> Run:
-    """Read a TREC run file ``qid Q0 docno rank score runid``.
+    """Read a TREC run file ``qid Q0 docno rank score runid`` (module documentation): a
+    path (plain or gzip-compressed; ``"-"`` reads standard input), an open file or the
+    file's bytes.
 
-    Parameters
-    ----------
-    source : path, file object or bytes
-        A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
-        file or the file's bytes. Column 2 is ignored, as is the rank column unless
-        ``keep_rank``; scores must be finite numbers.
-    name : str, optional
-        The run's name; by default, as in trec_eval 9.0.8, the run id of its last line
-        (a warning says so when the file holds several run ids).
-    duplicates : {"error", "first", "last", "max"}, default "error"
-        What to do with a document retrieved twice for a topic: raise, or keep the first,
-        the last or the highest-scored line.
-    keep_rank : bool, default False
-        Keep the rank column (integers), needed by the ``rank-column`` tie policy.
+    ``name``, ``duplicates``, ``keep_rank``, the result and the errors are those of
+    :func:`irscale.read_run`, which reads every other kind of run too and chooses this
+    reader for TREC files (:mod:`irscale.io.sources`). Unless ``name`` is given, the run is
+    named, as in trec_eval 9.0.8, after the run id of its last line, with a warning when
+    the file holds several run ids.
 
-    Returns
-    -------
-    Run
-        One row per retrieved document. Ranking (by score, ties by docno as trec_eval)
-        happens when the run is evaluated, not here.
-
-    Raises
-    ------
-    InputFormatError
-        A malformed line (wrong number of fields, a score that is not a finite number),
-        naming the source and line.
-    EmptyInputError
-        No data line.
-    DuplicateError
-        A document retrieved twice for a topic, with ``duplicates="error"``.
-    FileAccessError
-        The file cannot be read.
-    ParameterError
-        An unknown ``duplicates`` policy (checked before the file is read).
-    InputError
-        ``source`` is none of the above (``None``, a number; a DataFrame or dict:
-        :mod:`irscale.io.sources`).
-
-    Examples
-    --------
-    >>> run = read_run(b"101 Q0 d1 1 2.5 bm25\\n101 Q0 d2 2 1.0 bm25\\n")
-    >>> run
-    Run('bm25', 1 topics, 2 results, source='<bytes>')
-    >>> run.name, run.score.tolist()
-    ('bm25', [2.5, 1.0])
-    >>> read_run(b"101 Q0 d1 1 2.5 bm25\\n", name="baseline").name
-    'baseline'
+    >>> read_run(b"101 Q0 d1 1 2.5 bm25\\n").name
+    'bm25'
     """
     check_duplicate_policy(duplicates)
     source = check_file_source(source, "read_run")
