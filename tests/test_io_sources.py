@@ -254,6 +254,11 @@ def test_a_mapping_names_its_runs_whatever_their_kind(place):
     runs = irscale.read_runs(dict(specs))
     assert [run.name for run in runs] == list(specs)
     assert all(_rows(run) == RUN_ROWS for run in runs)
+    for read in (irscale.read_runs, lambda runs: irscale.evaluate(QRELS, runs, "P@1")):
+        with pytest.raises(FileAccessError, match="runs"):  # a value is one run: one file
+            read({"x": str(place / "runs")})
+        with pytest.raises(InputError, match="run 'x': expected a run"):
+            read({"x": 3})
 
 
 def test_read_run_refuses_several_runs(place):

@@ -286,10 +286,10 @@ def _one_run(source: Any, *, name: str | None, duplicates: DuplicatePolicy, keep
 
 
 def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "error",
-          keep_rank: bool = False, key: object = None, where: str = "") -> list[Run]:
+          keep_rank: bool = False, where: str = "") -> list[Run]:
     """The runs of any run spec (module documentation), ``name`` naming a single run;
-    ``key``: the spec's key in a mapping ``{name: run}`` and ``where``: the entry point,
-    for messages."""
+    ``where`` starts a refusal's message (the entry point). Each value of a mapping
+    ``{name: run}`` is one run (:func:`_one_run`)."""
     from ..core.inputs import Run
 
     if isinstance(obj, Run):
@@ -331,14 +331,8 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
     if isinstance(obj, Mapping):
         if _is_single_run(obj):
             return [memory.run_from_dict(obj, name=name or "run", duplicates=duplicates)]
-        runs = []
-        for key, value in obj.items():
-            if _several(value) is not None:
-                raise InputError(f"{where}run {key!r}: expected one run, got "
-                                 f"{_several(value)}")
-            runs.extend(_runs(value, name=str(key), duplicates=duplicates,
-                              keep_rank=keep_rank, key=key, where=where))
-        return runs
+        return [_one_run(value, name=str(key), duplicates=duplicates, keep_rank=keep_rank,
+                         where=f"{where}run {str(key)!r}: ") for key, value in obj.items()]
     if memory.is_records(obj):
         return [memory.run_from_records(obj, name=name or "run", duplicates=duplicates)]
     if isinstance(obj, Sequence):
@@ -347,8 +341,7 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
         # runs sharing a run id are named after their files, with a warning (io.naming)
         return name_runs([run for item in obj
                           for run in _runs(item, duplicates=duplicates, keep_rank=keep_rank)])
-    which = "" if key is None else f"run {key!r}: "
-    raise InputError(f"{where}{which}expected a run ({RUN_KINDS}), got {describe(obj)}")
+    raise InputError(f"{where}expected a run ({RUN_KINDS}), got {describe(obj)}")
 
 
 def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
