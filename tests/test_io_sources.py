@@ -62,6 +62,14 @@ class Run:
         self.run, self.name = run, name
 
 
+def _irds_formats() -> Any:
+    """ir_datasets' namedtuples (``TrecQrel``, ``GenericScoredDoc``), where installed."""
+    pytest.importorskip("ir_datasets")
+    from ir_datasets import formats
+
+    return formats
+
+
 def _dict(rows: list[tuple]) -> dict:
     out: dict = {}
     for topic, doc, value in rows:
@@ -100,6 +108,10 @@ QRELS_SPECS: dict[str, Callable[[Path], Any]] = {
     "records": lambda d: [TrecQrel(t, doc, rel, "0") for t, doc, rel in QRELS_ROWS],
     "records-iterator": lambda d: iter([TrecQrel(t, doc, rel, "0") for t, doc, rel in
                                         QRELS_ROWS]),
+    "ir_measures": lambda d: [pytest.importorskip("ir_measures").Qrel(*row)
+                              for row in QRELS_ROWS],
+    "ir_datasets": lambda d: [_irds_formats().TrecQrel(t, doc, rel, "0")
+                              for t, doc, rel in QRELS_ROWS],
     "ranx": lambda d: Qrels(_dict(QRELS_ROWS)),
     "irscale": lambda d: irscale.read_qrels(QRELS),
     "irds": lambda d: "irds:" + register(qrels=d / "qrels"),
@@ -119,6 +131,9 @@ RUN_SPECS: dict[str, Callable[[Path], Any]] = {
     "frame": lambda d: pd.DataFrame(RUN_ROWS, columns=["query_id", "doc_id", "score"]),
     "dict": lambda d: _dict(RUN_ROWS),
     "records": lambda d: [ScoredDoc(*row) for row in RUN_ROWS],
+    "ir_measures": lambda d: [pytest.importorskip("ir_measures").ScoredDoc(*row)
+                              for row in RUN_ROWS],
+    "ir_datasets": lambda d: [_irds_formats().GenericScoredDoc(*row) for row in RUN_ROWS],
     "ranx": lambda d: Run(_dict(RUN_ROWS), name="r"),
     "irscale": lambda d: irscale.read_run(RUN),
     "irds": lambda d: "irds:" + register(scoreddocs=d / "r.run"),
