@@ -224,6 +224,33 @@ def test_folders_and_patterns_are_run_files_everywhere(place, kind, entry):
         irscale.read_run(spec)
 
 
+#: The specs a command line can give (strings), as a function of the test's folder.
+CLI_SPECS: dict[str, Callable[[Path], tuple[str, str]]] = {
+    "path": lambda d: (str(d / "qrels"), str(d / "r.run")),
+    "gzip": lambda d: (str(d / "qrels.gz"), str(d / "r.run.gz")),
+    "parquet": lambda d: (str(d / "qrels"), str(d / "r.parquet")),
+    "folder": lambda d: (str(d / "qrels"), str(d / "runs")),
+    "glob": lambda d: (str(d / "qrels"), str(d / "runs" / "*.run")),
+    "irds": lambda d: ("irds:" + register(qrels=d / "qrels"),
+                       "irds:" + register(scoreddocs=d / "r.run")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CLI_SPECS))
+def test_the_command_line_reads_its_specs_as_the_api(place, kind):
+    """irscale eval -q on every kind of spec a command line names: the per-topic values
+    of the API (by hand: EXPECTED), as trec_eval prints them."""
+    from .test_cli_eval import cli
+
+    qrels, run = CLI_SPECS[kind](place)
+    status, out, err = cli(["eval", "-q", "-m", "P@1", "-m", "AP", qrels, run])
+    assert status == 0, err
+    values = {(line.split()[0], line.split()[1]): float(line.split()[2])
+              for line in out.splitlines() if line.split()[1] != "all"}
+    assert [values[("P@1", topic)] for topic in ("1", "2")] == EXPECTED["P@1"]
+    assert [values[("AP", topic)] for topic in ("1", "2")] == EXPECTED["AP"]
+
+
 def _refusal(call: Callable[[], Any]) -> tuple[type, str]:
     """The class of the error ``call`` raises and its message without the entry point."""
     with pytest.raises(InputError) as caught:
