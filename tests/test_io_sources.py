@@ -70,6 +70,11 @@ def _irds_formats() -> Any:
     return formats
 
 
+def _load(dataset_id: str) -> Any:
+    """The ir_datasets dataset object of a registered id."""
+    return pytest.importorskip("ir_datasets").load(dataset_id)
+
+
 def _dict(rows: list[tuple]) -> dict:
     out: dict = {}
     for topic, doc, value in rows:
@@ -115,6 +120,7 @@ QRELS_SPECS: dict[str, Callable[[Path], Any]] = {
     "ranx": lambda d: Qrels(_dict(QRELS_ROWS)),
     "irscale": lambda d: irscale.read_qrels(QRELS),
     "irds": lambda d: "irds:" + register(qrels=d / "qrels"),
+    "irds-dataset": lambda d: _load(register(qrels=d / "qrels")),
 }
 
 #: Run specs that hold one run, by kind.
@@ -137,6 +143,7 @@ RUN_SPECS: dict[str, Callable[[Path], Any]] = {
     "ranx": lambda d: Run(_dict(RUN_ROWS), name="r"),
     "irscale": lambda d: irscale.read_run(RUN),
     "irds": lambda d: "irds:" + register(scoreddocs=d / "r.run"),
+    "irds-dataset": lambda d: _load(register(scoreddocs=d / "r.run")),
 }
 
 #: Specs that are no qrels and no run: refused alike everywhere.

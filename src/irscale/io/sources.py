@@ -14,9 +14,9 @@ a path, ``"-"`` (standard input)               :mod:`irscale.io.trec` (plain or 
 a folder, a glob pattern (runs only)           its run files (:func:`run_files`)
 ``"irds:DATASET_ID"``                          :mod:`irscale.io.irds`
 bytes, an open binary or text file             :mod:`irscale.io.trec`
-a DataFrame, a dict ``{topic: {docno: v}}``,   :mod:`irscale.io.memory`
-namedtuples (ir_datasets, ir_measures)
+a DataFrame, a dict of dicts, namedtuples      :mod:`irscale.io.memory`
 an ir_datasets dataset object                  :mod:`irscale.io.irds`, then as namedtuples
+                                               (its qrels; its scored documents as a run)
 ranx ``Qrels`` / ``Run``                       their dict of dicts (:func:`ranx_dict`)
 =============================================  =========================================
 
@@ -193,13 +193,13 @@ def _several(source: Any) -> str | None:
     if isinstance(source, (list, tuple)) and not hasattr(source, "_fields") and not \
             _records(source):
         return f"a {type(source).__name__} of runs"
-    if isinstance(source, Mapping) and ranx_dict(source, "run") is None and \
-            not _is_single_run(source):
+    if isinstance(source, Mapping) and not _is_single_run(source):
         return "a mapping {name: run}"
     return None
 
 
 def _records(obj: Any) -> bool:
+    """:func:`irscale.io.memory.is_records`, imported when asked (memory loads pyarrow)."""
     from .memory import is_records
 
     return is_records(obj)
@@ -294,16 +294,18 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
 
     if isinstance(obj, Run):
         return [obj if name is None or obj.name == name else replace(obj, name=name)]
-    if is_irds(obj):
+    if is_irds(obj) or hasattr(obj, "scoreddocs_iter"):
         from .irds import PREFIX, dataset_rows, load_dataset
         from .memory import run_from_records
 
         if keep_rank:
-            raise ParameterError(f"{obj}: ir_datasets' scored documents have no rank "
-                                 "column to keep (use another tie policy)")
-        rows, source = dataset_rows(load_dataset(obj), "scoreddocs", obj)
-        return [run_from_records(rows, name=name if name is not None else obj[len(PREFIX):],
-                                 duplicates=duplicates, source=source)]
+            raise ParameterError(f"{obj if is_irds(obj) else 'an ir_datasets dataset'}: "
+                                 "ir_datasets' scored documents have no rank column to keep "
+                                 "(use another tie policy)")
+        dataset = load_dataset(obj) if is_irds(obj) else obj
+        rows, source = dataset_rows(dataset, "scoreddocs", obj if is_irds(obj) else None)
+        return [run_from_records(rows, duplicates=duplicates, source=source,
+                                 name=name if name is not None else source.removeprefix(PREFIX))]
     if is_data(obj):
         from .trec import read_run as read_trec_run
 
