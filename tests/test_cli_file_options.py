@@ -14,8 +14,15 @@ import pytest
 from irscale.cli.main import build_parser
 from irscale.cli.outputs import call_files, command_parsers, file_role
 from irscale.errors import OutputExistsError, ParameterError
-from irscale.io.files import CallInputs, InputFile, check_folder_inputs, check_output
-from irscale.io.run_sources import run_files, source_files
+from irscale.io.files import check_output
+from irscale.io.sources import (
+    CallInputs,
+    InputFile,
+    check_folder_inputs,
+    check_not_input,
+    run_files,
+    source_files,
+)
 
 #: A metavar that names a file (or a folder): ``FILE``, ``DIR``, ``LOG``, ``RUN`` ...
 FILE_METAVAR = re.compile(r"\b(FILE|DIR|LOG2?|RUN|QRELS|TABLE|USERS|SAMPLE|LABELS)\b|\.json")
@@ -171,7 +178,7 @@ def test_output_named_as_an_input_is_refused(tree, how):
     inputs = CallInputs([InputFile("q.txt"), InputFile("runs/a.run", "in folder runs")])
     assert inputs.named_by(out) == InputFile("runs/a.run", "in folder runs")
     with pytest.raises(OutputExistsError, match=r"runs/a\.run"):
-        check_output(out, inputs=inputs, force=True)
+        check_not_input(out, inputs)
     assert source.read_text() == "a.run\n"
 
 
@@ -183,7 +190,8 @@ def test_other_files_are_not_inputs(tree):
     assert [f.path for f in inputs.files] == ["runs/a.run", "teamA_r1"]
     for other in ("new.txt", "copy.run", "runs/b.run", "-", "teamA_r1"):
         assert inputs.named_by(other) is None, other
-    check_output("copy.run", inputs=inputs, force=True)
+    check_not_input("copy.run", inputs)
+    check_output("copy.run", force=True)
 
 
 def test_dangling_link_input_is_its_target(tree):

@@ -113,7 +113,7 @@ def test_two_qrels_cohen_kappa_matches_statsmodels():
 
 def test_system_ranking_agreement(tmp_path):
     from irscale.collections.simulate import _means
-    from irscale.io.memory import as_runs
+    from irscale.io.sources import as_runs
     from irscale.io.trec import read_qrels
     from irscale.meta.rank_correlation import tau_ap
     from irscale.stats.kendall import kendall_tau

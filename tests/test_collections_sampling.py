@@ -19,8 +19,8 @@ from irscale.collections.sampling import (
     sampling_distribution,
 )
 from irscale.errors import InputError, ParameterError
-from irscale.io.memory import as_qrels, as_runs
 from irscale.io.sampled import read_sampled_qrels
+from irscale.io.sources import as_qrels, as_runs
 
 from .test_collections_pooling import random_qrels, random_runs
 

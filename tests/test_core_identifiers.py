@@ -12,7 +12,7 @@ import pytest
 from irscale.core import identifiers
 from irscale.core.judge import PairJudge
 from irscale.core.judged import NONPOOL, UNJUDGED
-from irscale.io.memory import as_qrels
+from irscale.io.sources import as_qrels
 
 
 def _words(rng: np.random.Generator, n: int) -> list[str]:

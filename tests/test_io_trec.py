@@ -26,7 +26,8 @@ from irscale.core._columnar.blocks import TopicBlocks, take_rows, take_rows_by_c
 from irscale.core._columnar.duplicates import duplicate_rows
 from irscale.core._columnar.fingerprints import string_fingerprints
 from irscale.errors import DuplicateError, EmptyInputError, InputError, InputFormatError
-from irscale.io.memory import as_runs, qrels_from_dict, run_from_frame
+from irscale.io.memory import qrels_from_dict, run_from_frame
+from irscale.io.sources import as_runs
 from irscale.parallel import threads
 
 

@@ -8,7 +8,8 @@ import pytest
 
 import irscale
 from irscale.errors import EmptyInputError, InputError
-from irscale.io.memory import as_runs, qrels_from_dict, run_from_dict
+from irscale.io.memory import qrels_from_dict, run_from_dict
+from irscale.io.sources import as_runs
 
 QRELS = {"1": {"a": 1, "b": 0, "c": 2}, "2": {"x": 1}}
 RUN = {"1": {"a": 0.5, "b": 0.9, "c": 0.5, "d": 0.1}, "2": {"x": 1.0, "y": 2.0}}

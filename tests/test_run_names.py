@@ -13,8 +13,8 @@ import pytest
 import irscale
 from irscale.cli.main import main
 from irscale.errors import AlignmentError, ParameterError
-from irscale.io.memory import as_runs
 from irscale.io.naming import file_stem, find_run, name_runs, parse_names
+from irscale.io.sources import as_runs
 
 
 def write(path, text: str) -> str:

@@ -26,9 +26,9 @@ _EXPORTS: dict[str, str] = {
     "Qrels": ".core.inputs",
     "Run": ".core.inputs",
     "ScoreMatrix": ".core.scorematrix",
-    "read_qrels": ".io.trec",
-    "read_run": ".io.trec",
-    "read_runs": ".io.trec",
+    "read_qrels": ".io.sources",
+    "read_run": ".io.sources",
+    "read_runs": ".io.sources",
     "read_diversity_qrels": ".io.diversity",
     "read_session_run": ".io.sessions",
     "read_intent_probabilities": ".io.diversity",
@@ -101,7 +101,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .evaluation import Evaluation, evaluate
     from .io.diversity import read_diversity_qrels, read_intent_probabilities
     from .io.sessions import read_session_run
-    from .io.trec import read_qrels, read_run, read_runs
+    from .io.sources import read_qrels, read_run, read_runs
     from .measures.names import parse_measures
     from .stats import (
         anova,

@@ -40,7 +40,7 @@ from .core.ranking import RankingOptions
 from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
 from .io.labels import read_labels
-from .io.memory import as_qrels, as_runs
+from .io.sources import as_qrels, as_runs
 from .measures.base import EvalContext, MeasureRequest
 from .measures.compute import compute_shared
 from .measures.names import is_measure_name, is_trec_request, parse_measures
@@ -139,7 +139,7 @@ def evaluate(
         fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``). A path
         names a TREC run file (plain or gzip) or a Parquet one, a folder its run files
         (sorted by name), a glob pattern (``"runs/*.gz"``) the files it matches
-        (:func:`irscale.io.run_sources.run_files`); for thousands of files,
+        (:func:`irscale.io.sources.run_files`); for thousands of files,
         :func:`irscale.evaluate_many` streams them with bounded memory.
     measures : str or iterable of str, default "official"
         Measure names as accepted by :func:`irscale.measures.names.parse_measures`:

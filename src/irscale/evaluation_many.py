@@ -4,7 +4,7 @@ by a batch.
 The run files (a folder, a glob pattern, files, or a list of those: :func:`run_files`) are
 cut into batches of ``batch_size`` files in their order. Each batch is a task of the
 executor (:mod:`irscale.parallel`: this process's threads, or a Dask cluster): it reads its
-files (TREC text, plain or gzip, or Parquet: :func:`irscale.io.run_parquet.read_run_file`),
+files (TREC text, plain or gzip, or Parquet: :func:`irscale.io.sources.read_run_file`),
 judges them against the qrels and computes the measures exactly as :func:`irscale.evaluate`
 does (:func:`irscale.evaluation.evaluate_judged`, the same code), and returns its per-topic
 table and the summary values of its runs. Nothing else of a batch outlives its task, so the
@@ -59,17 +59,16 @@ from .core.params import BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, evaluate_judged, evaluation_setup
-from .io.files import (
-    access_error,
-    check_folder_inputs,
-    current_umask,
-    interrupts_held,
-    output_target,
-)
-from .io.memory import as_qrels
+from .io.files import access_error, current_umask, interrupts_held, output_target
 from .io.naming import NAME_MODES, NameSpec, file_names
-from .io.run_parquet import read_run_file
-from .io.run_sources import run_files
+from .io.sources import (
+    CallInputs,
+    as_qrels,
+    call_inputs,
+    check_folder_inputs,
+    read_run_file,
+    run_files,
+)
 from .io.table import Column
 from .measures.base import get_family
 from .measures.diversity import is_diversity_name
@@ -194,11 +193,11 @@ def _check_kept(setup: EvaluationSetup) -> None:
                                  "with irscale eval -q (irscale.evaluate)")
 
 
-def check_out(out: str | os.PathLike[str], files: Iterable[Any], *, force: bool = False,
-              option: str = "out") -> str:
+def check_out(out: str | os.PathLike[str], files: Iterable[Any] | CallInputs, *,
+              force: bool = False, option: str = "out") -> str:
     """``out`` as a path, after the checks of the module documentation (before any work);
     ``files``: the files the call reads (the run files, the qrels when a path), none of
-    which ``out`` may be or hold, under any name (:func:`~irscale.io.files.
+    which ``out`` may be or hold, under any name (:func:`~irscale.io.sources.
     check_folder_inputs`)."""
     path = os.fspath(out)
     if not path:
@@ -331,7 +330,8 @@ allow_empty
         raise ParameterError("allow_empty and force must be True or False")
     files = run_files(runs)
     chosen = _run_names(files, names)
-    target = None if out is None else check_out(out, [qrels, *files], force=force)
+    target = None if out is None else check_out(out, call_inputs([qrels, *files]),
+                                                force=force)
     qrels_obj = as_qrels(qrels)
     index = QrelsIndex.build(qrels_obj)
     batches = [(tuple(files[i:i + size]), tuple(chosen[i:i + size]))

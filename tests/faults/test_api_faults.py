@@ -111,6 +111,13 @@ def _frame_run(**changes) -> pd.DataFrame:
     return frame
 
 
+def _frame_runs() -> pd.DataFrame:
+    """Two runs in one DataFrame, told apart by its ``run`` column."""
+    frame = pd.concat([_frame_run(), _frame_run()], ignore_index=True)
+    frame["run"] = ["x"] * (len(frame) // 2) + ["y"] * (len(frame) - len(frame) // 2)
+    return frame
+
+
 #: A session run, texts, nuggets, matches and lengths (as bytes) for the text API rows.
 SESSION_RUN = b"1 1 d1 1 0.9 s\n1 2 d3 1 0.8 s\n"
 TEXTS = b"1\tsysA\tthe cat sat\n"
@@ -192,18 +199,14 @@ ROWS = [
     bad("read_run-int", lambda a: irscale.read_run(3), "read_run", "int 3", "file path"),
     bad("read_run-float", lambda a: irscale.read_run(3.5), "float 3.5"),
     bad("read_run-object", lambda a: irscale.read_run(object()), "read_run", "object"),
-    bad("read_run-dict", lambda a: irscale.read_run({"1": {"d1": 1.0}}), "dict",
-        "irscale.evaluate"),
-    bad("read_run-frame", lambda a: irscale.read_run(_frame_run()), "DataFrame",
-        "irscale.evaluate"),
     bad("read_run-list", lambda a: irscale.read_run(["a.run", "b.run"]), "read_runs"),
+    bad("read_run-runs-mapping", lambda a: irscale.read_run({"x": "a.run", "y": "b.run"}),
+        "read_run", "mapping", "read_runs"),
+    bad("read_run-frame-run-column", lambda a: irscale.read_run(_frame_runs()), "read_run",
+        "2", "read_runs"),
     bad("read_qrels-none", lambda a: irscale.read_qrels(None), "read_qrels", "got None"),
     bad("read_qrels-int", lambda a: irscale.read_qrels(3), "read_qrels", "int 3",
         "file path"),
-    bad("read_qrels-dict", lambda a: irscale.read_qrels({"1": {"d1": 1}}), "dict",
-        "irscale.evaluate"),
-    bad("read_qrels-frame", lambda a: irscale.read_qrels(_frame_qrels()), "DataFrame",
-        "irscale.evaluate"),
     bad("read_runs-none", lambda a: irscale.read_runs(None), "read_runs", "None"),
     bad("read_runs-int", lambda a: irscale.read_runs(3), "read_runs", "int 3"),
     bad("read_runs-one-path", lambda a: irscale.read_runs("a.run"), "'a.run'", "read_run"),

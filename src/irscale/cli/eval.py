@@ -163,8 +163,8 @@ def run(args: argparse.Namespace) -> int:
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
     if baseline is not None:  # a run's name, or its file (path, file name or stem)
-        from ..io.memory import as_runs
         from ..io.naming import find_run
+        from ..io.sources import as_runs
 
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)

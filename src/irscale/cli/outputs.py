@@ -7,7 +7,7 @@ and folders it writes (``tests/test_cli_file_options.py`` walks every subcommand
 fails on an option that names a file and is neither). :func:`check_outputs` then checks,
 when the command starts, every output the command line names: it must not be one of the
 files the call reads, under any name (resolved path and inode, folders and glob patterns
-expanded as the command expands them: :func:`irscale.io.run_sources.source_files`), an
+expanded as the command expands them: :func:`irscale.io.sources.input_files`), an
 output folder must not hold one, whatever ``--force`` says; an output file must not exist
 unless ``--force``, its folder must exist and be writable, and no two outputs of the call
 may name the same path. A symbolic link is checked as the file it points to. The output
@@ -25,14 +25,13 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..errors import FileAccessError, ParameterError
-from ..io.files import (
+from ..io.files import atomic_output, check_output, is_stdio, output_target
+from ..io.sources import (
     CallInputs,
     InputFile,
-    atomic_output,
     check_folder_inputs,
-    check_output,
-    is_stdio,
-    output_target,
+    check_not_input,
+    input_files,
 )
 
 #: Formats a plot can be saved in (from the file's extension).
@@ -150,19 +149,9 @@ class CallFiles:
 
     def input_files(self) -> Iterator[InputFile]:
         """The files the call reads: a folder or a glob pattern gives its files, as the
-        commands expand them (:func:`irscale.io.run_sources.source_files`)."""
-        from ..io.run_sources import source_files
-
+        commands expand them (:func:`irscale.io.sources.input_files`)."""
         for path, option in self.inputs:
-            if is_stdio(path):
-                continue
-            files = source_files(path)
-            if files == [path]:
-                yield InputFile(path, option)
-                continue
-            where = f"in folder {path}" if os.path.isdir(path) else f"matched by {path}"
-            how = f"{option} {where}" if option else where
-            yield from (InputFile(file, how) for file in files)
+            yield from input_files(path, option)
 
 
 def call_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> CallFiles:
@@ -217,7 +206,8 @@ def check_outputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             continue
         if kind == "plot":
             check_plot_path(path, option)
-        check_output(path, inputs=inputs, force=force, option=option)
+        check_not_input(path, inputs, option=option)
+        check_output(path, force=force, option=option)
         _check_distinct(option, path, written, "file")
         written.append((option, path))
     made: list[tuple[str, str]] = []

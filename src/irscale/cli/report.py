@@ -22,7 +22,7 @@ import shlex
 from ..core.params import ALPHA, LENGTH, SAMPLES, SEED
 from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
-from ..io.run_sources import expands
+from ..io.sources import expands
 from ..stats.names import CORRECTIONS
 from .checks import DEFAULT_DIGITS, add_digits
 from .options import Checked, add_progress, wants_progress

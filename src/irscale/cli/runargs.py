@@ -30,8 +30,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
     """``paths``, after refusing a run file named twice, under one name or two
-    (:func:`~irscale.io.run_sources.check_distinct`; standard input is one input anyway)."""
-    from ..io.run_sources import check_distinct
+    (:func:`~irscale.io.sources.check_distinct`; standard input is one input anyway)."""
+    from ..io.sources import check_distinct
 
     check_distinct(path for path in paths if not is_stdio(path))
     return paths
@@ -40,21 +40,21 @@ def distinct_runs(paths: Sequence[str]) -> Sequence[str]:
 def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool = False,
                progress: bool = False) -> Sequence[object]:
     """The runs to evaluate: the paths themselves, a folder or glob pattern replaced by its
-    run files (:func:`~irscale.io.run_sources.run_files`), when neither ``--names`` nor
+    run files (:func:`~irscale.io.sources.run_files`), when neither ``--names`` nor
     ``progress`` on a terminal was given (the evaluation reads them, after the qrels, so
     that the qrels' errors come first, naming runs that share a run id after their files,
     as :func:`~irscale.io.trec.read_runs` does), otherwise the runs read here, named as
     ``--names`` says, with a bar of the files read (``progress``). A file named twice,
-    under one name or two, is refused (:func:`~irscale.io.run_sources.check_distinct`)."""
+    under one name or two, is refused (:func:`~irscale.io.sources.check_distinct`)."""
     import sys
 
-    from ..io.run_sources import expands, run_files
+    from ..io.sources import expands, run_files
 
     paths = distinct_runs([file for path in paths
                            for file in (run_files(path) if expands(path) else [path])])
     if names is None and not (progress and sys.stderr.isatty()):
         return paths
-    from ..io.trec import read_runs
+    from ..io.sources import read_runs
 
     return read_runs(list(paths), names=names or "runid", keep_rank=keep_rank,
                      progress=progress)

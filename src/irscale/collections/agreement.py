@@ -34,8 +34,7 @@ import pandas as pd
 from ..core.inputs import Qrels
 from ..errors import InputError, ParameterError
 from ..io.crowd import CrowdLabels, read_crowd_labels
-from ..io.memory import as_qrels
-from ..io.trec import read_qrels
+from ..io.sources import as_qrels
 
 LEVELS = ("nominal", "ordinal", "interval")
 
@@ -143,11 +142,6 @@ def label_agreement(labels: Any, *, scale: Sequence[int] | None = None) -> pd.Da
     return _table(data.counts, topic_codes, [str(t) for t in topics], data.classes)
 
 
-def _qrels(qrels: Any) -> Qrels:
-    """Qrels from anything :func:`~irscale.io.memory.as_qrels` takes, or a file's bytes."""
-    return read_qrels(qrels) if isinstance(qrels, bytes) else as_qrels(qrels)
-
-
 def _qrels_frame(q: Qrels) -> pd.DataFrame:
     return pd.DataFrame({"topic": q.topic.to_pylist(), "docno": q.docno.to_pylist(),
                          "rel": np.asarray(q.rel, dtype=np.int64)})
@@ -162,7 +156,7 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
     α nominal/ordinal/interval) and, given two runs or more, ``{"tau": τ_b, "tau_ap":
     τ_ap}`` of the mean ``measure`` of the runs under qrels A versus qrels B (else None).
     """
-    first_qrels, second_qrels = _qrels(qrels_a), _qrels(qrels_b)
+    first_qrels, second_qrels = as_qrels(qrels_a), as_qrels(qrels_b)
     a, b = _qrels_frame(first_qrels), _qrels_frame(second_qrels)
     both = a.merge(b, on=["topic", "docno"], suffixes=("_a", "_b"))
     if both.empty:
@@ -192,7 +186,7 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
         return table, None
     if len(runs) < 2:
         raise ParameterError("system-ranking agreement needs at least two runs")
-    from ..io.memory import as_runs
+    from ..io.sources import as_runs
     from ..meta.rank_correlation import tau_ap
     from ..stats.kendall import kendall_tau
     from .simulate import _means

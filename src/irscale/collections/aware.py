@@ -72,7 +72,7 @@ from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.crowd import CrowdLabels, read_crowd_labels
-from ..io.memory import as_runs
+from ..io.sources import as_runs
 from ..stats.protocol import TableResult, format_table
 from ..stats.resampling import check_rng
 from ..stats.tables import Format

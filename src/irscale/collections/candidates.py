@@ -25,7 +25,7 @@ from ..core.options import TiePolicy
 from ..core.params import DEPTH
 from ..core.ranking import RankingOptions, rank_order
 from ..errors import InputError
-from ..io.memory import as_runs
+from ..io.sources import as_runs
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -81,7 +81,7 @@ from ..core.params import (
     STRATEGY,
 )
 from ..errors import InputError, ParameterError
-from ..io.memory import as_qrels
+from ..io.sources import as_qrels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
 from .candidates import Candidates, ranked_candidates, warn_missing_topics

@@ -69,8 +69,8 @@ from ..core.params import DEPTH, SAMPLE_SIZE, STRATUM_RATE
 from ..core.params import DESIGNS as DESIGNS
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
-from ..io.memory import as_qrels, as_runs
 from ..io.sampled import read_sampled_qrels
+from ..io.sources import as_qrels, as_runs
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
 from ..stats.validation import check_choice, check_counts

@@ -64,7 +64,7 @@ from ..core.params import DOCUMENT_SHARDS
 from ..core.params import SHARD_METHODS as SHARD_METHODS
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
-from ..io.memory import as_qrels, as_runs
+from ..io.sources import as_qrels, as_runs
 from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova

@@ -40,7 +40,8 @@ from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import BUDGET, DEFAULT_DISCOUNT, DEFAULT_RBP_P, DEFAULT_RRF_K, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
-from ..io.memory import as_qrels, as_runs, qrels_from_frame
+from ..io.memory import qrels_from_frame
+from ..io.sources import as_qrels, as_runs
 from ..meta.common import format_frame
 from ..meta.loo import leave_one_out
 from ..meta.rank_correlation import tau_ap

@@ -1,4 +1,4 @@
-"""Readers and writers: TREC qrels and runs (plain or gzip), in-memory inputs, output formats.
+"""Readers and writers: every input spec (:mod:`irscale.io.sources`), output formats.
 
 Names are imported on first use (PEP 562): importing a light module of this package
 (:mod:`irscale.io.files`, :mod:`irscale.io.formats`) does not load numpy and pyarrow.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-_EXPORTS = {"read_qrels": ".trec", "read_run": ".trec", "read_runs": ".trec"}
+_EXPORTS = {"read_qrels": ".sources", "read_run": ".sources", "read_runs": ".sources"}
 
 __all__ = ["read_qrels", "read_run", "read_runs"]
 
@@ -27,4 +27,4 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .trec import read_qrels, read_run, read_runs
+    from .sources import read_qrels, read_run, read_runs

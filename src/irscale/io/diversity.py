@@ -41,8 +41,8 @@ from ._text import (
     parse_columns,
     source_name,
 )
+from .files import check_file_source
 from .irds import is_irds
-from .trec import _check_source
 
 DIVERSITY_FIELDS = ("topic", "subtopic", "docno", "judgment")
 IPROB_FIELDS = ("topic", "subtopic", "probability")
@@ -182,7 +182,7 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes, *, ndeval: bool =
     if is_irds(source):
         raise InputError(f"{source}: diversity qrels are read from ndeval-format files; "
                          "ir_datasets' subtopic qrels are not read (irds: gives ad hoc qrels)")
-    source = _check_source(source, "read_diversity_qrels")
+    source = check_file_source(source, "read_diversity_qrels")
     name = source_name(source)
     table, raw = parse_columns(
         source,
@@ -265,7 +265,7 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
     >>> {t: dict(ps) for t, ps in p.probabilities.items()}
     {'1': {'1': 0.7, '2': 0.3}}
     """
-    source = _check_source(source, "read_intent_probabilities")
+    source = check_file_source(source, "read_intent_probabilities")
     name = source_name(source)
     table, raw = parse_columns(
         source, IPROB_FIELDS,
@@ -328,7 +328,7 @@ def read_intent_types(source: PathLike | io.IOBase | bytes) -> IntentTypes:
     >>> t.navigational("1", ["1", "2", "3"]).tolist()
     [True, False, False]
     """
-    source = _check_source(source, "read_intent_types")
+    source = check_file_source(source, "read_intent_types")
     name = source_name(source)
     table, raw = parse_columns(
         source, ITYPE_FIELDS,
@@ -386,7 +386,7 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
     from ..core._columnar.duplicates import duplicate_rows
     from ..core.inputs import Run
 
-    source = _check_source(source, "read_ndeval_run")
+    source = check_file_source(source, "read_ndeval_run")
     label = source_name(source)
     # the rank is parsed as a double (exact for any rank below 2^53) and checked integral
     table, raw = parse_columns(

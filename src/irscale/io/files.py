@@ -11,8 +11,9 @@ Inputs
     system has none, take them from :func:`read_input` (one open, one read).
 
 Outputs
-    :func:`check_output` is called *before* the work starts: it refuses an output that is
-    one of the call's inputs (same resolved path or same inode, whatever ``force`` says), an
+    :func:`check_output` is called *before* the work starts, after the input owner has
+    refused an output that is one of the call's inputs (same resolved path or same inode,
+    whatever ``force`` says: :func:`irscale.io.sources.check_not_input`): it refuses an
     existing regular file unless ``force``, a directory, and a folder that does not exist or
     cannot be written. :func:`atomic_output` then writes to a temporary file beside the
     target and renames it into place only when the writing succeeded, so an interrupt, a
@@ -28,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import errno as errno_codes
 import gzip
+import io
 import os
 import signal
 import stat
@@ -35,12 +37,11 @@ import sys
 import tempfile
 import threading
 import zlib
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from ..errors import FileAccessError, InputFormatError, OutputExistsError
+from ..errors import FileAccessError, InputError, InputFormatError, OutputExistsError, shorten
 
 #: The file name that stands for standard input (as an input) or output (as an output).
 STDIO = "-"
@@ -80,6 +81,40 @@ def access_error(error: OSError, path: PathLike, action: str = "read") -> FileAc
         errno_codes.EFBIG: "file too large for the size limit (ulimit -f)",
     }.get(error.errno or -1, (error.strerror or str(error)).lower())
     return FileAccessError(f"cannot {action} {name}: {reason}", path=name, errno=error.errno)
+
+
+#: What a reader of one file takes, for error messages.
+FILE_SOURCES = "a file path, '-' (standard input), an open file or bytes"
+
+
+def describe(value: object) -> str:
+    """``int 3``, ``None``, ``DataFrame``: what a caller passed, for an error message."""
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    if isinstance(value, os.PathLike):
+        return f"{kind} {shorten(repr(os.fspath(value)), 120)}"
+    text = repr(value)
+    return f"{kind} {text}" if len(text) <= 60 and "\n" not in text else kind
+
+
+def check_file_source(source: object, where: str) -> PathLike | io.IOBase | bytes:
+    """``source`` if a reader of one file can read it (a path, ``-``, an open file, bytes;
+    a bytearray or memoryview as bytes); :class:`InputError` naming ``where`` otherwise,
+    and for a ``str`` holding a line break or a tab that names no file (data passed as a
+    file name)."""
+    if isinstance(source, str) and any(c in source for c in "\n\r\t") and \
+            not os.path.lexists(source):
+        raise InputError(f"{where}: no file is named {shorten(repr(source), 120)} (a str "
+                         "is read as a file name; data held in memory are read as bytes: "
+                         "b'...' or text.encode())")
+    if isinstance(source, (str, os.PathLike, bytes)):
+        return source
+    if isinstance(source, (bytearray, memoryview)):
+        return bytes(source)
+    if callable(getattr(source, "read", None)):
+        return source  # type: ignore[return-value]
+    raise InputError(f"{where}: expected {FILE_SOURCES}, got {describe(source)}")
 
 
 def _read_stdin() -> bytes:
@@ -226,124 +261,6 @@ def regular_file_kind(path: PathLike) -> str | None:
 
 
 # ------------------------------------------------------------------------------ outputs
-def file_identity(path: PathLike) -> tuple[int, int] | str:
-    """What makes two names one file: the device and inode (``st_dev``, ``st_ino``) of the
-    file ``path`` names, symbolic links followed, so that a hard link, a symbolic link and
-    another spelling (``./a``) of a file are that file; the resolved path of a path that
-    names no file (yet)."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return os.path.realpath(path)
-    return (info.st_dev, info.st_ino)
-
-
-def same_file_note(path: PathLike, other: PathLike) -> str:
-    """``", the same file under another name"`` when two names of one file resolve to
-    different paths (hard links), else nothing (one spelling, ``./a`` and ``a``, a symbolic
-    link and its target)."""
-    if os.path.realpath(path) == os.path.realpath(other):
-        return ""
-    return ", the same file under another name"
-
-
-@dataclass(frozen=True)
-class InputFile:
-    """One file a call reads: its ``path``, and how the call named it: ``how``, for
-    messages (the option, the folder or glob pattern it was found through), or nothing."""
-
-    path: str
-    how: str = ""
-
-    def named_as(self, name: str | None = None) -> str:
-        """This input in a message; ``name``: the output found to be this input."""
-        if self.path == name and not self.how:
-            return "one of the inputs"
-        how = f" ({self.how})" if self.how else ""
-        note = "" if name is None else same_file_note(name, self.path)
-        return f"the input {self.path}{how}{note}"
-
-
-class CallInputs:
-    """The files one call reads, to compare with every file and folder it writes, by
-    resolved path and by inode (:func:`file_identity`): an output is never an input, under
-    any name (``docs/errors.md``, rule 4). ``-`` (standard input), objects that are no path
-    and paths that name nothing (a run's name given where a file may be) are left out; the
-    paths are resolved once, on the first question."""
-
-    def __init__(self, files: Iterable[Any] = ()) -> None:
-        self.files = [file if isinstance(file, InputFile) else InputFile(os.fspath(file))
-                      for file in files
-                      if isinstance(file, InputFile) or (isinstance(file, (str, os.PathLike))
-                                                         and not is_stdio(file))]
-        self._index: tuple[dict[str, InputFile], dict[tuple[int, int], InputFile]] | None \
-            = None
-
-    def _indexed(self) -> tuple[dict[str, InputFile], dict[tuple[int, int], InputFile]]:
-        if self._index is None:
-            by_path: dict[str, InputFile] = {}
-            by_inode: dict[tuple[int, int], InputFile] = {}
-            for file in self.files:
-                identity = file_identity(file.path)
-                if isinstance(identity, tuple):
-                    by_inode.setdefault(identity, file)
-                    by_path.setdefault(os.path.realpath(file.path), file)
-                elif os.path.lexists(file.path):  # a dangling symbolic link: its target
-                    by_path.setdefault(identity, file)
-            self._index = by_path, by_inode
-        return self._index
-
-    def named_by(self, path: PathLike) -> InputFile | None:
-        """The input that ``path`` names (symbolic links followed), or ``None``."""
-        by_path, by_inode = self._indexed()
-        found = by_path.get(os.path.realpath(path))
-        if found is None:
-            identity = file_identity(path)
-            found = by_inode.get(identity) if isinstance(identity, tuple) else None
-        return found
-
-    def inside(self, folder: PathLike) -> InputFile | None:
-        """An input that is ``folder``, lies in it or below (resolved paths), or that a
-        file of the folder is (a hard or symbolic link to it); ``None`` when there is none.
-        """
-        by_path, by_inode = self._indexed()
-        real = os.path.realpath(folder)
-        prefix = real.rstrip(os.sep) + os.sep
-        for resolved, file in by_path.items():
-            if resolved == real or resolved.startswith(prefix):
-                return file
-        if not by_inode or not os.path.isdir(folder):
-            return None
-        try:
-            with os.scandir(os.fspath(folder)) as entries:
-                names = [entry.path for entry in entries]
-        except OSError:
-            return None
-        for name in names:
-            identity = file_identity(name)
-            if isinstance(identity, tuple) and identity in by_inode:
-                return by_inode[identity]
-        return None
-
-
-def check_folder_inputs(folder: PathLike, inputs: Iterable[Any] | CallInputs, *,
-                        option: str) -> None:
-    """Refuse an output ``folder`` that is one of ``inputs`` or holds one, under any name
-    (:meth:`CallInputs.inside`), whatever ``force`` says: :class:`OutputExistsError`."""
-    known = inputs if isinstance(inputs, CallInputs) else CallInputs(inputs)
-    found = known.inside(folder)
-    if found is None:
-        return
-    name = os.fspath(folder)
-    if os.path.realpath(found.path) == os.path.realpath(folder):
-        raise OutputExistsError(f"{option} {name} is {found.named_as(name)}: refusing to "
-                                "write into it (an input is never replaced, even with "
-                                "--force)", path=name)
-    raise OutputExistsError(f"{option} {name} holds {found.named_as()}: write to a folder "
-                            "that holds no input (an input is never replaced, even with "
-                            "--force)", path=name)
-
-
 def output_target(path: PathLike) -> str:
     """The file an output path writes: ``path`` itself, or, when ``path`` is a symbolic
     link (dangling or not), the file it points to (:func:`os.path.realpath`).
@@ -356,39 +273,25 @@ def output_target(path: PathLike) -> str:
     return os.fspath(path)
 
 
-def _link_note(path: PathLike, target: str) -> str:
+def link_note(path: PathLike, target: str) -> str:
     """`` (a link to TARGET)`` when ``path`` is a symbolic link, else nothing."""
     return f" (a link to {target})" if target != os.fspath(path) else ""
 
 
-def check_output(
-    path: PathLike | None,
-    *,
-    inputs: Iterable[Any] | CallInputs = (),
-    force: bool = False,
-    option: str = "-o",
-) -> None:
-    """Refuse, before any work, an output the call must not or cannot write.
-
-    ``inputs`` are the call's input files (paths, :class:`InputFile`, or a
-    :class:`CallInputs`; other objects are ignored). Raises :class:`OutputExistsError` when
-    ``path`` is an input under any name (:meth:`CallInputs.named_by`, even with ``force``) or an
-    existing regular file (without ``force``), and :class:`FileAccessError` when it is a
-    directory or its folder does not exist or cannot be written. A symbolic link is checked
-    as the file it points to (:func:`output_target`).
+def check_output(path: PathLike | None, *, force: bool = False, option: str = "-o") -> None:
+    """Refuse, before any work, an output the call cannot write, or must not: raises
+    :class:`OutputExistsError` when ``path`` is an existing regular file (without
+    ``force``), and :class:`FileAccessError` when it is a directory or its folder does not
+    exist or cannot be written. A symbolic link is checked as the file it points to
+    (:func:`output_target`). That it is none of the call's inputs is checked first, by the
+    input owner (:func:`irscale.io.sources.check_not_input`).
     """
     if path is None or is_stdio(path):
         return
     name = os.fspath(path)
     resolved = output_target(path)
-    note = _link_note(path, resolved)
+    note = link_note(path, resolved)
     target = Path(resolved)
-    known = inputs if isinstance(inputs, CallInputs) else CallInputs(inputs)
-    found = known.named_by(target)
-    if found is not None:
-        raise OutputExistsError(
-            f"{option} {name}{note} is {found.named_as(name)}: refusing to overwrite it (an "
-            "input is never replaced, even with --force)", path=name)
     try:
         info = os.stat(target)
     except FileNotFoundError:

@@ -8,7 +8,8 @@ dataset object (``ir_datasets.load(ID)``) can be passed to :func:`irscale.evalua
 too. ir_datasets is an optional dependency (``pip install 'irscale[irds]'``).
 
 The judgments come from ir_datasets' ``qrels_iter()`` (``TrecQrel(query_id, doc_id,
-relevance, iteration)`` namedtuples), read column by column as any list of namedtuples
+relevance, iteration)`` namedtuples), handed by :func:`dataset_rows` to
+:mod:`irscale.io.sources`, which reads them as any list of namedtuples
 (:func:`irscale.io.memory.qrels_from_records`): the same qrels as ``read_qrels`` gives on the
 dataset's qrels file. ir_datasets fetches a dataset's files on first use, as it always does
 (into ``IR_DATASETS_HOME``, default ``~/.ir_datasets``); when they are not there and cannot
@@ -21,10 +22,7 @@ from __future__ import annotations
 import difflib
 from typing import Any, TypeGuard
 
-from ..core._columnar.duplicates import DuplicatePolicy
-from ..core.inputs import Qrels, Run
 from ..errors import InputError
-from .memory import qrels_from_records, run_from_records
 
 #: The prefix that marks an ir_datasets id where a file name is expected.
 PREFIX = "irds:"
@@ -95,27 +93,11 @@ def _rows(dataset: Any, kind: str, source: str) -> list:
                          source=source) from None
 
 
-def dataset_qrels(dataset: Any, *, duplicates: DuplicatePolicy = "error",
-                  source: str | None = None) -> Qrels:
-    """The qrels of an ir_datasets dataset object."""
+def dataset_rows(dataset: Any, kind: str, source: str | None = None) -> tuple[list, str]:
+    """Every namedtuple of ``dataset``'s ``qrels`` or ``scoreddocs`` (``kind``), and the
+    name of the source in messages: ``source`` (``irds:ID``), or the dataset's id."""
     source = source or _dataset_source(dataset)
-    return qrels_from_records(_rows(dataset, "qrels", source), duplicates=duplicates,
-                              source=source)
+    return _rows(dataset, kind, source), source
 
 
-def irds_qrels(spec: str, *, duplicates: DuplicatePolicy = "error") -> Qrels:
-    """The qrels of ``irds:ID`` (see the module documentation)."""
-    return dataset_qrels(load_dataset(spec), duplicates=duplicates, source=spec)
-
-
-def irds_run(spec: str, *, name: str | None = None,
-             duplicates: DuplicatePolicy = "error") -> Run:
-    """The scored documents of ``irds:ID`` as a run, named ``ID`` unless ``name``."""
-    dataset = load_dataset(spec)
-    return run_from_records(_rows(dataset, "scoreddocs", spec),
-                            name=name if name is not None else spec[len(PREFIX):],
-                            duplicates=duplicates, source=spec)
-
-
-__all__ = ["INSTALL", "PREFIX", "dataset_qrels", "irds_qrels", "irds_run", "is_irds",
-           "load_dataset"]
+__all__ = ["INSTALL", "PREFIX", "dataset_rows", "is_irds", "load_dataset"]

@@ -10,9 +10,7 @@ are read column by column (:func:`qrels_from_records`, :func:`run_from_records`)
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -26,7 +24,6 @@ from ..core._columnar.blocks import TopicBlocks
 from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import EmptyInputError, InputError, InputFormatError
-from .naming import name_runs
 
 _TOPIC = ("query_id", "qid", "topic", "topic_id")
 _DOC = ("doc_id", "docno", "doc", "document")
@@ -245,12 +242,13 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
 
 
 def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
-                    source: str = "<qrels dict>") -> Qrels:
-    """Qrels from ``{topic: {docno: relevance}}``."""
+                    duplicates: DuplicatePolicy = "error", source: str = "<qrels dict>") -> Qrels:
+    """Qrels from ``{topic: {docno: relevance}}`` (two keys of a topic can be one docno as
+    text, ``1`` and ``"1"``: ``duplicates`` says which judgment is kept)."""
     topic, docno, values, blocks, distinct = _flatten(data, "qrels")
     if not len(values):
         raise EmptyInputError("empty qrels dict", source=source)
-    return _make_qrels(topic, docno, values, "error", source, blocks, distinct)
+    return _make_qrels(topic, docno, values, duplicates, source, blocks, distinct)
 
 
 def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
@@ -309,12 +307,12 @@ def _rank_column(frame, source: str) -> np.ndarray:
 
 
 def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
-                  source: str = "<run dict>") -> Run:
-    """A run from ``{topic: {docno: score}}``."""
+                  duplicates: DuplicatePolicy = "error", source: str = "<run dict>") -> Run:
+    """A run from ``{topic: {docno: score}}`` (``duplicates`` as :func:`qrels_from_dict`)."""
     topic, docno, values, blocks, distinct = _flatten(data, "run")
     if not len(values):
         raise EmptyInputError("empty run dict", source=source)
-    return _make_run(topic, docno, values, name, "error", source, blocks=blocks,
+    return _make_run(topic, docno, values, name, duplicates, source, blocks=blocks,
                      distinct=distinct)
 
 
@@ -346,107 +344,3 @@ def _numbers(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, what: str,
                                        text=_row_describer(topic, docno, values)(i)[1]
                                        ) from None
         raise
-
-
-def as_qrels(obj: Any) -> Qrels:
-    """Qrels from a :class:`Qrels`, a file path (or ``irds:DATASET``: :mod:`irscale.io.irds`),
-    a file's bytes or an open binary file, a DataFrame, a dict of dicts, a list of
-    namedtuples (ir_datasets' ``TrecQrel``) or an ir_datasets dataset."""
-    from .trec import read_qrels
-
-    if isinstance(obj, Qrels):
-        return obj
-    if isinstance(obj, (str, os.PathLike)) or _is_data(obj):
-        return read_qrels(obj)
-    if isinstance(obj, Mapping):
-        return qrels_from_dict(obj)
-    if hasattr(obj, "columns"):
-        return qrels_from_frame(obj)
-    if is_records(obj):
-        return qrels_from_records(obj)
-    if hasattr(obj, "qrels_iter"):
-        from .irds import dataset_qrels
-
-        return dataset_qrels(obj)
-    raise InputError(f"cannot use a {type(obj).__name__} as qrels")
-
-
-def _is_data(obj: object) -> bool:
-    """A file's content held in memory (bytes-like) or an open binary file: read as the
-    file would be, never iterated item by item."""
-    import io
-
-    return isinstance(obj, (bytes, bytearray, memoryview, io.BufferedIOBase, io.RawIOBase))
-
-
-def _is_single_run(obj: Mapping) -> bool:
-    """True for ``{topic: {docno: score}}`` (one run), False for ``{name: run}``: every value
-    is a mapping whose first value is not one (one look per topic, not per document)."""
-    values = list(obj.values())
-    return bool(values) and all(
-        _is_mapping(v) and not _is_mapping(next(iter(v.values()), None)) for v in values)
-
-
-def _is_mapping(value: object) -> bool:
-    """``isinstance(value, Mapping)``, answered without the ABC's (slow) check for dicts,
-    numbers and strings."""
-    if type(value) is dict:
-        return True
-    return not isinstance(value, (int, float, str)) and isinstance(value, Mapping)
-
-
-def as_runs(obj: Any, *, keep_rank: bool = False) -> list[Run]:
-    """Runs from a :class:`Run`, a path (TREC text, plain or gzip, or Parquet; or
-    ``irds:DATASET``, its scored documents), a TREC run's bytes or an open binary file, a
-    folder or glob pattern (its run files:
-    :func:`~irscale.io.run_sources.run_files`), a DataFrame, a dict of dicts, a list of
-    namedtuples (ir_datasets' ``ScoredDoc``), a list of these, or a mapping
-    ``{name: run}`` (a DataFrame with a ``run`` column holds several runs).
-
-    Runs of a list or folder that share a name (run files with one run id) are named after
-    their files, with a warning (:func:`irscale.io.naming.name_runs`)."""
-    from .run_parquet import read_run_file
-    from .run_sources import expands, run_files
-    from .trec import read_run
-
-    if isinstance(obj, Run):
-        return [obj]
-    if _is_data(obj):
-        return [read_run(obj, keep_rank=keep_rank)]
-    if isinstance(obj, (str, os.PathLike)):
-        if expands(obj):
-            return name_runs([read_run_file(path, keep_rank=keep_rank)
-                              for path in run_files(obj)])
-        return [read_run_file(obj, keep_rank=keep_rank)]
-    if hasattr(obj, "columns"):
-        if "run" in obj.columns:
-            return [run_from_frame(part, name=str(key)) for key, part in
-                    obj.groupby("run", sort=False)]
-        return [run_from_frame(obj)]
-    if isinstance(obj, Mapping):
-        if _is_single_run(obj):
-            return [run_from_dict(obj)]
-        runs = []
-        for key, value in obj.items():
-            if isinstance(value, Mapping):
-                runs.append(run_from_dict(value, name=str(key)))
-            elif isinstance(value, (str, os.PathLike)):
-                runs.append(read_run_file(value, name=str(key), keep_rank=keep_rank))
-            elif _is_data(value):
-                runs.append(read_run(value, name=str(key), keep_rank=keep_rank))
-            elif isinstance(value, Run):
-                # renamed, keeping what the reader computed (fingerprints, topic blocks)
-                runs.append(value if value.name == str(key) else replace(value, name=str(key)))
-            elif hasattr(value, "columns"):
-                runs.append(run_from_frame(value, name=str(key)))
-            elif is_records(value):
-                runs.append(run_from_records(value, name=str(key)))
-            else:
-                raise InputError(f"cannot use a {type(value).__name__} as run {key!r}")
-        return runs
-    if is_records(obj):
-        return [run_from_records(obj)]
-    if isinstance(obj, Sequence):
-        # runs sharing a run id are named after their files, with a warning (io.naming)
-        return name_runs([run for item in obj for run in as_runs(item, keep_rank=keep_rank)])
-    raise InputError(f"cannot use a {type(obj).__name__} as a run")

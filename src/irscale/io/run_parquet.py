@@ -7,9 +7,9 @@ or ``topic_id``), document (``doc_id``, ``docno``, ``doc`` or ``document``) and 
 are integers become their decimal text. The run is named after the ``runid`` of its last
 row, as :func:`~irscale.io.trec.read_run` names a TREC file, or else after its file stem.
 
-:func:`read_run_file` reads a Parquet run (a name ending in ``.parquet`` or ``.pq``, or a
-file starting with Parquet's magic bytes ``PAR1``) or a TREC run (plain or gzip, by
-:func:`~irscale.io.trec.read_run`).
+:func:`is_parquet` tells a Parquet run (a name ending in ``.parquet`` or ``.pq``, or a file
+starting with Parquet's magic bytes ``PAR1``) from a TREC run: the choice is made by
+:func:`irscale.io.sources.read_run_file`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .memory import _DOC, _SCORE, _TOPIC, _make_run
 from .naming import file_stem
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Run
 
 #: File name endings of Parquet runs.
@@ -48,17 +49,6 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
         return read_file(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
     except OSError:
         return False
-
-
-def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
-                  keep_rank: bool = False) -> Run:
-    """One run file: Parquet (:func:`read_run_parquet`) or TREC text, plain or gzip
-    (:func:`~irscale.io.trec.read_run`); ``name`` and ``keep_rank`` as there."""
-    if is_parquet(path):
-        return read_run_parquet(path, name=name, keep_rank=keep_rank)
-    from .trec import read_run
-
-    return read_run(path, name=name, keep_rank=keep_rank)
 
 
 def _find(names: list[str], wanted: tuple[str, ...], what: str, source: str) -> str:
@@ -84,12 +74,13 @@ def _identifiers(column: pa.ChunkedArray, what: str, source: str) -> pa.ChunkedA
 
 
 def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
-                     keep_rank: bool = False) -> Run:
+                     duplicates: DuplicatePolicy = "error", keep_rank: bool = False) -> Run:
     """Read a run stored as a Parquet file (module documentation for its columns).
 
     Errors name the file (and the row where one is at fault): a missing column, a missing
     identifier, a score that is not a finite number, a document retrieved twice for a topic
-    (:class:`~irscale.errors.DuplicateError`), no row (:class:`~irscale.errors.EmptyInputError`),
+    (:class:`~irscale.errors.DuplicateError`, with ``duplicates="error"``: the policies of
+    :func:`irscale.io.trec.read_run`), no row (:class:`~irscale.errors.EmptyInputError`),
     a file that is not Parquet (:class:`~irscale.errors.InputError`) or cannot be read
     (:class:`~irscale.errors.FileAccessError`).
     """
@@ -138,7 +129,7 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
             name = str(table["runid"][-1].as_py())
         else:
             name = file_stem(source)
-    return _make_run(topic, docno, score, name, "error", source, rank)
+    return _make_run(topic, docno, score, name, duplicates, source, rank)
 
 
-__all__ = ["PARQUET_SUFFIXES", "is_parquet", "read_run_file", "read_run_parquet"]
+__all__ = ["PARQUET_SUFFIXES", "is_parquet", "read_run_parquet"]

@@ -34,7 +34,7 @@ from ..core._columnar import arrow
 from ..core._columnar.blocks import TopicBlocks
 from ..errors import DuplicateError, InputFormatError
 from ._text import PathLike, is_float, is_int, line_of_record, parse_columns, source_name
-from .trec import _check_source
+from .files import check_file_source
 
 SESSION_RUN_FIELDS = ("session", "query_no", "docno", "rank", "score", "runid")
 CLICK_FIELDS = ("session", "query_no", "rank", "timestamp")
@@ -245,7 +245,7 @@ def read_session_run(source: PathLike | io.IOBase | bytes) -> SessionRun:
     >>> run.query_no.tolist(), run.rank.tolist()
     ([1, 2], [1, 1])
     """
-    source = _check_source(source, "read_session_run")
+    source = check_file_source(source, "read_session_run")
     name = source_name(source)
     table, raw = parse_columns(
         source, SESSION_RUN_FIELDS,
@@ -337,7 +337,7 @@ def read_clicks(source: PathLike | io.IOBase | bytes) -> ClickLog:
     >>> read_clicks(b"s1 1 4 10.0\\ns1 1 2 31.5\\n").rank.tolist()
     [4, 2]
     """
-    source = _check_source(source, "read_clicks")
+    source = check_file_source(source, "read_clicks")
     name = source_name(source)
     table, raw = parse_columns(
         source, CLICK_FIELDS,
@@ -370,7 +370,7 @@ def read_session_map(source: PathLike | io.IOBase | bytes) -> dict[str, str]:
     >>> read_session_map(b"s1 101\\ns2 101\\n")
     {'s1': '101', 's2': '101'}
     """
-    source = _check_source(source, "read_session_map")
+    source = check_file_source(source, "read_session_map")
     name = source_name(source)
     table, raw = parse_columns(source, SESSION_MAP_FIELDS,
                                {"session": pa.string(), "topic": pa.string()},

@@ -32,8 +32,7 @@ from dataclasses import dataclass
 
 from ..errors import DuplicateError, EmptyInputError, InputFormatError
 from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_name
-from .files import check_utf8, raise_nul_line
-from .trec import _check_source
+from .files import check_file_source, check_utf8, raise_nul_line
 
 NUGGET_FIELDS = ("topic", "nugget_id", "weight", "vital|okay", "[vital_string]")
 MATCH_FIELDS = ("topic", "run", "nugget_id", "offset")
@@ -45,7 +44,7 @@ def _lines(source: PathLike | io.IOBase | bytes, where: str) -> tuple[str, Itera
         tuple[int, str]]]:
     """(name, the non-blank lines with their numbers) of an input (UTF-8, no NUL byte; a
     byte order mark that starts it is no part of its first line, as for the TREC files)."""
-    source = _check_source(source, where)
+    source = check_file_source(source, where)
     name = source_name(source)
     data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
     check_utf8(data, name)

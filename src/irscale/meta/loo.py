@@ -43,8 +43,8 @@ from ..core.params import DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
-from ..io.memory import as_qrels, as_runs, qrels_from_frame
-from ..io.trec import read_runs
+from ..io.memory import qrels_from_frame
+from ..io.sources import as_qrels, as_runs, read_runs
 from ..parallel import ExecutorArg, check_executor, is_local, run_tasks
 from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, value_text

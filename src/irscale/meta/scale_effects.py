@@ -352,7 +352,7 @@ def scale_report(
     ``{collection}_{N:02d}`` as in the paper (T08_30). The runs are checked and their
     topics reported as :func:`irscale.evaluate` does (``allow_empty=True`` among the
     ``transform_options`` evaluates a run with no topic in common with the qrels)."""
-    from ..io.memory import as_qrels, as_runs
+    from ..io.sources import as_qrels, as_runs
     from ..scales import scale_measure
     from ..scales.transform import transform
 

@@ -27,7 +27,7 @@ from ..core.options import TiePolicy
 from ..core.params import SERP_SIZE
 from ..errors import ParameterError
 from ..evaluation import evaluate
-from ..io.memory import as_qrels, as_runs
+from ..io.sources import as_qrels, as_runs
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
 

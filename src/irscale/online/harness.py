@@ -66,7 +66,7 @@ from ..core.params import (
     SERP_LENGTH,
 )
 from ..errors import InputError, ParameterError
-from ..io.memory import as_qrels, as_runs
+from ..io.sources import as_qrels, as_runs
 from ..stats.protocol import format_table
 from ..stats.resampling import seed_sequence
 from ..stats.tables import Format

@@ -517,7 +517,7 @@ class Interleavings(TableResult):
         not judged, -1 past the end of a list."""
         import warnings
 
-        from ..io.memory import as_qrels
+        from ..io.sources import as_qrels
 
         judged = as_qrels(qrels)
         unjudged = sorted(set(self.candidates.topics) - set(judged.topics))

@@ -35,7 +35,7 @@ from ..core.options import TiePolicy
 from ..core.params import CLICK_LEVEL, PROBABILITY, SERP_SIZE, SESSIONS
 from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
-from ..io.memory import as_qrels
+from ..io.sources import as_qrels
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
 

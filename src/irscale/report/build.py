@@ -43,8 +43,8 @@ from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporte
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
 from ..io.formats import REPORT_FORMATS, check_format
-from ..io.memory import as_qrels, as_runs
 from ..io.naming import find_run
+from ..io.sources import as_qrels, as_runs
 from ..measures.names import measure_names
 from ..meta.discriminative import METHODS, discriminative_power_table
 from ..meta.procedures import decide

@@ -407,7 +407,7 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
     there); ``max_memory`` and ``explain`` as :func:`~irscale.scales.transform.transform`
     takes them."""
     from ..core.options import RELEVANCE_LEVEL, integer_option
-    from ..io.memory import as_qrels, as_runs
+    from ..io.sources import as_qrels, as_runs
     from .transform import transform
 
     # every option checked before anything is read, named as the caller wrote it

@@ -38,7 +38,7 @@ from ..core.ranking import RankingOptions
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics
-from ..io.memory import as_qrels, as_runs
+from ..io.sources import as_qrels, as_runs
 from ..io.table import Column
 from .enumeration import synthetic_rankings
 from .measures import BINARY_KINDS, ScaleMeasure, scale_measure

@@ -93,7 +93,6 @@ from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
 from ..evaluation import Evaluation, check_topics
 from ..io.labels import read_labels
-from ..io.memory import as_qrels
 from ..io.sessions import (
     ClickLog,
     SessionRun,
@@ -102,6 +101,7 @@ from ..io.sessions import (
     read_session_map,
     read_session_run,
 )
+from ..io.sources import as_qrels
 from ..io.table import Column
 from ..measures.base import CATALOGUE, EvalContext, get_family, safe_divide
 from ..measures.cascade import satisfaction, unsatisfied_before

@@ -351,7 +351,7 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     scores, ranks) are dropped once it is judged, so that the runs' strings are never all
     in memory at once (the returned runs keep their names, sources and run ids only).
     Other inputs (:class:`Run` objects aside) go through
-    :func:`irscale.io.memory.as_runs`. With ``ndeval_ids`` the runs' topic ids are read as
+    :func:`irscale.io.sources.as_runs`. With ``ndeval_ids`` the runs' topic ids are read as
     ndeval reads them (:func:`~irscale.io.diversity.ndeval_run`).
     """
     import os
@@ -363,7 +363,7 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     items = runs if isinstance(runs, (list, tuple)) else [runs]
     lookup = _RelevantLookup.of(index)
     if not all(isinstance(item, (str, os.PathLike, Run)) for item in items):
-        from ...io.memory import as_runs
+        from ...io.sources import as_runs
 
         run_list = as_runs(runs, keep_rank=True)
         if ndeval_ids:
