@@ -12,7 +12,6 @@ import pytest
 
 import irscale.core.progress as progress_module
 import irscale.evaluation_many
-import irscale.io.trec
 from irscale.cli.main import build_parser, main
 from irscale.core.progress import (
     Progress,
@@ -144,7 +143,7 @@ def test_reading_many_runs_shows_a_bar_on_a_terminal_only(tmp_path, capsys, monk
     (so that the qrels' errors come first)."""
     monkeypatch.delenv("IRSCALE_NO_PROGRESS", raising=False)
     qrels, runs = write_collection(tmp_path)
-    monkeypatch.setattr(irscale.io.trec, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)  # io.sources reads it when called
     monkeypatch.setattr(progress_module, "PLAIN_INTERVAL", 0.0)
     argv = ["eval", "-m", "map", str(qrels), *map(str, runs)]
     assert main(argv) == 0

@@ -620,8 +620,9 @@ def run_scales(args: argparse.Namespace) -> int:
         effect = report.effects[-1]
         plots = [(Path(args.plot_dir) / f"{effect.label}_{measure}.png", measure, ranked)
                  for measure, ranked in effect.pairs]
-        for path, _, _ in plots:  # every plot checked before the first is drawn
-            check_output(path, force=args.force, option="--plot-dir")
+        if os.path.isdir(args.plot_dir):  # every plot checked before the first is drawn
+            for path, _, _ in plots:
+                check_output(path, force=args.force, option="--plot-dir")
         os.makedirs(args.plot_dir, exist_ok=True)
         for path, measure, ranked in plots:
             meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
