@@ -59,13 +59,6 @@ def _refuse(flags: Sequence[str], reason: str) -> None:
         raise ParameterError(f"{', '.join(flags)} {verb} {reason}")
 
 
-def reworded(error: ParameterError, api: str, flag: str) -> ParameterError:
-    """An API error message about ``api`` reworded to name the option ``flag (api)``."""
-    text = str(error)
-    return ParameterError(text.replace(api, f"{flag} ({api})", 1) if text.startswith(api)
-                          else f"{flag}: {text}")
-
-
 # --------------------------------------------------------------------------- shared
 def add_digits(parser: argparse.ArgumentParser) -> None:
     """``--digits``: decimals of text, Markdown and LaTeX tables (:func:`check_digits_option`)."""

@@ -25,7 +25,7 @@ from ..core.options import (
     RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
-from ..core.params import ALPHA, RISK_ALPHA
+from ..core.params import ALPHA, RELEVANCE, RISK_ALPHA
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..stats.names import CORRECTIONS
@@ -36,7 +36,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .options import Checked, add_progress, check_scheduler, wants_progress
+from .options import Checked, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
 
@@ -69,7 +69,7 @@ def add_parser(subparsers) -> None:
                         help="also print the value of every topic")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    add_trec_eval_options(parser)
+    add_trec_eval_options(parser, trec_eval=True)
     parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
                         help="a second label file (qrels format: topic iter docno value; "
                         "topic * = every topic) for the measures that use one, e.g. "
@@ -116,12 +116,13 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
+def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False
+                          ) -> None:
     """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
-    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``)."""
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=1, metavar="N",
-                        help="minimum relevance degree counted as relevant (default 1)")
+    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``);
+    ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
+    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
+              label=RELEVANCE_LEVEL)
     parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
                         label=MAX_DOCS, default=None, metavar="N",
                         help="evaluate only the first N documents of each topic (default: "
@@ -173,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         args.qrels,
         runs,
         args.measures or ["official"],
-        relevance_level=args.level_for_rel,
+        relevance_level=args.relevance_level,
         max_docs=args.max_retrieved,
         judged_only=args.judged_only,
         complete=args.complete,

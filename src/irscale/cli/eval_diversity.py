@@ -91,7 +91,7 @@ def run_diversity(args: argparse.Namespace) -> int:
         raise ParameterError(f"--format {args.fmt} does not apply to diversity measures "
                              f"(use {', '.join(DIVERSITY_FORMATS)})")
     ignored = [opt for opt, value, default in (
-        ("-l", args.level_for_rel, 1), ("-J", args.judged_only, False),
+        ("-l", args.relevance_level, 1), ("-J", args.judged_only, False),
         ("-N", args.num_docs_in_coll, 0), ("--compat", args.compat, 9),
         ("--ties", args.ties, "trec_eval"))
         if value != default]

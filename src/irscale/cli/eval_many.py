@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             args.qrels, files, args.measures or ["official"],
             batch_size=args.batch_size or DEFAULT_BATCH_SIZE, executor=executor,
             workers=args.workers, out=args.per_topic_out, force=args.force,
-            names=args.names or "file", relevance_level=args.level_for_rel,
+            names=args.names or "file", relevance_level=args.relevance_level,
             max_docs=args.max_retrieved, judged_only=args.judged_only,
             complete=args.complete, num_docs_in_coll=args.num_docs_in_coll,
             compat=args.compat, ties=args.ties, allow_empty=args.allow_empty,

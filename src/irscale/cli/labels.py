@@ -23,17 +23,19 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     AGGREGATION_METHODS,
     ITERATIONS,
     RANDOM_ASSESSORS,
+    RELEVANCE,
     SEED,
     WEIGHTINGS,
 )
 from ..errors import ParameterError
 from .checks import DEFAULT_DIGITS, add_digits, check_digits_option
-from .options import Checked, ListAction
+from .main import given
+from .options import Checked, ListAction, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
 from .runargs import NAMES_HELP
 
@@ -59,11 +61,6 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
                         help="output format (default text)")
     add_digits(parser)
     add_output(parser)
-
-
-def _level(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("-l", "--relevance-level", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=None, dest="level", help=help)
 
 
 def _seed(parser: argparse.ArgumentParser, help: str) -> None:
@@ -119,7 +116,8 @@ def add_parser(subparsers) -> None:
                    help="two qrels files, then run files (optional)")
     p.add_argument("-m", "--measure", default=None, metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
-    _level(p, "smallest relevant degree, with runs (default 1)")
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
+              doc="smallest relevant degree, with runs")
     _table_options(p)
     declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree_qrels)
@@ -142,7 +140,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--allow-unretrieved", action="store_true",
                    help="keep labels of documents that no run retrieves for the topic (they "
                    "count in the recall base; an error otherwise)")
-    _level(p, "smallest relevant label (default 1)")
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL, doc="smallest relevant label")
     from ..io.naming import NAME_MODES
 
     p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
@@ -252,7 +250,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
     runs = args.inputs[2:]
     if len(runs) == 1:
         raise ParameterError("system-ranking agreement needs at least two run files")
-    if not runs and (args.measure is not None or args.level is not None):
+    if not runs and (args.measure is not None or given(args, "relevance_level")):
         raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
     from ..collections.agreement import qrels_agreement
     from ..stats.protocol import format_table
@@ -260,7 +258,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
                                      measure=args.measure or "map",
-                                     relevance_level=args.level or 1)
+                                     relevance_level=args.relevance_level)
     if ranking is not None:
         for key, value in ranking.items():
             table[key] = [float("nan")] * (len(table) - 1) + [value]
@@ -284,7 +282,7 @@ def run_aware(args: argparse.Namespace) -> int:
     runs = named_runs(args.inputs[1:], args.names)
     result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
                    scale=scale, n_random=args.n_random or N_RANDOM, rng=args.seed,
-                   relevance_level=args.level or 1,
+                   relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)
     frame = result.matrix.to_frame()
     frame.index.name = "topic"

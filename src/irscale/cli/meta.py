@@ -58,7 +58,6 @@ from .checks import (
     add_digits,
     check_meta,
     check_sizes_option,
-    reworded,
 )
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import (
@@ -629,8 +628,9 @@ def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
 
 def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
     """The model of ``meta simulate``: a NormalModel of the ``--topics``, ``--systems``,
-    ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its message
-    is reworded to name the option), or a BootstrapModel of the one-measure matrix."""
+    ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its errors
+    name the option: :func:`irscale.cli.main.named`), or a BootstrapModel of the
+    one-measure matrix."""
     from .. import meta
 
     if args.model == "bootstrap":
@@ -640,13 +640,7 @@ def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
     if "effects" in fields:
         fields["effects"] = tuple(args.effects)
         fields.setdefault("systems", len(args.effects))
-    try:
-        return meta.NormalModel(**fields)
-    except ParameterError as error:
-        name = next((n for n in NORMAL_OPTIONS if str(error).startswith(n + " ")), None)
-        if name is None:
-            raise
-        raise reworded(error, name, NORMAL_OPTIONS[name]) from None
+    return meta.NormalModel(**fields)
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -27,6 +27,7 @@ from ..core.params import (
     CLOSED_FORM_MODELS,
     ITERATIONS,
     PROBABILITY,
+    RELEVANCE,
     SEED,
     SERP_SIZE,
     SESSIONS,
@@ -35,7 +36,8 @@ from ..core.params import (
     USERS,
 )
 from ..errors import ParameterError
-from .options import Checked, add_ties
+from .main import given
+from .options import Checked, add_param, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
 from .runargs import distinct_runs
 
@@ -83,9 +85,8 @@ def add_parser(subparsers) -> None:
     group.add_argument("--user", choices=USERS, default=None,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
-    simulate.add_argument("--relevance-level", action=Checked, domain=CLICK_LEVEL,
-                          api="relevance_level", default=1, metavar="L",
-                          help="lowest grade a user counts as relevant (default 1)")
+    add_param(simulate, RELEVANCE, domain=CLICK_LEVEL,
+              doc="lowest grade a user counts as relevant")
     simulate.add_argument("--gamma", action=Checked, domain=PROBABILITY, api="gamma",
                           default=1.0, metavar="G",
                           help="--user: probability of going on when not satisfied "
@@ -216,9 +217,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.format == "parquet" and args.output == "-":
         raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
     if args.params is not None:
-        for option, value, default in (("--relevance-level", args.relevance_level, 1),
-                                       ("--gamma", args.gamma, 1.0)):
-            if value != default:
+        for option, dest in (("-l/--relevance-level", "relevance_level"),
+                             ("--gamma", "gamma")):
+            if given(args, dest):
                 raise ParameterError(f"online simulate-clicks: {option} sets a --user "
                                      "from the qrels, not a fitted model (--params)")
         model = _read_params(args.params)

@@ -26,6 +26,7 @@ from ..core.params import (
     INTERLEAVING_METHODS,
     OPTIMIZED_LENGTH,
     PROBABILITY,
+    RELEVANCE,
     SAMPLES,
     SEED,
     SERP_LENGTH,
@@ -33,7 +34,8 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..stats.names import FORMATS
-from .options import Checked
+from .main import given
+from .options import Checked, add_param
 from .runargs import distinct_runs
 
 METHODS = INTERLEAVING_METHODS
@@ -57,9 +59,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels", default=None, metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=CLICK_LEVEL,
-                        api="relevance_level", default=None, metavar="N",
-                        help="perfect clicks: smallest relevant degree (default 1)")
+    add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
+              doc="perfect clicks: smallest relevant degree")
     parser.add_argument("--click-prob", action=Checked, domain=PROBABILITY,
                         label="--click-prob (the click probability)", default=None,
                         metavar="P",
@@ -125,8 +126,9 @@ def _check(args: argparse.Namespace) -> None:
     if args.clicks == "perfect" and args.qrels is None:
         raise ParameterError("--clicks perfect needs --qrels")
     if args.clicks != "perfect":
-        for given, option in ((args.level_for_rel, "-l"), (args.qrels, "--qrels")):
-            if given is not None:
+        for was_given, option in ((given(args, "relevance_level"), "-l/--relevance-level"),
+                                  (args.qrels is not None, "--qrels")):
+            if was_given:
                 raise ParameterError(f"{option} applies to --clicks perfect")
     if args.clicks != "random" and args.click_prob is not None:
         raise ParameterError("--click-prob applies to --clicks random")
@@ -163,9 +165,8 @@ def run(args: argparse.Namespace) -> int:
     batch = interleave_runs(distinct_runs(args.runs), args.impressions, method=args.method,
                             length=args.length, credit=args.credit,
                             tau=TAU if args.tau is None else args.tau, rng=seeds[0])
-    level = 1 if args.level_for_rel is None else args.level_for_rel
     clicks = batch.simulate_clicks(
-        model, qrels=args.qrels, relevance_level=level,
+        model, qrels=args.qrels, relevance_level=args.relevance_level,
         probability=CLICK_PROB if args.click_prob is None else args.click_prob,
         rng=seeds[1])
     result = batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])

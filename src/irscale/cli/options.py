@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..core.params import TIE_STRATEGIES as PHI_TIES
+from ..core.params import Param
 from ..errors import ParameterError
 from .main import _lazy
 
@@ -81,13 +82,6 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
     return values
 
 
-def option_name(action: argparse.Action, api: str | None) -> str:
-    """How messages name the option of ``action``: its spellings, and the Python name in
-    parentheses where one is given (``-B/--samples (samples)``)."""
-    flags = "/".join(action.option_strings) or action.dest
-    return f"{flags} ({api})" if api else flags
-
-
 class Checked(_StoreOnce):
     """An option of one value in ``domain`` (:mod:`irscale.core.params`), checked as it is
     parsed; the value stored is the one the domain's check returns (a name's canonical
@@ -96,14 +90,35 @@ class Checked(_StoreOnce):
     are named as their functions name them, ``relevance level (-l, relevance_level)``)."""
 
     def __init__(self, option_strings, dest, *, domain: Any, api: str | None = None,
-                 label: str | None = None, **kwargs) -> None:
+                 label: str | None = None, spelt: str | None = None, **kwargs) -> None:
         kwargs.setdefault("type", domain.type)
         super().__init__(option_strings, dest, **kwargs)
-        self.domain, self.api, self.label = domain, api, label or option_name(self, api)
+        #: How messages spell the option (its spellings but another tool's: ``spelt``).
+        self.spelt = spelt or "/".join(option_strings)
+        self.domain, self.api = domain, api
+        self.label = label or (f"{self.spelt} ({api})" if api else self.spelt)
 
     def __call__(self, parser, namespace, values, option_string=None):
         super().__call__(parser, namespace, self.domain.check(values, self.label),
                          option_string)
+
+
+def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: Param, *,
+              aliases: Sequence[str] = (), domain: Any = None, doc: str | None = None,
+              default: Any = ..., **kwargs) -> None:
+    """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
+    spellings (and ``aliases``, another tool's spelling), checked against its domain as it
+    is parsed (:class:`Checked`), stored under the Python name with the functions' default,
+    its help the doc followed by the default. ``domain``, ``doc`` and ``default`` narrow or
+    say more where one function does (a domain within the declared one)."""
+    default = param.default if default is ... else default
+    text = (doc or param.doc).replace("%", "%%")
+    if default is not None:
+        text += f" (default: {default})"
+    parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain or param.domain,
+                        api=param.name, spelt="/".join(param.flags),
+                        default=default, dest=param.name,
+                        metavar=param.metavar, help=text, **kwargs)
 
 
 class ListAction(_StoreOnce):

@@ -30,7 +30,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     ADAPTIVE_STRATEGIES,
     BUDGET,
@@ -43,6 +43,7 @@ from ..core.params import (
     DISCOUNT,
     DOCUMENT_SHARDS,
     RBP_P,
+    RELEVANCE,
     RRF_K,
     SAMPLE_SIZE,
     SEED,
@@ -53,7 +54,8 @@ from ..core.params import (
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, FORMATS, SHARD_MODEL_NAMES
 from .checks import DEFAULT_CONTRIBUTOR_PATTERN, add_digits, check_digits_option, check_pattern
-from .options import Checked, ListAction, add_ties
+from .main import given
+from .options import Checked, ListAction, add_param, add_ties
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -84,7 +86,7 @@ def _strategy_options(parser: argparse.ArgumentParser) -> None:
                         f"{DEFAULT_DISCOUNT}, irscale's choice)")
     _seed(parser, "seed of the adaptive strategies' tie order and draws (default: a fresh "
           "random seed)")
-    _level(parser, None)
+    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
 
 
@@ -96,12 +98,6 @@ def _depth(parser: argparse.ArgumentParser, help: str) -> None:
 def _seed(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
                         help=help)
-
-
-def _level(parser: argparse.ArgumentParser, default: int | None) -> None:
-    parser.add_argument("-l", "--relevance-level", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=default, dest="level",
-                        help="smallest relevant degree of the qrels (default 1)")
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
@@ -213,23 +209,8 @@ def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, 
             "k": DEFAULT_RRF_K if args.k is None else args.k,
             "discount": DEFAULT_DISCOUNT if args.discount is None else args.discount,
             "rng": args.seed,
-            "relevance_level": 1 if args.level is None else args.level,
+            "relevance_level": args.relevance_level,
             "ties": args.ties}
-
-
-def _reworded(error: ParameterError) -> ParameterError:
-    """An API message about a parameter, naming the option instead (only where the
-    message starts with the parameter's name as a word: 'depth-k pooling needs ...' is
-    about depth-k pooling, not the parameter ``depth``)."""
-    text = str(error)
-    for api, flag in (("depth", "--depth"), ("budgets", "--budget"), ("budget", "--budget"),
-                      ("discount", "--discount"), ("p", "--p"), ("k", "--k"),
-                      ("relevance_level", "-l/--relevance-level"), ("size", "--size"),
-                      ("cutoffs", "--cutoffs"), ("shards", "--shards"),
-                      ("strata", "--strata")):
-        if text.startswith(api) and text[len(api):len(api) + 1] in (" ", ":"):
-            return ParameterError(f"{flag} ({api}){text[len(api):]}")
-    return error
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -238,16 +219,13 @@ def run_build(args: argparse.Namespace) -> int:
         raise ParameterError("--qrels applies to the adaptive strategies ("
                              f"{', '.join(ADAPTIVE_STRATEGIES)}), not to --strategy "
                              f"{args.strategy}")
-    if args.level is not None and args.qrels is None:
+    if given(args, "relevance_level") and args.qrels is None:
         raise ParameterError("-l/--relevance-level applies with --qrels")
     from ..collections import pool
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
-                      qrels=args.qrels, **options)  # type: ignore[arg-type]
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
+                  qrels=args.qrels, **options)  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
 
 
@@ -273,13 +251,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     contributors = table if table is not None else (
         lambda name: contributors_by_prefix([name], pattern)[name])
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
-                                  measure=args.measure, depth=args.depth,
-                                  contributors=contributors, loo=not args.no_loo,
-                                  **options)  # type: ignore[arg-type]
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
+                              measure=args.measure, depth=args.depth,
+                              contributors=contributors, loo=not args.no_loo,
+                              **options)  # type: ignore[arg-type]
     if args.plot:
         from ..collections import plot_relevant_found
 
@@ -357,7 +332,7 @@ def _add_shards(sub) -> None:
     p.add_argument("--shard-scores", default=None, metavar="FILE",
                    help="write the topic × run × shard scores to FILE as CSV (topic,run,"
                    "shard,value; empty value: undefined) (default: none)")
-    _level(p, 1)
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(p)
     _format(p)
     add_output(p)
@@ -383,12 +358,9 @@ def run_shards(args: argparse.Namespace) -> int:
     from ..collections import evaluate_shards
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
-                                 method=args.method, rng=args.seed,
-                                 relevance_level=args.level, ties=args.ties)
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
+                             method=args.method, rng=args.seed,
+                             relevance_level=args.relevance_level, ties=args.ties)
     empty = result.scores.empty_cells()
     if args.empty == "error" and empty:
         topic, shard = empty[0]
@@ -455,7 +427,7 @@ def _add_sampling(sub) -> None:
     p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
                    item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
                    metavar="K,K,...", help="the k of the P@k estimates (default 10)")
-    _level(p, 1)
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="print every topic's estimates (run, topic, measure, value) instead "
                    "of each run's means")
@@ -482,12 +454,9 @@ def run_sample(args: argparse.Namespace) -> int:
     from ..collections import sample_judgments
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
-                                  depth=args.depth, rng=args.seed, qrels=args.qrels,
-                                  ties=args.ties)
-    except ParameterError as error:
-        raise _reworded(error) from None
+    sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
+                              depth=args.depth, rng=args.seed, qrels=args.qrels,
+                              ties=args.ties)
     import pandas as pd
 
     prob = [repr(float(v)) for v in sample["prob"]]
@@ -518,10 +487,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     from ..collections import estimate_sampled
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
-                                  relevance_level=args.level, ties=args.ties)
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
+                              relevance_level=args.relevance_level, ties=args.ties)
     return write_text(args, result.format(args.fmt, digits=args.digits,
                                           per_topic=args.per_topic).rstrip("\n") + "\n")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
-from ..core.params import CLICK_GAIN
+from ..core.options import RELEVANCE_LEVEL
+from ..core.params import CLICK_GAIN, RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .eval import _label_files
-from .options import Checked
+from .options import Checked, add_param
 from .outputs import add_output, declare_inputs, label_file, open_output
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -45,9 +45,7 @@ def add_parser(subparsers) -> None:
                         help="also print the value of every session")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=1, metavar="N",
-                        help="minimum relevance degree counted as relevant (default 1)")
+    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     parser.add_argument("--topics", default=None, metavar="FILE",
                         help="session map, lines 'session topic': the qrels topic of each "
                         "session (default: the session id is the topic id)")
@@ -87,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
         topics=args.topics, clicks=args.clicks, click_order=args.click_order or "time",
         click_gain=args.click_gain, labels=_label_files(args.labels),
-        relevance_level=args.level_for_rel, allow_empty=args.allow_empty)
+        relevance_level=args.relevance_level, allow_empty=args.allow_empty)
     with open_output(args) as stream:
         write_results(evaluation, stream, fmt=args.fmt, per_query=args.per_query,
                       summary=not args.no_summary)

@@ -17,6 +17,12 @@ A domain has
   :class:`~irscale.errors.ParameterError` that names the parameter ``name``;
 * ``outside()``: values that are not in it, as a command line writes them (the tests give
   them to every option declared with the domain).
+
+A parameter that the functions and the command line share is declared once as a
+:class:`Param`: its Python name, domain, default, doc and the spellings of its option. The
+command line builds the option from it (:func:`irscale.cli.options.add_param`: the help is
+the doc and the default, never restated by hand), and names the option in the errors the
+functions raise about the parameter (:attr:`irscale.errors.ParameterError.param`).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, SupportsInt, cast
+from typing import Any, ClassVar, SupportsInt, cast
 
 from ..errors import ParameterError, shown
 from .budget import parse_size
@@ -69,14 +75,16 @@ class Integers:
         kinds = numbers.Integral if self.strict else numbers.Real
         if isinstance(value, bool) or not isinstance(value, kinds) or (
                 not isinstance(value, numbers.Integral) and not math.isfinite(_float(value))):
-            raise ParameterError(f"{name} must be {self.text()}, got {shown(value)}")
+            raise ParameterError(f"{name} must be {self.text()}, got {shown(value)}",
+                                 param=name)
         # typeshed's numbers.Real declares no __int__, though the Real types int() meets
         # here (Python and numpy numbers, Fraction) all convert
         number = int(cast(SupportsInt, value))
         if number != value or number < self.low or (self.high is not None and
                                                      number > self.high):
             given = number if isinstance(value, numbers.Integral) else value
-            raise ParameterError(f"{name} must be {self.text()}, got {shown(given)}")
+            raise ParameterError(f"{name} must be {self.text()}, got {shown(given)}",
+                                 param=name)
         return number
 
     def outside(self) -> tuple[str, ...]:
@@ -115,7 +123,7 @@ class Reals:
         """``value`` as a ``float``."""
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
                 not self.contains(_float(value)):
-            raise ParameterError(f"{name} must {self.text()}, got {shown(value)}")
+            raise ParameterError(f"{name} must {self.text()}, got {shown(value)}", param=name)
         return float(value)
 
     def outside(self) -> tuple[str, ...]:
@@ -145,7 +153,8 @@ class NumberText:
                 number = None
         if isinstance(number, bool) or not isinstance(number, numbers.Real) or \
                 not self.domain.contains(_float(number)):
-            raise ParameterError(f"{name} must {self.domain.text()}, got {shown(value)}")
+            raise ParameterError(f"{name} must {self.domain.text()}, got {shown(value)}",
+                                 param=name)
         return value
 
     def outside(self) -> tuple[str, ...]:
@@ -182,11 +191,34 @@ class Names:
         found = self.canonical(value)
         if found is None:
             raise ParameterError(f"{name}: unknown {self.noun} {value!r}; choose from "
-                                 f"{', '.join(self.names)}")
+                                 f"{', '.join(self.names)}", param=name)
         return found
 
     def outside(self) -> tuple[str, ...]:
         return ("no-such-" + self.noun.split()[-1],)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter declared once, for the Python functions and the command line.
+
+    ``name``: the Python name (``relevance_level``); ``domain``: its values (a domain of
+    this module); ``default``: the functions' default; ``doc``: what it is, in a phrase
+    (the option's help, followed by the default); ``flags``: the spellings of its option,
+    the same in every subcommand (``-l``, ``--relevance-level``); ``metavar``: the value
+    in the help.
+    """
+
+    name: str
+    domain: Any
+    default: object
+    doc: str
+    flags: tuple[str, ...]
+    metavar: str | None = None
+
+    def check(self, value: object) -> Any:
+        """``value`` checked against the domain; errors name the parameter."""
+        return self.domain.check(value, self.name)
 
 
 # --------------------------------------------------------------------------- shared
@@ -208,7 +240,7 @@ class Levels(Reals):
         level = super().check(value, name)
         if 1.0 - level / 2 == 1.0:
             raise ParameterError(f"{name} {level:g} cannot be told from 0 in floating point "
-                                 f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15")
+                                 f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15", param=name)
         return level
 
     def outside(self) -> tuple[str, ...]:
@@ -234,7 +266,8 @@ DIGITS = Integers(0, MAX_DIGITS)
 def check_digits(digits: object, name: str = "digits") -> int:
     """``digits`` as an int in [0, :data:`MAX_DIGITS`] (an integer type: ``4.0`` is refused)."""
     if not isinstance(digits, numbers.Integral):
-        raise ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}")
+        raise ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}",
+                             param=name)
     return DIGITS.check(digits, name)
 
 
@@ -269,6 +302,10 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
 
 
 # --------------------------------------------------------------------------- evaluation
+#: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long).
+RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), 1,
+                  "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
+                  "L")
 #: Run files evaluated at a time (:func:`irscale.evaluate_many`).
 BATCH_SIZE = Integers(1, strict=True)
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
