@@ -46,7 +46,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import ALPHA, RISK_ALPHA, SAMPLES, SEED, WORKERS
+from ..core.params import ALPHA, RISK_ALPHA, RNG_SEED, SAMPLES, WORKERS
 from ..errors import ParameterError
 from ..stats.names import (
     CORRECTION,
@@ -58,7 +58,14 @@ from ..stats.names import (
 )
 from .checks import COMPARE_TEST, add_digits, check_compare
 from .inputs import add_inputs, check_inputs, load_matrix
-from .options import Checked, add_progress, add_scheduler, scheduler, wants_progress
+from .options import (
+    Checked,
+    add_param,
+    add_progress,
+    add_scheduler,
+    scheduler,
+    wants_progress,
+)
 from .outputs import add_output, write_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,8 +103,7 @@ def add_parser(subparsers) -> None:
                         choices=("two-sided", "greater", "less"),
                         help="alternative hypothesis of pairwise tests: greater = a > b "
                         "(default two-sided)")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help="seed of resampling tests (default: a fresh random seed)")
+    add_param(parser, RNG_SEED, doc="seed of resampling tests")
     parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
                         default=None, metavar="B",
                         help="resamples of the resampling tests (default: 10000 for "

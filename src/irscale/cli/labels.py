@@ -29,7 +29,7 @@ from ..core.params import (
     ITERATIONS,
     RANDOM_ASSESSORS,
     RELEVANCE,
-    SEED,
+    RNG_SEED,
     WEIGHTINGS,
 )
 from ..errors import ParameterError
@@ -63,11 +63,6 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     add_output(parser)
 
 
-def _seed(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=help)
-
-
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
@@ -83,8 +78,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--method", default="ds", choices=AGGREGATION_METHODS,
                    help=f"{METHOD_HELP} (default ds)")
     _scale(p)
-    _seed(p, "seed of mace's random restarts (default: a fresh random seed); the "
-                   "other methods are deterministic")
+    add_param(p, RNG_SEED, doc="seed of mace's random restarts (the other methods are "
+              "deterministic)")
     p.add_argument("--n-iter", action=Checked, domain=ITERATIONS, api="n_iter", default=None,
                    metavar="N", dest="n_iter",
                    help="EM iterations of ds, glad (at most) and mace (default 100, 100, 50, "
@@ -135,7 +130,7 @@ def add_parser(subparsers) -> None:
                    default=None, metavar="N", dest="n_random",
                    help="random assessors of the msd, msd-topic and tau weightings (default "
                    "10)")
-    _seed(p, "seed of the random assessors (default: a fresh random seed)")
+    add_param(p, RNG_SEED, doc="seed of the random assessors")
     _scale(p)
     p.add_argument("--allow-unretrieved", action="store_true",
                    help="keep labels of documents that no run retrieves for the topic (they "

@@ -40,10 +40,10 @@ from ..core.params import (
     MATRIX_SIZE,
     PERSISTENCE,
     REPETITIONS,
+    RNG_SEED,
     SAMPLES,
     SCALE_CUTOFFS,
     SCALE_MEASURES,
-    SEED,
     SEEDS,
     SIMULATIONS,
     SPLIT_METRICS,
@@ -63,6 +63,7 @@ from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import (
     Checked,
     ListAction,
+    add_param,
     add_progress,
     add_scheduler,
     add_ties,
@@ -85,7 +86,6 @@ DP_METHOD = Names(DISCRIMINATIVE_METHOD.noun, (*DISCRIMINATIVE_METHOD.names, "bo
 #: or the spread of τ (``tau_sd``).
 METRIC = Names("metric", (*SPLIT_METRICS, "bias", "tau_sd"))
 
-SEED_HELP = "seed of the random draws (default: a fresh random seed)"
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
 SIMULATION_MODELS = ("normal", "bootstrap")
 
@@ -124,8 +124,7 @@ def _alpha(parser: argparse.ArgumentParser, default: float | None = None, *,
 
 
 def _seed(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=SEED_HELP)
+    add_param(parser, RNG_SEED, doc="seed of the random draws")
 
 
 def _samples(parser: argparse.ArgumentParser, help: str) -> None:

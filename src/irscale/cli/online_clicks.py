@@ -28,7 +28,7 @@ from ..core.params import (
     ITERATIONS,
     PROBABILITY,
     RELEVANCE,
-    SEED,
+    RNG_SEED,
     SERP_SIZE,
     SESSIONS,
     SMOOTHING,
@@ -97,9 +97,7 @@ def add_parser(subparsers) -> None:
     simulate.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
                           default=10, metavar="K",
                           help="documents shown per page (default 10)")
-    simulate.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                          metavar="S",
-                          help="random seed (default: fresh entropy)")
+    add_param(simulate, RNG_SEED)
     simulate.add_argument("--format", choices=("tsv", "parquet"), default="tsv",
                           help="log format (default tsv; parquet needs -o)")
     add_ties(simulate)

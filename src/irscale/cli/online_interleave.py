@@ -27,8 +27,8 @@ from ..core.params import (
     OPTIMIZED_LENGTH,
     PROBABILITY,
     RELEVANCE,
+    RNG_SEED,
     SAMPLES,
-    SEED,
     SERP_LENGTH,
     TAU,
 )
@@ -78,8 +78,7 @@ def add_parser(subparsers) -> None:
                         default=LENGTH, metavar="L",
                         help=f"documents shown per impression (default {LENGTH}; at most "
                         "the documents of a topic's runs together)")
-    add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap "
-                      "(default: fresh)")
+    add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
@@ -104,8 +103,7 @@ def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
     parser.add_argument("--bootstrap", action=Checked, domain=SAMPLES, api="bootstrap",
                         default=BOOTSTRAP, metavar="B",
                         help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=seed)
+    add_param(parser, RNG_SEED, doc=seed)
 
 
 def check_credit(args: argparse.Namespace) -> str:

@@ -46,7 +46,7 @@ def add_parser(subparsers) -> None:
                         "marginal), optimized inverse|linear (default inverse)")
     add_tau(parser, "probabilistic, marginal credit: the softmax exponent the lists were "
             "drawn with (default 3)")
-    add_score_options(parser, "seed of the bootstrap (default: fresh)")
+    add_score_options(parser, "seed of the bootstrap")
     parser.add_argument("--format", choices=FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs

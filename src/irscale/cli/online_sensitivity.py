@@ -29,14 +29,14 @@ from ..core.params import (
     EXPERIMENT_IMPRESSIONS,
     EXPERIMENTS,
     INTERLEAVING,
-    SEED,
+    RNG_SEED,
     SENSITIVITY_IMPRESSIONS,
     SERP_LENGTH,
     USERS,
 )
 from ..errors import ParameterError
 from ..stats.names import FORMATS
-from .options import Checked, ListAction, join
+from .options import Checked, ListAction, add_param, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
 
@@ -67,9 +67,7 @@ def add_parser(subparsers) -> None:
                         api="repetitions", default=REPETITIONS, metavar="R",
                         help=f"experiments per number of impressions (default "
                         f"{REPETITIONS})")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        metavar="S",
-                        help="random seed (default: fresh entropy)")
+    add_param(parser, RNG_SEED)
     parser.add_argument("--measure", default="nDCG@10", metavar="NAME",
                         help="offline measure (one name, default nDCG@10)")
     parser.add_argument("--method", action=ListAction, kind="str", domain=INTERLEAVING,

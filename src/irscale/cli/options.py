@@ -113,8 +113,8 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     say more where one function does (a domain within the declared one)."""
     default = param.default if default is ... else default
     text = (doc or param.doc).replace("%", "%%")
-    if default is not None:
-        text += f" (default: {default})"
+    if default is not None or param.unset:
+        text += f" (default: {param.unset if default is None else default})"
     parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain or param.domain,
                         api=param.name, spelt="/".join(param.flags),
                         default=default, dest=param.name,

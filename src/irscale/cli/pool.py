@@ -44,9 +44,9 @@ from ..core.params import (
     DOCUMENT_SHARDS,
     RBP_P,
     RELEVANCE,
+    RNG_SEED,
     RRF_K,
     SAMPLE_SIZE,
-    SEED,
     SHARD_METHODS,
     STRATEGY,
     STRATUM_RATE,
@@ -84,8 +84,7 @@ def _strategy_options(parser: argparse.ArgumentParser) -> None:
                         default=None,
                         help="forgetting factor γ in (0, 1) of mm-ns and ts-ns (default "
                         f"{DEFAULT_DISCOUNT}, irscale's choice)")
-    _seed(parser, "seed of the adaptive strategies' tie order and draws (default: a fresh "
-          "random seed)")
+    add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
     add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
 
@@ -93,11 +92,6 @@ def _strategy_options(parser: argparse.ArgumentParser) -> None:
 def _depth(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=None,
                         metavar="K", help=help)
-
-
-def _seed(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=help)
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
@@ -319,7 +313,7 @@ def _add_shards(sub) -> None:
                    help="random: a seeded random partition of the documents (Ferro & "
                    "Sanderson 2022); "
                    "hash: a stable 64-bit hash of the docno modulo K (default random)")
-    _seed(p, "seed of the random partition (default: a fresh random seed)")
+    add_param(p, RNG_SEED, doc="seed of the random partition")
     p.add_argument("--model", default="MD3", metavar="MODEL",
                    help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
                    "over topic, system, shard (default MD3)")
@@ -409,7 +403,7 @@ def _add_sampling(sub) -> None:
                    " form a stratum, a fraction F of which is drawn without replacement, e.g. "
                    "10:1,100:0.2,1000:0.05 (default: none)")
     _depth(p, "cut every run at K documents first (default: whole runs)")
-    _seed(p, "seed of the draws (default: a fresh random seed)")
+    add_param(p, RNG_SEED, doc="seed of the draws")
     p.add_argument("--qrels", default=None, metavar="FILE",
                    help="simulate: the qrels judge the sample (a document they do not judge "
                    "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "

@@ -206,7 +206,7 @@ class Param:
     this module); ``default``: the functions' default; ``doc``: what it is, in a phrase
     (the option's help, followed by the default); ``flags``: the spellings of its option,
     the same in every subcommand (``-l``, ``--relevance-level``); ``metavar``: the value
-    in the help.
+    in the help; ``unset``: what a default of None means (``a fresh random seed``).
     """
 
     name: str
@@ -215,6 +215,7 @@ class Param:
     doc: str
     flags: tuple[str, ...]
     metavar: str | None = None
+    unset: str | None = None
 
     def check(self, value: object) -> Any:
         """``value`` checked against the domain; errors name the parameter."""
@@ -249,6 +250,8 @@ class Levels(Reals):
 
 #: A significance level, and the check of one.
 ALPHA = Levels(0.0, 1.0, "()")
+#: The significance level of the tests and intervals.
+SIGNIFICANCE = Param("alpha", ALPHA, 0.05, "significance level", ("--alpha",), "A")
 
 
 def check_alpha(alpha: object, name: str = "alpha") -> float:
@@ -274,6 +277,9 @@ def check_digits(digits: object, name: str = "digits") -> int:
 #: A seed of numpy's random generators given as one number (the functions also take
 #: sequences of them and generators: :func:`irscale.stats.resampling.check_seed`).
 SEED = Integers(0, strict=True)
+#: The seed of a random procedure (``rng=`` of the functions that take a generator too).
+RNG_SEED = Param("seed", SEED, None, "random seed", ("--seed",), "S",
+                 unset="a fresh random seed")
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
 SAMPLES = Integers(1, MAX_SAMPLES)
