@@ -16,7 +16,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..core.params import DIGITS, SCALE_MEASURES, Names
+from ..core.params import SCALE_MEASURES, TABLE_DIGITS, Names
 from ..errors import AlignmentError, ParameterError
 from ..stats.names import (
     MODEL_NAMES,
@@ -29,10 +29,9 @@ from ..stats.names import (
     TEST_ALIASES,
     TEST_NAMES,
 )
+from .main import given
 from .options import check_scheduler
 
-#: Decimals of text tables when ``--digits`` is not given.
-DEFAULT_DIGITS = 4
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
 FULL_PRECISION = ("csv", "json")
 #: Width of ``meta swap --by-bin``'s bins of score differences when --bin-width is not given.
@@ -62,20 +61,15 @@ def _refuse(flags: Sequence[str], reason: str) -> None:
 # --------------------------------------------------------------------------- shared
 def add_digits(parser: argparse.ArgumentParser) -> None:
     """``--digits``: decimals of text, Markdown and LaTeX tables (:func:`check_digits_option`)."""
-    from .options import Checked
+    from .options import add_param
 
-    parser.add_argument("--digits", action=Checked, domain=DIGITS, api="digits", default=None,
-                        help=f"decimals in text, markdown and latex tables (0-{DIGITS.high}, "
-                        f"default {DEFAULT_DIGITS})")
+    add_param(parser, TABLE_DIGITS)
 
 
 def check_digits_option(args: argparse.Namespace) -> None:
     """``--digits`` (its range checked as it is parsed): for text, Markdown and LaTeX output
-    only; its default otherwise."""
-    if not _given(args, "digits"):
-        args.digits = DEFAULT_DIGITS
-        return
-    if args.fmt in FULL_PRECISION:
+    only."""
+    if given(args, "digits") and args.fmt in FULL_PRECISION:
         raise ParameterError(f"--digits applies to text, markdown and latex tables; "
                              f"--format {args.fmt} keeps every digit")
 

@@ -33,7 +33,7 @@ from ..core.params import (
     WEIGHTINGS,
 )
 from ..errors import ParameterError
-from .checks import DEFAULT_DIGITS, add_digits, check_digits_option
+from .checks import add_digits, check_digits_option
 from .main import given
 from .options import Checked, ListAction, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
@@ -263,7 +263,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 def run_aware(args: argparse.Namespace) -> int:
     if len(args.inputs) < 2:
         raise ParameterError("give a crowd labels file and at least one run file")
-    if args.digits is not None and args.fmt != "text":
+    if given(args, "digits") and args.fmt != "text":
         raise ParameterError("--digits applies to --format text")
     if args.weights == "uniform" and (args.n_random is not None or args.seed is not None):
         raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
@@ -283,7 +283,7 @@ def run_aware(args: argparse.Namespace) -> int:
     frame.index.name = "topic"
     if args.fmt == "csv":
         return write_text(args, frame.to_csv(lineterminator="\n"))
-    digits = DEFAULT_DIGITS if args.digits is None else args.digits
+    digits = args.digits
     means = frame.mean().to_frame(name="mean")
     means.index.name = "run"
     text = "\n\n".join([

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..core.params import TIE_STRATEGIES as PHI_TIES
-from ..core.params import Param
+from ..core.params import Integers, Param, Reals
 from ..errors import ParameterError
 from .main import _lazy
 
@@ -112,13 +113,25 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     its help the doc followed by the default. ``domain``, ``doc`` and ``default`` narrow or
     say more where one function does (a domain within the declared one)."""
     default = param.default if default is ... else default
-    text = (doc or param.doc).replace("%", "%%")
+    domain = domain or param.domain
+    said = [_values(domain)] if _values(domain) else []
     if default is not None or param.unset:
-        text += f" (default: {param.unset if default is None else default})"
-    parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain or param.domain,
+        said.append(f"default: {param.unset if default is None else default}")
+    text = (doc or param.doc) + (f" ({'; '.join(said)})" if said else "")
+    parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain,
                         api=param.name, spelt="/".join(param.flags),
                         default=default, dest=param.name,
-                        metavar=param.metavar, help=text, **kwargs)
+                        metavar=param.metavar, help=text.replace("%", "%%"), **kwargs)
+
+
+def _values(domain: Any) -> str | None:
+    """The values of ``domain`` as a help says them, where they are a short range
+    (``an integer in [0, 17]``, ``in (0, 1)``); None for the others (every integer ≥ 1)."""
+    if isinstance(domain, Integers) and domain.high is not None and domain.high <= 10**6:
+        return domain.text()
+    if isinstance(domain, Reals) and math.isfinite(domain.low) and math.isfinite(domain.high):
+        return domain.text().removeprefix("lie ")
+    return None
 
 
 class ListAction(_StoreOnce):

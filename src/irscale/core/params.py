@@ -264,6 +264,9 @@ def check_alpha(alpha: object, name: str = "alpha") -> float:
 #: significant digits, so more decimals would print noise.
 MAX_DIGITS = 17
 DIGITS = Integers(0, MAX_DIGITS)
+#: The decimals of a table the functions format (``format(fmt, digits=...)``).
+TABLE_DIGITS = Param("digits", DIGITS, 4, "decimals in text, markdown and latex tables",
+                     ("--digits",), "D")
 
 
 def check_digits(digits: object, name: str = "digits") -> int:
