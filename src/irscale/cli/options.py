@@ -114,7 +114,8 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     say more where one function does (a domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
-    said = [_values(domain)] if _values(domain) else []
+    values = _values(domain)
+    said = [values] if values else []
     if default is not None or param.unset:
         said.append(f"default: {param.unset if default is None else default}")
     text = (doc or param.doc) + (f" ({'; '.join(said)})" if said else "")
