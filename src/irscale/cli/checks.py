@@ -48,10 +48,6 @@ RESAMPLING = ("randomization, bootstrap, bootstrap-shift, unpaired-bootstrap, "
               "randomized-tukey-hsd")
 
 
-def _given(args: argparse.Namespace, attr: str) -> bool:
-    return getattr(args, attr, None) is not None
-
-
 def _refuse(flags: Sequence[str], reason: str) -> None:
     if flags:
         verb = "applies" if len(flags) == 1 else "apply"
@@ -76,7 +72,7 @@ def check_digits_option(args: argparse.Namespace) -> None:
 
 def check_sources(args: argparse.Namespace) -> None:
     """``--topic-column`` only with ``--scores``."""
-    if _given(args, "topic_column") and not getattr(args, "scores", None):
+    if given(args, "topic_column") and not getattr(args, "scores", None):
         raise ParameterError("--topic-column applies to --scores files (score CSVs), not to "
                              "runs evaluated against qrels")
 
@@ -103,12 +99,6 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
                              f"hold {list(matrix.measures)}, named after the files)")
 
 
-def _alpha(args: argparse.Namespace, default: float | None = 0.05) -> None:
-    """``--alpha``'s default (its range is checked as it is parsed)."""
-    if not _given(args, "alpha"):
-        args.alpha = default
-
-
 def is_resampling(procedure: str) -> bool:
     """Whether the canonical ``procedure`` resamples (``-B/--samples`` applies)."""
     return procedure == "randomized-tukey-hsd" or procedure in RESAMPLING_TESTS
@@ -122,8 +112,7 @@ def check_compare(args: argparse.Namespace) -> None:
 
     test = args.test
     multi = test in MULTI_TESTS
-    _alpha(args)
-    if _given(args, "model"):
+    if given(args, "model"):
         if test != "tukey-hsd":
             raise ParameterError(f"--model applies to --test tukey-hsd, not to {test!r}")
         if args.model not in (*MODEL_NAMES, *RANK_MODELS, "topic", "system") and \
@@ -135,17 +124,17 @@ def check_compare(args: argparse.Namespace) -> None:
         what = ("the ANOVA or rank model and Tukey's HSD" if test == "tukey-hsd"
                 else "the randomised Tukey HSD")
         _refuse([f for f, a in (("--correction", "correction"), ("--alternative", "alternative"),
-                                ("--baseline", "baseline")) if _given(args, a)],
+                                ("--baseline", "baseline")) if given(args, a)],
                 f"to two-system tests, not to --test {test}: {what} compares every pair "
                 "two-sided and controls the family-wise error itself")
-    elif not _given(args, "correction"):
+    elif not given(args, "correction"):
         args.correction = "holm"
-    if not multi and not _given(args, "alternative"):
+    if not multi and not given(args, "alternative"):
         args.alternative = "two-sided"
     if not is_resampling(test):
         _refuse([f for f, a in (("-B/--samples", "samples"), ("--seed", "seed"),
                                 ("--workers", "workers"), ("--scheduler", "scheduler"))
-                 if _given(args, a)],
+                 if given(args, a)],
                 f"to resampling tests ({RESAMPLING}), not to --test {test}")
     check_scheduler(args)
     check_digits_option(args)
@@ -161,34 +150,32 @@ def _meta_common(args: argparse.Namespace) -> None:
 
 
 def _correlate(args: argparse.Namespace) -> None:
-    if _given(args, "p"):
+    if given(args, "p"):
         if args.method != "rbo":
             raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method "
                                  f"rbo, not to {args.method}")
     elif args.method == "rbo":
         args.p = 0.9
-    if _given(args, "samples") and args.by != "overall":
+    if given(args, "samples") and args.by != "overall":
         raise ParameterError(f"-B/--samples applies to --by overall (the interval of the "
                              f"overall correlation), not to --by {args.by}")
-    if _given(args, "seed") and not _given(args, "samples"):
+    if given(args, "seed") and not given(args, "samples"):
         raise ParameterError("--seed applies to -B/--samples (the bootstrap interval, the "
                              "only random part of correlate)")
 
 
 def _discriminative_power(args: argparse.Namespace) -> None:
-    _alpha(args)
-    if _given(args, "seeds"):
+    if given(args, "seeds"):
         _refuse([f for f, a in (("--pairs", "pairs"), ("--plot", "plot"))
                  if getattr(args, a, None)],
                 "to one resampling run, not to --seeds (which prints the spread across seeds)")
 
 
 def _split(args: argparse.Namespace) -> None:
-    if _given(args, "alpha") and _given(args, "metric") and args.metric in ("tau", "tau_sd"):
+    if given(args, "alpha") and given(args, "metric") and args.metric in ("tau", "tau_sd"):
         raise ParameterError(f"--alpha applies to the significance metrics; --metric "
                              f"{args.metric} (Kendall's τ between the halves' rankings) uses "
                              "no test decision")
-    _alpha(args)
     if not args.models and not args.cross:
         raise ParameterError("--models is empty and no --cross is given: nothing to study")
     names = list(args.models)
@@ -201,7 +188,7 @@ def _split(args: argparse.Namespace) -> None:
             raise ParameterError(f"{name} is a shard model: it needs topics × systems × shards "
                                  "scores, which a score CSV does not hold (use "
                                  "irscale.meta.split_study(..., shards=...))")
-    if _given(args, "samples") and not resampling_procedures(names):
+    if given(args, "samples") and not resampling_procedures(names):
         raise ParameterError(
             f"-B/--samples applies to the resampling procedures ({RESAMPLING}) among "
             f"--models and --cross, and the study has none ({', '.join(dict.fromkeys(names))})")
@@ -215,31 +202,29 @@ def resampling_procedures(names: Sequence[str]) -> list[str]:
 
 
 def _swap(args: argparse.Namespace) -> None:
-    if _given(args, "bin_width"):
+    if given(args, "bin_width"):
         if not args.by_bin:
             raise ParameterError("--bin-width applies to --by-bin (the swap rate per "
                                  "difference bin); without it no bins are made")
     else:
         args.bin_width = DEFAULT_BIN_WIDTH
-    if _given(args, "samples") and not (_given(args, "test") and is_resampling(args.test)):
+    if given(args, "samples") and not (given(args, "test") and is_resampling(args.test)):
         raise ParameterError(f"-B/--samples applies to a resampling --test ({RESAMPLING})")
-    if not _given(args, "test") and _given(args, "alpha"):
+    if not given(args, "test") and given(args, "alpha"):
         raise ParameterError("--alpha applies to --test (the significance filter of the swap "
                              "method); without --test no test is run")
-    _alpha(args)
 
 
 def _concordance(args: argparse.Namespace) -> None:
-    _alpha(args)
     if not args.gold:
         raise ParameterError("--gold is empty: name the gold-standard measure(s)")
 
 
 def _loo(args: argparse.Namespace) -> None:
-    if _given(args, "contributors") and _given(args, "contributor_pattern"):
+    if given(args, "contributors") and given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")
-    if not _given(args, "contributor_pattern"):
+    if not given(args, "contributor_pattern"):
         args.contributor_pattern = DEFAULT_CONTRIBUTOR_PATTERN
     check_pattern(args.contributor_pattern)
 
@@ -256,11 +241,10 @@ def check_pattern(pattern: str, option: str = "--contributor-pattern") -> None:
 def _scales(args: argparse.Namespace) -> None:
     if not args.measures:
         args.measures = list(SCALE_MEASURES)
-    if _given(args, "alpha") and args.table in ("2", "4"):
+    if given(args, "alpha") and args.table in ("2", "4"):
         raise ParameterError(f"--alpha applies to the significance tables (5, 6, invariants, "
                              f"all), not to --table {args.table}")
-    _alpha(args)
-    if _given(args, "table_n"):
+    if given(args, "table_n"):
         if args.table not in ("all", "4", "5", "6"):
             raise ParameterError(f"--table-cutoff applies to tables 4, 5 and 6 (and all), "
                                  f"not to --table {args.table}")
@@ -280,7 +264,7 @@ def _simulate(args: argparse.Namespace) -> None:
     if args.model == "normal":
         _refuse([f for f, given in (("--null", args.null), ("QRELS RUN...", args.inputs),
                                     ("--scores", args.scores), ("-m", args.measures),
-                                    ("--topic-column", _given(args, "topic_column")))
+                                    ("--topic-column", given(args, "topic_column")))
                  if given], "to --model bootstrap (the matrix whose topics are resampled), "
                 "not to --model normal")
         check_no_runs_option(args, "--model normal (no runs are read)")
@@ -290,18 +274,17 @@ def _simulate(args: argparse.Namespace) -> None:
             raise ParameterError("--qrels-format applies to --model bootstrap's QRELS, not "
                                  "to --model normal")
     else:
-        _refuse([option for name, option in NORMAL_OPTIONS.items() if _given(args, name)],
+        _refuse([option for name, option in NORMAL_OPTIONS.items() if given(args, name)],
                 "to --model normal, not to --model bootstrap (whose matrix, every system of "
                 "the runs or --scores given, is resampled as it is)")
-    _alpha(args, default=None)
     tests = args.test or ["t"]
-    if _given(args, "samples") and not resampling_procedures(tests):
+    if given(args, "samples") and not resampling_procedures(tests):
         raise ParameterError(
             "-B/--samples applies to the resampling tests (randomization, bootstrap, "
             "bootstrap-shift, unpaired-bootstrap) among --test, and the study has none "
             f"({', '.join(tests)})")
-    if _given(args, "checkpoint"):  # the folder is checked with every output (check_outputs)
-        if not _given(args, "seed"):
+    if given(args, "checkpoint"):  # the folder is checked with every output (check_outputs)
+        if not given(args, "seed"):
             raise ParameterError("--checkpoint needs --seed: a study resumes only with the "
                                  "seed it started with")
         output = getattr(args, "output", "-")

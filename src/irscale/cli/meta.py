@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
-    ALPHA,
     BIN_WIDTH,
     CORRELATION,
     CUTOFF,
@@ -45,6 +44,7 @@ from ..core.params import (
     SCALE_CUTOFFS,
     SCALE_MEASURES,
     SEEDS,
+    SIGNIFICANCE,
     SIMULATIONS,
     SPLIT_METRICS,
     SPLIT_SIZE,
@@ -117,10 +117,8 @@ def _sizes(parser: argparse.ArgumentParser) -> None:
                         help="random splits per size (default 100)")
 
 
-def _alpha(parser: argparse.ArgumentParser, default: float | None = None, *,
-           what: str = "significance level") -> None:
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=default,
-                        help=f"{what} (default 0.05)")
+def _alpha(parser: argparse.ArgumentParser, *, what: str = "significance level") -> None:
+    add_param(parser, SIGNIFICANCE, doc=what)
 
 
 def _seed(parser: argparse.ArgumentParser) -> None:
@@ -165,7 +163,7 @@ def add_parser(subparsers) -> None:
                    help=f"{' | '.join(DP_METHOD.names)} (default bootstrap)")
     p.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
                    default=1000, metavar="B", help="resamples (default 1000)")
-    _alpha(p, 0.05)
+    _alpha(p)
     _seed(p)
     p.add_argument("--seeds", action=Checked, domain=SEEDS, api="seeds", default=None,
                    metavar="R",
@@ -227,7 +225,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")
-    _alpha(p, 0.05)
+    _alpha(p)
     p.set_defaults(func=run_concordance)
 
     p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
