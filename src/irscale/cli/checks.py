@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from collections.abc import Sequence
 
 from ..core.params import SCALE_MEASURES, TABLE_DIGITS, Names
@@ -37,8 +36,6 @@ FULL_PRECISION = ("csv", "json")
 #: Width of ``meta swap --by-bin``'s bins of score differences when --bin-width is not given.
 DEFAULT_BIN_WIDTH = 0.01
 
-#: Contributor pattern of ``meta loo`` when neither it nor ``--contributors`` is given.
-DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
 
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
 COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
@@ -224,18 +221,6 @@ def _loo(args: argparse.Namespace) -> None:
     if given(args, "contributors") and given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")
-    if not given(args, "contributor_pattern"):
-        args.contributor_pattern = DEFAULT_CONTRIBUTOR_PATTERN
-    check_pattern(args.contributor_pattern)
-
-
-def check_pattern(pattern: str, option: str = "--contributor-pattern") -> None:
-    """A contributor pattern must be a regular expression."""
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise ParameterError(f"{option} {pattern!r} is not a valid regular expression: "
-                             f"{error}") from None
 
 
 def _scales(args: argparse.Namespace) -> None:

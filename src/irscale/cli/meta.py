@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
     BIN_WIDTH,
+    CONTRIBUTOR_PATTERN,
     CORRELATION,
     CUTOFF,
     DEPTH,
@@ -54,7 +55,6 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..stats.names import CORRECTION, PROCEDURE, TEST
 from .checks import (
-    DEFAULT_CONTRIBUTOR_PATTERN,
     add_digits,
     check_meta,
     check_sizes_option,
@@ -232,9 +232,7 @@ def add_parser(subparsers) -> None:
     _common(p, scores=False, measure_help="measure (repeatable; at least one)")
     p.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=100,
                    help="pool depth (default 100)")
-    p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
-                   help="contributor = part of the run name matched (default: up to '_', "
-                   f"{DEFAULT_CONTRIBUTOR_PATTERN})")
+    add_param(p, CONTRIBUTOR_PATTERN)
     p.add_argument("--contributors", default=None, metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")

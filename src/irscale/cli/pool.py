@@ -34,18 +34,16 @@ from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     ADAPTIVE_STRATEGIES,
     BUDGET,
+    CONTRIBUTOR_PATTERN,
     CUTOFF,
-    DEFAULT_DISCOUNT,
-    DEFAULT_RBP_P,
-    DEFAULT_RRF_K,
     DEPTH,
     DESIGNS,
-    DISCOUNT,
     DOCUMENT_SHARDS,
-    RBP_P,
+    POOL_DISCOUNT,
+    POOL_K,
+    POOL_P,
     RELEVANCE,
     RNG_SEED,
-    RRF_K,
     SAMPLE_SIZE,
     SHARD_METHODS,
     STRATEGY,
@@ -53,7 +51,7 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, FORMATS, SHARD_MODEL_NAMES
-from .checks import DEFAULT_CONTRIBUTOR_PATTERN, add_digits, check_digits_option, check_pattern
+from .checks import add_digits, check_digits_option
 from .main import given
 from .options import Checked, ListAction, add_param, add_ties
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
@@ -76,14 +74,8 @@ STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et a
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
     _depth(parser, "cut every run at K documents first: the pool depth of depth-k pooling, "
            "the candidates of the others (default: whole runs)")
-    parser.add_argument("--p", action=Checked, domain=RBP_P, api="p", default=None, dest="p",
-                        help=f"RBP persistence p in (0, 1), rbp only (default {DEFAULT_RBP_P})")
-    parser.add_argument("--k", action=Checked, domain=RRF_K, api="k", default=None, dest="k",
-                        help=f"RRF constant k ≥ 0, rrf only (default {DEFAULT_RRF_K:g})")
-    parser.add_argument("--discount", action=Checked, domain=DISCOUNT, api="discount",
-                        default=None,
-                        help="forgetting factor γ in (0, 1) of mm-ns and ts-ns (default "
-                        f"{DEFAULT_DISCOUNT}, irscale's choice)")
+    for param in (POOL_P, POOL_K, POOL_DISCOUNT):
+        add_param(parser, param)
     add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
     add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
@@ -152,9 +144,8 @@ def add_parser(subparsers) -> None:
                    f"{','.join(map(str, BUDGETS))})")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure whose system ranking is compared (default map)")
-    p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
-                   help="contributor of a run for leave-one-out = part of its name matched "
-                   f"(default: up to '_', {DEFAULT_CONTRIBUTOR_PATTERN})")
+    add_param(p, CONTRIBUTOR_PATTERN, doc="contributor of a run for leave-one-out = the part "
+              "of its name matched (by default up to the first '_')")
     p.add_argument("--contributors", default=None, metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
@@ -188,21 +179,18 @@ def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, 
     """Options that apply only to some strategies are refused elsewhere; the API's
     parameters of the command line (defaults filled in)."""
     refused = []
-    if args.p is not None and "rbp" not in strategies:
+    if given(args, "p") and "rbp" not in strategies:
         refused.append("--p applies to the rbp strategy")
-    if args.k is not None and "rrf" not in strategies:
+    if given(args, "k") and "rrf" not in strategies:
         refused.append("--k applies to the rrf strategy")
-    if args.discount is not None and not {"mm-ns", "ts-ns"} & set(strategies):
+    if given(args, "discount") and not {"mm-ns", "ts-ns"} & set(strategies):
         refused.append("--discount applies to the mm-ns and ts-ns strategies")
-    if args.seed is not None and not set(ADAPTIVE_STRATEGIES) & set(strategies):
+    if given(args, "seed") and not set(ADAPTIVE_STRATEGIES) & set(strategies):
         refused.append("--seed applies to the adaptive strategies ("
                        + ", ".join(ADAPTIVE_STRATEGIES) + ")")
     if refused:
         raise ParameterError(f"{refused[0]}, not to --strategy {','.join(strategies)}")
-    return {"p": DEFAULT_RBP_P if args.p is None else args.p,
-            "k": DEFAULT_RRF_K if args.k is None else args.k,
-            "discount": DEFAULT_DISCOUNT if args.discount is None else args.discount,
-            "rng": args.seed,
+    return {"p": args.p, "k": args.k, "discount": args.discount, "rng": args.seed,
             "relevance_level": args.relevance_level,
             "ties": args.ties}
 
@@ -228,14 +216,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     if len(args.runs) < 2:
         raise ParameterError("give a qrels file and at least two run files")
     options = _check_common(args, args.strategies)
-    if args.contributors is not None and args.contributor_pattern is not None:
+    if args.contributors is not None and given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")
-    if args.no_loo and (args.contributors is not None or args.contributor_pattern is not None):
+    if args.no_loo and (args.contributors is not None or given(args, "contributor_pattern")):
         raise ParameterError("--contributors and --contributor-pattern apply to the "
                              "leave-one-out test, which --no-loo skips")
-    pattern = args.contributor_pattern or DEFAULT_CONTRIBUTOR_PATTERN
-    check_pattern(pattern)
+    pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
     from ..collections import simulate_pooling
     from ..meta import contributors_by_prefix

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, SupportsInt, cast
@@ -199,6 +200,28 @@ class Names:
 
 
 @dataclass(frozen=True)
+class Pattern:
+    """A regular expression (Python's :mod:`re` syntax), kept as given."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> str:
+        """``value`` itself, once it compiles."""
+        if not isinstance(value, str):
+            raise ParameterError(f"{name} must be a regular expression, got {shown(value)}",
+                                 param=name)
+        try:
+            re.compile(value)
+        except re.error as error:
+            raise ParameterError(f"{name} {value!r} is not a valid regular expression: "
+                                 f"{error}", param=name) from None
+        return value
+
+    def outside(self) -> tuple[str, ...]:
+        return ("(", "[a-")
+
+
+@dataclass(frozen=True)
 class Param:
     """A parameter declared once, for the Python functions and the command line.
 
@@ -342,6 +365,10 @@ STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
 RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
 RRF_K, DEFAULT_RRF_K = Reals(0.0), 60.0
 DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
+POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("--p",), "P")
+POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
+POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
+                      "forgetting factor γ of mm-ns and ts-ns", ("--discount",), "G")
 #: Judgments per topic.
 BUDGET = Integers(1, 1_000_000_000)
 #: Sampling designs of :func:`irscale.collections.sample_judgments`, the documents drawn
@@ -479,6 +506,12 @@ DISCRIMINATIVE_METHOD = Names(
      "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
+#: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
+#: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
+DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
+CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTOR_PATTERN,
+                            "contributor of a run = the part of its name matched (by default "
+                            "up to the first '_')", ("--contributor-pattern",), "REGEX")
 #: Agreement metrics of :func:`irscale.meta.split_study` (``tau``: Kendall's τ between the
 #: halves' rankings).
 SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
