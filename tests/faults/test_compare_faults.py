@@ -366,6 +366,8 @@ CASES = [
     err("risk-alpha-unknown-baseline", with_option(RISK, "--baseline", "nosuch"), "nosuch"),
     err("risk-alpha-with-test", [*RISK, "--test", "t"], opt("--test")),
     err("risk-alpha-with-alpha", [*RISK, "--alpha", "0.01"], opt("--alpha")),
+    # given is given, whatever the value: --alpha 0.05 (its default) would be ignored too
+    err("risk-alpha-with-default-alpha", [*RISK, "--alpha", "0.05"], opt("--alpha")),
     err("risk-alpha-with-seed", [*RISK, "--seed", "1"], opt("--seed")),
     err("risk-alpha-digits-json", [*RISK, "--format", "json", "--digits", "3"],
         opt("--digits")),

@@ -46,7 +46,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import ALPHA, RISK_ALPHA, RNG_SEED, SAMPLES, WORKERS
+from ..core.params import RISK_ALPHA, RNG_SEED, SAMPLES, SIGNIFICANCE, WORKERS
 from ..errors import ParameterError
 from ..stats.names import (
     CORRECTION,
@@ -58,6 +58,7 @@ from ..stats.names import (
 )
 from .checks import COMPARE_TEST, add_digits, check_compare
 from .inputs import add_inputs, check_inputs, load_matrix
+from .main import given
 from .options import (
     Checked,
     add_param,
@@ -97,8 +98,7 @@ def add_parser(subparsers) -> None:
                         " (default topic+system)")
     parser.add_argument("--correction", action=Checked, domain=CORRECTION, default=None,
                         help=f"{' | '.join(CORRECTION.names)} (pairwise tests; default holm)")
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="significance level (default 0.05)")
+    add_param(parser, SIGNIFICANCE)
     parser.add_argument("--alternative", default=None,
                         choices=("two-sided", "greater", "less"),
                         help="alternative hypothesis of pairwise tests: greater = a > b "
@@ -199,11 +199,9 @@ def check_risk(args: argparse.Namespace) -> float:
     """The options of ``--risk-alpha`` (see the module documentation): its value."""
     from .checks import check_digits_option, check_sources
 
-    given = [flag for flag, attr in _NOT_RISK if getattr(args, attr, None) is not None]
-    if args.alpha != 0.05:  # the parser's default: --alpha was given
-        given.append("--alpha")
-    if given:
-        raise ParameterError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'}"
+    flags = [flag for flag, attr in (*_NOT_RISK, ("--alpha", "alpha")) if given(args, attr)]
+    if flags:
+        raise ParameterError(f"{', '.join(flags)} {'applies' if len(flags) == 1 else 'apply'}"
                              " to the significance tests, not to --risk-alpha (TRisk is "
                              "its own t-test: its p-value is printed)")
     if args.baseline is None:

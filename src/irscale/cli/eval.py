@@ -25,7 +25,7 @@ from ..core.options import (
     RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
-from ..core.params import ALPHA, RELEVANCE, RISK_ALPHA
+from ..core.params import RELEVANCE, RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..stats.names import CORRECTIONS
@@ -36,6 +36,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
+from .main import given
 from .options import Checked, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
@@ -93,8 +94,7 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     table.add_argument("--correction", default=None, choices=CORRECTIONS,
                        help="correction over every comparison of the table (default holm)")
-    table.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=None,
-                       help="significance level (default 0.05)")
+    add_param(table, SIGNIFICANCE)
     parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
                         metavar="A",
                         help="diversity, --format ndeval --baseline FILE: risk sensitivity "
@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
 
         text = summary_table(evaluation, baseline=baseline, test=args.test or "t",
                              correction=args.correction or "holm",
-                             alpha=0.05 if args.alpha is None else args.alpha)
+                             alpha=args.alpha)
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
@@ -212,8 +212,8 @@ def _run_batches(args: argparse.Namespace) -> int:
                (args.fmt in ("latex", "ndeval"), f"--format {args.fmt}", "the batches print "
                 "the trec, csv, json or markdown summary"),
                (args.risk_alpha is not None, "--risk-alpha", "see irscale compare")]
-    for given, option, why in refused:
-        if given:
+    for applies, option, why in refused:
+        if applies:
             raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
                                  f"--workers or --per-topic-out: {why}")
     return eval_many.run(args)
@@ -232,9 +232,8 @@ def _check_format_options(args: argparse.Namespace) -> None:
                              "(diversity measures, --format ndeval --baseline FILE); for "
                              "URisk/TRisk of any measure see irscale compare --baseline "
                              "--risk-alpha")
-    tests = [name for name, value in (("--test", args.test),
-                                      ("--correction", args.correction),
-                                      ("--alpha", args.alpha)) if value is not None]
+    tests = [flag for flag, dest in (("--test", "test"), ("--correction", "correction"),
+                             ("--alpha", "alpha")) if given(args, dest)]
     if args.fmt != "latex":
         if tests:
             raise ParameterError(f"{tests[0]} applies to --format latex only")

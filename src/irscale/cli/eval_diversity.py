@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import MeasureError, ParameterError
+from .main import given
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
 DIVERSITY_FORMATS = ("ndeval", "trec", "csv")
@@ -149,8 +150,8 @@ def _check_risk_options(args: argparse.Namespace) -> None:
     """ndeval's risk-sensitive output: ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
     ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
     not apply (``--risk-alpha``'s value is checked as it is parsed)."""
-    table = [name for name, value in (("--test", args.test), ("--correction", args.correction),
-                                      ("--alpha", args.alpha)) if value is not None]
+    table = [flag for flag, dest in (("--test", "test"), ("--correction", "correction"),
+                             ("--alpha", "alpha")) if given(args, dest)]
     if table:
         raise ParameterError(f"{table[0]} applies to the latex table (--format latex), not "
                              "to diversity measures")

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import ALPHA, CUTOFF, POSITIVE, POWER
+from ..core.params import CUTOFF, POSITIVE, POWER, SIGNIFICANCE
 from ..errors import ParameterError
 from ..stats.names import FORMATS
-from .options import Checked
+from .options import Checked, add_param
 from .outputs import add_output, declare_inputs, write_text
 
 ANALYSES = ("welch", "delta", "cuped")
@@ -149,8 +149,7 @@ def add_parser(subparsers) -> None:
 
 
 def _alpha(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                   help="significance level (default 0.05)")
+    add_param(p, SIGNIFICANCE)
 
 
 def _variant_options(p: argparse.ArgumentParser) -> None:

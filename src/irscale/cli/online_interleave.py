@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    ALPHA,
     CLICK_LEVEL,
     CREDITS,
     IMPRESSION_COUNT,
@@ -30,6 +29,7 @@ from ..core.params import (
     RNG_SEED,
     SAMPLES,
     SERP_LENGTH,
+    SIGNIFICANCE,
     TAU,
 )
 from ..errors import ParameterError
@@ -97,9 +97,7 @@ def add_tau(parser: argparse.ArgumentParser,
 
 def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
     """``--alpha``, ``--bootstrap`` and ``--seed`` of the scores of interleavings."""
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="significance level; the interval is at 1 - alpha "
-                        "(default 0.05)")
+    add_param(parser, SIGNIFICANCE, doc="significance level; the interval is at 1 - alpha")
     parser.add_argument("--bootstrap", action=Checked, domain=SAMPLES, api="bootstrap",
                         default=BOOTSTRAP, metavar="B",
                         help=f"bootstrap samples of the interval (default {BOOTSTRAP})")

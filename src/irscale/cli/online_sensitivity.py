@@ -32,6 +32,7 @@ from ..core.params import (
     RNG_SEED,
     SENSITIVITY_IMPRESSIONS,
     SERP_LENGTH,
+    SIGNIFICANCE,
     USERS,
 )
 from ..errors import ParameterError
@@ -86,8 +87,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--target", action=Checked, domain=AGREEMENT, api="target",
                         default=0.95,
                         help="agreement that counts as reached (default 0.95)")
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="the agreement's interval is at level 1 - alpha (default 0.05)")
+    add_param(parser, SIGNIFICANCE, doc="the agreement's interval is at level 1 - alpha")
     parser.add_argument("--significance", action=Checked, domain=ALPHA, api="significance",
                         default=None, metavar="LEVEL",
                         help="an experiment agrees only when its test (sign test, Welch) "
