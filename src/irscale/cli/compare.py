@@ -46,7 +46,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RISK_ALPHA, RNG_SEED, SAMPLES, SIGNIFICANCE, WORKERS
+from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, WORKERS
 from ..errors import ParameterError
 from ..stats.names import (
     CORRECTION,
@@ -104,10 +104,7 @@ def add_parser(subparsers) -> None:
                         help="alternative hypothesis of pairwise tests: greater = a > b "
                         "(default two-sided)")
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
-    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
-                        default=None, metavar="B",
-                        help="resamples of the resampling tests (default: 10000 for "
-                        "randomization and randomized-tukey-hsd, 1000 for the bootstraps)"),
+    add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
     parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers", default=None,
                         help="threads for resampling (default: one per CPU core)")
     add_scheduler(parser, "the resampling")

@@ -40,8 +40,8 @@ from ..core.params import (
     MATRIX_SIZE,
     PERSISTENCE,
     REPETITIONS,
+    RESAMPLES,
     RNG_SEED,
-    SAMPLES,
     SCALE_CUTOFFS,
     SCALE_MEASURES,
     SEEDS,
@@ -125,11 +125,6 @@ def _seed(parser: argparse.ArgumentParser) -> None:
     add_param(parser, RNG_SEED, doc="seed of the random draws")
 
 
-def _samples(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
-                        default=None, metavar="B", help=help)
-
-
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "meta",
@@ -149,10 +144,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
                    "matrix (every two measures) (default overall)")
-    p.add_argument("-B", "--samples", action=Checked, domain=INTERVAL_SAMPLES,
-                   api="samples", default=None, metavar="B",
-                   help="bootstrap confidence interval of the overall correlation "
-                   "with B ≥ 2 resamples, --by overall only (default: no interval)")
+    add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
+              doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
+              "resamples, --by overall only", unset="no interval")
     _seed(p)
     p.set_defaults(func=run_correlate)
 
@@ -161,8 +155,7 @@ def add_parser(subparsers) -> None:
     _common(p)
     p.add_argument("--method", action=Checked, domain=DP_METHOD, default="bootstrap",
                    help=f"{' | '.join(DP_METHOD.names)} (default bootstrap)")
-    p.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
-                   default=1000, metavar="B", help="resamples (default 1000)")
+    add_param(p, RESAMPLES, doc="resamples", default=1000)
     _alpha(p)
     _seed(p)
     p.add_argument("--seeds", action=Checked, domain=SEEDS, api="seeds", default=None,
@@ -194,9 +187,8 @@ def add_parser(subparsers) -> None:
                    "tau, bias); default: the agreement table and τ")
     _alpha(p)
     _seed(p)
-    _samples(p, "resamples of the resampling procedures among --models and --cross "
-             "(default: 10000 for randomization and randomized-tukey-hsd, 1000 for the "
-             "bootstraps)")
+    add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
+              "--cross")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
@@ -214,8 +206,7 @@ def add_parser(subparsers) -> None:
                    "every pair)")
     _alpha(p, what="significance level of --test")
     _seed(p)
-    _samples(p, "resamples of a resampling --test (default: 10000 for randomization "
-             "and randomized-tukey-hsd, 1000 for the bootstraps)")
+    add_param(p, RESAMPLES, doc="resamples of a resampling --test")
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     add_scheduler(p, "the repetitions of --test")
     p.set_defaults(func=run_swap)
@@ -325,7 +316,8 @@ def _add_simulate(sub) -> None:
                    "every test: none, bonferroni, holm, ... (default none)")
     _alpha(p)
     _seed(p)
-    _samples(p, "resamples of the resampling tests among --test (default: each test's own)")
+    add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
+              unset="each test's own")
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="keep the counts of every finished task in DIR (made if missing) "
                    "and, run again with the same arguments and --seed, compute only the "

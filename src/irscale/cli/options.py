@@ -106,18 +106,20 @@ class Checked(_StoreOnce):
 
 def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: Param, *,
               aliases: Sequence[str] = (), domain: Any = None, doc: str | None = None,
-              default: Any = ..., **kwargs) -> None:
+              default: Any = ..., unset: str | None = None, **kwargs) -> None:
     """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
     spellings (and ``aliases``, another tool's spelling), checked against its domain as it
     is parsed (:class:`Checked`), stored under the Python name with the functions' default,
-    its help the doc followed by the default. ``domain``, ``doc`` and ``default`` narrow or
-    say more where one function does (a domain within the declared one)."""
+    its help the doc followed by the default. ``domain``, ``doc``, ``default`` and
+    ``unset`` (what a default of None means) narrow or say more where one function does (a
+    domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
     values = _values(domain)
     said = [values] if values else []
-    if default is not None or param.unset:
-        said.append(f"default: {param.unset if default is None else default}")
+    unset = unset or param.unset
+    if default is not None or unset:
+        said.append(f"default: {unset if default is None else default}")
     text = (doc or param.doc) + (f" ({'; '.join(said)})" if said else "")
     parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain,
                         api=param.name, spelt="/".join(param.flags),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..core.params import LENGTH, RNG_SEED, SAMPLES, SIGNIFICANCE
+from ..core.params import LENGTH, RESAMPLES, RNG_SEED, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.run_sources import expands
 from ..stats.names import CORRECTIONS
@@ -67,9 +67,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--dp", action="store_true",
                         help="add discriminative power (paired bootstrap and randomised "
                         "Tukey HSD)")
-    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="dp_samples",
-                        default=None, metavar="B",
-                        help="samples of --dp (default 1000)")
+    add_param(parser, RESAMPLES, doc="samples of --dp", default=1000)
     add_param(parser, RNG_SEED, doc="seed of --dp (the report is reproducible)", default=0)
     parser.add_argument("--scale-depth", action=Checked, domain=LENGTH, api="scale_depth",
                         default=None, metavar="N",
@@ -118,11 +116,11 @@ def command_line(args: argparse.Namespace) -> str:
     options = (("--names", ",".join(args.names) if args.names else None),
                ("--baseline", args.baseline), ("--test", args.test),
                ("--correction", args.correction),
-               ("--alpha", repr(args.alpha) if given(args, "alpha") else None),
-               ("-B", args.samples), ("--seed", args.seed if given(args, "seed") else None),
+               *((flag, repr(getattr(args, dest))) for flag, dest in (
+                   ("--alpha", "alpha"), ("-B", "samples"), ("--seed", "seed"),
+                   ("--digits", "digits")) if given(args, dest)),
                ("--scale-depth", args.scale_depth),
                ("--format", None if args.fmt == "html" else args.fmt),
-               ("--digits", args.digits if given(args, "digits") else None),
                ("--title", args.title), ("-o", None if args.output == "-" else args.output))
     for option, value in options:
         if value is not None:
@@ -140,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         args.qrels, named_runs(args.runs, args.names), args.measures or DEFAULT_MEASURES,
         baseline=args.baseline, test=args.test or "t",
         correction=args.correction or "holm", alpha=args.alpha, dp=args.dp,
-        dp_samples=args.samples or 1000, seed=args.seed,
+        dp_samples=args.samples, seed=args.seed,
         scale_depth=args.scale_depth or 10, robustness=not args.no_robustness,
         command=command_line(args), input_files=[args.qrels, *args.runs],
         progress=wants_progress(args))

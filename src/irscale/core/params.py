@@ -309,6 +309,10 @@ RNG_SEED = Param("seed", SEED, None, "random seed", ("--seed",), "S",
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
 SAMPLES = Integers(1, MAX_SAMPLES)
+#: The resamples B of a resampling procedure (None: the procedure's own default).
+RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedures",
+                  ("-B", "--samples"), "B", unset="10000 for randomization and "
+                  "randomized-tukey-hsd, 1000 for the bootstraps")
 #: A bootstrap interval needs two samples at least (:func:`irscale.meta.correlate`).
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
