@@ -20,17 +20,17 @@ import argparse
 
 from ..core.params import (
     CLICK_LEVEL,
+    CLICK_PROBABILITY,
     CREDITS,
     IMPRESSION_COUNT,
     INTERLEAVING_METHODS,
     OPTIMIZED_LENGTH,
-    PROBABILITY,
     RELEVANCE,
     RNG_SEED,
     SAMPLES,
     SERP_LENGTH,
     SIGNIFICANCE,
-    TAU,
+    SOFTMAX_TAU,
 )
 from ..errors import ParameterError
 from ..stats.names import FORMATS
@@ -40,7 +40,7 @@ from .runargs import distinct_runs
 
 METHODS = INTERLEAVING_METHODS
 CLICK_MODELS = ("perfect", "random")
-IMPRESSIONS, LENGTH, BOOTSTRAP, CLICK_PROB = 1000, 10, 10_000, 0.5
+IMPRESSIONS, LENGTH, BOOTSTRAP = 1000, 10, 10_000
 
 
 def add_parser(subparsers) -> None:
@@ -61,10 +61,7 @@ def add_parser(subparsers) -> None:
                         "whose JSON needs none: not read)")
     add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
               doc="perfect clicks: smallest relevant degree")
-    parser.add_argument("--click-prob", action=Checked, domain=PROBABILITY,
-                        label="--click-prob (the click probability)", default=None,
-                        metavar="P",
-                        help=f"random clicks: probability of a click (default {CLICK_PROB})")
+    add_param(parser, CLICK_PROBABILITY)
     parser.add_argument("--method", choices=METHODS, default="team-draft",
                         help="interleaving method (default team-draft)")
     parser.add_argument("--credit", default=None,
@@ -89,10 +86,8 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def add_tau(parser: argparse.ArgumentParser,
-            help: str = "probabilistic: softmax exponent (default 3)") -> None:
-    parser.add_argument("--tau", action=Checked, domain=TAU, api="tau", default=None,
-                        help=help)
+def add_tau(parser: argparse.ArgumentParser, doc: str | None = None) -> None:
+    add_param(parser, SOFTMAX_TAU, doc=doc)
 
 
 def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
@@ -126,9 +121,9 @@ def _check(args: argparse.Namespace) -> None:
                                   (args.qrels is not None, "--qrels")):
             if was_given:
                 raise ParameterError(f"{option} applies to --clicks perfect")
-    if args.clicks != "random" and args.click_prob is not None:
+    if args.clicks != "random" and given(args, "probability"):
         raise ParameterError("--click-prob applies to --clicks random")
-    if args.tau is not None and args.method != "probabilistic":
+    if given(args, "tau") and args.method != "probabilistic":
         raise ParameterError("--tau applies to --method probabilistic")
     check_credit(args)
     if args.method == "optimized":
@@ -151,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     import numpy as np
 
-    from ..online.interleaving import TAU, check_bootstrap, interleave_runs
+    from ..online.interleaving import check_bootstrap, interleave_runs
     from .outputs import write_text
 
     rankers = len(args.runs)
@@ -160,10 +155,10 @@ def run(args: argparse.Namespace) -> int:
     seeds = np.random.SeedSequence(args.seed).spawn(3)
     batch = interleave_runs(distinct_runs(args.runs), args.impressions, method=args.method,
                             length=args.length, credit=args.credit,
-                            tau=TAU if args.tau is None else args.tau, rng=seeds[0])
+                            tau=args.tau, rng=seeds[0])
     clicks = batch.simulate_clicks(
         model, qrels=args.qrels, relevance_level=args.relevance_level,
-        probability=CLICK_PROB if args.click_prob is None else args.click_prob,
+        probability=args.probability,
         rng=seeds[1])
     result = batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])
     return write_text(args, result.format(args.fmt) + "\n")

@@ -421,6 +421,7 @@ def needs_rankings(method: str, credit: str | None = None) -> bool:
 
 #: Softmax exponent τ of probabilistic interleaving (Hofmann et al. 2011), and its default.
 TAU, DEFAULT_TAU = Reals(0.0, bounds="()"), 3.0
+SOFTMAX_TAU = Param("tau", TAU, DEFAULT_TAU, "probabilistic: softmax exponent", ("--tau",), "T")
 #: Documents shown per impression; impressions per topic; the probability of a random
 #: click (or of γ, continuing after a satisfying click).
 SERP_LENGTH = Integers(1)
@@ -429,6 +430,9 @@ MAX_OPTIMIZED_LENGTH = 16
 OPTIMIZED_LENGTH = Integers(1, MAX_OPTIMIZED_LENGTH)
 IMPRESSION_COUNT = Integers(1)
 PROBABILITY = Reals(0.0, 1.0)
+#: The probability of a random click (:meth:`irscale.online.InterleavingBatch.simulate_clicks`).
+CLICK_PROBABILITY = Param("probability", PROBABILITY, 0.5,
+                          "random clicks: probability of a click", ("--click-prob",), "P")
 #: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
 #: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
 CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
