@@ -19,7 +19,7 @@ from irscale.stats import names as stats_names
 
 DOMAINS = [(name, value) for module in (params, stats_names)
            for name, value in vars(module).items()
-           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size))]
+           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size, params.Pattern))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
@@ -84,3 +84,48 @@ def test_integers_strict_refuses_integral_floats_and_names_keep_their_spelling()
     with pytest.raises(ParameterError,
                        match=re.escape("--test: unknown test 'tt'; choose from t, ")):
         tests.check("tt", "--test")
+
+
+def _defaults():
+    """(declaration, function, the function's name of the parameter) of the parameters the
+    command line builds from a declaration and a Python function takes."""
+    import irscale
+    from irscale import collections, meta, online
+
+    return [
+        (params.RELEVANCE, irscale.evaluate, "relevance_level"),
+        (params.RELEVANCE, collections.pool, "relevance_level"),
+        (params.SIGNIFICANCE, meta.simulation_study, "alpha"),
+        (params.SIGNIFICANCE, meta.discriminative_power, "alpha"),
+        (params.POOL_P, collections.pool, "p"),
+        (params.POOL_K, collections.pool, "k"),
+        (params.POOL_DISCOUNT, collections.pool, "discount"),
+        (params.FIT_ITERATIONS, online.fit_click_model, "iterations"),
+        (params.FIT_TOL, online.fit_click_model, "tol"),
+        (params.FIT_SMOOTHING, online.fit_click_model, "smoothing"),
+        (params.CONTRIBUTOR_PATTERN, meta.contributors_by_prefix, "pattern"),
+    ]
+
+
+def test_a_declaration_states_the_default_of_the_functions():
+    """The help of an option built from a declaration states the declared default: it is
+    the default of the Python functions that take the parameter (no second source)."""
+    import inspect
+
+    for param, function, name in _defaults():
+        default = inspect.signature(function).parameters[name].default
+        assert default == param.default, (param.name, function.__name__, default)
+
+
+def test_an_api_error_names_the_option_its_declaration_spells():
+    """An error a function raises about a parameter carries its name, and the command line
+    names the option there (``cli.main.named``), in one place for every subcommand."""
+    from irscale.cli.main import build_parser, named
+
+    args = build_parser("pool").parse_args(["pool", "build", "--strategy", "rbp", "a.run",
+                                            "b.run"])
+    with pytest.raises(ParameterError) as error:
+        params.POOL_P.check(1.5)
+    assert error.value.param == "p"
+    assert str(named(error.value, args)).startswith("--p (p) must lie in (0, 1)")
+    assert named(error.value, None) is error.value  # outside a command line: as raised

@@ -25,14 +25,14 @@ from ..core.params import (
     CLICK_LEVEL,
     CLICK_MODELS,
     CLOSED_FORM_MODELS,
-    ITERATIONS,
+    FIT_ITERATIONS,
+    FIT_SMOOTHING,
+    FIT_TOL,
     PROBABILITY,
     RELEVANCE,
     RNG_SEED,
     SERP_SIZE,
     SESSIONS,
-    SMOOTHING,
-    TOLERANCE,
     USERS,
 )
 from ..errors import ParameterError
@@ -134,31 +134,19 @@ def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
                         default=None, metavar="K",
                         help="largest rank of the log (default: the largest found)")
-    parser.add_argument("--iterations", action=Checked, domain=ITERATIONS, api="iterations",
-                        default=None, metavar="N",
-                        help="most EM iterations (default 100; EM models only)")
-    parser.add_argument("--tol", action=Checked, domain=TOLERANCE, api="tol", default=None,
-                        metavar="T",
-                        help="EM stops when the mean log-likelihood rises by less "
-                        "(default 1e-07; EM models only)")
-    parser.add_argument("--smoothing", action=Checked, domain=SMOOTHING, api="smoothing",
-                        default=None, metavar="K",
-                        help="pseudo-trials at 0.5 per (query, document) parameter "
-                        "(default 1.0; 0: maximum likelihood)")
+    for param in (FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
+        add_param(parser, param)
 
 
 def _fit_options(args: argparse.Namespace) -> dict[str, float]:
-    """The fitting options given (the API's defaults stand for the others); EM's options
-    with a closed-form model are refused, never ignored."""
-    given = {name: value for name, value in (("iterations", args.iterations),
-                                             ("tol", args.tol),
-                                             ("smoothing", args.smoothing))
-             if value is not None}
-    em = [f"--{name}" for name in ("iterations", "tol") if name in given]
+    """The fitting options (their defaults are the API's); EM's options given with a
+    closed-form model are refused, never ignored."""
+    options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
+    em = [f"--{name}" for name in ("iterations", "tol") if given(args, name)]
     if em and args.model in CLOSED_FORM_MODELS:
         raise ParameterError(f"{em[0]} applies to the models fitted by EM, not to --model "
                              f"{args.model} (closed form)")
-    return given
+    return options
 
 
 def _fitted(args: argparse.Namespace, log_path: str):
@@ -194,11 +182,11 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_loglik(args: argparse.Namespace) -> int:
     if args.params is not None:
-        given = [o for o, v in (("LOG", args.inputs), ("--model", args.model),
-                                ("--iterations", args.iterations), ("--tol", args.tol),
-                                ("--smoothing", args.smoothing)) if v is not None]
-        if given:
-            raise ParameterError(f"online loglik: --params replaces {' and '.join(given)}")
+        replaced = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v is not None]
+        replaced += [f"--{name}" for name in ("iterations", "tol", "smoothing")
+                     if given(args, name)]
+        if replaced:
+            raise ParameterError(f"online loglik: --params replaces {' and '.join(replaced)}")
         model = _read_params(args.params)
     else:
         if args.inputs is None or args.model is None:

@@ -441,6 +441,13 @@ CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn")
 USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
 #: Additive smoothing of the fitted probabilities.
 SMOOTHING = Reals(0.0)
+#: The options of :func:`irscale.online.fit_click_model`.
+FIT_ITERATIONS = Param("iterations", ITERATIONS, 100, "most EM iterations (EM models only)",
+                       ("--iterations",), "N")
+FIT_TOL = Param("tol", TOLERANCE, 1e-7, "EM stops when the mean log-likelihood rises by less "
+                "(EM models only)", ("--tol",), "T")
+FIT_SMOOTHING = Param("smoothing", SMOOTHING, 1.0, "pseudo-trials at 0.5 per (query, "
+                      "document) parameter (0: maximum likelihood)", ("--smoothing",), "K")
 #: A relevance level of a simulated user, sessions simulated per topic (10^9: more is a
 #: typo), ranks of a SERP.
 CLICK_LEVEL = Integers(1, 2**62)
