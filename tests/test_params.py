@@ -17,9 +17,11 @@ from irscale.core.params import Integers, Names, NumberText, Reals
 from irscale.errors import ParameterError
 from irscale.stats import names as stats_names
 
-DOMAINS = [(name, value) for module in (params, stats_names)
-           for name, value in vars(module).items()
-           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size, params.Pattern))]
+#: Every domain the modules declare, alone or in a parameter's declaration.
+DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
+           for module in (params, stats_names) for name, value in vars(module).items()
+           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
+                                 params.Pattern, params.Param))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
