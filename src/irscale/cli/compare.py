@@ -46,7 +46,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, WORKERS
+from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS
 from ..errors import ParameterError
 from ..stats.names import (
     CORRECTION,
@@ -105,8 +105,7 @@ def add_parser(subparsers) -> None:
                         "(default two-sided)")
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
     add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
-    parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers", default=None,
-                        help="threads for resampling (default: one per CPU core)")
+    add_param(parser, THREADS, doc="threads for resampling")
     add_scheduler(parser, "the resampling")
     parser.add_argument("--format", default="text", choices=FORMATS, dest="fmt",
                         help="output format (default text)")

@@ -18,14 +18,16 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import BATCH_SIZE, WORKERS
+from ..core.params import BATCH_SIZE, THREADS
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..io.naming import NAME_MODES
 from .eval import add_trec_eval_options
+from .main import given
 from .options import (
     Checked,
     ListAction,
+    add_param,
     add_progress,
     add_scheduler,
     check_scheduler,
@@ -79,10 +81,7 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
                         help="run files per batch (default 64): memory holds about one "
                         "batch per worker")
     add_scheduler(parser, "the batches")
-    parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers",
-                        default=None, metavar="N",
-                        help="threads of this process running batches (default: one per "
-                        "CPU core)")
+    add_param(parser, THREADS, doc="threads of this process running batches")
     parser.add_argument("--per-topic-out", default=None, metavar="DIR",
                         help="write the per-topic values (run, topic, measure, value) as "
                         "Parquet files to folder DIR, written whole or not at all; a folder "
@@ -93,7 +92,7 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
 
 def wants_batches(args: argparse.Namespace) -> bool:
     """True when ``eval`` was given one of :func:`add_batch_options`' options."""
-    return any(getattr(args, name, None) is not None
+    return any(given(args, name)
                for name in ("batch_size", "scheduler", "workers", "per_topic_out"))
 
 

@@ -32,7 +32,7 @@ from ..core.options import TIE_POLICIES
 from ..core.params import TIE_STRATEGIES as PHI_TIES
 from ..core.params import Integers, Param, Reals
 from ..errors import ParameterError
-from .main import _lazy
+from .main import _lazy, given
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -212,8 +212,7 @@ def check_scheduler(args: argparse.Namespace) -> None:
         return
     from ..parallel import check_executor, is_local
 
-    if not is_local(check_executor(address, "--scheduler")) and \
-            getattr(args, "workers", None) is not None:
+    if not is_local(check_executor(address, "--scheduler")) and given(args, "workers"):
         raise ParameterError("--workers (threads of this process) and --scheduler (a Dask "
                              "cluster) exclude each other: give one")
 

@@ -325,6 +325,8 @@ SIMULATIONS = Integers(1, 100_000_000)
 DEPTH = Integers(1, 1_000_000_000)
 #: Threads of this process.
 WORKERS = Integers(1, strict=True)
+THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
+                unset="one per CPU core")
 
 #: Risk sensitivity α ≥ 0: a loss against the baseline weighs 1 + α (TREC Web 2013–2014;
 #: ndeval's ``-riskAlpha``, whose text is printed back as typed).
