@@ -90,9 +90,9 @@ def add_parser(subparsers) -> None:
                        "arrow) than this run's (default: no marks); with --format ndeval, "
                        "a baseline run FILE for ndeval's risk-sensitive output (ndeval "
                        "-baseline)")
-    table.add_argument("--test", default=None, choices=TABLE_TESTS,
+    table.add_argument("--test", default="t", choices=TABLE_TESTS,
                        help="paired test against the baseline (default t)")
-    table.add_argument("--correction", default=None, choices=CORRECTIONS,
+    table.add_argument("--correction", default="holm", choices=CORRECTIONS,
                        help="correction over every comparison of the table (default holm)")
     add_param(table, SIGNIFICANCE)
     parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
@@ -187,8 +187,8 @@ def run(args: argparse.Namespace) -> int:
     if args.fmt == "latex":
         from ..stats.summary_table import summary_table
 
-        text = summary_table(evaluation, baseline=baseline, test=args.test or "t",
-                             correction=args.correction or "holm",
+        text = summary_table(evaluation, baseline=baseline, test=args.test,
+                             correction=args.correction,
                              alpha=args.alpha)
         with open_output(args) as stream:
             stream.write(text.encode())

@@ -18,14 +18,13 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import BATCH_SIZE, THREADS
+from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from ..io.naming import NAME_MODES
 from .eval import add_trec_eval_options
 from .main import given
 from .options import (
-    Checked,
     ListAction,
     add_param,
     add_progress,
@@ -76,10 +75,7 @@ def add_parser(subparsers) -> None:
 def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
     (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
-    parser.add_argument("--batch-size", action=Checked, domain=BATCH_SIZE, api="batch_size",
-                        default=None, metavar="N",
-                        help="run files per batch (default 64): memory holds about one "
-                        "batch per worker")
+    add_param(parser, BATCH)
     add_scheduler(parser, "the batches")
     add_param(parser, THREADS, doc="threads of this process running batches")
     parser.add_argument("--per-topic-out", default=None, metavar="DIR",
@@ -98,7 +94,7 @@ def wants_batches(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
-    from ..evaluation_many import DEFAULT_BATCH_SIZE, check_out, evaluate_many, run_files
+    from ..evaluation_many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
 
     files = run_files(args.runs)
@@ -111,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     with scheduler(args) as executor:
         many = evaluate_many(
             args.qrels, files, args.measures or ["official"],
-            batch_size=args.batch_size or DEFAULT_BATCH_SIZE, executor=executor,
+            batch_size=args.batch_size, executor=executor,
             workers=args.workers, out=args.per_topic_out, force=args.force,
             names=args.names or "file", relevance_level=args.relevance_level,
             max_docs=args.max_retrieved, judged_only=args.judged_only,

@@ -58,9 +58,9 @@ def add_parser(subparsers) -> None:
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
                         "file's path, name or stem)")
-    parser.add_argument("--test", default=None, choices=REPORT_TESTS,
+    parser.add_argument("--test", default="t", choices=REPORT_TESTS,
                         help="two-system test against --baseline (default t)")
-    parser.add_argument("--correction", default=None, choices=CORRECTIONS,
+    parser.add_argument("--correction", default="holm", choices=CORRECTIONS,
                         help="correction over the runs x measures compared with --baseline "
                         "(default holm)")
     add_param(parser, SIGNIFICANCE, doc="significance level, also of every interval")
@@ -70,7 +70,7 @@ def add_parser(subparsers) -> None:
     add_param(parser, RESAMPLES, doc="samples of --dp", default=1000)
     add_param(parser, RNG_SEED, doc="seed of --dp (the report is reproducible)", default=0)
     parser.add_argument("--scale-depth", action=Checked, domain=LENGTH, api="scale_depth",
-                        default=None, metavar="N",
+                        default=10, metavar="N",
                         help="run length N of the robustness panel for measures without a "
                         "cut-off (default 10)")
     parser.add_argument("--no-robustness", action="store_true",
@@ -89,15 +89,15 @@ def add_parser(subparsers) -> None:
 def _check(args: argparse.Namespace) -> None:
     """Options that would be ignored are refused, before any input is read."""
     if args.baseline is None:
-        for option, value in (("--test", args.test), ("--correction", args.correction)):
-            if value is not None:
+        for option, dest in (("--test", "test"), ("--correction", "correction")):
+            if given(args, dest):
                 raise ParameterError(f"{option} applies to the comparison with --baseline: "
                                      "name a baseline run")
     if not args.dp:
         for option, dest in (("-B/--samples", "samples"), ("--seed", "seed")):
             if given(args, dest):
                 raise ParameterError(f"{option} applies to --dp (discriminative power)")
-    if args.no_robustness and args.scale_depth is not None:
+    if args.no_robustness and given(args, "scale_depth"):
         raise ParameterError("--scale-depth applies to the robustness panel, which "
                              "--no-robustness leaves out")
     if args.fmt != "html" and args.title is not None:
@@ -114,12 +114,11 @@ def command_line(args: argparse.Namespace) -> str:
     for measure in args.measures or ():
         words += ["-m", measure]
     options = (("--names", ",".join(args.names) if args.names else None),
-               ("--baseline", args.baseline), ("--test", args.test),
-               ("--correction", args.correction),
-               *((flag, repr(getattr(args, dest))) for flag, dest in (
-                   ("--alpha", "alpha"), ("-B", "samples"), ("--seed", "seed"),
+               ("--baseline", args.baseline),
+               *((flag, getattr(args, dest)) for flag, dest in (
+                   ("--test", "test"), ("--correction", "correction"), ("--alpha", "alpha"),
+                   ("-B", "samples"), ("--seed", "seed"), ("--scale-depth", "scale_depth"),
                    ("--digits", "digits")) if given(args, dest)),
-               ("--scale-depth", args.scale_depth),
                ("--format", None if args.fmt == "html" else args.fmt),
                ("--title", args.title), ("-o", None if args.output == "-" else args.output))
     for option, value in options:
@@ -136,10 +135,9 @@ def run(args: argparse.Namespace) -> int:
 
     report = build_report(
         args.qrels, named_runs(args.runs, args.names), args.measures or DEFAULT_MEASURES,
-        baseline=args.baseline, test=args.test or "t",
-        correction=args.correction or "holm", alpha=args.alpha, dp=args.dp,
-        dp_samples=args.samples, seed=args.seed,
-        scale_depth=args.scale_depth or 10, robustness=not args.no_robustness,
+        baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
+        robustness=not args.no_robustness,
         command=command_line(args), input_files=[args.qrels, *args.runs],
         progress=wants_progress(args))
     if args.fmt == "html":

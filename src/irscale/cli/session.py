@@ -17,6 +17,7 @@ from ..core.params import CLICK_GAIN, RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .eval import _label_files
+from .main import given
 from .options import Checked, add_param
 from .outputs import add_output, declare_inputs, label_file, open_output
 
@@ -52,7 +53,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--clicks", action="append", default=None, metavar="FILE",
                         help="click log 'session query_no rank timestamp', one per run in "
                         "the runs' order (repeatable): U is computed from the clicks")
-    parser.add_argument("--click-order", choices=("time", "rank"), default=None,
+    parser.add_argument("--click-order", choices=("time", "rank"), default="time",
                         help="read the clicks in time order (non-linear traversal) or by "
                         "query and rank (default time)")
     parser.add_argument("--click-gain", action=Checked, domain=CLICK_GAIN, api="click_gain",
@@ -75,15 +76,16 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.clicks is None and (args.click_order is not None or args.click_gain is not None):
-        given = "--click-order" if args.click_order is not None else "--click-gain"
-        raise ParameterError(f"{given} applies to click logs (--clicks)")
+    if args.clicks is None:
+        for option in ("--click-order", "--click-gain"):
+            if given(args, option[2:].replace("-", "_")):
+                raise ParameterError(f"{option} applies to click logs (--clicks)")
     from ..io.output import write_results
     from ..text.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(
         args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
-        topics=args.topics, clicks=args.clicks, click_order=args.click_order or "time",
+        topics=args.topics, clicks=args.clicks, click_order=args.click_order,
         click_gain=args.click_gain, labels=_label_files(args.labels),
         relevance_level=args.relevance_level, allow_empty=args.allow_empty)
     with open_output(args) as stream:

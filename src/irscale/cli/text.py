@@ -19,6 +19,7 @@ import argparse
 from ..core.params import MATCH_THRESHOLD
 from ..errors import ParameterError
 from ..io.formats import FORMATS
+from .main import given
 from .options import Checked
 from .outputs import add_output, declare_inputs, open_output
 
@@ -95,7 +96,7 @@ def add_parser(subparsers) -> None:
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
     nuggets.add_argument("--threshold", action=Checked, domain=MATCH_THRESHOLD,
-                         label="--threshold (matching threshold)", default=None, metavar="T",
+                         label="--threshold (matching threshold)", default=0.5, metavar="T",
                          help="--auto-match: least share of a nugget's distinct terms the "
                          "output must contain, in (0, 1] (default 0.5)")
     nuggets.add_argument("--stem", action="store_true",
@@ -143,9 +144,9 @@ def run_nuggets(args: argparse.Namespace) -> int:
         if not args.runs:
             raise ParameterError("give the nugget match file(s), or --auto-match with "
                                  "--texts")
-        for option, given in (("--threshold", args.threshold is not None),
-                              ("--stem", args.stem), ("--stopwords", args.stopwords)):
-            if given:
+        for option, applied in (("--threshold", given(args, "threshold")),
+                                ("--stem", args.stem), ("--stopwords", args.stopwords)):
+            if applied:
                 raise ParameterError(f"{option} applies to --auto-match")
     from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
 
@@ -158,7 +159,7 @@ def run_nuggets(args: argparse.Namespace) -> int:
         texts = read_texts(args.texts, what="output texts")
         stop = read_stopwords(args.stopwords) if args.stopwords else frozenset()
         matches = pourpre_matches(nuggets, texts, stem=args.stem, stopwords=stop,
-                                  threshold=0.5 if args.threshold is None else args.threshold)
+                                  threshold=args.threshold)
     evaluation = evaluate_nuggets(nuggets, matches,
                                   args.measures or list(DEFAULT_MEASURES),
                                   lengths=args.lengths, texts=texts,
