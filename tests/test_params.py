@@ -106,6 +106,9 @@ def _defaults():
         (params.FIT_TOL, online.fit_click_model, "tol"),
         (params.FIT_SMOOTHING, online.fit_click_model, "smoothing"),
         (params.CONTRIBUTOR_PATTERN, meta.contributors_by_prefix, "pattern"),
+        (params.AWARE_RANDOM, collections.aware.aware, "n_random"),
+        (params.BATCH, irscale.evaluate_many, "batch_size"),
+        (params.CLICK_PROBABILITY, online.Interleavings.simulate_clicks, "probability"),
     ]
 
 

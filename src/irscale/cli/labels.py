@@ -26,8 +26,8 @@ import contextlib
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     AGGREGATION_METHODS,
+    AWARE_RANDOM,
     ITERATIONS,
-    RANDOM_ASSESSORS,
     RELEVANCE,
     RNG_SEED,
     WEIGHTINGS,
@@ -126,10 +126,7 @@ def add_parser(subparsers) -> None:
                    help="one measure with per-topic values, e.g. map or ndcg_cut_10")
     p.add_argument("--weights", default="uniform", choices=WEIGHTINGS,
                    help=f"{WEIGHT_HELP} (default uniform)")
-    p.add_argument("--random", action=Checked, domain=RANDOM_ASSESSORS, api="n_random",
-                   default=None, metavar="N", dest="n_random",
-                   help="random assessors of the msd, msd-topic and tau weightings (default "
-                   "10)")
+    add_param(p, AWARE_RANDOM)
     add_param(p, RNG_SEED, doc="seed of the random assessors")
     _scale(p)
     p.add_argument("--allow-unretrieved", action="store_true",
@@ -265,18 +262,18 @@ def run_aware(args: argparse.Namespace) -> int:
         raise ParameterError("give a crowd labels file and at least one run file")
     if given(args, "digits") and args.fmt != "text":
         raise ParameterError("--digits applies to --format text")
-    if args.weights == "uniform" and (args.n_random is not None or args.seed is not None):
+    if args.weights == "uniform" and (given(args, "n_random") or given(args, "seed")):
         raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
                              "weightings, not to --weights uniform")
     scale = _parsed_scale(args)
-    from ..collections.aware import N_RANDOM, aware
+    from ..collections.aware import aware
     from ..stats.protocol import format_table
     from .outputs import write_text
     from .runargs import named_runs
 
     runs = named_runs(args.inputs[1:], args.names)
     result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
-                   scale=scale, n_random=args.n_random or N_RANDOM, rng=args.seed,
+                   scale=scale, n_random=args.n_random, rng=args.seed,
                    relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)
     frame = result.matrix.to_frame()

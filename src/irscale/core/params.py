@@ -402,6 +402,10 @@ WEIGHTINGS: tuple[str, ...] = ("uniform", "msd", "msd-topic", "tau")
 #: run: at most a hundred times the default).
 ITERATIONS = Integers(1, 100_000)
 RANDOM_ASSESSORS = Integers(1, 1_000)
+#: AWARE's random assessors (:func:`irscale.collections.aware`).
+DEFAULT_RANDOM_ASSESSORS = 10
+AWARE_RANDOM = Param("n_random", RANDOM_ASSESSORS, DEFAULT_RANDOM_ASSESSORS, "random "
+                     "assessors of the msd, msd-topic and tau weightings", ("--random",), "N")
 #: The stopping tolerance of EM.
 TOLERANCE = Reals(0.0)
 
