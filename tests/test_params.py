@@ -107,6 +107,7 @@ def _defaults():
         (params.FIT_SMOOTHING, online.fit_click_model, "smoothing"),
         (params.CONTRIBUTOR_PATTERN, meta.contributors_by_prefix, "pattern"),
         (params.AWARE_RANDOM, collections.aware.aware, "n_random"),
+        (params.SWAP_BIN_WIDTH, meta.swap_rates, "bin_width"),
         (params.BATCH, irscale.evaluate_many, "batch_size"),
         (params.CLICK_PROBABILITY, online.Interleavings.simulate_clicks, "probability"),
     ]

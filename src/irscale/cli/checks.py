@@ -33,8 +33,6 @@ from .options import check_scheduler
 
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
 FULL_PRECISION = ("csv", "json")
-#: Width of ``meta swap --by-bin``'s bins of score differences when --bin-width is not given.
-DEFAULT_BIN_WIDTH = 0.01
 
 
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
@@ -199,12 +197,9 @@ def resampling_procedures(names: Sequence[str]) -> list[str]:
 
 
 def _swap(args: argparse.Namespace) -> None:
-    if given(args, "bin_width"):
-        if not args.by_bin:
-            raise ParameterError("--bin-width applies to --by-bin (the swap rate per "
-                                 "difference bin); without it no bins are made")
-    else:
-        args.bin_width = DEFAULT_BIN_WIDTH
+    if given(args, "bin_width") and not args.by_bin:
+        raise ParameterError("--bin-width applies to --by-bin (the swap rate per difference "
+                             "bin); without it no bins are made")
     if given(args, "samples") and not (given(args, "test") and is_resampling(args.test)):
         raise ParameterError(f"-B/--samples applies to a resampling --test ({RESAMPLING})")
     if not given(args, "test") and given(args, "alpha"):

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
-    BIN_WIDTH,
     CONTRIBUTOR_PATTERN,
     CORRELATION,
     CUTOFF,
@@ -49,6 +48,7 @@ from ..core.params import (
     SIMULATIONS,
     SPLIT_METRICS,
     SPLIT_SIZE,
+    SWAP_BIN_WIDTH,
     TOPIC_SD,
     Names,
 )
@@ -199,8 +199,7 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
     _sizes(p)
-    p.add_argument("--bin-width", action=Checked, domain=BIN_WIDTH, api="bin_width",
-                   default=None, help="width of the bins of score differences (default 0.01)")
+    add_param(p, SWAP_BIN_WIDTH)
     p.add_argument("--test", action=Checked, domain=PROCEDURE, default=None,
                    help="count only the pairs this test finds significant on TS1 (default: "
                    "every pair)")

@@ -545,6 +545,8 @@ SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jac
 SPLIT_SIZE = Integers(2)
 #: Width of the bins of score differences of the swap method.
 BIN_WIDTH = Reals(0.0, bounds="()")
+SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score differences",
+                       ("--bin-width",), "W")
 #: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
 #: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
 MATRIX_SIZE = Integers(2)
