@@ -93,7 +93,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--test", action=Checked, domain=COMPARE_TEST, default=None,
                         help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
                         "(default tukey-hsd)")
-    parser.add_argument("--model", default=None,
+    parser.add_argument("--model", default="topic+system",
                         help=f"model of tukey-hsd: {' | '.join(MODEL_NAMES + RANK_MODELS)}"
                         " (default topic+system)")
     parser.add_argument("--correction", action=Checked, domain=CORRECTION, default=None,
@@ -141,7 +141,7 @@ def compare(args: argparse.Namespace):
     progress = wants_progress(args)
     matrix = load_matrix(args)
     if test == "tukey-hsd":
-        model = args.model or "topic+system"
+        model = args.model
         measure = _measure_of(matrix, args.measures)
         omnibus: AnovaResult | RankTestResult
         if model in RANK_MODELS:  # else a model of anova (checked by check_compare)
