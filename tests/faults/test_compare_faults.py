@@ -280,6 +280,7 @@ CASES = [
     err("test-empty", [*TUKEY, "--test", ""], opt("--test")),
     err("model-unknown", [*TUKEY, "--model", "nosuch"], "nosuch"),
     err("model-with-t-test", [*T, "--model", "MD1"], opt("--model")),
+    err("default-model-with-t-test", [*T, "--model", "topic+system"], opt("--model")),
     err("correction-unknown", [*T, "--correction", "nosuch"], "nosuch"),
     err("format-unknown", [*TUKEY, "--format", "xml"], "xml"),
     ok("model-friedman", [*TUKEY, "--model", "friedman"]),

@@ -210,6 +210,10 @@ CASES = [
        files=LOGS),
     ok("measures-variants", with_option(MEASURES[:-2], "--variants", "v.tsv"),
        output_contains("u1,control"), files=LOGS),
+    # given is given, also with the default shares: refused without --salt, never ignored
+    err("measures-variants-default-splits",
+        [*with_option(MEASURES[:-2], "--variants", "v.tsv"), "--splits",
+         "control=0.5,treatment=0.5"], opt("--splits"), files=LOGS),
     ok("measures-salt-splits", [*MEASURES, "--splits", "a=0.5,b=0.5", "-k", "1"],
        output_contains("clicks@1"), files=LOGS),
     ok("measures-output", [*MEASURES, "-o", "m.csv"], files=LOGS, allowed_new=("m.csv",)),
