@@ -122,10 +122,6 @@ def check_compare(args: argparse.Namespace) -> None:
                                 ("--baseline", "baseline")) if given(args, a)],
                 f"to two-system tests, not to --test {test}: {what} compares every pair "
                 "two-sided and controls the family-wise error itself")
-    elif not given(args, "correction"):
-        args.correction = "holm"
-    if not multi and not given(args, "alternative"):
-        args.alternative = "two-sided"
     if not is_resampling(test):
         _refuse([f for f, a in (("-B/--samples", "samples"), ("--seed", "seed"),
                                 ("--workers", "workers"), ("--scheduler", "scheduler"))

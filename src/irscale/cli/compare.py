@@ -49,10 +49,10 @@ from typing import TYPE_CHECKING, Any
 from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS
 from ..errors import ParameterError
 from ..stats.names import (
-    CORRECTION,
     FORMATS,
     MODEL_NAMES,
     MULTI_TESTS,
+    MULTIPLE_CORRECTION,
     RANK_MODELS,
     TEST_NAMES,
 )
@@ -96,10 +96,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--model", default="topic+system",
                         help=f"model of tukey-hsd: {' | '.join(MODEL_NAMES + RANK_MODELS)}"
                         " (default topic+system)")
-    parser.add_argument("--correction", action=Checked, domain=CORRECTION, default=None,
-                        help=f"{' | '.join(CORRECTION.names)} (pairwise tests; default holm)")
+    add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
+              "tests")
     add_param(parser, SIGNIFICANCE)
-    parser.add_argument("--alternative", default=None,
+    parser.add_argument("--alternative", default="two-sided",
                         choices=("two-sided", "greater", "less"),
                         help="alternative hypothesis of pairwise tests: greater = a > b "
                         "(default two-sided)")

@@ -28,7 +28,7 @@ from ..core.options import (
 from ..core.params import RELEVANCE, RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import FORMATS
-from ..stats.names import CORRECTIONS
+from ..stats.names import MULTIPLE_CORRECTION
 from .eval_diversity import (
     QRELS_FORMATS,
     add_intent_options,
@@ -92,8 +92,7 @@ def add_parser(subparsers) -> None:
                        "-baseline)")
     table.add_argument("--test", default="t", choices=TABLE_TESTS,
                        help="paired test against the baseline (default t)")
-    table.add_argument("--correction", default="holm", choices=CORRECTIONS,
-                       help="correction over every comparison of the table (default holm)")
+    add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
     parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
                         metavar="A",

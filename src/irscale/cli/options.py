@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..core.params import TIE_STRATEGIES as PHI_TIES
-from ..core.params import Integers, Param, Reals
+from ..core.params import Integers, Names, Param, Reals
 from ..errors import ParameterError
 from .main import _lazy, given
 
@@ -128,12 +128,15 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
 
 
 def _values(domain: Any) -> str | None:
-    """The values of ``domain`` as a help says them, where they are a short range
-    (``an integer in [0, 17]``, ``in (0, 1)``); None for the others (every integer ≥ 1)."""
+    """The values of ``domain`` as a help says them, where they are a short range or a set
+    of names (``an integer in [0, 17]``, ``in (0, 1)``, ``none | holm``); None for the
+    others (every integer ≥ 1)."""
     if isinstance(domain, Integers) and domain.high is not None and domain.high <= 10**6:
         return domain.text()
     if isinstance(domain, Reals) and math.isfinite(domain.low) and math.isfinite(domain.high):
         return domain.text().removeprefix("lie ")
+    if isinstance(domain, Names):
+        return " | ".join(domain.names)
     return None
 
 

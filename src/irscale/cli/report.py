@@ -22,7 +22,7 @@ import shlex
 from ..core.params import LENGTH, RESAMPLES, RNG_SEED, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.run_sources import expands
-from ..stats.names import CORRECTIONS
+from ..stats.names import MULTIPLE_CORRECTION
 from .checks import add_digits
 from .main import given
 from .options import Checked, add_param, add_progress, wants_progress
@@ -60,9 +60,8 @@ def add_parser(subparsers) -> None:
                         "file's path, name or stem)")
     parser.add_argument("--test", default="t", choices=REPORT_TESTS,
                         help="two-system test against --baseline (default t)")
-    parser.add_argument("--correction", default="holm", choices=CORRECTIONS,
-                        help="correction over the runs x measures compared with --baseline "
-                        "(default holm)")
+    add_param(parser, MULTIPLE_CORRECTION, doc="correction over the runs x measures compared "
+              "with --baseline")
     add_param(parser, SIGNIFICANCE, doc="significance level, also of every interval")
     parser.add_argument("--dp", action="store_true",
                         help="add discriminative power (paired bootstrap and randomised "

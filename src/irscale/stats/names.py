@@ -8,7 +8,7 @@ The implementations register the same names (:data:`irscale.stats.registry.TESTS
 
 from __future__ import annotations
 
-from ..core.params import Names
+from ..core.params import Names, Param
 
 #: Two-system tests of :func:`irscale.stats.two_sample_test`, in the registry's order.
 TEST_NAMES: tuple[str, ...] = (
@@ -63,6 +63,9 @@ CORRECTION_ALIASES: dict[str, str] = {
     "šidák": "sidak", "holm-šidák": "holm-sidak",
 }
 CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
+#: The correction of a family of pairwise tests.
+MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
+                            ("--correction",), "C")
 
 #: Table formats of :func:`irscale.stats.render` and of every result's ``format``.
 FORMATS: tuple[str, ...] = ("text", "csv", "markdown", "latex", "json")
