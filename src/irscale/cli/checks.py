@@ -285,10 +285,3 @@ def check_meta(args: argparse.Namespace) -> None:
     _META[args.meta_command](args)
     if args.meta_command != "simulate" or args.model == "bootstrap":
         check_inputs(args)
-
-
-def check_sizes_option(args: argparse.Namespace, n_topics: int) -> list[int]:
-    """``--sizes`` against the number of topics (see :func:`irscale.meta.splitting.check_sizes`)."""
-    from ..meta.splitting import check_sizes
-
-    return check_sizes(args.sizes, n_topics, "--sizes (sizes)")

@@ -57,7 +57,6 @@ from ..stats.names import CORRECTION, PROCEDURE, TEST
 from .checks import (
     add_digits,
     check_meta,
-    check_sizes_option,
 )
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .options import (
@@ -465,8 +464,7 @@ def run_split(args: argparse.Namespace) -> int:
 
     table = _one_measure(args, "topic splitting")
     with scheduler(args) as executor:
-        study = meta.split_study(table, check_sizes_option(args, table.n_topics),
-                                 args.repetitions, models=args.models,
+        study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,
                                  cross=_cross(args.cross), alpha=args.alpha, rng=args.seed,
                                  progress=wants_progress(args),
                                  options=_resampling_options(args), executor=executor)
@@ -492,7 +490,7 @@ def run_swap(args: argparse.Namespace) -> int:
 
     table = _one_measure(args, "the swap method")
     with scheduler(args) as executor:
-        result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
+        result = meta.swap_rates(table, args.sizes,
                                  args.repetitions, bin_width=args.bin_width, test=args.test,
                                  alpha=args.alpha, samples=args.samples, rng=args.seed,
                                  executor=executor)
