@@ -108,6 +108,9 @@ def _defaults():
         (params.CONTRIBUTOR_PATTERN, meta.contributors_by_prefix, "pattern"),
         (params.AWARE_RANDOM, collections.aware.aware, "n_random"),
         (params.SWAP_BIN_WIDTH, meta.swap_rates, "bin_width"),
+        (params.SPLIT_REPETITIONS, meta.split_study, "repetitions"),
+        (params.SPLIT_REPETITIONS, meta.swap_rates, "repetitions"),
+        (params.SIMULATED_MATRICES, meta.simulation_study, "repetitions"),
         (params.BATCH, irscale.evaluate_many, "batch_size"),
         (params.CLICK_PROBABILITY, online.Interleavings.simulate_clicks, "probability"),
     ]

@@ -38,15 +38,15 @@ from ..core.params import (
     INTERVAL_SAMPLES,
     MATRIX_SIZE,
     PERSISTENCE,
-    REPETITIONS,
     RESAMPLES,
     RNG_SEED,
     SCALE_CUTOFFS,
     SCALE_MEASURES,
     SEEDS,
     SIGNIFICANCE,
-    SIMULATIONS,
+    SIMULATED_MATRICES,
     SPLIT_METRICS,
+    SPLIT_REPETITIONS,
     SPLIT_SIZE,
     SWAP_BIN_WIDTH,
     TOPIC_SD,
@@ -59,6 +59,7 @@ from .checks import (
     check_meta,
 )
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
+from .main import given
 from .options import (
     Checked,
     ListAction,
@@ -111,9 +112,7 @@ def _sizes(parser: argparse.ArgumentParser) -> None:
                         item="a split size", unique=True, default=list(SIZES),
                         metavar="S,S,...",
                         help=f"comma-separated topics per split (default {join(SIZES)})")
-    parser.add_argument("--repetitions", action=Checked, domain=REPETITIONS, api="repetitions",
-                        default=100,
-                        help="random splits per size (default 100)")
+    add_param(parser, SPLIT_REPETITIONS)
 
 
 def _alpha(parser: argparse.ArgumentParser, *, what: str = "significance level") -> None:
@@ -300,8 +299,7 @@ def _add_simulate(sub) -> None:
                    help="bootstrap model: first centre every system on the grand mean, so "
                    "that every pair is null (default: the matrix's system means are the "
                    "truth)")
-    p.add_argument("--repetitions", action=Checked, domain=SIMULATIONS, api="repetitions",
-                   default=None, metavar="R", help="simulated matrices (default 1000)")
+    add_param(p, SIMULATED_MATRICES)
     p.add_argument("--test", action=ListAction, kind="str", domain=TEST, unique=True,
                    default=None,
                    metavar="T,T,...",
@@ -607,7 +605,7 @@ SIMULATION_ARGUMENTS = {"repetitions": "repetitions", "alpha": "alpha",
 def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
     """The options among ``names`` given on the command line, by their Python names (those
     not given keep the API's defaults)."""
-    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    return {name: getattr(args, name) for name in names if given(args, name)}
 
 
 def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:

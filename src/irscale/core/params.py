@@ -319,8 +319,12 @@ INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 SEEDS = Integers(1, 1_000_000)
 #: Repetitions per split size (:func:`irscale.meta.split_study`, ``swap_rates``).
 REPETITIONS = Integers(1, 1_000_000)
+SPLIT_REPETITIONS = Param("repetitions", REPETITIONS, 100, "random splits per size",
+                          ("--repetitions",), "R")
 #: Simulated matrices (:func:`irscale.meta.simulate_tests`).
 SIMULATIONS = Integers(1, 100_000_000)
+SIMULATED_MATRICES = Param("repetitions", SIMULATIONS, 1000, "simulated matrices",
+                           ("--repetitions",), "R")
 #: A pool depth (deeper than any run: a larger one is a typo).
 DEPTH = Integers(1, 1_000_000_000)
 #: Threads of this process.
