@@ -94,26 +94,25 @@ def _defaults():
     import irscale
     from irscale import collections, meta, online
 
-    return [
-        (params.RELEVANCE, irscale.evaluate, "relevance_level"),
-        (params.RELEVANCE, collections.pool, "relevance_level"),
-        (params.SIGNIFICANCE, meta.simulation_study, "alpha"),
-        (params.SIGNIFICANCE, meta.discriminative_power, "alpha"),
-        (params.POOL_P, collections.pool, "p"),
-        (params.POOL_K, collections.pool, "k"),
-        (params.POOL_DISCOUNT, collections.pool, "discount"),
-        (params.FIT_ITERATIONS, online.fit_click_model, "iterations"),
-        (params.FIT_TOL, online.fit_click_model, "tol"),
-        (params.FIT_SMOOTHING, online.fit_click_model, "smoothing"),
-        (params.CONTRIBUTOR_PATTERN, meta.contributors_by_prefix, "pattern"),
-        (params.AWARE_RANDOM, collections.aware.aware, "n_random"),
-        (params.SWAP_BIN_WIDTH, meta.swap_rates, "bin_width"),
-        (params.SPLIT_REPETITIONS, meta.split_study, "repetitions"),
-        (params.SPLIT_REPETITIONS, meta.swap_rates, "repetitions"),
-        (params.SIMULATED_MATRICES, meta.simulation_study, "repetitions"),
-        (params.BATCH, irscale.evaluate_many, "batch_size"),
-        (params.CLICK_PROBABILITY, online.Interleavings.simulate_clicks, "probability"),
-    ]
+    takes = {  # function: {its name of the parameter: the declaration}
+        irscale.evaluate: {"relevance_level": params.RELEVANCE},
+        irscale.evaluate_many: {"batch_size": params.BATCH},
+        collections.pool: {"relevance_level": params.RELEVANCE, "p": params.POOL_P,
+                           "k": params.POOL_K, "discount": params.POOL_DISCOUNT},
+        collections.aware.aware: {"n_random": params.AWARE_RANDOM},
+        meta.simulation_study: {"alpha": params.SIGNIFICANCE,
+                                "repetitions": params.SIMULATED_MATRICES},
+        meta.discriminative_power: {"alpha": params.SIGNIFICANCE},
+        meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},
+        meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH,
+                          "repetitions": params.SPLIT_REPETITIONS},
+        meta.split_study: {"repetitions": params.SPLIT_REPETITIONS},
+        online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,
+                                 "smoothing": params.FIT_SMOOTHING},
+        online.Interleavings.simulate_clicks: {"probability": params.CLICK_PROBABILITY},
+    }
+    return [(param, function, name) for function, names in takes.items()
+            for name, param in names.items()]
 
 
 def test_a_declaration_states_the_default_of_the_functions():
