@@ -167,13 +167,7 @@ def _split(args: argparse.Namespace) -> None:
         raise ParameterError(f"--alpha applies to the significance metrics; --metric "
                              f"{args.metric} (Kendall's τ between the halves' rankings) uses "
                              "no test decision")
-    if not args.models and not args.cross:
-        raise ParameterError("--models is empty and no --cross is given: nothing to study")
-    names = list(args.models)
-    for item in args.cross:
-        if ":" not in item:
-            raise ParameterError(f"--cross takes A:B pairs, got {item!r}")
-        names += [PROCEDURE.check(name, "--cross") for name in item.split(":", 1)]
+    names = [*args.models, *(name for pair in args.cross for name in pair)]
     for name in names:
         if name in SHARD_MODEL_NAMES:
             raise ParameterError(f"{name} is a shard model: it needs topics × systems × shards "
@@ -201,11 +195,6 @@ def _swap(args: argparse.Namespace) -> None:
     if not given(args, "test") and given(args, "alpha"):
         raise ParameterError("--alpha applies to --test (the significance filter of the swap "
                              "method); without --test no test is run")
-
-
-def _concordance(args: argparse.Namespace) -> None:
-    if not args.gold:
-        raise ParameterError("--gold is empty: name the gold-standard measure(s)")
 
 
 def _loo(args: argparse.Namespace) -> None:
@@ -273,7 +262,7 @@ def _simulate(args: argparse.Namespace) -> None:
 _META = {
     "correlate": _correlate, "discriminative-power": _discriminative_power,
     "dp": _discriminative_power, "split": _split, "swap": _swap,
-    "concordance": _concordance, "loo": _loo, "scales": _scales, "simulate": _simulate,
+    "loo": _loo, "scales": _scales, "simulate": _simulate,
 }
 
 
@@ -282,6 +271,7 @@ def check_meta(args: argparse.Namespace) -> None:
     from .inputs import check_inputs
 
     _meta_common(args)
-    _META[args.meta_command](args)
+    if args.meta_command in _META:  # the others' options are checked as they are parsed
+        _META[args.meta_command](args)
     if args.meta_command != "simulate" or args.model == "bootstrap":
         check_inputs(args)

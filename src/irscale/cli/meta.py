@@ -53,7 +53,7 @@ from ..core.params import (
     Names,
 )
 from ..errors import ParameterError
-from ..stats.names import CORRECTION, PROCEDURE, TEST
+from ..stats.names import CORRECTION, PROCEDURE, PROCEDURE_PAIR, TEST
 from .checks import (
     add_digits,
     check_meta,
@@ -177,7 +177,8 @@ def add_parser(subparsers) -> None:
                    default=list(MODELS),
                    metavar="M,M,...",
                    help=f"procedures compared with themselves (default {join(MODELS)})")
-    p.add_argument("--cross", action=ListAction, kind="str", default=[], metavar="A:B,...",
+    p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
+                   metavar="A:B,...",
                    help="different models: A on the first half, B on the second "
                    "(default: none)")
     p.add_argument("--metric", action=Checked, domain=METRIC, default=None,
@@ -431,11 +432,6 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
                                 f"α = {args.alpha:g}, p = {args.convention})"))
 
 
-def _cross(items: list[str]) -> list[tuple[str, str]]:
-    """``--cross``'s A:B pairs (checked by :func:`irscale.cli.checks.check_meta`)."""
-    return [(a, b) for a, _, b in (item.partition(":") for item in items)]
-
-
 def _one_measure(args: argparse.Namespace, what: str):
     """The one-measure score matrix an analysis of a single measure needs."""
     matrix = _matrix(args)
@@ -451,7 +447,7 @@ def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]
         return None
     from .checks import resampling_procedures
 
-    names = [*args.models, *(name for item in args.cross for name in item.split(":", 1))]
+    names = [*args.models, *(name for pair in args.cross for name in pair)]
     return {name: {"samples": args.samples} for name in resampling_procedures(names)}
 
 
@@ -463,7 +459,7 @@ def run_split(args: argparse.Namespace) -> int:
     table = _one_measure(args, "topic splitting")
     with scheduler(args) as executor:
         study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,
-                                 cross=_cross(args.cross), alpha=args.alpha, rng=args.seed,
+                                 cross=args.cross, alpha=args.alpha, rng=args.seed,
                                  progress=wants_progress(args),
                                  options=_resampling_options(args), executor=executor)
     if args.plot:

@@ -222,6 +222,26 @@ class Pattern:
 
 
 @dataclass(frozen=True)
+class Pair:
+    """Two values of ``domain`` written ``A:B``, as a tuple of the values its check
+    returns (``--cross t:wilcoxon``)."""
+
+    domain: Any
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> tuple[Any, Any]:
+        """``(a, b)``, each checked against ``domain``."""
+        if not isinstance(value, str) or ":" not in value:
+            raise ParameterError(f"{name} takes A:B pairs, got {value!r}", param=name)
+        first, _, second = value.partition(":")
+        return self.domain.check(first, name), self.domain.check(second, name)
+
+    def outside(self) -> tuple[str, ...]:
+        wrong = self.domain.outside()[0]
+        return ("no-colon", f"{wrong}:{wrong}")
+
+
+@dataclass(frozen=True)
 class Param:
     """A parameter declared once, for the Python functions and the command line.
 

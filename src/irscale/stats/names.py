@@ -8,7 +8,7 @@ The implementations register the same names (:data:`irscale.stats.registry.TESTS
 
 from __future__ import annotations
 
-from ..core.params import Names, Param
+from ..core.params import Names, Pair, Param
 
 #: Two-system tests of :func:`irscale.stats.two_sample_test`, in the registry's order.
 TEST_NAMES: tuple[str, ...] = (
@@ -53,6 +53,8 @@ PROCEDURE = Names("procedure", (*MODEL_NAMES, *RANK_MODELS, *SHARD_MODEL_NAMES,
                                 "randomized-tukey-hsd", *TEST_NAMES),
                   {**TEST_ALIASES, "randomised-tukey-hsd": "randomized-tukey-hsd",
                    "rtukey": "randomized-tukey-hsd"}, fold=True)
+#: Two procedures, one per half of a split (``meta split --cross A:B``).
+PROCEDURE_PAIR = Pair(PROCEDURE)
 
 #: Multiple-comparison corrections of :func:`irscale.stats.adjust_pvalues`, and their
 #: other spellings (statsmodels' names; case does not matter).
