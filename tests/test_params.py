@@ -104,6 +104,7 @@ def _defaults():
                                 "repetitions": params.SIMULATED_MATRICES},
         meta.discriminative_power: {"alpha": params.SIGNIFICANCE},
         meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},
+        meta.rbo: {"p": params.RBO_P},
         meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH,
                           "repetitions": params.SPLIT_REPETITIONS},
         meta.split_study: {"repetitions": params.SPLIT_REPETITIONS},

@@ -141,12 +141,9 @@ def _meta_common(args: argparse.Namespace) -> None:
 
 
 def _correlate(args: argparse.Namespace) -> None:
-    if given(args, "p"):
-        if args.method != "rbo":
-            raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method "
-                                 f"rbo, not to {args.method}")
-    elif args.method == "rbo":
-        args.p = 0.9
+    if given(args, "p") and args.method != "rbo":
+        raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method rbo, "
+                             f"not to {args.method}")
     if given(args, "samples") and args.by != "overall":
         raise ParameterError(f"-B/--samples applies to --by overall (the interval of the "
                              f"overall correlation), not to --by {args.by}")

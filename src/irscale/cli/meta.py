@@ -37,7 +37,7 @@ from ..core.params import (
     ERROR_SD,
     INTERVAL_SAMPLES,
     MATRIX_SIZE,
-    PERSISTENCE,
+    RBO_P,
     RESAMPLES,
     RNG_SEED,
     SCALE_CUTOFFS,
@@ -136,9 +136,7 @@ def add_parser(subparsers) -> None:
     _common(p)
     p.add_argument("--method", action=Checked, domain=CORRELATION, default="kendall",
                    help=f"{' | '.join(CORRELATION.names)} (default kendall)")
-    p.add_argument("-p", "--p", action=Checked, domain=PERSISTENCE,
-                   label="the RBO persistence -p/--p (p)", default=None,
-                   help="RBO persistence in (0, 1), --method rbo only (default 0.9)")
+    add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
                    "matrix (every two measures) (default overall)")

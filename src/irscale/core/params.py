@@ -547,6 +547,7 @@ CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "s
                      "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}, fold=True)
 #: The persistence p of rank-biased overlap (Webber, Moffat & Zobel 2010).
 PERSISTENCE = Reals(0.0, 1.0, "()")
+RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p", "--p"), "P")
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),
