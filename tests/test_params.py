@@ -92,7 +92,7 @@ def _defaults():
     """(declaration, function, the function's name of the parameter) of the parameters the
     command line builds from a declaration and a Python function takes."""
     import irscale
-    from irscale import collections, meta, online
+    from irscale import collections, meta, online, text
 
     takes = {  # function: {its name of the parameter: the declaration}
         irscale.evaluate: {"relevance_level": params.RELEVANCE},
@@ -105,6 +105,7 @@ def _defaults():
         meta.discriminative_power: {"alpha": params.SIGNIFICANCE},
         meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},
         meta.rbo: {"p": params.RBO_P},
+        text.pourpre_matches: {"threshold": params.THRESHOLD},
         meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH,
                           "repetitions": params.SPLIT_REPETITIONS},
         meta.split_study: {"repetitions": params.SPLIT_REPETITIONS},

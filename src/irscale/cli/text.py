@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import MATCH_THRESHOLD
+from ..core.params import THRESHOLD
 from ..errors import ParameterError
 from ..io.formats import FORMATS
 from .main import given
-from .options import Checked
+from .options import add_param
 from .outputs import add_output, declare_inputs, open_output
 
 
@@ -95,10 +95,8 @@ def add_parser(subparsers) -> None:
     nuggets.add_argument("--auto-match", action="store_true",
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
-    nuggets.add_argument("--threshold", action=Checked, domain=MATCH_THRESHOLD,
-                         label="--threshold (matching threshold)", default=0.5, metavar="T",
-                         help="--auto-match: least share of a nugget's distinct terms the "
-                         "output must contain, in (0, 1] (default 0.5)")
+    add_param(nuggets, THRESHOLD, doc="--auto-match: least share of a nugget's distinct terms "
+              "the output must contain")
     nuggets.add_argument("--stem", action="store_true",
                          help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
     nuggets.add_argument("--stopwords", default=None, metavar="FILE",

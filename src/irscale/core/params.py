@@ -378,6 +378,8 @@ BATCH = Param("batch_size", BATCH_SIZE, DEFAULT_BATCH_SIZE, "run files per batch
 CLICK_GAIN = Reals(0.0)
 #: Least share of a nugget's distinct terms a text must hold to match it (POURPRE).
 MATCH_THRESHOLD = Reals(0.0, 1.0, "(]")
+THRESHOLD = Param("threshold", MATCH_THRESHOLD, 0.5, "least share of a nugget's distinct "
+                  "terms a text must contain to match it", ("--threshold",), "T")
 #: Most topics of a synthetic collection (:func:`irscale.datasets.synthetic_collection`,
 #: ``irscale demo``): 10,000 topics of the default sizes are 7·10^6 lines (208 MB of
 #: files; ``irscale demo`` takes about 30 s and 0.9 GB on a 2-core machine). A demo needs
