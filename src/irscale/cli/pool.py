@@ -44,6 +44,7 @@ from ..core.params import (
     POOL_P,
     RELEVANCE,
     RNG_SEED,
+    RUN_DEPTH,
     SAMPLE_SIZE,
     SHARD_METHODS,
     STRATEGY,
@@ -72,18 +73,14 @@ STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et a
 
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
-    _depth(parser, "cut every run at K documents first: the pool depth of depth-k pooling, "
-           "the candidates of the others (default: whole runs)")
+    add_param(parser, RUN_DEPTH, doc="cut every run at K documents first: the pool depth of "
+              "depth-k pooling, the candidates of the others")
     for param in (POOL_P, POOL_K, POOL_DISCOUNT):
         add_param(parser, param)
     add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
     add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
 
-
-def _depth(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=None,
-                        metavar="K", help=help)
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
@@ -389,7 +386,7 @@ def _add_sampling(sub) -> None:
                    help="stratified design: documents whose best rank lies in (previous D, D]"
                    " form a stratum, a fraction F of which is drawn without replacement, e.g. "
                    "10:1,100:0.2,1000:0.05 (default: none)")
-    _depth(p, "cut every run at K documents first (default: whole runs)")
+    add_param(p, RUN_DEPTH)
     add_param(p, RNG_SEED, doc="seed of the draws")
     p.add_argument("--qrels", default=None, metavar="FILE",
                    help="simulate: the qrels judge the sample (a document they do not judge "
@@ -424,7 +421,7 @@ def run_sample(args: argparse.Namespace) -> int:
     if args.design == "stratified":
         if args.strata is None:
             raise ParameterError("--design stratified needs --strata D:F,D:F,...")
-        if args.size is not None or args.depth is not None:
+        if given(args, "size") or given(args, "depth"):
             raise ParameterError("--size and --depth apply to the with-replacement and "
                                  "poisson designs; --strata gives the stratified one's")
         strata = [_stratum(text) for text in args.strata]
