@@ -91,11 +91,10 @@ def run_diversity(args: argparse.Namespace) -> int:
     if args.fmt not in DIVERSITY_FORMATS:
         raise ParameterError(f"--format {args.fmt} does not apply to diversity measures "
                              f"(use {', '.join(DIVERSITY_FORMATS)})")
-    ignored = [opt for opt, value, default in (
-        ("-l", args.relevance_level, 1), ("-J", args.judged_only, False),
-        ("-N", args.num_docs_in_coll, 0), ("--compat", args.compat, 9),
-        ("--ties", args.ties, "trec_eval"))
-        if value != default]
+    ignored = [opt for opt, applied in (
+        ("-l", given(args, "relevance_level")), ("-J", args.judged_only),
+        ("-N", given(args, "num_docs_in_coll")), ("--compat", given(args, "compat")),
+        ("--ties", given(args, "ties"))) if applied]
     if ignored:
         raise ParameterError(f"{ignored[0]} does not apply to diversity measures (ndeval "
                              "ranks by the rank column, or by score with "
