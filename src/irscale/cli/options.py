@@ -110,17 +110,16 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
     spellings (and ``aliases``, another tool's spelling), checked against its domain as it
     is parsed (:class:`Checked`), stored under the Python name with the functions' default,
-    its help the doc followed by the default. ``domain``, ``doc``, ``default`` and
-    ``unset`` (what a default of None means) narrow or say more where one function does (a
-    domain within the declared one)."""
+    its help the doc, the values where they are few (:func:`_values`) and the default.
+    ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None means) narrow or
+    say more where one function does (a domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
     values = _values(domain)
-    said = [values] if values else []
+    text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset
     if default is not None or unset:
-        said.append(f"default: {unset if default is None else default}")
-    text = (doc or param.doc) + (f" ({'; '.join(said)})" if said else "")
+        text += f" (default: {unset if default is None else default})"
     parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain,
                         api=param.name, spelt="/".join(param.flags),
                         default=default, dest=param.name,
@@ -129,14 +128,14 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
 
 def _values(domain: Any) -> str | None:
     """The values of ``domain`` as a help says them, where they are a short range or a set
-    of names (``an integer in [0, 17]``, ``in (0, 1)``, ``none | holm``); None for the
-    others (every integer ≥ 1)."""
+    of names (``an integer in [0, 17]``, ``a number in (0, 1)``, ``one of none | holm``);
+    None for the others (every integer ≥ 1)."""
     if isinstance(domain, Integers) and domain.high is not None and domain.high <= 10**6:
         return domain.text()
     if isinstance(domain, Reals) and math.isfinite(domain.low) and math.isfinite(domain.high):
-        return domain.text().removeprefix("lie ")
+        return "a number " + domain.text().removeprefix("lie ")
     if isinstance(domain, Names):
-        return " | ".join(domain.names)
+        return "one of " + " | ".join(domain.names)
     return None
 
 
