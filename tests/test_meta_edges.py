@@ -249,7 +249,7 @@ def test_meta_refuses_impossible_and_ignored_options(argv, message, scores, caps
 @pytest.mark.parametrize(("argv", "message"), [
     (["loo", "q", "a", "b", "-m", "map", "--depth", "0"], "--depth (depth) must be"),
     (["loo", "q", "a", "b", "-m", "map", "--contributor-pattern", "("],
-     "--contributor-pattern '(' is not a valid regular expression"),
+     "--contributor-pattern (contributor_pattern) '(' is not a valid regular expression"),
     (["loo", "q", "a", "b", "-m", "map", "--contributors", "t.txt", "--contributor-pattern",
       "^x"], "--contributor-pattern applies without --contributors"),
     (["loo", "q", "a", "b", "-m", "map", "--format", "csv", "--digits", "3"],

@@ -17,9 +17,11 @@ from irscale.core.params import Integers, Names, NumberText, Reals
 from irscale.errors import ParameterError
 from irscale.stats import names as stats_names
 
-DOMAINS = [(name, value) for module in (params, stats_names)
-           for name, value in vars(module).items()
-           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size))]
+#: Every domain the modules declare, alone or in a parameter's declaration.
+DOMAINS = [(name, value.domain if isinstance(value, params.Param) else value)
+           for module in (params, stats_names) for name, value in vars(module).items()
+           if isinstance(value, (Integers, Reals, Names, NumberText, params.Size,
+                                 params.Pattern, params.Param))]
 
 
 @pytest.mark.parametrize(("name", "domain"), DOMAINS, ids=[name for name, _ in DOMAINS])
@@ -84,3 +86,58 @@ def test_integers_strict_refuses_integral_floats_and_names_keep_their_spelling()
     with pytest.raises(ParameterError,
                        match=re.escape("--test: unknown test 'tt'; choose from t, ")):
         tests.check("tt", "--test")
+
+
+def _defaults():
+    """(declaration, function, the function's name of the parameter) of the parameters the
+    command line builds from a declaration and a Python function takes."""
+    import irscale
+    from irscale import collections, meta, online, text
+
+    takes = {  # function: {its name of the parameter: the declaration}
+        irscale.evaluate: {"relevance_level": params.RELEVANCE},
+        irscale.evaluate_many: {"batch_size": params.BATCH},
+        collections.pool: {"relevance_level": params.RELEVANCE, "p": params.POOL_P,
+                           "k": params.POOL_K, "discount": params.POOL_DISCOUNT,
+                           "depth": params.RUN_DEPTH},
+        collections.sample_judgments: {"depth": params.RUN_DEPTH},
+        collections.aware.aware: {"n_random": params.AWARE_RANDOM},
+        meta.simulation_study: {"alpha": params.SIGNIFICANCE,
+                                "repetitions": params.SIMULATED_MATRICES},
+        meta.discriminative_power: {"alpha": params.SIGNIFICANCE},
+        meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},
+        meta.rbo: {"p": params.RBO_P},
+        text.pourpre_matches: {"threshold": params.THRESHOLD},
+        meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH,
+                          "repetitions": params.SPLIT_REPETITIONS},
+        meta.split_study: {"repetitions": params.SPLIT_REPETITIONS},
+        online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,
+                                 "smoothing": params.FIT_SMOOTHING},
+        online.Interleavings.simulate_clicks: {"probability": params.CLICK_PROBABILITY},
+    }
+    return [(param, function, name) for function, names in takes.items()
+            for name, param in names.items()]
+
+
+def test_a_declaration_states_the_default_of_the_functions():
+    """The help of an option built from a declaration states the declared default: it is
+    the default of the Python functions that take the parameter (no second source)."""
+    import inspect
+
+    for param, function, name in _defaults():
+        default = inspect.signature(function).parameters[name].default
+        assert default == param.default, (param.name, function.__name__, default)
+
+
+def test_an_api_error_names_the_option_its_declaration_spells():
+    """An error a function raises about a parameter carries its name, and the command line
+    names the option there (``cli.main.named``), in one place for every subcommand."""
+    from irscale.cli.main import build_parser, named
+
+    args = build_parser("pool").parse_args(["pool", "build", "--strategy", "rbp", "a.run",
+                                            "b.run"])
+    with pytest.raises(ParameterError) as error:
+        params.POOL_P.check(1.5)
+    assert error.value.param == "p"
+    assert str(named(error.value, args)).startswith("--p (p) must lie in (0, 1)")
+    assert named(error.value, None) is error.value  # outside a command line: as raised

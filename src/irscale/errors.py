@@ -86,7 +86,17 @@ class MeasureError(IrscaleError, ValueError):
 
 
 class ParameterError(IrscaleError, ValueError):
-    """An impossible option or parameter value (negative cut-off, alpha outside (0, 1), ...)."""
+    """An impossible option or parameter value (negative cut-off, alpha outside (0, 1), ...).
+
+    ``param``: the Python name of the parameter when the message begins with it (``alpha
+    must lie in (0, 1), got 2.0``); the command line names the option there instead
+    (``--alpha (alpha) must lie in (0, 1), got 2.0``), as the parameter's declaration
+    spells it (:class:`irscale.core.params.Param`).
+    """
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 class AlignmentError(IrscaleError, ValueError):

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .core._columnar.qrels_index import QrelsIndex
 from .core.options import TiePolicy
-from .core.params import BATCH_SIZE
+from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
 from .evaluation import EvaluationSetup, evaluate_judged, evaluation_setup
@@ -82,8 +82,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .core.inputs import Qrels
 
-#: Run files per batch by default: 64 runs of 10^5 lines take about 0.5 GB while judged.
-DEFAULT_BATCH_SIZE = 64
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
 #: :func:`part_name` gives).
 PART_PREFIX = "part-"

@@ -287,6 +287,7 @@ CASES = [
     err("test-empty", [*TUKEY, "--test", ""], opt("--test")),
     err("model-unknown", [*TUKEY, "--model", "nosuch"], "nosuch"),
     err("model-with-t-test", [*T, "--model", "MD1"], opt("--model")),
+    err("default-model-with-t-test", [*T, "--model", "topic+system"], opt("--model")),
     err("correction-unknown", [*T, "--correction", "nosuch"], "nosuch"),
     err("format-unknown", [*TUKEY, "--format", "xml"], "xml"),
     ok("model-friedman", [*TUKEY, "--model", "friedman"]),
@@ -389,6 +390,8 @@ CASES = [
     err("risk-alpha-unknown-baseline", with_option(RISK, "--baseline", "nosuch"), "nosuch"),
     err("risk-alpha-with-test", [*RISK, "--test", "t"], opt("--test")),
     err("risk-alpha-with-alpha", [*RISK, "--alpha", "0.01"], opt("--alpha")),
+    # given is given, whatever the value: --alpha 0.05 (its default) would be ignored too
+    err("risk-alpha-with-default-alpha", [*RISK, "--alpha", "0.05"], opt("--alpha")),
     err("risk-alpha-with-seed", [*RISK, "--seed", "1"], opt("--seed")),
     err("risk-alpha-digits-json", [*RISK, "--format", "json", "--digits", "3"],
         opt("--digits")),

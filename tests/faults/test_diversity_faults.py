@@ -116,6 +116,11 @@ CASES = [
                                                       "ndeval", "qrels.txt", "a.run"],
         "ndeval"),
     err("diversity-option-not-applicable", [*BASE, "-J"], "-J", files=FILES),
+    # trec_eval's options given are refused, also with their default values (never ignored)
+    err("diversity-level-default-refused", [*BASE, "-l", "1"], "-l", "diversity",
+        files=FILES),
+    err("diversity-ties-default-refused", [*BASE, "--ties", "trec_eval"], "--ties",
+        "diversity", files=FILES),
     err("diversity-format-json", ["eval", "-m", "ndeval", "--format", "json", "div.qrels",
                                   "a.run"], "json", files=FILES),
     # ---- NTCIREVAL's family: intent probabilities and intent types

@@ -223,6 +223,12 @@ CASES = [
     err("level-negative", [*BASE, "-l", "-1"], any_of("-l", "level")),
     err("level-text", [*BASE, "-l", "abc"], any_of("-l", "level")),
     err("level-beyond-int64", [*BASE, "-l", "99999999999999999999"], any_of("-l", "level")),
+    # -l is --relevance-level in every command; eval also takes trec_eval's --level-for-rel
+    ok("level-long-form", [*BASE, "--relevance-level", "2"], same_output_as(*BASE, "-l", "2")),
+    ok("level-trec-eval-spelling", [*BASE, "--level-for-rel", "2"],
+       same_output_as(*BASE, "-l", "2")),
+    err("level-two-spellings", [*BASE, "-l", "2", "--level-for-rel", "2"],
+        "given twice", "-l"),
     either("max-retrieved-0", [*BASE, "-M", "0"], any_of("-M", "max"),
            check=num_ret_is("0")),
     ok("max-retrieved-2", [*BASE, "-M", "2"], num_ret_is("12")),

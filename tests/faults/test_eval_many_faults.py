@@ -209,6 +209,8 @@ CASES = [
         "diversity", "irscale eval"),
     err("many-measure-needing-labels", [*MANY, "-m", "uRBP(p=0.8)"], "uRBP", "under"),
     err("many-bad-level", [*MANY, "-l", "0"], any_of("-l", "relevance_level", "level")),
+    # trec_eval's spelling is irscale eval's alone; eval-many spells it as every command
+    err("many-level-trec-eval-spelling", [*MANY, "--level-for-rel", "2"], "--level-for-rel"),
 ]
 
 

@@ -162,6 +162,11 @@ CASES = [
     either("split-size-more-than-half", [*SPLIT[:4], "--sizes", "7", *SPLIT[6:]],
            opt("--sizes"), check=has_warning),
     err("split-sizes-0", with_option(SPLIT, "--sizes", "0"), opt("--sizes")),
+    # sizes the topics cannot hold: refused by the function, naming the option
+    err("split-size-beyond-topics", with_option(SPLIT, "--sizes", "2,1000"),
+        "--sizes (sizes)", "1000", "cannot be run"),
+    err("swap-size-beyond-topics", with_option(SWAP, "--sizes", "1000"),
+        "--sizes (sizes)", "1000", "cannot be run"),
     err("split-sizes-negative", with_option(SPLIT, "--sizes", "-1"), opt("--sizes")),
     err("split-sizes-text", with_option(SPLIT, "--sizes", "a,b"), opt("--sizes")),
     err("split-sizes-empty", with_option(SPLIT, "--sizes", ""), opt("--sizes")),

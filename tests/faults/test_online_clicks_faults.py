@@ -207,6 +207,13 @@ CASES = [
     err("simulate-bad-gamma", simulate("--gamma", "2"), "gamma", files=FILES),
     err("simulate-bad-level", simulate("--relevance-level", "0"), "relevance_level",
         files=FILES),
+    err("simulate-bad-short-level", simulate("-l", "0"), "-l/--relevance-level",
+        files=FILES),
+    # -l 1 and --gamma 1.0 are the defaults, and still refused with --params (not ignored)
+    err("simulate-level-with-params", simulate("--params", "pbm.json", "-l", "1"),
+        "-l/--relevance-level", "--params", files=FILES),
+    err("simulate-default-gamma-with-params", simulate("--params", "pbm.json", "--gamma", "1"),
+        "--gamma", "--params", files=FILES),
     err("simulate-parquet-stdout", simulate("--format", "parquet"), "-o", files=FILES),
     err("simulate-output-is-qrels", simulate("-o", "qrels.txt", "--force"), "qrels.txt",
         files=FILES),

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from collections.abc import Sequence
 
-from ..core.params import DIGITS, SCALE_MEASURES, Names
+from ..core.params import SCALE_MEASURES, TABLE_DIGITS, Names
 from ..errors import AlignmentError, ParameterError
 from ..stats.names import (
     MODEL_NAMES,
@@ -29,17 +28,12 @@ from ..stats.names import (
     TEST_ALIASES,
     TEST_NAMES,
 )
+from .main import given
 from .options import check_scheduler
 
-#: Decimals of text tables when ``--digits`` is not given.
-DEFAULT_DIGITS = 4
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
 FULL_PRECISION = ("csv", "json")
-#: Width of ``meta swap --by-bin``'s bins of score differences when --bin-width is not given.
-DEFAULT_BIN_WIDTH = 0.01
 
-#: Contributor pattern of ``meta loo`` when neither it nor ``--contributors`` is given.
-DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
 
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
 COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
@@ -49,47 +43,31 @@ RESAMPLING = ("randomization, bootstrap, bootstrap-shift, unpaired-bootstrap, "
               "randomized-tukey-hsd")
 
 
-def _given(args: argparse.Namespace, attr: str) -> bool:
-    return getattr(args, attr, None) is not None
-
-
 def _refuse(flags: Sequence[str], reason: str) -> None:
     if flags:
         verb = "applies" if len(flags) == 1 else "apply"
         raise ParameterError(f"{', '.join(flags)} {verb} {reason}")
 
 
-def reworded(error: ParameterError, api: str, flag: str) -> ParameterError:
-    """An API error message about ``api`` reworded to name the option ``flag (api)``."""
-    text = str(error)
-    return ParameterError(text.replace(api, f"{flag} ({api})", 1) if text.startswith(api)
-                          else f"{flag}: {text}")
-
-
 # --------------------------------------------------------------------------- shared
 def add_digits(parser: argparse.ArgumentParser) -> None:
     """``--digits``: decimals of text, Markdown and LaTeX tables (:func:`check_digits_option`)."""
-    from .options import Checked
+    from .options import add_param
 
-    parser.add_argument("--digits", action=Checked, domain=DIGITS, api="digits", default=None,
-                        help=f"decimals in text, markdown and latex tables (0-{DIGITS.high}, "
-                        f"default {DEFAULT_DIGITS})")
+    add_param(parser, TABLE_DIGITS)
 
 
 def check_digits_option(args: argparse.Namespace) -> None:
     """``--digits`` (its range checked as it is parsed): for text, Markdown and LaTeX output
-    only; its default otherwise."""
-    if not _given(args, "digits"):
-        args.digits = DEFAULT_DIGITS
-        return
-    if args.fmt in FULL_PRECISION:
+    only."""
+    if given(args, "digits") and args.fmt in FULL_PRECISION:
         raise ParameterError(f"--digits applies to text, markdown and latex tables; "
                              f"--format {args.fmt} keeps every digit")
 
 
 def check_sources(args: argparse.Namespace) -> None:
     """``--topic-column`` only with ``--scores``."""
-    if _given(args, "topic_column") and not getattr(args, "scores", None):
+    if given(args, "topic_column") and not getattr(args, "scores", None):
         raise ParameterError("--topic-column applies to --scores files (score CSVs), not to "
                              "runs evaluated against qrels")
 
@@ -116,12 +94,6 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
                              f"hold {list(matrix.measures)}, named after the files)")
 
 
-def _alpha(args: argparse.Namespace, default: float | None = 0.05) -> None:
-    """``--alpha``'s default (its range is checked as it is parsed)."""
-    if not _given(args, "alpha"):
-        args.alpha = default
-
-
 def is_resampling(procedure: str) -> bool:
     """Whether the canonical ``procedure`` resamples (``-B/--samples`` applies)."""
     return procedure == "randomized-tukey-hsd" or procedure in RESAMPLING_TESTS
@@ -135,8 +107,7 @@ def check_compare(args: argparse.Namespace) -> None:
 
     test = args.test
     multi = test in MULTI_TESTS
-    _alpha(args)
-    if _given(args, "model"):
+    if given(args, "model"):
         if test != "tukey-hsd":
             raise ParameterError(f"--model applies to --test tukey-hsd, not to {test!r}")
         if args.model not in (*MODEL_NAMES, *RANK_MODELS, "topic", "system") and \
@@ -148,17 +119,13 @@ def check_compare(args: argparse.Namespace) -> None:
         what = ("the ANOVA or rank model and Tukey's HSD" if test == "tukey-hsd"
                 else "the randomised Tukey HSD")
         _refuse([f for f, a in (("--correction", "correction"), ("--alternative", "alternative"),
-                                ("--baseline", "baseline")) if _given(args, a)],
+                                ("--baseline", "baseline")) if given(args, a)],
                 f"to two-system tests, not to --test {test}: {what} compares every pair "
                 "two-sided and controls the family-wise error itself")
-    elif not _given(args, "correction"):
-        args.correction = "holm"
-    if not multi and not _given(args, "alternative"):
-        args.alternative = "two-sided"
     if not is_resampling(test):
         _refuse([f for f, a in (("-B/--samples", "samples"), ("--seed", "seed"),
                                 ("--workers", "workers"), ("--scheduler", "scheduler"))
-                 if _given(args, a)],
+                 if given(args, a)],
                 f"to resampling tests ({RESAMPLING}), not to --test {test}")
     check_scheduler(args)
     check_digits_option(args)
@@ -174,47 +141,36 @@ def _meta_common(args: argparse.Namespace) -> None:
 
 
 def _correlate(args: argparse.Namespace) -> None:
-    if _given(args, "p"):
-        if args.method != "rbo":
-            raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method "
-                                 f"rbo, not to {args.method}")
-    elif args.method == "rbo":
-        args.p = 0.9
-    if _given(args, "samples") and args.by != "overall":
+    if given(args, "p") and args.method != "rbo":
+        raise ParameterError(f"-p/--p (p) is the RBO persistence: it applies to --method rbo, "
+                             f"not to {args.method}")
+    if given(args, "samples") and args.by != "overall":
         raise ParameterError(f"-B/--samples applies to --by overall (the interval of the "
                              f"overall correlation), not to --by {args.by}")
-    if _given(args, "seed") and not _given(args, "samples"):
+    if given(args, "seed") and not given(args, "samples"):
         raise ParameterError("--seed applies to -B/--samples (the bootstrap interval, the "
                              "only random part of correlate)")
 
 
 def _discriminative_power(args: argparse.Namespace) -> None:
-    _alpha(args)
-    if _given(args, "seeds"):
+    if given(args, "seeds"):
         _refuse([f for f, a in (("--pairs", "pairs"), ("--plot", "plot"))
                  if getattr(args, a, None)],
                 "to one resampling run, not to --seeds (which prints the spread across seeds)")
 
 
 def _split(args: argparse.Namespace) -> None:
-    if _given(args, "alpha") and _given(args, "metric") and args.metric in ("tau", "tau_sd"):
+    if given(args, "alpha") and given(args, "metric") and args.metric in ("tau", "tau_sd"):
         raise ParameterError(f"--alpha applies to the significance metrics; --metric "
                              f"{args.metric} (Kendall's τ between the halves' rankings) uses "
                              "no test decision")
-    _alpha(args)
-    if not args.models and not args.cross:
-        raise ParameterError("--models is empty and no --cross is given: nothing to study")
-    names = list(args.models)
-    for item in args.cross:
-        if ":" not in item:
-            raise ParameterError(f"--cross takes A:B pairs, got {item!r}")
-        names += [PROCEDURE.check(name, "--cross") for name in item.split(":", 1)]
+    names = [*args.models, *(name for pair in args.cross for name in pair)]
     for name in names:
         if name in SHARD_MODEL_NAMES:
             raise ParameterError(f"{name} is a shard model: it needs topics × systems × shards "
                                  "scores, which a score CSV does not hold (use "
                                  "irscale.meta.split_study(..., shards=...))")
-    if _given(args, "samples") and not resampling_procedures(names):
+    if given(args, "samples") and not resampling_procedures(names):
         raise ParameterError(
             f"-B/--samples applies to the resampling procedures ({RESAMPLING}) among "
             f"--models and --cross, and the study has none ({', '.join(dict.fromkeys(names))})")
@@ -228,52 +184,29 @@ def resampling_procedures(names: Sequence[str]) -> list[str]:
 
 
 def _swap(args: argparse.Namespace) -> None:
-    if _given(args, "bin_width"):
-        if not args.by_bin:
-            raise ParameterError("--bin-width applies to --by-bin (the swap rate per "
-                                 "difference bin); without it no bins are made")
-    else:
-        args.bin_width = DEFAULT_BIN_WIDTH
-    if _given(args, "samples") and not (_given(args, "test") and is_resampling(args.test)):
+    if given(args, "bin_width") and not args.by_bin:
+        raise ParameterError("--bin-width applies to --by-bin (the swap rate per difference "
+                             "bin); without it no bins are made")
+    if given(args, "samples") and not (given(args, "test") and is_resampling(args.test)):
         raise ParameterError(f"-B/--samples applies to a resampling --test ({RESAMPLING})")
-    if not _given(args, "test") and _given(args, "alpha"):
+    if not given(args, "test") and given(args, "alpha"):
         raise ParameterError("--alpha applies to --test (the significance filter of the swap "
                              "method); without --test no test is run")
-    _alpha(args)
-
-
-def _concordance(args: argparse.Namespace) -> None:
-    _alpha(args)
-    if not args.gold:
-        raise ParameterError("--gold is empty: name the gold-standard measure(s)")
 
 
 def _loo(args: argparse.Namespace) -> None:
-    if _given(args, "contributors") and _given(args, "contributor_pattern"):
+    if given(args, "contributors") and given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")
-    if not _given(args, "contributor_pattern"):
-        args.contributor_pattern = DEFAULT_CONTRIBUTOR_PATTERN
-    check_pattern(args.contributor_pattern)
-
-
-def check_pattern(pattern: str, option: str = "--contributor-pattern") -> None:
-    """A contributor pattern must be a regular expression."""
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise ParameterError(f"{option} {pattern!r} is not a valid regular expression: "
-                             f"{error}") from None
 
 
 def _scales(args: argparse.Namespace) -> None:
     if not args.measures:
         args.measures = list(SCALE_MEASURES)
-    if _given(args, "alpha") and args.table in ("2", "4"):
+    if given(args, "alpha") and args.table in ("2", "4"):
         raise ParameterError(f"--alpha applies to the significance tables (5, 6, invariants, "
                              f"all), not to --table {args.table}")
-    _alpha(args)
-    if _given(args, "table_n"):
+    if given(args, "table_n"):
         if args.table not in ("all", "4", "5", "6"):
             raise ParameterError(f"--table-cutoff applies to tables 4, 5 and 6 (and all), "
                                  f"not to --table {args.table}")
@@ -293,7 +226,7 @@ def _simulate(args: argparse.Namespace) -> None:
     if args.model == "normal":
         _refuse([f for f, given in (("--null", args.null), ("QRELS RUN...", args.inputs),
                                     ("--scores", args.scores), ("-m", args.measures),
-                                    ("--topic-column", _given(args, "topic_column")))
+                                    ("--topic-column", given(args, "topic_column")))
                  if given], "to --model bootstrap (the matrix whose topics are resampled), "
                 "not to --model normal")
         check_no_runs_option(args, "--model normal (no runs are read)")
@@ -303,18 +236,17 @@ def _simulate(args: argparse.Namespace) -> None:
             raise ParameterError("--qrels-format applies to --model bootstrap's QRELS, not "
                                  "to --model normal")
     else:
-        _refuse([option for name, option in NORMAL_OPTIONS.items() if _given(args, name)],
+        _refuse([option for name, option in NORMAL_OPTIONS.items() if given(args, name)],
                 "to --model normal, not to --model bootstrap (whose matrix, every system of "
                 "the runs or --scores given, is resampled as it is)")
-    _alpha(args, default=None)
     tests = args.test or ["t"]
-    if _given(args, "samples") and not resampling_procedures(tests):
+    if given(args, "samples") and not resampling_procedures(tests):
         raise ParameterError(
             "-B/--samples applies to the resampling tests (randomization, bootstrap, "
             "bootstrap-shift, unpaired-bootstrap) among --test, and the study has none "
             f"({', '.join(tests)})")
-    if _given(args, "checkpoint"):  # the folder is checked with every output (check_outputs)
-        if not _given(args, "seed"):
+    if given(args, "checkpoint"):  # the folder is checked with every output (check_outputs)
+        if not given(args, "seed"):
             raise ParameterError("--checkpoint needs --seed: a study resumes only with the "
                                  "seed it started with")
         output = getattr(args, "output", "-")
@@ -327,7 +259,7 @@ def _simulate(args: argparse.Namespace) -> None:
 _META = {
     "correlate": _correlate, "discriminative-power": _discriminative_power,
     "dp": _discriminative_power, "split": _split, "swap": _swap,
-    "concordance": _concordance, "loo": _loo, "scales": _scales, "simulate": _simulate,
+    "loo": _loo, "scales": _scales, "simulate": _simulate,
 }
 
 
@@ -336,13 +268,7 @@ def check_meta(args: argparse.Namespace) -> None:
     from .inputs import check_inputs
 
     _meta_common(args)
-    _META[args.meta_command](args)
+    if args.meta_command in _META:  # the others' options are checked as they are parsed
+        _META[args.meta_command](args)
     if args.meta_command != "simulate" or args.model == "bootstrap":
         check_inputs(args)
-
-
-def check_sizes_option(args: argparse.Namespace, n_topics: int) -> list[int]:
-    """``--sizes`` against the number of topics (see :func:`irscale.meta.splitting.check_sizes`)."""
-    from ..meta.splitting import check_sizes
-
-    return check_sizes(args.sizes, n_topics, "--sizes (sizes)")

@@ -46,19 +46,27 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import ALPHA, RISK_ALPHA, SAMPLES, SEED, WORKERS
+from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS
 from ..errors import ParameterError
 from ..stats.names import (
-    CORRECTION,
     MODEL_NAMES,
     MULTI_TESTS,
+    MULTIPLE_CORRECTION,
     RANK_MODELS,
     TABLE_FORMATS,
     TEST_NAMES,
 )
 from .checks import COMPARE_TEST, add_digits, check_compare
 from .inputs import add_inputs, check_inputs, load_matrix
-from .options import Checked, add_progress, add_scheduler, scheduler, wants_progress
+from .main import given
+from .options import (
+    Checked,
+    add_param,
+    add_progress,
+    add_scheduler,
+    scheduler,
+    wants_progress,
+)
 from .outputs import add_output, write_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,25 +93,19 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--test", action=Checked, domain=COMPARE_TEST, default=None,
                         help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
                         "(default tukey-hsd)")
-    parser.add_argument("--model", default=None,
+    parser.add_argument("--model", default="topic+system",
                         help=f"model of tukey-hsd: {' | '.join(MODEL_NAMES + RANK_MODELS)}"
                         " (default topic+system)")
-    parser.add_argument("--correction", action=Checked, domain=CORRECTION, default=None,
-                        help=f"{' | '.join(CORRECTION.names)} (pairwise tests; default holm)")
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="significance level (default 0.05)")
-    parser.add_argument("--alternative", default=None,
+    add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
+              "tests")
+    add_param(parser, SIGNIFICANCE)
+    parser.add_argument("--alternative", default="two-sided",
                         choices=("two-sided", "greater", "less"),
                         help="alternative hypothesis of pairwise tests: greater = a > b "
                         "(default two-sided)")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help="seed of resampling tests (default: a fresh random seed)")
-    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
-                        default=None, metavar="B",
-                        help="resamples of the resampling tests (default: 10000 for "
-                        "randomization and randomized-tukey-hsd, 1000 for the bootstraps)"),
-    parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers", default=None,
-                        help="threads for resampling (default: one per CPU core)")
+    add_param(parser, RNG_SEED, doc="seed of resampling tests")
+    add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
+    add_param(parser, THREADS, doc="threads for resampling")
     add_scheduler(parser, "the resampling")
     parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
                         help="output format (default text)")
@@ -139,7 +141,7 @@ def compare(args: argparse.Namespace):
     progress = wants_progress(args)
     matrix = load_matrix(args)
     if test == "tukey-hsd":
-        model = args.model or "topic+system"
+        model = args.model
         measure = _measure_of(matrix, args.measures)
         omnibus: AnovaResult | RankTestResult
         if model in RANK_MODELS:  # else a model of anova (checked by check_compare)
@@ -193,11 +195,9 @@ def check_risk(args: argparse.Namespace) -> float:
     """The options of ``--risk-alpha`` (see the module documentation): its value."""
     from .checks import check_digits_option, check_sources
 
-    given = [flag for flag, attr in _NOT_RISK if getattr(args, attr, None) is not None]
-    if args.alpha != 0.05:  # the parser's default: --alpha was given
-        given.append("--alpha")
-    if given:
-        raise ParameterError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'}"
+    flags = [flag for flag, attr in (*_NOT_RISK, ("--alpha", "alpha")) if given(args, attr)]
+    if flags:
+        raise ParameterError(f"{', '.join(flags)} {'applies' if len(flags) == 1 else 'apply'}"
                              " to the significance tests, not to --risk-alpha (TRisk is "
                              "its own t-test: its p-value is printed)")
     if args.baseline is None:

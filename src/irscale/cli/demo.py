@@ -17,10 +17,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..core.params import DEMO_TOPICS, SEED
+from ..core.params import DEMO_TOPICS, RNG_SEED
 from ..errors import FileAccessError, OutputExistsError
 from ..io.files import access_error, current_umask, interrupts_held, output_target
-from .options import Checked
+from .options import Checked, add_param
 from .outputs import declare_outputs
 
 
@@ -36,8 +36,7 @@ def add_parser(subparsers) -> None:
                         help="new or empty folder for the example files (default irscale-demo)")
     parser.add_argument("--topics", action=Checked, domain=DEMO_TOPICS, default=50,
                         help="number of topics (default 50)")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=0,
-                        help="random seed (default 0)")
+    add_param(parser, RNG_SEED, default=0)
     declare_outputs(parser, "--out", kind="folder")
     parser.set_defaults(func=run)
 

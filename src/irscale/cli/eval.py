@@ -25,10 +25,10 @@ from ..core.options import (
     RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
-from ..core.params import ALPHA, RISK_ALPHA
+from ..core.params import RELEVANCE, RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
-from ..stats.names import CORRECTIONS
+from ..stats.names import MULTIPLE_CORRECTION
 from .eval_diversity import (
     QRELS_FORMATS,
     add_intent_options,
@@ -36,7 +36,8 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .options import Checked, add_progress, check_scheduler, wants_progress
+from .main import given
+from .options import Checked, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, named_runs
 
@@ -69,7 +70,7 @@ def add_parser(subparsers) -> None:
                         help="also print the value of every topic")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    add_trec_eval_options(parser)
+    add_trec_eval_options(parser, trec_eval=True)
     parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
                         help="a second label file (qrels format: topic iter docno value; "
                         "topic * = every topic) for the measures that use one, e.g. "
@@ -89,12 +90,10 @@ def add_parser(subparsers) -> None:
                        "arrow) than this run's (default: no marks); with --format ndeval, "
                        "a baseline run FILE for ndeval's risk-sensitive output (ndeval "
                        "-baseline)")
-    table.add_argument("--test", default=None, choices=TABLE_TESTS,
+    table.add_argument("--test", default="t", choices=TABLE_TESTS,
                        help="paired test against the baseline (default t)")
-    table.add_argument("--correction", default=None, choices=CORRECTIONS,
-                       help="correction over every comparison of the table (default holm)")
-    table.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=None,
-                       help="significance level (default 0.05)")
+    add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
+    add_param(table, SIGNIFICANCE)
     parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
                         metavar="A",
                         help="diversity, --format ndeval --baseline FILE: risk sensitivity "
@@ -116,12 +115,13 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def add_trec_eval_options(parser: argparse.ArgumentParser) -> None:
+def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False
+                          ) -> None:
     """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
-    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``)."""
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=1, metavar="N",
-                        help="minimum relevance degree counted as relevant (default 1)")
+    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``);
+    ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
+    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
+              label=RELEVANCE_LEVEL)
     parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
                         label=MAX_DOCS, default=None, metavar="N",
                         help="evaluate only the first N documents of each topic (default: "
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         args.qrels,
         runs,
         args.measures or ["official"],
-        relevance_level=args.level_for_rel,
+        relevance_level=args.relevance_level,
         max_docs=args.max_retrieved,
         judged_only=args.judged_only,
         complete=args.complete,
@@ -183,9 +183,8 @@ def run(args: argparse.Namespace) -> int:
         allow_empty=args.allow_empty,
     )
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
-        text = evaluation.format("latex", baseline=baseline, test=args.test or "t",
-                                 correction=args.correction or "holm",
-                                 alpha=0.05 if args.alpha is None else args.alpha)
+        text = evaluation.format("latex", baseline=baseline, test=args.test,
+                                 correction=args.correction, alpha=args.alpha)
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
@@ -208,8 +207,8 @@ def _run_batches(args: argparse.Namespace) -> int:
                (args.fmt in ("latex", "ndeval"), f"--format {args.fmt}", "the batches print "
                 "the trec, csv, json or markdown summary"),
                (args.risk_alpha is not None, "--risk-alpha", "see irscale compare")]
-    for given, option, why in refused:
-        if given:
+    for applies, option, why in refused:
+        if applies:
             raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
                                  f"--workers or --per-topic-out: {why}")
     return eval_many.run(args)
@@ -228,9 +227,8 @@ def _check_format_options(args: argparse.Namespace) -> None:
                              "(diversity measures, --format ndeval --baseline FILE); for "
                              "URisk/TRisk of any measure see irscale compare --baseline "
                              "--risk-alpha")
-    tests = [name for name, value in (("--test", args.test),
-                                      ("--correction", args.correction),
-                                      ("--alpha", args.alpha)) if value is not None]
+    tests = [flag for flag, dest in (("--test", "test"), ("--correction", "correction"),
+                             ("--alpha", "alpha")) if given(args, dest)]
     if args.fmt != "latex":
         if tests:
             raise ParameterError(f"{tests[0]} applies to --format latex only")

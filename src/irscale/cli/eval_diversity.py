@@ -22,6 +22,7 @@ import argparse
 
 from ..errors import MeasureError, ParameterError
 from ..io.formats import formats
+from .main import given
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
 #: Output formats of ``irscale eval`` with diversity measures.
@@ -92,11 +93,10 @@ def run_diversity(args: argparse.Namespace) -> int:
     if args.fmt not in DIVERSITY_FORMATS:
         raise ParameterError(f"--format {args.fmt} does not apply to diversity measures "
                              f"(use {', '.join(DIVERSITY_FORMATS)})")
-    ignored = [opt for opt, value, default in (
-        ("-l", args.level_for_rel, 1), ("-J", args.judged_only, False),
-        ("-N", args.num_docs_in_coll, 0), ("--compat", args.compat, 9),
-        ("--ties", args.ties, "trec_eval"))
-        if value != default]
+    ignored = [opt for opt, applied in (
+        ("-l", given(args, "relevance_level")), ("-J", args.judged_only),
+        ("-N", given(args, "num_docs_in_coll")), ("--compat", given(args, "compat")),
+        ("--ties", given(args, "ties"))) if applied]
     if ignored:
         raise ParameterError(f"{ignored[0]} does not apply to diversity measures (ndeval "
                              "ranks by the rank column, or by score with "
@@ -128,8 +128,8 @@ def _check_risk_options(args: argparse.Namespace) -> None:
     """ndeval's risk-sensitive output: ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
     ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
     not apply (``--risk-alpha``'s value is checked as it is parsed)."""
-    table = [name for name, value in (("--test", args.test), ("--correction", args.correction),
-                                      ("--alpha", args.alpha)) if value is not None]
+    table = [flag for flag, dest in (("--test", "test"), ("--correction", "correction"),
+                             ("--alpha", "alpha")) if given(args, dest)]
     if table:
         raise ParameterError(f"{table[0]} applies to the latex table (--format latex), not "
                              "to diversity measures")

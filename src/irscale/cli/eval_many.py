@@ -18,14 +18,15 @@ import argparse
 import os
 from pathlib import Path
 
-from ..core.params import BATCH_SIZE, WORKERS
+from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..io.naming import NAME_MODES
 from .eval import add_trec_eval_options
+from .main import given
 from .options import (
-    Checked,
     ListAction,
+    add_param,
     add_progress,
     add_scheduler,
     check_scheduler,
@@ -74,15 +75,9 @@ def add_parser(subparsers) -> None:
 def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--batch-size``, ``--scheduler``, ``--workers`` and ``--per-topic-out``
     (``eval-many``, and ``eval``, which streams its runs in batches when one is given)."""
-    parser.add_argument("--batch-size", action=Checked, domain=BATCH_SIZE, api="batch_size",
-                        default=None, metavar="N",
-                        help="run files per batch (default 64): memory holds about one "
-                        "batch per worker")
+    add_param(parser, BATCH)
     add_scheduler(parser, "the batches")
-    parser.add_argument("--workers", action=Checked, domain=WORKERS, api="workers",
-                        default=None, metavar="N",
-                        help="threads of this process running batches (default: one per "
-                        "CPU core)")
+    add_param(parser, THREADS, doc="threads of this process running batches")
     parser.add_argument("--per-topic-out", default=None, metavar="DIR",
                         help="write the per-topic values (run, topic, measure, value) as "
                         "Parquet files to folder DIR, written whole or not at all; a folder "
@@ -93,13 +88,13 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
 
 def wants_batches(args: argparse.Namespace) -> bool:
     """True when ``eval`` was given one of :func:`add_batch_options`' options."""
-    return any(getattr(args, name, None) is not None
+    return any(given(args, name)
                for name in ("batch_size", "scheduler", "workers", "per_topic_out"))
 
 
 def run(args: argparse.Namespace) -> int:
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
-    from ..evaluation_many import DEFAULT_BATCH_SIZE, check_out, evaluate_many, run_files
+    from ..evaluation_many import check_out, evaluate_many, run_files
     from ..io.output import write_summary
 
     files = run_files(args.runs)
@@ -112,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
     with scheduler(args) as executor:
         many = evaluate_many(
             args.qrels, files, args.measures or ["official"],
-            batch_size=args.batch_size or DEFAULT_BATCH_SIZE, executor=executor,
+            batch_size=args.batch_size, executor=executor,
             workers=args.workers, out=args.per_topic_out, force=args.force,
-            names=args.names or "file", relevance_level=args.level_for_rel,
+            names=args.names or "file", relevance_level=args.relevance_level,
             max_docs=args.max_retrieved, judged_only=args.judged_only,
             complete=args.complete, num_docs_in_coll=args.num_docs_in_coll,
             compat=args.compat, ties=args.ties, allow_empty=args.allow_empty,

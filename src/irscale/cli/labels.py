@@ -23,17 +23,19 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     AGGREGATION_METHODS,
+    AWARE_RANDOM,
     ITERATIONS,
-    RANDOM_ASSESSORS,
-    SEED,
+    RELEVANCE,
+    RNG_SEED,
     WEIGHTINGS,
 )
 from ..errors import ParameterError
-from .checks import DEFAULT_DIGITS, add_digits, check_digits_option
-from .options import Checked, ListAction
+from .checks import add_digits, check_digits_option
+from .main import given
+from .options import Checked, ListAction, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
 from .runargs import NAMES_HELP
 
@@ -61,16 +63,6 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     add_output(parser)
 
 
-def _level(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("-l", "--relevance-level", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=None, dest="level", help=help)
-
-
-def _seed(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=help)
-
-
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
@@ -86,8 +78,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--method", default="ds", choices=AGGREGATION_METHODS,
                    help=f"{METHOD_HELP} (default ds)")
     _scale(p)
-    _seed(p, "seed of mace's random restarts (default: a fresh random seed); the "
-                   "other methods are deterministic")
+    add_param(p, RNG_SEED, doc="seed of mace's random restarts (the other methods are "
+              "deterministic)")
     p.add_argument("--n-iter", action=Checked, domain=ITERATIONS, api="n_iter", default=None,
                    metavar="N", dest="n_iter",
                    help="EM iterations of ds, glad (at most) and mace (default 100, 100, 50, "
@@ -119,7 +111,8 @@ def add_parser(subparsers) -> None:
                    help="two qrels files, then run files (optional)")
     p.add_argument("-m", "--measure", default=None, metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
-    _level(p, "smallest relevant degree, with runs (default 1)")
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
+              doc="smallest relevant degree, with runs")
     _table_options(p)
     declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree_qrels)
@@ -133,16 +126,13 @@ def add_parser(subparsers) -> None:
                    help="one measure with per-topic values, e.g. map or ndcg_cut_10")
     p.add_argument("--weights", default="uniform", choices=WEIGHTINGS,
                    help=f"{WEIGHT_HELP} (default uniform)")
-    p.add_argument("--random", action=Checked, domain=RANDOM_ASSESSORS, api="n_random",
-                   default=None, metavar="N", dest="n_random",
-                   help="random assessors of the msd, msd-topic and tau weightings (default "
-                   "10)")
-    _seed(p, "seed of the random assessors (default: a fresh random seed)")
+    add_param(p, AWARE_RANDOM)
+    add_param(p, RNG_SEED, doc="seed of the random assessors")
     _scale(p)
     p.add_argument("--allow-unretrieved", action="store_true",
                    help="keep labels of documents that no run retrieves for the topic (they "
                    "count in the recall base; an error otherwise)")
-    _level(p, "smallest relevant label (default 1)")
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL, doc="smallest relevant label")
     from ..io.naming import NAME_MODES
 
     p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
@@ -252,7 +242,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
     runs = args.inputs[2:]
     if len(runs) == 1:
         raise ParameterError("system-ranking agreement needs at least two run files")
-    if not runs and (args.measure is not None or args.level is not None):
+    if not runs and (args.measure is not None or given(args, "relevance_level")):
         raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
     from ..collections.agreement import qrels_agreement
     from ..stats.protocol import format_table
@@ -260,7 +250,7 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
                                      measure=args.measure or "map",
-                                     relevance_level=args.level or 1)
+                                     relevance_level=args.relevance_level)
     if ranking is not None:
         for key, value in ranking.items():
             table[key] = [float("nan")] * (len(table) - 1) + [value]
@@ -270,22 +260,21 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
 def run_aware(args: argparse.Namespace) -> int:
     if len(args.inputs) < 2:
         raise ParameterError("give a crowd labels file and at least one run file")
-    if args.digits is not None and args.fmt != "text":
+    if given(args, "digits") and args.fmt != "text":
         raise ParameterError("--digits applies to --format text")
-    if args.weights == "uniform" and (args.n_random is not None or args.seed is not None):
+    if args.weights == "uniform" and (given(args, "n_random") or given(args, "seed")):
         raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
                              "weightings, not to --weights uniform")
     scale = _parsed_scale(args)
-    from ..collections.aware import N_RANDOM, aware
+    from ..collections.aware import aware
     from .outputs import write_text
     from .runargs import named_runs
 
     runs = named_runs(args.inputs[1:], args.names)
     result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
-                   scale=scale, n_random=args.n_random or N_RANDOM, rng=args.seed,
-                   relevance_level=args.level or 1,
+                   scale=scale, n_random=args.n_random, rng=args.seed,
+                   relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)
     if args.fmt == "csv":
         return write_text(args, result.format("csv"))
-    digits = DEFAULT_DIGITS if args.digits is None else args.digits
-    return write_text(args, result.format("text", digits=digits) + "\n")
+    return write_text(args, result.format("text", digits=args.digits) + "\n")

@@ -49,6 +49,8 @@ NO_BLAS = ("eval",)
 #: while it parses (removed before the namespace is returned; not a valid identifier, so
 #: it cannot clash with an option's ``dest``).
 _SEEN = "irscale: options given"
+#: Attribute of the namespace that holds its :class:`Given` record.
+GIVEN = "_given"
 #: Names defined on first use by :func:`_define_classes`.
 _LAZY = ("Parser", "UsageError")
 
@@ -64,6 +66,40 @@ def _lazy(name: str):
     if name not in globals():
         _define_classes()
     return globals()[name]
+
+
+class Given:
+    """What :class:`Parser` records of a command line besides the values: the ``dest`` of
+    every option of one value given (its default tells nothing: an option may be given
+    with its default value), and the option of each Python parameter the command's options
+    declare (``{"alpha": "--alpha"}``: the Python name an option declares, else its
+    ``dest``), which names the option in the functions' errors (:func:`named`)."""
+
+    def __init__(self) -> None:
+        self.dests: set[str] = set()
+        self.flags: dict[str, str] = {}
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the option stored in ``dest`` was given on the command line."""
+    record = getattr(args, GIVEN, None)
+    return record is not None and dest in record.dests
+
+
+def named(error: Exception, args: argparse.Namespace | None) -> Exception:
+    """``error`` naming the option of its parameter: a
+    :class:`~irscale.errors.ParameterError` of the functions about ``alpha``, whose message
+    begins with it, begins with ``--alpha (alpha)`` instead, the option as the command's
+    declarations spell it. Other errors are returned as they are."""
+    param = getattr(error, "param", None)
+    record = getattr(args, GIVEN, None)
+    text = str(error)
+    if param is None or record is None or param not in record.flags or \
+            not text.startswith(param):
+        return error
+    from ..errors import ParameterError
+
+    return ParameterError(f"{record.flags[param]} ({param}){text[len(param):]}")
 
 
 def _define_classes() -> None:
@@ -104,7 +140,13 @@ def _define_classes() -> None:
 
         def parse_known_args(self, args=None, namespace=None):
             namespace, extras = super().parse_known_args(args, namespace)
-            vars(namespace).pop(_SEEN, None)
+            seen = vars(namespace).pop(_SEEN, {})
+            record = vars(namespace).setdefault(GIVEN, Given())
+            record.dests.update(action.dest for action in seen)
+            options = [action for action in self._actions if action.option_strings]
+            for action in sorted(options, key=lambda action: not getattr(action, "api", None)):
+                record.flags.setdefault(getattr(action, "api", None) or action.dest, getattr(
+                    action, "spelt", "/".join(action.option_strings)))
             return namespace, extras
 
         def error(self, message: str) -> NoReturn:
@@ -277,6 +319,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     """Parse ``argv`` and run its command; ``tune_memory``: this process is the command
     line's own, whose allocator is set up for it (:mod:`irscale.cli.allocator`) when the
     environment asks for it (``IRSCALE_TUNE_MEMORY=1``)."""
+    args = None
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         command = _command(argv)
@@ -308,7 +351,7 @@ def _main(argv: Sequence[str] | None, sigint: _Sigint, *, tune_memory: bool = Fa
     except Exception as error:
         if sigint.received:  # a ^C some library turned into another error
             return _fail("interrupted", EXIT_INTERRUPTED)
-        reported = _error_status(error)
+        reported = _error_status(named(error, args))
         if reported is None and os.environ.get("IRSCALE_DEBUG"):
             raise
         if reported is None:

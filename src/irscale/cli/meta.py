@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import (
-    ALPHA,
-    BIN_WIDTH,
+    CONTRIBUTOR_PATTERN,
     CORRELATION,
     CUTOFF,
     DEPTH,
@@ -38,32 +37,33 @@ from ..core.params import (
     ERROR_SD,
     INTERVAL_SAMPLES,
     MATRIX_SIZE,
-    PERSISTENCE,
-    REPETITIONS,
-    SAMPLES,
+    RBO_P,
+    RESAMPLES,
+    RNG_SEED,
     SCALE_CUTOFFS,
     SCALE_MEASURES,
-    SEED,
     SEEDS,
-    SIMULATIONS,
+    SIGNIFICANCE,
+    SIMULATED_MATRICES,
     SPLIT_METRICS,
+    SPLIT_REPETITIONS,
     SPLIT_SIZE,
+    SWAP_BIN_WIDTH,
     TOPIC_SD,
     Names,
 )
 from ..errors import ParameterError
-from ..stats.names import CORRECTION, PROCEDURE, TEST
+from ..stats.names import CORRECTION, PROCEDURE, PROCEDURE_PAIR, TEST
 from .checks import (
-    DEFAULT_CONTRIBUTOR_PATTERN,
     add_digits,
     check_meta,
-    check_sizes_option,
-    reworded,
 )
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
+from .main import given
 from .options import (
     Checked,
     ListAction,
+    add_param,
     add_progress,
     add_scheduler,
     add_ties,
@@ -86,7 +86,6 @@ DP_METHOD = Names(DISCRIMINATIVE_METHOD.noun, (*DISCRIMINATIVE_METHOD.names, "bo
 #: or the spread of τ (``tau_sd``).
 METRIC = Names("metric", (*SPLIT_METRICS, "bias", "tau_sd"))
 
-SEED_HELP = "seed of the random draws (default: a fresh random seed)"
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
 SIMULATION_MODELS = ("normal", "bootstrap")
 
@@ -113,25 +112,15 @@ def _sizes(parser: argparse.ArgumentParser) -> None:
                         item="a split size", unique=True, default=list(SIZES),
                         metavar="S,S,...",
                         help=f"comma-separated topics per split (default {join(SIZES)})")
-    parser.add_argument("--repetitions", action=Checked, domain=REPETITIONS, api="repetitions",
-                        default=100,
-                        help="random splits per size (default 100)")
+    add_param(parser, SPLIT_REPETITIONS)
 
 
-def _alpha(parser: argparse.ArgumentParser, default: float | None = None, *,
-           what: str = "significance level") -> None:
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=default,
-                        help=f"{what} (default 0.05)")
+def _alpha(parser: argparse.ArgumentParser, *, what: str = "significance level") -> None:
+    add_param(parser, SIGNIFICANCE, doc=what)
 
 
 def _seed(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=SEED_HELP)
-
-
-def _samples(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
-                        default=None, metavar="B", help=help)
+    add_param(parser, RNG_SEED, doc="seed of the random draws")
 
 
 def add_parser(subparsers) -> None:
@@ -147,16 +136,13 @@ def add_parser(subparsers) -> None:
     _common(p)
     p.add_argument("--method", action=Checked, domain=CORRELATION, default="kendall",
                    help=f"{' | '.join(CORRELATION.names)} (default kendall)")
-    p.add_argument("-p", "--p", action=Checked, domain=PERSISTENCE,
-                   label="the RBO persistence -p/--p (p)", default=None,
-                   help="RBO persistence in (0, 1), --method rbo only (default 0.9)")
+    add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
     p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
                    help="overall (means, then correlate), topic (one value per topic) or "
                    "matrix (every two measures) (default overall)")
-    p.add_argument("-B", "--samples", action=Checked, domain=INTERVAL_SAMPLES,
-                   api="samples", default=None, metavar="B",
-                   help="bootstrap confidence interval of the overall correlation "
-                   "with B ≥ 2 resamples, --by overall only (default: no interval)")
+    add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
+              doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
+              "resamples, --by overall only", unset="no interval")
     _seed(p)
     p.set_defaults(func=run_correlate)
 
@@ -165,9 +151,8 @@ def add_parser(subparsers) -> None:
     _common(p)
     p.add_argument("--method", action=Checked, domain=DP_METHOD, default="bootstrap",
                    help=f"{' | '.join(DP_METHOD.names)} (default bootstrap)")
-    p.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="samples",
-                   default=1000, metavar="B", help="resamples (default 1000)")
-    _alpha(p, 0.05)
+    add_param(p, RESAMPLES, doc="resamples", default=1000)
+    _alpha(p)
     _seed(p)
     p.add_argument("--seeds", action=Checked, domain=SEEDS, api="seeds", default=None,
                    metavar="R",
@@ -190,7 +175,8 @@ def add_parser(subparsers) -> None:
                    default=list(MODELS),
                    metavar="M,M,...",
                    help=f"procedures compared with themselves (default {join(MODELS)})")
-    p.add_argument("--cross", action=ListAction, kind="str", default=[], metavar="A:B,...",
+    p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
+                   metavar="A:B,...",
                    help="different models: A on the first half, B on the second "
                    "(default: none)")
     p.add_argument("--metric", action=Checked, domain=METRIC, default=None,
@@ -198,9 +184,8 @@ def add_parser(subparsers) -> None:
                    "tau, bias); default: the agreement table and τ")
     _alpha(p)
     _seed(p)
-    _samples(p, "resamples of the resampling procedures among --models and --cross "
-             "(default: 10000 for randomization and randomized-tukey-hsd, 1000 for the "
-             "bootstraps)")
+    add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
+              "--cross")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
@@ -211,15 +196,13 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
     _sizes(p)
-    p.add_argument("--bin-width", action=Checked, domain=BIN_WIDTH, api="bin_width",
-                   default=None, help="width of the bins of score differences (default 0.01)")
+    add_param(p, SWAP_BIN_WIDTH)
     p.add_argument("--test", action=Checked, domain=PROCEDURE, default=None,
                    help="count only the pairs this test finds significant on TS1 (default: "
                    "every pair)")
     _alpha(p, what="significance level of --test")
     _seed(p)
-    _samples(p, "resamples of a resampling --test (default: 10000 for randomization "
-             "and randomized-tukey-hsd, 1000 for the bootstraps)")
+    add_param(p, RESAMPLES, doc="resamples of a resampling --test")
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     add_scheduler(p, "the repetitions of --test")
     p.set_defaults(func=run_swap)
@@ -229,16 +212,14 @@ def add_parser(subparsers) -> None:
     p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")
-    _alpha(p, 0.05)
+    _alpha(p)
     p.set_defaults(func=run_concordance)
 
     p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
     _common(p, scores=False, measure_help="measure (repeatable; at least one)")
     p.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=100,
                    help="pool depth (default 100)")
-    p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
-                   help="contributor = part of the run name matched (default: up to '_', "
-                   f"{DEFAULT_CONTRIBUTOR_PATTERN})")
+    add_param(p, CONTRIBUTOR_PATTERN)
     p.add_argument("--contributors", default=None, metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
@@ -317,8 +298,7 @@ def _add_simulate(sub) -> None:
                    help="bootstrap model: first centre every system on the grand mean, so "
                    "that every pair is null (default: the matrix's system means are the "
                    "truth)")
-    p.add_argument("--repetitions", action=Checked, domain=SIMULATIONS, api="repetitions",
-                   default=None, metavar="R", help="simulated matrices (default 1000)")
+    add_param(p, SIMULATED_MATRICES)
     p.add_argument("--test", action=ListAction, kind="str", domain=TEST, unique=True,
                    default=None,
                    metavar="T,T,...",
@@ -331,7 +311,8 @@ def _add_simulate(sub) -> None:
                    "every test: none, bonferroni, holm, ... (default none)")
     _alpha(p)
     _seed(p)
-    _samples(p, "resamples of the resampling tests among --test (default: each test's own)")
+    add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
+              unset="each test's own")
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="keep the counts of every finished task in DIR (made if missing) "
                    "and, run again with the same arguments and --seed, compute only the "
@@ -462,11 +443,6 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
                                 f"α = {alpha_text(args.alpha)}, p = {args.convention})"))
 
 
-def _cross(items: list[str]) -> list[tuple[str, str]]:
-    """``--cross``'s A:B pairs (checked by :func:`irscale.cli.checks.check_meta`)."""
-    return [(a, b) for a, _, b in (item.partition(":") for item in items)]
-
-
 def _one_measure(args: argparse.Namespace, what: str):
     """The one-measure score matrix an analysis of a single measure needs."""
     matrix = _matrix(args)
@@ -482,7 +458,7 @@ def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]
         return None
     from .checks import resampling_procedures
 
-    names = [*args.models, *(name for item in args.cross for name in item.split(":", 1))]
+    names = [*args.models, *(name for pair in args.cross for name in pair)]
     return {name: {"samples": args.samples} for name in resampling_procedures(names)}
 
 
@@ -493,9 +469,8 @@ def run_split(args: argparse.Namespace) -> int:
 
     table = _one_measure(args, "topic splitting")
     with scheduler(args) as executor:
-        study = meta.split_study(table, check_sizes_option(args, table.n_topics),
-                                 args.repetitions, models=args.models,
-                                 cross=_cross(args.cross), alpha=args.alpha, rng=args.seed,
+        study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,
+                                 cross=args.cross, alpha=args.alpha, rng=args.seed,
                                  progress=wants_progress(args),
                                  options=_resampling_options(args), executor=executor)
     if args.plot:
@@ -520,7 +495,7 @@ def run_swap(args: argparse.Namespace) -> int:
 
     table = _one_measure(args, "the swap method")
     with scheduler(args) as executor:
-        result = meta.swap_rates(table, check_sizes_option(args, table.n_topics),
+        result = meta.swap_rates(table, args.sizes,
                                  args.repetitions, bin_width=args.bin_width, test=args.test,
                                  alpha=args.alpha, samples=args.samples, rng=args.seed,
                                  progress=wants_progress(args), executor=executor)
@@ -643,13 +618,14 @@ SIMULATION_ARGUMENTS = {"repetitions": "repetitions", "alpha": "alpha",
 def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
     """The options among ``names`` given on the command line, by their Python names (those
     not given keep the API's defaults)."""
-    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    return {name: getattr(args, name) for name in names if given(args, name)}
 
 
 def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
     """The model of ``meta simulate``: a NormalModel of the ``--topics``, ``--systems``,
-    ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its message
-    is reworded to name the option), or a BootstrapModel of the one-measure matrix."""
+    ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its errors
+    name the option: :func:`irscale.cli.main.named`), or a BootstrapModel of the
+    one-measure matrix."""
     from .. import meta
 
     if args.model == "bootstrap":
@@ -659,13 +635,7 @@ def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
     if "effects" in fields:
         fields["effects"] = tuple(args.effects)
         fields.setdefault("systems", len(args.effects))
-    try:
-        return meta.NormalModel(**fields)
-    except ParameterError as error:
-        name = next((n for n in NORMAL_OPTIONS if str(error).startswith(n + " ")), None)
-        if name is None:
-            raise
-        raise reworded(error, name, NORMAL_OPTIONS[name]) from None
+    return meta.NormalModel(**fields)
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import ALPHA, CUTOFF, POSITIVE, POWER
+from ..core.params import CUTOFF, POSITIVE, POWER, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import Checked
+from .main import given
+from .options import Checked, add_param
 from .outputs import add_output, declare_inputs, write_text
 
 ANALYSES = ("welch", "delta", "cuped")
@@ -88,7 +89,7 @@ def add_parser(subparsers) -> None:
                        help="'user variant' lines (what 'assign' writes)")
     group.add_argument("--salt", default=None,
                        help="assign the users by MD5(salt:user) instead")
-    p.add_argument("--splits", default=None, metavar="NAME=SHARE,...",
+    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
                    help=f"with --salt: variants and shares (default {DEFAULT_SPLITS})")
     p.add_argument("-k", action=Checked, domain=CUTOFF, api="k", default=3, dest="k",
                    help="cut-off of clicks@k (default 3)")
@@ -149,8 +150,7 @@ def add_parser(subparsers) -> None:
 
 
 def _alpha(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                   help="significance level (default 0.05)")
+    add_param(p, SIGNIFICANCE)
 
 
 def _variant_options(p: argparse.ArgumentParser) -> None:
@@ -173,9 +173,9 @@ def run_assign(args: argparse.Namespace) -> int:
 
 def run_measures(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    if args.splits is not None and args.salt is None:
+    if given(args, "splits") and args.salt is None:
         raise ParameterError("--splits applies to --salt")
-    splits = _splits(args.splits or DEFAULT_SPLITS)
+    splits = _splits(args.splits)
     from ..online.abtest import assign, read_pairs, session_measures, user_measures
 
     sessions = session_measures(args.inputs, k=args.k)

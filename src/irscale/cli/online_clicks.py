@@ -25,17 +25,19 @@ from ..core.params import (
     CLICK_LEVEL,
     CLICK_MODELS,
     CLOSED_FORM_MODELS,
-    ITERATIONS,
+    FIT_ITERATIONS,
+    FIT_SMOOTHING,
+    FIT_TOL,
     PROBABILITY,
-    SEED,
+    RELEVANCE,
+    RNG_SEED,
     SERP_SIZE,
     SESSIONS,
-    SMOOTHING,
-    TOLERANCE,
     USERS,
 )
 from ..errors import ParameterError
-from .options import Checked, add_ties
+from .main import given
+from .options import Checked, add_param, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
 from .runargs import distinct_runs
 
@@ -83,9 +85,8 @@ def add_parser(subparsers) -> None:
     group.add_argument("--user", choices=USERS, default=None,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
-    simulate.add_argument("--relevance-level", action=Checked, domain=CLICK_LEVEL,
-                          api="relevance_level", default=1, metavar="L",
-                          help="lowest grade a user counts as relevant (default 1)")
+    add_param(simulate, RELEVANCE, domain=CLICK_LEVEL,
+              doc="lowest grade a user counts as relevant")
     simulate.add_argument("--gamma", action=Checked, domain=PROBABILITY, api="gamma",
                           default=1.0, metavar="G",
                           help="--user: probability of going on when not satisfied "
@@ -96,9 +97,7 @@ def add_parser(subparsers) -> None:
     simulate.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
                           default=10, metavar="K",
                           help="documents shown per page (default 10)")
-    simulate.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                          metavar="S",
-                          help="random seed (default: fresh entropy)")
+    add_param(simulate, RNG_SEED)
     simulate.add_argument("--format", choices=("tsv", "parquet"), default="tsv",
                           help="log format (default tsv; parquet needs -o)")
     add_ties(simulate)
@@ -135,31 +134,19 @@ def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
                         default=None, metavar="K",
                         help="largest rank of the log (default: the largest found)")
-    parser.add_argument("--iterations", action=Checked, domain=ITERATIONS, api="iterations",
-                        default=None, metavar="N",
-                        help="most EM iterations (default 100; EM models only)")
-    parser.add_argument("--tol", action=Checked, domain=TOLERANCE, api="tol", default=None,
-                        metavar="T",
-                        help="EM stops when the mean log-likelihood rises by less "
-                        "(default 1e-07; EM models only)")
-    parser.add_argument("--smoothing", action=Checked, domain=SMOOTHING, api="smoothing",
-                        default=None, metavar="K",
-                        help="pseudo-trials at 0.5 per (query, document) parameter "
-                        "(default 1.0; 0: maximum likelihood)")
+    for param in (FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
+        add_param(parser, param)
 
 
 def _fit_options(args: argparse.Namespace) -> dict[str, float]:
-    """The fitting options given (the API's defaults stand for the others); EM's options
-    with a closed-form model are refused, never ignored."""
-    given = {name: value for name, value in (("iterations", args.iterations),
-                                             ("tol", args.tol),
-                                             ("smoothing", args.smoothing))
-             if value is not None}
-    em = [f"--{name}" for name in ("iterations", "tol") if name in given]
+    """The fitting options (their defaults are the API's); EM's options given with a
+    closed-form model are refused, never ignored."""
+    options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
+    em = [f"--{name}" for name in ("iterations", "tol") if given(args, name)]
     if em and args.model in CLOSED_FORM_MODELS:
         raise ParameterError(f"{em[0]} applies to the models fitted by EM, not to --model "
                              f"{args.model} (closed form)")
-    return given
+    return options
 
 
 def _fitted(args: argparse.Namespace, log_path: str):
@@ -195,11 +182,11 @@ def run_fit(args: argparse.Namespace) -> int:
 
 def run_loglik(args: argparse.Namespace) -> int:
     if args.params is not None:
-        given = [o for o, v in (("LOG", args.inputs), ("--model", args.model),
-                                ("--iterations", args.iterations), ("--tol", args.tol),
-                                ("--smoothing", args.smoothing)) if v is not None]
-        if given:
-            raise ParameterError(f"online loglik: --params replaces {' and '.join(given)}")
+        replaced = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v is not None]
+        replaced += [f"--{name}" for name in ("iterations", "tol", "smoothing")
+                     if given(args, name)]
+        if replaced:
+            raise ParameterError(f"online loglik: --params replaces {' and '.join(replaced)}")
         model = _read_params(args.params)
     else:
         if args.inputs is None or args.model is None:
@@ -216,9 +203,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.format == "parquet" and args.output == "-":
         raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
     if args.params is not None:
-        for option, value, default in (("--relevance-level", args.relevance_level, 1),
-                                       ("--gamma", args.gamma, 1.0)):
-            if value != default:
+        for option, dest in (("-l/--relevance-level", "relevance_level"),
+                             ("--gamma", "gamma")):
+            if given(args, dest):
                 raise ParameterError(f"online simulate-clicks: {option} sets a --user "
                                      "from the qrels, not a fitted model (--params)")
         model = _read_params(args.params)

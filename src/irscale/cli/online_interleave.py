@@ -19,26 +19,28 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    ALPHA,
     CLICK_LEVEL,
+    CLICK_PROBABILITY,
     CREDITS,
     IMPRESSION_COUNT,
     INTERLEAVING_METHODS,
     OPTIMIZED_LENGTH,
-    PROBABILITY,
+    RELEVANCE,
+    RNG_SEED,
     SAMPLES,
-    SEED,
     SERP_LENGTH,
-    TAU,
+    SIGNIFICANCE,
+    SOFTMAX_TAU,
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import Checked
+from .main import given
+from .options import Checked, add_param
 from .runargs import distinct_runs
 
 METHODS = INTERLEAVING_METHODS
 CLICK_MODELS = ("perfect", "random")
-IMPRESSIONS, LENGTH, BOOTSTRAP, CLICK_PROB = 1000, 10, 10_000, 0.5
+IMPRESSIONS, LENGTH, BOOTSTRAP = 1000, 10, 10_000
 
 
 def add_parser(subparsers) -> None:
@@ -57,13 +59,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels", default=None, metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=CLICK_LEVEL,
-                        api="relevance_level", default=None, metavar="N",
-                        help="perfect clicks: smallest relevant degree (default 1)")
-    parser.add_argument("--click-prob", action=Checked, domain=PROBABILITY,
-                        label="--click-prob (the click probability)", default=None,
-                        metavar="P",
-                        help=f"random clicks: probability of a click (default {CLICK_PROB})")
+    add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
+              doc="perfect clicks: smallest relevant degree")
+    add_param(parser, CLICK_PROBABILITY)
     parser.add_argument("--method", choices=METHODS, default="team-draft",
                         help="interleaving method (default team-draft)")
     parser.add_argument("--credit", default=None,
@@ -77,8 +75,7 @@ def add_parser(subparsers) -> None:
                         default=LENGTH, metavar="L",
                         help=f"documents shown per impression (default {LENGTH}; at most "
                         "the documents of a topic's runs together)")
-    add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap "
-                      "(default: fresh)")
+    add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
     parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
@@ -89,22 +86,17 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def add_tau(parser: argparse.ArgumentParser,
-            help: str = "probabilistic: softmax exponent (default 3)") -> None:
-    parser.add_argument("--tau", action=Checked, domain=TAU, api="tau", default=None,
-                        help=help)
+def add_tau(parser: argparse.ArgumentParser, doc: str | None = None) -> None:
+    add_param(parser, SOFTMAX_TAU, doc=doc)
 
 
 def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
     """``--alpha``, ``--bootstrap`` and ``--seed`` of the scores of interleavings."""
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="significance level; the interval is at 1 - alpha "
-                        "(default 0.05)")
+    add_param(parser, SIGNIFICANCE, doc="significance level; the interval is at 1 - alpha")
     parser.add_argument("--bootstrap", action=Checked, domain=SAMPLES, api="bootstrap",
                         default=BOOTSTRAP, metavar="B",
                         help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=seed)
+    add_param(parser, RNG_SEED, doc=seed)
 
 
 def check_credit(args: argparse.Namespace) -> str:
@@ -125,12 +117,13 @@ def _check(args: argparse.Namespace) -> None:
     if args.clicks == "perfect" and args.qrels is None:
         raise ParameterError("--clicks perfect needs --qrels")
     if args.clicks != "perfect":
-        for given, option in ((args.level_for_rel, "-l"), (args.qrels, "--qrels")):
-            if given is not None:
+        for was_given, option in ((given(args, "relevance_level"), "-l/--relevance-level"),
+                                  (args.qrels is not None, "--qrels")):
+            if was_given:
                 raise ParameterError(f"{option} applies to --clicks perfect")
-    if args.clicks != "random" and args.click_prob is not None:
+    if args.clicks != "random" and given(args, "probability"):
         raise ParameterError("--click-prob applies to --clicks random")
-    if args.tau is not None and args.method != "probabilistic":
+    if given(args, "tau") and args.method != "probabilistic":
         raise ParameterError("--tau applies to --method probabilistic")
     check_credit(args)
     if args.method == "optimized":
@@ -153,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     import numpy as np
 
-    from ..online.interleaving import TAU, check_bootstrap, interleave_runs
+    from ..online.interleaving import check_bootstrap, interleave_runs
     from .outputs import write_text
 
     rankers = len(args.runs)
@@ -162,11 +155,10 @@ def run(args: argparse.Namespace) -> int:
     seeds = np.random.SeedSequence(args.seed).spawn(3)
     batch = interleave_runs(distinct_runs(args.runs), args.impressions, method=args.method,
                             length=args.length, credit=args.credit,
-                            tau=TAU if args.tau is None else args.tau, rng=seeds[0])
-    level = 1 if args.level_for_rel is None else args.level_for_rel
+                            tau=args.tau, rng=seeds[0])
     clicks = batch.simulate_clicks(
-        model, qrels=args.qrels, relevance_level=level,
-        probability=CLICK_PROB if args.click_prob is None else args.click_prob,
+        model, qrels=args.qrels, relevance_level=args.relevance_level,
+        probability=args.probability,
         rng=seeds[1])
     result = batch.score(clicks, alpha=args.alpha, bootstrap=args.bootstrap, rng=seeds[2])
     return write_text(args, result.format(args.fmt) + "\n")

@@ -20,6 +20,7 @@ import argparse
 from ..core.params import needs_rankings
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
+from .main import given
 from .online_interleave import METHODS, add_score_options, add_tau, check_credit
 from .runargs import distinct_runs
 
@@ -45,8 +46,8 @@ def add_parser(subparsers) -> None:
                         help="credit rule: probabilistic marginal|assignment (default "
                         "marginal), optimized inverse|linear (default inverse)")
     add_tau(parser, "probabilistic, marginal credit: the softmax exponent the lists were "
-            "drawn with (default 3)")
-    add_score_options(parser, "seed of the bootstrap (default: fresh)")
+            "drawn with")
+    add_score_options(parser, "seed of the bootstrap")
     parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                         help="output format (default text)")
     from .outputs import add_output, declare_inputs
@@ -60,7 +61,7 @@ def _check(args: argparse.Namespace) -> None:
     """Options that apply to some choices only are refused elsewhere; a method that needs
     the rankers' rankings needs --runs."""
     credit = check_credit(args)
-    if args.tau is not None and credit != "marginal":
+    if given(args, "tau") and credit != "marginal":
         raise ParameterError("--tau applies to --method probabilistic with marginal credit")
     if args.runs is None and needs_rankings(args.method, credit):
         raise ParameterError(f"--method {args.method} ({credit} credit) scores clicks by "
@@ -70,12 +71,11 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check(args)
-    from ..online.interleaving import TAU
     from ..online.logged import score_log
     from .outputs import write_text
 
     runs = None if args.runs is None else distinct_runs(args.runs)
     result = score_log(args.inputs[0], runs, method=args.method, credit=args.credit,
-                       tau=TAU if args.tau is None else args.tau, alpha=args.alpha,
+                       tau=args.tau, alpha=args.alpha,
                        bootstrap=args.bootstrap, rng=args.seed)
     return write_text(args, result.format(args.fmt) + "\n")

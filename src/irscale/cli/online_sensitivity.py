@@ -29,14 +29,15 @@ from ..core.params import (
     EXPERIMENT_IMPRESSIONS,
     EXPERIMENTS,
     INTERLEAVING,
-    SEED,
+    RNG_SEED,
     SENSITIVITY_IMPRESSIONS,
     SERP_LENGTH,
+    SIGNIFICANCE,
     USERS,
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import Checked, ListAction, join
+from .options import Checked, ListAction, add_param, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
 
@@ -67,9 +68,7 @@ def add_parser(subparsers) -> None:
                         api="repetitions", default=REPETITIONS, metavar="R",
                         help=f"experiments per number of impressions (default "
                         f"{REPETITIONS})")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        metavar="S",
-                        help="random seed (default: fresh entropy)")
+    add_param(parser, RNG_SEED)
     parser.add_argument("--measure", default="nDCG@10", metavar="NAME",
                         help="offline measure (one name, default nDCG@10)")
     parser.add_argument("--method", action=ListAction, kind="str", domain=INTERLEAVING,
@@ -88,8 +87,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--target", action=Checked, domain=AGREEMENT, api="target",
                         default=0.95,
                         help="agreement that counts as reached (default 0.95)")
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="the agreement's interval is at level 1 - alpha (default 0.05)")
+    add_param(parser, SIGNIFICANCE, doc="the agreement's interval is at level 1 - alpha")
     parser.add_argument("--significance", action=Checked, domain=ALPHA, api="significance",
                         default=None, metavar="LEVEL",
                         help="an experiment agrees only when its test (sign test, Welch) "

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -29,8 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..core.params import TIE_STRATEGIES as PHI_TIES
+from ..core.params import Integers, Names, Param, Reals
 from ..errors import ParameterError
-from .main import _lazy
+from .main import _lazy, given
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -81,13 +83,6 @@ def parse_list(text: str, option: str, kind: str = "int", *, unique: bool = Fals
     return values
 
 
-def option_name(action: argparse.Action, api: str | None) -> str:
-    """How messages name the option of ``action``: its spellings, and the Python name in
-    parentheses where one is given (``-B/--samples (samples)``)."""
-    flags = "/".join(action.option_strings) or action.dest
-    return f"{flags} ({api})" if api else flags
-
-
 class Checked(_StoreOnce):
     """An option of one value in ``domain`` (:mod:`irscale.core.params`), checked as it is
     parsed; the value stored is the one the domain's check returns (a name's canonical
@@ -96,14 +91,52 @@ class Checked(_StoreOnce):
     are named as their functions name them, ``relevance level (-l, relevance_level)``)."""
 
     def __init__(self, option_strings, dest, *, domain: Any, api: str | None = None,
-                 label: str | None = None, **kwargs) -> None:
+                 label: str | None = None, spelt: str | None = None, **kwargs) -> None:
         kwargs.setdefault("type", domain.type)
         super().__init__(option_strings, dest, **kwargs)
-        self.domain, self.api, self.label = domain, api, label or option_name(self, api)
+        #: How messages spell the option (its spellings but another tool's: ``spelt``).
+        self.spelt = spelt or "/".join(option_strings)
+        self.domain, self.api = domain, api
+        self.label = label or (f"{self.spelt} ({api})" if api else self.spelt)
 
     def __call__(self, parser, namespace, values, option_string=None):
         super().__call__(parser, namespace, self.domain.check(values, self.label),
                          option_string)
+
+
+def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: Param, *,
+              aliases: Sequence[str] = (), domain: Any = None, doc: str | None = None,
+              default: Any = ..., unset: str | None = None, **kwargs) -> None:
+    """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
+    spellings (and ``aliases``, another tool's spelling), checked against its domain as it
+    is parsed (:class:`Checked`), stored under the Python name with the functions' default,
+    its help the doc, the values where they are few (:func:`_values`) and the default.
+    ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None means) narrow or
+    say more where one function does (a domain within the declared one)."""
+    default = param.default if default is ... else default
+    domain = domain or param.domain
+    values = _values(domain)
+    text = (doc or param.doc) + (f": {values}" if values else "")
+    unset = unset or param.unset
+    if default is not None or unset:
+        text += f" (default: {unset if default is None else default})"
+    parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain,
+                        api=param.name, spelt="/".join(param.flags),
+                        default=default, dest=param.name,
+                        metavar=param.metavar, help=text.replace("%", "%%"), **kwargs)
+
+
+def _values(domain: Any) -> str | None:
+    """The values of ``domain`` as a help says them, where they are a short range or a set
+    of names (``an integer in [0, 17]``, ``a number in (0, 1)``, ``one of none | holm``);
+    None for the others (every integer ≥ 1)."""
+    if isinstance(domain, Integers) and domain.high is not None and domain.high <= 10**6:
+        return domain.text()
+    if isinstance(domain, Reals) and math.isfinite(domain.low) and math.isfinite(domain.high):
+        return "a number " + domain.text().removeprefix("lie ")
+    if isinstance(domain, Names):
+        return "one of " + " | ".join(domain.names)
+    return None
 
 
 class ListAction(_StoreOnce):
@@ -181,8 +214,7 @@ def check_scheduler(args: argparse.Namespace) -> None:
         return
     from ..parallel import check_executor, is_local
 
-    if not is_local(check_executor(address, "--scheduler")) and \
-            getattr(args, "workers", None) is not None:
+    if not is_local(check_executor(address, "--scheduler")) and given(args, "workers"):
         raise ParameterError("--workers (threads of this process) and --scheduler (a Dask "
                              "cluster) exclude each other: give one")
 

@@ -30,30 +30,31 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     ADAPTIVE_STRATEGIES,
     BUDGET,
+    CONTRIBUTOR_PATTERN,
     CUTOFF,
-    DEFAULT_DISCOUNT,
-    DEFAULT_RBP_P,
-    DEFAULT_RRF_K,
     DEPTH,
     DESIGNS,
-    DISCOUNT,
     DOCUMENT_SHARDS,
-    RBP_P,
-    RRF_K,
+    POOL_DISCOUNT,
+    POOL_K,
+    POOL_P,
+    RELEVANCE,
+    RNG_SEED,
+    RUN_DEPTH,
     SAMPLE_SIZE,
-    SEED,
     SHARD_METHODS,
     STRATEGY,
     STRATUM_RATE,
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .checks import DEFAULT_CONTRIBUTOR_PATTERN, add_digits, check_digits_option, check_pattern
-from .options import Checked, ListAction, add_ties
+from .checks import add_digits, check_digits_option
+from .main import given
+from .options import Checked, ListAction, add_param, add_ties
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -72,36 +73,14 @@ STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et a
 
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
-    _depth(parser, "cut every run at K documents first: the pool depth of depth-k pooling, "
-           "the candidates of the others (default: whole runs)")
-    parser.add_argument("--p", action=Checked, domain=RBP_P, api="p", default=None, dest="p",
-                        help=f"RBP persistence p in (0, 1), rbp only (default {DEFAULT_RBP_P})")
-    parser.add_argument("--k", action=Checked, domain=RRF_K, api="k", default=None, dest="k",
-                        help=f"RRF constant k ≥ 0, rrf only (default {DEFAULT_RRF_K:g})")
-    parser.add_argument("--discount", action=Checked, domain=DISCOUNT, api="discount",
-                        default=None,
-                        help="forgetting factor γ in (0, 1) of mm-ns and ts-ns (default "
-                        f"{DEFAULT_DISCOUNT}, irscale's choice)")
-    _seed(parser, "seed of the adaptive strategies' tie order and draws (default: a fresh "
-          "random seed)")
-    _level(parser, None)
+    add_param(parser, RUN_DEPTH, doc="cut every run at K documents first: the pool depth of "
+              "depth-k pooling, the candidates of the others")
+    for param in (POOL_P, POOL_K, POOL_DISCOUNT):
+        add_param(parser, param)
+    add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
+    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
 
-
-def _depth(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=None,
-                        metavar="K", help=help)
-
-
-def _seed(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help=help)
-
-
-def _level(parser: argparse.ArgumentParser, default: int | None) -> None:
-    parser.add_argument("-l", "--relevance-level", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=default, dest="level",
-                        help="smallest relevant degree of the qrels (default 1)")
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
@@ -162,9 +141,8 @@ def add_parser(subparsers) -> None:
                    f"{','.join(map(str, BUDGETS))})")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure whose system ranking is compared (default map)")
-    p.add_argument("--contributor-pattern", default=None, metavar="REGEX",
-                   help="contributor of a run for leave-one-out = part of its name matched "
-                   f"(default: up to '_', {DEFAULT_CONTRIBUTOR_PATTERN})")
+    add_param(p, CONTRIBUTOR_PATTERN, doc="contributor of a run for leave-one-out = the part "
+              "of its name matched (by default up to the first '_')")
     p.add_argument("--contributors", default=None, metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
@@ -198,38 +176,20 @@ def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, 
     """Options that apply only to some strategies are refused elsewhere; the API's
     parameters of the command line (defaults filled in)."""
     refused = []
-    if args.p is not None and "rbp" not in strategies:
+    if given(args, "p") and "rbp" not in strategies:
         refused.append("--p applies to the rbp strategy")
-    if args.k is not None and "rrf" not in strategies:
+    if given(args, "k") and "rrf" not in strategies:
         refused.append("--k applies to the rrf strategy")
-    if args.discount is not None and not {"mm-ns", "ts-ns"} & set(strategies):
+    if given(args, "discount") and not {"mm-ns", "ts-ns"} & set(strategies):
         refused.append("--discount applies to the mm-ns and ts-ns strategies")
-    if args.seed is not None and not set(ADAPTIVE_STRATEGIES) & set(strategies):
+    if given(args, "seed") and not set(ADAPTIVE_STRATEGIES) & set(strategies):
         refused.append("--seed applies to the adaptive strategies ("
                        + ", ".join(ADAPTIVE_STRATEGIES) + ")")
     if refused:
         raise ParameterError(f"{refused[0]}, not to --strategy {','.join(strategies)}")
-    return {"p": DEFAULT_RBP_P if args.p is None else args.p,
-            "k": DEFAULT_RRF_K if args.k is None else args.k,
-            "discount": DEFAULT_DISCOUNT if args.discount is None else args.discount,
-            "rng": args.seed,
-            "relevance_level": 1 if args.level is None else args.level,
+    return {"p": args.p, "k": args.k, "discount": args.discount, "rng": args.seed,
+            "relevance_level": args.relevance_level,
             "ties": args.ties}
-
-
-def _reworded(error: ParameterError) -> ParameterError:
-    """An API message about a parameter, naming the option instead (only where the
-    message starts with the parameter's name as a word: 'depth-k pooling needs ...' is
-    about depth-k pooling, not the parameter ``depth``)."""
-    text = str(error)
-    for api, flag in (("depth", "--depth"), ("budgets", "--budget"), ("budget", "--budget"),
-                      ("discount", "--discount"), ("p", "--p"), ("k", "--k"),
-                      ("relevance_level", "-l/--relevance-level"), ("size", "--size"),
-                      ("cutoffs", "--cutoffs"), ("shards", "--shards"),
-                      ("strata", "--strata")):
-        if text.startswith(api) and text[len(api):len(api) + 1] in (" ", ":"):
-            return ParameterError(f"{flag} ({api}){text[len(api):]}")
-    return error
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -238,16 +198,13 @@ def run_build(args: argparse.Namespace) -> int:
         raise ParameterError("--qrels applies to the adaptive strategies ("
                              f"{', '.join(ADAPTIVE_STRATEGIES)}), not to --strategy "
                              f"{args.strategy}")
-    if args.level is not None and args.qrels is None:
+    if given(args, "relevance_level") and args.qrels is None:
         raise ParameterError("-l/--relevance-level applies with --qrels")
     from ..collections import pool
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
-                      qrels=args.qrels, **options)  # type: ignore[arg-type]
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
+                  qrels=args.qrels, **options)  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
 
 
@@ -256,14 +213,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     if len(args.runs) < 2:
         raise ParameterError("give a qrels file and at least two run files")
     options = _check_common(args, args.strategies)
-    if args.contributors is not None and args.contributor_pattern is not None:
+    if args.contributors is not None and given(args, "contributor_pattern"):
         raise ParameterError("--contributor-pattern applies without --contributors (the file "
                              "names every run's contributor)")
-    if args.no_loo and (args.contributors is not None or args.contributor_pattern is not None):
+    if args.no_loo and (args.contributors is not None or given(args, "contributor_pattern")):
         raise ParameterError("--contributors and --contributor-pattern apply to the "
                              "leave-one-out test, which --no-loo skips")
-    pattern = args.contributor_pattern or DEFAULT_CONTRIBUTOR_PATTERN
-    check_pattern(pattern)
+    pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
     from ..collections import simulate_pooling
     from ..meta import contributors_by_prefix
@@ -273,13 +229,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     contributors = table if table is not None else (
         lambda name: contributors_by_prefix([name], pattern)[name])
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
-                                  measure=args.measure, depth=args.depth,
-                                  contributors=contributors, loo=not args.no_loo,
-                                  **options)  # type: ignore[arg-type]
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
+                              measure=args.measure, depth=args.depth,
+                              contributors=contributors, loo=not args.no_loo,
+                              **options)  # type: ignore[arg-type]
     if args.plot:
         from ..collections import plot_relevant_found
 
@@ -344,7 +297,7 @@ def _add_shards(sub) -> None:
                    help="random: a seeded random partition of the documents (Ferro & "
                    "Sanderson 2022); "
                    "hash: a stable 64-bit hash of the docno modulo K (default random)")
-    _seed(p, "seed of the random partition (default: a fresh random seed)")
+    add_param(p, RNG_SEED, doc="seed of the random partition")
     p.add_argument("--model", default="MD3", metavar="MODEL",
                    help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
                    "over topic, system, shard (default MD3)")
@@ -357,7 +310,7 @@ def _add_shards(sub) -> None:
     p.add_argument("--shard-scores", default=None, metavar="FILE",
                    help="write the topic × run × shard scores to FILE as CSV (topic,run,"
                    "shard,value; empty value: undefined) (default: none)")
-    _level(p, 1)
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(p)
     _format(p)
     add_output(p)
@@ -383,12 +336,9 @@ def run_shards(args: argparse.Namespace) -> int:
     from ..collections import evaluate_shards
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
-                                 method=args.method, rng=args.seed,
-                                 relevance_level=args.level, ties=args.ties)
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
+                             method=args.method, rng=args.seed,
+                             relevance_level=args.relevance_level, ties=args.ties)
     empty = result.scores.empty_cells()
     if args.empty == "error" and empty:
         topic, shard = empty[0]
@@ -436,8 +386,8 @@ def _add_sampling(sub) -> None:
                    help="stratified design: documents whose best rank lies in (previous D, D]"
                    " form a stratum, a fraction F of which is drawn without replacement, e.g. "
                    "10:1,100:0.2,1000:0.05 (default: none)")
-    _depth(p, "cut every run at K documents first (default: whole runs)")
-    _seed(p, "seed of the draws (default: a fresh random seed)")
+    add_param(p, RUN_DEPTH)
+    add_param(p, RNG_SEED, doc="seed of the draws")
     p.add_argument("--qrels", default=None, metavar="FILE",
                    help="simulate: the qrels judge the sample (a document they do not judge "
                    "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
@@ -455,7 +405,7 @@ def _add_sampling(sub) -> None:
     p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
                    item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
                    metavar="K,K,...", help="the k of the P@k estimates (default 10)")
-    _level(p, 1)
+    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="print every topic's estimates (run, topic, measure, value) instead "
                    "of each run's means")
@@ -471,7 +421,7 @@ def run_sample(args: argparse.Namespace) -> int:
     if args.design == "stratified":
         if args.strata is None:
             raise ParameterError("--design stratified needs --strata D:F,D:F,...")
-        if args.size is not None or args.depth is not None:
+        if given(args, "size") or given(args, "depth"):
             raise ParameterError("--size and --depth apply to the with-replacement and "
                                  "poisson designs; --strata gives the stratified one's")
         strata = [_stratum(text) for text in args.strata]
@@ -482,12 +432,9 @@ def run_sample(args: argparse.Namespace) -> int:
     from ..collections import sample_judgments
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
-                                  depth=args.depth, rng=args.seed, qrels=args.qrels,
-                                  ties=args.ties)
-    except ParameterError as error:
-        raise _reworded(error) from None
+    sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
+                              depth=args.depth, rng=args.seed, qrels=args.qrels,
+                              ties=args.ties)
     import pandas as pd
 
     prob = [repr(float(v)) for v in sample["prob"]]
@@ -518,10 +465,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     from ..collections import estimate_sampled
 
     runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    try:
-        result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
-                                  relevance_level=args.level, ties=args.ties)
-    except ParameterError as error:
-        raise _reworded(error) from None
+    result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
+                              relevance_level=args.relevance_level, ties=args.ties)
     return write_text(args, result.format(args.fmt, digits=args.digits,
                                           per_topic=args.per_topic).rstrip("\n") + "\n")

@@ -19,13 +19,14 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..core.params import ALPHA, LENGTH, SAMPLES, SEED
+from ..core.params import LENGTH, RESAMPLES, RNG_SEED, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
-from ..stats.names import CORRECTIONS
-from .checks import DEFAULT_DIGITS, add_digits
-from .options import Checked, add_progress, wants_progress
+from ..stats.names import MULTIPLE_CORRECTION
+from .checks import add_digits
+from .main import given
+from .options import Checked, add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -57,23 +58,18 @@ def add_parser(subparsers) -> None:
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
                         "file's path, name or stem)")
-    parser.add_argument("--test", default=None, choices=REPORT_TESTS,
+    parser.add_argument("--test", default="t", choices=REPORT_TESTS,
                         help="two-system test against --baseline (default t)")
-    parser.add_argument("--correction", default=None, choices=CORRECTIONS,
-                        help="correction over the runs x measures compared with --baseline "
-                        "(default holm)")
-    parser.add_argument("--alpha", action=Checked, domain=ALPHA, api="alpha", default=0.05,
-                        help="significance level, also of every interval (default 0.05)")
+    add_param(parser, MULTIPLE_CORRECTION, doc="correction over the runs x measures compared "
+              "with --baseline")
+    add_param(parser, SIGNIFICANCE, doc="significance level, also of every interval")
     parser.add_argument("--dp", action="store_true",
                         help="add discriminative power (paired bootstrap and randomised "
                         "Tukey HSD)")
-    parser.add_argument("-B", "--samples", action=Checked, domain=SAMPLES, api="dp_samples",
-                        default=None, metavar="B",
-                        help="samples of --dp (default 1000)")
-    parser.add_argument("--seed", action=Checked, domain=SEED, api="seed", default=None,
-                        help="seed of --dp (default 0: the report is reproducible)")
+    add_param(parser, RESAMPLES, doc="samples of --dp", default=1000)
+    add_param(parser, RNG_SEED, doc="seed of --dp (the report is reproducible)", default=0)
     parser.add_argument("--scale-depth", action=Checked, domain=LENGTH, api="scale_depth",
-                        default=None, metavar="N",
+                        default=10, metavar="N",
                         help="run length N of the robustness panel for measures without a "
                         "cut-off (default 10)")
     parser.add_argument("--no-robustness", action="store_true",
@@ -92,15 +88,15 @@ def add_parser(subparsers) -> None:
 def _check(args: argparse.Namespace) -> None:
     """Options that would be ignored are refused, before any input is read."""
     if args.baseline is None:
-        for option, value in (("--test", args.test), ("--correction", args.correction)):
-            if value is not None:
+        for option, dest in (("--test", "test"), ("--correction", "correction")):
+            if given(args, dest):
                 raise ParameterError(f"{option} applies to the comparison with --baseline: "
                                      "name a baseline run")
     if not args.dp:
-        for option, value in (("-B/--samples", args.samples), ("--seed", args.seed)):
-            if value is not None:
+        for option, dest in (("-B/--samples", "samples"), ("--seed", "seed")):
+            if given(args, dest):
                 raise ParameterError(f"{option} applies to --dp (discriminative power)")
-    if args.no_robustness and args.scale_depth is not None:
+    if args.no_robustness and given(args, "scale_depth"):
         raise ParameterError("--scale-depth applies to the robustness panel, which "
                              "--no-robustness leaves out")
     if args.fmt != "html" and args.title is not None:
@@ -108,8 +104,6 @@ def _check(args: argparse.Namespace) -> None:
     if len(args.runs) < 2 and not expands(args.runs[0]):  # a folder may hold several
         raise ParameterError("a report compares runs: give a qrels file and at least two "
                              "run files (or a folder of them)")
-    if args.digits is None:
-        args.digits = DEFAULT_DIGITS
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -119,13 +113,12 @@ def command_line(args: argparse.Namespace) -> str:
     for measure in args.measures or ():
         words += ["-m", measure]
     options = (("--names", ",".join(args.names) if args.names else None),
-               ("--baseline", args.baseline), ("--test", args.test),
-               ("--correction", args.correction),
-               ("--alpha", None if args.alpha == 0.05 else repr(args.alpha)),
-               ("-B", args.samples), ("--seed", args.seed),
-               ("--scale-depth", args.scale_depth),
+               ("--baseline", args.baseline),
+               *((flag, getattr(args, dest)) for flag, dest in (
+                   ("--test", "test"), ("--correction", "correction"), ("--alpha", "alpha"),
+                   ("-B", "samples"), ("--seed", "seed"), ("--scale-depth", "scale_depth"),
+                   ("--digits", "digits")) if given(args, dest)),
                ("--format", None if args.fmt == "html" else args.fmt),
-               ("--digits", None if args.digits == 4 else args.digits),
                ("--title", args.title), ("-o", None if args.output == "-" else args.output))
     for option, value in options:
         if value is not None:
@@ -141,10 +134,9 @@ def run(args: argparse.Namespace) -> int:
 
     report = build_report(
         args.qrels, named_runs(args.runs, args.names), args.measures or DEFAULT_MEASURES,
-        baseline=args.baseline, test=args.test or "t",
-        correction=args.correction or "holm", alpha=args.alpha, dp=args.dp,
-        dp_samples=args.samples or 1000, seed=args.seed or 0,
-        scale_depth=args.scale_depth or 10, robustness=not args.no_robustness,
+        baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+        dp=args.dp, dp_samples=args.samples, seed=args.seed, scale_depth=args.scale_depth,
+        robustness=not args.no_robustness,
         command=command_line(args), input_files=[args.qrels, *args.runs],
         progress=wants_progress(args))
     if args.fmt == "html":

@@ -37,7 +37,7 @@ import json
 import math
 import sys
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
+from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     DEGREES,
     INTENT_COUNT,
@@ -46,6 +46,7 @@ from ..core.params import (
     LEVELS,
     MEMORY,
     RECALL_COUNT,
+    RELEVANCE,
     RUN_LENGTH,
     SHARDS,
     Integers,
@@ -56,6 +57,7 @@ from .inputs import qrels_and_runs
 from .options import (
     Checked,
     ListAction,
+    add_param,
     add_progress,
     add_scheduler,
     add_ties,
@@ -147,7 +149,7 @@ def add_parser(subparsers) -> None:
     _runs(transform)
     _length(transform)
     _common(transform)
-    _level_for_rel(transform)
+    add_param(transform, RELEVANCE, label=RELEVANCE_LEVEL)
     add_ties(transform, phi=True)
     transform.add_argument("--rescale", action="store_true",
                            help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
@@ -177,7 +179,7 @@ def add_parser(subparsers) -> None:
         default=list(CUTOFFS), metavar="N,N,...",
         help=f"comma-separated run lengths N (default {join(CUTOFFS)})")
     _common(table)
-    _level_for_rel(table)
+    add_param(table, RELEVANCE, label=RELEVANCE_LEVEL)
     add_ties(table, phi=True)
     table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
                        dest="fmt", help="output format (default text)")
@@ -198,12 +200,6 @@ def _length(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-N", "--length", action=Checked, domain=LENGTH, label=RUN_LENGTH,
                         required=True, dest="N",
                         help="run length N (runs cut at N, padded with non-relevant)")
-
-
-def _level_for_rel(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=1, metavar="L",
-                        help="binary projection: degree ≥ L is relevant (default 1)")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -326,7 +322,7 @@ def run_transform(args: argparse.Namespace) -> int:
 
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     result = transform(qrels, runs, args.measures, args.N, levels=args.levels,
-                       relevance_level=args.level_for_rel, ties=args.phi_ties,
+                       relevance_level=args.relevance_level, ties=args.phi_ties,
                        rescale=args.rescale, feasible=args.feasible,
                        tie_policy=args.ties, all_topics=args.all_topics,
                        allow_empty=args.allow_empty, progress=wants_progress(args),
@@ -355,7 +351,7 @@ def run_table(args: argparse.Namespace) -> int:
 
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
-                      relevance_level=args.level_for_rel, ties=args.phi_ties,
+                      relevance_level=args.relevance_level, ties=args.phi_ties,
                       tie_policy=args.ties, feasible=args.feasible,
                       progress=wants_progress(args), allow_empty=args.allow_empty,
                       max_memory=args.max_memory, explain=args.explain)

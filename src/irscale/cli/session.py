@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.options import POSITIVE_LONG, RELEVANCE_LEVEL
-from ..core.params import CLICK_GAIN
+from ..core.options import RELEVANCE_LEVEL
+from ..core.params import CLICK_GAIN, RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from .eval import _label_files
-from .options import Checked
+from .main import given
+from .options import Checked, add_param
 from .outputs import add_output, declare_inputs, label_file, open_output
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -45,16 +46,14 @@ def add_parser(subparsers) -> None:
                         help="also print the value of every session")
     parser.add_argument("-n", "--no-summary", action="store_true",
                         help="do not print the summary (all) lines")
-    parser.add_argument("-l", "--level-for-rel", action=Checked, domain=POSITIVE_LONG,
-                        label=RELEVANCE_LEVEL, default=1, metavar="N",
-                        help="minimum relevance degree counted as relevant (default 1)")
+    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     parser.add_argument("--topics", default=None, metavar="FILE",
                         help="session map, lines 'session topic': the qrels topic of each "
                         "session (default: the session id is the topic id)")
     parser.add_argument("--clicks", action="append", default=None, metavar="FILE",
                         help="click log 'session query_no rank timestamp', one per run in "
                         "the runs' order (repeatable): U is computed from the clicks")
-    parser.add_argument("--click-order", choices=("time", "rank"), default=None,
+    parser.add_argument("--click-order", choices=("time", "rank"), default="time",
                         help="read the clicks in time order (non-linear traversal) or by "
                         "query and rank (default time)")
     parser.add_argument("--click-gain", action=Checked, domain=CLICK_GAIN, api="click_gain",
@@ -77,16 +76,17 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.clicks is None and (args.click_order is not None or args.click_gain is not None):
-        given = "--click-order" if args.click_order is not None else "--click-gain"
-        raise ParameterError(f"{given} applies to click logs (--clicks)")
+    if args.clicks is None:
+        for option in ("--click-order", "--click-gain"):
+            if given(args, option[2:].replace("-", "_")):
+                raise ParameterError(f"{option} applies to click logs (--clicks)")
     from ..text.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(
         args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
-        topics=args.topics, clicks=args.clicks, click_order=args.click_order or "time",
+        topics=args.topics, clicks=args.clicks, click_order=args.click_order,
         click_gain=args.click_gain, labels=_label_files(args.labels),
-        relevance_level=args.level_for_rel, allow_empty=args.allow_empty)
+        relevance_level=args.relevance_level, allow_empty=args.allow_empty)
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
                          summary=not args.no_summary)

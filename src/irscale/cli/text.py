@@ -17,10 +17,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..core.params import MATCH_THRESHOLD
+from ..core.params import THRESHOLD
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
-from .options import Checked
+from .main import given
+from .options import add_param
 from .outputs import add_output, declare_inputs, open_output
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,10 +99,8 @@ def add_parser(subparsers) -> None:
     nuggets.add_argument("--auto-match", action="store_true",
                          help="match nuggets to the --texts by unigram overlap with their "
                          "vital strings (POURPRE-style) instead of match files")
-    nuggets.add_argument("--threshold", action=Checked, domain=MATCH_THRESHOLD,
-                         label="--threshold (matching threshold)", default=None, metavar="T",
-                         help="--auto-match: least share of a nugget's distinct terms the "
-                         "output must contain, in (0, 1] (default 0.5)")
+    add_param(nuggets, THRESHOLD, doc="--auto-match: least share of a nugget's distinct terms "
+              "the output must contain")
     nuggets.add_argument("--stem", action="store_true",
                          help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
     nuggets.add_argument("--stopwords", default=None, metavar="FILE",
@@ -145,9 +144,9 @@ def run_nuggets(args: argparse.Namespace) -> int:
         if not args.runs:
             raise ParameterError("give the nugget match file(s), or --auto-match with "
                                  "--texts")
-        for option, given in (("--threshold", args.threshold is not None),
-                              ("--stem", args.stem), ("--stopwords", args.stopwords)):
-            if given:
+        for option, applied in (("--threshold", given(args, "threshold")),
+                                ("--stem", args.stem), ("--stopwords", args.stopwords)):
+            if applied:
                 raise ParameterError(f"{option} applies to --auto-match")
     from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
 
@@ -160,7 +159,7 @@ def run_nuggets(args: argparse.Namespace) -> int:
         texts = read_texts(args.texts, what="output texts")
         stop = read_stopwords(args.stopwords) if args.stopwords else frozenset()
         matches = pourpre_matches(nuggets, texts, stem=args.stem, stopwords=stop,
-                                  threshold=0.5 if args.threshold is None else args.threshold)
+                                  threshold=args.threshold)
     evaluation = evaluate_nuggets(nuggets, matches,
                                   args.measures or list(DEFAULT_MEASURES),
                                   lengths=args.lengths, texts=texts,

@@ -66,7 +66,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import RANDOM_ASSESSORS
+from ..core.params import DEFAULT_RANDOM_ASSESSORS, RANDOM_ASSESSORS
 from ..core.params import WEIGHTINGS as WEIGHTINGS
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
@@ -78,7 +78,7 @@ from ..stats.resampling import check_rng
 from ..stats.tables import Format
 
 #: Random assessors drawn for the accuracy-based weightings by default.
-N_RANDOM = 10
+N_RANDOM = DEFAULT_RANDOM_ASSESSORS
 
 __all__ = ["N_RANDOM", "WEIGHTINGS", "AwareResult", "aware", "aware_weights"]
 

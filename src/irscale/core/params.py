@@ -17,15 +17,22 @@ A domain has
   :class:`~irscale.errors.ParameterError` that names the parameter ``name``;
 * ``outside()``: values that are not in it, as a command line writes them (the tests give
   them to every option declared with the domain).
+
+A parameter that the functions and the command line share is declared once as a
+:class:`Param`: its Python name, domain, default, doc and the spellings of its option. The
+command line builds the option from it (:func:`irscale.cli.options.add_param`: the help is
+the doc and the default, never restated by hand), and names the option in the errors the
+functions raise about the parameter (:attr:`irscale.errors.ParameterError.param`).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, SupportsInt, cast
+from typing import Any, ClassVar, SupportsInt, cast
 
 from ..errors import ParameterError, shown
 from .budget import parse_size
@@ -69,14 +76,16 @@ class Integers:
         kinds = numbers.Integral if self.strict else numbers.Real
         if isinstance(value, bool) or not isinstance(value, kinds) or (
                 not isinstance(value, numbers.Integral) and not math.isfinite(_float(value))):
-            raise ParameterError(f"{name} must be {self.text()}, got {shown(value)}")
+            raise ParameterError(f"{name} must be {self.text()}, got {shown(value)}",
+                                 param=name)
         # typeshed's numbers.Real declares no __int__, though the Real types int() meets
         # here (Python and numpy numbers, Fraction) all convert
         number = int(cast(SupportsInt, value))
         if number != value or number < self.low or (self.high is not None and
                                                      number > self.high):
             given = number if isinstance(value, numbers.Integral) else value
-            raise ParameterError(f"{name} must be {self.text()}, got {shown(given)}")
+            raise ParameterError(f"{name} must be {self.text()}, got {shown(given)}",
+                                 param=name)
         return number
 
     def outside(self) -> tuple[str, ...]:
@@ -115,7 +124,7 @@ class Reals:
         """``value`` as a ``float``."""
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
                 not self.contains(_float(value)):
-            raise ParameterError(f"{name} must {self.text()}, got {shown(value)}")
+            raise ParameterError(f"{name} must {self.text()}, got {shown(value)}", param=name)
         return float(value)
 
     def outside(self) -> tuple[str, ...]:
@@ -145,7 +154,8 @@ class NumberText:
                 number = None
         if isinstance(number, bool) or not isinstance(number, numbers.Real) or \
                 not self.domain.contains(_float(number)):
-            raise ParameterError(f"{name} must {self.domain.text()}, got {shown(value)}")
+            raise ParameterError(f"{name} must {self.domain.text()}, got {shown(value)}",
+                                 param=name)
         return value
 
     def outside(self) -> tuple[str, ...]:
@@ -182,11 +192,77 @@ class Names:
         found = self.canonical(value)
         if found is None:
             raise ParameterError(f"{name}: unknown {self.noun} {value!r}; choose from "
-                                 f"{', '.join(self.names)}")
+                                 f"{', '.join(self.names)}", param=name)
         return found
 
     def outside(self) -> tuple[str, ...]:
         return ("no-such-" + self.noun.split()[-1],)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A regular expression (Python's :mod:`re` syntax), kept as given."""
+
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> str:
+        """``value`` itself, once it compiles."""
+        if not isinstance(value, str):
+            raise ParameterError(f"{name} must be a regular expression, got {shown(value)}",
+                                 param=name)
+        try:
+            re.compile(value)
+        except re.error as error:
+            raise ParameterError(f"{name} {value!r} is not a valid regular expression: "
+                                 f"{error}", param=name) from None
+        return value
+
+    def outside(self) -> tuple[str, ...]:
+        return ("(", "[a-")
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two values of ``domain`` written ``A:B``, as a tuple of the values its check
+    returns (``--cross t:wilcoxon``)."""
+
+    domain: Any
+    type: ClassVar[type] = str
+
+    def check(self, value: object, name: str) -> tuple[Any, Any]:
+        """``(a, b)``, each checked against ``domain``."""
+        if not isinstance(value, str) or ":" not in value:
+            raise ParameterError(f"{name} takes A:B pairs, got {value!r}", param=name)
+        first, _, second = value.partition(":")
+        return self.domain.check(first, name), self.domain.check(second, name)
+
+    def outside(self) -> tuple[str, ...]:
+        wrong = self.domain.outside()[0]
+        return ("no-colon", f"{wrong}:{wrong}")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter declared once, for the Python functions and the command line.
+
+    ``name``: the Python name (``relevance_level``); ``domain``: its values (a domain of
+    this module); ``default``: the functions' default; ``doc``: what it is, in a phrase
+    (the option's help, followed by the default); ``flags``: the spellings of its option,
+    the same in every subcommand (``-l``, ``--relevance-level``); ``metavar``: the value
+    in the help; ``unset``: what a default of None means (``a fresh random seed``).
+    """
+
+    name: str
+    domain: Any
+    default: object
+    doc: str
+    flags: tuple[str, ...]
+    metavar: str | None = None
+    unset: str | None = None
+
+    def check(self, value: object) -> Any:
+        """``value`` checked against the domain; errors name the parameter."""
+        return self.domain.check(value, self.name)
 
 
 # --------------------------------------------------------------------------- shared
@@ -208,7 +284,7 @@ class Levels(Reals):
         level = super().check(value, name)
         if 1.0 - level / 2 == 1.0:
             raise ParameterError(f"{name} {level:g} cannot be told from 0 in floating point "
-                                 f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15")
+                                 f"(1 - {name}/2 rounds to 1): give {name} ≥ 1e-15", param=name)
         return level
 
     def outside(self) -> tuple[str, ...]:
@@ -217,6 +293,8 @@ class Levels(Reals):
 
 #: A significance level, and the check of one.
 ALPHA = Levels(0.0, 1.0, "()")
+#: The significance level of the tests and intervals.
+SIGNIFICANCE = Param("alpha", ALPHA, 0.05, "significance level", ("--alpha",), "A")
 
 
 def check_alpha(alpha: object, name: str = "alpha") -> float:
@@ -229,33 +307,54 @@ def check_alpha(alpha: object, name: str = "alpha") -> float:
 #: significant digits, so more decimals would print noise.
 MAX_DIGITS = 17
 DIGITS = Integers(0, MAX_DIGITS)
+#: The decimals of a table the functions format (``format(fmt, digits=...)``).
+TABLE_DIGITS = Param("digits", DIGITS, 4, "decimals in text, markdown and latex tables",
+                     ("--digits",), "D")
 
 
 def check_digits(digits: object, name: str = "digits") -> int:
     """``digits`` as an int in [0, :data:`MAX_DIGITS`] (an integer type: ``4.0`` is refused)."""
     if not isinstance(digits, numbers.Integral):
-        raise ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}")
+        raise ParameterError(f"{name} must be {DIGITS.text()}, got {shown(digits)}",
+                             param=name)
     return DIGITS.check(digits, name)
 
 
 #: A seed of numpy's random generators given as one number (the functions also take
 #: sequences of them and generators: :func:`irscale.stats.resampling.check_seed`).
 SEED = Integers(0, strict=True)
+#: The seed of a random procedure (``rng=`` of the functions that take a generator too).
+RNG_SEED = Param("seed", SEED, None, "random seed", ("--seed",), "S",
+                 unset="a fresh random seed")
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
 SAMPLES = Integers(1, MAX_SAMPLES)
+#: The resamples B of a resampling procedure (None: the procedure's own default).
+RESAMPLES = Param("samples", SAMPLES, None, "resamples of the resampling procedures",
+                  ("-B", "--samples"), "B", unset="10000 for randomization and "
+                  "randomized-tukey-hsd, 1000 for the bootstraps")
 #: A bootstrap interval needs two samples at least (:func:`irscale.meta.correlate`).
 INTERVAL_SAMPLES = Integers(2, MAX_SAMPLES)
 #: Seeds of ``meta discriminative-power --seeds`` (one resampling run each).
 SEEDS = Integers(1, 1_000_000)
 #: Repetitions per split size (:func:`irscale.meta.split_study`, ``swap_rates``).
 REPETITIONS = Integers(1, 1_000_000)
+SPLIT_REPETITIONS = Param("repetitions", REPETITIONS, 100, "random splits per size",
+                          ("--repetitions",), "R")
 #: Simulated matrices (:func:`irscale.meta.simulate_tests`).
 SIMULATIONS = Integers(1, 100_000_000)
+SIMULATED_MATRICES = Param("repetitions", SIMULATIONS, 1000, "simulated matrices",
+                           ("--repetitions",), "R")
 #: A pool depth (deeper than any run: a larger one is a typo).
 DEPTH = Integers(1, 1_000_000_000)
+#: The cut of every run before pooling or sampling (:func:`irscale.collections.pool`,
+#: :func:`irscale.collections.sample_judgments`).
+RUN_DEPTH = Param("depth", DEPTH, None, "cut every run at K documents first", ("--depth",),
+                  "K", unset="whole runs")
 #: Threads of this process.
 WORKERS = Integers(1, strict=True)
+THREADS = Param("workers", WORKERS, None, "threads of this process", ("--workers",), "N",
+                unset="one per CPU core")
 
 #: Risk sensitivity α ≥ 0: a loss against the baseline weighs 1 + α (TREC Web 2013–2014;
 #: ndeval's ``-riskAlpha``, whose text is printed back as typed).
@@ -269,12 +368,22 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
 
 
 # --------------------------------------------------------------------------- evaluation
-#: Run files evaluated at a time (:func:`irscale.evaluate_many`).
+#: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long).
+RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), 1,
+                  "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
+                  "L")
+#: Run files evaluated at a time (:func:`irscale.evaluate_many`); by default 64 runs of
+#: 10^5 lines take about 0.5 GB while judged.
 BATCH_SIZE = Integers(1, strict=True)
+DEFAULT_BATCH_SIZE = 64
+BATCH = Param("batch_size", BATCH_SIZE, DEFAULT_BATCH_SIZE, "run files per batch: memory "
+              "holds about one batch per worker", ("--batch-size",), "N")
 #: The gain of every click of a session's click log (:func:`irscale.evaluate_sessions`).
 CLICK_GAIN = Reals(0.0)
 #: Least share of a nugget's distinct terms a text must hold to match it (POURPRE).
 MATCH_THRESHOLD = Reals(0.0, 1.0, "(]")
+THRESHOLD = Param("threshold", MATCH_THRESHOLD, 0.5, "least share of a nugget's distinct "
+                  "terms a text must contain to match it", ("--threshold",), "T")
 #: Most topics of a synthetic collection (:func:`irscale.datasets.synthetic_collection`,
 #: ``irscale demo``): 10,000 topics of the default sizes are 7·10^6 lines (208 MB of
 #: files; ``irscale demo`` takes about 30 s and 0.9 GB on a 2-core machine). A demo needs
@@ -296,6 +405,10 @@ STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
 RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
 RRF_K, DEFAULT_RRF_K = Reals(0.0), 60.0
 DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
+POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("--p",), "P")
+POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
+POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
+                      "forgetting factor γ of mm-ns and ts-ns", ("--discount",), "G")
 #: Judgments per topic.
 BUDGET = Integers(1, 1_000_000_000)
 #: Sampling designs of :func:`irscale.collections.sample_judgments`, the documents drawn
@@ -319,6 +432,10 @@ WEIGHTINGS: tuple[str, ...] = ("uniform", "msd", "msd-topic", "tau")
 #: run: at most a hundred times the default).
 ITERATIONS = Integers(1, 100_000)
 RANDOM_ASSESSORS = Integers(1, 1_000)
+#: AWARE's random assessors (:func:`irscale.collections.aware`).
+DEFAULT_RANDOM_ASSESSORS = 10
+AWARE_RANDOM = Param("n_random", RANDOM_ASSESSORS, DEFAULT_RANDOM_ASSESSORS, "random "
+                     "assessors of the msd, msd-topic and tau weightings", ("--random",), "N")
 #: The stopping tolerance of EM.
 TOLERANCE = Reals(0.0)
 
@@ -344,6 +461,7 @@ def needs_rankings(method: str, credit: str | None = None) -> bool:
 
 #: Softmax exponent τ of probabilistic interleaving (Hofmann et al. 2011), and its default.
 TAU, DEFAULT_TAU = Reals(0.0, bounds="()"), 3.0
+SOFTMAX_TAU = Param("tau", TAU, DEFAULT_TAU, "probabilistic: softmax exponent", ("--tau",), "T")
 #: Documents shown per impression; impressions per topic; the probability of a random
 #: click (or of γ, continuing after a satisfying click).
 SERP_LENGTH = Integers(1)
@@ -352,6 +470,9 @@ MAX_OPTIMIZED_LENGTH = 16
 OPTIMIZED_LENGTH = Integers(1, MAX_OPTIMIZED_LENGTH)
 IMPRESSION_COUNT = Integers(1)
 PROBABILITY = Reals(0.0, 1.0)
+#: The probability of a random click (:meth:`irscale.online.InterleavingBatch.simulate_clicks`).
+CLICK_PROBABILITY = Param("probability", PROBABILITY, 0.5,
+                          "random clicks: probability of a click", ("--click-prob",), "P")
 #: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
 #: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
 CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
@@ -360,6 +481,13 @@ CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn")
 USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
 #: Additive smoothing of the fitted probabilities.
 SMOOTHING = Reals(0.0)
+#: The options of :func:`irscale.online.fit_click_model`.
+FIT_ITERATIONS = Param("iterations", ITERATIONS, 100, "most EM iterations (EM models only)",
+                       ("--iterations",), "N")
+FIT_TOL = Param("tol", TOLERANCE, 1e-7, "EM stops when the mean log-likelihood rises by less "
+                "(EM models only)", ("--tol",), "T")
+FIT_SMOOTHING = Param("smoothing", SMOOTHING, 1.0, "pseudo-trials at 0.5 per (query, "
+                      "document) parameter (0: maximum likelihood)", ("--smoothing",), "K")
 #: A relevance level of a simulated user, sessions simulated per topic (10^9: more is a
 #: typo), ranks of a SERP.
 CLICK_LEVEL = Integers(1, 2**62)
@@ -425,6 +553,7 @@ CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "s
                      "tau_ap_symmetric": "tau_ap_sym", "rho": "spearman"}, fold=True)
 #: The persistence p of rank-biased overlap (Webber, Moffat & Zobel 2010).
 PERSISTENCE = Reals(0.0, 1.0, "()")
+RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p", "--p"), "P")
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),
@@ -433,6 +562,12 @@ DISCRIMINATIVE_METHOD = Names(
      "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
+#: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
+#: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
+DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
+CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTOR_PATTERN,
+                            "contributor of a run = the part of its name matched (by default "
+                            "up to the first '_')", ("--contributor-pattern",), "REGEX")
 #: Agreement metrics of :func:`irscale.meta.split_study` (``tau``: Kendall's τ between the
 #: halves' rankings).
 SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
@@ -441,6 +576,8 @@ SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jac
 SPLIT_SIZE = Integers(2)
 #: Width of the bins of score differences of the swap method.
 BIN_WIDTH = Reals(0.0, bounds="()")
+SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score differences",
+                       ("--bin-width",), "W")
 #: The normal model of :func:`irscale.meta.simulation_study`: topics and systems per
 #: matrix, the standard deviations of topic effects (≥ 0) and errors (> 0), system means.
 MATRIX_SIZE = Integers(2)

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import DEPTH
+from ..core.params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.diversity import DiversityQrels, read_diversity_qrels
@@ -53,14 +53,11 @@ from .common import format_frame
 __all__ = ["LeaveOneOut", "contributors_by_prefix", "leave_one_out", "pool_contributions"]
 
 
-def contributors_by_prefix(runs: Iterable[str], pattern: str = r"^[^_]+") -> dict[str, str]:
+def contributors_by_prefix(runs: Iterable[str], pattern: str = DEFAULT_CONTRIBUTOR_PATTERN
+                           ) -> dict[str, str]:
     """Run → contributor, the contributor being the part of the run name matched by
     ``pattern`` (default: up to the first underscore, ``CUNI_EN_Run1`` → ``CUNI``)."""
-    try:
-        regex = re.compile(pattern)
-    except re.error as error:
-        raise ParameterError(f"the contributor pattern {pattern!r} is not a valid regular "
-                             f"expression: {error}") from None
+    regex = re.compile(CONTRIBUTOR_PATTERN.check(pattern))
     out = {}
     for run in runs:
         match = regex.search(run)

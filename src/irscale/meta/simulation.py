@@ -97,7 +97,7 @@ class NormalModel:
         if self.effects is not None:
             if len(self.effects) != self.systems:
                 raise ParameterError(f"effects must be {self.systems} finite numbers (one per "
-                                     f"system), got {self.effects!r}")
+                                     f"system), got {self.effects!r}", param="effects")
             for value in self.effects:
                 EFFECT.check(value, "effects: a system mean")
 

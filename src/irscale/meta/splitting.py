@@ -153,8 +153,8 @@ def check_sizes(sizes: Sequence[int], n_topics: int, name: str = "sizes") -> lis
             f"{name}: split size(s) {bad} cannot be run on {n_topics} topics: TS1 and TS2 "
             f"need at least 2 topics each, so sizes must lie in [2, {n_topics - 2}]"
             if n_topics >= 4 else
-            f"{name}: {n_topics} topics cannot be split into two sets of at least 2 topics"
-        )
+            f"{name}: {n_topics} topics cannot be split into two sets of at least 2 topics",
+            param=name)
     for s in values:
         if 2 * s > n_topics:
             warnings.warn(f"split size {s} is more than half of the {n_topics} topics: TS2 "

@@ -67,7 +67,13 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import CLICK_MODELS, CLOSED_FORM_MODELS, ITERATIONS, SMOOTHING, TOLERANCE
+from ..core.params import (
+    CLICK_MODELS,
+    CLOSED_FORM_MODELS,
+    FIT_ITERATIONS,
+    FIT_SMOOTHING,
+    FIT_TOL,
+)
 from ..errors import InputError, InputFormatError, ParameterError
 from ..stats.protocol import TableResult
 from .clicklog import ClickLog, read_click_log
@@ -459,9 +465,9 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     if model not in MODELS:
         raise ParameterError(f"unknown click model {model!r}: choose one of "
                              f"{', '.join(MODELS)}")
-    ITERATIONS.check(iterations, "iterations")
-    TOLERANCE.check(tol, "tol")
-    k = SMOOTHING.check(smoothing, "smoothing")
+    FIT_ITERATIONS.check(iterations)
+    FIT_TOL.check(tol)
+    k = FIT_SMOOTHING.check(smoothing)
     log = read_click_log(log)
     code, pairs = _pair_codes(log)
     valid = log.valid

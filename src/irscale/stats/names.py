@@ -8,7 +8,7 @@ The implementations register the same names (:data:`irscale.stats.registry.TESTS
 
 from __future__ import annotations
 
-from ..core.params import Names
+from ..core.params import Names, Pair, Param
 from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
 #: Two-system tests of :func:`irscale.stats.two_sample_test`, in the registry's order.
@@ -54,6 +54,8 @@ PROCEDURE = Names("procedure", (*MODEL_NAMES, *RANK_MODELS, *SHARD_MODEL_NAMES,
                                 "randomized-tukey-hsd", *TEST_NAMES),
                   {**TEST_ALIASES, "randomised-tukey-hsd": "randomized-tukey-hsd",
                    "rtukey": "randomized-tukey-hsd"}, fold=True)
+#: Two procedures, one per half of a split (``meta split --cross A:B``).
+PROCEDURE_PAIR = Pair(PROCEDURE)
 
 #: Multiple-comparison corrections of :func:`irscale.stats.adjust_pvalues`, and their
 #: other spellings (statsmodels' names; case does not matter).
@@ -64,4 +66,7 @@ CORRECTION_ALIASES: dict[str, str] = {
     "šidák": "sidak", "holm-šidák": "holm-sidak",
 }
 CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
+#: The correction of a family of pairwise tests.
+MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
+                            ("--correction",), "C")
 

@@ -101,16 +101,21 @@ def check_alternative(alternative: str) -> str:
 
 def check_counts(values: object, name: str, what: str, domain: Integers = CUTOFF) -> list[int]:
     """``values`` (a non-empty sequence, none twice) as ints of ``domain`` (default: ≥ 1);
-    ``what`` names one value in messages (``"a cut-off"``, ``"a split size"``)."""
+    ``what`` names one value in messages (``"a cut-off"``, ``"a split size"``). Every
+    error is about the parameter ``name`` (:attr:`ParameterError.param`)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence | np.ndarray):
-        raise ParameterError(f"{name} must be a list of integers, got {values!r}")
-    counts = [domain.check(v, f"{name}: {what}") for v in values]
+        raise ParameterError(f"{name} must be a list of integers, got {values!r}", param=name)
+    try:
+        counts = [domain.check(v, f"{name}: {what}") for v in values]
+    except ParameterError as error:
+        error.param = name
+        raise
     noun = what.removeprefix("a ")
     if not counts:
-        raise ParameterError(f"{name} is empty: give at least one {noun}")
+        raise ParameterError(f"{name} is empty: give at least one {noun}", param=name)
     twice = sorted({v for v in counts if counts.count(v) > 1})
     if twice:
-        raise ParameterError(f"{name} lists the {noun}(s) {twice} twice")
+        raise ParameterError(f"{name} lists the {noun}(s) {twice} twice", param=name)
     return counts
 
 

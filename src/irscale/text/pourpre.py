@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import MATCH_THRESHOLD
+from ..core.params import THRESHOLD
 from ..core.segments import ranges
 from ..errors import InputError
 from ..io.text import Matches, Nuggets, Texts, read_nuggets, read_texts
@@ -83,7 +83,7 @@ def pourpre_matches(nuggets: Any, texts: Any, *, threshold: float = 0.5,
     >>> list(zip(m.nugget, m.offset))  # n1: 2 of 3 terms, by "in" (11); n2: 1 of 2
     [('n1', 11), ('n2', 20)]
     """
-    MATCH_THRESHOLD.check(threshold, "matching threshold")
+    THRESHOLD.check(threshold)
     gold = nuggets if isinstance(nuggets, Nuggets) else read_nuggets(nuggets)
     outputs = texts if isinstance(texts, Texts) else read_texts(texts, what="output texts")
     topic_ids = sorted(set(gold.topic))
