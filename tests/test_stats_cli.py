@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from irscale.cli import compare
-from irscale.errors import IrscaleError
+from irscale.cli.main import main
 
 
 def run_compare(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Run ``irscale compare`` through its own parser (as main() does)."""
-    parser = argparse.ArgumentParser(prog="irscale")
-    compare.add_parser(parser.add_subparsers(dest="command"))
-    try:  # option values are checked as they are parsed
-        args = parser.parse_args(["compare", *argv])
-        status = args.func(args)
-    except IrscaleError as error:
-        print(f"irscale: {error}", file=sys.stderr)
-        status = 2
+    """Run ``irscale compare`` through the command line's entry point (its parser records
+    the options given, which the checks read)."""
+    status = main(["compare", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 
