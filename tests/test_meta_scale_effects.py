@@ -8,7 +8,7 @@ import pytest
 
 from irscale.core import ScoreMatrix
 from irscale.errors import InputError
-from irscale.meta import SEED000_TESTS, scale_effects, scale_report
+from irscale.meta import SCALE_PAPER_TESTS, scale_effects, scale_report
 from irscale.meta.scale_effects import ScaleReport
 
 from .conftest import CLEF, require
@@ -30,7 +30,7 @@ def test_affine_image_changes_nothing_monotone_image_keeps_ordinal_tests():
     report = ScaleReport("X", (effects,))
     assert report.table2().loc["X", "M"] == pytest.approx(1.0)
     frame = effects.significance()
-    assert len(frame) == len(SEED000_TESTS)
+    assert len(frame) == len(SCALE_PAPER_TESTS)
     assert (frame["s2ns"] + frame["ns2s"] == 0).all()
     cubed = scale_effects(matrix, [("M", "M_S")], recall_base={"M": False}).significance()
     ordinal = cubed[cubed["ordinal"]]

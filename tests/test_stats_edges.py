@@ -192,7 +192,8 @@ def compare(capsys, scores, *argv: str) -> tuple[int, str, str]:
     (["--digits", "1000"], "--digits (digits)"),
     (["--alpha", "0"], "--alpha (alpha) must lie in (0, 1)"),
     (["--alpha", "nan"], "--alpha (alpha)"),
-    (["--test", "t", "--correction", "nope"], "--correction (correction): unknown correction 'nope'"),
+    (["--test", "t", "--correction", "nope"],
+     "--correction (correction): unknown correction 'nope'"),
     (["--test", "nope"], "unknown test 'nope'"),
     # options the chosen test ignores
     (["--alternative", "less"], "--alternative applies to two-system tests"),

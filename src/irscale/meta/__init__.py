@@ -51,7 +51,7 @@ from .discriminative import (
 )
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
-from .procedures import SEED000_TESTS, Decisions, decide
+from .procedures import SCALE_PAPER_TESTS, Decisions, decide
 from .rank_correlation import (
     RBO,
     Correlation,
@@ -75,7 +75,7 @@ from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rat
 
 __all__ = [
     "RBO",
-    "SEED000_TESTS",
+    "SCALE_PAPER_TESTS",
     "BootstrapModel",
     "Concordance",
     "Correlation",

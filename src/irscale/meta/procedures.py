@@ -65,7 +65,7 @@ RANK_PROCEDURES = RANK_MODELS
 
 #: The eight tests of Ferrante et al. (2021), §7.3 (Tables 5 and 6), in the paper's order, with
 #: labels.
-SEED000_TESTS: dict[str, str] = {
+SCALE_PAPER_TESTS: dict[str, str] = {
     "sign": "Sign Test",
     "mann-whitney": "Wilcoxon Rank Sum Test",
     "wilcoxon": "Wilcoxon Signed Rank Test",
@@ -78,7 +78,7 @@ SEED000_TESTS: dict[str, str] = {
 #: Tests of Ferrante et al. (2021) that assume only an ordinal scale (grey rows of Tables 5–6).
 ORDINAL_TESTS: tuple[str, ...] = ("sign", "mann-whitney", "kruskal-wallis", "friedman")
 
-__all__ = ["ANOVA_PROCEDURES", "ORDINAL_TESTS", "RANK_PROCEDURES", "SEED000_TESTS",
+__all__ = ["ANOVA_PROCEDURES", "ORDINAL_TESTS", "RANK_PROCEDURES", "SCALE_PAPER_TESTS",
            "Decisions", "canonical_procedure", "decide", "is_shard_procedure",
            "procedure_names"]
 

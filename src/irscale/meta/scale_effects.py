@@ -46,7 +46,7 @@ from ..stats.kendall import kendall_tau
 from ..stats.tables import Format, check_format
 from ..stats.validation import check_alpha, check_counts
 from .common import format_frame
-from .procedures import ORDINAL_TESTS, SEED000_TESTS, decide
+from .procedures import ORDINAL_TESTS, SCALE_PAPER_TESTS, decide
 
 if TYPE_CHECKING:
     from ..scales.scale import TieStrategy
@@ -129,7 +129,7 @@ class ScaleEffects:
                 ns2s = int((~before & after).sum())
                 rows.append({
                     "N": self.N, "measure": measure, "test": test,
-                    "label": SEED000_TESTS.get(test, test), "ordinal": test in ORDINAL_TESTS,
+                    "label": SCALE_PAPER_TESTS.get(test, test), "ordinal": test in ORDINAL_TESTS,
                     "recall_base": self.recall_base[measure], "sig": sig,
                     "sig_ranked": int(after.sum()), "s2ns": s2ns, "s2ns_%": _share(s2ns, sig),
                     "ns2s": ns2s, "ns2s_%": _share(ns2s, sig),
@@ -145,7 +145,7 @@ def scale_effects(
     N: int | None = None,
     label: str = "",
     recall_base: Mapping[str, bool] | None = None,
-    tests: Sequence[str] = tuple(SEED000_TESTS),
+    tests: Sequence[str] = tuple(SCALE_PAPER_TESTS),
     alpha: float = 0.05,
 ) -> ScaleEffects:
     """The analyses on a score matrix that holds each measure M and its ranked M_R
@@ -164,7 +164,7 @@ def scale_effects(
                     significant[(column, test)] = decide(values, test, alpha=alpha).significant
                 except InputError as error:  # which of the many analyses could not be run
                     where = f"{label}, " if label else ""
-                    raise type(error)(f"{where}{column}, {SEED000_TESTS.get(test, test)}: "
+                    raise type(error)(f"{where}{column}, {SCALE_PAPER_TESTS.get(test, test)}: "
                                       f"{error}") from None
     return ScaleEffects(label=label, N=N, matrix=matrix, pairs=tuple((m, r) for m, r in pairs),
                         recall_base=dict(recall_base), tests=tuple(tests), alpha=alpha,
@@ -341,7 +341,7 @@ def scale_report(
     cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
     *,
     collection: str = "T",
-    tests: Sequence[str] = tuple(SEED000_TESTS),
+    tests: Sequence[str] = tuple(SCALE_PAPER_TESTS),
     alpha: float = 0.05,
     ties: TieStrategy = "unq",
     progress: bool = False,
