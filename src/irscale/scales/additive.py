@@ -51,7 +51,6 @@ import numpy as np
 from ..errors import ParameterError
 from ..measures.gain_discount import Discount
 from ..measures.trec.rbp import powers
-from .cost import split_sizes
 from .enumeration import runs_from_index
 from .image import Image
 from .measures import ScaleMeasure
@@ -474,8 +473,30 @@ HALF_LIMIT = 1 << 22
 LARGE_LIMIT = 1 << 26
 
 
+def split_sizes(sizes: list[int], limit: int, large: int | None = None
+                ) -> tuple[list[int], list[int]]:
+    """Indices of the blocks of sizes ``sizes`` for the halves A and B of the meet in the
+    middle: B takes blocks, largest first, while its size stays within ``limit``; A gets
+    the rest, and while A exceeds ``large`` its smallest blocks move to B (the one split
+    rule of :func:`split_blocks` and of the estimate, :mod:`irscale.scales.cost`)."""
+    a: list[int] = []
+    b: list[int] = []
+    size_b = 1
+    for k in sorted(range(len(sizes)), key=lambda k: -sizes[k]):
+        if size_b * sizes[k] <= limit:
+            b.append(k)
+            size_b *= sizes[k]
+        else:
+            a.append(k)
+    if large is not None:
+        a.sort(key=lambda k: sizes[k])
+        while len(a) > 1 and math.prod(sizes[k] for k in a) > large:
+            b.append(a.pop(0))
+    return a, b
+
+
 def split_blocks(blocks: list[Block]) -> tuple[list[Block], list[Block]]:
-    """Blocks for the halves A and B (:func:`irscale.scales.cost.split_sizes`: B takes
+    """Blocks for the halves A and B (:func:`split_sizes`: B takes
     blocks, largest first, within :data:`HALF_LIMIT` entries; A the rest, capped at
     :data:`LARGE_LIMIT` entries by moving its smallest blocks to B). φ scans the smaller
     half and searches the larger: ``|queries| · min(|A|, |B|)`` searches; an image of at

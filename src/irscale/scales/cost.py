@@ -106,28 +106,6 @@ def notice(text: str, *, enabled: bool = True, force: bool = False) -> None:
 
 
 # ------------------------------------------------------------------ the estimate
-def split_sizes(sizes: list[int], limit: int, large: int | None = None
-                ) -> tuple[list[int], list[int]]:
-    """Indices of the blocks of sizes ``sizes`` for the halves A and B of the meet in the
-    middle: B takes blocks, largest first, while its size stays within ``limit``; A gets
-    the rest, and while A exceeds ``large`` its smallest blocks move to B (the one split
-    rule of :func:`irscale.scales.additive.split_blocks` and of the estimate)."""
-    a: list[int] = []
-    b: list[int] = []
-    size_b = 1
-    for k in sorted(range(len(sizes)), key=lambda k: -sizes[k]):
-        if size_b * sizes[k] <= limit:
-            b.append(k)
-            size_b *= sizes[k]
-        else:
-            a.append(k)
-    if large is not None:
-        a.sort(key=lambda k: sizes[k])
-        while len(a) > 1 and math.prod(sizes[k] for k in a) > large:
-            b.append(a.pop(0))
-    return a, b
-
-
 def estimate(measure: ScaleMeasure, space: Space, *, queries: int = DEFAULT_QUERIES,
              max_memory: int | None = None, context=None) -> Estimate:
     """The :class:`Estimate` of ``measure`` on ``space``; raises
@@ -204,6 +182,7 @@ def _additive_estimate(measure: ScaleMeasure, space: Space, queries: int, contex
         _block,
         additive_spec,
         certified_independent,
+        split_sizes,
     )
     from .space import to_context
 
