@@ -300,7 +300,7 @@ class UParameters(ParamSpec):
             raise MeasureError(f"{label}: {error}") from None
 
     def describe(self) -> list[dict[str, str]]:
-        from ..listing import parameters
+        from ..describe import parameters
 
         return parameters(REGISTRY["U"].params)
 
