@@ -17,15 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.options import (
-    MAX_DOCS,
-    NONNEGATIVE_LONG,
-    NUM_DOCS_IN_COLL,
-    POSITIVE_LONG,
-    RELEVANCE_LEVEL,
-    TIE_POLICIES,
-)
-from ..core.params import RELEVANCE, RISK_ALPHA, SIGNIFICANCE
+from ..core.params import RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
@@ -39,7 +31,7 @@ from .eval_diversity import (
 from .main import given
 from .options import Checked, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
-from .runargs import add_run_options, named_runs
+from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
 
 #: Paired tests of the latex table: deterministic (no resampling seed to report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
@@ -115,35 +107,9 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False
-                          ) -> None:
-    """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
-    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``);
-    ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
-    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
-              label=RELEVANCE_LEVEL)
-    parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
-                        label=MAX_DOCS, default=None, metavar="N",
-                        help="evaluate only the first N documents of each topic (default: "
-                        "every document)")
-    parser.add_argument("-J", "--judged-only", action="store_true",
-                        help="drop unjudged documents before evaluating (trec_eval -J)")
-    parser.add_argument("-c", "--complete", action="store_true",
-                        help="average over every qrels topic; missing topics count 0")
-    parser.add_argument("-N", "--num-docs-in-coll", action=Checked, domain=NONNEGATIVE_LONG,
-                        label=NUM_DOCS_IN_COLL, default=0, metavar="N",
-                        help="number of documents in the collection (trec_eval -N; default 0: "
-                        "unknown)")
-    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
-                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
-    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
-                        help="order of documents with equal scores (default trec_eval: "
-                        "docno descending)")
-
-
 def run(args: argparse.Namespace) -> int:
     _check_format_options(args)  # before any input is read or numpy imported
-    _label_files(args.labels)
+    label_files(args.labels)
     check_scheduler(args)
     from ..evaluation import evaluate
     from .eval_many import wants_batches
@@ -158,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     check_no_intent_options(args)
     if batches:
         return _run_batches(args)
-    labels = _label_files(args.labels)
+    labels = label_files(args.labels)
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
@@ -242,16 +208,3 @@ def _check_format_options(args: argparse.Namespace) -> None:
                              "-n/--no-summary do not apply")
     if args.baseline is None and tests:
         raise ParameterError(f"{tests[0]} applies to the tests against --baseline RUN")
-
-
-def _label_files(specs: list[str]) -> dict[str, str]:
-    """``["under=task2.qunder"]`` → ``{"under": "task2.qunder"}``."""
-    labels: dict[str, str] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or not name or not path:
-            raise ParameterError(f"--labels takes NAME=FILE, got {spec!r}")
-        if name in labels:
-            raise ParameterError(f"--labels: label set {name!r} given twice")
-        labels[name] = path
-    return labels

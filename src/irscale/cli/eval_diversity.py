@@ -86,9 +86,8 @@ def wants_diversity(args: argparse.Namespace) -> bool:
 
 def run_diversity(args: argparse.Namespace) -> int:
     from ..measures.diversity.evaluate import evaluate_diversity
-    from .eval import _label_files
     from .outputs import open_output
-    from .runargs import named_runs
+    from .runargs import label_files, named_runs
 
     if args.fmt not in DIVERSITY_FORMATS:
         raise ParameterError(f"--format {args.fmt} does not apply to diversity measures "
@@ -107,7 +106,7 @@ def run_diversity(args: argparse.Namespace) -> int:
     _check_risk_options(args)
     options = dict(complete=args.complete, max_docs=args.max_retrieved,
                    intent_probabilities=args.intent_probs, intent_types=args.intent_types,
-                   label_sets=_label_files(args.labels), allow_empty=args.allow_empty,
+                   label_sets=label_files(args.labels), allow_empty=args.allow_empty,
                    ndeval_ids=args.fmt == "ndeval")  # topic ids as ndeval reads them
     measures = args.measures or ["ndeval"]
     evaluation = evaluate_diversity(

@@ -22,7 +22,6 @@ from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..io.naming import NAME_MODES
-from .eval import add_trec_eval_options
 from .main import given
 from .options import (
     ListAction,
@@ -34,7 +33,7 @@ from .options import (
     wants_progress,
 )
 from .outputs import add_output, declare_inputs, declare_outputs, open_output
-from .runargs import ALLOW_EMPTY_HELP
+from .runargs import ALLOW_EMPTY_HELP, add_trec_eval_options
 
 
 def add_parser(subparsers) -> None:

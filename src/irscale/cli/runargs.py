@@ -6,10 +6,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from ..core.options import (
+    MAX_DOCS,
+    NONNEGATIVE_LONG,
+    NUM_DOCS_IN_COLL,
+    POSITIVE_LONG,
+    RELEVANCE_LEVEL,
+    TIE_POLICIES,
+)
+from ..core.params import RELEVANCE
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
-from .options import ListAction
+from .options import Checked, ListAction, add_param
 
 NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
               "share one are named after their files, with a warning), file (the file name "
@@ -68,3 +77,42 @@ def check_no_runs_option(args: argparse.Namespace, where: str) -> None:
     if given:
         raise ParameterError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} "
                              f"to runs evaluated against qrels, not to {where}")
+
+
+def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False
+                          ) -> None:
+    """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
+    ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``);
+    ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
+    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
+              label=RELEVANCE_LEVEL)
+    parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
+                        label=MAX_DOCS, default=None, metavar="N",
+                        help="evaluate only the first N documents of each topic (default: "
+                        "every document)")
+    parser.add_argument("-J", "--judged-only", action="store_true",
+                        help="drop unjudged documents before evaluating (trec_eval -J)")
+    parser.add_argument("-c", "--complete", action="store_true",
+                        help="average over every qrels topic; missing topics count 0")
+    parser.add_argument("-N", "--num-docs-in-coll", action=Checked, domain=NONNEGATIVE_LONG,
+                        label=NUM_DOCS_IN_COLL, default=0, metavar="N",
+                        help="number of documents in the collection (trec_eval -N; default 0: "
+                        "unknown)")
+    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
+                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
+    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
+                        help="order of documents with equal scores (default trec_eval: "
+                        "docno descending)")
+
+
+def label_files(specs: list[str]) -> dict[str, str]:
+    """``["under=task2.qunder"]`` → ``{"under": "task2.qunder"}``."""
+    labels: dict[str, str] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise ParameterError(f"--labels takes NAME=FILE, got {spec!r}")
+        if name in labels:
+            raise ParameterError(f"--labels: label set {name!r} given twice")
+        labels[name] = path
+    return labels

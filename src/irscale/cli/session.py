@@ -16,10 +16,10 @@ from ..core.options import RELEVANCE_LEVEL
 from ..core.params import CLICK_GAIN, RELEVANCE
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
-from .eval import _label_files
 from .main import given
 from .options import Checked, add_param
 from .outputs import add_output, declare_inputs, label_file, open_output
+from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     evaluation = evaluate_sessions(
         args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
         topics=args.topics, clicks=args.clicks, click_order=args.click_order,
-        click_gain=args.click_gain, labels=_label_files(args.labels),
+        click_gain=args.click_gain, labels=label_files(args.labels),
         relevance_level=args.relevance_level, allow_empty=args.allow_empty)
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
