@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 
 from ..core.params import SCALE_MEASURES, TABLE_DIGITS, Names
-from ..errors import AlignmentError, ParameterError
+from ..errors import ParameterError
 from ..stats.names import (
     MODEL_NAMES,
     MULTI_ALIASES,
@@ -72,26 +72,9 @@ def check_sources(args: argparse.Namespace) -> None:
                              "runs evaluated against qrels")
 
 
-def select_systems(matrix, names: list[str] | None):
-    """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the
-    list is parsed, and refused empty or with a name twice, by
-    :class:`irscale.cli.options.ListAction`)."""
-    if names is None:
-        return matrix
-    unknown = [name for name in names if name not in matrix.systems]
-    if unknown:
-        have = list(matrix.systems[:8])
-        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
-                             f"{have}{'...' if matrix.n_systems > 8 else ''}")
-    return matrix.subset(systems=names)
-
-
-def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
-    """Every ``-m`` name must be a measure of the ``--scores`` files (named after them)."""
-    unknown = [m for m in measures or () if m not in matrix.measures]
-    if unknown:
-        raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
-                             f"hold {list(matrix.measures)}, named after the files)")
+#: ``meta simulate``'s options of the normal model: ``{NormalModel field (dest): option}``.
+NORMAL_OPTIONS = {"topics": "--topics", "systems": "--systems", "effects": "--effects",
+                  "topic_sd": "--topic-sd", "error_sd": "--error-sd"}
 
 
 def is_resampling(procedure: str) -> bool:
@@ -220,7 +203,6 @@ def _simulate(args: argparse.Namespace) -> None:
     ``--checkpoint`` (a folder, with ``--seed``, not holding ``-o``); the values of the
     options are checked as they are parsed."""
     from .eval_diversity import check_no_intent_options
-    from .meta import NORMAL_OPTIONS
     from .runargs import check_no_runs_option
 
     if args.model == "normal":

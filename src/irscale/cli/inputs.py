@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
-from .checks import check_score_measures, select_systems
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
 from .options import ListAction, wants_progress
 from .outputs import declare_inputs
@@ -29,6 +28,29 @@ if TYPE_CHECKING:  # pragma: no cover
 SCORES_HELP = ("score-matrix CSV: one column per system, one row per topic, the measure "
                "named after the file (repeatable: one file per measure)")
 TOPIC_COLUMN_HELP = "column of the --scores CSVs holding the topic ids (default: row order)"
+
+
+def select_systems(matrix, names: list[str] | None):
+    """``matrix`` restricted to the systems of ``--systems`` (every name must exist; the
+    list is parsed, and refused empty or with a name twice, by
+    :class:`irscale.cli.options.ListAction`)."""
+    if names is None:
+        return matrix
+    unknown = [name for name in names if name not in matrix.systems]
+    if unknown:
+        have = list(matrix.systems[:8])
+        raise AlignmentError(f"--systems: unknown system(s) {unknown[:5]}; the scores have "
+                             f"{have}{'...' if matrix.n_systems > 8 else ''}")
+    return matrix.subset(systems=names)
+
+
+def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
+    """Every ``-m`` name must be a measure of the ``--scores`` files (named after them)."""
+    unknown = [m for m in measures or () if m not in matrix.measures]
+    if unknown:
+        raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
+                             f"hold {list(matrix.measures)}, named after the files)")
+
 
 
 def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,

@@ -54,10 +54,7 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..stats.names import CORRECTION, PROCEDURE, PROCEDURE_PAIR, TEST
-from .checks import (
-    add_digits,
-    check_meta,
-)
+from .checks import NORMAL_OPTIONS, add_digits, check_meta
 from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
 from .main import given
 from .options import (
@@ -603,10 +600,6 @@ def run_scales(args: argparse.Namespace) -> int:
             meta.plot_measure_vs_ranked(effect.matrix, measure, ranked, path)
     return write_text(args, text)
 
-
-#: ``meta simulate``'s options of the normal model: ``{NormalModel field (dest): option}``.
-NORMAL_OPTIONS = {"topics": "--topics", "systems": "--systems", "effects": "--effects",
-                  "topic_sd": "--topic-sd", "error_sd": "--error-sd"}
 
 #: ``meta simulate``'s options passed to :func:`irscale.meta.simulation_study` when given:
 #: ``{dest: argument}``.
