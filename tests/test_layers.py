@@ -213,9 +213,6 @@ KNOWN_CIRCLES: dict[frozenset[str], str] = {
     frozenset({"irscale.scales.scale", "irscale.scales.diversity"}):
         "scale() hands a diversity measure to diversity_scale, which returns the Scale type "
         "of scales.scale (each imported inside the function)",
-    frozenset({"irscale.report.build", "irscale.report.html", "irscale.report.tables"}):
-        "Report.format renders through html and tables, which read the Report type of build "
-        "(the renderers imported inside the method)",
 }
 
 

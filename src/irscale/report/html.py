@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -24,7 +24,6 @@ from ..plots.runs import (
     tukey_intervals,
 )
 from ..stats.tables import check_digits, format_number
-from .build import Report
 from .tables import (
     comparison_frame,
     discriminative_frame,
@@ -33,6 +32,9 @@ from .tables import (
     summary_caption,
     summary_cells,
 )
+
+if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
+    from .build import Report
 
 __all__ = ["render_html"]
 

@@ -14,14 +14,16 @@ The same tables are shown by the HTML page (:mod:`irscale.report.html`) and prin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
 
 from ..stats.registry import test_spec
 from ..stats.tables import check_digits, format_number, latex_escape, render
-from .build import Report
+
+if TYPE_CHECKING:  # pragma: no cover - the type only: build renders through this module
+    from .build import Report
 
 __all__ = ["SummaryCell", "comparison_frame", "discriminative_frame", "format_tables",
            "groups_frame", "robustness_frame", "summary_caption", "summary_cells"]
