@@ -609,8 +609,8 @@ def spell_value(value: Any) -> str:
         return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
     if isinstance(value, tuple):
         return ":".join(spell_value(v) for v in value)
-    if getattr(value, "kind", None) == "list":  # a gain map's list of gains
-        return ":".join(repr(v) for v in value.values)
+    if getattr(value, "kind", None) == "list":  # a gain map: its text is exact
+        return str(value)
     return str(value)
 
 
