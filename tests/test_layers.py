@@ -77,7 +77,9 @@ ALLOWED: dict[tuple[str, str], str] = {
 #: The private engine behind the core, and the modules that may import it besides the core's
 #: own: the readers build its columns (topic blocks, fingerprints, duplicates) as they parse,
 #: and the evaluations index the qrels once and judge every run on that index.
-ENGINE = "irscale.core._columnar"
+#: The native engine (``irscale._engine``, compiled from ``rust/``) stands behind the same
+#: seam; the package's root reads only its version from it.
+ENGINES = ("irscale.core._columnar", "irscale._engine")
 ENGINE_USERS = ("irscale.core", "irscale.io", "irscale.evaluation", "irscale.evaluation_many")
 
 
@@ -113,7 +115,8 @@ def _imports(name: str, path: Path, *, runtime: bool = False) -> list[tuple[int,
                 target = node.module or ""
             for alias in node.names:
                 sub = SOURCE.parent.joinpath(*f"{target}.{alias.name}".split("."))
-                if sub.with_suffix(".py").is_file() or (sub / "__init__.py").is_file():
+                if any(sub.with_suffix(suffix).is_file() for suffix in (".py", ".pyi")) \
+                        or (sub / "__init__.py").is_file():
                     found.append((node.lineno, f"{target}.{alias.name}"))
                 else:
                     found.append((node.lineno, target))
@@ -177,7 +180,7 @@ def test_no_module_imports_another_packages_private_module():
             parts = target.split(".")
             if not any(part.startswith("_") for part in parts[2:]):
                 continue
-            if _within(target, ENGINE) and any(_within(name, user) for user in ENGINE_USERS):
+            if _engine(target) and any(_within(name, user) for user in ENGINE_USERS):
                 continue
             if name.split(".")[:2] != parts[:2]:
                 violations.append(f"{path.relative_to(SOURCE.parent)}:{line}: {name} "
@@ -189,12 +192,16 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def _engine(module: str) -> bool:
+    return any(_within(module, engine) for engine in ENGINES)
+
+
 def test_only_the_named_modules_import_the_engine():
     """The seam above, in so many words: no other module imports ``irscale.core._columnar``
-    (the private-module rule would also refuse most of them; ``irscale.core`` itself may)."""
+    or the native ``irscale._engine`` (the private-module rule would also refuse most of them; ``irscale.core`` itself may)."""
     violations = [f"{path.relative_to(SOURCE.parent)}:{line}: {name} imports {target}"
                   for name, path in MODULES for line, target in _imports(name, path)
-                  if _within(target, ENGINE)
+                  if _engine(target) and name != "irscale"
                   and not any(_within(name, user) for user in ENGINE_USERS)]
     assert violations == [], "\n".join(violations)
     assert (SOURCE / "core" / "_columnar" / "__init__.py").is_file()

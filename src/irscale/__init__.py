@@ -14,10 +14,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 
-__version__ = "0.1.0"
-
 #: Public name → the submodule that defines it.
 _EXPORTS: dict[str, str] = {
+    "__version__": "._engine",
     "Evaluation": ".evaluation",
     "evaluate": ".evaluation",
     "evaluate_many": ".evaluation_many",
