@@ -198,7 +198,8 @@ def _engine(module: str) -> bool:
 
 def test_only_the_named_modules_import_the_engine():
     """The seam above, in so many words: no other module imports ``irscale.core._columnar``
-    or the native ``irscale._engine`` (the private-module rule would also refuse most of them; ``irscale.core`` itself may)."""
+    or the native ``irscale._engine`` (the private-module rule would also refuse most of
+    them; ``irscale.core`` itself may)."""
     violations = [f"{path.relative_to(SOURCE.parent)}:{line}: {name} imports {target}"
                   for name, path in MODULES for line, target in _imports(name, path)
                   if _engine(target) and name != "irscale"

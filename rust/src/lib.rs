@@ -3,7 +3,15 @@
 //! PyO3 is used at this boundary only: the modules below work on bytes and slices and
 //! return `Result`s, converted here into the package's own exceptions.
 
+pub mod judged;
+pub mod measures;
+
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+use judged::JudgedView;
+use measures::{Context, Params, Values};
 
 /// The engine's build: the crate's name and whether it was compiled with optimisations.
 #[pyfunction]
@@ -11,9 +19,62 @@ fn build_info() -> (&'static str, bool) {
     (env!("CARGO_PKG_NAME"), !cfg!(debug_assertions))
 }
 
+/// The values of one trec_eval measure family on a batch of judged rankings (the arrays of
+/// `irscale.core.judged.JudgedRankings`, read in place): `[(output name, values)]`, the
+/// values a float64 or int64 array, or a list of strings.
+#[pyfunction]
+#[pyo3(signature = (family, ints, floats, gains, rel, offsets, rel_levels, degrees,
+                    relevance_level, compat, num_docs_in_coll))]
+#[allow(clippy::too_many_arguments)]
+fn trec_measure<'py>(
+    py: Python<'py>,
+    family: &str,
+    ints: Vec<i64>,
+    floats: Vec<f64>,
+    gains: Vec<(i64, f64)>,
+    rel: PyReadonlyArray1<'py, i64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    rel_levels: PyReadonlyArray2<'py, i64>,
+    degrees: PyReadonlyArray1<'py, i64>,
+    relevance_level: i64,
+    compat: u8,
+    num_docs_in_coll: i64,
+) -> PyResult<Vec<(String, Py<PyAny>)>> {
+    let view = JudgedView {
+        rel: rel.as_slice()?,
+        offsets: offsets.as_slice()?,
+        rel_levels: rel_levels.as_slice()?,
+        degrees: degrees.as_slice()?,
+        relevance_level,
+    };
+    let params = Params {
+        ints,
+        floats,
+        gains,
+    };
+    let ctx = Context {
+        compat,
+        num_docs_in_coll,
+    };
+    let outputs = py
+        .detach(|| measures::compute(family, &params, &view, &ctx))
+        .map_err(PyValueError::new_err)?;
+    let mut converted = Vec::with_capacity(outputs.len());
+    for (name, values) in outputs {
+        let object = match values {
+            Values::Float(v) => v.into_pyarray(py).into_any().unbind(),
+            Values::Int(v) => v.into_pyarray(py).into_any().unbind(),
+            Values::Text(v) => v.into_pyobject(py)?.into_any().unbind(),
+        };
+        converted.push((name, object));
+    }
+    Ok(converted)
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
     Ok(())
 }

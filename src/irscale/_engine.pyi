@@ -4,3 +4,10 @@ __version__: str
 
 def build_info() -> tuple[str, bool]:
     """The crate's name and whether it was compiled with optimisations."""
+
+def trec_measure(
+    family: str, ints: list[int], floats: list[float], gains: list[tuple[int, float]],
+    rel: object, offsets: object, rel_levels: object, degrees: object,
+    relevance_level: int, compat: int, num_docs_in_coll: int,
+) -> list[tuple[str, object]]:
+    """The outputs of one trec_eval measure family on a batch of judged rankings."""

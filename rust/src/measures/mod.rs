@@ -1,0 +1,71 @@
+//! trec_eval's measures, one module per family (as trec_eval's `m_*.c`), computed on a
+//! batch of judged rankings ([`JudgedView`]) and dispatched by family name ([`compute`]).
+//!
+//! Each family's kernel computes every ranking from that ranking's documents and its
+//! topic's recall base alone, so a batch is shared out between threads by whole rankings
+//! ([`per_ranking`]) and the values are the same, bit for bit, whatever the thread count.
+
+use crate::judged::JudgedView;
+use rayon::prelude::*;
+
+/// A family's values, one per ranking: numbers, counts, or text (trec_eval's `relstring`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    Float(Vec<f64>),
+    Int(Vec<i64>),
+    Text(Vec<String>),
+}
+
+/// The parameters of a request, as the catalogue parsed them (`P.5,10` gives `ints`
+/// `[5, 10]`; `Rprec_mult.0.2` gives `floats` `[0.2]`; a gain map gives `gains`).
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    pub ints: Vec<i64>,
+    pub floats: Vec<f64>,
+    pub gains: Vec<(i64, f64)>,
+}
+
+/// Evaluation-wide settings (`irscale.measures.base.EvalContext`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context {
+    /// trec_eval's version profile: 9 (9.0.8) or 10 (10.0).
+    pub compat: u8,
+    /// trec_eval's `-N`: documents in the collection.
+    pub num_docs_in_coll: i64,
+}
+
+/// The values a family yields, each under its output name (`P_5`, `P_10`, ...).
+pub type Outputs = Vec<(String, Values)>;
+
+/// Rankings of a batch computed in one piece: below this many documents, threads cost
+/// more than they save.
+const PARALLEL_DOCUMENTS: usize = 1 << 16;
+
+/// `value(i)` for every ranking `i` of the batch, on every core for large batches; the
+/// order of the output is the order of the rankings whatever the thread count.
+pub fn per_ranking<T, F>(jr: &JudgedView, value: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    let n = jr.n_rankings();
+    if jr.rel.len() < PARALLEL_DOCUMENTS {
+        (0..n).map(value).collect()
+    } else {
+        (0..n).into_par_iter().map(value).collect()
+    }
+}
+
+/// The values of the family `family` on the batch `jr`, or why it cannot be computed.
+pub fn compute(
+    family: &str,
+    params: &Params,
+    jr: &JudgedView,
+    ctx: &Context,
+) -> Result<Outputs, String> {
+    jr.check()?;
+    let _ = (params, ctx);
+    Err(format!(
+        "no native kernel for the measure family {family:?}"
+    ))
+}

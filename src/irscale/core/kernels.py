@@ -1,0 +1,36 @@
+"""The native engine's measure kernels, called on a :class:`JudgedRankings`.
+
+trec_eval's measure families are computed by the engine (``rust/src/measures/``, one
+module per family as trec_eval's ``m_*.c``); the catalogue's registrations in
+:mod:`irscale.measures.trec` hand their batch here. The batch's arrays are read in place
+(no copy where they are already contiguous int64), the values come back as numpy arrays
+(float64 or int64) or, for text, lists of strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from .. import _engine
+from .judged import JudgedRankings
+
+
+def _int64(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
+                floats: Iterable[float] = (), gains: Mapping[int, float] | None = None,
+                compat: int = 9, num_docs_in_coll: int = 0) -> dict[str, object]:
+    """The outputs of the trec_eval family ``family`` on ``jr``, by output name: its
+    parameters as the catalogue parsed them (cut-offs in ``ints``, numbers in ``floats``,
+    a gain map in ``gains``) and the evaluation's ``compat`` profile and ``-N``."""
+    outputs = _engine.trec_measure(
+        family, [int(i) for i in ints], [float(f) for f in floats],
+        sorted((int(k), float(v)) for k, v in (gains or {}).items()),
+        _int64(jr.rel), _int64(jr.offsets), _int64(jr.rel_levels),
+        _int64(jr.column_degrees), int(jr.relevance_level), int(compat),
+        int(num_docs_in_coll))
+    return dict(outputs)
