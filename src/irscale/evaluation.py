@@ -363,7 +363,7 @@ def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,
         names = []
     # qrels can be DiversityQrels only once their module is loaded, and a name of
     # trec_eval's or of the catalogue is never a diversity one: neither loads the diversity
-    # modules (10-25 ms of a small evaluation's start-up)
+    # modules (part of a small evaluation's start-up)
     loaded = sys.modules.get("irscale.io.diversity")
     if (loaded is None or not isinstance(qrels, loaded.DiversityQrels)) and (
             not names or is_measure_name(names[0])):

@@ -200,8 +200,7 @@ class Evaluation(RunSummaries):
         keep: np.ndarray | slice = slice(None)
         if self.rows.evaluated is not None:
             keep = np.flatnonzero(self.rows.evaluated)
-        # one frame of whole columns (a frame per measure and their concatenation cost
-        # 3 times as much on a small evaluation)
+        # one frame of whole columns, not a frame per measure concatenated
         topics = self.rows.topic_labels[keep]
         return pd.DataFrame({
             "run": np.tile(self.rows.run_labels[keep], len(labels)),

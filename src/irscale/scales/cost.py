@@ -42,7 +42,7 @@ BASE_MEMORY = 120 << 20
 SECONDS_PER_ENTRY = 2e-7        # building and sorting one entry of a meet-in-the-middle half
 SECONDS_PER_SEARCH = 2.5e-8     # one needle of the φ count (windowed search in the large half)
 SECONDS_PER_PAIR = 1.6e-8       # one candidate pair of a de-duplicating stream (AP, keys):
-                                # gathered, SIMD-sorted, de-duplicated (AP N = 30: 17 s)
+                                # gathered, SIMD-sorted, de-duplicated
 SECONDS_PER_RUN = 2e-6          # one kernel evaluation of the generic enumeration
 #: Bytes per entry of a meet-in-the-middle half at its peak (values, multiplicities and the
 #: sort order while the half is sorted in place; 1.57 GB for the 44.6M entries of nDCG@30

@@ -49,9 +49,8 @@ from .image import Image
 Side = Literal["left", "right"]
 
 #: Cells of the (queries × chunk) matrices of one sweep step: 8 MB arrays, which the
-#: allocator reuses (32 MB ones were mapped and faulted in afresh at every step: RBP(p=0.8)
-#: with three degrees at N = 30 spent 12 s of system time on it, and 49.7 s in all, 37 s
-#: with these).
+#: allocator reuses, where larger ones are mapped and faulted in afresh at every step
+#: (docs/benchmarks.md, "Timings moved out of the source").
 BUDGET = 1 << 20
 #: Searched sides at least this long are searched row by row in windows (:func:`_sweep`),
 #: rows of at least WINDOW_ROW needles (queries in batches of BUDGET / WINDOW_ROW = 2,048:
@@ -73,12 +72,10 @@ def _compact(index: np.ndarray) -> np.ndarray:
 @cache
 def bucket_sort_kind() -> Literal["quicksort", "stable"]:
     """The faster of numpy's two sorts on this machine for a bucket's values, found once
-    per process (in under 0.1 s) by sorting a sample shaped like one (2^18 values in
-    1,024 sorted runs of 256). Where numpy has a SIMD quicksort for the CPU (Intel with
-    AVX-512) it is about 8 times faster than the stable timsort on AP's buckets at N = 30;
-    on AMD EPYC, where numpy does not use it, timsort, which merges the buckets' sorted
-    runs, is 1.4–1.6 times faster (AP at N = 30: 14 s against 57 s on the first; 65 s
-    with quicksort on the second). Either gives the same sorted values."""
+    per process by sorting a sample shaped like one (2^18 values in 1,024 sorted runs of
+    256): numpy's SIMD quicksort where the CPU has it, otherwise the stable timsort, which
+    merges the buckets' sorted runs (docs/benchmarks.md, "Timings moved out of the
+    source"). Either gives the same sorted values."""
     rng = np.random.default_rng(0)
     sample = np.sort(rng.integers(0, 1 << 40, (1024, 256)), axis=1)
     rng.shuffle(sample)  # the runs in random order
@@ -158,7 +155,7 @@ def _sweep(g: PairGroup, x: np.ndarray, side: Side) -> Iterator[tuple[Scan, np.n
     window of the larger side (bounded by the positions of the row's first and last
     needles, two vectorised searches): a chunk's needles are close together, so the window
     holds a few hundred thousand entries that stay in the cache, where one search over
-    the whole side misses it at every step (about 2.5 times faster, same positions)."""
+    the whole side misses it at every step (same positions)."""
     a_side = len(g.a_val) <= len(g.b_val)
     scan_val, scan_mult = (g.a_val, g.a_mult) if a_side else (g.b_val, g.b_mult)
     other = g.b_val if a_side else g.a_val

@@ -1,7 +1,8 @@
 """The studentized range distribution Q(k, ν), fast for thousands of pairs.
 
-scipy's :data:`scipy.stats.studentized_range` integrates numerically per value (about
-10 ms each for k = 129, ν = 6272: 90 s for the 8,256 pairs of TREC-8). This module uses
+scipy's :data:`scipy.stats.studentized_range` integrates numerically per value, too slow
+for the thousands of pairs of a TREC track (docs/benchmarks.md, "Timings moved out of the
+source"). This module uses
 scipy for few values, for small ν and for ν = ∞, and otherwise the definition
 
     P(Q ≤ q) = ∫_0^∞ f_ν(s) P(R_k ≤ q s) ds,

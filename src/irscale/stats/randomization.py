@@ -42,8 +42,8 @@ from .validation import TIE_RTOL, Alternative
 #: Sign vectors per chunk (fixed: results do not depend on memory or workers).
 CHUNK = 1024
 #: Pairs per block inside a chunk: a CHUNK × BLOCK matrix of sums (2 MB) stays in the
-#: processor's cache while it is compared (8,256 pairs, B = 10,000: 8,192 pairs a block took
-#: 0.53 s and 297 MB traced, 256 pairs 0.23 s and 20 MB).
+#: processor's cache while it is compared (docs/benchmarks.md, "Timings moved out of the
+#: source").
 BLOCK = 256
 #: Largest n for exact enumeration.
 MAX_EXACT_TOPICS = 24

@@ -130,8 +130,8 @@ class ChunkTasks(Sequence[tuple[np.random.SeedSequence, int]]):
     """Task ``c`` of a resampling run: ``(child c of seeds, size of chunk c)``, the child
     built when the task is submitted — ``SeedSequence(entropy, spawn_key=(*key, k + c))``
     with k the children ``seeds`` had already spawned, the sequence ``seeds.spawn`` would
-    return. Spawning them all up front held every child at once: 10^9 samples are 976,563
-    chunks, 0.4 GB and 6–9 s before the first sample. ``seeds`` is left as it was, so a
+    return. Spawning them all up front would hold every child at once (10^9 samples are
+    976,563 chunks). ``seeds`` is left as it was, so a
     :class:`~numpy.random.SeedSequence` given twice gives the same results, as a seed does.
     """
 
