@@ -75,6 +75,101 @@ impl<'a> JudgedView<'a> {
     }
 }
 
+/// Counts over one ranking's documents, shared by the binary-relevance families.
+impl JudgedView<'_> {
+    /// Whether a document of degree `rel` passes trec_eval's relevance test (`rel ≥ -l`,
+    /// sentinels included: with a level ≤ -1 documents outside the qrels pass).
+    pub fn is_relevant(&self, rel: i64) -> bool {
+        rel >= self.relevance_level
+    }
+
+    /// Relevant *judged* documents retrieved by ranking `i` (form_res_rels' `num_rel_ret`:
+    /// degree ≥ the level and ≥ 0, so never a sentinel).
+    pub fn num_rel_ret(&self, i: usize) -> i64 {
+        let floor = self.relevance_level.max(0);
+        self.ranking(i).iter().filter(|&&rel| rel >= floor).count() as i64
+    }
+
+    /// Judged non-relevant documents of ranking `i`'s topic (0 ≤ degree < the level).
+    pub fn num_nonrel(&self, i: usize) -> i64 {
+        self.degrees
+            .iter()
+            .zip(self.levels(i))
+            .filter(|(degree, _)| **degree < self.relevance_level)
+            .map(|(_, count)| count)
+            .sum()
+    }
+}
+
+/// Rank cut-offs `k` of a request, visited in ascending order while a ranking is walked
+/// once (trec_eval's cut-off loops, e.g. m_P.c: a cut-off beyond the ranking sees every
+/// document, as if non-relevant documents filled the ranks up to it).
+#[derive(Debug, Clone)]
+pub struct Cutoffs {
+    /// `(k, index of k in the request)`, ascending in `k`.
+    sorted: Vec<(i64, usize)>,
+}
+
+impl Cutoffs {
+    pub fn new(cutoffs: &[i64]) -> Self {
+        let mut sorted: Vec<(i64, usize)> = cutoffs.iter().copied().zip(0..).collect();
+        sorted.sort_unstable();
+        Cutoffs { sorted }
+    }
+
+    /// The number of cut-offs.
+    pub fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// Whether there is no cut-off.
+    pub fn is_empty(&self) -> bool {
+        self.sorted.is_empty()
+    }
+
+    /// Walks `ranking` once, folding `step(state, rank, rel)` over its documents in rank
+    /// order (ranks from 1), and calls `emit(index, state)` for each cut-off `k` with the
+    /// state after the first `min(k, n)` documents. The walk stops after the last cut-off.
+    pub fn scan<S: Copy>(
+        &self,
+        ranking: &[i64],
+        mut state: S,
+        mut step: impl FnMut(S, usize, i64) -> S,
+        mut emit: impl FnMut(usize, S),
+    ) {
+        let mut next = 0;
+        for (seen, &rel) in ranking.iter().enumerate() {
+            while next < self.sorted.len() && self.sorted[next].0 <= seen as i64 {
+                emit(self.sorted[next].1, state);
+                next += 1;
+            }
+            if next == self.sorted.len() {
+                return;
+            }
+            state = step(state, seen + 1, rel);
+        }
+        for &(_, index) in &self.sorted[next..] {
+            emit(index, state);
+        }
+    }
+
+    /// Per cut-off `k` (by its index in the request): the documents at ranks ≤ k of
+    /// `ranking` for which `flag` holds.
+    pub fn counts(
+        &self,
+        ranking: &[i64],
+        flag: impl Fn(i64) -> bool,
+        mut emit: impl FnMut(usize, i64),
+    ) {
+        self.scan(
+            ranking,
+            0_i64,
+            |count, _, rel| count + i64::from(flag(rel)),
+            &mut emit,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +188,23 @@ mod tests {
         assert_eq!(jr.num_rel(0), 3);
         assert_eq!(jr.num_rel(1), 0);
         assert_eq!(jr.judged_at_least(0, -5), 8);
+        assert_eq!(jr.num_rel_ret(0), 1);
+        assert_eq!(jr.num_nonrel(0), 5);
+        assert!(jr.is_relevant(1) && !jr.is_relevant(NONPOOL));
+    }
+
+    #[test]
+    fn cutoffs_count_in_request_order_and_beyond_the_ranking() {
+        let cutoffs = Cutoffs::new(&[5, 1, 2]);
+        let mut hits = [0; 3];
+        cutoffs.counts(
+            &[1, 0, 1],
+            |rel| rel >= 1,
+            |index, count| hits[index] = count,
+        );
+        assert_eq!(hits, [2, 1, 1]);
+        let mut empty = [9; 3];
+        cutoffs.counts(&[], |_| true, |index, count| empty[index] = count);
+        assert_eq!(empty, [0; 3]);
     }
 }

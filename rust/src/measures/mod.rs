@@ -5,6 +5,19 @@
 //! topic's recall base alone, so a batch is shared out between threads by whole rankings
 //! ([`per_ranking`]) and the values are the same, bit for bit, whatever the thread count.
 
+// binary-relevance families (trec_eval's m_*.c without gains), one module per Python file
+pub mod average_precision;
+pub mod bpref;
+pub mod counts;
+pub mod interpolated;
+pub mod precision;
+pub mod recall;
+pub mod reciprocal_rank;
+pub mod relstring;
+pub mod set_measures;
+pub mod table;
+pub mod unjudged;
+
 use crate::judged::JudgedView;
 use rayon::prelude::*;
 
@@ -64,8 +77,54 @@ pub fn compute(
     ctx: &Context,
 ) -> Result<Outputs, String> {
     jr.check()?;
-    let _ = (params, ctx);
-    Err(format!(
-        "no native kernel for the measure family {family:?}"
-    ))
+    let ints = params.ints.as_slice();
+    let floats = params.floats.as_slice();
+    match family {
+        // binary-relevance families
+        "runid" | "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "num_nonrel_judged_ret" => {
+            counts::compute(family, jr)
+        }
+        "map" | "gm_map" => Ok(average_precision::map(family, jr)),
+        "map_cut" => Ok(average_precision::map_cut(family, ints, jr, true)),
+        "map_cut_sum" => Ok(average_precision::map_cut(family, ints, jr, false)),
+        "bpref" | "gm_bpref" => Ok(bpref::bpref(family, jr)),
+        "infAP" => Ok(bpref::infap(jr)),
+        "P" => Ok(precision::precision(ints, jr)),
+        "relative_P" => Ok(precision::relative_precision(ints, jr)),
+        "Rprec" => Ok(precision::r_precision(jr)),
+        "Rprec_mult" => Ok(precision::r_precision_multiples(floats, jr)),
+        "recall" => Ok(recall::recall(ints, jr)),
+        "success" => Ok(recall::success(ints, jr)),
+        "recip_rank" => Ok(reciprocal_rank::reciprocal_rank(jr)),
+        "relstring" => Ok(relstring::relstring(number(family, floats, 0)?, jr)),
+        "iprec_at_recall" => Ok(interpolated::iprec_at_recall(floats, ctx.compat, jr)),
+        "11pt_avg" if floats.is_empty() => Err("11pt_avg needs at least one recall level".into()),
+        "11pt_avg" => Ok(interpolated::eleven_point_average(floats, ctx.compat, jr)),
+        "iprec_at_tenths" => Ok(interpolated::iprec_at_tenths(ints, jr)),
+        "set_P" | "set_recall" | "set_relative_P" | "set_map" => set_measures::compute(family, jr),
+        "set_F" => Ok(set_measures::set_f(number(family, floats, 0)?, jr)),
+        "utility" => match floats {
+            &[a, b, c, d] => Ok(set_measures::utility(
+                [a, b, c, d],
+                ctx.num_docs_in_coll,
+                jr,
+            )),
+            _ => Err(format!(
+                "utility takes 4 coefficients, got {}",
+                floats.len()
+            )),
+        },
+        "unj" => Ok(unjudged::unjudged(ints, jr)),
+        _ => Err(format!(
+            "no native kernel for the measure family {family:?}"
+        )),
+    }
+}
+
+/// The `index`-th number parameter of `family`, or why there is none.
+fn number(family: &str, floats: &[f64], index: usize) -> Result<f64, String> {
+    floats
+        .get(index)
+        .copied()
+        .ok_or_else(|| format!("{family} needs {} number parameter(s)", index + 1))
 }

@@ -28,10 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.kernels import trec_family
 from .base import EvalContext, f_weights, hits_at, register, safe_divide
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number, only_with
-from .trec.average_precision import ap_sum_at, average_precision
-from .trec.interpolated import interpolated_precision
 
 BETA_F = Keyword(number(low=0.0), 1.0, "β: recall is β times as important as precision")
 
@@ -50,8 +49,8 @@ BETA_F = Keyword(number(low=0.0), 1.0, "β: recall is β times as important as p
 def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
     k = params["cutoff"]
     if k is None:
-        return {"AP": average_precision(jr)}
-    total = ap_sum_at(jr, k)
+        return {"AP": np.asarray(trec_family("map", jr)["map"])}
+    total = np.asarray(trec_family("map_cut_sum", jr, ints=(k,))[f"map_cut_sum_{k}"])
     denominator = jr.num_rel if params["norm"] == "R" else np.minimum(k, jr.num_rel)
     return {"AP": safe_divide(total, denominator)}
 
@@ -65,10 +64,9 @@ def ap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nda
     source="van Rijsbergen 1979; TREC",
 )
 def ap11(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
-    tenths = np.arange(11)
-    # C(r) ≥ (t/10)·R  ⟺  C(r) ≥ ceil(t·R/10), in integers
-    counts = (np.multiply.outer(jr.num_rel, tenths) + 9) // 10
-    values = np.nan_to_num(interpolated_precision(jr, counts), nan=0.0)
+    # C(r) ≥ (t/10)·R  ⟺  C(r) ≥ ceil(t·R/10), in integers (trec_eval's reverse loop)
+    levels = trec_family("iprec_at_tenths", jr, ints=range(11)).values()
+    values = np.nan_to_num(np.column_stack([np.asarray(v) for v in levels]), nan=0.0)
     return {"AP11": values.sum(axis=1) / 11.0}
 
 

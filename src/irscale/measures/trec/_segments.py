@@ -1,4 +1,4 @@
-"""Helpers shared by measure kernels: C-exact running sums and integer conversions.
+"""Helpers shared by measure kernels: C-exact running sums.
 
 trec_eval computes every measure with a C loop over one topic's ranking, accumulating
 doubles one document at a time in rank order. The kernels reproduce that bit for bit with
@@ -18,16 +18,3 @@ def running_sum(jr: JudgedRankings, values: np.ndarray) -> np.ndarray:
     """Per document, the sum of ``values`` from its ranking's first document to it (C order)."""
     return segment_scan(np.asarray(values, dtype=np.float64), jr.offsets, np.add, 0.0,
                         layout=jr.scan_layout)
-
-
-def c_long(x: np.ndarray) -> np.ndarray:
-    """C's ``(long) x`` for doubles: truncation towards zero."""
-    return np.trunc(np.asarray(x, dtype=np.float64)).astype(np.int64)
-
-
-def c_lround(x: np.ndarray) -> np.ndarray:
-    """C's ``lround(x)``: nearest integer, halves away from zero (exact for every double)."""
-    x = np.asarray(x, dtype=np.float64)
-    whole = np.trunc(x)
-    fraction = x - whole  # exact
-    return (whole + np.sign(x) * (np.abs(fraction) >= 0.5)).astype(np.int64)

@@ -10,50 +10,16 @@ With ``rel(i)`` the relevance test ``degree ≥ level`` of the document at rank 
 
 ``R`` is the number of judged documents with degree ≥ level (unretrieved relevant
 documents count 0); ``n`` the number of retrieved documents (after -M and -J).
+Computed by the engine (rust/src/measures/average_precision.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ...core.subsets import memo, relevant_documents
+from ...core.kernels import trec_family
 from ..base import Cutoffs, EvalContext, register
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-
-def precision_at_relevant(jr: JudgedRankings) -> np.ndarray:
-    """Per relevant retrieved document (:func:`relevant_documents`): ``c(i) / i``."""
-
-    def compute() -> np.ndarray:
-        relevant = relevant_documents(jr)
-        return relevant.position() / relevant.rank
-
-    return memo(jr, "precision_at_relevant", compute)
-
-
-def ap_sum_at(jr: JudgedRankings, k: int) -> np.ndarray:
-    """Per ranking: ``S(min(k, n))``, precision at the relevant ranks ≤ k added in rank order
-    (the non-relevant documents add exact zeros in the C loop, so they are skipped)."""
-    relevant = relevant_documents(jr)
-    return relevant.total(np.where(relevant.rank <= k, precision_at_relevant(jr), 0.0))
-
-
-def average_precision(jr: JudgedRankings) -> np.ndarray:
-    """Per ranking: trec_eval's AP, ``S(n) / R`` when a relevant document was retrieved."""
-
-    def compute() -> np.ndarray:
-        relevant = relevant_documents(jr)
-        total = relevant.total(precision_at_relevant(jr))
-        found = relevant.counts > 0
-        out = np.zeros(jr.n_rankings)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            # R = 0 with a "relevant" document only happens with a level ≤ -1 (inf, as C)
-            out[found] = total[found] / jr.num_rel[found]
-        return out
-
-    return memo(jr, "average_precision", compute)
 
 
 @register(
@@ -65,8 +31,8 @@ def average_precision(jr: JudgedRankings) -> np.ndarray:
 )
 def mean_average_precision(
     jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    return {"map": average_precision(jr)}
+) -> dict[str, object]:
+    return trec_family("map", jr)
 
 
 @register(
@@ -80,8 +46,8 @@ def mean_average_precision(
 )
 def geometric_mean_average_precision(
     jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    return {"gm_map": average_precision(jr)}
+) -> dict[str, object]:
+    return trec_family("gm_map", jr)
 
 
 @register(
@@ -94,11 +60,5 @@ def geometric_mean_average_precision(
 )
 def map_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    has_rel = jr.num_rel > 0
-    out = {}
-    for k in cutoffs:
-        value = np.zeros(jr.n_rankings)
-        value[has_rel] = ap_sum_at(jr, k)[has_rel] / jr.num_rel[has_rel]
-        out[f"map_cut_{k}"] = value
-    return out
+) -> dict[str, object]:
+    return trec_family("map_cut", jr, ints=cutoffs)

@@ -20,57 +20,15 @@ itself) and ε = 0.00001::
     infAP = (1/R) Σ term
 
 All sums are accumulated in rank order; R = 0 gives 0. gm_bpref is bpref summarised by the
-geometric mean of max(bpref, 0.00001) and is printed only in the summary.
+geometric mean of max(bpref, 0.00001) and is printed only in the summary. Computed by the
+engine (rust/src/measures/bpref.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from ...core.judged import UNJUDGED, JudgedRankings
-from ...core.subsets import Subset, memo, pooled_documents
+from ...core.judged import JudgedRankings
+from ...core.kernels import trec_family
 from ..base import EvalContext, register
-
-INFAP_EPSILON = 0.00001
-
-
-def _judged_counts(jr: JudgedRankings) -> tuple[Subset, np.ndarray, np.ndarray]:
-    """The pooled documents (every judged one is among them), the flags of the judged
-    relevant ones, and per pooled document the judged non-relevant ones at or above it."""
-
-    def compute() -> tuple[Subset, np.ndarray, np.ndarray]:
-        pooled = pooled_documents(jr)
-        judged = pooled.rel >= 0
-        relevant = judged & (pooled.rel >= jr.relevance_level)
-        return pooled, relevant, pooled.cumcount(judged & ~relevant)
-
-    return memo(jr, "judged_counts", compute)
-
-
-def _divide_by_num_rel(jr: JudgedRankings, total: np.ndarray) -> np.ndarray:
-    out = total.copy()
-    has_rel = jr.num_rel > 0
-    out[has_rel] = total[has_rel] / jr.num_rel[has_rel]
-    return out
-
-
-def binary_preference(jr: JudgedRankings) -> np.ndarray:
-    """Per ranking: trec_eval's bpref."""
-
-    def compute() -> np.ndarray:
-        pooled, relevant, nonrel_so_far = _judged_counts(jr)
-        ranking = pooled.segment[relevant]
-        num_rel, num_nonrel = jr.num_rel[ranking], jr.num_nonrel[ranking]
-        above = nonrel_so_far[relevant]
-        terms = np.ones(len(above))
-        some = above > 0
-        terms[some] = 1.0 - (
-            np.minimum(above[some], num_rel[some]) / np.minimum(num_nonrel[some], num_rel[some])
-        )
-        total = np.bincount(ranking, weights=terms, minlength=jr.n_rankings)  # rank order
-        return _divide_by_num_rel(jr, total)
-
-    return memo(jr, "bpref", compute)
 
 
 @register(
@@ -81,8 +39,8 @@ def binary_preference(jr: JudgedRankings) -> np.ndarray:
             "above d, N judged non-relevant",
     source="Buckley & Voorhees 2004; trec_eval 9.0.8 (m_bpref.c)",
 )
-def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"bpref": binary_preference(jr)}
+def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("bpref", jr)
 
 
 @register(
@@ -94,8 +52,8 @@ def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     formula="exp(mean over topics of log max(bpref, 0.00001))",
     source="trec_eval 9.0.8 (m_gm_bpref.c)",
 )
-def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"gm_bpref": binary_preference(jr)}
+def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("gm_bpref", jr)
 
 
 @register(
@@ -107,19 +65,5 @@ def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np
             "sample",
     source="Yilmaz & Aslam 2006; trec_eval 9.0.8 (m_infap.c)",
 )
-def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    pooled, relevant, nonrel_so_far = _judged_counts(jr)
-    rel_so_far = pooled.cumcount(relevant)[relevant]
-    unjudged_so_far = pooled.cumcount(pooled.rel == UNJUDGED)[relevant]
-    nonrel_so_far = nonrel_so_far[relevant]
-    fj = (pooled.rank[relevant] - 1).astype(np.float64)
-    terms = np.ones(len(fj))
-    later = fj > 0
-    fj, r1 = fj[later], rel_so_far[later] - 1
-    nr, unj = nonrel_so_far[later], unjudged_so_far[later]
-    # same operations, in the same order, as the C expression
-    terms[later] = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r1 + nr + unj) / fj) * (
-        (r1 + INFAP_EPSILON) / ((r1 + nr) + 2 * INFAP_EPSILON)
-    )
-    total = np.bincount(pooled.segment[relevant], weights=terms, minlength=jr.n_rankings)
-    return {"infAP": _divide_by_num_rel(jr, total)}
+def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("infAP", jr)

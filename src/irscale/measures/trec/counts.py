@@ -5,14 +5,14 @@ Sources: trec_eval 9.0.8 m_runid.c, m_num_q.c, m_num_ret.c, m_num_rel.c, m_num_r
 m_num_nonrel_judged_ret.c. Counts are printed as integers and summed over topics in the
 summary; ``num_q`` is the number of topics evaluated (the number of qrels topics with -c).
 ``num_rel_ret`` counts judged documents only (degree ≥ level ≥ 0).
+
+Computed by the engine (rust/src/measures/counts.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ...core.subsets import pooled_documents
+from ...core.kernels import trec_family
 from ..base import EvalContext, register
 
 
@@ -25,8 +25,8 @@ from ..base import EvalContext, register
     formula="the run's id",
     source="trec_eval 9.0.8 (m_runid.c)",
 )
-def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {}
+def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("runid", jr)
 
 
 @register(
@@ -39,8 +39,8 @@ def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     formula="number of topics averaged over",
     source="trec_eval 9.0.8 (m_num_q.c)",
 )
-def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"num_q": np.ones(jr.n_rankings, dtype=np.int64)}
+def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("num_q", jr)
 
 
 @register(
@@ -52,8 +52,8 @@ def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     formula="|retrieved|",
     source="trec_eval 9.0.8 (m_num_ret.c)",
 )
-def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"num_ret": jr.lengths.astype(np.int64)}
+def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("num_ret", jr)
 
 
 @register(
@@ -65,8 +65,8 @@ def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     formula="R = |relevant|",
     source="trec_eval 9.0.8 (m_num_rel.c)",
 )
-def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"num_rel": jr.num_rel.astype(np.int64)}
+def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("num_rel", jr)
 
 
 @register(
@@ -77,8 +77,8 @@ def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     formula="|relevant ∩ retrieved|",
     source="trec_eval 9.0.8 (m_num_rel_ret.c)",
 )
-def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"num_rel_ret": jr.num_rel_ret.astype(np.int64)}
+def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("num_rel_ret", jr)
 
 
 @register(
@@ -92,7 +92,5 @@ def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
 )
 def num_nonrel_judged_ret(
     jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    pooled = pooled_documents(jr)
-    judged = pooled.count(pooled.rel >= 0)
-    return {"num_nonrel_judged_ret": (judged - jr.num_rel_ret).astype(np.int64)}
+) -> dict[str, object]:
+    return trec_family("num_nonrel_judged_ret", jr)

@@ -23,90 +23,17 @@ levels from the last one given down, each when it meets the relevant document of
 Levels given out of order (possible for 11pt_avg, whose parameters trec_eval keeps in
 command-line order, not for iprec_at_recall, whose levels it sorts) derail that walk: after
 the first level that cannot be met any more, every remaining level receives the best
-precision anywhere. :func:`interpolated_precision` reproduces this state machine for any
-order of levels.
+precision anywhere. The engine (rust/src/measures/interpolated.rs) runs trec_eval's loop
+as it is, so any order of levels gives trec_eval's values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ...core.subsets import memo, pooled_documents, relevant_documents
-from ..base import EvalContext, FloatList, FloatParams, Floats, Range, c_divide, register
-from ._segments import c_long, c_lround
+from ...core.kernels import trec_family
+from ..base import EvalContext, FloatList, FloatParams, Floats, Range, register
 
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-
-def relevant_counts(jr: JudgedRankings, levels: Sequence[float], compat: int) -> np.ndarray:
-    """``rankings × levels`` numbers of relevant documents for recall levels ``x``."""
-    product = np.multiply.outer(jr.num_rel.astype(np.float64), np.asarray(levels, dtype=float))
-    if compat >= 10:
-        return c_lround(product)
-    return c_long(product + 0.9)
-
-
-class _Interpolation:
-    """Per-batch data of the reverse loop: interpolated precision at relevant documents.
-
-    For a level ≥ 0 only the relevant documents are scanned: below a relevant document,
-    precision ``c(j)/j`` falls at every non-relevant rank, so the best precision at or
-    below a relevant document is attained at a relevant one. A level ≤ -1 (where counts
-    can be shifted negative) scans every document.
-    """
-
-    def __init__(self, jr: JudgedRankings) -> None:
-        scanned = relevant_documents(jr) if jr.relevance_level >= 0 else pooled_documents(jr)
-        passing = scanned.rel >= jr.relevance_level
-        n_rel = scanned.count(passing)
-        rel_ret = jr.num_rel_ret
-        # rel_so_far as the C loop sees it at each rank: num_rel_ret at the bottom, minus one
-        # per document passing degree >= level below it (equal to c(i) for any level >= 0)
-        self.shift = rel_ret - n_rel
-        so_far = scanned.cumcount(passing) + self.shift[scanned.segment]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            precision = so_far / scanned.rank
-        self.interpolated = scanned.scan(precision, np.maximum, -np.inf, reverse=True)
-        self.rel_ret = rel_ret
-        self.relevant_positions = np.flatnonzero(passing)
-        self.relevant_start = np.concatenate(([0], np.cumsum(n_rel)[:-1]))
-        empty_value = c_divide(rel_ret, jr.lengths)  # 0/n, -nan for an empty ranking
-        best = scanned.first(self.interpolated, 0.0)
-        self.best_anywhere = np.where(rel_ret >= 1, best, empty_value)
-
-    def at_count(self, count: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Interpolated precision at the ``count``-th relevant document of rankings ``rows``."""
-        index = count - self.shift[rows]  # position among documents passing the level test
-        position = self.relevant_positions[self.relevant_start[rows] + index - 1]
-        return self.interpolated[position]
-
-
-def interpolated_precision(jr: JudgedRankings, counts: np.ndarray) -> np.ndarray:
-    """``rankings × levels`` values trec_eval assigns for relevant-document counts ``counts``.
-
-    ``counts[:, t]`` is level ``t``'s count (see :func:`relevant_counts`), in the order the
-    levels were given. Levels are visited from the last to the first, as in the C loop.
-    """
-    data = memo(jr, "interpolation", lambda: _Interpolation(jr))
-    n_rankings, n_levels = counts.shape
-    values = np.zeros((n_rankings, n_levels))
-    started = np.zeros(n_rankings, dtype=bool)  # past the leading levels above num_rel_ret
-    stuck = np.zeros(n_rankings, dtype=bool)  # the walk can no longer meet a level
-    bound = data.rel_ret.copy()  # largest count the walk can still meet
-    for t in range(n_levels - 1, -1, -1):
-        count = counts[:, t]
-        started |= count <= data.rel_ret
-        live = started & ~stuck
-        met = live & (count >= 1) & (count <= bound)
-        rows = np.flatnonzero(met)
-        values[rows, t] = data.at_count(count[rows], rows)
-        bound[rows] = count[rows]
-        stuck |= live & ~met
-        values[stuck, t] = data.best_anywhere[stuck]
-    return values
 
 
 @register(
@@ -120,9 +47,9 @@ def interpolated_precision(jr: JudgedRankings, counts: np.ndarray) -> np.ndarray
 )
 def iprec_at_recall(
     jr: JudgedRankings, levels: tuple[float, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    values = interpolated_precision(jr, relevant_counts(jr, levels, ctx.compat))
-    return {f"iprec_at_recall_{x:3.2f}": values[:, t] for t, x in enumerate(levels)}
+) -> dict[str, object]:
+    values = trec_family("iprec_at_recall", jr, floats=levels, compat=ctx.compat).values()
+    return {f"iprec_at_recall_{x:3.2f}": v for x, v in zip(levels, values, strict=True)}
 
 
 @register(
@@ -135,9 +62,6 @@ def iprec_at_recall(
 )
 def eleven_point_average(
     jr: JudgedRankings, levels: FloatList, ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    values = interpolated_precision(jr, relevant_counts(jr, levels.values, ctx.compat))
-    total = np.zeros(jr.n_rankings)
-    for t in range(values.shape[1] - 1, -1, -1):  # the C loop's order of additions
-        total = total + values[:, t]
-    return {levels.label("11pt_avg"): total / values.shape[1]}
+) -> dict[str, object]:
+    (values,) = trec_family("11pt_avg", jr, floats=levels.values, compat=ctx.compat).values()
+    return {levels.label("11pt_avg"): values}

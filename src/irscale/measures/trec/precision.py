@@ -12,25 +12,15 @@ documents of the topic and ``n`` the number retrieved::
 
 Rprec_mult's ``c`` is computed in doubles and truncated, as trec_eval does (unchanged in
 10.0). For a cut-off beyond the ranking trec_eval divides ``num_rel_ret`` (relevant
-*judged* documents retrieved) by ``c``; that is ``h(c)`` for any level ≥ 0.
+*judged* documents retrieved) by ``c``; that is ``h(c)`` for any level ≥ 0. Computed by the
+engine (rust/src/measures/precision.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ...core.subsets import relevant_documents
-from ..base import (
-    Cutoffs,
-    EvalContext,
-    Floats,
-    Range,
-    hits_at,
-    register,
-    safe_divide,
-)
-from ._segments import c_long
+from ...core.kernels import trec_family
+from ..base import Cutoffs, EvalContext, Floats, Range, register
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
@@ -46,8 +36,8 @@ _R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 )
 def precision(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}
+) -> dict[str, object]:
+    return trec_family("P", jr, ints=cutoffs)
 
 
 @register(
@@ -60,15 +50,8 @@ def precision(
 )
 def relative_precision(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    num_rel = jr.num_rel
-    has_rel = num_rel > 0
-    out = {}
-    for k in cutoffs:
-        value = np.zeros(jr.n_rankings)
-        value[has_rel] = hits_at(jr, k)[has_rel] / np.minimum(k, num_rel[has_rel])
-        out[f"relative_P_{k}"] = value
-    return out
+) -> dict[str, object]:
+    return trec_family("relative_P", jr, ints=cutoffs)
 
 
 @register(
@@ -78,8 +61,8 @@ def relative_precision(
     formula="|relevant in top R| / R",
     source="trec_eval 9.0.8 (m_Rprec.c)",
 )
-def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"Rprec": safe_divide(hits_at(jr, np.minimum(jr.lengths, jr.num_rel)), jr.num_rel)}
+def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("Rprec", jr)
 
 
 @register(
@@ -94,22 +77,6 @@ def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
 )
 def r_precision_multiples(
     jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    n = jr.lengths
-    # trec_eval's rel_so_far in its reverse loop starts from num_rel_ret (judged relevant
-    # documents) at the last rank and drops at every document passing degree ≥ level: the
-    # relevant documents at ranks ≤ the cut-off, shifted when a level ≤ -1 lets documents
-    # outside the qrels pass (the shift is 0 for any level ≥ 0)
-    shift = jr.num_rel_ret - relevant_documents(jr).counts
-    out = {}
-    for x in multiples:
-        cut = c_long(x * jr.num_rel.astype(np.float64) + 0.9)
-        value = np.zeros(jr.n_rankings)
-        beyond = cut > n
-        value[beyond] = jr.num_rel_ret[beyond] / cut[beyond]
-        inside = (cut >= 1) & ~beyond
-        at_cut = np.where(inside, hits_at(jr, np.where(inside, cut, 0)) + shift, 0)
-        reached = inside & (at_cut > 0)
-        value[reached] = at_cut[reached] / cut[reached]
-        out[f"Rprec_mult_{x:3.2f}"] = value
-    return out
+) -> dict[str, object]:
+    values = trec_family("Rprec_mult", jr, floats=multiples).values()
+    return {f"Rprec_mult_{x:3.2f}": v for x, v in zip(multiples, values, strict=True)}

@@ -6,14 +6,15 @@ relevant documents of the topic::
 
     recall_k  = h(k) / R      (0 when R = 0)
     success_k = 1 if h(k) > 0 else 0
+
+Computed by the engine (rust/src/measures/recall.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ..base import Cutoffs, EvalContext, hits_at, register
+from ...core.kernels import trec_family
+from ..base import Cutoffs, EvalContext, register
 
 
 @register(
@@ -24,14 +25,8 @@ from ..base import Cutoffs, EvalContext, hits_at, register
     formula="|relevant in top k| / R",
     source="trec_eval 9.0.8 (m_recall.c)",
 )
-def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> dict[str, np.ndarray]:
-    has_rel = jr.num_rel > 0
-    out = {}
-    for k in cutoffs:
-        value = np.zeros(jr.n_rankings)
-        value[has_rel] = hits_at(jr, k)[has_rel] / jr.num_rel[has_rel]
-        out[f"recall_{k}"] = value
-    return out
+def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> dict[str, object]:
+    return trec_family("recall", jr, ints=cutoffs)
 
 
 @register(
@@ -44,5 +39,5 @@ def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> di
 )
 def success(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    return {f"success_{k}": (hits_at(jr, k) > 0).astype(np.float64) for k in cutoffs}
+) -> dict[str, object]:
+    return trec_family("success", jr, ints=cutoffs)

@@ -1,16 +1,15 @@
 """Reciprocal rank (trec_eval 9.0.8 m_recip_rank.c).
 
 ``recip_rank = 1 / f`` with ``f`` the rank of the first retrieved document whose degree is
-≥ the relevance level; 0 when there is none.
+≥ the relevance level; 0 when there is none. Computed by the engine
+(rust/src/measures/reciprocal_rank.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ...core.subsets import first_relevant_rank
-from ..base import EvalContext, register, safe_divide
+from ...core.kernels import trec_family
+from ..base import EvalContext, register
 
 
 @register(
@@ -19,5 +18,5 @@ from ..base import EvalContext, register, safe_divide
     formula="1 / rank of the first relevant document (0 if none)",
     source="trec_eval 9.0.8 (m_recip_rank.c)",
 )
-def reciprocal_rank(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"recip_rank": safe_divide(1.0, first_relevant_rank(jr))}
+def reciprocal_rank(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("recip_rank", jr)

@@ -16,21 +16,15 @@ judged (``num_rel_ret``), ``R`` relevant documents for the topic and ``N`` the c
 set_F's β is its first parameter (default 1; further parameters are ignored); utility takes
 exactly four coefficients (default 1, -1, 0, 0). Both print as ``set_F`` / ``utility`` with
 their default parameters and as ``set_F_<text>`` / ``utility_<text>`` (the parameter text as
-typed) otherwise. trec_eval averages utility over topics like any other measure.
+typed) otherwise. trec_eval averages utility over topics like any other measure. Computed by
+the engine (rust/src/measures/set_measures.rs).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, FloatList, FloatParams, Range, register, safe_divide
-
-
-def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(n, r, R)`` per ranking as doubles."""
-    return (jr.lengths.astype(np.float64), jr.num_rel_ret.astype(np.float64),
-            jr.num_rel.astype(np.float64))
+from ...core.kernels import trec_family
+from ..base import EvalContext, FloatList, FloatParams, Range, register
 
 
 @register(
@@ -39,9 +33,8 @@ def _counts(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     formula="|relevant retrieved| / |retrieved|",
     source="trec_eval 9.0.8 (m_set_P.c)",
 )
-def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    n, r, _ = _counts(jr)
-    return {"set_P": safe_divide(r, n)}
+def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("set_P", jr)
 
 
 @register(
@@ -50,9 +43,8 @@ def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[st
     formula="|relevant retrieved| / R",
     source="trec_eval 9.0.8 (m_set_recall.c)",
 )
-def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    _, r, big_r = _counts(jr)
-    return {"set_recall": safe_divide(r, big_r)}
+def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("set_recall", jr)
 
 
 @register(
@@ -62,11 +54,8 @@ def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, 
     formula="|relevant retrieved| / min(|retrieved|, R)",
     source="trec_eval 9.0.8 (m_set_rel_P.c)",
 )
-def set_relative_precision(
-    jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    n, r, big_r = _counts(jr)
-    return {"set_relative_P": safe_divide(r, np.minimum(n, big_r))}
+def set_relative_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("set_relative_P", jr)
 
 
 @register(
@@ -76,9 +65,8 @@ def set_relative_precision(
     formula="|relevant retrieved|² / (|retrieved| · R)",
     source="trec_eval 9.0.8 (m_set_map.c)",
 )
-def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    n, r, big_r = _counts(jr)
-    return {"set_map": safe_divide(r * r, n * big_r)}
+def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
+    return trec_family("set_map", jr)
 
 
 @register(
@@ -90,16 +78,9 @@ def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.
     formula="(β + 1)·P·R / (β·P + R) of the retrieved set",
     source="van Rijsbergen 1979; trec_eval 9.0.8 (m_set_F.c)",
 )
-def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
-    n, r, big_r = _counts(jr)
-    beta = params.values[0]
-    value = np.zeros(jr.n_rankings)
-    ok = r > 0
-    with np.errstate(divide="ignore", invalid="ignore"):  # R = 0 < r only with a level ≤ -1
-        precision = r[ok] / n[ok]
-        recall = r[ok] / big_r[ok]
-        value[ok] = (beta + 1.0) * precision * recall / (beta * precision + recall)
-    return {params.label("set_F"): value}
+def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, object]:
+    (values,) = trec_family("set_F", jr, floats=params.values[:1]).values()
+    return {params.label("set_F"): values}
 
 
 @register(
@@ -112,13 +93,7 @@ def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, 
     formula="a·rel_ret + b·nonrel_ret + c·rel_not_ret + d·nonrel_not_ret",
     source="trec_eval 9.0.8 (m_utility.c)",
 )
-def utility(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
-    a, b, c, d = params.values
-    n, r, big_r = jr.lengths, jr.num_rel_ret, jr.num_rel
-    docs = int(ctx.num_docs_in_coll)
-    # integer differences first, then the products added left to right, as in C; huge
-    # coefficients overflow to ±inf as in C (printed "inf"), without a numpy warning
-    with np.errstate(over="ignore", invalid="ignore"):
-        value = (a * r + b * (n - r)) + c * (big_r - r)
-        value = value + d * (docs + r - n - big_r)
-    return {params.label("utility"): value.astype(np.float64)}
+def utility(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, object]:
+    (values,) = trec_family("utility", jr, floats=params.values,
+                            num_docs_in_coll=ctx.num_docs_in_coll).values()
+    return {params.label("utility"): values}

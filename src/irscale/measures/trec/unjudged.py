@@ -10,10 +10,8 @@ documents only) it is 0 everywhere.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...core.judged import JudgedRankings
-from ...core.subsets import pooled_documents
+from ...core.kernels import trec_family
 from ..base import Cutoffs, EvalContext, register
 
 
@@ -28,8 +26,5 @@ from ..base import Cutoffs, EvalContext, register
 )
 def unjudged(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    pooled = pooled_documents(jr)  # every judged document is among them
-    judged = pooled.rel >= 0
-    return {f"unj_{k}": (np.minimum(jr.lengths, k) - pooled.count(judged, k)) / k
-            for k in cutoffs}
+) -> dict[str, object]:
+    return trec_family("unj", jr, ints=cutoffs)

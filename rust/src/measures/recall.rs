@@ -1,0 +1,66 @@
+//! Recall and success at document cut-offs (trec_eval 9.0.8 m_recall.c, m_success.c).
+//!
+//! With `h(k)` the documents passing the relevance test (degree ≥ level) among the first
+//! `k` retrieved (all of them when fewer were retrieved) and `R` the topic's relevant
+//! documents:
+//!
+//! ```text
+//! recall_k  = h(k) / R      (0 when R = 0)
+//! success_k = 1 if h(k) > 0 else 0
+//! ```
+
+use super::Outputs;
+use super::table::{cutoff_names, float_columns};
+use crate::judged::{Cutoffs, JudgedView};
+
+/// `recall_k` for each cut-off.
+pub fn recall(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
+    let sorted = Cutoffs::new(cutoffs);
+    float_columns(jr, cutoff_names("recall", cutoffs), |i, row| {
+        let num_rel = jr.num_rel(i);
+        if num_rel > 0 {
+            sorted.counts(
+                jr.ranking(i),
+                |rel| jr.is_relevant(rel),
+                |index, hits| row[index] = hits as f64 / num_rel as f64,
+            );
+        }
+    })
+}
+
+/// `success_k` for each cut-off.
+pub fn success(cutoffs: &[i64], jr: &JudgedView) -> Outputs {
+    let sorted = Cutoffs::new(cutoffs);
+    float_columns(jr, cutoff_names("success", cutoffs), |i, row| {
+        sorted.counts(
+            jr.ranking(i),
+            |rel| jr.is_relevant(rel),
+            |index, hits| row[index] = if hits > 0 { 1.0 } else { 0.0 },
+        );
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judged::NONPOOL;
+    use crate::measures::Values;
+
+    #[test]
+    fn recall_and_success_of_a_worked_example() {
+        // R = 4; relevant at rank 2 of 3; the second topic has R = 0
+        let jr = JudgedView {
+            rel: &[0, 3, NONPOOL, 1],
+            offsets: &[0, 3, 4],
+            rel_levels: &[1, 4, 0, 0],
+            degrees: &[0, 3],
+            relevance_level: 1,
+        };
+        let r = recall(&[1, 5], &jr);
+        assert_eq!(r[0].1, Values::Float(vec![0.0, 0.0]));
+        assert_eq!(r[1].1, Values::Float(vec![0.25, 0.0]));
+        let s = success(&[1, 5], &jr);
+        assert_eq!(s[0].1, Values::Float(vec![0.0, 1.0]));
+        assert_eq!(s[1].1, Values::Float(vec![1.0, 1.0]));
+    }
+}

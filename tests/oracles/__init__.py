@@ -1,0 +1,1 @@
+"""Independent implementations of measures, kept in the tests as oracles for the engine."""
