@@ -189,9 +189,8 @@ impl Ideal {
         };
         let given = |level: i64| gains.given(level).is_some();
         let mut entries: Vec<(i64, f64)> = gains.pairs.to_vec();
-        let last_gain;
         let entries_in_table = u128::from(num_levels) + gains.pairs.len() as u128;
-        if !consistent && entries_in_table <= EXACT_SORT_ENTRIES {
+        let last_gain = if !consistent && entries_in_table <= EXACT_SORT_ENTRIES {
             // the whole table, in the order trec_eval's qsort leaves it
             entries.extend(
                 (0..num_levels as i64)
@@ -201,7 +200,7 @@ impl Ideal {
             glibc_msort(&mut entries, &|a: &(i64, f64), b: &(i64, f64)| {
                 trec_compare(a.1, b.1)
             });
-            last_gain = entries.last().map_or(0.0, |e| e.1);
+            entries.last().map_or(0.0, |e| e.1)
         } else {
             // an order (or a table too large to replay): the entries that can hold
             // documents, stably by gain, keep trec_eval's relative order
@@ -213,8 +212,8 @@ impl Ideal {
                     .map(|(d, _)| (*d, *d as f64)),
             );
             entries.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal));
-            last_gain = greatest;
-        }
+            greatest
+        };
         let mut ideal = Ideal::default();
         if last_gain <= 0.0 {
             return ideal;
