@@ -69,18 +69,34 @@ pub fn ndcg_cut(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
     let prefix = PerTopic::build(jr, |levels| {
         Ideal::of(levels, jr.degrees, &gains).dcg_prefix(depth)
     });
+    // DCG@k of every cut-off in one pass over each ranking (cut-offs in increasing order)
+    let mut order: Vec<usize> = (0..params.ints.len()).collect();
+    order.sort_by_key(|&c| params.ints[c]);
+    let rows = per_ranking(jr, |i| {
+        let ranking = jr.ranking(i);
+        let ideal = prefix.of(i);
+        let mut values = vec![0.0; order.len()];
+        let (mut dcg, mut read) = (0.0, 0);
+        for &c in &order {
+            let k = params.ints[c] as usize;
+            for (j, &rel) in ranking.iter().enumerate().take(k).skip(read) {
+                let gain = gains.gain(rel);
+                if gain != 0.0 {
+                    dcg += gain / discount(j + 1);
+                }
+            }
+            read = k.max(read);
+            let ideal_k = ideal.get(k.min(ideal.len()).wrapping_sub(1));
+            values[c] = ratio_or_zero(dcg, ideal_k.copied().unwrap_or(0.0));
+        }
+        values
+    });
     let outputs = params
         .ints
         .iter()
-        .map(|&k| {
-            let k = k as usize;
-            let values = per_ranking(jr, |i| {
-                let ranking = jr.ranking(i);
-                let ideal = prefix.of(i);
-                let ideal_k = ideal.get(k.min(ideal.len()).wrapping_sub(1));
-                let dcg = dcg_of(&ranking[..k.min(ranking.len())], &gains);
-                ratio_or_zero(dcg, ideal_k.copied().unwrap_or(0.0))
-            });
+        .enumerate()
+        .map(|(c, k)| {
+            let values = rows.iter().map(|row| row[c]).collect();
             (format!("ndcg_cut_{k}"), Values::Float(values))
         })
         .collect();
