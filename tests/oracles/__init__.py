@@ -1,0 +1,1 @@
+"""Independent implementations the tests compare irscale against."""
