@@ -15,7 +15,7 @@
 //!
 //! and 0 when the ideal gains sum to 0; the running sums are trec_eval's, rank by rank.
 
-use super::gains::{GainMap, Ideal, PerTopic};
+use super::gains::{Discounts, GainMap, Ideal, PerTopic};
 use super::ndcg::ratio_or_zero;
 use super::{Outputs, Params, Values, per_ranking};
 use crate::judged::JudgedView;
@@ -23,12 +23,14 @@ use crate::judged::JudgedView;
 /// `binG` at the batch's relevance level.
 pub fn bin_g(jr: &JudgedView) -> Outputs {
     let level = jr.relevance_level;
+    let discounts = Discounts::of(jr);
     let values = per_ranking(jr, |i| {
         let (mut sum, mut relevant) = (0.0, 0_usize);
         for (j, &rel) in jr.ranking(i).iter().enumerate() {
             if rel >= level {
                 relevant += 1;
-                sum += 1.0 / ((3 + j - relevant) as f64).log2();
+                // log2(2 + non-relevant above): the discount of rank 1 + non-relevant above
+                sum += 1.0 / discounts.at(2 + j - relevant);
             }
         }
         ratio_or_zero(sum, jr.num_rel(i) as f64)

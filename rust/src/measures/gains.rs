@@ -77,6 +77,28 @@ pub fn discount(rank: usize) -> f64 {
     ((rank + 1) as f64).log2()
 }
 
+/// The discounts of the ranks of a batch's rankings, computed once ([`discount`]).
+pub struct Discounts(Vec<f64>);
+
+impl Discounts {
+    /// The discounts of ranks 1 to the length of `jr`'s longest ranking.
+    pub fn of(jr: &JudgedView) -> Discounts {
+        let longest = jr.offsets.windows(2).map(|w| w[1] - w[0]).max();
+        Discounts::up_to(longest.unwrap_or(0) as usize)
+    }
+
+    /// The discounts of ranks 1 to `ranks`.
+    pub fn up_to(ranks: usize) -> Discounts {
+        Discounts((1..=ranks).map(discount).collect())
+    }
+
+    /// The discount of 1-based rank `rank` (of a ranking of the batch).
+    #[inline]
+    pub fn at(&self, rank: usize) -> f64 {
+        self.0[rank - 1]
+    }
+}
+
 /// trec_eval's `num_rel_levels` of a topic: 1 + the highest degree with a judged document
 /// (0 when there is none); a degree of 2⁶³ − 1 has 2⁶³ levels.
 pub fn num_rel_levels(levels: &[i64], degrees: &[i64]) -> u64 {
@@ -87,20 +109,31 @@ pub fn num_rel_levels(levels: &[i64], degrees: &[i64]) -> u64 {
 }
 
 /// A gain map: trec_eval's `level=gain` parameters, in the order given.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct GainMap<'a> {
     pub pairs: &'a [(i64, f64)],
     nonpool: f64,
     unjudged: f64,
+    /// The gains of the degrees `0 .. SMALL_DEGREES` under a non-empty map.
+    small: [f64; SMALL_DEGREES],
 }
+
+/// The degrees whose gains a [`GainMap`] tabulates.
+const SMALL_DEGREES: usize = 64;
+const SMALL_DEGREES_I64: i64 = SMALL_DEGREES as i64;
 
 impl<'a> GainMap<'a> {
     pub fn new(pairs: &'a [(i64, f64)]) -> Self {
         let given = |level: i64| pairs.iter().find(|(l, _)| *l == level).map(|(_, g)| *g);
+        let mut small = [0.0; SMALL_DEGREES];
+        for (degree, gain) in small.iter_mut().enumerate() {
+            *gain = given(degree as i64).unwrap_or(degree as f64);
+        }
         GainMap {
             pairs,
             nonpool: given(NONPOOL).unwrap_or(0.0),
             unjudged: given(UNJUDGED).unwrap_or(0.0),
+            small,
         }
     }
 
@@ -119,6 +152,7 @@ impl<'a> GainMap<'a> {
             NONPOOL => self.nonpool,
             UNJUDGED => self.unjudged,
             _ if self.pairs.is_empty() => rel.max(0) as f64,
+            0..SMALL_DEGREES_I64 => self.small[rel as usize],
             _ => self
                 .given(rel)
                 .unwrap_or(if rel >= 0 { rel as f64 } else { 0.0 }),
@@ -364,6 +398,9 @@ mod tests {
             [0.0, 1.0, 0.0, 1.0, 9.0, 3.0]
         );
         assert_eq!(GainMap::new(&[]).gain(NONPOOL), 0.0);
+        assert_eq!(map.gain(100), 100.0);
+        let discounts = Discounts::up_to(3);
+        assert_eq!([1, 2, 3].map(|r| discounts.at(r)), [1.0, 3f64.log2(), 2.0]);
     }
 
     #[test]

@@ -13,16 +13,16 @@
 //! `ndcg_cut_k = DCG@k / ideal_DCG@k` (0 when `ideal_DCG@k = 0`), both over the first `k`
 //! positions. Terms are added in rank order, zero gains skipped, as trec_eval's loops do.
 
-use super::gains::{GainMap, Ideal, PerTopic, discount};
+use super::gains::{Discounts, GainMap, Ideal, PerTopic};
 use super::{Outputs, Params, Values, per_ranking};
 use crate::judged::JudgedView;
 
 /// The DCG of `ranking` (relevance values in rank order): `Σ gain / log2(rank + 1)`.
-pub fn dcg_of(ranking: &[i64], gains: &GainMap) -> f64 {
+pub fn dcg_of(ranking: &[i64], gains: &GainMap, discounts: &Discounts) -> f64 {
     ranking.iter().enumerate().fold(0.0, |sum, (j, &rel)| {
         let gain = gains.gain(rel);
         if gain != 0.0 {
-            sum + gain / discount(j + 1)
+            sum + gain / discounts.at(j + 1)
         } else {
             sum
         }
@@ -41,16 +41,17 @@ pub fn ratio_or_zero(numerator: f64, denominator: f64) -> f64 {
 /// `ndcg`, `dcg` or `ideal_dcg` (the `family`) with the gain map of `params`.
 pub fn ndcg(family: &str, params: &Params, jr: &JudgedView) -> Outputs {
     let gains = GainMap::new(&params.gains);
+    let discounts = Discounts::of(jr);
     let ideal_dcg = PerTopic::build(jr, |levels| {
         Ideal::of(levels, jr.degrees, &gains).total_dcg()
     });
     let values = match family {
-        "dcg" => per_ranking(jr, |i| dcg_of(jr.ranking(i), &gains)),
+        "dcg" => per_ranking(jr, |i| dcg_of(jr.ranking(i), &gains, &discounts)),
         "ideal_dcg" => per_ranking(jr, |i| *ideal_dcg.of(i)),
         _ => per_ranking(jr, |i| {
             let ideal = *ideal_dcg.of(i);
             if ideal > 0.0 {
-                dcg_of(jr.ranking(i), &gains) / ideal
+                dcg_of(jr.ranking(i), &gains, &discounts) / ideal
             } else {
                 0.0
             }
@@ -65,6 +66,7 @@ pub fn ndcg_cut(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
         return Err("ndcg_cut takes positive cut-offs".into());
     }
     let gains = GainMap::new(&[]);
+    let discounts = Discounts::of(jr);
     let depth = params.ints.iter().copied().max().unwrap_or(0) as usize;
     let prefix = PerTopic::build(jr, |levels| {
         Ideal::of(levels, jr.degrees, &gains).dcg_prefix(depth)
@@ -82,7 +84,7 @@ pub fn ndcg_cut(params: &Params, jr: &JudgedView) -> Result<Outputs, String> {
             for (j, &rel) in ranking.iter().enumerate().take(k).skip(read) {
                 let gain = gains.gain(rel);
                 if gain != 0.0 {
-                    dcg += gain / discount(j + 1);
+                    dcg += gain / discounts.at(j + 1);
                 }
             }
             read = k.max(read);

@@ -13,7 +13,7 @@
 //! `S = Σ_{i ∈ P} DCG@i / IDCG@min(i, K) + (K − |P|) · DCG@n / IDCG@K`,
 //! `ndcg_rel = S / K` when `S > 0`, else 0 (IEEE arithmetic as in C: `+inf` when `K = 0`).
 
-use super::gains::{GainMap, Ideal, PerTopic, discount};
+use super::gains::{Discounts, GainMap, Ideal, PerTopic, discount};
 use super::{Outputs, Params, Values, per_ranking};
 use crate::judged::JudgedView;
 
@@ -50,6 +50,7 @@ impl RLevels {
 /// `Rndcg` with the gain map of `params`.
 pub fn rndcg(params: &Params, jr: &JudgedView) -> Outputs {
     let gains = GainMap::new(&params.gains);
+    let discounts = Discounts::of(jr);
     let levels = PerTopic::build(jr, |levels| {
         RLevels::of(&Ideal::of(levels, jr.degrees, &gains))
     });
@@ -64,7 +65,7 @@ pub fn rndcg(params: &Params, jr: &JudgedView) -> Outputs {
             while read < to {
                 let gain = gains.gain(ranking[read]);
                 if gain != 0.0 {
-                    *dcg += gain / discount(read + 1);
+                    *dcg += gain / discounts.at(read + 1);
                 }
                 read += 1;
             }
@@ -88,6 +89,7 @@ pub fn rndcg(params: &Params, jr: &JudgedView) -> Outputs {
 /// `ndcg_rel` with the gain map of `params`.
 pub fn ndcg_rel(params: &Params, jr: &JudgedView) -> Outputs {
     let gains = GainMap::new(&params.gains);
+    let discounts = Discounts::of(jr);
     let longest = (0..jr.n_rankings())
         .map(|i| jr.ranking(i).len())
         .max()
@@ -102,7 +104,7 @@ pub fn ndcg_rel(params: &Params, jr: &JudgedView) -> Outputs {
         for (j, &rel) in jr.ranking(i).iter().enumerate() {
             let gain = gains.gain(rel);
             if gain != 0.0 {
-                dcg += gain / discount(j + 1);
+                dcg += gain / discounts.at(j + 1);
             }
             if gain > 0.0 {
                 let depth = (j + 1).min(*length as usize);
@@ -124,7 +126,11 @@ mod tests {
 
     /// The DCG of a ranking under the default gains.
     fn dcg(ranking: &[i64]) -> f64 {
-        dcg_of(ranking, &GainMap::new(&[]))
+        dcg_of(
+            ranking,
+            &GainMap::new(&[]),
+            &Discounts::up_to(ranking.len()),
+        )
     }
 
     fn values(outputs: Outputs) -> Vec<f64> {
