@@ -17,10 +17,9 @@ from hypothesis import strategies as st
 
 from irscale.core.segments import segment_scan
 from irscale.core.subsets import Subset, memo, pooled_documents, relevant_documents
-from irscale.measures.base import EvalContext, GainParams
+from irscale.measures.base import EvalContext
 from irscale.measures.compute import compute_requests
 from irscale.measures.names import parse_measures
-from irscale.measures.trec.gains import IdealRankings, all_documents
 
 from .measures_helpers import batch, complete_levels
 
@@ -106,32 +105,6 @@ def test_sparse_kernels_equal_the_dense_computation(family, jr):
     assert sparse.keys() == dense.keys()
     for label, values in sparse.items():
         np.testing.assert_array_equal(values, dense[label], err_msg=label)
-
-
-@given(batches(levels=st.just(1)))
-def test_g_ideal_cost_in_closed_form_equals_the_running_sum(jr):
-    ideal = IdealRankings.build(jr, GainParams())
-    everything = all_documents(jr)
-    closed = ideal.cost_so_far(everything.rank, everything.segment)
-    gain = ideal.gain_at(everything.rank - 1, everything.segment)
-    scanned = everything.scan(np.maximum(gain, 1.0), np.add, 0.0)
-    np.testing.assert_array_equal(closed, scanned)
-
-
-@given(batches())
-def test_ideal_rankings_are_built_once_per_batch_gains_and_depth(jr):
-    """Families sharing a gain map share the batch's ideal rankings (one build each for
-    ndcg, ndcg_rel, Rndcg and G did the same work four times); another gain map or depth,
-    or another batch, gets its own, equal to a build from scratch."""
-    ideal = IdealRankings.build(jr, GainParams())
-    assert IdealRankings.build(jr, GainParams()) is ideal
-    other = GainParams(pairs=((1, 5.0),), text="1=5")
-    assert IdealRankings.build(jr, other) is not ideal
-    assert IdealRankings.build(jr, GainParams(), depth=2) is not ideal
-    fresh = IdealRankings.build(replace(jr), GainParams())
-    assert fresh is not ideal
-    for field in ("row", "start", "length", "stored", "gain", "position", "cum_dcg"):
-        np.testing.assert_array_equal(getattr(fresh, field), getattr(ideal, field))
 
 
 @given(st.lists(st.lists(st.sampled_from((0.0, -0.0, 0.5, 1.0, 3.0, -2.0, 1e-300, 7.25)),

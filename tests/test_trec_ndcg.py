@@ -31,10 +31,10 @@ from irscale.core.ranking import RankingOptions
 from irscale.errors import MeasureError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures.base import EvalContext, GainParams, get_family
-from irscale.measures.trec.gains import glibc_msort, trec_compare, trec_sort
 from irscale.measures.trec_table import NICKNAMES10, TREC10_MEASURES, TREC_MEASURES
 
 from .conftest import CLEF
+from .oracles.gain_numpy import glibc_msort, trec_compare, trec_sort
 from .trec_oracle import cases, compare, describe
 
 pytrec_ext = pytest.importorskip("pytrec_eval_ext")
@@ -343,31 +343,3 @@ def test_trec10_table():
     assert [m for m in TREC10_MEASURES if m in all_trec] == list(all_trec)
     for family in ("dcg", "ideal_dcg", "rbp", "rbp_resid", "unj"):
         get_family(family)
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=qrels_and_run(), pairs=gain_maps, depth=st.integers(1, 9))
-def test_ideal_rankings_built_to_a_depth_keep_their_prefix_sums(data, pairs, depth):
-    """Ideal rankings kept to their first ``depth`` documents (ndcg_cut's) give the ideal
-    DCG of every cut-off up to ``depth`` bit for bit, and refuse what they no longer hold."""
-    from irscale.measures.trec.gains import IdealRankings
-
-    qrels, run = data
-    jr = build_judged_rankings(qrels_from_dict(qrels), [run_from_dict(run)])
-    params = GainParams(pairs=tuple(pairs))
-    full = IdealRankings.build(jr, params)
-    kept = IdealRankings.build(jr, params, depth=depth)
-    np.testing.assert_array_equal(kept.length, full.length)
-    np.testing.assert_array_equal(kept.stored, np.minimum(full.length, depth))
-    for k in range(1, depth + 1):
-        cut = np.full(jr.n_rankings, k)
-        assert kept.dcg_at(cut).tolist() == full.dcg_at(cut).tolist()
-    if (full.length > depth).any():
-        with pytest.raises(ValueError, match="depth"):
-            kept.dcg_at(np.full(jr.n_rankings, depth + 1))
-        with pytest.raises(ValueError, match="depth"):
-            kept.gain_at(np.zeros(jr.n_rankings, dtype=np.int64), np.arange(jr.n_rankings))
-        with pytest.raises(ValueError, match="depth"):
-            kept.change_points()
-    else:
-        assert kept.total_dcg.tolist() == full.total_dcg.tolist()

@@ -71,10 +71,28 @@ fn trec_measure<'py>(
     Ok(converted)
 }
 
+/// The gain tables on which trec_eval's sort of gains cannot be replayed (see
+/// `measures::gains`): `(num_levels, least gain, greatest gain)` for each number of levels
+/// of the topics whose level counts are the rows of `rel_levels`, under the gain map `gains`.
+#[pyfunction]
+fn gain_sort_unreplayable<'py>(
+    gains: Vec<(i64, f64)>,
+    rel_levels: PyReadonlyArray2<'py, i64>,
+    degrees: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Vec<(u64, f64, f64)>> {
+    let map = measures::gains::GainMap::new(&gains);
+    Ok(measures::gains::unreplayable_tables(
+        rel_levels.as_slice()?,
+        degrees.as_slice()?,
+        &map,
+    ))
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
+    m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
     Ok(())
 }

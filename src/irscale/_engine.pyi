@@ -11,3 +11,8 @@ def trec_measure(
     relevance_level: int, compat: int, num_docs_in_coll: int,
 ) -> list[tuple[str, object]]:
     """The outputs of one trec_eval measure family on a batch of judged rankings."""
+
+def gain_sort_unreplayable(
+    gains: list[tuple[int, float]], rel_levels: object, degrees: object,
+) -> list[tuple[int, float, float]]:
+    """The gain tables on which trec_eval's sort of gains cannot be replayed."""

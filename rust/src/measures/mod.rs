@@ -21,6 +21,13 @@ pub mod unjudged;
 use crate::judged::JudgedView;
 use rayon::prelude::*;
 
+// gain-based families: trec_eval's gain tables and ideal rankings, then one module per family
+pub mod gain_g;
+pub mod gains;
+pub mod ndcg;
+pub mod ndcg_averaged;
+pub mod rbp;
+
 /// A family's values, one per ranking: numbers, counts, or text (trec_eval's `relstring`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Values {
@@ -115,6 +122,15 @@ pub fn compute(
             )),
         },
         "unj" => Ok(unjudged::unjudged(ints, jr)),
+        // gain-based families
+        "ndcg" | "dcg" | "ideal_dcg" => Ok(ndcg::ndcg(family, params, jr)),
+        "ndcg_cut" => ndcg::ndcg_cut(params, jr),
+        "Rndcg" => Ok(ndcg_averaged::rndcg(params, jr)),
+        "ndcg_rel" => Ok(ndcg_averaged::ndcg_rel(params, jr)),
+        "binG" => Ok(gain_g::bin_g(jr)),
+        "G" => Ok(gain_g::g(params, jr)),
+        "rbp" => rbp::rbp(params, jr),
+        "rbp_resid" => rbp::rbp_resid(params, jr),
         _ => Err(format!(
             "no native kernel for the measure family {family:?}"
         )),

@@ -9,7 +9,7 @@ module per family as trec_eval's ``m_*.c``); the catalogue's registrations in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -22,15 +22,28 @@ def _int64(values: np.ndarray) -> np.ndarray:
 
 
 def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),
-                floats: Iterable[float] = (), gains: Mapping[int, float] | None = None,
+                floats: Iterable[float] = (), gains: Iterable[tuple[int, float]] = (),
                 compat: int = 9, num_docs_in_coll: int = 0) -> dict[str, object]:
     """The outputs of the trec_eval family ``family`` on ``jr``, by output name: its
     parameters as the catalogue parsed them (cut-offs in ``ints``, numbers in ``floats``,
-    a gain map in ``gains``) and the evaluation's ``compat`` profile and ``-N``."""
+    a gain map in ``gains``: ``(level, gain)`` pairs in the order given, which trec_eval's
+    gain tables depend on) and the evaluation's ``compat`` profile and ``-N``."""
     outputs = _engine.trec_measure(
         family, [int(i) for i in ints], [float(f) for f in floats],
-        sorted((int(k), float(v)) for k, v in (gains or {}).items()),
+        [(int(level), float(gain)) for level, gain in gains],
         _int64(jr.rel), _int64(jr.offsets), _int64(jr.rel_levels),
         _int64(jr.column_degrees), int(jr.relevance_level), int(compat),
         int(num_docs_in_coll))
     return dict(outputs)
+
+
+def gain_sort_unreplayable(jr: JudgedRankings, gains: Iterable[tuple[int, float]]
+                           ) -> list[tuple[int, float, float]]:
+    """``(num_levels, least gain, greatest gain)`` for each number of levels of ``jr``'s
+    topics whose trec_eval gain table (under the gain map ``gains``, pairs in the order
+    given) the engine cannot sort as trec_eval does: its comparator ``(int)(g1 - g2)`` is
+    no order on the table and the table has more than 4,096 entries; such a table is sorted
+    by true gain."""
+    return _engine.gain_sort_unreplayable(
+        [(int(level), float(gain)) for level, gain in gains], _int64(jr.rel_levels),
+        _int64(jr.column_degrees))

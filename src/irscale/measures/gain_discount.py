@@ -48,7 +48,6 @@ from ..core.judged import JudgedRankings
 from ..core.subsets import memo
 from ..errors import MeasureError
 from .params import Keyword, Params, choice, integer, number, only_with, optional, states
-from .trec.gains import distinct_rows, log2_discount
 
 
 # ---------------------------------------------------------------- gain maps
@@ -210,6 +209,11 @@ def element_gains(jr: JudgedRankings, gain: GainMap, maxrel: int | None = None,
 
 
 # ---------------------------------------------------------------- discounts
+def log2_discount(rank: np.ndarray) -> np.ndarray:
+    """The DCG discount ``log2(rank + 1)`` of 1-based ranks (numpy's ``log2``)."""
+    return np.log2(np.asarray(rank, dtype=np.float64) + 1.0)
+
+
 @dataclass(frozen=True)
 class Discount:
     """A rank discount: ``kind`` jk, log or 1+log, with logarithm base ``base``."""
@@ -255,6 +259,25 @@ def discount_of(params: Mapping[str, Any]) -> Discount:
 
 
 # ---------------------------------------------------------------- ideal rankings
+def distinct_rows(jr: JudgedRankings) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of ``rel_levels`` and the row of every ranking.
+
+    Rankings of one topic share their row, so the topics give the grouping at once; rows
+    are compared only when a batch holds different level counts under one topic id.
+    """
+    if jr.n_rankings == 0:
+        return jr.rel_levels, np.zeros(0, dtype=np.int64)
+    topic = jr.ranking_topic
+    if bool(np.all(topic[1:] > topic[:-1])):  # one ranking per topic (one run): own rows
+        return jr.rel_levels, np.arange(jr.n_rankings)
+    _, first, row = np.unique(topic, return_index=True, return_inverse=True)
+    rows = jr.rel_levels[first]
+    if np.array_equal(rows[row], jr.rel_levels):
+        return rows, np.asarray(row).reshape(-1)
+    rows, row = np.unique(jr.rel_levels, axis=0, return_inverse=True)
+    return rows, np.asarray(row).reshape(-1)
+
+
 @dataclass(frozen=True, eq=False)
 class IdealRankings:
     """The ideal ranking of every ranking's topic (see the module documentation).

@@ -29,10 +29,14 @@ from ..core.subsets import relevant_documents
 from .base import EvalContext, register
 from .gain_discount import MAXREL, MAXREL_CHECK, element_gains, gain_keyword, max_gain
 from .params import Keyword, Keywords, Params, number
-from .trec.rbp import powers
 
 PERSISTENCE = Keyword(number(low=0.0, high=1.0, open_low=True, open_high=True), 0.8,
                       "persistence p: probability of moving on to the next rank")
+
+
+def powers(p: float, n: int) -> np.ndarray:
+    """``[p^0, p^1, ..., p^n]`` by repeated multiplication (trec_eval's ``cur_p *= p``)."""
+    return np.cumprod(np.concatenate(([1.0], np.full(n, p))))
 
 
 def rbp_of(jr: JudgedRankings, p: float, values: np.ndarray,

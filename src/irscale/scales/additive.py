@@ -50,7 +50,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..measures.gain_discount import Discount
-from ..measures.trec.rbp import powers
+from ..measures.rbp import powers
 from .enumeration import runs_from_index
 from .image import Image
 from .measures import ScaleMeasure

@@ -17,6 +17,7 @@ gains of trec_eval's ideal ranking, ``K`` of them, see :mod:`irscale.measures.tr
 
 and 0 when the ideal gains sum to 0. A document's contribution thus depends on how far
 the ranking so far falls behind the ideal one (with a floor cost of 1 per rank).
+Computed by the engine (``rust/src/measures/gain_g.rs``).
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ...core.subsets import relevant_documents
-from ..base import EvalContext, GainPairs, GainParams, register, safe_divide
-from .gains import IdealRankings, all_documents, document_gains, gain_documents
+from ..base import EvalContext, GainPairs, GainParams, register
+from .gains import gain_family
 
 
 @register(
@@ -38,10 +38,7 @@ from .gains import IdealRankings, all_documents, document_gains, gain_documents
     source="trec_eval 9.0.8 (m_binG.c)",
 )
 def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    relevant = relevant_documents(jr)
-    nonrel_before = relevant.rank - relevant.position()
-    terms = 1.0 / np.log2(2.0 + nonrel_before)
-    return {"binG": safe_divide(relevant.total(terms), jr.num_rel)}
+    return gain_family("binG", jr, GainParams(), ctx, ideal=False)
 
 
 @register(
@@ -54,17 +51,4 @@ def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     source="trec_eval 9.0.8 (m_G.c)",
 )
 def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    ideal = IdealRankings.build(jr, params)
-    documents = gain_documents(jr, params)
-    ahead = ideal.cost_so_far(documents.rank, documents.segment)
-    if ahead is None:  # fractional ideal costs: the running sum over every rank, as C
-        documents = all_documents(jr)
-        ideal_gain = ideal.gain_at(documents.rank - 1, documents.segment)
-        ahead = documents.scan(np.where(ideal_gain >= 1.0, ideal_gain, 1.0), np.add, 0.0)
-    gains = document_gains(documents.rel, params)
-    behind = 2.0 + ahead - documents.scan(gains, np.add, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(gains != 0, gains / np.log2(behind), 0.0)
-    total = ideal.total_gain
-    return {params.label("G"): safe_divide(documents.total(terms),
-                                           np.where(total > 0, total, 0))}
+    return gain_family("G", jr, params, ctx)

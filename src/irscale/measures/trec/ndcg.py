@@ -18,7 +18,8 @@ relevance degree (documents with degree ≤ 0, and unjudged ones, gain nothing),
     ndcg_cut_k = DCG@k / ideal_DCG@k, 0 when ideal_DCG@k = 0
 
 with both sums over the first k positions (the ideal over its positive degrees).
-Neither family depends on the relevance level (``-l``).
+Neither family depends on the relevance level (``-l``). Computed by the engine
+(``rust/src/measures/ndcg.rs``).
 """
 
 from __future__ import annotations
@@ -26,20 +27,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import Cutoffs, EvalContext, GainPairs, GainParams, register, safe_divide
-from .gains import IdealRankings, dcg_terms
+from ..base import Cutoffs, EvalContext, GainPairs, GainParams, register
+from .gains import gain_family
 
 _GAIN_DOC = (
     " Gains: the relevance degree, or trec_eval's 'level=gain' parameters "
     "(e.g. ndcg.1=3.5,2=9.0; negative levels -1/-2 give gains to non-pooled/unjudged "
     "documents)."
 )
-
-
-def dcg_and_ideal(jr: JudgedRankings, params: GainParams) -> tuple[np.ndarray, np.ndarray]:
-    """Per ranking: (DCG of the whole ranking, DCG of trec_eval's whole ideal ranking)."""
-    documents, terms = dcg_terms(jr, params)
-    return documents.total(terms), IdealRankings.build(jr, params).total_dcg
 
 
 _LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains whatever the "
@@ -58,8 +53,7 @@ _LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains wha
     source="Järvelin & Kekäläinen 2002; trec_eval 9.0.8 (m_ndcg.c)",
 )
 def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    dcg, ideal = dcg_and_ideal(jr, params)
-    return {params.label("ndcg"): safe_divide(dcg, np.where(ideal > 0, ideal, 0))}
+    return gain_family("ndcg", jr, params, ctx)
 
 
 @register(
@@ -71,8 +65,7 @@ def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, 
     source="trec_eval 10.0 (m_dcg.c)",
 )
 def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    documents, terms = dcg_terms(jr, params)
-    return {params.label("dcg"): documents.total(terms)}
+    return gain_family("dcg", jr, params, ctx, ideal=False)
 
 
 @register(
@@ -85,7 +78,7 @@ def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, n
 )
 def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
                       ) -> dict[str, np.ndarray]:
-    return {params.label("ideal_dcg"): IdealRankings.build(jr, params).total_dcg}
+    return gain_family("ideal_dcg", jr, params, ctx)
 
 
 @register(
@@ -101,15 +94,4 @@ def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
 def ndcg_cut(
     jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
 ) -> dict[str, np.ndarray]:
-    # DCG@k adds the terms of the first k documents in rank order; only pooled documents
-    # within the largest cut-off matter (the others add exact zeros)
-    documents, terms = dcg_terms(jr, GainParams())
-    top = documents.rank <= max(cutoffs)
-    rank, segment, terms = documents.rank[top], documents.segment[top], terms[top]
-    ideal = IdealRankings.build(jr, GainParams(), depth=max(cutoffs))
-    out = {}
-    for k in cutoffs:
-        dcg_k = np.bincount(segment, weights=np.where(rank <= k, terms, 0.0),
-                            minlength=jr.n_rankings)
-        out[f"ndcg_cut_{k}"] = safe_divide(dcg_k, ideal.dcg_at(np.full(jr.n_rankings, k)))
-    return out
+    return gain_family("ndcg_cut", jr, GainParams(), ctx, ints=cutoffs)

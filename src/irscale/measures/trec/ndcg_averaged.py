@@ -23,7 +23,8 @@ empty ideal ranking (all gains ≤ 0) trec_eval divides 0 by 0: NaN, reproduced.
 (each unretrieved ideal document counts the final DCG; ``K − |P|`` can be negative when
 more positive-gain documents are retrieved than the ideal ranking holds). IEEE arithmetic
 as in C: an empty ideal ranking with a positive-gain document retrieved gives +inf.
-Neither family depends on ``-l`` except Rndcg's R = 0 test.
+Neither family depends on ``-l`` except Rndcg's R = 0 test. Computed by the engine
+(``rust/src/measures/ndcg_averaged.rs``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.judged import JudgedRankings
-from ..base import EvalContext, GainPairs, GainParams, c_divide, register
-from .gains import IdealRankings, dcg_terms, document_gains
+from ..base import EvalContext, GainPairs, GainParams, register
+from .gains import gain_family
 
 
 @register(
@@ -45,21 +46,7 @@ from .gains import IdealRankings, dcg_terms, document_gains
     source="trec_eval 9.0.8 (m_Rndcg.c)",
 )
 def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    ideal = IdealRankings.build(jr, params)
-    documents, terms = dcg_terms(jr, params)
-    running = documents.scan(terms, np.add, 0.0)
-    ranking, cut = ideal.change_points()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        dcg_at_cut = documents.at_depth(running, ranking, np.minimum(cut, jr.lengths[ranking]),
-                                        0.0)
-        points = c_divide(dcg_at_cut, ideal.dcg_at(cut, ranking))
-        total = np.bincount(ranking, weights=points, minlength=jr.n_rankings)
-        count = np.bincount(ranking, minlength=jr.n_rankings)
-        k = ideal.ideal_length
-        extra = (k >= 1) & (k + 1 < jr.lengths)
-        total = total + np.where(extra, documents.total(terms) / ideal.total_dcg, 0.0)
-        value = c_divide(total, count + extra)
-    return {params.label("Rndcg"): np.where(jr.num_rel == 0, 0.0, value)}
+    return gain_family("Rndcg", jr, params, ctx)
 
 
 @register(
@@ -72,16 +59,4 @@ def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str,
     source="trec_eval 9.0.8 (m_ndcg_rel.c)",
 )
 def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    ideal = IdealRankings.build(jr, params)
-    documents, terms = dcg_terms(jr, params)
-    positive = document_gains(documents.rel, params) > 0
-    k = ideal.ideal_length
-    with np.errstate(divide="ignore", invalid="ignore"):
-        dcg_so_far = documents.scan(terms, np.add, 0.0)[positive]
-        ranking = documents.segment[positive]
-        ratio = dcg_so_far / ideal.dcg_at(documents.rank[positive], ranking)
-        total = np.bincount(ranking, weights=ratio, minlength=jr.n_rankings)  # rank order
-        missing = (k - documents.count(positive)).astype(np.float64)
-        total = total + missing * documents.total(terms) / ideal.total_dcg
-        value = np.where(total > 0, total / k, 0.0)
-    return {params.label("ndcg_rel"): value}
+    return gain_family("ndcg_rel", jr, params, ctx)

@@ -26,18 +26,18 @@ reproduced: it is 0, not ``p^n``, when every retrieved document is judged. Power
 ``p`` are formed by repeated multiplication, as trec_eval does.
 
 No reference implementation of trec_eval 10.0 is installed for testing: the values are
-checked against hand computations from the 10.0 source (tests/test_trec_ndcg.py).
+checked against hand computations from the 10.0 source (tests/test_trec_ndcg.py). Computed
+by the engine (``rust/src/measures/rbp.rs``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.identifiers import unique_integers
 from ...core.judged import JudgedRankings
 from ...errors import MeasureError
 from ..base import EvalContext, GainPairs, GainParams, Range, register
-from .gains import num_rel_levels
+from .gains import gain_family
 
 DEFAULT_PERSISTENCE = 0.9
 _P_RANGE = (("p", Range("the persistence p", low=0.0, high=1.0, open_low=True,
@@ -53,50 +53,6 @@ def persistence(params: GainParams, family: str) -> float:
     return p
 
 
-def powers(p: float, n: int) -> np.ndarray:
-    """``[p^0, p^1, ..., p^n]`` by repeated multiplication (trec_eval's ``cur_p *= p``)."""
-    return np.cumprod(np.concatenate(([1.0], np.full(n, p))))
-
-
-def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
-    """Per element: the document's gain in trec_eval 10.0's normalised rbp gain table.
-
-    The table of a topic with ``L`` levels holds the parameters' levels and every level
-    ``0 ≤ v < L`` (gain ``v`` unless given); its lowest and highest gains are found without
-    listing the ``L`` levels, so that a label of 10,000,000 costs nothing more.
-    """
-    levels_of_ranking = num_rel_levels(jr.rel_levels, jr.column_degrees)
-    levels_of_element = levels_of_ranking[jr.segment]
-    given_levels = np.array([level for level, _ in params.pairs], dtype=np.int64)
-    given_gains = np.array([gain for _, gain in params.pairs], dtype=np.float64)
-    given_set = set(given_levels.tolist())
-    gains = np.zeros(len(jr.rel))
-    for num_levels in unique_integers(levels_of_ranking).tolist():
-        low, high = 0, num_levels - 1  # the smallest and largest default levels not given
-        while low in given_set:
-            low += 1
-        while high in given_set:
-            high -= 1
-        table = given_gains.tolist() + ([float(low), float(high)] if low <= high else [])
-        if not table:
-            continue
-        smallest, largest = min(table), max(table)
-        members = levels_of_element == num_levels
-        rel = jr.rel[members]
-        entry = (rel >= 0) & (rel < num_levels)
-        gain = np.where(entry, rel, 0).astype(np.float64)
-        for level, value in zip(given_levels.tolist(), given_gains.tolist(), strict=True):
-            at = rel == level
-            gain[at] = value
-            entry |= at
-        if smallest < 0 or largest > 1:
-            # as C: gains ±1e308 overflow to inf and 0/0 or inf/inf is NaN, no warning
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                gain = (gain - smallest) / (largest - smallest)
-        gains[members] = np.where(entry, gain, 0.0)
-    return gains
-
-
 @register(
     "rbp",
     doc="Rank-biased precision (1 − p) Σ gain_i p^(i−1), gains min-max normalised to [0, 1] "
@@ -108,9 +64,7 @@ def rbp_gains(jr: JudgedRankings, params: GainParams) -> np.ndarray:
 )
 def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
     p = persistence(params, "rbp")
-    weights = powers(p, int(jr.lengths.max(initial=0)))
-    total = jr.segment_sum(rbp_gains(jr, params) * weights[jr.rank - 1])
-    return {params.label("rbp"): (1.0 - p) * total}
+    return gain_family("rbp", jr, params, ctx, ideal=False, floats=(p,))
 
 
 @register(
@@ -126,8 +80,4 @@ def rbp_resid(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[
     if params.pairs:
         raise MeasureError(f"measure 'rbp_resid' takes only p=<persistence>, got {params.text!r}")
     p = persistence(params, "rbp_resid")
-    weights = powers(p, int(jr.lengths.max(initial=0)))
-    unjudged = jr.rel < 0
-    total = jr.segment_sum(np.where(unjudged, weights[jr.rank - 1], 0.0))
-    value = weights[jr.lengths] + (1.0 - p) * total
-    return {params.label("rbp_resid"): np.where(jr.segment_sum(unjudged) > 0, value, 0.0)}
+    return gain_family("rbp_resid", jr, params, ctx, ideal=False, floats=(p,))
