@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
-from .options import ListAction, wants_progress
+from .options import ListAction, Rule, wants_progress
 from .outputs import declare_inputs
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
@@ -51,6 +51,12 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
         raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
                              f"hold {list(matrix.measures)}, named after the files)")
 
+
+
+#: ``--topic-column``: a column of the ``--scores`` files.
+SOURCES_RULE = Rule(("topic_column",), lambda args: bool(getattr(args, "scores", None)),
+                    "--topic-column applies to --scores files (score CSVs), not to runs "
+                    "evaluated against qrels")
 
 
 def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,

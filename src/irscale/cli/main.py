@@ -81,9 +81,16 @@ class Given:
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
-    """Whether the option stored in ``dest`` was given on the command line."""
+    """Whether the option stored in ``dest`` was given on the command line (a positional
+    argument: with a value)."""
     record = getattr(args, GIVEN, None)
     return record is not None and dest in record.dests
+
+
+def spelling(args: argparse.Namespace, dest: str) -> str:
+    """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
+    record = getattr(args, GIVEN, None)
+    return record.flags.get(dest, dest) if record is not None else dest
 
 
 def named(error: Exception, args: argparse.Namespace | None) -> Exception:
@@ -119,14 +126,31 @@ def _define_classes() -> None:
         Options with ``action="append"`` (``-m``) stay repeatable."""
 
         def __call__(self, parser, namespace, values, option_string=None):
-            if option_string is not None:  # positionals are stored once by argparse
-                seen = vars(namespace).setdefault(_SEEN, {})
-                if self in seen:
-                    first = seen[self]
-                    spelt = "" if first == option_string else f" (first as {first})"
-                    parser.error(f"option {option_string} given twice{spelt}")
+            seen = vars(namespace).setdefault(_SEEN, {})
+            if option_string is None:  # positionals are stored once by argparse
+                if values:
+                    seen[self] = None
+            elif self in seen:
+                first = seen[self]
+                spelt = "" if first == option_string else f" (first as {first})"
+                parser.error(f"option {option_string} given twice{spelt}")
+            else:
                 seen[self] = option_string
             super().__call__(parser, namespace, values, option_string)
+
+    class Noted(argparse.Action):
+        """An action that notes in the parse record that it was given (a flag, an option
+        that may be repeated)."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            vars(namespace).setdefault(_SEEN, {}).setdefault(self, option_string)
+            super().__call__(parser, namespace, values, option_string)  # type: ignore[misc]
+
+    class AppendNoted(Noted, argparse._AppendAction):
+        """argparse's ``append`` action, noted in the parse record."""
+
+    class FlagNoted(Noted, argparse._StoreTrueAction):
+        """argparse's ``store_true`` action, noted in the parse record."""
 
     class Parser(argparse.ArgumentParser):
         """An argument parser whose errors are :class:`UsageError` (one line, exit status
@@ -137,6 +161,8 @@ def _define_classes() -> None:
             super().__init__(*args, **kwargs)
             self.register("action", None, StoreOnce)
             self.register("action", "store", StoreOnce)
+            self.register("action", "append", AppendNoted)
+            self.register("action", "store_true", FlagNoted)
 
         def parse_known_args(self, args=None, namespace=None):
             namespace, extras = super().parse_known_args(args, namespace)
@@ -154,7 +180,7 @@ def _define_classes() -> None:
             raise UsageError(f"{command + ': ' if command else ''}{message} "
                              f"(see '{self.prog} --help')")
 
-    for cls in (UsageError, StoreOnce, Parser):
+    for cls in (UsageError, StoreOnce, Noted, AppendNoted, FlagNoted, Parser):
         cls.__module__, cls.__qualname__ = __name__, cls.__name__
     globals().update(UsageError=UsageError, Parser=Parser, _StoreOnce=StoreOnce)
 

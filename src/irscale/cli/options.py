@@ -1,22 +1,22 @@
-"""The vocabulary the subcommands share (``docs/cli.md``): lists and the two kinds of ties.
+"""The vocabulary the subcommands share (``docs/cli.md``): declared options, their rules,
+lists, the scheduler and the two kinds of ties.
 
-* **Domains**: an option whose value must lie in a domain of :mod:`irscale.core.params`
-  (a range of numbers, a set of names) is declared with ``action=Checked,
-  domain=...``, a list of them with ``ListAction``'s ``domain``: its values are checked
-  while the command line is parsed, before any numerical package is imported, with the
-  check and the words of the Python function that takes them.
-* **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--sizes 5,10``, ``--systems
-  a,b``), parsed by one function, :func:`parse_list`, with the same messages for an empty
-  list, an empty item and an item that is not a number. :class:`ListAction` is the
-  ``argparse`` action of such an option.
-* **Scheduler**: ``--scheduler tcp://HOST:PORT`` (a running Dask scheduler) or
-  ``--scheduler local:N`` (N worker processes on this machine) runs a command's parallel
-  loops on Dask (:mod:`irscale.parallel`; the ``irscale[dask]`` extra) instead of this
-  process's threads (``--workers``): :func:`add_scheduler`, :func:`scheduler`. The
-  results are the same either way.
-* **Ties**: ``--ties`` is the order of documents with equal scores in every subcommand
-  (``trec_eval``, ``file-order``, ``rank-column``); ``--phi-ties`` the tie strategy of φ
-  (``unq``, ``min``, ``max``, ``mid``): :func:`add_ties`.
+* **Declarations**: an option of a parameter declared in :mod:`irscale.core.params` (its
+  domain, default, doc and spellings) is built by :func:`add_param`; its values are checked
+  while the command line is parsed (:class:`Checked`, :class:`ListAction`), before any
+  numerical package is imported, with the check and the words of the Python function.
+* **Rules**: an option that the choices of a call would ignore is refused, not silently
+  ignored (``docs/errors.md``): each command declares next to its options the
+  :class:`Rule` that says when they apply, and the :class:`Default` of an option whose
+  default depends on another; :func:`check_options` applies them after parsing.
+* **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--systems a,b``), parsed by
+  :func:`parse_list`, with the same messages for an empty list, an empty item and an item
+  that is not a number.
+* **Scheduler**: ``--scheduler tcp://HOST:PORT`` or ``local:N`` runs a command's parallel
+  loops on Dask (:mod:`irscale.parallel`) instead of this process's threads
+  (``--workers``), with the same results.
+* **Ties**: ``--ties`` orders documents with equal scores; ``--phi-ties`` is φ's tie
+  strategy (:func:`add_ties`).
 """
 
 from __future__ import annotations
@@ -24,15 +24,17 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..core.params import TIE_STRATEGIES as PHI_TIES
-from ..core.params import Integers, Names, Param, Reals
+from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals
 from ..errors import ParameterError
-from .main import _lazy, given
+from ..io.formats import FORMAT
+from .main import _lazy, given, spelling
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -106,24 +108,38 @@ class Checked(_StoreOnce):
 
 def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: Param, *,
               aliases: Sequence[str] = (), domain: Any = None, doc: str | None = None,
-              default: Any = ..., unset: str | None = None, **kwargs) -> None:
+              default: Any = ..., unset: str | None = None, many: bool = False,
+              **kwargs) -> None:
     """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
     spellings (and ``aliases``, another tool's spelling), checked against its domain as it
-    is parsed (:class:`Checked`), stored under the Python name with the functions' default,
-    its help the doc, the values where they are few (:func:`_values`) and the default.
-    ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None means) narrow or
-    say more where one function does (a domain within the declared one)."""
+    is parsed (:class:`Checked`; with ``many``, a comma-separated list of values of the
+    domain, :class:`ListAction`), stored under the Python name with the functions' default,
+    its help the doc, the values where they are few (:func:`_values`, or ``choices``) and
+    the default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None
+    means) narrow or say more where one command does (a domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
-    values = _values(domain)
+    choices = kwargs.get("choices")
+    values = "one of " + " | ".join(choices) if choices else _values(domain)
     text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset
     if default is not None or unset:
-        text += f" (default: {unset if default is None else default})"
-    parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain,
-                        api=param.name, spelt="/".join(param.flags),
-                        default=default, dest=param.name,
-                        metavar=param.metavar, help=text.replace("%", "%%"), **kwargs)
+        shown = join(default) if isinstance(default, (list, tuple)) else default
+        text += f" (default: {unset if default is None else shown})"
+    if many:
+        kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type], unique=True,
+                      api=None if param.label else param.name)
+        default = None if default is None else list(default)
+    else:
+        kwargs.update(action=Checked, api=param.name, spelt="/".join(param.flags))
+        kwargs.setdefault("label", param.label)
+    parser.add_argument(*param.flags, *aliases, domain=domain, default=default,
+                        dest=param.name, metavar=param.metavar, help=text.replace("%", "%%"),
+                        **kwargs)
+
+
+#: The kind of the items of a list option (:func:`parse_list`) by the type of its domain.
+_LIST_KINDS = {int: "int", float: "float", str: "str"}
 
 
 def _values(domain: Any) -> str | None:
@@ -166,6 +182,89 @@ class ListAction(_StoreOnce):
             name = f"{named}: {self.item}" if self.item else named
             parsed = [self.domain.check(value, name) for value in parsed]
         super().__call__(parser, namespace, parsed, option_string)
+
+
+#: The namespace entry that holds a command's rules and dependent defaults (:func:`add_rules`).
+RULES = "_rules"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The options ``dests`` apply only where ``holds(args)``: given elsewhere, they are
+    refused with ``message``, rather than silently ignored (``docs/errors.md``).
+
+    ``message`` is formatted with the values of the command line (``{test}``), the options
+    given among ``dests`` (``{options}``: ``-B/--samples, --seed``) and the verb that agrees
+    with them (``{applies}``); or a function of the command line that gives it. The options are
+    spelt as their declarations spell them, or as ``spelt`` says (``{"measures": "-m"}``).
+    """
+
+    dests: tuple[str, ...]
+    holds: Callable[[argparse.Namespace], bool]
+    message: str | Callable[[argparse.Namespace], str]
+    spelt: Mapping[str, str] = field(default_factory=dict)
+
+    def check(self, args: argparse.Namespace) -> None:
+        """Refuse the options of ``dests`` given where the rule does not hold."""
+        named = [self.spelt.get(dest) or spelling(args, dest) for dest in self.dests
+                 if given(args, dest)]
+        if not named or self.holds(args):
+            return
+        text = self.message(args) if callable(self.message) else self.message
+        raise ParameterError(text.format_map(
+            {**vars(args), "options": ", ".join(named),
+             "applies": "applies" if len(named) == 1 else "apply"}))
+
+
+@dataclass(frozen=True)
+class Default:
+    """The default of the option ``dest`` where it depends on other options: ``value(args)``
+    when the option is not given."""
+
+    dest: str
+    value: Callable[[argparse.Namespace], object]
+
+
+def add_rules(parser: argparse.ArgumentParser, *rules: Rule | Default) -> None:
+    """Declare ``rules`` (and dependent defaults) of the options of ``parser``, checked in
+    the order declared by :func:`check_options`."""
+    declared = parser.get_default(RULES) or ()
+    parser.set_defaults(**{RULES: (*declared, *rules)})
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Apply the rules of the command's options and set their dependent defaults
+    (:func:`add_rules`), in the order declared, before any work."""
+    for rule in getattr(args, RULES, ()):
+        if isinstance(rule, Default):
+            if not given(args, rule.dest):
+                setattr(args, rule.dest, rule.value(args))
+        else:
+            rule.check(args)
+
+
+#: Formats whose numbers keep full precision (``--digits`` has no effect on them).
+FULL_PRECISION = ("csv", "json")
+#: ``--digits``: for text, Markdown and LaTeX tables only.
+DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
+                   "--digits applies to text, markdown and latex tables; --format {fmt} "
+                   "keeps every digit")
+
+
+def add_digits(parser: argparse.ArgumentParser) -> None:
+    """``--digits``: decimals of text, Markdown and LaTeX tables (:data:`DIGITS_RULE`)."""
+    add_param(parser, TABLE_DIGITS)
+
+
+def check_digits_option(args: argparse.Namespace) -> None:
+    """``--digits`` (its range checked as it is parsed): :data:`DIGITS_RULE`."""
+    DIGITS_RULE.check(args)
+
+
+def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
+               default: str = "text", doc: str | None = None) -> None:
+    """``--format``: one of ``choices`` (a subset of :data:`irscale.io.formats.FORMATS`)."""
+    add_param(parser, FORMAT, choices=choices, default=default, doc=doc)
 
 
 class TiesAction(_StoreOnce):

@@ -249,7 +249,10 @@ class Param:
     this module); ``default``: the functions' default; ``doc``: what it is, in a phrase
     (the option's help, followed by the default); ``flags``: the spellings of its option,
     the same in every subcommand (``-l``, ``--relevance-level``); ``metavar``: the value
-    in the help; ``unset``: what a default of None means (``a fresh random seed``).
+    in the help; ``unset``: what a default of None means (``a fresh random seed``);
+    ``label``: how messages name it where the spellings and the Python name would not do
+    (trec_eval's ``relevance level (-l, relevance_level)``; the spellings alone for an
+    option no function takes under its name).
     """
 
     name: str
@@ -259,6 +262,7 @@ class Param:
     flags: tuple[str, ...]
     metavar: str | None = None
     unset: str | None = None
+    label: str | None = None
 
     def check(self, value: object) -> Any:
         """``value`` checked against the domain; errors name the parameter."""

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from ..core.params import Names, Param
 from ..errors import ParameterError
 
 #: Every format a result's ``format(fmt)`` knows, one vocabulary for all results:
@@ -41,6 +42,10 @@ OUTPUT_FORMATS = formats("trec", "csv", "json", "markdown")
 REPORT_FORMATS = formats("html", "latex", "markdown")
 #: Formats of the measure catalogue (:func:`irscale.measures.listing.format_catalogue`).
 CATALOGUE_FORMATS = formats("text", "json", "markdown")
+
+
+#: The ``--format`` of every command: one of the subset of :data:`FORMATS` its results write.
+FORMAT = Param("fmt", Names("format", FORMATS), "text", "output format", ("--format",))
 
 
 def check_format(fmt: object, allowed: tuple[str, ...], what: str) -> str:

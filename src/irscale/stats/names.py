@@ -8,6 +8,8 @@ The implementations register the same names (:data:`irscale.stats.registry.TESTS
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..core.params import Names, Pair, Param
 from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
@@ -48,6 +50,19 @@ MULTI_ALIASES: dict[str, str] = {
     "tukey": "tukey-hsd", "hsd": "tukey-hsd", "anova": "tukey-hsd",
     "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
     "rtukey": "randomized-tukey-hsd"}
+#: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
+COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
+                     fold=True)
+#: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
+RESAMPLING = ("randomization, bootstrap, bootstrap-shift, unpaired-bootstrap, "
+              "randomized-tukey-hsd")
+
+
+def is_resampling(procedure: str) -> bool:
+    """Whether the canonical ``procedure`` resamples (``samples`` applies to it)."""
+    return procedure == "randomized-tukey-hsd" or procedure in RESAMPLING_TESTS
+
+
 #: The procedures of meta-evaluation (:func:`irscale.meta.procedures.decide`): ANOVA, rank
 #: and shard models with Tukey's HSD, the randomised Tukey HSD and the two-system tests.
 PROCEDURE = Names("procedure", (*MODEL_NAMES, *RANK_MODELS, *SHARD_MODEL_NAMES,
@@ -70,3 +85,9 @@ CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
                             ("--correction",), "C")
 
+
+
+def resampling_procedures(names: Sequence[str]) -> list[str]:
+    """The canonical names of the procedures among ``names`` that resample."""
+    canonical = dict.fromkeys(PROCEDURE.check(name, "procedure") for name in names)
+    return [name for name in canonical if is_resampling(name)]
