@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
-from ..core.params import TIE_STRATEGIES as PHI_TIES
 from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals
+from ..core.params import TIE_STRATEGIES as PHI_TIES
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from .main import _lazy, given, spelling
@@ -225,7 +225,12 @@ class Default:
     value: Callable[[argparse.Namespace], object]
 
 
-def add_rules(parser: argparse.ArgumentParser, *rules: Rule | Default) -> None:
+#: What :func:`add_rules` declares: a rule, a dependent default, or a check of its own (a
+#: function of the command line that raises where the options do not go together).
+Declared = Rule | Default | Callable[[argparse.Namespace], None]
+
+
+def add_rules(parser: argparse.ArgumentParser, *rules: Declared) -> None:
     """Declare ``rules`` (and dependent defaults) of the options of ``parser``, checked in
     the order declared by :func:`check_options`."""
     declared = parser.get_default(RULES) or ()
@@ -239,8 +244,10 @@ def check_options(args: argparse.Namespace) -> None:
         if isinstance(rule, Default):
             if not given(args, rule.dest):
                 setattr(args, rule.dest, rule.value(args))
-        else:
+        elif isinstance(rule, Rule):
             rule.check(args)
+        else:
+            rule(args)
 
 
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).

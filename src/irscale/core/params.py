@@ -558,6 +558,9 @@ CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "s
 #: The persistence p of rank-biased overlap (Webber, Moffat & Zobel 2010).
 PERSISTENCE = Reals(0.0, 1.0, "()")
 RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p", "--p"), "P")
+#: The rank correlation of :func:`irscale.meta.overall_correlation` and its kin.
+CORRELATION_METHOD = Param("method", CORRELATION, "kendall", "rank correlation",
+                           ("--method",), label="--method")
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),
@@ -566,6 +569,13 @@ DISCRIMINATIVE_METHOD = Names(
      "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
+#: The resamples of :func:`irscale.meta.discriminative_power`.
+DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B")
+#: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
+SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
+                     "Monte Carlo spread", ("--seeds",), "R", unset="one run")
+#: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
+LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K")
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
@@ -578,6 +588,11 @@ SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jac
                                   "overlap", "tau")
 #: Topics of a split (each half holds 2 at least).
 SPLIT_SIZE = Integers(2)
+#: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
+#: or the spread of τ (``tau_sd``).
+SPLIT_METRIC = Param("metric", Names("metric", (*SPLIT_METRICS, "bias", "tau_sd")), None,
+                     "print one metric by size", ("--metric",), label="--metric",
+                     unset="the agreement table and τ")
 #: Width of the bins of score differences of the swap method.
 BIN_WIDTH = Reals(0.0, bounds="()")
 SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score differences",
@@ -588,6 +603,14 @@ MATRIX_SIZE = Integers(2)
 TOPIC_SD = Reals(0.0)
 ERROR_SD = Reals(0.0, bounds="()")
 EFFECT = Reals()
+NORMAL_TOPICS = Param("topics", MATRIX_SIZE, 50, "normal model: topics per matrix",
+                      ("--topics",), "T")
+NORMAL_SYSTEMS = Param("systems", MATRIX_SIZE, 2, "normal model: systems per matrix",
+                       ("--systems",), "S")
+NORMAL_TOPIC_SD = Param("topic_sd", TOPIC_SD, 0.1, "normal model: standard deviation of the "
+                        "topic effects u_t", ("--topic-sd",), "SD")
+NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard deviation of the "
+                        "errors e_ts, > 0", ("--error-sd",), "SD")
 #: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
 #: 2021), and a run length.
 SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",

@@ -91,3 +91,11 @@ def resampling_procedures(names: Sequence[str]) -> list[str]:
     """The canonical names of the procedures among ``names`` that resample."""
     canonical = dict.fromkeys(PROCEDURE.check(name, "procedure") for name in names)
     return [name for name in canonical if is_resampling(name)]
+
+
+#: The tests and the corrections of :func:`irscale.meta.simulation_study`.
+SIMULATED_TESTS = Param("tests", TEST, ("t",), "comma-separated two-system tests run on every "
+                        "pair", ("--test",), "T,T,...", label="--test")
+SIMULATED_CORRECTIONS = Param("corrections", CORRECTION, ("none",), "comma-separated "
+                              "multiple-comparison corrections, each applied to every test",
+                              ("--correction",), "C,C,...", label="--correction")
