@@ -98,7 +98,7 @@ def add_parser(subparsers) -> None:
     )
     add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
                "only measure of the --scores files)")
-    parser.add_argument("--baseline", default=None, metavar="SYSTEM",
+    parser.add_argument("--baseline", metavar="SYSTEM",
                         help="two-system tests: compare every other system with this one "
                         "only (the family: systems x measures against it; default: every "
                         "pair); with --risk-alpha: the risk baseline")

@@ -71,11 +71,10 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     if scores:
         parser.add_argument("--scores", action="append", default=[], metavar="FILE",
                             help=SCORES_HELP)
-        parser.add_argument("--topic-column", default=None, metavar="COL",
+        parser.add_argument("--topic-column", metavar="COL",
                             help=TOPIC_COLUMN_HELP)
         declare_inputs(parser, "--scores")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
-                        metavar="MEASURE", help=measure_help)
+    add_measures(parser, measure_help)
     add_run_options(parser)  # --names, --allow-empty
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
@@ -84,8 +83,15 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     add_intent_options(parser)
     if systems:
         parser.add_argument("--systems", action=ListAction, kind="str", unique=True,
-                            default=None, metavar="A,B,...",
+                            metavar="A,B,...",
                             help="comma-separated systems to keep (default: all)")
+
+
+def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatable)", *,
+                 required: bool = False) -> None:
+    """``-m/--measure MEASURE``, repeatable: the measures the runs are evaluated with."""
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
+                        required=required, metavar="MEASURE", help=doc)
 
 
 def _paths(args: argparse.Namespace) -> list[str]:

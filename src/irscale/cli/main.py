@@ -70,14 +70,16 @@ def _lazy(name: str):
 
 class Given:
     """What :class:`Parser` records of a command line besides the values: the ``dest`` of
-    every option of one value given (its default tells nothing: an option may be given
-    with its default value), and the option of each Python parameter the command's options
-    declare (``{"alpha": "--alpha"}``: the Python name an option declares, else its
-    ``dest``), which names the option in the functions' errors (:func:`named`)."""
+    every option given (its default tells nothing: an option may be given with its default
+    value), the option of each Python parameter the command's options declare
+    (``{"rng": "--seed"}``: the Python name an option declares, else its ``dest``), which
+    names the option in the functions' errors (:func:`named`), and the spelling of the
+    option of each ``dest`` (``{"samples": "-B/--samples"}``)."""
 
     def __init__(self) -> None:
         self.dests: set[str] = set()
         self.flags: dict[str, str] = {}
+        self.spelt: dict[str, str] = {}
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
@@ -90,7 +92,7 @@ def given(args: argparse.Namespace, dest: str) -> bool:
 def spelling(args: argparse.Namespace, dest: str) -> str:
     """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
     record = getattr(args, GIVEN, None)
-    return record.flags.get(dest, dest) if record is not None else dest
+    return record.spelt.get(dest, dest) if record is not None else dest
 
 
 def named(error: Exception, args: argparse.Namespace | None) -> Exception:
@@ -144,7 +146,7 @@ def _define_classes() -> None:
 
         def __call__(self, parser, namespace, values, option_string=None):
             vars(namespace).setdefault(_SEEN, {}).setdefault(self, option_string)
-            super().__call__(parser, namespace, values, option_string)  # type: ignore[misc]
+            super().__call__(parser, namespace, values, option_string)
 
     class AppendNoted(Noted, argparse._AppendAction):
         """argparse's ``append`` action, noted in the parse record."""
@@ -171,8 +173,9 @@ def _define_classes() -> None:
             record.dests.update(action.dest for action in seen)
             options = [action for action in self._actions if action.option_strings]
             for action in sorted(options, key=lambda action: not getattr(action, "api", None)):
-                record.flags.setdefault(getattr(action, "api", None) or action.dest, getattr(
-                    action, "spelt", "/".join(action.option_strings)))
+                spelt = getattr(action, "spelt", "/".join(action.option_strings))
+                record.flags.setdefault(getattr(action, "api", None) or action.dest, spelt)
+                record.spelt.setdefault(action.dest, spelt)
             return namespace, extras
 
         def error(self, message: str) -> NoReturn:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..core.params import (
     CONTRIBUTOR_PATTERN,
@@ -185,7 +185,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--convention", default="plus-one", choices=("plus-one", "proportion"),
                    help="p-value convention: (c+1)/(B+1) or c/B (default plus-one)")
     p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
-    p.add_argument("--plot", default=None, metavar="FILE",
+    p.add_argument("--plot", metavar="FILE",
                    help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
     add_scheduler(p, "the resampling")
     declare_outputs(p, "--plot", kind="plot")
@@ -211,7 +211,7 @@ def add_parser(subparsers) -> None:
     add_param(p, RNG_SEED, doc="seed of the random draws")
     add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
               "--cross")
-    p.add_argument("--plot", default=None, metavar="FILE",
+    p.add_argument("--plot", metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
     add_scheduler(p, "the repetitions")
@@ -259,7 +259,7 @@ def add_parser(subparsers) -> None:
     _common(p, scores=False, measure_help="measure (repeatable; at least one)")
     add_param(p, LOO_DEPTH)
     add_param(p, CONTRIBUTOR_PATTERN)
-    p.add_argument("--contributors", default=None, metavar="FILE",
+    p.add_argument("--contributors", metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
     p.add_argument("--per-run", action="store_true", help="print every run")
@@ -280,13 +280,13 @@ def add_parser(subparsers) -> None:
                    help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"),
                    help="the table to print (default all)")
-    p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF, default=None,
+    p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF,
                    dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
                    "(default: the largest)")
     p.add_argument("--collection", default="T", help="track label prefix (default T)")
     add_param(p, SIGNIFICANCE, doc="significance level of tables 5, 6 and invariants")
     add_ties(p, phi=True)
-    p.add_argument("--plot-dir", default=None, metavar="DIR",
+    p.add_argument("--plot-dir", metavar="DIR",
                    help="write a scatter of each measure vs its ranked version (PNG) to DIR "
                    "(default: no plots)")
     declare_outputs(p, "--plot-dir", kind="folder")
@@ -326,7 +326,7 @@ def _normal_systems(args: argparse.Namespace) -> int | None:
     (the bootstrap model takes every system of its matrix)."""
     if args.model == "bootstrap":
         return None
-    return len(args.effects) if args.effects else NORMAL_SYSTEMS.default
+    return len(args.effects) if args.effects else cast(int, NORMAL_SYSTEMS.default)
 
 
 def _output_in_checkpoint(args: argparse.Namespace) -> bool:
@@ -356,7 +356,7 @@ def _add_simulate(sub) -> None:
     add_param(p, NORMAL_SYSTEMS, default=None, unset=f"the number of --effects, else "
               f"{NORMAL_SYSTEMS.default}")
     p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
-                   item="a system mean", default=None,
+                   item="a system mean",
                    metavar="E,E,...",
                    help="normal model: the true system means mu_s, one per system; write "
                    "--effects=-0.1,0 when the first is negative (default: all 0, every pair "
@@ -374,7 +374,7 @@ def _add_simulate(sub) -> None:
     add_param(p, RNG_SEED, doc="seed of the random draws")
     add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
               unset="each test's own")
-    p.add_argument("--checkpoint", default=None, metavar="DIR",
+    p.add_argument("--checkpoint", metavar="DIR",
                    help="keep the counts of every finished task in DIR (made if missing) "
                    "and, run again with the same arguments and --seed, compute only the "
                    "unfinished tasks; a DIR holding another study is refused (default: no "

@@ -126,16 +126,17 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     if default is not None or unset:
         shown = join(default) if isinstance(default, (list, tuple)) else default
         text += f" (default: {unset if default is None else shown})"
+    dest = param.dest or param.name
     if many:
         kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type], unique=True,
                       api=None if param.label else param.name)
         default = None if default is None else list(default)
     else:
-        kwargs.update(action=Checked, api=param.name, spelt="/".join(param.flags))
-        kwargs.setdefault("label", param.label)
-    parser.add_argument(*param.flags, *aliases, domain=domain, default=default,
-                        dest=param.name, metavar=param.metavar, help=text.replace("%", "%%"),
-                        **kwargs)
+        spelt = "/".join(param.flags)
+        kwargs.update(action=Checked, api=param.name, spelt=spelt)
+        kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
+    parser.add_argument(*param.flags, *aliases, domain=domain, default=default, dest=dest,
+                        metavar=param.metavar, help=text.replace("%", "%%"), **kwargs)
 
 
 #: The kind of the items of a list option (:func:`parse_list`) by the type of its domain.
@@ -306,7 +307,7 @@ def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
                   what: str) -> None:
     """``--scheduler ADDRESS``: where ``what`` runs (module documentation)."""
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    parser.add_argument("--scheduler", metavar="ADDRESS",
                         help=f"run {what} on a Dask cluster: tcp://HOST:PORT (a running "
                         "scheduler) or local:N (N worker processes on this machine); needs "
                         "the irscale[dask] extra; same results (default: threads of this "

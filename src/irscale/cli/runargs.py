@@ -30,10 +30,15 @@ ALLOW_EMPTY_HELP = ("evaluate a run that has no topic in common with the qrels (
                     "written differently?)")
 
 
+def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--names``: how the runs are named (:data:`NAMES_HELP`)."""
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """``--names`` and ``--allow-empty``."""
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    add_names(parser)
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
 
 
@@ -87,7 +92,7 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
               label=RELEVANCE_LEVEL)
     parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
-                        label=MAX_DOCS, default=None, metavar="N",
+                        label=MAX_DOCS, metavar="N",
                         help="evaluate only the first N documents of each topic (default: "
                         "every document)")
     parser.add_argument("-J", "--judged-only", action="store_true",

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, SupportsInt, cast
 
 from ..errors import ParameterError, shown
-from .budget import parse_size
+from .budget import MAX_MEMORY, parse_size
 
 #: The largest value of a C ``long`` (and of numpy's int64).
 INT64_MAX = 2**63 - 1
@@ -252,7 +252,9 @@ class Param:
     in the help; ``unset``: what a default of None means (``a fresh random seed``);
     ``label``: how messages name it where the spellings and the Python name would not do
     (trec_eval's ``relevance level (-l, relevance_level)``; the spellings alone for an
-    option no function takes under its name).
+    option no function takes under its name); ``dest``: the command line's name of the
+    value where it differs from the Python name (``--seed`` gives ``seed``, the functions
+    take ``rng``).
     """
 
     name: str
@@ -263,6 +265,7 @@ class Param:
     metavar: str | None = None
     unset: str | None = None
     label: str | None = None
+    dest: str | None = None
 
     def check(self, value: object) -> Any:
         """``value`` checked against the domain; errors name the parameter."""
@@ -328,8 +331,8 @@ def check_digits(digits: object, name: str = "digits") -> int:
 #: sequences of them and generators: :func:`irscale.stats.resampling.check_seed`).
 SEED = Integers(0, strict=True)
 #: The seed of a random procedure (``rng=`` of the functions that take a generator too).
-RNG_SEED = Param("seed", SEED, None, "random seed", ("--seed",), "S",
-                 unset="a fresh random seed")
+RNG_SEED = Param("rng", SEED, None, "random seed", ("--seed",), "S",
+                 unset="a fresh random seed", dest="seed")
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
 SAMPLES = Integers(1, MAX_SAMPLES)
@@ -531,6 +534,20 @@ INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
 SHARDS = Integers(1, strict=True)
 #: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
 TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+#: The parameters of a scale's space (:func:`irscale.scales.scale`).
+SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
+                     "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)
+SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
+                     "binary)", ("--levels",), label=LEVELS)
+SCALE_INTENTS = Param("intents", INTENT_COUNT, None, "diversity measures (alpha-nDCG@k, "
+                      "ERR-IA@k, ...): the number of intents; the space holds the (2^S)^N "
+                      "runs whose documents are each relevant to a subset of them (see "
+                      "docs/scales.md)", ("--intents",), "S", label=INTENTS)
+SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG/nDCG, RBP "
+                     "...): group the image's buckets (about 4M candidate pairs each) into at "
+                     "most K tasks, run on --scheduler (or this process's threads without "
+                     "it); same image and file", ("--shards",), "K", label="--shards",
+                     unset="one task per bucket with --scheduler, none without")
 
 @dataclass(frozen=True)
 class Size:
@@ -549,6 +566,10 @@ class Size:
 
 #: The memory a computation may take (``--max-memory``).
 MEMORY = Size()
+MEMORY_LIMIT = Param("max_memory", MEMORY, None, "refuse, with the estimate, a computation "
+                     "whose estimated memory exceeds SIZE (2G, 500M, 1.5GiB; powers of "
+                     "1024)", ("--max-memory",), "SIZE", label=MAX_MEMORY,
+                     unset="half of the RAM")
 
 # --------------------------------------------------------------------------- meta-evaluation
 #: Rank correlation methods of :func:`irscale.meta.correlation` (``tau`` = Kendall's τ_b).
