@@ -93,9 +93,12 @@ def _defaults():
     command line builds from a declaration and a Python function takes."""
     import irscale
     from irscale import collections, meta, online, text
+    from irscale.cli import runargs
 
     takes = {  # function: {its name of the parameter: the declaration}
-        irscale.evaluate: {"relevance_level": params.RELEVANCE},
+        irscale.evaluate: {"relevance_level": params.RELEVANCE,
+                           "max_docs": runargs.MAX_RETRIEVED,
+                           "num_docs_in_coll": runargs.COLLECTION_SIZE},
         irscale.evaluate_many: {"batch_size": params.BATCH},
         collections.pool: {"relevance_level": params.RELEVANCE, "p": params.POOL_P,
                            "k": params.POOL_K, "discount": params.POOL_DISCOUNT,

@@ -1,25 +1,15 @@
-"""Entry point of the ``irscale`` command.
+"""Entry point of the ``irscale`` command (usage: ``docs/cli.md``).
 
-Each subcommand lives in its own module of this package, which exposes
-``add_parser(subparsers)``: it registers an ``argparse`` sub-parser and sets its ``func``
-default to a function ``(args) -> int`` (the exit status).
-
-Whatever a user can cause ends in one line on standard error and a nonzero exit status,
-never a traceback (``docs/errors.md``):
-
-* errors derived from :class:`irscale.errors.IrscaleError`, usage errors and files that
-  cannot be read or written: ``irscale: <message>``, exit status 2;
-* ^C: ``irscale: interrupted``, exit status 130 (outputs are written atomically, so none
-  is left half-written);
-* warnings: ``irscale: warning: <message>`` (never Python's ``file:line: Category``);
-* anything else is a bug of irscale: ``irscale: internal error: ...`` with exit status 3
-  (``IRSCALE_DEBUG=1`` shows the traceback).
-
-^C may come at any moment, also while the modules are imported, so this module imports
-nothing but ``os`` and ``sys`` (loaded with the interpreter) when it is loaded: everything
-else, :mod:`argparse` and :mod:`irscale.errors` included, is imported inside :func:`main`'s
-protected region. :class:`Parser` and :class:`UsageError`, whose bases come from those
-modules, are defined on first use.
+Each subcommand lives in its own module of this package, whose ``add_parser(subparsers)``
+registers a sub-parser with a ``func`` default ``(args) -> int`` (the exit status).
+Whatever a user can cause ends in one line on standard error, never a traceback
+(``docs/errors.md``): ``irscale: <message>`` with status 2 for bad input, options and
+files; ``irscale: interrupted`` (130) for ^C; ``irscale: warning: <message>`` for
+warnings; ``irscale: internal error: ...`` (3) for a bug (``IRSCALE_DEBUG=1`` shows the
+traceback). ^C may come at any moment, also while modules are imported, so this module
+imports nothing but ``os`` and ``sys`` when it is loaded: :class:`Parser` and
+:class:`UsageError`, whose bases come from argparse and :mod:`irscale.errors`, are defined
+on first use, inside :func:`main`'s protected region.
 """
 
 from __future__ import annotations

@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
-from ..core.params import TABLE_DIGITS, Integers, Names, Param, Reals
-from ..core.params import TIE_STRATEGIES as PHI_TIES
+from ..core.params import TABLE_DIGITS, TIE_STRATEGIES, Integers, Names, Param, Reals
 from ..errors import ParameterError
 from ..io.formats import FORMAT
 from .main import _lazy, given, spelling
@@ -113,14 +112,14 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
     """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
     spellings (and ``aliases``, another tool's spelling), checked against its domain as it
     is parsed (:class:`Checked`; with ``many``, a comma-separated list of values of the
-    domain, :class:`ListAction`), stored under the Python name with the functions' default,
-    its help the doc, the values where they are few (:func:`_values`, or ``choices``) and
-    the default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None
+    domain, :class:`ListAction`), stored under the Python name (or the declared ``dest``)
+    with the functions' default, its help the doc, the values where they are few
+    (:func:`_values`; ``choices``: argparse's own check, message and metavar) and the
+    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None
     means) narrow or say more where one command does (a domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
-    choices = kwargs.get("choices")
-    values = "one of " + " | ".join(choices) if choices else _values(domain)
+    values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
     text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset
     if default is not None or unset:
@@ -275,33 +274,23 @@ def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
     add_param(parser, FORMAT, choices=choices, default=default, doc=doc)
 
 
-class TiesAction(_StoreOnce):
-    """``--ties``: the document tie policy, one of :data:`~irscale.core.options.TIE_POLICIES`
-    (given once)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        if values not in TIE_POLICIES:
-            choices = ", ".join(repr(c) for c in TIE_POLICIES)
-            parser.error(f"argument {'/'.join(self.option_strings)}: invalid choice: "
-                         f"{values!r} (choose from {choices})")
-        super().__call__(parser, namespace, values, option_string)
-
-
-TIES_HELP = ("order of documents with equal scores: trec_eval (score descending, then "
-             "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column "
-             "(default: trec_eval)")
-PHI_TIES_HELP = ("tie strategy of φ for runs of equal value: unq, min, max or mid (default: "
-                 "unq, Ferrante, Ferro & Fuhr 2021, eq. 2)")
+#: ``--ties``: the order of documents with equal scores (the functions' ``tie_policy``).
+TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",
+                   "order of documents with equal scores: trec_eval (score descending, then "
+                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column",
+                   ("--ties",), dest="ties")
+#: ``--phi-ties``: φ's tie strategy for runs of equal value (Ferrante, Ferro & Fuhr 2021,
+#: eq. 2; the functions' ``ties``).
+PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie strategy of φ "
+                 "for runs of equal value", ("--phi-ties",), dest="phi_ties")
 
 
 def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
     """``--ties POLICY`` (documents with equal scores) and, with ``phi``, ``--phi-ties``
     (φ's tie strategy)."""
     if phi:
-        parser.add_argument("--phi-ties", choices=PHI_TIES, default="unq", dest="phi_ties",
-                            help=PHI_TIES_HELP)
-    parser.add_argument("--ties", action=TiesAction, default="trec_eval",
-                        metavar="{" + ",".join(TIE_POLICIES) + "}", help=TIES_HELP)
+        add_param(parser, PHI_TIES, choices=TIE_STRATEGIES)
+    add_param(parser, TIE_POLICY, choices=TIE_POLICIES)
 
 
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
