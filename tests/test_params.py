@@ -92,7 +92,7 @@ def _defaults():
     """(declaration, function, the function's name of the parameter) of the parameters the
     command line builds from a declaration and a Python function takes."""
     import irscale
-    from irscale import collections, meta, online, text
+    from irscale import collections, meta, online, stats, text
     from irscale.cli import runargs
 
     takes = {  # function: {its name of the parameter: the declaration}
@@ -113,7 +113,9 @@ def _defaults():
                            "topic_sd": params.NORMAL_TOPIC_SD,
                            "error_sd": params.NORMAL_ERROR_SD},
         meta.discriminative_power: {"alpha": params.SIGNIFICANCE,
-                                    "samples": params.DISCRIMINATIVE_SAMPLES},
+                                    "samples": params.DISCRIMINATIVE_SAMPLES,
+                                    "convention": stats_names.CONVENTION},
+        stats.pairwise_tests: {"alternative": stats_names.ALTERNATIVE},
         meta.leave_one_out: {"depth": params.LOO_DEPTH},
         meta.overall_correlation: {"method": params.CORRELATION_METHOD},
         meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},

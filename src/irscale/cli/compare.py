@@ -18,6 +18,8 @@ from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
+    ALTERNATIVE,
+    ALTERNATIVES,
     COMPARE_TEST,
     MODEL_NAMES,
     MULTI_TESTS,
@@ -90,6 +92,7 @@ RULES = (
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale compare``: its options and the rules of when they apply."""
     parser = subparsers.add_parser(
         "compare",
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
@@ -109,10 +112,7 @@ def add_parser(subparsers) -> None:
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests")
     add_param(parser, SIGNIFICANCE)
-    parser.add_argument("--alternative", default="two-sided",
-                        choices=("two-sided", "greater", "less"),
-                        help="alternative hypothesis of pairwise tests: greater = a > b "
-                        "(default two-sided)")
+    add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
     add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
     add_param(parser, THREADS, doc="threads for resampling")
@@ -126,6 +126,7 @@ def add_parser(subparsers) -> None:
 
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
+    """The one measure an ANOVA or Tukey HSD compares: the ``-m`` given, else the only one."""
     if measures and len(measures) > 1:
         raise ParameterError(f"an ANOVA / Tukey HSD compares one measure, got {len(measures)} "
                              f"({', '.join(measures)}): give one -m")

@@ -45,6 +45,8 @@ from ..core.params import (
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
+    CONVENTION,
+    CONVENTIONS,
     PROCEDURE,
     PROCEDURE_PAIR,
     RESAMPLING,
@@ -99,6 +101,13 @@ DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
 #: ``meta swap --test``: the significance filter of the swap method.
 SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
                   "on TS1", ("--test",), label="--test", unset="every pair")
+#: ``meta correlate --by``: what is correlated.
+CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "overall",
+                     "overall (means, then correlate), topic (one value per topic) or matrix "
+                     "(every two measures)", ("--by",))
+#: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
+SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
+                     "the table to print", ("--table",))
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
 SIMULATION_MODELS = ("normal", "bootstrap")
 #: ``meta simulate``'s options of the normal model (NormalModel's fields).
@@ -147,6 +156,7 @@ def _shard_model(args: argparse.Namespace) -> str | None:
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale meta`` and its analyses, each with its options and rules."""
     parser = subparsers.add_parser(
         "meta",
         help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
@@ -159,9 +169,7 @@ def add_parser(subparsers) -> None:
     _common(p)
     add_param(p, CORRELATION_METHOD)
     add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
-    p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
-                   help="overall (means, then correlate), topic (one value per topic) or "
-                   "matrix (every two measures) (default overall)")
+    add_param(p, CORRELATE_BY, choices=CORRELATE_BY.domain.names)
     add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
               doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
               "resamples, --by overall only", unset="no interval")
@@ -182,8 +190,7 @@ def add_parser(subparsers) -> None:
     add_param(p, SIGNIFICANCE)
     add_param(p, RNG_SEED, doc="seed of the random draws")
     add_param(p, SPREAD_SEEDS)
-    p.add_argument("--convention", default="plus-one", choices=("plus-one", "proportion"),
-                   help="p-value convention: (c+1)/(B+1) or c/B (default plus-one)")
+    add_param(p, CONVENTION, choices=CONVENTIONS)
     p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
     p.add_argument("--plot", metavar="FILE",
                    help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
@@ -278,8 +285,7 @@ def add_parser(subparsers) -> None:
                    item="a cut-off", unique=True, default=list(SCALE_CUTOFFS),
                    metavar="N,N,...",
                    help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
-    p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"),
-                   help="the table to print (default all)")
+    add_param(p, SCALES_TABLE, choices=SCALES_TABLE.domain.names)
     p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF,
                    dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
                    "(default: the largest)")
@@ -418,10 +424,12 @@ def _matrix(args: argparse.Namespace):
 
 
 def _measures(matrix, args: argparse.Namespace) -> list[str]:
+    """The ``-m`` measures, else every measure of the matrix."""
     return list(args.measures or matrix.measures)
 
 
 def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
+    """``frame`` in ``--format`` with ``--digits``; the title for tables a person reads."""
     from ..meta.common import format_frame
 
     return format_frame(frame, args.fmt, digits=args.digits,
@@ -440,6 +448,7 @@ def _topic_mean(series) -> str:
 
 
 def run_correlate(args: argparse.Namespace) -> int:
+    """``meta correlate``: the rank correlation of two measures (or every two)."""
     _check(args)
 
     import pandas as pd
@@ -503,6 +512,7 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
 
 
 def run_discriminative_power(args: argparse.Namespace) -> int:
+    """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
     _check(args)
 
     import pandas as pd
@@ -549,6 +559,7 @@ def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]
 
 
 def run_split(args: argparse.Namespace) -> int:
+    """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
     _check(args)
 
     from .. import meta
@@ -575,6 +586,7 @@ def run_split(args: argparse.Namespace) -> int:
 
 
 def run_swap(args: argparse.Namespace) -> int:
+    """``meta swap``: swap rates by topic-set size (Voorhees & Buckley 2002)."""
     _check(args)
 
     from .. import meta
@@ -590,6 +602,7 @@ def run_swap(args: argparse.Namespace) -> int:
 
 
 def run_concordance(args: argparse.Namespace) -> int:
+    """``meta concordance``: candidates against the gold measures (Sakai 2014)."""
     _check(args)
 
     from .. import meta
@@ -605,44 +618,16 @@ def run_concordance(args: argparse.Namespace) -> int:
     return write_text(args, _render(frame, args, f"concordance with {'+'.join(args.gold)}"))
 
 
-def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
-    """The ``run contributor`` lines of ``--contributors`` (``#`` starts a comment)."""
-    if args.contributors is None:
-        return None
-    from ..errors import EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, display_name, raise_nul_line, read_input
-
-    source = display_name(args.contributors)
-    data = read_input(args.contributors)
-    check_utf8(data, source)
-    if b"\x00" in data:
-        raise_nul_line(data, source)
-    table: dict[str, str] = {}
-    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
-            continue
-        if len(fields) != 2:
-            raise InputFormatError("expected 'run contributor'", source=source, line=number,
-                                   text=line)
-        if fields[0] in table:
-            raise InputFormatError(f"run {fields[0]!r} is listed twice", source=source,
-                                   line=number, text=line)
-        table[fields[0]] = fields[1]
-    if not table:
-        raise EmptyInputError("no 'run contributor' line", source=source)
-    return table
-
-
 def run_loo(args: argparse.Namespace) -> int:
+    """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
     _check(args)
 
     from .. import meta
+    from ..io.contributors import read_contributors
 
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
-    table = _contributors(args)
-    contributors = table if table is not None else (
+    contributors = read_contributors(args.contributors) if args.contributors is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
     with scheduler(args) as executor:
         result = meta.leave_one_out(qrels, runs, args.measures,
@@ -657,6 +642,7 @@ def run_loo(args: argparse.Namespace) -> int:
 
 
 def run_scales(args: argparse.Namespace) -> int:
+    """``meta scales``: Tables 2, 4, 5 and 6 of Ferrante, Ferro & Fuhr (2021)."""
     _check(args)
 
     from .. import meta
@@ -706,6 +692,7 @@ def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    """``meta simulate``: error rates and power over simulated matrices."""
     _check(args)
 
     from .. import meta

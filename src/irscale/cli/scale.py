@@ -68,6 +68,7 @@ CUTOFFS = (5, 10, 20, 30)
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
     parser = subparsers.add_parser(
         "scale", help="interval scales: a measure's image, φ and ranked version M_R",
         description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
@@ -185,6 +186,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------ image
 def run_image(args: argparse.Namespace) -> int:
+    """``scale image``: the scale of a measure, its summary or its values."""
     from ..io.formats import image_format
 
     fmt = None if args.output is None else image_format(args.output, "-o")
@@ -200,6 +202,7 @@ def run_image(args: argparse.Namespace) -> int:
 
 
 def _report_image(args: argparse.Namespace, sc, fmt) -> int:
+    """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format``."""
     from dataclasses import replace
 
     from ..scales.diagnostics import summarize
@@ -263,6 +266,7 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
 
 
 def _all_values(sc) -> tuple[list[float], list[int]]:
+    """The distinct values of the image of ``sc`` and their numbers of runs, in order."""
     values: list[float] = []
     counts: list[int] = []
     for v, c in sc.iter_values():
@@ -273,6 +277,7 @@ def _all_values(sc) -> tuple[list[float], list[int]]:
 
 # ------------------------------------------------------------------ transform
 def run_transform(args: argparse.Namespace) -> int:
+    """``scale transform``: per-topic values of M and M_R for real runs."""
     check_options(args)  # before anything heavy is imported
     from dataclasses import replace
 
@@ -305,6 +310,7 @@ def run_transform(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
+    """``scale table``: Kendall τ between each measure and its ranked version."""
     from ..scales.diagnostics import tau_table
     from ..stats.tables import UNDEFINED, value_text
 

@@ -99,3 +99,13 @@ SIMULATED_TESTS = Param("tests", TEST, ("t",), "comma-separated two-system tests
 SIMULATED_CORRECTIONS = Param("corrections", CORRECTION, ("none",), "comma-separated "
                               "multiple-comparison corrections, each applied to every test",
                               ("--correction",), "C,C,...", label="--correction")
+
+#: The alternative hypotheses of the two-system tests (``greater``: a > b).
+ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
+ALTERNATIVE = Param("alternative", Names("alternative", ALTERNATIVES), "two-sided",
+                    "alternative hypothesis of pairwise tests: greater = a > b",
+                    ("--alternative",))
+#: The p-value conventions of the Monte Carlo tests: (c+1)/(B+1) or c/B.
+CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
+CONVENTION = Param("convention", Names("convention", CONVENTIONS), "plus-one",
+                   "p-value convention: (c+1)/(B+1) or c/B", ("--convention",))
