@@ -30,13 +30,13 @@ from ..core.params import (
     RBO_P,
     RESAMPLES,
     RNG_SEED,
-    SCALE_CUTOFFS,
+    SCALE_LENGTHS,
     SCALE_MEASURES,
     SIGNIFICANCE,
     SIMULATED_MATRICES,
     SPLIT_METRIC,
     SPLIT_REPETITIONS,
-    SPLIT_SIZE,
+    SPLIT_SIZES,
     SPREAD_SEEDS,
     SWAP_BIN_WIDTH,
     Names,
@@ -53,6 +53,7 @@ from ..stats.names import (
     SHARD_MODEL_NAMES,
     SIMULATED_CORRECTIONS,
     SIMULATED_TESTS,
+    SPLIT_MODELS,
     is_resampling,
     resampling_procedures,
 )
@@ -80,7 +81,6 @@ from .options import (
     add_ties,
     check_options,
     check_scheduler,
-    join,
     scheduler,
     wants_progress,
 )
@@ -89,9 +89,6 @@ from .outputs import add_output, declare_inputs, declare_outputs, write_text
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, NormalModel
 
-#: Defaults of ``--sizes`` (split and swap) and ``--models`` (split).
-SIZES = (5, 10, 15, 20, 25)
-MODELS = ("MD1", "MD2", "MD2f")
 #: ``meta dp --method``: a method of discriminative power, or both.
 DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
                                   (*DISCRIMINATIVE_METHOD.names, "both"),
@@ -131,10 +128,7 @@ def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
 
 def _sizes(parser: argparse.ArgumentParser) -> None:
     """``--sizes`` and ``--repetitions`` of ``split`` and ``swap``."""
-    parser.add_argument("--sizes", action=ListAction, api="sizes", domain=SPLIT_SIZE,
-                        item="a split size", unique=True, default=list(SIZES),
-                        metavar="S,S,...",
-                        help=f"comma-separated topics per split (default {join(SIZES)})")
+    add_param(parser, SPLIT_SIZES, many=True, item="a split size")
     add_param(parser, SPLIT_REPETITIONS)
 
 
@@ -205,10 +199,7 @@ def add_parser(subparsers) -> None:
                        "§3)")
     _common(p)
     _sizes(p)
-    p.add_argument("--models", action=ListAction, kind="str", domain=PROCEDURE,
-                   default=list(MODELS),
-                   metavar="M,M,...",
-                   help=f"procedures compared with themselves (default {join(MODELS)})")
+    add_param(p, SPLIT_MODELS, many=True, unique=False)
     p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
                    metavar="A:B,...",
                    help="different models: A on the first half, B on the second "
@@ -281,10 +272,7 @@ def add_parser(subparsers) -> None:
                        "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
     _common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
             "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
-    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
-                   item="a cut-off", unique=True, default=list(SCALE_CUTOFFS),
-                   metavar="N,N,...",
-                   help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
+    add_param(p, SCALE_LENGTHS, many=True, item="a cut-off")
     add_param(p, SCALES_TABLE, choices=SCALES_TABLE.domain.names)
     p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF,
                    dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "

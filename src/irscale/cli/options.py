@@ -127,7 +127,8 @@ def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: 
         text += f" (default: {unset if default is None else shown})"
     dest = param.dest or param.name
     if many:
-        kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type], unique=True,
+        kwargs.setdefault("unique", True)
+        kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],
                       api=None if param.label else param.name)
         default = None if default is None else list(default)
     else:

@@ -607,8 +607,10 @@ CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTO
 #: halves' rankings).
 SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
                                   "overlap", "tau")
-#: Topics of a split (each half holds 2 at least).
+#: Topics of a split (each half holds 2 at least), and the sizes studied.
 SPLIT_SIZE = Integers(2)
+SPLIT_SIZES = Param("sizes", SPLIT_SIZE, (5, 10, 15, 20, 25), "comma-separated topics per "
+                    "split", ("--sizes",), "S,S,...")
 #: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
 #: or the spread of τ (``tau_sd``).
 SPLIT_METRIC = Param("metric", Names("metric", (*SPLIT_METRICS, "bias", "tau_sd")), None,
@@ -638,3 +640,5 @@ SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p0
                                    "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
 SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
 CUTOFF = Integers(1)
+SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
+                      ("--cutoffs",), "N,N,...")

@@ -109,3 +109,6 @@ ALTERNATIVE = Param("alternative", Names("alternative", ALTERNATIVES), "two-side
 CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
 CONVENTION = Param("convention", Names("convention", CONVENTIONS), "plus-one",
                    "p-value convention: (c+1)/(B+1) or c/B", ("--convention",))
+#: The procedures of :func:`irscale.meta.split_study` compared with themselves.
+SPLIT_MODELS = Param("models", PROCEDURE, ("MD1", "MD2", "MD2f"), "procedures compared with "
+                     "themselves", ("--models",), "M,M,...", label="--models")
