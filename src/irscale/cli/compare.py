@@ -32,19 +32,18 @@ from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
 from .main import given
 from .options import (
     DIGITS_RULE,
-    Rule,
     add_digits,
     add_format,
+    add_option,
     add_param,
     add_progress,
-    add_rules,
     add_scheduler,
-    check_options,
     check_scheduler,
     scheduler,
     wants_progress,
 )
 from .outputs import add_output, write_text
+from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -107,8 +106,8 @@ def add_parser(subparsers) -> None:
                         "pair); with --risk-alpha: the risk baseline")
     add_param(parser, RISK, type=float)
     add_param(parser, TEST)
-    parser.add_argument("--model", default="topic+system",
-                        help=f"model of tukey-hsd: {' | '.join(MODELS)} (default topic+system)")
+    add_option(parser, "--model", default="topic+system",
+               doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests")
     add_param(parser, SIGNIFICANCE)

@@ -18,8 +18,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
-from .options import ListAction, Rule, wants_progress
+from .options import (
+    ListAction,
+    add_option,
+    wants_progress,
+)
 from .outputs import declare_inputs
+from .rules import Rule
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,10 +81,9 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
         declare_inputs(parser, "--scores")
     add_measures(parser, measure_help)
     add_run_options(parser)  # --names, --allow-empty
-    parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
-                        help="diversity: read QRELS as ndeval's 'topic subtopic docno "
-                        "judgment' (default auto: when every -m measure is a diversity "
-                        "measure, such as alpha-nDCG@20)")
+    add_option(parser, "--qrels-format", choices=QRELS_FORMATS, default="auto",
+               doc="diversity: read QRELS as ndeval's 'topic subtopic docno judgment' (auto: "
+               "when every -m measure is a diversity measure, such as alpha-nDCG@20)")
     add_intent_options(parser)
     if systems:
         parser.add_argument("--systems", action=ListAction, kind="str", unique=True,

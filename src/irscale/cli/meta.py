@@ -69,22 +69,20 @@ from .main import given
 from .options import (
     DIGITS_RULE,
     Checked,
-    Default,
     ListAction,
-    Rule,
     add_digits,
     add_format,
+    add_option,
     add_param,
     add_progress,
-    add_rules,
     add_scheduler,
     add_ties,
-    check_options,
     check_scheduler,
     scheduler,
     wants_progress,
 )
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .rules import Default, Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, NormalModel
@@ -277,7 +275,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF,
                    dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
                    "(default: the largest)")
-    p.add_argument("--collection", default="T", help="track label prefix (default T)")
+    add_option(p, "--collection", default="T", doc="track label prefix")
     add_param(p, SIGNIFICANCE, doc="significance level of tables 5, 6 and invariants")
     add_ties(p, phi=True)
     p.add_argument("--plot-dir", metavar="DIR",
@@ -606,16 +604,26 @@ def run_concordance(args: argparse.Namespace) -> int:
     return write_text(args, _render(frame, args, f"concordance with {'+'.join(args.gold)}"))
 
 
+def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
+    """The runs' contributors of ``--contributors`` (``meta loo``, ``pool simulate``), or
+    None without it."""
+    if args.contributors is None:
+        return None
+    from ..io.contributors import read_contributors
+
+    return read_contributors(args.contributors)
+
+
 def run_loo(args: argparse.Namespace) -> int:
     """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
     _check(args)
 
     from .. import meta
-    from ..io.contributors import read_contributors
 
     diversity = diversity_inputs(args)  # ndeval ranks by the rank column
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
-    contributors = read_contributors(args.contributors) if args.contributors is not None else (
+    table = _contributors(args)
+    contributors = table if table is not None else (
         lambda name: meta.contributors_by_prefix([name], args.contributor_pattern)[name])
     with scheduler(args) as executor:
         result = meta.leave_one_out(qrels, runs, args.measures,

@@ -6,9 +6,8 @@ lists, the scheduler and the two kinds of ties.
   while the command line is parsed (:class:`Checked`, :class:`ListAction`), before any
   numerical package is imported, with the check and the words of the Python function.
 * **Rules**: an option that the choices of a call would ignore is refused, not silently
-  ignored (``docs/errors.md``): each command declares next to its options the
-  :class:`Rule` that says when they apply, and the :class:`Default` of an option whose
-  default depends on another; :func:`check_options` applies them after parsing.
+  ignored: each command declares next to its options when they apply
+  (:mod:`irscale.cli.rules`).
 * **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--systems a,b``), parsed by
   :func:`parse_list`, with the same messages for an empty list, an empty item and an item
   that is not a number.
@@ -24,16 +23,16 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
 from ..core.params import TABLE_DIGITS, TIE_STRATEGIES, Integers, Names, Param, Reals
 from ..errors import ParameterError
 from ..io.formats import FORMAT
-from .main import _lazy, given, spelling
+from .main import _lazy, given
+from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -185,78 +184,20 @@ class ListAction(_StoreOnce):
         super().__call__(parser, namespace, parsed, option_string)
 
 
-#: The namespace entry that holds a command's rules and dependent defaults (:func:`add_rules`).
-RULES = "_rules"
-
-
-@dataclass(frozen=True)
-class Rule:
-    """The options ``dests`` apply only where ``holds(args)``: given elsewhere, they are
-    refused with ``message``, rather than silently ignored (``docs/errors.md``).
-
-    ``message`` is formatted with the values of the command line (``{test}``), the options
-    given among ``dests`` (``{options}``: ``-B/--samples, --seed``) and the verb that agrees
-    with them (``{applies}``); or a function of the command line that gives it. The options are
-    spelt as their declarations spell them, or as ``spelt`` says (``{"measures": "-m"}``).
-    """
-
-    dests: tuple[str, ...]
-    holds: Callable[[argparse.Namespace], bool]
-    message: str | Callable[[argparse.Namespace], str]
-    spelt: Mapping[str, str] = field(default_factory=dict)
-
-    def check(self, args: argparse.Namespace) -> None:
-        """Refuse the options of ``dests`` given where the rule does not hold."""
-        named = [self.spelt.get(dest) or spelling(args, dest) for dest in self.dests
-                 if given(args, dest)]
-        if not named or self.holds(args):
-            return
-        text = self.message(args) if callable(self.message) else self.message
-        raise ParameterError(text.format_map(
-            {**vars(args), "options": ", ".join(named),
-             "applies": "applies" if len(named) == 1 else "apply"}))
-
-
-@dataclass(frozen=True)
-class Default:
-    """The default of the option ``dest`` where it depends on other options: ``value(args)``
-    when the option is not given."""
-
-    dest: str
-    value: Callable[[argparse.Namespace], object]
-
-
-#: What :func:`add_rules` declares: a rule, a dependent default, or a check of its own (a
-#: function of the command line that raises where the options do not go together).
-Declared = Rule | Default | Callable[[argparse.Namespace], None]
-
-
-def add_rules(parser: argparse.ArgumentParser, *rules: Declared) -> None:
-    """Declare ``rules`` (and dependent defaults) of the options of ``parser``, checked in
-    the order declared by :func:`check_options`."""
-    declared = parser.get_default(RULES) or ()
-    parser.set_defaults(**{RULES: (*declared, *rules)})
-
-
-def check_options(args: argparse.Namespace) -> None:
-    """Apply the rules of the command's options and set their dependent defaults
-    (:func:`add_rules`), in the order declared, before any work."""
-    for rule in getattr(args, RULES, ()):
-        if isinstance(rule, Default):
-            if not given(args, rule.dest):
-                setattr(args, rule.dest, rule.value(args))
-        elif isinstance(rule, Rule):
-            rule.check(args)
-        else:
-            rule(args)
-
-
 #: Formats whose numbers keep full precision (``--digits`` has no effect on them).
 FULL_PRECISION = ("csv", "json")
 #: ``--digits``: for text, Markdown and LaTeX tables only.
 DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
                    "--digits applies to text, markdown and latex tables; --format {fmt} "
                    "keeps every digit")
+
+
+def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str,
+               default: Any, doc: str, **kwargs) -> None:
+    """An option of the command line alone (no function declares it): its help the doc and
+    the default, as :func:`add_param` writes them."""
+    parser.add_argument(*flags, default=default, help=f"{doc} (default: {default})".replace(
+        "%", "%%"), **kwargs)
 
 
 def add_digits(parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,7 @@ from ..core.params import RELEVANCE, Param
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
-from .options import TIE_POLICY, ListAction, add_param
+from .options import TIE_POLICY, ListAction, add_option, add_param
 
 NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
               "share one are named after their files, with a warning), file (the file name "
@@ -107,8 +107,8 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     parser.add_argument("-c", "--complete", action="store_true",
                         help="average over every qrels topic; missing topics count 0")
     add_param(parser, COLLECTION_SIZE)
-    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
-                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
+    add_option(parser, "--compat", type=int, choices=(9, 10), default=9,
+               doc="trec_eval version to reproduce (9 = 9.0.8)")
     add_param(parser, TIE_POLICY, choices=TIE_POLICIES)
 
 

@@ -30,20 +30,18 @@ from ..core.params import (
     Integers,
     Param,
 )
-from ..io.formats import OUTPUT_FORMATS, formats
+from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
 from .inputs import add_measures, qrels_and_runs
 from .main import given
 from .options import (
     ListAction,
-    Rule,
     add_format,
+    add_option,
     add_param,
     add_progress,
-    add_rules,
     add_scheduler,
     add_ties,
     at_terminal,
-    check_options,
     join,
     scheduler,
     wants_progress,
@@ -56,6 +54,7 @@ from .outputs import (
     open_output,
     write_text,
 )
+from .rules import Rule, add_rules, check_options
 from .runargs import add_run_options
 
 #: ``image --values-limit``: the most distinct values ``image --format json`` lists.
@@ -92,7 +91,7 @@ def add_parser(subparsers) -> None:
                        "highest degree); with --intents S: S counts (documents relevant to "
                        "each intent alone) or 2^S - 1 (documents of each intent set)")
     add_param(image, SCALE_INTENTS)
-    add_format(image, formats("text", "json", "csv"), doc="summary (text), the JSON object, "
+    add_format(image, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
                "or the sorted image as CSV on standard output")
     add_param(image, VALUES_LIMIT)
     image.add_argument("--all-values", action="store_true",
@@ -103,9 +102,9 @@ def add_parser(subparsers) -> None:
         "to FILE, Parquet (.parquet, .pq) or CSV (.csv), streamed with bounded memory "
         "(--max-memory); an existing file is never replaced without --force (default: none)")
     add_force(image)
-    image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
-                       help="text format: stream the whole image for the gaps and ties "
-                       f"(default auto: up to {STREAM_LIMIT:,} distinct values)")
+    add_option(image, "--diagnostics", choices=("auto", "full", "none"), default="auto",
+               doc=f"text format: stream the whole image for the gaps and ties (auto: up to "
+               f"{STREAM_LIMIT:,} distinct values)")
     add_scheduler(image, "the shards of the image: the buckets of the meet-in-the-middle "
                   "images (AP, DCG/nDCG, RBP ...) or the chunked enumeration (ERR, Q, "
                   "diversity measures ...)")
@@ -155,7 +154,7 @@ def add_parser(subparsers) -> None:
     _common(table)
     add_param(table, RELEVANCE, label=RELEVANCE_LEVEL)
     add_ties(table, phi=True)
-    add_format(table, formats("text", "csv", "markdown"))
+    add_format(table, TAU_TABLE_FORMATS)
     add_run_options(table)
     add_output(table)
     table.set_defaults(func=run_table)

@@ -38,6 +38,10 @@ EVALUATION_FORMATS = formats("trec", "ndeval", "csv", "json", "markdown", "latex
 SUMMARY_FORMATS = formats("trec", "csv", "json", "markdown", "latex")
 #: Formats of :func:`irscale.io.output.write_results` (evaluations, summaries of many runs).
 OUTPUT_FORMATS = formats("trec", "csv", "json", "markdown")
+#: Formats of ``irscale scale image`` (its summary, the JSON object, the image as CSV) and
+#: of Table 2 of Ferrante, Ferro & Fuhr (2021) (``irscale scale table``).
+SCALE_IMAGE_FORMATS = formats("text", "json", "csv")
+TAU_TABLE_FORMATS = formats("text", "csv", "markdown")
 #: Formats of the report (:mod:`irscale.report`).
 REPORT_FORMATS = formats("html", "latex", "markdown")
 #: Formats of the measure catalogue (:func:`irscale.measures.listing.format_catalogue`).
