@@ -156,7 +156,20 @@ def add_parser(subparsers) -> None:
         "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).",
     )
     sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
+    _add_correlate(sub)
+    _add_discriminative_power(sub)
+    _add_split(sub)
+    _add_swap(sub)
+    _add_concordance(sub)
+    _add_loo(sub)
+    _add_scales(sub)
+    _add_simulate(sub)
+    parser.set_defaults(func=lambda args: parser.error(
+        f"choose an analysis: {', '.join(sub.choices)}"))
 
+
+def _add_correlate(sub) -> None:
+    """``meta correlate``: the rank correlation of two measures, with its rules."""
     p = sub.add_parser("correlate", help="rank correlation between two measures")
     _common(p)
     add_param(p, CORRELATION_METHOD)
@@ -165,7 +178,7 @@ def add_parser(subparsers) -> None:
     add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
               doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
               "resamples, --by overall only", unset="no interval")
-    add_param(p, RNG_SEED, doc="seed of the random draws")
+    add_param(p, RNG_SEED)
     add_rules(p, Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
                       "persistence: it applies to --method rbo, not to {method}"),
               Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies to "
@@ -174,13 +187,16 @@ def add_parser(subparsers) -> None:
                    "-B/--samples (the bootstrap interval, the only random part of correlate)"))
     p.set_defaults(func=run_correlate)
 
+
+def _add_discriminative_power(sub) -> None:
+    """``meta discriminative-power`` (``dp``): ASL and discriminative power."""
     p = sub.add_parser("discriminative-power", aliases=["dp"],
                        help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
     _common(p)
     add_param(p, DP_METHOD)
     add_param(p, DISCRIMINATIVE_SAMPLES)
     add_param(p, SIGNIFICANCE)
-    add_param(p, RNG_SEED, doc="seed of the random draws")
+    add_param(p, RNG_SEED)
     add_param(p, SPREAD_SEEDS)
     add_param(p, CONVENTION, choices=CONVENTIONS)
     p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
@@ -193,6 +209,9 @@ def add_parser(subparsers) -> None:
                       "prints the spread across seeds)"))
     p.set_defaults(func=run_discriminative_power)
 
+
+def _add_split(sub) -> None:
+    """``meta split``: topic-splitting consistency."""
     p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
                        "§3)")
     _common(p)
@@ -204,7 +223,7 @@ def add_parser(subparsers) -> None:
                    "(default: none)")
     add_param(p, SPLIT_METRIC)
     add_param(p, SIGNIFICANCE)
-    add_param(p, RNG_SEED, doc="seed of the random draws")
+    add_param(p, RNG_SEED)
     add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
               "--cross")
     p.add_argument("--plot", metavar="FILE",
@@ -223,13 +242,16 @@ def add_parser(subparsers) -> None:
                    _split_samples))
     p.set_defaults(func=run_split)
 
+
+def _add_swap(sub) -> None:
+    """``meta swap``: the swap method."""
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
     _sizes(p)
     add_param(p, SWAP_BIN_WIDTH)
     add_param(p, SWAP_TEST)
     add_param(p, SIGNIFICANCE, doc="significance level of --test")
-    add_param(p, RNG_SEED, doc="seed of the random draws")
+    add_param(p, RNG_SEED)
     add_param(p, RESAMPLES, doc="resamples of a resampling --test")
     p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
     add_scheduler(p, "the repetitions of --test")
@@ -243,6 +265,9 @@ def add_parser(subparsers) -> None:
                    "run"))
     p.set_defaults(func=run_swap)
 
+
+def _add_concordance(sub) -> None:
+    """``meta concordance``: the concordance test."""
     p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
     _common(p)
     p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
@@ -251,6 +276,9 @@ def add_parser(subparsers) -> None:
     add_param(p, SIGNIFICANCE)
     p.set_defaults(func=run_concordance)
 
+
+def _add_loo(sub) -> None:
+    """``meta loo``: the leave-one-out reusability test."""
     p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
     _common(p, scores=False, measure_help="measure (repeatable; at least one)")
     add_param(p, LOO_DEPTH)
@@ -266,6 +294,9 @@ def add_parser(subparsers) -> None:
                       "every run's contributor)"))
     p.set_defaults(func=run_loo)
 
+
+def _add_scales(sub) -> None:
+    """``meta scales``: measures against their interval-scaled versions."""
     p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
                        "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
     _common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
@@ -291,10 +322,6 @@ def add_parser(subparsers) -> None:
               Rule(("table_n",), lambda args: args.table_n in args.cutoffs,
                    "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}"))
     p.set_defaults(func=run_scales)
-
-    _add_simulate(sub)
-    parser.set_defaults(func=lambda args: parser.error(
-        f"choose an analysis: {', '.join(sub.choices)}"))
 
 
 def _normal_only(args: argparse.Namespace) -> None:
@@ -363,7 +390,7 @@ def _add_simulate(sub) -> None:
     add_param(p, SIMULATED_TESTS, many=True)
     add_param(p, SIMULATED_CORRECTIONS, many=True)
     add_param(p, SIGNIFICANCE)
-    add_param(p, RNG_SEED, doc="seed of the random draws")
+    add_param(p, RNG_SEED)
     add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
               unset="each test's own")
     p.add_argument("--checkpoint", metavar="DIR",
