@@ -93,7 +93,8 @@ def _defaults():
     command line builds from a declaration and a Python function takes."""
     import irscale
     from irscale import collections, meta, online, stats, text
-    from irscale.cli import runargs
+    from irscale.cli import options, runargs
+    from irscale.scales.diagnostics import tau_table
 
     takes = {  # function: {its name of the parameter: the declaration}
         irscale.evaluate: {"relevance_level": params.RELEVANCE,
@@ -126,6 +127,8 @@ def _defaults():
         meta.split_study: {"repetitions": params.SPLIT_REPETITIONS,
                            "sizes": params.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS},
         meta.scale_report: {"cutoffs": params.SCALE_LENGTHS},
+        tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": options.TIE_POLICY,
+                    "ties": options.PHI_TIES},
         online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,
                                  "smoothing": params.FIT_SMOOTHING},
         online.Interleavings.simulate_clicks: {"probability": params.CLICK_PROBABILITY},

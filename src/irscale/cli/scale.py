@@ -23,6 +23,7 @@ from ..core.params import (
     MEMORY_LIMIT,
     RECALL_COUNT,
     RELEVANCE,
+    SCALE_CUTOFFS,
     SCALE_INTENTS,
     SCALE_LENGTH,
     SCALE_LEVELS,
@@ -62,8 +63,6 @@ VALUES_LIMIT = Param("values_limit", Integers(0), 100_000, "list the values only
                      "distinct values", ("--values-limit",), "K", label="--values-limit")
 #: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
 STREAM_LIMIT = 50_000_000
-#: Default run lengths of ``table``.
-CUTOFFS = (5, 10, 20, 30)
 
 
 def add_parser(subparsers) -> None:
@@ -149,8 +148,8 @@ def add_parser(subparsers) -> None:
     table.add_argument(
         "-N", "--cutoffs", action=ListAction, dest="lengths", domain=LENGTH,
         item="a run length N",
-        default=list(CUTOFFS), metavar="N,N,...",
-        help=f"comma-separated run lengths N (default {join(CUTOFFS)})")
+        default=list(SCALE_CUTOFFS), metavar="N,N,...",
+        help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     _common(table)
     add_param(table, RELEVANCE, label=RELEVANCE_LEVEL)
     add_ties(table, phi=True)
