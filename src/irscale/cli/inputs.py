@@ -18,11 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
-from .options import (
-    ListAction,
-    add_option,
-    wants_progress,
-)
+from .options import ListAction, add_option, wants_progress
 from .outputs import declare_inputs
 from .rules import Rule
 from .runargs import add_run_options, check_no_runs_option, named_runs
@@ -55,7 +51,6 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
     if unknown:
         raise ParameterError(f"-m {unknown[0]}: no such measure in the --scores files (they "
                              f"hold {list(matrix.measures)}, named after the files)")
-
 
 
 #: ``--topic-column``: a column of the ``--scores`` files.

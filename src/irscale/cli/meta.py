@@ -50,6 +50,7 @@ from ..stats.names import (
     PROCEDURE,
     PROCEDURE_PAIR,
     RESAMPLING,
+    RESAMPLING_TESTS,
     SHARD_MODEL_NAMES,
     SIMULATED_CORRECTIONS,
     SIMULATED_TESTS,
@@ -410,9 +411,9 @@ def _add_simulate(sub) -> None:
              "--model normal, not to --model bootstrap (whose matrix, every system of the "
              "runs or --scores given, is resampled as it is)"),
         Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
-             lambda args: "-B/--samples applies to the resampling tests (randomization, "
-             "bootstrap, bootstrap-shift, unpaired-bootstrap) among --test, and the study has "
-             f"none ({', '.join(args.tests)})"),
+             lambda args: f"-B/--samples applies to the resampling tests "
+             f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
+             f"({', '.join(args.tests)})"),
         Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs --seed: "
              "a study resumes only with the seed it started with"),
         Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} lies "

@@ -54,8 +54,7 @@ MULTI_ALIASES: dict[str, str] = {
 COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
                      fold=True)
 #: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
-RESAMPLING = ("randomization, bootstrap, bootstrap-shift, unpaired-bootstrap, "
-              "randomized-tukey-hsd")
+RESAMPLING = ", ".join((*RESAMPLING_TESTS, "randomized-tukey-hsd"))
 
 
 def is_resampling(procedure: str) -> bool:
@@ -84,7 +83,6 @@ CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 #: The correction of a family of pairwise tests.
 MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
                             ("--correction",), "C")
-
 
 
 def resampling_procedures(names: Sequence[str]) -> list[str]:
