@@ -27,8 +27,10 @@ class Rule:
 
     ``message`` is formatted with the values of the command line (``{test}``), the options
     given among ``dests`` (``{options}``: ``-B/--samples, --seed``) and the verb that agrees
-    with them (``{applies}``); or a function of the command line that gives it. The options are
-    spelt as their declarations spell them, or as ``spelt`` says (``{"measures": "-m"}``).
+    with them (``{applies}``); or it is a function of the command line that gives the text
+    to format (so a text it builds holds no value as the user typed it: those go through
+    the fields). The options are spelt as their declarations spell them, or as ``spelt``
+    says (``{"measures": "-m"}``).
     """
 
     dests: tuple[str, ...]
