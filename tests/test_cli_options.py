@@ -1,5 +1,5 @@
 """The shared vocabulary of the command line (``irscale.cli.options``, ``docs/cli.md``):
-one list parser and the two kinds of ties."""
+one list parser, the two kinds of ties and the rules of when options apply."""
 
 from __future__ import annotations
 
@@ -63,3 +63,46 @@ def test_python_dash_m_irscale_is_the_command_line(tmp_path):
                             env=subprocess_env(), timeout=120)
     assert failed.returncode != 0
     assert failed.stderr.startswith("irscale: ") and "Traceback" not in failed.stderr
+
+
+def _parser():
+    """A command of three declared options and their rules (:mod:`irscale.cli.rules`)."""
+    from irscale.cli.main import Parser
+    from irscale.cli.options import add_param
+    from irscale.cli.rules import Default, Rule, add_rules
+    from irscale.core.params import RESAMPLES, RNG_SEED, SIGNIFICANCE
+
+    parser = Parser(prog="irscale try")
+    parser.add_argument("--test", default="t")
+    add_param(parser, RESAMPLES)
+    add_param(parser, RNG_SEED)
+    add_param(parser, SIGNIFICANCE)
+    add_rules(parser,
+              Rule(("samples", "seed"), lambda args: args.test == "bootstrap",
+                   "{options} {applies} to bootstrap, not to --test {test}"),
+              Default("alpha", lambda args: 0.01 if args.test == "bootstrap" else 0.1))
+    return parser
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--seed", "3"], "--seed applies to bootstrap, not to --test t"),
+    (["-B", "9", "--seed", "3", "--test", "sign"],
+     "-B/--samples, --seed apply to bootstrap, not to --test sign"),
+])
+def test_a_rule_refuses_the_options_given_where_it_does_not_hold(argv, message):
+    from irscale.cli.rules import check_options
+
+    args = _parser().parse_args(argv)
+    with pytest.raises(ParameterError) as error:
+        check_options(args)
+    assert str(error.value) == message
+
+
+def test_a_dependent_default_applies_only_when_the_option_is_not_given():
+    from irscale.cli.rules import check_options
+
+    for argv, alpha in ((["--test", "bootstrap", "-B", "9"], 0.01), ([], 0.1),
+                        (["--alpha", "0.2"], 0.2)):
+        args = _parser().parse_args(argv)
+        check_options(args)
+        assert args.alpha == alpha, argv

@@ -92,10 +92,14 @@ def _defaults():
     """(declaration, function, the function's name of the parameter) of the parameters the
     command line builds from a declaration and a Python function takes."""
     import irscale
-    from irscale import collections, meta, online, text
+    from irscale import collections, meta, online, stats, text
+    from irscale.cli import options, runargs
+    from irscale.scales.diagnostics import tau_table
 
     takes = {  # function: {its name of the parameter: the declaration}
-        irscale.evaluate: {"relevance_level": params.RELEVANCE},
+        irscale.evaluate: {"relevance_level": params.RELEVANCE,
+                           "max_docs": runargs.MAX_RETRIEVED,
+                           "num_docs_in_coll": runargs.COLLECTION_SIZE},
         irscale.evaluate_many: {"batch_size": params.BATCH},
         collections.pool: {"relevance_level": params.RELEVANCE, "p": params.POOL_P,
                            "k": params.POOL_K, "discount": params.POOL_DISCOUNT,
@@ -103,14 +107,28 @@ def _defaults():
         collections.sample_judgments: {"depth": params.RUN_DEPTH},
         collections.aware.aware: {"n_random": params.AWARE_RANDOM},
         meta.simulation_study: {"alpha": params.SIGNIFICANCE,
-                                "repetitions": params.SIMULATED_MATRICES},
-        meta.discriminative_power: {"alpha": params.SIGNIFICANCE},
+                                "repetitions": params.SIMULATED_MATRICES,
+                                "tests": stats_names.SIMULATED_TESTS,
+                                "corrections": stats_names.SIMULATED_CORRECTIONS},
+        meta.NormalModel: {"topics": params.NORMAL_TOPICS, "systems": params.NORMAL_SYSTEMS,
+                           "topic_sd": params.NORMAL_TOPIC_SD,
+                           "error_sd": params.NORMAL_ERROR_SD},
+        meta.discriminative_power: {"alpha": params.SIGNIFICANCE,
+                                    "samples": params.DISCRIMINATIVE_SAMPLES,
+                                    "convention": stats_names.CONVENTION},
+        stats.pairwise_tests: {"alternative": stats_names.ALTERNATIVE},
+        meta.leave_one_out: {"depth": params.LOO_DEPTH},
+        meta.overall_correlation: {"method": params.CORRELATION_METHOD},
         meta.contributors_by_prefix: {"pattern": params.CONTRIBUTOR_PATTERN},
         meta.rbo: {"p": params.RBO_P},
         text.pourpre_matches: {"threshold": params.THRESHOLD},
-        meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH,
+        meta.swap_rates: {"bin_width": params.SWAP_BIN_WIDTH, "sizes": params.SPLIT_SIZES,
                           "repetitions": params.SPLIT_REPETITIONS},
-        meta.split_study: {"repetitions": params.SPLIT_REPETITIONS},
+        meta.split_study: {"repetitions": params.SPLIT_REPETITIONS,
+                           "sizes": params.SPLIT_SIZES, "models": stats_names.SPLIT_MODELS},
+        meta.scale_report: {"cutoffs": params.SCALE_LENGTHS},
+        tau_table: {"levels": params.SCALE_LEVELS, "tie_policy": options.TIE_POLICY,
+                    "ties": options.PHI_TIES},
         online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,
                                  "smoothing": params.FIT_SMOOTHING},
         online.Interleavings.simulate_clicks: {"probability": params.CLICK_PROBABILITY},

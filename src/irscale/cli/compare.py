@@ -1,43 +1,11 @@
-"""``irscale compare``: significance tests, ANOVA and multiple comparisons of systems.
+"""``irscale compare``: significance tests, ANOVA and multiple comparisons of systems
+(``docs/stats.md``; usage in ``docs/cli.md``).
 
-    irscale compare --scores FILE [--scores FILE ...] [options]
-    irscale compare QRELS RUN RUN [RUN ...] -m MEASURE [options]
-
-Scores come from score-matrix CSV files (one column per system, one row per topic; several
-files are several measures of the same systems and topics) or from qrels and runs
-evaluated with :func:`irscale.evaluate` (runs named by run id, runs that share one after
-their files; ``--names file`` or ``--names a,b,c`` to choose). ``--test tukey-hsd``
-(default) prints the ANOVA table of ``--model`` and Tukey's HSD decisions for every pair;
-``randomized-tukey-hsd`` the randomised Tukey HSD; any two-system test (``t``,
-``wilcoxon``, ``sign``, ``randomization``, ``bootstrap``, ...) is run on every pair with
-``--correction`` over the family of pairs × measures. ``--format json`` prints
-``{"anova": [{"factor", "ss", "df", "ms", "f", "p", "omega2"}, ...],
-"pairs": [{"a", "b", "diff", "ci_low", "ci_high", "p", "p_adjusted", "significant"}, ...]}``
-(no ``anova`` for pairwise tests and the randomised Tukey HSD). Per pair, ``diff`` is
-mean(a) − mean(b) with its interval [``ci_low``, ``ci_high``] (Tukey: simultaneous;
-pairwise tests: per pair, unadjusted), ``p`` the pair's own p-value (Tukey's HSD and the
-randomised Tukey HSD: their simultaneous p-value), ``p_adjusted`` the p-value after
-``--correction`` (equal to ``p`` with ``--correction none`` and for the Tukey tests) and
-``significant`` the decision at ``--alpha``; pairs of several measures also carry
-``measure``. ``--format csv`` names the p-values alike. With ``--baseline SYSTEM`` (and a
-two-system test) every pair is a system ``a`` against the baseline ``b`` and also carries
-the topics ``a`` ``wins``, ``ties`` and ``losses`` against it (every format): the numbers of
-``irscale.evaluate(...).compare(baseline=...)``.
-
-``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (TREC Web 2013–2014;
-:mod:`irscale.stats.risk`): for every other system and measure, URisk (the mean
-risk-weighted difference, losses weighed 1 + A), TRisk (Dinçer et al. 2014: URisk over its
-standard error, with its two-sided t p-value on topics − 1 df) and wins / losses / ties
-against the baseline. It is a test of its own: the options of the other tests (``--test``,
-``--model``, ``--correction``, ``--alternative``, ``--alpha``, resampling) are refused with
-it. ``--format json`` prints ``{"risk": [{"measure", "run", "baseline", "risk_alpha",
-"topics", "wins", "losses", "ties", "urisk", "trisk", "df", "p"}, ...]}``.
-
-Options that the chosen test would ignore are refused (``--correction`` and
-``--alternative`` with the Tukey tests, ``--samples``/``--seed``/``--workers``/
-``--scheduler`` with tests that do not resample, ``--model`` with other tests,
-``--digits`` with csv/json, ...): see :mod:`irscale.cli.checks`. ``--scheduler`` runs the
-resampling on a Dask cluster (:mod:`irscale.parallel`), with the same results.
+``--test tukey-hsd`` (default) prints the ANOVA table of ``--model`` and Tukey's HSD for
+every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; a two-system test runs on
+every pair (or against ``--baseline``) with ``--correction`` over pairs × measures.
+``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (:mod:`irscale.stats.risk`),
+a test of its own. Options the chosen test would ignore are refused (:data:`RULES`).
 """
 
 from __future__ import annotations
@@ -46,34 +14,84 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS
+from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param
 from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
+    ALTERNATIVE,
+    ALTERNATIVES,
+    COMPARE_TEST,
     MODEL_NAMES,
     MULTI_TESTS,
     MULTIPLE_CORRECTION,
     RANK_MODELS,
-    TABLE_FORMATS,
-    TEST_NAMES,
+    RESAMPLING,
+    is_resampling,
 )
-from .checks import COMPARE_TEST, add_digits, check_compare
-from .inputs import add_inputs, check_inputs, load_matrix
+from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
 from .main import given
 from .options import (
-    Checked,
+    DIGITS_RULE,
+    add_digits,
+    add_format,
+    add_option,
     add_param,
     add_progress,
     add_scheduler,
+    check_scheduler,
     scheduler,
     wants_progress,
 )
 from .outputs import add_output, write_text
+from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
     from ..stats.results import AnovaResult, RankTestResult
 
+#: ``--test``: the procedure or two-system test run.
+TEST = Param("test", COMPARE_TEST, "tukey-hsd", "procedure or two-system test", ("--test",),
+             label="--test")
+#: ``--risk-alpha``: the risk sensitivity of the risk-sensitive comparison.
+RISK = Param("risk_alpha", RISK_ALPHA, None, "risk-sensitive comparison against --baseline: "
+             "URisk and TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)",
+             ("--risk-alpha",), "A", label="--risk-alpha")
+#: The models of ``--model`` besides formulas (``topic + system``).
+MODELS = (*MODEL_NAMES, *RANK_MODELS)
+
+
+def _multi_reason(args: argparse.Namespace) -> str:
+    """Why the options of two-system tests do not apply to a many-system procedure."""
+    what = ("the ANOVA or rank model and Tukey's HSD" if args.test == "tukey-hsd"
+            else "the randomised Tukey HSD")
+    return ("{options} {applies} to two-system tests, not to --test {test}: " + what +
+            " compares every pair two-sided and controls the family-wise error itself")
+
+
+#: When the options apply, in the order they are checked.
+RULES = (
+    Rule(("test", "model", "correction", "alternative", "samples", "seed", "workers",
+          "scheduler", "alpha"), lambda args: not given(args, "risk_alpha"),
+         "{options} {applies} to the significance tests, not to --risk-alpha (TRisk is its "
+         "own t-test: its p-value is printed)"),
+    Rule(("risk_alpha",), lambda args: args.baseline is not None,
+         "--risk-alpha needs --baseline SYSTEM (the run every other system is compared with)"),
+    Rule(("model",), lambda args: args.test == "tukey-hsd",
+         "--model applies to --test tukey-hsd, not to {test!r}"),
+    Rule(("model",), lambda args: args.model in (*MODELS, "topic", "system") or
+         "+" in args.model, f"--model: unknown model {{model!r}}; choose from "
+         f"{', '.join(MODELS)} or a formula such as 'topic + system'"),
+    Rule(("correction", "alternative", "baseline"),
+         lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
+    Rule(("samples", "seed", "workers", "scheduler"), lambda args: is_resampling(args.test),
+         f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
+    DIGITS_RULE,
+    SOURCES_RULE,
+)
+
+
 def add_parser(subparsers) -> None:
+    """Register ``irscale compare``: its options and the rules of when they apply."""
     parser = subparsers.add_parser(
         "compare",
         help="compare systems: significance tests, ANOVA, Tukey HSD, corrections",
@@ -82,40 +100,32 @@ def add_parser(subparsers) -> None:
     )
     add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
                "only measure of the --scores files)")
-    parser.add_argument("--baseline", default=None, metavar="SYSTEM",
+    parser.add_argument("--baseline", metavar="SYSTEM",
                         help="two-system tests: compare every other system with this one "
                         "only (the family: systems x measures against it; default: every "
                         "pair); with --risk-alpha: the risk baseline")
-    parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, type=float,
-                        default=None, metavar="A",
-                        help="risk-sensitive comparison against --baseline: URisk and "
-                        "TRisk with losses weighed 1 + A (A >= 0; TREC Web 2013-14)")
-    parser.add_argument("--test", action=Checked, domain=COMPARE_TEST, default=None,
-                        help=f"{' | '.join(MULTI_TESTS)} | {' | '.join(TEST_NAMES)} "
-                        "(default tukey-hsd)")
-    parser.add_argument("--model", default="topic+system",
-                        help=f"model of tukey-hsd: {' | '.join(MODEL_NAMES + RANK_MODELS)}"
-                        " (default topic+system)")
+    add_param(parser, RISK, type=float)
+    add_param(parser, TEST)
+    add_option(parser, "--model", default="topic+system",
+               doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests")
     add_param(parser, SIGNIFICANCE)
-    parser.add_argument("--alternative", default="two-sided",
-                        choices=("two-sided", "greater", "less"),
-                        help="alternative hypothesis of pairwise tests: greater = a > b "
-                        "(default two-sided)")
+    add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
     add_param(parser, RESAMPLES, doc="resamples of the resampling tests")
     add_param(parser, THREADS, doc="threads for resampling")
     add_scheduler(parser, "the resampling")
-    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_progress(parser)
     add_output(parser)
+    add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
 
 def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
+    """The one measure an ANOVA or Tukey HSD compares: the ``-m`` given, else the only one."""
     if measures and len(measures) > 1:
         raise ParameterError(f"an ANOVA / Tukey HSD compares one measure, got {len(measures)} "
                              f"({', '.join(measures)}): give one -m")
@@ -144,26 +154,23 @@ def compare(args: argparse.Namespace):
         model = args.model
         measure = _measure_of(matrix, args.measures)
         omnibus: AnovaResult | RankTestResult
-        if model in RANK_MODELS:  # else a model of anova (checked by check_compare)
+        if model in RANK_MODELS:  # else a model of anova (checked by RULES)
             omnibus = (kruskal_wallis if model == "kruskal-wallis" else friedman)(
                 matrix, measure=measure)
         else:
             omnibus = anova(matrix, model, measure=measure)
         return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
-    options: dict[str, Any] = {}
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
+    resampling = {"samples": args.samples} if given(args, "samples") else {}
     with scheduler(args) as executor:
         where = {"workers": args.workers} if executor == "local" else {"executor": executor}
         if spec is None:
             return None, randomized_tukey_hsd(
-                matrix, samples=args.samples or 10_000, alpha=args.alpha,
-                measure=_measure_of(matrix, args.measures), rng=args.seed,
-                progress=progress, **where,
-            )
+                matrix, alpha=args.alpha, measure=_measure_of(matrix, args.measures),
+                rng=args.seed, progress=progress, **resampling, **where)
+        options: dict[str, Any] = {}
         if spec.resampling:  # --samples/--seed/--workers/--scheduler otherwise: refused
-            default = 10_000 if spec.name == "randomization" else 1_000
-            options = {"samples": args.samples or default, "rng": args.seed,
-                       "progress": progress, **where}
+            options = {**resampling, "rng": args.seed, "progress": progress, **where}
         measures = list(args.measures) if args.measures else None
         return None, pairwise_tests(
             matrix, spec.name, correction=args.correction, alpha=args.alpha,
@@ -185,30 +192,6 @@ def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
     return "\n".join(parts)
 
 
-#: Options of the other tests, refused with --risk-alpha: (flag, attribute).
-_NOT_RISK = (("--test", "test"), ("--model", "model"), ("--correction", "correction"),
-             ("--alternative", "alternative"), ("-B/--samples", "samples"),
-             ("--seed", "seed"), ("--workers", "workers"), ("--scheduler", "scheduler"))
-
-
-def check_risk(args: argparse.Namespace) -> float:
-    """The options of ``--risk-alpha`` (see the module documentation): its value."""
-    from .checks import check_digits_option, check_sources
-
-    flags = [flag for flag, attr in (*_NOT_RISK, ("--alpha", "alpha")) if given(args, attr)]
-    if flags:
-        raise ParameterError(f"{', '.join(flags)} {'applies' if len(flags) == 1 else 'apply'}"
-                             " to the significance tests, not to --risk-alpha (TRisk is "
-                             "its own t-test: its p-value is printed)")
-    if args.baseline is None:
-        raise ParameterError("--risk-alpha needs --baseline SYSTEM (the run every other "
-                             "system is compared with)")
-    check_digits_option(args)
-    check_sources(args)
-    check_inputs(args)
-    return args.risk_alpha
-
-
 def risk_output(args: argparse.Namespace, alpha: float) -> str:
     """The risk table of ``--baseline --risk-alpha`` in ``--format``."""
     from ..stats.risk import risk_table
@@ -224,11 +207,12 @@ def risk_output(args: argparse.Namespace, alpha: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "risk_alpha", None) is not None:
-        return write_text(args, risk_output(args, check_risk(args)))
-    if args.test is None:
-        args.test = "tukey-hsd"
-    check_compare(args)  # every option, before any work
+    """Check every option before any work (:data:`RULES`), then compare."""
+    check_options(args)
+    if given(args, "risk_alpha"):
+        check_inputs(args)
+        return write_text(args, risk_output(args, args.risk_alpha))
+    check_scheduler(args)
+    check_inputs(args)
     omnibus, pairs = compare(args)
-    text = render_output(omnibus, pairs, args.fmt, args.digits)
-    return write_text(args, text)
+    return write_text(args, render_output(omnibus, pairs, args.fmt, args.digits))

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
 from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
-from .options import ListAction, wants_progress
+from .options import ListAction, add_option, wants_progress
 from .outputs import declare_inputs
+from .rules import Rule
 from .runargs import add_run_options, check_no_runs_option, named_runs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,6 +53,11 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
                              f"hold {list(matrix.measures)}, named after the files)")
 
 
+#: ``--topic-column``: a column of the ``--scores`` files.
+SOURCES_RULE = Rule(("topic_column",), lambda args: bool(getattr(args, "scores", None)),
+                    "--topic-column applies to --scores files (score CSVs), not to runs "
+                    "evaluated against qrels")
+
 
 def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
                systems: bool = True, measure_help: str = "measure (repeatable)") -> None:
@@ -65,21 +71,26 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
     if scores:
         parser.add_argument("--scores", action="append", default=[], metavar="FILE",
                             help=SCORES_HELP)
-        parser.add_argument("--topic-column", default=None, metavar="COL",
+        parser.add_argument("--topic-column", metavar="COL",
                             help=TOPIC_COLUMN_HELP)
         declare_inputs(parser, "--scores")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
-                        metavar="MEASURE", help=measure_help)
+    add_measures(parser, measure_help)
     add_run_options(parser)  # --names, --allow-empty
-    parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
-                        help="diversity: read QRELS as ndeval's 'topic subtopic docno "
-                        "judgment' (default auto: when every -m measure is a diversity "
-                        "measure, such as alpha-nDCG@20)")
+    add_option(parser, "--qrels-format", choices=QRELS_FORMATS, default="auto",
+               doc="diversity: read QRELS as ndeval's 'topic subtopic docno judgment' (auto: "
+               "when every -m measure is a diversity measure, such as alpha-nDCG@20)")
     add_intent_options(parser)
     if systems:
         parser.add_argument("--systems", action=ListAction, kind="str", unique=True,
-                            default=None, metavar="A,B,...",
+                            metavar="A,B,...",
                             help="comma-separated systems to keep (default: all)")
+
+
+def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatable)", *,
+                 required: bool = False) -> None:
+    """``-m/--measure MEASURE``, repeatable: the measures the runs are evaluated with."""
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
+                        required=required, metavar="MEASURE", help=doc)
 
 
 def _paths(args: argparse.Namespace) -> list[str]:

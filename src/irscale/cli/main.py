@@ -1,25 +1,15 @@
-"""Entry point of the ``irscale`` command.
+"""Entry point of the ``irscale`` command (usage: ``docs/cli.md``).
 
-Each subcommand lives in its own module of this package, which exposes
-``add_parser(subparsers)``: it registers an ``argparse`` sub-parser and sets its ``func``
-default to a function ``(args) -> int`` (the exit status).
-
-Whatever a user can cause ends in one line on standard error and a nonzero exit status,
-never a traceback (``docs/errors.md``):
-
-* errors derived from :class:`irscale.errors.IrscaleError`, usage errors and files that
-  cannot be read or written: ``irscale: <message>``, exit status 2;
-* ^C: ``irscale: interrupted``, exit status 130 (outputs are written atomically, so none
-  is left half-written);
-* warnings: ``irscale: warning: <message>`` (never Python's ``file:line: Category``);
-* anything else is a bug of irscale: ``irscale: internal error: ...`` with exit status 3
-  (``IRSCALE_DEBUG=1`` shows the traceback).
-
-^C may come at any moment, also while the modules are imported, so this module imports
-nothing but ``os`` and ``sys`` (loaded with the interpreter) when it is loaded: everything
-else, :mod:`argparse` and :mod:`irscale.errors` included, is imported inside :func:`main`'s
-protected region. :class:`Parser` and :class:`UsageError`, whose bases come from those
-modules, are defined on first use.
+Each subcommand lives in its own module of this package, whose ``add_parser(subparsers)``
+registers a sub-parser with a ``func`` default ``(args) -> int`` (the exit status).
+Whatever a user can cause ends in one line on standard error, never a traceback
+(``docs/errors.md``): ``irscale: <message>`` with status 2 for bad input, options and
+files; ``irscale: interrupted`` (130) for ^C; ``irscale: warning: <message>`` for
+warnings; ``irscale: internal error: ...`` (3) for a bug (``IRSCALE_DEBUG=1`` shows the
+traceback). ^C may come at any moment, also while modules are imported, so this module
+imports nothing but ``os`` and ``sys`` when it is loaded: :class:`Parser` and
+:class:`UsageError`, whose bases come from argparse and :mod:`irscale.errors`, are defined
+on first use, inside :func:`main`'s protected region.
 """
 
 from __future__ import annotations
@@ -70,20 +60,29 @@ def _lazy(name: str):
 
 class Given:
     """What :class:`Parser` records of a command line besides the values: the ``dest`` of
-    every option of one value given (its default tells nothing: an option may be given
-    with its default value), and the option of each Python parameter the command's options
-    declare (``{"alpha": "--alpha"}``: the Python name an option declares, else its
-    ``dest``), which names the option in the functions' errors (:func:`named`)."""
+    every option given (its default tells nothing: an option may be given with its default
+    value), the option of each Python parameter the command's options declare
+    (``{"rng": "--seed"}``: the Python name an option declares, else its ``dest``), which
+    names the option in the functions' errors (:func:`named`), and the spelling of the
+    option of each ``dest`` (``{"samples": "-B/--samples"}``)."""
 
     def __init__(self) -> None:
         self.dests: set[str] = set()
         self.flags: dict[str, str] = {}
+        self.spelt: dict[str, str] = {}
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
-    """Whether the option stored in ``dest`` was given on the command line."""
+    """Whether the option stored in ``dest`` was given on the command line (a positional
+    argument: with a value)."""
     record = getattr(args, GIVEN, None)
     return record is not None and dest in record.dests
+
+
+def spelling(args: argparse.Namespace, dest: str) -> str:
+    """How messages spell the option stored in ``dest`` (``-B/--samples``)."""
+    record = getattr(args, GIVEN, None)
+    return record.spelt.get(dest, dest) if record is not None else dest
 
 
 def named(error: Exception, args: argparse.Namespace | None) -> Exception:
@@ -119,14 +118,31 @@ def _define_classes() -> None:
         Options with ``action="append"`` (``-m``) stay repeatable."""
 
         def __call__(self, parser, namespace, values, option_string=None):
-            if option_string is not None:  # positionals are stored once by argparse
-                seen = vars(namespace).setdefault(_SEEN, {})
-                if self in seen:
-                    first = seen[self]
-                    spelt = "" if first == option_string else f" (first as {first})"
-                    parser.error(f"option {option_string} given twice{spelt}")
+            seen = vars(namespace).setdefault(_SEEN, {})
+            if option_string is None:  # positionals are stored once by argparse
+                if values:
+                    seen[self] = None
+            elif self in seen:
+                first = seen[self]
+                spelt = "" if first == option_string else f" (first as {first})"
+                parser.error(f"option {option_string} given twice{spelt}")
+            else:
                 seen[self] = option_string
             super().__call__(parser, namespace, values, option_string)
+
+    class Noted(argparse.Action):
+        """An action that notes in the parse record that it was given (a flag, an option
+        that may be repeated)."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            vars(namespace).setdefault(_SEEN, {}).setdefault(self, option_string)
+            super().__call__(parser, namespace, values, option_string)
+
+    class AppendNoted(Noted, argparse._AppendAction):
+        """argparse's ``append`` action, noted in the parse record."""
+
+    class FlagNoted(Noted, argparse._StoreTrueAction):
+        """argparse's ``store_true`` action, noted in the parse record."""
 
     class Parser(argparse.ArgumentParser):
         """An argument parser whose errors are :class:`UsageError` (one line, exit status
@@ -137,6 +153,8 @@ def _define_classes() -> None:
             super().__init__(*args, **kwargs)
             self.register("action", None, StoreOnce)
             self.register("action", "store", StoreOnce)
+            self.register("action", "append", AppendNoted)
+            self.register("action", "store_true", FlagNoted)
 
         def parse_known_args(self, args=None, namespace=None):
             namespace, extras = super().parse_known_args(args, namespace)
@@ -145,8 +163,9 @@ def _define_classes() -> None:
             record.dests.update(action.dest for action in seen)
             options = [action for action in self._actions if action.option_strings]
             for action in sorted(options, key=lambda action: not getattr(action, "api", None)):
-                record.flags.setdefault(getattr(action, "api", None) or action.dest, getattr(
-                    action, "spelt", "/".join(action.option_strings)))
+                spelt = getattr(action, "spelt", "/".join(action.option_strings))
+                record.flags.setdefault(getattr(action, "api", None) or action.dest, spelt)
+                record.spelt.setdefault(action.dest, spelt)
             return namespace, extras
 
         def error(self, message: str) -> NoReturn:
@@ -154,7 +173,7 @@ def _define_classes() -> None:
             raise UsageError(f"{command + ': ' if command else ''}{message} "
                              f"(see '{self.prog} --help')")
 
-    for cls in (UsageError, StoreOnce, Parser):
+    for cls in (UsageError, StoreOnce, Noted, AppendNoted, FlagNoted, Parser):
         cls.__module__, cls.__qualname__ = __name__, cls.__name__
     globals().update(UsageError=UsageError, Parser=Parser, _StoreOnce=StoreOnce)
 

@@ -1,91 +1,113 @@
-"""``irscale meta``: meta-evaluation of measures, test collections and significance tests.
+"""``irscale meta``: meta-evaluation of measures, test collections and significance tests
+(``docs/meta.md``; usage in ``docs/cli.md``).
 
-    irscale meta correlate      --scores A.csv --scores B.csv [--method kendall] [--by topic]
-    irscale meta discriminative-power --scores F.csv [--method bootstrap] [-B 1000] [--seeds 10]
-    irscale meta split          --scores F.csv [--sizes 5,10,25] [--models MD1,MD2,MD2f]
-    irscale meta swap           --scores F.csv [--sizes 5,10,25] [--bin-width 0.01]
-    irscale meta concordance    QRELS RUN... -m M1 -m M2 -m GOLD --gold GOLD
-    irscale meta loo            QRELS RUN... -m map [--depth 100]
-    irscale meta scales         QRELS RUN... [-m P -m AP ...] [--cutoffs 5,10,20,30]
-    irscale meta simulate       --model normal [--topics 50 --systems 2 --effects 0,0.05]
-                                 | --model bootstrap --scores F.csv [--null]
-                                 [--test t,wilcoxon] [--correction none,holm]
-                                 [--repetitions 1000] [--checkpoint DIR]
-
-Scores come from score-matrix CSV files (``--scores``, one column per system, one row per
-topic; each file is a measure named after the file) or from qrels and runs evaluated with
-``-m MEASURE`` (as ``irscale compare``). Every subcommand prints a table (``--format``
-text, csv, markdown, latex or json); ``--plot FILE`` writes a PNG or SVG where a plot
-exists (matplotlib needed). See ``docs/meta.md``.
+Scores come from score-matrix CSV files (``--scores``) or from qrels and runs evaluated
+with ``-m MEASURE`` (:mod:`irscale.cli.inputs`). Every analysis prints a table in
+``--format``; ``--plot FILE`` writes a PNG or SVG where a plot exists. Options an analysis
+would ignore are refused by the rules declared with its options (:class:`~.options.Rule`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ..core.params import (
     CONTRIBUTOR_PATTERN,
-    CORRELATION,
+    CORRELATION_METHOD,
     CUTOFF,
-    DEPTH,
     DISCRIMINATIVE_METHOD,
+    DISCRIMINATIVE_SAMPLES,
     EFFECT,
-    ERROR_SD,
     INTERVAL_SAMPLES,
-    MATRIX_SIZE,
+    LOO_DEPTH,
+    NORMAL_ERROR_SD,
+    NORMAL_SYSTEMS,
+    NORMAL_TOPIC_SD,
+    NORMAL_TOPICS,
     RBO_P,
     RESAMPLES,
     RNG_SEED,
-    SCALE_CUTOFFS,
+    SCALE_LENGTHS,
     SCALE_MEASURES,
-    SEEDS,
     SIGNIFICANCE,
     SIMULATED_MATRICES,
-    SPLIT_METRICS,
+    SPLIT_METRIC,
     SPLIT_REPETITIONS,
-    SPLIT_SIZE,
+    SPLIT_SIZES,
+    SPREAD_SEEDS,
     SWAP_BIN_WIDTH,
-    TOPIC_SD,
     Names,
+    Param,
 )
 from ..errors import ParameterError
-from ..stats.names import CORRECTION, PROCEDURE, PROCEDURE_PAIR, TEST
-from .checks import NORMAL_OPTIONS, add_digits, check_meta
-from .inputs import add_inputs, diversity_inputs, load_matrix, qrels_and_runs
+from ..io.formats import TABLE_FORMATS
+from ..stats.names import (
+    CONVENTION,
+    CONVENTIONS,
+    PROCEDURE,
+    PROCEDURE_PAIR,
+    RESAMPLING,
+    RESAMPLING_TESTS,
+    SHARD_MODEL_NAMES,
+    SIMULATED_CORRECTIONS,
+    SIMULATED_TESTS,
+    SPLIT_MODELS,
+    is_resampling,
+    resampling_procedures,
+)
+from .inputs import (
+    SOURCES_RULE,
+    add_inputs,
+    check_inputs,
+    diversity_inputs,
+    load_matrix,
+    qrels_and_runs,
+)
 from .main import given
 from .options import (
+    DIGITS_RULE,
     Checked,
     ListAction,
+    add_digits,
+    add_format,
+    add_option,
     add_param,
     add_progress,
     add_scheduler,
     add_ties,
-    join,
+    check_scheduler,
     scheduler,
     wants_progress,
 )
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
+from .rules import Default, Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, NormalModel
 
-#: Defaults of ``--sizes`` (split and swap) and ``--models`` (split).
-SIZES = (5, 10, 15, 20, 25)
-MODELS = ("MD1", "MD2", "MD2f")
 #: ``meta dp --method``: a method of discriminative power, or both.
-DP_METHOD = Names(DISCRIMINATIVE_METHOD.noun, (*DISCRIMINATIVE_METHOD.names, "both"),
-                  DISCRIMINATIVE_METHOD.aliases, fold=True)
-#: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
-#: or the spread of τ (``tau_sd``).
-METRIC = Names("metric", (*SPLIT_METRICS, "bias", "tau_sd"))
-
+DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
+                                  (*DISCRIMINATIVE_METHOD.names, "both"),
+                                  DISCRIMINATIVE_METHOD.aliases, fold=True),
+                  "bootstrap", "method of discriminative power, or both", ("--method",),
+                  label="--method")
+#: ``meta swap --test``: the significance filter of the swap method.
+SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds significant "
+                  "on TS1", ("--test",), label="--test", unset="every pair")
+#: ``meta correlate --by``: what is correlated.
+CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "overall",
+                     "overall (means, then correlate), topic (one value per topic) or matrix "
+                     "(every two measures)", ("--by",))
+#: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
+SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
+                     "the table to print", ("--table",))
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
 SIMULATION_MODELS = ("normal", "bootstrap")
-
+#: ``meta simulate``'s options of the normal model (NormalModel's fields).
+NORMAL_OPTIONS = ("topics", "systems", "effects", "topic_sd", "error_sd")
 
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
@@ -93,34 +115,41 @@ MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores fil
 
 def _common(parser: argparse.ArgumentParser, *, scores: bool = True,
             systems: bool | None = None, measure_help: str = MEASURE_HELP) -> None:
-    from ..io.formats import TABLE_FORMATS
-
+    """The inputs, ``--format``, ``--digits``, ``--no-progress`` and ``-o`` of an analysis."""
     add_inputs(parser, scores=scores, systems=scores if systems is None else systems,
                measure_help=measure_help)
-    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_progress(parser)
     add_output(parser)
+    add_rules(parser, DIGITS_RULE, SOURCES_RULE)
 
 
 def _sizes(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sizes", action=ListAction, api="sizes", domain=SPLIT_SIZE,
-                        item="a split size", unique=True, default=list(SIZES),
-                        metavar="S,S,...",
-                        help=f"comma-separated topics per split (default {join(SIZES)})")
+    """``--sizes`` and ``--repetitions`` of ``split`` and ``swap``."""
+    add_param(parser, SPLIT_SIZES, many=True, item="a split size")
     add_param(parser, SPLIT_REPETITIONS)
 
 
-def _alpha(parser: argparse.ArgumentParser, *, what: str = "significance level") -> None:
-    add_param(parser, SIGNIFICANCE, doc=what)
+def _study_names(args: argparse.Namespace) -> list[str]:
+    """The procedures of ``meta split``: ``--models``, then both of every ``--cross``."""
+    return [*args.models, *(name for pair in args.cross for name in pair)]
 
 
-def _seed(parser: argparse.ArgumentParser) -> None:
-    add_param(parser, RNG_SEED, doc="seed of the random draws")
+def _split_samples(args: argparse.Namespace) -> str:
+    """Why ``-B/--samples`` does not apply to a split study without resampling."""
+    return (f"-B/--samples applies to the resampling procedures ({RESAMPLING}) among "
+            f"--models and --cross, and the study has none "
+            f"({', '.join(dict.fromkeys(_study_names(args)))})")
+
+
+def _shard_model(args: argparse.Namespace) -> str | None:
+    """The first shard model among the procedures of ``meta split``, or None."""
+    return next((name for name in _study_names(args) if name in SHARD_MODEL_NAMES), None)
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale meta`` and its analyses, each with its options and rules."""
     parser = subparsers.add_parser(
         "meta",
         help="meta-evaluation: correlation, discriminative power, topic splitting, ...",
@@ -128,134 +157,207 @@ def add_parser(subparsers) -> None:
         "& Sanderson 2022; Ferrante, Ferro & Fuhr 2021).",
     )
     sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
-
-    p = sub.add_parser("correlate", help="rank correlation between two measures")
-    _common(p)
-    p.add_argument("--method", action=Checked, domain=CORRELATION, default="kendall",
-                   help=f"{' | '.join(CORRELATION.names)} (default kendall)")
-    add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
-    p.add_argument("--by", default="overall", choices=("overall", "topic", "matrix"),
-                   help="overall (means, then correlate), topic (one value per topic) or "
-                   "matrix (every two measures) (default overall)")
-    add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
-              doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
-              "resamples, --by overall only", unset="no interval")
-    _seed(p)
-    p.set_defaults(func=run_correlate)
-
-    p = sub.add_parser("discriminative-power", aliases=["dp"],
-                       help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
-    _common(p)
-    p.add_argument("--method", action=Checked, domain=DP_METHOD, default="bootstrap",
-                   help=f"{' | '.join(DP_METHOD.names)} (default bootstrap)")
-    add_param(p, RESAMPLES, doc="resamples", default=1000)
-    _alpha(p)
-    _seed(p)
-    p.add_argument("--seeds", action=Checked, domain=SEEDS, api="seeds", default=None,
-                   metavar="R",
-                   help="repeat with seeds seed..seed+R-1 and report the Monte Carlo spread "
-                   "(default: one run)")
-    p.add_argument("--convention", default="plus-one", choices=("plus-one", "proportion"),
-                   help="p-value convention: (c+1)/(B+1) or c/B (default plus-one)")
-    p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
-    p.add_argument("--plot", default=None, metavar="FILE",
-                   help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
-    add_scheduler(p, "the resampling")
-    declare_outputs(p, "--plot", kind="plot")
-    p.set_defaults(func=run_discriminative_power)
-
-    p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
-                       "§3)")
-    _common(p)
-    _sizes(p)
-    p.add_argument("--models", action=ListAction, kind="str", domain=PROCEDURE,
-                   default=list(MODELS),
-                   metavar="M,M,...",
-                   help=f"procedures compared with themselves (default {join(MODELS)})")
-    p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
-                   metavar="A:B,...",
-                   help="different models: A on the first half, B on the second "
-                   "(default: none)")
-    p.add_argument("--metric", action=Checked, domain=METRIC, default=None,
-                   help="print one metric by size (sig_1, AA, AD, MA, MD, jaccard, overlap, "
-                   "tau, bias); default: the agreement table and τ")
-    _alpha(p)
-    _seed(p)
-    add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
-              "--cross")
-    p.add_argument("--plot", default=None, metavar="FILE",
-                   help="write the metric (default τ) against the split size to FILE, "
-                   "PNG/SVG (default: no plot)")
-    add_scheduler(p, "the repetitions")
-    declare_outputs(p, "--plot", kind="plot")
-    p.set_defaults(func=run_split)
-
-    p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
-    _common(p)
-    _sizes(p)
-    add_param(p, SWAP_BIN_WIDTH)
-    p.add_argument("--test", action=Checked, domain=PROCEDURE, default=None,
-                   help="count only the pairs this test finds significant on TS1 (default: "
-                   "every pair)")
-    _alpha(p, what="significance level of --test")
-    _seed(p)
-    add_param(p, RESAMPLES, doc="resamples of a resampling --test")
-    p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
-    add_scheduler(p, "the repetitions of --test")
-    p.set_defaults(func=run_swap)
-
-    p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
-    _common(p)
-    p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
-                   help="comma-separated gold-standard measure(s); the other measures are the "
-                   "candidates")
-    _alpha(p)
-    p.set_defaults(func=run_concordance)
-
-    p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
-    _common(p, scores=False, measure_help="measure (repeatable; at least one)")
-    p.add_argument("--depth", action=Checked, domain=DEPTH, api="depth", default=100,
-                   help="pool depth (default 100)")
-    add_param(p, CONTRIBUTOR_PATTERN)
-    p.add_argument("--contributors", default=None, metavar="FILE",
-                   help="file of 'run contributor' lines (overrides the pattern; default: "
-                   "none)")
-    p.add_argument("--per-run", action="store_true", help="print every run")
-    add_scheduler(p, "the contributors' evaluations")
-    declare_inputs(p, "--contributors")
-    p.set_defaults(func=run_loo)
-
-    p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
-                       "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
-    _common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
-            "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
-    p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
-                   item="a cut-off", unique=True, default=list(SCALE_CUTOFFS),
-                   metavar="N,N,...",
-                   help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
-    p.add_argument("--table", default="all", choices=("all", "2", "4", "5", "6", "invariants"),
-                   help="the table to print (default all)")
-    p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF, default=None,
-                   dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
-                   "(default: the largest)")
-    p.add_argument("--collection", default="T", help="track label prefix (default T)")
-    _alpha(p, what="significance level of tables 5, 6 and invariants")
-    add_ties(p, phi=True)
-    p.add_argument("--plot-dir", default=None, metavar="DIR",
-                   help="write a scatter of each measure vs its ranked version (PNG) to DIR "
-                   "(default: no plots)")
-    declare_outputs(p, "--plot-dir", kind="folder")
-    p.set_defaults(func=run_scales)
-
+    _add_correlate(sub)
+    _add_discriminative_power(sub)
+    _add_split(sub)
+    _add_swap(sub)
+    _add_concordance(sub)
+    _add_loo(sub)
+    _add_scales(sub)
     _add_simulate(sub)
     parser.set_defaults(func=lambda args: parser.error(
         f"choose an analysis: {', '.join(sub.choices)}"))
 
 
+def _add_correlate(sub) -> None:
+    """``meta correlate``: the rank correlation of two measures, with its rules."""
+    p = sub.add_parser("correlate", help="rank correlation between two measures")
+    _common(p)
+    add_param(p, CORRELATION_METHOD)
+    add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
+    add_param(p, CORRELATE_BY, choices=CORRELATE_BY.domain.names)
+    add_param(p, RESAMPLES, domain=INTERVAL_SAMPLES,
+              doc="bootstrap confidence interval of the overall correlation with B ≥ 2 "
+              "resamples, --by overall only", unset="no interval")
+    add_param(p, RNG_SEED)
+    add_rules(p, Rule(("p",), lambda args: args.method == "rbo", "-p/--p (p) is the RBO "
+                      "persistence: it applies to --method rbo, not to {method}"),
+              Rule(("samples",), lambda args: args.by == "overall", "-B/--samples applies to "
+                   "--by overall (the interval of the overall correlation), not to --by {by}"),
+              Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "
+                   "-B/--samples (the bootstrap interval, the only random part of correlate)"))
+    p.set_defaults(func=run_correlate)
+
+
+def _add_discriminative_power(sub) -> None:
+    """``meta discriminative-power`` (``dp``): ASL and discriminative power."""
+    p = sub.add_parser("discriminative-power", aliases=["dp"],
+                       help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
+    _common(p)
+    add_param(p, DP_METHOD)
+    add_param(p, DISCRIMINATIVE_SAMPLES)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, RNG_SEED)
+    add_param(p, SPREAD_SEEDS)
+    add_param(p, CONVENTION, choices=CONVENTIONS)
+    p.add_argument("--pairs", action="store_true", help="print the ASL of every pair")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write the ASL curves to FILE, PNG/SVG (default: no plot)")
+    add_scheduler(p, "the resampling")
+    declare_outputs(p, "--plot", kind="plot")
+    add_rules(p, Rule(("pairs", "plot"), lambda args: not given(args, "seeds"),
+                      "{options} {applies} to one resampling run, not to --seeds (which "
+                      "prints the spread across seeds)"))
+    p.set_defaults(func=run_discriminative_power)
+
+
+def _add_split(sub) -> None:
+    """``meta split``: topic-splitting consistency."""
+    p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
+                       "§3)")
+    _common(p)
+    _sizes(p)
+    add_param(p, SPLIT_MODELS, many=True, unique=False)
+    p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
+                   metavar="A:B,...",
+                   help="different models: A on the first half, B on the second "
+                   "(default: none)")
+    add_param(p, SPLIT_METRIC)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, RNG_SEED)
+    add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
+              "--cross")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write the metric (default τ) against the split size to FILE, "
+                   "PNG/SVG (default: no plot)")
+    add_scheduler(p, "the repetitions")
+    declare_outputs(p, "--plot", kind="plot")
+    add_rules(p, Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
+                      "--alpha applies to the significance metrics; --metric {metric} "
+                      "(Kendall's τ between the halves' rankings) uses no test decision"),
+              Rule(("models", "cross"), lambda args: _shard_model(args) is None,
+                   lambda args: f"{_shard_model(args)} is a shard model: it needs topics × "
+                   "systems × shards scores, which a score CSV does not hold (use "
+                   "irscale.meta.split_study(..., shards=...))"),
+              Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
+                   _split_samples))
+    p.set_defaults(func=run_split)
+
+
+def _add_swap(sub) -> None:
+    """``meta swap``: the swap method."""
+    p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
+    _common(p)
+    _sizes(p)
+    add_param(p, SWAP_BIN_WIDTH)
+    add_param(p, SWAP_TEST)
+    add_param(p, SIGNIFICANCE, doc="significance level of --test")
+    add_param(p, RNG_SEED)
+    add_param(p, RESAMPLES, doc="resamples of a resampling --test")
+    p.add_argument("--by-bin", action="store_true", help="swap rate per difference bin")
+    add_scheduler(p, "the repetitions of --test")
+    add_rules(p, Rule(("bin_width",), lambda args: args.by_bin, "--bin-width applies to "
+                      "--by-bin (the swap rate per difference bin); without it no bins are "
+                      "made"),
+              Rule(("samples",), lambda args: given(args, "test") and is_resampling(args.test),
+                   f"-B/--samples applies to a resampling --test ({RESAMPLING})"),
+              Rule(("alpha",), lambda args: given(args, "test"), "--alpha applies to --test "
+                   "(the significance filter of the swap method); without --test no test is "
+                   "run"))
+    p.set_defaults(func=run_swap)
+
+
+def _add_concordance(sub) -> None:
+    """``meta concordance``: the concordance test."""
+    p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
+    _common(p)
+    p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
+                   help="comma-separated gold-standard measure(s); the other measures are the "
+                   "candidates")
+    add_param(p, SIGNIFICANCE)
+    p.set_defaults(func=run_concordance)
+
+
+def _add_loo(sub) -> None:
+    """``meta loo``: the leave-one-out reusability test."""
+    p = sub.add_parser("loo", help="leave-one-out reusability test (Sakai 2014, §5.4)")
+    _common(p, scores=False, measure_help="measure (repeatable; at least one)")
+    add_param(p, LOO_DEPTH)
+    add_param(p, CONTRIBUTOR_PATTERN)
+    p.add_argument("--contributors", metavar="FILE",
+                   help="file of 'run contributor' lines (overrides the pattern; default: "
+                   "none)")
+    p.add_argument("--per-run", action="store_true", help="print every run")
+    add_scheduler(p, "the contributors' evaluations")
+    declare_inputs(p, "--contributors")
+    add_rules(p, Rule(("contributor_pattern",), lambda args: not given(args, "contributors"),
+                      "--contributor-pattern applies without --contributors (the file names "
+                      "every run's contributor)"))
+    p.set_defaults(func=run_loo)
+
+
+def _add_scales(sub) -> None:
+    """``meta scales``: measures against their interval-scaled versions."""
+    p = sub.add_parser("scales", help="measures vs their interval-scaled versions "
+                       "(Ferrante, Ferro & Fuhr 2021, Tables 2, 4, 5, 6)")
+    _common(p, scores=False, measure_help="measure (repeatable; default: the eleven of "
+            "Ferrante, Ferro & Fuhr 2021: " + ", ".join(SCALE_MEASURES) + ")")
+    add_param(p, SCALE_LENGTHS, many=True, item="a cut-off")
+    add_param(p, SCALES_TABLE, choices=SCALES_TABLE.domain.names)
+    p.add_argument("--table-cutoff", action=Checked, domain=CUTOFF,
+                   dest="table_n", metavar="N", help="cut-off of Tables 4-6, one of --cutoffs "
+                   "(default: the largest)")
+    add_option(p, "--collection", default="T", doc="track label prefix")
+    add_param(p, SIGNIFICANCE, doc="significance level of tables 5, 6 and invariants")
+    add_ties(p, phi=True)
+    p.add_argument("--plot-dir", metavar="DIR",
+                   help="write a scatter of each measure vs its ranked version (PNG) to DIR "
+                   "(default: no plots)")
+    declare_outputs(p, "--plot-dir", kind="folder")
+    add_rules(p, Default("measures", lambda args: list(SCALE_MEASURES)),
+              Rule(("alpha",), lambda args: args.table not in ("2", "4"), "--alpha applies "
+                   "to the significance tables (5, 6, invariants, all), not to --table {table}"),
+              Rule(("table_n",), lambda args: args.table in ("all", "4", "5", "6"),
+                   "--table-cutoff applies to tables 4, 5 and 6 (and all), not to --table "
+                   "{table}"),
+              Rule(("table_n",), lambda args: args.table_n in args.cutoffs,
+                   "--table-cutoff {table_n} is not one of the --cutoffs {cutoffs}"))
+    p.set_defaults(func=run_scales)
+
+
+def _normal_only(args: argparse.Namespace) -> None:
+    """``meta simulate --model normal`` reads no runs: the options of runs, of diversity
+    qrels and ``--qrels-format`` are refused."""
+    from .eval_diversity import check_no_intent_options
+    from .runargs import check_no_runs_option
+
+    if args.model != "normal":
+        return
+    check_no_runs_option(args, "--model normal (no runs are read)")
+    check_no_intent_options(args, "diversity measures of --model bootstrap, not to "
+                            "--model normal")
+    if args.qrels_format != "auto":
+        raise ParameterError("--qrels-format applies to --model bootstrap's QRELS, not "
+                             "to --model normal")
+
+
+def _normal_systems(args: argparse.Namespace) -> int | None:
+    """The systems of the normal model: one per ``--effects``, else the API's default
+    (the bootstrap model takes every system of its matrix)."""
+    if args.model == "bootstrap":
+        return None
+    return len(args.effects) if args.effects else cast(int, NORMAL_SYSTEMS.default)
+
+
+def _output_in_checkpoint(args: argparse.Namespace) -> bool:
+    """Whether ``-o`` lies in ``--checkpoint``, whose files the study writes."""
+    return args.output != "-" and os.path.dirname(os.path.realpath(args.output)) == \
+        os.path.realpath(args.checkpoint)
+
+
 def _add_simulate(sub) -> None:
     """``meta simulate``: :func:`irscale.meta.simulation_study` on the command line; every
-    option is one of its arguments or of its model's (the defaults stated in the help are
-    the API's: a test checks that they agree)."""
+    option is one of its arguments or of its model's, declared with the API's default."""
     p = sub.add_parser(
         "simulate", help="Type I, II and III error rates and power of tests over simulated "
         "score matrices (Urbano, Lima & Hanjalic 2019)",
@@ -270,54 +372,63 @@ def _add_simulate(sub) -> None:
                    help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
                    "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
                    "or --scores) drawn with replacement, its system means being the truth")
-    p.add_argument("--topics", action=Checked, domain=MATRIX_SIZE, api="topics", default=None,
-                   metavar="T",
-                   help="normal model: topics per matrix (default 50)")
-    p.add_argument("--systems", action=Checked, domain=MATRIX_SIZE, api="systems",
-                   default=None, metavar="S",
-                   help="normal model: systems per matrix (default: the number of "
-                   "--effects, else 2)")
+    add_param(p, NORMAL_TOPICS)
+    add_param(p, NORMAL_SYSTEMS, default=None, unset=f"the number of --effects, else "
+              f"{NORMAL_SYSTEMS.default}")
     p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
-                   item="a system mean", default=None,
+                   item="a system mean",
                    metavar="E,E,...",
                    help="normal model: the true system means mu_s, one per system; write "
                    "--effects=-0.1,0 when the first is negative (default: all 0, every pair "
                    "null)")
-    p.add_argument("--topic-sd", action=Checked, domain=TOPIC_SD, api="topic_sd",
-                   default=None, metavar="SD",
-                   help="normal model: standard deviation of the topic effects u_t "
-                   "(default 0.1)")
-    p.add_argument("--error-sd", action=Checked, domain=ERROR_SD, api="error_sd",
-                   default=None, metavar="SD",
-                   help="normal model: standard deviation of the errors e_ts, > 0 "
-                   "(default 0.1)")
+    add_param(p, NORMAL_TOPIC_SD)
+    add_param(p, NORMAL_ERROR_SD)
     p.add_argument("--null", action="store_true",
                    help="bootstrap model: first centre every system on the grand mean, so "
                    "that every pair is null (default: the matrix's system means are the "
                    "truth)")
     add_param(p, SIMULATED_MATRICES)
-    p.add_argument("--test", action=ListAction, kind="str", domain=TEST, unique=True,
-                   default=None,
-                   metavar="T,T,...",
-                   help="comma-separated two-system tests run on every pair: t, student, "
-                   "welch, wilcoxon, sign, mann-whitney, randomization, bootstrap, "
-                   "bootstrap-shift, unpaired-bootstrap (default t)")
-    p.add_argument("--correction", action=ListAction, kind="str", domain=CORRECTION,
-                   unique=True, default=None, metavar="C,C,...",
-                   help="comma-separated multiple-comparison corrections, each applied to "
-                   "every test: none, bonferroni, holm, ... (default none)")
-    _alpha(p)
-    _seed(p)
+    add_param(p, SIMULATED_TESTS, many=True)
+    add_param(p, SIMULATED_CORRECTIONS, many=True)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, RNG_SEED)
     add_param(p, RESAMPLES, doc="resamples of the resampling tests among --test",
               unset="each test's own")
-    p.add_argument("--checkpoint", default=None, metavar="DIR",
+    p.add_argument("--checkpoint", metavar="DIR",
                    help="keep the counts of every finished task in DIR (made if missing) "
                    "and, run again with the same arguments and --seed, compute only the "
                    "unfinished tasks; a DIR holding another study is refused (default: no "
                    "checkpoint)")
     add_scheduler(p, "the simulated matrices")
     declare_outputs(p, "--checkpoint", kind="folder")
+    add_rules(
+        p, Rule(("null", "inputs", "scores", "measures", "topic_column"),
+                lambda args: args.model != "normal", "{options} {applies} to --model "
+                "bootstrap (the matrix whose topics are resampled), not to --model normal",
+                spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
+        _normal_only,
+        Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
+             "--model normal, not to --model bootstrap (whose matrix, every system of the "
+             "runs or --scores given, is resampled as it is)"),
+        Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
+             lambda args: f"-B/--samples applies to the resampling tests "
+             f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
+             f"({', '.join(args.tests)})"),
+        Rule(("checkpoint",), lambda args: given(args, "seed"), "--checkpoint needs --seed: "
+             "a study resumes only with the seed it started with"),
+        Rule(("checkpoint",), lambda args: not _output_in_checkpoint(args), "-o {output} lies "
+             "in --checkpoint {checkpoint}, whose files the study writes: write it outside"),
+        Default("systems", _normal_systems))
     p.set_defaults(func=run_simulate)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Every option of the analysis, before anything heavy is imported: the scheduler, the
+    rules of the options, then the inputs (none for ``simulate --model normal``)."""
+    check_scheduler(args)
+    check_options(args)
+    if args.meta_command != "simulate" or args.model == "bootstrap":
+        check_inputs(args)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -327,10 +438,12 @@ def _matrix(args: argparse.Namespace):
 
 
 def _measures(matrix, args: argparse.Namespace) -> list[str]:
+    """The ``-m`` measures, else every measure of the matrix."""
     return list(args.measures or matrix.measures)
 
 
 def _render(frame, args: argparse.Namespace, title: str | None = None) -> str:
+    """``frame`` in ``--format`` with ``--digits``; the title for tables a person reads."""
     from ..meta.common import format_frame
 
     return format_frame(frame, args.fmt, digits=args.digits,
@@ -349,7 +462,8 @@ def _topic_mean(series) -> str:
 
 
 def run_correlate(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta correlate``: the rank correlation of two measures (or every two)."""
+    _check(args)
 
     import pandas as pd
 
@@ -412,7 +526,8 @@ def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],
 
 
 def run_discriminative_power(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
+    _check(args)
 
     import pandas as pd
 
@@ -453,14 +568,13 @@ def _resampling_options(args: argparse.Namespace) -> dict[str, dict[str, object]
     """``-B/--samples`` of ``split``, given to every resampling procedure of the study."""
     if args.samples is None:
         return None
-    from .checks import resampling_procedures
-
-    names = [*args.models, *(name for pair in args.cross for name in pair)]
-    return {name: {"samples": args.samples} for name in resampling_procedures(names)}
+    return {name: {"samples": args.samples}
+            for name in resampling_procedures(_study_names(args))}
 
 
 def run_split(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta split``: topic-splitting consistency (Ferro & Sanderson 2022, §3)."""
+    _check(args)
 
     from .. import meta
 
@@ -486,7 +600,8 @@ def run_split(args: argparse.Namespace) -> int:
 
 
 def run_swap(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta swap``: swap rates by topic-set size (Voorhees & Buckley 2002)."""
+    _check(args)
 
     from .. import meta
 
@@ -501,7 +616,8 @@ def run_swap(args: argparse.Namespace) -> int:
 
 
 def run_concordance(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta concordance``: candidates against the gold measures (Sakai 2014)."""
+    _check(args)
 
     from .. import meta
 
@@ -517,36 +633,18 @@ def run_concordance(args: argparse.Namespace) -> int:
 
 
 def _contributors(args: argparse.Namespace) -> dict[str, str] | None:
-    """The ``run contributor`` lines of ``--contributors`` (``#`` starts a comment)."""
+    """The runs' contributors of ``--contributors`` (``meta loo``, ``pool simulate``), or
+    None without it."""
     if args.contributors is None:
         return None
-    from ..errors import EmptyInputError, InputFormatError
-    from ..io.files import check_utf8, display_name, raise_nul_line, read_input
+    from ..io.contributors import read_contributors
 
-    source = display_name(args.contributors)
-    data = read_input(args.contributors)
-    check_utf8(data, source)
-    if b"\x00" in data:
-        raise_nul_line(data, source)
-    table: dict[str, str] = {}
-    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
-            continue
-        if len(fields) != 2:
-            raise InputFormatError("expected 'run contributor'", source=source, line=number,
-                                   text=line)
-        if fields[0] in table:
-            raise InputFormatError(f"run {fields[0]!r} is listed twice", source=source,
-                                   line=number, text=line)
-        table[fields[0]] = fields[1]
-    if not table:
-        raise EmptyInputError("no 'run contributor' line", source=source)
-    return table
+    return read_contributors(args.contributors)
 
 
 def run_loo(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta loo``: leave-one-contributor-out reusability (Sakai 2014, §5.4)."""
+    _check(args)
 
     from .. import meta
 
@@ -568,7 +666,8 @@ def run_loo(args: argparse.Namespace) -> int:
 
 
 def run_scales(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta scales``: Tables 2, 4, 5 and 6 of Ferrante, Ferro & Fuhr (2021)."""
+    _check(args)
 
     from .. import meta
 
@@ -601,52 +700,36 @@ def run_scales(args: argparse.Namespace) -> int:
     return write_text(args, text)
 
 
-#: ``meta simulate``'s options passed to :func:`irscale.meta.simulation_study` when given:
-#: ``{dest: argument}``.
-SIMULATION_ARGUMENTS = {"repetitions": "repetitions", "alpha": "alpha",
-                        "checkpoint": "checkpoint", "test": "tests",
-                        "correction": "corrections"}
-
-
-def _given(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
-    """The options among ``names`` given on the command line, by their Python names (those
-    not given keep the API's defaults)."""
-    return {name: getattr(args, name) for name in names if given(args, name)}
-
-
 def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
-    """The model of ``meta simulate``: a NormalModel of the ``--topics``, ``--systems``,
-    ``--effects``, ``--topic-sd`` and ``--error-sd`` given (the API checks them; its errors
-    name the option: :func:`irscale.cli.main.named`), or a BootstrapModel of the
+    """The model of ``meta simulate``: a NormalModel of ``--topics``, ``--systems``,
+    ``--effects``, ``--topic-sd`` and ``--error-sd`` (the API checks them together; its
+    errors name the option: :func:`irscale.cli.main.named`), or a BootstrapModel of the
     one-measure matrix."""
     from .. import meta
 
     if args.model == "bootstrap":
         return meta.BootstrapModel.of(_one_measure(args, "a bootstrap simulation"),
                                       null=args.null)
-    fields = _given(args, NORMAL_OPTIONS)
-    if "effects" in fields:
-        fields["effects"] = tuple(args.effects)
-        fields.setdefault("systems", len(args.effects))
-    return meta.NormalModel(**fields)
+    effects = None if args.effects is None else tuple(args.effects)
+    return meta.NormalModel(topics=args.topics, systems=args.systems, effects=effects,
+                            topic_sd=args.topic_sd, error_sd=args.error_sd)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    check_meta(args)  # every option, before anything heavy is imported
+    """``meta simulate``: error rates and power over simulated matrices."""
+    _check(args)
 
     from .. import meta
     from ..stats.tables import alpha_text
-    from .checks import resampling_procedures
 
     model = _simulation_model(args)
-    arguments = {SIMULATION_ARGUMENTS[name]: value
-                 for name, value in _given(args, SIMULATION_ARGUMENTS).items()}
-    if args.samples is not None:
-        arguments["options"] = {name: {"samples": args.samples}
-                                for name in resampling_procedures(args.test)}
+    options = None if args.samples is None else {
+        name: {"samples": args.samples} for name in resampling_procedures(args.tests)}
     with scheduler(args) as executor:
-        study = meta.simulation_study(model, rng=args.seed, executor=executor,
-                                      progress=wants_progress(args), **arguments)
+        study = meta.simulation_study(model, args.tests, args.corrections, args.repetitions,
+                                      alpha=args.alpha, options=options,
+                                      checkpoint=args.checkpoint, rng=args.seed,
+                                      executor=executor, progress=wants_progress(args))
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return write_text(args, _render(study.to_frame(), args, title))

@@ -1,22 +1,21 @@
-"""The vocabulary the subcommands share (``docs/cli.md``): lists and the two kinds of ties.
+"""The vocabulary the subcommands share (``docs/cli.md``): declared options, their rules,
+lists, the scheduler and the two kinds of ties.
 
-* **Domains**: an option whose value must lie in a domain of :mod:`irscale.core.params`
-  (a range of numbers, a set of names) is declared with ``action=Checked,
-  domain=...``, a list of them with ``ListAction``'s ``domain``: its values are checked
-  while the command line is parsed, before any numerical package is imported, with the
-  check and the words of the Python function that takes them.
-* **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--sizes 5,10``, ``--systems
-  a,b``), parsed by one function, :func:`parse_list`, with the same messages for an empty
-  list, an empty item and an item that is not a number. :class:`ListAction` is the
-  ``argparse`` action of such an option.
-* **Scheduler**: ``--scheduler tcp://HOST:PORT`` (a running Dask scheduler) or
-  ``--scheduler local:N`` (N worker processes on this machine) runs a command's parallel
-  loops on Dask (:mod:`irscale.parallel`; the ``irscale[dask]`` extra) instead of this
-  process's threads (``--workers``): :func:`add_scheduler`, :func:`scheduler`. The
-  results are the same either way.
-* **Ties**: ``--ties`` is the order of documents with equal scores in every subcommand
-  (``trec_eval``, ``file-order``, ``rank-column``); ``--phi-ties`` the tie strategy of φ
-  (``unq``, ``min``, ``max``, ``mid``): :func:`add_ties`.
+* **Declarations**: an option of a parameter declared in :mod:`irscale.core.params` (its
+  domain, default, doc and spellings) is built by :func:`add_param`; its values are checked
+  while the command line is parsed (:class:`Checked`, :class:`ListAction`), before any
+  numerical package is imported, with the check and the words of the Python function.
+* **Rules**: an option that the choices of a call would ignore is refused, not silently
+  ignored: each command declares next to its options when they apply
+  (:mod:`irscale.cli.rules`).
+* **Lists** are comma-separated everywhere (``-N 5,10,20``, ``--systems a,b``), parsed by
+  :func:`parse_list`, with the same messages for an empty list, an empty item and an item
+  that is not a number.
+* **Scheduler**: ``--scheduler tcp://HOST:PORT`` or ``local:N`` runs a command's parallel
+  loops on Dask (:mod:`irscale.parallel`) instead of this process's threads
+  (``--workers``), with the same results.
+* **Ties**: ``--ties`` orders documents with equal scores; ``--phi-ties`` is φ's tie
+  strategy (:func:`add_ties`).
 """
 
 from __future__ import annotations
@@ -29,10 +28,11 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..core.options import TIE_POLICIES
-from ..core.params import TIE_STRATEGIES as PHI_TIES
-from ..core.params import Integers, Names, Param, Reals
+from ..core.params import TABLE_DIGITS, TIE_STRATEGIES, Integers, Names, Param, Reals
 from ..errors import ParameterError
+from ..io.formats import FORMAT
 from .main import _lazy, given
+from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover - the class is defined on first use
     from argparse import _StoreAction as _StoreOnce
@@ -106,24 +106,40 @@ class Checked(_StoreOnce):
 
 def add_param(parser: argparse.ArgumentParser | argparse._ArgumentGroup, param: Param, *,
               aliases: Sequence[str] = (), domain: Any = None, doc: str | None = None,
-              default: Any = ..., unset: str | None = None, **kwargs) -> None:
+              default: Any = ..., unset: str | None = None, many: bool = False,
+              **kwargs) -> None:
     """The option of the parameter ``param`` (:class:`~irscale.core.params.Param`): its
     spellings (and ``aliases``, another tool's spelling), checked against its domain as it
-    is parsed (:class:`Checked`), stored under the Python name with the functions' default,
-    its help the doc, the values where they are few (:func:`_values`) and the default.
-    ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None means) narrow or
-    say more where one function does (a domain within the declared one)."""
+    is parsed (:class:`Checked`; with ``many``, a comma-separated list of values of the
+    domain, :class:`ListAction`), stored under the Python name (or the declared ``dest``)
+    with the functions' default, its help the doc, the values where they are few
+    (:func:`_values`; ``choices``: argparse's own check, message and metavar) and the
+    default. ``domain``, ``doc``, ``default`` and ``unset`` (what a default of None
+    means) narrow or say more where one command does (a domain within the declared one)."""
     default = param.default if default is ... else default
     domain = domain or param.domain
-    values = _values(domain)
+    values = None if "choices" in kwargs else _values(domain)  # choices: in the metavar
     text = (doc or param.doc) + (f": {values}" if values else "")
     unset = unset or param.unset
     if default is not None or unset:
-        text += f" (default: {unset if default is None else default})"
-    parser.add_argument(*param.flags, *aliases, action=Checked, domain=domain,
-                        api=param.name, spelt="/".join(param.flags),
-                        default=default, dest=param.name,
+        shown = join(default) if isinstance(default, (list, tuple)) else default
+        text += f" (default: {unset if default is None else shown})"
+    dest = param.dest or param.name
+    if many:
+        kwargs.setdefault("unique", True)
+        kwargs.update(action=ListAction, kind=_LIST_KINDS[domain.type],
+                      api=None if param.label else param.name)
+        default = None if default is None else list(default)
+    else:
+        spelt = "/".join(param.flags)
+        kwargs.update(action=Checked, api=param.name, spelt=spelt)
+        kwargs.setdefault("label", param.label or f"{spelt} ({dest})")
+    parser.add_argument(*param.flags, *aliases, domain=domain, default=default, dest=dest,
                         metavar=param.metavar, help=text.replace("%", "%%"), **kwargs)
+
+
+#: The kind of the items of a list option (:func:`parse_list`) by the type of its domain.
+_LIST_KINDS = {int: "int", float: "float", str: "str"}
 
 
 def _values(domain: Any) -> str | None:
@@ -168,39 +184,61 @@ class ListAction(_StoreOnce):
         super().__call__(parser, namespace, parsed, option_string)
 
 
-class TiesAction(_StoreOnce):
-    """``--ties``: the document tie policy, one of :data:`~irscale.core.options.TIE_POLICIES`
-    (given once)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        if values not in TIE_POLICIES:
-            choices = ", ".join(repr(c) for c in TIE_POLICIES)
-            parser.error(f"argument {'/'.join(self.option_strings)}: invalid choice: "
-                         f"{values!r} (choose from {choices})")
-        super().__call__(parser, namespace, values, option_string)
+#: Formats whose numbers keep full precision (``--digits`` has no effect on them).
+FULL_PRECISION = ("csv", "json")
+#: ``--digits``: for text, Markdown and LaTeX tables only.
+DIGITS_RULE = Rule(("digits",), lambda args: args.fmt not in FULL_PRECISION,
+                   "--digits applies to text, markdown and latex tables; --format {fmt} "
+                   "keeps every digit")
 
 
-TIES_HELP = ("order of documents with equal scores: trec_eval (score descending, then "
-             "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column "
-             "(default: trec_eval)")
-PHI_TIES_HELP = ("tie strategy of φ for runs of equal value: unq, min, max or mid (default: "
-                 "unq, Ferrante, Ferro & Fuhr 2021, eq. 2)")
+def add_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str,
+               default: Any, doc: str, **kwargs) -> None:
+    """An option of the command line alone (no function declares it): its help the doc and
+    the default, as :func:`add_param` writes them."""
+    parser.add_argument(*flags, default=default, help=f"{doc} (default: {default})".replace(
+        "%", "%%"), **kwargs)
+
+
+def add_digits(parser: argparse.ArgumentParser) -> None:
+    """``--digits``: decimals of text, Markdown and LaTeX tables (:data:`DIGITS_RULE`)."""
+    add_param(parser, TABLE_DIGITS)
+
+
+def check_digits_option(args: argparse.Namespace) -> None:
+    """``--digits`` (its range checked as it is parsed): :data:`DIGITS_RULE`."""
+    DIGITS_RULE.check(args)
+
+
+def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
+               default: str = "text", doc: str | None = None) -> None:
+    """``--format``: one of ``choices`` (a subset of :data:`irscale.io.formats.FORMATS`)."""
+    add_param(parser, FORMAT, choices=choices, default=default, doc=doc)
+
+
+#: ``--ties``: the order of documents with equal scores (the functions' ``tie_policy``).
+TIE_POLICY = Param("tie_policy", Names("tie policy", TIE_POLICIES), "trec_eval",
+                   "order of documents with equal scores: trec_eval (score descending, then "
+                   "docno descending), file-order (as NTCIREVAL and cwl_eval) or rank-column",
+                   ("--ties",), dest="ties")
+#: ``--phi-ties``: φ's tie strategy for runs of equal value (Ferrante, Ferro & Fuhr 2021,
+#: eq. 2; the functions' ``ties``).
+PHI_TIES = Param("ties", Names("tie strategy", TIE_STRATEGIES), "unq", "tie strategy of φ "
+                 "for runs of equal value", ("--phi-ties",), dest="phi_ties")
 
 
 def add_ties(parser: argparse.ArgumentParser, *, phi: bool = False) -> None:
     """``--ties POLICY`` (documents with equal scores) and, with ``phi``, ``--phi-ties``
     (φ's tie strategy)."""
     if phi:
-        parser.add_argument("--phi-ties", choices=PHI_TIES, default="unq", dest="phi_ties",
-                            help=PHI_TIES_HELP)
-    parser.add_argument("--ties", action=TiesAction, default="trec_eval",
-                        metavar="{" + ",".join(TIE_POLICIES) + "}", help=TIES_HELP)
+        add_param(parser, PHI_TIES, choices=TIE_STRATEGIES)
+    add_param(parser, TIE_POLICY, choices=TIE_POLICIES)
 
 
 def add_scheduler(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
                   what: str) -> None:
     """``--scheduler ADDRESS``: where ``what`` runs (module documentation)."""
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    parser.add_argument("--scheduler", metavar="ADDRESS",
                         help=f"run {what} on a Dask cluster: tcp://HOST:PORT (a running "
                         "scheduler) or local:N (N worker processes on this machine); needs "
                         "the irscale[dask] extra; same results (default: threads of this "

@@ -1,17 +1,12 @@
-"""Input and output options of the subcommands, ``-o/--output``, ``--force``, and the
-checks that run before any work (``docs/errors.md``, rule 4).
+"""``-o/--output``, ``--force``, and the files of a call checked before any work
+(``docs/errors.md``, rule 4).
 
-Every option or argument that names a file is declared with the parser that adds it:
-:func:`declare_inputs` for the files a command reads, :func:`declare_outputs` for the files
-and folders it writes (``tests/test_cli_file_options.py`` walks every subcommand's parser and
-fails on an option that names a file and is neither). :func:`check_outputs` then checks,
-when the command starts, every output the command line names: it must not be one of the
-files the call reads, under any name (resolved path and inode, folders and glob patterns
-expanded as the command expands them: :func:`irscale.io.sources.input_files`), an
-output folder must not hold one, whatever ``--force`` says; an output file must not exist
-unless ``--force``, its folder must exist and be writable, and no two outputs of the call
-may name the same path. A symbolic link is checked as the file it points to. The output
-itself is written to a temporary file and renamed into place only when complete.
+Every option that names a file is declared an input (:func:`declare_inputs`) or an output
+(:func:`declare_outputs`); ``tests/test_cli_file_options.py`` fails on one that is
+neither. :func:`check_outputs` then checks every output of the call: it is none of the
+call's inputs under any name, an existing file is replaced only with ``--force``, its
+folder exists and is writable, and no two outputs name one path. Outputs are written to a
+temporary file renamed into place when complete.
 """
 
 from __future__ import annotations

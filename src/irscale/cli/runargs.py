@@ -14,11 +14,11 @@ from ..core.options import (
     RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
-from ..core.params import RELEVANCE
+from ..core.params import RELEVANCE, Param
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
-from .options import Checked, ListAction, add_param
+from .options import TIE_POLICY, ListAction, add_option, add_param
 
 NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
               "share one are named after their files, with a warning), file (the file name "
@@ -30,10 +30,25 @@ ALLOW_EMPTY_HELP = ("evaluate a run that has no topic in common with the qrels (
                     "written differently?)")
 
 
+#: trec_eval's ``-M``: the documents of each ranking evaluated.
+MAX_RETRIEVED = Param("max_docs", POSITIVE_LONG, None, "evaluate only the first N documents "
+                      "of each topic", ("-M", "--max-retrieved"), "N", label=MAX_DOCS,
+                      unset="every document", dest="max_retrieved")
+#: trec_eval's ``-N``: the documents of the collection (0: unknown).
+COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of documents in "
+                        "the collection (trec_eval -N; 0: unknown)", ("-N", "--num-docs-in-coll"),
+                        "N", label=NUM_DOCS_IN_COLL)
+
+
+def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--names``: how the runs are named (:data:`NAMES_HELP`)."""
+    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
+                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """``--names`` and ``--allow-empty``."""
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+    add_names(parser)
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
 
 
@@ -86,23 +101,15 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
     add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
               label=RELEVANCE_LEVEL)
-    parser.add_argument("-M", "--max-retrieved", action=Checked, domain=POSITIVE_LONG,
-                        label=MAX_DOCS, default=None, metavar="N",
-                        help="evaluate only the first N documents of each topic (default: "
-                        "every document)")
+    add_param(parser, MAX_RETRIEVED)
     parser.add_argument("-J", "--judged-only", action="store_true",
                         help="drop unjudged documents before evaluating (trec_eval -J)")
     parser.add_argument("-c", "--complete", action="store_true",
                         help="average over every qrels topic; missing topics count 0")
-    parser.add_argument("-N", "--num-docs-in-coll", action=Checked, domain=NONNEGATIVE_LONG,
-                        label=NUM_DOCS_IN_COLL, default=0, metavar="N",
-                        help="number of documents in the collection (trec_eval -N; default 0: "
-                        "unknown)")
-    parser.add_argument("--compat", type=int, choices=(9, 10), default=9,
-                        help="trec_eval version to reproduce (default 9 = 9.0.8)")
-    parser.add_argument("--ties", choices=TIE_POLICIES, default="trec_eval",
-                        help="order of documents with equal scores (default trec_eval: "
-                        "docno descending)")
+    add_param(parser, COLLECTION_SIZE)
+    add_option(parser, "--compat", type=int, choices=(9, 10), default=9,
+               doc="trec_eval version to reproduce (9 = 9.0.8)")
+    add_param(parser, TIE_POLICY, choices=TIE_POLICIES)
 
 
 def label_files(specs: list[str]) -> dict[str, str]:

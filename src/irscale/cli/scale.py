@@ -1,33 +1,13 @@
 """``irscale scale``: interval scales of measures (Ferrante, Ferro & Fuhr 2021, §5;
-Ferrante, Ferro & Pontarollo 2019).
+Ferrante, Ferro & Pontarollo 2019); usage in ``docs/cli.md``, the scales in
+``docs/scales.md``.
 
-    irscale scale image -m MEASURE -N 10 [--levels 2] [--format text|json|csv]
-                        [--recall-base 5 | 3,2] [--feasible] [--values-limit K | --all-values]
-                        [-o FILE.parquet|FILE.csv] [--diagnostics auto|full|none]
-                        [--max-memory SIZE] [--no-progress] [--scheduler ADDRESS]
-                        [--shards K]
-    irscale scale transform QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 30 [--levels 2]
-                        [-l 1] [--phi-ties unq|min|max|mid] [--ties trec_eval|file-order|
-                        rank-column] [--rescale] [--feasible] [--ranked-only]
-                        [--format trec|csv|json|markdown] [-o FILE]
-    irscale scale table QRELS RUN [RUN ...] -m MEASURE [-m ...] -N 5,10,20,30
-
-``image`` prints the summary of the scale (distinct values, ties, gaps, unused range,
-ordinal/interval w.r.t. SBTO and RBTO); ``-o`` streams the sorted image (``value, phi,
-n_runs``) to a Parquet or CSV file with bounded memory, the summary's gaps and ties computed
-in the same pass (:mod:`irscale.scales.stream`); with ``--format json`` it prints
-``{"measure", "N", "levels", "n_runs", "n_distinct", "values", "phi"}`` (and ``"intents"``
-with ``--intents``; the two lists are ``null`` above ``--values-limit`` distinct values
-unless ``--all-values``). ``transform`` prints the
-per-topic values of each measure M (cut at N, padded) and of its ranked version ``M_R`` in
-the formats of ``irscale eval``. ``table`` prints Table 2 of Ferrante, Ferro & Fuhr (2021):
-Kendall τ between M and M_R. ``transform`` and ``table`` read and check runs as ``irscale
-eval`` does, with the same warnings (:mod:`irscale.cli.inputs`): runs that share a run id
-are named after their files (``--names`` chooses), and a run with no topic in common with
-the qrels is an error unless ``--allow-empty`` (also with ``--all-topics``).
-
-``--ties`` is the order of documents with equal scores, as in ``irscale eval``;
-``--phi-ties`` the tie strategy of φ (:mod:`irscale.cli.options`).
+``image`` prints the summary of a measure's scale (``-o`` streams the sorted image to a
+Parquet or CSV file with bounded memory: :mod:`irscale.scales.stream`); ``transform`` the
+per-topic values of each measure M and of its ranked version ``M_R`` in the formats of
+``irscale eval``; ``table`` Table 2 of Ferrante, Ferro & Fuhr (2021), Kendall τ between M
+and M_R. ``transform`` and ``table`` read and check runs as ``irscale eval`` does
+(:mod:`irscale.cli.inputs`).
 """
 
 from __future__ import annotations
@@ -39,24 +19,25 @@ import sys
 
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
-    DEGREES,
-    INTENT_COUNT,
-    INTENTS,
     LENGTH,
-    LEVELS,
-    MEMORY,
+    MEMORY_LIMIT,
     RECALL_COUNT,
     RELEVANCE,
-    RUN_LENGTH,
-    SHARDS,
+    SCALE_CUTOFFS,
+    SCALE_INTENTS,
+    SCALE_LENGTH,
+    SCALE_LEVELS,
+    SCALE_SHARDS,
     Integers,
+    Param,
 )
-from ..errors import ParameterError
-from ..io.formats import OUTPUT_FORMATS
-from .inputs import qrels_and_runs
+from ..io.formats import OUTPUT_FORMATS, SCALE_IMAGE_FORMATS, TAU_TABLE_FORMATS
+from .inputs import add_measures, qrels_and_runs
+from .main import given
 from .options import (
-    Checked,
     ListAction,
+    add_format,
+    add_option,
     add_param,
     add_progress,
     add_scheduler,
@@ -74,18 +55,18 @@ from .outputs import (
     open_output,
     write_text,
 )
+from .rules import Rule, add_rules, check_options
 from .runargs import add_run_options
 
-#: Default bound on the number of distinct values listed by ``image --format json``.
-VALUES_LIMIT = 100_000
-VALUES_LIMITS = Integers(0)
+#: ``image --values-limit``: the most distinct values ``image --format json`` lists.
+VALUES_LIMIT = Param("values_limit", Integers(0), 100_000, "list the values only up to K "
+                     "distinct values", ("--values-limit",), "K", label="--values-limit")
 #: Largest image whose gaps and ties ``image`` computes without ``--diagnostics full``.
 STREAM_LIMIT = 50_000_000
-#: Default run lengths of ``table``.
-CUTOFFS = (5, 10, 20, 30)
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale scale`` and its commands ``image``, ``transform``, ``table``."""
     parser = subparsers.add_parser(
         "scale", help="interval scales: a measure's image, φ and ranked version M_R",
         description="Interval-scaled (ranked) versions of IR measures (Ferrante, Ferro & "
@@ -100,54 +81,40 @@ def add_parser(subparsers) -> None:
     image.add_argument("-m", "--measure", required=True,
                        help="P, R, F, AP, RR, RBP_p05, DCG_b02, nDCG_b10, SBTO, RBTO, or any "
                        "irscale measure name (RBP(p=0.8), DCG(discount=log2), ERR, ...)")
-    _length(image)
+    add_param(image, SCALE_LENGTH, required=True)
     _common(image)
     image.add_argument("--recall-base", action=ListAction, domain=RECALL_COUNT, item="a count",
-                       default=None, metavar="COUNTS",
+                       metavar="COUNTS",
                        help="the topic's documents per relevant degree 1..c: c = levels - 1 "
                        "comma-separated integers from 0 to 2^31 - 1 (default: N of the "
                        "highest degree); with --intents S: S counts (documents relevant to "
                        "each intent alone) or 2^S - 1 (documents of each intent set)")
-    image.add_argument("--intents", action=Checked, domain=INTENT_COUNT, label=INTENTS,
-                       default=None, metavar="S",
-                       help="diversity measures (alpha-nDCG@k, ERR-IA@k, ...): the number of "
-                       "intents, 1 to 7; the space holds the (2^S)^N runs whose documents "
-                       "are each relevant to a subset of them (see docs/scales.md)")
-    image.set_defaults(levels=None)  # --levels given or not: refused with --intents
-    image.add_argument("--format", choices=("text", "json", "csv"), default="text",
-                       dest="fmt", help="summary (text), the JSON object, or the sorted "
-                       "image as CSV on standard output (default text)")
-    image.add_argument("--values-limit", action=Checked, domain=VALUES_LIMITS,
-                       default=VALUES_LIMIT, metavar="K",
-                       help=f"list the values only up to K distinct values (default "
-                       f"{VALUES_LIMIT})")
+    add_param(image, SCALE_INTENTS)
+    add_format(image, SCALE_IMAGE_FORMATS, doc="summary (text), the JSON object, "
+               "or the sorted image as CSV on standard output")
+    add_param(image, VALUES_LIMIT)
     image.add_argument("--all-values", action="store_true",
                        help="list the values whatever their number (streamed)")
     image.add_argument(
-        "-o", "--output", default=None, metavar="FILE",
+        "-o", "--output", metavar="FILE",
         help="also write the sorted image (value, phi, n_runs: one row per distinct value) "
         "to FILE, Parquet (.parquet, .pq) or CSV (.csv), streamed with bounded memory "
         "(--max-memory); an existing file is never replaced without --force (default: none)")
     add_force(image)
-    image.add_argument("--diagnostics", choices=("auto", "full", "none"), default="auto",
-                       help="text format: stream the whole image for the gaps and ties "
-                       f"(default auto: up to {STREAM_LIMIT:,} distinct values)")
+    add_option(image, "--diagnostics", choices=("auto", "full", "none"), default="auto",
+               doc=f"text format: stream the whole image for the gaps and ties (auto: up to "
+               f"{STREAM_LIMIT:,} distinct values)")
     add_scheduler(image, "the shards of the image: the buckets of the meet-in-the-middle "
                   "images (AP, DCG/nDCG, RBP ...) or the chunked enumeration (ERR, Q, "
                   "diversity measures ...)")
-    image.add_argument("--shards", action=Checked, domain=SHARDS, default=None, metavar="K",
-                       help="meet-in-the-middle images (AP, DCG/nDCG, RBP ...): group the "
-                       "image's buckets (about 4M candidate pairs each) into at most K tasks, "
-                       "run on --scheduler (or this process's threads without it); same "
-                       "image and file (default: one task per bucket with --scheduler, none "
-                       "without)")
+    add_param(image, SCALE_SHARDS)
     declare_outputs(image, "-o")
     image.set_defaults(func=run_image)
 
     transform = commands.add_parser("transform", help="per-topic values of M and M_R for "
                                     "real runs")
     _runs(transform)
-    _length(transform)
+    add_param(transform, SCALE_LENGTH, required=True)
     _common(transform)
     add_param(transform, RELEVANCE, label=RELEVANCE_LEVEL)
     add_ties(transform, phi=True)
@@ -158,8 +125,7 @@ def add_parser(subparsers) -> None:
                            "non-relevant documents)")
     transform.add_argument("--ranked-only", action="store_true",
                            help="print M_R only, not M")
-    transform.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
-                           help="output format, as irscale eval (default trec)")
+    add_format(transform, OUTPUT_FORMATS, default="trec", doc="output format, as irscale eval")
     transform.add_argument("-q", "--per-query", action="store_true",
                            help="(default) print the value of every topic")
     transform.add_argument("--summary-only", action="store_true",
@@ -168,6 +134,12 @@ def add_parser(subparsers) -> None:
                            help="do not print the means over topics")
     add_run_options(transform)
     add_output(transform)
+    add_rules(transform, Rule(("summary_only",), lambda args: not args.no_summary,
+                              "--summary-only and -n/--no-summary together leave nothing to "
+                              "print: give one of them"),
+              Rule(("summary_only",), lambda args: not args.per_query, "--summary-only (the "
+                   "means only) and -q/--per-query (every topic) contradict each other: give "
+                   "one of them"))
     transform.set_defaults(func=run_transform)
 
     table = commands.add_parser("table", help="Table 2 of Ferrante, Ferro & Fuhr (2021): "
@@ -176,44 +148,34 @@ def add_parser(subparsers) -> None:
     table.add_argument(
         "-N", "--cutoffs", action=ListAction, dest="lengths", domain=LENGTH,
         item="a run length N",
-        default=list(CUTOFFS), metavar="N,N,...",
-        help=f"comma-separated run lengths N (default {join(CUTOFFS)})")
+        default=list(SCALE_CUTOFFS), metavar="N,N,...",
+        help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     _common(table)
     add_param(table, RELEVANCE, label=RELEVANCE_LEVEL)
     add_ties(table, phi=True)
-    table.add_argument("--format", choices=("text", "csv", "markdown"), default="text",
-                       dest="fmt", help="output format (default text)")
+    add_format(table, TAU_TABLE_FORMATS)
     add_run_options(table)
     add_output(table)
     table.set_defaults(func=run_table)
 
 
 def _runs(parser: argparse.ArgumentParser) -> None:
+    """``QRELS RUN...`` and the ``-m`` measures of ``transform`` and ``table``."""
     parser.add_argument("qrels", help="qrels file: qid iter docno rel")
     parser.add_argument("runs", nargs="+", help="run file(s): qid Q0 docno rank score runid")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", required=True,
-                        metavar="MEASURE", help="measure (repeatable)")
+    add_measures(parser, required=True)
     declare_inputs(parser, "qrels", "runs")
 
 
-def _length(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-N", "--length", action=Checked, domain=LENGTH, label=RUN_LENGTH,
-                        required=True, dest="N",
-                        help="run length N (runs cut at N, padded with non-relevant)")
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--levels", action=Checked, domain=DEGREES, label=LEVELS, default=2,
-                        help="number of relevance degrees |REL| = c + 1 (default 2: binary)")
+    """The options of the space and of the computation every scale command takes."""
+    add_param(parser, SCALE_LEVELS)
     parser.add_argument("--feasible", action="store_true",
                         help="only the runs the topic allows (no more documents of a degree "
                         "than its recall base)")
     add_progress(parser)
-    parser.add_argument("--max-memory", action=Checked, domain=MEMORY,
-                        label="--max-memory/max_memory", default=None, metavar="SIZE",
-                        help="refuse, with the estimate, a scale whose estimated memory "
-                        "exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024; default: half of "
-                        "the RAM)")
+    add_param(parser, MEMORY_LIMIT, doc="refuse, with the estimate, a scale whose estimated "
+              "memory exceeds SIZE (2G, 500M, 1.5GiB; powers of 1024)")
     parser.add_argument("--explain", action="store_true",
                         help="print on standard error the algorithm chosen for each measure, "
                         "why, and its cost estimate (default: off; the estimate alone is "
@@ -222,13 +184,15 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------ image
 def run_image(args: argparse.Namespace) -> int:
+    """``scale image``: the scale of a measure, its summary or its values."""
     from ..io.formats import image_format
 
     fmt = None if args.output is None else image_format(args.output, "-o")
     from ..scales import scale
 
     with scheduler(args) as executor:  # open for the passes over the image too
-        sc = scale(args.measure, args.N, args.levels, recall_base=args.recall_base,
+        levels = args.levels if given(args, "levels") else None  # refused with --intents
+        sc = scale(args.measure, args.N, levels, recall_base=args.recall_base,
                    feasible=args.feasible, progress=wants_progress(args),
                    max_memory=args.max_memory, explain=args.explain, intents=args.intents,
                    executor=executor, shards=args.shards)
@@ -236,6 +200,7 @@ def run_image(args: argparse.Namespace) -> int:
 
 
 def _report_image(args: argparse.Namespace, sc, fmt) -> int:
+    """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format``."""
     from dataclasses import replace
 
     from ..scales.diagnostics import summarize
@@ -299,6 +264,7 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
 
 
 def _all_values(sc) -> tuple[list[float], list[int]]:
+    """The distinct values of the image of ``sc`` and their numbers of runs, in order."""
     values: list[float] = []
     counts: list[int] = []
     for v, c in sc.iter_values():
@@ -309,12 +275,8 @@ def _all_values(sc) -> tuple[list[float], list[int]]:
 
 # ------------------------------------------------------------------ transform
 def run_transform(args: argparse.Namespace) -> int:
-    if args.summary_only and args.no_summary:  # before anything heavy is imported
-        raise ParameterError("--summary-only and -n/--no-summary together leave nothing to "
-                             "print: give one of them")
-    if args.summary_only and args.per_query:
-        raise ParameterError("--summary-only (the means only) and -q/--per-query (every "
-                             "topic) contradict each other: give one of them")
+    """``scale transform``: per-topic values of M and M_R for real runs."""
+    check_options(args)  # before anything heavy is imported
     from dataclasses import replace
 
     from ..io.output import write_results
@@ -346,6 +308,7 @@ def run_transform(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
+    """``scale table``: Kendall τ between each measure and its ranked version."""
     from ..scales.diagnostics import tau_table
     from ..stats.tables import UNDEFINED, value_text
 

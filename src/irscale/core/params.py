@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, SupportsInt, cast
 
 from ..errors import ParameterError, shown
-from .budget import parse_size
+from .budget import MAX_MEMORY, parse_size
 
 #: The largest value of a C ``long`` (and of numpy's int64).
 INT64_MAX = 2**63 - 1
@@ -249,7 +249,12 @@ class Param:
     this module); ``default``: the functions' default; ``doc``: what it is, in a phrase
     (the option's help, followed by the default); ``flags``: the spellings of its option,
     the same in every subcommand (``-l``, ``--relevance-level``); ``metavar``: the value
-    in the help; ``unset``: what a default of None means (``a fresh random seed``).
+    in the help; ``unset``: what a default of None means (``a fresh random seed``);
+    ``label``: how messages name it where the spellings and the Python name would not do
+    (trec_eval's ``relevance level (-l, relevance_level)``; the spellings alone for an
+    option no function takes under its name); ``dest``: the command line's name of the
+    value where it differs from the Python name (``--seed`` gives ``seed``, the functions
+    take ``rng``).
     """
 
     name: str
@@ -259,6 +264,8 @@ class Param:
     flags: tuple[str, ...]
     metavar: str | None = None
     unset: str | None = None
+    label: str | None = None
+    dest: str | None = None
 
     def check(self, value: object) -> Any:
         """``value`` checked against the domain; errors name the parameter."""
@@ -324,8 +331,8 @@ def check_digits(digits: object, name: str = "digits") -> int:
 #: sequences of them and generators: :func:`irscale.stats.resampling.check_seed`).
 SEED = Integers(0, strict=True)
 #: The seed of a random procedure (``rng=`` of the functions that take a generator too).
-RNG_SEED = Param("seed", SEED, None, "random seed", ("--seed",), "S",
-                 unset="a fresh random seed")
+RNG_SEED = Param("rng", SEED, None, "random seed", ("--seed",), "S",
+                 unset="a fresh random seed", dest="seed")
 #: Largest number of Monte Carlo samples accepted (B): beyond, the run could not finish.
 MAX_SAMPLES = 1_000_000_000
 SAMPLES = Integers(1, MAX_SAMPLES)
@@ -527,6 +534,20 @@ INTENT_COUNT = Integers(1, MAX_INTENTS, strict=True)
 SHARDS = Integers(1, strict=True)
 #: Tie strategies of φ for runs of equal value (Ferrante, Ferro & Fuhr 2021, eq. 2).
 TIE_STRATEGIES: tuple[str, ...] = ("unq", "min", "max", "mid")
+#: The parameters of a scale's space (:func:`irscale.scales.scale`).
+SCALE_LENGTH = Param("N", LENGTH, None, "run length N (runs cut at N, padded with "
+                     "non-relevant)", ("-N", "--length"), label=RUN_LENGTH)
+SCALE_LEVELS = Param("levels", DEGREES, 2, "number of relevance degrees |REL| = c + 1 (2: "
+                     "binary)", ("--levels",), label=LEVELS)
+SCALE_INTENTS = Param("intents", INTENT_COUNT, None, "diversity measures (alpha-nDCG@k, "
+                      "ERR-IA@k, ...): the number of intents; the space holds the (2^S)^N "
+                      "runs whose documents are each relevant to a subset of them (see "
+                      "docs/scales.md)", ("--intents",), "S", label=INTENTS)
+SCALE_SHARDS = Param("shards", SHARDS, None, "meet-in-the-middle images (AP, DCG/nDCG, RBP "
+                     "...): group the image's buckets (about 4M candidate pairs each) into at "
+                     "most K tasks, run on --scheduler (or this process's threads without "
+                     "it); same image and file", ("--shards",), "K", label="--shards",
+                     unset="one task per bucket with --scheduler, none without")
 
 @dataclass(frozen=True)
 class Size:
@@ -545,6 +566,10 @@ class Size:
 
 #: The memory a computation may take (``--max-memory``).
 MEMORY = Size()
+MEMORY_LIMIT = Param("max_memory", MEMORY, None, "refuse, with the estimate, a computation "
+                     "whose estimated memory exceeds SIZE (2G, 500M, 1.5GiB; powers of "
+                     "1024)", ("--max-memory",), "SIZE", label=MAX_MEMORY,
+                     unset="half of the RAM")
 
 # --------------------------------------------------------------------------- meta-evaluation
 #: Rank correlation methods of :func:`irscale.meta.correlation` (``tau`` = Kendall's τ_b).
@@ -554,6 +579,9 @@ CORRELATION = Names("correlation method", ("kendall", "tau_ap", "tau_ap_sym", "s
 #: The persistence p of rank-biased overlap (Webber, Moffat & Zobel 2010).
 PERSISTENCE = Reals(0.0, 1.0, "()")
 RBO_P = Param("p", PERSISTENCE, 0.9, "RBO persistence, --method rbo only", ("-p", "--p"), "P")
+#: The rank correlation of :func:`irscale.meta.overall_correlation` and its kin.
+CORRELATION_METHOD = Param("method", CORRELATION, "kendall", "rank correlation",
+                           ("--method",), label="--method")
 #: Methods of :func:`irscale.meta.discriminative_power`.
 DISCRIMINATIVE_METHOD = Names(
     "method", ("bootstrap", "randomized-tukey-hsd"),
@@ -562,6 +590,13 @@ DISCRIMINATIVE_METHOD = Names(
      "randomized-tukey": "randomized-tukey-hsd", "randomized_tukey_hsd": "randomized-tukey-hsd",
      "randomised_tukey_hsd": "randomized-tukey-hsd", "randomized_tukey": "randomized-tukey-hsd"},
     fold=True)
+#: The resamples of :func:`irscale.meta.discriminative_power`.
+DISCRIMINATIVE_SAMPLES = Param("samples", SAMPLES, 1000, "resamples", ("-B", "--samples"), "B")
+#: Runs that differ in one seed each (:func:`irscale.meta.discriminative_power_spread`).
+SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and report the "
+                     "Monte Carlo spread", ("--seeds",), "R", unset="one run")
+#: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
+LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K")
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"
@@ -572,8 +607,15 @@ CONTRIBUTOR_PATTERN = Param("contributor_pattern", Pattern(), DEFAULT_CONTRIBUTO
 #: halves' rankings).
 SPLIT_METRICS: tuple[str, ...] = ("sig_1", "sig_2", "AA", "AD", "MA", "MD", "jaccard",
                                   "overlap", "tau")
-#: Topics of a split (each half holds 2 at least).
+#: Topics of a split (each half holds 2 at least), and the sizes studied.
 SPLIT_SIZE = Integers(2)
+SPLIT_SIZES = Param("sizes", SPLIT_SIZE, (5, 10, 15, 20, 25), "comma-separated topics per "
+                    "split", ("--sizes",), "S,S,...")
+#: ``meta split --metric``: an agreement metric, the bias of the halves' means (``bias``)
+#: or the spread of τ (``tau_sd``).
+SPLIT_METRIC = Param("metric", Names("metric", (*SPLIT_METRICS, "bias", "tau_sd")), None,
+                     "print one metric by size", ("--metric",), label="--metric",
+                     unset="the agreement table and τ")
 #: Width of the bins of score differences of the swap method.
 BIN_WIDTH = Reals(0.0, bounds="()")
 SWAP_BIN_WIDTH = Param("bin_width", BIN_WIDTH, 0.01, "width of the bins of score differences",
@@ -584,9 +626,19 @@ MATRIX_SIZE = Integers(2)
 TOPIC_SD = Reals(0.0)
 ERROR_SD = Reals(0.0, bounds="()")
 EFFECT = Reals()
+NORMAL_TOPICS = Param("topics", MATRIX_SIZE, 50, "normal model: topics per matrix",
+                      ("--topics",), "T")
+NORMAL_SYSTEMS = Param("systems", MATRIX_SIZE, 2, "normal model: systems per matrix",
+                       ("--systems",), "S")
+NORMAL_TOPIC_SD = Param("topic_sd", TOPIC_SD, 0.1, "normal model: standard deviation of the "
+                        "topic effects u_t", ("--topic-sd",), "SD")
+NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard deviation of the "
+                        "errors e_ts, > 0", ("--error-sd",), "SD")
 #: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
 #: 2021), and a run length.
 SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",
                                    "DCG_b10", "nDCG_b02", "nDCG_b10", "RR")
 SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
 CUTOFF = Integers(1)
+SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
+                      ("--cutoffs",), "N,N,...")

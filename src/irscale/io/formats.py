@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from ..core.params import Names, Param
 from ..errors import ParameterError
 
 #: Every format a result's ``format(fmt)`` knows, one vocabulary for all results:
@@ -37,10 +38,18 @@ EVALUATION_FORMATS = formats("trec", "ndeval", "csv", "json", "markdown", "latex
 SUMMARY_FORMATS = formats("trec", "csv", "json", "markdown", "latex")
 #: Formats of :func:`irscale.io.output.write_results` (evaluations, summaries of many runs).
 OUTPUT_FORMATS = formats("trec", "csv", "json", "markdown")
+#: Formats of ``irscale scale image`` (its summary, the JSON object, the image as CSV) and
+#: of Table 2 of Ferrante, Ferro & Fuhr (2021) (``irscale scale table``).
+SCALE_IMAGE_FORMATS = formats("text", "json", "csv")
+TAU_TABLE_FORMATS = formats("text", "csv", "markdown")
 #: Formats of the report (:mod:`irscale.report`).
 REPORT_FORMATS = formats("html", "latex", "markdown")
 #: Formats of the measure catalogue (:func:`irscale.measures.listing.format_catalogue`).
 CATALOGUE_FORMATS = formats("text", "json", "markdown")
+
+
+#: The ``--format`` of every command: one of the subset of :data:`FORMATS` its results write.
+FORMAT = Param("fmt", Names("format", FORMATS), "text", "output format", ("--format",))
 
 
 def check_format(fmt: object, allowed: tuple[str, ...], what: str) -> str:

@@ -8,6 +8,8 @@ The implementations register the same names (:data:`irscale.stats.registry.TESTS
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..core.params import Names, Pair, Param
 from ..io.formats import TABLE_FORMATS as TABLE_FORMATS  # the formats of every table
 
@@ -48,6 +50,18 @@ MULTI_ALIASES: dict[str, str] = {
     "tukey": "tukey-hsd", "hsd": "tukey-hsd", "anova": "tukey-hsd",
     "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
     "rtukey": "randomized-tukey-hsd"}
+#: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
+COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
+                     fold=True)
+#: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
+RESAMPLING = ", ".join((*RESAMPLING_TESTS, "randomized-tukey-hsd"))
+
+
+def is_resampling(procedure: str) -> bool:
+    """Whether the canonical ``procedure`` resamples (``samples`` applies to it)."""
+    return procedure == "randomized-tukey-hsd" or procedure in RESAMPLING_TESTS
+
+
 #: The procedures of meta-evaluation (:func:`irscale.meta.procedures.decide`): ANOVA, rank
 #: and shard models with Tukey's HSD, the randomised Tukey HSD and the two-system tests.
 PROCEDURE = Names("procedure", (*MODEL_NAMES, *RANK_MODELS, *SHARD_MODEL_NAMES,
@@ -70,3 +84,29 @@ CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
                             ("--correction",), "C")
 
+
+def resampling_procedures(names: Sequence[str]) -> list[str]:
+    """The canonical names of the procedures among ``names`` that resample."""
+    canonical = dict.fromkeys(PROCEDURE.check(name, "procedure") for name in names)
+    return [name for name in canonical if is_resampling(name)]
+
+
+#: The tests and the corrections of :func:`irscale.meta.simulation_study`.
+SIMULATED_TESTS = Param("tests", TEST, ("t",), "comma-separated two-system tests run on every "
+                        "pair", ("--test",), "T,T,...", label="--test")
+SIMULATED_CORRECTIONS = Param("corrections", CORRECTION, ("none",), "comma-separated "
+                              "multiple-comparison corrections, each applied to every test",
+                              ("--correction",), "C,C,...", label="--correction")
+
+#: The alternative hypotheses of the two-system tests (``greater``: a > b).
+ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
+ALTERNATIVE = Param("alternative", Names("alternative", ALTERNATIVES), "two-sided",
+                    "alternative hypothesis of pairwise tests: greater = a > b",
+                    ("--alternative",))
+#: The p-value conventions of the Monte Carlo tests: (c+1)/(B+1) or c/B.
+CONVENTIONS: tuple[str, ...] = ("plus-one", "proportion")
+CONVENTION = Param("convention", Names("convention", CONVENTIONS), "plus-one",
+                   "p-value convention: (c+1)/(B+1) or c/B", ("--convention",))
+#: The procedures of :func:`irscale.meta.split_study` compared with themselves.
+SPLIT_MODELS = Param("models", PROCEDURE, ("MD1", "MD2", "MD2f"), "procedures compared with "
+                     "themselves", ("--models",), "M,M,...", label="--models")

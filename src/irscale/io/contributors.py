@@ -1,0 +1,36 @@
+"""Files of ``run contributor`` lines: the contributor of each run of a leave-one-out test
+(``irscale meta loo --contributors``; :func:`irscale.meta.leave_one_out`)."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import EmptyInputError, InputFormatError
+from .files import check_utf8, display_name, raise_nul_line, read_input
+
+
+def read_contributors(path: str | os.PathLike[str]) -> dict[str, str]:
+    """``{run: contributor}`` of the file ``path``: one ``run contributor`` pair a line,
+    blank lines and lines starting with ``#`` skipped. A line of another shape, a run
+    listed twice, NUL bytes, bytes that are not UTF-8 and a file without a pair are
+    refused, naming the file and the line."""
+    source = display_name(path)
+    data = read_input(path)
+    check_utf8(data, source)
+    if b"\x00" in data:
+        raise_nul_line(data, source)
+    table: dict[str, str] = {}
+    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 2:
+            raise InputFormatError("expected 'run contributor'", source=source, line=number,
+                                   text=line)
+        if fields[0] in table:
+            raise InputFormatError(f"run {fields[0]!r} is listed twice", source=source,
+                                   line=number, text=line)
+        table[fields[0]] = fields[1]
+    if not table:
+        raise EmptyInputError("no 'run contributor' line", source=source)
+    return table
