@@ -1,26 +1,6 @@
-"""``irscale pool``: build pools from runs, and simulate pooling strategies on qrels.
-
-    irscale pool build    RUN... --strategy depth --depth 100 [-o pool.txt]
-    irscale pool build    RUN... --strategy mm-ns [--qrels judged.qrels] [--budget N]
-    irscale pool simulate QRELS RUN... --strategy depth,mtf,mm-ns --budget 10,50,100
-    irscale pool shards   QRELS RUN... -m AP --shards 3 --seed 1 [--model MD3]
-    irscale pool sample   RUN... --size 20 --seed 1 [--design poisson] [-o sample.txt]
-    irscale pool sample   RUN... --design stratified --strata 10:1,100:0.2 --seed 1
-    irscale pool estimate SAMPLED_QRELS RUN... [--cutoffs 10,20] [--per-topic]
-
-``build`` writes the pool file, one ``topic docno`` line per document in judging order
-(adaptive strategies add the judging order, ``topic docno order``: with ``--qrels`` the
-judgments so far are replayed and the last line of a topic is its next document to judge).
-``simulate`` replays strategies with the qrels as the assessor and prints, per strategy and
-budget, the relevant documents found and the bias of the induced qrels (τ, τ_ap, leave
-one contributor out); ``--qrels-out DIR`` writes those induced qrels, one file per strategy
-and budget. ``shards`` splits the documents into shards, scores every run on every topic
-within every shard and prints the MD3 ANOVA of Ferro & Sanderson 2022 (or another shard
-model). ``sample`` draws the documents to judge with known inclusion
-probabilities (``topic docno prob`` lines; with ``--qrels`` the qrels judge them, giving
-``topic 0 docno rel prob``) and ``estimate`` computes statAP, R̂ and P̂@k from such sampled
-judgments. See ``docs/collections.md``.
-"""
+"""``irscale pool``: build pools from runs, simulate pooling strategies on qrels, score runs
+within document shards, draw and estimate from sampled judgments (usage: ``docs/cli.md``,
+``docs/collections.md``)."""
 
 from __future__ import annotations
 
@@ -38,14 +18,16 @@ from ..core.params import (
     CUTOFF,
     DEPTH,
     DESIGNS,
-    DOCUMENT_SHARDS,
+    POOL_BUDGET,
     POOL_DISCOUNT,
     POOL_K,
     POOL_P,
+    POOL_STRATEGY,
     RELEVANCE,
     RNG_SEED,
     RUN_DEPTH,
-    SAMPLE_SIZE,
+    SAMPLE_DRAWS,
+    SHARD_COUNT,
     SHARD_METHODS,
     STRATEGY,
     STRATUM_RATE,
@@ -54,7 +36,7 @@ from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .checks import add_digits, check_digits_option
 from .main import given
-from .options import Checked, ListAction, add_param, add_ties
+from .options import ListAction, add_param, add_ties
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -67,20 +49,21 @@ SIMULATED = ("depth", "mtf", "mm-ns")
 BUDGETS = (10, 50, 100)
 SAMPLE_CUTOFFS = (10,)
 
-STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et al. 2007), "
-                 "rrf (reciprocal rank fusion), mtf (move-to-front, Cormack et al. 1998), "
-                 "mm, mm-ns, ts, ts-ns (bandits of Losada et al. 2016, 2017)")
-
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the strategies (``build`` and ``simulate``)."""
     add_param(parser, RUN_DEPTH, doc="cut every run at K documents first: the pool depth of "
               "depth-k pooling, the candidates of the others")
     for param in (POOL_P, POOL_K, POOL_DISCOUNT):
         add_param(parser, param)
     add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
+    _judged_options(parser)
+
+
+def _judged_options(parser: argparse.ArgumentParser) -> None:
+    """``-l``, ``--ties`` and ``--names``: how the runs are read and judged."""
     add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
-
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
@@ -112,11 +95,8 @@ def add_parser(subparsers) -> None:
                        description="Pool the runs with one strategy and write the pool "
                        "file in judging order.")
     _runs(p)
-    p.add_argument("--strategy", required=True, choices=STRATEGY.names, help=STRATEGY_HELP)
-    p.add_argument("--budget", action=Checked, domain=BUDGET, api="budget", default=None,
-                   metavar="N",
-                   help="judgments per topic: required for take, rbp and rrf; the adaptive "
-                   "strategies stop there (default: no limit)")
+    add_param(p, POOL_STRATEGY, default=None, required=True)
+    add_param(p, POOL_BUDGET)
     p.add_argument("--qrels", default=None, metavar="FILE",
                    help="judgments so far, adaptive strategies only: replayed, and the first "
                    "document they do not judge is each topic's next to judge (default: none, "
@@ -132,7 +112,7 @@ def add_parser(subparsers) -> None:
     _qrels_and_runs(p)
     p.add_argument("--strategy", action=ListAction, kind="str", domain=STRATEGY, unique=True,
                    default=list(SIMULATED), metavar="S,S,...", dest="strategies",
-                   help=f"comma-separated strategies: {STRATEGY_HELP} (default "
+                   help=f"comma-separated strategies: {POOL_STRATEGY.doc} (default "
                    f"{','.join(SIMULATED)})")
     p.add_argument("--budget", action=ListAction, api="budgets", domain=BUDGET,
                    item="a budget", unique=True,
@@ -141,8 +121,7 @@ def add_parser(subparsers) -> None:
                    f"{','.join(map(str, BUDGETS))})")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure whose system ranking is compared (default map)")
-    add_param(p, CONTRIBUTOR_PATTERN, doc="contributor of a run for leave-one-out = the part "
-              "of its name matched (by default up to the first '_')")
+    add_param(p, CONTRIBUTOR_PATTERN)
     p.add_argument("--contributors", default=None, metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
@@ -202,7 +181,7 @@ def run_build(args: argparse.Namespace) -> int:
         raise ParameterError("-l/--relevance-level applies with --qrels")
     from ..collections import pool
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
                   qrels=args.qrels, **options)  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
@@ -228,7 +207,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     table = _contributors(args)
     contributors = table if table is not None else (
         lambda name: contributors_by_prefix([name], pattern)[name])
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
                               measure=args.measure, depth=args.depth,
                               contributors=contributors, loo=not args.no_loo,
@@ -290,9 +269,7 @@ def _add_shards(sub) -> None:
     _qrels_and_runs(p)
     p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
                    help="the per-topic measure scored in every shard (default AP)")
-    p.add_argument("--shards", action=Checked, domain=DOCUMENT_SHARDS, api="shards",
-                   default=3, metavar="K",
-                   help="number of shards (default 3, as Ferro & Sanderson 2022)")
+    add_param(p, SHARD_COUNT)
     p.add_argument("--method", choices=SHARD_METHODS, default="random",
                    help="random: a seeded random partition of the documents (Ferro & "
                    "Sanderson 2022); "
@@ -310,8 +287,7 @@ def _add_shards(sub) -> None:
     p.add_argument("--shard-scores", default=None, metavar="FILE",
                    help="write the topic × run × shard scores to FILE as CSV (topic,run,"
                    "shard,value; empty value: undefined) (default: none)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
-    _run_options(p)
+    _judged_options(p)
     _format(p)
     add_output(p)
     declare_inputs(p, "qrels", "runs")
@@ -335,7 +311,7 @@ def run_shards(args: argparse.Namespace) -> int:
                              "'topic + system + shard'")
     from ..collections import evaluate_shards
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
                              method=args.method, rng=args.seed,
                              relevance_level=args.relevance_level, ties=args.ties)
@@ -358,6 +334,11 @@ def run_shards(args: argparse.Namespace) -> int:
     return write_text(args, text.rstrip("\n") + "\n")
 
 
+def _named_runs(args: argparse.Namespace) -> object:
+    """The runs of ``RUN...``, named by ``--names``, read in the order of ``--ties``."""
+    return named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+
+
 def _run_options(parser: argparse.ArgumentParser) -> None:
     """``--ties`` and ``--names``, as the other pool actions."""
     add_ties(parser)
@@ -373,10 +354,7 @@ def _add_sampling(sub) -> None:
                        " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
                        "sampled document with its inclusion probability.")
     _runs(p)
-    p.add_argument("--size", action=Checked, domain=SAMPLE_SIZE, api="size", default=None,
-                   metavar="N",
-                   help="per topic: draws (with-replacement) or expected judgments (poisson);"
-                   " required by those designs")
+    add_param(p, SAMPLE_DRAWS)
     p.add_argument("--design", choices=DESIGNS, default="with-replacement",
                    help="with-replacement: N draws, the distinct documents judged, "
                    "π = 1-(1-p)^N; poisson: each document independently with π = min(1, c·p),"
@@ -405,11 +383,10 @@ def _add_sampling(sub) -> None:
     p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
                    item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
                    metavar="K,K,...", help="the k of the P@k estimates (default 10)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="print every topic's estimates (run, topic, measure, value) instead "
                    "of each run's means")
-    _run_options(p)
+    _judged_options(p)
     _format(p)
     add_output(p)
     declare_inputs(p, "qrels", "runs")
@@ -431,7 +408,7 @@ def run_sample(args: argparse.Namespace) -> int:
         raise ParameterError(f"--design {args.design} needs --size N (per topic)")
     from ..collections import sample_judgments
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
                               depth=args.depth, rng=args.seed, qrels=args.qrels,
                               ties=args.ties)
@@ -464,7 +441,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     check_digits_option(args)
     from ..collections import estimate_sampled
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
     return write_text(args, result.format(args.fmt, digits=args.digits,

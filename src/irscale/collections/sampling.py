@@ -65,7 +65,7 @@ import pandas as pd
 from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEPTH, SAMPLE_SIZE, STRATUM_RATE
+from ..core.params import DEPTH, SAMPLE_DRAWS, STRATUM_RATE
 from ..core.params import DESIGNS as DESIGNS
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
@@ -221,7 +221,7 @@ def sample_judgments(
             raise ParameterError(f"strata apply to the stratified design, not to {design}")
         if size is None:
             raise ParameterError(f"the {design} design needs size (per topic)")
-        draws_per_topic = SAMPLE_SIZE.check(size, "size")
+        draws_per_topic = SAMPLE_DRAWS.check(size)
     if depth is not None:
         depth = DEPTH.check(depth, "depth")
     generator = np.random.default_rng(check_rng(rng))

@@ -60,7 +60,7 @@ import pyarrow as pa
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DOCUMENT_SHARDS
+from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT
 from ..core.params import SHARD_METHODS as SHARD_METHODS
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -206,7 +206,7 @@ def evaluate_shards(
     if not isinstance(measure, str) or len(measure.split()) != 1:
         raise ParameterError(f"measure must be one measure name, got {measure!r}")
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    k = DOCUMENT_SHARDS.check(shards, "shards")
+    k = SHARD_COUNT.check(shards)
     check_choice(method, SHARD_METHODS, "method")
     judged = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")

@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.params import CUTOFF, POSITIVE, POWER
+from ..core.params import AB_POWER, CLICKS_CUTOFF, USER_SD
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
 from ..stats.effects import EffectSizes, t_interval
@@ -167,7 +167,7 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     from .clicklog import ClickLog, read_click_log
 
     clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
-    k = CUTOFF.check(k, "k")
+    k = CLICKS_CUTOFF.check(k)
     clicks = clicklog.clicks & clicklog.valid
     n = clicks.shape[0]
     count = clicks.sum(axis=1)
@@ -712,7 +712,7 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     >>> ab_sample_size(0.01, 0.2)
     6281
     """
-    power = POWER.check(power, "power")
+    power = AB_POWER.check(power)
     beta = 1 - power  # the design's β, in (0, 1)
     if beta == 1:
         raise ParameterError(f"power {power:g} cannot be told from 0 in floating point "
@@ -723,5 +723,5 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
 
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:
     """Power of the two-sample t-test with n users per variant (effect min_diff / sd)."""
-    POSITIVE.check(sd, "sd")
+    USER_SD.check(sd)
     return power_two_sample_t(min_diff / sd, check_count(n, "n", 2), alpha=alpha)

@@ -87,7 +87,7 @@ from ..core.judge import PairJudge
 from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import CLICK_GAIN
+from ..core.params import SESSION_CLICK_GAIN
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
@@ -628,7 +628,7 @@ def evaluate_sessions(
         raise ParameterError(f"click order {click_order!r}: use one of "
                              f"{', '.join(CLICK_ORDERS)}")
     if click_gain is not None:
-        CLICK_GAIN.check(click_gain, "click gain")
+        SESSION_CLICK_GAIN.check(click_gain)
     qrels_obj = as_qrels(qrels)
     run_list = _as_runs(runs)
     topic_map = None
