@@ -1,23 +1,16 @@
-"""``irscale eval``: trec_eval's command line, for one or many runs.
+"""``irscale eval``: trec_eval's command line, for one run or many (usage: ``docs/cli.md``).
 
-    irscale eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-n] [-l N] [-M N] [-J] [-c]
-                 [-N N] [--compat 9|10] [--ties POLICY] [--labels NAME=FILE ...]
-                 [--format trec|csv|json|markdown] [--names runid|file|A,B,...]
-                 [--allow-empty] [--batch-size N] [--scheduler ADDRESS] [--workers N]
-                 [--per-topic-out DIR]
-
-With the default ``trec`` format the output of one run is byte-identical to trec_eval's;
-with several runs every line gets a fourth tab-separated field, its run
-(``measure\ttopic\tvalue\trun``). With ``--batch-size``, ``--scheduler``, ``--workers`` or
-``--per-topic-out`` the runs are streamed in batches as ``irscale eval-many`` streams them
-(:mod:`irscale.cli.eval_many`).
-"""
+With several runs every line of the ``trec`` format gets a fourth field, its run; with
+``--batch-size``, ``--scheduler``, ``--workers`` or ``--per-topic-out`` the runs are streamed
+in batches as ``irscale eval-many`` streams them (:mod:`irscale.cli.eval_many`). Also the
+output options that ``irscale text`` and ``irscale session`` share with it."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ..core.params import RISK_ALPHA, SIGNIFICANCE
+from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
@@ -29,9 +22,12 @@ from .eval_diversity import (
     wants_diversity,
 )
 from .main import given
-from .options import Checked, add_param, add_progress, check_scheduler, wants_progress
+from .options import add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.results import Evaluation
 
 #: Paired tests of the latex table: deterministic (no resampling seed to report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
@@ -58,10 +54,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
-    parser.add_argument("-q", "--per-query", action="store_true",
-                        help="also print the value of every topic")
-    parser.add_argument("-n", "--no-summary", action="store_true",
-                        help="do not print the summary (all) lines")
+    add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
     parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
                         help="a second label file (qrels format: topic iter docno value; "
@@ -86,11 +79,7 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
-                        metavar="A",
-                        help="diversity, --format ndeval --baseline FILE: risk sensitivity "
-                        "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
-                        "default 0)")
+    add_param(parser, NDEVAL_RISK_ALPHA)
     add_run_options(parser)
     from .eval_many import add_batch_options
 
@@ -154,6 +143,30 @@ def run(args: argparse.Namespace) -> int:
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
+    return write_evaluation(args, evaluation)
+
+
+def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:
+    """``-q`` and ``-n``: the values printed, every ``unit``'s and the summary (``eval``,
+    ``text``, ``session``)."""
+    parser.add_argument("-q", "--per-query", action="store_true",
+                        help=f"also print the value of every {unit}")
+    parser.add_argument("-n", "--no-summary", action="store_true",
+                        help="do not print the summary (all) lines")
+
+
+def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str) -> None:
+    """``--format`` (``eval``'s formats, one value per line), ``--allow-empty`` (a run
+    ``empty``: an error without it) and ``-o``: the output of ``text`` and ``session``."""
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
+                        help=f"output format (default trec: 'measure<TAB>{unit}<TAB>value')")
+    parser.add_argument("--allow-empty", action="store_true",
+                        help=f"evaluate a run {empty} (an error otherwise)")
+    add_output(parser)
+
+
+def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> int:
+    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say; the exit status."""
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
                          summary=not args.no_summary)
@@ -172,7 +185,7 @@ def _run_batches(args: argparse.Namespace) -> int:
                 "without batches"),
                (args.fmt in ("latex", "ndeval"), f"--format {args.fmt}", "the batches print "
                 "the trec, csv, json or markdown summary"),
-               (args.risk_alpha is not None, "--risk-alpha", "see irscale compare")]
+               (given(args, "risk_alpha"), "--risk-alpha", "see irscale compare")]
     for applies, option, why in refused:
         if applies:
             raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
@@ -188,7 +201,7 @@ def _check_format_options(args: argparse.Namespace) -> None:
     measures (:func:`irscale.cli.eval_diversity.run_diversity`)."""
     if args.fmt == "ndeval":
         return
-    if args.risk_alpha is not None:
+    if given(args, "risk_alpha"):
         raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
                              "(diversity measures, --format ndeval --baseline FILE); for "
                              "URisk/TRisk of any measure see irscale compare --baseline "

@@ -117,7 +117,7 @@ def run_diversity(args: argparse.Namespace) -> int:
                                                              keep_rank=True),
                                       measures, **options)
     text = evaluation.format(args.fmt, per_query=args.per_query, summary=not args.no_summary,
-                             baseline=baseline, risk_alpha=args.risk_alpha or "0")
+                             baseline=baseline, risk_alpha=args.risk_alpha)
     with open_output(args) as stream:
         stream.write(text.encode())
     return 0
@@ -136,6 +136,6 @@ def _check_risk_options(args: argparse.Namespace) -> None:
         raise ParameterError("--baseline with diversity measures is ndeval's -baseline: it "
                              "needs --format ndeval (URisk/TRisk of any format: irscale "
                              "compare --baseline --risk-alpha)")
-    if args.risk_alpha is not None and args.baseline is None:
+    if given(args, "risk_alpha") and args.baseline is None:
         raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline must "
                              "still be specified')")

@@ -14,6 +14,7 @@ from ..core.params import (
     LABEL_ITERATIONS,
     LABEL_METHOD,
     LABEL_RESTARTS,
+    LABEL_VALUE,
     RELEVANCE,
     RNG_SEED,
 )
@@ -26,7 +27,8 @@ from .runargs import NAMES_HELP
 
 
 def _scale(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--scale", action=ListAction, unique=True, default=None,
+    parser.add_argument("--scale", action=ListAction, domain=LABEL_VALUE, item="a label",
+                        unique=True, default=None,
                         metavar="L,L,...", help="the label values allowed, e.g. 0,1,2 (a "
                         "label outside is an error; default: the values the file holds)")
 

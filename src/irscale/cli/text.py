@@ -1,45 +1,22 @@
-"""``irscale text``: evaluate textual outputs (``docs/text.md``).
-
-    irscale text rouge REFERENCES CANDIDATES [CANDIDATES ...] [-m MEASURE ...] [--stem]
-                       [--stopwords FILE] [--multi max|mean|pooled] [-q] [-n]
-                       [--format trec|csv|json|markdown] [--allow-empty] [-o FILE] [--force]
-
-    irscale text nuggets NUGGETS MATCHES [MATCHES ...] (--lengths FILE | --texts FILE)
-                         [-m MEASURE ...] [-q] [-n] [--format ...] [--allow-empty] [-o FILE]
-    irscale text nuggets NUGGETS --texts FILE --auto-match [--threshold T] [--stem]
-                         [--stopwords FILE] [-m MEASURE ...] [...]
-
-Output as ``irscale eval`` prints it, one value per (run, topic).
-"""
+"""``irscale text rouge|nuggets``: evaluate textual outputs, printed as ``irscale eval``
+prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from ..core.params import THRESHOLD
 from ..errors import ParameterError
-from ..io.formats import OUTPUT_FORMATS
+from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .main import given
 from .options import add_param
-from .outputs import add_output, declare_inputs, open_output
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.results import Evaluation
+from .outputs import declare_inputs
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     """The output options every ``irscale text`` command shares with ``irscale eval``."""
-    parser.add_argument("-q", "--per-query", action="store_true",
-                        help="also print the value of every topic")
-    parser.add_argument("-n", "--no-summary", action="store_true",
-                        help="do not print the summary (all) lines")
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
-                        help="output format (default trec: 'measure<TAB>topic<TAB>value')")
-    parser.add_argument("--allow-empty", action="store_true",
-                        help="evaluate a run none of whose topics is in the gold standard "
-                        "(an error otherwise)")
-    add_output(parser)
+    add_values_options(parser)
+    add_evaluation_output(parser, "topic", "none of whose topics is in the gold standard")
 
 
 def add_parser(subparsers) -> None:
@@ -117,20 +94,13 @@ def _no_command(args: argparse.Namespace) -> int:
                          "text --help')")
 
 
-def _write(args: argparse.Namespace, evaluation: Evaluation) -> int:
-    with open_output(args) as stream:
-        evaluation.write(stream, args.fmt, per_query=args.per_query,
-                         summary=not args.no_summary)
-    return 0
-
-
 def run_rouge(args: argparse.Namespace) -> int:
     from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
 
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
-    return _write(args, evaluation)
+    return write_evaluation(args, evaluation)
 
 
 def run_nuggets(args: argparse.Namespace) -> int:
@@ -164,4 +134,4 @@ def run_nuggets(args: argparse.Namespace) -> int:
                                   args.measures or list(DEFAULT_MEASURES),
                                   lengths=args.lengths, texts=texts,
                                   allow_empty=args.allow_empty)
-    return _write(args, evaluation)
+    return write_evaluation(args, evaluation)

@@ -627,6 +627,8 @@ AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uni
                       "the run rankings from random assessors'); msd, msd-topic and tau are "
                       "irscale's reading, not verified against the paper's estimators",
                       ("--weights",), "W")
+#: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
+LABEL_VALUE = Integers(-2**63, INT64_MAX)
 LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
                        "N")
 #: Simulated click logs (:func:`irscale.online.simulate_click_log`) and the users of the
@@ -671,6 +673,11 @@ TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees onl
 SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
                            "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),
                            "G", unset="the qrels gain of the clicked document")
+#: ndeval's ``-riskAlpha`` of the diversity measures' risk-sensitive output (the text as
+#: typed, printed back).
+NDEVAL_RISK_ALPHA = Param("risk_alpha", RISK_ALPHA, "0", "diversity, --format ndeval "
+                          "--baseline FILE: risk sensitivity A >= 0, a loss against the "
+                          "baseline weighs 1+A (ndeval -riskAlpha)", ("--risk-alpha",), "A")
 #: The run length of the report's robustness panel (:func:`irscale.report.build_report`).
 SCALE_DEPTH = Param("scale_depth", LENGTH, 10, "run length N of the robustness panel for "
                     "measures without a cut-off", ("--scale-depth",), "N")
