@@ -1,20 +1,7 @@
-"""``irscale eval`` with diversity measures (ndeval's): the qrels are read as diversity
-qrels ``topic subtopic docno judgment`` when every requested measure is a diversity measure
-(``-m ndeval``, ``-m alpha-nDCG@20`` ...) or with ``--qrels-format diversity``.
-
-    irscale eval -m ndeval --format ndeval QRELS RUN          # = ndeval QRELS RUN
-    irscale eval -m "ndeval(traditional=1)" --format ndeval QRELS RUN  # = ndeval -traditional
-
-``--format ndeval`` prints ndeval's CSV (one block per run); ``trec`` prints
-``measure<TAB>topic<TAB>value`` lines (``-q`` for topics, ``all`` for the mean) and ``csv``
-a ``run,topic,measure,value`` table. ``-c`` is ndeval's ``-c`` and ``-M`` its ``-M``.
-NTCIREVAL's family (``-m "I-rec@10 D#-nDCG@10 P+Q#@10"``) reads ``--intent-probs FILE``
-(``topic subtopic probability``) and ``--intent-types FILE`` (``topic subtopic inf|nav``);
-D-U, U-IA and ``IA(<measure>)`` read ``--labels NAME=FILE`` (document lengths, ``doclen``).
-
-    irscale eval -m ndeval --format ndeval --baseline B.run --risk-alpha A QRELS RUN
-                                               # = ndeval -baseline B.run -riskAlpha A
-"""
+"""``irscale eval`` with diversity measures (ndeval's and NTCIREVAL's): the qrels are read as
+``topic subtopic docno judgment`` when every measure requested is a diversity measure or
+with ``--qrels-format diversity``; ``--format ndeval`` prints ndeval's CSV (usage:
+``docs/cli.md``, ``docs/diversity.md``)."""
 
 from __future__ import annotations
 

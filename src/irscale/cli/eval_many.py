@@ -1,16 +1,5 @@
-"""``irscale eval-many``: evaluate thousands of run files in batches.
-
-    irscale eval-many QRELS RUNS [RUNS ...] [-m MEASURE ...] [--batch-size N]
-                      [--scheduler ADDRESS] [--workers N] [--per-topic-out DIR]
-                      [--names file|runid|A,B,...] [-l N] [-M N] [-J] [-c] [-N N]
-                      [--compat 9|10] [--ties POLICY] [--allow-empty]
-                      [--format trec|csv|json|markdown] [-o FILE] [--force] [--no-progress]
-
-RUNS are folders (their files, sorted by name), glob patterns (quote them) or files: TREC
-runs, plain or gzip, or Parquet. The summary lines are printed as ``irscale eval`` prints
-them (trec_eval's ``all`` lines, a fourth field naming the run); the per-topic values go
-to Parquet files in ``--per-topic-out`` (:mod:`irscale.evaluation_many`).
-"""
+"""``irscale eval-many``: evaluate thousands of run files in batches, memory bounded by a
+batch per worker (:mod:`irscale.evaluation_many`; usage: ``docs/cli.md``)."""
 
 from __future__ import annotations
 

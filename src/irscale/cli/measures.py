@@ -1,12 +1,5 @@
-"""``irscale measures``: list the measure catalogue (``docs/measures.md``).
-
-    irscale measures [--context rankings|intents|sessions|texts|nuggets]
-                     [--format text|json|markdown] [-o FILE] [--force]
-
-One entry per measure family, whatever the context it needs: its name with its parameters
-and their defaults, its other names, its formula and its source
-(:func:`irscale.measures.catalogue`).
-"""
+"""``irscale measures``: list the measure catalogue (:func:`irscale.measures.catalogue`;
+usage: ``docs/cli.md``, ``docs/measures.md``)."""
 
 from __future__ import annotations
 

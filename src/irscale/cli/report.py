@@ -1,18 +1,5 @@
-"""``irscale report``: the experiment report of a set of runs (docs/report.md).
-
-    irscale report QRELS RUN... [-m MEASURE ...] [--baseline RUN] [--dp] -o report.html
-    irscale report QRELS RUN... --format latex|markdown [-o tables.tex]
-
-``--format html`` (default) writes one self-contained HTML page (inline CSS, SVG figures
-and a few lines of JavaScript for sorting; nothing fetched when viewed): the runs ×
-measures table (best in bold, ↑/↓ against ``--baseline`` after ``--correction``, intervals,
-wins/ties/losses), the two-way ANOVA with ω², Tukey HSD groups and intervals, per-topic
-plots, precision–recall curves, the robustness panel (τ between each measure and its
-ranked version on the runs cut at N, pairs whose Tukey decision changes; discriminative
-power with ``--dp``) and the reproducibility block (this command, versions, input files
-with sizes and SHA-256). ``--format latex|markdown`` prints the same tables. The output is
-written when complete; an existing file is replaced only with ``--force``.
-"""
+"""``irscale report``: the experiment report of a set of runs, one self-contained HTML page
+or its tables in LaTeX or Markdown (usage: ``docs/cli.md``, ``docs/report.md``)."""
 
 from __future__ import annotations
 
