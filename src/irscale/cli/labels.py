@@ -167,16 +167,11 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
         warnings.warn(f"{args.method} stopped after {result.iterations} iterations without "
                       "converging (raise --n-iter)", stacklevel=1)
-    q, w = result.qrels, result.workers
-    texts = {
-        "--confidence": "".join(f"{t} {d} {r} {c!r}\n" for t, d, r, c in zip(
-            q["topic"], q["docno"], q["label"], q["confidence"].astype(float), strict=True)),
-        "--workers": "".join(f"{name} {n} {quality!r}\n" for name, n, quality in zip(
-            w["worker"], w["labels"], w["quality"].astype(float), strict=True)),
-    }
+    texts = {"--confidence": result.confidence_lines(), "--workers": result.worker_lines()}
     with contextlib.ExitStack() as stack:
         for option, out in outputs:
-            stack.enter_context(atomic_output(out, "w", force=args.force)).write(texts[option])
+            stack.enter_context(atomic_output(out, "w", force=args.force)).write(
+                "".join(line + "\n" for line in texts[option]))
         stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
             "".join(line + "\n" for line in result.lines()))
     return 0

@@ -5,9 +5,7 @@ within document shards, draw and estimate from sampled judgments (usage: ``docs/
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..core.options import RELEVANCE_LEVEL
@@ -41,7 +39,7 @@ from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 #: The strategies ``simulate`` compares, its budgets and ``estimate``'s P̂@k cut-offs by
 #: default.
@@ -217,7 +215,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 
         plot_relevant_found(result, args.plot)
     if qrels_paths:
-        _write_induced(result.qrels, args.qrels_out, qrels_paths, force=args.force)
+        os.makedirs(args.qrels_out, exist_ok=True)
+        result.write_qrels(qrels_paths, force=args.force)
     return write_text(args, result.format(args.fmt, digits=args.digits) + "\n")
 
 
@@ -241,23 +240,6 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
                                      "write the table elsewhere")
             paths[(name, int(budget))] = path
     return paths
-
-
-def _write_induced(qrels: Mapping[tuple[str, int], pd.DataFrame], folder: str,
-                   paths: Mapping[tuple[str, int], str], *, force: bool) -> None:
-    """Write every induced qrels file: all are written to temporary files first and renamed
-    into place only once every one is complete (none is left behind on an error)."""
-    from ..io.files import atomic_path
-
-    os.makedirs(folder, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        for key, path in paths.items():
-            frame = qrels[key]
-            lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
-                     + " " + frame["relevance"].astype(str) + "\n")
-            temporary = stack.enter_context(atomic_path(path, force=force))
-            with open(temporary, "w", encoding="utf-8") as handle:
-                handle.write("".join(lines))
 
 
 def _add_shards(sub) -> None:
@@ -406,21 +388,12 @@ def run_sample(args: argparse.Namespace) -> int:
         raise ParameterError(f"--strata applies to --design stratified, not {args.design}")
     elif args.size is None:
         raise ParameterError(f"--design {args.design} needs --size N (per topic)")
-    from ..collections import sample_judgments
+    from ..collections.sampling import sample_judgments, sample_lines
 
-    runs = _named_runs(args)
-    sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
-                              depth=args.depth, rng=args.seed, qrels=args.qrels,
-                              ties=args.ties)
-    import pandas as pd
-
-    prob = [repr(float(v)) for v in sample["prob"]]
-    if args.qrels is None:
-        lines = sample["topic"] + " " + sample["docno"] + " " + pd.Series(prob)
-    else:
-        lines = (sample["topic"] + " 0 " + sample["docno"] + " "
-                 + sample["rel"].astype(str) + " " + pd.Series(prob))
-    return write_text(args, "".join(line + "\n" for line in lines))
+    sample = sample_judgments(_named_runs(args), args.size, design=args.design,
+                              strata=strata, depth=args.depth, rng=args.seed,
+                              qrels=args.qrels, ties=args.ties)
+    return write_text(args, "".join(line + "\n" for line in sample_lines(sample)))
 
 
 def _stratum(text: str) -> tuple[int, float]:

@@ -104,6 +104,19 @@ class Aggregation(TableResult):
         return [f"{t} 0 {d} {r}" for t, d, r in zip(q["topic"], q["docno"], q["label"],
                                                           strict=True)]
 
+    def confidence_lines(self) -> list[str]:
+        """``topic docno label confidence`` lines: the probability the method gives the
+        label it chose (shortest repr of the float, read back exactly)."""
+        q = self.qrels
+        return [f"{t} {d} {r} {c!r}" for t, d, r, c in zip(
+            q["topic"], q["docno"], q["label"], q["confidence"].astype(float), strict=True)]
+
+    def worker_lines(self) -> list[str]:
+        """``worker labels quality`` lines: every worker's labels and estimated quality."""
+        w = self.workers
+        return [f"{name} {n} {quality!r}" for name, n, quality in zip(
+            w["worker"], w["labels"], w["quality"].astype(float), strict=True)]
+
     def __repr__(self) -> str:
         return (f"Aggregation({self.method}; {len(self.qrels):,} documents, "
                 f"{len(self.workers):,} workers)")

@@ -76,7 +76,7 @@ from ..stats.tables import Format
 from ..stats.validation import check_choice, check_counts
 from .candidates import Candidates, ranked_candidates
 
-__all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments",
+__all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments", "sample_lines",
            "sampling_distribution"]
 
 Design = Literal["with-replacement", "poisson", "stratified"]
@@ -290,6 +290,18 @@ class SampledEstimates:
         runs = self.per_topic["run"].nunique()
         topics = self.per_topic["topic"].nunique()
         return f"SampledEstimates({runs} runs, {topics} topics, {', '.join(self.measures)})"
+
+
+def sample_lines(sample: pd.DataFrame) -> list[str]:
+    """The lines of a :func:`sample_judgments` sample: ``topic docno prob`` (the documents
+    to judge) or, judged by qrels (a ``rel`` column), ``topic 0 docno rel prob``, what
+    :func:`estimate_sampled` reads; ``prob`` is the shortest text of the float that reads
+    back exactly."""
+    prob = pd.Series([repr(float(v)) for v in sample["prob"]], index=sample.index)
+    if "rel" not in sample:
+        return (sample["topic"] + " " + sample["docno"] + " " + prob).tolist()
+    return (sample["topic"] + " 0 " + sample["docno"] + " " + sample["rel"].astype(str)
+            + " " + prob).tolist()
 
 
 def _unscaled(values: np.ndarray, exponent: np.ndarray, name: str,

@@ -27,6 +27,7 @@ strategy is run once with the largest budget and cut at every budget.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -77,6 +78,24 @@ class PoolingSimulation:
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         return format_frame(self.table, fmt, digits=digits)
+
+    def write_qrels(self, paths: Mapping[tuple[str, int], str], *,
+                    force: bool = False) -> None:
+        """Write the induced qrels of every ``(strategy, budget)`` of ``paths`` to its
+        file, as TREC qrels (``topic 0 docno rel``, what :func:`irscale.evaluate` reads):
+        all are written to temporary files first and renamed into place only once every
+        one is complete (none is left behind on an error); an existing file is replaced
+        only with ``force``."""
+        from ..io.files import atomic_path
+
+        with contextlib.ExitStack() as stack:
+            for key, path in paths.items():
+                frame = self.qrels[key]
+                lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
+                         + " " + frame["relevance"].astype(str) + "\n")
+                temporary = stack.enter_context(atomic_path(path, force=force))
+                with open(temporary, "w", encoding="utf-8") as handle:
+                    handle.write("".join(lines))
 
     def __repr__(self) -> str:
         strategies = ", ".join(dict.fromkeys(self.table["strategy"]))
