@@ -85,7 +85,7 @@ def add_parser(subparsers) -> None:
                        "more, Kendall's tau and tau_ap of the system rankings they induce.")
     p.add_argument("inputs", nargs="*", metavar="QRELS_A QRELS_B RUN",
                    help="two qrels files, then run files (optional)")
-    p.add_argument("-m", "--measure", default=None, metavar="MEASURE",
+    p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
     add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
               doc="smallest relevant degree, with runs")
@@ -195,14 +195,14 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
     runs = args.inputs[2:]
     if len(runs) == 1:
         raise ParameterError("system-ranking agreement needs at least two run files")
-    if not runs and (args.measure is not None or given(args, "relevance_level")):
+    if not runs and (given(args, "measure") or given(args, "relevance_level")):
         raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
     from ..collections.agreement import qrels_agreement
     from ..stats.protocol import format_table
     from .outputs import write_text
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
-                                     measure=args.measure or "map",
+                                     measure=args.measure,
                                      relevance_level=args.relevance_level)
     if ranking is not None:
         for key, value in ranking.items():

@@ -24,9 +24,12 @@ from ..core.params import (
     RELEVANCE,
     RNG_SEED,
     RUN_DEPTH,
+    SAMPLE_CUTOFFS,
     SAMPLE_DRAWS,
     SHARD_COUNT,
     SHARD_METHODS,
+    SIMULATED_BUDGETS,
+    SIMULATED_STRATEGIES,
     STRATEGY,
     STRATUM_RATE,
 )
@@ -34,19 +37,12 @@ from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .checks import add_digits, check_digits_option
 from .main import given
-from .options import ListAction, add_param, add_ties
+from .options import ListAction, add_param, add_ties, join
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
 if TYPE_CHECKING:
     pass
-
-#: The strategies ``simulate`` compares, its budgets and ``estimate``'s P̂@k cut-offs by
-#: default.
-SIMULATED = ("depth", "mtf", "mm-ns")
-BUDGETS = (10, 50, 100)
-SAMPLE_CUTOFFS = (10,)
-
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
     """The options of the strategies (``build`` and ``simulate``)."""
@@ -109,14 +105,14 @@ def add_parser(subparsers) -> None:
                        "unjudged pooled document counts as non-relevant).")
     _qrels_and_runs(p)
     p.add_argument("--strategy", action=ListAction, kind="str", domain=STRATEGY, unique=True,
-                   default=list(SIMULATED), metavar="S,S,...", dest="strategies",
+                   default=list(SIMULATED_STRATEGIES), metavar="S,S,...", dest="strategies",
                    help=f"comma-separated strategies: {POOL_STRATEGY.doc} (default "
-                   f"{','.join(SIMULATED)})")
+                   f"{join(SIMULATED_STRATEGIES)})")
     p.add_argument("--budget", action=ListAction, api="budgets", domain=BUDGET,
                    item="a budget", unique=True,
-                   default=list(BUDGETS), metavar="N,N,...", dest="budgets",
+                   default=list(SIMULATED_BUDGETS), metavar="N,N,...", dest="budgets",
                    help="comma-separated judgments per topic (default "
-                   f"{','.join(map(str, BUDGETS))})")
+                   f"{join(SIMULATED_BUDGETS)})")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure whose system ranking is compared (default map)")
     add_param(p, CONTRIBUTOR_PATTERN)
@@ -364,7 +360,8 @@ def _add_sampling(sub) -> None:
     _qrels_and_runs(p, "sampled judgments 'topic 0 docno rel prob'", "SAMPLE")
     p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
                    item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
-                   metavar="K,K,...", help="the k of the P@k estimates (default 10)")
+                   metavar="K,K,...",
+                   help=f"the k of the P@k estimates (default {join(SAMPLE_CUTOFFS)})")
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="print every topic's estimates (run, topic, measure, value) instead "
                    "of each run's means")

@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..core.params import LENGTH, RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..core.params import RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
 from .checks import add_digits
 from .main import given
-from .options import Checked, add_param, add_progress, wants_progress
+from .options import add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
@@ -55,10 +55,7 @@ def add_parser(subparsers) -> None:
                         "Tukey HSD)")
     add_param(parser, RESAMPLES, doc="samples of --dp", default=1000)
     add_param(parser, RNG_SEED, doc="seed of --dp (the report is reproducible)", default=0)
-    parser.add_argument("--scale-depth", action=Checked, domain=LENGTH, api="scale_depth",
-                        default=10, metavar="N",
-                        help="run length N of the robustness panel for measures without a "
-                        "cut-off (default 10)")
+    add_param(parser, SCALE_DEPTH)
     parser.add_argument("--no-robustness", action="store_true",
                         help="leave out the robustness panel")
     parser.add_argument("--format", default="html", choices=REPORT_FORMATS, dest="fmt",
@@ -127,8 +124,8 @@ def run(args: argparse.Namespace) -> int:
         command=command_line(args), input_files=[args.qrels, *args.runs],
         progress=wants_progress(args))
     if args.fmt == "html":
-        text = render_html(report, digits=args.digits,
-                           title=args.title or "irscale experiment report")
+        title = {} if args.title is None else {"title": args.title}
+        text = render_html(report, digits=args.digits, **title)
     else:
         text = format_tables(report, args.fmt, digits=args.digits)
     return write_text(args, text)

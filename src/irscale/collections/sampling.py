@@ -65,7 +65,7 @@ import pandas as pd
 from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEPTH, SAMPLE_DRAWS, STRATUM_RATE
+from ..core.params import DEPTH, SAMPLE_CUTOFFS, SAMPLE_DRAWS, STRATUM_RATE
 from ..core.params import DESIGNS as DESIGNS
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
@@ -322,7 +322,7 @@ def estimate_sampled(
     sample: object,
     runs: object,
     *,
-    cutoffs: int | Sequence[int] = (10,),
+    cutoffs: int | Sequence[int] = SAMPLE_CUTOFFS,
     relevance_level: int = 1,
     ties: TiePolicy = "trec_eval",
 ) -> SampledEstimates:

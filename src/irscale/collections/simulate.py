@@ -38,7 +38,15 @@ import pandas as pd
 
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import BUDGET, DEFAULT_DISCOUNT, DEFAULT_RBP_P, DEFAULT_RRF_K, DEPTH
+from ..core.params import (
+    BUDGET,
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    DEFAULT_RRF_K,
+    DEPTH,
+    SIMULATED_BUDGETS,
+    SIMULATED_STRATEGIES,
+)
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import qrels_from_frame
@@ -133,8 +141,8 @@ def _check_common_topics(runs: Sequence[Run], judged: set[str], source: str,
 def simulate_pooling(
     qrels: object,
     runs: object,
-    strategies: str | Sequence[str] = ("depth", "mtf", "mm-ns"),
-    budgets: int | Sequence[int] = (10, 50, 100),
+    strategies: str | Sequence[str] = SIMULATED_STRATEGIES,
+    budgets: int | Sequence[int] = SIMULATED_BUDGETS,
     *,
     measure: str = "map",
     depth: int | None = None,

@@ -602,6 +602,11 @@ POOL_STRATEGY = Param("strategy", STRATEGY, "depth", "depth (depth-k), take (tak
 POOL_BUDGET = Param("budget", BUDGET, None, "judgments per topic: required for take, rbp and "
                     "rrf; the adaptive strategies stop there", ("--budget",), "N",
                     unset="no limit")
+#: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
+#: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
+SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
+SIMULATED_BUDGETS: tuple[int, ...] = (10, 50, 100)
+SAMPLE_CUTOFFS: tuple[int, ...] = (10,)
 #: Documents drawn per topic (:func:`irscale.collections.sample_judgments`).
 SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacement) or "
                      "expected judgments (poisson); required by those designs", ("--size",),
