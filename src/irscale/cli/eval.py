@@ -29,7 +29,8 @@ from .runargs import add_run_options, add_trec_eval_options, label_files, named_
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.results import Evaluation
 
-#: Paired tests of the latex table: deterministic (no resampling seed to report).
+#: Paired tests of the latex table and the report: deterministic (no resampling seed to
+#: report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
 
 
@@ -56,10 +57,9 @@ def add_parser(subparsers) -> None:
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
     add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
-    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
-                        help="a second label file (qrels format: topic iter docno value; "
-                        "topic * = every topic) for the measures that use one, e.g. "
-                        "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
+    add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
+                      "topic * = every topic) for the measures that use one, e.g. --labels "
+                      "under=task2.qunder -m 'uRBP(p=0.8)'")
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
@@ -92,8 +92,15 @@ def add_parser(subparsers) -> None:
     add_progress(parser)
     add_output(parser)
     declare_inputs(parser, "qrels", "runs", "--baseline")
-    declare_inputs(parser, "--labels", path=label_file)
     parser.set_defaults(func=run)
+
+
+def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:
+    """``--labels NAME=FILE`` (repeatable): the label files of the measures that read one
+    (``eval``, ``session``); ``doc`` says which."""
+    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
+                        help=f"{doc} (repeatable)")
+    declare_inputs(parser, "--labels", path=label_file)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,13 +12,11 @@ from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
 from .checks import add_digits
+from .eval import TABLE_TESTS
 from .main import given
 from .options import add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .runargs import NAMES_HELP, named_runs
-
-#: Two-system tests against the baseline (paired and deterministic).
-REPORT_TESTS = ("t", "wilcoxon", "sign")
 
 
 def add_parser(subparsers) -> None:
@@ -45,7 +43,7 @@ def add_parser(subparsers) -> None:
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
                         "file's path, name or stem)")
-    parser.add_argument("--test", default="t", choices=REPORT_TESTS,
+    parser.add_argument("--test", default="t", choices=TABLE_TESTS,
                         help="two-system test against --baseline (default t)")
     add_param(parser, MULTIPLE_CORRECTION, doc="correction over the runs x measures compared "
               "with --baseline")

@@ -8,10 +8,15 @@ import argparse
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import RELEVANCE, SESSION_CLICK_GAIN
 from ..errors import ParameterError
-from .eval import add_evaluation_output, add_values_options, write_evaluation
+from .eval import (
+    add_evaluation_output,
+    add_labels_option,
+    add_values_options,
+    write_evaluation,
+)
 from .main import given
 from .options import add_param
-from .outputs import declare_inputs, label_file
+from .outputs import declare_inputs
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -47,13 +52,10 @@ def add_parser(subparsers) -> None:
                         help="read the clicks in time order (non-linear traversal) or by "
                         "query and rank (default time)")
     add_param(parser, SESSION_CLICK_GAIN)
-    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
-                        help="a label file (qrels format: topic iter docno value) for U, e.g. "
-                        "--labels doclen=lengths.txt (document lengths in characters; "
-                        "repeatable)")
+    add_labels_option(parser, "a label file (qrels format: topic iter docno value) for U, "
+                      "e.g. --labels doclen=lengths.txt (document lengths in characters)")
     add_evaluation_output(parser, "session", "none of whose sessions has judgments")
     declare_inputs(parser, "qrels", "runs", "--topics", "--clicks")
-    declare_inputs(parser, "--labels", path=label_file)
     parser.set_defaults(func=run)
 
 
