@@ -70,7 +70,7 @@ def add_parser(subparsers) -> None:
                         "one run; several runs add a fourth field, the run); latex: the "
                         "runs x measures table of a paper, best values in bold")
     table = parser.add_argument_group("latex table (--format latex)")
-    table.add_argument("--baseline", default=None, metavar="RUN",
+    table.add_argument("--baseline", metavar="RUN",
                        help="mark values significantly better (up arrow) or worse (down "
                        "arrow) than this run's (default: no marks); with --format ndeval, "
                        "a baseline run FILE for ndeval's risk-sensitive output (ndeval "

@@ -19,11 +19,11 @@ DIVERSITY_FORMATS = formats("ndeval", "trec", "csv")
 def add_intent_options(parser: argparse.ArgumentParser) -> None:
     """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family), as ``eval``,
     ``compare`` and ``meta`` declare them."""
-    parser.add_argument("--intent-probs", default=None, metavar="FILE",
+    parser.add_argument("--intent-probs", metavar="FILE",
                         help="diversity: intent probabilities 'topic subtopic probability' "
                         "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
                         "topic's intents with a relevant document)")
-    parser.add_argument("--intent-types", default=None, metavar="FILE",
+    parser.add_argument("--intent-types", metavar="FILE",
                         help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
                         "and P+Q (default: every intent informational)")
     from .outputs import declare_inputs

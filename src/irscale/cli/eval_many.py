@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
                         "(default: official)")
     add_batch_options(parser)
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="file|runid|A,B,...",
+                        metavar="file|runid|A,B,...",
                         help="how to name the runs: file (default: the file name without "
                         "extension, longer forms where those collide), runid (the run id "
                         "of each file; two files with one run id are an error), or one name "
@@ -66,7 +66,7 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
     add_param(parser, BATCH)
     add_scheduler(parser, "the batches")
     add_param(parser, THREADS, doc="threads of this process running batches")
-    parser.add_argument("--per-topic-out", default=None, metavar="DIR",
+    parser.add_argument("--per-topic-out", metavar="DIR",
                         help="write the per-topic values (run, topic, measure, value) as "
                         "Parquet files to folder DIR, written whole or not at all; a folder "
                         "holding files is replaced only with --force, and only when it "

@@ -28,7 +28,7 @@ from .runargs import NAMES_HELP
 
 def _scale(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scale", action=ListAction, domain=LABEL_VALUE, item="a label",
-                        unique=True, default=None,
+                        unique=True,
                         metavar="L,L,...", help="the label values allowed, e.g. 0,1,2 (a "
                         "label outside is an error; default: the values the file holds)")
 
@@ -60,10 +60,10 @@ def add_parser(subparsers) -> None:
               "deterministic)")
     add_param(p, LABEL_ITERATIONS)
     add_param(p, LABEL_RESTARTS)
-    p.add_argument("--confidence", default=None, metavar="FILE",
+    p.add_argument("--confidence", metavar="FILE",
                    help="also write 'topic docno label confidence' lines to FILE (default: "
                    "none)")
-    p.add_argument("--workers", default=None, metavar="FILE", dest="workers_file",
+    p.add_argument("--workers", metavar="FILE", dest="workers_file",
                    help="also write 'worker labels quality' lines to FILE (default: none)")
     add_output(p, what="qrels")
     declare_inputs(p, "inputs")
@@ -111,7 +111,7 @@ def add_parser(subparsers) -> None:
     from ..io.naming import NAME_MODES
 
     p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                   default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+                   metavar="runid|file|A,B,...", help=NAMES_HELP)
     p.add_argument("--format", default="csv", choices=("csv", "text"), dest="fmt",
                    help="csv: the topics x runs score matrix (topic,RUN,...; for irscale "
                    "compare --scores); text: the matrix, the runs' means and the weights "

@@ -21,7 +21,7 @@ def add_parser(subparsers) -> None:
         "other names (ir_measures' for trec_eval's families), its formula and its source. "
         "See docs/measures.md.",
     )
-    parser.add_argument("--context", choices=tuple(CONTEXTS), default=None,
+    parser.add_argument("--context", choices=tuple(CONTEXTS),
                         help="list the families of this context only (default: all)")
     parser.add_argument("--format", choices=CATALOGUE_FORMATS, default="text", dest="fmt",
                         help="output format (default text: one entry per family; json: "

@@ -69,9 +69,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--users", required=True, metavar="FILE",
                    help="'session user' lines: the user of every session of the log")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--variants", default=None, metavar="FILE",
+    group.add_argument("--variants", metavar="FILE",
                        help="'user variant' lines (what 'assign' writes)")
-    group.add_argument("--salt", default=None,
+    group.add_argument("--salt",
                        help="assign the users by MD5(salt:user) instead")
     _splits_option(p, "with --salt: variants and shares")
     add_param(p, CLICKS_CUTOFF)
@@ -89,9 +89,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--analysis", choices=ANALYSES, default="welch",
                    help="welch (default), delta (ratio metric: needs --denominator), cuped "
                    "(needs --covariate)")
-    p.add_argument("--denominator", default=None, metavar="COLUMN",
+    p.add_argument("--denominator", metavar="COLUMN",
                    help="delta: the denominator column (e.g. impressions)")
-    p.add_argument("--covariate", default=None, metavar="COLUMN",
+    p.add_argument("--covariate", metavar="COLUMN",
                    help="cuped: the pre-period covariate column")
     _variant_options(p)
     p.add_argument("--control", default="control", help="control variant (default control)")

@@ -69,7 +69,7 @@ def add_parser(subparsers) -> None:
     simulate.add_argument("runs", nargs=1, metavar="RUN",
                           help="run file whose result pages are shown (TREC format)")
     group = simulate.add_mutually_exclusive_group()
-    group.add_argument("--user", choices=USERS, default=None,
+    group.add_argument("--user", choices=USERS,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
     add_param(simulate, RELEVANCE, domain=CLICK_LEVEL,

@@ -43,7 +43,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--clicks", required=True, metavar="perfect|random|MODEL.json",
                         help="user model: perfect (click iff relevant in --qrels), random "
                         "(each result with --click-prob) or a click model's JSON file")
-    parser.add_argument("--qrels", default=None, metavar="FILE",
+    parser.add_argument("--qrels", metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
     add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
@@ -65,7 +65,7 @@ def add_method_options(parser: argparse.ArgumentParser, tau: str | None = None) 
     ``score``); ``tau``: the doc of ``--tau`` where it says more."""
     parser.add_argument("--method", choices=INTERLEAVING_METHODS, default="team-draft",
                         help="interleaving method (default team-draft)")
-    parser.add_argument("--credit", default=None,
+    parser.add_argument("--credit",
                         help="credit rule: probabilistic marginal|assignment (default "
                         "marginal), optimized inverse|linear (default inverse)")
     add_param(parser, SOFTMAX_TAU, doc=tau)

@@ -25,7 +25,7 @@ def add_parser(subparsers) -> None:
         "need the rankers' runs (--runs). See docs/online.md.")
     parser.add_argument("inputs", nargs=1, metavar="LOG",
                         help="interleaving log (text, gzip or '-')")
-    parser.add_argument("--runs", nargs="+", default=None, metavar="RUN",
+    parser.add_argument("--runs", nargs="+", metavar="RUN",
                         help="the rankers' TREC runs, named by run id as the log's teams "
                         "(needed by balanced, optimized and probabilistic marginal credit)")
     add_method_options(parser, "probabilistic, marginal credit: the softmax exponent the "

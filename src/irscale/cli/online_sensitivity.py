@@ -54,7 +54,7 @@ def add_parser(subparsers) -> None:
                         unique=True, default=["team-draft"], metavar="M[,M...]",
                         help="interleaving methods, comma-separated: "
                         + ", ".join(INTERLEAVING.names) + " (default team-draft)")
-    parser.add_argument("--credit", default=None,
+    parser.add_argument("--credit",
                         help="credit rule of probabilistic (marginal|assignment) or "
                         "optimized (inverse|linear)")
     parser.add_argument("--ab-measure", choices=AB_MEASURES, default="clicks",

@@ -91,7 +91,7 @@ def add_parser(subparsers) -> None:
     _runs(p)
     add_param(p, POOL_STRATEGY, default=None, required=True)
     add_param(p, POOL_BUDGET)
-    p.add_argument("--qrels", default=None, metavar="FILE",
+    p.add_argument("--qrels", metavar="FILE",
                    help="judgments so far, adaptive strategies only: replayed, and the first "
                    "document they do not judge is each topic's next to judge (default: none, "
                    "the first document of every topic)")
@@ -116,17 +116,17 @@ def add_parser(subparsers) -> None:
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure whose system ranking is compared (default map)")
     add_param(p, CONTRIBUTOR_PATTERN)
-    p.add_argument("--contributors", default=None, metavar="FILE",
+    p.add_argument("--contributors", metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
     p.add_argument("--no-loo", action="store_true",
                    help="skip the leave-one-contributor-out test (faster)")
     _strategy_options(p)
     _format(p)
-    p.add_argument("--plot", default=None, metavar="FILE",
+    p.add_argument("--plot", metavar="FILE",
                    help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
                    "plot)")
-    p.add_argument("--qrels-out", default=None, metavar="DIR",
+    p.add_argument("--qrels-out", metavar="DIR",
                    help="write the qrels every strategy and budget induces to "
                    "DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by irscale eval;"
                    " DIR is made if missing; existing files are refused without --force; "
@@ -262,7 +262,7 @@ def _add_shards(sub) -> None:
     p.add_argument("--tukey", action="store_true",
                    help="add Tukey's HSD on the systems after the model (text, markdown and "
                    "latex formats)")
-    p.add_argument("--shard-scores", default=None, metavar="FILE",
+    p.add_argument("--shard-scores", metavar="FILE",
                    help="write the topic × run × shard scores to FILE as CSV (topic,run,"
                    "shard,value; empty value: undefined) (default: none)")
     _judged_options(p)
@@ -323,7 +323,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     from ..io.naming import NAME_MODES
 
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+                        metavar="runid|file|A,B,...", help=NAMES_HELP)
 
 
 def _add_sampling(sub) -> None:
@@ -337,14 +337,14 @@ def _add_sampling(sub) -> None:
                    help="with-replacement: N draws, the distinct documents judged, "
                    "π = 1-(1-p)^N; poisson: each document independently with π = min(1, c·p),"
                    " Σπ = N; stratified: --strata (default with-replacement)")
-    p.add_argument("--strata", action=ListAction, kind="str", default=None,
+    p.add_argument("--strata", action=ListAction, kind="str",
                    metavar="D:F,D:F,...",
                    help="stratified design: documents whose best rank lies in (previous D, D]"
                    " form a stratum, a fraction F of which is drawn without replacement, e.g. "
                    "10:1,100:0.2,1000:0.05 (default: none)")
     add_param(p, RUN_DEPTH)
     add_param(p, RNG_SEED, doc="seed of the draws")
-    p.add_argument("--qrels", default=None, metavar="FILE",
+    p.add_argument("--qrels", metavar="FILE",
                    help="simulate: the qrels judge the sample (a document they do not judge "
                    "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
                    "reads (default: none, 'topic docno prob' lines to judge)")

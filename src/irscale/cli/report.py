@@ -34,12 +34,12 @@ def add_parser(subparsers) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN",
                         help="run files (at least two), a folder of them or a quoted glob "
                         "pattern ('runs/*.gz')")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
                         metavar="MEASURE", help="measure (repeatable; default map, P_10, "
                         "ndcg_cut_10)")
     parser.add_argument("--names", action=ListAction, kind="str", keywords=("runid", "file"),
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
-    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+    parser.add_argument("--baseline", metavar="RUN",
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
                         "file's path, name or stem)")
@@ -60,7 +60,7 @@ def add_parser(subparsers) -> None:
                         help="html (default): one self-contained page; latex or markdown: "
                         "the tables")
     add_digits(parser)
-    parser.add_argument("--title", default=None, help="title of the HTML page")
+    parser.add_argument("--title", help="title of the HTML page")
     add_progress(parser)
     add_output(parser, what="report")
     declare_inputs(parser, "qrels", "runs")

@@ -42,10 +42,10 @@ def add_parser(subparsers) -> None:
                         f"{','.join(DEFAULT_MEASURES)})")
     add_values_options(parser, "session")
     add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
-    parser.add_argument("--topics", default=None, metavar="FILE",
+    parser.add_argument("--topics", metavar="FILE",
                         help="session map, lines 'session topic': the qrels topic of each "
                         "session (default: the session id is the topic id)")
-    parser.add_argument("--clicks", action="append", default=None, metavar="FILE",
+    parser.add_argument("--clicks", action="append", metavar="FILE",
                         help="click log 'session query_no rank timestamp', one per run in "
                         "the runs' order (repeatable): U is computed from the clicks")
     parser.add_argument("--click-order", choices=("time", "rank"), default="time",

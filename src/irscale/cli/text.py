@@ -43,7 +43,7 @@ def add_parser(subparsers) -> None:
     rouge.add_argument("--stem", action="store_true",
                        help="Porter-stem tokens longer than 3 characters (rouge-score's "
                        "use_stemmer; needs nltk)")
-    rouge.add_argument("--stopwords", default=None, metavar="FILE",
+    rouge.add_argument("--stopwords", metavar="FILE",
                        help="remove these words (blank- or line-separated) before stemming")
     rouge.add_argument("--multi", choices=("max", "mean", "pooled"), default="max",
                        help="several references: the best by F (max, rouge-score's "
@@ -63,9 +63,9 @@ def add_parser(subparsers) -> None:
                          help="nugget matches: topic run nugget_id offset (none with "
                          "--auto-match)")
     outputs = nuggets.add_mutually_exclusive_group(required=True)
-    outputs.add_argument("--lengths", default=None, metavar="FILE",
+    outputs.add_argument("--lengths", metavar="FILE",
                          help="output lengths: topic run length (characters)")
-    outputs.add_argument("--texts", default=None, metavar="FILE",
+    outputs.add_argument("--texts", metavar="FILE",
                          help="output texts: topic<TAB>run<TAB>text (length: non-blank "
                          "characters)")
     nuggets.add_argument("-m", "--measure", action="append", dest="measures",
@@ -80,7 +80,7 @@ def add_parser(subparsers) -> None:
               "the output must contain")
     nuggets.add_argument("--stem", action="store_true",
                          help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
-    nuggets.add_argument("--stopwords", default=None, metavar="FILE",
+    nuggets.add_argument("--stopwords", metavar="FILE",
                          help="--auto-match: remove these words (blank- or line-separated) "
                          "before stemming")
     _common(nuggets)
