@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
+from ..core.params import AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .main import given
 from .options import add_param
 from .outputs import add_output, declare_inputs, write_text
 
-ANALYSES = ("welch", "delta", "cuped")
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
 
 
@@ -86,9 +85,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
     p.add_argument("--metric", required=True, help="the metric column (the numerator of "
                    "a ratio for --analysis delta)")
-    p.add_argument("--analysis", choices=ANALYSES, default="welch",
-                   help="welch (default), delta (ratio metric: needs --denominator), cuped "
-                   "(needs --covariate)")
+    add_param(p, AB_ANALYSIS)
     p.add_argument("--denominator", metavar="COLUMN",
                    help="delta: the denominator column (e.g. impressions)")
     p.add_argument("--covariate", metavar="COLUMN",

@@ -10,7 +10,7 @@ from ..core.params import (
     CLICK_LEVEL,
     CLICK_PROBABILITY,
     CREDITS,
-    INTERLEAVING_METHODS,
+    INTERLEAVING_METHOD,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
     RELEVANCE,
@@ -63,8 +63,7 @@ def add_parser(subparsers) -> None:
 def add_method_options(parser: argparse.ArgumentParser, tau: str | None = None) -> None:
     """``--method``, ``--credit`` and ``--tau`` of an interleaving (``interleave``,
     ``score``); ``tau``: the doc of ``--tau`` where it says more."""
-    parser.add_argument("--method", choices=INTERLEAVING_METHODS, default="team-draft",
-                        help="interleaving method (default team-draft)")
+    add_param(parser, INTERLEAVING_METHOD)
     parser.add_argument("--credit",
                         help="credit rule: probabilistic marginal|assignment (default "
                         "marginal), optimized inverse|linear (default inverse)")

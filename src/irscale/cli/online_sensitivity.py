@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    AB_MEASURES,
+    AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
     EXPERIMENT_REPETITIONS,
     INTERLEAVING,
@@ -57,9 +57,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--credit",
                         help="credit rule of probabilistic (marginal|assignment) or "
                         "optimized (inverse|linear)")
-    parser.add_argument("--ab-measure", choices=AB_MEASURES, default="clicks",
-                        help="online measure of the A/B test per impression (default "
-                        "clicks)")
+    add_param(parser, AB_MEASURE)
     add_param(parser, SHOWN_LENGTH)
     add_param(parser, TARGET)
     add_param(parser, SIGNIFICANCE, doc="the agreement's interval is at level 1 - alpha")

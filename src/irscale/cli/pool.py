@@ -15,7 +15,6 @@ from ..core.params import (
     CONTRIBUTOR_PATTERN,
     CUTOFF,
     DEPTH,
-    DESIGNS,
     POOL_BUDGET,
     POOL_DISCOUNT,
     POOL_K,
@@ -25,16 +24,17 @@ from ..core.params import (
     RNG_SEED,
     RUN_DEPTH,
     SAMPLE_CUTOFFS,
+    SAMPLE_DESIGN,
     SAMPLE_DRAWS,
     SHARD_COUNT,
-    SHARD_METHODS,
+    SHARD_METHOD,
     SIMULATED_BUDGETS,
     SIMULATED_STRATEGIES,
     STRATEGY,
     STRATUM_RATE,
 )
 from ..errors import InputError, ParameterError
-from ..stats.names import EMPTY_POLICIES, SHARD_MODEL_NAMES, TABLE_FORMATS
+from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .checks import add_digits, check_digits_option
 from .main import given
 from .options import ListAction, add_param, add_ties, join
@@ -248,17 +248,12 @@ def _add_shards(sub) -> None:
     p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
                    help="the per-topic measure scored in every shard (default AP)")
     add_param(p, SHARD_COUNT)
-    p.add_argument("--method", choices=SHARD_METHODS, default="random",
-                   help="random: a seeded random partition of the documents (Ferro & "
-                   "Sanderson 2022); "
-                   "hash: a stable 64-bit hash of the docno modulo K (default random)")
+    add_param(p, SHARD_METHOD)
     add_param(p, RNG_SEED, doc="seed of the random partition")
     p.add_argument("--model", default="MD3", metavar="MODEL",
                    help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
                    "over topic, system, shard (default MD3)")
-    p.add_argument("--empty", choices=EMPTY_POLICIES, default="error",
-                   help="scores of a topic without relevant documents in a shard (undefined):"
-                   " error, zero, drop-topic, drop-shard or missing (default error)")
+    add_param(p, SHARD_EMPTY)
     p.add_argument("--tukey", action="store_true",
                    help="add Tukey's HSD on the systems after the model (text, markdown and "
                    "latex formats)")
@@ -277,7 +272,7 @@ def run_shards(args: argparse.Namespace) -> int:
     check_digits_option(args)
     if len(args.runs) < 2:
         raise ParameterError("give a qrels file and at least two run files")
-    if args.method == "hash" and args.seed is not None:
+    if args.method == "hash" and given(args, "seed"):
         raise ParameterError("--seed applies to --method random; hash shards depend on the "
                              "docno only")
     if args.tukey and args.fmt in ("csv", "json"):
@@ -333,10 +328,7 @@ def _add_sampling(sub) -> None:
                        "sampled document with its inclusion probability.")
     _runs(p)
     add_param(p, SAMPLE_DRAWS)
-    p.add_argument("--design", choices=DESIGNS, default="with-replacement",
-                   help="with-replacement: N draws, the distinct documents judged, "
-                   "π = 1-(1-p)^N; poisson: each document independently with π = min(1, c·p),"
-                   " Σπ = N; stratified: --strata (default with-replacement)")
+    add_param(p, SAMPLE_DESIGN)
     p.add_argument("--strata", action=ListAction, kind="str",
                    metavar="D:F,D:F,...",
                    help="stratified design: documents whose best rank lies in (previous D, D]"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.options import RELEVANCE_LEVEL
-from ..core.params import RELEVANCE, SESSION_CLICK_GAIN
+from ..core.params import CLICK_ORDER, RELEVANCE, SESSION_CLICK_GAIN
 from ..errors import ParameterError
 from .eval import (
     add_evaluation_output,
@@ -48,9 +48,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--clicks", action="append", metavar="FILE",
                         help="click log 'session query_no rank timestamp', one per run in "
                         "the runs' order (repeatable): U is computed from the clicks")
-    parser.add_argument("--click-order", choices=("time", "rank"), default="time",
-                        help="read the clicks in time order (non-linear traversal) or by "
-                        "query and rank (default time)")
+    add_param(parser, CLICK_ORDER)
     add_param(parser, SESSION_CLICK_GAIN)
     add_labels_option(parser, "a label file (qrels format: topic iter docno value) for U, "
                       "e.g. --labels doclen=lengths.txt (document lengths in characters)")

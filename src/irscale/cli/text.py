@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import THRESHOLD
+from ..core.params import ROUGE_MULTI, THRESHOLD
 from ..errors import ParameterError
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .main import given
@@ -45,9 +45,7 @@ def add_parser(subparsers) -> None:
                        "use_stemmer; needs nltk)")
     rouge.add_argument("--stopwords", metavar="FILE",
                        help="remove these words (blank- or line-separated) before stemming")
-    rouge.add_argument("--multi", choices=("max", "mean", "pooled"), default="max",
-                       help="several references: the best by F (max, rouge-score's "
-                       "score_multi; default), the mean, or pooled counts (ROUGE-1.5.5 -f A)")
+    add_param(rouge, ROUGE_MULTI)
     _common(rouge)
     declare_inputs(rouge, "qrels", "runs", "--stopwords")
     rouge.set_defaults(func=run_rouge)

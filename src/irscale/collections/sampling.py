@@ -65,7 +65,7 @@ import pandas as pd
 from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEPTH, SAMPLE_CUTOFFS, SAMPLE_DRAWS, STRATUM_RATE
+from ..core.params import DEPTH, SAMPLE_CUTOFFS, SAMPLE_DESIGN, SAMPLE_DRAWS, STRATUM_RATE
 from ..core.params import DESIGNS as DESIGNS
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
@@ -73,7 +73,7 @@ from ..io.sampled import read_sampled_qrels
 from ..io.sources import as_qrels, as_runs
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
-from ..stats.validation import check_choice, check_counts
+from ..stats.validation import check_counts
 from .candidates import Candidates, ranked_candidates
 
 __all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments", "sample_lines",
@@ -209,7 +209,7 @@ def sample_judgments(
     >>> sample_judgments({"x": run}, 2, design="poisson", rng=1)["prob"].tolist()
     [1.0, 1.0]
     """
-    check_choice(design, DESIGNS, "design")
+    design = SAMPLE_DESIGN.check(design)
     if design == "stratified":
         if size is not None or depth is not None:
             raise ParameterError("the stratified design takes strata=((depth, rate), ...), "

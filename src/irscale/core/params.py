@@ -607,6 +607,11 @@ POOL_BUDGET = Param("budget", BUDGET, None, "judgments per topic: required for t
 SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
 SIMULATED_BUDGETS: tuple[int, ...] = (10, 50, 100)
 SAMPLE_CUTOFFS: tuple[int, ...] = (10,)
+#: The sampling design of :func:`irscale.collections.sample_judgments`.
+SAMPLE_DESIGN = Param("design", Names("sampling design", DESIGNS), "with-replacement",
+                      "with-replacement: N draws, the distinct documents judged, π = "
+                      "1-(1-p)^N; poisson: each document independently with π = min(1, c·p), "
+                      "Σπ = N; stratified: --strata", ("--design",), "DESIGN")
 #: Documents drawn per topic (:func:`irscale.collections.sample_judgments`).
 SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacement) or "
                      "expected judgments (poisson); required by those designs", ("--size",),
@@ -614,6 +619,10 @@ SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacem
 #: Shards of the documents (:func:`irscale.collections.evaluate_shards`).
 SHARD_COUNT = Param("shards", DOCUMENT_SHARDS, 3, "number of shards (as Ferro & Sanderson "
                     "2022)", ("--shards",), "K")
+#: How the documents are split (:func:`irscale.collections.evaluate_shards`).
+SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "random: a "
+                     "seeded random partition of the documents (Ferro & Sanderson 2022); hash: "
+                     "a stable 64-bit hash of the docno modulo K", ("--method",), "METHOD")
 #: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
 #: crowd-kit's defaults) and MACE's random restarts.
 LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50}
@@ -651,12 +660,21 @@ PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "
                    unset="the model's ranks, else 10")
 #: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
 CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
+#: The analysis of an A/B test (:func:`irscale.online.ab_test`).
+AB_ANALYSES: tuple[str, ...] = ("welch", "delta", "cuped")
+AB_ANALYSIS = Param("analysis", Names("analysis", AB_ANALYSES), "welch", "welch, delta (ratio "
+                    "metric: needs --denominator), cuped (needs --covariate)", ("--analysis",),
+                    "ANALYSIS")
 #: The sample size of an A/B test (:func:`irscale.online.ab_sample_size`).
 MIN_DIFF = Param("min_diff", POSITIVE, None, "the smallest difference of means to detect",
                  ("--min-diff",), "D")
 USER_SD = Param("sd", POSITIVE, None, "standard deviation of the per-user metric", ("--sd",),
                 "SD")
 AB_POWER = Param("power", POWER, 0.8, "power", ("--power",), "POWER")
+#: The interleaving method (:func:`irscale.online.interleave_runs`,
+#: :func:`irscale.online.score_log`).
+INTERLEAVING_METHOD = Param("method", INTERLEAVING, "team-draft", "interleaving method",
+                            ("--method",), "METHOD")
 #: Interleaving (:func:`irscale.online.interleave_runs`, ``score``,
 #: :func:`irscale.online.score_log`); the impressions per topic are the command's.
 TOPIC_IMPRESSIONS = Param("impressions", IMPRESSION_COUNT, 1000, "impressions per topic",
@@ -669,11 +687,22 @@ INTERVAL_BOOTSTRAP = Param("bootstrap", SAMPLES, DEFAULT_BOOTSTRAP, "bootstrap s
 #: The experiments of :func:`irscale.online.sensitivity`.
 EXPERIMENT_REPETITIONS = Param("repetitions", EXPERIMENTS, 100, "experiments per number of "
                                "impressions", ("--repetitions",), "R")
+AB_MEASURE = Param("ab_measure", Names("A/B measure", AB_MEASURES), "clicks", "online "
+                   "measure of the A/B test per impression", ("--ab-measure",), "MEASURE")
 TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("--target",),
                "TARGET")
 TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees only when its "
                           "test (sign test, Welch) is also significant at LEVEL",
                           ("--significance",), "LEVEL", unset="the sign alone")
+#: The order clicks of a session are read in (:func:`irscale.evaluate_sessions`).
+CLICK_ORDERS: tuple[str, ...] = ("time", "rank")
+CLICK_ORDER = Param("click_order", Names("click order", CLICK_ORDERS), "time", "read the "
+                    "clicks in time order (non-linear traversal) or by query and rank",
+                    ("--click-order",), "ORDER")
+#: How ROUGE scores a text against several references (:func:`irscale.text.evaluate_rouge`).
+ROUGE_MULTI = Param("multi", Names("multi-reference rule", ("max", "mean", "pooled")), "max",
+                    "several references: the best by F (max, rouge-score's score_multi), the "
+                    "mean, or pooled counts (ROUGE-1.5.5 -f A)", ("--multi",), "RULE")
 #: The gain of a click in a session (:func:`irscale.evaluate_sessions`).
 SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
                            "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),

@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.params import AB_POWER, CLICKS_CUTOFF, USER_SD
+from ..core.params import AB_ANALYSES, AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, USER_SD
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
 from ..stats.effects import EffectSizes, t_interval
@@ -76,7 +76,6 @@ from ..stats.results import TestResult
 from ..stats.tables import Format
 from ..stats.validation import (
     check_alpha,
-    check_choice,
     check_count,
     constant_columns,
     tie_tolerance,
@@ -87,7 +86,7 @@ __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sampl
            "sample_ratio_mismatch", "session_measures", "user_measures"]
 
 #: Analyses of :func:`ab_test`.
-ANALYSES = ("welch", "delta", "cuped")
+ANALYSES = AB_ANALYSES
 Analysis = Literal["welch", "delta", "cuped"]
 #: Dwell time (seconds) of a satisfied click (Ferro & Maistro 2024, §6.5).
 SATISFIED_DWELL = 30.0
@@ -446,7 +445,7 @@ def ab_test(
     >>> round(result.diff, 4), round(result.pvalue, 4)
     (0.1882, 0.1187)
     """
-    check_choice(analysis, ANALYSES, "analysis")
+    analysis = AB_ANALYSIS.check(analysis)
     alpha = check_alpha(alpha)
     if (denominator is not None) != (analysis == "delta"):
         raise ParameterError("a denominator goes with the delta method (analysis='delta'), "

@@ -59,6 +59,7 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.params import (
+    AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
     EXPERIMENT_REPETITIONS,
     SENSITIVITY_IMPRESSIONS,
@@ -384,7 +385,7 @@ def sensitivity(
     reps = EXPERIMENT_REPETITIONS.check(repetitions)
     grid = _grid(impressions, reps)
     length = SHOWN_LENGTH.check(length)
-    check_choice(ab_measure, tuple(AB_MEASURES), "A/B measure")
+    AB_MEASURE.check(ab_measure)
     alpha = check_alpha(alpha)
     level = 1.0 if significance is None else TEST_SIGNIFICANCE.check(significance)
     TARGET.check(target)

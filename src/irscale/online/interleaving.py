@@ -90,6 +90,7 @@ from ..core.params import (
     CLICK_PROBABILITY,
     DEFAULT_BOOTSTRAP,
     DEFAULT_TAU,
+    INTERLEAVING_METHOD,
     INTERLEAVING_METHODS,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
@@ -758,7 +759,7 @@ def interleave_runs(
        a  b  wins  losses  ties
     0  A  B     2       2     0
     """
-    check_choice(method, METHODS, "method")
+    method = INTERLEAVING_METHOD.check(method)
     credit = CREDITS[method][0] if credit is None else credit
     check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
     cube = _Cube(candidates_of(runs))

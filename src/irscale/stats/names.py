@@ -70,3 +70,9 @@ CORRECTION = Names("correction", CORRECTIONS, CORRECTION_ALIASES, fold=True)
 MULTIPLE_CORRECTION = Param("correction", CORRECTION, "holm", "multiple-comparison correction",
                             ("--correction",), "C")
 
+
+# --------------------------------------------------------------------------- shard models
+#: What the shard ANOVA does with an undefined score (:func:`irscale.stats.shard_anova`).
+SHARD_EMPTY = Param("empty", Names("empty-shard policy", EMPTY_POLICIES), "error", "scores of "
+                    "a topic without relevant documents in a shard (undefined): error, zero, "
+                    "drop-topic, drop-shard or missing", ("--empty",), "POLICY")
