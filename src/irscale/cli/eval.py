@@ -8,7 +8,7 @@ output options that ``irscale text`` and ``irscale session`` share with it."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
@@ -130,20 +130,8 @@ def run(args: argparse.Namespace) -> int:
 
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
-    evaluation = evaluate(
-        args.qrels,
-        runs,
-        args.measures or ["official"],
-        relevance_level=args.relevance_level,
-        max_docs=args.max_retrieved,
-        judged_only=args.judged_only,
-        complete=args.complete,
-        num_docs_in_coll=args.num_docs_in_coll,
-        compat=args.compat,
-        ties=args.ties,
-        labels=labels,
-        allow_empty=args.allow_empty,
-    )
+    evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
+                          allow_empty=args.allow_empty, **trec_eval_arguments(args))
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
                                  correction=args.correction, alpha=args.alpha)
@@ -151,6 +139,14 @@ def run(args: argparse.Namespace) -> int:
             stream.write(text.encode())
         return 0
     return write_evaluation(args, evaluation)
+
+
+def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The arguments of :func:`irscale.evaluate` that trec_eval's options give
+    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``)."""
+    return dict(relevance_level=args.relevance_level, max_docs=args.max_retrieved,
+                judged_only=args.judged_only, complete=args.complete,
+                num_docs_in_coll=args.num_docs_in_coll, compat=args.compat, ties=args.ties)
 
 
 def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:

@@ -11,6 +11,7 @@ from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..io.naming import NAME_MODES
+from .eval import trec_eval_arguments
 from .main import given
 from .options import (
     ListAction,
@@ -97,11 +98,8 @@ def run(args: argparse.Namespace) -> int:
             args.qrels, files, args.measures or ["official"],
             batch_size=args.batch_size, executor=executor,
             workers=args.workers, out=args.per_topic_out, force=args.force,
-            names=args.names or "file", relevance_level=args.relevance_level,
-            max_docs=args.max_retrieved, judged_only=args.judged_only,
-            complete=args.complete, num_docs_in_coll=args.num_docs_in_coll,
-            compat=args.compat, ties=args.ties, allow_empty=args.allow_empty,
-            progress=wants_progress(args))
+            names=args.names or "file", allow_empty=args.allow_empty,
+            progress=wants_progress(args), **trec_eval_arguments(args))
     with open_output(args) as stream:
         write_summary(many, stream, fmt=args.fmt)
     return 0
