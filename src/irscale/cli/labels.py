@@ -26,14 +26,22 @@ from .outputs import add_output, declare_inputs, declare_outputs
 from .runargs import NAMES_HELP
 
 
+def _inputs(parser: argparse.ArgumentParser, metavar: str, doc: str) -> None:
+    """The input files of an action (``LABELS``, ``QRELS_A QRELS_B RUN``...)."""
+    parser.add_argument("inputs", nargs="*", metavar=metavar, help=doc)
+    declare_inputs(parser, "inputs")
+
+
 def _scale(parser: argparse.ArgumentParser) -> None:
+    """``--scale L,L,...``: the label values allowed."""
     parser.add_argument("--scale", action=ListAction, domain=LABEL_VALUE, item="a label",
-                        unique=True,
-                        metavar="L,L,...", help="the label values allowed, e.g. 0,1,2 (a "
-                        "label outside is an error; default: the values the file holds)")
+                        unique=True, metavar="L,L,...", help="the label values allowed, e.g. "
+                        "0,1,2 (a label outside is an error; default: the values the file "
+                        "holds)")
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
+    """``--format``, ``--digits`` and ``-o`` of the agreement tables."""
     from ..io.formats import TABLE_FORMATS
 
     parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
@@ -53,7 +61,7 @@ def add_parser(subparsers) -> None:
 
     p = sub.add_parser("aggregate", help="aggregate crowd labels into qrels",
                        description="Aggregate crowd labels into qrels ('topic 0 docno label').")
-    p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
+    _inputs(p, "LABELS", "crowd labels file")
     add_param(p, LABEL_METHOD)
     _scale(p)
     add_param(p, RNG_SEED, doc="seed of mace's random restarts (the other methods are "
@@ -66,38 +74,34 @@ def add_parser(subparsers) -> None:
     p.add_argument("--workers", metavar="FILE", dest="workers_file",
                    help="also write 'worker labels quality' lines to FILE (default: none)")
     add_output(p, what="qrels")
-    declare_inputs(p, "inputs")
     declare_outputs(p, "--confidence", "--workers")
     p.set_defaults(func=run_aggregate)
 
     p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
                        description="Percent agreement, Fleiss' kappa and Krippendorff's alpha "
                        "(nominal, ordinal, interval) of crowd labels, per topic and overall.")
-    p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
+    _inputs(p, "LABELS", "crowd labels file")
     _scale(p)
     _table_options(p)
-    declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree)
 
     p = sub.add_parser("agree-qrels", help="agreement of two qrels (and of the rankings)",
                        description="Agreement of two qrels over the documents both judge "
                        "(percent, Cohen's kappa, Krippendorff's alpha) and, given two runs or "
                        "more, Kendall's tau and tau_ap of the system rankings they induce.")
-    p.add_argument("inputs", nargs="*", metavar="QRELS_A QRELS_B RUN",
-                   help="two qrels files, then run files (optional)")
+    _inputs(p, "QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
     add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
               doc="smallest relevant degree, with runs")
     _table_options(p)
-    declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree_qrels)
 
     p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
                        description="Evaluate the runs against every worker's labels and "
                        "combine the per-topic scores with assessor weights (Ferrante, Ferro "
                        "& Maistro 2017).")
-    p.add_argument("inputs", nargs="*", metavar="LABELS RUN", help="labels file, then runs")
+    _inputs(p, "LABELS RUN", "labels file, then runs")
     p.add_argument("-m", "--measure", required=True, metavar="MEASURE",
                    help="one measure with per-topic values, e.g. map or ndcg_cut_10")
     add_param(p, AWARE_WEIGHTS)
@@ -118,7 +122,6 @@ def add_parser(subparsers) -> None:
                    "(default csv)")
     add_digits(p)
     add_output(p)
-    declare_inputs(p, "inputs")
     p.set_defaults(func=run_aware)
 
 
