@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
@@ -41,8 +41,6 @@ from .options import ListAction, add_param, add_ties, join
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
-if TYPE_CHECKING:
-    pass
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
     """The options of the strategies (``build`` and ``simulate``)."""
@@ -307,7 +305,7 @@ def run_shards(args: argparse.Namespace) -> int:
     return write_text(args, text.rstrip("\n") + "\n")
 
 
-def _named_runs(args: argparse.Namespace) -> object:
+def _named_runs(args: argparse.Namespace) -> Sequence[object]:
     """The runs of ``RUN...``, named by ``--names``, read in the order of ``--ties``."""
     return named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
 
