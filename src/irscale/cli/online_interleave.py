@@ -24,7 +24,7 @@ from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .main import given
 from .options import add_param
-from .outputs import add_output
+from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
 
 CLICK_MODELS = ("perfect", "random")
@@ -53,8 +53,6 @@ def add_parser(subparsers) -> None:
     add_param(parser, TOPIC_IMPRESSIONS)
     add_param(parser, SHOWN_LENGTH)
     add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
-    from .outputs import declare_inputs
-
     declare_inputs(parser, "runs", "--qrels")
     declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
     parser.set_defaults(func=run)

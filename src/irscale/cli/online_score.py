@@ -10,6 +10,7 @@ from ..core.params import needs_rankings
 from ..errors import ParameterError
 from .main import given
 from .online_interleave import add_method_options, add_score_options, check_credit
+from .outputs import declare_inputs
 from .runargs import distinct_runs
 
 
@@ -31,8 +32,6 @@ def add_parser(subparsers) -> None:
     add_method_options(parser, "probabilistic, marginal credit: the softmax exponent the "
                        "lists were drawn with")
     add_score_options(parser, "seed of the bootstrap")
-    from .outputs import declare_inputs
-
     declare_inputs(parser, "inputs", "--runs")
     parser.set_defaults(func=run)
 
