@@ -8,7 +8,7 @@ output options that ``irscale text`` and ``irscale session`` share with it."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     label_files(args.labels)
     check_scheduler(args)
     from ..evaluation import evaluate
-    from .eval_many import wants_batches
+    from .eval_many import trec_eval_arguments, wants_batches
 
     batches = wants_batches(args)
     if wants_diversity(args):
@@ -139,14 +139,6 @@ def run(args: argparse.Namespace) -> int:
             stream.write(text.encode())
         return 0
     return write_evaluation(args, evaluation)
-
-
-def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
-    """The arguments of :func:`irscale.evaluate` that trec_eval's options give
-    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``)."""
-    return dict(relevance_level=args.relevance_level, max_docs=args.max_retrieved,
-                judged_only=args.judged_only, complete=args.complete,
-                num_docs_in_coll=args.num_docs_in_coll, compat=args.compat, ties=args.ties)
 
 
 def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..io.naming import NAME_MODES
-from .eval import trec_eval_arguments
 from .main import given
 from .options import (
     ListAction,
@@ -73,6 +73,14 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
                         "holding files is replaced only with --force, and only when it "
                         "holds an earlier output")
     declare_outputs(parser, "--per-topic-out", kind="folder")
+
+
+def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The arguments of :func:`irscale.evaluate` that trec_eval's options give
+    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``)."""
+    return dict(relevance_level=args.relevance_level, max_docs=args.max_retrieved,
+                judged_only=args.judged_only, complete=args.complete,
+                num_docs_in_coll=args.num_docs_in_coll, compat=args.compat, ties=args.ties)
 
 
 def wants_batches(args: argparse.Namespace) -> bool:
