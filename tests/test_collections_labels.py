@@ -146,6 +146,8 @@ def test_majority_ties_go_to_the_lower_label_and_confidence_is_the_share():
     assert agg.qrels["confidence"].tolist() == [0.5, 2 / 3]
     # w1 agrees with 0 of 2 majority labels, w2 with 1 of 2 (a's tie went to 1), w3 1 of 1
     assert agg.workers["quality"].tolist() == [0.0, 1.0, 1.0]
+    assert agg.confidence_lines() == ["1 a 1 0.5", f"1 b 2 {2 / 3!r}"]
+    assert agg.worker_lines() == ["w1 2 0.0", "w2 2 1.0", "w3 1 1.0"]
 
 
 def test_weighted_majority_by_hand():

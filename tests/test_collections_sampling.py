@@ -331,3 +331,13 @@ def test_clef_statap_ranks_the_runs_as_map(clef, design):
     tau = scipy.stats.kendalltau(estimated.loc[list(exact.systems)], truth)[0]
     assert tau >= 0.95, tau
     assert len(sample) < 200 * 50  # fewer judgments than the 25,000 of the qrels
+
+
+def test_sample_lines_are_what_judges_and_estimate_sampled_read():
+    from irscale.collections.sampling import sample_lines
+
+    sample = pd.DataFrame({"topic": ["1", "2"], "docno": ["a", "b"], "prob": [0.5, 1 / 3]},
+                          index=[4, 7])
+    assert sample_lines(sample) == ["1 a 0.5", f"2 b {1 / 3!r}"]
+    judged = sample.assign(rel=[2, 0])[["topic", "docno", "rel", "prob"]]
+    assert sample_lines(judged) == ["1 0 a 2 0.5", f"2 0 b 0 {1 / 3!r}"]

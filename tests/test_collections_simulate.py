@@ -147,3 +147,24 @@ def test_cli_qrels_out_writes_the_induced_qrels(tmp_path):
         expected = irscale.evaluate(frame, runs, "map").per_topic()
         got = irscale.evaluate(out / f"{strategy}-{budget}.qrels", runs, "map").per_topic()
         pd.testing.assert_frame_equal(got, expected)
+
+
+def test_write_qrels_writes_every_file_or_none(tmp_path):
+    """``PoolingSimulation.write_qrels``: each file reads back as its induced qrels; an
+    existing file is refused without ``force``, and then no file is written."""
+    from irscale.errors import OutputExistsError
+
+    sim = simulate_pooling(random_qrels(3), random_runs(3), ["depth", "mm"], [2],
+                           loo=False, rng=3)
+    paths = {key: str(tmp_path / f"{key[0]}-{key[1]}.qrels") for key in sim.qrels}
+    sim.write_qrels(paths)
+    for key, frame in sim.qrels.items():
+        written = irscale.read_qrels(paths[key]).to_frame()
+        pd.testing.assert_frame_equal(written, frame.astype({"relevance": "int64"}),
+                                      check_dtype=False)
+    (tmp_path / "depth-2.qrels").unlink()
+    with pytest.raises(OutputExistsError):
+        sim.write_qrels(paths)
+    assert not (tmp_path / "depth-2.qrels").exists()
+    sim.write_qrels(paths, force=True)
+    assert (tmp_path / "depth-2.qrels").exists()

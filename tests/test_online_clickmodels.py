@@ -12,7 +12,7 @@ import pytest
 
 from irscale.errors import DuplicateError, EmptyInputError, InputFormatError, ParameterError
 from irscale.online.clicklog import ClickLog, read_click_log
-from irscale.online.clickmodels import MODELS, ClickModel, fit_click_model
+from irscale.online.clickmodels import MODELS, ClickModel, fit_click_model, read_click_model
 
 # ------------------------------------------------------------------------ the reader
 
@@ -408,6 +408,18 @@ def test_parameters_round_trip_through_json(model):
     np.testing.assert_array_equal(again.session_loglik(log), fit.session_loglik(log))
     frame = fit.to_frame()
     assert set(frame["parameter"]) >= {"attractiveness"}
+
+
+def test_a_model_file_is_read_back_and_a_file_not_utf8_named_by_its_line(tmp_path):
+    log = read_click_log(lines(*GOOD))
+    fit = fit_click_model(log, "pbm")
+    path = tmp_path / "pbm.json"
+    path.write_text(fit.to_json(), encoding="utf-8")
+    again = read_click_model(str(path))
+    np.testing.assert_array_equal(again.session_loglik(log), fit.session_loglik(log))
+    path.write_bytes(b'{\n"model": "pbm\xff"\n}')
+    with pytest.raises(InputFormatError, match="line 2"):
+        read_click_model(str(path))
 
 
 def test_fit_refuses_bad_options():

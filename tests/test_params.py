@@ -92,7 +92,7 @@ def _defaults():
     """(declaration, function, the function's name of the parameter) of the parameters the
     command line builds from a declaration and a Python function takes."""
     import irscale
-    from irscale import collections, meta, online, stats, text
+    from irscale import collections, meta, online, report, stats, text
     from irscale.cli import options, runargs
     from irscale.scales.diagnostics import tau_table
 
@@ -103,9 +103,12 @@ def _defaults():
         irscale.evaluate_many: {"batch_size": params.BATCH},
         collections.pool: {"relevance_level": params.RELEVANCE, "p": params.POOL_P,
                            "k": params.POOL_K, "discount": params.POOL_DISCOUNT,
-                           "depth": params.RUN_DEPTH},
-        collections.sample_judgments: {"depth": params.RUN_DEPTH},
-        collections.aware.aware: {"n_random": params.AWARE_RANDOM},
+                           "depth": params.RUN_DEPTH, "budget": params.POOL_BUDGET,
+                           "strategy": params.POOL_STRATEGY},
+        collections.sample_judgments: {"depth": params.RUN_DEPTH, "size": params.SAMPLE_DRAWS,
+                                       "design": params.SAMPLE_DESIGN},
+        collections.aware.aware: {"n_random": params.AWARE_RANDOM,
+                                  "weights": params.AWARE_WEIGHTS},
         meta.simulation_study: {"alpha": params.SIGNIFICANCE,
                                 "repetitions": params.SIMULATED_MATRICES,
                                 "tests": stats_names.SIMULATED_TESTS,
@@ -132,6 +135,32 @@ def _defaults():
         online.fit_click_model: {"iterations": params.FIT_ITERATIONS, "tol": params.FIT_TOL,
                                  "smoothing": params.FIT_SMOOTHING},
         online.Interleavings.simulate_clicks: {"probability": params.CLICK_PROBABILITY},
+        collections.evaluate_shards: {"shards": params.SHARD_COUNT,
+                                      "method": params.SHARD_METHOD},
+        collections.aggregate_labels: {"n_iter": params.LABEL_ITERATIONS,
+                                       "restarts": params.LABEL_RESTARTS,
+                                       "method": params.LABEL_METHOD},
+        online.simulate_click_log: {"sessions": params.CLICK_SESSIONS,
+                                    "serp_size": params.SHOWN},
+        online.qrels_click_model: {"gamma": params.USER_GAMMA},
+        online.read_click_log: {"serp_size": params.LOG_SERP},
+        online.click_calibrated: {"depth": params.PAGE_DEPTH},
+        online.session_measures: {"k": params.CLICKS_CUTOFF},
+        online.ab_sample_size: {"power": params.AB_POWER},
+        online.interleave_runs: {"length": params.SHOWN_LENGTH,
+                                 "method": params.INTERLEAVING_METHOD},
+        online.Interleavings.score: {"bootstrap": params.INTERVAL_BOOTSTRAP},
+        online.score_log: {"bootstrap": params.INTERVAL_BOOTSTRAP,
+                           "method": params.INTERLEAVING_METHOD},
+        online.sensitivity: {"repetitions": params.EXPERIMENT_REPETITIONS,
+                             "length": params.SHOWN_LENGTH, "target": params.TARGET,
+                             "significance": params.TEST_SIGNIFICANCE,
+                             "ab_measure": params.AB_MEASURE},
+        irscale.evaluate_sessions: {"click_gain": params.SESSION_CLICK_GAIN,
+                                    "click_order": params.CLICK_ORDER},
+        text.evaluate_rouge: {"multi": params.ROUGE_MULTI},
+        online.ab_test: {"analysis": params.AB_ANALYSIS},
+        report.build_report: {"scale_depth": params.SCALE_DEPTH},
     }
     return [(param, function, name) for function, names in takes.items()
             for name, param in names.items()]

@@ -1,23 +1,16 @@
-"""``irscale eval``: trec_eval's command line, for one or many runs.
+"""``irscale eval``: trec_eval's command line, for one run or many (usage: ``docs/cli.md``).
 
-    irscale eval QRELS RUN [RUN ...] [-m MEASURE ...] [-q] [-n] [-l N] [-M N] [-J] [-c]
-                 [-N N] [--compat 9|10] [--ties POLICY] [--labels NAME=FILE ...]
-                 [--format trec|csv|json|markdown] [--names runid|file|A,B,...]
-                 [--allow-empty] [--batch-size N] [--scheduler ADDRESS] [--workers N]
-                 [--per-topic-out DIR]
-
-With the default ``trec`` format the output of one run is byte-identical to trec_eval's;
-with several runs every line gets a fourth tab-separated field, its run
-(``measure\ttopic\tvalue\trun``). With ``--batch-size``, ``--scheduler``, ``--workers`` or
-``--per-topic-out`` the runs are streamed in batches as ``irscale eval-many`` streams them
-(:mod:`irscale.cli.eval_many`).
-"""
+With several runs every line of the ``trec`` format gets a fourth field, its run; with
+``--batch-size``, ``--scheduler``, ``--workers`` or ``--per-topic-out`` the runs are streamed
+in batches as ``irscale eval-many`` streams them (:mod:`irscale.cli.eval_many`). Also the
+output options that ``irscale text`` and ``irscale session`` share with it."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ..core.params import RISK_ALPHA, SIGNIFICANCE
+from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
@@ -29,11 +22,15 @@ from .eval_diversity import (
     wants_diversity,
 )
 from .main import given
-from .options import Checked, add_param, add_progress, check_scheduler, wants_progress
+from .options import add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
 
-#: Paired tests of the latex table: deterministic (no resampling seed to report).
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.results import Evaluation
+
+#: Paired tests of the latex table and the report: deterministic (no resampling seed to
+#: report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
 
 
@@ -58,15 +55,11 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure or nickname (repeatable): map, P.5,10, ndcg_cut_10, "
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
-    parser.add_argument("-q", "--per-query", action="store_true",
-                        help="also print the value of every topic")
-    parser.add_argument("-n", "--no-summary", action="store_true",
-                        help="do not print the summary (all) lines")
+    add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
-    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
-                        help="a second label file (qrels format: topic iter docno value; "
-                        "topic * = every topic) for the measures that use one, e.g. "
-                        "--labels under=task2.qunder -m 'uRBP(p=0.8)' (repeatable)")
+    add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
+                      "topic * = every topic) for the measures that use one, e.g. --labels "
+                      "under=task2.qunder -m 'uRBP(p=0.8)'")
     parser.add_argument("--qrels-format", choices=QRELS_FORMATS, default="auto",
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
@@ -77,7 +70,7 @@ def add_parser(subparsers) -> None:
                         "one run; several runs add a fourth field, the run); latex: the "
                         "runs x measures table of a paper, best values in bold")
     table = parser.add_argument_group("latex table (--format latex)")
-    table.add_argument("--baseline", default=None, metavar="RUN",
+    table.add_argument("--baseline", metavar="RUN",
                        help="mark values significantly better (up arrow) or worse (down "
                        "arrow) than this run's (default: no marks); with --format ndeval, "
                        "a baseline run FILE for ndeval's risk-sensitive output (ndeval "
@@ -86,11 +79,7 @@ def add_parser(subparsers) -> None:
                        help="paired test against the baseline (default t)")
     add_param(table, MULTIPLE_CORRECTION, doc="correction over every comparison of the table")
     add_param(table, SIGNIFICANCE)
-    parser.add_argument("--risk-alpha", action=Checked, domain=RISK_ALPHA, default=None,
-                        metavar="A",
-                        help="diversity, --format ndeval --baseline FILE: risk sensitivity "
-                        "A >= 0, a loss against the baseline weighs 1+A (ndeval -riskAlpha; "
-                        "default 0)")
+    add_param(parser, NDEVAL_RISK_ALPHA)
     add_run_options(parser)
     from .eval_many import add_batch_options
 
@@ -103,8 +92,15 @@ def add_parser(subparsers) -> None:
     add_progress(parser)
     add_output(parser)
     declare_inputs(parser, "qrels", "runs", "--baseline")
-    declare_inputs(parser, "--labels", path=label_file)
     parser.set_defaults(func=run)
+
+
+def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:
+    """``--labels NAME=FILE`` (repeatable): the label files of the measures that read one
+    (``eval``, ``session``); ``doc`` says which."""
+    parser.add_argument("--labels", action="append", default=[], metavar="NAME=FILE",
+                        help=f"{doc} (repeatable)")
+    declare_inputs(parser, "--labels", path=label_file)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     label_files(args.labels)
     check_scheduler(args)
     from ..evaluation import evaluate
-    from .eval_many import wants_batches
+    from .eval_many import trec_eval_arguments, wants_batches
 
     batches = wants_batches(args)
     if wants_diversity(args):
@@ -134,26 +130,38 @@ def run(args: argparse.Namespace) -> int:
 
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
-    evaluation = evaluate(
-        args.qrels,
-        runs,
-        args.measures or ["official"],
-        relevance_level=args.relevance_level,
-        max_docs=args.max_retrieved,
-        judged_only=args.judged_only,
-        complete=args.complete,
-        num_docs_in_coll=args.num_docs_in_coll,
-        compat=args.compat,
-        ties=args.ties,
-        labels=labels,
-        allow_empty=args.allow_empty,
-    )
+    evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
+                          allow_empty=args.allow_empty, **trec_eval_arguments(args))
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
                                  correction=args.correction, alpha=args.alpha)
         with open_output(args) as stream:
             stream.write(text.encode())
         return 0
+    return write_evaluation(args, evaluation)
+
+
+def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> None:
+    """``-q`` and ``-n``: the values printed, every ``unit``'s and the summary (``eval``,
+    ``text``, ``session``)."""
+    parser.add_argument("-q", "--per-query", action="store_true",
+                        help=f"also print the value of every {unit}")
+    parser.add_argument("-n", "--no-summary", action="store_true",
+                        help="do not print the summary (all) lines")
+
+
+def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str) -> None:
+    """``--format`` (``eval``'s formats, one value per line), ``--allow-empty`` (a run
+    ``empty``: an error without it) and ``-o``: the output of ``text`` and ``session``."""
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
+                        help=f"output format (default trec: 'measure<TAB>{unit}<TAB>value')")
+    parser.add_argument("--allow-empty", action="store_true",
+                        help=f"evaluate a run {empty} (an error otherwise)")
+    add_output(parser)
+
+
+def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> int:
+    """Write ``evaluation`` as ``--format``, ``-q`` and ``-n`` say; the exit status."""
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
                          summary=not args.no_summary)
@@ -172,7 +180,7 @@ def _run_batches(args: argparse.Namespace) -> int:
                 "without batches"),
                (args.fmt in ("latex", "ndeval"), f"--format {args.fmt}", "the batches print "
                 "the trec, csv, json or markdown summary"),
-               (args.risk_alpha is not None, "--risk-alpha", "see irscale compare")]
+               (given(args, "risk_alpha"), "--risk-alpha", "see irscale compare")]
     for applies, option, why in refused:
         if applies:
             raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
@@ -188,7 +196,7 @@ def _check_format_options(args: argparse.Namespace) -> None:
     measures (:func:`irscale.cli.eval_diversity.run_diversity`)."""
     if args.fmt == "ndeval":
         return
-    if args.risk_alpha is not None:
+    if given(args, "risk_alpha"):
         raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
                              "(diversity measures, --format ndeval --baseline FILE); for "
                              "URisk/TRisk of any measure see irscale compare --baseline "

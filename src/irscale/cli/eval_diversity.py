@@ -1,20 +1,7 @@
-"""``irscale eval`` with diversity measures (ndeval's): the qrels are read as diversity
-qrels ``topic subtopic docno judgment`` when every requested measure is a diversity measure
-(``-m ndeval``, ``-m alpha-nDCG@20`` ...) or with ``--qrels-format diversity``.
-
-    irscale eval -m ndeval --format ndeval QRELS RUN          # = ndeval QRELS RUN
-    irscale eval -m "ndeval(traditional=1)" --format ndeval QRELS RUN  # = ndeval -traditional
-
-``--format ndeval`` prints ndeval's CSV (one block per run); ``trec`` prints
-``measure<TAB>topic<TAB>value`` lines (``-q`` for topics, ``all`` for the mean) and ``csv``
-a ``run,topic,measure,value`` table. ``-c`` is ndeval's ``-c`` and ``-M`` its ``-M``.
-NTCIREVAL's family (``-m "I-rec@10 D#-nDCG@10 P+Q#@10"``) reads ``--intent-probs FILE``
-(``topic subtopic probability``) and ``--intent-types FILE`` (``topic subtopic inf|nav``);
-D-U, U-IA and ``IA(<measure>)`` read ``--labels NAME=FILE`` (document lengths, ``doclen``).
-
-    irscale eval -m ndeval --format ndeval --baseline B.run --risk-alpha A QRELS RUN
-                                               # = ndeval -baseline B.run -riskAlpha A
-"""
+"""``irscale eval`` with diversity measures (ndeval's and NTCIREVAL's): the qrels are read as
+``topic subtopic docno judgment`` when every measure requested is a diversity measure or
+with ``--qrels-format diversity``; ``--format ndeval`` prints ndeval's CSV (usage:
+``docs/cli.md``, ``docs/diversity.md``)."""
 
 from __future__ import annotations
 
@@ -32,11 +19,11 @@ DIVERSITY_FORMATS = formats("ndeval", "trec", "csv")
 def add_intent_options(parser: argparse.ArgumentParser) -> None:
     """``--intent-probs FILE`` and ``--intent-types FILE`` (NTCIREVAL's family), as ``eval``,
     ``compare`` and ``meta`` declare them."""
-    parser.add_argument("--intent-probs", default=None, metavar="FILE",
+    parser.add_argument("--intent-probs", metavar="FILE",
                         help="diversity: intent probabilities 'topic subtopic probability' "
                         "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
                         "topic's intents with a relevant document)")
-    parser.add_argument("--intent-types", default=None, metavar="FILE",
+    parser.add_argument("--intent-types", metavar="FILE",
                         help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
                         "and P+Q (default: every intent informational)")
     from .outputs import declare_inputs
@@ -117,7 +104,7 @@ def run_diversity(args: argparse.Namespace) -> int:
                                                              keep_rank=True),
                                       measures, **options)
     text = evaluation.format(args.fmt, per_query=args.per_query, summary=not args.no_summary,
-                             baseline=baseline, risk_alpha=args.risk_alpha or "0")
+                             baseline=baseline, risk_alpha=args.risk_alpha)
     with open_output(args) as stream:
         stream.write(text.encode())
     return 0
@@ -136,6 +123,6 @@ def _check_risk_options(args: argparse.Namespace) -> None:
         raise ParameterError("--baseline with diversity measures is ndeval's -baseline: it "
                              "needs --format ndeval (URisk/TRisk of any format: irscale "
                              "compare --baseline --risk-alpha)")
-    if args.risk_alpha is not None and args.baseline is None:
+    if given(args, "risk_alpha") and args.baseline is None:
         raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline must "
                              "still be specified')")

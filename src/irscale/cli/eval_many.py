@@ -1,22 +1,12 @@
-"""``irscale eval-many``: evaluate thousands of run files in batches.
-
-    irscale eval-many QRELS RUNS [RUNS ...] [-m MEASURE ...] [--batch-size N]
-                      [--scheduler ADDRESS] [--workers N] [--per-topic-out DIR]
-                      [--names file|runid|A,B,...] [-l N] [-M N] [-J] [-c] [-N N]
-                      [--compat 9|10] [--ties POLICY] [--allow-empty]
-                      [--format trec|csv|json|markdown] [-o FILE] [--force] [--no-progress]
-
-RUNS are folders (their files, sorted by name), glob patterns (quote them) or files: TREC
-runs, plain or gzip, or Parquet. The summary lines are printed as ``irscale eval`` prints
-them (trec_eval's ``all`` lines, a fourth field naming the run); the per-topic values go
-to Parquet files in ``--per-topic-out`` (:mod:`irscale.evaluation_many`).
-"""
+"""``irscale eval-many``: evaluate thousands of run files in batches, memory bounded by a
+batch per worker (:mod:`irscale.evaluation_many`; usage: ``docs/cli.md``)."""
 
 from __future__ import annotations
 
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
@@ -56,7 +46,7 @@ def add_parser(subparsers) -> None:
                         "(default: official)")
     add_batch_options(parser)
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="file|runid|A,B,...",
+                        metavar="file|runid|A,B,...",
                         help="how to name the runs: file (default: the file name without "
                         "extension, longer forms where those collide), runid (the run id "
                         "of each file; two files with one run id are an error), or one name "
@@ -77,12 +67,20 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
     add_param(parser, BATCH)
     add_scheduler(parser, "the batches")
     add_param(parser, THREADS, doc="threads of this process running batches")
-    parser.add_argument("--per-topic-out", default=None, metavar="DIR",
+    parser.add_argument("--per-topic-out", metavar="DIR",
                         help="write the per-topic values (run, topic, measure, value) as "
                         "Parquet files to folder DIR, written whole or not at all; a folder "
                         "holding files is replaced only with --force, and only when it "
                         "holds an earlier output")
     declare_outputs(parser, "--per-topic-out", kind="folder")
+
+
+def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The arguments of :func:`irscale.evaluate` that trec_eval's options give
+    (:func:`irscale.cli.runargs.add_trec_eval_options`; ``eval`` and ``eval-many``)."""
+    return dict(relevance_level=args.relevance_level, max_docs=args.max_retrieved,
+                judged_only=args.judged_only, complete=args.complete,
+                num_docs_in_coll=args.num_docs_in_coll, compat=args.compat, ties=args.ties)
 
 
 def wants_batches(args: argparse.Namespace) -> bool:
@@ -108,11 +106,8 @@ def run(args: argparse.Namespace) -> int:
             args.qrels, files, args.measures or ["official"],
             batch_size=args.batch_size, executor=executor,
             workers=args.workers, out=args.per_topic_out, force=args.force,
-            names=args.names or "file", relevance_level=args.relevance_level,
-            max_docs=args.max_retrieved, judged_only=args.judged_only,
-            complete=args.complete, num_docs_in_coll=args.num_docs_in_coll,
-            compat=args.compat, ties=args.ties, allow_empty=args.allow_empty,
-            progress=wants_progress(args))
+            names=args.names or "file", allow_empty=args.allow_empty,
+            progress=wants_progress(args), **trec_eval_arguments(args))
     with open_output(args) as stream:
         write_summary(many, stream, fmt=args.fmt)
     return 0

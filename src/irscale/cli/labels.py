@@ -1,22 +1,6 @@
-"""``irscale labels``: crowd labels into qrels, their agreement, and AWARE scores.
-
-    irscale labels aggregate LABELS [--method ds] [--scale 0,1,2] [--seed S] [--n-iter N]
-                             -o QRELS [--confidence FILE] [--workers FILE] [--force]
-    irscale labels agree LABELS [--scale 0,1,2] [--format text]
-    irscale labels agree-qrels QRELS_A QRELS_B [RUN...] [-m map] [-l 1]
-    irscale labels aware LABELS RUN... -m MEASURE [--weights uniform] [--random 10] [--seed S]
-
-``LABELS`` holds ``topic docno worker label`` lines. ``aggregate`` writes qrels (``topic 0
-docno label``, readable by ``irscale eval``); ``--confidence FILE`` writes ``topic docno label
-confidence`` lines (the probability the method gives the chosen label) and ``--workers FILE``
-``worker labels quality`` lines. ``agree`` prints per-topic and overall percent agreement,
-Fleiss' κ and Krippendorff's α (nominal, ordinal, interval); ``agree-qrels`` compares two
-qrels over the documents both judge (Cohen's κ, α) and, given runs, the system rankings
-they induce (τ_b, τ_ap, columns of the ``all`` row). ``aware`` evaluates the runs against
-every worker's labels and combines the per-topic scores with assessor weights (Ferrante,
-Ferro & Maistro 2017): a score-matrix CSV (``topic,RUN,...``, readable by ``irscale compare
---scores``) or a text table with the weights. See ``docs/collections.md``.
-"""
+"""``irscale labels``: crowd labels into qrels (``aggregate``), their agreement (``agree``,
+``agree-qrels``) and AWARE scores (``aware``); usage: ``docs/cli.md``,
+``docs/collections.md``."""
 
 from __future__ import annotations
 
@@ -25,36 +9,38 @@ import contextlib
 
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
-    AGGREGATION_METHODS,
     AWARE_RANDOM,
-    ITERATIONS,
+    AWARE_WEIGHTS,
+    LABEL_ITERATIONS,
+    LABEL_METHOD,
+    LABEL_RESTARTS,
+    LABEL_VALUE,
     RELEVANCE,
     RNG_SEED,
-    WEIGHTINGS,
 )
 from ..errors import ParameterError
-from .checks import add_digits, check_digits_option
 from .main import given
-from .options import Checked, ListAction, add_param
+from .options import ListAction, add_digits, add_param, check_digits_option
 from .outputs import add_output, declare_inputs, declare_outputs
 from .runargs import NAMES_HELP
 
-METHOD_HELP = ("mv (majority vote, ties to the lower label), wmv (weighted by agreement with "
-               "MV), ds (Dawid & Skene 1979), glad (Whitehill et al. 2009), mace (Hovy et al. "
-               "2013)")
-WEIGHT_HELP = ("uniform (the mean over assessors), msd, msd-topic (mean squared distance from "
-               "random assessors' scores, per assessor or per topic), tau (Kendall distance of "
-               "the run rankings from random assessors'); msd, msd-topic and tau are "
-               "irscale's reading, not verified against the paper's estimators")
+
+def _inputs(parser: argparse.ArgumentParser, metavar: str, doc: str) -> None:
+    """The input files of an action (``LABELS``, ``QRELS_A QRELS_B RUN``...)."""
+    parser.add_argument("inputs", nargs="*", metavar=metavar, help=doc)
+    declare_inputs(parser, "inputs")
 
 
 def _scale(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--scale", action=ListAction, kind="str", default=None,
-                        metavar="L,L,...", help="the label values allowed, e.g. 0,1,2 (a "
-                        "label outside is an error; default: the values the file holds)")
+    """``--scale L,L,...``: the label values allowed."""
+    parser.add_argument("--scale", action=ListAction, domain=LABEL_VALUE, item="a label",
+                        unique=True, metavar="L,L,...", help="the label values allowed, e.g. "
+                        "0,1,2 (a label outside is an error; default: the values the file "
+                        "holds)")
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
+    """``--format``, ``--digits`` and ``-o`` of the agreement tables."""
     from ..io.formats import TABLE_FORMATS
 
     parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
@@ -74,58 +60,50 @@ def add_parser(subparsers) -> None:
 
     p = sub.add_parser("aggregate", help="aggregate crowd labels into qrels",
                        description="Aggregate crowd labels into qrels ('topic 0 docno label').")
-    p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
-    p.add_argument("--method", default="ds", choices=AGGREGATION_METHODS,
-                   help=f"{METHOD_HELP} (default ds)")
+    _inputs(p, "LABELS", "crowd labels file")
+    add_param(p, LABEL_METHOD)
     _scale(p)
     add_param(p, RNG_SEED, doc="seed of mace's random restarts (the other methods are "
               "deterministic)")
-    p.add_argument("--n-iter", action=Checked, domain=ITERATIONS, api="n_iter", default=None,
-                   metavar="N", dest="n_iter",
-                   help="EM iterations of ds, glad (at most) and mace (default 100, 100, 50, "
-                   "as crowd-kit)")
-    p.add_argument("--confidence", default=None, metavar="FILE",
+    add_param(p, LABEL_ITERATIONS)
+    add_param(p, LABEL_RESTARTS)
+    p.add_argument("--confidence", metavar="FILE",
                    help="also write 'topic docno label confidence' lines to FILE (default: "
                    "none)")
-    p.add_argument("--workers", default=None, metavar="FILE", dest="workers_file",
+    p.add_argument("--workers", metavar="FILE", dest="workers_file",
                    help="also write 'worker labels quality' lines to FILE (default: none)")
     add_output(p, what="qrels")
-    declare_inputs(p, "inputs")
     declare_outputs(p, "--confidence", "--workers")
     p.set_defaults(func=run_aggregate)
 
     p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
                        description="Percent agreement, Fleiss' kappa and Krippendorff's alpha "
                        "(nominal, ordinal, interval) of crowd labels, per topic and overall.")
-    p.add_argument("inputs", nargs="*", metavar="LABELS", help="crowd labels file")
+    _inputs(p, "LABELS", "crowd labels file")
     _scale(p)
     _table_options(p)
-    declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree)
 
     p = sub.add_parser("agree-qrels", help="agreement of two qrels (and of the rankings)",
                        description="Agreement of two qrels over the documents both judge "
                        "(percent, Cohen's kappa, Krippendorff's alpha) and, given two runs or "
                        "more, Kendall's tau and tau_ap of the system rankings they induce.")
-    p.add_argument("inputs", nargs="*", metavar="QRELS_A QRELS_B RUN",
-                   help="two qrels files, then run files (optional)")
-    p.add_argument("-m", "--measure", default=None, metavar="MEASURE",
+    _inputs(p, "QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)")
+    p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
     add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
               doc="smallest relevant degree, with runs")
     _table_options(p)
-    declare_inputs(p, "inputs")
     p.set_defaults(func=run_agree_qrels)
 
     p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
                        description="Evaluate the runs against every worker's labels and "
                        "combine the per-topic scores with assessor weights (Ferrante, Ferro "
                        "& Maistro 2017).")
-    p.add_argument("inputs", nargs="*", metavar="LABELS RUN", help="labels file, then runs")
+    _inputs(p, "LABELS RUN", "labels file, then runs")
     p.add_argument("-m", "--measure", required=True, metavar="MEASURE",
                    help="one measure with per-topic values, e.g. map or ndcg_cut_10")
-    p.add_argument("--weights", default="uniform", choices=WEIGHTINGS,
-                   help=f"{WEIGHT_HELP} (default uniform)")
+    add_param(p, AWARE_WEIGHTS)
     add_param(p, AWARE_RANDOM)
     add_param(p, RNG_SEED, doc="seed of the random assessors")
     _scale(p)
@@ -136,14 +114,13 @@ def add_parser(subparsers) -> None:
     from ..io.naming import NAME_MODES
 
     p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                   default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+                   metavar="runid|file|A,B,...", help=NAMES_HELP)
     p.add_argument("--format", default="csv", choices=("csv", "text"), dest="fmt",
                    help="csv: the topics x runs score matrix (topic,RUN,...; for irscale "
                    "compare --scores); text: the matrix, the runs' means and the weights "
                    "(default csv)")
     add_digits(p)
     add_output(p)
-    declare_inputs(p, "inputs")
     p.set_defaults(func=run_aware)
 
 
@@ -156,22 +133,6 @@ def _one_input(args: argparse.Namespace, what: str = "a crowd labels file") -> s
     if len(args.inputs) != 1:
         raise ParameterError(f"give {what} (got {len(args.inputs)} files)")
     return str(args.inputs[0])
-
-
-def _parsed_scale(args: argparse.Namespace) -> list[int] | None:
-    """``--scale``: comma-separated distinct integers."""
-    if args.scale is None:
-        return None
-    values = []
-    for text in args.scale:
-        try:
-            values.append(int(text))
-        except ValueError:
-            raise ParameterError(f"--scale: {text!r} is not an integer (give the label "
-                                 "values, e.g. --scale 0,1,2)") from None
-    if len(set(values)) != len(values):
-        raise ParameterError(f"--scale lists a label twice: {','.join(args.scale)}")
-    return values
 
 
 def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -190,34 +151,29 @@ def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 def run_aggregate(args: argparse.Namespace) -> int:
     path = _one_input(args)
-    scale = _parsed_scale(args)
-    if args.n_iter is not None and args.method in ("mv", "wmv"):
+    if given(args, "n_iter") and args.method in ("mv", "wmv"):
         raise ParameterError(f"--n-iter applies to ds, glad and mace, not to --method "
                              f"{args.method}")
-    if args.seed is not None and args.method != "mace":
-        raise ParameterError(f"--seed applies to mace, not to --method {args.method} "
-                             "(deterministic)")
+    for option in ("--seed", "--restarts"):
+        if given(args, option[2:]) and args.method != "mace":
+            raise ParameterError(f"{option} applies to mace, not to --method {args.method} "
+                                 "(deterministic)")
     outputs = _side_outputs(args)
     from ..collections.labels import aggregate_labels
     from ..io.files import atomic_output
 
-    result = aggregate_labels(path, args.method, scale=scale, n_iter=args.n_iter,
-                              rng=args.seed)
+    result = aggregate_labels(path, args.method, scale=args.scale, n_iter=args.n_iter,
+                              restarts=args.restarts, rng=args.seed)
     if not result.converged:
         import warnings
 
         warnings.warn(f"{args.method} stopped after {result.iterations} iterations without "
                       "converging (raise --n-iter)", stacklevel=1)
-    q, w = result.qrels, result.workers
-    texts = {
-        "--confidence": "".join(f"{t} {d} {r} {c!r}\n" for t, d, r, c in zip(
-            q["topic"], q["docno"], q["label"], q["confidence"].astype(float), strict=True)),
-        "--workers": "".join(f"{name} {n} {quality!r}\n" for name, n, quality in zip(
-            w["worker"], w["labels"], w["quality"].astype(float), strict=True)),
-    }
+    texts = {"--confidence": result.confidence_lines(), "--workers": result.worker_lines()}
     with contextlib.ExitStack() as stack:
         for option, out in outputs:
-            stack.enter_context(atomic_output(out, "w", force=args.force)).write(texts[option])
+            stack.enter_context(atomic_output(out, "w", force=args.force)).write(
+                "".join(line + "\n" for line in texts[option]))
         stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
             "".join(line + "\n" for line in result.lines()))
     return 0
@@ -226,12 +182,11 @@ def run_aggregate(args: argparse.Namespace) -> int:
 def run_agree(args: argparse.Namespace) -> int:
     check_digits_option(args)
     path = _one_input(args)
-    scale = _parsed_scale(args)
     from ..collections.agreement import label_agreement
     from ..stats.protocol import format_table
     from .outputs import write_text
 
-    table = label_agreement(path, scale=scale)
+    table = label_agreement(path, scale=args.scale)
     return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
 
 
@@ -242,14 +197,14 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
     runs = args.inputs[2:]
     if len(runs) == 1:
         raise ParameterError("system-ranking agreement needs at least two run files")
-    if not runs and (args.measure is not None or given(args, "relevance_level")):
+    if not runs and (given(args, "measure") or given(args, "relevance_level")):
         raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
     from ..collections.agreement import qrels_agreement
     from ..stats.protocol import format_table
     from .outputs import write_text
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
-                                     measure=args.measure or "map",
+                                     measure=args.measure,
                                      relevance_level=args.relevance_level)
     if ranking is not None:
         for key, value in ranking.items():
@@ -265,14 +220,13 @@ def run_aware(args: argparse.Namespace) -> int:
     if args.weights == "uniform" and (given(args, "n_random") or given(args, "seed")):
         raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
                              "weightings, not to --weights uniform")
-    scale = _parsed_scale(args)
     from ..collections.aware import aware
     from .outputs import write_text
     from .runargs import named_runs
 
     runs = named_runs(args.inputs[1:], args.names)
     result = aware(args.inputs[0], runs, args.measure, weights=args.weights,
-                   scale=scale, n_random=args.n_random, rng=args.seed,
+                   scale=args.scale, n_random=args.n_random, rng=args.seed,
                    relevance_level=args.relevance_level,
                    allow_unretrieved=args.allow_unretrieved)
     if args.fmt == "csv":

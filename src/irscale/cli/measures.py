@@ -1,12 +1,5 @@
-"""``irscale measures``: list the measure catalogue (``docs/measures.md``).
-
-    irscale measures [--context rankings|intents|sessions|texts|nuggets]
-                     [--format text|json|markdown] [-o FILE] [--force]
-
-One entry per measure family, whatever the context it needs: its name with its parameters
-and their defaults, its other names, its formula and its source
-(:func:`irscale.measures.catalogue`).
-"""
+"""``irscale measures``: list the measure catalogue (:func:`irscale.measures.catalogue`;
+usage: ``docs/cli.md``, ``docs/measures.md``)."""
 
 from __future__ import annotations
 
@@ -28,7 +21,7 @@ def add_parser(subparsers) -> None:
         "other names (ir_measures' for trec_eval's families), its formula and its source. "
         "See docs/measures.md.",
     )
-    parser.add_argument("--context", choices=tuple(CONTEXTS), default=None,
+    parser.add_argument("--context", choices=tuple(CONTEXTS),
                         help="list the families of this context only (default: all)")
     parser.add_argument("--format", choices=CATALOGUE_FORMATS, default="text", dest="fmt",
                         help="output format (default text: one entry per family; json: "

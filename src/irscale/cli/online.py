@@ -1,15 +1,6 @@
-"""``irscale online``: online evaluation (``docs/online.md``).
-
-    irscale online interleave RUN_A RUN_B ...   interleave runs, click them, test the outcome
-    irscale online score LOG [--runs RUN ...]   score a logged interleaving experiment
-    irscale online ab assign|measures|analyze|srm|size ...   A/B tests
-    irscale online fit|loglik|simulate-clicks|measures ...   click models (cli/online_clicks)
-
-Each action is a module ``irscale.cli.online_<name>`` with ``add_parser(subparsers)``, as
-the ``irscale`` subcommands are (:mod:`irscale.cli.main`); :data:`ACTIONS` lists them in
-the order ``irscale online --help`` shows them. The action modules import their analysis
-modules inside their ``run`` functions, so building every parser stays cheap.
-"""
+"""``irscale online``: online evaluation (``docs/online.md``). Each action is a module
+``irscale.cli.online_<name>`` with ``add_parser(subparsers)``, as the subcommands are
+(:mod:`irscale.cli.main`); :data:`ACTIONS` lists them in the order of ``--help``."""
 
 from __future__ import annotations
 

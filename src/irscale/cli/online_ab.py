@@ -1,34 +1,18 @@
-"""``irscale online ab``: A/B tests — assignment, analysis, sample-ratio check, size.
-
-    irscale online ab assign USERS --salt S [--splits control=0.5,treatment=0.5] [-o FILE]
-    irscale online ab measures CLICKLOG --users SESSION_USERS [--variants USER_VARIANTS |
-        --salt S [--splits ...]] [-k K] [-o FILE]
-    irscale online ab analyze TABLE --metric M [--analysis welch|delta|cuped]
-        [--denominator COL] [--covariate COL] [--variant-column variant]
-        [--control control] [--treatment treatment] [--alpha A] [--format F] [-o FILE]
-    irscale online ab srm TABLE [--splits ...] [--variant-column variant] [--format F]
-    irscale online ab size --min-diff D --sd S [--alpha A] [--power P]
-
-``USERS``: one user id per line; ``assign`` prints ``user<TAB>variant`` lines.
-``measures`` writes the per-user table of a click log's online measures (CSV) that
-``analyze`` and ``srm`` read: ``SESSION_USERS`` has ``session user`` lines, the variants
-come from ``assign``'s output or from hashing with ``--salt``. ``TABLE``: one row per user
-(CSV, or tab-separated), a header naming its columns, among them the variant column. See
-``docs/online.md``.
-"""
+"""``irscale online ab assign|measures|analyze|srm|size``: A/B tests (Kohavi et al. 2009) —
+assignment by hashing, per-user online measures, their analysis, the sample-ratio check and
+the sample size; usage: ``docs/cli.md``, ``docs/online.md``."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core.params import CUTOFF, POSITIVE, POWER, SIGNIFICANCE
+from ..core.params import AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .main import given
-from .options import Checked, add_param
+from .options import add_param
 from .outputs import add_output, declare_inputs, write_text
 
-ANALYSES = ("welch", "delta", "cuped")
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
 
 
@@ -69,8 +53,7 @@ def add_parser(subparsers) -> None:
                            "(one id per line): the same salt gives the same variants.")
     p.add_argument("inputs", metavar="USERS", help="user ids, one per line")
     p.add_argument("--salt", required=True, help="the experiment's salt")
-    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
-                   help=f"variants and their shares, summing to 1 (default {DEFAULT_SPLITS})")
+    _splits_option(p, "variants and their shares, summing to 1")
     add_output(p)
     declare_inputs(p, "inputs")
     p.set_defaults(func=run_assign)
@@ -85,14 +68,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("--users", required=True, metavar="FILE",
                    help="'session user' lines: the user of every session of the log")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--variants", default=None, metavar="FILE",
+    group.add_argument("--variants", metavar="FILE",
                        help="'user variant' lines (what 'assign' writes)")
-    group.add_argument("--salt", default=None,
+    group.add_argument("--salt",
                        help="assign the users by MD5(salt:user) instead")
-    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
-                   help=f"with --salt: variants and shares (default {DEFAULT_SPLITS})")
-    p.add_argument("-k", action=Checked, domain=CUTOFF, api="k", default=3, dest="k",
-                   help="cut-off of clicks@k (default 3)")
+    _splits_option(p, "with --salt: variants and shares")
+    add_param(p, CLICKS_CUTOFF)
     add_output(p)
     declare_inputs(p, "inputs", "--users", "--variants")
     p.set_defaults(func=run_measures)
@@ -104,56 +85,55 @@ def add_parser(subparsers) -> None:
     p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
     p.add_argument("--metric", required=True, help="the metric column (the numerator of "
                    "a ratio for --analysis delta)")
-    p.add_argument("--analysis", choices=ANALYSES, default="welch",
-                   help="welch (default), delta (ratio metric: needs --denominator), cuped "
-                   "(needs --covariate)")
-    p.add_argument("--denominator", default=None, metavar="COLUMN",
+    add_param(p, AB_ANALYSIS)
+    p.add_argument("--denominator", metavar="COLUMN",
                    help="delta: the denominator column (e.g. impressions)")
-    p.add_argument("--covariate", default=None, metavar="COLUMN",
+    p.add_argument("--covariate", metavar="COLUMN",
                    help="cuped: the pre-period covariate column")
     _variant_options(p)
     p.add_argument("--control", default="control", help="control variant (default control)")
     p.add_argument("--treatment", default="treatment",
                    help="treatment variant (default treatment)")
-    _alpha(p)
-    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                   help="output format (default text)")
-    add_output(p)
-    declare_inputs(p, "inputs")
+    add_param(p, SIGNIFICANCE)
+    _table(p)
     p.set_defaults(func=run_analyze)
 
     p = actions.add_parser("srm", help="sample-ratio mismatch: chi2 of users per variant",
                            description="Pearson's chi2 test of the users per variant of "
                            "TABLE against the planned shares.")
     p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
-    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
-                   help=f"planned shares (default {DEFAULT_SPLITS})")
+    _splits_option(p, "planned shares")
     _variant_options(p)
-    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                   help="output format (default text)")
-    add_output(p)
-    declare_inputs(p, "inputs")
+    _table(p)
     p.set_defaults(func=run_srm)
 
     p = actions.add_parser("size", help="users per variant for a two-sample t-test",
                            description="The smallest number of users per variant whose "
                            "two-sample t-test detects --min-diff with --power.")
-    p.add_argument("--min-diff", action=Checked, domain=POSITIVE, api="min_diff",
-                   required=True, metavar="D", help="the smallest difference of means to detect")
-    p.add_argument("--sd", action=Checked, domain=POSITIVE, api="sd", required=True,
-                   help="standard deviation of the per-user metric")
-    _alpha(p)
-    p.add_argument("--power", action=Checked, domain=POWER, api="power", default=0.8,
-                   help="power (default 0.8)")
+    add_param(p, MIN_DIFF, required=True)
+    add_param(p, USER_SD, required=True)
+    add_param(p, SIGNIFICANCE)
+    add_param(p, AB_POWER)
     add_output(p)
     p.set_defaults(func=run_size)
 
 
-def _alpha(p: argparse.ArgumentParser) -> None:
-    add_param(p, SIGNIFICANCE)
+def _splits_option(p: argparse.ArgumentParser, doc: str) -> None:
+    """``--splits NAME=SHARE,...`` (:func:`_splits`)."""
+    p.add_argument("--splits", default=DEFAULT_SPLITS, metavar="NAME=SHARE,...",
+                   help=f"{doc} (default {DEFAULT_SPLITS})")
+
+
+def _table(p: argparse.ArgumentParser) -> None:
+    """``--format`` and ``-o`` of a table read from ``TABLE`` (``analyze``, ``srm``)."""
+    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
+                   help="output format (default text)")
+    add_output(p)
+    declare_inputs(p, "inputs")
 
 
 def _variant_options(p: argparse.ArgumentParser) -> None:
+    """``--variant-column``: the column of a user's variant."""
     p.add_argument("--variant-column", default="variant", metavar="COLUMN",
                    help="the column naming every user's variant (default variant)")
 

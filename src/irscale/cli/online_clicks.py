@@ -1,21 +1,6 @@
-"""``irscale online fit|loglik|simulate-clicks|measures``: click models
-(Chuklin, Markov & de Rijke 2015; the measures of Chuklin, Serdyukov & de Rijke 2013).
-
-    irscale online fit LOG --model dbn [--format tsv|json] [-o PARAMS]
-    irscale online loglik LOG --model dbn --test LOG2        (or --params PARAMS --test LOG2)
-    irscale online simulate-clicks QRELS RUN --user navigational --sessions N --seed S -o LOG
-    irscale online simulate-clicks QRELS RUN --params PARAMS --sessions N --seed S -o LOG
-    irscale online measures QRELS RUN... --params PARAMS [-m uM -m rrM@10]
-
-A click log has lines ``session query rank docno clicked [timestamp]`` (text or Parquet;
-``--serp-size``: largest rank allowed, default the largest found). ``fit`` writes the fitted
-parameters (TSV ``parameter query docno rank previous value``, or JSON, which ``--params``
-reads back); ``loglik`` fits on LOG (or reads ``--params``) and prints the log-likelihood
-and the perplexity by rank of the held-out sessions of ``--test``; ``simulate-clicks``
-writes the clicks of simulated users on the run's result pages (the query of a session is
-its topic); ``measures`` prints uM and rrM with the click model's probabilities. See
-``docs/online.md``.
-"""
+"""``irscale online fit|loglik|simulate-clicks|measures``: click models (Chuklin, Markov &
+de Rijke 2015) and the measures calibrated by them (Chuklin, Serdyukov & de Rijke 2013);
+usage: ``docs/cli.md``, ``docs/online.md``."""
 
 from __future__ import annotations
 
@@ -24,20 +9,22 @@ import argparse
 from ..core.params import (
     CLICK_LEVEL,
     CLICK_MODELS,
+    CLICK_SESSIONS,
     CLOSED_FORM_MODELS,
     FIT_ITERATIONS,
     FIT_SMOOTHING,
     FIT_TOL,
-    PROBABILITY,
+    LOG_SERP,
+    PAGE_DEPTH,
     RELEVANCE,
     RNG_SEED,
-    SERP_SIZE,
-    SESSIONS,
+    SHOWN,
+    USER_GAMMA,
     USERS,
 )
 from ..errors import ParameterError
 from .main import given
-from .options import Checked, add_param, add_ties
+from .options import add_param, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
 from .runargs import distinct_runs
 
@@ -82,22 +69,13 @@ def add_parser(subparsers) -> None:
     simulate.add_argument("runs", nargs=1, metavar="RUN",
                           help="run file whose result pages are shown (TREC format)")
     group = simulate.add_mutually_exclusive_group()
-    group.add_argument("--user", choices=USERS, default=None,
+    group.add_argument("--user", choices=USERS,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
     add_param(simulate, RELEVANCE, domain=CLICK_LEVEL,
               doc="lowest grade a user counts as relevant")
-    simulate.add_argument("--gamma", action=Checked, domain=PROBABILITY, api="gamma",
-                          default=1.0, metavar="G",
-                          help="--user: probability of going on when not satisfied "
-                          "(default 1.0)")
-    simulate.add_argument("--sessions", action=Checked, domain=SESSIONS, api="sessions",
-                          default=1000, metavar="N",
-                          help="impressions per topic (default 1000)")
-    simulate.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
-                          default=10, metavar="K",
-                          help="documents shown per page (default 10)")
-    add_param(simulate, RNG_SEED)
+    for param in (USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED):
+        add_param(simulate, param)
     simulate.add_argument("--format", choices=("tsv", "parquet"), default="tsv",
                           help="log format (default tsv; parquet needs -o)")
     add_ties(simulate)
@@ -117,9 +95,7 @@ def add_parser(subparsers) -> None:
     measures.add_argument("-m", "--measure", action="append", dest="measures",
                           metavar="NAME", help="uM or rrM with parameters and cut-off "
                           "(repeatable; default uM and rrM)")
-    measures.add_argument("--depth", action=Checked, domain=SERP_SIZE, api="depth",
-                          default=None, metavar="K",
-                          help="result page size (default: the model's ranks, else 10)")
+    add_param(measures, PAGE_DEPTH)
     measures.add_argument("-q", dest="per_topic", action="store_true",
                           help="print per-topic values too")
     add_ties(measures)
@@ -131,10 +107,7 @@ def add_parser(subparsers) -> None:
 def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument("--model", choices=MODELS, required=required,
                         help="click model: " + ", ".join(MODELS))
-    parser.add_argument("--serp-size", action=Checked, domain=SERP_SIZE, api="serp_size",
-                        default=None, metavar="K",
-                        help="largest rank of the log (default: the largest found)")
-    for param in (FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
+    for param in (LOG_SERP, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
         add_param(parser, param)
 
 
@@ -149,6 +122,13 @@ def _fit_options(args: argparse.Namespace) -> dict[str, float]:
     return options
 
 
+def _read_model(path: str):
+    """The click model of the JSON file ``path`` (``--params``)."""
+    from ..online.clickmodels import read_click_model
+
+    return read_click_model(path)
+
+
 def _fitted(args: argparse.Namespace, log_path: str):
     options = _fit_options(args)  # before numpy is imported
     from ..online.clicklog import read_click_log
@@ -156,21 +136,6 @@ def _fitted(args: argparse.Namespace, log_path: str):
 
     log = read_click_log(log_path, serp_size=args.serp_size)
     return fit_click_model(log, args.model, **options)  # type: ignore[arg-type]
-
-
-def _read_params(path: str):
-    from ..io.files import read_input
-    from ..online.clickmodels import ClickModel
-
-    data = read_input(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        from ..errors import InputFormatError
-
-        raise InputFormatError("not UTF-8 text (a JSON file of fit --format json)",
-                               source=path) from None
-    return ClickModel.from_json(text, source=path)
 
 
 def run_fit(args: argparse.Namespace) -> int:
@@ -187,7 +152,7 @@ def run_loglik(args: argparse.Namespace) -> int:
                      if given(args, name)]
         if replaced:
             raise ParameterError(f"online loglik: --params replaces {' and '.join(replaced)}")
-        model = _read_params(args.params)
+        model = _read_model(args.params)
     else:
         if args.inputs is None or args.model is None:
             raise ParameterError("online loglik: give LOG and --model (or --params FILE)")
@@ -208,7 +173,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             if given(args, dest):
                 raise ParameterError(f"online simulate-clicks: {option} sets a --user "
                                      "from the qrels, not a fitted model (--params)")
-        model = _read_params(args.params)
+        model = _read_model(args.params)
     else:
         from ..online.simulate import qrels_click_model
 
@@ -231,7 +196,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_measures(args: argparse.Namespace) -> int:
     from ..online.calibrated import click_calibrated
 
-    model = _read_params(args.params)
+    model = _read_model(args.params)
     frame = click_calibrated(args.qrels, distinct_runs(args.runs), model,
                              args.measures or ("uM", "rrM"), depth=args.depth, ties=args.ties)
     import pandas as pd

@@ -1,18 +1,6 @@
-"""``irscale online interleave``: interleave runs, simulate clicks and score them.
-
-    irscale online interleave RUN_A RUN_B [RUN ...] --clicks perfect|random|MODEL.json
-        [--qrels QRELS] [-l N] [--click-prob P] [--method balanced|team-draft|
-        probabilistic|optimized] [--credit C] [--tau T] [--impressions N] [--length L]
-        [--seed S] [--alpha A] [--bootstrap B] [--format text|csv|markdown|latex|json]
-        [-o FILE] [--force]
-
-Every topic of the runs gets ``--impressions`` impressions; the lists are interleaved
-(more than two runs: team-draft multileaving), clicked by the user model of ``--clicks``
-(``perfect``: every document of degree ≥ ``-l`` in ``--qrels``; ``random``: each shown
-document with probability ``--click-prob``; or a click model's JSON, as ``ClickModel.
-to_json`` writes it) and scored: wins, losses, ties, Δ_AB with its bootstrap interval and
-the binomial test per pair of runs. See ``docs/online.md``.
-"""
+"""``irscale online interleave``: interleave runs (two, or more for team-draft multileaving),
+click them with a user model and score the clicks; usage: ``docs/cli.md``,
+``docs/online.md``."""
 
 from __future__ import annotations
 
@@ -22,25 +10,24 @@ from ..core.params import (
     CLICK_LEVEL,
     CLICK_PROBABILITY,
     CREDITS,
-    IMPRESSION_COUNT,
-    INTERLEAVING_METHODS,
+    INTERLEAVING_METHOD,
+    INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
     RELEVANCE,
     RNG_SEED,
-    SAMPLES,
-    SERP_LENGTH,
+    SHOWN_LENGTH,
     SIGNIFICANCE,
     SOFTMAX_TAU,
+    TOPIC_IMPRESSIONS,
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from .main import given
-from .options import Checked, add_param
+from .options import add_param
+from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
 
-METHODS = INTERLEAVING_METHODS
 CLICK_MODELS = ("perfect", "random")
-IMPRESSIONS, LENGTH, BOOTSTRAP = 1000, 10, 10_000
 
 
 def add_parser(subparsers) -> None:
@@ -56,47 +43,40 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--clicks", required=True, metavar="perfect|random|MODEL.json",
                         help="user model: perfect (click iff relevant in --qrels), random "
                         "(each result with --click-prob) or a click model's JSON file")
-    parser.add_argument("--qrels", default=None, metavar="FILE",
+    parser.add_argument("--qrels", metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
     add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
               doc="perfect clicks: smallest relevant degree")
     add_param(parser, CLICK_PROBABILITY)
-    parser.add_argument("--method", choices=METHODS, default="team-draft",
-                        help="interleaving method (default team-draft)")
-    parser.add_argument("--credit", default=None,
-                        help="credit rule: probabilistic marginal|assignment (default "
-                        "marginal), optimized inverse|linear (default inverse)")
-    add_tau(parser)
-    parser.add_argument("--impressions", action=Checked, domain=IMPRESSION_COUNT,
-                        api="impressions", default=IMPRESSIONS, metavar="N",
-                        help=f"impressions per topic (default {IMPRESSIONS})")
-    parser.add_argument("--length", action=Checked, domain=SERP_LENGTH, api="length",
-                        default=LENGTH, metavar="L",
-                        help=f"documents shown per impression (default {LENGTH}; at most "
-                        "the documents of a topic's runs together)")
+    add_method_options(parser)
+    add_param(parser, TOPIC_IMPRESSIONS)
+    add_param(parser, SHOWN_LENGTH)
     add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text)")
-    from .outputs import add_output, declare_inputs
-
-    add_output(parser)
     declare_inputs(parser, "runs", "--qrels")
     declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
     parser.set_defaults(func=run)
 
 
-def add_tau(parser: argparse.ArgumentParser, doc: str | None = None) -> None:
-    add_param(parser, SOFTMAX_TAU, doc=doc)
+def add_method_options(parser: argparse.ArgumentParser, tau: str | None = None) -> None:
+    """``--method``, ``--credit`` and ``--tau`` of an interleaving (``interleave``,
+    ``score``); ``tau``: the doc of ``--tau`` where it says more."""
+    add_param(parser, INTERLEAVING_METHOD)
+    parser.add_argument("--credit",
+                        help="credit rule: probabilistic marginal|assignment (default "
+                        "marginal), optimized inverse|linear (default inverse)")
+    add_param(parser, SOFTMAX_TAU, doc=tau)
 
 
 def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
-    """``--alpha``, ``--bootstrap`` and ``--seed`` of the scores of interleavings."""
+    """``--alpha``, ``--bootstrap``, ``--seed`` and the output of the scores of
+    interleavings (``interleave``, ``score``)."""
     add_param(parser, SIGNIFICANCE, doc="significance level; the interval is at 1 - alpha")
-    parser.add_argument("--bootstrap", action=Checked, domain=SAMPLES, api="bootstrap",
-                        default=BOOTSTRAP, metavar="B",
-                        help=f"bootstrap samples of the interval (default {BOOTSTRAP})")
+    add_param(parser, INTERVAL_BOOTSTRAP)
     add_param(parser, RNG_SEED, doc=seed)
+    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
+                        help="output format (default text)")
+    add_output(parser)
 
 
 def check_credit(args: argparse.Namespace) -> str:
@@ -131,17 +111,6 @@ def _check(args: argparse.Namespace) -> None:
                                "(2^length lists are enumerated)")
 
 
-def _click_model(args: argparse.Namespace) -> object:
-    """The click model of ``--clicks MODEL.json`` (an input: never the output)."""
-    from ..io.files import check_utf8, read_input
-    from ..online.clickmodels import ClickModel
-
-    path = args.clicks
-    data = read_input(path)
-    check_utf8(data, path)
-    return ClickModel.from_json(data.decode("utf-8"), source=path)
-
-
 def run(args: argparse.Namespace) -> int:
     _check(args)
     import numpy as np
@@ -151,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
 
     rankers = len(args.runs)
     check_bootstrap(args.bootstrap, rankers * (rankers - 1) // 2)  # before any work
-    model = args.clicks if args.clicks in CLICK_MODELS else _click_model(args)
+    model = args.clicks
+    if model not in CLICK_MODELS:  # a click model's JSON file
+        from ..online.clickmodels import read_click_model
+
+        model = read_click_model(args.clicks)
     seeds = np.random.SeedSequence(args.seed).spawn(3)
     batch = interleave_runs(distinct_runs(args.runs), args.impressions, method=args.method,
                             length=args.length, credit=args.credit,

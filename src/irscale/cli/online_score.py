@@ -1,17 +1,6 @@
-"""``irscale online score``: score a real interleaving log.
-
-    irscale online score LOG [--runs RUN ...] [--method team-draft|balanced|probabilistic|
-        optimized] [--credit C] [--tau T] [--alpha A] [--bootstrap B] [--seed S]
-        [--format text|csv|markdown|latex|json] [-o FILE] [--force]
-
-LOG holds one line per document shown, ``impression topic rank docno team clicked``
-(:mod:`irscale.io.interleaving_log`). Team-draft (multileaving for more than two teams) and
-probabilistic interleaving with ``--credit assignment`` are scored from the log alone;
-balanced, optimized and probabilistic with marginal credit need the rankers' rankings:
-``--runs``, TREC runs whose run ids are the team names (:mod:`irscale.online.logged`).
-The output is that of ``irscale online interleave``: wins, losses, ties, delta with its
-bootstrap interval and the binomial test per pair of rankers. See ``docs/online.md``.
-"""
+"""``irscale online score``: score a real interleaving log (``impression topic rank docno
+team clicked`` lines, :mod:`irscale.io.interleaving_log`); usage: ``docs/cli.md``,
+``docs/online.md``."""
 
 from __future__ import annotations
 
@@ -19,9 +8,9 @@ import argparse
 
 from ..core.params import needs_rankings
 from ..errors import ParameterError
-from ..io.formats import TABLE_FORMATS
 from .main import given
-from .online_interleave import METHODS, add_score_options, add_tau, check_credit
+from .online_interleave import add_method_options, add_score_options, check_credit
+from .outputs import declare_inputs
 from .runargs import distinct_runs
 
 
@@ -37,22 +26,12 @@ def add_parser(subparsers) -> None:
         "need the rankers' runs (--runs). See docs/online.md.")
     parser.add_argument("inputs", nargs=1, metavar="LOG",
                         help="interleaving log (text, gzip or '-')")
-    parser.add_argument("--runs", nargs="+", default=None, metavar="RUN",
+    parser.add_argument("--runs", nargs="+", metavar="RUN",
                         help="the rankers' TREC runs, named by run id as the log's teams "
                         "(needed by balanced, optimized and probabilistic marginal credit)")
-    parser.add_argument("--method", choices=METHODS, default="team-draft",
-                        help="interleaving method of the log (default team-draft)")
-    parser.add_argument("--credit", default=None,
-                        help="credit rule: probabilistic marginal|assignment (default "
-                        "marginal), optimized inverse|linear (default inverse)")
-    add_tau(parser, "probabilistic, marginal credit: the softmax exponent the lists were "
-            "drawn with")
+    add_method_options(parser, "probabilistic, marginal credit: the softmax exponent the "
+                       "lists were drawn with")
     add_score_options(parser, "seed of the bootstrap")
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text)")
-    from .outputs import add_output, declare_inputs
-
-    add_output(parser)
     declare_inputs(parser, "inputs", "--runs")
     parser.set_defaults(func=run)
 

@@ -1,47 +1,29 @@
 """``irscale online sensitivity``: how many impressions interleaving and an A/B test need to
-agree with an offline measure (:func:`irscale.online.harness.sensitivity`).
-
-    irscale online sensitivity QRELS RUN RUN [RUN ...]
-        [--model navigational|perfect|informational|PARAMS.json]
-        [--impressions 10,20,50,...] [--repetitions R] [--seed S] [--measure nDCG@10]
-        [--method team-draft[,balanced,...]] [--credit C] [--ab-measure clicks|
-        reciprocal_rank|abandoned] [--length L] [--target 0.95] [--alpha A]
-        [--significance LEVEL]
-        [--format text|csv|markdown|latex|json] [-o FILE] [--force]
-
-For every pair of runs: the offline preference (sign of the mean difference of --measure
-over the topics judged and ranked by every run), then --repetitions simulated experiments
-per number of impressions, each of users drawn from the click model (a topic drawn
-uniformly per user), interleaved and, for the same users, split in half between the runs
-(A/B); the share of experiments that agree with the offline preference, its exact binomial
-interval, and the smallest number of impressions whose agreement reaches --target. See
-``docs/online.md``.
-"""
+agree with an offline measure (:func:`irscale.online.harness.sensitivity`); usage:
+``docs/cli.md``, ``docs/online.md``."""
 
 from __future__ import annotations
 
 import argparse
 
 from ..core.params import (
-    AB_MEASURES,
-    AGREEMENT,
-    ALPHA,
+    AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
-    EXPERIMENTS,
+    EXPERIMENT_REPETITIONS,
     INTERLEAVING,
     RNG_SEED,
     SENSITIVITY_IMPRESSIONS,
-    SERP_LENGTH,
+    SHOWN_LENGTH,
     SIGNIFICANCE,
+    TARGET,
+    TEST_SIGNIFICANCE,
     USERS,
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import Checked, ListAction, add_param, join
+from .options import ListAction, add_param, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
-
-REPETITIONS = 100
 
 
 def add_parser(subparsers) -> None:
@@ -64,10 +46,7 @@ def add_parser(subparsers) -> None:
                         default=list(SENSITIVITY_IMPRESSIONS), metavar="N,N,...",
                         help=f"impressions per experiment, increasing (default "
                         f"{join(SENSITIVITY_IMPRESSIONS)})")
-    parser.add_argument("--repetitions", action=Checked, domain=EXPERIMENTS,
-                        api="repetitions", default=REPETITIONS, metavar="R",
-                        help=f"experiments per number of impressions (default "
-                        f"{REPETITIONS})")
+    add_param(parser, EXPERIMENT_REPETITIONS)
     add_param(parser, RNG_SEED)
     parser.add_argument("--measure", default="nDCG@10", metavar="NAME",
                         help="offline measure (one name, default nDCG@10)")
@@ -75,23 +54,14 @@ def add_parser(subparsers) -> None:
                         unique=True, default=["team-draft"], metavar="M[,M...]",
                         help="interleaving methods, comma-separated: "
                         + ", ".join(INTERLEAVING.names) + " (default team-draft)")
-    parser.add_argument("--credit", default=None,
+    parser.add_argument("--credit",
                         help="credit rule of probabilistic (marginal|assignment) or "
                         "optimized (inverse|linear)")
-    parser.add_argument("--ab-measure", choices=AB_MEASURES, default="clicks",
-                        help="online measure of the A/B test per impression (default "
-                        "clicks)")
-    parser.add_argument("--length", action=Checked, domain=SERP_LENGTH, api="length",
-                        default=10, metavar="L",
-                        help="documents shown per impression (default 10)")
-    parser.add_argument("--target", action=Checked, domain=AGREEMENT, api="target",
-                        default=0.95,
-                        help="agreement that counts as reached (default 0.95)")
+    add_param(parser, AB_MEASURE)
+    add_param(parser, SHOWN_LENGTH)
+    add_param(parser, TARGET)
     add_param(parser, SIGNIFICANCE, doc="the agreement's interval is at level 1 - alpha")
-    parser.add_argument("--significance", action=Checked, domain=ALPHA, api="significance",
-                        default=None, metavar="LEVEL",
-                        help="an experiment agrees only when its test (sign test, Welch) "
-                        "is also significant at LEVEL (default: the sign alone)")
+    add_param(parser, TEST_SIGNIFICANCE)
     parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
                         help="output format (default text; csv and json: the curves only)")
     add_output(parser, what="table")
@@ -101,15 +71,14 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .online_clicks import _read_params
     from .outputs import write_text
 
-    params = None if args.model in USERS else args.model
     if len(args.runs) < 2:
         raise ParameterError("online sensitivity compares runs: give two or more")
+    from ..online.clickmodels import read_click_model
     from ..online.harness import sensitivity
 
-    model = args.model if params is None else _read_params(params)
+    model = args.model if args.model in USERS else read_click_model(args.model)
     result = sensitivity(args.qrels, distinct_runs(args.runs), model, impressions=args.impressions,
                          repetitions=args.repetitions, methods=args.method,
                          measure=args.measure, ab_measure=args.ab_measure,

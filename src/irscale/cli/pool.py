@@ -1,34 +1,12 @@
-"""``irscale pool``: build pools from runs, and simulate pooling strategies on qrels.
-
-    irscale pool build    RUN... --strategy depth --depth 100 [-o pool.txt]
-    irscale pool build    RUN... --strategy mm-ns [--qrels judged.qrels] [--budget N]
-    irscale pool simulate QRELS RUN... --strategy depth,mtf,mm-ns --budget 10,50,100
-    irscale pool shards   QRELS RUN... -m AP --shards 3 --seed 1 [--model MD3]
-    irscale pool sample   RUN... --size 20 --seed 1 [--design poisson] [-o sample.txt]
-    irscale pool sample   RUN... --design stratified --strata 10:1,100:0.2 --seed 1
-    irscale pool estimate SAMPLED_QRELS RUN... [--cutoffs 10,20] [--per-topic]
-
-``build`` writes the pool file, one ``topic docno`` line per document in judging order
-(adaptive strategies add the judging order, ``topic docno order``: with ``--qrels`` the
-judgments so far are replayed and the last line of a topic is its next document to judge).
-``simulate`` replays strategies with the qrels as the assessor and prints, per strategy and
-budget, the relevant documents found and the bias of the induced qrels (τ, τ_ap, leave
-one contributor out); ``--qrels-out DIR`` writes those induced qrels, one file per strategy
-and budget. ``shards`` splits the documents into shards, scores every run on every topic
-within every shard and prints the MD3 ANOVA of Ferro & Sanderson 2022 (or another shard
-model). ``sample`` draws the documents to judge with known inclusion
-probabilities (``topic docno prob`` lines; with ``--qrels`` the qrels judge them, giving
-``topic 0 docno rel prob``) and ``estimate`` computes statAP, R̂ and P̂@k from such sampled
-judgments. See ``docs/collections.md``.
-"""
+"""``irscale pool``: build pools from runs, simulate pooling strategies on qrels, score runs
+within document shards, draw and estimate from sampled judgments (usage: ``docs/cli.md``,
+``docs/collections.md``)."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
@@ -37,50 +15,46 @@ from ..core.params import (
     CONTRIBUTOR_PATTERN,
     CUTOFF,
     DEPTH,
-    DESIGNS,
-    DOCUMENT_SHARDS,
+    POOL_BUDGET,
     POOL_DISCOUNT,
     POOL_K,
     POOL_P,
+    POOL_STRATEGY,
     RELEVANCE,
     RNG_SEED,
     RUN_DEPTH,
-    SAMPLE_SIZE,
-    SHARD_METHODS,
+    SAMPLE_CUTOFFS,
+    SAMPLE_DESIGN,
+    SAMPLE_DRAWS,
+    SHARD_COUNT,
+    SHARD_METHOD,
+    SIMULATED_BUDGETS,
+    SIMULATED_STRATEGIES,
     STRATEGY,
     STRATUM_RATE,
 )
 from ..errors import InputError, ParameterError
-from ..stats.names import EMPTY_POLICIES, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .checks import add_digits, check_digits_option
+from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
 from .main import given
-from .options import Checked, ListAction, add_param, add_ties
+from .options import ListAction, add_digits, add_param, add_ties, check_digits_option, join
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .runargs import NAMES_HELP, named_runs
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-#: The strategies ``simulate`` compares, its budgets and ``estimate``'s P̂@k cut-offs by
-#: default.
-SIMULATED = ("depth", "mtf", "mm-ns")
-BUDGETS = (10, 50, 100)
-SAMPLE_CUTOFFS = (10,)
-
-STRATEGY_HELP = ("depth (depth-k), take (take@N), rbp (RBP-weighted, Moffat et al. 2007), "
-                 "rrf (reciprocal rank fusion), mtf (move-to-front, Cormack et al. 1998), "
-                 "mm, mm-ns, ts, ts-ns (bandits of Losada et al. 2016, 2017)")
-
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the strategies (``build`` and ``simulate``)."""
     add_param(parser, RUN_DEPTH, doc="cut every run at K documents first: the pool depth of "
               "depth-k pooling, the candidates of the others")
     for param in (POOL_P, POOL_K, POOL_DISCOUNT):
         add_param(parser, param)
     add_param(parser, RNG_SEED, doc="seed of the adaptive strategies' tie order and draws")
+    _judged_options(parser)
+
+
+def _judged_options(parser: argparse.ArgumentParser) -> None:
+    """``-l``, ``--ties`` and ``--names``: how the runs are read and judged."""
     add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
     _run_options(parser)
-
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
@@ -112,12 +86,9 @@ def add_parser(subparsers) -> None:
                        description="Pool the runs with one strategy and write the pool "
                        "file in judging order.")
     _runs(p)
-    p.add_argument("--strategy", required=True, choices=STRATEGY.names, help=STRATEGY_HELP)
-    p.add_argument("--budget", action=Checked, domain=BUDGET, api="budget", default=None,
-                   metavar="N",
-                   help="judgments per topic: required for take, rbp and rrf; the adaptive "
-                   "strategies stop there (default: no limit)")
-    p.add_argument("--qrels", default=None, metavar="FILE",
+    add_param(p, POOL_STRATEGY, default=None, required=True)
+    add_param(p, POOL_BUDGET)
+    p.add_argument("--qrels", metavar="FILE",
                    help="judgments so far, adaptive strategies only: replayed, and the first "
                    "document they do not judge is each topic's next to judge (default: none, "
                    "the first document of every topic)")
@@ -131,29 +102,28 @@ def add_parser(subparsers) -> None:
                        "unjudged pooled document counts as non-relevant).")
     _qrels_and_runs(p)
     p.add_argument("--strategy", action=ListAction, kind="str", domain=STRATEGY, unique=True,
-                   default=list(SIMULATED), metavar="S,S,...", dest="strategies",
-                   help=f"comma-separated strategies: {STRATEGY_HELP} (default "
-                   f"{','.join(SIMULATED)})")
+                   default=list(SIMULATED_STRATEGIES), metavar="S,S,...", dest="strategies",
+                   help=f"comma-separated strategies: {POOL_STRATEGY.doc} (default "
+                   f"{join(SIMULATED_STRATEGIES)})")
     p.add_argument("--budget", action=ListAction, api="budgets", domain=BUDGET,
                    item="a budget", unique=True,
-                   default=list(BUDGETS), metavar="N,N,...", dest="budgets",
+                   default=list(SIMULATED_BUDGETS), metavar="N,N,...", dest="budgets",
                    help="comma-separated judgments per topic (default "
-                   f"{','.join(map(str, BUDGETS))})")
+                   f"{join(SIMULATED_BUDGETS)})")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure whose system ranking is compared (default map)")
-    add_param(p, CONTRIBUTOR_PATTERN, doc="contributor of a run for leave-one-out = the part "
-              "of its name matched (by default up to the first '_')")
-    p.add_argument("--contributors", default=None, metavar="FILE",
+    add_param(p, CONTRIBUTOR_PATTERN)
+    p.add_argument("--contributors", metavar="FILE",
                    help="file of 'run contributor' lines (overrides the pattern; default: "
                    "none)")
     p.add_argument("--no-loo", action="store_true",
                    help="skip the leave-one-contributor-out test (faster)")
     _strategy_options(p)
     _format(p)
-    p.add_argument("--plot", default=None, metavar="FILE",
+    p.add_argument("--plot", metavar="FILE",
                    help="write the relevant-found curves to FILE, PNG/SVG/PDF (default: no "
                    "plot)")
-    p.add_argument("--qrels-out", default=None, metavar="DIR",
+    p.add_argument("--qrels-out", metavar="DIR",
                    help="write the qrels every strategy and budget induces to "
                    "DIR/STRATEGY-BUDGET.qrels ('topic 0 docno rel', readable by irscale eval;"
                    " DIR is made if missing; existing files are refused without --force; "
@@ -202,7 +172,7 @@ def run_build(args: argparse.Namespace) -> int:
         raise ParameterError("-l/--relevance-level applies with --qrels")
     from ..collections import pool
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
                   qrels=args.qrels, **options)  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
@@ -228,7 +198,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     table = _contributors(args)
     contributors = table if table is not None else (
         lambda name: contributors_by_prefix([name], pattern)[name])
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
                               measure=args.measure, depth=args.depth,
                               contributors=contributors, loo=not args.no_loo,
@@ -238,7 +208,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 
         plot_relevant_found(result, args.plot)
     if qrels_paths:
-        _write_induced(result.qrels, args.qrels_out, qrels_paths, force=args.force)
+        os.makedirs(args.qrels_out, exist_ok=True)
+        result.write_qrels(qrels_paths, force=args.force)
     return write_text(args, result.format(args.fmt, digits=args.digits) + "\n")
 
 
@@ -264,23 +235,6 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     return paths
 
 
-def _write_induced(qrels: Mapping[tuple[str, int], pd.DataFrame], folder: str,
-                   paths: Mapping[tuple[str, int], str], *, force: bool) -> None:
-    """Write every induced qrels file: all are written to temporary files first and renamed
-    into place only once every one is complete (none is left behind on an error)."""
-    from ..io.files import atomic_path
-
-    os.makedirs(folder, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        for key, path in paths.items():
-            frame = qrels[key]
-            lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
-                     + " " + frame["relevance"].astype(str) + "\n")
-            temporary = stack.enter_context(atomic_path(path, force=force))
-            with open(temporary, "w", encoding="utf-8") as handle:
-                handle.write("".join(lines))
-
-
 def _add_shards(sub) -> None:
     p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
                        description="Split the documents of the qrels and runs into shards, "
@@ -290,28 +244,20 @@ def _add_shards(sub) -> None:
     _qrels_and_runs(p)
     p.add_argument("-m", "--measure", default="AP", metavar="MEASURE",
                    help="the per-topic measure scored in every shard (default AP)")
-    p.add_argument("--shards", action=Checked, domain=DOCUMENT_SHARDS, api="shards",
-                   default=3, metavar="K",
-                   help="number of shards (default 3, as Ferro & Sanderson 2022)")
-    p.add_argument("--method", choices=SHARD_METHODS, default="random",
-                   help="random: a seeded random partition of the documents (Ferro & "
-                   "Sanderson 2022); "
-                   "hash: a stable 64-bit hash of the docno modulo K (default random)")
+    add_param(p, SHARD_COUNT)
+    add_param(p, SHARD_METHOD)
     add_param(p, RNG_SEED, doc="seed of the random partition")
     p.add_argument("--model", default="MD3", metavar="MODEL",
                    help="MD3, MD3f, shard-main, shard-ts, shard-ss, shard-ts-ss or a formula "
                    "over topic, system, shard (default MD3)")
-    p.add_argument("--empty", choices=EMPTY_POLICIES, default="error",
-                   help="scores of a topic without relevant documents in a shard (undefined):"
-                   " error, zero, drop-topic, drop-shard or missing (default error)")
+    add_param(p, SHARD_EMPTY)
     p.add_argument("--tukey", action="store_true",
                    help="add Tukey's HSD on the systems after the model (text, markdown and "
                    "latex formats)")
-    p.add_argument("--shard-scores", default=None, metavar="FILE",
+    p.add_argument("--shard-scores", metavar="FILE",
                    help="write the topic × run × shard scores to FILE as CSV (topic,run,"
                    "shard,value; empty value: undefined) (default: none)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
-    _run_options(p)
+    _judged_options(p)
     _format(p)
     add_output(p)
     declare_inputs(p, "qrels", "runs")
@@ -323,7 +269,7 @@ def run_shards(args: argparse.Namespace) -> int:
     check_digits_option(args)
     if len(args.runs) < 2:
         raise ParameterError("give a qrels file and at least two run files")
-    if args.method == "hash" and args.seed is not None:
+    if args.method == "hash" and given(args, "seed"):
         raise ParameterError("--seed applies to --method random; hash shards depend on the "
                              "docno only")
     if args.tukey and args.fmt in ("csv", "json"):
@@ -335,7 +281,7 @@ def run_shards(args: argparse.Namespace) -> int:
                              "'topic + system + shard'")
     from ..collections import evaluate_shards
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = evaluate_shards(args.qrels, runs, args.measure, shards=args.shards,
                              method=args.method, rng=args.seed,
                              relevance_level=args.relevance_level, ties=args.ties)
@@ -358,13 +304,18 @@ def run_shards(args: argparse.Namespace) -> int:
     return write_text(args, text.rstrip("\n") + "\n")
 
 
+def _named_runs(args: argparse.Namespace) -> Sequence[object]:
+    """The runs of ``RUN...``, named by ``--names``, read in the order of ``--ties``."""
+    return named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+
+
 def _run_options(parser: argparse.ArgumentParser) -> None:
     """``--ties`` and ``--names``, as the other pool actions."""
     add_ties(parser)
     from ..io.naming import NAME_MODES
 
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
+                        metavar="runid|file|A,B,...", help=NAMES_HELP)
 
 
 def _add_sampling(sub) -> None:
@@ -373,22 +324,16 @@ def _add_sampling(sub) -> None:
                        " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
                        "sampled document with its inclusion probability.")
     _runs(p)
-    p.add_argument("--size", action=Checked, domain=SAMPLE_SIZE, api="size", default=None,
-                   metavar="N",
-                   help="per topic: draws (with-replacement) or expected judgments (poisson);"
-                   " required by those designs")
-    p.add_argument("--design", choices=DESIGNS, default="with-replacement",
-                   help="with-replacement: N draws, the distinct documents judged, "
-                   "π = 1-(1-p)^N; poisson: each document independently with π = min(1, c·p),"
-                   " Σπ = N; stratified: --strata (default with-replacement)")
-    p.add_argument("--strata", action=ListAction, kind="str", default=None,
+    add_param(p, SAMPLE_DRAWS)
+    add_param(p, SAMPLE_DESIGN)
+    p.add_argument("--strata", action=ListAction, kind="str",
                    metavar="D:F,D:F,...",
                    help="stratified design: documents whose best rank lies in (previous D, D]"
                    " form a stratum, a fraction F of which is drawn without replacement, e.g. "
                    "10:1,100:0.2,1000:0.05 (default: none)")
     add_param(p, RUN_DEPTH)
     add_param(p, RNG_SEED, doc="seed of the draws")
-    p.add_argument("--qrels", default=None, metavar="FILE",
+    p.add_argument("--qrels", metavar="FILE",
                    help="simulate: the qrels judge the sample (a document they do not judge "
                    "gets 0) and the output is 'topic 0 docno rel prob', what 'pool estimate' "
                    "reads (default: none, 'topic docno prob' lines to judge)")
@@ -404,12 +349,12 @@ def _add_sampling(sub) -> None:
     _qrels_and_runs(p, "sampled judgments 'topic 0 docno rel prob'", "SAMPLE")
     p.add_argument("--cutoffs", action=ListAction, api="cutoffs", domain=CUTOFF,
                    item="a cut-off", unique=True, default=list(SAMPLE_CUTOFFS),
-                   metavar="K,K,...", help="the k of the P@k estimates (default 10)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL)
+                   metavar="K,K,...",
+                   help=f"the k of the P@k estimates (default {join(SAMPLE_CUTOFFS)})")
     p.add_argument("-q", "--per-topic", action="store_true",
                    help="print every topic's estimates (run, topic, measure, value) instead "
                    "of each run's means")
-    _run_options(p)
+    _judged_options(p)
     _format(p)
     add_output(p)
     declare_inputs(p, "qrels", "runs")
@@ -429,21 +374,12 @@ def run_sample(args: argparse.Namespace) -> int:
         raise ParameterError(f"--strata applies to --design stratified, not {args.design}")
     elif args.size is None:
         raise ParameterError(f"--design {args.design} needs --size N (per topic)")
-    from ..collections import sample_judgments
+    from ..collections.sampling import sample_judgments, sample_lines
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
-    sample = sample_judgments(runs, args.size, design=args.design, strata=strata,
-                              depth=args.depth, rng=args.seed, qrels=args.qrels,
-                              ties=args.ties)
-    import pandas as pd
-
-    prob = [repr(float(v)) for v in sample["prob"]]
-    if args.qrels is None:
-        lines = sample["topic"] + " " + sample["docno"] + " " + pd.Series(prob)
-    else:
-        lines = (sample["topic"] + " 0 " + sample["docno"] + " "
-                 + sample["rel"].astype(str) + " " + pd.Series(prob))
-    return write_text(args, "".join(line + "\n" for line in lines))
+    sample = sample_judgments(_named_runs(args), args.size, design=args.design,
+                              strata=strata, depth=args.depth, rng=args.seed,
+                              qrels=args.qrels, ties=args.ties)
+    return write_text(args, "".join(line + "\n" for line in sample_lines(sample)))
 
 
 def _stratum(text: str) -> tuple[int, float]:
@@ -464,7 +400,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     check_digits_option(args)
     from ..collections import estimate_sampled
 
-    runs = named_runs(args.runs, args.names, keep_rank=args.ties == "rank-column")
+    runs = _named_runs(args)
     result = estimate_sampled(args.qrels, runs, cutoffs=args.cutoffs,
                               relevance_level=args.relevance_level, ties=args.ties)
     return write_text(args, result.format(args.fmt, digits=args.digits,

@@ -1,37 +1,21 @@
-"""``irscale report``: the experiment report of a set of runs (docs/report.md).
-
-    irscale report QRELS RUN... [-m MEASURE ...] [--baseline RUN] [--dp] -o report.html
-    irscale report QRELS RUN... --format latex|markdown [-o tables.tex]
-
-``--format html`` (default) writes one self-contained HTML page (inline CSS, SVG figures
-and a few lines of JavaScript for sorting; nothing fetched when viewed): the runs ×
-measures table (best in bold, ↑/↓ against ``--baseline`` after ``--correction``, intervals,
-wins/ties/losses), the two-way ANOVA with ω², Tukey HSD groups and intervals, per-topic
-plots, precision–recall curves, the robustness panel (τ between each measure and its
-ranked version on the runs cut at N, pairs whose Tukey decision changes; discriminative
-power with ``--dp``) and the reproducibility block (this command, versions, input files
-with sizes and SHA-256). ``--format latex|markdown`` prints the same tables. The output is
-written when complete; an existing file is replaced only with ``--force``.
-"""
+"""``irscale report``: the experiment report of a set of runs, one self-contained HTML page
+or its tables in LaTeX or Markdown (usage: ``docs/cli.md``, ``docs/report.md``)."""
 
 from __future__ import annotations
 
 import argparse
 import shlex
 
-from ..core.params import LENGTH, RESAMPLES, RNG_SEED, SIGNIFICANCE
+from ..core.params import RESAMPLES, RNG_SEED, SCALE_DEPTH, SIGNIFICANCE
 from ..errors import ParameterError
 from ..io.formats import REPORT_FORMATS
 from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
-from .checks import add_digits
+from .eval import TABLE_TESTS
 from .main import given
-from .options import Checked, add_param, add_progress, wants_progress
+from .options import add_digits, add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .runargs import NAMES_HELP, named_runs
-
-#: Two-system tests against the baseline (paired and deterministic).
-REPORT_TESTS = ("t", "wilcoxon", "sign")
 
 
 def add_parser(subparsers) -> None:
@@ -49,16 +33,16 @@ def add_parser(subparsers) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN",
                         help="run files (at least two), a folder of them or a quoted glob "
                         "pattern ('runs/*.gz')")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", default=None,
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
                         metavar="MEASURE", help="measure (repeatable; default map, P_10, "
                         "ndcg_cut_10)")
     parser.add_argument("--names", action=ListAction, kind="str", keywords=("runid", "file"),
-                        default=None, metavar="runid|file|A,B,...", help=NAMES_HELP)
-    parser.add_argument("--baseline", default=None, metavar="RUN",
+                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+    parser.add_argument("--baseline", metavar="RUN",
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
                         "file's path, name or stem)")
-    parser.add_argument("--test", default="t", choices=REPORT_TESTS,
+    parser.add_argument("--test", default="t", choices=TABLE_TESTS,
                         help="two-system test against --baseline (default t)")
     add_param(parser, MULTIPLE_CORRECTION, doc="correction over the runs x measures compared "
               "with --baseline")
@@ -68,17 +52,14 @@ def add_parser(subparsers) -> None:
                         "Tukey HSD)")
     add_param(parser, RESAMPLES, doc="samples of --dp", default=1000)
     add_param(parser, RNG_SEED, doc="seed of --dp (the report is reproducible)", default=0)
-    parser.add_argument("--scale-depth", action=Checked, domain=LENGTH, api="scale_depth",
-                        default=10, metavar="N",
-                        help="run length N of the robustness panel for measures without a "
-                        "cut-off (default 10)")
+    add_param(parser, SCALE_DEPTH)
     parser.add_argument("--no-robustness", action="store_true",
                         help="leave out the robustness panel")
     parser.add_argument("--format", default="html", choices=REPORT_FORMATS, dest="fmt",
                         help="html (default): one self-contained page; latex or markdown: "
                         "the tables")
     add_digits(parser)
-    parser.add_argument("--title", default=None, help="title of the HTML page")
+    parser.add_argument("--title", help="title of the HTML page")
     add_progress(parser)
     add_output(parser, what="report")
     declare_inputs(parser, "qrels", "runs")
@@ -140,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
         command=command_line(args), input_files=[args.qrels, *args.runs],
         progress=wants_progress(args))
     if args.fmt == "html":
-        text = render_html(report, digits=args.digits,
-                           title=args.title or "irscale experiment report")
+        title = {} if args.title is None else {"title": args.title}
+        text = render_html(report, digits=args.digits, **title)
     else:
         text = format_tables(report, args.fmt, digits=args.digits)
     return write_text(args, text)

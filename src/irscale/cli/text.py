@@ -1,45 +1,22 @@
-"""``irscale text``: evaluate textual outputs (``docs/text.md``).
-
-    irscale text rouge REFERENCES CANDIDATES [CANDIDATES ...] [-m MEASURE ...] [--stem]
-                       [--stopwords FILE] [--multi max|mean|pooled] [-q] [-n]
-                       [--format trec|csv|json|markdown] [--allow-empty] [-o FILE] [--force]
-
-    irscale text nuggets NUGGETS MATCHES [MATCHES ...] (--lengths FILE | --texts FILE)
-                         [-m MEASURE ...] [-q] [-n] [--format ...] [--allow-empty] [-o FILE]
-    irscale text nuggets NUGGETS --texts FILE --auto-match [--threshold T] [--stem]
-                         [--stopwords FILE] [-m MEASURE ...] [...]
-
-Output as ``irscale eval`` prints it, one value per (run, topic).
-"""
+"""``irscale text rouge|nuggets``: evaluate textual outputs, printed as ``irscale eval``
+prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-from ..core.params import THRESHOLD
+from ..core.params import ROUGE_MULTI, THRESHOLD
 from ..errors import ParameterError
-from ..io.formats import OUTPUT_FORMATS
+from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .main import given
 from .options import add_param
-from .outputs import add_output, declare_inputs, open_output
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..measures.results import Evaluation
+from .outputs import declare_inputs
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     """The output options every ``irscale text`` command shares with ``irscale eval``."""
-    parser.add_argument("-q", "--per-query", action="store_true",
-                        help="also print the value of every topic")
-    parser.add_argument("-n", "--no-summary", action="store_true",
-                        help="do not print the summary (all) lines")
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
-                        help="output format (default trec: 'measure<TAB>topic<TAB>value')")
-    parser.add_argument("--allow-empty", action="store_true",
-                        help="evaluate a run none of whose topics is in the gold standard "
-                        "(an error otherwise)")
-    add_output(parser)
+    add_values_options(parser)
+    add_evaluation_output(parser, "topic", "none of whose topics is in the gold standard")
 
 
 def add_parser(subparsers) -> None:
@@ -66,11 +43,9 @@ def add_parser(subparsers) -> None:
     rouge.add_argument("--stem", action="store_true",
                        help="Porter-stem tokens longer than 3 characters (rouge-score's "
                        "use_stemmer; needs nltk)")
-    rouge.add_argument("--stopwords", default=None, metavar="FILE",
+    rouge.add_argument("--stopwords", metavar="FILE",
                        help="remove these words (blank- or line-separated) before stemming")
-    rouge.add_argument("--multi", choices=("max", "mean", "pooled"), default="max",
-                       help="several references: the best by F (max, rouge-score's "
-                       "score_multi; default), the mean, or pooled counts (ROUGE-1.5.5 -f A)")
+    add_param(rouge, ROUGE_MULTI)
     _common(rouge)
     declare_inputs(rouge, "qrels", "runs", "--stopwords")
     rouge.set_defaults(func=run_rouge)
@@ -86,9 +61,9 @@ def add_parser(subparsers) -> None:
                          help="nugget matches: topic run nugget_id offset (none with "
                          "--auto-match)")
     outputs = nuggets.add_mutually_exclusive_group(required=True)
-    outputs.add_argument("--lengths", default=None, metavar="FILE",
+    outputs.add_argument("--lengths", metavar="FILE",
                          help="output lengths: topic run length (characters)")
-    outputs.add_argument("--texts", default=None, metavar="FILE",
+    outputs.add_argument("--texts", metavar="FILE",
                          help="output texts: topic<TAB>run<TAB>text (length: non-blank "
                          "characters)")
     nuggets.add_argument("-m", "--measure", action="append", dest="measures",
@@ -103,7 +78,7 @@ def add_parser(subparsers) -> None:
               "the output must contain")
     nuggets.add_argument("--stem", action="store_true",
                          help="--auto-match: Porter-stem words as ROUGE does (needs nltk)")
-    nuggets.add_argument("--stopwords", default=None, metavar="FILE",
+    nuggets.add_argument("--stopwords", metavar="FILE",
                          help="--auto-match: remove these words (blank- or line-separated) "
                          "before stemming")
     _common(nuggets)
@@ -117,20 +92,13 @@ def _no_command(args: argparse.Namespace) -> int:
                          "text --help')")
 
 
-def _write(args: argparse.Namespace, evaluation: Evaluation) -> int:
-    with open_output(args) as stream:
-        evaluation.write(stream, args.fmt, per_query=args.per_query,
-                         summary=not args.no_summary)
-    return 0
-
-
 def run_rouge(args: argparse.Namespace) -> int:
     from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
 
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
-    return _write(args, evaluation)
+    return write_evaluation(args, evaluation)
 
 
 def run_nuggets(args: argparse.Namespace) -> int:
@@ -164,4 +132,4 @@ def run_nuggets(args: argparse.Namespace) -> int:
                                   args.measures or list(DEFAULT_MEASURES),
                                   lengths=args.lengths, texts=texts,
                                   allow_empty=args.allow_empty)
-    return _write(args, evaluation)
+    return write_evaluation(args, evaluation)

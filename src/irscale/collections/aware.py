@@ -66,7 +66,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
-from ..core.params import DEFAULT_RANDOM_ASSESSORS, RANDOM_ASSESSORS
+from ..core.params import AWARE_RANDOM, AWARE_WEIGHTS, DEFAULT_RANDOM_ASSESSORS
 from ..core.params import WEIGHTINGS as WEIGHTINGS
 from ..core.scorematrix import ScoreMatrix
 from ..errors import InputError, ParameterError
@@ -230,10 +230,8 @@ def aware(labels: Any, runs: Any, measure: str, *, weights: str = "uniform",
     assessor's qrels as trec_eval counts a judged document no run retrieves. The topics
     are those both labelled and retrieved.
     """
-    if weights not in WEIGHTINGS:
-        raise ParameterError(f"unknown weighting {weights!r}; choose one of "
-                             f"{', '.join(WEIGHTINGS)}")
-    RANDOM_ASSESSORS.check(n_random, "n_random")
+    weights = AWARE_WEIGHTS.check(weights)
+    AWARE_RANDOM.check(n_random)
     data: CrowdLabels = read_crowd_labels(labels, scale)
     run_list = as_runs(runs)
     run_topic = np.concatenate([r.topic.to_numpy() for r in run_list]).astype(str)

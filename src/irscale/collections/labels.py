@@ -58,8 +58,14 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..core.params import AGGREGATION_METHODS, ITERATIONS, TOLERANCE
-from ..errors import ParameterError
+from ..core.params import (
+    AGGREGATION_METHODS,
+    LABEL_ITERATIONS,
+    LABEL_METHOD,
+    LABEL_N_ITER,
+    LABEL_RESTARTS,
+    TOLERANCE,
+)
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
@@ -68,7 +74,7 @@ Method = Literal["mv", "wmv", "ds", "glad", "mace"]
 #: Aggregation methods (see the module documentation).
 METHODS: tuple[str, ...] = AGGREGATION_METHODS
 #: Default EM iterations of every iterative method (crowd-kit's defaults).
-N_ITER = {"ds": 100, "glad": 100, "mace": 50}
+N_ITER = LABEL_N_ITER
 #: Smallest probability of the Dawid–Skene model (crowd-kit's ``_EPS``).
 EPS = 1e-10
 
@@ -97,6 +103,19 @@ class Aggregation(TableResult):
         q = self.qrels
         return [f"{t} 0 {d} {r}" for t, d, r in zip(q["topic"], q["docno"], q["label"],
                                                           strict=True)]
+
+    def confidence_lines(self) -> list[str]:
+        """``topic docno label confidence`` lines: the probability the method gives the
+        label it chose (shortest repr of the float, read back exactly)."""
+        q = self.qrels
+        return [f"{t} {d} {r} {c!r}" for t, d, r, c in zip(
+            q["topic"], q["docno"], q["label"], q["confidence"].astype(float), strict=True)]
+
+    def worker_lines(self) -> list[str]:
+        """``worker labels quality`` lines: every worker's labels and estimated quality."""
+        w = self.workers
+        return [f"{name} {n} {quality!r}" for name, n, quality in zip(
+            w["worker"], w["labels"], w["quality"].astype(float), strict=True)]
 
     def __repr__(self) -> str:
         return (f"Aggregation({self.method}; {len(self.qrels):,} documents, "
@@ -295,12 +314,10 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     >>> agg.lines()
     ['1 0 a 1', '1 0 b 0']
     """
-    if method not in METHODS:
-        raise ParameterError(f"unknown aggregation method {method!r}; choose one of "
-                             f"{', '.join(METHODS)}")
+    method = LABEL_METHOD.check(method)
     n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
-    ITERATIONS.check(n_iter, "n_iter")
-    ITERATIONS.check(restarts, "restarts")
+    LABEL_ITERATIONS.check(n_iter)
+    LABEL_RESTARTS.check(restarts)
     TOLERANCE.check(tol, "tol")
     data = read_crowd_labels(labels, scale)
     iterations, converged = 0, True

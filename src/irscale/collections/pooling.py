@@ -69,16 +69,16 @@ from ..core.inputs import Qrels
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import (
     ADAPTIVE_STRATEGIES,
-    BUDGET,
     DEFAULT_DISCOUNT,
     DEFAULT_RBP_P,
     DEFAULT_RRF_K,
     DEPTH,
     DISCOUNT,
     FIXED_STRATEGIES,
+    POOL_BUDGET,
+    POOL_STRATEGY,
     RBP_P,
     RRF_K,
-    STRATEGY,
 )
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels
@@ -140,7 +140,7 @@ class Pool(TableResult):
 
 def check_strategy(strategy: object) -> Strategy:
     """``strategy`` if it names one of :data:`STRATEGIES`."""
-    return cast(Strategy, STRATEGY.check(strategy, "strategy"))
+    return cast(Strategy, POOL_STRATEGY.check(strategy))
 
 
 def check_weights(p: object, k: object, discount: object) -> tuple[float, float, float]:
@@ -380,7 +380,7 @@ def pool(
     if depth is not None:
         depth = DEPTH.check(depth, "depth")
     if budget is not None:
-        budget = BUDGET.check(budget, "budget")
+        budget = POOL_BUDGET.check(budget)
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     p, k, discount = check_weights(p, k, discount)
     check_rng(rng)

@@ -65,7 +65,7 @@ import pandas as pd
 from ..core import identifiers
 from ..core.budget import check_memory, format_size
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DEPTH, SAMPLE_SIZE, STRATUM_RATE
+from ..core.params import DEPTH, SAMPLE_CUTOFFS, SAMPLE_DESIGN, SAMPLE_DRAWS, STRATUM_RATE
 from ..core.params import DESIGNS as DESIGNS
 from ..core.scaling import binary_exponents
 from ..errors import InputError, ParameterError
@@ -73,10 +73,10 @@ from ..io.sampled import read_sampled_qrels
 from ..io.sources import as_qrels, as_runs
 from ..stats.resampling import check_rng
 from ..stats.tables import Format
-from ..stats.validation import check_choice, check_counts
+from ..stats.validation import check_counts
 from .candidates import Candidates, ranked_candidates
 
-__all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments",
+__all__ = ["DESIGNS", "SampledEstimates", "estimate_sampled", "sample_judgments", "sample_lines",
            "sampling_distribution"]
 
 Design = Literal["with-replacement", "poisson", "stratified"]
@@ -209,7 +209,7 @@ def sample_judgments(
     >>> sample_judgments({"x": run}, 2, design="poisson", rng=1)["prob"].tolist()
     [1.0, 1.0]
     """
-    check_choice(design, DESIGNS, "design")
+    design = SAMPLE_DESIGN.check(design)
     if design == "stratified":
         if size is not None or depth is not None:
             raise ParameterError("the stratified design takes strata=((depth, rate), ...), "
@@ -221,7 +221,7 @@ def sample_judgments(
             raise ParameterError(f"strata apply to the stratified design, not to {design}")
         if size is None:
             raise ParameterError(f"the {design} design needs size (per topic)")
-        draws_per_topic = SAMPLE_SIZE.check(size, "size")
+        draws_per_topic = SAMPLE_DRAWS.check(size)
     if depth is not None:
         depth = DEPTH.check(depth, "depth")
     generator = np.random.default_rng(check_rng(rng))
@@ -292,6 +292,18 @@ class SampledEstimates:
         return f"SampledEstimates({runs} runs, {topics} topics, {', '.join(self.measures)})"
 
 
+def sample_lines(sample: pd.DataFrame) -> list[str]:
+    """The lines of a :func:`sample_judgments` sample: ``topic docno prob`` (the documents
+    to judge) or, judged by qrels (a ``rel`` column), ``topic 0 docno rel prob``, what
+    :func:`estimate_sampled` reads; ``prob`` is the shortest text of the float that reads
+    back exactly."""
+    prob = pd.Series([repr(float(v)) for v in sample["prob"]], index=sample.index)
+    if "rel" not in sample:
+        return (sample["topic"] + " " + sample["docno"] + " " + prob).tolist()
+    return (sample["topic"] + " 0 " + sample["docno"] + " " + sample["rel"].astype(str)
+            + " " + prob).tolist()
+
+
 def _unscaled(values: np.ndarray, exponent: np.ndarray, name: str,
               topics: Sequence[str]) -> np.ndarray:
     """topics × runs ``values`` times 2^``exponent`` of their topic; an
@@ -310,7 +322,7 @@ def estimate_sampled(
     sample: object,
     runs: object,
     *,
-    cutoffs: int | Sequence[int] = (10,),
+    cutoffs: int | Sequence[int] = SAMPLE_CUTOFFS,
     relevance_level: int = 1,
     ties: TiePolicy = "trec_eval",
 ) -> SampledEstimates:

@@ -60,7 +60,7 @@ import pyarrow as pa
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import DOCUMENT_SHARDS
+from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
 from ..core.params import SHARD_METHODS as SHARD_METHODS
 from ..errors import InputError, ParameterError
 from ..evaluation import evaluate
@@ -69,7 +69,6 @@ from ..stats.resampling import check_rng
 from ..stats.results import AnovaResult
 from ..stats.shards import EmptyPolicy, ShardScores, shard_anova
 from ..stats.tables import Format
-from ..stats.validation import check_choice
 
 __all__ = ["SHARD_METHODS", "ShardedEvaluation", "evaluate_shards", "shard_documents"]
 
@@ -88,7 +87,7 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
     (['d1', 'd2', 'd3', 'd4'], [2, 2])
     """
     k = DOCUMENT_SHARDS.check(k, "shards")
-    check_choice(method, SHARD_METHODS, "method")
+    method = SHARD_METHOD.check(method)
     if method == "hash" and rng is not None:
         raise ParameterError("rng (a seed) applies to random shards; hash shards depend on "
                              "the docno only")
@@ -206,8 +205,8 @@ def evaluate_shards(
     if not isinstance(measure, str) or len(measure.split()) != 1:
         raise ParameterError(f"measure must be one measure name, got {measure!r}")
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
-    k = DOCUMENT_SHARDS.check(shards, "shards")
-    check_choice(method, SHARD_METHODS, "method")
+    k = SHARD_COUNT.check(shards)
+    method = SHARD_METHOD.check(method)
     judged = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")
     if len(run_list) < 2:

@@ -27,6 +27,7 @@ strategy is run once with the largest budget and cut at every budget.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,15 @@ import pandas as pd
 
 from ..core.inputs import Qrels, Run
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.params import BUDGET, DEFAULT_DISCOUNT, DEFAULT_RBP_P, DEFAULT_RRF_K, DEPTH
+from ..core.params import (
+    BUDGET,
+    DEFAULT_DISCOUNT,
+    DEFAULT_RBP_P,
+    DEFAULT_RRF_K,
+    DEPTH,
+    SIMULATED_BUDGETS,
+    SIMULATED_STRATEGIES,
+)
 from ..errors import AlignmentError, InputError, ParameterError
 from ..evaluation import evaluate
 from ..io.memory import qrels_from_frame
@@ -78,6 +87,24 @@ class PoolingSimulation:
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         return format_frame(self.table, fmt, digits=digits)
 
+    def write_qrels(self, paths: Mapping[tuple[str, int], str], *,
+                    force: bool = False) -> None:
+        """Write the induced qrels of every ``(strategy, budget)`` of ``paths`` to its
+        file, as TREC qrels (``topic 0 docno rel``, what :func:`irscale.evaluate` reads):
+        all are written to temporary files first and renamed into place only once every
+        one is complete (none is left behind on an error); an existing file is replaced
+        only with ``force``."""
+        from ..io.files import atomic_path
+
+        with contextlib.ExitStack() as stack:
+            for key, path in paths.items():
+                frame = self.qrels[key]
+                lines = (frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str)
+                         + " " + frame["relevance"].astype(str) + "\n")
+                temporary = stack.enter_context(atomic_path(path, force=force))
+                with open(temporary, "w", encoding="utf-8") as handle:
+                    handle.write("".join(lines))
+
     def __repr__(self) -> str:
         strategies = ", ".join(dict.fromkeys(self.table["strategy"]))
         budgets = ", ".join(str(b) for b in dict.fromkeys(self.table["budget"]))
@@ -114,8 +141,8 @@ def _check_common_topics(runs: Sequence[Run], judged: set[str], source: str,
 def simulate_pooling(
     qrels: object,
     runs: object,
-    strategies: str | Sequence[str] = ("depth", "mtf", "mm-ns"),
-    budgets: int | Sequence[int] = (10, 50, 100),
+    strategies: str | Sequence[str] = SIMULATED_STRATEGIES,
+    budgets: int | Sequence[int] = SIMULATED_BUDGETS,
     *,
     measure: str = "map",
     depth: int | None = None,

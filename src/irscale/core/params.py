@@ -642,3 +642,128 @@ SCALE_CUTOFFS: tuple[int, ...] = (5, 10, 20, 30)
 CUTOFF = Integers(1)
 SCALE_LENGTHS = Param("cutoffs", CUTOFF, SCALE_CUTOFFS, "comma-separated run lengths N",
                       ("--cutoffs",), "N,N,...")
+
+# --------------------------------------------------------------------------- declared once for
+# the commands of pooling, crowd labels, online evaluation, sessions, reports (their options
+# are built from these: irscale.cli.options.add_param)
+#: The strategy of a pool (:func:`irscale.collections.pool`) and its judgments per topic.
+POOL_STRATEGY = Param("strategy", STRATEGY, "depth", "depth (depth-k), take (take@N), rbp "
+                      "(RBP-weighted, Moffat et al. 2007), rrf (reciprocal rank fusion), mtf "
+                      "(move-to-front, Cormack et al. 1998), mm, mm-ns, ts, ts-ns (bandits of "
+                      "Losada et al. 2016, 2017)", ("--strategy",), "S")
+POOL_BUDGET = Param("budget", BUDGET, None, "judgments per topic: required for take, rbp and "
+                    "rrf; the adaptive strategies stop there", ("--budget",), "N",
+                    unset="no limit")
+#: The strategies and budgets :func:`irscale.collections.simulate_pooling` compares, and
+#: the P̂@k cut-offs of :func:`irscale.collections.estimate_sampled`, by default.
+SIMULATED_STRATEGIES: tuple[str, ...] = ("depth", "mtf", "mm-ns")
+SIMULATED_BUDGETS: tuple[int, ...] = (10, 50, 100)
+SAMPLE_CUTOFFS: tuple[int, ...] = (10,)
+#: The sampling design of :func:`irscale.collections.sample_judgments`.
+SAMPLE_DESIGN = Param("design", Names("sampling design", DESIGNS), "with-replacement",
+                      "with-replacement: N draws, the distinct documents judged, π = "
+                      "1-(1-p)^N; poisson: each document independently with π = min(1, c·p), "
+                      "Σπ = N; stratified: --strata", ("--design",), "DESIGN")
+#: Documents drawn per topic (:func:`irscale.collections.sample_judgments`).
+SAMPLE_DRAWS = Param("size", SAMPLE_SIZE, None, "per topic: draws (with-replacement) or "
+                     "expected judgments (poisson); required by those designs", ("--size",),
+                     "N")
+#: Shards of the documents (:func:`irscale.collections.evaluate_shards`).
+SHARD_COUNT = Param("shards", DOCUMENT_SHARDS, 3, "number of shards (as Ferro & Sanderson "
+                    "2022)", ("--shards",), "K")
+#: How the documents are split (:func:`irscale.collections.evaluate_shards`).
+SHARD_METHOD = Param("method", Names("shard method", SHARD_METHODS), "random", "random: a "
+                     "seeded random partition of the documents (Ferro & Sanderson 2022); hash: "
+                     "a stable 64-bit hash of the docno modulo K", ("--method",), "METHOD")
+#: EM iterations of the aggregation methods (:func:`irscale.collections.aggregate_labels`;
+#: crowd-kit's defaults) and MACE's random restarts.
+LABEL_N_ITER: dict[str, int] = {"ds": 100, "glad": 100, "mace": 50}
+LABEL_ITERATIONS = Param("n_iter", ITERATIONS, None, "EM iterations of ds, glad (at most) "
+                         "and mace", ("--n-iter",), "N", unset=", ".join(
+                             f"{n} for {method}" for method, n in LABEL_N_ITER.items())
+                         + ", as crowd-kit")
+LABEL_METHOD = Param("method", Names("aggregation method", AGGREGATION_METHODS), "ds",
+                     "mv (majority vote, ties to the lower label), wmv (weighted by agreement "
+                     "with MV), ds (Dawid & Skene 1979), glad (Whitehill et al. 2009), mace "
+                     "(Hovy et al. 2013)", ("--method",), "METHOD")
+#: AWARE's assessor weighting (:func:`irscale.collections.aware`).
+AWARE_WEIGHTS = Param("weights", Names("weighting", WEIGHTINGS), "uniform", "uniform (the mean "
+                      "over assessors), msd, msd-topic (mean squared distance from random "
+                      "assessors' scores, per assessor or per topic), tau (Kendall distance of "
+                      "the run rankings from random assessors'); msd, msd-topic and tau are "
+                      "irscale's reading, not verified against the paper's estimators",
+                      ("--weights",), "W")
+#: A crowd label's value (stored as int64: :func:`irscale.io.crowd.read_crowd_labels`).
+LABEL_VALUE = Integers(-2**63, INT64_MAX)
+LABEL_RESTARTS = Param("restarts", ITERATIONS, 10, "random restarts of mace", ("--restarts",),
+                       "N")
+#: Simulated click logs (:func:`irscale.online.simulate_click_log`) and the users of the
+#: qrels' grades (:func:`irscale.online.qrels_click_model`).
+CLICK_SESSIONS = Param("sessions", SESSIONS, 1000, "impressions per topic", ("--sessions",),
+                       "N")
+SHOWN = Param("serp_size", SERP_SIZE, 10, "documents shown per page", ("--serp-size",), "K")
+USER_GAMMA = Param("gamma", PROBABILITY, 1.0, "--user: probability of going on when not "
+                   "satisfied", ("--gamma",), "G")
+#: The largest rank of a click log (:func:`irscale.online.read_click_log`).
+LOG_SERP = Param("serp_size", SERP_SIZE, None, "largest rank of the log", ("--serp-size",),
+                 "K", unset="the largest found")
+#: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
+PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "K",
+                   unset="the model's ranks, else 10")
+#: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
+CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
+#: The analysis of an A/B test (:func:`irscale.online.ab_test`).
+AB_ANALYSES: tuple[str, ...] = ("welch", "delta", "cuped")
+AB_ANALYSIS = Param("analysis", Names("analysis", AB_ANALYSES), "welch", "welch, delta (ratio "
+                    "metric: needs --denominator), cuped (needs --covariate)", ("--analysis",),
+                    "ANALYSIS")
+#: The sample size of an A/B test (:func:`irscale.online.ab_sample_size`).
+MIN_DIFF = Param("min_diff", POSITIVE, None, "the smallest difference of means to detect",
+                 ("--min-diff",), "D")
+USER_SD = Param("sd", POSITIVE, None, "standard deviation of the per-user metric", ("--sd",),
+                "SD")
+AB_POWER = Param("power", POWER, 0.8, "power", ("--power",), "POWER")
+#: The interleaving method (:func:`irscale.online.interleave_runs`,
+#: :func:`irscale.online.score_log`).
+INTERLEAVING_METHOD = Param("method", INTERLEAVING, "team-draft", "interleaving method",
+                            ("--method",), "METHOD")
+#: Interleaving (:func:`irscale.online.interleave_runs`, ``score``,
+#: :func:`irscale.online.score_log`); the impressions per topic are the command's.
+TOPIC_IMPRESSIONS = Param("impressions", IMPRESSION_COUNT, 1000, "impressions per topic",
+                          ("--impressions",), "N")
+SHOWN_LENGTH = Param("length", SERP_LENGTH, 10, "documents shown per impression (at most the "
+                     "documents of a topic's runs together)", ("--length",), "L")
+DEFAULT_BOOTSTRAP = 10_000
+INTERVAL_BOOTSTRAP = Param("bootstrap", SAMPLES, DEFAULT_BOOTSTRAP, "bootstrap samples of the "
+                           "interval", ("--bootstrap",), "B")
+#: The experiments of :func:`irscale.online.sensitivity`.
+EXPERIMENT_REPETITIONS = Param("repetitions", EXPERIMENTS, 100, "experiments per number of "
+                               "impressions", ("--repetitions",), "R")
+AB_MEASURE = Param("ab_measure", Names("A/B measure", AB_MEASURES), "clicks", "online "
+                   "measure of the A/B test per impression", ("--ab-measure",), "MEASURE")
+TARGET = Param("target", AGREEMENT, 0.95, "agreement that counts as reached", ("--target",),
+               "TARGET")
+TEST_SIGNIFICANCE = Param("significance", ALPHA, None, "an experiment agrees only when its "
+                          "test (sign test, Welch) is also significant at LEVEL",
+                          ("--significance",), "LEVEL", unset="the sign alone")
+#: The order clicks of a session are read in (:func:`irscale.evaluate_sessions`).
+CLICK_ORDERS: tuple[str, ...] = ("time", "rank")
+CLICK_ORDER = Param("click_order", Names("click order", CLICK_ORDERS), "time", "read the "
+                    "clicks in time order (non-linear traversal) or by query and rank",
+                    ("--click-order",), "ORDER")
+#: How ROUGE scores a text against several references (:func:`irscale.text.evaluate_rouge`).
+ROUGE_MULTI = Param("multi", Names("multi-reference rule", ("max", "mean", "pooled")), "max",
+                    "several references: the best by F (max, rouge-score's score_multi), the "
+                    "mean, or pooled counts (ROUGE-1.5.5 -f A)", ("--multi",), "RULE")
+#: The gain of a click in a session (:func:`irscale.evaluate_sessions`).
+SESSION_CLICK_GAIN = Param("click_gain", CLICK_GAIN, None, "gain of every click (0.5: "
+                           "'clicked = relevant' as Sakai's algorithm)", ("--click-gain",),
+                           "G", unset="the qrels gain of the clicked document")
+#: ndeval's ``-riskAlpha`` of the diversity measures' risk-sensitive output (the text as
+#: typed, printed back).
+NDEVAL_RISK_ALPHA = Param("risk_alpha", RISK_ALPHA, "0", "diversity, --format ndeval "
+                          "--baseline FILE: risk sensitivity A >= 0, a loss against the "
+                          "baseline weighs 1+A (ndeval -riskAlpha)", ("--risk-alpha",), "A")
+#: The run length of the report's robustness panel (:func:`irscale.report.build_report`).
+SCALE_DEPTH = Param("scale_depth", LENGTH, 10, "run length N of the robustness panel for "
+                    "measures without a cut-off", ("--scale-depth",), "N")

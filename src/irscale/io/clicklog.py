@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from ..core._columnar import arrow
 from ..core.budget import check_memory, format_size
-from ..core.params import SERP_SIZE
+from ..core.params import LOG_SERP
 from ..errors import (
     DuplicateError,
     EmptyInputError,
@@ -128,7 +128,7 @@ def read_click_log(source: Any, *, serp_size: int | None = None) -> ClickLog:
         No line at all.
     """
     if serp_size is not None:
-        serp_size = SERP_SIZE.check(serp_size, "serp_size")
+        serp_size = LOG_SERP.check(serp_size)
     if isinstance(source, ClickLog):
         return source if serp_size is None else _from_frame(source.to_frame(), source.source,
                                                             serp_size)

@@ -31,6 +31,7 @@ import errno as errno_codes
 import gzip
 import io
 import os
+import shutil
 import signal
 import stat
 import sys
@@ -438,3 +439,64 @@ def write_output(path: PathLike, data: bytes | str, *, force: bool = False) -> N
     with atomic_output(path, mode, force=force) as stream:
         stream.write(data)
 
+
+def check_new_folder(path: str, option: str) -> None:
+    """``path`` (given to ``option``) must be a new or empty folder, neither the current
+    folder nor one above it: nothing is overwritten (its parent must exist and be writable:
+    :func:`check_output` of the folder)."""
+    folder = Path(output_target(path))  # a symbolic link stands for its target
+    if folder.exists():
+        if not folder.is_dir():
+            raise FileAccessError(f"{option} {path}: exists and is not a folder", path=path)
+        if any(folder.iterdir()):
+            raise OutputExistsError(f"{option} {path}: folder is not empty; refusing to write "
+                                    "into it (choose a new folder)", path=path)
+        here = Path.cwd().resolve()
+        if folder.resolve() in (here, *here.parents):
+            raise FileAccessError(f"{option} {path}: the current folder (or one above it) "
+                                  "cannot be replaced (choose a new folder)", path=path)
+
+
+def _is_empty_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a folder that holds nothing (False where it cannot be read)."""
+    try:
+        return folder.is_dir() and not any(folder.iterdir())
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def staged_folder(path: str, option: str) -> Iterator[str]:
+    """A new hidden folder beside ``path`` (given to ``option``) to write files to.
+
+    It is renamed to ``path`` when the ``with`` block ends without an exception (after the
+    block has written and flushed standard output), and removed otherwise: a full device,
+    a closed pipe or ^C leave neither ``path`` nor the staging folder behind. A ``path``
+    that is a symbolic link stands for its target: the staging folder is made beside the
+    target and renamed onto it, and the link stays a link.
+    """
+    folder = Path(output_target(path))
+    staging = None
+    try:
+        with interrupts_held():  # no ^C between making the folder and knowing its name
+            try:
+                staging = tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part",
+                                           dir=folder.parent)
+            except OSError as error:
+                raise access_error(error, path, "write") from None
+        yield staging
+        with interrupts_held():
+            os.chmod(staging, 0o777 & ~current_umask())
+            try:
+                os.replace(staging, folder)
+            except OSError as error:
+                if folder.exists() and not _is_empty_folder(folder):
+                    raise OutputExistsError(
+                        f"{option} {path}: appeared or was filled while irscale was writing "
+                        "the example files: refusing to replace it", path=path) from None
+                raise access_error(error, path, "write") from None
+    except BaseException:
+        if staging is not None:
+            with interrupts_held():
+                shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.params import CUTOFF, POSITIVE, POWER
+from ..core.params import AB_ANALYSES, AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, USER_SD
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
 from ..stats.effects import EffectSizes, t_interval
@@ -76,7 +76,6 @@ from ..stats.results import TestResult
 from ..stats.tables import Format
 from ..stats.validation import (
     check_alpha,
-    check_choice,
     check_count,
     constant_columns,
     tie_tolerance,
@@ -87,7 +86,7 @@ __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sampl
            "sample_ratio_mismatch", "session_measures", "user_measures"]
 
 #: Analyses of :func:`ab_test`.
-ANALYSES = ("welch", "delta", "cuped")
+ANALYSES = AB_ANALYSES
 Analysis = Literal["welch", "delta", "cuped"]
 #: Dwell time (seconds) of a satisfied click (Ferro & Maistro 2024, §6.5).
 SATISFIED_DWELL = 30.0
@@ -167,7 +166,7 @@ def session_measures(log: object, *, k: int = 3, satisfied: object = None,
     from .clicklog import ClickLog, read_click_log
 
     clicklog = log if isinstance(log, ClickLog) else read_click_log(log)
-    k = CUTOFF.check(k, "k")
+    k = CLICKS_CUTOFF.check(k)
     clicks = clicklog.clicks & clicklog.valid
     n = clicks.shape[0]
     count = clicks.sum(axis=1)
@@ -446,7 +445,7 @@ def ab_test(
     >>> round(result.diff, 4), round(result.pvalue, 4)
     (0.1882, 0.1187)
     """
-    check_choice(analysis, ANALYSES, "analysis")
+    analysis = AB_ANALYSIS.check(analysis)
     alpha = check_alpha(alpha)
     if (denominator is not None) != (analysis == "delta"):
         raise ParameterError("a denominator goes with the delta method (analysis='delta'), "
@@ -712,7 +711,7 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
     >>> ab_sample_size(0.01, 0.2)
     6281
     """
-    power = POWER.check(power, "power")
+    power = AB_POWER.check(power)
     beta = 1 - power  # the design's β, in (0, 1)
     if beta == 1:
         raise ParameterError(f"power {power:g} cannot be told from 0 in floating point "
@@ -723,5 +722,5 @@ def ab_sample_size(min_diff: float, sd: float, *, alpha: float = 0.05,
 
 def ab_power(min_diff: float, sd: float, n: int, *, alpha: float = 0.05) -> float:
     """Power of the two-sample t-test with n users per variant (effect min_diff / sd)."""
-    POSITIVE.check(sd, "sd")
+    USER_SD.check(sd)
     return power_two_sample_t(min_diff / sd, check_count(n, "n", 2), alpha=alpha)

@@ -24,7 +24,7 @@ import pyarrow as pa
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
-from ..core.params import SERP_SIZE
+from ..core.params import PAGE_DEPTH
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
@@ -84,7 +84,7 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
     most = None if rank_params is None else len(np.asarray(rank_params))
     if depth is None:
         depth = most or DEFAULT_DEPTH
-    depth = SERP_SIZE.check(depth, "depth")
+    depth = PAGE_DEPTH.check(depth)
     if most is not None and depth > most:
         raise ParameterError(f"depth {depth}: the {model.model} model has parameters for "
                              f"{most} ranks only")

@@ -422,6 +422,17 @@ class ClickModel(TableResult):
         return f"ClickModel({self.model}, {len(self.attractiveness):,} pairs{extra})"
 
 
+def read_click_model(path: str) -> ClickModel:
+    """The click model of the JSON file ``path`` (what :meth:`ClickModel.to_json` writes;
+    ``-`` reads standard input): a file that is not UTF-8 text is an
+    :class:`~irscale.errors.InputFormatError` naming its first line that is not."""
+    from ..io.files import check_utf8, read_input
+
+    data = read_input(path)
+    check_utf8(data, path)
+    return ClickModel.from_json(data.decode("utf-8"), source=path)
+
+
 @dataclass(frozen=True, eq=False)
 class ClickModelFit(ClickModel):
     """A :class:`ClickModel` fitted on a log: ``iterations`` of EM run (0 for a closed

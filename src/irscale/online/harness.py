@@ -59,11 +59,13 @@ import pandas as pd
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.params import (
-    AGREEMENT,
+    AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
-    EXPERIMENTS,
+    EXPERIMENT_REPETITIONS,
     SENSITIVITY_IMPRESSIONS,
-    SERP_LENGTH,
+    SHOWN_LENGTH,
+    TARGET,
+    TEST_SIGNIFICANCE,
 )
 from ..errors import InputError, ParameterError
 from ..io.sources import as_qrels, as_runs
@@ -380,13 +382,13 @@ def sensitivity(
     (A perfect user clicks the one relevant document of each list wherever it is ranked:
     both runs get one click per impression, and A/B on clicks never prefers either.)
     """
-    reps = EXPERIMENTS.check(repetitions, "repetitions")
+    reps = EXPERIMENT_REPETITIONS.check(repetitions)
     grid = _grid(impressions, reps)
-    length = SERP_LENGTH.check(length, "length")
-    check_choice(ab_measure, tuple(AB_MEASURES), "A/B measure")
+    length = SHOWN_LENGTH.check(length)
+    AB_MEASURE.check(ab_measure)
     alpha = check_alpha(alpha)
-    level = 1.0 if significance is None else check_alpha(significance, "significance")
-    AGREEMENT.check(target, "target")
+    level = 1.0 if significance is None else TEST_SIGNIFICANCE.check(significance)
+    TARGET.check(target)
     if isinstance(methods, str) or not methods:
         raise ParameterError(f"methods must be a non-empty list of interleaving methods "
                              f"({', '.join(METHODS)}), got {methods!r}")

@@ -87,12 +87,15 @@ from ..collections.candidates import Candidates, ranked_candidates, warn_missing
 from ..core.budget import check_memory, format_size
 from ..core.params import (
     CLICK_LEVEL,
+    CLICK_PROBABILITY,
+    DEFAULT_BOOTSTRAP,
     DEFAULT_TAU,
-    IMPRESSION_COUNT,
+    INTERLEAVING_METHOD,
     INTERLEAVING_METHODS,
+    INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
-    PROBABILITY,
     SERP_LENGTH,
+    TOPIC_IMPRESSIONS,
 )
 from ..core.params import CREDITS as CREDITS
 from ..core.params import MAX_OPTIMIZED_LENGTH as MAX_OPTIMIZED_LENGTH
@@ -109,7 +112,6 @@ from ..stats.tables import Format
 from ..stats.validation import (
     check_alpha,
     check_choice,
-    check_count,
     constant_columns,
     tie_tolerance,
 )
@@ -128,7 +130,7 @@ TAU = DEFAULT_TAU
 #: Default SERP length.
 LENGTH = 10
 #: Bootstrap samples of Δ_AB's interval.
-BOOTSTRAP = 10_000
+BOOTSTRAP = DEFAULT_BOOTSTRAP
 #: Peak bytes per shown position of an impression, lists and simulated clicks together
 #: (measured on 6·10^5 impressions of 5 positions clicked by a PBM: team-draft 74;
 #: probabilistic interleaving also keeps its draw probabilities and the ranks shown, 136
@@ -237,7 +239,7 @@ def check_bootstrap(samples: int, pairs: int) -> int:
     """``samples`` (≥ 1) bootstrap samples of Δ for ``pairs`` pairs of rankers, refused
     beyond the memory limit (:data:`SAMPLE_BYTES`; they are kept for intervals at any
     level)."""
-    samples = check_count(samples, "bootstrap", 1)
+    samples = INTERVAL_BOOTSTRAP.check(samples)
     need = float(samples) * max(pairs, 1) * SAMPLE_BYTES
     check_memory(need, f"{samples:,} bootstrap samples of delta for {pairs:,} pair(s) of "
                  f"rankers: about {format_size(need)}", "give fewer --bootstrap samples")
@@ -576,7 +578,7 @@ class Interleavings(TableResult):
                     raise ParameterError("the perfect click model needs qrels")
                 return self.relevance(qrels) >= CLICK_LEVEL.check(relevance_level,
                                                                   "relevance_level")
-            PROBABILITY.check(probability, "the click probability")
+            CLICK_PROBABILITY.check(probability)
             return (_generator(rng).random(self.pairs.shape) < float(probability)) & shown
         simulate = getattr(model, "simulate", None)
         if simulate is None:
@@ -757,7 +759,7 @@ def interleave_runs(
        a  b  wins  losses  ties
     0  A  B     2       2     0
     """
-    check_choice(method, METHODS, "method")
+    method = INTERLEAVING_METHOD.check(method)
     credit = CREDITS[method][0] if credit is None else credit
     check_choice(credit, CREDITS[method], f"credit of {method} interleaving")
     cube = _Cube(candidates_of(runs))
@@ -843,7 +845,7 @@ def _impression_topics(candidates: Candidates, impressions: object, width: int,
     every impression); a count beyond the memory limit is refused (:func:`check_impressions`)."""
     topics = candidates.topics
     if isinstance(impressions, (int, np.integer)) and not isinstance(impressions, bool):
-        count = IMPRESSION_COUNT.check(impressions, "impressions")
+        count = TOPIC_IMPRESSIONS.check(impressions)
         check_impressions(count * len(topics), width, method,
                           f"{count:,} impressions (--impressions) on each of "
                           f"{len(topics):,} topics", "fewer --impressions or a shorter --length")

@@ -32,7 +32,7 @@ import pandas as pd
 from ..collections.candidates import ranked_candidates
 from ..core.budget import check_memory, format_size
 from ..core.options import TiePolicy
-from ..core.params import CLICK_LEVEL, PROBABILITY, SERP_SIZE, SESSIONS
+from ..core.params import CLICK_LEVEL, CLICK_SESSIONS, SHOWN, USER_GAMMA
 from ..errors import ParameterError
 from ..io.clicklog import CELL_BYTES
 from ..io.sources import as_qrels
@@ -91,7 +91,7 @@ def qrels_click_model(qrels: Any, instantiation: str | None = "navigational", *,
         if len(click_of) != len(stop_of):
             raise ParameterError(f"click= and stop= give {len(click_of)} and {len(stop_of)} "
                                  "grades: give one value per grade in both")
-    PROBABILITY.check(gamma, "gamma")
+    USER_GAMMA.check(gamma)
     judged = as_qrels(qrels)
     grade = np.maximum(np.asarray(judged.rel, dtype=np.int64), 0)
     if instantiation is not None:
@@ -140,8 +140,8 @@ def simulate_click_log(run: Any, model: ClickModel, *, sessions: int = 1000,
        t1:1    t1     1     b        0
        t1:1    t1     2     a        1
     """
-    sessions = SESSIONS.check(sessions, "sessions")
-    serp_size = SERP_SIZE.check(serp_size, "serp_size")
+    sessions = CLICK_SESSIONS.check(sessions)
+    serp_size = SHOWN.check(serp_size)
     if not isinstance(model, ClickModel):
         raise ParameterError(f"model must be a ClickModel (qrels_click_model, "
                              f"fit_click_model), got {type(model).__name__}")

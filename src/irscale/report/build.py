@@ -38,7 +38,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..core.params import LENGTH, SAMPLES
+from ..core.params import SAMPLES, SCALE_DEPTH
 from ..core.progress import DELAY, ProgressArg, check_progress, progress_reporter
 from ..errors import IrscaleError, MeasureError, ParameterError
 from ..evaluation import Evaluation, evaluate
@@ -361,7 +361,7 @@ def build_report(
     alpha = check_alpha(alpha)
     test_spec(test)
     dp_samples = SAMPLES.check(dp_samples, "dp_samples")
-    scale_depth = LENGTH.check(scale_depth, "scale_depth")
+    scale_depth = SCALE_DEPTH.check(scale_depth)
     correction_label = "none" if correction is None else correction_name(correction)
     requested = measure_names(measures)
     paths = list(input_files) if input_files is not None else \

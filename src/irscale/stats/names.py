@@ -110,3 +110,8 @@ CONVENTION = Param("convention", Names("convention", CONVENTIONS), "plus-one",
 #: The procedures of :func:`irscale.meta.split_study` compared with themselves.
 SPLIT_MODELS = Param("models", PROCEDURE, ("MD1", "MD2", "MD2f"), "procedures compared with "
                      "themselves", ("--models",), "M,M,...", label="--models")
+# --------------------------------------------------------------------------- shard models
+#: What the shard ANOVA does with an undefined score (:func:`irscale.stats.shard_anova`).
+SHARD_EMPTY = Param("empty", Names("empty-shard policy", EMPTY_POLICIES), "error", "scores of "
+                    "a topic without relevant documents in a shard (undefined): error, zero, "
+                    "drop-topic, drop-shard or missing", ("--empty",), "POLICY")

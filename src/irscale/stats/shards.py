@@ -48,8 +48,9 @@ from ..errors import AlignmentError, InputError
 from ._factorial import parse_model
 from .anova import fit_model
 from .names import EMPTY_POLICIES as EMPTY_POLICIES
+from .names import SHARD_EMPTY
 from .results import AnovaResult
-from .validation import check_choice, check_magnitude
+from .validation import check_magnitude
 
 FACTORS = ("topic", "system", "shard")
 _MAIN = "topic + system + shard"
@@ -193,7 +194,7 @@ def shard_anova(
     ``empty`` is the empty-shard policy: ``"error"``, ``"zero"``, ``"drop-topic"``,
     ``"drop-shard"`` or ``"missing"``.
     """
-    check_choice(empty, EMPTY_POLICIES, "empty")
+    empty = SHARD_EMPTY.check(empty)
     formula, name, fake = SHARD_MODELS.get(model, (model, "shard ANOVA", False))
     terms = parse_model(formula, FACTORS)
     values, note = _apply_policy(scores, empty)

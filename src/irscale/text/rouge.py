@@ -53,6 +53,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core import identifiers
+from ..core.params import ROUGE_MULTI
 from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
@@ -62,7 +63,7 @@ from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
 
 Multi = Literal["max", "mean", "pooled"]
-MULTI = ("max", "mean", "pooled")
+MULTI: tuple[str, ...] = ROUGE_MULTI.domain.names
 DEFAULT_MEASURES = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 #: What ``measures`` may be (the start of the error otherwise).
 ROUGE_EXPECTED = 'measures must be ROUGE measure names such as "ROUGE-L" or ["ROUGE-1", "ROUGE-2"]'
@@ -598,8 +599,7 @@ def rouge(candidates: Sequence[str], references: Sequence[Sequence[str]],
 
     names = measure_names(measures, split=False, expected=ROUGE_EXPECTED)
     requests = [parse_rouge(name) for name in names]
-    if multi not in MULTI:
-        raise ParameterError(f"multi {multi!r}: use one of {', '.join(MULTI)}")
+    multi = ROUGE_MULTI.check(multi)
     if len(references) != len(candidates):
         raise ParameterError(f"{len(candidates)} candidates but {len(references)} lists "
                              "of references: give one list per candidate")
@@ -689,8 +689,7 @@ def evaluate_rouge(references: Any, candidates: Any,
     """
     names = measure_names(measures, split=False, expected=ROUGE_EXPECTED)
     requests = [parse_rouge(name) for name in names]
-    if multi not in MULTI:
-        raise ParameterError(f"multi {multi!r}: use one of {', '.join(MULTI)}")
+    multi = ROUGE_MULTI.check(multi)
     refs = _as_texts(references, "references")
     sources = candidates if isinstance(candidates, (list, tuple)) else [candidates]
     if not sources:

@@ -87,7 +87,8 @@ from ..core.judge import PairJudge
 from ..core.judged import JudgedRankings
 from ..core.labels import LabelTable, lookup
 from ..core.options import RELEVANCE_LEVEL, integer_option
-from ..core.params import CLICK_GAIN
+from ..core.params import CLICK_ORDER, SESSION_CLICK_GAIN
+from ..core.params import CLICK_ORDERS as CLICK_ORDERS
 from ..core.segments import chunks, ranges, segment_cumsum, segment_scan
 from ..core.subsets import relevant_documents
 from ..errors import InputError, MeasureError, ParameterError
@@ -128,7 +129,6 @@ SESSION_MEASURES_EXPECTED = 'measures must be session measure names such as "sDC
 ClickOrder = Literal["time", "rank"]
 #: The session views (:func:`session_view`, or the cut alone).
 ViewKind = Literal["remove", "no-gain", "cut"]
-CLICK_ORDERS = ("time", "rank")
 
 _LOG2 = Discount("log2")
 
@@ -624,11 +624,9 @@ def evaluate_sessions(
     integer_option(relevance_level, RELEVANCE_LEVEL, low=1)
     names = measure_names(measures, split=False, expected=SESSION_MEASURES_EXPECTED)
     requests = [parse_name(name, "sessions") for name in names]
-    if click_order not in CLICK_ORDERS:
-        raise ParameterError(f"click order {click_order!r}: use one of "
-                             f"{', '.join(CLICK_ORDERS)}")
+    click_order = CLICK_ORDER.check(click_order)
     if click_gain is not None:
-        CLICK_GAIN.check(click_gain, "click gain")
+        SESSION_CLICK_GAIN.check(click_gain)
     qrels_obj = as_qrels(qrels)
     run_list = _as_runs(runs)
     topic_map = None
