@@ -1,0 +1,155 @@
+//! The fast pass over a file's lines (what the Python readers' columnar parse accepts),
+//! and the checks that follow it, in the Python readers' order.
+
+use super::diagnose::{Check, diagnose, nul_line};
+use super::error::{Kind, ReadError};
+use super::fields::split_fields;
+use super::lines::{Lines, line_text, without_returns};
+
+/// A file format: what the file is called in messages, its fields, and the fields read
+/// as text (which must be UTF-8 and hold no NUL byte; the others are not looked at
+/// unless typed).
+pub struct Format {
+    pub what: &'static str,
+    pub names: &'static [&'static str],
+    pub texts: &'static [usize],
+}
+
+/// The UTF-8 byte order mark, dropped from the start of a file's text.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// What the fast pass found.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Data lines read.
+    pub rows: usize,
+    /// A line that the fast pass cannot take (field count, typed field, UTF-8 of a text
+    /// field): the file is then diagnosed.
+    pub misfit: bool,
+    /// A NUL byte in a text field.
+    pub nul: bool,
+}
+
+/// Splits every line of `data` into its `N` fields and hands them to `row`, which returns
+/// false when a typed field does not parse; stops at the first line that does not fit.
+pub fn scan<'a, const N: usize>(
+    data: &'a [u8],
+    format: &Format,
+    mut row: impl FnMut(&[&'a [u8]; N]) -> bool,
+) -> Scan {
+    let utf8 = std::str::from_utf8(data).is_ok();
+    let mut fields = [&b""[..]; N];
+    let mut scan = Scan::default();
+    for (number, line) in Lines::new(data) {
+        let mut line = without_returns(line);
+        if number == 1 {
+            line = line.strip_prefix(BOM).unwrap_or(line);
+        }
+        let count = split_fields(line, &mut fields);
+        if count == 0 {
+            continue;
+        }
+        let texts_fit = format.texts.iter().all(|&i| {
+            let field = fields[i];
+            scan.nul |= memchr::memchr(0, field).is_some();
+            utf8 || std::str::from_utf8(field).is_ok()
+        });
+        if count != N || !texts_fit || !row(&fields) {
+            scan.misfit = true;
+            return scan;
+        }
+        scan.rows += 1;
+    }
+    scan
+}
+
+/// The error of a file after its fast pass, if any: a line that did not fit is diagnosed
+/// (a file of white space only, as Python's `bytes.strip` sees it, is empty); then no data line, then a NUL byte.
+pub fn verdict(
+    data: &[u8],
+    source: &str,
+    format: &Format,
+    checks: &[(usize, Check)],
+    scan: &Scan,
+) -> Result<(), ReadError> {
+    let empty = || {
+        ReadError::whole(
+            Kind::Empty,
+            format!("empty {}: no data line", format.what),
+            source,
+        )
+    };
+    if scan.misfit {
+        if data
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+        {
+            return Err(empty());
+        }
+        return Err(diagnose(data, source, format, checks).unwrap_or_else(|| {
+            ReadError::whole(
+                Kind::Format,
+                format!("cannot parse {}: a line does not split into its fields", format.what),
+                source,
+            )
+        }));
+    }
+    if scan.rows == 0 {
+        return Err(empty());
+    }
+    if scan.nul {
+        return Err(nul_line(data, source));
+    }
+    Ok(())
+}
+
+/// The line number and text of data line `row` (0-based) of `data`.
+pub fn row_line(data: &[u8], row: usize) -> (usize, String) {
+    let mut fields: [&[u8]; 0] = [];
+    Lines::new(data)
+        .filter(|(number, line)| {
+            let mut line = without_returns(line);
+            if *number == 1 {
+                line = line.strip_prefix(BOM).unwrap_or(line);
+            }
+            split_fields(line, &mut fields) > 0
+        })
+        .nth(row)
+        .map_or((0, String::new()), |(number, line)| (number, line_text(line)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FORMAT: Format = Format {
+        what: "pairs",
+        names: &["a", "b"],
+        texts: &[0],
+    };
+
+    #[test]
+    fn rows_of_the_fast_pass() {
+        let mut seen = Vec::new();
+        let data = b"\xef\xbb\xbfx 1\r\n\n  \t\ny\t2";
+        let found = scan(data, &FORMAT, |f: &[&[u8]; 2]| {
+            seen.push((f[0].to_vec(), f[1].to_vec()));
+            true
+        });
+        assert_eq!((found.rows, found.misfit, found.nul), (2, false, false));
+        assert_eq!(seen[0], (b"x".to_vec(), b"1".to_vec()));
+        assert_eq!(row_line(data, 1), (4, "y\t2".to_string()));
+        assert!(verdict(data, "f", &FORMAT, &[], &found).is_ok());
+    }
+
+    #[test]
+    fn empty_and_nul_files() {
+        let found = scan(b" \n\t\n", &FORMAT, |_: &[&[u8]; 2]| true);
+        let error = verdict(b" \n\t\n", "f", &FORMAT, &[], &found).unwrap_err();
+        assert_eq!((error.kind, error.reason.as_str()), (Kind::Empty, "empty pairs: no data line"));
+        let data = b"x 1\nx\x00y 2\n";
+        let found = scan(data, &FORMAT, |_: &[&[u8]; 2]| true);
+        let error = verdict(data, "f", &FORMAT, &[], &found).unwrap_err();
+        assert_eq!(error.line, Some(2));
+    }
+}
