@@ -1,5 +1,7 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
+from typing import Any
+
 __version__: str
 
 def build_info() -> tuple[str, bool]:
@@ -11,3 +13,12 @@ def trec_measure(
     relevance_level: int, compat: int, num_docs_in_coll: int,
 ) -> list[tuple[str, object]]:
     """The outputs of one trec_eval measure family on a batch of judged rankings."""
+
+class TrecReadError(ValueError):
+    """A fault of a TREC file: ``args`` are (kind, reason, source, line, text, details)."""
+
+def judge_trec(
+    qrels: bytes, qrels_name: str, runs: list[tuple[bytes, str]], ties: str, compat: int,
+    max_docs: int | None, judged_only: bool, placeholders: bool,
+) -> tuple[Any, ...]:
+    """The judged rankings of TREC run files against a TREC qrels file, from their bytes."""
