@@ -138,7 +138,7 @@ def test_files_by_path_and_gzip(tmp_path):
     python = python_path(qrels, [p.read_bytes() for p in paths],
                          RankingOptions(ties="file-order"), placeholders=True)
     assert_same_judged(native, python)
-    with pytest.raises(irscale.errors.FileAccessError, match="missing.run"):
+    with pytest.raises(irscale.errors.FileAccessError, match=r"missing\.run"):
         judge_files(tmp_path / "qrels.gz", [tmp_path / "missing.run"])
 
 

@@ -46,7 +46,11 @@ impl<'a> Index<'a> {
         let mut by_bytes: Vec<u32> = (0..qrels.topics.len() as u32).collect();
         by_bytes.sort_unstable_by_key(|&t| qrels.topics[t as usize]);
         let topics: Vec<&[u8]> = by_bytes.iter().map(|&t| qrels.topics[t as usize]).collect();
-        let code = topics.iter().enumerate().map(|(c, t)| (*t, c as u32)).collect();
+        let code = topics
+            .iter()
+            .enumerate()
+            .map(|(c, t)| (*t, c as u32))
+            .collect();
         let judged = by_bytes
             .par_iter()
             .map(|&t| {
@@ -56,7 +60,10 @@ impl<'a> Index<'a> {
                     .iter()
                     .map(|&row| {
                         let rel = qrels.rel[row as usize];
-                        (qrels.docno[row as usize], if rel < 0 { UNJUDGED } else { rel })
+                        (
+                            qrels.docno[row as usize],
+                            if rel < 0 { UNJUDGED } else { rel },
+                        )
                     })
                     .collect()
             })
@@ -131,7 +138,9 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
         .map(|&(code, t)| {
             let mut rows = run.groups.rows_of(t).to_vec();
             rank(&mut rows, run, options.ties, options.doubles);
-            let depth = options.max_docs.map_or(rows.len(), |m| m.min(rows.len() as u64) as usize);
+            let depth = options
+                .max_docs
+                .map_or(rows.len(), |m| m.min(rows.len() as u64) as usize);
             let judged = &index.judged[code as usize];
             rows[..depth]
                 .iter()
@@ -196,7 +205,9 @@ pub fn stack(index: &Index, runs: Vec<Judged>) -> Batch {
             let end = batch.offsets.last().copied().unwrap_or(0) + length;
             batch.offsets.push(end);
             let c = *code as usize;
-            batch.rel_levels.extend(&index.rel_levels[c * width..(c + 1) * width]);
+            batch
+                .rel_levels
+                .extend(&index.rel_levels[c * width..(c + 1) * width]);
             batch.ranking_run.push(number as i64);
         }
         batch.ranking_topic.extend(run.topic);
@@ -217,7 +228,12 @@ mod tests {
         assert_eq!(index.topics, [&b"1"[..], b"2", b"3"]);
         assert_eq!((index.degrees.clone(), index.dense), (vec![0, 1, 2], true));
         assert_eq!(index.rel_levels, [0, 0, 1, 1, 1, 0, 0, 1, 0]);
-        let r = run::read(b"2 Q0 d 1 3 r\n2 Q0 a 2 1 r\n2 Q0 z 3 2 r\n9 Q0 a 1 1 r\n1 Q0 c 1 1 r\n", "r", false).unwrap();
+        let r = run::read(
+            b"2 Q0 d 1 3 r\n2 Q0 a 2 1 r\n2 Q0 z 3 2 r\n9 Q0 a 1 1 r\n1 Q0 c 1 1 r\n",
+            "r",
+            false,
+        )
+        .unwrap();
         let options = Options {
             ties: Ties::TrecEval,
             doubles: false,
@@ -233,14 +249,22 @@ mod tests {
         let batch = stack(&index, vec![judged]);
         assert_eq!(batch.offsets, [0, 1, 4, 5]);
         assert_eq!(batch.rel_levels[6..], [0, 1, 0]);
-        let cut = Options { max_docs: Some(2), judged_only: true, placeholders: false, ..options };
+        let cut = Options {
+            max_docs: Some(2),
+            judged_only: true,
+            placeholders: false,
+            ..options
+        };
         let judged = judge_run(&index, &r, &cut);
         assert_eq!((judged.rel, judged.lengths), (vec![2], vec![1, 0]));
     }
 
     #[test]
     fn a_large_degree_is_one_column() {
-        assert_eq!(columns(&[0, 1, 10_000_000, -3]), (vec![0, 1, 10_000_000], false));
+        assert_eq!(
+            columns(&[0, 1, 10_000_000, -3]),
+            (vec![0, 1, 10_000_000], false)
+        );
         assert_eq!(columns(&[-1]), (vec![0], true));
         assert_eq!(columns(&[15, 0]).0.len(), 16);
     }

@@ -34,13 +34,21 @@ impl Ties {
 /// (the most negative last), those of a positive one with all but the sign bit flipped.
 fn descending_key(score: f64) -> u64 {
     let bits = (score + 0.0).to_bits();
-    if bits >> 63 == 1 { bits } else { bits ^ (u64::MAX >> 1) }
+    if bits >> 63 == 1 {
+        bits
+    } else {
+        bits ^ (u64::MAX >> 1)
+    }
 }
 
 /// [`descending_key`] of the score as a C float (trec_eval 9.0.8's comparison).
 fn descending_c_float_key(score: f64) -> u64 {
     let bits = (score as f32 + 0.0).to_bits();
-    u64::from(if bits >> 31 == 1 { bits } else { bits ^ (u32::MAX >> 1) })
+    u64::from(if bits >> 31 == 1 {
+        bits
+    } else {
+        bits ^ (u32::MAX >> 1)
+    })
 }
 
 /// `rows` (one topic's rows of `run`, in file order) put in ranking order. `doubles`:

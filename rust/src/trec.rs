@@ -43,7 +43,11 @@ fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
 
 /// The judged rankings of every run against the qrels; the first error in reading order
 /// (the qrels, then the runs in turn) otherwise.
-pub fn judge(qrels_file: &File, run_files: &[File], options: &Options) -> Result<Judgment, ReadError> {
+pub fn judge(
+    qrels_file: &File,
+    run_files: &[File],
+    options: &Options,
+) -> Result<Judgment, ReadError> {
     let qrels_text = text(qrels_file)?;
     let qrels = qrels::read(&qrels_text, qrels_file.name)?;
     let index = Index::build(&qrels);

@@ -115,14 +115,23 @@ mod tests {
     fn the_first_bad_line_is_named() {
         let checks: [(usize, Check); 1] = [(3, integer)];
         let error = diagnose(b"1 0 d1 1\n\n1 0 d2\n", "q", &FORMAT, &checks).unwrap();
-        assert_eq!(error.reason, "expected 4 fields (qid iter docno rel) in qrels, got 3");
-        assert_eq!((error.line, error.text.as_deref()), (Some(3), Some("1 0 d2")));
+        assert_eq!(
+            error.reason,
+            "expected 4 fields (qid iter docno rel) in qrels, got 3"
+        );
+        assert_eq!(
+            (error.line, error.text.as_deref()),
+            (Some(3), Some("1 0 d2"))
+        );
         let error = diagnose(b"1 0 d1 x\r\n", "q", &FORMAT, &checks).unwrap();
         assert_eq!(error.reason, format!("rel {NOT_INTEGER}"));
         assert_eq!(error.text.as_deref(), Some("1 0 d1 x"));
         // Python's white space: U+00A0 separates fields
         let error = diagnose("1 0 d\u{a0}1 1\n".as_bytes(), "q", &FORMAT, &checks).unwrap();
-        assert_eq!(error.reason, "expected 4 fields (qid iter docno rel) in qrels, got 5");
+        assert_eq!(
+            error.reason,
+            "expected 4 fields (qid iter docno rel) in qrels, got 5"
+        );
         assert!(diagnose(b"1 0 d1 1\n", "q", &FORMAT, &checks).is_none());
     }
 
@@ -130,6 +139,9 @@ mod tests {
     fn utf8_before_lines() {
         let error = diagnose(b"1 0 d1 x\n1 0 d\xe9 1\n", "q", &FORMAT, &[]).unwrap();
         assert_eq!(error.reason, "not valid UTF-8 text (byte 0xe9 at column 6)");
-        assert_eq!((error.line, error.text.as_deref()), (Some(2), Some("1 0 d\u{fffd} 1")));
+        assert_eq!(
+            (error.line, error.text.as_deref()),
+            (Some(2), Some("1 0 d\u{fffd} 1"))
+        );
     }
 }

@@ -37,6 +37,9 @@ mod tests {
         let docno: [&[u8]; 6] = [b"b", b"a", b"a", b"a", b"b", b"a"];
         let groups = Groups::of(&topic, 2);
         assert_eq!(first_duplicate(&groups, &docno), Some((0, 4)));
-        assert_eq!(first_duplicate(&Groups::of(&topic[..3], 2), &docno[..3]), None);
+        assert_eq!(
+            first_duplicate(&Groups::of(&topic[..3], 2), &docno[..3]),
+            None
+        );
     }
 }

@@ -137,7 +137,16 @@ mod tests {
         assert_eq!(parse_float(b"-Infinity"), Ok(f64::NEG_INFINITY));
         assert!(parse_float(b"NaN").unwrap().is_nan());
         assert_eq!(parse_float(b"0.1"), Ok(0.1));
-        for bad in [&b"."[..], b"e5", b"1e", b"0x10", b"1_0", b"abc", b"", b"\xd9\xa1"] {
+        for bad in [
+            &b"."[..],
+            b"e5",
+            b"1e",
+            b"0x10",
+            b"1_0",
+            b"abc",
+            b"",
+            b"\xd9\xa1",
+        ] {
             assert_eq!(parse_float(bad), Err(NOT_NUMBER), "{bad:?}");
         }
     }

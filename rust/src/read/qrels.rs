@@ -92,7 +92,10 @@ mod tests {
     #[test]
     fn faults_named_by_line() {
         let error = read(b"1 0 d1 1\n1 0 d2 1.5\n", "q").err().unwrap();
-        assert_eq!((error.reason.as_str(), error.line), ("rel is not an integer", Some(2)));
+        assert_eq!(
+            (error.reason.as_str(), error.line),
+            ("rel is not an integer", Some(2))
+        );
         let error = read(b"1 0 d1 1\n1 1 d1 0\n", "q").err().unwrap();
         assert_eq!((error.kind, error.line), (Kind::Duplicate, Some(2)));
         assert_eq!(error.details, ["1", "d1", "0", "1"]);

@@ -51,7 +51,8 @@ pub struct Run<'a> {
 /// column (the `rank-column` tie policy).
 pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>, ReadError> {
     let mut interner = Interner::default();
-    let (mut topic, mut docno, mut scores, mut rank) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut topic, mut docno, mut scores, mut rank) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut runids: Vec<&[u8]> = Vec::new();
     let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
     let mut last_runid: &[u8] = b"";
@@ -83,7 +84,13 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
     verdict(data, source, &FORMAT, checks, &found)?;
     if let Some(row) = scores.iter().position(|s| !s.is_finite()) {
         let (line, text) = row_line(data, row);
-        return Err(ReadError::at(Kind::Format, format!("score {NOT_FINITE}"), source, line, text));
+        return Err(ReadError::at(
+            Kind::Format,
+            format!("score {NOT_FINITE}"),
+            source,
+            line,
+            text,
+        ));
     }
     let beyond_c_float = c_float_losses(&scores);
     let groups = Groups::of(&topic, interner.names.len());
@@ -125,7 +132,12 @@ mod tests {
 
     #[test]
     fn rows_run_ids_and_ranks() {
-        let run = read(b"1 Q0 d1 1 2.5 a\n1 Q0 d2 2 1e300 b\n2 0 d1 1 -0 a\n", "r", true).unwrap();
+        let run = read(
+            b"1 Q0 d1 1 2.5 a\n1 Q0 d2 2 1e300 b\n2 0 d1 1 -0 a\n",
+            "r",
+            true,
+        )
+        .unwrap();
         assert_eq!(run.topic, [0, 0, 1]);
         assert_eq!(run.score, [2.5, 1e300, 0.0]);
         assert_eq!(run.rank, [1, 2, 1]);
@@ -136,13 +148,17 @@ mod tests {
 
     #[test]
     fn faults_named_by_line() {
-        let error = read(b"1 Q0 d1 1 2.5 a\n1 Q0 d2 2 inf a\n", "r", false).err().unwrap();
+        let error = read(b"1 Q0 d1 1 2.5 a\n1 Q0 d2 2 inf a\n", "r", false)
+            .err()
+            .unwrap();
         assert_eq!(error.reason, format!("score {NOT_FINITE}"));
         assert_eq!(error.line, Some(2));
         let error = read(b"1 Q0 d1 x 2.5 a\n", "r", true).err().unwrap();
         assert_eq!(error.reason, "rank is not an integer");
         assert!(read(b"1 Q0 d1 x 2.5 a\n", "r", false).is_ok());
-        let error = read(b"1 Q0 d1 1 2 a\n1 Q0 d1 2 1 a\n", "r", false).err().unwrap();
+        let error = read(b"1 Q0 d1 1 2 a\n1 Q0 d1 2 1 a\n", "r", false)
+            .err()
+            .unwrap();
         assert_eq!((error.kind, error.details.len()), (Kind::Duplicate, 2));
     }
 }

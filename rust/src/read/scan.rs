@@ -89,7 +89,10 @@ pub fn verdict(
         return Err(diagnose(data, source, format, checks).unwrap_or_else(|| {
             ReadError::whole(
                 Kind::Format,
-                format!("cannot parse {}: a line does not split into its fields", format.what),
+                format!(
+                    "cannot parse {}: a line does not split into its fields",
+                    format.what
+                ),
                 source,
             )
         }));
@@ -115,7 +118,9 @@ pub fn row_line(data: &[u8], row: usize) -> (usize, String) {
             split_fields(line, &mut fields) > 0
         })
         .nth(row)
-        .map_or((0, String::new()), |(number, line)| (number, line_text(line)))
+        .map_or((0, String::new()), |(number, line)| {
+            (number, line_text(line))
+        })
 }
 
 #[cfg(test)]
@@ -146,7 +151,10 @@ mod tests {
     fn empty_and_nul_files() {
         let found = scan(b" \n\t\n", &FORMAT, |_: &[&[u8]; 2]| true);
         let error = verdict(b" \n\t\n", "f", &FORMAT, &[], &found).unwrap_err();
-        assert_eq!((error.kind, error.reason.as_str()), (Kind::Empty, "empty pairs: no data line"));
+        assert_eq!(
+            (error.kind, error.reason.as_str()),
+            (Kind::Empty, "empty pairs: no data line")
+        );
         let data = b"x 1\nx\x00y 2\n";
         let found = scan(data, &FORMAT, |_: &[&[u8]; 2]| true);
         let error = verdict(data, "f", &FORMAT, &[], &found).unwrap_err();

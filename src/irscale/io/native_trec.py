@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import _engine
+from ..core._columnar.duplicates import duplicate_reason
 from ..core.inputs import c_float_warning
 from ..core.judged import JudgedRankings
 from ..core.native_judge import judged_rankings
 from ..core.options import TiePolicy
 from ..core.ranking import RankingOptions
-from ..core._columnar.duplicates import duplicate_reason
 from ..errors import DuplicateError, EmptyInputError, InputFormatError
 from .files import PathLike, access_error, check_readable, display_name, gunzip, read_file
 from .trec import diversity_hint, several_runids
