@@ -100,9 +100,9 @@ impl<'a> Index<'a> {
 /// distinct judged degrees, or 16; one per distinct judged degree otherwise (a label of
 /// 10,000,000 costs one column).
 fn columns(rel: &[i64]) -> (Vec<i64>, bool) {
-    let mut distinct: Vec<i64> = rel.iter().copied().filter(|&r| r >= 0).collect();
+    let set: rustc_hash::FxHashSet<i64> = rel.iter().copied().filter(|&r| r >= 0).collect();
+    let mut distinct: Vec<i64> = set.into_iter().collect();
     distinct.sort_unstable();
-    distinct.dedup();
     let top = distinct.last().copied().unwrap_or(0);
     if (top as u128) < (2 * distinct.len()).max(16) as u128 {
         ((0..=top).collect(), true)

@@ -71,11 +71,11 @@ pub fn parse_float(field: &[u8]) -> Result<f64, &'static str> {
         Some(b'-' | b'+') => &field[1..],
         _ => field,
     };
-    let word = body.to_ascii_lowercase();
-    if word == b"nan" {
+    if body.eq_ignore_ascii_case(b"nan") {
         return Ok(f64::NAN);
     }
-    if !(word == b"inf" || word == b"infinity" || decimal(body)) {
+    let infinite = body.eq_ignore_ascii_case(b"inf") || body.eq_ignore_ascii_case(b"infinity");
+    if !(infinite || decimal(body)) {
         return Err(NOT_NUMBER);
     }
     std::str::from_utf8(field)

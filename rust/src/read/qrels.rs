@@ -5,8 +5,9 @@ use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::{parse_integer, python_space};
-use super::scan::{Format, row_line, scan, verdict};
+use super::scan::{Format, Scan, pieces, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
+use rayon::prelude::*;
 
 /// The qrels format.
 pub const FORMAT: Format = Format {
@@ -33,19 +34,74 @@ pub struct Qrels<'a> {
     pub groups: Groups,
 }
 
-/// The qrels of `data` (a file's text) named `source` in errors.
-pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
-    let mut interner = Interner::default();
-    let (mut topic, mut docno, mut rel) = (Vec::new(), Vec::new(), Vec::new());
-    let found = scan(data, &FORMAT, |fields: &[&'a [u8]; 4]| {
+/// The rows of `piece` written to the columns from their start, and its topics and
+/// fast pass; `first`: the piece starts the text.
+fn read_piece<'a>(
+    piece: &'a [u8],
+    first: bool,
+    topic: &mut [u32],
+    docno: &mut [&'a [u8]],
+    rel: &mut [i64],
+) -> (Interner<'a>, Scan) {
+    let mut topics = Interner::default();
+    let mut row = 0;
+    let found = scan(piece, first, &FORMAT, |fields: &[&'a [u8]; 4]| {
         let Ok(value) = parse_integer(fields[3]) else {
             return false;
         };
-        topic.push(interner.id(fields[0]));
-        docno.push(fields[2]);
-        rel.push(value);
+        topic[row] = topics.id(fields[0]);
+        docno[row] = fields[2];
+        rel[row] = value;
+        row += 1;
         true
     });
+    (topics, found)
+}
+
+/// The qrels of `data` (a file's text) named `source` in errors, parsed in pieces side by
+/// side as runs are ([`super::run::read`]).
+pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
+    let cut = pieces(data);
+    let lines: usize = cut.iter().map(|(_, n)| n).sum();
+    let mut topic = vec![0u32; lines];
+    let mut docno = vec![&b""[..]; lines];
+    let mut rel = vec![0i64; lines];
+    let parts: Vec<(Interner, Scan)> = {
+        let (mut t, mut d, mut r) = (&mut topic[..], &mut docno[..], &mut rel[..]);
+        let mut jobs = Vec::with_capacity(cut.len());
+        for (number, &(piece, n)) in cut.iter().enumerate() {
+            let (t1, rest) = std::mem::take(&mut t).split_at_mut(n);
+            t = rest;
+            let (d1, rest) = std::mem::take(&mut d).split_at_mut(n);
+            d = rest;
+            let (r1, rest) = std::mem::take(&mut r).split_at_mut(n);
+            r = rest;
+            jobs.push((number == 0, piece, t1, d1, r1));
+        }
+        jobs.into_par_iter()
+            .map(|(first, piece, t, d, r)| read_piece(piece, first, t, d, r))
+            .collect()
+    };
+    let mut interner = Interner::default();
+    let mut found = Scan::default();
+    let (mut at, mut start) = (0, 0);
+    for (&(_, n), (topics, part)) in cut.iter().zip(&parts) {
+        found.merge(part);
+        if found.misfit {
+            break;
+        }
+        let ids: Vec<u32> = topics.names.iter().map(|name| interner.id(name)).collect();
+        for i in 0..part.rows {
+            topic[at + i] = ids[topic[start + i] as usize];
+        }
+        docno.copy_within(start..start + part.rows, at);
+        rel.copy_within(start..start + part.rows, at);
+        at += part.rows;
+        start += n;
+    }
+    topic.truncate(at);
+    docno.truncate(at);
+    rel.truncate(at);
     verdict(data, source, &FORMAT, &CHECKS, &found)?;
     let groups = Groups::of(&topic, interner.names.len());
     if let Some((first, second)) = first_duplicate(&groups, &docno) {

@@ -6,8 +6,9 @@ use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer};
-use super::scan::{Format, row_line, scan, verdict};
+use super::scan::{Format, Scan, pieces, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 /// The run format.
@@ -47,16 +48,31 @@ pub struct Run<'a> {
     pub beyond_c_float: Option<(usize, usize)>,
 }
 
-/// The run of `data` (a file's text) named `source` in errors; `keep_rank` reads the rank
-/// column (the `rank-column` tie policy).
-pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>, ReadError> {
-    let mut interner = Interner::default();
-    let (mut topic, mut docno, mut scores, mut rank) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+/// What the fast pass over one piece of a run's text found.
+struct Part<'a> {
+    topics: Interner<'a>,
+    runids: Vec<&'a [u8]>,
+    last_runid: &'a [u8],
+    scan: Scan,
+}
+
+/// The rows of `piece` written to the columns from their start (`rank`: empty unless the
+/// rank column is kept); `first`: the piece starts the text.
+fn read_piece<'a>(
+    piece: &'a [u8],
+    first: bool,
+    topic: &mut [u32],
+    docno: &mut [&'a [u8]],
+    score: &mut [f64],
+    rank: &mut [i64],
+) -> Part<'a> {
+    let keep_rank = !rank.is_empty();
+    let mut topics = Interner::default();
     let mut runids: Vec<&[u8]> = Vec::new();
     let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
     let mut last_runid: &[u8] = b"";
-    let found = scan(data, &FORMAT, |fields: &[&'a [u8]; 6]| {
+    let mut row = 0;
+    let found = scan(piece, first, &FORMAT, |fields: &[&'a [u8]; 6]| {
         let Ok(value) = parse_float(fields[4]) else {
             return false;
         };
@@ -64,17 +80,100 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
             let Ok(r) = parse_integer(fields[3]) else {
                 return false;
             };
-            rank.push(r);
+            rank[row] = r;
         }
-        topic.push(interner.id(fields[0]));
-        docno.push(fields[2]);
-        scores.push(value);
+        topic[row] = topics.id(fields[0]);
+        docno[row] = fields[2];
+        score[row] = value;
         if fields[5] != last_runid && seen_runids.insert(fields[5]) {
             runids.push(fields[5]);
         }
         last_runid = fields[5];
+        row += 1;
         true
     });
+    Part {
+        topics,
+        runids,
+        last_runid,
+        scan: found,
+    }
+}
+
+/// The run of `data` (a file's text) named `source` in errors; `keep_rank` reads the rank
+/// column (the `rank-column` tie policy). The text is parsed in pieces side by side, each
+/// written into its share of the columns, then moved up behind the piece before it.
+pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>, ReadError> {
+    let cut = pieces(data);
+    let lines: usize = cut.iter().map(|(_, n)| n).sum();
+    let mut topic = vec![0u32; lines];
+    let mut docno = vec![&b""[..]; lines];
+    let mut scores = vec![0f64; lines];
+    let mut rank = vec![0i64; if keep_rank { lines } else { 0 }];
+    let parts: Vec<Part> = {
+        let (mut t, mut d, mut s, mut r) = (
+            &mut topic[..],
+            &mut docno[..],
+            &mut scores[..],
+            &mut rank[..],
+        );
+        let mut jobs = Vec::with_capacity(cut.len());
+        for (number, &(piece, n)) in cut.iter().enumerate() {
+            let (t1, rest) = std::mem::take(&mut t).split_at_mut(n);
+            t = rest;
+            let (d1, rest) = std::mem::take(&mut d).split_at_mut(n);
+            d = rest;
+            let (s1, rest) = std::mem::take(&mut s).split_at_mut(n);
+            s = rest;
+            let (r1, rest) = std::mem::take(&mut r).split_at_mut(if keep_rank { n } else { 0 });
+            r = rest;
+            jobs.push((number == 0, piece, t1, d1, s1, r1));
+        }
+        jobs.into_par_iter()
+            .map(|(first, piece, t, d, s, r)| read_piece(piece, first, t, d, s, r))
+            .collect()
+    };
+    let mut interner = Interner::default();
+    let mut found = Scan::default();
+    let mut runids: Vec<&[u8]> = Vec::new();
+    let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
+    let mut last_runid: &[u8] = b"";
+    let (mut at, mut start) = (0, 0);
+    for (&(_, n), part) in cut.iter().zip(&parts) {
+        found.merge(&part.scan);
+        if found.misfit {
+            break;
+        }
+        let ids: Vec<u32> = part
+            .topics
+            .names
+            .iter()
+            .map(|name| interner.id(name))
+            .collect();
+        let rows = part.scan.rows;
+        for i in 0..rows {
+            topic[at + i] = ids[topic[start + i] as usize];
+        }
+        docno.copy_within(start..start + rows, at);
+        scores.copy_within(start..start + rows, at);
+        if keep_rank {
+            rank.copy_within(start..start + rows, at);
+        }
+        for runid in &part.runids {
+            if seen_runids.insert(runid) {
+                runids.push(runid);
+            }
+        }
+        if rows > 0 {
+            last_runid = part.last_runid;
+        }
+        at += rows;
+        start += n;
+    }
+    topic.truncate(at);
+    docno.truncate(at);
+    scores.truncate(at);
+    rank.truncate(if keep_rank { at } else { 0 });
     // the score is checked before the rank, as the Python reader's checks are ordered
     let checks: &[(usize, Check)] = if keep_rank {
         &[(4, score), (3, integer)]
@@ -144,6 +243,38 @@ mod tests {
         assert_eq!(run.runids, [&b"a"[..], b"b"]);
         assert_eq!(run.last_runid, b"a");
         assert_eq!(run.beyond_c_float, Some((1, 1)));
+    }
+
+    #[test]
+    fn pieces_read_as_one_text() {
+        let mut text = Vec::new();
+        for i in 0..500 {
+            let line = format!(
+                "t{} Q0 d{i} {i} {}.5 r{}\n\n",
+                (i * 7) % 13,
+                i % 17,
+                i / 200
+            );
+            text.extend(line.as_bytes());
+        }
+        let run = read(&text, "r", true).unwrap();
+        assert_eq!(run.score.len(), 500);
+        for i in 0..500 {
+            assert_eq!(
+                run.topics[run.topic[i] as usize],
+                format!("t{}", (i * 7) % 13).as_bytes()
+            );
+            assert_eq!(run.docno[i], format!("d{i}").as_bytes());
+            assert_eq!(
+                (run.rank[i], run.score[i]),
+                (i as i64, (i % 17) as f64 + 0.5)
+            );
+        }
+        assert_eq!(run.topics[..3], [&b"t0"[..], b"t7", b"t1"]);
+        assert_eq!(run.runids, [&b"r0"[..], b"r1", b"r2"]);
+        assert_eq!(run.last_runid, b"r2");
+        let (line, text) = row_line(&text, 499);
+        assert_eq!((line, text.as_str()), (999, "t9 Q0 d499 499 6.5 r2"));
     }
 
     #[test]

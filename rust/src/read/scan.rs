@@ -5,6 +5,7 @@ use super::diagnose::{Check, diagnose, nul_line};
 use super::error::{Kind, ReadError};
 use super::fields::split_fields;
 use super::lines::{Lines, line_text, without_returns};
+use rayon::prelude::*;
 
 /// A file format: what the file is called in messages, its fields, and the fields read
 /// as text (which must be UTF-8 and hold no NUL byte; the others are not looked at
@@ -30,10 +31,52 @@ pub struct Scan {
     pub nul: bool,
 }
 
+impl Scan {
+    /// What the passes over consecutive pieces of a text found together.
+    pub fn merge(&mut self, other: &Scan) {
+        self.rows += other.rows;
+        self.misfit |= other.misfit;
+        self.nul |= other.nul;
+    }
+}
+
+/// Bytes of a text parsed as one piece (whole lines): a piece per task, enough pieces
+/// for every thread to get several. (A few lines in the unit tests, so that they read
+/// every text in several pieces.)
+#[cfg(not(test))]
+const PIECE: usize = 1 << 22;
+#[cfg(test)]
+const PIECE: usize = 16;
+
+/// `data` cut after newlines into pieces of about [`PIECE`] bytes or more (a piece per
+/// thread at least), each with the number of lines it holds (a bound on its rows).
+pub fn pieces(data: &[u8]) -> Vec<(&[u8], usize)> {
+    let size = PIECE.max(data.len() / (4 * rayon::current_num_threads()).max(1));
+    let mut cuts = Vec::new();
+    let mut start = 0;
+    while start < data.len() {
+        let end = (start + size)
+            .min(data.len())
+            .max(start + 1)
+            .min(data.len());
+        let end = match memchr::memchr(b'\n', &data[end - 1..]) {
+            Some(at) => end + at,
+            None => data.len(),
+        };
+        cuts.push(&data[start..end]);
+        start = end;
+    }
+    cuts.into_par_iter()
+        .map(|piece| (piece, memchr::memchr_iter(b'\n', piece).count() + 1))
+        .collect()
+}
+
 /// Splits every line of `data` into its `N` fields and hands them to `row`, which returns
 /// false when a typed field does not parse; stops at the first line that does not fit.
+/// `first`: `data` starts the text (its first line may start with a byte order mark).
 pub fn scan<'a, const N: usize>(
     data: &'a [u8],
+    first: bool,
     format: &Format,
     mut row: impl FnMut(&[&'a [u8]; N]) -> bool,
 ) -> Scan {
@@ -42,7 +85,7 @@ pub fn scan<'a, const N: usize>(
     let mut scan = Scan::default();
     for (number, line) in Lines::new(data) {
         let mut line = without_returns(line);
-        if number == 1 {
+        if first && number == 1 {
             line = line.strip_prefix(BOM).unwrap_or(line);
         }
         let count = split_fields(line, &mut fields);
@@ -137,7 +180,7 @@ mod tests {
     fn rows_of_the_fast_pass() {
         let mut seen = Vec::new();
         let data = b"\xef\xbb\xbfx 1\r\n\n  \t\ny\t2";
-        let found = scan(data, &FORMAT, |f: &[&[u8]; 2]| {
+        let found = scan(data, true, &FORMAT, |f: &[&[u8]; 2]| {
             seen.push((f[0].to_vec(), f[1].to_vec()));
             true
         });
@@ -148,15 +191,26 @@ mod tests {
     }
 
     #[test]
+    fn pieces_of_whole_lines() {
+        let data = b"a 1\nb 2\n".repeat(1 << 10);
+        let cut = pieces(&data);
+        assert!(cut.len() > 1);
+        assert_eq!(cut.iter().map(|(p, _)| p.len()).sum::<usize>(), data.len());
+        assert!(cut.iter().all(|(p, _)| p.ends_with(b"\n")));
+        assert_eq!(cut.iter().map(|(_, n)| n - 1).sum::<usize>(), 1 << 11);
+        assert_eq!(pieces(b"x"), [(&b"x"[..], 1)]);
+    }
+
+    #[test]
     fn empty_and_nul_files() {
-        let found = scan(b" \n\t\n", &FORMAT, |_: &[&[u8]; 2]| true);
+        let found = scan(b" \n\t\n", true, &FORMAT, |_: &[&[u8]; 2]| true);
         let error = verdict(b" \n\t\n", "f", &FORMAT, &[], &found).unwrap_err();
         assert_eq!(
             (error.kind, error.reason.as_str()),
             (Kind::Empty, "empty pairs: no data line")
         );
         let data = b"x 1\nx\x00y 2\n";
-        let found = scan(data, &FORMAT, |_: &[&[u8]; 2]| true);
+        let found = scan(data, true, &FORMAT, |_: &[&[u8]; 2]| true);
         let error = verdict(data, "f", &FORMAT, &[], &found).unwrap_err();
         assert_eq!(error.line, Some(2));
     }
