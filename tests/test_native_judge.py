@@ -153,7 +153,7 @@ SEPARATORS = (" ", "\t", "  ", " \t ")
 @st.composite
 def trec_text(draw, fields: Callable) -> bytes:
     """Lines of ``fields(draw)``, separated and ended in the ways files are."""
-    rows = draw(st.lists(fields(draw), min_size=0, max_size=25))
+    rows = draw(st.lists(fields(draw), min_size=1, max_size=25))
     sep = draw(st.sampled_from(SEPARATORS))
     lines = [sep.join(row) for row in rows]
     if draw(st.booleans()):
@@ -208,6 +208,29 @@ def test_generated_files(qrels, runs, ties, compat, max_docs, judged_only, place
     options = RankingOptions(ties=ties, compat=compat, max_docs=max_docs,
                              judged_only=judged_only)
     assert_same(qrels, list(runs), options, placeholders)
+
+
+def _large_run(rng: np.random.Generator, lines: int) -> tuple[bytes, bytes]:
+    """A qrels and a run of ``lines`` lines (more than one piece of the engine's parse),
+    topics interleaved, scores with many ties (equal as C floats or as doubles)."""
+    topic = rng.integers(0, 300, lines)
+    docno = np.arange(lines)
+    score = rng.integers(0, 50, lines) / 7 + rng.choice([0.0, 1e-9], lines)
+    run = "".join(f"t{t} Q0 d{d} {i} {s!r} r\n" for i, (t, d, s) in
+                  enumerate(zip(topic.tolist(), docno.tolist(), score.tolist(), strict=True)))
+    judged = rng.choice(lines, lines // 5, replace=False)
+    qrels = "".join(f"t{topic[j]} 0 d{docno[j]} {rng.integers(-1, 3)}\n" for j in judged)
+    return qrels.encode(), run.encode()
+
+
+@pytest.mark.parametrize("ties", POLICIES)
+def test_a_run_read_in_pieces(ties):
+    qrels, run = _large_run(np.random.default_rng(7), 240_000)
+    assert len(run) > 2 * (1 << 22)
+    assert_same(qrels, [run], RankingOptions(ties=ties), placeholders=True)
+    lines = run.split(b"\n")
+    lines[230_000] = lines[230_000].replace(b" r", b" 1 r")
+    assert assert_same(qrels, [b"\n".join(lines)], RankingOptions(ties=ties))[0] == "error"
 
 
 # ------------------------------------------------------------ faults
