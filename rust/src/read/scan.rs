@@ -3,8 +3,8 @@
 
 use super::diagnose::{Check, diagnose, nul_line};
 use super::error::{Kind, ReadError};
-use super::fields::split_fields;
-use super::lines::{Lines, line_text, without_returns};
+use super::fields::{python_space, split_fields};
+use super::lines::{Lines, line_text};
 use rayon::prelude::*;
 
 /// A file format: what the file is called in messages, its fields, and the fields read
@@ -83,12 +83,11 @@ pub fn scan<'a, const N: usize>(
     let utf8 = std::str::from_utf8(data).is_ok();
     let mut fields = [&b""[..]; N];
     let mut scan = Scan::default();
-    for (number, line) in Lines::new(data) {
-        let mut line = without_returns(line);
-        if first && number == 1 {
-            line = line.strip_prefix(BOM).unwrap_or(line);
+    for (index, mut record) in records(data).enumerate() {
+        if first && index == 0 {
+            record = record.strip_prefix(BOM).unwrap_or(record);
         }
-        let count = split_fields(line, &mut fields);
+        let count = split_fields(record, &mut fields);
         if count == 0 {
             continue;
         }
@@ -149,21 +148,21 @@ pub fn verdict(
     Ok(())
 }
 
-/// The line number and text of data line `row` (0-based) of `data`.
+/// The records of a text as the columnar parse of the Python readers sees them: lines
+/// ended by `\n`, `\r\n` or a lone `\r` (pyarrow's CSV reader).
+fn records(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    data.split(|b| *b == b'\n' || *b == b'\r')
+}
+
+/// The line number and text of data line `row` (0-based) of `data`, as the Python readers
+/// name it (`line_of_record`): the `row`-th line, counted by `\n`, that is not blank in
+/// Python's white space.
 pub fn row_line(data: &[u8], row: usize) -> (usize, String) {
-    let mut fields: [&[u8]; 0] = [];
     Lines::new(data)
-        .filter(|(number, line)| {
-            let mut line = without_returns(line);
-            if *number == 1 {
-                line = line.strip_prefix(BOM).unwrap_or(line);
-            }
-            split_fields(line, &mut fields) > 0
-        })
+        .map(|(number, line)| (number, line_text(line)))
+        .filter(|(_, text)| !text.trim_matches(python_space).is_empty())
         .nth(row)
-        .map_or((0, String::new()), |(number, line)| {
-            (number, line_text(line))
-        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -188,6 +187,18 @@ mod tests {
         assert_eq!(seen[0], (b"x".to_vec(), b"1".to_vec()));
         assert_eq!(row_line(data, 1), (4, "y\t2".to_string()));
         assert!(verdict(data, "f", &FORMAT, &[], &found).is_ok());
+    }
+
+    #[test]
+    fn a_lone_return_ends_a_record() {
+        let data = b"x 1\ry 2\r\n\x0b\nz 3";
+        let found = scan(data, true, &FORMAT, |_: &[&[u8]; 2]| true);
+        assert!(found.misfit); // the line of a vertical tab: one field
+        let data = b"x 1\ry 2\r\nz 3";
+        let found = scan(data, true, &FORMAT, |_: &[&[u8]; 2]| true);
+        assert_eq!((found.rows, found.misfit), (3, false));
+        // named as the Python readers name it: by lines
+        assert_eq!(row_line(data, 1), (2, "z 3".to_string()));
     }
 
     #[test]
