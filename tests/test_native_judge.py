@@ -269,7 +269,7 @@ def test_qrels_fault_rows(data):
     (b"1 0 d1 1\n", b" \x0b \n"),
     (b"1 0 d1 1\n", b"1 Q0 d1 1 1 r\r1 Q0 d2 2 1 r\n"),  # a lone \r ends a record
     (b"1 0 d1 1\n", b"1 Q0 d1 1 1 r\n1 Q0 d2 2 1 te\rst\n"),
-    (b"1 0 d1 1\n1 0 d5\r 0\n", b"1 Q0 d1 1 1 r\n"),
+    (b"1 0 d1 1\n1 0 d5\rx 0\n", b"1 Q0 d1 1 1 r\n"),
 ])
 def test_faults_named_alike(qrels, run):
     assert_same(qrels, [run], RankingOptions(ties="rank-column"))
