@@ -57,8 +57,7 @@ impl<'a> Index<'a> {
                 qrels
                     .groups
                     .rows_of(t as usize)
-                    .iter()
-                    .map(|&row| {
+                    .map(|row| {
                         let rel = qrels.rel[row as usize];
                         (
                             qrels.docno[row as usize],
@@ -72,7 +71,7 @@ impl<'a> Index<'a> {
         let width = degrees.len();
         let mut rel_levels = vec![0i64; topics.len() * width];
         for (c, &t) in by_bytes.iter().enumerate() {
-            for &row in qrels.groups.rows_of(t as usize) {
+            for row in qrels.groups.rows_of(t as usize) {
                 let rel = qrels.rel[row as usize];
                 if rel >= 0 {
                     let column = if dense {
@@ -133,47 +132,90 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
     }
     present.sort_unstable();
     unjudged.sort_unstable();
-    let rankings: Vec<Vec<i64>> = present
-        .par_iter()
-        .map(|&(code, t)| {
-            let mut rows = run.groups.rows_of(t).to_vec();
-            rank(&mut rows, run, options.ties, options.doubles);
-            let depth = options
-                .max_docs
-                .map_or(rows.len(), |m| m.min(rows.len() as u64) as usize);
-            let judged = &index.judged[code as usize];
-            rows[..depth]
-                .iter()
-                .map(|&row| *judged.get(run.docno[row as usize]).unwrap_or(&NONPOOL))
-                .filter(|&rel| !options.judged_only || rel >= 0)
-                .collect()
+    // every ranking written in its share of one array, cut to its first `max_docs`
+    let depths: Vec<usize> = present
+        .iter()
+        .map(|&(_, t)| {
+            let n = run.groups.rows_of(t).len();
+            options.max_docs.map_or(n, |m| m.min(n as u64) as usize)
         })
         .collect();
-    let mut judged = Judged {
-        rel: Vec::with_capacity(rankings.iter().map(Vec::len).sum()),
-        lengths: Vec::new(),
-        topic: Vec::new(),
-        placeholder: Vec::new(),
-        unjudged: unjudged
-            .into_iter()
-            .map(|t| String::from_utf8_lossy(t).into_owned())
-            .collect(),
-    };
-    let mut next = present.iter().zip(rankings).peekable();
-    for code in 0..index.topics.len() as u32 {
-        let ranking = match next.peek() {
-            Some(((c, _), _)) if *c == code => next.next().map(|(_, r)| r),
-            _ => None,
-        };
-        let placeholder = ranking.is_none();
-        if placeholder && !options.placeholders {
-            continue;
+    let mut rel = vec![0i64; depths.iter().sum()];
+    let mut shares = Vec::with_capacity(depths.len());
+    let mut rest = &mut rel[..];
+    for &depth in &depths {
+        let (share, after) = std::mem::take(&mut rest).split_at_mut(depth);
+        shares.push(share);
+        rest = after;
+    }
+    let kept: Vec<usize> = present
+        .par_iter()
+        .zip(shares)
+        .map(|(&(code, t), share)| {
+            let mut rows: Vec<u32> = run.groups.rows_of(t).collect();
+            rank(&mut rows, run, options.ties, options.doubles);
+            let judged = &index.judged[code as usize];
+            let mut kept = 0;
+            for &row in &rows[..share.len()] {
+                let degree = *judged.get(run.docno[row as usize]).unwrap_or(&NONPOOL);
+                if !options.judged_only || degree >= 0 {
+                    share[kept] = degree;
+                    kept += 1;
+                }
+            }
+            kept
+        })
+        .collect();
+    if options.judged_only {
+        // the documents kept of each ranking moved up behind the ranking before
+        let (mut at, mut start) = (0, 0);
+        for (&depth, &k) in depths.iter().zip(&kept) {
+            rel.copy_within(start..start + k, at);
+            at += k;
+            start += depth;
         }
-        let ranking = ranking.unwrap_or_else(|| vec![NONPOOL]);
-        judged.lengths.push(ranking.len() as i64);
-        judged.rel.extend(ranking);
-        judged.topic.push(i64::from(code));
-        judged.placeholder.push(placeholder);
+        rel.truncate(at);
+    }
+    let unjudged = unjudged
+        .into_iter()
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .collect();
+    let lengths: Vec<i64> = kept.iter().map(|&k| k as i64).collect();
+    let codes: Vec<i64> = present.iter().map(|&(c, _)| i64::from(c)).collect();
+    if !options.placeholders || codes.len() == index.topics.len() {
+        return Judged {
+            rel,
+            placeholder: vec![false; codes.len()],
+            lengths,
+            topic: codes,
+            unjudged,
+        };
+    }
+    // trec_eval 10's -c: a ranking of one document not in the pool for each topic missing
+    let mut judged = Judged {
+        rel: Vec::with_capacity(rel.len() + index.topics.len() - codes.len()),
+        lengths: Vec::with_capacity(index.topics.len()),
+        topic: (0..index.topics.len() as i64).collect(),
+        placeholder: Vec::with_capacity(index.topics.len()),
+        unjudged,
+    };
+    let mut next = codes.iter().zip(&lengths).peekable();
+    let mut start = 0;
+    for code in 0..index.topics.len() as i64 {
+        match next.next_if(|(c, _)| **c == code) {
+            Some((_, &length)) => {
+                let end = start + length as usize;
+                judged.rel.extend_from_slice(&rel[start..end]);
+                judged.lengths.push(length);
+                judged.placeholder.push(false);
+                start = end;
+            }
+            None => {
+                judged.rel.push(NONPOOL);
+                judged.lengths.push(1);
+                judged.placeholder.push(true);
+            }
+        }
     }
     judged
 }
@@ -191,16 +233,23 @@ pub struct Batch {
 /// The rankings of every run, run after run.
 pub fn stack(index: &Index, runs: Vec<Judged>) -> Batch {
     let width = index.degrees.len();
+    let total: usize = runs.iter().map(|r| r.rel.len()).sum();
     let mut batch = Batch {
-        rel: Vec::with_capacity(runs.iter().map(|r| r.rel.len()).sum()),
+        rel: Vec::new(),
         offsets: vec![0],
         rel_levels: Vec::new(),
         ranking_topic: Vec::new(),
         ranking_run: Vec::new(),
         placeholder: Vec::new(),
     };
-    for (number, run) in runs.into_iter().enumerate() {
-        batch.rel.extend(run.rel);
+    for (number, mut run) in runs.into_iter().enumerate() {
+        if number == 0 {
+            // the first run's documents are kept where they are, the others appended
+            batch.rel = std::mem::take(&mut run.rel);
+            batch.rel.reserve(total - batch.rel.len());
+        } else {
+            batch.rel.extend_from_slice(&run.rel);
+        }
         for (length, code) in run.lengths.iter().zip(&run.topic) {
             let end = batch.offsets.last().copied().unwrap_or(0) + length;
             batch.offsets.push(end);

@@ -15,7 +15,7 @@ pub fn first_duplicate(groups: &Groups, docno: &[&[u8]]) -> Option<(u32, u32)> {
             let mut seen: FxHashMap<&[u8], u32> = FxHashMap::default();
             seen.reserve(rows.len());
             let mut found: Option<(u32, u32)> = None;
-            for &row in rows {
+            for row in rows {
                 let first = *seen.entry(docno[row as usize]).or_insert(row);
                 if first != row && found.is_none_or(|best| (first, row) < best) {
                     found = Some((first, row));

@@ -31,15 +31,18 @@ impl<'a> Interner<'a> {
     }
 }
 
-/// The rows of every topic, in file order: topic `t`'s rows are
-/// `rows[starts[t]..starts[t + 1]]` (a counting sort of the rows by topic number).
+/// The rows of every topic, in file order: topic `t`'s rows are those at
+/// `starts[t]..starts[t + 1]` of the rows grouped by topic (a counting sort of the rows by
+/// topic number), which are the rows themselves when every topic's rows are together (the
+/// layout of TREC files: no array is made then).
 pub struct Groups {
     pub starts: Vec<usize>,
-    pub rows: Vec<u32>,
+    order: Option<Vec<u32>>,
 }
 
 impl Groups {
-    /// The groups of `topic` (the topic number of every row; numbers below `n`).
+    /// The groups of `topic` (the topic number of every row, numbered in order of first
+    /// appearance; numbers below `n`).
     pub fn of(topic: &[u32], n: usize) -> Groups {
         let mut starts = vec![0usize; n + 1];
         for &t in topic {
@@ -48,18 +51,31 @@ impl Groups {
         for t in 0..n {
             starts[t + 1] += starts[t];
         }
+        if topic.windows(2).all(|w| w[0] <= w[1]) {
+            return Groups {
+                starts,
+                order: None,
+            };
+        }
         let mut next = starts.clone();
-        let mut rows = vec![0u32; topic.len()];
+        let mut order = vec![0u32; topic.len()];
         for (row, &t) in topic.iter().enumerate() {
-            rows[next[t as usize]] = row as u32;
+            order[next[t as usize]] = row as u32;
             next[t as usize] += 1;
         }
-        Groups { starts, rows }
+        Groups {
+            starts,
+            order: Some(order),
+        }
     }
 
     /// The rows of topic `t`, in file order.
-    pub fn rows_of(&self, t: usize) -> &[u32] {
-        &self.rows[self.starts[t]..self.starts[t + 1]]
+    pub fn rows_of(&self, t: usize) -> Rows<'_> {
+        let (first, stop) = (self.starts[t], self.starts[t + 1]);
+        match &self.order {
+            Some(order) => Rows::Grouped(order[first..stop].iter()),
+            None => Rows::Direct(first as u32..stop as u32),
+        }
     }
 
     /// The number of topics.
@@ -72,6 +88,32 @@ impl Groups {
         self.len() == 0
     }
 }
+
+/// The rows of one topic ([`Groups::rows_of`]).
+pub enum Rows<'a> {
+    Grouped(std::slice::Iter<'a, u32>),
+    Direct(std::ops::Range<u32>),
+}
+
+impl Iterator for Rows<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Rows::Grouped(rows) => rows.next().copied(),
+            Rows::Direct(rows) => rows.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Rows::Grouped(rows) => rows.size_hint(),
+            Rows::Direct(rows) => rows.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Rows<'_> {}
 
 #[cfg(test)]
 mod tests {
@@ -87,7 +129,10 @@ mod tests {
         assert_eq!(ids, [0, 0, 1, 0, 2]);
         assert_eq!(interner.names, [&b"9"[..], b"10", b"2"]);
         let groups = Groups::of(&ids, 3);
-        assert_eq!(groups.rows_of(0), &[0, 1, 3]);
-        assert_eq!(groups.rows_of(2), &[4]);
+        assert_eq!(groups.rows_of(0).collect::<Vec<_>>(), [0, 1, 3]);
+        assert_eq!(groups.rows_of(2).collect::<Vec<_>>(), [4]);
+        let together = Groups::of(&[0, 0, 1, 2, 2], 3);
+        assert!(together.order.is_none());
+        assert_eq!(together.rows_of(2).collect::<Vec<_>>(), [3, 4]);
     }
 }
