@@ -268,6 +268,7 @@ def test_qrels_fault_rows(data):
     (b"1 0 d1 1\n", b"\xef\xbb\xbf1 Q0 d1 1 1 r\n"),  # a byte order mark
     (b"1 0 d1 1\n", b" \x0b \n"),
     (b"1 0 d1 1\n", b"1 Q0 d1 1 1 r\r1 Q0 d2 2 1 r\n"),  # a lone \r ends a record
+    (b"1 0 d1 1\r1 0 d2 0", b"1 Q0 d1 1 1 r\r1 Q0 d2 2 1 r\r1 Q0 d3 3 1 r"),
     (b"1 0 d1 1\n", b"1 Q0 d1 1 1 r\n1 Q0 d2 2 1 te\rst\n"),
     (b"1 0 d1 1\n1 0 d5\rx 0\n", b"1 Q0 d1 1 1 r\n"),
 ])
@@ -280,9 +281,14 @@ def test_runs_with_one_name_are_refused_alike():
     assert_same(qrels, [run, run], RankingOptions())
 
 
+#: Arbitrary bytes, and texts of TREC-like pieces in any order.
+FUZZ = st.one_of(st.binary(max_size=200), st.lists(st.sampled_from(
+    [b"1", b" ", b"Q0", b"d1", b"d2", b"\r", b"\n", b"\t", b"2.5", b"r", b"\xe9", b"\x00",
+     b"-1", b"\xef\xbb\xbf", b"\x0b", b"nan"]), max_size=60).map(b"".join))
+
+
 @settings(max_examples=400)
-@given(qrels=st.binary(max_size=200), run=st.binary(max_size=200),
-       gz=st.booleans(), ties=st.sampled_from(POLICIES))
+@given(qrels=FUZZ, run=FUZZ, gz=st.booleans(), ties=st.sampled_from(POLICIES))
 def test_arbitrary_bytes_never_crash(qrels, run, gz, ties):
     """Any bytes give judged rankings or the package's InputError, never anything else."""
     data = gzip.compress(run)[: len(run) // 2 + 10] if gz else run

@@ -5,7 +5,7 @@ use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::{parse_integer, python_space};
-use super::scan::{Format, Scan, pieces, row_line, scan, verdict};
+use super::scan::{Format, Scan, pieces, record_bound, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
 
@@ -62,7 +62,7 @@ fn read_piece<'a>(
 /// side as runs are ([`super::run::read`]).
 pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
     let cut = pieces(data);
-    let lines: usize = cut.iter().map(|(_, n)| n).sum();
+    let lines = record_bound(&cut, source, &FORMAT)?;
     let mut topic = vec![0u32; lines];
     let mut docno = vec![&b""[..]; lines];
     let mut rel = vec![0i64; lines];

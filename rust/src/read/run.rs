@@ -6,7 +6,7 @@ use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
 use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer};
-use super::scan::{Format, Scan, pieces, row_line, scan, verdict};
+use super::scan::{Format, Scan, pieces, record_bound, row_line, scan, verdict};
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -105,7 +105,7 @@ fn read_piece<'a>(
 /// written into its share of the columns, then moved up behind the piece before it.
 pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>, ReadError> {
     let cut = pieces(data);
-    let lines: usize = cut.iter().map(|(_, n)| n).sum();
+    let lines = record_bound(&cut, source, &FORMAT)?;
     let mut topic = vec![0u32; lines];
     let mut docno = vec![&b""[..]; lines];
     let mut scores = vec![0f64; lines];

@@ -49,7 +49,8 @@ const PIECE: usize = 1 << 22;
 const PIECE: usize = 16;
 
 /// `data` cut after newlines into pieces of about [`PIECE`] bytes or more (a piece per
-/// thread at least), each with the number of lines it holds (a bound on its rows).
+/// thread at least), each with a bound on the records it holds (its line ends, `\n` or
+/// `\r`, and one).
 pub fn pieces(data: &[u8]) -> Vec<(&[u8], usize)> {
     let size = PIECE.max(data.len() / (4 * rayon::current_num_threads()).max(1));
     let mut cuts = Vec::new();
@@ -67,8 +68,30 @@ pub fn pieces(data: &[u8]) -> Vec<(&[u8], usize)> {
         start = end;
     }
     cuts.into_par_iter()
-        .map(|piece| (piece, memchr::memchr_iter(b'\n', piece).count() + 1))
+        .map(|piece| (piece, memchr::memchr2_iter(b'\n', b'\r', piece).count() + 1))
         .collect()
+}
+
+/// The bound on the records of the pieces `cut` of a text, which rows are numbered by
+/// (`u32`): a text of more lines is refused rather than misread.
+pub fn record_bound(
+    cut: &[(&[u8], usize)],
+    source: &str,
+    format: &Format,
+) -> Result<usize, ReadError> {
+    let bound: usize = cut.iter().map(|(_, n)| n).sum();
+    if bound > u32::MAX as usize {
+        return Err(ReadError::whole(
+            Kind::Format,
+            format!(
+                "{} of more than {} lines: too many for one file",
+                format.what,
+                u32::MAX
+            ),
+            source,
+        ));
+    }
+    Ok(bound)
 }
 
 /// Splits every line of `data` into its `N` fields and hands them to `row`, which returns
@@ -187,6 +210,13 @@ mod tests {
         assert_eq!(seen[0], (b"x".to_vec(), b"1".to_vec()));
         assert_eq!(row_line(data, 1), (4, "y\t2".to_string()));
         assert!(verdict(data, "f", &FORMAT, &[], &found).is_ok());
+    }
+
+    #[test]
+    fn records_fit_the_bound_of_their_piece() {
+        let data = b"x 1\ry 2\rz 3";
+        let cut = pieces(data);
+        assert_eq!(cut, [(&data[..], 3)]);
     }
 
     #[test]
