@@ -9,13 +9,22 @@ fn separates(byte: u8) -> bool {
 /// the number of fields (which may be larger than `N`).
 pub fn split_fields<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N]) -> usize {
     let mut count = 0;
-    for field in line.split(|b| separates(*b)).filter(|f| !f.is_empty()) {
+    let mut rest = line;
+    loop {
+        let Some(start) = rest.iter().position(|b| !separates(*b)) else {
+            return count;
+        };
+        rest = &rest[start..];
+        let end = rest
+            .iter()
+            .position(|b| separates(*b))
+            .unwrap_or(rest.len());
         if let Some(slot) = out.get_mut(count) {
-            *slot = field;
+            *slot = &rest[..end];
         }
         count += 1;
+        rest = &rest[end..];
     }
-    count
 }
 
 /// Whether Python's `str.split()` splits at `c`: Unicode white space (`str.isspace`),

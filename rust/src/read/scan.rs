@@ -174,7 +174,20 @@ pub fn verdict(
 /// The records of a text as the columnar parse of the Python readers sees them: lines
 /// ended by `\n`, `\r\n` or a lone `\r` (pyarrow's CSV reader).
 fn records(data: &[u8]) -> impl Iterator<Item = &[u8]> {
-    data.split(|b| *b == b'\n' || *b == b'\r')
+    let mut rest = Some(data);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match memchr::memchr2(b'\n', b'\r', text) {
+            Some(end) => {
+                rest = text.get(end + 1..);
+                Some(&text[..end])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
 }
 
 /// The line number and text of data line `row` (0-based) of `data`, as the Python readers
