@@ -276,6 +276,19 @@ def test_faults_named_alike(qrels, run):
     assert_same(qrels, [run], RankingOptions(ties="rank-column"))
 
 
+def test_runs_named_by_the_caller_warn_of_several_run_ids_alike():
+    qrels = text(qrels_lines())
+    run = text([*run_lines("a"), "9 Q0 d1 1 0.5 other"])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        native = judge_trec((qrels, NAME), [(run, NAME)], names=["mine"])
+        python = build_judged_rankings(irscale.read_qrels(qrels),
+                                       [irscale.read_run(run, name="mine")])
+    assert_same_judged(native, python)
+    messages = [str(w.message) for w in seen]
+    assert len(messages) == 2 and messages[0] == messages[1]
+
+
 def test_runs_with_one_name_are_refused_alike():
     qrels, run = text(qrels_lines()), text(run_lines("a"))
     assert_same(qrels, [run, run], RankingOptions())

@@ -43,8 +43,8 @@ def judge_trec(
     """The judged rankings of the run files ``runs`` against the qrels file ``qrels``,
     each given as ``(bytes, name in messages)`` (plain or gzip-compressed).
 
-    ``names``: each run's name (``None``: as trec_eval 9.0.8, the run id of its last line,
-    with a warning when the file holds several). ``placeholders``: trec_eval 10's ``-c``
+    ``names``: each run's name (``None``: as trec_eval 9.0.8, the run id of its last line;
+    a file that holds several run ids is warned of). ``placeholders``: trec_eval 10's ``-c``
     (:func:`~irscale.core.judge.build_judged_rankings`). Faults of a file raise the errors
     of :func:`irscale.read_qrels` and :func:`irscale.read_run`, with the same messages.
     """
@@ -59,7 +59,7 @@ def judge_trec(
     run_names = []
     for (_, source), given, (runids, last, beyond) in zip(
             runs, names or [None] * len(runs), notes, strict=True):
-        if len(runids) > 1 and given is None:
+        if len(runids) > 1:  # as read_run warns, named or not
             warnings.warn(several_runids(source, len(runids), last), stacklevel=2)
         if beyond is not None:
             count, line, text = beyond
