@@ -22,7 +22,7 @@ from irscale.core.ranking import RankingOptions
 from irscale.errors import InputError
 from irscale.io.native_trec import judge_files, judge_trec
 
-from .conftest import CLEF, require
+from .conftest import CLEF, SHARED_DATA, require
 from .faults.catalog import trec_file_faults
 from .faults.conftest import qrels_lines, run_lines, text
 
@@ -124,6 +124,16 @@ def test_real_clef_runs(options):
     qrels = (folder / "task2.qrels").read_bytes()
     runs = [path.read_bytes() for path in sorted((folder / "runs").iterdir())]
     assert_same(qrels, runs, options, placeholders=True)
+
+
+@pytest.mark.parametrize("name", ["qrels.web.201-250.txt", "qrels.web.251-300.txt",
+                                  "qrels.web.201-250.ndeval.txt"])
+def test_real_web_track_qrels(name):
+    """TREC Web track qrels (graded, negative degrees); read as plain qrels, the diversity
+    qrels judge documents once per intent: the same duplicate error, with its hint."""
+    qrels = (require(SHARED_DATA / "trec-web-diversity") / name).read_bytes()
+    runs = [path.read_bytes() for path in sorted((FIXTURES / "runs").glob("*.run"))]
+    assert_same(qrels, runs, RankingOptions(), placeholders=True)
 
 
 def test_files_by_path_and_gzip(tmp_path):
