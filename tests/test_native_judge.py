@@ -6,6 +6,9 @@ rankings, array by array, the same warnings, and the same errors, message for me
 from __future__ import annotations
 
 import gzip
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -241,6 +244,27 @@ def test_a_run_read_in_pieces(ties):
     lines = run.split(b"\n")
     lines[230_000] = lines[230_000].replace(b" r", b" 1 r")
     assert assert_same(qrels, [b"\n".join(lines)], RankingOptions(ties=ties))[0] == "error"
+
+
+def test_the_same_arrays_whatever_the_thread_count(tmp_path):
+    """The engine's threads (rayon's, RAYON_NUM_THREADS) share out pieces and topics: the
+    judged rankings are the same, byte for byte, on 1 thread and on 3."""
+    qrels, run = _large_run(np.random.default_rng(11), 240_000)
+    (tmp_path / "q").write_bytes(qrels)
+    (tmp_path / "r").write_bytes(run)
+    script = ("import sys, numpy as np; from irscale.io.native_trec import judge_files; "
+              "jr = judge_files(sys.argv[1], [sys.argv[2]], complete=True); "
+              "np.savez(sys.argv[3], rel=jr.rel, offsets=jr.offsets, levels=jr.rel_levels)")
+    saved = []
+    for threads in ("1", "3"):
+        out = tmp_path / f"{threads}.npz"
+        env = {**os.environ, "RAYON_NUM_THREADS": threads,
+               "PYTHONPATH": os.pathsep.join(sys.path)}
+        subprocess.run([sys.executable, "-c", script, str(tmp_path / "q"), str(tmp_path / "r"),
+                        str(out)], check=True, env=env)
+        saved.append(np.load(out))
+    for name in ("rel", "offsets", "levels"):
+        assert saved[0][name].tobytes() == saved[1][name].tobytes()
 
 
 # ------------------------------------------------------------ faults
