@@ -104,6 +104,7 @@ pub fn scan<'a, const N: usize>(
     mut row: impl FnMut(&[&'a [u8]; N]) -> bool,
 ) -> Scan {
     let utf8 = std::str::from_utf8(data).is_ok();
+    let nul = memchr::memchr(0, data).is_some();
     let mut fields = [&b""[..]; N];
     let mut scan = Scan::default();
     for (index, mut record) in records(data).enumerate() {
@@ -116,7 +117,7 @@ pub fn scan<'a, const N: usize>(
         }
         let texts_fit = format.texts.iter().all(|&i| {
             let field = fields[i];
-            scan.nul |= memchr::memchr(0, field).is_some();
+            scan.nul |= nul && memchr::memchr(0, field).is_some();
             utf8 || std::str::from_utf8(field).is_ok()
         });
         if count != N || !texts_fit || !row(&fields) {
