@@ -49,8 +49,8 @@ pub fn judge(
     options: &Options,
 ) -> Result<Judgment, ReadError> {
     let qrels_text = text(qrels_file)?;
-    let qrels = qrels::read(&qrels_text, qrels_file.name)?;
-    let index = Index::build(&qrels);
+    // the qrels' columns are not kept: the index holds what judging needs
+    let index = Index::build(&qrels::read(&qrels_text, qrels_file.name)?);
     let keep_rank = options.ties == Ties::RankColumn;
     let texts: Vec<Result<Cow<[u8]>, ReadError>> = run_files.par_iter().map(text).collect();
     let judged: Vec<Result<_, ReadError>> = texts

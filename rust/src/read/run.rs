@@ -32,7 +32,6 @@ fn integer(field: &str) -> Option<&'static str> {
 
 /// A run read from a text: one row per retrieved document, in file order.
 pub struct Run<'a> {
-    pub topic: Vec<u32>,
     pub docno: Vec<&'a [u8]>,
     pub score: Vec<f64>,
     /// The rank column, when kept (empty otherwise).
@@ -202,8 +201,8 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
         ];
         return Err(error);
     }
+    drop(topic); // the groups say it now
     Ok(Run {
-        topic,
         docno,
         score: scores,
         rank,
@@ -237,7 +236,7 @@ mod tests {
             true,
         )
         .unwrap();
-        assert_eq!(run.topic, [0, 0, 1]);
+        assert_eq!(run.groups.rows_of(0).collect::<Vec<_>>(), [0, 1]);
         assert_eq!(run.score, [2.5, 1e300, 0.0]);
         assert_eq!(run.rank, [1, 2, 1]);
         assert_eq!(run.runids, [&b"a"[..], b"b"]);
@@ -259,11 +258,14 @@ mod tests {
         }
         let run = read(&text, "r", true).unwrap();
         assert_eq!(run.score.len(), 500);
-        for i in 0..500 {
-            assert_eq!(
-                run.topics[run.topic[i] as usize],
-                format!("t{}", (i * 7) % 13).as_bytes()
-            );
+        let mut topic = vec![0; 500];
+        for t in 0..run.topics.len() {
+            run.groups
+                .rows_of(t)
+                .for_each(|row| topic[row as usize] = t);
+        }
+        for (i, &t) in topic.iter().enumerate() {
+            assert_eq!(run.topics[t], format!("t{}", (i * 7) % 13).as_bytes());
             assert_eq!(run.docno[i], format!("d{i}").as_bytes());
             assert_eq!(
                 (run.rank[i], run.score[i]),
