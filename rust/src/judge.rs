@@ -157,7 +157,7 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
             let judged = &index.judged[code as usize];
             let mut kept = 0;
             for &row in &rows[..share.len()] {
-                let degree = *judged.get(run.docno[row as usize]).unwrap_or(&NONPOOL);
+                let degree = *judged.get(run.docno.get(row)).unwrap_or(&NONPOOL);
                 if !options.judged_only || degree >= 0 {
                     share[kept] = degree;
                     kept += 1;

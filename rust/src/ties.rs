@@ -68,7 +68,7 @@ pub fn rank(rows: &mut [u32], run: &Run, ties: Ties, doubles: bool) {
         // docnos are distinct within a topic: the order is total, no stability needed
         keyed.sort_unstable_by(|a, b| {
             a.0.cmp(&b.0)
-                .then_with(|| run.docno[b.1 as usize].cmp(run.docno[a.1 as usize]))
+                .then_with(|| run.docno.get(b.1).cmp(run.docno.get(a.1)))
         });
     } else {
         keyed.sort_by_key(|k| k.0); // stable: ties in file order

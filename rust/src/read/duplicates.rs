@@ -6,8 +6,12 @@ use super::topics::Groups;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-/// `(first row, second row)` of the duplicated pair listed first, or `None`.
-pub fn first_duplicate(groups: &Groups, docno: &[&[u8]]) -> Option<(u32, u32)> {
+/// `(first row, second row)` of the duplicated pair listed first, or `None`; `docno(row)`
+/// is the docno of a row.
+pub fn first_duplicate<'a>(
+    groups: &Groups,
+    docno: impl Fn(u32) -> &'a [u8] + Sync,
+) -> Option<(u32, u32)> {
     (0..groups.len())
         .into_par_iter()
         .filter_map(|t| {
@@ -16,7 +20,7 @@ pub fn first_duplicate(groups: &Groups, docno: &[&[u8]]) -> Option<(u32, u32)> {
             seen.reserve(rows.len());
             let mut found: Option<(u32, u32)> = None;
             for row in rows {
-                let first = *seen.entry(docno[row as usize]).or_insert(row);
+                let first = *seen.entry(docno(row)).or_insert(row);
                 if first != row && found.is_none_or(|best| (first, row) < best) {
                     found = Some((first, row));
                 }
@@ -36,9 +40,12 @@ mod tests {
         let topic = [0, 0, 1, 0, 0, 1];
         let docno: [&[u8]; 6] = [b"b", b"a", b"a", b"a", b"b", b"a"];
         let groups = Groups::of(&topic, 2);
-        assert_eq!(first_duplicate(&groups, &docno), Some((0, 4)));
         assert_eq!(
-            first_duplicate(&Groups::of(&topic[..3], 2), &docno[..3]),
+            first_duplicate(&groups, |row| docno[row as usize]),
+            Some((0, 4))
+        );
+        assert_eq!(
+            first_duplicate(&Groups::of(&topic[..3], 2), |row| docno[row as usize]),
             None
         );
     }

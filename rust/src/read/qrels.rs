@@ -104,7 +104,7 @@ pub fn read<'a>(data: &'a [u8], source: &str) -> Result<Qrels<'a>, ReadError> {
     rel.truncate(at);
     verdict(data, source, &FORMAT, &CHECKS, &found)?;
     let groups = Groups::of(&topic, interner.names.len());
-    if let Some((first, second)) = first_duplicate(&groups, &docno) {
+    if let Some((first, second)) = first_duplicate(&groups, |row| docno[row as usize]) {
         let (line, text) = row_line(data, second as usize);
         let (_, first_text) = row_line(data, first as usize);
         let second_field = |text: &str| {

@@ -32,7 +32,7 @@ fn integer(field: &str) -> Option<&'static str> {
 
 /// A run read from a text: one row per retrieved document, in file order.
 pub struct Run<'a> {
-    pub docno: Vec<&'a [u8]>,
+    pub docno: Docnos<'a>,
     pub score: Vec<f64>,
     /// The rank column, when kept (empty otherwise).
     pub rank: Vec<i64>,
@@ -47,6 +47,25 @@ pub struct Run<'a> {
     pub beyond_c_float: Option<(usize, usize)>,
 }
 
+/// The docnos of a run, each named by where it starts in the text (8 bytes a row rather
+/// than a slice's 16): a docno ends at the first blank, tab or line end after its start.
+pub struct Docnos<'a> {
+    text: &'a [u8],
+    starts: Vec<u64>,
+}
+
+impl<'a> Docnos<'a> {
+    /// The docno of row `row`.
+    pub fn get(&self, row: u32) -> &'a [u8] {
+        let rest = &self.text[self.starts[row as usize] as usize..];
+        let end = rest
+            .iter()
+            .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    }
+}
+
 /// What the fast pass over one piece of a run's text found.
 struct Part<'a> {
     topics: Interner<'a>,
@@ -58,10 +77,11 @@ struct Part<'a> {
 /// The rows of `piece` written to the columns from their start (`rank`: empty unless the
 /// rank column is kept); `first`: the piece starts the text.
 fn read_piece<'a>(
+    text: &'a [u8],
     piece: &'a [u8],
     first: bool,
     topic: &mut [u32],
-    docno: &mut [&'a [u8]],
+    docno: &mut [u64],
     score: &mut [f64],
     rank: &mut [i64],
 ) -> Part<'a> {
@@ -82,7 +102,7 @@ fn read_piece<'a>(
             rank[row] = r;
         }
         topic[row] = topics.id(fields[0]);
-        docno[row] = fields[2];
+        docno[row] = (fields[2].as_ptr() as usize - text.as_ptr() as usize) as u64;
         score[row] = value;
         if fields[5] != last_runid && seen_runids.insert(fields[5]) {
             runids.push(fields[5]);
@@ -106,7 +126,7 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
     let cut = pieces(data);
     let lines = record_bound(&cut, source, &FORMAT)?;
     let mut topic = vec![0u32; lines];
-    let mut docno = vec![&b""[..]; lines];
+    let mut docno = vec![0u64; lines];
     let mut scores = vec![0f64; lines];
     let mut rank = vec![0i64; if keep_rank { lines } else { 0 }];
     let parts: Vec<Part> = {
@@ -129,7 +149,7 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
             jobs.push((number == 0, piece, t1, d1, s1, r1));
         }
         jobs.into_par_iter()
-            .map(|(first, piece, t, d, s, r)| read_piece(piece, first, t, d, s, r))
+            .map(|(first, piece, t, d, s, r)| read_piece(data, piece, first, t, d, s, r))
             .collect()
     };
     let mut interner = Interner::default();
@@ -192,12 +212,16 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
     }
     let beyond_c_float = c_float_losses(&scores);
     let groups = Groups::of(&topic, interner.names.len());
-    if let Some((first, second)) = first_duplicate(&groups, &docno) {
+    let docno = Docnos {
+        text: data,
+        starts: docno,
+    };
+    if let Some((first, second)) = first_duplicate(&groups, |row| docno.get(row)) {
         let (line, text) = row_line(data, second as usize);
         let mut error = ReadError::at(Kind::Duplicate, String::new(), source, line, text);
         error.details = vec![
             String::from_utf8_lossy(interner.names[topic[first as usize] as usize]).into_owned(),
-            String::from_utf8_lossy(docno[first as usize]).into_owned(),
+            String::from_utf8_lossy(docno.get(first)).into_owned(),
         ];
         return Err(error);
     }
@@ -266,7 +290,7 @@ mod tests {
         }
         for (i, &t) in topic.iter().enumerate() {
             assert_eq!(run.topics[t], format!("t{}", (i * 7) % 13).as_bytes());
-            assert_eq!(run.docno[i], format!("d{i}").as_bytes());
+            assert_eq!(run.docno.get(i as u32), format!("d{i}").as_bytes());
             assert_eq!(
                 (run.rank[i], run.score[i]),
                 (i as i64, (i % 17) as f64 + 0.5)
