@@ -1,6 +1,6 @@
 //! From the bytes of a qrels file and of run files to one batch of judged rankings: the
-//! texts decompressed and read side by side (rayon, one run per task), every run judged
-//! ([`crate::judge`]). The output is the same whatever the thread count.
+//! runs decompressed, read and judged side by side (rayon, one run per task;
+//! [`crate::judge`]). The output is the same whatever the thread count.
 
 use crate::judge::{Batch, Index, Options, judge_run, stack};
 use crate::read::error::{Kind, ReadError};
@@ -52,18 +52,17 @@ pub fn judge(
     // the qrels' columns are not kept: the index holds what judging needs
     let index = Index::build(&qrels::read(&qrels_text, qrels_file.name)?);
     let keep_rank = options.ties == Ties::RankColumn;
-    let texts: Vec<Result<Cow<[u8]>, ReadError>> = run_files.par_iter().map(text).collect();
-    let judged: Vec<Result<_, ReadError>> = texts
+    // each run's text (decompressed) lives while its run is read and judged only
+    let judged: Vec<Result<_, ReadError>> = run_files
         .par_iter()
-        .zip(run_files)
-        .map(|(data, file)| {
-            let data = data.as_ref().map_err(Clone::clone)?;
-            let run = run::read(data, file.name, keep_rank)?;
+        .map(|file| {
+            let data = text(file)?;
+            let run = run::read(&data, file.name, keep_rank)?;
             let notes = RunNotes {
                 runids: run.runids.iter().map(|r| lossy(r)).collect(),
                 last_runid: lossy(run.last_runid),
                 beyond_c_float: run.beyond_c_float.map(|(count, row)| {
-                    let (line, text) = crate::read::scan::row_line(data, row);
+                    let (line, text) = crate::read::scan::row_line(&data, row);
                     (count, line, text)
                 }),
             };
