@@ -53,5 +53,9 @@ mod tests {
         let mut garbage = data.clone();
         garbage.extend(b"garbage");
         assert!(text(&garbage).is_err());
+        let mut checksum = data.clone();
+        let at = checksum.len() - 8; // the trailer's CRC-32
+        checksum[at] ^= 0xff;
+        assert!(text(&checksum).is_err());
     }
 }
