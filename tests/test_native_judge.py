@@ -5,6 +5,7 @@ rankings, array by array, the same warnings, and the same errors, message for me
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import os
 import subprocess
@@ -28,6 +29,9 @@ from irscale.io.native_trec import judge_files, judge_trec
 from .conftest import CLEF, SHARED_DATA, require
 from .faults.catalog import trec_file_faults
 from .faults.conftest import qrels_lines, run_lines, text
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import datagen
 
 FIXTURES = Path(__file__).parent / "fixtures" / "reference"
 POLICIES = ("trec_eval", "file-order", "rank-column")
@@ -137,6 +141,21 @@ def test_real_web_track_qrels(name):
     qrels = (require(SHARED_DATA / "trec-web-diversity") / name).read_bytes()
     runs = [path.read_bytes() for path in sorted((FIXTURES / "runs").glob("*.run"))]
     assert_same(qrels, runs, RankingOptions(), placeholders=True)
+
+
+@pytest.mark.parametrize("case", ["ties", "shuffled", "clueweb", "unranked", "tsv",
+                                  "aligned", "uneven", "interleaved", "longties",
+                                  "hashorder", "doubles", "urls", "graded", "signed"])
+@pytest.mark.parametrize("ties", POLICIES)
+def test_the_benchmark_cases(tmp_path, case, ties):
+    """Every shape of the benchmark's generated files (``benchmarks/datagen.py``), made
+    small: tabs, aligned columns, shuffled and interleaved lines, integer, double and
+    signed scores, long docnos."""
+    shape = dataclasses.replace(datagen.CASES[case], n_topics=40, depth=60)
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    datagen.generate(shape, qrels, run)
+    assert_same(qrels.read_bytes(), [run.read_bytes()], RankingOptions(ties=ties),
+                placeholders=True)
 
 
 def test_files_by_path_and_gzip(tmp_path):
