@@ -87,9 +87,9 @@ def assert_same(qrels: bytes, runs: Sequence[bytes], options: RankingOptions,
     assert native[0] == python[0], (native, python)
     if native[0] == "ok":
         assert_same_judged(native[1], python[1])
-        assert native[-1] == python[-1]  # the warnings
-    else:  # (the Python readers warn of the runs read before the faulty one)
+    else:
         assert native[1:3] == python[1:3]
+    assert native[-1] == python[-1]  # the warnings (of the runs read before a fault too)
     return native
 
 
@@ -340,6 +340,17 @@ def test_runs_named_by_the_caller_warn_of_several_run_ids_alike():
     assert_same_judged(native, python)
     messages = [str(w.message) for w in seen]
     assert len(messages) == 2 and messages[0] == messages[1]
+
+
+def test_the_warnings_of_runs_read_before_a_fault_come_first():
+    """The Python readers warn of each run as they read it, and of a run's own run ids and
+    scores before they refuse its duplicate: the same warnings, then the same error."""
+    qrels = text(qrels_lines())
+    warned = text([*run_lines("a"), "9 Q0 d1 1 1e300 other"])
+    duplicate = text([*run_lines("b"), "1 Q0 d6 9 0.1 other", "1 Q0 d6 9 0.1 x"])
+    for faulty in (duplicate, b"1 Q0 d1 1 x r\n"):
+        native = assert_same(qrels, [warned, faulty], RankingOptions())
+        assert native[0] == "error" and len(native[-1]) >= 2
 
 
 def test_runs_with_one_name_are_refused_alike():

@@ -17,15 +17,15 @@ use pyo3::types::PyBytes;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use judge::Options;
-use read::error::{Kind, ReadError};
+use read::error::Kind;
 use ties::Ties;
-use trec::File;
+use trec::{Failure, File};
 
 pyo3::create_exception!(
     _engine,
     TrecReadError,
     PyValueError,
-    "A fault of a TREC file, as a value: (kind, reason, source, line, text, details)."
+    "A fault of a TREC file, as a value: (kind, reason, source, line, text, details, notes)."
 );
 
 use judged::JudgedView;
@@ -89,8 +89,10 @@ fn trec_measure<'py>(
     Ok(converted)
 }
 
-/// The arguments of [`TrecReadError`]: kind, reason, source, line, text, details.
-fn read_error(error: ReadError) -> PyErr {
+/// The arguments of [`TrecReadError`]: kind, reason, source, line, text, details, and the
+/// notes `(source, run ids, last run id, scores beyond a C float)` of the runs read before.
+fn read_error(failure: Failure) -> PyErr {
+    let error = *failure.error;
     let kind = match error.kind {
         Kind::Format => "format",
         Kind::Empty => "empty",
@@ -104,6 +106,11 @@ fn read_error(error: ReadError) -> PyErr {
         error.line,
         error.text,
         error.details,
+        failure
+            .notes
+            .into_iter()
+            .map(|(name, note)| (name, note.runids, note.last_runid, note.beyond_c_float))
+            .collect::<Vec<_>>(),
     ))
 }
 

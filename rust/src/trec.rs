@@ -25,6 +25,22 @@ pub struct RunNotes {
     pub beyond_c_float: Option<(usize, usize, String)>,
 }
 
+/// A file's fault, and the notes of the runs read before it (their warnings come first,
+/// as the Python readers give them before they refuse the file).
+pub struct Failure {
+    pub error: Box<ReadError>,
+    pub notes: Vec<(String, RunNotes)>,
+}
+
+impl From<ReadError> for Failure {
+    fn from(error: ReadError) -> Self {
+        Failure {
+            error: Box::new(error),
+            notes: Vec::new(),
+        }
+    }
+}
+
 /// The batch, the judged topics (byte order), and per run its notes and its topics
 /// without judgments.
 pub struct Judgment {
@@ -41,23 +57,24 @@ fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
     source::text(file.data).map_err(|why| ReadError::whole(Kind::Gzip, why, file.name))
 }
 
-/// The judged rankings of every run against the qrels; the first error in reading order
+/// The judged rankings of every run against the qrels; the first fault in reading order
 /// (the qrels, then the runs in turn) otherwise.
 pub fn judge(
     qrels_file: &File,
     run_files: &[File],
     options: &Options,
-) -> Result<Judgment, ReadError> {
+) -> Result<Judgment, Failure> {
     let qrels_text = text(qrels_file)?;
     // the qrels' columns are not kept: the index holds what judging needs
     let index = Index::build(&qrels::read(&qrels_text, qrels_file.name)?);
     let keep_rank = options.ties == Ties::RankColumn;
     // each run's text (decompressed) lives while its run is read and judged only
-    let judged: Vec<Result<_, ReadError>> = run_files
+    type Refused = Box<(ReadError, Option<RunNotes>)>;
+    let judged: Vec<Result<_, Refused>> = run_files
         .par_iter()
         .map(|file| {
-            let data = text(file)?;
-            let run = run::read(&data, file.name, keep_rank)?;
+            let data = text(file).map_err(|e| Box::new((e, None)))?;
+            let run = run::read(&data, file.name, keep_rank).map_err(|e| Box::new((e, None)))?;
             let notes = RunNotes {
                 runids: run.runids.iter().map(|r| lossy(r)).collect(),
                 last_runid: lossy(run.last_runid),
@@ -66,14 +83,29 @@ pub fn judge(
                     (count, line, text)
                 }),
             };
+            if let Err(error) = run::refuse_duplicates(&run, &data, file.name) {
+                return Err(Box::new((error, Some(notes))));
+            }
             Ok((judge_run(&index, &run, options), notes))
         })
         .collect();
     let mut runs = Vec::with_capacity(judged.len());
-    let mut notes = Vec::with_capacity(judged.len());
+    let mut notes: Vec<RunNotes> = Vec::with_capacity(judged.len());
     let mut unjudged = Vec::with_capacity(judged.len());
-    for result in judged {
-        let (mut one, note) = result?;
+    for (result, file) in judged.into_iter().zip(run_files) {
+        let (mut one, note) = match result {
+            Ok(found) => found,
+            Err(refused) => {
+                let (error, own) = *refused;
+                let names = run_files.iter().map(|f| f.name.to_string());
+                let mut warned: Vec<(String, RunNotes)> = names.zip(notes).collect();
+                warned.extend(own.map(|note| (file.name.to_string(), note)));
+                return Err(Failure {
+                    error: Box::new(error),
+                    notes: warned,
+                });
+            }
+        };
         unjudged.push(std::mem::take(&mut one.unjudged));
         runs.push(one);
         notes.push(note);

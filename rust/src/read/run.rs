@@ -1,6 +1,7 @@
 //! TREC runs `qid Q0 docno rank score runid` (`irscale.io.trec.read_run`): `Q0` is
 //! ignored, and `rank` unless kept; scores are finite numbers; a document retrieved twice
-//! for a topic is refused.
+//! for a topic is refused ([`refuse_duplicates`], after the run's warnings, as the Python
+//! reader warns before it refuses).
 
 use super::diagnose::Check;
 use super::duplicates::first_duplicate;
@@ -216,15 +217,6 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
         text: data,
         starts: docno,
     };
-    if let Some((first, second)) = first_duplicate(&groups, |row| docno.get(row)) {
-        let (line, text) = row_line(data, second as usize);
-        let mut error = ReadError::at(Kind::Duplicate, String::new(), source, line, text);
-        error.details = vec![
-            String::from_utf8_lossy(interner.names[topic[first as usize] as usize]).into_owned(),
-            String::from_utf8_lossy(docno.get(first)).into_owned(),
-        ];
-        return Err(error);
-    }
     drop(topic); // the groups say it now
     Ok(Run {
         docno,
@@ -236,6 +228,24 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
         last_runid,
         beyond_c_float,
     })
+}
+
+/// The error of a document that `run` (read from `data`) retrieves twice for a topic,
+/// named as the Python reader names it; `Ok` when there is none.
+pub fn refuse_duplicates(run: &Run, data: &[u8], source: &str) -> Result<(), ReadError> {
+    let Some((first, second)) = first_duplicate(&run.groups, |row| run.docno.get(row)) else {
+        return Ok(());
+    };
+    let topic = (0..run.topics.len())
+        .find(|&t| run.groups.rows_of(t).any(|row| row == first))
+        .map_or(&b""[..], |t| run.topics[t]);
+    let (line, text) = row_line(data, second as usize);
+    let mut error = ReadError::at(Kind::Duplicate, String::new(), source, line, text);
+    error.details = vec![
+        String::from_utf8_lossy(topic).into_owned(),
+        String::from_utf8_lossy(run.docno.get(first)).into_owned(),
+    ];
+    Err(error)
 }
 
 /// How many scores a C float cannot hold (`warn_single_precision`), and the first's row.
@@ -313,9 +323,10 @@ mod tests {
         let error = read(b"1 Q0 d1 x 2.5 a\n", "r", true).err().unwrap();
         assert_eq!(error.reason, "rank is not an integer");
         assert!(read(b"1 Q0 d1 x 2.5 a\n", "r", false).is_ok());
-        let error = read(b"1 Q0 d1 1 2 a\n1 Q0 d1 2 1 a\n", "r", false)
-            .err()
-            .unwrap();
-        assert_eq!((error.kind, error.details.len()), (Kind::Duplicate, 2));
+        let data = b"1 Q0 d0 1 2 a\n2 Q0 d1 1 2 a\n2 Q0 d1 2 1 a\n";
+        let run = read(data, "r", false).unwrap();
+        let error = refuse_duplicates(&run, data, "r").err().unwrap();
+        assert_eq!((error.kind, error.line), (Kind::Duplicate, Some(3)));
+        assert_eq!(error.details, ["2", "d1"]);
     }
 }

@@ -59,11 +59,7 @@ def judge_trec(
     run_names = []
     for (_, source), given, (runids, last, beyond) in zip(
             runs, names or [None] * len(runs), notes, strict=True):
-        if len(runids) > 1:  # as read_run warns, named or not
-            warnings.warn(several_runids(source, len(runids), last), stacklevel=2)
-        if beyond is not None:
-            count, line, text = beyond
-            warnings.warn(c_float_warning(f"{source}, line {line}", count, text), stacklevel=2)
+        _warn(source, runids, last, beyond)
         run_names.append(last if given is None else given)
     return judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
                            ranking_run, placeholder, topics, run_names, unjudged, options,
@@ -99,10 +95,24 @@ def _file(path: PathLike) -> tuple[bytes, str]:
         raise access_error(error, path) from None
 
 
+def _warn(source: str, runids: list[str], last: str,
+          beyond: tuple[int, int, str] | None) -> None:
+    """The warnings :func:`irscale.read_run` gives of a run file: several run ids (named or
+    not), scores beyond a C float."""
+    if len(runids) > 1:
+        warnings.warn(several_runids(source, len(runids), last), stacklevel=3)
+    if beyond is not None:
+        count, line, text = beyond
+        warnings.warn(c_float_warning(f"{source}, line {line}", count, text), stacklevel=3)
+
+
 def _raise(error: Exception, files: Sequence[tuple[bytes, str]]) -> NoReturn:
     """The package's error for the engine's ``TrecReadError`` (``files``: the bytes and
-    name of every file, for gzip data that cannot be decompressed)."""
-    kind, reason, source, line, text, details = error.args
+    name of every file, for gzip data that cannot be decompressed), after the warnings
+    of the runs read before the faulty file, as the Python readers give them."""
+    kind, reason, source, line, text, details, notes = error.args
+    for note in notes:
+        _warn(*note)
     if kind == "empty":
         raise EmptyInputError(reason, source=source) from None
     if kind == "duplicate":
