@@ -15,7 +15,8 @@ def trec_measure(
     """The outputs of one trec_eval measure family on a batch of judged rankings."""
 
 class TrecReadError(ValueError):
-    """A fault of a TREC file: ``args`` are (kind, reason, source, line, text, details)."""
+    """A fault of a TREC file: ``args`` are (kind, reason, source, line, text, details,
+    notes of the runs read before)."""
 
 def judge_trec(
     qrels: bytes, qrels_name: str, runs: list[tuple[bytes, str]], ties: str, compat: int,
