@@ -1,5 +1,7 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
+from typing import Any
+
 __version__: str
 
 def build_info() -> tuple[str, bool]:
@@ -16,3 +18,12 @@ def gain_sort_unreplayable(
     gains: list[tuple[int, float]], rel_levels: object, degrees: object,
 ) -> list[tuple[int, float, float]]:
     """The gain tables on which trec_eval's sort of gains cannot be replayed."""
+class TrecReadError(ValueError):
+    """A fault of a TREC file: ``args`` are (kind, reason, source, line, text, details,
+    notes of the runs read before)."""
+
+def judge_trec(
+    qrels: bytes, qrels_name: str, runs: list[tuple[bytes, str]], ties: str, compat: int,
+    max_docs: int | None, judged_only: bool, placeholders: bool,
+) -> tuple[Any, ...]:
+    """The judged rankings of TREC run files against a TREC qrels file, from their bytes."""

@@ -102,14 +102,26 @@ def _diversity_hint(raw: Callable[[], bytes]) -> Callable[[int, int], str]:
 
     def explain(first: int, second: int) -> str:
         fields = [line_of_record(raw(), row)[1].split() for row in (first, second)]
-        if fields[0][1] == fields[1][1]:
-            return ""
-        return (f"; its lines differ in the second field ({fields[0][1]!r}, "
-                f"{fields[1][1]!r}), as diversity qrels 'topic subtopic docno judgment' "
-                "do: read them with --qrels-format diversity or a diversity measure "
-                "(-m ndeval, alpha-nDCG@20; read_diversity_qrels in Python)")
+        return diversity_hint(fields[0][1], fields[1][1])
 
     return explain
+
+
+def diversity_hint(first: str, second: str) -> str:
+    """:func:`_diversity_hint`'s text for a duplicated pair whose lines hold ``first`` and
+    ``second`` in their second field (nothing when they are equal)."""
+    if first == second:
+        return ""
+    return (f"; its lines differ in the second field ({first!r}, {second!r}), as diversity "
+            "qrels 'topic subtopic docno judgment' do: read them with --qrels-format "
+            "diversity or a diversity measure (-m ndeval, alpha-nDCG@20; "
+            "read_diversity_qrels in Python)")
+
+
+def several_runids(source: str, count: int, last: str) -> str:
+    """The warning for a run file holding ``count`` different run ids."""
+    return (f"{source}: {count} different run ids; the run is named after the last one "
+            f"({last!r}), as trec_eval 9.0.8 does")
 
 
 def read_run(
@@ -169,11 +181,7 @@ def read_run(
     last_runid, runids = _run_ids(table["runid"])
     del table  # the run id and score columns are not needed any more: free them
     if len(runids) > 1:
-        warnings.warn(
-            f"{source_label}: {len(runids)} different run ids; the run is named after the "
-            f"last one ({last_runid!r}), as trec_eval 9.0.8 does",
-            stacklevel=2,
-        )
+        warnings.warn(several_runids(source_label, len(runids), last_runid), stacklevel=2)
     return assemble_run(
         topic, docno, score, rank,
         name=name if name is not None else last_runid,

@@ -181,6 +181,13 @@ def check_duplicate_policy(policy: object) -> None:
             f"{', '.join(map(repr, DUPLICATE_POLICIES))}")
 
 
+def duplicate_reason(topic: str, docno: str, why: str = "") -> str:
+    """What a :class:`DuplicateError` says of a pair listed twice (``why``: what the reader
+    adds about the pair's lines)."""
+    return (f"duplicate document {docno!r} for topic {topic!r} (in Python, "
+            f"duplicates='first', 'last' or 'max' keeps one of them){why}")
+
+
 def resolve_duplicates(
     topic: pa.ChunkedArray,
     docno: pa.ChunkedArray,
@@ -225,8 +232,7 @@ def resolve_duplicates(
         line, text = describe_row(int(second))
         why = "" if explain is None else explain(int(rows[0]), int(second))
         raise DuplicateError(
-            f"duplicate document {first_pair[1]!r} for topic {first_pair[0]!r} (in Python, "
-            f"duplicates='first', 'last' or 'max' keeps one of them){why}",
+            duplicate_reason(first_pair[0], first_pair[1], why),
             source=source,
             line=line,
             text=text,

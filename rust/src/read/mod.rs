@@ -1,0 +1,18 @@
+//! Readers of TREC text: qrels (`qid iter docno rel`) and runs (`qid Q0 docno rank score
+//! runid`), parsed from bytes exactly as `irscale.io.trec` reads them.
+//!
+//! Two passes, as the Python readers: a fast one ([`scan`]) splits every line on runs of
+//! blanks and tabs and parses the typed fields; when a line does not fit, the whole text is
+//! diagnosed line by line ([`diagnose`]: the specification of validity, Python's rules of
+//! whitespace and UTF-8), and the first bad line is named in the error.
+
+pub mod diagnose;
+pub mod duplicates;
+pub mod error;
+pub mod fields;
+pub mod lines;
+pub mod qrels;
+pub mod run;
+pub mod scan;
+pub mod source;
+pub mod topics;

@@ -1,0 +1,110 @@
+//! The order of a topic's retrieved documents (`irscale.core.ranking`): the tie policies.
+//!
+//! * `trec_eval`: score descending, ties broken by docno descending in byte order
+//!   (trec_eval's `form_res_rels.c`); trec_eval 9.0.8 keeps scores as C floats
+//!   (`TEXT_RESULTS.sim` is a `float`), so scores equal in single precision tie; 10.0
+//!   keeps doubles.
+//! * `file-order`: score descending, ties in file order (NTCIREVAL, cwl_eval).
+//! * `rank-column`: the file's rank column ascending, ties in file order.
+
+use crate::read::run::Run;
+
+/// A tie policy (`irscale.core.options.TIE_POLICIES`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    TrecEval,
+    FileOrder,
+    RankColumn,
+}
+
+impl Ties {
+    /// The policy named `name` as the Python API names it.
+    pub fn named(name: &str) -> Option<Ties> {
+        match name {
+            "trec_eval" => Some(Ties::TrecEval),
+            "file-order" => Some(Ties::FileOrder),
+            "rank-column" => Some(Ties::RankColumn),
+            _ => None,
+        }
+    }
+}
+
+/// A key of a score (not NaN) that ascends as the score descends, equal exactly where
+/// the scores are equal (`-0` and `+0` alike): the bits of a negative number as they are
+/// (the most negative last), those of a positive one with all but the sign bit flipped.
+fn descending_key(score: f64) -> u64 {
+    let bits = (score + 0.0).to_bits();
+    if bits >> 63 == 1 {
+        bits
+    } else {
+        bits ^ (u64::MAX >> 1)
+    }
+}
+
+/// [`descending_key`] of the score as a C float (trec_eval 9.0.8's comparison).
+fn descending_c_float_key(score: f64) -> u64 {
+    let bits = (score as f32 + 0.0).to_bits();
+    u64::from(if bits >> 31 == 1 {
+        bits
+    } else {
+        bits ^ (u32::MAX >> 1)
+    })
+}
+
+/// `rows` (one topic's rows of `run`, in file order) put in ranking order. `doubles`:
+/// the `trec_eval` policy compares scores as doubles (trec_eval 10.0) rather than as C
+/// floats (9.0.8).
+pub fn rank(rows: &mut [u32], run: &Run, ties: Ties, doubles: bool) {
+    let key = |row: u32| -> u64 {
+        let row = row as usize;
+        match ties {
+            Ties::RankColumn => (run.rank[row] as u64) ^ (1 << 63),
+            Ties::TrecEval if !doubles => descending_c_float_key(run.score[row]),
+            _ => descending_key(run.score[row]),
+        }
+    };
+    let mut keyed: Vec<(u64, u32)> = rows.iter().map(|&row| (key(row), row)).collect();
+    if ties == Ties::TrecEval {
+        // docnos are distinct within a topic: the order is total, no stability needed
+        keyed.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| run.docno.get(b.1).cmp(run.docno.get(a.1)))
+        });
+    } else {
+        keyed.sort_by_key(|k| k.0); // stable: ties in file order
+    }
+    for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
+        *slot = row;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::run::read;
+
+    fn ranked(text: &[u8], ties: Ties, doubles: bool) -> Vec<u32> {
+        let run = read(text, "r", true).unwrap();
+        let mut rows: Vec<u32> = (0..run.score.len() as u32).collect();
+        rank(&mut rows, &run, ties, doubles);
+        rows
+    }
+
+    const RUN: &[u8] = b"1 Q0 a 3 1.0 r\n1 Q0 c 1 1.00000001 r\n1 Q0 b 2 1.0 r\n1 Q0 d 4 -0 r\n1 Q0 e 5 0 r\n1 Q0 f 0 -1e300 r\n";
+
+    #[test]
+    fn trec_eval_ties_scores_equal_as_c_floats() {
+        // 1.00000001 is 1.0 as a C float: c, b, a by docno descending
+        assert_eq!(ranked(RUN, Ties::TrecEval, false), [1, 2, 0, 4, 3, 5]);
+        assert_eq!(ranked(RUN, Ties::TrecEval, true), [1, 2, 0, 4, 3, 5]);
+        let doubles = b"1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n";
+        assert_eq!(ranked(doubles, Ties::TrecEval, false), [1, 0]);
+        assert_eq!(ranked(doubles, Ties::TrecEval, true), [0, 1]);
+    }
+
+    #[test]
+    fn file_order_and_rank_column_keep_ties_in_file_order() {
+        assert_eq!(ranked(RUN, Ties::FileOrder, false), [1, 0, 2, 3, 4, 5]);
+        assert_eq!(ranked(RUN, Ties::RankColumn, false), [5, 1, 2, 0, 3, 4]);
+    }
+}

@@ -1,0 +1,125 @@
+//! From the bytes of a qrels file and of run files to one batch of judged rankings: the
+//! runs decompressed, read and judged side by side (rayon, one run per task;
+//! [`crate::judge`]). The output is the same whatever the thread count.
+
+use crate::judge::{Batch, Index, Options, judge_run, stack};
+use crate::read::error::{Kind, ReadError};
+use crate::read::{qrels, run, source};
+use crate::ties::Ties;
+use rayon::prelude::*;
+use std::borrow::Cow;
+
+/// A file's bytes and its name in messages.
+pub struct File<'a> {
+    pub data: &'a [u8],
+    pub name: &'a str,
+}
+
+/// What one run file says beside its rankings.
+pub struct RunNotes {
+    /// The distinct run ids, in order of first appearance.
+    pub runids: Vec<String>,
+    /// The last line's run id (trec_eval 9.0.8 names the run after it).
+    pub last_runid: String,
+    /// Scores no C float holds: how many, and the line number and text of the first.
+    pub beyond_c_float: Option<(usize, usize, String)>,
+}
+
+/// A file's fault, and the notes of the runs read before it (their warnings come first,
+/// as the Python readers give them before they refuse the file).
+pub struct Failure {
+    pub error: Box<ReadError>,
+    pub notes: Vec<(String, RunNotes)>,
+}
+
+impl From<ReadError> for Failure {
+    fn from(error: ReadError) -> Self {
+        Failure {
+            error: Box::new(error),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The batch, the judged topics (byte order), and per run its notes and its topics
+/// without judgments.
+pub struct Judgment {
+    pub batch: Batch,
+    pub topics: Vec<String>,
+    pub degrees: Vec<i64>,
+    pub dense: bool,
+    pub notes: Vec<RunNotes>,
+    pub unjudged: Vec<Vec<String>>,
+}
+
+/// The text of `file`, or the error that its gzip data cannot be decompressed.
+fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
+    source::text(file.data).map_err(|why| ReadError::whole(Kind::Gzip, why, file.name))
+}
+
+/// The judged rankings of every run against the qrels; the first fault in reading order
+/// (the qrels, then the runs in turn) otherwise.
+pub fn judge(
+    qrels_file: &File,
+    run_files: &[File],
+    options: &Options,
+) -> Result<Judgment, Failure> {
+    let qrels_text = text(qrels_file)?;
+    // the qrels' columns are not kept: the index holds what judging needs
+    let index = Index::build(&qrels::read(&qrels_text, qrels_file.name)?);
+    let keep_rank = options.ties == Ties::RankColumn;
+    // each run's text (decompressed) lives while its run is read and judged only
+    type Refused = Box<(ReadError, Option<RunNotes>)>;
+    let judged: Vec<Result<_, Refused>> = run_files
+        .par_iter()
+        .map(|file| {
+            let data = text(file).map_err(|e| Box::new((e, None)))?;
+            let run = run::read(&data, file.name, keep_rank).map_err(|e| Box::new((e, None)))?;
+            let notes = RunNotes {
+                runids: run.runids.iter().map(|r| lossy(r)).collect(),
+                last_runid: lossy(run.last_runid),
+                beyond_c_float: run.beyond_c_float.map(|(count, row)| {
+                    let (line, text) = crate::read::scan::row_line(&data, row);
+                    (count, line, text)
+                }),
+            };
+            if let Err(error) = run::refuse_duplicates(&run, &data, file.name) {
+                return Err(Box::new((error, Some(notes))));
+            }
+            Ok((judge_run(&index, &run, options), notes))
+        })
+        .collect();
+    let mut runs = Vec::with_capacity(judged.len());
+    let mut notes: Vec<RunNotes> = Vec::with_capacity(judged.len());
+    let mut unjudged = Vec::with_capacity(judged.len());
+    for (result, file) in judged.into_iter().zip(run_files) {
+        let (mut one, note) = match result {
+            Ok(found) => found,
+            Err(refused) => {
+                let (error, own) = *refused;
+                let names = run_files.iter().map(|f| f.name.to_string());
+                let mut warned: Vec<(String, RunNotes)> = names.zip(notes).collect();
+                warned.extend(own.map(|note| (file.name.to_string(), note)));
+                return Err(Failure {
+                    error: Box::new(error),
+                    notes: warned,
+                });
+            }
+        };
+        unjudged.push(std::mem::take(&mut one.unjudged));
+        runs.push(one);
+        notes.push(note);
+    }
+    Ok(Judgment {
+        batch: stack(&index, runs),
+        topics: index.topics.iter().map(|t| lossy(t)).collect(),
+        degrees: index.degrees.clone(),
+        dense: index.dense,
+        notes,
+        unjudged,
+    })
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

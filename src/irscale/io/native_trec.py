@@ -1,0 +1,128 @@
+"""TREC qrels and run files judged by the native engine: from the files' bytes to one
+:class:`~irscale.core.judged.JudgedRankings`, without ``Qrels`` or ``Run`` objects.
+
+The engine (``irscale._engine.judge_trec``, ``rust/src/read``) reads the files as
+:mod:`irscale.io.trec` does: the same lines accepted and refused, the same values, the
+same errors (file, line and text). It decompresses gzip data itself; when they are
+truncated or corrupt, :func:`irscale.io.files.gunzip` says why, in Python's words. It
+ranks every run by the tie policy and judges it against the qrels as
+:func:`irscale.core.judge.build_judged_rankings` does (:mod:`irscale.core.native_judge`).
+
+>>> jr = judge_trec((b"1 0 d1 1\\n1 0 d2 0\\n", "qrels"),
+...                 [(b"1 Q0 d2 1 2.0 bm25\\n1 Q0 d1 2 1.0 bm25\\n", "run")])
+>>> jr.rel.tolist(), jr.runs
+([0, 1], ('bm25',))
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .. import _engine
+from ..core._columnar.duplicates import duplicate_reason
+from ..core.inputs import c_float_warning
+from ..core.judged import JudgedRankings
+from ..core.native_judge import judged_rankings
+from ..core.options import TiePolicy
+from ..core.ranking import RankingOptions
+from ..errors import DuplicateError, EmptyInputError, InputFormatError
+from .files import PathLike, access_error, check_readable, display_name, gunzip, read_file
+from .trec import diversity_hint, several_runids
+
+
+def judge_trec(
+    qrels: tuple[bytes, str],
+    runs: Sequence[tuple[bytes, str]],
+    options: RankingOptions | None = None,
+    *,
+    names: Sequence[str | None] | None = None,
+    placeholders: bool = False,
+) -> JudgedRankings:
+    """The judged rankings of the run files ``runs`` against the qrels file ``qrels``,
+    each given as ``(bytes, name in messages)`` (plain or gzip-compressed).
+
+    ``names``: each run's name (``None``: as trec_eval 9.0.8, the run id of its last line;
+    a file that holds several run ids is warned of). ``placeholders``: trec_eval 10's ``-c``
+    (:func:`~irscale.core.judge.build_judged_rankings`). Faults of a file raise the errors
+    of :func:`irscale.read_qrels` and :func:`irscale.read_run`, with the same messages.
+    """
+    options = options or RankingOptions()
+    try:
+        (rel, offsets, rel_levels, degrees, dense, ranking_topic, ranking_run, placeholder,
+         topics, notes, unjudged) = _engine.judge_trec(
+            qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
+            options.compat, options.max_docs, options.judged_only, placeholders)
+    except _engine.TrecReadError as error:
+        _raise(error, [qrels, *runs])
+    run_names = []
+    for (_, source), given, (runids, last, beyond) in zip(
+            runs, names or [None] * len(runs), notes, strict=True):
+        _warn(source, runids, last, beyond)
+        run_names.append(last if given is None else given)
+    return judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
+                           ranking_run, placeholder, topics, run_names, unjudged, options,
+                           placeholders=placeholders)
+
+
+def judge_files(
+    qrels: PathLike,
+    runs: Sequence[PathLike],
+    *,
+    ties: TiePolicy = "trec_eval",
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    compat: int = 9,
+    complete: bool = False,
+) -> JudgedRankings:
+    """:func:`judge_trec` of files given by their paths; the options are trec_eval's
+    (:class:`~irscale.core.ranking.RankingOptions`), ``complete`` its ``-c``. Runs are
+    named after their last run id."""
+    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, ties=ties, compat=compat)
+    return judge_trec(_file(qrels), [_file(path) for path in runs], options,
+                      placeholders=complete)
+
+
+def _file(path: PathLike) -> tuple[bytes, str]:
+    """The bytes of the file at ``path`` and its name in messages."""
+    check_readable(path)
+    try:
+        return read_file(path), display_name(path)
+    except OSError as error:
+        raise access_error(error, path) from None
+
+
+def _warn(source: str, runids: list[str], last: str,
+          beyond: tuple[int, int, str] | None) -> None:
+    """The warnings :func:`irscale.read_run` gives of a run file: several run ids (named or
+    not), scores beyond a C float."""
+    if len(runids) > 1:
+        warnings.warn(several_runids(source, len(runids), last), stacklevel=3)
+    if beyond is not None:
+        count, line, text = beyond
+        warnings.warn(c_float_warning(f"{source}, line {line}", count, text), stacklevel=3)
+
+
+def _raise(error: Exception, files: Sequence[tuple[bytes, str]]) -> NoReturn:
+    """The package's error for the engine's ``TrecReadError`` (``files``: the bytes and
+    name of every file, for gzip data that cannot be decompressed), after the warnings
+    of the runs read before the faulty file, as the Python readers give them."""
+    kind, reason, source, line, text, details, notes = error.args
+    for note in notes:
+        _warn(*note)
+    if kind == "empty":
+        raise EmptyInputError(reason, source=source) from None
+    if kind == "duplicate":
+        topic, docno, *fields = details
+        why = diversity_hint(*fields) if fields else ""
+        raise DuplicateError(duplicate_reason(topic, docno, why), source=source, line=line,
+                             text=text) from None
+    if kind == "gzip":
+        for data, name in files:  # Python's words, where Python refuses the data too
+            if name == source and data[:2] == b"\x1f\x8b":
+                gunzip(data, source)
+        raise InputFormatError(f"corrupt gzip data ({reason})", source=source) from None
+    raise InputFormatError(reason, source=source, line=line, text=text) from None
