@@ -88,11 +88,151 @@ fn gain_sort_unreplayable<'py>(
     ))
 }
 
+// ---------------------------------------------------------------- diversity measures
+pub mod diversity;
+
+/// A batch of rankings judged per intent, as numpy arrays (those of
+/// `irscale.measures.diversity.rankings.DiversityRankings`): `(lengths, ranking_topic,
+/// entry_ranking, entry_rank, entry_subtopic)`.
+type RankingArrays<'py> = (
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+);
+
+fn rankings<'a>(
+    arrays: &'a RankingArrays<'_>,
+    intents: &diversity::Intents,
+) -> PyResult<diversity::Rankings<'a>> {
+    diversity::Rankings::new(
+        arrays.0.as_slice()?,
+        arrays.1.as_slice()?,
+        arrays.2.as_slice()?,
+        arrays.3.as_slice()?,
+        arrays.4.as_slice()?,
+        intents,
+    )
+    .map_err(PyValueError::new_err)
+}
+
+/// The values of one of ndeval's diversity families on a batch judged per intent (`ideal`:
+/// the topics' greedy ideal rankings, for the normalised families), `n_intents` and
+/// `nrel_sub` those of the qrels topics: one float64 per ranking.
+#[pyfunction]
+#[pyo3(signature = (family, cutoff, alpha, beta, run, ideal, n_intents, nrel_sub))]
+#[allow(clippy::too_many_arguments)]
+fn ndeval_measure<'py>(
+    py: Python<'py>,
+    family: &str,
+    cutoff: Option<i64>,
+    alpha: f64,
+    beta: f64,
+    run: RankingArrays<'py>,
+    ideal: Option<RankingArrays<'py>>,
+    n_intents: PyReadonlyArray1<'py, i64>,
+    nrel_sub: PyReadonlyArray2<'py, i64>,
+) -> PyResult<Py<PyAny>> {
+    let intents = diversity::Intents::new(
+        n_intents.as_slice()?,
+        nrel_sub.as_slice()?,
+        nrel_sub.as_array().ncols(),
+    )
+    .map_err(PyValueError::new_err)?;
+    let batch = rankings(&run, &intents)?;
+    let ideal = ideal.as_ref().map(|a| rankings(a, &intents)).transpose()?;
+    let values = py
+        .detach(|| {
+            diversity::ndeval(
+                family,
+                cutoff,
+                alpha,
+                beta,
+                &batch,
+                ideal.as_ref(),
+                &intents,
+            )
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(values.into_pyarray(py).into_any().unbind())
+}
+
+/// The values of one of NTCIREVAL's D-measures on a batch judged per intent: `entry_gain`
+/// the gain value of each entry's level, `probability` and `navigational` the intents'
+/// Pr(i|q) and types (`topics × width`), `rel_topic` and `rel_gain` the qrels' relevant
+/// documents with the gain value of their level for each intent, `discounts[r − 1]` the
+/// discount of rank `r` (D-nDCG): one float64 per ranking.
+#[pyfunction]
+#[pyo3(signature = (family, cutoff, beta, din, run, entry_gain, probability, navigational,
+                    rel_topic, rel_gain, discounts, n_intents, nrel_sub))]
+#[allow(clippy::too_many_arguments)]
+fn ntcir_measure<'py>(
+    py: Python<'py>,
+    family: &str,
+    cutoff: Option<i64>,
+    beta: f64,
+    din: bool,
+    run: RankingArrays<'py>,
+    entry_gain: PyReadonlyArray1<'py, f64>,
+    probability: PyReadonlyArray2<'py, f64>,
+    navigational: PyReadonlyArray2<'py, bool>,
+    rel_topic: PyReadonlyArray1<'py, i64>,
+    rel_gain: PyReadonlyArray2<'py, f64>,
+    discounts: PyReadonlyArray1<'py, f64>,
+    n_intents: PyReadonlyArray1<'py, i64>,
+    nrel_sub: PyReadonlyArray2<'py, i64>,
+) -> PyResult<Py<PyAny>> {
+    let width = nrel_sub.as_array().ncols();
+    let intents = diversity::Intents::new(n_intents.as_slice()?, nrel_sub.as_slice()?, width)
+        .map_err(PyValueError::new_err)?;
+    let batch = rankings(&run, &intents)?;
+    let entry_gain = entry_gain.as_slice()?;
+    if entry_gain.len() != batch.rank.len() {
+        return Err(PyValueError::new_err(
+            "entry_gain must hold one gain per entry",
+        ));
+    }
+    let weights = diversity::global_gains::Weights {
+        probability: probability.as_slice()?,
+        navigational: navigational.as_slice()?,
+        width,
+    };
+    let family = if din && family == "D-nDCG" {
+        "DIN-nDCG"
+    } else {
+        family
+    };
+    let discounts = discounts.as_slice()?;
+    let (rel_topic, rel_gain) = (rel_topic.as_slice()?, rel_gain.as_slice()?);
+    let values = py
+        .detach(|| {
+            let ideal = diversity::global_gains::IdealLists::new(
+                intents.n_intents.len(),
+                rel_topic,
+                rel_gain,
+                &weights,
+            )?;
+            let g = diversity::dmeasures::Global {
+                batch: &batch,
+                entry_gain,
+                weights: &weights,
+                ideal: &ideal,
+            };
+            diversity::ntcir(family, cutoff, beta, discounts, &g)
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(values.into_pyarray(py).into_any().unbind())
+}
+// ---------------------------------------------------------------- end of diversity measures
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
     m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
+    m.add_function(wrap_pyfunction!(ndeval_measure, m)?)?;
+    m.add_function(wrap_pyfunction!(ntcir_measure, m)?)?;
     Ok(())
 }
