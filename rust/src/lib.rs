@@ -224,6 +224,71 @@ fn ntcir_measure<'py>(
         .map_err(PyValueError::new_err)?;
     Ok(values.into_pyarray(py).into_any().unbind())
 }
+/// The relevant `(topic, docno)` pairs of diversity qrels, indexed once per evaluation to
+/// judge runs per intent (`diversity::judging`).
+#[pyclass(frozen)]
+struct IntentJudge {
+    index: diversity::judging::RelevantIndex,
+}
+
+#[pymethods]
+impl IntentJudge {
+    /// The index of the relevant documents: topic, docno (arrow's `offsets` and `data`),
+    /// their intents (`mask`, documents × intents) and levels (`level`).
+    #[new]
+    fn new(
+        topic: PyReadonlyArray1<'_, i64>,
+        offsets: PyReadonlyArray1<'_, i64>,
+        data: PyReadonlyArray1<'_, u8>,
+        mask: PyReadonlyArray2<'_, bool>,
+        level: PyReadonlyArray2<'_, i64>,
+    ) -> PyResult<Self> {
+        let docno = diversity::judging::Strings::new(offsets.as_slice()?, data.as_slice()?)
+            .map_err(PyValueError::new_err)?;
+        let index = diversity::judging::RelevantIndex::new(
+            topic.as_slice()?,
+            &docno,
+            mask.as_slice()?,
+            level.as_slice()?,
+            mask.as_array().ncols(),
+        )
+        .map_err(PyValueError::new_err)?;
+        Ok(IntentJudge { index })
+    }
+
+    /// The relevant entries `(ranking, rank, intent, level)` of a run whose documents are
+    /// `offsets`/`data` (arrow's layout), ranking `r` being the first `length[r]` rows of
+    /// `order[start[r]..]` (`order` empty: the rows as they are) of qrels topic `topic[r]`.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn judge<'py>(
+        &self,
+        py: Python<'py>,
+        offsets: PyReadonlyArray1<'py, i64>,
+        data: PyReadonlyArray1<'py, u8>,
+        order: PyReadonlyArray1<'py, i64>,
+        start: PyReadonlyArray1<'py, i64>,
+        length: PyReadonlyArray1<'py, i64>,
+        topic: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>)> {
+        let docno = diversity::judging::Strings::new(offsets.as_slice()?, data.as_slice()?)
+            .map_err(PyValueError::new_err)?;
+        let run = diversity::judging::RunRankings {
+            order: order.as_slice()?,
+            start: start.as_slice()?,
+            length: length.as_slice()?,
+            topic: topic.as_slice()?,
+        };
+        let entries = py
+            .detach(|| self.index.judge(&run, &docno))
+            .map_err(PyValueError::new_err)?;
+        Ok((
+            entries.ranking.into_pyarray(py).into_any().unbind(),
+            entries.rank.into_pyarray(py).into_any().unbind(),
+            entries.intent.into_pyarray(py).into_any().unbind(),
+            entries.level.into_pyarray(py).into_any().unbind(),
+        ))
+    }
+}
 // ---------------------------------------------------------------- end of diversity measures
 
 #[pymodule]
@@ -234,5 +299,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
     m.add_function(wrap_pyfunction!(ndeval_measure, m)?)?;
     m.add_function(wrap_pyfunction!(ntcir_measure, m)?)?;
+    m.add_class::<IntentJudge>()?;
     Ok(())
 }

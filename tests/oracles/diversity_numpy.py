@@ -16,14 +16,25 @@ in index order), so that values are the C programs' doubles.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 
+from irscale.core import identifiers
+from irscale.core.inputs import Run
 from irscale.core.subsets import Subset
 from irscale.measures.base import c_divide, safe_divide
 from irscale.measures.cascade import unsatisfied_before
 from irscale.measures.diversity.context import DiversityContext
-from irscale.measures.diversity.rankings import DiversityRankings
+from irscale.measures.diversity.rankings import (
+    DiversityIndex,
+    DiversityRankings,
+    id_ranks,
+)
+from irscale.measures.diversity.rankings import _index_in as index_in
+from irscale.measures.diversity.rankings import _rank_order as rank_order
+from irscale.measures.diversity.rankings import _RunJudgment as RunJudgment
 from irscale.measures.gain_discount import GainMap, discount_of
 from irscale.measures.params import Params
 
@@ -335,3 +346,82 @@ def d_nerr(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
     ideal, igg = _upto(ideal_all, igg_all, k)
     return safe_divide(err(run, gg, _per_ranking(ctx, highest)),
                        _per_ranking(ctx, err(ideal, igg, highest)))
+
+
+# ---------------------------------------------------------------- judging per intent
+@dataclass(frozen=True, eq=False)
+class RelevantLookup:
+    """The relevant (topic, docno) pairs of a :class:`DiversityIndex` keyed for lookup:
+    ``key = qrels topic × width + docno code`` (codes into ``doc_dict``), sorted."""
+
+    doc_dict: pa.Array
+    width: int
+    sorted_key: np.ndarray
+    key_order: np.ndarray
+
+    @classmethod
+    def of(cls, index: DiversityIndex) -> RelevantLookup:
+        doc_codes, doc_dict = identifiers.encode(index.rel_docno)
+        width = max(len(doc_dict), 1)
+        rel_key = index.rel_topic * width + doc_codes
+        key_order = np.argsort(rel_key)
+        return cls(doc_dict, width, rel_key[key_order], key_order)
+
+
+def judge_run(index: DiversityIndex, lookup: RelevantLookup, run: Run, traditional: bool,
+               max_docs: int | None) -> RunJudgment:
+    """One run judged per intent against ``index``, vectorised over its rows (irscale's
+    numpy judging before the engine's ``rust/src/diversity/judging.rs``)."""
+    n = len(run)
+    empty = np.empty(0, np.int64)
+    if n == 0:
+        return RunJudgment(empty, empty, [], empty, empty, empty, empty)
+    topic_codes, topic_dict = identifiers.encode(identifiers.as_strings(run.topic), grouped=True)
+    order = rank_order(run, topic_codes, topic_dict, traditional)
+    identity = order is None
+    topic_sorted = topic_codes if order is None else topic_codes[order]
+    starts = np.flatnonzero(np.r_[True, topic_sorted[1:] != topic_sorted[:-1]])
+    block_topic = topic_sorted[starts]
+    lengths = np.r_[starts[1:], n] - starts
+    if max_docs is not None:
+        lengths = np.minimum(lengths, max_docs)
+    names = topic_dict.to_pylist()
+    ranking_order = np.argsort(id_ranks(names)[block_topic], kind="stable")
+    renumber = np.empty(len(starts), dtype=np.int64)
+    renumber[ranking_order] = np.arange(len(starts))
+    qrels_topic = index_in(topic_dict, index.topics)
+    d_code = index_in(identifiers.as_strings(run.docno), lookup.doc_dict) \
+        if len(lookup.doc_dict) else \
+        np.full(n, -1)
+    candidates = np.flatnonzero(d_code >= 0)
+    row_topic = qrels_topic[topic_codes[candidates]]
+    judged = row_topic >= 0
+    candidates, row_topic = candidates[judged], row_topic[judged]
+    if order is None:
+        pos_sorted = candidates
+    else:
+        inverse = np.empty(n, dtype=np.int64)
+        inverse[order] = np.arange(n)
+        pos_sorted = inverse[candidates]
+    block = np.searchsorted(starts, pos_sorted, side="right") - 1
+    position = pos_sorted - starts[block]
+    keep = position < lengths[block]
+    candidates, block, position = candidates[keep], block[keep], position[keep]
+    key = row_topic[keep] * lookup.width + d_code[candidates]
+    sorted_key = lookup.sorted_key
+    where = np.minimum(np.searchsorted(sorted_key, key), max(len(sorted_key) - 1, 0))
+    ok = sorted_key[where] == key if len(sorted_key) else np.zeros(len(key), bool)
+    block, position, rel = block[ok], position[ok], lookup.key_order[where[ok]]
+    r_idx, s_idx = np.nonzero(index.rel_mask[rel])
+    ranking = renumber[block[r_idx]]
+    rank = position[r_idx] + 1
+    if identity:  # rows in rank order within each ranking: only rankings move
+        entry_order = np.argsort(ranking, kind="stable")
+    else:
+        entry_order = np.lexsort((s_idx, rank, ranking))
+    return RunJudgment(
+        lengths=lengths[ranking_order], ranking_topic=qrels_topic[block_topic][ranking_order],
+        topic_ids=[names[t] for t in block_topic[ranking_order].tolist()],
+        entry_ranking=ranking[entry_order], entry_rank=rank[entry_order],
+        entry_subtopic=s_idx[entry_order],
+        entry_level=index.rel_level[rel[r_idx], s_idx][entry_order])

@@ -38,18 +38,46 @@ pub fn discounts(depth: usize) -> Vec<f64> {
         .collect()
 }
 
-/// `(rank, score)` of every rank of ranking `i` holding a relevant document, `gain[c]`
-/// being `(1 − α)^c`.
-pub fn position_scores(batch: &Rankings, i: usize, width: usize, gain: &[f64]) -> Vec<(i64, f64)> {
-    let counts = batch.intent_counts(i, width);
-    let mut out: Vec<(i64, f64)> = Vec::new();
-    for (e, c) in batch.entries(i).zip(counts) {
+/// `visit(rank, score)` for every rank of ranking `i` up to `depth` holding a relevant
+/// document, in rank order, `gain[c]` being `(1 − α)^c`.
+pub fn scores_upto(
+    batch: &Rankings,
+    i: usize,
+    width: usize,
+    gain: &[f64],
+    depth: i64,
+    mut visit: impl FnMut(i64, f64),
+) {
+    let mut seen = vec![0usize; width];
+    let mut current: Option<(i64, f64)> = None;
+    for e in batch.entries(i) {
         let rank = batch.rank[e];
-        match out.last_mut() {
-            Some((r, score)) if *r == rank => *score += gain[c],
-            _ => out.push((rank, 0.0 + gain[c])),
+        if rank > depth {
+            break;
         }
+        let j = batch.intent[e] as usize;
+        let g = gain[seen[j]];
+        seen[j] += 1;
+        current = match current {
+            Some((r, score)) if r == rank => Some((r, score + g)),
+            Some((r, score)) => {
+                visit(r, score);
+                Some((rank, 0.0 + g))
+            }
+            None => Some((rank, 0.0 + g)),
+        };
     }
+    if let Some((r, score)) = current {
+        visit(r, score);
+    }
+}
+
+/// `(rank, score)` of every rank of ranking `i` holding a relevant document.
+pub fn position_scores(batch: &Rankings, i: usize, width: usize, gain: &[f64]) -> Vec<(i64, f64)> {
+    let mut out = Vec::new();
+    scores_upto(batch, i, width, gain, i64::MAX, |rank, score| {
+        out.push((rank, score))
+    });
     out
 }
 
@@ -86,12 +114,14 @@ impl Cascade {
             return 0.0;
         }
         let mut sum = 0.0;
-        for (rank, score) in position_scores(batch, i, intents.width, &self.gain) {
-            if rank as usize > k {
-                break;
-            }
-            sum += self.term(score, rank as usize - 1);
-        }
+        scores_upto(
+            batch,
+            i,
+            intents.width,
+            &self.gain,
+            k as i64,
+            |rank, score| sum += self.term(score, rank as usize - 1),
+        );
         if k <= 1 {
             return sum;
         }

@@ -14,6 +14,7 @@ pub mod cascade;
 pub mod dmeasures;
 pub mod global_gains;
 pub mod intent_counts;
+pub mod judging;
 pub mod nrbp;
 
 use rayon::prelude::*;

@@ -7,7 +7,8 @@ the engine (``rust/src/diversity/``, one module per family); the registrations o
 arrays of :class:`~irscale.measures.diversity.rankings.DiversityRankings` (the relevant
 entries ``(ranking, rank, subtopic)`` sorted by ranking, rank and subtopic, the topic of
 each ranking, the intents of the qrels topics), read in place where already contiguous
-int64; the values come back as one float64 per ranking.
+int64; the values come back as one float64 per ranking. Runs are judged per intent by the
+engine too (:class:`IntentJudge`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
+import pyarrow as pa
 
 from .. import _engine
+from . import identifiers
 
 
 class PerIntentBatch(Protocol):
@@ -72,3 +75,42 @@ def ntcir_family(family: str, batch: PerIntentBatch, *, cutoff: int | None, beta
         np.ascontiguousarray(rel_gain, dtype=np.float64),
         np.ascontiguousarray(discounts, dtype=np.float64), _int64(batch.n_intents),
         _int64(batch.nrel_sub))
+
+
+def _string_buffers(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """Arrow's layout of a column of strings: ``(offsets as int64, bytes)``, read in place
+    (a column of several chunks is joined first)."""
+    strings = identifiers.as_strings(values)
+    array = strings.combine_chunks() if strings.num_chunks != 1 else strings.chunk(0)
+    _, offsets, data = array.buffers()
+    start = array.offset
+    offsets = np.frombuffer(offsets, dtype=np.int32)[start:start + len(array) + 1] \
+        if offsets is not None else np.zeros(1, dtype=np.int32)
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.empty(0, np.uint8)
+    return offsets.astype(np.int64), data
+
+
+class IntentJudge:
+    """The relevant ``(topic, docno)`` pairs of diversity qrels, indexed once by the engine
+    (``rust/src/diversity/judging.rs``) to judge runs per intent: ``topic[d]`` and
+    ``docno[d]`` of every relevant document ``d``, ``mask[d, j]`` when it is relevant to
+    intent ``j``, at level ``level[d, j]``."""
+
+    def __init__(self, topic: np.ndarray, docno: pa.Array | pa.ChunkedArray,
+                 mask: np.ndarray, level: np.ndarray) -> None:
+        offsets, data = _string_buffers(docno)
+        self._engine = _engine.IntentJudge(_int64(topic), offsets, data,
+                                           np.ascontiguousarray(mask, dtype=bool),
+                                           _int64(level))
+
+    def judge(self, docno: pa.Array | pa.ChunkedArray, order: np.ndarray | None,
+              start: np.ndarray, length: np.ndarray, topic: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The relevant entries ``(ranking, rank, intent, level)`` of a run whose documents
+        are ``docno``, sorted by ranking, rank and intent: ranking ``r`` is the first
+        ``length[r]`` rows of ``order[start[r]:]`` (``None``: the rows in file order), of
+        qrels topic ``topic[r]`` (−1: not judged)."""
+        offsets, data = _string_buffers(docno)
+        return self._engine.judge(offsets, data,
+                                  np.empty(0, np.int64) if order is None else _int64(order),
+                                  _int64(start), _int64(length), _int64(topic))
