@@ -1,5 +1,7 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
+from typing import Any
+
 __version__: str
 
 def build_info() -> tuple[str, bool]:
@@ -16,3 +18,29 @@ def gain_sort_unreplayable(
     gains: list[tuple[int, float]], rel_levels: object, degrees: object,
 ) -> list[tuple[int, float, float]]:
     """The gain tables on which trec_eval's sort of gains cannot be replayed."""
+
+# diversity measures (rust/src/diversity/)
+def ndeval_measure(
+    family: str, cutoff: int | None, alpha: float, beta: float,
+    run: tuple[object, object, object, object, object],
+    ideal: tuple[object, object, object, object, object] | None,
+    n_intents: object, nrel_sub: object,
+) -> Any:
+    """One of ndeval's diversity families on a batch judged per intent: float64 per ranking."""
+
+def ntcir_measure(
+    family: str, cutoff: int | None, beta: float, din: bool,
+    run: tuple[object, object, object, object, object], entry_gain: object,
+    probability: object, navigational: object, rel_topic: object, rel_gain: object,
+    discounts: object, n_intents: object, nrel_sub: object,
+) -> Any:
+    """One of NTCIREVAL's D-measures on a batch judged per intent: float64 per ranking."""
+
+class IntentJudge:
+    """The relevant (topic, docno) pairs of diversity qrels, for judging runs per intent."""
+
+    def __init__(self, topic: object, offsets: object, data: object, mask: object,
+                 level: object) -> None: ...
+    def judge(self, offsets: object, data: object, order: object, start: object,
+              length: object, topic: object) -> tuple[Any, Any, Any, Any]:
+        """The relevant entries (ranking, rank, intent, level) of a run."""

@@ -23,22 +23,36 @@ from . import identifiers
 
 
 class PerIntentBatch(Protocol):
-    """The arrays of a batch of rankings judged per intent."""
+    """The arrays of a batch of rankings judged per intent (read only)."""
 
-    lengths: np.ndarray
-    ranking_topic: np.ndarray
-    entry_ranking: np.ndarray
-    entry_rank: np.ndarray
-    entry_subtopic: np.ndarray
-    n_intents: np.ndarray
-    nrel_sub: np.ndarray
+    @property
+    def lengths(self) -> np.ndarray: ...
+
+    @property
+    def ranking_topic(self) -> np.ndarray: ...
+
+    @property
+    def entry_ranking(self) -> np.ndarray: ...
+
+    @property
+    def entry_rank(self) -> np.ndarray: ...
+
+    @property
+    def entry_subtopic(self) -> np.ndarray: ...
+
+    @property
+    def n_intents(self) -> np.ndarray: ...
+
+    @property
+    def nrel_sub(self) -> np.ndarray: ...
 
 
 def _int64(values: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(values, dtype=np.int64)
 
 
-def _arrays(batch: PerIntentBatch) -> tuple[np.ndarray, ...]:
+def _arrays(batch: PerIntentBatch
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (_int64(batch.lengths), _int64(batch.ranking_topic), _int64(batch.entry_ranking),
             _int64(batch.entry_rank), _int64(batch.entry_subtopic))
 
