@@ -38,6 +38,11 @@ Without a cut-off every measure uses the whole ranking. A topic without a releva
 document (or one the qrels do not judge) scores 0 (NTCIREVAL's ``gcompute`` refuses such
 a topic). NTCIREVAL writes the run's global gains with four decimals (``glabel``'s
 ``%.4f``) before computing; irscale uses the exact sums (docs/diversity.md).
+
+I-rec and the D-measures are computed by the engine (``rust/src/diversity/``:
+``intent_counts``, ``global_gains``, ``dmeasures``; :mod:`irscale.core.diversity_kernels`),
+every ranking on its own, its sums made in NTCIREVAL's order (ranks in order, intents in
+index order); the gain map and the discount are the catalogue's, applied here.
 """
 
 from __future__ import annotations

@@ -297,8 +297,8 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     (:func:`~irscale.io.naming.name_runs`), the batch of rankings (run by run, topics in
     :func:`id_sort_key` order), the run of each ranking, and each ranking's topic id.
 
-    Each run is judged on its own, vectorised over its rows (:func:`_rank_order` puts them
-    in ndeval's order; the run's docnos are looked up once among the relevant (topic,
+    Each run is judged on its own (:func:`_rank_order` puts its rows in ndeval's order;
+    the engine looks the run's docnos up in one pass among the relevant (topic,
     docno) pairs of the qrels), and the runs' relevant entries are joined end to end:
     no table of all runs' rows is built.
 
