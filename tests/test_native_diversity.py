@@ -224,3 +224,13 @@ def test_judging_real_qrels_matches_the_oracle():
     rng.shuffle(rows)  # rows out of rank order: the judging sorts them
     check_judging(text, ["\n".join(rows) + "\n"], False, None)
     check_judging(text, ["\n".join(rows) + "\n"], True, 40)
+
+
+def test_d_ndcg_with_binary_gains_by_hand():
+    """gain=binary on a topic of several relevant documents (its level arrays once failed
+    to broadcast): GG(d1) = ½·1 + ½·1, GG(d2) = ½·1; the run ranks d2 then d1."""
+    ctx = context("1 1 d1 2\n1 2 d1 1\n1 2 d2 1\n1 1 d3 0\n", ["1 Q0 d2 1 2 r\n1 Q0 d1 2 1 r\n"])
+    _, got = kernel(ctx, "D-nDCG", {"gain": "binary"}, None)
+    dcg = 0.5 / 1.0 + 1.0 / np.log2(3.0)
+    ideal = 1.0 / 1.0 + 0.5 / np.log2(3.0)
+    assert got.tolist() == pytest.approx([dcg / ideal], rel=1e-15)
