@@ -27,3 +27,29 @@ def judge_trec(
     max_docs: int | None, judged_only: bool, placeholders: bool,
 ) -> tuple[Any, ...]:
     """The judged rankings of TREC run files against a TREC qrels file, from their bytes."""
+
+# diversity measures (rust/src/diversity/)
+def ndeval_measure(
+    family: str, cutoff: int | None, alpha: float, beta: float,
+    run: tuple[object, object, object, object, object],
+    ideal: tuple[object, object, object, object, object] | None,
+    n_intents: object, nrel_sub: object,
+) -> Any:
+    """One of ndeval's diversity families on a batch judged per intent: float64 per ranking."""
+
+def ntcir_measure(
+    family: str, cutoff: int | None, beta: float, din: bool,
+    run: tuple[object, object, object, object, object], entry_gain: object,
+    probability: object, navigational: object, rel_topic: object, rel_gain: object,
+    discounts: object, n_intents: object, nrel_sub: object,
+) -> Any:
+    """One of NTCIREVAL's D-measures on a batch judged per intent: float64 per ranking."""
+
+class IntentJudge:
+    """The relevant (topic, docno) pairs of diversity qrels, for judging runs per intent."""
+
+    def __init__(self, topic: object, offsets: object, data: object, mask: object,
+                 level: object) -> None: ...
+    def judge(self, offsets: object, data: object, order: object, start: object,
+              length: object, topic: object) -> tuple[Any, Any, Any, Any]:
+        """The relevant entries (ranking, rank, intent, level) of a run."""

@@ -59,7 +59,7 @@ def _alpha() -> Keywords:
           formula="Σ_{i≤k} score_i/i / Σ_{i≤k} S(1 − α)^(i−1)/i, score_i = Σ_j (1 − α)^c_j(i)",
           source="Chapelle et al. 2009; ndeval 4.5")
 def _err_ia(ctx, p, k):
-    return nd.err_at(ctx.run, p["alpha"], k)
+    return nd.ndeval_values(ctx, "ERR-IA", k, p["alpha"])
 
 
 @register("nERR-IA", cutoff="required", params=_alpha(),
@@ -68,9 +68,7 @@ def _err_ia(ctx, p, k):
           formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking",
           source="ndeval 4.5")
 def _nerr_ia(ctx, p, k):
-    dr, ideal = ctx.run, ctx.ideal(p["alpha"])
-    return nd.normalised(nd.err_at(dr, p["alpha"], k), nd.err_at(ideal, p["alpha"], k),
-                         dr.ranking_topic, nd.dcg_at(dr, p["alpha"], k))
+    return nd.ndeval_values(ctx, "nERR-IA", k, p["alpha"])
 
 
 @register("alpha-DCG", cutoff="required", params=_alpha(),
@@ -79,7 +77,7 @@ def _nerr_ia(ctx, p, k):
           formula="Σ_{i≤k} score_i·disc(i) / Σ_{i≤k} S(1 − α)^(i−1)·disc(i)",
           source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_dcg(ctx, p, k):
-    return nd.dcg_at(ctx.run, p["alpha"], k)
+    return nd.ndeval_values(ctx, "alpha-DCG", k, p["alpha"])
 
 
 @register("alpha-nDCG", cutoff="required", params=_alpha(),
@@ -88,9 +86,7 @@ def _alpha_dcg(ctx, p, k):
           formula="α-DCG@k / α-DCG@k of the greedy ideal ranking",
           source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_ndcg(ctx, p, k):
-    run = nd.dcg_at(ctx.run, p["alpha"], k)
-    return nd.normalised(run, nd.dcg_at(ctx.ideal(p["alpha"]), p["alpha"], k),
-                         ctx.run.ranking_topic, run)
+    return nd.ndeval_values(ctx, "alpha-nDCG", k, p["alpha"])
 
 
 @register("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
@@ -99,7 +95,7 @@ def _alpha_ndcg(ctx, p, k):
           formula="(1 − (1 − α)β)/S · Σ_i score_i·β^(i−1)",
           source="Clarke et al. 2009; ndeval 4.5")
 def _nrbp(ctx, p, k):
-    return nd.nrbp(ctx.run, p["alpha"], p["beta"])
+    return nd.ndeval_values(ctx, "NRBP", None, p["alpha"], p["beta"])
 
 
 @register("nNRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
@@ -108,7 +104,7 @@ def _nrbp(ctx, p, k):
           formula="NRBP / NRBP of the greedy ideal ranking",
           source="Clarke et al. 2009; ndeval 4.5")
 def _nnrbp(ctx, p, k):
-    return nd.nnrbp(ctx.run, ctx.ideal(p["alpha"]), p["alpha"], p["beta"])
+    return nd.ndeval_values(ctx, "nNRBP", None, p["alpha"], p["beta"])
 
 
 @register("MAP-IA", params=Keywords(), cutoff="none",
@@ -117,7 +113,7 @@ def _nnrbp(ctx, p, k):
           formula="(1/S) Σ_j AP_j",
           source="Agrawal et al. 2009; ndeval 4.5")
 def _map_ia(ctx, p, k):
-    return nd.map_ia(ctx.run)
+    return nd.ndeval_values(ctx, "MAP-IA")
 
 
 @register("P-IA", params=Keywords(), cutoff="required",
@@ -126,7 +122,7 @@ def _map_ia(ctx, p, k):
           formula="Σ_j |relevant to j in top k| / (k·S)",
           source="Agrawal et al. 2009; ndeval 4.5")
 def _p_ia(ctx, p, k):
-    return nd.precision_ia(ctx.run, k)
+    return nd.ndeval_values(ctx, "P-IA", k)
 
 
 @register("strec", params=Keywords(), cutoff="required", doc="Subtopic recall at k (ndeval).",
@@ -134,7 +130,7 @@ def _p_ia(ctx, p, k):
           formula="|intents covered in top k| / S",
           source="Zhai et al. 2003; ndeval 4.5")
 def _strec(ctx, p, k):
-    return nd.subtopic_recall(ctx.run, k)
+    return nd.ndeval_values(ctx, "strec", k)
 
 
 #: ndeval's columns, in the order it prints them.

@@ -85,17 +85,6 @@ class DiversityContext:
             return out
         return self.memo("ranking_weights", compute)
 
-    def entry_weights(self) -> np.ndarray:
-        """Per relevant entry of :attr:`run`: Pr(j|q) of its intent."""
-        dr = self.run
-        return self.memo("entry_weights", lambda: self.weights[
-            dr.ranking_topic[dr.entry_ranking], dr.entry_subtopic])
-
-    def entry_navigational(self) -> np.ndarray:
-        """Per relevant entry of :attr:`run`: True when its intent is navigational."""
-        dr = self.run
-        return self.navigational[dr.ranking_topic[dr.entry_ranking], dr.entry_subtopic]
-
     def intent_rankings(self) -> IntentRankings:
         """One catalogue ranking per (ranking, intent with a relevant document), judged by
         that intent's graded levels (:class:`IntentRankings`), as ``judge_intents``

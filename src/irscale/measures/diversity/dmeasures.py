@@ -38,15 +38,19 @@ Without a cut-off every measure uses the whole ranking. A topic without a releva
 document (or one the qrels do not judge) scores 0 (NTCIREVAL's ``gcompute`` refuses such
 a topic). NTCIREVAL writes the run's global gains with four decimals (``glabel``'s
 ``%.4f``) before computing; irscale uses the exact sums (docs/diversity.md).
+
+I-rec and the D-measures are computed by the engine (``rust/src/diversity/``:
+``intent_counts``, ``global_gains``, ``dmeasures``; :mod:`irscale.core.diversity_kernels`),
+every ranking on its own, its sums made in NTCIREVAL's order (ranks in order, intents in
+index order); the gain map and the discount are the catalogue's, applied here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.subsets import Subset
-from ..base import EvalContext, get_family, register, safe_divide
-from ..cascade import unsatisfied_before
+from ...core.diversity_kernels import ntcir_family
+from ..base import EvalContext, get_family, register
 from ..gain_discount import (
     BASE,
     DISCOUNT_KIND,
@@ -65,163 +69,53 @@ GAMMA = Keyword(number(low=0.0, high=1.0), 0.5,
 GAIN = gain_keyword("linear")
 
 
-# ---------------------------------------------------------------- global gains
-def _positions(segment: np.ndarray, rank: np.ndarray, n_segments: int) -> Subset:
-    """A :class:`Subset` of positions (sorted by segment, then rank)."""
-    counts = np.bincount(segment, minlength=n_segments)
-    return Subset(index=np.arange(len(segment)), segment=segment,
-                  offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
-                  rank=rank, rel=np.zeros(len(segment), dtype=np.int64))
-
-
+# ---------------------------------------------------------------- engine calls
 def _level_gains(levels: np.ndarray, gain: GainMap) -> np.ndarray:
-    """gv(x) of every level (0 for x ≤ 0: not relevant to that intent)."""
+    """gv(x) of every level (0 for x ≤ 0: not relevant to that intent), in the shape of
+    ``levels`` (the gain map maps a flat array of degrees)."""
     levels = np.asarray(levels, dtype=np.int64)
-    return np.where(levels > 0, gain.gains(np.maximum(levels, 0), "D-measure"), 0.0)
+    gains = gain.gains(np.maximum(levels, 0).ravel(), "D-measure").reshape(levels.shape)
+    return np.where(levels > 0, gains, 0.0)
 
 
-def run_gains(ctx: DiversityContext, gain: GainMap, din: bool = False
-              ) -> tuple[Subset, np.ndarray]:
-    """The ranks of positive global gain of every ranking and GG there (eq. 27; with
-    ``din``, GG^DIN of eq. 32). Memoised per context."""
+def _gains(ctx: DiversityContext, gain: GainMap) -> tuple[np.ndarray, np.ndarray]:
+    """gv of the level of every relevant entry of the run and of every (relevant document,
+    intent) of the qrels (memoised per context)."""
 
-    def compute() -> tuple[Subset, np.ndarray]:
+    def compute() -> tuple[np.ndarray, np.ndarray]:
         dr = ctx.run
         levels = dr.entry_level if dr.entry_level is not None else \
             np.ones(len(dr.entry_rank), np.int64)
-        term = ctx.entry_weights() * _level_gains(levels, gain)
-        if din:
-            term = np.where(ctx.entry_navigational() & (nd.intent_counts(dr) > 0), 0.0, term)
-        start = np.r_[True, (dr.entry_ranking[1:] != dr.entry_ranking[:-1])
-                      | (dr.entry_rank[1:] != dr.entry_rank[:-1])] if len(term) else \
-            np.empty(0, dtype=bool)
-        gg = np.bincount(np.cumsum(start) - 1, weights=term) if len(term) else np.empty(0)
-        keep = gg > 0
-        return (_positions(dr.entry_ranking[start][keep], dr.entry_rank[start][keep],
-                           dr.n_rankings), gg[keep])
+        return _level_gains(levels, gain), _level_gains(ctx.index.rel_level, gain)
 
-    return ctx.memo(f"gg:{gain}:{din}", compute)
+    return ctx.memo(f"level_gains:{gain}", compute)
 
 
-def ideal_gains(ctx: DiversityContext, gain: GainMap) -> tuple[Subset, np.ndarray]:
-    """The globally ideal list of every qrels topic (segment = topic): its documents of
-    positive global gain by decreasing GG, with GG. Memoised per context."""
-
-    def compute() -> tuple[Subset, np.ndarray]:
-        index = ctx.index
-        gains = _level_gains(index.rel_level, gain)
-        weights = ctx.weights[index.rel_topic]
-        gg = np.zeros(len(index.rel_topic))
-        for j in range(gains.shape[1]):  # intents in index order
-            gg = gg + weights[:, j] * gains[:, j]
-        keep = np.flatnonzero(gg > 0)
-        order = keep[np.lexsort((-gg[keep], index.rel_topic[keep]))]
-        topic = index.rel_topic[order]
-        counts = np.bincount(topic, minlength=len(index.topics))
-        rank = np.arange(1, len(order) + 1) - np.repeat(
-            np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
-        return _positions(topic, rank, len(index.topics)), gg[order]
-
-    return ctx.memo(f"ideal_gg:{gain}", compute)
+def _discounts(ctx: DiversityContext, params: Params) -> np.ndarray:
+    """The catalogue discount of ranks 1 .. the longest ranking or ideal list (D-nDCG)."""
+    index = ctx.index
+    depth = max(int(ctx.run.lengths.max(initial=0)),
+                int(np.bincount(index.rel_topic, minlength=1).max()))
+    return discount_of(params)(np.arange(1, depth + 1))
 
 
-def _per_ranking(ctx: DiversityContext, per_topic: np.ndarray) -> np.ndarray:
-    """Per-topic values spread to the rankings (0 for a topic the qrels do not judge)."""
-    topic = ctx.run.ranking_topic
-    out = np.zeros(len(topic))
-    judged = topic >= 0
-    out[judged] = per_topic[topic[judged]]
-    return out
-
-
-def _upto(positions: Subset, values: np.ndarray, k: int | None) -> tuple[Subset, np.ndarray]:
-    """The positions at ranks ≤ k (all without a cut-off) and their values."""
-    if k is None:
-        return positions, values
-    keep = positions.rank <= k
-    return positions.select(keep), values[keep]
-
-
-def _n_rel(ctx: DiversityContext, gain: GainMap) -> np.ndarray:
-    """Per ranking: R, the length of its topic's globally ideal list."""
-    return _per_ranking(ctx, ideal_gains(ctx, gain)[0].counts)
+def d_measure(ctx: DiversityContext, family: str, params: Params, k: int | None,
+              din: bool = False) -> np.ndarray:
+    """``family`` (``D-nDCG``, ``D-Q``, ``D-P+``, ``D-nERR``; DIN-nDCG: ``D-nDCG`` with
+    ``din``) per ranking of the context, by the engine (``rust/src/diversity/dmeasures.rs``)."""
+    gain = params["gain"]
+    entry_gain, rel_gain = _gains(ctx, gain)
+    discounts = _discounts(ctx, params) if family == "D-nDCG" else np.empty(0)
+    return ntcir_family(
+        family, ctx.run, cutoff=k, beta=params.get("beta", 1.0), din=din,
+        entry_gain=entry_gain, probability=ctx.weights, navigational=ctx.navigational,
+        rel_topic=ctx.index.rel_topic, rel_gain=rel_gain, discounts=discounts)
 
 
 # ---------------------------------------------------------------- measures
 def intent_recall(ctx: DiversityContext, k: int | None) -> np.ndarray:
     """I-rec@k (eq. 24): ndeval's subtopic recall over the same intents."""
-    depth = int(ctx.run.lengths.max(initial=0)) if k is None else k
-    return nd.subtopic_recall(ctx.run, max(depth, 1))
-
-
-def d_ndcg(ctx: DiversityContext, params: Params, k: int | None, din: bool = False
-           ) -> np.ndarray:
-    """D-nDCG@k (eq. 28), DIN-nDCG@k with ``din`` (eq. 33)."""
-    gain, discount = params["gain"], discount_of(params)
-    run, gg = _upto(*run_gains(ctx, gain, din), k)
-    ideal, igg = _upto(*ideal_gains(ctx, gain), k)
-    dcg = run.total(gg / discount(run.rank))
-    idcg = _per_ranking(ctx, ideal.total(igg / discount(ideal.rank)))
-    return safe_divide(dcg, idcg)
-
-
-def blended_ratios(ctx: DiversityContext, gain: GainMap, beta: float) -> np.ndarray:
-    """BR(r) at every position of :func:`run_gains` (Sakai 2014, eq. 11, NTCIREVAL's order)."""
-    run, gg = run_gains(ctx, gain)
-    ideal, igg = ideal_gains(ctx, gain)
-    cg = run.scan(gg, np.add, 0.0)
-    icg = ideal.scan(igg, np.add, 0.0)
-    topic = ctx.run.ranking_topic[run.segment]  # ≥ 0: a judged topic has positive gains
-    depth = np.minimum(run.rank, ideal.counts[topic])
-    cg_star = icg[ideal.offsets[topic] + depth - 1]
-    return (beta * cg + run.position()) / (beta * cg_star + run.rank)
-
-
-def d_q(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
-    """D-Q@k: Q-measure over global gains, / min(k, R) (/ R without a cut-off)."""
-    gain = params["gain"]
-    run, _ = run_gains(ctx, gain)
-    br = blended_ratios(ctx, gain, params["beta"])
-    keep = np.ones(len(br), dtype=bool) if k is None else run.rank <= k
-    total = np.bincount(run.segment[keep], weights=br[keep], minlength=ctx.run.n_rankings)
-    big_r = _n_rel(ctx, gain)
-    return safe_divide(total, big_r if k is None else np.minimum(k, big_r))
-
-
-def d_pplus(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
-    """D-P+: P⁺ over global gains on the ranking cut at k."""
-    gain = params["gain"]
-    run, gg = run_gains(ctx, gain)
-    br = blended_ratios(ctx, gain, params["beta"])
-    keep = np.ones(len(br), dtype=bool) if k is None else run.rank <= k
-    view = run.select(keep)
-    top = np.full(view.n_rankings, -np.inf)
-    np.maximum.at(top, view.segment, gg[keep])
-    rp = np.full(view.n_rankings, np.iinfo(np.int64).max)
-    at_top = gg[keep] == top[view.segment]
-    np.minimum.at(rp, view.segment[at_top], view.rank[at_top])
-    above = view.rank <= rp[view.segment]
-    total = np.bincount(view.segment[above], weights=br[keep][above],
-                        minlength=view.n_rankings)
-    count = np.bincount(view.segment[above], minlength=view.n_rankings)  # C(rp)
-    return safe_divide(total, count)
-
-
-def d_nerr(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
-    """D-nERR@k: ERR with R(r) = GG(r)/(h + 1), h the topic's highest global gain."""
-    gain = params["gain"]
-    ideal_all, igg_all = ideal_gains(ctx, gain)
-    highest = np.zeros(ideal_all.n_rankings)
-    np.maximum.at(highest, ideal_all.segment, igg_all)
-
-    def err(positions: Subset, gg: np.ndarray, h: np.ndarray) -> np.ndarray:
-        stop = gg / (h[positions.segment] + 1.0)
-        return positions.total((unsatisfied_before(positions, stop) / positions.rank) * stop)
-
-    run, gg = _upto(*run_gains(ctx, gain), k)
-    ideal, igg = _upto(ideal_all, igg_all, k)
-    return safe_divide(err(run, gg, _per_ranking(ctx, highest)),
-                       _per_ranking(ctx, err(ideal, igg, highest)))
+    return nd.ndeval_values(ctx, "strec", k)
 
 
 def p_plus_q(ctx: DiversityContext, params: Params, k: int | None) -> np.ndarray:
@@ -274,7 +168,7 @@ def _irec(ctx, p, k):
           formula="Σ_{r≤l} GG(r)/d(r) / Σ_{r≤min(l,R)} GG*(r)/d(r), GG(d) = Σ_i Pr(i|q)·gv(x_i(d))",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dndcg(ctx, p, k):
-    return d_ndcg(ctx, p, k)
+    return d_measure(ctx, "D-nDCG", p, k)
 
 
 @register("D#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
@@ -283,7 +177,7 @@ def _dndcg(ctx, p, k):
           formula="γ·I-rec@l + (1 − γ)·D-nDCG@l",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_ndcg(ctx, p, k):
-    return _sharp(d_ndcg(ctx, p, k), p["gamma"], ctx, k)
+    return _sharp(d_measure(ctx, "D-nDCG", p, k), p["gamma"], ctx, k)
 
 
 @register("DIN-nDCG", cutoff="optional", params=_ndcg_params(),
@@ -293,7 +187,7 @@ def _dsharp_ndcg(ctx, p, k):
           formula="D-nDCG with a navigational intent's gain at its first relevant document only",
           source="Sakai 2012; NTCIREVAL")
 def _din_ndcg(ctx, p, k):
-    return d_ndcg(ctx, p, k, din=True)
+    return d_measure(ctx, "D-nDCG", p, k, din=True)
 
 
 @register("DIN#-nDCG", cutoff="optional", params=_ndcg_params(gamma=GAMMA),
@@ -302,7 +196,7 @@ def _din_ndcg(ctx, p, k):
           formula="γ·I-rec@l + (1 − γ)·DIN-nDCG@l",
           source="Sakai 2012; NTCIREVAL")
 def _din_sharp_ndcg(ctx, p, k):
-    return _sharp(d_ndcg(ctx, p, k, din=True), p["gamma"], ctx, k)
+    return _sharp(d_measure(ctx, "D-nDCG", p, k, din=True), p["gamma"], ctx, k)
 
 
 @register("D-Q", cutoff="optional", params=Keywords(**_BR),
@@ -311,7 +205,7 @@ def _din_sharp_ndcg(ctx, p, k):
           formula="Q-measure over global gains: Σ_{GG(r)>0} BR(r) / min(l, R)",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dq(ctx, p, k):
-    return d_q(ctx, p, k)
+    return d_measure(ctx, "D-Q", p, k)
 
 
 @register("D#-Q", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
@@ -320,7 +214,7 @@ def _dq(ctx, p, k):
           formula="γ·I-rec@l + (1 − γ)·D-Q@l",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_q(ctx, p, k):
-    return _sharp(d_q(ctx, p, k), p["gamma"], ctx, k)
+    return _sharp(d_measure(ctx, "D-Q", p, k), p["gamma"], ctx, k)
 
 
 @register("D-nERR", cutoff="optional", params=Keywords(gain=GAIN),
@@ -329,7 +223,7 @@ def _dsharp_q(ctx, p, k):
           formula="ERR@l / ideal ERR@l over global gains, R_r = GG(r)/(h + 1)",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dnerr(ctx, p, k):
-    return d_nerr(ctx, p, k)
+    return d_measure(ctx, "D-nERR", p, k)
 
 
 @register("D#-nERR", cutoff="optional", params=Keywords(gain=GAIN, gamma=GAMMA),
@@ -338,7 +232,7 @@ def _dnerr(ctx, p, k):
           formula="γ·I-rec@l + (1 − γ)·D-nERR@l",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_nerr(ctx, p, k):
-    return _sharp(d_nerr(ctx, p, k), p["gamma"], ctx, k)
+    return _sharp(d_measure(ctx, "D-nERR", p, k), p["gamma"], ctx, k)
 
 
 @register("D-P+", cutoff="optional", params=Keywords(**_BR),
@@ -347,7 +241,7 @@ def _dsharp_nerr(ctx, p, k):
           formula="(1/C(rp)) Σ_{r≤rp, GG(r)>0} BR(r) over global gains",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dpplus(ctx, p, k):
-    return d_pplus(ctx, p, k)
+    return d_measure(ctx, "D-P+", p, k)
 
 
 @register("D#-P+", cutoff="optional", params=Keywords(**_BR, gamma=GAMMA),
@@ -356,7 +250,7 @@ def _dpplus(ctx, p, k):
           formula="γ·I-rec@l + (1 − γ)·D-P+@l",
           source="Sakai & Song 2011; NTCIREVAL")
 def _dsharp_pplus(ctx, p, k):
-    return _sharp(d_pplus(ctx, p, k), p["gamma"], ctx, k)
+    return _sharp(d_measure(ctx, "D-P+", p, k), p["gamma"], ctx, k)
 
 
 @register("P+Q", cutoff="optional", params=Keywords(**_BR),

@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...core import identifiers
+from ...core.diversity_kernels import IntentJudge
 from ...core.inputs import Run
 from ...core.ranking import score_order
 from ...errors import InputFormatError
@@ -218,23 +219,9 @@ def _file_line(run: Run, row: int) -> int | None:
     return row + 1 if run.source not in ("<run>",) else None
 
 
-@dataclass(frozen=True, eq=False)
-class _RelevantLookup:
-    """The relevant (topic, docno) pairs of a :class:`DiversityIndex` keyed for lookup:
-    ``key = qrels topic × width + docno code`` (codes into ``doc_dict``), sorted."""
-
-    doc_dict: pa.Array
-    width: int
-    sorted_key: np.ndarray
-    key_order: np.ndarray
-
-    @classmethod
-    def of(cls, index: DiversityIndex) -> _RelevantLookup:
-        doc_codes, doc_dict = identifiers.encode(index.rel_docno)
-        width = max(len(doc_dict), 1)
-        rel_key = index.rel_topic * width + doc_codes
-        key_order = np.argsort(rel_key)
-        return cls(doc_dict, width, rel_key[key_order], key_order)
+def _relevant_judge(index: DiversityIndex) -> IntentJudge:
+    """The relevant (topic, docno) pairs of ``index``, indexed by the engine for judging."""
+    return IntentJudge(index.rel_topic, index.rel_docno, index.rel_mask, index.rel_level)
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,16 +239,17 @@ class _RunJudgment:
     entry_level: np.ndarray
 
 
-def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditional: bool,
+def _judge_run(index: DiversityIndex, judge: IntentJudge, run: Run, traditional: bool,
                max_docs: int | None) -> _RunJudgment:
-    """Judge one run against ``index`` (vectorised over its rows; see :func:`read_and_judge`)."""
+    """Judge one run against ``index`` (see :func:`read_and_judge`): its rows put in
+    ndeval's order (:func:`_rank_order`) and grouped into rankings here, every document
+    looked up among the relevant pairs by the engine (:class:`IntentJudge`)."""
     n = len(run)
     empty = np.empty(0, np.int64)
     if n == 0:
         return _RunJudgment(empty, empty, [], empty, empty, empty, empty)
     topic_codes, topic_dict = identifiers.encode(identifiers.as_strings(run.topic), grouped=True)
     order = _rank_order(run, topic_codes, topic_dict, traditional)
-    identity = order is None
     topic_sorted = topic_codes if order is None else topic_codes[order]
     starts = np.flatnonzero(np.r_[True, topic_sorted[1:] != topic_sorted[:-1]])
     block_topic = topic_sorted[starts]
@@ -270,44 +258,13 @@ def _judge_run(index: DiversityIndex, lookup: _RelevantLookup, run: Run, traditi
         lengths = np.minimum(lengths, max_docs)
     names = topic_dict.to_pylist()
     ranking_order = np.argsort(id_ranks(names)[block_topic], kind="stable")
-    renumber = np.empty(len(starts), dtype=np.int64)
-    renumber[ranking_order] = np.arange(len(starts))
-    qrels_topic = _index_in(topic_dict, index.topics)
-    d_code = _index_in(identifiers.as_strings(run.docno), lookup.doc_dict) \
-        if len(lookup.doc_dict) else \
-        np.full(n, -1)
-    candidates = np.flatnonzero(d_code >= 0)
-    row_topic = qrels_topic[topic_codes[candidates]]
-    judged = row_topic >= 0
-    candidates, row_topic = candidates[judged], row_topic[judged]
-    if order is None:
-        pos_sorted = candidates
-    else:
-        inverse = np.empty(n, dtype=np.int64)
-        inverse[order] = np.arange(n)
-        pos_sorted = inverse[candidates]
-    block = np.searchsorted(starts, pos_sorted, side="right") - 1
-    position = pos_sorted - starts[block]
-    keep = position < lengths[block]
-    candidates, block, position = candidates[keep], block[keep], position[keep]
-    key = row_topic[keep] * lookup.width + d_code[candidates]
-    sorted_key = lookup.sorted_key
-    where = np.minimum(np.searchsorted(sorted_key, key), max(len(sorted_key) - 1, 0))
-    ok = sorted_key[where] == key if len(sorted_key) else np.zeros(len(key), bool)
-    block, position, rel = block[ok], position[ok], lookup.key_order[where[ok]]
-    r_idx, s_idx = np.nonzero(index.rel_mask[rel])
-    ranking = renumber[block[r_idx]]
-    rank = position[r_idx] + 1
-    if identity:  # rows in rank order within each ranking: only rankings move
-        entry_order = np.argsort(ranking, kind="stable")
-    else:
-        entry_order = np.lexsort((s_idx, rank, ranking))
+    ranking_topic = _index_in(topic_dict, index.topics)[block_topic][ranking_order]
+    ranking, rank, subtopic, level = judge.judge(
+        run.docno, order, starts[ranking_order], lengths[ranking_order], ranking_topic)
     return _RunJudgment(
-        lengths=lengths[ranking_order], ranking_topic=qrels_topic[block_topic][ranking_order],
+        lengths=lengths[ranking_order], ranking_topic=ranking_topic,
         topic_ids=[names[t] for t in block_topic[ranking_order].tolist()],
-        entry_ranking=ranking[entry_order], entry_rank=rank[entry_order],
-        entry_subtopic=s_idx[entry_order],
-        entry_level=index.rel_level[rel[r_idx], s_idx][entry_order])
+        entry_ranking=ranking, entry_rank=rank, entry_subtopic=subtopic, entry_level=level)
 
 
 def _merge(index: DiversityIndex, parts: list[_RunJudgment]
@@ -340,8 +297,8 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     (:func:`~irscale.io.naming.name_runs`), the batch of rankings (run by run, topics in
     :func:`id_sort_key` order), the run of each ranking, and each ranking's topic id.
 
-    Each run is judged on its own, vectorised over its rows (:func:`_rank_order` puts them
-    in ndeval's order; the run's docnos are looked up once among the relevant (topic,
+    Each run is judged on its own (:func:`_rank_order` puts its rows in ndeval's order;
+    the engine looks the run's docnos up in one pass among the relevant (topic,
     docno) pairs of the qrels), and the runs' relevant entries are joined end to end:
     no table of all runs' rows is built.
 
@@ -361,14 +318,14 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     from ...parallel.threads import map_threads
 
     items = runs if isinstance(runs, (list, tuple)) else [runs]
-    lookup = _RelevantLookup.of(index)
+    judge = _relevant_judge(index)
     if not all(isinstance(item, (str, os.PathLike, Run)) for item in items):
         from ...io.sources import as_runs
 
         run_list = as_runs(runs, keep_rank=True)
         if ndeval_ids:
             run_list = [ndeval_run(run) for run in run_list]
-        parts = [_judge_run(index, lookup, run, traditional, max_docs) for run in run_list]
+        parts = [_judge_run(index, judge, run, traditional, max_docs) for run in run_list]
         return (run_list, *_merge(index, parts))
 
     def read(item: Any) -> tuple[Run, _RunJudgment]:
@@ -378,7 +335,7 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
             # one file per thread: pyarrow's own pool would only add hand-offs (-10 % wall
             # time on 100 run files of 2 MB, 2 cores)
             run = read_ndeval_run(item, ndeval_topics=ndeval_ids, threads=len(items) == 1)
-        part = _judge_run(index, lookup, run, traditional, max_docs)
+        part = _judge_run(index, judge, run, traditional, max_docs)
         if not keep_rows:
             run = replace(run, topic=_NO_STRINGS, docno=_NO_STRINGS, score=_NO_SCORES,
                           rank=None, fingerprints=None, blocks=None, file_row=None)

@@ -1,0 +1,215 @@
+//! Python's view of the diversity engine (`crate::diversity`): ndeval's and NTCIREVAL's
+//! measures on rankings judged per intent, and the per-intent judge.
+
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::diversity;
+
+/// A batch of rankings judged per intent, as numpy arrays (those of
+/// `irscale.measures.diversity.rankings.DiversityRankings`): `(lengths, ranking_topic,
+/// entry_ranking, entry_rank, entry_subtopic)`.
+type RankingArrays<'py> = (
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+);
+
+fn rankings<'a>(
+    arrays: &'a RankingArrays<'_>,
+    intents: &diversity::Intents,
+) -> PyResult<diversity::Rankings<'a>> {
+    diversity::Rankings::new(
+        arrays.0.as_slice()?,
+        arrays.1.as_slice()?,
+        arrays.2.as_slice()?,
+        arrays.3.as_slice()?,
+        arrays.4.as_slice()?,
+        intents,
+    )
+    .map_err(PyValueError::new_err)
+}
+
+/// The values of one of ndeval's diversity families on a batch judged per intent (`ideal`:
+/// the topics' greedy ideal rankings, for the normalised families), `n_intents` and
+/// `nrel_sub` those of the qrels topics: one float64 per ranking.
+#[pyfunction]
+#[pyo3(signature = (family, cutoff, alpha, beta, run, ideal, n_intents, nrel_sub))]
+#[allow(clippy::too_many_arguments)]
+fn ndeval_measure<'py>(
+    py: Python<'py>,
+    family: &str,
+    cutoff: Option<i64>,
+    alpha: f64,
+    beta: f64,
+    run: RankingArrays<'py>,
+    ideal: Option<RankingArrays<'py>>,
+    n_intents: PyReadonlyArray1<'py, i64>,
+    nrel_sub: PyReadonlyArray2<'py, i64>,
+) -> PyResult<Py<PyAny>> {
+    let intents = diversity::Intents::new(
+        n_intents.as_slice()?,
+        nrel_sub.as_slice()?,
+        nrel_sub.as_array().ncols(),
+    )
+    .map_err(PyValueError::new_err)?;
+    let batch = rankings(&run, &intents)?;
+    let ideal = ideal.as_ref().map(|a| rankings(a, &intents)).transpose()?;
+    let values = py
+        .detach(|| {
+            diversity::ndeval(
+                family,
+                cutoff,
+                alpha,
+                beta,
+                &batch,
+                ideal.as_ref(),
+                &intents,
+            )
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(values.into_pyarray(py).into_any().unbind())
+}
+
+/// The values of one of NTCIREVAL's D-measures on a batch judged per intent: `entry_gain`
+/// the gain value of each entry's level, `probability` and `navigational` the intents'
+/// Pr(i|q) and types (`topics × width`), `rel_topic` and `rel_gain` the qrels' relevant
+/// documents with the gain value of their level for each intent, `discounts[r − 1]` the
+/// discount of rank `r` (D-nDCG): one float64 per ranking.
+#[pyfunction]
+#[pyo3(signature = (family, cutoff, beta, din, run, entry_gain, probability, navigational,
+                    rel_topic, rel_gain, discounts, n_intents, nrel_sub))]
+#[allow(clippy::too_many_arguments)]
+fn ntcir_measure<'py>(
+    py: Python<'py>,
+    family: &str,
+    cutoff: Option<i64>,
+    beta: f64,
+    din: bool,
+    run: RankingArrays<'py>,
+    entry_gain: PyReadonlyArray1<'py, f64>,
+    probability: PyReadonlyArray2<'py, f64>,
+    navigational: PyReadonlyArray2<'py, bool>,
+    rel_topic: PyReadonlyArray1<'py, i64>,
+    rel_gain: PyReadonlyArray2<'py, f64>,
+    discounts: PyReadonlyArray1<'py, f64>,
+    n_intents: PyReadonlyArray1<'py, i64>,
+    nrel_sub: PyReadonlyArray2<'py, i64>,
+) -> PyResult<Py<PyAny>> {
+    let width = nrel_sub.as_array().ncols();
+    let intents = diversity::Intents::new(n_intents.as_slice()?, nrel_sub.as_slice()?, width)
+        .map_err(PyValueError::new_err)?;
+    let batch = rankings(&run, &intents)?;
+    let entry_gain = entry_gain.as_slice()?;
+    if entry_gain.len() != batch.rank.len() {
+        return Err(PyValueError::new_err(
+            "entry_gain must hold one gain per entry",
+        ));
+    }
+    let weights = diversity::global_gains::Weights {
+        probability: probability.as_slice()?,
+        navigational: navigational.as_slice()?,
+        width,
+    };
+    let family = if din && family == "D-nDCG" {
+        "DIN-nDCG"
+    } else {
+        family
+    };
+    let discounts = discounts.as_slice()?;
+    let (rel_topic, rel_gain) = (rel_topic.as_slice()?, rel_gain.as_slice()?);
+    let values = py
+        .detach(|| {
+            let ideal = diversity::global_gains::IdealLists::new(
+                intents.n_intents.len(),
+                rel_topic,
+                rel_gain,
+                &weights,
+            )?;
+            let g = diversity::dmeasures::Global {
+                batch: &batch,
+                entry_gain,
+                weights: &weights,
+                ideal: &ideal,
+            };
+            diversity::ntcir(family, cutoff, beta, discounts, &g)
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(values.into_pyarray(py).into_any().unbind())
+}
+/// The relevant `(topic, docno)` pairs of diversity qrels, indexed once per evaluation to
+/// judge runs per intent (`diversity::judging`).
+#[pyclass(frozen)]
+struct IntentJudge {
+    index: diversity::judging::RelevantIndex,
+}
+
+#[pymethods]
+impl IntentJudge {
+    /// The index of the relevant documents: topic, docno (arrow's `offsets` and `data`),
+    /// their intents (`mask`, documents × intents) and levels (`level`).
+    #[new]
+    fn new(
+        topic: PyReadonlyArray1<'_, i64>,
+        offsets: PyReadonlyArray1<'_, i64>,
+        data: PyReadonlyArray1<'_, u8>,
+        mask: PyReadonlyArray2<'_, bool>,
+        level: PyReadonlyArray2<'_, i64>,
+    ) -> PyResult<Self> {
+        let docno = diversity::judging::Strings::new(offsets.as_slice()?, data.as_slice()?)
+            .map_err(PyValueError::new_err)?;
+        let index = diversity::judging::RelevantIndex::new(
+            topic.as_slice()?,
+            &docno,
+            mask.as_slice()?,
+            level.as_slice()?,
+            mask.as_array().ncols(),
+        )
+        .map_err(PyValueError::new_err)?;
+        Ok(IntentJudge { index })
+    }
+
+    /// The relevant entries `(ranking, rank, intent, level)` of a run whose documents are
+    /// `offsets`/`data` (arrow's layout), ranking `r` being the first `length[r]` rows of
+    /// `order[start[r]..]` (`order` empty: the rows as they are) of qrels topic `topic[r]`.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn judge<'py>(
+        &self,
+        py: Python<'py>,
+        offsets: PyReadonlyArray1<'py, i64>,
+        data: PyReadonlyArray1<'py, u8>,
+        order: PyReadonlyArray1<'py, i64>,
+        start: PyReadonlyArray1<'py, i64>,
+        length: PyReadonlyArray1<'py, i64>,
+        topic: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>)> {
+        let docno = diversity::judging::Strings::new(offsets.as_slice()?, data.as_slice()?)
+            .map_err(PyValueError::new_err)?;
+        let run = diversity::judging::RunRankings {
+            order: order.as_slice()?,
+            start: start.as_slice()?,
+            length: length.as_slice()?,
+            topic: topic.as_slice()?,
+        };
+        let entries = py
+            .detach(|| self.index.judge(&run, &docno))
+            .map_err(PyValueError::new_err)?;
+        Ok((
+            entries.ranking.into_pyarray(py).into_any().unbind(),
+            entries.rank.into_pyarray(py).into_any().unbind(),
+            entries.intent.into_pyarray(py).into_any().unbind(),
+            entries.level.into_pyarray(py).into_any().unbind(),
+        ))
+    }
+}
+
+/// Adds this module's functions and class to the engine's Python module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(ndeval_measure, m)?)?;
+    m.add_function(wrap_pyfunction!(ntcir_measure, m)?)?;
+    m.add_class::<IntentJudge>()?;
+    Ok(())
+}

@@ -1,0 +1,84 @@
+//! Python's view of trec_eval's measure kernels (`crate::measures`).
+
+use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::judged::JudgedView;
+use crate::measures::{self, Context, Params, Values};
+
+/// The values of one trec_eval measure family on a batch of judged rankings (the arrays of
+/// `irscale.core.judged.JudgedRankings`, read in place): `[(output name, values)]`, the
+/// values a float64 or int64 array, or a list of strings.
+#[pyfunction]
+#[pyo3(signature = (family, ints, floats, gains, rel, offsets, rel_levels, degrees,
+                    relevance_level, compat, num_docs_in_coll))]
+#[allow(clippy::too_many_arguments)]
+fn trec_measure<'py>(
+    py: Python<'py>,
+    family: &str,
+    ints: Vec<i64>,
+    floats: Vec<f64>,
+    gains: Vec<(i64, f64)>,
+    rel: PyReadonlyArray1<'py, i64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    rel_levels: PyReadonlyArray2<'py, i64>,
+    degrees: PyReadonlyArray1<'py, i64>,
+    relevance_level: i64,
+    compat: u8,
+    num_docs_in_coll: i64,
+) -> PyResult<Vec<(String, Py<PyAny>)>> {
+    let view = JudgedView {
+        rel: rel.as_slice()?,
+        offsets: offsets.as_slice()?,
+        rel_levels: rel_levels.as_slice()?,
+        degrees: degrees.as_slice()?,
+        relevance_level,
+    };
+    let params = Params {
+        ints,
+        floats,
+        gains,
+    };
+    let ctx = Context {
+        compat,
+        num_docs_in_coll,
+    };
+    let outputs = py
+        .detach(|| measures::compute(family, &params, &view, &ctx))
+        .map_err(PyValueError::new_err)?;
+    let mut converted = Vec::with_capacity(outputs.len());
+    for (name, values) in outputs {
+        let object = match values {
+            Values::Float(v) => v.into_pyarray(py).into_any().unbind(),
+            Values::Int(v) => v.into_pyarray(py).into_any().unbind(),
+            Values::Text(v) => v.into_pyobject(py)?.into_any().unbind(),
+        };
+        converted.push((name, object));
+    }
+    Ok(converted)
+}
+
+/// The gain tables on which trec_eval's sort of gains cannot be replayed (see
+/// `measures::gains`): `(num_levels, least gain, greatest gain)` for each number of levels
+/// of the topics whose level counts are the rows of `rel_levels`, under the gain map `gains`.
+#[pyfunction]
+fn gain_sort_unreplayable<'py>(
+    gains: Vec<(i64, f64)>,
+    rel_levels: PyReadonlyArray2<'py, i64>,
+    degrees: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Vec<(u64, f64, f64)>> {
+    let map = measures::gains::GainMap::new(&gains);
+    Ok(measures::gains::unreplayable_tables(
+        rel_levels.as_slice()?,
+        degrees.as_slice()?,
+        &map,
+    ))
+}
+
+/// Adds this module's functions to the engine's Python module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
+    m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! The boundary with Python: one module per part of the engine, each converting numpy
+//! arrays and bytes into slices, running the engine without the GIL and its `Result`s into
+//! Python values or the package's exceptions.
+
+pub mod diversity;
+pub mod measures;
+pub mod trec;
