@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
-from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
+from .eval_diversity import DIVERSITY_ONLY, QRELS_FORMATS, add_intent_options, intent_rules
 from .options import ListAction, add_option, wants_progress
 from .outputs import declare_inputs
 from .rules import Rule
-from .runargs import add_run_options, check_no_runs_option, named_runs
+from .runargs import add_run_options, named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -57,6 +57,16 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
 SOURCES_RULE = Rule(("topic_column",), lambda args: bool(getattr(args, "scores", None)),
                     "--topic-column applies to --scores files (score CSVs), not to runs "
                     "evaluated against qrels")
+
+
+#: The options of runs, refused with ``--scores`` files (:func:`check_inputs`).
+SCORES_RULES = (
+    runs_rule("--scores files", lambda args: not getattr(args, "scores", None)),
+    *intent_rules("diversity measures evaluated against qrels, not to --scores files",
+                  lambda args: not getattr(args, "scores", None)),
+    Rule(("qrels_format",), lambda args: not args.scores or args.qrels_format == "auto",
+         "--qrels-format applies to QRELS RUN..., not to --scores files"),
+)
 
 
 def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
@@ -116,12 +126,8 @@ def check_inputs(args: argparse.Namespace, *, min_runs: int = 2) -> None:
     if getattr(args, "scores", None):
         if paths:
             raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
-        check_no_runs_option(args, "--scores files")
-        check_no_intent_options(args, "diversity measures evaluated against qrels, not to "
-                                "--scores files")
-        if args.qrels_format != "auto":
-            raise ParameterError("--qrels-format applies to QRELS RUN..., not to --scores "
-                                 "files")
+        for rule in SCORES_RULES:
+            rule.check(args)
         return
     if len(paths) < 1 + min_runs:
         nothing = "" if paths else "nothing to compare: "
@@ -236,7 +242,8 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
     else:
         from ..evaluation import evaluate
 
-        check_no_intent_options(args)
+        for rule in intent_rules(DIVERSITY_ONLY, lambda args: False):  # not diversity
+            rule.check(args)
         qrels, runs = qrels_and_runs(args)
         matrix = evaluate(qrels, runs, args.measures,
                           allow_empty=args.allow_empty).to_matrix(allow_missing=True)

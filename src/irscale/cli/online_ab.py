@@ -9,9 +9,9 @@ import argparse
 from ..core.params import AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .main import given
 from .options import add_param
 from .outputs import add_output, declare_inputs, write_text
+from .rules import Rule, add_rules, check_options
 
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
 
@@ -76,6 +76,8 @@ def add_parser(subparsers) -> None:
     add_param(p, CLICKS_CUTOFF)
     add_output(p)
     declare_inputs(p, "inputs", "--users", "--variants")
+    add_rules(p, Rule(("splits",), lambda args: args.salt is not None,
+                      "--splits applies to --salt"))
     p.set_defaults(func=run_measures)
 
     p = actions.add_parser("analyze", help="compare treatment with control on a metric",
@@ -152,9 +154,10 @@ def run_assign(args: argparse.Namespace) -> int:
 
 
 def run_measures(args: argparse.Namespace) -> int:
+    """``online ab measures``: every user's measures and variant."""
     from ..errors import InputError
-    if given(args, "splits") and args.salt is None:
-        raise ParameterError("--splits applies to --salt")
+
+    check_options(args)
     splits = _splits(args.splits)
     from ..online.abtest import assign, read_pairs, session_measures, user_measures
 

@@ -22,9 +22,9 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .main import given
 from .options import add_param
 from .outputs import add_output, declare_inputs
+from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import distinct_runs
 
 CLICK_MODELS = ("perfect", "random")
@@ -55,6 +55,7 @@ def add_parser(subparsers) -> None:
     add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
     declare_inputs(parser, "runs", "--qrels")
     declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
+    add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
 
@@ -79,40 +80,51 @@ def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
     add_output(parser)
 
 
-def check_credit(args: argparse.Namespace) -> str:
-    """``--credit`` of ``--method`` (the method's default when not given)."""
-    if args.credit is None:
-        return CREDITS[args.method][0]
-    if args.method not in ("probabilistic", "optimized"):
-        raise ParameterError(f"--credit applies to --method probabilistic or optimized, "
-                             f"not {args.method}")
-    if args.credit not in CREDITS[args.method]:
-        raise ParameterError(f"--credit of --method {args.method} must be one of "
-                             f"{list(CREDITS[args.method])}, got {args.credit!r}")
-    return args.credit
+def credit(args: argparse.Namespace) -> str:
+    """``--credit``, or the default credit of ``--method``."""
+    return args.credit or CREDITS[args.method][0]
 
 
-def _check(args: argparse.Namespace) -> None:
-    """Options that apply to some choices only are refused elsewhere."""
+#: ``--credit``: of the methods that take one, one of theirs.
+CREDIT_RULES = (
+    Rule(("credit",), lambda args: args.method in ("probabilistic", "optimized"),
+         "--credit applies to --method probabilistic or optimized, not {method}"),
+    Rule(("credit",), lambda args: args.credit in CREDITS[args.method],
+         lambda args: "--credit of --method {method} must be one of "
+         f"{list(CREDITS[args.method])}, got {{credit!r}}"),
+)
+
+
+def _perfect_needs_qrels(args: argparse.Namespace) -> None:
+    """Perfect clicks are the relevant documents of ``--qrels``."""
     if args.clicks == "perfect" and args.qrels is None:
         raise ParameterError("--clicks perfect needs --qrels")
-    if args.clicks != "perfect":
-        for was_given, option in ((given(args, "relevance_level"), "-l/--relevance-level"),
-                                  (args.qrels is not None, "--qrels")):
-            if was_given:
-                raise ParameterError(f"{option} applies to --clicks perfect")
-    if args.clicks != "random" and given(args, "probability"):
-        raise ParameterError("--click-prob applies to --clicks random")
-    if given(args, "tau") and args.method != "probabilistic":
-        raise ParameterError("--tau applies to --method probabilistic")
-    check_credit(args)
+
+
+def _check_length(args: argparse.Namespace) -> None:
+    """``--method optimized`` enumerates 2^length lists: ``--length`` is bounded."""
     if args.method == "optimized":
         OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
                                "(2^length lists are enumerated)")
 
 
+#: When the options apply, in the order they are checked.
+RULES: tuple[Declared, ...] = (
+    _perfect_needs_qrels,
+    *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
+          "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
+    Rule(("probability",), lambda args: args.clicks == "random",
+         "--click-prob applies to --clicks random"),
+    Rule(("tau",), lambda args: args.method == "probabilistic",
+         "--tau applies to --method probabilistic"),
+    *CREDIT_RULES,
+    _check_length,
+)
+
+
 def run(args: argparse.Namespace) -> int:
-    _check(args)
+    """``online interleave``: interleave the runs, click, score the pairs."""
+    check_options(args)
     import numpy as np
 
     from ..online.interleaving import check_bootstrap, interleave_runs

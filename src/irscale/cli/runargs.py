@@ -4,7 +4,7 @@ named) and ``--allow-empty`` (evaluate a run with no topic in common with the qr
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.options import (
     MAX_DOCS,
@@ -18,7 +18,9 @@ from ..core.params import RELEVANCE, Param
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
+from .main import given
 from .options import TIE_POLICY, ListAction, add_option, add_param
+from .rules import Rule
 
 NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
               "share one are named after their files, with a warning), file (the file name "
@@ -84,14 +86,17 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
                      progress=progress)
 
 
-def check_no_runs_option(args: argparse.Namespace, where: str) -> None:
-    """``--names`` / ``--allow-empty`` name and judge runs: refused with score files."""
-    given = [option for option, value in (("--names", getattr(args, "names", None)),
-                                          ("--allow-empty", getattr(args, "allow_empty", False)))
-             if value]
-    if given:
-        raise ParameterError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} "
-                             f"to runs evaluated against qrels, not to {where}")
+def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
+    """``--names`` / ``--allow-empty`` name and judge runs: refused with ``where`` (where
+    ``holds`` is false), which reads none."""
+    def named(args: argparse.Namespace) -> str:
+        """The options given, joined by "and"."""
+        return " and ".join(option for option, dest in (("--names", "names"),
+                                                        ("--allow-empty", "allow_empty"))
+                            if given(args, dest))
+
+    return Rule(("names", "allow_empty"), holds, lambda args: named(args) + " {applies} to "
+                f"runs evaluated against qrels, not to {where}")
 
 
 def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False

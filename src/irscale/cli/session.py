@@ -7,16 +7,15 @@ import argparse
 
 from ..core.options import RELEVANCE_LEVEL
 from ..core.params import CLICK_ORDER, RELEVANCE, SESSION_CLICK_GAIN
-from ..errors import ParameterError
 from .eval import (
     add_evaluation_output,
     add_labels_option,
     add_values_options,
     write_evaluation,
 )
-from .main import given
 from .options import add_param
 from .outputs import declare_inputs
+from .rules import add_rules, check_options, each
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
@@ -54,14 +53,15 @@ def add_parser(subparsers) -> None:
                       "e.g. --labels doclen=lengths.txt (document lengths in characters)")
     add_evaluation_output(parser, "session", "none of whose sessions has judgments")
     declare_inputs(parser, "qrels", "runs", "--topics", "--clicks")
+    add_rules(parser, *each(("click_order", "click_gain"), lambda args: args.clicks is not None,
+                            "{options} applies to click logs (--clicks)",
+                            {"click_order": "--click-order", "click_gain": "--click-gain"}))
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.clicks is None:
-        for option in ("--click-order", "--click-gain"):
-            if given(args, option[2:].replace("-", "_")):
-                raise ParameterError(f"{option} applies to click logs (--clicks)")
+    """``irscale session``: the session measures of every run."""
+    check_options(args)
     from ..text.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(
