@@ -21,7 +21,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
-from .options import add_param, add_progress, check_scheduler, wants_progress
+from .options import add_format, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .rules import Declared, Default, Rule, add_rules, check_options, each
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
@@ -64,11 +64,10 @@ def add_parser(subparsers) -> None:
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
     add_intent_options(parser)
-    parser.add_argument("--format", choices=(*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
-                        dest="fmt",
-                        help="output format (default trec, byte-identical to trec_eval for "
-                        "one run; several runs add a fourth field, the run); latex: the "
-                        "runs x measures table of a paper, best values in bold")
+    add_format(parser, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
+               doc="output format (trec: byte-identical to trec_eval for one run; several "
+               "runs add a fourth field, the run); latex: the runs x measures table of a "
+               "paper, best values in bold")
     table = parser.add_argument_group("latex table (--format latex)")
     table.add_argument("--baseline", metavar="RUN",
                        help="mark values significantly better (up arrow) or worse (down "
@@ -149,8 +148,8 @@ def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> 
 def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str) -> None:
     """``--format`` (``eval``'s formats, one value per line), ``--allow-empty`` (a run
     ``empty``: an error without it) and ``-o``: the output of ``text`` and ``session``."""
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
-                        help=f"output format (default trec: 'measure<TAB>{unit}<TAB>value')")
+    add_format(parser, OUTPUT_FORMATS, default="trec",
+               doc=f"output format (trec: 'measure<TAB>{unit}<TAB>value')")
     parser.add_argument("--allow-empty", action="store_true",
                         help=f"evaluate a run {empty} (an error otherwise)")
     add_output(parser)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     AWARE_RANDOM,
     AWARE_WEIGHTS,
@@ -19,10 +18,10 @@ from ..core.params import (
     RNG_SEED,
 )
 from ..errors import ParameterError
-from .options import DIGITS_RULE, ListAction, add_digits, add_param
+from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
 from .rules import Rule, add_rules, check_options, each
-from .runargs import NAMES_HELP
+from .runargs import add_names
 
 
 def _inputs(parser: argparse.ArgumentParser, metavar: str, doc: str) -> None:
@@ -43,8 +42,7 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     """``--format``, ``--digits`` and ``-o`` of the agreement tables."""
     from ..io.formats import TABLE_FORMATS
 
-    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_output(parser)
 
@@ -98,8 +96,7 @@ def add_parser(subparsers) -> None:
     _inputs(p, "QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
-              doc="smallest relevant degree, with runs")
+    add_param(p, RELEVANCE, doc="smallest relevant degree, with runs")
     _table_options(p)
     add_rules(p, DIGITS_RULE, _qrels_pair,
               Rule(("measure", "relevance_level"), lambda args: len(args.inputs) > 2,
@@ -120,15 +117,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--allow-unretrieved", action="store_true",
                    help="keep labels of documents that no run retrieves for the topic (they "
                    "count in the recall base; an error otherwise)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL, doc="smallest relevant label")
-    from ..io.naming import NAME_MODES
-
-    p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                   metavar="runid|file|A,B,...", help=NAMES_HELP)
-    p.add_argument("--format", default="csv", choices=("csv", "text"), dest="fmt",
-                   help="csv: the topics x runs score matrix (topic,RUN,...; for irscale "
-                   "compare --scores); text: the matrix, the runs' means and the weights "
-                   "(default csv)")
+    add_param(p, RELEVANCE, doc="smallest relevant label")
+    add_names(p)
+    add_format(p, ("csv", "text"), default="csv", doc="csv: the topics x runs score matrix "
+               "(topic,RUN,...; for irscale compare --scores); text: the matrix, the runs' "
+               "means and the weights")
     add_digits(p)
     add_output(p)
     add_rules(p, _labels_and_runs,

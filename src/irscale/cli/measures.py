@@ -7,6 +7,7 @@ import argparse
 
 from ..core.contexts import CONTEXTS
 from ..io.formats import CATALOGUE_FORMATS
+from .options import add_format
 from .outputs import add_output, open_output
 
 
@@ -23,9 +24,8 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--context", choices=tuple(CONTEXTS),
                         help="list the families of this context only (default: all)")
-    parser.add_argument("--format", choices=CATALOGUE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text: one entry per family; json: "
-                        "parameters with their domains and meaning; markdown: a table)")
+    add_format(parser, CATALOGUE_FORMATS, doc="output format (text: one entry per family; "
+               "json: parameters with their domains and meaning; markdown: a table)")
     add_output(parser, what="catalogue")
     parser.set_defaults(func=run)
 

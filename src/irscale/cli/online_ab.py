@@ -9,7 +9,7 @@ import argparse
 from ..core.params import AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import add_param
+from .options import add_format, add_param
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
@@ -128,8 +128,7 @@ def _splits_option(p: argparse.ArgumentParser, doc: str) -> None:
 
 def _table(p: argparse.ArgumentParser) -> None:
     """``--format`` and ``-o`` of a table read from ``TABLE`` (``analyze``, ``srm``)."""
-    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                   help="output format (default text)")
+    add_format(p, TABLE_FORMATS)
     add_output(p)
     declare_inputs(p, "inputs")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    CLICK_LEVEL,
     CLICK_MODELS,
+    CLICK_RELEVANCE,
     CLICK_SESSIONS,
     CLOSED_FORM_MODELS,
     FIT_ITERATIONS,
@@ -16,7 +16,6 @@ from ..core.params import (
     FIT_TOL,
     LOG_SERP,
     PAGE_DEPTH,
-    RELEVANCE,
     RNG_SEED,
     SHOWN,
     USER_GAMMA,
@@ -75,7 +74,7 @@ def add_parser(subparsers) -> None:
     group.add_argument("--user", choices=USERS,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
-    add_param(simulate, RELEVANCE, domain=CLICK_LEVEL,
+    add_param(simulate, CLICK_RELEVANCE,
               doc="lowest grade a user counts as relevant")
     for param in (USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED):
         add_param(simulate, param)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    CLICK_LEVEL,
     CLICK_PROBABILITY,
+    CLICK_RELEVANCE,
     CREDITS,
     INTERLEAVING_METHOD,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
-    RELEVANCE,
     RNG_SEED,
     SHOWN_LENGTH,
     SIGNIFICANCE,
@@ -22,7 +21,7 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import add_param
+from .options import add_format, add_param
 from .outputs import add_output, declare_inputs
 from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import distinct_runs
@@ -46,7 +45,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels", metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
-    add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
+    add_param(parser, CLICK_RELEVANCE,
               doc="perfect clicks: smallest relevant degree")
     add_param(parser, CLICK_PROBABILITY)
     add_method_options(parser)
@@ -75,8 +74,7 @@ def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
     add_param(parser, SIGNIFICANCE, doc="significance level; the interval is at 1 - alpha")
     add_param(parser, INTERVAL_BOOTSTRAP)
     add_param(parser, RNG_SEED, doc=seed)
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_output(parser)
 
 

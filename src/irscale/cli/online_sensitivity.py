@@ -21,7 +21,7 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import ListAction, add_param, join
+from .options import ListAction, add_format, add_param, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
 
@@ -62,8 +62,7 @@ def add_parser(subparsers) -> None:
     add_param(parser, TARGET)
     add_param(parser, SIGNIFICANCE, doc="the agreement's interval is at level 1 - alpha")
     add_param(parser, TEST_SIGNIFICANCE)
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text; csv and json: the curves only)")
+    add_format(parser, TABLE_FORMATS, doc="output format (csv and json: the curves only)")
     add_output(parser, what="table")
     declare_inputs(parser, "qrels", "runs")
     declare_inputs(parser, "--model", keywords=USERS)

@@ -8,7 +8,6 @@ import argparse
 import os
 from collections.abc import Sequence
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     ADAPTIVE_STRATEGIES,
     BUDGET,
@@ -35,10 +34,19 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .options import DIGITS_RULE, FULL_PRECISION, ListAction, add_digits, add_param, add_ties, join
+from .options import (
+    DIGITS_RULE,
+    FULL_PRECISION,
+    ListAction,
+    add_digits,
+    add_format,
+    add_param,
+    add_ties,
+    join,
+)
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
-from .runargs import NAMES_HELP, named_runs
+from .runargs import add_names, named_runs
 
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +61,7 @@ def _strategy_options(parser: argparse.ArgumentParser) -> None:
 
 def _judged_options(parser: argparse.ArgumentParser) -> None:
     """``-l``, ``--ties`` and ``--names``: how the runs are read and judged."""
-    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(parser, RELEVANCE)
     _run_options(parser)
 
 
@@ -68,8 +76,7 @@ def _runs(parser: argparse.ArgumentParser) -> None:
 
 
 def _format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_digits(parser)
 
 
@@ -324,10 +331,7 @@ def _named_runs(args: argparse.Namespace) -> Sequence[object]:
 def _run_options(parser: argparse.ArgumentParser) -> None:
     """``--ties`` and ``--names``, as the other pool actions."""
     add_ties(parser)
-    from ..io.naming import NAME_MODES
-
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+    add_names(parser)
 
 
 def _add_sampling(sub) -> None:

@@ -13,14 +13,13 @@ from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
 from .eval import TABLE_TESTS
 from .main import given
-from .options import add_digits, add_param, add_progress, wants_progress
+from .options import add_digits, add_format, add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Declared, Rule, add_rules, check_options, each
-from .runargs import NAMES_HELP, named_runs
+from .runargs import add_names, named_runs
 
 
 def add_parser(subparsers) -> None:
-    from .options import ListAction
 
     parser = subparsers.add_parser(
         "report",
@@ -37,8 +36,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-m", "--measure", action="append", dest="measures",
                         metavar="MEASURE", help="measure (repeatable; default map, P_10, "
                         "ndcg_cut_10)")
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=("runid", "file"),
-                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+    add_names(parser)
     parser.add_argument("--baseline", metavar="RUN",
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
@@ -56,9 +54,8 @@ def add_parser(subparsers) -> None:
     add_param(parser, SCALE_DEPTH)
     parser.add_argument("--no-robustness", action="store_true",
                         help="leave out the robustness panel")
-    parser.add_argument("--format", default="html", choices=REPORT_FORMATS, dest="fmt",
-                        help="html (default): one self-contained page; latex or markdown: "
-                        "the tables")
+    add_format(parser, REPORT_FORMATS, default="html", doc="html: one self-contained page; "
+               "latex or markdown: the tables")
     add_digits(parser)
     parser.add_argument("--title", help="title of the HTML page")
     add_progress(parser)

@@ -11,7 +11,6 @@ from ..core.options import (
     NONNEGATIVE_LONG,
     NUM_DOCS_IN_COLL,
     POSITIVE_LONG,
-    RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
 from ..core.params import RELEVANCE, Param
@@ -42,10 +41,12 @@ COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of docu
                         "N", label=NUM_DOCS_IN_COLL)
 
 
-def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """``--names``: how the runs are named (:data:`NAMES_HELP`)."""
+def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
+              doc: str = NAMES_HELP, metavar: str = "runid|file|A,B,...") -> None:
+    """``--names``: how the runs are named (:data:`NAMES_HELP`, or ``doc`` where the
+    default differs)."""
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+                        metavar=metavar, help=doc)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -104,8 +105,7 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
     ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``);
     ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
-    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
-              label=RELEVANCE_LEVEL)
+    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else ())
     add_param(parser, MAX_RETRIEVED)
     parser.add_argument("-J", "--judged-only", action="store_true",
                         help="drop unjudged documents before evaluating (trec_eval -J)")

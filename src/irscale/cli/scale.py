@@ -17,7 +17,6 @@ import json
 import math
 import sys
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     LENGTH,
     MEMORY_LIMIT,
@@ -116,7 +115,7 @@ def add_parser(subparsers) -> None:
     _runs(transform)
     add_param(transform, SCALE_LENGTH, required=True)
     _common(transform)
-    add_param(transform, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(transform, RELEVANCE)
     add_ties(transform, phi=True)
     transform.add_argument("--rescale", action="store_true",
                            help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
@@ -151,7 +150,7 @@ def add_parser(subparsers) -> None:
         default=list(SCALE_CUTOFFS), metavar="N,N,...",
         help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     _common(table)
-    add_param(table, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(table, RELEVANCE)
     add_ties(table, phi=True)
     add_format(table, TAU_TABLE_FORMATS)
     add_run_options(table)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import CLICK_ORDER, RELEVANCE, SESSION_CLICK_GAIN
 from .eval import (
     add_evaluation_output,
@@ -40,7 +39,7 @@ def add_parser(subparsers) -> None:
                         "'U(L=132000)' ... (default: "
                         f"{','.join(DEFAULT_MEASURES)})")
     add_values_options(parser, "session")
-    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(parser, RELEVANCE)
     parser.add_argument("--topics", metavar="FILE",
                         help="session map, lines 'session topic': the qrels topic of each "
                         "session (default: the session id is the topic id)")
