@@ -35,6 +35,7 @@ TABLE_TESTS = ("t", "wilcoxon", "sign")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale eval``: trec_eval's options and irscale's, and their rules."""
     parser = subparsers.add_parser(
         "eval",
         help="evaluate runs against qrels (a drop-in for trec_eval)",

@@ -26,6 +26,7 @@ from .runargs import ALLOW_EMPTY_HELP, add_names, add_trec_eval_options
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale eval-many``."""
     parser = subparsers.add_parser(
         "eval-many",
         help="evaluate many run files (folders, globs) in batches, memory bounded by a batch",
@@ -87,6 +88,8 @@ def wants_batches(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
+    evaluated a batch of files at a time."""
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
     from ..evaluation_many import check_out, evaluate_many, run_files
     from ..io.output import write_summary

@@ -48,6 +48,7 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale labels`` and its actions."""
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
@@ -134,6 +135,7 @@ def add_parser(subparsers) -> None:
 
 
 def _no_action(args: argparse.Namespace) -> int:
+    """``irscale labels`` without an action: name them."""
     raise ParameterError("labels: choose an action: aggregate, agree, agree-qrels or aware "
                          "(see 'irscale labels --help')")
 
@@ -213,16 +215,14 @@ def run_agree_qrels(args: argparse.Namespace) -> int:
     """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
     check_options(args)
     runs = args.inputs[2:]
-    from ..collections.agreement import qrels_agreement
+    from ..collections.agreement import qrels_agreement, with_ranking
     from ..stats.protocol import format_table
     from .outputs import write_text
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
                                      measure=args.measure,
                                      relevance_level=args.relevance_level)
-    if ranking is not None:
-        for key, value in ranking.items():
-            table[key] = [float("nan")] * (len(table) - 1) + [value]
+    table = with_ranking(table, ranking)
     return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
 
 

@@ -12,6 +12,7 @@ from .outputs import add_output, open_output
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale measures``."""
     parser = subparsers.add_parser(
         "measures",
         help="list every measure: name, parameters and defaults, formula, source",
@@ -31,6 +32,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``irscale measures``: the catalogue of measures."""
     from ..measures.listing import catalogue_rows, format_catalogue
 
     text = format_catalogue(catalogue_rows(args.context), args.fmt)

@@ -541,13 +541,7 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
         parts, results = _discriminative_parts(args, matrix, methods, executor)
     frame = pd.concat(parts, ignore_index=True)
     if args.seeds:
-        keys = ["measure", "method"]
-        frame = frame.groupby(keys, sort=False).agg(
-            seeds=("seed", "count"), significant_mean=("significant", "mean"),
-            significant_sd=("significant", "std"), significant_min=("significant", "min"),
-            significant_max=("significant", "max"),
-            min_sig_diff_mean=("min_significant_diff", "mean"),
-            min_sig_diff_sd=("min_significant_diff", "std")).reset_index()
+        frame = meta.spread_summary(frame)
     frame = frame.dropna(axis=1, how="all")
     if args.plot and results:
         meta.plot_asl_curves(results, args.plot)

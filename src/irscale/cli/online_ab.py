@@ -41,6 +41,7 @@ def _splits(text: str) -> dict[str, float]:
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online ab`` and its actions."""
     parser = subparsers.add_parser(
         "ab", help="A/B tests: hash assignment, per-user online measures, "
         "Welch/delta-method/CUPED analysis, sample-ratio mismatch, sample size",
@@ -140,11 +141,13 @@ def _variant_options(p: argparse.ArgumentParser) -> None:
 
 
 def _no_action(args: argparse.Namespace) -> int:
+    """``irscale online ab`` without an action: name them."""
     raise ParameterError("online ab: choose an action: assign, measures, analyze, srm or "
                          "size (see 'irscale online ab --help')")
 
 
 def run_assign(args: argparse.Namespace) -> int:
+    """``online ab assign``: every user's variant."""
     splits = _splits(args.splits)
     from ..online.abtest import assign, read_users
 
@@ -175,6 +178,7 @@ def run_measures(args: argparse.Namespace) -> int:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
+    """``online ab analyze``: the A/B test of a metric."""
     from ..online.abtest import ab_test, read_user_table
 
     result = ab_test(read_user_table(args.inputs), args.metric, analysis=args.analysis,
@@ -185,6 +189,7 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 
 def run_srm(args: argparse.Namespace) -> int:
+    """``online ab srm``: the sample ratio mismatch test."""
     from ..errors import InputError
 
     splits = _splits(args.splits)
@@ -199,6 +204,7 @@ def run_srm(args: argparse.Namespace) -> int:
 
 
 def run_size(args: argparse.Namespace) -> int:
+    """``online ab size``: the users per variant for the power asked."""
     from ..online.abtest import ab_power, ab_sample_size
 
     n = ab_sample_size(args.min_diff, args.sd, alpha=args.alpha, power=args.power)

@@ -33,6 +33,7 @@ MODELS = CLICK_MODELS
 
 
 def add_parser(subparsers) -> None:
+    """Register ``online fit``, ``loglik``, ``simulate-clicks`` and ``measures``."""
     fit = subparsers.add_parser(
         "fit", help="fit a click model on a click log",
         description="Fit a click model (PBM, CM, UBM, DCM, DBN, SDBN, CCM) on a click log "
@@ -112,6 +113,7 @@ def add_parser(subparsers) -> None:
 
 
 def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """``--model`` (``required`` or not) and the fitting options."""
     parser.add_argument("--model", choices=MODELS, required=required,
                         help="click model: " + ", ".join(MODELS))
     for param in (LOG_SERP, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
@@ -207,14 +209,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_measures(args: argparse.Namespace) -> int:
-    from ..online.calibrated import click_calibrated
+    """``online measures``: uM and rrM of every run with a fitted click model."""
+    from ..online.calibrated import calibrated_summary, click_calibrated
 
     model = _read_model(args.params)
     frame = click_calibrated(args.qrels, distinct_runs(args.runs), model,
                              args.measures or ("uM", "rrM"), depth=args.depth, ties=args.ties)
-    import pandas as pd
-
-    mean = frame.groupby(["run", "measure"], sort=False)["value"].mean().reset_index()
-    mean.insert(1, "topic", "all")
-    table = pd.concat([frame, mean], ignore_index=True) if args.per_topic else mean
+    table = calibrated_summary(frame, per_topic=args.per_topic)
     return write_text(args, table.to_csv(sep="\t", index=False, float_format="%.6g"))

@@ -30,6 +30,7 @@ CLICK_MODELS = ("perfect", "random")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online interleave`` and the rules of its options."""
     parser = subparsers.add_parser(
         "interleave", help="interleave runs (balanced, team-draft, probabilistic, "
         "optimized; multileaving), simulate clicks, test the outcome",

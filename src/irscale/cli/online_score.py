@@ -15,6 +15,7 @@ from .runargs import distinct_runs
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online score`` and the rules of its options."""
     parser = subparsers.add_parser(
         "score", help="score a logged interleaving experiment (impression topic rank docno "
         "team clicked)",

@@ -27,6 +27,7 @@ from .runargs import distinct_runs
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online sensitivity``."""
     parser = subparsers.add_parser(
         "sensitivity", help="impressions interleaving and A/B tests need to agree with an "
         "offline measure (simulated users)",
@@ -70,6 +71,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``online sensitivity``: the impressions interleaving and an A/B test need to agree
+    with an offline measure."""
     from .outputs import write_text
 
     if len(args.runs) < 2:

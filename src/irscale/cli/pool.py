@@ -67,20 +67,24 @@ def _judged_options(parser: argparse.ArgumentParser) -> None:
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
                     metavar: str = "QRELS") -> None:
+    """``QRELS RUN...`` (the qrels' help and metavar as given)."""
     parser.add_argument("qrels", metavar=metavar, help=qrels)
     _runs(parser)
 
 
 def _runs(parser: argparse.ArgumentParser) -> None:
+    """``RUN...``: the run files."""
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
 
 
 def _format(parser: argparse.ArgumentParser) -> None:
+    """``--format`` and ``--digits`` of the tables."""
     add_format(parser, TABLE_FORMATS)
     add_digits(parser)
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale pool`` and its actions, with the rules of their options."""
     parser = subparsers.add_parser(
         "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, bandits) and "
         "simulate pooling strategies on qrels",
@@ -158,6 +162,7 @@ def add_parser(subparsers) -> None:
 
 
 def _no_action(args: argparse.Namespace) -> int:
+    """``irscale pool`` without an action: name them."""
     raise ParameterError("pool: choose an action: build, simulate, shards, sample or "
                          "estimate (see 'irscale pool --help')")
 
@@ -257,6 +262,7 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
 
 
 def _add_shards(sub) -> None:
+    """Register ``pool shards``."""
     p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
                        description="Split the documents of the qrels and runs into shards, "
                        "score every run on every topic within every shard (runs restricted "
@@ -335,6 +341,7 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_sampling(sub) -> None:
+    """Register ``pool sample`` and ``pool estimate``."""
     p = sub.add_parser("sample", help="draw the documents to judge for statAP",
                        description="Draw a probability sample of the runs' documents (AP-prior"
                        " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "

@@ -21,6 +21,7 @@ from .runargs import add_names, named_runs
 
 def add_parser(subparsers) -> None:
 
+    """Register ``irscale report`` and the rules of its options."""
     parser = subparsers.add_parser(
         "report",
         help="the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",

@@ -21,6 +21,7 @@ DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale session`` and the rules of its options."""
     parser = subparsers.add_parser(
         "session",
         help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, session U-measure)",

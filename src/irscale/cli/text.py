@@ -20,6 +20,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale text`` (rouge, nuggets)."""
     parser = subparsers.add_parser(
         "text", help="evaluate textual outputs: ROUGE against references; nuggets",
         description="Evaluate textual outputs (summaries, answers) per topic. See "
@@ -92,11 +93,13 @@ def add_parser(subparsers) -> None:
 
 
 def _no_command(args: argparse.Namespace) -> int:
+    """``irscale text`` without a command: name them."""
     raise ParameterError("text: choose what to evaluate: rouge or nuggets (see 'irscale "
                          "text --help')")
 
 
 def run_rouge(args: argparse.Namespace) -> int:
+    """``text rouge``: the ROUGE measures of every output."""
     from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
 
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
