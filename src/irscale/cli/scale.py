@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 from ..core.params import (
@@ -308,8 +307,7 @@ def run_transform(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
-    from ..scales.diagnostics import tau_table
-    from ..stats.tables import UNDEFINED, value_text
+    from ..scales.diagnostics import format_tau_table, tau_table
 
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
@@ -317,19 +315,5 @@ def run_table(args: argparse.Namespace) -> int:
                       tie_policy=args.ties, feasible=args.feasible,
                       progress=wants_progress(args), allow_empty=args.allow_empty,
                       max_memory=args.max_memory, explain=args.explain)
-    wide = frame.pivot(index="N", columns="measure", values="tau_overall")
-    wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
-    if args.fmt == "csv":
-        return write_text(args, wide.to_csv())
-    if args.fmt == "markdown":
-        header = "| N | " + " | ".join(wide.columns) + " |"
-        lines = [header, "|---|" + "---:|" * len(wide.columns)]
-        for n, row in wide.iterrows():
-            lines.append(f"| {n} | " + " | ".join(value_text(v) for v in row) + " |")
-        return write_text(args, "\n".join(lines) + "\n")
-    worst = frame["tau_topic_min"].min()  # NaN: τ is defined on no topic
-    topics = ("defined on no topic (the runs tie on every topic)" if math.isnan(worst)
-              else f"minimum {worst:.4f} over the topics where it is defined")
-    return write_text(args, wide.to_string(float_format=value_text, na_rep=UNDEFINED) + "\n"
-                      f"topic-by-topic τ: {topics}\n")
+    return write_text(args, format_tau_table(frame, args.fmt))
 

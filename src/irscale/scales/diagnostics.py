@@ -439,3 +439,26 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
                          "tau_topic_mean": float(defined.mean()) if len(defined) else np.nan,
                          "topics_defined": len(defined), "topics": len(per_topic)})
     return pd.DataFrame(rows)
+
+
+def format_tau_table(frame: pd.DataFrame, fmt: str = "text") -> str:
+    """The rows of :func:`tau_table` as Table 2 prints them: one row per N, one column per
+    measure (in the order they come), the overall τ; ``csv`` and ``markdown`` the table
+    alone, ``text`` also the least topic-by-topic τ (``irscale scale table``)."""
+    from ..stats.tables import UNDEFINED, value_text
+
+    wide = frame.pivot(index="N", columns="measure", values="tau_overall")
+    wide = wide[list(dict.fromkeys(frame["measure"]))]
+    if fmt == "csv":
+        return wide.to_csv()
+    if fmt == "markdown":
+        lines = ["| N | " + " | ".join(wide.columns) + " |",
+                 "|---|" + "---:|" * len(wide.columns)]
+        lines += [f"| {n} | " + " | ".join(value_text(v) for v in row) + " |"
+                  for n, row in wide.iterrows()]
+        return "\n".join(lines) + "\n"
+    worst = frame["tau_topic_min"].min()  # NaN: τ is defined on no topic
+    topics = ("defined on no topic (the runs tie on every topic)" if math.isnan(worst)
+              else f"minimum {worst:.4f} over the topics where it is defined")
+    return (wide.to_string(float_format=value_text, na_rep=UNDEFINED) + "\n"
+            f"topic-by-topic τ: {topics}\n")

@@ -1,0 +1,34 @@
+"""Table 2 of Ferrante, Ferro & Fuhr (2021) as ``irscale scale table`` prints it
+(:func:`irscale.scales.diagnostics.format_tau_table`), from rows written by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from irscale.scales.diagnostics import format_tau_table
+
+ROWS = pd.DataFrame({"N": [5, 5, 10, 10], "measure": ["RBP", "AP", "RBP", "AP"],
+                     "tau_overall": [0.9, 0.75, 1.0, math.nan],
+                     "tau_topic_min": [0.5, 0.25, 0.8, math.nan]})
+
+
+def test_csv_is_one_row_per_n_in_the_measures_order():
+    assert format_tau_table(ROWS, "csv").splitlines() == ["N,RBP,AP", "5,0.9,0.75",
+                                                           "10,1.0,"]
+
+
+def test_markdown_writes_undefined_for_nan():
+    assert format_tau_table(ROWS, "markdown") == (
+        "| N | RBP | AP |\n|---|---:|---:|\n| 5 | 0.9000 | 0.7500 |\n"
+        "| 10 | 1.0000 | undefined |\n")
+
+
+def test_text_adds_the_least_topic_tau():
+    lines = format_tau_table(ROWS, "text").splitlines()
+    assert lines[-1] == "topic-by-topic τ: minimum 0.2500 over the topics where it is defined"
+    assert lines[-2].split() == ["10", "1.0000", "undefined"]
+    tied = ROWS.assign(tau_topic_min=math.nan)
+    assert format_tau_table(tied, "text").splitlines()[-1] == (
+        "topic-by-topic τ: defined on no topic (the runs tie on every topic)")
