@@ -157,24 +157,24 @@ def run_assign(args: argparse.Namespace) -> int:
 
 def run_measures(args: argparse.Namespace) -> int:
     """``online ab measures``: every user's measures and variant."""
-    from ..errors import InputError
-
     check_options(args)
     splits = _splits(args.splits)
-    from ..online.abtest import assign, read_pairs, session_measures, user_measures
+    from ..online.abtest import (
+        assign,
+        read_pairs,
+        session_measures,
+        user_measures,
+        with_variants,
+    )
 
     sessions = session_measures(args.inputs, k=args.k)
     owners = read_pairs(args.users, "session", "user")
     table = user_measures(sessions, owners)
     if args.salt is not None:
-        variant = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
+        variants = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
     else:
-        variant = read_pairs(args.variants, "user", "variant")
-        missing = table.index[~table.index.isin(variant.index)]
-        if len(missing):
-            raise InputError(f"no variant for user {missing[0]!r}", source=args.variants)
-    table.insert(0, "variant", variant.reindex(table.index).to_numpy())
-    return write_text(args, table.to_csv())
+        variants = read_pairs(args.variants, "user", "variant")
+    return write_text(args, with_variants(table, variants, source=args.variants).to_csv())
 
 
 def run_analyze(args: argparse.Namespace) -> int:
