@@ -59,14 +59,21 @@ SOURCES_RULE = Rule(("topic_column",), lambda args: bool(getattr(args, "scores",
                     "evaluated against qrels")
 
 
+def _runs_read(args: argparse.Namespace) -> bool:
+    """Whether runs are read (``QRELS RUN...``), not ``--scores`` files."""
+    return not getattr(args, "scores", None)
+
+
 #: The options of runs, refused with ``--scores`` files (:func:`check_inputs`).
 SCORES_RULES = (
-    runs_rule("--scores files", lambda args: not getattr(args, "scores", None)),
+    runs_rule("--scores files", _runs_read),
     *intent_rules("diversity measures evaluated against qrels, not to --scores files",
-                  lambda args: not getattr(args, "scores", None)),
-    Rule(("qrels_format",), lambda args: not args.scores or args.qrels_format == "auto",
+                  _runs_read),
+    Rule(("qrels_format",), lambda args: _runs_read(args) or args.qrels_format == "auto",
          "--qrels-format applies to QRELS RUN..., not to --scores files"),
 )
+#: The intent options, refused when the measures are not diversity measures.
+NOT_DIVERSITY = intent_rules(DIVERSITY_ONLY, lambda args: False)
 
 
 def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
@@ -206,7 +213,7 @@ def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
 
     diversity = diversity_inputs(args)
     if not diversity:
-        for rule in intent_rules(DIVERSITY_ONLY, lambda args: False):
+        for rule in NOT_DIVERSITY:
             rule.check(args)
     qrels, runs = qrels_and_runs(args, keep_rank=diversity)
     return evaluate_matrix(qrels, runs, args.measures, diversity=diversity,
