@@ -201,7 +201,7 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
     """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format``."""
     from dataclasses import replace
 
-    from ..scales.diagnostics import summarize
+    from ..scales.diagnostics import image_document, phi_lines, summarize
     from ..scales.scale import warn_infeasible_runs
     from ..scales.stream import write_csv, write_image
 
@@ -215,16 +215,9 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":
-        obj = {"measure": sc.measure.label, "N": sc.N, "levels": sc.levels,
-               "n_runs": sc.n_runs, "n_distinct": sc.n_distinct, "values": None, "phi": None}
-        if diversity:
-            obj["intents"] = args.intents
         if listed:
             _check_listing(sc.n_distinct, args.max_memory)
-            values, _ = _all_values(sc)
-            obj["values"] = values
-            obj["phi"] = list(range(1, len(values) + 1))
-        json.dump(obj, out)
+        json.dump(image_document(sc, values=listed, intents=args.intents), out)
         out.write("\n")
     elif args.fmt == "csv":
         write_csv(sc, out)
@@ -239,9 +232,7 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
             out.write(f"  (gaps and ties not computed for {sc.n_distinct:,} values: "
                       "--diagnostics full streams the image)\n")
         if listed and sc.n_distinct <= 20:
-            values, counts = _all_values(sc)
-            for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1):
-                out.write(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n")
+            out.write(phi_lines(sc))
     return 0
 
 
@@ -259,16 +250,6 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
                  f"(--values-limit, --all-values): about {format_size(need)}",
                  "a smaller --values-limit, or -o IMAGE.parquet, which streams them",
                  max_memory=max_memory, option=MAX_MEMORY)
-
-
-def _all_values(sc) -> tuple[list[float], list[int]]:
-    """The distinct values of the image of ``sc`` and their numbers of runs, in order."""
-    values: list[float] = []
-    counts: list[int] = []
-    for v, c in sc.iter_values():
-        values.extend(float(x) for x in v)
-        counts.extend(int(x) for x in c)
-    return values, counts
 
 
 # ------------------------------------------------------------------ transform

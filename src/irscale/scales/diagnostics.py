@@ -114,6 +114,43 @@ class ImageSummary:
 
 
 # ====================================================================== image statistics
+def listed_values(sc: Scale) -> tuple[list[float], list[int]]:
+    """The distinct values of the image of ``sc``, in order, and their numbers of runs,
+    streamed from the image (:meth:`Scale.iter_values`)."""
+    values: list[float] = []
+    counts: list[int] = []
+    for v, c in sc.iter_values():
+        values.extend(float(x) for x in v)
+        counts.extend(int(x) for x in c)
+    return values, counts
+
+
+def image_document(sc: Scale, *, values: bool = False,
+                   intents: int | None = None) -> dict[str, Any]:
+    """The JSON object of the scale ``sc`` (``irscale scale image --format json``): the
+    measure, N, levels, runs and distinct values, and, with ``values``, every distinct
+    value and its φ (1, 2, ...; None otherwise); ``intents``: the intents of a diversity
+    measure's space."""
+    document: dict[str, Any] = {"measure": sc.measure.label, "N": sc.N, "levels": sc.levels,
+                                "n_runs": sc.n_runs, "n_distinct": sc.n_distinct,
+                                "values": None, "phi": None}
+    if intents is not None:
+        document["intents"] = intents
+    if values:
+        listed, _ = listed_values(sc)
+        document["values"] = listed
+        document["phi"] = list(range(1, len(listed) + 1))
+    return document
+
+
+def phi_lines(sc: Scale) -> str:
+    """Every distinct value of the image of ``sc`` with its φ and its number of runs, a
+    line each (``  φ =   1  0.000000  (3 runs)``)."""
+    values, counts = listed_values(sc)
+    return "".join(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n"
+                   for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1))
+
+
 def summarize(sc: Scale, *, stream: bool = True, wide: float = 2.0,
               orders: bool = True, **order_options) -> ImageSummary:
     """Diagnostics of a scale (module documentation). ``stream=False`` skips the pass over

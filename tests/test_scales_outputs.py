@@ -1,5 +1,7 @@
-"""Table 2 of Ferrante, Ferro & Fuhr (2021) as ``irscale scale table`` prints it
-(:func:`irscale.scales.diagnostics.format_tau_table`), from rows written by hand."""
+"""What ``irscale scale table`` and ``scale image`` print, from :mod:`irscale.scales.diagnostics`:
+Table 2 of Ferrante, Ferro & Fuhr (2021) (:func:`format_tau_table`, from rows written by
+hand) and the image of a scale (:func:`image_document`, :func:`phi_lines`, against the
+image of P@2 listed by hand)."""
 
 from __future__ import annotations
 
@@ -32,3 +34,20 @@ def test_text_adds_the_least_topic_tau():
     tied = ROWS.assign(tau_topic_min=math.nan)
     assert format_tau_table(tied, "text").splitlines()[-1] == (
         "topic-by-topic τ: defined on no topic (the runs tie on every topic)")
+
+
+def test_the_image_of_precision_at_two_listed_by_hand():
+    from irscale.scales import scale
+    from irscale.scales.diagnostics import image_document, phi_lines
+
+    # binary runs of length 2: 00, 01, 10, 11 give P = 0, 1/2, 1/2, 1
+    sc = scale("P", 2, progress=False)
+    document = image_document(sc, values=True)
+    assert list(document) == ["measure", "N", "levels", "n_runs", "n_distinct", "values",
+                              "phi"]
+    assert (document["N"], document["n_runs"], document["n_distinct"]) == (2, 4, 3)
+    assert document["values"] == [0.0, 0.5, 1.0] and document["phi"] == [1, 2, 3]
+    assert image_document(sc, intents=3)["values"] is None
+    assert list(image_document(sc, intents=3))[-1] == "intents"
+    assert phi_lines(sc) == ("  φ =   1  0.000000  (1 runs)\n  φ =   2  0.500000  (2 runs)\n"
+                             "  φ =   3  1.000000  (1 runs)\n")
