@@ -170,3 +170,15 @@ def test_cli_prints_the_api_tables(tmp_path, monkeypatch, capsys):
     assert printed["tau"].iloc[-1] == pytest.approx(ranking["tau"])
     assert printed["tau_ap"].iloc[-1] == pytest.approx(ranking["tau_ap"])
     assert printed["tau"].iloc[:-1].isna().all()
+
+
+def test_with_ranking_puts_the_ranking_on_the_all_row():
+    from irscale.collections.agreement import with_ranking
+
+    table = pd.DataFrame({"topic": ["t1", "t2", "all"], "percent": [1.0, 0.5, 0.75]})
+    merged = with_ranking(table, {"tau": 0.5, "tau_ap": 0.25})
+    assert list(merged.columns) == ["topic", "percent", "tau", "tau_ap"]
+    assert merged["tau"].isna().tolist() == [True, True, False]
+    assert (merged["tau"].iloc[-1], merged["tau_ap"].iloc[-1]) == (0.5, 0.25)
+    assert "tau" not in table.columns  # a new table
+    assert with_ranking(table, None) is table

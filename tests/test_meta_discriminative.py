@@ -142,3 +142,24 @@ def test_trec8_discriminative_power_matches_the_documented_spread(urbano, measur
     mean, sd = DOCUMENTED[(measure, method)]
     assert abs(result.n_significant - mean) <= 4 * sd + 2
     assert result.n_pairs == 8256
+
+
+def test_spread_summary_is_the_mean_sd_and_range_across_seeds():
+    import pandas as pd
+
+    from irscale.meta import spread_summary
+
+    spread = pd.DataFrame({
+        "seed": [0, 1, 2, 0, 1, 2],
+        "measure": ["ap"] * 3 + ["p10"] * 3, "method": ["bootstrap"] * 6,
+        "significant": [0.5, 0.6, 0.7, 0.2, 0.2, 0.2],
+        "min_significant_diff": [0.1, 0.2, 0.3, 0.05, 0.05, 0.05]})
+    table = spread_summary(spread)
+    assert list(table["measure"]) == ["ap", "p10"]
+    ap = table.iloc[0]
+    assert ap["seeds"] == 3
+    # mean 0.6, sample sd sqrt(((-0.1)^2 + 0 + 0.1^2) / 2) = 0.1, range [0.5, 0.7]
+    assert (ap["significant_mean"], ap["significant_sd"]) == pytest.approx((0.6, 0.1))
+    assert (ap["significant_min"], ap["significant_max"]) == (0.5, 0.7)
+    assert (ap["min_sig_diff_mean"], ap["min_sig_diff_sd"]) == pytest.approx((0.2, 0.1))
+    assert table.iloc[1]["significant_sd"] == 0.0

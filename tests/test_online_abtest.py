@@ -336,3 +336,16 @@ def test_cli_measures_then_analyze_equal_the_api(tmp_path, capsys):
     assert written["variant"].tolist() == variants.tolist()
     pd.testing.assert_frame_equal(written.drop(columns="variant"), expected,
                                   check_dtype=False, check_names=False)
+
+
+def test_with_variants_puts_each_users_variant_first():
+    from irscale.online.abtest import with_variants
+
+    table = pd.DataFrame({"clicks": [3, 1]}, index=pd.Index(["u1", "u2"], name="user"))
+    variants = pd.Series({"u2": "treatment", "u1": "control", "u3": "control"})
+    joined = with_variants(table, variants)
+    assert list(joined.columns) == ["variant", "clicks"]
+    assert joined["variant"].tolist() == ["control", "treatment"]
+    assert "variant" not in table.columns
+    with pytest.raises(InputError, match="no variant for user 'u2'"):
+        with_variants(table, pd.Series({"u1": "control"}), source="variants.tsv")

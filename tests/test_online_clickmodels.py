@@ -540,3 +540,16 @@ def test_a_model_of_longer_pages_evaluates_shorter_ones(model):
     short = fit_click_model(read_click_log(b"t q 1 a 1\n"), model)
     with pytest.raises(ParameterError, match=r"gives 1 ranks.*--serp-size 1"):
         short.evaluate(train)
+
+
+def test_calibrated_summary_is_each_runs_mean_on_topic_all():
+    from irscale.online.calibrated import calibrated_summary
+
+    frame = pd.DataFrame({"run": ["a", "a", "b", "b"], "topic": ["1", "2", "1", "2"],
+                          "measure": ["uM"] * 4, "value": [0.2, 0.4, 1.0, 0.0]})
+    means = calibrated_summary(frame)
+    assert means.to_dict("list") == {"run": ["a", "b"], "topic": ["all", "all"],
+                                     "measure": ["uM", "uM"],
+                                     "value": [pytest.approx(0.3), 0.5]}
+    both = calibrated_summary(frame, per_topic=True)
+    assert both["topic"].tolist() == ["1", "2", "1", "2", "all", "all"]

@@ -115,3 +115,46 @@ def test_huge_alpha_is_weighed_only_where_a_topic_loses(alpha):
     assert np.isfinite(table.loc["x", "trisk"])
     assert table.loc["x", "trisk"] == pytest.approx(stats.ttest_1samp(z, 0.0).statistic,
                                                     rel=1e-9)
+
+
+def test_format_risk_titles_the_table_and_keeps_json_whole():
+    import json
+
+    import pandas as pd
+
+    from irscale.stats.risk import format_risk
+
+    table = pd.DataFrame({"system": ["r"], "urisk": [-0.125]})
+    text = format_risk(table, "b", 2.0, "text", digits=2)
+    assert text.splitlines()[0] == ("Risk against b (losses weigh 1 + 2; TRisk: t with "
+                                    "topics - 1 df)")
+    assert "-0.12" in text or "-0.13" in text
+    assert json.loads(format_risk(table, "b", 2.0, "json")) == {
+        "risk": [{"system": "r", "urisk": -0.125}]}
+
+
+def test_format_comparison_is_one_json_document():
+    import json
+
+    from irscale.stats.tables import format_comparison
+
+    class Table:
+        """A result with one row: its JSON rows and its formatted table."""
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def json_rows(self) -> list[dict[str, str]]:
+            return [{"table": self.name}]
+
+        json_pairs = json_rows
+
+        def format(self, fmt: str, digits: int = 4) -> str:
+            return f"{self.name} {fmt} {digits}\n"
+
+    assert json.loads(format_comparison(Table("anova"), Table("pairs"), "json")) == {
+        "anova": [{"table": "anova"}], "pairs": [{"table": "pairs"}]}
+    assert json.loads(format_comparison(None, Table("pairs"), "json")) == {
+        "pairs": [{"table": "pairs"}]}
+    assert format_comparison(Table("anova"), Table("pairs"), "text", digits=2) == \
+        "anova text 2\n\npairs text 2\n"

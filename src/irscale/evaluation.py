@@ -26,7 +26,7 @@ import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -45,6 +45,9 @@ from .measures.base import EvalContext, MeasureRequest
 from .measures.compute import compute_shared
 from .measures.names import is_measure_name, is_trec_request, parse_measures
 from .measures.results import Averaging, Evaluation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .core import ScoreMatrix
 
 
 def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
@@ -417,3 +420,58 @@ def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],
     return totals
 
 
+def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,
+                    diversity: bool = False, intent_probabilities: Any = None,
+                    intent_types: Any = None, allow_empty: bool = False) -> ScoreMatrix:
+    """The per-topic scores of ``runs`` against ``qrels`` for every measure, as a
+    :class:`~irscale.core.ScoreMatrix` (topics × runs × measures), for the analyses of
+    score matrices (``irscale compare``, ``meta``). Every run must cover the same topics:
+    a topic a run lacks is an :class:`~irscale.errors.AlignmentError` naming it.
+
+    With ``diversity`` the measures are diversity measures, computed as ndeval does
+    (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`, with the intent
+    probabilities and types of NTCIREVAL's family) over the topics the qrels judge: run
+    topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning;
+    a run with none of the qrels topics is an error unless ``allow_empty``."""
+    if diversity:
+        matrix = _diversity_matrix(qrels, runs, measures, intent_probabilities,
+                                   intent_types, allow_empty)
+    else:
+        matrix = evaluate(qrels, runs, measures,
+                          allow_empty=allow_empty).to_matrix(allow_missing=True)
+    missing = ~np.isfinite(matrix.values)
+    if missing.any():
+        rows, cols, _ = np.nonzero(missing)
+        detail = "; ".join(
+            f"{matrix.systems[s]!r} lacks topic {matrix.topics[t]!r}"
+            for t, s in list(dict.fromkeys(zip(rows.tolist(), cols.tolist(), strict=True)))[:5]
+        )
+        raise AlignmentError(
+            f"the runs do not cover the same topics ({int(missing.any(axis=(1, 2)).sum())} "
+            f"topic(s) missing somewhere: {detail})"
+        )
+    return matrix
+
+
+def _diversity_matrix(qrels: Any, runs: Any, measures: Sequence[str],
+                      intent_probabilities: Any, intent_types: Any,
+                      allow_empty: bool) -> ScoreMatrix:
+    """Diversity measures of :func:`evaluate_matrix`: the matrix of the topics the qrels
+    judge (:meth:`~irscale.measures.results.Evaluation.to_matrix`); ndeval's "score 0" note
+    about the other topics is replaced by one warning per run naming them."""
+    from .measures.diversity.evaluate import evaluate_diversity
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluation = evaluate_diversity(qrels, runs, measures,
+                                        intent_probabilities=intent_probabilities,
+                                        intent_types=intent_types, allow_empty=allow_empty)
+    for warning in caught:
+        if "not in the diversity qrels" not in str(warning.message):
+            warnings.warn(warning.message, stacklevel=3)
+    for run, unjudged in evaluation.unjudged_topics.items():
+        if unjudged:
+            warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
+                          f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"
+                          f"{' ...' if len(unjudged) > 10 else ''}", stacklevel=3)
+    return evaluation.to_matrix(allow_missing=True)

@@ -11,7 +11,6 @@ a test of its own. Options the chosen test would ignore are refused (:data:`RULE
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from ..core.params import RESAMPLES, RISK_ALPHA, RNG_SEED, SIGNIFICANCE, THREADS, Param
@@ -179,40 +178,20 @@ def compare(args: argparse.Namespace):
         )
 
 
-def render_output(omnibus, pairs, fmt: str, digits: int = 4) -> str:
-    """The command's output: the omnibus table (if any) and the pairwise table."""
-    if fmt == "json":
-        document: dict[str, object] = {}
-        if omnibus is not None:
-            document["anova"] = omnibus.json_rows()
-        document["pairs"] = pairs.json_pairs()
-        return json.dumps(document, indent=2) + "\n"
-    parts = [] if omnibus is None else [omnibus.format(fmt, digits=digits)]
-    parts.append(pairs.format(fmt, digits=digits))
-    return "\n".join(parts)
-
-
-def risk_output(args: argparse.Namespace, alpha: float) -> str:
-    """The risk table of ``--baseline --risk-alpha`` in ``--format``."""
-    from ..stats.risk import risk_table
-    from ..stats.tables import records, render
-
-    matrix = load_matrix(args)
-    table = risk_table(matrix, args.baseline, alpha, measures=args.measures or None)
-    if args.fmt == "json":
-        return json.dumps({"risk": records(table)}, indent=2) + "\n"
-    return render(table, args.fmt, digits=args.digits,
-                  title=f"Risk against {args.baseline} (losses weigh 1 + {alpha:g}; "
-                  "TRisk: t with topics - 1 df)")
-
-
 def run(args: argparse.Namespace) -> int:
     """Check every option before any work (:data:`RULES`), then compare."""
     check_options(args)
     if given(args, "risk_alpha"):
         check_inputs(args)
-        return write_text(args, risk_output(args, args.risk_alpha))
+        from ..stats.risk import format_risk, risk_table
+
+        table = risk_table(load_matrix(args), args.baseline, args.risk_alpha,
+                           measures=args.measures or None)
+        return write_text(args, format_risk(table, args.baseline, args.risk_alpha, args.fmt,
+                                            digits=args.digits))
     check_scheduler(args)
     check_inputs(args)
     omnibus, pairs = compare(args)
-    return write_text(args, render_output(omnibus, pairs, args.fmt, args.digits))
+    from ..stats.tables import format_comparison
+
+    return write_text(args, format_comparison(omnibus, pairs, args.fmt, digits=args.digits))

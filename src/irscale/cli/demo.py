@@ -15,6 +15,7 @@ from .outputs import declare_outputs
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale demo``."""
     parser = subparsers.add_parser(
         "demo",
         help="generate example data and run an evaluation on it",
@@ -32,6 +33,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``irscale demo``: the example collection, evaluated end to end."""
     check_new_folder(args.out, "--out")
     from ..datasets import synthetic_collection
     from ..evaluation import evaluate

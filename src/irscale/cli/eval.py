@@ -11,19 +11,19 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..core.params import NDEVAL_RISK_ALPHA, SIGNIFICANCE
-from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
 from ..stats.names import MULTIPLE_CORRECTION
 from .eval_diversity import (
+    DIVERSITY_RULES,
+    INTENT_RULES,
     QRELS_FORMATS,
     add_intent_options,
-    check_no_intent_options,
     run_diversity,
     wants_diversity,
 )
-from .main import given
-from .options import add_param, add_progress, check_scheduler, wants_progress
+from .options import add_format, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
+from .rules import Declared, Default, Rule, add_rules, check_options, each
 from .runargs import add_run_options, add_trec_eval_options, label_files, named_runs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,6 +35,7 @@ TABLE_TESTS = ("t", "wilcoxon", "sign")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale eval``: trec_eval's options and irscale's, and their rules."""
     parser = subparsers.add_parser(
         "eval",
         help="evaluate runs against qrels (a drop-in for trec_eval)",
@@ -64,11 +65,10 @@ def add_parser(subparsers) -> None:
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
     add_intent_options(parser)
-    parser.add_argument("--format", choices=(*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
-                        dest="fmt",
-                        help="output format (default trec, byte-identical to trec_eval for "
-                        "one run; several runs add a fourth field, the run); latex: the "
-                        "runs x measures table of a paper, best values in bold")
+    add_format(parser, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
+               doc="output format (trec: byte-identical to trec_eval for one run; several "
+               "runs add a fourth field, the run); latex: the runs x measures table of a "
+               "paper, best values in bold")
     table = parser.add_argument_group("latex table (--format latex)")
     table.add_argument("--baseline", metavar="RUN",
                        help="mark values significantly better (up arrow) or worse (down "
@@ -92,6 +92,7 @@ def add_parser(subparsers) -> None:
     add_progress(parser)
     add_output(parser)
     declare_inputs(parser, "qrels", "runs", "--baseline")
+    add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
 
@@ -104,22 +105,17 @@ def add_labels_option(parser: argparse.ArgumentParser, doc: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _check_format_options(args)  # before any input is read or numpy imported
-    label_files(args.labels)
-    check_scheduler(args)
-    from ..evaluation import evaluate
-    from .eval_many import trec_eval_arguments, wants_batches
-
-    batches = wants_batches(args)
-    if wants_diversity(args):
-        if batches:
-            raise ParameterError("--batch-size, --scheduler, --workers and --per-topic-out "
-                                 "apply to trec_eval's measures; diversity measures are "
-                                 "evaluated without them")
+    """``irscale eval``: the measures of every run, as trec_eval (or ndeval) prints them."""
+    check_options(args)  # before any input is read or numpy imported
+    if args.diversity:
         return run_diversity(args)
-    check_no_intent_options(args)
-    if batches:
-        return _run_batches(args)
+    if _batches(args):
+        from . import eval_many
+
+        return eval_many.run(args)
+    from ..evaluation import evaluate
+    from .eval_many import trec_eval_arguments
+
     labels = label_files(args.labels)
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
@@ -153,8 +149,8 @@ def add_values_options(parser: argparse.ArgumentParser, unit: str = "topic") -> 
 def add_evaluation_output(parser: argparse.ArgumentParser, unit: str, empty: str) -> None:
     """``--format`` (``eval``'s formats, one value per line), ``--allow-empty`` (a run
     ``empty``: an error without it) and ``-o``: the output of ``text`` and ``session``."""
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
-                        help=f"output format (default trec: 'measure<TAB>{unit}<TAB>value')")
+    add_format(parser, OUTPUT_FORMATS, default="trec",
+               doc=f"output format (trec: 'measure<TAB>{unit}<TAB>value')")
     parser.add_argument("--allow-empty", action="store_true",
                         help=f"evaluate a run {empty} (an error otherwise)")
     add_output(parser)
@@ -168,51 +164,64 @@ def write_evaluation(args: argparse.Namespace, evaluation: Evaluation) -> int:
     return 0
 
 
-def _run_batches(args: argparse.Namespace) -> int:
-    """``eval`` with a batch option: ``eval-many``'s streamed evaluation, printing the
-    summary; the options that need every run at once are refused, naming the way out."""
-    from . import eval_many
+def _batches(args: argparse.Namespace) -> bool:
+    """Whether the runs are streamed in batches (:func:`irscale.cli.eval_many.wants_batches`,
+    imported when ``eval`` runs)."""
+    from .eval_many import wants_batches
 
-    refused = [(args.per_query, "-q/--per-query", "per-topic values go to --per-topic-out "
-                "DIR as Parquet"),
-               (args.no_summary, "-n/--no-summary", "the summary is what is printed"),
-               (args.labels, "--labels", "measures with label sets need irscale eval "
-                "without batches"),
-               (args.fmt in ("latex", "ndeval"), f"--format {args.fmt}", "the batches print "
-                "the trec, csv, json or markdown summary"),
-               (given(args, "risk_alpha"), "--risk-alpha", "see irscale compare")]
-    for applies, option, why in refused:
-        if applies:
-            raise ParameterError(f"{option} does not apply with --batch-size, --scheduler, "
-                                 f"--workers or --per-topic-out: {why}")
-    return eval_many.run(args)
+    return wants_batches(args)
 
 
-def _check_format_options(args: argparse.Namespace) -> None:
-    """Options that the chosen ``--format`` would ignore, refused before any input is read
-    (they need no measure name): the table options need --format latex (and --baseline for
-    the test's options; the latex table holds the summary only); ``--baseline`` and
-    ``--risk-alpha`` with --format ndeval are ndeval's, checked with the diversity
-    measures (:func:`irscale.cli.eval_diversity.run_diversity`)."""
-    if args.fmt == "ndeval":
-        return
-    if given(args, "risk_alpha"):
-        raise ParameterError("--risk-alpha applies to ndeval's risk-sensitive output "
-                             "(diversity measures, --format ndeval --baseline FILE); for "
-                             "URisk/TRisk of any measure see irscale compare --baseline "
-                             "--risk-alpha")
-    tests = [flag for flag, dest in (("--test", "test"), ("--correction", "correction"),
-                             ("--alpha", "alpha")) if given(args, dest)]
-    if args.fmt != "latex":
-        if tests:
-            raise ParameterError(f"{tests[0]} applies to --format latex only")
-        if args.baseline is not None:
-            raise ParameterError("--baseline applies to --format latex (the run the table "
-                                 "tests against) and --format ndeval (ndeval's -baseline "
-                                 "FILE, with diversity measures)")
-        return
-    if args.per_query or args.no_summary:
-        raise ParameterError("--format latex prints the summary table: -q/--per-query and "
-                             "-n/--no-summary do not apply")
-    if args.baseline is None and tests:
-        raise ParameterError(f"{tests[0]} applies to the tests against --baseline RUN")
+def _check_labels(args: argparse.Namespace) -> None:
+    """``--labels NAME=FILE``: its form, before any input is read."""
+    label_files(args.labels)
+
+
+#: The options of the latex table's tests.
+TABLE_OPTIONS = ("test", "correction", "alpha")
+#: How the messages spell them.
+TABLE_SPELT = {"test": "--test", "correction": "--correction", "alpha": "--alpha"}
+#: What the batches refuse: an option, and why.
+BATCH_REFUSED = (("per_query", "-q/--per-query", "per-topic values go to --per-topic-out DIR "
+                  "as Parquet"),
+                 ("no_summary", "-n/--no-summary", "the summary is what is printed"),
+                 ("labels", "--labels", "measures with label sets need irscale eval without "
+                  "batches"))
+#: The start of the batches' refusals.
+NOT_WITH_BATCHES = "does not apply with --batch-size, --scheduler, --workers or " \
+    "--per-topic-out"
+
+#: When the options apply, in the order they are checked: the table options need --format
+#: latex (and --baseline for the test's options; the latex table holds the summary only),
+#: ``--baseline`` and ``--risk-alpha`` with --format ndeval are ndeval's (diversity
+#: measures); then the diversity measures' options and the batches'.
+RULES: tuple[Declared, ...] = (
+    Rule(("risk_alpha",), lambda args: args.fmt == "ndeval", "--risk-alpha applies to "
+         "ndeval's risk-sensitive output (diversity measures, --format ndeval --baseline "
+         "FILE); for URisk/TRisk of any measure see irscale compare --baseline --risk-alpha"),
+    *each(TABLE_OPTIONS, lambda args: args.fmt in ("latex", "ndeval"),
+          "{options} applies to --format latex only", TABLE_SPELT),
+    Rule(("baseline",), lambda args: args.fmt in ("latex", "ndeval"), "--baseline applies to "
+         "--format latex (the run the table tests against) and --format ndeval (ndeval's "
+         "-baseline FILE, with diversity measures)"),
+    Rule(("per_query", "no_summary"), lambda args: args.fmt != "latex", "--format latex "
+         "prints the summary table: -q/--per-query and -n/--no-summary do not apply"),
+    *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None,
+          "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
+    _check_labels,
+    check_scheduler,
+    Default("diversity", wants_diversity),
+    Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
+         lambda args: not args.diversity, "--batch-size, --scheduler, --workers and "
+         "--per-topic-out apply to trec_eval's measures; diversity measures are evaluated "
+         "without them"),
+    *DIVERSITY_RULES,
+    *INTENT_RULES,
+    *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
+      for dest, option, why in BATCH_REFUSED),
+    Rule(("fmt",), lambda args: not _batches(args) or args.fmt not in ("latex", "ndeval"),
+         f"--format {{fmt}} {NOT_WITH_BATCHES}: the batches print the trec, csv, json or "
+         "markdown summary"),
+    Rule(("risk_alpha",), lambda args: not _batches(args),
+         f"--risk-alpha {NOT_WITH_BATCHES}: see irscale compare"),
+)

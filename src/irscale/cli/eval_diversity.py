@@ -6,10 +6,11 @@ with ``--qrels-format diversity``; ``--format ndeval`` prints ndeval's CSV (usag
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from ..errors import MeasureError, ParameterError
 from ..io.formats import formats
-from .main import given
+from .rules import Rule, each
 
 QRELS_FORMATS = ("auto", "trec", "diversity")
 #: Output formats of ``irscale eval`` with diversity measures.
@@ -31,13 +32,18 @@ def add_intent_options(parser: argparse.ArgumentParser) -> None:
     declare_inputs(parser, "--intent-probs", "--intent-types")
 
 
-def check_no_intent_options(args: argparse.Namespace, where: str = "diversity measures "
-                            "only (I-rec@10, D#-nDCG@10, P+Q ...)") -> None:
-    """``--intent-probs``/``--intent-types`` refused where no diversity measure reads them."""
-    for option, value in (("--intent-probs", getattr(args, "intent_probs", None)),
-                          ("--intent-types", getattr(args, "intent_types", None))):
-        if value is not None:
-            raise ParameterError(f"{option} applies to {where}")
+def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
+                 ) -> tuple[Rule, ...]:
+    """``--intent-probs``/``--intent-types`` apply to ``where`` (where ``holds``): no other
+    measure reads them."""
+    return each(("intent_probs", "intent_types"), holds, f"{{options}} applies to {where}",
+                {"intent_probs": "--intent-probs", "intent_types": "--intent-types"})
+
+
+#: Where the intent options apply.
+DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
+#: ``eval``'s intent options: for diversity measures (``args.diversity``).
+INTENT_RULES = intent_rules(DIVERSITY_ONLY, lambda args: args.diversity)
 
 
 def wants_diversity(args: argparse.Namespace) -> bool:
@@ -71,26 +77,39 @@ def wants_diversity(args: argparse.Namespace) -> bool:
     return diversity
 
 
+#: When ``eval``'s options apply to diversity measures (``args.diversity``:
+#: :func:`wants_diversity`): ndeval ranks by the rank column, prints its amean row, and its
+#: risk-sensitive output is ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
+#: ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
+#: not apply.
+DIVERSITY_RULES = (
+    Rule(("fmt",), lambda args: not args.diversity or args.fmt in DIVERSITY_FORMATS,
+         f"--format {{fmt}} does not apply to diversity measures (use "
+         f"{', '.join(DIVERSITY_FORMATS)})"),
+    *each(("relevance_level", "judged_only", "num_docs_in_coll", "compat", "ties"),
+          lambda args: not args.diversity, "{options} does not apply to diversity measures "
+          "(ndeval ranks by the rank column, or by score with 'ndeval(traditional=1)')",
+          {"relevance_level": "-l", "judged_only": "-J", "num_docs_in_coll": "-N",
+           "compat": "--compat", "ties": "--ties"}),
+    Rule(("no_summary",), lambda args: not args.diversity or args.fmt != "ndeval",
+         "-n does not apply to --format ndeval (ndeval always prints its amean row)"),
+    *each(("test", "correction", "alpha"), lambda args: not args.diversity,
+          "{options} applies to the latex table (--format latex), not to diversity measures",
+          {"test": "--test", "correction": "--correction", "alpha": "--alpha"}),
+    Rule(("baseline",), lambda args: not args.diversity or args.fmt == "ndeval",
+         "--baseline with diversity measures is ndeval's -baseline: it needs --format ndeval "
+         "(URisk/TRisk of any format: irscale compare --baseline --risk-alpha)"),
+    Rule(("risk_alpha",), lambda args: not args.diversity or args.baseline is not None,
+         "--risk-alpha needs --baseline FILE (ndeval: 'a baseline must still be specified')"),
+)
+
+
 def run_diversity(args: argparse.Namespace) -> int:
+    """``eval`` with diversity measures (its options checked: :data:`DIVERSITY_RULES`)."""
     from ..measures.diversity.evaluate import evaluate_diversity
     from .outputs import open_output
     from .runargs import label_files, named_runs
 
-    if args.fmt not in DIVERSITY_FORMATS:
-        raise ParameterError(f"--format {args.fmt} does not apply to diversity measures "
-                             f"(use {', '.join(DIVERSITY_FORMATS)})")
-    ignored = [opt for opt, applied in (
-        ("-l", given(args, "relevance_level")), ("-J", args.judged_only),
-        ("-N", given(args, "num_docs_in_coll")), ("--compat", given(args, "compat")),
-        ("--ties", given(args, "ties"))) if applied]
-    if ignored:
-        raise ParameterError(f"{ignored[0]} does not apply to diversity measures (ndeval "
-                             "ranks by the rank column, or by score with "
-                             "'ndeval(traditional=1)')")
-    if args.no_summary and args.fmt == "ndeval":
-        raise ParameterError("-n does not apply to --format ndeval (ndeval always prints "
-                             "its amean row)")
-    _check_risk_options(args)
     options = dict(complete=args.complete, max_docs=args.max_retrieved,
                    intent_probabilities=args.intent_probs, intent_types=args.intent_types,
                    label_sets=label_files(args.labels), allow_empty=args.allow_empty,
@@ -108,21 +127,3 @@ def run_diversity(args: argparse.Namespace) -> int:
     with open_output(args) as stream:
         stream.write(text.encode())
     return 0
-
-
-def _check_risk_options(args: argparse.Namespace) -> None:
-    """ndeval's risk-sensitive output: ``--baseline FILE`` (and ``--risk-alpha A``, ndeval's
-    ``-riskAlpha``, default 0) with ``--format ndeval``; the latex table's test options do
-    not apply (``--risk-alpha``'s value is checked as it is parsed)."""
-    table = [flag for flag, dest in (("--test", "test"), ("--correction", "correction"),
-                             ("--alpha", "alpha")) if given(args, dest)]
-    if table:
-        raise ParameterError(f"{table[0]} applies to the latex table (--format latex), not "
-                             "to diversity measures")
-    if args.baseline is not None and args.fmt != "ndeval":
-        raise ParameterError("--baseline with diversity measures is ndeval's -baseline: it "
-                             "needs --format ndeval (URisk/TRisk of any format: irscale "
-                             "compare --baseline --risk-alpha)")
-    if given(args, "risk_alpha") and args.baseline is None:
-        raise ParameterError("--risk-alpha needs --baseline FILE (ndeval: 'a baseline must "
-                             "still be specified')")

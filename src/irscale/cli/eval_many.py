@@ -11,10 +11,9 @@ from typing import Any
 from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
 from ..io.formats import OUTPUT_FORMATS
-from ..io.naming import NAME_MODES
 from .main import given
 from .options import (
-    ListAction,
+    add_format,
     add_param,
     add_progress,
     add_scheduler,
@@ -23,10 +22,11 @@ from .options import (
     wants_progress,
 )
 from .outputs import add_output, declare_inputs, declare_outputs, open_output
-from .runargs import ALLOW_EMPTY_HELP, add_trec_eval_options
+from .runargs import ALLOW_EMPTY_HELP, add_names, add_trec_eval_options
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale eval-many``."""
     parser = subparsers.add_parser(
         "eval-many",
         help="evaluate many run files (folders, globs) in batches, memory bounded by a batch",
@@ -45,16 +45,14 @@ def add_parser(subparsers) -> None:
                         help="measure or nickname (repeatable), as in irscale eval "
                         "(default: official)")
     add_batch_options(parser)
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        metavar="file|runid|A,B,...",
-                        help="how to name the runs: file (default: the file name without "
-                        "extension, longer forms where those collide), runid (the run id "
-                        "of each file; two files with one run id are an error), or one name "
-                        "per file in order: a,b,c")
+    add_names(parser, metavar="file|runid|A,B,...", doc="how to name the runs: file "
+              "(default: the file name without extension, longer forms where those collide),"
+              " runid (the run id of each file; two files with one run id are an error), or "
+              "one name per file in order: a,b,c")
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     add_trec_eval_options(parser)
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="trec", dest="fmt",
-                        help="format of the summary (default trec, as irscale eval)")
+    add_format(parser, OUTPUT_FORMATS, default="trec",
+               doc="format of the summary (as irscale eval)")
     add_progress(parser)
     add_output(parser, what="summary")
     declare_inputs(parser, "qrels", "runs")
@@ -90,6 +88,8 @@ def wants_batches(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``irscale eval-many`` (and ``eval`` with a batch option): the summary of the runs,
+    evaluated a batch of files at a time."""
     check_scheduler(args)  # its form and the memory of local:N, before numpy is imported
     from ..evaluation_many import check_out, evaluate_many, run_files
     from ..io.output import write_summary

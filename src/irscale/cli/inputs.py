@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import AlignmentError, InputError, ParameterError
-from .eval_diversity import QRELS_FORMATS, add_intent_options, check_no_intent_options
+from .eval_diversity import DIVERSITY_ONLY, QRELS_FORMATS, add_intent_options, intent_rules
 from .options import ListAction, add_option, wants_progress
 from .outputs import declare_inputs
 from .rules import Rule
-from .runargs import add_run_options, check_no_runs_option, named_runs
+from .runargs import add_run_options, named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
@@ -57,6 +57,23 @@ def check_score_measures(matrix, measures: Sequence[str] | None) -> None:
 SOURCES_RULE = Rule(("topic_column",), lambda args: bool(getattr(args, "scores", None)),
                     "--topic-column applies to --scores files (score CSVs), not to runs "
                     "evaluated against qrels")
+
+
+def _runs_read(args: argparse.Namespace) -> bool:
+    """Whether runs are read (``QRELS RUN...``), not ``--scores`` files."""
+    return not getattr(args, "scores", None)
+
+
+#: The options of runs, refused with ``--scores`` files (:func:`check_inputs`).
+SCORES_RULES = (
+    runs_rule("--scores files", _runs_read),
+    *intent_rules("diversity measures evaluated against qrels, not to --scores files",
+                  _runs_read),
+    Rule(("qrels_format",), lambda args: _runs_read(args) or args.qrels_format == "auto",
+         "--qrels-format applies to QRELS RUN..., not to --scores files"),
+)
+#: The intent options, refused when the measures are not diversity measures.
+NOT_DIVERSITY = intent_rules(DIVERSITY_ONLY, lambda args: False)
 
 
 def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
@@ -101,6 +118,7 @@ def _paths(args: argparse.Namespace) -> list[str]:
 
 
 def _input_hint(args: argparse.Namespace, min_runs: int) -> str:
+    """What to give: a qrels file and ``min_runs`` run files (or ``--scores``)."""
     runs = "two run files" if min_runs >= 2 else "one run file"
     scores = " (or --scores FILE)" if hasattr(args, "scores") else ""
     return f"give a qrels file and at least {runs}{scores}"
@@ -116,12 +134,8 @@ def check_inputs(args: argparse.Namespace, *, min_runs: int = 2) -> None:
     if getattr(args, "scores", None):
         if paths:
             raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
-        check_no_runs_option(args, "--scores files")
-        check_no_intent_options(args, "diversity measures evaluated against qrels, not to "
-                                "--scores files")
-        if args.qrels_format != "auto":
-            raise ParameterError("--qrels-format applies to QRELS RUN..., not to --scores "
-                                 "files")
+        for rule in SCORES_RULES:
+            rule.check(args)
         return
     if len(paths) < 1 + min_runs:
         nothing = "" if paths else "nothing to compare: "
@@ -145,7 +159,9 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
     files, or the runs evaluated against the qrels with every ``-m`` measure; restricted
     to ``--systems``; at least 2 systems and 2 topics, not all equal."""
     if getattr(args, "scores", None):
-        matrix = read_scores(args.scores, args.topic_column)
+        from ..io.scores_csv import read_score_files
+
+        matrix = read_score_files(args.scores, args.topic_column)
         check_score_measures(matrix, args.measures)
     else:
         matrix = _evaluate(args)
@@ -161,44 +177,6 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
 
     check_not_constant(matrix.values, "the scores")
     return matrix
-
-
-def read_scores(paths: list[str], topic_column: str | None) -> ScoreMatrix:
-    """One score matrix of the ``--scores`` files: a score CSV gives one measure, named
-    after the file; irscale's long results (``--format csv`` of ``eval``, ``session``,
-    ``text``) one per measure they hold. Every table must hold the same systems and topics,
-    and no measure may come twice."""
-    import numpy as np
-
-    from ..core import ScoreMatrix
-    from ..io.scores_csv import read_tables
-
-    tables = [(path, table) for path in paths
-              for table in read_tables(path, topic_column=topic_column)]
-    first_path, first = tables[0]
-    for path, table in tables[1:]:
-        if set(table.systems) != set(first.systems):
-            raise AlignmentError(
-                f"{path}: systems differ from {first_path} "
-                f"({sorted(set(table.systems) ^ set(first.systems))[:5]})"
-            )
-        if set(table.topics) != set(first.topics):
-            only = sorted(set(table.topics) ^ set(first.topics))
-            raise AlignmentError(
-                f"{path}: topics differ from {first_path} ({len(only)} not in both: "
-                f"{only[:5]})"
-            )
-    names = [table.measure for _, table in tables]
-    if len(set(names)) != len(names):
-        raise InputError(f"two score files give the same measure name: {names}")
-    matrices = [ScoreMatrix.from_array(t.values, topics=t.topics, systems=t.systems,
-                                       measures=[t.measure]) for _, t in tables]
-    values = np.stack(
-        [m.subset(topics=first.topics, systems=first.systems).values[:, :, 0] for m in matrices],
-        axis=2,
-    )
-    return ScoreMatrix.from_array(values, topics=first.topics, systems=first.systems,
-                                  measures=names)
 
 
 def diversity_inputs(args: argparse.Namespace) -> bool:
@@ -228,56 +206,16 @@ def diversity_inputs(args: argparse.Namespace) -> bool:
 
 
 def _evaluate(args: argparse.Namespace) -> ScoreMatrix:
-    """The runs evaluated against the qrels: every run must cover the same topics."""
-    import numpy as np
+    """The runs of ``QRELS RUN...`` evaluated with every ``-m`` measure
+    (:func:`irscale.evaluation.evaluate_matrix`; diversity measures as ndeval ranks: by the
+    rank column)."""
+    from ..evaluation import evaluate_matrix
 
-    if diversity_inputs(args):
-        matrix = _evaluate_diversity(args)
-    else:
-        from ..evaluation import evaluate
-
-        check_no_intent_options(args)
-        qrels, runs = qrels_and_runs(args)
-        matrix = evaluate(qrels, runs, args.measures,
-                          allow_empty=args.allow_empty).to_matrix(allow_missing=True)
-    missing = ~np.isfinite(matrix.values)
-    if missing.any():
-        rows, cols, _ = np.nonzero(missing)
-        detail = "; ".join(
-            f"{matrix.systems[s]!r} lacks topic {matrix.topics[t]!r}"
-            for t, s in list(dict.fromkeys(zip(rows.tolist(), cols.tolist(), strict=True)))[:5]
-        )
-        raise AlignmentError(
-            f"the runs do not cover the same topics ({int(missing.any(axis=(1, 2)).sum())} "
-            f"topic(s) missing somewhere: {detail})"
-        )
-    return matrix
-
-
-def _evaluate_diversity(args: argparse.Namespace) -> ScoreMatrix:
-    """Diversity measures: the runs ranked and evaluated as ndeval does
-    (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`), the matrix of the
-    topics the qrels judge (:meth:`~irscale.measures.results.Evaluation.to_matrix`). Run
-    topics the qrels do not judge (ndeval prints 0 for them) are left out with a warning;
-    a run with none of the qrels topics is an error unless ``--allow-empty`` (raised by
-    ``evaluate_diversity``)."""
-    import warnings
-
-    from ..measures.diversity.evaluate import evaluate_diversity
-
-    qrels, runs = qrels_and_runs(args, keep_rank=True)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        evaluation = evaluate_diversity(qrels, runs, args.measures,
-                                        intent_probabilities=args.intent_probs,
-                                        intent_types=args.intent_types,
-                                        allow_empty=args.allow_empty)
-    for warning in caught:  # ndeval's "score 0" note is replaced by the one below
-        if "not in the diversity qrels" not in str(warning.message):
-            warnings.warn(warning.message, stacklevel=2)
-    for run, unjudged in evaluation.unjudged_topics.items():
-        if unjudged:
-            warnings.warn(f"run {run!r}: {len(unjudged)} topic(s) with results but no "
-                          f"diversity judgments are not analysed: {', '.join(unjudged[:10])}"
-                          f"{' ...' if len(unjudged) > 10 else ''}", stacklevel=2)
-    return evaluation.to_matrix(allow_missing=True)
+    diversity = diversity_inputs(args)
+    if not diversity:
+        for rule in NOT_DIVERSITY:
+            rule.check(args)
+    qrels, runs = qrels_and_runs(args, keep_rank=diversity)
+    return evaluate_matrix(qrels, runs, args.measures, diversity=diversity,
+                           intent_probabilities=args.intent_probs,
+                           intent_types=args.intent_types, allow_empty=args.allow_empty)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     AWARE_RANDOM,
     AWARE_WEIGHTS,
@@ -19,10 +18,10 @@ from ..core.params import (
     RNG_SEED,
 )
 from ..errors import ParameterError
-from .main import given
-from .options import ListAction, add_digits, add_param, check_digits_option
+from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
 from .outputs import add_output, declare_inputs, declare_outputs
-from .runargs import NAMES_HELP
+from .rules import Rule, add_rules, check_options, each
+from .runargs import add_names
 
 
 def _inputs(parser: argparse.ArgumentParser, metavar: str, doc: str) -> None:
@@ -43,13 +42,13 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     """``--format``, ``--digits`` and ``-o`` of the agreement tables."""
     from ..io.formats import TABLE_FORMATS
 
-    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_digits(parser)
     add_output(parser)
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale labels`` and its actions."""
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
@@ -74,6 +73,12 @@ def add_parser(subparsers) -> None:
                    help="also write 'worker labels quality' lines to FILE (default: none)")
     add_output(p, what="qrels")
     declare_outputs(p, "--confidence", "--workers")
+    add_rules(p, _one_input,
+              Rule(("n_iter",), lambda args: args.method not in ("mv", "wmv"),
+                   "--n-iter applies to ds, glad and mace, not to --method {method}"),
+              *each(("seed", "restarts"), lambda args: args.method == "mace",
+                    "{options} applies to mace, not to --method {method} (deterministic)",
+                    {"seed": "--seed", "restarts": "--restarts"}))
     p.set_defaults(func=run_aggregate)
 
     p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
@@ -82,6 +87,7 @@ def add_parser(subparsers) -> None:
     _inputs(p, "LABELS", "crowd labels file")
     _scale(p)
     _table_options(p)
+    add_rules(p, DIGITS_RULE, _one_input)
     p.set_defaults(func=run_agree)
 
     p = sub.add_parser("agree-qrels", help="agreement of two qrels (and of the rankings)",
@@ -91,9 +97,11 @@ def add_parser(subparsers) -> None:
     _inputs(p, "QRELS_A QRELS_B RUN", "two qrels files, then run files (optional)")
     p.add_argument("-m", "--measure", default="map", metavar="MEASURE",
                    help="measure of the system rankings, with runs (default map)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL,
-              doc="smallest relevant degree, with runs")
+    add_param(p, RELEVANCE, doc="smallest relevant degree, with runs")
     _table_options(p)
+    add_rules(p, DIGITS_RULE, _qrels_pair,
+              Rule(("measure", "relevance_level"), lambda args: len(args.inputs) > 2,
+                   "-m/--measure and -l/--relevance-level apply with run files"))
     p.set_defaults(func=run_agree_qrels)
 
     p = sub.add_parser("aware", help="AWARE: combine the runs' scores under every assessor",
@@ -110,29 +118,46 @@ def add_parser(subparsers) -> None:
     p.add_argument("--allow-unretrieved", action="store_true",
                    help="keep labels of documents that no run retrieves for the topic (they "
                    "count in the recall base; an error otherwise)")
-    add_param(p, RELEVANCE, label=RELEVANCE_LEVEL, doc="smallest relevant label")
-    from ..io.naming import NAME_MODES
-
-    p.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                   metavar="runid|file|A,B,...", help=NAMES_HELP)
-    p.add_argument("--format", default="csv", choices=("csv", "text"), dest="fmt",
-                   help="csv: the topics x runs score matrix (topic,RUN,...; for irscale "
-                   "compare --scores); text: the matrix, the runs' means and the weights "
-                   "(default csv)")
+    add_param(p, RELEVANCE, doc="smallest relevant label")
+    add_names(p)
+    add_format(p, ("csv", "text"), default="csv", doc="csv: the topics x runs score matrix "
+               "(topic,RUN,...; for irscale compare --scores); text: the matrix, the runs' "
+               "means and the weights")
     add_digits(p)
     add_output(p)
+    add_rules(p, _labels_and_runs,
+              Rule(("digits",), lambda args: args.fmt == "text",
+                   "--digits applies to --format text"),
+              Rule(("n_random", "seed"), lambda args: args.weights != "uniform",
+                   "--random and --seed apply to the msd, msd-topic and tau weightings, not "
+                   "to --weights uniform"))
     p.set_defaults(func=run_aware)
 
 
 def _no_action(args: argparse.Namespace) -> int:
+    """``irscale labels`` without an action: name them."""
     raise ParameterError("labels: choose an action: aggregate, agree, agree-qrels or aware "
                          "(see 'irscale labels --help')")
 
 
-def _one_input(args: argparse.Namespace, what: str = "a crowd labels file") -> str:
+def _one_input(args: argparse.Namespace) -> None:
+    """``aggregate`` and ``agree`` read one crowd labels file."""
     if len(args.inputs) != 1:
-        raise ParameterError(f"give {what} (got {len(args.inputs)} files)")
-    return str(args.inputs[0])
+        raise ParameterError(f"give a crowd labels file (got {len(args.inputs)} files)")
+
+
+def _qrels_pair(args: argparse.Namespace) -> None:
+    """``agree-qrels`` reads two qrels files, then no run file or two at least."""
+    if len(args.inputs) < 2:
+        raise ParameterError("give two qrels files (then, optionally, two run files or more)")
+    if len(args.inputs) == 3:
+        raise ParameterError("system-ranking agreement needs at least two run files")
+
+
+def _labels_and_runs(args: argparse.Namespace) -> None:
+    """``aware`` reads a crowd labels file and runs."""
+    if len(args.inputs) < 2:
+        raise ParameterError("give a crowd labels file and at least one run file")
 
 
 def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -150,14 +175,9 @@ def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def run_aggregate(args: argparse.Namespace) -> int:
-    path = _one_input(args)
-    if given(args, "n_iter") and args.method in ("mv", "wmv"):
-        raise ParameterError(f"--n-iter applies to ds, glad and mace, not to --method "
-                             f"{args.method}")
-    for option in ("--seed", "--restarts"):
-        if given(args, option[2:]) and args.method != "mace":
-            raise ParameterError(f"{option} applies to mace, not to --method {args.method} "
-                                 "(deterministic)")
+    """``labels aggregate``: the qrels of the crowd labels (and the side outputs)."""
+    check_options(args)
+    path = args.inputs[0]
     outputs = _side_outputs(args)
     from ..collections.labels import aggregate_labels
     from ..io.files import atomic_output
@@ -180,8 +200,9 @@ def run_aggregate(args: argparse.Namespace) -> int:
 
 
 def run_agree(args: argparse.Namespace) -> int:
-    check_digits_option(args)
-    path = _one_input(args)
+    """``labels agree``: the agreement of the crowd labels."""
+    check_options(args)
+    path = args.inputs[0]
     from ..collections.agreement import label_agreement
     from ..stats.protocol import format_table
     from .outputs import write_text
@@ -191,35 +212,23 @@ def run_agree(args: argparse.Namespace) -> int:
 
 
 def run_agree_qrels(args: argparse.Namespace) -> int:
-    check_digits_option(args)
-    if len(args.inputs) < 2:
-        raise ParameterError("give two qrels files (then, optionally, two run files or more)")
+    """``labels agree-qrels``: the agreement of two qrels (and of the rankings)."""
+    check_options(args)
     runs = args.inputs[2:]
-    if len(runs) == 1:
-        raise ParameterError("system-ranking agreement needs at least two run files")
-    if not runs and (given(args, "measure") or given(args, "relevance_level")):
-        raise ParameterError("-m/--measure and -l/--relevance-level apply with run files")
-    from ..collections.agreement import qrels_agreement
+    from ..collections.agreement import qrels_agreement, with_ranking
     from ..stats.protocol import format_table
     from .outputs import write_text
 
     table, ranking = qrels_agreement(args.inputs[0], args.inputs[1], runs,
                                      measure=args.measure,
                                      relevance_level=args.relevance_level)
-    if ranking is not None:
-        for key, value in ranking.items():
-            table[key] = [float("nan")] * (len(table) - 1) + [value]
+    table = with_ranking(table, ranking)
     return write_text(args, format_table(table, args.fmt, digits=args.digits) + "\n")
 
 
 def run_aware(args: argparse.Namespace) -> int:
-    if len(args.inputs) < 2:
-        raise ParameterError("give a crowd labels file and at least one run file")
-    if given(args, "digits") and args.fmt != "text":
-        raise ParameterError("--digits applies to --format text")
-    if args.weights == "uniform" and (given(args, "n_random") or given(args, "seed")):
-        raise ParameterError("--random and --seed apply to the msd, msd-topic and tau "
-                             "weightings, not to --weights uniform")
+    """``labels aware``: the runs' scores combined over the assessors."""
+    check_options(args)
     from ..collections.aware import aware
     from .outputs import write_text
     from .runargs import named_runs

@@ -157,6 +157,7 @@ def _define_classes() -> None:
             self.register("action", "store_true", FlagNoted)
 
         def parse_known_args(self, args=None, namespace=None):
+            """Parse, and record what the command line gave (:class:`Given`)."""
             namespace, extras = super().parse_known_args(args, namespace)
             seen = vars(namespace).pop(_SEEN, {})
             record = vars(namespace).setdefault(GIVEN, Given())
@@ -169,6 +170,7 @@ def _define_classes() -> None:
             return namespace, extras
 
         def error(self, message: str) -> NoReturn:
+            """A command line argparse cannot parse: a :class:`UsageError` naming the command."""
             command = self.prog.removeprefix("irscale").strip()
             raise UsageError(f"{command + ': ' if command else ''}{message} "
                              f"(see '{self.prog} --help')")
@@ -213,6 +215,7 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning on standard error, one ``irscale: warning:`` line."""
     print(f"irscale: warning: {message}", file=sys.stderr)
 
 
@@ -265,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import warnings
 
         def show_warning(message, category, filename, lineno, file=None, line=None):
+            """A warning, unless ^C was pressed."""
             if not sigint.received:  # after ^C, 'irscale: interrupted' says it all
                 _show_warning(message, category, filename, lineno, file, line)
 
@@ -308,6 +312,7 @@ def _quiet_interrupts(previous):
     it with a traceback; it is dropped without one. Anything else goes to ``previous``."""
 
     def hook(info) -> None:
+        """Drop an unraisable KeyboardInterrupt; pass anything else on."""
         if not issubclass(info.exc_type, KeyboardInterrupt):
             previous(info)
 
@@ -329,6 +334,7 @@ def _catch_sigint(handler: _Sigint):
 
 
 def _restore_sigint(handler, *, done: bool) -> None:
+    """Put back the SIGINT ``handler`` of before the command (``done``: the command ended)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN if done else handler)

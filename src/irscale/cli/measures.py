@@ -7,10 +7,12 @@ import argparse
 
 from ..core.contexts import CONTEXTS
 from ..io.formats import CATALOGUE_FORMATS
+from .options import add_format
 from .outputs import add_output, open_output
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale measures``."""
     parser = subparsers.add_parser(
         "measures",
         help="list every measure: name, parameters and defaults, formula, source",
@@ -23,14 +25,14 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("--context", choices=tuple(CONTEXTS),
                         help="list the families of this context only (default: all)")
-    parser.add_argument("--format", choices=CATALOGUE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text: one entry per family; json: "
-                        "parameters with their domains and meaning; markdown: a table)")
+    add_format(parser, CATALOGUE_FORMATS, doc="output format (text: one entry per family; "
+               "json: parameters with their domains and meaning; markdown: a table)")
     add_output(parser, what="catalogue")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """``irscale measures``: the catalogue of measures."""
     from ..measures.listing import catalogue_rows, format_catalogue
 
     text = format_catalogue(catalogue_rows(args.context), args.fmt)

@@ -58,6 +58,7 @@ from ..stats.names import (
     is_resampling,
     resampling_procedures,
 )
+from .eval_diversity import intent_rules
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
@@ -84,6 +85,7 @@ from .options import (
 )
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .rules import Default, Rule, add_rules, check_options
+from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
     from ..meta import BootstrapModel, NormalModel
@@ -325,20 +327,20 @@ def _add_scales(sub) -> None:
     p.set_defaults(func=run_scales)
 
 
-def _normal_only(args: argparse.Namespace) -> None:
-    """``meta simulate --model normal`` reads no runs: the options of runs, of diversity
-    qrels and ``--qrels-format`` are refused."""
-    from .eval_diversity import check_no_intent_options
-    from .runargs import check_no_runs_option
+def _bootstrap(args: argparse.Namespace) -> bool:
+    """Whether ``meta simulate`` resamples a matrix of runs (``--model bootstrap``)."""
+    return args.model != "normal"
 
-    if args.model != "normal":
-        return
-    check_no_runs_option(args, "--model normal (no runs are read)")
-    check_no_intent_options(args, "diversity measures of --model bootstrap, not to "
-                            "--model normal")
-    if args.qrels_format != "auto":
-        raise ParameterError("--qrels-format applies to --model bootstrap's QRELS, not "
-                             "to --model normal")
+
+#: ``meta simulate --model normal`` reads no runs: the options of runs, of diversity qrels
+#: and ``--qrels-format`` are refused.
+NORMAL_ONLY = (
+    runs_rule("--model normal (no runs are read)", _bootstrap),
+    *intent_rules("diversity measures of --model bootstrap, not to --model normal",
+                  _bootstrap),
+    Rule(("qrels_format",), lambda args: _bootstrap(args) or args.qrels_format == "auto",
+         "--qrels-format applies to --model bootstrap's QRELS, not to --model normal"),
+)
 
 
 def _normal_systems(args: argparse.Namespace) -> int | None:
@@ -406,7 +408,7 @@ def _add_simulate(sub) -> None:
                 lambda args: args.model != "normal", "{options} {applies} to --model "
                 "bootstrap (the matrix whose topics are resampled), not to --model normal",
                 spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
-        _normal_only,
+        *NORMAL_ONLY,
         Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
              "--model normal, not to --model bootstrap (whose matrix, every system of the "
              "runs or --scores given, is resampled as it is)"),
@@ -539,13 +541,7 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
         parts, results = _discriminative_parts(args, matrix, methods, executor)
     frame = pd.concat(parts, ignore_index=True)
     if args.seeds:
-        keys = ["measure", "method"]
-        frame = frame.groupby(keys, sort=False).agg(
-            seeds=("seed", "count"), significant_mean=("significant", "mean"),
-            significant_sd=("significant", "std"), significant_min=("significant", "min"),
-            significant_max=("significant", "max"),
-            min_sig_diff_mean=("min_significant_diff", "mean"),
-            min_sig_diff_sd=("min_significant_diff", "std")).reset_index()
+        frame = meta.spread_summary(frame)
     frame = frame.dropna(axis=1, how="all")
     if args.plot and results:
         meta.plot_asl_curves(results, args.plot)

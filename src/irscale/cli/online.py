@@ -15,6 +15,7 @@ ACTIONS = ("interleave", "score", "ab", "clicks", "sensitivity")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online`` and its actions."""
     parser = subparsers.add_parser(
         "online", help="online evaluation: click models, interleaving, multileaving, A/B "
         "tests",
@@ -27,5 +28,6 @@ def add_parser(subparsers) -> None:
 
 
 def _no_action(names: list[str], args: argparse.Namespace) -> int:
+    """``irscale online`` without an action: name them."""
     raise ParameterError(f"online: choose an action: {', '.join(names)} (see 'irscale "
                          "online --help')")

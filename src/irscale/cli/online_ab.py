@@ -9,9 +9,9 @@ import argparse
 from ..core.params import AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .main import given
-from .options import add_param
+from .options import add_format, add_param
 from .outputs import add_output, declare_inputs, write_text
+from .rules import Rule, add_rules, check_options
 
 DEFAULT_SPLITS = "control=0.5,treatment=0.5"
 
@@ -41,6 +41,7 @@ def _splits(text: str) -> dict[str, float]:
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online ab`` and its actions."""
     parser = subparsers.add_parser(
         "ab", help="A/B tests: hash assignment, per-user online measures, "
         "Welch/delta-method/CUPED analysis, sample-ratio mismatch, sample size",
@@ -76,6 +77,8 @@ def add_parser(subparsers) -> None:
     add_param(p, CLICKS_CUTOFF)
     add_output(p)
     declare_inputs(p, "inputs", "--users", "--variants")
+    add_rules(p, Rule(("splits",), lambda args: args.salt is not None,
+                      "--splits applies to --salt"))
     p.set_defaults(func=run_measures)
 
     p = actions.add_parser("analyze", help="compare treatment with control on a metric",
@@ -126,8 +129,7 @@ def _splits_option(p: argparse.ArgumentParser, doc: str) -> None:
 
 def _table(p: argparse.ArgumentParser) -> None:
     """``--format`` and ``-o`` of a table read from ``TABLE`` (``analyze``, ``srm``)."""
-    p.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                   help="output format (default text)")
+    add_format(p, TABLE_FORMATS)
     add_output(p)
     declare_inputs(p, "inputs")
 
@@ -139,11 +141,13 @@ def _variant_options(p: argparse.ArgumentParser) -> None:
 
 
 def _no_action(args: argparse.Namespace) -> int:
+    """``irscale online ab`` without an action: name them."""
     raise ParameterError("online ab: choose an action: assign, measures, analyze, srm or "
                          "size (see 'irscale online ab --help')")
 
 
 def run_assign(args: argparse.Namespace) -> int:
+    """``online ab assign``: every user's variant."""
     splits = _splits(args.splits)
     from ..online.abtest import assign, read_users
 
@@ -152,27 +156,29 @@ def run_assign(args: argparse.Namespace) -> int:
 
 
 def run_measures(args: argparse.Namespace) -> int:
-    from ..errors import InputError
-    if given(args, "splits") and args.salt is None:
-        raise ParameterError("--splits applies to --salt")
+    """``online ab measures``: every user's measures and variant."""
+    check_options(args)
     splits = _splits(args.splits)
-    from ..online.abtest import assign, read_pairs, session_measures, user_measures
+    from ..online.abtest import (
+        assign,
+        read_pairs,
+        session_measures,
+        user_measures,
+        with_variants,
+    )
 
     sessions = session_measures(args.inputs, k=args.k)
     owners = read_pairs(args.users, "session", "user")
     table = user_measures(sessions, owners)
     if args.salt is not None:
-        variant = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
+        variants = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
     else:
-        variant = read_pairs(args.variants, "user", "variant")
-        missing = table.index[~table.index.isin(variant.index)]
-        if len(missing):
-            raise InputError(f"no variant for user {missing[0]!r}", source=args.variants)
-    table.insert(0, "variant", variant.reindex(table.index).to_numpy())
-    return write_text(args, table.to_csv())
+        variants = read_pairs(args.variants, "user", "variant")
+    return write_text(args, with_variants(table, variants, source=args.variants).to_csv())
 
 
 def run_analyze(args: argparse.Namespace) -> int:
+    """``online ab analyze``: the A/B test of a metric."""
     from ..online.abtest import ab_test, read_user_table
 
     result = ab_test(read_user_table(args.inputs), args.metric, analysis=args.analysis,
@@ -183,6 +189,7 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 
 def run_srm(args: argparse.Namespace) -> int:
+    """``online ab srm``: the sample ratio mismatch test."""
     from ..errors import InputError
 
     splits = _splits(args.splits)
@@ -197,6 +204,7 @@ def run_srm(args: argparse.Namespace) -> int:
 
 
 def run_size(args: argparse.Namespace) -> int:
+    """``online ab size``: the users per variant for the power asked."""
     from ..online.abtest import ab_power, ab_sample_size
 
     n = ab_sample_size(args.min_diff, args.sd, alpha=args.alpha, power=args.power)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    CLICK_LEVEL,
     CLICK_MODELS,
+    CLICK_RELEVANCE,
     CLICK_SESSIONS,
     CLOSED_FORM_MODELS,
     FIT_ITERATIONS,
@@ -16,7 +16,6 @@ from ..core.params import (
     FIT_TOL,
     LOG_SERP,
     PAGE_DEPTH,
-    RELEVANCE,
     RNG_SEED,
     SHOWN,
     USER_GAMMA,
@@ -26,6 +25,7 @@ from ..errors import ParameterError
 from .main import given
 from .options import add_param, add_ties
 from .outputs import add_output, declare_inputs, open_output, write_text
+from .rules import add_rules, check_options, each
 from .runargs import distinct_runs
 
 #: Click models (:func:`irscale.online.fit_click_model`).
@@ -33,6 +33,7 @@ MODELS = CLICK_MODELS
 
 
 def add_parser(subparsers) -> None:
+    """Register ``online fit``, ``loglik``, ``simulate-clicks`` and ``measures``."""
     fit = subparsers.add_parser(
         "fit", help="fit a click model on a click log",
         description="Fit a click model (PBM, CM, UBM, DCM, DBN, SDBN, CCM) on a click log "
@@ -44,6 +45,7 @@ def add_parser(subparsers) -> None:
                      "default tsv")
     add_output(fit, what="parameters")
     declare_inputs(fit, "inputs")
+    add_rules(fit, *EM_RULES)
     fit.set_defaults(func=run_fit)
 
     loglik = subparsers.add_parser(
@@ -57,6 +59,7 @@ def add_parser(subparsers) -> None:
     loglik.add_argument("--test", required=True, metavar="LOG2", help="held-out click log")
     add_output(loglik, what="table")
     declare_inputs(loglik, "inputs", "--params", "--test")
+    add_rules(loglik, _params_or_fit, *EM_RULES)
     loglik.set_defaults(func=run_loglik)
 
     simulate = subparsers.add_parser(
@@ -72,7 +75,7 @@ def add_parser(subparsers) -> None:
     group.add_argument("--user", choices=USERS,
                        help="user from the qrels' grades (default navigational)")
     group.add_argument("--params", metavar="FILE", help="a fitted model (fit --format json)")
-    add_param(simulate, RELEVANCE, domain=CLICK_LEVEL,
+    add_param(simulate, CLICK_RELEVANCE,
               doc="lowest grade a user counts as relevant")
     for param in (USER_GAMMA, CLICK_SESSIONS, SHOWN, RNG_SEED):
         add_param(simulate, param)
@@ -81,6 +84,11 @@ def add_parser(subparsers) -> None:
     add_ties(simulate)
     add_output(simulate, what="click log")
     declare_inputs(simulate, "qrels", "runs", "--params")
+    add_rules(simulate, _parquet_to_file,
+              *each(("relevance_level", "gamma"), lambda args: args.params is None,
+                    "online simulate-clicks: {options} sets a --user from the qrels, not a "
+                    "fitted model (--params)",
+                    {"relevance_level": "-l/--relevance-level", "gamma": "--gamma"}))
     simulate.set_defaults(func=run_simulate)
 
     measures = subparsers.add_parser(
@@ -105,21 +113,36 @@ def add_parser(subparsers) -> None:
 
 
 def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """``--model`` (``required`` or not) and the fitting options."""
     parser.add_argument("--model", choices=MODELS, required=required,
                         help="click model: " + ", ".join(MODELS))
     for param in (LOG_SERP, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
         add_param(parser, param)
 
 
-def _fit_options(args: argparse.Namespace) -> dict[str, float]:
-    """The fitting options (their defaults are the API's); EM's options given with a
-    closed-form model are refused, never ignored."""
-    options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
-    em = [f"--{name}" for name in ("iterations", "tol") if given(args, name)]
-    if em and args.model in CLOSED_FORM_MODELS:
-        raise ParameterError(f"{em[0]} applies to the models fitted by EM, not to --model "
-                             f"{args.model} (closed form)")
-    return options
+#: EM's options: of the models fitted by EM.
+EM_RULES = each(("iterations", "tol"), lambda args: args.model not in CLOSED_FORM_MODELS,
+                "{options} applies to the models fitted by EM, not to --model {model} "
+                "(closed form)", {"iterations": "--iterations", "tol": "--tol"})
+
+
+def _params_or_fit(args: argparse.Namespace) -> None:
+    """``online loglik``: a fitted model (``--params``) replaces LOG, ``--model`` and the
+    fitting options; without it, LOG and ``--model`` are fitted."""
+    if args.params is not None:
+        replaced = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v is not None]
+        replaced += [f"--{name}" for name in ("iterations", "tol", "smoothing")
+                     if given(args, name)]
+        if replaced:
+            raise ParameterError(f"online loglik: --params replaces {' and '.join(replaced)}")
+    elif args.inputs is None or args.model is None:
+        raise ParameterError("online loglik: give LOG and --model (or --params FILE)")
+
+
+def _parquet_to_file(args: argparse.Namespace) -> None:
+    """Parquet is written to a file, not to standard output."""
+    if args.format == "parquet" and args.output == "-":
+        raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
 
 
 def _read_model(path: str):
@@ -130,15 +153,19 @@ def _read_model(path: str):
 
 
 def _fitted(args: argparse.Namespace, log_path: str):
-    options = _fit_options(args)  # before numpy is imported
+    """The model of ``--model`` fitted on the click log ``log_path`` (the fitting options'
+    defaults are the API's)."""
+    options = {name: getattr(args, name) for name in ("iterations", "tol", "smoothing")}
     from ..online.clicklog import read_click_log
     from ..online.clickmodels import fit_click_model
 
     log = read_click_log(log_path, serp_size=args.serp_size)
-    return fit_click_model(log, args.model, **options)  # type: ignore[arg-type]
+    return fit_click_model(log, args.model, **options)
 
 
 def run_fit(args: argparse.Namespace) -> int:
+    """``online fit``: the click model fitted on the log."""
+    check_options(args)  # before numpy is imported
     model = _fitted(args, args.inputs[0])
     if args.format == "json":
         return write_text(args, model.to_json() + "\n")
@@ -146,17 +173,10 @@ def run_fit(args: argparse.Namespace) -> int:
 
 
 def run_loglik(args: argparse.Namespace) -> int:
-    if args.params is not None:
-        replaced = [o for o, v in (("LOG", args.inputs), ("--model", args.model)) if v is not None]
-        replaced += [f"--{name}" for name in ("iterations", "tol", "smoothing")
-                     if given(args, name)]
-        if replaced:
-            raise ParameterError(f"online loglik: --params replaces {' and '.join(replaced)}")
-        model = _read_model(args.params)
-    else:
-        if args.inputs is None or args.model is None:
-            raise ParameterError("online loglik: give LOG and --model (or --params FILE)")
-        model = _fitted(args, args.inputs)
+    """``online loglik``: the log-likelihood and perplexity of a model on the test log."""
+    check_options(args)
+    model = _read_model(args.params) if args.params is not None else \
+        _fitted(args, args.inputs)
     from ..online.clicklog import read_click_log
 
     test = read_click_log(args.test, serp_size=args.serp_size)
@@ -165,14 +185,9 @@ def run_loglik(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.format == "parquet" and args.output == "-":
-        raise ParameterError("online simulate-clicks: --format parquet needs -o FILE")
+    """``online simulate-clicks``: a click log of the run, clicked by a model."""
+    check_options(args)
     if args.params is not None:
-        for option, dest in (("-l/--relevance-level", "relevance_level"),
-                             ("--gamma", "gamma")):
-            if given(args, dest):
-                raise ParameterError(f"online simulate-clicks: {option} sets a --user "
-                                     "from the qrels, not a fitted model (--params)")
         model = _read_model(args.params)
     else:
         from ..online.simulate import qrels_click_model
@@ -194,14 +209,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_measures(args: argparse.Namespace) -> int:
-    from ..online.calibrated import click_calibrated
+    """``online measures``: uM and rrM of every run with a fitted click model."""
+    from ..online.calibrated import calibrated_summary, click_calibrated
 
     model = _read_model(args.params)
     frame = click_calibrated(args.qrels, distinct_runs(args.runs), model,
                              args.measures or ("uM", "rrM"), depth=args.depth, ties=args.ties)
-    import pandas as pd
-
-    mean = frame.groupby(["run", "measure"], sort=False)["value"].mean().reset_index()
-    mean.insert(1, "topic", "all")
-    table = pd.concat([frame, mean], ignore_index=True) if args.per_topic else mean
+    table = calibrated_summary(frame, per_topic=args.per_topic)
     return write_text(args, table.to_csv(sep="\t", index=False, float_format="%.6g"))

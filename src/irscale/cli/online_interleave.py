@@ -7,13 +7,12 @@ from __future__ import annotations
 import argparse
 
 from ..core.params import (
-    CLICK_LEVEL,
     CLICK_PROBABILITY,
+    CLICK_RELEVANCE,
     CREDITS,
     INTERLEAVING_METHOD,
     INTERVAL_BOOTSTRAP,
     OPTIMIZED_LENGTH,
-    RELEVANCE,
     RNG_SEED,
     SHOWN_LENGTH,
     SIGNIFICANCE,
@@ -22,15 +21,16 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .main import given
-from .options import add_param
+from .options import add_format, add_param
 from .outputs import add_output, declare_inputs
+from .rules import Declared, Rule, add_rules, check_options, each
 from .runargs import distinct_runs
 
 CLICK_MODELS = ("perfect", "random")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online interleave`` and the rules of its options."""
     parser = subparsers.add_parser(
         "interleave", help="interleave runs (balanced, team-draft, probabilistic, "
         "optimized; multileaving), simulate clicks, test the outcome",
@@ -46,7 +46,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--qrels", metavar="FILE",
                         help="qrels of the perfect click model (and of a click model "
                         "whose JSON needs none: not read)")
-    add_param(parser, RELEVANCE, domain=CLICK_LEVEL,
+    add_param(parser, CLICK_RELEVANCE,
               doc="perfect clicks: smallest relevant degree")
     add_param(parser, CLICK_PROBABILITY)
     add_method_options(parser)
@@ -55,6 +55,7 @@ def add_parser(subparsers) -> None:
     add_score_options(parser, "seed of the interleaving, the clicks and the bootstrap")
     declare_inputs(parser, "runs", "--qrels")
     declare_inputs(parser, "--clicks", keywords=CLICK_MODELS)
+    add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
 
@@ -74,45 +75,55 @@ def add_score_options(parser: argparse.ArgumentParser, seed: str) -> None:
     add_param(parser, SIGNIFICANCE, doc="significance level; the interval is at 1 - alpha")
     add_param(parser, INTERVAL_BOOTSTRAP)
     add_param(parser, RNG_SEED, doc=seed)
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text)")
+    add_format(parser, TABLE_FORMATS)
     add_output(parser)
 
 
-def check_credit(args: argparse.Namespace) -> str:
-    """``--credit`` of ``--method`` (the method's default when not given)."""
-    if args.credit is None:
-        return CREDITS[args.method][0]
-    if args.method not in ("probabilistic", "optimized"):
-        raise ParameterError(f"--credit applies to --method probabilistic or optimized, "
-                             f"not {args.method}")
-    if args.credit not in CREDITS[args.method]:
-        raise ParameterError(f"--credit of --method {args.method} must be one of "
-                             f"{list(CREDITS[args.method])}, got {args.credit!r}")
-    return args.credit
+def credit(args: argparse.Namespace) -> str:
+    """``--credit``, or the default credit of ``--method``."""
+    return args.credit or CREDITS[args.method][0]
 
 
-def _check(args: argparse.Namespace) -> None:
-    """Options that apply to some choices only are refused elsewhere."""
+#: ``--credit``: of the methods that take one, one of theirs.
+CREDIT_RULES = (
+    Rule(("credit",), lambda args: args.method in ("probabilistic", "optimized"),
+         "--credit applies to --method probabilistic or optimized, not {method}"),
+    Rule(("credit",), lambda args: args.credit in CREDITS[args.method],
+         lambda args: "--credit of --method {method} must be one of "
+         f"{list(CREDITS[args.method])}, got {{credit!r}}"),
+)
+
+
+def _perfect_needs_qrels(args: argparse.Namespace) -> None:
+    """Perfect clicks are the relevant documents of ``--qrels``."""
     if args.clicks == "perfect" and args.qrels is None:
         raise ParameterError("--clicks perfect needs --qrels")
-    if args.clicks != "perfect":
-        for was_given, option in ((given(args, "relevance_level"), "-l/--relevance-level"),
-                                  (args.qrels is not None, "--qrels")):
-            if was_given:
-                raise ParameterError(f"{option} applies to --clicks perfect")
-    if args.clicks != "random" and given(args, "probability"):
-        raise ParameterError("--click-prob applies to --clicks random")
-    if given(args, "tau") and args.method != "probabilistic":
-        raise ParameterError("--tau applies to --method probabilistic")
-    check_credit(args)
+
+
+def _check_length(args: argparse.Namespace) -> None:
+    """``--method optimized`` enumerates 2^length lists: ``--length`` is bounded."""
     if args.method == "optimized":
         OPTIMIZED_LENGTH.check(args.length, "--length (length) of --method optimized "
                                "(2^length lists are enumerated)")
 
 
+#: When the options apply, in the order they are checked.
+RULES: tuple[Declared, ...] = (
+    _perfect_needs_qrels,
+    *each(("relevance_level", "qrels"), lambda args: args.clicks == "perfect",
+          "{options} applies to --clicks perfect", {"qrels": "--qrels"}),
+    Rule(("probability",), lambda args: args.clicks == "random",
+         "--click-prob applies to --clicks random"),
+    Rule(("tau",), lambda args: args.method == "probabilistic",
+         "--tau applies to --method probabilistic"),
+    *CREDIT_RULES,
+    _check_length,
+)
+
+
 def run(args: argparse.Namespace) -> int:
-    _check(args)
+    """``online interleave``: interleave the runs, click, score the pairs."""
+    check_options(args)
     import numpy as np
 
     from ..online.interleaving import check_bootstrap, interleave_runs

@@ -8,13 +8,14 @@ import argparse
 
 from ..core.params import needs_rankings
 from ..errors import ParameterError
-from .main import given
-from .online_interleave import add_method_options, add_score_options, check_credit
+from .online_interleave import CREDIT_RULES, add_method_options, add_score_options, credit
 from .outputs import declare_inputs
+from .rules import Rule, add_rules, check_options
 from .runargs import distinct_runs
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online score`` and the rules of its options."""
     parser = subparsers.add_parser(
         "score", help="score a logged interleaving experiment (impression topic rank docno "
         "team clicked)",
@@ -33,23 +34,24 @@ def add_parser(subparsers) -> None:
                        "lists were drawn with")
     add_score_options(parser, "seed of the bootstrap")
     declare_inputs(parser, "inputs", "--runs")
+    add_rules(parser, *CREDIT_RULES,
+              Rule(("tau",), lambda args: credit(args) == "marginal",
+                   "--tau applies to --method probabilistic with marginal credit"),
+              _needs_runs)
     parser.set_defaults(func=run)
 
 
-def _check(args: argparse.Namespace) -> None:
-    """Options that apply to some choices only are refused elsewhere; a method that needs
-    the rankers' rankings needs --runs."""
-    credit = check_credit(args)
-    if given(args, "tau") and credit != "marginal":
-        raise ParameterError("--tau applies to --method probabilistic with marginal credit")
-    if args.runs is None and needs_rankings(args.method, credit):
-        raise ParameterError(f"--method {args.method} ({credit} credit) scores clicks by "
-                             "the ranks the rankers gave the documents, which the log does "
+def _needs_runs(args: argparse.Namespace) -> None:
+    """A method that scores clicks by the rankers' ranks needs ``--runs``."""
+    if args.runs is None and needs_rankings(args.method, credit(args)):
+        raise ParameterError(f"--method {args.method} ({credit(args)} credit) scores clicks "
+                             "by the ranks the rankers gave the documents, which the log does "
                              "not hold: give the rankers' runs with --runs")
 
 
 def run(args: argparse.Namespace) -> int:
-    _check(args)
+    """``online score``: the pairs of rankers scored on the log's clicks."""
+    check_options(args)
     from ..online.logged import score_log
     from .outputs import write_text
 

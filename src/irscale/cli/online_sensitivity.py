@@ -21,12 +21,13 @@ from ..core.params import (
 )
 from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
-from .options import ListAction, add_param, join
+from .options import ListAction, add_format, add_param, join
 from .outputs import add_output, declare_inputs
 from .runargs import distinct_runs
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale online sensitivity``."""
     parser = subparsers.add_parser(
         "sensitivity", help="impressions interleaving and A/B tests need to agree with an "
         "offline measure (simulated users)",
@@ -62,8 +63,7 @@ def add_parser(subparsers) -> None:
     add_param(parser, TARGET)
     add_param(parser, SIGNIFICANCE, doc="the agreement's interval is at level 1 - alpha")
     add_param(parser, TEST_SIGNIFICANCE)
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="text", dest="fmt",
-                        help="output format (default text; csv and json: the curves only)")
+    add_format(parser, TABLE_FORMATS, doc="output format (csv and json: the curves only)")
     add_output(parser, what="table")
     declare_inputs(parser, "qrels", "runs")
     declare_inputs(parser, "--model", keywords=USERS)
@@ -71,6 +71,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``online sensitivity``: the impressions interleaving and an A/B test need to agree
+    with an offline measure."""
     from .outputs import write_text
 
     if len(args.runs) < 2:

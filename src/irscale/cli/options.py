@@ -205,11 +205,6 @@ def add_digits(parser: argparse.ArgumentParser) -> None:
     add_param(parser, TABLE_DIGITS)
 
 
-def check_digits_option(args: argparse.Namespace) -> None:
-    """``--digits`` (its range checked as it is parsed): :data:`DIGITS_RULE`."""
-    DIGITS_RULE.check(args)
-
-
 def add_format(parser: argparse.ArgumentParser, choices: Sequence[str], *,
                default: str = "text", doc: str | None = None) -> None:
     """``--format``: one of ``choices`` (a subset of :data:`irscale.io.formats.FORMATS`)."""

@@ -57,6 +57,7 @@ def declare_inputs(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *n
     glob pattern standing for its files. ``keywords``: values that name no file
     (``--clicks perfect``); ``path``: the file a value names (:func:`label_file`)."""
     def named(value: str) -> str | None:
+        """The file ``value`` names, or None for a keyword."""
         if value in keywords:
             return None
         return value if path is None else path(value)

@@ -8,7 +8,6 @@ import argparse
 import os
 from collections.abc import Sequence
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     ADAPTIVE_STRATEGIES,
     BUDGET,
@@ -35,10 +34,19 @@ from ..core.params import (
 )
 from ..errors import InputError, ParameterError
 from ..stats.names import EMPTY_POLICIES, SHARD_EMPTY, SHARD_MODEL_NAMES, TABLE_FORMATS
-from .main import given
-from .options import ListAction, add_digits, add_param, add_ties, check_digits_option, join
+from .options import (
+    DIGITS_RULE,
+    FULL_PRECISION,
+    ListAction,
+    add_digits,
+    add_format,
+    add_param,
+    add_ties,
+    join,
+)
 from .outputs import add_output, declare_inputs, declare_outputs, write_text
-from .runargs import NAMES_HELP, named_runs
+from .rules import Rule, add_rules, check_options
+from .runargs import add_names, named_runs
 
 
 def _strategy_options(parser: argparse.ArgumentParser) -> None:
@@ -53,27 +61,30 @@ def _strategy_options(parser: argparse.ArgumentParser) -> None:
 
 def _judged_options(parser: argparse.ArgumentParser) -> None:
     """``-l``, ``--ties`` and ``--names``: how the runs are read and judged."""
-    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(parser, RELEVANCE)
     _run_options(parser)
 
 
 def _qrels_and_runs(parser: argparse.ArgumentParser, qrels: str = "qrels file",
                     metavar: str = "QRELS") -> None:
+    """``QRELS RUN...`` (the qrels' help and metavar as given)."""
     parser.add_argument("qrels", metavar=metavar, help=qrels)
     _runs(parser)
 
 
 def _runs(parser: argparse.ArgumentParser) -> None:
+    """``RUN...``: the run files."""
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
 
 
 def _format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", default="text", choices=TABLE_FORMATS, dest="fmt",
-                        help="output format (default text)")
+    """``--format`` and ``--digits`` of the tables."""
+    add_format(parser, TABLE_FORMATS)
     add_digits(parser)
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale pool`` and its actions, with the rules of their options."""
     parser = subparsers.add_parser(
         "pool", help="build pools (depth-k, take@N, RBP, RRF, move-to-front, bandits) and "
         "simulate pooling strategies on qrels",
@@ -95,6 +106,12 @@ def add_parser(subparsers) -> None:
     _strategy_options(p)
     add_output(p, what="pool file")
     declare_inputs(p, "runs", "--qrels")
+    add_rules(p, *STRATEGY_RULES,
+              Rule(("qrels",), lambda args: args.strategy in ADAPTIVE_STRATEGIES,
+                   f"--qrels applies to the adaptive strategies ({', '.join(ADAPTIVE_STRATEGIES)}"
+                   "), not to --strategy {strategy}"),
+              Rule(("relevance_level",), lambda args: args.qrels is not None,
+                   "-l/--relevance-level applies with --qrels"))
     p.set_defaults(func=run_build)
 
     p = sub.add_parser("simulate", help="replay strategies with budgets on qrels",
@@ -132,63 +149,72 @@ def add_parser(subparsers) -> None:
     declare_inputs(p, "qrels", "runs", "--contributors")
     declare_outputs(p, "--plot", kind="plot")
     declare_outputs(p, "--qrels-out", kind="folder")
+    add_rules(p, DIGITS_RULE, _two_runs, *STRATEGY_RULES,
+              Rule(("contributor_pattern",), lambda args: args.contributors is None,
+                   "--contributor-pattern applies without --contributors (the file names "
+                   "every run's contributor)"),
+              Rule(("contributors", "contributor_pattern"), lambda args: not args.no_loo,
+                   "--contributors and --contributor-pattern apply to the leave-one-out "
+                   "test, which --no-loo skips"))
     p.set_defaults(func=run_simulate)
     _add_shards(sub)
     _add_sampling(sub)
 
 
 def _no_action(args: argparse.Namespace) -> int:
+    """``irscale pool`` without an action: name them."""
     raise ParameterError("pool: choose an action: build, simulate, shards, sample or "
                          "estimate (see 'irscale pool --help')")
 
 
-def _check_common(args: argparse.Namespace, strategies: list[str]) -> dict[str, object]:
-    """Options that apply only to some strategies are refused elsewhere; the API's
-    parameters of the command line (defaults filled in)."""
-    refused = []
-    if given(args, "p") and "rbp" not in strategies:
-        refused.append("--p applies to the rbp strategy")
-    if given(args, "k") and "rrf" not in strategies:
-        refused.append("--k applies to the rrf strategy")
-    if given(args, "discount") and not {"mm-ns", "ts-ns"} & set(strategies):
-        refused.append("--discount applies to the mm-ns and ts-ns strategies")
-    if given(args, "seed") and not set(ADAPTIVE_STRATEGIES) & set(strategies):
-        refused.append("--seed applies to the adaptive strategies ("
-                       + ", ".join(ADAPTIVE_STRATEGIES) + ")")
-    if refused:
-        raise ParameterError(f"{refused[0]}, not to --strategy {','.join(strategies)}")
+def _chosen(args: argparse.Namespace) -> list[str]:
+    """The strategies of the call: ``build``'s one, ``simulate``'s list."""
+    return args.strategies if hasattr(args, "strategies") else [args.strategy]
+
+
+def _only_for(dest: str, strategies: Sequence[str], what: str) -> Rule:
+    """``--DEST`` applies to ``strategies`` only (``what`` names them)."""
+    return Rule((dest,), lambda args: bool(set(strategies) & set(_chosen(args))),
+                lambda args: f"--{dest} applies to {what}, not to --strategy "
+                f"{join(_chosen(args))}")
+
+
+#: The options of some strategies only (``build`` and ``simulate``).
+STRATEGY_RULES = (
+    _only_for("p", ("rbp",), "the rbp strategy"),
+    _only_for("k", ("rrf",), "the rrf strategy"),
+    _only_for("discount", ("mm-ns", "ts-ns"), "the mm-ns and ts-ns strategies"),
+    _only_for("seed", ADAPTIVE_STRATEGIES,
+              f"the adaptive strategies ({', '.join(ADAPTIVE_STRATEGIES)})"),
+)
+
+
+def _two_runs(args: argparse.Namespace) -> None:
+    """``simulate`` and ``shards`` compare runs: at least two."""
+    if len(args.runs) < 2:
+        raise ParameterError("give a qrels file and at least two run files")
+
+
+def _strategy_arguments(args: argparse.Namespace) -> dict[str, object]:
+    """The API's parameters of the strategies' options (defaults filled in)."""
     return {"p": args.p, "k": args.k, "discount": args.discount, "rng": args.seed,
-            "relevance_level": args.relevance_level,
-            "ties": args.ties}
+            "relevance_level": args.relevance_level, "ties": args.ties}
 
 
 def run_build(args: argparse.Namespace) -> int:
-    options = _check_common(args, [args.strategy])
-    if args.qrels is not None and args.strategy not in ADAPTIVE_STRATEGIES:
-        raise ParameterError("--qrels applies to the adaptive strategies ("
-                             f"{', '.join(ADAPTIVE_STRATEGIES)}), not to --strategy "
-                             f"{args.strategy}")
-    if given(args, "relevance_level") and args.qrels is None:
-        raise ParameterError("-l/--relevance-level applies with --qrels")
+    """``pool build``: the pool file of one strategy."""
+    check_options(args)
     from ..collections import pool
 
     runs = _named_runs(args)
     result = pool(runs, args.strategy, depth=args.depth, budget=args.budget,
-                  qrels=args.qrels, **options)  # type: ignore[arg-type]
+                  qrels=args.qrels, **_strategy_arguments(args))  # type: ignore[arg-type]
     return write_text(args, "".join(line + "\n" for line in result.lines()))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    check_digits_option(args)
-    if len(args.runs) < 2:
-        raise ParameterError("give a qrels file and at least two run files")
-    options = _check_common(args, args.strategies)
-    if args.contributors is not None and given(args, "contributor_pattern"):
-        raise ParameterError("--contributor-pattern applies without --contributors (the file "
-                             "names every run's contributor)")
-    if args.no_loo and (args.contributors is not None or given(args, "contributor_pattern")):
-        raise ParameterError("--contributors and --contributor-pattern apply to the "
-                             "leave-one-out test, which --no-loo skips")
+    """``pool simulate``: the strategies replayed with budgets on the qrels."""
+    check_options(args)
     pattern = args.contributor_pattern
     qrels_paths = _induced_paths(args)
     from ..collections import simulate_pooling
@@ -202,7 +228,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     result = simulate_pooling(args.qrels, runs, args.strategies, args.budgets,
                               measure=args.measure, depth=args.depth,
                               contributors=contributors, loo=not args.no_loo,
-                              **options)  # type: ignore[arg-type]
+                              **_strategy_arguments(args))  # type: ignore[arg-type]
     if args.plot:
         from ..collections import plot_relevant_found
 
@@ -236,6 +262,7 @@ def _induced_paths(args: argparse.Namespace) -> dict[tuple[str, int], str]:
 
 
 def _add_shards(sub) -> None:
+    """Register ``pool shards``."""
     p = sub.add_parser("shards", help="score runs within document shards and fit MD3",
                        description="Split the documents of the qrels and runs into shards, "
                        "score every run on every topic within every shard (runs restricted "
@@ -262,23 +289,21 @@ def _add_shards(sub) -> None:
     add_output(p)
     declare_inputs(p, "qrels", "runs")
     declare_outputs(p, "--shard-scores")
+    add_rules(p, DIGITS_RULE, _two_runs,
+              Rule(("seed",), lambda args: args.method != "hash", "--seed applies to --method "
+                   "random; hash shards depend on the docno only"),
+              Rule(("tukey",), lambda args: args.fmt not in FULL_PRECISION, "--tukey adds a "
+                   "second table: use --format text, markdown or latex, not {fmt}"),
+              Rule(("model",), lambda args: args.model in SHARD_MODEL_NAMES or
+                   "+" in args.model, f"--model {{model!r}}: use one of "
+                   f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
+                   "'topic + system + shard'"))
     p.set_defaults(func=run_shards)
 
 
 def run_shards(args: argparse.Namespace) -> int:
-    check_digits_option(args)
-    if len(args.runs) < 2:
-        raise ParameterError("give a qrels file and at least two run files")
-    if args.method == "hash" and given(args, "seed"):
-        raise ParameterError("--seed applies to --method random; hash shards depend on the "
-                             "docno only")
-    if args.tukey and args.fmt in ("csv", "json"):
-        raise ParameterError(f"--tukey adds a second table: use --format text, markdown or "
-                             f"latex, not {args.fmt}")
-    if args.model not in SHARD_MODEL_NAMES and "+" not in args.model:
-        raise ParameterError(f"--model {args.model!r}: use one of "
-                             f"{', '.join(SHARD_MODEL_NAMES)} or a formula such as "
-                             "'topic + system + shard'")
+    """``pool shards``: every run scored within every shard, and the shard model."""
+    check_options(args)
     from ..collections import evaluate_shards
 
     runs = _named_runs(args)
@@ -312,13 +337,11 @@ def _named_runs(args: argparse.Namespace) -> Sequence[object]:
 def _run_options(parser: argparse.ArgumentParser) -> None:
     """``--ties`` and ``--names``, as the other pool actions."""
     add_ties(parser)
-    from ..io.naming import NAME_MODES
-
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+    add_names(parser)
 
 
 def _add_sampling(sub) -> None:
+    """Register ``pool sample`` and ``pool estimate``."""
     p = sub.add_parser("sample", help="draw the documents to judge for statAP",
                        description="Draw a probability sample of the runs' documents (AP-prior"
                        " sampling distribution; Aslam, Pavlu & Yilmaz 2006) and write every "
@@ -340,6 +363,7 @@ def _add_sampling(sub) -> None:
     _run_options(p)
     add_output(p, what="sample")
     declare_inputs(p, "runs", "--qrels")
+    add_rules(p, *SAMPLE_RULES)
     p.set_defaults(func=run_sample)
 
     p = sub.add_parser("estimate", help="statAP, R and P@k from sampled judgments",
@@ -358,22 +382,33 @@ def _add_sampling(sub) -> None:
     _format(p)
     add_output(p)
     declare_inputs(p, "qrels", "runs")
+    add_rules(p, DIGITS_RULE)
     p.set_defaults(func=run_estimate)
 
 
-def run_sample(args: argparse.Namespace) -> int:
-    strata = None
-    if args.design == "stratified":
-        if args.strata is None:
-            raise ParameterError("--design stratified needs --strata D:F,D:F,...")
-        if given(args, "size") or given(args, "depth"):
-            raise ParameterError("--size and --depth apply to the with-replacement and "
-                                 "poisson designs; --strata gives the stratified one's")
-        strata = [_stratum(text) for text in args.strata]
-    elif args.strata is not None:
-        raise ParameterError(f"--strata applies to --design stratified, not {args.design}")
-    elif args.size is None:
+def _design_needs(args: argparse.Namespace) -> None:
+    """The stratified design needs ``--strata``, the others ``--size``."""
+    if args.design == "stratified" and args.strata is None:
+        raise ParameterError("--design stratified needs --strata D:F,D:F,...")
+    if args.design != "stratified" and args.size is None:
         raise ParameterError(f"--design {args.design} needs --size N (per topic)")
+
+
+#: The options of ``pool sample``'s designs.
+SAMPLE_RULES = (
+    Rule(("strata",), lambda args: args.design == "stratified",
+         "--strata applies to --design stratified, not {design}"),
+    _design_needs,
+    Rule(("size", "depth"), lambda args: args.design != "stratified", "--size and --depth "
+         "apply to the with-replacement and poisson designs; --strata gives the stratified "
+         "one's"),
+)
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    """``pool sample``: the documents to judge, drawn with their inclusion probabilities."""
+    check_options(args)
+    strata = None if args.strata is None else [_stratum(text) for text in args.strata]
     from ..collections.sampling import sample_judgments, sample_lines
 
     sample = sample_judgments(_named_runs(args), args.size, design=args.design,
@@ -397,7 +432,8 @@ def _stratum(text: str) -> tuple[int, float]:
 
 
 def run_estimate(args: argparse.Namespace) -> int:
-    check_digits_option(args)
+    """``pool estimate``: statAP, R and P@k of every run from sampled judgments."""
+    check_options(args)
     from ..collections import estimate_sampled
 
     runs = _named_runs(args)

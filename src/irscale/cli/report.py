@@ -13,14 +13,15 @@ from ..io.sources import expands
 from ..stats.names import MULTIPLE_CORRECTION
 from .eval import TABLE_TESTS
 from .main import given
-from .options import add_digits, add_param, add_progress, wants_progress
+from .options import add_digits, add_format, add_param, add_progress, wants_progress
 from .outputs import add_output, declare_inputs, write_text
-from .runargs import NAMES_HELP, named_runs
+from .rules import Declared, Rule, add_rules, check_options, each
+from .runargs import add_names, named_runs
 
 
 def add_parser(subparsers) -> None:
-    from .options import ListAction
 
+    """Register ``irscale report`` and the rules of its options."""
     parser = subparsers.add_parser(
         "report",
         help="the experiment report: one HTML page (or LaTeX/Markdown tables) of runs",
@@ -36,8 +37,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-m", "--measure", action="append", dest="measures",
                         metavar="MEASURE", help="measure (repeatable; default map, P_10, "
                         "ndcg_cut_10)")
-    parser.add_argument("--names", action=ListAction, kind="str", keywords=("runid", "file"),
-                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+    add_names(parser)
     parser.add_argument("--baseline", metavar="RUN",
                         help="mark runs significantly better/worse than this one and count "
                         "the topics they win, tie and lose against it (its name, or its "
@@ -55,36 +55,37 @@ def add_parser(subparsers) -> None:
     add_param(parser, SCALE_DEPTH)
     parser.add_argument("--no-robustness", action="store_true",
                         help="leave out the robustness panel")
-    parser.add_argument("--format", default="html", choices=REPORT_FORMATS, dest="fmt",
-                        help="html (default): one self-contained page; latex or markdown: "
-                        "the tables")
+    add_format(parser, REPORT_FORMATS, default="html", doc="html: one self-contained page; "
+               "latex or markdown: the tables")
     add_digits(parser)
     parser.add_argument("--title", help="title of the HTML page")
     add_progress(parser)
     add_output(parser, what="report")
     declare_inputs(parser, "qrels", "runs")
+    add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
 
-def _check(args: argparse.Namespace) -> None:
-    """Options that would be ignored are refused, before any input is read."""
-    if args.baseline is None:
-        for option, dest in (("--test", "test"), ("--correction", "correction")):
-            if given(args, dest):
-                raise ParameterError(f"{option} applies to the comparison with --baseline: "
-                                     "name a baseline run")
-    if not args.dp:
-        for option, dest in (("-B/--samples", "samples"), ("--seed", "seed")):
-            if given(args, dest):
-                raise ParameterError(f"{option} applies to --dp (discriminative power)")
-    if args.no_robustness and given(args, "scale_depth"):
-        raise ParameterError("--scale-depth applies to the robustness panel, which "
-                             "--no-robustness leaves out")
-    if args.fmt != "html" and args.title is not None:
-        raise ParameterError("--title applies to --format html")
-    if len(args.runs) < 2 and not expands(args.runs[0]):  # a folder may hold several
+def _runs(args: argparse.Namespace) -> None:
+    """A report compares runs: two at least (a folder may hold several)."""
+    if len(args.runs) < 2 and not expands(args.runs[0]):
         raise ParameterError("a report compares runs: give a qrels file and at least two "
                              "run files (or a folder of them)")
+
+
+#: When the options apply, in the order they are checked, before any input is read.
+RULES: tuple[Declared, ...] = (
+    *each(("test", "correction"), lambda args: args.baseline is not None,
+          "{options} applies to the comparison with --baseline: name a baseline run",
+          {"test": "--test", "correction": "--correction"}),
+    *each(("samples", "seed"), lambda args: args.dp,
+          "{options} applies to --dp (discriminative power)",
+          {"samples": "-B/--samples", "seed": "--seed"}),
+    Rule(("scale_depth",), lambda args: not args.no_robustness, "--scale-depth applies to the "
+         "robustness panel, which --no-robustness leaves out"),
+    Rule(("title",), lambda args: args.fmt == "html", "--title applies to --format html"),
+    _runs,
+)
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -110,7 +111,8 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    _check(args)
+    """``irscale report``: the tables and panels of the runs, as ``--format`` says."""
+    check_options(args)
     from ..report import DEFAULT_MEASURES, build_report, format_tables, render_html
 
     report = build_report(

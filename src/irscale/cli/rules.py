@@ -50,6 +50,14 @@ class Rule:
              "applies": "applies" if len(named) == 1 else "apply"}))
 
 
+def each(dests: tuple[str, ...], holds: Callable[[argparse.Namespace], bool],
+         message: str | Callable[[argparse.Namespace], str],
+         spelt: Mapping[str, str] | None = None) -> tuple[Rule, ...]:
+    """One :class:`Rule` for each option of ``dests``, checked in that order: the message
+    names the first of them given (``{options}``), not all of them."""
+    return tuple(Rule((dest,), holds, message, spelt or {}) for dest in dests)
+
+
 @dataclass(frozen=True)
 class Default:
     """The default of the option ``dest`` where it depends on other options: ``value(args)``

@@ -4,21 +4,22 @@ named) and ``--allow-empty`` (evaluate a run with no topic in common with the qr
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.options import (
     MAX_DOCS,
     NONNEGATIVE_LONG,
     NUM_DOCS_IN_COLL,
     POSITIVE_LONG,
-    RELEVANCE_LEVEL,
     TIE_POLICIES,
 )
 from ..core.params import RELEVANCE, Param
 from ..errors import ParameterError
 from ..io.files import is_stdio
 from ..io.naming import NAME_MODES, NameSpec
+from .main import given
 from .options import TIE_POLICY, ListAction, add_option, add_param
+from .rules import Rule
 
 NAMES_HELP = ("how to name the runs: runid (default: the run id of each file; runs that "
               "share one are named after their files, with a warning), file (the file name "
@@ -40,10 +41,12 @@ COLLECTION_SIZE = Param("num_docs_in_coll", NONNEGATIVE_LONG, 0, "number of docu
                         "N", label=NUM_DOCS_IN_COLL)
 
 
-def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """``--names``: how the runs are named (:data:`NAMES_HELP`)."""
+def add_names(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
+              doc: str = NAMES_HELP, metavar: str = "runid|file|A,B,...") -> None:
+    """``--names``: how the runs are named (:data:`NAMES_HELP`, or ``doc`` where the
+    default differs)."""
     parser.add_argument("--names", action=ListAction, kind="str", keywords=NAME_MODES,
-                        metavar="runid|file|A,B,...", help=NAMES_HELP)
+                        metavar=metavar, help=doc)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -84,14 +87,17 @@ def named_runs(paths: Sequence[str], names: NameSpec | None, *, keep_rank: bool 
                      progress=progress)
 
 
-def check_no_runs_option(args: argparse.Namespace, where: str) -> None:
-    """``--names`` / ``--allow-empty`` name and judge runs: refused with score files."""
-    given = [option for option, value in (("--names", getattr(args, "names", None)),
-                                          ("--allow-empty", getattr(args, "allow_empty", False)))
-             if value]
-    if given:
-        raise ParameterError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} "
-                             f"to runs evaluated against qrels, not to {where}")
+def runs_rule(where: str, holds: Callable[[argparse.Namespace], bool]) -> Rule:
+    """``--names`` / ``--allow-empty`` name and judge runs: refused with ``where`` (where
+    ``holds`` is false), which reads none."""
+    def named(args: argparse.Namespace) -> str:
+        """The options given, joined by "and"."""
+        return " and ".join(option for option, dest in (("--names", "names"),
+                                                        ("--allow-empty", "allow_empty"))
+                            if given(args, dest))
+
+    return Rule(("names", "allow_empty"), holds, lambda args: named(args) + " {applies} to "
+                f"runs evaluated against qrels, not to {where}")
 
 
 def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = False
@@ -99,8 +105,7 @@ def add_trec_eval_options(parser: argparse.ArgumentParser, *, trec_eval: bool = 
     """trec_eval's options of how runs are judged and averaged: ``-l``, ``-M``, ``-J``,
     ``-c``, ``-N``, ``--compat`` and ``--ties`` (``irscale eval`` and ``eval-many``);
     ``trec_eval``: ``-l`` is also spelt as trec_eval spells it, ``--level-for-rel``."""
-    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else (),
-              label=RELEVANCE_LEVEL)
+    add_param(parser, RELEVANCE, aliases=("--level-for-rel",) if trec_eval else ())
     add_param(parser, MAX_RETRIEVED)
     parser.add_argument("-J", "--judged-only", action="store_true",
                         help="drop unjudged documents before evaluating (trec_eval -J)")

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import (
     LENGTH,
     MEMORY_LIMIT,
@@ -116,7 +114,7 @@ def add_parser(subparsers) -> None:
     _runs(transform)
     add_param(transform, SCALE_LENGTH, required=True)
     _common(transform)
-    add_param(transform, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(transform, RELEVANCE)
     add_ties(transform, phi=True)
     transform.add_argument("--rescale", action="store_true",
                            help="rescale M_R to [0, 1]: (φ − 1)/(|image| − 1)")
@@ -151,7 +149,7 @@ def add_parser(subparsers) -> None:
         default=list(SCALE_CUTOFFS), metavar="N,N,...",
         help=f"comma-separated run lengths N (default {join(SCALE_CUTOFFS)})")
     _common(table)
-    add_param(table, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(table, RELEVANCE)
     add_ties(table, phi=True)
     add_format(table, TAU_TABLE_FORMATS)
     add_run_options(table)
@@ -203,7 +201,7 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
     """Write the image of ``sc`` to ``-o`` (in ``fmt``) and its summary in ``--format``."""
     from dataclasses import replace
 
-    from ..scales.diagnostics import summarize
+    from ..scales.diagnostics import image_document, phi_lines, summarize
     from ..scales.scale import warn_infeasible_runs
     from ..scales.stream import write_csv, write_image
 
@@ -217,16 +215,9 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
     listed = args.all_values or sc.n_distinct <= args.values_limit
     out = sys.stdout
     if args.fmt == "json":
-        obj = {"measure": sc.measure.label, "N": sc.N, "levels": sc.levels,
-               "n_runs": sc.n_runs, "n_distinct": sc.n_distinct, "values": None, "phi": None}
-        if diversity:
-            obj["intents"] = args.intents
         if listed:
             _check_listing(sc.n_distinct, args.max_memory)
-            values, _ = _all_values(sc)
-            obj["values"] = values
-            obj["phi"] = list(range(1, len(values) + 1))
-        json.dump(obj, out)
+        json.dump(image_document(sc, values=listed, intents=args.intents), out)
         out.write("\n")
     elif args.fmt == "csv":
         write_csv(sc, out)
@@ -241,9 +232,7 @@ def _report_image(args: argparse.Namespace, sc, fmt) -> int:
             out.write(f"  (gaps and ties not computed for {sc.n_distinct:,} values: "
                       "--diagnostics full streams the image)\n")
         if listed and sc.n_distinct <= 20:
-            values, counts = _all_values(sc)
-            for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1):
-                out.write(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n")
+            out.write(phi_lines(sc))
     return 0
 
 
@@ -261,16 +250,6 @@ def _check_listing(n_distinct: int, max_memory: str | None) -> None:
                  f"(--values-limit, --all-values): about {format_size(need)}",
                  "a smaller --values-limit, or -o IMAGE.parquet, which streams them",
                  max_memory=max_memory, option=MAX_MEMORY)
-
-
-def _all_values(sc) -> tuple[list[float], list[int]]:
-    """The distinct values of the image of ``sc`` and their numbers of runs, in order."""
-    values: list[float] = []
-    counts: list[int] = []
-    for v, c in sc.iter_values():
-        values.extend(float(x) for x in v)
-        counts.extend(int(x) for x in c)
-    return values, counts
 
 
 # ------------------------------------------------------------------ transform
@@ -309,8 +288,7 @@ def run_transform(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ table
 def run_table(args: argparse.Namespace) -> int:
     """``scale table``: Kendall τ between each measure and its ranked version."""
-    from ..scales.diagnostics import tau_table
-    from ..stats.tables import UNDEFINED, value_text
+    from ..scales.diagnostics import format_tau_table, tau_table
 
     qrels, runs = qrels_and_runs(args, keep_rank=args.ties == "rank-column")
     frame = tau_table(qrels, runs, args.measures, args.lengths, levels=args.levels,
@@ -318,19 +296,5 @@ def run_table(args: argparse.Namespace) -> int:
                       tie_policy=args.ties, feasible=args.feasible,
                       progress=wants_progress(args), allow_empty=args.allow_empty,
                       max_memory=args.max_memory, explain=args.explain)
-    wide = frame.pivot(index="N", columns="measure", values="tau_overall")
-    wide = wide[[m for m in dict.fromkeys(frame["measure"])]]
-    if args.fmt == "csv":
-        return write_text(args, wide.to_csv())
-    if args.fmt == "markdown":
-        header = "| N | " + " | ".join(wide.columns) + " |"
-        lines = [header, "|---|" + "---:|" * len(wide.columns)]
-        for n, row in wide.iterrows():
-            lines.append(f"| {n} | " + " | ".join(value_text(v) for v in row) + " |")
-        return write_text(args, "\n".join(lines) + "\n")
-    worst = frame["tau_topic_min"].min()  # NaN: τ is defined on no topic
-    topics = ("defined on no topic (the runs tie on every topic)" if math.isnan(worst)
-              else f"minimum {worst:.4f} over the topics where it is defined")
-    return write_text(args, wide.to_string(float_format=value_text, na_rep=UNDEFINED) + "\n"
-                      f"topic-by-topic τ: {topics}\n")
+    return write_text(args, format_tau_table(frame, args.fmt))
 

@@ -5,24 +5,23 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.options import RELEVANCE_LEVEL
 from ..core.params import CLICK_ORDER, RELEVANCE, SESSION_CLICK_GAIN
-from ..errors import ParameterError
 from .eval import (
     add_evaluation_output,
     add_labels_option,
     add_values_options,
     write_evaluation,
 )
-from .main import given
 from .options import add_param
 from .outputs import declare_inputs
+from .rules import add_rules, check_options, each
 from .runargs import label_files
 
 DEFAULT_MEASURES = ("sDCG@10", "nsDCG@10")
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale session`` and the rules of its options."""
     parser = subparsers.add_parser(
         "session",
         help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, session U-measure)",
@@ -41,7 +40,7 @@ def add_parser(subparsers) -> None:
                         "'U(L=132000)' ... (default: "
                         f"{','.join(DEFAULT_MEASURES)})")
     add_values_options(parser, "session")
-    add_param(parser, RELEVANCE, label=RELEVANCE_LEVEL)
+    add_param(parser, RELEVANCE)
     parser.add_argument("--topics", metavar="FILE",
                         help="session map, lines 'session topic': the qrels topic of each "
                         "session (default: the session id is the topic id)")
@@ -54,14 +53,15 @@ def add_parser(subparsers) -> None:
                       "e.g. --labels doclen=lengths.txt (document lengths in characters)")
     add_evaluation_output(parser, "session", "none of whose sessions has judgments")
     declare_inputs(parser, "qrels", "runs", "--topics", "--clicks")
+    add_rules(parser, *each(("click_order", "click_gain"), lambda args: args.clicks is not None,
+                            "{options} applies to click logs (--clicks)",
+                            {"click_order": "--click-order", "click_gain": "--click-gain"}))
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.clicks is None:
-        for option in ("--click-order", "--click-gain"):
-            if given(args, option[2:].replace("-", "_")):
-                raise ParameterError(f"{option} applies to click logs (--clicks)")
+    """``irscale session``: the session measures of every run."""
+    check_options(args)
     from ..text.sessions import evaluate_sessions
 
     evaluation = evaluate_sessions(

@@ -8,9 +8,9 @@ import argparse
 from ..core.params import ROUGE_MULTI, THRESHOLD
 from ..errors import ParameterError
 from .eval import add_evaluation_output, add_values_options, write_evaluation
-from .main import given
 from .options import add_param
 from .outputs import declare_inputs
+from .rules import add_rules, check_options, each
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +20,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
+    """Register ``irscale text`` (rouge, nuggets)."""
     parser = subparsers.add_parser(
         "text", help="evaluate textual outputs: ROUGE against references; nuggets",
         description="Evaluate textual outputs (summaries, answers) per topic. See "
@@ -83,16 +84,22 @@ def add_parser(subparsers) -> None:
                          "before stemming")
     _common(nuggets)
     declare_inputs(nuggets, "qrels", "runs", "--lengths", "--texts", "--stopwords")
+    add_rules(nuggets, _matches,
+              *each(("threshold", "stem", "stopwords"), lambda args: args.auto_match,
+                    "{options} applies to --auto-match",
+                    {"threshold": "--threshold", "stem": "--stem", "stopwords": "--stopwords"}))
     nuggets.set_defaults(func=run_nuggets)
     parser.set_defaults(func=_no_command)
 
 
 def _no_command(args: argparse.Namespace) -> int:
+    """``irscale text`` without a command: name them."""
     raise ParameterError("text: choose what to evaluate: rouge or nuggets (see 'irscale "
                          "text --help')")
 
 
 def run_rouge(args: argparse.Namespace) -> int:
+    """``text rouge``: the ROUGE measures of every output."""
     from ..text.rouge import DEFAULT_MEASURES, evaluate_rouge
 
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
@@ -101,21 +108,21 @@ def run_rouge(args: argparse.Namespace) -> int:
     return write_evaluation(args, evaluation)
 
 
-def run_nuggets(args: argparse.Namespace) -> int:
+def _matches(args: argparse.Namespace) -> None:
+    """The matches come from match files, or ``--auto-match`` finds them in ``--texts``."""
     if args.auto_match:
         if args.runs:
             raise ParameterError("--auto-match finds the matches: give no match file")
         if args.texts is None:
             raise ParameterError("--auto-match needs the output texts (--texts), not "
                                  "their lengths")
-    else:
-        if not args.runs:
-            raise ParameterError("give the nugget match file(s), or --auto-match with "
-                                 "--texts")
-        for option, applied in (("--threshold", given(args, "threshold")),
-                                ("--stem", args.stem), ("--stopwords", args.stopwords)):
-            if applied:
-                raise ParameterError(f"{option} applies to --auto-match")
+    elif not args.runs:
+        raise ParameterError("give the nugget match file(s), or --auto-match with --texts")
+
+
+def run_nuggets(args: argparse.Namespace) -> int:
+    """``text nuggets``: the nugget measures of every output."""
+    check_options(args)
     from ..text.nuggets import DEFAULT_MEASURES, evaluate_nuggets
 
     nuggets, matches, texts = args.qrels, args.runs, args.texts

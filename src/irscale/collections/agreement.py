@@ -25,7 +25,7 @@ mean scores, as :func:`irscale.collections.simulate_pooling` reports).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,7 +38,7 @@ from ..io.sources import as_qrels
 
 LEVELS = ("nominal", "ordinal", "interval")
 
-__all__ = ["LEVELS", "krippendorff_alpha", "label_agreement", "qrels_agreement"]
+__all__ = ["LEVELS", "krippendorff_alpha", "label_agreement", "qrels_agreement", "with_ranking"]
 
 
 def _distances(values: np.ndarray, totals: np.ndarray, level: str) -> np.ndarray:
@@ -196,3 +196,15 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Sequence[Any] = (), *,
     second = _means(second_qrels, run_list, measure, relevance_level)
     return table, {"tau": float(kendall_tau(second, first).tau),
                    "tau_ap": float(tau_ap(second, first))}
+
+
+def with_ranking(table: pd.DataFrame, ranking: Mapping[str, float] | None) -> pd.DataFrame:
+    """The per-topic table of :func:`qrels_agreement` with the agreement of the system
+    rankings (``{"tau": ..., "tau_ap": ...}``, or None: the table as it is) as columns,
+    their values on the ``all`` row (the last) and NaN on the topics' rows."""
+    if ranking is None:
+        return table
+    table = table.copy()
+    for key, value in ranking.items():
+        table[key] = [float("nan")] * (len(table) - 1) + [value]
+    return table

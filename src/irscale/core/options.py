@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from ..errors import ParameterError
 from .params import INT64_MAX, Integers
+from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
 
-RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
 MAX_DOCS = "maximum number of documents per topic (-M, max_docs)"
 NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)"
 

@@ -376,9 +376,11 @@ def check_risk_alpha(risk_alpha: object, name: str = "risk_alpha") -> float:
 
 # --------------------------------------------------------------------------- evaluation
 #: trec_eval's ``-l``: the smallest relevance degree counted as relevant (a C long).
+#: How messages name ``-l``: as trec_eval's options are named (:mod:`irscale.core.options`).
+RELEVANCE_LEVEL = "relevance level (-l, relevance_level)"
 RELEVANCE = Param("relevance_level", Integers(1, INT64_MAX, strict=True), 1,
                   "smallest relevance degree counted as relevant", ("-l", "--relevance-level"),
-                  "L")
+                  "L", label=RELEVANCE_LEVEL)
 #: Run files evaluated at a time (:func:`irscale.evaluate_many`); by default 64 runs of
 #: 10^5 lines take about 0.5 GB while judged.
 BATCH_SIZE = Integers(1, strict=True)
@@ -500,6 +502,9 @@ FIT_SMOOTHING = Param("smoothing", SMOOTHING, 1.0, "pseudo-trials at 0.5 per (qu
 CLICK_LEVEL = Integers(1, 2**62)
 SESSIONS = Integers(1, 1_000_000_000)
 SERP_SIZE = Integers(1, 2**31 - 1)
+#: ``-l`` of the simulated users: the smallest grade they count as relevant.
+CLICK_RELEVANCE = Param("relevance_level", CLICK_LEVEL, 1, "smallest relevant degree",
+                        ("-l", "--relevance-level"), "L")
 #: The A/B test's effect size and per-user standard deviation (both > 0), and its power.
 POSITIVE = Reals(0.0, bounds="()")
 POWER = Reals(0.0, 1.0, "()")

@@ -11,7 +11,7 @@ Discriminative power (Sakai 2014, §5.1) — :mod:`irscale.meta.discriminative`
     :func:`discriminative_power` (ASL of every pair with Sakai's paired bootstrap test or
     the randomised Tukey HSD, share below α, ASL curve, minimum significant difference),
     :func:`discriminative_power_table`, :func:`discriminative_power_spread` (Monte Carlo
-    spread across seeds).
+    spread across seeds) and :func:`spread_summary` (its mean, sd and range).
 Topic splitting (Ferro & Sanderson 2022, §3.2–3.3) — :mod:`irscale.meta.splitting`
     :func:`split_study` (AA, AD, MA, MD, Jaccard, Overlap, τ between halves, Bias; same
     and different models; fake models; subsets of runs), :func:`topic_splits`,
@@ -48,6 +48,7 @@ from .discriminative import (
     discriminative_power,
     discriminative_power_spread,
     discriminative_power_table,
+    spread_summary,
 )
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
@@ -115,6 +116,7 @@ __all__ = [
     "simulation_study",
     "spearman",
     "split_study",
+    "spread_summary",
     "swap_rates",
     "tau_ap",
     "tau_ap_symmetric",

@@ -377,3 +377,17 @@ def discriminative_power_spread(
             **options)  # type: ignore[arg-type]
         rows.append({"seed": seed, **result.summary()})
     return pd.DataFrame(rows)
+
+
+def spread_summary(spread: pd.DataFrame) -> pd.DataFrame:
+    """The spread across seeds of the rows of :func:`discriminative_power_spread` (one per
+    seed, of one or more measures and methods): for every measure and method, in the
+    order they first appear, the seeds, the mean, standard deviation, least and most of
+    the share of significant pairs, and the mean and standard deviation of the minimum
+    significant difference (``irscale meta dp --seeds``)."""
+    return spread.groupby(["measure", "method"], sort=False).agg(
+        seeds=("seed", "count"), significant_mean=("significant", "mean"),
+        significant_sd=("significant", "std"), significant_min=("significant", "min"),
+        significant_max=("significant", "max"),
+        min_sig_diff_mean=("min_significant_diff", "mean"),
+        min_sig_diff_sd=("min_significant_diff", "std")).reset_index()

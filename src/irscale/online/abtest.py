@@ -83,7 +83,7 @@ from ..stats.validation import (
 
 __all__ = ["AATestResult", "SampleRatioResult", "aa_test", "ab_power", "ab_sample_size",
            "ab_test", "assign", "read_pairs", "read_user_table", "read_users",
-           "sample_ratio_mismatch", "session_measures", "user_measures"]
+           "sample_ratio_mismatch", "session_measures", "user_measures", "with_variants"]
 
 #: Analyses of :func:`ab_test`.
 ANALYSES = AB_ANALYSES
@@ -273,6 +273,20 @@ def user_measures(sessions: pd.DataFrame, users: object) -> pd.DataFrame:
     table.insert(0, "impressions", grouped.size())
     table["ctr"] = table["clicks"] / table["impressions"]
     table.index.name = "user"
+    return table
+
+
+def with_variants(table: pd.DataFrame, variants: pd.Series, *,
+                  source: str | None = None) -> pd.DataFrame:
+    """The per-user ``table`` of :func:`user_measures` with a first column ``variant``:
+    each user's in ``variants`` (user → variant, as :func:`assign` or :func:`read_pairs`
+    give it). A user without one is an :class:`~irscale.errors.InputError` (naming
+    ``source``, the file of the variants)."""
+    missing = table.index[~table.index.isin(variants.index)]
+    if len(missing):
+        raise InputError(f"no variant for user {missing[0]!r}", source=source)
+    table = table.copy()
+    table.insert(0, "variant", variants.reindex(table.index).to_numpy())
     return table
 
 

@@ -31,7 +31,7 @@ from ..io.sources import as_qrels, as_runs
 from .clicklog import ClickLog
 from .clickmodels import ClickModel
 
-__all__ = ["click_calibrated"]
+__all__ = ["calibrated_summary", "click_calibrated"]
 
 #: Label sets the click model's probabilities are handed to the measures in.
 CLICK, SATISFACTION = "clickmodel_click", "clickmodel_sat"
@@ -122,6 +122,15 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
                               relevance_level=relevance_level).per_topic()
             frames.append(values.assign(measure=name))
     return pd.concat(frames, ignore_index=True)[["run", "topic", "measure", "value"]]
+
+
+def calibrated_summary(frame: pd.DataFrame, *, per_topic: bool = False) -> pd.DataFrame:
+    """The mean of every run and measure of :func:`click_calibrated`'s per-topic values
+    (rows ``run, topic, measure, value``), on rows of topic ``all``; with ``per_topic``,
+    after the per-topic rows (``irscale online measures``)."""
+    mean = frame.groupby(["run", "measure"], sort=False)["value"].mean().reset_index()
+    mean.insert(1, "topic", "all")
+    return pd.concat([frame, mean], ignore_index=True) if per_topic else mean
 
 
 def _with_model(name: str, satisfied: bool) -> str:

@@ -114,6 +114,43 @@ class ImageSummary:
 
 
 # ====================================================================== image statistics
+def listed_values(sc: Scale) -> tuple[list[float], list[int]]:
+    """The distinct values of the image of ``sc``, in order, and their numbers of runs,
+    streamed from the image (:meth:`Scale.iter_values`)."""
+    values: list[float] = []
+    counts: list[int] = []
+    for v, c in sc.iter_values():
+        values.extend(float(x) for x in v)
+        counts.extend(int(x) for x in c)
+    return values, counts
+
+
+def image_document(sc: Scale, *, values: bool = False,
+                   intents: int | None = None) -> dict[str, Any]:
+    """The JSON object of the scale ``sc`` (``irscale scale image --format json``): the
+    measure, N, levels, runs and distinct values, and, with ``values``, every distinct
+    value and its φ (1, 2, ...; None otherwise); ``intents``: the intents of a diversity
+    measure's space."""
+    document: dict[str, Any] = {"measure": sc.measure.label, "N": sc.N, "levels": sc.levels,
+                                "n_runs": sc.n_runs, "n_distinct": sc.n_distinct,
+                                "values": None, "phi": None}
+    if intents is not None:
+        document["intents"] = intents
+    if values:
+        listed, _ = listed_values(sc)
+        document["values"] = listed
+        document["phi"] = list(range(1, len(listed) + 1))
+    return document
+
+
+def phi_lines(sc: Scale) -> str:
+    """Every distinct value of the image of ``sc`` with its φ and its number of runs, a
+    line each (``  φ =   1  0.000000  (3 runs)``)."""
+    values, counts = listed_values(sc)
+    return "".join(f"  φ = {phi:>3}  {v:.6f}  ({c} runs)\n"
+                   for phi, (v, c) in enumerate(zip(values, counts, strict=True), start=1))
+
+
 def summarize(sc: Scale, *, stream: bool = True, wide: float = 2.0,
               orders: bool = True, **order_options) -> ImageSummary:
     """Diagnostics of a scale (module documentation). ``stream=False`` skips the pass over
@@ -439,3 +476,26 @@ def tau_table(qrels: Any, runs: Any, measures: Sequence[str], Ns: Iterable[int],
                          "tau_topic_mean": float(defined.mean()) if len(defined) else np.nan,
                          "topics_defined": len(defined), "topics": len(per_topic)})
     return pd.DataFrame(rows)
+
+
+def format_tau_table(frame: pd.DataFrame, fmt: str = "text") -> str:
+    """The rows of :func:`tau_table` as Table 2 prints them: one row per N, one column per
+    measure (in the order they come), the overall τ; ``csv`` and ``markdown`` the table
+    alone, ``text`` also the least topic-by-topic τ (``irscale scale table``)."""
+    from ..stats.tables import UNDEFINED, value_text
+
+    wide = frame.pivot(index="N", columns="measure", values="tau_overall")
+    wide = wide[list(dict.fromkeys(frame["measure"]))]
+    if fmt == "csv":
+        return wide.to_csv()
+    if fmt == "markdown":
+        lines = ["| N | " + " | ".join(wide.columns) + " |",
+                 "|---|" + "---:|" * len(wide.columns)]
+        lines += [f"| {n} | " + " | ".join(value_text(v) for v in row) + " |"
+                  for n, row in wide.iterrows()]
+        return "\n".join(lines) + "\n"
+    worst = frame["tau_topic_min"].min()  # NaN: τ is defined on no topic
+    topics = ("defined on no topic (the runs tie on every topic)" if math.isnan(worst)
+              else f"minimum {worst:.4f} over the topics where it is defined")
+    return (wide.to_string(float_format=value_text, na_rep=UNDEFINED) + "\n"
+            f"topic-by-topic τ: {topics}\n")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -212,3 +212,18 @@ def render(
     if fmt == "latex":
         return _latex(frame, digits, title)
     return _text(frame, digits, title)
+
+
+def format_comparison(omnibus: Any, pairs: Any, fmt: str = "text", *, digits: int = 4) -> str:
+    """A comparison of systems in ``fmt``: the omnibus table (an ANOVA or rank test's, or
+    None) then the table of ``pairs`` (pairwise tests or Tukey's HSD); JSON as one
+    document ``{"anova": [rows], "pairs": [rows]}`` (``irscale compare``)."""
+    if fmt == "json":
+        document: dict[str, object] = {}
+        if omnibus is not None:
+            document["anova"] = omnibus.json_rows()
+        document["pairs"] = pairs.json_pairs()
+        return json.dumps(document, indent=2) + "\n"
+    parts = [] if omnibus is None else [omnibus.format(fmt, digits=digits)]
+    parts.append(pairs.format(fmt, digits=digits))
+    return "\n".join(parts)
