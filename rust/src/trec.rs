@@ -48,6 +48,9 @@ pub struct Judgment {
     pub topics: Vec<String>,
     pub degrees: Vec<i64>,
     pub dense: bool,
+    /// The qrels' judgments at each degree of `degrees`, over every topic (the summary of
+    /// `num_rel` with `-c` in trec_eval 9.0.8 counts them).
+    pub judgments: Vec<i64>,
     pub notes: Vec<RunNotes>,
     pub unjudged: Vec<Vec<String>>,
 }
@@ -110,8 +113,16 @@ pub fn judge(
         runs.push(one);
         notes.push(note);
     }
+    let width = index.degrees.len();
+    let mut judgments = vec![0i64; width];
+    for row in index.rel_levels.chunks_exact(width.max(1)) {
+        for (total, count) in judgments.iter_mut().zip(row) {
+            *total += count;
+        }
+    }
     Ok(Judgment {
         batch: stack(&index, runs),
+        judgments,
         topics: index.topics.iter().map(|t| lossy(t)).collect(),
         degrees: index.degrees.clone(),
         dense: index.dense,

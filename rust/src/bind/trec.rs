@@ -111,6 +111,7 @@ fn judge_trec<'py>(
         rel_levels,
         judgment.degrees.into_pyarray(py),
         judgment.dense,
+        judgment.judgments.into_pyarray(py),
         batch.ranking_topic.into_pyarray(py),
         batch.ranking_run.into_pyarray(py),
         batch.placeholder.into_pyarray(py),

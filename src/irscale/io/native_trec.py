@@ -17,7 +17,7 @@ ranks every run by the tie policy and judges it against the qrels as
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from .. import _engine
@@ -37,33 +37,59 @@ def judge_trec(
     runs: Sequence[tuple[bytes, str]],
     options: RankingOptions | None = None,
     *,
-    names: Sequence[str | None] | None = None,
+    names: Sequence[str | None] | Callable[[list[str]], list[str]] | None = None,
     placeholders: bool = False,
 ) -> JudgedRankings:
     """The judged rankings of the run files ``runs`` against the qrels file ``qrels``,
     each given as ``(bytes, name in messages)`` (plain or gzip-compressed).
 
     ``names``: each run's name (``None``: as trec_eval 9.0.8, the run id of its last line;
-    a file that holds several run ids is warned of). ``placeholders``: trec_eval 10's ``-c``
+    a file that holds several run ids is warned of), or a function from the runs' last run
+    ids to their names (called after the runs' warnings, as :func:`irscale.read_runs` names
+    runs once they are read). ``placeholders``: trec_eval 10's ``-c``
     (:func:`~irscale.core.judge.build_judged_rankings`). Faults of a file raise the errors
     of :func:`irscale.read_qrels` and :func:`irscale.read_run`, with the same messages.
     """
+    return judge_counted(qrels, runs, options, names=names, placeholders=placeholders)[0]
+
+
+def judge_counted(
+    qrels: tuple[bytes, str],
+    runs: Sequence[tuple[bytes, str]],
+    options: RankingOptions | None = None,
+    *,
+    names: Sequence[str | None] | Callable[[list[str]], list[str]] | None = None,
+    placeholders: bool = False,
+) -> tuple[JudgedRankings, Callable[[int], int]]:
+    """:func:`judge_trec`, and the number of the qrels' judgments with a degree at least
+    ``level`` (a function of ``level`` ≥ 0, over every qrels topic: the summary of
+    ``num_rel`` with ``-c``, :func:`irscale.evaluation.complete_num_rel`)."""
     options = options or RankingOptions()
     try:
-        (rel, offsets, rel_levels, degrees, dense, ranking_topic, ranking_run, placeholder,
-         topics, notes, unjudged) = _engine.judge_trec(
+        (rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
+         placeholder, topics, notes, unjudged) = _engine.judge_trec(
             qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
             options.compat, options.max_docs, options.judged_only, placeholders)
     except _engine.TrecReadError as error:
         _raise(error, [qrels, *runs])
-    run_names = []
-    for (_, source), given, (runids, last, beyond) in zip(
-            runs, names or [None] * len(runs), notes, strict=True):
+    last_runids = []
+    for (_, source), (runids, last, beyond) in zip(runs, notes, strict=True):
         _warn(source, runids, last, beyond)
-        run_names.append(last if given is None else given)
-    return judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
-                           ranking_run, placeholder, topics, run_names, unjudged, options,
-                           placeholders=placeholders)
+        last_runids.append(last)
+    if callable(names):
+        run_names = names(last_runids)
+    else:
+        run_names = [last if given is None else given
+                     for last, given in zip(last_runids, names or [None] * len(runs),
+                                            strict=True)]
+    jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
+                         ranking_run, placeholder, topics, run_names, unjudged, options,
+                         placeholders=placeholders)
+
+    def at_least(level: int) -> int:
+        return int(judgments[degrees >= level].sum())
+
+    return jr, at_least
 
 
 def judge_files(
@@ -82,11 +108,11 @@ def judge_files(
     named after their last run id."""
     options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, ties=ties, compat=compat)
-    return judge_trec(_file(qrels), [_file(path) for path in runs], options,
+    return judge_trec(read_trec_file(qrels), [read_trec_file(path) for path in runs], options,
                       placeholders=complete)
 
 
-def _file(path: PathLike) -> tuple[bytes, str]:
+def read_trec_file(path: PathLike) -> tuple[bytes, str]:
     """The bytes of the file at ``path`` and its name in messages."""
     check_readable(path)
     try:
