@@ -313,6 +313,17 @@ def evaluate_judged(
     return _measure(*judged, setup, labels, stacklevel=stacklevel + 1)
 
 
+def evaluate_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
+                    names: Callable[[list[str]], list[str]] | None = None,
+                    stacklevel: int = 2) -> Evaluation:
+    """:func:`evaluate_judged` of TREC files judged by the engine
+    (:func:`irscale.io.native_inputs.native_inputs`); ``names``: the runs' names from their
+    last run ids (:func:`irscale.io.native_inputs.judge_native`)."""
+    judged = _judge_native(inputs, setup, allow_empty=allow_empty, names=names,
+                           stacklevel=stacklevel + 1)
+    return _measure(*judged, setup, None, stacklevel=stacklevel + 1)
+
+
 def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
            index: QrelsIndex | None = None, labels: Mapping[str, Any] | None = None,
            allow_empty: bool = False, stacklevel: int = 3
@@ -334,11 +345,12 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
 
 
 def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
+                  names: Callable[[list[str]], list[str]] | None = None,
                   stacklevel: int = 3) -> tuple[JudgedRankings, dict[str, int]]:
     """:func:`_judge` of TREC files judged by the engine
     (:func:`irscale.io.native_inputs.native_inputs`)."""
     context = setup.context
-    jr, at_least = judge_native(inputs, setup.options,
+    jr, at_least = judge_native(inputs, setup.options, names=names,
                                 placeholders=context.complete and context.compat == 10)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=inputs.qrels_name,
                  stacklevel=stacklevel + 1)

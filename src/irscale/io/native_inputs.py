@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.judged import JudgedRankings
@@ -50,7 +50,8 @@ PYTHON_INPUTS = {
                   "Python readers say why, in reading order",
 }
 
-#: One input file: ``("path", path)``, ``("stdin", "-")`` or ``("bytes", data)``.
+#: One input file: ``("path", path)``, ``("stdin", "-")``, ``("bytes", data)`` or
+#: ``("read", (data, name))`` (read already, named ``name`` in messages).
 Source = tuple[str, Any]
 
 
@@ -185,12 +186,16 @@ def _parquet(path: Any) -> bool:
 def _name(source: Source) -> str:
     """A source's name in messages (as :func:`irscale.io._text.source_name` gives it)."""
     kind, spec = source
+    if kind == "read":
+        return spec[1]
     return "<bytes>" if kind == "bytes" else display_name(spec)
 
 
 def _read(source: Source) -> tuple[bytes, str]:
     """The bytes of an input file and its name in messages, read when it is judged."""
     kind, spec = source
+    if kind == "read":
+        return spec
     if kind == "bytes":
         return spec, "<bytes>"
     if kind == "stdin":
@@ -198,16 +203,23 @@ def _read(source: Source) -> tuple[bytes, str]:
     return read_trec_file(spec)
 
 
-def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders: bool = False
+def read_qrels_once(inputs: NativeInputs) -> NativeInputs:
+    """``inputs`` with the qrels' bytes read (judged with batch after batch of runs)."""
+    return replace(inputs, qrels=("read", _read(inputs.qrels)))
+
+
+def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders: bool = False,
+                 names: Callable[[list[str]], list[str]] | None = None,
                  ) -> tuple[JudgedRankings, Callable[[int], int]]:
     """The judged rankings of ``inputs`` by the engine, and the number of the qrels'
     judgments with a degree at least ``level`` (a function of ``level``:
     :func:`~irscale.io.native_trec.judge_counted`). The files are read in order, the qrels
-    first, and their errors and warnings are the Python readers'."""
+    first, and their errors and warnings are the Python readers'. ``names``: the runs'
+    names from their last run ids (default :meth:`NativeInputs.run_names`)."""
     qrels = _read(inputs.qrels)
     runs = [_read(run) for run in inputs.runs]
-    return judge_counted(qrels, runs, options, names=inputs.run_names,
+    return judge_counted(qrels, runs, options, names=names or inputs.run_names,
                          placeholders=placeholders)
 
 
-__all__ = ["PYTHON_INPUTS", "NativeInputs", "judge_native", "native_inputs"]
+__all__ = ["PYTHON_INPUTS", "NativeInputs", "judge_native", "native_inputs", "read_qrels_once"]
