@@ -41,6 +41,7 @@ from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
 from .io.labels import read_labels
 from .io.native_inputs import NativeInputs, judge_native, native_inputs
+from .io.native_trec import RunNote
 from .io.sources import as_qrels, as_runs
 from .measures.base import EvalContext, MeasureRequest
 from .measures.compute import compute_shared
@@ -314,11 +315,11 @@ def evaluate_judged(
 
 
 def evaluate_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
-                    names: Callable[[list[str]], list[str]] | None = None,
+                    names: Callable[[list[RunNote]], list[str]] | None = None,
                     stacklevel: int = 2) -> Evaluation:
     """:func:`evaluate_judged` of TREC files judged by the engine
-    (:func:`irscale.io.native_inputs.native_inputs`); ``names``: the runs' names from their
-    last run ids (:func:`irscale.io.native_inputs.judge_native`)."""
+    (:func:`irscale.io.native_inputs.native_inputs`); ``names``: the runs' names from what
+    the engine says of them (:func:`irscale.io.native_inputs.judge_native`)."""
     judged = _judge_native(inputs, setup, allow_empty=allow_empty, names=names,
                            stacklevel=stacklevel + 1)
     return _measure(*judged, setup, None, stacklevel=stacklevel + 1)
@@ -345,7 +346,7 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
 
 
 def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
-                  names: Callable[[list[str]], list[str]] | None = None,
+                  names: Callable[[list[RunNote]], list[str]] | None = None,
                   stacklevel: int = 3) -> tuple[JudgedRankings, dict[str, int]]:
     """:func:`_judge` of TREC files judged by the engine
     (:func:`irscale.io.native_inputs.native_inputs`)."""

@@ -62,6 +62,7 @@ from .evaluation import EvaluationSetup, evaluate_judged, evaluate_native, evalu
 from .io.files import access_error, current_umask, interrupts_held, output_target
 from .io.naming import NAME_MODES, NameSpec, file_names
 from .io.native_inputs import NativeInputs, native_inputs, read_qrels_once
+from .io.native_trec import RunNote
 from .io.sources import (
     CallInputs,
     as_qrels,
@@ -474,7 +475,7 @@ def _batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
         batch = replace(judged, runs=tuple(("path", path) for path in paths))
         evaluation = evaluate_native(
             batch, setup, allow_empty=allow_empty,
-            names=lambda runids: _batch_names(paths, names, runids))
+            names=lambda notes: _batch_names(paths, names, _warned(notes)))
     else:
         keep_rank = setup.options.ties == "rank-column"
         runs = [read_run_file(path, name=name, keep_rank=keep_rank)
@@ -490,10 +491,21 @@ def _batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
         per_topic=evaluation.per_topic() if per_topic else None)
 
 
+def _warned(notes: list[RunNote]) -> list[str]:
+    """The last run id of every run file, after the file's warnings; none when a file is
+    refused after it was read (``notes`` stop at it: its error follows)."""
+    for note in notes:
+        note.warn()
+    return [] if notes and notes[-1].refused else [note.last for note in notes]
+
+
 def _batch_names(paths: Sequence[str], names: Sequence[str | None], runids: Sequence[str]
                  ) -> list[str]:
     """The names of a batch's runs: those chosen (``names``), else their run ids (the run
-    id of each file's last line); two files of the batch with one run id are an error."""
+    id of each file's last line); two files of the batch with one run id are an error.
+    No run ids (a file refused, whose error follows): no names."""
+    if len(runids) != len(paths):
+        return []
     chosen = [runid if name is None else name
               for name, runid in zip(names, runids, strict=True)]
     seen: dict[str, str] = {}

@@ -35,7 +35,7 @@ from ..errors import IrscaleError
 from .files import check_readable, display_name, is_stdio, read_input
 from .irds import is_irds
 from .naming import runid_names
-from .native_trec import judge_counted, read_trec_file
+from .native_trec import RunNote, judge_counted, read_trec_file
 
 #: Why an evaluation's inputs are judged by the Python path (:func:`native_inputs`'s answers
 #: other than :class:`NativeInputs`).
@@ -74,19 +74,30 @@ class NativeInputs:
         """The qrels' name in messages."""
         return _name(self.qrels)
 
-    def run_names(self, runids: list[str]) -> list[str]:
-        """The runs' names, from the run ids of their last lines (warning of runs named
-        after their files)."""
+    def run_names(self, notes: list[RunNote]) -> list[str]:
+        """The runs' names, from what the engine says of them, with the warnings of each
+        run, and of runs named after their files, in the Python readers' order (a folder's
+        runs are named once they are read, then the runs of a list); when a file is refused
+        (``notes`` stop at it), the warnings that come before its error only."""
+        sources = [_name(run) for run in self.runs]
+        starts = {start: stop for start, stop in self.folders}
+        chosen: list[str] = []
+        while len(chosen) < len(notes):
+            start = len(chosen)
+            stop = starts.get(start, start + 1)
+            for note in notes[start:stop]:
+                note.warn()
+            if stop > len(notes) or notes[stop - 1].refused:
+                return []  # a file refused: its error follows
+            found = [note.last for note in notes[start:stop]]
+            if start in starts:
+                found = runid_names(found, sources[start:stop], stacklevel=5)
+            chosen.extend(found)
+        if len(chosen) < len(self.runs):
+            return []  # a file refused before it was read
         if self.names is not None:
             return list(self.names)
-        sources = [_name(run) for run in self.runs]
-        chosen = list(runids)
-        for start, stop in self.folders:
-            chosen[start:stop] = runid_names(chosen[start:stop], sources[start:stop],
-                                             stacklevel=5)
-        if self.listed:
-            chosen = runid_names(chosen, sources, stacklevel=5)
-        return chosen
+        return runid_names(chosen, sources, stacklevel=5) if self.listed else chosen
 
 
 def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = None,
@@ -209,13 +220,13 @@ def read_qrels_once(inputs: NativeInputs) -> NativeInputs:
 
 
 def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders: bool = False,
-                 names: Callable[[list[str]], list[str]] | None = None,
+                 names: Callable[[list[RunNote]], list[str]] | None = None,
                  ) -> tuple[JudgedRankings, Callable[[int], int]]:
     """The judged rankings of ``inputs`` by the engine, and the number of the qrels'
     judgments with a degree at least ``level`` (a function of ``level``:
     :func:`~irscale.io.native_trec.judge_counted`). The files are read in order, the qrels
     first, and their errors and warnings are the Python readers'. ``names``: the runs'
-    names from their last run ids (default :meth:`NativeInputs.run_names`)."""
+    names from what the engine says of them (default :meth:`NativeInputs.run_names`)."""
     qrels = _read(inputs.qrels)
     runs = [_read(run) for run in inputs.runs]
     return judge_counted(qrels, runs, options, names=names or inputs.run_names,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import NoReturn
 
 from .. import _engine
@@ -37,18 +38,20 @@ def judge_trec(
     runs: Sequence[tuple[bytes, str]],
     options: RankingOptions | None = None,
     *,
-    names: Sequence[str | None] | Callable[[list[str]], list[str]] | None = None,
+    names: Sequence[str | None] | Callable[[list[RunNote]], list[str]] | None = None,
     placeholders: bool = False,
 ) -> JudgedRankings:
     """The judged rankings of the run files ``runs`` against the qrels file ``qrels``,
     each given as ``(bytes, name in messages)`` (plain or gzip-compressed).
 
     ``names``: each run's name (``None``: as trec_eval 9.0.8, the run id of its last line;
-    a file that holds several run ids is warned of), or a function from the runs' last run
-    ids to their names (called after the runs' warnings, as :func:`irscale.read_runs` names
-    runs once they are read). ``placeholders``: trec_eval 10's ``-c``
-    (:func:`~irscale.core.judge.build_judged_rankings`). Faults of a file raise the errors
-    of :func:`irscale.read_qrels` and :func:`irscale.read_run`, with the same messages.
+    a file that holds several run ids is warned of), or a function from the runs'
+    :class:`RunNote` to their names, which gives the runs' warnings (:meth:`RunNote.warn`)
+    in its order (also when a file is refused: given the notes of the files read before,
+    and the refused file's if it was read, it gives their warnings only).
+    ``placeholders``: trec_eval 10's ``-c`` (:func:`~irscale.core.judge.build_judged_rankings`).
+    Faults of a file raise the errors of :func:`irscale.read_qrels` and
+    :func:`irscale.read_run`, with the same messages.
     """
     return judge_counted(qrels, runs, options, names=names, placeholders=placeholders)[0]
 
@@ -58,7 +61,7 @@ def judge_counted(
     runs: Sequence[tuple[bytes, str]],
     options: RankingOptions | None = None,
     *,
-    names: Sequence[str | None] | Callable[[list[str]], list[str]] | None = None,
+    names: Sequence[str | None] | Callable[[list[RunNote]], list[str]] | None = None,
     placeholders: bool = False,
 ) -> tuple[JudgedRankings, Callable[[int], int]]:
     """:func:`judge_trec`, and the number of the qrels' judgments with a degree at least
@@ -71,17 +74,16 @@ def judge_counted(
             qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
             options.compat, options.max_docs, options.judged_only, placeholders)
     except _engine.TrecReadError as error:
-        _raise(error, [qrels, *runs])
-    last_runids = []
-    for (_, source), (runids, last, beyond) in zip(runs, notes, strict=True):
-        _warn(source, runids, last, beyond)
-        last_runids.append(last)
+        _raise(error, [qrels, *runs], names if callable(names) else None)
+    found = [RunNote(source, runids, last, beyond)
+             for (_, source), (runids, last, beyond) in zip(runs, notes, strict=True)]
     if callable(names):
-        run_names = names(last_runids)
+        run_names = names(found)
     else:
-        run_names = [last if given is None else given
-                     for last, given in zip(last_runids, names or [None] * len(runs),
-                                            strict=True)]
+        for note in found:
+            note.warn()
+        run_names = [note.last if given is None else given
+                     for note, given in zip(found, names or [None] * len(runs), strict=True)]
     jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
                          ranking_run, placeholder, topics, run_names, unjudged, options,
                          placeholders=placeholders)
@@ -121,24 +123,52 @@ def read_trec_file(path: PathLike) -> tuple[bytes, str]:
         raise access_error(error, path) from None
 
 
+@dataclass(frozen=True)
+class RunNote:
+    """What the engine says of a run file beside its rankings: its name in messages
+    (``source``), its distinct run ids, the run id of its last line, and the scores no C
+    float holds (how many, the line and text of the first), if any."""
+
+    source: str
+    runids: list[str]
+    last: str
+    beyond: tuple[int, int, str] | None
+    #: The file was read, then refused (its warnings come before its error).
+    refused: bool = False
+
+    def warn(self) -> None:
+        """The warnings :func:`irscale.read_run` gives of this file."""
+        _warn(self.source, self.runids, self.last, self.beyond, stacklevel=4)
+
+
 def _warn(source: str, runids: list[str], last: str,
-          beyond: tuple[int, int, str] | None) -> None:
+          beyond: tuple[int, int, str] | None, stacklevel: int = 3) -> None:
     """The warnings :func:`irscale.read_run` gives of a run file: several run ids (named or
     not), scores beyond a C float."""
     if len(runids) > 1:
-        warnings.warn(several_runids(source, len(runids), last), stacklevel=3)
+        warnings.warn(several_runids(source, len(runids), last), stacklevel=stacklevel)
     if beyond is not None:
         count, line, text = beyond
-        warnings.warn(c_float_warning(f"{source}, line {line}", count, text), stacklevel=3)
+        warnings.warn(c_float_warning(f"{source}, line {line}", count, text),
+                      stacklevel=stacklevel)
 
 
-def _raise(error: Exception, files: Sequence[tuple[bytes, str]]) -> NoReturn:
+def _raise(error: Exception, files: Sequence[tuple[bytes, str]],
+           names: Callable[[list[RunNote]], list[str]] | None = None) -> NoReturn:
     """The package's error for the engine's ``TrecReadError`` (``files``: the bytes and
     name of every file, for gzip data that cannot be decompressed), after the warnings
-    of the runs read before the faulty file, as the Python readers give them."""
+    of the runs read before the faulty file, as the Python readers give them (by
+    ``names``, given the notes of the runs read, the faulty file's last and ``refused``
+    when it was read)."""
     kind, reason, source, line, text, details, notes = error.args
-    for note in notes:
-        _warn(*note)
+    found = [RunNote(*note) for note in notes]
+    if found and found[-1].source == source:  # a file read, then refused (duplicates)
+        found[-1] = RunNote(*notes[-1], refused=True)
+    if names is not None:
+        names(found)
+    else:
+        for note in found:
+            note.warn()
     if kind == "empty":
         raise EmptyInputError(reason, source=source) from None
     if kind == "duplicate":
