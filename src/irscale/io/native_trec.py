@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NoReturn
 
 from .. import _engine
@@ -163,7 +163,7 @@ def _raise(error: Exception, files: Sequence[tuple[bytes, str]],
     kind, reason, source, line, text, details, notes = error.args
     found = [RunNote(*note) for note in notes]
     if found and found[-1].source == source:  # a file read, then refused (duplicates)
-        found[-1] = RunNote(*notes[-1], refused=True)
+        found[-1] = replace(found[-1], refused=True)
     if names is not None:
         names(found)
     else:
