@@ -175,3 +175,25 @@ def test_a_missing_run_file_keeps_the_reading_order(files, tmp_path):
     with pytest.raises(InputFormatError, match="bad, line 1"):
         irscale.evaluate(tmp_path / "bad", [files / "runs" / "bm25.run", tmp_path / "none"],
                          "map")
+
+
+def test_warnings_and_names_in_reading_order(files, tmp_path, no_python_judge):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a.run").write_text("1 Q0 d1 1 3.0 s\n")
+    (folder / "b.run").write_text("1 Q0 d3 1 3.0 s\n")
+    (tmp_path / "two.run").write_text("1 Q0 d1 1 3.0 u\n1 Q0 d3 2 2.0 v\n")
+    (tmp_path / "bad.run").write_text("1 Q0 d1 1 abc x\n")
+    with pytest.warns(UserWarning) as caught, pytest.raises(InputFormatError,
+                                                            match=r"bad\.run, line 1"):
+        irscale.evaluate(files / "qrels", [tmp_path / "two.run", folder, tmp_path / "bad.run"],
+                         "map")
+    assert [str(w.message)[:40] for w in caught] == [
+        f"{tmp_path / 'two.run'}: 2 different run ids"[:40],
+        "2 runs share the run id 's': they are na"]
+
+
+def test_runs_and_qrels_from_standard_input(files, monkeypatch, no_python_judge):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(gzip.compress(BM25.encode()))))
+    ev = irscale.evaluate(files / "qrels", "-", "map")
+    assert ev.runs == ("bm25",) and ev.mean()["map"].tolist() == [0.75]
