@@ -134,3 +134,34 @@ pub fn judge(
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judgments_count_every_qrels_topic_by_degree() {
+        // degrees 0, 1, 2 over two topics (the run retrieves topic 1 only); -1 is pooled
+        // but not judged: counted at no degree
+        let qrels = File {
+            data: b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n2 0 d -1\n2 0 e 2\n",
+            name: "qrels",
+        };
+        let run = File {
+            data: b"1 Q0 a 1 1.0 r\n",
+            name: "run",
+        };
+        let options = Options {
+            ties: Ties::TrecEval,
+            doubles: false,
+            max_docs: None,
+            judged_only: false,
+            placeholders: false,
+        };
+        let Ok(judgment) = judge(&qrels, &[run], &options) else {
+            panic!("the files are well formed");
+        };
+        assert_eq!(judgment.degrees, vec![0, 1, 2]);
+        assert_eq!(judgment.judgments, vec![1, 2, 2]);
+    }
+}
