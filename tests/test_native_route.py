@@ -197,3 +197,25 @@ def test_runs_and_qrels_from_standard_input(files, monkeypatch, no_python_judge)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(gzip.compress(BM25.encode()))))
     ev = irscale.evaluate(files / "qrels", "-", "map")
     assert ev.runs == ("bm25",) and ev.mean()["map"].tolist() == [0.75]
+
+
+def test_the_engine_reads_files_by_their_paths(files, tmp_path):
+    from irscale.errors import FileAccessError
+    from irscale.io.native_trec import judge_trec
+
+    qrels = (files / "qrels", str(files / "qrels"))
+    runs = [(files / "runs" / "ql.run.gz", "ql.run.gz"), (BM25.encode(), "<bytes>")]
+    jr = judge_trec(qrels, runs)
+    assert jr.runs == ("ql", "bm25") and jr.topics == ("1", "2")
+    missing = tmp_path / "missing.run"
+    with pytest.raises(FileAccessError) as python:
+        irscale.read_run(missing)
+    with pytest.raises(FileAccessError) as engine:
+        judge_trec(qrels, [(missing, str(missing))])
+    assert str(engine.value) == str(python.value)
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(QL.encode())[:-6])
+    with pytest.raises(InputFormatError) as python:
+        irscale.read_run(tmp_path / "cut.gz")
+    with pytest.raises(InputFormatError) as engine:
+        judge_trec(qrels, [(tmp_path / "cut.gz", str(tmp_path / "cut.gz"))])
+    assert str(engine.value) == str(python.value)

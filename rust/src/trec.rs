@@ -8,11 +8,19 @@ use crate::read::{qrels, run, source};
 use crate::ties::Ties;
 use rayon::prelude::*;
 use std::borrow::Cow;
+use std::path::Path;
 
-/// A file's bytes and its name in messages.
+/// A file's bytes, or its path (read when its turn comes: a run's text lives while the
+/// run is read and judged only), and its name in messages.
 pub struct File<'a> {
-    pub data: &'a [u8],
+    pub data: Data<'a>,
     pub name: &'a str,
+}
+
+/// Where a file's bytes are.
+pub enum Data<'a> {
+    Bytes(&'a [u8]),
+    Path(&'a Path),
 }
 
 /// What one run file says beside its rankings.
@@ -55,9 +63,23 @@ pub struct Judgment {
     pub unjudged: Vec<Vec<String>>,
 }
 
-/// The text of `file`, or the error that its gzip data cannot be decompressed.
+/// The text of `file`, or the error that it cannot be read or its gzip data cannot be
+/// decompressed.
 fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
-    source::text(file.data).map_err(|why| ReadError::whole(Kind::Gzip, why, file.name))
+    let gzip = |why| ReadError::whole(Kind::Gzip, why, file.name);
+    match file.data {
+        Data::Bytes(data) => source::text(data).map_err(gzip),
+        Data::Path(path) => {
+            let data = std::fs::read(path).map_err(|error| {
+                let mut refused = ReadError::whole(Kind::Access, error.to_string(), file.name);
+                refused
+                    .details
+                    .extend(error.raw_os_error().map(|n| n.to_string()));
+                refused
+            })?;
+            source::owned_text(data).map(Cow::Owned).map_err(gzip)
+        }
+    }
 }
 
 /// The judged rankings of every run against the qrels; the first fault in reading order
@@ -144,11 +166,11 @@ mod tests {
         // degrees 0, 1, 2 over two topics (the run retrieves topic 1 only); -1 is pooled
         // but not judged: counted at no degree
         let qrels = File {
-            data: b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n2 0 d -1\n2 0 e 2\n",
+            data: Data::Bytes(b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n2 0 d -1\n2 0 e 2\n"),
             name: "qrels",
         };
         let run = File {
-            data: b"1 Q0 a 1 1.0 r\n",
+            data: Data::Bytes(b"1 Q0 a 1 1.0 r\n"),
             name: "run",
         };
         let options = Options {

@@ -32,10 +32,10 @@ from typing import Any
 from ..core.judged import JudgedRankings
 from ..core.ranking import RankingOptions
 from ..errors import IrscaleError
-from .files import check_readable, display_name, is_stdio, read_input
+from .files import PathLike, check_readable, display_name, is_stdio, read_input
 from .irds import is_irds
 from .naming import runid_names
-from .native_trec import RunNote, judge_counted, read_trec_file
+from .native_trec import RunNote, judge_counted, trec_file
 
 #: Why an evaluation's inputs are judged by the Python path (:func:`native_inputs`'s answers
 #: other than :class:`NativeInputs`).
@@ -51,7 +51,7 @@ PYTHON_INPUTS = {
 }
 
 #: One input file: ``("path", path)``, ``("stdin", "-")``, ``("bytes", data)`` or
-#: ``("read", (data, name))`` (read already, named ``name`` in messages).
+#: ``("read", (data, name))`` (standard input read already, named ``name`` in messages).
 Source = tuple[str, Any]
 
 
@@ -202,8 +202,9 @@ def _name(source: Source) -> str:
     return "<bytes>" if kind == "bytes" else display_name(spec)
 
 
-def _read(source: Source) -> tuple[bytes, str]:
-    """The bytes of an input file and its name in messages, read when it is judged."""
+def _read(source: Source) -> tuple[bytes | PathLike, str]:
+    """The bytes of an input file (its path: read by the engine) and its name in
+    messages, when it is judged."""
     kind, spec = source
     if kind == "read":
         return spec
@@ -211,11 +212,14 @@ def _read(source: Source) -> tuple[bytes, str]:
         return spec, "<bytes>"
     if kind == "stdin":
         return read_input(spec), "<stdin>"
-    return read_trec_file(spec)
+    return trec_file(spec)
 
 
 def read_qrels_once(inputs: NativeInputs) -> NativeInputs:
-    """``inputs`` with the qrels' bytes read (judged with batch after batch of runs)."""
+    """``inputs`` with the qrels read when they cannot be read again (standard input), to
+    be judged with batch after batch of runs."""
+    if inputs.qrels[0] != "stdin":
+        return inputs
     return replace(inputs, qrels=("read", _read(inputs.qrels)))
 
 

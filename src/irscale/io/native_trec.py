@@ -34,15 +34,17 @@ from .trec import diversity_hint, several_runids
 
 
 def judge_trec(
-    qrels: tuple[bytes, str],
-    runs: Sequence[tuple[bytes, str]],
+    qrels: tuple[bytes | PathLike, str],
+    runs: Sequence[tuple[bytes | PathLike, str]],
     options: RankingOptions | None = None,
     *,
     names: Sequence[str | None] | Callable[[list[RunNote]], list[str]] | None = None,
     placeholders: bool = False,
 ) -> JudgedRankings:
     """The judged rankings of the run files ``runs`` against the qrels file ``qrels``,
-    each given as ``(bytes, name in messages)`` (plain or gzip-compressed).
+    each given as ``(bytes or path, name in messages)`` (plain or gzip-compressed; the
+    engine reads a file given by its path when its turn comes, so that a run's bytes are
+    held while it is read and judged only).
 
     ``names``: each run's name (``None``: as trec_eval 9.0.8, the run id of its last line;
     a file that holds several run ids is warned of), or a function from the runs'
@@ -57,8 +59,8 @@ def judge_trec(
 
 
 def judge_counted(
-    qrels: tuple[bytes, str],
-    runs: Sequence[tuple[bytes, str]],
+    qrels: tuple[bytes | PathLike, str],
+    runs: Sequence[tuple[bytes | PathLike, str]],
     options: RankingOptions | None = None,
     *,
     names: Sequence[str | None] | Callable[[list[RunNote]], list[str]] | None = None,
@@ -110,17 +112,15 @@ def judge_files(
     named after their last run id."""
     options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, ties=ties, compat=compat)
-    return judge_trec(read_trec_file(qrels), [read_trec_file(path) for path in runs], options,
+    return judge_trec(trec_file(qrels), [trec_file(path) for path in runs], options,
                       placeholders=complete)
 
 
-def read_trec_file(path: PathLike) -> tuple[bytes, str]:
-    """The bytes of the file at ``path`` and its name in messages."""
+def trec_file(path: PathLike) -> tuple[PathLike, str]:
+    """The file at ``path`` (checked readable: :class:`FileAccessError` otherwise) and its
+    name in messages, for the engine to read."""
     check_readable(path)
-    try:
-        return read_file(path), display_name(path)
-    except OSError as error:
-        raise access_error(error, path) from None
+    return path, display_name(path)
 
 
 @dataclass(frozen=True)
@@ -153,10 +153,10 @@ def _warn(source: str, runids: list[str], last: str,
                       stacklevel=stacklevel)
 
 
-def _raise(error: Exception, files: Sequence[tuple[bytes, str]],
+def _raise(error: Exception, files: Sequence[tuple[bytes | PathLike, str]],
            names: Callable[[list[RunNote]], list[str]] | None = None) -> NoReturn:
-    """The package's error for the engine's ``TrecReadError`` (``files``: the bytes and
-    name of every file, for gzip data that cannot be decompressed), after the warnings
+    """The package's error for the engine's ``TrecReadError`` (``files``: the bytes or path
+    and the name of every file, for gzip data that cannot be decompressed), after the warnings
     of the runs read before the faulty file, as the Python readers give them (by
     ``names``, given the notes of the runs read, the faulty file's last and ``refused``
     when it was read)."""
@@ -176,9 +176,15 @@ def _raise(error: Exception, files: Sequence[tuple[bytes, str]],
         why = diversity_hint(*fields) if fields else ""
         raise DuplicateError(duplicate_reason(topic, docno, why), source=source, line=line,
                              text=text) from None
+    given = [data for data, name in files if name == source]
+    if kind == "access":  # the OS's error number, if any, and its words
+        path = next((data for data in given if not isinstance(data, bytes)), source)
+        raise access_error(OSError(int(details[0]) if details else None, reason),
+                           path) from None
     if kind == "gzip":
-        for data, name in files:  # Python's words, where Python refuses the data too
-            if name == source and data[:2] == b"\x1f\x8b":
-                gunzip(data, source)
+        for data in given:  # Python's words, where Python refuses the data too
+            raw = data if isinstance(data, bytes) else read_file(data)
+            if raw[:2] == b"\x1f\x8b":
+                gunzip(raw, source)
         raise InputFormatError(f"corrupt gzip data ({reason})", source=source) from None
     raise InputFormatError(reason, source=source, line=line, text=text) from None
