@@ -1,7 +1,9 @@
 """``irscale.evaluate``: qrels + runs + measure names → per-topic values and summaries.
 
-The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch; every
-requested measure family is then computed by its kernel over the whole batch. Summaries
+The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch (by the
+native engine when the qrels and runs are TREC files, by the Python readers and judge
+otherwise: :func:`irscale.io.native_inputs.native_inputs` decides); every requested measure
+family is then computed by its kernel over the whole batch. Summaries
 follow trec_eval 9.0.8's rules (``meas_avg.c``):
 
 * means divide by the number of evaluated topics, or with ``complete`` (``-c``) by the
