@@ -8,11 +8,19 @@ use crate::read::{qrels, run, source};
 use crate::ties::Ties;
 use rayon::prelude::*;
 use std::borrow::Cow;
+use std::path::Path;
 
-/// A file's bytes and its name in messages.
+/// A file's bytes, or its path (read when its turn comes: a run's text lives while the
+/// run is read and judged only), and its name in messages.
 pub struct File<'a> {
-    pub data: &'a [u8],
+    pub data: Data<'a>,
     pub name: &'a str,
+}
+
+/// Where a file's bytes are.
+pub enum Data<'a> {
+    Bytes(&'a [u8]),
+    Path(&'a Path),
 }
 
 /// What one run file says beside its rankings.
@@ -48,13 +56,30 @@ pub struct Judgment {
     pub topics: Vec<String>,
     pub degrees: Vec<i64>,
     pub dense: bool,
+    /// The qrels' judgments at each degree of `degrees`, over every topic (the summary of
+    /// `num_rel` with `-c` in trec_eval 9.0.8 counts them).
+    pub judgments: Vec<i64>,
     pub notes: Vec<RunNotes>,
     pub unjudged: Vec<Vec<String>>,
 }
 
-/// The text of `file`, or the error that its gzip data cannot be decompressed.
+/// The text of `file`, or the error that it cannot be read or its gzip data cannot be
+/// decompressed.
 fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
-    source::text(file.data).map_err(|why| ReadError::whole(Kind::Gzip, why, file.name))
+    let gzip = |why| ReadError::whole(Kind::Gzip, why, file.name);
+    match file.data {
+        Data::Bytes(data) => source::text(data).map_err(gzip),
+        Data::Path(path) => {
+            let data = std::fs::read(path).map_err(|error| {
+                let mut refused = ReadError::whole(Kind::Access, error.to_string(), file.name);
+                refused
+                    .details
+                    .extend(error.raw_os_error().map(|n| n.to_string()));
+                refused
+            })?;
+            source::owned_text(data).map(Cow::Owned).map_err(gzip)
+        }
+    }
 }
 
 /// The judged rankings of every run against the qrels; the first fault in reading order
@@ -110,8 +135,16 @@ pub fn judge(
         runs.push(one);
         notes.push(note);
     }
+    let width = index.degrees.len();
+    let mut judgments = vec![0i64; width];
+    for row in index.rel_levels.chunks_exact(width.max(1)) {
+        for (total, count) in judgments.iter_mut().zip(row) {
+            *total += count;
+        }
+    }
     Ok(Judgment {
         batch: stack(&index, runs),
+        judgments,
         topics: index.topics.iter().map(|t| lossy(t)).collect(),
         degrees: index.degrees.clone(),
         dense: index.dense,
@@ -122,4 +155,35 @@ pub fn judge(
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judgments_count_every_qrels_topic_by_degree() {
+        // degrees 0, 1, 2 over two topics (the run retrieves topic 1 only); -1 is pooled
+        // but not judged: counted at no degree
+        let qrels = File {
+            data: Data::Bytes(b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n2 0 d -1\n2 0 e 2\n"),
+            name: "qrels",
+        };
+        let run = File {
+            data: Data::Bytes(b"1 Q0 a 1 1.0 r\n"),
+            name: "run",
+        };
+        let options = Options {
+            ties: Ties::TrecEval,
+            doubles: false,
+            max_docs: None,
+            judged_only: false,
+            placeholders: false,
+        };
+        let Ok(judgment) = judge(&qrels, &[run], &options) else {
+            panic!("the files are well formed");
+        };
+        assert_eq!(judgment.degrees, vec![0, 1, 2]);
+        assert_eq!(judgment.judgments, vec![1, 2, 2]);
+    }
 }

@@ -1,5 +1,6 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
+import os
 from typing import Any
 
 __version__: str
@@ -23,10 +24,12 @@ class TrecReadError(ValueError):
     notes of the runs read before)."""
 
 def judge_trec(
-    qrels: bytes, qrels_name: str, runs: list[tuple[bytes, str]], ties: str, compat: int,
+    qrels: bytes | str | os.PathLike[str], qrels_name: str,
+    runs: list[tuple[bytes | str | os.PathLike[str], str]], ties: str, compat: int,
     max_docs: int | None, judged_only: bool, placeholders: bool,
 ) -> tuple[Any, ...]:
-    """The judged rankings of TREC run files against a TREC qrels file, from their bytes."""
+    """The judged rankings of TREC run files against a TREC qrels file, from their bytes
+    or their paths."""
 
 # diversity measures (rust/src/diversity/)
 def ndeval_measure(

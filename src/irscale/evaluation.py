@@ -1,7 +1,9 @@
 """``irscale.evaluate``: qrels + runs + measure names → per-topic values and summaries.
 
-The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch; every
-requested measure family is then computed by its kernel over the whole batch. Summaries
+The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch (by the
+native engine when the qrels and runs are TREC files, by the Python readers and judge
+otherwise: :func:`irscale.io.native_inputs.native_inputs` decides); every requested measure
+family is then computed by its kernel over the whole batch. Summaries
 follow trec_eval 9.0.8's rules (``meas_avg.c``):
 
 * means divide by the number of evaluated topics, or with ``complete`` (``-c``) by the
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -40,6 +42,8 @@ from .core.ranking import RankingOptions
 from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
 from .io.labels import read_labels
+from .io.native_inputs import NativeInputs, judge_native, native_inputs
+from .io.native_trec import RunNote
 from .io.sources import as_qrels, as_runs
 from .measures.base import EvalContext, MeasureRequest
 from .measures.compute import compute_shared
@@ -248,8 +252,12 @@ def evaluate(
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
-    judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"), setup,
-                    labels=labels, allow_empty=allow_empty, stacklevel=3)
+    inputs = native_inputs(qrels, runs, labels=labels)
+    if isinstance(inputs, NativeInputs):  # TREC files: judged by the engine
+        judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=3)
+    else:
+        judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"),
+                        setup, labels=labels, allow_empty=allow_empty, stacklevel=3)
     # the inputs are not needed for the measures: runs and qrels read here from files (or
     # passed on by a caller that keeps no reference, as the command line) are freed before
     # them, and the measures' arrays reuse their memory ((iv): a 2M-line run and 2M qrels
@@ -311,6 +319,17 @@ def evaluate_judged(
     return _measure(*judged, setup, labels, stacklevel=stacklevel + 1)
 
 
+def evaluate_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
+                    names: Callable[[list[RunNote]], list[str]] | None = None,
+                    stacklevel: int = 2) -> Evaluation:
+    """:func:`evaluate_judged` of TREC files judged by the engine
+    (:func:`irscale.io.native_inputs.native_inputs`); ``names``: the runs' names from what
+    the engine says of them (:func:`irscale.io.native_inputs.judge_native`)."""
+    judged = _judge_native(inputs, setup, allow_empty=allow_empty, names=names,
+                           stacklevel=stacklevel + 1)
+    return _measure(*judged, setup, None, stacklevel=stacklevel + 1)
+
+
 def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
            index: QrelsIndex | None = None, labels: Mapping[str, Any] | None = None,
            allow_empty: bool = False, stacklevel: int = 3
@@ -318,7 +337,7 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     """The first half of :func:`evaluate_judged`: the judged rankings (labels attached,
     topics checked) and the totals of ``-c`` (trec_eval 9.0.8), all that the measures need
     of ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
-    options, context, requests = setup.options, setup.context, setup.requests
+    options, context = setup.options, setup.context
     jr = build_judged_rankings(qrels, runs, options,
                                placeholders=context.complete and context.compat == 10,
                                index=index)
@@ -327,10 +346,30 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
         jr = attach_labels(jr, qrels, runs, options, tables)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
-    totals = {}
-    if context.complete and context.compat == 9:
-        totals = complete_num_rel(qrels.rel, requests, options.relevance_level)
-    return jr, totals
+    rel = qrels.rel
+    return jr, _complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup)
+
+
+def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
+                  names: Callable[[list[RunNote]], list[str]] | None = None,
+                  stacklevel: int = 3) -> tuple[JudgedRankings, dict[str, int]]:
+    """:func:`_judge` of TREC files judged by the engine
+    (:func:`irscale.io.native_inputs.native_inputs`)."""
+    context = setup.context
+    jr, at_least = judge_native(inputs, setup.options, names=names,
+                                placeholders=context.complete and context.compat == 10)
+    check_topics(jr.rows, allow_empty=allow_empty, qrels_source=inputs.qrels_name,
+                 stacklevel=stacklevel + 1)
+    return jr, _complete_totals(at_least, setup)
+
+
+def _complete_totals(at_least: Callable[[int], int], setup: EvaluationSetup
+                     ) -> dict[str, int]:
+    """The totals of ``-c`` in trec_eval 9.0.8 (:func:`complete_num_rel`; none otherwise),
+    ``at_least(level)`` the number of the qrels' judgments with a degree ≥ ``level``."""
+    if not (setup.context.complete and setup.context.compat == 9):
+        return {}
+    return complete_num_rel(at_least, setup.requests, setup.options.relevance_level)
 
 
 def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
@@ -389,7 +428,7 @@ def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,
     return evaluate_diversity(qrels, runs, names, **options)
 
 
-def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],
+def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureRequest],
                      relevance_level: int) -> dict[str, int]:
     """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8, per ``num_rel`` column.
 
@@ -397,19 +436,19 @@ def complete_num_rel(qrels_rel: Any, requests: Sequence[MeasureRequest],
     topics by a count over the whole qrels: every judgment line with ``rel > 0``, of every
     qrels topic (topics the run misses included) — whatever ``-l``. A column whose name sets
     its own level (``NumRel(rel=2)``) counts the judgments of degree ≥ that level. With
-    ``-l`` above 1 the two differ: a warning says so.
+    ``-l`` above 1 the two differ: a warning says so. ``at_least(level)``: the number of
+    the qrels' judgments with a degree ≥ ``level`` (≥ 1).
     """
-    rel = np.asarray(qrels_rel, dtype=np.int64)
     totals: dict[str, int] = {}
     for request in requests:
         if request.family != "num_rel":
             continue
         label = request.family if is_trec_request(request) else request.requested
         if request.relevance_level is not None:
-            totals[label] = int(np.count_nonzero(rel >= request.relevance_level))
+            totals[label] = at_least(request.relevance_level)
             continue
-        totals[label] = int(np.count_nonzero(rel > 0))
-        at_level = int(np.count_nonzero(rel >= relevance_level))
+        totals[label] = at_least(1)
+        at_level = at_least(relevance_level)
         if at_level != totals[label]:
             warnings.warn(
                 f"{label} with -c: the summary counts the {totals[label]} judgments > 0 of "

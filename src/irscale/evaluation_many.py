@@ -49,7 +49,7 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -58,9 +58,11 @@ from .core.options import TiePolicy
 from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
-from .evaluation import EvaluationSetup, evaluate_judged, evaluation_setup
+from .evaluation import EvaluationSetup, evaluate_judged, evaluate_native, evaluation_setup
 from .io.files import access_error, current_umask, interrupts_held, output_target
 from .io.naming import NAME_MODES, NameSpec, file_names
+from .io.native_inputs import NativeInputs, native_inputs, read_qrels_once
+from .io.native_trec import RunNote
 from .io.sources import (
     CallInputs,
     as_qrels,
@@ -330,8 +332,9 @@ allow_empty
     chosen = _run_names(files, names)
     target = None if out is None else check_out(out, call_inputs([qrels, *files]),
                                                 force=force)
-    qrels_obj = as_qrels(qrels)
-    index = QrelsIndex.build(qrels_obj)
+    inputs = native_inputs(qrels, files)
+    judged: Judged = (read_qrels_once(inputs) if isinstance(inputs, NativeInputs) else
+                      _python_qrels(qrels))
     batches = [(tuple(files[i:i + size]), tuple(chosen[i:i + size]))
                for i in range(0, len(files), size)]
     capture = not is_local(executor)
@@ -352,7 +355,7 @@ allow_empty
             collected.add(index, batch, temporary)
 
         run_tasks(_evaluate_batch, tasks, on_result,
-                  shared=(qrels_obj, index, setup, allow_empty), executor=executor,
+                  shared=(judged, setup, allow_empty), executor=executor,
                   workers=workers, done=done)
     return collected.result(target, size)
 
@@ -440,39 +443,79 @@ def _publish(temporary: str, folder: Path, force: bool) -> None:
     os.rename(temporary, folder)
 
 
-def _evaluate_batch(qrels: Qrels, index: QrelsIndex, setup: EvaluationSetup,
-                    allow_empty: bool, paths: tuple[str, ...], names: tuple[str | None, ...],
+#: How a batch's runs are judged: by the engine (:class:`NativeInputs`, the qrels read
+#: once: :func:`irscale.io.native_inputs.native_inputs`), or by the Python judge against
+#: the qrels and their index, built once.
+Judged = NativeInputs | tuple["Qrels", QrelsIndex]
+
+
+def _python_qrels(qrels: Any) -> tuple[Qrels, QrelsIndex]:
+    """The qrels read by the Python readers, and their index."""
+    qrels_obj = as_qrels(qrels)
+    return qrels_obj, QrelsIndex.build(qrels_obj)
+
+
+def _evaluate_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
+                    paths: tuple[str, ...], names: tuple[str | None, ...],
                     per_topic: bool, capture: bool) -> _Batch:
     """One batch: read, judge and evaluate its run files (a task of the executor)."""
     if not capture:
-        return _batch(qrels, index, setup, allow_empty, paths, names, per_topic)
+        return _batch(judged, setup, allow_empty, paths, names, per_topic)
     with warnings.catch_warnings(record=True) as caught:  # a Dask worker: shown by the client
         warnings.simplefilter("always")
-        batch = _batch(qrels, index, setup, allow_empty, paths, names, per_topic)
+        batch = _batch(judged, setup, allow_empty, paths, names, per_topic)
     shown = tuple((w.category, str(w.message)) for w in caught)
     return _Batch(batch.runs, batch.columns, batch.summaries, batch.unjudged, batch.per_topic,
                   shown)
 
 
-def _batch(qrels: Qrels, index: QrelsIndex, setup: EvaluationSetup, allow_empty: bool,
+def _batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
            paths: tuple[str, ...], names: tuple[str | None, ...], per_topic: bool) -> _Batch:
-    keep_rank = setup.options.ties == "rank-column"
-    runs = [read_run_file(path, name=name, keep_rank=keep_rank)
-            for path, name in zip(paths, names, strict=True)]
-    seen: dict[str, str] = {}
-    for path, run in zip(paths, runs, strict=True):
-        if run.name in seen:
-            raise ParameterError(f"run files {seen[run.name]} and {path} both name their run "
-                                 f"{run.name!r}: name runs by file (names='file', --names "
-                                 "file) or one name per file")
-        seen[run.name] = path
-    evaluation = evaluate_judged(qrels, runs, setup, index=index, allow_empty=allow_empty)
-    del runs
+    if isinstance(judged, NativeInputs):
+        batch = replace(judged, runs=tuple(("path", path) for path in paths))
+        evaluation = evaluate_native(
+            batch, setup, allow_empty=allow_empty,
+            names=lambda notes: _batch_names(paths, names, _warned(notes)))
+    else:
+        keep_rank = setup.options.ties == "rank-column"
+        runs = [read_run_file(path, name=name, keep_rank=keep_rank)
+                for path, name in zip(paths, names, strict=True)]
+        _batch_names(paths, names, [run.name for run in runs])
+        evaluation = evaluate_judged(judged[0], runs, setup, index=judged[1],
+                                     allow_empty=allow_empty)
+        del runs
     return _Batch(
         runs=evaluation.runs, columns=evaluation.columns,
         summaries=tuple(tuple(evaluation.summary(k)) for k in range(len(evaluation.runs))),
         unjudged=tuple(evaluation.rows.unjudged_topics),
         per_topic=evaluation.per_topic() if per_topic else None)
+
+
+def _warned(notes: list[RunNote]) -> list[str]:
+    """The last run id of every run file, after the file's warnings; none when a file is
+    refused after it was read (``notes`` stop at it: its error follows)."""
+    for note in notes:
+        note.warn()
+    return [] if notes and notes[-1].refused else [note.last for note in notes]
+
+
+def _batch_names(paths: Sequence[str], names: Sequence[str | None], runids: Sequence[str]
+                 ) -> list[str]:
+    """The names of a batch's runs: those chosen (``names``), else their run ids (the run
+    id of each file's last line); two files of the batch with one run id are an error.
+    No run ids (a file refused, whose error follows): no names."""
+    if len(runids) != len(paths):
+        return []
+    chosen = [runid if name is None else name
+              for name, runid in zip(names, runids, strict=True)]
+    seen: dict[str, str] = {}
+    for path, name in zip(paths, chosen, strict=True):
+        if name in seen:
+            raise ParameterError(f"run files {seen[name]} and {path} both name their run "
+                                 f"{name!r}: name runs by file (names='file', --names "
+                                 "file) or one name per file")
+        seen[name] = path
+    return chosen
 
 
 __all__ = ["DEFAULT_BATCH_SIZE", "ManyEvaluation", "check_out", "evaluate_many", "part_name",

@@ -6,11 +6,12 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
 
 use crate::judge::Options;
 use crate::read::error::Kind;
 use crate::ties::Ties;
-use crate::trec::{self, Failure, File};
+use crate::trec::{self, Data, Failure, File};
 
 pyo3::create_exception!(
     _engine,
@@ -28,6 +29,7 @@ fn read_error(failure: Failure) -> PyErr {
         Kind::Empty => "empty",
         Kind::Duplicate => "duplicate",
         Kind::Gzip => "gzip",
+        Kind::Access => "access",
     };
     TrecReadError::new_err((
         kind,
@@ -44,9 +46,9 @@ fn read_error(failure: Failure) -> PyErr {
     ))
 }
 
-/// The judged rankings of TREC run files against a TREC qrels file, from their bytes
-/// (plain or gzip): `(rel, offsets, rel_levels, degrees, dense, ranking_topic,
-/// ranking_run, placeholder, topics, run notes, unjudged topics per run)`, each run's
+/// The judged rankings of TREC run files against a TREC qrels file, from their bytes or
+/// their paths (plain or gzip): `(rel, offsets, rel_levels, degrees, dense, judgments,
+/// ranking_topic, ranking_run, placeholder, topics, run notes, unjudged topics per run)`, each run's
 /// notes `(run ids, last run id, scores beyond a C float: (count, line, text) or None)`.
 /// A fault of a file raises [`TrecReadError`].
 #[pyfunction]
@@ -54,9 +56,9 @@ fn read_error(failure: Failure) -> PyErr {
 #[allow(clippy::too_many_arguments)]
 fn judge_trec<'py>(
     py: Python<'py>,
-    qrels: Bound<'py, PyBytes>,
+    qrels: Bound<'py, PyAny>,
     qrels_name: &str,
-    runs: Vec<(Bound<'py, PyBytes>, String)>,
+    runs: Vec<(Bound<'py, PyAny>, String)>,
     ties: &str,
     compat: u8,
     max_docs: Option<u64>,
@@ -72,14 +74,19 @@ fn judge_trec<'py>(
         judged_only,
         placeholders,
     };
+    let qrels = Given::of(&qrels)?;
     let qrels_file = File {
-        data: qrels.as_bytes(),
+        data: qrels.data(),
         name: qrels_name,
     };
-    let run_files: Vec<File> = runs
+    let given = runs
+        .iter()
+        .map(|(data, name)| Ok((Given::of(data)?, name)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let run_files: Vec<File> = given
         .iter()
         .map(|(data, name)| File {
-            data: data.as_bytes(),
+            data: data.data(),
             name,
         })
         .collect();
@@ -111,6 +118,7 @@ fn judge_trec<'py>(
         rel_levels,
         judgment.degrees.into_pyarray(py),
         judgment.dense,
+        judgment.judgments.into_pyarray(py),
         batch.ranking_topic.into_pyarray(py),
         batch.ranking_run.into_pyarray(py),
         batch.placeholder.into_pyarray(py),
@@ -119,6 +127,29 @@ fn judge_trec<'py>(
         judgment.unjudged,
     )
         .into_pyobject(py)
+}
+
+/// A file as Python gives it: its bytes, or its path (read by the engine).
+enum Given<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    Path(PathBuf),
+}
+
+impl<'py> Given<'py> {
+    /// `bytes`, or a path (`str` or `os.PathLike`).
+    fn of(object: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(bytes) = object.extract::<Bound<'py, PyBytes>>() {
+            return Ok(Given::Bytes(bytes));
+        }
+        Ok(Given::Path(object.extract::<PathBuf>()?))
+    }
+
+    fn data(&self) -> Data<'_> {
+        match self {
+            Given::Bytes(bytes) => Data::Bytes(bytes.as_bytes()),
+            Given::Path(path) => Data::Path(path),
+        }
+    }
 }
 
 /// Adds this module's function and exception to the engine's Python module.

@@ -13,6 +13,9 @@ pub enum Kind {
     Duplicate,
     /// gzip data that cannot be decompressed (`InputFormatError`; the caller names why).
     Gzip,
+    /// A file that cannot be read (`FileAccessError`): `details` holds the OS error
+    /// number, if any, and `reason` the OS's words.
+    Access,
 }
 
 /// A reader's error: `reason` is the message without its location.

@@ -20,6 +20,15 @@ pub fn text(data: &[u8]) -> Result<Cow<'_, [u8]>, String> {
     Ok(Cow::Owned(out))
 }
 
+/// The text of a file's bytes read into `data`: `data` itself, or what it decompresses to
+/// (as [`text`]), without a copy of plain text.
+pub fn owned_text(data: Vec<u8>) -> Result<Vec<u8>, String> {
+    if data.starts_with(GZIP_MAGIC) {
+        return text(&data).map(Cow::into_owned);
+    }
+    Ok(data)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +45,11 @@ mod tests {
     #[test]
     fn plain_bytes_are_their_own_text() {
         assert!(matches!(text(b"1 0 d1 1\n"), Ok(Cow::Borrowed(_))));
+        let data = b"1 0 d1 1\n".to_vec();
+        let at = data.as_ptr();
+        let kept = owned_text(data).unwrap();
+        assert_eq!(kept.as_ptr(), at);
+        assert_eq!(owned_text(gz(b"1 0 d1 1\n")).unwrap(), b"1 0 d1 1\n");
     }
 
     #[test]

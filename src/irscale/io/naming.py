@@ -80,17 +80,17 @@ def _file_forms(source: str) -> list[str]:
     return forms
 
 
-def _by_files(runs: Sequence[Run], chosen: list[str], selected: list[int], why: str
+def _by_files(given: Sequence[str], sources: Sequence[str], selected: list[int], why: str
               ) -> list[str]:
-    """Name the runs ``selected`` after their files: each by the shortest form (stem first)
-    that no other run's name takes."""
+    """Name the runs ``selected`` (named ``given``, read from ``sources``) after their
+    files: each by the shortest form (stem first) that no other run's name takes."""
     for i in selected:
-        if not has_file(runs[i]):
+        if sources[i].startswith("<"):  # not read from a named file (has_file)
             raise ParameterError(
-                f"run {runs[i].name!r} ({runs[i].source}) has no file name to be named by "
+                f"run {given[i]!r} ({sources[i]}) has no file name to be named by "
                 f"({why}): give the runs' names (--names a,b,c, or a mapping "
                 "{name: run} in Python)")
-    return _names_by_files([run.source for run in runs], chosen, selected)
+    return _names_by_files(sources, list(given), selected)
 
 
 def _names_by_files(sources: Sequence[str], chosen: list[str], selected: list[int]
@@ -125,19 +125,12 @@ def name_runs(runs: Sequence[Run], names: NameSpec = "runid") -> list[Run]:
             raise ParameterError(f"names must be {' or '.join(NAME_MODES)} or one name per "
                                  f"run, got {names!r}")
         given = [run.name for run in runs]
+        sources = [run.source for run in runs]
         if names == "runid":
-            counts = Counter(given)
-            selected = [i for i, name in enumerate(given) if counts[name] > 1]
-            if not selected:
-                return runs
-            chosen = _by_files(runs, given, selected, "runs share its run id")
-            for runid in dict.fromkeys(given[i] for i in selected):
-                members = [i for i in selected if given[i] == runid]
-                _warn_named(f"{len(members)} runs share the run id {runid!r}: they are named "
-                            "after their files", [run.source for run in runs], chosen, members)
+            chosen = runid_names(given, sources, stacklevel=3)
         else:
-            _by_files(runs, given, list(range(len(runs))), "--names file")
-            chosen = file_names([run.source for run in runs], stacklevel=3)
+            _by_files(given, sources, list(range(len(runs))), "--names file")
+            chosen = file_names(sources, stacklevel=3)
     else:
         chosen = [str(name) for name in names]
         if len(chosen) != len(runs):
@@ -151,6 +144,24 @@ def name_runs(runs: Sequence[Run], names: NameSpec = "runid") -> list[Run]:
             raise ParameterError("names: a run name cannot be empty")
     return [run if run.name == name else replace(run, name=name)
             for run, name in zip(runs, chosen, strict=True)]
+
+
+def runid_names(given: Sequence[str], sources: Sequence[str], *, stacklevel: int = 2
+                ) -> list[str]:
+    """The names ``names="runid"`` gives runs named ``given`` (their run ids) read from
+    ``sources`` (module documentation): ``given``, except runs that share a run id, named
+    after their files with a warning (``stacklevel``: that of the warning, seen from the
+    caller)."""
+    counts = Counter(given)
+    selected = [i for i, name in enumerate(given) if counts[name] > 1]
+    if not selected:
+        return list(given)
+    chosen = _by_files(given, sources, selected, "runs share its run id")
+    for runid in dict.fromkeys(given[i] for i in selected):
+        members = [i for i in selected if given[i] == runid]
+        _warn_named(f"{len(members)} runs share the run id {runid!r}: they are named after "
+                    "their files", sources, chosen, members, stacklevel + 1)
+    return chosen
 
 
 def file_names(paths: Sequence[str], *, stacklevel: int = 2) -> list[str]:

@@ -1,0 +1,240 @@
+"""Which evaluations the native engine judges: the one place that decides between the
+engine (``irscale._engine.judge_trec``, :mod:`irscale.io.native_trec`) and the Python
+readers and judge (:mod:`irscale.io.sources`, :func:`irscale.core.judge.build_judged_rankings`).
+
+:func:`native_inputs` answers for the qrels and runs of :func:`irscale.evaluate`
+(``irscale eval``) and of :func:`irscale.evaluate_many` (``irscale eval-many``). The engine
+judges them when every input is a TREC file it reads as the Python readers do:
+
+* the qrels: a TREC file's path (plain or gzip), ``-`` (standard input) or its bytes;
+* the runs: one such run file, a folder or glob pattern of them, a list of those (runs
+  that share a run id named after their files, as :func:`irscale.read_runs` names them), or
+  a mapping ``{name: run file}``;
+* the default duplicate policy (``"error"``): a policy that keeps one of two lines is the
+  Python readers';
+* no label sets (``labels=``): the engine carries no per-document attributes.
+
+Everything else keeps the Python path, and the answer says why (:data:`PYTHON_INPUTS`): a
+``Qrels`` or ``Run`` already read, DataFrames, dicts, namedtuples, ``irds:`` datasets, open
+files, Parquet runs, nested lists, and a file that cannot be read (or a folder or pattern
+that names none): the Python readers raise its error in reading order. Diversity qrels and
+measures are chosen before (:func:`irscale.evaluation.evaluate`), and ``--names`` (runs read
+by the command line itself) gives ``Run`` objects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..core.judged import JudgedRankings
+from ..core.ranking import RankingOptions
+from ..errors import IrscaleError
+from .files import PathLike, check_readable, display_name, is_stdio, read_input
+from .irds import is_irds
+from .naming import runid_names
+from .native_trec import RunNote, judge_counted, trec_file
+
+#: Why an evaluation's inputs are judged by the Python path (:func:`native_inputs`'s answers
+#: other than :class:`NativeInputs`).
+PYTHON_INPUTS = {
+    "duplicates": "a duplicate policy other than 'error'",
+    "labels": "label sets (labels=): the engine carries no per-document attributes",
+    "qrels": "qrels that are no TREC file's path, '-' or bytes",
+    "runs": "runs that are no TREC run file's path, '-', bytes, folder, glob pattern, or a "
+            "list or mapping of those",
+    "parquet": "a Parquet run file",
+    "unreadable": "a file that cannot be read, or a folder or pattern that names none: the "
+                  "Python readers say why, in reading order",
+}
+
+#: One input file: ``("path", path)``, ``("stdin", "-")``, ``("bytes", data)`` or
+#: ``("read", (data, name))`` (standard input read already, named ``name`` in messages).
+Source = tuple[str, Any]
+
+
+@dataclass(frozen=True)
+class NativeInputs:
+    """Inputs the engine judges: the qrels, the run files in order, and how the runs are
+    named: ``names`` given (a mapping), or run ids, runs that share one named after their
+    files, first among the runs of each folder or pattern (``folders``: ranges of runs),
+    then among all (``listed``: the runs were given as a list), as
+    :func:`irscale.io.sources.as_runs` names them."""
+
+    qrels: Source
+    runs: tuple[Source, ...]
+    names: tuple[str, ...] | None = None
+    folders: tuple[tuple[int, int], ...] = ()
+    listed: bool = False
+
+    @property
+    def qrels_name(self) -> str:
+        """The qrels' name in messages."""
+        return _name(self.qrels)
+
+    def run_names(self, notes: list[RunNote]) -> list[str]:
+        """The runs' names, from what the engine says of them, with the warnings of each
+        run, and of runs named after their files, in the Python readers' order (a folder's
+        runs are named once they are read, then the runs of a list); when a file is refused
+        (``notes`` stop at it), the warnings that come before its error only."""
+        sources = [_name(run) for run in self.runs]
+        starts = {start: stop for start, stop in self.folders}
+        chosen: list[str] = []
+        while len(chosen) < len(notes):
+            start = len(chosen)
+            stop = starts.get(start, start + 1)
+            for note in notes[start:stop]:
+                note.warn()
+            if stop > len(notes) or notes[stop - 1].refused:
+                return []  # a file refused: its error follows
+            found = [note.last for note in notes[start:stop]]
+            if start in starts:
+                found = runid_names(found, sources[start:stop], stacklevel=5)
+            chosen.extend(found)
+        if len(chosen) < len(self.runs):
+            return []  # a file refused before it was read
+        if self.names is not None:
+            return list(self.names)
+        return runid_names(chosen, sources, stacklevel=5) if self.listed else chosen
+
+
+def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = None,
+                  duplicates: str = "error") -> NativeInputs | str:
+    """The decision: :class:`NativeInputs` when the engine judges ``qrels`` and ``runs``
+    (module documentation), otherwise the key of :data:`PYTHON_INPUTS` that says why the
+    Python path does. Reads nothing but the first bytes of run files (Parquet or not)."""
+    if duplicates != "error":
+        return "duplicates"
+    if labels:
+        return "labels"
+    qrels_source = _source(qrels)
+    if qrels_source is None:
+        return "qrels"
+    if qrels_source[0] == "path" and not _readable(qrels_source[1]):
+        return "unreadable"
+    found = _runs(runs)
+    if isinstance(found, str):
+        return found
+    sources, names, folders, listed = found
+    return NativeInputs(qrels_source, tuple(sources), names, tuple(folders), listed)
+
+
+def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
+                              list[tuple[int, int]], bool] | str:
+    """The run files of ``runs``, their given names, the ranges found in one folder or
+    pattern and whether they were listed; or why the Python path reads them."""
+    names: tuple[str, ...] | None = None
+    listed = isinstance(runs, (list, tuple)) and not hasattr(runs, "_fields")
+    if isinstance(runs, Mapping):  # {name: run file}; a dict of dicts is one run
+        names = tuple(str(key) for key in runs)
+        items = list(runs.values())
+    else:
+        items = list(runs) if listed else [runs]
+    if not items:
+        return "runs"
+    files: list[Source] = []
+    folders: list[tuple[int, int]] = []
+    for item in items:
+        if names is None and _expands(item):
+            from .sources import run_files
+
+            try:
+                found = [("path", path) for path in run_files(item)]
+            except IrscaleError:
+                return "unreadable"
+            folders.append((len(files), len(files) + len(found)))
+            files.extend(found)
+            continue
+        source = _source(item)
+        if source is None:
+            return "runs"
+        files.append(source)
+    for kind, path in files:
+        if kind == "path":
+            if not _readable(path):
+                return "unreadable"
+            if _parquet(path):
+                return "parquet"
+    return files, names, folders, listed
+
+
+def _expands(item: Any) -> bool:
+    """A folder or glob pattern (:func:`irscale.io.sources.expands`)."""
+    from .sources import expands
+
+    return isinstance(item, (str, os.PathLike)) and not is_irds(item) and expands(item)
+
+
+def _source(spec: Any) -> Source | None:
+    """The input file ``spec`` names (a path, ``-``, bytes), or ``None``."""
+    if isinstance(spec, (bytes, bytearray, memoryview)):
+        return ("bytes", bytes(spec))
+    if isinstance(spec, (str, os.PathLike)) and not is_irds(spec):
+        if is_stdio(spec):
+            return ("stdin", "-")
+        return ("path", spec)
+    return None
+
+
+def _readable(path: Any) -> bool:
+    """Whether ``path`` is a readable file (otherwise the Python readers say why)."""
+    try:
+        check_readable(path)
+    except (IrscaleError, ValueError, TypeError):
+        return False
+    return True
+
+
+def _parquet(path: Any) -> bool:
+    """Whether ``path`` is a Parquet run (:func:`irscale.io.run_parquet.is_parquet`)."""
+    from .run_parquet import is_parquet
+
+    return is_parquet(path)
+
+
+def _name(source: Source) -> str:
+    """A source's name in messages (as :func:`irscale.io._text.source_name` gives it)."""
+    kind, spec = source
+    if kind == "read":
+        return spec[1]
+    return "<bytes>" if kind == "bytes" else display_name(spec)
+
+
+def _read(source: Source) -> tuple[bytes | PathLike, str]:
+    """The bytes of an input file (its path: read by the engine) and its name in
+    messages, when it is judged."""
+    kind, spec = source
+    if kind == "read":
+        return spec
+    if kind == "bytes":
+        return spec, "<bytes>"
+    if kind == "stdin":
+        return read_input(spec), "<stdin>"
+    return trec_file(spec)
+
+
+def read_qrels_once(inputs: NativeInputs) -> NativeInputs:
+    """``inputs`` with the qrels read when they cannot be read again (standard input), to
+    be judged with batch after batch of runs."""
+    if inputs.qrels[0] != "stdin":
+        return inputs
+    return replace(inputs, qrels=("read", _read(inputs.qrels)))
+
+
+def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders: bool = False,
+                 names: Callable[[list[RunNote]], list[str]] | None = None,
+                 ) -> tuple[JudgedRankings, Callable[[int], int]]:
+    """The judged rankings of ``inputs`` by the engine, and the number of the qrels'
+    judgments with a degree at least ``level`` (a function of ``level``:
+    :func:`~irscale.io.native_trec.judge_counted`). The files are read in order, the qrels
+    first, and their errors and warnings are the Python readers'. ``names``: the runs'
+    names from what the engine says of them (default :meth:`NativeInputs.run_names`)."""
+    qrels = _read(inputs.qrels)
+    runs = [_read(run) for run in inputs.runs]
+    return judge_counted(qrels, runs, options, names=names or inputs.run_names,
+                         placeholders=placeholders)
+
+
+__all__ = ["PYTHON_INPUTS", "NativeInputs", "judge_native", "native_inputs", "read_qrels_once"]
