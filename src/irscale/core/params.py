@@ -414,7 +414,7 @@ STRATEGY = Names("pooling strategy", (*FIXED_STRATEGIES, *ADAPTIVE_STRATEGIES))
 RBP_P, DEFAULT_RBP_P = Reals(0.0, 1.0, "()"), 0.8
 RRF_K, DEFAULT_RRF_K = Reals(0.0), 60.0
 DISCOUNT, DEFAULT_DISCOUNT = Reals(0.0, 1.0, "()"), 0.9
-POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("--p",), "P")
+POOL_P = Param("p", RBP_P, DEFAULT_RBP_P, "RBP persistence p, rbp only", ("-p", "--p"), "P")
 POOL_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k, rrf only", ("--k",), "K")
 POOL_DISCOUNT = Param("discount", DISCOUNT, DEFAULT_DISCOUNT,
                       "forgetting factor γ of mm-ns and ts-ns", ("--discount",), "G")
