@@ -186,5 +186,5 @@ def test_an_api_error_names_the_option_its_declaration_spells():
     with pytest.raises(ParameterError) as error:
         params.POOL_P.check(1.5)
     assert error.value.param == "p"
-    assert str(named(error.value, args)).startswith("--p (p) must lie in (0, 1)")
+    assert str(named(error.value, args)).startswith("-p/--p (p) must lie in (0, 1)")
     assert named(error.value, None) is error.value  # outside a command line: as raised
