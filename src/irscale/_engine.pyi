@@ -1,6 +1,7 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 __version__: str
@@ -30,6 +31,21 @@ def judge_trec(
 ) -> tuple[Any, ...]:
     """The judged rankings of TREC run files against a TREC qrels file, from their bytes
     or their paths."""
+
+# pytrec_eval-style dicts (rust/src/bind/dicts.rs)
+class Dicts:
+    """Qrels and runs read from dicts by :func:`read_dicts`."""
+
+def read_dicts(qrels: object, runs: Sequence[object]) -> Dicts | None:
+    """The qrels dict and the run dicts read, or ``None`` when one is left to the Python
+    reader."""
+
+def judge_dicts(
+    dicts: Dicts, ties: str, compat: int, max_docs: int | None, judged_only: bool,
+    placeholders: bool,
+) -> tuple[Any, ...]:
+    """The judged rankings of dicts read by :func:`read_dicts`, as :func:`judge_trec`
+    gives those of files."""
 
 # diversity measures (rust/src/diversity/)
 def ndeval_measure(

@@ -49,16 +49,28 @@ pub struct Run<'a> {
 }
 
 /// The docnos of a run, each named by where it starts in the text (8 bytes a row rather
-/// than a slice's 16): a docno ends at the first blank, tab or line end after its start.
+/// than a slice's 16): a docno ends at the first blank, tab or line end after its start,
+/// or, for docnos laid end to end (`ends` not empty: [`Docnos::bounded`]), where `ends`
+/// says.
 pub struct Docnos<'a> {
     text: &'a [u8],
     starts: Vec<u64>,
+    ends: Vec<u64>,
 }
 
 impl<'a> Docnos<'a> {
+    /// Docnos laid end to end in `text`, row `r`'s at `starts[r]..ends[r]`.
+    pub fn bounded(text: &'a [u8], starts: Vec<u64>, ends: Vec<u64>) -> Docnos<'a> {
+        Docnos { text, starts, ends }
+    }
+
     /// The docno of row `row`.
     pub fn get(&self, row: u32) -> &'a [u8] {
-        let rest = &self.text[self.starts[row as usize] as usize..];
+        let start = self.starts[row as usize] as usize;
+        if let Some(&end) = self.ends.get(row as usize) {
+            return &self.text[start..end as usize];
+        }
+        let rest = &self.text[start..];
         let end = rest
             .iter()
             .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
@@ -216,6 +228,7 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
     let docno = Docnos {
         text: data,
         starts: docno,
+        ends: Vec::new(),
     };
     drop(topic); // the groups say it now
     Ok(Run {
@@ -249,7 +262,7 @@ pub fn refuse_duplicates(run: &Run, data: &[u8], source: &str) -> Result<(), Rea
 }
 
 /// How many scores a C float cannot hold (`warn_single_precision`), and the first's row.
-fn c_float_losses(scores: &[f64]) -> Option<(usize, usize)> {
+pub fn c_float_losses(scores: &[f64]) -> Option<(usize, usize)> {
     let lost = |s: &f64| {
         let single = *s as f32;
         single.is_infinite() || (single == 0.0 && *s != 0.0)

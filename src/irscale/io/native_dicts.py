@@ -1,0 +1,71 @@
+"""pytrec_eval-style dicts judged by the native engine: qrels ``{topic: {docno: degree}}``
+and runs ``{topic: {docno: score}}`` (one run, or a mapping ``{name: run}`` of them), read
+by the engine (``irscale._engine.read_dicts``, ``rust/src/bind/dicts.rs``) into the
+columns its TREC readers give, then judged as TREC files are
+(:mod:`irscale.io.native_trec`).
+
+The engine takes the dicts that :mod:`irscale.io.memory` reads without an error or a
+warning and without converting a key: exact ``dict``\\ s whose keys are ``str`` (text with
+a UTF-8 form) and whose values are ``int``, ``bool`` or ``float`` (degrees integral within
+±2⁶³ once converted to a double as NumPy converts them, scores finite and within a C
+float's range), and at least one entry in each dict. Any other dict is read by
+:mod:`irscale.io.memory`, whose messages say what is wrong (:func:`engine_dicts` answers
+``"dicts"``). Keys of one dict are then distinct as text: no duplicate can occur; the
+rows are in the dicts' order (the ``file-order`` tie policy keeps it for ties).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import _engine
+from ..core.judged import JudgedRankings
+from ..core.ranking import RankingOptions
+from .native_trec import engine_judgment
+from .sources import _is_single_run
+
+#: The qrels' name in messages, as :func:`irscale.io.memory.qrels_from_dict` names them.
+QRELS_NAME = "<qrels dict>"
+
+
+def dict_runs(runs: Any) -> tuple[list[dict], tuple[str, ...]] | None:
+    """The run dicts of ``runs`` and their names, as :func:`irscale.io.sources.as_runs`
+    names them (one run: ``"run"``; a mapping: its keys), when ``runs`` is one run dict
+    or a non-empty ``dict`` ``{name: run dict}`` with ``str`` names; ``None`` otherwise."""
+    if type(runs) is not dict or not runs:
+        return None
+    if _is_single_run(runs):
+        return [runs], ("run",)
+    if all(type(name) is str and type(run) is dict and _is_single_run(run)
+           for name, run in runs.items()):
+        return list(runs.values()), tuple(runs)
+    return None
+
+
+def engine_dicts(qrels: Any, runs: Any, ties: str
+                 ) -> tuple[_engine.Dicts, tuple[str, ...]] | str | None:
+    """The dicts ``qrels`` and ``runs`` read by the engine and the runs' names; ``"dicts"``
+    when they are dicts that the Python reader reads (module documentation; the
+    ``rank-column`` tie policy too: dicts have no rank column); ``None`` when they are not
+    both dicts."""
+    found = dict_runs(runs)
+    if type(qrels) is not dict or found is None:
+        return None
+    if ties == "rank-column":
+        return "dicts"
+    held = _engine.read_dicts(qrels, found[0])
+    return "dicts" if held is None else (held, found[1])
+
+
+def judge_dicts(held: _engine.Dicts, names: Sequence[str], options: RankingOptions, *,
+                placeholders: bool = False) -> tuple[JudgedRankings, Callable[[int], int]]:
+    """The judged rankings of dicts read by :func:`engine_dicts` (runs named ``names``) and
+    the number of the qrels' judgments with a degree at least ``level`` (a function of
+    ``level``), as :func:`irscale.io.native_trec.judge_counted` gives those of files."""
+    judged = _engine.judge_dicts(held, options.ties, options.compat, options.max_docs,
+                                 options.judged_only, placeholders)
+    return engine_judgment(judged, names, options, placeholders=placeholders)
+
+
+__all__ = ["QRELS_NAME", "dict_runs", "engine_dicts", "judge_dicts"]
