@@ -46,6 +46,14 @@ impl Table {
             .collect()
     }
 
+    /// Room for `entries` more entries.
+    pub fn reserve(&mut self, entries: usize) {
+        self.starts.reserve(entries);
+        self.ends.reserve(entries);
+        self.topic.reserve(entries);
+        self.values.reserve(entries);
+    }
+
     /// The table as qrels (values integral: the degrees).
     pub fn qrels(&self) -> Qrels<'_> {
         let docno = self
@@ -62,37 +70,46 @@ impl Table {
             groups: Groups::of(&self.topic, self.topics.len()),
         }
     }
+}
 
-    /// The table as a run (values: the scores), without a rank column or run ids.
-    pub fn run(&self) -> Run<'_> {
-        Run {
-            docno: Docnos::bounded(&self.text, self.starts.clone(), self.ends.clone()),
-            score: self.values.clone(),
-            rank: Vec::new(),
-            topics: self.topic_ids(),
-            groups: Groups::of(&self.topic, self.topics.len()),
-            runids: Vec::new(),
-            last_runid: b"",
-            beyond_c_float: None,
-        }
+/// A run's table as a run (values: the scores), without a rank column or run ids: its
+/// columns moved into the run, which borrows `text`.
+pub fn run<'a>(text: &'a [u8], table: Table) -> Run<'a> {
+    let groups = Groups::of(&table.topic, table.topics.len());
+    Run {
+        docno: Docnos::bounded(text, table.starts, table.ends),
+        score: table.values,
+        rank: Vec::new(),
+        topics: table
+            .topics
+            .iter()
+            .map(|&(start, end)| &text[start..end])
+            .collect(),
+        groups,
+        runids: Vec::new(),
+        last_runid: b"",
+        beyond_c_float: None,
     }
 }
 
 /// The judged rankings of every run against the qrels (the `rank-column` tie policy
 /// needs a rank column: dicts have none).
-pub fn judge(qrels: &Table, runs: &[Table], options: &Options) -> Judgment {
+pub fn judge(qrels: &Table, runs: Vec<Table>, options: &Options) -> Judgment {
     let read = qrels.qrels();
     let index = Index::build(&read);
-    let judged = runs
-        .par_iter()
-        .map(|table| judge_run(&index, &table.run(), options))
-        .collect();
     let notes = runs
         .iter()
         .map(|_| RunNotes {
             runids: Vec::new(),
             last_runid: String::new(),
             beyond_c_float: None,
+        })
+        .collect();
+    let judged = runs
+        .into_par_iter()
+        .map(|mut table| {
+            let text = std::mem::take(&mut table.text);
+            judge_run(&index, &run(&text, table), options)
         })
         .collect();
     gathered(&index, judged, notes)
@@ -112,14 +129,14 @@ mod tests {
         qrels.push("b", -1.0);
         qrels.topic("q0");
         qrels.push("c", 2.0);
-        let mut run = Table::default();
-        run.topic("q1");
+        let mut given = Table::default();
+        given.topic("q1");
         // a tie: docno descending
-        run.push("a", 1.0);
-        run.push("b", 1.0);
-        run.push("z", 3.0);
-        run.topic("q9");
-        run.push("a", 1.0);
+        given.push("a", 1.0);
+        given.push("b", 1.0);
+        given.push("z", 3.0);
+        given.topic("q9");
+        given.push("a", 1.0);
         let options = Options {
             ties: Ties::TrecEval,
             doubles: false,
@@ -127,7 +144,7 @@ mod tests {
             judged_only: false,
             placeholders: false,
         };
-        let judgment = judge(&qrels, &[run], &options);
+        let judgment = judge(&qrels, vec![given], &options);
         assert_eq!(judgment.topics, ["q0", "q1"]);
         assert_eq!(judgment.batch.rel, [NONPOOL, UNJUDGED, 1]);
         assert_eq!(judgment.batch.ranking_topic, [1]);

@@ -1,7 +1,6 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
 import os
-from collections.abc import Sequence
 from typing import Any
 
 __version__: str
@@ -34,11 +33,11 @@ def judge_trec(
 
 # pytrec_eval-style dicts (rust/src/bind/dicts.rs)
 class Dicts:
-    """Qrels and runs read from dicts by :func:`read_dicts`."""
+    """Qrels and runs read from dicts by :func:`read_dicts`, judged once."""
 
-def read_dicts(qrels: object, runs: Sequence[object]) -> Dicts | None:
-    """The qrels dict and the run dicts read, or ``None`` when one is left to the Python
-    reader."""
+def read_dicts(qrels: object, runs: object) -> tuple[Dicts, list[str]] | None:
+    """The qrels dict and the run dicts (one run, or a dict ``{name: run}``) read, and the
+    runs' names, or ``None`` when one is left to the Python reader."""
 
 def judge_dicts(
     dicts: Dicts, ties: str, compat: int, max_docs: int | None, judged_only: bool,

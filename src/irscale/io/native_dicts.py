@@ -23,39 +23,24 @@ from .. import _engine
 from ..core.judged import JudgedRankings
 from ..core.ranking import RankingOptions
 from .native_trec import engine_judgment
-from .sources import _is_single_run
 
 #: The qrels' name in messages, as :func:`irscale.io.memory.qrels_from_dict` names them.
 QRELS_NAME = "<qrels dict>"
 
 
-def dict_runs(runs: Any) -> tuple[list[dict], tuple[str, ...]] | None:
-    """The run dicts of ``runs`` and their names, as :func:`irscale.io.sources.as_runs`
-    names them (one run: ``"run"``; a mapping: its keys), when ``runs`` is one run dict
-    or a non-empty ``dict`` ``{name: run dict}`` with ``str`` names; ``None`` otherwise."""
-    if type(runs) is not dict or not runs:
-        return None
-    if _is_single_run(runs):
-        return [runs], ("run",)
-    if all(type(name) is str and type(run) is dict and _is_single_run(run)
-           for name, run in runs.items()):
-        return list(runs.values()), tuple(runs)
-    return None
-
-
 def engine_dicts(qrels: Any, runs: Any, ties: str
                  ) -> tuple[_engine.Dicts, tuple[str, ...]] | str | None:
-    """The dicts ``qrels`` and ``runs`` read by the engine and the runs' names; ``"dicts"``
-    when they are dicts that the Python reader reads (module documentation; the
-    ``rank-column`` tie policy too: dicts have no rank column); ``None`` when they are not
-    both dicts."""
-    found = dict_runs(runs)
-    if type(qrels) is not dict or found is None:
+    """The dicts ``qrels`` and ``runs`` read by the engine, and the runs' names as
+    :func:`irscale.io.sources.as_runs` names them (one run: ``"run"``; a mapping
+    ``{name: run}``: its keys); ``"dicts"`` when they are dicts that the Python reader
+    reads (module documentation; the ``rank-column`` tie policy too: dicts have no rank
+    column); ``None`` when they are not both dicts."""
+    if type(qrels) is not dict or type(runs) is not dict:
         return None
     if ties == "rank-column":
         return "dicts"
-    held = _engine.read_dicts(qrels, found[0])
-    return "dicts" if held is None else (held, found[1])
+    found = _engine.read_dicts(qrels, runs)
+    return "dicts" if found is None else (found[0], tuple(found[1]))
 
 
 def judge_dicts(held: _engine.Dicts, names: Sequence[str], options: RankingOptions, *,
@@ -68,4 +53,4 @@ def judge_dicts(held: _engine.Dicts, names: Sequence[str], options: RankingOptio
     return engine_judgment(judged, names, options, placeholders=placeholders)
 
 
-__all__ = ["QRELS_NAME", "dict_runs", "engine_dicts", "judge_dicts"]
+__all__ = ["QRELS_NAME", "engine_dicts", "judge_dicts"]
