@@ -5,8 +5,8 @@
 //! else is left to that reader (`read_dicts` answers `None`).
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use pyo3::prelude::*;
 use pyo3::ffi;
+use pyo3::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::trec::judgment_tuple;
@@ -79,7 +79,11 @@ fn number(value: *mut ffi::PyObject) -> Option<f64> {
     }
     if exact(value, &raw mut ffi::PyBool_Type) {
         // SAFETY: comparing pointers to the two bools
-        return Some(if value == unsafe { ffi::Py_True() } { 1.0 } else { 0.0 });
+        return Some(if value == unsafe { ffi::Py_True() } {
+            1.0
+        } else {
+            0.0
+        });
     }
     None
 }
@@ -134,13 +138,16 @@ fn run(data: *mut ffi::PyObject) -> Option<Table> {
 /// (named `run`) or a dict `{name: run}` (`str` names), as `irscale.io.sources.as_runs`
 /// tells them apart (one run: every value a dict whose first value is no mapping).
 #[pyfunction]
-fn read_dicts(
-    qrels: &Bound<'_, PyAny>,
-    runs: &Bound<'_, PyAny>,
-) -> Option<(Dicts, Vec<String>)> {
+fn read_dicts(qrels: &Bound<'_, PyAny>, runs: &Bound<'_, PyAny>) -> Option<(Dicts, Vec<String>)> {
     let qrels = table(qrels.as_ptr(), degree)?;
     if let Some(one) = run(runs.as_ptr()) {
-        return Some((Dicts { qrels, runs: vec![one] }, vec!["run".to_string()]));
+        return Some((
+            Dicts {
+                qrels,
+                runs: vec![one],
+            },
+            vec!["run".to_string()],
+        ));
     }
     if !exact(runs.as_ptr(), &raw mut ffi::PyDict_Type) {
         return None;
@@ -151,7 +158,13 @@ fn read_dicts(
         tables.push(run(given)?);
         Some(())
     })?;
-    (!tables.is_empty()).then_some((Dicts { qrels, runs: tables }, names))
+    (!tables.is_empty()).then_some((
+        Dicts {
+            qrels,
+            runs: tables,
+        },
+        names,
+    ))
 }
 
 /// The judged rankings of dicts read by [`read_dicts`], as `judge_trec` gives those of
@@ -180,14 +193,16 @@ fn judge_dicts<'py>(
     };
     let (qrels, runs) = {
         let mut held = dicts.borrow_mut();
-        (std::mem::take(&mut held.qrels), std::mem::take(&mut held.runs))
+        (
+            std::mem::take(&mut held.qrels),
+            std::mem::take(&mut held.runs),
+        )
     };
     if runs.is_empty() {
         return Err(PyValueError::new_err("these dicts were judged already"));
     }
-    let outcome = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(|| dicts::judge(&qrels, runs, &options)))
-    });
+    let outcome =
+        py.detach(|| catch_unwind(AssertUnwindSafe(|| dicts::judge(&qrels, runs, &options))));
     let judgment = outcome.map_err(|_| {
         PyRuntimeError::new_err("irscale: internal error of the native engine while judging dicts")
     })?;
