@@ -9,83 +9,93 @@ use crate::read::topics::Groups;
 use crate::trec::{Judgment, RunNotes, gathered};
 use rayon::prelude::*;
 
-/// One dict's entries: every topic id and docno (UTF-8) end to end in `text`, the
-/// topics that have entries (in order), and per entry its topic's number, its docno's
-/// place in `text` and its value.
-#[derive(Default)]
+/// One dict's entries: the topic ids that have entries (in order) end to end in `ids`,
+/// the docnos end to end in `text` (entry `r`'s at `starts[r]..starts[r + 1]`), the
+/// values, and where each topic's entries start (`groups`, one more than the topics).
 pub struct Table {
+    pub ids: Vec<u8>,
+    pub bounds: Vec<usize>,
     pub text: Vec<u8>,
-    pub topics: Vec<(usize, usize)>,
-    pub topic: Vec<u32>,
     pub starts: Vec<u64>,
-    pub ends: Vec<u64>,
     pub values: Vec<f64>,
+    pub groups: Vec<usize>,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            ids: Vec::new(),
+            bounds: vec![0],
+            text: Vec::new(),
+            starts: vec![0],
+            values: Vec::new(),
+            groups: vec![0],
+        }
+    }
 }
 
 impl Table {
+    /// Room for `entries` entries in all (their docnos: 16 bytes each, as a start).
+    pub fn reserve(&mut self, entries: usize) {
+        self.starts.reserve(entries);
+        self.values.reserve(entries);
+        self.text.reserve(16 * entries);
+    }
+
     /// Starts a topic: its id, its entries pushed next ([`Table::push`]).
     pub fn topic(&mut self, id: &str) {
-        let start = self.text.len();
-        self.text.extend_from_slice(id.as_bytes());
-        self.topics.push((start, self.text.len()));
+        self.ids.extend_from_slice(id.as_bytes());
+        self.bounds.push(self.ids.len());
+        self.groups.push(self.values.len());
     }
 
     /// An entry of the last topic started.
     pub fn push(&mut self, docno: &str, value: f64) {
-        self.starts.push(self.text.len() as u64);
         self.text.extend_from_slice(docno.as_bytes());
-        self.ends.push(self.text.len() as u64);
-        self.topic.push(self.topics.len() as u32 - 1);
+        self.starts.push(self.text.len() as u64);
         self.values.push(value);
+        *self.groups.last_mut().expect("a topic started") += 1;
     }
 
     fn topic_ids(&self) -> Vec<&[u8]> {
-        self.topics
-            .iter()
-            .map(|&(start, end)| &self.text[start..end])
+        self.bounds
+            .windows(2)
+            .map(|w| &self.ids[w[0]..w[1]])
             .collect()
-    }
-
-    /// Room for `entries` more entries.
-    pub fn reserve(&mut self, entries: usize) {
-        self.starts.reserve(entries);
-        self.ends.reserve(entries);
-        self.topic.reserve(entries);
-        self.values.reserve(entries);
     }
 
     /// The table as qrels (values integral: the degrees).
     pub fn qrels(&self) -> Qrels<'_> {
         let docno = self
             .starts
-            .iter()
-            .zip(&self.ends)
-            .map(|(&start, &end)| &self.text[start as usize..end as usize])
+            .windows(2)
+            .map(|w| &self.text[w[0] as usize..w[1] as usize])
+            .collect();
+        let topic = self
+            .groups
+            .windows(2)
+            .enumerate()
+            .flat_map(|(t, w)| std::iter::repeat_n(t as u32, w[1] - w[0]))
             .collect();
         Qrels {
-            topic: self.topic.clone(),
+            topic,
             docno,
             rel: self.values.iter().map(|&v| v as i64).collect(),
             topics: self.topic_ids(),
-            groups: Groups::of(&self.topic, self.topics.len()),
+            groups: Groups::contiguous(self.groups.clone()),
         }
     }
 }
 
 /// A run's table as a run (values: the scores), without a rank column or run ids: its
-/// columns moved into the run, which borrows `text`.
-pub fn run<'a>(text: &'a [u8], table: Table) -> Run<'a> {
-    let groups = Groups::of(&table.topic, table.topics.len());
+/// columns moved into the run, which borrows `ids` and `text`.
+pub fn run<'a>(ids: &'a [u8], text: &'a [u8], table: Table) -> Run<'a> {
     Run {
-        docno: Docnos::bounded(text, table.starts, table.ends),
+        docno: Docnos::bounded(text, table.starts),
         score: table.values,
         rank: Vec::new(),
-        topics: table
-            .topics
-            .iter()
-            .map(|&(start, end)| &text[start..end])
-            .collect(),
-        groups,
+        topics: table.bounds.windows(2).map(|w| &ids[w[0]..w[1]]).collect(),
+        groups: Groups::contiguous(table.groups),
         runids: Vec::new(),
         last_runid: b"",
         beyond_c_float: None,
@@ -108,8 +118,9 @@ pub fn judge(qrels: &Table, runs: Vec<Table>, options: &Options) -> Judgment {
     let judged = runs
         .into_par_iter()
         .map(|mut table| {
+            let ids = std::mem::take(&mut table.ids);
             let text = std::mem::take(&mut table.text);
-            judge_run(&index, &run(&text, table), options)
+            judge_run(&index, &run(&ids, &text, table), options)
         })
         .collect();
     gathered(&index, judged, notes)
@@ -123,6 +134,7 @@ mod tests {
 
     #[test]
     fn dict_entries_judged_as_lines() {
+        // q0 has no entries: it is no topic
         let mut qrels = Table::default();
         qrels.topic("q1");
         qrels.push("a", 1.0);

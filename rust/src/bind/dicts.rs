@@ -106,22 +106,27 @@ fn table(data: *mut ffi::PyObject, value: fn(*mut ffi::PyObject) -> Option<f64>)
     if !exact(data, &raw mut ffi::PyDict_Type) {
         return None;
     }
-    let mut table = Table::default();
+    // the keys and the topics' dicts checked, and the entries counted, first
+    let mut entries = 0;
     items(data, |topic, entry| {
-        let topic = text(topic)?;
+        text(topic)?;
         if !exact(entry, &raw mut ffi::PyDict_Type) {
             return None;
         }
         // SAFETY: a dict
-        table.reserve(unsafe { ffi::PyDict_Size(entry) } as usize);
+        entries += unsafe { ffi::PyDict_Size(entry) } as usize;
+        Some(())
+    })?;
+    let mut table = Table::default();
+    table.reserve(entries);
+    items(data, |topic, entry| {
         let mut started = false;
         items(entry, |docno, given| {
             if !started {
-                table.topic(topic);
+                table.topic(text(topic)?);
                 started = true;
             }
-            let docno = text(docno)?;
-            table.push(docno, value(given)?);
+            table.push(text(docno)?, value(given)?);
             Some(())
         })
     })?;

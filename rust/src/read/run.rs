@@ -50,25 +50,28 @@ pub struct Run<'a> {
 
 /// The docnos of a run, each named by where it starts in the text (8 bytes a row rather
 /// than a slice's 16): a docno ends at the first blank, tab or line end after its start,
-/// or, for docnos laid end to end (`ends` not empty: [`Docnos::bounded`]), where `ends`
-/// says.
+/// or, for docnos laid end to end ([`Docnos::bounded`]), where the next one starts.
 pub struct Docnos<'a> {
     text: &'a [u8],
     starts: Vec<u64>,
-    ends: Vec<u64>,
+    bounded: bool,
 }
 
 impl<'a> Docnos<'a> {
-    /// Docnos laid end to end in `text`, row `r`'s at `starts[r]..ends[r]`.
-    pub fn bounded(text: &'a [u8], starts: Vec<u64>, ends: Vec<u64>) -> Docnos<'a> {
-        Docnos { text, starts, ends }
+    /// Docnos laid end to end in `text`, row `r`'s at `starts[r]..starts[r + 1]`.
+    pub fn bounded(text: &'a [u8], starts: Vec<u64>) -> Docnos<'a> {
+        Docnos {
+            text,
+            starts,
+            bounded: true,
+        }
     }
 
     /// The docno of row `row`.
     pub fn get(&self, row: u32) -> &'a [u8] {
         let start = self.starts[row as usize] as usize;
-        if let Some(&end) = self.ends.get(row as usize) {
-            return &self.text[start..end as usize];
+        if self.bounded {
+            return &self.text[start..self.starts[row as usize + 1] as usize];
         }
         let rest = &self.text[start..];
         let end = rest
@@ -228,7 +231,7 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
     let docno = Docnos {
         text: data,
         starts: docno,
-        ends: Vec::new(),
+        bounded: false,
     };
     drop(topic); // the groups say it now
     Ok(Run {
