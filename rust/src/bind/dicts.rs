@@ -1,8 +1,9 @@
 //! Python's view of judging pytrec_eval-style dicts (`crate::dicts`): qrels
 //! `{topic: {docno: degree}}` and runs `{topic: {docno: score}}` read into the engine's
-//! tables when every key is a `str` and every value an `int`, `bool` or `float` that the
-//! Python reader (`irscale.io.memory`) takes without an error or a warning; anything
-//! else is left to that reader (`read_dicts` answers `None`).
+//! tables when every dict is a `dict` (or a `defaultdict`), every key a `str` and every
+//! value an `int`, `bool` or `float` that the Python reader (`irscale.io.memory`) takes
+//! without an error or a warning; anything else is left to that reader (`read_dicts`
+//! answers `None`).
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
@@ -100,17 +101,33 @@ fn score(value: *mut ffi::PyObject) -> Option<f64> {
     number(value).filter(|v| v.is_finite())
 }
 
-/// The table of a dict `{topic: {docno: value}}` (exact `dict`s and `str` keys, text with
-/// a UTF-8 form), or `None` (no entry, or a key or value `value` refuses).
-fn table(data: *mut ffi::PyObject, value: fn(*mut ffi::PyObject) -> Option<f64>) -> Option<Table> {
-    if !exact(data, &raw mut ffi::PyDict_Type) {
+/// The dicts the engine reads: `dict` and `collections.defaultdict` (which iterates as
+/// `dict` does), no other subclass (an `OrderedDict` keeps its own order).
+struct Kinds {
+    default: *mut ffi::PyTypeObject,
+}
+
+impl Kinds {
+    fn taken(&self, object: *mut ffi::PyObject) -> bool {
+        exact(object, &raw mut ffi::PyDict_Type) || exact(object, self.default)
+    }
+}
+
+/// The table of a dict `{topic: {docno: value}}` (dicts `kinds` takes, `str` keys, text
+/// with a UTF-8 form), or `None` (no entry, or a key or value `value` refuses).
+fn table(
+    data: *mut ffi::PyObject,
+    kinds: &Kinds,
+    value: fn(*mut ffi::PyObject) -> Option<f64>,
+) -> Option<Table> {
+    if !kinds.taken(data) {
         return None;
     }
     // the keys and the topics' dicts checked, and the entries counted, first
     let mut entries = 0;
     items(data, |topic, entry| {
         text(topic)?;
-        if !exact(entry, &raw mut ffi::PyDict_Type) {
+        if !kinds.taken(entry) {
             return None;
         }
         // SAFETY: a dict
@@ -134,8 +151,8 @@ fn table(data: *mut ffi::PyObject, value: fn(*mut ffi::PyObject) -> Option<f64>)
 }
 
 /// A run's table, without scores a C float cannot hold (the Python reader warns of them).
-fn run(data: *mut ffi::PyObject) -> Option<Table> {
-    table(data, score).filter(|t| c_float_losses(&t.values).is_none())
+fn run(data: *mut ffi::PyObject, kinds: &Kinds) -> Option<Table> {
+    table(data, kinds, score).filter(|t| c_float_losses(&t.values).is_none())
 }
 
 /// The qrels dict and the run dicts read for the engine, and the runs' names, or `None`
@@ -143,9 +160,25 @@ fn run(data: *mut ffi::PyObject) -> Option<Table> {
 /// (named `run`) or a dict `{name: run}` (`str` names), as `irscale.io.sources.as_runs`
 /// tells them apart (one run: every value a dict whose first value is no mapping).
 #[pyfunction]
-fn read_dicts(qrels: &Bound<'_, PyAny>, runs: &Bound<'_, PyAny>) -> Option<(Dicts, Vec<String>)> {
-    let qrels = table(qrels.as_ptr(), degree)?;
-    if let Some(one) = run(runs.as_ptr()) {
+fn read_dicts(
+    qrels: &Bound<'_, PyAny>,
+    runs: &Bound<'_, PyAny>,
+) -> PyResult<Option<(Dicts, Vec<String>)>> {
+    let default = qrels.py().import("collections")?.getattr("defaultdict")?;
+    let kinds = Kinds {
+        default: default.as_ptr().cast(),
+    };
+    Ok(read(qrels, runs, &kinds))
+}
+
+/// [`read_dicts`], the kinds of dicts taken given.
+fn read(
+    qrels: &Bound<'_, PyAny>,
+    runs: &Bound<'_, PyAny>,
+    kinds: &Kinds,
+) -> Option<(Dicts, Vec<String>)> {
+    let qrels = table(qrels.as_ptr(), kinds, degree)?;
+    if let Some(one) = run(runs.as_ptr(), kinds) {
         return Some((
             Dicts {
                 qrels,
@@ -154,13 +187,13 @@ fn read_dicts(qrels: &Bound<'_, PyAny>, runs: &Bound<'_, PyAny>) -> Option<(Dict
             vec!["run".to_string()],
         ));
     }
-    if !exact(runs.as_ptr(), &raw mut ffi::PyDict_Type) {
+    if !kinds.taken(runs.as_ptr()) {
         return None;
     }
     let (mut tables, mut names) = (Vec::new(), Vec::new());
     items(runs.as_ptr(), |name, given| {
         names.push(text(name)?.to_string());
-        tables.push(run(given)?);
+        tables.push(run(given, kinds)?);
         Some(())
     })?;
     (!tables.is_empty()).then_some((

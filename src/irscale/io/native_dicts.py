@@ -5,10 +5,10 @@ columns its TREC readers give, then judged as TREC files are
 (:mod:`irscale.io.native_trec`).
 
 The engine takes the dicts that :mod:`irscale.io.memory` reads without an error or a
-warning and without converting a key: exact ``dict``\\ s whose keys are ``str`` (text with
-a UTF-8 form) and whose values are ``int``, ``bool`` or ``float`` (degrees integral within
-±2⁶³ once converted to a double as NumPy converts them, scores finite and within a C
-float's range), and at least one entry in each dict. Any other dict is read by
+warning and without converting a key: ``dict``\\ s (or ``defaultdict``\\ s) whose keys
+are ``str`` (text with a UTF-8 form) and whose values are ``int``, ``bool`` or ``float``
+(degrees integral within ±2⁶³ once converted to a double as NumPy converts them, scores
+finite and within a C float's range), and at least one entry in each dict. Any other dict is read by
 :mod:`irscale.io.memory`, whose messages say what is wrong (:func:`engine_dicts` answers
 ``"dicts"``). Keys of one dict are then distinct as text: no duplicate can occur; the
 rows are in the dicts' order (the ``file-order`` tie policy keeps it for ties).
@@ -16,6 +16,7 @@ rows are in the dicts' order (the ``file-order`` tie policy keeps it for ties).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,6 +24,11 @@ from .. import _engine
 from ..core.judged import JudgedRankings
 from ..core.ranking import RankingOptions
 from .native_trec import engine_judgment
+
+#: The dicts the engine reads (``defaultdict`` iterates as ``dict`` does; an
+#: ``OrderedDict`` keeps its own order, other mappings their own ways: the Python reader
+#: reads them).
+MAPPINGS = (dict, defaultdict)
 
 #: The qrels' name in messages, as :func:`irscale.io.memory.qrels_from_dict` names them.
 QRELS_NAME = "<qrels dict>"
@@ -35,7 +41,7 @@ def engine_dicts(qrels: Any, runs: Any, ties: str
     ``{name: run}``: its keys); ``"dicts"`` when they are dicts that the Python reader
     reads (module documentation; the ``rank-column`` tie policy too: dicts have no rank
     column); ``None`` when they are not both dicts."""
-    if type(qrels) is not dict or type(runs) is not dict:
+    if type(qrels) not in MAPPINGS or type(runs) not in MAPPINGS:
         return None
     if ties == "rank-column":
         return "dicts"
@@ -53,4 +59,4 @@ def judge_dicts(held: _engine.Dicts, names: Sequence[str], options: RankingOptio
     return engine_judgment(judged, names, options, placeholders=placeholders)
 
 
-__all__ = ["QRELS_NAME", "engine_dicts", "judge_dicts"]
+__all__ = ["MAPPINGS", "QRELS_NAME", "engine_dicts", "judge_dicts"]
