@@ -88,6 +88,11 @@ def test_the_decision_for_other_inputs(files, tmp_path):
             frame, {"1": {"d1": 1.0}}, irscale.read_run(run), [[run]], [], io.BytesIO(b""),
             [run, frame], "irds:vaswani")],
         "parquet": native_inputs(qrels, [run, tmp_path / "r.parquet"]),
+        "dicts": [native_inputs(q, r, ties=ties) for q, r, ties in (
+            ({"1": {"d1": 1}}, {"1": {"d1": 1.0}}, "rank-column"),
+            ({"1": {"d1": 1.5}}, {"1": {"d1": 1.0}}, "trec_eval"),
+            ({1: {"d1": 1}}, {"1": {"d1": 1.0}}, "trec_eval"),
+            ({"1": {"d1": 1}}, {"1": {"d1": float("nan")}}, "trec_eval"))],
         "unreadable": [native_inputs(tmp_path / "missing", run),
                        native_inputs(qrels, [run, tmp_path / "missing"]),
                        native_inputs(qrels, str(tmp_path / "none*.run")),

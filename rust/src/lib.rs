@@ -4,6 +4,7 @@
 //! and return `Result`s, converted there into Python values and the package's exceptions.
 
 mod bind;
+pub mod dicts;
 pub mod diversity;
 pub mod judge;
 pub mod judged;
@@ -27,5 +28,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::measures::register(m)?;
     bind::trec::register(m)?;
     bind::diversity::register(m)?;
+    bind::dicts::register(m)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! runs decompressed, read and judged side by side (rayon, one run per task;
 //! [`crate::judge`]). The output is the same whatever the thread count.
 
-use crate::judge::{Batch, Index, Options, judge_run, stack};
+use crate::judge::{Batch, Index, Judged, Options, judge_run, stack};
 use crate::read::error::{Kind, ReadError};
 use crate::read::{qrels, run, source};
 use crate::ties::Ties;
@@ -116,9 +116,8 @@ pub fn judge(
         .collect();
     let mut runs = Vec::with_capacity(judged.len());
     let mut notes: Vec<RunNotes> = Vec::with_capacity(judged.len());
-    let mut unjudged = Vec::with_capacity(judged.len());
     for (result, file) in judged.into_iter().zip(run_files) {
-        let (mut one, note) = match result {
+        let (one, note) = match result {
             Ok(found) => found,
             Err(refused) => {
                 let (error, own) = *refused;
@@ -131,10 +130,19 @@ pub fn judge(
                 });
             }
         };
-        unjudged.push(std::mem::take(&mut one.unjudged));
         runs.push(one);
         notes.push(note);
     }
+    Ok(gathered(&index, runs, notes))
+}
+
+/// The [`Judgment`] of runs judged against `index` (`notes`: what each run says beside
+/// its rankings).
+pub fn gathered(index: &Index, mut runs: Vec<Judged>, notes: Vec<RunNotes>) -> Judgment {
+    let unjudged = runs
+        .iter_mut()
+        .map(|run| std::mem::take(&mut run.unjudged))
+        .collect();
     let width = index.degrees.len();
     let mut judgments = vec![0i64; width];
     for row in index.rel_levels.chunks_exact(width.max(1)) {
@@ -142,15 +150,15 @@ pub fn judge(
             *total += count;
         }
     }
-    Ok(Judgment {
-        batch: stack(&index, runs),
+    Judgment {
+        batch: stack(index, runs),
         judgments,
         topics: index.topics.iter().map(|t| lossy(t)).collect(),
         degrees: index.degrees.clone(),
         dense: index.dense,
         notes,
         unjudged,
-    })
+    }
 }
 
 fn lossy(bytes: &[u8]) -> String {

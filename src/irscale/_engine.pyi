@@ -31,6 +31,21 @@ def judge_trec(
     """The judged rankings of TREC run files against a TREC qrels file, from their bytes
     or their paths."""
 
+# pytrec_eval-style dicts (rust/src/bind/dicts.rs)
+class Dicts:
+    """Qrels and runs read from dicts by :func:`read_dicts`, judged once."""
+
+def read_dicts(qrels: object, runs: object) -> tuple[Dicts, list[str]] | None:
+    """The qrels dict and the run dicts (one run, or a dict ``{name: run}``) read, and the
+    runs' names, or ``None`` when one is left to the Python reader."""
+
+def judge_dicts(
+    dicts: Dicts, ties: str, compat: int, max_docs: int | None, judged_only: bool,
+    placeholders: bool,
+) -> tuple[Any, ...]:
+    """The judged rankings of dicts read by :func:`read_dicts`, as :func:`judge_trec`
+    gives those of files."""
+
 # diversity measures (rust/src/diversity/)
 def ndeval_measure(
     family: str, cutoff: int | None, alpha: float, beta: float,

@@ -252,8 +252,8 @@ def evaluate(
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
-    inputs = native_inputs(qrels, runs, labels=labels)
-    if isinstance(inputs, NativeInputs):  # TREC files: judged by the engine
+    inputs = native_inputs(qrels, runs, labels=labels, ties=ties)
+    if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine
         judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=3)
     else:
         judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use crate::judge::Options;
 use crate::read::error::Kind;
 use crate::ties::Ties;
-use crate::trec::{self, Data, Failure, File};
+use crate::trec::{self, Data, Failure, File, Judgment};
 
 pyo3::create_exception!(
     _engine,
@@ -103,6 +103,16 @@ fn judge_trec<'py>(
             ));
         }
     };
+    judgment_tuple(py, judgment)
+}
+
+/// A [`Judgment`] as Python takes it: `(rel, offsets, rel_levels, degrees, dense,
+/// judgments, ranking_topic, ranking_run, placeholder, topics, run notes, unjudged topics
+/// per run)`.
+pub fn judgment_tuple(
+    py: Python<'_>,
+    judgment: Judgment,
+) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
     let batch = judgment.batch;
     let n = batch.ranking_topic.len();
     let width = judgment.degrees.len();

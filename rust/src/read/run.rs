@@ -49,16 +49,31 @@ pub struct Run<'a> {
 }
 
 /// The docnos of a run, each named by where it starts in the text (8 bytes a row rather
-/// than a slice's 16): a docno ends at the first blank, tab or line end after its start.
+/// than a slice's 16): a docno ends at the first blank, tab or line end after its start,
+/// or, for docnos laid end to end ([`Docnos::bounded`]), where the next one starts.
 pub struct Docnos<'a> {
     text: &'a [u8],
     starts: Vec<u64>,
+    bounded: bool,
 }
 
 impl<'a> Docnos<'a> {
+    /// Docnos laid end to end in `text`, row `r`'s at `starts[r]..starts[r + 1]`.
+    pub fn bounded(text: &'a [u8], starts: Vec<u64>) -> Docnos<'a> {
+        Docnos {
+            text,
+            starts,
+            bounded: true,
+        }
+    }
+
     /// The docno of row `row`.
     pub fn get(&self, row: u32) -> &'a [u8] {
-        let rest = &self.text[self.starts[row as usize] as usize..];
+        let start = self.starts[row as usize] as usize;
+        if self.bounded {
+            return &self.text[start..self.starts[row as usize + 1] as usize];
+        }
+        let rest = &self.text[start..];
         let end = rest
             .iter()
             .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
@@ -216,6 +231,7 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
     let docno = Docnos {
         text: data,
         starts: docno,
+        bounded: false,
     };
     drop(topic); // the groups say it now
     Ok(Run {
@@ -249,7 +265,7 @@ pub fn refuse_duplicates(run: &Run, data: &[u8], source: &str) -> Result<(), Rea
 }
 
 /// How many scores a C float cannot hold (`warn_single_precision`), and the first's row.
-fn c_float_losses(scores: &[f64]) -> Option<(usize, usize)> {
+pub fn c_float_losses(scores: &[f64]) -> Option<(usize, usize)> {
     let lost = |s: &f64| {
         let single = *s as f32;
         single.is_infinite() || (single == 0.0 && *s != 0.0)

@@ -41,6 +41,15 @@ pub struct Groups {
 }
 
 impl Groups {
+    /// The groups of rows that are together by topic: topic `t`'s are
+    /// `starts[t]..starts[t + 1]`.
+    pub fn contiguous(starts: Vec<usize>) -> Groups {
+        Groups {
+            starts,
+            order: None,
+        }
+    }
+
     /// The groups of `topic` (the topic number of every row, numbered in order of first
     /// appearance; numbers below `n`).
     pub fn of(topic: &[u32], n: usize) -> Groups {

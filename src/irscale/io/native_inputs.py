@@ -14,10 +14,16 @@ judges them when every input is a TREC file it reads as the Python readers do:
   Python readers';
 * no label sets (``labels=``): the engine carries no per-document attributes.
 
+Or, both in memory, when the engine reads them as the Python reader does
+(:mod:`irscale.io.native_dicts`): qrels ``{topic: {docno: degree}}`` and one run
+``{topic: {docno: score}}`` or a mapping ``{name: run}`` of them, ``str`` keys and
+``int``, ``bool`` or ``float`` values.
+
 Everything else keeps the Python path, and the answer says why (:data:`PYTHON_INPUTS`): a
-``Qrels`` or ``Run`` already read, DataFrames, dicts, namedtuples, ``irds:`` datasets, open
-files, Parquet runs, nested lists, and a file that cannot be read (or a folder or pattern
-that names none): the Python readers raise its error in reading order. Diversity qrels and
+``Qrels`` or ``Run`` already read, DataFrames, other dicts (``"dicts"``: the engine does not
+read them), namedtuples, ``irds:`` datasets, open files, Parquet runs, nested lists, and a
+file that cannot be read (or a folder or pattern that names none): the Python readers raise
+its error in reading order. Diversity qrels and
 measures are chosen before (:func:`irscale.evaluation.evaluate`), and ``--names`` (runs read
 by the command line itself) gives ``Run`` objects.
 """
@@ -35,6 +41,7 @@ from ..errors import IrscaleError
 from .files import PathLike, check_readable, display_name, is_stdio, read_input
 from .irds import is_irds
 from .naming import runid_names
+from .native_dicts import QRELS_NAME, engine_dicts, judge_dicts
 from .native_trec import RunNote, judge_counted, trec_file
 
 #: Why an evaluation's inputs are judged by the Python path (:func:`native_inputs`'s answers
@@ -46,12 +53,16 @@ PYTHON_INPUTS = {
     "runs": "runs that are no TREC run file's path, '-', bytes, folder, glob pattern, or a "
             "list or mapping of those",
     "parquet": "a Parquet run file",
+    "dicts": "dicts with a key that is no str, a value that is no int, bool or float, or "
+             "one the Python reader refuses or warns of (its message says why), or the "
+             "rank-column tie policy",
     "unreadable": "a file that cannot be read, or a folder or pattern that names none: the "
                   "Python readers say why, in reading order",
 }
 
 #: One input file: ``("path", path)``, ``("stdin", "-")``, ``("bytes", data)`` or
-#: ``("read", (data, name))`` (standard input read already, named ``name`` in messages).
+#: ``("read", (data, name))`` (standard input read already, named ``name`` in messages);
+#: or the qrels and runs held by the engine, read from dicts: ``("dicts", held)``.
 Source = tuple[str, Any]
 
 
@@ -101,14 +112,20 @@ class NativeInputs:
 
 
 def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = None,
-                  duplicates: str = "error") -> NativeInputs | str:
+                  duplicates: str = "error", ties: str = "trec_eval") -> NativeInputs | str:
     """The decision: :class:`NativeInputs` when the engine judges ``qrels`` and ``runs``
     (module documentation), otherwise the key of :data:`PYTHON_INPUTS` that says why the
-    Python path does. Reads nothing but the first bytes of run files (Parquet or not)."""
+    Python path does. Reads nothing of files but the first bytes of run files (Parquet or
+    not); dicts are read by the engine (``ties``: the tie policy, for dicts)."""
     if duplicates != "error":
         return "duplicates"
     if labels:
         return "labels"
+    held = engine_dicts(qrels, runs, ties)
+    if isinstance(held, str):
+        return held
+    if held is not None:
+        return NativeInputs(("dicts", held[0]), (), held[1])
     qrels_source = _source(qrels)
     if qrels_source is None:
         return "qrels"
@@ -199,6 +216,8 @@ def _name(source: Source) -> str:
     kind, spec = source
     if kind == "read":
         return spec[1]
+    if kind == "dicts":
+        return QRELS_NAME
     return "<bytes>" if kind == "bytes" else display_name(spec)
 
 
@@ -230,7 +249,12 @@ def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders:
     judgments with a degree at least ``level`` (a function of ``level``:
     :func:`~irscale.io.native_trec.judge_counted`). The files are read in order, the qrels
     first, and their errors and warnings are the Python readers'. ``names``: the runs'
-    names from what the engine says of them (default :meth:`NativeInputs.run_names`)."""
+    names from what the engine says of them (default :meth:`NativeInputs.run_names`).
+    Dicts (``("dicts", held)``) are judged by
+    :func:`~irscale.io.native_dicts.judge_dicts`, the runs named as given."""
+    if inputs.qrels[0] == "dicts":
+        return judge_dicts(inputs.qrels[1], inputs.names or (), options,
+                           placeholders=placeholders)
     qrels = _read(inputs.qrels)
     runs = [_read(run) for run in inputs.runs]
     return judge_counted(qrels, runs, options, names=names or inputs.run_names,

@@ -71,12 +71,12 @@ def judge_counted(
     ``num_rel`` with ``-c``, :func:`irscale.evaluation.complete_num_rel`)."""
     options = options or RankingOptions()
     try:
-        (rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
-         placeholder, topics, notes, unjudged) = _engine.judge_trec(
+        judged = _engine.judge_trec(
             qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
             options.compat, options.max_docs, options.judged_only, placeholders)
     except _engine.TrecReadError as error:
         _raise(error, [qrels, *runs], names if callable(names) else None)
+    notes = judged[10]
     found = [RunNote(source, runids, last, beyond)
              for (_, source), (runids, last, beyond) in zip(runs, notes, strict=True)]
     if callable(names):
@@ -86,6 +86,17 @@ def judge_counted(
             note.warn()
         run_names = [note.last if given is None else given
                      for note, given in zip(found, names or [None] * len(runs), strict=True)]
+    return engine_judgment(judged, run_names, options, placeholders=placeholders)
+
+
+def engine_judgment(judged: tuple, run_names: Sequence[str], options: RankingOptions, *,
+                    placeholders: bool = False
+                    ) -> tuple[JudgedRankings, Callable[[int], int]]:
+    """The judged rankings of what the engine's ``judge_trec`` (or ``judge_dicts``)
+    answers, the runs named ``run_names``, and the number of the qrels' judgments with a
+    degree at least ``level`` (a function of ``level``)."""
+    (rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
+     placeholder, topics, _, unjudged) = judged
     jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,
                          ranking_run, placeholder, topics, run_names, unjudged, options,
                          placeholders=placeholders)
