@@ -185,6 +185,9 @@ def test_one_column_per_distinct_degree_gives_the_dense_values(qrels, run, level
         return
     qrels = relabel(qrels, {12: 4})  # degrees up to 4: gain lists and exp gains apply
     options = {"relevance_level": level, "judged_only": judged_only, "allow_empty": True}
+    # Qrels and Run objects: the Python judge, whose layout the patch forces (dicts would
+    # be judged by the engine)
+    qrels, run = qrels_from_dict(qrels), run_from_dict(run)
     dense = evaluate_quietly(qrels, run, FAMILIES_EXACT, **options)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(qrels_index, "dense_layout", lambda degrees: False)
