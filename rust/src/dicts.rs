@@ -149,13 +149,7 @@ mod tests {
         given.push("z", 3.0);
         given.topic("q9");
         given.push("a", 1.0);
-        let options = Options {
-            ties: Ties::TrecEval,
-            doubles: false,
-            max_docs: None,
-            judged_only: false,
-            placeholders: false,
-        };
+        let options = Options::new(Ties::TrecEval, 9, None, false, false);
         let judgment = judge(&qrels, vec![given], &options);
         assert_eq!(judgment.topics, ["q0", "q1"]);
         assert_eq!(judgment.batch.rel, [NONPOOL, UNJUDGED, 1]);

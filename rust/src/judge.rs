@@ -25,6 +25,26 @@ pub struct Options {
     pub placeholders: bool,
 }
 
+impl Options {
+    /// The options of an evaluation: `compat` 9 (trec_eval 9.0.8) compares the scores of
+    /// the `trec_eval` policy as C floats, 10 as doubles.
+    pub fn new(
+        ties: Ties,
+        compat: u8,
+        max_docs: Option<u64>,
+        judged_only: bool,
+        placeholders: bool,
+    ) -> Options {
+        Options {
+            ties,
+            doubles: compat != 9,
+            max_docs,
+            judged_only,
+            placeholders,
+        }
+    }
+}
+
 /// Qrels prepared for lookups (`irscale.core._columnar.qrels_index.QrelsIndex`).
 pub struct Index<'a> {
     /// The judged topics, in byte order: a topic's code is its place here.

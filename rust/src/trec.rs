@@ -181,13 +181,7 @@ mod tests {
             data: Data::Bytes(b"1 Q0 a 1 1.0 r\n"),
             name: "run",
         };
-        let options = Options {
-            ties: Ties::TrecEval,
-            doubles: false,
-            max_docs: None,
-            judged_only: false,
-            placeholders: false,
-        };
+        let options = Options::new(Ties::TrecEval, 9, None, false, false);
         let Ok(judgment) = judge(&qrels, &[run], &options) else {
             panic!("the files are well formed");
         };

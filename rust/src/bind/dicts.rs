@@ -222,13 +222,7 @@ fn judge_dicts<'py>(
     let ties = Ties::named(ties)
         .filter(|t| *t != Ties::RankColumn)
         .ok_or_else(|| PyValueError::new_err(format!("tie policy {ties:?} for dicts")))?;
-    let options = Options {
-        ties,
-        doubles: compat != 9,
-        max_docs,
-        judged_only,
-        placeholders,
-    };
+    let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
     let (qrels, runs) = {
         let mut held = dicts.borrow_mut();
         (

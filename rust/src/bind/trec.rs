@@ -67,13 +67,7 @@ fn judge_trec<'py>(
 ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
     let ties = Ties::named(ties)
         .ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))?;
-    let options = Options {
-        ties,
-        doubles: compat != 9,
-        max_docs,
-        judged_only,
-        placeholders,
-    };
+    let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
     let qrels = Given::of(&qrels)?;
     let qrels_file = File {
         data: qrels.data(),

@@ -75,16 +75,6 @@ class DiversityContext:
         """ndeval's greedy ideal rankings of every qrels topic for ``alpha`` (memoised)."""
         return self.memo(f"ideal:{alpha!r}", lambda: ideal_rankings(self.index, alpha))
 
-    def ranking_weights(self) -> np.ndarray:
-        """Per ranking, the weights of its topic's intents (zeros for a topic the qrels
-        do not judge): shape ``(n_rankings, width)``."""
-        def compute():
-            out = np.zeros((self.run.n_rankings, self.weights.shape[1]))
-            judged = self.run.ranking_topic >= 0
-            out[judged] = self.weights[self.run.ranking_topic[judged]]
-            return out
-        return self.memo("ranking_weights", compute)
-
     def intent_rankings(self) -> IntentRankings:
         """One catalogue ranking per (ranking, intent with a relevant document), judged by
         that intent's graded levels (:class:`IntentRankings`), as ``judge_intents``
