@@ -15,7 +15,7 @@ Writing a measure::
         source="trec_eval 9.0.8 (m_P.c)",
     )
     def precision(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext):
-        return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}
+        return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}  # measures.arrays
 
 Aggregation over topics follows trec_eval: ``mean`` (arithmetic mean over evaluated
 topics, or over every qrels topic with ``-c``), ``sum`` (counts), ``gmean`` (geometric mean
@@ -26,18 +26,22 @@ averaged over: num_q), ``runid`` (the run's name) and ``none`` (no summary value
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+import math
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.contexts import CONTEXTS
-from ..core.judged import JudgedRankings
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
-from ..core.subsets import memo, relevant_documents
 from ..errors import MeasureError
-from ..io.table import Aggregate, ValueType
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..core.judged import JudgedRankings
+    from ..io.table import Aggregate, ValueType
+    from .native import Native
 
 #: trec_eval's floor for values entering a geometric mean (MIN_GEO_MEAN).
 MIN_GEO_MEAN = 0.00001
@@ -122,7 +126,7 @@ def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
         raise MeasureError(
             f"measure {family!r}: parameters must be numbers, got {text!r}"
         ) from None
-    if not all(np.isfinite(values)):
+    if not all(math.isfinite(v) for v in values):
         raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
     return values
 
@@ -288,7 +292,7 @@ class GainPairs(ParamSpec):
                 if not sep:
                     raise ValueError
                 number = float(value)
-                if not np.isfinite(number):
+                if not math.isfinite(number):
                     raise ValueError
                 if name not in self.names:
                     level = int(name)
@@ -315,8 +319,6 @@ class GainPairs(ParamSpec):
     def format(self, value: GainParams) -> str:
         return value.text or ""
 
-
-Kernel = Callable[[JudgedRankings, Any, EvalContext], Mapping[str, np.ndarray]]
 
 #: Cut-off rule of a family's names: ``optional`` (``name@k``, or the whole input without
 #: one), ``required`` (``name@k`` only) or ``none`` (no ``@k``).
@@ -361,6 +363,9 @@ class Family:
     suffix: tuple[str, str] | None = None
     #: The largest cut-off @k its names accept.
     max_cutoff: int = 2**63 - 1
+    #: For trec_eval's families, computed by the engine alone: how the engine is called and
+    #: how its outputs are named (:class:`~irscale.measures.native.Native`).
+    native: Native | None = None
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -370,10 +375,78 @@ class Family:
         return dict(self.kernel(jr, params, ctx or EvalContext()))
 
 
+#: The modules registering the families other than trec_eval's (imported with the package),
+#: imported the first time a name or a listing needs the whole catalogue
+#: (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none of them.
+FAMILY_MODULES = ("cascade", "click_models", "condensed", "coverage", "dcg", "generalized",
+                  "graded", "markov", "multi_aspect", "nuggets", "order_measures",
+                  "precision_recall", "rbp", "rouge", "sessions", "tbg", "umeasure")
+_LOADED: list[bool] = []
+
+
+def load_catalogue() -> None:
+    """Register every family of :data:`FAMILY_MODULES` (once)."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    for module in FAMILY_MODULES:
+        importlib.import_module(f"{__package__}.{module}")
+
+
+class FamilyTable(dict[str, Family]):
+    """The families of one context, by name. trec_eval's are registered with the package;
+    the others the first time they may matter (:func:`load_catalogue`): a name missing from
+    the table, or reading the whole table (iterating, ``len``, ``keys``/``values``/
+    ``items``), loads them first, so every reader sees the whole catalogue whenever a name
+    is not one of trec_eval's families."""
+
+    def __missing__(self, name: str) -> Family:
+        load_catalogue()
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        load_catalogue()
+        return dict.__contains__(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[name] if name in self else default
+
+    def __iter__(self) -> Iterator[str]:
+        load_catalogue()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        load_catalogue()
+        return dict.__len__(self)
+
+    def keys(self):  # type: ignore[no-untyped-def]
+        load_catalogue()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[no-untyped-def]
+        load_catalogue()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[no-untyped-def]
+        load_catalogue()
+        return dict.items(self)
+
+    def loaded(self, name: str) -> Family | None:
+        """The family ``name`` if it is registered already (loads nothing)."""
+        return dict.get(self, name)
+
+
 #: The one catalogue: every registered family, by the context it needs, then by name.
-CATALOGUE: dict[str, dict[str, Family]] = {context: {} for context in CONTEXTS}
+CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable() for context in CONTEXTS}
 #: The families of judged rankings (``CATALOGUE["rankings"]``): trec_eval's and ours.
-REGISTRY: dict[str, Family] = CATALOGUE["rankings"]
+REGISTRY: FamilyTable = CATALOGUE["rankings"]
+#: trec_eval's families (those computed by the engine alone), by name: registered with the
+#: package, read without loading the others.
+TREC_FAMILIES: dict[str, Family] = {}
 
 
 def register(
@@ -425,15 +498,20 @@ def declare(family: Family) -> Family:
     """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
     declared so, without a kernel: see :class:`Family`)."""
     table = CATALOGUE[family.context]
-    if family.name in table:
+    if dict.__contains__(table, family.name):
         raise RuntimeError(f"measure family {family.name!r} of {family.context} registered "
                            "twice")
-    table[family.name] = family
+    dict.__setitem__(table, family.name, family)
+    if family.native is not None:
+        TREC_FAMILIES[family.name] = family
     return family
 
 
 def get_family(name: str) -> Family:
     """The registered family ``name``; :class:`MeasureError` listing close names otherwise."""
+    found = TREC_FAMILIES.get(name)
+    if found is not None:
+        return found
     try:
         return REGISTRY[name]
     except KeyError:
@@ -463,81 +541,6 @@ class MeasureRequest:
 
     def with_labels(self, labels: Mapping[str, str]) -> MeasureRequest:
         return replace(self, labels=tuple(labels.items()))
-
-
-def hits_at(jr: JudgedRankings, k: int | np.ndarray) -> np.ndarray:
-    """Number of relevant documents among the first ``k`` of each ranking (``k`` one
-    number, or one per ranking; counted over the relevant documents only)."""
-    if np.ndim(k) == 0:
-        k = int(k)
-        return memo(jr, f"hits_at:{k}", lambda: relevant_documents(jr).count(True, k))
-    return relevant_documents(jr).count(True, k)
-
-
-def value_at_rank(jr: JudgedRankings, values: np.ndarray, k: np.ndarray, default=0):
-    """``values`` at rank ``k_i`` of each ranking ``i`` (``default`` where k_i is out of range).
-
-    ``k`` holds 1-based ranks, one per ranking.
-    """
-    k = np.asarray(k, dtype=np.int64)
-    ok = (k >= 1) & (k <= jr.lengths)
-    out = np.full(jr.n_rankings, default, dtype=np.asarray(values).dtype)
-    out[ok] = values[jr.offsets[:-1][ok] + k[ok] - 1]
-    return out
-
-
-#: The NaN C's ``0.0 / 0.0`` gives on x86-64 (sign bit set; glibc prints it ``-nan``), the
-#: value trec_eval prints for measures that divide 0 by 0.
-C_NAN = float(np.copysign(np.nan, -1.0))
-
-
-def c_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator`` as trec_eval's C divides doubles on x86-64: ``0/0`` is
-    :data:`C_NAN` (``-nan``) whatever the machine, a NaN operand stays itself; no warning."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.asarray(numerator / denominator, dtype=np.float64)
-    made = np.isnan(out) & ~np.isnan(numerator) & ~np.isnan(denominator)
-    if made.any():
-        out = out.copy()
-        out[made] = C_NAN
-    return out
-
-
-def safe_divide(numerator: np.ndarray | float, denominator: np.ndarray | float) -> np.ndarray:
-    """``numerator / denominator`` with 0 where the denominator is 0 (trec_eval's habit)."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    out = np.zeros(np.broadcast(numerator, denominator).shape)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out
-
-
-def f_weights(beta: float) -> tuple[float, float]:
-    """The weights ``(a, b)`` of F_β = (1 + β²)·P·R / (β²·P + R) = P·R / (a·P + b·R),
-    a = β²/(1 + β²), b = 1/(1 + β²) (van Rijsbergen's F; Sakai 2014, eq. 5 and 39).
-
-    Written so, F_β needs no product by 1 + β², which overflows for β > 1.3e154: a β whose
-    square is beyond the range of a double weighs recall only (a = 1, b = 0: F = R, the
-    limit), and β = 1 gives a = b = 1/2 exactly (F = 2PR/(P + R) to the last bit).
-
-    >>> f_weights(1.0), f_weights(1e200)
-    ((0.5, 0.5), (1.0, 0.0))
-    """
-    square = beta * beta
-    if square == float("inf"):
-        return 1.0, 0.0
-    return square / (1.0 + square), 1.0 / (1.0 + square)
-
-
-def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
-    """F_β of precision and recall arrays, 0 where P = R = 0 (:func:`f_weights`: finite
-    for every finite β ≥ 0, no numpy warning)."""
-    a, b = f_weights(beta)
-    precision = np.asarray(precision, dtype=np.float64)
-    recall = np.asarray(recall, dtype=np.float64)
-    return safe_divide(precision * recall, a * precision + b * recall)
 
 
 def table_order(name: str, compat: int = 9) -> tuple[int, int]:
