@@ -148,3 +148,17 @@ def test_no_family_of_ours_is_spelt_as_trec_evals() -> None:
     for name in IR_NAMES:
         assert name in trec or name not in REGISTRY or isinstance(REGISTRY[name].params,
                                                                     Keywords), name
+
+
+def test_the_catalogue_lists_alike_whatever_is_imported_first() -> None:
+    """The families of judged rankings keep the catalogue's order when a module of ours is
+    imported before the catalogue loads (the diversity measures import graded's)."""
+    code = """
+{first}
+from irscale.measures.base import REGISTRY
+print(list(REGISTRY))
+"""
+    plain = _python(code.format(first=""))
+    assert _python(code.format(first="import irscale.measures.diversity")) == plain
+    assert _python(code.format(first="import irscale.text.sessions")) == plain
+    assert plain.index("'ERR'") < plain.index("'map'") < plain.index("'Q'")

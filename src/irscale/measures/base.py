@@ -37,6 +37,8 @@ from ..core.options import NUM_DOCS_IN_COLL, integer_option
 from ..errors import MeasureError
 
 if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
     import numpy as np
 
     from ..core.judged import JudgedRankings
@@ -375,22 +377,35 @@ class Family:
         return dict(self.kernel(jr, params, ctx or EvalContext()))
 
 
-#: The modules registering the families other than trec_eval's (imported with the package),
-#: imported the first time a name or a listing needs the whole catalogue
-#: (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none of them.
-FAMILY_MODULES = ("cascade", "click_models", "condensed", "coverage", "dcg", "generalized",
-                  "graded", "markov", "multi_aspect", "nuggets", "order_measures",
-                  "precision_recall", "rbp", "rouge", "sessions", "tbg", "umeasure")
+#: The modules registering the families, in the catalogue's order (the families of one
+#: module in their order of registration; ``trec``: trec_eval's, registered with the
+#: package). The others are imported the first time a name or a listing needs the whole
+#: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
+FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
+                  "dcg", "generalized", "trec", "graded", "markov", "order_measures",
+                  "precision_recall", "tbg", "umeasure", "nuggets", "rouge", "sessions")
 _LOADED: list[bool] = []
 
 
 def load_catalogue() -> None:
-    """Register every family of :data:`FAMILY_MODULES` (once)."""
+    """Register every family of :data:`FAMILY_MODULES` (once), and list the families of
+    judged rankings in their order, whichever module was imported first."""
     if _LOADED:
         return
     _LOADED.append(True)
     for module in FAMILY_MODULES:
         importlib.import_module(f"{__package__}.{module}")
+    families = sorted(dict.values(REGISTRY), key=_module_rank)
+    dict.clear(REGISTRY)
+    dict.update(REGISTRY, {family.name: family for family in families})
+
+
+def _module_rank(family: Family) -> int:
+    """The place in :data:`FAMILY_MODULES` of the module registering ``family``'s kernel."""
+    if family.native is not None:
+        return FAMILY_MODULES.index("trec")
+    module = family.kernel.__module__.rpartition(".")[2]
+    return FAMILY_MODULES.index(module) if module in FAMILY_MODULES else len(FAMILY_MODULES)
 
 
 class FamilyTable(dict[str, Family]):
@@ -412,7 +427,7 @@ class FamilyTable(dict[str, Family]):
         load_catalogue()
         return dict.__contains__(self, name)
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         return self[name] if name in self else default
 
     def __iter__(self) -> Iterator[str]:
@@ -423,21 +438,17 @@ class FamilyTable(dict[str, Family]):
         load_catalogue()
         return dict.__len__(self)
 
-    def keys(self):  # type: ignore[no-untyped-def]
+    def keys(self) -> dict_keys[str, Family]:
         load_catalogue()
         return dict.keys(self)
 
-    def values(self):  # type: ignore[no-untyped-def]
+    def values(self) -> dict_values[str, Family]:
         load_catalogue()
         return dict.values(self)
 
-    def items(self):  # type: ignore[no-untyped-def]
+    def items(self) -> dict_items[str, Family]:
         load_catalogue()
         return dict.items(self)
-
-    def loaded(self, name: str) -> Family | None:
-        """The family ``name`` if it is registered already (loads nothing)."""
-        return dict.get(self, name)
 
 
 #: The one catalogue: every registered family, by the context it needs, then by name.
