@@ -5,7 +5,7 @@ measure table. The kernel receives the whole batch of judged rankings and the fa
 parameters and returns, for every output name it produces (``P_5``, ``P_10`` ...), one value
 per ranking. Kernels are vectorised over the batch: no Python loop per topic or document.
 
-Writing a measure::
+Writing a measure (``hits_at`` from :mod:`irscale.measures.arrays`)::
 
     @register(
         name="P",
@@ -15,13 +15,18 @@ Writing a measure::
         source="trec_eval 9.0.8 (m_P.c)",
     )
     def precision(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext):
-        return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}  # measures.arrays
+        return {f"P_{k}": hits_at(jr, k) / k for k in cutoffs}
 
 Aggregation over topics follows trec_eval: ``mean`` (arithmetic mean over evaluated
 topics, or over every qrels topic with ``-c``), ``sum`` (counts), ``gmean`` (geometric mean
 with values floored at 1e-5, trec_eval's MIN_GEO_MEAN), ``count`` (number of topics
 averaged over: num_q), ``runid`` (the run's name) and ``none`` (no summary value).
 ``per_query=False`` families print nothing per topic (num_q, runid, gm_map ...).
+
+trec_eval's families are computed by the engine alone: each declares its engine call
+(:func:`~irscale.measures.native.declare_native`). The catalogue (:data:`CATALOGUE`) holds
+them from the start and loads the others on first need (:class:`FamilyTable`); this module
+imports no numpy.
 """
 
 from __future__ import annotations
