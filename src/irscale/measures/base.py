@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -389,20 +390,28 @@ class Family:
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
                   "dcg", "generalized", "trec", "graded", "markov", "order_measures",
                   "precision_recall", "tbg", "umeasure", "nuggets", "rouge", "sessions")
+#: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
+_DONE: list[bool] = []
+_LOADING = threading.RLock()
 
 
 def load_catalogue() -> None:
-    """Register every family of :data:`FAMILY_MODULES` (once), and list the families of
-    judged rankings in their order, whichever module was imported first."""
-    if _LOADED:
+    """Register every family of :data:`FAMILY_MODULES` (once; another thread waits for
+    it), and list the families of judged rankings in their order, whichever module was
+    imported first."""
+    if _DONE:
         return
-    _LOADED.append(True)
-    for module in FAMILY_MODULES:
-        importlib.import_module(f"{__package__}.{module}")
-    families = sorted(dict.values(REGISTRY), key=_module_rank)
-    dict.clear(REGISTRY)
-    dict.update(REGISTRY, {family.name: family for family in families})
+    with _LOADING:
+        if _LOADED:  # done, or started by this thread (a module of ours reading the table)
+            return
+        _LOADED.append(True)
+        for module in FAMILY_MODULES:
+            importlib.import_module(f"{__package__}.{module}")
+        families = sorted(dict.values(REGISTRY), key=_module_rank)
+        dict.clear(REGISTRY)
+        dict.update(REGISTRY, {family.name: family for family in families})
+        _DONE.append(True)
 
 
 def _module_rank(family: Family) -> int:
