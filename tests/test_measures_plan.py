@@ -106,3 +106,22 @@ def test_the_calls_are_not_repeated() -> None:
 ])
 def test_no_plan_beyond_the_engine(names: str) -> None:
     assert plan_trec(parse_measures(names), EvalContext()) is None
+
+
+def test_the_plan_prints_trec_evals_names() -> None:
+    """The labels trec_eval 9.0.8 prints for these parameters (%3.2f levels, the parameter
+    text as typed), in its table order, and the engine calls they come from."""
+    plan = plan_trec(parse_measures("set_F.0.5 ndcg.0=0,1=1,2=3 11pt_avg.0.25,0.5 "
+                                    "utility.1,-1,0,0 Rprec_mult.0.2,1.5 relstring "
+                                    "iprec_at_recall.0.1"), EvalContext())
+    assert plan is not None
+    assert [c.label for c in plan.columns] == [
+        "iprec_at_recall_0.10", "relstring", "Rprec_mult_0.20", "Rprec_mult_1.50",
+        "utility_1,-1,0,0", "11pt_avg_0.25,0.5", "ndcg_0=0,1=1,2=3", "set_F_0.5"]
+    assert [(c.family, c.ints, c.floats, c.gains, c.ideal) for c in plan.calls] == [
+        ("iprec_at_recall", (), (0.1,), (), False), ("relstring", (), (10.0,), (), False),
+        ("Rprec_mult", (), (0.2, 1.5), (), False),
+        ("utility", (), (1.0, -1.0, 0.0, 0.0), (), False),
+        ("11pt_avg", (), (0.25, 0.5), (), False),
+        ("ndcg", (), (), ((0, 0.0), (1, 1.0), (2, 3.0)), True),
+        ("set_F", (), (0.5,), (), False)]
