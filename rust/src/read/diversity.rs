@@ -301,9 +301,10 @@ fn score_field(field: &str) -> Option<&'static str> {
 }
 
 /// The rank as an integer, as numpy's cast of a double to int64 gives it on x86: a value
-/// beyond 64 bits (only infinity passes the checks) becomes the smallest integer.
+/// of 2^63 or more (only infinity passes the checks) becomes the smallest integer.
 fn rank_value(rank: f64) -> i64 {
-    if rank < 9.223_372_036_854_775_807e18 {
+    const TWO_TO_63: f64 = 9_223_372_036_854_775_808.0;
+    if rank < TWO_TO_63 {
         rank as i64
     } else {
         i64::MIN

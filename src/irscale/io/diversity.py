@@ -51,7 +51,6 @@ from .files import check_file_source, check_readable, is_stdio, read_input
 from .irds import is_irds
 from .native_trec import raise_read_error
 
-DIVERSITY_FIELDS = ("topic", "subtopic", "docno", "judgment")
 IPROB_FIELDS = ("topic", "subtopic", "probability")
 ITYPE_FIELDS = ("topic", "subtopic", "type")
 INTENT_TYPES = ("inf", "nav")
@@ -101,7 +100,7 @@ def engine_file(source: PathLike | io.IOBase | bytes, where: str, *, checked: bo
         return source, name
     if isinstance(source, (str, os.PathLike)):
         return read_input(source), name
-    data = source.read()  # type: ignore[attr-defined]
+    data = source.read()
     return (data.encode() if isinstance(data, str) else data), name
 
 
@@ -121,7 +120,7 @@ def strings_column(offsets: np.ndarray, data: np.ndarray) -> pa.ChunkedArray:
     """Strings stored end to end (the engine's ``offsets`` and bytes ``data``) as a column
     of pyarrow strings (32-bit offsets: chunks of less than 2 GiB of text each)."""
     buffer = pa.py_buffer(data)
-    chunks = []
+    chunks: list[pa.StringArray] = []
     first, n = 0, len(offsets) - 1
     while first < n or not chunks:
         base = int(offsets[first])

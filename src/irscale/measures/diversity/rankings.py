@@ -19,6 +19,7 @@ ndeval does, so that values are the same doubles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -342,7 +343,7 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     return (run_list, *_merge(index, [part for _, part in pairs]))
 
 
-def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: list[Any],
+def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: Sequence[Any],
                  traditional: bool, max_docs: int | None, ndeval_ids: bool
                  ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
     """:func:`read_and_judge` of run files whose rows are not kept: read, put in ndeval's
