@@ -46,7 +46,9 @@ impl<'a> Strings<'a> {
 /// The relevant `(topic, docno)` pairs of the qrels with their intents and levels.
 #[derive(Debug, Clone)]
 pub struct RelevantIndex {
-    lookup: FxHashMap<(i64, Vec<u8>), usize>,
+    /// Per topic, the index `d` of each relevant docno (looked up without a copy of the
+    /// run's docno).
+    lookup: FxHashMap<i64, FxHashMap<Box<[u8]>, usize>>,
     /// `mask[d · width + j]`: document `d` is relevant to intent `j`.
     mask: Vec<bool>,
     /// `level[d · width + j]`: its level for intent `j`.
@@ -88,10 +90,10 @@ impl RelevantIndex {
         if docno.len() != n || mask.len() != n * width || level.len() != n * width {
             return Err("one topic, docno and row of intents per relevant document".into());
         }
-        let mut lookup = FxHashMap::default();
-        lookup.reserve(n);
+        let mut lookup: FxHashMap<i64, FxHashMap<Box<[u8]>, usize>> = FxHashMap::default();
         for (d, &t) in topic.iter().enumerate() {
-            if lookup.insert((t, docno.get(d).to_vec()), d).is_some() {
+            let docnos = lookup.entry(t).or_default();
+            if docnos.insert(docno.get(d).into(), d).is_some() {
                 return Err("a relevant (topic, docno) pair is listed twice".into());
             }
         }
@@ -123,7 +125,6 @@ impl RelevantIndex {
             return Err("the row order must list every row".into());
         }
         let mut out = Entries::default();
-        let mut key: (i64, Vec<u8>) = (0, Vec::new());
         for r in 0..n {
             let t = run.topic[r];
             if t < 0 {
@@ -133,7 +134,9 @@ impl RelevantIndex {
             if start < 0 || length < 0 || (start + length) as usize > rows {
                 return Err("a ranking's rows are out of range".into());
             }
-            key.0 = t;
+            let Some(relevant) = self.lookup.get(&t) else {
+                continue; // no relevant document: no entry
+            };
             for position in 0..length {
                 let at = (start + position) as usize;
                 let row = if run.order.is_empty() {
@@ -144,9 +147,7 @@ impl RelevantIndex {
                 if row >= rows {
                     return Err("the row order names a row out of range".into());
                 }
-                key.1.clear();
-                key.1.extend_from_slice(docno(row));
-                let Some(&d) = self.lookup.get(&key) else {
+                let Some(&d) = relevant.get(docno(row)) else {
                     continue;
                 };
                 for j in 0..self.width {

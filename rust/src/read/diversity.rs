@@ -322,10 +322,11 @@ pub fn read_run<'a>(
     ndeval_topics: bool,
 ) -> Result<Run<'a>, ReadError> {
     let mut interner = Interner::default();
-    let mut topic = Vec::new();
-    let mut docno = Vec::new();
-    let mut score = Vec::new();
-    let mut rank = Vec::new();
+    let lines = memchr::memchr_iter(b'\n', data).count() + 1; // a bound of the rows, mostly
+    let mut topic = Vec::with_capacity(lines);
+    let mut docno = Vec::with_capacity(lines);
+    let mut score = Vec::with_capacity(lines);
+    let mut rank = Vec::with_capacity(lines);
     let mut runids: Vec<&[u8]> = Vec::new();
     let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
     let mut last_runid: &[u8] = b"";
@@ -397,8 +398,9 @@ pub fn read_run<'a>(
 fn refuse_duplicates(run: &Run, data: &[u8], source: &str) -> Result<(), ReadError> {
     let groups = Groups::of(&run.topic, run.topics.len());
     let mut twice: Vec<u32> = Vec::new();
+    let mut first: FxHashMap<&[u8], u32> = FxHashMap::default();
     for t in 0..groups.len() {
-        let mut first: FxHashMap<&[u8], u32> = FxHashMap::default();
+        first.clear(); // its capacity kept from topic to topic
         for row in groups.rows_of(t) {
             let at = *first.entry(run.docno[row as usize]).or_insert(row);
             if at != row {
