@@ -381,7 +381,8 @@ def single_blanks(data: bytes) -> pa.Buffer:
 
     Vectorised over the bytes, whole lines at a time (:data:`_PIECE` bytes), a share of the
     lines per usable core, each share written where its bytes began and then moved up
-    behind the share before it. The result is in memory Arrow allocated, as its threaded readers need (:func:`~irscale.core._columnar.arrow.owned_reader`).
+    behind the share before it. The result is in memory Arrow allocated, as its threaded
+    readers need (:func:`~irscale.core._columnar.arrow.owned_reader`).
     """
     tabs = b"\t" in data
     out = pa.allocate_buffer(len(data))  # at most as long: each share written in its place
