@@ -330,13 +330,20 @@ pub fn read_run<'a>(
     let mut runids: Vec<&[u8]> = Vec::new();
     let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
     let mut last_runid: &[u8] = b"";
+    let natural = |r: f64| r >= 0.0 && r == r.floor();
+    // the first row whose rank is not a natural number or whose score is not finite, and
+    // which of the two (checked once every line fits)
+    let mut bad: Option<(usize, bool)> = None;
     let found = scan(data, true, &RUN_FORMAT, |f: &[&'a [u8]; 6]| {
         let (Ok(r), Ok(s)) = (parse_float(f[3]), parse_float(f[4])) else {
             return false;
         };
+        if bad.is_none() && !(natural(r) && s.is_finite()) {
+            bad = Some((score.len(), natural(r)));
+        }
         topic.push(interner.id(f[0]));
         docno.push(f[2]);
-        rank.push(r);
+        rank.push(rank_value(r));
         score.push(s);
         if f[5] != last_runid && seen_runids.insert(f[5]) {
             runids.push(f[5]);
@@ -346,11 +353,9 @@ pub fn read_run<'a>(
     });
     let checks: [(usize, Check); 2] = [(3, rank_field), (4, score_field)];
     verdict(data, source, &RUN_FORMAT, &checks, &found)?;
-    let natural = |r: f64| r >= 0.0 && r == r.floor();
-    let bad = (0..score.len()).find(|&i| !(natural(rank[i]) && score[i].is_finite()));
-    if let Some(row) = bad {
+    if let Some((row, rank_natural)) = bad {
         let (line, text) = row_line(data, row);
-        let reason = if natural(rank[row]) {
+        let reason = if rank_natural {
             "score is not finite".to_string()
         } else {
             format!("rank {NOT_RANK}")
@@ -385,7 +390,7 @@ pub fn read_run<'a>(
         topic,
         docno,
         score,
-        rank: rank.into_iter().map(rank_value).collect(),
+        rank,
         runids,
     };
     refuse_duplicates(&run, data, source)?;
