@@ -52,6 +52,23 @@ def judge_dicts(
     """The judged rankings of dicts read by :func:`read_dicts`, as :func:`judge_trec`
     gives those of files."""
 
+# ndeval's files (rust/src/read/diversity.rs)
+def read_diversity_qrels(
+    source: bytes | str | os.PathLike[str], name: str, ndeval: bool,
+) -> tuple[tuple[Any, Any], tuple[Any, Any], tuple[Any, Any], Any]:
+    """Diversity qrels ``topic subtopic docno judgment`` from a file's bytes or path:
+    ``(topic, subtopic, docno, judgment)``, each string column as ``(offsets, data)``."""
+
+def read_ndeval_run(
+    source: bytes | str | os.PathLike[str], name: str, ndeval_topics: bool,
+) -> tuple[list[str], Any, tuple[Any, Any], Any, Any, list[str]]:
+    """A TREC run read as ndeval reads it: ``(topic ids, every row's topic number, docno
+    as (offsets, data), score, rank, run ids)``."""
+
+def ndeval_numbers(ids: list[str], run_topics: bool) -> list[int | None]:
+    """Every id as ndeval reads it (a natural number, or with ``run_topics`` a run's
+    topic), ``None`` where ndeval refuses it."""
+
 # diversity measures (rust/src/diversity/)
 def ndeval_measure(
     family: str, cutoff: int | None, alpha: float, beta: float,
@@ -77,3 +94,10 @@ class IntentJudge:
     def judge(self, offsets: object, data: object, order: object, start: object,
               length: object, topic: object) -> tuple[Any, Any, Any, Any]:
         """The relevant entries (ranking, rank, intent, level) of a run."""
+    def judge_files(
+        self, runs: list[tuple[bytes | str | os.PathLike[str], str]], qrels_topics: list[str],
+        traditional: bool, max_docs: int | None, ndeval_topics: bool,
+    ) -> list[tuple[Any, ...]]:
+        """Run files read as ndeval reads them, put in ndeval's order and judged: per run
+        (run ids, topic ids, lengths, qrels topics, entries' ranking, rank, intent,
+        level)."""
