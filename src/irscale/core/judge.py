@@ -14,7 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from ..errors import InputError
+from .. import _engine
+from ..errors import InputError, ParameterError
 from ..parallel.threads import map_threads
 from ._columnar import arrow
 from ._columnar import arrow_compute as pc
@@ -22,6 +23,8 @@ from ._columnar.blocks import take_rows
 from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
 from .judged import NONPOOL, UNJUDGED, JudgedRankings
+from .native_columns import qrels_columns, run_columns
+from .native_judge import judged_rankings
 from .ranking import RankingOptions, rank_order
 
 _CHUNK_ROWS = 1 << 20
@@ -141,65 +144,49 @@ def build_judged_rankings(
     options: RankingOptions | None = None,
     *,
     placeholders: bool = False,
-    index: QrelsIndex | None = None,
 ) -> JudgedRankings:
-    """Judge every run against the qrels and stack the rankings into one batch.
+    """Judge every run against the qrels and stack the rankings into one batch: the native
+    engine's ``judge_columns`` (``rust/src/columns.rs``) on the objects' columns, read in
+    place (:mod:`irscale.core.native_columns`).
 
     Rankings are ordered run by run, and within a run by topic id in byte order (the
     order trec_eval prints them in). With ``placeholders`` (trec_eval 10's ``-c``), each
     judged topic a run did not retrieve anything for gets a one-document ranking of a
-    non-pooled document, flagged in ``JudgedRankings.placeholder``. ``index``: the qrels'
-    index when it was built already (one for many batches of runs); built here otherwise.
+    non-pooled document, flagged in ``JudgedRankings.placeholder``.
     """
+    jr, _ = judge_with_rows(qrels, runs, options, placeholders=placeholders)
+    return jr
+
+
+def judge_with_rows(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    options: RankingOptions | None = None,
+    *,
+    placeholders: bool = False,
+    keep_rows: bool = False,
+) -> tuple[JudgedRankings, list[np.ndarray] | None]:
+    """:func:`build_judged_rankings`, and with ``keep_rows`` every run's row of each of its
+    judged documents but the placeholders, in the order of the rankings (for per-document
+    lookups such as :func:`irscale.core.labels.attach_labels`)."""
     options = options or RankingOptions()
     if not runs:
         raise InputError("no run to evaluate")
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise InputError(f"runs must have distinct names, got {names}")
-    if index is None:  # serves these runs only
-        index = QrelsIndex.build(qrels, run_rows=sum(len(run) for run in runs))
-    rel_parts, length_parts, topic_parts, run_parts, flag_parts = [], [], [], [], []
-    unjudged_per_run = []
-    for run_index, run in enumerate(runs):
-        rel, lengths, present, unjudged = judge_run(index, run, options)
-        unjudged_per_run.append(unjudged)
-        flags = np.zeros(len(present), dtype=bool)
-        if placeholders:
-            absent_topics = np.ones(len(index.topics), dtype=bool)
-            absent_topics[present] = False
-            missing = np.flatnonzero(absent_topics)  # np.setdiff1d, without numpy.ma
-            if len(missing):
-                starts = np.concatenate(([0], np.cumsum(lengths)))
-                pieces = np.split(rel, starts[1:-1]) if len(present) else []
-                by_topic = dict(zip(present.tolist(), pieces, strict=True))
-                for topic in missing.tolist():
-                    by_topic[topic] = np.array([NONPOOL], dtype=np.int64)
-                present = np.array(sorted(by_topic), dtype=np.int64)
-                flags = np.isin(present, missing)
-                rel = np.concatenate([by_topic[t] for t in present.tolist()])
-                lengths = np.array([len(by_topic[t]) for t in present.tolist()])
-        rel_parts.append(rel)
-        length_parts.append(lengths)
-        topic_parts.append(present)
-        run_parts.append(np.full(len(present), run_index, dtype=np.int64))
-        flag_parts.append(flags)
-    lengths = np.concatenate(length_parts).astype(np.int64)
-    ranking_topic = np.concatenate(topic_parts).astype(np.int64)
-    pa.default_memory_pool().release_unused()  # sorting and lookups are done: free their memory
-    return JudgedRankings(
-        rel=rel_parts[0] if len(rel_parts) == 1 else np.concatenate(rel_parts),
-        offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
-        rel_levels=index.rel_levels[ranking_topic],
-        degrees=index.degrees,
-        ranking_topic=ranking_topic,
-        ranking_run=np.concatenate(run_parts),
-        topics=index.topics,
-        runs=tuple(names),
-        relevance_level=options.relevance_level,
-        placeholder=np.concatenate(flag_parts) if placeholders else None,
-        unjudged_topics=tuple(unjudged_per_run),
-    )
+    if options.ties == "rank-column" and any(run.rank is None for run in runs):
+        raise ParameterError("the rank-column tie policy needs the run's rank column: "
+                             "read the run with keep_rank=True")
+    judged, rows = _engine.judge_columns(
+        qrels_columns(qrels), [run_columns(run) for run in runs], options.ties,
+        options.compat, options.max_docs, options.judged_only, placeholders, keep_rows)
+    (rel, offsets, rel_levels, degrees, dense, _, ranking_topic, ranking_run, placeholder,
+     topics, _, unjudged) = judged
+    jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic, ranking_run,
+                         placeholder, topics, names, unjudged, options,
+                         placeholders=placeholders)
+    return jr, rows
 
 
 class PairJudge:
