@@ -20,8 +20,9 @@ from irscale.core.judge import build_judged_rankings, judge_with_rows
 from irscale.core.ranking import RankingOptions
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_frame, run_from_frame
-from tests.oracles.columnar_judge import build_judged_rankings as oracle_judged_rankings
-from tests.oracles.columnar_judge import judged_rows as oracle_rows
+
+from .oracles.columnar_judge import build_judged_rankings as oracle_judged_rankings
+from .oracles.columnar_judge import judged_rows as oracle_rows
 
 TOPICS = st.sampled_from(["1", "2", "10", "q", "é"])
 DOCNOS = st.sampled_from(["a", "b", "c", "d", "aa", "ab", "B", "doc-1", "doc-10", ""])

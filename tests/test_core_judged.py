@@ -12,14 +12,11 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import ranking as ranking_module
 from irscale.core import segments as segments_module
 from irscale.core._columnar import arrow as arrow_module
-from irscale.core._columnar import qrels_index
 from irscale.core._columnar.blocks import TopicBlocks, stable_order
-from irscale.core._columnar.qrels_index import QrelsIndex
 from irscale.core.inputs import Qrels, Run, as_c_float, c_float_rank_keys
-from irscale.core.judge import build_judged_rankings, judge_run, judge_run_rows
+from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED
 from irscale.core.options import TIE_POLICIES
 from irscale.core.ranking import RankingOptions
@@ -31,6 +28,11 @@ from irscale.core.segments import (
 )
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
+
+from .oracles import columnar_ranking as ranking_module
+from .oracles import qrels_index
+from .oracles.columnar_judge import judge_run, judge_run_rows
+from .oracles.qrels_index import QrelsIndex
 
 QRELS = qrels_from_dict({"1": {"a": 1, "b": 0, "c": 2, "x": -1}, "2": {"a": 1}})
 RUN = run_from_dict({"1": {"a": 1.0, "b": 2.0, "c": 1.0, "d": 1.0, "x": 0.5},

@@ -1,9 +1,10 @@
 """``irscale.evaluate``: qrels + runs + measure names → per-topic values and summaries.
 
-The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch (by the
-native engine when the qrels and runs are TREC files, by the Python readers and judge
-otherwise: :func:`irscale.io.native_inputs.native_inputs` decides); every requested measure
-family is then computed by its kernel over the whole batch. Summaries
+The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch by the
+native engine: from the files' bytes when the qrels and runs are TREC files (or dicts),
+from the columns of the ``Qrels`` and ``Run`` objects the Python readers make otherwise
+(:func:`irscale.io.native_inputs.native_inputs` decides); every requested measure family
+is then computed by its kernel over the whole batch. Summaries
 follow trec_eval 9.0.8's rules (``meas_avg.c``):
 
 * means divide by the number of evaluated topics, or with ``complete`` (``-c``) by the
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .core.inputs import Qrels, Run
-from .core.judge import build_judged_rankings
+from .core.judge import judge_with_rows
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy, compat_option
@@ -333,11 +334,11 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     topics checked) and the totals of ``-c`` (trec_eval 9.0.8), all that the measures need
     of ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
     options, context = setup.options, setup.context
-    jr = build_judged_rankings(qrels, runs, options,
+    jr, rows = judge_with_rows(qrels, runs, options, keep_rows=bool(labels),
                                placeholders=context.complete and context.compat == 10)
-    if labels:
+    if labels and rows is not None:
         tables = {str(name): read_labels(source) for name, source in labels.items()}
-        jr = attach_labels(jr, qrels, runs, options, tables)
+        jr = attach_labels(jr, runs, rows, tables)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     rel = qrels.rel

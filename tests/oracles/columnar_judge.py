@@ -20,12 +20,14 @@ import pyarrow as pa
 from irscale.core._columnar import arrow
 from irscale.core._columnar import arrow_compute as pc
 from irscale.core._columnar.blocks import take_rows
-from irscale.core._columnar.qrels_index import QrelsIndex
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
-from irscale.core.ranking import RankingOptions, rank_order
+from irscale.core.ranking import RankingOptions
 from irscale.errors import InputError
 from irscale.parallel.threads import map_threads
+
+from .columnar_ranking import rank_order
+from .qrels_index import QrelsIndex
 
 _CHUNK_ROWS = 1 << 20
 #: Pairs of docnos compared at once by :func:`_same_docnos`.

@@ -21,7 +21,7 @@ of the label set's topic and docno codes, searched in sorted order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,11 +31,8 @@ import pyarrow as pa
 from ..errors import AlignmentError
 from ._columnar import arrow
 from ._columnar import arrow_compute as pc
-from ._columnar.qrels_index import QrelsIndex
-from .inputs import Qrels, Run
-from .judge import judge_run_rows
+from .inputs import Run
 from .judged import JudgedRankings
-from .ranking import RankingOptions
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"
@@ -101,17 +98,16 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     return out
 
 
-def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
-                  options: RankingOptions, tables: Mapping[str, LabelTable]) -> JudgedRankings:
-    """``jr`` (built from ``qrels`` and ``runs`` with ``options``) with every label set of
-    ``tables`` (name → table, read by :func:`irscale.io.labels.read_labels`) attached as a
-    per-document attribute.
+def attach_labels(jr: JudgedRankings, runs: Sequence[Run], rows: Sequence[np.ndarray],
+                  tables: Mapping[str, LabelTable]) -> JudgedRankings:
+    """``jr`` (built from ``runs``) with every label set of ``tables`` (name → table, read
+    by :func:`irscale.io.labels.read_labels`) attached as a per-document attribute;
+    ``rows``: every run's row of each of its judged documents, in the order of the
+    rankings (:func:`irscale.core.judge.judge_with_rows`).
     """
-    index = QrelsIndex.build(qrels)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
-    for run in runs:
-        _, _, _, _, rows = judge_run_rows(index, run, options)
-        take = arrow.array(rows)
+    for run, run_rows in zip(runs, rows, strict=True):
+        take = arrow.array(run_rows)
         topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
         for name, table in tables.items():
             parts[name].append(lookup(table, topic, docno))

@@ -15,9 +15,10 @@ from typing import TypeAlias
 import numpy as np
 import pyarrow as pa
 
-from ..errors import InputFormatError
+from ..errors import InputFormatError, ParameterError
 from ._columnar import arrow
 from .inputs import Qrels, Run
+from .options import TiePolicy
 
 #: A string column as the engine takes it: ``(offsets, data)``.
 StringColumn: TypeAlias = tuple[np.ndarray, np.ndarray]
@@ -53,8 +54,13 @@ def qrels_columns(qrels: Qrels) -> QrelsColumns:
             np.ascontiguousarray(qrels.rel, dtype=np.int64))
 
 
-def run_columns(run: Run) -> RunColumns:
-    """The run's columns for the engine."""
+def run_columns(run: Run, ties: TiePolicy = "trec_eval") -> RunColumns:
+    """The run's columns for the engine, to rank by the tie policy ``ties`` (the
+    ``rank-column`` policy needs the run's rank column: a :class:`ParameterError`
+    otherwise)."""
+    if ties == "rank-column" and run.rank is None:
+        raise ParameterError("the rank-column tie policy needs the run's rank column: "
+                             "read the run with keep_rank=True")
     rank = None if run.rank is None else np.ascontiguousarray(run.rank, dtype=np.int64)
     return (*string_column(run.topic, "topic id", run.source),
             *string_column(run.docno, "docno", run.source),

@@ -16,13 +16,13 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from ...parallel.threads import map_threads
-from ..inputs import Qrels
-from ..judged import UNJUDGED
-from ..segments import chunks
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import TopicBlocks, stable_order
+from irscale.core._columnar import arrow
+from irscale.core._columnar import arrow_compute as pc
+from irscale.core._columnar.blocks import TopicBlocks, stable_order
+from irscale.core.inputs import Qrels
+from irscale.core.judged import UNJUDGED
+from irscale.core.segments import chunks
+from irscale.parallel.threads import map_threads
 
 #: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): the
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
