@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .core.inputs import Qrels, Run
-from .core.judge import judge_with_rows
+from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
 from .core.options import TiePolicy, compat_option
@@ -334,11 +334,11 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     topics checked) and the totals of ``-c`` (trec_eval 9.0.8), all that the measures need
     of ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
     options, context = setup.options, setup.context
-    jr, rows = judge_with_rows(qrels, runs, options, keep_rows=bool(labels),
+    jr = build_judged_rankings(qrels, runs, options,
                                placeholders=context.complete and context.compat == 10)
-    if labels and rows is not None:
+    if labels:
         tables = {str(name): read_labels(source) for name, source in labels.items()}
-        jr = attach_labels(jr, runs, rows, tables)
+        jr = attach_labels(jr, qrels, runs, options, tables)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     rel = qrels.rel

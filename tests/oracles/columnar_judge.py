@@ -34,6 +34,33 @@ _CHUNK_ROWS = 1 << 20
 _PAIRS = 1 << 18
 
 
+def index_in_sorted(values: pa.Array | pa.ChunkedArray, value_set: pa.Array) -> np.ndarray:
+    """:func:`index_in` for a ``value_set`` of distinct strings in byte order (the topics
+    of an index).
+
+    When the set's strings are at most 8 bytes long past a prefix they all share (topic
+    ids: ``1`` … ``100000``, ``msmarco-q1`` …, :func:`key_prefix`), every string is read as
+    its next 8 bytes zero-padded to a big-endian 64-bit integer, whose order is the strings'
+    byte order, and found by binary search: a million topics in 0.05-0.1 s, against 0.3 s
+    for the hash lookup. A key and a length are the string (the padding adds no byte); a
+    value without the prefix is not in the set. A set with a longer string, or two with one
+    key (ending in NUL bytes), or not in order is looked up by hash.
+    """
+    prefix = arrow.key_prefix(value_set) if len(value_set) else None
+    if prefix is None:
+        return arrow.index_in(values, value_set)
+    skip = len(prefix.encode())
+    set_key, set_length = arrow.short_keys(value_set, skip)
+    if not bool(np.all(set_key[1:] > set_key[:-1])):
+        return arrow.index_in(values, value_set)
+    key, length = arrow.short_keys(values, skip)
+    place = np.minimum(np.searchsorted(set_key, key), len(set_key) - 1)
+    found = (set_key[place] == key) & (set_length[place] == length)
+    if prefix:
+        found &= arrow.to_numpy(pc.starts_with(values, prefix))
+    return np.where(found, place, -1)
+
+
 def _judgments(index: QrelsIndex, run: Run, block_topic: np.ndarray) -> np.ndarray:
     """Relevance degree of every row of the run in file order (NONPOOL, UNJUDGED sentinels),
     in the integer type of ``index.degree``.
@@ -113,7 +140,7 @@ def judge_run_rows(
     trec_eval's order, unless ``every_row`` is false (tied rows of one judgment may then be
     in file order; the judgments are the same)."""
     blocks = run.topic_blocks
-    block_topic = arrow.index_in_sorted(blocks.heads, index.topic_array)
+    block_topic = index_in_sorted(blocks.heads, index.topic_array)
     absent = block_topic < 0
     unjudged: tuple[str, ...] = ()
     if absent.any():

@@ -17,11 +17,13 @@ import pyarrow as pa
 from irscale.core._columnar import arrow
 from irscale.core._columnar import arrow_compute as pc
 from irscale.core._columnar.blocks import TopicBlocks, take_rows_by_chunk
-from irscale.core.inputs import Run, as_c_float, c_float_rank_keys
+from irscale.core.inputs import Run, as_c_float
 from irscale.core.options import TiePolicy
-from irscale.core.segments import chunks, ranges, segment_argsort, segment_sort_keys
+from irscale.core.segments import chunks, ranges
 from irscale.errors import ParameterError
 from irscale.parallel.threads import map_threads
+
+from .segment_sorts import segment_argsort, segment_sort_keys
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
 #: at most this fraction (1 / n) of the rows; more, and all are sorted as strings.
@@ -31,6 +33,27 @@ _RESORTED_SHARE = 8
 _CHUNK_ROWS = 1 << 20
 #: Pairs of tied rows sorted at once by :func:`_presorted_order` (whole runs of ties).
 _TIED_PIECE = 1 << 17
+
+
+def c_float_rank_keys(scores: np.ndarray) -> np.ndarray:
+    """32-bit unsigned keys of ``scores`` (none NaN) in ascending order where the scores are
+    in descending order as C floats (:func:`as_c_float`), and equal exactly where those
+    floats are equal: trec_eval 9.0.8's order of scores (``form_res_rels.c`` compares the
+    ``float`` sims), ``-0`` and ``+0`` alike.
+
+    The bits of a float read as an unsigned integer grow with the float when its sign bit
+    is clear and shrink as it grows when set. With ``-0`` made ``+0`` (adding ``+0``), the
+    key keeps a negative float's bits (at and above ``0x80000000``, the most negative last)
+    and flips all but the sign bit of a positive one (below it, the largest first).
+    """
+    single = as_c_float(scores)
+    single += np.float32(0)
+    bits = single.view(np.uint32)
+    flip = single.view(np.int32) >> 31  # -1 where negative, else 0
+    np.invert(flip, out=flip)
+    flip &= 0x7FFF_FFFF
+    bits ^= flip.view(np.uint32)
+    return bits
 
 
 def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
@@ -244,7 +267,7 @@ def _by_docno_keys(docno: pa.ChunkedArray, rows: np.ndarray, group: np.ndarray,
 
     Made for runs tied throughout (every score equal, integer scores): the docnos' keys
     (:func:`_docno_keys`) are laid out one group per row of padded matrices
-    (:func:`~irscale.core.segments.segment_argsort`), and the rows sorted at once (2M tied
+    (:func:`~tests.oracles.segment_sorts.segment_argsort`), and the rows sorted at once (2M tied
     rows in groups of 1,000: 0.11-0.17 s, where pyarrow's sort of the strings took
     0.24-0.33 s). Rows of a group whose keys are equal (docnos longer than the 8 bytes, or
     differing in trailing NULs only, which files cannot hold but dicts can) are then sorted
@@ -298,10 +321,10 @@ def _block_sort(key: np.ndarray, blocks: TopicBlocks, ties: TiePolicy, single: b
 
     The blocks are sorted side by side as the rows of padded matrices. trec_eval 9.0.8's
     order (``single``) is that of 32-bit keys of the scores as C floats
-    (:func:`~irscale.core.inputs.c_float_rank_keys`), sorted with the keys themselves
-    (:func:`~irscale.core.segments.segment_sort_keys`): ties are equal neighbours among
+    (:func:`c_float_rank_keys`), sorted with the keys themselves
+    (:func:`~tests.oracles.segment_sorts.segment_sort_keys`): ties are equal neighbours among
     them (2M scores in blocks of 1,000: 18 -> 5 ms). Otherwise the keys are argsorted
-    (:func:`~irscale.core.segments.segment_argsort`) and the ties found on the keys so
+    (:func:`~tests.oracles.segment_sorts.segment_argsort`) and the ties found on the keys so
     ordered; scores in order as doubles are in order as C floats, so 10.0's ties are then
     consecutive too.
     """

@@ -40,6 +40,24 @@ _SCREENED_ENTRIES = 1 << 18
 _LEVELS_COUNTED_BY_BLOCK = 8
 
 
+def sorted_codes(blocks: TopicBlocks) -> tuple[pa.Array, np.ndarray]:
+    """``(values, codes)``: the distinct values of the blocks in byte order (as
+    ``pc.unique(heads).sort()``) and the index (int64) of every block's value in them.
+
+    Values of at most 8 bytes are sorted as integer keys (the blocks' short-key sort);
+    others take one dictionary encoding of the blocks' values and a sort of the distinct
+    values."""
+    by_keys = blocks._by_short_keys()
+    if by_keys is not None:
+        rows, codes = by_keys
+        return arrow.take(blocks.heads, rows), codes
+    distinct = blocks._encoded.dictionary
+    order = arrow.to_numpy(pc.sort_indices(distinct))
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    return arrow.take(distinct, order), position[blocks.first_codes]
+
+
 def dense_layout(degrees: np.ndarray) -> bool:
     """Whether ``rel_levels`` gets one column per degree ``0..max`` (cheap: at most twice the
     columns of the distinct degrees, or 16) rather than one per distinct judged degree."""
@@ -76,7 +94,7 @@ class QrelsIndex:
     @classmethod
     def build(cls, qrels: Qrels, *, run_rows: int | None = None) -> QrelsIndex:
         blocks = qrels.topic_blocks
-        topic_array, block_topic = blocks.sorted_codes()
+        topic_array, block_topic = sorted_codes(blocks)
         topics = tuple(topic_array.to_pylist())
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0

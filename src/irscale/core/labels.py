@@ -31,8 +31,10 @@ import pyarrow as pa
 from ..errors import AlignmentError
 from ._columnar import arrow
 from ._columnar import arrow_compute as pc
-from .inputs import Run
+from .inputs import Qrels, Run
+from .judge import judge_with_rows
 from .judged import JudgedRankings
+from .ranking import RankingOptions
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"
@@ -98,15 +100,16 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     return out
 
 
-def attach_labels(jr: JudgedRankings, runs: Sequence[Run], rows: Sequence[np.ndarray],
-                  tables: Mapping[str, LabelTable]) -> JudgedRankings:
-    """``jr`` (built from ``runs``) with every label set of ``tables`` (name → table, read
-    by :func:`irscale.io.labels.read_labels`) attached as a per-document attribute;
-    ``rows``: every run's row of each of its judged documents, in the order of the
-    rankings (:func:`irscale.core.judge.judge_with_rows`).
+def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
+                  options: RankingOptions, tables: Mapping[str, LabelTable]) -> JudgedRankings:
+    """``jr`` (built from ``qrels`` and ``runs`` with ``options``) with every label set of
+    ``tables`` (name → table, read by :func:`irscale.io.labels.read_labels`) attached as a
+    per-document attribute: the engine gives every run's row of each judged document
+    (:func:`irscale.core.judge.judge_with_rows`), whose topic and docno are looked up.
     """
+    _, rows = judge_with_rows(qrels, runs, options, keep_rows=True)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
-    for run, run_rows in zip(runs, rows, strict=True):
+    for run, run_rows in zip(runs, rows or [], strict=True):
         take = arrow.array(run_rows)
         topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
         for name, table in tables.items():

@@ -47,7 +47,7 @@ import numpy as np
 
 from ...core import identifiers
 from ...core.inputs import Qrels, Run
-from ...core.judge import judge_with_rows
+from ...core.judge import build_judged_rankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
 from ...core.ranking import RankingOptions
 from ...errors import MeasureError
@@ -187,11 +187,11 @@ def judge_intents(qrels: DiversityQrels, runs: Sequence[Run], run_of: np.ndarray
         topics = identifiers.strings(list(index.topics))
         pseudo_qrels = per_intent_qrels(qrels, pseudo, index)
         expanded = [expand_run(run, pseudo, topics) for run in runs]
-        jr, rows = judge_with_rows(pseudo_qrels, expanded, options, keep_rows=bool(labels))
-        if labels and rows is not None:
+        jr = build_judged_rankings(pseudo_qrels, expanded, options)
+        if labels:
             tables = {name: expand_labels(table, pseudo, topics)
                       for name, table in labels.items()}
-            jr = attach_labels(jr, expanded, rows, tables)
+            jr = attach_labels(jr, pseudo_qrels, expanded, options, tables)
         codes = identifiers.index_in(identifiers.strings(list(jr.topics)),
                                      pseudo.ids)[jr.ranking_topic]
         topic, intent = pseudo.split(codes)
