@@ -122,6 +122,9 @@ fn detached<T: Send>(py: Python<'_>, what: &str, work: impl FnOnce() -> T + Send
         })
 }
 
+/// What `judge_columns` answers: the judgment's tuple, and the runs' rows if asked for.
+type Judged<'py> = (Bound<'py, PyTuple>, Option<Vec<Bound<'py, PyAny>>>);
+
 /// The judged rankings of runs given as columns against qrels given as columns, as
 /// `judge_trec` gives those of files (the run notes empty), and with `keep_rows` each
 /// run's row of every judged document but the placeholders, in the order of the
@@ -139,7 +142,7 @@ fn judge_columns<'py>(
     judged_only: bool,
     placeholders: bool,
     keep_rows: bool,
-) -> PyResult<(Bound<'py, PyTuple>, Option<Vec<Bound<'py, PyAny>>>)> {
+) -> PyResult<Judged<'py>> {
     let ties = tie_policy(ties)?;
     let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
     let qrels = GivenQrels::of(&qrels)?;
