@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judge import build_judged_rankings, judge_with_rows
 from irscale.core.ranking import RankingOptions
-from irscale.errors import ParameterError
+from irscale.errors import InputFormatError, ParameterError
 from irscale.io.memory import qrels_from_frame, run_from_frame
 
 from .oracles.columnar_judge import build_judged_rankings as oracle_judged_rankings
@@ -55,11 +55,14 @@ def run_objects(draw, name: str) -> Run:
 
 def _rechunked(run: Run, pieces: int, large: bool) -> Run:
     """``run`` with its string columns cut into ``pieces`` chunks, ``large_string`` if
-    ``large``: the layouts the engine reads in place or combines first."""
+    ``large``, slices of longer arrays: the layouts the engine reads in place or combines
+    first."""
     def cut(column: pa.ChunkedArray) -> pa.ChunkedArray:
         whole = column.combine_chunks()
         if large:
             whole = whole.cast(pa.large_string())
+        # a slice of a longer array: its offsets start past 0 (read in place all the same)
+        whole = pa.concat_arrays([pa.array(["pad"], whole.type), whole])[1:]
         bounds = np.linspace(0, len(whole), pieces + 1).astype(int)
         return pa.chunked_array([whole[a:b] for a, b in pairwise(bounds)],
                                 type=whole.type)
@@ -116,3 +119,14 @@ def test_rank_column_needs_the_rank_column():
     run = run_from_frame(pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]}))
     with pytest.raises(ParameterError, match="rank column"):
         build_judged_rankings(qrels, [run], RankingOptions(ties="rank-column"))
+
+
+def test_a_nan_score_is_refused_as_the_readers_refuse_it():
+    qrels = qrels_from_frame(pd.DataFrame({"query_id": ["1"], "doc_id": ["a"],
+                                           "relevance": [1]}))
+    strings = pa.chunked_array([pa.array(["1", "1"])])
+    run = Run(name="r", topic=strings, docno=pa.chunked_array([pa.array(["a", "b"])]),
+              score=np.array([1.0, np.nan]))
+    with pytest.raises(InputFormatError, match="NaN scores cannot be ranked") as refused:
+        build_judged_rankings(qrels, [run])
+    assert "1 b nan" in str(refused.value)

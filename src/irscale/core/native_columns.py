@@ -57,11 +57,17 @@ def qrels_columns(qrels: Qrels) -> QrelsColumns:
 def run_columns(run: Run, ties: TiePolicy = "trec_eval") -> RunColumns:
     """The run's columns for the engine, to rank by the tie policy ``ties`` (the
     ``rank-column`` policy needs the run's rank column: a :class:`ParameterError`
-    otherwise)."""
+    otherwise). A NaN score is refused (:class:`InputFormatError`), as the readers refuse
+    it: no tie policy can rank it."""
     if ties == "rank-column" and run.rank is None:
         raise ParameterError("the rank-column tie policy needs the run's rank column: "
                              "read the run with keep_rank=True")
+    score = np.ascontiguousarray(run.score, dtype=np.float64)
+    if np.isnan(score).any():  # the readers refuse them; a Run built as it is may hold them
+        row = int(np.flatnonzero(np.isnan(score))[0])
+        raise InputFormatError("score is not finite (NaN scores cannot be ranked)",
+                               source=run.source,
+                               text=f"{run.topic[row]} {run.docno[row]} {score[row]}")
     rank = None if run.rank is None else np.ascontiguousarray(run.rank, dtype=np.int64)
     return (*string_column(run.topic, "topic id", run.source),
-            *string_column(run.docno, "docno", run.source),
-            np.ascontiguousarray(run.score, dtype=np.float64), rank)
+            *string_column(run.docno, "docno", run.source), score, rank)
