@@ -29,7 +29,7 @@ import pyarrow as pa
 from ...core import identifiers
 from ...core.diversity_kernels import IntentJudge
 from ...core.inputs import Run
-from ...core.ranking import score_order
+from ...core.judge import rank_rows
 from ...errors import InputError, InputFormatError
 from ...io.diversity import DiversityQrels
 
@@ -187,8 +187,8 @@ def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
     by score descending, then docno descending (byte order). Rows already in that order
     (the usual layout of run files) are not sorted.
     """
-    if traditional:
-        return score_order(topic_codes, run.score, identifiers.as_strings(run.docno))
+    if traditional:  # trec_eval's order, scores compared as doubles (trec_eval 10)
+        return rank_rows(run, topic_dict.to_pylist(), "trec_eval", compat=10)[0]
     if run.rank is None:
         raise InputFormatError("ndeval's default order needs the rank column (read the run "
                                "with read_ndeval_run) or traditional=1", source=run.source)
