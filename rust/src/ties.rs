@@ -84,7 +84,8 @@ mod tests {
     use crate::read::run::read;
 
     fn ranked(text: &[u8], ties: Ties, doubles: bool) -> Vec<u32> {
-        let run = read(text, "r", true).unwrap();
+        let (texts, columns) = read(text, "r", true).unwrap();
+        let run = columns.run(&texts);
         let mut rows: Vec<u32> = (0..run.score.len() as u32).collect();
         rank(&mut rows, &run, ties, doubles);
         rows

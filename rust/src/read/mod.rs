@@ -6,6 +6,7 @@
 //! diagnosed line by line ([`diagnose`]: the specification of validity, Python's rules of
 //! whitespace and UTF-8), and the first bad line is named in the error.
 
+pub mod blocks;
 pub mod diagnose;
 pub mod duplicates;
 pub mod error;
