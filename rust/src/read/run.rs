@@ -7,7 +7,7 @@ use super::blocks::{Blocks, row_line};
 use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
-use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer};
+use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer, same};
 use super::scan::{Format, Scan, scan, verdict};
 use super::source::Stream;
 use super::topics::{Groups, Interner};
@@ -160,35 +160,42 @@ const BLOCK: usize = 16;
 
 /// What the fast pass over one block of a run's text found: its rows' columns (each docno
 /// ending at `ends[r]` of `docnos`), the topics of its rows in runs of equal topics
-/// (`(topic, rows)`, numbered as `topics` numbers them), its run ids.
-struct Part<'b> {
+/// (`(topic, rows)`, numbered as `topics` numbers them), its run ids. A spent part is
+/// filled again by the next block (its memory is not mapped afresh).
+#[derive(Default)]
+struct Part {
     docnos: Vec<u8>,
     ends: Vec<usize>,
     score: Vec<f64>,
     rank: Vec<i64>,
     segments: Vec<(u32, u32)>,
-    topics: Interner<'b>,
-    runids: Vec<&'b [u8]>,
-    last_runid: &'b [u8],
+    topics: Vec<Vec<u8>>,
+    runids: Vec<Vec<u8>>,
+    last_runid: Vec<u8>,
     scan: Scan,
 }
 
-/// The rows of `block`; `first`: the block starts the text.
-fn read_block(block: &[u8], first: bool, keep_rank: bool) -> Part<'_> {
-    let lines = memchr::memchr_iter(b'\n', block).count() + 1;
-    let mut part = Part {
-        docnos: Vec::with_capacity(block.len() / 4),
-        ends: Vec::with_capacity(lines),
-        score: Vec::with_capacity(lines),
-        rank: Vec::with_capacity(if keep_rank { lines } else { 0 }),
-        segments: Vec::new(),
-        topics: Interner::default(),
-        runids: Vec::new(),
-        last_runid: b"",
-        scan: Scan::default(),
-    };
+/// The rows of `block` in `part` (a spent one, emptied first); `first`: the block starts
+/// the text.
+fn read_block(block: &[u8], first: bool, keep_rank: bool, mut part: Part) -> Part {
+    part.docnos.clear();
+    part.ends.clear();
+    part.score.clear();
+    part.rank.clear();
+    part.segments.clear();
+    let mut topics = Interner::default();
+    let mut runids: Vec<&[u8]> = Vec::new();
     let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
-    part.scan = scan(block, first, &FORMAT, |fields: &[&[u8]; 6]| {
+    let mut last_runid: &[u8] = b"";
+    let Part {
+        docnos,
+        ends,
+        score,
+        rank,
+        segments,
+        ..
+    } = &mut part;
+    let found = scan(block, first, &FORMAT, |fields: &[&[u8]; 6]| {
         let Ok(value) = parse_float(fields[4]) else {
             return false;
         };
@@ -196,22 +203,26 @@ fn read_block(block: &[u8], first: bool, keep_rank: bool) -> Part<'_> {
             let Ok(r) = parse_integer(fields[3]) else {
                 return false;
             };
-            part.rank.push(r);
+            rank.push(r);
         }
-        let topic = part.topics.id(fields[0]);
-        match part.segments.last_mut() {
+        let topic = topics.id(fields[0]);
+        match segments.last_mut() {
             Some((last, rows)) if *last == topic => *rows += 1,
-            _ => part.segments.push((topic, 1)),
+            _ => segments.push((topic, 1)),
         }
-        part.docnos.extend_from_slice(fields[2]);
-        part.ends.push(part.docnos.len());
-        part.score.push(value);
-        if fields[5] != part.last_runid && seen_runids.insert(fields[5]) {
-            part.runids.push(fields[5]);
+        docnos.extend(fields[2].iter().copied());
+        ends.push(docnos.len());
+        score.push(value);
+        if !same(fields[5], last_runid) && seen_runids.insert(fields[5]) {
+            runids.push(fields[5]);
         }
-        part.last_runid = fields[5];
+        last_runid = fields[5];
         true
     });
+    part.topics = topics.names.iter().map(|name| name.to_vec()).collect();
+    part.runids = runids.iter().map(|runid| runid.to_vec()).collect();
+    part.last_runid = last_runid.to_vec();
+    part.scan = found;
     part
 }
 
@@ -230,7 +241,7 @@ struct Joined {
 impl Joined {
     /// The next block's part appended (nothing after a line that does not fit: the text
     /// is then diagnosed whole).
-    fn add(&mut self, part: Part, source: &str) -> Result<(), ReadError> {
+    fn add(&mut self, part: &Part, source: &str) -> Result<(), ReadError> {
         self.scan.merge(&part.scan);
         if self.scan.misfit {
             return Ok(());
@@ -249,14 +260,13 @@ impl Joined {
         let texts = &mut self.texts;
         let ids: Vec<u32> = part
             .topics
-            .names
             .iter()
-            .map(|name| match self.topic_ids.get(*name) {
+            .map(|name| match self.topic_ids.get(name) {
                 Some(&id) => id,
                 None => {
                     let id = texts.topics.len() as u32;
-                    texts.topics.push(name.to_vec());
-                    self.topic_ids.insert(name.to_vec(), id);
+                    texts.topics.push(name.clone());
+                    self.topic_ids.insert(name.clone(), id);
                     id
                 }
             })
@@ -270,19 +280,19 @@ impl Joined {
         }
         let base = texts.docnos.len();
         texts.docnos.extend_from_slice(&part.docnos);
-        for end in part.ends {
+        for &end in &part.ends {
             self.starts.push(base + end);
         }
         self.score.extend_from_slice(&part.score);
         self.rank.extend_from_slice(&part.rank);
-        for runid in part.runids {
+        for runid in &part.runids {
             if !self.seen_runids.contains(runid) {
-                self.seen_runids.insert(runid.to_vec());
-                texts.runids.push(runid.to_vec());
+                self.seen_runids.insert(runid.clone());
+                texts.runids.push(runid.clone());
             }
         }
         if part.scan.rows > 0 {
-            texts.last_runid = part.last_runid.to_vec();
+            texts.last_runid.clone_from(&part.last_runid);
         }
         Ok(())
     }
@@ -306,8 +316,8 @@ fn read_blocks(
 
 /// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
 /// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
-/// wave of blocks (two per thread) parsed side by side while the next wave is read, and
-/// the blocks' columns appended in turn: the text itself is not kept, its parsed fields
+/// wave of blocks (two per thread) parsed side by side while the next wave is read and
+/// the last wave's columns are appended: the text itself is not kept, its parsed fields
 /// are (the docnos end to end). A line that does not fit, a NUL byte or no data line: the
 /// whole text is read again and diagnosed, as one text is.
 pub fn read_from(
@@ -328,24 +338,47 @@ pub fn read_from(
         seen_runids: FxHashSet::default(),
         scan: Scan::default(),
     };
+    // a wave of blocks parsed while the next one is read and the last one's parts joined
     let mut wave = read_blocks(&mut blocks, &mut spare, count)?;
+    let mut parts: Vec<Part> = Vec::new();
+    let mut spent: Vec<Part> = Vec::new();
     let mut first = true;
-    while !wave.is_empty() && !joined.scan.misfit {
-        let (next, parts) = rayon::join(
-            || read_blocks(&mut blocks, &mut spare, count),
+    while !(wave.is_empty() && parts.is_empty()) {
+        let reused: Vec<Part> = (0..wave.len())
+            .map(|_| spent.pop().unwrap_or_default())
+            .collect();
+        let ((next, parsed), joining) = rayon::join(
             || {
-                wave.par_iter()
-                    .enumerate()
-                    .map(|(i, block)| read_block(block, first && i == 0, keep_rank))
-                    .collect::<Vec<Part>>()
+                rayon::join(
+                    || read_blocks(&mut blocks, &mut spare, count),
+                    || {
+                        wave.par_iter()
+                            .zip(reused)
+                            .enumerate()
+                            .map(|(i, (block, part))| {
+                                read_block(block, first && i == 0, keep_rank, part)
+                            })
+                            .collect::<Vec<Part>>()
+                    },
+                )
+            },
+            || {
+                parts.drain(..).try_for_each(|part| {
+                    joined.add(&part, source)?;
+                    spent.push(part);
+                    Ok(())
+                })
             },
         );
-        for part in parts {
-            joined.add(part, source)?;
+        joining?;
+        let next = next?;
+        if joined.scan.misfit {
+            break;
         }
         first = false;
         spare.append(&mut wave);
-        wave = next?;
+        wave = next;
+        parts = parsed;
     }
     let Joined {
         texts,

@@ -1,6 +1,7 @@
 //! Topic ids interned (each distinct id once, numbered in order of first appearance) and
 //! the rows of a file grouped by topic.
 
+use super::fields::same;
 use rustc_hash::FxHashMap;
 
 /// Distinct byte strings numbered from 0 in order of first appearance.
@@ -17,7 +18,7 @@ impl<'a> Interner<'a> {
     /// of TREC files, are not hashed again.
     pub fn id(&mut self, key: &'a [u8]) -> u32 {
         if let Some((last, id)) = self.last
-            && last == key
+            && same(last, key)
         {
             return id;
         }
