@@ -236,6 +236,10 @@ struct Joined {
     topic_ids: FxHashMap<Vec<u8>, u32>,
     seen_runids: FxHashSet<Vec<u8>>,
     scan: Scan,
+    /// The row of the first score that is not finite.
+    infinite: Option<usize>,
+    /// The scores no C float holds: how many, and the first one's row.
+    beyond_c_float: Option<(usize, usize)>,
 }
 
 impl Joined {
@@ -282,6 +286,19 @@ impl Joined {
         texts.docnos.extend_from_slice(&part.docnos);
         for &end in &part.ends {
             self.starts.push(base + end);
+        }
+        // the scores' checks, made here while the next wave is parsed
+        let rows = self.score.len();
+        if self.infinite.is_none() {
+            self.infinite = part
+                .score
+                .iter()
+                .position(|s| !s.is_finite())
+                .map(|r| rows + r);
+        }
+        if let Some((count, first)) = c_float_losses(&part.score) {
+            let (before, at) = self.beyond_c_float.unwrap_or((0, rows + first));
+            self.beyond_c_float = Some((before + count, at));
         }
         self.score.extend_from_slice(&part.score);
         self.rank.extend_from_slice(&part.rank);
@@ -337,6 +354,8 @@ pub fn read_from(
         topic_ids: FxHashMap::default(),
         seen_runids: FxHashSet::default(),
         scan: Scan::default(),
+        infinite: None,
+        beyond_c_float: None,
     };
     // a wave of blocks parsed while the next one is read and the last one's parts joined
     let mut wave = read_blocks(&mut blocks, &mut spare, count)?;
@@ -387,6 +406,8 @@ pub fn read_from(
         rank,
         segments,
         scan: found,
+        infinite,
+        beyond_c_float,
         ..
     } = joined;
     if found.misfit || found.rows == 0 || found.nul {
@@ -398,7 +419,7 @@ pub fn read_from(
         };
         verdict(&open()?.rest()?, source, &FORMAT, checks, &found)?;
     }
-    if let Some(row) = scores.iter().position(|s| !s.is_finite()) {
+    if let Some(row) = infinite {
         let (line, text) = line_of(open, row)?;
         return Err(ReadError::at(
             Kind::Format,
@@ -408,7 +429,6 @@ pub fn read_from(
             text,
         ));
     }
-    let beyond_c_float = c_float_losses(&scores);
     let groups = Groups::of_segments(&segments, texts.topics.len());
     let columns = Columns {
         starts,
