@@ -325,12 +325,13 @@ mod tests {
         assert_eq!(index.topics, [&b"1"[..], b"2", b"3"]);
         assert_eq!((index.degrees.clone(), index.dense), (vec![0, 1, 2], true));
         assert_eq!(index.rel_levels, [0, 0, 1, 1, 1, 0, 0, 1, 0]);
-        let r = run::read(
+        let (texts, columns) = run::read(
             b"2 Q0 d 1 3 r\n2 Q0 a 2 1 r\n2 Q0 z 3 2 r\n9 Q0 a 1 1 r\n1 Q0 c 1 1 r\n",
             "r",
             false,
         )
         .unwrap();
+        let r = columns.run(&texts);
         let options = Options {
             ties: Ties::TrecEval,
             doubles: false,

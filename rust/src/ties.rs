@@ -54,6 +54,10 @@ fn descending_c_float_key(score: f64) -> u64 {
 /// `rows` (one topic's rows of `run`, in file order) put in ranking order. `doubles`:
 /// the `trec_eval` policy compares scores as doubles (trec_eval 10.0) rather than as C
 /// floats (9.0.8).
+///
+/// Runs are mostly written in ranking order: when the keys already ascend in file order,
+/// only the rows of equal keys are ordered (by docno for `trec_eval`; already in file
+/// order for the others), in one pass; otherwise every row is sorted.
 pub fn rank(rows: &mut [u32], run: &Run, ties: Ties, doubles: bool) {
     let key = |row: u32| -> u64 {
         let row = row as usize;
@@ -64,14 +68,20 @@ pub fn rank(rows: &mut [u32], run: &Run, ties: Ties, doubles: bool) {
         }
     };
     let mut keyed: Vec<(u64, u32)> = rows.iter().map(|&row| (key(row), row)).collect();
-    if ties == Ties::TrecEval {
-        // docnos are distinct within a topic: the order is total, no stability needed
-        keyed.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| run.docno.get(b.1).cmp(run.docno.get(a.1)))
-        });
+    // docnos are distinct within a topic: the order of `trec_eval` is total
+    let by_docno = |a: &(u64, u32), b: &(u64, u32)| run.docno.get(b.1).cmp(run.docno.get(a.1));
+    if keyed.windows(2).all(|w| w[0].0 <= w[1].0) {
+        if ties == Ties::TrecEval {
+            for tied in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+                if tied.len() > 1 {
+                    tied.sort_unstable_by(by_docno);
+                }
+            }
+        }
+    } else if ties == Ties::TrecEval {
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| by_docno(a, b)));
     } else {
-        keyed.sort_by_key(|k| k.0); // stable: ties in file order
+        keyed.sort_unstable(); // rows ascend in file order: ties stay in it
     }
     for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
         *slot = row;
@@ -84,7 +94,8 @@ mod tests {
     use crate::read::run::read;
 
     fn ranked(text: &[u8], ties: Ties, doubles: bool) -> Vec<u32> {
-        let run = read(text, "r", true).unwrap();
+        let (texts, columns) = read(text, "r", true).unwrap();
+        let run = columns.run(&texts);
         let mut rows: Vec<u32> = (0..run.score.len() as u32).collect();
         rank(&mut rows, &run, ties, doubles);
         rows
@@ -100,6 +111,18 @@ mod tests {
         let doubles = b"1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n";
         assert_eq!(ranked(doubles, Ties::TrecEval, false), [1, 0]);
         assert_eq!(ranked(doubles, Ties::TrecEval, true), [0, 1]);
+    }
+
+    #[test]
+    fn rows_in_ranking_order_or_not() {
+        // keys ascending in file order (ties ordered among themselves) or not
+        let sorted = b"1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 d 3 2 r\n1 Q0 c 4 2 r\n1 Q0 e 5 1 r\n";
+        assert_eq!(ranked(sorted, Ties::TrecEval, false), [0, 2, 3, 1, 4]);
+        assert_eq!(ranked(sorted, Ties::FileOrder, false), [0, 1, 2, 3, 4]);
+        let shuffled = b"1 Q0 c 4 2 r\n1 Q0 e 5 1 r\n1 Q0 b 2 2 r\n1 Q0 a 1 3 r\n1 Q0 d 3 2 r\n";
+        assert_eq!(ranked(shuffled, Ties::TrecEval, false), [3, 4, 0, 2, 1]);
+        assert_eq!(ranked(shuffled, Ties::FileOrder, false), [3, 0, 2, 4, 1]);
+        assert_eq!(ranked(shuffled, Ties::RankColumn, false), [3, 2, 4, 0, 1]);
     }
 
     #[test]

@@ -4,14 +4,15 @@
 
 use crate::judge::{Batch, Index, Judged, Options, judge_run, stack};
 use crate::read::error::{Kind, ReadError};
-use crate::read::{qrels, run, source};
+use crate::read::source::{self, Stream, access_error};
+use crate::read::{qrels, run};
 use crate::ties::Ties;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::Path;
 
-/// A file's bytes, or its path (read when its turn comes: a run's text lives while the
-/// run is read and judged only), and its name in messages.
+/// A file's bytes, or its path (read when its turn comes: a run's text is read in blocks,
+/// its parsed fields kept while the run is judged), and its name in messages.
 pub struct File<'a> {
     pub data: Data<'a>,
     pub name: &'a str,
@@ -70,14 +71,35 @@ pub fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
     match file.data {
         Data::Bytes(data) => source::text(data).map_err(gzip),
         Data::Path(path) => {
-            let data = std::fs::read(path).map_err(|error| {
-                let mut refused = ReadError::whole(Kind::Access, error.to_string(), file.name);
-                refused
-                    .details
-                    .extend(error.raw_os_error().map(|n| n.to_string()));
-                refused
-            })?;
+            let data = std::fs::read(path).map_err(|error| access_error(&error, file.name))?;
             source::owned_text(data).map(Cow::Owned).map_err(gzip)
+        }
+    }
+}
+
+impl<'a> File<'a> {
+    /// The bytes of a file that can be read once only (a FIFO, a device: not a regular
+    /// file), read whole; `None` for bytes and regular files, which [`File::stream`]
+    /// reads again from their start as often as needed.
+    fn held(&self) -> Result<Option<Vec<u8>>, ReadError> {
+        match self.data {
+            Data::Path(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) => {
+                std::fs::read(path)
+                    .map(Some)
+                    .map_err(|error| access_error(&error, self.name))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The file's text read in turn from its start (`held`: its bytes, read whole).
+    fn stream<'h>(&self, held: &'h Option<Vec<u8>>) -> Result<Stream<'h>, ReadError>
+    where
+        'a: 'h,
+    {
+        match (held.as_deref(), &self.data) {
+            (Some(data), _) | (None, &Data::Bytes(data)) => Ok(Stream::bytes(data, self.name)),
+            (None, &Data::Path(path)) => Stream::file(path, self.name),
         }
     }
 }
@@ -93,22 +115,30 @@ pub fn judge(
     // the qrels' columns are not kept: the index holds what judging needs
     let index = Index::build(&qrels::read(&qrels_text, qrels_file.name)?);
     let keep_rank = options.ties == Ties::RankColumn;
-    // each run's text (decompressed) lives while its run is read and judged only
+    // each run's text is read in blocks (decompressed), its parsed fields kept while its
+    // run is judged only
     type Refused = Box<(ReadError, Option<RunNotes>)>;
     let judged: Vec<Result<_, Refused>> = run_files
         .par_iter()
         .map(|file| {
-            let data = text(file).map_err(|e| Box::new((e, None)))?;
-            let run = run::read(&data, file.name, keep_rank).map_err(|e| Box::new((e, None)))?;
+            let refused = |e| Box::new((e, None));
+            let held = file.held().map_err(refused)?;
+            let open = || file.stream(&held);
+            let (texts, columns) = run::read_from(&open, file.name, keep_rank).map_err(refused)?;
+            let run = columns.run(&texts);
+            let beyond_c_float = match run.beyond_c_float {
+                Some((count, row)) => {
+                    let (line, text) = run::line_of(&open, row).map_err(refused)?;
+                    Some((count, line, text))
+                }
+                None => None,
+            };
             let notes = RunNotes {
                 runids: run.runids.iter().map(|r| lossy(r)).collect(),
                 last_runid: lossy(run.last_runid),
-                beyond_c_float: run.beyond_c_float.map(|(count, row)| {
-                    let (line, text) = crate::read::scan::row_line(&data, row);
-                    (count, line, text)
-                }),
+                beyond_c_float,
             };
-            if let Err(error) = run::refuse_duplicates(&run, &data, file.name) {
+            if let Err(error) = run::refuse_duplicates(&run, &open, file.name) {
                 return Err(Box::new((error, Some(notes))));
             }
             Ok((judge_run(&index, &run, options), notes))

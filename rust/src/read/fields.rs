@@ -1,29 +1,77 @@
 //! Fields of a line and the typed fields' grammars (`irscale.io._text`).
 
 /// A field separator of the fast pass: a blank or a tab (runs of them are one separator).
+/// Bytes above the blank, most bytes of a field, are told by one comparison.
 fn separates(byte: u8) -> bool {
-    byte == b' ' || byte == b'\t'
+    byte <= b' ' && (byte == b' ' || byte == b'\t')
 }
 
-/// The fields of `line` split on runs of blanks and tabs: the first `N` in `out`, and
-/// the number of fields (which may be larger than `N`).
-pub fn split_fields<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N]) -> usize {
+/// Whether a byte ends a field of the fast pass: a separator or a line end (`\n`, `\r`).
+fn ends_field(byte: u8) -> bool {
+    byte <= b' ' && (byte == b' ' || byte == b'\t' || byte == b'\n' || byte == b'\r')
+}
+
+/// Where the first byte at or after `at` of `data` that is at most a blank lies (a
+/// separator, a line end or another control byte), or `data.len()`: eight bytes at a time,
+/// by the test of a word for a byte below 0x21 (Anderson's "Bit Twiddling Hacks",
+/// *Determine if a word has a byte less than n*), whose lowest flagged byte is exact.
+fn next_low(data: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(bytes) = data.get(at..at + 8) {
+        let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        let low = word.wrapping_sub(ONES * 0x21) & !word & (ONES * 0x80);
+        if low != 0 {
+            return at + (low.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < data.len() && data[at] > b' ' {
+        at += 1;
+    }
+    at
+}
+
+/// The fields of the record that starts at `at` of `data` (a line ended by `\n`, `\r`
+/// or the text's end) split on runs of blanks and tabs: the first `N` in `out`; the
+/// number of fields (which may be larger than `N`) and where the next record starts.
+#[inline]
+pub fn record_fields<'a, const N: usize>(
+    data: &'a [u8],
+    mut at: usize,
+    out: &mut [&'a [u8]; N],
+) -> (usize, usize) {
     let mut count = 0;
-    let mut rest = line;
     loop {
-        let Some(start) = rest.iter().position(|b| !separates(*b)) else {
-            return count;
-        };
-        rest = &rest[start..];
-        let end = rest
-            .iter()
-            .position(|b| separates(*b))
-            .unwrap_or(rest.len());
+        while at < data.len() && separates(data[at]) {
+            at += 1;
+        }
+        match data.get(at) {
+            None => return (count, at),
+            Some(b'\n' | b'\r') => return (count, at + 1),
+            Some(_) => {}
+        }
+        let start = at;
+        at = next_low(data, at + 1);
+        while at < data.len() && !ends_field(data[at]) {
+            at = next_low(data, at + 1); // a control byte within the field
+        }
         if let Some(slot) = out.get_mut(count) {
-            *slot = &rest[..end];
+            *slot = &data[start..at];
         }
         count += 1;
-        rest = &rest[end..];
+    }
+}
+
+/// Whether two fields are equal, compared in line for short ones (the topic and the run
+/// id of consecutive lines, mostly equal).
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    } else {
+        a == b
     }
 }
 
@@ -107,31 +155,31 @@ const POWERS_OF_TEN: [f64; 16] = [
 /// rounded once, is the decimal correctly rounded (Clinger's fast path, "How to read
 /// floating point numbers accurately", PLDI 1990).
 fn short_decimal(field: &[u8]) -> Option<f64> {
-    let (negative, digits) = match field.first()? {
+    let (negative, body) = match field.first()? {
         b'-' => (true, &field[1..]),
         b'+' => (false, &field[1..]),
         _ => (false, field),
     };
-    let mut mantissa: u64 = 0;
-    let mut count = 0;
-    let mut point = None;
-    for (at, &byte) in digits.iter().enumerate() {
-        match byte {
-            b'0'..=b'9' => {
-                mantissa = mantissa * 10 + u64::from(byte - b'0');
-                count += 1;
-                if count > 15 {
-                    return None;
-                }
-            }
-            b'.' if point.is_none() && at > 0 && at + 1 < digits.len() => point = Some(at),
-            _ => return None,
-        }
-    }
-    if count == 0 {
+    // at most 15 digits and a point
+    if body.is_empty() || body.len() > 16 {
         return None;
     }
-    let scale = point.map_or(0, |at| digits.len() - at - 1);
+    let mut mantissa: u64 = 0;
+    let mut point = None;
+    for (at, &byte) in body.iter().enumerate() {
+        let digit = byte.wrapping_sub(b'0');
+        if digit < 10 {
+            mantissa = mantissa * 10 + u64::from(digit);
+        } else if byte == b'.' && point.is_none() && at > 0 && at + 1 < body.len() {
+            point = Some(at);
+        } else {
+            return None;
+        }
+    }
+    if body.len() - usize::from(point.is_some()) > 15 {
+        return None;
+    }
+    let scale = point.map_or(0, |at| body.len() - at - 1);
     let value = mantissa as f64 / POWERS_OF_TEN[scale];
     Some(if negative { -value } else { value })
 }
@@ -239,9 +287,31 @@ mod tests {
     #[test]
     fn fields_split_on_runs_of_blanks_and_tabs() {
         let mut out = [&b""[..]; 4];
-        assert_eq!(split_fields(b"  1\t \t0 d1  1 \t", &mut out), 4);
+        let data = b"  1\t \t0 d1  1 \t\ra b c d e\n\x0b";
+        assert_eq!(record_fields(data, 0, &mut out), (4, 16));
         assert_eq!(out, [&b"1"[..], b"0", b"d1", b"1"]);
-        assert_eq!(split_fields(b"a b c d e", &mut out), 5);
-        assert_eq!(split_fields(b"\x0b", &mut out), 1);
+        assert_eq!(record_fields(data, 16, &mut out), (5, 26));
+        assert_eq!(record_fields(data, 26, &mut out), (1, 27));
+        assert_eq!(record_fields(b"x\r\n", 2, &mut out), (0, 3));
+        assert_eq!(record_fields(b" \t", 0, &mut out), (0, 2));
+        assert!(same(b"ab", b"ab") && !same(b"ab", b"ac") && !same(b"a", b"ab"));
+        // control bytes other than tabs and line ends, and bytes above 0x7f, within fields
+        let data = "é\x0bx\x00yzzzzzzzzz\x01 \u{a0}\u{ff}ab\tc".as_bytes();
+        assert_eq!(record_fields(data, 0, &mut out), (3, data.len()));
+        assert_eq!(
+            out[..3],
+            [
+                "é\x0bx\x00yzzzzzzzzz\x01".as_bytes(),
+                "\u{a0}\u{ff}ab".as_bytes(),
+                b"c"
+            ]
+        );
+        for at in 0..data.len() {
+            let slow = (at..data.len())
+                .find(|&i| data[i] <= b' ')
+                .unwrap_or(data.len());
+            assert_eq!(next_low(data, at), slow);
+        }
+        assert!(same(&[7; 20], &[7; 20]) && !same(&[7; 20], &[8; 20]));
     }
 }

@@ -4,8 +4,11 @@
 //! Two passes, as the Python readers: a fast one ([`scan`]) splits every line on runs of
 //! blanks and tabs and parses the typed fields; when a line does not fit, the whole text is
 //! diagnosed line by line ([`diagnose`]: the specification of validity, Python's rules of
-//! whitespace and UTF-8), and the first bad line is named in the error.
+//! whitespace and UTF-8), and the first bad line is named in the error. Runs are read in
+//! blocks of whole lines ([`blocks`], [`run`]): their parsed fields are kept, not their
+//! text, which is read again only to name a line.
 
+pub mod blocks;
 pub mod diagnose;
 pub mod diversity;
 pub mod duplicates;

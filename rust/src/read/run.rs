@@ -3,14 +3,16 @@
 //! for a topic is refused ([`refuse_duplicates`], after the run's warnings, as the Python
 //! reader warns before it refuses).
 
+use super::blocks::{Blocks, row_line};
 use super::diagnose::Check;
 use super::duplicates::first_duplicate;
 use super::error::{Kind, ReadError};
-use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer};
-use super::scan::{Format, Scan, pieces, record_bound, row_line, scan, verdict};
+use super::fields::{NOT_FINITE, NOT_NUMBER, parse_float, parse_integer, same};
+use super::scan::{Format, Scan, scan, verdict};
+use super::source::Stream;
 use super::topics::{Groups, Interner};
 use rayon::prelude::*;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The run format.
 pub const FORMAT: Format = Format {
@@ -31,7 +33,7 @@ fn integer(field: &str) -> Option<&'static str> {
     parse_integer(field.as_bytes()).err()
 }
 
-/// A run read from a text: one row per retrieved document, in file order.
+/// A run: one row per retrieved document, in file order.
 pub struct Run<'a> {
     pub docno: Docnos<'a>,
     pub score: Vec<f64>,
@@ -48,13 +50,46 @@ pub struct Run<'a> {
     pub beyond_c_float: Option<(usize, usize)>,
 }
 
-/// The docnos of a run, each named by where it starts in the text (8 bytes a row rather
-/// than a slice's 16): a docno ends at the first blank, tab or line end after its start,
-/// or, for docnos laid end to end ([`Docnos::bounded`]), where the next one starts.
+/// The docnos of a run laid end to end in a text: row `r`'s at `starts[r]..starts[r + 1]`.
 pub struct Docnos<'a> {
     text: &'a [u8],
-    starts: Vec<u64>,
-    bounded: bool,
+    starts: Starts,
+}
+
+/// Where docnos start in their text: 4 bytes a row while the text is below 4 GiB, 8
+/// beyond.
+pub enum Starts {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl Starts {
+    fn new() -> Starts {
+        Starts::Narrow(vec![0])
+    }
+
+    /// The next docno ends at `end` of the text.
+    fn push(&mut self, end: usize) {
+        match self {
+            Starts::Narrow(starts) => match u32::try_from(end) {
+                Ok(end) => starts.push(end),
+                Err(_) => {
+                    let mut wide: Vec<u64> = starts.iter().map(|&s| u64::from(s)).collect();
+                    wide.push(end as u64);
+                    *self = Starts::Wide(wide);
+                }
+            },
+            Starts::Wide(starts) => starts.push(end as u64),
+        }
+    }
+
+    fn bounds(&self, row: u32) -> (usize, usize) {
+        let row = row as usize;
+        match self {
+            Starts::Narrow(starts) => (starts[row] as usize, starts[row + 1] as usize),
+            Starts::Wide(starts) => (starts[row] as usize, starts[row + 1] as usize),
+        }
+    }
 }
 
 impl<'a> Docnos<'a> {
@@ -62,52 +97,105 @@ impl<'a> Docnos<'a> {
     pub fn bounded(text: &'a [u8], starts: Vec<u64>) -> Docnos<'a> {
         Docnos {
             text,
-            starts,
-            bounded: true,
+            starts: Starts::Wide(starts),
         }
     }
 
     /// The docno of row `row`.
     pub fn get(&self, row: u32) -> &'a [u8] {
-        let start = self.starts[row as usize] as usize;
-        if self.bounded {
-            return &self.text[start..self.starts[row as usize + 1] as usize];
-        }
-        let rest = &self.text[start..];
-        let end = rest
-            .iter()
-            .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            .unwrap_or(rest.len());
-        &rest[..end]
+        let (start, end) = self.starts.bounds(row);
+        &self.text[start..end]
     }
 }
 
-/// What the fast pass over one piece of a run's text found.
-struct Part<'a> {
-    topics: Interner<'a>,
-    runids: Vec<&'a [u8]>,
-    last_runid: &'a [u8],
+/// The text fields of a run read from its file: the docnos end to end, the topic ids (in
+/// order of first appearance), the distinct run ids and the last line's.
+#[derive(Default)]
+pub struct Texts {
+    docnos: Vec<u8>,
+    topics: Vec<Vec<u8>>,
+    runids: Vec<Vec<u8>>,
+    last_runid: Vec<u8>,
+}
+
+/// The other columns of a run read from its file ([`Columns::run`] joins them to its
+/// [`Texts`]).
+pub struct Columns {
+    starts: Starts,
+    score: Vec<f64>,
+    rank: Vec<i64>,
+    groups: Groups,
+    beyond_c_float: Option<(usize, usize)>,
+}
+
+impl Columns {
+    /// The run of these columns and `texts`.
+    pub fn run(self, texts: &Texts) -> Run<'_> {
+        Run {
+            docno: Docnos {
+                text: &texts.docnos,
+                starts: self.starts,
+            },
+            score: self.score,
+            rank: self.rank,
+            topics: texts.topics.iter().map(Vec::as_slice).collect(),
+            groups: self.groups,
+            runids: texts.runids.iter().map(Vec::as_slice).collect(),
+            last_runid: &texts.last_runid,
+            beyond_c_float: self.beyond_c_float,
+        }
+    }
+}
+
+/// A run's text, read from its start each time it is called: in blocks to be parsed, and
+/// again to name a line (or whole, to diagnose a line that does not fit).
+pub type Open<'a> = dyn Fn() -> Result<Stream<'a>, ReadError> + Sync + 'a;
+
+/// Bytes of a block of the text, parsed as one task. (A few lines in the unit tests, so
+/// that they read every text in several blocks.)
+#[cfg(not(test))]
+const BLOCK: usize = 1 << 22;
+#[cfg(test)]
+const BLOCK: usize = 16;
+
+/// What the fast pass over one block of a run's text found: its rows' columns (each docno
+/// ending at `ends[r]` of `docnos`), the topics of its rows in runs of equal topics
+/// (`(topic, rows)`, numbered as `topics` numbers them), its run ids. A spent part is
+/// filled again by the next block (its memory is not mapped afresh).
+#[derive(Default)]
+struct Part {
+    docnos: Vec<u8>,
+    ends: Vec<usize>,
+    score: Vec<f64>,
+    rank: Vec<i64>,
+    segments: Vec<(u32, u32)>,
+    topics: Vec<Vec<u8>>,
+    runids: Vec<Vec<u8>>,
+    last_runid: Vec<u8>,
     scan: Scan,
 }
 
-/// The rows of `piece` written to the columns from their start (`rank`: empty unless the
-/// rank column is kept); `first`: the piece starts the text.
-fn read_piece<'a>(
-    text: &'a [u8],
-    piece: &'a [u8],
-    first: bool,
-    topic: &mut [u32],
-    docno: &mut [u64],
-    score: &mut [f64],
-    rank: &mut [i64],
-) -> Part<'a> {
-    let keep_rank = !rank.is_empty();
+/// The rows of `block` in `part` (a spent one, emptied first); `first`: the block starts
+/// the text.
+fn read_block(block: &[u8], first: bool, keep_rank: bool, mut part: Part) -> Part {
+    part.docnos.clear();
+    part.ends.clear();
+    part.score.clear();
+    part.rank.clear();
+    part.segments.clear();
     let mut topics = Interner::default();
     let mut runids: Vec<&[u8]> = Vec::new();
     let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
     let mut last_runid: &[u8] = b"";
-    let mut row = 0;
-    let found = scan(piece, first, &FORMAT, |fields: &[&'a [u8]; 6]| {
+    let Part {
+        docnos,
+        ends,
+        score,
+        rank,
+        segments,
+        ..
+    } = &mut part;
+    let found = scan(block, first, &FORMAT, |fields: &[&[u8]; 6]| {
         let Ok(value) = parse_float(fields[4]) else {
             return false;
         };
@@ -115,109 +203,224 @@ fn read_piece<'a>(
             let Ok(r) = parse_integer(fields[3]) else {
                 return false;
             };
-            rank[row] = r;
+            rank.push(r);
         }
-        topic[row] = topics.id(fields[0]);
-        docno[row] = (fields[2].as_ptr() as usize - text.as_ptr() as usize) as u64;
-        score[row] = value;
-        if fields[5] != last_runid && seen_runids.insert(fields[5]) {
+        let topic = topics.id(fields[0]);
+        match segments.last_mut() {
+            Some((last, rows)) if *last == topic => *rows += 1,
+            _ => segments.push((topic, 1)),
+        }
+        docnos.extend(fields[2].iter().copied());
+        ends.push(docnos.len());
+        score.push(value);
+        if !same(fields[5], last_runid) && seen_runids.insert(fields[5]) {
             runids.push(fields[5]);
         }
         last_runid = fields[5];
-        row += 1;
         true
     });
-    Part {
-        topics,
-        runids,
-        last_runid,
-        scan: found,
+    part.topics = topics.names.iter().map(|name| name.to_vec()).collect();
+    part.runids = runids.iter().map(|runid| runid.to_vec()).collect();
+    part.last_runid = last_runid.to_vec();
+    part.scan = found;
+    part
+}
+
+/// The blocks read so far, joined.
+struct Joined {
+    texts: Texts,
+    starts: Starts,
+    score: Vec<f64>,
+    rank: Vec<i64>,
+    segments: Vec<(u32, u32)>,
+    topic_ids: FxHashMap<Vec<u8>, u32>,
+    seen_runids: FxHashSet<Vec<u8>>,
+    scan: Scan,
+    /// The row of the first score that is not finite.
+    infinite: Option<usize>,
+    /// The scores no C float holds: how many, and the first one's row.
+    beyond_c_float: Option<(usize, usize)>,
+}
+
+impl Joined {
+    /// The next block's part appended (nothing after a line that does not fit: the text
+    /// is then diagnosed whole).
+    fn add(&mut self, part: &Part, source: &str) -> Result<(), ReadError> {
+        self.scan.merge(&part.scan);
+        if self.scan.misfit {
+            return Ok(());
+        }
+        if self.scan.rows > u32::MAX as usize {
+            return Err(ReadError::whole(
+                Kind::Format,
+                format!(
+                    "{} of more than {} lines: too many for one file",
+                    FORMAT.what,
+                    u32::MAX
+                ),
+                source,
+            ));
+        }
+        let texts = &mut self.texts;
+        let ids: Vec<u32> = part
+            .topics
+            .iter()
+            .map(|name| match self.topic_ids.get(name) {
+                Some(&id) => id,
+                None => {
+                    let id = texts.topics.len() as u32;
+                    texts.topics.push(name.clone());
+                    self.topic_ids.insert(name.clone(), id);
+                    id
+                }
+            })
+            .collect();
+        for &(topic, rows) in &part.segments {
+            let topic = ids[topic as usize];
+            match self.segments.last_mut() {
+                Some((last, count)) if *last == topic => *count += rows,
+                _ => self.segments.push((topic, rows)),
+            }
+        }
+        let base = texts.docnos.len();
+        texts.docnos.extend_from_slice(&part.docnos);
+        for &end in &part.ends {
+            self.starts.push(base + end);
+        }
+        // the scores' checks, made here while the next wave is parsed
+        let rows = self.score.len();
+        if self.infinite.is_none() {
+            self.infinite = part
+                .score
+                .iter()
+                .position(|s| !s.is_finite())
+                .map(|r| rows + r);
+        }
+        if let Some((count, first)) = c_float_losses(&part.score) {
+            let (before, at) = self.beyond_c_float.unwrap_or((0, rows + first));
+            self.beyond_c_float = Some((before + count, at));
+        }
+        self.score.extend_from_slice(&part.score);
+        self.rank.extend_from_slice(&part.rank);
+        for runid in &part.runids {
+            if !self.seen_runids.contains(runid) {
+                self.seen_runids.insert(runid.clone());
+                texts.runids.push(runid.clone());
+            }
+        }
+        if part.scan.rows > 0 {
+            texts.last_runid.clone_from(&part.last_runid);
+        }
+        Ok(())
     }
 }
 
-/// The run of `data` (a file's text) named `source` in errors; `keep_rank` reads the rank
-/// column (the `rank-column` tie policy). The text is parsed in pieces side by side, each
-/// written into its share of the columns, then moved up behind the piece before it.
-pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>, ReadError> {
-    let cut = pieces(data);
-    let lines = record_bound(&cut, source, &FORMAT)?;
-    let mut topic = vec![0u32; lines];
-    let mut docno = vec![0u64; lines];
-    let mut scores = vec![0f64; lines];
-    let mut rank = vec![0i64; if keep_rank { lines } else { 0 }];
-    let parts: Vec<Part> = {
-        let (mut t, mut d, mut s, mut r) = (
-            &mut topic[..],
-            &mut docno[..],
-            &mut scores[..],
-            &mut rank[..],
-        );
-        let mut jobs = Vec::with_capacity(cut.len());
-        for (number, &(piece, n)) in cut.iter().enumerate() {
-            let (t1, rest) = std::mem::take(&mut t).split_at_mut(n);
-            t = rest;
-            let (d1, rest) = std::mem::take(&mut d).split_at_mut(n);
-            d = rest;
-            let (s1, rest) = std::mem::take(&mut s).split_at_mut(n);
-            s = rest;
-            let (r1, rest) = std::mem::take(&mut r).split_at_mut(if keep_rank { n } else { 0 });
-            r = rest;
-            jobs.push((number == 0, piece, t1, d1, s1, r1));
+/// Up to `count` blocks of `blocks`, in the buffers of `spare` while it has some.
+fn read_blocks(
+    blocks: &mut Blocks,
+    spare: &mut Vec<Vec<u8>>,
+    count: usize,
+) -> Result<Vec<Vec<u8>>, ReadError> {
+    let mut wave = Vec::with_capacity(count);
+    while wave.len() < count {
+        match blocks.next(spare.pop().unwrap_or_default())? {
+            Some(block) => wave.push(block),
+            None => break,
         }
-        jobs.into_par_iter()
-            .map(|(first, piece, t, d, s, r)| read_piece(data, piece, first, t, d, s, r))
-            .collect()
+    }
+    Ok(wave)
+}
+
+/// The run whose text `open` reads, named `source` in errors; `keep_rank` reads the rank
+/// column (the `rank-column` tie policy). The text is read in blocks of whole lines, a
+/// wave of blocks (two per thread) parsed side by side while the next wave is read and
+/// the last wave's columns are appended: the text itself is not kept, its parsed fields
+/// are (the docnos end to end). A line that does not fit, a NUL byte or no data line: the
+/// whole text is read again and diagnosed, as one text is.
+pub fn read_from(
+    open: &Open,
+    source: &str,
+    keep_rank: bool,
+) -> Result<(Texts, Columns), ReadError> {
+    let mut blocks = Blocks::new(open()?, BLOCK);
+    let count = 2 * rayon::current_num_threads();
+    let mut spare = Vec::new();
+    let mut joined = Joined {
+        texts: Texts::default(),
+        starts: Starts::new(),
+        score: Vec::new(),
+        rank: Vec::new(),
+        segments: Vec::new(),
+        topic_ids: FxHashMap::default(),
+        seen_runids: FxHashSet::default(),
+        scan: Scan::default(),
+        infinite: None,
+        beyond_c_float: None,
     };
-    let mut interner = Interner::default();
-    let mut found = Scan::default();
-    let mut runids: Vec<&[u8]> = Vec::new();
-    let mut seen_runids: FxHashSet<&[u8]> = FxHashSet::default();
-    let mut last_runid: &[u8] = b"";
-    let (mut at, mut start) = (0, 0);
-    for (&(_, n), part) in cut.iter().zip(&parts) {
-        found.merge(&part.scan);
-        if found.misfit {
+    // a wave of blocks parsed while the next one is read and the last one's parts joined
+    let mut wave = read_blocks(&mut blocks, &mut spare, count)?;
+    let mut parts: Vec<Part> = Vec::new();
+    let mut spent: Vec<Part> = Vec::new();
+    let mut first = true;
+    while !(wave.is_empty() && parts.is_empty()) {
+        let reused: Vec<Part> = (0..wave.len())
+            .map(|_| spent.pop().unwrap_or_default())
+            .collect();
+        let ((next, parsed), joining) = rayon::join(
+            || {
+                rayon::join(
+                    || read_blocks(&mut blocks, &mut spare, count),
+                    || {
+                        wave.par_iter()
+                            .zip(reused)
+                            .enumerate()
+                            .map(|(i, (block, part))| {
+                                read_block(block, first && i == 0, keep_rank, part)
+                            })
+                            .collect::<Vec<Part>>()
+                    },
+                )
+            },
+            || {
+                parts.drain(..).try_for_each(|part| {
+                    joined.add(&part, source)?;
+                    spent.push(part);
+                    Ok(())
+                })
+            },
+        );
+        joining?;
+        let next = next?;
+        if joined.scan.misfit {
             break;
         }
-        let ids: Vec<u32> = part
-            .topics
-            .names
-            .iter()
-            .map(|name| interner.id(name))
-            .collect();
-        let rows = part.scan.rows;
-        for i in 0..rows {
-            topic[at + i] = ids[topic[start + i] as usize];
-        }
-        docno.copy_within(start..start + rows, at);
-        scores.copy_within(start..start + rows, at);
-        if keep_rank {
-            rank.copy_within(start..start + rows, at);
-        }
-        for runid in &part.runids {
-            if seen_runids.insert(runid) {
-                runids.push(runid);
-            }
-        }
-        if rows > 0 {
-            last_runid = part.last_runid;
-        }
-        at += rows;
-        start += n;
+        first = false;
+        spare.append(&mut wave);
+        wave = next;
+        parts = parsed;
     }
-    topic.truncate(at);
-    docno.truncate(at);
-    scores.truncate(at);
-    rank.truncate(if keep_rank { at } else { 0 });
-    // the score is checked before the rank, as the Python reader's checks are ordered
-    let checks: &[(usize, Check)] = if keep_rank {
-        &[(4, score), (3, integer)]
-    } else {
-        &[(4, score)]
-    };
-    verdict(data, source, &FORMAT, checks, &found)?;
-    if let Some(row) = scores.iter().position(|s| !s.is_finite()) {
-        let (line, text) = row_line(data, row);
+    let Joined {
+        texts,
+        starts,
+        score: scores,
+        rank,
+        segments,
+        scan: found,
+        infinite,
+        beyond_c_float,
+        ..
+    } = joined;
+    if found.misfit || found.rows == 0 || found.nul {
+        // the score is checked before the rank, as the Python reader's checks are ordered
+        let checks: &[(usize, Check)] = if keep_rank {
+            &[(4, score), (3, integer)]
+        } else {
+            &[(4, score)]
+        };
+        verdict(&open()?.rest()?, source, &FORMAT, checks, &found)?;
+    }
+    if let Some(row) = infinite {
+        let (line, text) = line_of(open, row)?;
         return Err(ReadError::at(
             Kind::Format,
             format!("score {NOT_FINITE}"),
@@ -226,36 +429,39 @@ pub fn read<'a>(data: &'a [u8], source: &str, keep_rank: bool) -> Result<Run<'a>
             text,
         ));
     }
-    let beyond_c_float = c_float_losses(&scores);
-    let groups = Groups::of(&topic, interner.names.len());
-    let docno = Docnos {
-        text: data,
-        starts: docno,
-        bounded: false,
-    };
-    drop(topic); // the groups say it now
-    Ok(Run {
-        docno,
+    let groups = Groups::of_segments(&segments, texts.topics.len());
+    let columns = Columns {
+        starts,
         score: scores,
         rank,
-        topics: interner.names,
         groups,
-        runids,
-        last_runid,
         beyond_c_float,
-    })
+    };
+    Ok((texts, columns))
 }
 
-/// The error of a document that `run` (read from `data`) retrieves twice for a topic,
-/// named as the Python reader names it; `Ok` when there is none.
-pub fn refuse_duplicates(run: &Run, data: &[u8], source: &str) -> Result<(), ReadError> {
+/// The run of `data` (a file's bytes, plain or gzip) named `source` in errors
+/// ([`read_from`]).
+pub fn read(data: &[u8], source: &str, keep_rank: bool) -> Result<(Texts, Columns), ReadError> {
+    read_from(&|| Ok(Stream::bytes(data, source)), source, keep_rank)
+}
+
+/// The line number and text of data line `row` of the text `open` reads, as the Python
+/// readers name it.
+pub fn line_of(open: &Open, row: usize) -> Result<(usize, String), ReadError> {
+    row_line(Blocks::new(open()?, BLOCK), row)
+}
+
+/// The error of a document that `run` (read from the text `open` reads) retrieves twice
+/// for a topic, named as the Python reader names it; `Ok` when there is none.
+pub fn refuse_duplicates(run: &Run, open: &Open, source: &str) -> Result<(), ReadError> {
     let Some((first, second)) = first_duplicate(&run.groups, |row| run.docno.get(row)) else {
         return Ok(());
     };
     let topic = (0..run.topics.len())
         .find(|&t| run.groups.rows_of(t).any(|row| row == first))
         .map_or(&b""[..], |t| run.topics[t]);
-    let (line, text) = row_line(data, second as usize);
+    let (line, text) = line_of(open, second as usize)?;
     let mut error = ReadError::at(Kind::Duplicate, String::new(), source, line, text);
     error.details = vec![
         String::from_utf8_lossy(topic).into_owned(),
@@ -277,56 +483,104 @@ pub fn c_float_losses(scores: &[f64]) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::scan;
 
-    #[test]
-    fn rows_run_ids_and_ranks() {
-        let run = read(
-            b"1 Q0 d1 1 2.5 a\n1 Q0 d2 2 1e300 b\n2 0 d1 1 -0 a\n",
-            "r",
-            true,
-        )
-        .unwrap();
-        assert_eq!(run.groups.rows_of(0).collect::<Vec<_>>(), [0, 1]);
-        assert_eq!(run.score, [2.5, 1e300, 0.0]);
-        assert_eq!(run.rank, [1, 2, 1]);
-        assert_eq!(run.runids, [&b"a"[..], b"b"]);
-        assert_eq!(run.last_runid, b"a");
-        assert_eq!(run.beyond_c_float, Some((1, 1)));
+    /// Reads `data` and hands its run to `check`.
+    fn with_run(data: &[u8], keep_rank: bool, check: impl FnOnce(&Run)) {
+        let (texts, columns) = read(data, "r", keep_rank).unwrap();
+        check(&columns.run(&texts));
     }
 
     #[test]
-    fn pieces_read_as_one_text() {
+    fn rows_run_ids_and_ranks() {
+        let data = b"1 Q0 d1 1 2.5 a\n1 Q0 d2 2 1e300 b\n2 0 d1 1 -0 a\n";
+        with_run(data, true, |run| {
+            assert_eq!(run.groups.rows_of(0).collect::<Vec<_>>(), [0, 1]);
+            assert_eq!(run.score, [2.5, 1e300, 0.0]);
+            assert_eq!(run.rank, [1, 2, 1]);
+            assert_eq!(run.runids, [&b"a"[..], b"b"]);
+            assert_eq!(run.last_runid, b"a");
+            assert_eq!(run.beyond_c_float, Some((1, 1)));
+        });
+    }
+
+    #[test]
+    fn blocks_read_as_one_text() {
+        // lines longer than a block, blank lines, CRLF and lone CR line ends, no final
+        // line end, topics interleaved: the rows as one pass over the text reads them
         let mut text = Vec::new();
         for i in 0..500 {
+            let end = ["\n\n", "\r\n", "\r\n \t\n", "\n"][i % 4];
             let line = format!(
-                "t{} Q0 d{i} {i} {}.5 r{}\n\n",
+                "t{} Q0 d{i} {i} {}.5 r{}{end}",
                 (i * 7) % 13,
                 i % 17,
                 i / 200
             );
             text.extend(line.as_bytes());
         }
-        let run = read(&text, "r", true).unwrap();
-        assert_eq!(run.score.len(), 500);
-        let mut topic = vec![0; 500];
-        for t in 0..run.topics.len() {
-            run.groups
-                .rows_of(t)
-                .for_each(|row| topic[row as usize] = t);
+        text.extend(b"t0 Q0 last 500 0.5 r2");
+        let mut rows = 0;
+        let whole = scan::scan(&text, true, &FORMAT, |_: &[&[u8]; 6]| {
+            rows += 1;
+            true
+        });
+        assert_eq!((whole.rows, whole.misfit), (501, false));
+        with_run(&text, true, |run| {
+            assert_eq!(run.score.len(), 501);
+            let mut topic = vec![0; 501];
+            for t in 0..run.topics.len() {
+                run.groups
+                    .rows_of(t)
+                    .for_each(|row| topic[row as usize] = t);
+            }
+            for (i, &t) in topic.iter().enumerate().take(500) {
+                assert_eq!(run.topics[t], format!("t{}", (i * 7) % 13).as_bytes());
+                assert_eq!(run.docno.get(i as u32), format!("d{i}").as_bytes());
+                assert_eq!(
+                    (run.rank[i], run.score[i]),
+                    (i as i64, (i % 17) as f64 + 0.5)
+                );
+            }
+            assert_eq!(run.docno.get(500), b"last");
+            assert_eq!(run.topics[..3], [&b"t0"[..], b"t7", b"t1"]);
+            assert_eq!(run.runids, [&b"r0"[..], b"r1", b"r2"]);
+            assert_eq!(run.last_runid, b"r2");
+        });
+        let open = || Ok(Stream::bytes(&text, "r"));
+        for row in [0, 1, 2, 3, 250, 499, 500, 501] {
+            assert_eq!(line_of(&open, row).unwrap(), scan::row_line(&text, row));
         }
-        for (i, &t) in topic.iter().enumerate() {
-            assert_eq!(run.topics[t], format!("t{}", (i * 7) % 13).as_bytes());
-            assert_eq!(run.docno.get(i as u32), format!("d{i}").as_bytes());
-            assert_eq!(
-                (run.rank[i], run.score[i]),
-                (i as i64, (i % 17) as f64 + 0.5)
-            );
-        }
-        assert_eq!(run.topics[..3], [&b"t0"[..], b"t7", b"t1"]);
-        assert_eq!(run.runids, [&b"r0"[..], b"r1", b"r2"]);
-        assert_eq!(run.last_runid, b"r2");
-        let (line, text) = row_line(&text, 499);
-        assert_eq!((line, text.as_str()), (999, "t9 Q0 d499 499 6.5 r2"));
+    }
+
+    #[test]
+    fn a_lone_return_ends_a_row_and_rows_are_named_by_lines() {
+        with_run(b"1 Q0 a 1 1 r\r1 Q0 b 2 1 r", false, |run| {
+            assert_eq!((run.docno.get(0), run.docno.get(1)), (&b"a"[..], &b"b"[..]));
+        });
+        let data = b"1 Q0 a 1 1 r\r1 Q0 b 2 1e39 r\n1 Q0 c 3 1 r\n";
+        let (_, columns) = read(data, "r", false).unwrap();
+        // row 1 is named as the Python readers name it: the second line, by `\n`
+        assert_eq!(columns.beyond_c_float, Some((1, 1)));
+        let open = || Ok(Stream::bytes(data, "r"));
+        assert_eq!(line_of(&open, 1).unwrap(), (2, "1 Q0 c 3 1 r".to_string()));
+    }
+
+    #[test]
+    fn gzip_text_read_in_blocks() {
+        use flate2::{Compression, write::GzEncoder};
+        use std::io::Write;
+        let plain = b"1 Q0 d1 1 2.5 a\n2 Q0 d2 1 1.5 a\n".repeat(20);
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        encoder.write_all(&plain).unwrap();
+        let data = encoder.finish().unwrap();
+        with_run(&data, false, |run| {
+            assert_eq!(run.score.len(), 40);
+            assert_eq!(run.topics, [&b"1"[..], b"2"]);
+            assert_eq!(run.groups.rows_of(1).nth(19), Some(39));
+        });
+        let error = read(&data[..data.len() - 9], "r", false).err().unwrap();
+        assert_eq!(error.kind, Kind::Gzip);
     }
 
     #[test]
@@ -340,9 +594,57 @@ mod tests {
         assert_eq!(error.reason, "rank is not an integer");
         assert!(read(b"1 Q0 d1 x 2.5 a\n", "r", false).is_ok());
         let data = b"1 Q0 d0 1 2 a\n2 Q0 d1 1 2 a\n2 Q0 d1 2 1 a\n";
-        let run = read(data, "r", false).unwrap();
-        let error = refuse_duplicates(&run, data, "r").err().unwrap();
+        let (texts, columns) = read(data, "r", false).unwrap();
+        let open = || Ok(Stream::bytes(data, "r"));
+        let error = refuse_duplicates(&columns.run(&texts), &open, "r")
+            .err()
+            .unwrap();
         assert_eq!((error.kind, error.line), (Kind::Duplicate, Some(3)));
         assert_eq!(error.details, ["2", "d1"]);
+    }
+
+    #[test]
+    fn the_first_fault_in_file_order_is_named() {
+        // faults in several blocks (of 16 bytes here): the first line's is named, whatever
+        // the blocks parsed first
+        let mut data = b"1 Q0 d1 1 2.5 a\n".repeat(40);
+        data.extend(b"1 Q0 d2 1 x a\n");
+        data.extend(b"1 Q0 d1 1 2.5 a\n".repeat(40));
+        data.extend(b"1 Q0 d3 1\n");
+        data.extend(b"1 Q0 d1 1 2.5 a\n".repeat(40));
+        data.extend(b"1 Q0 d4 1 inf a\n");
+        let error = read(&data, "r", false).err().unwrap();
+        assert_eq!(
+            (error.reason.as_str(), error.line, error.text.as_deref()),
+            ("score is not a number", Some(41), Some("1 Q0 d2 1 x a"))
+        );
+        let good = b"1 Q0 d1 1 2 a\n".repeat(30);
+        let nul = [&good[..], b"1 Q0 d\x001 1 2 a\n"].concat();
+        let error = read(&nul, "r", false).err().unwrap();
+        assert_eq!(error.line, Some(31));
+        let later = [&nul[..], b"1 Q0 d1 1\n"].concat();
+        let error = read(&later, "r", false).err().unwrap();
+        assert_eq!(error.line, Some(31));
+        let before = [&b"1 Q0 d1 1 2 a\n1 Q0 d1 1\n"[..], &nul[..]].concat();
+        let error = read(&before, "r", false).err().unwrap();
+        assert_eq!(error.line, Some(2));
+        let error = read(b" \n\r\n\t", "r", false).err().unwrap();
+        assert_eq!(error.kind, Kind::Empty);
+        let inf = [&b"1 Q0 d1 1 2 a\r\n".repeat(30)[..], b"1 Q0 d2 1 -inf a"].concat();
+        let error = read(&inf, "r", false).err().unwrap();
+        assert_eq!(
+            (error.line, error.text.as_deref()),
+            (Some(31), Some("1 Q0 d2 1 -inf a"))
+        );
+    }
+
+    #[test]
+    fn docno_starts_widen_beyond_four_gigabytes() {
+        let mut starts = Starts::new();
+        starts.push(3);
+        starts.push(u32::MAX as usize + 5);
+        assert_eq!(starts.bounds(0), (0, 3));
+        assert_eq!(starts.bounds(1), (3, u32::MAX as usize + 5));
+        assert!(matches!(starts, Starts::Wide(_)));
     }
 }

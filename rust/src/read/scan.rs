@@ -3,7 +3,7 @@
 
 use super::diagnose::{Check, diagnose, nul_line};
 use super::error::{Kind, ReadError};
-use super::fields::{python_space, split_fields};
+use super::fields::{python_space, record_fields};
 use super::lines::{Lines, line_text};
 use rayon::prelude::*;
 
@@ -107,11 +107,16 @@ pub fn scan<'a, const N: usize>(
     let nul = memchr::memchr(0, data).is_some();
     let mut fields = [&b""[..]; N];
     let mut scan = Scan::default();
-    for (index, mut record) in records(data).enumerate() {
-        if first && index == 0 {
-            record = record.strip_prefix(BOM).unwrap_or(record);
-        }
-        let count = split_fields(record, &mut fields);
+    // the records of the columnar parse of the Python readers: lines ended by `\n`,
+    // `\r\n` or a lone `\r` (pyarrow's CSV reader)
+    let mut at = if first && data.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    while at < data.len() {
+        let (count, next) = record_fields(data, at, &mut fields);
+        at = next;
         if count == 0 {
             continue;
         }
@@ -170,25 +175,6 @@ pub fn verdict(
         return Err(nul_line(data, source));
     }
     Ok(())
-}
-
-/// The records of a text as the columnar parse of the Python readers sees them: lines
-/// ended by `\n`, `\r\n` or a lone `\r` (pyarrow's CSV reader).
-fn records(data: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = Some(data);
-    std::iter::from_fn(move || {
-        let text = rest?;
-        match memchr::memchr2(b'\n', b'\r', text) {
-            Some(end) => {
-                rest = text.get(end + 1..);
-                Some(&text[..end])
-            }
-            None => {
-                rest = None;
-                Some(text)
-            }
-        }
-    })
 }
 
 /// The line number and text of data line `row` (0-based) of `data`, as the Python readers

@@ -1,8 +1,11 @@
 //! The text of a file's bytes: gzip data (they start with gzip's magic number) are
-//! decompressed, every member of a multi-member file in turn, as Python's `gzip` does.
+//! decompressed, every member of a multi-member file in turn, as Python's `gzip` does;
+//! whole ([`text`]) or read in turn ([`Stream`]).
 
+use super::error::{Kind, ReadError};
 use std::borrow::Cow;
-use std::io::Read;
+use std::io::{self, Read};
+use std::path::Path;
 
 /// gzip's magic number.
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
@@ -27,6 +30,82 @@ pub fn owned_text(data: Vec<u8>) -> Result<Vec<u8>, String> {
         return text(&data).map(Cow::into_owned);
     }
     Ok(data)
+}
+
+/// A file's text read in turn from its start: its bytes, or what they decompress to.
+pub struct Stream<'a> {
+    inner: Box<dyn Read + Send + 'a>,
+    gzip: bool,
+    name: &'a str,
+}
+
+impl<'a> Stream<'a> {
+    /// The text of `data` (a file's bytes) named `name` in errors.
+    pub fn bytes(data: &'a [u8], name: &'a str) -> Stream<'a> {
+        let gzip = data.starts_with(GZIP_MAGIC);
+        let inner: Box<dyn Read + Send + 'a> = if gzip {
+            Box::new(flate2::read::MultiGzDecoder::new(data))
+        } else {
+            Box::new(data)
+        };
+        Stream { inner, gzip, name }
+    }
+
+    /// The text of the file at `path` named `name` in errors: the file opened, and its
+    /// first bytes read to tell gzip data; `Err` when it cannot be read.
+    pub fn file(path: &Path, name: &'a str) -> Result<Stream<'a>, ReadError> {
+        let access = |error: io::Error| access_error(&error, name);
+        let mut file = std::fs::File::open(path).map_err(access)?;
+        let mut head = Vec::with_capacity(GZIP_MAGIC.len());
+        (&mut file)
+            .take(GZIP_MAGIC.len() as u64)
+            .read_to_end(&mut head)
+            .map_err(access)?;
+        let gzip = head == GZIP_MAGIC;
+        let whole = io::Cursor::new(head).chain(file);
+        let inner: Box<dyn Read + Send + 'a> = if gzip {
+            Box::new(flate2::read::MultiGzDecoder::new(whole))
+        } else {
+            Box::new(whole)
+        };
+        Ok(Stream { inner, gzip, name })
+    }
+
+    /// Up to `count` more bytes of the text appended to `out`, fewer at its end only; the
+    /// number appended. `Err` when the file cannot be read or its gzip data cannot be
+    /// decompressed.
+    pub fn append(&mut self, count: usize, out: &mut Vec<u8>) -> Result<usize, ReadError> {
+        (&mut self.inner)
+            .take(count as u64)
+            .read_to_end(out)
+            .map_err(|error| self.error(&error))
+    }
+
+    /// The rest of the text.
+    pub fn rest(mut self) -> Result<Vec<u8>, ReadError> {
+        let mut out = Vec::new();
+        self.inner
+            .read_to_end(&mut out)
+            .map_err(|error| self.error(&error))?;
+        Ok(out)
+    }
+
+    fn error(&self, error: &io::Error) -> ReadError {
+        if self.gzip {
+            ReadError::whole(Kind::Gzip, error.to_string(), self.name)
+        } else {
+            access_error(error, self.name)
+        }
+    }
+}
+
+/// The error of a file that cannot be read: the OS's words, and its error number if any.
+pub fn access_error(error: &io::Error, name: &str) -> ReadError {
+    let mut refused = ReadError::whole(Kind::Access, error.to_string(), name);
+    refused
+        .details
+        .extend(error.raw_os_error().map(|n| n.to_string()));
+    refused
 }
 
 #[cfg(test)]
@@ -57,6 +136,34 @@ mod tests {
         let mut data = gz(b"1 0 d1 1\n");
         data.extend(gz(b"1 0 d2 0\n"));
         assert_eq!(text(&data).unwrap().as_ref(), b"1 0 d1 1\n1 0 d2 0\n");
+    }
+
+    #[test]
+    fn streams_read_the_text_in_turn() {
+        let mut data = gz(b"1 0 d1 1\n");
+        data.extend(gz(b"1 0 d2 0\n"));
+        let mut stream = Stream::bytes(&data, "q");
+        let mut out = Vec::new();
+        assert_eq!(stream.append(4, &mut out).unwrap(), 4);
+        assert_eq!(out, b"1 0 ");
+        assert_eq!(stream.rest().unwrap(), b"d1 1\n1 0 d2 0\n");
+        let path = std::env::temp_dir().join(format!("irscale-stream-{}", std::process::id()));
+        std::fs::write(&path, &data).unwrap();
+        let whole = Stream::file(&path, "q").unwrap().rest();
+        std::fs::write(&path, b"x").unwrap();
+        let short = Stream::file(&path, "q").unwrap().rest();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(whole.unwrap(), b"1 0 d1 1\n1 0 d2 0\n");
+        assert_eq!(short.unwrap(), b"x");
+        let error = Stream::file(&path, "q").err().unwrap();
+        assert_eq!(
+            (error.kind, error.details),
+            (Kind::Access, vec!["2".to_string()])
+        );
+        let error = Stream::bytes(&data[..data.len() - 3], "q")
+            .rest()
+            .unwrap_err();
+        assert_eq!((error.kind, error.source.as_str()), (Kind::Gzip, "q"));
     }
 
     #[test]

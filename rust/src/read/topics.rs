@@ -1,6 +1,7 @@
 //! Topic ids interned (each distinct id once, numbered in order of first appearance) and
 //! the rows of a file grouped by topic.
 
+use super::fields::same;
 use rustc_hash::FxHashMap;
 
 /// Distinct byte strings numbered from 0 in order of first appearance.
@@ -17,7 +18,7 @@ impl<'a> Interner<'a> {
     /// of TREC files, are not hashed again.
     pub fn id(&mut self, key: &'a [u8]) -> u32 {
         if let Some((last, id)) = self.last
-            && last == key
+            && same(last, key)
         {
             return id;
         }
@@ -53,24 +54,44 @@ impl Groups {
     /// The groups of `topic` (the topic number of every row, numbered in order of first
     /// appearance; numbers below `n`).
     pub fn of(topic: &[u32], n: usize) -> Groups {
-        let mut starts = vec![0usize; n + 1];
+        let mut segments: Vec<(u32, u32)> = Vec::new();
         for &t in topic {
-            starts[t as usize + 1] += 1;
+            match segments.last_mut() {
+                Some((last, rows)) if *last == t => *rows += 1,
+                _ => segments.push((t, 1)),
+            }
+        }
+        Groups::of_segments(&segments, n)
+    }
+
+    /// The groups of rows whose topics are given in runs: `(topic, rows)` for each run of
+    /// consecutive rows of one topic, in file order (topics numbered in order of first
+    /// appearance, below `n`).
+    pub fn of_segments(segments: &[(u32, u32)], n: usize) -> Groups {
+        let mut starts = vec![0usize; n + 1];
+        for &(t, rows) in segments {
+            starts[t as usize + 1] += rows as usize;
         }
         for t in 0..n {
             starts[t + 1] += starts[t];
         }
-        if topic.windows(2).all(|w| w[0] <= w[1]) {
+        // numbered in order of first appearance: a topic in one run each time they ascend
+        if segments.windows(2).all(|w| w[0].0 < w[1].0) {
             return Groups {
                 starts,
                 order: None,
             };
         }
         let mut next = starts.clone();
-        let mut order = vec![0u32; topic.len()];
-        for (row, &t) in topic.iter().enumerate() {
-            order[next[t as usize]] = row as u32;
-            next[t as usize] += 1;
+        let mut order = vec![0u32; starts[n]];
+        let mut row = 0u32;
+        for &(t, rows) in segments {
+            let at = next[t as usize];
+            for (slot, r) in order[at..at + rows as usize].iter_mut().zip(row..) {
+                *slot = r;
+            }
+            next[t as usize] += rows as usize;
+            row += rows;
         }
         Groups {
             starts,
@@ -143,5 +164,9 @@ mod tests {
         let together = Groups::of(&[0, 0, 1, 2, 2], 3);
         assert!(together.order.is_none());
         assert_eq!(together.rows_of(2).collect::<Vec<_>>(), [3, 4]);
+        let runs = Groups::of_segments(&[(0, 2), (1, 1), (0, 3), (2, 1), (1, 2)], 3);
+        assert_eq!(runs.rows_of(0).collect::<Vec<_>>(), [0, 1, 3, 4, 5]);
+        assert_eq!(runs.rows_of(1).collect::<Vec<_>>(), [2, 7, 8]);
+        assert_eq!(runs.rows_of(2).collect::<Vec<_>>(), [6]);
     }
 }
