@@ -56,4 +56,15 @@ class ResultTable(SummaryTable, Protocol):
     def rows(self) -> TopicRows: ...
 
 
-__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType"]
+def engine_values(values: Any) -> Any:
+    """A column's values as the engine reads them: a contiguous float64 array (floats), an
+    int64 array (integers, booleans), or a list of strings (text)."""
+    array = np.asarray(values)
+    if array.dtype.kind == "f":
+        return np.ascontiguousarray(array, dtype=np.float64)
+    if array.dtype.kind in "iub":
+        return np.ascontiguousarray(array, dtype=np.int64)
+    return array.tolist()
+
+
+__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType", "engine_values"]
