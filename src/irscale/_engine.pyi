@@ -1,6 +1,7 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 __version__: str
@@ -67,7 +68,7 @@ class JudgedTrec:
 
 # an evaluation's output (rust/src/bind/output.rs, rust/src/output/)
 def summaries(
-    columns: list[tuple[str, str]], values: list[object | None], ranking_run: object,
+    columns: Sequence[tuple[str, str]], values: list[object | None], ranking_run: object,
     evaluated: object | None, placeholders: bool, runs: list[str], rule: str,
     complete: bool, n_qrels_topics: int, totals: list[tuple[str, int]],
 ) -> list[list[Any]]:
@@ -77,12 +78,12 @@ def summary_mean(values: object, divisor: int, rule: str) -> float:
     """The mean of values over divisor topics, added topic by topic."""
 
 def trec_lines(
-    columns: list[tuple[str, str]], values: list[object], ranking_topic: object,
+    columns: Sequence[tuple[str, str]], values: list[object], ranking_topic: object,
     topic_data: bytes, topic_offsets: object, suffix: bytes,
 ) -> bytes:
     """trec_eval's per-topic lines of the rows given."""
 
-def trec_summary_lines(entries: list[tuple[str, str, str, Any]], suffix: bytes) -> bytes:
+def trec_summary_lines(entries: Sequence[tuple[str, str, str, Any]], suffix: bytes) -> bytes:
     """One run's summary (all) lines: (label, value type, aggregate, value) each."""
 
 # pytrec_eval-style dicts (rust/src/bind/dicts.rs)

@@ -35,12 +35,11 @@ from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
-from .. import _engine
 from ..core.judged import JudgedRankings
 from ..core.rows import TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
-from ..io.table import Column, engine_values
+from ..io.table import Column, run_summaries, summary_mean
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -69,8 +68,7 @@ class Averaging:
     def mean(self, values: np.ndarray, divisor: int) -> float:
         """The mean of ``values`` over ``divisor`` topics, added topic by topic (no topic:
         0, ndeval's C ``0.0/0`` = ``-nan`` or ``±inf``): the engine's ``summary_mean``."""
-        return _engine.summary_mean(np.ascontiguousarray(values, dtype=np.float64), divisor,
-                                    self.rule)
+        return summary_mean(values, divisor, self.rule)
 
 
 class RunSummaries:
@@ -195,16 +193,9 @@ class Evaluation(RunSummaries):
     def _summaries(self) -> list[list[Any]]:
         """The summary values of every run, computed by the engine
         (``rust/src/output/summary.rs``: the rules of the module documentation)."""
-        rows, averaging = self.rows, self.averaging
-        evaluated = (None if rows.evaluated is None
-                     else np.ascontiguousarray(rows.evaluated, dtype=bool))
-        return _engine.summaries(
-            [(c.label, c.aggregate) for c in self.columns],
-            [engine_values(self.values[c.label])
-             if c.aggregate in ("mean", "gmean", "sum") else None for c in self.columns],
-            np.ascontiguousarray(rows.ranking_run, dtype=np.int64), evaluated,
-            rows.placeholder is not None, list(self.runs), averaging.rule,
-            averaging.complete, averaging.n_qrels_topics, list(averaging.totals.items()))
+        averaging = self.averaging
+        return run_summaries(self.columns, self.values, self.rows, averaging.rule,
+                             averaging.complete, averaging.n_qrels_topics, averaging.totals)
 
     def to_matrix(self, *, allow_missing: bool = False,
                   measures: Sequence[str] | None = None) -> ScoreMatrix:
