@@ -91,13 +91,12 @@ pub fn trec_text(
                 )
             })?;
         let mut own = found.1.clone();
-        if placeholders && let Some(missing) = &column.missing {
+        if let (true, Some(missing)) = (placeholders, &column.missing) {
             substitute(&mut own, missing, &batch.placeholder, &column.label)?;
         }
         values.push(Some(own));
     }
     let cells: Vec<Option<Cells>> = values.iter().map(|v| v.as_ref().map(cells_of)).collect();
-    let n_rows = batch.ranking_run.len();
     let mut rows = vec![Vec::new(); request.run_names.len()];
     for (row, &run) in batch.ranking_run.iter().enumerate() {
         rows.get_mut(run as usize)
@@ -147,11 +146,7 @@ pub fn trec_text(
     };
     let topic = |row: usize| judgment.topics[batch.ranking_topic[row] as usize].as_bytes();
     let several = request.run_names.len() > 1;
-    let mut out = Vec::with_capacity(if request.per_query {
-        n_rows * lines.len() * 40
-    } else {
-        0
-    });
+    let mut out = Vec::new();
     for (run_rows, name) in rows.iter().zip(&request.run_names) {
         let suffix = if several {
             [b"\t", name.as_bytes()].concat()
