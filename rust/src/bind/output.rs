@@ -207,14 +207,14 @@ fn trec_lines<'py>(
     let ranking_topic = ranking_topic.as_slice()?;
     check_lengths(cells.iter(), ranking_topic.len())?;
     let offsets = topic_offsets.as_slice()?;
-    let n_topics = offsets.len().saturating_sub(1);
-    if offsets
-        .windows(2)
-        .any(|w| w[0] > w[1] || w[1] as usize > topic_data.len())
-        || ranking_topic
-            .iter()
-            .any(|&t| usize::try_from(t).map_or(true, |t| t >= n_topics))
-    {
+    // the topics of the rows only (a block of lines names few of the topics)
+    let span = |t: i64| -> Option<(usize, usize)> {
+        let t = usize::try_from(t).ok()?;
+        let start = usize::try_from(*offsets.get(t)?).ok()?;
+        let stop = usize::try_from(*offsets.get(t + 1)?).ok()?;
+        (start <= stop && stop <= topic_data.len()).then_some((start, stop))
+    };
+    if ranking_topic.iter().any(|&t| span(t).is_none()) {
         return Err(PyValueError::new_err("topic offsets and rows disagree"));
     }
     let line_columns = columns
@@ -232,8 +232,8 @@ fn trec_lines<'py>(
         catch_unwind(AssertUnwindSafe(|| {
             let mut out = Vec::new();
             let topic = |row: usize| {
-                let t = ranking_topic[row] as usize;
-                &topic_data[offsets[t] as usize..offsets[t + 1] as usize]
+                let (start, stop) = span(ranking_topic[row]).unwrap_or_default();
+                &topic_data[start..stop]
             };
             trec_text::per_topic_lines(
                 &mut out,

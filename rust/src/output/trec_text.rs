@@ -43,6 +43,14 @@ pub fn per_topic_lines<'t>(
     suffix: &[u8],
 ) {
     let pieces: Vec<Vec<u8>> = columns.iter().map(|c| label_piece(c.label)).collect();
+    let mut rows = rows.peekable();
+    if let Some(&first) = rows.peek() {
+        // about the bytes of the lines (as if every topic were as long as the first and
+        // every value `d.dddd`): one allocation instead of a doubling buffer's copies
+        let line: usize = pieces.iter().map(Vec::len).sum::<usize>()
+            + columns.len() * (topic(first).len() + 8 + suffix.len());
+        out.reserve(line.saturating_mul(rows.size_hint().0));
+    }
     for row in rows {
         let topic = topic(row);
         for (column, piece) in columns.iter().zip(&pieces) {
