@@ -116,3 +116,32 @@ def test_evaluate_trec_refuses_what_it_cannot_compute(tmp_path):
                             False, [], False, True, 1, 9, 0)
     with pytest.raises(ValueError, match="run names"):
         batch.evaluate_trec(CALLS, COLUMNS, ["r", "s"], False, [], False, True, 1, 9, 0)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("complete", "compat"), [(False, 9), (True, 9), (True, 10),
+                                                  (False, 10)])
+def test_evaluate_trec_of_the_plan_of_all_trec(tmp_path, complete, compat):
+    """Every trec_eval measure (``-m all_trec``), planned by
+    :func:`irscale.measures.plan.plan_trec`, printed by the engine as by ``evaluate``."""
+    from irscale.evaluation import complete_num_rel
+    from irscale.measures.base import EvalContext
+    from irscale.measures.names import parse_measures
+    from irscale.measures.plan import plan_trec
+
+    qrels, paths = write_files(tmp_path, 11)
+    requests = parse_measures(["all_trec"], compat=compat)
+    plan = plan_trec(requests, EvalContext(compat=compat, complete=complete))
+    assert plan is not None
+    ev = irscale.evaluate(qrels, paths, ["all_trec"], complete=complete, compat=compat)
+    batch = _engine.judge_trec_batch(qrels, qrels, [(p, p) for p in paths], "trec_eval",
+                                     compat, None, False, complete and compat == 10)
+    totals = (complete_num_rel(batch.at_least, requests, 1)
+              if complete and compat == 9 else {})
+    ours = batch.evaluate_trec(
+        [(c.family, list(c.ints), list(c.floats), list(c.gains)) for c in plan.calls],
+        [(c.call, c.output, c.label, c.value_type, c.aggregate, c.per_query, c.missing_value)
+         for c in plan.columns],
+        [last for _, last, _ in batch.notes()], complete, list(totals.items()), True, True, 1,
+        compat, 0)
+    assert ours.decode() == ev.format("trec", per_query=True)
