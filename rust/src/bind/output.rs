@@ -147,24 +147,27 @@ fn summaries<'py>(
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let mut out = Vec::with_capacity(runs.len());
-    for (rows, run) in rows_by_run(ranking_run, runs.len())?.iter().zip(&runs) {
-        let evaluated = match evaluated {
-            Some(flags) => rows.iter().filter(|&&row| flags[row]).count(),
-            None => rows.len(),
-        };
-        let run_rows = RunRows { rows, evaluated };
-        let values = averaging
-            .summarise(&summary_columns, run_rows, placeholders, run)
-            .map_err(PyValueError::new_err)?;
-        out.push(
-            values
-                .into_iter()
-                .map(|v| summary_object(py, v))
-                .collect::<PyResult<Vec<_>>>()?,
-        );
-    }
-    Ok(out)
+    let by_run = rows_by_run(ranking_run, runs.len())?;
+    let computed = catch_unwind(AssertUnwindSafe(|| {
+        by_run
+            .iter()
+            .zip(&runs)
+            .map(|(rows, run)| {
+                let evaluated = match evaluated {
+                    Some(flags) => rows.iter().filter(|&&row| flags[row]).count(),
+                    None => rows.len(),
+                };
+                let run_rows = RunRows { rows, evaluated };
+                averaging.summarise(&summary_columns, run_rows, placeholders, run)
+            })
+            .collect::<Result<Vec<_>, String>>()
+    }))
+    .map_err(|_| internal("summarising runs"))?
+    .map_err(PyValueError::new_err)?;
+    computed
+        .into_iter()
+        .map(|values| values.into_iter().map(|v| summary_object(py, v)).collect())
+        .collect()
 }
 
 /// trec_eval's mean of `values` over `divisor` topics by the rule `rule` (ndeval's C
