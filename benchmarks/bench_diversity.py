@@ -19,7 +19,10 @@ loads every tool alike; the table gives medians, the load average before and aft
   measures (pyndeval underneath; ERR-IA, nERR-IA, P-IA and MAP-IA at α = 0.5).
 
     python benchmarks/bench_diversity.py [--tools irscale pyndeval ir_measures]
-                                         [--repeat 3] [--markdown docs/benchmarks-diversity.md]
+                                         [--repeat 3] [--runs 100]
+                                         [--markdown docs/benchmarks-diversity.md]
+
+``--runs N`` evaluates the first N run files only (the case keeps its 100).
 """
 
 from __future__ import annotations
@@ -178,11 +181,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tools", nargs="+", default=list(WORKERS), choices=list(WORKERS))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=RUNS, choices=range(1, RUNS + 1),
+                        metavar=f"1..{RUNS}", help="evaluate the first RUNS run files")
     parser.add_argument("--markdown", type=Path, default=None)
     args = parser.parse_args()
     generate(DATA)
     qrels = DATA / "qrels.txt"
-    runs = sorted(DATA.glob("run*.txt"))
+    runs = sorted(DATA.glob("run*.txt"))[: args.runs]
     load_before = os.getloadavg()
     samples: dict[str, list[tuple[float, float, float]]] = {tool: [] for tool in args.tools}
     for _ in range(args.repeat):  # round the tools, so that a shared machine loads all alike
@@ -197,7 +202,7 @@ def main() -> None:
                   if tool != "irscale"] if "irscale" in rows else [])
     base_wall, base_cpu, _ = rows.get("irscale", (float("nan"), float("nan"), 0))
     lines = [
-        f"Case: {TOPICS} topics × {RUNS} runs × {DOCS} documents, 3–8 intents per topic, "
+        f"Case: {TOPICS} topics × {args.runs} runs × {DOCS} documents, 3–8 intents per topic, "
         f"ndeval's 21 columns per topic; median of {args.repeat} fresh processes per tool, "
         "taken round the tools (start-up and imports included).",
         "",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from irscale.core import identifiers
@@ -85,18 +86,26 @@ def test_pair_judge_gives_the_degrees_of_the_qrels(seed):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_score_order_is_ndeval_traditional_order(seed):
-    """Topic ascending, score descending, docno descending by bytes, then the rows' order:
-    a stable sort on those keys in plain Python."""
-    from irscale.core.ranking import score_order
+def test_rank_rows_is_ndeval_traditional_order(seed):
+    """Topic by its place in the topics given, score descending (as doubles with compat
+    10), docno descending by bytes: a sort on those keys in plain Python (rows equal on
+    all three, a document retrieved twice, may come in either order)."""
+    from irscale.core.inputs import Run
+    from irscale.core.judge import rank_rows
 
     rng = np.random.default_rng(seed)
     n = 120
-    topic = rng.integers(0, 4, size=n)
-    score = rng.integers(0, 5, size=n) / 2.0
+    names = ["t2", "t0", "t1"]  # not in byte order: the order given counts
+    topic = rng.integers(0, 4, size=n)  # topic 3 (t3) is not asked for: left out
+    score = rng.integers(0, 5, size=n) / 2.0 + (rng.random(n) < 0.1) * 2.0 ** -40
     docnos = _words(rng, n)
-    got = score_order(topic, score, identifiers.strings(docnos))
+    topic_ids = [f"t{t}" for t in topic.tolist()]
+    run = Run(name="r", topic=pa.chunked_array([identifiers.strings(topic_ids)]),
+              docno=pa.chunked_array([identifiers.strings(docnos)]), score=score)
+    rows, codes = rank_rows(run, names, "trec_eval", compat=10)
     # bytes descending: each byte negated, and a last item above any of them so that a
     # string comes after the longer strings it begins (b"ab" before b"a")
-    assert got.tolist() == sorted(range(n), key=lambda i: (
-        topic[i], -score[i], [-b for b in docnos[i].encode()] + [1]))
+    key = {i: (names.index(topic_ids[i]), -score[i], [-b for b in docnos[i].encode()] + [1])
+           for i in range(n) if topic_ids[i] in names}
+    assert [key[i] for i in rows.tolist()] == sorted(key.values())
+    assert codes.tolist() == [key[i][0] for i in rows.tolist()]

@@ -12,25 +12,24 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import irscale
-from irscale.core import ranking as ranking_module
-from irscale.core import segments as segments_module
 from irscale.core._columnar import arrow as arrow_module
-from irscale.core._columnar import qrels_index
 from irscale.core._columnar.blocks import TopicBlocks, stable_order
-from irscale.core._columnar.qrels_index import QrelsIndex
-from irscale.core.inputs import Qrels, Run, as_c_float, c_float_rank_keys
-from irscale.core.judge import build_judged_rankings, judge_run, judge_run_rows
+from irscale.core.inputs import Qrels, Run, as_c_float
+from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED
 from irscale.core.options import TIE_POLICIES
 from irscale.core.ranking import RankingOptions
-from irscale.core.segments import (
-    segment_argsort,
-    segment_cumsum,
-    segment_sort_keys,
-    segment_sum,
-)
+from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict
+
+from .oracles import columnar_ranking as ranking_module
+from .oracles import qrels_index
+from .oracles import segment_sorts as segments_module
+from .oracles.columnar_judge import judge_run, judge_run_rows
+from .oracles.columnar_ranking import c_float_rank_keys
+from .oracles.qrels_index import QrelsIndex, sorted_codes
+from .oracles.segment_sorts import segment_argsort, segment_sort_keys
 
 QRELS = qrels_from_dict({"1": {"a": 1, "b": 0, "c": 2, "x": -1}, "2": {"a": 1}})
 RUN = run_from_dict({"1": {"a": 1.0, "b": 2.0, "c": 1.0, "d": 1.0, "x": 0.5},
@@ -524,7 +523,7 @@ def test_tables_on_the_run_side_only_for_a_run_much_smaller_than_the_qrels():
     shared = QrelsIndex.build(qrels)
 
     def pairs(index, fingerprints=run.docno_fingerprints):
-        block_topic = run.topic_blocks.codes_in(index.topic_array)
+        block_topic = arrow_module.index_in(run.topic_blocks.heads, index.topic_array)
         found = index.hits(fingerprints, run.topic_blocks, block_topic)
         return sorted(zip(*found, strict=True)) if found is not None else None
 
@@ -558,7 +557,8 @@ def test_tables_dropped_once_the_runs_served_are_looked_up():
     qrels = _qrels_of()
     rows = [("1", d, 1.0, 1) for d in ("d1", "d3", "zz")] + [("2", "d2", 0.5, 1)]
     run = _run_of(rows)
-    block_topic = run.topic_blocks.codes_in(QrelsIndex.build(qrels).topic_array)
+    block_topic = arrow_module.index_in(run.topic_blocks.heads,
+                                         QrelsIndex.build(qrels).topic_array)
 
     def pairs(index):
         found = index.hits(run.docno_fingerprints, run.topic_blocks, block_topic)
@@ -782,7 +782,7 @@ def test_blocks_encode_their_values_alike_whether_they_repeat_early_or_not(value
     heads = blocks.heads.to_pylist()
     distinct = sorted(set(heads), key=lambda v: v.encode())
     assert blocks.contiguous == (len(distinct) == len(heads))
-    sorted_values, codes = blocks.sorted_codes()
+    sorted_values, codes = sorted_codes(blocks)
     assert sorted_values.to_pylist() == distinct
     assert codes.tolist() == [distinct.index(v) for v in heads]
     value_codes = blocks.value_codes().tolist()

@@ -30,6 +30,8 @@ from irscale.io.memory import qrels_from_dict, run_from_frame
 from irscale.io.sources import as_runs
 from irscale.parallel import threads
 
+from .oracles.qrels_index import sorted_codes
+
 
 def write(tmp_path, name, text, compress=False):
     path = tmp_path / name
@@ -531,11 +533,12 @@ def test_grouping_many_shuffled_topics(n_topics):
                                          "topic-over-8-bytes")), max_size=6),
                 max_size=4))
 def test_sorted_codes_are_the_sorted_values_and_each_blocks_place(chunks):
-    """TopicBlocks.sorted_codes: the distinct values in byte order and every block's index
-    in them, as pyarrow's unique, sort and index_in give them (blocks repeated or not)."""
+    """sorted_codes (of the Python judge kept as the engine's oracle): the distinct values in
+    byte order and every block's index in them, as pyarrow's unique, sort and index_in give
+    them (blocks repeated or not)."""
     values = pa.chunked_array([pa.array(c, pa.string()) for c in chunks], pa.string())
     blocks = TopicBlocks.of(values)
-    distinct, codes = blocks.sorted_codes()
+    distinct, codes = sorted_codes(blocks)
     expected = sorted(set(values.to_pylist()), key=str.encode)
     assert distinct.to_pylist() == expected
     assert codes.dtype == np.int64

@@ -17,8 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscale import evaluate
-from irscale.core._columnar import qrels_index
+from irscale import _engine, evaluate
 from irscale.core.judge import build_judged_rankings
 from irscale.core.ranking import RankingOptions
 from irscale.io.memory import qrels_from_dict, run_from_dict
@@ -177,6 +176,21 @@ FAMILIES_EXACT = ("all_trec", "ndcg.1=3,2=9,4=4.5", "ndcg.0=-1,3=2", "Rndcg.2=0.
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _sparse(judge_columns):
+    """The engine's ``judge_columns`` with the layout of one column per distinct judged
+    degree of the qrels forced, as the engine lays out qrels with a large degree."""
+    def sparse(*args):
+        judged, rows = judge_columns(*args)
+        rel, offsets, rel_levels, degrees, dense, judgments, *rest = judged
+        if dense:
+            keep = np.flatnonzero(judgments)
+            keep = keep if len(keep) else np.zeros(1, dtype=np.int64)
+            rel_levels, degrees, judgments = rel_levels[:, keep], degrees[keep], judgments[keep]
+        return (rel, offsets, rel_levels, degrees, False, judgments, *rest), rows
+
+    return sparse
+
+
 @given(qrels_strategy(), run_strategy(), st.sampled_from((1, 2, 3)), st.booleans())
 def test_one_column_per_distinct_degree_gives_the_dense_values(qrels, run, level, judged_only):
     """The layout with one column per distinct degree (used for large labels) gives every
@@ -185,19 +199,18 @@ def test_one_column_per_distinct_degree_gives_the_dense_values(qrels, run, level
         return
     qrels = relabel(qrels, {12: 4})  # degrees up to 4: gain lists and exp gains apply
     options = {"relevance_level": level, "judged_only": judged_only, "allow_empty": True}
-    # Qrels and Run objects: the Python judge, whose layout the patch forces (dicts would
-    # be judged by the engine)
+    # Qrels and Run objects: their judged rankings pass through the layout the patch forces
     qrels, run = qrels_from_dict(qrels), run_from_dict(run)
     dense = evaluate_quietly(qrels, run, FAMILIES_EXACT, **options)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(qrels_index, "dense_layout", lambda degrees: False)
+        patch.setattr(_engine, "judge_columns", _sparse(_engine.judge_columns))
         sparse = evaluate_quietly(qrels, run, FAMILIES_EXACT, **options)
     assert sparse.rankings.degrees is not None
     for label, values in dense.values.items():
         assert same(values, sparse.values[label]), label
     # the forced layout really differs when a degree is missing, e.g. {0, 2}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(qrels_index, "dense_layout", lambda degrees: False)
+        patch.setattr(_engine, "judge_columns", _sparse(_engine.judge_columns))
         jr = build_judged_rankings(qrels_from_dict({"q": {"a": 0, "b": 2}}),
                                    [run_from_dict({"q": {"a": 1.0}})], RankingOptions())
     assert jr.column_degrees.tolist() == [0, 2]

@@ -19,10 +19,10 @@ them), and ``cli`` is the command. Modules of one layer may import each other.
 
 A second rule (the design notes): no module imports a private (``_name``) module of
 another top-level package; a module used across packages is public. One seam is named
-(:data:`ENGINE_USERS`): the columnar engine behind the core, ``irscale.core._columnar``,
-is imported by the readers (``io``) and by the evaluation, which judge runs on it, and by
-no layer above: those use the core's public helpers (:mod:`irscale.core.identifiers`,
-:class:`irscale.core.judge.PairJudge`).
+(:data:`ENGINE_USERS`): the columnar helpers behind the core, ``irscale.core._columnar``,
+and the native engine, ``irscale._engine``, are imported by the core and the readers
+(``io``) only: the layers above use the core's public helpers
+(:mod:`irscale.core.identifiers`, :mod:`irscale.core.judge`).
 """
 
 from __future__ import annotations
@@ -74,13 +74,14 @@ ALLOWED: dict[tuple[str, str], str] = {
 }
 
 
-#: The private engine behind the core, and the modules that may import it besides the core's
-#: own: the readers build its columns (topic blocks, fingerprints, duplicates) as they parse,
-#: and the evaluations index the qrels once and judge every run on that index.
-#: The native engine (``irscale._engine``, compiled from ``rust/``) stands behind the same
-#: seam; the package's root reads only its version from it.
+#: The private engines behind the core, and the modules that may import them besides the
+#: core's own: the readers build the columnar helpers' columns (topic blocks, fingerprints,
+#: duplicates) as they parse and hand TREC files and dicts to the native engine
+#: (``irscale._engine``, compiled from ``rust/``), which judges every run (``Qrels`` and
+#: ``Run`` objects through ``irscale.core.judge``); the package's root reads only its
+#: version from it.
 ENGINES = ("irscale.core._columnar", "irscale._engine")
-ENGINE_USERS = ("irscale.core", "irscale.io", "irscale.evaluation", "irscale.evaluation_many")
+ENGINE_USERS = ("irscale.core", "irscale.io")
 
 
 def _modules() -> list[tuple[str, Path]]:

@@ -1,7 +1,8 @@
 """Work shared out between threads gives the values of the work done in one piece, bit for
 bit: the measures computed on pieces of a batch of rankings
 (:func:`irscale.measures.compute.compute_shared`) and the fingerprint lookups done chunk by
-chunk (:meth:`irscale.core._columnar.qrels_index._FingerprintTables.hits`), on every measure family.
+chunk (:meth:`tests.oracles.qrels_index._FingerprintTables.hits`, of the Python judge kept as
+the engine's oracle), on every measure family.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from irscale import evaluate
-from irscale.core._columnar import qrels_index
-from irscale.core._columnar.qrels_index import QrelsIndex
+from irscale.core._columnar import arrow
 from irscale.errors import MeasureError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures import compute
@@ -23,6 +23,8 @@ from irscale.measures.base import REGISTRY
 from irscale.measures.names import parse_measure
 from irscale.parallel import threads
 
+from .oracles import qrels_index
+from .oracles.qrels_index import QrelsIndex
 from .test_measures_parameters import (
     AT_CUTOFF,
     CLICKS,
@@ -137,7 +139,7 @@ def test_fingerprint_lookups_in_chunks_equal_one_lookup(monkeypatch, rows):
     (the string check that follows would hide wrong candidates)."""
     index = QrelsIndex.build(qrels_from_dict(QRELS))
     run = run_from_dict(RUNS["a"], name="a")
-    block_topic = run.topic_blocks.codes_in(index.topic_array)
+    block_topic = arrow.index_in(run.topic_blocks.heads, index.topic_array)
     tables = index.tables
     assert tables is not None
     whole = tables.hits(run.docno_fingerprints, run.topic_blocks, block_topic)

@@ -114,6 +114,19 @@ impl<'a> Index<'a> {
     }
 }
 
+impl Index<'_> {
+    /// The code of topic `topic` (its place in [`Index::topics`]), if it has judgments.
+    pub fn code(&self, topic: &[u8]) -> Option<u32> {
+        self.code.get(topic).copied()
+    }
+
+    /// The degree of `docno` for the topic of code `code`: the qrels', `UNJUDGED` for a
+    /// negative one, `NONPOOL` for a document not in the qrels.
+    pub fn degree(&self, code: u32, docno: &[u8]) -> i64 {
+        *self.judged[code as usize].get(docno).unwrap_or(&NONPOOL)
+    }
+}
+
 /// The degrees counted by the columns of the recall bases, and whether they are dense
 /// (`dense_layout`): one column per degree `0..=top` when that is at most twice the
 /// distinct judged degrees, or 16; one per distinct judged degree otherwise (a label of
@@ -138,10 +151,19 @@ pub struct Judged {
     pub placeholder: Vec<bool>,
     /// The run's topics that have no judgments, in byte order.
     pub unjudged: Vec<String>,
+    /// The run's row of every document of `rel` but the placeholders, when asked for
+    /// ([`judge_run_rows`]); empty otherwise.
+    pub rows: Vec<u32>,
 }
 
 /// The judged rankings of `run` against `index`.
 pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
+    judge_run_rows(index, run, options, false)
+}
+
+/// [`judge_run`], and with `keep_rows` the run's row of every judged document
+/// ([`Judged::rows`]: for per-document lookups such as labels).
+pub fn judge_run_rows(index: &Index, run: &Run, options: &Options, keep_rows: bool) -> Judged {
     let mut present: Vec<(u32, usize)> = Vec::new();
     let mut unjudged: Vec<&[u8]> = Vec::new();
     for (t, name) in run.topics.iter().enumerate() {
@@ -168,7 +190,7 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
         shares.push(share);
         rest = after;
     }
-    let kept: Vec<usize> = present
+    let (kept, chosen): (Vec<usize>, Vec<Vec<u32>>) = present
         .par_iter()
         .zip(shares)
         .map(|(&(code, t), share)| {
@@ -176,16 +198,20 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
             rank(&mut rows, run, options.ties, options.doubles);
             let judged = &index.judged[code as usize];
             let mut kept = 0;
-            for &row in &rows[..share.len()] {
+            for at in 0..share.len() {
+                let row = rows[at];
                 let degree = *judged.get(run.docno.get(row)).unwrap_or(&NONPOOL);
                 if !options.judged_only || degree >= 0 {
                     share[kept] = degree;
+                    rows[kept] = row;
                     kept += 1;
                 }
             }
-            kept
+            rows.truncate(if keep_rows { kept } else { 0 });
+            (kept, rows)
         })
-        .collect();
+        .unzip();
+    let rows = chosen.concat();
     if options.judged_only {
         // the documents kept of each ranking moved up behind the ranking before
         let (mut at, mut start) = (0, 0);
@@ -209,6 +235,7 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
             lengths,
             topic: codes,
             unjudged,
+            rows,
         };
     }
     // trec_eval 10's -c: a ranking of one document not in the pool for each topic missing
@@ -218,6 +245,7 @@ pub fn judge_run(index: &Index, run: &Run, options: &Options) -> Judged {
         topic: (0..index.topics.len() as i64).collect(),
         placeholder: Vec::with_capacity(index.topics.len()),
         unjudged,
+        rows,
     };
     let mut next = codes.iter().zip(&lengths).peekable();
     let mut start = 0;

@@ -4,6 +4,7 @@
 //! and return `Result`s, converted there into Python values and the package's exceptions.
 
 mod bind;
+pub mod columns;
 pub mod dicts;
 pub mod diversity;
 pub mod judge;
@@ -30,6 +31,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::trec::register(m)?;
     bind::diversity::register(m)?;
     bind::dicts::register(m)?;
+    bind::columns::register(m)?;
     bind::output::register(m)?;
     Ok(())
 }

@@ -65,7 +65,7 @@ pub struct Judgment {
 
 /// The text of `file`, or the error that it cannot be read or its gzip data cannot be
 /// decompressed.
-fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
+pub fn text<'a>(file: &File<'a>) -> Result<Cow<'a, [u8]>, ReadError> {
     let gzip = |why| ReadError::whole(Kind::Gzip, why, file.name);
     match file.data {
         Data::Bytes(data) => source::text(data).map_err(gzip),

@@ -107,6 +107,46 @@ def judge_dicts(
     """The judged rankings of dicts read by :func:`read_dicts`, as
     :meth:`JudgedTrec.arrays` gives those of files."""
 
+# ndeval's files (rust/src/read/diversity.rs)
+def read_diversity_qrels(
+    source: bytes | str | os.PathLike[str], name: str, ndeval: bool,
+) -> tuple[tuple[Any, Any], tuple[Any, Any], tuple[Any, Any], Any]:
+    """Diversity qrels ``topic subtopic docno judgment`` from a file's bytes or path:
+    ``(topic, subtopic, docno, judgment)``, each string column as ``(offsets, data)``."""
+
+def read_ndeval_run(
+    source: bytes | str | os.PathLike[str], name: str, ndeval_topics: bool,
+) -> tuple[list[str], Any, tuple[Any, Any], Any, Any, list[str]]:
+    """A TREC run read as ndeval reads it: ``(topic ids, every row's topic number, docno
+    as (offsets, data), score, rank, run ids)``."""
+
+def ndeval_numbers(ids: list[str], run_topics: bool) -> list[int | None]:
+    """Every id as ndeval reads it (a natural number, or with ``run_topics`` a run's
+    topic), ``None`` where ndeval refuses it."""
+
+# Qrels and Run objects as columns (rust/src/columns.rs): a string column is its Arrow
+# offsets (int32 or int64) and data (uint8); see irscale.core.native_columns
+def judge_columns(
+    qrels: tuple[Any, ...], runs: list[tuple[Any, ...]], ties: str, compat: int,
+    max_docs: int | None, judged_only: bool, placeholders: bool, keep_rows: bool,
+) -> tuple[tuple[Any, ...], list[Any] | None]:
+    """The judged rankings of runs against qrels given as columns, as :func:`judge_trec`
+    gives those of files, and with ``keep_rows`` every run's row of each judged document
+    but the placeholders (uint32, in the order of the rankings)."""
+
+def qrels_levels(qrels: tuple[Any, ...]) -> tuple[list[str], Any, Any, bool]:
+    """``(topics in byte order, rel_levels, degrees, dense)`` of qrels given as columns."""
+
+def pair_degrees(qrels: tuple[Any, ...], codes: Any, docno_offsets: Any, docno_data: Any,
+                 doc: Any | None = None) -> Any:
+    """The degree (int64; -2 unjudged, -1 not in the qrels) of every pair (topic code among
+    the qrels' topics in byte order, -1 for none; docno ``doc[i]``, or ``i``)."""
+
+def ranked_rows(run: tuple[Any, ...], topics: list[str], ties: str, compat: int
+                ) -> tuple[Any, Any]:
+    """The rows (int64) of a run given as columns of the topics ``topics``, by their place
+    there, each topic's in ranking order, and the topic's place of every row."""
+
 # diversity measures (rust/src/diversity/)
 def ndeval_measure(
     family: str, cutoff: int | None, alpha: float, beta: float,
@@ -132,3 +172,10 @@ class IntentJudge:
     def judge(self, offsets: object, data: object, order: object, start: object,
               length: object, topic: object) -> tuple[Any, Any, Any, Any]:
         """The relevant entries (ranking, rank, intent, level) of a run."""
+    def judge_files(
+        self, runs: list[tuple[bytes | str | os.PathLike[str], str]], qrels_topics: list[str],
+        traditional: bool, max_docs: int | None, ndeval_topics: bool,
+    ) -> list[tuple[Any, ...]]:
+        """Run files read as ndeval reads them, put in ndeval's order and judged: per run
+        (run ids, topic ids, lengths, qrels topics, entries' ranking, rank, intent,
+        level)."""

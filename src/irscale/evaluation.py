@@ -1,9 +1,10 @@
 """``irscale.evaluate``: qrels + runs + measure names → per-topic values and summaries.
 
-The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch (by the
-native engine when the qrels and runs are TREC files, by the Python readers and judge
-otherwise: :func:`irscale.io.native_inputs.native_inputs` decides); every requested measure
-family is then computed by its kernel over the whole batch. Summaries
+The runs are judged once into a :class:`~irscale.core.judged.JudgedRankings` batch by the
+native engine: from the files' bytes when the qrels and runs are TREC files (or dicts),
+from the columns of the ``Qrels`` and ``Run`` objects the Python readers make otherwise
+(:func:`irscale.io.native_inputs.native_inputs` decides); every requested measure family
+is then computed by its kernel over the whole batch. Summaries
 follow trec_eval 9.0.8's rules (``meas_avg.c``):
 
 * means divide by the number of evaluated topics, or with ``complete`` (``-c``) by the
@@ -32,7 +33,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .core._columnar.qrels_index import QrelsIndex
 from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
@@ -305,16 +305,12 @@ def evaluation_setup(
 
 def evaluate_judged(
     qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
-    index: QrelsIndex | None = None, labels: Mapping[str, Any] | None = None,
-    allow_empty: bool = False, stacklevel: int = 2,
+    labels: Mapping[str, Any] | None = None, allow_empty: bool = False, stacklevel: int = 2,
 ) -> Evaluation:
     """:func:`evaluate` of runs already read, with options already checked (``setup``).
-
-    ``index``: the qrels' :class:`~irscale.core._columnar.qrels_index.QrelsIndex` when it was built
-    already (:func:`irscale.evaluation_many.evaluate_many` builds it once for every batch of
-    runs); built here otherwise. ``stacklevel``: that of the warnings (default: the caller).
+    ``stacklevel``: that of the warnings (default: the caller).
     """
-    judged = _judge(qrels, runs, setup, index=index, labels=labels, allow_empty=allow_empty,
+    judged = _judge(qrels, runs, setup, labels=labels, allow_empty=allow_empty,
                     stacklevel=stacklevel + 1)
     return _measure(*judged, setup, labels, stacklevel=stacklevel + 1)
 
@@ -331,7 +327,7 @@ def evaluate_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty
 
 
 def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
-           index: QrelsIndex | None = None, labels: Mapping[str, Any] | None = None,
+           labels: Mapping[str, Any] | None = None,
            allow_empty: bool = False, stacklevel: int = 3
            ) -> tuple[JudgedRankings, dict[str, int]]:
     """The first half of :func:`evaluate_judged`: the judged rankings (labels attached,
@@ -339,8 +335,7 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     of ``qrels`` and ``runs``. ``stacklevel``: that of the warnings, seen from here."""
     options, context = setup.options, setup.context
     jr = build_judged_rankings(qrels, runs, options,
-                               placeholders=context.complete and context.compat == 10,
-                               index=index)
+                               placeholders=context.complete and context.compat == 10)
     if labels:
         tables = {str(name): read_labels(source) for name, source in labels.items()}
         jr = attach_labels(jr, qrels, runs, options, tables)

@@ -11,10 +11,9 @@ table and the summary values of its runs. Nothing else of a batch outlives its t
 memory of the evaluation is that of the batches running at once (``workers`` of them
 locally, one per Dask worker) plus the qrels, whatever the number of files.
 
-The qrels are read, and their index (:class:`~irscale.core._columnar.qrels_index.QrelsIndex`) built,
-once; a Dask executor receives them once per worker (scattered, broadcast) and reads the run
-files by their paths, so the workers must see the files under the same paths (one machine,
-or a shared file system).
+The qrels are read once; a Dask executor receives them once per worker (scattered,
+broadcast) and reads the run files by their paths, so the workers must see the files under
+the same paths (one machine, or a shared file system).
 
 Per-topic output (``out``)
     A folder of Parquet files, one per batch: ``part-00000.parquet``, ``part-00001.parquet``
@@ -53,7 +52,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .core._columnar.qrels_index import QrelsIndex
+from .core.inputs import Qrels
 from .core.options import TiePolicy
 from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
@@ -81,8 +80,6 @@ from .parallel import ExecutorArg, check_workers, is_local, run_tasks
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-
-    from .core.inputs import Qrels
 
 #: Name of the per-topic file of batch ``k`` (the number is zero-padded to the width
 #: :func:`part_name` gives).
@@ -334,7 +331,7 @@ allow_empty
                                                 force=force)
     inputs = native_inputs(qrels, files)
     judged: Judged = (read_qrels_once(inputs) if isinstance(inputs, NativeInputs) else
-                      _python_qrels(qrels))
+                      as_qrels(qrels))
     batches = [(tuple(files[i:i + size]), tuple(chosen[i:i + size]))
                for i in range(0, len(files), size)]
     capture = not is_local(executor)
@@ -443,16 +440,10 @@ def _publish(temporary: str, folder: Path, force: bool) -> None:
     os.rename(temporary, folder)
 
 
-#: How a batch's runs are judged: by the engine (:class:`NativeInputs`, the qrels read
-#: once: :func:`irscale.io.native_inputs.native_inputs`), or by the Python judge against
-#: the qrels and their index, built once.
-Judged = NativeInputs | tuple["Qrels", QrelsIndex]
-
-
-def _python_qrels(qrels: Any) -> tuple[Qrels, QrelsIndex]:
-    """The qrels read by the Python readers, and their index."""
-    qrels_obj = as_qrels(qrels)
-    return qrels_obj, QrelsIndex.build(qrels_obj)
+#: How a batch's runs are judged: as TREC files (:class:`NativeInputs`, the qrels read
+#: once: :func:`irscale.io.native_inputs.native_inputs`), or as runs read by the Python
+#: readers, against the qrels read once by them.
+Judged = NativeInputs | Qrels
 
 
 def _evaluate_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
@@ -481,8 +472,7 @@ def _batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
         runs = [read_run_file(path, name=name, keep_rank=keep_rank)
                 for path, name in zip(paths, names, strict=True)]
         _batch_names(paths, names, [run.name for run in runs])
-        evaluation = evaluate_judged(judged[0], runs, setup, index=judged[1],
-                                     allow_empty=allow_empty)
+        evaluation = evaluate_judged(judged, runs, setup, allow_empty=allow_empty)
         del runs
     return _Batch(
         runs=evaluation.runs, columns=evaluation.columns,

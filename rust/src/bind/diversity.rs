@@ -1,11 +1,14 @@
 //! Python's view of the diversity engine (`crate::diversity`): ndeval's and NTCIREVAL's
 //! measures on rankings judged per intent, and the per-intent judge.
 
-use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::trec::{Given, read_error};
 use crate::diversity;
+use crate::read::diversity::{self as files, Column};
+use crate::trec::{File, text};
 
 /// A batch of rankings judged per intent, as numpy arrays (those of
 /// `irscale.measures.diversity.rankings.DiversityRankings`): `(lengths, ranking_topic,
@@ -204,10 +207,193 @@ impl IntentJudge {
             entries.level.into_pyarray(py).into_any().unbind(),
         ))
     }
+
+    /// The run files `runs` (`(bytes or path, name in messages)`, plain or gzip) read as
+    /// ndeval reads them, each put in ndeval's order (`traditional`: by score) and judged
+    /// ([`diversity::run_files`]), side by side: per run `(run ids, topic ids, lengths,
+    /// qrels topics, entries' ranking, rank, intent, level)`, rankings in the order of
+    /// the run's topics' first appearance, `qrels_topics` naming the index's topics. The
+    /// first faulty file, in order, raises `TrecReadError`.
+    #[pyo3(signature = (runs, qrels_topics, traditional, max_docs, ndeval_topics))]
+    fn judge_files<'py>(
+        &self,
+        py: Python<'py>,
+        runs: Vec<(Bound<'py, PyAny>, String)>,
+        qrels_topics: Vec<String>,
+        traditional: bool,
+        max_docs: Option<i64>,
+        ndeval_topics: bool,
+    ) -> PyResult<Vec<JudgedFile<'py>>> {
+        let given = runs
+            .iter()
+            .map(|(data, name)| Ok((Given::of(data)?, name)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let run_files: Vec<File> = given
+            .iter()
+            .map(|(data, name)| File {
+                data: data.data(),
+                name,
+            })
+            .collect();
+        let how = diversity::run_files::Reading {
+            qrels_topics: &qrels_topics,
+            traditional,
+            max_docs,
+            ndeval_topics,
+        };
+        let judged = py
+            .detach(|| diversity::run_files::judge_files(&self.index, &run_files, &how))
+            .map_err(|error| read_error(error.into()))?;
+        Ok(judged
+            .into_iter()
+            .map(|run| {
+                (
+                    run.runids,
+                    run.topics,
+                    run.length.into_pyarray(py),
+                    run.qrels_topic.into_pyarray(py),
+                    run.entries.ranking.into_pyarray(py),
+                    run.entries.rank.into_pyarray(py),
+                    run.entries.intent.into_pyarray(py),
+                    run.entries.level.into_pyarray(py),
+                )
+            })
+            .collect())
+    }
+}
+
+/// One run file judged, as [`IntentJudge::judge_files`] gives it.
+type JudgedFile<'py> = (
+    Vec<String>,
+    Vec<String>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// Strings end to end as numpy arrays: `(offsets, data)` (arrow's layout).
+type Strings<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u8>>);
+
+fn strings(py: Python<'_>, column: Column) -> Strings<'_> {
+    (
+        column.offsets.into_pyarray(py),
+        column.data.into_pyarray(py),
+    )
+}
+
+/// Diversity qrels `topic subtopic docno judgment` from a file's bytes or path (plain or
+/// gzip), named `name` in errors, as ndeval reads them (`ndeval`: the topic and subtopic
+/// ids too; [`files::read_qrels`]): `(topic, subtopic, docno, judgment)`, each string
+/// column as `(offsets, data)`. A fault of the file raises `TrecReadError`.
+#[pyfunction]
+fn read_diversity_qrels<'py>(
+    py: Python<'py>,
+    source: Bound<'py, PyAny>,
+    name: &str,
+    ndeval: bool,
+) -> PyResult<(
+    Strings<'py>,
+    Strings<'py>,
+    Strings<'py>,
+    Bound<'py, PyArray1<i64>>,
+)> {
+    let given = Given::of(&source)?;
+    let file = File {
+        data: given.data(),
+        name,
+    };
+    let qrels = py
+        .detach(|| files::read_qrels(&text(&file)?, name, ndeval))
+        .map_err(|error| read_error(error.into()))?;
+    Ok((
+        strings(py, qrels.topic),
+        strings(py, qrels.subtopic),
+        strings(py, qrels.docno),
+        qrels.judgment.into_pyarray(py),
+    ))
+}
+
+/// A run's columns as Python takes them: `(topic ids, topic number of every row, docno,
+/// score, rank, run ids)`.
+type RunColumns<'py> = (
+    Vec<String>,
+    Bound<'py, PyArray1<i64>>,
+    Strings<'py>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Vec<String>,
+);
+
+/// A TREC run read as ndeval reads it ([`files::read_run`]) from a file's bytes or path,
+/// named `name` in errors: its topic ids (`ndeval_topics`: as ndeval reads them) in order
+/// of first appearance, every row's topic number, docnos (`(offsets, data)`), scores,
+/// ranks, and its distinct run ids. A fault of the file raises `TrecReadError`.
+#[pyfunction]
+fn read_ndeval_run<'py>(
+    py: Python<'py>,
+    source: Bound<'py, PyAny>,
+    name: &str,
+    ndeval_topics: bool,
+) -> PyResult<RunColumns<'py>> {
+    let given = Given::of(&source)?;
+    let file = File {
+        data: given.data(),
+        name,
+    };
+    let columns = py
+        .detach(|| {
+            let data = text(&file)?;
+            let run = files::read_run(&data, name, ndeval_topics)?;
+            let mut docno = Column::default();
+            docno.offsets.reserve(run.docno.len() + 1);
+            docno.offsets.push(0);
+            for d in &run.docno {
+                docno.data.extend_from_slice(d);
+                docno.offsets.push(docno.data.len() as i64);
+            }
+            let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            Ok::<_, crate::read::error::ReadError>((
+                run.topics.iter().map(|t| lossy(t)).collect::<Vec<_>>(),
+                run.topic.iter().map(|&t| i64::from(t)).collect::<Vec<_>>(),
+                docno,
+                run.score,
+                run.rank,
+                run.runids.iter().map(|r| lossy(r)).collect::<Vec<_>>(),
+            ))
+        })
+        .map_err(|error| read_error(error.into()))?;
+    let (topics, topic, docno, score, rank, runids) = columns;
+    Ok((
+        topics,
+        topic.into_pyarray(py),
+        strings(py, docno),
+        score.into_pyarray(py),
+        rank.into_pyarray(py),
+        runids,
+    ))
+}
+
+/// Every id of `ids` as ndeval reads it, or `None` where ndeval refuses it: a natural
+/// number ([`files::natural_number`]), or with `run_topics` a run's topic
+/// ([`files::run_topic`]).
+#[pyfunction]
+fn ndeval_numbers(ids: Vec<String>, run_topics: bool) -> Vec<Option<u64>> {
+    let parse = if run_topics {
+        files::run_topic
+    } else {
+        files::natural_number
+    };
+    ids.iter().map(|id| parse(id.as_bytes())).collect()
 }
 
 /// Adds this module's functions and class to the engine's Python module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(read_diversity_qrels, m)?)?;
+    m.add_function(wrap_pyfunction!(read_ndeval_run, m)?)?;
+    m.add_function(wrap_pyfunction!(ndeval_numbers, m)?)?;
     m.add_function(wrap_pyfunction!(ndeval_measure, m)?)?;
     m.add_function(wrap_pyfunction!(ntcir_measure, m)?)?;
     m.add_class::<IntentJudge>()?;

@@ -25,7 +25,7 @@ pyo3::create_exception!(
 
 /// The arguments of [`TrecReadError`]: kind, reason, source, line, text, details, and the
 /// notes `(source, run ids, last run id, scores beyond a C float)` of the runs read before.
-fn read_error(failure: Failure) -> PyErr {
+pub(crate) fn read_error(failure: Failure) -> PyErr {
     let error = *failure.error;
     let kind = match error.kind {
         Kind::Format => "format",
@@ -400,21 +400,21 @@ pub fn judgment_tuple(
 }
 
 /// A file as Python gives it: its bytes, or its path (read by the engine).
-enum Given<'py> {
+pub(crate) enum Given<'py> {
     Bytes(Bound<'py, PyBytes>),
     Path(PathBuf),
 }
 
 impl<'py> Given<'py> {
     /// `bytes`, or a path (`str` or `os.PathLike`).
-    fn of(object: &Bound<'py, PyAny>) -> PyResult<Self> {
+    pub(crate) fn of(object: &Bound<'py, PyAny>) -> PyResult<Self> {
         if let Ok(bytes) = object.extract::<Bound<'py, PyBytes>>() {
             return Ok(Given::Bytes(bytes));
         }
         Ok(Given::Path(object.extract::<PathBuf>()?))
     }
 
-    fn data(&self) -> Data<'_> {
+    pub(crate) fn data(&self) -> Data<'_> {
         match self {
             Given::Bytes(bytes) => Data::Bytes(bytes.as_bytes()),
             Given::Path(path) => Data::Path(path),

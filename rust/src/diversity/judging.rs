@@ -7,7 +7,7 @@
 //! column, or by score then docno with `-traditional`), as the caller put them; each
 //! ranking is the first `length` rows of its block, as ndeval's `-M` cuts it.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Strings stored end to end (arrow's layout): string `i` is
 /// `data[offsets[i]..offsets[i + 1]]`.
@@ -46,7 +46,9 @@ impl<'a> Strings<'a> {
 /// The relevant `(topic, docno)` pairs of the qrels with their intents and levels.
 #[derive(Debug, Clone)]
 pub struct RelevantIndex {
-    lookup: HashMap<(i64, Vec<u8>), usize>,
+    /// Per topic, the index `d` of each relevant docno (looked up without a copy of the
+    /// run's docno).
+    lookup: FxHashMap<i64, FxHashMap<Box<[u8]>, usize>>,
     /// `mask[d · width + j]`: document `d` is relevant to intent `j`.
     mask: Vec<bool>,
     /// `level[d · width + j]`: its level for intent `j`.
@@ -88,9 +90,10 @@ impl RelevantIndex {
         if docno.len() != n || mask.len() != n * width || level.len() != n * width {
             return Err("one topic, docno and row of intents per relevant document".into());
         }
-        let mut lookup = HashMap::with_capacity(n);
+        let mut lookup: FxHashMap<i64, FxHashMap<Box<[u8]>, usize>> = FxHashMap::default();
         for (d, &t) in topic.iter().enumerate() {
-            if lookup.insert((t, docno.get(d).to_vec()), d).is_some() {
+            let docnos = lookup.entry(t).or_default();
+            if docnos.insert(docno.get(d).into(), d).is_some() {
                 return Err("a relevant (topic, docno) pair is listed twice".into());
             }
         }
@@ -104,25 +107,36 @@ impl RelevantIndex {
 
     /// The relevant entries of `run`, whose documents are `docno`.
     pub fn judge(&self, run: &RunRankings, docno: &Strings) -> Result<Entries, String> {
+        self.judge_rows(run, docno.len(), |row| docno.get(row))
+    }
+
+    /// The relevant entries of `run`, whose `rows` documents are `docno(row)`.
+    pub fn judge_rows<'d>(
+        &self,
+        run: &RunRankings,
+        rows: usize,
+        docno: impl Fn(usize) -> &'d [u8],
+    ) -> Result<Entries, String> {
         let n = run.start.len();
         if run.length.len() != n || run.topic.len() != n {
             return Err("one start, length and topic per ranking".into());
         }
-        if !run.order.is_empty() && run.order.len() != docno.len() {
+        if !run.order.is_empty() && run.order.len() != rows {
             return Err("the row order must list every row".into());
         }
         let mut out = Entries::default();
-        let mut key: (i64, Vec<u8>) = (0, Vec::new());
         for r in 0..n {
             let t = run.topic[r];
             if t < 0 {
                 continue;
             }
             let (start, length) = (run.start[r], run.length[r]);
-            if start < 0 || length < 0 || (start + length) as usize > docno.len() {
+            if start < 0 || length < 0 || (start + length) as usize > rows {
                 return Err("a ranking's rows are out of range".into());
             }
-            key.0 = t;
+            let Some(relevant) = self.lookup.get(&t) else {
+                continue; // no relevant document: no entry
+            };
             for position in 0..length {
                 let at = (start + position) as usize;
                 let row = if run.order.is_empty() {
@@ -130,12 +144,10 @@ impl RelevantIndex {
                 } else {
                     run.order[at] as usize
                 };
-                if row >= docno.len() {
+                if row >= rows {
                     return Err("the row order names a row out of range".into());
                 }
-                key.1.clear();
-                key.1.extend_from_slice(docno.get(row));
-                let Some(&d) = self.lookup.get(&key) else {
+                let Some(&d) = relevant.get(docno(row)) else {
                     continue;
                 };
                 for j in 0..self.width {

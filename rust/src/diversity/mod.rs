@@ -16,6 +16,7 @@ pub mod global_gains;
 pub mod intent_counts;
 pub mod judging;
 pub mod nrbp;
+pub mod run_files;
 
 use rayon::prelude::*;
 

@@ -7,6 +7,7 @@
 //! whitespace and UTF-8), and the first bad line is named in the error.
 
 pub mod diagnose;
+pub mod diversity;
 pub mod duplicates;
 pub mod error;
 pub mod fields;

@@ -2,7 +2,7 @@
 
 Runs are ranked as trec_eval ranks them (score descending, then docno descending in byte
 order; or another tie policy of :data:`irscale.core.options.TIE_POLICIES`) by the
-engine's own :func:`irscale.core.ranking.rank_order`, and cut at ``depth`` documents. Every
+native engine (:func:`irscale.core.judge.rank_rows`), and cut at ``depth`` documents. Every
 distinct (topic, document) pair of the runs gets one integer id (*pair*), and
 :class:`Candidates` holds the cube ``pairs[t, r, k]``: the pair at rank ``k + 1`` of run
 ``r`` for topic ``t`` (``-1`` past the end of a ranking), plus the topic and the docno of
@@ -20,10 +20,10 @@ import numpy as np
 
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
-from ..core.judge import PairJudge
+from ..core.judge import PairJudge, rank_rows
 from ..core.options import TiePolicy
 from ..core.params import DEPTH
-from ..core.ranking import RankingOptions, rank_order
+from ..core.ranking import RankingOptions
 from ..errors import InputError
 from ..io.sources import as_runs
 
@@ -100,14 +100,11 @@ def ranked_candidates(
         raise InputError(f"runs must have distinct names, got {names}")
     if topics is None:
         topics = sorted({t for run in run_list for t in run.topics})
-    topic_array = identifiers.strings(list(topics))
-    n_topics = len(topic_array)
+    topics = list(topics)
+    n_topics = len(topics)
     ranked_topic, ranked_run, ranked_pos, ranked_docno = [], [], [], []
     for r, run in enumerate(run_list):
-        blocks = run.topic_blocks
-        block_topic = blocks.codes_in(topic_array)
-        order = rank_order(run, block_topic, ties)
-        topic_code = np.take(blocks.expand(block_topic), order)
+        order, topic_code = rank_rows(run, topics, ties)
         counts = np.bincount(topic_code, minlength=n_topics)
         starts = np.cumsum(counts) - counts
         position = np.arange(len(order)) - np.repeat(starts, counts)

@@ -13,7 +13,9 @@ engine too (:class:`IntentJudge`).
 
 from __future__ import annotations
 
-from typing import Protocol
+import os
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -128,3 +130,16 @@ class IntentJudge:
         return self._engine.judge(offsets, data,
                                   np.empty(0, np.int64) if order is None else _int64(order),
                                   _int64(start), _int64(length), _int64(topic))
+
+    def judge_files(self, runs: list[tuple[bytes | str | os.PathLike, str]],
+                    topics: Sequence[str], traditional: bool, max_docs: int | None,
+                    ndeval_topics: bool) -> list[tuple[Any, ...]]:
+        """The run files ``runs`` (``(bytes or path, name in messages)``) read as ndeval
+        reads them (``rust/src/read/diversity.rs``), each put in ndeval's order and judged
+        by the engine side by side (``rust/src/diversity/run_files.rs``): per run ``(run
+        ids, topic ids, lengths, qrels topics, entries' ranking, rank, intent, level)``,
+        one ranking per topic in order of first appearance, ``topics`` naming the qrels
+        topics of the index. The first faulty file raises the engine's
+        ``TrecReadError``."""
+        return self._engine.judge_files(runs, list(topics), traditional, max_docs,
+                                        ndeval_topics)

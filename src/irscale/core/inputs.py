@@ -168,27 +168,6 @@ def as_c_float(scores: np.ndarray) -> np.ndarray:
         return scores.astype(np.float32)
 
 
-def c_float_rank_keys(scores: np.ndarray) -> np.ndarray:
-    """32-bit unsigned keys of ``scores`` (none NaN) in ascending order where the scores are
-    in descending order as C floats (:func:`as_c_float`), and equal exactly where those
-    floats are equal: trec_eval 9.0.8's order of scores (``form_res_rels.c`` compares the
-    ``float`` sims), ``-0`` and ``+0`` alike.
-
-    The bits of a float read as an unsigned integer grow with the float when its sign bit
-    is clear and shrink as it grows when set. With ``-0`` made ``+0`` (adding ``+0``), the
-    key keeps a negative float's bits (at and above ``0x80000000``, the most negative last)
-    and flips all but the sign bit of a positive one (below it, the largest first).
-    """
-    single = as_c_float(scores)
-    single += np.float32(0)
-    bits = single.view(np.uint32)
-    flip = single.view(np.int32) >> 31  # -1 where negative, else 0
-    np.invert(flip, out=flip)
-    flip &= 0x7FFF_FFFF
-    bits ^= flip.view(np.uint32)
-    return bits
-
-
 #: Scores checked at once by :func:`warn_single_precision`.
 _CHECKED_ROWS = 1 << 18
 

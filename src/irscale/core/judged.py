@@ -18,9 +18,10 @@ them (every evaluated (run, topic) pair) in CSR form, built once per (qrels, run
 Measure kernels are functions of a :class:`JudgedRankings` only, vectorised over the batch.
 The same structure is fed with synthetic rankings by the interval-scale engine.
 
-Batches of real runs are built by :func:`irscale.core.judge.build_judged_rankings`: the
-qrels are indexed once (:mod:`irscale.core._columnar.qrels_index`), every run is ranked
-(:mod:`irscale.core.ranking`) and its documents looked up in the index.
+Batches of real runs are built by the native engine (``rust/src/judge.rs``): from TREC
+files and dicts (:mod:`irscale.io.native_trec`), and from ``Qrels`` and ``Run`` objects
+(:func:`irscale.core.judge.build_judged_rankings`): the qrels are indexed once, every run is
+ranked by the tie policy and its documents looked up in the index.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ of the label set's topic and docno codes, searched in sorted order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,9 +31,8 @@ import pyarrow as pa
 from ..errors import AlignmentError
 from ._columnar import arrow
 from ._columnar import arrow_compute as pc
-from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
-from .judge import judge_run_rows
+from .judge import judge_with_rows
 from .judged import JudgedRankings
 from .ranking import RankingOptions
 
@@ -101,17 +100,17 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
     return out
 
 
-def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: list[Run],
+def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
                   options: RankingOptions, tables: Mapping[str, LabelTable]) -> JudgedRankings:
     """``jr`` (built from ``qrels`` and ``runs`` with ``options``) with every label set of
     ``tables`` (name → table, read by :func:`irscale.io.labels.read_labels`) attached as a
-    per-document attribute.
+    per-document attribute: the engine gives every run's row of each judged document
+    (:func:`irscale.core.judge.judge_with_rows`), whose topic and docno are looked up.
     """
-    index = QrelsIndex.build(qrels)
+    _, rows = judge_with_rows(qrels, runs, options, keep_rows=True)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
-    for run in runs:
-        _, _, _, _, rows = judge_run_rows(index, run, options)
-        take = arrow.array(rows)
+    for run, run_rows in zip(runs, rows or [], strict=True):
+        take = arrow.array(run_rows)
         topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
         for name, table in tables.items():
             parts[name].append(lookup(table, topic, docno))

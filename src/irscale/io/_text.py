@@ -220,20 +220,16 @@ def parse_columns(
     include: Sequence[str],
     checks: dict[int, FieldCheck],
     what: str,
-    *,
-    threads: bool = True,
 ) -> tuple[pa.Table, Callable[[], bytes]]:
     """Parse a whitespace-separated file into a pyarrow table of the ``include`` columns.
 
     Returns the table and a function giving the raw bytes (for later diagnostics). Raises
     :class:`EmptyInputError` when the input holds no non-blank line and
-    :class:`InputFormatError` (with line number) when a line is malformed. ``threads=False``
-    parses in the calling thread only (for callers that read several files side by side in
-    their own threads, where pyarrow's pool would only add hand-offs).
+    :class:`InputFormatError` (with line number) when a line is malformed.
     """
     name = source_name(source)
     read_options = pcsv.ReadOptions(column_names=list(field_names), block_size=_BLOCK_BYTES,
-                                    use_threads=threads)
+                                    use_threads=True)
     parse_options = pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False)
     tabs = pcsv.ParseOptions(delimiter="\t", quote_char=False, escape_char=False)
 
@@ -342,7 +338,7 @@ def parse_columns(
             with contextlib.suppress(pa.ArrowInvalid):
                 table = typed(data.replace(b"\t", b" "))
         if table is None:
-            normalised = single_blanks(data, threads=threads)
+            normalised = single_blanks(data)
             if plain_file:  # a diagnosis reads the file again: its bytes are not kept
                 del data
                 cache.clear()
@@ -378,20 +374,20 @@ _PIECE = 1 << 20
 _BLANK, _TAB, _LF, _CR = 32, 9, 10, 13
 
 
-def single_blanks(data: bytes, *, threads: bool = True) -> pa.Buffer:
+def single_blanks(data: bytes) -> pa.Buffer:
     """``data`` with every run of blanks and tabs made one blank, and those at the start or
     the end of a line (before ``\\n``, ``\\r\\n`` or a last ``\\r``, or at the end) removed:
     the fields of whitespace splitting (trec_eval's), one blank between two.
 
     Vectorised over the bytes, whole lines at a time (:data:`_PIECE` bytes), a share of the
-    lines per usable core (one share with ``threads=False``), each share written where its
-    bytes began and then moved up behind the share before it. The result is in memory Arrow
-    allocated, as its threaded readers need (:func:`~irscale.core._columnar.arrow.owned_reader`).
+    lines per usable core, each share written where its bytes began and then moved up
+    behind the share before it. The result is in memory Arrow allocated, as its threaded
+    readers need (:func:`~irscale.core._columnar.arrow.owned_reader`).
     """
     tabs = b"\t" in data
     out = pa.allocate_buffer(len(data))  # at most as long: each share written in its place
     written = np.frombuffer(out, np.uint8)
-    shares = _line_shares(data, parallel_threads.usable_cores() if threads else 1)
+    shares = _line_shares(data, parallel_threads.usable_cores())
     sizes = map_threads(lambda share: _single_blanks_into(written, data, *share, tabs),
                         shares)
     size = 0

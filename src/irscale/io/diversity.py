@@ -17,76 +17,56 @@ Formats (fields separated by any run of spaces or tabs; blank lines are ignored)
 Errors follow the TREC readers (:mod:`irscale.io.trec`): one :class:`InputFormatError`
 naming the file, the line and its text; :class:`EmptyInputError` for a file without data;
 :class:`DuplicateError` for a (topic, subtopic, docno) judged twice.
+
+Diversity qrels and ndeval-format runs are read by the native engine
+(``rust/src/read/diversity.rs``, on the TREC readers' passes of ``rust/src/read/``): plain or
+gzip-compressed, from a path, standard input (``-``), an open binary file or bytes.
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from .. import _engine
 from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
 from ..errors import DuplicateError, InputError, InputFormatError
 from ._text import (
     PathLike,
-    check_int64,
     is_float,
     iter_lines,
     line_of_record,
     parse_columns,
     source_name,
 )
-from .files import check_file_source
+from .files import check_file_source, check_readable, is_stdio, read_input
 from .irds import is_irds
+from .native_trec import raise_read_error
 
-DIVERSITY_FIELDS = ("topic", "subtopic", "docno", "judgment")
 IPROB_FIELDS = ("topic", "subtopic", "probability")
 ITYPE_FIELDS = ("topic", "subtopic", "type")
 INTENT_TYPES = ("inf", "nav")
 
 
-#: ndeval's bound in ``naturalNumber``: a value above it refuses its next digit.
-NDEVAL_LARGE_ENOUGH = 100_000
-
-
-def ndeval_number(text: str) -> int | None:
-    """ndeval's ``naturalNumber``: the value of a string of decimal digits, or ``None``
-    (ndeval's −1) for an empty string, any other character, or a value that exceeds
-    ``100000`` before its next digit (``LARGE_ENOUGH``; ndeval 4.5, ndeval.c)."""
-    if not text:
-        return None
-    value = 0
-    for char in text:
-        if not "0" <= char <= "9" or value > NDEVAL_LARGE_ENOUGH:
-            return None
-        value = 10 * value + ord(char) - ord("0")
-    return value
-
-
-def ndeval_run_topic(text: str) -> int | None:
-    """ndeval's ``parseTopic`` for a run's topic field: a number as is (``07`` is 7), or
-    a prefix naming the task up to the first ``-`` followed by the number (``wt09-1`` is
-    1); ``None`` where ndeval stops with a syntax error (a field without ``-`` that does
-    not start with a digit is refused here: ndeval reads past the end of the field)."""
-    if "0" <= text[:1] <= "9":
-        return ndeval_number(text)
-    _, dash, tail = text.partition("-")
-    return ndeval_number(tail) if dash else None
-
-
-def ndeval_ids(column: pa.ChunkedArray, parse: Callable[[str], int | None]
+def ndeval_ids(column: pa.ChunkedArray, run_topics: bool = False
                ) -> tuple[pa.ChunkedArray, int | None]:
-    """``column``'s ids as ndeval reads them (``parse``: :func:`ndeval_number` or
-    :func:`ndeval_run_topic`), written back as decimal strings (so ``07`` and ``7`` are one
-    topic, as in ndeval, and print as ``7``): the mapped column and the first row whose id
-    ndeval refuses (``None`` if none). One parse per distinct id."""
+    """``column``'s ids as ndeval 4.5 reads them (ndeval.c's ``naturalNumber``: ASCII
+    digits, a value above 100000 refusing its next digit; with ``run_topics`` its
+    ``parseTopic``: a run's topic possibly after a task prefix ending in ``-``, ``wt09-1``
+    is 1), read by the engine (``rust/src/read/diversity.rs``) and written back as decimal
+    strings (so ``07`` and ``7`` are one topic, as in ndeval, and print as ``7``): the
+    mapped column and the first row whose id ndeval refuses (``None`` if none). One parse
+    per distinct id."""
     distinct = pc.unique(column)
-    values = [parse(text) for text in distinct.to_pylist()]
+    values = _engine.ndeval_numbers(distinct.to_pylist(), run_topics)
     bad = [i for i, v in enumerate(values) if v is None]
     if bad:
         return column, int(pc.index(column, distinct[bad[0]]).as_py())
@@ -95,6 +75,66 @@ def ndeval_ids(column: pa.ChunkedArray, parse: Callable[[str], int | None]
     # a chunked column gives chunked indices and a chunked result; wrapping that in
     # pa.chunked_array([...]) would read it as a sequence of scalars, one by one
     return (taken if isinstance(taken, pa.ChunkedArray) else pa.chunked_array([taken])), None
+
+
+#: Why an id is refused where qrels ids are read as ndeval reads them.
+NOT_NATURAL = "is not a natural number as ndeval reads it (digits only, at most 1000009)"
+#: Why a run's topic id is refused where it is read as ndeval reads it.
+NOT_TOPIC = ("topic is not a topic number as ndeval reads it (digits, or a task prefix "
+             "ending in '-' and digits: wt09-1)")
+
+
+def engine_file(source: PathLike | io.IOBase | bytes, where: str, *, checked: bool = True
+                ) -> tuple[bytes | PathLike, str]:
+    """``source`` as the engine reads it, and its name in messages: a path (``checked``:
+    found readable, :class:`~irscale.errors.FileAccessError` otherwise; else the engine
+    says why it cannot read it), or the bytes of standard input (``-``), of an open file
+    or given."""
+    source = check_file_source(source, where)
+    name = source_name(source)
+    if isinstance(source, (str, os.PathLike)) and not is_stdio(source):
+        if checked:
+            check_readable(source)
+        return source, name
+    if isinstance(source, bytes):
+        return source, name
+    if isinstance(source, (str, os.PathLike)):
+        return read_input(source), name
+    data = source.read()
+    return (data.encode() if isinstance(data, str) else data), name
+
+
+def engine_read(read: Callable[[], Any], files: Sequence[tuple[bytes | PathLike, str]]) -> Any:
+    """``read()``, a reader of the engine, with its ``TrecReadError`` raised as the
+    package's error (``files``: the bytes or path and name of every file it reads)."""
+    try:
+        return read()
+    except _engine.TrecReadError as error:
+        kind, reason, source, line, text, _, _ = error.args
+        if kind == "duplicate":  # the engine words it
+            raise DuplicateError(reason, source=source, line=line, text=text) from None
+        raise_read_error(error, files)
+
+
+def strings_column(offsets: np.ndarray, data: np.ndarray) -> pa.ChunkedArray:
+    """Strings stored end to end (the engine's ``offsets`` and bytes ``data``) as a column
+    of pyarrow strings (32-bit offsets: chunks of less than 2 GiB of text each)."""
+    buffer = pa.py_buffer(data)
+    chunks: list[pa.StringArray] = []
+    first, n = 0, len(offsets) - 1
+    while first < n or not chunks:
+        base = int(offsets[first])
+        last = max(int(np.searchsorted(offsets, base + _CHUNK_TEXT, side="right")) - 1,
+                   min(first + 1, n))
+        chunks.append(pa.StringArray.from_buffers(
+            last - first, pa.py_buffer((offsets[first:last + 1] - base).astype(np.int32)),
+            buffer.slice(base, int(offsets[last]) - base)))
+        first = last
+    return pa.chunked_array(chunks, type=pa.string())
+
+
+#: The most bytes of text in one chunk of a column of pyarrow strings (32-bit offsets).
+_CHUNK_TEXT = 2**31 - 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,7 +191,7 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes, *, ndeval: bool =
         A path (plain or gzip-compressed; ``"-"`` reads standard input), an open binary
         file or the file's bytes; ``judgment`` is an integer.
     ndeval : bool
-        Read topic and subtopic ids as ndeval does (:func:`ndeval_number`): natural
+        Read topic and subtopic ids as ndeval does (:func:`ndeval_ids`): natural
         numbers, written back in decimal (``07`` is topic ``7``); any other id is an
         :class:`InputFormatError`, as in ndeval. Otherwise ids are kept as written.
 
@@ -182,32 +222,11 @@ def read_diversity_qrels(source: PathLike | io.IOBase | bytes, *, ndeval: bool =
     if is_irds(source):
         raise InputError(f"{source}: diversity qrels are read from ndeval-format files; "
                          "ir_datasets' subtopic qrels are not read (irds: gives ad hoc qrels)")
-    source = check_file_source(source, "read_diversity_qrels")
-    name = source_name(source)
-    table, raw = parse_columns(
-        source,
-        DIVERSITY_FIELDS,
-        {"topic": pa.string(), "subtopic": pa.string(), "docno": pa.string(),
-         "judgment": pa.int64()},
-        DIVERSITY_FIELDS,
-        {3: check_int64},
-        "diversity qrels",
-    )
-    topic, subtopic, docno = table["topic"], table["subtopic"], table["docno"]
-    if ndeval:
-        for field_name in ("topic", "subtopic"):
-            column, bad = ndeval_ids(table[field_name], ndeval_number)
-            if bad is not None:
-                line, text = line_of_record(raw(), bad)
-                raise InputFormatError(f"{field_name} is not a natural number as ndeval "
-                                       "reads it (digits only, at most 1000009)",
-                                       source=name, line=line, text=text)
-            topic, subtopic = (column, subtopic) if field_name == "topic" else (topic, column)
-    judgment = arrow.to_numpy(table["judgment"])
-    _check_duplicates((topic, subtopic, docno), name,
-                      lambda row: line_of_record(raw(), row), "judged twice")
-    return DiversityQrels(topic=topic, subtopic=subtopic, docno=docno, judgment=judgment,
-                          source=name)
+    file = engine_file(source, "read_diversity_qrels")
+    topic, subtopic, docno, judgment = engine_read(
+        lambda: _engine.read_diversity_qrels(*file, ndeval), [file])
+    return DiversityQrels(topic=strings_column(*topic), subtopic=strings_column(*subtopic),
+                          docno=strings_column(*docno), judgment=judgment, source=file[1])
 
 
 def _codes(values: pa.ChunkedArray) -> tuple[np.ndarray, int]:
@@ -348,34 +367,20 @@ def read_intent_types(source: PathLike | io.IOBase | bytes) -> IntentTypes:
     return IntentTypes(out, name, _line_index(raw(), table))
 
 
-RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
-
-
-def _check_rank(text: str) -> str | None:
-    if not text.isdigit():
-        return "is not a natural number (ndeval ranks by the rank column)"
-    return None
-
-
-def _check_score(text: str) -> str | None:
-    if not is_float(text) or not math.isfinite(float(text)):
-        return "is not a finite number"
-    return None
-
-
 def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = None,
-                    ndeval_topics: bool = False, threads: bool = True):
+                    ndeval_topics: bool = False):
     """Read a TREC run ``qid Q0 docno rank score runid`` as ndeval reads it: the rank
     column is kept (a natural number: ndeval ranks by it unless ``-traditional``) and the
     run is named after the run id of its *first* line, as ndeval names it. With
     ``ndeval_topics`` the topic ids are read as ndeval reads them too
-    (:func:`ndeval_run_topic`: ``wt09-1`` and ``01`` are topic ``1``; an id ndeval
-    refuses is an :class:`InputFormatError` naming the line); otherwise they are kept as
-    written. ``threads=False`` parses in the calling thread only (callers reading several
-    files in threads of their own).
+    (:func:`ndeval_ids`: ``wt09-1`` and ``01`` are topic ``1``; an id ndeval refuses is an
+    :class:`InputFormatError` naming the line); otherwise they are kept as written. The
+    engine reads the file (``rust/src/read/diversity.rs``).
 
-    Returns a :class:`~irscale.core.inputs.Run` (``rank`` kept); a document retrieved
-    twice for a topic is a :class:`DuplicateError` (ndeval: "duplicate docno").
+    Returns a :class:`~irscale.core.inputs.Run` (``rank`` kept); a malformed line, a rank
+    that is not a natural number or a score that is not finite is an
+    :class:`InputFormatError`, a document retrieved twice for a topic a
+    :class:`DuplicateError` (ndeval: "duplicate docno").
 
     Examples
     --------
@@ -383,62 +388,29 @@ def read_ndeval_run(source: PathLike | io.IOBase | bytes, *, name: str | None = 
     >>> run.name, run.rank.tolist()
     ('a', [1, 2])
     """
-    from ..core._columnar.duplicates import duplicate_rows
     from ..core.inputs import Run
 
-    source = check_file_source(source, "read_ndeval_run")
-    label = source_name(source)
-    # the rank is parsed as a double (exact for any rank below 2^53) and checked integral
-    table, raw = parse_columns(
-        source, RUN_FIELDS,
-        {"qid": pa.string(), "docno": pa.string(), "rank": pa.float64(),
-         "score": pa.float64(), "runid": pa.string()},
-        ("qid", "docno", "rank", "score", "runid"), {3: _check_rank, 4: _check_score}, "run",
-        threads=threads)
-    rank = arrow.to_numpy(table["rank"])
-    score = arrow.to_numpy(table["score"])
-    bad = np.flatnonzero(~((rank >= 0) & (rank == np.floor(rank)) & np.isfinite(score)))
-    if len(bad):
-        line, text = line_of_record(raw(), int(bad[0]))
-        what = ("rank is not a natural number (ndeval ranks by the rank column)"
-                if not (rank[bad[0]] >= 0 and rank[bad[0]] == np.floor(rank[bad[0]]))
-                else "score is not finite")
-        raise InputFormatError(what, source=label, line=line, text=text)
-    runid = table["runid"]
-    first = runid[0].as_py()
-    runids: tuple[str, ...] = tuple(pc.unique(runid).to_pylist())  # in order of appearance
-    topic, docno = table["qid"], table["docno"]
-    if ndeval_topics:
-        topic, bad_row = ndeval_ids(topic, ndeval_run_topic)
-        if bad_row is not None:
-            line, text = line_of_record(raw(), bad_row)
-            raise InputFormatError("topic is not a topic number as ndeval reads it (digits, "
-                                   "or a task prefix ending in '-' and digits: wt09-1)",
-                                   source=label, line=line, text=text)
-    dup = duplicate_rows(topic, docno)
-    if len(dup):
-        row = int(dup[1]) if len(dup) > 1 else int(dup[0])
-        line, text = line_of_record(raw(), row)
-        raise DuplicateError(f"duplicate docno ({docno[row].as_py()}) for topic "
-                             f"{topic[row].as_py()}", source=label, line=line, text=text)
-    return Run(name=name if name is not None else first, topic=topic, docno=docno,
-               score=score, rank=rank.astype(np.int64), source=label, runids=runids)
+    file = engine_file(source, "read_ndeval_run")
+    topics, topic, docno, score, rank, runids = engine_read(
+        lambda: _engine.read_ndeval_run(*file, ndeval_topics), [file])
+    topic_column = pc.take(pa.array(topics, type=pa.string()), pa.array(topic))
+    return Run(name=name if name is not None else runids[0],
+               topic=pa.chunked_array([topic_column]), docno=strings_column(*docno),
+               score=score, rank=rank, source=file[1], runids=tuple(runids))
 
 
 def ndeval_run(run):
     """A :class:`~irscale.core.inputs.Run` already read, with its topic ids read as ndeval
-    reads them (:func:`ndeval_run_topic`; see :func:`read_ndeval_run`): an id ndeval refuses
+    reads them (:func:`ndeval_ids`; see :func:`read_ndeval_run`): an id ndeval refuses
     is an :class:`InputFormatError`, a document that two ids of one topic number both
     retrieve a :class:`DuplicateError` (ndeval: "duplicate docno")."""
     from dataclasses import replace
 
     from ..core._columnar.duplicates import duplicate_rows
 
-    topic, bad = ndeval_ids(run.topic, ndeval_run_topic)
+    topic, bad = ndeval_ids(run.topic, run_topics=True)
     if bad is not None:
-        raise InputFormatError("topic is not a topic number as ndeval reads it (digits, or a "
-                               f"task prefix ending in '-' and digits: wt09-1): "
-                               f"{run.topic[bad].as_py()!r}", source=run.source)
+        raise InputFormatError(f"{NOT_TOPIC}: {run.topic[bad].as_py()!r}", source=run.source)
     dup = duplicate_rows(topic, run.docno)
     if len(dup):
         row = int(dup[1]) if len(dup) > 1 else int(dup[0])
@@ -454,10 +426,9 @@ def ndeval_qrels(qrels: DiversityQrels) -> DiversityQrels:
 
     columns = {}
     for field_name in ("topic", "subtopic"):
-        column, bad = ndeval_ids(getattr(qrels, field_name), ndeval_number)
+        column, bad = ndeval_ids(getattr(qrels, field_name))
         if bad is not None:
-            raise InputFormatError(f"{field_name} is not a natural number as ndeval reads it "
-                                   f"(digits only, at most 1000009): "
+            raise InputFormatError(f"{field_name} {NOT_NATURAL}: "
                                    f"{getattr(qrels, field_name)[bad].as_py()!r}",
                                    source=qrels.source)
         columns[field_name] = column

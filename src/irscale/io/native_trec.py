@@ -75,7 +75,7 @@ def judge_counted(
             qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
             options.compat, options.max_docs, options.judged_only, placeholders)
     except _engine.TrecReadError as error:
-        _raise(error, [qrels, *runs], names if callable(names) else None)
+        raise_read_error(error, [qrels, *runs], names if callable(names) else None)
     notes = batch.notes()
     found = [RunNote(source, runids, last, beyond)
              for (_, source), (runids, last, beyond) in zip(runs, notes, strict=True)]
@@ -165,7 +165,7 @@ def _warn(source: str, runids: list[str], last: str,
                       stacklevel=stacklevel)
 
 
-def _raise(error: Exception, files: Sequence[tuple[bytes | PathLike, str]],
+def raise_read_error(error: Exception, files: Sequence[tuple[bytes | PathLike, str]],
            names: Callable[[list[RunNote]], list[str]] | None = None) -> NoReturn:
     """The package's error for the engine's ``TrecReadError`` (``files``: the bytes or path
     and the name of every file, for gzip data that cannot be decompressed), after the warnings

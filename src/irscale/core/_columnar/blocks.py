@@ -147,24 +147,6 @@ class TopicBlocks:
         by_keys = self._by_short_keys()
         return self.first_codes if by_keys is None else by_keys[1]
 
-    def sorted_codes(self) -> tuple[pa.Array, np.ndarray]:
-        """``(values, codes)``: the distinct values in byte order (as ``pc.unique(heads)
-        .sort()``) and the index (int64) of every block's value in them.
-
-        Values of at most 8 bytes are sorted as integer keys (:attr:`_short_sorted`); others
-        take one dictionary encoding of the blocks' values (shared with :attr:`first_codes`)
-        and a sort of the distinct values: with a million topics, a hash lookup of every
-        block in the sorted values would cost as much again."""
-        by_keys = self._by_short_keys()
-        if by_keys is not None:
-            rows, codes = by_keys
-            return arrow.take(self.heads, rows), codes
-        distinct = self._encoded.dictionary
-        order = arrow.to_numpy(pc.sort_indices(distinct))
-        position = np.empty(len(order), dtype=np.int64)
-        position[order] = np.arange(len(order))
-        return arrow.take(distinct, order), position[self.first_codes]
-
     def _by_short_keys(self) -> tuple[np.ndarray, np.ndarray] | None:
         """:attr:`_short_sorted`, unless the values are dictionary-encoded already or repeat
         among the first blocks (:attr:`_repeating`)."""
@@ -188,10 +170,6 @@ class TopicBlocks:
         ``None``: longer than 8 bytes): a million topic ids in 0.06-0.1 s, against 0.2 s to
         dictionary-encode them and 0.05 s more to sort the distinct values."""
         return arrow.sorted_distinct(self.heads)
-
-    def codes_in(self, value_set: pa.Array) -> np.ndarray:
-        """Index (int64) of every block's value in ``value_set``, -1 when absent."""
-        return arrow.index_in(self.heads, value_set)
 
     def expand(self, per_block: np.ndarray) -> np.ndarray:
         """Per-block values repeated for every row of their block."""

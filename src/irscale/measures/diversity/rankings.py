@@ -19,7 +19,8 @@ ndeval does, so that values are the same doubles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,8 @@ import pyarrow as pa
 from ...core import identifiers
 from ...core.diversity_kernels import IntentJudge
 from ...core.inputs import Run
-from ...core.ranking import score_order
-from ...errors import InputFormatError
+from ...core.judge import rank_rows
+from ...errors import InputError, InputFormatError
 from ...io.diversity import DiversityQrels
 
 
@@ -186,8 +187,8 @@ def _rank_order(run: Run, topic_codes: np.ndarray, topic_dict: pa.Array,
     by score descending, then docno descending (byte order). Rows already in that order
     (the usual layout of run files) are not sorted.
     """
-    if traditional:
-        return score_order(topic_codes, run.score, identifiers.as_strings(run.docno))
+    if traditional:  # trec_eval's order, scores compared as doubles (trec_eval 10)
+        return rank_rows(run, topic_dict.to_pylist(), "trec_eval", compat=10)[0]
     if run.rank is None:
         raise InputFormatError("ndeval's default order needs the rank column (read the run "
                                "with read_ndeval_run) or traditional=1", source=run.source)
@@ -302,11 +303,11 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
     docno) pairs of the qrels), and the runs' relevant entries are joined end to end:
     no table of all runs' rows is built.
 
-    Paths are read as ndeval reads them (:func:`~irscale.io.diversity.read_ndeval_run`),
-    side by side in threads (the parser and most of the judging release the GIL), each run
-    judged in the thread that read it; without ``keep_rows`` a run's rows (topics, docnos,
-    scores, ranks) are dropped once it is judged, so that the runs' strings are never all
-    in memory at once (the returned runs keep their names, sources and run ids only).
+    Paths are read as ndeval reads them (:func:`~irscale.io.diversity.read_ndeval_run`).
+    Without ``keep_rows`` the engine reads, orders and judges the files side by side
+    (:meth:`IntentJudge.judge_files`), no run's rows reaching Python (the returned runs keep
+    their names, sources and run ids only); with it, each file is read by the engine in a
+    thread of its own and judged there.
     Other inputs (:class:`Run` objects aside) go through
     :func:`irscale.io.sources.as_runs`. With ``ndeval_ids`` the runs' topic ids are read as
     ndeval reads them (:func:`~irscale.io.diversity.ndeval_run`).
@@ -319,6 +320,8 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
 
     items = runs if isinstance(runs, (list, tuple)) else [runs]
     judge = _relevant_judge(index)
+    if not keep_rows and items and all(isinstance(item, (str, os.PathLike)) for item in items):
+        return _judge_files(index, judge, items, traditional, max_docs, ndeval_ids)
     if not all(isinstance(item, (str, os.PathLike, Run)) for item in items):
         from ...io.sources import as_runs
 
@@ -332,19 +335,50 @@ def read_and_judge(index: DiversityIndex, runs: Any, traditional: bool,
         if isinstance(item, Run):
             run = ndeval_run(item) if ndeval_ids else item
         else:
-            # one file per thread: pyarrow's own pool would only add hand-offs (-10 % wall
-            # time on 100 run files of 2 MB, 2 cores)
-            run = read_ndeval_run(item, ndeval_topics=ndeval_ids, threads=len(items) == 1)
-        part = _judge_run(index, judge, run, traditional, max_docs)
-        if not keep_rows:
-            run = replace(run, topic=_NO_STRINGS, docno=_NO_STRINGS, score=_NO_SCORES,
-                          rank=None, fingerprints=None, blocks=None, file_row=None)
-        return run, part
+            run = read_ndeval_run(item, ndeval_topics=ndeval_ids)
+        return run, _judge_run(index, judge, run, traditional, max_docs)
 
     pairs = map_threads(read, items)  # errors: those of the first run (in order) with one
-    pa.default_memory_pool().release_unused()  # the readers' buffers, kept from file to file
     run_list = name_runs([run for run, _ in pairs])
     return (run_list, *_merge(index, [part for _, part in pairs]))
+
+
+def _judge_files(index: DiversityIndex, judge: IntentJudge, paths: Sequence[Any],
+                 traditional: bool, max_docs: int | None, ndeval_ids: bool
+                 ) -> tuple[list[Run], DiversityRankings, np.ndarray, list[str]]:
+    """:func:`read_and_judge` of run files whose rows are not kept: read, put in ndeval's
+    order and judged by the engine; each run's rankings (one per topic, in order of first
+    appearance) are put in :func:`id_sort_key` order here."""
+    from ...io.diversity import engine_file, engine_read
+    from ...io.naming import name_runs
+
+    files, refused = [], None
+    for path in paths:  # a file refused here comes after the faults of those before it
+        try:
+            files.append(engine_file(path, "read_ndeval_run", checked=False))
+        except InputError as error:
+            refused = error
+            break
+    judged = engine_read(lambda: judge.judge_files(files, index.topics, traditional,
+                                                   max_docs, ndeval_ids), files)
+    if refused is not None:
+        raise refused
+    runs, parts = [], []
+    for (_, source), (runids, topics, lengths, ranking_topic, ranking, rank, intent,
+                      level) in zip(files, judged, strict=True):
+        order = np.argsort(id_ranks(topics), kind="stable")
+        position = np.empty_like(order)
+        position[order] = np.arange(len(order))
+        moved = position[ranking]
+        entries = np.argsort(moved, kind="stable")  # a ranking's entries stay in order
+        parts.append(_RunJudgment(
+            lengths=lengths[order], ranking_topic=ranking_topic[order],
+            topic_ids=[topics[t] for t in order.tolist()], entry_ranking=moved[entries],
+            entry_rank=rank[entries], entry_subtopic=intent[entries],
+            entry_level=level[entries]))
+        runs.append(Run(name=runids[0], topic=_NO_STRINGS, docno=_NO_STRINGS,
+                        score=_NO_SCORES, source=source, runids=tuple(runids)))
+    return (name_runs(runs), *_merge(index, parts))
 
 
 _NO_STRINGS = pa.chunked_array([], type=pa.string())

@@ -16,13 +16,13 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from ...parallel.threads import map_threads
-from ..inputs import Qrels
-from ..judged import UNJUDGED
-from ..segments import chunks
-from . import arrow
-from . import arrow_compute as pc
-from .blocks import TopicBlocks, stable_order
+from irscale.core._columnar import arrow
+from irscale.core._columnar import arrow_compute as pc
+from irscale.core._columnar.blocks import TopicBlocks, stable_order
+from irscale.core.inputs import Qrels
+from irscale.core.judged import UNJUDGED
+from irscale.core.segments import chunks
+from irscale.parallel.threads import map_threads
 
 #: Rows looked up at once by :meth:`_FingerprintTables.hits` (whole blocks at least): the
 #: temporaries of a chunk stay small and in the cache (10M rows: 164 ms in chunks of 2^20
@@ -38,6 +38,24 @@ _SCREENED_ENTRIES = 1 << 18
 #: counts each level's rows block by block (:func:`_levels_by_block`) rather than by one
 #: ``bincount`` of (topic, level) keys.
 _LEVELS_COUNTED_BY_BLOCK = 8
+
+
+def sorted_codes(blocks: TopicBlocks) -> tuple[pa.Array, np.ndarray]:
+    """``(values, codes)``: the distinct values of the blocks in byte order (as
+    ``pc.unique(heads).sort()``) and the index (int64) of every block's value in them.
+
+    Values of at most 8 bytes are sorted as integer keys (the blocks' short-key sort);
+    others take one dictionary encoding of the blocks' values and a sort of the distinct
+    values."""
+    by_keys = blocks._by_short_keys()
+    if by_keys is not None:
+        rows, codes = by_keys
+        return arrow.take(blocks.heads, rows), codes
+    distinct = blocks._encoded.dictionary
+    order = arrow.to_numpy(pc.sort_indices(distinct))
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    return arrow.take(distinct, order), position[blocks.first_codes]
 
 
 def dense_layout(degrees: np.ndarray) -> bool:
@@ -76,7 +94,7 @@ class QrelsIndex:
     @classmethod
     def build(cls, qrels: Qrels, *, run_rows: int | None = None) -> QrelsIndex:
         blocks = qrels.topic_blocks
-        topic_array, block_topic = blocks.sorted_codes()
+        topic_array, block_topic = sorted_codes(blocks)
         topics = tuple(topic_array.to_pylist())
         rel = np.asarray(qrels.rel, dtype=np.int64)
         judged = rel >= 0

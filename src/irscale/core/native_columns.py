@@ -1,0 +1,73 @@
+"""The columns of :class:`~irscale.core.inputs.Qrels` and :class:`~irscale.core.inputs.Run`
+objects as the native engine reads them in place (``rust/src/bind/columns.rs``).
+
+A string column (pyarrow) is given as its offsets (a view of int32, or int64 for
+``large_string``) and its data buffer (a view of uint8): no string is copied. A column of
+several chunks is combined first (one copy); dictionary-encoded or other string types are
+cast to plain strings first. Numbers are given as contiguous NumPy arrays (int64 degrees
+and ranks, float64 scores: a copy only when the array is of another type or strided).
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import InputFormatError, ParameterError
+from ._columnar import arrow
+from .inputs import Qrels, Run
+from .options import TiePolicy
+
+#: A string column as the engine takes it: ``(offsets, data)``.
+StringColumn: TypeAlias = tuple[np.ndarray, np.ndarray]
+#: Qrels as the engine takes them: topic and docno columns, degrees.
+QrelsColumns: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: A run as the engine takes it: topic and docno columns, scores, ranks (or ``None``).
+RunColumns: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                              np.ndarray | None]
+
+
+def string_column(values: pa.Array | pa.ChunkedArray, what: str, source: str) -> StringColumn:
+    """``values``' offsets and data, read in place (module documentation); a missing
+    value (null) is refused, naming ``what`` and ``source``."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary_decode()
+    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        values = values.cast(pa.large_string())
+    if values.null_count:
+        raise InputFormatError(f"{values.null_count} missing {what}(s)", source=source)
+    if len(values) == 0:
+        return np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.uint8)
+    data = values.buffers()[2]
+    chars = np.zeros(0, dtype=np.uint8) if data is None else np.frombuffer(data, np.uint8)
+    return arrow.value_offsets(values), chars
+
+
+def qrels_columns(qrels: Qrels) -> QrelsColumns:
+    """The qrels' columns for the engine."""
+    return (*string_column(qrels.topic, "topic id", qrels.source),
+            *string_column(qrels.docno, "docno", qrels.source),
+            np.ascontiguousarray(qrels.rel, dtype=np.int64))
+
+
+def run_columns(run: Run, ties: TiePolicy = "trec_eval") -> RunColumns:
+    """The run's columns for the engine, to rank by the tie policy ``ties`` (the
+    ``rank-column`` policy needs the run's rank column: a :class:`ParameterError`
+    otherwise). A NaN score is refused (:class:`InputFormatError`), as the readers refuse
+    it: no tie policy can rank it."""
+    if ties == "rank-column" and run.rank is None:
+        raise ParameterError("the rank-column tie policy needs the run's rank column: "
+                             "read the run with keep_rank=True")
+    score = np.ascontiguousarray(run.score, dtype=np.float64)
+    if np.isnan(score).any():  # the readers refuse them; a Run built as it is may hold them
+        row = int(np.flatnonzero(np.isnan(score))[0])
+        raise InputFormatError("score is not finite (NaN scores cannot be ranked)",
+                               source=run.source,
+                               text=f"{run.topic[row]} {run.docno[row]} {score[row]}")
+    rank = None if run.rank is None else np.ascontiguousarray(run.rank, dtype=np.int64)
+    return (*string_column(run.topic, "topic id", run.source),
+            *string_column(run.docno, "docno", run.source), score, rank)
