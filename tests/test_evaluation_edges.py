@@ -15,7 +15,7 @@ from irscale.errors import MeasureError, ParameterError
 from irscale.measures.arrays import C_NAN, c_divide
 from irscale.measures.base import EvalContext
 from irscale.measures.names import parse_measure
-from irscale.measures.results import sequential_total
+from irscale.measures.results import Averaging
 
 from .test_cli_eval import cli
 
@@ -149,15 +149,20 @@ def test_complete_num_rel_in_trec_output(tmp_path):
 
 
 # ====================================================================== NaN and its sign
-def test_c_divide_and_sequential_total_keep_trec_evals_nan():
+def test_c_divide_and_the_engines_mean_keep_trec_evals_nan():
     assert math.isnan(C_NAN) and math.copysign(1.0, C_NAN) == -1.0
     out = c_divide(np.array([0.0, 1.0, 0.0]), np.array([0.0, 2.0, 5.0]))
     assert np.signbit(out[0]) and np.isnan(out[0]) and out[1:].tolist() == [0.5, 0.0]
     positive = float(np.copysign(np.nan, 1.0))
+    mean = Averaging("trec_eval").mean
     # x86-64 addsd returns the NaN operand, the first one when both are NaN
-    assert math.copysign(1.0, sequential_total(np.array([1.0, C_NAN, positive]))) == -1.0
-    assert math.copysign(1.0, sequential_total(np.array([positive, C_NAN]))) == 1.0
-    assert sequential_total(np.array([0.1, 0.2, 0.3])) == (0.1 + 0.2) + 0.3
+    assert math.copysign(1.0, mean(np.array([1.0, C_NAN, positive]), 3)) == -1.0
+    assert math.copysign(1.0, mean(np.array([positive, C_NAN]), 2)) == 1.0
+    assert mean(np.array([0.1, 0.2, 0.3]), 1) == (0.1 + 0.2) + 0.3  # added in order
+    assert mean(np.array([0.5]), 0) == 0.0  # no topic
+    ndeval = Averaging("ndeval").mean  # C's 0.0/0 with no topic
+    assert math.copysign(1.0, ndeval(np.array([]), 0)) == -1.0
+    assert ndeval(np.array([-2.0]), 0) == -math.inf
 
 
 def test_judged_only_nan_per_topic_matches_pytrec_eval_sign_included():

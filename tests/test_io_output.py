@@ -1,5 +1,5 @@
-"""Output writers: printf-exact number formatting and trec_eval's layout (also as bytes built
-in bulk, checked against line-by-line formatting)."""
+"""Output writers: printf-exact number formatting and trec_eval's layout (the engine's
+lines, ``rust/src/output``, checked against line-by-line formatting in Python and C)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,15 @@ import math
 from unittest import mock
 
 import numpy as np
-import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from irscale import _engine
 from irscale.errors import ParameterError
 from irscale.evaluation import evaluate
 from irscale.io import output
-from irscale.io.output import format_fixed, write_results
-from irscale.io.trec_lines import FIXED4_UNITS, _fixed4_words, fixed4_units, trec_lines
+from irscale.io.output import write_results
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
 
@@ -33,22 +32,30 @@ def c_printf(value: float, spec: bytes = b"%6.4f") -> str:
     return buffer.value.decode()
 
 
-@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), max_size=50))
-def test_format_fixed_matches_c_printf(values):
-    array = np.array(values, dtype=np.float64)
-    assert format_fixed(array).to_pylist() == [c_printf(v, b"%.4f") for v in values]
-    assert format_fixed(array, width=6).to_pylist() == [c_printf(v) for v in values]
+def engine_fixed(values) -> list[str]:
+    """The engine's ``%6.4f`` of every value (a summary line's value field)."""
+    text = _engine.trec_summary_lines([("m", "float", "mean", float(v)) for v in values], b"")
+    return [line.split("\t")[2] for line in text.decode().splitlines()]
 
 
-def test_signed_nan_prints_as_glibc():
-    values = np.array([np.nan, -np.nan, np.float64(0.0) / np.float64(1.0)])
-    assert format_fixed(values, width=6).to_pylist() == [c_printf(v) for v in values]
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=True, width=64), max_size=50))
+def test_engine_fixed_matches_python_and_c_printf(values):
+    """Python's ``6.4f`` formatting is correctly rounded (the exact binary value, ties to
+    even), as glibc's printf: two independent oracles of the engine's own formatting."""
+    assert engine_fixed(values) == [f"{v:6.4f}" for v in values]
+    assert engine_fixed(values) == [c_printf(v) for v in values]
 
 
-@given(st.lists(st.integers(0, 200_000), max_size=50))
-def test_format_fixed_on_half_way_values(numerators):
-    values = np.array(numerators, dtype=np.float64) / 160_000  # many exact binary ties
-    assert format_fixed(values).to_pylist() == [c_printf(v, b"%.4f") for v in values]
+def test_signed_nan_and_zero_print_as_glibc():
+    values = [math.nan, -math.nan, math.copysign(math.nan, -1.0), -0.0, -1e-9, 0.0]
+    assert engine_fixed(values) == [c_printf(v) for v in values]
+    assert engine_fixed(values)[2:] == ["  -nan", "-0.0000", "-0.0000", "0.0000"]
+
+
+@given(st.lists(st.integers(-200_000, 200_000), max_size=50))
+def test_engine_fixed_on_half_way_values(numerators):
+    values = [k / 160_000 for k in numerators]  # many exact binary ties
+    assert engine_fixed(values) == [f"{v:6.4f}" for v in values]
 
 
 QRELS = {"1": {"a": 1, "b": 0}, "2": {"a": 1, "c": 1}}
@@ -149,39 +156,20 @@ TOPICS = st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", 
                           min_size=1, max_size=20), min_size=1, max_size=12, unique=True)
 
 
-@given(st.lists(FLOATS, max_size=60))
-def test_fixed4_units_are_the_d_dddd_texts(values):
-    units = fixed4_units(np.array(values, dtype=np.float64))
-    for value, unit in zip(values, units.tolist(), strict=True):
-        text = printf_6_4(value)
-        if unit >= 0:
-            assert f"{unit // 10_000}.{unit % 10_000:04d}" == text
-        else:
-            assert len(text) != 6 or not text[0].isdigit()
-
-
-def test_fixed4_words_are_the_value_texts_looked_up_or_built():
-    """Every unit's 8-byte word, from the table (many units) and built directly (a few at a
-    time, in a 2-D block as the writer asks), against Python's formatting."""
-    units = np.arange(FIXED4_UNITS)
-    expected = "".join(f"\t{u // 10_000}.{u % 10_000:04d}\n" for u in range(FIXED4_UNITS))
-    assert _fixed4_words(units).tobytes().decode() == expected
-    few = units.reshape(-1, 50, 4)  # 200 units per call: built, not looked up
-    assert b"".join(_fixed4_words(block).tobytes() for block in few).decode() == expected
-
-
 @given(TOPICS, st.lists(st.text(min_size=0, max_size=30), min_size=1, max_size=6),
        st.data())
-def test_trec_lines_match_per_line_formatting(topics, labels, data):
+def test_engine_lines_match_per_line_formatting(topics, labels, data):
+    """The engine's per-topic lines of float columns, topic by topic, with any suffix."""
     values = np.array(data.draw(st.lists(FLOATS, min_size=len(topics) * len(labels),
                                          max_size=len(topics) * len(labels))),
                       dtype=np.float64).reshape(len(topics), len(labels))
-    units = fixed4_units(values)
-    others = np.flatnonzero(units < 0)
     suffix = data.draw(st.sampled_from(["", "\t", "\tr", "\tKDEIR_EN_Run1", "\tété 2"]))
-    text = trec_lines(labels, pa.array(topics), units,
-                      [(others, format_fixed(values.reshape(-1)[others], width=6))],
-                      suffix.encode()).tobytes()
+    encoded = [t.encode() for t in topics]
+    offsets = np.cumsum([0] + [len(e) for e in encoded]).astype(np.int64)
+    text = _engine.trec_lines([(label, "float") for label in labels],
+                              [np.ascontiguousarray(values[:, j]) for j in range(len(labels))],
+                              np.arange(len(topics), dtype=np.int64), b"".join(encoded),
+                              offsets, suffix.encode())
     cells = [[printf_6_4(v) for v in row] for row in values.tolist()]
     assert text == reference_lines(labels, topics, cells, [suffix] * len(topics))
 

@@ -10,6 +10,7 @@ pub mod diversity;
 pub mod judge;
 pub mod judged;
 pub mod measures;
+pub mod output;
 pub mod read;
 pub mod ties;
 pub mod trec;
@@ -31,5 +32,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::diversity::register(m)?;
     bind::dicts::register(m)?;
     bind::columns::register(m)?;
+    bind::output::register(m)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 """The native engine (``rust/``, compiled by maturin): its functions as Python sees them."""
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 __version__: str
@@ -29,13 +30,67 @@ class TrecReadError(ValueError):
     """A fault of a TREC file: ``args`` are (kind, reason, source, line, text, details,
     notes of the runs read before)."""
 
-def judge_trec(
+def judge_trec_batch(
     qrels: bytes | str | os.PathLike[str], qrels_name: str,
     runs: list[tuple[bytes | str | os.PathLike[str], str]], ties: str, compat: int,
     max_docs: int | None, judged_only: bool, placeholders: bool,
-) -> tuple[Any, ...]:
+) -> JudgedTrec:
     """The judged rankings of TREC run files against a TREC qrels file, from their bytes
-    or their paths."""
+    or their paths, held by the engine."""
+
+class JudgedTrec:
+    """TREC files judged by the engine (rust/src/bind/trec.rs): numpy-free accessors, the
+    arrays of the judged rankings, and trec_eval's output of measures on them."""
+
+    def notes(self) -> list[tuple[list[str], str, tuple[int, int, str] | None]]:
+        """Per run file: (run ids, last run id, scores beyond a C float or None)."""
+    def topics(self) -> list[str]:
+        """The qrels' topics, in byte order."""
+    def unjudged(self) -> list[list[str]]:
+        """Per run, the topics it has results for that the qrels do not judge."""
+    def evaluated_counts(self) -> list[int]:
+        """Per run, its rankings that are not trec_eval 10's -c placeholders."""
+    def at_least(self, level: int) -> int:
+        """The qrels' judgments with a degree >= level, over every topic."""
+    def n_qrels_topics(self) -> int:
+        """The number of the qrels' topics."""
+    def gain_sort_unreplayable(
+        self, gains: list[tuple[int, float]],
+    ) -> list[tuple[int, float, float]]:
+        """(num_levels, least, greatest) of the gain tables trec_eval's sort cannot be
+        replayed on."""
+    def arrays(self) -> tuple[Any, ...]:
+        """(rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
+        placeholder, topics, run notes, unjudged topics per run); the rankings move to
+        Python: afterwards arrays() and evaluate_trec() raise ValueError."""
+    def evaluate_trec(
+        self, calls: list[tuple[str, list[int], list[float], list[tuple[int, float]]]],
+        columns: list[tuple[int, int, str, str, str, bool, float | str | None]],
+        run_names: list[str], complete: bool, totals: list[tuple[str, int]],
+        per_query: bool, summary: bool, relevance_level: int, compat: int,
+        num_docs_in_coll: int,
+    ) -> bytes:
+        """trec_eval's text of the planned columns computed on the batch."""
+
+# an evaluation's output (rust/src/bind/output.rs, rust/src/output/)
+def summaries(
+    columns: Sequence[tuple[str, str]], values: list[object | None], ranking_run: object,
+    evaluated: object | None, placeholders: bool, runs: list[str], rule: str,
+    complete: bool, n_qrels_topics: int, totals: list[tuple[str, int]],
+) -> list[list[Any]]:
+    """The summary values of every run, one per column whose aggregate is not none."""
+
+def summary_mean(values: object, divisor: int, rule: str) -> float:
+    """The mean of values over divisor topics, added topic by topic."""
+
+def trec_lines(
+    columns: Sequence[tuple[str, str]], values: list[object], ranking_topic: object,
+    topic_data: bytes, topic_offsets: object, suffix: bytes,
+) -> bytes:
+    """trec_eval's per-topic lines of the rows given."""
+
+def trec_summary_lines(entries: Sequence[tuple[str, str, str, Any]], suffix: bytes) -> bytes:
+    """One run's summary (all) lines: (label, value type, aggregate, value) each."""
 
 # pytrec_eval-style dicts (rust/src/bind/dicts.rs)
 class Dicts:
@@ -49,8 +104,8 @@ def judge_dicts(
     dicts: Dicts, ties: str, compat: int, max_docs: int | None, judged_only: bool,
     placeholders: bool,
 ) -> tuple[Any, ...]:
-    """The judged rankings of dicts read by :func:`read_dicts`, as :func:`judge_trec`
-    gives those of files."""
+    """The judged rankings of dicts read by :func:`read_dicts`, as
+    :meth:`JudgedTrec.arrays` gives those of files."""
 
 # ndeval's files (rust/src/read/diversity.rs)
 def read_diversity_qrels(

@@ -15,7 +15,7 @@ follow trec_eval 9.0.8's rules (``meas_avg.c``):
   ``complete``, 9.0.8's ``num_rel`` counts the judgments > 0 of every qrels topic instead
   (:func:`complete_num_rel`);
 * a mean over values one of which is NaN is that NaN, sign included (printed ``-nan`` as
-  trec_eval prints it: :func:`~irscale.measures.results.sequential_total`).
+  trec_eval prints it; the engine computes the summaries: ``rust/src/output/summary.rs``).
 
 The result is an :class:`~irscale.measures.results.Evaluation` (the one result of every
 evaluation, diversity measures included: their summaries are ndeval's). Topics a run

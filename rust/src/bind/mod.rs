@@ -6,4 +6,5 @@ pub mod columns;
 pub mod dicts;
 pub mod diversity;
 pub mod measures;
+pub mod output;
 pub mod trec;

@@ -2,16 +2,19 @@
 //! files' bytes, and their faults as [`TrecReadError`].
 
 use numpy::{IntoPyArray, PyArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
-use crate::judge::Options;
+use super::output::{self, internal};
+use crate::judge::{Batch, Options};
+use crate::measures::{self, Context, Params};
+use crate::output::evaluate::{self, Missing};
 use crate::read::error::Kind;
 use crate::ties::Ties;
-use crate::trec::{self, Data, Failure, File, Judgment};
+use crate::trec::{self, Data, Failure, File, Judgment, RunNotes};
 
 pyo3::create_exception!(
     _engine,
@@ -47,14 +50,12 @@ pub(crate) fn read_error(failure: Failure) -> PyErr {
 }
 
 /// The judged rankings of TREC run files against a TREC qrels file, from their bytes or
-/// their paths (plain or gzip): `(rel, offsets, rel_levels, degrees, dense, judgments,
-/// ranking_topic, ranking_run, placeholder, topics, run notes, unjudged topics per run)`, each run's
-/// notes `(run ids, last run id, scores beyond a C float: (count, line, text) or None)`.
-/// A fault of a file raises [`TrecReadError`].
+/// their paths (plain or gzip), held by the engine as a [`JudgedTrec`]. A fault of a file
+/// raises [`TrecReadError`].
 #[pyfunction]
 #[pyo3(signature = (qrels, qrels_name, runs, ties, compat, max_docs, judged_only, placeholders))]
 #[allow(clippy::too_many_arguments)]
-fn judge_trec<'py>(
+fn judge_trec_batch<'py>(
     py: Python<'py>,
     qrels: Bound<'py, PyAny>,
     qrels_name: &str,
@@ -64,7 +65,7 @@ fn judge_trec<'py>(
     max_docs: Option<u64>,
     judged_only: bool,
     placeholders: bool,
-) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+) -> PyResult<JudgedTrec> {
     let ties = Ties::named(ties)
         .ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))?;
     let options = Options::new(ties, compat, max_docs, judged_only, placeholders);
@@ -91,13 +92,278 @@ fn judge_trec<'py>(
     });
     let judgment = match outcome {
         Ok(result) => result.map_err(read_error)?,
-        Err(_) => {
-            return Err(PyRuntimeError::new_err(
-                "irscale: internal error of the native engine while judging TREC files",
+        Err(_) => return Err(internal("judging TREC files")),
+    };
+    Ok(JudgedTrec::new(judgment, placeholders))
+}
+
+/// A run's notes as Python takes them: `(run ids, last run id, scores beyond a C float:
+/// (count, line, text) or None)`.
+type Note = (Vec<String>, String, Option<(usize, usize, String)>);
+
+/// The judged rankings of TREC files (`judge_trec_batch`), held by the engine: what Python
+/// needs to know of them without numpy (topics, runs' notes, counts), their arrays
+/// ([`JudgedTrec::arrays`]) or trec_eval's output of measures computed on them
+/// ([`JudgedTrec::evaluate_trec`]).
+#[pyclass(module = "irscale._engine")]
+pub struct JudgedTrec {
+    /// The judgment; its batch of rankings is emptied when `arrays` hands it to Python.
+    judgment: Judgment,
+    handed: bool,
+    /// trec_eval 10's `-c`: placeholder rankings stand for the topics a run misses.
+    placeholders: bool,
+    /// Per run, its rankings that are not placeholders.
+    evaluated: Vec<usize>,
+}
+
+impl JudgedTrec {
+    fn new(judgment: Judgment, placeholders: bool) -> Self {
+        let mut evaluated = vec![0; judgment.notes.len()];
+        let batch = &judgment.batch;
+        for (run, flag) in batch.ranking_run.iter().zip(&batch.placeholder) {
+            if let Some(count) = evaluated.get_mut(*run as usize) {
+                *count += usize::from(!(placeholders && *flag));
+            }
+        }
+        JudgedTrec {
+            judgment,
+            handed: false,
+            placeholders,
+            evaluated,
+        }
+    }
+
+    /// The batch, or the error that `arrays` handed it to Python.
+    fn batch(&self) -> PyResult<&Batch> {
+        if self.handed {
+            return Err(PyValueError::new_err(
+                "the judged rankings were handed to Python (arrays()): judge the files again",
             ));
         }
-    };
-    judgment_tuple(py, judgment)
+        Ok(&self.judgment.batch)
+    }
+
+    fn notes_of(&self) -> Vec<Note> {
+        self.judgment
+            .notes
+            .iter()
+            .map(|n| {
+                (
+                    n.runids.clone(),
+                    n.last_runid.clone(),
+                    n.beyond_c_float.clone(),
+                )
+            })
+            .collect()
+    }
+}
+
+#[pymethods]
+impl JudgedTrec {
+    /// Per run file: `(run ids, last run id, scores beyond a C float or None)`.
+    fn notes(&self) -> Vec<Note> {
+        self.notes_of()
+    }
+
+    /// The qrels' topics (byte order): the topics of the rows.
+    fn topics(&self) -> Vec<String> {
+        self.judgment.topics.clone()
+    }
+
+    /// Per run, the topics it has results for that the qrels do not judge.
+    fn unjudged(&self) -> Vec<Vec<String>> {
+        self.judgment.unjudged.clone()
+    }
+
+    /// Per run, the number of its evaluated topics (rankings that are not trec_eval 10's
+    /// `-c` placeholders).
+    fn evaluated_counts(&self) -> Vec<usize> {
+        self.evaluated.clone()
+    }
+
+    /// The qrels' judgments with a degree ≥ `level` over every topic (the summary of
+    /// `num_rel` with `-c` in trec_eval 9.0.8).
+    fn at_least(&self, level: i64) -> i64 {
+        let judgment = &self.judgment;
+        judgment
+            .degrees
+            .iter()
+            .zip(&judgment.judgments)
+            .filter(|(degree, _)| **degree >= level)
+            .map(|(_, count)| count)
+            .sum()
+    }
+
+    /// The number of the qrels' topics (trec_eval's `-c` divides means by it).
+    fn n_qrels_topics(&self) -> usize {
+        self.judgment.topics.len()
+    }
+
+    /// The gain tables on which trec_eval's sort of gains cannot be replayed under the
+    /// gain map `gains` (`measures::gains`): `(num_levels, least gain, greatest gain)`.
+    fn gain_sort_unreplayable(&self, gains: Vec<(i64, f64)>) -> PyResult<Vec<(u64, f64, f64)>> {
+        let map = measures::gains::GainMap::new(&gains);
+        Ok(measures::gains::unreplayable_tables(
+            &self.batch()?.rel_levels,
+            &self.judgment.degrees,
+            &map,
+        ))
+    }
+
+    /// The arrays `(rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic,
+    /// ranking_run, placeholder, topics, run notes, unjudged topics per run)` of
+    /// `irscale.core.native_judge.judged_rankings`. The rankings move to Python (no copy):
+    /// afterwards the batch answers its accessors, not `arrays` or `evaluate_trec`.
+    fn arrays<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.batch()?;
+        self.handed = true;
+        let judgment = Judgment {
+            batch: std::mem::replace(
+                &mut self.judgment.batch,
+                Batch {
+                    rel: Vec::new(),
+                    offsets: vec![0],
+                    rel_levels: Vec::new(),
+                    ranking_topic: Vec::new(),
+                    ranking_run: Vec::new(),
+                    placeholder: Vec::new(),
+                },
+            ),
+            topics: self.judgment.topics.clone(),
+            degrees: self.judgment.degrees.clone(),
+            dense: self.judgment.dense,
+            judgments: self.judgment.judgments.clone(),
+            notes: self
+                .judgment
+                .notes
+                .iter()
+                .map(|n| RunNotes {
+                    runids: n.runids.clone(),
+                    last_runid: n.last_runid.clone(),
+                    beyond_c_float: n.beyond_c_float.clone(),
+                })
+                .collect(),
+            unjudged: self.judgment.unjudged.clone(),
+        };
+        judgment_tuple(py, judgment)
+    }
+
+    /// trec_eval's output of measures computed on the batch (`crate::output::trec_text`):
+    /// `calls` are `(family, ints, floats, gains)` for `measures::compute`, `columns`
+    /// `(call, output, label, value type, aggregate, per_query, missing value)` in output
+    /// order (`output` -1: a column without values, `runid`); a column's missing value
+    /// replaces the values of trec_eval 10's `-c` placeholders. `run_names` name the runs
+    /// (several: a fourth field; the caller refuses names with a tab or a line break),
+    /// `complete` is `-c`, `totals` `(label, total)` replace a column's sum (9.0.8's
+    /// `num_rel` with `-c`); `per_query` adds the per-topic lines, `summary` the `all`
+    /// lines. A measure that cannot be computed raises `ValueError`.
+    #[pyo3(signature = (calls, columns, run_names, complete, totals, per_query, summary,
+                        relevance_level, compat, num_docs_in_coll))]
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_trec<'py>(
+        &self,
+        py: Python<'py>,
+        calls: Vec<Call>,
+        columns: Vec<PlannedColumn>,
+        run_names: Vec<String>,
+        complete: bool,
+        totals: Vec<(String, i64)>,
+        per_query: bool,
+        summary: bool,
+        relevance_level: i64,
+        compat: u8,
+        num_docs_in_coll: i64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let batch = self.batch()?;
+        if run_names.len() != self.evaluated.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} run names for {} runs",
+                run_names.len(),
+                self.evaluated.len()
+            )));
+        }
+        let planned = columns
+            .into_iter()
+            .map(|(call, output, label, kind, how, per_query, missing)| {
+                Ok(evaluate::Planned {
+                    call,
+                    output,
+                    label,
+                    value_type: output::value_type(&kind)?,
+                    aggregate: output::aggregate(&how)?,
+                    per_query,
+                    missing: missing.map(MissingGiven::value),
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let request = evaluate::Request {
+            calls: calls
+                .into_iter()
+                .map(|(family, ints, floats, gains)| {
+                    (
+                        family,
+                        Params {
+                            ints,
+                            floats,
+                            gains,
+                        },
+                    )
+                })
+                .collect(),
+            columns: planned,
+            run_names,
+            complete,
+            totals,
+            per_query,
+            summary,
+            context: Context {
+                compat,
+                num_docs_in_coll,
+            },
+            relevance_level,
+        };
+        let judgment = &self.judgment;
+        let placeholders = self.placeholders;
+        let outcome = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                evaluate::trec_text(judgment, batch, placeholders, &request)
+            }))
+        });
+        match outcome {
+            Ok(result) => Ok(PyBytes::new(py, &result.map_err(PyValueError::new_err)?)),
+            Err(_) => Err(internal("evaluating trec_eval's measures")),
+        }
+    }
+}
+
+/// An engine call as Python gives it: `(family, ints, floats, gains)`.
+type Call = (String, Vec<i64>, Vec<f64>, Vec<(i64, f64)>);
+/// A planned column as Python gives it: `(call, output, label, value type, aggregate,
+/// per_query, missing value)`.
+type PlannedColumn = (
+    usize,
+    i64,
+    String,
+    String,
+    String,
+    bool,
+    Option<MissingGiven>,
+);
+
+/// A placeholder value as Python gives it: text, or a number.
+#[derive(FromPyObject)]
+enum MissingGiven {
+    Text(String),
+    Number(f64),
+}
+
+impl MissingGiven {
+    fn value(self) -> Missing {
+        match self {
+            MissingGiven::Text(text) => Missing::Text(text),
+            MissingGiven::Number(number) => Missing::Number(number),
+        }
+    }
 }
 
 /// A [`Judgment`] as Python takes it: `(rel, offsets, rel_levels, degrees, dense,
@@ -158,7 +424,8 @@ impl<'py> Given<'py> {
 
 /// Adds this module's function and exception to the engine's Python module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(judge_trec, m)?)?;
+    m.add_function(wrap_pyfunction!(judge_trec_batch, m)?)?;
+    m.add_class::<JudgedTrec>()?;
     m.add("TrecReadError", m.py().get_type::<TrecReadError>())?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-"""Judged rankings from the arrays of the native engine (``irscale._engine.judge_trec``).
+"""Judged rankings from the arrays of the native engine (``irscale._engine.judge_trec_batch``).
 
 The engine reads TREC qrels and run files from their bytes, ranks every run by the tie
 policy and judges it (``rust/src/trec.rs``); its arrays are those of a

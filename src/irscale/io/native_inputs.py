@@ -1,5 +1,5 @@
 """Which evaluations the native engine judges: the one place that decides between the
-engine (``irscale._engine.judge_trec``, :mod:`irscale.io.native_trec`) and the Python
+engine (``irscale._engine.judge_trec_batch``, :mod:`irscale.io.native_trec`) and the Python
 readers and judge (:mod:`irscale.io.sources`, :func:`irscale.core.judge.build_judged_rankings`).
 
 :func:`native_inputs` answers for the qrels and runs of :func:`irscale.evaluate`

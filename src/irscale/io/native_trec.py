@@ -1,7 +1,7 @@
 """TREC qrels and run files judged by the native engine: from the files' bytes to one
 :class:`~irscale.core.judged.JudgedRankings`, without ``Qrels`` or ``Run`` objects.
 
-The engine (``irscale._engine.judge_trec``, ``rust/src/read``) reads the files as
+The engine (``irscale._engine.judge_trec_batch``, ``rust/src/read``) reads the files as
 :mod:`irscale.io.trec` does: the same lines accepted and refused, the same values, the
 same errors (file, line and text). It decompresses gzip data itself; when they are
 truncated or corrupt, :func:`irscale.io.files.gunzip` says why, in Python's words. It
@@ -71,12 +71,12 @@ def judge_counted(
     ``num_rel`` with ``-c``, :func:`irscale.evaluation.complete_num_rel`)."""
     options = options or RankingOptions()
     try:
-        judged = _engine.judge_trec(
+        batch = _engine.judge_trec_batch(
             qrels[0], qrels[1], [(data, name) for data, name in runs], options.ties,
             options.compat, options.max_docs, options.judged_only, placeholders)
     except _engine.TrecReadError as error:
         raise_read_error(error, [qrels, *runs], names if callable(names) else None)
-    notes = judged[10]
+    notes = batch.notes()
     found = [RunNote(source, runids, last, beyond)
              for (_, source), (runids, last, beyond) in zip(runs, notes, strict=True)]
     if callable(names):
@@ -86,15 +86,16 @@ def judge_counted(
             note.warn()
         run_names = [note.last if given is None else given
                      for note, given in zip(found, names or [None] * len(runs), strict=True)]
-    return engine_judgment(judged, run_names, options, placeholders=placeholders)
+    return engine_judgment(batch.arrays(), run_names, options, placeholders=placeholders)
 
 
 def engine_judgment(judged: tuple, run_names: Sequence[str], options: RankingOptions, *,
                     placeholders: bool = False
                     ) -> tuple[JudgedRankings, Callable[[int], int]]:
-    """The judged rankings of what the engine's ``judge_trec`` (or ``judge_dicts``)
-    answers, the runs named ``run_names``, and the number of the qrels' judgments with a
-    degree at least ``level`` (a function of ``level``)."""
+    """The judged rankings of the arrays of the engine's judged batch
+    (``judge_trec_batch(...).arrays()``, or ``judge_dicts``), the runs named
+    ``run_names``, and the number of the qrels' judgments with a degree at least ``level``
+    (a function of ``level``)."""
     (rel, offsets, rel_levels, degrees, dense, judgments, ranking_topic, ranking_run,
      placeholder, topics, _, unjudged) = judged
     jr = judged_rankings(rel, offsets, rel_levels, degrees, dense, ranking_topic,

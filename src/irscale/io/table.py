@@ -10,12 +10,13 @@ s say how each output is printed (``value_type``), whether it has a value per to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from .. import _engine
 from ..core.rows import TopicRows
 
 Aggregate = Literal["mean", "sum", "gmean", "count", "runid", "none"]
@@ -56,4 +57,42 @@ class ResultTable(SummaryTable, Protocol):
     def rows(self) -> TopicRows: ...
 
 
-__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType"]
+def engine_values(values: Any) -> Any:
+    """A column's values as the engine reads them: a contiguous float64 array (floats), an
+    int64 array (integers, booleans), or a list of strings (text)."""
+    array = np.asarray(values)
+    if array.dtype.kind == "f":
+        return np.ascontiguousarray(array, dtype=np.float64)
+    if array.dtype.kind in "iub":
+        return np.ascontiguousarray(array, dtype=np.int64)
+    return array.tolist()
+
+
+def run_summaries(columns: Sequence[Column], values: Mapping[str, Any], rows: TopicRows,
+                  rule: str, complete: bool, n_qrels_topics: int,
+                  totals: Mapping[str, int]) -> list[list[Any]]:
+    """The summary values of every run of ``rows``, one per column whose aggregate is not
+    ``none`` (in column order), computed by the engine (``rust/src/output/summary.rs``:
+    trec_eval 9.0.8's ``meas_avg.c`` rules, ndeval's ``amean`` or the plain mean, by
+    ``rule``; :mod:`irscale.measures.results` documents them). ``complete``: ``-c`` (means
+    over ``n_qrels_topics``); ``totals``: sums replaced (9.0.8's ``num_rel`` with ``-c``)."""
+    evaluated = (None if rows.evaluated is None
+                 else np.ascontiguousarray(rows.evaluated, dtype=bool))
+    return _engine.summaries(
+        [(c.label, c.aggregate) for c in columns],
+        [engine_values(values[c.label]) if c.aggregate in ("mean", "gmean", "sum") else None
+         for c in columns],
+        np.ascontiguousarray(rows.ranking_run, dtype=np.int64), evaluated,
+        rows.placeholder is not None, list(rows.runs), rule, complete, n_qrels_topics,
+        list(totals.items()))
+
+
+def summary_mean(values: Any, divisor: int, rule: str) -> float:
+    """The mean of ``values`` over ``divisor`` topics, added topic by topic (no topic: 0, or
+    ndeval's C ``0.0/0`` with ``rule`` ``"ndeval"``): the engine's, as in
+    :func:`run_summaries`."""
+    return _engine.summary_mean(np.ascontiguousarray(values, dtype=np.float64), divisor, rule)
+
+
+__all__ = ["Aggregate", "Column", "ResultTable", "SummaryTable", "ValueType", "engine_values",
+           "run_summaries", "summary_mean"]

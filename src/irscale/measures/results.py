@@ -5,11 +5,13 @@ measures), :func:`irscale.text.evaluate_sessions`, :func:`irscale.text.evaluate_
 :func:`irscale.text.evaluate_nuggets` all return an :class:`Evaluation`: one value per row
 (a (run, topic) pair, :class:`~irscale.core.rows.TopicRows`) and measure, the
 :class:`~irscale.io.table.Column` of each measure (how it is printed and how it
-aggregates), and the :class:`Averaging` that turns a run's rows into its summary:
+aggregates), and the :class:`Averaging` that turns a run's rows into its summary
+(computed by the engine, ``rust/src/output/summary.rs``: the one implementation of these
+rules):
 
 * ``trec_eval`` (judged rankings; ``meas_avg.c`` of trec_eval 9.0.8): a column's
-  ``aggregate`` says how — ``mean`` divides the sum (added topic by topic,
-  :func:`sequential_total`) by the number of evaluated topics, or with ``complete``
+  ``aggregate`` says how — ``mean`` divides the sum (added topic by topic, as trec_eval's
+  ``accum += value``) by the number of evaluated topics, or with ``complete``
   (``-c``) by the number of qrels topics (topics the run misses count 0); ``gmean``
   averages ``log(max(v, 1e-5))`` (with ``complete`` each missing topic counts
   ``log(1e-5)``); ``sum`` adds (9.0.8's ``num_rel`` with ``-c``: :attr:`Averaging.totals`);
@@ -26,9 +28,9 @@ In every rule a mean over values one of which is NaN is that NaN, sign included 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
@@ -37,8 +39,7 @@ from ..core.judged import JudgedRankings
 from ..core.rows import TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
-from ..io.table import Column
-from .base import MIN_GEO_MEAN
+from ..io.table import Column, run_summaries, summary_mean
 
 if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are built
     import pandas as pd
@@ -47,25 +48,6 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
 
 #: How an evaluation summarises a run (module documentation).
 AveragingRule = Literal["trec_eval", "ndeval", "mean"]
-
-
-def sequential_total(values: np.ndarray) -> float:
-    """Sum added one value at a time in order, as trec_eval accumulates topic values.
-
-    A NaN makes the sum that NaN, sign included, as x86-64's ``accum += value`` does (the
-    NaN operand is returned, the first one when both are): trec_eval prints the summary of
-    a measure that is ``-nan`` for some topic as ``-nan`` (``0.0/0.0`` gives a NaN with its
-    sign bit set). Made explicit here, whatever the machine.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    if not len(values):
-        return 0.0
-    total = float(np.cumsum(values)[-1])
-    if math.isnan(total):
-        first = values[np.flatnonzero(np.isnan(values))]
-        sign = -1.0 if len(first) and np.signbit(first[0]) else 1.0
-        return math.copysign(math.nan, sign)
-    return total
 
 
 @dataclass(frozen=True)
@@ -84,17 +66,9 @@ class Averaging:
     totals: Mapping[str, int] = field(default_factory=dict)
 
     def mean(self, values: np.ndarray, divisor: int) -> float:
-        """The mean of ``values`` over ``divisor`` topics (no topic: 0, ndeval's C
-        ``0.0/0`` = ``-nan`` or ``±inf``)."""
-        total = sequential_total(values)
-        if divisor:
-            return total / divisor
-        if self.rule != "ndeval":
-            return 0.0
-        if math.isnan(total):  # ndeval divides in C: a NaN stays itself,
-            return total
-        # 0.0/0 is -nan on x86-64, x/0 an infinity of x's sign
-        return math.copysign(math.nan, -1.0) if total == 0 else math.copysign(math.inf, total)
+        """The mean of ``values`` over ``divisor`` topics, added topic by topic (no topic:
+        0, ndeval's C ``0.0/0`` = ``-nan`` or ``±inf``): the engine's ``summary_mean``."""
+        return summary_mean(values, divisor, self.rule)
 
 
 class RunSummaries:
@@ -212,44 +186,16 @@ class Evaluation(RunSummaries):
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order (module documentation)."""
-        rows, averaging = self.rows, self.averaging
-        mine = rows.ranking_run == run_index
-        n_eval = int(np.count_nonzero(mine if rows.evaluated is None
-                                      else mine & rows.evaluated))
-        divisor = n_eval
-        if averaging.complete and rows.placeholder is None:
-            divisor = averaging.n_qrels_topics
-        n_missing = divisor - n_eval
-        out: list[tuple[Column, Any]] = []
-        for column in self.columns:
-            kind = column.aggregate
-            if kind == "none":
-                continue
-            if kind == "runid":
-                out.append((column, self.runs[run_index]))
-                continue
-            if kind == "count":
-                out.append((column, divisor))
-                continue
-            values = self.values[column.label][mine]
-            if kind == "sum":
-                if column.label in averaging.totals:
-                    out.append((column, averaging.totals[column.label]))
-                else:
-                    out.append((column, int(values.sum())))
-            elif kind == "mean":
-                out.append((column, averaging.mean(values, divisor)))
-            elif kind == "gmean":
-                # trec_eval floors at MIN_GEO_MEAN with C's MAX(v, MIN_GEO_MEAN), NaN → the
-                # floor, and adds C's log() topic by topic
-                logs = sequential_total(np.array(
-                    [math.log(v if v > MIN_GEO_MEAN else MIN_GEO_MEAN)
-                     for v in values.tolist()]))
-                logs += n_missing * math.log(MIN_GEO_MEAN)
-                out.append((column, math.exp(logs / divisor) if divisor else 0.0))
-            else:  # pragma: no cover - registry guards the kinds
-                raise MeasureError(f"unknown aggregate {kind!r}")
-        return out
+        shown = [c for c in self.columns if c.aggregate != "none"]
+        return list(zip(shown, self._summaries[run_index], strict=True))
+
+    @cached_property
+    def _summaries(self) -> list[list[Any]]:
+        """The summary values of every run, computed by the engine
+        (``rust/src/output/summary.rs``: the rules of the module documentation)."""
+        averaging = self.averaging
+        return run_summaries(self.columns, self.values, self.rows, averaging.rule,
+                             averaging.complete, averaging.n_qrels_topics, averaging.totals)
 
     def to_matrix(self, *, allow_missing: bool = False,
                   measures: Sequence[str] | None = None) -> ScoreMatrix:
@@ -420,4 +366,4 @@ def _per_topic_hint(labels: Sequence[str]) -> str:
     return f" ({', '.join(hints)})" if hints else ""
 
 
-__all__ = ["Averaging", "AveragingRule", "Evaluation", "RunSummaries", "sequential_total"]
+__all__ = ["Averaging", "AveragingRule", "Evaluation", "RunSummaries"]
