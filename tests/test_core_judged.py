@@ -21,8 +21,7 @@ from irscale.core._columnar.qrels_index import QrelsIndex
 from irscale.core.inputs import Qrels, Run, as_c_float, c_float_rank_keys
 from irscale.core.judge import build_judged_rankings, judge_run, judge_run_rows
 from irscale.core.judged import NONPOOL, UNJUDGED
-from irscale.core.options import TIE_POLICIES
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import TIE_POLICIES, RankingOptions
 from irscale.core.segments import (
     segment_argsort,
     segment_cumsum,

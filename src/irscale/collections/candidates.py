@@ -21,9 +21,9 @@ import numpy as np
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.judge import PairJudge
-from ..core.options import TiePolicy
+from ..core.options import RankingOptions, TiePolicy
 from ..core.params import DEPTH
-from ..core.ranking import RankingOptions, rank_order
+from ..core.ranking import rank_order
 from ..errors import InputError
 from ..io.sources import as_runs
 

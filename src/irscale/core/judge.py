@@ -22,7 +22,8 @@ from ._columnar.blocks import take_rows
 from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
 from .judged import NONPOOL, UNJUDGED, JudgedRankings
-from .ranking import RankingOptions, rank_order
+from .options import RankingOptions
+from .ranking import rank_order
 
 _CHUNK_ROWS = 1 << 20
 #: Pairs of docnos compared at once by :func:`_same_docnos`.

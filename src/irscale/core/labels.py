@@ -35,7 +35,7 @@ from ._columnar.qrels_index import QrelsIndex
 from .inputs import Qrels, Run
 from .judge import judge_run_rows
 from .judged import JudgedRankings
-from .ranking import RankingOptions
+from .options import RankingOptions
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"

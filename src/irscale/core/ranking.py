@@ -1,5 +1,5 @@
-"""Ranking a run: the options that shape judged rankings and the order of every topic's
-documents.
+"""Ranking a run: the order of every topic's documents (the options that shape judged
+rankings: :class:`irscale.core.options.RankingOptions`).
 
 Ranking follows trec_eval 9.0.8 (``form_res_rels.c``): documents are sorted by score
 descending, ties broken by docno descending in byte order; ``max_docs`` (``-M``) keeps the
@@ -14,8 +14,6 @@ the file's rank column (:data:`irscale.core.options.TIE_POLICIES`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pyarrow as pa
 
@@ -25,14 +23,7 @@ from ._columnar import arrow
 from ._columnar import arrow_compute as pc
 from ._columnar.blocks import TopicBlocks, take_rows_by_chunk
 from .inputs import Run, as_c_float, c_float_rank_keys
-from .options import (
-    MAX_DOCS,
-    RELEVANCE_LEVEL,
-    TIE_POLICIES,
-    TiePolicy,
-    compat_option,
-    integer_option,
-)
+from .options import TiePolicy
 from .segments import chunks, ranges, segment_argsort, segment_sort_keys
 
 #: :func:`_by_docno_keys` sorts the rows tied on their keys again as strings when they are
@@ -43,33 +34,6 @@ _RESORTED_SHARE = 8
 _CHUNK_ROWS = 1 << 20
 #: Pairs of tied rows sorted at once by :func:`_presorted_order` (whole runs of ties).
 _TIED_PIECE = 1 << 17
-
-
-@dataclass(frozen=True)
-class RankingOptions:
-    """trec_eval's options that shape the judged rankings: ``relevance_level`` (``-l``, an
-    integer ≥ 1), ``max_docs`` (``-M``, ``None`` or an integer from 1 to 2⁶³ − 1),
-    ``judged_only`` (``-J``) and the tie policy; checked when built
-    (:mod:`irscale.core.options`). ``compat``: the trec_eval whose scores the ``trec_eval``
-    tie policy compares, 9 (9.0.8: as C floats) or 10 (10.0: as doubles)."""
-
-    relevance_level: int = 1
-    max_docs: int | None = None
-    judged_only: bool = False
-    ties: TiePolicy = "trec_eval"
-    compat: int = 9
-
-    def __post_init__(self) -> None:
-        # trec_eval requires a positive level (every degree would be relevant otherwise, and
-        # documents outside the qrels too below 0); -M 0 would evaluate empty rankings
-        integer_option(self.relevance_level, RELEVANCE_LEVEL, low=1)
-        if self.max_docs is not None:
-            integer_option(self.max_docs, MAX_DOCS, low=1)
-        compat_option(self.compat)
-        if self.ties not in TIE_POLICIES:
-            raise ParameterError(
-                f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
-            )
 
 
 def rank_order(run: Run, block_topic: np.ndarray, ties: TiePolicy, *,
