@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.options import RankingOptions
 from ..errors import IrscaleError
-from .files import PathLike, check_readable, display_name, is_stdio, read_input
+from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
 from .irds import is_irds
 from .naming import runid_names
 from .native_dicts import QRELS_NAME, engine_dicts
@@ -174,7 +174,7 @@ def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
         if kind == "path":
             if not _readable(path):
                 return "unreadable"
-            if _parquet(path):
+            if is_parquet(path):
                 return "parquet"
     return files, names, folders, listed
 
@@ -204,13 +204,6 @@ def _readable(path: Any) -> bool:
     except (IrscaleError, ValueError, TypeError):
         return False
     return True
-
-
-def _parquet(path: Any) -> bool:
-    """Whether ``path`` is a Parquet run (:func:`irscale.io.run_parquet.is_parquet`)."""
-    from .run_parquet import is_parquet
-
-    return is_parquet(path)
 
 
 def _name(source: Source) -> str:
