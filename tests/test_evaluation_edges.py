@@ -12,7 +12,8 @@ import pytest
 from irscale import evaluate
 from irscale.core.options import RankingOptions
 from irscale.errors import MeasureError, ParameterError
-from irscale.measures.base import C_NAN, EvalContext, c_divide
+from irscale.measures.arrays import C_NAN, c_divide
+from irscale.measures.base import EvalContext
 from irscale.measures.names import parse_measure
 from irscale.measures.results import sequential_total
 

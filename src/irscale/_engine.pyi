@@ -15,6 +15,12 @@ def trec_measure(
 ) -> list[tuple[str, object]]:
     """The outputs of one trec_eval measure family on a batch of judged rankings."""
 
+def trec_output_names(
+    family: str, ints: list[int], floats: list[float], gains: list[tuple[int, float]],
+    compat: int, num_docs_in_coll: int,
+) -> list[str]:
+    """The output names of one trec_eval measure family (as trec_measure names them)."""
+
 def gain_sort_unreplayable(
     gains: list[tuple[int, float]], rel_levels: object, degrees: object,
 ) -> list[tuple[int, float, float]]:

@@ -24,7 +24,7 @@ import pyarrow as pa
 from irscale.core import identifiers
 from irscale.core.inputs import Run
 from irscale.core.subsets import Subset
-from irscale.measures.base import c_divide, safe_divide
+from irscale.measures.arrays import c_divide, safe_divide
 from irscale.measures.cascade import unsatisfied_before
 from irscale.measures.diversity.context import DiversityContext
 from irscale.measures.diversity.rankings import (

@@ -28,7 +28,8 @@ from irscale.core.identifiers import unique_integers
 from irscale.core.judged import NONPOOL, JudgedRankings
 from irscale.core.segments import segment_cumsum
 from irscale.core.subsets import Subset, pooled_documents, relevant_documents
-from irscale.measures.base import GainParams, c_divide, safe_divide
+from irscale.measures.arrays import c_divide, safe_divide
+from irscale.measures.base import GainParams
 
 T = TypeVar("T")
 

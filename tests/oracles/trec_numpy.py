@@ -19,7 +19,8 @@ import numpy as np
 
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
 from irscale.core.subsets import Subset, first_relevant_rank, pooled_documents, relevant_documents
-from irscale.measures.base import EvalContext, FloatList, c_divide, hits_at, safe_divide
+from irscale.measures.arrays import c_divide, hits_at, safe_divide
+from irscale.measures.base import EvalContext, FloatList
 
 Outputs = dict[str, np.ndarray]
 INFAP_EPSILON = 0.00001

@@ -59,6 +59,29 @@ fn trec_measure<'py>(
     Ok(converted)
 }
 
+/// The output names of the trec_eval family `family` with these parameters, in the order
+/// of the values `trec_measure` gives (known without judging; an error as `trec_measure`'s).
+#[pyfunction]
+fn trec_output_names(
+    family: &str,
+    ints: Vec<i64>,
+    floats: Vec<f64>,
+    gains: Vec<(i64, f64)>,
+    compat: u8,
+    num_docs_in_coll: i64,
+) -> PyResult<Vec<String>> {
+    let params = Params {
+        ints,
+        floats,
+        gains,
+    };
+    let ctx = Context {
+        compat,
+        num_docs_in_coll,
+    };
+    measures::output_names(family, &params, &ctx).map_err(PyValueError::new_err)
+}
+
 /// The gain tables on which trec_eval's sort of gains cannot be replayed (see
 /// `measures::gains`): `(num_levels, least gain, greatest gain)` for each number of levels
 /// of the topics whose level counts are the rows of `rel_levels`, under the gain map `gains`.
@@ -80,5 +103,6 @@ fn gain_sort_unreplayable<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trec_measure, m)?)?;
     m.add_function(wrap_pyfunction!(gain_sort_unreplayable, m)?)?;
+    m.add_function(wrap_pyfunction!(trec_output_names, m)?)?;
     Ok(())
 }

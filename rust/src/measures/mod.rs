@@ -137,10 +137,50 @@ pub fn compute(
     }
 }
 
+/// The output names of `family` with these parameters, in the order of its values: those
+/// [`compute`] gives, known before any judging (computed on a batch of no rankings).
+pub fn output_names(family: &str, params: &Params, ctx: &Context) -> Result<Vec<String>, String> {
+    let empty = JudgedView {
+        rel: &[],
+        offsets: &[0],
+        rel_levels: &[],
+        degrees: &[],
+        relevance_level: 1,
+    };
+    Ok(compute(family, params, &empty, ctx)?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
+}
+
 /// The `index`-th number parameter of `family`, or why there is none.
 fn number(family: &str, floats: &[f64], index: usize) -> Result<f64, String> {
     floats
         .get(index)
         .copied()
         .ok_or_else(|| format!("{family} needs {} number parameter(s)", index + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_names_are_known_without_rankings() {
+        let ctx = Context {
+            compat: 9,
+            num_docs_in_coll: 0,
+        };
+        let cutoffs = Params {
+            ints: vec![5, 10],
+            ..Params::default()
+        };
+        assert_eq!(output_names("P", &cutoffs, &ctx).unwrap(), ["P_5", "P_10"]);
+        assert!(
+            output_names("runid", &Params::default(), &ctx)
+                .unwrap()
+                .is_empty()
+        );
+        assert!(output_names("nope", &Params::default(), &ctx).is_err());
+    }
 }

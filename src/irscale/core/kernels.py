@@ -4,21 +4,38 @@ trec_eval's measure families are computed by the engine (``rust/src/measures/``,
 module per family as trec_eval's ``m_*.c``); the catalogue's registrations in
 :mod:`irscale.measures.trec` hand their batch here. The batch's arrays are read in place
 (no copy where they are already contiguous int64), the values come back as numpy arrays
-(float64 or int64) or, for text, lists of strings.
+(float64 or int64) or, for text, lists of strings. numpy is imported by the functions that
+compute: the output names of a family (:func:`output_names`) are known without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .. import _engine
-from .judged import JudgedRankings
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .judged import JudgedRankings
 
 
 def _int64(values: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return np.ascontiguousarray(values, dtype=np.int64)
+
+
+def output_names(family: str, *, ints: Iterable[int] = (), floats: Iterable[float] = (),
+                 gains: Iterable[tuple[int, float]] = (), compat: int = 9,
+                 num_docs_in_coll: int = 0) -> list[str]:
+    """The output names :func:`trec_family` gives for ``family`` with these parameters, in
+    the order of its values, known without judging (the engine names them)."""
+    return _engine.trec_output_names(
+        family, [int(i) for i in ints], [float(f) for f in floats],
+        [(int(level), float(gain)) for level, gain in gains], int(compat),
+        int(num_docs_in_coll))
 
 
 def trec_family(family: str, jr: JudgedRankings, *, ints: Iterable[int] = (),

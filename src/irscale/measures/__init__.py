@@ -3,35 +3,18 @@
 The catalogue (:data:`~irscale.measures.base.CATALOGUE`) holds every measure family by the
 context it needs (:data:`irscale.core.contexts.CONTEXTS`): judged rankings, per-intent
 judgments, sessions, texts and nuggets. Importing this package registers trec_eval's
-families (:mod:`irscale.measures.trec`), those of judged rankings from the literature (one
-module per family group: dcg, graded, cascade, rbp, precision_recall, generalized,
-condensed, coverage, tbg, umeasure, markov, click_models, order_measures, multi_aspect) and
-the families of sessions, texts and nuggets (sessions, rouge, nuggets: declared here,
-computed by :mod:`irscale.text`). The families of per-intent judgments are registered when
-:mod:`irscale.measures.diversity` is imported (by the diversity evaluation and by
-:func:`catalogue`, never by an evaluation of trec_eval's measures).
+families (:mod:`irscale.measures.trec`, computed by the engine, numpy-free until they
+compute); those of judged rankings from the literature (one module per family group: dcg,
+graded, cascade, rbp, precision_recall, generalized, condensed, coverage, tbg, umeasure,
+markov, click_models, order_measures, multi_aspect) and the families of sessions, texts
+and nuggets (sessions, rouge, nuggets: declared here, computed by :mod:`irscale.text`) are
+registered the first time a name or a listing needs them
+(:func:`~irscale.measures.base.load_catalogue`). The families of per-intent judgments are
+registered when :mod:`irscale.measures.diversity` is imported (by the diversity evaluation
+and by :func:`catalogue`, never by an evaluation of trec_eval's measures).
 """
 
-from . import (  # noqa: F401  (importing a module registers its families)
-    cascade,
-    click_models,
-    condensed,
-    coverage,
-    dcg,
-    generalized,
-    graded,
-    markov,
-    multi_aspect,
-    nuggets,
-    order_measures,
-    precision_recall,
-    rbp,
-    rouge,
-    sessions,
-    tbg,
-    trec,
-    umeasure,
-)
+from . import trec  # noqa: F401  (registers trec_eval's families)
 from .base import (
     CATALOGUE,
     REGISTRY,

@@ -5,7 +5,7 @@ measure table. The kernel receives the whole batch of judged rankings and the fa
 parameters and returns, for every output name it produces (``P_5``, ``P_10`` ...), one value
 per ranking. Kernels are vectorised over the batch: no Python loop per topic or document.
 
-Writing a measure::
+Writing a measure (``hits_at`` from :mod:`irscale.measures.arrays`)::
 
     @register(
         name="P",
@@ -22,22 +22,34 @@ topics, or over every qrels topic with ``-c``), ``sum`` (counts), ``gmean`` (geo
 with values floored at 1e-5, trec_eval's MIN_GEO_MEAN), ``count`` (number of topics
 averaged over: num_q), ``runid`` (the run's name) and ``none`` (no summary value).
 ``per_query=False`` families print nothing per topic (num_q, runid, gm_map ...).
+
+trec_eval's families are computed by the engine alone: each declares its engine call
+(:func:`~irscale.measures.native.declare_native`). The catalogue (:data:`CATALOGUE`) holds
+them from the start and loads the others on first need (:class:`FamilyTable`); this module
+imports no numpy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+import math
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.contexts import CONTEXTS
-from ..core.judged import JudgedRankings
 from ..core.options import NUM_DOCS_IN_COLL, integer_option
-from ..core.subsets import memo, relevant_documents
 from ..errors import MeasureError
-from ..io.table import Aggregate, ValueType
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
+    import numpy as np
+
+    from ..core.judged import JudgedRankings
+    from ..io.table import Aggregate, ValueType
+    from .native import Native
 
 #: trec_eval's floor for values entering a geometric mean (MIN_GEO_MEAN).
 MIN_GEO_MEAN = 0.00001
@@ -122,7 +134,7 @@ def _finite_numbers(text: str, family: str) -> tuple[float, ...]:
         raise MeasureError(
             f"measure {family!r}: parameters must be numbers, got {text!r}"
         ) from None
-    if not all(np.isfinite(values)):
+    if not all(math.isfinite(v) for v in values):
         raise MeasureError(f"measure {family!r}: parameters must be finite, got {text!r}")
     return values
 
@@ -288,7 +300,7 @@ class GainPairs(ParamSpec):
                 if not sep:
                     raise ValueError
                 number = float(value)
-                if not np.isfinite(number):
+                if not math.isfinite(number):
                     raise ValueError
                 if name not in self.names:
                     level = int(name)
@@ -315,8 +327,6 @@ class GainPairs(ParamSpec):
     def format(self, value: GainParams) -> str:
         return value.text or ""
 
-
-Kernel = Callable[[JudgedRankings, Any, EvalContext], Mapping[str, np.ndarray]]
 
 #: Cut-off rule of a family's names: ``optional`` (``name@k``, or the whole input without
 #: one), ``required`` (``name@k`` only) or ``none`` (no ``@k``).
@@ -361,6 +371,9 @@ class Family:
     suffix: tuple[str, str] | None = None
     #: The largest cut-off @k its names accept.
     max_cutoff: int = 2**63 - 1
+    #: For trec_eval's families, computed by the engine alone: how the engine is called and
+    #: how its outputs are named (:class:`~irscale.measures.native.Native`).
+    native: Native | None = None
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -370,10 +383,95 @@ class Family:
         return dict(self.kernel(jr, params, ctx or EvalContext()))
 
 
+#: The modules registering the families, in the catalogue's order (the families of one
+#: module in their order of registration; ``trec``: trec_eval's, registered with the
+#: package). The others are imported the first time a name or a listing needs the whole
+#: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
+FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
+                  "dcg", "generalized", "trec", "graded", "markov", "order_measures",
+                  "precision_recall", "tbg", "umeasure", "nuggets", "rouge", "sessions")
+#: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
+_LOADED: list[bool] = []
+_DONE: list[bool] = []
+_LOADING = threading.RLock()
+
+
+def load_catalogue() -> None:
+    """Register every family of :data:`FAMILY_MODULES` (once; another thread waits for
+    it), and list the families of judged rankings in their order, whichever module was
+    imported first."""
+    if _DONE:
+        return
+    with _LOADING:
+        if _LOADED:  # done, or started by this thread (a module of ours reading the table)
+            return
+        _LOADED.append(True)
+        for module in FAMILY_MODULES:
+            importlib.import_module(f"{__package__}.{module}")
+        families = sorted(dict.values(REGISTRY), key=_module_rank)
+        dict.clear(REGISTRY)
+        dict.update(REGISTRY, {family.name: family for family in families})
+        _DONE.append(True)
+
+
+def _module_rank(family: Family) -> int:
+    """The place in :data:`FAMILY_MODULES` of the module registering ``family``'s kernel."""
+    if family.native is not None:
+        return FAMILY_MODULES.index("trec")
+    module = family.kernel.__module__.rpartition(".")[2]
+    return FAMILY_MODULES.index(module) if module in FAMILY_MODULES else len(FAMILY_MODULES)
+
+
+class FamilyTable(dict[str, Family]):
+    """The families of one context, by name. trec_eval's are registered with the package;
+    the others the first time they may matter (:func:`load_catalogue`): a name missing from
+    the table, or reading the whole table (iterating, ``len``, ``keys``/``values``/
+    ``items``), loads them first, so every reader sees the whole catalogue whenever a name
+    is not one of trec_eval's families."""
+
+    def __missing__(self, name: str) -> Family:
+        load_catalogue()
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        load_catalogue()
+        return dict.__contains__(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self else default
+
+    def __iter__(self) -> Iterator[str]:
+        load_catalogue()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        load_catalogue()
+        return dict.__len__(self)
+
+    def keys(self) -> dict_keys[str, Family]:
+        load_catalogue()
+        return dict.keys(self)
+
+    def values(self) -> dict_values[str, Family]:
+        load_catalogue()
+        return dict.values(self)
+
+    def items(self) -> dict_items[str, Family]:
+        load_catalogue()
+        return dict.items(self)
+
+
 #: The one catalogue: every registered family, by the context it needs, then by name.
-CATALOGUE: dict[str, dict[str, Family]] = {context: {} for context in CONTEXTS}
+CATALOGUE: dict[str, FamilyTable] = {context: FamilyTable() for context in CONTEXTS}
 #: The families of judged rankings (``CATALOGUE["rankings"]``): trec_eval's and ours.
-REGISTRY: dict[str, Family] = CATALOGUE["rankings"]
+REGISTRY: FamilyTable = CATALOGUE["rankings"]
+#: trec_eval's families (those computed by the engine alone), by name: registered with the
+#: package, read without loading the others.
+TREC_FAMILIES: dict[str, Family] = {}
 
 
 def register(
@@ -425,15 +523,20 @@ def declare(family: Family) -> Family:
     """Add ``family`` to the catalogue (the families of sessions, texts and nuggets are
     declared so, without a kernel: see :class:`Family`)."""
     table = CATALOGUE[family.context]
-    if family.name in table:
+    if dict.__contains__(table, family.name):
         raise RuntimeError(f"measure family {family.name!r} of {family.context} registered "
                            "twice")
-    table[family.name] = family
+    dict.__setitem__(table, family.name, family)
+    if family.native is not None:
+        TREC_FAMILIES[family.name] = family
     return family
 
 
 def get_family(name: str) -> Family:
     """The registered family ``name``; :class:`MeasureError` listing close names otherwise."""
+    found = TREC_FAMILIES.get(name)
+    if found is not None:
+        return found
     try:
         return REGISTRY[name]
     except KeyError:
@@ -463,81 +566,6 @@ class MeasureRequest:
 
     def with_labels(self, labels: Mapping[str, str]) -> MeasureRequest:
         return replace(self, labels=tuple(labels.items()))
-
-
-def hits_at(jr: JudgedRankings, k: int | np.ndarray) -> np.ndarray:
-    """Number of relevant documents among the first ``k`` of each ranking (``k`` one
-    number, or one per ranking; counted over the relevant documents only)."""
-    if np.ndim(k) == 0:
-        k = int(k)
-        return memo(jr, f"hits_at:{k}", lambda: relevant_documents(jr).count(True, k))
-    return relevant_documents(jr).count(True, k)
-
-
-def value_at_rank(jr: JudgedRankings, values: np.ndarray, k: np.ndarray, default=0):
-    """``values`` at rank ``k_i`` of each ranking ``i`` (``default`` where k_i is out of range).
-
-    ``k`` holds 1-based ranks, one per ranking.
-    """
-    k = np.asarray(k, dtype=np.int64)
-    ok = (k >= 1) & (k <= jr.lengths)
-    out = np.full(jr.n_rankings, default, dtype=np.asarray(values).dtype)
-    out[ok] = values[jr.offsets[:-1][ok] + k[ok] - 1]
-    return out
-
-
-#: The NaN C's ``0.0 / 0.0`` gives on x86-64 (sign bit set; glibc prints it ``-nan``), the
-#: value trec_eval prints for measures that divide 0 by 0.
-C_NAN = float(np.copysign(np.nan, -1.0))
-
-
-def c_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator`` as trec_eval's C divides doubles on x86-64: ``0/0`` is
-    :data:`C_NAN` (``-nan``) whatever the machine, a NaN operand stays itself; no warning."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.asarray(numerator / denominator, dtype=np.float64)
-    made = np.isnan(out) & ~np.isnan(numerator) & ~np.isnan(denominator)
-    if made.any():
-        out = out.copy()
-        out[made] = C_NAN
-    return out
-
-
-def safe_divide(numerator: np.ndarray | float, denominator: np.ndarray | float) -> np.ndarray:
-    """``numerator / denominator`` with 0 where the denominator is 0 (trec_eval's habit)."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    out = np.zeros(np.broadcast(numerator, denominator).shape)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out
-
-
-def f_weights(beta: float) -> tuple[float, float]:
-    """The weights ``(a, b)`` of F_β = (1 + β²)·P·R / (β²·P + R) = P·R / (a·P + b·R),
-    a = β²/(1 + β²), b = 1/(1 + β²) (van Rijsbergen's F; Sakai 2014, eq. 5 and 39).
-
-    Written so, F_β needs no product by 1 + β², which overflows for β > 1.3e154: a β whose
-    square is beyond the range of a double weighs recall only (a = 1, b = 0: F = R, the
-    limit), and β = 1 gives a = b = 1/2 exactly (F = 2PR/(P + R) to the last bit).
-
-    >>> f_weights(1.0), f_weights(1e200)
-    ((0.5, 0.5), (1.0, 0.0))
-    """
-    square = beta * beta
-    if square == float("inf"):
-        return 1.0, 0.0
-    return square / (1.0 + square), 1.0 / (1.0 + square)
-
-
-def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray:
-    """F_β of precision and recall arrays, 0 where P = R = 0 (:func:`f_weights`: finite
-    for every finite β ≥ 0, no numpy warning)."""
-    a, b = f_weights(beta)
-    precision = np.asarray(precision, dtype=np.float64)
-    recall = np.asarray(recall, dtype=np.float64)
-    return safe_divide(precision * recall, a * precision + b * recall)
 
 
 def table_order(name: str, compat: int = 9) -> tuple[int, int]:

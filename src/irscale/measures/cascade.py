@@ -26,7 +26,8 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.subsets import Subset, memo, relevant_documents
-from .base import EvalContext, register, safe_divide
+from .arrays import safe_divide
+from .base import EvalContext, register
 from .gain_discount import (
     MAXREL,
     MAXREL_CHECK,

@@ -18,8 +18,8 @@ from ..core.segments import chunks
 from ..errors import IrscaleError, MeasureError
 from ..io.table import Column
 from ..parallel.threads import map_threads, usable_cores
-from .base import EvalContext, Family, MeasureRequest, get_family, table_order
-from .names import is_trec_request
+from .base import EvalContext, Family, MeasureRequest, get_family
+from .layout import NO_OUTPUT, ordered_requests, output_labels
 from .params import Keywords
 
 #: Batches of fewer documents and fewer rankings are computed in one piece by
@@ -47,18 +47,14 @@ def check_finite(name: str, outputs: Mapping[str, np.ndarray]) -> None:
 def compute_requests(
     jr: JudgedRankings, requests: Sequence[MeasureRequest], context: EvalContext
 ) -> tuple[tuple[Column, ...], dict[str, np.ndarray]]:
-    """Evaluate every request on the batch; columns come in output order, without repeats.
-
-    Requests spelled the trec_eval way come first, in trec_eval's table order; the others
-    follow in the order asked.
-    """
-    trec_style = [r for r in requests if is_trec_request(r)]
-    other = [r for r in requests if not is_trec_request(r)]
-    trec_style.sort(key=lambda r: table_order(r.family, context.compat))
+    """Evaluate every request on the batch; columns come in output order, without repeats
+    (:mod:`irscale.measures.layout`: requests spelled the trec_eval way first, in trec_eval's
+    table order, then the others in the order asked)."""
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
+    seen: set[str] = set()
     views: dict[tuple[int, int | None, bool], JudgedRankings] = {}
-    for request in trec_style + other:
+    for request in ordered_requests(requests, context.compat):
         family = get_family(request.family)
         level = jr.relevance_level if request.relevance_level is None else request.relevance_level
         key = (level, request.cutoff, request.condensed)
@@ -73,20 +69,13 @@ def compute_requests(
             outputs = family.compute(views[key], request.params, context)
         if isinstance(family.params, Keywords):
             check_finite(request.requested, outputs)
-        rename = not is_trec_request(request)
-        if rename and len(outputs) != 1:
-            raise MeasureError(f"measure {request.requested!r} yields {len(outputs)} values")
-        for name, array in outputs.items():
-            label = request.requested if rename else name
-            if label in values:
-                continue
+        arrays = list(outputs.values())
+        for index, label in output_labels(request, family, list(outputs), seen):
+            array = np.empty(0) if index == NO_OUTPUT else arrays[index]
             if jr.placeholder is not None and family.missing_value is not None:
                 array = np.where(jr.placeholder, family.missing_value, array)
             values[label] = array
             columns.append(column_of(label, family))
-        if not outputs and family.aggregate == "runid" and family.name not in values:
-            values[family.name] = np.empty(0)
-            columns.append(column_of(family.name, family))
     return tuple(columns), values
 
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from .base import EvalContext, register, safe_divide
+from .arrays import safe_divide
+from .base import EvalContext, register
 from .params import Keywords, Params
 
 

@@ -18,7 +18,8 @@ import numpy as np
 
 from ..core.judged import NONPOOL, JudgedRankings
 from ..core.subsets import pooled_documents
-from .base import EvalContext, register, safe_divide
+from .arrays import safe_divide
+from .base import EvalContext, register
 from .params import CUTOFF, Keywords, Params
 
 

@@ -27,7 +27,8 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.subsets import relevant_documents
-from .base import EvalContext, register, safe_divide
+from .arrays import safe_divide
+from .base import EvalContext, register
 from .gain_discount import (
     BASE,
     DISCOUNT_KIND,

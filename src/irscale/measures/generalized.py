@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from .base import EvalContext, register, safe_divide
+from .arrays import safe_divide
+from .base import EvalContext, register
 from .gain_discount import (
     MAXREL,
     MAXREL_CHECK,

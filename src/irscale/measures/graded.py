@@ -31,7 +31,8 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.subsets import Subset, first_relevant_rank, memo, relevant_documents
-from .base import EvalContext, register, safe_divide, value_at_rank
+from .arrays import safe_divide, value_at_rank
+from .base import EvalContext, register
 from .gain_discount import GainMap, element_gains, gain_keyword, ideal_rankings
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number, only_with
 from .trec._segments import running_sum

@@ -51,7 +51,16 @@ from typing import Any
 from ..core.contexts import CONTEXTS
 from ..core.options import INT64_MAX
 from ..errors import MeasureError, ParameterError, shorten, shown
-from .base import CATALOGUE, REGISTRY, Cutoffs, Family, Floats, MeasureRequest, get_family
+from .base import (
+    CATALOGUE,
+    REGISTRY,
+    TREC_FAMILIES,
+    Cutoffs,
+    Family,
+    Floats,
+    MeasureRequest,
+    get_family,
+)
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
@@ -61,6 +70,8 @@ from .trec_table import NICKNAMES, NICKNAMES10
 #: after the first ``@`` is the cut-off, checked by the family.
 _NAME = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_+#*-]*)(?:\((?P<params>[^()]*)\))?"
                    r"(?:@(?P<cutoff>.*))?", re.S)
+#: The characters of a family's name (tests/test_names_lazy.py).
+_FAMILY_NAME = re.compile(r"[A-Za-z0-9_+#*-]+")
 #: A cut-off of the trec_eval route: a number (``P@10``, ``IPrec@0.5``).
 _IR_CUTOFF = re.compile(r"[0-9.]+")
 #: A value written right after a family's stem (``ROUGE-2``, ``ROUGE-SU4``, ``ROUGE-S*``).
@@ -238,15 +249,15 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         return [_ntcir_request(text)]
     if text in IR_NAMES and IR_NAMES[text][0] is not None:
         return [_ir_request(text, text, None, None)]
-    if text in REGISTRY:
+    trec = _trec_request(text)
+    if trec is not None:
+        return [trec]
+    if _FAMILY_NAME.fullmatch(text) and text in REGISTRY:
         return [MeasureRequest(text, requested=text)]
     family, dot, params = text.partition(".")
-    if dot and family in REGISTRY:
+    if dot and _FAMILY_NAME.fullmatch(family) and family in REGISTRY:
         spec = get_family(family).params
         return [MeasureRequest(family, spec.parse(params, family), requested=text)]
-    trec_output = _trec_output_name(text)
-    if trec_output is not None:
-        return [trec_output]
     parts = split_name(text)
     if parts and (parts.name in IR_NAMES or _keyword_family(parts.name) is not None):
         _check_cutoff_text(text, parts)
@@ -273,13 +284,28 @@ def _check_cutoff_text(text: str, parts: NameParts) -> None:
                            f"{parts.cutoff!r}")
 
 
+def _trec_request(text: str) -> MeasureRequest | None:
+    """The request of a name of trec_eval's families (``map``, ``P.5,10``, ``P_10``), read
+    among trec_eval's families alone (loading no other: no family of ours is spelt so, see
+    tests/test_names_lazy.py); ``None`` for any other name."""
+    if text in TREC_FAMILIES:
+        return MeasureRequest(text, requested=text)
+    family, dot, params = text.partition(".")
+    if dot and family in TREC_FAMILIES:
+        spec = TREC_FAMILIES[family].params
+        return MeasureRequest(family, spec.parse(params, family), requested=text)
+    return _trec_output_name(text)
+
+
 def _trec_output_name(text: str) -> MeasureRequest | None:
-    """``P_10`` → P with cut-off 10 (any family whose parameter is a list of numbers)."""
-    for family_name in sorted(REGISTRY, key=len, reverse=True):
+    """``P_10`` → P with cut-off 10 (any trec_eval family whose parameter is a list of
+    numbers; the longest family name that reads the rest; no family of ours starts with the
+    name of one of those followed by ``_``, nor takes such a list)."""
+    for family_name in sorted(TREC_FAMILIES, key=len, reverse=True):
         prefix = family_name + "_"
         if not text.startswith(prefix):
             continue
-        spec = REGISTRY[family_name].params
+        spec = TREC_FAMILIES[family_name].params
         if not isinstance(spec, (Cutoffs, Floats)):
             continue
         value = text[len(prefix):]
@@ -630,8 +656,12 @@ def is_trec_request(request: MeasureRequest) -> bool:
     if isinstance(get_family(request.family).params, Keywords):
         return False
     head = request.requested.split(".")[0]
-    trec_family = head in REGISTRY and not isinstance(REGISTRY[head].params, Keywords)
-    return trec_family or head in NICKNAMES or _trec_output_name(request.requested) is not None
+    if (head in TREC_FAMILIES or head in NICKNAMES
+            or _trec_output_name(request.requested) is not None):
+        return True
+    if head in IR_NAMES or not _FAMILY_NAME.fullmatch(head):
+        return False  # no family of ours is spelt so (tests/test_names_lazy.py)
+    return head in REGISTRY and not isinstance(REGISTRY[head].params, Keywords)
 
 
 __all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "NameParts",

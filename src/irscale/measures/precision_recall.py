@@ -29,7 +29,8 @@ import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.kernels import trec_family
-from .base import EvalContext, f_weights, hits_at, register, safe_divide
+from .arrays import f_weights, hits_at, safe_divide
+from .base import EvalContext, register
 from .params import CUTOFF, Keyword, Keywords, Params, choice, number, only_with
 
 BETA_F = Keyword(number(low=0.0), 1.0, "β: recall is β times as important as precision")

@@ -46,7 +46,8 @@ from ..io.text import (
     read_nuggets,
     read_texts,
 )
-from ..measures.base import CATALOGUE, f_beta
+from ..measures.arrays import f_beta
+from ..measures.base import CATALOGUE
 from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
 

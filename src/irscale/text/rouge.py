@@ -58,7 +58,7 @@ from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
 from ..io.text import Texts, read_stopwords, read_texts
-from ..measures.base import f_beta
+from ..measures.arrays import f_beta
 from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
 

@@ -104,7 +104,8 @@ from ..io.sessions import (
 )
 from ..io.sources import as_qrels
 from ..io.table import Column
-from ..measures.base import CATALOGUE, EvalContext, get_family, safe_divide
+from ..measures.arrays import safe_divide
+from ..measures.base import CATALOGUE, EvalContext, get_family
 from ..measures.cascade import satisfaction, unsatisfied_before
 from ..measures.gain_discount import (
     Discount,

@@ -15,28 +15,25 @@ Computed by the engine (rust/src/measures/average_precision.rs).
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import Cutoffs, EvalContext, register
+from ..base import Cutoffs
+from ..native import Native, declare_native, parsed
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
-@register(
+declare_native(
     "map",
+    Native(),
     doc="Mean average precision: mean over the relevant documents of the precision at their "
     "rank, unretrieved relevant documents counting 0 (trec_eval m_map.c).",
     formula="AP = (1/R) Σ_{relevant d retrieved} P@rank(d)",
     source="trec_eval 9.0.8 (m_map.c)",
 )
-def mean_average_precision(
-    jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("map", jr)
 
 
-@register(
+declare_native(
     "gm_map",
+    Native(),
     doc="Geometric mean average precision: AP per topic, summarised by the geometric mean of "
     "max(AP, 0.00001) (trec_eval m_gm_map.c); printed only in the summary.",
     aggregate="gmean",
@@ -44,21 +41,14 @@ def mean_average_precision(
     formula="exp(mean over topics of log max(AP, 0.00001))",
     source="trec_eval 9.0.8 (m_gm_map.c)",
 )
-def geometric_mean_average_precision(
-    jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("gm_map", jr)
 
 
-@register(
+declare_native(
     "map_cut",
+    Native(ints=parsed),
     doc="Average precision of the first k documents: sum of precision at the relevant ranks "
     "≤ k, divided by R (trec_eval m_map_cut.c).",
     params=Cutoffs(*_CUTOFFS),
     formula="AP@k = (1/R) Σ_{relevant d, rank(d) ≤ k} P@rank(d)",
     source="trec_eval 9.0.8 (m_map_cut.c)",
 )
-def map_cut(
-    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("map_cut", jr, ints=cutoffs)

@@ -26,25 +26,22 @@ engine (rust/src/measures/bpref.rs).
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import EvalContext, register
+from ..native import Native, declare_native
 
-
-@register(
+declare_native(
     "bpref",
+    Native(),
     doc="Binary preference: for each relevant retrieved document, the fraction of the first R "
     "judged non-relevant documents ranked below it, averaged over R (trec_eval m_bpref.c).",
     formula="(1/R) Σ_{relevant d retrieved} (1 − min(n_d, R)/min(R, N)), n_d judged non-relevant "
             "above d, N judged non-relevant",
     source="Buckley & Voorhees 2004; trec_eval 9.0.8 (m_bpref.c)",
 )
-def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("bpref", jr)
 
 
-@register(
+declare_native(
     "gm_bpref",
+    Native(),
     doc="bpref summarised by the geometric mean of max(bpref, 0.00001) over topics "
     "(trec_eval m_gm_bpref.c); printed only in the summary.",
     aggregate="gmean",
@@ -52,12 +49,11 @@ def bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, objec
     formula="exp(mean over topics of log max(bpref, 0.00001))",
     source="trec_eval 9.0.8 (m_gm_bpref.c)",
 )
-def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("gm_bpref", jr)
 
 
-@register(
+declare_native(
     "infAP",
+    Native(),
     doc="Inferred average precision for sampled judgments (Yilmaz and Aslam, CIKM 2006): "
     "pooled-but-unjudged documents are skipped, non-pooled ones count as non-relevant "
     "(trec_eval m_infap.c).",
@@ -65,5 +61,3 @@ def gm_bpref(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, ob
             "sample",
     source="Yilmaz & Aslam 2006; trec_eval 9.0.8 (m_infap.c)",
 )
-def inferred_ap(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("infAP", jr)

@@ -11,13 +11,11 @@ Computed by the engine (rust/src/measures/counts.rs).
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import EvalContext, register
+from ..native import Native, declare_native
 
-
-@register(
+declare_native(
     "runid",
+    Native(),
     doc="Run identifier: the run id of the run file's first line (printed in the summary).",
     aggregate="runid",
     value_type="str",
@@ -25,12 +23,11 @@ from ..base import EvalContext, register
     formula="the run's id",
     source="trec_eval 9.0.8 (m_runid.c)",
 )
-def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("runid", jr)
 
 
-@register(
+declare_native(
     "num_q",
+    Native(),
     doc="Number of topics results are averaged over.",
     aggregate="count",
     value_type="int",
@@ -39,12 +36,11 @@ def runid(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, objec
     formula="number of topics averaged over",
     source="trec_eval 9.0.8 (m_num_q.c)",
 )
-def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("num_q", jr)
 
 
-@register(
+declare_native(
     "num_ret",
+    Native(),
     doc="Number of documents retrieved for the topic (after -M and -J).",
     aggregate="sum",
     value_type="int",
@@ -52,12 +48,11 @@ def num_q(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, objec
     formula="|retrieved|",
     source="trec_eval 9.0.8 (m_num_ret.c)",
 )
-def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("num_ret", jr)
 
 
-@register(
+declare_native(
     "num_rel",
+    Native(),
     doc="Number of relevant documents for the topic (judged with degree ≥ the relevance level).",
     aggregate="sum",
     value_type="int",
@@ -65,24 +60,22 @@ def num_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, obj
     formula="R = |relevant|",
     source="trec_eval 9.0.8 (m_num_rel.c)",
 )
-def num_rel(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("num_rel", jr)
 
 
-@register(
+declare_native(
     "num_rel_ret",
+    Native(),
     doc="Number of relevant documents retrieved for the topic.",
     aggregate="sum",
     value_type="int",
     formula="|relevant ∩ retrieved|",
     source="trec_eval 9.0.8 (m_num_rel_ret.c)",
 )
-def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("num_rel_ret", jr)
 
 
-@register(
+declare_native(
     "num_nonrel_judged_ret",
+    Native(),
     doc="Number of judged non-relevant documents retrieved for the topic (trec_eval "
     "m_num_nonrel_judged_ret.c: retrieved - not in qrels - pooled unjudged - relevant).",
     aggregate="sum",
@@ -90,7 +83,3 @@ def num_rel_ret(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     formula="|judged non-relevant ∩ retrieved|",
     source="trec_eval 9.0.8 (m_num_nonrel_judged_ret.c)",
 )
-def num_nonrel_judged_ret(
-    jr: JudgedRankings, params: None, ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("num_nonrel_judged_ret", jr)

@@ -22,27 +22,24 @@ Computed by the engine (``rust/src/measures/gain_g.rs``).
 
 from __future__ import annotations
 
-import numpy as np
+from ..base import GainPairs
+from ..native import Native, declare_native
+from .gains import GAINS
 
-from ...core.judged import JudgedRankings
-from ..base import EvalContext, GainPairs, GainParams, register
-from .gains import gain_family
-
-
-@register(
+declare_native(
     "binG",
+    Native(),
     doc="Binary G: mean over relevant documents of 1 / log2(2 + non-relevant documents "
     "ranked above), unretrieved ones counting 0 (trec_eval m_binG.c).",
     missing_value=0.0,
     formula="(1/R) Σ_{relevant d retrieved} 1/log2(2 + non-relevant above d)",
     source="trec_eval 9.0.8 (m_binG.c)",
 )
-def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return gain_family("binG", jr, GainParams(), ctx, ideal=False)
 
 
-@register(
+declare_native(
     "G",
+    GAINS,
     doc="Normalised gain G: gain / log2(2 + ideal cost so far − gain so far), summed and "
     "divided by the ideal total gain (trec_eval m_G.c). Gains as ndcg.",
     params=GainPairs(),
@@ -50,5 +47,3 @@ def bin_g(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, np.nd
     formula="Σ_r g(r)/log2(2 + ideal cost so far − gain so far) / ideal total gain",
     source="trec_eval 9.0.8 (m_G.c)",
 )
-def g_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return gain_family("G", jr, params, ctx)

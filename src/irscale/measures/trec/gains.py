@@ -51,39 +51,9 @@ ideal ranking.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Sequence
-from typing import cast
+from ..native import Native, gain_pairs, typed_label
 
-import numpy as np
+#: The engine call of the families of a gain map and ideal rankings (ndcg, ideal_dcg, G,
+#: Rndcg, ndcg_rel): the pairs in the order typed, the output named after them.
+GAINS = Native(gains=gain_pairs, ideal=True, label=typed_label)
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import gain_sort_unreplayable, trec_family
-from ..base import EvalContext, GainParams
-
-
-def warn_unreplayable_sort(jr: JudgedRankings, params: GainParams) -> None:
-    """Warn for each gain table of ``jr``'s topics on which trec_eval's sort cannot be
-    replayed (its comparator no order on more than 4,096 entries), and is replaced by a sort
-    by true gain."""
-    for num_levels, least, greatest in gain_sort_unreplayable(jr, params.pairs):
-        warnings.warn(
-            f"relevance degrees up to {num_levels - 1}: trec_eval's gain sort "
-            f"((int)(gain1 - gain2)) is no order on gains from {least:g} to {greatest:g} "
-            f"and cannot be replayed on {num_levels} levels; the ideal ranking is sorted by "
-            "true gain",
-            stacklevel=3,
-        )
-
-
-def gain_family(family: str, jr: JudgedRankings, params: GainParams, ctx: EvalContext, *,
-                ideal: bool = True, floats: Sequence[float] = (),
-                ints: Sequence[int] = ()) -> dict[str, np.ndarray]:
-    """The engine's values of the gain-based family ``family`` on ``jr`` with the gain map
-    of ``params`` (``floats`` and ``ints``: its other parameters), named as trec_eval
-    prints them; ``ideal``: the family uses the topics' ideal rankings."""
-    if ideal:
-        warn_unreplayable_sort(jr, params)
-    outputs = trec_family(family, jr, ints=ints, floats=floats, gains=params.pairs,
-                          compat=ctx.compat, num_docs_in_coll=ctx.num_docs_in_coll)
-    return {params.label(name): cast(np.ndarray, values) for name, values in outputs.items()}

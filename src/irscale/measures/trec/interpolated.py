@@ -29,15 +29,15 @@ as it is, so any order of levels gives trec_eval's values.
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import EvalContext, FloatList, FloatParams, Floats, Range, register
+from ..base import FloatParams, Floats, Range
+from ..native import Native, declare_native, level_label, numbers, parsed, typed_label
 
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-@register(
+declare_native(
     "iprec_at_recall",
+    Native(floats=parsed, label=level_label),
     doc="Interpolated precision at recall levels: the best precision at or below the rank "
     "where the given fraction of the relevant documents is reached (trec_eval "
     "m_iprec_at_recall.c).",
@@ -45,23 +45,14 @@ _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
     formula="iprec(x) = max_{r: recall@r ≥ x} P@r",
     source="trec_eval 9.0.8 (m_iprec_at_recall.c)",
 )
-def iprec_at_recall(
-    jr: JudgedRankings, levels: tuple[float, ...], ctx: EvalContext
-) -> dict[str, object]:
-    values = trec_family("iprec_at_recall", jr, floats=levels, compat=ctx.compat).values()
-    return {f"iprec_at_recall_{x:3.2f}": v for x, v in zip(levels, values, strict=True)}
 
 
-@register(
+declare_native(
     "11pt_avg",
+    Native(floats=numbers, label=typed_label),
     doc="Interpolated precision averaged over recall levels (default the 11 levels 0, 0.1, "
     "..., 1; trec_eval m_11pt_avg.c).",
     params=FloatParams(*_LEVELS, valid=Range("each recall level", low=0.0, high=1.0)),
     formula="(1/|X|) Σ_{x ∈ X} iprec(x), X = {0, 0.1, …, 1}",
     source="trec_eval 9.0.8 (m_11pt_avg.c)",
 )
-def eleven_point_average(
-    jr: JudgedRankings, levels: FloatList, ctx: EvalContext
-) -> dict[str, object]:
-    (values,) = trec_family("11pt_avg", jr, floats=levels.values, compat=ctx.compat).values()
-    return {levels.label("11pt_avg"): values}

@@ -24,11 +24,9 @@ Neither family depends on the relevance level (``-l``). Computed by the engine
 
 from __future__ import annotations
 
-import numpy as np
-
-from ...core.judged import JudgedRankings
-from ..base import Cutoffs, EvalContext, GainPairs, GainParams, register
-from .gains import gain_family
+from ..base import Cutoffs, GainPairs
+from ..native import Native, declare_native, gain_pairs, parsed, typed_label
+from .gains import GAINS
 
 _GAIN_DOC = (
     " Gains: the relevance degree, or trec_eval's 'level=gain' parameters "
@@ -42,8 +40,9 @@ _LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains wha
                "nDCG(gain=linear,rel=2)"}
 
 
-@register(
+declare_native(
     "ndcg",
+    GAINS,
     doc="Normalised discounted cumulative gain (Järvelin & Kekäläinen 2002): "
     "DCG / ideal DCG with discount log2(rank + 1), over the whole ranking." + _GAIN_DOC,
     params=GainPairs(),
@@ -52,37 +51,33 @@ _LEVEL_FREE = {"rel": "trec_eval's ndcg takes the relevance degrees as gains wha
     formula="DCG/IDCG, DCG = Σ_r g(r)/log2(r + 1)",
     source="Järvelin & Kekäläinen 2002; trec_eval 9.0.8 (m_ndcg.c)",
 )
-def ndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return gain_family("ndcg", jr, params, ctx)
 
 
-@register(
+declare_native(
     "dcg",
+    Native(gains=gain_pairs, label=typed_label),
     doc="Discounted cumulative gain Σ gain / log2(rank + 1) (trec_eval 10.0)." + _GAIN_DOC,
     params=GainPairs(),
     missing_value=0.0,
     formula="Σ_r g(r)/log2(r + 1)",
     source="trec_eval 10.0 (m_dcg.c)",
 )
-def dcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return gain_family("dcg", jr, params, ctx, ideal=False)
 
 
-@register(
+declare_native(
     "ideal_dcg",
+    GAINS,
     doc="DCG of trec_eval's ideal ranking of the topic (trec_eval 10.0)." + _GAIN_DOC,
     params=GainPairs(),
     missing_value=0.0,
     formula="Σ_r g*(r)/log2(r + 1) over trec_eval's ideal ranking",
     source="trec_eval 10.0 (m_ideal_dcg.c)",
 )
-def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
-                      ) -> dict[str, np.ndarray]:
-    return gain_family("ideal_dcg", jr, params, ctx)
 
 
-@register(
+declare_native(
     "ndcg_cut",
+    Native(ints=parsed, ideal=True),
     doc="nDCG at cut-off k: DCG@k / ideal DCG@k, gains = relevance degrees "
     "(trec_eval m_ndcg_cut.c; no gain parameters).",
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
@@ -91,7 +86,3 @@ def ideal_dcg_measure(jr: JudgedRankings, params: GainParams, ctx: EvalContext
     formula="DCG@k / IDCG@k, g = relevance degree",
     source="trec_eval 9.0.8 (m_ndcg_cut.c)",
 )
-def ndcg_cut(
-    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, np.ndarray]:
-    return gain_family("ndcg_cut", jr, GainParams(), ctx, ints=cutoffs)

@@ -29,15 +29,13 @@ Neither family depends on ``-l`` except Rndcg's R = 0 test. Computed by the engi
 
 from __future__ import annotations
 
-import numpy as np
+from ..base import GainPairs
+from ..native import declare_native
+from .gains import GAINS
 
-from ...core.judged import JudgedRankings
-from ..base import EvalContext, GainPairs, GainParams, register
-from .gains import gain_family
-
-
-@register(
+declare_native(
     "Rndcg",
+    GAINS,
     doc="nDCG averaged at the R-levels (cut-offs where the ideal gain changes), trec_eval's "
     "experimental measure (m_Rndcg.c). Gains as ndcg.",
     params=GainPairs(),
@@ -45,12 +43,11 @@ from .gains import gain_family
     formula="nDCG averaged at the R-levels (ranks where the ideal gain changes)",
     source="trec_eval 9.0.8 (m_Rndcg.c)",
 )
-def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return gain_family("Rndcg", jr, params, ctx)
 
 
-@register(
+declare_native(
     "ndcg_rel",
+    GAINS,
     doc="nDCG averaged over the documents of positive gain, unretrieved ones counting the "
     "final DCG (trec_eval's experimental measure, m_ndcg_rel.c). Gains as ndcg.",
     params=GainPairs(),
@@ -58,5 +55,3 @@ def rndcg(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str,
     formula="nDCG averaged over the documents of positive gain",
     source="trec_eval 9.0.8 (m_ndcg_rel.c)",
 )
-def ndcg_rel(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return gain_family("ndcg_rel", jr, params, ctx)

@@ -18,55 +18,48 @@ engine (rust/src/measures/precision.rs).
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import Cutoffs, EvalContext, Floats, Range, register
+from ..base import Cutoffs, Floats, Range
+from ..native import Native, declare_native, level_label, parsed
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
-@register(
+declare_native(
     "P",
+    Native(ints=parsed),
     doc="Precision after k documents retrieved: relevant in the top k, divided by k "
     "(missing ranks count as non-relevant; trec_eval m_P.c).",
     params=Cutoffs(*_CUTOFFS),
     formula="P@k = |relevant in top k| / k",
     source="trec_eval 9.0.8 (m_P.c)",
 )
-def precision(
-    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("P", jr, ints=cutoffs)
 
 
-@register(
+declare_native(
     "relative_P",
+    Native(ints=parsed),
     doc="Relative precision at k: relevant in the top k divided by min(k, R), the best "
     "possible (trec_eval m_rel_P.c).",
     params=Cutoffs(*_CUTOFFS),
     formula="|relevant in top k| / min(k, R)",
     source="trec_eval 9.0.8 (m_rel_P.c)",
 )
-def relative_precision(
-    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("relative_P", jr, ints=cutoffs)
 
 
-@register(
+declare_native(
     "Rprec",
+    Native(),
     doc="R-precision: precision after R documents, R the number of relevant documents "
     "(trec_eval m_Rprec.c).",
     formula="|relevant in top R| / R",
     source="trec_eval 9.0.8 (m_Rprec.c)",
 )
-def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("Rprec", jr)
 
 
-@register(
+declare_native(
     "Rprec_mult",
+    Native(floats=parsed, label=level_label),
     doc="Precision at multiples x of R: precision after (long)(x·R + 0.9) documents "
     "(trec_eval m_Rprec_mult.c). Multiples 0 < x ≤ 10^6 (x ≤ 0 gives 0 for every topic; "
     "the cut-off x·R must fit a C long).",
@@ -75,8 +68,3 @@ def r_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str,
     formula="P@(long)(x·R + 0.9)",
     source="trec_eval 9.0.8 (m_Rprec_mult.c)",
 )
-def r_precision_multiples(
-    jr: JudgedRankings, multiples: tuple[float, ...], ctx: EvalContext
-) -> dict[str, object]:
-    values = trec_family("Rprec_mult", jr, floats=multiples).values()
-    return {f"Rprec_mult_{x:3.2f}": v for x, v in zip(multiples, values, strict=True)}

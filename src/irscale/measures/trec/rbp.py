@@ -32,12 +32,14 @@ by the engine (``rust/src/measures/rbp.rs``).
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from ...core.judged import JudgedRankings
 from ...errors import MeasureError
-from ..base import EvalContext, GainPairs, GainParams, Range, register
-from .gains import gain_family
+from ..base import GainPairs, Range
+from ..native import Native, declare_native, gain_pairs, typed_label
+
+if TYPE_CHECKING:
+    from ..base import GainParams
 
 DEFAULT_PERSISTENCE = 0.9
 _P_RANGE = (("p", Range("the persistence p", low=0.0, high=1.0, open_low=True,
@@ -53,8 +55,21 @@ def persistence(params: GainParams, family: str) -> float:
     return p
 
 
-@register(
+def rbp_persistence(params: GainParams) -> tuple[float]:
+    """rbp's engine parameter: ``(p,)``."""
+    return (persistence(params, "rbp"),)
+
+
+def resid_persistence(params: GainParams) -> tuple[float]:
+    """rbp_resid's engine parameter ``(p,)``; it takes no gain map."""
+    if params.pairs:
+        raise MeasureError(f"measure 'rbp_resid' takes only p=<persistence>, got {params.text!r}")
+    return (persistence(params, "rbp_resid"),)
+
+
+declare_native(
     "rbp",
+    Native(floats=rbp_persistence, gains=gain_pairs, label=typed_label),
     doc="Rank-biased precision (1 − p) Σ gain_i p^(i−1), gains min-max normalised to [0, 1] "
     "per topic when outside it (trec_eval 10.0 m_rbp.c; parameters p=0.9 and level=gain).",
     params=GainPairs(names=("p",), valid=_P_RANGE),
@@ -62,13 +77,11 @@ def persistence(params: GainParams, family: str) -> float:
     formula="(1 − p) Σ_i p^(i−1) g_i, gains min-max normalised to [0, 1]",
     source="Moffat & Zobel 2008; trec_eval 10.0 (m_rbp.c)",
 )
-def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    p = persistence(params, "rbp")
-    return gain_family("rbp", jr, params, ctx, ideal=False, floats=(p,))
 
 
-@register(
+declare_native(
     "rbp_resid",
+    Native(floats=resid_persistence, gains=gain_pairs, label=typed_label),
     doc="RBP residual: p^n + (1 − p) Σ_{unjudged i} p^(i−1), 0 when every retrieved "
     "document is judged (trec_eval 10.0 m_rbp_resid.c; parameter p=0.9).",
     params=GainPairs(names=("p",), valid=_P_RANGE),
@@ -76,8 +89,3 @@ def rbp(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, n
     formula="p^n + (1 − p) Σ_{unjudged i ≤ n} p^(i−1)",
     source="Moffat & Zobel 2008; trec_eval 10.0 (m_rbp_resid.c)",
 )
-def rbp_resid(jr: JudgedRankings, params: GainParams, ctx: EvalContext) -> dict[str, np.ndarray]:
-    if params.pairs:
-        raise MeasureError(f"measure 'rbp_resid' takes only p=<persistence>, got {params.text!r}")
-    p = persistence(params, "rbp_resid")
-    return gain_family("rbp_resid", jr, params, ctx, ideal=False, floats=(p,))

@@ -12,32 +12,26 @@ Computed by the engine (rust/src/measures/recall.rs).
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import Cutoffs, EvalContext, register
+from ..base import Cutoffs
+from ..native import Native, declare_native, parsed
 
-
-@register(
+declare_native(
     "recall",
+    Native(ints=parsed),
     doc="Recall after k documents retrieved: relevant in the top k divided by R "
     "(trec_eval m_recall.c).",
     params=Cutoffs(5, 10, 15, 20, 30, 100, 200, 500, 1000),
     formula="|relevant in top k| / R",
     source="trec_eval 9.0.8 (m_recall.c)",
 )
-def recall(jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext) -> dict[str, object]:
-    return trec_family("recall", jr, ints=cutoffs)
 
 
-@register(
+declare_native(
     "success",
+    Native(ints=parsed),
     doc="Success at k: 1 if a relevant document is among the first k retrieved, else 0 "
     "(trec_eval m_success.c).",
     params=Cutoffs(1, 5, 10),
     formula="1 if a relevant document is in the top k, else 0",
     source="trec_eval 9.0.8 (m_success.c)",
 )
-def success(
-    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("success", jr, ints=cutoffs)

@@ -7,16 +7,12 @@
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import EvalContext, register
+from ..native import Native, declare_native
 
-
-@register(
+declare_native(
     "recip_rank",
+    Native(),
     doc="Reciprocal rank of the first relevant retrieved document (trec_eval m_recip_rank.c).",
     formula="1 / rank of the first relevant document (0 if none)",
     source="trec_eval 9.0.8 (m_recip_rank.c)",
 )
-def reciprocal_rank(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("recip_rank", jr)

@@ -13,15 +13,12 @@ the engine (rust/src/measures/relstring.rs).
 
 from __future__ import annotations
 
-import numpy as np
+from ..base import FloatParams, Range
+from ..native import Native, declare_native, first_number, typed_label
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import EvalContext, FloatList, FloatParams, Range, register
-
-
-@register(
+declare_native(
     "relstring",
+    Native(floats=first_number, label=typed_label),
     doc="The relevance values of the first N (default 10) retrieved documents as a string "
     "(digit = degree, '>' above 9, '-' not in the qrels, '.' pooled but unjudged; "
     "trec_eval m_relstring.c). Printed per topic only. N is an integer ≥ 1.",
@@ -33,6 +30,3 @@ from ..base import EvalContext, FloatList, FloatParams, Range, register
     formula="the relevance degrees of the first N documents, one character each",
     source="trec_eval 9.0.8 (m_relstring.c)",
 )
-def relstring(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, np.ndarray]:
-    (strings,) = trec_family("relstring", jr, floats=params.values[:1]).values()
-    return {params.label("relstring"): np.array(strings, dtype=object)}

@@ -22,55 +22,50 @@ the engine (rust/src/measures/set_measures.rs).
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import EvalContext, FloatList, FloatParams, Range, register
+from ..base import FloatParams, Range
+from ..native import Native, declare_native, first_number, numbers, typed_label
 
-
-@register(
+declare_native(
     "set_P",
+    Native(),
     doc="Set precision: relevant retrieved / retrieved (trec_eval m_set_P.c).",
     formula="|relevant retrieved| / |retrieved|",
     source="trec_eval 9.0.8 (m_set_P.c)",
 )
-def set_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("set_P", jr)
 
 
-@register(
+declare_native(
     "set_recall",
+    Native(),
     doc="Set recall: relevant retrieved / relevant (trec_eval m_set_recall.c).",
     formula="|relevant retrieved| / R",
     source="trec_eval 9.0.8 (m_set_recall.c)",
 )
-def set_recall(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("set_recall", jr)
 
 
-@register(
+declare_native(
     "set_relative_P",
+    Native(),
     doc="Relative set precision: relevant retrieved / min(retrieved, relevant), the precision "
     "relative to the best possible for a set of that size (trec_eval m_set_rel_P.c).",
     formula="|relevant retrieved| / min(|retrieved|, R)",
     source="trec_eval 9.0.8 (m_set_rel_P.c)",
 )
-def set_relative_precision(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("set_relative_P", jr)
 
 
-@register(
+declare_native(
     "set_map",
+    Native(),
     doc="Unranked set AP: relevant retrieved² / (retrieved · relevant), i.e. set precision "
     "times set recall (trec_eval m_set_map.c).",
     formula="|relevant retrieved|² / (|retrieved| · R)",
     source="trec_eval 9.0.8 (m_set_map.c)",
 )
-def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, object]:
-    return trec_family("set_map", jr)
 
 
-@register(
+declare_native(
     "set_F",
+    Native(floats=first_number, label=typed_label),
     doc="Set F measure: weighted harmonic mean (β+1)·P·R/(β·P + R) of set precision and set "
     "recall, β ≥ 0 the relative importance of recall (default 1; β = 0: set precision; "
     "trec_eval m_set_F.c, which reads only the first number: one is required here).",
@@ -78,13 +73,11 @@ def set_map(jr: JudgedRankings, params: None, ctx: EvalContext) -> dict[str, obj
     formula="(β + 1)·P·R / (β·P + R) of the retrieved set",
     source="van Rijsbergen 1979; trec_eval 9.0.8 (m_set_F.c)",
 )
-def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, object]:
-    (values,) = trec_family("set_F", jr, floats=params.values[:1]).values()
-    return {params.label("set_F"): values}
 
 
-@register(
+declare_native(
     "utility",
+    Native(floats=numbers, label=typed_label),
     doc="Set utility a·(relevant retrieved) + b·(non-relevant retrieved) + c·(relevant not "
     "retrieved) + d·(non-relevant not retrieved), coefficients a,b,c,d (default 1,-1,0,0; "
     "d needs -N; trec_eval m_utility.c).",
@@ -93,7 +86,3 @@ def set_f(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, 
     formula="a·rel_ret + b·nonrel_ret + c·rel_not_ret + d·nonrel_not_ret",
     source="trec_eval 9.0.8 (m_utility.c)",
 )
-def utility(jr: JudgedRankings, params: FloatList, ctx: EvalContext) -> dict[str, object]:
-    (values,) = trec_family("utility", jr, floats=params.values,
-                            num_docs_in_coll=ctx.num_docs_in_coll).values()
-    return {params.label("utility"): values}

@@ -10,13 +10,12 @@ documents only) it is 0 everywhere.
 
 from __future__ import annotations
 
-from ...core.judged import JudgedRankings
-from ...core.kernels import trec_family
-from ..base import Cutoffs, EvalContext, register
+from ..base import Cutoffs
+from ..native import Native, declare_native, parsed
 
-
-@register(
+declare_native(
     "unj",
+    Native(ints=parsed),
     doc="Fraction of unjudged documents (not in the qrels, or judged negative) in the top k "
     "(trec_eval 10.0 m_unjudged.c).",
     params=Cutoffs(5, 10, 20),
@@ -24,7 +23,3 @@ from ..base import Cutoffs, EvalContext, register
     formula="|unjudged in top k| / k",
     source="trec_eval 10.0 (m_unjudged.c)",
 )
-def unjudged(
-    jr: JudgedRankings, cutoffs: tuple[int, ...], ctx: EvalContext
-) -> dict[str, object]:
-    return trec_family("unj", jr, ints=cutoffs)

@@ -1,0 +1,163 @@
+"""trec_eval's families as the engine computes them: one declaration per family says how
+the engine is called (:class:`EngineCall`, from the family's parsed parameters) and how its
+outputs are labelled, and serves both the evaluation of judged rankings (the family's
+kernel, :meth:`Native.compute`) and the numpy-free plan (:mod:`irscale.measures.plan`).
+
+The engine (``rust/src/measures/``) names a family's outputs as trec_eval's C code does
+for integer cut-offs (``P_5``) and by the family's name otherwise; where trec_eval prints
+another name, the declaration's ``label`` gives it: ``Rprec_mult_0.20`` and
+``iprec_at_recall_0.10`` (the level printed ``%3.2f``, m_Rprec_mult.c and
+m_iprec_at_recall.c), ``ndcg_1=3,2=9`` and ``utility_2,-1,0,0`` (the parameters as typed,
+:meth:`~irscale.measures.base.GainParams.label`, :meth:`~irscale.measures.base.FloatList.label`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .base import EvalContext, Family, NoParams, ParamSpec, declare
+
+if TYPE_CHECKING:
+    from ..core.judged import JudgedRankings
+    from ..io.table import Aggregate, ValueType
+
+
+@dataclass(frozen=True)
+class EngineCall:
+    """One call of the engine's measure dispatch (rust ``measures::compute``)."""
+
+    family: str
+    ints: tuple[int, ...]
+    floats: tuple[float, ...]
+    gains: tuple[tuple[int, float], ...]
+    #: The family sorts gain tables (:func:`warn_unreplayable_sort` applies to its gain map).
+    ideal: bool
+
+
+#: How an output is labelled: ``label(family, params, index, engine name)``.
+Label = Callable[[str, Any, int, str], str]
+
+
+def _none(params: Any) -> tuple[()]:
+    return ()
+
+
+def parsed(params: Any) -> Any:
+    """The parsed parameters themselves: cut-offs (``P.5,10``) or levels
+    (``iprec_at_recall.0.1``)."""
+    return params
+
+
+def numbers(params: Any) -> tuple[float, ...]:
+    """The numbers of a :class:`~irscale.measures.base.FloatList`, in the order typed."""
+    return tuple(params.values)
+
+
+def first_number(params: Any) -> tuple[float, ...]:
+    """The first number of a :class:`~irscale.measures.base.FloatList` (set_F's β,
+    relstring's N: trec_eval reads only that one)."""
+    return tuple(params.values[:1])
+
+
+def gain_pairs(params: Any) -> tuple[tuple[int, float], ...]:
+    """The ``(level, gain)`` pairs of a :class:`~irscale.measures.base.GainParams`, in the
+    order typed."""
+    return tuple(params.pairs)
+
+
+def engine_name(family: str, params: Any, index: int, name: str) -> str:
+    """The engine's own name of the output (``P_5``, ``map``)."""
+    return name
+
+
+def typed_label(family: str, params: Any, index: int, name: str) -> str:
+    """The output named after the parameters as typed (``utility_2,-1,0,0``,
+    ``ndcg_0=0,1=1``; the bare name for the defaults)."""
+    return str(params.label(name))
+
+
+def level_label(family: str, params: Any, index: int, name: str) -> str:
+    """The output named after the ``index``-th level, printed ``%3.2f`` as trec_eval does
+    (``Rprec_mult_0.20``, ``iprec_at_recall_0.10``)."""
+    return f"{family}_{params[index]:3.2f}"
+
+
+@dataclass(frozen=True)
+class Native:
+    """How a trec_eval family is computed by the engine: its ``ints``, ``floats`` and
+    ``gains`` from the family's parsed parameters (each a function of them), whether it
+    sorts gain tables (``ideal``), and the ``label`` of each output."""
+
+    ints: Callable[[Any], Sequence[int]] = _none
+    floats: Callable[[Any], Sequence[float]] = _none
+    gains: Callable[[Any], Sequence[tuple[int, float]]] = _none
+    ideal: bool = False
+    label: Label = engine_name
+
+    def call(self, family: str, params: Any) -> EngineCall:
+        """The engine call of ``family`` with the parsed parameters ``params``."""
+        return EngineCall(family, tuple(int(i) for i in self.ints(params)),
+                          tuple(float(f) for f in self.floats(params)),
+                          tuple((int(level), float(gain)) for level, gain in self.gains(params)),
+                          self.ideal)
+
+    def labels(self, family: str, params: Any, names: Sequence[str]) -> list[str]:
+        """The labels of the engine's outputs ``names`` (in the engine's order)."""
+        return [self.label(family, params, index, name) for index, name in enumerate(names)]
+
+    def compute(self, family: str, jr: JudgedRankings, params: Any, ctx: EvalContext
+                ) -> dict[str, Any]:
+        """The family's values on ``jr`` by label: float64 or int64 arrays, text as object
+        arrays."""
+        import numpy as np
+
+        from ..core.kernels import trec_family
+
+        call = self.call(family, params)
+        if call.ideal:
+            warn_unreplayable_sort(jr, call.gains)
+        outputs = trec_family(call.family, jr, ints=call.ints, floats=call.floats,
+                              gains=call.gains, compat=ctx.compat,
+                              num_docs_in_coll=ctx.num_docs_in_coll)
+        labels = self.labels(family, params, list(outputs))
+        return {label: values if isinstance(values, np.ndarray)
+                else np.array(values, dtype=object)
+                for label, values in zip(labels, outputs.values(), strict=True)}
+
+
+def warn_unreplayable_sort(jr: JudgedRankings, gains: Sequence[tuple[int, float]]) -> None:
+    """Warn for each gain table of ``jr``'s topics on which trec_eval's sort cannot be
+    replayed (its comparator no order on more than 4,096 entries), and is replaced by a sort
+    by true gain (:mod:`irscale.measures.trec.gains`)."""
+    from ..core.kernels import gain_sort_unreplayable
+
+    for num_levels, least, greatest in gain_sort_unreplayable(jr, gains):
+        warnings.warn(
+            f"relevance degrees up to {num_levels - 1}: trec_eval's gain sort "
+            f"((int)(gain1 - gain2)) is no order on gains from {least:g} to {greatest:g} "
+            f"and cannot be replayed on {num_levels} levels; the ideal ranking is sorted by "
+            "true gain",
+            stacklevel=4,
+        )
+
+
+def declare_native(name: str, native: Native, *, doc: str, formula: str, source: str,
+                   params: ParamSpec | None = None, aggregate: Aggregate = "mean",
+                   value_type: ValueType = "float", per_query: bool = True,
+                   missing_value: float | str | None = None,
+                   ignores: dict[str, str] | None = None) -> Family:
+    """Register trec_eval's family ``name``, computed by the engine as ``native`` says
+    (the other arguments as :func:`~irscale.measures.base.register`'s)."""
+
+    def kernel(jr: JudgedRankings, parsed: Any, ctx: EvalContext) -> dict[str, Any]:
+        return native.compute(name, jr, parsed, ctx)
+
+    return declare(Family(
+        name=name, kernel=kernel, params=params or NoParams(), doc=doc, aggregate=aggregate,
+        value_type=value_type, per_query=per_query, missing_value=missing_value,
+        ignores=tuple((ignores or {}).items()), formula=formula, source=source,
+        native=native,
+    ))
