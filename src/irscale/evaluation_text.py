@@ -23,8 +23,8 @@ from .core.options import TiePolicy, check_run_names
 from .evaluation_setup import check_run_topics, complete_totals, evaluation_setup
 from .io.native_files import judge_batch
 from .io.native_inputs import NativeInputs, native_inputs, read_source
+from .measures.native import unreplayable_sort_warning
 from .measures.plan import plan_trec
-from .measures.trec.gains import unreplayable_sort_warning
 
 
 def trec_eval_text(
