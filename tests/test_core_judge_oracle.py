@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judge import build_judged_rankings, judge_with_rows
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import InputFormatError, ParameterError
 from irscale.io.memory import qrels_from_frame, run_from_frame
 

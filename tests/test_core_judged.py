@@ -17,8 +17,7 @@ from irscale.core._columnar.blocks import TopicBlocks, stable_order
 from irscale.core.inputs import Qrels, Run, as_c_float
 from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED
-from irscale.core.options import TIE_POLICIES
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import TIE_POLICIES, RankingOptions
 from irscale.core.segments import segment_cumsum, segment_sum
 from irscale.errors import ParameterError
 from irscale.io.memory import qrels_from_dict, qrels_from_frame, run_from_dict

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from irscale import evaluate
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import MeasureError, ParameterError
 from irscale.measures.arrays import C_NAN, c_divide
 from irscale.measures.base import EvalContext

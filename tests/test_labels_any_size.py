@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from irscale import _engine, evaluate
 from irscale.core.judge import build_judged_rankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.io.memory import qrels_from_dict, run_from_dict
 
 from .trec_oracle import qrels_strategy, run_strategy

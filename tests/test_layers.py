@@ -43,6 +43,8 @@ LAYERS: dict[str, int] = {
     "measures": 3,
     "evaluation": 4,
     "evaluation_many": 4,
+    "evaluation_setup": 4,
+    "evaluation_text": 4,
     "text": 4,
     "datasets": 4,
     "stats": 5,

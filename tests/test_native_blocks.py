@@ -17,7 +17,7 @@ import warnings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import InputError
 from irscale.io.native_trec import judge_files
 

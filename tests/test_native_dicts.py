@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import irscale
 import irscale.evaluation as evaluation
 from irscale.core.judge import build_judged_rankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.io.native_inputs import NativeInputs, judge_native, native_inputs
 from irscale.io.sources import as_qrels, as_runs
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import irscale
 from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import InputError
 from irscale.io.native_trec import judge_files, judge_trec
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.io.trec import read_qrels, read_run
 from irscale.measures.base import REGISTRY, EvalContext, FloatList
 from irscale.measures.params import Params

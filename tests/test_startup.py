@@ -24,15 +24,18 @@ added later is covered, and every option that takes a number must declare its do
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
+import irscale
 from irscale.cli.main import build_parser
 from irscale.core._columnar import arrow
 
@@ -87,14 +90,17 @@ _BLOCKED = textwrap.dedent("""
     report = []
     for argv in json.loads(sys.stdin.read()):
         err = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 status = main(argv)
             except SystemExit as stop:  # --help
                 status = stop.code
             except Heavy as error:
                 status = f"imported {error}"
-        report.append({"argv": argv, "status": status, "stderr": err.getvalue()})
+        out.flush()
+        report.append({"argv": argv, "status": status, "stderr": err.getvalue(),
+                       "output": out.buffer.getvalue().decode()})
     assert not {m.partition(".")[0] for m in sys.modules} & HEAVY
     print(json.dumps(report))
 """)
@@ -265,6 +271,39 @@ def test_eval_loads_only_what_it_needs(tiny):
         assert not report["numpy_ma"], report
         # trec_eval's measures are told from diversity ones without loading the latter
         assert report["diversity"] == [], report
+
+
+def test_trec_eval_measures_of_trec_files_load_no_numerical_package(tiny):
+    """trec_eval's measures of TREC files, printed in trec_eval's format, go from the files
+    to the text in the engine (:mod:`irscale.evaluation_text`): with numpy, pyarrow,
+    scipy, pandas and matplotlib blocked, every command prints the text
+    :func:`irscale.evaluate` gives, its warnings on standard error."""
+    (tiny / "run.gz").write_bytes(gzip.compress((tiny / "run").read_bytes()))
+    qrels, run, run2, gz = (str(tiny / name) for name in ("qrels", "run", "run2", "run.gz"))
+    cases = [
+        ([], [run], "official", {}),
+        (["-q", "-c", "-J", "-M", "2", "-m", "all_trec"], [run, run2], "all_trec",
+         dict(complete=True, judged_only=True, max_docs=2, per_query=True)),
+        (["--ties", "file-order", "-q", "-m", "ndcg_cut.2", "-m", "relstring"], [gz],
+         ["ndcg_cut.2", "relstring"], dict(ties="file-order", per_query=True)),
+        (["--compat", "10", "-c", "-q", "-m", "P@2", "-m", "map"], [run2], ["P@2", "map"],
+         dict(compat=10, complete=True, per_query=True)),
+        (["-l", "2", "-n", "-q", "-m", "ndcg.0=0,1=1,2=5"], [run, run2], ["ndcg.0=0,1=1,2=5"],
+         dict(relevance_level=2, summary=False, per_query=True)),
+        (["-m", "P_10", "-m", "gm_map", "-m", "num_q"], [str(tiny / "folder")],
+         ["P_10", "gm_map", "num_q"], {}),
+    ]
+    (tiny / "folder").mkdir()
+    (tiny / "folder" / "a").write_bytes((tiny / "run").read_bytes())
+    reports = _blocked([["eval", *options, qrels, *runs] for options, runs, _, _ in cases])
+    for (_, runs, measures, given), report in zip(cases, reports, strict=True):
+        assert report["status"] == 0, report
+        shown = {k: given.pop(k) for k in ("per_query", "summary") if k in given}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            evaluation = irscale.evaluate(qrels, runs if len(runs) > 1 else runs[0],
+                                          measures, **given)
+        assert report["output"] == evaluation.format("trec", **shown), report
 
 
 def test_measures_loads_only_what_it_needs():

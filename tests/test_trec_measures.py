@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from irscale.core.judge import build_judged_rankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import MeasureError, ParameterError
 from irscale.io import read_qrels, read_run
 from irscale.measures import REGISTRY, get_family

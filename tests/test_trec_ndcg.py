@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from irscale.core.judge import build_judged_rankings
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import MeasureError
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures.base import EvalContext, GainParams, get_family

@@ -25,7 +25,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from irscale.core.judge import build_judged_rankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.io.memory import qrels_from_dict, run_from_dict
 from irscale.measures.base import MIN_GEO_MEAN, EvalContext, get_family
 from irscale.measures.names import parse_measure

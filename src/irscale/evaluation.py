@@ -13,7 +13,7 @@ follow trec_eval 9.0.8's rules (``meas_avg.c``):
   count each missing topic as ``log(1e-5)``;
 * counts (num_ret, num_rel, num_rel_ret, ...) are summed; ``num_q`` counts topics. With
   ``complete``, 9.0.8's ``num_rel`` counts the judgments > 0 of every qrels topic instead
-  (:func:`complete_num_rel`);
+  (:func:`~irscale.evaluation_setup.complete_num_rel`);
 * a mean over values one of which is NaN is that NaN, sign included (printed ``-nan`` as
   trec_eval prints it; the engine computes the summaries: ``rust/src/output/summary.rs``).
 
@@ -28,7 +28,6 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -37,17 +36,21 @@ from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
-from .core.options import TiePolicy, compat_option
-from .core.ranking import RankingOptions
+from .core.options import TiePolicy, is_flag
 from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
+from .evaluation_setup import (
+    EvaluationSetup,
+    check_run_topics,
+    complete_totals,
+    evaluation_setup,
+)
 from .io.labels import read_labels
+from .io.native_files import RunNote
 from .io.native_inputs import NativeInputs, judge_native, native_inputs
-from .io.native_trec import RunNote
 from .io.sources import as_qrels, as_runs
-from .measures.base import EvalContext, MeasureRequest
 from .measures.compute import compute_shared
-from .measures.names import is_measure_name, is_trec_request, parse_measures
+from .measures.names import is_measure_name
 from .measures.results import Averaging, Evaluation
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,35 +78,12 @@ def check_topics(rankings: TopicRows, *, allow_empty: bool = False,
     evaluated = rankings.ranking_run
     if rankings.placeholder is not None:  # trec_eval 10's -c stand-ins are not in common
         evaluated = evaluated[~rankings.placeholder]
-    counts = np.bincount(evaluated, minlength=len(rankings.runs))
-    empty = [k for k, count in enumerate(counts.tolist()) if count == 0]
-    if empty and not allow_empty:
-        first = empty[0]
-        runs = (f"run {rankings.runs[first]!r} has" if len(empty) == 1 else
-                f"{len(empty)} runs ({', '.join(repr(rankings.runs[k]) for k in empty[:5])}"
-                f"{', ...' if len(empty) > 5 else ''}) have")
-        where = f" ({qrels_source})" if qrels_source else ""
-        which = "the run" if len(empty) == 1 else repr(rankings.runs[first])
-        raise AlignmentError(
-            f"{runs} no topic in common with the {gold}{where}: {which} has topics "
-            f"{_some(rankings.unjudged_topics[first])}, the {gold} "
-            f"{_some(sorted(rankings.topics if gold_topics is None else gold_topics))} "
-            f"({why or f'{gold} of another collection, or topic ids written differently?'}); "
-            "--allow-empty (allow_empty=True) evaluates it anyway")
-    for run, unjudged in zip(rankings.runs, rankings.unjudged_topics, strict=True):
-        if unjudged:
-            listed = f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}"
-            warnings.warn(
-                f"run {run!r}: {len(unjudged)} topic(s) with {results} but no {judgments} are "
-                f"not evaluated: {listed}",
-                stacklevel=stacklevel,
-            )
-
-
-def _some(topics: Sequence[str], shown: int = 5) -> str:
-    """``'101, 102, 103 ... (50 topics)'``: a few topic ids and their number."""
-    listed = ", ".join(topics[:shown]) + (" ..." if len(topics) > shown else "")
-    return f"{listed} ({len(topics)} topic{'s' if len(topics) != 1 else ''})"
+    counts = np.bincount(evaluated, minlength=len(rankings.runs)).tolist()
+    check_run_topics(rankings.runs, counts, rankings.unjudged_topics,
+                     sorted(rankings.topics if gold_topics is None else gold_topics),
+                     allow_empty=allow_empty, qrels_source=qrels_source, gold=gold,
+                     results=results, judgments=judgments, stacklevel=stacklevel + 1,
+                     why=why)
 
 
 def evaluate(
@@ -266,41 +246,14 @@ def evaluate(
     return _measure(*judged, setup, labels, stacklevel=3)
 
 
-@dataclass(frozen=True)
-class EvaluationSetup:
-    """The checked options of an evaluation: how runs are ranked and judged, the context of
-    the measures and the parsed measure requests (:func:`evaluation_setup`)."""
-
-    options: RankingOptions
-    context: EvalContext
-    requests: tuple[MeasureRequest, ...]
-
-
 def _check_call_options(labels: object, allow_empty: object) -> None:
     """``labels`` a mapping {name: label set} (or None) and ``allow_empty`` a bool, before
     any input is read (a ``ParameterError``, not an ``AttributeError`` from deep inside)."""
     if labels is not None and not isinstance(labels, Mapping):
         raise ParameterError("labels must be a mapping {name: label file or values}, such "
                              f"as {{'under': 'task2.qunder'}}, got {shorten(repr(labels))}")
-    if not isinstance(allow_empty, (bool, np.bool_)):
+    if not is_flag(allow_empty):
         raise ParameterError(f"allow_empty must be True or False, got {allow_empty!r}")
-
-
-def evaluation_setup(
-    measures: str | Iterable[str] = "official", *, relevance_level: int = 1,
-    max_docs: int | None = None, judged_only: bool = False, complete: bool = False,
-    num_docs_in_coll: int = 0, compat: Literal[9, 10] = 9, ties: TiePolicy = "trec_eval",
-) -> EvaluationSetup:
-    """The options of :func:`evaluate` (same names and meaning), checked before any input is
-    read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""
-    compat_option(compat)  # first, as before any other option
-    for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ParameterError(f"{flag} must be True or False, got {value!r}")
-    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
-                             judged_only=judged_only, ties=ties, compat=compat)
-    context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
-    return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=compat)))
 
 
 def evaluate_judged(
@@ -342,7 +295,7 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     rel = qrels.rel
-    return jr, _complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup)
+    return jr, complete_totals(lambda level: int(np.count_nonzero(rel >= level)), setup)
 
 
 def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: bool = False,
@@ -355,16 +308,7 @@ def _judge_native(inputs: NativeInputs, setup: EvaluationSetup, *, allow_empty: 
                                 placeholders=context.complete and context.compat == 10)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=inputs.qrels_name,
                  stacklevel=stacklevel + 1)
-    return jr, _complete_totals(at_least, setup)
-
-
-def _complete_totals(at_least: Callable[[int], int], setup: EvaluationSetup
-                     ) -> dict[str, int]:
-    """The totals of ``-c`` in trec_eval 9.0.8 (:func:`complete_num_rel`; none otherwise),
-    ``at_least(level)`` the number of the qrels' judgments with a degree ≥ ``level``."""
-    if not (setup.context.complete and setup.context.compat == 9):
-        return {}
-    return complete_num_rel(at_least, setup.requests, setup.options.relevance_level)
+    return jr, complete_totals(at_least, setup)
 
 
 def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
@@ -421,37 +365,6 @@ def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,
     from .measures.diversity.evaluate import evaluate_diversity
 
     return evaluate_diversity(qrels, runs, names, **options)
-
-
-def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureRequest],
-                     relevance_level: int) -> dict[str, int]:
-    """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8, per ``num_rel`` column.
-
-    trec_eval 9.0.8's ``te_calc_avg_num_rel`` (m_num_rel.c) replaces the sum over evaluated
-    topics by a count over the whole qrels: every judgment line with ``rel > 0``, of every
-    qrels topic (topics the run misses included) — whatever ``-l``. A column whose name sets
-    its own level (``NumRel(rel=2)``) counts the judgments of degree ≥ that level. With
-    ``-l`` above 1 the two differ: a warning says so. ``at_least(level)``: the number of
-    the qrels' judgments with a degree ≥ ``level`` (≥ 1).
-    """
-    totals: dict[str, int] = {}
-    for request in requests:
-        if request.family != "num_rel":
-            continue
-        label = request.family if is_trec_request(request) else request.requested
-        if request.relevance_level is not None:
-            totals[label] = at_least(request.relevance_level)
-            continue
-        totals[label] = at_least(1)
-        at_level = at_least(relevance_level)
-        if at_level != totals[label]:
-            warnings.warn(
-                f"{label} with -c: the summary counts the {totals[label]} judgments > 0 of "
-                f"every qrels topic, as trec_eval 9.0.8 does whatever -l (with degree ≥ "
-                f"{relevance_level}: {at_level}; per topic, num_rel uses -l)",
-                stacklevel=3,
-            )
-    return totals
 
 
 def evaluate_matrix(qrels: Any, runs: Any, measures: Sequence[str], *,

@@ -57,11 +57,12 @@ from .core.options import TiePolicy
 from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
 from .core.progress import DELAY, ProgressArg, progress_reporter
 from .errors import FileAccessError, OutputExistsError, ParameterError
-from .evaluation import EvaluationSetup, evaluate_judged, evaluate_native, evaluation_setup
+from .evaluation import evaluate_judged, evaluate_native
+from .evaluation_setup import EvaluationSetup, evaluation_setup
 from .io.files import access_error, current_umask, interrupts_held, output_target
 from .io.naming import NAME_MODES, NameSpec, file_names
+from .io.native_files import RunNote
 from .io.native_inputs import NativeInputs, native_inputs, read_qrels_once
-from .io.native_trec import RunNote
 from .io.sources import (
     CallInputs,
     as_qrels,

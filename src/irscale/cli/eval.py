@@ -113,13 +113,26 @@ def run(args: argparse.Namespace) -> int:
         from . import eval_many
 
         return eval_many.run(args)
-    from ..evaluation import evaluate
     from .eval_many import trec_eval_arguments
 
     labels = label_files(args.labels)
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
+    if args.fmt == "trec" and baseline is None and not labels:
+        # trec_eval's measures of TREC files: from the files to the text in the engine,
+        # without numpy (None: a measure or an input it does not take alone)
+        from ..evaluation_text import trec_eval_text
+
+        printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
+                                 allow_empty=args.allow_empty, per_query=args.per_query,
+                                 summary=not args.no_summary, **trec_eval_arguments(args))
+        if printed is not None:
+            with open_output(args) as stream:
+                stream.write(printed)
+            return 0
+    from ..evaluation import evaluate
+
     if baseline is not None:  # a run's name, or its file (path, file name or stem)
         from ..io.naming import find_run
         from ..io.sources import as_runs

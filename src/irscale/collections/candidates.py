@@ -21,9 +21,8 @@ import numpy as np
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
 from ..core.judge import PairJudge, rank_rows
-from ..core.options import TiePolicy
+from ..core.options import RankingOptions, TiePolicy
 from ..core.params import DEPTH
-from ..core.ranking import RankingOptions
 from ..errors import InputError
 from ..io.sources import as_runs
 

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputFormatError
+from ..io.input_messages import c_float_warning
 from ._columnar import arrow
 from ._columnar import arrow_compute as pc
 from ._columnar.blocks import TopicBlocks
@@ -199,13 +200,6 @@ def warn_single_precision(score: np.ndarray, source: str,
     warnings.warn(c_float_warning(where, len(rows), text), stacklevel=3)
 
 
-def c_float_warning(where: str, count: int, text: str) -> str:
-    """:func:`warn_single_precision`'s text: ``count`` scores beyond a C float, the first
-    on the line ``text`` (``where``: the file and line)."""
-    return (f"{where}: score outside the range of a C float ({count} such score(s), e.g. "
-            f"{text!r}): trec_eval 9.0.8, whose tie order irscale reproduces, stores scores as "
-            "C floats, so these scores tie and are ordered by docno; rescale the scores (or use "
-            "--ties file-order, or --compat 10: 10.0 keeps doubles) if that is not meant")
 
 
 def assemble_run(

@@ -21,8 +21,7 @@ from .inputs import Qrels, Run
 from .judged import JudgedRankings
 from .native_columns import qrels_columns, run_columns, string_column
 from .native_judge import judged_rankings
-from .options import TiePolicy
-from .ranking import RankingOptions
+from .options import RankingOptions, TiePolicy
 
 
 def build_judged_rankings(

@@ -34,7 +34,7 @@ from ._columnar import arrow_compute as pc
 from .inputs import Qrels, Run
 from .judge import judge_with_rows
 from .judged import JudgedRankings
-from .ranking import RankingOptions
+from .options import RankingOptions
 
 #: Topic of a label row that holds for every topic.
 ANY_TOPIC = "*"

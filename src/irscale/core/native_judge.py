@@ -14,9 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import InputError
 from .judged import JudgedRankings
-from .ranking import RankingOptions
+from .options import RankingOptions, check_run_names
 
 
 def judged_rankings(
@@ -37,11 +36,7 @@ def judged_rankings(
 ) -> JudgedRankings:
     """The :class:`JudgedRankings` of the engine's arrays for the runs named ``runs``
     (distinct names, as :func:`~irscale.core.judge.build_judged_rankings` requires)."""
-    names = list(runs)
-    if not names:
-        raise InputError("no run to evaluate")
-    if len(set(names)) != len(names):
-        raise InputError(f"runs must have distinct names, got {names}")
+    names = check_run_names(runs)
     return JudgedRankings(
         rel=rel,
         offsets=offsets,

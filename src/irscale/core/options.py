@@ -1,7 +1,7 @@
 """Checks of the evaluation options where they enter (trec_eval's ``-l``, ``-M``, ``-N``).
 
 Every public function that judges runs takes these options and hands them to
-:class:`~irscale.core.ranking.RankingOptions` or :class:`~irscale.measures.base.EvalContext`,
+:class:`RankingOptions` or :class:`~irscale.measures.base.EvalContext`,
 which check them with :func:`integer_option` when they are built: a value that cannot be
 meant is a :class:`~irscale.errors.ParameterError` naming the option as the command line
 and the Python API spell it, and the range allowed. Kernels never check them again.
@@ -11,9 +11,11 @@ For example ``-l 0``: "relevance level (-l, relevance_level) must be an integer 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from .params import INT64_MAX, Integers
 from .params import RELEVANCE_LEVEL as RELEVANCE_LEVEL  # how the checks name -l
 
@@ -25,7 +27,7 @@ NUM_DOCS_IN_COLL = "number of documents in the collection (-N, num_docs_in_coll)
 POSITIVE_LONG = Integers(1, INT64_MAX, strict=True)
 NONNEGATIVE_LONG = Integers(0, INT64_MAX, strict=True)
 
-#: How documents with equal scores are ordered (:class:`~irscale.core.ranking.RankingOptions`).
+#: How documents with equal scores are ordered (:class:`RankingOptions`).
 #: ``trec_eval``: docno descending (byte order), as trec_eval; ``file-order``: the order of
 #: the run file (as NTCIREVAL and cwl_eval); ``rank-column``: by the file's rank column
 #: (ascending) instead of the score, ties in file order.
@@ -40,9 +42,64 @@ def integer_option(value: Any, name: str, *, low: int, high: int = INT64_MAX) ->
     return Integers(low, high, strict=True).check(value, name)
 
 
+def is_flag(value: Any) -> bool:
+    """Whether ``value`` is True or False: a ``bool`` or numpy's ``bool_`` (recognised by
+    its type's name, so that checking an option never imports numpy)."""
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy"
+                                       and kind.__name__ in ("bool", "bool_"))
+
+
 def compat_option(value: Any) -> int:
     """``value`` when it names a trec_eval profile, 9 (9.0.8) or 10 (10.0) as a Python int
     (not ``bool``, not ``9.0``); :class:`ParameterError` otherwise."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in (9, 10):
         raise ParameterError(f"compat must be 9 or 10, got {value!r}")
     return value
+
+
+@dataclass(frozen=True)
+class RankingOptions:
+    """trec_eval's options that shape the judged rankings: ``relevance_level`` (``-l``, an
+    integer ≥ 1), ``max_docs`` (``-M``, ``None`` or an integer from 1 to 2⁶³ − 1),
+    ``judged_only`` (``-J``) and the tie policy; checked when built. ``compat``: the
+    trec_eval whose scores the ``trec_eval`` tie policy compares, 9 (9.0.8: as C floats) or
+    10 (10.0: as doubles).
+
+    Ranking follows trec_eval 9.0.8 (``form_res_rels.c``): documents are sorted by score
+    descending, ties broken by docno descending in byte order; ``max_docs`` keeps the first
+    documents of that order; ``judged_only`` then removes documents that are not judged
+    (keeping the order). 9.0.8 keeps scores as C floats (``TEXT_RESULTS.sim`` is a
+    ``float``), so scores equal in single precision tie; 10.0 keeps them as doubles. The
+    ``file-order`` and ``rank-column`` policies keep file order for ties, or rank by the
+    file's rank column (:data:`TIE_POLICIES`). Runs are ranked so by the native engine
+    (``rust/src/ties.rs``, :func:`irscale.core.judge.build_judged_rankings`)."""
+
+    relevance_level: int = 1
+    max_docs: int | None = None
+    judged_only: bool = False
+    ties: TiePolicy = "trec_eval"
+    compat: int = 9
+
+    def __post_init__(self) -> None:
+        # trec_eval requires a positive level (every degree would be relevant otherwise, and
+        # documents outside the qrels too below 0); -M 0 would evaluate empty rankings
+        integer_option(self.relevance_level, RELEVANCE_LEVEL, low=1)
+        if self.max_docs is not None:
+            integer_option(self.max_docs, MAX_DOCS, low=1)
+        compat_option(self.compat)
+        if self.ties not in TIE_POLICIES:
+            raise ParameterError(
+                f"unknown tie policy {self.ties!r}: use one of {', '.join(TIE_POLICIES)}"
+            )
+
+
+def check_run_names(runs: Sequence[str]) -> list[str]:
+    """The names of the runs judged together: at least one, all distinct
+    (:class:`~irscale.errors.InputError` otherwise)."""
+    names = list(runs)
+    if not names:
+        raise InputError("no run to evaluate")
+    if len(set(names)) != len(names):
+        raise InputError(f"runs must have distinct names, got {names}")
+    return names

@@ -49,7 +49,7 @@ from ._text import (
 )
 from .files import check_file_source, check_readable, is_stdio, read_input
 from .irds import is_irds
-from .native_trec import raise_read_error
+from .native_files import raise_read_error
 
 IPROB_FIELDS = ("topic", "subtopic", "probability")
 ITYPE_FIELDS = ("topic", "subtopic", "type")

@@ -167,6 +167,26 @@ def read_file(path: PathLike, limit: int | None = None) -> bytes:
         os.close(descriptor)
 
 
+#: File name endings of Parquet runs.
+PARQUET_SUFFIXES = (".parquet", ".pq")
+#: The first (and last) bytes of every Parquet file.
+PARQUET_MAGIC = b"PAR1"
+
+
+def is_parquet(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a Parquet file: by its name's ending, or by the first bytes of
+    a regular file (not of a pipe, which is read once, by its reader; an unreadable file
+    is not Parquet: its reader says why)."""
+    if os.fspath(path).lower().endswith(PARQUET_SUFFIXES):
+        return True
+    if os.fspath(path) == STDIO or not os.path.isfile(path):
+        return False
+    try:
+        return read_file(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    except OSError:
+        return False
+
+
 def read_input(source: PathLike | IO[bytes] | bytes, name: str | None = None) -> bytes:
     """All bytes of a path (``-``: standard input), a binary stream or a bytes object,
     decompressed when they are gzip data (errors of a path name ``name`` if given, as

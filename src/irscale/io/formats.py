@@ -1,11 +1,13 @@
 """Names of the formats of results (one vocabulary, :data:`FORMATS`, and the subset each
 kind of result writes, the measure catalogue's included) and of the image files of a
 scale (:mod:`irscale.scales.stream`), in a module of their own so that the command line
-can offer and check them without loading the writers."""
+can offer and check them without loading the writers; and the run field of the trec
+format's lines (:func:`run_suffixes`)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -76,3 +78,16 @@ def image_format(path: str | os.PathLike[str], option: str = "path") -> ImageFor
             f"in .parquet or .pq) or CSV (.csv), got {suffix or 'no extension'!r} (--format "
             "csv prints the CSV on standard output)")
     return SUFFIXES[suffix]
+
+
+def run_suffixes(runs: Sequence[str]) -> list[bytes]:
+    """What ends every trec-format line of each run, before the newline: nothing for one
+    run (trec_eval's output), ``b"\\t" + run`` for several. A run name with a tab or a line
+    break cannot be written so: :class:`ParameterError`."""
+    if len(runs) < 2:
+        return [b""] * len(runs)
+    for run in runs:
+        if any(c in run for c in "\t\n\r"):
+            raise ParameterError(f"run name {run!r} holds a tab or a line break: it cannot "
+                                 "name the runs of the trec format (rename the run)")
+    return [b"\t" + run.encode() for run in runs]

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _engine
-from ..core.judged import JudgedRankings
-from ..core.ranking import RankingOptions
-from .native_trec import engine_judgment
+from ..core.options import RankingOptions
+
+if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when dicts are judged
+    from ..core.judged import JudgedRankings
 
 #: The dicts the engine reads (``defaultdict`` iterates as ``dict`` does; an
 #: ``OrderedDict`` keeps its own order, other mappings their own ways: the Python reader
@@ -54,6 +55,8 @@ def judge_dicts(held: _engine.Dicts, names: Sequence[str], options: RankingOptio
     """The judged rankings of dicts read by :func:`engine_dicts` (runs named ``names``) and
     the number of the qrels' judgments with a degree at least ``level`` (a function of
     ``level``), as :func:`irscale.io.native_trec.judge_counted` gives those of files."""
+    from .native_trec import engine_judgment
+
     judged = _engine.judge_dicts(held, options.ties, options.compat, options.max_docs,
                                  options.judged_only, placeholders)
     return engine_judgment(judged, names, options, placeholders=placeholders)

@@ -33,16 +33,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.judged import JudgedRankings
-from ..core.ranking import RankingOptions
+from ..core.options import RankingOptions
 from ..errors import IrscaleError
-from .files import PathLike, check_readable, display_name, is_stdio, read_input
+from .files import PathLike, check_readable, display_name, is_parquet, is_stdio, read_input
 from .irds import is_irds
 from .naming import runid_names
-from .native_dicts import QRELS_NAME, engine_dicts, judge_dicts
-from .native_trec import RunNote, judge_counted, trec_file
+from .native_dicts import QRELS_NAME, engine_dicts
+from .native_files import RunNote, trec_file
+
+if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when the engine judges
+    from ..core.judged import JudgedRankings
 
 #: Why an evaluation's inputs are judged by the Python path (:func:`native_inputs`'s answers
 #: other than :class:`NativeInputs`).
@@ -172,7 +174,7 @@ def _runs(runs: Any) -> tuple[list[Source], tuple[str, ...] | None,
         if kind == "path":
             if not _readable(path):
                 return "unreadable"
-            if _parquet(path):
+            if is_parquet(path):
                 return "parquet"
     return files, names, folders, listed
 
@@ -204,13 +206,6 @@ def _readable(path: Any) -> bool:
     return True
 
 
-def _parquet(path: Any) -> bool:
-    """Whether ``path`` is a Parquet run (:func:`irscale.io.run_parquet.is_parquet`)."""
-    from .run_parquet import is_parquet
-
-    return is_parquet(path)
-
-
 def _name(source: Source) -> str:
     """A source's name in messages (as :func:`irscale.io._text.source_name` gives it)."""
     kind, spec = source
@@ -221,7 +216,7 @@ def _name(source: Source) -> str:
     return "<bytes>" if kind == "bytes" else display_name(spec)
 
 
-def _read(source: Source) -> tuple[bytes | PathLike, str]:
+def read_source(source: Source) -> tuple[bytes | PathLike, str]:
     """The bytes of an input file (its path: read by the engine) and its name in
     messages, when it is judged."""
     kind, spec = source
@@ -239,7 +234,7 @@ def read_qrels_once(inputs: NativeInputs) -> NativeInputs:
     be judged with batch after batch of runs."""
     if inputs.qrels[0] != "stdin":
         return inputs
-    return replace(inputs, qrels=("read", _read(inputs.qrels)))
+    return replace(inputs, qrels=("read", read_source(inputs.qrels)))
 
 
 def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders: bool = False,
@@ -252,13 +247,17 @@ def judge_native(inputs: NativeInputs, options: RankingOptions, *, placeholders:
     names from what the engine says of them (default :meth:`NativeInputs.run_names`).
     Dicts (``("dicts", held)``) are judged by
     :func:`~irscale.io.native_dicts.judge_dicts`, the runs named as given."""
+    from .native_dicts import judge_dicts
+    from .native_trec import judge_counted
+
     if inputs.qrels[0] == "dicts":
         return judge_dicts(inputs.qrels[1], inputs.names or (), options,
                            placeholders=placeholders)
-    qrels = _read(inputs.qrels)
-    runs = [_read(run) for run in inputs.runs]
+    qrels = read_source(inputs.qrels)
+    runs = [read_source(run) for run in inputs.runs]
     return judge_counted(qrels, runs, options, names=names or inputs.run_names,
                          placeholders=placeholders)
 
 
-__all__ = ["PYTHON_INPUTS", "NativeInputs", "judge_native", "native_inputs", "read_qrels_once"]
+__all__ = ["PYTHON_INPUTS", "NativeInputs", "judge_native", "native_inputs", "read_qrels_once",
+           "read_source"]

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _engine
 from ..errors import ParameterError
-from .formats import OUTPUT_FORMATS
+from .formats import OUTPUT_FORMATS, run_suffixes
 from .table import engine_values
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,17 +55,6 @@ def trec_text(evaluation: ResultTable, *, per_query: bool = False, summary: bool
     return b"".join(iter_trec(evaluation, per_query=per_query, summary=summary))
 
 
-def run_suffixes(runs: tuple[str, ...]) -> list[bytes]:
-    """What ends every trec-format line of each run, before the newline: nothing for one
-    run (trec_eval's output), ``b"\\t" + run`` for several. A run name with a tab or a line
-    break cannot be written so: :class:`ParameterError`."""
-    if len(runs) < 2:
-        return [b""] * len(runs)
-    for run in runs:
-        if any(c in run for c in "\t\n\r"):
-            raise ParameterError(f"run name {run!r} holds a tab or a line break: it cannot "
-                                 "name the runs of the trec format (rename the run)")
-    return [b"\t" + run.encode() for run in runs]
 
 
 def _topic_buffers(topics: Sequence[str]) -> tuple[bytes, np.ndarray]:

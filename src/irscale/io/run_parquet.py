@@ -7,9 +7,9 @@ or ``topic_id``), document (``doc_id``, ``docno``, ``doc`` or ``document``) and 
 are integers become their decimal text. The run is named after the ``runid`` of its last
 row, as :func:`~irscale.io.trec.read_run` names a TREC file, or else after its file stem.
 
-:func:`is_parquet` tells a Parquet run (a name ending in ``.parquet`` or ``.pq``, or a file
-starting with Parquet's magic bytes ``PAR1``) from a TREC run: the choice is made by
-:func:`irscale.io.sources.read_run_file`.
+:func:`~irscale.io.files.is_parquet` tells a Parquet run (a name ending in ``.parquet`` or
+``.pq``, or a file starting with Parquet's magic bytes ``PAR1``) from a TREC run: the choice
+is made by :func:`irscale.io.sources.read_run_file`.
 """
 
 from __future__ import annotations
@@ -23,33 +23,13 @@ import pyarrow as pa
 from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
 from ..errors import EmptyInputError, InputError, InputFormatError
-from .files import STDIO, access_error, check_readable, read_file
+from .files import access_error, check_readable
 from .memory import _DOC, _SCORE, _TOPIC, _make_run
 from .naming import file_stem
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Run
-
-#: File name endings of Parquet runs.
-PARQUET_SUFFIXES = (".parquet", ".pq")
-#: The first (and last) bytes of every Parquet file.
-PARQUET_MAGIC = b"PAR1"
-
-
-def is_parquet(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` names a Parquet file: by its name's ending, or by the first bytes of
-    a regular file (not of a pipe, which is read once, by its reader; an unreadable file
-    is not Parquet: its reader says why)."""
-    if os.fspath(path).lower().endswith(PARQUET_SUFFIXES):
-        return True
-    if os.fspath(path) == STDIO or not os.path.isfile(path):
-        return False
-    try:
-        return read_file(path, len(PARQUET_MAGIC)) == PARQUET_MAGIC
-    except OSError:
-        return False
-
 
 def _find(names: list[str], wanted: tuple[str, ...], what: str, source: str) -> str:
     for candidate in wanted:
@@ -132,4 +112,4 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
     return _make_run(topic, docno, score, name, duplicates, source, rank)
 
 
-__all__ = ["PARQUET_SUFFIXES", "is_parquet", "read_run_parquet"]
+__all__ = ["read_run_parquet"]

@@ -42,7 +42,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EmptyInputError, InputError, OutputExistsError, ParameterError
-from .files import PathLike, access_error, describe, is_stdio, link_note, output_target
+from .files import (
+    PathLike,
+    access_error,
+    describe,
+    is_parquet,
+    is_stdio,
+    link_note,
+    output_target,
+)
 from .irds import is_irds
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -362,9 +370,9 @@ def read_run_file(path: str | os.PathLike[str], *, name: str | None = None,
     ending in ``.parquet`` or ``.pq`` or a file starting with ``PAR1``) or TREC text, plain
     or gzip (:func:`irscale.io.trec.read_run`); ``name``, ``duplicates`` and ``keep_rank``
     as :func:`read_run` says."""
-    from .run_parquet import is_parquet, read_run_parquet
-
     if is_parquet(path):
+        from .run_parquet import read_run_parquet
+
         return read_run_parquet(path, name=name, duplicates=duplicates, keep_rank=keep_rank)
     from .trec import read_run as read_trec_run
 

@@ -39,6 +39,7 @@ from ._text import (
     source_name,
 )
 from .files import check_file_source
+from .input_messages import diversity_hint, several_runids
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")
@@ -107,21 +108,8 @@ def _diversity_hint(raw: Callable[[], bytes]) -> Callable[[int, int], str]:
     return explain
 
 
-def diversity_hint(first: str, second: str) -> str:
-    """:func:`_diversity_hint`'s text for a duplicated pair whose lines hold ``first`` and
-    ``second`` in their second field (nothing when they are equal)."""
-    if first == second:
-        return ""
-    return (f"; its lines differ in the second field ({first!r}, {second!r}), as diversity "
-            "qrels 'topic subtopic docno judgment' do: read them with --qrels-format "
-            "diversity or a diversity measure (-m ndeval, alpha-nDCG@20; "
-            "read_diversity_qrels in Python)")
 
 
-def several_runids(source: str, count: int, last: str) -> str:
-    """The warning for a run file holding ``count`` different run ids."""
-    return (f"{source}: {count} different run ids; the run is named after the last one "
-            f"({last!r}), as trec_eval 9.0.8 does")
 
 
 def read_run(

@@ -128,20 +128,23 @@ class Native:
                 for label, values in zip(labels, outputs.values(), strict=True)}
 
 
+def unreplayable_sort_warning(num_levels: int, least: float, greatest: float) -> str:
+    """The warning for a gain table on which trec_eval's sort cannot be replayed: topics of
+    ``num_levels`` relevance levels whose gains run from ``least`` to ``greatest``."""
+    return (f"relevance degrees up to {num_levels - 1}: trec_eval's gain sort "
+            f"((int)(gain1 - gain2)) is no order on gains from {least:g} to {greatest:g} "
+            f"and cannot be replayed on {num_levels} levels; the ideal ranking is sorted by "
+            "true gain")
+
+
 def warn_unreplayable_sort(jr: JudgedRankings, gains: Sequence[tuple[int, float]]) -> None:
     """Warn for each gain table of ``jr``'s topics on which trec_eval's sort cannot be
     replayed (its comparator no order on more than 4,096 entries), and is replaced by a sort
     by true gain (:mod:`irscale.measures.trec.gains`)."""
     from ..core.kernels import gain_sort_unreplayable
 
-    for num_levels, least, greatest in gain_sort_unreplayable(jr, gains):
-        warnings.warn(
-            f"relevance degrees up to {num_levels - 1}: trec_eval's gain sort "
-            f"((int)(gain1 - gain2)) is no order on gains from {least:g} to {greatest:g} "
-            f"and cannot be replayed on {num_levels} levels; the ideal ranking is sorted by "
-            "true gain",
-            stacklevel=4,
-        )
+    for table in gain_sort_unreplayable(jr, gains):
+        warnings.warn(unreplayable_sort_warning(*table), stacklevel=4)
 
 
 def declare_native(name: str, native: Native, *, doc: str, formula: str, source: str,

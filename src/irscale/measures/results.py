@@ -57,7 +57,7 @@ class Averaging:
     ``complete``: trec_eval's and ndeval's ``-c`` (divide by ``n_qrels_topics``, the number
     of topics of the gold standard); ``totals``: summary values that replace a column's
     sum with ``complete`` in trec_eval 9.0.8 (``num_rel`` counts the relevant documents of
-    every qrels topic: :func:`irscale.evaluation.complete_num_rel`).
+    every qrels topic: :func:`irscale.evaluation_setup.complete_num_rel`).
     """
 
     rule: AveragingRule = "mean"

@@ -33,8 +33,7 @@ import numpy as np
 from ..core.budget import max_memory_of
 from ..core.judge import build_judged_rankings
 from ..core.judged import JudgedRankings
-from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
-from ..core.ranking import RankingOptions
+from ..core.options import RELEVANCE_LEVEL, RankingOptions, TiePolicy, integer_option
 from ..core.scorematrix import ScoreMatrix
 from ..errors import ParameterError
 from ..evaluation import Evaluation, check_topics

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from ...errors import DuplicateError, ParameterError
+from ...io.input_messages import duplicate_reason
 from ...parallel.threads import map_threads
 from ..segments import chunks, padded_slots, ranges
 from . import arrow
@@ -181,11 +182,6 @@ def check_duplicate_policy(policy: object) -> None:
             f"{', '.join(map(repr, DUPLICATE_POLICIES))}")
 
 
-def duplicate_reason(topic: str, docno: str, why: str = "") -> str:
-    """What a :class:`DuplicateError` says of a pair listed twice (``why``: what the reader
-    adds about the pair's lines)."""
-    return (f"duplicate document {docno!r} for topic {topic!r} (in Python, "
-            f"duplicates='first', 'last' or 'max' keeps one of them){why}")
 
 
 def resolve_duplicates(

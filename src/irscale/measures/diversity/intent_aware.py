@@ -49,7 +49,7 @@ from ...core import identifiers
 from ...core.inputs import Qrels, Run
 from ...core.judge import build_judged_rankings
 from ...core.labels import ANY_TOPIC, LabelTable, attach_labels
-from ...core.ranking import RankingOptions
+from ...core.options import RankingOptions
 from ...errors import MeasureError
 from ...io.diversity import DiversityQrels
 from ..base import EvalContext, MeasureRequest

@@ -1,0 +1,132 @@
+"""What every evaluation of judged rankings checks: its options and measure requests before
+any input is read (:func:`evaluation_setup`), the runs' topics once they are judged
+(:func:`check_run_topics`), and the totals that replace a summary with ``-c``
+(:func:`complete_num_rel`).
+
+Imports neither numpy nor pyarrow: :func:`irscale.evaluate` and the command line's
+evaluation of TREC files by the engine (:mod:`irscale.evaluation_text`) share it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .core.options import RankingOptions, TiePolicy, compat_option, is_flag
+from .errors import AlignmentError, ParameterError
+from .measures.base import EvalContext, MeasureRequest
+from .measures.names import is_trec_request, parse_measures
+
+
+@dataclass(frozen=True)
+class EvaluationSetup:
+    """The checked options of an evaluation: how runs are ranked and judged, the context of
+    the measures and the parsed measure requests (:func:`evaluation_setup`)."""
+
+    options: RankingOptions
+    context: EvalContext
+    requests: tuple[MeasureRequest, ...]
+
+
+def evaluation_setup(
+    measures: str | Iterable[str] = "official", *, relevance_level: int = 1,
+    max_docs: int | None = None, judged_only: bool = False, complete: bool = False,
+    num_docs_in_coll: int = 0, compat: Literal[9, 10] = 9, ties: TiePolicy = "trec_eval",
+) -> EvaluationSetup:
+    """The options of :func:`irscale.evaluate` (same names and meaning), checked before any input is
+    read: a :class:`ParameterError` or :class:`MeasureError` otherwise."""
+    compat_option(compat)  # first, as before any other option
+    for flag, value in (("judged_only (-J)", judged_only), ("complete (-c)", complete)):
+        if not is_flag(value):
+            raise ParameterError(f"{flag} must be True or False, got {value!r}")
+    options = RankingOptions(relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, ties=ties, compat=compat)
+    context = EvalContext(compat=compat, num_docs_in_coll=num_docs_in_coll, complete=complete)
+    return EvaluationSetup(options, context, tuple(parse_measures(measures, compat=compat)))
+
+
+def check_run_topics(runs: Sequence[str], evaluated: Sequence[int],
+                     unjudged_topics: Sequence[Sequence[str]], gold_topics: Sequence[str], *,
+                     allow_empty: bool = False, qrels_source: str | None = None,
+                     gold: str = "qrels", results: str = "results",
+                     judgments: str = "judgments", stacklevel: int = 2,
+                     why: str | None = None) -> None:
+    """The checks of :func:`irscale.evaluation.check_topics` on what they read of judged
+    runs: each run's name, its number of evaluated topics (``evaluated``), its topics with
+    results but no judgments, and the gold standard's topics in the order shown. A run with
+    no evaluated topic raises :class:`AlignmentError` unless ``allow_empty``; then each
+    run's unjudged topics are named in a warning (``stacklevel``: the warning's, seen from
+    here)."""
+    empty = [k for k, count in enumerate(evaluated) if count == 0]
+    if empty and not allow_empty:
+        first = empty[0]
+        named = (f"run {runs[first]!r} has" if len(empty) == 1 else
+                 f"{len(empty)} runs ({', '.join(repr(runs[k]) for k in empty[:5])}"
+                 f"{', ...' if len(empty) > 5 else ''}) have")
+        where = f" ({qrels_source})" if qrels_source else ""
+        which = "the run" if len(empty) == 1 else repr(runs[first])
+        raise AlignmentError(
+            f"{named} no topic in common with the {gold}{where}: {which} has topics "
+            f"{_some(unjudged_topics[first])}, the {gold} {_some(gold_topics)} "
+            f"({why or f'{gold} of another collection, or topic ids written differently?'}); "
+            "--allow-empty (allow_empty=True) evaluates it anyway")
+    for run, unjudged in zip(runs, unjudged_topics, strict=True):
+        if unjudged:
+            listed = f"{', '.join(unjudged[:10])}{' ...' if len(unjudged) > 10 else ''}"
+            warnings.warn(
+                f"run {run!r}: {len(unjudged)} topic(s) with {results} but no {judgments} are "
+                f"not evaluated: {listed}",
+                stacklevel=stacklevel + 1,
+            )
+
+
+def _some(topics: Sequence[str], shown: int = 5) -> str:
+    """``'101, 102, 103 ... (50 topics)'``: a few topic ids and their number."""
+    listed = ", ".join(topics[:shown]) + (" ..." if len(topics) > shown else "")
+    return f"{listed} ({len(topics)} topic{'s' if len(topics) != 1 else ''})"
+
+
+def complete_totals(at_least: Callable[[int], int], setup: EvaluationSetup
+                     ) -> dict[str, int]:
+    """The totals of ``-c`` in trec_eval 9.0.8 (:func:`complete_num_rel`; none otherwise),
+    ``at_least(level)`` the number of the qrels' judgments with a degree ≥ ``level``."""
+    if not (setup.context.complete and setup.context.compat == 9):
+        return {}
+    return complete_num_rel(at_least, setup.requests, setup.options.relevance_level)
+
+
+def complete_num_rel(at_least: Callable[[int], int], requests: Sequence[MeasureRequest],
+                     relevance_level: int) -> dict[str, int]:
+    """The ``num_rel`` summary with ``-c`` in trec_eval 9.0.8, per ``num_rel`` column.
+
+    trec_eval 9.0.8's ``te_calc_avg_num_rel`` (m_num_rel.c) replaces the sum over evaluated
+    topics by a count over the whole qrels: every judgment line with ``rel > 0``, of every
+    qrels topic (topics the run misses included) — whatever ``-l``. A column whose name sets
+    its own level (``NumRel(rel=2)``) counts the judgments of degree ≥ that level. With
+    ``-l`` above 1 the two differ: a warning says so. ``at_least(level)``: the number of
+    the qrels' judgments with a degree ≥ ``level`` (≥ 1).
+    """
+    totals: dict[str, int] = {}
+    for request in requests:
+        if request.family != "num_rel":
+            continue
+        label = request.family if is_trec_request(request) else request.requested
+        if request.relevance_level is not None:
+            totals[label] = at_least(request.relevance_level)
+            continue
+        totals[label] = at_least(1)
+        at_level = at_least(relevance_level)
+        if at_level != totals[label]:
+            warnings.warn(
+                f"{label} with -c: the summary counts the {totals[label]} judgments > 0 of "
+                f"every qrels topic, as trec_eval 9.0.8 does whatever -l (with degree ≥ "
+                f"{relevance_level}: {at_level}; per topic, num_rel uses -l)",
+                stacklevel=3,
+            )
+    return totals
+
+
+__all__ = ["EvaluationSetup", "check_run_topics", "complete_num_rel", "complete_totals",
+           "evaluation_setup"]

@@ -1,0 +1,86 @@
+"""trec_eval's text of TREC files, from the files to the text in the native engine: what
+``irscale eval`` prints with trec_eval's measures and output, without loading numpy,
+pyarrow or pandas (whose imports take longer than trec_eval's whole job on a track run).
+
+:func:`trec_eval_text` answers when the engine alone computes every requested measure
+(:func:`irscale.measures.plan.plan_trec`) and reads every input
+(:func:`irscale.io.native_inputs.native_inputs`: TREC files, folders or patterns of them,
+standard input); otherwise ``None``, and the caller evaluates with
+:func:`irscale.evaluate`. Both give the same text, byte for byte, and the same warnings and
+errors in the same order: the options and names are checked by the same functions
+(:mod:`irscale.evaluation_setup`), the files read, judged, measured, summarised and written
+by the same engine code (``rust/src/output``: trec_eval's ``meas_avg`` rules and its
+``%-22s\\t%s\\t%6.4f`` lines).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from .core.options import TiePolicy, check_run_names
+from .evaluation_setup import check_run_topics, complete_totals, evaluation_setup
+from .io.formats import run_suffixes
+from .io.native_files import judge_batch
+from .io.native_inputs import NativeInputs, native_inputs, read_source
+from .measures.native import unreplayable_sort_warning
+from .measures.plan import plan_trec
+
+
+def trec_eval_text(
+    qrels: Any,
+    runs: Any,
+    measures: str | Iterable[str] = "official",
+    *,
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    complete: bool = False,
+    num_docs_in_coll: int = 0,
+    compat: Literal[9, 10] = 9,
+    ties: TiePolicy = "trec_eval",
+    allow_empty: bool = False,
+    per_query: bool = False,
+    summary: bool = True,
+) -> bytes | None:
+    """``irscale.evaluate(qrels, runs, measures, ...).format("trec", per_query=...,
+    summary=...)`` encoded, computed by the engine alone; ``None`` when it cannot be (a
+    measure or an input the engine does not take alone: module documentation).
+
+    The arguments are :func:`irscale.evaluate`'s; the options and measure names are checked
+    first, as there, and nothing is read when the answer is ``None``.
+    """
+    setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
+                             judged_only=judged_only, complete=complete,
+                             num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    plan = plan_trec(setup.requests, setup.context)
+    if plan is None:
+        return None
+    inputs = native_inputs(qrels, runs, ties=ties)
+    if not isinstance(inputs, NativeInputs) or inputs.qrels[0] == "dicts":
+        return None
+    batch, names = judge_batch(read_source(inputs.qrels),
+                               [read_source(run) for run in inputs.runs], setup.options,
+                               names=inputs.run_names,
+                               placeholders=complete and compat == 10)
+    names = check_run_names(names)
+    check_run_topics(names, batch.evaluated_counts(), batch.unjudged(),
+                     sorted(batch.topics()), allow_empty=allow_empty,
+                     qrels_source=inputs.qrels_name)
+    totals = complete_totals(batch.at_least, setup)
+    for call in plan.calls:
+        if call.gains and call.ideal:
+            for table in batch.gain_sort_unreplayable(list(call.gains)):
+                warnings.warn(unreplayable_sort_warning(*table), stacklevel=2)
+    run_suffixes(names)  # several runs' names must fit the lines' fourth field
+    return batch.evaluate_trec(
+        [(call.family, list(call.ints), list(call.floats), list(call.gains))
+         for call in plan.calls],
+        [(column.call, column.output, column.label, column.value_type, column.aggregate,
+          column.per_query, column.missing_value) for column in plan.columns],
+        names, complete, list(totals.items()), per_query, summary, relevance_level,
+        compat, num_docs_in_coll)
+
+
+__all__ = ["trec_eval_text"]
