@@ -16,12 +16,12 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import InputFormatError
-from ..io.input_messages import c_float_warning
 from ._columnar import arrow
 from ._columnar import arrow_compute as pc
 from ._columnar.blocks import TopicBlocks
 from ._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ._columnar.fingerprints import string_fingerprints
+from .input_messages import c_float_warning
 
 
 def _fits(fingerprints: np.ndarray | None, blocks: TopicBlocks | None, n: int) -> bool:

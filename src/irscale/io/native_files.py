@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import NoReturn
 
 from .. import _engine
+from ..core.input_messages import c_float_warning, diversity_hint, duplicate_reason, several_runids
 from ..core.options import RankingOptions
 from ..errors import DuplicateError, EmptyInputError, InputFormatError
 from .files import PathLike, access_error, check_readable, display_name, gunzip, read_file
-from .input_messages import c_float_warning, diversity_hint, duplicate_reason, several_runids
 
 
 def judge_batch(

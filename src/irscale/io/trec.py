@@ -27,6 +27,7 @@ from ..core._columnar import arrow_compute as pc
 from ..core._columnar.blocks import TopicBlocks
 from ..core._columnar.duplicates import DuplicatePolicy, check_duplicate_policy, resolve_duplicates
 from ..core._columnar.fingerprints import string_fingerprints
+from ..core.input_messages import diversity_hint, several_runids
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import InputFormatError
 from ._text import (
@@ -39,7 +40,6 @@ from ._text import (
     source_name,
 )
 from .files import check_file_source
-from .input_messages import diversity_hint, several_runids
 
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "runid")

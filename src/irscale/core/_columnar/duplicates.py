@@ -15,8 +15,8 @@ import numpy as np
 import pyarrow as pa
 
 from ...errors import DuplicateError, ParameterError
-from ...io.input_messages import duplicate_reason
 from ...parallel.threads import map_threads
+from ..input_messages import duplicate_reason
 from ..segments import chunks, padded_slots, ranges
 from . import arrow
 from . import arrow_compute as pc
