@@ -87,7 +87,8 @@ def _public_modules() -> list[str]:
         names.append(package)
         names += [info.name for info in pkgutil.walk_packages(module.__path__, package + ".")
                   if not any(part.startswith("_") for part in info.name.split("."))]
-    return ["irscale", "irscale.evaluation", "irscale.evaluation_many", *names]
+    return ["irscale", "irscale.evaluation", "irscale.evaluation_many",
+            "irscale.evaluation_setup", "irscale.evaluation_text", *names]
 
 
 def result_types() -> list[type]:

@@ -5,7 +5,7 @@ Judging runs against qrels: the batch of judged rankings of every (run, topic) p
 
 :func:`build_judged_rankings` indexes the qrels once
 (:class:`~irscale.core._columnar.qrels_index.QrelsIndex`), ranks every run
-(:func:`~irscale.core.ranking.rank_order`), looks its documents up in the index
+(:func:`~tests.oracles.columnar_ranking.rank_order`), looks its documents up in the index
 (:func:`_judgments`: by fingerprint, confirmed on the strings) and stacks the rankings into
 one :class:`~irscale.core.judged.JudgedRankings`.
 """
@@ -22,7 +22,7 @@ from irscale.core._columnar import arrow_compute as pc
 from irscale.core._columnar.blocks import take_rows
 from irscale.core.inputs import Qrels, Run
 from irscale.core.judged import NONPOOL, UNJUDGED, JudgedRankings
-from irscale.core.ranking import RankingOptions
+from irscale.core.options import RankingOptions
 from irscale.errors import InputError
 from irscale.parallel.threads import map_threads
 
