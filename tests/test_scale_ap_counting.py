@@ -156,22 +156,37 @@ def test_values_above_the_image_count_it_all(small_buckets):
         [n, n, n, 0, 1]
 
 
-def test_either_sort_of_the_buckets_gives_the_same_image(monkeypatch):
-    """Buckets of 2^18 pairs or more are sorted by whichever of numpy's sorts this
-    machine runs faster (:func:`~irscale.scales.pairs.bucket_sort_kind`): each gives
-    AP's exact count at N = 22 (2,282,412, the brute force's) and the same φ of runs."""
-    assert pairs.bucket_sort_kind() in ("quicksort", "stable")
-    runs = runs_from_index(np.random.default_rng(22).integers(0, 2**22, 2000), 22, 2)
-    phis = []
-    used: list[str] = []
-    for kind in ("quicksort", "stable"):
-        monkeypatch.setattr(pairs, "bucket_sort_kind", lambda k=kind: used.append(k) or k)
-        clear_cache()
-        sc = scale("AP", 22, progress=False)
-        assert sc.n_distinct == 2282412 and used[-1:] == [kind], (kind, used)
-        phis.append(np.asarray(sc.phi(runs), dtype=np.int64))
+def ap_sum_keys_of_index(index: np.ndarray, N: int) -> np.ndarray:
+    """S·lcm(1..N) of the runs numbered ``index`` (rank 1 the most significant bit),
+    rank by rank from the bits, without a matrix of runs."""
+    L = math.lcm(*range(1, N + 1))
+    seen = np.zeros(len(index), dtype=np.int64)
+    key = np.zeros(len(index), dtype=np.int64)
+    for rank in range(1, N + 1):
+        rel = (index >> (N - rank)) & 1
+        seen += rel
+        key += rel * seen * (L // rank)
+    return key
+
+
+@pytest.mark.parametrize("bucket_pairs", [1 << 16, 1 << 22])
+def test_native_buckets_count_ap_exactly_at_n_22(bucket_pairs, monkeypatch):
+    """The native engine's integer buckets (radix-sorted sub-buckets): AP's exact count at
+    N = 22 (2,282,412 distinct values of 2^22 runs) and φ of runs against the brute force,
+    with one bucket and with 64 of them."""
+    N = 22
+    keys = ap_sum_keys_of_index(np.arange(1 << N, dtype=np.int64), N)
+    distinct = np.unique(keys)
+    assert len(distinct) == 2282412
+    monkeypatch.setattr(pairs, "BUCKET_PAIRS", bucket_pairs)
     clear_cache()
-    assert np.array_equal(phis[0], phis[1])
+    sc = scale("AP", N, progress=False)
+    assert sc.n_distinct == len(distinct)
+    index = np.random.default_rng(22).integers(0, 1 << N, 2000)
+    expected = np.searchsorted(distinct, keys[index], side="right")
+    assert np.array_equal(np.asarray(sc.phi(runs_from_index(index, N, 2)), dtype=np.int64),
+                          expected)
+    clear_cache()
 
 
 @pytest.mark.parametrize("budget,row", [(None, None), (256, 16)])

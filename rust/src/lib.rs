@@ -10,6 +10,7 @@ pub mod judge;
 pub mod judged;
 pub mod measures;
 pub mod read;
+pub mod scales;
 pub mod ties;
 pub mod trec;
 
@@ -29,5 +30,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::trec::register(m)?;
     bind::diversity::register(m)?;
     bind::dicts::register(m)?;
+    bind::scales::register(m)?;
     Ok(())
 }

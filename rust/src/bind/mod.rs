@@ -5,4 +5,5 @@
 pub mod dicts;
 pub mod diversity;
 pub mod measures;
+pub mod scales;
 pub mod trec;

@@ -32,15 +32,15 @@ How pairs become distinct values (``mode``):
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
 
+from ..core.pair_kernels import IntGroup, int_pair_bucket, int_pair_scan
 from ..core.progress import Progress
 from ..core.segments import ranges
 from .image import Image
@@ -57,8 +57,12 @@ BUDGET = 1 << 20
 #: with more at once, the rows would be too short to pay for one call each).
 WINDOWED = 1 << 20
 WINDOW_ROW = 512
-#: Candidate pairs gathered per streaming bucket (about 40 bytes each in temporaries).
+#: Candidate pairs gathered per streaming bucket (about 40 bytes each in numpy's
+#: temporaries, 4 bytes in the native engine's integer buckets, 12 with run counts).
 BUCKET_PAIRS = 1 << 22
+#: Integer buckets per call of the native engine's pass (shared out between its threads,
+#: each holding one bucket at a time).
+SCAN_BATCH = 32
 
 INT_LOW = -(1 << 62)
 INT_HIGH = 1 << 62
@@ -67,29 +71,6 @@ INT_HIGH = 1 << 62
 def _compact(index: np.ndarray) -> np.ndarray:
     """Row indices as int32 when they fit (half the memory of a large half's order)."""
     return index.astype(np.int32) if len(index) < 1 << 31 else index
-
-
-@cache
-def bucket_sort_kind() -> Literal["quicksort", "stable"]:
-    """The faster of numpy's two sorts on this machine for a bucket's values, found once
-    per process by sorting a sample shaped like one (2^18 values in 1,024 sorted runs of
-    256): numpy's SIMD quicksort where the CPU has it, otherwise the stable timsort, which
-    merges the buckets' sorted runs (docs/benchmarks.md, "Timings moved out of the
-    source"). Either gives the same sorted values."""
-    rng = np.random.default_rng(0)
-    sample = np.sort(rng.integers(0, 1 << 40, (1024, 256)), axis=1)
-    rng.shuffle(sample)  # the runs in random order
-    sample = sample.ravel()
-    timings = {}
-    for kind in ("quicksort", "stable"):
-        best = math.inf
-        for _ in range(3):
-            work = sample.copy()
-            start = time.perf_counter()
-            work.sort(kind=kind)
-            best = min(best, time.perf_counter() - start)
-        timings[kind] = best
-    return "stable" if timings["stable"] < timings["quicksort"] else "quicksort"
 
 
 @dataclass
@@ -503,20 +484,24 @@ class PairTable:
 
     def bucket(self, lo, hi, *, counts: bool = True) -> Bucket:
         """The distinct values with ``lo ≤ value < hi`` (see the module documentation);
-        ``counts=False`` skips the run counts (a plain sort, about twice as fast)."""
+        Integer keys (``int`` mode) are bucketed by the native engine
+        (:func:`~irscale.core.pair_kernels.int_pair_bucket`), where ``counts=False`` skips
+        the run counts (the other modes always count them)."""
+        if self.is_int:
+            values, runs, pairs = int_pair_bucket(self._int_groups, lo, hi, counts)
+            return Bucket(lo, hi, values, np.zeros(0, dtype=np.int64) if runs is None
+                          else runs, pairs)
         slices = []
         for g in self.groups:
             start = np.searchsorted(g.b_val, lo - g.a_val, side="left")
             lengths = np.searchsorted(g.b_val, hi - g.a_val, side="left") - start
             slices.append((g, start, lengths, int(lengths.sum())))
         pairs = sum(total for *_, total in slices)
-        dtype = np.int64 if self.is_int else np.float64
         if pairs == 0:
-            return Bucket(lo, hi, np.zeros(0, dtype=dtype), np.zeros(0, dtype=np.int64), 0)
-        weigh = counts or self.mode in ("ids", "tolerance")
+            return Bucket(lo, hi, np.zeros(0), np.zeros(0, dtype=np.int64), 0)
         # filled in place, group after group (no per-group arrays to concatenate)
-        values = np.empty(pairs, dtype=dtype)
-        mult = np.empty(pairs if weigh else 0, dtype=np.int64)
+        values = np.empty(pairs, dtype=np.float64)
+        mult = np.empty(pairs, dtype=np.int64)
         pid = np.empty(pairs if self.mode == "ids" else 0, dtype=np.int64)
         at = 0
         for g, start, lengths, total in slices:
@@ -526,22 +511,12 @@ class PairTable:
             at += total
             bj = ranges(start, lengths)
             np.add(np.repeat(g.a_val, lengths), g.b_val[bj], out=values[out])
-            if weigh:
-                np.multiply(np.repeat(g.a_mult, lengths), g.b_mult[bj], out=mult[out])
+            np.multiply(np.repeat(g.a_mult, lengths), g.b_mult[bj], out=mult[out])
             if self.mode == "ids":
                 assert self.a_id is not None and self.b_id is not None
                 assert g.a_ref is not None and g.b_ref is not None
                 pid[out] = (np.repeat(self.a_id[g.a_ref], lengths) * self.n_b_ids
                             + self.b_id[g.b_ref[bj]])
-        if not counts and self.mode in ("int", "distinct"):
-            # equal values are merged anyway; small buckets are not worth a calibration
-            values.sort(kind=bucket_sort_kind() if pairs >= 1 << 18 else "quicksort")
-            if self.mode == "int":
-                new = np.empty(pairs, dtype=bool)
-                new[0] = True
-                np.not_equal(values[1:], values[:-1], out=new[1:])
-                values = values[new]
-            return Bucket(lo, hi, values, np.zeros(0, dtype=np.int64), pairs)
         if self.mode == "ids":
             order = np.argsort(pid)  # equal identities share their value: any order
             pid = pid[order]
@@ -550,12 +525,8 @@ class PairTable:
             mult = np.add.reduceat(mult[order], starts)
         order = np.argsort(values)  # equal values are merged below: any order
         values, mult = values[order], mult[order]
-        if self.mode in ("int", "tolerance"):
-            if self.mode == "int":
-                new = np.concatenate(([True], values[1:] != values[:-1]))
-            else:
-                new = np.concatenate(([True], np.diff(values) > self.tol))
-            starts = np.flatnonzero(new)
+        if self.mode == "tolerance":
+            starts = np.flatnonzero(np.concatenate(([True], np.diff(values) > self.tol)))
             values = values[starts]
             mult = np.add.reduceat(mult, starts)
         return Bucket(lo, hi, values, mult, pairs)
@@ -605,8 +576,43 @@ class PairTable:
         self._index = (self.edges_cache(), np.concatenate(([0], np.cumsum(sizes[:-1]))
                                                           ).astype(np.int64))
 
+    @cached_property
+    def _int_groups(self) -> list[IntGroup]:
+        """The groups' arrays as the native engine takes them (``int`` mode)."""
+        return [(g.a_val, g.a_mult, g.b_val, g.b_mult) for g in self.groups]
+
+    def _scan_int(self, queries: np.ndarray | None, side: Side) -> np.ndarray | None:
+        """:meth:`_scan` of integer keys by the native engine
+        (:func:`~irscale.core.pair_kernels.int_pair_scan`), :data:`SCAN_BATCH` buckets a
+        call (the threads share a batch; the progress bar moves between batches)."""
+        edges = self.edges_cache()
+        n_buckets = len(edges) - 1
+        queries = np.zeros(0, dtype=np.int64) if queries is None else queries
+        answers = np.zeros(len(queries), dtype=np.int64)
+        bucket_of = np.clip(np.searchsorted(edges, queries, side="right") - 1, 0,
+                            n_buckets - 1)
+        progress = Progress(n_buckets, f"image {self.label}".strip(),
+                            enabled=self.progress and n_buckets > 8)
+        sizes = []
+        before = 0
+        for first in range(0, n_buckets, SCAN_BATCH):
+            last = min(first + SCAN_BATCH, n_buckets)
+            mine = np.flatnonzero((bucket_of >= first) & (bucket_of < last))
+            # the batch's own edges: its first and last buckets take the queries beyond
+            batch_sizes, batch_answers = int_pair_scan(self._int_groups, edges[first:last + 1],
+                                                       queries[mine], side == "left")
+            answers[mine] = before + batch_answers
+            sizes.append(batch_sizes)
+            before += int(batch_sizes.sum())
+            progress.update(last - first)
+        progress.close()
+        self.set_index(np.concatenate(sizes))
+        return answers
+
     def _scan(self, queries: np.ndarray | None, side: Side = "right") -> np.ndarray | None:
         """One streaming pass: the distinct count, the bucket index and φ of ``queries``."""
+        if self.is_int:
+            return self._scan_int(queries, side)
         sizes = []
         before = 0
         answers = None
@@ -645,6 +651,11 @@ class PairTable:
         out = np.zeros(len(raw), dtype=np.int64)
         for k in np.unique(bucket_of).tolist():
             mine = np.flatnonzero(bucket_of == k)
+            if self.is_int:
+                _, counted = int_pair_scan(self._int_groups, edges[k:k + 2], raw[mine],
+                                           side == "left")
+                out[mine] = before[k] + counted
+                continue
             bucket = self.bucket(edges[k], edges[k + 1], counts=False)
             q = raw[mine] + (self.tol if self.mode == "tolerance" else 0)
             out[mine] = before[k] + np.searchsorted(bucket.values, q, side=side)
