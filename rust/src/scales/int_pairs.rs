@@ -65,15 +65,36 @@ fn bits_of(span: u64) -> u32 {
     }
 }
 
-/// The sorted sub-buckets of the bucket `[lo, hi)`, in increasing order: `visit(base,
-/// entries)` with the values `base + key`, each entry made by `make(low key, group, a
-/// index, b index)`. Returns the number of candidate pairs.
-fn sorted_subs<T: Keyed>(
+/// Buffers of a bucket, reused from bucket to bucket by a thread (no fresh pages).
+pub struct Buffers<T> {
+    entries: Vec<T>,
+    scratch: Vec<T>,
+    starts: Vec<usize>,
+    table: Vec<u32>,
+}
+
+impl<T> Default for Buffers<T> {
+    fn default() -> Self {
+        Buffers {
+            entries: Vec::new(),
+            scratch: Vec::new(),
+            starts: Vec::new(),
+            table: Vec::new(),
+        }
+    }
+}
+
+/// The sub-buckets of the bucket `[lo, hi)`, in increasing order of their ranges:
+/// `visit(base, entries, bits, buffers)` with the values `base + key` (keys below
+/// `2^bits`, in no particular order), each entry made by `make(low key, group, a index, b
+/// index)`. Returns the number of candidate pairs.
+fn scattered_subs<T: Keyed>(
     groups: &[Group],
     lo: i64,
     hi: i64,
+    buffers: &mut Buffers<T>,
     make: impl Fn(u32, &Group, usize, usize) -> T,
-    mut visit: impl FnMut(i64, &[T]),
+    mut visit: impl FnMut(i64, &mut [T], u32, &mut Buffers<T>),
 ) -> usize {
     let (parts, pairs) = slices(groups, lo, hi);
     if pairs == 0 {
@@ -107,13 +128,20 @@ fn sorted_subs<T: Keyed>(
                 entries.push(offsets[last].1);
                 last += 1;
             }
-            visit(lo.wrapping_add((high << 32) as i64), &entries);
+            visit(
+                lo.wrapping_add((high << 32) as i64),
+                &mut entries,
+                32,
+                buffers,
+            );
             first = last;
         }
         return pairs;
     }
     let n_subs = 1usize << high_bits;
-    let mut starts = vec![0usize; n_subs + 1];
+    let mut starts = std::mem::take(&mut buffers.starts);
+    starts.clear();
+    starts.resize(n_subs + 1, 0);
     for &(k, i, start, stop) in &parts {
         let g = &groups[k as usize];
         let base = g.a[i as usize].wrapping_sub(lo);
@@ -125,7 +153,9 @@ fn sorted_subs<T: Keyed>(
         starts[s + 1] += starts[s];
     }
     let mut at = starts.clone();
-    let mut entries = vec![T::default(); pairs];
+    let mut entries = std::mem::take(&mut buffers.entries);
+    entries.clear();
+    entries.resize(pairs, T::default());
     let low_mask = if low_bits == 32 {
         u32::MAX as u64
     } else {
@@ -141,15 +171,19 @@ fn sorted_subs<T: Keyed>(
             at[s] += 1;
         }
     }
-    let mut scratch = Vec::new();
     for s in 0..n_subs {
         let sub = &mut entries[starts[s]..starts[s + 1]];
-        if sub.is_empty() {
-            continue;
+        if !sub.is_empty() {
+            visit(
+                lo.wrapping_add(((s as u64) << low_bits) as i64),
+                sub,
+                low_bits,
+                buffers,
+            );
         }
-        radix::sort(sub, &mut scratch, low_bits);
-        visit(lo.wrapping_add(((s as u64) << low_bits) as i64), sub);
     }
+    buffers.entries = entries;
+    buffers.starts = starts;
     pairs
 }
 
@@ -157,14 +191,16 @@ fn sorted_subs<T: Keyed>(
 /// pairs.
 pub fn bucket_values(groups: &[Group], lo: i64, hi: i64) -> (Vec<i64>, usize) {
     let mut values = Vec::new();
-    let pairs = sorted_subs(
+    let pairs = scattered_subs(
         groups,
         lo,
         hi,
+        &mut Buffers::default(),
         |key, _, _, _| key,
-        |base, keys: &[u32]| {
+        |base, keys: &mut [u32], bits, buffers| {
+            radix::sort(keys, &mut buffers.scratch, bits);
             let mut last = None;
-            for &k in keys {
+            for &k in keys.iter() {
                 if last != Some(k) {
                     values.push(base + k as i64);
                     last = Some(k);
@@ -180,14 +216,16 @@ pub fn bucket_values(groups: &[Group], lo: i64, hi: i64) -> (Vec<i64>, usize) {
 pub fn bucket_counts(groups: &[Group], lo: i64, hi: i64) -> (Vec<i64>, Vec<i64>, usize) {
     let mut values = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
-    let pairs = sorted_subs(
+    let pairs = scattered_subs(
         groups,
         lo,
         hi,
+        &mut Buffers::default(),
         |key, g, i, j| (key, g.a_mult[i].wrapping_mul(g.b_mult[j])),
-        |base, entries: &[(u32, i64)]| {
+        |base, entries: &mut [(u32, i64)], bits, buffers| {
+            radix::sort(entries, &mut buffers.scratch, bits);
             let mut last = None;
-            for &(k, m) in entries {
+            for &(k, m) in entries.iter() {
                 if last == Some(k) {
                     let end = counts.len() - 1;
                     counts[end] = counts[end].wrapping_add(m);
@@ -202,44 +240,90 @@ pub fn bucket_counts(groups: &[Group], lo: i64, hi: i64) -> (Vec<i64>, Vec<i64>,
     (values, counts, pairs)
 }
 
-/// The distinct values of the bucket `[lo, hi)` and, for each of `queries` (ascending),
-/// how many of them are ≤ it — without listing the values.
-fn bucket_ranks(groups: &[Group], lo: i64, hi: i64, queries: &[i64]) -> (i64, Vec<i64>) {
+/// The distinct keys of `keys` and how many of them are ≤ each of `offsets`: an
+/// open-addressing set in the cache (a multiplicative hash, linear probing; the key
+/// `u32::MAX` marks empty slots and is counted apart).
+fn distinct_keys(keys: &[u32], table: &mut Vec<u32>, offsets: &[i128]) -> (usize, Vec<usize>) {
+    const EMPTY: u32 = u32::MAX;
+    let size = (2 * keys.len()).next_power_of_two().max(16);
+    let shift = 32 - size.trailing_zeros();
+    table.clear();
+    table.resize(size, EMPTY);
+    let mask = size - 1;
+    let mut distinct = 0usize;
+    let mut has_empty = false;
+    for &k in keys {
+        if k == EMPTY {
+            has_empty = true;
+            continue;
+        }
+        let mut slot = (k.wrapping_mul(0x9E37_79B1) >> shift) as usize;
+        loop {
+            let here = table[slot];
+            if here == k {
+                break;
+            }
+            if here == EMPTY {
+                table[slot] = k;
+                distinct += 1;
+                break;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+    let ranks = offsets
+        .iter()
+        .map(|&o| {
+            table
+                .iter()
+                .filter(|&&k| k != EMPTY && (k as i128) <= o)
+                .count()
+                + usize::from(has_empty && o >= EMPTY as i128)
+        })
+        .collect();
+    (distinct + usize::from(has_empty), ranks)
+}
+
+/// The number of distinct values of the bucket `[lo, hi)` and, for each of `queries`
+/// (ascending), how many of them are ≤ it — without sorting or listing the values.
+fn bucket_ranks(
+    groups: &[Group],
+    lo: i64,
+    hi: i64,
+    queries: &[i64],
+    buffers: &mut Buffers<u32>,
+) -> (i64, Vec<i64>) {
     let mut ranks = Vec::with_capacity(queries.len());
     let mut seen = 0i64;
-    let mut distinct: Vec<u32> = Vec::new();
-    sorted_subs(
+    let mut table = std::mem::take(&mut buffers.table);
+    scattered_subs(
         groups,
         lo,
         hi,
+        buffers,
         |key, _, _, _| key,
-        |base, keys: &[u32]| {
-            distinct.clear();
-            for &k in keys {
-                if distinct.last() != Some(&k) {
-                    distinct.push(k);
-                }
+        |base, keys: &mut [u32], bits, _| {
+            // queries before this sub-bucket's range count the values seen so far
+            let mut first = ranks.len();
+            while first < queries.len() && queries[first] < base {
+                ranks.push(seen);
+                first += 1;
             }
-            while let Some(&q) = queries.get(ranks.len()) {
-                if q < base {
-                    ranks.push(seen);
-                    continue;
-                }
-                // the sub-bucket's keys are offsets from base of at most 32 bits
-                let offset = q as i128 - base as i128;
-                if offset > u32::MAX as i128 {
-                    break;
-                }
-                let within = distinct.partition_point(|&k| k as i128 <= offset);
-                if within < distinct.len() {
-                    ranks.push(seen + within as i64);
-                } else {
-                    break; // it may also count values of the next sub-buckets
-                }
+            let end = base as i128 + (1i128 << bits);
+            let mut last = first;
+            while last < queries.len() && (queries[last] as i128) < end {
+                last += 1;
             }
-            seen += distinct.len() as i64;
+            let offsets: Vec<i128> = queries[first..last]
+                .iter()
+                .map(|&q| q as i128 - base as i128)
+                .collect();
+            let (distinct, within) = distinct_keys(keys, &mut table, &offsets);
+            ranks.extend(within.into_iter().map(|w| seen + w as i64));
+            seen += distinct as i64;
         },
     );
+    buffers.table = table;
     ranks.resize(queries.len(), seen);
     (seen, ranks)
 }
@@ -279,13 +363,9 @@ pub fn scan(
     let needles: Vec<i64> = order.iter().map(|e| e.1).collect();
     let results: Vec<(i64, Vec<i64>)> = (0..n_buckets)
         .into_par_iter()
-        .map(|k| {
-            bucket_ranks(
-                groups,
-                edges[k],
-                edges[k + 1],
-                &needles[bounds[k]..bounds[k + 1]],
-            )
+        .map_init(Buffers::default, |buffers, k| {
+            let mine = &needles[bounds[k]..bounds[k + 1]];
+            bucket_ranks(groups, edges[k], edges[k + 1], mine, buffers)
         })
         .collect();
     let mut sizes = Vec::with_capacity(n_buckets);
@@ -387,13 +467,72 @@ mod tests {
                 let (sizes, answers) = scan(&groups, &edges, &queries, strict);
                 assert_eq!(sizes.iter().sum::<i64>() as usize, whole.len());
                 for (q, got) in queries.iter().zip(answers) {
-                    let expected = whole
-                        .iter()
-                        .filter(|e| if strict { e.0 < *q } else { e.0 <= *q })
-                        .count();
+                    let expected =
+                        whole.partition_point(|e| if strict { e.0 < *q } else { e.0 <= *q });
                     assert_eq!(got as usize, expected, "q={q} strict={strict}");
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn time_phases() {
+        // synthetic: 32768 a values (16 groups), b sorted 32768 each, range ~2^46
+        let mut s = 1u64;
+        let mut rnd = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 18) as i64
+        };
+        let mut arrays = Vec::new();
+        for _ in 0..16 {
+            let mut a: Vec<i64> = (0..2048).map(|_| rnd() % (1i64 << 45)).collect();
+            a.sort();
+            a.dedup();
+            let mut b: Vec<i64> = (0..32768).map(|_| rnd() % (1i64 << 45)).collect();
+            b.sort();
+            b.dedup();
+            let am = vec![1i64; a.len()];
+            let bm = vec![1i64; b.len()];
+            arrays.push((a, am, b, bm));
+        }
+        let groups: Vec<Group> = arrays
+            .iter()
+            .map(|(a, am, b, bm)| Group {
+                a,
+                a_mult: am,
+                b,
+                b_mult: bm,
+            })
+            .collect();
+        let lo = 1i64 << 45;
+        let hi = lo + (1i64 << std::env::var("RB").unwrap().parse::<u32>().unwrap());
+        let cpu = || {
+            let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+            let f: Vec<&str> = stat
+                .rsplit(')')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .collect();
+            (f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap()) / 100.0
+        };
+        let c0 = cpu();
+        let mut total = 0;
+        for r in 0..10i64 {
+            let (_, pairs) = slices(&groups, lo + r * 1000, hi + r * 1000);
+            scan(&groups, &[lo + r * 1000, hi + r * 1000], &[], false);
+            total += pairs;
+        }
+        eprintln!(
+            "pairs {total} cpu {:.2} ns/pair",
+            (cpu() - c0) / total as f64 * 1e9
+        );
     }
 }
