@@ -1,6 +1,5 @@
 """AP's φ by counting (integer meet in the middle over the prefix count,
-streamed de-duplication) against an exact brute force written here, and the windowed search
-of the additive meet in the middle against the plain one.
+streamed de-duplication in the native engine) against an exact brute force written here.
 
 The oracle scores every binary run with exact rationals (``fractions.Fraction``, AP as Ferrante et
 al. 2021 write it: ``AP = (1/RB) Σ_{r relevant} (#relevant ≤ r)/r``) for N ≤ 10, and with integers
@@ -24,7 +23,6 @@ from irscale.scales import clear_cache, pairs, scale
 from irscale.scales.cost import estimate
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.measures import scale_measure
-from irscale.scales.scale import ScaledImage
 from irscale.scales.space import Space
 
 
@@ -186,44 +184,6 @@ def test_native_buckets_count_ap_exactly_at_n_22(bucket_pairs, monkeypatch):
     expected = np.searchsorted(distinct, keys[index], side="right")
     assert np.array_equal(np.asarray(sc.phi(runs_from_index(index, N, 2)), dtype=np.int64),
                           expected)
-    clear_cache()
-
-
-@pytest.mark.parametrize("budget,row", [(None, None), (256, 16)])
-@pytest.mark.parametrize("name,N,levels", [("nDCG@8", 8, 3), ("RBP(p=0.8)", 9, 3),
-                                           ("DCG", 12, 2), ("DCG_b02", 11, 2)])
-def test_windowed_search_equals_plain_search(name, N, levels, budget, row, monkeypatch):
-    """The row-by-row windowed search (large halves) gives the plain search's positions:
-    forced on small halves — with the default chunks, and with queries in batches of 16
-    (rows of 16 needles) — φ of every run and the pair counts agree with the brute force
-    ordering of the kernel's values."""
-    clear_cache()
-    plain = scale(name, N, levels, progress=False)
-    runs = runs_from_index(np.arange(levels**N), N, levels)
-    expected_phi = np.asarray(plain.phi(runs), dtype=np.int64)
-    image = plain.image.inner if isinstance(plain.image, ScaledImage) else plain.image
-    values = np.concatenate([b.values for b in image.table.iter_buckets()])
-    queries = np.concatenate([values[::7], values[::11] + 1e-9, [values[0] - 1.0,
-                                                                  values[-1] + 1.0]])
-    expected_count = np.searchsorted(values, queries, side="right")
-    monkeypatch.setattr(pairs, "WINDOWED", 1)
-    if budget is not None:
-        monkeypatch.setattr(pairs, "BUDGET", budget)
-        monkeypatch.setattr(pairs, "WINDOW_ROW", row)
-    clear_cache()
-    windowed = scale(name, N, levels, progress=False)
-    table = (windowed.image.inner if isinstance(windowed.image, ScaledImage)
-             else windowed.image).table
-    assert np.array_equal(table.count(queries), expected_count)
-    assert np.array_equal(np.asarray(windowed.phi(runs), dtype=np.int64), expected_phi)
-    # the oracle for φ itself: kernel values ordered exactly as the brute force does
-    kernel = windowed.measure.kernel_values(runs, windowed.context)
-    order = np.sort(kernel)
-    new = np.concatenate(([True], np.diff(order) > 1e-9 * max(1.0, abs(order).max())))
-    clusters = order[new]
-    assert np.array_equal(expected_phi, np.searchsorted(clusters, kernel + 1e-9 *
-                                                        max(1.0, abs(order).max()),
-                                                        side="right"))
     clear_cache()
 
 

@@ -3,3 +3,4 @@
 
 pub mod int_pairs;
 pub mod radix;
+pub mod sweep;

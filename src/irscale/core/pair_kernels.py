@@ -45,3 +45,38 @@ def int_pair_scan(groups: Sequence[IntGroup], edges: np.ndarray, queries: np.nda
     bucket."""
     return _engine.int_pair_scan(_groups(groups), _int64(edges), _int64(queries),
                                  bool(strict))
+
+
+#: A group for the sweep: sorted A values, runs and running runs, the same of B (the
+#: running runs, ``cum[k] = Σ_{i<k} mult[i]``, may be empty when no weighted count is asked).
+Halves = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _halves(groups: Sequence[Halves], integer: bool) -> list[Halves]:
+    kind = np.int64 if integer else np.float64
+    return [(np.ascontiguousarray(a, dtype=kind), _int64(am), _int64(ac),
+             np.ascontiguousarray(b, dtype=kind), _int64(bm), _int64(bc))
+            for a, am, ac, b, bm, bc in groups]
+
+
+def pair_count(groups: Sequence[Halves], x: np.ndarray, *, strict: bool, weighted: bool,
+               integer: bool) -> np.ndarray:
+    """Per query ``x``, the pairs (runs when ``weighted``) of the groups with ``a + b ≤ x``
+    (``< x`` when ``strict``), as numpy's ``searchsorted(other, x − s)`` places each needle
+    (``rust/src/scales/sweep.rs``; int64 values when ``integer``, float64 otherwise)."""
+    kind = np.int64 if integer else np.float64
+    return _engine.pair_count(_halves(groups, integer),
+                              np.ascontiguousarray(x, dtype=kind), bool(strict),
+                              bool(weighted), bool(integer))
+
+
+def pair_window(groups: Sequence[Halves], lo: np.ndarray, hi: np.ndarray, *, weighted: bool,
+                integer: bool
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs with ``lo_q ≤ a + b ≤ hi_q`` of each query (the left position of
+    ``lo_q − s``, the right one of ``hi_q − s``) as ``(below, query, group, a index, b
+    index)``: ``below`` the pairs (runs when ``weighted``) under each window."""
+    kind = np.int64 if integer else np.float64
+    return _engine.pair_window(_halves(groups, integer), np.ascontiguousarray(lo, dtype=kind),
+                               np.ascontiguousarray(hi, dtype=kind), bool(weighted),
+                               bool(integer))
