@@ -61,6 +61,9 @@ fn int_pair_bucket<'py>(
     }
 }
 
+/// Two int64 arrays handed to Python.
+type Pair<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
 /// One streaming pass over the buckets of `edges`: the distinct sums of each bucket and,
 /// per query, the distinct sums ≤ it (< it when `strict`).
 #[pyfunction]
@@ -70,7 +73,7 @@ fn int_pair_scan<'py>(
     edges: PyReadonlyArray1<'py, i64>,
     queries: PyReadonlyArray1<'py, i64>,
     strict: bool,
-) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+) -> PyResult<Pair<'py>> {
     let gs = groups(&groups_arrays)?;
     let edges = edges.as_slice()?;
     let queries = queries.as_slice()?;

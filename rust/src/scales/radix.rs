@@ -53,7 +53,7 @@ pub fn sort<T: Keyed>(data: &mut [T], scratch: &mut Vec<T>, bits: u32) {
     let mut src_is_data = true;
     for p in 0..passes {
         let count = &mut counts[p as usize * radix..(p as usize + 1) * radix];
-        if count.iter().any(|&c| c == n) {
+        if count.contains(&n) {
             continue; // every key has this digit: the order stays
         }
         let mut at = 0usize;
