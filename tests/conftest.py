@@ -19,6 +19,21 @@ settings.register_profile("irscale", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("irscale")
 
+#: Tests marked ``slow`` (minutes each: e.g. the brute force of three degrees up to N = 16 in
+#: tests/test_scale_counting.py) run only when this is set: ``IRSCALE_SLOW=1 pytest -m slow``.
+RUN_SLOW = os.environ.get("IRSCALE_SLOW", "") not in ("", "0")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the ``slow`` tests unless :data:`RUN_SLOW`."""
+    if RUN_SLOW:
+        return
+    skip = pytest.mark.skip(reason="slow: set IRSCALE_SLOW=1 to run it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("IRSCALE_SHARED_DATA") or REPO.parent / "shared" / "data")
 CLEF = SHARED_DATA / "clef2016-task2"

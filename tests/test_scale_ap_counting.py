@@ -1,6 +1,5 @@
 """AP's φ by counting (integer meet in the middle over the prefix count,
-streamed de-duplication) against an exact brute force written here, and the windowed search
-of the additive meet in the middle against the plain one.
+streamed de-duplication in the native engine) against an exact brute force written here.
 
 The oracle scores every binary run with exact rationals (``fractions.Fraction``, AP as Ferrante et
 al. 2021 write it: ``AP = (1/RB) Σ_{r relevant} (#relevant ≤ r)/r``) for N ≤ 10, and with integers
@@ -24,7 +23,6 @@ from irscale.scales import clear_cache, pairs, scale
 from irscale.scales.cost import estimate
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.measures import scale_measure
-from irscale.scales.scale import ScaledImage
 from irscale.scales.space import Space
 
 
@@ -156,59 +154,36 @@ def test_values_above_the_image_count_it_all(small_buckets):
         [n, n, n, 0, 1]
 
 
-def test_either_sort_of_the_buckets_gives_the_same_image(monkeypatch):
-    """Buckets of 2^18 pairs or more are sorted by whichever of numpy's sorts this
-    machine runs faster (:func:`~irscale.scales.pairs.bucket_sort_kind`): each gives
-    AP's exact count at N = 22 (2,282,412, the brute force's) and the same φ of runs."""
-    assert pairs.bucket_sort_kind() in ("quicksort", "stable")
-    runs = runs_from_index(np.random.default_rng(22).integers(0, 2**22, 2000), 22, 2)
-    phis = []
-    used: list[str] = []
-    for kind in ("quicksort", "stable"):
-        monkeypatch.setattr(pairs, "bucket_sort_kind", lambda k=kind: used.append(k) or k)
-        clear_cache()
-        sc = scale("AP", 22, progress=False)
-        assert sc.n_distinct == 2282412 and used[-1:] == [kind], (kind, used)
-        phis.append(np.asarray(sc.phi(runs), dtype=np.int64))
-    clear_cache()
-    assert np.array_equal(phis[0], phis[1])
+def ap_sum_keys_of_index(index: np.ndarray, N: int) -> np.ndarray:
+    """S·lcm(1..N) of the runs numbered ``index`` (rank 1 the most significant bit),
+    rank by rank from the bits, without a matrix of runs."""
+    L = math.lcm(*range(1, N + 1))
+    seen = np.zeros(len(index), dtype=np.int64)
+    key = np.zeros(len(index), dtype=np.int64)
+    for rank in range(1, N + 1):
+        rel = (index >> (N - rank)) & 1
+        seen += rel
+        key += rel * seen * (L // rank)
+    return key
 
 
-@pytest.mark.parametrize("budget,row", [(None, None), (256, 16)])
-@pytest.mark.parametrize("name,N,levels", [("nDCG@8", 8, 3), ("RBP(p=0.8)", 9, 3),
-                                           ("DCG", 12, 2), ("DCG_b02", 11, 2)])
-def test_windowed_search_equals_plain_search(name, N, levels, budget, row, monkeypatch):
-    """The row-by-row windowed search (large halves) gives the plain search's positions:
-    forced on small halves — with the default chunks, and with queries in batches of 16
-    (rows of 16 needles) — φ of every run and the pair counts agree with the brute force
-    ordering of the kernel's values."""
+@pytest.mark.parametrize("bucket_pairs", [1 << 16, 1 << 22])
+def test_native_buckets_count_ap_exactly_at_n_22(bucket_pairs, monkeypatch):
+    """The native engine's integer buckets (radix-sorted sub-buckets): AP's exact count at
+    N = 22 (2,282,412 distinct values of 2^22 runs) and φ of runs against the brute force,
+    with one bucket and with 64 of them."""
+    N = 22
+    keys = ap_sum_keys_of_index(np.arange(1 << N, dtype=np.int64), N)
+    distinct = np.unique(keys)
+    assert len(distinct) == 2282412
+    monkeypatch.setattr(pairs, "BUCKET_PAIRS", bucket_pairs)
     clear_cache()
-    plain = scale(name, N, levels, progress=False)
-    runs = runs_from_index(np.arange(levels**N), N, levels)
-    expected_phi = np.asarray(plain.phi(runs), dtype=np.int64)
-    image = plain.image.inner if isinstance(plain.image, ScaledImage) else plain.image
-    values = np.concatenate([b.values for b in image.table.iter_buckets()])
-    queries = np.concatenate([values[::7], values[::11] + 1e-9, [values[0] - 1.0,
-                                                                  values[-1] + 1.0]])
-    expected_count = np.searchsorted(values, queries, side="right")
-    monkeypatch.setattr(pairs, "WINDOWED", 1)
-    if budget is not None:
-        monkeypatch.setattr(pairs, "BUDGET", budget)
-        monkeypatch.setattr(pairs, "WINDOW_ROW", row)
-    clear_cache()
-    windowed = scale(name, N, levels, progress=False)
-    table = (windowed.image.inner if isinstance(windowed.image, ScaledImage)
-             else windowed.image).table
-    assert np.array_equal(table.count(queries), expected_count)
-    assert np.array_equal(np.asarray(windowed.phi(runs), dtype=np.int64), expected_phi)
-    # the oracle for φ itself: kernel values ordered exactly as the brute force does
-    kernel = windowed.measure.kernel_values(runs, windowed.context)
-    order = np.sort(kernel)
-    new = np.concatenate(([True], np.diff(order) > 1e-9 * max(1.0, abs(order).max())))
-    clusters = order[new]
-    assert np.array_equal(expected_phi, np.searchsorted(clusters, kernel + 1e-9 *
-                                                        max(1.0, abs(order).max()),
-                                                        side="right"))
+    sc = scale("AP", N, progress=False)
+    assert sc.n_distinct == len(distinct)
+    index = np.random.default_rng(22).integers(0, 1 << N, 2000)
+    expected = np.searchsorted(distinct, keys[index], side="right")
+    assert np.array_equal(np.asarray(sc.phi(runs_from_index(index, N, 2)), dtype=np.int64),
+                          expected)
     clear_cache()
 
 

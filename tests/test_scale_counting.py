@@ -32,13 +32,15 @@ from irscale.scales.space import Space, to_context
 SUPPORTED = ("P", "R", "F", "RR", "AP", "RBP(p=0.8)", "RBP_p05", "RBP_p03", "DCG_b02",
              "DCG_b10", "DCG", "DCG@{N}", "nDCG", "nDCG@{N}", "ndcg_cut_{N}",
              "nDCG(discount=log2)", "gP", "gP(gain=exp)@{N}", "SBTO", "RBTO")
-#: Run lengths checked run by run: every N up to 2^16 runs (binary) and 3^10 = 59,049 runs
-#: (three degrees), the largest spaces whose brute force stays within a few seconds. A longer
-#: check of three degrees: ``IRSCALE_CHECK_N3=16 pytest tests/test_scale_counting.py -k
-#: enumeration`` (3^16 = 43M runs: 1–14 minutes per measure at N = 16, 3 CPU-hours in
-#: all; 2–5 GB, 11 GB for RBTO and RBP_p03, whose φ of the 43M image points
-#: is counted in one batch; the brute force in chunks of :data:`CHUNK` runs).
-LENGTHS = {2: range(1, 17), 3: range(1, int(os.environ.get("IRSCALE_CHECK_N3", "10")) + 1)}
+#: Run lengths checked run by run in the default suite: every N up to 2^16 runs (binary) and
+#: 3^10 = 59,049 runs (three degrees), the largest spaces whose brute force stays within a
+#: few seconds. Three degrees from N = 11 to :data:`SLOW_N3` (3^16 = 43M runs at N = 16)
+#: are the ``slow`` test :func:`test_counting_equals_enumeration_three_degrees_slow`
+#: (``IRSCALE_SLOW=1 pytest tests/test_scale_counting.py -m slow``; the brute force and
+#: φ in chunks of :data:`CHUNK` runs, a few GB).
+LENGTHS = {2: range(1, 17), 3: range(1, 11)}
+#: The longest run length of the slow check of three degrees (``IRSCALE_CHECK_N3``).
+SLOW_N3 = int(os.environ.get("IRSCALE_CHECK_N3", "16"))
 #: Run lengths of the recall-base and feasible check (three degrees, binary); a longer one:
 #: ``IRSCALE_CHECK_RB=14,16 pytest tests/test_scale_counting.py -k recall_base``.
 RB_LENGTHS = tuple(int(n) for n in os.environ.get("IRSCALE_CHECK_RB", "7,12").split(","))
@@ -117,7 +119,7 @@ def assert_counts(name: str, N: int, levels: int, rb=None, feasible: bool = Fals
     # φ of the image's own values, with phi_of_values' tolerance (values within it count
     # as equal; 1e-9 by default) set to the brute force's: RBP(p=0.8)'s image has points
     # 4.3e-10 apart at N = 13 with three degrees, which the default counts as one
-    counted = sc.phi_of_values(oracle.values, tol=TOLERANCE)
+    counted = in_chunks(lambda part: sc.phi_of_values(part, tol=TOLERANCE), oracle.values)
     assert np.array_equal(counted, np.arange(1, len(oracle.values) + 1)), case
     listed, runs_per_value = sc.image_values(limit=None)
     assert np.allclose(listed, oracle.values, rtol=1e-12, atol=1e-14), case
@@ -133,6 +135,16 @@ def test_counting_equals_enumeration(name, levels):
     for N in LENGTHS[levels]:
         assert_counts(name.format(N=N), N, levels)
         brute.cache_clear()  # no later N reuses it; at N = 16 (three degrees) it is GBs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_counting_equals_enumeration_three_degrees_slow(name):
+    """Every supported measure with three degrees, N = 11 to :data:`SLOW_N3` (16: 3^16 runs),
+    against the chunked brute force (opt-in: minutes per measure)."""
+    for N in range(11, SLOW_N3 + 1):
+        assert_counts(name.format(N=N), N, 3)
+        brute.cache_clear()
 
 
 @pytest.mark.parametrize("name", SUPPORTED)

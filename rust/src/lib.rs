@@ -12,6 +12,7 @@ pub mod judged;
 pub mod measures;
 pub mod output;
 pub mod read;
+pub mod scales;
 pub mod ties;
 pub mod trec;
 
@@ -33,5 +34,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bind::dicts::register(m)?;
     bind::columns::register(m)?;
     bind::output::register(m)?;
+    bind::scales::register(m)?;
     Ok(())
 }

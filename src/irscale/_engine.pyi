@@ -179,3 +179,32 @@ class IntentJudge:
         """Run files read as ndeval reads them, put in ndeval's order and judged: per run
         (run ids, topic ids, lengths, qrels topics, entries' ranking, rank, intent,
         level)."""
+
+
+# the scale engine's counting kernels (rust/src/bind/scales.rs)
+def int_pair_bucket(
+    groups_arrays: Sequence[tuple[object, object, object, object]], lo: int, hi: int, counts: bool,
+) -> tuple[Any, Any | None, int]:
+    """The distinct integer sums ``a + b`` of the groups in ``[lo, hi)``, ascending, their
+    runs (``counts``) and the number of candidate pairs."""
+
+def int_pair_scan(
+    groups_arrays: Sequence[tuple[object, object, object, object]], edges: object, queries: object,
+    strict: bool,
+) -> tuple[Any, Any]:
+    """The distinct sums of each bucket of ``edges`` and, per query, the distinct sums ≤ it
+    (< it when ``strict``)."""
+
+def pair_count(
+    groups: Sequence[tuple[object, object, object, object, object, object]], x: object,
+    strict: bool, weighted: bool, integer: bool,
+) -> Any:
+    """Per query, the pairs (runs when ``weighted``) with ``a + b ≤ x`` (< x when
+    ``strict``)."""
+
+def pair_window(
+    groups: Sequence[tuple[object, object, object, object, object, object]], lo: object,
+    hi: object, weighted: bool, integer: bool,
+) -> tuple[Any, Any, Any, Any, Any]:
+    """``(below, query, group, a index, b index)``: the pairs with ``lo_q ≤ a + b ≤ hi_q``
+    and the pairs (runs when ``weighted``) below each window."""

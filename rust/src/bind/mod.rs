@@ -7,4 +7,5 @@ pub mod dicts;
 pub mod diversity;
 pub mod measures;
 pub mod output;
+pub mod scales;
 pub mod trec;

@@ -7,12 +7,15 @@ the number of relevant documents of the prefix, for AP) with their own arrays ``
 ``B_g``; the image is ``∪_g (A_g ⊕ B_g)``. The table never lists all runs:
 
 * ``count(x)`` — the number of pairs (or, weighted by multiplicities, of runs) with value
-  ≤ x (or < x): ``Σ_g Σ_{a ∈ A_g} searchsorted(B_g, x − a)``, vectorised over queries and
-  chunks of A (memory bounded by :data:`BUDGET`);
+  ≤ x (or < x): ``Σ_g Σ_{s} searchsorted(other_g, x − s)`` over the smaller half ``s`` of
+  each group, by the native engine (``rust/src/scales/sweep.rs``: the needles of a query
+  increase, each found by galloping from the last; queries shared out between threads),
+  with no memory beyond the answers;
 * ``iter_buckets()`` — the image in increasing order, in buckets of about
   :data:`BUCKET_PAIRS` candidate pairs: bucket edges are quantiles of a random sample of
   pairs, refined by bisection with ``count``; each bucket gathers, for every ``a``, the slice
-  of ``B`` between the edges, sorts and de-duplicates it;
+  of ``B`` between the edges, sorts and de-duplicates it (integer keys: by the native
+  engine, ``rust/src/scales/int_pairs.rs``, radix-sorted or hashed sub-buckets);
 * ``phi(x)`` — φ of Ferrante et al. (2021), eq. 2.
 
 How pairs become distinct values (``mode``):
@@ -32,15 +35,22 @@ How pairs become distinct values (``mode``):
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
 
+from ..core.pair_kernels import (
+    Halves,
+    IntGroup,
+    int_pair_bucket,
+    int_pair_scan,
+    pair_count,
+    pair_window,
+)
 from ..core.progress import Progress
 from ..core.segments import ranges
 from .image import Image
@@ -48,17 +58,12 @@ from .image import Image
 #: numpy.searchsorted's side: "right" counts the values ≤ x, "left" those < x.
 Side = Literal["left", "right"]
 
-#: Cells of the (queries × chunk) matrices of one sweep step: 8 MB arrays, which the
-#: allocator reuses, where larger ones are mapped and faulted in afresh at every step
-#: (docs/benchmarks.md, "Timings moved out of the source").
-BUDGET = 1 << 20
-#: Searched sides at least this long are searched row by row in windows (:func:`_sweep`),
-#: rows of at least WINDOW_ROW needles (queries in batches of BUDGET / WINDOW_ROW = 2,048:
-#: with more at once, the rows would be too short to pay for one call each).
-WINDOWED = 1 << 20
-WINDOW_ROW = 512
-#: Candidate pairs gathered per streaming bucket (about 40 bytes each in temporaries).
+#: Candidate pairs gathered per streaming bucket (about 40 bytes each in numpy's
+#: temporaries, 4 bytes in the native engine's integer buckets, 12 with run counts).
 BUCKET_PAIRS = 1 << 22
+#: Integer buckets per call of the native engine's pass (shared out between its threads,
+#: each holding one bucket at a time).
+SCAN_BATCH = 32
 
 INT_LOW = -(1 << 62)
 INT_HIGH = 1 << 62
@@ -67,29 +72,6 @@ INT_HIGH = 1 << 62
 def _compact(index: np.ndarray) -> np.ndarray:
     """Row indices as int32 when they fit (half the memory of a large half's order)."""
     return index.astype(np.int32) if len(index) < 1 << 31 else index
-
-
-@cache
-def bucket_sort_kind() -> Literal["quicksort", "stable"]:
-    """The faster of numpy's two sorts on this machine for a bucket's values, found once
-    per process by sorting a sample shaped like one (2^18 values in 1,024 sorted runs of
-    256): numpy's SIMD quicksort where the CPU has it, otherwise the stable timsort, which
-    merges the buckets' sorted runs (docs/benchmarks.md, "Timings moved out of the
-    source"). Either gives the same sorted values."""
-    rng = np.random.default_rng(0)
-    sample = np.sort(rng.integers(0, 1 << 40, (1024, 256)), axis=1)
-    rng.shuffle(sample)  # the runs in random order
-    sample = sample.ravel()
-    timings = {}
-    for kind in ("quicksort", "stable"):
-        best = math.inf
-        for _ in range(3):
-            work = sample.copy()
-            start = time.perf_counter()
-            work.sort(kind=kind)
-            best = min(best, time.perf_counter() - start)
-        timings[kind] = best
-    return "stable" if timings["stable"] < timings["quicksort"] else "quicksort"
 
 
 @dataclass
@@ -131,57 +113,6 @@ class PairGroup:
     @property
     def n_pairs(self) -> int:
         return len(self.a_val) * len(self.b_val)
-
-
-@dataclass
-class Scan:
-    """A chunk of the scanned side of a group: entry indices (in decreasing value order),
-    their values and multiplicities, for the queries ``rows``; ``a_side``: the scanned
-    side is A (B is searched)."""
-
-    a_side: bool
-    rows: slice
-    index: np.ndarray
-    value: np.ndarray
-    mult: np.ndarray
-
-
-def _sweep(g: PairGroup, x: np.ndarray, side: Side) -> Iterator[tuple[Scan, np.ndarray]]:
-    """For chunks of the smaller side s (scanned from its largest value down), the
-    positions ``searchsorted(other, x_q − s, side)`` in the larger side: a (queries × chunk)
-    matrix whose rows are increasing needles. Cost: |x| · min(|A|, |B|) searches in the
-    larger side. When it is large (:data:`WINDOWED`), the queries are taken in batches
-    (rows of :data:`WINDOW_ROW` needles or more) and each row is searched in its own
-    window of the larger side (bounded by the positions of the row's first and last
-    needles, two vectorised searches): a chunk's needles are close together, so the window
-    holds a few hundred thousand entries that stay in the cache, where one search over
-    the whole side misses it at every step (same positions)."""
-    a_side = len(g.a_val) <= len(g.b_val)
-    scan_val, scan_mult = (g.a_val, g.a_mult) if a_side else (g.b_val, g.b_mult)
-    other = g.b_val if a_side else g.a_val
-    n = len(scan_val)
-    windowed = len(other) >= WINDOWED and len(x) > 1
-    # one Python-level search per row: rows of WINDOW_ROW needles or more amortise it
-    batch = max(1, BUDGET // WINDOW_ROW) if windowed else max(len(x), 1)
-    for first_row in range(0, len(x), batch):
-        rows = slice(first_row, min(len(x), first_row + batch))
-        xs = x[rows]
-        step = max(1, BUDGET // len(xs))
-        for stop in range(n, 0, -step):
-            start = max(0, stop - step)
-            index = np.arange(stop - 1, start - 1, -1)
-            values = scan_val[index]
-            if windowed:
-                pos = np.empty((len(xs), len(index)), dtype=np.intp)
-                first = np.searchsorted(other, xs - values[0], side=side).tolist()
-                last = np.searchsorted(other, xs - values[-1], side=side).tolist()
-                for q, (lo, hi) in enumerate(zip(first, last, strict=True)):
-                    np.add(np.searchsorted(other[lo:hi], xs[q] - values, side=side), lo,
-                           out=pos[q])
-            else:
-                needles = (xs[:, None] - values[None, :]).ravel()
-                pos = np.searchsorted(other, needles, side=side).reshape(len(xs), len(index))
-            yield Scan(a_side, rows, index, values, scan_mult[index]), pos
 
 
 @dataclass
@@ -254,21 +185,21 @@ class PairTable:
     # ------------------------------------------------------------ counting
     def count(self, x: np.ndarray, *, strict: bool = False, weighted: bool = False
               ) -> np.ndarray:
-        """Pairs (or runs, ``weighted``) with value ≤ x (< x when ``strict``), per x."""
+        """Pairs (or runs, ``weighted``) with value ≤ x (< x when ``strict``), per x (the
+        native engine's sweep, :func:`~irscale.core.pair_kernels.pair_count`)."""
         x = np.asarray(x)
-        out = np.zeros(len(x), dtype=np.int64)
-        side: Side = "left" if strict else "right"
-        if len(x) == 0:
-            return out
-        for g in self.groups:
-            for scan, pos in _sweep(g, x, side):
-                if weighted:
-                    cum = g.b_cum if scan.a_side else g.a_cum
-                    out[scan.rows] += (cum[pos] * scan.mult[None, :]).sum(axis=1)
-                else:
-                    out[scan.rows] += pos.sum(axis=1)
-                self._tick(pos.size)
+        if len(x) == 0 or not self.groups:
+            return np.zeros(len(x), dtype=np.int64)
+        out = pair_count(self._halves(weighted), x, strict=strict, weighted=weighted,
+                         integer=self.is_int)
+        self._tick(self.count_cost(len(x)))
         return out
+
+    def _halves(self, weighted: bool) -> list[Halves]:
+        """The groups as the engine's sweep takes them (running runs when ``weighted``)."""
+        none = np.zeros(0, dtype=np.int64)
+        return [(g.a_val, g.a_mult, g.a_cum if weighted else none, g.b_val, g.b_mult,
+                 g.b_cum if weighted else none) for g in self.groups]
 
     @contextmanager
     def _metered(self, n_queries: int) -> Iterator[None]:
@@ -294,37 +225,15 @@ class PairTable:
     def _window_pairs(self, lo: np.ndarray, hi: np.ndarray, weighted: bool = False
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Pairs with float value in ``[lo_q, hi_q]`` as (query, group, a index, b index),
-        and per query the pairs (runs when ``weighted``) with value < lo_q."""
-        qs, gs, ais, bjs = [], [], [], []
-        below = np.zeros(len(lo), dtype=np.int64)
-        for k, g in enumerate(self.groups):
-            other = g.b_val if len(g.a_val) <= len(g.b_val) else g.a_val
-            for scan, start in _sweep(g, lo, "left"):
-                stop = _window_stop(other, start,
-                                    hi[scan.rows, None] - scan.value[None, :])
-                if weighted:
-                    cum = g.b_cum if scan.a_side else g.a_cum
-                    below[scan.rows] += (cum[start] * scan.mult[None, :]).sum(axis=1)
-                else:
-                    below[scan.rows] += start.sum(axis=1)
-                self._tick(start.size)
-                if stop is start:
-                    continue
-                q, i = np.nonzero(stop > start)
-                if len(q) == 0:
-                    continue
-                lengths = (stop - start)[q, i]
-                scanned = np.repeat(scan.index[i], lengths)
-                searched = ranges(start[q, i], lengths)
-                qs.append(np.repeat(q + scan.rows.start, lengths))
-                ais.append(scanned if scan.a_side else searched)
-                bjs.append(searched if scan.a_side else scanned)
-                gs.append(np.full(int(lengths.sum()), k))
-        if not qs:
+        and per query the pairs (runs when ``weighted``) with value < lo_q (the native
+        engine's sweep, :func:`~irscale.core.pair_kernels.pair_window`)."""
+        if not self.groups:
             empty = np.zeros(0, dtype=np.int64)
-            return below, empty, empty, empty, empty
-        return (below, np.concatenate(qs), np.concatenate(gs), np.concatenate(ais),
-                np.concatenate(bjs))
+            return np.zeros(len(lo), dtype=np.int64), empty, empty, empty, empty
+        found = pair_window(self._halves(weighted), lo, hi, weighted=weighted,
+                            integer=self.is_int)
+        self._tick(self.count_cost(len(lo)))
+        return found
 
     def pair_info(self, groups: np.ndarray, ai: np.ndarray, bj: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -503,20 +412,24 @@ class PairTable:
 
     def bucket(self, lo, hi, *, counts: bool = True) -> Bucket:
         """The distinct values with ``lo ≤ value < hi`` (see the module documentation);
-        ``counts=False`` skips the run counts (a plain sort, about twice as fast)."""
+        Integer keys (``int`` mode) are bucketed by the native engine
+        (:func:`~irscale.core.pair_kernels.int_pair_bucket`), where ``counts=False`` skips
+        the run counts (the other modes always count them)."""
+        if self.is_int:
+            values, runs, pairs = int_pair_bucket(self._int_groups, lo, hi, counts)
+            return Bucket(lo, hi, values, np.zeros(0, dtype=np.int64) if runs is None
+                          else runs, pairs)
         slices = []
         for g in self.groups:
             start = np.searchsorted(g.b_val, lo - g.a_val, side="left")
             lengths = np.searchsorted(g.b_val, hi - g.a_val, side="left") - start
             slices.append((g, start, lengths, int(lengths.sum())))
         pairs = sum(total for *_, total in slices)
-        dtype = np.int64 if self.is_int else np.float64
         if pairs == 0:
-            return Bucket(lo, hi, np.zeros(0, dtype=dtype), np.zeros(0, dtype=np.int64), 0)
-        weigh = counts or self.mode in ("ids", "tolerance")
+            return Bucket(lo, hi, np.zeros(0), np.zeros(0, dtype=np.int64), 0)
         # filled in place, group after group (no per-group arrays to concatenate)
-        values = np.empty(pairs, dtype=dtype)
-        mult = np.empty(pairs if weigh else 0, dtype=np.int64)
+        values = np.empty(pairs, dtype=np.float64)
+        mult = np.empty(pairs, dtype=np.int64)
         pid = np.empty(pairs if self.mode == "ids" else 0, dtype=np.int64)
         at = 0
         for g, start, lengths, total in slices:
@@ -526,22 +439,12 @@ class PairTable:
             at += total
             bj = ranges(start, lengths)
             np.add(np.repeat(g.a_val, lengths), g.b_val[bj], out=values[out])
-            if weigh:
-                np.multiply(np.repeat(g.a_mult, lengths), g.b_mult[bj], out=mult[out])
+            np.multiply(np.repeat(g.a_mult, lengths), g.b_mult[bj], out=mult[out])
             if self.mode == "ids":
                 assert self.a_id is not None and self.b_id is not None
                 assert g.a_ref is not None and g.b_ref is not None
                 pid[out] = (np.repeat(self.a_id[g.a_ref], lengths) * self.n_b_ids
                             + self.b_id[g.b_ref[bj]])
-        if not counts and self.mode in ("int", "distinct"):
-            # equal values are merged anyway; small buckets are not worth a calibration
-            values.sort(kind=bucket_sort_kind() if pairs >= 1 << 18 else "quicksort")
-            if self.mode == "int":
-                new = np.empty(pairs, dtype=bool)
-                new[0] = True
-                np.not_equal(values[1:], values[:-1], out=new[1:])
-                values = values[new]
-            return Bucket(lo, hi, values, np.zeros(0, dtype=np.int64), pairs)
         if self.mode == "ids":
             order = np.argsort(pid)  # equal identities share their value: any order
             pid = pid[order]
@@ -550,12 +453,8 @@ class PairTable:
             mult = np.add.reduceat(mult[order], starts)
         order = np.argsort(values)  # equal values are merged below: any order
         values, mult = values[order], mult[order]
-        if self.mode in ("int", "tolerance"):
-            if self.mode == "int":
-                new = np.concatenate(([True], values[1:] != values[:-1]))
-            else:
-                new = np.concatenate(([True], np.diff(values) > self.tol))
-            starts = np.flatnonzero(new)
+        if self.mode == "tolerance":
+            starts = np.flatnonzero(np.concatenate(([True], np.diff(values) > self.tol)))
             values = values[starts]
             mult = np.add.reduceat(mult, starts)
         return Bucket(lo, hi, values, mult, pairs)
@@ -605,8 +504,43 @@ class PairTable:
         self._index = (self.edges_cache(), np.concatenate(([0], np.cumsum(sizes[:-1]))
                                                           ).astype(np.int64))
 
+    @cached_property
+    def _int_groups(self) -> list[IntGroup]:
+        """The groups' arrays as the native engine takes them (``int`` mode)."""
+        return [(g.a_val, g.a_mult, g.b_val, g.b_mult) for g in self.groups]
+
+    def _scan_int(self, queries: np.ndarray | None, side: Side) -> np.ndarray | None:
+        """:meth:`_scan` of integer keys by the native engine
+        (:func:`~irscale.core.pair_kernels.int_pair_scan`), :data:`SCAN_BATCH` buckets a
+        call (the threads share a batch; the progress bar moves between batches)."""
+        edges = self.edges_cache()
+        n_buckets = len(edges) - 1
+        queries = np.zeros(0, dtype=np.int64) if queries is None else queries
+        answers = np.zeros(len(queries), dtype=np.int64)
+        bucket_of = np.clip(np.searchsorted(edges, queries, side="right") - 1, 0,
+                            n_buckets - 1)
+        progress = Progress(n_buckets, f"image {self.label}".strip(),
+                            enabled=self.progress and n_buckets > 8)
+        sizes = []
+        before = 0
+        for first in range(0, n_buckets, SCAN_BATCH):
+            last = min(first + SCAN_BATCH, n_buckets)
+            mine = np.flatnonzero((bucket_of >= first) & (bucket_of < last))
+            # the batch's own edges: its first and last buckets take the queries beyond
+            batch_sizes, batch_answers = int_pair_scan(self._int_groups, edges[first:last + 1],
+                                                       queries[mine], side == "left")
+            answers[mine] = before + batch_answers
+            sizes.append(batch_sizes)
+            before += int(batch_sizes.sum())
+            progress.update(last - first)
+        progress.close()
+        self.set_index(np.concatenate(sizes))
+        return answers
+
     def _scan(self, queries: np.ndarray | None, side: Side = "right") -> np.ndarray | None:
         """One streaming pass: the distinct count, the bucket index and φ of ``queries``."""
+        if self.is_int:
+            return self._scan_int(queries, side)
         sizes = []
         before = 0
         answers = None
@@ -645,6 +579,11 @@ class PairTable:
         out = np.zeros(len(raw), dtype=np.int64)
         for k in np.unique(bucket_of).tolist():
             mine = np.flatnonzero(bucket_of == k)
+            if self.is_int:
+                _, counted = int_pair_scan(self._int_groups, edges[k:k + 2], raw[mine],
+                                           side == "left")
+                out[mine] = before[k] + counted
+                continue
             bucket = self.bucket(edges[k], edges[k + 1], counts=False)
             q = raw[mine] + (self.tol if self.mode == "tolerance" else 0)
             out[mine] = before[k] + np.searchsorted(bucket.values, q, side=side)
@@ -658,24 +597,6 @@ def _distinct_rows(runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return runs, np.arange(len(runs))
     distinct, inverse = np.unique(runs, axis=0, return_inverse=True)
     return distinct, inverse.reshape(-1)
-
-
-def _window_stop(other: np.ndarray, start: np.ndarray, needle: np.ndarray) -> np.ndarray:
-    """``searchsorted(other, needle, "right")`` for (queries × chunk) matrices of
-    :func:`_sweep`, knowing that it is ``start`` or a little
-    more (windows of rounding-error width rarely hold an entry): one vectorised probe of
-    the entry at ``start``, and a binary search only where it is within the window
-    (``start`` itself, not a copy, when none is)."""
-    n = len(other)
-    near = other.take(start, mode="clip") <= needle
-    # the rows' positions increase: the last column holds each row's largest
-    if start.size and start[:, -1].max() >= n:
-        near &= start < n
-    if not near.any():
-        return start
-    stop = start.copy()
-    stop[near] = np.searchsorted(other, needle[near], side="right")
-    return stop
 
 
 class PairImage(Image):

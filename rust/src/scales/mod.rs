@@ -1,0 +1,6 @@
+//! The scale engine's counting kernels (`irscale.scales`): the image of measures on
+//! `REL^N` by meet in the middle, where numpy's sorts and searches were the bottleneck.
+
+pub mod int_pairs;
+pub mod radix;
+pub mod sweep;
