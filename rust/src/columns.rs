@@ -184,14 +184,7 @@ pub fn judge(
         .iter_mut()
         .map(|one| std::mem::take(&mut one.rows))
         .collect();
-    let notes = runs
-        .iter()
-        .map(|_| RunNotes {
-            runids: Vec::new(),
-            last_runid: String::new(),
-            beyond_c_float: None,
-        })
-        .collect();
+    let notes = runs.iter().map(|_| RunNotes::default()).collect();
     (gathered(&index, judged, notes), rows)
 }
 

@@ -107,14 +107,7 @@ pub fn run<'a>(ids: &'a [u8], text: &'a [u8], table: Table) -> Run<'a> {
 pub fn judge(qrels: &Table, runs: Vec<Table>, options: &Options) -> Judgment {
     let read = qrels.qrels();
     let index = Index::build(&read);
-    let notes = runs
-        .iter()
-        .map(|_| RunNotes {
-            runids: Vec::new(),
-            last_runid: String::new(),
-            beyond_c_float: None,
-        })
-        .collect();
+    let notes = runs.iter().map(|_| RunNotes::default()).collect();
     let judged = runs
         .into_par_iter()
         .map(|mut table| {

@@ -278,18 +278,25 @@ pub struct Batch {
     pub placeholder: Vec<bool>,
 }
 
+impl Batch {
+    /// A batch of no ranking.
+    pub fn empty() -> Self {
+        Batch {
+            rel: Vec::new(),
+            offsets: vec![0],
+            rel_levels: Vec::new(),
+            ranking_topic: Vec::new(),
+            ranking_run: Vec::new(),
+            placeholder: Vec::new(),
+        }
+    }
+}
+
 /// The rankings of every run, run after run.
 pub fn stack(index: &Index, runs: Vec<Judged>) -> Batch {
     let width = index.degrees.len();
     let total: usize = runs.iter().map(|r| r.rel.len()).sum();
-    let mut batch = Batch {
-        rel: Vec::new(),
-        offsets: vec![0],
-        rel_levels: Vec::new(),
-        ranking_topic: Vec::new(),
-        ranking_run: Vec::new(),
-        placeholder: Vec::new(),
-    };
+    let mut batch = Batch::empty();
     for (number, mut run) in runs.into_iter().enumerate() {
         if number == 0 {
             // the first run's documents are kept where they are, the others appended

@@ -24,7 +24,9 @@ pub enum Data<'a> {
     Path(&'a Path),
 }
 
-/// What one run file says beside its rankings.
+/// What one run file says beside its rankings (nothing, by default: runs not read from a
+/// file, such as dicts and columns).
+#[derive(Default)]
 pub struct RunNotes {
     /// The distinct run ids, in order of first appearance.
     pub runids: Vec<String>,

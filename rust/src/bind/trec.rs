@@ -218,17 +218,7 @@ impl JudgedTrec {
         self.batch()?;
         self.handed = true;
         let judgment = Judgment {
-            batch: std::mem::replace(
-                &mut self.judgment.batch,
-                Batch {
-                    rel: Vec::new(),
-                    offsets: vec![0],
-                    rel_levels: Vec::new(),
-                    ranking_topic: Vec::new(),
-                    ranking_run: Vec::new(),
-                    placeholder: Vec::new(),
-                },
-            ),
+            batch: std::mem::replace(&mut self.judgment.batch, Batch::empty()),
             topics: self.judgment.topics.clone(),
             degrees: self.judgment.degrees.clone(),
             dense: self.judgment.dense,
