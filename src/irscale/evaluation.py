@@ -49,6 +49,7 @@ from .io.labels import read_labels
 from .io.native_files import RunNote
 from .io.native_inputs import NativeInputs, judge_native, native_inputs
 from .io.sources import as_qrels, as_runs
+from .measures.base import label_sets_named
 from .measures.compute import compute_shared
 from .measures.names import is_measure_name
 from .measures.results import Averaging, Evaluation
@@ -318,7 +319,7 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
     columns, values = compute_shared(jr, setup.requests, setup.context)
     # after the measures: a measure that needs a label set not given is the one error,
     # not a warning about the set given in its place followed by that error
-    unused = unused_label_sets(labels, setup.requests) if labels else []
+    unused = unused_label_sets(labels, label_sets_named(setup.requests)) if labels else []
     if unused:
         warnings.warn(f"label set(s) {', '.join(unused)} given but used by no measure "
                       "requested", stacklevel=stacklevel)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import warnings
 
 import pytest
 
@@ -225,3 +226,24 @@ def test_unused_label_set_warning_not_before_the_error(ws, run_cli):
                       "-m", "uRBP(p=0.8)"])
     assert_error(result, "under")
     assert "warning" not in result.err, result.err
+
+
+@pytest.mark.parametrize("measure", ["TBG", "U"])
+def test_a_label_set_read_by_default_is_not_called_unused(ws, measure):
+    """TBG and U read the document lengths of ``doclen`` unless told otherwise: given with
+    the bare name, the set is used (their values change with it), not warned of as
+    unused; a set no measure reads still is."""
+    docnos = sorted({line.split()[2] for line in ws.read("a.run").decode().splitlines()})
+    ws.write("lengths.txt", "".join(f"* 0 {d} {10 + 997 * k % 4000}\n"
+                                    for k, d in enumerate(docnos)))
+    ws.write("flat.txt", "".join(f"* 0 {d} 100\n" for d in docnos))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        used = irscale.evaluate("qrels.txt", "a.run", [measure],
+                                labels={"doclen": "lengths.txt"}).mean()
+    other = irscale.evaluate("qrels.txt", "a.run", [measure],
+                             labels={"doclen": "flat.txt"}).mean()
+    assert used[measure].iloc[0] != other[measure].iloc[0]
+    with pytest.warns(UserWarning, match="under given but used by no measure"):
+        irscale.evaluate("qrels.txt", "a.run", [measure],
+                         labels={"doclen": "lengths.txt", "under": "lengths.txt"})

@@ -143,9 +143,7 @@ def _no_label_found(name: str, table: LabelTable, topics: tuple[str, ...]) -> No
                   stacklevel=3)
 
 
-def unused_label_sets(labels: Mapping[str, Any], requests: Any) -> list[str]:
-    """The label sets no request names (a measure names its set in a parameter, e.g.
-    ``uRBP(aspect=under)``)."""
-    named = {str(v) for r in requests if isinstance(r.params, Mapping)
-             for v in r.params.values() if isinstance(v, str)}
+def unused_label_sets(labels: Mapping[str, Any], named: set[str]) -> list[str]:
+    """The label sets of ``labels`` that are not ``named`` by a requested measure
+    (:func:`irscale.measures.base.label_sets_named`)."""
     return [str(k) for k in labels if str(k) not in named]

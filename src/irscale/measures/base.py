@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 import math
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -566,6 +566,20 @@ class MeasureRequest:
 
     def with_labels(self, labels: Mapping[str, str]) -> MeasureRequest:
         return replace(self, labels=tuple(labels.items()))
+
+
+def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
+    """The label sets the requests name: every text value of their keyword parameters, the
+    family's defaults included (``TBG`` and ``U`` read ``lengths=doclen`` unless told
+    otherwise; ``uRBP(aspect=under)`` names ``under``)."""
+    named: set[str] = set()
+    for request in requests:
+        params = request.params
+        if params is None:
+            params = get_family(request.family).params.default
+        if isinstance(params, Mapping):
+            named |= {str(value) for value in params.values() if isinstance(value, str)}
+    return named
 
 
 def table_order(name: str, compat: int = 9) -> tuple[int, int]:

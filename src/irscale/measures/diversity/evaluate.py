@@ -222,10 +222,8 @@ def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityReq
     """Label sets are read by the catalogue measures computed per intent (``IA(<measure>)``,
     ``D-U`` and ``U-IA``: ``U``'s ``lengths=``, ``doclen`` by default); one that no
     requested measure names is a :class:`ParameterError`."""
-    from dataclasses import replace
-
     from ...core.labels import unused_label_sets
-    from ..base import get_family
+    from ..base import label_sets_named
     from .intent_aware import inner_request
     from .umeasures import is_umeasure_name, u_request
 
@@ -233,9 +231,7 @@ def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityReq
         return
     inner = [(u_request if is_umeasure_name(r.label) else inner_request)(r.label)
              for r in requests if r.family == "IA"]
-    inner = [r if r.params is not None else replace(r, params=get_family(r.family).params
-                                                     .default) for r in inner]
-    unused = unused_label_sets(label_sets, inner)
+    unused = unused_label_sets(label_sets, label_sets_named(inner))
     if unused:
         raise ParameterError(
             f"label set {unused[0]!r} is read by no measure requested: diversity measures "
