@@ -368,7 +368,8 @@ def read_shard_table(path: object) -> ShardTable:
             raise InputFormatError(f"expected {len(SHARD_HEADER)} comma-separated fields "
                                    f"(topic, run, shard, value), got {len(row.fields)}",
                                    source=source, line=row.line, text=row.text)
-        key = topic, run, shard = tuple(f.strip() for f in row.fields[:3])
+        topic, run, shard = (f.strip() for f in row.fields[:3])
+        key = (topic, run, shard)
         for name, text in zip(SHARD_HEADER, key, strict=False):
             if not text:
                 raise InputFormatError(f"empty {name}", source=source, line=row.line,
