@@ -26,7 +26,7 @@ def json_families(*contexts: str):
 CASES = [
     ok("measures-all", ["measures"], output_contains(
         "rankings:", "intents:", "sessions:", "texts:", "nuggets:", "P.5,10,15",
-        "alpha-nDCG(alpha=0.5)@k", "sDCG(bq=4, gain=linear)[@k]", "ROUGE-L(stat=f, beta=1)",
+        "alpha-nDCG(alpha=0.5)@k", "sDCG(bq=4, gain=linear, form=sakai", "ROUGE-L(stat=f, beta=1)",
         "F_QA(beta=1, allowance=100, nuggets=all)")),
     ok("measures-context-json", ["measures", "--context", "sessions", "--format", "json"],
        json_families("sessions")),
