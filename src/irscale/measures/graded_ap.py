@@ -21,10 +21,10 @@ are scale-free (weights multiplied by a constant leave them unchanged, so the g_
 sum to 1). With binary relevance both are AP (tested against trec_eval's map). 0 when the
 topic has no relevant document.
 
-The inner sum is computed level by level: with u_1 < ... < u_K the distinct weights of the
-batch's relevant retrieved documents (u_0 = 0), ``min(w_m, w_n) = Σ_k (u_k − u_{k−1})
-[w_m ≥ u_k][w_n ≥ u_k]``, so that ``Σ_{m≤n} min(w_m, w_n)`` is a sum over the K levels of
-running counts (one segment scan per level; K is at most the number of judged degrees).
+The inner sum is computed level by level, for the documents of each distinct weight v of
+the batch: ``Σ_{m≤n} min(w_m, w_n) = v·#{m ≤ n: w_m ≥ v} + Σ_{m<n, w_m<v} w_m`` (a count
+and a running sum within the ranking, in rank order), so that a ranking's value depends on
+its own documents alone, bit for bit whatever the batch it is computed in.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 from ..core.judged import JudgedRankings
 from ..core.subsets import relevant_documents
 from ..errors import MeasureError
-from .arrays import safe_divide
+from .arrays import judged_total, safe_divide
 from .base import EvalContext, register
 from .gain_discount import degree_gains, element_gains, gain_keyword
 from .params import Keyword, Keywords, Params, numbers, states
@@ -79,11 +79,11 @@ def min_average_precision(jr: JudgedRankings, weights: np.ndarray,
     ideal value of each ranking."""
     relevant = relevant_documents(jr)
     inner = np.zeros(len(weights))
-    previous = 0.0
     for level in np.unique(weights[weights > 0]):
-        above = weights >= level
-        inner += (level - previous) * np.where(above, relevant.cumcount(above), 0)
-        previous = level
+        at = weights == level
+        count = relevant.cumcount(weights >= level)
+        smaller = relevant.scan(np.where(weights < level, weights, 0.0), np.add, 0.0)
+        inner[at] = level * count[at] + smaller[at]
     return safe_divide(relevant.total(inner / relevant.rank), totals)
 
 
@@ -101,7 +101,7 @@ def gap(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     thresholds = params["thresholds"]
     relevant = relevant_documents(jr)
     # first the judged degrees: a degree beyond the list is an error whatever is retrieved
-    totals = jr.rel_levels @ threshold_weights(jr, thresholds, jr.column_degrees)
+    totals = judged_total(jr, threshold_weights(jr, thresholds, jr.column_degrees))
     return {"GAP": min_average_precision(
         jr, threshold_weights(jr, thresholds, relevant.rel), totals)}
 
@@ -119,6 +119,6 @@ def generalised_ap(jr: JudgedRankings, params: Params, ctx: EvalContext
                    ) -> dict[str, np.ndarray]:
     gain = params["gain"]
     relevant = relevant_documents(jr)
-    totals = jr.rel_levels @ degree_gains(jr, gain, jr.column_degrees, "gAP")
+    totals = judged_total(jr, degree_gains(jr, gain, jr.column_degrees, "gAP"))
     return {"gAP": min_average_precision(
         jr, element_gains(jr, gain, None, "gAP", relevant.index), totals)}

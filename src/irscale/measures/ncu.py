@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
-from .arrays import safe_divide
+from .arrays import judged_total, safe_divide
 from .base import EvalContext, register
 from .gain_discount import degree_gains, element_gains, gain_keyword, parse_gain
 from .graded import BETA, relevant_blended_ratio
@@ -49,27 +49,24 @@ GAMMA = Keyword(number(low=0.0, high=1.0, open_low=True), 0.5,
                 "for stop=rb")
 
 
-def stopping_probability(jr: JudgedRankings, params: Params, count: np.ndarray,
-                         index: np.ndarray, segment: np.ndarray) -> np.ndarray:
-    """``P_S(r)`` at the relevant documents ``index`` (``count``: C(r) at each, ``segment``:
-    its ranking), for ``params["stop"]``."""
+def stopping_weights(jr: JudgedRankings, params: Params, count: np.ndarray,
+                     index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``P_S(r)`` as (weight at each relevant document ``index``, per-ranking total): 1 and
+    R (min(l, R) at a cut-off) for ``u``; s(L(r)) and Σ_v R_v s(v) for ``gu``; γ^(C(r)−1)
+    and Σ_{i<R} γ^i for ``rb`` (``count``: C(r) at each document)."""
     stop = params["stop"]
     big_r = jr.num_rel.astype(np.float64)
     if stop == "u":
         k = params["cutoff"]
-        divisor = big_r if k is None else np.minimum(big_r, k)
-        return safe_divide(1.0, divisor[segment])
+        return np.ones(len(index)), big_r if k is None else np.minimum(big_r, k)
     if stop == "gu":
         weights = params["stops"] or params["gain"]
-        numerator = element_gains(jr, weights, None, "NCU", index)
-        total = jr.rel_levels @ degree_gains(jr, weights, jr.column_degrees, "NCU")
-        return safe_divide(numerator, total[segment])
+        total = judged_total(jr, degree_gains(jr, weights, jr.column_degrees, "NCU"))
+        return element_gains(jr, weights, None, "NCU", index), total
     gamma = params["gamma"]
     if gamma == 1.0:
-        norm = big_r
-    else:
-        norm = (1.0 - np.power(gamma, big_r)) / (1.0 - gamma)
-    return safe_divide(np.power(gamma, count - 1.0), norm[segment])
+        return np.ones(len(index)), big_r
+    return np.power(gamma, count - 1.0), (1.0 - np.power(gamma, big_r)) / (1.0 - gamma)
 
 
 @register(
@@ -90,6 +87,6 @@ def ncu(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nd
     k = params["cutoff"]
     view = jr if k is None else jr.truncate(k)
     subset, br = relevant_blended_ratio(view, params["beta"], params["gain"], None, "NCU")
-    stop = stopping_probability(view, params, subset.position().astype(np.float64),
-                                subset.index, subset.segment)
-    return {"NCU": subset.total(stop * br)}
+    weight, total = stopping_weights(view, params, subset.position().astype(np.float64),
+                                     subset.index)
+    return {"NCU": safe_divide(subset.total(weight * br), total)}
