@@ -41,27 +41,27 @@ from .params import Keyword, Keywords, Params, numbers, states
 
 
 @states("uniform, or weights g1:g2:... ≥ 0")
-def parse_thresholds(text: str) -> tuple[float, ...] | None:
-    """``uniform`` (None) or the weights of degrees 1, 2, ..., at least one positive."""
+def parse_thresholds(text: str) -> str | tuple[float, ...]:
+    """``uniform`` or the weights of degrees 1, 2, ..., at least one positive."""
     if text == "uniform":
-        return None
+        return text
     values = numbers(low=0.0)(text)
     if not any(values):
         raise ValueError("at least one weight must be > 0")
     return values
 
 
-THRESHOLDS = Keyword(parse_thresholds, None,
+THRESHOLDS = Keyword(parse_thresholds, "uniform",
                      "probability g_j that a user's threshold is degree j: uniform over "
                      "the relevant degrees, or g1:g2:...:gc (any positive total)")
 
 
-def threshold_weights(jr: JudgedRankings, thresholds: tuple[float, ...] | None,
+def threshold_weights(jr: JudgedRankings, thresholds: str | tuple[float, ...],
                       degrees: np.ndarray) -> np.ndarray:
     """``G(v)`` of each degree v ≥ 0: the weight of the thresholds ``rel..v``."""
     degrees = np.asarray(degrees, dtype=np.int64)
     floor = max(jr.relevance_level, 1)
-    if thresholds is None:
+    if isinstance(thresholds, str):  # uniform
         return np.maximum(degrees - floor + 1, 0).astype(np.float64)
     top = int(degrees.max(initial=0))
     if top > len(thresholds):
