@@ -62,8 +62,8 @@ def parse_oec(weights: Mapping[str, float] | str) -> tuple[Component, ...]:
     """The components of an OEC: a mapping ``{"clicks/impressions": 0.5, "success": 1}``
     or its text ``"clicks/impressions=0.5,success=1"`` (``--oec``). Every weight a finite
     number other than 0, every measure once (a :class:`ParameterError` otherwise)."""
+    pairs: list[tuple[str, object]] = []
     if isinstance(weights, str):
-        pairs = []
         for part in weights.split(","):
             name, sep, weight = part.rpartition("=")
             if not sep or not name.strip():
@@ -81,16 +81,16 @@ def parse_oec(weights: Mapping[str, float] | str) -> tuple[Component, ...]:
                              f"{type(weights).__name__}")
     if not pairs:
         raise ParameterError("an OEC needs at least one weighted measure")
-    components = []
-    for name, weight in pairs:
-        if not isinstance(weight, (int, float)) or isinstance(weight, bool) or \
-                not math.isfinite(weight) or weight == 0:
+    components: list[Component] = []
+    for name, value in pairs:
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or \
+                not math.isfinite(value) or value == 0:
             raise ParameterError(f"OEC weight of {name!r}: a finite number other than 0, "
-                                 f"got {weight!r}")
+                                 f"got {value!r}")
         numerator, sep, denominator = name.partition("/")
         if sep and not (numerator.strip() and denominator.strip()):
             raise ParameterError(f"OEC measure {name!r}: a ratio is numerator/denominator")
-        components.append(Component(float(weight), numerator.strip(),
+        components.append(Component(float(value), numerator.strip(),
                                     denominator.strip() if sep else None))
     names = [c.name for c in components]
     twice = sorted({n for n in names if names.count(n) > 1})
