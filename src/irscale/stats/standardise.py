@@ -37,11 +37,13 @@ from ..errors import InputError, ParameterError
 from ..io.zscores import ZScores
 
 
-def reference_moments(reference: ScoreMatrix) -> tuple[np.ndarray, np.ndarray]:
+def reference_moments(reference: ScoreMatrix, *, partial: bool = False
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """``(mean, sd)``, each topics × measures: the mean and the sample standard deviation
     (denominator ``n − 1``) of every topic's scores over the systems of ``reference``
     (missing scores left out). A topic with fewer than two scores of a measure has no
-    standard deviation: an :class:`InputError` names it.
+    standard deviation: an :class:`InputError` names it, or with ``partial`` both are NaN
+    there.
 
     >>> m = ScoreMatrix.from_array([[0.2, 0.4, 0.6], [0.5, 0.5, 0.5]])
     >>> mean, sd = reference_moments(m)
@@ -51,14 +53,18 @@ def reference_moments(reference: ScoreMatrix) -> tuple[np.ndarray, np.ndarray]:
     values = reference.values
     counts = np.sum(~np.isnan(values), axis=1)
     few = np.argwhere(counts < 2)
-    if len(few):
+    if len(few) and not partial:
         t, m = few[0].tolist()
         raise InputError(
             f"topic {reference.topics[t]!r} has {int(counts[t, m])} score(s) of "
             f"{reference.measures[m]!r} in the reference systems: a standard deviation needs "
             "at least 2")
-    mean = np.nanmean(values, axis=1)
-    sd = np.sqrt(np.nansum((values - mean[:, None, :]) ** 2, axis=1) / (counts - 1))
+    enough = counts >= 2
+    mean = np.full(counts.shape, np.nan)
+    mean[enough] = (np.nansum(values, axis=1) / np.maximum(counts, 1))[enough]
+    squares = np.nansum((values - mean[:, None, :]) ** 2, axis=1)
+    sd = np.full(counts.shape, np.nan)
+    sd[enough] = np.sqrt(squares[enough] / (counts[enough] - 1))
     return mean, sd
 
 
