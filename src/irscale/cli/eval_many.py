@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 def zscores_text(per_topic: Any) -> str:
     """The Z file of per-topic values (a ``run, topic, measure, value`` table): per topic
     (in the table's order) and measure, the mean and the sample standard deviation of the
-    runs' values (:func:`irscale.stats.standardise.reference_moments`), as
+    runs' values (:func:`irscale.stats.standardisation.reference_moments`), as
     :func:`irscale.io.zscores.format_zscores` writes them. A topic fewer than two runs
     were evaluated on has no standard deviation: it is left out, and a warning names it
     (``irscale eval -Z`` and trec_eval print -1000000 there)."""
@@ -141,7 +141,7 @@ def zscores_text(per_topic: Any) -> str:
 
     from ..core.scorematrix import ScoreMatrix
     from ..io.zscores import format_zscores
-    from ..stats.standardise import reference_moments
+    from ..stats.standardisation import reference_moments
 
     matrix = ScoreMatrix.from_frame(per_topic, allow_missing=True)
     mean, sd = reference_moments(matrix, partial=True)

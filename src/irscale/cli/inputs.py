@@ -169,7 +169,8 @@ def qrels_and_runs(args: argparse.Namespace, *,
 def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
     """The per-topic scores of the command line (:func:`check_inputs`): the ``--scores``
     files, or the runs evaluated against the qrels with every ``-m`` measure; standardised
-    with ``--standardise`` (against every system given); restricted to ``--systems``; at least 2 systems and 2 topics, not all equal."""
+    with ``--standardise`` (against every system given); restricted to ``--systems``; at
+    least 2 systems and 2 topics, not all equal."""
     if getattr(args, "scores", None):
         from ..io.scores_csv import read_score_files
 
@@ -181,7 +182,7 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         # measure named twice is one), so that every later choice by name finds each one
         args.measures = list(matrix.measures)
     if getattr(args, "standardise", None):
-        from ..stats.standardise import standardise
+        from ..stats.standardisation import standardise
 
         matrix = standardise(matrix, cdf=args.standardise == "cdf")
     matrix = select_systems(matrix, getattr(args, "systems", None))

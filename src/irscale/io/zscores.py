@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError, InputFormatError
-from .files import check_utf8, raise_nul_line
 from ._text import read_bytes, source_name
+from .files import check_utf8, raise_nul_line
 
 #: A decimal number, as a Z file holds it (no ``nan``, ``inf`` or hexadecimal: ASCII only).
 _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z", re.ASCII)
@@ -58,10 +58,10 @@ def read_zscores(source: Any) -> ZScores:
     >>> z = read_zscores(b"401 map 0.25 0.125\\n401 P_10 0.4 0.2\\n")
     >>> z.moments[("401", "map")]
     (0.25, 0.125)
-    >>> read_zscores(b"401 map 0.25\\n")
+    >>> read_zscores(b"401 map 0.25\\n")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    irscale.errors.InputFormatError: <bytes>, line 1: expected 4 fields (qid measure_name mean std_dev) in a Z file, got 3: '401 map 0.25'
+    irscale.errors.InputFormatError: <bytes>, line 1: expected 4 fields (...), got 3: '401 map 0.25'
     """
     if isinstance(source, ZScores):
         return source
