@@ -20,7 +20,7 @@ from ..errors import AlignmentError, InputError, ParameterError
 from .eval_diversity import DIVERSITY_ONLY, QRELS_FORMATS, add_intent_options, intent_rules
 from .options import ListAction, add_option, wants_progress
 from .outputs import declare_inputs
-from .rules import Rule
+from .rules import Rule, add_rules
 from .runargs import add_run_options, named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,15 +104,18 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
 
 
 def add_standardise(parser: argparse.ArgumentParser) -> None:
-    """``--standardise [cdf|z]``: the analyses of score matrices (``compare``, ``meta``) on
-    Webber, Moffat and Zobel's standardised scores (:func:`load_matrix`)."""
-    parser.add_argument("--standardise", nargs="?", const="cdf", choices=("cdf", "z"),
-                        metavar="cdf|z",
+    """``--standardise`` and ``--no-cdf``: the analyses of score matrices (``compare``,
+    ``meta``) on Webber, Moffat and Zobel's standardised scores (:func:`load_matrix`)."""
+    parser.add_argument("--standardise", action="store_true",
                         help="analyse standardised scores (Webber, Moffat & Zobel 2008): per "
                         "topic, (score - mean) / sample standard deviation over every system "
-                        "given (before --systems), through the normal CDF to [0, 1] (cdf, "
-                        "the default) or not (z); a topic where every system scores the same "
-                        "gives 0 (cdf: 0.5)")
+                        "given (before --systems), mapped to [0, 1] by the normal CDF; a "
+                        "topic where every system scores the same gives 0.5")
+    parser.add_argument("--no-cdf", action="store_true",
+                        help="with --standardise: the z-scores themselves, not their normal "
+                        "CDF (a topic where every system scores the same gives 0)")
+    add_rules(parser, Rule(("no_cdf",), lambda args: args.standardise,
+                           "--no-cdf applies to --standardise"))
 
 
 def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatable)", *,
@@ -184,7 +187,7 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
     if getattr(args, "standardise", None):
         from ..stats.standardisation import standardise
 
-        matrix = standardise(matrix, cdf=args.standardise == "cdf")
+        matrix = standardise(matrix, cdf=not args.no_cdf)
     matrix = select_systems(matrix, getattr(args, "systems", None))
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")
