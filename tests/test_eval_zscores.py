@@ -122,3 +122,19 @@ def test_frozen_z_files_hold_every_topic_and_measure():
     assert all(sd > 0 and math.isfinite(mean) for mean, sd in moments.values())
     assert np.isclose(len(_z_file_moments(ZSCORES / "partial.z")),
                       len(moments) - len(MAKE.MEASURES) - len(MAKE.DROPPED_10))
+
+
+def test_tables_keep_the_measure_names_and_hold_the_z_scores():
+    run = str(REFERENCE / "runs" / "gamma.run")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = evaluate(QRELS, run, ["map", "num_ret"], zscores=str(ZSCORES / "full.z"))
+        text = (ZSCORES / "expected" / "q_all_trec" / "gamma.txt").read_text()
+    csv = ev.format("csv", per_query=True).splitlines()
+    assert csv[0] == "run,topic,measure,value"
+    printed = {(f[1], f[0][1:].rstrip()): f[2] for f in
+               (line.split("\t") for line in text.splitlines())
+               if f[0].rstrip() in ("Zmap", "Znum_ret")}
+    for line in csv[1:]:
+        _, topic, measure, value = line.split(",")
+        assert f"{float(value):.4f}" == printed[topic, measure]

@@ -96,17 +96,29 @@ def test_fewer_than_two_reference_scores_is_an_error():
     assert np.isnan(sd[0, 0]) and sd[1, 0] == pytest.approx(0.2 / 2 ** 0.5)
 
 
-def test_compare_standardise_equals_compare_of_the_standardised_scores(tmp_path):
+def test_moments_with_missing_scores_are_numpy_nan_moments():
+    rng = np.random.default_rng(3)
+    values = rng.uniform(0, 1, (6, 5, 2))
+    values[rng.uniform(size=values.shape) < 0.2] = np.nan
+    values[:, :2, :] = rng.uniform(0, 1, (6, 2, 2))  # at least two scores everywhere
+    mean, sd = reference_moments(ScoreMatrix.from_array(values, allow_missing=True))
+    assert np.allclose(mean, np.nanmean(values, axis=1), rtol=0, atol=1e-14)
+    assert np.allclose(sd, np.nanstd(values, axis=1, ddof=1), rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("cdf", [True, False], ids=["cdf", "no-cdf"])
+def test_compare_standardise_equals_compare_of_the_standardised_scores(tmp_path, cdf):
     header = "topic,a,b,c,d\n"
     raw = tmp_path / "ap.csv"
     raw.write_text(header + "".join(f"{t + 1},{','.join(map(str, row))}\n"
                                     for t, row in enumerate(SCORES)))
-    cdf = norm.cdf(_by_hand(SCORES, SCORES))
-    done = tmp_path / "cdf.csv"
+    z = _by_hand(SCORES, SCORES)
+    done = tmp_path / "standardised.csv"
     done.write_text(header + "".join(f"{t + 1},{','.join(map(repr, row.tolist()))}\n"
-                                     for t, row in enumerate(cdf)))
+                                     for t, row in enumerate(norm.cdf(z) if cdf else z)))
     argv = ["compare", "--test", "t", "--topic-column", "topic", "--digits", "6"]
-    status, out, err = cli([*argv, "--scores", str(raw), "--standardise"])
+    status, out, err = cli([*argv, "--scores", str(raw), "--standardise",
+                            *([] if cdf else ["--no-cdf"])])
     assert status == 0, err
     status, expected, err = cli([*argv, "--scores", str(done)])
     assert status == 0, err
