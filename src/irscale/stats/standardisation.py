@@ -8,11 +8,13 @@ Per topic ``t`` (and measure), a system's score ``x`` becomes
 where ``μ_t`` and ``σ_t`` are the mean and the standard deviation of the scores of a
 *reference* set of systems on ``t`` (by default the systems of the matrix itself), and with
 ``cdf`` the standard normal distribution function maps it to ``[0, 1]``: ``Φ(z)`` (the
-paper's standardised score, what its authors compute with R's ``pnorm``). ``σ_t`` is the
-sample standard deviation, ``sqrt(Σ (x_s − μ_t)² / (n − 1))`` over the ``n`` reference
-systems (R's ``sd``, which the authors' published standardisation factors use; the paper
-calls it the standard deviation without writing the denominator): with two reference
-systems ``σ_t = |x_1 − x_2| / √2``.
+paper's standardised score; the authors' page of standardisation factors suggests R's
+``pnorm`` for it). ``σ_t`` is the sample standard deviation,
+``sqrt(Σ (x_s − μ_t)² / (n − 1))`` over the ``n`` reference systems (R's ``sd``). The
+paper and that page speak of "the standard deviation" of the reference systems' scores
+without writing its denominator; the sample (n − 1) form is the one R, their suggested
+tool, computes, and it is a choice here, not a quotation. With two reference systems
+``σ_t = |x_1 − x_2| / √2``; with many the two forms differ by ``sqrt(n / (n − 1))``.
 
 A topic whose reference scores are all equal has ``σ_t = 0``: the z-score of a score equal
 to ``μ_t`` is then 0 (``Φ = 0.5``), as ``trec_eval -Z`` gives it (``convert_zscores.c``);
