@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, out=out, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,
             progress=wants_progress(args), **trec_eval_arguments(args))
-        text = None if zscores is None else zscores_text(many.per_topic())
+        text = None if zscores is None else zscores_text(many)
     if zscores is not None:
         with atomic_output(zscores, "w", force=args.force) as stream:
             stream.write(text)
@@ -130,20 +130,35 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def zscores_text(per_topic: Any) -> str:
-    """The Z file of per-topic values (a ``run, topic, measure, value`` table): per topic
-    (in the table's order) and measure, the mean and the sample standard deviation of the
-    runs' values (:func:`irscale.stats.standardisation.reference_moments`), as
-    :func:`irscale.io.zscores.format_zscores` writes them. A topic fewer than two runs
-    were evaluated on has no standard deviation: it is left out, and a warning names it
-    (``irscale eval -Z`` and trec_eval print -1000000 there)."""
+def zscores_text(many: Any) -> str:
+    """The Z file of an :func:`~irscale.evaluation_many.evaluate_many` result whose
+    per-topic values were kept: per topic (in the table's order) and measure, the mean and
+    the sample standard deviation of the runs' values
+    (:func:`irscale.stats.standardisation.reference_moments`), as
+    :func:`irscale.io.zscores.format_zscores` writes them. gm_map and gm_bpref, which have
+    no per-topic values of their own, get those of ``log(max(v, 1e-5))`` of map's and
+    bpref's values where those were evaluated too (what trec_eval holds per topic and
+    ``-Z`` converts: m_gm_map.c). A topic fewer than two runs were evaluated on has no
+    standard deviation: it is left out, and a warning names it (``irscale eval -Z`` and
+    trec_eval print -1000000 there)."""
     import numpy as np
 
     from ..core.scorematrix import ScoreMatrix
     from ..io.zscores import format_zscores
+    from ..measures.results import PER_TOPIC_OF
     from ..stats.standardisation import reference_moments
 
-    matrix = ScoreMatrix.from_frame(per_topic, allow_missing=True)
+    matrix = ScoreMatrix.from_frame(many.per_topic(), allow_missing=True)
+    logs = [(c.label, matrix.measures.index(PER_TOPIC_OF[c.label])) for c in many.columns
+            if c.aggregate == "gmean" and PER_TOPIC_OF.get(c.label) in matrix.measures]
+    if logs:
+        values = matrix.values[:, :, [k for _, k in logs]]
+        floor = 1e-5  # trec_eval.h's MIN_GEO_MEAN, as C's MAX(v, MIN_GEO_MEAN)
+        with np.errstate(invalid="ignore"):
+            logged = np.where(np.isnan(values), np.nan,
+                              np.log(np.where(values > floor, values, floor)))
+        matrix = ScoreMatrix(np.concatenate([matrix.values, logged], axis=2), matrix.topics,
+                             matrix.systems, (*matrix.measures, *(label for label, _ in logs)))
     mean, sd = reference_moments(matrix, partial=True)
     lacking = [topic for t, topic in enumerate(matrix.topics) if np.isnan(sd[t]).any()]
     if lacking:
