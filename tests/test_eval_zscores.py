@@ -138,3 +138,16 @@ def test_tables_keep_the_measure_names_and_hold_the_z_scores():
     for line in csv[1:]:
         _, topic, measure, value = line.split(",")
         assert f"{float(value):.4f}" == printed[topic, measure]
+
+
+def test_zscores_refused_where_trec_eval_9_has_no_meaning():
+    from irscale.errors import ParameterError
+
+    run = str(REFERENCE / "runs" / "beta.run")
+    z = read_zscores(ZSCORES / "full.z")
+    for options in ({"compat": 10}, {"labels": {"under": {"d": 1.0}}}):
+        with pytest.raises(ParameterError, match="zscores="):
+            evaluate(QRELS, run, ["map"], zscores=z, **options)
+    # a ZScores object is taken as it is, and gives what its file gives
+    assert evaluate(QRELS, run, ["map"], zscores=z).format("trec") == evaluate(
+        QRELS, run, ["map"], zscores=str(ZSCORES / "full.z")).format("trec")
