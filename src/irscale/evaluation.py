@@ -103,6 +103,7 @@ def evaluate(
     allow_empty: bool = False,
     intent_probabilities: Any = None,
     intent_types: Any = None,
+    zscores: Any = None,
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -164,6 +165,13 @@ def evaluate(
         Diversity measures only (NTCIREVAL's family): intent probabilities
         ``topic subtopic probability`` and intent types ``topic subtopic inf|nav``
         (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`).
+    zscores : path, bytes or ZScores, optional
+        trec_eval ``-Z``: a Z file (lines ``topic measure mean std_dev``,
+        :func:`irscale.io.zscores.read_zscores`, read before the qrels and runs); every
+        value becomes its z-score ``(v - mean) / std_dev`` against it, summarised and
+        printed as ``trec_eval -Z`` does (:mod:`irscale.measures.zscored`: values with no
+        line in the file are -1000000, with a warning). trec_eval's measures only (not
+        with ``compat=10``, diversity measures or ``labels``).
 
     Returns
     -------
@@ -217,6 +225,14 @@ def evaluate(
     [0.0]
     """
     _check_call_options(labels, allow_empty)
+    reference = None
+    if zscores is not None:
+        if compat != 9 or labels:
+            raise ParameterError("zscores= (-Z) applies to trec_eval 9.0.8's evaluations "
+                                 "(compat=9, no labels=)")
+        from .io.zscores import read_zscores
+
+        reference = read_zscores(zscores)
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
@@ -225,6 +241,8 @@ def evaluate(
                         "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
                         "ties": ties != "trec_eval"})
     if diversity is not None:
+        if reference is not None:
+            raise ParameterError("zscores= (-Z) does not apply to diversity measures")
         return diversity
     if intent_probabilities is not None or intent_types is not None:
         raise ParameterError("intent_probabilities= and intent_types= apply to diversity "
@@ -244,7 +262,12 @@ def evaluate(
     # them, and the measures' arrays reuse their memory ((iv): a 2M-line run and 2M qrels
     # lines, peak 428 -> 366 MB)
     del qrels, runs
-    return _measure(*judged, setup, labels, stacklevel=3)
+    evaluation = _measure(*judged, setup, labels, stacklevel=3)
+    if reference is None:
+        return evaluation
+    from .measures.zscored import zscore_evaluation
+
+    return zscore_evaluation(evaluation, reference)
 
 
 def _check_call_options(labels: object, allow_empty: object) -> None:

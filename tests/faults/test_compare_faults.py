@@ -190,6 +190,13 @@ LONG = _long()
 
 CASES = [
     *csv_faults("csv", csv_argv, REF),
+    # ---- --standardise: a flag (never takes the qrels for its value), --no-cdf with it
+    ok("standardise-runs", ["compare", "--standardise", "qrels.txt", "a.run", "b.run",
+                            "c.run", "-m", "map", "--test", "t"], output_contains("paired")),
+    ok("standardise-scores-no-cdf", [*T, "--standardise", "--no-cdf"],
+       output_contains("paired")),
+    err("no-cdf-without-standardise", [*T, "--no-cdf"], "--no-cdf", "--standardise"),
+    err("standardise-takes-no-value", [*T, "--standardise", "z"], "--scores", "not both"),
     either("csv-scores-1e300", csv_argv("big.csv"), check=finite_output,
            files={"big.csv": _scaled("e300")}),
     either("csv-scores-1e300-tukey", ["compare", "--scores", "big.csv"], check=finite_output,

@@ -27,7 +27,7 @@ from ..stats.names import (
     RESAMPLING,
     is_resampling,
 )
-from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
+from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .main import given
 from .options import (
     DIGITS_RULE,
@@ -103,6 +103,7 @@ def add_parser(subparsers) -> None:
     )
     add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
                "only measure of the --scores files)")
+    add_standardise(parser)
     parser.add_argument("--baseline", action=ListAction, kind="str", unique=True,
                         metavar="SYSTEM[,SYSTEM...]",
                         help="two-system tests: compare every other system with this one "

@@ -58,6 +58,11 @@ def add_parser(subparsers) -> None:
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
     add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
+    parser.add_argument("-Z", "--Zscore", dest="zscores", metavar="FILE",
+                        help="print z-scores instead of the values, as trec_eval -Z: FILE "
+                        "holds lines 'qid measure_name mean std_dev' from a reference set "
+                        "of runs (irscale eval-many --write-zscores writes one); a value "
+                        "with no line is printed -1000000")
     add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
                       "topic * = every topic) for the measures that use one, e.g. --labels "
                       "under=task2.qunder -m 'uRBP(p=0.8)'")
@@ -91,7 +96,7 @@ def add_parser(subparsers) -> None:
         "--names says otherwise; per-topic values go to --per-topic-out"))
     add_progress(parser)
     add_output(parser)
-    declare_inputs(parser, "qrels", "runs", "--baseline")
+    declare_inputs(parser, "qrels", "runs", "--baseline", "--Zscore")
     add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
@@ -119,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
-    if args.fmt == "trec" and baseline is None and not labels:
+    if args.fmt == "trec" and baseline is None and not labels and args.zscores is None:
         # trec_eval's measures of TREC files: from the files to the text in the engine,
         # without numpy (None: a measure or an input it does not take alone)
         from ..evaluation_text import trec_eval_text
@@ -140,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
     evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
-                          allow_empty=args.allow_empty, **trec_eval_arguments(args))
+                          allow_empty=args.allow_empty, zscores=args.zscores,
+                          **trec_eval_arguments(args))
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
                                  correction=args.correction, alpha=args.alpha)
@@ -204,6 +210,19 @@ BATCH_REFUSED = (("per_query", "-q/--per-query", "per-topic values go to --per-t
 NOT_WITH_BATCHES = "does not apply with --batch-size, --scheduler, --workers or " \
     "--per-topic-out"
 
+#: What -Z/--Zscore is refused with: trec_eval 9.0.8's measures and text only.
+ZSCORE_RULES = (
+    Rule(("zscores",), lambda args: not args.diversity, "-Z/--Zscore applies to trec_eval's "
+         "measures, not to diversity measures"),
+    Rule(("zscores",), lambda args: args.compat == 9, "-Z/--Zscore reproduces trec_eval "
+         "9.0.8's -Z: not with --compat 10"),
+    Rule(("zscores",), lambda args: not args.labels, "-Z/--Zscore applies to trec_eval's "
+         "measures: not with --labels"),
+    Rule(("zscores",), lambda args: args.fmt not in ("latex", "ndeval"), "-Z/--Zscore "
+         "prints trec_eval's z-scores: --format trec, csv, json or markdown"),
+    Rule(("zscores",), lambda args: not _batches(args), f"-Z/--Zscore {NOT_WITH_BATCHES}"),
+)
+
 #: When the options apply, in the order they are checked: the table options need --format
 #: latex (and --baseline for the test's options; the latex table holds the summary only),
 #: ``--baseline`` and ``--risk-alpha`` with --format ndeval are ndeval's (diversity
@@ -232,6 +251,7 @@ RULES: tuple[Declared, ...] = (
     *INTENT_RULES,
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),
+    *ZSCORE_RULES,
     Rule(("fmt",), lambda args: not _batches(args) or args.fmt not in ("latex", "ndeval"),
          f"--format {{fmt}} {NOT_WITH_BATCHES}: the batches print the trec, csv, json or "
          "markdown summary"),

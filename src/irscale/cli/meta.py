@@ -63,6 +63,7 @@ from .eval_diversity import intent_rules
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
+    add_standardise,
     check_inputs,
     diversity_inputs,
     load_matrix,
@@ -181,6 +182,7 @@ def _add_correlate(sub) -> None:
     """``meta correlate``: the rank correlation of two measures, with its rules."""
     p = sub.add_parser("correlate", help="rank correlation between two measures")
     _common(p)
+    add_standardise(p)
     add_param(p, CORRELATION_METHOD)
     add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
     add_param(p, CORRELATE_BY, choices=CORRELATE_BY.domain.names)
@@ -202,6 +204,7 @@ def _add_discriminative_power(sub) -> None:
     p = sub.add_parser("discriminative-power", aliases=["dp"],
                        help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
     _common(p)
+    add_standardise(p)
     add_param(p, DP_METHOD)
     add_param(p, DISCRIMINATIVE_SAMPLES)
     add_param(p, SIGNIFICANCE)
@@ -224,6 +227,7 @@ def _add_split(sub) -> None:
     p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
                        "§3)")
     _common(p)
+    add_standardise(p)
     _sizes(p)
     add_param(p, SPLIT_MODELS, many=True, unique=False)
     p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
@@ -269,6 +273,7 @@ def _add_swap(sub) -> None:
     """``meta swap``: the swap method."""
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
+    add_standardise(p)
     _sizes(p)
     add_param(p, SWAP_BIN_WIDTH)
     add_param(p, SWAP_TEST)
@@ -292,6 +297,7 @@ def _add_concordance(sub) -> None:
     """``meta concordance``: the concordance test."""
     p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
     _common(p)
+    add_standardise(p)
     p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")

@@ -359,11 +359,11 @@ def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,
 
 
 #: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
-_PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
+PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
 
 
 def _per_topic_hint(labels: Sequence[str]) -> str:
-    hints = [f"{_PER_TOPIC_OF[x]} for {x}" for x in labels if x in _PER_TOPIC_OF]
+    hints = [f"{PER_TOPIC_OF[x]} for {x}" for x in labels if x in PER_TOPIC_OF]
     return f" ({', '.join(hints)})" if hints else ""
 
 
