@@ -229,8 +229,9 @@ def evaluate(
     call = dict(locals()) if cache is not None else None  # the parameters, for the key
     _check_call_options(labels, allow_empty)
     if cache is not None and _is_diversity(qrels, measures):
-        raise ParameterError("cache= applies to trec_eval's and the catalogue's measures; "
-                             "diversity measures are evaluated without it")
+        raise ParameterError("a cache (--cache, cache=) applies to trec_eval's and the "
+                             "catalogue's measures; diversity measures are evaluated "
+                             "without it")
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import FileAccessError
-from ..io.files import access_error
+from ..io.files import access_error, current_umask
 from ..io.sources import call_inputs, check_folder_inputs
 from ..measures.results import Evaluation
 from .entries import BadEntry, Warned, decode, encode, warning_category, warning_name
@@ -96,6 +96,7 @@ class CacheDir:
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
+            os.chmod(temporary, 0o666 & ~current_umask())  # as any file written
             os.replace(temporary, self._entry(key))
         except OSError as error:
             _remove(temporary)
