@@ -126,7 +126,9 @@ class Recorder:
         self._lock = threading.Lock()
 
     @contextmanager
-    def installed(self, stacklevel: int = 3) -> Iterator[Recorder]:
+    def installed(self, stacklevel: int = 4) -> Iterator[Recorder]:
+        """Record while in the block, then show the warnings kept (``stacklevel``: theirs,
+        seen from here: 4 is the caller of the function that entered the block)."""
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("always")
