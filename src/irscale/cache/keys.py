@@ -122,8 +122,8 @@ class KeyWriter:
         if isinstance(spec, (str, os.PathLike)):
             path = os.fspath(spec)
             if not isinstance(path, str) or path == "-" or path.startswith("irds:"):
-                raise Unkeyable(f"cache: {_named(path)} cannot be keyed by its content; give "
-                                "its file, or evaluate without a cache")
+                raise Unkeyable(f"--cache (cache=): {_named(path)} cannot be keyed by its "
+                                "content; give its file, or evaluate without a cache")
             files = source_files(path) if expands(path) else [path]
             self._raw(b"P", struct.pack("<Q", len(files)))
             for name in files:
@@ -212,9 +212,9 @@ class KeyWriter:
                 self.value(frame[name].to_numpy())
             self.value(frame.index.to_numpy())
             return
-        raise Unkeyable(f"cache: a {type(value).__name__} input has no canonical form to key "
-                        "the cache by; give files, bytes, dicts, DataFrames or Qrels and "
-                        "Run objects, or evaluate without a cache")
+        raise Unkeyable(f"--cache (cache=): a {type(value).__name__} input has no canonical "
+                        "form to key the cache by; give files, bytes, dicts, DataFrames or "
+                        "Qrels and Run objects, or evaluate without a cache")
 
 
 #: Fields of ``Qrels`` and ``Run`` that cache values derived from the others.

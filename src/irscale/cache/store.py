@@ -8,7 +8,7 @@ none, and two processes writing one key both rename complete entries of the same
 evaluation. An entry that cannot be trusted (another format, a wrong checksum, a truncated
 file, another key) is reported in a warning and evaluated again; the new entry replaces it.
 Nothing is written outside the folder, which is created when missing (its parent must
-exist) and must hold none of the call's inputs.
+exist) when the first entry is written, and must hold none of the call's inputs.
 """
 
 from __future__ import annotations
@@ -45,16 +45,24 @@ class CacheDir:
         check_folder_inputs(name, call_inputs(inputs), option=option)
         if os.path.lexists(name) and not os.path.isdir(name):
             raise FileAccessError(f"{option} {name}: not a folder", path=name)
-        if not os.path.isdir(name):
-            try:
-                os.mkdir(name)
-            except OSError as error:
-                raise FileAccessError(f"{option} {name}: cannot create the folder "
-                                      f"({access_error(error, name, 'create').args[0]})",
-                                      path=name) from None
-        if not os.access(name, os.R_OK | os.W_OK | os.X_OK):
-            raise FileAccessError(f"{option} {name}: the folder is not writable (or not "
-                                  "readable)", path=name)
+        if os.path.isdir(name):
+            if not os.access(name, os.R_OK | os.W_OK | os.X_OK):
+                raise FileAccessError(f"{option} {name}: the folder is not writable (or not "
+                                      "readable)", path=name)
+            return
+        parent = os.path.dirname(os.path.abspath(name))
+        if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+            raise FileAccessError(f"{option} {name}: cannot create it (folder {parent} does "
+                                  "not exist or is not writable)", path=name)
+
+    def _create(self) -> None:
+        """The folder, created on the first entry written (nothing is written before)."""
+        try:
+            os.mkdir(self.path)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise access_error(error, self.path, "create") from None
 
     def _entry(self, key: str) -> str:
         return os.path.join(self.path, key + SUFFIX)
@@ -66,7 +74,7 @@ class CacheDir:
         try:
             with open(entry, "rb") as stream:
                 data = stream.read()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as error:
             raise access_error(error, entry) from None
@@ -88,6 +96,7 @@ class CacheDir:
             data = encode(key, version, evaluation, warned)
         except BadEntry:
             return
+        self._create()
         try:
             handle, temporary = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp",
                                                  dir=self.path)
