@@ -577,3 +577,15 @@ def test_the_cli_reads_what_it_stored(files, tmp_path, measured):
         run("eval-many", qrels, a, b, "-m", "map", "--cache", cache, "--no-progress", "-o",
             str(tmp_path / "m"), "--force")
     assert len(measured) == 3  # eval: one call; eval-many: one per run file
+
+
+def test_an_unwritable_folder_is_refused_whoever_runs(files, tmp_path, monkeypatch):
+    """As above where the tests run as root (who may write anywhere): the access check."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    real = os.access
+    monkeypatch.setattr(store_module.os, "access",
+                        lambda path, mode: False if os.fspath(path) == str(cache)
+                        else real(path, mode))
+    with pytest.raises(FileAccessError, match="not writable"):
+        evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)

@@ -82,6 +82,7 @@ from .measures.names import measure_names
 from .measures.results import Evaluation, RunSummaries
 from .measures.trec_table import NICKNAMES, NICKNAMES10
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
+from .parallel.threads import map_threads
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -508,20 +509,32 @@ def _cached_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool, cac
     evaluations = []
     shown_again: list[tuple[type[Warning], str]] = []
     version = cache_version()
-    for path, name in zip(paths, names, strict=True):
-        writer = run_key(cached.prefix, path, name)
-        key = writer.hexdigest()
-        found = cached.folder.get(key, version)
+    # the files are hashed side by side (hashlib releases the GIL)
+    writers = map_threads(lambda item: _run_writer(cached.prefix, *item),
+                          list(zip(paths, names, strict=True)))
+    for path, name, writer in zip(paths, names, writers, strict=True):
+        key = None if writer is None else writer.hexdigest()
+        found = None if key is None else cached.folder.get(key, version)
         if found is not None:
             evaluations.append(found[0])
             shown_again.extend(shown(found[1]))
             continue
         with cached.recorder.recording() as caught:
             evaluation = _evaluated(judged, setup, allow_empty, (path,), (name,))
-        store(cached.folder, key, writer.stamps, evaluation, caught)
+        if writer is not None and key is not None:
+            store(cached.folder, key, writer.stamps, evaluation, caught)
         evaluations.append(evaluation)
         shown_again.extend(caught)
     return replace(_batch(evaluations, per_topic), warnings=tuple(shown_again))
+
+
+def _run_writer(prefix: KeyWriter, path: str, name: str | None) -> KeyWriter | None:
+    """The key of a run file (:func:`irscale.cache.evaluations.run_key`); ``None`` when
+    it can no longer be read (evaluated without the cache: its reader says why)."""
+    try:
+        return run_key(prefix, path, name)
+    except MissingFile:
+        return None
 
 
 def _batch(evaluations: list[Evaluation], per_topic: bool) -> _Batch:

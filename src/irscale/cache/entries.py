@@ -4,7 +4,7 @@ warnings its evaluation emitted, checked when read back.
 Layout (all integers little-endian)::
 
     MAGIC (16 bytes: b"irscale-cache" + format version)
-    checksum (32 bytes: BLAKE2b of everything after it)
+    checksum (32 bytes: SHA-256 of everything after it)
     length of the header (8 bytes) · header (JSON, UTF-8) · array data
 
 The header holds the entry's key, irscale's version, the evaluation's columns, rows,
@@ -121,7 +121,7 @@ def encode(key: str, version: str, evaluation: Evaluation, warned: list[Warned])
     }
     text = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode()
     body = b"".join([_LENGTH.pack(len(text)), text, *arrays.parts])
-    return MAGIC + hashlib.blake2b(body, digest_size=_CHECKSUM).digest() + body
+    return MAGIC + hashlib.sha256(body).digest() + body
 
 
 def decode(data: bytes, key: str, version: str) -> tuple[Evaluation, list[Warned]]:
@@ -131,7 +131,7 @@ def decode(data: bytes, key: str, version: str) -> tuple[Evaluation, list[Warned
     if len(data) < start + _LENGTH.size or not data.startswith(MAGIC):
         raise BadEntry("not an entry of this format (or truncated)")
     body = memoryview(data)[start:]
-    if hashlib.blake2b(body, digest_size=_CHECKSUM).digest() != data[len(MAGIC):start]:
+    if hashlib.sha256(body).digest() != data[len(MAGIC):start]:
         raise BadEntry("checksum mismatch (truncated or altered)")
     (length,) = _LENGTH.unpack_from(body)
     blob = body[_LENGTH.size + length:]

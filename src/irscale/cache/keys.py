@@ -1,6 +1,7 @@
-"""The keys of the results cache: a BLAKE2b digest of everything that can change a value.
+"""The keys of the results cache: a SHA-256 digest of everything that can change a value.
 
-A key is the digest (``hashlib.blake2b``, 32 bytes) of a canonical byte stream written by
+A key is the digest (``hashlib.sha256``: with the processors' SHA extensions, OpenSSL's
+hashes twice as fast as ``blake2b`` here) of a canonical byte stream written by
 :class:`KeyWriter`: every item is a type tag followed by its bytes, lengths before
 variable-length parts, so that two different streams of items never write the same bytes.
 
@@ -48,11 +49,15 @@ class MissingFile(Exception):
 
 
 def file_digest(path: str) -> bytes:
-    """BLAKE2b digest of the bytes of file ``path``, read in blocks of :data:`BLOCK`."""
-    digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
-    with open(path, "rb") as stream:
-        while block := stream.read(BLOCK):
-            digest.update(block)
+    """SHA-256 digest of the bytes of file ``path``, read in blocks of :data:`BLOCK` into
+    one buffer (``hashlib`` releases the GIL while it hashes a block: files are hashed
+    side by side in threads)."""
+    digest = hashlib.sha256()
+    buffer = bytearray(BLOCK)
+    view = memoryview(buffer)
+    with open(path, "rb", buffering=0) as stream:
+        while count := stream.readinto(buffer):
+            digest.update(view[:count])
     return digest.digest()
 
 
@@ -79,11 +84,11 @@ class FileStamps:
 
 
 class KeyWriter:
-    """Writes items into a BLAKE2b digest, each as a type tag and its canonical bytes
+    """Writes items into a SHA-256 digest, each as a type tag and its canonical bytes
     (module documentation). ``stamps``: where the files hashed are recorded."""
 
     def __init__(self, stamps: FileStamps | None = None) -> None:
-        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+        self._digest = hashlib.sha256()
         self.stamps = stamps if stamps is not None else FileStamps()
 
     def copy(self) -> KeyWriter:
