@@ -7,9 +7,9 @@ end unless ``--keep``) one qrels file and N TREC run files: ``--topics`` topics,
 a pool of 3,000 documents of which 100 are judged (graded 0..2) and ``--depth`` retrieved
 by every run in a random order with scores of 3 decimals (ties). Each configuration runs
 the command line in a fresh process (``--repeat`` times, the median reported: the process's
-wall time, and the time of the command once its modules are imported), with
-``map``, ``P.10`` and ``ndcg_cut.10``; the outputs of every configuration are checked
-identical to the run without a cache.
+wall time, and the time of the command once its modules are imported), with ``map``,
+``P.10`` and ``ndcg_cut.10`` (or the ``-m`` given); the outputs of every configuration are
+checked identical to the run without a cache.
 
     python benchmarks/bench_cache.py --runs 50 --topics 50 --depth 1000 [--repeat 3]
 """
@@ -87,13 +87,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--depth", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
+                        help="measures (repeatable; default map, P.10, ndcg_cut.10)")
     parser.add_argument("--scratch", type=Path, default=None)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="irscale-cache-", dir=args.scratch))
     try:
         qrels, runs = generate(scratch, args.runs, args.topics, args.depth)
-        command = ["eval-many", str(qrels), str(runs), *MEASURES, "--no-progress"]
+        measures = ([item for m in args.measures for item in ("-m", m)] if args.measures
+                    else MEASURES)
+        command = ["eval-many", str(qrels), str(runs), *measures, "--no-progress"]
         cache = scratch / "cache"
         changed = runs / "run000.txt"
         original = changed.read_bytes()
@@ -127,7 +131,8 @@ def main(argv: list[str] | None = None) -> None:
         size = sum(path.stat().st_size for path in runs.iterdir())
         entries = sum(path.stat().st_size for path in cache.iterdir())
         print(f"{args.runs} runs x {args.topics} topics x {args.depth} documents "
-              f"({lines:,} lines, {size / 1e6:.0f} MB); cache {entries / 1e6:.2f} MB; "
+              f"({lines:,} lines, {size / 1e6:.0f} MB), {' '.join(measures[1::2])}; "
+              f"cache {entries / 1e6:.2f} MB; "
               f"{os.cpu_count()} CPUs; median of {args.repeat}")
         print("| configuration | process (s) | evaluation (s) | evaluation vs no cache |")
         print("|---|---:|---:|---:|")
