@@ -286,6 +286,20 @@ def test_inputs_without_a_canonical_form_are_refused(files, tmp_path, spec):
     assert not (tmp_path / "cache").exists()  # nothing written
 
 
+def test_a_pipe_is_refused_not_consumed(files, tmp_path):
+    """Hashing a pipe would consume what the evaluation reads: refused."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ParameterError, match="not a regular file"):
+        evaluate(files / "qrels", fifo, MEASURES, cache=tmp_path / "cache")
+
+
+@pytest.mark.parametrize("cache", [123, "", b"dir", None.__class__])
+def test_a_cache_that_names_no_folder_is_a_parameter_error(files, cache):
+    with pytest.raises(ParameterError, match="cache must name a folder"):
+        evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+
+
 def test_diversity_measures_are_refused(files, tmp_path):
     with pytest.raises(ParameterError, match="diversity"):
         evaluate(files / "qrels", files / "a.run", ["alpha-nDCG@20"], cache=tmp_path / "c")

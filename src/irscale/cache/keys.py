@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import stat
 import struct
 from collections.abc import Mapping
 from typing import Any
@@ -112,7 +113,16 @@ class KeyWriter:
 
     def file(self, path: str) -> None:
         """A file: its path as given and the digest of its bytes (:class:`MissingFile`
-        when it cannot be read)."""
+        when it cannot be read). A pipe or a device (``/dev/stdin``, ``<(...)``) is
+        :class:`Unkeyable`: hashing would consume the bytes the evaluation reads."""
+        try:
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+        except OSError as error:
+            raise MissingFile(path) from error
+        if not regular:
+            raise Unkeyable(f"--cache (cache=): {path} is not a regular file (a pipe or a "
+                            "device) and cannot be keyed by its content; give a file, or "
+                            "evaluate without a cache")
         try:
             self.stamps.add(path)
             digest = file_digest(path)

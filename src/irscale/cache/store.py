@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..errors import FileAccessError
+from ..errors import FileAccessError, ParameterError, shorten
 from ..io.files import access_error, current_umask
 from ..io.sources import call_inputs, check_folder_inputs
 from ..measures.results import Evaluation
@@ -37,9 +37,9 @@ class CacheDir:
 
     def __init__(self, path: str | os.PathLike[str], inputs: Iterable[Any],
                  *, option: str = "cache") -> None:
-        name = os.fspath(path)
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         if not isinstance(name, str) or not name:
-            raise FileAccessError(f"{option}: give a folder", path=str(name))
+            raise ParameterError(f"{option} must name a folder, got {shorten(repr(path))}")
         self.path = name
         self.option = option
         check_folder_inputs(name, call_inputs(inputs), option=option)
