@@ -273,6 +273,25 @@ def test_frames_and_objects_are_keyed_by_content(files, tmp_path, measured):
     assert len(measured) == 3
 
 
+def test_arrow_text_is_keyed_by_its_strings_whatever_its_layout():
+    """Chunks, offsets and offset widths are layout: the same strings are one key; other
+    strings (the same bytes cut elsewhere), or a null against an empty string, are not."""
+    pa = pytest.importorskip("pyarrow")
+    from irscale.cache.keys import KeyWriter
+
+    def key(value) -> str:
+        writer = KeyWriter()
+        writer.value(value)
+        return writer.hexdigest()
+
+    same = [pa.chunked_array([["ab", "c"], ["", "d"]]),
+            pa.chunked_array([["ab"], ["c", "", "d"]], type=pa.large_string()),
+            pa.array(["z", "ab", "c", "", "d"]).slice(1)]
+    assert len({key(v) for v in same}) == 1
+    assert key(pa.array(["a", "bc", "", "d"])) != key(same[0])
+    assert key(pa.array(["x", None])) != key(pa.array(["x", ""]))
+
+
 @pytest.mark.parametrize("spec", ["-", "iterator", "file object"])
 def test_inputs_without_a_canonical_form_are_refused(files, tmp_path, spec):
     runs = ("-" if spec == "-" else iter([("1", "d1", 1.0)]) if spec == "iterator"
