@@ -622,3 +622,33 @@ def test_an_unwritable_folder_is_refused_whoever_runs(files, tmp_path, monkeypat
                         else real(path, mode))
     with pytest.raises(FileAccessError, match="not writable"):
         evaluate(files / "qrels", files / "a.run", MEASURES, cache=cache)
+
+
+def test_cached_evaluations_in_threads_keep_their_own_warnings(files, tmp_path):
+    """Two threads evaluate with a cache at once: each entry holds its own run's warnings
+    only (a hit in this thread shows exactly those of an uncached evaluation)."""
+    cache = tmp_path / "cache"
+    errors: list[BaseException] = []
+
+    def work(run: str) -> None:
+        try:
+            for _ in range(3):
+                evaluate(files / "qrels", files / run, MEASURES, cache=cache,
+                         max_docs=None if run == "a.run" else 4)
+        except BaseException as error:  # raised below
+            errors.append(error)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        threads = [threading.Thread(target=work, args=(run,)) for run in ("a.run", "b.run")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    assert errors == []
+    for run, max_docs in (("a.run", None), ("b.run", 4)):
+        _, hit = recorded(evaluate, files / "qrels", files / run, MEASURES, cache=cache,
+                          max_docs=max_docs)
+        _, fresh = recorded(evaluate, files / "qrels", files / run, MEASURES,
+                            max_docs=max_docs)
+        assert hit == fresh

@@ -122,12 +122,20 @@ def _remove(path: str) -> None:
         pass
 
 
+#: Held while a :class:`Recorder` is installed: Python's warning filters and
+#: ``showwarning`` are the process's, so one recorder is installed at a time (cached
+#: evaluations in several threads record one after the other).
+_INSTALLED = threading.RLock()
+
+
 class Recorder:
     """Records the warnings of evaluations, per thread, while :meth:`installed`: the
     warnings of a thread inside :meth:`recording` go to its list, every other warning of
     the process is kept to be shown when the recorder is removed (under the filters of
     the caller). The recorded warnings are stored with their entries and shown again
-    by the caller (``(category, message)``)."""
+    by the caller (``(category, message)``). Every warning is recorded, whatever the
+    filters (``always``): an entry holds every warning its evaluation emits, and a hit
+    shows them under the filters of its own caller."""
 
     def __init__(self) -> None:
         self._local = threading.local()
@@ -139,7 +147,7 @@ class Recorder:
         """Record while in the block, then show the warnings kept (``stacklevel``: theirs,
         seen from here: 4 is the caller of the function that entered the block)."""
         try:
-            with warnings.catch_warnings():
+            with _INSTALLED, warnings.catch_warnings():
                 warnings.simplefilter("always")
                 warnings.showwarning = self._show
                 yield self
