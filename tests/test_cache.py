@@ -652,3 +652,24 @@ def test_cached_evaluations_in_threads_keep_their_own_warnings(files, tmp_path):
         _, fresh = recorded(evaluate, files / "qrels", files / run, MEASURES,
                             max_docs=max_docs)
         assert hit == fresh
+
+
+def test_the_entry_format_knows_every_field_of_an_evaluation():
+    """An entry stores these fields by name (irscale.cache.entries): a field added to an
+    evaluation, its rows, its averaging or its columns must be stored too (and the
+    format's version in MAGIC raised), or a hit would lose it."""
+    import dataclasses
+
+    from irscale.core.rows import TopicRows
+    from irscale.io.table import Column
+    from irscale.measures.results import Averaging, Evaluation
+
+    def names(kind) -> set[str]:
+        return {field.name for field in dataclasses.fields(kind)}
+
+    assert names(Evaluation) == {"columns", "values", "rows", "averaging", "rankings",
+                                 "runids"}
+    assert names(TopicRows) == {"runs", "topics", "ranking_run", "ranking_topic",
+                                "unjudged_topics", "placeholder", "evaluated"}
+    assert names(Averaging) == {"rule", "complete", "n_qrels_topics", "totals"}
+    assert names(Column) == {"label", "aggregate", "value_type", "per_query"}
