@@ -673,3 +673,29 @@ def test_the_entry_format_knows_every_field_of_an_evaluation():
                                 "unjudged_topics", "placeholder", "evaluated"}
     assert names(Averaging) == {"rule", "complete", "n_qrels_topics", "totals"}
     assert names(Column) == {"label", "aggregate", "value_type", "per_query"}
+
+
+@pytest.mark.parametrize("options", [
+    {"complete": True, "compat": 10},  # trec_eval 10's -c stand-in rows (placeholders)
+    {"measures": ["uRBP(p=0.8,aspect=under)", "map"], "labels": "under"},
+    {"measures": ["P.2"], "labels": "unused"},  # a warning of its own: a set unused
+])
+def test_hits_of_other_evaluations_equal_fresh_ones(files, tmp_path, measured, options):
+    (files / "under").write_text("1 0 d1 20\n1 0 d3 80\n* 0 d4 60\n")
+    options = dict(options)
+    measures = options.pop("measures", MEASURES)
+    unused = options.get("labels") == "unused"
+    if "labels" in options:
+        options["labels"] = {options["labels"]: str(files / "under")}
+    runs = [files / "a.run", files / "c.run"]
+    cache = tmp_path / "cache"
+    _, miss = recorded(evaluate, files / "qrels", runs, measures, cache=cache, **options)
+    hit, warned = recorded(evaluate, files / "qrels", runs, measures, cache=cache, **options)
+    fresh, fresh_warned = recorded(evaluate, files / "qrels", runs, measures, **options)
+    assert len(measured) == 2
+    assert_same(hit, fresh)
+    assert miss == warned == fresh_warned
+    assert any("used by no measure" in message for _, message in warned) == unused
+    if "compat" in options:
+        assert fresh.rows.placeholder is not None
+        np.testing.assert_array_equal(hit.rows.placeholder, fresh.rows.placeholder)
