@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "parallel": 1,
     "io": 2,
     "measures": 3,
+    "cache": 4,
     "evaluation": 4,
     "evaluation_many": 4,
     "evaluation_setup": 4,

@@ -25,6 +25,7 @@ they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -104,6 +105,7 @@ def evaluate(
     intent_probabilities: Any = None,
     intent_types: Any = None,
     zscores: Any = None,
+    cache: str | os.PathLike[str] | None = None,
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -172,6 +174,14 @@ def evaluate(
         printed as ``trec_eval -Z`` does (:mod:`irscale.measures.zscored`: values with no
         line in the file are -1000000, with a warning). trec_eval's measures only (not
         with ``compat=10``, diversity measures or ``labels``).
+    cache : folder, optional
+        A results cache (:mod:`irscale.cache`; docs/evaluation.md, "The results cache"):
+        the evaluation is read from the folder when the same inputs (their bytes), measures,
+        options and irscale version were evaluated before, and stored there otherwise. The
+        warnings of the evaluation are stored with it and shown again. Inputs held in memory
+        are keyed by their content (dicts, DataFrames, ``Qrels`` and ``Run`` objects); others
+        (standard input, open files, iterators, ``irds:``) are refused. Not for diversity
+        measures. An evaluation read from the cache has ``rankings=None``.
 
     Returns
     -------
@@ -224,6 +234,7 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    call = dict(locals()) if cache is not None else None  # the parameters, for the key
     _check_call_options(labels, allow_empty)
     reference = None
     if zscores is not None:
@@ -233,6 +244,10 @@ def evaluate(
         from .io.zscores import read_zscores
 
         reference = read_zscores(zscores)
+    if cache is not None and _is_diversity(qrels, measures):
+        raise ParameterError("a cache (--cache, cache=) applies to trec_eval's and the "
+                             "catalogue's measures; diversity measures are evaluated "
+                             "without it")
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
@@ -251,23 +266,41 @@ def evaluate(
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
-    inputs = native_inputs(qrels, runs, labels=labels, ties=ties)
-    if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine
-        judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=3)
+    if call is not None:
+        from .cache.evaluations import cached_evaluation
+
+        evaluation = cached_evaluation(cache, evaluate, call, setup, lambda: _evaluate(
+            [call["qrels"], call["runs"]], setup, labels, allow_empty))
     else:
-        judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"),
-                        setup, labels=labels, allow_empty=allow_empty, stacklevel=3)
-    # the inputs are not needed for the measures: runs and qrels read here from files (or
-    # passed on by a caller that keeps no reference, as the command line) are freed before
-    # them, and the measures' arrays reuse their memory ((iv): a 2M-line run and 2M qrels
-    # lines, peak 428 -> 366 MB)
-    del qrels, runs
-    evaluation = _measure(*judged, setup, labels, stacklevel=3)
+        held = [qrels, runs]  # handed over: this frame keeps no reference (below)
+        del qrels, runs
+        evaluation = _evaluate(held, setup, labels, allow_empty)
     if reference is None:
         return evaluation
     from .measures.zscored import zscore_evaluation
 
     return zscore_evaluation(evaluation, reference)
+
+
+def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any] | None,
+              allow_empty: bool, *, stacklevel: int = 4) -> Evaluation:
+    """:func:`evaluate` of ``held`` (``[qrels, runs]``, emptied here) once its options are
+    checked (``setup``). ``stacklevel``: that of the warnings, seen from here."""
+    qrels, runs = held
+    held.clear()
+    ties = setup.options.ties
+    inputs = native_inputs(qrels, runs, labels=labels, ties=ties)
+    if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine
+        judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=stacklevel)
+    else:
+        judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"),
+                        setup, labels=labels, allow_empty=allow_empty, stacklevel=stacklevel)
+    # the inputs are not needed for the measures: runs and qrels read here from files (or
+    # passed on by a caller that keeps no reference, as the command line) are freed before
+    # them, and the measures' arrays reuse their memory ((iv): a 2M-line run and 2M qrels
+    # lines, peak 428 -> 366 MB)
+    del qrels, runs
+    return _measure(*judged, setup, labels, stacklevel=stacklevel)
 
 
 def _check_call_options(labels: object, allow_empty: object) -> None:
@@ -350,6 +383,18 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
                       averaging=Averaging("trec_eval", complete=setup.context.complete,
                                           n_qrels_topics=len(jr.topics), totals=totals),
                       rankings=jr)
+
+
+def _is_diversity(qrels: Any, measures: Any) -> bool:
+    """Whether :func:`evaluate` evaluates diversity measures (:func:`_diversity_evaluation`
+    answers by evaluating them): diversity qrels, or a diversity measure named."""
+    from .io.diversity import DiversityQrels
+    from .measures.diversity import is_diversity_name
+
+    names = (measures.split() if isinstance(measures, str) else
+             [m for m in measures if isinstance(m, str)]
+             if isinstance(measures, (list, tuple)) else [])
+    return isinstance(qrels, DiversityQrels) or any(is_diversity_name(n) for n in names)
 
 
 def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,

@@ -86,8 +86,9 @@ def add_parser(subparsers) -> None:
     add_param(table, SIGNIFICANCE)
     add_param(parser, NDEVAL_RISK_ALPHA)
     add_run_options(parser)
-    from .eval_many import add_batch_options
+    from .eval_many import add_batch_options, add_cache_option
 
+    add_cache_option(parser)
     add_batch_options(parser.add_argument_group(
         "many run files, streamed in batches (as irscale eval-many)",
         "with one of these the runs are read and evaluated a batch of files at a time "
@@ -124,9 +125,11 @@ def run(args: argparse.Namespace) -> int:
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
-    if args.fmt == "trec" and baseline is None and not labels and args.zscores is None:
+    if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
+            and args.cache is None:
         # trec_eval's measures of TREC files: from the files to the text in the engine,
-        # without numpy (None: a measure or an input it does not take alone)
+        # without numpy (None: a measure or an input it does not take alone); with --cache
+        # the regular evaluation below reads and stores the cache
         from ..evaluation_text import trec_eval_text
 
         printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
@@ -146,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         baseline = find_run(baseline, runs)
     evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
                           allow_empty=args.allow_empty, zscores=args.zscores,
+                          cache=args.cache,
                           **trec_eval_arguments(args))
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
@@ -247,6 +251,8 @@ RULES: tuple[Declared, ...] = (
          lambda args: not args.diversity, "--batch-size, --scheduler, --workers and "
          "--per-topic-out apply to trec_eval's measures; diversity measures are evaluated "
          "without them"),
+    Rule(("cache",), lambda args: not args.diversity, "--cache applies to trec_eval's and "
+         "the catalogue's measures; diversity measures are evaluated without it"),
     *DIVERSITY_RULES,
     *INTENT_RULES,
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")

@@ -48,6 +48,7 @@ def add_parser(subparsers) -> None:
                         help="measure or nickname (repeatable), as in irscale eval "
                         "(default: official)")
     add_batch_options(parser)
+    add_cache_option(parser)
     add_names(parser, metavar="file|runid|A,B,...", doc="how to name the runs: file "
               "(default: the file name without extension, longer forms where those collide),"
               " runid (the run id of each file; two files with one run id are an error), or "
@@ -80,6 +81,17 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
                         "holding files is replaced only with --force, and only when it "
                         "holds an earlier output")
     declare_outputs(parser, "--per-topic-out", kind="folder")
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--cache DIR``: the results cache of ``eval`` and ``eval-many``
+    (docs/evaluation.md, "The results cache")."""
+    parser.add_argument("--cache", metavar="DIR",
+                        help="results cache: an evaluation done before (same input bytes, "
+                        "measures, options and irscale version) is read from folder DIR, "
+                        "others are evaluated and stored there (eval-many: one entry per run "
+                        "file, so that only new or changed runs are evaluated)")
+    declare_outputs(parser, "--cache", kind="folder")
 
 
 def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
@@ -120,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch_size, executor=executor,
             workers=args.workers, out=out, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,
-            progress=wants_progress(args), **trec_eval_arguments(args))
+            progress=wants_progress(args), cache=args.cache, **trec_eval_arguments(args))
         text = None if zscores is None else zscores_text(many)
     if zscores is not None:
         with atomic_output(zscores, "w", force=args.force) as stream:
