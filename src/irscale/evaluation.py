@@ -103,6 +103,7 @@ def evaluate(
     allow_empty: bool = False,
     intent_probabilities: Any = None,
     intent_types: Any = None,
+    relevance_format: Literal["qrels", "prefs", "qrels_prefs"] = "qrels",
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -164,6 +165,12 @@ def evaluate(
         Diversity measures only (NTCIREVAL's family): intent probabilities
         ``topic subtopic probability`` and intent types ``topic subtopic inf|nav``
         (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`).
+    relevance_format : {"qrels", "prefs", "qrels_prefs"}, default "qrels"
+        trec_eval ``-R``: ``qrels`` are judgments; ``prefs`` (``qid jg jsg docno level``)
+        and ``qrels_prefs`` (a qrels file read as preferences) are preference judgments,
+        evaluated by the preference measures (``all_prefs``, ``prefs_simp`` ...) with
+        ``max_docs``, ``complete`` and ``allow_empty`` only
+        (:func:`irscale.evaluation_prefs.evaluate_prefs`, docs/measures.md).
 
     Returns
     -------
@@ -217,6 +224,15 @@ def evaluate(
     [0.0]
     """
     _check_call_options(labels, allow_empty)
+    if relevance_format != "qrels":
+        return _prefs_evaluation(
+            qrels, runs, measures, relevance_format, max_docs=max_docs, complete=complete,
+            allow_empty=allow_empty,
+            not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
+                            "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
+                            "ties": ties != "trec_eval", "labels": bool(labels),
+                            "intent_probabilities": intent_probabilities is not None,
+                            "intent_types": intent_types is not None})
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
@@ -327,6 +343,24 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
                       averaging=Averaging("trec_eval", complete=setup.context.complete,
                                           n_qrels_topics=len(jr.topics), totals=totals),
                       rankings=jr)
+
+
+def _prefs_evaluation(prefs: Any, runs: Any, measures: Any, form: str, *,
+                      not_applicable: Mapping[str, bool], **options: Any) -> Evaluation:
+    """The :class:`Evaluation` of preference judgments (``relevance_format`` ``prefs`` or
+    ``qrels_prefs``); an option that their measures do not read is a
+    :class:`ParameterError`, never ignored."""
+    if form not in ("prefs", "qrels_prefs"):
+        raise ParameterError(f"relevance_format (-R) must be qrels, prefs or qrels_prefs, got "
+                             f"{form!r}")
+    given = [name for name, differs in not_applicable.items() if differs]
+    if given:
+        raise ParameterError(f"{given[0]}= does not apply to preference judgments "
+                             f"(relevance_format={form!r}): their measures read max_docs (-M) "
+                             "and complete (-c) only, as trec_eval's prefs measures do")
+    from .evaluation_prefs import evaluate_prefs
+
+    return evaluate_prefs(prefs, runs, measures, form=form, **options)  # type: ignore[arg-type]
 
 
 def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,

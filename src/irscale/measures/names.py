@@ -264,6 +264,9 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         return [_ir_request(text, parts.name, parts.params, parts.cutoff)]
     import difflib
 
+    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
+        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
+                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
     # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
     # once; names that differ only in case (p, MAP) come first
     known = list(dict.fromkeys([*REGISTRY, *IR_NAMES, *ALIASES, *NICKNAMES]))
