@@ -151,7 +151,7 @@ def _array_group(doc: np.ndarray, jsg: np.ndarray, level: np.ndarray, rows: np.n
         if seen[here] and ((kept[here] > 0 and value == 0) or (kept[here] == 0 and value > 0)):
             line, text = where(int(rows[row]))
             raise InputFormatError(
-                f"document {docnos[doc[row]]!r} is judged both 0 (non-relevant) and above 0 "
+                f"document {str(docnos[doc[row]])!r} is judged both 0 (non-relevant) and above 0 "
                 "in the same judgment group", source=source, line=line, text=text)
         kept[here], seen[here] = value, True
     prefer = np.zeros((len(docs), len(docs)), dtype=bool)
