@@ -22,7 +22,7 @@ import numpy as np
 from .core.prefs import TopicJudgments, judge_topic, ranked_docnos, topic_judgments
 from .core.rows import TopicRows
 from .errors import MeasureError
-from .evaluation import check_topics
+from .evaluation_setup import check_run_topics
 from .io.prefs import PrefsForm, PrefsJudgments, read_prefs
 from .io.sources import as_runs
 from .io.table import Column
@@ -96,12 +96,12 @@ def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_p
             if len(order) else np.zeros(0, dtype=np.int64)
         missing = []
         for start, end in zip(starts, np.r_[starts[1:], len(order)], strict=True):
-            rows = order[start:end]
-            name = str(topic[rows[0]])
+            lines = order[start:end]
+            name = str(topic[lines[0]])
             if name not in judgments:
                 missing.append(name)
                 continue
-            ranked = ranked_docnos(docno[rows], run.score[rows], max_docs, run.source, name)
+            ranked = ranked_docnos(docno[lines], run.score[lines], max_docs, run.source, name)
             counts = judge_topic(judgments[name], ranked)
             for label, kernel in kernels:
                 values[label].append(kernel(counts))
@@ -112,8 +112,9 @@ def evaluate_prefs(prefs: Any, runs: Any, measures: str | Iterable[str] = "all_p
                      ranking_run=np.asarray(ranking_run, dtype=np.int64),
                      ranking_topic=np.asarray(ranking_topic, dtype=np.int64),
                      unjudged_topics=tuple(unjudged))
-    check_topics(rows, allow_empty=allow_empty, qrels_source=prefs.source,
-                 gold=f"{form} judgments", gold_topics=sorted(judgments), stacklevel=3)
+    check_run_topics(rows.runs, np.bincount(rows.ranking_run, minlength=len(run_list)).tolist(),
+                     rows.unjudged_topics, sorted(judgments), allow_empty=allow_empty,
+                     qrels_source=prefs.source, gold=f"{form} judgments", stacklevel=3)
     columns = []
     arrays: dict[str, np.ndarray] = {}
     for name in families:

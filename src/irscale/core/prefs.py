@@ -126,7 +126,7 @@ def _ec_group(doc: np.ndarray, level: np.ndarray, rows: np.ndarray, source: str,
     """A one-JSG JG: its ECs (levels descending); a document in two ECs is an error."""
     levels, ec = np.unique(-level, return_inverse=True)
     pairs = np.unique(np.stack([doc, ec]), axis=1)
-    docs_seen, first = np.unique(pairs[0], return_index=True)
+    first = np.unique(pairs[0], return_index=True)[1]
     twice = np.setdiff1d(np.arange(pairs.shape[1]), first)
     if len(twice):
         clash = np.flatnonzero((doc == pairs[0, twice[0]]) & (ec == pairs[1, twice[0]]))
@@ -197,7 +197,8 @@ def judge_topic(judgments: TopicJudgments, ranked: Sequence[str]) -> TopicPrefs:
     return TopicPrefs(n_judged, njr, groups, counts)
 
 
-def _categories(first: np.ndarray, second: np.ndarray, njr: int) -> tuple[int, ...]:
+def _categories(first: np.ndarray, second: np.ndarray, njr: int
+                ) -> tuple[int, int, int, int, int]:
     """Counts of the preferences ``first[k]`` > ``second[k]`` (docid ranks): fulfilled
     retrieved, not fulfilled retrieved, fulfilled implied, not fulfilled implied, not
     occurring."""
@@ -216,7 +217,8 @@ def _with_counts(ful_ret: int, miss_ret: int, ful_imp: int, miss_imp: int, notoc
     return JudgmentGroupCounts(
         ful_ret, miss_ret + ful_ret, ful_imp, miss_imp + ful_imp, notoccur,
         int(np.count_nonzero(rel)), int(np.count_nonzero(rel & ret)),
-        int(np.count_nonzero(nonrel)), int(np.count_nonzero(nonrel & ret)), **forms)  # type: ignore[arg-type]
+        int(np.count_nonzero(nonrel)), int(np.count_nonzero(nonrel & ret)),
+        **forms)  # type: ignore[arg-type]
 
 
 def _ec_counts(group: JudgmentGroup, rank_of: np.ndarray, njr: int,

@@ -30,11 +30,13 @@ and the pairs in ranking order fulfilled; a JG with nothing possible makes the t
 NaN, hence the value 0; the _ret variant adds ``num_rel`` (not ``num_rel_ret``) times
 (R − N) possible preferences and keeps the first ``num_rel`` retrieved non-relevant
 documents of a preference array. Where trec_eval would read past the lowest class (fewer
-than R documents in it, with negative levels below 0), the class is taken whole.
+than R documents in it, when levels below 0 lie under the 0 class of a one-JSG group) its
+value is undefined: the class is taken whole, with a warning.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -101,7 +103,7 @@ def _per_group(t: TopicPrefs, part: Callable[[JudgmentGroupCounts], tuple[int, i
 def _pairs(t: TopicPrefs, retrieved: bool, implied: bool, notoccur: bool) -> float:
     """The mean pair ratio over the pairs of the kinds asked for (module documentation),
     added in trec_eval's order: pairs both retrieved, then one retrieved, row by row."""
-    c, njr, n = t.counts, t.num_judged_ret, t.num_judged
+    c, njr = t.counts, t.num_judged_ret
     ordered = (c > 0) | (c.T > 0)
     ratios = []
     count = 0
@@ -236,6 +238,12 @@ def _recount_classes(g: JudgmentGroupCounts, njr: int, retrieved_only: bool
     then every class (the last included) against the first R documents of the last."""
     classes = [r[r < njr] if retrieved_only else r for r in g.ec_ranks]
     keep = g.num_rel_ret if retrieved_only else g.num_rel
+    if len(g.ec_ranks[-1]) < keep:
+        warnings.warn("prefs_avgjg_Rnonrel: a judgment group has fewer documents at its "
+                      f"lowest level ({len(g.ec_ranks[-1])}, below 0) than relevant ones "
+                      f"({keep}): trec_eval 9.0.8 reads past its judgments there (its value "
+                      "is undefined); irscale keeps the lowest level's documents",
+                      stacklevel=2)
     kept = g.ec_ranks[-1][:keep]
     if retrieved_only:
         kept = kept[kept < njr]
