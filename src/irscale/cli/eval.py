@@ -65,7 +65,7 @@ def add_parser(subparsers) -> None:
                         default="qrels", help="the form of QRELS (trec_eval -R): qrels, or "
                         "preference judgments 'qid jg jsg docno level' (prefs) or a qrels "
                         "file read as preferences (qrels_prefs), evaluated by the preference "
-                        "measures (-m all_prefs, -m prefs, -m prefs_simp ...)")
+                        "measures (-m all_prefs, -m prefs, -m prefs_simp ...); default qrels")
     add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
                       "topic * = every topic) for the measures that use one, e.g. --labels "
                       "under=task2.qunder -m 'uRBP(p=0.8)'")
