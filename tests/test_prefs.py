@@ -122,3 +122,26 @@ def test_reader_names_line_and_text():
         read_prefs(b"q u s d1 1\nq u s d2 x\n")
     levels = read_prefs(b"q 0 d1 1.00000001\n", "qrels_prefs").level
     assert levels.dtype.name == "float32" and levels.tolist() == [1.0]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"relevance_format": "bogus"}, "qrels, prefs or qrels_prefs"),
+    ({"relevance_format": "prefs", "judged_only": True}, "judged_only"),
+    ({"relevance_format": "prefs", "ties": "file-order"}, "ties"),
+    ({"relevance_format": "prefs", "max_docs": 0}, "max_docs"),
+])
+def test_options_that_do_not_apply_are_refused(options, message):
+    with pytest.raises(irscale.errors.ParameterError, match=message):
+        irscale.evaluate(b"q u s d1 1\n", {"q": {"d1": 1.0}}, "prefs_simp", **options)
+
+
+def test_several_runs_and_topics_missing_on_either_side():
+    prefs = b"q1 u s a 1\nq1 u s b 0\nq2 u s a 1\n"
+    runs = {"one": {"q1": {"b": 2.0, "a": 1.0}, "q3": {"a": 1.0}},
+            "two": {"q1": {"a": 2.0}}}
+    with pytest.warns(UserWarning, match="q3"):
+        evaluation = irscale.evaluate(prefs, runs, ["prefs_simp", "num_q"],
+                                      relevance_format="prefs", complete=True)
+    table = evaluation.mean()
+    # -c: the mean is over both judged topics (q2 missed by both runs)
+    assert table.loc["one", "prefs_simp"] == 0.0 and table.loc["two", "prefs_simp"] == 0.5

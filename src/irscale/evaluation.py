@@ -36,7 +36,7 @@ from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
-from .core.options import TiePolicy, is_flag
+from .core.options import MAX_DOCS, TiePolicy, integer_option, is_flag
 from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
 from .evaluation_setup import (
@@ -353,6 +353,10 @@ def _prefs_evaluation(prefs: Any, runs: Any, measures: Any, form: str, *,
     if form not in ("prefs", "qrels_prefs"):
         raise ParameterError(f"relevance_format (-R) must be qrels, prefs or qrels_prefs, got "
                              f"{form!r}")
+    if options["max_docs"] is not None:
+        integer_option(options["max_docs"], MAX_DOCS, low=1)
+    if not is_flag(options["complete"]):
+        raise ParameterError(f"complete (-c) must be True or False, got {options['complete']!r}")
     given = [name for name, differs in not_applicable.items() if differs]
     if given:
         raise ParameterError(f"{given[0]}= does not apply to preference judgments "

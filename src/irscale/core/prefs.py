@@ -181,9 +181,10 @@ def _array_group(doc: np.ndarray, jsg: np.ndarray, level: np.ndarray, rows: np.n
 def judge_topic(judgments: TopicJudgments, ranked: Sequence[str]) -> TopicPrefs:
     """The preferences of one topic in a ranking (``ranked``: the retrieved docnos in
     ranking order, after ``-M``): module documentation."""
-    docnos = judgments.docnos
-    position = {docno: k for k, docno in enumerate(docnos)}
-    retrieved = [position[d] for d in ranked if d in position]
+    docnos = judgments.docnos.astype(str)
+    names = np.asarray(ranked, dtype=str)
+    found = np.minimum(np.searchsorted(docnos, names), max(len(docnos) - 1, 0))
+    retrieved = found[docnos[found] == names] if len(names) else found
     n_judged, njr = len(docnos), len(retrieved)
     rank_of = np.empty(n_judged, dtype=np.int64)
     rank_of[retrieved] = np.arange(njr)
