@@ -32,8 +32,8 @@ spellings (each yields one or more :class:`MeasureRequest`):
 Every label shown to the user is the name as requested (``P@10`` stays ``P@10``); trec_eval
 names print exactly as trec_eval prints them.
 
-In the other contexts (per-intent judgments, sessions, texts, nuggets), :func:`parse_name`
-reads a name against the declaration of its family in the catalogue
+In the other contexts (per-intent judgments, sessions, texts, nuggets, preferences),
+:func:`parse_name` reads a name against the declaration of its family in the catalogue
 (:class:`~irscale.measures.base.Family`): its keyword parameters, its cut-off rule
 (``alpha-nDCG@20`` needs one, ``NRBP`` takes none) and largest cut-off, its other names
 (``S#``), a parameter written after its stem (``ROUGE-2``, ``ROUGE-SU4``) or, for
