@@ -145,3 +145,21 @@ def test_several_runs_and_topics_missing_on_either_side():
     table = evaluation.mean()
     # -c: the mean is over both judged topics (q2 missed by both runs)
     assert table.loc["one", "prefs_simp"] == 0.0 and table.loc["two", "prefs_simp"] == 0.5
+
+
+def test_rnonrel_recount_compares_the_kept_class_with_itself():
+    # R = 1 relevant (d1), N = 2 non-relevant: the recount keeps d2, the first non-relevant
+    # document, and compares every class with it, the non-relevant class included: d1 > d2
+    # fulfilled, d2 vs d2 and d3 vs d2 possible, not fulfilled: 1/3 (trec_eval 9.0.8 prints
+    # 0.3333), not the 1/1 of d1 > d2 alone
+    v = _values(b"q u s d1 1\nq u s d2 0\nq u s d3 0\n", {"q": {"d1": 3.0, "d2": 2.0, "d3": 1.0}})
+    assert v["prefs_avgjg_Rnonrel"] == pytest.approx(1 / 3)
+    assert v["prefs_avgjg_Rnonrel_ret"] == pytest.approx(1 / 3)
+
+
+def test_rnonrel_warns_where_trec_eval_reads_past_its_judgments():
+    # two relevant documents, non-relevant ones at 0 and -1: the lowest class (-1) holds one
+    # document where the recount wants two
+    prefs = b"q u s a 2\nq u s b 1\nq u s c 0\nq u s d 0\nq u s e -1\n"
+    with pytest.warns(UserWarning, match="reads past its judgments"):
+        _values(prefs, {"q": {"a": 2.0, "c": 1.0}}, "prefs_avgjg_Rnonrel")
