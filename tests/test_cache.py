@@ -361,6 +361,7 @@ ALTERNATIVES = {
     "qrels": "other qrels",
     "runs": "other run",
     "names": ["x"],
+    "relevance_format": "prefs",  # refused with a cache, yet in the key
 }
 
 

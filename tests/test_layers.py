@@ -46,6 +46,7 @@ LAYERS: dict[str, int] = {
     "evaluation_many": 4,
     "evaluation_setup": 4,
     "evaluation_text": 4,
+    "evaluation_prefs": 4,
     "text": 4,
     "datasets": 4,
     "stats": 5,

@@ -37,7 +37,7 @@ from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
-from .core.options import TiePolicy, is_flag
+from .core.options import MAX_DOCS, TiePolicy, integer_option, is_flag
 from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
 from .evaluation_setup import (
@@ -106,6 +106,7 @@ def evaluate(
     intent_types: Any = None,
     zscores: Any = None,
     cache: str | os.PathLike[str] | None = None,
+    relevance_format: Literal["qrels", "prefs", "qrels_prefs"] = "qrels",
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -182,6 +183,12 @@ def evaluate(
         are keyed by their content (dicts, DataFrames, ``Qrels`` and ``Run`` objects); others
         (standard input, open files, iterators, ``irds:``) are refused. Not for diversity
         measures. An evaluation read from the cache has ``rankings=None``.
+    relevance_format : {"qrels", "prefs", "qrels_prefs"}, default "qrels"
+        trec_eval ``-R``: ``qrels`` are judgments; ``prefs`` (``qid jg jsg docno level``)
+        and ``qrels_prefs`` (a qrels file read as preferences) are preference judgments,
+        evaluated by the preference measures (``all_prefs``, ``prefs_simp`` ...) with
+        ``max_docs``, ``complete`` and ``allow_empty`` only
+        (:func:`irscale.evaluation_prefs.evaluate_prefs`, docs/measures.md).
 
     Returns
     -------
@@ -236,6 +243,16 @@ def evaluate(
     """
     call = dict(locals()) if cache is not None else None  # the parameters, for the key
     _check_call_options(labels, allow_empty)
+    if relevance_format != "qrels":
+        return _prefs_evaluation(
+            qrels, runs, measures, relevance_format, max_docs=max_docs, complete=complete,
+            allow_empty=allow_empty,
+            not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
+                            "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
+                            "ties": ties != "trec_eval", "labels": bool(labels),
+                            "intent_probabilities": intent_probabilities is not None,
+                            "intent_types": intent_types is not None,
+                            "zscores": zscores is not None, "cache": cache is not None})
     reference = None
     if zscores is not None:
         if compat != 9 or labels:
@@ -395,6 +412,28 @@ def _is_diversity(qrels: Any, measures: Any) -> bool:
              [m for m in measures if isinstance(m, str)]
              if isinstance(measures, (list, tuple)) else [])
     return isinstance(qrels, DiversityQrels) or any(is_diversity_name(n) for n in names)
+
+
+def _prefs_evaluation(prefs: Any, runs: Any, measures: Any, form: str, *,
+                      not_applicable: Mapping[str, bool], **options: Any) -> Evaluation:
+    """The :class:`Evaluation` of preference judgments (``relevance_format`` ``prefs`` or
+    ``qrels_prefs``); an option that their measures do not read is a
+    :class:`ParameterError`, never ignored."""
+    if form not in ("prefs", "qrels_prefs"):
+        raise ParameterError(f"relevance_format (-R) must be qrels, prefs or qrels_prefs, got "
+                             f"{form!r}")
+    if options["max_docs"] is not None:
+        integer_option(options["max_docs"], MAX_DOCS, low=1)
+    if not is_flag(options["complete"]):
+        raise ParameterError(f"complete (-c) must be True or False, got {options['complete']!r}")
+    given = [name for name, differs in not_applicable.items() if differs]
+    if given:
+        raise ParameterError(f"{given[0]}= does not apply to preference judgments "
+                             f"(relevance_format={form!r}): their measures read max_docs (-M) "
+                             "and complete (-c) only, as trec_eval's prefs measures do")
+    from .evaluation_prefs import evaluate_prefs
+
+    return evaluate_prefs(prefs, runs, measures, form=form, **options)  # type: ignore[arg-type]
 
 
 def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,

@@ -29,6 +29,9 @@ from .runargs import add_run_options, add_trec_eval_options, label_files, named_
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.results import Evaluation
 
+#: The forms of QRELS (trec_eval's ``-R``).
+RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs")
+
 #: Paired tests of the latex table and the report: deterministic (no resampling seed to
 #: report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
@@ -63,6 +66,11 @@ def add_parser(subparsers) -> None:
                         "holds lines 'qid measure_name mean std_dev' from a reference set "
                         "of runs (irscale eval-many --write-zscores writes one); a value "
                         "with no line is printed -1000000")
+    parser.add_argument("-R", "--relevance-format", choices=RELEVANCE_FORMATS,
+                        default="qrels", help="the form of QRELS (trec_eval -R): qrels, or "
+                        "preference judgments 'qid jg jsg docno level' (prefs) or a qrels "
+                        "file read as preferences (qrels_prefs), evaluated by the preference "
+                        "measures (-m all_prefs, -m prefs, -m prefs_simp ...); default qrels")
     add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
                       "topic * = every topic) for the measures that use one, e.g. --labels "
                       "under=task2.qunder -m 'uRBP(p=0.8)'")
@@ -125,6 +133,12 @@ def run(args: argparse.Namespace) -> int:
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
+    if args.relevance_format != "qrels":  # preference judgments
+        from ..evaluation import evaluate as evaluate_prefs
+
+        return write_evaluation(args, evaluate_prefs(
+            args.qrels, runs, args.measures or ["official"], allow_empty=args.allow_empty,
+            relevance_format=args.relevance_format, **trec_eval_arguments(args)))
     if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
             and args.cache is None:
         # trec_eval's measures of TREC files: from the files to the text in the engine,
@@ -245,8 +259,17 @@ RULES: tuple[Declared, ...] = (
     *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None,
           "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
     _check_labels,
+    Rule(("labels", "baseline"), lambda args: args.relevance_format == "qrels",
+         "{options}: not with preference judgments (-R prefs, -R qrels_prefs)"),
+    Rule(("fmt",), lambda args: args.relevance_format == "qrels" or args.fmt not in (
+        "latex", "ndeval"), "--format {fmt} does not apply to preference judgments (-R "
+        "prefs, -R qrels_prefs): trec, csv, json or markdown"),
     check_scheduler,
-    Default("diversity", wants_diversity),
+    Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
+    Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
+         lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
+         "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "
+         "without them"),
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
          lambda args: not args.diversity, "--batch-size, --scheduler, --workers and "
          "--per-topic-out apply to trec_eval's measures; diversity measures are evaluated "

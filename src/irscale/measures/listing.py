@@ -95,7 +95,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
 
     Parameters
     ----------
-    context : {"rankings", "intents", "sessions", "texts", "nuggets"}, optional
+    context : {"rankings", "intents", "sessions", "texts", "nuggets", "prefs"}, optional
         List the families of this context only (default: every context).
 
     Returns
@@ -112,7 +112,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["alpha-nDCG", ["context", "signature"]].tolist()
     ['intents', 'alpha-nDCG(alpha=0.5)@k']
     >>> sorted(set(table["context"]))
-    ['intents', 'nuggets', 'rankings', 'sessions', 'texts']
+    ['intents', 'nuggets', 'prefs', 'rankings', 'sessions', 'texts']
     """
     import pandas as pd
 

@@ -32,8 +32,8 @@ spellings (each yields one or more :class:`MeasureRequest`):
 Every label shown to the user is the name as requested (``P@10`` stays ``P@10``); trec_eval
 names print exactly as trec_eval prints them.
 
-In the other contexts (per-intent judgments, sessions, texts, nuggets), :func:`parse_name`
-reads a name against the declaration of its family in the catalogue
+In the other contexts (per-intent judgments, sessions, texts, nuggets, preferences),
+:func:`parse_name` reads a name against the declaration of its family in the catalogue
 (:class:`~irscale.measures.base.Family`): its keyword parameters, its cut-off rule
 (``alpha-nDCG@20`` needs one, ``NRBP`` takes none) and largest cut-off, its other names
 (``S#``), a parameter written after its stem (``ROUGE-2``, ``ROUGE-SU4``) or, for
@@ -268,6 +268,9 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         return [_ir_request(text, parts.name, parts.params, parts.cutoff)]
     import difflib
 
+    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
+        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
+                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
     # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
     # once; names that differ only in case (p, MAP) come first
     known = list(dict.fromkeys([*REGISTRY, *IR_NAMES, *ALIASES, *PRESETS, *NICKNAMES]))
