@@ -389,7 +389,8 @@ class Family:
 #: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
                   "dcg", "generalized", "trec", "graded", "markov", "order_measures",
-                  "precision_recall", "tbg", "umeasure", "nuggets", "rouge", "sessions")
+                  "precision_recall", "tbg", "umeasure", "cwl_models", "nuggets", "rouge",
+                  "sessions")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []
