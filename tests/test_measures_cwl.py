@@ -24,7 +24,7 @@ from .measures_helpers import batch, measure
 OUTS = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
 
 #: (irscale's name, its parameters, its cut-off k; cwl_eval's class and its arguments, in
-#: which "k" stands for the cut-off, lowered to the depth where it is deeper).
+#: which "k" stands for a cut-off of ranks, irscale's depth for the measure).
 SPECS: list[tuple[str, dict[str, Any], int | None, str, tuple[Any, ...]]] = [
     ("CWL-P", {}, 3, "CWL-P", ("k",)),
     ("CWL-RR", {}, None, "CWL-RR", ()),
@@ -129,8 +129,10 @@ def test_every_output_is_cwl_evals(tmp_path, family, params, cutoff, metric, arg
               "maxcost": data["maxcost"], "mincost": data["mincost"]}
     if data["with_costs"]:
         common["costs"] = "cost"
-    if "k" in args:  # a cut-off of ranks: no deeper than the depth
-        cutoff = min(cutoff, data["depth"])
+    depth = data["depth"]
+    if "k" in args:  # a cut-off of ranks is the depth: cwl_eval's values at any depth ≥ k
+        del common["depth"]
+        depth = max(depth, cutoff)
         args = tuple(cutoff if a == "k" else a for a in args)
     names = [name_of(family, {**common, "out": out}, cutoff) for out in OUTS]
     # mincost acts on the residuals only (a name giving it otherwise is refused)
@@ -141,8 +143,160 @@ def test_every_output_is_cwl_evals(tmp_path, family, params, cutoff, metric, arg
     got = {(row.topic, row.measure): row.value for row in ev.per_topic().itertuples()}
     want = cwl_scores(paths["gains"], paths["run"], METRICS[metric](*args),
                       cost_file=paths["costs"] if data["with_costs"] else None,
-                      depth=data["depth"], max_cost=data["maxcost"],
+                      depth=depth, max_cost=data["maxcost"],
                       min_cost=data["mincost"])
     for topic, values in want.items():
         for name, value in zip(names, values, strict=True):
             assert_close(got[(topic, name)], value, (topic, name))
+
+
+# ------------------------------------------------------------------ CLEF eHealth 2016
+#: (irscale's name, cwl_eval's metric) on real runs: 1,000 documents, many tied scores,
+#: graded qrels 0/1/2 (gains degree / 2), cwl_eval's default depth.
+CLEF_MEASURES = [("INST(T=3)", ("INST", 3.0)), ("CWL-RBP(p=0.8)", ("CWL-RBP", 0.8)),
+                 ("SDCG@10", ("SDCG", 10)), ("BPM(T=2)@20", ("BPM", 2.0, 20)),
+                 ("IFT", ("IFT", 2.0, 0.9, 10.0, 0.2, 0.9, 10.0)),
+                 ("CWL-TBG(h=22)", ("CWL-TBG", 22.0))]
+
+
+def out_names(name: str) -> list[str]:
+    """``name`` with each of the ten outputs."""
+    head, at, cutoff = name.partition("@")
+    inner = head[head.index("(") + 1:-1] if "(" in head else ""
+    family = head.split("(")[0]
+    return [f"{family}({inner + ',' if inner else ''}out={out}){at}{cutoff}" for out in OUTS]
+
+
+@pytest.mark.parametrize("run_name", ["CUNI_EN_Run1", "ecnu_EN_Run3"])
+def test_clef2016_runs_are_cwl_evals(clef, tmp_path, run_name):
+    gains = tmp_path / "gains.txt"
+    with gains.open("w") as out:
+        for line in (clef / "task2.qrels").read_text().splitlines():
+            topic, iteration, docno, degree = line.split()
+            out.write(f"{topic} {iteration} {docno} {int(degree) / 2!r}\n")
+    run = clef / "runs" / f"{run_name}.txt"
+    names = [n for name, _ in CLEF_MEASURES for n in out_names(name)]
+    ev = evaluate(clef / "task2.qrels", run, names, ties="file-order")
+    got = {(row.topic, row.measure): row.value for row in ev.per_topic().itertuples()}
+    for name, (metric, *args) in CLEF_MEASURES:
+        want = cwl_scores(gains, run, METRICS[metric](*args))
+        assert len(want) == 50
+        for topic, values in want.items():
+            for label, value in zip(out_names(name), values, strict=True):
+                assert_close(got[(topic, label)], value, (run_name, topic, label))
+
+
+# ------------------------------------------------------------------ irscale's own measures
+@st.composite
+def rankings(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]]]:
+    """Rankings of degrees 0..2 (-1: not in the qrels, -2: judged negative) and recall
+    bases holding their judged documents and some more."""
+    runs = draw(st.lists(st.lists(st.integers(-2, 2), max_size=12), min_size=1, max_size=4))
+    levels = []
+    for ranking in runs:
+        row = [ranking.count(g) for g in range(3)]
+        levels.append([count + draw(st.integers(0, 2)) for count in row])
+    return runs, levels
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=rankings(), p=st.sampled_from([0.5, 0.8, 0.95]))
+def test_rbp_and_its_residual_are_the_cwl_expressions(data, p):
+    """RBP = EU·(1 − p^N) (cwl_eval normalises W over the N ranks evaluated) and
+    RBPres = ResEU·(1 − p^N) + p^N (cwl_eval's residual stops at rank N)."""
+    jr = batch(*data)
+    depth = 20
+    scale = 1.0 - p**depth
+    eu = measure(f"CWL-RBP(p={p},depth={depth},maxrel=2)", jr)
+    residual = measure(f"CWL-RBP(p={p},depth={depth},out=ResEU)", jr)
+    np.testing.assert_allclose(measure(f"RBP(p={p},maxrel=2)", jr), eu * scale,
+                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(measure(f"RBPres(p={p})", jr), residual * scale + p**depth,
+                               rtol=1e-12, atol=1e-15)
+
+
+TBG = {"h": 224.0, "ts": 4.4, "pc1": 0.64, "pc0": 0.39, "psave": 0.77, "a": 0.018, "b": 7.8}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=rankings(), lengths=st.lists(st.integers(0, 5000), min_size=12, max_size=12))
+def test_tbg_is_cwl_tbg_with_the_time_of_each_document_as_its_cost(data, lengths):
+    """TBG = pc1·psave·EU·ED of CWL-TBG (binary gains) when each document costs the time
+    Smucker & Clarke give it, ts + P_click·(a·length + b): EU·ED = Σ_i 2^(−CC(i−1)/h) g(i).
+    (CWL-TBG's weights are the decay's integral from the time before each rank, and sum to
+    1 over the N ranks; TBG's gain pc1·psave and its click model are not C/W/L's.)"""
+    runs, levels = data
+    doclen = [lengths[: len(r)] for r in runs]
+    cost = [[TBG["ts"] + (TBG["pc1"] if g >= 1 else TBG["pc0"]) * (TBG["a"] * n + TBG["b"])
+             for g, n in zip(r, ns, strict=True)] for r, ns in zip(runs, doclen, strict=True)]
+    jr = batch(runs, levels, doclen=doclen, cost=cost)
+    cwl = "CWL-TBG(h=224,gain=binary,costs=cost,depth=20{})"
+    eu, ed = (measure(cwl.format(f",out={out}"), jr) for out in ("EU", "ED"))
+    np.testing.assert_allclose(measure("TBG", jr), TBG["pc1"] * TBG["psave"] * eu * ed,
+                               rtol=1e-12, atol=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=rankings(), lengths=st.lists(st.integers(0, 50_000), min_size=13, max_size=13))
+def test_u_is_cwl_u_of_the_ranking_read_one_document_ahead(data, lengths):
+    """U credits a document's gain where its text ends, pos(k) = Σ_{j≤k} c(j) with
+    c(j) = snippet + F·length(j) for a relevant document (Sakai & Dou's trailtext); CWL-U
+    where it starts, CC(k−1). They agree on the ranking shifted down one rank behind an
+    unjudged document costing c(1), document k costing c(k + 1): U = EU·ED."""
+    runs, levels = data
+    snippet, share, patience = 200.0, 0.2, 30_000.0
+
+    def costs(ranking: list[int]) -> list[float]:
+        return [snippet + (share * n if g >= 1 else 0.0)
+                for g, n in zip(ranking, lengths, strict=False)]
+
+    doclen = [lengths[: len(r)] for r in runs]
+    jr = batch(runs, levels, doclen=doclen)
+    ahead = [[*costs(r), snippet] for r in runs]  # c(1), c(2), ..., c(n), any
+    shifted = batch([[-1, *r] for r in runs], levels, cost=ahead)
+    cwl = f"CWL-U(L={patience:g},gain=binary,costs=cost,depth=20,out={{}})"
+    eu, ed = (measure(cwl.format(out), shifted) for out in ("EU", "ED"))
+    u = measure(f"U(L={patience:g},snippet={snippet:g},F={share},gain=binary)", jr)
+    np.testing.assert_allclose(u, eu * ed, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=rankings())
+def test_ap_is_traps_eu_and_cwl_ap_divides_by_the_relevant_retrieved(data):
+    """trec_eval's AP (binary relevance) is TrAP's EU with unit costs; CWL-AP's EU divides
+    the same sum by the relevant documents retrieved instead of R."""
+    jr = batch(*data)
+    ap = measure("AP", jr)
+    np.testing.assert_allclose(measure("TrAP(gain=binary,depth=20)", jr), ap,
+                               rtol=1e-12, atol=1e-15)
+    retrieved = np.array([sum(g >= 1 for g in r) for r in data[0]], dtype=float)
+    expected = np.divide(ap * jr.num_rel, retrieved, out=np.zeros(len(ap)),
+                         where=retrieved > 0)
+    np.testing.assert_allclose(measure("CWL-AP(gain=binary,depth=20)", jr), expected,
+                               rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize(("name", "needles"), [
+    ("CWL-P", ("needs a cut-off", "CWL-P@k")),
+    ("SDCG(depth=20)@10", ("unknown parameter", "depth")),
+    ("INST(T=0)", ("T", "> 0")),
+    ("INST(out=EUU)", ("out", "ResED")),
+    ("INST(mincost=2)", ("mincost", "residuals")),
+    ("BPM(gmed=0.3)@10", ("gmed", "dynamic")),
+    ("CWL-RBP(p=1.5)", ("p", "≤ 1")),
+    ("INST(depth=0)", ("depth", "≥ 1")),
+    ("SET(beta=0)@5", ("beta",)),
+    ("INST(maxrel=3,gain=binary)", ("maxrel",)),
+])
+def test_bad_parameters_are_refused(name, needles):
+    with pytest.raises(MeasureError) as info:
+        evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, [name])
+    assert all(needle in str(info.value) for needle in needles), str(info.value)
+
+
+def test_costs_must_be_positive():
+    with pytest.raises(MeasureError, match="costs of label set 'cost' must be finite and > 0"):
+        evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, ["INST(costs=cost)"],
+                 labels={"cost": {"d": 0.0}})
+    with pytest.raises(MeasureError, match="needs the label set 'price'"):
+        evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, ["INST(costs=price)"])

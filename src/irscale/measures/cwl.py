@@ -37,6 +37,10 @@ Gains and costs of the *worst case* (the values reported):
   a document without one and for padded ranks; without ``costs`` every rank costs
   ``maxcost``.
 
+A measure whose user never reads past its cut-off k (``CWL-P@k``, ``SDCG@k``, ``NERR8@k``,
+``NERR9@k``, ``SET@k``) is evaluated over N = k ranks and takes no ``depth``: every N ≥ k
+gives its values.
+
 ``out=`` picks the output: ``EU`` (default), ``ETU``, ``EC``, ``ETC``, ``ED``, or a
 *residual* ``ResEU`` ... ``ResED`` (cwl_eval's ``-r``): the output of the best case (unjudged
 and padded ranks of gain 1, documents without a cost and padded ranks costing ``mincost``)
@@ -120,13 +124,11 @@ def _check_cutoff(params: Params, family: str) -> None:
         raise MeasureError(f"measure {family!r} needs a cut-off: {family}@k")
 
 
-def within_depth(params: Params, family: str) -> None:
-    """A cut-off of ranks (not of cost) is no deeper than ``depth``: the user model would
-    never stop within the ranks evaluated."""
-    k = params["cutoff"]
-    if k is not None and k > params["depth"]:
-        raise MeasureError(f"measure {family!r}: the cut-off @{k} is deeper than "
-                           f"depth={params['depth']}")
+def depth_of(params: Params) -> int:
+    """N, the ranks evaluated: ``depth``, or the cut-off k of a measure whose user never
+    reads past rank k (its weights and stopping probabilities are 0 beyond k, so that
+    any N ≥ k gives the same values)."""
+    return int(params["depth"] if "depth" in params else params["cutoff"])
 
 
 _MINCOST_CHECK = only_with("mincost", lambda p: p["out"].startswith("Res"),
@@ -213,7 +215,7 @@ def vectors(jr: JudgedRankings, items: Elements, first: int, stop: int, params: 
             best: bool, family: str) -> Vectors:
     """The block of rankings ``first .. stop - 1`` over ranks 1..depth, in the worst case
     (the values reported) or the best case (of the residuals)."""
-    depth = params["depth"]
+    depth = depth_of(params)
     begin, end = int(jr.offsets[first]), int(jr.offsets[stop])
     rank = jr.rank[begin:end]
     kept = np.flatnonzero(rank <= depth) + begin
@@ -269,7 +271,7 @@ def evaluate_model(jr: JudgedRankings, params: Params, model: Model, by: Literal
     name = out[3:] if residual else out
     items = elements(jr, params, family)
     values = np.zeros(jr.n_rankings)
-    for first, stop in blocks(jr, params["depth"]):
+    for first, stop in blocks(jr, depth_of(params)):
         worst = vectors(jr, items, first, stop, params, False, family)
         value = outputs_of(worst, model(worst, params), by)[name]
         if residual:
@@ -280,23 +282,30 @@ def evaluate_model(jr: JudgedRankings, params: Params, model: Model, by: Literal
 
 
 def cwl_measure(name: str, *, by: Literal["C", "W"], doc: str, formula: str, source: str,
-                params: dict[str, Keyword] | None = None, cutoff: bool = False,
+                params: dict[str, Keyword] | None = None,
+                cutoff: Literal["ranks", "budget"] | None = None,
                 checks: tuple[Callable[[Params, str], None], ...] = ()
                 ) -> Callable[[Model], Model]:
     """Register the decorated user model (C or W per rank, ``by``) as the C/W/L measure
-    ``name``, with its own ``params``, the ``@k`` it needs (``cutoff``) and the parameters
-    every C/W/L measure takes (:data:`COMMON`)."""
+    ``name``, with its own ``params``, the ``@k`` it needs (``cutoff``: ``ranks``, a
+    cut-off of ranks, which is then the depth N; ``budget``, a budget of cost) and the
+    parameters every C/W/L measure takes (:data:`COMMON`)."""
 
     def decorate(model: Model) -> Model:
         own = dict(params or {})
-        if cutoff:
+        common = dict(COMMON)
+        if cutoff is not None:
             own["cutoff"] = CUTOFF_K
-        keywords = Keywords(**own, **COMMON).checked(
+        if cutoff == "ranks":
+            del common["depth"]
+        keywords = Keywords(**own, **common).checked(
             MAXREL_CHECK, _MINCOST_CHECK, *((_check_cutoff,) if cutoff else ()), *checks)
 
         @functools.wraps(model)
         def kernel(jr: JudgedRankings, values: Params,
                    ctx: EvalContext) -> dict[str, np.ndarray]:
+            for check in keywords.checks:  # a bare name brings the defaults unchecked
+                check(values, name)
             return {name: evaluate_model(jr, values, model, by, name)}
 
         register(name, doc=doc, params=keywords, formula=formula, source=source,

@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import MeasureError
-from .cwl import Vectors, cwl_measure, within_depth
+from .cwl import Vectors, cwl_measure
 from .params import Keyword, Params, number, only_with
 
 _POSITIVE = number(low=0.0, open_low=True)
@@ -81,7 +81,7 @@ def _needs_two_ranks(v: Vectors, name: str) -> None:
         raise MeasureError(f"measure {name!r} needs depth ≥ 2 (its weights are 0 at rank N)")
 
 
-@cwl_measure("CWL-P", by="C", cutoff=True, checks=(within_depth,),
+@cwl_measure("CWL-P", by="C", cutoff="ranks",
              doc="Precision at k as a C/W/L measure: the user reads k items (cwl_eval's P@k).",
              formula="C(i) = 1 for i < k, else 0; EU = Σ_{i≤k} g(i) / k",
              source="cwl_eval 1.0.12 (Van Rijsbergen 1979)")
@@ -117,7 +117,7 @@ def net_present_value(v: Vectors, p: Params) -> np.ndarray:
     return v.full(1.0 / (1.0 + p["rate"]))
 
 
-@cwl_measure("SDCG", by="C", cutoff=True, checks=(within_depth,),
+@cwl_measure("SDCG", by="C", cutoff="ranks",
              doc="Scaled DCG@k: DCG@k with log2 discount divided by the sum of the discounts "
              "(cwl_eval's NDCG-k, ir_measures' SDCG).",
              formula="C(i) = log(i + 1) / log(i + 2) for i < k, else 0",
@@ -200,7 +200,7 @@ def u_measure(v: Vectors, p: Params) -> np.ndarray:
     return _normalised(weights)
 
 
-@cwl_measure("BPM", by="C", cutoff=True,
+@cwl_measure("BPM", by="C", cutoff="budget",
              params={"T": Keyword(_POSITIVE, 1.0, "benefit T the user wants (E_b)"),
                      "hb": Keyword(number(), 0.0, "change of T per unit of gain above gmed "
                                    "(dynamic BPM)"),
@@ -270,14 +270,14 @@ def ift(v: Vectors, p: Params) -> np.ndarray:
 _NERR_SOURCE = "Azzopardi, Mackenzie & Moffat 2021"
 
 
-@cwl_measure("NERR8", by="C", cutoff=True, checks=(within_depth,),
+@cwl_measure("NERR8", by="C", cutoff="ranks",
              doc="Not (but nearly) ERR, eq. 8: a cascade truncated at k (gains in [0, 1]).",
              formula="C(i) = 1 − g(i) for i < k, else 0", source=_NERR_SOURCE)
 def nerr8(v: Vectors, p: Params) -> np.ndarray:
     return _below(v, p["cutoff"], 1.0 - v.gains)
 
 
-@cwl_measure("NERR9", by="C", cutoff=True, checks=(within_depth,),
+@cwl_measure("NERR9", by="C", cutoff="ranks",
              doc="Not (but nearly) ERR, eq. 9: the cascade with RR's rank decay, truncated at k.",
              formula="C(i) = (i/(i + 1))·(1 − g(i)) for i < k, else 0", source=_NERR_SOURCE)
 def nerr9(v: Vectors, p: Params) -> np.ndarray:
@@ -298,7 +298,7 @@ def nerr11(v: Vectors, p: Params) -> np.ndarray:
     return _squared_ratio(v, 2.0 * p["T"]) * (1.0 - v.gains)
 
 
-@cwl_measure("SET", by="C", cutoff=True, checks=(within_depth,),
+@cwl_measure("SET", by="C", cutoff="ranks",
              params={"beta": Keyword(number(low=0.0, high=1.0, open_low=True), 0.5,
                                      "diminishing returns β of the gain i^β")},
              doc="Search economic measure: total gain i^β of the first i items, read to k "
