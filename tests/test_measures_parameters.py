@@ -115,7 +115,8 @@ AT_CUTOFF = {("Q", "norm"): "3", ("AP", "norm"): "3"}
 #: The C/W/L measures (irscale.measures.cwl_models): their own parameters, then those every
 #: one takes; costs and maxcost act on the costs (out=EC), mincost on the residuals only
 #: (out=ResEC), gmed in dynamic BPM (hb ≠ 0), hc once the budget binds before the benefit
-#: (T=10), TrAP's uniform costs on its total cost (ETC). A cut-off of ranks (CWL-P, SDCG, NERR8, NERR9, SET) is also the depth.
+#: (T=10), TrAP's uniform costs on its total cost (ETC). A cut-off of ranks (CWL-P, SDCG,
+#: NERR8, NERR9, SET) is also the depth.
 CWL_CASES: dict[str, dict[str, tuple[str, str]]] = {
     "CWL-P": {"cutoff": ("2", "5")},
     "CWL-RR": {},
