@@ -1,7 +1,9 @@
-"""The C/W/L framework (Moffat, Bailey, Scholer & Thomas, "INST: an adaptive metric for
-information retrieval evaluation", ADCS 2015; Moffat, Thomas & Scholer, "Users versus models:
-what observation tells us about effectiveness metrics", CIKM 2013; Azzopardi, Thomas &
-Moffat, "cwl_eval: an evaluation tool for information retrieval", SIGIR 2019).
+"""The C/W/L framework (Moffat, Thomas & Scholer, "Users versus models: what observation
+tells us about effectiveness metrics", CIKM 2013; Moffat, Bailey, Scholer & Thomas, "INST: an
+adaptive metric for information retrieval evaluation", ADCS 2015, and "Incorporating user
+expectations and behavior into the measurement of search effectiveness", TOIS 2017;
+Azzopardi, Thomas & Moffat, "cwl_eval: an evaluation tool for information retrieval", SIGIR
+2019). The works cited in full: docs/measures.md, "The C/W/L framework".
 
 A user reads a ranking from the top; after the item at rank i she goes on to rank i + 1 with
 the *continuation* probability ``C(i)``. Every C/W/L measure is its continuation function
