@@ -63,6 +63,7 @@ from typing import Literal
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.subsets import memo
 from ..errors import MeasureError
 from .base import EvalContext, register
 from .gain_discount import (
@@ -265,22 +266,35 @@ def outputs_of(v: Vectors, vector: np.ndarray, by: Literal["C", "W"]) -> dict[st
     }
 
 
+def outputs_of_batch(jr: JudgedRankings, params: Params, model: Model, by: Literal["C", "W"],
+                     family: str, best: bool) -> dict[str, np.ndarray]:
+    """The five outputs of every ranking of ``jr`` in the worst or the best case, computed
+    once per batch and parameters: the names of one measure that differ by ``out`` alone
+    (``INST(T=3)``, ``INST(T=3,out=ETU)`` ...) share them."""
+    unused = ("out", "maxcost") if best else ("out", "mincost")
+    key = ",".join(f"{name}={value!r}" for name, value in params.items() if name not in unused)
+
+    def compute() -> dict[str, np.ndarray]:
+        items = elements(jr, params, family)
+        values = {name: np.zeros(jr.n_rankings) for name in OUTPUTS}
+        for first, stop in blocks(jr, depth_of(params)):
+            block = vectors(jr, items, first, stop, params, best, family)
+            for name, array in outputs_of(block, model(block, params), by).items():
+                values[name][first:stop] = array
+        return values
+
+    return memo(jr, f"cwl:{family}:{'best' if best else 'worst'}:{key}", compute)
+
+
 def evaluate_model(jr: JudgedRankings, params: Params, model: Model, by: Literal["C", "W"],
                    family: str) -> np.ndarray:
     """The output ``params["out"]`` of a C/W/L measure on every ranking of ``jr``."""
     out = params["out"]
-    residual = out.startswith("Res")
-    name = out[3:] if residual else out
-    items = elements(jr, params, family)
-    values = np.zeros(jr.n_rankings)
-    for first, stop in blocks(jr, depth_of(params)):
-        worst = vectors(jr, items, first, stop, params, False, family)
-        value = outputs_of(worst, model(worst, params), by)[name]
-        if residual:
-            best = vectors(jr, items, first, stop, params, True, family)
-            value = outputs_of(best, model(best, params), by)[name] - value
-        values[first:stop] = value
-    return values
+    worst = outputs_of_batch(jr, params, model, by, family, False)
+    if not out.startswith("Res"):
+        return worst[out].copy()
+    best = outputs_of_batch(jr, params, model, by, family, True)
+    return best[out[3:]] - worst[out[3:]]
 
 
 def cwl_measure(name: str, *, by: Literal["C", "W"], doc: str, formula: str, source: str,
