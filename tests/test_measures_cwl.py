@@ -300,3 +300,28 @@ def test_costs_must_be_positive():
                  labels={"cost": {"d": 0.0}})
     with pytest.raises(MeasureError, match="needs the label set 'price'"):
         evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, ["INST(costs=price)"])
+
+
+@pytest.mark.parametrize(("name", "metric", "args"), [
+    ("INST(T=2,depth=10)", "INST", (2.0,)), ("CWL-AP(depth=10)", "CWL-AP", ()),
+    ("TrAP(depth=10)", "TrAP", ()), ("CWL-U(L=4,depth=10)", "CWL-U", (4.0,)),
+    ("BPM(T=1,depth=10)@4", "BPM", (1.0, 4)), ("IFT(depth=10)", "IFT", (2.0, 0.9, 10.0,
+                                                                       0.2, 0.9, 10.0))])
+def test_an_empty_ranking_is_its_padding(name, metric, args):
+    """A topic the run retrieved nothing for (``complete``, trec_eval 10's -c) is evaluated
+    on N padded ranks, as cwl_eval evaluates a ranking of no item."""
+    from cwl.ruler.ranking import Ranking
+
+    ranking = Ranking("t", [], [], max_n=10)
+    ranking.total_qrel_rels = 2.0
+    reference = METRICS[metric](*args)
+    reference.residuals = True
+    reference.measure(ranking)
+    want = [*reference.get_scores(), reference.residual_expected_utility,
+            reference.residual_expected_total_utility, reference.residual_expected_cost,
+            reference.residual_expected_total_cost, reference.residual_expected_items]
+    jr = batch([[]], [[0, 2]])
+    for out, value in zip(OUTS, want, strict=True):
+        head, at, cutoff = name.partition("@")
+        got = measure(f"{head[:-1]},out={out}){at}{cutoff}", jr)
+        assert_close(float(got[0]), value, (name, out))
