@@ -83,14 +83,27 @@ def collections(draw: st.DrawFn) -> dict[str, Any]:
         costs[topic] = draw(st.dictionaries(st.sampled_from(DOCS), st.sampled_from(
             [0.5, 1.0, 2.0, 3.0])))
     return {"top": top, "qrels": qrels, "runs": runs, "costs": costs,
+            "gain": draw(st.sampled_from(["linear", "exp", "binary"])),
+            "rel": draw(st.integers(1, 2)),
             "depth": draw(st.integers(2, 12)), "with_costs": draw(st.booleans()),
             "maxcost": draw(st.sampled_from([1.0, 2.0])),
             "mincost": draw(st.sampled_from([0.5, 1.0]))}
 
 
+def cwl_gain(degree: int, data: dict[str, Any]) -> float:
+    """The gain of a degree in cwl_eval's gain file: g(degree)/g(top), 0 below ``rel``."""
+    if degree < data["rel"]:
+        return 0.0
+    if data["gain"] == "binary":
+        return 1.0
+    if data["gain"] == "exp":
+        return (2.0**degree - 1.0) / (2.0 ** data["top"] - 1.0)
+    return degree / data["top"]
+
+
 def write(folder: Path, data: dict[str, Any]) -> dict[str, Path]:
     """The collection's files: irscale's qrels (degrees), run and cost labels; cwl_eval's
-    gain file (degree / top, judged-negative documents left out: both read them as
+    gain file (:func:`cwl_gain`, judged-negative documents left out: both read them as
     unjudged) and cost file (a cost per element type, one type per priced document)."""
     top, with_costs = data["top"], data["with_costs"]
     qrels, gains, run, costs, labels = [], [], [], [], []
@@ -98,7 +111,7 @@ def write(folder: Path, data: dict[str, Any]) -> dict[str, Path]:
         for doc, degree in judged.items():
             qrels.append(f"{topic} 0 {doc} {degree}")
             if degree >= 0:
-                gains.append(f"{topic} 0 {doc} {degree / top!r}")
+                gains.append(f"{topic} 0 {doc} {cwl_gain(degree, data)!r}")
     for topic, ranking in data["runs"].items():
         for rank, (doc, score) in enumerate(ranking, 1):
             priced = with_costs and doc in data["costs"][topic]
@@ -125,7 +138,10 @@ def write(folder: Path, data: dict[str, Any]) -> dict[str, Path]:
 @given(data=collections())
 def test_every_output_is_cwl_evals(tmp_path, family, params, cutoff, metric, args, data):
     paths = write(tmp_path, data)
-    common = {**params, "maxrel": data["top"], "depth": data["depth"],
+    gain = {"gain": data["gain"], "rel": data["rel"]}
+    if data["gain"] != "binary":  # gmax: the gain of the top degree (binary: 1)
+        gain["maxrel"] = data["top"]
+    common = {**params, **gain, "depth": data["depth"],
               "maxcost": data["maxcost"], "mincost": data["mincost"]}
     if data["with_costs"]:
         common["costs"] = "cost"
