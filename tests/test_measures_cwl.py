@@ -105,7 +105,7 @@ def write(folder: Path, data: dict[str, Any]) -> dict[str, Path]:
     """The collection's files: irscale's qrels (degrees), run and cost labels; cwl_eval's
     gain file (:func:`cwl_gain`, judged-negative documents left out: both read them as
     unjudged) and cost file (a cost per element type, one type per priced document)."""
-    top, with_costs = data["top"], data["with_costs"]
+    with_costs = data["with_costs"]
     qrels, gains, run, costs, labels = [], [], [], [], []
     for topic, judged in data["qrels"].items():
         for doc, degree in judged.items():
@@ -341,3 +341,32 @@ def test_an_empty_ranking_is_its_padding(name, metric, args):
         head, at, cutoff = name.partition("@")
         got = measure(f"{head[:-1]},out={out}){at}{cutoff}", jr)
         assert_close(float(got[0]), value, (name, out))
+
+
+def test_the_documented_example_is_what_cwl_eval_prints(tmp_path):
+    """docs/measures.md's example, against the ``cwl-eval`` command (four decimals)."""
+    import shutil
+    import subprocess
+
+    command = shutil.which("cwl-eval")
+    if command is None:
+        pytest.skip("the cwl-eval command is not installed")
+    (tmp_path / "gains.txt").write_text("q1 0 d1 1.0\nq1 0 d2 0.0\nq1 0 d3 0.5\n"
+                                        "q1 0 d4 0.5\nq1 0 d5 1.0\n")
+    (tmp_path / "run.txt").write_text("".join(
+        f"q1 Q0 {doc} {rank} {6 - rank} r\n"
+        for rank, doc in enumerate(["d1", "d2", "d3", "d6", "d5"], 1)))
+    (tmp_path / "metrics.txt").write_text("INSTCWLMetric(2.0)\nPrecisionCWLMetric(3)\n"
+                                          "NDCGCWLMetric(3)\nBPMCWLMetric(1.5,4)\n"
+                                          "RBPCWLMetric(0.8)\n")
+    done = subprocess.run([command, "gains.txt", "run.txt", "-m", "metrics.txt", "-r"],
+                          cwd=tmp_path, capture_output=True, text=True, check=True)
+    printed = [line.split("\t")[2:] for line in done.stdout.splitlines()]
+    qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1, "d4": 1, "d5": 2}}
+    run = {"q1": {"d1": 5.0, "d2": 4.0, "d3": 3.0, "d6": 2.0, "d5": 1.0}}
+    for measure_name, row in zip(["INST(T=2)", "CWL-P@3", "SDCG@3", "BPM(T=1.5)@4",
+                                  "CWL-RBP(p=0.8)"], printed, strict=True):
+        names = out_names(measure_name)
+        ev = evaluate(qrels, run, names, ties="file-order")
+        got = dict(ev.per_topic()[["measure", "value"]].values)
+        assert [f"{got[name]:.4f}" for name in names] == row, measure_name
