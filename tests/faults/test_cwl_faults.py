@@ -27,6 +27,7 @@ CASES = [
     err("cwl-depth-beyond", [*EVAL, "-m", "INST(depth=2000000)"], "depth", "2000000"),
     err("cwl-depth-on-a-cutoff-of-ranks", [*EVAL, "-m", "CWL-P(depth=5)@3"], "CWL-P",
         "depth"),
+    err("cwl-p-cutoff-beyond", [*EVAL, "-m", "CWL-P@2000000"], "CWL-P", "2000000"),
     err("cwl-p-without-cutoff", [*EVAL, "-m", "CWL-P"], "CWL-P", "CWL-P@k"),
     err("cwl-bpm-without-budget", [*EVAL, "-m", "BPM(T=2)"], "BPM", "@k"),
     err("cwl-bpm-gmed-static", [*EVAL, "-m", "BPM(gmed=0.3)@10"], "gmed", "dynamic"),

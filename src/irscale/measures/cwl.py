@@ -92,7 +92,8 @@ OUTPUTS = ("EU", "ETU", "EC", "ETC", "ED")
 RESIDUALS = tuple(f"Res{name}" for name in OUTPUTS)
 #: The most ranks (rankings × depth) laid out at once.
 BLOCK_CELLS = 1 << 21
-#: The largest ``depth`` (a block holds one ranking at least: depth doubles per matrix).
+#: The largest N (``depth``, or a cut-off of ranks): a block holds one ranking at least,
+#: of N doubles per matrix.
 MAX_DEPTH = 1_000_000
 
 _POSITIVE = number(low=0.0, open_low=True)
@@ -117,8 +118,12 @@ COMMON = {
                    "the residual Res<output> (best case minus worst case)"),
 }
 
-#: The cut-off @k of the measures that need one (k ≤ depth).
-CUTOFF_K = Keyword(optional(integer(low=1)), None, "cut-off k (the @k of the name)")
+#: The @k of the measures that need one: a cut-off of ranks (the depth N of the measure)
+#: or a budget of cost (BPM's K).
+CUTOFF_RANKS = Keyword(optional(integer(low=1, high=MAX_DEPTH)), None,
+                       "cut-off k (the @k of the name), also the ranks evaluated")
+CUTOFF_BUDGET = Keyword(optional(integer(low=1)), None,
+                        "budget of cost K (the @K of the name)")
 
 
 def _check_cutoff(params: Params, family: str) -> None:
@@ -310,9 +315,10 @@ def cwl_measure(name: str, *, by: Literal["C", "W"], doc: str, formula: str, sou
     def decorate(model: Model) -> Model:
         own = dict(params or {})
         common = dict(COMMON)
-        if cutoff is not None:
-            own["cutoff"] = CUTOFF_K
-        if cutoff == "ranks":
+        if cutoff == "budget":
+            own["cutoff"] = CUTOFF_BUDGET
+        elif cutoff == "ranks":
+            own["cutoff"] = CUTOFF_RANKS
             del common["depth"]
         keywords = Keywords(**own, **common).checked(
             MAXREL_CHECK, _MINCOST_CHECK, *((_check_cutoff,) if cutoff else ()), *checks)
