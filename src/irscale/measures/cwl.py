@@ -152,7 +152,6 @@ class Vectors:
     gains: np.ndarray
     costs: np.ndarray
     total_rels: np.ndarray
-    family: str
 
     @property
     def depth(self) -> int:
@@ -220,7 +219,7 @@ def blocks(jr: JudgedRankings, depth: int) -> Iterator[tuple[int, int]]:
 
 
 def vectors(jr: JudgedRankings, items: Elements, first: int, stop: int, params: Params,
-            best: bool, family: str) -> Vectors:
+            best: bool) -> Vectors:
     """The block of rankings ``first .. stop - 1`` over ranks 1..depth, in the worst case
     (the values reported) or the best case (of the residuals)."""
     depth = depth_of(params)
@@ -240,7 +239,7 @@ def vectors(jr: JudgedRankings, items: Elements, first: int, stop: int, params: 
     total_rels = items.total_rels[first:stop]
     if best:
         total_rels = np.maximum(total_rels, (gains > 0).sum(axis=1))
-    return Vectors(gains, costs, total_rels, family)
+    return Vectors(gains, costs, total_rels)
 
 
 def outputs_of(v: Vectors, vector: np.ndarray, by: Literal["C", "W"]) -> dict[str, np.ndarray]:
@@ -283,7 +282,7 @@ def outputs_of_batch(jr: JudgedRankings, params: Params, model: Model, by: Liter
         items = elements(jr, params, family)
         values = {name: np.zeros(jr.n_rankings) for name in OUTPUTS}
         for first, stop in blocks(jr, depth_of(params)):
-            block = vectors(jr, items, first, stop, params, best, family)
+            block = vectors(jr, items, first, stop, params, best)
             for name, array in outputs_of(block, model(block, params), by).items():
                 values[name][first:stop] = array
         return values
