@@ -1,8 +1,9 @@
 """The C/W/L measures (irscale.measures.cwl, cwl_models) against cwl_eval 1.0.12 itself
 (tests/cwl_reference.py): every output and residual, on hypothesis-generated qrels and runs
 (graded gains, unjudged and judged-negative documents, ties kept in file order, costs per
-document, rankings shorter and longer than the depth) and on CLEF eHealth 2016 runs; and
-irscale's RBP, RBPres, TBG, U and AP against their C/W/L expressions."""
+document, rankings shorter and longer than the depth, topics only judged or only
+retrieved) and on CLEF eHealth 2016 runs; and irscale's RBP, RBPres, TBG, U and AP against
+their C/W/L expressions."""
 
 from __future__ import annotations
 
@@ -82,6 +83,10 @@ def collections(draw: st.DrawFn) -> dict[str, Any]:
         runs[topic] = list(zip(docs, scores, strict=True))  # ties: in this (file) order
         costs[topic] = draw(st.dictionaries(st.sampled_from(DOCS), st.sampled_from(
             [0.5, 1.0, 2.0, 3.0])))
+    if draw(st.booleans()):  # a topic judged but not retrieved: evaluated by neither tool
+        qrels["t9"] = {"d0": 1}
+    if draw(st.booleans()):  # a topic retrieved but not judged: not evaluated by irscale
+        runs["t8"], costs["t8"] = [("d0", 1)], {}
     return {"top": top, "qrels": qrels, "runs": runs, "costs": costs,
             "gain": draw(st.sampled_from(["linear", "exp", "binary"])),
             "rel": draw(st.integers(1, 2)),
@@ -131,6 +136,7 @@ def write(folder: Path, data: dict[str, Any]) -> dict[str, Path]:
 
 
 @pytest.mark.filterwarnings("ignore:label set 'cost'")  # when no retrieved document is priced
+@pytest.mark.filterwarnings("ignore:run .* no judgments are not evaluated")
 @pytest.mark.parametrize(("family", "params", "cutoff", "metric", "args"), SPECS,
                          ids=[name_of(s[0], s[1], s[2]) for s in SPECS])
 @settings(max_examples=30, deadline=None,
@@ -161,7 +167,10 @@ def test_every_output_is_cwl_evals(tmp_path, family, params, cutoff, metric, arg
                       cost_file=paths["costs"] if data["with_costs"] else None,
                       depth=depth, max_cost=data["maxcost"],
                       min_cost=data["mincost"])
+    assert {topic for topic, _ in got} == set(want) & set(data["qrels"])
     for topic, values in want.items():
+        if topic not in data["qrels"]:
+            continue
         for name, value in zip(names, values, strict=True):
             assert_close(got[(topic, name)], value, (topic, name))
 
