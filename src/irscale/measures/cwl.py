@@ -63,6 +63,7 @@ from typing import Literal
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.segments import padded_slots, ranges
 from ..core.subsets import memo
 from ..errors import MeasureError
 from .base import EvalContext, register
@@ -223,19 +224,26 @@ def vectors(jr: JudgedRankings, items: Elements, first: int, stop: int, params: 
     """The block of rankings ``first .. stop - 1`` over ranks 1..depth, in the worst case
     (the values reported) or the best case (of the residuals)."""
     depth = depth_of(params)
-    begin, end = int(jr.offsets[first]), int(jr.offsets[stop])
-    rank = jr.rank[begin:end]
-    kept = np.flatnonzero(rank <= depth) + begin
-    row, column = jr.segment[kept] - first, jr.rank[kept] - 1
+    shape = (stop - first, depth)
+    lengths = np.minimum(jr.lengths[first:stop], depth)
+    kept = ranges(jr.offsets[first:stop], lengths)  # the documents of ranks ≤ depth
+    full = int(lengths.sum()) == shape[0] * depth  # no padding: the documents fill the block
+    slots = None if full else padded_slots(lengths, depth)
+
+    def lay_out(values: np.ndarray, fill: float) -> np.ndarray:
+        if slots is None:
+            return values.reshape(shape)
+        out = np.full(shape[0] * depth, fill)
+        out[slots] = values
+        return out.reshape(shape)
+
     fill_cost = params["mincost"] if best else params["maxcost"]
-    gains = np.full((stop - first, depth), 1.0 if best else 0.0)
     values = items.gains[kept]
     if best:
         values = np.where(items.unjudged[kept], 1.0, values)
-    gains[row, column] = values
-    costs = np.full((stop - first, depth), fill_cost)
+    gains = lay_out(values, 1.0 if best else 0.0)
     given = items.costs[kept]
-    costs[row, column] = np.where(np.isnan(given), fill_cost, given)
+    costs = lay_out(np.where(np.isnan(given), fill_cost, given), fill_cost)
     total_rels = items.total_rels[first:stop]
     if best:
         total_rels = np.maximum(total_rels, (gains > 0).sum(axis=1))
