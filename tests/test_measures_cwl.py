@@ -379,3 +379,18 @@ def test_the_documented_example_is_what_cwl_eval_prints(tmp_path):
         ev = evaluate(qrels, run, names, ties="file-order")
         got = dict(ev.per_topic()[["measure", "value"]].values)
         assert [f"{got[name]:.4f}" for name in names] == row, measure_name
+
+
+def test_dynamic_bpm_moves_the_budget_by_hc():
+    """Zhang et al.'s dynamic budget K_j = K + hc·Σ_{m<j}(g(m) − gmed), worked by hand: no
+    gain, K = 5, hc = 1, gmed = 0.5 give K_j = 5.5 − j/2, and CC(j) = j < K_j up to j = 3:
+    the user reads 4 documents (5 with a static budget; cwl_eval's BPMDCWLMetric reads 5
+    whatever hc, as it never moves K)."""
+    jr = batch([[0] * 8], [[8, 1]])
+    assert measure("BPM(T=10,hc=1,gmed=0.5,depth=10,out=ED)@5", jr)[0] == 4.0
+    assert measure("BPM(T=10,depth=10,out=ED)@5", jr)[0] == 5.0
+    reference = METRICS["BPMD"](10.0, 5, 0.0, 1.0, 0.5)
+    from cwl.ruler.ranking import Ranking
+
+    reference.measure(Ranking("t", [0.0] * 8, [1.0] * 8, max_n=10))
+    assert reference.expected_items == 5.0
