@@ -82,6 +82,14 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "Omeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
     "Pmeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
     "Pplus": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
+    # stops acts with stop=gu (the default), gamma with stop=rb; cutoff also divides stop=u
+    "NCU": ("", {"stop": ("u", "rb"), "beta": ("0", "2"), "gain": ("linear", "exp"),
+                 "stops": ("exp", "1:1:1"), "gamma": ("0.2", "0.9"), "cutoff": ("2", "5")}),
+    "WRR": ("", {"betas": ("-3:0:0", "0:-3:0")}),
+    "NSR": ("", {"gain": ("linear", "exp"), "cutoff": ("2", "5")}),
+    "GAP": ("", {"thresholds": ("uniform", "0.1:0.1:0.8")}),
+    "gAP": ("", {"gain": ("linear", "exp")}),
+    "AUCPR": ("", {"interp": ("trapezoid", "step")}),
     # alpha acts in the distance model (the default)
     "MP": ("", {"model": ("uniform", "distance"), "alpha": ("0.5", "2"), "recall": ("0", "1")}),
     "SBTO": ("", {"cutoff": ("2", "5")}),
@@ -103,7 +111,7 @@ SPECIAL_BASES = {
     ("rrM", "psat"): PCLICK, ("rrM", "gain"): PCLICK, ("rrM", "maxrel"): PCLICK,
     ("DCG", "discount"): "", ("nDCG", "discount"): "",
     ("Q", "norm"): "", ("AP", "norm"): "", ("uRBP", "threshold"): "gain=linear",
-    ("uRBP", "u"): "gain=linear",
+    ("uRBP", "u"): "gain=linear", ("NCU", "gamma"): "stop=rb",
     # deflen: the length of documents missing from the label set
     ("TBG", "deflen"): "lengths=partial", ("U", "deflen"): "lengths=partial",
 }
@@ -199,7 +207,7 @@ NEEDS = {"uM": PCLICK, "rrM": PCLICK}
 NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": "@0.5"}
 NEEDS_CUTOFF.update({family: "@5" for family, own in CWL_CASES.items() if "cutoff" in own})
 #: ... where condensed needs another cut-off to act on this data.
-CONDENSED_CUTOFF = {"Success": "@2"}
+CONDENSED_CUTOFF = {"Success": "@2", "NSR": "@2"}
 
 
 def values(name: str, **options) -> dict[str, np.ndarray]:

@@ -25,12 +25,14 @@ def other_names(family: Family) -> list[str]:
     for a trec_eval family (``AP`` and ``AP@k`` for map and map_cut)."""
     names = list(family.aliases)
     if family.context == "rankings":
-        from .names import ALIASES, IR_NAMES
+        from .names import ALIASES, IR_NAMES, PRESETS
 
         names += [f"{ir}@k" if with_cutoff == family.name and plain != family.name else ir
                   for ir, (plain, with_cutoff) in IR_NAMES.items()
                   if family.name in (plain, with_cutoff) and ir != family.name]
         names += [alias for alias, target in ALIASES.items() if target == family.name]
+        names += [f"{alias} ({','.join(f'{k}={v}' for k, v in fixed.items())})"
+                  for alias, (target, fixed) in PRESETS.items() if target == family.name]
     return list(dict.fromkeys(names))
 
 

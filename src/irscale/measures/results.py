@@ -243,7 +243,8 @@ class Evaluation(RunSummaries):
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=wanted, allow_missing=allow_missing)
 
-    def compare(self, baseline: str, test: str = "t", *, correction: str | None = "holm",
+    def compare(self, baseline: str | Sequence[str], test: str = "t", *,
+                correction: str | None = "holm",
                 alpha: float = 0.05, alternative: str = "two-sided",
                 measures: Sequence[str] | None = None, **options: object) -> pd.DataFrame:
         """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
