@@ -40,7 +40,7 @@ def _signature(family: Family, params: list[dict[str, str]]) -> str:
     """The name with its parameters and their defaults: ``RBP(p=0.8, gain=linear,
     maxrel=none)``, ``P.5,10,...`` (trec_eval's), ``ROUGE-<n>(...)``, ``alpha-nDCG(...)@k``
     (``[@k]``: an optional cut-off; in judged rankings, where every family takes one, shown
-    for the families that use k themselves)."""
+    for the families that use k themselves, as ``@k`` where they need one)."""
     name = family.name
     if isinstance(family.params, GainPairs):  # trec_eval's spelling: name.parameters
         return f"{name}[.level=gain,...]"
@@ -54,7 +54,8 @@ def _signature(family: Family, params: list[dict[str, str]]) -> str:
                        for p in params if p["name"] not in hidden)
     cutoff = {"required": "@k", "optional": "[@k]", "none": ""}[family.cutoff]
     if family.context == "rankings":
-        cutoff = "[@k]" if "cutoff" in getattr(family.params, "keywords", {}) else ""
+        takes = "cutoff" in getattr(family.params, "keywords", {})
+        cutoff = ("@k" if family.cutoff == "required" else "[@k]") if takes else ""
     return f"{name}({inside}){cutoff}" if inside else f"{name}{cutoff}"
 
 
