@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -43,10 +43,9 @@ from .abtest import _column, _groups
 __all__ = ["oec_test", "parse_oec"]
 
 
-@dataclass(frozen=True)
-class Component:
-    """One weighted measure of an OEC: the mean of ``numerator`` (``denominator`` None) or
-    the ratio of their sums."""
+class Component(NamedTuple):
+    """One weighted measure of an OEC (a value, not a result): the mean of ``numerator``
+    (``denominator`` None) or the ratio of their sums."""
 
     weight: float
     numerator: str
