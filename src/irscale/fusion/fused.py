@@ -98,7 +98,7 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     >>> a = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}
     >>> b = {"q1": {"d3": 9.0, "d1": 5.0}}
     >>> fused = fuse({"a": a, "b": b}, method="rrf")
-    >>> fused.docno.to_pylist(), [round(s, 6) for s in fused.score]
+    >>> fused.docno.to_pylist(), fused.score.round(6).tolist()
     (['d1', 'd3', 'd2'], [0.032522, 0.032266, 0.016129])
     """
     from ..io.sources import as_runs
