@@ -805,6 +805,43 @@ FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid 
                     ("--step",), "S")
 
 
+def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
+                 weights: object = None) -> tuple[str, str, float, list[float] | None]:
+    """The parameters of a fusion checked together, before any run is read:
+    ``(method, norm, k, weights)`` in canonical form; ``norm`` resolved (``min-max`` for a
+    score method, ``none`` for a rank method, which refuses any other); ``k`` for rrf
+    only; ``weights`` (finite numbers) for wsum only. Their count is checked against the
+    runs' by :func:`check_weight_count`."""
+    method = str(FUSION_METHOD.check(method))
+    rank_method = method in FUSION_RANK_METHODS
+    norm = ("none" if rank_method else "min-max") if norm is None else \
+        str(FUSION_NORM.check(norm))
+    if rank_method and norm != "none":
+        raise ParameterError(f"norm: {method} reads each run's ranking only; a "
+                             f"normalisation ({norm}) would change nothing or add unranked "
+                             "documents: leave norm unset", param="norm")
+    k = float(FUSION_K.check(k))
+    if k != FUSION_K.default and method != "rrf":
+        raise ParameterError(f"k applies to rrf only, not to {method}", param="k")
+    if weights is None:
+        return method, norm, k, None
+    if method != "wsum":
+        raise ParameterError(f"weights apply to wsum only, not to {method}", param="weights")
+    if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__"):
+        raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
+                             f"{shown(weights)}", param="weights")
+    return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
+
+
+def check_weight_count(weights: list[float] | None, runs: int) -> None:
+    """Two runs at least, and one weight per run where weights are given."""
+    if runs < 2:
+        raise ParameterError(f"fusion needs two runs at least, got {runs}")
+    if weights is not None and len(weights) != runs:
+        raise ParameterError(f"weights: {len(weights)} weights for {runs} runs (one per "
+                             "run, in order)", param="weights")
+
+
 def check_fusion_step(value: object) -> int:
     """The number of grid steps ``1/step`` of :data:`FUSION_STEP` (``step`` must divide 1
     within 1e-9: 0.1, 0.05, 0.25 do; 0.3 does not)."""

@@ -9,48 +9,10 @@ import numpy as np
 import pyarrow as pa
 
 from ..core.inputs import Run
-from ..core.params import (
-    FUSION_K,
-    FUSION_METHOD,
-    FUSION_NORM,
-    FUSION_RANK_METHODS,
-    FUSION_WEIGHT,
-)
-from ..errors import ParameterError
+from ..core.params import check_fusion, check_weight_count
 from .methods import combine
 from .normalize import normalize
 from .table import FusionTable, fusion_table
-
-
-def check_fusion(method: object, norm: object, n_runs: int, *, k: object = 60.0,
-                 weights: object = None) -> tuple[str, str, float, list[float] | None]:
-    """The fusion's parameters checked at the edge (``irscale:`` errors naming them):
-    ``(method, norm, k, weights)`` canonical, ``norm`` resolved (min-max by default for a
-    score method, none for a rank method, which refuses any other)."""
-    if n_runs < 2:
-        raise ParameterError(f"fusion needs two runs at least, got {n_runs}")
-    method = str(FUSION_METHOD.check(method))
-    rank_method = method in FUSION_RANK_METHODS
-    norm = ("none" if rank_method else "min-max") if norm is None else FUSION_NORM.check(norm)
-    if rank_method and norm != "none":
-        raise ParameterError(f"norm: {method} reads each run's ranking only; a "
-                             f"normalisation ({norm}) would change nothing or add unranked "
-                             "documents: leave norm unset", param="norm")
-    k = float(FUSION_K.check(k))
-    if k != FUSION_K.default and method != "rrf":
-        raise ParameterError(f"k applies to rrf only, not to {method}", param="k")
-    if weights is not None:
-        if method != "wsum":
-            raise ParameterError(f"weights apply to wsum only, not to {method}",
-                                 param="weights")
-        if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence | np.ndarray):
-            raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
-                                 f"{weights!r}", param="weights")
-        weights = [FUSION_WEIGHT.check(weight, "weights") for weight in weights]
-        if len(weights) != n_runs:
-            raise ParameterError(f"weights: {len(weights)} weights for {n_runs} runs (one "
-                                 "per run, in order)", param="weights")
-    return method, norm, k, weights
 
 
 def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 60.0,
@@ -103,10 +65,11 @@ def fuse(runs: Any, method: str = "rrf", *, norm: str | None = None, k: float = 
     """
     from ..io.sources import as_runs
 
+    method, norm, k, checked = check_fusion(method, norm, k, weights)
     read = as_runs(runs)
-    method, norm, k, weights = check_fusion(method, norm, len(read), k=k, weights=weights)
+    check_weight_count(checked, len(read))
     table = normalize(fusion_table(read), norm)
-    return fused_run(table, combine(table, method, k=k, weights=weights), name or method)
+    return fused_run(table, combine(table, method, k=k, weights=checked), name or method)
 
 
 def fused_run(table: FusionTable, fused: np.ndarray, name: str) -> Run:

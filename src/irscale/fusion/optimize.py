@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from ..core.inputs import Run
-from ..core.params import check_fusion_step
+from ..core.params import check_fusion, check_fusion_step, check_weight_count
 from ..errors import ParameterError
-from .fused import check_fusion, fused_run
+from .fused import fused_run
 from .methods import combine
 from .normalize import normalize
 from .table import fusion_table
@@ -106,9 +106,11 @@ def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | N
     from ..evaluation import evaluate
     from ..io.sources import as_runs
 
+    _, norm, _, _ = check_fusion("wsum", norm)
+    steps = check_fusion_step(step)
     read = as_runs(runs)
-    _, norm, _, _ = check_fusion("wsum", norm, len(read))
-    grid = weight_grid(len(read), check_fusion_step(step))
+    check_weight_count(None, len(read))
+    grid = weight_grid(len(read), steps)
     table = normalize(fusion_table(read), norm)
     values = np.empty(len(grid))
     label = measure
