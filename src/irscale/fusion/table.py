@@ -68,8 +68,9 @@ def fusion_table(runs: Sequence[Run]) -> FusionTable:
         docs.append(run.docno.take(pa.array(rows)))
         scores.append(np.asarray(run.score, dtype=np.float64)[rows])
         runs_of.append(np.full(len(code), index))
-    encoded = pa.chunked_array([chunk for part in docs for chunk in part.chunks],
-                               type=pa.string()).combine_chunks().dictionary_encode()
+    encoded = pa.chunked_array([pc.cast(chunk, pa.large_string()) for part in docs
+                                for chunk in part.chunks],
+                               type=pa.large_string()).combine_chunks().dictionary_encode()
     docnos = encoded.dictionary
     doc = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     code = np.concatenate(codes).astype(np.int64)
