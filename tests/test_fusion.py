@@ -140,3 +140,34 @@ def test_optimize_fusion_picks_the_last_best_vector():
     assert list(best.to_frame().columns) == ["a", "b", "P@1"]
     with pytest.raises(ParameterError, match="step"):
         optimize_fusion(qrels, {"a": a, "b": b}, "P@1", step=0.3)
+
+
+def _copeland_order(rankings: list[list[str]]) -> list[str]:
+    """CondorcetFuse's order by brute force: Copeland score (wins less losses, a ranked
+    document above an unranked one, no preference between two unranked), ties by docno
+    descending."""
+    docs = sorted({d for ranking in rankings for d in ranking})
+    place = [{d: i for i, d in enumerate(ranking)} for ranking in rankings]
+    inf = float("inf")
+
+    def margin(x: str, y: str) -> int:
+        return sum((p.get(x, inf) < p.get(y, inf)) - (p.get(y, inf) < p.get(x, inf))
+                   for p in place)
+
+    score = {x: sum((margin(x, y) > 0) - (margin(x, y) < 0) for y in docs if y != x)
+             for x in docs}
+    return sorted(docs, key=lambda d: (-score[d], [-b for b in d.encode()]))
+
+
+def test_condorcet_equals_brute_force_with_missing_documents():
+    rng = np.random.default_rng(5)
+    docs = [f"d{i:02d}" for i in range(40)]
+    topics = {f"q{t}": [list(rng.choice(docs, rng.integers(1, 30), replace=False))
+                        for _ in range(4)] for t in range(6)}
+    runs = {f"r{r}": {t: {d: float(len(rk[r]) - i) for i, d in enumerate(rk[r])}
+                      for t, rk in topics.items()} for r in range(4)}
+    got = ranked(fuse(runs, "condorcet"))
+    for topic, rankings in topics.items():
+        order = _copeland_order(rankings)
+        assert [d for d, _ in got[topic]] == order
+        assert [s for _, s in got[topic]] == [float(len(order) - i) for i in range(len(order))]

@@ -21,33 +21,43 @@ import numpy as np
 
 from .table import FusionTable
 
-#: The most document pairs compared at once (bounds the memory of a block).
+#: The most document pairs compared at once (bounds the memory of a block: 4 bytes a pair).
 BLOCK_PAIRS = 1 << 22
+#: The rank of a document a run does not retrieve (below every rank).
+UNRANKED = np.iinfo(np.int32).max
 
 
 def copeland(table: FusionTable) -> np.ndarray:
     """The Copeland score of every pair (module documentation): wins less losses against
-    the other documents of its topic, computed by blocks of at most :data:`BLOCK_PAIRS`
-    document pairs."""
+    the other documents of its topic.
+
+    Topics are taken in blocks of similar sizes (those of ``m`` documents with
+    ``2^(b-1) < m ≤ 2^b``, as many as fit :data:`BLOCK_PAIRS` pairs), each block laid out as
+    a ``topics × M × M`` array (``M`` its largest topic, shorter topics padded), so that the
+    preferences of every pair of a block come from whole-array comparisons."""
     starts = table.topic_starts
-    first = starts[table.pair_topic]
-    width = np.diff(starts)[table.pair_topic]  # the candidates of each pair's topic
-    rank = np.where(table.present, table.rank, np.iinfo(np.int64).max)
+    sizes = np.diff(starts)
+    rank = np.where(table.present, table.rank, UNRANKED).astype(np.int32)
     score = np.zeros(len(rank), dtype=np.int64)
-    ends = np.cumsum(width)
-    begin = 0
-    while begin < len(rank):
-        end = max(int(np.searchsorted(ends, ends[begin] - width[begin] + BLOCK_PAIRS,
-                                      side="right")), begin + 1)
-        x = np.repeat(np.arange(begin, end), width[begin:end])
-        offset = np.arange(len(x)) - np.repeat(np.cumsum(width[begin:end]) - width[begin:end],
-                                               width[begin:end])
-        y = first[x] + offset
-        prefers_x = (rank[x] < rank[y]).sum(axis=1)  # two misses: no preference
-        prefers_y = (rank[y] < rank[x]).sum(axis=1)
-        score[begin:end] = np.bincount(x - begin, weights=np.sign(prefers_x - prefers_y),
-                                       minlength=end - begin).astype(np.int64)
-        begin = end
+    bucket = np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64)
+    for b in np.unique(bucket):
+        topics = np.flatnonzero(bucket == b)
+        width = int(sizes[topics].max())
+        per_block = max(1, BLOCK_PAIRS // (width * width))
+        for first in range(0, len(topics), per_block):
+            block = topics[first:first + per_block]
+            places = np.arange(width)
+            valid = places[None, :] < sizes[block][:, None]
+            rows = np.where(valid, starts[block][:, None] + places[None, :], 0)
+            ranks = np.where(valid[:, :, None], rank[rows], UNRANKED)  # topics × M × runs
+            # margin[t, i, j]: runs preferring document i to j less runs preferring j to i
+            margin = np.zeros((len(block), width, width), dtype=np.int16)
+            for run in range(ranks.shape[2]):
+                column = ranks[:, :, run]
+                margin += column[:, None, :] > column[:, :, None]
+                margin -= column[:, None, :] < column[:, :, None]
+            wins = (np.sign(margin) * valid[:, None, :]).sum(axis=2)
+            score[rows[valid]] = wins[valid]
     return score
 
 
