@@ -171,3 +171,15 @@ def test_condorcet_equals_brute_force_with_missing_documents():
         order = _copeland_order(rankings)
         assert [d for d, _ in got[topic]] == order
         assert [s for _, s in got[topic]] == [float(len(order) - i) for i in range(len(order))]
+
+
+def test_trec_lines_read_back_to_the_same_run():
+    from irscale.io.trec_write import ranked_run_text
+
+    fused = fuse({"a": A, "b": B}, "combmnz", norm="zmuv")
+    text = ranked_run_text(fused, "mix")
+    assert text.splitlines()[0].split()[3:] == [b"1", text.splitlines()[0].split()[4], b"mix"]
+    back = read_run(text)
+    assert back.name == "mix"
+    assert back.docno.to_pylist() == fused.docno.to_pylist()
+    assert back.score.tolist() == fused.score.tolist()  # shortest round-trip digits

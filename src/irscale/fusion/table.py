@@ -79,7 +79,7 @@ def fusion_table(runs: Sequence[Run]) -> FusionTable:
     n_pairs, n_runs = len(unique), len(runs)
     run_of = np.concatenate(runs_of)
     score = np.zeros((n_pairs, n_runs))
-    rank = np.zeros((n_pairs, n_runs), dtype=np.int64)
+    rank = np.zeros((n_pairs, n_runs), dtype=np.int32)
     score[pair, run_of] = np.concatenate(scores)
     rank[pair, run_of] = np.concatenate(ranks)
     size = np.zeros((len(topics), n_runs), dtype=np.int64)

@@ -66,8 +66,9 @@ def ranked_run_text(run: Run, tag: str) -> bytes:
     starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
     counts = np.diff(np.concatenate((starts, [n])))
     ranks = np.arange(n) - np.repeat(starts, counts) + 1
+    text = pa.large_string()
     lines = pc.binary_join_element_wise(
-        topics, pa.array(["Q0"] * n), run.docno.combine_chunks(),
-        pc.cast(pa.array(ranks), pa.string()), pc.cast(pa.array(run.score), pa.string()),
-        pa.array([tag] * n), " ")
+        pc.cast(topics, text), pa.array(["Q0"] * n, text),
+        pc.cast(run.docno.combine_chunks(), text), pc.cast(pa.array(ranks), text),
+        pc.cast(pa.array(run.score), text), pa.array([tag] * n, text), pa.scalar(" ", text))
     return ("\n".join(lines.to_pylist()) + "\n").encode()
