@@ -5,14 +5,16 @@ Every module under ``src/irscale`` is read as source (nothing is imported) and e
 methods, under ``if TYPE_CHECKING:``, relative or absolute. A module's layer is that of its
 top-level package (or top-level module) of ``irscale``:
 
-    errors < core, parallel < io < measures < evaluation, datasets, text < stats < scales
+    errors < core, parallel < io < measures < evaluation, datasets, text, fusion < stats
+    < scales
     < meta, collections, online < plots < report < cli, __main__
 
 ``core`` holds the data model (inputs, judged rankings, score matrices), ``parallel`` the
 executors every parallel loop runs on (local threads or Dask), ``io`` reads and
 writes it, ``measures`` compute on judged rankings, ``evaluation`` (and ``datasets``, which
 evaluates bundled collections, and ``text``, which evaluates sessions and texts) runs
-measures over qrels and runs, ``stats`` tests score matrices, ``scales`` builds interval
+measures over qrels and runs, ``fusion`` combines runs (and evaluates them to search
+weights), ``stats`` tests score matrices, ``scales`` builds interval
 scales (using evaluation and stats), ``meta`` evaluates measures and tests (using all of
 them), and ``cli`` is the command. Modules of one layer may import each other.
 ``irscale/__init__.py`` is exempt: it re-exports the public API lazily (PEP 562).
@@ -49,6 +51,7 @@ LAYERS: dict[str, int] = {
     "evaluation_prefs": 4,
     "text": 4,
     "datasets": 4,
+    "fusion": 4,
     "stats": 5,
     "scales": 6,
     "meta": 7,

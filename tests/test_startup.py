@@ -227,6 +227,10 @@ COMBINATIONS = [
     (["online", "simulate-clicks", "q", "r", "--format", "parquet"], "-o"),
     (["online", "sensitivity", "q", "a"], "two or more"),
     (["report", "q", "a", "b", "--seed", "1"], "--seed"),
+    (["fuse", "a", "b", "--method", "rrf", "--norm", "zmuv"], "--norm"),
+    (["fuse", "a", "b", "--method", "combsum", "--weights", "1,2"], "--weights"),
+    (["fuse", "a", "b", "--method", "rrf", "--qrels", "q"], "--qrels"),
+    (["fuse", "a", "b", "--method", "wsum", "--optimize"], "--qrels"),
 ]
 
 

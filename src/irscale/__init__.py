@@ -21,6 +21,8 @@ _EXPORTS: dict[str, str] = {
     "evaluate": ".evaluation",
     "evaluate_many": ".evaluation_many",
     "evaluate_sessions": ".text.sessions",
+    "fuse": ".fusion",
+    "optimize_fusion": ".fusion",
     "IrscaleError": ".errors",
     "Qrels": ".core.inputs",
     "Run": ".core.inputs",
@@ -53,8 +55,10 @@ __all__ = [
     "evaluate",
     "evaluate_many",
     "evaluate_sessions",
+    "fuse",
     "meta",
     "online",
+    "optimize_fusion",
     "paired_t",
     "pairwise_tests",
     "parse_measures",
@@ -98,6 +102,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError
     from .evaluation import Evaluation, evaluate
+    from .fusion import fuse, optimize_fusion
     from .io.diversity import read_diversity_qrels, read_intent_probabilities
     from .io.sessions import read_session_run
     from .io.sources import read_qrels, read_run, read_runs

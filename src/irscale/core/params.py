@@ -776,3 +776,82 @@ NDEVAL_RISK_ALPHA = Param("risk_alpha", RISK_ALPHA, "0", "diversity, --format nd
 #: The run length of the report's robustness panel (:func:`irscale.report.build_report`).
 SCALE_DEPTH = Param("scale_depth", LENGTH, 10, "run length N of the robustness panel for "
                     "measures without a cut-off", ("--scale-depth",), "N")
+
+# --------------------------------------------------------------------------- rank fusion
+#: The fusion methods of :func:`irscale.fusion.fuse` (ranx's names as aliases). Score
+#: methods combine (normalised) scores; rank methods read each run's ranking only.
+FUSION_SCORE_METHODS: tuple[str, ...] = ("combsum", "combmnz", "combmax", "combmin",
+                                         "combmed", "combanz", "wsum")
+FUSION_RANK_METHODS: tuple[str, ...] = ("rrf", "isr", "log-isr", "bordafuse", "condorcet")
+FUSION_METHOD = Param(
+    "method", Names("fusion method", (*FUSION_SCORE_METHODS, *FUSION_RANK_METHODS),
+                    {"sum": "combsum", "mnz": "combmnz", "max": "combmax", "min": "combmin",
+                     "med": "combmed", "anz": "combanz", "log_isr": "log-isr",
+                     "weighted-sum": "wsum"}, fold=True),
+    None, "fusion method", ("--method",), "METHOD")
+#: Score normalisations per run and topic (:func:`irscale.fusion.fuse`; ranx's names).
+FUSION_NORMS: tuple[str, ...] = ("none", "min-max", "max", "sum", "zmuv", "rank", "borda")
+FUSION_NORM = Param(
+    "norm", Names("normalisation", FUSION_NORMS,
+                  {"min_max": "min-max", "z-score": "zmuv", "zscore": "zmuv"}, fold=True),
+    None, "score normalisation per run and topic, before a score method",
+    ("--norm",), "NORM", unset="min-max for score methods; rank methods take none")
+#: Reciprocal rank fusion's constant k (Cormack et al. 2009: 60), spelt as pooling's.
+FUSION_K = Param("k", RRF_K, DEFAULT_RRF_K, "RRF constant k of 1/(k + rank), rrf only",
+                 ("--k",), "K")
+#: A weight of the weighted sum (any finite number).
+FUSION_WEIGHT = Reals()
+FUSION_WEIGHTS = Param("weights", FUSION_WEIGHT, None, "wsum: one weight per run, in order",
+                       ("--weights",), "W,W,...", unset="1 each")
+#: The grid step of weight optimisation: weights are multiples of it summing to 1.
+FUSION_STEP = Param("step", Reals(0.0, 1.0, "(]"), 0.1, "optimisation: the grid step of "
+                    "the weights (multiples of it summing to 1; 1/step an integer)",
+                    ("--step",), "S")
+
+
+def check_fusion(method: object, norm: object, k: object = DEFAULT_RRF_K,
+                 weights: object = None) -> tuple[str, str, float, list[float] | None]:
+    """The parameters of a fusion checked together, before any run is read:
+    ``(method, norm, k, weights)`` in canonical form; ``norm`` resolved (``min-max`` for a
+    score method, ``none`` for a rank method, which refuses any other); ``k`` for rrf
+    only; ``weights`` (finite numbers) for wsum only. Their count is checked against the
+    runs' by :func:`check_weight_count`."""
+    method = str(FUSION_METHOD.check(method))
+    rank_method = method in FUSION_RANK_METHODS
+    norm = ("none" if rank_method else "min-max") if norm is None else \
+        str(FUSION_NORM.check(norm))
+    if rank_method and norm != "none":
+        raise ParameterError(f"norm: {method} reads each run's ranking only; a "
+                             f"normalisation ({norm}) would change nothing or add unranked "
+                             "documents: leave norm unset", param="norm")
+    k = float(FUSION_K.check(k))
+    if k != FUSION_K.default and method != "rrf":
+        raise ParameterError(f"k applies to rrf only, not to {method}", param="k")
+    if weights is None:
+        return method, norm, k, None
+    if method != "wsum":
+        raise ParameterError(f"weights apply to wsum only, not to {method}", param="weights")
+    if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__"):
+        raise ParameterError(f"weights must be a sequence of numbers, one per run, got "
+                             f"{shown(weights)}", param="weights")
+    return method, norm, k, [FUSION_WEIGHT.check(w, "weights") for w in cast(Any, weights)]
+
+
+def check_weight_count(weights: list[float] | None, runs: int) -> None:
+    """Two runs at least, and one weight per run where weights are given."""
+    if runs < 2:
+        raise ParameterError(f"fusion needs two runs at least, got {runs}")
+    if weights is not None and len(weights) != runs:
+        raise ParameterError(f"weights: {len(weights)} weights for {runs} runs (one per "
+                             "run, in order)", param="weights")
+
+
+def check_fusion_step(value: object) -> int:
+    """The number of grid steps ``1/step`` of :data:`FUSION_STEP` (``step`` must divide 1
+    within 1e-9: 0.1, 0.05, 0.25 do; 0.3 does not)."""
+    step = FUSION_STEP.check(value)
+    count = round(1.0 / step)
+    if abs(count * step - 1.0) > 1e-9:
+        raise ParameterError(f"step must divide 1 (0.1, 0.05, 0.25 ...), got {shown(value)}",
+                             param="step")
+    return count

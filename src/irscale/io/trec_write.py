@@ -51,3 +51,24 @@ def write_run(run: Run, path: str | os.PathLike) -> None:
         pa.array([repr(float(s)) for s in run.score[order]]),
         pa.array([run.name] * n),
     ])
+
+
+def ranked_run_text(run: Run, tag: str) -> bytes:
+    """``qid Q0 docno rank score tag`` lines of ``run`` in its rows' order, which must be
+    each topic's ranking (a fused run's: :func:`irscale.fusion.fuse`); ranks count from 1
+    within a topic, scores are written in the shortest form that reads back the same
+    double."""
+    n = len(run)
+    if n == 0:
+        return b""
+    topics = run.topic.combine_chunks()
+    codes = pc.dictionary_encode(topics).indices.to_numpy(zero_copy_only=False)
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    counts = np.diff(np.concatenate((starts, [n])))
+    ranks = np.arange(n) - np.repeat(starts, counts) + 1
+    text = pa.large_string()
+    lines = pc.binary_join_element_wise(
+        pc.cast(topics, text), pa.array(["Q0"] * n, text),
+        pc.cast(run.docno.combine_chunks(), text), pc.cast(pa.array(ranks), text),
+        pc.cast(pa.array(run.score), text), pa.array([tag] * n, text), pa.scalar(" ", text))
+    return ("\n".join(lines.to_pylist()) + "\n").encode()

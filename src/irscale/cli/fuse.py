@@ -1,0 +1,105 @@
+"""``irscale fuse``: several runs fused into one TREC run (:mod:`irscale.fusion`; usage:
+``docs/cli.md``, methods: ``docs/fusion.md``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.params import (
+    FUSION_K,
+    FUSION_METHOD,
+    FUSION_NORM,
+    FUSION_STEP,
+    FUSION_WEIGHT,
+    FUSION_WEIGHTS,
+    check_fusion,
+)
+from ..errors import ParameterError
+from .main import given
+from .options import add_param
+from .outputs import add_output, declare_inputs, declare_outputs, open_output
+from .rules import Rule, add_rules, check_options
+
+
+def add_parser(subparsers) -> None:
+    """Register ``irscale fuse``."""
+    parser = subparsers.add_parser(
+        "fuse", help="fuse runs into one (CombSUM, CombMNZ, RRF, BordaFuse, Condorcet ...)",
+        description="Fuse two runs or more into one TREC run, as ranx's fuse does: a score "
+        "method (combsum, combmnz, combmax, combmin, combmed, combanz, wsum) after a score "
+        "normalisation per run and topic, or a rank method (rrf, isr, log-isr, bordafuse, "
+        "condorcet). With --optimize, the weights of wsum are searched on a grid for the "
+        "best mean of --measure on the --qrels topics. The run is written whole once "
+        "complete, never over an input.")
+    parser.add_argument("runs", nargs="+", metavar="RUN",
+                        help="run files (TREC, plain or gzip, or Parquet), folders or glob "
+                        "patterns; weights follow this order")
+    add_param(parser, FUSION_METHOD, required=True)
+    add_param(parser, FUSION_NORM)
+    add_param(parser, FUSION_K)
+    add_param(parser, FUSION_WEIGHTS, many=True, domain=FUSION_WEIGHT, item="a weight",
+              unique=False)
+    parser.add_argument("--optimize", action="store_true",
+                        help="wsum: search the weights on a grid for the best mean of "
+                        "--measure on --qrels (the training topics)")
+    parser.add_argument("--qrels", metavar="FILE", help="--optimize: the training qrels")
+    parser.add_argument("--measure", default="AP", metavar="MEASURE",
+                        help="--optimize: the measure maximised, one value per topic "
+                        "(default: AP)")
+    add_param(parser, FUSION_STEP)
+    parser.add_argument("--weights-out", metavar="FILE",
+                        help="--optimize: write every weight vector tried and its mean "
+                        "(CSV) to FILE")
+    parser.add_argument("--run-tag", metavar="TAG",
+                        help="the run tag of the output's lines (default: the method)")
+    add_output(parser, what="fused run")
+    declare_inputs(parser, "runs", "--qrels")
+    declare_outputs(parser, "--weights-out")
+    optimizing = "{options} {applies} to --optimize only"
+    add_rules(parser,
+              Rule(("qrels", "measure", "step", "weights_out"), lambda a: a.optimize,
+                   optimizing),
+              Rule(("weights",), lambda a: not a.optimize,
+                   "--weights and --optimize: the weights are given or searched, not both"),
+              _optimize_needs)
+    parser.set_defaults(func=run)
+
+
+def _optimize_needs(args: argparse.Namespace) -> None:
+    """The fusion's options checked together (:func:`~irscale.core.params.check_fusion`);
+    ``--optimize`` searches wsum's weights on ``--qrels``."""
+    check_fusion(args.method, args.norm, args.k, args.weights)
+    if not args.optimize:
+        return
+    if FUSION_METHOD.check(args.method) != "wsum":
+        raise ParameterError(f"--optimize searches the weights of wsum, not of --method "
+                             f"{args.method}")
+    if args.qrels is None:
+        raise ParameterError("--optimize needs --qrels FILE (the training topics)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """``irscale fuse``: the fused run, written whole to ``-o``."""
+    check_options(args)
+    from ..io.trec_write import ranked_run_text
+
+    runs = list(args.runs)
+    if args.optimize:
+        from ..fusion import optimize_fusion
+
+        found = optimize_fusion(args.qrels, runs, args.measure, norm=args.norm,
+                                step=args.step, name=args.run_tag)
+        fused = found.run
+        if given(args, "weights_out"):
+            from ..io.files import atomic_output
+
+            with atomic_output(args.weights_out, "w", force=args.force) as stream:
+                found.to_frame().to_csv(stream, index=False)
+    else:
+        from ..fusion import fuse
+
+        fused = fuse(runs, args.method, norm=args.norm, k=args.k, weights=args.weights,
+                     name=args.run_tag)
+    with open_output(args) as stream:
+        stream.write(ranked_run_text(fused, args.run_tag or fused.name))
+    return 0

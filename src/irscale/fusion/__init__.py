@@ -1,0 +1,16 @@
+"""Rank fusion: several runs combined into one (``docs/fusion.md``).
+
+:func:`fuse` combines runs by one of the score methods (CombSUM, CombMNZ, CombMAX, CombMIN,
+CombMED, CombANZ: Fox and Shaw 1994; the weighted sum) after a score normalisation per run
+and topic, or by one of the rank methods (RRF: Cormack et al. 2009; ISR and log-ISR:
+Mourão et al. 2014; BordaFuse: Aslam and Montague 2001; CondorcetFuse: Montague and Aslam
+2002). :func:`optimize_fusion` searches the weights of the weighted sum on a grid for the
+best mean of a measure on training qrels, as ranx's ``optimize_fusion``.
+"""
+
+from __future__ import annotations
+
+from .fused import fuse
+from .optimize import FusionWeights, optimize_fusion
+
+__all__ = ["FusionWeights", "fuse", "optimize_fusion"]

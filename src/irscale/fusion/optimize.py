@@ -1,0 +1,131 @@
+"""The weights of the weighted sum searched on a grid for the best mean of a measure on
+training qrels, as ranx's ``optimize_fusion`` (``docs/fusion.md``).
+
+The grid holds every vector of weights that are multiples of ``step`` and sum to 1
+(``1/step`` must be an integer: the compositions of ``1/step`` into one part per run,
+counted exactly; ranx keeps a vector only when its floating-point sum is exactly 1.0, which
+drops some, e.g. 62 of the 66 vectors of three runs with step 0.1). The vectors are tried in
+lexicographic order of the weights, and the last of those with the best mean wins, as
+ranx's ``>=`` comparison picks it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.inputs import Run
+from ..core.params import check_fusion, check_fusion_step, check_weight_count
+from ..errors import ParameterError
+from .fused import fused_run
+from .methods import combine
+from .normalize import normalize
+from .table import fusion_table
+
+#: Fused runs evaluated in one call while the grid is searched.
+BATCH = 32
+
+
+@dataclass(frozen=True, eq=False)
+class FusionWeights:
+    """The best weights found (:func:`optimize_fusion`): ``weights`` (one per run, in the
+    runs' order), the fused ``run`` they give, the ``measure``'s mean ``value`` on the
+    training qrels, and every vector tried (``grid``: vectors × runs) with its mean
+    (``values``)."""
+
+    weights: tuple[float, ...]
+    run: Run
+    measure: str
+    value: float
+    grid: np.ndarray
+    values: np.ndarray
+    runs: tuple[str, ...]
+
+    def to_frame(self):
+        """Every vector tried: one column per run's weight, then the measure's mean."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.grid, columns=list(self.runs))
+        frame[self.measure] = self.values
+        return frame
+
+    def __repr__(self) -> str:
+        return (f"FusionWeights(weights={self.weights}, {self.measure}={self.value:.4f}, "
+                f"{len(self.values)} vectors tried)")
+
+
+def weight_grid(n_runs: int, steps: int) -> np.ndarray:
+    """Every vector of ``n_runs`` multiples of ``1/steps`` summing to 1, in lexicographic
+    order (stars and bars: the places of ``n_runs − 1`` bars among ``steps + n_runs − 1``)."""
+    bars = np.array(list(itertools.combinations(range(steps + n_runs - 1), n_runs - 1)),
+                    dtype=np.int64).reshape(-1, n_runs - 1)
+    edges = np.hstack([np.full((len(bars), 1), -1), bars,
+                       np.full((len(bars), 1), steps + n_runs - 1)])
+    counts = np.diff(edges, axis=1) - 1
+    order = np.lexsort(counts.T[::-1])
+    return counts[order] / steps
+
+
+def optimize_fusion(qrels: Any, runs: Any, measure: str = "AP", *, norm: str | None = None,
+                    step: float = 0.1, name: str | None = None) -> FusionWeights:
+    """The weights of :func:`~irscale.fusion.fuse`'s ``wsum`` that maximise the mean of
+    ``measure`` over the topics of ``qrels`` (the training topics).
+
+    Parameters
+    ----------
+    qrels : qrels spec
+        The training judgments (anything :func:`irscale.read_qrels` reads).
+    runs : run specs
+        Two runs or more (as :func:`~irscale.fusion.fuse` reads them).
+    measure : str, default "AP"
+        One measure of irscale's catalogue with one value per topic (``AP``,
+        ``nDCG@10``, ``P@10`` ...), averaged as ``irscale.evaluate`` averages it.
+    norm : str, optional
+        The normalisation before the weighted sum (default ``min-max``).
+    step : float, default 0.1
+        The grid step: weights are multiples of it summing to 1 (module documentation).
+    name : str, optional
+        The fused run's name (default ``wsum``).
+
+    Returns
+    -------
+    FusionWeights
+        The best weights, their fused run and mean, and every vector tried.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1}}
+    >>> runs = {"a": {"q1": {"d1": 1.0, "d2": 2.0}}, "b": {"q1": {"d1": 2.0, "d2": 1.0}}}
+    >>> best = optimize_fusion(qrels, runs, "AP", step=0.5)
+    >>> best.weights, best.value
+    ((0.0, 1.0), 1.0)
+    """
+    from ..evaluation import evaluate
+    from ..io.sources import as_runs
+
+    _, norm, _, _ = check_fusion("wsum", norm)
+    steps = check_fusion_step(step)
+    read = as_runs(runs)
+    check_weight_count(None, len(read))
+    grid = weight_grid(len(read), steps)
+    table = normalize(fusion_table(read), norm)
+    values = np.empty(len(grid))
+    label = measure
+    for begin in range(0, len(grid), BATCH):
+        batch = [fused_run(table, combine(table, "wsum", weights=list(weights)), f"w{index}")
+                 for index, weights in enumerate(grid[begin:begin + BATCH], begin)]
+        means = evaluate(qrels, batch, measure).mean()
+        if means.shape[1] != 1:
+            raise ParameterError(f"measure {measure!r} gives {means.shape[1]} values "
+                                 f"({', '.join(map(str, means.columns))}); name one",
+                                 param="measure")
+        label = str(means.columns[0])
+        values[begin:begin + len(batch)] = means.iloc[:, 0].to_numpy()
+    best = len(values) - 1 - int(np.argmax(values[::-1]))
+    weights = tuple(float(w) for w in grid[best])
+    run = fused_run(table, combine(table, "wsum", weights=list(weights)), name or "wsum")
+    return FusionWeights(weights=weights, run=run, measure=label, value=float(values[best]),
+                         grid=grid, values=values, runs=tuple(r.name for r in read))
