@@ -21,6 +21,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ import pandas as pd
 
 from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
+from .assumptions import AssumptionChecks, check_assumptions
 from .effects import EffectSize, EffectSizes, t_interval
 from .protocol import ConfidenceInterval, interval_or_default
 from .tables import (
@@ -510,6 +512,12 @@ class AnovaResult:
     data) and ``system_cov`` their estimated covariance matrix (MS_error/r · I in balanced
     designs, r observations per system): all that Tukey's HSD needs.
 
+    ``transform`` names the transform of the scores the table was computed on (``None``:
+    the scores themselves; :mod:`irscale.stats.transforms`). ``residuals`` are the fit's
+    residuals (one per observed score, in C order of the topic × system (× shard) array)
+    and ``residual_groups`` the level of each residual for the factors whose variances
+    :attr:`assumptions` compares (system, then topic and shard where the model has them).
+
     Protocol: ``statistic``, ``pvalue`` and ``effect_size`` are the system factor's F, p
     and ω² (the line ``row("system")``, the test of the system effect), ``to_frame()`` the
     table, ``format(fmt)``.
@@ -527,6 +535,18 @@ class AnovaResult:
     ms_error: float
     fake: bool = False
     note: str = ""
+    transform: str | None = None
+    residuals: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    residual_groups: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def assumptions(self) -> AssumptionChecks:
+        """The checks of the model's assumptions on its residuals (computed once, on first
+        use): Shapiro–Wilk (Shapiro & Wilk 1965), then Levene (1960; centre mean) and
+        Brown–Forsythe (1974; centre median) across systems, and across topics (shards)
+        where the model has that factor (:mod:`irscale.stats.assumptions`)."""
+        return check_assumptions(self.residuals, self.residual_groups, self.df_error,
+                                 model=self.model, transform=self.transform)
 
     def row(self, factor: str) -> AnovaRow:
         for row in self.rows:
@@ -588,7 +608,8 @@ class AnovaResult:
 
     def summary(self) -> str:
         note = f"; {self.note}" if self.note else ""
-        return (f"{self.name}: {self.model} ({self.ss_type} sums of squares, "
+        on = f" of {self.transform}-transformed scores" if self.transform else ""
+        return (f"{self.name}: {self.model}{on} ({self.ss_type} sums of squares, "
                 f"N = {self.n_obs}){note}")
 
     def __repr__(self) -> str:
