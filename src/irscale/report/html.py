@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..io.figures import svg_text
+from ..plots.residuals import residual_qq
 from ..plots.runs import (
     baseline_differences,
     precision_recall,
@@ -143,6 +144,18 @@ class _Figures:
         return f"<figure>{svg}<figcaption>{_esc(caption)}</figcaption></figure>"
 
 
+def _assumptions_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The checks' table as the page shows it: integral degrees of freedom as integers, the
+    note column only when a check has a note."""
+    frame = frame.copy()
+    for column in ("df1", "df2"):
+        if np.allclose(frame[column].dropna(), frame[column].dropna().round()):
+            frame[column] = frame[column].round().astype("Int64")
+    if not frame["note"].astype(bool).any():
+        frame = frame.drop(columns="note")
+    return frame
+
+
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -187,6 +200,15 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
         body.append(f"<h3>{_esc(measure)}</h3>")
         body.append(_table(frame, digits, caption=result.summary(), sortable=False,
                            table_id=f"anova-{measure}"))
+        checks = result.assumptions
+        body.append('<div class="figs">' + _table(
+            _assumptions_frame(checks.to_frame()), digits, sortable=False,
+            table_id=f"assumptions-{measure}",
+            caption=f"{checks.summary()}. Shapiro & Wilk (1965), Levene (1960), Brown & "
+            "Forsythe (1974): a small p is evidence against the assumption")
+            + figure(residual_qq(result),
+                     f"{measure}: normal Q-Q plot of the ANOVA's residuals (points on the "
+                     "line: normal residuals)") + "</div>")
         hsd = report.tukey[measure]
         body.append('<div class="figs">' + _table(
             groups, digits, table_id=f"groups-{measure}",
@@ -195,7 +217,7 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
             + figure(tukey_intervals(hsd),
                      f"{measure}: Tukey HSD intervals (Ferro & Maistro 2024, eq. 11); "
                      "intervals that do not overlap differ significantly") + "</div>")
-    sections.append(_section("Two-way ANOVA and Tukey HSD", "anova", body))
+    sections.append(_section("Two-way ANOVA, its assumptions and Tukey HSD", "anova", body))
 
     body = ['<div class="figs">']
     for measure in report.measures:

@@ -232,8 +232,9 @@ def levene(residuals: np.ndarray, codes: np.ndarray, factor: str, *,
     if k < 2 or n <= k or within <= TIE_RTOL * (within + between):
         return AssumptionTest(
             name, "equal variances", factor, np.nan, df, np.nan, n,
-            f"not computed: the deviations |e - {center}| of the residuals are the same "
-            f"within every {factor} (up to rounding), so W is undefined")
+            f"not computed: the absolute deviations of the residuals from their {factor} "
+            f"{center}s are the same within every {factor} (up to rounding), so W is "
+            "undefined")
     if between <= TIE_RTOL * within:  # group means of Z equal up to rounding
         between = 0.0
     statistic = df[1] / df[0] * between / within
