@@ -38,6 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
+from ..core import ScoreMatrix
 from ..errors import InputError
 from ._factorial import SumsOfSquares, Term, balanced, format_model, parse_model, term_name
 from ._linear import type3
@@ -166,7 +167,10 @@ def anova(data: object, model: str = "topic+system", *, measure: str | None = No
     values, topics, systems = score_table(data, measure)
     formula, name, fake = MODELS.get(model, (model, "ANOVA", False))
     terms = parse_model(formula, ("topic", "system"))
-    values = transform_scores(values, transform, ("topic", "system"), (topics, systems))
+    if measure is None and isinstance(data, ScoreMatrix) and len(data.measures) == 1:
+        measure = data.measures[0]  # named in an error of the transform
+    values = transform_scores(values, transform, ("topic", "system"), (topics, systems),
+                              measure)
     return fit_model(values, ("topic", "system"), terms, systems, name=name, fake=fake,
                      transform=transform)
 

@@ -47,9 +47,10 @@ def _where(index: tuple[int, ...], factors: Sequence[str],
 
 
 def arcsine(values: np.ndarray, factors: Sequence[str],
-            labels: Sequence[Sequence[str]]) -> np.ndarray:
+            labels: Sequence[Sequence[str]], measure: str | None = None) -> np.ndarray:
     """asin(√x) of every score (module docstring); ``factors`` and ``labels`` (one
-    sequence of level names per axis) name a score outside [0, 1] in the error."""
+    sequence of level names per axis), and ``measure`` where known, name a score outside
+    [0, 1] in the error."""
     observed = np.isfinite(values)
     outside = observed & ((values < -TIE_RTOL) | (values > 1.0 + TIE_RTOL))
     if outside.any():
@@ -57,9 +58,10 @@ def arcsine(values: np.ndarray, factors: Sequence[str],
         bad = values[outside]
         more = (f" ({bad.size} scores outside [0, 1], from {bad.min():.6g} to "
                 f"{bad.max():.6g})" if bad.size > 1 else "")
+        of = f" ({measure!r})" if measure else ""
         raise InputError(
-            f"the arcsine transform asin(sqrt(x)) needs scores in [0, 1]: "
-            f"{_where(first, factors, labels)} has {values[first]:.6g}{more}; use "
+            f"the arcsine transform asin(sqrt(x)) needs scores in [0, 1]: the score{of} of "
+            f"{_where(first, factors, labels)} is {values[first]:.6g}{more}; use "
             "transform='rank' (--transform rank) or none for scores of another range")
     return np.arcsin(np.sqrt(np.clip(values, 0.0, 1.0)))
 
@@ -75,11 +77,12 @@ def ranks(values: np.ndarray) -> np.ndarray:
 
 
 def transform_scores(values: np.ndarray, transform: str | None, factors: Sequence[str],
-                     labels: Sequence[Sequence[str]]) -> np.ndarray:
+                     labels: Sequence[Sequence[str]], measure: str | None = None
+                     ) -> np.ndarray:
     """``values`` (one axis per factor) transformed as ``transform`` says (a canonical
     name from :func:`check_transform`, or ``None``: ``values`` itself)."""
     if transform == "arcsine":
-        return arcsine(values, factors, labels)
+        return arcsine(values, factors, labels, measure)
     if transform == "rank":
         return ranks(values)
     return values
