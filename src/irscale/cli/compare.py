@@ -7,8 +7,9 @@ every pair (or against ``--baseline``) with ``--correction`` over pairs × measu
 After an ANOVA model, the checks of its assumptions on the residuals (Shapiro–Wilk,
 Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes the ANOVA
 on arcsine- or rank-transformed scores and ``--plot FILE`` writes the residuals' normal
-Q–Q plot. ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (:mod:`irscale.stats.risk`),
-a test of its own. Options the chosen test would ignore are refused (:data:`RULES`).
+Q–Q plot. ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison
+(:mod:`irscale.stats.risk`), a test of its own. Options the chosen test would ignore are
+refused (:data:`RULES`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from ..errors import ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     ALTERNATIVE,
-    ANOVA_TRANSFORM,
     ALTERNATIVES,
+    ANOVA_TRANSFORM,
     COMPARE_TEST,
     MODEL_NAMES,
     MULTI_TESTS,
