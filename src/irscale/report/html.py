@@ -53,7 +53,7 @@ table.sortable thead th[aria-sort=ascending]::after{content:" ▲"}
 table.sortable thead th[aria-sort=descending]::after{content:" ▼"}
 caption{caption-side:top;text-align:left;font-size:0.85em;color:#555;padding:0.3em 0}
 .ci{color:#777;font-size:0.8em}.up{color:#009E73}.down{color:#D55E00}
-.figs{display:flex;flex-wrap:wrap;gap:1em}.figs figure{margin:0}
+.figs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}.figs figure{margin:0}
 figure svg{max-width:100%;height:auto}
 figcaption{font-size:0.8em;color:#555;max-width:40em}
 pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;white-space:pre-wrap}

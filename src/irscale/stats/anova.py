@@ -123,9 +123,7 @@ def fit_model(
             "Tukey's HSD are undefined"
         )
     rows = table_rows(sums)
-    cells = np.nonzero(observed)  # the cell of every residual, in C order as the fits give
-    groups = {f: cells[factors.index(f)] for f in ("system", *factors)
-              if f in factors and (f,) in terms}
+    groups = tuple(f for f in ("system", *factors) if f != "system" and (f,) in terms)
     untested = [row.factor for row in rows[:-2] if row.df == 0]
     if untested:  # e.g. a shard effect whose topic x shard cells are missing together
         note = "; ".join(filter(None, [note, (
@@ -146,7 +144,9 @@ def fit_model(
         note=note,
         transform=transform,
         residuals=sums.residuals,
-        residual_groups=groups,
+        residual_cells=observed,
+        factors=tuple(factors),
+        variance_factors=("system", *groups),
     )
 
 

@@ -514,9 +514,11 @@ class AnovaResult:
 
     ``transform`` names the transform of the scores the table was computed on (``None``:
     the scores themselves; :mod:`irscale.stats.transforms`). ``residuals`` are the fit's
-    residuals (one per observed score, in C order of the topic × system (× shard) array)
-    and ``residual_groups`` the level of each residual for the factors whose variances
-    :attr:`assumptions` compares (system, then topic and shard where the model has them).
+    residuals, one per observed score in C order of the array whose axes are ``factors``
+    (topic × system (× shard)); ``residual_cells`` marks the observed cells of that array,
+    and ``variance_factors`` names the factors across whose levels :attr:`assumptions`
+    compares the residuals' variances (system, then topic and shard where the model has
+    them as main effects).
 
     Protocol: ``statistic``, ``pvalue`` and ``effect_size`` are the system factor's F, p
     and ω² (the line ``row("system")``, the test of the system effect), ``to_frame()`` the
@@ -537,7 +539,15 @@ class AnovaResult:
     note: str = ""
     transform: str | None = None
     residuals: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
-    residual_groups: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
+    residual_cells: np.ndarray = field(default_factory=lambda: np.empty(0, bool), repr=False)
+    factors: tuple[str, ...] = ()
+    variance_factors: tuple[str, ...] = ()
+
+    @property
+    def residual_groups(self) -> dict[str, np.ndarray]:
+        """For each factor of ``variance_factors``, the level (index) of every residual."""
+        cells = np.nonzero(self.residual_cells)  # C order, as the residuals
+        return {f: cells[self.factors.index(f)] for f in self.variance_factors}
 
     @cached_property
     def assumptions(self) -> AssumptionChecks:
