@@ -40,7 +40,7 @@ def test_seed004_example_as_json(urbano, capsys):
     assert [(r["test"], r["groups"]) for r in document["assumptions"]] == [
         ("Shapiro-Wilk", ""), ("Levene", "system"), ("Brown-Forsythe", "system"),
         ("Levene", "topic"), ("Brown-Forsythe", "topic")]
-    assert document["assumptions"][0]["n"] == 6450 and "> 5000" in \
+    assert document["assumptions"][0]["n"] == 6450 and "above the 5000" in \
         document["assumptions"][0]["note"]
     for row in document["anova"]:
         assert set(row) == {"factor", "ss", "df", "ms", "f", "p", "omega2"}

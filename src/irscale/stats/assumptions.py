@@ -190,15 +190,15 @@ def shapiro_wilk(residuals: np.ndarray, df_error: float) -> AssumptionTest:
         return AssumptionTest(
             "Shapiro-Wilk", "normality", None, np.nan, None, np.nan, n,
             f"not computed: too few residuals, {n} residuals with {df_error:g} degree(s) "
-            f"of freedom have a shape fixed by the design (Shapiro-Wilk needs df_error >= "
-            f"{SHAPIRO_MIN_DF}, the information of 3 independent values)")
+            f"of freedom have a shape fixed by the design (Shapiro-Wilk needs df_error of "
+            f"at least {SHAPIRO_MIN_DF}, the information of 3 independent values)")
     note = ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # n > 5000: said in the note
         result = stats.shapiro(residuals)
     if n > SHAPIRO_MAX_N:
-        note = (f"n = {n} > {SHAPIRO_MAX_N}: W on all residuals, p extrapolated beyond the "
-                "range of Royston's (1995) approximation; read it with the Q-Q plot")
+        note = (f"n = {n}, above the {SHAPIRO_MAX_N} of Royston's (1995) approximation: W "
+                "on all residuals, its p-value extrapolated; read it with the Q-Q plot")
     return AssumptionTest("Shapiro-Wilk", "normality", None, float(result.statistic), None,
                           float(result.pvalue), n, note)
 
