@@ -24,6 +24,7 @@ from ..plots.runs import (
     score_distributions,
     tukey_intervals,
 )
+from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
     comparison_frame,
@@ -144,18 +145,6 @@ class _Figures:
         return f"<figure>{svg}<figcaption>{_esc(caption)}</figcaption></figure>"
 
 
-def _assumptions_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """The checks' table as the page shows it: integral degrees of freedom as integers, the
-    note column only when a check has a note."""
-    frame = frame.copy()
-    for column in ("df1", "df2"):
-        if np.allclose(frame[column].dropna(), frame[column].dropna().round()):
-            frame[column] = frame[column].round().astype("Int64")
-    if not frame["note"].astype(bool).any():
-        frame = frame.drop(columns="note")
-    return frame
-
-
 def _section(title: str, anchor: str, body: Iterable[str]) -> str:
     return f'<section id="{anchor}"><h2>{_esc(title)}</h2>\n' + "\n".join(body) + "</section>"
 
@@ -202,7 +191,7 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
                            table_id=f"anova-{measure}"))
         checks = result.assumptions
         body.append('<div class="figs">' + _table(
-            _assumptions_frame(checks.to_frame()), digits, sortable=False,
+            display_frame(checks.to_frame()), digits, sortable=False,
             table_id=f"assumptions-{measure}",
             caption=f"{checks.summary()}. Shapiro & Wilk (1965), Levene (1960), Brown & "
             "Forsythe (1974): a small p is evidence against the assumption")

@@ -51,7 +51,7 @@ from scipy import stats
 from .tables import Format, check_digits, records, render
 from .validation import TIE_RTOL
 
-__all__ = ["AssumptionChecks", "AssumptionTest", "check_assumptions"]
+__all__ = ["AssumptionChecks", "AssumptionTest", "check_assumptions", "display_frame"]
 
 #: Royston's (1995) approximation of the null distribution of W holds up to this n.
 SHAPIRO_MAX_N = 5000
@@ -96,13 +96,14 @@ class AssumptionTest:
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         """The check as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
-        return render(_display(self.to_frame()) if fmt not in ("csv", "json")
+        return render(display_frame(self.to_frame()) if fmt not in ("csv", "json")
                       else self.to_frame(), fmt, digits=check_digits(digits))
 
 
-def _display(frame: pd.DataFrame) -> pd.DataFrame:
-    """Degrees of freedom and counts as integers for the text tables; empty notes left
-    out."""
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The checks' table (:meth:`AssumptionChecks.to_frame`) as tables show it: degrees of
+    freedom and counts as integers, the note column only when a check has a note (the
+    text, Markdown and LaTeX formats; the HTML report)."""
     frame = frame.copy()
     for column in ("df1", "df2"):
         frame[column] = pd.Series([int(v) if np.isfinite(v) and float(v).is_integer() else v
@@ -175,7 +176,7 @@ class AssumptionChecks:
             return json.dumps({"assumptions": self.json_rows()}, indent=2) + "\n"
         if fmt == "csv":
             return render(self.to_frame(), fmt)
-        return render(_display(self.to_frame()), fmt, digits=digits, title=self.summary())
+        return render(display_frame(self.to_frame()), fmt, digits=digits, title=self.summary())
 
     def __repr__(self) -> str:
         parts = [f"{t.test}{f' by {t.groups}' if t.groups else ''}: {t.statistic:.4g} "
