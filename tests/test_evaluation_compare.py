@@ -95,6 +95,30 @@ def test_t_test_against_scipy_holm_and_hand_counts(evaluation):
     assert (rerank["ties"] >= 25 - 9).all() and (rerank["ties"] < 25).all()
 
 
+def test_several_baselines_one_family_each_pair_once(evaluation):
+    """``baseline=["bm25", "dense"]``: every run against bm25, then every run but bm25
+    against dense; p from scipy's paired t-test, Holm over the 2 x (3 + 2) comparisons by
+    statsmodels; the CLI's --baseline bm25,dense prints the same rows."""
+    table = evaluation.compare(["bm25", "dense"], test="t", correction="holm",
+                               measures=["map", "P@5"])
+    expected = [(m, r, b) for m in ("map", "P@5")
+                for b, runs in (("bm25", ("ql", "dense", "rerank")), ("dense", ("ql", "rerank")))
+                for r in runs]
+    assert list(zip(table["measure"], table["run"], table["baseline"], strict=True)) == expected
+    for row in table.itertuples():
+        base, other = per_topic(evaluation, row.measure, row.baseline), \
+            per_topic(evaluation, row.measure, row.run)
+        topics = sorted(base)
+        reference = stats.ttest_rel([other[t] for t in topics], [base[t] for t in topics])
+        assert row.p == pytest.approx(reference.pvalue, rel=1e-12)
+    assert table["p_adjusted"].tolist() == pytest.approx(
+        multipletests(table["p"], method="holm")[1].tolist(), rel=1e-12)
+    with pytest.raises(ParameterError, match="twice"):
+        evaluation.compare(["bm25", "bm25"])
+    with pytest.raises(AlignmentError, match="'nosuch'"):
+        evaluation.compare(["bm25", "nosuch"])
+
+
 @pytest.mark.parametrize("test", ["t", "sign", "wilcoxon", "randomization"])
 def test_equals_pairwise_tests(evaluation, test):
     options = {"samples": 499, "rng": 7} if test == "randomization" else {}
@@ -169,9 +193,9 @@ def test_baseline_not_a_run(evaluation):
         evaluation.compare("bm2")
 
 
-@pytest.mark.parametrize("baseline", [None, 1, ["bm25"]])
+@pytest.mark.parametrize("baseline", [None, 1, [1], [], ("bm25", 2)])
 def test_baseline_not_a_name(evaluation, baseline):
-    with pytest.raises(ParameterError, match="baseline must name a run"):
+    with pytest.raises(ParameterError, match="baseline must name a system or a list"):
         evaluation.compare(baseline)
 
 

@@ -26,6 +26,11 @@ EXPECTED = {
     "sessions": {"sDCG", "nsDCG", "sRBP", "sERR", "U"},
     "texts": {"ROUGE-N", "ROUGE-L", "ROUGE-S", "ROUGE-SU"},
     "nuggets": {"W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp"},
+    "prefs": {"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+              "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
+              "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+              "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+              "prefs_avgjg_imp"},
 }
 
 

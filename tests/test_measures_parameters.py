@@ -82,6 +82,14 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "Omeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
     "Pmeasure": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
     "Pplus": ("", {"beta": ("0.5", "2"), "gain": ("linear", "exp")}),
+    # stops acts with stop=gu (the default), gamma with stop=rb; cutoff also divides stop=u
+    "NCU": ("", {"stop": ("u", "rb"), "beta": ("0", "2"), "gain": ("linear", "exp"),
+                 "stops": ("exp", "1:1:1"), "gamma": ("0.2", "0.9"), "cutoff": ("2", "5")}),
+    "WRR": ("", {"betas": ("-3:0:0", "0:-3:0")}),
+    "NSR": ("", {"gain": ("linear", "exp"), "cutoff": ("2", "5")}),
+    "GAP": ("", {"thresholds": ("uniform", "0.1:0.1:0.8")}),
+    "gAP": ("", {"gain": ("linear", "exp")}),
+    "AUCPR": ("", {"interp": ("trapezoid", "step")}),
     # alpha acts in the distance model (the default)
     "MP": ("", {"model": ("uniform", "distance"), "alpha": ("0.5", "2"), "recall": ("0", "1")}),
     "SBTO": ("", {"cutoff": ("2", "5")}),
@@ -103,7 +111,7 @@ SPECIAL_BASES = {
     ("rrM", "psat"): PCLICK, ("rrM", "gain"): PCLICK, ("rrM", "maxrel"): PCLICK,
     ("DCG", "discount"): "", ("nDCG", "discount"): "",
     ("Q", "norm"): "", ("AP", "norm"): "", ("uRBP", "threshold"): "gain=linear",
-    ("uRBP", "u"): "gain=linear",
+    ("uRBP", "u"): "gain=linear", ("NCU", "gamma"): "stop=rb",
     # deflen: the length of documents missing from the label set
     ("TBG", "deflen"): "lengths=partial", ("U", "deflen"): "lengths=partial",
 }
@@ -111,6 +119,51 @@ KEYWORD_CASES["TBG"][1]["deflen"] = ("50", "5000")
 KEYWORD_CASES["U"][1]["deflen"] = ("50", "5000")
 #: Parameters compared at a cut-off (``(family, parameter)``: the @k used).
 AT_CUTOFF = {("Q", "norm"): "3", ("AP", "norm"): "3"}
+
+#: The C/W/L measures (irscale.measures.cwl_models): their own parameters, then those every
+#: one takes; costs and maxcost act on the costs (out=EC), mincost on the residuals only
+#: (out=ResEC), gmed in dynamic BPM (hb ≠ 0), hc once the budget binds before the benefit
+#: (T=10), TrAP's uniform costs on its total cost (ETC). A cut-off of ranks (CWL-P, SDCG,
+#: NERR8, NERR9, SET) is also the depth.
+CWL_CASES: dict[str, dict[str, tuple[str, str]]] = {
+    "CWL-P": {"cutoff": ("2", "5")},
+    "CWL-RR": {},
+    "CWL-RBP": {"p": ("0.5", "0.9")},
+    "NPV": {"rate": ("0.1", "0.5")},
+    "SDCG": {"cutoff": ("2", "5")},
+    "CWL-AP": {},
+    "TrAP": {},
+    "INST": {"T": ("1", "3")},
+    "INSQ": {"T": ("1", "3")},
+    "CWL-TBG": {"h": ("2", "224")},
+    "CWL-U": {"L": ("5", "1000")},
+    "BPM": {"T": ("1", "3"), "hb": ("0", "1"), "hc": ("0", "1"), "gmed": ("0.2", "0.8"),
+            "cutoff": ("2", "5")},
+    "IFT-goal": {"T": ("1", "3"), "b1": ("0.5", "2"), "R1": ("0", "10")},
+    "IFT-rate": {"A": ("0.1", "0.5"), "b2": ("0.5", "2"), "R2": ("0", "10")},
+    "IFT": {"T": ("1", "3"), "b1": ("0.5", "2"), "R1": ("0", "10"), "A": ("0.1", "0.5"),
+            "b2": ("0.5", "2"), "R2": ("0", "10")},
+    "NERR8": {"cutoff": ("2", "5")},
+    "NERR9": {"cutoff": ("2", "5")},
+    "NERR10": {"p": ("0.5", "0.9")},
+    "NERR11": {"T": ("1", "3")},
+    "SET": {"beta": ("0.5", "1"), "cutoff": ("2", "5")},
+}
+CWL_RANK_CUTOFF = {"CWL-P", "SDCG", "NERR8", "NERR9", "SET"}
+for _family, _own in CWL_CASES.items():
+    KEYWORD_CASES[_family] = ("", {
+        **_own, "gain": ("linear", "exp"), "maxrel": ("3", "5"),
+        "costs": ("doclen", "doclen2"), "maxcost": ("1", "2"), "mincost": ("0.5", "2"),
+        **({} if _family in CWL_RANK_CUTOFF else {"depth": ("2", "20")}),
+        "out": ("EU", "ETU")})
+    SPECIAL_BASES.update({(_family, "costs"): "out=EC", (_family, "maxcost"): "out=EC",
+                          (_family, "mincost"): "out=ResEC"})
+    if "cutoff" in _own:
+        AT_CUTOFF.update({(_family, param): "5" for param in KEYWORD_CASES[_family][1]
+                          if param != "cutoff"})
+# TrAP's weights CG/CC/R make EC the same for any uniform cost: its total cost changes
+SPECIAL_BASES.update({("BPM", "gmed"): "hb=1", ("BPM", "hc"): "T=10",
+                      ("TrAP", "maxcost"): "out=ETC", ("TrAP", "mincost"): "out=ResETC"})
 
 #: trec_eval families: ``{family: (spec 1, spec 2, ...)}``; every pair of consecutive specs
 #: must give different values (for a multi-number parameter, each position changes once).
@@ -152,8 +205,9 @@ REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
 NEEDS = {"uM": PCLICK, "rrM": PCLICK}
 #: ir-style names that need a cut-off (or a recall level) to be evaluated.
 NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": "@0.5"}
+NEEDS_CUTOFF.update({family: "@5" for family, own in CWL_CASES.items() if "cutoff" in own})
 #: ... where condensed needs another cut-off to act on this data.
-CONDENSED_CUTOFF = {"Success": "@2"}
+CONDENSED_CUTOFF = {"Success": "@2", "NSR": "@2"}
 
 
 def values(name: str, **options) -> dict[str, np.ndarray]:

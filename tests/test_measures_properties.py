@@ -41,6 +41,9 @@ BOUNDED = (
     "Pmeasure", "Pplus", "ERR", "ERR(prob=ntcir)", "nERR@5", "nERR(prob=ntcir)", "RBP",
     "RBP(p=0.5,gain=exp)", "RBPres(p=0.9)", "gP", "gR@3", "F", "F(beta=2)@4", "E@3", "AP11",
     "AP(norm=min)@3", "bpref_R", "bpref_N", "MP", "MP(model=uniform)", "RBTO(norm=1)@6",
+    "NCU", "NCU(stop=rb,gamma=0.7)@5", "NCU(stop=gu,stops=exp,beta=3)", "WRR",
+    "WRR(betas=-2:-0.5:0)", "NSR", "NSR(gain=exp)@3", "GAP", "GAP(thresholds=0.2:0:0.8)",
+    "gAP(gain=exp)", "AUCPR", "AUCPR(interp=step)",
 )
 
 

@@ -73,7 +73,8 @@ def _names() -> list[str]:
              if name not in TREC_CASES and name not in KEYWORD_CASES]
     names += [spec for specs in TREC_CASES.values() for spec in specs]
     for family, (base, cases) in KEYWORD_CASES.items():
-        names.append(keyword_name(family, NEEDS.get(family, base), None, None))
+        names.append(keyword_name(family, NEEDS.get(family, base), None, None,
+                                  NEEDS_CUTOFF.get(family, "").lstrip("@") or None))
         for param, pair in cases.items():
             given = SPECIAL_BASES.get((family, param), base or NEEDS.get(family, ""))
             names += [keyword_name(family, given, param, value, AT_CUTOFF.get((family, param)))

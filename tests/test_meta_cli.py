@@ -83,6 +83,59 @@ def test_split_swap_concordance(scores, capsys, tmp_path):
     assert "ap" in out and "disagreements" in out
 
 
+def test_split_with_shard_scores_aligns_them_by_label(scores, capsys, tmp_path):
+    """``meta split --shard-scores``: the tidy CSV, its rows and systems in another order
+    than the score matrix's, gives the study of the API on the aligned array."""
+    from irscale.stats import ShardScores
+
+    matrix = ScoreMatrix.read_csv(scores[0])
+    rng = np.random.default_rng(3)
+    cube = np.clip(matrix.values[:, :, :1] + rng.normal(0, 0.05, (*matrix.values.shape[:2], 3)),
+                   0, 1)
+    cube[4, :, 1] = np.nan  # a topic with no relevant document in shard 1
+    tidy = pd.DataFrame({
+        "topic": np.repeat(matrix.topics, 6 * 3), "run": np.tile(np.repeat(matrix.systems, 3), 20),
+        "shard": np.tile(["s0", "s1", "s2"], 20 * 6), "value": cube.reshape(-1)})
+    path = tmp_path / "shards.csv"
+    tidy.sample(frac=1, random_state=1).to_csv(path, index=False)
+    out = run(capsys, "meta", "split", "--scores", scores[0], "--sizes", "4,8",
+              "--repetitions", "4", "--seed", "2", "--models", "MD2,MD3", "--shard-scores",
+              str(path), "--empty", "zero", "--format", "csv", "--metric", "tau")
+    expected = split_study(matrix, (4, 8), 4, models=("MD2", "MD3"), rng=2,
+                           shards=ShardScores(cube, matrix.topics, matrix.systems,
+                                              ("s0", "s1", "s2")),
+                           options={"MD3": {"empty": "zero"}})
+    table = expected.table("tau").reset_index()
+    got = pd.read_csv(__import__("io").StringIO(out))
+    assert list(got.columns) == [str(c) for c in table.columns]
+    np.testing.assert_allclose(got.iloc[:, 1:].to_numpy(float),
+                               table.iloc[:, 1:].to_numpy(float), rtol=1e-12)
+
+
+def test_pool_shards_scores_read_back_exactly(clef, capsys, tmp_path):
+    """What ``pool shards --shard-scores`` writes, :func:`read_shard_table` reads back bit
+    for bit (undefined scores included), and ``meta split`` takes it."""
+    from irscale.collections import evaluate_shards
+    from irscale.io.scores_csv import read_shard_table
+
+    qrels = str(clef / "task2.qrels")
+    runs = sorted(str(p) for p in (clef / "runs").glob("*.txt"))[:4]
+    path = tmp_path / "shards.csv"
+    run(capsys, "pool", "shards", qrels, *runs, "--shards", "3", "--seed", "5",
+        "--empty", "zero", "--names", "file", "--shard-scores", str(path))
+    read = read_shard_table(str(path))
+    names = tuple(p.rsplit("/", 1)[1].removesuffix(".txt") for p in runs)
+    fresh = evaluate_shards(qrels, dict(zip(names, runs, strict=True)), "AP", shards=3,
+                            rng=5).scores
+    assert (read.topics, read.systems, read.shards) == (fresh.topics, fresh.systems,
+                                                        fresh.shards)
+    np.testing.assert_array_equal(read.values, fresh.values)
+    out = run(capsys, "meta", "split", qrels, *runs, "--names", "file", "-m", "AP",
+              "--models", "MD3", "--shard-scores", str(path), "--empty", "zero", "--sizes",
+              "10", "--repetitions", "2", "--seed", "1")
+    assert "MD3" in out
+
+
 def test_errors_are_reported(scores, capsys):
     assert main(["meta", "split", "--scores", scores[0], "--scores", scores[1]]) == 2
     assert "one measure" in capsys.readouterr().err

@@ -136,7 +136,12 @@ def truth(log: ClickLog, model: str, seed: int = 0) -> ClickModel:
                  "gamma": 1.0},
         "ccm": {"tau": (0.85, 0.6, 0.3)},
         "cm": {},
+        "gctr": {"examination": np.full(n, 0.3)},
+        "rctr": {"examination": 0.9 / np.arange(1, n + 1)},
+        "dctr": {"examination": np.ones(n)},
     }[model]
+    if model in ("gctr", "rctr"):  # no (query, document) parameter: α = 1
+        return ClickModel(model, pair_series(log, np.ones(shape)), prior=(1.0, 0.5), **extra)
     return ClickModel(model, pair_series(log, rng.uniform(0.1, 0.8, shape)), **extra)
 
 
@@ -332,6 +337,47 @@ def test_closed_forms_by_hand():
     assert smoothed.attractiveness[("q", "b")] == pytest.approx((0 + 1) / (1 + 2))
     # CM allows one click: a session with two has probability 0
     assert np.isneginf(cm.session_loglik(log)[[0, 2]]).all()
+
+
+def test_ctr_models_by_hand():
+    """Chuklin et al. (2015, §3.2): GCTR the clicks over every result shown, RCTR per
+    rank, DCTR per (query, document); the session's probability the product of its
+    independent clicks."""
+    log = read_click_log(lines(
+        "s1 q 1 a 1", "s1 q 2 b 0", "s1 q 3 c 1",
+        "s2 q 1 b 0", "s2 q 2 a 0",                 # a page of two results
+        "s3 q 1 c 1", "s3 q 2 a 1", "s3 q 3 b 0"))
+    gctr = fit_click_model(log, "gctr", smoothing=0)
+    assert gctr.examination.tolist() == pytest.approx([4 / 8] * 3)
+    assert (gctr.attractiveness == 1.0).all() and gctr.prior[0] == 1.0
+    rctr = fit_click_model(log, "rctr", smoothing=0)
+    assert rctr.examination.tolist() == pytest.approx([2 / 3, 1 / 3, 1 / 2])
+    dctr = fit_click_model(log, "dctr", smoothing=0)
+    assert dctr.attractiveness.to_dict() == pytest.approx(
+        {("q", "a"): 2 / 3, ("q", "b"): 0 / 3, ("q", "c"): 2 / 2})
+    assert fit_click_model(log, "dctr", smoothing=2).attractiveness[("q", "b")] == \
+        pytest.approx(1 / 5)
+    # s2 under RCTR: no click at rank 1 (1 − 2/3), none at rank 2 (1 − 1/3)
+    assert np.exp(rctr.session_loglik(log))[1] == pytest.approx((1 / 3) * (2 / 3))
+    assert rctr.satisfaction_probabilities(log) is None
+    assert fit_click_model(log, "gctr").iterations == 0
+
+
+@pytest.mark.parametrize("model", ["gctr", "rctr", "dctr"])
+def test_ctr_models_recover_their_rates(model):
+    """Clicks drawn from a CTR model, refitted: every rate within 4 standard errors."""
+    log = serps(40_000, 4, 3, 6, seed=11, lengths=True)
+    true = truth(log, model, seed=5)
+    fitted = fit_click_model(true.simulate(log, rng=3), model, smoothing=0)
+    if model == "dctr":
+        shown = fitted.sessions
+        rates, expected = fitted.attractiveness, true.attractiveness[fitted.attractiveness.index]
+    else:
+        shown = pd.Series(log.valid.sum(axis=0) if model == "rctr"
+                          else np.full(4, log.valid.sum()))
+        rates, expected = pd.Series(fitted.examination), pd.Series(true.examination)
+    se = np.sqrt(expected * (1 - expected) / shown.to_numpy())
+    assert (np.abs(rates.to_numpy() - expected.to_numpy()) <= 4 * se.to_numpy()).all()
 
 
 # ------------------------------------------------- recovery and held-out comparison

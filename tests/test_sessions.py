@@ -45,6 +45,63 @@ def test_sdcg_worked_example():
     assert value(e, "sDCG@10", "s2") == pytest.approx(1.0)
 
 
+def test_jarvelin_sdcg_worked_example():
+    """Järvelin et al. (2008): s1's query 1 shows d3 (0), d1 (1); query 2 d2 (2), d1 (1)
+    again, which gains again. Sakai's sDCG gives 1.492 on this session; Järvelin's, each
+    query's DCG (rank discount max(1, log2 j)) over 1 + log4(q), gives 3.000."""
+    names = ["sDCG", "sDCG(form=jarvelin)", "sDCG(form=jarvelin,discount=1+log)",
+             "sDCG(form=jarvelin,bq=2,base=3)@1", "nsDCG(form=jarvelin,norm=jarvelin)",
+             "nsDCG(form=jarvelin)@1"]
+    e = evaluate_sessions(QRELS, RUN, names)
+    assert value(e, "sDCG", "s1") == pytest.approx(1.4923, abs=1e-4)
+    assert value(e, "sDCG(form=jarvelin)", "s1") == pytest.approx(3.0, rel=1e-12)
+    smooth = 1 / 2 + (2 / 1 + 1 / 2) / (1 + log(2, 4))
+    assert value(e, "sDCG(form=jarvelin,discount=1+log)", "s1") == pytest.approx(smooth,
+                                                                                 rel=1e-12)
+    assert value(e, "sDCG(form=jarvelin,bq=2,base=3)@1", "s1") == pytest.approx(2 / 2)
+    # Järvelin's ideal: the ideal list d2 (2), d1 (1) for each of the two queries
+    ideal = (2 + 1) + (2 + 1) / (1 + log(2, 4))
+    assert value(e, "nsDCG(form=jarvelin,norm=jarvelin)", "s1") == pytest.approx(3 / ideal)
+    # @1, single ideal list cut at m·k = 2: d2, d1 at query 1
+    assert value(e, "nsDCG(form=jarvelin)@1", "s1") == pytest.approx((2 / 1.5) / (2 + 1))
+    assert value(e, "sDCG(form=jarvelin)", "s2") == pytest.approx(1.0)
+
+
+def brute_jarvelin(lists, judged, *, k=None, bq=4.0, base=2.0):
+    """Σ_q DCG_q / (1 + log_bq q), DCG_q with max(1, log_b j), every list whole."""
+    return sum(
+        sum(max(judged.get(doc, 0), 0) / max(1.0, log(j, base))
+            for j, doc in enumerate(docs[:k] if k else docs, 1)) / (1 + log(q, bq))
+        for q, docs in enumerate(lists, 1))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_jarvelin_sdcg_matches_brute_force(seed):
+    rng = np.random.default_rng(50 + seed)
+    qrels, run, shown = random_sessions(rng)
+    e = evaluate_sessions(qrels, run, ["sDCG(form=jarvelin)", "sDCG(form=jarvelin,bq=2)@3",
+                                       "sDCG(form=jarvelin,base=3)"])
+    for sid, lists in shown.items():
+        judged = qrels[sid]
+        assert value(e, "sDCG(form=jarvelin)", sid) == pytest.approx(brute_jarvelin(lists,
+                                                                                    judged))
+        assert value(e, "sDCG(form=jarvelin,bq=2)@3", sid) == pytest.approx(
+            brute_jarvelin(lists, judged, k=3, bq=2.0))
+        assert value(e, "sDCG(form=jarvelin,base=3)", sid) == pytest.approx(
+            brute_jarvelin(lists, judged, base=3.0))
+
+
+@pytest.mark.parametrize("name, match", [
+    ("sDCG(discount=1+log)", "with form=jarvelin"),
+    ("sDCG(base=3)", "with form=jarvelin"),
+    ("nsDCG(form=jarvelin,discount=log2,base=3)", "no effect with discount=log2"),
+    ("sDCG(form=nosuch)", "nosuch"),
+])
+def test_jarvelin_parameters_refused_where_they_do_nothing(name, match):
+    with pytest.raises(MeasureError, match=match):
+        evaluate_sessions(QRELS, RUN, [name])
+
+
 def test_nsdcg_normalisations_by_hand():
     e = evaluate_sessions(QRELS, RUN, ["nsDCG@1", "nsDCG(norm=jarvelin)@1", "nsDCG"])
     sdcg_at_1 = 2 / (log(5, 4) * math.log2(3))
@@ -231,6 +288,14 @@ def test_one_query_session_equals_catalogue_dcg():
     for theirs, ours in (("DCG", "sDCG"), ("DCG@10", "sDCG@10"), ("nDCG", "nsDCG"),
                          ("nDCG@10", "nsDCG@10")):
         np.testing.assert_array_equal(mine.values[ours], catalogue.values[theirs])
+    jk = irscale.evaluate(qrels, irscale.read_run(trec), ["DCG(discount=jk)@10",
+                                                           "nDCG(discount=jk)@10"])
+    jarvelin = evaluate_sessions(qrels, session, ["sDCG(form=jarvelin)@10",
+                                                  "nsDCG(form=jarvelin)@10"])
+    np.testing.assert_allclose(jarvelin.values["sDCG(form=jarvelin)@10"],
+                               jk.values["DCG(discount=jk)@10"], rtol=1e-14)
+    np.testing.assert_allclose(jarvelin.values["nsDCG(form=jarvelin)@10"],
+                               jk.values["nDCG(discount=jk)@10"], rtol=1e-14)
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -25,6 +25,7 @@ they are listed in :attr:`Evaluation.unjudged_topics` and a warning says so.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,7 +37,7 @@ from .core.inputs import Qrels, Run
 from .core.judge import build_judged_rankings
 from .core.judged import JudgedRankings
 from .core.labels import attach_labels, unused_label_sets
-from .core.options import TiePolicy, is_flag
+from .core.options import MAX_DOCS, TiePolicy, integer_option, is_flag
 from .core.rows import TopicRows
 from .errors import AlignmentError, ParameterError, shorten
 from .evaluation_setup import (
@@ -103,6 +104,9 @@ def evaluate(
     allow_empty: bool = False,
     intent_probabilities: Any = None,
     intent_types: Any = None,
+    zscores: Any = None,
+    cache: str | os.PathLike[str] | None = None,
+    relevance_format: Literal["qrels", "prefs", "qrels_prefs"] = "qrels",
 ) -> Evaluation:
     """Evaluate runs against qrels.
 
@@ -164,6 +168,27 @@ def evaluate(
         Diversity measures only (NTCIREVAL's family): intent probabilities
         ``topic subtopic probability`` and intent types ``topic subtopic inf|nav``
         (:func:`irscale.measures.diversity.evaluate.evaluate_diversity`).
+    zscores : path, bytes or ZScores, optional
+        trec_eval ``-Z``: a Z file (lines ``topic measure mean std_dev``,
+        :func:`irscale.io.zscores.read_zscores`, read before the qrels and runs); every
+        value becomes its z-score ``(v - mean) / std_dev`` against it, summarised and
+        printed as ``trec_eval -Z`` does (:mod:`irscale.measures.zscored`: values with no
+        line in the file are -1000000, with a warning). trec_eval's measures only (not
+        with ``compat=10``, diversity measures or ``labels``).
+    cache : folder, optional
+        A results cache (:mod:`irscale.cache`; docs/evaluation.md, "The results cache"):
+        the evaluation is read from the folder when the same inputs (their bytes), measures,
+        options and irscale version were evaluated before, and stored there otherwise. The
+        warnings of the evaluation are stored with it and shown again. Inputs held in memory
+        are keyed by their content (dicts, DataFrames, ``Qrels`` and ``Run`` objects); others
+        (standard input, open files, iterators, ``irds:``) are refused. Not for diversity
+        measures. An evaluation read from the cache has ``rankings=None``.
+    relevance_format : {"qrels", "prefs", "qrels_prefs"}, default "qrels"
+        trec_eval ``-R``: ``qrels`` are judgments; ``prefs`` (``qid jg jsg docno level``)
+        and ``qrels_prefs`` (a qrels file read as preferences) are preference judgments,
+        evaluated by the preference measures (``all_prefs``, ``prefs_simp`` ...) with
+        ``max_docs``, ``complete`` and ``allow_empty`` only
+        (:func:`irscale.evaluation_prefs.evaluate_prefs`, docs/measures.md).
 
     Returns
     -------
@@ -216,7 +241,30 @@ def evaluate(
     >>> evaluate(qrels, bm25, "P.1", relevance_level=2).mean()["P_1"].tolist()
     [0.0]
     """
+    call = dict(locals()) if cache is not None else None  # the parameters, for the key
     _check_call_options(labels, allow_empty)
+    if relevance_format != "qrels":
+        return _prefs_evaluation(
+            qrels, runs, measures, relevance_format, max_docs=max_docs, complete=complete,
+            allow_empty=allow_empty,
+            not_applicable={"relevance_level": relevance_level != 1, "judged_only": judged_only,
+                            "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
+                            "ties": ties != "trec_eval", "labels": bool(labels),
+                            "intent_probabilities": intent_probabilities is not None,
+                            "intent_types": intent_types is not None,
+                            "zscores": zscores is not None, "cache": cache is not None})
+    reference = None
+    if zscores is not None:
+        if compat != 9 or labels:
+            raise ParameterError("zscores= (-Z) applies to trec_eval 9.0.8's evaluations "
+                                 "(compat=9, no labels=)")
+        from .io.zscores import read_zscores
+
+        reference = read_zscores(zscores)
+    if cache is not None and _is_diversity(qrels, measures):
+        raise ParameterError("a cache (--cache, cache=) applies to trec_eval's and the "
+                             "catalogue's measures; diversity measures are evaluated "
+                             "without it")
     diversity = _diversity_evaluation(
         qrels, runs, measures, complete=complete, max_docs=max_docs,
         intent_probabilities=intent_probabilities, intent_types=intent_types,
@@ -225,6 +273,8 @@ def evaluate(
                         "num_docs_in_coll": num_docs_in_coll != 0, "compat": compat != 9,
                         "ties": ties != "trec_eval"})
     if diversity is not None:
+        if reference is not None:
+            raise ParameterError("zscores= (-Z) does not apply to diversity measures")
         return diversity
     if intent_probabilities is not None or intent_types is not None:
         raise ParameterError("intent_probabilities= and intent_types= apply to diversity "
@@ -233,18 +283,41 @@ def evaluate(
     setup = evaluation_setup(measures, relevance_level=relevance_level, max_docs=max_docs,
                              judged_only=judged_only, complete=complete,
                              num_docs_in_coll=num_docs_in_coll, compat=compat, ties=ties)
+    if call is not None:
+        from .cache.evaluations import cached_evaluation
+
+        evaluation = cached_evaluation(cache, evaluate, call, setup, lambda: _evaluate(
+            [call["qrels"], call["runs"]], setup, labels, allow_empty))
+    else:
+        held = [qrels, runs]  # handed over: this frame keeps no reference (below)
+        del qrels, runs
+        evaluation = _evaluate(held, setup, labels, allow_empty)
+    if reference is None:
+        return evaluation
+    from .measures.zscored import zscore_evaluation
+
+    return zscore_evaluation(evaluation, reference)
+
+
+def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any] | None,
+              allow_empty: bool, *, stacklevel: int = 4) -> Evaluation:
+    """:func:`evaluate` of ``held`` (``[qrels, runs]``, emptied here) once its options are
+    checked (``setup``). ``stacklevel``: that of the warnings, seen from here."""
+    qrels, runs = held
+    held.clear()
+    ties = setup.options.ties
     inputs = native_inputs(qrels, runs, labels=labels, ties=ties)
     if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine
-        judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=3)
+        judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=stacklevel)
     else:
         judged = _judge(as_qrels(qrels), as_runs(runs, keep_rank=ties == "rank-column"),
-                        setup, labels=labels, allow_empty=allow_empty, stacklevel=3)
+                        setup, labels=labels, allow_empty=allow_empty, stacklevel=stacklevel)
     # the inputs are not needed for the measures: runs and qrels read here from files (or
     # passed on by a caller that keeps no reference, as the command line) are freed before
     # them, and the measures' arrays reuse their memory ((iv): a 2M-line run and 2M qrels
     # lines, peak 428 -> 366 MB)
     del qrels, runs
-    return _measure(*judged, setup, labels, stacklevel=3)
+    return _measure(*judged, setup, labels, stacklevel=stacklevel)
 
 
 def _check_call_options(labels: object, allow_empty: object) -> None:
@@ -327,6 +400,40 @@ def _measure(jr: JudgedRankings, totals: dict[str, int], setup: EvaluationSetup,
                       averaging=Averaging("trec_eval", complete=setup.context.complete,
                                           n_qrels_topics=len(jr.topics), totals=totals),
                       rankings=jr)
+
+
+def _is_diversity(qrels: Any, measures: Any) -> bool:
+    """Whether :func:`evaluate` evaluates diversity measures (:func:`_diversity_evaluation`
+    answers by evaluating them): diversity qrels, or a diversity measure named."""
+    from .io.diversity import DiversityQrels
+    from .measures.diversity import is_diversity_name
+
+    names = (measures.split() if isinstance(measures, str) else
+             [m for m in measures if isinstance(m, str)]
+             if isinstance(measures, (list, tuple)) else [])
+    return isinstance(qrels, DiversityQrels) or any(is_diversity_name(n) for n in names)
+
+
+def _prefs_evaluation(prefs: Any, runs: Any, measures: Any, form: str, *,
+                      not_applicable: Mapping[str, bool], **options: Any) -> Evaluation:
+    """The :class:`Evaluation` of preference judgments (``relevance_format`` ``prefs`` or
+    ``qrels_prefs``); an option that their measures do not read is a
+    :class:`ParameterError`, never ignored."""
+    if form not in ("prefs", "qrels_prefs"):
+        raise ParameterError(f"relevance_format (-R) must be qrels, prefs or qrels_prefs, got "
+                             f"{form!r}")
+    if options["max_docs"] is not None:
+        integer_option(options["max_docs"], MAX_DOCS, low=1)
+    if not is_flag(options["complete"]):
+        raise ParameterError(f"complete (-c) must be True or False, got {options['complete']!r}")
+    given = [name for name, differs in not_applicable.items() if differs]
+    if given:
+        raise ParameterError(f"{given[0]}= does not apply to preference judgments "
+                             f"(relevance_format={form!r}): their measures read max_docs (-M) "
+                             "and complete (-c) only, as trec_eval's prefs measures do")
+    from .evaluation_prefs import evaluate_prefs
+
+    return evaluate_prefs(prefs, runs, measures, form=form, **options)  # type: ignore[arg-type]
 
 
 def _diversity_evaluation(qrels: Any, runs: Any, measures: Any, *,

@@ -47,11 +47,15 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .cache.evaluations import call_key, run_key, store
+from .cache.evaluations import version as cache_version
+from .cache.keys import KeyWriter, MissingFile
+from .cache.store import CacheDir, Recorder, shown
 from .core.inputs import Qrels
 from .core.options import TiePolicy
 from .core.params import BATCH_SIZE, DEFAULT_BATCH_SIZE
@@ -75,9 +79,10 @@ from .io.table import Column
 from .measures.base import get_family
 from .measures.diversity import is_diversity_name
 from .measures.names import measure_names
-from .measures.results import RunSummaries
+from .measures.results import Evaluation, RunSummaries
 from .measures.trec_table import NICKNAMES, NICKNAMES10
 from .parallel import ExecutorArg, check_workers, is_local, run_tasks
+from .parallel.threads import map_threads
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -244,6 +249,7 @@ def evaluate_many(
     ties: TiePolicy = "trec_eval",
     allow_empty: bool = False,
     progress: ProgressArg = False,
+    cache: str | os.PathLike[str] | None = None,
 ) -> ManyEvaluation:
     """Evaluate many run files in batches, memory bounded by the batches running at once.
 
@@ -278,6 +284,11 @@ allow_empty
         As in :func:`irscale.evaluate` (trec_eval's ``-l``, ``-M``, ``-J``, ``-c``, ``-N``).
     progress : bool or callable, default False
         Progress by run file evaluated (:mod:`irscale.core.progress`).
+    cache : folder, optional
+        A results cache (docs/evaluation.md, "The results cache"), one entry per run file:
+        a run file whose bytes, name, qrels, measures and options were evaluated before is
+        read from the folder, the others are evaluated (one file at a time) and stored.
+        Local executor only.
 
     Returns
     -------
@@ -313,6 +324,7 @@ allow_empty
     >>> many.per_topic().query("measure == 'map'")["value"].tolist()
     [0.5, 1.0, 1.0, 0.0]
     """
+    call = dict(locals()) if cache is not None else None  # the parameters, for the key
     diversity = [name for name in measure_names(measures) if is_diversity_name(name)]
     if diversity:
         raise ParameterError(f"{diversity[0]} is a diversity measure: evaluate_many (irscale "
@@ -330,6 +342,7 @@ allow_empty
     chosen = _run_names(files, names)
     target = None if out is None else check_out(out, call_inputs([qrels, *files]),
                                                 force=force)
+    cached = None if call is None else _cache(call, setup, files, executor)
     inputs = native_inputs(qrels, files)
     judged: Judged = (read_qrels_once(inputs) if isinstance(inputs, NativeInputs) else
                       as_qrels(qrels))
@@ -348,14 +361,41 @@ allow_empty
         finished += sizes[index]
         report(finished)
 
-    with _output_folder(target, force) as temporary:
+    with _output_folder(target, force) as temporary, \
+            (nullcontext() if cached is None else cached.recorder.installed()):
         def on_result(index: int, batch: _Batch) -> None:
             collected.add(index, batch, temporary)
 
         run_tasks(_evaluate_batch, tasks, on_result,
-                  shared=(judged, setup, allow_empty), executor=executor,
+                  shared=(judged, setup, allow_empty, cached), executor=executor,
                   workers=workers, done=done)
     return collected.result(target, size)
+
+
+@dataclass(frozen=True)
+class _Cache:
+    """The results cache of :func:`evaluate_many`: its folder, the key of the call without
+    its run files (:func:`irscale.cache.evaluations.call_key`) and the recorder of the
+    warnings of each run file evaluated."""
+
+    folder: CacheDir
+    prefix: KeyWriter
+    recorder: Recorder
+
+
+def _cache(call: dict[str, Any], setup: EvaluationSetup, files: list[str],
+           executor: ExecutorArg) -> _Cache | None:
+    """The cache of a call with ``cache=`` (``call``: its parameters); ``None`` when the
+    qrels name no readable file (the evaluation reports it, as without a cache)."""
+    if not is_local(executor):
+        raise ParameterError("a cache (--cache, cache=) applies to the local executor (this "
+                             "process's threads): evaluate on a Dask cluster without it")
+    folder = CacheDir(call["cache"], [call["qrels"], *files])
+    try:
+        prefix = call_key(evaluate_many, call, setup, per_run=True)
+    except MissingFile:
+        return None
+    return _Cache(folder, prefix, Recorder())
 
 
 class _Collected:
@@ -448,21 +488,86 @@ Judged = NativeInputs | Qrels
 
 
 def _evaluate_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
-                    paths: tuple[str, ...], names: tuple[str | None, ...],
-                    per_topic: bool, capture: bool) -> _Batch:
+                    cached: _Cache | None, paths: tuple[str, ...],
+                    names: tuple[str | None, ...], per_topic: bool, capture: bool) -> _Batch:
     """One batch: read, judge and evaluate its run files (a task of the executor)."""
+    if cached is not None:
+        return _cached_batch(judged, setup, allow_empty, cached, paths, names, per_topic)
     if not capture:
-        return _batch(judged, setup, allow_empty, paths, names, per_topic)
+        return _batch([_evaluated(judged, setup, allow_empty, paths, names)], per_topic)
     with warnings.catch_warnings(record=True) as caught:  # a Dask worker: shown by the client
         warnings.simplefilter("always")
-        batch = _batch(judged, setup, allow_empty, paths, names, per_topic)
-    shown = tuple((w.category, str(w.message)) for w in caught)
-    return _Batch(batch.runs, batch.columns, batch.summaries, batch.unjudged, batch.per_topic,
-                  shown)
+        batch = _batch([_evaluated(judged, setup, allow_empty, paths, names)], per_topic)
+    return replace(batch, warnings=tuple((w.category, str(w.message)) for w in caught))
 
 
-def _batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
-           paths: tuple[str, ...], names: tuple[str | None, ...], per_topic: bool) -> _Batch:
+def _cached_batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool, cached: _Cache,
+                  paths: tuple[str, ...], names: tuple[str | None, ...],
+                  per_topic: bool) -> _Batch:
+    """A batch with a cache: each run file's evaluation read from the cache, or evaluated
+    alone and stored with its warnings (shown by the caller in either case)."""
+    evaluations = []
+    shown_again: list[tuple[type[Warning], str]] = []
+    version = cache_version()
+    # the files are hashed side by side (hashlib releases the GIL)
+    writers = map_threads(lambda item: _run_writer(cached.prefix, *item),
+                          list(zip(paths, names, strict=True)))
+    for path, name, writer in zip(paths, names, writers, strict=True):
+        key = None if writer is None else writer.hexdigest()
+        found = None if key is None else cached.folder.get(key, version)
+        if found is not None:
+            evaluations.append(found[0])
+            shown_again.extend(shown(found[1]))
+            continue
+        with cached.recorder.recording() as caught:
+            evaluation = _evaluated(judged, setup, allow_empty, (path,), (name,))
+        if writer is not None and key is not None:
+            store(cached.folder, key, writer.stamps, evaluation, caught)
+        evaluations.append(evaluation)
+        shown_again.extend(caught)
+    return replace(_batch(evaluations, per_topic), warnings=tuple(shown_again))
+
+
+def _run_writer(prefix: KeyWriter, path: str, name: str | None) -> KeyWriter | None:
+    """The key of a run file (:func:`irscale.cache.evaluations.run_key`); ``None`` when
+    it can no longer be read (evaluated without the cache: its reader says why)."""
+    try:
+        return run_key(prefix, path, name)
+    except MissingFile:
+        return None
+
+
+def _batch(evaluations: list[Evaluation], per_topic: bool) -> _Batch:
+    """The batch of the evaluations of its run files (one evaluation of them all, or one
+    per file): its per-topic table measure by measure, runs in file order."""
+    frame = None
+    if per_topic:
+        frames = [evaluation.per_topic() for evaluation in evaluations]
+        frame = frames[0] if len(frames) == 1 else _by_measure(frames)
+    return _Batch(
+        runs=tuple(run for evaluation in evaluations for run in evaluation.runs),
+        columns=evaluations[0].columns,
+        summaries=tuple(tuple(evaluation.summary(k)) for evaluation in evaluations
+                        for k in range(len(evaluation.runs))),
+        unjudged=tuple(unjudged for evaluation in evaluations
+                       for unjudged in evaluation.rows.unjudged_topics),
+        per_topic=frame)
+
+
+def _by_measure(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Per-topic tables of consecutive runs as one table of them all: rows measure by
+    measure (in the order of the first table), runs in order within a measure."""
+    import pandas as pd
+
+    joined = pd.concat(frames, ignore_index=True)
+    order = {label: k for k, label in enumerate(dict.fromkeys(frames[0]["measure"]))}
+    rank = joined["measure"].map(order)
+    return joined.iloc[rank.argsort(kind="stable")].reset_index(drop=True)
+
+
+def _evaluated(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
+               paths: tuple[str, ...], names: tuple[str | None, ...]) -> Evaluation:
+    """The evaluation of run files ``paths`` named ``names`` (``None``: by run id)."""
     if isinstance(judged, NativeInputs):
         batch = replace(judged, runs=tuple(("path", path) for path in paths))
         evaluation = evaluate_native(
@@ -475,11 +580,7 @@ def _batch(judged: Judged, setup: EvaluationSetup, allow_empty: bool,
         _batch_names(paths, names, [run.name for run in runs])
         evaluation = evaluate_judged(judged, runs, setup, allow_empty=allow_empty)
         del runs
-    return _Batch(
-        runs=evaluation.runs, columns=evaluation.columns,
-        summaries=tuple(tuple(evaluation.summary(k)) for k in range(len(evaluation.runs))),
-        unjudged=tuple(evaluation.rows.unjudged_topics),
-        per_topic=evaluation.per_topic() if per_topic else None)
+    return evaluation
 
 
 def _warned(notes: list[RunNote]) -> list[str]:

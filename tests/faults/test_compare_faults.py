@@ -199,6 +199,13 @@ LONG = _long()
 
 CASES = [
     *csv_faults("csv", csv_argv, REF),
+    # ---- --standardise: a flag (never takes the qrels for its value), --no-cdf with it
+    ok("standardise-runs", ["compare", "--standardise", "qrels.txt", "a.run", "b.run",
+                            "c.run", "-m", "map", "--test", "t"], output_contains("paired")),
+    ok("standardise-scores-no-cdf", [*T, "--standardise", "--no-cdf"],
+       output_contains("paired")),
+    err("no-cdf-without-standardise", [*T, "--no-cdf"], "--no-cdf", "--standardise"),
+    err("standardise-takes-no-value", [*T, "--standardise", "z"], "--scores", "not both"),
     either("csv-scores-1e300", csv_argv("big.csv"), check=finite_output,
            files={"big.csv": _scaled("e300")}),
     either("csv-scores-1e300-tukey", ["compare", "--scores", "big.csv"], check=finite_output,
@@ -469,6 +476,15 @@ CASES = [
     err("baseline-only-system", [*BASELINE, "--systems", "sysA"], "2 systems"),
     err("baseline-not-among-systems", [*BASELINE, "--systems", "sysB,sysC"], "sysA"),
     err("baseline-with-tukey", [*TUKEY, "--baseline", "sysA"], opt("--baseline"), "tukey"),
+    ok("baselines-two", with_option(BASELINE, "--baseline", "sysA,sysB"),
+       output_contains("5 pairs", "sysB", "sysD")),
+    err("baselines-repeated", with_option(BASELINE, "--baseline", "sysA,sysA"),
+        opt("--baseline"), "sysA"),
+    err("baselines-one-unknown", with_option(BASELINE, "--baseline", "sysA,nosuch"), "nosuch"),
+    err("baselines-empty-item", with_option(BASELINE, "--baseline", "sysA,"),
+        opt("--baseline")),
+    err("baselines-with-risk-alpha", with_option(RISK, "--baseline", "sysA,sysB"),
+        "--risk-alpha", "one baseline"),
     # ---- pairs without variance: differences the same on every topic up to rounding
     ok("no-spread-t-two-topics", ["compare", "--scores", "two.csv", "--test", "t"],
        all_checks(no_huge_numbers, has_warning), files={"two.csv": NO_SPREAD_TWO}),

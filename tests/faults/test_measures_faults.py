@@ -1,6 +1,7 @@
-"""``irscale measures``: the listing of the measure catalogue, and its usage errors.
-Table-driven: every row is one call checked against the contract of ``docs/errors.md``
-(see ``conftest.py``)."""
+"""``irscale measures``: the listing of the measure catalogue, and its usage errors; and
+the bad parameters of the catalogue's families in ``irscale eval -m`` (NCU, WRR, NSR, GAP,
+gAP, AUCPR, cRBP). Table-driven: every row is one call checked against the contract of
+``docs/errors.md`` (see ``conftest.py``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def json_families(*contexts: str):
 CASES = [
     ok("measures-all", ["measures"], output_contains(
         "rankings:", "intents:", "sessions:", "texts:", "nuggets:", "P.5,10,15",
-        "alpha-nDCG(alpha=0.5)@k", "sDCG(bq=4, gain=linear)[@k]", "ROUGE-L(stat=f, beta=1)",
+        "alpha-nDCG(alpha=0.5)@k", "sDCG(bq=4, gain=linear, form=sakai", "ROUGE-L(stat=f, beta=1)",
         "F_QA(beta=1, allowance=100, nuggets=all)")),
     ok("measures-context-json", ["measures", "--context", "sessions", "--format", "json"],
        json_families("sessions")),
@@ -45,6 +46,33 @@ CASES = [
     err("measures-output-folder-missing", ["measures", "-o", "nowhere/list.txt"],
         "nowhere"),
     err("measures-output-is-folder", ["measures", "-o", "adir", "--force"], "adir"),
+]
+
+
+
+
+def _eval(measure: str) -> list[str]:
+    return ["eval", "qrels.txt", "a.run", "-m", measure]
+
+
+CASES += [
+    err("ncu-stop-unknown", _eval("NCU(stop=xx)"), "NCU", "xx", "u, gu, rb"),
+    err("ncu-gamma-without-rb", _eval("NCU(gamma=0.5)"), "gamma", "stop=rb"),
+    err("ncu-stops-without-gu", _eval("NCU(stop=u,stops=linear)"), "stops", "stop=gu"),
+    err("ncu-gamma-zero", _eval("NCU(stop=rb,gamma=0)"), "gamma", "> 0"),
+    err("ncu-gamma-above-one", _eval("NCU(stop=rb,gamma=1.5)"), "gamma", "1.5"),
+    err("ncu-beta-negative", _eval("NCU(beta=-1)"), "beta", "-1"),
+    err("wrr-beta-positive", _eval("WRR(betas=0.5)"), "betas", "0.5"),
+    err("wrr-betas-too-few", _eval("WRR(betas=-1)"), "betas", "degree 2"),
+    err("wrr-betas-empty", _eval("WRR(betas=-1::0)"), "betas"),
+    err("nsr-gain-unknown", _eval("NSR(gain=foo)"), "NSR", "foo"),
+    err("gap-thresholds-zero", _eval("GAP(thresholds=0:0)"), "thresholds", "> 0"),
+    err("gap-thresholds-negative", _eval("GAP(thresholds=-1:2)"), "thresholds", "-1"),
+    err("gap-thresholds-too-few", _eval("GAP(thresholds=1)"), "thresholds", "degree 2"),
+    err("gap-kishida-maxrel", _eval("gAP(maxrel=3)"), "gAP", "maxrel"),
+    err("aucpr-interp-unknown", _eval("AUCPR(interp=linear)"), "linear", "trapezoid"),
+    err("crbp-aspect-given", _eval("cRBP(aspect=under)"), "cRBP", "aspect=trust"),
+    err("crbp-without-trust-labels", _eval("cRBP"), "trust", "--labels"),
 ]
 
 

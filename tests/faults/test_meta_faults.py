@@ -10,6 +10,7 @@ import pytest
 
 from .catalog import csv_faults, has_warning, no_warning
 from .conftest import (
+    SYSTEMS,
     all_checks,
     any_of,
     either,
@@ -57,6 +58,23 @@ def loo_contrib(name: str) -> list[str]:
 
 LOO_REF = loo_contrib("contrib.txt")
 CONTRIB = [f"{rid} {rid.split('_')[0]}" for rid in ("teamA_r1", "teamB_r1", "teamC_r2")]
+
+
+def shard_csv(*, skip: int | None = None, extra: str = "", value: str | None = None,
+              topics: int = 12) -> str:
+    """Shard scores of ap.csv's topics (1..12) and systems in two shards (as ``pool shards
+    --shard-scores`` writes them): row ``skip`` left out, ``extra`` appended, the first
+    value replaced by ``value``."""
+    rows = [f"{t},{s},shard{k},{0.1 + 0.05 * i + 0.01 * ((t * 7 + i * 3 + k * 5) % 11):.4f}"
+            for t in range(1, topics + 1) for i, s in enumerate(SYSTEMS) for k in (1, 2)]
+    if value is not None:
+        rows[0] = rows[0].rsplit(",", 1)[0] + "," + value
+    if skip is not None:
+        del rows[skip]
+    return "topic,run,shard,value\n" + "\n".join(rows) + "\n" + extra
+
+
+SHARD_SPLIT = [*SPLIT[:-1], "MD3", "--shard-scores", "shards.csv"]
 
 
 def json_ok(result, ws, run):
@@ -351,6 +369,40 @@ CASES = [
         "--models has an empty name"),
     err("split-models-trailing-comma", with_option(SPLIT, "--models", "MD1,"),
         "--models has an empty name"),
+    # --------------------------------------------------------- split: shard models
+    ok("split-md3-shard-scores", SHARD_SPLIT, output_contains("MD3"),
+       files={"shards.csv": shard_csv()}),
+    ok("split-md3-cross-md2", [*SPLIT[:-1], "MD2", "--cross", "MD2:MD3f", "--shard-scores",
+                               "shards.csv"], output_contains("MD3f"),
+       files={"shards.csv": shard_csv()}),
+    err("split-md3-without-shard-scores", with_option(SPLIT, "--models", "MD3"),
+        "MD3 is a shard model", "--shard-scores"),
+    err("split-shard-scores-without-shard-model", [*SPLIT, "--shard-scores", "shards.csv"],
+        "--shard-scores applies to the shard models", files={"shards.csv": shard_csv()}),
+    err("split-empty-without-shard-model", [*SPLIT, "--empty", "zero"],
+        "--empty applies to the shard models"),
+    err("split-shard-scores-missing-file", [*SHARD_SPLIT[:-1], "nosuch.csv"], "nosuch.csv"),
+    err("split-shard-scores-bad-header", SHARD_SPLIT, "shards.csv", "line 1",
+        "topic,run,shard,value", files={"shards.csv": shard_csv().replace("run,", "system,",
+                                                                         1)}),
+    err("split-shard-scores-missing-row", SHARD_SPLIT, "shards.csv", "no score of run",
+        files={"shards.csv": shard_csv(skip=5)}),
+    err("split-shard-scores-duplicate-row", SHARD_SPLIT, "shards.csv", "line 98",
+        "appears twice", files={"shards.csv": shard_csv(extra="1,sysA,shard1,0.5\n")}),
+    err("split-shard-scores-short-row", SHARD_SPLIT, "shards.csv", "line 98",
+        "4 comma-separated fields", files={"shards.csv": shard_csv(extra="1,sysA,0.5\n")}),
+    err("split-shard-scores-non-numeric", SHARD_SPLIT, "shards.csv", "line 2", "non-numeric",
+        files={"shards.csv": shard_csv(value="high")}),
+    err("split-shard-scores-infinite", SHARD_SPLIT, "shards.csv", "line 2", "infinite",
+        files={"shards.csv": shard_csv(value="inf")}),
+    err("split-shard-scores-other-topics", SHARD_SPLIT, "different topics or systems",
+        files={"shards.csv": shard_csv(topics=10)}),
+    err("split-shard-scores-undefined-needs-policy", SHARD_SPLIT, "undefined shard score",
+        "--empty", files={"shards.csv": shard_csv(value="")}),
+    ok("split-shard-scores-undefined-zero", [*SHARD_SPLIT, "--empty", "zero"],
+       output_contains("MD3"), files={"shards.csv": shard_csv(value="")}),
+    err("split-empty-unknown", [*SHARD_SPLIT, "--empty", "nosuch"], "nosuch",
+        files={"shards.csv": shard_csv()}),
     err("split-cross-empty", [*SPLIT, "--cross", ""], "--cross is empty"),
     err("split-cross-empty-item", [*SPLIT, "--cross", "MD1:MD2,"], "--cross has an empty name"),
     err("concordance-gold-empty-item", [*CONC[:-1], "gold,,ap"], "--gold has an empty name"),

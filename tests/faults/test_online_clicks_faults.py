@@ -145,10 +145,13 @@ CASES = [
     *(err(f"fit-{option[2:]}-closed-form-{model}", ["online", "fit", "train.log", "--model",
                                                      model, option, value],
           option, "closed form", files=FILES)
-      for model in ("cm", "sdbn") for option, value in (("--iterations", "5"),
+      for model in ("cm", "sdbn", "gctr", "rctr", "dctr")
+      for option, value in (("--iterations", "5"),
                                                         ("--tol", "0.001"))),
     ok("fit-smoothing-closed-form", ["online", "fit", "train.log", "--model", "sdbn",
                                      "--smoothing", "0"], files=FILES),
+    *(ok(f"fit-ctr-{model}", ["online", "fit", "train.log", "--model", model],
+         output_contains("examination"), files=FILES) for model in ("gctr", "rctr", "dctr")),
     *(err(f"loglik-params-{option[2:]}", ["online", "loglik", "--params", "m.json",
                                           "--test", "test.log", option, value],
           "--params replaces", option, files={**FILES, "m.json": "{}"})

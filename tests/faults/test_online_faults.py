@@ -63,6 +63,7 @@ def _table(rows: int = 40, *, sep: str = ",") -> str:
 
 TABLE = {"t.csv": _table()}
 ANALYZE = ["online", "ab", "analyze", "t.csv", "--metric", "clicks"]
+OEC = ["online", "ab", "analyze", "t.csv", "--oec"]
 LOGS = {"log.txt": "s1 q1 1 d1 1 5\ns1 q1 2 d2 0 nan\ns2 q1 1 d2 0 nan\n"
                    "s3 q2 1 d1 1 3\n",
         "su.txt": "s1 u1\ns2 u1\ns3 u2\n", "v.tsv": "u1\tcontrol\nu2\ttreatment\n"}
@@ -242,6 +243,28 @@ CASES = [
         files=LOGS),
     # ================================================================ ab analyze
     ok("analyze-welch", ANALYZE, output_contains("Welch"), files=TABLE),
+    # ---- an OEC: weighted columns and ratios, by the delta method
+    ok("analyze-oec", [*OEC, "clicks/impressions=0.5,pre=-1"], output_contains("OEC"),
+       files=TABLE),
+    ok("analyze-oec-json", [*OEC, "clicks=1", "--format", "json"],
+       output_contains("OEC = 1*clicks"), files=TABLE),
+    err("analyze-neither-metric-nor-oec", ["online", "ab", "analyze", "t.csv"], "--metric",
+        "--oec", files=TABLE),
+    err("analyze-oec-and-metric", [*ANALYZE, "--oec", "clicks=1"], "--oec", "--metric",
+        files=TABLE),
+    err("analyze-oec-with-analysis", [*OEC, "clicks=1", "--analysis", "cuped"],
+        opt("--analysis"), "--oec", files=TABLE),
+    err("analyze-oec-with-denominator", [*OEC, "clicks=1", "--denominator", "impressions"],
+        opt("--denominator"), files=TABLE),
+    err("analyze-oec-unknown-column", [*OEC, "nosuch=1"], "nosuch", files=TABLE),
+    err("analyze-oec-unknown-denominator", [*OEC, "clicks/nosuch=1"], "nosuch", files=TABLE),
+    err("analyze-oec-no-weight", [*OEC, "clicks"], "--oec", "measure=weight", files=TABLE),
+    err("analyze-oec-weight-text", [*OEC, "clicks=high"], "clicks", "high", files=TABLE),
+    err("analyze-oec-weight-zero", [*OEC, "clicks=0"], "clicks", "other than 0", files=TABLE),
+    err("analyze-oec-weight-inf", [*OEC, "clicks=inf"], "clicks", "finite", files=TABLE),
+    err("analyze-oec-twice", [*OEC, "clicks=1,clicks=2"], "clicks", "twice", files=TABLE),
+    err("analyze-oec-half-ratio", [*OEC, "clicks/=1"], "numerator/denominator", files=TABLE),
+    err("analyze-oec-empty", [*OEC, ""], "--oec", files=TABLE),
     ok("analyze-delta", [*ANALYZE, "--analysis", "delta", "--denominator", "impressions"],
        output_contains("delta-method"), files=TABLE),
     ok("analyze-cuped", [*ANALYZE, "--analysis", "cuped", "--covariate", "pre"],

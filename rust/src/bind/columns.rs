@@ -4,11 +4,11 @@
 //! (`irscale.core.native_columns` lays `Qrels` and `Run` objects out so).
 
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::guard::detached;
 use super::trec::judgment_tuple;
 use crate::columns::{self, Offsets, QrelsColumns, RunColumns, Strings};
 use crate::judge::{Index, Options};
@@ -110,16 +110,6 @@ impl<'py> GivenRun<'py> {
 
 fn tie_policy(ties: &str) -> PyResult<Ties> {
     Ties::named(ties).ok_or_else(|| PyValueError::new_err(format!("unknown tie policy {ties:?}")))
-}
-
-/// `work` without the GIL; a panic is the package's internal error.
-fn detached<T: Send>(py: Python<'_>, what: &str, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    py.detach(|| catch_unwind(AssertUnwindSafe(work)))
-        .map_err(|_| {
-            PyRuntimeError::new_err(format!(
-                "irscale: internal error of the native engine while {what}"
-            ))
-        })
 }
 
 /// What `judge_columns` answers: the judgment's tuple, and the runs' rows if asked for.

@@ -5,11 +5,11 @@
 //! without an error or a warning; anything else is left to that reader (`read_dicts`
 //! answers `None`).
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::guard::detached;
 use super::trec::judgment_tuple;
 use crate::dicts::{self, Table};
 use crate::judge::Options;
@@ -233,11 +233,7 @@ fn judge_dicts<'py>(
     if runs.is_empty() {
         return Err(PyValueError::new_err("these dicts were judged already"));
     }
-    let outcome =
-        py.detach(|| catch_unwind(AssertUnwindSafe(|| dicts::judge(&qrels, runs, &options))));
-    let judgment = outcome.map_err(|_| {
-        PyRuntimeError::new_err("irscale: internal error of the native engine while judging dicts")
-    })?;
+    let judgment = detached(py, "judging dicts", || dicts::judge(&qrels, runs, &options))?;
     judgment_tuple(py, judgment)
 }
 

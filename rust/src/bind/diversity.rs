@@ -5,6 +5,7 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::guard::detached;
 use super::trec::{Given, read_error};
 use crate::diversity;
 use crate::read::diversity::{self as files, Column};
@@ -61,19 +62,18 @@ fn ndeval_measure<'py>(
     .map_err(PyValueError::new_err)?;
     let batch = rankings(&run, &intents)?;
     let ideal = ideal.as_ref().map(|a| rankings(a, &intents)).transpose()?;
-    let values = py
-        .detach(|| {
-            diversity::ndeval(
-                family,
-                cutoff,
-                alpha,
-                beta,
-                &batch,
-                ideal.as_ref(),
-                &intents,
-            )
-        })
-        .map_err(PyValueError::new_err)?;
+    let values = detached(py, "computing an ndeval measure", || {
+        diversity::ndeval(
+            family,
+            cutoff,
+            alpha,
+            beta,
+            &batch,
+            ideal.as_ref(),
+            &intents,
+        )
+    })?
+    .map_err(PyValueError::new_err)?;
     Ok(values.into_pyarray(py).into_any().unbind())
 }
 
@@ -124,23 +124,22 @@ fn ntcir_measure<'py>(
     };
     let discounts = discounts.as_slice()?;
     let (rel_topic, rel_gain) = (rel_topic.as_slice()?, rel_gain.as_slice()?);
-    let values = py
-        .detach(|| {
-            let ideal = diversity::global_gains::IdealLists::new(
-                intents.n_intents.len(),
-                rel_topic,
-                rel_gain,
-                &weights,
-            )?;
-            let g = diversity::dmeasures::Global {
-                batch: &batch,
-                entry_gain,
-                weights: &weights,
-                ideal: &ideal,
-            };
-            diversity::ntcir(family, cutoff, beta, discounts, &g)
-        })
-        .map_err(PyValueError::new_err)?;
+    let values = detached(py, "computing an NTCIREVAL D-measure", || {
+        let ideal = diversity::global_gains::IdealLists::new(
+            intents.n_intents.len(),
+            rel_topic,
+            rel_gain,
+            &weights,
+        )?;
+        let g = diversity::dmeasures::Global {
+            batch: &batch,
+            entry_gain,
+            weights: &weights,
+            ideal: &ideal,
+        };
+        diversity::ntcir(family, cutoff, beta, discounts, &g)
+    })?
+    .map_err(PyValueError::new_err)?;
     Ok(values.into_pyarray(py).into_any().unbind())
 }
 /// The relevant `(topic, docno)` pairs of diversity qrels, indexed once per evaluation to
@@ -241,9 +240,10 @@ impl IntentJudge {
             max_docs,
             ndeval_topics,
         };
-        let judged = py
-            .detach(|| diversity::run_files::judge_files(&self.index, &run_files, &how))
-            .map_err(|error| read_error(error.into()))?;
+        let judged = detached(py, "judging diversity runs", || {
+            diversity::run_files::judge_files(&self.index, &run_files, &how)
+        })?
+        .map_err(|error| read_error(error.into()))?;
         Ok(judged
             .into_iter()
             .map(|run| {

@@ -4,6 +4,7 @@ use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::guard::detached;
 use crate::judged::JudgedView;
 use crate::measures::{self, Context, Params, Values};
 
@@ -44,9 +45,10 @@ fn trec_measure<'py>(
         compat,
         num_docs_in_coll,
     };
-    let outputs = py
-        .detach(|| measures::compute(family, &params, &view, &ctx))
-        .map_err(PyValueError::new_err)?;
+    let outputs = detached(py, "computing a measure", || {
+        measures::compute(family, &params, &view, &ctx)
+    })?
+    .map_err(PyValueError::new_err)?;
     let mut converted = Vec::with_capacity(outputs.len());
     for (name, values) in outputs {
         let object = match values {

@@ -5,6 +5,7 @@
 pub mod columns;
 pub mod dicts;
 pub mod diversity;
+pub mod guard;
 pub mod measures;
 pub mod output;
 pub mod scales;

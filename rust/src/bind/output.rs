@@ -3,11 +3,11 @@
 //! arrays read in place, text as lists of strings).
 
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::guard::detached;
 use crate::output::summary::{self, Averaging, Rule, RunRows, Summary};
 use crate::output::trec_text::{self, LineColumn, SummaryColumn};
 use crate::output::{Aggregate, Cells, ValueType};
@@ -148,7 +148,7 @@ fn summaries<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     let by_run = rows_by_run(ranking_run, runs.len())?;
-    let computed = catch_unwind(AssertUnwindSafe(|| {
+    let computed = detached(py, "summarising runs", || {
         by_run
             .iter()
             .zip(&runs)
@@ -161,8 +161,7 @@ fn summaries<'py>(
                 averaging.summarise(&summary_columns, run_rows, placeholders, run)
             })
             .collect::<Result<Vec<_>, String>>()
-    }))
-    .map_err(|_| internal("summarising runs"))?
+    })?
     .map_err(PyValueError::new_err)?;
     computed
         .into_iter()
@@ -231,27 +230,22 @@ fn trec_lines<'py>(
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let text = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(|| {
-            let mut out = Vec::new();
-            let topic = |row: usize| {
-                let (start, stop) = span(ranking_topic[row]).unwrap_or_default();
-                &topic_data[start..stop]
-            };
-            trec_text::per_topic_lines(
-                &mut out,
-                &line_columns,
-                0..ranking_topic.len(),
-                topic,
-                suffix,
-            );
-            out
-        }))
-    });
-    match text {
-        Ok(text) => Ok(PyBytes::new(py, &text)),
-        Err(_) => Err(internal("writing trec_eval's lines")),
-    }
+    let text = detached(py, "writing trec_eval's lines", || {
+        let mut out = Vec::new();
+        let topic = |row: usize| {
+            let (start, stop) = span(ranking_topic[row]).unwrap_or_default();
+            &topic_data[start..stop]
+        };
+        trec_text::per_topic_lines(
+            &mut out,
+            &line_columns,
+            0..ranking_topic.len(),
+            topic,
+            suffix,
+        );
+        out
+    })?;
+    Ok(PyBytes::new(py, &text))
 }
 
 /// One run's summary lines: `entries` are `(label, value type, aggregate, value)`, the
@@ -285,13 +279,6 @@ fn trec_summary_lines<'py>(
     let mut out = Vec::new();
     trec_text::summary_lines(&mut out, &lines, suffix);
     Ok(PyBytes::new(py, &out))
-}
-
-/// The error for a panic of the engine (a bug): never a crash of Python.
-pub fn internal(what: &str) -> PyErr {
-    PyRuntimeError::new_err(format!(
-        "irscale: internal error of the native engine while {what}"
-    ))
 }
 
 /// Adds this module's functions to the engine's Python module.

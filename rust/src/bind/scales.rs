@@ -5,6 +5,7 @@ use numpy::{Element, IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::guard::detached;
 use crate::scales::int_pairs::{self, Group};
 use crate::scales::sweep::{self, Halves, Value};
 
@@ -53,10 +54,14 @@ fn int_pair_bucket<'py>(
 )> {
     let gs = groups(&groups_arrays)?;
     if counts {
-        let (values, runs, pairs) = py.detach(|| int_pairs::bucket_counts(&gs, lo, hi));
+        let (values, runs, pairs) = detached(py, "counting pair buckets", || {
+            int_pairs::bucket_counts(&gs, lo, hi)
+        })?;
         Ok((values.into_pyarray(py), Some(runs.into_pyarray(py)), pairs))
     } else {
-        let (values, pairs) = py.detach(|| int_pairs::bucket_values(&gs, lo, hi));
+        let (values, pairs) = detached(py, "listing pair buckets", || {
+            int_pairs::bucket_values(&gs, lo, hi)
+        })?;
         Ok((values.into_pyarray(py), None, pairs))
     }
 }
@@ -80,7 +85,9 @@ fn int_pair_scan<'py>(
     if edges.windows(2).any(|w| w[0] >= w[1]) {
         return Err(PyValueError::new_err("bucket edges must increase"));
     }
-    let (sizes, answers) = py.detach(|| int_pairs::scan(&gs, edges, queries, strict));
+    let (sizes, answers) = detached(py, "scanning pair buckets", || {
+        int_pairs::scan(&gs, edges, queries, strict)
+    })?;
     Ok((sizes.into_pyarray(py), answers.into_pyarray(py)))
 }
 
@@ -180,7 +187,9 @@ fn window_of<'py, V: Element + Value + 'static>(
     if lo.len() != hi.len() {
         return Err(PyValueError::new_err("lo and hi differ in length"));
     }
-    let (below, q, g, a, b) = py.detach(|| sweep::window_pairs(&gs, lo, hi, weighted));
+    let (below, q, g, a, b) = detached(py, "sweeping pairs", || {
+        sweep::window_pairs(&gs, lo, hi, weighted)
+    })?;
     Ok((
         below.into_pyarray(py),
         q.into_pyarray(py),

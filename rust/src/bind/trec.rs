@@ -5,10 +5,10 @@ use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
-use super::output::{self, internal};
+use super::guard::detached;
+use super::output;
 use crate::judge::{Batch, Options};
 use crate::measures::{self, Context, Params};
 use crate::output::evaluate::{self, Missing};
@@ -85,15 +85,10 @@ fn judge_trec_batch<'py>(
             name,
         })
         .collect();
-    let outcome = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(|| {
-            trec::judge(&qrels_file, &run_files, &options)
-        }))
-    });
-    let judgment = match outcome {
-        Ok(result) => result.map_err(read_error)?,
-        Err(_) => return Err(internal("judging TREC files")),
-    };
+    let judgment = detached(py, "judging TREC files", || {
+        trec::judge(&qrels_file, &run_files, &options)
+    })?
+    .map_err(read_error)?;
     Ok(JudgedTrec::new(judgment, placeholders))
 }
 
@@ -314,15 +309,11 @@ impl JudgedTrec {
         };
         let judgment = &self.judgment;
         let placeholders = self.placeholders;
-        let outcome = py.detach(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                evaluate::trec_text(judgment, batch, placeholders, &request)
-            }))
-        });
-        match outcome {
-            Ok(result) => Ok(PyBytes::new(py, &result.map_err(PyValueError::new_err)?)),
-            Err(_) => Err(internal("evaluating trec_eval's measures")),
-        }
+        let text = detached(py, "evaluating trec_eval's measures", || {
+            evaluate::trec_text(judgment, batch, placeholders, &request)
+        })?
+        .map_err(PyValueError::new_err)?;
+        Ok(PyBytes::new(py, &text))
     }
 }
 

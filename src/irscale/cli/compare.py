@@ -32,10 +32,11 @@ from ..stats.names import (
     RESAMPLING,
     is_resampling,
 )
-from .inputs import SOURCES_RULE, add_inputs, check_inputs, load_matrix
+from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
 from .main import given
 from .options import (
     DIGITS_RULE,
+    ListAction,
     add_digits,
     add_format,
     add_option,
@@ -94,6 +95,9 @@ RULES = (
          "own t-test: its p-value is printed)"),
     Rule(("risk_alpha",), lambda args: args.baseline is not None,
          "--risk-alpha needs --baseline SYSTEM (the run every other system is compared with)"),
+    Rule(("risk_alpha",), lambda args: args.baseline is None or len(args.baseline) == 1,
+         lambda args: f"--risk-alpha compares with one baseline; --baseline names "
+         f"{len(args.baseline)}"),
     Rule(("model",), lambda args: args.test == "tukey-hsd",
          "--model applies to --test tukey-hsd, not to {test!r}"),
     Rule(("model",), lambda args: args.model in (*MODELS, "topic", "system") or
@@ -119,10 +123,13 @@ def add_parser(subparsers) -> None:
     )
     add_inputs(parser, measure_help="measure (repeatable for pairwise tests; default: the "
                "only measure of the --scores files)")
-    parser.add_argument("--baseline", metavar="SYSTEM",
+    add_standardise(parser)
+    parser.add_argument("--baseline", action=ListAction, kind="str", unique=True,
+                        metavar="SYSTEM[,SYSTEM...]",
                         help="two-system tests: compare every other system with this one "
                         "only (the family: systems x measures against it; default: every "
-                        "pair); with --risk-alpha: the risk baseline")
+                        "pair), or with each of several, corrected as one family (each pair "
+                        "once); with --risk-alpha: the risk baseline")
     add_param(parser, RISK, type=float)
     add_param(parser, TEST)
     add_option(parser, "--model", default="topic+system",
@@ -210,9 +217,10 @@ def run(args: argparse.Namespace) -> int:
         check_inputs(args)
         from ..stats.risk import format_risk, risk_table
 
-        table = risk_table(load_matrix(args), args.baseline, args.risk_alpha,
+        baseline = args.baseline[0]
+        table = risk_table(load_matrix(args), baseline, args.risk_alpha,
                            measures=args.measures or None)
-        return write_text(args, format_risk(table, args.baseline, args.risk_alpha, args.fmt,
+        return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
                                             digits=args.digits))
     check_scheduler(args)
     check_inputs(args)

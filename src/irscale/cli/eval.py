@@ -29,6 +29,9 @@ from .runargs import add_run_options, add_trec_eval_options, label_files, named_
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.results import Evaluation
 
+#: The forms of QRELS (trec_eval's ``-R``).
+RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs")
+
 #: Paired tests of the latex table and the report: deterministic (no resampling seed to
 #: report).
 TABLE_TESTS = ("t", "wilcoxon", "sign")
@@ -58,6 +61,16 @@ def add_parser(subparsers) -> None:
                         "all_trec, AP@100, P(rel=2)@5 ... (default: official)")
     add_values_options(parser)
     add_trec_eval_options(parser, trec_eval=True)
+    parser.add_argument("-Z", "--Zscore", dest="zscores", metavar="FILE",
+                        help="print z-scores instead of the values, as trec_eval -Z: FILE "
+                        "holds lines 'qid measure_name mean std_dev' from a reference set "
+                        "of runs (irscale eval-many --write-zscores writes one); a value "
+                        "with no line is printed -1000000")
+    parser.add_argument("-R", "--relevance-format", choices=RELEVANCE_FORMATS,
+                        default="qrels", help="the form of QRELS (trec_eval -R): qrels, or "
+                        "preference judgments 'qid jg jsg docno level' (prefs) or a qrels "
+                        "file read as preferences (qrels_prefs), evaluated by the preference "
+                        "measures (-m all_prefs, -m prefs, -m prefs_simp ...); default qrels")
     add_labels_option(parser, "a second label file (qrels format: topic iter docno value; "
                       "topic * = every topic) for the measures that use one, e.g. --labels "
                       "under=task2.qunder -m 'uRBP(p=0.8)'")
@@ -81,8 +94,9 @@ def add_parser(subparsers) -> None:
     add_param(table, SIGNIFICANCE)
     add_param(parser, NDEVAL_RISK_ALPHA)
     add_run_options(parser)
-    from .eval_many import add_batch_options
+    from .eval_many import add_batch_options, add_cache_option
 
+    add_cache_option(parser)
     add_batch_options(parser.add_argument_group(
         "many run files, streamed in batches (as irscale eval-many)",
         "with one of these the runs are read and evaluated a batch of files at a time "
@@ -91,7 +105,7 @@ def add_parser(subparsers) -> None:
         "--names says otherwise; per-topic values go to --per-topic-out"))
     add_progress(parser)
     add_output(parser)
-    declare_inputs(parser, "qrels", "runs", "--baseline")
+    declare_inputs(parser, "qrels", "runs", "--baseline", "--Zscore")
     add_rules(parser, *RULES)
     parser.set_defaults(func=run)
 
@@ -119,9 +133,17 @@ def run(args: argparse.Namespace) -> int:
     keep_rank = args.ties == "rank-column"
     runs = named_runs(args.runs, args.names, keep_rank=keep_rank, progress=wants_progress(args))
     baseline = args.baseline
-    if args.fmt == "trec" and baseline is None and not labels:
+    if args.relevance_format != "qrels":  # preference judgments
+        from ..evaluation import evaluate as evaluate_prefs
+
+        return write_evaluation(args, evaluate_prefs(
+            args.qrels, runs, args.measures or ["official"], allow_empty=args.allow_empty,
+            relevance_format=args.relevance_format, **trec_eval_arguments(args)))
+    if args.fmt == "trec" and baseline is None and not labels and args.zscores is None \
+            and args.cache is None:
         # trec_eval's measures of TREC files: from the files to the text in the engine,
-        # without numpy (None: a measure or an input it does not take alone)
+        # without numpy (None: a measure or an input it does not take alone); with --cache
+        # the regular evaluation below reads and stores the cache
         from ..evaluation_text import trec_eval_text
 
         printed = trec_eval_text(args.qrels, runs, args.measures or ["official"],
@@ -140,7 +162,9 @@ def run(args: argparse.Namespace) -> int:
         runs = as_runs(runs, keep_rank=keep_rank)
         baseline = find_run(baseline, runs)
     evaluation = evaluate(args.qrels, runs, args.measures or ["official"], labels=labels,
-                          allow_empty=args.allow_empty, **trec_eval_arguments(args))
+                          allow_empty=args.allow_empty, zscores=args.zscores,
+                          cache=args.cache,
+                          **trec_eval_arguments(args))
     if args.fmt == "latex":  # the table (and its tests) before the output is opened
         text = evaluation.format("latex", baseline=baseline, test=args.test,
                                  correction=args.correction, alpha=args.alpha)
@@ -204,6 +228,19 @@ BATCH_REFUSED = (("per_query", "-q/--per-query", "per-topic values go to --per-t
 NOT_WITH_BATCHES = "does not apply with --batch-size, --scheduler, --workers or " \
     "--per-topic-out"
 
+#: What -Z/--Zscore is refused with: trec_eval 9.0.8's measures and text only.
+ZSCORE_RULES = (
+    Rule(("zscores",), lambda args: not args.diversity, "-Z/--Zscore applies to trec_eval's "
+         "measures, not to diversity measures"),
+    Rule(("zscores",), lambda args: args.compat == 9, "-Z/--Zscore reproduces trec_eval "
+         "9.0.8's -Z: not with --compat 10"),
+    Rule(("zscores",), lambda args: not args.labels, "-Z/--Zscore applies to trec_eval's "
+         "measures: not with --labels"),
+    Rule(("zscores",), lambda args: args.fmt not in ("latex", "ndeval"), "-Z/--Zscore "
+         "prints trec_eval's z-scores: --format trec, csv, json or markdown"),
+    Rule(("zscores",), lambda args: not _batches(args), f"-Z/--Zscore {NOT_WITH_BATCHES}"),
+)
+
 #: When the options apply, in the order they are checked: the table options need --format
 #: latex (and --baseline for the test's options; the latex table holds the summary only),
 #: ``--baseline`` and ``--risk-alpha`` with --format ndeval are ndeval's (diversity
@@ -222,16 +259,28 @@ RULES: tuple[Declared, ...] = (
     *each(TABLE_OPTIONS, lambda args: args.fmt != "latex" or args.baseline is not None,
           "{options} applies to the tests against --baseline RUN", TABLE_SPELT),
     _check_labels,
+    Rule(("labels", "baseline"), lambda args: args.relevance_format == "qrels",
+         "{options}: not with preference judgments (-R prefs, -R qrels_prefs)"),
+    Rule(("fmt",), lambda args: args.relevance_format == "qrels" or args.fmt not in (
+        "latex", "ndeval"), "--format {fmt} does not apply to preference judgments (-R "
+        "prefs, -R qrels_prefs): trec, csv, json or markdown"),
     check_scheduler,
-    Default("diversity", wants_diversity),
+    Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
+    Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
+         lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
+         "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "
+         "without them"),
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
          lambda args: not args.diversity, "--batch-size, --scheduler, --workers and "
          "--per-topic-out apply to trec_eval's measures; diversity measures are evaluated "
          "without them"),
+    Rule(("cache",), lambda args: not args.diversity, "--cache applies to trec_eval's and "
+         "the catalogue's measures; diversity measures are evaluated without it"),
     *DIVERSITY_RULES,
     *INTENT_RULES,
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),
+    *ZSCORE_RULES,
     Rule(("fmt",), lambda args: not _batches(args) or args.fmt not in ("latex", "ndeval"),
          f"--format {{fmt}} {NOT_WITH_BATCHES}: the batches print the trec, csv, json or "
          "markdown summary"),

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
 from ..core.params import BATCH, THREADS
 from ..errors import ParameterError
+from ..io.files import atomic_output
 from ..io.formats import OUTPUT_FORMATS
 from .main import given
 from .options import (
@@ -45,6 +48,7 @@ def add_parser(subparsers) -> None:
                         help="measure or nickname (repeatable), as in irscale eval "
                         "(default: official)")
     add_batch_options(parser)
+    add_cache_option(parser)
     add_names(parser, metavar="file|runid|A,B,...", doc="how to name the runs: file "
               "(default: the file name without extension, longer forms where those collide),"
               " runid (the run id of each file; two files with one run id are an error), or "
@@ -53,6 +57,12 @@ def add_parser(subparsers) -> None:
     add_trec_eval_options(parser)
     add_format(parser, OUTPUT_FORMATS, default="trec",
                doc="format of the summary (as irscale eval)")
+    parser.add_argument("--write-zscores", metavar="FILE",
+                        help="also write a Z file of the runs for irscale eval -Z (and "
+                        "trec_eval -Z): per topic and per-topic measure, the mean and the "
+                        "sample standard deviation of the runs' values, one line "
+                        "'qid measure mean std_dev'")
+    declare_outputs(parser, "--write-zscores")
     add_progress(parser)
     add_output(parser, what="summary")
     declare_inputs(parser, "qrels", "runs")
@@ -71,6 +81,17 @@ def add_batch_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
                         "holding files is replaced only with --force, and only when it "
                         "holds an earlier output")
     declare_outputs(parser, "--per-topic-out", kind="folder")
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--cache DIR``: the results cache of ``eval`` and ``eval-many``
+    (docs/evaluation.md, "The results cache")."""
+    parser.add_argument("--cache", metavar="DIR",
+                        help="results cache: an evaluation done before (same input bytes, "
+                        "measures, options and irscale version) is read from folder DIR, "
+                        "others are evaluated and stored there (eval-many: one entry per run "
+                        "file, so that only new or changed runs are evaluated)")
+    declare_outputs(parser, "--cache", kind="folder")
 
 
 def trec_eval_arguments(args: argparse.Namespace) -> dict[str, Any]:
@@ -101,13 +122,62 @@ def run(args: argparse.Namespace) -> int:
                 os.path.realpath(args.per_topic_out)):
             raise ParameterError(f"-o {args.output} lies in --per-topic-out "
                                  f"{args.per_topic_out}: write the summary elsewhere")
-    with scheduler(args) as executor:
+    zscores = getattr(args, "write_zscores", None)
+    with tempfile.TemporaryDirectory() as work, scheduler(args) as executor:
+        out = args.per_topic_out
+        if zscores is not None and out is None:  # the per-topic values the Z file needs
+            out = os.path.join(work, "per-topic")
         many = evaluate_many(
             args.qrels, files, args.measures or ["official"],
             batch_size=args.batch_size, executor=executor,
-            workers=args.workers, out=args.per_topic_out, force=args.force,
+            workers=args.workers, out=out, force=args.force,
             names=args.names or "file", allow_empty=args.allow_empty,
-            progress=wants_progress(args), **trec_eval_arguments(args))
+            progress=wants_progress(args), cache=args.cache, **trec_eval_arguments(args))
+        text = None if zscores is None else zscores_text(many)
+    if zscores is not None:
+        with atomic_output(zscores, "w", force=args.force) as stream:
+            stream.write(text)
     with open_output(args) as stream:
         write_summary(many, stream, fmt=args.fmt)
     return 0
+
+
+def zscores_text(many: Any) -> str:
+    """The Z file of an :func:`~irscale.evaluation_many.evaluate_many` result whose
+    per-topic values were kept: per topic (in the table's order) and measure, the mean and
+    the sample standard deviation of the runs' values
+    (:func:`irscale.stats.standardisation.reference_moments`), as
+    :func:`irscale.io.zscores.format_zscores` writes them. gm_map and gm_bpref, which have
+    no per-topic values of their own, get those of ``log(max(v, 1e-5))`` of map's and
+    bpref's values where those were evaluated too (what trec_eval holds per topic and
+    ``-Z`` converts: m_gm_map.c). A topic fewer than two runs were evaluated on has no
+    standard deviation: it is left out, and a warning names it (``irscale eval -Z`` and
+    trec_eval print -1000000 there)."""
+    import numpy as np
+
+    from ..core.scorematrix import ScoreMatrix
+    from ..io.zscores import format_zscores
+    from ..measures.results import PER_TOPIC_OF
+    from ..stats.standardisation import reference_moments
+
+    matrix = ScoreMatrix.from_frame(many.per_topic(), allow_missing=True)
+    logs = [(c.label, matrix.measures.index(PER_TOPIC_OF[c.label])) for c in many.columns
+            if c.aggregate == "gmean" and PER_TOPIC_OF.get(c.label) in matrix.measures]
+    if logs:
+        values = matrix.values[:, :, [k for _, k in logs]]
+        floor = 1e-5  # trec_eval.h's MIN_GEO_MEAN, as C's MAX(v, MIN_GEO_MEAN)
+        with np.errstate(invalid="ignore"):
+            logged = np.where(np.isnan(values), np.nan,
+                              np.log(np.where(values > floor, values, floor)))
+        matrix = ScoreMatrix(np.concatenate([matrix.values, logged], axis=2), matrix.topics,
+                             matrix.systems, (*matrix.measures, *(label for label, _ in logs)))
+    mean, sd = reference_moments(matrix, partial=True)
+    lacking = [topic for t, topic in enumerate(matrix.topics) if np.isnan(sd[t]).any()]
+    if lacking:
+        warnings.warn(f"--write-zscores: {len(lacking)} topic(s) with fewer than 2 runs "
+                      f"evaluated have no line in the Z file: {', '.join(lacking[:10])}"
+                      f"{' ...' if len(lacking) > 10 else ''}", stacklevel=2)
+    return format_zscores(
+        (topic, measure, mean[t, m], sd[t, m])
+        for t, topic in enumerate(matrix.topics) for m, measure in enumerate(matrix.measures)
+        if not np.isnan(sd[t, m]))

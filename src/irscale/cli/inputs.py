@@ -20,7 +20,7 @@ from ..errors import AlignmentError, InputError, ParameterError
 from .eval_diversity import DIVERSITY_ONLY, QRELS_FORMATS, add_intent_options, intent_rules
 from .options import ListAction, add_option, wants_progress
 from .outputs import declare_inputs
-from .rules import Rule
+from .rules import Rule, add_rules
 from .runargs import add_run_options, named_runs, runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,6 +103,21 @@ def add_inputs(parser: argparse.ArgumentParser, *, scores: bool = True,
                             help="comma-separated systems to keep (default: all)")
 
 
+def add_standardise(parser: argparse.ArgumentParser) -> None:
+    """``--standardise`` and ``--no-cdf``: the analyses of score matrices (``compare``,
+    ``meta``) on Webber, Moffat and Zobel's standardised scores (:func:`load_matrix`)."""
+    parser.add_argument("--standardise", action="store_true",
+                        help="analyse standardised scores (Webber, Moffat & Zobel 2008): per "
+                        "topic, (score - mean) / sample standard deviation over every system "
+                        "given (before --systems), mapped to [0, 1] by the normal CDF; a "
+                        "topic where every system scores the same gives 0.5")
+    parser.add_argument("--no-cdf", action="store_true",
+                        help="with --standardise: the z-scores themselves, not their normal "
+                        "CDF (a topic where every system scores the same gives 0)")
+    add_rules(parser, Rule(("no_cdf",), lambda args: args.standardise,
+                           "--no-cdf applies to --standardise"))
+
+
 def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatable)", *,
                  required: bool = False) -> None:
     """``-m/--measure MEASURE``, repeatable: the measures the runs are evaluated with."""
@@ -156,8 +171,9 @@ def qrels_and_runs(args: argparse.Namespace, *,
 
 def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
     """The per-topic scores of the command line (:func:`check_inputs`): the ``--scores``
-    files, or the runs evaluated against the qrels with every ``-m`` measure; restricted
-    to ``--systems``; at least 2 systems and 2 topics, not all equal."""
+    files, or the runs evaluated against the qrels with every ``-m`` measure; standardised
+    with ``--standardise`` (against every system given); restricted to ``--systems``; at
+    least 2 systems and 2 topics, not all equal."""
     if getattr(args, "scores", None):
         from ..io.scores_csv import read_score_files
 
@@ -168,6 +184,10 @@ def load_matrix(args: argparse.Namespace) -> ScoreMatrix:
         # -m by the names of the matrix's columns (P.10 is P_10, P.5,10 is two columns, a
         # measure named twice is one), so that every later choice by name finds each one
         args.measures = list(matrix.measures)
+    if getattr(args, "standardise", None):
+        from ..stats.standardisation import standardise
+
+        matrix = standardise(matrix, cdf=not args.no_cdf)
     matrix = select_systems(matrix, getattr(args, "systems", None))
     if matrix.n_systems < 2:
         raise InputError(f"at least 2 systems are needed, got {matrix.n_systems}")

@@ -51,6 +51,7 @@ from ..stats.names import (
     PROCEDURE_PAIR,
     RESAMPLING,
     RESAMPLING_TESTS,
+    SHARD_EMPTY,
     SHARD_MODEL_NAMES,
     SIMULATED_CORRECTIONS,
     SIMULATED_TESTS,
@@ -62,6 +63,7 @@ from .eval_diversity import intent_rules
 from .inputs import (
     SOURCES_RULE,
     add_inputs,
+    add_standardise,
     check_inputs,
     diversity_inputs,
     load_matrix,
@@ -145,9 +147,14 @@ def _split_samples(args: argparse.Namespace) -> str:
             f"({', '.join(dict.fromkeys(_study_names(args)))})")
 
 
+def _shard_models(args: argparse.Namespace) -> list[str]:
+    """The shard models among the procedures of ``meta split``, each once."""
+    return list(dict.fromkeys(n for n in _study_names(args) if n in SHARD_MODEL_NAMES))
+
+
 def _shard_model(args: argparse.Namespace) -> str | None:
     """The first shard model among the procedures of ``meta split``, or None."""
-    return next((name for name in _study_names(args) if name in SHARD_MODEL_NAMES), None)
+    return next(iter(_shard_models(args)), None)
 
 
 def add_parser(subparsers) -> None:
@@ -175,6 +182,7 @@ def _add_correlate(sub) -> None:
     """``meta correlate``: the rank correlation of two measures, with its rules."""
     p = sub.add_parser("correlate", help="rank correlation between two measures")
     _common(p)
+    add_standardise(p)
     add_param(p, CORRELATION_METHOD)
     add_param(p, RBO_P, label="the RBO persistence -p/--p (p)")
     add_param(p, CORRELATE_BY, choices=CORRELATE_BY.domain.names)
@@ -196,6 +204,7 @@ def _add_discriminative_power(sub) -> None:
     p = sub.add_parser("discriminative-power", aliases=["dp"],
                        help="ASL of every pair and discriminative power (Sakai 2014, §5.1)")
     _common(p)
+    add_standardise(p)
     add_param(p, DP_METHOD)
     add_param(p, DISCRIMINATIVE_SAMPLES)
     add_param(p, SIGNIFICANCE)
@@ -218,6 +227,7 @@ def _add_split(sub) -> None:
     p = sub.add_parser("split", help="topic-splitting consistency (Ferro & Sanderson 2022, "
                        "§3)")
     _common(p)
+    add_standardise(p)
     _sizes(p)
     add_param(p, SPLIT_MODELS, many=True, unique=False)
     p.add_argument("--cross", action=ListAction, kind="str", domain=PROCEDURE_PAIR, default=[],
@@ -229,18 +239,31 @@ def _add_split(sub) -> None:
     add_param(p, RNG_SEED)
     add_param(p, RESAMPLES, doc="resamples of the resampling procedures among --models and "
               "--cross")
+    p.add_argument("--shard-scores", metavar="FILE",
+                   help="topics × runs × shards scores for the shard models (MD3, MD3f, ...): "
+                   "the CSV topic,run,shard,value that irscale pool shards --shard-scores "
+                   "writes, of the same topics and runs as the score matrix (default: none)")
+    add_param(p, SHARD_EMPTY, doc="scores of a topic without relevant documents in a shard "
+              "(undefined) in the shard models: error, zero, drop-topic, drop-shard or "
+              "missing")
     p.add_argument("--plot", metavar="FILE",
                    help="write the metric (default τ) against the split size to FILE, "
                    "PNG/SVG (default: no plot)")
     add_scheduler(p, "the repetitions")
+    declare_inputs(p, "--shard-scores")
     declare_outputs(p, "--plot", kind="plot")
     add_rules(p, Rule(("alpha",), lambda args: args.metric not in ("tau", "tau_sd"),
                       "--alpha applies to the significance metrics; --metric {metric} "
                       "(Kendall's τ between the halves' rankings) uses no test decision"),
-              Rule(("models", "cross"), lambda args: _shard_model(args) is None,
+              Rule(("models", "cross"), lambda args: _shard_model(args) is None
+                   or args.shard_scores is not None,
                    lambda args: f"{_shard_model(args)} is a shard model: it needs topics × "
-                   "systems × shards scores, which a score CSV does not hold (use "
-                   "irscale.meta.split_study(..., shards=...))"),
+                   "systems × shards scores: give them with --shard-scores FILE (irscale "
+                   "pool shards --shard-scores writes them)"),
+              Rule(("shard_scores", "empty"), lambda args: _shard_model(args) is not None,
+                   lambda args: "{options} {applies} to the shard models (MD3, MD3f, ...) "
+                   "among --models and --cross, and the study has none "
+                   f"({', '.join(dict.fromkeys(_study_names(args)))})"),
               Rule(("samples",), lambda args: bool(resampling_procedures(_study_names(args))),
                    _split_samples))
     p.set_defaults(func=run_split)
@@ -250,6 +273,7 @@ def _add_swap(sub) -> None:
     """``meta swap``: the swap method."""
     p = sub.add_parser("swap", help="swap method and swap rates (Voorhees & Buckley 2002)")
     _common(p)
+    add_standardise(p)
     _sizes(p)
     add_param(p, SWAP_BIN_WIDTH)
     add_param(p, SWAP_TEST)
@@ -273,6 +297,7 @@ def _add_concordance(sub) -> None:
     """``meta concordance``: the concordance test."""
     p = sub.add_parser("concordance", help="concordance test (Sakai 2014, Fig. 17)")
     _common(p)
+    add_standardise(p)
     p.add_argument("--gold", action=ListAction, kind="str", required=True, metavar="M,...",
                    help="comma-separated gold-standard measure(s); the other measures are the "
                    "candidates")
@@ -575,11 +600,20 @@ def run_split(args: argparse.Namespace) -> int:
     from .. import meta
 
     table = _one_measure(args, "topic splitting")
+    shards = None
+    options = _resampling_options(args) or {}
+    if args.shard_scores is not None:
+        from ..io.scores_csv import read_shard_table
+        from ..stats import ShardScores
+
+        read = read_shard_table(args.shard_scores)
+        shards = ShardScores(read.values, read.topics, read.systems, read.shards)
+        options |= {name: {"empty": args.empty} for name in _shard_models(args)}
     with scheduler(args) as executor:
         study = meta.split_study(table, args.sizes, args.repetitions, models=args.models,
-                                 cross=args.cross, alpha=args.alpha, rng=args.seed,
-                                 progress=wants_progress(args),
-                                 options=_resampling_options(args), executor=executor)
+                                 cross=args.cross, shards=shards, alpha=args.alpha,
+                                 rng=args.seed, progress=wants_progress(args),
+                                 options=options or None, executor=executor)
     if args.plot:
         meta.plot_split_metric(study, args.metric or "tau", args.plot)
     if args.metric:

@@ -84,10 +84,15 @@ def add_parser(subparsers) -> None:
     p = actions.add_parser("analyze", help="compare treatment with control on a metric",
                            description="Welch's t-test, the delta method for a ratio "
                            "metric, or CUPED with a pre-period covariate, on a per-user "
-                           "table; treatment - control.")
+                           "table; or an OEC (--oec), a weighted combination of metrics "
+                           "by the delta method; treatment - control.")
     p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
-    p.add_argument("--metric", required=True, help="the metric column (the numerator of "
-                   "a ratio for --analysis delta)")
+    p.add_argument("--metric", help="the metric column (the numerator of a ratio for "
+                   "--analysis delta); or --oec")
+    p.add_argument("--oec", metavar="MEASURE=WEIGHT,...",
+                   help="an overall evaluation criterion: weighted columns (their per-user "
+                   "means) and ratios num/den of column sums, e.g. "
+                   "'clicks/impressions=0.5,success=1', tested by the delta method")
     add_param(p, AB_ANALYSIS)
     p.add_argument("--denominator", metavar="COLUMN",
                    help="delta: the denominator column (e.g. impressions)")
@@ -99,6 +104,11 @@ def add_parser(subparsers) -> None:
                    help="treatment variant (default treatment)")
     add_param(p, SIGNIFICANCE)
     _table(p)
+    add_rules(p, Rule(("oec",), lambda args: args.metric is None,
+                      "--oec and --metric: give one (the OEC names its measures)"),
+              Rule(("analysis", "denominator", "covariate"), lambda args: args.oec is None,
+                   "{options} {applies} to --metric; --oec is its own delta-method test"),
+              _metric_or_oec)
     p.set_defaults(func=run_analyze)
 
     p = actions.add_parser("srm", help="sample-ratio mismatch: chi2 of users per variant",
@@ -177,14 +187,28 @@ def run_measures(args: argparse.Namespace) -> int:
     return write_text(args, with_variants(table, variants, source=args.variants).to_csv())
 
 
+def _metric_or_oec(args: argparse.Namespace) -> None:
+    """``analyze`` tests a ``--metric`` or an ``--oec``: one of them is needed."""
+    if args.metric is None and args.oec is None:
+        raise ParameterError("analyze needs --metric COLUMN or --oec MEASURE=WEIGHT,...")
+
+
 def run_analyze(args: argparse.Namespace) -> int:
-    """``online ab analyze``: the A/B test of a metric."""
+    """``online ab analyze``: the A/B test of a metric, or of an OEC."""
+    check_options(args)
     from ..online.abtest import ab_test, read_user_table
 
-    result = ab_test(read_user_table(args.inputs), args.metric, analysis=args.analysis,
-                     denominator=args.denominator, covariate=args.covariate,
-                     variant=args.variant_column, control=args.control,
-                     treatment=args.treatment, alpha=args.alpha)
+    table = read_user_table(args.inputs)
+    if args.oec is not None:
+        from ..online.oec import oec_test
+
+        result = oec_test(table, args.oec, variant=args.variant_column,
+                          control=args.control, treatment=args.treatment, alpha=args.alpha)
+    else:
+        result = ab_test(table, args.metric, analysis=args.analysis,
+                         denominator=args.denominator, covariate=args.covariate,
+                         variant=args.variant_column, control=args.control,
+                         treatment=args.treatment, alpha=args.alpha)
     return write_text(args, result.format(args.fmt) + "\n")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Context = Literal["rankings", "intents", "sessions", "texts", "nuggets"]
+Context = Literal["rankings", "intents", "sessions", "texts", "nuggets", "prefs"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,11 @@ CONTEXTS: dict[str, ContextInfo] = {
         "answers matched against gold-standard nuggets (TREC QA, one-click iUnits)",
         "nugget", ("F_QA(beta=3)", "S(L=1000)", "Ssharp(L=1000,beta=1)"),
         "irscale text nuggets; irscale.text.evaluate_nuggets", whole="output"),
+    "prefs": ContextInfo(
+        "a ranking against preference judgments (trec_eval's -R prefs and -R qrels_prefs: "
+        "judgment groups of documents ordered by level)",
+        "preference", ("prefs_simp", "prefs_pair", "prefs_avgjg"),
+        "irscale eval -R prefs; irscale.evaluate(relevance_format='prefs')"),
 }
 
 __all__ = ["CONTEXTS", "Context", "ContextInfo"]

@@ -484,9 +484,13 @@ CLICK_PROBABILITY = Param("probability", PROBABILITY, 0.5,
                           "random clicks: probability of a click", ("--click-prob",), "P")
 #: Click models of :func:`irscale.online.fit_click_model` (Chuklin, Markov & de Rijke
 #: 2015) and the users instantiated from qrels grades (Hofmann et al. 2011).
-CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm")
+CLICK_MODELS: tuple[str, ...] = ("pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm", "gctr",
+                                 "rctr", "dctr")
 #: The click models fitted in closed form (the others by EM: iterations and tol apply).
-CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn")
+CLOSED_FORM_MODELS: tuple[str, ...] = ("cm", "sdbn", "gctr", "rctr", "dctr")
+#: The click models whose clicks are independent given the examination of each rank (no
+#: cascade, no satisfaction): ``P(C_r = 1) = α_qu · γ_r`` (UBM: γ of the previous click).
+INDEPENDENT_CLICK_MODELS: tuple[str, ...] = ("pbm", "ubm", "gctr", "rctr", "dctr")
 USERS: tuple[str, ...] = ("perfect", "navigational", "informational")
 #: Additive smoothing of the fitted probabilities.
 SMOOTHING = Reals(0.0)

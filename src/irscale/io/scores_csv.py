@@ -329,6 +329,70 @@ def _long(rows: list[_Row], source: str) -> list[ScoreTable]:
     return tables
 
 
+#: The header of shard scores (``irscale pool shards --shard-scores``).
+SHARD_HEADER = ("topic", "run", "shard", "value")
+
+
+@dataclass(frozen=True)
+class ShardTable:
+    """What a shard-score CSV holds: ``values[topic, run, shard]`` (NaN: undefined, an
+    empty value in the file) and the labels of each axis, in the order they first appear."""
+
+    values: np.ndarray
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    shards: tuple[str, ...]
+    source: str
+
+
+def read_shard_table(path: object) -> ShardTable:
+    """Parse shard scores: a header ``topic,run,shard,value`` (:data:`SHARD_HEADER`), then
+    one row per (topic, run, shard), as ``irscale pool shards --shard-scores`` writes them.
+    An empty value (or ``nan``) is an undefined score (a topic with no relevant document
+    in the shard); every (topic, run, shard) must appear exactly once (a missing or
+    repeated one is an error naming it)."""
+    source, _ = _source_and_measure(path)
+    rows = _rows(path, source)
+    header, body = rows[0], rows[1:]
+    if [f.strip().lower() for f in header.fields] != list(SHARD_HEADER):
+        raise InputFormatError(f"expected the header {','.join(SHARD_HEADER)} (as irscale "
+                               "pool shards --shard-scores writes)", source=source,
+                               line=header.line, text=header.text)
+    if not body:
+        raise EmptyInputError("the shard scores have a header but no data row",
+                              source=source, line=header.line, text=header.text)
+    cells: dict[tuple[str, str, str], float] = {}
+    seen: dict[tuple[str, str, str], int] = {}
+    for row in body:
+        if len(row.fields) != len(SHARD_HEADER):
+            raise InputFormatError(f"expected {len(SHARD_HEADER)} comma-separated fields "
+                                   f"(topic, run, shard, value), got {len(row.fields)}",
+                                   source=source, line=row.line, text=row.text)
+        topic, run, shard = (f.strip() for f in row.fields[:3])
+        key = (topic, run, shard)
+        for name, text in zip(SHARD_HEADER, key, strict=False):
+            if not text:
+                raise InputFormatError(f"empty {name}", source=source, line=row.line,
+                                       text=row.text)
+        if key in seen:
+            raise InputFormatError(f"topic {topic!r}, run {run!r}, shard {shard!r} appears "
+                                   f"twice (lines {seen[key]} and {row.line})", source=source,
+                                   line=row.line, text=row.text)
+        seen[key] = row.line
+        cells[key] = _cell_value(row.fields[3], run, 3, row, source, True)
+    topics, runs, shards = (tuple(dict.fromkeys(key[axis] for key in cells))
+                            for axis in range(3))
+    if len(cells) != len(topics) * len(runs) * len(shards):
+        topic, run, shard = next(key for key in itertools.product(topics, runs, shards)
+                                 if key not in cells)
+        raise InputError(f"no score of run {run!r} for topic {topic!r} in shard {shard!r} "
+                         "(write an empty value for an undefined score)", source=source)
+    values = np.array([cells[key] for key in itertools.product(topics, runs, shards)],
+                      dtype=np.float64).reshape(len(topics), len(runs), len(shards))
+    return ShardTable(values=values, topics=topics, systems=runs, shards=shards,
+                      source=source)
+
+
 def _rows(path: object, source: str) -> list[_Row]:
     """The records of a score file (read once), with at least a header."""
     data = read_input(path)  # type: ignore[arg-type]

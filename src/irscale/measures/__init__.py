@@ -6,7 +6,8 @@ judgments, sessions, texts and nuggets. Importing this package registers trec_ev
 families (:mod:`irscale.measures.trec`, computed by the engine, numpy-free until they
 compute); those of judged rankings from the literature (one module per family group: dcg,
 graded, cascade, rbp, precision_recall, generalized, condensed, coverage, tbg, umeasure,
-markov, click_models, order_measures, multi_aspect) and the families of sessions, texts
+markov, click_models, order_measures, multi_aspect, ncu, wrr, sliding_ratio, graded_ap,
+pr_curve) and the families of sessions, texts
 and nuggets (sessions, rouge, nuggets: declared here, computed by :mod:`irscale.text`) are
 registered the first time a name or a listing needs them
 (:func:`~irscale.measures.base.load_catalogue`). The families of per-intent judgments are

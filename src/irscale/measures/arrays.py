@@ -84,3 +84,15 @@ def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float) -> np.ndarray
     precision = np.asarray(precision, dtype=np.float64)
     recall = np.asarray(recall, dtype=np.float64)
     return safe_divide(precision * recall, a * precision + b * recall)
+
+
+def judged_total(jr: JudgedRankings, weights: np.ndarray) -> np.ndarray:
+    """Per ranking: ``Σ_v R_v · weights[v]`` over the columns of ``rel_levels`` (one weight
+    per column), added column by column in degree order — not a BLAS product, whose order
+    of addition may change with the batch — so that a ranking's total has the same bits
+    whatever the batch it is computed in."""
+    total = np.zeros(jr.n_rankings)
+    for column, weight in enumerate(np.asarray(weights, dtype=np.float64)):
+        if weight:
+            total += jr.rel_levels[:, column] * weight
+    return total

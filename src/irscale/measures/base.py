@@ -388,8 +388,9 @@ class Family:
 #: package). The others are imported the first time a name or a listing needs the whole
 #: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
-                  "dcg", "generalized", "trec", "graded", "markov", "order_measures",
-                  "precision_recall", "tbg", "umeasure", "nuggets", "rouge", "sessions")
+                  "dcg", "generalized", "trec", "graded", "graded_ap", "markov", "ncu",
+                  "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
+                  "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "sessions", "prefs")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []

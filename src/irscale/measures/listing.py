@@ -25,12 +25,14 @@ def other_names(family: Family) -> list[str]:
     for a trec_eval family (``AP`` and ``AP@k`` for map and map_cut)."""
     names = list(family.aliases)
     if family.context == "rankings":
-        from .names import ALIASES, IR_NAMES
+        from .names import ALIASES, IR_NAMES, PRESETS
 
         names += [f"{ir}@k" if with_cutoff == family.name and plain != family.name else ir
                   for ir, (plain, with_cutoff) in IR_NAMES.items()
                   if family.name in (plain, with_cutoff) and ir != family.name]
         names += [alias for alias, target in ALIASES.items() if target == family.name]
+        names += [f"{alias} ({','.join(f'{k}={v}' for k, v in fixed.items())})"
+                  for alias, (target, fixed) in PRESETS.items() if target == family.name]
     return list(dict.fromkeys(names))
 
 
@@ -38,7 +40,7 @@ def _signature(family: Family, params: list[dict[str, str]]) -> str:
     """The name with its parameters and their defaults: ``RBP(p=0.8, gain=linear,
     maxrel=none)``, ``P.5,10,...`` (trec_eval's), ``ROUGE-<n>(...)``, ``alpha-nDCG(...)@k``
     (``[@k]``: an optional cut-off; in judged rankings, where every family takes one, shown
-    for the families that use k themselves)."""
+    for the families that use k themselves, as ``@k`` where they need one)."""
     name = family.name
     if isinstance(family.params, GainPairs):  # trec_eval's spelling: name.parameters
         return f"{name}[.level=gain,...]"
@@ -52,7 +54,8 @@ def _signature(family: Family, params: list[dict[str, str]]) -> str:
                        for p in params if p["name"] not in hidden)
     cutoff = {"required": "@k", "optional": "[@k]", "none": ""}[family.cutoff]
     if family.context == "rankings":
-        cutoff = "[@k]" if "cutoff" in getattr(family.params, "keywords", {}) else ""
+        takes = "cutoff" in getattr(family.params, "keywords", {})
+        cutoff = ("@k" if family.cutoff == "required" else "[@k]") if takes else ""
     return f"{name}({inside}){cutoff}" if inside else f"{name}{cutoff}"
 
 
@@ -93,7 +96,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
 
     Parameters
     ----------
-    context : {"rankings", "intents", "sessions", "texts", "nuggets"}, optional
+    context : {"rankings", "intents", "sessions", "texts", "nuggets", "prefs"}, optional
         List the families of this context only (default: every context).
 
     Returns
@@ -110,7 +113,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["alpha-nDCG", ["context", "signature"]].tolist()
     ['intents', 'alpha-nDCG(alpha=0.5)@k']
     >>> sorted(set(table["context"]))
-    ['intents', 'nuggets', 'rankings', 'sessions', 'texts']
+    ['intents', 'nuggets', 'prefs', 'rankings', 'sessions', 'texts']
     """
     import pandas as pd
 

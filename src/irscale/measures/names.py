@@ -32,8 +32,8 @@ spellings (each yields one or more :class:`MeasureRequest`):
 Every label shown to the user is the name as requested (``P@10`` stays ``P@10``); trec_eval
 names print exactly as trec_eval prints them.
 
-In the other contexts (per-intent judgments, sessions, texts, nuggets), :func:`parse_name`
-reads a name against the declaration of its family in the catalogue
+In the other contexts (per-intent judgments, sessions, texts, nuggets, preferences),
+:func:`parse_name` reads a name against the declaration of its family in the catalogue
 (:class:`~irscale.measures.base.Family`): its keyword parameters, its cut-off rule
 (``alpha-nDCG@20`` needs one, ``NRBP`` takes none) and largest cut-off, its other names
 (``S#``), a parameter written after its stem (``ROUGE-2``, ``ROUGE-SU4``) or, for
@@ -133,7 +133,11 @@ IR_NAMES: dict[str, tuple[str | None, str | None]] = {
 IR_KEYWORD_FAMILIES: dict[str, str] = {"AP": "AP", "MAP": "AP", "nDCG": "nDCG", "NDCG": "nDCG"}
 
 #: Other names of keyword families.
-ALIASES: dict[str, str] = {"gRBP": "RBP", "Qmeasure": "Q"}
+ALIASES: dict[str, str] = {"gRBP": "RBP", "Qmeasure": "Q", "RankEff": "bpref_N"}
+
+#: Names that stand for a keyword family with parameters fixed (giving one of them is an
+#: error): ``cRBP`` is uRBP on the trustworthiness labels (CLEF eHealth 2016–2017).
+PRESETS: dict[str, tuple[str, dict[str, str]]] = {"cRBP": ("uRBP", {"aspect": "trust"})}
 
 #: NTCIREVAL's output names (``ntcir_eval compute``, version 190111) → the irscale measure
 #: with NTCIREVAL's definition and defaults; ``{k}`` is the cut-off of ``Name@k``. Gains: the
@@ -264,9 +268,12 @@ def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:
         return [_ir_request(text, parts.name, parts.params, parts.cutoff)]
     import difflib
 
+    if text in CATALOGUE["prefs"] or text in ("all_prefs", "prefs"):
+        raise MeasureError(f"measure {text!r} needs preference judgments: -R prefs or -R "
+                           "qrels_prefs (relevance_format='prefs' or 'qrels_prefs')")
     # a name may be a family and an ir_measures name at once (P, Rprec): each is suggested
     # once; names that differ only in case (p, MAP) come first
-    known = list(dict.fromkeys([*REGISTRY, *IR_NAMES, *ALIASES, *NICKNAMES]))
+    known = list(dict.fromkeys([*REGISTRY, *IR_NAMES, *ALIASES, *PRESETS, *NICKNAMES]))
     close = [k for k in known if k.lower() == text.lower()]
     close += [k for k in difflib.get_close_matches(text, known, n=3) if k not in close]
     close = close[:3]
@@ -321,7 +328,7 @@ def _trec_output_name(text: str) -> MeasureRequest | None:
 
 def _keyword_family(name: str) -> str | None:
     """The keyword family an ir-style name stands for (``None``: not a keyword family)."""
-    family = ALIASES.get(name, name)
+    family = ALIASES.get(name) or PRESETS.get(name, (name, {}))[0]
     if family in REGISTRY and isinstance(REGISTRY[family].params, Keywords):
         return family
     return None
@@ -345,6 +352,8 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
     condensed = _generic_flag(text, options, "condensed") | _generic_flag(
         text, options, "judged_only")
     keyword_family = IR_KEYWORD_FAMILIES.get(name) if name in IR_NAMES else _keyword_family(name)
+    if name in PRESETS:
+        options = _preset_options(text, name, options)
     if keyword_family is not None and (options or name not in IR_NAMES):
         request = _keyword_request(text, keyword_family, options, cutoff)
     else:
@@ -358,6 +367,17 @@ def _ir_request(text: str, name: str, params: str | None, cutoff: str | None) ->
             request = replace(request, family="num_rel_ret")
     _check_generic(text, request, level is not None, condensed)
     return request
+
+
+def _preset_options(text: str, name: str, options: dict[str, str]) -> dict[str, str]:
+    """The parameters of a name of :data:`PRESETS` with those it fixes added (an error when
+    one of them is given: the name would then be another measure's)."""
+    family, fixed = PRESETS[name]
+    for key, value in fixed.items():
+        if key in options:
+            raise MeasureError(f"measure {text!r}: {name} is {family}({key}={value}); give "
+                               f"{key} to {family} instead")
+    return {**options, **fixed}
 
 
 def parse_relevance_level(text: str, level: str) -> int:
@@ -664,7 +684,7 @@ def is_trec_request(request: MeasureRequest) -> bool:
     return head in REGISTRY and not isinstance(REGISTRY[head].params, Keywords)
 
 
-__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "NameParts",
+__all__ = ["ALIASES", "IR_KEYWORD_FAMILIES", "IR_NAMES", "NTCIR_NAMES", "PRESETS", "NameParts",
            "NamedMeasure", "canonical_name", "format_name", "is_measure_name",
            "is_trec_request", "parse_measure", "parse_measures", "parse_name",
            "parse_relevance_level", "spell_value", "split_name"]

@@ -243,7 +243,8 @@ class Evaluation(RunSummaries):
         return ScoreMatrix.from_array(values, topics=topics, systems=self.runs,
                                       measures=wanted, allow_missing=allow_missing)
 
-    def compare(self, baseline: str, test: str = "t", *, correction: str | None = "holm",
+    def compare(self, baseline: str | Sequence[str], test: str = "t", *,
+                correction: str | None = "holm",
                 alpha: float = 0.05, alternative: str = "two-sided",
                 measures: Sequence[str] | None = None, **options: object) -> pd.DataFrame:
         """Every other run against ``baseline``, as PyTerrier's ``baseline=``: per
@@ -358,11 +359,11 @@ def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,
 
 
 #: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
-_PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
+PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
 
 
 def _per_topic_hint(labels: Sequence[str]) -> str:
-    hints = [f"{_PER_TOPIC_OF[x]} for {x}" for x in labels if x in _PER_TOPIC_OF]
+    hints = [f"{PER_TOPIC_OF[x]} for {x}" for x in labels if x in PER_TOPIC_OF]
     return f" ({', '.join(hints)})" if hints else ""
 
 

@@ -12,8 +12,15 @@ from __future__ import annotations
 from . import umeasure  # noqa: F401  (registers U, whose parameters the session U takes)
 from .base import REGISTRY, Family, ParamSpec, declare
 from .cascade import PROB
-from .gain_discount import MAXREL, MAXREL_CHECK, gain_keyword
-from .params import Keyword, Keywords, choice, number
+from .gain_discount import (
+    BASE,
+    DISCOUNT_KIND,
+    MAXREL,
+    MAXREL_CHECK,
+    check_discount,
+    gain_keyword,
+)
+from .params import Keyword, Keywords, choice, number, only_with
 from .rbp import PERSISTENCE
 
 #: The largest cut-off of a session measure (documents per query: k times the number of
@@ -21,7 +28,18 @@ from .rbp import PERSISTENCE
 MAX_CUTOFF = 2**62 - 1
 
 _BQ = Keyword(number(low=1.0, open_low=True), 4.0,
-              "base b_q of the query discount log_bq(qnum + b_q − 1)")
+              "base b_q of the query discount: log_bq(qnum + b_q − 1) (form=sakai), "
+              "1 + log_bq(qnum) (form=jarvelin)")
+_FORM = Keyword(choice("sakai", "jarvelin"), "sakai",
+                "sakai: Sakai's (2014) eq. 35 over the concatenated list, duplicates removed; "
+                "jarvelin: Järvelin et al.'s (2008) sum over queries of each list's DCG "
+                "divided by 1 + log_bq(qnum)")
+#: form=jarvelin's rank discount within a query's list: Järvelin & Kekäläinen's DCG.
+_RANK_DISCOUNT = Keyword(DISCOUNT_KIND.parse, "jk", "form=jarvelin's rank discount within "
+                         "a query's list: jk (max(1, log_b j), Järvelin & Kekäläinen's DCG), "
+                         "1+log (1 + log_b j), log (log_b(j + 1)) or log2")
+_JARVELIN_ONLY = (*(only_with(name, lambda p: p["form"] == "jarvelin", "with form=jarvelin")
+                    for name in ("discount", "base")), check_discount)
 
 
 def _session(name: str, params: ParamSpec, doc: str, formula: str, source: str) -> None:
@@ -29,15 +47,19 @@ def _session(name: str, params: ParamSpec, doc: str, formula: str, source: str) 
                    source=source, max_cutoff=MAX_CUTOFF))
 
 
-_session("sDCG", Keywords(bq=_BQ, gain=gain_keyword("linear")),
-         "Session DCG over the concatenated, de-duplicated lists of the session's queries.",
-         "Σ_r g(r) / (log_bq(qnum(r) + bq − 1) · log2(r + 1))", "Järvelin et al. 2008")
-_session("nsDCG", Keywords(bq=_BQ, gain=gain_keyword("linear"),
+_session("sDCG", Keywords(bq=_BQ, gain=gain_keyword("linear"), form=_FORM,
+                          discount=_RANK_DISCOUNT, base=BASE).checked(*_JARVELIN_ONLY),
+         "Session DCG: over the concatenated, de-duplicated lists of the session's queries "
+         "(form=sakai), or the sum of the queries' DCGs discounted by query (form=jarvelin).",
+         "sakai: Σ_r g(r) / (log_bq(qnum(r) + bq − 1) · log2(r + 1)); jarvelin: Σ_q "
+         "DCG_q / (1 + log_bq q)", "Järvelin et al. 2008; Sakai 2014")
+_session("nsDCG", Keywords(bq=_BQ, gain=gain_keyword("linear"), form=_FORM,
+                           discount=_RANK_DISCOUNT, base=BASE,
                            norm=Keyword(choice("single", "jarvelin"), "single",
                                         "ideal: the lecture's single ideal list, or Järvelin "
-                                        "et al.'s m ideal lists")),
-         "sDCG divided by an ideal sDCG (0 when that is 0).",
-         "sDCG / ideal sDCG", "Järvelin et al. 2008")
+                                        "et al.'s m ideal lists")).checked(*_JARVELIN_ONLY),
+         "sDCG divided by an ideal sDCG of the same form (0 when that is 0).",
+         "sDCG / ideal sDCG", "Järvelin et al. 2008; Sakai 2014")
 _session("sRBP", Keywords(p=PERSISTENCE,
                           b=Keyword(number(low=0.0, high=1.0), 0.8,
                                     "probability b of going down the same list rather than "

@@ -14,7 +14,8 @@ A/B tests (:mod:`irscale.online.abtest`)
     :func:`user_measures` (CTR, clicks@k, abandonment, good abandonment, time to first
     click, click reciprocal rank, dwell time, session success), :func:`ab_test` (Welch,
     delta method, CUPED), :func:`sample_ratio_mismatch`, :func:`aa_test`,
-    :func:`ab_sample_size`, :func:`ab_power`.
+    :func:`ab_sample_size`, :func:`ab_power`; :func:`oec_test` (:mod:`~.oec`: a declared
+    weighted combination of measures and ratio metrics, by the multivariate delta method).
 Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodels`,
 :mod:`~.simulate`, :mod:`~.calibrated`)
     :func:`read_click_log` into a :class:`ClickLog`; :func:`fit_click_model` (PBM, CM, UBM,
@@ -51,13 +52,15 @@ from .interleaving import (
     rankings_from_lists,
 )
 from .logged import logged_interleavings, score_log
+from .oec import oec_test
 from .simulate import qrels_click_model, simulate_click_log
 
 __all__ = [
     "ClickLog", "ClickModel", "InterleavingLog", "InterleavingResult", "Interleavings",
     "SensitivityResult", "aa_test", "ab_power",
     "ab_sample_size", "ab_test", "assign", "click_calibrated", "fit_click_model", "interleave",
-    "interleave_runs", "logged_interleavings", "qrels_click_model", "rankings_from_lists",
+    "interleave_runs", "logged_interleavings", "oec_test", "qrels_click_model",
+    "rankings_from_lists",
     "read_click_log", "read_interleaving_log", "sample_ratio_mismatch", "score_log",
     "sensitivity", "session_measures", "simulate_click_log", "user_measures",
 ]

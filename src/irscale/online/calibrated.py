@@ -24,7 +24,7 @@ import pyarrow as pa
 from ..collections.candidates import ranked_candidates
 from ..core.labels import LabelTable
 from ..core.options import TiePolicy
-from ..core.params import PAGE_DEPTH
+from ..core.params import INDEPENDENT_CLICK_MODELS, PAGE_DEPTH
 from ..errors import ParameterError
 from ..evaluation import evaluate
 from ..io.sources import as_qrels, as_runs
@@ -79,8 +79,8 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
     names = [measures] if isinstance(measures, str) else list(measures)
     if not names:
         raise ParameterError("no measure: give uM and/or rrM")
-    rank_params = {"pbm": model.examination, "ubm": model.examination,
-                   "dcm": model.continuation}.get(model.model)
+    rank_params = (model.examination if model.model in INDEPENDENT_CLICK_MODELS
+                   else model.continuation if model.model == "dcm" else None)
     most = None if rank_params is None else len(np.asarray(rank_params))
     if depth is None:
         depth = most or DEFAULT_DEPTH
@@ -88,7 +88,7 @@ def click_calibrated(qrels: Any, runs: Any, model: ClickModel,
     if most is not None and depth > most:
         raise ParameterError(f"depth {depth}: the {model.model} model has parameters for "
                              f"{most} ranks only")
-    satisfied = model.model not in ("pbm", "ubm")
+    satisfied = model.model not in INDEPENDENT_CLICK_MODELS
     rewritten = {name: _with_model(name, satisfied) for name in names}
     judged = as_qrels(qrels)
     run_list = as_runs(runs, keep_rank=ties == "rank-column")

@@ -18,7 +18,19 @@ model    examination                                                            
 ``sdbn`` the DBN with ``γ = 1`` (§3.8.1)                                             closed form
 ``ccm``  cascade; goes on with ``τ1`` after a skip, ``τ2 (1 − α_qu) + τ3 α_qu``     EM
          after a click (click chain model, §3.7)
+``gctr`` ``P(C_r = 1) = ρ`` for every rank and document: α = 1, ``γ_r = ρ`` (global   closed form
+         click-through rate, §3.2)
+``rctr`` ``P(C_r = 1) = ρ_r``: α = 1, ``γ_r = ρ_r`` (rank-based CTR, §3.2)           closed form
+``dctr`` ``P(C = 1) = ρ_qu``: ``α_qu = ρ_qu``, ``γ_r = 1`` (document-based CTR, §3.2) closed form
 =======  ==========================================================================  =========
+
+The CTR models are the book's baselines: clicks independent of one another, like PBM's
+given the examination (:data:`~irscale.core.params.INDEPENDENT_CLICK_MODELS`), fitted as
+ratios of counts over the shown results: ρ = clicks / results shown; ρ_r = clicks at rank
+r / sessions with a rank r (0.5, the prior, for a rank no session has); ρ_qu = clicks on u
+/ times u was shown for q (smoothed as the other (query, document) parameters). GCTR and
+RCTR have no (query, document) parameter: their ``attractiveness`` is 1 for every pair,
+and so is their prior.
 
 The cascade models are one hidden chain (:func:`_chain_posteriors`): at an examined rank
 the user clicks with ``α``; after a skip goes on with ``g0``; after a click is satisfied
@@ -73,6 +85,7 @@ from ..core.params import (
     FIT_ITERATIONS,
     FIT_SMOOTHING,
     FIT_TOL,
+    INDEPENDENT_CLICK_MODELS,
 )
 from ..errors import InputError, InputFormatError, ParameterError
 from ..stats.protocol import TableResult
@@ -82,7 +95,7 @@ __all__ = ["MODELS", "PRIOR", "ClickModel", "ClickModelFit", "fit_click_model"]
 
 #: The click models, by name.
 MODELS = CLICK_MODELS
-ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm"]
+ModelName = Literal["pbm", "cm", "ubm", "dcm", "dbn", "sdbn", "ccm", "gctr", "rctr", "dctr"]
 #: Attractiveness and satisfaction of an unseen (query, document) pair; EM's start.
 PRIOR = 0.5
 
@@ -154,7 +167,7 @@ class ClickModel(TableResult):
         """PBM/UBM: ``γ`` of every (session, rank) given the observed clicks."""
         assert self.examination is not None
         n = log.serp_size
-        if self.model == "pbm":
+        if self.model != "ubm":
             gamma = _per_rank(self.examination, n, "examination")
             return np.broadcast_to(gamma, log.doc.shape)
         gamma = _ubm_table(self.examination, n)
@@ -167,17 +180,19 @@ class ClickModel(TableResult):
         of the log are not used); 0 beyond a session's length."""
         alpha, _ = self.pair_values(log)
         return self._full_probabilities(alpha, log.serp_size, self._chain(log)
-                                        if self.model not in ("pbm", "ubm") else None)
+                                        if self.model not in INDEPENDENT_CLICK_MODELS
+                                        else None)
 
     def satisfaction_probabilities(self, log: ClickLog) -> np.ndarray | None:
         """``P(S_r = 1 | C_r = 1)`` of every (session, rank) of ``log``: DBN/SDBN ``σ_qu``,
-        CM 1, DCM ``1 − λ_r``, CCM ``α_qu``; None for PBM and UBM (no satisfaction)."""
-        if self.model in ("pbm", "ubm"):
+        CM 1, DCM ``1 − λ_r``, CCM ``α_qu``; None for PBM, UBM and the CTR models (no
+        satisfaction)."""
+        if self.model in INDEPENDENT_CLICK_MODELS:
             return None
         return np.array(np.broadcast_to(self._chain(log)[1], log.doc.shape))
 
     def _full_probabilities(self, alpha: np.ndarray, n: int, chain: Any) -> np.ndarray:
-        if self.model == "pbm":
+        if self.model in INDEPENDENT_CLICK_MODELS and self.model != "ubm":
             assert self.examination is not None
             return alpha * _per_rank(self.examination, n, "examination")
         if self.model == "ubm":
@@ -197,7 +212,7 @@ class ClickModel(TableResult):
         """``log P(C^s)`` of every session of ``log`` (natural logarithm)."""
         log = read_click_log(log)
         with np.errstate(divide="ignore", invalid="ignore"):
-            if self.model in ("pbm", "ubm"):
+            if self.model in INDEPENDENT_CLICK_MODELS:
                 alpha, _ = self.pair_values(log)
                 return _examination_posteriors(alpha, self._exam_matrix(log),
                                                log.clicks & log.valid)[2].sum(axis=1)
@@ -262,7 +277,7 @@ class ClickModel(TableResult):
         n = log.serp_size
         s = len(alpha)
         clicks = np.zeros((s, n), dtype=bool)
-        if self.model == "pbm":
+        if self.model in INDEPENDENT_CLICK_MODELS and self.model != "ubm":
             clicks = generator.random((s, n)) < self._full_probabilities(alpha, n, None)
         elif self.model == "ubm":
             assert self.examination is not None
@@ -397,9 +412,9 @@ class ClickModel(TableResult):
     def check(self) -> None:
         """Every probability in [0, 1] and every parameter the model needs present
         (:class:`ParameterError` otherwise)."""
-        needs = {"pbm": ("examination",), "ubm": ("examination",),
-                 "dcm": ("continuation",), "dbn": ("satisfaction", "gamma"),
-                 "sdbn": ("satisfaction",), "ccm": ("tau",), "cm": ()}[self.model]
+        needs = {"dcm": ("continuation",), "dbn": ("satisfaction", "gamma"),
+                 "sdbn": ("satisfaction",), "ccm": ("tau",), "cm": ()}.get(
+            self.model, ("examination",))
         for name in needs:
             if getattr(self, name) is None:
                 raise ParameterError(f"click model {self.model}: parameter {name} missing")
@@ -453,7 +468,8 @@ def fit_click_model(log: Any, model: ModelName = "dbn", *, iterations: int = 100
     log : ClickLog, path, bytes or DataFrame
         The training sessions (:func:`~irscale.online.clicklog.read_click_log`).
     model : str
-        ``pbm``, ``cm``, ``ubm``, ``dcm``, ``dbn``, ``sdbn`` or ``ccm`` (module doc).
+        ``pbm``, ``cm``, ``ubm``, ``dcm``, ``dbn``, ``sdbn``, ``ccm``, ``gctr``, ``rctr`` or
+        ``dctr`` (module doc).
     iterations : int
         Most EM iterations (EM models only).
     tol : float
@@ -596,6 +612,8 @@ def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
                  pairs: pd.MultiIndex, k: float) -> dict[str, Any]:
     clicks, valid = log.clicks & log.valid, log.valid
     n = log.serp_size
+    if model in ("gctr", "rctr", "dctr"):
+        return _ctr(model, clicks, valid, code, npairs, pairs, k)
     columns = np.arange(n)
     any_click = clicks.any(axis=1)
     if model == "cm":
@@ -615,6 +633,25 @@ def _closed_form(model: str, log: ClickLog, code: np.ndarray, npairs: int,
                           np.bincount(code[clicks], minlength=npairs), k)
         out.update(satisfaction=pd.Series(sigma, index=pairs), gamma=1.0)
     return out
+
+
+def _ctr(model: str, clicks: np.ndarray, valid: np.ndarray, code: np.ndarray, npairs: int,
+         pairs: pd.MultiIndex, k: float) -> dict[str, Any]:
+    """The CTR models (module documentation): ratios of clicks over results shown, over
+    all of them (GCTR), per rank (RCTR) or per (query, document) pair (DCTR, smoothed)."""
+    n = clicks.shape[1]
+    if model == "dctr":
+        alpha = _smoothed(np.bincount(code[clicks], minlength=npairs),
+                          np.bincount(code[valid], minlength=npairs), k)
+        return {"model": model, "attractiveness": pd.Series(alpha, index=pairs),
+                "examination": np.ones(n)}
+    if model == "rctr":
+        rates = _ratio(clicks.sum(axis=0).astype(np.float64),
+                       valid.sum(axis=0).astype(np.float64))
+    else:
+        rates = np.full(n, float(_ratio(np.float64(clicks.sum()), np.float64(valid.sum()))))
+    return {"model": model, "attractiveness": pd.Series(np.ones(npairs), index=pairs),
+            "examination": rates, "prior": (1.0, PRIOR)}
 
 
 # ---------------------------------------------------------------- vectorised kernels

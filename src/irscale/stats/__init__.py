@@ -17,6 +17,9 @@ Many systems
     Shapiro–Wilk, Levene, Brown–Forsythe).
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
+Standardisation
+    :func:`standardise` (Webber, Moffat and Zobel 2008: per-topic z-scores against a
+    reference set of systems, optionally through the normal CDF), :func:`reference_moments`.
 Design
     :func:`power_paired_t`, :func:`power_two_sample_t`, :func:`power_anova`,
     :func:`topic_set_size` (Sakai), :func:`minimum_detectable_difference`.
@@ -82,6 +85,8 @@ _EXPORTS: dict[str, str] = {
     "PairwiseComparisons": ".results",
     "RankTestResult": ".results",
     "TestResult": ".results",
+    "reference_moments": ".standardisation",
+    "standardise": ".standardisation",
     "SHARD_MODELS": ".shards",
     "ShardScores": ".shards",
     "shard_anova": ".shards",
@@ -129,9 +134,11 @@ __all__ = [
     "power_two_sample_t",
     "randomization_test",
     "randomized_tukey_hsd",
+    "reference_moments",
     "render",
     "shard_anova",
     "sign_test",
+    "standardise",
     "student_t",
     "summary_table",
     "topic_set_size",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..core import ScoreMatrix
 from ..errors import AlignmentError, ParameterError
 from .corrections import Correction
-from .pairwise import pairwise_tests
+from .pairwise import baseline_names, pairwise_tests
 from .validation import Alternative
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,7 +49,7 @@ def _matrix(data: Evaluation | ScoreMatrix, measures: Sequence[str] | None
 
 def baseline_comparison(
     data: Evaluation | ScoreMatrix,
-    baseline: str,
+    baseline: str | Sequence[str],
     *,
     test: str = "t",
     correction: Correction | None = "holm",
@@ -58,15 +58,19 @@ def baseline_comparison(
     measures: Sequence[str] | None = None,
     **options: object,
 ) -> pd.DataFrame:
-    """Compare every run with ``baseline`` on every measure (PyTerrier's ``baseline=``).
+    """Compare every run with ``baseline`` on every measure (PyTerrier's ``baseline=``),
+    or with each of several baselines, corrected as one family.
 
     Parameters
     ----------
     data : Evaluation or ScoreMatrix
         The result of :func:`irscale.evaluate` (every run must cover the same topics), or
         a topics × runs × measures score matrix.
-    baseline : str
-        The run every other run is compared with.
+    baseline : str or sequence of str
+        The run every other run is compared with, or several: every run against each of
+        them, each pair of runs once (against the first of its two runs among the
+        baselines: with baselines A, B every other run against A, then against B, and B
+        against A), all in one family of ``correction``.
     test : str, default "t"
         A two-system test of :data:`irscale.stats.registry.TESTS` (``t``: the paired
         t-test, ``wilcoxon``, ``sign``, ``randomization``, ``bootstrap``, ...); resampling
@@ -85,7 +89,8 @@ def baseline_comparison(
     Returns
     -------
     pandas.DataFrame
-        One row per (measure, run ≠ baseline), in the order of the measures then the runs:
+        One row per (measure, baseline, run ≠ baseline), in the order of the measures, the
+        baselines, then the runs:
         ``measure, run, baseline, baseline_mean, run_mean, delta`` (run_mean −
         baseline_mean), ``ci_low, ci_high`` (the per-comparison 1 − α interval of delta),
         ``p`` (the test's), ``p_adjusted`` (after ``correction``; = ``p`` without one),
@@ -95,7 +100,8 @@ def baseline_comparison(
     Raises
     ------
     ParameterError
-        ``baseline`` is not a string, fewer than two runs, or an option
+        ``baseline`` is not a name or a list of distinct names, fewer than two runs, or an
+        option
         :func:`~irscale.stats.pairwise_tests` refuses (unknown test or correction, α).
     AlignmentError
         ``baseline`` is not a run, or the runs were not evaluated on the same topics.
@@ -112,16 +118,18 @@ def baseline_comparison(
       run  baseline_mean  run_mean  wins  ties  losses
     0  new         0.2667       0.4     2     1       0
     """
-    if not isinstance(baseline, str):
-        raise ParameterError(f"baseline must name a run, got {baseline!r}")
+    baselines = baseline_names(baseline)
+    if baselines is None:
+        raise ParameterError("baseline must name a system or a list of systems, got None")
     matrix, measures = _matrix(data, measures)
     runs = list(matrix.systems)
-    if baseline not in runs:
-        raise AlignmentError(f"baseline {baseline!r} is not a run (runs: "
+    unknown = [b for b in baselines if b not in runs]
+    if unknown:
+        raise AlignmentError(f"baseline {unknown[0]!r} is not a run (runs: "
                              f"{', '.join(runs[:8])}{', ...' if len(runs) > 8 else ''})")
     if len(runs) < 2:
         raise ParameterError(f"comparing with a baseline needs at least two runs; there is "
-                             f"only {baseline!r}")
+                             f"only {baselines[0]!r}")
     result = pairwise_tests(matrix, test, correction=correction, alpha=alpha,
                             alternative=alternative, measures=measures, baseline=baseline,
                             **cast(dict[str, Any], options))

@@ -70,7 +70,7 @@ def pairwise_tests(
     alternative: Alternative = "two-sided",
     measures: Sequence[str] | None = None,
     systems: Sequence[str] | None = None,
-    baseline: str | None = None,
+    baseline: str | Sequence[str] | None = None,
     **options: object,
 ) -> PairwiseComparisons:
     """Test every pair of systems and adjust the p-values over the whole family.
@@ -79,7 +79,11 @@ def pairwise_tests(
     DataFrame or 2-D array, or a mapping ``{collection: score matrix}``. ``systems``
     restricts the systems compared. ``baseline`` names one system: the family is then every
     other system against it (pairs ``a`` = the system, ``b`` = the baseline, so that
-    ``diff`` > 0 means better than the baseline), not every pair. ``test`` names a two-system test
+    ``diff`` > 0 means better than the baseline), not every pair. Several baselines
+    (``baseline=["bm25", "dph"]``) make one family of every system against each of them,
+    corrected together: each pair of systems once, against the first of its two systems
+    among the baselines (with baselines A, B: every other system against A, then against B,
+    and B against A). ``test`` names a two-system test
     (:data:`irscale.stats.registry.TESTS`) and ``options`` are its options (e.g.
     ``samples``, ``rng``, ``progress``). The result has, per pair, the raw p-value
     ``p_raw``, the adjusted ``p`` and ``significant`` = p ≤ α, with the mean difference,
@@ -94,6 +98,7 @@ def pairwise_tests(
     with a warning naming them.
     """
     spec = test_spec(test)
+    baselines = baseline_names(baseline)
     alpha = check_alpha(alpha)
     check_alternative(alternative)
     spec.check_options(options)
@@ -127,10 +132,10 @@ def pairwise_tests(
                                      f"got {wanted[:5]}")
             keep = [position[s] for s in wanted]
             values, names = values[:, keep], tuple(names[i] for i in keep)
-        if baseline is None:
+        if baselines is None:
             i, j = np.triu_indices(len(names), k=1)
         else:
-            i, j = _baseline_pairs(names, baseline, collection)
+            i, j = _baseline_pairs(names, baselines, collection)
         x, y = values[:, i], values[:, j]
         group_options = dict(options)
         if seeds is not None:
@@ -160,7 +165,7 @@ def pairwise_tests(
         )
         if outcome.df is not None:
             part["df"] = outcome.df
-        if baseline is not None:
+        if baselines is not None:
             part["wins"], part["ties"], part["losses"] = wins_ties_losses(x, y)
         part["p_raw"] = outcome.pvalue
         if outcome.mc_se is not None:
@@ -185,22 +190,58 @@ def pairwise_tests(
         samples=samples,
         convention=convention,
         note=f"family of {len(adjusted)} comparisons ({len(groups)} group(s) of pairs"
-        + (f" against the baseline {baseline})" if baseline is not None else ")"),
+        + _against(baselines),
         extra={"family_size": len(adjusted), "alternative": alternative, "test": spec.name,
                "paired": spec.paired, "ci_se": ci_se, "ci_df": ci_df,
-               "baseline": baseline},
+               "baselines": baselines},
     )
 
 
-def _baseline_pairs(names: Sequence[str], baseline: object, collection: str | None
+def baseline_names(baseline: object) -> tuple[str, ...] | None:
+    """The baselines ``baseline`` names: None, one system name or a sequence of distinct
+    names (a :class:`~irscale.errors.ParameterError` otherwise)."""
+    if baseline is None:
+        return None
+    names = (baseline,) if isinstance(baseline, str) else baseline
+    if not isinstance(names, Sequence) or not names or not all(isinstance(n, str)
+                                                                for n in names):
+        raise ParameterError(f"baseline must name a system or a list of systems, got "
+                             f"{baseline!r}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ParameterError(f"baseline names {repeated[0]!r} twice")
+    return tuple(names)
+
+
+def _against(baselines: tuple[str, ...] | None) -> str:
+    """The end of a family's note: whom the systems were compared with."""
+    if baselines is None:
+        return ")"
+    if len(baselines) == 1:
+        return f" against the baseline {baselines[0]})"
+    return f" against the baselines {', '.join(baselines)})"
+
+
+def _baseline_pairs(names: Sequence[str], baselines: tuple[str, ...], collection: str | None
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """Indices ``(i, j)`` of every system ``i`` paired with the baseline ``j``."""
-    if not isinstance(baseline, str) or baseline not in names:
+    """Indices ``(i, j)`` of every system ``i`` paired with each baseline ``j``: for the
+    baselines in order, every system but that baseline and the baselines before it (whose
+    pair with it came already)."""
+    unknown = [b for b in baselines if b not in names]
+    if unknown:
         raise AlignmentError(
-            f"baseline {baseline!r} is not a system of {collection or 'the score table'} "
+            f"baseline {unknown[0]!r} is not a system of {collection or 'the score table'} "
             f"(systems: {', '.join(map(str, names[:8]))}{', ...' if len(names) > 8 else ''})")
     if len(names) < 2:
         raise ParameterError("a baseline needs at least one other system to compare")
-    j = list(names).index(baseline)
-    i = np.array([k for k in range(len(names)) if k != j], dtype=np.intp)
-    return i, np.full(len(i), j, dtype=np.intp)
+    position = {name: k for k, name in enumerate(names)}
+    i: list[int] = []
+    j: list[int] = []
+    done: set[int] = set()
+    for name in baselines:
+        b = position[name]
+        done.add(b)
+        others = [k for k in range(len(names)) if k not in done]
+        i += others
+        j += [b] * len(others)
+    return np.array(i, dtype=np.intp), np.array(j, dtype=np.intp)

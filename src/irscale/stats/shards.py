@@ -170,7 +170,7 @@ def _apply_policy(scores: ShardScores, empty: EmptyPolicy) -> tuple[np.ndarray, 
         raise InputError(
             f"{count} undefined shard score(s), e.g. topic {scores.topics[t]!r}, system "
             f"{scores.systems[s]!r}, shard {scores.shards[k]!r}: choose an empty-shard policy "
-            f"({list(EMPTY_POLICIES[1:])})"
+            f"with --empty (empty=...): {', '.join(EMPTY_POLICIES[1:])}"
         )
     if empty == "zero":
         return np.where(missing, 0.0, values), f"{count} undefined score(s) set to 0"

@@ -23,6 +23,19 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
   without @k), r its rank in that list. Duplicates are removed before ranks are counted
   (the first occurrence of a document is kept, as a condensed list: Sakai 2014, §3.2), so a
   relevant document is rewarded once.
+* ``sDCG(form=jarvelin,discount=jk,base=2,bq=4,gain=linear)@k`` — session DCG as
+  Järvelin, Price, Delcambre & Nielsen (ECIR 2008) define it: each query's DCG, discounted
+  by the query's number::
+
+      sDCG = Σ_q (1 + log_bq q)^(−1) · DCG_q,   DCG_q = Σ_j g(q, j) / disc(j)
+
+  over the first k documents of every query's list (every document without @k), j the
+  position of a document within its query's list (not in the concatenated list). The rank
+  discount is Järvelin & Kekäläinen's (2002) DCG, max(1, log_b j) (``discount=jk``, the
+  default), or ``discount=1+log``: 1 + log_b j, the variant Sakai (2014, §2.2) ascribes to
+  the same paper (``log``, ``log2`` as the catalogue's DCG). Each query's DCG is that of
+  its own list, as in the paper: a document shown again in a later query gains again.
+  With one query it is the catalogue's ``DCG(discount=jk,base=b)``.
 * ``nsDCG(bq=4,gain=linear,norm=single)@k`` — sDCG divided by an ideal sDCG (0 when that
   is 0). ``norm=single`` (the lecture's): the DCG of the topic's single ideal list (its
   relevant documents by decreasing gain, all at query 1, discount log2(r + 1)), cut at
@@ -30,7 +43,10 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
   (Järvelin et al. 2008): the sDCG of m ideal lists concatenated — for each of the
   session's queries, the topic's ideal list cut at k documents (without @k, at the
   length of that query's list), duplicates allowed, discounted as eq. 35 with the
-  query's number.
+  query's number. With ``form=jarvelin`` the ideal is discounted as that form's sDCG:
+  ``norm=single`` the ideal list's DCG with the rank discount 1 + log_b r (cut at m·k),
+  ``norm=jarvelin`` Järvelin et al.'s normalisation (the m ideal lists, each discounted
+  by 1 + log_b j within it and 1 + log_bq q).
 * ``U(L=132000,snippet=200,F=0.2,...)@k`` — U-measure (eq. 19–20) over the session's
   trailtext, with the parameters of the catalogue's ``U``
   (:mod:`irscale.measures.umeasure`). Without clicks (linear traversal, Fig. 5 extended
@@ -110,6 +126,7 @@ from ..measures.cascade import satisfaction, unsatisfied_before
 from ..measures.gain_discount import (
     Discount,
     GainMap,
+    discount_of,
     element_gains,
     ideal_rankings,
     max_gain,
@@ -397,6 +414,41 @@ def query_discount(qnum: np.ndarray, bq: float) -> np.ndarray:
     return np.log(np.asarray(qnum, dtype=np.float64) + bq - 1.0) / np.log(bq)
 
 
+@dataclass(frozen=True)
+class SessionDiscount:
+    """The discounts of sDCG's ``form``: ``sakai`` divides a gain by log_bq(qnum + bq − 1)
+    and log2(r + 1), r its rank in the concatenated list (Sakai 2014, eq. 35);
+    ``jarvelin`` by 1 + log_bq(qnum) and the rank discount ``rank`` of j, its position in
+    its query's list (Järvelin et al. 2008; by default Järvelin & Kekäläinen's
+    max(1, log_2 j))."""
+
+    form: str
+    bq: float
+    rank: Discount
+
+    @classmethod
+    def of(cls, params: Params) -> SessionDiscount:
+        return cls(params["form"], params["bq"], discount_of(params))
+
+    def __call__(self, qnum: np.ndarray, rank: np.ndarray, position: np.ndarray
+                 ) -> np.ndarray:
+        """The divisor of the gain of a document of query ``qnum`` at ``rank`` in the
+        concatenated list and ``position`` in its query's list."""
+        if self.form == "sakai":
+            return query_discount(qnum, self.bq) * _LOG2(rank)
+        return Discount("1+log", self.bq)(qnum) * self.rank(position)
+
+
+def jarvelin_sdcg(cut: JudgedRankings, gain: GainMap, discount: SessionDiscount,
+                  family: str = "sDCG") -> np.ndarray:
+    """sDCG of ``form=jarvelin`` (module documentation) of every ranking of ``cut``, the
+    first k documents of every query's list, duplicates kept."""
+    qnum = cut.attribute("qnum")
+    terms = element_gains(cut, gain, None, family)
+    terms /= discount(qnum, cut.rank, _query_positions(qnum, cut.offsets))
+    return cut.segment_sum(terms)
+
+
 def sdcg_values(view: JudgedRankings, gain: GainMap, bq: float, family: str = "sDCG"
                 ) -> np.ndarray:
     """sDCG (eq. 35) of every ranking of a session view (:func:`session_view`); ``family``
@@ -415,16 +467,18 @@ def _queries(view: JudgedRankings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return view.segment[starts], view.attribute("qnum")[starts], np.diff(bounds)
 
 
-def ideal_sdcg(cut: JudgedRankings, gain: GainMap, bq: float, cutoff: int | None,
-               norm: str) -> np.ndarray:
-    """The ideal sDCG of every ranking (module documentation, ``nsDCG``); ``cut`` is the
-    view of the first ``cutoff`` documents of every query, duplicates kept."""
+def ideal_sdcg(cut: JudgedRankings, gain: GainMap, discount: SessionDiscount,
+               cutoff: int | None, norm: str) -> np.ndarray:
+    """The ideal sDCG of every ranking (module documentation, ``nsDCG``), discounted as
+    ``discount``'s form; ``cut`` is the view of the first ``cutoff`` documents of every
+    query, duplicates kept."""
     ideal = ideal_rankings(cut, gain, None, "nsDCG")
     batch = ideal.batch
     gains = element_gains(batch, gain, None, "nsDCG")
     ranking, qnum, length = _queries(cut)
     if norm == "single":
-        cum = segment_cumsum(gains / _LOG2(batch.rank), batch.offsets)
+        first = np.ones(len(batch.rank))
+        cum = segment_cumsum(gains / discount(first, batch.rank, batch.rank), batch.offsets)
         depth = ideal.length
         if cutoff is not None:
             queries = np.bincount(ranking, minlength=cut.n_rankings)
@@ -441,7 +495,7 @@ def ideal_sdcg(cut: JudgedRankings, gain: GainMap, bq: float, cutoff: int | None
     at = batch.offsets[ideal.row[owner]] + t - 1
     g = np.where(t <= depth, gains[np.minimum(at, max(len(gains) - 1, 0))]
                  if len(gains) else 0.0, 0.0)
-    terms = g / (query_discount(qnum[element_query], bq) * _LOG2(r))
+    terms = g / discount(qnum[element_query], r, t)
     return np.bincount(owner, weights=terms, minlength=cut.n_rankings)
 
 
@@ -717,6 +771,8 @@ def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKi
         return [] if clicks else [(request.cutoff, "no-gain")]
     if request.family == "sRBP":
         return [(request.cutoff, "no-gain")]
+    if request.family in ("sDCG", "nsDCG") and request.params["form"] == "jarvelin":
+        return [(request.cutoff, "cut")]
     reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
     return [*reads, (request.cutoff, "cut")] if request.family == "nsDCG" else reads
 
@@ -743,10 +799,14 @@ def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
         return srbp_values(views.get(request.cutoff, "no-gain"), params)
     if request.family == "sERR":
         return serr_values(views.get(request.cutoff, "remove"), params)
-    sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"],
-                       request.family)
+    discount = SessionDiscount.of(params)
+    cut = views.get(request.cutoff, "cut")
+    if discount.form == "jarvelin":
+        sdcg = jarvelin_sdcg(cut, params["gain"], discount, request.family)
+    else:
+        sdcg = sdcg_values(views.get(request.cutoff, "remove"), params["gain"], params["bq"],
+                           request.family)
     if request.family == "sDCG":
         return sdcg
-    cut = views.get(request.cutoff, "cut")
-    return safe_divide(sdcg, ideal_sdcg(cut, params["gain"], params["bq"], request.cutoff,
+    return safe_divide(sdcg, ideal_sdcg(cut, params["gain"], discount, request.cutoff,
                                         params["norm"]))

@@ -1,0 +1,150 @@
+"""Benchmark of the results cache: ``irscale eval-many`` over N run files without a cache,
+with a cold cache (every run evaluated and stored), a warm one (every run read back) and
+a warm one after one run file changed (that run evaluated, the others read back).
+
+Generates (deterministically, into a scratch folder outside the repository, deleted at the
+end unless ``--keep``) one qrels file and N TREC run files: ``--topics`` topics, each with
+a pool of 3,000 documents of which 100 are judged (graded 0..2) and ``--depth`` retrieved
+by every run in a random order with scores of 3 decimals (ties). Each configuration runs
+the command line in a fresh process (``--repeat`` times, the median reported: the process's
+wall time, and the time of the command once its modules are imported), with ``map``,
+``P.10`` and ``ndcg_cut.10`` (or the ``-m`` given); the outputs of every configuration are
+checked identical to the run without a cache.
+
+    python benchmarks/bench_cache.py --runs 50 --topics 50 --depth 1000 [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+POOL = 3_000
+JUDGED = 100
+SEED = 20261126
+MEASURES = ["-m", "map", "-m", "P.10", "-m", "ndcg_cut.10"]
+
+
+def generate(folder: Path, runs: int, topics: int, depth: int) -> tuple[Path, Path]:
+    """The qrels file and the folder of run files (module documentation)."""
+    rng = np.random.default_rng(SEED)
+    qrels = folder / "qrels"
+    lines = []
+    for topic in range(topics):
+        judged = rng.choice(POOL, JUDGED, replace=False)
+        degrees = rng.choice(3, JUDGED, p=[0.6, 0.25, 0.15])
+        lines.extend(f"t{topic:04d} 0 doc{d:05d} {g}" for d, g in zip(judged, degrees,
+                                                                      strict=True))
+    qrels.write_text("\n".join(lines) + "\n")
+    run_folder = folder / "runs"
+    run_folder.mkdir()
+    for run in range(runs):
+        out = []
+        for topic in range(topics):
+            docs = rng.choice(POOL, depth, replace=False)
+            scores = np.sort(np.round(rng.random(depth) * 10, 3))[::-1]
+            out.extend(f"t{topic:04d} Q0 doc{d:05d} {rank} {s:.3f} run{run:03d}"
+                       for rank, (d, s) in enumerate(zip(docs, scores, strict=True), 1))
+        (run_folder / f"run{run:03d}.txt").write_text("\n".join(out) + "\n")
+    return qrels, run_folder
+
+
+#: Runs the command line in this process, timing its work after the imports it needs.
+INNER = """
+import sys, time
+import irscale.evaluation_many, irscale.cli.eval_many, irscale.cache.evaluations
+from irscale.cli.main import main
+begin = time.perf_counter()
+status = main(sys.argv[1:])
+sys.stderr.write(f"\\nirscale-bench-seconds {time.perf_counter() - begin}\\n")
+sys.exit(status)
+"""
+
+
+def timed(argv: list[str]) -> tuple[float, float, bytes]:
+    """Wall time of one command line in a fresh process, the time of its work (the
+    imports excluded), and its output."""
+    begin = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", INNER, *argv], capture_output=True,
+                          check=True)
+    wall = time.perf_counter() - begin
+    inner = float(done.stderr.decode().rsplit("irscale-bench-seconds ", 1)[1])
+    return wall, inner, done.stdout
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--topics", type=int, default=50)
+    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
+                        help="measures (repeatable; default map, P.10, ndcg_cut.10)")
+    parser.add_argument("--scratch", type=Path, default=None)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="irscale-cache-", dir=args.scratch))
+    try:
+        qrels, runs = generate(scratch, args.runs, args.topics, args.depth)
+        measures = ([item for m in args.measures for item in ("-m", m)] if args.measures
+                    else MEASURES)
+        command = ["eval-many", str(qrels), str(runs), *measures, "--no-progress"]
+        cache = scratch / "cache"
+        changed = runs / "run000.txt"
+        original = changed.read_bytes()
+        results: dict[str, list[tuple[float, float]]] = {}
+        reference: dict[str, bytes] = {}
+
+        def measure(label: str, argv: list[str], before=None) -> None:
+            for _ in range(args.repeat):
+                if before is not None:
+                    before()
+                wall, inner, out = timed(argv)
+                results.setdefault(label, []).append((wall, inner))
+                reference.setdefault(label, out)
+
+        def cold() -> None:
+            shutil.rmtree(cache, ignore_errors=True)
+
+        def one_changed() -> None:  # the warm cache of the original files, run000 changed
+            changed.write_bytes(original)
+            cold()
+            timed([*command, "--cache", str(cache)])
+            changed.write_bytes(original.replace(b" 1 ", b" 1  ", 1))
+
+        measure("no cache", command)
+        measure("cold cache", [*command, "--cache", str(cache)], cold)
+        measure("warm cache", [*command, "--cache", str(cache)])
+        measure("warm, one run changed", [*command, "--cache", str(cache)], one_changed)
+        changed.write_bytes(original)
+        assert reference["cold cache"] == reference["warm cache"] == reference["no cache"]
+        lines = args.runs * args.topics * args.depth
+        size = sum(path.stat().st_size for path in runs.iterdir())
+        entries = sum(path.stat().st_size for path in cache.iterdir())
+        print(f"{args.runs} runs x {args.topics} topics x {args.depth} documents "
+              f"({lines:,} lines, {size / 1e6:.0f} MB), {' '.join(measures[1::2])}; "
+              f"cache {entries / 1e6:.2f} MB; "
+              f"{os.cpu_count()} CPUs; median of {args.repeat}")
+        print("| configuration | process (s) | evaluation (s) | evaluation vs no cache |")
+        print("|---|---:|---:|---:|")
+        base = statistics.median(inner for _, inner in results["no cache"])
+        for label, times in results.items():
+            wall = statistics.median(w for w, _ in times)
+            inner = statistics.median(i for _, i in times)
+            print(f"| {label} | {wall:.2f} | {inner:.2f} | {inner / base:.2f} |")
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+"""The results cache of evaluations: ``irscale.evaluate(..., cache=DIR)``,
+``irscale.evaluate_many(..., cache=DIR)``, ``irscale eval --cache DIR`` (docs/evaluation.md,
+"The results cache").
+
+* :mod:`~irscale.cache.keys`: the keys, digests of the inputs' bytes and of the options;
+* :mod:`~irscale.cache.entries`: the bytes of an entry, checked when read;
+* :mod:`~irscale.cache.store`: the folder, atomic writes, the warnings recorded;
+* :mod:`~irscale.cache.evaluations`: the keys of calls and the cached evaluations.
+"""

@@ -1,0 +1,188 @@
+"""The cache folder: entries read and written by key, and the warnings of an evaluation
+recorded to be stored with it.
+
+Every entry is the file ``<key>.entry`` of the folder (:mod:`irscale.cache.entries`). It is
+written whole to a temporary file of the folder (``.<key>.<random>.tmp``) and renamed to
+its name (``os.replace``, atomic on POSIX) once complete: a reader sees a complete entry or
+none, and two processes writing one key both rename complete entries of the same
+evaluation. An entry that cannot be trusted (another format, a wrong checksum, a truncated
+file, another key) is reported in a warning and evaluated again; the new entry replaces it.
+Nothing is written outside the folder, which is created when missing (its parent must
+exist) when the first entry is written, and must hold none of the call's inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import FileAccessError, ParameterError, shorten
+from ..io.files import access_error, current_umask
+from ..io.sources import call_inputs, check_folder_inputs
+from ..measures.results import Evaluation
+from .entries import BadEntry, Warned, decode, encode, warning_category, warning_name
+
+#: The suffix of an entry's file.
+SUFFIX = ".entry"
+
+
+class CacheDir:
+    """The folder ``path`` of a results cache, checked when opened (module documentation):
+    ``inputs``, the specs of the call's inputs (none may be the folder or lie in it)."""
+
+    def __init__(self, path: str | os.PathLike[str], inputs: Iterable[Any],
+                 *, option: str = "cache") -> None:
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+        if not isinstance(name, str) or not name:
+            raise ParameterError(f"{option} must name a folder, got {shorten(repr(path))}")
+        self.path = name
+        self.option = option
+        check_folder_inputs(name, call_inputs(inputs), option=option)
+        if os.path.lexists(name) and not os.path.isdir(name):
+            raise FileAccessError(f"{option} {name}: not a folder", path=name)
+        if os.path.isdir(name):
+            if not os.access(name, os.R_OK | os.W_OK | os.X_OK):
+                raise FileAccessError(f"{option} {name}: the folder is not writable (or not "
+                                      "readable)", path=name)
+            return
+        parent = os.path.dirname(os.path.abspath(name))
+        if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+            raise FileAccessError(f"{option} {name}: cannot create it (folder {parent} does "
+                                  "not exist or is not writable)", path=name)
+
+    def _create(self) -> None:
+        """The folder, created on the first entry written (nothing is written before)."""
+        try:
+            os.mkdir(self.path)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise access_error(error, self.path, "create") from None
+
+    def _entry(self, key: str) -> str:
+        return os.path.join(self.path, key + SUFFIX)
+
+    def get(self, key: str, version: str) -> tuple[Evaluation, list[Warned]] | None:
+        """The entry of ``key``, or ``None`` when there is none or it cannot be trusted
+        (a warning says so: the evaluation is done again)."""
+        entry = self._entry(key)
+        try:
+            with open(entry, "rb") as stream:
+                data = stream.read()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as error:
+            raise access_error(error, entry) from None
+        try:
+            evaluation, warned = decode(data, key, version)
+            for category, _ in warned:
+                warning_category(category)
+        except BadEntry as error:
+            warnings.warn(f"{self.option} {self.path}: entry {key}{SUFFIX} is not used "
+                          f"({error}): evaluating again", stacklevel=3)
+            return None
+        return evaluation, warned
+
+    def put(self, key: str, version: str, evaluation: Evaluation,
+            warned: list[Warned]) -> None:
+        """Store ``evaluation`` and its warnings under ``key`` (module documentation); an
+        evaluation an entry cannot hold is not stored."""
+        try:
+            data = encode(key, version, evaluation, warned)
+        except BadEntry:
+            return
+        self._create()
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp",
+                                                 dir=self.path)
+        except OSError as error:
+            raise access_error(error, self.path, "write into") from None
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.chmod(temporary, 0o666 & ~current_umask())  # as any file written
+            os.replace(temporary, self._entry(key))
+        except OSError as error:
+            _remove(temporary)
+            raise access_error(error, self._entry(key), "write") from None
+        except BaseException:
+            _remove(temporary)
+            raise
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+#: Held while a :class:`Recorder` is installed: Python's warning filters and
+#: ``showwarning`` are the process's, so one recorder is installed at a time (cached
+#: evaluations in several threads record one after the other).
+_INSTALLED = threading.RLock()
+
+
+class Recorder:
+    """Records the warnings of evaluations, per thread, while :meth:`installed`: the
+    warnings of a thread inside :meth:`recording` go to its list, every other warning of
+    the process is kept to be shown when the recorder is removed (under the filters of
+    the caller). The recorded warnings are stored with their entries and shown again
+    by the caller (``(category, message)``). Every warning is recorded, whatever the
+    filters (``always``): an entry holds every warning its evaluation emits, and a hit
+    shows them under the filters of its own caller."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._pending: list[tuple[type[Warning], str]] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def installed(self, stacklevel: int = 4) -> Iterator[Recorder]:
+        """Record while in the block, then show the warnings kept (``stacklevel``: theirs,
+        seen from here: 4 is the caller of the function that entered the block)."""
+        try:
+            with _INSTALLED, warnings.catch_warnings():
+                warnings.simplefilter("always")
+                warnings.showwarning = self._show
+                yield self
+        finally:
+            for category, message in self._pending:
+                warnings.warn(message, category, stacklevel=stacklevel)
+
+    def _show(self, message: Warning | str, category: type[Warning], filename: str,
+              lineno: int, file: Any = None, line: str | None = None) -> None:
+        caught = getattr(self._local, "caught", None)
+        if caught is not None:
+            caught.append((category, str(message)))
+            return
+        with self._lock:
+            self._pending.append((category, str(message)))
+
+    @contextmanager
+    def recording(self) -> Iterator[list[tuple[type[Warning], str]]]:
+        """The warnings of this thread until the end of the block."""
+        caught: list[tuple[type[Warning], str]] = []
+        self._local.caught = caught
+        try:
+            yield caught
+        finally:
+            self._local.caught = None
+
+
+def stored(caught: Iterable[tuple[type[Warning], str]]) -> list[Warned]:
+    """Recorded warnings as an entry stores them."""
+    return [(warning_name(category), message) for category, message in caught]
+
+
+def shown(warned: Iterable[Warned]) -> list[tuple[type[Warning], str]]:
+    """Stored warnings as they are shown again."""
+    return [(warning_category(category), message) for category, message in warned]
+
+
+__all__ = ["SUFFIX", "CacheDir", "Recorder", "shown", "stored"]

@@ -1,0 +1,107 @@
+"""Readers of preference judgments: trec_eval's ``-R prefs`` and ``-R qrels_prefs`` files.
+
+trec_eval 9.0.8 (get_prefs.c, get_qrels_prefs.c) reads preferences from one of two forms:
+
+* ``prefs``: ``qid jg jsg docno rel_level`` — five whitespace-separated fields: the topic,
+  the judgment group (JG: one user's information need), the judgment sub-group (JSG) within
+  it, the document and its level. Within a JSG a document is preferred to every document
+  with a lower level; a JG's preferences are those of its JSGs, closed transitively.
+* ``qrels_prefs``: a qrels file ``qid jg docno rel_level`` read as preferences — the second
+  field (qrels' ``iter``, usually ``0``) is the JG and every line has the one JSG ``0``.
+
+The levels are read as C floats (trec_eval's ``TEXT_PREFS.rel_level`` is a ``float``), so
+two levels equal in single precision are one level. Unlike trec_eval, which reads the level
+with ``atof`` (``x`` is 0.0) and counts an empty file as unreadable, a field count other
+than the form's, a level that is not a finite decimal number and a file with no judgment are
+errors naming the file, the line and its text. A blank line is skipped, as in qrels.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+
+from ..core._columnar import arrow
+from ..errors import InputError, InputFormatError
+from ._text import is_float, line_of_record, parse_columns, source_name
+
+#: The forms of preference judgments trec_eval reads (its ``-R`` values besides ``qrels``).
+PrefsForm = Literal["prefs", "qrels_prefs"]
+PREFS_FORMS: tuple[str, ...] = ("prefs", "qrels_prefs")
+
+#: The fields of each form, as the messages name them.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "prefs": ("qid", "jg", "jsg", "docno", "rel"),
+    "qrels_prefs": ("qid", "jg", "docno", "rel"),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class PrefsJudgments:
+    """Preference judgments, one row per line of the file (in file order).
+
+    ``level`` holds the levels as C floats (``float32``); ``jsg`` is ``"0"`` on every row of
+    the ``qrels_prefs`` form. :meth:`where` gives the file line of a row, for messages.
+    """
+
+    topic: np.ndarray
+    jg: np.ndarray
+    jsg: np.ndarray
+    docno: np.ndarray
+    level: np.ndarray
+    source: str
+    form: PrefsForm
+    _line: Callable[[int], tuple[int, str]]
+
+    def __len__(self) -> int:
+        return len(self.level)
+
+    def where(self, row: int) -> tuple[int, str]:
+        """The 1-based line number and text of row ``row``."""
+        return self._line(row)
+
+
+def read_prefs(source: Any, form: PrefsForm = "prefs") -> PrefsJudgments:
+    """Read preference judgments of ``form`` (module documentation) from a path (plain or
+    gzip; ``-``: standard input), a binary stream or bytes.
+
+    >>> p = read_prefs(b"q1 u1 s1 d1 3\\nq1 u1 s1 d2 0\\n")
+    >>> p.docno.tolist(), p.level.tolist(), p.jsg.tolist()
+    (['d1', 'd2'], [3.0, 0.0], ['s1', 's1'])
+    >>> read_prefs(b"q1 0 d1 1\\n", "qrels_prefs").jsg.tolist()
+    ['0']
+    """
+    if form not in PREFS_FORMS:
+        raise InputError(f"unknown preference form {form!r}: use one of "
+                         f"{', '.join(PREFS_FORMS)}")
+    if not isinstance(source, (str, os.PathLike, bytes, io.IOBase)):
+        raise InputError(f"cannot read {form} judgments from a {type(source).__name__}: "
+                         "give a path, a binary stream or bytes")
+    fields = _FIELDS[form]
+    name = source_name(source)
+    text_fields = {f: pa.string() for f in fields if f != "rel"}
+    table, raw = parse_columns(
+        source, fields, {**text_fields, "rel": pa.float64()}, fields,
+        {len(fields) - 1: lambda text: None if is_float(text) else "is not a number"},
+        form,
+    )
+    level = arrow.to_numpy(table["rel"]).astype(np.float64, copy=False)
+    bad = np.flatnonzero(~np.isfinite(level))
+    if len(bad):
+        line, text = line_of_record(raw(), int(bad[0]))
+        raise InputFormatError("rel is not a finite number", source=name, line=line,
+                               text=text)
+    columns = {f: np.asarray(table[f].to_pylist(), dtype=object) for f in text_fields}
+    jsg = columns["jsg"] if form == "prefs" else np.full(len(level), "0", dtype=object)
+    return PrefsJudgments(columns["qid"], columns["jg"], jsg, columns["docno"],
+                          level.astype(np.float32), name, form,
+                          lambda row: line_of_record(raw(), row))
+
+
+__all__ = ["PREFS_FORMS", "PrefsForm", "PrefsJudgments", "read_prefs"]
