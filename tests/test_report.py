@@ -91,6 +91,39 @@ def test_letters_follow_the_tukey_decisions(report):
             assert bool(shared) != bool(row.significant)
 
 
+def test_assumptions_beside_each_anova_by_scipy(report, collection):
+    """Beside each measure's two-way ANOVA: scipy's Shapiro-Wilk on statsmodels' residuals
+    and scipy's Levene / Brown-Forsythe across runs and across topics; the page shows them
+    (table and Q-Q plot) right after the ANOVA table, and the LaTeX tables list them."""
+    smf = pytest.importorskip("statsmodels.formula.api")
+    page = render_html(report)
+    latex = format_tables(report, "latex")
+    for label in ("map", "P_10"):
+        wide = _per_topic(collection, label)
+        long = wide.rename_axis("topic").reset_index().melt(
+            id_vars="topic", var_name="system", value_name="y")
+        residuals = smf.ols("y ~ C(topic) + C(system)", long).fit().resid
+        checks = report.anova[label].assumptions
+        shapiro = sps.shapiro(residuals.to_numpy())
+        assert checks.test("Shapiro-Wilk").statistic == pytest.approx(shapiro.statistic,
+                                                                      rel=1e-9)
+        assert checks.test("Shapiro-Wilk").pvalue == pytest.approx(shapiro.pvalue, rel=1e-6)
+        for factor in ("system", "topic"):
+            samples = [group.to_numpy() for _, group in residuals.groupby(long[factor])]
+            for name, center in (("Levene", "mean"), ("Brown-Forsythe", "median")):
+                ref = sps.levene(*samples, center=center)
+                got = checks.test(name, factor)
+                assert got.statistic == pytest.approx(ref.statistic, rel=1e-9)
+                assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+        anova_at = page.index(f'id="anova-{label}"')
+        table_at = page.index(f'id="assumptions-{label}"')
+        assert anova_at < table_at < page.index(f'id="groups-{label}"')
+        section = page[table_at:page.index("</figure>", table_at)]
+        assert f"{shapiro.statistic:.4f}" in section and "<svg" in section
+        assert "Shapiro-Wilk W" in section  # the Q-Q plot's title
+    assert latex.count("Assumptions of the ANOVA topic + system") == 2
+
+
 def test_robustness_tau_by_scipy(report, collection):
     """τ_b of the run means of M and M_R (from the transform) by scipy's kendalltau."""
     from irscale.scales.transform import transform
@@ -159,8 +192,8 @@ def _check_latex_structure(latex: str) -> None:
 
 def test_latex_tables(report, tmp_path):
     latex = format_tables(report, "latex")
-    assert latex.count("\\begin{table}") == 1 + 1 + 2 * 2 + 1 + 1  # summary, baseline,
-    # ANOVA and groups per measure, robustness, dp
+    assert latex.count("\\begin{table}") == 1 + 1 + 2 * 3 + 1 + 1  # summary, baseline,
+    # ANOVA, its assumptions and groups per measure, robustness, dp
     assert "Holm correction over 4 comparisons" in latex and "\\textbf{" in latex
     assert latex.isascii()  # pdflatex reads no Greek without extra packages
     _check_latex_structure(latex)
@@ -190,7 +223,7 @@ def test_html_is_complete_without_a_baseline(collection):
     page = render_html(build_report(qrels, [str(r) for r in runs], ["P.10"],
                                     robustness=False))
     assert "↑" not in page and "Every run against" not in page
-    assert page.count("<svg") == 3  # Tukey, box plot, precision-recall
+    assert page.count("<svg") == 4  # residuals' Q-Q, Tukey, box plot, precision-recall
 
 
 def test_errors(collection):

@@ -129,8 +129,9 @@ def test_every_figure_has_a_size_and_a_screenshot_is_saved(browser, report):
         sizes = page.eval_on_selector_all(
             "svg, img", "els => els.map(e => { const r = e.getBoundingClientRect(); "
             "return [r.width, r.height]; })")
-        # per measure: Tukey intervals, box plot, differences; one PR curve
-        assert len(sizes) == 2 * 3 + 1
+        # per measure: residuals' Q-Q plot, Tukey intervals, box plot, differences; one
+        # PR curve
+        assert len(sizes) == 2 * 4 + 1
         assert all(w > 0 and h > 0 for w, h in sizes), sizes
         RESULTS.mkdir(parents=True, exist_ok=True)
         shot = RESULTS / "report_screenshot.png"

@@ -57,6 +57,7 @@ RUNS = {
 # ---------------------------------------------------------------------- the classes
 #: Statistical results: ``statistic`` and ``pvalue`` (``None`` for estimates).
 STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
+               "AssumptionChecks", "AssumptionTest",
                "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
                "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower"}
 #: ... with ``confidence_interval(confidence_level=0.95)``.
@@ -109,6 +110,8 @@ def instances() -> dict[str, list[object]]:
                                 stats.pairwise_tests(values, "welch", correction="none")],
         "AnovaResult": [anova, stats.anova(values, "system")],
         "AnovaRow": list(anova.rows),
+        "AssumptionChecks": [anova.assumptions, stats.anova(values, "system").assumptions],
+        "AssumptionTest": list(anova.assumptions.tests),
         "RankTestResult": [stats.friedman(values), stats.kruskal_wallis(values)],
         "EffectSizes": [stats.effect_sizes(x, y), stats.effect_sizes(x, y, paired=False)],
         "EffectSize": [stats.paired_t(x, y).effect_size, stats.student_t(x, y).effect_size],

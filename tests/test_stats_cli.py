@@ -35,8 +35,13 @@ def test_seed004_example_as_json(urbano, capsys):
          "--test", "tukey-hsd", "--alpha", "0.05", "--format", "json"], capsys)
     assert status == 0
     document = json.loads(out)
-    assert set(document) == {"anova", "pairs"}
+    assert set(document) == {"anova", "assumptions", "pairs"}
     assert [r["factor"] for r in document["anova"]] == ["topic", "system", "error", "total"]
+    assert [(r["test"], r["groups"]) for r in document["assumptions"]] == [
+        ("Shapiro-Wilk", ""), ("Levene", "system"), ("Brown-Forsythe", "system"),
+        ("Levene", "topic"), ("Brown-Forsythe", "topic")]
+    assert document["assumptions"][0]["n"] == 6450 and "above the 5000" in \
+        document["assumptions"][0]["note"]
     for row in document["anova"]:
         assert set(row) == {"factor", "ss", "df", "ms", "f", "p", "omega2"}
     system = document["anova"][1]
@@ -83,6 +88,42 @@ def test_models_and_formats(model, scores_csv, capsys):
     status, out, _ = run_compare(["--scores", str(scores_csv), "--model", model,
                                   "--format", "json"], capsys)
     assert json.loads(out)["anova"][0]["factor"] in ("topic", "system")
+
+
+def test_anova_assumptions_transforms_and_qq_plot(scores_csv, tmp_path, capsys):
+    """The checks of the ANOVA's assumptions are printed between its table and Tukey's
+    pairs, on the transformed scores with --transform; --plot writes the Q-Q plot; a rank
+    model has no residuals to check."""
+    import io
+
+    from irscale import stats
+    from irscale.core import ScoreMatrix
+
+    scaled = tmp_path / "scaled_ap.csv"  # scores in [0, 1], as the arcsine transform needs
+    frame = pd.read_csv(scores_csv)
+    (frame / 2).clip(0, 1).to_csv(scaled, index=False)
+    matrix = ScoreMatrix.read_csv(scaled)
+    for transform in ("none", "arcsine", "rank"):
+        status, out, err = run_compare(["--scores", str(scaled), "--transform", transform,
+                                      "--format", "csv"], capsys)
+        assert status == 0, err
+        anova_part, checks_part, pairs_part = out.split("\n\n")
+        expected = stats.anova(matrix, transform=transform)
+        pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(anova_part)),
+                                      expected.to_frame(), rtol=1e-12)
+        got = pd.read_csv(io.StringIO(checks_part), keep_default_na=False,
+                          na_values={"statistic": [""], "df1": [""], "df2": [""], "p": [""]})
+        pd.testing.assert_frame_equal(got, expected.assumptions.to_frame(), rtol=1e-12,
+                                      check_dtype=False)
+        assert pairs_part.startswith("a,b,")
+    plot = tmp_path / "qq.svg"
+    status, out, _ = run_compare(["--scores", str(scores_csv), "--model", "MD1",
+                                  "--plot", str(plot)], capsys)
+    assert status == 0 and "Shapiro-Wilk" in plot.read_text()
+    assert "Assumptions of the ANOVA system on the scores" in out
+    status, out, _ = run_compare(["--scores", str(scores_csv), "--model", "friedman",
+                                  "--format", "json"], capsys)
+    assert status == 0 and "assumptions" not in json.loads(out)
 
 
 def test_text_output_has_marks_intervals_and_effects(scores_csv, capsys):

@@ -117,8 +117,52 @@ def test_the_documented_json_output_holds(compare_json):
     assert stated.pop("significant") == json.dumps(first["significant"])
     for key, value in stated.items():
         assert_close(value, first[key], f"pair {key}")
+    stated = _documented_object(shell, '{"test": "Shapiro-Wilk"')
+    shapiro = compare_json["assumptions"][0]
+    for key, value in stated.items():
+        if value.startswith('"') or value == "null":
+            assert json.loads(value) == shapiro[key], key
+        else:
+            assert_close(value, shapiro[key], f"assumptions {key}")
+    assert [(r["test"], r["groups"]) for r in compare_json["assumptions"][1:3]] == [
+        ("Levene", "system"), ("Brown-Forsythe", "system")]
     stated_pairs = re.search(r"\(([\d,]+) pairs\)", shell)[1]  # "(10 pairs)"
     assert int(stated_pairs.replace(",", "")) == len(compare_json["pairs"])
+
+
+def test_the_documented_trec8_assumption_checks_hold(trec8_json):
+    """"W = 0.9741 ..., Levene across systems F = 3.60 on (128, 6321) df, across topics
+    F = 35.27 on (49, 6400) df; Brown–Forsythe 3.05 and 25.17"."""
+    checks = {(r["test"], r["groups"]): r for r in trec8_json["assumptions"]}
+    sentence = paragraph(TEXT, "On TREC-8 AP (MD2, 6450 residuals)")
+    assert_close(re.search(r"W = ([\d.]+)", sentence)[1],
+                 checks[("Shapiro-Wilk", "")]["statistic"], "W")
+    (f_system, df_system), (f_topic, df_topic) = re.findall(
+        r"F = ([\d.]+) on \((\d+, \d+)\) df", sentence)
+    for (value, df), groups in (((f_system, df_system), "system"),
+                                ((f_topic, df_topic), "topic")):
+        row = checks[("Levene", groups)]
+        assert_close(value, row["statistic"], f"Levene {groups}")
+        assert df == f"{row['df1']:.0f}, {row['df2']:.0f}"
+    bf_system, bf_topic = re.search(r"Brown–Forsythe (\d+\.\d+) and (\d+\.\d+)",
+                                    sentence).groups()
+    assert_close(bf_system, checks[("Brown-Forsythe", "system")]["statistic"], "BF system")
+    assert_close(bf_topic, checks[("Brown-Forsythe", "topic")]["statistic"], "BF topic")
+
+
+def test_the_documented_assumption_example_numbers_hold(capsys):
+    """The comments of the example: W 0.9934 (p 0.34), Levene by topic p 0.0006, the
+    Brown–Forsythe p 0.31 across topics."""
+    table = _run_block("table.assumptions.format", capsys)["table"]
+    checks = table.assumptions
+    code = _block("table.assumptions.format")
+    w, p_w, p_levene = re.search(r"W ([\d.]+) \(p ([\d.]+)\); Levene by topic p ([\d.]+)",
+                                 code).groups()
+    assert_close(w, checks.test("Shapiro-Wilk").statistic, "W")
+    assert_close(p_w, checks.test("Shapiro-Wilk").pvalue, "p of W")
+    assert_close(p_levene, checks.test("Levene", "topic").pvalue, "Levene topic p")
+    assert_close(re.search(r"# ([\d.]+): the median", code)[1],
+                 checks.test("Brown-Forsythe", "topic").pvalue, "Brown-Forsythe topic p")
 
 
 def test_the_documented_seed004_anova_table_holds(trec8_json):

@@ -93,6 +93,15 @@ def no_raw_warnings(result, ws, run):
         assert word not in result.err, f"raw warning on stderr: {result.err!r}"
 
 
+def plot_written(name: str):
+    """The Q-Q plot of the residuals was written as ``name``."""
+
+    def check(result, ws, run):
+        assert "Shapiro-Wilk" in ws.read(name).decode(), result.describe()
+
+    return check
+
+
 def finite_output(result, ws, run):
     no_raw_warnings(result, ws, run)
     lowered = result.out.lower()
@@ -308,6 +317,28 @@ CASES = [
                                  "99", "--seed", "1"]),
     ok("format-json-has-p-and-p-adjusted", [*T, "--format", "json"], json_pairs),
     ok("format-latex", [*T, "--format", "latex"], output_contains("\\")),
+    # ---- the ANOVA's assumptions and transforms
+    err("transform-arcsine-outside-0-1",
+        ["compare", "--scores", "over.csv", "--transform", "arcsine"],
+        "arcsine", "[0, 1]", "'over'", "topic '3'", "system 'sysB'", "1.5",
+        files={"over.csv": "sysA,sysB,sysC\n0.2,0.3,0.1\n0.4,0.5,0.3\n0.1,1.5,0.2\n"}),
+    err("transform-unknown", [*TUKEY, "--transform", "log"], opt("--transform"), "'log'",
+        "none, arcsine, rank"),
+    err("transform-with-t-test", [*T, "--transform", "rank"], opt("--transform"), "--test t"),
+    err("transform-with-friedman", [*TUKEY, "--model", "friedman", "--transform", "rank"],
+        opt("--transform"), "friedman"),
+    err("plot-with-t-test", [*T, "--plot", "qq.png"], opt("--plot")),
+    err("plot-not-a-plot-file", [*TUKEY, "--plot", "qq.txt"], opt("--plot"), ".png"),
+    ok("too-few-residuals-for-shapiro-wilk", ["compare", "--scores", "tiny.csv"],
+       all_checks(no_raw_warnings, output_contains("Shapiro-Wilk", "too few residuals",
+                                                   "df_error of at least 2", "Tukey HSD")),
+       files={"tiny.csv": "sysA,sysB\n0.1,0.4\n0.3,0.2\n"}),
+    ok("assumptions-beside-anova", TUKEY,
+       output_contains("Assumptions of the ANOVA topic + system", "Levene", "Brown-Forsythe")),
+    ok("transform-rank", [*TUKEY, "--transform", "rank"],
+       output_contains("rank-transformed scores", "Shapiro-Wilk")),
+    ok("plot-qq", [*TUKEY, "--plot", "qq.svg"], plot_written("qq.svg"),
+       allowed_new=["qq.svg"]),
     # ---- alpha
     err("alpha-0", [*TUKEY, "--alpha", "0"], opt("--alpha")),
     err("alpha-1", [*TUKEY, "--alpha", "1"], opt("--alpha")),

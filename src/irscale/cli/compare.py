@@ -4,8 +4,12 @@
 ``--test tukey-hsd`` (default) prints the ANOVA table of ``--model`` and Tukey's HSD for
 every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; a two-system test runs on
 every pair (or against ``--baseline``) with ``--correction`` over pairs × measures.
-``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (:mod:`irscale.stats.risk`),
-a test of its own. Options the chosen test would ignore are refused (:data:`RULES`).
+After an ANOVA model, the checks of its assumptions on the residuals (Shapiro–Wilk,
+Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes the ANOVA
+on arcsine- or rank-transformed scores and ``--plot FILE`` writes the residuals' normal
+Q–Q plot. ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison
+(:mod:`irscale.stats.risk`), a test of its own. Options the chosen test would ignore are
+refused (:data:`RULES`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     ALTERNATIVE,
     ALTERNATIVES,
+    ANOVA_TRANSFORM,
     COMPARE_TEST,
     MODEL_NAMES,
     MULTI_TESTS,
@@ -42,7 +47,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, write_text
+from .outputs import add_output, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,10 +73,24 @@ def _multi_reason(args: argparse.Namespace) -> str:
             " compares every pair two-sided and controls the family-wise error itself")
 
 
+def _anova_model(args: argparse.Namespace) -> bool:
+    """Whether the call fits an ANOVA model (``--test tukey-hsd`` with a model that is not
+    a rank test): what ``--transform`` and ``--plot`` apply to."""
+    return args.test == "tukey-hsd" and args.model not in RANK_MODELS
+
+
+def _anova_reason(args: argparse.Namespace) -> str:
+    """Why ``--transform`` and ``--plot`` do not apply to this call."""
+    if args.test != "tukey-hsd":
+        return "{options} {applies} to the ANOVA of --test tukey-hsd, not to --test {test}"
+    return ("{options} {applies} to an ANOVA model, not to --model {model} (a rank test: "
+            "it has no residuals, and ranks its scores itself)")
+
+
 #: When the options apply, in the order they are checked.
 RULES = (
-    Rule(("test", "model", "correction", "alternative", "samples", "seed", "workers",
-          "scheduler", "alpha"), lambda args: not given(args, "risk_alpha"),
+    Rule(("test", "model", "transform", "plot", "correction", "alternative", "samples",
+          "seed", "workers", "scheduler", "alpha"), lambda args: not given(args, "risk_alpha"),
          "{options} {applies} to the significance tests, not to --risk-alpha (TRisk is its "
          "own t-test: its p-value is printed)"),
     Rule(("risk_alpha",), lambda args: args.baseline is not None,
@@ -84,6 +103,7 @@ RULES = (
     Rule(("model",), lambda args: args.model in (*MODELS, "topic", "system") or
          "+" in args.model, f"--model: unknown model {{model!r}}; choose from "
          f"{', '.join(MODELS)} or a formula such as 'topic + system'"),
+    Rule(("transform", "plot"), _anova_model, _anova_reason),
     Rule(("correction", "alternative", "baseline"),
          lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
     Rule(("samples", "seed", "workers", "scheduler"), lambda args: is_resampling(args.test),
@@ -114,6 +134,11 @@ def add_parser(subparsers) -> None:
     add_param(parser, TEST)
     add_option(parser, "--model", default="topic+system",
                doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
+    add_param(parser, ANOVA_TRANSFORM)
+    parser.add_argument("--plot", metavar="FILE",
+                        help="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
+                        "PNG/SVG/PDF (default: no plot)")
+    declare_outputs(parser, "--plot", kind="plot")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests")
     add_param(parser, SIGNIFICANCE)
@@ -164,7 +189,7 @@ def compare(args: argparse.Namespace):
             omnibus = (kruskal_wallis if model == "kruskal-wallis" else friedman)(
                 matrix, measure=measure)
         else:
-            omnibus = anova(matrix, model, measure=measure)
+            omnibus = anova(matrix, model, measure=measure, transform=args.transform)
         return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
     resampling = {"samples": args.samples} if given(args, "samples") else {}
@@ -202,4 +227,9 @@ def run(args: argparse.Namespace) -> int:
     omnibus, pairs = compare(args)
     from ..stats.tables import format_comparison
 
+    if args.plot:
+        from ..io.figures import save_figure
+        from ..plots.residuals import residual_qq
+
+        save_figure(residual_qq(omnibus).figure, args.plot)
     return write_text(args, format_comparison(omnibus, pairs, args.fmt, digits=args.digits))

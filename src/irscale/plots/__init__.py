@@ -10,6 +10,8 @@ Runs on topics (:mod:`irscale.plots.runs`)
     (per-topic differences against a baseline), :func:`precision_recall` (11-point
     interpolated curves), :func:`tukey_intervals` (Tukey HSD intervals,
     Ferro & Maistro 2024, eq. 11).
+An ANOVA's residuals (:mod:`irscale.plots.residuals`)
+    :func:`residual_qq` (normal Q–Q plot, Shapiro & Wilk 1965's W in the title).
 A measure's image (:mod:`irscale.plots.scales`)
     :func:`interval_spacing` (Ferrante et al. 2021, Fig. 2), :func:`measure_hasse` (Ferrante et al.
     2021, Fig. 1).
@@ -31,6 +33,7 @@ from ..io.figures import new_axes
 from ..meta.discriminative import DiscriminativePower
 from ..meta.plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from ..meta.splitting import SplitStudy
+from .residuals import residual_qq
 from .runs import (
     baseline_differences,
     interpolated_precision,
@@ -42,7 +45,7 @@ from .scales import interval_spacing, measure_hasse
 
 __all__ = ["asl_curves", "baseline_differences", "interpolated_precision", "interval_spacing",
            "measure_hasse", "measure_vs_ranked", "precision_recall", "relevant_found",
-           "score_distributions", "split_metric", "tukey_intervals"]
+           "residual_qq", "score_distributions", "split_metric", "tukey_intervals"]
 
 
 def asl_curves(results: Sequence[DiscriminativePower] | Mapping[str, DiscriminativePower], *,

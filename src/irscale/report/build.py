@@ -14,7 +14,9 @@ precision–recall curves) and assembles:
 * ``anova`` / ``tukey`` / ``letters`` — per measure the two-way ANOVA (topic + system, MD2) with ω²
   (Ferro & Maistro 2024, eq. 8), the topic-blocked Tukey HSD on its error term (eq. 9–11) and the
   compact letter display of its decisions (Piepho 2004,
-  :func:`irscale.stats.letters.compact_letters`), systems by decreasing mean;
+  :func:`irscale.stats.letters.compact_letters`), systems by decreasing mean; each ANOVA's
+  ``assumptions`` (Shapiro & Wilk 1965 on its residuals, Levene 1960 and Brown & Forsythe
+  1974 across runs and topics) are shown beside its table with the residuals' Q–Q plot;
 * ``robustness`` — per measure, the check of the interval-scale assumption of Ferrante et al. (2021)
   on these runs: the runs cut at N (the measure's cut-off, else ``scale_depth``) and mapped to the
   measure's ranked version M_R = φ(M) (:func:`irscale.scales.transform.transform`, ties ``unq``,

@@ -17,12 +17,14 @@ import numpy as np
 import pandas as pd
 
 from ..io.figures import svg_text
+from ..plots.residuals import residual_qq
 from ..plots.runs import (
     baseline_differences,
     precision_recall,
     score_distributions,
     tukey_intervals,
 )
+from ..stats.assumptions import display_frame
 from ..stats.tables import check_digits, format_number
 from .tables import (
     comparison_frame,
@@ -52,7 +54,7 @@ table.sortable thead th[aria-sort=ascending]::after{content:" ▲"}
 table.sortable thead th[aria-sort=descending]::after{content:" ▼"}
 caption{caption-side:top;text-align:left;font-size:0.85em;color:#555;padding:0.3em 0}
 .ci{color:#777;font-size:0.8em}.up{color:#009E73}.down{color:#D55E00}
-.figs{display:flex;flex-wrap:wrap;gap:1em}.figs figure{margin:0}
+.figs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}.figs figure{margin:0}
 figure svg{max-width:100%;height:auto}
 figcaption{font-size:0.8em;color:#555;max-width:40em}
 pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;white-space:pre-wrap}
@@ -187,6 +189,15 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
         body.append(f"<h3>{_esc(measure)}</h3>")
         body.append(_table(frame, digits, caption=result.summary(), sortable=False,
                            table_id=f"anova-{measure}"))
+        checks = result.assumptions
+        body.append('<div class="figs">' + _table(
+            display_frame(checks.to_frame()), digits, sortable=False,
+            table_id=f"assumptions-{measure}",
+            caption=f"{checks.summary()}. Shapiro & Wilk (1965), Levene (1960), Brown & "
+            "Forsythe (1974): a small p is evidence against the assumption")
+            + figure(residual_qq(result),
+                     f"{measure}: normal Q-Q plot of the ANOVA's residuals (points on the "
+                     "line: normal residuals)") + "</div>")
         hsd = report.tukey[measure]
         body.append('<div class="figs">' + _table(
             groups, digits, table_id=f"groups-{measure}",
@@ -195,7 +206,7 @@ def render_html(report: Report, *, digits: int = 4, title: str = "irscale experi
             + figure(tukey_intervals(hsd),
                      f"{measure}: Tukey HSD intervals (Ferro & Maistro 2024, eq. 11); "
                      "intervals that do not overlap differ significantly") + "</div>")
-    sections.append(_section("Two-way ANOVA and Tukey HSD", "anova", body))
+    sections.append(_section("Two-way ANOVA, its assumptions and Tukey HSD", "anova", body))
 
     body = ['<div class="figs">']
     for measure in report.measures:

@@ -201,6 +201,7 @@ def format_tables(report: Report, fmt: TablesFormat = "latex", *, digits: int = 
                             title=f"Runs against the baseline {report.baseline}"))
     for measure in report.measures:
         parts.append(report.anova[measure].format(fmt, digits=digits))
+        parts.append(report.anova[measure].assumptions.format(fmt, digits=digits))
         parts.append(render(groups_frame(report, measure), fmt, digits=digits,
                             title=_title(f"{measure}: Tukey HSD groups after the two-way "
                                          f"ANOVA (α = {report.alpha:g}; runs sharing a "

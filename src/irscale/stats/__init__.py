@@ -12,6 +12,9 @@ Many systems
     :func:`kruskal_wallis`, :func:`friedman`, :func:`tukey_hsd` (Ferro & Maistro 2024, eq. 9–11,
     topic-blocked by default), :func:`randomized_tukey_hsd` (Sakai 2014, Fig. 15),
     :func:`pairwise_tests` with :func:`adjust_pvalues` corrections over a declared family.
+    ANOVAs take ``transform=`` (:data:`TRANSFORMS`: arcsine, rank) and check their
+    assumptions on the residuals (``AnovaResult.assumptions``, an :class:`AssumptionChecks`:
+    Shapiro–Wilk, Levene, Brown–Forsythe).
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
 Standardisation
@@ -43,6 +46,9 @@ _EXPORTS: dict[str, str] = {
     "anova": ".anova",
     "anova_oneway": ".anova",
     "anova_twoway": ".anova",
+    "AssumptionChecks": ".assumptions",
+    "AssumptionTest": ".assumptions",
+    "TRANSFORMS": ".names",
     "bootstrap_shift_test": ".bootstrap",
     "paired_bootstrap_test": ".bootstrap",
     "unpaired_bootstrap_test": ".bootstrap",
@@ -95,8 +101,11 @@ __all__ = [
     "SHARD_MODELS",
     "TABLE_FORMATS",
     "TESTS",
+    "TRANSFORMS",
     "AnovaResult",
     "AnovaRow",
+    "AssumptionChecks",
+    "AssumptionTest",
     "ConfidenceInterval",
     "EffectSize",
     "EffectSizes",
@@ -173,10 +182,11 @@ sys.modules[__name__].__class__ = _Package
 
 if TYPE_CHECKING:  # pragma: no cover
     from .anova import MODELS, anova, anova_oneway, anova_twoway
+    from .assumptions import AssumptionChecks, AssumptionTest
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
-    from .names import CORRECTIONS, TABLE_FORMATS
+    from .names import CORRECTIONS, TABLE_FORMATS, TRANSFORMS
     from .nonparametric import mann_whitney, sign_test, wilcoxon
     from .pairwise import pairwise_tests
     from .parametric import paired_t, student_t, welch_t

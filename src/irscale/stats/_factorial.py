@@ -7,7 +7,8 @@ Balanced, complete data (closed form)
     for two factors: τ̂_i = μ̂_i· − μ̂_·· and α̂_j = μ̂_·j − μ̂_·· (Ferro & Maistro 2024, §4.2.1). Then
     SS_A = (N / cells_A) Σ ê_A² and df_A = Π_{a ∈ A} (L_a − 1) (Ferro & Maistro 2024, §4.2.2); the
     error is what the model leaves: SS_E = SS_T − Σ_A SS_A, df_E = N − 1 − Σ_A df_A (in
-    balanced designs the effect spaces are orthogonal, so this holds for any set of terms).
+    balanced designs the effect spaces are orthogonal, so this holds for any set of terms),
+    and the residuals are e = y − μ̂ − Σ_A ê_A (the checks of :mod:`irscale.stats.assumptions`).
 Unbalanced or incomplete data
     see :mod:`irscale.stats._linear` (type III sums of squares).
 """
@@ -60,7 +61,8 @@ def format_model(terms: Sequence[Term]) -> str:
 
 @dataclass(frozen=True)
 class SumsOfSquares:
-    """Sums of squares and degrees of freedom of each term, the error and the total."""
+    """Sums of squares and degrees of freedom of each term, the error and the total, and
+    the residuals of the fit (one per observed score, in C order of the array)."""
 
     terms: tuple[Term, ...]
     ss: tuple[float, ...]
@@ -69,6 +71,7 @@ class SumsOfSquares:
     df_error: float
     ss_total: float
     n_obs: int
+    residuals: np.ndarray
 
 
 def balanced(values: np.ndarray, factors: Sequence[str], terms: Sequence[Term]) -> SumsOfSquares:
@@ -85,6 +88,7 @@ def balanced(values: np.ndarray, factors: Sequence[str], terms: Sequence[Term]) 
         return means[kept]
 
     ss, df = [], []
+    fitted = np.full(values.shape, grand)
     for term in terms:
         axes = frozenset(axis[f] for f in term)
         effect = np.zeros((1,) * values.ndim)
@@ -92,6 +96,7 @@ def balanced(values: np.ndarray, factors: Sequence[str], terms: Sequence[Term]) 
             for subset in combinations(sorted(axes), size):
                 sign = -1.0 if (len(axes) - size) % 2 else 1.0
                 effect = effect + sign * marginal(frozenset(subset))
+        fitted += effect
         cells = int(np.prod([values.shape[a] for a in axes]))
         ss.append(float(np.sum(effect**2)) * n_obs / cells)
         df.append(float(np.prod([values.shape[a] - 1 for a in axes])))
@@ -103,4 +108,4 @@ def balanced(values: np.ndarray, factors: Sequence[str], terms: Sequence[Term]) 
             "(one score per cell: the highest interaction is the error term)"
         )
     return SumsOfSquares(tuple(terms), tuple(ss), tuple(df), max(ss_total - sum(ss), 0.0),
-                         float(df_error), ss_total, n_obs)
+                         float(df_error), ss_total, n_obs, (values - fitted).ravel())

@@ -112,23 +112,24 @@ def type3(
     gram = (design.T @ design).toarray()
     moment = design.T @ y
 
-    def fit(keep: np.ndarray) -> tuple[float, int, np.ndarray]:
+    def fit(keep: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
         coef, rank = _solve(gram[np.ix_(keep, keep)], moment[keep])
-        residual = y - design[:, keep] @ coef
-        return float(residual @ residual), rank, coef
+        return y - design[:, keep] @ coef, rank, coef
 
     every = np.arange(start)
-    rss, rank, coef = fit(every)
+    residuals, rank, coef = fit(every)
+    rss = float(residuals @ residuals)
     ss, df = [], []
     for span in spans:
         keep = np.setdiff1d(every, np.fromiter(span, dtype=np.int64))
-        rss_reduced, rank_reduced, _ = fit(keep)
+        reduced, rank_reduced, _ = fit(keep)
+        rss_reduced = float(reduced @ reduced)
         ss.append(max(rss_reduced - rss, 0.0))
         df.append(float(rank - rank_reduced))
     df_error = float(n - rank)
     ms_error = rss / df_error if df_error > 0 else np.nan
     sums = SumsOfSquares(tuple(terms), tuple(ss), tuple(df), rss, df_error,
-                         float(np.sum((y - y.mean()) ** 2)), n)
+                         float(np.sum((y - y.mean()) ** 2)), n, residuals)
 
     # least-squares means of the target factor: intercept + its effect-coded columns
     span = spans[list(terms).index((target,))]

@@ -19,6 +19,16 @@ Table (Ferro & Maistro 2024, §4.2.2–4.2.3)
     η² = SS/SS_T and partial η² = SS/(SS + SS_E); then the error and total lines.
     Balanced complete data use the closed forms (:mod:`irscale.stats._factorial`);
     incomplete data type III sums of squares (:mod:`irscale.stats._linear`).
+
+Transforms (``transform=``, :mod:`irscale.stats.transforms`)
+    ``"arcsine"``: the table of asin(√x) of scores in [0, 1]; ``"rank"``: the rank
+    transform of Conover & Iman (1981), the ANOVA of the ranks of all the scores. The
+    system means (and Tukey's HSD) are then in the transformed units.
+
+Assumptions (:mod:`irscale.stats.assumptions`)
+    ``AnovaResult.assumptions`` checks the model's residuals: normality (Shapiro & Wilk,
+    1965) and equal variances across systems, and across topics where the model has a
+    topic factor (Levene, 1960; Brown & Forsythe, 1974).
 """
 
 from __future__ import annotations
@@ -28,10 +38,12 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
+from ..core import ScoreMatrix
 from ..errors import InputError
 from ._factorial import SumsOfSquares, Term, balanced, format_model, parse_model, term_name
 from ._linear import type3
 from .results import AnovaResult, AnovaRow
+from .transforms import check_transform, transform_scores
 from .validation import TIE_RTOL, check_not_constant, score_table
 
 #: Named models of a topics × systems score table: (formula, description, fake).
@@ -78,8 +90,10 @@ def fit_model(
     name: str,
     fake: bool = False,
     note: str = "",
+    transform: str | None = None,
 ) -> AnovaResult:
-    """ANOVA of an array with one axis per factor (NaN = missing, then type III)."""
+    """ANOVA of an array with one axis per factor (NaN = missing, then type III);
+    ``transform`` names the transform ``values`` went through (recorded, not applied)."""
     if "system" not in factors or ("system",) not in terms:
         raise InputError("the model must contain the system factor")
     observed = np.isfinite(values)
@@ -109,6 +123,7 @@ def fit_model(
             "Tukey's HSD are undefined"
         )
     rows = table_rows(sums)
+    groups = tuple(f for f in ("system", *factors) if f != "system" and (f,) in terms)
     untested = [row.factor for row in rows[:-2] if row.df == 0]
     if untested:  # e.g. a shard effect whose topic x shard cells are missing together
         note = "; ".join(filter(None, [note, (
@@ -127,29 +142,47 @@ def fit_model(
         ms_error=sums.ss_error / sums.df_error,
         fake=fake,
         note=note,
+        transform=transform,
+        residuals=sums.residuals,
+        residual_cells=observed,
+        factors=tuple(factors),
+        variance_factors=("system", *groups),
     )
 
 
-def anova(data: object, model: str = "topic+system", *, measure: str | None = None) -> AnovaResult:
+def anova(data: object, model: str = "topic+system", *, measure: str | None = None,
+          transform: str | None = None) -> AnovaResult:
     """ANOVA of a topics × systems score table for a named model or formula.
 
     ``model`` is a key of :data:`MODELS` (``"system"``/``"MD1"``, ``"topic+system"``/
     ``"MD2"``, ``"MD1f"``, ``"MD2f"``) or a formula over ``topic`` and ``system``.
     ``data``: a :class:`~irscale.core.ScoreMatrix` (``measure`` picks one), a wide
-    DataFrame or a 2-D array (rows = topics, columns = systems).
+    DataFrame or a 2-D array (rows = topics, columns = systems). ``transform``: ``None``
+    or ``"none"``, ``"arcsine"`` (asin(√x), scores in [0, 1]) or ``"rank"`` (Conover &
+    Iman 1981): the table is computed on the transformed scores
+    (:mod:`irscale.stats.transforms`). The result's ``assumptions`` checks the residuals
+    (:mod:`irscale.stats.assumptions`).
     """
-    values, _, systems = score_table(data, measure)
+    transform = check_transform(transform)
+    values, topics, systems = score_table(data, measure)
     formula, name, fake = MODELS.get(model, (model, "ANOVA", False))
     terms = parse_model(formula, ("topic", "system"))
-    return fit_model(values, ("topic", "system"), terms, systems, name=name, fake=fake)
+    if measure is None and isinstance(data, ScoreMatrix) and len(data.measures) == 1:
+        measure = data.measures[0]  # named in an error of the transform
+    values = transform_scores(values, transform, ("topic", "system"), (topics, systems),
+                              measure)
+    return fit_model(values, ("topic", "system"), terms, systems, name=name, fake=fake,
+                     transform=transform)
 
 
-def anova_oneway(data: object, *, measure: str | None = None) -> AnovaResult:
+def anova_oneway(data: object, *, measure: str | None = None,
+                 transform: str | None = None) -> AnovaResult:
     """One-way ANOVA of the system effect (MD1): y_ij = μ + α_j + ε_ij."""
-    return anova(data, "system", measure=measure)
+    return anova(data, "system", measure=measure, transform=transform)
 
 
-def anova_twoway(data: object, *, measure: str | None = None) -> AnovaResult:
+def anova_twoway(data: object, *, measure: str | None = None,
+                 transform: str | None = None) -> AnovaResult:
     """Two-way ANOVA topic + system (MD2; Ferro & Maistro 2024, eq. 7):
     y_ij = μ + τ_i + α_j + ε_ij."""
-    return anova(data, "topic+system", measure=measure)
+    return anova(data, "topic+system", measure=measure, transform=transform)

@@ -43,6 +43,18 @@ SHARD_MODEL_NAMES: tuple[str, ...] = ("MD3", "MD3f", "shard-main", "shard-ts", "
                                       "shard-ts-ss")
 EMPTY_POLICIES: tuple[str, ...] = ("error", "zero", "drop-topic", "drop-shard", "missing")
 
+#: Transforms of the scores before an ANOVA (:func:`irscale.stats.anova`, ``transform=``;
+#: ``compare --transform``): none, the arcsine square root asin(√x) of scores in [0, 1], or
+#: the rank transform of Conover & Iman (1981), the ANOVA of the ranks of all scores.
+TRANSFORMS: tuple[str, ...] = ("none", "arcsine", "rank")
+TRANSFORM_ALIASES: dict[str, str] = {"asin-sqrt": "arcsine", "arcsin": "arcsine",
+                                     "angular": "arcsine", "ranks": "rank"}
+ANOVA_TRANSFORM = Param("transform", Names("transform", TRANSFORMS, TRANSFORM_ALIASES,
+                                           fold=True), "none",
+                        "scores the ANOVA is computed on: none, arcsine (asin(sqrt(x)), "
+                        "scores in [0, 1]) or rank (ranks of all scores, Conover & Iman 1981)",
+                        ("--transform",), "T")
+
 #: Procedures that compare every pair of many systems at once (Tukey's HSD after an ANOVA
 #: or rank model, the randomised Tukey HSD), and their other spellings.
 MULTI_TESTS: tuple[str, ...] = ("tukey-hsd", "randomized-tukey-hsd")

@@ -21,6 +21,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ import pandas as pd
 
 from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
+from .assumptions import AssumptionChecks, check_assumptions
 from .effects import EffectSize, EffectSizes, t_interval
 from .protocol import ConfidenceInterval, interval_or_default
 from .tables import (
@@ -510,6 +512,14 @@ class AnovaResult:
     data) and ``system_cov`` their estimated covariance matrix (MS_error/r · I in balanced
     designs, r observations per system): all that Tukey's HSD needs.
 
+    ``transform`` names the transform of the scores the table was computed on (``None``:
+    the scores themselves; :mod:`irscale.stats.transforms`). ``residuals`` are the fit's
+    residuals, one per observed score in C order of the array whose axes are ``factors``
+    (topic × system (× shard)); ``residual_cells`` marks the observed cells of that array,
+    and ``variance_factors`` names the factors across whose levels :attr:`assumptions`
+    compares the residuals' variances (system, then topic and shard where the model has
+    them as main effects).
+
     Protocol: ``statistic``, ``pvalue`` and ``effect_size`` are the system factor's F, p
     and ω² (the line ``row("system")``, the test of the system effect), ``to_frame()`` the
     table, ``format(fmt)``.
@@ -527,6 +537,26 @@ class AnovaResult:
     ms_error: float
     fake: bool = False
     note: str = ""
+    transform: str | None = None
+    residuals: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False)
+    residual_cells: np.ndarray = field(default_factory=lambda: np.empty(0, bool), repr=False)
+    factors: tuple[str, ...] = ()
+    variance_factors: tuple[str, ...] = ()
+
+    @property
+    def residual_groups(self) -> dict[str, np.ndarray]:
+        """For each factor of ``variance_factors``, the level (index) of every residual."""
+        cells = np.nonzero(self.residual_cells)  # C order, as the residuals
+        return {f: cells[self.factors.index(f)] for f in self.variance_factors}
+
+    @cached_property
+    def assumptions(self) -> AssumptionChecks:
+        """The checks of the model's assumptions on its residuals (computed once, on first
+        use): Shapiro–Wilk (Shapiro & Wilk 1965), then Levene (1960; centre mean) and
+        Brown–Forsythe (1974; centre median) across systems, and across topics (shards)
+        where the model has that factor (:mod:`irscale.stats.assumptions`)."""
+        return check_assumptions(self.residuals, self.residual_groups, self.df_error,
+                                 model=self.model, transform=self.transform)
 
     def row(self, factor: str) -> AnovaRow:
         for row in self.rows:
@@ -588,7 +618,8 @@ class AnovaResult:
 
     def summary(self) -> str:
         note = f"; {self.note}" if self.note else ""
-        return (f"{self.name}: {self.model} ({self.ss_type} sums of squares, "
+        on = f" of {self.transform}-transformed scores" if self.transform else ""
+        return (f"{self.name}: {self.model}{on} ({self.ss_type} sums of squares, "
                 f"N = {self.n_obs}){note}")
 
     def __repr__(self) -> str:

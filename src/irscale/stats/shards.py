@@ -50,6 +50,7 @@ from .anova import fit_model
 from .names import EMPTY_POLICIES as EMPTY_POLICIES
 from .names import SHARD_EMPTY
 from .results import AnovaResult
+from .transforms import arcsine, check_transform, ranks
 from .validation import check_magnitude
 
 FACTORS = ("topic", "system", "shard")
@@ -187,17 +188,29 @@ def _apply_policy(scores: ShardScores, empty: EmptyPolicy) -> tuple[np.ndarray, 
 
 
 def shard_anova(
-    scores: ShardScores, model: str = "MD3", *, empty: EmptyPolicy = "error"
+    scores: ShardScores, model: str = "MD3", *, empty: EmptyPolicy = "error",
+    transform: str | None = None,
 ) -> AnovaResult:
     """ANOVA of sharded scores for a named shard model or a formula (module docstring).
 
     ``empty`` is the empty-shard policy: ``"error"``, ``"zero"``, ``"drop-topic"``,
-    ``"drop-shard"`` or ``"missing"``.
+    ``"drop-shard"`` or ``"missing"``. ``transform`` (:mod:`irscale.stats.transforms`):
+    ``"arcsine"`` transforms every score (a score outside [0, 1] is named), ``"rank"``
+    ranks the scores the policy leaves (Conover & Iman 1981); ``None``/``"none"``: the
+    scores themselves.
     """
     empty = SHARD_EMPTY.check(empty)
+    transform = check_transform(transform)
     formula, name, fake = SHARD_MODELS.get(model, (model, "shard ANOVA", False))
     terms = parse_model(formula, FACTORS)
+    if transform == "arcsine":
+        scores = ShardScores(arcsine(scores.values, FACTORS, (scores.topics, scores.systems,
+                                                               scores.shards)),
+                             scores.topics, scores.systems, scores.shards)
     values, note = _apply_policy(scores, empty)
     if values.shape[0] < 2 or values.shape[1] < 2:
         raise InputError("at least two topics and two systems are needed")
-    return fit_model(values, FACTORS, terms, scores.systems, name=name, fake=fake, note=note)
+    if transform == "rank":
+        values = ranks(values)
+    return fit_model(values, FACTORS, terms, scores.systems, name=name, fake=fake, note=note,
+                     transform=transform)
