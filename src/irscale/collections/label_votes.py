@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from ..io.crowd import CrowdLabels
 
 #: KOS stops once a message sum exceeds this (crowd-kit's ``_MAX``): beyond, the next
@@ -179,7 +180,8 @@ def _signs(c: np.ndarray) -> np.ndarray:
 def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndarray
          ) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Item × class scores, worker weights ``q_w``, iterations, converged of M-MSR (module
-    doc); ``u``, ``v``: the starting factors (one value per worker)."""
+    doc); ``u``, ``v``: the starting factors (one value per worker). A factor that reaches
+    0 (then 0/0 in the next means) is an :class:`~irscale.errors.InputError`."""
     k, n_items = len(labels.classes), len(labels.items)
     c, shared = _covariance(labels)
     x = np.abs(c)
@@ -192,6 +194,11 @@ def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndar
         with np.errstate(invalid="ignore", divide="ignore"):
             v = _msr_means(x / u[:, None], shared, v, trim, n_items)
             u = _msr_means(x / v[:, None], shared, u, trim, n_items)
+        if not (np.isfinite(u).all() and np.isfinite(v).all()):
+            raise InputError(f"mmsr: the rank-one completion of the workers' agreement broke "
+                             f"down at iteration {iterations} (a worker's factor reached 0: "
+                             "too few labels shared, or a worker agreeing with others at "
+                             "chance rate only)", source=labels.source)
         if np.linalg.norm(np.outer(u, v) - before) < tol:
             converged = True
             break
