@@ -183,9 +183,9 @@ def test_kos_matches_crowdkit_on_a_planted_crowd(n_workers):
 
 
 def test_kos_stops_before_the_messages_overflow():
-    # 5 workers label each of 1,000 items: the messages grow ~4 × 999 times an iteration
+    # 6 good workers label each of 2,000 items: the messages grow ~10^4 times an iteration
     # and pass 10^300 before the 100th; crowd-kit stops at the same place
-    frame, _, _ = planted(k=2, n_items=1000, n_workers=5)
+    frame, _, _ = planted(k=2, n_items=2000, n_workers=6, per=6, low=0.9)
     data = read_crowd_labels(frame)
     x, iterations = label_votes.kos(data, 100, np.ones(len(data.item)))
     assert iterations < 100 and np.isfinite(x).all()
@@ -206,7 +206,7 @@ def test_kos_by_hand():
 
 
 def test_kos_refuses_other_than_two_labels():
-    with pytest.raises(InputError, match="kos applies to binary labels.*hold 3: 0,1,2"):
+    with pytest.raises(InputError, match=r"kos applies to binary labels.*hold 3: 0,1,2"):
         aggregate_labels(b"1 a w1 0\n1 a w2 1\n1 b w1 2\n", "kos")
     with pytest.raises(InputError, match="hold 1: 1"):
         aggregate_labels(b"1 a w1 1\n1 b w2 1\n", "kos")
@@ -223,7 +223,10 @@ def crowdkit_mmsr(frame, n_iter=10000):
     import scipy.stats as sps
 
     model = ck.MMSR(n_iter=n_iter)
-    model.fit(crowdkit_input(frame))
+    try:
+        model.fit(crowdkit_input(frame))
+    except ValueError:      # crowd-kit's sign step fails on some tiny worker graphs
+        assume(False)
     data = read_crowd_labels(frame)
     start = sps.uniform.rvs(size=(len(data.workers), 1), random_state=0).ravel()
     return model, data, start
@@ -237,10 +240,34 @@ def sparsity(frame):
                for a in items.index)
 
 
+def smallest_eigenvalue_is_simple(c):
+    """Whether the sign step's eigenvector is defined up to its sign: the smallest
+    eigenvalue of the random walk on the signed graph of ``c`` (positive pairs joined
+    through a middle node, negative pairs adjacent) is simple. Otherwise the eigenvector is
+    any of a space, crowd-kit's (ARPACK from a random start) and irscale's (LAPACK) differ,
+    and so do the signs of the weights (their sizes do not)."""
+    valid = np.flatnonzero(c.sum(axis=1) != 0)
+    s = np.sign(c[np.ix_(valid, valid)])
+    pairs = [(a, b) for a in range(len(valid)) for b in range(a, len(valid)) if s[a, b] > 0]
+    n = len(valid) + len(pairs)
+    adjacency = np.zeros((n, n))
+    adjacency[:len(valid), :len(valid)] = s < 0
+    for m, (a, b) in enumerate(pairs):
+        for end in (a, b):
+            adjacency[len(valid) + m, end] = adjacency[end, len(valid) + m] = 1
+    walk = adjacency / adjacency.sum(axis=1, keepdims=True)
+    values = np.sort(np.linalg.eigvals(walk).real)
+    return len(values) < 2 or values[1] - values[0] > 1e-9
+
+
 def check_mmsr(frame, model, data, start):
     scores, weights, iterations, converged = label_votes.mmsr(data, model.n_iter, model.tol,
                                                               start, start.copy())
-    np.testing.assert_allclose(weights, model.skills_.reindex(data.workers), atol=1e-7)
+    theirs = model.skills_.reindex(data.workers).to_numpy()
+    if not smallest_eigenvalue_is_simple(model._covariation_matrix):
+        np.testing.assert_allclose(np.abs(weights), np.abs(theirs), atol=1e-7)
+        return np.zeros(len(scores), dtype=bool)
+    np.testing.assert_allclose(weights, theirs, atol=1e-7)
     assert iterations == len(model.loss_history_)
     assert converged == (model.loss_history_[-1] < model.tol)
     # crowd-kit's label is the top of the scores divided by their sum: the top score where

@@ -56,8 +56,8 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
-        "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR), inter-assessor agreement, and AWARE (Ferrante, "
-        "Ferro & Maistro 2017).")
+        "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR), "
+        "inter-assessor agreement, and AWARE (Ferrante, Ferro & Maistro 2017).")
     parser.set_defaults(func=_no_action)
     sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
 

@@ -31,7 +31,9 @@ labels (or all worker pairs) at once; only the iterations themselves loop.
     v_b)`` then the same for ``u``, where ``MSR_F(values, own)`` drops the ``F`` largest
     values above ``own`` (all of them when fewer) and the ``F`` smallest below it;
     ``F = ⌊d_min / 2⌋ − 1`` (``d_min``: fewest co-workers of a worker), at least 0; a lone
-    remaining 0 is read as ``1/√n_items`` and an empty set keeps ``own``. ``u`` and ``v``
+    remaining 0 is read as ``1/√n_items`` and an empty set keeps ``own`` (a NaN, 0/0 after
+    a factor reached 0, is filtered as crowd-kit's sorted filtering does; factors that end
+    non-finite are an error). ``u`` and ``v``
     start uniform in [0, 1); the iterations (``n_iter`` 10,000) stop when
     ``‖u vᵀ − u' v'ᵀ‖_F < tol`` (1e-10). ``|s| = u / √(‖u‖/‖v‖)``; the signs are those of
     the eigenvector of the smallest eigenvalue of the random walk on the signed worker graph
@@ -119,16 +121,31 @@ def kos(labels: CrowdLabels, n_iter: int, start: np.ndarray) -> tuple[np.ndarray
 def _msr_means(values: np.ndarray, shared: np.ndarray, own: np.ndarray, trim: int,
                n_items: int) -> np.ndarray:
     """Column ``b``: the mean of ``values[a, b]`` over the ``a`` with ``shared[a, b]``,
-    filtered as MSR (module doc, ``mmsr``) around ``own[b]``."""
+    filtered as MSR (module doc, ``mmsr``) around ``own[b]``.
+
+    A value may be NaN (0/0 where a factor reached 0): as crowd-kit's sorted filtering, it
+    sorts last, compares false, goes with the values below ``own`` when fewer than ``F``
+    lie below (all dropped), is among the ``F`` largest otherwise, and makes the mean NaN
+    when it stays."""
     n = values.shape[0]
-    ordered = np.sort(np.where(shared, values, np.inf), axis=0)
-    low = np.minimum((shared & (values < own)).sum(axis=0), trim)
-    high = shared.sum(axis=0) - np.minimum((shared & (values > own)).sum(axis=0), trim)
+    missing = shared & np.isnan(values)
+    nans = missing.sum(axis=0)
+    finite = shared.sum(axis=0) - nans             # numbers, infinities included
+    ordered = np.sort(np.where(shared & ~missing, values, np.nan), axis=0)
+    below = (shared & (values < own)).sum(axis=0)
+    above = (shared & (values > own)).sum(axis=0)
+    low = np.minimum(below, trim)
+    # the F smallest dropped (numbers) keep the NaNs; dropping all below drops them too
+    nan_kept = np.where(below < trim, 0, np.where(above < trim, 0, np.maximum(nans - trim, 0)))
+    high = np.where((below >= trim) & (above >= trim),
+                    finite - np.maximum(trim - nans, 0), finite - np.minimum(above, trim))
     rank = np.arange(n)[:, None]
     kept = (rank >= low) & (rank < high)
-    count = high - low
+    count = high - low + nan_kept
     total = np.where(kept, ordered, 0.0).sum(axis=0)
-    total = np.where((count == 1) & (total == 0), 1 / np.sqrt(n_items), total)
+    total = np.where((count == 1) & (nan_kept == 0) & (total == 0), 1 / np.sqrt(n_items),
+                     total)
+    total = np.where(nan_kept > 0, np.nan, total)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(count > 0, total / count, own)
 
@@ -180,8 +197,9 @@ def _signs(c: np.ndarray) -> np.ndarray:
 def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndarray
          ) -> tuple[np.ndarray, np.ndarray, int, bool]:
     """Item × class scores, worker weights ``q_w``, iterations, converged of M-MSR (module
-    doc); ``u``, ``v``: the starting factors (one value per worker). A factor that reaches
-    0 (then 0/0 in the next means) is an :class:`~irscale.errors.InputError`."""
+    doc); ``u``, ``v``: the starting factors (one value per worker). Factors that end
+    non-finite (a factor reached 0, then 0/0 in the next means, and the NaN was not
+    filtered out) are an :class:`~irscale.errors.InputError`."""
     k, n_items = len(labels.classes), len(labels.items)
     c, shared = _covariance(labels)
     x = np.abs(c)
@@ -194,14 +212,16 @@ def mmsr(labels: CrowdLabels, n_iter: int, tol: float, u: np.ndarray, v: np.ndar
         with np.errstate(invalid="ignore", divide="ignore"):
             v = _msr_means(x / u[:, None], shared, v, trim, n_items)
             u = _msr_means(x / v[:, None], shared, u, trim, n_items)
-        if not (np.isfinite(u).all() and np.isfinite(v).all()):
-            raise InputError(f"mmsr: the rank-one completion of the workers' agreement broke "
-                             f"down at iteration {iterations} (a worker's factor reached 0: "
-                             "too few labels shared, or a worker agreeing with others at "
-                             "chance rate only)", source=labels.source)
-        if np.linalg.norm(np.outer(u, v) - before) < tol:
+        with np.errstate(invalid="ignore"):
+            change = np.linalg.norm(np.outer(u, v) - before)
+        if change < tol:
             converged = True
             break
+    if not (np.isfinite(u).all() and np.isfinite(v).all()):
+        raise InputError("mmsr: the rank-one completion of the workers' agreement broke "
+                         "down (a worker's factor reached 0, then 0/0: too few labels "
+                         "shared, or workers who agree at chance rate only)",
+                         source=labels.source)
     s = _signs(c) * u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v))
     s = np.maximum(np.minimum(s, 1 - 1 / np.sqrt(n_items)), -1 / (k - 1) + 1 / np.sqrt(n_items))
     p = s * (k - 1) / k + 1 / k
