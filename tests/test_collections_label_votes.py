@@ -304,6 +304,16 @@ def test_mmsr_matches_crowdkit_on_a_planted_crowd(k):
     assert agg.probabilities is None and agg.converged
 
 
+def test_mmsr_matches_crowdkit_where_the_sign_graph_is_sparse():
+    # 40 workers, most pairs positively correlated: more than DENSE_SIGN_GRAPH nodes, the
+    # eigenvector from ARPACK on the sparse graph
+    frame, _, _ = planted(k=2, n_items=600, n_workers=40, per=7, low=0.5)
+    model, data, start = crowdkit_mmsr(frame)
+    c, _ = label_votes._covariance(data)
+    assert len(c) + (np.triu(np.sign(c)) == 1).sum() > label_votes.DENSE_SIGN_GRAPH
+    assert check_mmsr(frame, model, data, start).mean() > 0.9
+
+
 def test_mmsr_refuses_a_single_label_value():
     with pytest.raises(InputError, match="mmsr needs two label values"):
         aggregate_labels(b"1 a w1 1\n1 b w2 1\n", "mmsr")

@@ -169,11 +169,28 @@ def _covariance(labels: CrowdLabels) -> tuple[np.ndarray, np.ndarray]:
     return ratio * k / (k - 1) - 1 / (k - 1), shared
 
 
+#: Above this many nodes, the sign step's eigenvector is found by ARPACK on the sparse
+#: graph (Lanczos from a start of ones) instead of LAPACK's dense solver: W workers and P
+#: positively correlated pairs make W + P nodes, cubic in time for the dense solver.
+DENSE_SIGN_GRAPH = 400
+
+
+def _lowest_eigenvector(matrix: np.ndarray) -> np.ndarray:
+    """The eigenvector of the smallest eigenvalue of a symmetric matrix."""
+    if len(matrix) <= DENSE_SIGN_GRAPH:
+        from scipy.linalg import eigh
+
+        return eigh(matrix, subset_by_index=[0, 0])[1][:, 0]
+    from scipy import sparse
+    from scipy.sparse.linalg import eigsh
+
+    return eigsh(sparse.csr_matrix(matrix), k=1, which="SA", v0=np.ones(len(matrix)),
+                 tol=0.0)[1][:, 0]
+
+
 def _signs(c: np.ndarray) -> np.ndarray:
     """Signs of the workers' ``s`` from the signed graph of ``C`` (module doc, ``mmsr``):
     0 for a worker whose row of ``C`` sums to 0."""
-    from scipy.linalg import eigh
-
     valid = np.flatnonzero(c.sum(axis=1) != 0)
     s = np.sign(c[np.ix_(valid, valid)])
     k = len(valid)
@@ -187,8 +204,8 @@ def _signs(c: np.ndarray) -> np.ndarray:
     scale = 1 / np.sqrt(adjacency.sum(axis=1))
     # W = D⁻¹A is similar to D^-½ A D^-½ (symmetric): same eigenvalues, eigenvectors
     # D^-½ φ with the signs of φ
-    _, vector = eigh(scale[:, None] * adjacency * scale[None, :], subset_by_index=[0, 0])
-    sign = np.sign(vector[:k, 0])
+    vector = _lowest_eigenvector(scale[:, None] * adjacency * scale[None, :])
+    sign = np.sign(vector[:k])
     signs = np.zeros(len(c))
     signs[valid] = np.sign(sign.sum()) * sign
     return signs
