@@ -190,7 +190,8 @@ def _lowest_eigenvector(matrix: np.ndarray) -> np.ndarray:
 
 def _signs(c: np.ndarray) -> np.ndarray:
     """Signs of the workers' ``s`` from the signed graph of ``C`` (module doc, ``mmsr``):
-    0 for a worker whose row of ``C`` sums to 0."""
+    0 for a worker whose row of ``C`` sums to 0 or whose eigenvector component is 0 (below
+    1e-10 of the largest: rounding, to which crowd-kit leaves the sign)."""
     valid = np.flatnonzero(c.sum(axis=1) != 0)
     s = np.sign(c[np.ix_(valid, valid)])
     k = len(valid)
@@ -205,7 +206,9 @@ def _signs(c: np.ndarray) -> np.ndarray:
     # W = D⁻¹A is similar to D^-½ A D^-½ (symmetric): same eigenvalues, eigenvectors
     # D^-½ φ with the signs of φ
     vector = _lowest_eigenvector(scale[:, None] * adjacency * scale[None, :])
-    sign = np.sign(vector[:k])
+    # a component at rounding level is 0 (the graph does not set that worker's sign)
+    sign = np.sign(np.where(np.abs(vector[:k]) > 1e-10 * np.abs(vector).max(), vector[:k],
+                            0.0))
     signs = np.zeros(len(c))
     signs[valid] = np.sign(sign.sum()) * sign
     return signs
