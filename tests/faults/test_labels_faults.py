@@ -43,6 +43,11 @@ def crowd_lines() -> list[str]:
 CROWD = crowd_lines()
 FILES = {"crowd.txt": text(CROWD)}
 AGG = ["labels", "aggregate", "crowd.txt", "--method", "mv"]
+#: The labels above 0 of crowd.txt as 1: binary labels for kos.
+BINARY_FILES = {"crowd2.txt": text([" ".join([*line.split()[:3], str(min(int(line.split()[3]),
+                                                                          1))])
+                                    for line in CROWD])}
+BINARY = ["labels", "aggregate", "crowd2.txt", "--method", "mv"]
 AGREE = ["labels", "agree", "crowd.txt"]
 QAGREE = ["labels", "agree-qrels", "qrels.txt", "q2.txt", *RUNS]
 AWARE = ["labels", "aware", "crowd.txt", *RUNS, "-m", "map"]
@@ -158,6 +163,45 @@ CASES = [
     bad("agg-seed-negative", [*with_option(AGG, "--method", "mace"), "--seed", "-1"],
         opt("--seed")),
     bad("agg-no-file", ["labels", "aggregate"], any_of("labels file", "LABELS")),
+    # one-coin DS, Zero-Based Skill, KOS (two labels) and M-MSR; wawa is crowd-kit's wmv
+    *[good(f"agg-{m}", with_option(AGG, "--method", m)) for m in ("onecoin", "zbs")],
+    good("agg-wawa", with_option(AGG, "--method", "wawa"), same_output_as(
+        *with_option(AGG, "--method", "wmv"))),
+    good("agg-kos-binary", [*with_option(BINARY, "--method", "kos"), "--seed", "1",
+                            "--n-iter", "5"], files=BINARY_FILES),
+    good("agg-mmsr", [*with_option(AGG, "--method", "mmsr"), "--seed", "3"]),
+    good("agg-zbs-rate", [*with_option(AGG, "--method", "zbs"), "--lr", "0.5", "--lr-steps",
+                          "3", "--lr-decay", "0.9", "--n-iter", "7"]),
+    bad("agg-kos-three-labels", with_option(AGG, "--method", "kos"), "crowd.txt", "kos",
+        "binary", "0,1,2"),
+    bad("agg-kos-one-label", with_option(BINARY, "--method", "kos"), "crowd2.txt", "kos",
+        files={"crowd2.txt": text(["1 d1 w1 1", "1 d2 w2 1"])}),
+    bad("agg-mmsr-one-label", with_option(BINARY, "--method", "mmsr"), "crowd2.txt",
+        "mmsr", files={"crowd2.txt": text(["1 d1 w1 1", "1 d2 w2 1"])}),
+    bad("agg-mmsr-breakdown", with_option(BINARY, "--method", "mmsr"), "crowd2.txt",
+        "mmsr", files={"crowd2.txt": text(["1 a w1 1", "1 a w2 1", "1 a w3 0", "1 b w1 0",
+                                           "1 b w2 1", "1 b w3 0"])}),
+    bad("agg-kos-confidence", [*with_option(BINARY, "--method", "kos"), "--confidence",
+                               "c.txt"], opt("--confidence"), "kos", files=BINARY_FILES),
+    bad("agg-mmsr-confidence", [*with_option(AGG, "--method", "mmsr"), "--confidence",
+                                "c.txt"], opt("--confidence"), "mmsr"),
+    bad("agg-kos-workers", [*with_option(BINARY, "--method", "kos"), "--workers", "w.txt"],
+        opt("--workers"), "kos", files=BINARY_FILES),
+    bad("agg-seed-zbs", [*with_option(AGG, "--method", "zbs"), "--seed", "1"], opt("--seed"),
+        "zbs"),
+    bad("agg-restarts-kos", [*with_option(BINARY, "--method", "kos"), "--restarts", "2"],
+        opt("--restarts"), "kos", files=BINARY_FILES),
+    bad("agg-lr-not-zbs", [*with_option(AGG, "--method", "ds"), "--lr", "0.5"], opt("--lr"),
+        "zbs"),
+    bad("agg-lr-decay-not-zbs", [*AGG, "--lr-decay", "0.5"], opt("--lr-decay"), "zbs"),
+    bad("agg-lr-0", [*with_option(AGG, "--method", "zbs"), "--lr", "0"], opt("--lr")),
+    bad("agg-lr-nan", [*with_option(AGG, "--method", "zbs"), "--lr", "nan"], opt("--lr")),
+    bad("agg-lr-decay-above-1", [*with_option(AGG, "--method", "zbs"), "--lr-decay", "1.5"],
+        opt("--lr-decay")),
+    bad("agg-lr-steps-0", [*with_option(AGG, "--method", "zbs"), "--lr-steps", "0"],
+        opt("--lr-steps")),
+    bad("agg-n-iter-huge-mmsr", [*with_option(AGG, "--method", "mmsr"), "--n-iter",
+                                 str(2**63 - 1)], opt("--n-iter"), "100,000"),
     bad("agg-two-files", [*AGG, "qrels.txt"], any_of("labels file", "qrels.txt")),
     *crowd_faults("agg", AGG),
     # ================================================================ agree

@@ -14,8 +14,12 @@ from ..core.params import (
     LABEL_METHOD,
     LABEL_RESTARTS,
     LABEL_VALUE,
+    RANDOM_AGGREGATIONS,
     RELEVANCE,
     RNG_SEED,
+    ZBS_LR,
+    ZBS_LR_DECAY,
+    ZBS_LR_STEPS,
 )
 from ..errors import ParameterError
 from .options import DIGITS_RULE, ListAction, add_digits, add_format, add_param
@@ -52,8 +56,8 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "labels", help="aggregate crowd labels into qrels, measure their agreement, AWARE",
         description="Crowd labels ('topic docno worker label' lines): aggregation into qrels "
-        "(MV, WMV, Dawid-Skene, GLAD, MACE), inter-assessor agreement, and AWARE (Ferrante, "
-        "Ferro & Maistro 2017).")
+        "(MV, WMV, Dawid-Skene, GLAD, MACE, one-coin Dawid-Skene, ZBS, KOS, M-MSR), "
+        "inter-assessor agreement, and AWARE (Ferrante, Ferro & Maistro 2017).")
     parser.set_defaults(func=_no_action)
     sub = parser.add_subparsers(dest="labels_command", metavar="ACTION")
 
@@ -62,23 +66,35 @@ def add_parser(subparsers) -> None:
     _inputs(p, "LABELS", "crowd labels file")
     add_param(p, LABEL_METHOD)
     _scale(p)
-    add_param(p, RNG_SEED, doc="seed of mace's random restarts (the other methods are "
-              "deterministic)")
+    add_param(p, RNG_SEED, doc="seed of the random starts of mace, kos and mmsr (the other "
+              "methods are deterministic)")
     add_param(p, LABEL_ITERATIONS)
     add_param(p, LABEL_RESTARTS)
+    for param in (ZBS_LR, ZBS_LR_STEPS, ZBS_LR_DECAY):
+        add_param(p, param)
     p.add_argument("--confidence", metavar="FILE",
                    help="also write 'topic docno label confidence' lines to FILE (default: "
-                   "none)")
+                   "none; not for kos and mmsr, which give no probability)")
     p.add_argument("--workers", metavar="FILE", dest="workers_file",
-                   help="also write 'worker labels quality' lines to FILE (default: none)")
+                   help="also write 'worker labels quality' lines to FILE (default: none; "
+                   "not for kos, which estimates no worker quality)")
     add_output(p, what="qrels")
     declare_outputs(p, "--confidence", "--workers")
     add_rules(p, _one_input,
               Rule(("n_iter",), lambda args: args.method not in ("mv", "wmv"),
-                   "--n-iter applies to ds, glad and mace, not to --method {method}"),
-              *each(("seed", "restarts"), lambda args: args.method == "mace",
-                    "{options} applies to mace, not to --method {method} (deterministic)",
-                    {"seed": "--seed", "restarts": "--restarts"}))
+                   "--n-iter applies to ds, glad, mace, onecoin, zbs, kos and mmsr, not to "
+                   "--method {method}"),
+              Rule(("seed",), lambda args: args.method in RANDOM_AGGREGATIONS,
+                   "--seed applies to mace, kos and mmsr, not to --method {method} "
+                   "(deterministic)"),
+              Rule(("restarts",), lambda args: args.method == "mace",
+                   "--restarts applies to mace, not to --method {method}"),
+              *each(("lr", "lr_steps", "lr_decay"), lambda args: args.method == "zbs",
+                    "{options} applies to zbs, not to --method {method}"),
+              Rule(("confidence",), lambda args: args.method not in ("kos", "mmsr"),
+                   "--confidence: --method {method} gives scores, not probabilities"),
+              Rule(("workers_file",), lambda args: args.method != "kos",
+                   "--workers: --method kos estimates no worker quality"))
     p.set_defaults(func=run_aggregate)
 
     p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
@@ -183,7 +199,8 @@ def run_aggregate(args: argparse.Namespace) -> int:
     from ..io.files import atomic_output
 
     result = aggregate_labels(path, args.method, scale=args.scale, n_iter=args.n_iter,
-                              restarts=args.restarts, rng=args.seed)
+                              restarts=args.restarts, rng=args.seed, lr=args.lr,
+                              lr_steps=args.lr_steps, lr_decay=args.lr_decay)
     if not result.converged:
         import warnings
 

@@ -19,9 +19,10 @@ Sampled judgments (:mod:`irscale.collections.sampling`)
     (Horvitz–Thompson; Aslam, Pavlu & Yilmaz 2006).
 Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agreement`,
 :mod:`~irscale.collections.aware`)
-    :func:`aggregate_labels`: MV, WMV, Dawid–Skene, GLAD and MACE into qrels with
-    confidences and worker quality; :func:`label_agreement` and :func:`qrels_agreement`
-    (percent, Fleiss' and Cohen's κ, Krippendorff's α, τ of the rankings);
+    :func:`aggregate_labels`: MV, WMV, Dawid–Skene, GLAD, MACE, one-coin Dawid–Skene,
+    ZBS, KOS and M-MSR into qrels with confidences (or scores) and worker quality;
+    :func:`label_agreement` and :func:`qrels_agreement` (percent, Fleiss' and Cohen's κ,
+    Krippendorff's α, τ of the rankings);
     :func:`irscale.collections.aware.aware`: AWARE scores (Ferrante, Ferro & Maistro 2017)
     as a score matrix (not exported here: the name is its module's).
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.

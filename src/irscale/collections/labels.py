@@ -23,6 +23,16 @@ is the number of workers who gave item ``i`` class ``k``.
     Stops after ``n_iter`` iterations or when the evidence lower bound per label grows by
     less than ``tol`` (crowd-kit's criterion and defaults: 100, 1e-5). Confidence: the
     posterior of the chosen class; worker quality: ``Σ_c π_c e_w[c | c]``.
+``onecoin``: one-coin Dawid & Skene (Zhang, Chen, Zhou & Jordan 2016, §2; crowd-kit's
+    ``OneCoinDawidSkene``)
+    ``ds`` with one accuracy ``s_w`` per worker: ``e_w[l | c] = s_w`` if ``l = c``, else
+    ``(1 − s_w)/(K − 1)`` (clipped to [1e-10, 1 − 1e-10]). M-step: ``s_w`` = the mean over
+    ``w``'s labels ``(i, l)`` of ``T[i, l]``; initialisation, E-step, bound and stopping as
+    ``ds``. Worker quality: ``s_w``.
+``zbs``, ``kos``, ``mmsr``: Zero-Based Skill, Karger, Oh & Shah (2011) and M-MSR (Ma &
+    Olshevsky 2020): :mod:`irscale.collections.label_votes`. ``kos`` and ``mmsr`` have no
+    probability model: their result holds ``scores`` (no ``probabilities``, confidence
+    NaN); ``kos`` estimates no worker parameter (quality NaN).
 
 ``glad``: GLAD (Whitehill, Ruvolo, Wu, Bergsma & Movellan 2009), as crowd-kit fits it
     Worker ability ``α_w`` and document easiness ``e^{β_i}``; a label is right with
@@ -64,13 +74,20 @@ from ..core.params import (
     LABEL_METHOD,
     LABEL_N_ITER,
     LABEL_RESTARTS,
+    LABEL_TOL,
     TOLERANCE,
+    ZBS_LR,
+    ZBS_LR_DECAY,
+    ZBS_LR_STEPS,
 )
+from ..errors import InputError
 from ..io.crowd import CrowdLabels, read_crowd_labels
 from ..stats.protocol import TableResult
 from ..stats.resampling import check_rng
+from . import label_votes
+from .label_votes import accuracy, shares, vote_shares
 
-Method = Literal["mv", "wmv", "ds", "glad", "mace"]
+Method = Literal["mv", "wmv", "wawa", "ds", "glad", "mace", "onecoin", "zbs", "kos", "mmsr"]
 #: Aggregation methods (see the module documentation).
 METHODS: tuple[str, ...] = AGGREGATION_METHODS
 #: Default EM iterations of every iterative method (crowd-kit's defaults).
@@ -84,15 +101,17 @@ __all__ = ["METHODS", "Aggregation", "CrowdLabels", "aggregate_labels", "read_cr
 @dataclass(frozen=True, eq=False)
 class Aggregation(TableResult):
     """Aggregated crowd labels: ``qrels`` (topic, docno, label, confidence), ``workers``
-    (worker, labels, quality), ``probabilities`` (documents × classes) and the method; for
-    EM also the iterations run and whether the bound converged."""
+    (worker, labels, quality), ``probabilities`` (documents × classes; None for ``kos`` and
+    ``mmsr``, which have ``scores`` instead, and a NaN confidence) and the method; for the
+    iterative methods also the iterations run and whether the stopping rule was met."""
 
     method: str
     qrels: pd.DataFrame
     workers: pd.DataFrame
-    probabilities: pd.DataFrame
+    probabilities: pd.DataFrame | None
     iterations: int = 0
     converged: bool = True
+    scores: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The aggregated labels: ``topic, docno, label, confidence`` (:attr:`qrels`)."""
@@ -122,26 +141,29 @@ class Aggregation(TableResult):
                 f"{len(self.workers):,} workers)")
 
 
-def _shares(scores: np.ndarray) -> np.ndarray:
-    return scores / scores.sum(axis=1, keepdims=True)
+def _one_coin_skills(labels: CrowdLabels, t: np.ndarray) -> np.ndarray:
+    """``s_w``: the mean posterior of the classes worker ``w`` gave (``onecoin``)."""
+    n_w = len(labels.workers)
+    return (np.bincount(labels.worker, weights=t[labels.item, labels.label], minlength=n_w)
+            / np.bincount(labels.worker, minlength=n_w))
 
 
-def _accuracy(labels: CrowdLabels, chosen: np.ndarray) -> np.ndarray:
-    """Share of every worker's labels equal to the chosen class of their item."""
-    hits = np.bincount(labels.worker, weights=labels.label == chosen[labels.item],
-                       minlength=len(labels.workers))
-    return hits / np.bincount(labels.worker, minlength=len(labels.workers))
-
-
-def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float
+def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float, one_coin: bool = False
                  ) -> tuple[np.ndarray, np.ndarray, int, bool]:
-    """Posteriors T (items × K), worker quality, iterations, converged (module doc)."""
+    """Posteriors T (items × K), worker quality, iterations, converged (module doc, ``ds``;
+    ``one_coin``: ``onecoin``)."""
     k = len(labels.classes)
     n_w = len(labels.workers)
     cell = labels.worker * k + labels.label           # (worker, answered class) of a label
     seen = np.bincount(cell, minlength=n_w * k) > 0    # cells crowd-kit's groupby holds
 
     def m_step(t: np.ndarray) -> np.ndarray:
+        if one_coin:
+            skills = _one_coin_skills(labels, t)
+            wrong = (1 - skills) / max(k - 1, 1)
+            cube = np.where(np.eye(k, dtype=bool), skills[:, None, None],
+                            wrong[:, None, None])
+            return np.clip(cube, EPS, 1 - EPS)
         errors = np.zeros((n_w * k, k))
         np.add.at(errors, cell, t[labels.item])
         errors[seen] = np.maximum(errors[seen], EPS)
@@ -152,7 +174,7 @@ def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float
         with np.errstate(divide="ignore"):
             return base(errors.reshape(n_w * k, k))[cell]
 
-    t = _shares(labels.counts)
+    t = shares(labels.counts)
     priors = t.mean(axis=0)
     errors = m_step(t)
     loss, iterations, converged = -np.inf, 0, False
@@ -162,7 +184,7 @@ def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float
         priors = np.maximum(priors, EPS)
         log_t = np.log2(priors) + np.zeros((n_items, k))
         np.add.at(log_t, labels.item, log_terms(errors, np.log2))
-        t = _shares(np.exp2(log_t - log_t.max(axis=1, keepdims=True)))
+        t = shares(np.exp2(log_t - log_t.max(axis=1, keepdims=True)))
         priors = t.mean(axis=0)
         errors = m_step(t)
         joint = (t[labels.item] * (log_terms(errors, np.log)
@@ -173,6 +195,8 @@ def _dawid_skene(labels: CrowdLabels, n_iter: int, tol: float
             converged = True
             break
         loss = new_loss
+    if one_coin:
+        return t, _one_coin_skills(labels, t), iterations, converged
     quality = (np.diagonal(errors, axis1=1, axis2=2) * priors).sum(axis=1)
     return t, quality, iterations, converged
 
@@ -207,7 +231,7 @@ def _glad(labels: CrowdLabels, n_iter: int, tol: float, m_step_iter: int = 25
         log_t = np.bincount(item, weights=other, minlength=n_i)[:, None] + log_prior
         np.add.at(log_t, (item, cls), right - other)
         log_t -= log_t.max(axis=1, keepdims=True)
-        return _shares(np.exp(log_t))
+        return shares(np.exp(log_t))
 
     def q_value(x: np.ndarray, t_right: np.ndarray) -> float:
         alpha, beta, _, s = parts(x)
@@ -271,7 +295,7 @@ def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart]
         log_g -= np.log(k)
         top = log_g.max(axis=1, keepdims=True)
         likelihood = float((top[:, 0] + np.log(np.exp(log_g - top).sum(axis=1))).sum())
-        t = _shares(np.exp(log_g - top))
+        t = shares(np.exp(log_g - top))
         t_l = t[item, cls]
         by_guess = guess * ((1 - t_l) / guess + t_l / (guess + know))
         strategy = np.bincount(worker * k + cls, weights=by_guess,
@@ -297,17 +321,48 @@ def _mace(labels: CrowdLabels, n_iter: int, starts: Sequence[MaceStart]
     return e_step(spam, theta)[1], spam[:, 1]
 
 
+def _binary(data: CrowdLabels, method: str) -> None:
+    """``kos`` needs exactly two classes."""
+    if len(data.classes) != 2:
+        raise InputError(f"{method} applies to binary labels (two values), the labels hold "
+                         f"{len(data.classes)}: {','.join(map(str, data.classes))}",
+                         source=data.source)
+
+
+def _scored(data: CrowdLabels, method: str, rng: object, n_iter: int, tol: float
+            ) -> tuple[np.ndarray, np.ndarray, int, bool]:
+    """Scores (items × K), worker quality, iterations and converged of ``kos`` and
+    ``mmsr`` (their random starts drawn from ``rng``)."""
+    generator = np.random.default_rng(check_rng(rng))
+    if method == "kos":
+        _binary(data, method)
+        x, iterations = label_votes.kos(data, n_iter, generator.normal(1.0, 1.0,
+                                                                       len(data.item)))
+        return (np.stack([-x, x], axis=1), np.full(len(data.workers), np.nan), iterations,
+                True)
+    if len(data.classes) < 2:
+        raise InputError(f"{method} needs two label values or more, the labels hold one: "
+                         f"{data.classes[0]}", source=data.source)
+    n_w = len(data.workers)
+    return label_votes.mmsr(data, n_iter, tol, generator.uniform(0.0, 1.0, n_w),
+                            generator.uniform(0.0, 1.0, n_w))
+
+
 def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int] | None = None,
-                     n_iter: int | None = None, tol: float = 1e-5, restarts: int = 10,
-                     rng: object = None) -> Aggregation:
+                     n_iter: int | None = None, tol: float | None = None, restarts: int = 10,
+                     rng: object = None, lr: float = 1.0, lr_steps: int = 20,
+                     lr_decay: float = 0.5) -> Aggregation:
     """Aggregate crowd labels into qrels with one method of :data:`METHODS` (module doc).
 
     ``labels``: a file, bytes, a ``topic docno worker label`` DataFrame or
-    :class:`CrowdLabels`; ``scale``: the declared label values (a label outside is an
-    error); ``n_iter`` (default :data:`N_ITER`) and ``tol``: the stopping rule of ``ds``
-    and ``glad`` (``mace`` runs ``n_iter`` iterations); ``restarts`` and ``rng`` (a seed or
-    a numpy Generator): MACE's random restarts. Every method but ``mace`` is
-    deterministic; ``mace`` is reproducible with a seed.
+    :class:`CrowdLabels`; ``method``: a name of :data:`METHODS` (``wawa``, crowd-kit's name,
+    is ``wmv``); ``scale``: the declared label values (a label outside is an error);
+    ``n_iter`` (default :data:`N_ITER`) and ``tol`` (default 1e-5, 1e-10 for ``mmsr``):
+    the stopping rule of ``ds``, ``onecoin``, ``glad`` and ``mmsr`` (``mace``, ``zbs`` and
+    ``kos`` run ``n_iter`` iterations); ``restarts``: MACE's random restarts; ``rng`` (a
+    seed or a numpy Generator): the random starts of ``mace``, ``kos`` and ``mmsr`` (the
+    other methods are deterministic; these are reproducible with a seed); ``lr``,
+    ``lr_steps``, ``lr_decay``: the learning rate of ``zbs``.
 
     >>> agg = aggregate_labels(b"1 a w1 1\\n1 a w2 1\\n1 a w3 0\\n1 b w1 0\\n1 b w2 1\\n",
     ...                        "mv")
@@ -318,24 +373,30 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
     n_iter = N_ITER.get(method, 1) if n_iter is None else n_iter
     LABEL_ITERATIONS.check(n_iter)
     LABEL_RESTARTS.check(restarts)
-    TOLERANCE.check(tol, "tol")
+    tol = TOLERANCE.check(LABEL_TOL.get(method, 0.0) if tol is None else tol, "tol")
+    lr, lr_steps, lr_decay = ZBS_LR.check(lr), ZBS_LR_STEPS.check(lr_steps), \
+        ZBS_LR_DECAY.check(lr_decay)
     data = read_crowd_labels(labels, scale)
     iterations, converged = 0, True
-    mv = _shares(data.counts)
+    mv = shares(data.counts)
+    probabilities: np.ndarray | None = None
+    scores: np.ndarray | None = None
     if method == "mv":
-        probabilities, quality = mv, _accuracy(data, mv.argmax(axis=1))
+        probabilities, quality = mv, accuracy(data, mv.argmax(axis=1))
     elif method == "wmv":
-        quality = _accuracy(data, mv.argmax(axis=1))
-        k = len(data.classes)
-        weighted = np.bincount(data.item * k + data.label, weights=quality[data.worker],
-                               minlength=len(data.items) * k).reshape(-1, k)
-        with np.errstate(invalid="ignore"):
-            probabilities = _shares(weighted)   # all-zero weights: NaN, the label stays mv
-        probabilities = np.where(np.isnan(probabilities), mv, probabilities)
-    elif method == "ds":
-        probabilities, quality, iterations, converged = _dawid_skene(data, n_iter, tol)
+        quality = accuracy(data, mv.argmax(axis=1))
+        probabilities = vote_shares(data, quality)
+    elif method in ("ds", "onecoin"):
+        probabilities, quality, iterations, converged = _dawid_skene(
+            data, n_iter, tol, one_coin=method == "onecoin")
     elif method == "glad":
         probabilities, quality, iterations, converged = _glad(data, n_iter, tol)
+    elif method == "zbs":
+        probabilities, quality = label_votes.zero_based_skill(data, n_iter, lr, lr_steps,
+                                                              lr_decay)
+        iterations = n_iter
+    elif method in ("kos", "mmsr"):
+        scores, quality, iterations, converged = _scored(data, method, rng, n_iter, tol)
     else:
         generator = np.random.default_rng(check_rng(rng))
         shape = (len(data.workers), len(data.classes))
@@ -343,12 +404,21 @@ def aggregate_labels(labels: Any, method: Method = "ds", *, scale: Sequence[int]
                   for _ in range(restarts)]
         probabilities, quality = _mace(data, n_iter, starts)
         iterations = n_iter
-    chosen = probabilities.argmax(axis=1)
-    qrels = data.items.assign(label=data.classes[chosen],
-                              confidence=probabilities[np.arange(len(chosen)), chosen])
+    index = pd.MultiIndex.from_frame(data.items)
+    columns = data.classes.tolist()
+    if probabilities is not None:
+        chosen = probabilities.argmax(axis=1)
+        confidence = probabilities[np.arange(len(chosen)), chosen]
+    else:
+        assert scores is not None
+        chosen, confidence = scores.argmax(axis=1), np.full(len(scores), np.nan)
+    qrels = data.items.assign(label=data.classes[chosen], confidence=confidence)
     workers = pd.DataFrame({"worker": data.workers,
                             "labels": np.bincount(data.worker, minlength=len(data.workers)),
                             "quality": quality})
-    table = pd.DataFrame(probabilities, columns=data.classes.tolist(),
-                         index=pd.MultiIndex.from_frame(data.items))
-    return Aggregation(method, qrels, workers, table, iterations, converged)
+
+    def table(values: np.ndarray | None) -> pd.DataFrame | None:
+        return None if values is None else pd.DataFrame(values, columns=columns, index=index)
+
+    return Aggregation(method, qrels, workers, table(probabilities), iterations, converged,
+                       table(scores))
