@@ -532,3 +532,16 @@ def test_no_deprecation_warning_on_the_primary_names():
         warnings.simplefilter("error")
         for call in resampling_calls(values, m).values():
             call(rng=2)
+
+
+def test_statistical_results_show_in_a_notebook(instances):
+    """Every statistical and meta-evaluation result renders its notebook table (its
+    to_frame(), under its escaped repr)."""
+    import html
+
+    for name, values in instances.items():
+        for result in values:
+            page = result._repr_html_()
+            assert html.escape(repr(result)) in page and "<table" in page, name
+            for column in result.to_frame().columns:
+                assert html.escape(str(column)) in page, (name, column)

@@ -285,3 +285,56 @@ def test_to_frame_and_every_format(instances, name):
             assert isinstance(text, str) and text, (name, fmt)
             written.append(fmt)
         assert "csv" in written and "json" in written, (name, written)
+
+
+# ---------------------------------------------------------------- notebooks
+@pytest.mark.parametrize("cls", RESULTS, ids=lambda c: c.__qualname__)
+def test_every_result_shows_in_a_notebook(cls):
+    """Jupyter's rich display protocol: every result has ``_repr_html_``."""
+    assert callable(getattr(cls, "_repr_html_", None)), f"{cls.__name__} has no _repr_html_"
+
+
+def test_notebook_tables_of_every_result_outside_stats_and_meta(instances):
+    """The HTML is the result's repr (escaped) above its table, parsed back to the same
+    cells by pandas (lxml-free: html.parser), long tables shortened."""
+    from html.parser import HTMLParser
+
+    import pandas as pd
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: list[str] = []
+            self.inside = False
+
+        def handle_starttag(self, tag, attrs):
+            self.inside = tag in ("td", "th")
+
+        def handle_data(self, data):
+            if self.inside and data.strip():
+                self.cells.append(data.strip())
+
+    for name, values in instances.items():
+        for result in values:
+            page = result._repr_html_()
+            assert page.startswith('<div class="irscale-result"><p><code>'), name
+            assert "<script" not in page and "<table" in page, name
+            frame = result._html_frame()
+            assert isinstance(frame, pd.DataFrame), name
+            parser = Cells()
+            parser.feed(page)
+            header = [str(c) for c in frame.columns]
+            assert all(h in parser.cells for h in header if h), (name, header)
+            if len(frame) > 30:
+                assert "..." in parser.cells, name
+
+
+def test_an_evaluation_shows_its_means_and_escapes_its_names():
+    import irscale
+
+    qrels = {"q<1>": {"d1": 1}}
+    runs = {"a&b": {"q<1>": {"d1": 1.0}}}
+    ev = irscale.evaluate(qrels, runs, ["map", "P@5"])
+    page = ev._repr_html_()
+    assert "a&amp;b" in page and "a&b" not in page
+    assert "<th>map</th>" in page and "<th>P@5</th>" in page and "1.0" in page

@@ -64,6 +64,7 @@ import pandas as pd
 
 from ..core import identifiers
 from ..core.budget import check_memory, format_size
+from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DEPTH, SAMPLE_CUTOFFS, SAMPLE_DESIGN, SAMPLE_DRAWS, STRATUM_RATE
 from ..core.params import DESIGNS as DESIGNS
@@ -261,7 +262,7 @@ def sample_judgments(
 
 
 @dataclass(frozen=True, eq=False)
-class SampledEstimates:
+class SampledEstimates(HtmlRepr):
     """Result of :func:`estimate_sampled`: ``per_topic``, a tidy table ``run, topic,
     measure, value`` (measures ``statAP``, ``statR``, ``statP@k``), for the topics each
     run retrieved documents for and the sample covers."""

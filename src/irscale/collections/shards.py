@@ -59,6 +59,7 @@ import pyarrow as pa
 
 from ..core import identifiers
 from ..core.inputs import Qrels, Run
+from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import DOCUMENT_SHARDS, SHARD_COUNT, SHARD_METHOD
 from ..core.params import SHARD_METHODS as SHARD_METHODS
@@ -113,7 +114,7 @@ def shard_documents(docnos: Iterable[str] | pa.Array | pa.ChunkedArray, k: int, 
 
 
 @dataclass(frozen=True, eq=False)
-class ShardedEvaluation:
+class ShardedEvaluation(HtmlRepr):
     """Result of :func:`evaluate_shards`: ``scores`` (topics × systems × shards, NaN where
     a topic has no relevant document in a shard), ``shards`` (docno → shard, 0-based;
     the shards are labelled ``shard1`` ... in ``scores``), the measure and the split."""

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.inputs import Qrels, Run
+from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, TiePolicy, integer_option
 from ..core.params import (
     BUDGET,
@@ -65,7 +66,7 @@ __all__ = ["PoolingSimulation", "simulate_pooling"]
 
 
 @dataclass(frozen=True, eq=False)
-class PoolingSimulation:
+class PoolingSimulation(HtmlRepr):
     """Result of :func:`simulate_pooling`: ``table`` (one row per strategy and budget,
     columns in the module documentation) and ``qrels`` ((strategy, budget) → the induced
     qrels as a DataFrame ``query_id, doc_id, relevance``)."""

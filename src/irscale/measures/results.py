@@ -36,6 +36,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..core.notebook import HtmlRepr
 from ..core.rows import TopicRows
 from ..errors import MeasureError, ParameterError
 from ..io.formats import EVALUATION_FORMATS, SUMMARY_FORMATS, check_format
@@ -71,7 +72,7 @@ class Averaging:
         return summary_mean(values, divisor, self.rule)
 
 
-class RunSummaries:
+class RunSummaries(HtmlRepr):
     """The summary tables of a result that has ``columns``, ``runs`` and
     ``summary(run_index)`` (:class:`Evaluation`, and
     :class:`irscale.evaluation_many.ManyEvaluation`, which keeps the summaries only)."""
@@ -115,6 +116,11 @@ class RunSummaries:
     def to_frame(self) -> pd.DataFrame:
         """The summaries as a table (:meth:`aggregates`): the result protocol's frame."""
         return self.aggregates()
+
+    def _html_frame(self) -> pd.DataFrame:
+        """A notebook shows the runs × measures means (the summaries when no measure is
+        numeric)."""
+        return self.mean() if self.measures else self.aggregates()
 
     def format(self, fmt: str = "trec") -> str:
         """The summaries in one of :data:`~irscale.io.formats.SUMMARY_FORMATS`: trec_eval's

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ..stats import sign_test
 from ..stats.tables import Format
@@ -35,7 +36,7 @@ __all__ = ["Concordance", "concordance_table", "concordance_test"]
 
 
 @dataclass(frozen=True)
-class Concordance:
+class Concordance(HtmlRepr):
     """Outcome of the concordance test of ``measure_1`` and ``measure_2`` (module docs).
 
     Protocol: ``statistic`` (``wins_1``, the sign test's number of positive differences:

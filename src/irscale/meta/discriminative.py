@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.budget import check_memory, format_size
+from ..core.notebook import HtmlRepr
 from ..core.params import DISCRIMINATIVE_METHOD, SAMPLES
 from ..core.progress import ProgressArg, phase_progress, progress_callback
 from ..errors import ParameterError
@@ -86,7 +87,7 @@ def _method(name: str) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class DiscriminativePower:
+class DiscriminativePower(HtmlRepr):
     """ASLs of every pair of systems and the discriminative power of one measure.
 
     ``pairs`` has one row per pair: ``a``, ``b``, ``diff`` = ū(a) − ū(b), ``asl``,

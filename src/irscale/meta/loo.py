@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.notebook import HtmlRepr
 from ..core.options import RELEVANCE_LEVEL, integer_option
 from ..core.params import CONTRIBUTOR_PATTERN, DEFAULT_CONTRIBUTOR_PATTERN, DEPTH
 from ..errors import AlignmentError, InputError, ParameterError
@@ -130,7 +131,7 @@ def _without(qrels: object, kept: pd.DataFrame, source: str) -> object:
 
 
 @dataclass(frozen=True, eq=False)
-class LeaveOneOut:
+class LeaveOneOut(HtmlRepr):
     """Leave-one-out results: ``runs`` (one row per run and measure) and ``summary`` (one
     row per measure), see the module documentation; ``unique`` counts each contributor's
     unique judged documents and how many of them are relevant. A report: ``to_frame()``

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
 from ..stats import (
     SHARD_MODELS,
@@ -84,7 +85,7 @@ __all__ = ["ANOVA_PROCEDURES", "ORDINAL_TESTS", "RANK_PROCEDURES", "SCALE_PAPER_
 
 
 @dataclass(frozen=True, eq=False)
-class Decisions:
+class Decisions(HtmlRepr):
     """Per-pair decisions of one procedure on one score table (module documentation).
     A report: ``to_frame()`` (one row per pair) and ``format(fmt)``."""
 

@@ -74,6 +74,7 @@ import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.budget import check_memory, format_size
+from ..core.notebook import HtmlRepr
 from ..core.params import CORRELATION, INTERVAL_SAMPLES, PERSISTENCE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import ParameterError
@@ -236,7 +237,7 @@ def _spearman(x: np.ndarray, y: np.ndarray, rtol: float, atol: float) -> float:
 
 
 @dataclass(frozen=True)
-class RBO:
+class RBO(HtmlRepr):
     """Rank-biased overlap: extrapolated (``ext``) and lower bound (``min``) at
     persistence ``p``; ``depth`` = (length of the shorter, of the longer ranking).
     Protocol: ``statistic`` = ``ext``, ``pvalue`` ``None``, ``to_frame()``, ``format()``."""
@@ -446,7 +447,7 @@ def _listed(items: Sequence[str], shown: int = 10) -> str:
 
 
 @dataclass(frozen=True)
-class CorrelationCI:
+class CorrelationCI(HtmlRepr):
     """An overall correlation with its bootstrap percentile interval and standard error.
 
     Protocol: ``statistic`` (= ``estimate``), ``pvalue`` (``None``),

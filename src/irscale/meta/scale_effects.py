@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.notebook import HtmlRepr
 from ..core.params import CUTOFF, SCALE_CUTOFFS, SCALE_MEASURES
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
@@ -72,7 +73,7 @@ def _share(count: int, total: int) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class ScaleEffects:
+class ScaleEffects(HtmlRepr):
     """The analyses of one set of runs at one cut-off N (see the module documentation).
 
     ``matrix`` holds M and M_R for every measure; ``pairs`` lists (M, M_R) labels;
@@ -176,7 +177,7 @@ def _percent(count: int, share: float) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class ScaleReport:
+class ScaleReport(HtmlRepr):
     """Tables 2, 4, 5 and 6 of Ferrante et al. (2021) for one collection over several cut-offs. A
     report: ``to_frame()`` (:meth:`significance`, every cut-off, measure and test) and
     ``format(fmt)`` (every table; ``format(table, fmt)`` one of them)."""

@@ -52,6 +52,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..core.budget import check_memory, format_size
+from ..core.notebook import HtmlRepr
 from ..core.params import EFFECT, ERROR_SD, MATRIX_SIZE, SIMULATIONS, TOPIC_SD
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import FileAccessError, ParameterError
@@ -201,7 +202,7 @@ def wilson_interval(events: np.ndarray, trials: np.ndarray, level: float = LEVEL
 
 
 @dataclass(frozen=True, eq=False)
-class SimulationStudy:
+class SimulationStudy(HtmlRepr):
     """Error rates of every (test, correction) over ``repetitions`` simulated matrices.
 
     ``rates``: one row per (test, correction) with ``type_I``, ``type_II``, ``type_III``

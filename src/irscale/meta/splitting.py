@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
+from ..core.notebook import HtmlRepr
 from ..core.params import BIN_WIDTH, REPETITIONS, SAMPLES, SPLIT_METRICS, SPLIT_SIZE
 from ..core.progress import ProgressArg, check_progress, progress_reporter
 from ..errors import AlignmentError, InputError, NoVarianceWarning, ParameterError
@@ -86,7 +87,7 @@ __all__ = ["DEFAULT_SIZES", "METRICS", "SplitStudy", "SwapRates", "TopicSplits",
 
 
 @dataclass(frozen=True, eq=False)
-class TopicSplits:
+class TopicSplits(HtmlRepr):
     """R repetitions of two disjoint topic sets: row r of ``first``/``second`` holds the
     topic indices of TS1/TS2 of repetition r. ``to_frame()``: one row per (repetition,
     set, position) with the topic index; ``format(fmt)``."""
@@ -230,7 +231,7 @@ def _inputs(
 
 
 @dataclass(frozen=True, eq=False)
-class SplitStudy:
+class SplitStudy(HtmlRepr):
     """The per-split measures of a topic-splitting study and their summaries.
 
     ``per_split`` has one row per (size, repetition, comparison): ``size`` and ``size_2``
@@ -464,7 +465,7 @@ def _split_progress(progress: ProgressArg, size: int, position: int, repetitions
 
 
 @dataclass(frozen=True, eq=False)
-class SwapRates:
+class SwapRates(HtmlRepr):
     """Swap-method results: ``rates`` per (size, bin) and ``overall`` per size. A report:
     ``to_frame()`` (``overall``, or ``rates`` with ``by_bin=True``), ``format(fmt)``."""
 

@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..core.notebook import HtmlRepr
 from ..core.params import AB_ANALYSES, AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, USER_SD
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
@@ -599,7 +600,7 @@ def _delta_ratio(num: np.ndarray, den: np.ndarray, name: str, den_exponent: int 
 
 # --------------------------------------------------------------------------- SRM
 @dataclass(frozen=True)
-class SampleRatioResult:
+class SampleRatioResult(HtmlRepr):
     """Pearson's χ² test of the users per variant against the planned shares.
 
     Protocol: ``statistic`` (χ²), ``pvalue``, ``df``, ``to_frame()`` (one row per
@@ -657,7 +658,7 @@ def sample_ratio_mismatch(
 
 # --------------------------------------------------------------------------- A/A
 @dataclass(frozen=True)
-class AATestResult:
+class AATestResult(HtmlRepr):
     """R A/A splits of one population: the p-value of Welch's test on each, and the
     rejection rate at α with the binomial test of rate = α.
 

@@ -58,6 +58,7 @@ import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates
 from ..core.budget import check_memory, format_size
+from ..core.notebook import HtmlRepr
 from ..core.params import (
     AB_MEASURE,
     EXPERIMENT_IMPRESSIONS,
@@ -102,7 +103,7 @@ TIE = 1e-12
 
 
 @dataclass(frozen=True, eq=False)
-class SensitivityResult:
+class SensitivityResult(HtmlRepr):
     """Agreement curves of :func:`sensitivity`.
 
     ``curves``: one row per (pair, method, impressions): ``a``, ``b``, ``delta`` (mean

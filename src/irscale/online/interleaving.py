@@ -85,6 +85,7 @@ import pandas as pd
 
 from ..collections.candidates import Candidates, ranked_candidates, warn_missing_topics
 from ..core.budget import check_memory, format_size
+from ..core.notebook import HtmlRepr
 from ..core.params import (
     CLICK_LEVEL,
     CLICK_PROBABILITY,
@@ -893,7 +894,7 @@ def interleave(
 
 # --------------------------------------------------------------------------- outcomes
 @dataclass(frozen=True, eq=False)
-class InterleavingResult:
+class InterleavingResult(HtmlRepr):
     """Interleaving outcomes for every pair of rankers (a, b) over n impressions.
 
     Columns of :meth:`to_frame`: ``a``, ``b``, ``n``, ``wins`` (a beats b), ``losses``,

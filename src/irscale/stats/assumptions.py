@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..core.notebook import HtmlRepr
 from .tables import Format, check_digits, records, render
 from .validation import TIE_RTOL
 
@@ -62,7 +63,7 @@ _COLUMNS = ("test", "assumption", "groups", "statistic", "df1", "df2", "p", "n",
 
 
 @dataclass(frozen=True)
-class AssumptionTest:
+class AssumptionTest(HtmlRepr):
     """One check of an ANOVA assumption on the model's residuals.
 
     ``test`` is ``"Shapiro-Wilk"`` (``assumption`` normality; ``statistic`` W),
@@ -115,7 +116,7 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True, eq=False)
-class AssumptionChecks:
+class AssumptionChecks(HtmlRepr):
     """The checks of an ANOVA's assumptions (module docstring): Shapiro–Wilk on all the
     residuals, then Levene and Brown–Forsythe across the levels of each factor in
     ``groups`` (system, then topic and shard where the model has them).

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
 
+from ..core.notebook import HtmlRepr
 from ..errors import ParameterError
 from .protocol import ConfidenceInterval, Estimate, check_confidence_level, format_table
 from .tables import Format
@@ -222,7 +223,7 @@ _KINDS = ("d_z", "g_z", "cohen_d", "hedges_g", "glass_delta")
 
 
 @dataclass(frozen=True)
-class EffectSizes:
+class EffectSizes(HtmlRepr):
     """Standardised effect sizes of one comparison (see :mod:`irscale.stats.effects`).
 
     ``n`` and ``m`` are the sample sizes and ``paired`` the design, from which

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.notebook import HtmlRepr
 from ..core.scorematrix import ScoreMatrix
 from ..core.segments import ranges
 from ..errors import AlignmentError, InputError, ParameterError
@@ -48,7 +49,7 @@ ATOL = 0.0
 
 
 @dataclass(frozen=True)
-class KendallTau:
+class KendallTau(HtmlRepr):
     """τ and its pair counts (see the module documentation).
 
     The result protocol of :mod:`irscale.stats.protocol`: ``statistic`` (= ``tau``),

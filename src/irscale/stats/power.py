@@ -38,6 +38,7 @@ from typing import Literal
 import pandas as pd
 from scipy import optimize, special, stats
 
+from ..core.notebook import HtmlRepr
 from ..core.params import POSITIVE
 from ..errors import ParameterError, shown
 from .tables import Format
@@ -141,7 +142,7 @@ def expected_ci_width(n: int, sd: float, *, alpha: float = 0.05, paired: bool = 
 
 
 @dataclass(frozen=True)
-class TopicSetSize:
+class TopicSetSize(HtmlRepr):
     """The smallest topic set size meeting a requirement, and what it achieves.
 
     A design, not an inference: it has ``to_frame()`` and ``format(fmt)`` of the result

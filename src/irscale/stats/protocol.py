@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..core.notebook import HtmlRepr
 from ..errors import ParameterError, shown
 from .tables import Format, check_digits, render
 
@@ -75,7 +76,7 @@ def format_table(frame: pd.DataFrame, fmt: Format = "text", *, digits: int = 4,
                   title=None if fmt in ("csv", "json") else title)
 
 
-class TableResult:
+class TableResult(HtmlRepr):
     """The protocol of a result whose table is its :meth:`to_frame`: :meth:`format`
     renders that table (a base of results that are one table)."""
 
@@ -92,7 +93,7 @@ def _rebuild(cls: type, value: float, info: dict[str, Any]) -> Estimate:
     return cls(value, **info)
 
 
-class Estimate(float):
+class Estimate(float, HtmlRepr):
     """A number that is also a result: a ``float`` with the result protocol.
 
     It is the float it stands for — ``==``, arithmetic, ``math``/numpy functions, ``json``

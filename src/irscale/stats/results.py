@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.notebook import HtmlRepr
 from ..errors import ParameterError
 from ._ptukey import tukey_critical, tukey_sf
 from .assumptions import AssumptionChecks, check_assumptions
@@ -60,7 +61,7 @@ def _fmt_opt(value: float | None, digits: int = 4) -> str:
 
 # --------------------------------------------------------------------------- two systems
 @dataclass(frozen=True)
-class TestResult:
+class TestResult(HtmlRepr):
     """The outcome of a two-system significance test.
 
     ``diff`` is mean(x) − mean(y) (system ``systems[0]`` minus ``systems[1]``) and
@@ -202,7 +203,7 @@ _SHOWN = (
 
 
 @dataclass(frozen=True, eq=False)
-class PairwiseComparisons:
+class PairwiseComparisons(HtmlRepr):
     """Decisions on a family of system pairs.
 
     ``columns`` maps column names to arrays of one value per pair: always ``a``, ``b``,
@@ -433,7 +434,7 @@ def tukey_from_means(
 
 # --------------------------------------------------------------------------- ANOVA
 @dataclass(frozen=True)
-class AnovaRow:
+class AnovaRow(HtmlRepr):
     """One line of an ANOVA table. ``f``, ``p`` and the effect sizes are ``None`` for the
     error and total lines.
 
@@ -504,7 +505,7 @@ def _anova_display(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True, eq=False)
-class AnovaResult:
+class AnovaResult(HtmlRepr):
     """An ANOVA table and the system factor's estimates.
 
     ``rows`` holds one :class:`AnovaRow` per model term, then ``error`` and ``total``.
@@ -633,7 +634,7 @@ class AnovaResult:
 
 
 @dataclass(frozen=True, eq=False)
-class RankTestResult:
+class RankTestResult(HtmlRepr):
     """A Kruskal–Wallis or Friedman test: χ² statistic, df, p and the systems' mean ranks.
 
     ``rank_variance`` is the variance of one rank (tie-corrected) and ``rank_counts`` the
