@@ -60,11 +60,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _stats
 
-from ..core.params import Reals
+from ..core.params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS
 from ..errors import InputError, ParameterError
 from ..stats.protocol import ConfidenceInterval, TableResult, check_confidence_level
 from ..stats.resampling import RngArg, check_rng
-from ..stats.validation import check_choice
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
 
@@ -72,9 +71,7 @@ __all__ = ["ESTIMATORS", "CounterfactualResult", "counterfactual", "policy_table
 
 Estimator = Literal["ips", "snips", "dr", "pbm-ips"]
 #: The estimators of :func:`counterfactual`.
-ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips")
-#: Clipping threshold of a propensity: (0, 1].
-CLIP = Reals(0.0, 1.0, bounds="(]")
+ESTIMATORS = OPE_ESTIMATORS
 #: Bootstrap samples drawn at a time.
 _CHUNK = 64
 _KEY = ["query", "docno", "rank"]
@@ -188,7 +185,8 @@ def policy_table(policy: Any, depth: int) -> pd.Series:
         over = total[total > 1 + 1e-9]
         if len(over):
             query, key = over.index[0]
-            raise InputError(f"the policy's probabilities of {what} {key!r} of query "
+            key = repr(str(key)) if level == "docno" else str(int(key))
+            raise InputError(f"the policy's probabilities of {what} {key} of query "
                              f"{query!r} sum to {over.iloc[0]:.6g} > 1")
     return table[(table > 0) & (table.index.get_level_values("rank") <= depth)]
 
@@ -373,17 +371,16 @@ def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
     >>> r.estimate, r.se   # session terms 1/0.5 and 0
     (1.0, 1.0)
     """
-    check_choice(estimator, ESTIMATORS, "estimator")
+    estimator = OPE_ESTIMATOR.check(estimator)
     if clip is not None:
-        clip = CLIP.check(clip, "clip")
+        clip = OPE_CLIP.check(clip)
     level = check_confidence_level(confidence_level)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) \
-            or bootstrap < 0:
-        raise ParameterError(f"bootstrap must be a non-negative integer, got {bootstrap!r}")
+    bootstrap = OPE_BOOTSTRAP.check(bootstrap)
     check_rng(rng)
     log = read_click_log(log)
     table = policy_table(policy, log.serp_size)
     _check_queries(log, table)
+    table = table[table.index.get_level_values("query").isin(log.queries.astype(str))]
     clicks = (log.clicks & log.valid).astype(np.float64)
     floor = 0.0 if clip is None else clip
     if estimator == "pbm-ips":

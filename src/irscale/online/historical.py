@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.params import OPE_BOOTSTRAP, SOURCE_TAU
 from ..core.params import TAU as TAU_DOMAIN
 from ..errors import InputError, ParameterError
 from ..io.interleaving_log import read_interleaving_log
@@ -64,11 +65,9 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
         As :func:`~irscale.online.counterfactual`.
     """
     tau = TAU_DOMAIN.check(tau, "tau")
-    source_tau = tau if source_tau is None else TAU_DOMAIN.check(source_tau, "source_tau")
+    source_tau = tau if source_tau is None else SOURCE_TAU.check(source_tau)
     level = check_confidence_level(confidence_level)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) \
-            or bootstrap < 0:
-        raise ParameterError(f"bootstrap must be a non-negative integer, got {bootstrap!r}")
+    bootstrap = OPE_BOOTSTRAP.check(bootstrap)
     check_rng(rng)
     log = read_interleaving_log(log)
     logged = logged_interleavings(log, source, method="probabilistic", credit="marginal",
