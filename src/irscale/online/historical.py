@@ -3,8 +3,9 @@ interleaving log of one pair of rankers reused to compare another pair.
 
 Hofmann, Whiteson & de Rijke (2012), *Estimating interleaved comparison outcomes from
 historical click data* (CIKM), and Hofmann, Schuth, Whiteson & de Rijke (2013), *Reusing
-historical interaction data for faster online learning to rank for IR* (WSDM): probabilistic interleaving (Hofmann et al. 2011,
-:mod:`irscale.online.interleaving`) shows list l with probability
+historical interaction data for faster online learning to rank for IR* (WSDM):
+probabilistic interleaving (Hofmann et al. 2011, :mod:`irscale.online.interleaving`) shows
+list l with probability
 ``P(l | A, B) = Π_i Σ_s P(choose s) P_s(l_i | l_1..l_{i−1})``, a product over positions
 (every ranker's softmax loses the documents shown, whoever drew them), which is known for
 any pair of rankers, not only the pair that built the list. A log of lists ``l_n`` drawn
