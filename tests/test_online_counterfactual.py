@@ -279,3 +279,29 @@ def test_historical_other_pair(source_log, normalise: bool) -> None:
     expected, noise = outcome.mean(), outcome.std(ddof=1) / np.sqrt(len(outcome))
     r = historical_interleaving(source_log[2], SOURCE, TARGETS, normalise=normalise)
     assert abs(r.estimate - expected) < 4 * np.hypot(r.se, noise), (r, expected)
+
+
+def test_historical_by_hand() -> None:
+    """Lists of one document, τ = 3 over two ranked documents: P(first) = 8/9, P(second)
+    = 1/9. Source A = (a, b), B = (b, a): P(a) = P(b) = 1/2. Target C = (a, b),
+    D = (c, a): list a has p_C = 4/9, p_D = 1/18 (P = 1/2, w = 1, E[o | click] =
+    (4/9 − 1/18)/(1/2) = 7/9); list b has p_C = 1/18, p_D = 0 (w = 1/9, E[o | click] = 1).
+    Impressions: a clicked, b clicked, a not clicked."""
+    log = b"i1 q 1 a A 1\ni2 q 1 b B 1\ni3 q 1 a B 0\n"
+    source = {"A": {"q": ["a", "b"]}, "B": {"q": ["b", "a"]}}
+    target = {"C": {"q": ["a", "b"]}, "D": {"q": ["c", "a"]}}
+    plain = historical_interleaving(log, source, target, normalise=False)
+    assert plain.estimate == pytest.approx((7 / 9 + 1 / 9) / 3)
+    assert plain.max_weight == pytest.approx(1.0)
+    normalised = historical_interleaving(log, source, target)
+    assert normalised.estimate == pytest.approx((7 / 9 + 1 / 9) / (1 + 1 / 9 + 1))
+
+
+def test_policy_as_run(tmp_path) -> None:
+    """A run (scores) is ranked by score: the same estimate as its ranking as a list."""
+    scores = {"q": {"a": 2.0, "b": 1.0}}
+    path = tmp_path / "t.run"
+    path.write_text("q Q0 b 1 1.0 t\nq Q0 a 2 2.0 t\n")
+    ranked = counterfactual(HAND, {"q": ["a", "b"]}, logging=HALF).estimate
+    assert counterfactual(HAND, scores, logging=HALF).estimate == pytest.approx(ranked)
+    assert counterfactual(HAND, str(path), logging=HALF).estimate == pytest.approx(ranked)
