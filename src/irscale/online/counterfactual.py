@@ -89,7 +89,7 @@ class CounterfactualResult(TableResult):
     (NaN without bootstrap); ``clip`` the clipping threshold (None: none); ``clipped``
     the share of weighted terms whose propensity was clipped; ``max_weight`` the largest
     importance weight and ``ess`` the effective sample size ``(Σw)² / Σw²`` of the
-    per-session weights.
+    per-session weights; ``terms`` the per-session terms ψ_s (their mean is the estimate).
     """
 
     estimator: str
