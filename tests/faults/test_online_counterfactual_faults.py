@@ -74,6 +74,10 @@ def _line2(text: str, new: str) -> str:
 
 CASES = [
     ok("ips", BASE, output_contains("ips", "estimate", "se"), files=FILES),
+    # by hand: of the four clicks per topic, two (session 0: ranks 1 and 3) fall where
+    # run a puts the document shown, each weighted 1/(1/3): 2 × 6 / 12 sessions = 1
+    ok("ips-by-hand", [*BASE, "--format", "csv"], output_contains("ips,1.0,"),
+       files=FILES),
     ok("snips", [*BASE, "--estimator", "snips"], output_contains("snips"), files=FILES),
     ok("dr", [*BASE, "--estimator", "dr"], output_contains("dr"), files=FILES),
     ok("dr-reward-table", [*BASE, "--estimator", "dr", "--reward", "reward.txt",
