@@ -444,8 +444,8 @@ def _check_queries(log: ClickLog, table: pd.Series) -> None:
 
 
 def _warn_support(log: ClickLog, target: pd.Series, logging: pd.Series) -> None:
-    """Target mass where the logging policy never shows: the estimators cannot see it and
-    under-estimate (no full support)."""
+    """Target mass where the logging policy never shows: the weighted clicks cannot see it
+    (no full support): IPS and SNIPS under-estimate, DR has only its reward model there."""
     queries = set(map(str, log.queries))
     inside = target[target.index.get_level_values("query").isin(queries)]
     lacking = inside[logging.reindex(inside.index).fillna(0).to_numpy() <= 0]
@@ -453,7 +453,7 @@ def _warn_support(log: ClickLog, target: pd.Series, logging: pd.Series) -> None:
         q, d, r = lacking.index[0]
         warnings.warn(f"the logging policy never shows {len(lacking)} (query, document, "
                       f"rank) cell(s) the target policy uses (e.g. {d!r} at rank {r} of "
-                      f"query {q!r}): the estimate leaves their clicks out", stacklevel=3)
+                      f"query {q!r}): no logged click speaks for them", stacklevel=3)
 
 
 def _estimate(means: np.ndarray, ratio: bool) -> np.ndarray:
