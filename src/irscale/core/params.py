@@ -477,6 +477,10 @@ def needs_rankings(method: str, credit: str | None = None) -> bool:
 #: Softmax exponent τ of probabilistic interleaving (Hofmann et al. 2011), and its default.
 TAU, DEFAULT_TAU = Reals(0.0, bounds="()"), 3.0
 SOFTMAX_TAU = Param("tau", TAU, DEFAULT_TAU, "probabilistic: softmax exponent", ("--tau",), "T")
+#: The softmax exponent a historical interleaving log was built with
+#: (:func:`irscale.online.historical_interleaving`).
+SOURCE_TAU = Param("source_tau", TAU, None, "softmax exponent the log was built with",
+                   ("--source-tau",), "T", unset="--tau")
 #: Documents shown per impression; impressions per topic; the probability of a random
 #: click (or of γ, continuing after a satisfying click).
 SERP_LENGTH = Integers(1)
@@ -736,6 +740,16 @@ USER_GAMMA = Param("gamma", PROBABILITY, 1.0, "--user: probability of going on w
 #: The largest rank of a click log (:func:`irscale.online.read_click_log`).
 LOG_SERP = Param("serp_size", SERP_SIZE, None, "largest rank of the log", ("--serp-size",),
                  "K", unset="the largest found")
+#: Counterfactual evaluation (:func:`irscale.online.counterfactual`): the estimator, the
+#: clipping of propensities, the bootstrap over sessions (none by default).
+OPE_ESTIMATORS: tuple[str, ...] = ("ips", "snips", "dr", "pbm-ips")
+OPE_ESTIMATOR = Param("estimator", Names("estimator", OPE_ESTIMATORS), "ips",
+                      "off-policy estimator", ("--estimator",), "NAME")
+OPE_CLIP = Param("clip", Reals(0.0, 1.0, bounds="(]"), None, "clip the propensities in "
+                 "denominators at max(p, C) (biased downwards)", ("--clip",), "C",
+                 unset="no clipping")
+OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile bootstrap "
+                      "samples over sessions (0: none)", ("--bootstrap",), "B")
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
 PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "K",
                    unset="the model's ranks, else 10")

@@ -22,6 +22,12 @@ Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodel
     DCM, DBN, SDBN, CCM) giving a :class:`ClickModel` (log-likelihood, perplexity,
     simulation); :func:`qrels_click_model` and :func:`simulate_click_log` (simulated users
     from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities).
+Counterfactual evaluation (:mod:`~.counterfactual`, :mod:`~.historical`)
+    :func:`counterfactual`: a ranking policy's expected clicks from a click log collected
+    under another policy (IPS, SNIPS, doubly robust, position-based IPS), with standard
+    error and intervals; :func:`historical_interleaving`: probabilistic interleaving
+    outcomes of a pair of rankers from a log interleaving another pair (importance
+    sampling).
 Simulation harness (:mod:`irscale.online.harness`)
     :func:`sensitivity`: agreement of interleaving and A/B experiments of simulated users
     with an offline measure's preference, by impressions per experiment.
@@ -43,7 +49,9 @@ from .abtest import (
 from .calibrated import click_calibrated
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
+from .counterfactual import CounterfactualResult, counterfactual
 from .harness import SensitivityResult, sensitivity
+from .historical import historical_interleaving
 from .interleaving import (
     InterleavingResult,
     Interleavings,
@@ -56,9 +64,11 @@ from .oec import oec_test
 from .simulate import qrels_click_model, simulate_click_log
 
 __all__ = [
-    "ClickLog", "ClickModel", "InterleavingLog", "InterleavingResult", "Interleavings",
+    "ClickLog", "ClickModel", "CounterfactualResult", "InterleavingLog",
+    "InterleavingResult", "Interleavings",
     "SensitivityResult", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "click_calibrated", "fit_click_model", "interleave",
+    "ab_sample_size", "ab_test", "assign", "click_calibrated", "counterfactual", "fit_click_model",
+    "historical_interleaving", "interleave",
     "interleave_runs", "logged_interleavings", "oec_test", "qrels_click_model",
     "rankings_from_lists",
     "read_click_log", "read_interleaving_log", "sample_ratio_mismatch", "score_log",

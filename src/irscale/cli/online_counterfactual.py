@@ -1,0 +1,184 @@
+"""``irscale online counterfactual`` and ``irscale online historical``: off-policy
+estimates of a ranking policy's expected clicks from a click log
+(:func:`irscale.online.counterfactual`), and probabilistic-interleaving outcomes of a pair
+of rankers from a log interleaving another pair
+(:func:`irscale.online.historical_interleaving`); usage: ``docs/cli.md``,
+``docs/online.md``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..core.params import (
+    OPE_BOOTSTRAP,
+    OPE_CLIP,
+    OPE_ESTIMATOR,
+    RNG_SEED,
+    SIGNIFICANCE,
+    SOFTMAX_TAU,
+    SOURCE_TAU,
+)
+from ..errors import ParameterError
+from ..io.formats import TABLE_FORMATS
+from .options import add_format, add_param
+from .outputs import add_output, declare_inputs
+from .rules import Rule, add_rules, check_options
+from .runargs import distinct_runs
+
+#: The value of ``--logging`` that estimates the propensities from the log.
+EMPIRICAL = "empirical"
+
+
+def add_parser(subparsers) -> None:
+    """Register ``online counterfactual`` and ``online historical``."""
+    parser = subparsers.add_parser(
+        "counterfactual", help="off-policy estimate of a ranking's expected clicks from a "
+        "click log (IPS, SNIPS, doubly robust, position-based IPS)",
+        description="Estimate the expected clicks per session that a target ranking policy "
+        "(--run, or a stochastic --policy) would get, from a click log collected under "
+        "another policy, with its standard error and a normal (optionally bootstrap) "
+        "interval. ips, snips and dr need the logging policy's propensities (--logging); "
+        "pbm-ips needs examination propensities (--propensities, default a PBM fitted on "
+        "the log). See docs/online.md.")
+    parser.add_argument("inputs", nargs=1, metavar="LOG", help="click log (text or Parquet)")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--run", metavar="RUN", help="target policy: a TREC run (its first "
+                        "SERP-size documents per query)")
+    target.add_argument("--policy", metavar="FILE", help="target policy: 'query docno rank "
+                        "probability' lines (a stochastic policy)")
+    add_param(parser, OPE_ESTIMATOR)
+    parser.add_argument("--logging", metavar="FILE|" + EMPIRICAL,
+                        help="logging propensities: 'query docno rank probability' lines, "
+                        "or 'empirical' (their frequencies in the log); ips, snips, dr")
+    parser.add_argument("--propensities", metavar="G1,G2,...|PARAMS.json",
+                        help="examination propensities γ_r of ranks 1.. (comma-separated) "
+                        "or a position-based click model (online fit --format json); "
+                        "pbm-ips (default: a PBM fitted on the log), dr")
+    parser.add_argument("--reward", metavar="FILE|PARAMS.json",
+                        help="reward model of dr: 'query docno value' lines (click "
+                        "probabilities, times γ_r of --propensities) or a position-based "
+                        "click model (default: a PBM fitted on the log)")
+    add_param(parser, OPE_CLIP)
+    _interval_options(parser)
+    declare_inputs(parser, "inputs", "--run", "--policy", "--reward")
+    declare_inputs(parser, "--logging", keywords=(EMPIRICAL,))
+    declare_inputs(parser, "--propensities", path=_model_path)
+    add_rules(parser,
+              Rule(("logging",), lambda args: args.estimator != "pbm-ips",
+                   "--logging applies to --estimator ips, snips or dr"),
+              Rule(("propensities",), lambda args: args.estimator in ("pbm-ips", "dr"),
+                   "--propensities applies to --estimator pbm-ips or dr"),
+              Rule(("reward",), lambda args: args.estimator == "dr",
+                   "--reward applies to --estimator dr"),
+              _needs_logging)
+    parser.set_defaults(func=run)
+
+    historical = subparsers.add_parser(
+        "historical", help="probabilistic interleaving outcome of two rankers from a log "
+        "interleaving two others (importance sampling)",
+        description="Estimate the expected outcome E[o] (P(first wins) - P(second wins)) "
+        "of probabilistic interleaving of the --target runs from an interleaving log built "
+        "by probabilistic interleaving of the --source runs (Hofmann, Whiteson & de Rijke "
+        "2012), importance-weighted, self-normalised unless --plain. See docs/online.md.")
+    historical.add_argument("inputs", nargs=1, metavar="LOG",
+                            help="interleaving log (impression topic rank docno team "
+                            "clicked)")
+    historical.add_argument("--source", nargs=2, required=True, metavar="RUN",
+                            help="the two runs that built the log (run ids = its teams)")
+    historical.add_argument("--target", nargs=2, required=True, metavar="RUN",
+                            help="the two runs to compare")
+    add_param(historical, SOFTMAX_TAU, doc="softmax exponent of the target interleaving")
+    add_param(historical, SOURCE_TAU)
+    historical.add_argument("--plain", action="store_true",
+                            help="plain importance sampling (unbiased) instead of "
+                            "self-normalised")
+    _interval_options(historical)
+    declare_inputs(historical, "inputs", "--source", "--target")
+    historical.set_defaults(func=run_historical)
+
+
+def _interval_options(parser: argparse.ArgumentParser) -> None:
+    add_param(parser, SIGNIFICANCE, doc="the interval is at level 1 - alpha")
+    add_param(parser, OPE_BOOTSTRAP)
+    add_param(parser, RNG_SEED, doc="seed of the bootstrap")
+    add_format(parser, TABLE_FORMATS)
+    add_output(parser)
+
+
+def _model_path(value: str) -> str | None:
+    """``--propensities`` names a file unless it is a list of numbers."""
+    return None if _numbers(value) is not None else value
+
+
+def _numbers(value: str) -> list[float] | None:
+    try:
+        return [float(v) for v in value.split(",")]
+    except ValueError:
+        return None
+
+
+def _needs_logging(args: argparse.Namespace) -> None:
+    if args.estimator != "pbm-ips" and args.logging is None:
+        raise ParameterError(f"--estimator {args.estimator} needs the logging policy's "
+                             "propensities: --logging FILE or --logging empirical")
+
+
+def _propensities(value: str | None) -> object:
+    """γ from a comma-separated list, or a click model's JSON."""
+    if value is None:
+        return None
+    numbers = _numbers(value)
+    if numbers is not None:
+        return numbers
+    from ..online.clickmodels import read_click_model
+
+    return read_click_model(value)
+
+
+def _reward(value: str | None) -> object:
+    """A click model's JSON (``.json``), or ``query docno value`` lines."""
+    if value is None:
+        return None
+    if os.path.splitext(value)[1].lower() == ".json":
+        from ..online.clickmodels import read_click_model
+
+        return read_click_model(value)
+    from ..io.policy import read_probability_table
+
+    return read_probability_table(value, ranked=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``online counterfactual``: the estimate, its standard error and intervals."""
+    check_options(args)
+    from ..io.policy import read_probability_table
+    from ..online.counterfactual import counterfactual
+    from .outputs import write_text
+
+    policy = read_probability_table(args.policy) if args.policy else \
+        distinct_runs([args.run])[0]
+    logging = args.logging
+    if logging is not None and logging != EMPIRICAL:
+        logging = read_probability_table(logging)
+    result = counterfactual(args.inputs[0], policy, estimator=args.estimator,
+                            logging=logging, propensities=_propensities(args.propensities),
+                            reward=_reward(args.reward), clip=args.clip,
+                            confidence_level=1 - args.alpha, bootstrap=args.bootstrap,
+                            rng=args.seed)
+    return write_text(args, result.format(args.fmt) + "\n")
+
+
+def run_historical(args: argparse.Namespace) -> int:
+    """``online historical``: the target pair's expected outcome from the source log."""
+    from ..online.historical import historical_interleaving
+    from .outputs import write_text
+
+    source = distinct_runs(args.source)
+    target = distinct_runs(args.target)
+    result = historical_interleaving(args.inputs[0], list(source), list(target),
+                                     tau=args.tau, source_tau=args.source_tau,
+                                     normalise=not args.plain,
+                                     confidence_level=1 - args.alpha,
+                                     bootstrap=args.bootstrap, rng=args.seed)
+    return write_text(args, result.format(args.fmt) + "\n")

@@ -1,0 +1,56 @@
+"""Tables of probabilities per (query, document[, rank]): a stochastic ranking policy or a
+logging policy's propensities (``query docno rank probability``), and per-(query,
+document) click probabilities (``query docno value``), read for
+:func:`irscale.online.counterfactual`.
+
+Fields are separated by tabs or blanks, one row per line, in any order; errors name the
+file, the line and its text.
+
+>>> read_probability_table(b"q1 d1 1 0.5\\nq1 d2 1 0.5\\n").to_dict("list")
+{'query': ['q1', 'q1'], 'docno': ['d1', 'd2'], 'rank': [1, 1], 'probability': [0.5, 0.5]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ..errors import InputFormatError
+from ._text import check_int64, is_float, line_of_record, parse_columns, source_name
+
+__all__ = ["POLICY_COLUMNS", "REWARD_COLUMNS", "read_probability_table"]
+
+#: The columns of a policy (or propensity) table and of a reward table.
+POLICY_COLUMNS = ("query", "docno", "rank", "probability")
+REWARD_COLUMNS = ("query", "docno", "value")
+
+
+def _number(text: str) -> str | None:
+    return None if is_float(text) else "is not a number"
+
+
+def read_probability_table(source: Any, *, ranked: bool = True) -> pd.DataFrame:
+    """Read ``query docno rank probability`` rows (``ranked``) or ``query docno value``
+    rows; every probability or value must lie in [0, 1]."""
+    columns = POLICY_COLUMNS if ranked else REWARD_COLUMNS
+    types = {"query": pa.string(), "docno": pa.string(), "rank": pa.int64(),
+             "probability": pa.float64(), "value": pa.float64()}
+    checks: dict[int, Callable[[str], str | None]] = (
+        {2: check_int64, 3: _number} if ranked else {2: _number})
+    table, raw = parse_columns(source, columns, {c: types[c] for c in columns}, columns,
+                               checks, "probability table")
+    frame = table.to_pandas()
+    value = frame[columns[-1]].to_numpy(np.float64)
+    bad = ~np.isfinite(value) | (value < 0) | (value > 1)
+    if ranked:
+        bad |= frame["rank"].to_numpy() < 1
+    if bad.any():
+        number, text = line_of_record(raw(), int(np.flatnonzero(bad)[0]))
+        raise InputFormatError(f"{columns[-1]} must lie in [0, 1]"
+                               + (" and rank be 1 or more" if ranked else ""),
+                               source=source_name(source), line=number, text=text)
+    return frame

@@ -1,0 +1,508 @@
+"""Counterfactual (off-policy) evaluation of rankings from a click log.
+
+A log of sessions ``s = 1..n`` (query ``q_s``, the ranking ``y_s`` shown by a *logging
+policy* π0, clicks ``c_{s,r}`` at ranks r ≤ K, K the SERP size) estimates the expected
+number of clicks a *target policy* π would get on the same queries,
+``V(π) = E_q Σ_r P(C_r = 1 | q, π)``, without showing π to anyone. The target is a run
+(its first K documents of every query, shown deterministically) or a stochastic policy:
+``π(d, r | q)``, the probability that it shows document d at rank r for query q.
+
+Every estimate is a mean over sessions of one term per session, ``V̂ = (1/n) Σ_s ψ_s``
+(SNIPS: ``ψ_s`` its linearisation), so its standard error is ``sd(ψ)/√n`` and the normal
+interval ``V̂ ± z_{1−α/2} SE``; a percentile bootstrap over sessions is an option.
+
+``ips`` — inverse propensity scoring in the item-position model (Horvitz & Thompson 1952;
+    Li, Kim & Zitouni 2015, *Toward predicting the outcome of an A/B experiment for search
+    relevance*, WSDM; Li et al. 2018, *Offline evaluation of ranking policies with click
+    models*, KDD): ``ψ_s = Σ_r c_{s,r} w_{s,r}``, ``w_{s,r} = π(d_{s,r}, r | q_s) /
+    π0(d_{s,r}, r | q_s)``. Unbiased when the click probability of a document at a rank
+    depends on the query, the document and the rank only (PBM and the CTR models; not the
+    cascades, where it depends on the documents above) and π0 > 0 wherever π > 0.
+``snips`` — self-normalised IPS (Swaminathan & Joachims 2015, *The self-normalized
+    estimator for counterfactual learning*, NeurIPS): per rank,
+    ``V̂ = Σ_r Σ_s c_{s,r} w_{s,r} / Σ_s w_{s,r}``. E[w_{s,r}] = 1 under π0 when π fills
+    rank r, so the denominator is a control variate: biased by O(1/n), consistent, and of
+    lower variance than IPS when the weights vary much.
+``dr`` — doubly robust (Dudík, Langford & Li 2011, *Doubly robust policy evaluation and
+    learning*, ICML): a reward model ``m̂(q, d, r)`` (a position-based click model's
+    ``α̂_qd γ̂_r``, or a given ``α̂_qd`` times γ_r) gives
+    ``ψ_s = Σ_{d,r} π(d, r | q_s) m̂(q_s, d, r) + Σ_r w_{s,r} (c_{s,r} − m̂(q_s, d_{s,r}, r))``:
+    unbiased when the propensities are right, whatever m̂; of lower variance than IPS when
+    m̂ is close to the click probabilities.
+``pbm-ips`` — position-based IPS (Wang et al. 2016, *Learning to rank with selection bias
+    in personal search*, SIGIR; Joachims, Swaminathan & Schnabel 2017, *Unbiased
+    learning-to-rank with biased feedback*, WSDM): under the PBM,
+    ``P(C = 1 | q, d, r) = γ_r α_qd``, so a click at rank r weighted by ``1/γ_r`` is an
+    unbiased estimate of α_qd, and ``ψ_s = Σ_r c_{s,r} λ(q_s, d_{s,r}) / γ_r`` with
+    ``λ(q, d) = Σ_k π(d, k | q) γ_k`` (the target's examination of d). Needs the
+    examination propensities γ_r only (a fitted PBM's, or given; their scale cancels), not
+    π0; unbiased when the PBM holds and every document π shows is shown in every logged
+    session of its query (Joachims et al. 2017, Prop. 1: the documents the log never shows
+    add nothing).
+
+Clipping (``clip=τ``): the propensity in a denominator (π0 for ips/snips/dr, γ_r for
+pbm-ips) is replaced by ``max(p, τ)`` (Ionides 2008, *Truncated importance sampling*;
+Joachims et al. 2017, §4). It bounds the weights and the variance; with clicks ≥ 0 it can
+only lower the IPS and PBM-IPS estimates: their bias is ``−Σ c (1/p − 1/τ)`` over the
+terms with p < τ, in expectation ≤ 0 (clipped IPS under-estimates). For DR the sign of the
+bias follows the reward model's error on the clipped terms.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _stats
+
+from ..core.params import OPE_BOOTSTRAP, OPE_CLIP, OPE_ESTIMATOR, OPE_ESTIMATORS
+from ..errors import InputError, ParameterError
+from ..stats.protocol import ConfidenceInterval, TableResult, check_confidence_level
+from ..stats.resampling import RngArg, check_rng
+from .clicklog import ClickLog, read_click_log
+from .clickmodels import ClickModel, fit_click_model
+
+__all__ = ["ESTIMATORS", "CounterfactualResult", "counterfactual", "policy_table"]
+
+Estimator = Literal["ips", "snips", "dr", "pbm-ips"]
+#: The estimators of :func:`counterfactual`.
+ESTIMATORS = OPE_ESTIMATORS
+#: Bootstrap samples drawn at a time.
+_CHUNK = 64
+_KEY = ["query", "docno", "rank"]
+
+
+@dataclass(frozen=True, eq=False)
+class CounterfactualResult(TableResult):
+    """An off-policy estimate with its standard error and intervals.
+
+    ``estimate`` (also ``statistic``) is the estimated expected clicks per session of the
+    target policy (for :func:`~irscale.online.historical_interleaving`, the expected
+    interleaving outcome E[o]); ``se`` the standard error ``sd(ψ)/√n`` over the ``n``
+    sessions; ``low``/``high`` the normal interval at ``confidence_level``;
+    ``bootstrap_low``/``bootstrap_high`` the percentile bootstrap interval over sessions
+    (NaN without bootstrap); ``clip`` the clipping threshold (None: none); ``clipped``
+    the share of weighted terms whose propensity was clipped; ``max_weight`` the largest
+    importance weight and ``ess`` the effective sample size ``(Σw)² / Σw²`` of the
+    per-session weights; ``terms`` the per-session terms ψ_s (their mean is the estimate).
+    """
+
+    estimator: str
+    estimate: float
+    se: float
+    n: int
+    low: float
+    high: float
+    confidence_level: float
+    bootstrap: int = 0
+    bootstrap_low: float = math.nan
+    bootstrap_high: float = math.nan
+    clip: float | None = None
+    clipped: float = 0.0
+    max_weight: float = math.nan
+    ess: float = math.nan
+    terms: np.ndarray | None = None
+
+    @property
+    def statistic(self) -> float:
+        return self.estimate
+
+    @property
+    def pvalue(self) -> None:
+        """None: an estimate, not a test."""
+        return None
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The normal interval ``estimate ± z SE`` at ``confidence_level``."""
+        level = check_confidence_level(confidence_level)
+        return _normal(self.estimate, self.se, level)
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{
+            "estimator": self.estimator, "estimate": self.estimate, "se": self.se,
+            "n": self.n, "low": self.low, "high": self.high,
+            "level": self.confidence_level, "bootstrap": self.bootstrap,
+            "bootstrap_low": self.bootstrap_low, "bootstrap_high": self.bootstrap_high,
+            "clip": math.nan if self.clip is None else self.clip, "clipped": self.clipped,
+            "max_weight": self.max_weight, "ess": self.ess}])
+
+    def __repr__(self) -> str:
+        return (f"CounterfactualResult({self.estimator}: {self.estimate:.4g} ± "
+                f"{self.se:.2g}, n={self.n:,})")
+
+
+def _normal(estimate: float, se: float, level: float) -> ConfidenceInterval:
+    z = float(_stats.norm.ppf(0.5 + level / 2))
+    return ConfidenceInterval(estimate - z * se, estimate + z * se)
+
+
+# --------------------------------------------------------------------------- policies
+def policy_table(policy: Any, depth: int) -> pd.Series:
+    """The target policy as ``π(d, r | q)``: a Series of probabilities indexed by
+    (query, docno, rank), ranks 1..``depth``.
+
+    ``policy``: a DataFrame with columns ``query docno rank probability`` (a stochastic
+    policy: the probabilities of every (query, rank) sum to at most 1, those of every
+    (query, document) too); a mapping ``{query: [docno, ...]}`` (rankings); or a run (a
+    TREC run file, a ``{query: {docno: score}}`` dict, a Run), ranked as trec_eval does.
+    Rankings show their first ``depth`` documents.
+    """
+    if isinstance(policy, pd.Series) and list(policy.index.names) == _KEY:
+        frame = policy.rename("probability").reset_index()
+    elif isinstance(policy, pd.DataFrame):
+        frame = policy
+    else:
+        frame = _rankings(policy, depth)
+    missing = [c for c in (*_KEY, "probability") if c not in frame.columns]
+    if missing:
+        raise InputError(f"a stochastic policy has columns query docno rank probability; "
+                         f"missing {', '.join(missing)}")
+    rank = pd.to_numeric(frame["rank"], errors="coerce").to_numpy(np.float64)
+    prob = pd.to_numeric(frame["probability"], errors="coerce").to_numpy(np.float64)
+    bad = ~np.isfinite(rank) | (rank % 1 != 0) | (rank < 1)
+    if bad.any():
+        raise InputError(f"policy row {int(np.flatnonzero(bad)[0]) + 1}: rank must be an "
+                         f"integer ≥ 1, got {frame['rank'].iloc[np.flatnonzero(bad)[0]]!r}")
+    bad = ~np.isfinite(prob) | (prob < 0) | (prob > 1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"policy row {i + 1}: probability must lie in [0, 1], got "
+                         f"{frame['probability'].iloc[i]!r}")
+    table = pd.Series(prob, index=pd.MultiIndex.from_arrays(
+        [frame["query"].astype(str).to_numpy(), frame["docno"].astype(str).to_numpy(),
+         rank.astype(np.int64)], names=_KEY), name="probability")
+    if table.index.has_duplicates:
+        query, docno, r = table.index[table.index.duplicated()][0]
+        raise InputError(f"the policy gives document {docno!r} at rank {r} of query "
+                         f"{query!r} twice")
+    for level, what in (("rank", "rank"), ("docno", "document")):
+        total = table.groupby(level=["query", level]).sum()
+        over = total[total > 1 + 1e-9]
+        if len(over):
+            query, key = over.index[0]
+            key = repr(str(key)) if level == "docno" else str(int(key))
+            raise InputError(f"the policy's probabilities of {what} {key} of query "
+                             f"{query!r} sum to {over.iloc[0]:.6g} > 1")
+    return table[(table > 0) & (table.index.get_level_values("rank") <= depth)]
+
+
+def _rankings(policy: Any, depth: int) -> pd.DataFrame:
+    """A deterministic policy's rows (probability 1) from rankings or a run."""
+    if isinstance(policy, Mapping) and policy and all(
+            isinstance(v, Sequence) and not isinstance(v, (str, bytes))
+            for v in policy.values()):
+        rows = [(str(q), str(d), r + 1) for q, docs in policy.items()
+                for r, d in enumerate(list(docs)[:depth])]
+    else:
+        from ..collections.candidates import ranked_candidates
+
+        cube = ranked_candidates([policy] if isinstance(policy, Mapping) else policy,
+                                 depth=depth)
+        if len(cube.runs) != 1:
+            raise InputError(f"the target policy is one run, got {len(cube.runs)}")
+        docno = np.asarray(cube.pair_docno.to_pylist(), dtype=object)
+        rows = [(topic, str(docno[p]), r + 1) for t, topic in enumerate(cube.topics)
+                for r, p in enumerate(cube.pairs[t, 0]) if p >= 0]
+    frame = pd.DataFrame(rows, columns=_KEY)
+    frame["probability"] = 1.0
+    return frame
+
+
+def _cells(log: ClickLog, table: pd.Series, by_rank: bool = True) -> np.ndarray:
+    """``table``'s value at every shown (session, rank) of ``log`` (0 where it has none):
+    keyed by (query, docno, rank), or by (query, docno) when ``by_rank`` is False."""
+    s, r = np.nonzero(log.valid)
+    keys = [log.queries[log.query[s]].astype(str), log.docs[log.doc[s, r]].astype(str)]
+    if by_rank:
+        keys.append(r + 1)
+    index = table.index.get_indexer(pd.MultiIndex.from_arrays(keys))
+    out = np.zeros(log.doc.shape)
+    out[s, r] = np.where(index >= 0, table.to_numpy(np.float64)[np.maximum(index, 0)], 0.0)
+    return out
+
+
+def _logging_table(logging: Any, log: ClickLog) -> pd.Series:
+    """π0(d, r | q): given (as a policy), or ``"empirical"``: the share of the log's
+    sessions of q that showed d at r."""
+    if isinstance(logging, str) and logging == "empirical":
+        frame = log.to_frame()
+        frame["query"] = frame["query"].astype(str)
+        frame["docno"] = frame["docno"].astype(str)
+        count = frame.groupby(_KEY).size()
+        sessions = pd.Series(np.bincount(log.query, minlength=len(log.queries)),
+                             index=log.queries.astype(str))
+        share = count.to_numpy() / sessions.reindex(
+            count.index.get_level_values("query")).to_numpy()
+        return pd.Series(share, index=count.index, name="probability")
+    return policy_table(logging, log.serp_size)
+
+
+# --------------------------------------------------------------------------- propensities
+def _examination(propensities: Any, log: ClickLog) -> np.ndarray:
+    """γ_1..γ_K: a click model's (PBM or a CTR model), given, or a PBM fitted on ``log``."""
+    k = log.serp_size
+    if propensities is None:
+        propensities = fit_click_model(log, "pbm")
+    if isinstance(propensities, ClickModel):
+        if propensities.model == "dctr":
+            return np.ones(k)
+        if propensities.model not in ("pbm", "gctr", "rctr") or \
+                propensities.examination is None:
+            raise ParameterError(f"examination propensities come from a position-based "
+                                 f"click model (pbm, rctr, gctr), not "
+                                 f"{propensities.model}")
+        propensities = propensities.examination
+    gamma = np.asarray(propensities, dtype=np.float64).ravel()
+    if len(gamma) < k:
+        raise ParameterError(f"propensities give {len(gamma)} rank(s), the log has "
+                             f"{k}: one γ_r per rank 1..{k}")
+    if not (np.isfinite(gamma) & (gamma > 0) & (gamma <= 1)).all():
+        raise ParameterError("propensities γ_r must lie in (0, 1]")
+    return gamma[:k]
+
+
+def _reward(reward: Any, log: ClickLog, table: pd.Series, gamma: np.ndarray | None
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """m̂ at the log's shown cells, and the target's expected clicks under m̂ per query
+    (Σ_{d,r} π(d, r | q) m̂(q, d, r), aligned with ``log.queries``)."""
+    if reward is None:
+        reward = fit_click_model(log, "pbm")
+    if isinstance(reward, ClickModel):
+        gamma = _examination(reward, log)
+        alpha = reward.attractiveness.copy()
+        alpha.index = pd.MultiIndex.from_arrays(
+            [alpha.index.get_level_values(i).astype(str) for i in (0, 1)])
+        prior: float | None = reward.prior[0]
+    else:
+        alpha = _pair_series(reward)
+        prior = None
+    if gamma is None:
+        gamma = np.ones(log.serp_size)
+    q, d, r = (table.index.get_level_values(i) for i in range(3))
+    index = alpha.index.get_indexer(pd.MultiIndex.from_arrays([q, d]))
+    if prior is None and (index < 0).any():
+        i = int(np.flatnonzero(index < 0)[0])
+        raise InputError(f"the reward model has no value for document {d[i]!r} of query "
+                         f"{q[i]!r}, which the target policy shows")
+    values = alpha.to_numpy(np.float64)
+    a = np.where(index >= 0, values[np.maximum(index, 0)], prior if prior is not None else 0)
+    direct = pd.Series(table.to_numpy() * a * gamma[np.asarray(r) - 1]).groupby(
+        np.asarray(q)).sum()
+    per_query = direct.reindex(log.queries.astype(str), fill_value=0.0).to_numpy()
+    s, k = np.nonzero(log.valid)
+    cell_index = alpha.index.get_indexer(pd.MultiIndex.from_arrays(
+        [log.queries[log.query[s]].astype(str), log.docs[log.doc[s, k]].astype(str)]))
+    if prior is None and (cell_index < 0).any():
+        i = int(np.flatnonzero(cell_index < 0)[0])
+        raise InputError(f"the reward model has no value for document "
+                         f"{log.docs[log.doc[s[i], k[i]]]!r} of query "
+                         f"{log.queries[log.query[s[i]]]!r}, shown in session "
+                         f"{log.sessions[s[i]]!r}")
+    m = np.zeros(log.doc.shape)
+    m[s, k] = np.where(cell_index >= 0, values[np.maximum(cell_index, 0)],
+                       prior if prior is not None else 0) * gamma[k]
+    return m, per_query
+
+
+def _pair_series(reward: Any) -> pd.Series:
+    """A per-(query, docno) reward: a Series indexed by (query, docno), a mapping
+    ``{(query, docno): value}`` or a DataFrame ``query docno value``."""
+    if isinstance(reward, pd.DataFrame):
+        if not {"query", "docno", "value"} <= set(reward.columns):
+            raise InputError("a reward table has columns query docno value")
+        reward = reward.set_index(["query", "docno"])["value"]
+    elif isinstance(reward, Mapping):
+        reward = pd.Series(dict(reward))
+    if not isinstance(reward, pd.Series) or reward.index.nlevels != 2:
+        raise ParameterError("reward must be a click model, or per-(query, docno) values "
+                             "(a Series, a mapping or a DataFrame query docno value)")
+    values = pd.to_numeric(reward, errors="coerce").to_numpy(np.float64)
+    if not (np.isfinite(values) & (values >= 0) & (values <= 1)).all():
+        raise InputError("reward values are click probabilities in [0, 1]")
+    return pd.Series(values, index=pd.MultiIndex.from_arrays(
+        [reward.index.get_level_values(i).astype(str) for i in (0, 1)]))
+
+
+# --------------------------------------------------------------------------- estimators
+def counterfactual(log: Any, policy: Any, *, estimator: Estimator = "ips",
+                   logging: Any = None, propensities: Any = None, reward: Any = None,
+                   clip: float | None = None, confidence_level: float = 0.95,
+                   bootstrap: int = 0, rng: RngArg = None) -> CounterfactualResult:
+    """Estimate the expected clicks per session of ``policy`` from ``log`` (module doc).
+
+    Parameters
+    ----------
+    log : ClickLog, path, bytes or DataFrame
+        The logged sessions (:func:`~irscale.online.read_click_log`).
+    policy : run, ``{query: [docno, ...]}`` or DataFrame ``query docno rank probability``
+        The target policy (:func:`policy_table`); it shows ranks 1..K, K the SERP size.
+    estimator : {"ips", "snips", "dr", "pbm-ips"}
+    logging : DataFrame ``query docno rank probability``, or ``"empirical"``
+        π0(d, r | q), the logging policy's propensities (ips, snips, dr); ``"empirical"``:
+        the share of the log's sessions of q showing d at r (consistent for a randomised
+        logging policy, not unbiased).
+    propensities : ClickModel or sequence of γ_1..γ_K, optional
+        Examination propensities of pbm-ips (default: a PBM fitted on the log), and the
+        γ_r of a per-(query, docno) ``reward`` for dr (default 1).
+    reward : ClickModel, or per-(query, docno) values, optional
+        The reward model of dr: a position-based click model (``α̂ γ̂_r``; default: a PBM
+        fitted on the log) or click probabilities ``α̂_qd`` (times γ_r of
+        ``propensities``).
+    clip : float in (0, 1], optional
+        Clip the propensities in denominators at ``max(p, clip)`` (biased: module doc).
+    confidence_level : float
+        Level of the normal (and bootstrap) interval.
+    bootstrap : int
+        Percentile bootstrap samples over sessions (0: none).
+    rng : seed or Generator
+        The bootstrap's randomness.
+
+    Examples
+    --------
+    >>> log = read_click_log(b"s1 q 1 a 1\\ns1 q 2 b 0\\ns2 q 1 b 0\\ns2 q 2 a 1\\n")
+    >>> uniform = pd.DataFrame({"query": "q", "docno": ["a", "a", "b", "b"],
+    ...                         "rank": [1, 2, 1, 2], "probability": 0.5})
+    >>> r = counterfactual(log, {"q": ["a", "b"]}, logging=uniform)
+    >>> r.estimate, r.se   # session terms 1/0.5 and 0
+    (1.0, 1.0)
+    """
+    estimator = OPE_ESTIMATOR.check(estimator)
+    if clip is not None:
+        clip = OPE_CLIP.check(clip)
+    level = check_confidence_level(confidence_level)
+    bootstrap = OPE_BOOTSTRAP.check(bootstrap)
+    check_rng(rng)
+    log = read_click_log(log)
+    table = policy_table(policy, log.serp_size)
+    _check_queries(log, table)
+    table = table[table.index.get_level_values("query").isin(log.queries.astype(str))]
+    clicks = (log.clicks & log.valid).astype(np.float64)
+    floor = 0.0 if clip is None else clip
+    if estimator == "pbm-ips":
+        if logging is not None or reward is not None:
+            raise ParameterError("pbm-ips takes examination propensities "
+                                 "(propensities=), not logging= or reward=")
+        gamma = _examination(propensities, log)
+        lam = pd.Series(table.to_numpy() * gamma[table.index.get_level_values("rank") - 1],
+                        index=table.index.droplevel("rank")).groupby(level=[0, 1]).sum()
+        denom = np.broadcast_to(np.maximum(gamma, floor), log.doc.shape)
+        weight = np.where(log.valid, _cells(log, lam, by_rank=False) / denom, 0.0)
+        clipped = np.broadcast_to(gamma < floor, log.doc.shape)
+        terms = (clicks * weight)[:, :, None]
+        ratio = False
+    else:
+        if logging is None:
+            raise ParameterError(f"{estimator} needs the logging policy's propensities "
+                                 "(logging=, a table query docno rank probability, or "
+                                 "'empirical')")
+        if estimator != "dr" and (reward is not None or propensities is not None):
+            raise ParameterError(f"{estimator} takes logging=, not reward= or "
+                                 "propensities=")
+        logged = _logging_table(logging, log)
+        p0 = _cells(log, logged)
+        target = _cells(log, table)
+        shown = log.valid
+        if (shown & (target > 0) & (p0 <= 0)).any():
+            s, r = np.argwhere(shown & (target > 0) & (p0 <= 0))[0]
+            raise InputError(f"session {log.sessions[s]!r} shows document "
+                             f"{log.docs[log.doc[s, r]]!r} at rank {r + 1}, where the "
+                             "logging propensities give it probability 0")
+        _warn_support(log, table, logged)
+        clipped = shown & (target > 0) & (p0 < floor)
+        weight = np.where(shown & (target > 0), target / np.maximum(np.maximum(p0, floor),
+                                                                    1e-300), 0.0)
+        if estimator == "dr":
+            exam = None if propensities is None else _examination(propensities, log)
+            m, direct = _reward(reward, log, table, exam)
+            terms = (direct[log.query] + (weight * (clicks - m)).sum(axis=1))[:, None, None]
+        elif estimator == "snips":
+            terms = np.stack([clicks * weight, weight], axis=2)
+        else:
+            terms = (clicks * weight)[:, :, None]
+        ratio = estimator == "snips"
+    return _result(estimator, terms, ratio, weight, clipped, clip, level, bootstrap, rng)
+
+
+def _check_queries(log: ClickLog, table: pd.Series) -> None:
+    """The policy ranks the log's queries: none is an error, some missing a warning (the
+    target shows nothing for them)."""
+    known = set(table.index.get_level_values("query"))
+    queries = [str(q) for q in log.queries]
+    missing = [q for q in queries if q not in known]
+    if len(missing) == len(queries):
+        raise InputError(f"the target policy ranks none of the log's queries "
+                         f"({', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''})")
+    if missing:
+        warnings.warn(f"{len(missing)} query(ies) of the log have no ranking in the target "
+                      f"policy (it shows nothing for them): {', '.join(missing[:5])}",
+                      stacklevel=3)
+
+
+def _warn_support(log: ClickLog, target: pd.Series, logging: pd.Series) -> None:
+    """Target mass where the logging policy never shows: the weighted clicks cannot see it
+    (no full support): IPS and SNIPS under-estimate, DR has only its reward model there."""
+    queries = set(map(str, log.queries))
+    inside = target[target.index.get_level_values("query").isin(queries)]
+    lacking = inside[logging.reindex(inside.index).fillna(0).to_numpy() <= 0]
+    if len(lacking):
+        q, d, r = lacking.index[0]
+        warnings.warn(f"the logging policy never shows {len(lacking)} (query, document, "
+                      f"rank) cell(s) the target policy uses (e.g. {d!r} at rank {r} of "
+                      f"query {q!r}): no logged click speaks for them", stacklevel=3)
+
+
+def _estimate(means: np.ndarray, ratio: bool) -> np.ndarray:
+    """The estimates from the means of the terms over sessions (``... × K × 2`` for a
+    ratio)."""
+    if not ratio:
+        return means.sum(axis=(-1, -2))
+    num, den = means[..., 0], means[..., 1]
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0).sum(axis=-1)
+
+
+def _result(estimator: str, terms: np.ndarray, ratio: bool, weight: np.ndarray,
+            clipped: np.ndarray, clip: float | None, level: float, bootstrap: int,
+            rng: RngArg) -> CounterfactualResult:
+    """The estimate of ``terms`` (sessions × K × 1, or × 2 for a per-rank ratio), its
+    standard error by the linearisation ψ, intervals and weight diagnostics."""
+    n = len(terms)
+    if n < 2:
+        raise InputError("an off-policy estimate needs at least two sessions")
+    value = float(_estimate(terms.mean(axis=0), ratio))
+    if ratio:
+        mean = terms.mean(axis=0)
+        rates = np.divide(mean[:, 0], mean[:, 1], out=np.zeros(len(mean)),
+                          where=mean[:, 1] > 0)
+        psi = (np.divide(terms[:, :, 0] - rates * terms[:, :, 1], mean[:, 1],
+                         out=np.zeros(terms.shape[:2]), where=mean[:, 1] > 0).sum(axis=1)
+               + value)
+    else:
+        psi = terms.sum(axis=(1, 2))
+    se = float(np.std(psi, ddof=1) / math.sqrt(n))
+    low, high = _normal(value, se, level)
+    boot_low = boot_high = math.nan
+    if bootstrap:
+        gen = np.random.default_rng(rng)
+        flat = terms.reshape(n, -1)
+        values = []
+        for start in range(0, bootstrap, _CHUNK):
+            size = min(_CHUNK, bootstrap - start)
+            counts = gen.multinomial(n, np.full(n, 1.0 / n), size=size)
+            values.append(_estimate((counts @ flat / n).reshape(size, *terms.shape[1:]),
+                                    ratio))
+        boot_low, boot_high = np.quantile(np.concatenate(values),
+                                          [0.5 - level / 2, 0.5 + level / 2])
+    per_session = weight.sum(axis=1)
+    total = float((per_session ** 2).sum())
+    used = weight > 0
+    return CounterfactualResult(
+        estimator, value, se, n, float(low), float(high), level, int(bootstrap),
+        float(boot_low), float(boot_high), clip,
+        float((clipped & used).sum() / max(int(used.sum()), 1)),
+        float(weight.max(initial=0.0)),
+        float(per_session.sum() ** 2 / total) if total > 0 else math.nan, psi)

@@ -1,0 +1,162 @@
+"""``irscale online counterfactual`` and ``irscale online historical``: off-policy
+estimates from click logs and interleaving logs; faulty logs, policy and propensity
+tables (file, line and text named), and every option's bad values and combinations."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import pytest
+
+from .conftest import RUN_IDS, any_of, err, ok, opt, output_contains, run_case, run_lines
+
+A, B = RUN_IDS["a"], RUN_IDS["b"]
+
+
+def _top(which: str, topic: str, k: int = 3) -> list[str]:
+    return [line.split()[2] for line in run_lines(which) if line.split()[0] == topic][:k]
+
+
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+#: Topics 1 and 2, each shown in the six orders of run a's first three documents; a
+#: click on the document at rank 1 of every other session and on rank 3 of every third.
+_LOG = []
+for _t in ("1", "2"):
+    for _n, _order in enumerate(permutations(_top("a", _t))):
+        _s = f"s{_t}{_n}"
+        _clicks = (_n % 2 == 0, False, _n % 3 == 0)
+        _LOG += [f"{_s} {_t} {r + 1} {d} {int(_clicks[r])}" for r, d in enumerate(_order)]
+LOG = _text(_LOG)
+UNIFORM = _text([f"{t} {d} {r} {1 / 3:.17g}" for t in ("1", "2") for d in _top("a", t)
+                 for r in (1, 2, 3)])
+POLICY = _text([f"{t} {d} {r + 1} 1" for t in ("1", "2")
+                for r, d in enumerate(_top("a", t))])
+REWARD = _text([f"{t} {d} 0.4" for t in ("1", "2") for d in _top("a", t)])
+
+
+def _historical_log() -> str:
+    """Probabilistic interleaving of runs a and b (2 impressions per topic, 4 documents),
+    the first document of every impression clicked."""
+    from irscale.online.interleaving import interleave_runs
+
+    rankings: dict[str, dict[str, list[str]]] = {}
+    for w in "ab":
+        for line in run_lines(w):
+            topic, _, doc, *_ = line.split()
+            rankings.setdefault(RUN_IDS[w], {}).setdefault(topic, []).append(doc)
+    frame = interleave_runs(rankings, 2, method="probabilistic", length=4, rng=0).to_frame()
+    return _text([f"i{i} {t} {r} {d} {s} {int(r == 1)}" for i, t, r, d, s in zip(
+        frame["impression"], frame["topic"], frame["rank"], frame["docno"], frame["team"],
+        strict=True)])
+
+
+FILES = {"log.txt": LOG, "uniform.txt": UNIFORM, "policy.txt": POLICY,
+         "reward.txt": REWARD, "ilog.txt": _historical_log()}
+BASE = ["online", "counterfactual", "log.txt", "--run", "a.run", "--logging",
+        "uniform.txt"]
+PBM = ["online", "counterfactual", "log.txt", "--run", "a.run", "--estimator", "pbm-ips"]
+HIST = ["online", "historical", "ilog.txt", "--source", "a.run", "b.run", "--target",
+        "b.run", "c.run"]
+
+
+def files(**more: str) -> dict:
+    return {**FILES, **{k.replace("_", "."): v for k, v in more.items()}}
+
+
+def _line2(text: str, new: str) -> str:
+    lines = text.splitlines()
+    lines[1] = new
+    return _text(lines)
+
+
+CASES = [
+    ok("ips", BASE, output_contains("ips", "estimate", "se"), files=FILES),
+    # by hand: of the four clicks per topic, two (session 0: ranks 1 and 3) fall where
+    # run a puts the document shown, each weighted 1/(1/3): 2 × 6 / 12 sessions = 1
+    ok("ips-by-hand", [*BASE, "--format", "csv"], output_contains("ips,1.0,"),
+       files=FILES),
+    ok("snips", [*BASE, "--estimator", "snips"], output_contains("snips"), files=FILES),
+    ok("dr", [*BASE, "--estimator", "dr"], output_contains("dr"), files=FILES),
+    ok("dr-reward-table", [*BASE, "--estimator", "dr", "--reward", "reward.txt",
+                           "--propensities", "1,0.5,0.25"], files=FILES),
+    ok("pbm-ips", PBM, output_contains("pbm-ips"), files=FILES),
+    ok("pbm-ips-given", [*PBM, "--propensities", "1,0.5,0.25", "--clip", "0.3"],
+       files=FILES),
+    ok("policy-file", ["online", "counterfactual", "log.txt", "--policy", "policy.txt",
+                       "--logging", "uniform.txt"], files=FILES),
+    ok("logging-empirical", [*BASE[:5], "--logging", "empirical"], files=FILES),
+    ok("bootstrap", [*BASE, "--bootstrap", "100", "--seed", "1", "--format", "csv"],
+       output_contains("bootstrap_low"), files=FILES),
+    ok("json", [*BASE, "--format", "json"], output_contains('"estimate"'), files=FILES),
+    ok("output", [*BASE, "-o", "out.txt"], files=FILES, allowed_new=("out.txt",)),
+    ok("historical", HIST, output_contains("pi-ma-is-normalised"), files=FILES),
+    ok("historical-plain", [*HIST, "--plain", "--source-tau", "3", "--tau", "2"],
+       output_contains("pi-ma-is"), files=FILES),
+    # ---- inputs
+    err("missing-log", [*BASE[:2], "nope.txt", *BASE[3:]], "nope.txt", files=FILES),
+    err("empty-log", BASE, "log.txt", "empty", files=files(log_txt="")),
+    err("log-bad-click", BASE, any_of("log.txt, line 2", "log.txt:2"), "0 or 1",
+        files=files(log_txt=_line2(LOG, " ".join([*LOG.splitlines()[1].split()[:4], "2"])))),
+    err("no-target", [*BASE[:3], *BASE[5:]], any_of("--run", "--policy")),
+    err("run-and-policy", [*BASE, "--policy", "policy.txt"], "--policy", files=FILES),
+    err("missing-run", [*BASE[:4], "nope.run", *BASE[5:]], "nope.run", files=FILES),
+    err("run-ranks-no-query", BASE, "none of the log's queries",
+        files=files(log_txt=_text([" ".join([f.split()[0], "99", *f.split()[2:]])
+                                   for f in LOG.splitlines()]))),
+    err("logging-bad-probability", BASE, any_of("uniform.txt, line 2", "uniform.txt:2"),
+        "[0, 1]", files=files(uniform_txt=_line2(UNIFORM, "1 d2 2 1.5"))),
+    err("logging-bad-rank", BASE, any_of("uniform.txt, line 2", "uniform.txt:2"), "rank",
+        files=files(uniform_txt=_line2(UNIFORM, "1 d2 two 0.5"))),
+    err("logging-short-line", BASE, any_of("uniform.txt, line 2", "uniform.txt:2"),
+        files=files(uniform_txt=_line2(UNIFORM, "1 d2 2"))),
+    err("logging-zero-where-shown", BASE, "probability 0",
+        files=files(uniform_txt=UNIFORM.replace(f" 1 {1 / 3:.17g}", " 1 0"))),
+    err("policy-sums-over-one", ["online", "counterfactual", "log.txt", "--policy",
+                                 "policy.txt", "--logging", "uniform.txt"], "sum to",
+        files=files(policy_txt=POLICY + POLICY.splitlines()[0].replace(" 1 1", " 1 0.5")
+                    .replace(POLICY.split()[1], "dzz") + "\n")),
+    err("reward-bad-value", [*BASE, "--estimator", "dr", "--reward", "reward.txt"],
+        any_of("reward.txt, line 2", "reward.txt:2"), "[0, 1]",
+        files=files(reward_txt=_line2(REWARD, "1 d2 7"))),
+    err("reward-missing-pair", [*BASE, "--estimator", "dr", "--reward", "reward.txt"],
+        "no value", files=files(reward_txt=_text(REWARD.splitlines()[1:]))),
+    err("propensities-too-few", [*PBM, "--propensities", "1,0.5"], "rank", files=FILES),
+    err("propensities-zero", [*PBM, "--propensities", "1,0,0.2"], "(0, 1]", files=FILES),
+    err("propensities-missing-file", [*PBM, "--propensities", "nope.json"], "nope.json",
+        files=FILES),
+    # ---- options
+    err("ips-without-logging", BASE[:5], opt("--logging"), files=FILES),
+    err("estimator-unknown", [*BASE, "--estimator", "magic"], "magic", files=FILES),
+    err("logging-with-pbm-ips", [*PBM, "--logging", "uniform.txt"], opt("--logging"),
+        files=FILES),
+    err("reward-with-ips", [*BASE, "--reward", "reward.txt"], opt("--reward"), files=FILES),
+    err("propensities-with-snips", [*BASE, "--estimator", "snips", "--propensities", "1"],
+        opt("--propensities"), files=FILES),
+    err("clip-zero", [*BASE, "--clip", "0"], opt("--clip"), files=FILES),
+    err("clip-above-one", [*BASE, "--clip", "1.5"], opt("--clip"), files=FILES),
+    err("clip-nan", [*BASE, "--clip", "nan"], opt("--clip"), files=FILES),
+    err("bootstrap-negative", [*BASE, "--bootstrap", "-1"], opt("--bootstrap"),
+        files=FILES),
+    err("alpha-zero", [*BASE, "--alpha", "0"], opt("--alpha"), files=FILES),
+    err("seed-text", [*BASE, "--seed", "x"], opt("--seed"), files=FILES),
+    err("format-unknown", [*BASE, "--format", "xml"], "xml", files=FILES),
+    err("output-is-log", [*BASE, "-o", "log.txt", "--force"], "log.txt", files=FILES),
+    # ---- historical
+    err("historical-no-target", HIST[:6], opt("--target"), files=FILES),
+    err("historical-one-target", HIST[:-1], opt("--target"), files=FILES),
+    err("historical-tau-zero", [*HIST, "--tau", "0"], opt("--tau"), files=FILES),
+    err("historical-source-tau-nan", [*HIST, "--source-tau", "nan"], opt("--source-tau"),
+        files=FILES),
+    err("historical-wrong-source", [*HIST[:4], "c.run", "b.run", *HIST[6:]], "ilog.txt",
+        files=FILES),
+    err("historical-missing-log", [*HIST[:2], "nope.txt", *HIST[3:]], "nope.txt",
+        files=FILES),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_online_counterfactual(case, ws, run_cli):
+    run_case(case, ws, run_cli)
