@@ -246,6 +246,8 @@ def instances(tmp_path_factory):
                                                      repetitions=3, seed=1)],
             "InterleavingResult": [online.score_log(log, rng=1)],
             "Interleavings": [online.logged_interleavings(log)],
+            "CounterfactualResult": [online.counterfactual(
+                click_log, {"q": ["b", "a"]}, estimator="pbm-ips")],
         }
     return made
 

@@ -221,6 +221,8 @@ def _changes(values: pa.ChunkedArray) -> pa.ChunkedArray:
 
 def _block_bounds(change: pa.ChunkedArray) -> np.ndarray:
     """:attr:`TopicBlocks.bounds` of a column whose neighbours differ where ``change``."""
+    if len(change) == 0:  # one row, one block (pyarrow 14-17 crash on an empty column here)
+        return np.array([0, 1], dtype=np.int64)
     at = pc.indices_nonzero(change)
     bounds = np.empty(len(at) + 2, dtype=np.int64)
     bounds[0], bounds[-1] = 0, len(change) + 1
