@@ -110,8 +110,8 @@ def _grouped(topics: list[str], counts: np.ndarray, docs: list, values: list | n
 _EXACT_DOUBLE = 2.0**53
 
 
-def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray, np.ndarray,
-                                                 TopicBlocks | None, bool]:
+def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray,
+                                                 list | np.ndarray, TopicBlocks | None, bool]:
     """The rows of a ranx ``Qrels`` or ``Run`` as :func:`_flatten` gives a dict's.
 
     ranx holds ``{q_id: {doc_id: value}}`` in numba typed dicts (``.qrels`` / ``.run``), whose

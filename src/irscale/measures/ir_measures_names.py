@@ -34,6 +34,7 @@ their module, ``NAME`` and ``params``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..errors import MeasureError
@@ -77,15 +78,12 @@ def is_ir_measure(obj: object) -> bool:
 def irscale_name(measure: Any) -> str:
     """The irscale name of ir_measures' ``measure`` (module documentation).
 
-    >>> class Measure:  # what ir_measures' objects hold
-    ...     __module__ = "ir_measures.measures.base"
-    ...     def __init__(self, name, **params):
-    ...         self.NAME, self.params = name, params
-    >>> irscale_name(Measure("nDCG", dcg="exp-log2", cutoff=10))
+    >>> import ir_measures
+    >>> irscale_name(ir_measures.nDCG(dcg="exp-log2") @ 10)
     'nDCG(gain=exp,discount=log2)@10'
-    >>> irscale_name(Measure("P", rel=2, cutoff=5)), irscale_name(Measure("AP"))
+    >>> irscale_name(ir_measures.P(rel=2) @ 5), irscale_name(ir_measures.MAP)
     ('P(rel=2)@5', 'AP')
-    >>> irscale_name(Measure("ERR", cutoff=10))
+    >>> irscale_name(ir_measures.ERR @ 10)
     Traceback (most recent call last):
         ...
     irscale.errors.MeasureError: ir_measures' ERR@10 has no exact counterpart in irscale ...
@@ -124,4 +122,43 @@ _SPELL: Mapping[str, Callable[[Any], str]] = {
 }
 
 
-__all__ = ["SAME_AS", "irscale_name", "is_ir_measure"]
+def ir_measure_of(label: str) -> Any:
+    """ir_measures' measure object for an evaluation's measure ``label``, or ``label``
+    itself where ir_measures has no measure that is irscale's, value for value.
+
+    ir_measures reads the label (``ir_measures.parse_measure``: ``AP@10``,
+    ``nDCG(dcg='exp-log2')@10``; ``parse_trec_measure`` for one trec_eval name: ``map``,
+    ``P_10``); the object is the answer when :func:`irscale_name` maps it back to the
+    measure irscale computed for the label (a label irscale does not read itself was
+    written by ir_measures, from such an object). Needs ir_measures installed."""
+    import ir_measures
+
+    from .names import parse_measures
+
+    try:
+        measure = ir_measures.parse_measure(label)
+    except (NameError, ValueError, SyntaxError, TypeError):
+        try:
+            found = ir_measures.parse_trec_measure(label)
+        except (NameError, ValueError, SyntaxError, TypeError):
+            return label
+        if len(found) != 1:
+            return label
+        measure = found[0]
+    try:
+        same = _requests(parse_measures([irscale_name(measure)]))
+    except MeasureError:
+        return label
+    try:
+        own = _requests(parse_measures([label]))
+    except MeasureError:
+        return measure
+    return measure if own == same else label
+
+
+def _requests(requests: list[Any]) -> list[Any]:
+    """Requests without their labels (what is computed)."""
+    return [replace(request, requested="") for request in requests]
+
+
+__all__ = ["SAME_AS", "ir_measure_of", "irscale_name", "is_ir_measure"]

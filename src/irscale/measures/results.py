@@ -46,6 +46,10 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
 
     from ..core.scorematrix import ScoreMatrix
 
+#: The tables :meth:`Evaluation.to_frame` gives.
+FrameShape = Literal["summary", "pyterrier"]
+FRAME_SHAPES: tuple[str, ...] = ("summary", "pyterrier")
+
 #: How an evaluation summarises a run (module documentation).
 AveragingRule = Literal["trec_eval", "ndeval", "mean"]
 
@@ -183,6 +187,62 @@ class Evaluation(RunSummaries):
             "value": np.concatenate([self.values[label][keep] for label in labels]
                                     ).astype(np.float64, copy=False),
         })
+
+    def to_frame(self, shape: FrameShape = "summary") -> pd.DataFrame:
+        """The evaluation as a table: ``"summary"``, the result protocol's frame
+        (:meth:`aggregates`: ``run, measure, value``); ``"pyterrier"``, the per-topic frame
+        of PyTerrier's ``Experiment(perquery=True)``: columns ``name, qid, measure, value``
+        (:meth:`per_topic`'s rows, the run named ``name`` and the topic ``qid``).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"bm25": {"q1": {"d1": 1.0}}}, ["P@1"])
+        >>> ev.to_frame("pyterrier")
+           name qid measure  value
+        0  bm25  q1     P@1    1.0
+        """
+        if shape == "summary":
+            return self.aggregates()
+        if shape != "pyterrier":
+            raise ParameterError(f"shape must be one of {', '.join(FRAME_SHAPES)}, got "
+                                 f"{shape!r}")
+        return self.per_topic().rename(columns={"run": "name", "topic": "qid"})
+
+    def to_ir_measures(self, run: str | None = None) -> list[Any]:
+        """The per-topic values as ir_measures' records: ``ir_measures.Metric(query_id,
+        measure, value)`` of one run (``run``: its name; needed when the evaluation has
+        several), in :meth:`per_topic`'s order. ``measure`` is ir_measures' measure object
+        where ir_measures has the measure irscale computed, value for value
+        (:func:`~irscale.measures.ir_measures_names.ir_measure_of`: ``AP@10``, ``map`` →
+        ``AP``), else the label. Needs ir_measures (``pip install ir-measures``).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"q1": {"d2": 2.0, "d1": 1.0}},
+        ...                       ["map", "P@1"])
+        >>> for metric in ev.to_ir_measures():
+        ...     print(metric)
+        Metric(query_id='q1', measure=AP, value=0.5)
+        Metric(query_id='q1', measure=P@1, value=0.0)
+        """
+        try:
+            import ir_measures
+        except ImportError:
+            raise ParameterError("to_ir_measures needs ir_measures (pip install "
+                                 "ir-measures)") from None
+        from .ir_measures_names import ir_measure_of
+
+        if run is None and len(self.runs) != 1:
+            raise ParameterError(f"the evaluation has {len(self.runs)} runs: name one "
+                                 f"(run=, one of {', '.join(self.runs)})")
+        frame = self.per_topic()
+        if run is not None:
+            if run not in self.runs:
+                raise ParameterError(f"run {run!r} not evaluated (runs: "
+                                     f"{', '.join(self.runs)})")
+            frame = frame[frame["run"] == run]
+        measures = {label: ir_measure_of(label) for label in self.measures}
+        return [ir_measures.Metric(str(topic), measures[label], float(value))
+                for topic, label, value in zip(frame["topic"], frame["measure"],
+                                               frame["value"], strict=True)]
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order (module documentation)."""
