@@ -34,7 +34,6 @@ their module, ``NAME`` and ``params``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from ..errors import MeasureError
@@ -122,43 +121,4 @@ _SPELL: Mapping[str, Callable[[Any], str]] = {
 }
 
 
-def ir_measure_of(label: str) -> Any:
-    """ir_measures' measure object for an evaluation's measure ``label``, or ``label``
-    itself where ir_measures has no measure that is irscale's, value for value.
-
-    ir_measures reads the label (``ir_measures.parse_measure``: ``AP@10``,
-    ``nDCG(dcg='exp-log2')@10``; ``parse_trec_measure`` for one trec_eval name: ``map``,
-    ``P_10``); the object is the answer when :func:`irscale_name` maps it back to the
-    measure irscale computed for the label (a label irscale does not read itself was
-    written by ir_measures, from such an object). Needs ir_measures installed."""
-    import ir_measures
-
-    from .names import parse_measures
-
-    try:
-        measure = ir_measures.parse_measure(label)
-    except (NameError, ValueError, SyntaxError, TypeError):
-        try:
-            found = ir_measures.parse_trec_measure(label)
-        except (NameError, ValueError, SyntaxError, TypeError):
-            return label
-        if len(found) != 1:
-            return label
-        measure = found[0]
-    try:
-        same = _requests(parse_measures([irscale_name(measure)]))
-    except MeasureError:
-        return label
-    try:
-        own = _requests(parse_measures([label]))
-    except MeasureError:
-        return measure
-    return measure if own == same else label
-
-
-def _requests(requests: list[Any]) -> list[Any]:
-    """Requests without their labels (what is computed)."""
-    return [replace(request, requested="") for request in requests]
-
-
-__all__ = ["SAME_AS", "ir_measure_of", "irscale_name", "is_ir_measure"]
+__all__ = ["SAME_AS", "irscale_name", "is_ir_measure"]

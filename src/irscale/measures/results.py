@@ -29,7 +29,7 @@ In every rule a mean over values one of which is NaN is that NaN, sign included 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
@@ -212,7 +212,7 @@ class Evaluation(RunSummaries):
         measure, value)`` of one run (``run``: its name; needed when the evaluation has
         several), in :meth:`per_topic`'s order. ``measure`` is ir_measures' measure object
         where ir_measures has the measure irscale computed, value for value
-        (:func:`~irscale.measures.ir_measures_names.ir_measure_of`: ``AP@10``, ``map`` →
+        (:func:`ir_measure_of`: ``AP@10``, ``map`` →
         ``AP``), else the label. Needs ir_measures (``pip install ir-measures``).
 
         >>> import irscale
@@ -228,8 +228,6 @@ class Evaluation(RunSummaries):
         except ImportError:
             raise ParameterError("to_ir_measures needs ir_measures (pip install "
                                  "ir-measures)") from None
-        from .ir_measures_names import ir_measure_of
-
         if run is None and len(self.runs) != 1:
             raise ParameterError(f"the evaluation has {len(self.runs)} runs: name one "
                                  f"(run=, one of {', '.join(self.runs)})")
@@ -418,6 +416,47 @@ def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,
         "topics out of the qrels")
 
 
+def ir_measure_of(label: str) -> Any:
+    """ir_measures' measure object for an evaluation's measure ``label``, or ``label``
+    itself where ir_measures has no measure that is irscale's, value for value.
+
+    ir_measures reads the label (``ir_measures.parse_measure``: ``AP@10``,
+    ``nDCG(dcg='exp-log2')@10``; ``parse_trec_measure`` for one trec_eval name: ``map``,
+    ``P_10``); the object is the answer when
+    :func:`~irscale.measures.ir_measures_names.irscale_name` maps it back to the measure
+    irscale computed for the label (a label irscale does not read itself was written by
+    ir_measures, from such an object). Needs ir_measures installed."""
+    import ir_measures
+
+    from .ir_measures_names import irscale_name
+    from .names import parse_measures
+
+    try:
+        measure = ir_measures.parse_measure(label)
+    except (NameError, ValueError, SyntaxError, TypeError):
+        try:
+            found = ir_measures.parse_trec_measure(label)
+        except (NameError, ValueError, SyntaxError, TypeError):
+            return label
+        if len(found) != 1:
+            return label
+        measure = found[0]
+    try:
+        same = _requests(parse_measures([irscale_name(measure)]))
+    except MeasureError:
+        return label
+    try:
+        own = _requests(parse_measures([label]))
+    except MeasureError:
+        return measure
+    return measure if own == same else label
+
+
+def _requests(requests: list[Any]) -> list[Any]:
+    """Requests without their labels (what is computed)."""
+    return [replace(request, requested="") for request in requests]
+
+
 #: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
 PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
 
@@ -427,4 +466,5 @@ def _per_topic_hint(labels: Sequence[str]) -> str:
     return f" ({', '.join(hints)})" if hints else ""
 
 
-__all__ = ["Averaging", "AveragingRule", "Evaluation", "RunSummaries"]
+__all__ = ["FRAME_SHAPES", "Averaging", "AveragingRule", "Evaluation", "FrameShape",
+           "RunSummaries", "ir_measure_of"]
