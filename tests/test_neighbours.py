@@ -253,3 +253,10 @@ def test_empty_ranx_objects_are_refused(ranx_objects):
         irscale.read_run(ranx.Run())
     with pytest.raises(EmptyInputError, match="empty ranx Qrels"):
         irscale.read_qrels(ranx.Qrels())
+
+
+def test_the_pages_examples():
+    """docs/evaluation.md's example of the exports prints what the page shows."""
+    from .docs_examples import check_python_examples
+
+    check_python_examples("evaluation.md", "Output")
