@@ -105,9 +105,10 @@ def read_qrels(source: Any, *, duplicates: DuplicatePolicy = "error") -> Qrels:
         for pooled documents that were not judged (``2.0`` is 2, as trec_eval reads it;
         ``1.5`` and ``1e1`` are refused). ``"irds:DATASET_ID"`` or an ir_datasets dataset
         object reads a dataset's qrels (:mod:`irscale.io.irds`; ``pip install
-        'irscale[irds]'``). A DataFrame (``query_id, doc_id, relevance`` or ``qid, docno,
-        rel``), a dict ``{topic: {docno: relevance}}``, namedtuples (``TrecQrel``, ir_measures'
-        ``Qrel``) or a ranx ``Qrels`` are read as :mod:`irscale.io.memory` says.
+        'irscale[irds]'``). A DataFrame (``query_id, doc_id, relevance``, ``qid, docno,
+        rel``, PyTerrier's ``qid, docno, label``, ranx's ``q_id, doc_id, score``), a dict
+        ``{topic: {docno: relevance}}``, namedtuples (``TrecQrel``, ir_measures' ``Qrel``)
+        or a ranx ``Qrels`` are read as :mod:`irscale.io.memory` says.
     duplicates : {"error", "first", "last", "max"}, default "error"
         What to do with a (topic, docno) pair judged twice: raise, or keep the first, the
         last or the highest judgment.
@@ -220,7 +221,8 @@ def read_run(source: Any, *, name: str | None = None, duplicates: DuplicatePolic
         ignored, as is the rank column unless ``keep_rank``; scores must be finite
         numbers. ``"irds:DATASET_ID"`` reads the scored documents of an ir_datasets dataset
         (:mod:`irscale.io.irds`), named after the dataset. A DataFrame (``query_id,
-        doc_id, score``; ``rank`` optional), a dict ``{topic: {docno: score}}``,
+        doc_id, score``, PyTerrier's ``qid, docno, score``, ranx's ``q_id, doc_id,
+        score``; ``rank`` optional), a dict ``{topic: {docno: score}}``,
         namedtuples (``ScoredDoc``) or a ranx ``Run`` are read as :mod:`irscale.io.memory`
         says. Several runs (a list, a folder, a glob pattern): :func:`read_runs`.
     name : str, optional
