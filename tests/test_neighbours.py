@@ -247,6 +247,14 @@ def test_ranx_evaluate_gives_the_same_means(ranx_objects):
         assert math.isclose(theirs[name], ours[label], rel_tol=0, abs_tol=1e-12), name
 
 
+def test_reading_leaves_ranx_objects_as_they_were(ranx_objects):
+    ranx, _, run, _, _ = ranx_objects
+    given = ranx.Run(_dicts(run), name="sys")
+    before = {topic: dict(docs) for topic, docs in given.to_dict().items()}
+    irscale.read_run(given)
+    assert {topic: dict(docs) for topic, docs in given.to_dict().items()} == before
+
+
 def test_empty_ranx_objects_are_refused(ranx_objects):
     ranx = ranx_objects[0]
     with pytest.raises(EmptyInputError, match="empty ranx Run"):

@@ -106,10 +106,6 @@ def _grouped(topics: list[str], counts: np.ndarray, docs: list, values: list | n
             blocks is not None and all_str)
 
 
-#: Below 2⁵³ in magnitude an integer is exactly a double (ranx's columns of labels).
-_EXACT_DOUBLE = 2.0**53
-
-
 def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray,
                                                  list | np.ndarray, TopicBlocks | None, bool]:
     """The rows of a ranx ``Qrels`` or ``Run`` as :func:`_flatten` gives a dict's.
@@ -119,20 +115,19 @@ def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray
     ``to_typed_list()`` gives every topic's values at once, a float64 column beside the
     hashed doc ids, in the typed dict's order (it sorts an unsorted object first, as every
     ranx evaluation does): those columns are the values, the ids are read by topic
-    (``list(keys)``). A label beyond ±2⁵³, which a double cannot hold exactly, is read
-    from the dict itself (as is every value of an object without ``to_typed_list``)."""
+    (``list(keys)``); the labels are doubles there, as a dict's are read
+    (:func:`_flatten`). An object without ``to_typed_list`` is read from its mapping."""
     columns = obj.to_typed_list() if callable(getattr(obj, "to_typed_list", None)) else None
     held = getattr(obj, kind)  # read after to_typed_list: it may replace it, sorted
     topics = list(held.keys())
     entries = [held[topic] for topic in topics]
     counts = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
     if not counts.sum():
-        raise EmptyInputError(f"empty ranx {kind.capitalize()}", source=f"<ranx {kind}>")
+        raise EmptyInputError(f"empty ranx {kind.capitalize()}",
+                              source=f"<ranx {kind.capitalize()}>")
     docs = list(chain.from_iterable(entry.keys() for entry in entries))
     if columns is not None:
         values = np.concatenate([np.asarray(pairs)[:, 1] for pairs in columns])
-        if kind == "qrels" and np.any(np.abs(values) >= _EXACT_DOUBLE):
-            values = np.array(list(chain.from_iterable(e.values() for e in entries)), np.int64)
     else:
         values = np.array(list(chain.from_iterable(e.values() for e in entries)))
     return _grouped([str(topic) for topic in topics], counts, docs, values,
