@@ -24,7 +24,7 @@ import pytest
 import irscale
 from irscale.errors import FileAccessError, InputError
 from irscale.evaluation_many import evaluate_many
-from irscale.io.sources import call_inputs, input_files, ranx_dict
+from irscale.io.sources import call_inputs, input_files
 
 from .docs_examples import check_python_examples
 from .irds_mock import register
@@ -109,6 +109,9 @@ QRELS_SPECS: dict[str, Callable[[Path], Any]] = {
     "text-file": lambda d: open(d / "qrels", encoding="utf-8"),
     "frame": lambda d: pd.DataFrame(QRELS_ROWS, columns=["query_id", "doc_id", "relevance"]),
     "frame-trec-names": lambda d: pd.DataFrame(QRELS_ROWS, columns=["qid", "docno", "rel"]),
+    "frame-pyterrier": lambda d: pd.DataFrame(QRELS_ROWS, columns=["qid", "docno", "label"]),
+    "frame-ranx": lambda d: pd.DataFrame(QRELS_ROWS, columns=["q_id", "doc_id", "score"]),
+    "frame-ranx-rel": lambda d: pd.DataFrame(QRELS_ROWS, columns=["q_id", "doc_id", "rel"]),
     "dict": lambda d: _dict(QRELS_ROWS),
     "records": lambda d: [TrecQrel(t, doc, rel, "0") for t, doc, rel in QRELS_ROWS],
     "records-iterator": lambda d: iter([TrecQrel(t, doc, rel, "0") for t, doc, rel in
@@ -135,6 +138,10 @@ RUN_SPECS: dict[str, Callable[[Path], Any]] = {
     "binary-stream": lambda d: io.BytesIO(RUN),
     "text-stream": lambda d: io.StringIO(RUN.decode()),
     "frame": lambda d: pd.DataFrame(RUN_ROWS, columns=["query_id", "doc_id", "score"]),
+    "frame-pyterrier": lambda d: pd.DataFrame(
+        [(t, doc, score, rank) for rank, (t, doc, score) in enumerate(RUN_ROWS)],
+        columns=["qid", "docno", "score", "rank"]),
+    "frame-ranx": lambda d: pd.DataFrame(RUN_ROWS, columns=["q_id", "doc_id", "score"]),
     "dict": lambda d: _dict(RUN_ROWS),
     "records": lambda d: [ScoredDoc(*row) for row in RUN_ROWS],
     "ir_measures": lambda d: [pytest.importorskip("ir_measures").ScoredDoc(*row)
@@ -320,11 +327,12 @@ def test_read_run_refuses_several_runs(place):
             irscale.read_run(several)
 
 
-def test_ranx_objects_are_known_by_their_dicts():
-    """ranx's Qrels and Run (not a dependency) are read through the dicts they hold."""
-    assert ranx_dict(Qrels({"1": {"d": 1}}), "qrels") == {"1": {"d": 1}}
-    assert ranx_dict(Run({"1": {"d": 1.0}}), "run") == {"1": {"d": 1.0}}
-    assert ranx_dict({"qrels": {}}, "qrels") is None and ranx_dict(Run({}), "qrels") is None
+def test_ranx_objects_are_known_by_their_mappings():
+    """ranx's Qrels and Run (not a dependency) are known by their class name and the
+    mapping they hold; an object without ranx's compiled columns is read from it."""
+    assert irscale.read_qrels(Qrels({"1": {"d": 1}})).rel.tolist() == [1]
+    with pytest.raises(InputError, match="expected qrels"):
+        irscale.read_qrels(Run({"1": {"d": 1.0}}))
     assert irscale.read_run(Run(_dict(RUN_ROWS), name="bm25")).name == "bm25"
     assert irscale.read_run(Run(_dict(RUN_ROWS))).name == "run"
 

@@ -121,22 +121,26 @@ def evaluate(
         gzip; ``"irds:DATASET_ID"``: an ir_datasets dataset's, :mod:`irscale.io.irds`), a
         DataFrame, a dict of dicts ``{topic: {docno: degree}}``, a list or iterator of
         namedtuples with ``query_id``, ``doc_id``, ``relevance`` fields (ir_datasets'
-        ``TrecQrel``) or an ir_datasets dataset object. Diversity
+        ``TrecQrel``), an ir_datasets dataset object or a ranx ``Qrels``
+        (docs/inputs.md: PyTerrier's and ranx's frames too). Diversity
         qrels (:func:`irscale.read_diversity_qrels`, or a path with diversity measures
         such as ``ndeval`` or ``alpha-nDCG@20``) give an evaluation of diversity measures,
         summarised as ndeval summarises them (docs/diversity.md).
     runs : Run, path, DataFrame, dict, a list of those, or a mapping ``{name: run}``
         One or several runs; a dict of dicts ``{topic: {docno: score}}`` is one run, and
         so is a list or iterator of namedtuples with ``query_id``, ``doc_id``, ``score``
-        fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``). A path
+        fields (ir_datasets' ``GenericScoredDoc``, ir_measures' ``ScoredDoc``), and a
+        ranx ``Run`` (named as it is). A path
         names a TREC run file (plain or gzip) or a Parquet one, a folder its run files
         (sorted by name), a glob pattern (``"runs/*.gz"``) the files it matches
         (:func:`irscale.io.sources.run_files`); for thousands of files,
         :func:`irscale.evaluate_many` streams them with bounded memory.
-    measures : str or iterable of str, default "official"
+    measures : str or iterable of str or of ir_measures' measures, default "official"
         Measure names as accepted by :func:`irscale.measures.names.parse_measures`:
         trec_eval's (``map``, ``P.5,10``, ``ndcg_cut_10``, nicknames such as
-        ``all_trec``) or ir_measures' (``AP@100``, ``P(rel=2)@5``, ``nDCG@10``).
+        ``all_trec``) or ir_measures' (``AP@100``, ``P(rel=2)@5``, ``nDCG@10``), or
+        ir_measures' measure objects (``ir_measures.AP@10``: the irscale measure that is
+        the same, :mod:`irscale.measures.ir_measures_names`).
     relevance_level : int, default 1
         trec_eval ``-l``: the lowest degree counted as relevant (an integer ≥ 1).
     max_docs : int, optional

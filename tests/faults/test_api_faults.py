@@ -126,6 +126,11 @@ MATCHES = b"1 sysA n1 3\n"
 LENGTHS = b"1 sysA 10\n"
 
 
+def _ir_measures():
+    """ir_measures (a test dependency), imported by the rows that name its measures."""
+    return pytest.importorskip("ir_measures")
+
+
 def _ev(qrels=None, runs=None, measures="map", **options):
     return irscale.evaluate("qrels.txt" if qrels is None else qrels,
                             "a.run" if runs is None else runs, measures, **options)
@@ -321,6 +326,32 @@ ROWS = [
         runs=_frame_run(doc_id=(2, "d\udcff"))), "not valid text", "row 2"),
     bad("evaluate-run-frame-duplicate", lambda a: _ev(runs=pd.concat(
         [_frame_run(), _frame_run().iloc[:1]], ignore_index=True))),
+    # ============================================ the neighbours' shapes (ranx, PyTerrier)
+    bad("evaluate-qrels-frame-qid-and-q_id", lambda a: _ev(qrels=_frame_qrels().assign(
+        q_id=lambda f: f["query_id"]).drop(columns=["query_id"]).assign(
+        qid=lambda f: f["q_id"])), "qid", "q_id"),
+    bad("evaluate-run-frame-qid-and-q_id", lambda a: _ev(runs=_frame_run().rename(
+        columns={"query_id": "qid"}).assign(q_id=lambda f: f["qid"])), "qid", "q_id"),
+    bad("evaluate-run-frame-two-score-columns", lambda a: _ev(
+        runs=_frame_run().assign(sim=1.0)), "score", "sim"),
+    bad("evaluate-qrels-pyterrier-label-float", lambda a: _ev(qrels=_frame_qrels().rename(
+        columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"}).assign(
+        label=lambda f: f["label"] + 0.5)), "not an integer"),
+    bad("evaluate-qrels-ranx-frame-score-float", lambda a: _ev(qrels=_frame_qrels().rename(
+        columns={"query_id": "q_id", "relevance": "score"}).assign(
+        score=lambda f: f["score"] + 0.5)), "not an integer"),
+    bad("evaluate-qrels-ranx-frame-rel-and-score", lambda a: _ev(qrels=_frame_qrels().rename(
+        columns={"query_id": "q_id", "relevance": "rel"}).assign(score=1)), "rel", "score"),
+    bad("evaluate-ir_measures-err", lambda a: _ev(
+        measures=[_ir_measures().ERR @ 10]), "ERR@10", "no exact counterpart"),
+    bad("evaluate-ir_measures-gains", lambda a: _ev(
+        measures=[_ir_measures().nDCG(gains={0: 0, 1: 1, 2: 3}) @ 10]), "gains"),
+    bad("evaluate-ir_measures-setf-beta", lambda a: _ev(
+        measures=[_ir_measures().SetF(beta=2.0)]), "beta=2.0"),
+    bad("to_frame-shape", lambda a: _ev().to_frame("bogus"), "bogus", "pyterrier"),
+    bad("to_ir_measures-two-runs", lambda a: _ev(runs=["a.run", "b.run"]).to_ir_measures(),
+        "2 runs", "run="),
+    bad("to_ir_measures-unknown-run", lambda a: _ev().to_ir_measures(run="nope"), "nope"),
     # ================================================================ ScoreMatrix
     bad("read_csv-missing", lambda a: ScoreMatrix.read_csv("missing.csv"), "missing.csv",
         kind=FILE),

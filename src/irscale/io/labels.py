@@ -80,9 +80,9 @@ def _from_mapping(data: Mapping[Any, Any]) -> LabelTable:
 
 def _from_frame(frame: Any) -> LabelTable:
     source = "<labels DataFrame>"
-    t = _column(frame, _TOPIC, "topic", source)
-    d = _column(frame, _DOC, "document", source)
-    v = _column(frame, ("value", "label", "relevance", "rel", "score"), "value", source)
+    t = _column(frame.columns, _TOPIC, "topic", source)
+    d = _column(frame.columns, _DOC, "document", source)
+    v = _column(frame.columns, ("value", "label", "relevance", "rel", "score"), "value", source)
     topics, docs = frame[t].astype(str).tolist(), frame[d].astype(str).tolist()
     values = frame[v].tolist()
     return _checked(pa.chunked_array([pa.array(topics, pa.string())]),

@@ -1,8 +1,12 @@
 """In-memory inputs: pandas DataFrames and pytrec_eval-style dicts of dicts.
 
 Column names follow ir_measures (``query_id, doc_id, relevance, score``); trec_eval-style
-names (``qid``/``topic``, ``docno``, ``rel``) are accepted too. Dicts map a topic id to a
-mapping ``{docno: relevance}`` (qrels) or ``{docno: score}`` (run), as pytrec_eval takes them.
+and PyTerrier names (``qid``/``topic``, ``docno``, ``rel``/``label``) and ranx's
+(``q_id, doc_id, score``, the label of a qrels frame in its ``score`` column, as
+``ranx.Qrels.to_dataframe()`` writes it) are accepted too. Each role takes one column: a
+frame with two names of one role (``qid`` and ``q_id``) is refused, naming them.
+Dicts map a topic id to a mapping ``{docno: relevance}`` (qrels) or ``{docno: score}``
+(run), as pytrec_eval takes them.
 Lists (or any iterable) of namedtuples with those fields — ir_datasets' ``TrecQrel``,
 ``GenericQrel``, ``ScoredDoc``, ``GenericScoredDoc``, as ir_measures and ranx take them —
 are read column by column (:func:`qrels_from_records`, :func:`run_from_records`).
@@ -25,18 +29,26 @@ from ..core._columnar.duplicates import DuplicatePolicy, resolve_duplicates
 from ..core.inputs import Qrels, Run, assemble_run
 from ..errors import EmptyInputError, InputError, InputFormatError
 
-_TOPIC = ("query_id", "qid", "topic", "topic_id")
+_TOPIC = ("query_id", "qid", "q_id", "topic", "topic_id")
 _DOC = ("doc_id", "docno", "doc", "document")
 _REL = ("relevance", "rel", "label", "judgment")
 _SCORE = ("score", "sim")
+#: The label column of ranx's qrels frames (``Qrels.to_dataframe()``, ``Qrels.from_df``).
+_RANX_LABEL = ("score",)
 
 
-def _column(frame, names: Sequence[str], what: str, source: str) -> str:
-    for name in names:
-        if name in frame.columns:
-            return name
+def _column(columns: Sequence[str], names: Sequence[str], what: str, source: str) -> str:
+    """The one of ``columns`` (a frame's or a table's) named as a ``what`` column may be
+    (``names``); :class:`InputError` when none is, or when several are (which one holds the
+    data would be a guess)."""
+    found = [name for name in names if name in columns]
+    if len(found) > 1:
+        raise InputError(f"{len(found)} {what} columns: {', '.join(found)} (keep one)",
+                         source=source)
+    if found:
+        return found[0]
     raise InputError(
-        f"no {what} column: expected one of {', '.join(names)}, got {list(frame.columns)}",
+        f"no {what} column: expected one of {', '.join(names)}, got {list(columns)}",
         source=source,
     )
 
@@ -71,10 +83,19 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
                              dtype=np.float64, count=len(docs))
     except (TypeError, ValueError):
         values = list(chain.from_iterable(entry.values() for entry in entries))
-    docno, all_str = _identifiers(docs, f"{what} dict")
+    return _grouped(topics, counts, docs, values, f"{what} dict")
+
+
+def _grouped(topics: list[str], counts: np.ndarray, docs: list, values: list | np.ndarray,
+             what: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray, list | np.ndarray,
+                                 TopicBlocks | None, bool]:
+    """The columns of rows grouped by topic (``counts[k]`` rows of ``topics[k]``, the
+    documents ``docs`` and ``values`` in row order), the topics' blocks and whether the
+    pairs are known to be distinct, as :func:`_flatten` says."""
+    docno, all_str = _identifiers(docs, what)
     if docno.null_count:
-        raise InputError(f"{what} dict: a topic or document id is None")
-    heads = _identifiers(topics, f"{what} dict")[0]
+        raise InputError(f"{what}: a topic or document id is None")
+    heads = _identifiers(topics, what)[0]
     topic = pc.take(heads, pa.array(np.repeat(np.arange(len(topics), dtype=np.int64), counts)))
     blocks = None
     if len(set(topics)) == len(topics):
@@ -83,6 +104,34 @@ def _flatten(data: Mapping[str, Mapping[str, Any]], what: str
                                       pc.filter(heads, pa.array(filled)))
     return (pa.chunked_array([topic]), pa.chunked_array([docno]), values, blocks,
             blocks is not None and all_str)
+
+
+def _ranx_columns(obj: Any, kind: str) -> tuple[pa.ChunkedArray, pa.ChunkedArray,
+                                                 list | np.ndarray, TopicBlocks | None, bool]:
+    """The rows of a ranx ``Qrels`` or ``Run`` as :func:`_flatten` gives a dict's.
+
+    ranx holds ``{q_id: {doc_id: value}}`` in numba typed dicts (``.qrels`` / ``.run``), whose
+    values cost a boxed Python object each when read from Python. Its own compiled
+    ``to_typed_list()`` gives every topic's values at once, a float64 column beside the
+    hashed doc ids, in the typed dict's order (it sorts an unsorted object first, as every
+    ranx evaluation does): those columns are the values, the ids are read by topic
+    (``list(keys)``); the labels are doubles there, as a dict's are read
+    (:func:`_flatten`). An object without ``to_typed_list`` is read from its mapping."""
+    columns = obj.to_typed_list() if callable(getattr(obj, "to_typed_list", None)) else None
+    held = getattr(obj, kind)  # read after to_typed_list: it may replace it, sorted
+    topics = list(held.keys())
+    entries = [held[topic] for topic in topics]
+    counts = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
+    if not counts.sum():
+        raise EmptyInputError(f"empty ranx {kind.capitalize()}",
+                              source=f"<ranx {kind.capitalize()}>")
+    docs = list(chain.from_iterable(entry.keys() for entry in entries))
+    if columns is not None:
+        values = np.concatenate([np.asarray(pairs)[:, 1] for pairs in columns])
+    else:
+        values = np.array(list(chain.from_iterable(e.values() for e in entries)))
+    return _grouped([str(topic) for topic in topics], counts, docs, values,
+                    f"ranx {kind.capitalize()}")
 
 
 def _identifiers(ids: list, what: str) -> tuple[pa.Array, bool]:
@@ -233,9 +282,11 @@ def qrels_from_frame(frame, *, duplicates: DuplicatePolicy = "error",
     """Qrels from a DataFrame with topic, document and relevance columns."""
     if len(frame) == 0:
         raise EmptyInputError("empty qrels table", source=source)
-    t = _column(frame, _TOPIC, "topic", source)
-    d = _column(frame, _DOC, "document", source)
-    r = _column(frame, _REL, "relevance", source)
+    t = _column(frame.columns, _TOPIC, "topic", source)
+    d = _column(frame.columns, _DOC, "document", source)
+    # ranx's qrels frames (q_id, doc_id, score) hold the label in their score column
+    r = _column(frame.columns, _REL + (_RANX_LABEL if t == "q_id" else ()), "relevance",
+                source)
     return _make_qrels(_frame_identifiers(frame, t, "topic", source),
                        _frame_identifiers(frame, d, "document", source),
                        frame[r].to_numpy(), duplicates, source)
@@ -249,6 +300,12 @@ def qrels_from_dict(data: Mapping[str, Mapping[str, int]], *,
     if not len(values):
         raise EmptyInputError("empty qrels dict", source=source)
     return _make_qrels(topic, docno, values, duplicates, source, blocks, distinct)
+
+
+def qrels_from_ranx(obj: Any, *, duplicates: DuplicatePolicy = "error") -> Qrels:
+    """Qrels from a ranx ``Qrels`` (read column by column as :func:`_ranx_columns` says)."""
+    topic, docno, values, blocks, distinct = _ranx_columns(obj, "qrels")
+    return _make_qrels(topic, docno, values, duplicates, "<ranx Qrels>", blocks, distinct)
 
 
 def _make_qrels(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, duplicates,
@@ -279,9 +336,9 @@ def run_from_frame(frame, *, name: str = "run", duplicates: DuplicatePolicy = "e
     """A run from a DataFrame with topic, document and score columns (``rank`` optional)."""
     if len(frame) == 0:
         raise EmptyInputError("empty run table", source=source)
-    t = _column(frame, _TOPIC, "topic", source)
-    d = _column(frame, _DOC, "document", source)
-    s = _column(frame, _SCORE, "score", source)
+    t = _column(frame.columns, _TOPIC, "topic", source)
+    d = _column(frame.columns, _DOC, "document", source)
+    s = _column(frame.columns, _SCORE, "score", source)
     rank = _rank_column(frame, source) if "rank" in frame.columns else None
     return _make_run(_frame_identifiers(frame, t, "topic", source),
                      _frame_identifiers(frame, d, "document", source),
@@ -314,6 +371,16 @@ def run_from_dict(data: Mapping[str, Mapping[str, float]], *, name: str = "run",
         raise EmptyInputError("empty run dict", source=source)
     return _make_run(topic, docno, values, name, duplicates, source, blocks=blocks,
                      distinct=distinct)
+
+
+def run_from_ranx(obj: Any, *, name: str | None = None,
+                  duplicates: DuplicatePolicy = "error") -> Run:
+    """A run from a ranx ``Run`` (as :func:`qrels_from_ranx`), named ``name``, else as the
+    ``Run`` is named (``.name``), else ``"run"``."""
+    topic, docno, values, blocks, distinct = _ranx_columns(obj, "run")
+    given = name or getattr(obj, "name", None) or "run"
+    return _make_run(topic, docno, values, str(given), duplicates, "<ranx Run>",
+                     blocks=blocks, distinct=distinct)
 
 
 def _make_run(topic: pa.ChunkedArray, docno: pa.ChunkedArray, values, name, duplicates,

@@ -24,20 +24,12 @@ from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
 from ..errors import EmptyInputError, InputError, InputFormatError
 from .files import access_error, check_readable
-from .memory import _DOC, _SCORE, _TOPIC, _make_run
+from .memory import _DOC, _SCORE, _TOPIC, _column, _make_run
 from .naming import file_stem
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core._columnar.duplicates import DuplicatePolicy
     from ..core.inputs import Run
-
-def _find(names: list[str], wanted: tuple[str, ...], what: str, source: str) -> str:
-    for candidate in wanted:
-        if candidate in names:
-            return candidate
-    raise InputError(f"no {what} column: expected one of {', '.join(wanted)}, got {names}",
-                     source=source)
-
 
 def _identifiers(column: pa.ChunkedArray, what: str, source: str) -> pa.ChunkedArray:
     """A column of identifiers as strings; a missing one is an error naming its row."""
@@ -71,9 +63,9 @@ def read_run_parquet(path: str | os.PathLike[str], *, name: str | None = None,
     try:
         schema = pq.read_schema(source)
         names = list(schema.names)
-        topic_name = _find(names, _TOPIC, "topic", source)
-        doc_name = _find(names, _DOC, "document", source)
-        score_name = _find(names, _SCORE, "score", source)
+        topic_name = _column(names, _TOPIC, "topic", source)
+        doc_name = _column(names, _DOC, "document", source)
+        score_name = _column(names, _SCORE, "score", source)
         wanted = [topic_name, doc_name, score_name]
         wanted += [extra for extra in ("rank", "runid") if extra in names and
                    (extra != "rank" or keep_rank)]

@@ -17,7 +17,8 @@ bytes, an open binary or text file             :mod:`irscale.io.trec`
 a DataFrame, a dict of dicts, namedtuples      :mod:`irscale.io.memory`
 an ir_datasets dataset object                  :mod:`irscale.io.irds`, then as namedtuples
                                                (its qrels; its scored documents as a run)
-ranx ``Qrels`` / ``Run``                       their dict of dicts (:func:`ranx_dict`)
+ranx ``Qrels`` / ``Run``                       :mod:`irscale.io.memory`, column by column
+                                               (:func:`~irscale.io.memory.qrels_from_ranx`)
 =============================================  =========================================
 
 Several runs: a list of run specs, a mapping ``{name: run spec}``, a folder or glob pattern,
@@ -81,16 +82,10 @@ def _data(obj: Any) -> Any:
     return bytes(obj) if isinstance(obj, (bytearray, memoryview)) else obj
 
 
-def ranx_dict(obj: object, kind: str) -> dict | None:
-    """The dict of dicts of a ranx ``Qrels`` (``kind="qrels"``) or ``Run`` (``"run"``), or
-    ``None`` for any other object.
-
-    ranx is not imported: its objects are known by their class name and the dict they
-    hold in ``.qrels`` / ``.run`` (``to_dict()`` gives it as plain dicts)."""
-    if type(obj).__name__ != kind.capitalize() or not hasattr(obj, kind):
-        return None
-    to_dict = getattr(obj, "to_dict", None)
-    return dict(to_dict()) if callable(to_dict) else dict(getattr(obj, kind))
+def _is_ranx(obj: object, kind: str) -> bool:
+    """A ranx ``Qrels`` (``kind="qrels"``) or ``Run`` (``"run"``), known by its class name
+    and the mapping it holds in ``.qrels`` / ``.run``: neither ranx nor numpy is imported."""
+    return type(obj).__name__ == kind.capitalize() and hasattr(obj, kind)
 
 
 def _is_dataset(obj: object) -> bool:
@@ -110,9 +105,10 @@ def read_qrels(source: Any, *, duplicates: DuplicatePolicy = "error") -> Qrels:
         for pooled documents that were not judged (``2.0`` is 2, as trec_eval reads it;
         ``1.5`` and ``1e1`` are refused). ``"irds:DATASET_ID"`` or an ir_datasets dataset
         object reads a dataset's qrels (:mod:`irscale.io.irds`; ``pip install
-        'irscale[irds]'``). A DataFrame (``query_id, doc_id, relevance`` or ``qid, docno,
-        rel``), a dict ``{topic: {docno: relevance}}``, namedtuples (``TrecQrel``, ir_measures'
-        ``Qrel``) or a ranx ``Qrels`` are read as :mod:`irscale.io.memory` says.
+        'irscale[irds]'``). A DataFrame (``query_id, doc_id, relevance``, ``qid, docno,
+        rel``, PyTerrier's ``qid, docno, label``, ranx's ``q_id, doc_id, score``), a dict
+        ``{topic: {docno: relevance}}``, namedtuples (``TrecQrel``, ir_measures' ``Qrel``)
+        or a ranx ``Qrels`` are read as :mod:`irscale.io.memory` says.
     duplicates : {"error", "first", "last", "max"}, default "error"
         What to do with a (topic, docno) pair judged twice: raise, or keep the first, the
         last or the highest judgment.
@@ -182,9 +178,8 @@ def _qrels(source: Any, duplicates: DuplicatePolicy, where: str) -> Qrels:
         return read_trec_qrels(_data(source), duplicates=duplicates)
     from . import memory
 
-    ranx = ranx_dict(source, "qrels")
-    if ranx is not None:
-        return memory.qrels_from_dict(ranx, duplicates=duplicates, source="<ranx Qrels>")
+    if _is_ranx(source, "qrels"):
+        return memory.qrels_from_ranx(source, duplicates=duplicates)
     if isinstance(source, Mapping):
         return memory.qrels_from_dict(source, duplicates=duplicates)
     if hasattr(source, "columns"):
@@ -226,7 +221,8 @@ def read_run(source: Any, *, name: str | None = None, duplicates: DuplicatePolic
         ignored, as is the rank column unless ``keep_rank``; scores must be finite
         numbers. ``"irds:DATASET_ID"`` reads the scored documents of an ir_datasets dataset
         (:mod:`irscale.io.irds`), named after the dataset. A DataFrame (``query_id,
-        doc_id, score``; ``rank`` optional), a dict ``{topic: {docno: score}}``,
+        doc_id, score``, PyTerrier's ``qid, docno, score``, ranx's ``q_id, doc_id,
+        score``; ``rank`` optional), a dict ``{topic: {docno: score}}``,
         namedtuples (``ScoredDoc``) or a ranx ``Run`` are read as :mod:`irscale.io.memory`
         says. Several runs (a list, a folder, a glob pattern): :func:`read_runs`.
     name : str, optional
@@ -328,11 +324,8 @@ def _runs(obj: Any, *, name: str | None = None, duplicates: DuplicatePolicy = "e
         return [read_run_file(obj, name=name, duplicates=duplicates, keep_rank=keep_rank)]
     from . import memory
 
-    ranx = ranx_dict(obj, "run")
-    if ranx is not None:
-        ranx_name = getattr(obj, "name", None)
-        return [memory.run_from_dict(ranx, name=name or ranx_name or "run",
-                                     duplicates=duplicates, source="<ranx Run>")]
+    if _is_ranx(obj, "run"):
+        return [memory.run_from_ranx(obj, name=name, duplicates=duplicates)]
     if hasattr(obj, "columns"):
         if "run" in obj.columns:
             return [memory.run_from_frame(part, name=str(key), duplicates=duplicates)

@@ -61,6 +61,7 @@ from .base import (
     MeasureRequest,
     get_family,
 )
+from .ir_measures_names import irscale_name, is_ir_measure
 from .params import Keywords, flag, split_items
 from .trec_table import NICKNAMES, NICKNAMES10
 
@@ -203,8 +204,10 @@ def parse_measures(names: str | Iterable[str], *, compat: int = 9) -> list[Measu
     irscale.errors.MeasureError: unknown measure 'mapp' (did you mean map, gm_map?)
     """
     requests: list[MeasureRequest] = []
-    for name in measure_names(names):
-        requests.extend(parse_measure(name, compat=compat))
+    for label, name in labelled_names(names):
+        found = parse_measure(name, compat=compat)
+        requests.extend(found if label == name else
+                        [replace(request, requested=label) for request in found])
     if not requests:
         raise MeasureError("no measure requested")
     return requests
@@ -217,15 +220,28 @@ MEASURES_EXPECTED = 'measures must be measure names such as "map" or ["P@10", "n
 def measure_names(names: object, *, split: bool = True,
                   expected: str = MEASURES_EXPECTED) -> list[str]:
     """The names of ``names``: a string (names separated by blanks; one name when not
-    ``split``) or an iterable of strings, at least one; anything else (None, a number,
-    bytes, ``[]``, ``[None]``) is a :class:`MeasureError` naming what was given and starting
-    with ``expected``, not a ``TypeError`` from deep inside.
+    ``split``) or an iterable of strings and ir_measures' measure objects (their irscale
+    names: :func:`labelled_names`), at least one; anything else (None, a number, bytes,
+    ``[]``, ``[None]``) is a :class:`MeasureError` naming what was given and starting with
+    ``expected``, not a ``TypeError`` from deep inside.
 
     >>> measure_names("map P@10"), measure_names("ROUGE-1", split=False)
     (['map', 'P@10'], ['ROUGE-1'])
     """
+    return [name for _, name in labelled_names(names, split=split, expected=expected)]
+
+
+def labelled_names(names: object, *, split: bool = True,
+                   expected: str = MEASURES_EXPECTED) -> list[tuple[str, str]]:
+    """``(label, name)`` of every measure of ``names`` (:func:`measure_names`): a string is
+    its own label; an ir_measures measure object (``ir_measures.AP@10``) is labelled as
+    ir_measures writes it (``str``) and named as irscale reads it
+    (:func:`irscale.measures.ir_measures_names.irscale_name`: a
+    :class:`MeasureError` for a measure irscale has no exact counterpart of)."""
     if isinstance(names, str):
-        return names.split() if split else [names]
+        return [(name, name) for name in (names.split() if split else [names])]
+    if is_ir_measure(names):
+        names = [names]
     items = None
     if not isinstance(names, (bytes, bytearray, memoryview)):
         try:
@@ -234,11 +250,16 @@ def measure_names(names: object, *, split: bool = True,
             items = None
     if not items:
         raise MeasureError(f"{expected}, got {shorten(repr(names))}")
+    labelled = []
     for item in items:
-        if not isinstance(item, str):
+        if is_ir_measure(item):
+            labelled.append((str(item), irscale_name(item)))
+        elif isinstance(item, str):
+            labelled.append((item, item))
+        else:
             raise MeasureError(f"{expected}, got {shorten(repr(names))} "
                                f"({shorten(repr(item))} is not a string)")
-    return items
+    return labelled
 
 
 def parse_measure(name: str, *, compat: int = 9) -> list[MeasureRequest]:

@@ -29,7 +29,7 @@ In every rule a mean over values one of which is NaN is that NaN, sign included 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
@@ -46,6 +46,10 @@ if TYPE_CHECKING:  # pragma: no cover - imported where tables and matrices are b
     import pandas as pd
 
     from ..core.scorematrix import ScoreMatrix
+
+#: The tables :meth:`Evaluation.to_frame` gives.
+FrameShape = Literal["summary", "pyterrier"]
+FRAME_SHAPES: tuple[str, ...] = ("summary", "pyterrier")
 
 #: How an evaluation summarises a run (module documentation).
 AveragingRule = Literal["trec_eval", "ndeval", "mean"]
@@ -189,6 +193,60 @@ class Evaluation(RunSummaries):
             "value": np.concatenate([self.values[label][keep] for label in labels]
                                     ).astype(np.float64, copy=False),
         })
+
+    def to_frame(self, shape: FrameShape = "summary") -> pd.DataFrame:
+        """The evaluation as a table: ``"summary"``, the result protocol's frame
+        (:meth:`aggregates`: ``run, measure, value``); ``"pyterrier"``, the per-topic frame
+        of PyTerrier's ``Experiment(perquery=True)``: columns ``name, qid, measure, value``
+        (:meth:`per_topic`'s rows, the run named ``name`` and the topic ``qid``).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"bm25": {"q1": {"d1": 1.0}}}, ["P@1"])
+        >>> ev.to_frame("pyterrier")
+           name qid measure  value
+        0  bm25  q1     P@1    1.0
+        """
+        if shape == "summary":
+            return self.aggregates()
+        if shape != "pyterrier":
+            raise ParameterError(f"shape must be one of {', '.join(FRAME_SHAPES)}, got "
+                                 f"{shape!r}")
+        return self.per_topic().rename(columns={"run": "name", "topic": "qid"})
+
+    def to_ir_measures(self, run: str | None = None) -> list[Any]:
+        """The per-topic values as ir_measures' records: ``ir_measures.Metric(query_id,
+        measure, value)`` of one run (``run``: its name; needed when the evaluation has
+        several), in :meth:`per_topic`'s order. ``measure`` is ir_measures' measure object
+        where ir_measures has the measure irscale computed, value for value
+        (:func:`ir_measure_of`: ``AP@10``, ``map`` →
+        ``AP``), else the label. Needs ir_measures (``pip install ir-measures``).
+
+        >>> import irscale
+        >>> ev = irscale.evaluate({"q1": {"d1": 1}}, {"q1": {"d2": 2.0, "d1": 1.0}},
+        ...                       ["map", "P@1"])
+        >>> for metric in ev.to_ir_measures():
+        ...     print(metric)
+        Metric(query_id='q1', measure=AP, value=0.5)
+        Metric(query_id='q1', measure=P@1, value=0.0)
+        """
+        try:
+            import ir_measures
+        except ImportError:
+            raise ParameterError("to_ir_measures needs ir_measures (pip install "
+                                 "ir-measures)") from None
+        if run is None and len(self.runs) != 1:
+            raise ParameterError(f"the evaluation has {len(self.runs)} runs: name one "
+                                 f"(run=, one of {', '.join(self.runs)})")
+        frame = self.per_topic()
+        if run is not None:
+            if run not in self.runs:
+                raise ParameterError(f"run {run!r} not evaluated (runs: "
+                                     f"{', '.join(self.runs)})")
+            frame = frame[frame["run"] == run]
+        measures = {label: ir_measure_of(label) for label in self.measures}
+        return [ir_measures.Metric(str(topic), measures[label], float(value))
+                for topic, label, value in zip(frame["topic"], frame["measure"],
+                                               frame["value"], strict=True)]
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, summary value)`` of one run, in output order (module documentation)."""
@@ -364,6 +422,47 @@ def _check_defined(label: str, column: np.ndarray, codes: np.ndarray,
         "topics out of the qrels")
 
 
+def ir_measure_of(label: str) -> Any:
+    """ir_measures' measure object for an evaluation's measure ``label``, or ``label``
+    itself where ir_measures has no measure that is irscale's, value for value.
+
+    ir_measures reads the label (``ir_measures.parse_measure``: ``AP@10``,
+    ``nDCG(dcg='exp-log2')@10``; ``parse_trec_measure`` for one trec_eval name: ``map``,
+    ``P_10``); the object is the answer when
+    :func:`~irscale.measures.ir_measures_names.irscale_name` maps it back to the measure
+    irscale computed for the label (a label irscale does not read itself was written by
+    ir_measures, from such an object). Needs ir_measures installed."""
+    import ir_measures
+
+    from .ir_measures_names import irscale_name
+    from .names import parse_measures
+
+    try:
+        measure = ir_measures.parse_measure(label)
+    except (NameError, ValueError, SyntaxError, TypeError):
+        try:
+            found = ir_measures.parse_trec_measure(label)
+        except (NameError, ValueError, SyntaxError, TypeError):
+            return label
+        if len(found) != 1:
+            return label
+        measure = found[0]
+    try:
+        same = _requests(parse_measures([irscale_name(measure)]))
+    except MeasureError:
+        return label
+    try:
+        own = _requests(parse_measures([label]))
+    except MeasureError:
+        return measure
+    return measure if own == same else label
+
+
+def _requests(requests: list[Any]) -> list[Any]:
+    """Requests without their labels (what is computed)."""
+    return [replace(request, requested="") for request in requests]
+
+
 #: The per-topic measure behind a summary-only one (gm_map averages AP's logs ...).
 PER_TOPIC_OF = {"gm_map": "map", "gm_bpref": "bpref"}
 
@@ -373,4 +472,5 @@ def _per_topic_hint(labels: Sequence[str]) -> str:
     return f" ({', '.join(hints)})" if hints else ""
 
 
-__all__ = ["Averaging", "AveragingRule", "Evaluation", "RunSummaries"]
+__all__ = ["FRAME_SHAPES", "Averaging", "AveragingRule", "Evaluation", "FrameShape",
+           "RunSummaries", "ir_measure_of"]
