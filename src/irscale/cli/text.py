@@ -1,5 +1,5 @@
-"""``irscale text rouge|nuggets``: evaluate textual outputs, printed as ``irscale eval``
-prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
+"""``irscale text rouge|bleu|nuggets|pyramid``: evaluate textual outputs, printed as
+``irscale eval`` prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
-    """Register ``irscale text`` (rouge, nuggets)."""
+    """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
     parser = subparsers.add_parser(
-        "text", help="evaluate textual outputs: ROUGE against references; nuggets",
+        "text", help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; "
+        "pyramids of SCUs",
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
     commands = parser.add_subparsers(dest="text_command", metavar="MEASURES")
@@ -50,6 +51,32 @@ def add_parser(subparsers) -> None:
     _common(rouge)
     declare_inputs(rouge, "qrels", "runs", "--stopwords")
     rouge.set_defaults(func=run_rouge)
+    bleu = commands.add_parser(
+        "bleu", help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
+        description="Sentence BLEU of candidate texts ('topic<TAB>run<TAB>text' lines) "
+        "against the topic's reference texts ('topic<TAB>ref_id<TAB>text'), as sacrebleu "
+        "computes it; with --corpus, each run's corpus BLEU. Output as irscale eval prints "
+        "it. See docs/text.md.")
+    bleu.add_argument("qrels", metavar="references",
+                      help="reference texts: topic<TAB>ref_id<TAB>text")
+    bleu.add_argument("runs", nargs="+", metavar="candidates",
+                      help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
+                      "several runs)")
+    bleu.add_argument("-m", "--measure", action="append", dest="measures",
+                      metavar="MEASURE",
+                      help="BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
+                      "'BLEU(tokenize=intl,lowercase=1)', 'BLEU(order=2)' (default: BLEU; "
+                      "with --corpus: 'BLEU(effective=0)')")
+    bleu.add_argument("--corpus", action="store_true",
+                      help="print each run's corpus BLEU (n-gram counts added over its "
+                      "topics) as its summary line, instead of the mean of sentence BLEU")
+    _common(bleu)
+    declare_inputs(bleu, "qrels", "runs")
+    add_rules(bleu, *each(("per_query", "no_summary"), lambda args: not args.corpus,
+                          "{options} does not apply with --corpus: a corpus value has no "
+                          "per-topic values", {"per_query": "-q/--per-query",
+                                               "no_summary": "-n/--no-summary"}))
+    bleu.set_defaults(func=run_bleu)
     nuggets = commands.add_parser(
         "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
         description="Nugget and iUnit measures of outputs from their matched nuggets. "
@@ -94,8 +121,8 @@ def add_parser(subparsers) -> None:
 
 def _no_command(args: argparse.Namespace) -> int:
     """``irscale text`` without a command: name them."""
-    raise ParameterError("text: choose what to evaluate: rouge or nuggets (see 'irscale "
-                         "text --help')")
+    raise ParameterError("text: choose what to evaluate: rouge, bleu, nuggets or pyramid "
+                         "(see 'irscale text --help')")
 
 
 def run_rouge(args: argparse.Namespace) -> int:
@@ -106,6 +133,26 @@ def run_rouge(args: argparse.Namespace) -> int:
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
     return write_evaluation(args, evaluation)
+
+
+def run_bleu(args: argparse.Namespace) -> int:
+    """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
+    run."""
+    check_options(args)
+    from ..text.bleu import DEFAULT_MEASURES, evaluate_bleu, evaluate_corpus_bleu
+
+    if not args.corpus:
+        return write_evaluation(args, evaluate_bleu(
+            args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
+            allow_empty=args.allow_empty))
+    from ..io.output import write_summary
+    from .outputs import open_output
+
+    scores = evaluate_corpus_bleu(args.qrels, args.runs,
+                                  args.measures or ["BLEU(effective=0)"])
+    with open_output(args) as stream:
+        write_summary(scores, stream, fmt=args.fmt)
+    return 0
 
 
 def _matches(args: argparse.Namespace) -> None:

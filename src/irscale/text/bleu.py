@@ -46,7 +46,6 @@ hypothesis's clipped counts come from sorted keys, and the formula runs over arr
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -58,6 +57,7 @@ import numpy as np
 
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
+from ..io.table import Column
 from ..io.text import Texts, read_texts
 from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
@@ -128,7 +128,7 @@ def _tokens_13a(text: str) -> list[str]:
 @lru_cache(maxsize=1)
 def _intl_rules() -> tuple[Any, Any, Any]:
     try:
-        import regex
+        import regex  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - depends on the environment
         raise ParameterError("tokenize=intl needs the regex package (pip install regex) "
                              "for the Unicode classes \\p{P}, \\p{S}, \\p{N}") from None
@@ -315,7 +315,7 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
 
     >>> corpus_bleu(["the cat sat on the mat", "a dog"],
     ...             [["the cat sat on a mat"], ["a dog barked"]])
-    {'BLEU(effective=0)': 0.4855...}
+    {'BLEU(effective=0)': 0.4927...}
     """
     requests = _requests(measures)
     refs, ref_group = _groups(hypotheses, references)
@@ -423,27 +423,46 @@ def evaluate_bleu(references: Any, candidates: Any,
                            source=refs.source)
 
 
+@dataclass(frozen=True)
+class CorpusScores:
+    """Corpus values of every run (a :class:`~irscale.io.table.SummaryTable`: the output
+    writers print them as the runs' summary lines)."""
+
+    runs: tuple[str, ...]
+    columns: tuple[Column, ...]
+    values: dict[str, np.ndarray]
+
+    def summary(self, run_index: int) -> list[tuple[Column, Any]]:
+        """``(column, corpus value)`` of one run."""
+        return [(c, float(self.values[c.label][run_index])) for c in self.columns]
+
+    def mean(self) -> Any:
+        """Runs × measures table of the corpus values (``pandas.DataFrame``)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.values, index=pd.Index(self.runs, name="run"))
+
+
 def evaluate_corpus_bleu(references: Any, candidates: Any,
-                         measures: str | Iterable[str] = ("BLEU(effective=0)",)) -> Any:
+                         measures: str | Iterable[str] = ("BLEU(effective=0)",)
+                         ) -> CorpusScores:
     """Corpus BLEU of every run over its topics with references (inputs as
-    :func:`evaluate_bleu`'s): a ``pandas.DataFrame``, runs × measures.
+    :func:`evaluate_bleu`'s; a run with none of them is an error).
 
     >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
     >>> cands = b"q1\\tA\\tthe cat sat on a mat\\nq2\\tA\\ta dog barked\\n"
-    >>> evaluate_corpus_bleu(refs, cands).round(4)
+    >>> evaluate_corpus_bleu(refs, cands).mean().round(4)
          BLEU(effective=0)
     run
-    A               0.6606
+    A               0.5969
     """
-    import pandas as pd
-
     requests = _requests(measures)
     runs, run_index, kept, hyp_group, refs, ref_group, _, _ = _prepare(references,
                                                                        candidates)
+    missing = sorted(set(range(len(runs))) - set(run_index.tolist()))
+    if missing:
+        raise InputError(f"run {runs[missing[0]]!r} has no text for a topic of the "
+                         f"references ({refs.source})")
     values = _values([x for _, _, x in kept], list(refs.text), ref_group, hyp_group,
                      requests, run_index)
-    frame = pd.DataFrame({k: np.pad(v, (0, len(runs) - len(v)), constant_values=math.nan)
-                          for k, v in values.items()}, index=pd.Index(runs, name="run"))
-    present = np.zeros(len(runs), dtype=bool)
-    present[run_index] = True
-    return frame[present]
+    return CorpusScores(tuple(runs), tuple(Column(label) for label in values), values)
