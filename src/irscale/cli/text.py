@@ -116,6 +116,26 @@ def add_parser(subparsers) -> None:
                     "{options} applies to --auto-match",
                     {"threshold": "--threshold", "stem": "--stem", "stopwords": "--stopwords"}))
     nuggets.set_defaults(func=run_nuggets)
+    pyramid = commands.add_parser(
+        "pyramid", help="pyramid scores (original, modified) of peers from their SCUs",
+        description="Pyramid scores of peer summaries from the summary content units "
+        "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
+        "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
+        "irscale eval prints it. See docs/text.md.")
+    pyramid.add_argument("qrels", metavar="pyramid",
+                         help="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
+                         "separated) | weight | -")
+    pyramid.add_argument("runs", nargs="+", metavar="peers",
+                         help="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
+                         "several peers)")
+    pyramid.add_argument("-m", "--measure", action="append", dest="measures",
+                         metavar="MEASURE", choices=("pyramid", "pyramid_modified"),
+                         help="pyramid (original score) or pyramid_modified (normalised "
+                         "by the average reference's SCU count) (repeatable; default: "
+                         "both)")
+    _common(pyramid)
+    declare_inputs(pyramid, "qrels", "runs")
+    pyramid.set_defaults(func=run_pyramid)
     parser.set_defaults(func=_no_command)
 
 
@@ -153,6 +173,16 @@ def run_bleu(args: argparse.Namespace) -> int:
     with open_output(args) as stream:
         write_summary(scores, stream, fmt=args.fmt)
     return 0
+
+
+def run_pyramid(args: argparse.Namespace) -> int:
+    """``text pyramid``: the pyramid scores of every peer summary."""
+    from ..text.pyramid import PYRAMID_MEASURES, evaluate_pyramid
+
+    evaluation = evaluate_pyramid(args.qrels, args.runs,
+                                  list(dict.fromkeys(args.measures or PYRAMID_MEASURES)),
+                                  allow_empty=args.allow_empty)
+    return write_evaluation(args, evaluation)
 
 
 def _matches(args: argparse.Namespace) -> None:
