@@ -263,6 +263,8 @@ ROUGE_CASES = [
                                                "--force"), "stop.txt", files=RFILES),
     err("rouge-output-exists", rouge_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
     err("text-without-command", ["text"], "rouge", files=RFILES),
+    err("rouge-bleu-measure", rouge_cli("-m", "BLEU"), "not a ROUGE measure",
+        "irscale text bleu", files=RFILES),
 ]
 
 
@@ -478,7 +480,7 @@ BLEU_CASES = [
         files=RFILES),
     err("bleu-order-zero", bleu_cli("-m", "BLEU(order=0)"), "order", files=RFILES),
     err("bleu-not-a-bleu-measure", bleu_cli("-m", "ROUGE-1"), "not a BLEU measure",
-        files=RFILES),
+        "irscale text rouge", files=RFILES),
     err("bleu-corpus-per-query", bleu_cli("--corpus", "-q"), "-q/--per-query",
         "--corpus", files=RFILES),
     err("bleu-output-exists", bleu_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),

@@ -44,9 +44,11 @@ CONTEXTS: dict[str, ContextInfo] = {
         "irscale session; irscale.text.evaluate_sessions", unit="documents per query",
         whole="session"),
     "texts": ContextInfo(
-        "candidate texts against reference texts (summaries)",
-        "ROUGE", ("ROUGE-2", "ROUGE-L(stat=r)", "ROUGE-SU4", "ROUGE-S(skip=inf,beta=2)"),
-        "irscale text rouge; irscale.text.evaluate_rouge", whole="text"),
+        "candidate texts against reference texts (summaries, translations)",
+        "ROUGE", ("ROUGE-2", "ROUGE-L(stat=r)", "ROUGE-SU4", "ROUGE-S(skip=inf,beta=2)",
+                  "BLEU(smooth=floor)"),
+        "irscale text rouge, irscale text bleu; irscale.text.evaluate_rouge, "
+        "irscale.text.evaluate_bleu", whole="text"),
     "nuggets": ContextInfo(
         "answers matched against gold-standard nuggets (TREC QA, one-click iUnits)",
         "nugget", ("F_QA(beta=3)", "S(L=1000)", "Ssharp(L=1000,beta=1)"),

@@ -99,7 +99,8 @@ def parse_bleu(text: str) -> BleuRequest:
     """
     request = parse_name(text, "texts")
     if request.family != "BLEU":
-        raise ParameterError(f"{text!r} is not a BLEU measure ({BLEU_EXPECTED})")
+        raise ParameterError(f"{text!r} is not a BLEU measure ({BLEU_EXPECTED}); ROUGE is "
+                             "computed by irscale text rouge")
     p = request.params
     value = p["value"] if p["value"] is not None else _DEFAULT_VALUE.get(p["smooth"])
     return BleuRequest(p["tokenize"], p["smooth"], value, p["order"], p["lowercase"],
