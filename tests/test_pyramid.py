@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscale.errors import DuplicateError, EmptyInputError, InputFormatError, ParameterError
+from irscale.errors import (
+    DuplicateError,
+    EmptyInputError,
+    InputFormatError,
+    MeasureError,
+    ParameterError,
+)
 from irscale.io.scus import read_peer_scus, read_pyramid
 from irscale.text.pyramid import best_weight, evaluate_pyramid
 
@@ -138,5 +144,5 @@ def test_peer_errors(data, error, words):
 
 
 def test_unknown_measure():
-    with pytest.raises(ParameterError, match="pyramid_modified"):
+    with pytest.raises(MeasureError, match="unknown pyramid measure.*pyramid_modified"):
         evaluate_pyramid(PYRAMID, PEER_FILE, "pyramid_score")

@@ -545,7 +545,9 @@ PYRAMID_CASES = [
         files={**PFILES, "b.tsv": text(["1\tsysA\ts1"])}),
     err("pyramid-no-topic-in-common", pyramid_cli(peers="other.tsv"), "no topic in common",
         files={**PFILES, "other.tsv": text(["9\tsysA\ts1"])}),
-    err("pyramid-unknown-measure", pyramid_cli("-m", "pyramid_score"), "-m",
+    err("pyramid-unknown-measure", pyramid_cli("-m", "pyramid_score"),
+        "unknown pyramid measure", "pyramid_modified", files=PFILES),
+    err("pyramid-measure-with-parameter", pyramid_cli("-m", "pyramid(x=1)"), "'x'",
         files=PFILES),
     err("pyramid-output-exists", pyramid_cli("-o", "peers.tsv"), "peers.tsv", files=PFILES),
 ]

@@ -129,7 +129,7 @@ def add_parser(subparsers) -> None:
                          help="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
                          "several peers)")
     pyramid.add_argument("-m", "--measure", action="append", dest="measures",
-                         metavar="MEASURE", choices=("pyramid", "pyramid_modified"),
+                         metavar="MEASURE",
                          help="pyramid (original score) or pyramid_modified (normalised "
                          "by the average reference's SCU count) (repeatable; default: "
                          "both)")

@@ -35,9 +35,12 @@ import numpy as np
 from ..errors import InputError, InputFormatError, ParameterError
 from ..evaluation import Evaluation
 from ..io.scus import PeerScus, Pyramid, read_peer_scus, read_pyramid
+from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
 
 PYRAMID_MEASURES = ("pyramid", "pyramid_modified")
+#: What ``measures`` may be (the start of the error otherwise).
+PYRAMID_EXPECTED = 'measures must be "pyramid", "pyramid_modified" or a list of them'
 
 
 def best_weight(weights: Iterable[float], x: float) -> float:
@@ -75,7 +78,8 @@ def evaluate_pyramid(pyramid: Any,
         (:func:`irscale.io.scus.read_peer_scus`); the peers are the runs. A (peer, topic)
         summary is described in one file.
     measures : str or list of str
-        ``pyramid`` and/or ``pyramid_modified`` (default both).
+        ``pyramid`` and/or ``pyramid_modified`` (default both): the families of the
+        catalogue's context ``pyramids`` (:mod:`irscale.measures.pyramid`).
     allow_empty : bool
         Evaluate a peer none of whose topics has a pyramid.
 
@@ -92,11 +96,8 @@ def evaluate_pyramid(pyramid: Any,
     >>> evaluate_pyramid(pyr, peer).mean().round(4).to_dict("records")
     [{'pyramid': 0.5, 'pyramid_modified': 0.5625}]
     """
-    wanted = [measures] if isinstance(measures, str) else list(measures)
-    unknown = [m for m in wanted if m not in PYRAMID_MEASURES]
-    if unknown or not wanted:
-        raise ParameterError(f"pyramid measures are {' and '.join(PYRAMID_MEASURES)}, not "
-                             f"{unknown[0] if unknown else 'none'!r}")
+    names = measure_names(measures, split=False, expected=PYRAMID_EXPECTED)
+    wanted = list(dict.fromkeys(parse_name(name, "pyramids").family for name in names))
     pyr = _source(pyramid, read_pyramid, Pyramid)
     parts = [_source(p, read_peer_scus, PeerScus)
              for p in (peers if isinstance(peers, (list, tuple)) else [peers])]
