@@ -144,5 +144,5 @@ def test_peer_errors(data, error, words):
 
 
 def test_unknown_measure():
-    with pytest.raises(MeasureError, match="unknown pyramid measure.*pyramid_modified"):
+    with pytest.raises(MeasureError, match=r"unknown pyramid measure.*pyramid_modified"):
         evaluate_pyramid(PYRAMID, PEER_FILE, "pyramid_score")
