@@ -8,9 +8,10 @@ same texts (tokeniser 13a):
   ``BLEU(effective_order=True).sentence_score(hyp, refs)`` for every hypothesis;
 * ``irscale.text.corpus_bleu(hyps, refs)`` against ``BLEU().corpus_score(hyps, streams)``.
 
-Each sacrebleu object is made afresh per repetition (its tokeniser caches lines). Wall
-seconds (median of the repetitions) and their ratio are printed, and every value is
-checked against sacrebleu's.
+Each sacrebleu object is made afresh per repetition (its tokeniser caches lines). CPU
+seconds of the process (median of the repetitions; steadier than wall time on a shared
+machine), wall seconds and the CPU ratio are printed, and every value is checked against
+sacrebleu's.
 
     python benchmarks/bench_bleu.py [--pairs 20000] [--repeat 3]
 """
@@ -42,13 +43,15 @@ def texts(pairs: int) -> tuple[list[str], list[list[str]]]:
     return hyps, refs
 
 
-def timed(call, repeat: int) -> tuple[float, object]:
-    times, result = [], None
+def timed(call, repeat: int) -> tuple[tuple[float, float], object]:
+    """(median CPU seconds, median wall seconds) of ``call`` and its result."""
+    cpu, wall, result = [], [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return (statistics.median(cpu), statistics.median(wall)), result
 
 
 def main() -> None:
@@ -73,10 +76,11 @@ def main() -> None:
                          args.repeat)
     assert abs(c1 - c2) <= 1e-12  # type: ignore[operator]
     print(f"{args.pairs} hypotheses × {REFS} references, {LENGTH} words")
-    print(f"sentence BLEU: irscale {ours_s:.2f} s, sacrebleu {theirs_s:.2f} s "
-          f"(sacrebleu / irscale = {theirs_s / ours_s:.2f})")
-    print(f"corpus BLEU:   irscale {ours_c:.2f} s, sacrebleu {theirs_c:.2f} s "
-          f"(sacrebleu / irscale = {theirs_c / ours_c:.2f})")
+    for what, ours_t, theirs_t in (("sentence", ours_s, theirs_s),
+                                   ("corpus", ours_c, theirs_c)):
+        print(f"{what} BLEU: irscale CPU {ours_t[0]:.2f} s (wall {ours_t[1]:.2f} s), "
+              f"sacrebleu CPU {theirs_t[0]:.2f} s (wall {theirs_t[1]:.2f} s); "
+              f"CPU sacrebleu / irscale = {theirs_t[0] / ours_t[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -200,30 +200,39 @@ def _statistics(hyps: Sequence[str], refs: Sequence[str], ref_group: np.ndarray,
 
 def _clipped(text: np.ndarray, code: np.ndarray, group: np.ndarray, n_hyps: int
              ) -> np.ndarray:
-    """Σ_g min(#(g, h), max over h's references #(g, r)) of every hypothesis h."""
+    """Σ_g min(#(g, h), max over h's references #(g, r)) of every hypothesis h, from the
+    (text, n-gram code) of every n-gram (codes small whole numbers: equal n-grams, equal
+    codes)."""
     if not len(code):
         return np.zeros(n_hyps, dtype=np.int64)
-    code = np.unique(code, return_inverse=True)[1].reshape(-1).astype(np.int64)
     bound = int(code.max()) + 1
     keys, counts = np.unique(text * bound + code, return_counts=True)
     owner, unit = keys // bound, keys % bound
     is_ref = owner >= n_hyps
-    # the largest count of every (group, n-gram) over the group's references
-    ref_key = group[owner[is_ref]] * bound + unit[is_ref]
-    order = np.lexsort((-counts[is_ref], ref_key))
-    ref_key, ref_count = ref_key[order], counts[is_ref][order]
-    first = np.concatenate(([True], ref_key[1:] != ref_key[:-1])) if len(ref_key) else \
-        np.zeros(0, dtype=bool)
-    ref_key, ref_count = ref_key[first], ref_count[first]
+    ref_key, ref_count = _largest(group[owner[is_ref]] * bound + unit[is_ref],
+                                  counts[is_ref])
     hyp_owner, hyp_count = owner[~is_ref], counts[~is_ref]
     hyp_key = group[hyp_owner] * bound + unit[~is_ref]
-    at = np.searchsorted(ref_key, hyp_key)
-    found = at < len(ref_key)
-    found[found] = ref_key[at[found]] == hyp_key[found]
-    best = np.where(found, ref_count[np.minimum(at, max(len(ref_key) - 1, 0))]
-                    if len(ref_key) else 0, 0)
+    at = np.minimum(np.searchsorted(ref_key, hyp_key), max(len(ref_key) - 1, 0))
+    best = np.where(ref_key[at] == hyp_key, ref_count[at], 0) if len(ref_key) else 0
     return np.bincount(hyp_owner, weights=np.minimum(hyp_count, best),
                        minlength=n_hyps).astype(np.int64)
+
+
+def _largest(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``keys``, sorted, each with its largest count (one sort of
+    key·(c + 1) + count, c the largest count, where that fits int64)."""
+    if not len(keys):
+        return keys, counts
+    scale = int(counts.max()) + 1
+    if int(keys.max()) < 2**62 // scale:
+        both = np.sort(keys * scale + counts)
+        keys, counts = both // scale, both % scale
+    else:  # pragma: no cover - beyond any real input (2^62 / counts n-gram keys)
+        order = np.lexsort((counts, keys))
+        keys, counts = keys[order], counts[order]
+    last = np.append(keys[1:] != keys[:-1], True)
+    return keys[last], counts[last]
 
 
 def _closest_lengths(hyp_len: np.ndarray, ref_len: np.ndarray, hyp_group: np.ndarray,
