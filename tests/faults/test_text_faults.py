@@ -483,6 +483,8 @@ BLEU_CASES = [
         "irscale text rouge", files=RFILES),
     err("bleu-corpus-per-query", bleu_cli("--corpus", "-q"), "-q/--per-query",
         "--corpus", files=RFILES),
+    err("bleu-corpus-no-summary", bleu_cli("--corpus", "-n"), "-n/--no-summary",
+        "summary lines", files=RFILES),
     err("bleu-output-exists", bleu_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
 ]
 

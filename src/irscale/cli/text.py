@@ -10,7 +10,7 @@ from ..errors import ParameterError
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param
 from .outputs import declare_inputs
-from .rules import add_rules, check_options, each
+from .rules import Rule, add_rules, check_options, each
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -72,10 +72,13 @@ def add_parser(subparsers) -> None:
                       "topics) as its summary line, instead of the mean of sentence BLEU")
     _common(bleu)
     declare_inputs(bleu, "qrels", "runs")
-    add_rules(bleu, *each(("per_query", "no_summary"), lambda args: not args.corpus,
-                          "{options} does not apply with --corpus: a corpus value has no "
-                          "per-topic values", {"per_query": "-q/--per-query",
-                                               "no_summary": "-n/--no-summary"}))
+    add_rules(bleu,
+              Rule(("per_query",), lambda args: not args.corpus, "{options} does not apply "
+                   "with --corpus: a corpus value has no per-topic values",
+                   {"per_query": "-q/--per-query"}),
+              Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
+                   "apply with --corpus: the corpus values are the summary lines",
+                   {"no_summary": "-n/--no-summary"}))
     bleu.set_defaults(func=run_bleu)
     nuggets = commands.add_parser(
         "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
