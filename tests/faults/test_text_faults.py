@@ -263,6 +263,8 @@ ROUGE_CASES = [
                                                "--force"), "stop.txt", files=RFILES),
     err("rouge-output-exists", rouge_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
     err("text-without-command", ["text"], "rouge", files=RFILES),
+    err("rouge-bleu-measure", rouge_cli("-m", "BLEU"), "not a ROUGE measure",
+        "irscale text bleu", files=RFILES),
 ]
 
 
@@ -435,6 +437,126 @@ NUGGET_CASES = [
 
 @pytest.mark.parametrize("case", NUGGET_CASES)
 def test_nuggets(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+# ----------------------------------------------------------------------------- BLEU
+def bleu_cli(*extra: str, cands: str = "cands.tsv", refs: str = "refs.tsv") -> list[str]:
+    return ["text", "bleu", refs, cands, *extra]
+
+
+BLEU_CASES = [
+    ok("bleu-default", bleu_cli("-q"), output_contains("BLEU", "sysA", "sysB", "all"),
+       files=RFILES),
+    ok("bleu-measures-csv", bleu_cli("-m", "BLEU(smooth=floor,value=0.2)", "-m",
+                                     "BLEU(tokenize=none,lowercase=1)", "--format", "csv"),
+       output_contains("sysA,all,\"BLEU(smooth=floor,value=0.2)\"",
+                       "sysB,all,\"BLEU(tokenize=none,lowercase=1)\""), files=RFILES),
+    # sysA 'the cat sat' | 'a dog' against refs: corpus counts (sacrebleu's corpus_bleu)
+    ok("bleu-corpus", bleu_cli("--corpus"), output_contains("BLEU(effective=0)", "all"),
+       files=RFILES),
+    ok("bleu-two-candidate-files", ["text", "bleu", "refs.tsv", "a.tsv", "b.tsv"],
+       same_output_as(*bleu_cli()),
+       files={**RFILES, "a.tsv": text(CANDS[:2]), "b.tsv": text(CANDS[2:])}),
+    ok("bleu-output-file", bleu_cli("-o", "out.txt"), allowed_new=["out.txt"], files=RFILES),
+    err("bleu-cand-spaces-not-tabs", bleu_cli(cands="bad.tsv"), "bad.tsv", "line 2", "TAB",
+        files={**RFILES, "bad.tsv": with_line(CANDS, 2, "2 sysA a dog")}),
+    err("bleu-ref-duplicate", bleu_cli(refs="bad.tsv"), "bad.tsv", "line 2", "given twice",
+        files={**RFILES, "bad.tsv": with_line(REFS, 2, "1\tr1\tagain")}),
+    err("bleu-same-run-two-files", ["text", "bleu", "refs.tsv", "cands.tsv", "cands.tsv"],
+        "two texts", files=RFILES),
+    err("bleu-no-topic-in-common", bleu_cli(cands="other.tsv"), "no topic in common",
+        files={**RFILES, "other.tsv": text(["9\tsysA\tthe cat"])}),
+    err("bleu-corpus-run-without-references", bleu_cli("--corpus", cands="other.tsv"),
+        "'sysA'", "no text for a topic",
+        files={**RFILES, "other.tsv": text(["9\tsysA\tthe cat"])}),
+    err("bleu-unknown-tokenizer", bleu_cli("-m", "BLEU(tokenize=zh)"), "tokenize",
+        files=RFILES),
+    err("bleu-unknown-smoothing", bleu_cli("-m", "BLEU(smooth=add-one)"), "smooth",
+        files=RFILES),
+    err("bleu-value-without-its-smoothing", bleu_cli("-m", "BLEU(value=0.5)"),
+        "value has no effect", "smooth=floor", files=RFILES),
+    err("bleu-negative-value", bleu_cli("-m", "BLEU(smooth=add-k,value=-1)"), "value",
+        files=RFILES),
+    err("bleu-order-zero", bleu_cli("-m", "BLEU(order=0)"), "order", files=RFILES),
+    err("bleu-not-a-bleu-measure", bleu_cli("-m", "ROUGE-1"), "not a BLEU measure",
+        "irscale text rouge", files=RFILES),
+    err("bleu-corpus-per-query", bleu_cli("--corpus", "-q"), "-q/--per-query",
+        "--corpus", files=RFILES),
+    err("bleu-corpus-no-summary", bleu_cli("--corpus", "-n"), "-n/--no-summary",
+        "summary lines", files=RFILES),
+    err("bleu-output-exists", bleu_cli("-o", "cands.tsv"), "cands.tsv", files=RFILES),
+]
+
+
+@pytest.mark.parametrize("case", BLEU_CASES)
+def test_bleu(case, ws, run_cli):
+    run_case(case, ws, run_cli)
+
+
+# ----------------------------------------------------------------------------- pyramid
+PYRAMID = ["1\ts1\tA,B,C", "1\ts2\tA,B", "1\ts3\tC", "1\tnew\t-", "2\tt1\tA,B"]
+PEER_SCUS = ["1\tsysA\ts2", "1\tsysA\tnew", "2\tsysA\tt1", "1\tsysB\t-"]
+PFILES = {"pyr.tsv": text(PYRAMID), "peers.tsv": text(PEER_SCUS)}
+
+
+def pyramid_cli(*extra: str, peers: str = "peers.tsv", pyramid: str = "pyr.tsv"
+                ) -> list[str]:
+    return ["text", "pyramid", pyramid, peers, *extra]
+
+
+PYRAMID_CASES = [
+    # sysA topic 1: D = 2 of Max(2) = 3 + 2; X̄ = 6 / 3 = 2: the same; topic 2: 2 / 2
+    ok("pyramid-default", pyramid_cli("-q"),
+       values_are("pyramid", {"1": "0.4000", "2": "1.0000", "all": "0.7000"}),
+       files=PFILES),
+    ok("pyramid-csv", pyramid_cli("-m", "pyramid_modified", "--format", "csv"),
+       output_contains("sysA,all,pyramid_modified", "sysB,all,pyramid_modified"),
+       files=PFILES),
+    ok("pyramid-two-peer-files", ["text", "pyramid", "pyr.tsv", "a.tsv", "b.tsv"],
+       same_output_as(*pyramid_cli()),
+       files={**PFILES, "a.tsv": text(PEER_SCUS[:2]), "b.tsv": text(PEER_SCUS[2:])}),
+    err("pyramid-two-fields", pyramid_cli(pyramid="bad.tsv"), "bad.tsv", "line 2",
+        "3 tab-separated fields", files={**PFILES, "bad.tsv": with_line(PYRAMID, 2,
+                                                                        "1\ts2")}),
+    err("pyramid-scu-twice", pyramid_cli(pyramid="bad.tsv"), "bad.tsv", "line 3",
+        "given twice", files={**PFILES, "bad.tsv": with_line(PYRAMID, 3, "1\ts1\tC")}),
+    err("pyramid-contributor-twice", pyramid_cli(pyramid="bad.tsv"), "bad.tsv", "line 1",
+        "'A' given twice", files={**PFILES, "bad.tsv": with_line(PYRAMID, 1,
+                                                                "1\ts1\tA,B,A")}),
+    err("pyramid-weights-and-lists", pyramid_cli(pyramid="bad.tsv"), "bad.tsv", "line 3",
+        "one form per topic", files={**PFILES, "bad.tsv": with_line(PYRAMID, 3,
+                                                                    "1\ts3\t1")}),
+    err("pyramid-blank-in-id", pyramid_cli(pyramid="bad.tsv"), "bad.tsv", "line 1",
+        "blank", files={**PFILES, "bad.tsv": with_line(PYRAMID, 1, "1\ts 1\tA")}),
+    err("pyramid-empty-file", pyramid_cli(pyramid="empty.tsv"), "empty.tsv", "empty",
+        files={**PFILES, "empty.tsv": b""}),
+    err("pyramid-modified-from-weights", pyramid_cli(pyramid="w.tsv"), "pyramid_modified",
+        "contributor lists",
+        files={**PFILES, "w.tsv": text(["1\ts2\t2", "1\tnew\t-", "2\tt1\t2"])}),
+    err("pyramid-peer-unknown-scu", pyramid_cli(peers="bad.tsv"), "bad.tsv", "line 3",
+        "'t9'", "pyramid of topic '2'",
+        files={**PFILES, "bad.tsv": with_line(PEER_SCUS, 3, "2\tsysA\tt9")}),
+    err("pyramid-peer-scu-twice", pyramid_cli(peers="bad.tsv"), "bad.tsv", "line 2",
+        "given twice", files={**PFILES, "bad.tsv": with_line(PEER_SCUS, 2,
+                                                            "1\tsysA\ts2")}),
+    err("pyramid-peer-none-and-scus", pyramid_cli(peers="bad.tsv"), "bad.tsv", "line 4",
+        "no SCU", files={**PFILES, "bad.tsv": text([*PEER_SCUS, "1\tsysB\ts1"])}),
+    err("pyramid-peer-in-two-files", ["text", "pyramid", "pyr.tsv", "peers.tsv",
+                                      "b.tsv"], "b.tsv", "line 1", "peers.tsv too",
+        files={**PFILES, "b.tsv": text(["1\tsysA\ts1"])}),
+    err("pyramid-no-topic-in-common", pyramid_cli(peers="other.tsv"), "no topic in common",
+        files={**PFILES, "other.tsv": text(["9\tsysA\ts1"])}),
+    err("pyramid-unknown-measure", pyramid_cli("-m", "pyramid_score"),
+        "unknown pyramid measure", "pyramid_modified", files=PFILES),
+    err("pyramid-measure-with-parameter", pyramid_cli("-m", "pyramid(x=1)"), "'x'",
+        files=PFILES),
+    err("pyramid-output-exists", pyramid_cli("-o", "peers.tsv"), "peers.tsv", files=PFILES),
+]
+
+
+@pytest.mark.parametrize("case", PYRAMID_CASES)
+def test_pyramid(case, ws, run_cli):
     run_case(case, ws, run_cli)
 
 

@@ -1,5 +1,5 @@
-"""``irscale text rouge|nuggets``: evaluate textual outputs, printed as ``irscale eval``
-prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
+"""``irscale text rouge|bleu|nuggets|pyramid``: evaluate textual outputs, printed as
+``irscale eval`` prints its values (usage: ``docs/cli.md``, ``docs/text.md``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..errors import ParameterError
 from .eval import add_evaluation_output, add_values_options, write_evaluation
 from .options import add_param
 from .outputs import declare_inputs
-from .rules import add_rules, check_options, each
+from .rules import Rule, add_rules, check_options, each
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -20,9 +20,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
-    """Register ``irscale text`` (rouge, nuggets)."""
+    """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
     parser = subparsers.add_parser(
-        "text", help="evaluate textual outputs: ROUGE against references; nuggets",
+        "text", help="evaluate textual outputs: ROUGE, BLEU against references; nuggets; "
+        "pyramids of SCUs",
         description="Evaluate textual outputs (summaries, answers) per topic. See "
         "docs/text.md.")
     commands = parser.add_subparsers(dest="text_command", metavar="MEASURES")
@@ -50,6 +51,35 @@ def add_parser(subparsers) -> None:
     _common(rouge)
     declare_inputs(rouge, "qrels", "runs", "--stopwords")
     rouge.set_defaults(func=run_rouge)
+    bleu = commands.add_parser(
+        "bleu", help="BLEU (sacrebleu's) against reference texts: per text or per corpus",
+        description="Sentence BLEU of candidate texts ('topic<TAB>run<TAB>text' lines) "
+        "against the topic's reference texts ('topic<TAB>ref_id<TAB>text'), as sacrebleu "
+        "computes it; with --corpus, each run's corpus BLEU. Output as irscale eval prints "
+        "it. See docs/text.md.")
+    bleu.add_argument("qrels", metavar="references",
+                      help="reference texts: topic<TAB>ref_id<TAB>text")
+    bleu.add_argument("runs", nargs="+", metavar="candidates",
+                      help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
+                      "several runs)")
+    bleu.add_argument("-m", "--measure", action="append", dest="measures",
+                      metavar="MEASURE",
+                      help="BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
+                      "'BLEU(tokenize=intl,lowercase=1)', 'BLEU(order=2)' (default: BLEU; "
+                      "with --corpus: 'BLEU(effective=0)')")
+    bleu.add_argument("--corpus", action="store_true",
+                      help="print each run's corpus BLEU (n-gram counts added over its "
+                      "topics) as its summary line, instead of the mean of sentence BLEU")
+    _common(bleu)
+    declare_inputs(bleu, "qrels", "runs")
+    add_rules(bleu,
+              Rule(("per_query",), lambda args: not args.corpus, "{options} does not apply "
+                   "with --corpus: a corpus value has no per-topic values",
+                   {"per_query": "-q/--per-query"}),
+              Rule(("no_summary",), lambda args: not args.corpus, "{options} does not "
+                   "apply with --corpus: the corpus values are the summary lines",
+                   {"no_summary": "-n/--no-summary"}))
+    bleu.set_defaults(func=run_bleu)
     nuggets = commands.add_parser(
         "nuggets", help="nugget recall/precision/F (TREC QA) and S, T, S# (one click access)",
         description="Nugget and iUnit measures of outputs from their matched nuggets. "
@@ -89,13 +119,33 @@ def add_parser(subparsers) -> None:
                     "{options} applies to --auto-match",
                     {"threshold": "--threshold", "stem": "--stem", "stopwords": "--stopwords"}))
     nuggets.set_defaults(func=run_nuggets)
+    pyramid = commands.add_parser(
+        "pyramid", help="pyramid scores (original, modified) of peers from their SCUs",
+        description="Pyramid scores of peer summaries from the summary content units "
+        "(SCUs) they express, against each topic's pyramid of SCUs weighted by the "
+        "reference summaries expressing them (Nenkova & Passonneau 2004). Output as "
+        "irscale eval prints it. See docs/text.md.")
+    pyramid.add_argument("qrels", metavar="pyramid",
+                         help="SCUs: topic<TAB>scu_id<TAB>contributors (ref ids, comma-"
+                         "separated) | weight | -")
+    pyramid.add_argument("runs", nargs="+", metavar="peers",
+                         help="peer SCUs: topic<TAB>peer<TAB>scu_id|- (a file may hold "
+                         "several peers)")
+    pyramid.add_argument("-m", "--measure", action="append", dest="measures",
+                         metavar="MEASURE",
+                         help="pyramid (original score) or pyramid_modified (normalised "
+                         "by the average reference's SCU count) (repeatable; default: "
+                         "both)")
+    _common(pyramid)
+    declare_inputs(pyramid, "qrels", "runs")
+    pyramid.set_defaults(func=run_pyramid)
     parser.set_defaults(func=_no_command)
 
 
 def _no_command(args: argparse.Namespace) -> int:
     """``irscale text`` without a command: name them."""
-    raise ParameterError("text: choose what to evaluate: rouge or nuggets (see 'irscale "
-                         "text --help')")
+    raise ParameterError("text: choose what to evaluate: rouge, bleu, nuggets or pyramid "
+                         "(see 'irscale text --help')")
 
 
 def run_rouge(args: argparse.Namespace) -> int:
@@ -105,6 +155,36 @@ def run_rouge(args: argparse.Namespace) -> int:
     evaluation = evaluate_rouge(args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
                                 stem=args.stem, stopwords=args.stopwords, multi=args.multi,
                                 allow_empty=args.allow_empty)
+    return write_evaluation(args, evaluation)
+
+
+def run_bleu(args: argparse.Namespace) -> int:
+    """``text bleu``: sentence BLEU of every output, or with ``--corpus`` corpus BLEU per
+    run."""
+    check_options(args)
+    from ..text.bleu import DEFAULT_MEASURES, evaluate_bleu, evaluate_corpus_bleu
+
+    if not args.corpus:
+        return write_evaluation(args, evaluate_bleu(
+            args.qrels, args.runs, args.measures or list(DEFAULT_MEASURES),
+            allow_empty=args.allow_empty))
+    from ..io.output import write_summary
+    from .outputs import open_output
+
+    scores = evaluate_corpus_bleu(args.qrels, args.runs,
+                                  args.measures or ["BLEU(effective=0)"])
+    with open_output(args) as stream:
+        write_summary(scores, stream, fmt=args.fmt)
+    return 0
+
+
+def run_pyramid(args: argparse.Namespace) -> int:
+    """``text pyramid``: the pyramid scores of every peer summary."""
+    from ..text.pyramid import PYRAMID_MEASURES, evaluate_pyramid
+
+    evaluation = evaluate_pyramid(args.qrels, args.runs,
+                                  list(dict.fromkeys(args.measures or PYRAMID_MEASURES)),
+                                  allow_empty=args.allow_empty)
     return write_evaluation(args, evaluation)
 
 

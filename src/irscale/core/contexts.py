@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Context = Literal["rankings", "intents", "sessions", "texts", "nuggets", "prefs"]
+Context = Literal["rankings", "intents", "sessions", "texts", "nuggets", "pyramids", "prefs"]
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,20 @@ CONTEXTS: dict[str, ContextInfo] = {
         "irscale session; irscale.text.evaluate_sessions", unit="documents per query",
         whole="session"),
     "texts": ContextInfo(
-        "candidate texts against reference texts (summaries)",
-        "ROUGE", ("ROUGE-2", "ROUGE-L(stat=r)", "ROUGE-SU4", "ROUGE-S(skip=inf,beta=2)"),
-        "irscale text rouge; irscale.text.evaluate_rouge", whole="text"),
+        "candidate texts against reference texts (summaries, translations)",
+        "ROUGE", ("ROUGE-2", "ROUGE-L(stat=r)", "ROUGE-SU4", "ROUGE-S(skip=inf,beta=2)",
+                  "BLEU(smooth=floor)"),
+        "irscale text rouge, irscale text bleu; irscale.text.evaluate_rouge, "
+        "irscale.text.evaluate_bleu", whole="text"),
     "nuggets": ContextInfo(
         "answers matched against gold-standard nuggets (TREC QA, one-click iUnits)",
         "nugget", ("F_QA(beta=3)", "S(L=1000)", "Ssharp(L=1000,beta=1)"),
         "irscale text nuggets; irscale.text.evaluate_nuggets", whole="output"),
+    "pyramids": ContextInfo(
+        "peer summaries by the summary content units (SCUs) they express, against each "
+        "topic's pyramid of SCUs weighted by the reference summaries expressing them",
+        "pyramid", ("pyramid", "pyramid_modified"),
+        "irscale text pyramid; irscale.text.evaluate_pyramid", whole="summary"),
     "prefs": ContextInfo(
         "a ranking against preference judgments (trec_eval's -R prefs and -R qrels_prefs: "
         "judgment groups of documents ordered by level)",

@@ -390,7 +390,8 @@ class Family:
 FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
                   "dcg", "generalized", "trec", "graded", "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
-                  "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "sessions", "prefs")
+                  "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
+                  "sessions", "prefs")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []

@@ -96,8 +96,9 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
 
     Parameters
     ----------
-    context : {"rankings", "intents", "sessions", "texts", "nuggets", "prefs"}, optional
-        List the families of this context only (default: every context).
+    context : str, optional
+        List the families of this context only ("rankings", "intents", "sessions",
+        "texts", "nuggets", "pyramids", "prefs"; default: every context).
 
     Returns
     -------
@@ -113,7 +114,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["alpha-nDCG", ["context", "signature"]].tolist()
     ['intents', 'alpha-nDCG(alpha=0.5)@k']
     >>> sorted(set(table["context"]))
-    ['intents', 'nuggets', 'prefs', 'rankings', 'sessions', 'texts']
+    ['intents', 'nuggets', 'prefs', 'pyramids', 'rankings', 'sessions', 'texts']
     """
     import pandas as pd
 

@@ -1,6 +1,7 @@
 """Outputs that are not one ranked list: multi-query sessions
-(:mod:`irscale.text.sessions`), texts against references (:mod:`irscale.text.rouge`) and
-outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
+(:mod:`irscale.text.sessions`), texts against references (:mod:`irscale.text.rouge`,
+:mod:`irscale.text.bleu`), summaries by their content units (:mod:`irscale.text.pyramid`)
+and outputs judged by nuggets / iUnits (:mod:`irscale.text.nuggets`, matched by hand or
 automatically: :mod:`irscale.text.pourpre`).
 
 The evaluation functions return the same :class:`~irscale.evaluation.Evaluation` as
@@ -11,10 +12,13 @@ the meta-evaluation.
 
 from __future__ import annotations
 
+from .bleu import corpus_bleu, evaluate_bleu, evaluate_corpus_bleu, sentence_bleu
 from .nuggets import evaluate_nuggets
 from .pourpre import pourpre_matches
+from .pyramid import evaluate_pyramid
 from .rouge import evaluate_rouge, rouge
 from .sessions import SESSION_MEASURES, evaluate_sessions
 
-__all__ = ["SESSION_MEASURES", "evaluate_nuggets", "evaluate_rouge", "evaluate_sessions",
-           "pourpre_matches", "rouge"]
+__all__ = ["SESSION_MEASURES", "corpus_bleu", "evaluate_bleu", "evaluate_corpus_bleu",
+           "evaluate_nuggets", "evaluate_pyramid", "evaluate_rouge", "evaluate_sessions",
+           "pourpre_matches", "rouge", "sentence_bleu"]

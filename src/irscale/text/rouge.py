@@ -98,6 +98,10 @@ def parse_rouge(text: str) -> RougeRequest:
     ('SU', 4.0, 'p')
     """
     request = parse_name(text, "texts")
+    if not request.family.startswith("ROUGE-"):
+        raise ParameterError(f"{text!r} is not a ROUGE measure ({ROUGE_EXPECTED}); "
+                             f"{request.family} is computed by irscale text "
+                             f"{request.family.lower()}")
     params, kind = request.params, request.family.removeprefix("ROUGE-")
     return RougeRequest(kind, params["n"] if kind == "N" else 2 if kind in ("S", "SU") else 0,
                         params["skip"] if kind in ("S", "SU") else 0.0, params["stat"],
