@@ -190,7 +190,7 @@ def instances(tmp_path_factory):
     import pandas as pd
 
     import irscale
-    from irscale import collections, online
+    from irscale import collections, online, text
     from irscale.collections.aware import aware
     from irscale.io.diversity import read_diversity_qrels
     from irscale.io.trec import read_run
@@ -246,6 +246,8 @@ def instances(tmp_path_factory):
                                                      repetitions=3, seed=1)],
             "InterleavingResult": [online.score_log(log, rng=1)],
             "Interleavings": [online.logged_interleavings(log)],
+            "CorpusScores": [text.evaluate_corpus_bleu(
+                b"q1\tr1\tthe cat sat on the mat\n", b"q1\tA\tthe cat sat on a mat\n")],
             "CounterfactualResult": [online.counterfactual(
                 click_log, {"q": ["b", "a"]}, estimator="pbm-ips")],
         }

@@ -60,6 +60,7 @@ from ..evaluation import Evaluation
 from ..io.table import Column
 from ..io.text import Texts, read_texts
 from ..measures.names import measure_names, parse_name
+from ..measures.results import RunSummaries
 from .results import text_evaluation
 from .rouge import _units, word_ids
 
@@ -447,23 +448,22 @@ def evaluate_bleu(references: Any, candidates: Any,
 
 
 @dataclass(frozen=True)
-class CorpusScores:
+class CorpusScores(RunSummaries):
     """Corpus values of every run (a :class:`~irscale.io.table.SummaryTable`: the output
-    writers print them as the runs' summary lines)."""
+    writers print them as the runs' summary lines; :meth:`mean` is the runs × measures
+    table, :meth:`to_frame` and :meth:`format` those of every evaluation's summaries)."""
 
-    runs: tuple[str, ...]
+    run_names: tuple[str, ...]
     columns: tuple[Column, ...]
     values: dict[str, np.ndarray]
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.run_names
 
     def summary(self, run_index: int) -> list[tuple[Column, Any]]:
         """``(column, corpus value)`` of one run."""
         return [(c, float(self.values[c.label][run_index])) for c in self.columns]
-
-    def mean(self) -> Any:
-        """Runs × measures table of the corpus values (``pandas.DataFrame``)."""
-        import pandas as pd
-
-        return pd.DataFrame(self.values, index=pd.Index(self.runs, name="run"))
 
 
 def evaluate_corpus_bleu(references: Any, candidates: Any,
@@ -475,9 +475,9 @@ def evaluate_corpus_bleu(references: Any, candidates: Any,
     >>> refs = b"q1\\tr1\\tthe cat sat on the mat\\nq2\\tr1\\ta dog barked\\n"
     >>> cands = b"q1\\tA\\tthe cat sat on a mat\\nq2\\tA\\ta dog barked\\n"
     >>> evaluate_corpus_bleu(refs, cands).mean().round(4)
-         BLEU(effective=0)
+    measure  BLEU(effective=0)
     run
-    A               0.5969
+    A                   0.5969
     """
     requests = _requests(measures)
     runs, run_index, kept, hyp_group, refs, ref_group, _, _ = _prepare(references,
