@@ -9,8 +9,10 @@ Marginal likelihood by adaptive Gauss–Hermite quadrature (Pinheiro & Bates 199
 ``glmer(nAGQ=…)``; Laplace's approximation is one node)
     ℓ(β, σ_t) = Σ_i log ∫ exp(g_i(b)) db,  g_i(b) = Σ_j log p(y_ij | β_j + b) + log φ(b; σ²_t).
     For every topic the mode b̂_i of g_i is found by Newton's method (all topics at once)
-    and s_i = (−g_i''(b̂_i))^{−1/2}; then ∫ e^{g_i} ≈ √2 s_i Σ_k w_k exp(g_i(b̂_i + √2 s_i z_k) + z_k²)
-    with the Gauss–Hermite nodes z_k and weights w_k. (β, log σ_t) maximise ℓ (BFGS).
+    and s_i = (−g_i''(b̂_i))^{−1/2}; then
+    ∫ e^{g_i} ≈ √2 s_i Σ_k w_k exp(g_i(b̂_i + √2 s_i z_k) + z_k²),
+    with the Gauss–Hermite nodes z_k and weights w_k. (β, σ_t) maximise ℓ (L-BFGS-B,
+    σ_t ≥ 10⁻⁴).
     Cov(β̂) is the inverse of −∂²ℓ/∂β² at the optimum with σ_t held at σ̂_t and the
     quadrature nodes held where they are (the derivatives of the quadrature sum are exact
     then: Σ_k π_ik (y − p), with π_ik the normalised terms of topic i).
@@ -22,6 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, special
+
+#: The smallest σ_t searched (σ_t = 0, no topic effect, is the ordinary logistic model).
+MIN_SIGMA = 1e-4
 
 
 @dataclass(frozen=True)
@@ -87,22 +92,25 @@ def fit_glmm(y: np.ndarray, system: np.ndarray, topic: np.ndarray, n_systems: in
     d = _Data(y.astype(np.float64), system, topic, n_topics, n_systems)
     rate = (np.bincount(system, d.y, n_systems) + 0.5) / (np.bincount(system, None, n_systems)
                                                            + 1.0)
-    start = np.concatenate([special.logit(rate), [0.0]])
+    start = np.concatenate([special.logit(rate), [1.0]])
 
     def objective(x: np.ndarray) -> float:
-        return -loglik(d, x[:-1], float(np.exp(x[-1])), points)
+        return -loglik(d, x[:-1], float(x[-1]), points)
 
-    found = optimize.minimize(objective, start, method="BFGS", options={"gtol": 1e-7})
-    beta, sigma = found.x[:-1], float(np.exp(found.x[-1]))
+    found = optimize.minimize(objective, start, method="L-BFGS-B",
+                              bounds=[(None, None)] * n_systems + [(MIN_SIGMA, None)],
+                              options={"ftol": 1e-14, "gtol": 1e-8, "maxiter": 2000})
+    beta, sigma = found.x[:-1], float(found.x[-1])
     nodes, weights = np.polynomial.hermite.hermgauss(points)
     centre, scale = _modes(d, beta, sigma)
     log_terms, b = _terms(d, beta, sigma, nodes, weights, centre, scale)
     post = np.exp(log_terms - special.logsumexp(log_terms, axis=1, keepdims=True))
     p = special.expit(beta[d.system][:, None] + b[d.topic])  # observations × nodes
-    score = np.zeros((n_topics, points, n_systems))  # Σ_j over topic i's cells of system j
-    np.add.at(score, (d.topic, slice(None), d.system), d.y[:, None] - p)
+    cell = (d.topic[:, None], np.arange(points)[None, :], d.system[:, None])
+    score = np.zeros((n_topics, points, n_systems))  # y − p of topic i, node k, system j
+    np.add.at(score, cell, d.y[:, None] - p)
     curvature = np.zeros((n_topics, points, n_systems))
-    np.add.at(curvature, (d.topic, slice(None), d.system), p * (1 - p))
+    np.add.at(curvature, cell, p * (1 - p))
     mean_score = np.einsum("ik,ikj->ij", post, score)
     info = (np.diag(np.einsum("ik,ikj->j", post, curvature))
             - np.einsum("ik,ikj,ikl->jl", post, score, score)

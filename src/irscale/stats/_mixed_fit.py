@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as la
-from scipy import optimize
+from scipy import optimize, sparse
 
 
 @dataclass(frozen=True)
@@ -68,14 +68,19 @@ class Moments:
     p: int
 
     @classmethod
-    def of(cls, y: np.ndarray, x: np.ndarray, groups: Sequence[Grouping]) -> Moments:
+    def of(cls, y: np.ndarray, x: sparse.spmatrix, groups: Sequence[Grouping]) -> Moments:
+        """The cross-products of scores ``y``, a (sparse) fixed-effects design ``x`` and
+        the indicator columns of ``groups`` (built sparse; Z'Z is q × q dense)."""
         offsets = np.cumsum([0, *(g.levels for g in groups)])
-        z = np.zeros((len(y), int(offsets[-1])))
-        rows = np.arange(len(y))
-        for group, start in zip(groups, offsets[:-1], strict=True):
-            z[rows, start + group.codes] = 1.0
-        return cls(x.T @ x, x.T @ y, float(y @ y), z.T @ z, z.T @ x, z.T @ y,
-                   tuple(g.levels for g in groups), len(y), x.shape[1])
+        rows = np.tile(np.arange(len(y)), len(groups))
+        columns = np.concatenate([start + g.codes for g, start in
+                                  zip(groups, offsets[:-1], strict=True)])
+        z = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)),
+                              shape=(len(y), int(offsets[-1])))
+        x = sparse.csr_matrix(x)
+        return cls(np.asarray((x.T @ x).todense()), np.asarray(x.T @ y), float(y @ y),
+                   np.asarray((z.T @ z).todense()), np.asarray((z.T @ x).todense()),
+                   np.asarray(z.T @ y), tuple(g.levels for g in groups), len(y), x.shape[1])
 
 
 @dataclass(frozen=True)
