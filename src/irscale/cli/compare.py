@@ -2,7 +2,9 @@
 (``docs/stats.md``; usage in ``docs/cli.md``).
 
 ``--test tukey-hsd`` (default) prints the ANOVA table of ``--model`` and Tukey's HSD for
-every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; a two-system test runs on
+every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; ``mixed`` a mixed model
+(systems fixed, topics random: ``--random``, ``--family``, ``--method``) and Wald tests of
+every pair with ``--correction``; a two-system test runs on
 every pair (or against ``--baseline``) with ``--correction`` over pairs × measures.
 ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison (:mod:`irscale.stats.risk`),
 a test of its own. Options the chosen test would ignore are refused (:data:`RULES`).
@@ -20,9 +22,12 @@ from ..stats.names import (
     ALTERNATIVE,
     ALTERNATIVES,
     COMPARE_TEST,
+    FAMILY,
+    MIXED_METHOD,
     MODEL_NAMES,
     MULTI_TESTS,
     MULTIPLE_CORRECTION,
+    RANDOM,
     RANK_MODELS,
     RESAMPLING,
     is_resampling,
@@ -47,6 +52,7 @@ from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
+    from ..stats.mixed import MixedModelResult
     from ..stats.results import AnovaResult, RankTestResult
 
 #: ``--test``: the procedure or two-system test run.
@@ -71,7 +77,8 @@ def _multi_reason(args: argparse.Namespace) -> str:
 #: When the options apply, in the order they are checked.
 RULES = (
     Rule(("test", "model", "correction", "alternative", "samples", "seed", "workers",
-          "scheduler", "alpha"), lambda args: not given(args, "risk_alpha"),
+          "scheduler", "alpha", "random", "family", "method"),
+         lambda args: not given(args, "risk_alpha"),
          "{options} {applies} to the significance tests, not to --risk-alpha (TRisk is its "
          "own t-test: its p-value is printed)"),
     Rule(("risk_alpha",), lambda args: args.baseline is not None,
@@ -86,6 +93,18 @@ RULES = (
          f"{', '.join(MODELS)} or a formula such as 'topic + system'"),
     Rule(("correction", "alternative", "baseline"),
          lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
+    Rule(("random", "family", "method"), lambda args: args.test == "mixed",
+         "{options} {applies} to --test mixed, not to {test!r}"),
+    Rule(("alternative", "baseline"), lambda args: args.test != "mixed",
+         "{options} {applies} to two-system tests, not to --test mixed: its Wald tests "
+         "compare every pair two-sided, with --correction"),
+    Rule(("random",), lambda args: set(args.random) <= {"topic"},
+         "--random: the terms shard, topic:shard and topic:system need scores with a third "
+         "axis (shards or query variants), which compare does not read; fit them with "
+         "irscale.stats.mixed_model and ShardScores"),
+    Rule(("method",), lambda args: args.family != "binomial",
+         "--method applies to the linear mixed model, not to --family binomial (fit by "
+         "maximum likelihood)"),
     Rule(("samples", "seed", "workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     DIGITS_RULE,
@@ -115,7 +134,12 @@ def add_parser(subparsers) -> None:
     add_option(parser, "--model", default="topic+system",
                doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
-              "tests")
+              "tests (two-system tests, or the Wald tests of --test mixed)")
+    add_param(parser, RANDOM, many=True, doc="--test mixed: comma-separated random terms "
+              "(topic; shard, topic:shard and topic:system need sharded scores)")
+    add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
+              "(logit GLMM of 0/1 scores, e.g. success@k)")
+    add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
     add_param(parser, SIGNIFICANCE)
     add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
@@ -166,6 +190,14 @@ def compare(args: argparse.Namespace):
         else:
             omnibus = anova(matrix, model, measure=measure)
         return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
+    if test == "mixed":
+        from ..stats.mixed import mixed_model
+
+        fitted: MixedModelResult = mixed_model(
+            matrix, measure=_measure_of(matrix, args.measures), random=args.random,
+            family=args.family, method=args.method if args.family == "gaussian" else None,
+            alpha=args.alpha, correction=args.correction)
+        return fitted, fitted.pairwise()
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
     resampling = {"samples": args.samples} if given(args, "samples") else {}
     with scheduler(args) as executor:

@@ -342,7 +342,15 @@ def mixed_model(
         if not np.isin(design.y, (0.0, 1.0)).all():
             bad = design.y[~np.isin(design.y, (0.0, 1.0))][0]
             raise InputError(f"the binomial GLMM needs 0/1 scores (success@k, P@1), got "
-                             f"{bad!r}")
+                             f"{float(bad)!r}")
+        successes = np.bincount(design.codes["system"], design.y, n_systems)
+        counts = np.bincount(design.codes["system"], None, n_systems)
+        for name, hit, count in zip(design.systems, successes, counts, strict=True):
+            if hit in (0, count):
+                raise InputError(
+                    f"system {name!r} scores {int(hit > 0)} on every topic: its log-odds are "
+                    f"{'+' if hit else '-'}infinite (complete separation), the GLMM has no "
+                    "maximum-likelihood estimate")
         glmm = fit_glmm(design.y, design.codes["system"], design.codes["topic"], n_systems,
                         design.levels["topic"], QUADRATURE_POINTS)
         return MixedModelResult(

@@ -215,13 +215,14 @@ def render(
 
 
 def format_comparison(omnibus: Any, pairs: Any, fmt: str = "text", *, digits: int = 4) -> str:
-    """A comparison of systems in ``fmt``: the omnibus table (an ANOVA or rank test's, or
-    None) then the table of ``pairs`` (pairwise tests or Tukey's HSD); JSON as one
-    document ``{"anova": [rows], "pairs": [rows]}`` (``irscale compare``)."""
+    """A comparison of systems in ``fmt``: the omnibus table (an ANOVA or rank test's, a
+    mixed model's, or None) then the table of ``pairs`` (pairwise tests or Tukey's HSD);
+    JSON as one document ``{"anova": [rows], "pairs": [rows]}`` (``"mixed"`` for a mixed
+    model's rows; ``irscale compare``)."""
     if fmt == "json":
         document: dict[str, object] = {}
         if omnibus is not None:
-            document["anova"] = omnibus.json_rows()
+            document[getattr(omnibus, "json_key", "anova")] = omnibus.json_rows()
         document["pairs"] = pairs.json_pairs()
         return json.dumps(document, indent=2) + "\n"
     parts = [] if omnibus is None else [omnibus.format(fmt, digits=digits)]
