@@ -1,6 +1,6 @@
 """Maximum likelihood of the logistic model with a random topic intercept (a binomial GLMM).
 
-Model (Breslow & Clayton 1993; the GLMM of the survey of Ferro et al. and of Carterette 2015)
+Model (Breslow & Clayton 1993: the generalised linear mixed model with a logit link)
     P(y_ij = 1 | b_i) = logistic(β_j + b_i),  b_i ~ N(0, σ²_t),
     y_ij ∈ {0, 1} the binary score of system j on topic i (success@k, P@1), β_j the
     system's log-odds for a typical topic (b = 0).

@@ -1,7 +1,8 @@
 """Mixed-effects models of IR experiments: systems fixed, topics (and more) random.
 
-Linear mixed model (``family="gaussian"``; Robertson & Kanoulas 2012; Carterette 2015, §3;
-the GLMM of Ferro et al.'s survey, after Rutherford 2011 and McCulloch & Searle 2001)
+Linear mixed model (``family="gaussian"``; Robertson & Kanoulas 2012; Carterette 2015; the
+General Linear Mixed Model with fixed and random effects of Ferro & Maistro 2024, §4.2,
+after Maxwell & Delaney 2004 and Rutherford 2011)
     y_ij = β_j + t_i + ε_ij,  t_i ~ N(0, σ²_t),  ε_ij ~ N(0, σ²):
     β_j is the mean score of system j over the population of topics that the sampled
     topics stand for. With a third axis of replicates (:class:`ShardScores`: shards, or
@@ -12,7 +13,8 @@ the GLMM of Ferro et al.'s survey, after Rutherford 2011 and McCulloch & Searle 
     balanced complete topic × system design with a random topic uses the closed form there
     (the ANOVA variance components truncated at 0). Missing scores (NaN) are left out:
     unbalanced designs need no imputation.
-Binomial GLMM (``family="binomial"``; the logit GLMM the survey cites for binary measures)
+Binomial GLMM (``family="binomial"``; the generalised linear mixed model of Breslow &
+Clayton 1993 with a logit link: the survey's linear model for binary measures)
     logit P(y_ij = 1) = β_j + t_i, t_i ~ N(0, σ²_t), for 0/1 scores (success@k, P@1), fit by
     maximum likelihood with adaptive Gauss–Hermite quadrature (:mod:`irscale.stats._glmm`).
 Report (:class:`MixedModelResult`)
