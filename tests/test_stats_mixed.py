@@ -381,3 +381,11 @@ def test_refusals_of_replicate_terms_and_binomial_options():
     holed[:, 1] = np.nan
     with pytest.raises(InputError, match="no score"):
         mixed_model(holed)
+    with pytest.raises(InputError, match="no degrees of freedom"):
+        mixed_model(np.array([[0.1, np.nan], [np.nan, 0.3]]))
+    exact = np.add.outer([0.0, 0.3, 0.5, 0.9], [0.1, 0.2, 0.4])  # topic + system, no noise
+    with pytest.raises(InputError, match="fits the scores exactly"):
+        mixed_model(exact)
+    exact[0, 0] = np.nan  # the same through the iterative fit
+    with pytest.raises(InputError, match="fits the scores exactly"):
+        mixed_model(exact)

@@ -110,6 +110,8 @@ def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
     rss = max(yhy - float(beta @ xhy), 0.0)
     dof = m.n - m.p if reml else m.n
     sigma2 = rss / dof
+    if sigma2 <= 0.0:
+        raise la.LinAlgError("no residual variance")
     neg2ll = dof * np.log(2 * np.pi * sigma2) + logdet_h + dof
     if reml:
         neg2ll += 2.0 * float(np.sum(np.log(np.diag(xchol[0]))))
@@ -148,6 +150,6 @@ def balanced_theta(values: np.ndarray, reml: bool) -> np.ndarray:
     ss_error = float(np.sum(residual**2))
     lam = ss_topic / (t - 1 if reml else t)
     sigma2 = ss_error / ((t - 1 if reml else t) * (s - 1))
-    if sigma2 <= 0.0:
-        return np.array([np.inf])
+    if sigma2 <= 0.0:  # an exact fit: θ = σ_t/σ is unbounded
+        raise la.LinAlgError("no residual variance")
     return np.array([np.sqrt(max(lam - sigma2, 0.0) / s / sigma2)])

@@ -50,18 +50,20 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.linalg as la
 from scipy import sparse, stats
 
 from ..core import ScoreMatrix
 from ..errors import InputError, ParameterError
 from ._glmm import fit_glmm
+from ._linear import solve_normal
 from ._mixed_fit import Grouping, Moments, balanced_theta, optimise, profile
 from .corrections import Correction, adjust_pvalues, correction_name
 from .names import FAMILY, MIXED_METHOD, RANDOM
 from .results import PairwiseComparisons
 from .shards import ShardScores
 from .tables import Format, alpha_text, check_digits, json_value, render
-from .validation import check_alpha, check_magnitude, check_not_constant
+from .validation import TIE_RTOL, check_alpha, check_magnitude, check_not_constant
 
 #: Quadrature nodes of the GLMM's marginal likelihood (1: Laplace's approximation).
 QUADRATURE_POINTS = 10
@@ -274,6 +276,9 @@ def _design(data: object, measure: str | None) -> _Design:
     levels = {f: values.shape[a] for a, f in enumerate(factors)}
     if values.shape[0] < 2 or len(systems) < 2:
         raise InputError("at least two topics and two systems are needed")
+    if len(y) <= len(systems):
+        raise InputError(f"{len(y)} scores for {len(systems)} systems: no degrees of freedom "
+                         "are left for the variances")
     unseen = [s for s, n in zip(systems, np.bincount(codes["system"], minlength=len(systems)),
                                 strict=True) if n == 0]
     if unseen:
@@ -299,6 +304,17 @@ def _groupings(design: _Design, random: Sequence[str]) -> list[Grouping]:
                                  "score per cell it is the residual")
         groups.append(Grouping(term, codes.astype(np.int64), len(seen)))
     return groups
+
+
+def _saturated(m: Moments, y: np.ndarray) -> bool:
+    """Whether the fixed effects and every random term taken as fixed factors fit the
+    centred scores ``y`` exactly, up to rounding (residual sum of squares ≤ TIE_RTOL ×
+    Σ y²): then the likelihood grows without bound as σ² → 0 and has no maximum."""
+    gram = np.block([[m.xtx, m.ztx.T], [m.ztx, m.ztz]])
+    moment = np.concatenate([m.xty, m.zty])
+    coef, _ = solve_normal(gram, moment)
+    rss = m.yty - float(coef @ moment)
+    return rss <= TIE_RTOL * float(np.sum(y**2))
 
 
 def _random_terms(random: str | Sequence[str]) -> tuple[str, ...]:
@@ -366,19 +382,25 @@ def mixed_model(
     x = sparse.csr_matrix((np.ones(len(design.y)), (np.arange(len(design.y)),
                                                    design.codes["system"])),
                           shape=(len(design.y), n_systems))
-    moments = Moments.of(design.y, x, groups)
+    shift = float(design.y.mean())  # centred scores: no cancellation in the cross-products
+    moments = Moments.of(design.y - shift, x, groups)
     closed = terms == ("topic",) and design.table.ndim == 2 and np.isfinite(design.table).all()
-    if closed:
-        theta, converged = balanced_theta(design.table, reml), True
-        if not np.isfinite(theta).all():
-            raise InputError("the topic and system effects fit the scores exactly: there is "
-                             "no residual variance")
-    else:
-        theta, converged = optimise(moments, reml)
-    fit = profile(theta, moments, reml)
+    exact = InputError("the model fits the scores exactly, up to rounding: there is no "
+                       "residual variance")
+    if _saturated(moments, design.y - shift):
+        raise exact
+    try:
+        if closed:
+            theta, converged = balanced_theta(design.table, reml), True
+        else:
+            theta, converged = optimise(moments, reml)
+        fit = profile(theta, moments, reml)
+    except la.LinAlgError:  # the residual variance went to 0: θ = σ_k/σ without bound
+        raise exact from None
     components = (*((g.name, float(t**2 * fit.sigma2)) for g, t in
                      zip(groups, theta, strict=True)), ("residual", fit.sigma2))
     estimator = method.upper() + (" (closed form, balanced)" if closed else "")
     return MixedModelResult(
-        family=family, method=method, estimates=fit.beta, cov=fit.cov, components=components,
-        loglik=-0.5 * fit.neg2ll, converged=converged, estimator=estimator, **common)
+        family=family, method=method, estimates=fit.beta + shift, cov=fit.cov,
+        components=components, loglik=-0.5 * fit.neg2ll, converged=converged,
+        estimator=estimator, **common)
