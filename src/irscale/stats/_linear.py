@@ -70,7 +70,7 @@ def solve_normal(gram: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, int]:
         factor = la.cho_factor(gram, lower=True, check_finite=False)
         pivots = np.abs(np.diag(factor[0]))
         if pivots.min() ** 2 > pivots.max() ** 2 * gram.shape[0] * np.finfo(float).eps * 10:
-            return la.chosolve_normal(factor, rhs, check_finite=False), gram.shape[0]
+            return la.cho_solve(factor, rhs, check_finite=False), gram.shape[0]
     except la.LinAlgError:
         pass
     eig, vec = la.eigh(gram, check_finite=False)
