@@ -89,8 +89,14 @@ class Profile:
 
     neg2ll: float
     beta: np.ndarray
-    cov: np.ndarray
     sigma2: float
+    xhx_factor: tuple[np.ndarray, bool]  # Cholesky factor of X'H⁻¹X
+
+    @property
+    def cov(self) -> np.ndarray:
+        """Cov(β̂) = σ̂² (X'H⁻¹X)⁻¹."""
+        p = len(self.beta)
+        return self.sigma2 * la.cho_solve(self.xhx_factor, np.eye(p), check_finite=False)
 
 
 def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
@@ -115,8 +121,7 @@ def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
     neg2ll = dof * np.log(2 * np.pi * sigma2) + logdet_h + dof
     if reml:
         neg2ll += 2.0 * float(np.sum(np.log(np.diag(xchol[0]))))
-    cov = sigma2 * la.cho_solve(xchol, np.eye(m.p), check_finite=False)
-    return Profile(float(neg2ll), beta, cov, sigma2)
+    return Profile(float(neg2ll), beta, sigma2, xchol)
 
 
 def optimise(m: Moments, reml: bool, start: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
