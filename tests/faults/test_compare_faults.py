@@ -145,6 +145,21 @@ BINARY = _rewritten(lambda k, c: [float(v > cut) for v, cut in
 SEPARATED = _rewritten(lambda k, c: [1.0, *(float(v > 0.25) for v in c[1:])])
 
 
+
+
+def _shard_score(t: int, s: int, k: int) -> float:
+    """Topic, run and shard effects plus a deterministic scatter."""
+    return 0.2 + 0.05 * t + 0.03 * s + 0.02 * k + 0.01 * ((7 * t + 3 * s + 5 * k) % 11)
+
+
+#: Scores of 6 topics × 3 runs × 2 shards (topic,run,shard,value); HOLED: one value empty.
+SHARDS = "topic,run,shard,value\n" + "".join(
+    f"{t},r{s},k{k},{_shard_score(t, s, k):.4f}\n"
+    for t in range(6) for s in range(3) for k in range(2))
+SHARDS_HOLED = SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,\n")
+SHARD_MIXED = ["compare", "--shard-scores", "sh.csv", "--test", "mixed"]
+
+
 def json_mixed(result, ws, run):
     """The JSON document holds the mixed model's rows and its Wald tests of every pair."""
     document = json.loads(result.out)
@@ -362,7 +377,28 @@ CASES = [
     err("mixed-binomial-with-method", [*MIXED, "--family", "binomial", "--method", "reml"],
         opt("--method"), "binomial"),
     err("mixed-random-shard", [*MIXED, "--random", "topic,shard"], opt("--random"),
-        "third axis"),
+        "--shard-scores"),
+    ok("mixed-shard-scores", [*SHARD_MIXED, "--random", "topic,shard,topic:system"],
+       all_checks(output_contains("topic:system", "shard", "residual", "6 topics, 2 shards"),
+                  finite_output), files={"sh.csv": SHARDS}),
+    ok("mixed-shard-scores-missing-value", [*SHARD_MIXED, "--random", "topic,shard"],
+       all_checks(output_contains("N = 35", "REML mixed model"), finite_output),
+       files={"sh.csv": SHARDS_HOLED}),
+    err("shard-scores-with-tukey", ["compare", "--shard-scores", "sh.csv"],
+        opt("--shard-scores"), "--test mixed", files={"sh.csv": SHARDS}),
+    err("shard-scores-with-scores", [*MIXED, "--shard-scores", "sh.csv"], "--shard-scores",
+        "--scores", files={"sh.csv": SHARDS}),
+    err("shard-scores-with-runs", [*RUNS, "--test", "mixed", "--shard-scores", "sh.csv"],
+        "--shard-scores", "QRELS RUN", files={"sh.csv": SHARDS}),
+    err("shard-scores-with-measure", [*SHARD_MIXED, "-m", "ap"], "--shard-scores", "-m",
+        files={"sh.csv": SHARDS}),
+    err("shard-scores-missing-file", SHARD_MIXED, "sh.csv"),
+    err("shard-scores-bad-header", SHARD_MIXED, "sh.csv", "line 1", "topic,run,shard,value",
+        files={"sh.csv": SHARDS.replace("topic,run", "topic,system", 1)}),
+    err("shard-scores-topic-system-without-replicates",
+        [*SHARD_MIXED, "--random", "topic,topic:system"], "needs replicates",
+        files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
+                                 if ",k1," not in line)}),
     err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
     err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
     err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),

@@ -32,7 +32,14 @@ from ..stats.names import (
     RESAMPLING,
     is_resampling,
 )
-from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
+from .inputs import (
+    SOURCES_RULE,
+    add_inputs,
+    add_standardise,
+    check_inputs,
+    input_paths,
+    load_matrix,
+)
 from .main import given
 from .options import (
     DIGITS_RULE,
@@ -47,7 +54,7 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, write_text
+from .outputs import add_output, declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,10 +81,26 @@ def _multi_reason(args: argparse.Namespace) -> str:
             " compares every pair two-sided and controls the family-wise error itself")
 
 
+def _shard_inputs(args: argparse.Namespace) -> None:
+    """``--shard-scores`` is the whole input of the mixed model: refuse the other inputs."""
+    if args.shard_scores is None:
+        return
+    others = [name for name, dest in (("--scores", "scores"), ("-m", "measures"),
+                                      ("--systems", "systems"),
+                                      ("--standardise", "standardise"),
+                                      ("--topic-column", "topic_column"))
+              if given(args, dest)]
+    if input_paths(args):
+        others.insert(0, "QRELS RUN...")
+    if others:
+        raise ParameterError(f"--shard-scores is the input of the mixed model: give it "
+                             f"without {', '.join(others)}")
+
+
 #: When the options apply, in the order they are checked.
 RULES = (
     Rule(("test", "model", "correction", "alternative", "samples", "seed", "workers",
-          "scheduler", "alpha", "random", "family", "method"),
+          "scheduler", "alpha", "random", "family", "method", "shard_scores"),
          lambda args: not given(args, "risk_alpha"),
          "{options} {applies} to the significance tests, not to --risk-alpha (TRisk is its "
          "own t-test: its p-value is printed)"),
@@ -98,10 +121,14 @@ RULES = (
     Rule(("alternative", "baseline"), lambda args: args.test != "mixed",
          "{options} {applies} to two-system tests, not to --test mixed: its Wald tests "
          "compare every pair two-sided, with --correction"),
-    Rule(("random",), lambda args: set(args.random) <= {"topic"},
-         "--random: the terms shard, topic:shard and topic:system need scores with a third "
-         "axis (shards or query variants), which compare does not read; fit them with "
-         "irscale.stats.mixed_model and ShardScores"),
+    Rule(("shard_scores",), lambda args: args.test == "mixed",
+         "--shard-scores applies to --test mixed, not to {test!r}"),
+    _shard_inputs,
+    Rule(("random",), lambda args: set(args.random) <= {"topic"}
+         or args.shard_scores is not None,
+         "--random: the terms shard, topic:shard and topic:system need topics × systems × "
+         "shards (or query variants) scores: give them with --shard-scores FILE (the CSV "
+         "topic,run,shard,value of irscale pool shards --shard-scores)"),
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
@@ -140,6 +167,12 @@ def add_parser(subparsers) -> None:
     add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
               "(logit GLMM of 0/1 scores, e.g. success@k)")
     add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
+    parser.add_argument("--shard-scores", metavar="FILE",
+                        help="--test mixed: topics × runs × shards (or query variants) "
+                        "scores, the CSV topic,run,shard,value that irscale pool shards "
+                        "--shard-scores writes, instead of --scores or runs; empty values "
+                        "are missing scores (default: none)")
+    declare_inputs(parser, "--shard-scores")
     add_param(parser, SIGNIFICANCE)
     add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
@@ -166,6 +199,20 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
 
 
+def _mixed_of_shards(args: argparse.Namespace):
+    """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+    from ..io.scores_csv import read_shard_table
+    from ..stats import ShardScores
+    from ..stats.mixed import mixed_model
+
+    read = read_shard_table(args.shard_scores)
+    fitted = mixed_model(ShardScores(read.values, read.topics, read.systems, read.shards),
+                         random=args.random, family=args.family,
+                         method=args.method if args.family == "gaussian" else None,
+                         alpha=args.alpha, correction=args.correction)
+    return fitted, fitted.pairwise()
+
+
 def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     from ..stats import (
@@ -179,6 +226,8 @@ def compare(args: argparse.Namespace):
 
     test = args.test
     progress = wants_progress(args)
+    if args.shard_scores is not None:
+        return _mixed_of_shards(args)
     matrix = load_matrix(args)
     if test == "tukey-hsd":
         model = args.model
@@ -230,7 +279,8 @@ def run(args: argparse.Namespace) -> int:
         return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
                                             digits=args.digits))
     check_scheduler(args)
-    check_inputs(args)
+    if args.shard_scores is None:
+        check_inputs(args)
     omnibus, pairs = compare(args)
     from ..stats.tables import format_comparison
 
