@@ -163,7 +163,7 @@ def add_parser(subparsers) -> None:
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
               "tests (two-system tests, or the Wald tests of --test mixed)")
     add_param(parser, RANDOM, many=True, doc="--test mixed: comma-separated random terms "
-              "(topic; shard, topic:shard and topic:system need sharded scores)")
+              "(topic; shard, topic:shard and topic:system need --shard-scores)")
     add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
               "(logit GLMM of 0/1 scores, e.g. success@k)")
     add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
