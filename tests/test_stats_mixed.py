@@ -413,3 +413,20 @@ def test_glmm_standard_errors_are_the_curvature_of_the_likelihood():
                 return loglik(data, beta + step, sigma, 10)
             hessian[a, b] = (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4 * h * h)
     np.testing.assert_allclose(result.cov, np.linalg.inv(-hessian), rtol=1e-3)
+
+
+def test_glmm_gradient_is_the_derivative_of_the_likelihood():
+    """The gradient of Fisher's identity equals central differences of ℓ(β, σ_t)."""
+    from irscale.stats._glmm import _Data, _value_and_gradient, loglik
+
+    values = binary_scores(6, 40, 0.9, np.array([-0.4, 0.3, 1.1]))
+    frame = long_form(values)
+    data = _Data(frame["y"].to_numpy(), frame["system"].to_numpy(), frame["topic"].to_numpy(),
+                 values.shape[0], values.shape[1])
+    beta, sigma, h = np.array([-0.2, 0.1, 0.8]), 0.7, 1e-5
+    _, gradient = _value_and_gradient(data, beta, sigma, 10)
+    numeric = [(loglik(data, beta + h * e, sigma, 10) - loglik(data, beta - h * e, sigma, 10))
+               / (2 * h) for e in np.eye(3)]
+    numeric.append((loglik(data, beta, sigma + h, 10) - loglik(data, beta, sigma - h, 10))
+                   / (2 * h))
+    np.testing.assert_allclose(gradient, numeric, rtol=1e-5, atol=1e-7)
