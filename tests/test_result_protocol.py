@@ -59,7 +59,8 @@ RUNS = {
 STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "AssumptionChecks", "AssumptionTest",
                "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
-               "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower"}
+               "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower",
+               "MixedModelResult"}
 #: ... with ``confidence_interval(confidence_level=0.95)``.
 WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI"}
 #: ... with ``effect_size``.
@@ -107,12 +108,16 @@ def instances() -> dict[str, list[object]]:
                        stats.mann_whitney(x, y)],
         "PairwiseComparisons": [stats.tukey_hsd(values), stats.pairwise_tests(values, "t"),
                                 stats.randomized_tukey_hsd(values, samples=200, rng=1),
-                                stats.pairwise_tests(values, "welch", correction="none")],
+                                stats.pairwise_tests(values, "welch", correction="none"),
+                                stats.mixed_model(values).pairwise()],
         "AnovaResult": [anova, stats.anova(values, "system")],
         "AnovaRow": list(anova.rows),
         "AssumptionChecks": [anova.assumptions, stats.anova(values, "system").assumptions],
         "AssumptionTest": list(anova.assumptions.tests),
         "RankTestResult": [stats.friedman(values), stats.kruskal_wallis(values)],
+        "MixedModelResult": [stats.mixed_model(values), stats.mixed_model(values, method="ml"),
+                             stats.mixed_model((values > np.median(values)).astype(float),
+                                               family="binomial")],
         "EffectSizes": [stats.effect_sizes(x, y), stats.effect_sizes(x, y, paired=False)],
         "EffectSize": [stats.paired_t(x, y).effect_size, stats.student_t(x, y).effect_size],
         "TopicSetSize": [stats.topic_set_size("paired-t", min_diff=0.05, sd=0.15)],

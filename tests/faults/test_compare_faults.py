@@ -48,6 +48,7 @@ BOOT = ["compare", "--scores", "ap.csv", "--test", "bootstrap", "--samples", "99
         "--seed", "1"]
 RUNS = ["compare", "qrels.txt", "a.run", "b.run", "c.run", "-m", "map"]
 RISK = [*TUKEY, "--baseline", "sysA", "--risk-alpha", "1"]
+MIXED = [*TUKEY, "--test", "mixed"]
 
 
 def scientific_cells(result, ws, run):
@@ -145,6 +146,37 @@ NO_SPREAD_SHIFT = _rewritten(lambda k, c: [c[0], c[0] + 0.2, *c[2:]])
 ROUNDED_TWIN = _rewritten(lambda k, c: [c[0], c[0] + 0.1 - 0.1, *c[2:]])
 #: sysA and sysB each constant up to rounding (0.1 + 0.2 is not 0.3, 0.2 + 0.4 not 0.6),
 #: sysC and sysD ordinary.
+#: ap.csv as 0/1 scores (1: AP above a cut-off of each system's), every system with
+#: successes and failures.
+BINARY = _rewritten(lambda k, c: [float(v > cut) for v, cut in
+                                  zip(c, (0.27, 0.33, 0.45, 0.55), strict=True)])
+#: the same with sysA a success on every topic (complete separation).
+SEPARATED = _rewritten(lambda k, c: [1.0, *(float(v > 0.25) for v in c[1:])])
+
+
+
+
+def _shard_score(t: int, s: int, k: int) -> float:
+    """Topic, run and shard effects plus a deterministic scatter."""
+    return 0.2 + 0.05 * t + 0.03 * s + 0.02 * k + 0.01 * ((7 * t + 3 * s + 5 * k) % 11)
+
+
+#: Scores of 6 topics × 3 runs × 2 shards (topic,run,shard,value); HOLED: one value empty.
+SHARDS = "topic,run,shard,value\n" + "".join(
+    f"{t},r{s},k{k},{_shard_score(t, s, k):.4f}\n"
+    for t in range(6) for s in range(3) for k in range(2))
+SHARDS_HOLED = SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,\n")
+SHARD_MIXED = ["compare", "--shard-scores", "sh.csv", "--test", "mixed"]
+
+
+def json_mixed(result, ws, run):
+    """The JSON document holds the mixed model's rows and its Wald tests of every pair."""
+    document = json.loads(result.out)
+    sections = {row["section"] for row in document["mixed"]}
+    assert sections == {"fixed", "test", "variance", "fit"}, result.describe()
+    assert len(document["pairs"]) == 6 and "p_adjusted" in document["pairs"][0]
+
+
 NO_SPREAD_FLAT = _rewritten(lambda k, c: [0.3 if k % 2 else 0.1 + 0.2,
                                           0.6 if k % 3 else 0.2 + 0.4, *c[2:]])
 
@@ -359,6 +391,57 @@ CASES = [
     err("seed-with-t", [*T, "--seed", "1"], opt("--seed")),
     err("samples-with-tukey", [*TUKEY, "--samples", "100"], opt("--samples")),
     err("correction-with-tukey", [*TUKEY, "--correction", "bonferroni"], opt("--correction")),
+    # ---- mixed models: --test mixed with --random, --family, --method
+    ok("mixed-reml", MIXED, output_contains("REML", "residual", "ICC", "Wald z tests",
+                                            "correction holm")),
+    ok("mixed-ml-bonferroni", [*MIXED, "--method", "ml", "--correction", "bonferroni"],
+       output_contains("ML (closed form", "correction bonferroni")),
+    ok("mixed-json", [*MIXED, "--format", "json"], json_mixed),
+    ok("mixed-alias-lmm", [*TUKEY, "--test", "lmm"], same_output_as(*MIXED)),
+    ok("mixed-binomial", ["compare", "--scores", "bin.csv", "--test", "mixed", "--family",
+                          "binomial"], all_checks(output_contains("log-odds"), finite_output),
+       files={"bin.csv": BINARY}),
+    err("mixed-binomial-separated", ["compare", "--scores", "bin.csv", "--test", "mixed",
+                                     "--family", "binomial"], "'sysA'", "every topic",
+        files={"bin.csv": SEPARATED}),
+    err("mixed-binomial-not-binary", [*MIXED, "--family", "binomial"], "0/1 scores"),
+    err("mixed-binomial-with-method", [*MIXED, "--family", "binomial", "--method", "reml"],
+        opt("--method"), "binomial"),
+    err("mixed-random-shard", [*MIXED, "--random", "topic,shard"], opt("--random"),
+        "--shard-scores"),
+    ok("mixed-shard-scores", [*SHARD_MIXED, "--random", "topic,shard,topic:system"],
+       all_checks(output_contains("topic:system", "shard", "residual", "6 topics, 2 shards"),
+                  finite_output), files={"sh.csv": SHARDS}),
+    ok("mixed-shard-scores-missing-value", [*SHARD_MIXED, "--random", "topic,shard"],
+       all_checks(output_contains("N = 35", "REML mixed model"), finite_output),
+       files={"sh.csv": SHARDS_HOLED}),
+    err("shard-scores-with-tukey", ["compare", "--shard-scores", "sh.csv"],
+        opt("--shard-scores"), "--test mixed", files={"sh.csv": SHARDS}),
+    err("shard-scores-with-scores", [*MIXED, "--shard-scores", "sh.csv"], "--shard-scores",
+        "--scores", files={"sh.csv": SHARDS}),
+    err("shard-scores-with-runs", [*RUNS, "--test", "mixed", "--shard-scores", "sh.csv"],
+        "--shard-scores", "QRELS RUN", files={"sh.csv": SHARDS}),
+    err("shard-scores-with-measure", [*SHARD_MIXED, "-m", "ap"], "--shard-scores", "-m",
+        files={"sh.csv": SHARDS}),
+    err("shard-scores-missing-file", SHARD_MIXED, "sh.csv"),
+    err("shard-scores-bad-header", SHARD_MIXED, "sh.csv", "line 1", "topic,run,shard,value",
+        files={"sh.csv": SHARDS.replace("topic,run", "topic,system", 1)}),
+    err("shard-scores-topic-system-without-replicates",
+        [*SHARD_MIXED, "--random", "topic,topic:system"], "needs replicates",
+        files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
+                                 if ",k1," not in line)}),
+    err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
+    err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
+    err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),
+    err("mixed-method-unknown", [*MIXED, "--method", "mom"], opt("--method"), "mom"),
+    err("mixed-with-model", [*MIXED, "--model", "MD1"], opt("--model")),
+    err("mixed-with-alternative", [*MIXED, "--alternative", "less"], opt("--alternative")),
+    err("mixed-with-baseline", [*MIXED, "--baseline", "sysA"], opt("--baseline")),
+    err("mixed-with-samples", [*MIXED, "--samples", "99"], opt("--samples")),
+    err("random-with-tukey", [*TUKEY, "--random", "topic"], opt("--random"), "--test mixed"),
+    err("family-with-t", [*T, "--family", "binomial"], opt("--family"), "--test mixed"),
+    err("method-with-t", [*T, "--method", "ml"], opt("--method"), "--test mixed"),
+    err("risk-alpha-with-random", [*RISK, "--random", "topic"], opt("--random")),
     # ---- resampling parameters
     err("samples-0-randomization", with_option(RANDOM, "--samples", "0"), opt("--samples")),
     err("samples-negative-bootstrap", with_option(BOOT, "--samples", "-5"), opt("--samples")),

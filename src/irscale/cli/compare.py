@@ -2,7 +2,9 @@
 (``docs/stats.md``; usage in ``docs/cli.md``).
 
 ``--test tukey-hsd`` (default) prints the ANOVA table of ``--model`` and Tukey's HSD for
-every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; a two-system test runs on
+every pair; ``randomized-tukey-hsd`` the randomised Tukey HSD; ``mixed`` a mixed model
+(systems fixed, topics random: ``--random``, ``--family``, ``--method``) and Wald tests of
+every pair with ``--correction``; a two-system test runs on
 every pair (or against ``--baseline``) with ``--correction`` over pairs × measures.
 After an ANOVA model, the checks of its assumptions on the residuals (Shapiro–Wilk,
 Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes the ANOVA
@@ -25,14 +27,24 @@ from ..stats.names import (
     ALTERNATIVES,
     ANOVA_TRANSFORM,
     COMPARE_TEST,
+    FAMILY,
+    MIXED_METHOD,
     MODEL_NAMES,
     MULTI_TESTS,
     MULTIPLE_CORRECTION,
+    RANDOM,
     RANK_MODELS,
     RESAMPLING,
     is_resampling,
 )
-from .inputs import SOURCES_RULE, add_inputs, add_standardise, check_inputs, load_matrix
+from .inputs import (
+    SOURCES_RULE,
+    add_inputs,
+    add_standardise,
+    check_inputs,
+    input_paths,
+    load_matrix,
+)
 from .main import given
 from .options import (
     DIGITS_RULE,
@@ -47,11 +59,12 @@ from .options import (
     scheduler,
     wants_progress,
 )
-from .outputs import add_output, declare_outputs, write_text
+from .outputs import add_output, declare_inputs, declare_outputs, write_text
 from .rules import Rule, add_rules, check_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import ScoreMatrix
+    from ..stats.mixed import MixedModelResult
     from ..stats.results import AnovaResult, RankTestResult
 
 #: ``--test``: the procedure or two-system test run.
@@ -87,10 +100,27 @@ def _anova_reason(args: argparse.Namespace) -> str:
             "it has no residuals, and ranks its scores itself)")
 
 
+def _shard_inputs(args: argparse.Namespace) -> None:
+    """``--shard-scores`` is the whole input of the mixed model: refuse the other inputs."""
+    if args.shard_scores is None:
+        return
+    others = [name for name, dest in (("--scores", "scores"), ("-m", "measures"),
+                                      ("--systems", "systems"),
+                                      ("--standardise", "standardise"),
+                                      ("--topic-column", "topic_column"))
+              if given(args, dest)]
+    if input_paths(args):
+        others.insert(0, "QRELS RUN...")
+    if others:
+        raise ParameterError(f"--shard-scores is the input of the mixed model: give it "
+                             f"without {', '.join(others)}")
+
+
 #: When the options apply, in the order they are checked.
 RULES = (
     Rule(("test", "model", "transform", "plot", "correction", "alternative", "samples",
-          "seed", "workers", "scheduler", "alpha"), lambda args: not given(args, "risk_alpha"),
+          "seed", "workers", "scheduler", "alpha", "random", "family", "method",
+          "shard_scores"), lambda args: not given(args, "risk_alpha"),
          "{options} {applies} to the significance tests, not to --risk-alpha (TRisk is its "
          "own t-test: its p-value is printed)"),
     Rule(("risk_alpha",), lambda args: args.baseline is not None,
@@ -106,6 +136,22 @@ RULES = (
     Rule(("transform", "plot"), _anova_model, _anova_reason),
     Rule(("correction", "alternative", "baseline"),
          lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
+    Rule(("random", "family", "method"), lambda args: args.test == "mixed",
+         "{options} {applies} to --test mixed, not to {test!r}"),
+    Rule(("alternative", "baseline"), lambda args: args.test != "mixed",
+         "{options} {applies} to two-system tests, not to --test mixed: its Wald tests "
+         "compare every pair two-sided, with --correction"),
+    Rule(("shard_scores",), lambda args: args.test == "mixed",
+         "--shard-scores applies to --test mixed, not to {test!r}"),
+    _shard_inputs,
+    Rule(("random",), lambda args: set(args.random) <= {"topic"}
+         or args.shard_scores is not None,
+         "--random: the terms shard, topic:shard and topic:system need topics × systems × "
+         "shards (or query variants) scores: give them with --shard-scores FILE (the CSV "
+         "topic,run,shard,value of irscale pool shards --shard-scores)"),
+    Rule(("method",), lambda args: args.family != "binomial",
+         "--method applies to the linear mixed model, not to --family binomial (fit by "
+         "maximum likelihood)"),
     Rule(("samples", "seed", "workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     DIGITS_RULE,
@@ -140,7 +186,18 @@ def add_parser(subparsers) -> None:
                         "PNG/SVG/PDF (default: no plot)")
     declare_outputs(parser, "--plot", kind="plot")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
-              "tests")
+              "tests (two-system tests, or the Wald tests of --test mixed)")
+    add_param(parser, RANDOM, many=True, doc="--test mixed: comma-separated random terms "
+              "(topic; shard, topic:shard and topic:system need --shard-scores)")
+    add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
+              "(logit GLMM of 0/1 scores, e.g. success@k)")
+    add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
+    parser.add_argument("--shard-scores", metavar="FILE",
+                        help="--test mixed: topics × runs × shards (or query variants) "
+                        "scores, the CSV topic,run,shard,value that irscale pool shards "
+                        "--shard-scores writes, instead of --scores or runs; empty values "
+                        "are missing scores (default: none)")
+    declare_inputs(parser, "--shard-scores")
     add_param(parser, SIGNIFICANCE)
     add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
     add_param(parser, RNG_SEED, doc="seed of resampling tests")
@@ -167,6 +224,20 @@ def _measure_of(matrix: ScoreMatrix, measures: list[str] | None) -> str:
     raise ParameterError(f"choose one measure with -m among {list(matrix.measures)}")
 
 
+def _mixed_of_shards(args: argparse.Namespace):
+    """The mixed model of ``--shard-scores`` and its Wald tests of every pair."""
+    from ..io.scores_csv import read_shard_table
+    from ..stats import ShardScores
+    from ..stats.mixed import mixed_model
+
+    read = read_shard_table(args.shard_scores)
+    fitted = mixed_model(ShardScores(read.values, read.topics, read.systems, read.shards),
+                         random=args.random, family=args.family,
+                         method=args.method if args.family == "gaussian" else None,
+                         alpha=args.alpha, correction=args.correction)
+    return fitted, fitted.pairwise()
+
+
 def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     from ..stats import (
@@ -180,6 +251,8 @@ def compare(args: argparse.Namespace):
 
     test = args.test
     progress = wants_progress(args)
+    if args.shard_scores is not None:
+        return _mixed_of_shards(args)
     matrix = load_matrix(args)
     if test == "tukey-hsd":
         model = args.model
@@ -191,6 +264,14 @@ def compare(args: argparse.Namespace):
         else:
             omnibus = anova(matrix, model, measure=measure, transform=args.transform)
         return omnibus, omnibus.tukey_hsd(alpha=args.alpha)
+    if test == "mixed":
+        from ..stats.mixed import mixed_model
+
+        fitted: MixedModelResult = mixed_model(
+            matrix, measure=_measure_of(matrix, args.measures), random=args.random,
+            family=args.family, method=args.method if args.family == "gaussian" else None,
+            alpha=args.alpha, correction=args.correction)
+        return fitted, fitted.pairwise()
     spec = None if test == "randomized-tukey-hsd" else test_spec(test)
     resampling = {"samples": args.samples} if given(args, "samples") else {}
     with scheduler(args) as executor:
@@ -223,7 +304,8 @@ def run(args: argparse.Namespace) -> int:
         return write_text(args, format_risk(table, baseline, args.risk_alpha, args.fmt,
                                             digits=args.digits))
     check_scheduler(args)
-    check_inputs(args)
+    if args.shard_scores is None:
+        check_inputs(args)
     omnibus, pairs = compare(args)
     from ..stats.tables import format_comparison
 

@@ -125,7 +125,7 @@ def add_measures(parser: argparse.ArgumentParser, doc: str = "measure (repeatabl
                         required=required, metavar="MEASURE", help=doc)
 
 
-def _paths(args: argparse.Namespace) -> list[str]:
+def input_paths(args: argparse.Namespace) -> list[str]:
     """The qrels and run files of the command line (``QRELS RUN...``)."""
     if hasattr(args, "inputs"):
         return list(args.inputs)
@@ -145,7 +145,7 @@ def check_inputs(args: argparse.Namespace, *, min_runs: int = 2) -> None:
     with score files none of the options of runs; with runs a qrels file, ``min_runs`` run
     files at least and ``-m``. Every command that reads them with :func:`qrels_and_runs`
     or :func:`load_matrix` calls it first."""
-    paths = _paths(args)
+    paths = input_paths(args)
     if getattr(args, "scores", None):
         if paths:
             raise ParameterError("give either --scores FILE or QRELS RUN..., not both")
@@ -164,7 +164,7 @@ def qrels_and_runs(args: argparse.Namespace, *,
     """The qrels file and the runs of ``QRELS RUN...`` (:func:`check_inputs`), named as
     ``--names`` says (see :func:`irscale.cli.runargs.named_runs`); ``keep_rank``: keep the
     rank column (for ``--ties rank-column``)."""
-    paths = _paths(args)
+    paths = input_paths(args)
     return paths[0], named_runs(paths[1:], args.names, keep_rank=keep_rank,
                                 progress=wants_progress(args))
 

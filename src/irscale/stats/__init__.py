@@ -15,6 +15,9 @@ Many systems
     ANOVAs take ``transform=`` (:data:`TRANSFORMS`: arcsine, rank) and check their
     assumptions on the residuals (``AnovaResult.assumptions``, an :class:`AssumptionChecks`:
     Shapiro–Wilk, Levene, Brown–Forsythe).
+Mixed models
+    :func:`mixed_model`: systems fixed, topics (and shards, query variants, topic × system)
+    random; REML/ML linear mixed models and the logit GLMM of binary scores.
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
 Standardisation
@@ -60,6 +63,8 @@ _EXPORTS: dict[str, str] = {
     "hedges_j": ".effects",
     "CORRECTIONS": ".names",
     "TABLE_FORMATS": ".names",
+    "MixedModelResult": ".mixed",
+    "mixed_model": ".mixed",
     "mann_whitney": ".nonparametric",
     "sign_test": ".nonparametric",
     "wilcoxon": ".nonparametric",
@@ -109,6 +114,7 @@ __all__ = [
     "ConfidenceInterval",
     "EffectSize",
     "EffectSizes",
+    "MixedModelResult",
     "PairwiseComparisons",
     "RankTestResult",
     "ShardScores",
@@ -126,6 +132,7 @@ __all__ = [
     "kruskal_wallis",
     "mann_whitney",
     "minimum_detectable_difference",
+    "mixed_model",
     "paired_bootstrap_test",
     "paired_t",
     "pairwise_tests",
@@ -186,6 +193,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
+    from .mixed import MixedModelResult, mixed_model
     from .names import CORRECTIONS, TABLE_FORMATS, TRANSFORMS
     from .nonparametric import mann_whitney, sign_test, wilcoxon
     from .pairwise import pairwise_tests

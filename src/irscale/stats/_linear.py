@@ -64,7 +64,7 @@ def rowwise_kron(a: sparse.csr_matrix, b: sparse.csr_matrix) -> sparse.csr_matri
     return sparse.csr_matrix((data, columns, indptr), shape=(a.shape[0], a.shape[1] * b.shape[1]))
 
 
-def _solve(gram: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, int]:
+def solve_normal(gram: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, int]:
     """Solution of gram · b = rhs (minimum-norm if singular) and the rank of gram."""
     try:
         factor = la.cho_factor(gram, lower=True, check_finite=False)
@@ -113,7 +113,7 @@ def type3(
     moment = design.T @ y
 
     def fit(keep: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
-        coef, rank = _solve(gram[np.ix_(keep, keep)], moment[keep])
+        coef, rank = solve_normal(gram[np.ix_(keep, keep)], moment[keep])
         return y - design[:, keep] @ coef, rank, coef
 
     every = np.arange(start)
@@ -139,6 +139,6 @@ def type3(
         np.arange(levels[target]), levels[target]
     ).toarray()
     means = contrast @ coef
-    solved, _ = _solve(gram, contrast.T)
+    solved, _ = solve_normal(gram, contrast.T)
     cov = ms_error * (contrast @ solved)
     return LinearFit(sums, means, cov)

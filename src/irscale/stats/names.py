@@ -55,6 +55,22 @@ ANOVA_TRANSFORM = Param("transform", Names("transform", TRANSFORMS, TRANSFORM_AL
                         "scores in [0, 1]) or rank (ranks of all scores, Conover & Iman 1981)",
                         ("--transform",), "T")
 
+#: The random terms of :func:`irscale.stats.mixed_model` (``shard`` and the interactions
+#: need a third axis of replicates: shards or query variants), its response families and
+#: its estimators.
+RANDOM_TERMS: tuple[str, ...] = ("topic", "shard", "topic:system", "topic:shard")
+FAMILIES: tuple[str, ...] = ("gaussian", "binomial")
+MIXED_METHODS: tuple[str, ...] = ("reml", "ml")
+RANDOM = Param("random", Names("random term", RANDOM_TERMS), ("topic",), "comma-separated "
+               "random terms of the mixed model", ("--random",), "TERM,TERM,...",
+               label="--random")
+FAMILY = Param("family", Names("family", FAMILIES), "gaussian", "response of the mixed "
+               "model: gaussian (linear mixed model) or binomial (logit GLMM of 0/1 scores)",
+               ("--family",))
+MIXED_METHOD = Param("method", Names("estimator", MIXED_METHODS, fold=True), "reml",
+                     "estimator of the linear mixed model", ("--method",),
+                     label="--method")
+
 #: Procedures that compare every pair of many systems at once (Tukey's HSD after an ANOVA
 #: or rank model, the randomised Tukey HSD), and their other spellings.
 MULTI_TESTS: tuple[str, ...] = ("tukey-hsd", "randomized-tukey-hsd")
@@ -63,8 +79,9 @@ MULTI_ALIASES: dict[str, str] = {
     "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
     "rtukey": "randomized-tukey-hsd"}
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
-COMPARE_TEST = Names("test", (*MULTI_TESTS, *TEST_NAMES), {**TEST_ALIASES, **MULTI_ALIASES},
-                     fold=True)
+COMPARE_TEST = Names("test", (*MULTI_TESTS, "mixed", *TEST_NAMES),
+                     {**TEST_ALIASES, **MULTI_ALIASES, "mixed-model": "mixed", "lmm": "mixed",
+                      "glmm": "mixed"}, fold=True)
 #: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
 RESAMPLING = ", ".join((*RESAMPLING_TESTS, "randomized-tukey-hsd"))
 

@@ -215,16 +215,18 @@ def render(
 
 
 def format_comparison(omnibus: Any, pairs: Any, fmt: str = "text", *, digits: int = 4) -> str:
-    """A comparison of systems in ``fmt``: the omnibus table (an ANOVA or rank test's, or
-    None), the checks of an ANOVA's assumptions (``AnovaResult.assumptions``), then the
-    table of ``pairs`` (pairwise tests or Tukey's HSD); JSON as one document
-    ``{"anova": [rows], "assumptions": [rows], "pairs": [rows]}`` (``irscale compare``)."""
-    # an ANOVA has assumptions to check; a rank test (or no omnibus test) has none
+    """A comparison of systems in ``fmt``: the omnibus table (an ANOVA or rank test's, a
+    mixed model's, or None), the checks of an ANOVA's assumptions
+    (``AnovaResult.assumptions``), then the table of ``pairs`` (pairwise tests or Tukey's
+    HSD); JSON as one document ``{"anova": [rows], "assumptions": [rows], "pairs": [rows]}``
+    (``"mixed"`` for a mixed model's rows; ``irscale compare``)."""
+    # an ANOVA has assumptions to check; a rank test, a mixed model (or no omnibus test)
+    # has none
     checks = getattr(omnibus, "assumptions", None)
     if fmt == "json":
         document: dict[str, object] = {}
         if omnibus is not None:
-            document["anova"] = omnibus.json_rows()
+            document[getattr(omnibus, "json_key", "anova")] = omnibus.json_rows()
         if checks is not None:
             document["assumptions"] = checks.json_rows()
         document["pairs"] = pairs.json_pairs()

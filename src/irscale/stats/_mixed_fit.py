@@ -1,0 +1,160 @@
+"""REML and ML fits of linear mixed models with variance-component random effects.
+
+Model (Laird & Ware 1982; Searle, Casella & McCulloch 1992, ch. 6)
+    y = Xβ + Σ_k Z_k u_k + ε,  u_k ~ N(0, σ²_k I),  ε ~ N(0, σ² I),
+    so Var(y) = σ² H with H = I + Z Λ² Z', Z = [Z_1 … Z_K] the indicator columns of the
+    grouping factors (crossed or nested alike) and Λ = diag(θ_k per level), θ_k = σ_k / σ.
+
+Profiled criteria (Bates et al. 2015, lme4, §3; the profiling of β and σ² is theirs)
+    With M = I + Λ Z'Z Λ (q × q, q the number of random levels), the Woodbury identity gives
+    H⁻¹ = I − ZΛ M⁻¹ ΛZ' and log|H| = log|M|, so every quantity needs only the
+    cross-products X'X, X'y, y'y, Z'Z, Z'X and Z'y: β̂ = (X'H⁻¹X)⁻¹ X'H⁻¹y,
+    r'H⁻¹r = y'H⁻¹y − β̂'X'H⁻¹y and, with n observations and p fixed effects,
+
+        ML:    −2ℓ   = n log(2π σ̂²) + log|H| + n,                 σ̂² = r'H⁻¹r / n,
+        REML:  −2ℓ_R = (n−p) log(2π σ̂²) + log|H| + log|X'H⁻¹X| + (n−p),  σ̂² = r'H⁻¹r/(n−p),
+
+    (Harville 1977; this REML constant is statsmodels' ``MixedLM`` one, without lme4's
+    log|X'X|). θ ≥ 0 is found by L-BFGS-B on −2ℓ(θ); Cov(β̂) = σ̂² (X'H⁻¹X)⁻¹.
+
+Balanced topic × system closed form (one score per cell, random topic only)
+    With T topics, S systems and the two-way ANOVA sums of squares SS_T (topics, T − 1 df)
+    and SS_E (residual, (T − 1)(S − 1) df), H has eigenvalue λ/σ² = 1 + Sθ² on the T
+    directions of topic means and 1 on the others. The fixed system means take S − 1 of
+    the latter and the grand mean one of the former, so the likelihood factorises into
+    SS_T ~ λ χ²_{T−1} and SS_E ~ σ² χ²_{(T−1)(S−1)} pieces, λ = σ² + S σ²_t, plus (ML
+    only) one more λ direction with a zero residual. Maximising each piece:
+
+        REML:  σ̂² = MS_E = SS_E/((T−1)(S−1)),  λ̂ = MS_T = SS_T/(T−1),
+        ML:    σ̂² = SS_E/(T(S−1)),             λ̂ = SS_T/T,
+
+    σ̂²_t = (λ̂ − σ̂²)/S: the REML components are the ANOVA (method-of-moments) estimates
+    (Searle et al. 1992, §4.7). When λ̂ < σ̂² the maximum lies on the boundary σ²_t = 0
+    and σ̂² pools both pieces: (SS_T + SS_E)/((T−1)S) (REML) or /(TS) (ML) — the ANOVA
+    estimate "truncated at 0" with the residual re-estimated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg as la
+from scipy import optimize, sparse
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """One random term: the level of each observation (0 … levels − 1) and its name."""
+
+    name: str
+    codes: np.ndarray
+    levels: int
+
+
+@dataclass(frozen=True)
+class Moments:
+    """The cross-products every criterion is computed from (module docstring)."""
+
+    xtx: np.ndarray
+    xty: np.ndarray
+    yty: float
+    ztz: np.ndarray
+    ztx: np.ndarray
+    zty: np.ndarray
+    sizes: tuple[int, ...]
+    n: int
+    p: int
+
+    @classmethod
+    def of(cls, y: np.ndarray, x: sparse.spmatrix, groups: Sequence[Grouping]) -> Moments:
+        """The cross-products of scores ``y``, a (sparse) fixed-effects design ``x`` and
+        the indicator columns of ``groups`` (built sparse; Z'Z is q × q dense)."""
+        offsets = np.cumsum([0, *(g.levels for g in groups)])
+        rows = np.tile(np.arange(len(y)), len(groups))
+        columns = np.concatenate([start + g.codes for g, start in
+                                  zip(groups, offsets[:-1], strict=True)])
+        z = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)),
+                              shape=(len(y), int(offsets[-1])))
+        x = sparse.csr_matrix(x)
+        return cls(np.asarray((x.T @ x).todense()), np.asarray(x.T @ y), float(y @ y),
+                   np.asarray((z.T @ z).todense()), np.asarray((z.T @ x).todense()),
+                   np.asarray(z.T @ y), tuple(g.levels for g in groups), len(y), x.shape[1])
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The criterion at θ and the estimates it profiles."""
+
+    neg2ll: float
+    beta: np.ndarray
+    sigma2: float
+    xhx_factor: tuple[np.ndarray, bool]  # Cholesky factor of X'H⁻¹X
+
+    @property
+    def cov(self) -> np.ndarray:
+        """Cov(β̂) = σ̂² (X'H⁻¹X)⁻¹."""
+        p = len(self.beta)
+        return self.sigma2 * la.cho_solve(self.xhx_factor, np.eye(p), check_finite=False)
+
+
+def profile(theta: np.ndarray, m: Moments, reml: bool) -> Profile:
+    """−2 log-likelihood (ML) or −2 restricted log-likelihood (REML) at relative standard
+    deviations ``theta``, with β̂, Cov(β̂) and σ̂² (module docstring)."""
+    lam = np.repeat(np.asarray(theta, dtype=np.float64), m.sizes)
+    inner = np.eye(len(lam)) + lam[:, None] * m.ztz * lam[None, :]
+    chol = la.cho_factor(inner, lower=True, check_finite=False)
+    logdet_h = 2.0 * float(np.sum(np.log(np.diag(chol[0]))))
+    a = lam[:, None] * m.ztx
+    b = lam * m.zty
+    xhx = m.xtx - a.T @ la.cho_solve(chol, a, check_finite=False)
+    xhy = m.xty - a.T @ la.cho_solve(chol, b, check_finite=False)
+    yhy = m.yty - float(b @ la.cho_solve(chol, b, check_finite=False))
+    xchol = la.cho_factor(xhx, lower=True, check_finite=False)
+    beta = la.cho_solve(xchol, xhy, check_finite=False)
+    rss = max(yhy - float(beta @ xhy), 0.0)
+    dof = m.n - m.p if reml else m.n
+    sigma2 = rss / dof
+    if sigma2 <= 0.0:
+        raise la.LinAlgError("no residual variance")
+    neg2ll = dof * np.log(2 * np.pi * sigma2) + logdet_h + dof
+    if reml:
+        neg2ll += 2.0 * float(np.sum(np.log(np.diag(xchol[0]))))
+    return Profile(float(neg2ll), beta, sigma2, xchol)
+
+
+def optimise(m: Moments, reml: bool, start: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+    """θ̂ ≥ 0 minimising the criterion and whether the optimiser reported convergence.
+
+    L-BFGS-B runs on the variance ratios γ = θ² ≥ 0 (the criterion is even in θ, so its
+    gradient in θ vanishes at the bound θ = 0 and would stop a search there), from γ = 1
+    and from ``start``; the better optimum is kept."""
+    k = len(m.sizes)
+    starts = [np.ones(k)] + ([np.asarray(start, dtype=np.float64) ** 2]
+                             if start is not None else [])
+    best = None
+    for x0 in starts:
+        found = optimize.minimize(lambda g: profile(np.sqrt(g), m, reml).neg2ll, x0,
+                                  method="L-BFGS-B",
+                                  bounds=[(0.0, None)] * k,
+                                  options={"ftol": 1e-15, "gtol": 1e-10, "maxiter": 1000})
+        if best is None or found.fun < best.fun:
+            best = found
+    assert best is not None
+    return np.sqrt(np.asarray(best.x)), bool(best.success)
+
+
+def balanced_theta(values: np.ndarray, reml: bool) -> np.ndarray:
+    """θ̂ = σ̂_t/σ̂ of the complete topics × systems table ``values`` in closed form (module
+    docstring): the ANOVA variance components, truncated at 0."""
+    t, s = values.shape
+    topic_means = values.mean(axis=1)
+    ss_topic = s * float(np.sum((topic_means - values.mean()) ** 2))
+    residual = values - topic_means[:, None] - values.mean(axis=0)[None, :] + values.mean()
+    ss_error = float(np.sum(residual**2))
+    lam = ss_topic / (t - 1 if reml else t)
+    sigma2 = ss_error / ((t - 1 if reml else t) * (s - 1))
+    if sigma2 <= 0.0:  # an exact fit: θ = σ_t/σ is unbounded
+        raise la.LinAlgError("no residual variance")
+    return np.array([np.sqrt(max(lam - sigma2, 0.0) / s / sigma2)])
