@@ -67,3 +67,14 @@ def test_the_api_reference_documents_every_public_function_and_class(site):
             # it, or a re-export) under the path of its definition on an API page
             assert (f"{name}.{member}" in ids[page]
                     or f"{value.__module__}.{member}" in every_id), f"{name}.{member}"
+
+
+def test_the_docstrings_rest_roles_become_links(site):
+    """``:func:`anova_oneway``` in irscale.stats' docstring: a link to its entry on the same
+    page (mkdocs_hooks.py); no role is left as text on any API page."""
+    stats = (site / "api" / "stats" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="autorefs[^"]*"[^>]* href="#irscale\.stats\.anova_oneway">'
+                     r"<code>anova_oneway</code></a>", stats)
+    for page in API_PAGES:
+        text = (site / "api" / page / "index.html").read_text(encoding="utf-8")
+        assert not re.search(r":(func|class|mod|meth|attr|data|exc|obj|const):<code>", text), page
