@@ -97,11 +97,12 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from typing import Any
 
-    from . import collections, meta, scales, stats, text
+    from . import collections, meta, online, scales, stats, text
     from .core.inputs import Qrels, Run
     from .core.scorematrix import ScoreMatrix
     from .errors import IrscaleError
     from .evaluation import Evaluation, evaluate
+    from .evaluation_many import evaluate_many
     from .fusion import fuse, optimize_fusion
     from .io.diversity import read_diversity_qrels, read_intent_probabilities
     from .io.sessions import read_session_run

@@ -136,6 +136,8 @@ def assign(users: Sequence[object] | pd.Series | np.ndarray, *, salt: str,
     splits : mapping {variant: share} or list of variants (equal shares)
         Shares are positive and sum to 1.
 
+    Examples
+    --------
     >>> assign(["u1", "u2", "u3", "u4"], salt="exp-1").tolist()
     ['treatment', 'treatment', 'control', 'control']
     """

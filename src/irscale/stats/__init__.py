@@ -214,6 +214,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .registry import TESTS, two_sample_test
     from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
     from .shards import SHARD_MODELS, ShardScores, shard_anova
+    from .standardisation import reference_moments, standardise
     from .summary_table import summary_table
     from .tables import render
     from .tukey import tukey_hsd
