@@ -29,6 +29,7 @@ from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
 from .test_labels_faults import CROWD
 from .test_online_clicks_faults import FILES as CLICK_FILES
+from .test_online_counterfactual_faults import FILES as OPE_FILES
 from .test_online_faults import LOGS, MODEL, TABLE
 from .test_online_score_faults import FILES as SCORE_FILES
 from .test_online_score_faults import LOG as SCORE_LOG
@@ -51,6 +52,8 @@ FILES: dict[str, str | bytes] = {
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
     "pbm.json": CLICK_FILES["pbm.json"], "score.log": SCORE_LOG,
     "prob.log": SCORE_FILES["prob.txt"],
+    "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
+    "ilog.txt": OPE_FILES["ilog.txt"],
 }
 
 #: A small valid command line of every subcommand that takes a numeric option.
@@ -114,6 +117,11 @@ BASES: dict[str, list[str]] = {
     "report": ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness",
                "--format", "markdown"],
     "eval-many": ["eval-many", "qrels.txt", "a.run", "b.run", "-m", "map", "--no-progress"],
+    "fuse": ["fuse", "a.run", "b.run", "--method", "wsum", "--weights", "0.5,0.5"],
+    "online counterfactual": ["online", "counterfactual", "cf.log", "--run", "a.run",
+                              "--logging", "uniform.txt", "--bootstrap", "20", "--seed", "1"],
+    "online historical": ["online", "historical", "ilog.txt", "--source", "a.run", "b.run",
+                          "--target", "b.run", "c.run"],
 }
 
 #: Command lines without the options the sweep varies.
@@ -124,6 +132,7 @@ USING_BUDGET = ["pool", "build", "a.run", "b.run", "--strategy", "mm-ns", "--bud
 
 #: Options used only together with others: (command, option) -> the base to add them to.
 USING: dict[tuple[str, str], list[str]] = {
+    ("fuse", "--k"): ["fuse", "a.run", "b.run", "--method", "rrf"],
     ("eval", "--batch-size"): [*BASES["eval"], "--per-topic-out", "parts"],
     ("eval", "--alpha"): ["eval", "qrels.txt", "a.run", "b.run", "-m", "map", "--format",
                           "latex", "--baseline", "teamA_r1"],

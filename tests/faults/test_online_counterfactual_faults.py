@@ -148,6 +148,8 @@ CASES = [
     err("historical-no-target", HIST[:6], opt("--target"), files=FILES),
     err("historical-one-target", HIST[:-1], opt("--target"), files=FILES),
     err("historical-tau-zero", [*HIST, "--tau", "0"], opt("--tau"), files=FILES),
+    err("historical-source-tau-impossible", [*HIST, "--source-tau", "1e300"], "ilog.txt",
+        "probability 0 under the source interleaving", files=FILES),
     err("historical-source-tau-nan", [*HIST, "--source-tau", "nan"], opt("--source-tau"),
         files=FILES),
     err("historical-wrong-source", [*HIST[:4], "c.run", "b.run", *HIST[6:]], "ilog.txt",

@@ -1,7 +1,7 @@
 //! The line-by-line diagnosis of a file that the fast pass could not take
 //! (`irscale.io._text.diagnose`): the first line that is not valid, by the rules of
-//! Python's readers (UTF-8 over the whole file first, then fields split on Python's white
-//! space, then each typed field's check).
+//! Python's readers (UTF-8 over the whole file first, then fields split on blanks and
+//! tabs as the fast pass splits them, then each typed field's check).
 
 use super::error::{Kind, ReadError};
 use super::fields::python_space;
@@ -27,10 +27,16 @@ pub fn diagnose(
         if text.contains('\0') {
             return Some(nul_line(data, source));
         }
-        let fields: Vec<&str> = text.split(python_space).filter(|f| !f.is_empty()).collect();
-        if fields.is_empty() {
+        if text.trim_matches(python_space).is_empty() {
             continue;
         }
+        // fields split as the fast pass splits them (blanks and tabs, trec_eval's sscanf
+        // in the C locale): a line joined by another white space (U+00A0, a vertical tab)
+        // is the line that did not split
+        let fields: Vec<&str> = text
+            .split([' ', '\t', '\r'])
+            .filter(|f| !f.is_empty())
+            .collect();
         let fault = |reason: String| {
             Some(ReadError::at(
                 Kind::Format,

@@ -65,8 +65,8 @@ def combine(table: FusionTable, method: str, *, k: float = 60.0,
                                       [1.0] * score.shape[1], dtype=np.float64)
         return _sum(weighted, present)
     rank = table.rank.astype(np.float64)
-    if method == "rrf":
-        return _sum(1.0 / (k + rank), present)
+    if method == "rrf":  # absent documents (rank 0) take no term: k = 0 divides by 0
+        return _sum(np.divide(1.0, k + rank, out=np.zeros_like(rank), where=present), present)
     if method in ("isr", "log-isr"):
         with np.errstate(divide="ignore"):
             inverse = 1.0 / (rank * rank)

@@ -109,6 +109,10 @@ def iter_lines(data: bytes) -> Iterator[tuple[int, str]]:
         yield number, raw.rstrip(b"\r").decode("utf-8", errors="replace")
 
 
+#: What separates two fields of a line: blanks, tabs (and a carriage return).
+_FIELD_BREAKS = re.compile(r"[ \t\r]+")
+
+
 def diagnose(
     data: bytes,
     source: str,
@@ -118,8 +122,9 @@ def diagnose(
 ) -> None:
     """Raise :class:`InputFormatError` for the first line of ``data`` that is not valid.
 
-    A valid line is blank, or has exactly ``len(field_names)`` whitespace-separated fields
-    and passes ``checks[i]`` for field ``i``. Returns normally when every line is valid.
+    A valid line is blank (white space only), or has exactly ``len(field_names)`` fields
+    separated by blanks and tabs and passes ``checks[i]`` for field ``i``. Returns
+    normally when every line is valid.
     """
     n = len(field_names)
     layout = " ".join(field_names)
@@ -127,9 +132,11 @@ def diagnose(
     for number, text in iter_lines(data):
         if "\x00" in text:
             raise_nul_line(data, source)
-        fields = text.split()
-        if not fields:
+        if not text.strip():
             continue
+        # split as the fast pass splits (blanks and tabs, trec_eval's sscanf in the C
+        # locale): a line joined by another white space (U+00A0, a vertical tab) is named
+        fields = [field for field in _FIELD_BREAKS.split(text) if field]
         if len(fields) != n:
             raise InputFormatError(
                 f"expected {n} fields ({layout}) in {what}, got {len(fields)}",

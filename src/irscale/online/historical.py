@@ -82,9 +82,14 @@ def historical_interleaving(log: Any, source: object, target: object, *, tau: fl
     prob = _assignment_probabilities(_Cube(candidates), topic, pairs, tau)
     shown = log.valid
     with np.errstate(divide="ignore"):
-        log_w = (np.where(shown, np.log(prob.sum(axis=2)), 0.0)
-                 - np.where(shown, np.log(logged.prob.sum(axis=2)), 0.0)).sum(axis=1)
-    weight = np.exp(log_w)
+        log_source = np.where(shown, np.log(logged.prob.sum(axis=2)), 0.0).sum(axis=1)
+        log_target = np.where(shown, np.log(prob.sum(axis=2)), 0.0).sum(axis=1)
+    impossible = np.isneginf(log_source)
+    if impossible.any():
+        raise log.error(InputError, f"this impression has probability 0 under the source "
+                        f"interleaving (source_tau={source_tau:g}): the log cannot come from "
+                        "it", shown & impossible[:, None])
+    weight = np.exp(log_target - log_source)
     batch = Interleavings("probabilistic", "marginal", candidates, topic, pairs, None, prob)
     outcome = batch.outcomes(log.clicks & (pairs >= 0))[:, 0]
     value = weight * outcome
