@@ -27,10 +27,10 @@ import decimal
 import io
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..errors import DuplicateError, EmptyInputError, InputFormatError
+from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
 from ._text import PathLike, is_float, is_int, iter_lines, read_bytes, source_name
 from .files import check_file_source, check_utf8, raise_nul_line
 
@@ -110,6 +110,22 @@ class Texts:
     def __repr__(self) -> str:
         return f"Texts({len(self)} texts, {len(set(self.topic))} topics, " \
                f"source={self.source!r})"
+
+
+def candidate_runs(candidates: Sequence[Texts]) -> list[str]:
+    """The runs of candidate texts, in the order they first appear; a run with two texts
+    for one topic (in one source or two) is an :class:`InputError` naming both."""
+    runs: list[str] = []
+    seen: dict[tuple[str, str], str] = {}
+    for c in candidates:
+        for t, r in zip(c.topic, c.id, strict=True):
+            if (t, r) in seen:
+                raise InputError(f"run {r!r} has two texts for topic {t!r} (in "
+                                 f"{seen[t, r]} and {c.source})")
+            seen[t, r] = c.source
+            if r not in runs:
+                runs.append(r)
+    return runs
 
 
 def read_texts(source: PathLike | io.IOBase | bytes, *, what: str = "texts") -> Texts:

@@ -58,7 +58,7 @@ import numpy as np
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
 from ..io.table import Column
-from ..io.text import Texts, read_texts
+from ..io.text import Texts, candidate_runs, read_texts
 from ..measures.names import measure_names, parse_name
 from ..measures.results import RunSummaries
 from .results import text_evaluation
@@ -383,16 +383,7 @@ def _prepare(references: Any, candidates: Any) -> tuple[Any, ...]:
     refs = references if isinstance(references, Texts) else \
         read_texts(references, what="references")
     cands = _candidates(candidates)
-    runs: list[str] = []
-    seen: dict[tuple[str, str], str] = {}
-    for c in cands:
-        for t, r in zip(c.topic, c.id, strict=True):
-            if (t, r) in seen:
-                raise InputError(f"run {r!r} has two texts for topic {t!r} (in "
-                                 f"{seen[t, r]} and {c.source})")
-            seen[t, r] = c.source
-            if r not in runs:
-                runs.append(r)
+    runs = candidate_runs(cands)
     topics = sorted(set(refs.topic))
     topic_pos = {t: k for k, t in enumerate(topics)}
     rows = [(r, t, x) for c in cands for t, r, x in zip(c.topic, c.id, c.text, strict=True)]

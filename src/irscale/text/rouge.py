@@ -57,7 +57,7 @@ from ..core.params import ROUGE_MULTI
 from ..core.segments import chunks, padded_slots, ranges
 from ..errors import InputError, ParameterError
 from ..evaluation import Evaluation
-from ..io.text import Texts, read_stopwords, read_texts
+from ..io.text import Texts, candidate_runs, read_stopwords, read_texts
 from ..measures.arrays import f_beta
 from ..measures.names import measure_names, parse_name
 from .results import text_evaluation
@@ -704,16 +704,7 @@ def evaluate_rouge(references: Any, candidates: Any,
     if stopwords is not None:
         words = stopwords if isinstance(stopwords, (set, frozenset, list, tuple)) else \
             read_stopwords(stopwords)
-    runs: list[str] = []
-    seen: dict[tuple[str, str], str] = {}
-    for c in cands:
-        for t, r in zip(c.topic, c.id, strict=True):
-            if (t, r) in seen:
-                raise InputError(f"run {r!r} has two texts for topic {t!r} (in "
-                                 f"{seen[t, r]} and {c.source})")
-            seen[t, r] = c.source
-            if r not in runs:
-                runs.append(r)
+    runs = candidate_runs(cands)
     ref_topics = np.asarray(refs.topic, dtype=object)
     order = np.argsort(ref_topics, kind="stable")
     topics, first, per_topic = np.unique(ref_topics[order], return_index=True,
