@@ -153,12 +153,10 @@ def test_a_hit_equals_pytrec_eval(files, tmp_path):
             assert table[(topic, measure)] == pytest.approx(values[measure], abs=1e-12)
 
 
-def test_a_hit_on_real_runs_equals_pytrec_eval(tmp_path):
+def test_a_hit_on_real_runs_equals_pytrec_eval(tmp_path, clef):
     """The CLEF eHealth 2016 runs (many tied scores), read back from the cache."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    root = Path(os.environ.get("IRSCALE_SHARED_DATA", "")) / "clef2016-task2"
-    if not (root / "task2.qrels").is_file():
-        pytest.skip("shared data not available")
+    root = clef
     run_file = root / "runs" / "CUNI_EN_Run1.txt"
     with open(root / "task2.qrels") as stream:
         qrels = pytrec_eval.parse_qrel(stream)
