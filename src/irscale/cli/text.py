@@ -19,6 +19,18 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_evaluation_output(parser, "topic", "none of whose topics is in the gold standard")
 
 
+def _texts_and_measures(parser: argparse.ArgumentParser, measure_help: str) -> None:
+    """The inputs of the measures of candidate texts against reference texts (``rouge``,
+    ``bleu``): ``references candidates...`` and ``-m``."""
+    parser.add_argument("qrels", metavar="references",
+                        help="reference texts: topic<TAB>ref_id<TAB>text")
+    parser.add_argument("runs", nargs="+", metavar="candidates",
+                        help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
+                        "several runs)")
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
+                        metavar="MEASURE", help=measure_help)
+
+
 def add_parser(subparsers) -> None:
     """Register ``irscale text`` (rouge, bleu, nuggets, pyramid)."""
     parser = subparsers.add_parser(
@@ -32,16 +44,9 @@ def add_parser(subparsers) -> None:
         description="ROUGE of candidate texts ('topic<TAB>run<TAB>text' lines) against "
         "reference texts ('topic<TAB>ref_id<TAB>text'), tokens as rouge-score makes them. "
         "Output as irscale eval prints it. See docs/text.md.")
-    rouge.add_argument("qrels", metavar="references",
-                       help="reference texts: topic<TAB>ref_id<TAB>text")
-    rouge.add_argument("runs", nargs="+", metavar="candidates",
-                       help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
-                       "several runs)")
-    rouge.add_argument("-m", "--measure", action="append", dest="measures",
-                       metavar="MEASURE",
-                       help="ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', "
-                       "ROUGE-L, ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: "
-                       "ROUGE-1, ROUGE-2, ROUGE-L; F1)")
+    _texts_and_measures(rouge, "ROUGE measure (repeatable): ROUGE-1, 'ROUGE-2(stat=r)', "
+                        "ROUGE-L, ROUGE-SU4, 'ROUGE-S(skip=inf,beta=2)' (default: "
+                        "ROUGE-1, ROUGE-2, ROUGE-L; F1)")
     rouge.add_argument("--stem", action="store_true",
                        help="Porter-stem tokens longer than 3 characters (rouge-score's "
                        "use_stemmer; needs nltk)")
@@ -57,16 +62,9 @@ def add_parser(subparsers) -> None:
         "against the topic's reference texts ('topic<TAB>ref_id<TAB>text'), as sacrebleu "
         "computes it; with --corpus, each run's corpus BLEU. Output as irscale eval prints "
         "it. See docs/text.md.")
-    bleu.add_argument("qrels", metavar="references",
-                      help="reference texts: topic<TAB>ref_id<TAB>text")
-    bleu.add_argument("runs", nargs="+", metavar="candidates",
-                      help="candidate texts: topic<TAB>run<TAB>text (a file may hold "
-                      "several runs)")
-    bleu.add_argument("-m", "--measure", action="append", dest="measures",
-                      metavar="MEASURE",
-                      help="BLEU measure (repeatable): BLEU, 'BLEU(smooth=floor,value=0.1)', "
-                      "'BLEU(tokenize=intl,lowercase=1)', 'BLEU(order=2)' (default: BLEU; "
-                      "with --corpus: 'BLEU(effective=0)')")
+    _texts_and_measures(bleu, "BLEU measure (repeatable): BLEU, "
+                        "'BLEU(smooth=floor,value=0.1)', 'BLEU(tokenize=intl,lowercase=1)', "
+                        "'BLEU(order=2)' (default: BLEU; with --corpus: 'BLEU(effective=0)')")
     bleu.add_argument("--corpus", action="store_true",
                       help="print each run's corpus BLEU (n-gram counts added over its "
                       "topics) as its summary line, instead of the mean of sentence BLEU")
