@@ -76,3 +76,22 @@ _session("sERR", Keywords(bq=_BQ, prob=PROB, gain=gain_keyword("linear"),
 _session("U", REGISTRY["U"].params,
          "U-measure over the session's trailtext (from a click log when one is given).",
          "Σ_pos g(pos) · max(0, 1 − pos/L) over the session's trailtext", "Sakai & Dou 2013")
+
+_P_REFORM = Keyword(number(low=0.0, high=1.0), 0.5,
+                    "probability p_reform of reformulating (going on to the next query's "
+                    "list) on leaving a list")
+_P_DOWN = Keyword(number(low=0.0, high=1.0), 0.8,
+                  "probability p_down of going down to the next document of a list")
+_session("esnDCG", Keywords(p_reform=_P_REFORM, p_down=_P_DOWN, gain=gain_keyword("linear")),
+         "Expected session nDCG: nDCG of a browsing path's concatenated list (documents "
+         "seen before on the path non-relevant), expected over the paths of the "
+         "p_reform/p_down user model.",
+         "Σ_ω P(ω) · DCG(ω) / IDCG(|ω|), P(ω) = Π_i p_down^(k_i−1)(1−p_down) · "
+         "p_reform^(j−1)(1−p_reform), truncated at the lists' ends",
+         "Kanoulas, Carterette, Clough & Sanderson 2011")
+_session("esAP", Keywords(p_reform=_P_REFORM, p_down=_P_DOWN),
+         "Expected session AP: AP of a browsing path's concatenated list (documents seen "
+         "before on the path non-relevant, R the topic's relevant documents), expected "
+         "over the paths of the p_reform/p_down user model.",
+         "Σ_ω P(ω) · (1/R) Σ_(t relevant in ω) prec_ω(t)",
+         "Kanoulas, Carterette, Clough & Sanderson 2011")
