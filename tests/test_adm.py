@@ -38,6 +38,11 @@ def test_scores_as_given():
         1 - (0.1 + 0.2 + 0.4 + 1.0) / 5)
     with pytest.raises(MeasureError, match=r"norm=none the scores must be in \[0, 1\]"):
         values(RUN, ["ADM(norm=none)"])
+    # norm=max: 3, 2, 1 → 1, 2/3, 1/3
+    assert values(RUN, ["ADM(norm=max)"])["ADM(norm=max)"] == pytest.approx(
+        1 - (0 + 2 / 3 + 1 / 3 + 0.5 + 0.5) / 5)
+    with pytest.raises(MeasureError, match="norm=max the scores must be ≥ 0"):
+        values({"q1": {"d1": -1.0}}, ["ADM(norm=max)"])
 
 
 def test_equal_scores_are_all_one():

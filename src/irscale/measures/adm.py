@@ -14,8 +14,11 @@ degree c (``maxrel``, or the highest degree judged in the batch), degrees below 
 relevance level counting 0: URE = g(d)/c with the catalogue's linear gains. SRE comes from
 the run's scores (the family declares ``needs_scores``: the evaluation attaches them), per
 topic: ``norm=minmax`` (default) maps them to (s − min)/(max − min) over the topic's
-retrieved documents (1 for all when every score is the same); ``norm=none`` takes the
-scores as they are, and a score outside [0, 1] is then an error.
+retrieved documents (1 for all when every score is the same); ``norm=max`` divides them
+by the topic's highest score (scores must be ≥ 0; all 0 when the highest is 0);
+``norm=none`` takes the scores as they are, and a score outside [0, 1] is then an error.
+Della Mea & Mizzaro assume the system gives estimates in [0, 1]; the normalisations are
+irscale's, for runs whose scores are not.
 
 ADM is not a ranked-retrieval measure (Sakai 2014, §2.3: it lacks top-heaviness): only the
 scores count, not the order.
@@ -45,12 +48,14 @@ def system_estimates(jr: JudgedRankings, norm: str, family: str = "ADM") -> np.n
                            "evaluation does not carry: use irscale eval (irscale.evaluate)"
                            ) from None
     known = ~np.isnan(score)
-    if norm == "none":
-        bad = known & ((score < 0.0) | (score > 1.0))
+    if norm != "minmax":
+        bad = known & ((score < 0.0) | ((score > 1.0) if norm == "none" else False))
         if bad.any():
-            raise MeasureError(f"measure {family!r}: with norm=none the scores must be in "
-                               f"[0, 1], got {float(score[bad][0])!r}: use norm=minmax")
-        return np.where(known, score, 0.0)
+            needed = "in [0, 1]" if norm == "none" else "≥ 0"
+            raise MeasureError(f"measure {family!r}: with norm={norm} the scores must be "
+                               f"{needed}, got {float(score[bad][0])!r}: use norm=minmax")
+        if norm == "none":
+            return np.where(known, score, 0.0)
     starts = jr.offsets[:-1][jr.lengths > 0]
     filled_low = np.where(known, score, np.inf)
     filled_high = np.where(known, score, -np.inf)
@@ -60,6 +65,9 @@ def system_estimates(jr: JudgedRankings, norm: str, family: str = "ADM") -> np.n
         nonempty = jr.lengths > 0
         low[nonempty] = np.minimum.reduceat(filled_low, starts)
         high[nonempty] = np.maximum.reduceat(filled_high, starts)
+    if norm == "max":
+        top = high[jr.segment]
+        return np.where(known & (top > 0), score / np.where(top > 0, top, 1.0), 0.0)
     lo, span = low[jr.segment], (high - low)[jr.segment]
     spread = np.where(span > 0, (score - lo) / np.where(span > 0, span, 1.0), 1.0)
     return np.where(known, spread, 0.0)
@@ -68,12 +76,12 @@ def system_estimates(jr: JudgedRankings, norm: str, family: str = "ADM") -> np.n
 @register(
     "ADM",
     doc="Average distance measure: 1 − mean |SRE − URE| over the retrieved and judged "
-    "documents, SRE the run's score normalised to [0, 1] (norm=minmax or none), URE the "
+    "documents, SRE the run's score normalised to [0, 1] (norm=minmax, max or none), URE the "
     "relevance degree over the top degree (Della Mea & Mizzaro 2004). Reads run scores.",
     params=Keywords(
-        norm=Keyword(choice("minmax", "none"), "minmax",
-                     "scores to SRE: minmax ((s − min)/(max − min) per topic) or none "
-                     "(scores in [0, 1] as given)"),
+        norm=Keyword(choice("minmax", "max", "none"), "minmax",
+                     "scores to SRE: minmax ((s − min)/(max − min) per topic), max "
+                     "(s / max per topic, scores ≥ 0) or none (scores in [0, 1] as given)"),
         maxrel=MAXREL),
     formula="1 − (1/|D|) Σ_(d∈D) |SRE(d) − URE(d)|, D = retrieved ∪ judged",
     source="Della Mea & Mizzaro 2004",
