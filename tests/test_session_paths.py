@@ -38,7 +38,7 @@ def paths(lengths: list[int], p_reform: float, p_down: float):
 
 
 def path_measures(queries, ks, qrels: dict[str, int]) -> tuple[float, float]:
-    viewed = [d for docs, k in zip(queries, ks) for d in docs[:k]]
+    viewed = [d for docs, k in zip(queries, ks, strict=False) for d in docs[:k]]
     seen: set[str] = set()
     gains = []
     for d in viewed:
