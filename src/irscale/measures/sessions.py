@@ -20,7 +20,7 @@ from .gain_discount import (
     check_discount,
     gain_keyword,
 )
-from .params import Keyword, Keywords, choice, number, only_with
+from .params import Keyword, Keywords, choice, number, only_with, optional
 from .rbp import PERSISTENCE
 
 #: The largest cut-off of a session measure (documents per query: k times the number of
@@ -95,3 +95,21 @@ _session("esAP", Keywords(p_reform=_P_REFORM, p_down=_P_DOWN),
          "over the paths of the p_reform/p_down user model.",
          "Σ_ω P(ω) · (1/R) Σ_(t relevant in ω) prec_ω(t)",
          "Kanoulas, Carterette, Clough & Sanderson 2011")
+
+_COSTS = {"qcost": Keyword(number(low=0.0), 15.0, "seconds to formulate and issue a query"),
+          "scan": Keyword(number(low=0.0), 3.0, "seconds to scan a result's snippet"),
+          "read": Keyword(number(low=0.0), 30.0, "seconds to read a document of positive "
+                          "gain")}
+_session("tsCG", Keywords(**_COSTS, budget=Keyword(optional(number(low=0.0)), None,
+                                                   "session time budget in seconds "
+                                                   "(default: the whole session)"),
+                          gain=gain_keyword("linear")),
+         "Session cumulated gain within a time budget: queries, snippets and documents "
+         "read cost time; a document's gain counts when its reading ends.",
+         "Σ_(d: t(d) ≤ budget) g(d), t(d) = qcost·q(d) + scan·r(d) + read·n(d)",
+         "Baskaya, Keskustalo & Järvelin 2012, 2013")
+_session("tsCGrate", Keywords(**_COSTS, gain=gain_keyword("linear")),
+         "Session gain per second: the session's cumulated gain over the time its "
+         "queries, snippets and documents read take.",
+         "Σ_d g(d) / (qcost·m + scan·scanned + read·read)",
+         "Baskaya, Keskustalo & Järvelin 2012, 2013")

@@ -136,6 +136,7 @@ from ..measures.names import NamedMeasure, measure_names, parse_name
 from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
+from .session_cost import cost_values
 from .session_paths import SessionLists, expected_session_measures
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
@@ -805,7 +806,7 @@ def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKi
     """The session views a request is computed from (U from clicks reads none)."""
     if request.family == "U":
         return [] if clicks else [(request.cutoff, "no-gain")]
-    if request.family == "sRBP":
+    if request.family in ("sRBP", "tsCG", "tsCGrate"):
         return [(request.cutoff, "no-gain")]
     if request.family in ("esnDCG", "esAP"):
         return []
@@ -839,6 +840,11 @@ def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
         return serr_values(views.get(request.cutoff, "remove"), params)
     if request.family in ("esnDCG", "esAP"):
         return path_model_values(jr, request)
+    if request.family in ("tsCG", "tsCGrate"):
+        view = views.get(request.cutoff, "no-gain")
+        queries = segment_cumsum(_starts(view.attribute("qnum"), view.offsets)
+                                 .astype(np.int64), view.offsets)
+        return cost_values(view, queries, params, request.family)
     discount = SessionDiscount.of(params)
     cut = views.get(request.cutoff, "cut")
     if discount.form == "jarvelin":
