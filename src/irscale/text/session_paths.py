@@ -28,23 +28,26 @@ is esM = Σ_ω P(ω) · M(ω), with:
 
 The expectation is computed exactly without listing the paths: a forward pass over the
 session's lists carries, per state (path length so far, relevant documents found so far,
-relevant documents viewed that occur again in a later list), the probability of the state
+relevant documents read that occur again in a later list), the probability of the state
 and the expected value accumulated in it; the paths ending after list i are summed as they
-end. The number of states is at most (Σ n_i) · (Σ n_i) · 2^d, d the number of relevant
-documents shown in more than one list — a small number for real sessions; the test checks
-it against the sum over every path.
+end. The states of one set of duplicates read are held as arrays by (length, found) and
+moved on together (numpy). The sets of duplicates read number up to 2^d, d the relevant
+documents shown in more than one list, and each is moved down every list: long lists with
+many duplicates are slow — evaluate at a cut-off (``@10``). The test checks the values
+against the sum over every path.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-#: A state of the forward pass: (path length, relevant found, relevant duplicates seen).
-_State = tuple[int, int, frozenset[int]]
+#: The forward pass's states of one set of relevant duplicates seen: the probability of
+#: reaching them, and the expected DCG and precision sum accumulated in them (masses), by
+#: (path length, relevant documents found).
+_Grid = list[np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -67,46 +70,64 @@ def stop_probabilities(length: int, p_down: float) -> np.ndarray:
 
 
 def expected_session_measures(lists: SessionLists, p_reform: float, p_down: float,
-                              ideal_dcg: np.ndarray, num_rel: int) -> tuple[float, float]:
+                              ideal_dcg: np.ndarray, num_rel: int, *,
+                              ap: bool = True) -> tuple[float, float]:
     """(esnDCG, esAP) of one session (module documentation); ``ideal_dcg[L − 1]`` is the
-    DCG of the topic's ideal list cut at L documents (its last value beyond its length)."""
+    DCG of the topic's ideal list cut at L documents (its last value beyond its length).
+    ``ap=False``: esnDCG alone (its states do not count the relevant documents found, and
+    esAP is returned as 0)."""
     m = len(lists.docs)
-    # relevant documents shown again in a later list: the only ones the state remembers
+    # documents of the later lists: the relevant ones among them are all the state keeps
     later: list[set[int]] = [set() for _ in range(m)]
     for i in range(m - 2, -1, -1):
         later[i] = later[i + 1] | {int(d) for d in lists.docs[i + 1]}
-    states: dict[_State, list[float]] = {(0, 0, frozenset()): [1.0, 0.0, 0.0]}
-    ndcg = ap = 0.0
+    width = sum(len(docs) for docs in lists.docs) + 1  # path lengths 0 .. Σ n_i
+    depth = (sum(int(np.count_nonzero(r)) for r in lists.relevant) if ap else 0) + 1
+    length = np.arange(width, dtype=np.float64)[:, None]
+    found = np.arange(depth, dtype=np.float64)[None, :]
+    # 1 / IDCG(L) by path length L (0 where the ideal gains nothing)
+    ideal = np.zeros(width)
+    if len(ideal_dcg):
+        ideal[1:] = ideal_dcg[np.minimum(np.arange(1, width), len(ideal_dcg)) - 1]
+    inverse_ideal = np.divide(1.0, ideal, out=np.zeros(width), where=ideal > 0)
+    start = np.zeros((width, depth))
+    start[0, 0] = 1.0
+    states: dict[frozenset[int], _Grid] = {frozenset(): [start, np.zeros_like(start),
+                                                         np.zeros_like(start)]}
+    ndcg = expected_ap = 0.0
     for i in range(m):
         docs, gains, relevant = lists.docs[i], lists.gains[i], lists.relevant[i]
         stop = stop_probabilities(len(docs), p_down)
         go_on = p_reform if i < m - 1 else 0.0
-        following: dict[_State, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-        for (length, found, seen), (prob, dcg, prec) in states.items():
+        following: dict[frozenset[int], _Grid] = {}
+        for seen, (prob, dcg, prec) in states.items():
             seen_now = set(seen)
-            for r in range(len(docs)):  # the path views position r + 1 of list i
-                t = length + r + 1
+            dcg, prec = dcg.copy(), prec.copy()
+            new = 0  # relevant documents found in this list so far
+            for r in range(len(docs)):  # the paths read position r + 1 of list i
                 doc = int(docs[r])
                 if (relevant[r] or gains[r] > 0) and doc not in seen_now:
                     seen_now.add(doc)
+                    t = length + (r + 1)  # position in the path, by length so far
                     if relevant[r]:
-                        found += 1
-                        prec += prob * found / t
-                    dcg += prob * gains[r] / np.log2(t + 1.0)
-                weight = stop[r]
-                ends = weight * (1.0 - go_on)
+                        new += 1
+                        if ap:
+                            prec += prob * (found + new) / t
+                    dcg += prob * (gains[r] / np.log2(t + 1.0))
+                ends = stop[r] * (1.0 - go_on)
                 if ends > 0:
-                    norm = ideal_dcg[min(t, len(ideal_dcg)) - 1] if len(ideal_dcg) else 0.0
-                    if norm > 0:
-                        ndcg += ends * dcg / norm
-                    if num_rel > 0:
-                        ap += ends * prec / num_rel
-                if go_on > 0 and weight > 0:
-                    key = (t, found, frozenset(seen_now & later[i]))
-                    slot = following[key]
-                    slot[0] += weight * go_on * prob
-                    slot[1] += weight * go_on * dcg
-                    slot[2] += weight * go_on * prec
+                    # a path of length l so far ends at length l + r + 1
+                    ndcg += ends * float((dcg[:width - r - 1].sum(axis=1)
+                                          * inverse_ideal[r + 1:]).sum())
+                    if ap and num_rel > 0:
+                        expected_ap += ends * float(prec.sum()) / num_rel
+                if go_on > 0 and stop[r] > 0:
+                    key = frozenset(seen_now & later[i])
+                    grid = following.setdefault(key, [np.zeros((width, depth))
+                                                      for _ in range(3)])
+                    shift = new if ap else 0
+                    for into, values in zip(grid, (prob, dcg, prec), strict=True):
+                        into[r + 1:, shift:] += (stop[r] * go_on) * \
+                            values[:width - r - 1, :depth - shift]
         states = following
-    return ndcg, ap
-
+    return ndcg, expected_ap

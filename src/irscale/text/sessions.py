@@ -559,7 +559,8 @@ def path_model_values(jr: JudgedRankings, request: NamedMeasure) -> np.ndarray:
         row = int(ideal.row[ranking])
         ideal_dcg = ideal_cum[batch.offsets[row]:batch.offsets[row + 1]]
         ndcg, ap = expected_session_measures(lists, params["p_reform"], params["p_down"],
-                                             ideal_dcg, int(jr.num_rel[ranking]))
+                                             ideal_dcg, int(jr.num_rel[ranking]),
+                                             ap=family == "esAP")
         out[ranking] = ndcg if family == "esnDCG" else ap
     return out
 
