@@ -66,3 +66,10 @@ def test_requirement_is_declared():
     assert not get_family("P").needs_scores
     assert scores_needed(parse_measures("P@5 ADM"))
     assert not scores_needed(parse_measures("P@5 map"))
+
+
+@pytest.mark.parametrize("compat", [9, 10])
+def test_missing_topic_counts_zero_with_complete(compat):
+    qrels = {**QRELS, "q2": {"d1": 1, "d7": 0}}
+    e = irscale.evaluate(qrels, RUN, ["ADM"], complete=True, compat=compat)
+    assert float(e.mean()["ADM"].iloc[0]) == pytest.approx(0.7 / 2)

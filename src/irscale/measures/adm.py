@@ -20,6 +20,9 @@ by the topic's highest score (scores must be ≥ 0; all 0 when the highest is 0)
 Della Mea & Mizzaro assume the system gives estimates in [0, 1]; the normalisations are
 irscale's, for runs whose scores are not.
 
+A topic the run does not retrieve counts 0 under ``-c`` (as every measure's), not the ADM of
+an empty ranking.
+
 ADM is not a ranked-retrieval measure (Sakai 2014, §2.3: it lacks top-heaviness): only the
 scores count, not the order.
 """
@@ -85,6 +88,7 @@ def system_estimates(jr: JudgedRankings, norm: str, family: str = "ADM") -> np.n
         maxrel=MAXREL),
     formula="1 − (1/|D|) Σ_(d∈D) |SRE(d) − URE(d)|, D = retrieved ∪ judged",
     source="Della Mea & Mizzaro 2004",
+    missing_value=0.0,
     needs_scores=True,
 )
 def adm(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
