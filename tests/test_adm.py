@@ -73,3 +73,14 @@ def test_missing_topic_counts_zero_with_complete(compat):
     qrels = {**QRELS, "q2": {"d1": 1, "d7": 0}}
     e = irscale.evaluate(qrels, RUN, ["ADM"], complete=True, compat=compat)
     assert float(e.mean()["ADM"].iloc[0]) == pytest.approx(0.7 / 2)
+
+
+def test_eval_many_carries_the_scores(tmp_path):
+    from irscale.evaluation_many import evaluate_many
+
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq1 0 d4 1\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 3.0 r\nq1 Q0 d3 2 2.0 r\nq1 Q0 d5 3 1.0 r\n")
+    e = evaluate_many(str(qrels), [str(run)], ["ADM", "map"])
+    assert float(e.mean()["ADM"].iloc[0]) == pytest.approx(0.7)

@@ -47,9 +47,9 @@ def system_estimates(jr: JudgedRankings, norm: str, family: str = "ADM") -> np.n
     try:
         score = jr.attribute("score")
     except KeyError:
-        raise MeasureError(f"measure {family!r} reads the runs' scores, which this "
-                           "evaluation does not carry: use irscale eval (irscale.evaluate)"
-                           ) from None
+        raise MeasureError(f"measure {family!r} reads the runs' scores, which these "
+                           "judged rankings do not carry (evaluate it with irscale eval, "
+                           "eval-many or irscale.evaluate)") from None
     known = ~np.isnan(score)
     if norm != "minmax":
         bad = known & ((score < 0.0) | ((score > 1.0) if norm == "none" else False))
