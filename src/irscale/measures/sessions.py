@@ -1,10 +1,12 @@
 """The families of multi-query sessions: names, parameters, formulas (Järvelin et al.
-2008; Lipani, Carterette & Yilmaz 2019; Sakai & Dou 2013).
+2008; Lipani, Carterette & Yilmaz 2019; Sakai & Dou 2013; Kanoulas, Carterette, Clough &
+Sanderson 2011; Baskaya, Keskustalo & Järvelin 2012, 2013).
 
 Declared here, in the one catalogue under the context ``sessions``; computed by
 :func:`irscale.text.sessions.evaluate_sessions`, whose module documentation states each
-definition in full. The cut-off ``@k`` of a session measure is the number of documents
-read in every query's list.
+definition in full (esnDCG and esAP: :mod:`irscale.text.session_paths`; tsCG and
+tsCGrate: :mod:`irscale.text.session_cost`). The cut-off ``@k`` of a session measure is
+the number of documents read in every query's list.
 """
 
 from __future__ import annotations
