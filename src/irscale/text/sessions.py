@@ -83,10 +83,10 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
   (2^g − 1)/2^gmax; ``ntcir``: g/(gmax + 1)).
 
 * ``esnDCG(p_reform,p_down,gain)@k``, ``esAP(p_reform,p_down)@k`` — Kanoulas et al.'s
-  (SIGIR 2011) expected session measures over browsing paths: :mod:`.session_paths`.
+  (SIGIR 2011) expected session measures over browsing paths: :mod:`irscale.text.session_paths`.
 * ``tsCG(qcost,scan,read,budget,gain)@k``, ``tsCGrate(qcost,scan,read,gain)@k`` — gain
   within a session-time budget, and per second, with query, snippet and reading costs
-  (Baskaya et al. 2012, 2013, as irscale reads them): :mod:`.session_cost`.
+  (Baskaya et al. 2012, 2013, as irscale reads them): :mod:`irscale.text.session_cost`.
 
 A one-query session's ``sDCG`` equals the catalogue's ``DCG`` (gain linear, discount
 log2) of the same ranked list, its ``nsDCG@k`` the catalogue's ``nDCG@k``, its ``sERR``
