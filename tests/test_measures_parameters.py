@@ -103,6 +103,7 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                  "b": ("2", "12"), "lengths": ("doclen", "doclen2")}),
     "U": ("", {"L": ("500", "5000"), "snippet": ("50", "300"), "F": ("0.1", "0.8"),
                "norm": ("1", "2"), "gain": ("linear", "exp"), "lengths": ("doclen", "doclen2")}),
+    "ADM": ("", {"norm": ("minmax", "max"), "maxrel": ("3", "5")}),
 }
 #: Cases that need their own base: ``(family, parameter): base``.
 SPECIAL_BASES = {

@@ -73,6 +73,17 @@ CASES += [
     err("aucpr-interp-unknown", _eval("AUCPR(interp=linear)"), "linear", "trapezoid"),
     err("crbp-aspect-given", _eval("cRBP(aspect=under)"), "cRBP", "aspect=trust"),
     err("crbp-without-trust-labels", _eval("cRBP"), "trust", "--labels"),
+    # ADM reads the run's scores
+    ok("adm-scores", _eval("ADM"), output_contains("ADM", "all")),
+    ok("adm-with-trec-measures", [*_eval("ADM@10"), "-m", "map", "-q"],
+       output_contains("ADM@10", "map", "all")),
+    err("adm-norm-unknown", _eval("ADM(norm=zscore)"), "ADM", "zscore", "minmax"),
+    err("adm-norm-none-scores-above-one", ["eval", "qrels.txt", "big.run", "-m",
+                                           "ADM(norm=none)"], "ADM", "norm=none",
+        "[0, 1]", "norm=minmax", files={"big.run": "1 Q0 d1 1 12.5 big\n"}),
+    err("adm-bad-maxrel", _eval("ADM(maxrel=0)"), "maxrel"),
+    ok("adm-in-eval-many", ["eval-many", "qrels.txt", "a.run", "-m", "ADM", "-m", "map"],
+       output_contains("ADM", "map", "all")),
 ]
 
 

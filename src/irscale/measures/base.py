@@ -374,6 +374,10 @@ class Family:
     #: For trec_eval's families, computed by the engine alone: how the engine is called and
     #: how its outputs are named (:class:`~irscale.measures.native.Native`).
     native: Native | None = None
+    #: The family reads the run's scores: the evaluation attaches them to the judged
+    #: rankings as the per-document values ``score`` (:func:`scores_needed`), as it attaches
+    #: the label sets the family names (:func:`label_sets_named`).
+    needs_scores: bool = False
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -391,7 +395,7 @@ FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed",
                   "dcg", "generalized", "trec", "graded", "graded_ap", "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
                   "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
-                  "sessions", "prefs")
+                  "sessions", "prefs", "adm")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []
@@ -491,12 +495,14 @@ def register(
     context: str = "rankings",
     cutoff: CutoffRule = "optional",
     aliases: tuple[str, ...] = (),
+    needs_scores: bool = False,
 ) -> Callable[[Any], Any]:
     """Class the decorated kernel as measure family ``name`` of ``context`` (see the module
     docstring and :class:`Family`).
 
     ``ignores``: the generic parameters of measure names (``rel``, ``condensed``) that have
     no effect on the family, each with the reason shown when a name gives it.
+    ``needs_scores``: the kernel reads the run's scores (:attr:`Family.needs_scores`).
     """
 
     def decorate(kernel: Any) -> Any:
@@ -515,6 +521,7 @@ def register(
             formula=formula,
             source=source,
             aliases=aliases,
+            needs_scores=needs_scores,
         ))
         return kernel
 
@@ -582,6 +589,12 @@ def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
         if isinstance(params, Mapping):
             named |= {str(value) for value in params.values() if isinstance(value, str)}
     return named
+
+
+def scores_needed(requests: Iterable[MeasureRequest]) -> bool:
+    """Whether one of the requests' families reads the run's scores (the per-document
+    values ``score``): only then are they attached to the judged rankings."""
+    return any(get_family(request.family).needs_scores for request in requests)
 
 
 def table_order(name: str, compat: int = 9) -> tuple[int, int]:
