@@ -34,9 +34,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.judged import JudgedRankings
+from ..errors import MeasureError
 from .arrays import safe_divide
 from .base import EvalContext, register
-from ..errors import MeasureError
 from .params import (
     Keyword,
     Keywords,
