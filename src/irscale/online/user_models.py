@@ -92,6 +92,11 @@ def calibrate(log: Any, model: UserModel = "rbp", *, qrels: Any = None,
     """Fit the user model of RBP, ERR or Markov precision on a click log (module
     documentation).
 
+    >>> fit = calibrate(b"s1 q 1 a 0\\ns1 q 2 b 1\\ns1 q 3 c 0\\n"
+    ...                 b"s2 q 1 a 1\\ns2 q 2 b 0\\ns2 q 3 c 0\\n", "rbp")
+    >>> fit.measure
+    'RBP(p=0.434259)'
+
     Parameters
     ----------
     log : ClickLog, path, bytes or DataFrame
@@ -106,11 +111,6 @@ def calibrate(log: Any, model: UserModel = "rbp", *, qrels: Any = None,
         ``markov``: pseudo-moves out of every rank (≥ 0); ``err``: the click model's.
     serp_size : int, optional
         Largest rank of the log (:func:`~irscale.online.read_click_log`).
-
-    >>> fit = calibrate(b"s1 q 1 a 0\\ns1 q 2 b 1\\ns1 q 3 c 0\\n"
-    ...                 b"s2 q 1 a 1\\ns2 q 2 b 0\\ns2 q 3 c 0\\n", "rbp")
-    >>> fit.measure
-    'RBP(p=0.434259)'
     """
     name = _model_name(model)
     if not isinstance(smoothing, (int, float)) or not np.isfinite(smoothing) or smoothing < 0:
