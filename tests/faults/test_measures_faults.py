@@ -84,6 +84,23 @@ CASES += [
     err("adm-bad-maxrel", _eval("ADM(maxrel=0)"), "maxrel"),
     ok("adm-in-eval-many", ["eval-many", "qrels.txt", "a.run", "-m", "ADM", "-m", "map"],
        output_contains("ADM", "map", "all")),
+    # calibrated user models, Compat, CAM and MM
+    ok("err-stop", _eval("ERR(stop=0.05:0.3:0.7)"), output_contains("ERR(stop=")),
+    ok("mp-given", _eval("MP(model=given,pi=5:4:3:2:1)"), output_contains("MP(model=given")),
+    ok("compat", _eval("Compat(p=0.8)"), output_contains("Compat(p=0.8)")),
+    ok("cam-mm", [*_eval("CAM(aspects=cred,threshold=50)"), "-m", "MM(aspects=cred)",
+                  "--labels", "cred=labels.txt"], output_contains("CAM(", "MM(")),
+    err("err-stop-too-few-degrees", _eval("ERR(stop=0.1:0.2)"), "stop", "degree 2"),
+    err("err-stop-not-probability", _eval("ERR(stop=0.1:1.5)"), "stop", "1.5"),
+    err("err-stop-with-prob", _eval("ERR(stop=0.1:0.2:0.3,prob=ntcir)"), "prob", "stop="),
+    err("mp-given-without-pi", _eval("MP(model=given)"), "pi"),
+    err("mp-pi-without-given", _eval("MP(pi=1:2:3)"), "pi", "model=given"),
+    err("mp-pi-too-short", _eval("MP(model=given,pi=1:2)"), "pi", "MP(...)@2"),
+    err("compat-p-one", _eval("Compat(p=1)"), "Compat", "p"),
+    err("cam-without-labels", _eval("CAM"), "cred", "--labels"),
+    err("mm-weights-count", [*_eval("MM(w=1:1:1)"), "--labels", "cred=labels.txt"], "w",
+        "3 weights"),
+    err("cam-aspect-twice", _eval("CAM(aspects=cred:cred)"), "twice"),
 ]
 
 

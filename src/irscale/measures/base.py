@@ -391,8 +391,9 @@ class Family:
 #: module in their order of registration; ``trec``: trec_eval's, registered with the
 #: package). The others are imported the first time a name or a listing needs the whole
 #: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
-FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
-                  "dcg", "generalized", "trec", "graded", "graded_ap", "markov", "ncu",
+FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_models",
+                  "condensed", "coverage", "dcg", "generalized", "trec", "graded", "graded_ap",
+                  "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
                   "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
                   "sessions", "prefs", "adm")
@@ -580,7 +581,8 @@ class MeasureRequest:
 def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
     """The label sets the requests name: every text value of their keyword parameters, the
     family's defaults included (``TBG`` and ``U`` read ``lengths=doclen`` unless told
-    otherwise; ``uRBP(aspect=under)`` names ``under``)."""
+    otherwise; ``uRBP(aspect=under)`` names ``under``), and the names of their lists of
+    label sets (``CAM(aspects=cred:correct)``)."""
     named: set[str] = set()
     for request in requests:
         params = request.params
@@ -588,6 +590,8 @@ def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
             params = get_family(request.family).params.default
         if isinstance(params, Mapping):
             named |= {str(value) for value in params.values() if isinstance(value, str)}
+            named |= {item for value in params.values() if isinstance(value, tuple)
+                      for item in value if isinstance(item, str)}
     return named
 
 
