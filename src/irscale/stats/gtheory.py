@@ -234,7 +234,7 @@ class GStudy(HtmlRepr):
         total = sum(c.variance for c in self.components)
         return pd.DataFrame([{
             "effect": term_name(c.effect) + (",e" if i == len(self.components) - 1 else ""),
-            "ss": c.ss, "df": c.df, "ms": c.ms, "estimate": c.estimate,
+            "ss": c.ss, "df": int(c.df), "ms": c.ms, "estimate": c.estimate,
             "variance": c.variance, "share": c.variance / total if total > 0 else math.nan,
         } for i, c in enumerate(self.components)])
 
