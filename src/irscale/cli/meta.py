@@ -45,7 +45,7 @@ from ..core.params import (
     Names,
     Param,
 )
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     CONVENTION,
@@ -859,8 +859,11 @@ def run_gstudy(args: argparse.Namespace) -> int:
         from ..io.scores_csv import read_shard_table
 
         read = read_shard_table(args.facet_scores, facet=args.facet)
-        data: object = stats.ShardScores(read.values, read.topics, read.systems, read.shards)
-        result = stats.gstudy(data, facet=args.facet)
+        data = stats.ShardScores(read.values, read.topics, read.systems, read.shards)
+        try:
+            result = stats.gstudy(data, facet=args.facet)
+        except InputError as error:  # the scores of the file: name it
+            raise InputError(error.reason, source=read.source) from None
     else:
         result = stats.gstudy(_one_measure(args, "a G-study"))
     parts = [result.format(args.fmt, digits=args.digits),
@@ -889,7 +892,8 @@ def run_qpp(args: argparse.Namespace) -> int:
     observed = read_keyed_table(args.observed, ("topic",), optional)
     result = stats.qpp_anova(
         pd.DataFrame({**predictions.keys, "value": predictions.values}),
-        pd.DataFrame({**observed.keys, "value": observed.values}), model=args.model)
+        pd.DataFrame({**observed.keys, "value": observed.values}), model=args.model,
+        labels=(predictions.source, observed.source))
     text = result.format(args.fmt, digits=args.digits)
     if args.tukey:
         text += "\n" + result.anova.tukey_hsd(args.alpha).format(args.fmt, digits=args.digits)

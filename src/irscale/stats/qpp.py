@@ -166,7 +166,8 @@ def _observed_frame(observed: object, measure: str | None) -> pd.DataFrame | obj
 
 
 def qpp_anova(predictions: object, observed: object, *, model: str | None = None,
-              measure: str | None = None) -> QppResult:
+              measure: str | None = None,
+              labels: tuple[str, str] = ("predictions", "observed")) -> QppResult:
     """sARE, sMARE and the ANOVA of query performance predictors (module docstring).
 
     ``predictions``: a long DataFrame with columns ``topic``, ``predictor``, ``value`` and,
@@ -175,15 +176,19 @@ def qpp_anova(predictions: object, observed: object, *, model: str | None = None
     a :class:`~irscale.core.ScoreMatrix` of topics × systems (``measure`` picks one). Every
     topic needs a prediction of every predictor for every system and variant, and an
     effectiveness score. ``model``: a formula over the factors (default: module docstring).
+    ``labels``: how messages name the two inputs (``irscale meta qpp``: their files).
     """
+    if isinstance(observed, ScoreMatrix) and "system" not in getattr(predictions, "columns", ()):
+        raise InputError("a score matrix of effectiveness has one column per system: the "
+                         "predictions need a system column")
     if not isinstance(predictions, pd.DataFrame):
-        raise InputError("predictions: expected a DataFrame with the columns topic, "
+        raise InputError(f"{labels[0]}: expected a DataFrame with the columns topic, "
                          f"predictor, value; got {type(predictions).__name__}")
     extra = [f for f in OPTIONAL_FACTORS if f in predictions.columns]
     factors = ["topic", "predictor", *extra]
-    pred = _long(predictions, "predictions", factors)
+    pred = _long(predictions, labels[0], factors)
     obs_keys = ["topic", *extra]
-    obs = _long(_observed_frame(observed, measure), "observed", obs_keys)
+    obs = _long(_observed_frame(observed, measure), labels[1], obs_keys)
     levels = {f: tuple(dict.fromkeys(pred[f])) for f in factors}
     if len(levels["predictor"]) < 2 or len(levels["topic"]) < 2:
         raise InputError(f"at least two topics and two predictors are needed, got "
@@ -194,13 +199,13 @@ def qpp_anova(predictions: object, observed: object, *, model: str | None = None
     table = pred.set_index(factors)["value"].reindex(full)
     if table.isna().any():
         cell = dict(zip(factors, table.index[table.isna().to_numpy()][0], strict=True))
-        raise InputError(f"predictions: no prediction for {_cell(pd.Series(cell), factors)}: "
+        raise InputError(f"{labels[0]}: no prediction for {_cell(pd.Series(cell), factors)}: "
                          "every predictor needs one for every topic (system, variant)")
     obs_index = pd.MultiIndex.from_product([levels[f] for f in obs_keys], names=obs_keys)
     effect = obs.set_index(obs_keys)["value"].reindex(obs_index)
     if effect.isna().any():
         cell = dict(zip(obs_keys, effect.index[effect.isna().to_numpy()][0], strict=True))
-        raise InputError(f"observed: no effectiveness score for "
+        raise InputError(f"{labels[1]}: no effectiveness score for "
                          f"{_cell(pd.Series(cell), obs_keys)}")
     predicted = table.to_numpy().reshape(shape)
     observed_array = np.expand_dims(effect.to_numpy().reshape(
