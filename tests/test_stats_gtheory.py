@@ -116,6 +116,9 @@ def test_trec8_components_from_ferro_maistro_table1(urbano):
     assert result.erho2 == pytest.approx(1 - 0.0136 / 0.4690, abs=2e-4)  # 0.9710
     s, t, e = (0.4690 - 0.0136) / 50, (3.4285 - 0.0136) / 129, 0.0136
     assert result.phi == pytest.approx(s / (s + (t + e) / 50), abs=5e-4)  # 0.9191
+    # the numbers docs/stats.md states
+    assert (round(result.erho2, 3), round(result.phi, 3)) == (0.971, 0.919)
+    assert (result.topics_for(0.95).n, result.topics_for(0.95, "phi").n) == (29, 84)
 
 
 @pytest.mark.parametrize("make", [lambda: table(5), lambda: ShardScores.from_array(cube(6))])
