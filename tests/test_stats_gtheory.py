@@ -191,6 +191,29 @@ def test_unreachable_target_and_bad_arguments():
         gstudy(no_system).topics_for(0.8)
 
 
+def test_rounding_noise_reads_as_zero_and_alike_systems_are_refused():
+    topics = np.array([0.1, 0.3, 0.5, 0.7])[:, None]
+    additive = topics + np.array([0.0, 0.1, 0.2])  # no interaction: MS_E is rounding only
+    result = gstudy(additive)
+    assert result.to_frame()["estimate"].iloc[-1] == 0.0
+    assert result.erho2 == 1.0 and result.topics_for(0.99).n == 1
+    with pytest.raises(InputError, match="score alike"):
+        gstudy(topics + np.zeros(3))
+
+
+def test_more_than_a_million_topics_is_refused():
+    rng = np.random.default_rng(5)
+    values = rng.normal(0, 1, (20, 4)) + np.array([0.0, 0.0, 0.0, 0.05])
+    result = gstudy(values)
+    s, e = result.variance("system"), result.variance("system:topic")
+    if s <= 0:
+        pytest.skip("the drawn system variance is 0")
+    target = 1 - 1e-9
+    assert target / (1 - target) * e / s > 1e6
+    with pytest.raises(InputError, match="more than 1,000,000 topics"):
+        result.topics_for(target)
+
+
 def test_incomplete_or_degenerate_scores_are_refused():
     values = cube(12)
     values[1, 2, 3] = np.nan

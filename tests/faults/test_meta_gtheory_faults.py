@@ -105,6 +105,11 @@ CASES = [
     facet_case("gstudy-facet-header-only", "topic,run,variant,value\n", "no data row"),
     err("gstudy-constant", [*GSTUDY[:2], "--scores", "same.csv"], "constant",
         files={"same.csv": "a,b\n0.5,0.5\n0.5,0.5\n0.5,0.5\n"}),
+    err("gstudy-systems-alike", [*GSTUDY[:2], "--scores", "alike.csv", "--target", "0.9"],
+        "score alike", files={"alike.csv": "a,b,c\n0.1,0.1,0.1\n0.3,0.3,0.3\n0.5,0.5,0.5\n"}),
+    ok("gstudy-additive", [*GSTUDY[:2], "--scores", "add.csv", "--target", "0.9"],
+       output_contains("G-theory Φ"),
+       files={"add.csv": "a,b,c\n0.1,0.2,0.3\n0.3,0.4,0.5\n0.5,0.6,0.7\n"}),
     # ================================================================ qpp
     ok("qpp-valid", QPP, output_contains("sMARE", "predictor:system"), files=FILES),
     ok("qpp-tukey-json", [*QPP, "--tukey", "--alpha", "0.1", "--format", "json"],

@@ -21,6 +21,9 @@ G-study: variance components (Brennan 2001, §3.4; Cornfield & Tukey 1956)
     2016, §6: σ̂²_s = (V_s − V_E)/n). These are unbiased and may be negative; as Brennan
     (2001, §3.4.2) and GENOVA do, each is used unaltered in the others' estimates and
     then set to 0 where negative: the table reports both, the coefficients use the latter.
+    An estimate within 1e-10 of the scores' variance of 0 is rounding and reads as 0; where
+    every component with the system is 0 (the systems score alike, up to a topic effect)
+    Eρ² is 0/0 and the G-study is refused.
 
 D-study: coefficients for n'_t topics (and n'_q levels of the second facet)
     Relative error σ²(δ) = Σ σ²_A / π'(A) over the effects A with the system and at least
@@ -59,7 +62,7 @@ from .power import TopicSetSize
 from .protocol import format_table
 from .shards import ShardScores
 from .tables import Format
-from .validation import check_not_constant, score_table
+from .validation import TIE_RTOL, check_not_constant, score_table
 
 #: The coefficients of a D-study: the generalisability coefficient and dependability.
 COEFFICIENTS = ("erho2", "phi")
@@ -216,12 +219,19 @@ class GStudy(HtmlRepr):
                 + ("the system variance component is 0" if system <= 0.0 else
                    f"the error variance without topics ({without:.4g}) alone keeps {name} "
                    f"below it; more levels of {self.factors[2]} are needed"))
-        n = max(1, math.ceil(with_topic / room * (1.0 - 1e-12)))
-        while self.coefficients(n, n_facet)[COEFFICIENTS.index(coefficient)] < target:
-            n += 1  # guards the rounding of the division above
+        n = max(1, math.ceil(with_topic / room))
         if n > _MAX_SIZE:
             raise InputError(f"more than {_MAX_SIZE:,} topics are needed to reach {name} = "
                              f"{target:g}")
+
+        def reached(size: int) -> bool:
+            return self.coefficients(size, n_facet)[COEFFICIENTS.index(coefficient)] >= target
+
+        # the division rounds: the smallest size is n or next to it
+        if n > 1 and reached(n - 1):
+            n -= 1
+        elif not reached(n):
+            n += 1
         achieved = self.coefficients(n, n_facet)[COEFFICIENTS.index(coefficient)]
         parameters = {f"sigma2_{term_name(c.effect)}": c.variance for c in self.components}
         if len(self.factors) == 3:
@@ -310,12 +320,17 @@ def gstudy(data: object, *, measure: str | None = None, facet: str = "variant") 
     lines = [*zip(sums.terms, sums.ss, sums.df, strict=True),
              (tuple(factors), sums.ss_error, sums.df_error)]
     n = dict(zip(factors, values.shape, strict=True))
+    noise = TIE_RTOL * sums.ss_total / (sums.n_obs - 1)  # below: rounding, not variance
     estimates: dict[Term, float] = {}
     for effect, ss, df in sorted(lines, key=lambda line: -len(line[0])):
         ms = ss / df
         above = sum(estimates[b] * math.prod(n[f] for f in factors if f not in b)
                     for b in estimates if set(effect) < set(b))
-        estimates[effect] = (ms - above) / math.prod(n[f] for f in factors if f not in effect)
+        estimate = (ms - above) / math.prod(n[f] for f in factors if f not in effect)
+        estimates[effect] = 0.0 if abs(estimate) <= noise else estimate
+    if all(v <= 0.0 for e, v in estimates.items() if "system" in e):
+        raise InputError("the systems score alike on every topic, up to a topic effect (no "
+                         "system variance and no system interaction): Eρ² and Φ are undefined")
     components = tuple(Component(effect, ss, df, ss / df, estimates[effect])
                        for effect, ss, df in lines)
     name = measure if measure is not None else (
