@@ -388,8 +388,9 @@ def read_shard_table(path: object, facet: str = "shard") -> ShardTable:
     if len(cells) != len(topics) * len(runs) * len(levels):
         topic, run, level = next(key for key in itertools.product(topics, runs, levels)
                                  if key not in cells)
-        raise InputError(f"no score of run {run!r} for topic {topic!r} in {facet} {level!r} "
-                         "(write an empty value for an undefined score)", source=source)
+        hint = " (write an empty value for an undefined score)" if facet == "shard" else ""
+        raise InputError(f"no score of run {run!r} for topic {topic!r} in {facet} {level!r}"
+                         f"{hint}", source=source)
     values = np.array([cells[key] for key in itertools.product(topics, runs, levels)],
                       dtype=np.float64).reshape(len(topics), len(runs), len(levels))
     return ShardTable(values=values, topics=topics, systems=runs, shards=levels,

@@ -2,7 +2,7 @@
 
 Design (Bodoff & Li 2007, "Test theory for assessing IR test collections", SIGIR; Brennan
 2001, *Generalizability Theory*, ch. 2–4; Sakai 2016, "Topic set size design", Inf. Retr. J.
-19, §6)
+19)
     Systems are the object of measurement; topics, and optionally a second facet (query
     variants of each topic, assessors, shards), are random facets fully crossed with them:
     the s × t design y_st = μ + ν_s + ν_t + ν_st,e, or s × t × q with every interaction.
@@ -17,13 +17,13 @@ G-study: variance components (Brennan 2001, §3.4; Cornfield & Tukey 1956)
 
         σ̂²_A = (MS_A − Σ_{B ⊋ A} π(B̄) σ̂²_B) / π(Ā);
 
-    for s × t: σ̂²_st,e = MS_E, σ̂²_s = (MS_s − MS_E)/n_t, σ̂²_t = (MS_t − MS_E)/n_s (Sakai
-    2016, §6: σ̂²_s = (V_s − V_E)/n). These are unbiased and may be negative; as Brennan
-    (2001, §3.4.2) and GENOVA do, each is used unaltered in the others' estimates and
-    then set to 0 where negative: the table reports both, the coefficients use the latter.
-    An estimate within 1e-10 of the scores' variance of 0 is rounding and reads as 0; where
-    every component with the system is 0 (the systems score alike, up to a topic effect)
-    Eρ² is 0/0 and the G-study is refused.
+    for s × t: σ̂²_st,e = MS_E, σ̂²_s = (MS_s − MS_E)/n_t, σ̂²_t = (MS_t − MS_E)/n_s (the
+    two-way table Sakai 2016 estimates his variances from). These are unbiased and may be
+    negative; as Brennan (2001) and GENOVA do, each is used unaltered in the others'
+    estimates and then set to 0 where negative: the table reports both, the coefficients
+    use the latter. An estimate within 1e-10 of the scores' variance of 0 is rounding and
+    reads as 0; where every component with the system is 0 (the systems score alike, up
+    to a topic effect) Eρ² is 0/0 and the G-study is refused.
 
 D-study: coefficients for n'_t topics (and n'_q levels of the second facet)
     Relative error σ²(δ) = Σ σ²_A / π'(A) over the effects A with the system and at least
@@ -35,7 +35,7 @@ D-study: coefficients for n'_t topics (and n'_q levels of the second facet)
     (of their absolute scores). With n'_t = n_t, Eρ² is Hoyt's 1 − MS_E/MS_s (when
     σ̂²_s ≥ 0).
 
-Topics needed for a target (Bodoff & Li 2007, §5; Sakai 2016, §6)
+Topics needed for a target (Bodoff & Li 2007; Sakai 2016)
     With the second facet's size fixed, split an error variance into a part a/n'_t (the
     effects with the topic) and a part b (the others): a coefficient reaches ρ when
     n'_t ≥ a / (σ²_s (1 − ρ)/ρ − b); for s × t, n'_t = ⌈ρ/(1 − ρ) · σ²_st,e/σ²_s⌉ for Eρ².

@@ -1,7 +1,7 @@
 """Evaluation of query performance predictors: sARE, sMARE and their ANOVA.
 
 sARE and sMARE (Faggioli, Zendel, Culpepper, Ferro & Scholer 2021, "An Enhanced
-Evaluation Framework for Query Performance Prediction", ECIR, §3)
+Evaluation Framework for Query Performance Prediction", ECIR)
     For a set Q of queries run by one system, a predictor p scores every query and the
     system's effectiveness (e.g. AP) measures it; r^p_q and r^e_q are the ranks of query q
     among Q by the prediction and by the effectiveness. The scaled absolute rank error of
@@ -11,7 +11,7 @@ Evaluation Framework for Query Performance Prediction", ECIR, §3)
     Tied values take the mean of the ranks they span (``scipy.stats.rankdata``'s
     ``"average"``), a choice the paper leaves open.
 
-ANOVA of sARE (Faggioli et al. 2021, §4; the models of :mod:`irscale.stats.anova`)
+ANOVA of sARE (Faggioli et al. 2021; the models of :mod:`irscale.stats.anova`)
     sARE_q is one observation per topic, predictor and, where the data have them, IR
     system and query variant: a crossed design with one score per cell, analysed by
     ANOVA with the predictor as the factor of interest (its marginal means are the
