@@ -236,3 +236,23 @@ def test_formats_and_named_facet():
     frame = result.dstudy(20, n_facet=[1, 3]).to_frame()
     assert list(frame["n_assessor"]) == [1, 3]
     assert result.to_frame()["share"].sum() == pytest.approx(1.0)
+
+
+def test_command_line_prints_the_api_numbers(urbano):
+    """``irscale meta gstudy --format csv``: the components, the D-study and the topic
+    counts of the API, in three CSV sections."""
+    import io
+
+    from .test_cli_eval import cli
+
+    path = urbano / "adhoc8_ap.csv"
+    status, out, err = cli(["meta", "gstudy", "--scores", str(path), "--topics", "25,50",
+                            "--target", "0.95", "--format", "csv"])
+    assert status == 0, err
+    components, dstudy, needed = (pd.read_csv(io.StringIO(part))
+                                  for part in out.strip().split("\n\n"))
+    result = gstudy(ScoreMatrix.read_csv(path))
+    pd.testing.assert_frame_equal(components, result.to_frame(), check_dtype=False)
+    pd.testing.assert_frame_equal(dstudy, result.dstudy([25, 50]).to_frame(),
+                                  check_dtype=False)
+    assert list(needed["n"]) == [29, 84]

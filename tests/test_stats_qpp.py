@@ -144,3 +144,24 @@ def test_bad_inputs():
         sare([1.0], [2.0])
     with pytest.raises(ParameterError, match="by"):
         qpp_anova(predictions, observed).smare(by=("topic",))
+
+
+def test_command_line_prints_the_api_numbers(tmp_path):
+    """``irscale meta qpp --format json``: the sMARE and ANOVA rows of the API."""
+    import json
+
+    from .test_cli_eval import cli
+
+    predictions, observed = frames(5)
+    predictions.to_csv(tmp_path / "pred.csv", index=False)
+    observed.to_csv(tmp_path / "obs.csv", index=False)
+    status, out, err = cli(["meta", "qpp", "--predictions", str(tmp_path / "pred.csv"),
+                            "--observed", str(tmp_path / "obs.csv"), "--format", "json"])
+    assert status == 0, err
+    document = json.loads(out)
+    result = qpp_anova(predictions, observed)
+    assert [r["predictor"] for r in document["smare"]] == list(result.to_frame()["predictor"])
+    assert [r["smare"] for r in document["smare"]] == pytest.approx(
+        list(result.to_frame()["smare"]))
+    assert [r["f"] for r in document["anova"][:-2]] == pytest.approx(
+        [r.f for r in result.anova.rows[:-2]])
