@@ -140,6 +140,11 @@ def test_bad_inputs():
         qpp_anova(predictions, observed, model="topic + system")
     with pytest.raises(ParameterError, match="unknown factor"):
         qpp_anova(predictions, observed, model="topic + predictor + collection")
+    perfect = predictions.merge(observed, on=["topic", "system", "variant"],
+                                suffixes=("_p", ""))[["topic", "system", "variant",
+                                                      "predictor", "value"]]
+    with pytest.raises(InputError, match="every sARE is 0"):
+        qpp_anova(perfect, observed)
     with pytest.raises(InputError, match="two at least"):
         sare([1.0], [2.0])
     with pytest.raises(ParameterError, match="by"):

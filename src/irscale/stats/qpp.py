@@ -212,6 +212,9 @@ def qpp_anova(predictions: object, observed: object, *, model: str | None = None
         tuple(len(levels[f]) for f in obs_keys)), 1)
     observed_array = np.broadcast_to(observed_array, shape)
     ranks_p, ranks_e, values = _ranks(predicted, observed_array)
+    if np.ptp(values) == 0.0:
+        raise InputError(f"every sARE is {float(values.flat[0]):g} (every predictor ranks "
+                         "every query set alike): there is no variance to analyse")
     if model is None:
         model = " + ".join([*factors, *(f"predictor:{f}" for f in extra)])
     terms = parse_model(model, factors)
