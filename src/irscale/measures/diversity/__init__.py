@@ -38,6 +38,7 @@ from ..names import NameParts, parse_measures, parse_name, split_name
 from ..params import Keyword, Keywords, Params, flag, number, split_items
 from . import ndeval as nd
 from .context import DiversityContext
+from .weighted import weighted_values
 
 #: The diversity families: the one catalogue's families of per-intent judgments, each a
 #: kernel ``kernel(ctx, params, k)`` → one value per ranking.
@@ -49,8 +50,16 @@ ALPHA = Keyword(number(low=0.0, high=1.0), 0.5,
 BETA = Keyword(number(low=0.0, high=1.0), 0.5, "patience β of NRBP (ndeval -beta)")
 
 
+PROBS = Keyword(flag, False, "weigh each intent by Pr(i|q) (--intent-probs; uniform "
+                "by default) instead of ndeval's equal weights")
+
+
 def _alpha() -> Keywords:
     return Keywords(alpha=ALPHA)
+
+
+def _alpha_probs() -> Keywords:
+    return Keywords(alpha=ALPHA, probs=PROBS)
 
 
 @register("ERR-IA", cutoff="required", params=_alpha(),
@@ -62,12 +71,16 @@ def _err_ia(ctx, p, k):
     return nd.ndeval_values(ctx, "ERR-IA", k, p["alpha"])
 
 
-@register("nERR-IA", cutoff="required", params=_alpha(),
-          doc="ERR-IA normalised by the greedy ideal ranking (ndeval).",
+@register("nERR-IA", cutoff="required", params=_alpha_probs(),
+          doc="ERR-IA normalised by the greedy ideal ranking (ndeval); probs=1 weighs the "
+          "intents by Pr(i|q).",
           context="intents",
-          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking",
-          source="ndeval 4.5")
+          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking; probs=1: score_i = "
+          "Σ_j Pr(j|q)·(1 − α)^c_j(i)",
+          source="ndeval 4.5; Agrawal et al. 2009")
 def _nerr_ia(ctx, p, k):
+    if p["probs"]:
+        return weighted_values(ctx, "nERR-IA", k, p["alpha"])
     return nd.ndeval_values(ctx, "nERR-IA", k, p["alpha"])
 
 
@@ -80,12 +93,16 @@ def _alpha_dcg(ctx, p, k):
     return nd.ndeval_values(ctx, "alpha-DCG", k, p["alpha"])
 
 
-@register("alpha-nDCG", cutoff="required", params=_alpha(),
-          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).",
+@register("alpha-nDCG", cutoff="required", params=_alpha_probs(),
+          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval); probs=1 "
+          "weighs the intents by Pr(i|q).",
           context="intents",
-          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking",
-          source="Clarke et al. 2008; ndeval 4.5")
+          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking; probs=1: score_i = "
+          "Σ_j Pr(j|q)·(1 − α)^c_j(i)",
+          source="Clarke et al. 2008; ndeval 4.5; Agrawal et al. 2009")
 def _alpha_ndcg(ctx, p, k):
+    if p["probs"]:
+        return weighted_values(ctx, "alpha-nDCG", k, p["alpha"])
     return nd.ndeval_values(ctx, "alpha-nDCG", k, p["alpha"])
 
 
@@ -239,7 +256,7 @@ def _ndeval(text: str, parts: NameParts) -> list[DiversityRequest]:
         family, _, k = column.partition("@")
         spec = DIVERSITY_REGISTRY[family].params
         assert isinstance(spec, Keywords)
-        given = {key: repr(params[key]) for key in spec.keywords}
+        given = {key: repr(params[key]) for key in spec.keywords if key in params}
         requests.append(DiversityRequest(family, spec.from_items(given, family),
                                          int(k) if k else None, column, options))
     return requests

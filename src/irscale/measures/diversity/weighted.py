@@ -1,0 +1,79 @@
+"""α-nDCG and nERR-IA with intent probabilities (``alpha-nDCG(probs=1)@k``,
+``nERR-IA(probs=1)@k``).
+
+ndeval weighs the topic's intents uniformly. With ``probs=1`` the novelty-discounted gain
+of the document at rank r weighs each intent j by its probability Pr(j|q) (``--intent-probs``,
+``intent_probabilities=``; uniform 1/S by default), as the intent-aware measures of Agrawal
+et al. (WSDM 2009) weigh intents and as Clarke et al. (SIGIR 2008, §4, the J(d, i)·P(i|q)
+form of the gain before assuming equal probabilities) write it:
+
+    score(r) = Σ_j Pr(j|q) · J_j(d_r) · (1 − α)^{c_j(r)},   c_j(r) = |{r' < r : J_j(d_r') = 1}|
+
+    α-nDCG@k = Σ_{r≤k} score(r)/log2(r + 1) / (the same sum on the ideal ranking)
+    nERR-IA@k = Σ_{r≤k} score(r)/r / (the same sum on the ideal ranking)
+
+The ideal ranking is ndeval's greedy one computed with the same weighted gains
+(:func:`~.rankings.ideal_rankings` with ``intent_weights``). Both measures are ratios, so the
+weights are used relative to the topic's largest probability (Pr(j|q) / max_i Pr(i|q)):
+with uniform probabilities every weight is exactly 1 and the values (the greedy ideal and
+its ties included) are ndeval's ``alpha-nDCG@k`` and ``nERR-IA@k``. A run value of 0, or a
+topic the qrels do not judge, scores 0. Computed on the judged entries ``(rank, intent)``
+of the batch, vectorised over every ranking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import DiversityContext
+from .rankings import DiversityRankings
+
+
+def relative_weights(ctx: DiversityContext) -> np.ndarray:
+    """Pr(j|q) / max_i Pr(i|q) per [topic, intent] (0 for a topic without intents)."""
+    top = ctx.weights.max(axis=1, initial=0.0)
+    return np.divide(ctx.weights, top[:, None], out=np.zeros_like(ctx.weights),
+                     where=top[:, None] > 0)
+
+
+def novelty_gains(batch: DiversityRankings, weights: np.ndarray, alpha: float) -> np.ndarray:
+    """Per entry (document at ``entry_rank`` relevant to ``entry_subtopic``):
+    w_j · (1 − α)^c, c the earlier entries of the same ranking and intent."""
+    order = np.lexsort((batch.entry_rank, batch.entry_subtopic, batch.entry_ranking))
+    key = batch.entry_ranking[order] * max(batch.max_subtopics, 1) + \
+        batch.entry_subtopic[order]
+    start = np.r_[True, key[1:] != key[:-1]] if len(key) else np.empty(0, bool)
+    first = np.maximum.accumulate(np.where(start, np.arange(len(key)), 0))
+    before = np.empty(len(key), dtype=np.int64)
+    before[order] = np.arange(len(key)) - first
+    topic = np.where(batch.ranking_topic >= 0, batch.ranking_topic, 0)[batch.entry_ranking]
+    return weights[topic, batch.entry_subtopic] * (1.0 - alpha) ** before
+
+
+def discounted(batch: DiversityRankings, gains: np.ndarray, k: int, kind: str) -> np.ndarray:
+    """Per ranking: Σ_{entries at rank ≤ k} gain / disc(rank), disc log2(r + 1) (α-nDCG) or
+    r (ERR-IA)."""
+    rank = batch.entry_rank.astype(np.float64)
+    disc = np.log2(rank + 1.0) if kind == "alpha-nDCG" else rank
+    terms = np.where(batch.entry_rank <= k, gains / disc, 0.0)
+    return np.bincount(batch.entry_ranking, weights=terms, minlength=batch.n_rankings)
+
+
+def weighted_values(ctx: DiversityContext, family: str, k: int, alpha: float) -> np.ndarray:
+    """``family`` (``alpha-nDCG`` or ``nERR-IA``) at cut-off ``k`` with the intents weighted
+    by their probabilities (see the module documentation), per ranking of the context."""
+    weights = relative_weights(ctx)
+    ideal = ctx.memo(f"weighted-ideal:{alpha!r}", lambda: _ideal(ctx, weights, alpha))
+    run = ctx.run
+    value = discounted(run, novelty_gains(run, weights, alpha), k, family)
+    best = discounted(ideal, novelty_gains(ideal, weights, alpha), k, family)
+    judged = run.ranking_topic >= 0
+    denominator = np.where(judged, best[np.where(judged, run.ranking_topic, 0)], 0.0)
+    return np.divide(value, denominator, out=np.zeros_like(value),
+                     where=(value > 0) & (denominator > 0))
+
+
+def _ideal(ctx: DiversityContext, weights: np.ndarray, alpha: float) -> DiversityRankings:
+    from .rankings import ideal_rankings
+
+    return ideal_rankings(ctx.index, alpha, intent_weights=weights)
