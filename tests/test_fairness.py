@@ -228,7 +228,7 @@ def test_topics_the_qrels_lack_are_left_out():
 
 
 def test_reader_refusals():
-    with pytest.raises(InputFormatError, match="line 2.*twice"):
+    with pytest.raises(InputFormatError, match=r"line 2.*twice"):
         read_stochastic_run(b"1 0 a 1 2 r\n1 0 a 2 1 r\n")
     with pytest.raises(InputFormatError, match="line 1: score is not a number"):
         read_stochastic_run(b"1 0 a 1 x r\n")

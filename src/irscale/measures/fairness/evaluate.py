@@ -56,10 +56,11 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     Examples
     --------
     >>> qrels = b"1 0 a 1\\n1 0 b 1\\n1 0 c 0\\n"
-    >>> run = b"1 0 a 1 3 r\\n1 0 b 2 2 r\\n1 0 c 3 1 r\\n1 1 b 1 3 r\\n1 1 a 2 2 r\\n1 1 c 3 1 r\\n"
+    >>> run = (b"1 0 a 1 3 r\\n1 0 b 2 2 r\\n1 0 c 3 1 r\\n"   # sample 0: a, b, c
+    ...        b"1 1 b 1 3 r\\n1 1 a 2 2 r\\n1 1 c 3 1 r\\n")  # sample 1: b, a, c
     >>> ev = evaluate_fairness(qrels, run, "EE-L EE-R EE-D")
     >>> {k: round(float(v[0]), 4) for k, v in ev.values.items()}
-    {'EE-L': 0.0, 'EE-R': 0.5, 'EE-D': 0.5}
+    {'EE-L': 0.0, 'EE-R': 1.1875, 'EE-D': 1.1875}
     """
     from ...io.labels import read_labels
     from ...io.trec import read_qrels
