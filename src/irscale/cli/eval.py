@@ -21,6 +21,7 @@ from .eval_diversity import (
     run_diversity,
     wants_diversity,
 )
+from .eval_fairness import FAIRNESS_RULES, run_fairness, wants_fairness
 from .options import add_format, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .rules import Declared, Default, Rule, add_rules, check_options, each
@@ -123,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     check_options(args)  # before any input is read or numpy imported
     if args.diversity:
         return run_diversity(args)
+    if args.fairness:
+        return run_fairness(args)
     if _batches(args):
         from . import eval_many
 
@@ -266,6 +269,9 @@ RULES: tuple[Declared, ...] = (
         "prefs, -R qrels_prefs): trec, csv, json or markdown"),
     check_scheduler,
     Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
+    Default("fairness", lambda args: args.relevance_format == "qrels" and not args.diversity
+            and wants_fairness(args)),
+    *FAIRNESS_RULES,
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
          lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
          "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "

@@ -81,7 +81,7 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
                              "AWRF, nDCG-AWRF and EE-*(level=group))")
     tables = {name: read_labels(source) for name, source in given.items()}
     qrels_obj = qrels if hasattr(qrels, "rel") else read_qrels(qrels)
-    run_list = _runs(runs)
+    run_list = read_runs(runs)
     values: dict[str, list[np.ndarray]] = {name: [] for name in dict.fromkeys(names)}
     rows_run, rows_topic = [], []
     for k, run in enumerate(run_list):
@@ -122,7 +122,9 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
                       rows=rows, averaging=Averaging("mean", n_qrels_topics=len(topics)))
 
 
-def _runs(runs: Any) -> list[StochasticRun]:
+def read_runs(runs: Any) -> list[StochasticRun]:
+    """The stochastic runs of ``runs``: one, a path, or a list / mapping (name → run) of
+    those."""
     if isinstance(runs, StochasticRun):
         return [runs]
     if isinstance(runs, (str, bytes)) or hasattr(runs, "__fspath__"):
