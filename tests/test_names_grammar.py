@@ -61,7 +61,8 @@ def test_the_names_of_every_context():
     """Examples of each context, read by the one grammar (values from the modules'
     documentation)."""
     family, params, cutoff = parse("alpha-nDCG(alpha=0.3)@20", "intents")
-    assert (family, dict(params), cutoff) == ("alpha-nDCG", {"alpha": 0.3}, 20)
+    assert (family, dict(params), cutoff) == ("alpha-nDCG", {"alpha": 0.3, "probs": False}, 20)
+    assert dict(parse("alpha-nDCG(probs=1)@20", "intents")[1])["probs"] is True
     assert parse("ERR-IA(alpha=0.5)@10", "intents")[0] == "ERR-IA"
     assert parse("D\u266f-nDCG@10", "intents")[0] == "D#-nDCG"
     family, params, cutoff = parse("sDCG(bq=2)@5", "sessions")
@@ -72,6 +73,8 @@ def test_the_names_of_every_context():
     assert parse("ROUGE-L", "texts")[0] == "ROUGE-L"
     assert parse("W-Rec", "nuggets")[0] == "W-Rec" and parse("S#", "nuggets")[0] == "Ssharp"
     assert parse("P(rel=2)@5", "rankings")[0] == "P"
+    assert parse("EE-L(gamma=0.8,level=group)", "policies")[1]["gamma"] == 0.8
+    assert parse("nDCG-AWRF(target=uniform)@10", "policies")[2] == 10
     assert parse("U(L=1000)", "sessions")[1]["L"] == parse("U(L=1000)", "rankings")[1]["L"]
 
 

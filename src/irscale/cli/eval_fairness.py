@@ -50,9 +50,12 @@ FAIRNESS_RULES = (
 def run_fairness(args: argparse.Namespace) -> int:
     """``eval`` with fairness measures (its options checked: :data:`FAIRNESS_RULES`)."""
     from ..measures.fairness.evaluate import evaluate_fairness, read_runs
-    from .eval import write_evaluation
+    from .outputs import open_output
     from .runargs import label_files
 
     evaluation = evaluate_fairness(args.qrels, read_runs(args.runs),
                                    args.measures, labels=label_files(args.labels))
-    return write_evaluation(args, evaluation)
+    with open_output(args) as stream:
+        evaluation.write(stream, args.fmt, per_query=args.per_query,
+                         summary=not args.no_summary)
+    return 0

@@ -5,7 +5,9 @@ rankings. The file is a TREC run ``qid sample docno rank score runid`` whose sec
 (``Q0`` in a deterministic run) names the sample: the lines of one (topic, sample) are one
 ranking, ordered as trec_eval orders a run (score descending, then docno descending; the
 rank column is not read). A deterministic run is a stochastic run of one sample per topic.
-A document twice in one ranking is an error naming the line.
+A document twice in one ranking is an error naming the line. :func:`judge_samples` joins a
+stochastic run with the qrels and the documents' groups (the fairness measures' input,
+:mod:`irscale.measures.fairness`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import pyarrow as pa
 
 from ..core._columnar import arrow
 from ..core._columnar import arrow_compute as pc
+from ..core.inputs import Qrels
+from ..core.labels import LabelTable, lookup
 from ..errors import InputFormatError
 from ._text import is_float, line_of_record, parse_columns, source_name
 
@@ -92,3 +96,69 @@ def _refuse_repeats(table: pa.Table, row: np.ndarray, block: np.ndarray, label: 
         line, text = line_of_record(raw(), int(row[second].min()))
         raise InputFormatError("a document appears twice in one sampled ranking (same "
                                "topic and sample)", source=label, line=line, text=text)
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedSamples:
+    """A stochastic run joined with the qrels, per topic of the run the qrels have
+    (``topics``, sorted): the *universe* of each topic (its judged documents, degree ≥ 0,
+    and every document a sample retrieves) with its grade (the degree; 0 when unjudged)
+    and group code (``None`` without groups); the (topic, sample) rankings
+    (``ranking_topic``); and every placement of a document (``place_ranking``,
+    1-based ``place_position``, ``place_doc`` indexing the universe)."""
+
+    topics: tuple[str, ...]
+    universe_topic: np.ndarray
+    universe_grade: np.ndarray
+    universe_group: np.ndarray | None
+    ranking_topic: np.ndarray
+    place_ranking: np.ndarray
+    place_position: np.ndarray
+    place_doc: np.ndarray
+
+
+def judge_samples(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
+                  ) -> JudgedSamples:
+    """The :class:`JudgedSamples` of ``run`` against ``qrels`` with the group of every
+    document from ``groups`` (NaN → one group of its own); run topics the qrels do not have
+    are left out."""
+    in_qrels = arrow.index_in(run.topic, pc.unique(qrels.topic)) >= 0
+    keep = np.flatnonzero(in_qrels)
+    r_topic = arrow.take(run.topic, keep)
+    topics = tuple(sorted(set(r_topic.to_pylist())))
+    topic_table = pa.array(topics, pa.string())
+    t_run = arrow.index_in(r_topic, topic_table).astype(np.int64)
+    q_t = arrow.index_in(qrels.topic, topic_table).astype(np.int64)
+    rows = np.flatnonzero((q_t >= 0) & (qrels.rel >= 0))
+    q_t, q_rel = q_t[rows], qrels.rel[rows].astype(np.float64)
+    q_doc = pc.take(qrels.docno, arrow.array(rows))
+    r_doc = arrow.take(run.docno, keep)
+    # the universe: (topic, docno) pairs of the qrels and of the samples, coded together
+    all_docs = pa.concat_arrays([*(c.cast(pa.string()) for c in pa.chunked_array(
+        q_doc).chunks), r_doc.cast(pa.string())])
+    doc_codes = arrow.to_numpy(pc.dictionary_encode(all_docs).indices).astype(np.int64)
+    n_codes = max(int(doc_codes.max(initial=-1)) + 1, 1)
+    pair = np.r_[q_t, t_run] * n_codes + doc_codes
+    keys, inverse = np.unique(pair, return_inverse=True)
+    inverse = inverse.ravel()
+    universe_topic = keys // n_codes
+    grade = np.zeros(len(keys))
+    grade[inverse[:len(q_t)]] = np.maximum(q_rel, 0.0)
+    group = None
+    if groups is not None:
+        first = np.zeros(len(keys), dtype=np.int64)
+        first[inverse[::-1]] = np.arange(len(inverse))[::-1]
+        values = lookup(groups, topic_table, all_docs.take(arrow.array(first)),
+                        topic_code=universe_topic)
+        _, group = np.unique(np.where(np.isnan(values), np.inf, values), return_inverse=True)
+        group = group.ravel().astype(np.int64)
+    # rankings: (topic, sample) blocks of the run's sorted rows
+    sample = arrow.take(run.sample, keep)
+    s_codes = arrow.to_numpy(pc.dictionary_encode(sample).indices).astype(np.int64) \
+        if len(keep) else np.empty(0, np.int64)
+    block_key = t_run * (int(s_codes.max(initial=0)) + 1) + s_codes
+    blocks, place_ranking = np.unique(block_key, return_inverse=True)
+    place_ranking = place_ranking.ravel()
+    ranking_topic = blocks // (int(s_codes.max(initial=0)) + 1)
+    return JudgedSamples(topics, universe_topic, grade, group, ranking_topic, place_ranking,
+                         run.position[keep], inverse[len(q_t):])

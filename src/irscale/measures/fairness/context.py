@@ -24,14 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
-from ...core._columnar import arrow
-from ...core._columnar import arrow_compute as pc
 from ...core.inputs import Qrels
-from ...core.labels import LabelTable, lookup
+from ...core.labels import LabelTable
 from ...errors import MeasureError
-from ...io.stochastic import StochasticRun
+from ...io.stochastic import StochasticRun, judge_samples
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,50 +74,13 @@ def fairness_context(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
                      ) -> FairnessContext:
     """The :class:`FairnessContext` of ``run`` against ``qrels`` (see the module
     documentation); run topics the qrels do not have are left out."""
-    in_qrels = arrow.index_in(run.topic, pc.unique(qrels.topic)) >= 0
-    keep = np.flatnonzero(in_qrels)
-    r_topic = arrow.take(run.topic, keep)
-    topics = tuple(sorted(set(r_topic.to_pylist())))
-    topic_table = pa.array(topics, pa.string())
-    t_run = arrow.index_in(r_topic, topic_table).astype(np.int64)
-    q_t = arrow.index_in(qrels.topic, topic_table).astype(np.int64)
-    rows = np.flatnonzero((q_t >= 0) & (qrels.rel >= 0))
-    q_t, q_rel = q_t[rows], qrels.rel[rows].astype(np.float64)
-    q_doc = pc.take(qrels.docno, arrow.array(rows))
-    r_doc = arrow.take(run.docno, keep)
-    # the universe: (topic, docno) pairs of the qrels and of the samples, coded together
-    all_docs = pa.concat_arrays([*(c.cast(pa.string()) for c in pa.chunked_array(
-        q_doc).chunks), r_doc.cast(pa.string())])
-    doc_codes = arrow.to_numpy(pc.dictionary_encode(all_docs).indices).astype(np.int64)
-    n_codes = max(int(doc_codes.max(initial=-1)) + 1, 1)
-    pair = np.r_[q_t, t_run] * n_codes + doc_codes
-    keys, inverse = np.unique(pair, return_inverse=True)
-    inverse = inverse.ravel()
-    universe_topic = keys // n_codes
-    grade = np.zeros(len(keys))
-    grade[inverse[:len(q_t)]] = np.maximum(q_rel, 0.0)
-    group = None
-    if groups is not None:
-        first = np.zeros(len(keys), dtype=np.int64)
-        first[inverse[::-1]] = np.arange(len(inverse))[::-1]
-        topic_of = pa.array(np.asarray(topics, dtype=object)[universe_topic].tolist()
-                            if len(keys) else [], pa.string())
-        values = lookup(groups, topic_of, all_docs.take(arrow.array(first)))
-        _, group = np.unique(np.where(np.isnan(values), np.inf, values), return_inverse=True)
-        group = group.ravel().astype(np.int64)
-    # rankings: (topic, sample) blocks of the run's sorted rows
-    sample = arrow.take(run.sample, keep)
-    s_codes = arrow.to_numpy(pc.dictionary_encode(sample).indices).astype(np.int64) \
-        if len(keep) else np.empty(0, np.int64)
-    block_key = t_run * (int(s_codes.max(initial=0)) + 1) + s_codes
-    blocks, place_ranking = np.unique(block_key, return_inverse=True)
-    place_ranking = place_ranking.ravel()
-    ranking_topic = blocks // (int(s_codes.max(initial=0)) + 1)
+    judged = judge_samples(qrels, run, groups)
     return FairnessContext(
-        topics=topics, universe_topic=universe_topic, universe_grade=grade,
-        universe_group=group,
-        n_samples=np.bincount(ranking_topic, minlength=len(topics)),
-        ranking_topic=ranking_topic,
-        ranking_length=np.bincount(place_ranking, minlength=len(blocks)),
-        place_ranking=place_ranking, place_position=run.position[keep],
-        place_doc=inverse[len(q_t):])
+        topics=judged.topics, universe_topic=judged.universe_topic,
+        universe_grade=judged.universe_grade, universe_group=judged.universe_group,
+        n_samples=np.bincount(judged.ranking_topic, minlength=len(judged.topics)),
+        ranking_topic=judged.ranking_topic,
+        ranking_length=np.bincount(judged.place_ranking,
+                                   minlength=len(judged.ranking_topic)),
+        place_ranking=judged.place_ranking, place_position=judged.place_position,
+        place_doc=judged.place_doc)
