@@ -83,7 +83,8 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     qrels_obj = qrels if hasattr(qrels, "rel") else read_qrels(qrels)
     run_list = read_runs(runs)
     values: dict[str, list[np.ndarray]] = {name: [] for name in dict.fromkeys(names)}
-    rows_run, rows_topic = [], []
+    rows_run: list[np.ndarray] = []
+    rows_topic: list[str] = []
     for k, run in enumerate(run_list):
         contexts: dict[str, FairnessContext] = {}
 
