@@ -190,6 +190,8 @@ class DiversityRequest:
     label: str
     #: Options the name sets for the whole evaluation (``traditional``).
     options: tuple[tuple[str, Any], ...] = field(default=())
+    #: Computed on the condensed rankings (``condensed=1``: :mod:`.condensed`).
+    condensed: bool = False
 
 
 def is_diversity_name(name: str) -> bool:
@@ -233,8 +235,17 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
 
 
 def _parse_one(requested: str) -> list[DiversityRequest]:
+    from dataclasses import replace
+
+    from .condensed import strip_condensed
+
     text = _normalise(requested)
     parts = split_name(text)
+    if parts is not None and parts.name in DIVERSITY_REGISTRY \
+            and DIVERSITY_REGISTRY[parts.name].kernel is not None:
+        plain, condensed = strip_condensed(text)
+        if condensed:
+            return [replace(r, condensed=True, label=requested) for r in _parse_one(plain)]
     if parts is not None and parts.name == "ndeval":
         return _ndeval(text, parts)
     measure = parse_name(text, "intents")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from ...io.diversity import (
 from ...io.table import Column
 from ..results import Averaging, Evaluation
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
+from .condensed import judged_only, place
 from .context import diversity_context
 from .rankings import DiversityIndex, id_sort_key, read_and_judge
 from .umeasures import per_intent_measure
@@ -147,7 +149,11 @@ def evaluate_diversity(
     index = DiversityIndex.of(qrels_obj)
     # ndeval's families read the judged rankings only: each run's rows are dropped once it
     # is judged (memory); the others (IA(...), P+Q, D-U, ...) read the runs again
-    ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS}
+    ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS} \
+        and not any(r.condensed for r in requests)
+    if ndeval_ids and any(r.condensed for r in requests):
+        raise MeasureError("condensed=1 is not one of ndeval's measures: print it with "
+                           "--format trec or csv")
     run_list, dr, run_of, topic_ids = read_and_judge(index, runs, bool(traditional), max_docs,
                                                      keep_rows=not ndeval_only,
                                                      ndeval_ids=ndeval_ids)
@@ -178,6 +184,10 @@ def evaluate_diversity(
         labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
     ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
                             _read(intent_types, read_intent_types), judge)
+    condensed_ctx = None
+    if any(r.condensed for r in requests):
+        condensed_ctx = _condensed_context(qrels_obj, index, run_list, run_of, topic_ids,
+                                           bool(traditional), max_docs, ctx)
     values: dict[str, np.ndarray] = {}
     labels: list[str] = []
     for request in requests:
@@ -188,6 +198,13 @@ def evaluate_diversity(
                 per_intent_measure(ctx, request.label) if request.family == "IA" else
                 DIVERSITY_REGISTRY[request.family].kernel(ctx, request.params,
                                                           request.cutoff), dtype=np.float64)
+            if request.condensed and condensed_ctx is not None:
+                inner, keys, inner_keys = condensed_ctx
+                values[request.label] = place(
+                    values[request.label], keys,
+                    np.asarray(DIVERSITY_REGISTRY[request.family].kernel(
+                        inner, request.params, request.cutoff), dtype=np.float64),
+                    inner_keys)
         labels.append(request.label)
     names = tuple(run.name for run in run_list)
     runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
@@ -237,6 +254,21 @@ def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityReq
             f"label set {unused[0]!r} is read by no measure requested: diversity measures "
             "read label sets only through D-U and U-IA (document lengths, "
             "lengths=doclen by default) and IA(<measure>) of a measure that reads one")
+
+
+def _condensed_context(qrels: DiversityQrels, index: DiversityIndex, run_list: list,
+                       run_of: np.ndarray, topic_ids: list[str], traditional: bool,
+                       max_docs: int | None, ctx: Any) -> tuple[Any, list, list]:
+    """The context of the condensed runs (:mod:`.condensed`), with the ``(run, topic)`` key
+    of every ranking of the plain and of the condensed batch."""
+    condensed_runs = judged_only(qrels, run_list)
+    kept = [k for k, run in enumerate(condensed_runs) if len(run)]
+    _, dr, c_run_of, c_topics = read_and_judge(index, [condensed_runs[k] for k in kept],
+                                               traditional, max_docs, keep_rows=True)
+    inner = replace(ctx, run=dr, cache={})
+    keys = list(zip(run_of.tolist(), topic_ids, strict=True))
+    inner_keys = [(kept[k], t) for k, t in zip(c_run_of.tolist(), c_topics, strict=True)]
+    return inner, keys, inner_keys
 
 
 def _read(source: Any, reader: Any) -> Any:
