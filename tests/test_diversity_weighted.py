@@ -1,10 +1,13 @@
-"""α-nDCG(probs=1) and nERR-IA(probs=1): intents weighted by Pr(i|q).
+"""α-nDCG(probs=1) and nERR-IA(probs=1): intents weighted by Pr(i|q); topic_alpha=1: an
+α per topic.
 
 * uniform probabilities (the default) equal ndeval's alpha-nDCG@k and nERR-IA@k, from
   pyndeval (ndeval's C code), on generated collections and several α;
 * given probabilities against a hand-worked example and a plain per-topic implementation
   written here (greedy ideal included), on generated collections;
-* the command line's ``--intent-probs``.
+* the command line's ``--intent-probs``;
+* one α for every topic given per topic equals ndeval's with that α (pyndeval); different
+  α per topic against the per-topic implementation.
 """
 
 from __future__ import annotations
@@ -17,7 +20,12 @@ import warnings
 import numpy as np
 import pytest
 
-from irscale.io.diversity import read_diversity_qrels, read_intent_probabilities
+from irscale.errors import InputFormatError, MeasureError, ParameterError
+from irscale.io.diversity import (
+    read_diversity_qrels,
+    read_intent_probabilities,
+    read_topic_alphas,
+)
 from irscale.io.trec import read_run
 from irscale.measures.diversity.evaluate import evaluate_diversity
 
@@ -154,3 +162,57 @@ def test_command_line_intent_probs(tmp_path):
                           str(run)], capture_output=True, text=True, check=True).stdout
     value = (0.2 + 0.8 / math.log2(3) + 0.25) / (1.0 + 0.4 / math.log2(3) + 0.05)
     assert out.split() == ["alpha-nDCG(probs=1)@3", "all", f"{value:.4f}"]
+
+
+# ---------------------------------------------------------------- an α per topic
+def test_one_alpha_for_every_topic_is_ndevals():
+    qrels, run = collection(3)
+    topics = sorted({t for t, *_ in qrels}, key=int)
+    alphas = read_topic_alphas(("".join(f"{t} 0.3\n" for t in topics)).encode())
+    ordered = sorted(qrels, key=lambda q: (int(q[1]), q[0], q[2]))
+    want = pyndeval.RelevanceEvaluator(ordered, ["alpha-nDCG@10", "nERR-IA@10"],
+                                       alpha=0.3).evaluate([(t, d, s) for t, d, _, s in run])
+    q = read_diversity_qrels("".join(f"{t} {s} {d} {j}\n" for t, s, d, j in qrels).encode())
+    r = read_run("".join(f"{t} Q0 {d} {k} {s} sys\n" for t, d, k, s in run).encode(),
+                 keep_rank=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = evaluate_diversity(q, r, ["alpha-nDCG(topic_alpha=1)@10",
+                                       "nERR-IA(topic_alpha=1)@10"], topic_alphas=alphas)
+    for name, column in (("alpha-nDCG(topic_alpha=1)@10", "alpha-nDCG@10"),
+                         ("nERR-IA(topic_alpha=1)@10", "nERR-IA@10")):
+        expected = [want[t][column] if t in want else 0.0 for t in ev.rows.topic_labels]
+        assert ev.values[name].tolist() == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_alphas_per_topic_against_the_definition(seed):
+    qrels, run = collection(seed)
+    topics = sorted({t for t, *_ in qrels}, key=int)
+    given = {t: a for t, a in zip(topics, (0.1, 0.9, 0.0, 1.0), strict=False)}
+    alphas = read_topic_alphas("".join(f"{t} {a}\n" for t, a in given.items()).encode())
+    q = read_diversity_qrels("".join(f"{t} {s} {d} {j}\n" for t, s, d, j in qrels).encode())
+    r = read_run("".join(f"{t} Q0 {d} {k} {s} sys\n" for t, d, k, s in run).encode(),
+                 keep_rank=True)
+    names = ["alpha-nDCG(alpha=0.4,topic_alpha=1)@5", "nERR-IA(alpha=0.4,topic_alpha=1)@5"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = evaluate_diversity(q, r, names, topic_alphas=alphas)
+    for name, kind in zip(names, ("alpha-nDCG", "nERR-IA"), strict=True):
+        want = []
+        for t in ev.rows.topic_labels:
+            intents = {s for tt, s, _, j in qrels if tt == t and j >= 1}
+            want.append(plain(qrels, run, t, dict.fromkeys(intents, 1.0),
+                              given.get(t, 0.4), 5, kind))
+        assert ev.values[name].tolist() == pytest.approx(want, abs=1e-12), name
+
+
+def test_topic_alphas_refused_when_unread_or_unknown():
+    q = read_diversity_qrels(b"1 1 d1 1\n")
+    r = read_run(b"1 Q0 d1 1 1 r\n", keep_rank=True)
+    with pytest.raises(ParameterError, match="no requested measure reads them"):
+        evaluate_diversity(q, r, "alpha-nDCG@5", topic_alphas=b"1 0.3\n")
+    with pytest.raises(InputFormatError, match=r"line 1.*topic 9 is not in"):
+        evaluate_diversity(q, r, "alpha-nDCG(topic_alpha=1)@5", topic_alphas=b"9 0.3\n")
+    with pytest.raises(MeasureError, match="--topic-alpha FILE"):
+        evaluate_diversity(q, r, "alpha-nDCG(topic_alpha=1)@5")

@@ -17,7 +17,9 @@ from .eval_diversity import (
     DIVERSITY_RULES,
     INTENT_RULES,
     QRELS_FORMATS,
+    TOPIC_ALPHA_RULES,
     add_intent_options,
+    add_topic_alpha_option,
     run_diversity,
     wants_diversity,
 )
@@ -79,6 +81,7 @@ def add_parser(subparsers) -> None:
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
     add_intent_options(parser)
+    add_topic_alpha_option(parser)
     add_format(parser, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
                doc="output format (trec: byte-identical to trec_eval for one run; several "
                "runs add a fourth field, the run); latex: the runs x measures table of a "
@@ -284,6 +287,7 @@ RULES: tuple[Declared, ...] = (
          "the catalogue's measures; diversity measures are evaluated without it"),
     *DIVERSITY_RULES,
     *INTENT_RULES,
+    *TOPIC_ALPHA_RULES,
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),
     *ZSCORE_RULES,

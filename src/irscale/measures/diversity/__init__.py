@@ -58,8 +58,12 @@ def _alpha() -> Keywords:
     return Keywords(alpha=ALPHA)
 
 
+TOPIC_ALPHA = Keyword(flag, False, "take each topic's α from --topic-alpha FILE (a topic "
+                      "not listed: alpha=)")
+
+
 def _alpha_probs() -> Keywords:
-    return Keywords(alpha=ALPHA, probs=PROBS)
+    return Keywords(alpha=ALPHA, probs=PROBS, topic_alpha=TOPIC_ALPHA)
 
 
 @register("ERR-IA", cutoff="required", params=_alpha(),
@@ -79,8 +83,8 @@ def _err_ia(ctx, p, k):
           "Σ_j Pr(j|q)·(1 − α)^c_j(i)",
           source="ndeval 4.5; Agrawal et al. 2009")
 def _nerr_ia(ctx, p, k):
-    if p["probs"]:
-        return weighted_values(ctx, "nERR-IA", k, p["alpha"])
+    if p["probs"] or p["topic_alpha"]:
+        return weighted_values(ctx, "nERR-IA", k, p["alpha"], p["probs"], p["topic_alpha"])
     return nd.ndeval_values(ctx, "nERR-IA", k, p["alpha"])
 
 
@@ -101,8 +105,8 @@ def _alpha_dcg(ctx, p, k):
           "Σ_j Pr(j|q)·(1 − α)^c_j(i)",
           source="Clarke et al. 2008; ndeval 4.5; Agrawal et al. 2009")
 def _alpha_ndcg(ctx, p, k):
-    if p["probs"]:
-        return weighted_values(ctx, "alpha-nDCG", k, p["alpha"])
+    if p["probs"] or p["topic_alpha"]:
+        return weighted_values(ctx, "alpha-nDCG", k, p["alpha"], p["probs"], p["topic_alpha"])
     return nd.ndeval_values(ctx, "alpha-nDCG", k, p["alpha"])
 
 

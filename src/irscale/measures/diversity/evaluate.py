@@ -26,10 +26,12 @@ from ...io.diversity import (
     DiversityQrels,
     IntentProbabilities,
     IntentTypes,
+    TopicAlphas,
     ndeval_qrels,
     read_diversity_qrels,
     read_intent_probabilities,
     read_intent_types,
+    read_topic_alphas,
 )
 from ...io.table import Column
 from ..results import Averaging, Evaluation
@@ -78,6 +80,7 @@ def evaluate_diversity(
     label_sets: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
     ndeval_ids: bool = False,
+    topic_alphas: Any = None,
 ) -> Evaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
@@ -114,6 +117,10 @@ def evaluate_diversity(
         ids written differently) raises :class:`~irscale.errors.AlignmentError` naming it,
         unless ``allow_empty``: then its topics score 0, as ndeval prints them. A run with
         some topics the qrels lack scores 0 there, with a warning.
+    topic_alphas : TopicAlphas or path, optional
+        One α per topic, lines ``topic alpha`` (:func:`~irscale.io.diversity.read_topic_alphas`),
+        for ``alpha-nDCG(topic_alpha=1)@k`` and ``nERR-IA(topic_alpha=1)@k``; refused when no
+        requested measure reads it.
     ndeval_ids : bool, default False
         Read topic (and subtopic) ids as ndeval 4.5 reads them: numbers, written back in
         decimal (``07`` is ``7``), a run's topic possibly after a task prefix ending in
@@ -182,8 +189,14 @@ def evaluate_diversity(
     judge = judge_intents(  # called only by measures that read per-intent rankings
         qrels_obj, run_list, run_of, traditional=bool(traditional), max_docs=max_docs,
         labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
+    if topic_alphas is not None and not any(
+            r.params is not None and "topic_alpha" in r.params and r.params["topic_alpha"]
+            for r in requests):
+        raise ParameterError("per-topic alphas are read by alpha-nDCG(topic_alpha=1)@k and "
+                             "nERR-IA(topic_alpha=1)@k only: no requested measure reads them")
     ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
-                            _read(intent_types, read_intent_types), judge)
+                            _read(intent_types, read_intent_types), judge,
+                            alphas=_read(topic_alphas, read_topic_alphas))
     condensed_ctx = None
     if any(r.condensed for r in requests):
         condensed_ctx = _condensed_context(qrels_obj, index, run_list, run_of, topic_ids,
@@ -273,6 +286,6 @@ def _condensed_context(qrels: DiversityQrels, index: DiversityIndex, run_list: l
 
 def _read(source: Any, reader: Any) -> Any:
     """``source`` read with ``reader`` unless already read (``None`` stays ``None``)."""
-    if source is None or isinstance(source, (IntentProbabilities, IntentTypes)):
+    if source is None or isinstance(source, (IntentProbabilities, IntentTypes, TopicAlphas)):
         return source
     return reader(source)

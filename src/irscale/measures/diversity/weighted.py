@@ -1,5 +1,5 @@
 """α-nDCG and nERR-IA with intent probabilities (``alpha-nDCG(probs=1)@k``,
-``nERR-IA(probs=1)@k``).
+``nERR-IA(probs=1)@k``) and with an α per topic (``topic_alpha=1``).
 
 ndeval weighs the topic's intents uniformly. With ``probs=1`` the novelty-discounted gain
 of the document at rank r weighs each intent j by its probability Pr(j|q) (``--intent-probs``,
@@ -17,7 +17,14 @@ The ideal ranking is ndeval's greedy one computed with the same weighted gains
 weights are used relative to the topic's largest probability (Pr(j|q) / max_i Pr(i|q)):
 with uniform probabilities every weight is exactly 1 and the values (the greedy ideal and
 its ties included) are ndeval's ``alpha-nDCG@k`` and ``nERR-IA@k``. A run value of 0, or a
-topic the qrels do not judge, scores 0. Computed on the judged entries ``(rank, intent)``
+topic the qrels do not judge, scores 0.
+
+With ``topic_alpha=1`` each topic t uses its own α_t (``--topic-alpha FILE``, lines
+``topic alpha``; a topic the file does not list takes the name's α) in the run's gains and
+in its greedy ideal: a topic whose intents are distinct needs little redundancy penalty,
+one with overlapping intents more (Clarke et al. 2008 treat α as the probability of an
+assessor error, which may differ by topic). With equal weights and one α for every topic
+the values are ndeval's. Computed on the judged entries ``(rank, intent)``
 of the batch, vectorised over every ranking.
 """
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import MeasureError
 from .context import DiversityContext
 from .rankings import DiversityRankings
 
@@ -36,9 +44,11 @@ def relative_weights(ctx: DiversityContext) -> np.ndarray:
                      where=top[:, None] > 0)
 
 
-def novelty_gains(batch: DiversityRankings, weights: np.ndarray, alpha: float) -> np.ndarray:
+def novelty_gains(batch: DiversityRankings, weights: np.ndarray, alpha: np.ndarray
+                  ) -> np.ndarray:
     """Per entry (document at ``entry_rank`` relevant to ``entry_subtopic``):
-    w_j · (1 − α)^c, c the earlier entries of the same ranking and intent."""
+    w_j · (1 − α_t)^c, c the earlier entries of the same ranking and intent, α_t the α of
+    the ranking's topic (``alpha`` per qrels topic)."""
     order = np.lexsort((batch.entry_rank, batch.entry_subtopic, batch.entry_ranking))
     key = batch.entry_ranking[order] * max(batch.max_subtopics, 1) + \
         batch.entry_subtopic[order]
@@ -47,7 +57,7 @@ def novelty_gains(batch: DiversityRankings, weights: np.ndarray, alpha: float) -
     before = np.empty(len(key), dtype=np.int64)
     before[order] = np.arange(len(key)) - first
     topic = np.where(batch.ranking_topic >= 0, batch.ranking_topic, 0)[batch.entry_ranking]
-    return weights[topic, batch.entry_subtopic] * (1.0 - alpha) ** before
+    return weights[topic, batch.entry_subtopic] * (1.0 - alpha[topic]) ** before
 
 
 def discounted(batch: DiversityRankings, gains: np.ndarray, k: int, kind: str) -> np.ndarray:
@@ -59,21 +69,33 @@ def discounted(batch: DiversityRankings, gains: np.ndarray, k: int, kind: str) -
     return np.bincount(batch.entry_ranking, weights=terms, minlength=batch.n_rankings)
 
 
-def weighted_values(ctx: DiversityContext, family: str, k: int, alpha: float) -> np.ndarray:
+def weighted_values(ctx: DiversityContext, family: str, k: int, alpha: float, probs: bool,
+                    topic_alpha: bool) -> np.ndarray:
     """``family`` (``alpha-nDCG`` or ``nERR-IA``) at cut-off ``k`` with the intents weighted
-    by their probabilities (see the module documentation), per ranking of the context."""
-    weights = relative_weights(ctx)
-    ideal = ctx.memo(f"weighted-ideal:{alpha!r}", lambda: _ideal(ctx, weights, alpha))
+    by their probabilities (``probs``; else equally) and each topic's α (``topic_alpha``:
+    the context's, where it has one; else ``alpha``), per ranking of the context (see the
+    module documentation)."""
+    weights = relative_weights(ctx) if probs else \
+        (ctx.index.nrel_sub > 0).astype(np.float64)
+    alphas = np.full(len(ctx.index.topics), float(alpha))
+    if topic_alpha:
+        if ctx.topic_alpha is None:
+            raise MeasureError(f"{family}(topic_alpha=1) needs the α of each topic: "
+                               "--topic-alpha FILE (in Python topic_alphas=)")
+        alphas = np.where(np.isnan(ctx.topic_alpha), alphas, ctx.topic_alpha)
+    ideal = ctx.memo(f"weighted-ideal:{alpha!r}:{probs}:{topic_alpha}",
+                     lambda: _ideal(ctx, weights, alphas))
     run = ctx.run
-    value = discounted(run, novelty_gains(run, weights, alpha), k, family)
-    best = discounted(ideal, novelty_gains(ideal, weights, alpha), k, family)
+    value = discounted(run, novelty_gains(run, weights, alphas), k, family)
+    best = discounted(ideal, novelty_gains(ideal, weights, alphas), k, family)
     judged = run.ranking_topic >= 0
     denominator = np.where(judged, best[np.where(judged, run.ranking_topic, 0)], 0.0)
     return np.divide(value, denominator, out=np.zeros_like(value),
                      where=(value > 0) & (denominator > 0))
 
 
-def _ideal(ctx: DiversityContext, weights: np.ndarray, alpha: float) -> DiversityRankings:
+def _ideal(ctx: DiversityContext, weights: np.ndarray, alpha: np.ndarray
+           ) -> DiversityRankings:
     from .rankings import ideal_rankings
 
     return ideal_rankings(ctx.index, alpha, intent_weights=weights)
