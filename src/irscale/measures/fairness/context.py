@@ -2,15 +2,16 @@
 groups.
 
 :func:`fairness_context` joins one :class:`~irscale.io.stochastic.StochasticRun` with the
-qrels and (optionally) a group label set, for the topics of the run that the qrels judge
-(as trec_eval evaluates them). It holds, vectorised over every topic:
+qrels and (optionally) a group label set (:func:`~irscale.io.stochastic.judge_samples`),
+for the topics of the run that the qrels judge (as trec_eval evaluates them). It holds,
+vectorised over every topic:
 
 * the *universe* of each topic: its judged documents (qrels, degree ≥ 0) and the documents
   any sample retrieves, each with its relevance grade (the qrels' degree; 0 when unjudged)
   and its group code (``universe_group``);
 * the *placements*: every (sample, position) of a document of the universe
   (``place_doc`` indexes the universe);
-* per topic the number of samples, and per (topic, sample) ranking its length.
+* the topic of every (topic, sample) ranking, and per topic its number of samples.
 
 Groups come from a label set ``topic iter docno group`` (topic ``*``: every topic;
 :mod:`irscale.core.labels`), one group (a number) per document. Documents the set does not
@@ -42,7 +43,6 @@ class FairnessContext:
     universe_group: np.ndarray | None
     n_samples: np.ndarray
     ranking_topic: np.ndarray
-    ranking_length: np.ndarray
     place_ranking: np.ndarray
     place_position: np.ndarray
     place_doc: np.ndarray
@@ -80,7 +80,5 @@ def fairness_context(qrels: Qrels, run: StochasticRun, groups: LabelTable | None
         universe_grade=judged.universe_grade, universe_group=judged.universe_group,
         n_samples=np.bincount(judged.ranking_topic, minlength=len(judged.topics)),
         ranking_topic=judged.ranking_topic,
-        ranking_length=np.bincount(judged.place_ranking,
-                                   minlength=len(judged.ranking_topic)),
         place_ranking=judged.place_ranking, place_position=judged.place_position,
         place_doc=judged.place_doc)
