@@ -8,9 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import irscale.measures.diversity  # noqa: F401  (registers the families of intents)
 from irscale.errors import MeasureError
-from irscale.measures import CATALOGUE
+from irscale.measures import (  # diversity, fairness: register intents and policies
+    CATALOGUE,
+    diversity,  # noqa: F401
+    fairness,  # noqa: F401
+)
 from irscale.measures.names import (
     canonical_name,
     format_name,
