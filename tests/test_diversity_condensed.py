@@ -80,10 +80,10 @@ def test_condensed_is_ndeval_on_the_judged_documents(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_ntcir_family_on_the_judged_documents(seed):
     qrels, run = collection(seed)
-    plain = ["D#-nDCG@5", "D-Q@10", "I-rec@3", "nNRBP", "alpha-nDCG(probs=1)@5"]
+    plain = ["D#-nDCG@5", "D-Q@10", "I-rec@3", "nNRBP", "alpha-nDCG-w@5"]
     names = [n.replace("@", "(condensed=1)@") if "@" in n else f"{n}(condensed=1)"
              for n in plain]
-    names[-1] = "alpha-nDCG(probs=1,condensed=1)@5"
+    names[-1] = "alpha-nDCG-w(condensed=1)@5"
     got = evaluate(qrels, run, names)
     want = evaluate(qrels, judged(qrels, run), plain)
     for name, base in zip(names, plain, strict=True):

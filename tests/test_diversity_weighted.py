@@ -1,5 +1,4 @@
-"""α-nDCG(probs=1) and nERR-IA(probs=1): intents weighted by Pr(i|q); topic_alpha=1: an
-α per topic.
+"""alpha-nDCG-w and nERR-IA-w: intents weighted by Pr(i|q); topic_alpha=1: an α per topic.
 
 * uniform probabilities (the default) equal ndeval's alpha-nDCG@k and nERR-IA@k, from
   pyndeval (ndeval's C code), on generated collections and several α;
@@ -92,14 +91,14 @@ def test_hand_example():
     qrels = [("1", "1", "d1", 1), ("1", "2", "d2", 1), ("1", "1", "d3", 1), ("1", "2", "d3", 1)]
     run = [("1", "d2", 1, 3.0), ("1", "d1", 2, 2.0), ("1", "d3", 3, 1.0)]
     probs = read_intent_probabilities(b"1 1 0.8\n1 2 0.2\n")
-    got = evaluate(qrels, run, ["alpha-nDCG(probs=1)@3", "nERR-IA(probs=1)@3", "alpha-nDCG@3"],
+    got = evaluate(qrels, run, ["alpha-nDCG-w@3", "nERR-IA-w@3", "alpha-nDCG@3"],
                    probs).values
     # run gains: 0.2; 0.8; 0.8·0.5 + 0.2·0.5 = 0.5. Ideal: d3 (1.0), d1 (0.4), d2 (0.1)
     dcg = 0.2 + 0.8 / math.log2(3) + 0.5 / 2
     ideal = 1.0 + 0.4 / math.log2(3) + 0.1 / 2
-    assert got["alpha-nDCG(probs=1)@3"][0] == pytest.approx(dcg / ideal, abs=1e-12)
+    assert got["alpha-nDCG-w@3"][0] == pytest.approx(dcg / ideal, abs=1e-12)
     err = (0.2 + 0.8 / 2 + 0.5 / 3) / (1.0 + 0.4 / 2 + 0.1 / 3)
-    assert got["nERR-IA(probs=1)@3"][0] == pytest.approx(err, abs=1e-12)
+    assert got["nERR-IA-w@3"][0] == pytest.approx(err, abs=1e-12)
     # ndeval's equal weights: 1, 1, 1 against the ideal d3 (2), d2 (0.5), d1 (0.5)
     uniform = (1 + 1 / math.log2(3) + 1 / 2) / (2 + 0.5 / math.log2(3) + 0.5 / 2)
     assert got["alpha-nDCG@3"][0] == pytest.approx(uniform, abs=1e-12)
@@ -122,8 +121,8 @@ def test_given_probabilities_against_the_definition(seed):
     given = read_intent_probabilities(("\n".join(lines) + "\n").encode())
     for alpha in (0.0, 0.5, 0.8):
         for k in (1, 3, 10):
-            names = [f"alpha-nDCG(alpha={alpha},probs=1)@{k}",
-                     f"nERR-IA(alpha={alpha},probs=1)@{k}"]
+            names = [f"alpha-nDCG-w(alpha={alpha})@{k}",
+                     f"nERR-IA-w(alpha={alpha})@{k}"]
             ev = evaluate(qrels, run, names, given)
             topics = list(ev.rows.topic_labels)
             for name, kind in zip(names, ("alpha-nDCG", "nERR-IA"), strict=True):
@@ -142,7 +141,7 @@ def test_uniform_probabilities_are_ndevals(seed):
     for alpha in (0.0, 0.3, 0.5, 1.0):
         columns = ["alpha-nDCG@5", "alpha-nDCG@20", "nERR-IA@5", "nERR-IA@20"]
         want = pyndeval.RelevanceEvaluator(ordered, columns, alpha=alpha).evaluate(scored)
-        names = [c.replace("@", f"(alpha={alpha},probs=1)@") for c in columns]
+        names = [c.replace("@", f"-w(alpha={alpha})@") for c in columns]
         ev = evaluate(qrels, run, names)
         topics = list(ev.rows.topic_labels)
         for name, column in zip(names, columns, strict=True):
@@ -158,10 +157,10 @@ def test_command_line_intent_probs(tmp_path):
     probs = tmp_path / "probs"
     probs.write_text("1 1 0.8\n1 2 0.2\n")
     out = subprocess.run([sys.executable, "-m", "irscale", "eval", "-m",
-                          "alpha-nDCG(probs=1)@3", "--intent-probs", str(probs), str(qrels),
+                          "alpha-nDCG-w@3", "--intent-probs", str(probs), str(qrels),
                           str(run)], capture_output=True, text=True, check=True).stdout
     value = (0.2 + 0.8 / math.log2(3) + 0.25) / (1.0 + 0.4 / math.log2(3) + 0.05)
-    assert out.split() == ["alpha-nDCG(probs=1)@3", "all", f"{value:.4f}"]
+    assert out.split() == ["alpha-nDCG-w@3", "all", f"{value:.4f}"]
 
 
 # ---------------------------------------------------------------- an α per topic
@@ -177,10 +176,10 @@ def test_one_alpha_for_every_topic_is_ndevals():
                  keep_rank=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ev = evaluate_diversity(q, r, ["alpha-nDCG(topic_alpha=1)@10",
-                                       "nERR-IA(topic_alpha=1)@10"], topic_alphas=alphas)
-    for name, column in (("alpha-nDCG(topic_alpha=1)@10", "alpha-nDCG@10"),
-                         ("nERR-IA(topic_alpha=1)@10", "nERR-IA@10")):
+        ev = evaluate_diversity(q, r, ["alpha-nDCG-w(topic_alpha=1)@10",
+                                       "nERR-IA-w(topic_alpha=1)@10"], topic_alphas=alphas)
+    for name, column in (("alpha-nDCG-w(topic_alpha=1)@10", "alpha-nDCG@10"),
+                         ("nERR-IA-w(topic_alpha=1)@10", "nERR-IA@10")):
         expected = [want[t][column] if t in want else 0.0 for t in ev.rows.topic_labels]
         assert ev.values[name].tolist() == pytest.approx(expected, abs=1e-12)
 
@@ -194,7 +193,7 @@ def test_alphas_per_topic_against_the_definition(seed):
     q = read_diversity_qrels("".join(f"{t} {s} {d} {j}\n" for t, s, d, j in qrels).encode())
     r = read_run("".join(f"{t} Q0 {d} {k} {s} sys\n" for t, d, k, s in run).encode(),
                  keep_rank=True)
-    names = ["alpha-nDCG(alpha=0.4,topic_alpha=1)@5", "nERR-IA(alpha=0.4,topic_alpha=1)@5"]
+    names = ["alpha-nDCG-w(alpha=0.4,topic_alpha=1)@5", "nERR-IA-w(alpha=0.4,topic_alpha=1)@5"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev = evaluate_diversity(q, r, names, topic_alphas=alphas)
@@ -213,6 +212,6 @@ def test_topic_alphas_refused_when_unread_or_unknown():
     with pytest.raises(ParameterError, match="no requested measure reads them"):
         evaluate_diversity(q, r, "alpha-nDCG@5", topic_alphas=b"1 0.3\n")
     with pytest.raises(InputFormatError, match=r"line 1.*topic 9 is not in"):
-        evaluate_diversity(q, r, "alpha-nDCG(topic_alpha=1)@5", topic_alphas=b"9 0.3\n")
+        evaluate_diversity(q, r, "alpha-nDCG-w(topic_alpha=1)@5", topic_alphas=b"9 0.3\n")
     with pytest.raises(MeasureError, match="--topic-alpha FILE"):
-        evaluate_diversity(q, r, "alpha-nDCG(topic_alpha=1)@5")
+        evaluate_diversity(q, r, "alpha-nDCG-w(topic_alpha=1)@5")

@@ -64,9 +64,8 @@ def test_the_names_of_every_context():
     """Examples of each context, read by the one grammar (values from the modules'
     documentation)."""
     family, params, cutoff = parse("alpha-nDCG(alpha=0.3)@20", "intents")
-    assert (family, dict(params), cutoff) == (
-        "alpha-nDCG", {"alpha": 0.3, "probs": False, "topic_alpha": False}, 20)
-    assert dict(parse("alpha-nDCG(probs=1)@20", "intents")[1])["probs"] is True
+    assert (family, dict(params), cutoff) == ("alpha-nDCG", {"alpha": 0.3}, 20)
+    assert dict(parse("alpha-nDCG-w(topic_alpha=1)@20", "intents")[1])["topic_alpha"] is True
     assert parse("ERR-IA(alpha=0.5)@10", "intents")[0] == "ERR-IA"
     assert parse("D\u266f-nDCG@10", "intents")[0] == "D#-nDCG"
     family, params, cutoff = parse("sDCG(bq=2)@5", "sessions")

@@ -33,11 +33,11 @@ def add_intent_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_topic_alpha_option(parser: argparse.ArgumentParser) -> None:
-    """``--topic-alpha FILE``: one α per topic for ``alpha-nDCG(topic_alpha=1)@k`` and
-    ``nERR-IA(topic_alpha=1)@k``."""
+    """``--topic-alpha FILE``: one α per topic for ``alpha-nDCG-w(topic_alpha=1)@k`` and
+    ``nERR-IA-w(topic_alpha=1)@k``."""
     parser.add_argument("--topic-alpha", metavar="FILE",
                         help="diversity: one redundancy intolerance per topic, lines 'topic "
-                        "alpha', for alpha-nDCG(topic_alpha=1)@k and nERR-IA(topic_alpha=1)@k")
+                        "alpha', for alpha-nDCG-w(topic_alpha=1)@k and nERR-IA-w(topic_alpha=1)@k")
     from .outputs import declare_inputs
 
     declare_inputs(parser, "--topic-alpha")
@@ -57,8 +57,8 @@ DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
 INTENT_RULES = intent_rules(DIVERSITY_ONLY, lambda args: args.diversity)
 #: ``--topic-alpha``: for diversity measures.
 TOPIC_ALPHA_RULES = (Rule(("topic_alpha",), lambda args: args.diversity,
-                          "--topic-alpha applies to alpha-nDCG(topic_alpha=1)@k and "
-                          "nERR-IA(topic_alpha=1)@k only"),)
+                          "--topic-alpha applies to alpha-nDCG-w(topic_alpha=1)@k and "
+                          "nERR-IA-w(topic_alpha=1)@k only"),)
 
 
 def wants_diversity(args: argparse.Namespace) -> bool:

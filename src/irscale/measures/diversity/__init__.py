@@ -50,10 +50,6 @@ ALPHA = Keyword(number(low=0.0, high=1.0), 0.5,
 BETA = Keyword(number(low=0.0, high=1.0), 0.5, "patience β of NRBP (ndeval -beta)")
 
 
-PROBS = Keyword(flag, False, "weigh each intent by Pr(i|q) (--intent-probs; uniform "
-                "by default) instead of ndeval's equal weights")
-
-
 def _alpha() -> Keywords:
     return Keywords(alpha=ALPHA)
 
@@ -62,8 +58,8 @@ TOPIC_ALPHA = Keyword(flag, False, "take each topic's α from --topic-alpha FILE
                       "not listed: alpha=)")
 
 
-def _alpha_probs() -> Keywords:
-    return Keywords(alpha=ALPHA, probs=PROBS, topic_alpha=TOPIC_ALPHA)
+def _weighted() -> Keywords:
+    return Keywords(alpha=ALPHA, topic_alpha=TOPIC_ALPHA)
 
 
 @register("ERR-IA", cutoff="required", params=_alpha(),
@@ -75,16 +71,12 @@ def _err_ia(ctx, p, k):
     return nd.ndeval_values(ctx, "ERR-IA", k, p["alpha"])
 
 
-@register("nERR-IA", cutoff="required", params=_alpha_probs(),
-          doc="ERR-IA normalised by the greedy ideal ranking (ndeval); probs=1 weighs the "
-          "intents by Pr(i|q).",
+@register("nERR-IA", cutoff="required", params=_alpha(),
+          doc="ERR-IA normalised by the greedy ideal ranking (ndeval).",
           context="intents",
-          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking; probs=1: score_i = "
-          "Σ_j Pr(j|q)·(1 − α)^c_j(i)",
-          source="ndeval 4.5; Agrawal et al. 2009")
+          formula="ERR-IA@k / ERR-IA@k of the greedy ideal ranking",
+          source="ndeval 4.5")
 def _nerr_ia(ctx, p, k):
-    if p["probs"] or p["topic_alpha"]:
-        return weighted_values(ctx, "nERR-IA", k, p["alpha"], p["probs"], p["topic_alpha"])
     return nd.ndeval_values(ctx, "nERR-IA", k, p["alpha"])
 
 
@@ -97,17 +89,35 @@ def _alpha_dcg(ctx, p, k):
     return nd.ndeval_values(ctx, "alpha-DCG", k, p["alpha"])
 
 
-@register("alpha-nDCG", cutoff="required", params=_alpha_probs(),
-          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval); probs=1 "
-          "weighs the intents by Pr(i|q).",
+@register("alpha-nDCG", cutoff="required", params=_alpha(),
+          doc="α-nDCG (Clarke et al. 2008): α-DCG over the greedy ideal's (ndeval).",
           context="intents",
-          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking; probs=1: score_i = "
-          "Σ_j Pr(j|q)·(1 − α)^c_j(i)",
-          source="Clarke et al. 2008; ndeval 4.5; Agrawal et al. 2009")
+          formula="α-DCG@k / α-DCG@k of the greedy ideal ranking",
+          source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_ndcg(ctx, p, k):
-    if p["probs"] or p["topic_alpha"]:
-        return weighted_values(ctx, "alpha-nDCG", k, p["alpha"], p["probs"], p["topic_alpha"])
     return nd.ndeval_values(ctx, "alpha-nDCG", k, p["alpha"])
+
+
+@register("alpha-nDCG-w", cutoff="required", params=_weighted(),
+          doc="α-nDCG with the intents weighted by Pr(i|q) (--intent-probs; uniform: "
+          "ndeval's), optionally an α per topic.",
+          context="intents",
+          formula="Σ_{i≤k} score_i/log2(i+1) over the greedy ideal's, score_i = "
+          "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
+          source="Clarke et al. 2008; Agrawal et al. 2009")
+def _alpha_ndcg_w(ctx, p, k):
+    return weighted_values(ctx, "alpha-nDCG-w", k, p["alpha"], p["topic_alpha"])
+
+
+@register("nERR-IA-w", cutoff="required", params=_weighted(),
+          doc="nERR-IA with the intents weighted by Pr(i|q) (--intent-probs; uniform: "
+          "ndeval's), optionally an α per topic.",
+          context="intents",
+          formula="Σ_{i≤k} score_i/i over the greedy ideal's, score_i = "
+          "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
+          source="Chapelle et al. 2009; Agrawal et al. 2009")
+def _nerr_ia_w(ctx, p, k):
+    return weighted_values(ctx, "nERR-IA-w", k, p["alpha"], p["topic_alpha"])
 
 
 @register("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
@@ -271,7 +281,7 @@ def _ndeval(text: str, parts: NameParts) -> list[DiversityRequest]:
         family, _, k = column.partition("@")
         spec = DIVERSITY_REGISTRY[family].params
         assert isinstance(spec, Keywords)
-        given = {key: repr(params[key]) for key in spec.keywords if key in params}
+        given = {key: repr(params[key]) for key in spec.keywords}
         requests.append(DiversityRequest(family, spec.from_items(given, family),
                                          int(k) if k else None, column, options))
     return requests

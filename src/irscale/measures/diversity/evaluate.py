@@ -119,7 +119,7 @@ def evaluate_diversity(
         some topics the qrels lack scores 0 there, with a warning.
     topic_alphas : TopicAlphas or path, optional
         One α per topic, lines ``topic alpha`` (:func:`~irscale.io.diversity.read_topic_alphas`),
-        for ``alpha-nDCG(topic_alpha=1)@k`` and ``nERR-IA(topic_alpha=1)@k``; refused when no
+        for ``alpha-nDCG-w(topic_alpha=1)@k`` and ``nERR-IA-w(topic_alpha=1)@k``; refused when no
         requested measure reads it.
     ndeval_ids : bool, default False
         Read topic (and subtopic) ids as ndeval 4.5 reads them: numbers, written back in
@@ -192,8 +192,8 @@ def evaluate_diversity(
     if topic_alphas is not None and not any(
             r.params is not None and "topic_alpha" in r.params and r.params["topic_alpha"]
             for r in requests):
-        raise ParameterError("per-topic alphas are read by alpha-nDCG(topic_alpha=1)@k and "
-                             "nERR-IA(topic_alpha=1)@k only: no requested measure reads them")
+        raise ParameterError("per-topic alphas are read by alpha-nDCG-w(topic_alpha=1)@k and "
+                             "nERR-IA-w(topic_alpha=1)@k only: no requested measure reads them")
     ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
                             _read(intent_types, read_intent_types), judge,
                             alphas=_read(topic_alphas, read_topic_alphas))

@@ -1,7 +1,7 @@
-"""α-nDCG and nERR-IA with intent probabilities (``alpha-nDCG(probs=1)@k``,
-``nERR-IA(probs=1)@k``) and with an α per topic (``topic_alpha=1``).
+"""α-nDCG and nERR-IA with intent probabilities (``alpha-nDCG-w@k``, ``nERR-IA-w@k``) and
+with an α per topic (``topic_alpha=1``).
 
-ndeval weighs the topic's intents uniformly. With ``probs=1`` the novelty-discounted gain
+ndeval weighs the topic's intents uniformly. Here the novelty-discounted gain
 of the document at rank r weighs each intent j by its probability Pr(j|q) (``--intent-probs``,
 ``intent_probabilities=``; uniform 1/S by default), as the intent-aware measures of Agrawal
 et al. (WSDM 2009) weigh intents and as Clarke et al. (SIGIR 2008, §4, the J(d, i)·P(i|q)
@@ -9,8 +9,8 @@ form of the gain before assuming equal probabilities) write it:
 
     score(r) = Σ_j Pr(j|q) · J_j(d_r) · (1 − α)^{c_j(r)},   c_j(r) = |{r' < r : J_j(d_r') = 1}|
 
-    α-nDCG@k = Σ_{r≤k} score(r)/log2(r + 1) / (the same sum on the ideal ranking)
-    nERR-IA@k = Σ_{r≤k} score(r)/r / (the same sum on the ideal ranking)
+    alpha-nDCG-w@k = Σ_{r≤k} score(r)/log2(r + 1) / (the same sum on the ideal ranking)
+    nERR-IA-w@k = Σ_{r≤k} score(r)/r / (the same sum on the ideal ranking)
 
 The ideal ranking is ndeval's greedy one computed with the same weighted gains
 (:func:`~.rankings.ideal_rankings` with ``intent_weights``). Both measures are ratios, so the
@@ -23,8 +23,8 @@ With ``topic_alpha=1`` each topic t uses its own α_t (``--topic-alpha FILE``, l
 ``topic alpha``; a topic the file does not list takes the name's α) in the run's gains and
 in its greedy ideal: a topic whose intents are distinct needs little redundancy penalty,
 one with overlapping intents more (Clarke et al. 2008 treat α as the probability of an
-assessor error, which may differ by topic). With equal weights and one α for every topic
-the values are ndeval's. Computed on the judged entries ``(rank, intent)``
+assessor error, which may differ by topic). With uniform probabilities and one α for
+every topic the values are ndeval's. Computed on the judged entries ``(rank, intent)``
 of the batch, vectorised over every ranking.
 """
 
@@ -61,29 +61,28 @@ def novelty_gains(batch: DiversityRankings, weights: np.ndarray, alpha: np.ndarr
 
 
 def discounted(batch: DiversityRankings, gains: np.ndarray, k: int, kind: str) -> np.ndarray:
-    """Per ranking: Σ_{entries at rank ≤ k} gain / disc(rank), disc log2(r + 1) (α-nDCG) or
-    r (ERR-IA)."""
+    """Per ranking: Σ_{entries at rank ≤ k} gain / disc(rank), disc log2(r + 1)
+    (``alpha-nDCG-w``) or r (``nERR-IA-w``)."""
     rank = batch.entry_rank.astype(np.float64)
-    disc = np.log2(rank + 1.0) if kind == "alpha-nDCG" else rank
+    disc = np.log2(rank + 1.0) if kind == "alpha-nDCG-w" else rank
     terms = np.where(batch.entry_rank <= k, gains / disc, 0.0)
     return np.bincount(batch.entry_ranking, weights=terms, minlength=batch.n_rankings)
 
 
-def weighted_values(ctx: DiversityContext, family: str, k: int, alpha: float, probs: bool,
+def weighted_values(ctx: DiversityContext, family: str, k: int, alpha: float,
                     topic_alpha: bool) -> np.ndarray:
-    """``family`` (``alpha-nDCG`` or ``nERR-IA``) at cut-off ``k`` with the intents weighted
-    by their probabilities (``probs``; else equally) and each topic's α (``topic_alpha``:
-    the context's, where it has one; else ``alpha``), per ranking of the context (see the
-    module documentation)."""
-    weights = relative_weights(ctx) if probs else \
-        (ctx.index.nrel_sub > 0).astype(np.float64)
+    """``family`` (``alpha-nDCG-w`` or ``nERR-IA-w``) at cut-off ``k`` with the intents
+    weighted by their probabilities and each topic's α (``topic_alpha``: the context's,
+    where it has one; else ``alpha``), per ranking of the context (see the module
+    documentation)."""
+    weights = relative_weights(ctx)
     alphas = np.full(len(ctx.index.topics), float(alpha))
     if topic_alpha:
         if ctx.topic_alpha is None:
             raise MeasureError(f"{family}(topic_alpha=1) needs the α of each topic: "
                                "--topic-alpha FILE (in Python topic_alphas=)")
         alphas = np.where(np.isnan(ctx.topic_alpha), alphas, ctx.topic_alpha)
-    ideal = ctx.memo(f"weighted-ideal:{alpha!r}:{probs}:{topic_alpha}",
+    ideal = ctx.memo(f"weighted-ideal:{alpha!r}:{topic_alpha}",
                      lambda: _ideal(ctx, weights, alphas))
     run = ctx.run
     value = discounted(run, novelty_gains(run, weights, alphas), k, family)
