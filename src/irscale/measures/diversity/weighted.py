@@ -4,8 +4,8 @@ with an α per topic (``topic_alpha=1``).
 ndeval weighs the topic's intents uniformly. Here the novelty-discounted gain
 of the document at rank r weighs each intent j by its probability Pr(j|q) (``--intent-probs``,
 ``intent_probabilities=``; uniform 1/S by default), as the intent-aware measures of Agrawal
-et al. (WSDM 2009) weigh intents and as Clarke et al. (SIGIR 2008, §4, the J(d, i)·P(i|q)
-form of the gain before assuming equal probabilities) write it:
+et al. (WSDM 2009) weigh intents, and as the gain of Clarke et al. (SIGIR 2008) reads
+before it takes every intent (nugget) equally likely:
 
     score(r) = Σ_j Pr(j|q) · J_j(d_r) · (1 − α)^{c_j(r)},   c_j(r) = |{r' < r : J_j(d_r') = 1}|
 
