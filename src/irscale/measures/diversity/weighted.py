@@ -80,7 +80,8 @@ def weighted_values(ctx: DiversityContext, family: str, k: int, alpha: float,
     if topic_alpha:
         if ctx.topic_alpha is None:
             raise MeasureError(f"{family}(topic_alpha=1) needs the α of each topic: "
-                               "--topic-alpha FILE (in Python topic_alphas=)")
+                               "--topic-alpha FILE (in Python evaluate_diversity(..., "
+                               "topic_alphas=))")
         alphas = np.where(np.isnan(ctx.topic_alpha), alphas, ctx.topic_alpha)
     ideal = ctx.memo(f"weighted-ideal:{alpha!r}:{topic_alpha}",
                      lambda: _ideal(ctx, weights, alphas))
