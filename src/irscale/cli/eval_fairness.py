@@ -53,8 +53,9 @@ def run_fairness(args: argparse.Namespace) -> int:
     from .outputs import open_output
     from .runargs import label_files
 
-    evaluation = evaluate_fairness(args.qrels, read_runs(args.runs),
-                                   args.measures, labels=label_files(args.labels))
+    evaluation = evaluate_fairness(args.qrels, read_runs(args.runs), args.measures,
+                                   labels=label_files(args.labels),
+                                   allow_empty=args.allow_empty)
     with open_output(args) as stream:
         evaluation.write(stream, args.fmt, per_query=args.per_query,
                          summary=not args.no_summary)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...core.rows import TopicRows
-from ...errors import MeasureError, ParameterError
+from ...errors import AlignmentError, MeasureError, ParameterError
 from ...io.stochastic import StochasticRun, read_stochastic_run
 from ...io.table import Column
 from ..results import Averaging, Evaluation
@@ -36,7 +36,8 @@ def is_fairness_name(name: str) -> bool:
 
 
 def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
-                      labels: Mapping[str, Any] | None = None) -> Evaluation:
+                      labels: Mapping[str, Any] | None = None,
+                      allow_empty: bool = False) -> Evaluation:
     """Evaluate stochastic runs with fairness and exposure measures.
 
     Parameters
@@ -52,6 +53,10 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
     labels : mapping, optional
         Label sets by name (``{"groups": path}``): the document groups, one group number
         per document (:mod:`.context`).
+    allow_empty : bool, default False
+        A run with no topic of the qrels (qrels of another collection, topic ids written
+        differently) raises :class:`~irscale.errors.AlignmentError` naming it, unless
+        ``allow_empty``: then it has no row.
 
     Examples
     --------
@@ -97,6 +102,11 @@ def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
             return contexts[key]
 
         plain = context(None)
+        if not plain.n_topics and not allow_empty:
+            raise AlignmentError(f"run {run.name!r} ({run.source}) has no topic in common with "
+                                 "the qrels (qrels of another collection, or topic ids "
+                                 "written differently?); --allow-empty (allow_empty=True) "
+                                 "evaluates it anyway")
         rows_run.append(np.full(plain.n_topics, k))
         rows_topic.extend(plain.topics)
         for name, request in requests:
