@@ -8,9 +8,13 @@ import re
 
 import pytest
 
-import irscale.measures.diversity  # noqa: F401  (registers the families of intents)
 from irscale.core.contexts import CONTEXTS
-from irscale.measures import CATALOGUE, catalogue
+from irscale.measures import (  # diversity, fairness: register intents and policies
+    CATALOGUE,
+    catalogue,
+    diversity,  # noqa: F401
+    fairness,  # noqa: F401
+)
 from irscale.measures.listing import catalogue_rows, format_catalogue
 from irscale.measures.params import Keywords
 
@@ -27,6 +31,7 @@ EXPECTED = {
     "texts": {"ROUGE-N", "ROUGE-L", "ROUGE-S", "ROUGE-SU", "BLEU"},
     "nuggets": {"W-Rec", "Prec_allow", "F_QA", "S", "T", "Ssharp"},
     "pyramids": {"pyramid", "pyramid_modified"},
+    "policies": {"EE-L", "EE-R", "EE-D", "AWRF", "nDCG-AWRF"},
     "prefs": {"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
               "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
               "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",

@@ -8,9 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import irscale.measures.diversity  # noqa: F401  (registers the families of intents)
 from irscale.errors import MeasureError
-from irscale.measures import CATALOGUE
+from irscale.measures import (  # diversity, fairness: register intents and policies
+    CATALOGUE,
+    diversity,  # noqa: F401
+    fairness,  # noqa: F401
+)
 from irscale.measures.names import (
     canonical_name,
     format_name,
@@ -62,6 +65,7 @@ def test_the_names_of_every_context():
     documentation)."""
     family, params, cutoff = parse("alpha-nDCG(alpha=0.3)@20", "intents")
     assert (family, dict(params), cutoff) == ("alpha-nDCG", {"alpha": 0.3}, 20)
+    assert dict(parse("alpha-nDCG-w(topic_alpha=1)@20", "intents")[1])["topic_alpha"] is True
     assert parse("ERR-IA(alpha=0.5)@10", "intents")[0] == "ERR-IA"
     assert parse("D\u266f-nDCG@10", "intents")[0] == "D#-nDCG"
     family, params, cutoff = parse("sDCG(bq=2)@5", "sessions")
@@ -72,6 +76,8 @@ def test_the_names_of_every_context():
     assert parse("ROUGE-L", "texts")[0] == "ROUGE-L"
     assert parse("W-Rec", "nuggets")[0] == "W-Rec" and parse("S#", "nuggets")[0] == "Ssharp"
     assert parse("P(rel=2)@5", "rankings")[0] == "P"
+    assert parse("EE-L(gamma=0.8,level=group)", "policies")[1]["gamma"] == 0.8
+    assert parse("nDCG-AWRF(target=uniform)@10", "policies")[2] == 10
     assert parse("U(L=1000)", "sessions")[1]["L"] == parse("U(L=1000)", "rankings")[1]["L"]
 
 

@@ -17,10 +17,13 @@ from .eval_diversity import (
     DIVERSITY_RULES,
     INTENT_RULES,
     QRELS_FORMATS,
+    TOPIC_ALPHA_RULES,
     add_intent_options,
+    add_topic_alpha_option,
     run_diversity,
     wants_diversity,
 )
+from .eval_fairness import FAIRNESS_RULES, run_fairness, wants_fairness
 from .options import add_format, add_param, add_progress, check_scheduler, wants_progress
 from .outputs import add_output, declare_inputs, label_file, open_output
 from .rules import Declared, Default, Rule, add_rules, check_options, each
@@ -78,6 +81,7 @@ def add_parser(subparsers) -> None:
                         help="diversity: read QRELS as ndeval's 'topic subtopic docno "
                         "judgment' (default auto: when every measure is a diversity measure)")
     add_intent_options(parser)
+    add_topic_alpha_option(parser)
     add_format(parser, (*OUTPUT_FORMATS, "latex", "ndeval"), default="trec",
                doc="output format (trec: byte-identical to trec_eval for one run; several "
                "runs add a fourth field, the run); latex: the runs x measures table of a "
@@ -123,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
     check_options(args)  # before any input is read or numpy imported
     if args.diversity:
         return run_diversity(args)
+    if args.fairness:
+        return run_fairness(args)
     if _batches(args):
         from . import eval_many
 
@@ -266,6 +272,9 @@ RULES: tuple[Declared, ...] = (
         "prefs, -R qrels_prefs): trec, csv, json or markdown"),
     check_scheduler,
     Default("diversity", lambda args: args.relevance_format == "qrels" and wants_diversity(args)),
+    Default("fairness", lambda args: args.relevance_format == "qrels" and not args.diversity
+            and wants_fairness(args)),
+    *FAIRNESS_RULES,
     Rule(("batch_size", "scheduler", "workers", "per_topic_out"),
          lambda args: args.relevance_format == "qrels", "--batch-size, --scheduler, --workers "
          "and --per-topic-out apply to qrels; preference judgments (-R) are evaluated "
@@ -278,6 +287,7 @@ RULES: tuple[Declared, ...] = (
          "the catalogue's measures; diversity measures are evaluated without it"),
     *DIVERSITY_RULES,
     *INTENT_RULES,
+    *TOPIC_ALPHA_RULES,
     *(Rule((dest,), lambda args: not _batches(args), f"{option} {NOT_WITH_BATCHES}: {why}")
       for dest, option, why in BATCH_REFUSED),
     *ZSCORE_RULES,

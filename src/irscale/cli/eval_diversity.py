@@ -32,6 +32,17 @@ def add_intent_options(parser: argparse.ArgumentParser) -> None:
     declare_inputs(parser, "--intent-probs", "--intent-types")
 
 
+def add_topic_alpha_option(parser: argparse.ArgumentParser) -> None:
+    """``--topic-alpha FILE``: one α per topic for ``alpha-nDCG-w(topic_alpha=1)@k`` and
+    ``nERR-IA-w(topic_alpha=1)@k``."""
+    parser.add_argument("--topic-alpha", metavar="FILE",
+                        help="diversity: one redundancy intolerance per topic, lines 'topic "
+                        "alpha', for alpha-nDCG-w(topic_alpha=1)@k and nERR-IA-w(topic_alpha=1)@k")
+    from .outputs import declare_inputs
+
+    declare_inputs(parser, "--topic-alpha")
+
+
 def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
                  ) -> tuple[Rule, ...]:
     """``--intent-probs``/``--intent-types`` apply to ``where`` (where ``holds``): no other
@@ -44,6 +55,10 @@ def intent_rules(where: str, holds: Callable[[argparse.Namespace], bool]
 DIVERSITY_ONLY = "diversity measures only (I-rec@10, D#-nDCG@10, P+Q ...)"
 #: ``eval``'s intent options: for diversity measures (``args.diversity``).
 INTENT_RULES = intent_rules(DIVERSITY_ONLY, lambda args: args.diversity)
+#: ``--topic-alpha``: for diversity measures.
+TOPIC_ALPHA_RULES = (Rule(("topic_alpha",), lambda args: args.diversity,
+                          "--topic-alpha applies to alpha-nDCG-w(topic_alpha=1)@k and "
+                          "nERR-IA-w(topic_alpha=1)@k only"),)
 
 
 def wants_diversity(args: argparse.Namespace) -> bool:
@@ -113,6 +128,7 @@ def run_diversity(args: argparse.Namespace) -> int:
     options = dict(complete=args.complete, max_docs=args.max_retrieved,
                    intent_probabilities=args.intent_probs, intent_types=args.intent_types,
                    label_sets=label_files(args.labels), allow_empty=args.allow_empty,
+                   topic_alphas=args.topic_alpha,
                    ndeval_ids=args.fmt == "ndeval")  # topic ids as ndeval reads them
     measures = args.measures or ["ndeval"]
     evaluation = evaluate_diversity(

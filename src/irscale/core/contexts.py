@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Context = Literal["rankings", "intents", "sessions", "texts", "nuggets", "pyramids", "prefs"]
+Context = Literal["rankings", "intents", "sessions", "texts", "nuggets", "pyramids", "prefs",
+                  "policies"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,11 @@ CONTEXTS: dict[str, ContextInfo] = {
         "judgment groups of documents ordered by level)",
         "preference", ("prefs_simp", "prefs_pair", "prefs_avgjg"),
         "irscale eval -R prefs; irscale.evaluate(relevance_format='prefs')"),
+    "policies": ContextInfo(
+        "stochastic rankings: sampled rankings per topic (a run's second column numbers the "
+        "sample) judged against qrels, documents in groups (a label set)",
+        "fairness", ("EE-L(gamma=0.5)", "EE-R(level=group)", "AWRF@10", "nDCG-AWRF@20"),
+        "irscale eval with fairness measures; irscale.measures.fairness.evaluate_fairness"),
 }
 
 __all__ = ["CONTEXTS", "Context", "ContextInfo"]

@@ -305,6 +305,43 @@ def read_intent_probabilities(source: PathLike | io.IOBase | bytes) -> IntentPro
     return IntentProbabilities(out, name, _line_index(raw(), table))
 
 
+@dataclass(frozen=True)
+class TopicAlphas:
+    """A redundancy intolerance α per topic: ``{topic: alpha}`` (``topic_alpha=1`` of
+    ``alpha-nDCG`` and ``nERR-IA``); a topic not listed takes the name's α."""
+
+    alphas: Mapping[str, float]
+    source: str = "<topic alphas>"
+    #: topic → (line number, line text) in the file, for error messages.
+    where: Mapping[str, tuple[int, str]] = field(default_factory=dict, repr=False,
+                                                 compare=False)
+
+
+def read_topic_alphas(source: PathLike | io.IOBase | bytes) -> TopicAlphas:
+    """Read one α per topic, lines ``topic alpha`` with α in [0, 1]; a topic given twice
+    or a value out of range is an error naming the line.
+
+    >>> read_topic_alphas(b"201 0.5\\n202 0.8\\n").alphas
+    {'201': 0.5, '202': 0.8}
+    """
+    source = check_file_source(source, "read_topic_alphas")
+    name = source_name(source)
+    table, raw = parse_columns(source, ("topic", "alpha"),
+                               {"topic": pa.string(), "alpha": pa.float64()},
+                               ("topic", "alpha"), {1: _check_probability}, "topic alphas")
+    alpha = arrow.to_numpy(table["alpha"])
+    bad = np.flatnonzero(~((alpha >= 0.0) & (alpha <= 1.0)))
+    if len(bad):
+        line, text = line_of_record(raw(), int(bad[0]))
+        raise InputFormatError("alpha must be in [0, 1]", source=name, line=line, text=text)
+    _check_duplicates((table["topic"],), name, lambda row: line_of_record(raw(), row),
+                      "given twice")
+    topics = table["topic"].to_pylist()
+    lines = [(number, text) for number, text in iter_lines(raw()) if text.strip()]
+    return TopicAlphas(dict(zip(topics, alpha.tolist(), strict=True)), name,
+                       dict(zip(topics, lines, strict=True)))
+
+
 def _line_index(data: bytes, table: pa.Table) -> dict[tuple[str, str], tuple[int, str]]:
     """``(topic, subtopic)`` → (line number, text) of every record (small files only)."""
     lines = [(number, text) for number, text in iter_lines(data) if text.strip()]

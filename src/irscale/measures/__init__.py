@@ -12,7 +12,8 @@ and nuggets (sessions, rouge, nuggets: declared here, computed by :mod:`irscale.
 registered the first time a name or a listing needs them
 (:func:`~irscale.measures.base.load_catalogue`). The families of per-intent judgments are
 registered when :mod:`irscale.measures.diversity` is imported (by the diversity evaluation
-and by :func:`catalogue`, never by an evaluation of trec_eval's measures).
+and by :func:`catalogue`, never by an evaluation of trec_eval's measures), those of
+stochastic rankings (fairness and exposure) when :mod:`irscale.measures.fairness` is.
 :mod:`irscale.measures.carterette` describes measures by Carterette's three components
 (browsing model, document utility, utility accumulation) and recomputes them from those.
 """

@@ -60,8 +60,9 @@ def _signature(family: Family, params: list[dict[str, str]]) -> str:
 
 
 def _load_every_context() -> None:
-    """Import the modules that register families on import only (per-intent judgments)."""
-    from . import diversity  # noqa: F401
+    """Import the modules that register families on import only (per-intent judgments,
+    stochastic rankings)."""
+    from . import diversity, fairness  # noqa: F401
 
 
 def catalogue_rows(context: str | None = None) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ from ..names import NameParts, parse_measures, parse_name, split_name
 from ..params import Keyword, Keywords, Params, flag, number, split_items
 from . import ndeval as nd
 from .context import DiversityContext
+from .weighted import weighted_values
 
 #: The diversity families: the one catalogue's families of per-intent judgments, each a
 #: kernel ``kernel(ctx, params, k)`` → one value per ranking.
@@ -51,6 +52,14 @@ BETA = Keyword(number(low=0.0, high=1.0), 0.5, "patience β of NRBP (ndeval -bet
 
 def _alpha() -> Keywords:
     return Keywords(alpha=ALPHA)
+
+
+TOPIC_ALPHA = Keyword(flag, False, "take each topic's α from --topic-alpha FILE (a topic "
+                      "not listed: alpha=)")
+
+
+def _weighted() -> Keywords:
+    return Keywords(alpha=ALPHA, topic_alpha=TOPIC_ALPHA)
 
 
 @register("ERR-IA", cutoff="required", params=_alpha(),
@@ -87,6 +96,28 @@ def _alpha_dcg(ctx, p, k):
           source="Clarke et al. 2008; ndeval 4.5")
 def _alpha_ndcg(ctx, p, k):
     return nd.ndeval_values(ctx, "alpha-nDCG", k, p["alpha"])
+
+
+@register("alpha-nDCG-w", cutoff="required", params=_weighted(),
+          doc="α-nDCG with the intents weighted by Pr(i|q) (--intent-probs; uniform: "
+          "ndeval's), optionally an α per topic.",
+          context="intents",
+          formula="Σ_{i≤k} score_i/log2(i+1) over the greedy ideal's, score_i = "
+          "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
+          source="Clarke et al. 2008; Agrawal et al. 2009")
+def _alpha_ndcg_w(ctx, p, k):
+    return weighted_values(ctx, "alpha-nDCG-w", k, p["alpha"], p["topic_alpha"])
+
+
+@register("nERR-IA-w", cutoff="required", params=_weighted(),
+          doc="nERR-IA with the intents weighted by Pr(i|q) (--intent-probs; uniform: "
+          "ndeval's), optionally an α per topic.",
+          context="intents",
+          formula="Σ_{i≤k} score_i/i over the greedy ideal's, score_i = "
+          "Σ_j Pr(j|q)·(1 − α_t)^c_j(i)",
+          source="Chapelle et al. 2009; Agrawal et al. 2009")
+def _nerr_ia_w(ctx, p, k):
+    return weighted_values(ctx, "nERR-IA-w", k, p["alpha"], p["topic_alpha"])
 
 
 @register("NRBP", cutoff="none", params=Keywords(alpha=ALPHA, beta=BETA),
@@ -173,6 +204,8 @@ class DiversityRequest:
     label: str
     #: Options the name sets for the whole evaluation (``traditional``).
     options: tuple[tuple[str, Any], ...] = field(default=())
+    #: Computed on the condensed rankings (``condensed=1``: :mod:`.condensed`).
+    condensed: bool = False
 
 
 def is_diversity_name(name: str) -> bool:
@@ -216,8 +249,17 @@ def parse_diversity_measures(names: str | Iterable[str]) -> list[DiversityReques
 
 
 def _parse_one(requested: str) -> list[DiversityRequest]:
+    from dataclasses import replace
+
+    from .condensed import strip_condensed
+
     text = _normalise(requested)
     parts = split_name(text)
+    if parts is not None and parts.name in DIVERSITY_REGISTRY \
+            and DIVERSITY_REGISTRY[parts.name].kernel is not None:
+        plain, condensed = strip_condensed(text)
+        if condensed:
+            return [replace(r, condensed=True, label=requested) for r in _parse_one(plain)]
     if parts is not None and parts.name == "ndeval":
         return _ndeval(text, parts)
     measure = parse_name(text, "intents")

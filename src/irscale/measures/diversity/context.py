@@ -13,6 +13,7 @@ D-U / U-IA and risk-sensitive evaluation plug in alike). It carries:
   ``level_counts``);
 * ``weights[t, j]`` — the intent probability Pr(j|q) of intent ``j`` of qrels topic ``t``;
 * ``navigational[t, j]`` — True for a navigational intent (DIN-measures, P+Q);
+* ``topic_alpha[t]`` — the α of topic ``t`` when a file gives one (``topic_alpha=1``);
 * :meth:`DiversityContext.ideal` — ndeval's greedy ideal ranking for an α (memoised);
 * :meth:`DiversityContext.intent_rankings` — one catalogue
   :class:`~irscale.core.judged.JudgedRankings` ranking per (ranking, intent with a relevant
@@ -43,7 +44,7 @@ import numpy as np
 
 from ...core.judged import JudgedRankings
 from ...errors import InputFormatError, MeasureError
-from ...io.diversity import IntentProbabilities, IntentTypes
+from ...io.diversity import IntentProbabilities, IntentTypes, TopicAlphas
 from .rankings import DiversityIndex, DiversityRankings, ideal_rankings
 
 #: Largest accepted |Σ_j Pr(j|q) − 1| of a topic of an intent-probability file: files
@@ -65,6 +66,8 @@ class DiversityContext:
     judge_intents: Callable[[DiversityContext], IntentRankings] | None = field(
         default=None, repr=False)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: α per qrels topic (``topic_alpha=1``; NaN: the name's α); ``None``: not given.
+    topic_alpha: np.ndarray | None = None
 
     def memo(self, key: str, compute):
         if key not in self.cache:
@@ -115,7 +118,7 @@ def diversity_context(index: DiversityIndex, run: DiversityRankings,
                       probabilities: IntentProbabilities | None = None,
                       types: IntentTypes | None = None,
                       judge_intents: Callable[[DiversityContext], IntentRankings] | None
-                      = None) -> DiversityContext:
+                      = None, alphas: TopicAlphas | None = None) -> DiversityContext:
     """The :class:`DiversityContext` of ``run`` against ``index``, with intent
     probabilities and types checked against the qrels (see the module documentation);
     ``judge_intents`` builds :meth:`DiversityContext.intent_rankings`.
@@ -164,8 +167,19 @@ def diversity_context(index: DiversityIndex, run: DiversityRankings,
             _check_known(kinds, index.subtopics[t], types, topic, index)
             navigational[t, :len(index.subtopics[t])] = types.navigational(
                 topic, list(index.subtopics[t]))
+    topic_alpha = None
+    if alphas is not None:
+        topic_alpha = np.full(len(index.topics), np.nan)
+        for topic, alpha in alphas.alphas.items():
+            if topic not in position:
+                line, text = alphas.where.get(topic, (None, None))
+                raise InputFormatError(f"topic {topic} is not in the diversity qrels "
+                                       f"{index.source}", source=alphas.source, line=line,
+                                       text=text)
+            topic_alpha[position[topic]] = alpha
     return DiversityContext(run=run, index=index, weights=weights,
-                            navigational=navigational, judge_intents=judge_intents)
+                            navigational=navigational, judge_intents=judge_intents,
+                            topic_alpha=topic_alpha)
 
 
 def _refuse(source: IntentProbabilities | IntentTypes, topic: str, subtopic: str,

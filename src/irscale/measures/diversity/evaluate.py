@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -25,14 +26,17 @@ from ...io.diversity import (
     DiversityQrels,
     IntentProbabilities,
     IntentTypes,
+    TopicAlphas,
     ndeval_qrels,
     read_diversity_qrels,
     read_intent_probabilities,
     read_intent_types,
+    read_topic_alphas,
 )
 from ...io.table import Column
 from ..results import Averaging, Evaluation
 from . import DIVERSITY_REGISTRY, NDEVAL_COLUMNS, DiversityRequest, parse_diversity_measures
+from .condensed import judged_only, place
 from .context import diversity_context
 from .rankings import DiversityIndex, id_sort_key, read_and_judge
 from .umeasures import per_intent_measure
@@ -76,6 +80,7 @@ def evaluate_diversity(
     label_sets: Mapping[str, Any] | None = None,
     allow_empty: bool = False,
     ndeval_ids: bool = False,
+    topic_alphas: Any = None,
 ) -> Evaluation:
     """Evaluate runs with diversity measures against diversity qrels.
 
@@ -112,6 +117,10 @@ def evaluate_diversity(
         ids written differently) raises :class:`~irscale.errors.AlignmentError` naming it,
         unless ``allow_empty``: then its topics score 0, as ndeval prints them. A run with
         some topics the qrels lack scores 0 there, with a warning.
+    topic_alphas : TopicAlphas or path, optional
+        One α per topic, lines ``topic alpha`` (:func:`~irscale.io.diversity.read_topic_alphas`),
+        for ``alpha-nDCG-w(topic_alpha=1)@k`` and ``nERR-IA-w(topic_alpha=1)@k``; refused when no
+        requested measure reads it.
     ndeval_ids : bool, default False
         Read topic (and subtopic) ids as ndeval 4.5 reads them: numbers, written back in
         decimal (``07`` is ``7``), a run's topic possibly after a task prefix ending in
@@ -147,7 +156,11 @@ def evaluate_diversity(
     index = DiversityIndex.of(qrels_obj)
     # ndeval's families read the judged rankings only: each run's rows are dropped once it
     # is judged (memory); the others (IA(...), P+Q, D-U, ...) read the runs again
-    ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS}
+    ndeval_only = {r.family for r in requests} <= {c.partition("@")[0] for c in NDEVAL_COLUMNS} \
+        and not any(r.condensed for r in requests)
+    if ndeval_ids and any(r.condensed for r in requests):
+        raise MeasureError("condensed=1 is not one of ndeval's measures: print it with "
+                           "--format trec or csv")
     run_list, dr, run_of, topic_ids = read_and_judge(index, runs, bool(traditional), max_docs,
                                                      keep_rows=not ndeval_only,
                                                      ndeval_ids=ndeval_ids)
@@ -176,8 +189,18 @@ def evaluate_diversity(
     judge = judge_intents(  # called only by measures that read per-intent rankings
         qrels_obj, run_list, run_of, traditional=bool(traditional), max_docs=max_docs,
         labels={k: read_labels(v) for k, v in (label_sets or {}).items()})
+    if topic_alphas is not None and not any(
+            r.params is not None and "topic_alpha" in r.params and r.params["topic_alpha"]
+            for r in requests):
+        raise ParameterError("per-topic alphas are read by alpha-nDCG-w(topic_alpha=1)@k and "
+                             "nERR-IA-w(topic_alpha=1)@k only: no requested measure reads them")
     ctx = diversity_context(index, dr, _read(intent_probabilities, read_intent_probabilities),
-                            _read(intent_types, read_intent_types), judge)
+                            _read(intent_types, read_intent_types), judge,
+                            alphas=_read(topic_alphas, read_topic_alphas))
+    condensed_ctx = None
+    if any(r.condensed for r in requests):
+        condensed_ctx = _condensed_context(qrels_obj, index, run_list, run_of, topic_ids,
+                                           bool(traditional), max_docs, ctx)
     values: dict[str, np.ndarray] = {}
     labels: list[str] = []
     for request in requests:
@@ -188,6 +211,13 @@ def evaluate_diversity(
                 per_intent_measure(ctx, request.label) if request.family == "IA" else
                 DIVERSITY_REGISTRY[request.family].kernel(ctx, request.params,
                                                           request.cutoff), dtype=np.float64)
+            if request.condensed and condensed_ctx is not None:
+                inner, keys, inner_keys = condensed_ctx
+                values[request.label] = place(
+                    values[request.label], keys,
+                    np.asarray(DIVERSITY_REGISTRY[request.family].kernel(
+                        inner, request.params, request.cutoff), dtype=np.float64),
+                    inner_keys)
         labels.append(request.label)
     names = tuple(run.name for run in run_list)
     runids = tuple(run.runids[0] if run.runids else run.name for run in run_list)
@@ -239,8 +269,23 @@ def _check_label_sets(label_sets: Mapping[str, Any], requests: list[DiversityReq
             "lengths=doclen by default) and IA(<measure>) of a measure that reads one")
 
 
+def _condensed_context(qrels: DiversityQrels, index: DiversityIndex, run_list: list,
+                       run_of: np.ndarray, topic_ids: list[str], traditional: bool,
+                       max_docs: int | None, ctx: Any) -> tuple[Any, list, list]:
+    """The context of the condensed runs (:mod:`.condensed`), with the ``(run, topic)`` key
+    of every ranking of the plain and of the condensed batch."""
+    condensed_runs = judged_only(qrels, run_list)
+    kept = [k for k, run in enumerate(condensed_runs) if len(run)]
+    _, dr, c_run_of, c_topics = read_and_judge(index, [condensed_runs[k] for k in kept],
+                                               traditional, max_docs, keep_rows=True)
+    inner = replace(ctx, run=dr, cache={})
+    keys = list(zip(run_of.tolist(), topic_ids, strict=True))
+    inner_keys = [(kept[k], t) for k, t in zip(c_run_of.tolist(), c_topics, strict=True)]
+    return inner, keys, inner_keys
+
+
 def _read(source: Any, reader: Any) -> Any:
     """``source`` read with ``reader`` unless already read (``None`` stays ``None``)."""
-    if source is None or isinstance(source, (IntentProbabilities, IntentTypes)):
+    if source is None or isinstance(source, (IntentProbabilities, IntentTypes, TopicAlphas)):
         return source
     return reader(source)

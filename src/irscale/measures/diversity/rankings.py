@@ -385,15 +385,18 @@ _NO_STRINGS = pa.chunked_array([], type=pa.string())
 _NO_SCORES = np.empty(0)
 
 
-def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
+def ideal_rankings(index: DiversityIndex, alpha: float | np.ndarray,
+                   intent_weights: np.ndarray | None = None) -> DiversityRankings:
     """ndeval's greedy ideal ranking of every qrels topic, as one batch (ranking ``t`` is
     topic ``t``).
 
-    At each rank the document with the largest gain Σ_j (1 − α)^{c_j} over its intents j
-    (c_j: documents relevant to j placed before) comes next, ties going to the largest
-    docno (byte order), as ndeval's ``idealResult``. Documents relevant to the same set of
-    intents are interchangeable but for that tie rule, so the greedy step compares one
-    candidate per (topic, intent set) — vectorised over topics, one step per rank.
+    At each rank the document with the largest gain Σ_j w_j (1 − α)^{c_j} over its intents
+    j (c_j: documents relevant to j placed before; w_j = 1, or ``intent_weights[t, j]``)
+    comes next, ties going to the largest docno (byte order), as ndeval's ``idealResult``;
+    ``alpha`` is one α or one per topic.
+    Documents relevant to the same set of intents are interchangeable but for that tie
+    rule, so the greedy step compares one candidate per (topic, intent set) — vectorised
+    over topics, one step per rank.
     """
     n_topics = len(index.topics)
     width = index.rel_mask.shape[1]
@@ -421,8 +424,9 @@ def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
     g_mask = index.rel_mask[member_order[g_start]]
     members_docno = docno_rank[member_order]
     pointer = g_start.copy()
-    gains = np.ones((n_topics, width))
-    decay = 1.0 - alpha
+    gains = np.ones((n_topics, width)) if intent_weights is None else \
+        np.array(intent_weights, dtype=np.float64)
+    decay = np.broadcast_to(1.0 - np.asarray(alpha, dtype=np.float64), (n_topics,))
     steps = int(lengths.max(initial=0))
     picked_topic, picked_group = [], []
     for _ in range(steps):
@@ -442,7 +446,8 @@ def ideal_rankings(index: DiversityIndex, alpha: float) -> DiversityRankings:
         picked_topic.append(chosen_topic)
         picked_group.append(chosen)
         pointer[chosen] += 1
-        gains[chosen_topic] = np.where(g_mask[chosen], gains[chosen_topic] * decay,
+        gains[chosen_topic] = np.where(g_mask[chosen],
+                                       gains[chosen_topic] * decay[chosen_topic][:, None],
                                        gains[chosen_topic])
     p_topic = np.concatenate(picked_topic)
     p_group = np.concatenate(picked_group)

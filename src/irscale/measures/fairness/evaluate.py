@@ -1,0 +1,147 @@
+"""Evaluating stochastic runs with fairness and exposure measures.
+
+:func:`evaluate_fairness` reads each run as a stochastic run (several sampled rankings per
+topic, the second column numbering the sample: :mod:`irscale.io.stochastic`), joins it
+with the qrels and the group label set (:mod:`.context`) and computes every requested
+family per topic. The result is the :class:`~irscale.measures.results.Evaluation` of every
+evaluation: one row per run topic the qrels have (others are left out, as trec_eval leaves
+them out), means over those topics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core.rows import TopicRows
+from ...errors import AlignmentError, MeasureError, ParameterError
+from ...io.stochastic import StochasticRun, read_stochastic_run
+from ...io.table import Column
+from ..results import Averaging, Evaluation
+from . import FAIRNESS_REGISTRY
+from .context import FairnessContext, fairness_context
+
+#: The families that read the group label set (EE-* only with level=group).
+GROUP_FAMILIES = ("AWRF", "nDCG-AWRF")
+
+
+def is_fairness_name(name: str) -> bool:
+    """True when ``name`` names a family of stochastic rankings (``EE-L``, ``AWRF@10`` ...)."""
+    from ..names import split_name
+
+    parts = split_name(name.strip())
+    return parts is not None and parts.name in FAIRNESS_REGISTRY
+
+
+def evaluate_fairness(qrels: Any, runs: Any, measures: str | Iterable[str], *,
+                      labels: Mapping[str, Any] | None = None,
+                      allow_empty: bool = False) -> Evaluation:
+    """Evaluate stochastic runs with fairness and exposure measures.
+
+    Parameters
+    ----------
+    qrels : Qrels or path
+        TREC qrels ``topic iter docno rel``.
+    runs : StochasticRun, path, or a list / mapping of those
+        Runs whose second column numbers the sample (:func:`read_stochastic_run`); a
+        mapping names them.
+    measures : str or iterable of str
+        ``EE-L(gamma=0.5)``, ``EE-R(level=group)``, ``EE-D``, ``AWRF@10``,
+        ``nDCG-AWRF(target=uniform)@20`` ...
+    labels : mapping, optional
+        Label sets by name (``{"groups": path}``): the document groups, one group number
+        per document (:mod:`.context`).
+    allow_empty : bool, default False
+        A run with no topic of the qrels (qrels of another collection, topic ids written
+        differently) raises :class:`~irscale.errors.AlignmentError` naming it, unless
+        ``allow_empty``: then it has no row.
+
+    Examples
+    --------
+    >>> qrels = b"1 0 a 1\\n1 0 b 1\\n1 0 c 0\\n"
+    >>> run = (b"1 0 a 1 3 r\\n1 0 b 2 2 r\\n1 0 c 3 1 r\\n"   # sample 0: a, b, c
+    ...        b"1 1 b 1 3 r\\n1 1 a 2 2 r\\n1 1 c 3 1 r\\n")  # sample 1: b, a, c
+    >>> ev = evaluate_fairness(qrels, run, "EE-L EE-R EE-D")
+    >>> {k: round(float(v[0]), 4) for k, v in ev.values.items()}
+    {'EE-L': 0.0, 'EE-R': 1.1875, 'EE-D': 1.1875}
+    """
+    from ...io.labels import read_labels
+    from ...io.trec import read_qrels
+    from ..names import parse_name
+
+    names = [part for m in ([measures] if isinstance(measures, str) else measures)
+             for part in str(m).split()]
+    if not names:
+        raise MeasureError("no measure requested")
+    requests = [(name, parse_name(name, "policies")) for name in names]
+    needed = {str(r.params["groups"]) for _, r in requests
+              if r.family in GROUP_FAMILIES or r.params["level"] == "group"}
+    given = dict(labels or {})
+    unused = sorted(set(given) - needed)
+    if unused:
+        raise ParameterError(f"label set {unused[0]!r} is read by no measure requested: "
+                             "fairness measures read the document groups (groups=NAME of "
+                             "AWRF, nDCG-AWRF and EE-*(level=group))")
+    tables = {name: read_labels(source) for name, source in given.items()}
+    qrels_obj = qrels if hasattr(qrels, "rel") else read_qrels(qrels)
+    run_list = read_runs(runs)
+    values: dict[str, list[np.ndarray]] = {name: [] for name in dict.fromkeys(names)}
+    rows_run: list[np.ndarray] = []
+    rows_topic: list[str] = []
+    for k, run in enumerate(run_list):
+        contexts: dict[str, FairnessContext] = {}
+
+        def context(groups: str | None, run: StochasticRun = run,
+                    contexts: dict[str, FairnessContext] = contexts) -> FairnessContext:
+            key = groups or ""
+            if key not in contexts:
+                contexts[key] = fairness_context(qrels_obj, run, tables.get(groups)
+                                                 if groups else None)
+            return contexts[key]
+
+        plain = context(None)
+        if not plain.n_topics and not allow_empty:
+            raise AlignmentError(f"run {run.name!r} ({run.source}) has no topic in common with "
+                                 "the qrels (qrels of another collection, or topic ids "
+                                 "written differently?); --allow-empty (allow_empty=True) "
+                                 "evaluates it anyway")
+        rows_run.append(np.full(plain.n_topics, k))
+        rows_topic.extend(plain.topics)
+        for name, request in requests:
+            if len(values[name]) > k:
+                continue
+            grouped = request.family in GROUP_FAMILIES or request.params["level"] == "group"
+            ctx = context(str(request.params["groups"]) if grouped else None)
+            if grouped and ctx.universe_group is None:
+                group_set = request.params["groups"]
+                raise MeasureError(f"measure {name!r} needs the document groups: give them "
+                                   f"with --labels {group_set}=FILE (in Python labels="
+                                   f"{{{group_set!r}: path}})")
+            kernel = FAIRNESS_REGISTRY[request.family].kernel
+            values[name].append(np.asarray(kernel(ctx, request.params, request.cutoff),
+                                           dtype=np.float64))
+    topics = tuple(sorted(set(rows_topic)))
+    where = {t: i for i, t in enumerate(topics)}
+    rows = TopicRows(runs=tuple(r.name for r in run_list), topics=topics,
+                     ranking_run=np.concatenate(rows_run) if rows_run else np.empty(0, int),
+                     ranking_topic=np.array([where[t] for t in rows_topic], dtype=np.int64))
+    labels_out = list(values)
+    return Evaluation(columns=tuple(Column(label) for label in labels_out),
+                      values={label: np.concatenate(values[label]) for label in labels_out},
+                      rows=rows, averaging=Averaging("mean", n_qrels_topics=len(topics)))
+
+
+def read_runs(runs: Any) -> list[StochasticRun]:
+    """The stochastic runs of ``runs``: one, a path, or a list / mapping (name → run) of
+    those."""
+    if isinstance(runs, StochasticRun):
+        return [runs]
+    if isinstance(runs, (str, bytes)) or hasattr(runs, "__fspath__"):
+        return [read_stochastic_run(runs)]
+    if isinstance(runs, Mapping):
+        return [run if isinstance(run, StochasticRun) else read_stochastic_run(run, name)
+                for name, run in runs.items()]
+    return [run if isinstance(run, StochasticRun) else read_stochastic_run(run)
+            for run in runs]
