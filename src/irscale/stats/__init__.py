@@ -20,6 +20,9 @@ Mixed models
     random; REML/ML linear mixed models and the logit GLMM of binary scores.
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
+Replicates
+    :func:`replicates_anova` (topic × system interaction estimated from replicates) and
+    :func:`bootstrap_anova` (Voorhees, Samarov & Soboroff 2017).
 Standardisation
     :func:`standardise` (Webber, Moffat and Zobel 2008: per-topic z-scores against a
     reference set of systems, optionally through the normal CDF), :func:`reference_moments`.
@@ -95,6 +98,9 @@ _EXPORTS: dict[str, str] = {
     "SHARD_MODELS": ".shards",
     "ShardScores": ".shards",
     "shard_anova": ".shards",
+    "BootstrapAnovaResult": ".replicates",
+    "bootstrap_anova": ".replicates",
+    "replicates_anova": ".replicates",
     "summary_table": ".summary_table",
     "render": ".tables",
     "tukey_hsd": ".tukey",
@@ -111,6 +117,7 @@ __all__ = [
     "AnovaRow",
     "AssumptionChecks",
     "AssumptionTest",
+    "BootstrapAnovaResult",
     "ConfidenceInterval",
     "EffectSize",
     "EffectSizes",
@@ -124,6 +131,7 @@ __all__ = [
     "anova",
     "anova_oneway",
     "anova_twoway",
+    "bootstrap_anova",
     "bootstrap_shift_test",
     "effect_sizes",
     "expected_ci_width",
@@ -143,6 +151,7 @@ __all__ = [
     "randomized_tukey_hsd",
     "reference_moments",
     "render",
+    "replicates_anova",
     "shard_anova",
     "sign_test",
     "standardise",
@@ -212,6 +221,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .randomized_tukey import randomized_tukey_hsd
     from .ranktests import friedman, kruskal_wallis
     from .registry import TESTS, two_sample_test
+    from .replicates import BootstrapAnovaResult, bootstrap_anova, replicates_anova
     from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
     from .shards import SHARD_MODELS, ShardScores, shard_anova
     from .standardisation import reference_moments, standardise

@@ -217,9 +217,9 @@ class BootstrapAnovaResult(HtmlRepr):
 
     def json_rows(self) -> list[dict[str, object]]:
         """The table's rows, then one record per system effect."""
-        return [*self.table.json_rows(),
-                *({k: json_value(v) for k, v in row.items()}
-                  for row in self.to_frame().to_dict("records"))]
+        effects = [{str(k): json_value(v) for k, v in row.items()}
+                   for row in self.to_frame().to_dict("records")]
+        return [*self.table.json_rows(), *effects]
 
     def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
         digits = check_digits(digits)
@@ -282,15 +282,19 @@ def bootstrap_anova(
     check_resampling("two-sided", samples, "plus-one")
     check_choice(resample, RESAMPLE_UNITS, "resample")
     correction_name(correction)
-    table = replicates_anova(scores, interaction=interaction, empty=empty)
+    if len(scores.shards) < 2 and (interaction or resample == "replicates"):
+        raise InputError("1 replicate: the topic × system interaction and the resampling "
+                         "of replicates need two replicates at least")
     if empty == "missing" and np.isnan(scores.values).any():
         raise InputError("the bootstrap ANOVA needs complete replicates: choose the "
                          "empty-shard policy zero, drop-topic or drop-shard")
+    table = replicates_anova(scores, interaction=interaction, empty=empty)
     values = _apply_policy(scores, empty)[0]
     t, j, k = values.shape
     if k < 2 and (interaction or resample == "replicates"):
-        raise InputError(f"{k} replicate: the topic × system interaction and the resampling "
-                         "of replicates need two replicates at least")
+        raise InputError(f"{k} replicate left by the empty-shard policy {empty}: the "
+                         "topic × system interaction and the resampling of replicates need "
+                         "two replicates at least")
     fitted = _fitted(values, interaction)
     effects = values.mean(axis=(0, 2)) - values.mean()
     residuals = values - fitted
