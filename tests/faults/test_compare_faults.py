@@ -167,6 +167,17 @@ SHARDS = "topic,run,shard,value\n" + "".join(
     for t in range(6) for s in range(3) for k in range(2))
 SHARDS_HOLED = SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,\n")
 SHARD_MIXED = ["compare", "--shard-scores", "sh.csv", "--test", "mixed"]
+BOOT_ANOVA = ["compare", "--shard-scores", "sh.csv", "--test", "bootstrap-anova", "--samples",
+              "99", "--seed", "1"]
+
+
+def json_bootstrap_anova(result, ws, run):
+    """The JSON document holds the table, the system effects and every pair."""
+    document = json.loads(result.out)
+    rows = document["bootstrap_anova"]
+    assert [r["factor"] for r in rows[:3]] == ["topic", "system", "topic:system"], rows
+    assert {r.get("system") for r in rows[-3:]} == {"r0", "r1", "r2"}, rows
+    assert len(document["pairs"]) == 3 and "p_adjusted" in document["pairs"][0]
 
 
 def json_mixed(result, ws, run):
@@ -430,6 +441,43 @@ CASES = [
         [*SHARD_MIXED, "--random", "topic,topic:system"], "needs replicates",
         files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
                                  if ",k1," not in line)}),
+    ok("bootstrap-anova", BOOT_ANOVA,
+       all_checks(output_contains("bootstrap ANOVA (residuals, rescaled, B = 99)",
+                                  "topic:system", "correction bh"), finite_output),
+       files={"sh.csv": SHARDS}),
+    ok("bootstrap-anova-json", [*BOOT_ANOVA, "--format", "json"], json_bootstrap_anova,
+       files={"sh.csv": SHARDS}),
+    ok("bootstrap-anova-topics-main", [*BOOT_ANOVA, "--resample", "topics", "--model",
+                                       "replicates-main", "--correction", "holm"],
+       all_checks(output_contains("bootstrap ANOVA (topics, B = 99) of topic + system",
+                                  "correction holm"), finite_output),
+       files={"sh.csv": SHARDS}),
+    ok("bootstrap-anova-empty-zero", [*BOOT_ANOVA, "--empty", "zero"],
+       output_contains("1 undefined score(s) set to 0"), files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-undefined-score", BOOT_ANOVA, "undefined shard score", "--empty",
+        files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-empty-missing", [*BOOT_ANOVA, "--empty", "missing"],
+        "complete replicates", files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-one-replicate", BOOT_ANOVA, "two replicates",
+        files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
+                                 if ",k1," not in line)}),
+    err("bootstrap-anova-bad-value", BOOT_ANOVA, "sh.csv", "line 16", "abc",
+        files={"sh.csv": SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,abc\n")}),
+    err("bootstrap-anova-missing-file", BOOT_ANOVA, "sh.csv"),
+    err("bootstrap-anova-without-shard-scores", [*TUKEY, "--test", "bootstrap-anova"],
+        "--shard-scores"),
+    err("bootstrap-anova-with-scores", [*BOOT_ANOVA, "--scores", "ap.csv"], "--shard-scores",
+        "--scores", files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-model", [*BOOT_ANOVA, "--model", "MD2"], opt("--model"), "replicates",
+        files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-resample-unknown", [*BOOT_ANOVA, "--resample", "shards"],
+        opt("--resample"), "shards", files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-with-alternative", [*BOOT_ANOVA, "--alternative", "less"],
+        opt("--alternative"), files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-with-workers", [*BOOT_ANOVA, "--workers", "2"], opt("--workers"),
+        files={"sh.csv": SHARDS}),
+    err("resample-with-tukey", [*TUKEY, "--resample", "topics"], opt("--resample")),
+    err("empty-with-t", [*T, "--empty", "zero"], opt("--empty")),
     err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
     err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
     err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),

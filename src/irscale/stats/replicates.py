@@ -62,6 +62,7 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..errors import InputError
+from .names import RESAMPLE
 from .corrections import Correction, adjust_pvalues, correction_name
 from .protocol import ConfidenceInterval, check_confidence_level
 from .resampling import RngArg, check_resampling, mc_pvalue, seed_sequence
@@ -72,7 +73,7 @@ from .validation import TIE_RTOL, check_alpha, check_choice
 
 Resample = Literal["residuals", "topics", "replicates"]
 #: What :func:`bootstrap_anova` resamples (module docstring).
-RESAMPLE_UNITS: tuple[str, ...] = ("residuals", "topics", "replicates")
+RESAMPLE_UNITS: tuple[str, ...] = RESAMPLE.domain.names
 #: Samples per vectorised block: at most this many float64 values per block array.
 BLOCK_VALUES = 2_000_000
 
