@@ -227,8 +227,8 @@ def add_parser(subparsers) -> None:
     add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
     parser.add_argument("--shard-scores", metavar="FILE",
                         help="--test mixed and bootstrap-anova: topics × runs × shards "
-                        "(replicates, or query variants) scores, the CSV topic,run,shard,value that irscale pool shards "
-                        "--shard-scores writes, instead of --scores or runs; empty values "
+                        "(replicates, or query variants) scores, the CSV "
+                        "topic,run,shard,value that irscale pool shards --shard-scores writes, instead of --scores or runs; empty values "
                         "are missing scores (default: none)")
     declare_inputs(parser, "--shard-scores")
     add_param(parser, SIGNIFICANCE)

@@ -62,8 +62,8 @@ import pandas as pd
 
 from ..core.notebook import HtmlRepr
 from ..errors import InputError
-from .names import RESAMPLE
 from .corrections import Correction, adjust_pvalues, correction_name
+from .names import RESAMPLE
 from .protocol import ConfidenceInterval, check_confidence_level
 from .resampling import RngArg, check_resampling, mc_pvalue, seed_sequence
 from .results import AnovaResult, PairwiseComparisons
