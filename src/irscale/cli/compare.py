@@ -228,8 +228,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--shard-scores", metavar="FILE",
                         help="--test mixed and bootstrap-anova: topics × runs × shards "
                         "(replicates, or query variants) scores, the CSV "
-                        "topic,run,shard,value that irscale pool shards --shard-scores writes, instead of --scores or runs; empty values "
-                        "are missing scores (default: none)")
+                        "topic,run,shard,value that irscale pool shards --shard-scores "
+                        "writes, instead of --scores or runs; empty values are missing "
+                        "scores (default: none)")
     declare_inputs(parser, "--shard-scores")
     add_param(parser, SIGNIFICANCE)
     add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
