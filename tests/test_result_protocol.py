@@ -60,10 +60,10 @@ STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "AssumptionChecks", "AssumptionTest",
                "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
                "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower",
-               "MixedModelResult", "BootstrapAnovaResult", "DRank"}
+               "MixedModelResult", "BootstrapAnovaResult", "DRank", "DocumentSamplingResult"}
 #: ... with ``confidence_interval(confidence_level=0.95)``.
 WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI",
-           "BootstrapAnovaResult"}
+           "BootstrapAnovaResult", "DocumentSamplingResult"}
 #: ... with ``effect_size``.
 WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "RankTestResult", "EffectSizes", "BootstrapAnovaResult"}
@@ -127,6 +127,9 @@ def instances() -> dict[str, list[object]]:
             stats.bootstrap_anova(replicated, samples=50, rng=1),
             stats.bootstrap_anova(replicated, resample="topics", interaction=False,
                                   samples=50, rng=1)],
+        "DocumentSamplingResult": [
+            stats.document_sampling_test(x - y, np.full(len(x), 0.01)),
+            stats.document_sampling_test(x - y, np.full(len(x), 0.01), model="documents")],
         "DRank": [meta.d_rank(m, measure_a="m", measure_b="root"),
                   meta.rank_distance(values, [f"s{i + 1}" for i in range(5)][::-1])],
         "KendallTau": [meta.kendall_tau(x, y)],

@@ -23,6 +23,10 @@ Shards
 Replicates
     :func:`replicates_anova` (topic × system interaction estimated from replicates) and
     :func:`bootstrap_anova` (Voorhees, Samarov & Soboroff 2017).
+Document sampling
+    :func:`document_variance` (per-topic variance of AP or P@k under the document
+    bootstrap, Cormack & Lynam 2006) and :func:`document_sampling_test` (with the topic
+    variance in a mixed-effects model, Robertson & Kanoulas 2012).
 Standardisation
     :func:`standardise` (Webber, Moffat and Zobel 2008: per-topic z-scores against a
     reference set of systems, optionally through the normal CDF), :func:`reference_moments`.
@@ -59,6 +63,9 @@ _EXPORTS: dict[str, str] = {
     "paired_bootstrap_test": ".bootstrap",
     "unpaired_bootstrap_test": ".bootstrap",
     "adjust_pvalues": ".corrections",
+    "DocumentSamplingResult": ".document_sampling",
+    "document_sampling_test": ".document_sampling",
+    "document_variance": ".document_sampling",
     "EffectSize": ".effects",
     "EffectSizes": ".effects",
     "ConfidenceInterval": ".protocol",
@@ -119,6 +126,7 @@ __all__ = [
     "AssumptionTest",
     "BootstrapAnovaResult",
     "ConfidenceInterval",
+    "DocumentSamplingResult",
     "EffectSize",
     "EffectSizes",
     "MixedModelResult",
@@ -133,6 +141,8 @@ __all__ = [
     "anova_twoway",
     "bootstrap_anova",
     "bootstrap_shift_test",
+    "document_sampling_test",
+    "document_variance",
     "effect_sizes",
     "expected_ci_width",
     "friedman",
@@ -201,6 +211,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .assumptions import AssumptionChecks, AssumptionTest
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
+    from .document_sampling import (
+        DocumentSamplingResult,
+        document_sampling_test,
+        document_variance,
+    )
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
     from .mixed import MixedModelResult, mixed_model
     from .names import CORRECTIONS, TABLE_FORMATS, TRANSFORMS

@@ -26,12 +26,11 @@ Bootstrap ANOVA (Voorhees et al. 2017, §3)
     * ``resample="residuals"`` (the paper's): the model is fitted once, giving fitted
       values ŷ_ijk and residuals e_ijk = y_ijk − ŷ_ijk; every bootstrap sample is
       y*_ijk = ŷ_ijk + e*_ijk, the e* drawn with replacement from all N residuals, and the
-      model is fitted again. By default the residuals are first scaled by
-      √(N/df_E), so that their variance is MS_E, not SS_E/N (Davison & Hinkley 1997,
-      §6.2.3, *Bootstrap Methods and their
-      Application*, Cambridge University Press: the raw residuals are too small by the fit's degrees of freedom; with
-      K = 3 replicates the intervals would be ≈ 18% narrow); ``rescale=False`` draws the
-      raw residuals.
+      model is fitted again. By default the residuals are first scaled by √(N/df_E), so
+      that their variance is MS_E, not SS_E/N (Davison & Hinkley 1997, *Bootstrap Methods
+      and their Application*, §6.2.3: the raw residuals are too small by the fit's
+      degrees of freedom; with K = 3 replicates the intervals would be ≈ 18% narrow);
+      ``rescale=False`` draws the raw residuals.
     * ``resample="topics"``: the topics are drawn with replacement (every system and
       replicate of a topic together), the inference about a population of topics.
     * ``resample="replicates"``: within every topic, K replicates are drawn with
