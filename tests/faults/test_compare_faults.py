@@ -171,6 +171,17 @@ BOOT_ANOVA = ["compare", "--shard-scores", "sh.csv", "--test", "bootstrap-anova"
               "99", "--seed", "1"]
 
 
+DOCS = ["compare", "--test", "document-sampling", "--samples", "99", "--seed", "1",
+        "qrels.txt", "a.run", "b.run", "-m", "AP"]
+
+
+def json_documents(result, ws, run):
+    """One row of the documents-only model: no topic variance, a finite interval."""
+    (row,) = json.loads(result.out)
+    assert row["model"] == "documents" and row["tau2"] == 0.0, row
+    assert row["ci_low"] <= row["diff"] <= row["ci_high"] and 0 < row["p"] <= 1, row
+
+
 def json_bootstrap_anova(result, ws, run):
     """The JSON document holds the table, the system effects and every pair."""
     document = json.loads(result.out)
@@ -478,6 +489,22 @@ CASES = [
         files={"sh.csv": SHARDS}),
     err("resample-with-tukey", [*TUKEY, "--resample", "topics"], opt("--resample")),
     err("empty-with-t", [*T, "--empty", "zero"], opt("--empty")),
+    ok("document-sampling", DOCS, all_checks(output_contains("document sampling (mixed)",
+                                                              "tau2"), finite_output)),
+    ok("document-sampling-documents-p5", [*DOCS[:-1], "P@5", "--model", "documents",
+                                          "--format", "json"], json_documents),
+    err("document-sampling-three-runs", [*DOCS[:10], "c.run", *DOCS[10:]], "two runs"),
+    err("document-sampling-measure", [*DOCS[:-1], "ndcg"], "AP and P@k", "ndcg"),
+    err("document-sampling-scores", ["compare", "--test", "document-sampling", "--scores",
+                                     "ap.csv"], opt("--scores")),
+    err("document-sampling-correction", [*DOCS, "--correction", "bh"], opt("--correction")),
+    err("document-sampling-alternative", [*DOCS, "--alternative", "less"],
+        opt("--alternative")),
+    err("document-sampling-model", [*DOCS, "--model", "MD2"], opt("--model"), "mixed"),
+    err("document-sampling-workers", [*DOCS, "--workers", "2"], opt("--workers")),
+    err("document-sampling-missing-run", [*DOCS[:9], "nosuch.run", *DOCS[10:]], "nosuch.run"),
+    err("document-sampling-bad-qrels-line", DOCS, "qrels.txt", "line 2",
+        files={"qrels.txt": b"1 0 d1 1\n1 0 d2\n"}),
     err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
     err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
     err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),

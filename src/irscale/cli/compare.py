@@ -11,9 +11,11 @@ Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes
 on arcsine- or rank-transformed scores and ``--plot FILE`` writes the residuals' normal
 Q–Q plot. ``--test bootstrap-anova --shard-scores FILE`` is the bootstrap ANOVA of replicated
 scores (Voorhees, Samarov & Soboroff 2017; ``--model replicates|replicates-main``,
-``--resample``, ``--empty``). ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison
-(:mod:`irscale.stats.risk`), a test of its own. Options the chosen test would ignore are
-refused (:data:`RULES`).
+``--resample``, ``--empty``); ``--test document-sampling QRELS RUN RUN -m AP|P@k`` the
+test of two runs with per-topic document-sampling variances (Cormack & Lynam 2006;
+Robertson & Kanoulas 2012; ``--model mixed|documents``). ``--baseline RUN --risk-alpha A``
+is the risk-sensitive comparison (:mod:`irscale.stats.risk`), a test of its own. Options
+the chosen test would ignore are refused (:data:`RULES`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ..stats.names import (
     ALTERNATIVES,
     ANOVA_TRANSFORM,
     COMPARE_TEST,
+    DOCUMENT_MODELS,
     FAMILY,
     MIXED_METHOD,
     MODEL_NAMES,
@@ -126,7 +129,14 @@ def _bootstrap_anova(args: argparse.Namespace) -> bool:
     return args.test == "bootstrap-anova"
 
 
+def _documents(args: argparse.Namespace) -> bool:
+    return args.test == "document-sampling"
+
+
 def _model_reason(args: argparse.Namespace) -> str:
+    if _documents(args):
+        return (f"--model: the document-sampling test has the models "
+                f"{' and '.join(DOCUMENT_MODELS)}, not {{model!r}}")
     if _bootstrap_anova(args):
         return (f"--model: the bootstrap ANOVA fits {' or '.join(REPLICATE_MODELS)}, not "
                 "{model!r}")
@@ -146,15 +156,24 @@ RULES = (
     Rule(("risk_alpha",), lambda args: args.baseline is None or len(args.baseline) == 1,
          lambda args: f"--risk-alpha compares with one baseline; --baseline names "
          f"{len(args.baseline)}"),
-    Rule(("model",), lambda args: args.test in ("tukey-hsd", "bootstrap-anova"),
-         "--model applies to --test tukey-hsd and bootstrap-anova, not to {test!r}"),
-    Rule(("model",), lambda args: args.model in REPLICATE_MODELS if _bootstrap_anova(args)
+    Rule(("model",), lambda args: args.test in ("tukey-hsd", "bootstrap-anova",
+                                                "document-sampling"),
+         "--model applies to --test tukey-hsd, bootstrap-anova and document-sampling, not "
+         "to {test!r}"),
+    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS if _documents(args)
+         else args.model in REPLICATE_MODELS if _bootstrap_anova(args)
          else args.model in (*MODELS, "topic", "system") or "+" in args.model, _model_reason),
+    Rule(("scores", "standardise", "systems", "correction"), lambda args: not _documents(args),
+         "{options} {applies} to the tests of score tables, not to --test document-sampling: "
+         "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
     Rule(("resample", "empty"), _bootstrap_anova,
          "{options} {applies} to --test bootstrap-anova, not to {test!r}"),
     Rule(("transform", "plot"), _anova_model, _anova_reason),
     Rule(("correction", "alternative", "baseline"),
          lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
+    Rule(("alternative", "baseline"), lambda args: not _documents(args),
+         "{options} {applies} to two-system tests, not to --test document-sampling: its "
+         "z test is two-sided, of the two runs given"),
     Rule(("alternative", "baseline"), lambda args: not _bootstrap_anova(args),
          "{options} {applies} to two-system tests, not to --test bootstrap-anova: it compares "
          "every pair two-sided, with --correction (default bh)"),
@@ -177,9 +196,9 @@ RULES = (
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
-    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or _bootstrap_anova(args),
-         f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, bootstrap-anova), not "
-         "to --test {test}"),
+    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or _bootstrap_anova(args)
+         or _documents(args), f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, "
+         "bootstrap-anova, document-sampling), not to --test {test}"),
     Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     DIGITS_RULE,
@@ -288,6 +307,30 @@ def _bootstrap_of_shards(args: argparse.Namespace):
     return result, result.pairs
 
 
+def _document_sampling(args: argparse.Namespace):
+    """The document-sampling test of the two runs of ``QRELS RUN RUN``."""
+    from ..io.sources import read_qrels, read_run
+    from ..stats.document_sampling import document_sampling_test, document_variance
+
+    paths = input_paths(args)
+    if len(paths) != 3 or not args.measures or len(args.measures) != 1:
+        raise ParameterError("--test document-sampling compares two runs on one measure: "
+                             "give QRELS RUN RUN and one -m (AP or P@k)")
+    judged = read_qrels(paths[0]).to_frame()
+    qrels = {t: dict(zip(g["doc_id"], g["relevance"].astype(int), strict=True))
+             for t, g in judged.groupby("query_id", sort=False)}
+    runs = []
+    for path in paths[1:]:
+        frame = read_run(path).to_frame()
+        runs.append({t: dict(zip(g["doc_id"], g["score"].astype(float), strict=True))
+                     for t, g in frame.groupby("query_id", sort=False)})
+    table = document_variance(qrels, runs[0], runs[1], args.measures[0],
+                              samples=args.samples or 1000, rng=args.seed)
+    model = args.model if given(args, "model") else DOCUMENT_MODELS[0]
+    return document_sampling_test(table["d"], table["v"], model=model, alpha=args.alpha,
+                                  topics=table["topic"])
+
+
 def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     from ..stats import (
@@ -303,6 +346,8 @@ def compare(args: argparse.Namespace):
     progress = wants_progress(args)
     if _bootstrap_anova(args):
         return _bootstrap_of_shards(args)
+    if _documents(args):
+        return _document_sampling(args), None
     if args.shard_scores is not None:
         return _mixed_of_shards(args)
     matrix = load_matrix(args)
@@ -359,6 +404,8 @@ def run(args: argparse.Namespace) -> int:
     if args.shard_scores is None:
         check_inputs(args)
     omnibus, pairs = compare(args)
+    if pairs is None:  # --test document-sampling: one test of two runs
+        return write_text(args, omnibus.format(args.fmt, digits=args.digits))
     from ..stats.tables import format_comparison
 
     if args.plot:

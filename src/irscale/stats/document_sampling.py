@@ -49,13 +49,14 @@ from scipy import stats as sps
 
 from ..core.notebook import HtmlRepr
 from ..errors import InputError, ParameterError
+from .names import DOCUMENT_MODELS
 from .protocol import ConfidenceInterval, check_confidence_level, format_table
 from .resampling import RngArg, check_resampling, seed_sequence
 from .tables import Format
 from .validation import check_alpha
 
 #: The models of :func:`document_sampling_test`.
-MODELS: tuple[str, ...] = ("mixed", "documents")
+MODELS: tuple[str, ...] = DOCUMENT_MODELS
 Judgments = Mapping[str, Mapping[str, int]]
 Ranked = Mapping[str, Mapping[str, float]]
 

@@ -79,9 +79,11 @@ MULTI_ALIASES: dict[str, str] = {
     "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
     "rtukey": "randomized-tukey-hsd"}
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
-COMPARE_TEST = Names("test", (*MULTI_TESTS, "mixed", "bootstrap-anova", *TEST_NAMES),
+COMPARE_TEST = Names("test", (*MULTI_TESTS, "mixed", "bootstrap-anova", "document-sampling",
+                              *TEST_NAMES),
                      {**TEST_ALIASES, **MULTI_ALIASES, "mixed-model": "mixed", "lmm": "mixed",
-                      "glmm": "mixed", "bootstrap_anova": "bootstrap-anova"}, fold=True)
+                      "glmm": "mixed", "bootstrap_anova": "bootstrap-anova",
+                      "document_sampling": "document-sampling"}, fold=True)
 #: What the bootstrap ANOVA resamples (:func:`irscale.stats.bootstrap_anova`).
 RESAMPLE = Param("resample", Names("resampled unit", ("residuals", "topics", "replicates")),
                  "residuals", "--test bootstrap-anova: what is resampled, the model's "
@@ -89,6 +91,9 @@ RESAMPLE = Param("resample", Names("resampled unit", ("residuals", "topics", "re
                  "each topic", ("--resample",), "UNIT")
 #: The models of the bootstrap ANOVA (``compare --test bootstrap-anova --model``).
 REPLICATE_MODELS: tuple[str, ...] = ("replicates", "replicates-main")
+#: The models of the document-sampling test (``compare --test document-sampling --model``;
+#: :data:`irscale.stats.document_sampling.MODELS`).
+DOCUMENT_MODELS: tuple[str, ...] = ("mixed", "documents")
 #: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
 RESAMPLING = ", ".join((*RESAMPLING_TESTS, "randomized-tukey-hsd"))
 
