@@ -327,8 +327,8 @@ def _document_sampling(args: argparse.Namespace):
     table = document_variance(qrels, runs[0], runs[1], args.measures[0],
                               samples=args.samples or 1000, rng=args.seed)
     model = args.model if given(args, "model") else DOCUMENT_MODELS[0]
-    return document_sampling_test(table["d"], table["v"], model=model, alpha=args.alpha,
-                                  topics=table["topic"])
+    return document_sampling_test(table["d"].to_numpy(), table["v"].to_numpy(), model=model,
+                                  alpha=args.alpha, topics=table["topic"].tolist())
 
 
 def compare(args: argparse.Namespace):
