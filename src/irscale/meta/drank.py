@@ -56,7 +56,7 @@ from .rank_correlation import _ranking
 __all__ = ["DRank", "d_rank", "rank_distance"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DRank(HtmlRepr):
     """d_rank of per-topic scores from a ranking (module docstring).
 
