@@ -204,3 +204,32 @@ def test_errors(replicated):
         stats.bootstrap_anova(ShardScores.from_array(holed), empty="missing", samples=10)
     with pytest.raises(ParameterError, match="resample"):
         stats.bootstrap_anova(ShardScores.from_array(replicated), resample="shards")  # type: ignore[arg-type]
+
+
+def test_command_line_is_the_api(replicated, tmp_path):
+    """``irscale compare --test bootstrap-anova`` prints what ``bootstrap_anova`` gives
+    for the same scores and seed."""
+    import json
+
+    from .test_cli_eval import cli
+
+    t, j, k = replicated.shape
+    lines = ["topic,run,shard,value"] + [
+        f"t{a},s{b + 1},k{c},{float(replicated[a, b, c])!r}"
+        for a in range(t) for b in range(j) for c in range(k)]
+    path = tmp_path / "rep.csv"
+    path.write_text("\n".join(lines) + "\n")
+    status, out, err = cli(["compare", "--test", "bootstrap-anova", "--shard-scores",
+                            str(path), "--resample", "replicates", "-B", "200", "--seed", "9",
+                            "--format", "json"])
+    assert status == 0, err
+    document = json.loads(out)
+    api = stats.bootstrap_anova(ShardScores.from_array(replicated), resample="replicates",
+                                samples=200, rng=9)
+    effects = [row for row in document["bootstrap_anova"] if "system" in row]
+    np.testing.assert_allclose([row["ci_low"] for row in effects],
+                               api.to_frame()["ci_low"], rtol=1e-12)
+    np.testing.assert_allclose([p["p"] for p in document["pairs"]],
+                               api.pairs.columns["p_raw"], rtol=1e-12)
+    np.testing.assert_allclose([p["p_adjusted"] for p in document["pairs"]], api.pairs.pvalue,
+                               rtol=1e-12)
