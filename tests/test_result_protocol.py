@@ -68,8 +68,9 @@ WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "Co
 WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "RankTestResult", "EffectSizes", "BootstrapAnovaResult"}
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
-REPORTS = {"TopicSetSize", "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport",
-           "SplitStudy", "SwapRates", "TopicSplits", "SimulationStudy"}
+REPORTS = {"TopicSetSize", "GStudy", "DStudy", "QppResult", "Decisions", "LeaveOneOut",
+           "ScaleEffects", "ScaleReport", "SplitStudy", "SwapRates", "TopicSplits",
+           "SimulationStudy"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel"}
@@ -92,6 +93,16 @@ def test_every_public_class_is_classified():
     assert classes == STATISTICAL | REPORTS | NOT_RESULTS
     assert not STATISTICAL & REPORTS
     assert WITH_CI <= STATISTICAL and WITH_EFFECT <= STATISTICAL
+
+
+def qpp_result(values: np.ndarray) -> stats.QppResult:
+    """The ANOVA of two predictors of the first system's scores (made-up predictions)."""
+    topics = [f"q{i}" for i in range(len(values))]
+    predictions = pd.DataFrame(
+        [{"topic": t, "predictor": p, "value": v} for p, column in (("a", 1), ("b", 2))
+         for t, v in zip(topics, values[:, column], strict=True)])
+    observed = pd.DataFrame({"topic": topics, "value": values[:, 0]})
+    return stats.qpp_anova(predictions, observed)
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +133,12 @@ def instances() -> dict[str, list[object]]:
                                                family="binomial")],
         "EffectSizes": [stats.effect_sizes(x, y), stats.effect_sizes(x, y, paired=False)],
         "EffectSize": [stats.paired_t(x, y).effect_size, stats.student_t(x, y).effect_size],
-        "TopicSetSize": [stats.topic_set_size("paired-t", min_diff=0.05, sd=0.15)],
+        "TopicSetSize": [stats.topic_set_size("paired-t", min_diff=0.05, sd=0.15),
+                         stats.gstudy(values).topics_for(0.9)],
+        "GStudy": [stats.gstudy(values),
+                   stats.gstudy(np.stack([values, values[::-1] ** 2], axis=2))],
+        "DStudy": [stats.gstudy(values).dstudy([10, 50])],
+        "QppResult": [qpp_result(values)],
         "BootstrapAnovaResult": [
             stats.bootstrap_anova(replicated, samples=50, rng=1),
             stats.bootstrap_anova(replicated, resample="topics", interaction=False,

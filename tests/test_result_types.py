@@ -242,6 +242,8 @@ def instances(tmp_path_factory):
                                                                 "treatment": 48})],
             "ClickModel": [online.qrels_click_model(QRELS, "perfect")],
             "ClickModelFit": [online.fit_click_model(click_log, "sdbn")],
+            "UserModelFit": [online.calibrate(click_log, "markov"),
+                             online.calibrate(click_log, "err", qrels={"q": {"a": 1}})],
             "SensitivityResult": [online.sensitivity(QRELS, RUNS, "perfect", impressions=[4],
                                                      repetitions=3, seed=1)],
             "InterleavingResult": [online.score_log(log, rng=1)],
@@ -267,6 +269,7 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "Aggregation", "Pool", "SampledEstimates",
                                   "ShardedEvaluation", "PoolingSimulation", "AATestResult",
                                   "SampleRatioResult", "ClickModel", "ClickModelFit",
+                                  "UserModelFit",
                                   "SensitivityResult", "InterleavingResult",
                                   "Interleavings"])
 def test_to_frame_and_every_format(instances, name):

@@ -28,6 +28,8 @@ from ..cli_parsers import parsers
 from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
 from .test_labels_faults import CROWD
+from .test_meta_gtheory_faults import FILES as GTHEORY_FILES
+from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
 from .test_online_counterfactual_faults import FILES as OPE_FILES
 from .test_online_faults import LOGS, MODEL, TABLE
@@ -50,10 +52,10 @@ FILES: dict[str, str | bytes] = {
     "pbm-model.json": MODEL["pbm.json"], **TABLE, "ab.log": LOGS["log.txt"],
     "su.txt": LOGS["su.txt"],
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
-    "pbm.json": CLICK_FILES["pbm.json"], "score.log": SCORE_LOG,
+    "pbm.json": CLICK_FILES["pbm.json"], "score.log": SCORE_LOG, **CALIBRATE_FILES,
     "prob.log": SCORE_FILES["prob.txt"],
     "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
-    "ilog.txt": OPE_FILES["ilog.txt"],
+    "ilog.txt": OPE_FILES["ilog.txt"], **GTHEORY_FILES,
 }
 
 #: A small valid command line of every subcommand that takes a numeric option.
@@ -80,6 +82,8 @@ BASES: dict[str, list[str]] = {
     "meta concordance": ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv",
                          "--scores", "gold.csv", "--gold", "gold"],
     "meta loo": ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"],
+    "meta gstudy": ["meta", "gstudy", "--scores", "ap.csv"],
+    "meta qpp": ["meta", "qpp", "--predictions", "pred.csv", "--observed", "obs.csv"],
     "meta scales": ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"],
     "meta simulate": ["meta", "simulate", "--model", "normal", "--topics", "8",
                       "--repetitions", "5", "--seed", "1"],
@@ -107,6 +111,7 @@ BASES: dict[str, list[str]] = {
     "online ab analyze": ["online", "ab", "analyze", "t.csv", "--metric", "clicks"],
     "online ab size": ["online", "ab", "size", "--min-diff", "0.1", "--sd", "1"],
     "online fit": ["online", "fit", "train.log", "--model", "dbn", "--iterations", "5"],
+    "online calibrate": ["online", "calibrate", "calib.log", "-m", "MP"],
     "online loglik": ["online", "loglik", "train.log", "--model", "dbn", "--test",
                       "test.log", "--iterations", "5"],
     "online simulate-clicks": ["online", "simulate-clicks", "qrels.txt", "a.run",
@@ -162,6 +167,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("meta correlate", "--seed"): [*BASES["meta correlate"], "-B", "20"],
     ("meta split", "--samples"): [*BASES["meta split"], "--models", "bootstrap"],
     ("meta swap", "--alpha"): [*BASES["meta swap"], "--test", "t"],
+    ("meta gstudy", "--facet-levels"): ["meta", "gstudy", "--facet-scores", "facet.csv"],
+    ("meta qpp", "--alpha"): [*BASES["meta qpp"], "--tukey"],
     ("meta swap", "--samples"): [*BASES["meta swap"], "--test", "bootstrap"],
     ("meta swap", "--bin-width"): [*BASES["meta swap"], "--by-bin"],
     ("labels aware", "--random"): [*BASES["labels aware"], "--weights", "msd"],
@@ -199,7 +206,7 @@ USUAL: dict[str, str] = {
     "--p": "0.5", "--k": "10", "--discount": "0.5", "--tau": "2", "--click-prob": "0.5",
     "--gamma": "0.5", "--tol": "1e-3", "--smoothing": "1", "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1",
-    "--relevance-level": "1", "--level-for-rel": "1",
+    "--relevance-level": "1", "--level-for-rel": "1", "--facet-levels": "2",
 }
 
 #: Words that are NaN or infinity where a number is printed.

@@ -20,7 +20,10 @@ from ..core.params import (
     CUTOFF,
     DISCRIMINATIVE_METHOD,
     DISCRIMINATIVE_SAMPLES,
+    DSTUDY_FACET,
+    DSTUDY_TOPICS,
     EFFECT,
+    GSTUDY_TARGET,
     INTERVAL_SAMPLES,
     LOO_DEPTH,
     NORMAL_ERROR_SD,
@@ -43,7 +46,7 @@ from ..core.params import (
     Param,
     Reals,
 )
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
 from ..stats.names import (
     CONVENTION,
@@ -180,6 +183,8 @@ def add_parser(subparsers) -> None:
     _add_loo(sub)
     _add_scales(sub)
     _add_simulate(sub)
+    _add_gstudy(sub)
+    _add_qpp(sub)
     parser.set_defaults(func=lambda args: parser.error(
         f"choose an analysis: {', '.join(sub.choices)}"))
 
@@ -465,11 +470,89 @@ def _add_simulate(sub) -> None:
     p.set_defaults(func=run_simulate)
 
 
+def _facet_scores(args: argparse.Namespace) -> bool:
+    """Whether ``meta gstudy`` reads ``--facet-scores`` rather than a score matrix."""
+    return given(args, "facet_scores")
+
+
+def _reads_matrix(args: argparse.Namespace) -> bool:
+    return not _facet_scores(args)
+
+
+def _add_gstudy(sub) -> None:
+    """``meta gstudy``: the G-study and D-study of :func:`irscale.stats.gstudy`."""
+    p = sub.add_parser(
+        "gstudy", help="generalisability theory: variance components, Eρ² and Φ, D-study "
+        "(Bodoff & Li 2007; Brennan 2001; Sakai 2016)",
+        description="G-study of systems crossed with topics (and a second facet: query "
+        "variants, assessors): the variance components by the ANOVA's expected mean squares, "
+        "the generalisability coefficient Eρ² and the dependability Φ; then the D-study "
+        "for --topics topic set sizes, and the topics a --target needs "
+        "(irscale.stats.gstudy; docs/stats.md).")
+    _common(p, measure_help="measure (one; default: the one measure of the --scores file)")
+    p.add_argument("--facet-scores", metavar="FILE",
+                   help="topics x runs x levels of a second facet, a CSV with the header "
+                   "topic,run,FACET,value (FACET as --facet), read instead of QRELS RUN... "
+                   "or --scores (default: none)")
+    add_option(p, "--facet", default="variant", metavar="NAME",
+               doc="name of the second facet, the third column of --facet-scores")
+    add_param(p, DSTUDY_TOPICS, many=True, item="a topic set size")
+    add_param(p, DSTUDY_FACET, many=True, item="a number of levels")
+    add_param(p, GSTUDY_TARGET)
+    declare_inputs(p, "--facet-scores")
+    add_rules(p, Rule(("facet", "n_facet"), _facet_scores, "{options} {applies} to "
+                      "--facet-scores (the scores of a second facet)"),
+              Rule(("inputs", "scores", "measures", "topic_column", "systems"), _reads_matrix,
+                   "{options} {applies} to the topics x systems scores, not to --facet-scores "
+                   "(which hold the scores of the G-study)",
+                   spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
+              runs_rule("--facet-scores", _reads_matrix),
+              *intent_rules("diversity measures of QRELS RUN..., not to --facet-scores",
+                            _reads_matrix),
+              Rule(("qrels_format",), lambda args: _reads_matrix(args)
+                   or args.qrels_format == "auto", "--qrels-format applies to QRELS "
+                   "RUN..., not to --facet-scores"))
+    p.set_defaults(func=run_gstudy)
+
+
+def _add_qpp(sub) -> None:
+    """``meta qpp``: sARE, sMARE and the ANOVA of :func:`irscale.stats.qpp_anova`."""
+    p = sub.add_parser(
+        "qpp", help="query performance predictors: sARE, sMARE and their ANOVA (Faggioli et "
+        "al. 2021)",
+        description="Rank the topics by every predictor's predictions and by the "
+        "effectiveness of the same queries, score each topic by sARE (the scaled absolute "
+        "rank error), and print every predictor's sMARE and the ANOVA of sARE over topics, "
+        "predictors (systems, query variants) (irscale.stats.qpp_anova; docs/stats.md).")
+    p.add_argument("--predictions", metavar="FILE", required=True,
+                   help="CSV with the columns topic, predictor, value and optionally system "
+                   "and variant: one prediction per row")
+    p.add_argument("--observed", metavar="FILE", required=True,
+                   help="CSV with the columns topic, value and the same optional columns: "
+                   "the effectiveness (e.g. AP) of each query")
+    add_option(p, "--model", default=None, metavar="FORMULA",
+               doc="ANOVA formula over topic, predictor, system and variant, e.g. 'topic + "
+               "predictor' (None: the main effects and the predictor's interactions with "
+               "system and variant)")
+    p.add_argument("--tukey", action="store_true",
+                   help="also print Tukey's HSD of every pair of predictors")
+    add_param(p, SIGNIFICANCE, doc="significance level of --tukey")
+    add_format(p, TABLE_FORMATS)
+    add_digits(p)
+    add_output(p)
+    declare_inputs(p, "--predictions", "--observed")
+    add_rules(p, DIGITS_RULE, Rule(("alpha",), lambda args: args.tukey,
+                                   "--alpha applies to --tukey (the only test decision)"))
+    p.set_defaults(func=run_qpp)
+
+
 def _check(args: argparse.Namespace) -> None:
     """Every option of the analysis, before anything heavy is imported: the scheduler, the
     rules of the options, then the inputs (none for ``simulate --model normal``)."""
     check_scheduler(args)
     check_options(args)
+    if args.meta_command == "qpp" or (args.meta_command == "gstudy" and _facet_scores(args)):
+        return
     if args.meta_command != "simulate" or args.model == "bootstrap":
         check_inputs(args)
 
@@ -805,3 +888,55 @@ def run_simulate(args: argparse.Namespace) -> int:
     title = (f"error rates over {study.repetitions:,} matrices of the {args.model} model "
              f"(α = {alpha_text(study.alpha)}; 95% Wilson intervals)")
     return write_text(args, _render(study.to_frame(), args, title))
+
+
+def run_gstudy(args: argparse.Namespace) -> int:
+    """``meta gstudy``: the G-study, the D-study and (``--target``) the topics needed."""
+    _check(args)
+
+    from .. import stats
+    from ..stats.gtheory import COEFFICIENTS
+
+    if args.facet_scores is not None:
+        from ..io.scores_csv import read_shard_table
+
+        read = read_shard_table(args.facet_scores, facet=args.facet)
+        data = stats.ShardScores(read.values, read.topics, read.systems, read.shards)
+        try:
+            result = stats.gstudy(data, facet=args.facet)
+        except InputError as error:  # the scores of the file: name it
+            raise InputError(error.reason, source=read.source) from None
+    else:
+        result = stats.gstudy(_one_measure(args, "a G-study"))
+    parts = [result.format(args.fmt, digits=args.digits),
+             result.dstudy(args.n_topics, args.n_facet).format(args.fmt, digits=args.digits)]
+    if args.target is not None:
+        import pandas as pd
+
+        designs = [result.topics_for(args.target, c) for c in COEFFICIENTS]
+        frame = pd.concat([d.to_frame() for d in designs], ignore_index=True)
+        parts.append(_render(frame[["design", "n", "achieved", "target"]], args,
+                             "topics needed"))
+    return write_text(args, "\n".join(parts))
+
+
+def run_qpp(args: argparse.Namespace) -> int:
+    """``meta qpp``: sMARE of every predictor and the ANOVA of sARE."""
+    _check(args)
+
+    import pandas as pd
+
+    from .. import stats
+    from ..io.scores_csv import read_keyed_table
+    from ..stats.qpp import OPTIONAL_FACTORS as optional
+
+    predictions = read_keyed_table(args.predictions, ("topic", "predictor"), optional)
+    observed = read_keyed_table(args.observed, ("topic",), optional)
+    result = stats.qpp_anova(
+        pd.DataFrame({**predictions.keys, "value": predictions.values}),
+        pd.DataFrame({**observed.keys, "value": observed.values}), model=args.model,
+        labels=(predictions.source, observed.source))
+    text = result.format(args.fmt, digits=args.digits)
+    if args.tukey:
+        text += "\n" + result.anova.tukey_hsd(args.alpha).format(args.fmt, digits=args.digits)
+    return write_text(args, text)

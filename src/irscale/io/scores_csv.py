@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import math
 import os
 import re
 import warnings
@@ -345,52 +346,121 @@ class ShardTable:
     source: str
 
 
-def read_shard_table(path: object) -> ShardTable:
+def read_shard_table(path: object, facet: str = "shard") -> ShardTable:
     """Parse shard scores: a header ``topic,run,shard,value`` (:data:`SHARD_HEADER`), then
     one row per (topic, run, shard), as ``irscale pool shards --shard-scores`` writes them.
     An empty value (or ``nan``) is an undefined score (a topic with no relevant document
     in the shard); every (topic, run, shard) must appear exactly once (a missing or
-    repeated one is an error naming it)."""
+    repeated one is an error naming it). ``facet`` names the third column instead of
+    ``shard`` (``variant``, ``assessor``: the scores of a G-study's second facet)."""
     source, _ = _source_and_measure(path)
     rows = _rows(path, source)
     header, body = rows[0], rows[1:]
-    if [f.strip().lower() for f in header.fields] != list(SHARD_HEADER):
-        raise InputFormatError(f"expected the header {','.join(SHARD_HEADER)} (as irscale "
-                               "pool shards --shard-scores writes)", source=source,
-                               line=header.line, text=header.text)
+    names = (*SHARD_HEADER[:2], facet, SHARD_HEADER[3])
+    if [f.strip().lower() for f in header.fields] != list(names):
+        written = " (as irscale pool shards --shard-scores writes)" if facet == "shard" else ""
+        raise InputFormatError(f"expected the header {','.join(names)}{written}",
+                               source=source, line=header.line, text=header.text)
     if not body:
-        raise EmptyInputError("the shard scores have a header but no data row",
+        raise EmptyInputError(f"the {facet} scores have a header but no data row",
                               source=source, line=header.line, text=header.text)
     cells: dict[tuple[str, str, str], float] = {}
     seen: dict[tuple[str, str, str], int] = {}
     for row in body:
-        if len(row.fields) != len(SHARD_HEADER):
-            raise InputFormatError(f"expected {len(SHARD_HEADER)} comma-separated fields "
-                                   f"(topic, run, shard, value), got {len(row.fields)}",
+        if len(row.fields) != len(names):
+            raise InputFormatError(f"expected {len(names)} comma-separated fields "
+                                   f"(topic, run, {facet}, value), got {len(row.fields)}",
                                    source=source, line=row.line, text=row.text)
-        topic, run, shard = (f.strip() for f in row.fields[:3])
-        key = (topic, run, shard)
-        for name, text in zip(SHARD_HEADER, key, strict=False):
+        topic, run, level = (f.strip() for f in row.fields[:3])
+        key = (topic, run, level)
+        for name, text in zip(names, key, strict=False):
             if not text:
                 raise InputFormatError(f"empty {name}", source=source, line=row.line,
                                        text=row.text)
         if key in seen:
-            raise InputFormatError(f"topic {topic!r}, run {run!r}, shard {shard!r} appears "
+            raise InputFormatError(f"topic {topic!r}, run {run!r}, {facet} {level!r} appears "
                                    f"twice (lines {seen[key]} and {row.line})", source=source,
                                    line=row.line, text=row.text)
         seen[key] = row.line
         cells[key] = _cell_value(row.fields[3], run, 3, row, source, True)
-    topics, runs, shards = (tuple(dict.fromkeys(key[axis] for key in cells))
+    topics, runs, levels = (tuple(dict.fromkeys(key[axis] for key in cells))
                             for axis in range(3))
-    if len(cells) != len(topics) * len(runs) * len(shards):
-        topic, run, shard = next(key for key in itertools.product(topics, runs, shards)
+    if len(cells) != len(topics) * len(runs) * len(levels):
+        topic, run, level = next(key for key in itertools.product(topics, runs, levels)
                                  if key not in cells)
-        raise InputError(f"no score of run {run!r} for topic {topic!r} in shard {shard!r} "
-                         "(write an empty value for an undefined score)", source=source)
-    values = np.array([cells[key] for key in itertools.product(topics, runs, shards)],
-                      dtype=np.float64).reshape(len(topics), len(runs), len(shards))
-    return ShardTable(values=values, topics=topics, systems=runs, shards=shards,
+        hint = " (write an empty value for an undefined score)" if facet == "shard" else ""
+        raise InputError(f"no score of run {run!r} for topic {topic!r} in {facet} {level!r}"
+                         f"{hint}", source=source)
+    values = np.array([cells[key] for key in itertools.product(topics, runs, levels)],
+                      dtype=np.float64).reshape(len(topics), len(runs), len(levels))
+    return ShardTable(values=values, topics=topics, systems=runs, shards=levels,
                       source=source)
+
+
+@dataclass(frozen=True)
+class KeyedTable:
+    """What a long CSV of keyed values holds: the key columns present (one label per row)
+    and the values, in file order."""
+
+    keys: dict[str, tuple[str, ...]]
+    values: np.ndarray
+    source: str
+
+
+def read_keyed_table(path: object, required: Sequence[str],
+                     optional: Sequence[str] = ()) -> KeyedTable:
+    """Parse a long CSV: a header naming the ``required`` key columns, any of the
+    ``optional`` ones and ``value`` (in any order, each once), then one row per key; every
+    key once, every value a finite number (the predictions and effectiveness scores of
+    ``irscale meta qpp``)."""
+    source, _ = _source_and_measure(path)
+    rows = _rows(path, source)
+    header, body = rows[0], rows[1:]
+    names = [f.strip().lower() for f in header.fields]
+    allowed = (*required, *optional, "value")
+    expected = f"the columns {', '.join(required)}, value (and optionally " \
+        f"{', '.join(optional)})" if optional else f"the columns {', '.join(allowed)}"
+    wrong = [n for n in names if n not in allowed]
+    missing = [n for n in (*required, "value") if n not in names]
+    if wrong or missing or len(set(names)) != len(names):
+        what = (f"unknown column {wrong[0]!r}" if wrong else f"no column {missing[0]!r}"
+                if missing else "a column appears twice")
+        raise InputFormatError(f"{what}: expected a header of {expected}", source=source,
+                               line=header.line, text=header.text)
+    if not body:
+        raise EmptyInputError("the file has a header but no data row", source=source,
+                              line=header.line, text=header.text)
+    at = names.index("value")
+    keys = [n for n in names if n != "value"]
+    labels: dict[str, list[str]] = {k: [] for k in keys}
+    values = []
+    seen: dict[tuple[str, ...], int] = {}
+    for row in body:
+        if len(row.fields) != len(names):
+            raise InputFormatError(f"expected {len(names)} comma-separated fields (as the "
+                                   f"header), got {len(row.fields)}", source=source,
+                                   line=row.line, text=row.text)
+        key = tuple(row.fields[names.index(k)].strip() for k in keys)
+        for name, text in zip(keys, key, strict=True):
+            if not text:
+                raise InputFormatError(f"empty {name}", source=source, line=row.line,
+                                       text=row.text)
+        if key in seen:
+            raise InputFormatError(
+                f"{', '.join(f'{k} {v!r}' for k, v in zip(keys, key, strict=True))} appears "
+                f"twice (lines {seen[key]} and {row.line})", source=source, line=row.line,
+                text=row.text)
+        seen[key] = row.line
+        for name, text in zip(keys, key, strict=True):
+            labels[name].append(text)
+        text = row.fields[at].strip()
+        value = float(text) if _NUMBER.match(text) else math.nan
+        if not math.isfinite(value):
+            raise InputFormatError(f"the value (column {at + 1}) must be a finite number, got "
+                                   f"{text!r}", source=source, line=row.line, text=row.text)
+        values.append(value)
+    return KeyedTable({k: tuple(v) for k, v in labels.items()},
+                      np.asarray(values, dtype=np.float64), source)
 
 
 def _rows(path: object, source: str) -> list[_Row]:

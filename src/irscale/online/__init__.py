@@ -21,7 +21,9 @@ Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodel
     :func:`read_click_log` into a :class:`ClickLog`; :func:`fit_click_model` (PBM, CM, UBM,
     DCM, DBN, SDBN, CCM) giving a :class:`ClickModel` (log-likelihood, perplexity,
     simulation); :func:`qrels_click_model` and :func:`simulate_click_log` (simulated users
-    from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities).
+    from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities);
+    :func:`calibrate` (:mod:`~.user_models`: RBP's persistence, ERR's stopping
+    probabilities and Markov precision's chain fitted on a log, as measure names).
 Counterfactual evaluation (:mod:`~.counterfactual`, :mod:`~.historical`)
     :func:`counterfactual`: a ranking policy's expected clicks from a click log collected
     under another policy (IPS, SNIPS, doubly robust, position-based IPS), with standard
@@ -62,12 +64,14 @@ from .interleaving import (
 from .logged import logged_interleavings, score_log
 from .oec import oec_test
 from .simulate import qrels_click_model, simulate_click_log
+from .user_models import UserModelFit, calibrate
 
 __all__ = [
     "ClickLog", "ClickModel", "CounterfactualResult", "InterleavingLog",
     "InterleavingResult", "Interleavings",
-    "SensitivityResult", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "click_calibrated", "counterfactual", "fit_click_model",
+    "SensitivityResult", "UserModelFit", "aa_test", "ab_power",
+    "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated", "counterfactual",
+    "fit_click_model",
     "historical_interleaving", "interleave",
     "interleave_runs", "logged_interleavings", "oec_test", "qrels_click_model",
     "rankings_from_lists",

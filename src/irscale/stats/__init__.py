@@ -18,6 +18,10 @@ Many systems
 Mixed models
     :func:`mixed_model`: systems fixed, topics (and shards, query variants, topic × system)
     random; REML/ML linear mixed models and the logit GLMM of binary scores.
+Generalisability theory and query performance prediction
+    :func:`gstudy` (variance components of systems, topics and a second facet; Eρ² and Φ,
+    :meth:`GStudy.dstudy`, :meth:`GStudy.topics_for`; Bodoff & Li 2007, Brennan 2001,
+    Sakai 2016); :func:`sare`, :func:`smare`, :func:`qpp_anova` (Faggioli et al. 2021).
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
 Replicates
@@ -73,6 +77,9 @@ _EXPORTS: dict[str, str] = {
     "hedges_j": ".effects",
     "CORRECTIONS": ".names",
     "TABLE_FORMATS": ".names",
+    "DStudy": ".gtheory",
+    "GStudy": ".gtheory",
+    "gstudy": ".gtheory",
     "MixedModelResult": ".mixed",
     "mixed_model": ".mixed",
     "mann_whitney": ".nonparametric",
@@ -89,6 +96,10 @@ _EXPORTS: dict[str, str] = {
     "power_paired_t": ".power",
     "power_two_sample_t": ".power",
     "topic_set_size": ".power",
+    "QppResult": ".qpp",
+    "qpp_anova": ".qpp",
+    "sare": ".qpp",
+    "smare": ".qpp",
     "randomization_test": ".randomization",
     "randomized_tukey_hsd": ".randomized_tukey",
     "friedman": ".ranktests",
@@ -126,11 +137,14 @@ __all__ = [
     "AssumptionTest",
     "BootstrapAnovaResult",
     "ConfidenceInterval",
+    "DStudy",
     "DocumentSamplingResult",
     "EffectSize",
     "EffectSizes",
+    "GStudy",
     "MixedModelResult",
     "PairwiseComparisons",
+    "QppResult",
     "RankTestResult",
     "ShardScores",
     "TestResult",
@@ -146,6 +160,7 @@ __all__ = [
     "effect_sizes",
     "expected_ci_width",
     "friedman",
+    "gstudy",
     "hedges_j",
     "kruskal_wallis",
     "mann_whitney",
@@ -157,13 +172,16 @@ __all__ = [
     "power_anova",
     "power_paired_t",
     "power_two_sample_t",
+    "qpp_anova",
     "randomization_test",
     "randomized_tukey_hsd",
     "reference_moments",
     "render",
     "replicates_anova",
+    "sare",
     "shard_anova",
     "sign_test",
+    "smare",
     "standardise",
     "student_t",
     "summary_table",
@@ -217,6 +235,7 @@ if TYPE_CHECKING:  # pragma: no cover
         document_variance,
     )
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
+    from .gtheory import DStudy, GStudy, gstudy
     from .mixed import MixedModelResult, mixed_model
     from .names import CORRECTIONS, TABLE_FORMATS, TRANSFORMS
     from .nonparametric import mann_whitney, sign_test, wilcoxon
@@ -232,6 +251,7 @@ if TYPE_CHECKING:  # pragma: no cover
         topic_set_size,
     )
     from .protocol import ConfidenceInterval
+    from .qpp import QppResult, qpp_anova, sare, smare
     from .randomization import randomization_test
     from .randomized_tukey import randomized_tukey_hsd
     from .ranktests import friedman, kruskal_wallis

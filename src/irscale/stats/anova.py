@@ -91,14 +91,17 @@ def fit_model(
     fake: bool = False,
     note: str = "",
     transform: str | None = None,
+    target: str = "system",
 ) -> AnovaResult:
     """ANOVA of an array with one axis per factor (NaN = missing, then type III);
-    ``transform`` names the transform ``values`` went through (recorded, not applied)."""
-    if "system" not in factors or ("system",) not in terms:
-        raise InputError("the model must contain the system factor")
+    ``transform`` names the transform ``values`` went through (recorded, not applied);
+    ``target`` is the factor whose marginal means (and Tukey's HSD) the result holds, its
+    levels named by ``systems`` (the predictors of :func:`irscale.stats.qpp_anova`)."""
+    if target not in factors or (target,) not in terms:
+        raise InputError(f"the model must contain the {target} factor")
     observed = np.isfinite(values)
     check_not_constant(values[observed])
-    system_axis = list(factors).index("system")
+    system_axis = list(factors).index(target)
     if observed.all():
         sums = balanced(values, factors, terms)
         other = tuple(a for a in range(values.ndim) if a != system_axis)
@@ -111,7 +114,7 @@ def fit_model(
         index = np.nonzero(observed)
         codes = {f: index[a] for a, f in enumerate(factors)}
         levels = {f: values.shape[a] for a, f in enumerate(factors)}
-        fit = type3(values[observed], codes, levels, terms, "system")
+        fit = type3(values[observed], codes, levels, terms, target)
         sums, means, cov = fit.sums, fit.means, fit.cov
         if sums.df_error <= 0:
             raise InputError(f"the model {format_model(terms)} leaves no error degrees of freedom")
@@ -123,7 +126,7 @@ def fit_model(
             "Tukey's HSD are undefined"
         )
     rows = table_rows(sums)
-    groups = tuple(f for f in ("system", *factors) if f != "system" and (f,) in terms)
+    groups = tuple(f for f in factors if f != target and (f,) in terms)
     untested = [row.factor for row in rows[:-2] if row.df == 0]
     if untested:  # e.g. a shard effect whose topic x shard cells are missing together
         note = "; ".join(filter(None, [note, (
@@ -146,7 +149,8 @@ def fit_model(
         residuals=sums.residuals,
         residual_cells=observed,
         factors=tuple(factors),
-        variance_factors=("system", *groups),
+        variance_factors=(target, *groups),
+        target=target,
     )
 
 

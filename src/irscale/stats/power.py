@@ -165,7 +165,9 @@ class TopicSetSize(HtmlRepr):
         return format_table(self.to_frame(), fmt, digits=digits)
 
     def __repr__(self) -> str:
-        what = "expected CI width" if self.design == "ci" else "power"
+        what = ("expected CI width" if self.design == "ci" else
+                self.design.removeprefix("G-theory ") if self.design.startswith("G-theory")
+                else "power")
         params = ", ".join(f"{k}={v:g}" for k, v in self.parameters.items())
         return (f"TopicSetSize({self.design}: n = {self.n} topics ({what} {self.achieved:.4f}, "
                 f"target {self.target:g}); {params})")

@@ -521,9 +521,13 @@ class AnovaResult(HtmlRepr):
     compares the residuals' variances (system, then topic and shard where the model has
     them as main effects).
 
+    ``target`` is the factor whose means ``systems``/``system_means`` hold: ``"system"``,
+    or ``"predictor"`` in the ANOVA of query performance predictors
+    (:func:`irscale.stats.qpp_anova`).
+
     Protocol: ``statistic``, ``pvalue`` and ``effect_size`` are the system factor's F, p
-    and ω² (the line ``row("system")``, the test of the system effect), ``to_frame()`` the
-    table, ``format(fmt)``.
+    and ω² (the line ``row("system")``, the test of the system effect; ``row(target)``),
+    ``to_frame()`` the table, ``format(fmt)``.
     """
 
     model: str
@@ -543,6 +547,7 @@ class AnovaResult(HtmlRepr):
     residual_cells: np.ndarray = field(default_factory=lambda: np.empty(0, bool), repr=False)
     factors: tuple[str, ...] = ()
     variance_factors: tuple[str, ...] = ()
+    target: str = "system"
 
     @property
     def residual_groups(self) -> dict[str, np.ndarray]:
@@ -567,18 +572,18 @@ class AnovaResult(HtmlRepr):
 
     @property
     def statistic(self) -> float | None:
-        """F of the system factor."""
-        return self.row("system").f
+        """F of the system factor (of ``target``)."""
+        return self.row(self.target).f
 
     @property
     def pvalue(self) -> float | None:
-        """p of the system factor."""
-        return self.row("system").p
+        """p of the system factor (of ``target``)."""
+        return self.row(self.target).p
 
     @property
     def effect_size(self) -> float | None:
-        """ω² (Ferro & Maistro 2024, eq. 8) of the system factor."""
-        return self.row("system").omega2
+        """ω² (Ferro & Maistro 2024, eq. 8) of the system factor (of ``target``)."""
+        return self.row(self.target).omega2
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(
