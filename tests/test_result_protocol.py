@@ -60,12 +60,13 @@ STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "AssumptionChecks", "AssumptionTest",
                "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
                "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower",
-               "MixedModelResult"}
+               "MixedModelResult", "BootstrapAnovaResult", "DRank", "DocumentSamplingResult"}
 #: ... with ``confidence_interval(confidence_level=0.95)``.
-WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI"}
+WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI",
+           "BootstrapAnovaResult", "DocumentSamplingResult"}
 #: ... with ``effect_size``.
 WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
-               "RankTestResult", "EffectSizes"}
+               "RankTestResult", "EffectSizes", "BootstrapAnovaResult"}
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
 REPORTS = {"TopicSetSize", "GStudy", "DStudy", "QppResult", "Decisions", "LeaveOneOut",
            "ScaleEffects", "ScaleReport", "SplitStudy", "SwapRates", "TopicSplits",
@@ -111,6 +112,7 @@ def instances() -> dict[str, list[object]]:
     x, y = values[:, 3], values[:, 0]
     m = matrix()
     anova = stats.anova(values)
+    replicated = stats.ShardScores.from_array(np.stack([values, table(1), table(2)], axis=2))
     effects = meta.scale_effects(m, [("m", "root")], recall_base={"m": False}, N=5,
                                  label="X", tests=("t", "MD2", "friedman"))
     made = {
@@ -137,6 +139,15 @@ def instances() -> dict[str, list[object]]:
                    stats.gstudy(np.stack([values, values[::-1] ** 2], axis=2))],
         "DStudy": [stats.gstudy(values).dstudy([10, 50])],
         "QppResult": [qpp_result(values)],
+        "BootstrapAnovaResult": [
+            stats.bootstrap_anova(replicated, samples=50, rng=1),
+            stats.bootstrap_anova(replicated, resample="topics", interaction=False,
+                                  samples=50, rng=1)],
+        "DocumentSamplingResult": [
+            stats.document_sampling_test(x - y, np.full(len(x), 0.01)),
+            stats.document_sampling_test(x - y, np.full(len(x), 0.01), model="documents")],
+        "DRank": [meta.d_rank(m, measure_a="m", measure_b="root"),
+                  meta.rank_distance(values, [f"s{i + 1}" for i in range(5)][::-1])],
         "KendallTau": [meta.kendall_tau(x, y)],
         "RBO": [meta.rbo_scores(x, y)],
         "Correlation": [meta.tau_ap(x, y), meta.spearman(x, y), meta.correlation(x, y),

@@ -167,6 +167,28 @@ SHARDS = "topic,run,shard,value\n" + "".join(
     for t in range(6) for s in range(3) for k in range(2))
 SHARDS_HOLED = SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,\n")
 SHARD_MIXED = ["compare", "--shard-scores", "sh.csv", "--test", "mixed"]
+BOOT_ANOVA = ["compare", "--shard-scores", "sh.csv", "--test", "bootstrap-anova", "--samples",
+              "99", "--seed", "1"]
+
+
+DOCS = ["compare", "--test", "document-sampling", "--samples", "99", "--seed", "1",
+        "qrels.txt", "a.run", "b.run", "-m", "AP"]
+
+
+def json_documents(result, ws, run):
+    """One row of the documents-only model: no topic variance, a finite interval."""
+    (row,) = json.loads(result.out)
+    assert row["model"] == "documents" and row["tau2"] == 0.0, row
+    assert row["ci_low"] <= row["diff"] <= row["ci_high"] and 0 < row["p"] <= 1, row
+
+
+def json_bootstrap_anova(result, ws, run):
+    """The JSON document holds the table, the system effects and every pair."""
+    document = json.loads(result.out)
+    rows = document["bootstrap_anova"]
+    assert [r["factor"] for r in rows[:3]] == ["topic", "system", "topic:system"], rows
+    assert {r.get("system") for r in rows[-3:]} == {"r0", "r1", "r2"}, rows
+    assert len(document["pairs"]) == 3 and "p_adjusted" in document["pairs"][0]
 
 
 def json_mixed(result, ws, run):
@@ -430,6 +452,59 @@ CASES = [
         [*SHARD_MIXED, "--random", "topic,topic:system"], "needs replicates",
         files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
                                  if ",k1," not in line)}),
+    ok("bootstrap-anova", BOOT_ANOVA,
+       all_checks(output_contains("bootstrap ANOVA (residuals, rescaled, B = 99)",
+                                  "topic:system", "correction bh"), finite_output),
+       files={"sh.csv": SHARDS}),
+    ok("bootstrap-anova-json", [*BOOT_ANOVA, "--format", "json"], json_bootstrap_anova,
+       files={"sh.csv": SHARDS}),
+    ok("bootstrap-anova-topics-main", [*BOOT_ANOVA, "--resample", "topics", "--model",
+                                       "replicates-main", "--correction", "holm"],
+       all_checks(output_contains("bootstrap ANOVA (topics, B = 99) of topic + system",
+                                  "correction holm"), finite_output),
+       files={"sh.csv": SHARDS}),
+    ok("bootstrap-anova-empty-zero", [*BOOT_ANOVA, "--empty", "zero"],
+       output_contains("1 undefined score(s) set to 0"), files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-undefined-score", BOOT_ANOVA, "undefined shard score", "--empty",
+        files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-empty-missing", [*BOOT_ANOVA, "--empty", "missing"],
+        "complete replicates", files={"sh.csv": SHARDS_HOLED}),
+    err("bootstrap-anova-one-replicate", BOOT_ANOVA, "two replicates",
+        files={"sh.csv": "".join(line + "\n" for line in SHARDS.splitlines()
+                                 if ",k1," not in line)}),
+    err("bootstrap-anova-bad-value", BOOT_ANOVA, "sh.csv", "line 16", "abc",
+        files={"sh.csv": SHARDS.replace("\n2,r1,k0,0.3900\n", "\n2,r1,k0,abc\n")}),
+    err("bootstrap-anova-missing-file", BOOT_ANOVA, "sh.csv"),
+    err("bootstrap-anova-without-shard-scores", [*TUKEY, "--test", "bootstrap-anova"],
+        "--shard-scores"),
+    err("bootstrap-anova-with-scores", [*BOOT_ANOVA, "--scores", "ap.csv"], "--shard-scores",
+        "--scores", files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-model", [*BOOT_ANOVA, "--model", "MD2"], opt("--model"), "replicates",
+        files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-resample-unknown", [*BOOT_ANOVA, "--resample", "shards"],
+        opt("--resample"), "shards", files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-with-alternative", [*BOOT_ANOVA, "--alternative", "less"],
+        opt("--alternative"), files={"sh.csv": SHARDS}),
+    err("bootstrap-anova-with-workers", [*BOOT_ANOVA, "--workers", "2"], opt("--workers"),
+        files={"sh.csv": SHARDS}),
+    err("resample-with-tukey", [*TUKEY, "--resample", "topics"], opt("--resample")),
+    err("empty-with-t", [*T, "--empty", "zero"], opt("--empty")),
+    ok("document-sampling", DOCS, all_checks(output_contains("document sampling (mixed)",
+                                                              "tau2"), finite_output)),
+    ok("document-sampling-documents-p5", [*DOCS[:-1], "P@5", "--model", "documents",
+                                          "--format", "json"], json_documents),
+    err("document-sampling-three-runs", [*DOCS[:10], "c.run", *DOCS[10:]], "two runs"),
+    err("document-sampling-measure", [*DOCS[:-1], "ndcg"], "AP and P@k", "ndcg"),
+    err("document-sampling-scores", ["compare", "--test", "document-sampling", "--scores",
+                                     "ap.csv"], opt("--scores")),
+    err("document-sampling-correction", [*DOCS, "--correction", "bh"], opt("--correction")),
+    err("document-sampling-alternative", [*DOCS, "--alternative", "less"],
+        opt("--alternative")),
+    err("document-sampling-model", [*DOCS, "--model", "MD2"], opt("--model"), "mixed"),
+    err("document-sampling-workers", [*DOCS, "--workers", "2"], opt("--workers")),
+    err("document-sampling-missing-run", [*DOCS[:9], "nosuch.run", *DOCS[10:]], "nosuch.run"),
+    err("document-sampling-bad-qrels-line", DOCS, "qrels.txt", "line 2",
+        files={"qrels.txt": b"1 0 d1 1\n1 0 d2\n"}),
     err("mixed-random-unknown", [*MIXED, "--random", "nope"], opt("--random"), "nope"),
     err("mixed-random-empty", [*MIXED, "--random", ""], opt("--random")),
     err("mixed-family-unknown", [*MIXED, "--family", "poisson"], opt("--family"), "poisson"),

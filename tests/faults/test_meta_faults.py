@@ -114,8 +114,25 @@ def no_pair_significant(result, ws, run):
     assert [row["significant"] for row in rows] == [0, 0], result.describe()
 
 
+def drank_argv(name: str) -> list[str]:
+    return ["meta", "drank", "--scores", name, "--scores", "p10.csv", "--ridge", "0.01"]
+
+
+DRANK = ["meta", "drank", "--scores", "p10.csv", "--scores", "gold.csv"]
+
+
+def drank_json(result, ws, run):
+    """One row: Kendall's τ beside d_rank both ways and their mean, all finite."""
+    (row,) = json.loads(result.out)
+    assert row["measures"] == "p10 vs gold" and row["kendall"] == 1.0, row
+    assert row["d_rank_sym"] == (row["d_rank(A|B)"] + row["d_rank(B|A)"]) / 2, row
+    assert row["topics"] == 12 and row["systems"] == 4, row
+
+
 CASES = [
     # ================================================================ score CSVs
+    *csv_faults("drank-csv", drank_argv, drank_argv("ap.csv"), constant="either",
+                single=False),
     *csv_faults("dp-csv", dp_argv, dp_argv("ap.csv"), constant="either"),
     *csv_faults("correlate-csv", corr_argv, corr_argv("ap.csv"), constant="either",
                 single=False),
@@ -139,6 +156,18 @@ CASES = [
     err("correlate-seed-negative", [*CORR, "--bootstrap", "20", "--seed", "-1"],
         opt("--seed")),
     err("correlate-seed-without-bootstrap", [*CORR, "--seed", "1"], opt("--seed")),
+    # ================================================================ drank
+    ok("drank-valid", DRANK, output_contains("d_rank (Carterette 2009)", "p10 vs gold")),
+    ok("drank-json", [*DRANK, "--format", "json"], drank_json),
+    ok("drank-ridge", [*DRANK, "--ridge", "0.5"], output_contains("0.5000")),
+    err("drank-singular", ["meta", "drank", "--scores", "ap.csv", "--scores", "gold.csv"],
+        "singular", opt("--ridge")),
+    err("drank-one-measure", ["meta", "drank", "--scores", "ap.csv"], "two measures"),
+    err("drank-ridge-negative", [*DRANK, "--ridge", "-1"], opt("--ridge")),
+    err("drank-ridge-nan", [*DRANK, "--ridge", "nan"], opt("--ridge")),
+    err("drank-ridge-text", [*DRANK, "--ridge", "x"], opt("--ridge")),
+    err("drank-nothing", ["meta", "drank"], any_of("--scores", "QRELS")),
+    ok("drank-runs", ["meta", "drank", *RUNS, "-m", "map", "-m", "P@5", "--ridge", "0.01"]),
     err("correlate-one-measure", ["meta", "correlate", "--scores", "ap.csv"],
         any_of("two", "measure")),
     err("correlate-by-unknown", [*CORR, "--by", "system"], "system"),
@@ -375,6 +404,11 @@ CASES = [
     ok("split-md3-cross-md2", [*SPLIT[:-1], "MD2", "--cross", "MD2:MD3f", "--shard-scores",
                                "shards.csv"], output_contains("MD3f"),
        files={"shards.csv": shard_csv()}),
+    ok("split-replicates-model", [*SPLIT[:-1], "MD3,replicates", "--shard-scores",
+                                  "shards.csv"], output_contains("replicates"),
+       files={"shards.csv": shard_csv()}),
+    err("split-replicates-without-shard-scores", with_option(SPLIT, "--models", "replicates"),
+        "replicates is a shard model", "--shard-scores"),
     err("split-md3-without-shard-scores", with_option(SPLIT, "--models", "MD3"),
         "MD3 is a shard model", "--shard-scores"),
     err("split-shard-scores-without-shard-model", [*SPLIT, "--shard-scores", "shards.csv"],

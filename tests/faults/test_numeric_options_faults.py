@@ -72,6 +72,7 @@ BASES: dict[str, list[str]] = {
     "scale table": ["scale", "table", "qrels.txt", "a.run", "b.run", "-m", "AP", "-N", "3",
                     "--no-progress"],
     "meta correlate": ["meta", "correlate", "--scores", "ap.csv", "--scores", "p10.csv"],
+    "meta drank": ["meta", "drank", "--scores", "p10.csv", "--scores", "gold.csv"],
     "meta discriminative-power": ["meta", "dp", "--scores", "ap.csv", "-B", "20", "--seed",
                                   "1"],
     "meta split": ["meta", "split", "--scores", "ap.csv", "--sizes", "2,3", "--repetitions",

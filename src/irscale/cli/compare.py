@@ -9,9 +9,13 @@ every pair (or against ``--baseline``) with ``--correction`` over pairs × measu
 After an ANOVA model, the checks of its assumptions on the residuals (Shapiro–Wilk,
 Levene, Brown–Forsythe) are printed beside its table; ``--transform`` computes the ANOVA
 on arcsine- or rank-transformed scores and ``--plot FILE`` writes the residuals' normal
-Q–Q plot. ``--baseline RUN --risk-alpha A`` is the risk-sensitive comparison
-(:mod:`irscale.stats.risk`), a test of its own. Options the chosen test would ignore are
-refused (:data:`RULES`).
+Q–Q plot. ``--test bootstrap-anova --shard-scores FILE`` is the bootstrap ANOVA of replicated
+scores (Voorhees, Samarov & Soboroff 2017; ``--model replicates|replicates-main``,
+``--resample``, ``--empty``); ``--test document-sampling QRELS RUN RUN -m AP|P@k`` the
+test of two runs with per-topic document-sampling variances (Cormack & Lynam 2006;
+Robertson & Kanoulas 2012; ``--model mixed|documents``). ``--baseline RUN --risk-alpha A``
+is the risk-sensitive comparison (:mod:`irscale.stats.risk`), a test of its own. Options
+the chosen test would ignore are refused (:data:`RULES`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ..stats.names import (
     ALTERNATIVES,
     ANOVA_TRANSFORM,
     COMPARE_TEST,
+    DOCUMENT_MODELS,
     FAMILY,
     MIXED_METHOD,
     MODEL_NAMES,
@@ -34,7 +39,10 @@ from ..stats.names import (
     MULTIPLE_CORRECTION,
     RANDOM,
     RANK_MODELS,
+    REPLICATE_MODELS,
+    RESAMPLE,
     RESAMPLING,
+    SHARD_EMPTY,
     is_resampling,
 )
 from .inputs import (
@@ -101,7 +109,8 @@ def _anova_reason(args: argparse.Namespace) -> str:
 
 
 def _shard_inputs(args: argparse.Namespace) -> None:
-    """``--shard-scores`` is the whole input of the mixed model: refuse the other inputs."""
+    """``--shard-scores`` is the whole input of the mixed model and of the bootstrap ANOVA:
+    refuse the other inputs."""
     if args.shard_scores is None:
         return
     others = [name for name, dest in (("--scores", "scores"), ("-m", "measures"),
@@ -112,8 +121,27 @@ def _shard_inputs(args: argparse.Namespace) -> None:
     if input_paths(args):
         others.insert(0, "QRELS RUN...")
     if others:
-        raise ParameterError(f"--shard-scores is the input of the mixed model: give it "
+        raise ParameterError(f"--shard-scores is the input of --test {args.test}: give it "
                              f"without {', '.join(others)}")
+
+
+def _bootstrap_anova(args: argparse.Namespace) -> bool:
+    return args.test == "bootstrap-anova"
+
+
+def _documents(args: argparse.Namespace) -> bool:
+    return args.test == "document-sampling"
+
+
+def _model_reason(args: argparse.Namespace) -> str:
+    if _documents(args):
+        return (f"--model: the document-sampling test has the models "
+                f"{' and '.join(DOCUMENT_MODELS)}, not {{model!r}}")
+    if _bootstrap_anova(args):
+        return (f"--model: the bootstrap ANOVA fits {' or '.join(REPLICATE_MODELS)}, not "
+                "{model!r}")
+    return (f"--model: unknown model {{model!r}}; choose from {', '.join(MODELS)} or a formula "
+            "such as 'topic + system'")
 
 
 #: When the options apply, in the order they are checked.
@@ -128,21 +156,37 @@ RULES = (
     Rule(("risk_alpha",), lambda args: args.baseline is None or len(args.baseline) == 1,
          lambda args: f"--risk-alpha compares with one baseline; --baseline names "
          f"{len(args.baseline)}"),
-    Rule(("model",), lambda args: args.test == "tukey-hsd",
-         "--model applies to --test tukey-hsd, not to {test!r}"),
-    Rule(("model",), lambda args: args.model in (*MODELS, "topic", "system") or
-         "+" in args.model, f"--model: unknown model {{model!r}}; choose from "
-         f"{', '.join(MODELS)} or a formula such as 'topic + system'"),
+    Rule(("model",), lambda args: args.test in ("tukey-hsd", "bootstrap-anova",
+                                                "document-sampling"),
+         "--model applies to --test tukey-hsd, bootstrap-anova and document-sampling, not "
+         "to {test!r}"),
+    Rule(("model",), lambda args: args.model in DOCUMENT_MODELS if _documents(args)
+         else args.model in REPLICATE_MODELS if _bootstrap_anova(args)
+         else args.model in (*MODELS, "topic", "system") or "+" in args.model, _model_reason),
+    Rule(("scores", "standardise", "systems", "correction"), lambda args: not _documents(args),
+         "{options} {applies} to the tests of score tables, not to --test document-sampling: "
+         "it reads the qrels and two runs (QRELS RUN RUN -m AP or P@k)"),
+    Rule(("resample", "empty"), _bootstrap_anova,
+         "{options} {applies} to --test bootstrap-anova, not to {test!r}"),
     Rule(("transform", "plot"), _anova_model, _anova_reason),
     Rule(("correction", "alternative", "baseline"),
          lambda args: args.test not in MULTI_TESTS or given(args, "risk_alpha"), _multi_reason),
+    Rule(("alternative", "baseline"), lambda args: not _documents(args),
+         "{options} {applies} to two-system tests, not to --test document-sampling: its "
+         "z test is two-sided, of the two runs given"),
+    Rule(("alternative", "baseline"), lambda args: not _bootstrap_anova(args),
+         "{options} {applies} to two-system tests, not to --test bootstrap-anova: it compares "
+         "every pair two-sided, with --correction (default bh)"),
     Rule(("random", "family", "method"), lambda args: args.test == "mixed",
          "{options} {applies} to --test mixed, not to {test!r}"),
     Rule(("alternative", "baseline"), lambda args: args.test != "mixed",
          "{options} {applies} to two-system tests, not to --test mixed: its Wald tests "
          "compare every pair two-sided, with --correction"),
-    Rule(("shard_scores",), lambda args: args.test == "mixed",
-         "--shard-scores applies to --test mixed, not to {test!r}"),
+    Rule(("shard_scores",), lambda args: args.test in ("mixed", "bootstrap-anova"),
+         "--shard-scores applies to --test mixed and bootstrap-anova, not to {test!r}"),
+    Rule(("test",), lambda args: not _bootstrap_anova(args) or args.shard_scores is not None,
+         "--test bootstrap-anova needs replicated scores: give them with --shard-scores FILE "
+         "(the CSV topic,run,shard,value of irscale pool shards --shard-scores)"),
     _shard_inputs,
     Rule(("random",), lambda args: set(args.random) <= {"topic"}
          or args.shard_scores is not None,
@@ -152,7 +196,10 @@ RULES = (
     Rule(("method",), lambda args: args.family != "binomial",
          "--method applies to the linear mixed model, not to --family binomial (fit by "
          "maximum likelihood)"),
-    Rule(("samples", "seed", "workers", "scheduler"), lambda args: is_resampling(args.test),
+    Rule(("samples", "seed"), lambda args: is_resampling(args.test) or _bootstrap_anova(args)
+         or _documents(args), f"{{options}} {{applies}} to resampling tests ({RESAMPLING}, "
+         "bootstrap-anova, document-sampling), not to --test {test}"),
+    Rule(("workers", "scheduler"), lambda args: is_resampling(args.test),
          f"{{options}} {{applies}} to resampling tests ({RESAMPLING}), not to --test {{test}}"),
     DIGITS_RULE,
     SOURCES_RULE,
@@ -180,23 +227,29 @@ def add_parser(subparsers) -> None:
     add_param(parser, TEST)
     add_option(parser, "--model", default="topic+system",
                doc=f"model of tukey-hsd: {' | '.join(MODELS)} or a formula")
+    add_param(parser, RESAMPLE)
+    add_param(parser, SHARD_EMPTY, doc="--test bootstrap-anova: scores of a topic without "
+              "relevant documents in a replicate (undefined): error, zero, drop-topic or "
+              "drop-shard")
     add_param(parser, ANOVA_TRANSFORM)
     parser.add_argument("--plot", metavar="FILE",
                         help="write the normal Q-Q plot of the ANOVA's residuals to FILE, "
                         "PNG/SVG/PDF (default: no plot)")
     declare_outputs(parser, "--plot", kind="plot")
     add_param(parser, MULTIPLE_CORRECTION, doc="multiple-comparison correction of the pairwise "
-              "tests (two-system tests, or the Wald tests of --test mixed)")
+              "tests (two-system tests, or the Wald tests of --test mixed; the bootstrap "
+              "p-values of --test bootstrap-anova, where the default is bh)")
     add_param(parser, RANDOM, many=True, doc="--test mixed: comma-separated random terms "
               "(topic; shard, topic:shard and topic:system need --shard-scores)")
     add_param(parser, FAMILY, doc="--test mixed: gaussian (linear mixed model) or binomial "
               "(logit GLMM of 0/1 scores, e.g. success@k)")
     add_param(parser, MIXED_METHOD, doc="--test mixed, gaussian: estimator")
     parser.add_argument("--shard-scores", metavar="FILE",
-                        help="--test mixed: topics × runs × shards (or query variants) "
-                        "scores, the CSV topic,run,shard,value that irscale pool shards "
-                        "--shard-scores writes, instead of --scores or runs; empty values "
-                        "are missing scores (default: none)")
+                        help="--test mixed and bootstrap-anova: topics × runs × shards "
+                        "(replicates, or query variants) scores, the CSV "
+                        "topic,run,shard,value that irscale pool shards --shard-scores "
+                        "writes, instead of --scores or runs; empty values are missing "
+                        "scores (default: none)")
     declare_inputs(parser, "--shard-scores")
     add_param(parser, SIGNIFICANCE)
     add_param(parser, ALTERNATIVE, choices=ALTERNATIVES)
@@ -238,6 +291,46 @@ def _mixed_of_shards(args: argparse.Namespace):
     return fitted, fitted.pairwise()
 
 
+def _bootstrap_of_shards(args: argparse.Namespace):
+    """The bootstrap ANOVA of ``--shard-scores`` and its pairwise decisions."""
+    from ..io.scores_csv import read_shard_table
+    from ..stats import ShardScores
+    from ..stats.replicates import bootstrap_anova
+
+    read = read_shard_table(args.shard_scores)
+    model = args.model if given(args, "model") else REPLICATE_MODELS[0]
+    result = bootstrap_anova(ShardScores(read.values, read.topics, read.systems, read.shards),
+                             interaction=model == "replicates", resample=args.resample,
+                             samples=args.samples or 1000, alpha=args.alpha,
+                             correction=args.correction if given(args, "correction") else "bh",
+                             empty=args.empty, rng=args.seed)
+    return result, result.pairs
+
+
+def _document_sampling(args: argparse.Namespace):
+    """The document-sampling test of the two runs of ``QRELS RUN RUN``."""
+    from ..io.sources import read_qrels, read_run
+    from ..stats.document_sampling import document_sampling_test, document_variance
+
+    paths = input_paths(args)
+    if len(paths) != 3 or not args.measures or len(args.measures) != 1:
+        raise ParameterError("--test document-sampling compares two runs on one measure: "
+                             "give QRELS RUN RUN and one -m (AP or P@k)")
+    judged = read_qrels(paths[0]).to_frame()
+    qrels = {t: dict(zip(g["doc_id"], g["relevance"].astype(int), strict=True))
+             for t, g in judged.groupby("query_id", sort=False)}
+    runs = []
+    for path in paths[1:]:
+        frame = read_run(path).to_frame()
+        runs.append({t: dict(zip(g["doc_id"], g["score"].astype(float), strict=True))
+                     for t, g in frame.groupby("query_id", sort=False)})
+    table = document_variance(qrels, runs[0], runs[1], args.measures[0],
+                              samples=args.samples or 1000, rng=args.seed)
+    model = args.model if given(args, "model") else DOCUMENT_MODELS[0]
+    return document_sampling_test(table["d"].to_numpy(), table["v"].to_numpy(), model=model,
+                                  alpha=args.alpha, topics=table["topic"].tolist())
+
+
 def compare(args: argparse.Namespace):
     """Run the requested analysis: (omnibus result or None, pairwise comparisons)."""
     from ..stats import (
@@ -251,6 +344,10 @@ def compare(args: argparse.Namespace):
 
     test = args.test
     progress = wants_progress(args)
+    if _bootstrap_anova(args):
+        return _bootstrap_of_shards(args)
+    if _documents(args):
+        return _document_sampling(args), None
     if args.shard_scores is not None:
         return _mixed_of_shards(args)
     matrix = load_matrix(args)
@@ -307,6 +404,8 @@ def run(args: argparse.Namespace) -> int:
     if args.shard_scores is None:
         check_inputs(args)
     omnibus, pairs = compare(args)
+    if pairs is None:  # --test document-sampling: one test of two runs
+        return write_text(args, omnibus.format(args.fmt, digits=args.digits))
     from ..stats.tables import format_comparison
 
     if args.plot:

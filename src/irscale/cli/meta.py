@@ -44,6 +44,7 @@ from ..core.params import (
     SWAP_BIN_WIDTH,
     Names,
     Param,
+    Reals,
 )
 from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
@@ -108,6 +109,10 @@ SWAP_TEST = Param("test", PROCEDURE, None, "count only the pairs this test finds
 CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "overall",
                      "overall (means, then correlate), topic (one value per topic) or matrix "
                      "(every two measures)", ("--by",))
+#: ``meta drank --ridge``: the regularisation of the covariance of d_rank.
+RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance of the score "
+              "differences (0: none; without it d_rank needs more topics than systems - 1)",
+              ("--ridge",), "L")
 #: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
 SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
                      "the table to print", ("--table",))
@@ -170,6 +175,7 @@ def add_parser(subparsers) -> None:
     )
     sub = parser.add_subparsers(dest="meta_command", metavar="ANALYSIS")
     _add_correlate(sub)
+    _add_drank(sub)
     _add_discriminative_power(sub)
     _add_split(sub)
     _add_swap(sub)
@@ -202,6 +208,16 @@ def _add_correlate(sub) -> None:
               Rule(("seed",), lambda args: given(args, "samples"), "--seed applies to "
                    "-B/--samples (the bootstrap interval, the only random part of correlate)"))
     p.set_defaults(func=run_correlate)
+
+
+def _add_drank(sub) -> None:
+    """``meta drank``: Carterette's d_rank between two measures, beside Kendall's τ."""
+    p = sub.add_parser("drank", help="d_rank of two measures (Carterette 2009), beside "
+                       "Kendall's tau")
+    _common(p)
+    add_standardise(p)
+    add_param(p, RIDGE)
+    p.set_defaults(func=run_drank)
 
 
 def _add_discriminative_power(sub) -> None:
@@ -605,6 +621,32 @@ def run_correlate(args: argparse.Namespace) -> int:
         frame = pd.DataFrame([{"method": args.method, "estimate": value}])
     frame.insert(0, "measures", f"{a} vs {b}")
     return write_text(args, _render(frame, args, "overall correlation"))
+
+
+def run_drank(args: argparse.Namespace) -> int:
+    """``meta drank``: d_rank(A | B), d_rank(B | A), their mean and Kendall's τ."""
+    _check(args)
+
+    import pandas as pd
+
+    from .. import meta
+
+    matrix = _matrix(args)
+    names = _measures(matrix, args)
+    if len(names) != 2:
+        raise ParameterError(f"name two measures for d_rank (have {names})")
+    a, b = names
+    both = {"measure_a": a, "measure_b": b, "ridge": args.ridge}
+    forward = meta.d_rank(matrix, **both)
+    backward = meta.d_rank(matrix, measure_a=b, measure_b=a, ridge=args.ridge)
+    frame = pd.DataFrame([{
+        "measures": f"{a} vs {b}", "kendall": float(meta.overall_correlation(
+            matrix, measure_a=a, measure_b=b)),
+        "d_rank(A|B)": forward.d, "d_rank(B|A)": backward.d,
+        "d_rank_sym": (forward.d + backward.d) / 2, "systems": len(forward.ranking),
+        "topics": forward.n_topics, "ridge": args.ridge}])
+    return write_text(args, _render(frame, args, "d_rank (Carterette 2009): A's per-topic "
+                                    "scores against B's ranking, and the reverse"))
 
 
 def _discriminative_parts(args: argparse.Namespace, matrix, methods: list[str],

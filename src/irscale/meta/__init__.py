@@ -6,7 +6,9 @@ Rank correlation (Sakai 2014, §5.2; Ferrante et al. 2021, §3.3) —
     :func:`tau_ap` and :func:`tau_ap_symmetric` (Sakai 2014, eq. 52), :func:`rbo` /
     :func:`rbo_scores` (rank-biased overlap), :func:`spearman`, :func:`correlation` by
     name, :func:`overall_correlation` and :func:`topic_correlations` between two
-    measures, :func:`correlation_ci` (bootstrap interval), :func:`correlation_matrix`.
+    measures, :func:`correlation_ci` (bootstrap interval), :func:`correlation_matrix`;
+    :func:`d_rank` / :func:`rank_distance` (Carterette 2009, :mod:`irscale.meta.drank`),
+    the distance of per-topic scores from a ranking, the systems' correlations accounted.
 Discriminative power (Sakai 2014, §5.1) — :mod:`irscale.meta.discriminative`
     :func:`discriminative_power` (ASL of every pair with Sakai's paired bootstrap test or
     the randomised Tukey HSD, share below α, ASL curve, minimum significant difference),
@@ -50,6 +52,7 @@ from .discriminative import (
     discriminative_power_table,
     spread_summary,
 )
+from .drank import DRank, d_rank, rank_distance
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from .procedures import SCALE_PAPER_TESTS, Decisions, decide
@@ -81,6 +84,7 @@ __all__ = [
     "Concordance",
     "Correlation",
     "CorrelationCI",
+    "DRank",
     "Decisions",
     "DiscriminativePower",
     "KendallTau",
@@ -98,6 +102,7 @@ __all__ = [
     "correlation",
     "correlation_ci",
     "correlation_matrix",
+    "d_rank",
     "decide",
     "discriminative_power",
     "discriminative_power_spread",
@@ -109,6 +114,7 @@ __all__ = [
     "plot_measure_vs_ranked",
     "plot_split_metric",
     "pool_contributions",
+    "rank_distance",
     "rbo",
     "rbo_scores",
     "scale_effects",

@@ -24,6 +24,13 @@ Generalisability theory and query performance prediction
     Sakai 2016); :func:`sare`, :func:`smare`, :func:`qpp_anova` (Faggioli et al. 2021).
 Shards
     :class:`ShardScores`, :func:`shard_anova` (MD3 of Ferro & Sanderson 2022 and its nested family).
+Replicates
+    :func:`replicates_anova` (topic × system interaction estimated from replicates) and
+    :func:`bootstrap_anova` (Voorhees, Samarov & Soboroff 2017).
+Document sampling
+    :func:`document_variance` (per-topic variance of AP or P@k under the document
+    bootstrap, Cormack & Lynam 2006) and :func:`document_sampling_test` (with the topic
+    variance in a mixed-effects model, Robertson & Kanoulas 2012).
 Standardisation
     :func:`standardise` (Webber, Moffat and Zobel 2008: per-topic z-scores against a
     reference set of systems, optionally through the normal CDF), :func:`reference_moments`.
@@ -60,6 +67,9 @@ _EXPORTS: dict[str, str] = {
     "paired_bootstrap_test": ".bootstrap",
     "unpaired_bootstrap_test": ".bootstrap",
     "adjust_pvalues": ".corrections",
+    "DocumentSamplingResult": ".document_sampling",
+    "document_sampling_test": ".document_sampling",
+    "document_variance": ".document_sampling",
     "EffectSize": ".effects",
     "EffectSizes": ".effects",
     "ConfidenceInterval": ".protocol",
@@ -106,6 +116,9 @@ _EXPORTS: dict[str, str] = {
     "SHARD_MODELS": ".shards",
     "ShardScores": ".shards",
     "shard_anova": ".shards",
+    "BootstrapAnovaResult": ".replicates",
+    "bootstrap_anova": ".replicates",
+    "replicates_anova": ".replicates",
     "summary_table": ".summary_table",
     "render": ".tables",
     "tukey_hsd": ".tukey",
@@ -122,8 +135,10 @@ __all__ = [
     "AnovaRow",
     "AssumptionChecks",
     "AssumptionTest",
+    "BootstrapAnovaResult",
     "ConfidenceInterval",
     "DStudy",
+    "DocumentSamplingResult",
     "EffectSize",
     "EffectSizes",
     "GStudy",
@@ -138,7 +153,10 @@ __all__ = [
     "anova",
     "anova_oneway",
     "anova_twoway",
+    "bootstrap_anova",
     "bootstrap_shift_test",
+    "document_sampling_test",
+    "document_variance",
     "effect_sizes",
     "expected_ci_width",
     "friedman",
@@ -159,6 +177,7 @@ __all__ = [
     "randomized_tukey_hsd",
     "reference_moments",
     "render",
+    "replicates_anova",
     "sare",
     "shard_anova",
     "sign_test",
@@ -210,6 +229,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .assumptions import AssumptionChecks, AssumptionTest
     from .bootstrap import bootstrap_shift_test, paired_bootstrap_test, unpaired_bootstrap_test
     from .corrections import adjust_pvalues
+    from .document_sampling import (
+        DocumentSamplingResult,
+        document_sampling_test,
+        document_variance,
+    )
     from .effects import EffectSize, EffectSizes, effect_sizes, hedges_j
     from .gtheory import DStudy, GStudy, gstudy
     from .mixed import MixedModelResult, mixed_model
@@ -232,6 +256,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .randomized_tukey import randomized_tukey_hsd
     from .ranktests import friedman, kruskal_wallis
     from .registry import TESTS, two_sample_test
+    from .replicates import BootstrapAnovaResult, bootstrap_anova, replicates_anova
     from .results import AnovaResult, AnovaRow, PairwiseComparisons, RankTestResult, TestResult
     from .shards import SHARD_MODELS, ShardScores, shard_anova
     from .standardisation import reference_moments, standardise

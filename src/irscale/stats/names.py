@@ -40,7 +40,7 @@ RESAMPLING_TESTS: tuple[str, ...] = ("randomization", "bootstrap", "bootstrap-sh
 MODEL_NAMES: tuple[str, ...] = ("system", "MD1", "topic+system", "MD2", "MD1f", "MD2f")
 RANK_MODELS: tuple[str, ...] = ("kruskal-wallis", "friedman")
 SHARD_MODEL_NAMES: tuple[str, ...] = ("MD3", "MD3f", "shard-main", "shard-ts", "shard-ss",
-                                      "shard-ts-ss")
+                                      "shard-ts-ss", "replicates", "replicates-main")
 EMPTY_POLICIES: tuple[str, ...] = ("error", "zero", "drop-topic", "drop-shard", "missing")
 
 #: Transforms of the scores before an ANOVA (:func:`irscale.stats.anova`, ``transform=``;
@@ -79,9 +79,21 @@ MULTI_ALIASES: dict[str, str] = {
     "randomised-tukey-hsd": "randomized-tukey-hsd", "randomized-tukey": "randomized-tukey-hsd",
     "rtukey": "randomized-tukey-hsd"}
 #: ``compare --test``: a many-system procedure or a two-system test, by name or alias.
-COMPARE_TEST = Names("test", (*MULTI_TESTS, "mixed", *TEST_NAMES),
+COMPARE_TEST = Names("test", (*MULTI_TESTS, "mixed", "bootstrap-anova", "document-sampling",
+                              *TEST_NAMES),
                      {**TEST_ALIASES, **MULTI_ALIASES, "mixed-model": "mixed", "lmm": "mixed",
-                      "glmm": "mixed"}, fold=True)
+                      "glmm": "mixed", "bootstrap_anova": "bootstrap-anova",
+                      "document_sampling": "document-sampling"}, fold=True)
+#: What the bootstrap ANOVA resamples (:func:`irscale.stats.bootstrap_anova`).
+RESAMPLE = Param("resample", Names("resampled unit", ("residuals", "topics", "replicates")),
+                 "residuals", "--test bootstrap-anova: what is resampled, the model's "
+                 "residuals (Voorhees et al. 2017), the topics, or the replicates within "
+                 "each topic", ("--resample",), "UNIT")
+#: The models of the bootstrap ANOVA (``compare --test bootstrap-anova --model``).
+REPLICATE_MODELS: tuple[str, ...] = ("replicates", "replicates-main")
+#: The models of the document-sampling test (``compare --test document-sampling --model``;
+#: :data:`irscale.stats.document_sampling.MODELS`).
+DOCUMENT_MODELS: tuple[str, ...] = ("mixed", "documents")
 #: The procedures that resample, as messages list them (``-B/--samples`` applies to them).
 RESAMPLING = ", ".join((*RESAMPLING_TESTS, "randomized-tukey-hsd"))
 

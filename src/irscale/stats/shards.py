@@ -18,6 +18,10 @@ is the top of a nested family; any formula over ``topic``, ``system`` and ``shar
 ``"shard-ts-ss"``   topic + system + shard + topic:shard + system:shard
 ==================  ==============================================================
 
+``"replicates"`` (topic + system + topic:system) and ``"replicates-main"`` (topic + system)
+take the shards as exchangeable replicates (Voorhees et al. 2017;
+:mod:`irscale.stats.replicates`).
+
 The three-way interaction is the error term (one score per cell). The system marginal
 mean is the mean over topics and shards, μ̂_·j· = (1/(T S)) Σ_i Σ_k y_ijk (Ferro & Sanderson 2022,
 §3.1); Tukey's HSD on the system factor uses the model's error term (:meth:`AnovaResult.tukey_hsd`).
@@ -64,6 +68,9 @@ SHARD_MODELS: dict[str, tuple[str, str, bool]] = {
     "shard-ss": (f"{_MAIN} + system:shard", "shard model with system:shard", False),
     "shard-ts-ss": (f"{_MAIN} + topic:shard + system:shard",
                     "shard model with topic:shard and system:shard", False),
+    "replicates": ("topic + system + topic:system",
+                   "replicates ANOVA (Voorhees et al. 2017)", False),
+    "replicates-main": ("topic + system", "replicates ANOVA without interaction", False),
 }
 EmptyPolicy = Literal["error", "zero", "drop-topic", "drop-shard", "missing"]
 
