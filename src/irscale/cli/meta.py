@@ -28,6 +28,8 @@ from ..core.params import (
     NORMAL_TOPIC_SD,
     NORMAL_TOPICS,
     RBO_P,
+    REPRO_DEPTH,
+    REPRO_RBO_P,
     RESAMPLES,
     RNG_SEED,
     SCALE_LENGTHS,
@@ -172,6 +174,7 @@ def add_parser(subparsers) -> None:
     _add_swap(sub)
     _add_concordance(sub)
     _add_loo(sub)
+    _add_reproduce(sub)
     _add_scales(sub)
     _add_simulate(sub)
     parser.set_defaults(func=lambda args: parser.error(
@@ -321,6 +324,36 @@ def _add_loo(sub) -> None:
                       "--contributor-pattern applies without --contributors (the file names "
                       "every run's contributor)"))
     p.set_defaults(func=run_loo)
+
+
+def _runs_given(args: argparse.Namespace) -> bool:
+    """Whether the scores come from QRELS RUN... (not ``--scores``): the runs' document
+    orderings can then be compared."""
+    return not getattr(args, "scores", None)
+
+
+def _add_reproduce(sub) -> None:
+    """``meta reproduce``: ER, ΔRI, RMSE, τ and RBO of a reproduced experiment."""
+    p = sub.add_parser("reproduce", help="reproducibility of an experiment: ER, ΔRI, RMSE, "
+                       "τ and RBO (Breuer et al. 2020)",
+                       description="Compare an original experiment (baseline and advanced "
+                       "run) with its reproduction on the same topics: Effect Ratio, Delta "
+                       "Relative Improvement, per-topic RMSE and paired t-tests per measure; "
+                       "with QRELS RUN..., also Kendall's τ and RBO between the original and "
+                       "reproduced document orderings (irscale.meta.reproducibility; "
+                       "docs/meta.md).")
+    _common(p, systems=False)
+    p.add_argument("--original", action=ListAction, kind="str", required=True,
+                   metavar="BASELINE,ADVANCED",
+                   help="the original experiment's baseline and advanced systems (runs)")
+    p.add_argument("--reproduced", action=ListAction, kind="str", required=True,
+                   metavar="BASELINE,ADVANCED",
+                   help="the reproduced baseline and advanced systems (runs)")
+    add_param(p, REPRO_DEPTH)
+    add_param(p, REPRO_RBO_P)
+    add_rules(p, Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
+                      "orderings of QRELS RUN..., which --scores files do not hold"))
+    p.set_defaults(func=run_reproduce)
 
 
 def _add_scales(sub) -> None:
@@ -692,6 +725,47 @@ def run_loo(args: argparse.Namespace) -> int:
     text = _render(frame, args, repr(result))
     if not args.per_run and args.fmt not in ("csv", "json"):
         text += "\n" + _render(result.unique, args, "unique judged documents per contributor")
+    return write_text(args, text)
+
+
+def _pair(args: argparse.Namespace, option: str) -> list[str]:
+    """The two systems of ``--original`` or ``--reproduced``."""
+    names = list(getattr(args, option))
+    if len(names) != 2:
+        raise ParameterError(f"--{option} names two systems, the baseline and the advanced "
+                             f"one, got {len(names)}: {','.join(names)}")
+    return names
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
+    _check(args)
+
+    from .. import meta
+
+    roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
+    matrix = _matrix(args)
+    unknown = [r for r in roles if r not in matrix.systems]
+    if unknown:
+        raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
+                             f"{list(matrix.systems)}")
+    scores = matrix.subset(measures=_measures(matrix, args))
+    result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles))
+    frame, title = result.to_frame(), repr(result)
+    if _runs_given(args):  # the orderings of each run pair: the same on every measure's row
+        from ..io.sources import read_runs
+
+        _, paths = qrels_and_runs(args)
+        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "runid")}
+        for role, a, b in (("baseline", roles[0], roles[2]), ("advanced", roles[1], roles[3])):
+            tau, overlap = meta.ranking_agreement(runs[a], runs[b], depth=args.depth,
+                                                  p=args.p).mean
+            frame[f"tau_{role}"], frame[f"RBO_{role}"] = tau, overlap
+        title += (f"; tau and RBO (p = {args.p:g}): document orderings at depth "
+                  f"{args.depth}, mean over topics")
+    if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
+        frame = frame.astype(object).where(frame.notna(), "undefined")
+    text = _render(frame, args, title)
     return write_text(args, text)
 
 

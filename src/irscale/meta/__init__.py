@@ -23,6 +23,10 @@ Simulation studies of tests — :mod:`irscale.meta.simulation`
 Concordance and reusability (Sakai 2014, §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
     wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
+Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
+    :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
+    t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
+    τ and RBO between the original and reproduced document orderings).
 Measure versus interval-scaled measure (Ferrante et al. 2021, §7) —
 :mod:`irscale.meta.scale_effects`
     :func:`scale_report` (Tables 2, 4, 5, 6 for measures and cut-offs),
@@ -70,6 +74,12 @@ from .rank_correlation import (
     tau_ap_symmetric,
     topic_correlations,
 )
+from .reproducibility import (
+    RankingAgreement,
+    Reproducibility,
+    ranking_agreement,
+    reproducibility,
+)
 from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
 from .simulation import BootstrapModel, NormalModel, SimulationStudy, simulation_study
 from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
@@ -86,6 +96,8 @@ __all__ = [
     "KendallTau",
     "LeaveOneOut",
     "NormalModel",
+    "RankingAgreement",
+    "Reproducibility",
     "ScaleEffects",
     "ScaleReport",
     "SimulationStudy",
@@ -109,8 +121,10 @@ __all__ = [
     "plot_measure_vs_ranked",
     "plot_split_metric",
     "pool_contributions",
+    "ranking_agreement",
     "rbo",
     "rbo_scores",
+    "reproducibility",
     "scale_effects",
     "scale_report",
     "simulation_study",
