@@ -68,7 +68,8 @@ WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "RankTestResult", "EffectSizes"}
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
 REPORTS = {"TopicSetSize", "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport",
-           "SplitStudy", "SwapRates", "TopicSplits", "SimulationStudy"}
+           "SplitStudy", "SwapRates", "TopicSplits", "SimulationStudy", "Reproducibility",
+           "RankingAgreement"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel"}
@@ -134,6 +135,10 @@ def instances() -> dict[str, list[object]]:
                                                           samples=100, rng=1)],
         "Decisions": [meta.decide(values, "MD2")],
         "LeaveOneOut": [meta.leave_one_out(QRELS, RUNS, ["P@2", "map"], depth=10)],
+        "Reproducibility": [meta.reproducibility(*(values[:, k] for k in range(4))),
+                            meta.reproducibility(values[:, 0], values[:, 1], values[:5, 2],
+                                                 values[:5, 3])],
+        "RankingAgreement": [meta.ranking_agreement(RUNS["X_1"], RUNS["X_2"])],
         "ScaleEffects": [effects],
         "ScaleReport": [ScaleReport("X", (effects,))],
         "SplitStudy": [meta.split_study(values, (4,), 3, models=("MD2",), rng=1)],

@@ -42,6 +42,10 @@ CONC = ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv", "--s
 RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
 LOO = ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"]
 SCALES = ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"]
+REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
+         "--reproduced", "sysC,sysD"]
+REPRO_RUNS = ["meta", "reproduce", *RUNS, "-m", "map", "--original", "teamA_r1,teamB_r1",
+              "--reproduced", "teamC_r2,teamB_r1", "--depth", "3"]
 
 
 def dp_argv(name: str) -> list[str]:
@@ -117,6 +121,8 @@ def no_pair_significant(result, ws, run):
 CASES = [
     # ================================================================ score CSVs
     *csv_faults("dp-csv", dp_argv, dp_argv("ap.csv"), constant="either"),
+    *csv_faults("reproduce-csv", lambda name: with_option(REPRO, "--scores", name), REPRO,
+                constant="either"),
     *csv_faults("correlate-csv", corr_argv, corr_argv("ap.csv"), constant="either",
                 single=False),
     # ================================================================ correlate
@@ -241,6 +247,30 @@ CASES = [
     err("concordance-alpha-0", [*CONC, "--alpha", "0"], opt("--alpha")),
     err("concordance-alpha-2", [*CONC, "--alpha", "2"], opt("--alpha")),
     err("concordance-scores-missing", with_option(CONC, "--scores", "nope.csv"), "nope.csv"),
+    # ================================================================ reproduce
+    ok("reproduce-valid", REPRO, output_contains("ER", "delta_RI", "RMSE_baseline")),
+    ok("reproduce-json", [*REPRO, "--format", "json"], json_ok),
+    ok("reproduce-runs", REPRO_RUNS, output_contains("tau_baseline", "RBO_advanced")),
+    ok("reproduce-runs-perfect-advanced", REPRO_RUNS, undefined("undefined")),
+    err("reproduce-original-missing", REPRO[:4] + REPRO[6:], opt("--original")),
+    err("reproduce-reproduced-missing", REPRO[:-2], opt("--reproduced")),
+    err("reproduce-original-one", with_option(REPRO, "--original", "sysA"),
+        "--original", "two"),
+    err("reproduce-reproduced-three", with_option(REPRO, "--reproduced", "sysA,sysB,sysC"),
+        "--reproduced", "two"),
+    err("reproduce-system-unknown", with_option(REPRO, "--original", "sysA,nosuch"),
+        "nosuch"),
+    err("reproduce-measure-unknown", [*REPRO, "-m", "nosuch"], "nosuch"),
+    err("reproduce-depth-with-scores", [*REPRO, "--depth", "3"], opt("--depth")),
+    err("reproduce-p-with-scores", [*REPRO, "--p", "0.5"], opt("--p")),
+    err("reproduce-depth-0", with_option(REPRO_RUNS, "--depth", "0"), opt("--depth")),
+    err("reproduce-depth-text", with_option(REPRO_RUNS, "--depth", "deep"), opt("--depth")),
+    err("reproduce-p-1", [*REPRO_RUNS, "--p", "1"], opt("--p")),
+    err("reproduce-p-nan", [*REPRO_RUNS, "--p", "nan"], opt("--p")),
+    err("reproduce-scores-missing", with_option(REPRO, "--scores", "nope.csv"), "nope.csv"),
+    err("reproduce-run-missing", ["meta", "reproduce", "qrels.txt", "a.run", "nope.run",
+                                  "-m", "map", "--original", "a,b", "--reproduced", "a,b"],
+        "nope.run"),
     # ================================================================ leave one out
     ok("loo-valid", LOO, output_contains("map")),
     ok("loo-per-run", [*LOO, "--per-run"]),

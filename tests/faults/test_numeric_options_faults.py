@@ -79,6 +79,8 @@ BASES: dict[str, list[str]] = {
     "meta concordance": ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv",
                          "--scores", "gold.csv", "--gold", "gold"],
     "meta loo": ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"],
+    "meta reproduce": ["meta", "reproduce", *RUNS, "-m", "map", "--original",
+                       "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
     "meta scales": ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"],
     "meta simulate": ["meta", "simulate", "--model", "normal", "--topics", "8",
                       "--repetitions", "5", "--seed", "1"],
