@@ -412,3 +412,12 @@ def test_close_reads_precision():
     assert close("71.6%", 0.7162, scale=100) and close("1.7e-52", 1.687e-52)
     assert within_spread("5910.0 ± 15.0 [5887, 5939] (5913)", 5913)
     assert not within_spread("0.1334 ± 0.0010", 0.1400)
+
+
+def test_reproducibility_example_comment(tmp_path, capsys):
+    """``# ER of AP 0.917, ΔRI 0.133``: what section 7's example prints."""
+    example = _run_block("meta.reproducibility(", tmp_path, capsys)
+    row = example["result"].to_frame().set_index("measure").loc["AP"]
+    stated = numbers(comment(_block("meta.reproducibility("), "print(result.format("))
+    assert_close(stated[0], row["ER"])
+    assert_close(stated[1], row["delta_RI"])
