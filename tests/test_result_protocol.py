@@ -60,7 +60,7 @@ STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "AssumptionChecks", "AssumptionTest",
                "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
                "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower",
-               "MixedModelResult"}
+               "PredictivePower", "MixedModelResult"}
 #: ... with ``confidence_interval(confidence_level=0.95)``.
 WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI"}
 #: ... with ``effect_size``.
@@ -130,6 +130,10 @@ def instances() -> dict[str, list[object]]:
                                               samples=100, rng=2)],
         "Concordance": [meta.concordance_test(m.measure("m"), m.measure("root"),
                                               m.measure("square"))],
+        "PredictivePower": [meta.predictive_power(
+            [(str(t), "A", "B", "left" if t % 3 else "right") for t in range(5)],
+            pd.DataFrame(values[:5, :2], index=[str(t) for t in range(5)],
+                         columns=["A", "B"]), bins=[0, 0.1, 1])],
         "DiscriminativePower": [meta.discriminative_power(values, samples=100, rng=1),
                                 meta.discriminative_power(values, "randomized-tukey-hsd",
                                                           samples=100, rng=1)],

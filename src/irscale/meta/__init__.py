@@ -23,6 +23,10 @@ Simulation studies of tests — :mod:`irscale.meta.simulation`
 Concordance and reusability (Sakai 2014, §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
     wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
+Predictive power (Sanderson et al., SIGIR 2010; Sakai 2014, §5.3) —
+:mod:`irscale.meta.predictive`
+    :func:`predictive_power`: the share of side-by-side user preferences a measure
+    predicts, with measure ties, a Δ threshold, bins of |ΔM| and a binomial test.
 Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
     :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
     t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
@@ -56,6 +60,7 @@ from .discriminative import (
 )
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
+from .predictive import PredictivePower, predictive_power
 from .procedures import SCALE_PAPER_TESTS, Decisions, decide
 from .rank_correlation import (
     RBO,
@@ -96,6 +101,7 @@ __all__ = [
     "KendallTau",
     "LeaveOneOut",
     "NormalModel",
+    "PredictivePower",
     "RankingAgreement",
     "Reproducibility",
     "ScaleEffects",
@@ -121,6 +127,7 @@ __all__ = [
     "plot_measure_vs_ranked",
     "plot_split_metric",
     "pool_contributions",
+    "predictive_power",
     "ranking_agreement",
     "rbo",
     "rbo_scores",
