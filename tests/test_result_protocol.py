@@ -69,7 +69,7 @@ WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
 REPORTS = {"TopicSetSize", "Decisions", "LeaveOneOut", "ScaleEffects", "ScaleReport",
            "SplitStudy", "SwapRates", "TopicSplits", "SimulationStudy", "Reproducibility",
-           "RankingAgreement"}
+           "RankingAgreement", "Informativeness"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel"}
@@ -142,6 +142,8 @@ def instances() -> dict[str, list[object]]:
         "Reproducibility": [meta.reproducibility(*(values[:, k] for k in range(4))),
                             meta.reproducibility(values[:, 0], values[:, 1], values[:5, 2],
                                                  values[:5, 3])],
+        "Informativeness": [meta.informativeness([[1, 0, 1, 0, 0, 1], [0, 1, 1, 0, 0, 0]],
+                                                 measures=["AP", "P@2"])],
         "RankingAgreement": [meta.ranking_agreement(RUNS["X_1"], RUNS["X_2"])],
         "ScaleEffects": [effects],
         "ScaleReport": [ScaleReport("X", (effects,))],

@@ -27,6 +27,9 @@ Predictive power (Sanderson et al., SIGIR 2010; Sakai 2014, §5.3) —
 :mod:`irscale.meta.predictive`
     :func:`predictive_power`: the share of side-by-side user preferences a measure
     predicts, with measure ties, a Δ threshold, bins of |ΔM| and a binomial test.
+Informativeness (Aslam, Yilmaz & Pavlu, SIGIR 2005) — :mod:`irscale.meta.informativeness`
+    :func:`informativeness` (RMS error of the precision–recall curve inferred by maximum
+    entropy from a measure's value), :func:`maxent_relevance` (the distribution).
 Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
     :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
     t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
@@ -58,6 +61,7 @@ from .discriminative import (
     discriminative_power_table,
     spread_summary,
 )
+from .informativeness import Informativeness, informativeness, maxent_relevance
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from .predictive import PredictivePower, predictive_power
@@ -98,6 +102,7 @@ __all__ = [
     "CorrelationCI",
     "Decisions",
     "DiscriminativePower",
+    "Informativeness",
     "KendallTau",
     "LeaveOneOut",
     "NormalModel",
@@ -120,8 +125,10 @@ __all__ = [
     "discriminative_power",
     "discriminative_power_spread",
     "discriminative_power_table",
+    "informativeness",
     "kendall_tau",
     "leave_one_out",
+    "maxent_relevance",
     "overall_correlation",
     "plot_asl_curves",
     "plot_measure_vs_ranked",
