@@ -138,6 +138,8 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
 
     with the exact Jacobian (∂²E[AP]/∂p_m∂p_i = 1/(R·max(m, i)) for m ≠ i, 0 for m = i)
     and a backtracking line search on the residual."""
+    from scipy.special import expit
+
     low = expected_measure("AP", 0, np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
     high = expected_measure("AP", 0, np.concatenate([np.ones(rho), np.zeros(n - rho)]), big_r)
     if not low - 1e-9 <= value <= high + 1e-9:
@@ -154,7 +156,7 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
 
     def residual(z: np.ndarray) -> np.ndarray:
         y, lam, mu = z[:n], z[n], z[n + 1]
-        p = 1.0 / (1.0 + np.exp(-y))
+        p = expit(y)
         return np.concatenate([y - lam - mu * _ap_gradient(p, big_r), [np.sum(p) - rho],
                                [expected_measure("AP", 0, p, big_r) - value]])
 
@@ -165,7 +167,7 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
         if np.max(np.abs(r)) < 1e-11:
             break
         y, mu = z[:n], z[n + 1]
-        p = 1.0 / (1.0 + np.exp(-y))
+        p = expit(y)
         w = p * (1.0 - p)
         g = _ap_gradient(p, big_r)
         jacobian = np.zeros((n + 2, n + 2))
@@ -186,7 +188,7 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
         else:
             break
         z, r = trial, r_trial
-    p = 1.0 / (1.0 + np.exp(-z[:n]))
+    p = expit(z[:n])
     if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-7:
         raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
                              f"R = {big_r}) was not found (Newton's method did not converge)")
