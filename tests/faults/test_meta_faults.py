@@ -42,6 +42,12 @@ CONC = ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv", "--s
 RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
 LOO = ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"]
 SCALES = ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"]
+PREFS = ["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD tie", "4 sysD sysA left",
+         "5 sysA sysC right", "6 sysB sysC left"]
+PRED = ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"]
+PRED_FILES = {"prefs.txt": text(PREFS)}
+PRED_RUNS = ["meta", "predict", *RUNS, "-m", "map", "--preferences", "p.txt"]
+PRED_RUN_FILES = {"p.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"])}
 REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
          "--reproduced", "sysC,sysD"]
 REPRO_RUNS = ["meta", "reproduce", *RUNS, "-m", "map", "--original", "teamA_r1,teamB_r1",
@@ -271,6 +277,40 @@ CASES = [
     err("reproduce-run-missing", ["meta", "reproduce", "qrels.txt", "a.run", "nope.run",
                                   "-m", "map", "--original", "a,b", "--reproduced", "a,b"],
         "nope.run"),
+    # ================================================================ predict
+    ok("predict-valid", PRED, output_contains("power", "ap"), files=PRED_FILES),
+    ok("predict-bins-json", [*PRED, "--bins", "0,0.1,1", "--format", "json"], json_ok,
+       files=PRED_FILES),
+    ok("predict-runs", PRED_RUNS, output_contains("map"), files=PRED_RUN_FILES),
+    ok("predict-ties-half", [*PRED, "--ties", "half", "--threshold", "0.05"],
+       files=PRED_FILES),
+    err("predict-preferences-required", PRED[:-2], opt("--preferences")),
+    err("predict-preferences-missing-file", with_option(PRED, "--preferences", "nope.txt"),
+        "nope.txt"),
+    err("predict-preferences-bad-line", PRED, "prefs.txt", "line 2", "2 sysC sysA",
+        files={"prefs.txt": text([PREFS[0], "2 sysC sysA", *PREFS[2:]])}),
+    err("predict-preferences-bad-value", PRED, "prefs.txt", "line 3", "maybe",
+        files={"prefs.txt": text([*PREFS[:2], "3 sysB sysD maybe"])}),
+    err("predict-preferences-self", PRED, "prefs.txt", "line 1", "itself",
+        files={"prefs.txt": text(["1 sysA sysA left"])}),
+    err("predict-preferences-empty", PRED, "prefs.txt", files={"prefs.txt": b"# none\n"}),
+    err("predict-preferences-nul", PRED, "prefs.txt",
+        files={"prefs.txt": b"1 sysA sysB left\n2 sys\x00C sysA right\n"}),
+    err("predict-preferences-not-utf8", PRED, "prefs.txt",
+        files={"prefs.txt": b"1 sysA sysB left\n2 sys\xffC sysA right\n"}),
+    err("predict-unknown-system", PRED, "nosuch",
+        files={"prefs.txt": text(["1 sysA nosuch left"])}),
+    err("predict-unknown-topic", PRED, "99", files={"prefs.txt": text(["99 sysA sysB left"])}),
+    err("predict-threshold-negative", [*PRED, "--threshold", "-1"], opt("--threshold"),
+        files=PRED_FILES),
+    err("predict-threshold-nan", [*PRED, "--threshold", "nan"], opt("--threshold"),
+        files=PRED_FILES),
+    err("predict-ties-unknown", [*PRED, "--ties", "coin"], "coin", files=PRED_FILES),
+    err("predict-bins-decreasing", [*PRED, "--bins", "0.5,0.1"], opt("--bins"),
+        files=PRED_FILES),
+    err("predict-bins-one", [*PRED, "--bins", "0.5"], opt("--bins"), files=PRED_FILES),
+    err("predict-bins-negative", [*PRED, "--bins=-1,0.5"], opt("--bins"), files=PRED_FILES),
+    err("predict-measure-unknown", [*PRED, "-m", "nosuch"], "nosuch", files=PRED_FILES),
     # ================================================================ leave one out
     ok("loo-valid", LOO, output_contains("map")),
     ok("loo-per-run", [*LOO, "--per-run"]),

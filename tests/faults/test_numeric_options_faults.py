@@ -54,6 +54,7 @@ FILES: dict[str, str | bytes] = {
     "prob.log": SCORE_FILES["prob.txt"],
     "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
     "ilog.txt": OPE_FILES["ilog.txt"],
+    "prefs.txt": text(["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD left"]),
 }
 
 #: A small valid command line of every subcommand that takes a numeric option.
@@ -79,6 +80,7 @@ BASES: dict[str, list[str]] = {
     "meta concordance": ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv",
                          "--scores", "gold.csv", "--gold", "gold"],
     "meta loo": ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"],
+    "meta predict": ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"],
     "meta reproduce": ["meta", "reproduce", *RUNS, "-m", "map", "--original",
                        "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
     "meta scales": ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"],
@@ -200,7 +202,7 @@ USUAL: dict[str, str] = {
     "--p": "0.5", "--k": "10", "--discount": "0.5", "--tau": "2", "--click-prob": "0.5",
     "--gamma": "0.5", "--tol": "1e-3", "--smoothing": "1", "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1",
-    "--relevance-level": "1", "--level-for-rel": "1",
+    "--relevance-level": "1", "--level-for-rel": "1", "--bins": "0,0.1,1",
 }
 
 #: Words that are NaN or infinity where a number is printed.

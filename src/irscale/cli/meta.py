@@ -27,6 +27,9 @@ from ..core.params import (
     NORMAL_SYSTEMS,
     NORMAL_TOPIC_SD,
     NORMAL_TOPICS,
+    PREDICT_BIN_EDGE,
+    PREDICT_THRESHOLD,
+    PREDICT_TIES,
     RBO_P,
     REPRO_DEPTH,
     REPRO_RBO_P,
@@ -175,6 +178,7 @@ def add_parser(subparsers) -> None:
     _add_concordance(sub)
     _add_loo(sub)
     _add_reproduce(sub)
+    _add_predict(sub)
     _add_scales(sub)
     _add_simulate(sub)
     parser.set_defaults(func=lambda args: parser.error(
@@ -354,6 +358,28 @@ def _add_reproduce(sub) -> None:
     add_rules(p, Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
                       "orderings of QRELS RUN..., which --scores files do not hold"))
     p.set_defaults(func=run_reproduce)
+
+
+def _add_predict(sub) -> None:
+    """``meta predict``: predictive power against side-by-side preferences."""
+    p = sub.add_parser("predict", help="predictive power of measures against side-by-side "
+                       "user preferences (Sanderson et al. 2010)",
+                       description="The share of side-by-side preferences (a --preferences "
+                       "file of 'topic left right preference' lines) that each measure "
+                       "predicts, with the binomial test against chance "
+                       "(irscale.meta.predictive_power; docs/meta.md).")
+    _common(p, systems=False)
+    p.add_argument("--preferences", required=True, metavar="FILE",
+                   help="judgments, one 'topic left right preference' a line (preference: "
+                   "left, right or tie)")
+    add_param(p, PREDICT_THRESHOLD)
+    add_param(p, PREDICT_TIES, choices=PREDICT_TIES.domain.names)
+    p.add_argument("--bins", action=ListAction, kind="float", domain=PREDICT_BIN_EDGE,
+                   item="a bin edge", metavar="E,E,...",
+                   help="also the power per bin of |ΔM| between these increasing edges "
+                   "(default: none)")
+    declare_inputs(p, "--preferences")
+    p.set_defaults(func=run_predict)
 
 
 def _add_scales(sub) -> None:
@@ -766,6 +792,34 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
         frame = frame.astype(object).where(frame.notna(), "undefined")
     text = _render(frame, args, title)
+    return write_text(args, text)
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
+    _check(args)
+
+    import pandas as pd
+
+    from .. import meta
+    from ..io.side_by_side import read_side_by_side
+
+    preferences = read_side_by_side(args.preferences)
+    matrix = _matrix(args)
+    results = [meta.predictive_power(preferences, matrix, measure=name,
+                                     threshold=args.threshold, ties=args.ties,
+                                     bins=args.bins)
+               for name in _measures(matrix, args)]
+    overall = pd.concat([r.to_frame() for r in results], ignore_index=True)
+    bins = pd.concat([r.by_bin.assign(measure=r.measure) for r in results],
+                     ignore_index=True) if args.bins else None
+    if bins is not None and args.fmt in ("csv", "json"):  # one table: overall rows, then bins
+        return write_text(args, _render(pd.concat([overall, bins], ignore_index=True)
+                                        .convert_dtypes(), args))
+    text = _render(overall, args, f"predictive power ({len(preferences)} judgments; measure "
+                   f"ties: {args.ties})")
+    if bins is not None:
+        text += "\n" + _render(bins, args, "by |ΔM| bin")
     return write_text(args, text)
 
 

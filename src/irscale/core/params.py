@@ -616,6 +616,16 @@ SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and
                      "Monte Carlo spread", ("--seeds",), "R", unset="one run")
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
 LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K")
+#: Measure differences |ΔM| ≤ θ are measure ties (:func:`irscale.meta.predictive_power`).
+PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
+                          "differences |ΔM| ≤ θ are measure ties (no prediction)",
+                          ("--threshold",), "θ")
+#: An edge of the |ΔM| bins of :func:`irscale.meta.predictive_power` (``meta predict --bins``).
+PREDICT_BIN_EDGE = Reals(0.0)
+#: How a measure tie counts in :func:`irscale.meta.predictive_power`.
+PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
+                     "how a measure tie counts: left out, half a prediction or a miss",
+                     ("--ties",))
 #: The cut of both runs before their document orderings are compared
 #: (:func:`irscale.meta.ranking_agreement`, Breuer et al. 2020, §3.1).
 REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs at K "

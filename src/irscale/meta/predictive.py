@@ -31,13 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
 
 from ..core import ScoreMatrix
 from ..core.notebook import HtmlRepr
+from ..core.params import PREDICT_THRESHOLD, PREDICT_TIES
 from ..errors import AlignmentError, InputError, ParameterError
 from ..stats.tables import Format
 from ..stats.validation import score_table, tie_tolerance
@@ -45,10 +46,10 @@ from .common import format_frame
 
 __all__ = ["PredictivePower", "predictive_power"]
 
-#: How a measure tie is counted (module documentation).
+#: How a measure tie is counted (module documentation; :data:`PREDICT_TIES`).
 MeasureTies = Literal["exclude", "half", "miss"]
-TIES: tuple[str, ...] = ("exclude", "half", "miss")
-#: The spellings of a preference: for the left system, the right one, or none.
+#: The spellings of a preference: for the left system, the right one, or none (those of
+#: :data:`irscale.io.side_by_side.WORDS`).
 PREFERENCE_WORDS = {"left": 1, "l": 1, "1": 1, "+1": 1, "right": -1, "r": -1, "-1": -1,
                     "tie": 0, "none": 0, "equal": 0, "0": 0}
 COLUMNS = ("topic", "left", "right", "preference")
@@ -174,8 +175,8 @@ def predictive_power(
     scores: object,
     *,
     measure: str | None = None,
-    threshold: float = 0.0,
-    ties: MeasureTies = "exclude",
+    threshold: float = cast(float, PREDICT_THRESHOLD.default),
+    ties: MeasureTies = cast(MeasureTies, PREDICT_TIES.default),
     bins: Sequence[float] | None = None,
 ) -> PredictivePower:
     """Predictive power of a measure against side-by-side preferences (Sanderson et al.
@@ -204,13 +205,8 @@ def predictive_power(
     >>> result.predicted, result.mispredicted, round(result.power, 4)
     (2, 1, 0.6667)
     """
-    if ties not in TIES:
-        raise ParameterError(f"ties must be one of {', '.join(TIES)}, got {ties!r}",
-                             param="ties")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or \
-            not np.isfinite(threshold) or threshold < 0:
-        raise ParameterError(f"threshold must be a finite number ≥ 0, got {threshold!r}",
-                             param="threshold")
+    ties = cast(MeasureTies, PREDICT_TIES.domain.check(ties, "ties"))
+    threshold = PREDICT_THRESHOLD.domain.check(threshold, "threshold")
     edges = _check_bins(bins)
     prefs = preference_frame(preferences)
     if isinstance(scores, Mapping):
