@@ -48,6 +48,7 @@ __all__ = ["PredictivePower", "predictive_power"]
 
 #: How a measure tie is counted (module documentation; :data:`PREDICT_TIES`).
 MeasureTies = Literal["exclude", "half", "miss"]
+DEFAULT_TIES = cast(MeasureTies, PREDICT_TIES.default)
 #: The spellings of a preference: for the left system, the right one, or none (those of
 #: :data:`irscale.io.side_by_side.WORDS`).
 PREFERENCE_WORDS = {"left": 1, "l": 1, "1": 1, "+1": 1, "right": -1, "r": -1, "-1": -1,
@@ -176,7 +177,7 @@ def predictive_power(
     *,
     measure: str | None = None,
     threshold: float = cast(float, PREDICT_THRESHOLD.default),
-    ties: MeasureTies = cast(MeasureTies, PREDICT_TIES.default),
+    ties: MeasureTies = DEFAULT_TIES,
     bins: Sequence[float] | None = None,
 ) -> PredictivePower:
     """Predictive power of a measure against side-by-side preferences (Sanderson et al.
