@@ -79,6 +79,26 @@ def test_maxent_precision_closed_form_matches_the_optimiser():
                                meta.maxent_relevance("P@5", 0.4, n_docs=20, n_relevant=5))
 
 
+def test_cut_offs_beyond_the_list_count_missing_ranks_as_not_relevant():
+    # P@10 of a 4-document list with 2 relevant is 0.2 (trec_eval): every rank holds 1/2
+    np.testing.assert_allclose(meta.maxent_relevance("P@10", 0.2, n_docs=4, n_relevant=2),
+                               [0.5] * 4)
+    result = meta.informativeness({"short": [1, 0, 1, 0]}, measures=["P@10", "R-prec"],
+                                  recall_base={"short": 6})
+    values = result.to_frame().set_index("measure")["value"]
+    assert values["P@10"] == pytest.approx(0.2) and values["R-prec"] == pytest.approx(2 / 6)
+
+
+def test_judged_lists_of_qrels_and_runs():
+    qrels = {"1": {"a": 1, "b": 0, "c": 2, "d": 1}, "2": {"x": 1}}
+    runs = {"S": {"1": {"c": 3.0, "b": 2.0, "e": 1.0}, "2": {"y": 2.0, "x": 1.0}}}
+    lists, bases = meta.judged_lists(qrels, runs)
+    assert {k: v.tolist() for k, v in lists.items()} == {"S 1": [1, 0, 0], "S 2": [0, 1]}
+    assert bases == {"S 1": 3, "S 2": 1}
+    assert meta.judged_lists(qrels, runs, depth=1)[0]["S 2"].tolist() == [0]
+    assert meta.judged_lists(qrels, runs, relevance_level=2)[1]["S 1"] == 1
+
+
 def test_interpolated_curve_by_hand():
     # relevant at ranks 1, 3, 6 of 8, R = 4: precision 1, 2/3, 1/2 at recall 1/4, 2/4, 3/4;
     # levels 0-0.2 → 1, 0.3-0.5 → 2/3, 0.6-0.7 → 1/2, 0.8-1 (never reached) → 0
@@ -110,8 +130,8 @@ def test_refusals():
         meta.informativeness([[1, 0]], measures=["nDCG"])
     with pytest.raises(IrscaleError, match="0"):
         meta.informativeness([[1, 2]])
-    with pytest.raises(IrscaleError, match="beyond"):
-        meta.informativeness([[1, 0, 1]], measures=["P@10"])
+    with pytest.raises(IrscaleError, match="impossible"):
+        meta.maxent_relevance("P@10", 0.5, n_docs=3, n_relevant=2)
     with pytest.raises(IrscaleError, match="impossible"):
         meta.maxent_relevance("P@2", 1.0, n_docs=10, n_relevant=1)
     with pytest.raises(IrscaleError, match="impossible"):
@@ -120,3 +140,13 @@ def test_refusals():
         meta.informativeness([[1, 1, 0]], recall_base=[1])
     with pytest.raises(IrscaleError, match="no list"):
         meta.informativeness([[0, 0, 0]])
+
+
+def test_values_near_the_lowest_ap_are_solved():
+    """Relevant documents at the very bottom: μ → −∞, where Newton's steps stall."""
+    value = 0.0023543773979769794  # two relevant documents near rank 100, R = 16
+    p = meta.maxent_relevance("AP", value, n_docs=100, n_relevant=16,
+                              n_retrieved_relevant=2)
+    assert np.sum(p) == pytest.approx(2)
+    assert expected_measure("AP", 0, p, 16) == pytest.approx(value, abs=1e-9)
+    assert np.all(np.diff(p) >= -1e-12)

@@ -29,7 +29,8 @@ Predictive power (Sanderson et al., SIGIR 2010; Sakai 2014, §5.3) —
     predicts, with measure ties, a Δ threshold, bins of |ΔM| and a binomial test.
 Informativeness (Aslam, Yilmaz & Pavlu, SIGIR 2005) — :mod:`irscale.meta.informativeness`
     :func:`informativeness` (RMS error of the precision–recall curve inferred by maximum
-    entropy from a measure's value), :func:`maxent_relevance` (the distribution).
+    entropy from a measure's value), :func:`maxent_relevance` (the distribution),
+    :func:`judged_lists` (the 0/1 lists of qrels and runs).
 Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
     :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
     t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
@@ -61,7 +62,12 @@ from .discriminative import (
     discriminative_power_table,
     spread_summary,
 )
-from .informativeness import Informativeness, informativeness, maxent_relevance
+from .informativeness import (
+    Informativeness,
+    informativeness,
+    judged_lists,
+    maxent_relevance,
+)
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
 from .predictive import PredictivePower, predictive_power
@@ -126,6 +132,7 @@ __all__ = [
     "discriminative_power_spread",
     "discriminative_power_table",
     "informativeness",
+    "judged_lists",
     "kendall_tau",
     "leave_one_out",
     "maxent_relevance",

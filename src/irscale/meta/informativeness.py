@@ -17,12 +17,13 @@ irscale's reading (stated here because the method leaves choices open):
 
   - ``AP`` = (1/R) Σ_i x_i C_i / i; under independence E[AP] = (1/R) Σ_i (p_i + p_i
     Σ_{j<i} p_j) / i (x_i² = x_i: the same formula gives AP itself on a 0/1 list);
-  - ``P@k`` = C_k / k, E = (1/k) Σ_{i≤k} p_i; ``R-prec`` = P@R (the list cut at R).
+  - ``P@k`` = C_k / k, E = (1/k) Σ_{i≤k} p_i; ``R-prec`` = P@R (the list cut at R); as
+    in trec_eval, ranks beyond the list's end are not relevant (C_k = C_N for k > N).
 
-  For P@k and R-prec (linear constraints) the maximum is in closed form: p_i = P@k for
-  i ≤ k and (ρ − k·P@k)/(N − k) below. For AP it is found numerically (Newton's method
-  on the stationarity conditions, :func:`_maxent_ap`; the tests check it against a
-  general constrained optimiser).
+  For P@k and R-prec (linear constraints) the maximum is in closed form: p_i = k·P@k /
+  min(k, N) for i ≤ min(k, N) and (ρ − k·P@k)/(N − k) below. For AP it is found
+  numerically (Newton's method on the stationarity conditions, :func:`_maxent_ap`; the
+  tests check it against a general constrained optimiser).
 * **Inferred curve.** With expected counts c_k = Σ_{i≤k} p_i: precision c_k/k and recall
   c_k/R at every rank; the actual curve likewise with C_k. Both are interpolated at the
   eleven recall levels 0, 0.1, ..., 1 (precision at level r = the largest precision at a
@@ -45,7 +46,7 @@ from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from .common import format_frame
 
-__all__ = ["Informativeness", "informativeness", "maxent_relevance"]
+__all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
 
 #: The eleven recall levels of the interpolated precision–recall curve.
 RECALL_LEVELS = np.linspace(0.0, 1.0, 11)
@@ -57,24 +58,16 @@ def _measure(name: str, n_docs: int, n_relevant: int) -> tuple[str, int]:
     if text.upper() in ("AP", "MAP"):
         return "AP", 0
     if text.lower() in ("r-prec", "rprec", "r-precision"):
-        return _within("P", n_relevant, n_docs, name)
+        return "P", n_relevant
     if text.upper().startswith("P@"):
         try:
             k = int(text[2:])
         except ValueError:
             k = 0
         if k >= 1:
-            return _within("P", k, n_docs, name)
+            return "P", k
     raise ParameterError(f"informativeness knows AP, R-prec and P@k, not {name!r}",
                          param="measures")
-
-
-def _within(kind: str, k: int, n_docs: int, name: str) -> tuple[str, int]:
-    """A cut-off within the list (P@k and R-prec of a list shorter than k are refused:
-    their expectation would count ranks the list does not have)."""
-    if k > n_docs:
-        raise ParameterError(f"{name} cuts at rank {k}, beyond the list's {n_docs} documents")
-    return kind, k
 
 
 def expected_measure(kind: str, k: int, p: np.ndarray, n_relevant: int) -> float:
@@ -114,13 +107,13 @@ def maxent_relevance(measure: str, value: float, *, n_docs: int, n_relevant: int
     value = float(value)
     if not np.isfinite(value) or not 0.0 <= value <= 1.0:
         raise ParameterError(f"{measure} = {value}: a value in [0, 1] is needed")
-    if kind == "P":
-        top = value * k
-        if top > rho + 1e-9 or rho - top > n - k + 1e-9:
+    if kind == "P":  # k may pass the list's end: the ranks beyond it are not relevant
+        top, shown = value * k, min(k, n)
+        if top > min(rho, shown) + 1e-9 or rho - top > n - shown + 1e-9:
             raise ParameterError(f"{measure} = {value} is impossible with {rho} relevant "
                                  f"document(s) among {n}")
-        below = (rho - top) / (n - k) if n > k else 0.0
-        return np.concatenate([np.full(k, value), np.full(n - k, below)])
+        below = (rho - top) / (n - shown) if n > shown else 0.0
+        return np.concatenate([np.full(shown, top / shown), np.full(n - shown, below)])
     return _maxent_ap(value, n, big_r, rho)
 
 
@@ -137,7 +130,10 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
         y_m = λ + μ ∂E[AP]/∂p_m,   Σ_m p_m = ρ,   E[AP](p) = value,
 
     with the exact Jacobian (∂²E[AP]/∂p_m∂p_i = 1/(R·max(m, i)) for m ≠ i, 0 for m = i)
-    and a backtracking line search on the residual."""
+    and a backtracking line search on the residual, by continuation from the uniform
+    distribution (the solution for its own E[AP], μ = 0) where one step does not
+    converge, and by SLSQP where Newton's method stalls (values close to the lowest AP
+    the list allows, where μ → −∞)."""
     from scipy.special import expit
 
     low = expected_measure("AP", 0, np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
@@ -153,6 +149,52 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     ranks = np.arange(1, n + 1)
     hessian = 1.0 / (big_r * np.maximum.outer(ranks, ranks))
     np.fill_diagonal(hessian, 0.0)
+    # the uniform distribution solves the problem for its own E[AP] (μ = 0): walk from it
+    # to the value, in more and smaller steps until Newton's method converges on each
+    start = np.log(rho / (n - rho))
+    z0 = np.concatenate([np.full(n, start), [start, 0.0]])
+    uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
+    for steps in (1, 10):
+        z: np.ndarray | None = z0
+        for target in np.linspace(uniform, value, steps + 1)[1:]:
+            z = _newton(z, float(target), n, big_r, rho, hessian)
+            if z is None:
+                break
+        if z is not None:
+            return expit(z[:n])
+    found = _slsqp(value, n, big_r, rho)  # close to the lowest AP: Newton's steps stall
+    if found is not None:
+        return found
+    raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
+                         f"R = {big_r}) was not found (Newton's method did not converge)")
+
+
+def _slsqp(value: float, n: int, big_r: int, rho: int) -> np.ndarray | None:
+    """The same maximum by a general constrained optimiser (scipy's SLSQP, O(N³) a step:
+    the fallback where Newton's method stalls); None when it fails."""
+    from scipy.optimize import minimize
+
+    edge = 1e-12
+    found = minimize(
+        lambda p: float(np.sum(p * np.log(p) + (1 - p) * np.log1p(-p))),
+        np.full(n, rho / n), jac=lambda p: np.log(p) - np.log1p(-p), method="SLSQP",
+        bounds=[(edge, 1 - edge)] * n,
+        constraints=[{"type": "eq", "fun": lambda p: np.sum(p) - rho,
+                      "jac": lambda p: np.ones(n)},
+                     {"type": "eq", "fun": lambda p: expected_measure("AP", 0, p, big_r) - value,
+                      "jac": lambda p: _ap_gradient(p, big_r)}],
+        options={"maxiter": 2000, "ftol": 1e-15})
+    p = np.clip(found.x, edge, 1 - edge)
+    if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-9:
+        return None
+    return p
+
+
+def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
+            hessian: np.ndarray) -> np.ndarray | None:
+    """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ); None when it does
+    not converge."""
+    from scipy.special import expit
 
     def residual(z: np.ndarray) -> np.ndarray:
         y, lam, mu = z[:n], z[n], z[n + 1]
@@ -160,10 +202,8 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
         return np.concatenate([y - lam - mu * _ap_gradient(p, big_r), [np.sum(p) - rho],
                                [expected_measure("AP", 0, p, big_r) - value]])
 
-    start = np.log(rho / (n - rho))
-    z = np.concatenate([np.full(n, start), [start, 0.0]])
     r = residual(z)
-    for _ in range(200):
+    for _ in range(100):
         if np.max(np.abs(r)) < 1e-11:
             break
         y, mu = z[:n], z[n + 1]
@@ -186,13 +226,12 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
                 break
             t /= 2
         else:
-            break
+            return None
         z, r = trial, r_trial
     p = expit(z[:n])
     if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-7:
-        raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
-                             f"R = {big_r}) was not found (Newton's method did not converge)")
-    return p
+        return None
+    return z
 
 
 def interpolated_curve(counts: np.ndarray, n_relevant: int) -> np.ndarray:
@@ -302,3 +341,26 @@ def informativeness(rankings: Sequence[Sequence[int]] | Mapping[str, Sequence[in
     if not rows:
         raise InputError("no list holds a relevant document: no curve to infer")
     return Informativeness(table=pd.DataFrame(rows))
+
+
+def judged_lists(qrels: object, runs: object, *, depth: int | None = 100,
+                 relevance_level: int = 1) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """The 0/1 relevance lists and recall bases of every (run, topic) of ``runs`` judged
+    by ``qrels`` (ranked as trec_eval ranks them, cut at ``depth``; a document is relevant
+    with a degree ≥ ``relevance_level``, unjudged ones are not), keyed ``"run topic"``:
+    what :func:`informativeness` takes (``informativeness(lists, recall_base=bases)``)."""
+    from ..core.judge import build_judged_rankings
+    from ..core.params import DEPTH
+    from ..io.sources import as_qrels, as_runs
+
+    batch = build_judged_rankings(as_qrels(qrels), as_runs(runs))
+    batch = batch.with_level(int(relevance_level))
+    if depth is not None:
+        batch = batch.truncate(DEPTH.check(depth, "depth"))
+    relevant = batch.is_relevant & batch.is_judged
+    lists, bases = {}, {}
+    for i in range(batch.n_rankings):
+        key = f"{batch.runs[batch.ranking_run[i]]} {batch.topics[batch.ranking_topic[i]]}"
+        lists[key] = relevant[batch.offsets[i]:batch.offsets[i + 1]].astype(np.float64)
+        bases[key] = int(batch.num_rel[i])
+    return lists, bases
