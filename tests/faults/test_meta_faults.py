@@ -48,6 +48,7 @@ PRED = ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"]
 PRED_FILES = {"prefs.txt": text(PREFS)}
 PRED_RUNS = ["meta", "predict", *RUNS, "-m", "map", "--preferences", "p.txt"]
 PRED_RUN_FILES = {"p.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"])}
+INFO = ["meta", "informativeness", *RUNS]
 REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
          "--reproduced", "sysC,sysD"]
 REPRO_RUNS = ["meta", "reproduce", *RUNS, "-m", "map", "--original", "teamA_r1,teamB_r1",
@@ -311,6 +312,26 @@ CASES = [
     err("predict-bins-one", [*PRED, "--bins", "0.5"], opt("--bins"), files=PRED_FILES),
     err("predict-bins-negative", [*PRED, "--bins=-1,0.5"], opt("--bins"), files=PRED_FILES),
     err("predict-measure-unknown", [*PRED, "-m", "nosuch"], "nosuch", files=PRED_FILES),
+    # ================================================================ informativeness
+    ok("informativeness-valid", INFO, output_contains("AP", "R-prec", "P@10")),
+    ok("informativeness-one-run", ["meta", "informativeness", "qrels.txt", "a.run", "-m",
+                                   "AP", "--per-list", "--format", "json"], json_ok),
+    ok("informativeness-depth", [*INFO, "--depth", "3", "-m", "P@2"]),
+    err("informativeness-measure-unknown", [*INFO, "-m", "nosuch"], "nosuch"),
+    err("informativeness-depth-0", [*INFO, "--depth", "0"], opt("--depth")),
+    err("informativeness-depth-text", [*INFO, "--depth", "deep"], opt("--depth")),
+    err("informativeness-no-run", ["meta", "informativeness", "qrels.txt"],
+        any_of("run", "RUN")),
+    err("informativeness-run-missing", ["meta", "informativeness", "qrels.txt", "nope.run"],
+        "nope.run"),
+    err("informativeness-scores", ["meta", "informativeness", "--scores", "ap.csv"],
+        "--scores"),
+    err("informativeness-bad-run-line", ["meta", "informativeness", "qrels.txt", "r.run"],
+        "r.run", "line 2", "abc", files={"r.run": text(["1 Q0 d1 1 3.0 x",
+                                                         "1 Q0 d2 2 abc x"])}),
+    err("informativeness-diversity-qrels", ["meta", "informativeness", *DIV_RUNS,
+                                            "--qrels-format", "ndeval"],
+        any_of("diversity", "ndeval")),
     # ================================================================ leave one out
     ok("loo-valid", LOO, output_contains("map")),
     ok("loo-per-run", [*LOO, "--per-run"]),

@@ -80,6 +80,7 @@ BASES: dict[str, list[str]] = {
     "meta concordance": ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv",
                          "--scores", "gold.csv", "--gold", "gold"],
     "meta loo": ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"],
+    "meta informativeness": ["meta", "informativeness", *RUNS, "-m", "AP"],
     "meta predict": ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"],
     "meta reproduce": ["meta", "reproduce", *RUNS, "-m", "map", "--original",
                        "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],

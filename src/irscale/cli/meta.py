@@ -21,6 +21,8 @@ from ..core.params import (
     DISCRIMINATIVE_METHOD,
     DISCRIMINATIVE_SAMPLES,
     EFFECT,
+    INFORMATIVENESS_DEPTH,
+    INFORMATIVENESS_MEASURES,
     INTERVAL_SAMPLES,
     LOO_DEPTH,
     NORMAL_ERROR_SD,
@@ -179,6 +181,7 @@ def add_parser(subparsers) -> None:
     _add_loo(sub)
     _add_reproduce(sub)
     _add_predict(sub)
+    _add_informativeness(sub)
     _add_scales(sub)
     _add_simulate(sub)
     parser.set_defaults(func=lambda args: parser.error(
@@ -380,6 +383,23 @@ def _add_predict(sub) -> None:
                    "(default: none)")
     declare_inputs(p, "--preferences")
     p.set_defaults(func=run_predict)
+
+
+def _add_informativeness(sub) -> None:
+    """``meta informativeness``: the maximum entropy method of Aslam, Yilmaz & Pavlu."""
+    p = sub.add_parser("informativeness", help="informativeness of measures by the maximum "
+                       "entropy method (Aslam, Yilmaz & Pavlu 2005)",
+                       description="For every run and topic, the RMS error of the "
+                       "precision-recall curve inferred by maximum entropy from the value of "
+                       "each measure (AP, R-prec, P@k); the mean per measure (lower: more "
+                       "informative) (irscale.meta.informativeness; docs/meta.md).")
+    _common(p, scores=False, systems=False, measure_help="AP, R-prec or P@k (repeatable; "
+            "default: " + ", ".join(INFORMATIVENESS_MEASURES) + ")")
+    add_param(p, INFORMATIVENESS_DEPTH)
+    p.add_argument("--per-list", action="store_true",
+                   help="print every run and topic (default: the mean per measure)")
+    add_rules(p, Default("measures", lambda args: list(INFORMATIVENESS_MEASURES)))
+    p.set_defaults(func=run_informativeness)
 
 
 def _add_scales(sub) -> None:
@@ -821,6 +841,25 @@ def run_predict(args: argparse.Namespace) -> int:
     if bins is not None:
         text += "\n" + _render(bins, args, "by |ΔM| bin")
     return write_text(args, text)
+
+
+def run_informativeness(args: argparse.Namespace) -> int:
+    """``meta informativeness``: Aslam, Yilmaz & Pavlu (2005) on QRELS RUN..."""
+    check_scheduler(args)
+    check_options(args)
+    check_inputs(args, min_runs=1)
+
+    from .. import meta
+
+    if diversity_inputs(args):
+        raise ParameterError("informativeness infers precision-recall curves of ranked "
+                             "lists judged for relevance: not of diversity qrels")
+    qrels, runs = qrels_and_runs(args)
+    lists, bases = meta.judged_lists(qrels, runs, depth=args.depth)
+    result = meta.informativeness(lists, measures=args.measures, recall_base=bases)
+    if args.per_list:
+        return write_text(args, _render(result.to_frame(), args, repr(result)))
+    return write_text(args, result.format(args.fmt, digits=args.digits))
 
 
 def run_scales(args: argparse.Namespace) -> int:

@@ -626,6 +626,12 @@ PREDICT_BIN_EDGE = Reals(0.0)
 PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
                      "how a measure tie counts: left out, half a prediction or a miss",
                      ("--ties",))
+#: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
+INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
+                              "maximum entropy of AP costs O(K³) per ranked list)",
+                              ("--depth",), "K")
+#: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
+INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
 #: The cut of both runs before their document orderings are compared
 #: (:func:`irscale.meta.ranking_agreement`, Breuer et al. 2020, §3.1).
 REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs at K "

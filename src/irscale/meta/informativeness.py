@@ -37,11 +37,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..core.notebook import HtmlRepr
+from ..core.params import DEPTH, INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
 from ..errors import InputError, ParameterError
 from ..stats.tables import Format
 from .common import format_frame
@@ -155,12 +158,13 @@ def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
     z0 = np.concatenate([np.full(n, start), [start, 0.0]])
     uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
     for steps in (1, 10):
-        z: np.ndarray | None = z0
+        z = z0
         for target in np.linspace(uniform, value, steps + 1)[1:]:
-            z = _newton(z, float(target), n, big_r, rho, hessian)
-            if z is None:
+            solved = _newton(z, float(target), n, big_r, rho, hessian)
+            if solved is None:
                 break
-        if z is not None:
+            z = solved
+        else:
             return expit(z[:n])
     found = _slsqp(value, n, big_r, rho)  # close to the lowest AP: Newton's steps stall
     if found is not None:
@@ -290,8 +294,8 @@ def _lists(rankings: object) -> dict[str, np.ndarray]:
     return lists
 
 
-def informativeness(rankings: Sequence[Sequence[int]] | Mapping[str, Sequence[int]], *,
-                    measures: Sequence[str] = ("AP", "R-prec", "P@10"),
+def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
+                    measures: Sequence[str] = INFORMATIVENESS_MEASURES,
                     recall_base: Mapping[str, int] | Sequence[int] | None = None,
                     ) -> Informativeness:
     """How well each measure's value lets one infer a list's precision–recall curve by
@@ -343,14 +347,14 @@ def informativeness(rankings: Sequence[Sequence[int]] | Mapping[str, Sequence[in
     return Informativeness(table=pd.DataFrame(rows))
 
 
-def judged_lists(qrels: object, runs: object, *, depth: int | None = 100,
+def judged_lists(qrels: object, runs: object, *,
+                 depth: int | None = cast(int, INFORMATIVENESS_DEPTH.default),
                  relevance_level: int = 1) -> tuple[dict[str, np.ndarray], dict[str, int]]:
     """The 0/1 relevance lists and recall bases of every (run, topic) of ``runs`` judged
     by ``qrels`` (ranked as trec_eval ranks them, cut at ``depth``; a document is relevant
     with a degree ≥ ``relevance_level``, unjudged ones are not), keyed ``"run topic"``:
     what :func:`informativeness` takes (``informativeness(lists, recall_base=bases)``)."""
     from ..core.judge import build_judged_rankings
-    from ..core.params import DEPTH
     from ..io.sources import as_qrels, as_runs
 
     batch = build_judged_rankings(as_qrels(qrels), as_runs(runs))
