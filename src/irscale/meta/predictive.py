@@ -255,7 +255,8 @@ def _binomial_p(hits: int, misses: int) -> float:
 def _by_bin(size: np.ndarray, hit: np.ndarray, miss: np.ndarray, tie: np.ndarray,
             edges: np.ndarray | None) -> pd.DataFrame:
     """Predicted and mispredicted judgments per bin [e_k, e_k+1) of |ΔM| (the last bin
-    closed); measure ties fall in the first bin."""
+    closed); measure ties (|ΔM| taken as 0) fall in a first bin starting at 0, in none
+    otherwise."""
     if edges is None:
         return pd.DataFrame(columns=["low", "high", "predicted", "mispredicted",
                                      "measure_ties", "power"])

@@ -317,7 +317,8 @@ def ranking_agreement(original: object, reproduced: object, *,
 
     ``original``, ``reproduced``: runs (files or objects, as :func:`irscale.evaluate`
     takes them). The topics are the original run's; a topic the reproduction lacks is an
-    error (never dropped).
+    error (never dropped), and topics only the reproduction has are not compared (they
+    have no original ordering).
     """
     from ..collections.candidates import ranked_candidates
 
