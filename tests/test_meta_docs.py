@@ -412,3 +412,36 @@ def test_close_reads_precision():
     assert close("71.6%", 0.7162, scale=100) and close("1.7e-52", 1.687e-52)
     assert within_spread("5910.0 ± 15.0 [5887, 5939] (5913)", 5913)
     assert not within_spread("0.1334 ± 0.0010", 0.1400)
+
+
+def test_reproducibility_example_comment(tmp_path, capsys):
+    """``# ER of AP 0.917, ΔRI 0.133``: what section 7's example prints."""
+    example = _run_block("meta.reproducibility(", tmp_path, capsys)
+    row = example["result"].to_frame().set_index("measure").loc["AP"]
+    stated = numbers(comment(_block("meta.reproducibility("), "print(result.format("))
+    assert_close(stated[0], row["ER"])
+    assert_close(stated[1], row["delta_RI"])
+
+
+def test_predictive_power_sentence(tmp_path, capsys):
+    """"P@10 predicts 88.9% of the judgments it orders, but it ties on 321 of 2,000;
+    counting ties as misses, nDCG@10 ... comes first": what section 8's example gives."""
+    example = _run_block("meta.predictive_power(preferences", tmp_path, capsys)
+    preferences, scores = example["preferences"], example["scores"]
+    sentence = paragraph(TEXT, "P@10 predicts")
+    power, ties, judgments = numbers(sentence)[1:4]
+    p10 = meta.predictive_power(preferences, scores, measure="P@10")
+    assert_close(power, p10.power, "power", scale=100)
+    assert (int(ties), int(judgments)) == (p10.measure_ties, p10.judgments)
+    missed = {m: meta.predictive_power(preferences, scores, measure=m, ties="miss").power
+              for m in scores.measures}
+    assert max(missed, key=missed.get) == "ndcg_cut_10"
+
+
+def test_informativeness_example_comment(tmp_path, capsys):
+    """``# mean RMS error: AP 0.0971, R-prec 0.154, P@10 0.200``."""
+    example = _run_block("meta.informativeness(lists", tmp_path, capsys)
+    summary = example["result"].summary.set_index("measure")["mean_rms_error"]
+    stated = comment(_block("meta.informativeness(lists"), "print(result.format())")
+    for measure in ("AP", "R-prec", "P@10"):
+        assert_close(number_after(stated, f"{measure} "), summary[measure], measure)

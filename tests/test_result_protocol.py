@@ -60,7 +60,8 @@ STATISTICAL = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
                "AssumptionChecks", "AssumptionTest",
                "RankTestResult", "EffectSizes", "EffectSize", "KendallTau", "RBO",
                "Correlation", "CorrelationCI", "Concordance", "DiscriminativePower",
-               "MixedModelResult", "BootstrapAnovaResult", "DRank", "DocumentSamplingResult"}
+               "MixedModelResult", "BootstrapAnovaResult", "DRank", "DocumentSamplingResult",
+               "PredictivePower"}
 #: ... with ``confidence_interval(confidence_level=0.95)``.
 WITH_CI = {"TestResult", "PairwiseComparisons", "EffectSizes", "EffectSize", "CorrelationCI",
            "BootstrapAnovaResult", "DocumentSamplingResult"}
@@ -70,7 +71,7 @@ WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
 REPORTS = {"TopicSetSize", "GStudy", "DStudy", "QppResult", "Decisions", "LeaveOneOut",
            "ScaleEffects", "ScaleReport", "SplitStudy", "SwapRates", "TopicSplits",
-           "SimulationStudy"}
+           "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
 NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel"}
@@ -156,11 +157,21 @@ def instances() -> dict[str, list[object]]:
                                               samples=100, rng=2)],
         "Concordance": [meta.concordance_test(m.measure("m"), m.measure("root"),
                                               m.measure("square"))],
+        "PredictivePower": [meta.predictive_power(
+            [(str(t), "A", "B", "left" if t % 3 else "right") for t in range(5)],
+            pd.DataFrame(values[:5, :2], index=[str(t) for t in range(5)],
+                         columns=["A", "B"]), bins=[0, 0.1, 1])],
         "DiscriminativePower": [meta.discriminative_power(values, samples=100, rng=1),
                                 meta.discriminative_power(values, "randomized-tukey-hsd",
                                                           samples=100, rng=1)],
         "Decisions": [meta.decide(values, "MD2")],
         "LeaveOneOut": [meta.leave_one_out(QRELS, RUNS, ["P@2", "map"], depth=10)],
+        "Reproducibility": [meta.reproducibility(*(values[:, k] for k in range(4))),
+                            meta.reproducibility(values[:, 0], values[:, 1], values[:5, 2],
+                                                 values[:5, 3])],
+        "Informativeness": [meta.informativeness([[1, 0, 1, 0, 0, 1], [0, 1, 1, 0, 0, 0]],
+                                                 measures=["AP", "P@2"])],
+        "RankingAgreement": [meta.ranking_agreement(RUNS["X_1"], RUNS["X_2"])],
         "ScaleEffects": [effects],
         "ScaleReport": [ScaleReport("X", (effects,))],
         "SplitStudy": [meta.split_study(values, (4,), 3, models=("MD2",), rng=1)],

@@ -553,6 +553,36 @@ ROWS = [
         a.three, ["ap", "p10"], ["nosuch"]), "nosuch"),
     bad("concordance-alpha-2", lambda a: meta.concordance_table(
         a.three, ["ap", "p10"], ["gold"], alpha=2), "alpha"),
+    bad("reproducibility-one-topic-unpaired", lambda a: meta.reproducibility(
+        {"1": 0.1, "2": 0.2}, {"1": 0.3}, {"1": 0.1}, {"1": 0.2}), "same topics"),
+    bad("reproducibility-matrix-of-four", lambda a: meta.reproducibility(
+        a.matrix, a.matrix, a.matrix, a.matrix), "one run"),
+    bad("reproducibility-nan-score", lambda a: meta.reproducibility(
+        {"1": NAN, "2": 0.2}, {"1": 0.3, "2": 0.4}, {"1": 0.1, "2": 0.2},
+        {"1": 0.3, "2": 0.4}), "finite"),
+    bad("reproducibility-measure-unknown", lambda a: meta.reproducibility(
+        a.x, a.y, a.x, a.y, measures=["nosuch"]), "nosuch"),
+    bad("ranking_agreement-depth-0", lambda a: meta.ranking_agreement(
+        "a.run", "b.run", depth=0), "depth"),
+    bad("ranking_agreement-p-1", lambda a: meta.ranking_agreement("a.run", "b.run", p=1),
+        "p"),
+    bad("ranking_agreement-missing-run", lambda a: meta.ranking_agreement(
+        "a.run", "missing.run"), "missing.run", kind=FILE),
+    bad("predictive_power-ties-unknown", lambda a: meta.predictive_power(
+        [("1", "sysA", "sysB", "left")], a.matrix, ties="coin"), "coin"),
+    bad("predictive_power-threshold-nan", lambda a: meta.predictive_power(
+        [("1", "sysA", "sysB", "left")], a.matrix, threshold=NAN), "threshold"),
+    bad("predictive_power-preference-unknown", lambda a: meta.predictive_power(
+        [("1", "sysA", "sysB", "maybe")], a.matrix), "maybe"),
+    bad("predictive_power-system-unknown", lambda a: meta.predictive_power(
+        [("1", "sysA", "nosuch", "left")], a.matrix), "nosuch"),
+    bad("informativeness-measure-unknown", lambda a: meta.informativeness(
+        [[1, 0, 1]], measures=["nosuch"]), "nosuch"),
+    bad("informativeness-not-binary", lambda a: meta.informativeness([[1, 0.5]]), "0"),
+    bad("maxent_relevance-impossible", lambda a: meta.maxent_relevance(
+        "AP", 0.001, n_docs=5, n_relevant=2), "impossible"),
+    bad("judged_lists-depth-0", lambda a: meta.judged_lists("qrels.txt", ["a.run"], depth=0),
+        "depth"),
     bad("scale_report-cutoff-0", lambda a: meta.scale_report(
         "qrels.txt", ["a.run", "b.run"], ["P"], [0])),
     bad("decide-procedure-unknown", lambda a: meta.decide(a.matrix.values[:, :, 0],

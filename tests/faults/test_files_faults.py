@@ -49,6 +49,9 @@ CONC = ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv", "--s
 RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
 LOO = ["meta", "loo", *RUNS, "-m", "map", "--depth", "3", "--contributors", "contrib.txt"]
 SCALES = ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"]
+REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
+         "--reproduced", "sysC,sysD"]
+INFO = ["meta", "informativeness", *RUNS, "-m", "AP"]
 IMAGE = ["scale", "image", "-m", "AP", "-N", "3", "--no-progress"]
 
 #: command → (valid call, one of its input files)
@@ -68,6 +71,8 @@ COMMANDS = {
     "concordance": (CONC, "gold.csv"),
     "loo": (LOO, "contrib.txt"),
     "scales": (SCALES, "c.run"),
+    "reproduce": (REPRO, "ap.csv"),
+    "informativeness": (INFO, "b.run"),
 }
 
 UNREADABLE = b"\xff\xfe\x00 not a valid input\n"

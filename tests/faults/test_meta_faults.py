@@ -42,6 +42,17 @@ CONC = ["meta", "concordance", "--scores", "ap.csv", "--scores", "p10.csv", "--s
 RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
 LOO = ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"]
 SCALES = ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"]
+PREFS = ["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD tie", "4 sysD sysA left",
+         "5 sysA sysC right", "6 sysB sysC left"]
+PRED = ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"]
+PRED_FILES = {"prefs.txt": text(PREFS)}
+PRED_RUNS = ["meta", "predict", *RUNS, "-m", "map", "--preferences", "p.txt"]
+PRED_RUN_FILES = {"p.txt": text(["1 teamA_r1 teamB_r1 left", "2 teamC_r2 teamA_r1 right"])}
+INFO = ["meta", "informativeness", *RUNS]
+REPRO = ["meta", "reproduce", "--scores", "ap.csv", "--original", "sysA,sysB",
+         "--reproduced", "sysC,sysD"]
+REPRO_RUNS = ["meta", "reproduce", *RUNS, "-m", "map", "--original", "teamA_r1,teamB_r1",
+              "--reproduced", "teamC_r2,teamB_r1", "--depth", "3"]
 
 
 def dp_argv(name: str) -> list[str]:
@@ -134,6 +145,8 @@ CASES = [
     *csv_faults("drank-csv", drank_argv, drank_argv("ap.csv"), constant="either",
                 single=False),
     *csv_faults("dp-csv", dp_argv, dp_argv("ap.csv"), constant="either"),
+    *csv_faults("reproduce-csv", lambda name: with_option(REPRO, "--scores", name), REPRO,
+                constant="either"),
     *csv_faults("correlate-csv", corr_argv, corr_argv("ap.csv"), constant="either",
                 single=False),
     # ================================================================ correlate
@@ -270,6 +283,84 @@ CASES = [
     err("concordance-alpha-0", [*CONC, "--alpha", "0"], opt("--alpha")),
     err("concordance-alpha-2", [*CONC, "--alpha", "2"], opt("--alpha")),
     err("concordance-scores-missing", with_option(CONC, "--scores", "nope.csv"), "nope.csv"),
+    # ================================================================ reproduce
+    ok("reproduce-valid", REPRO, output_contains("ER", "delta_RI", "RMSE_baseline")),
+    ok("reproduce-json", [*REPRO, "--format", "json"], json_ok),
+    ok("reproduce-runs", REPRO_RUNS, output_contains("tau_baseline", "RBO_advanced")),
+    ok("reproduce-runs-perfect-advanced", REPRO_RUNS, undefined("undefined")),
+    err("reproduce-original-missing", REPRO[:4] + REPRO[6:], opt("--original")),
+    err("reproduce-reproduced-missing", REPRO[:-2], opt("--reproduced")),
+    err("reproduce-original-one", with_option(REPRO, "--original", "sysA"),
+        "--original", "two"),
+    err("reproduce-reproduced-three", with_option(REPRO, "--reproduced", "sysA,sysB,sysC"),
+        "--reproduced", "two"),
+    err("reproduce-system-unknown", with_option(REPRO, "--original", "sysA,nosuch"),
+        "nosuch"),
+    err("reproduce-measure-unknown", [*REPRO, "-m", "nosuch"], "nosuch"),
+    err("reproduce-depth-with-scores", [*REPRO, "--depth", "3"], opt("--depth")),
+    err("reproduce-p-with-scores", [*REPRO, "--p", "0.5"], opt("--p")),
+    err("reproduce-depth-0", with_option(REPRO_RUNS, "--depth", "0"), opt("--depth")),
+    err("reproduce-depth-text", with_option(REPRO_RUNS, "--depth", "deep"), opt("--depth")),
+    err("reproduce-p-1", [*REPRO_RUNS, "--p", "1"], opt("--p")),
+    err("reproduce-p-nan", [*REPRO_RUNS, "--p", "nan"], opt("--p")),
+    err("reproduce-scores-missing", with_option(REPRO, "--scores", "nope.csv"), "nope.csv"),
+    err("reproduce-run-missing", ["meta", "reproduce", "qrels.txt", "a.run", "nope.run",
+                                  "-m", "map", "--original", "a,b", "--reproduced", "a,b"],
+        "nope.run"),
+    # ================================================================ predict
+    ok("predict-valid", PRED, output_contains("power", "ap"), files=PRED_FILES),
+    ok("predict-bins-json", [*PRED, "--bins", "0,0.1,1", "--format", "json"], json_ok,
+       files=PRED_FILES),
+    ok("predict-runs", PRED_RUNS, output_contains("map"), files=PRED_RUN_FILES),
+    ok("predict-ties-half", [*PRED, "--ties", "half", "--threshold", "0.05"],
+       files=PRED_FILES),
+    err("predict-preferences-required", PRED[:-2], opt("--preferences")),
+    err("predict-preferences-missing-file", with_option(PRED, "--preferences", "nope.txt"),
+        "nope.txt"),
+    err("predict-preferences-bad-line", PRED, "prefs.txt", "line 2", "2 sysC sysA",
+        files={"prefs.txt": text([PREFS[0], "2 sysC sysA", *PREFS[2:]])}),
+    err("predict-preferences-bad-value", PRED, "prefs.txt", "line 3", "maybe",
+        files={"prefs.txt": text([*PREFS[:2], "3 sysB sysD maybe"])}),
+    err("predict-preferences-self", PRED, "prefs.txt", "line 1", "itself",
+        files={"prefs.txt": text(["1 sysA sysA left"])}),
+    err("predict-preferences-empty", PRED, "prefs.txt", files={"prefs.txt": b"# none\n"}),
+    err("predict-preferences-nul", PRED, "prefs.txt",
+        files={"prefs.txt": b"1 sysA sysB left\n2 sys\x00C sysA right\n"}),
+    err("predict-preferences-not-utf8", PRED, "prefs.txt",
+        files={"prefs.txt": b"1 sysA sysB left\n2 sys\xffC sysA right\n"}),
+    err("predict-unknown-system", PRED, "nosuch",
+        files={"prefs.txt": text(["1 sysA nosuch left"])}),
+    err("predict-unknown-topic", PRED, "99", files={"prefs.txt": text(["99 sysA sysB left"])}),
+    err("predict-threshold-negative", [*PRED, "--threshold", "-1"], opt("--threshold"),
+        files=PRED_FILES),
+    err("predict-threshold-nan", [*PRED, "--threshold", "nan"], opt("--threshold"),
+        files=PRED_FILES),
+    err("predict-ties-unknown", [*PRED, "--ties", "coin"], "coin", files=PRED_FILES),
+    err("predict-bins-decreasing", [*PRED, "--bins", "0.5,0.1"], opt("--bins"),
+        files=PRED_FILES),
+    err("predict-bins-one", [*PRED, "--bins", "0.5"], opt("--bins"), files=PRED_FILES),
+    err("predict-bins-negative", [*PRED, "--bins=-1,0.5"], opt("--bins"), files=PRED_FILES),
+    err("predict-measure-unknown", [*PRED, "-m", "nosuch"], "nosuch", files=PRED_FILES),
+    # ================================================================ informativeness
+    ok("informativeness-valid", INFO, output_contains("AP", "R-prec", "P@10")),
+    ok("informativeness-one-run", ["meta", "informativeness", "qrels.txt", "a.run", "-m",
+                                   "AP", "--per-list", "--format", "json"], json_ok),
+    ok("informativeness-depth", [*INFO, "--depth", "3", "-m", "P@2"]),
+    err("informativeness-measure-unknown", [*INFO, "-m", "nosuch"], "nosuch"),
+    err("informativeness-depth-0", [*INFO, "--depth", "0"], opt("--depth")),
+    err("informativeness-depth-text", [*INFO, "--depth", "deep"], opt("--depth")),
+    err("informativeness-no-run", ["meta", "informativeness", "qrels.txt"],
+        any_of("run", "RUN")),
+    err("informativeness-run-missing", ["meta", "informativeness", "qrels.txt", "nope.run"],
+        "nope.run"),
+    err("informativeness-scores", ["meta", "informativeness", "--scores", "ap.csv"],
+        "--scores"),
+    err("informativeness-bad-run-line", ["meta", "informativeness", "qrels.txt", "r.run"],
+        "r.run", "line 2", "abc", files={"r.run": text(["1 Q0 d1 1 3.0 x",
+                                                         "1 Q0 d2 2 abc x"])}),
+    err("informativeness-diversity-qrels", ["meta", "informativeness", *DIV_RUNS,
+                                            "--qrels-format", "ndeval"],
+        any_of("diversity", "ndeval")),
     # ================================================================ leave one out
     ok("loo-valid", LOO, output_contains("map")),
     ok("loo-per-run", [*LOO, "--per-run"]),

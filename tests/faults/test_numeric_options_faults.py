@@ -56,6 +56,7 @@ FILES: dict[str, str | bytes] = {
     "prob.log": SCORE_FILES["prob.txt"],
     "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
     "ilog.txt": OPE_FILES["ilog.txt"], **GTHEORY_FILES,
+    "prefs.txt": text(["1 sysA sysB left", "2 sysC sysA right", "3 sysB sysD left"]),
 }
 
 #: A small valid command line of every subcommand that takes a numeric option.
@@ -84,6 +85,10 @@ BASES: dict[str, list[str]] = {
     "meta loo": ["meta", "loo", *RUNS, "-m", "map", "--depth", "3"],
     "meta gstudy": ["meta", "gstudy", "--scores", "ap.csv"],
     "meta qpp": ["meta", "qpp", "--predictions", "pred.csv", "--observed", "obs.csv"],
+    "meta informativeness": ["meta", "informativeness", *RUNS, "-m", "AP"],
+    "meta predict": ["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"],
+    "meta reproduce": ["meta", "reproduce", *RUNS, "-m", "map", "--original",
+                       "teamA_r1,teamB_r1", "--reproduced", "teamC_r2,teamB_r1"],
     "meta scales": ["meta", "scales", *RUNS, "-m", "P", "-m", "AP", "--cutoffs", "3"],
     "meta simulate": ["meta", "simulate", "--model", "normal", "--topics", "8",
                       "--repetitions", "5", "--seed", "1"],
@@ -207,6 +212,7 @@ USUAL: dict[str, str] = {
     "--gamma": "0.5", "--tol": "1e-3", "--smoothing": "1", "--threshold": "0.5",
     "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1",
     "--relevance-level": "1", "--level-for-rel": "1", "--facet-levels": "2",
+    "--bins": "0,0.1,1",
 }
 
 #: Words that are NaN or infinity where a number is printed.

@@ -17,7 +17,7 @@ import pytest
 
 from .conftest import Case, Link, any_of, err, ok, opt, run_case
 from .test_collections_faults import BUILD, ESTIMATE, SAMPLE, SAMPLED, SHARDS, SIM
-from .test_files_faults import CONC, CORR, DP, LOO, SCALES, SPLIT, SWAP
+from .test_files_faults import CONC, CORR, DP, INFO, LOO, REPRO, SCALES, SPLIT, SWAP
 from .test_labels_faults import AGG, AGREE, AWARE, Q2, QAGREE
 from .test_labels_faults import FILES as CROWD
 from .test_meta_simulate_faults import BOOT
@@ -70,6 +70,10 @@ COMMANDS: dict[str, tuple[list[str], str, dict[str, str | bytes]]] = {
     "concordance": (CONC, "gold.csv", {}),
     "loo": (LOO, "contrib.txt", {}),
     "scales": (SCALES, "c.run", {}),
+    "reproduce": (REPRO, "ap.csv", {}),
+    "informativeness": (INFO, "a.run", {}),
+    "predict": (["meta", "predict", "--scores", "ap.csv", "--preferences", "prefs.txt"],
+                "prefs.txt", {"prefs.txt": "1 sysA sysB left\n2 sysC sysA right\n"}),
     "simulate": (BOOT, "ap.csv", {}),
     "pool-build": (BUILD, "b.run", {}),
     "pool-simulate": ([*SIM, "--no-loo"], "qrels.txt", {}),

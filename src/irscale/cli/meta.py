@@ -24,13 +24,20 @@ from ..core.params import (
     DSTUDY_TOPICS,
     EFFECT,
     GSTUDY_TARGET,
+    INFORMATIVENESS_DEPTH,
+    INFORMATIVENESS_MEASURES,
     INTERVAL_SAMPLES,
     LOO_DEPTH,
     NORMAL_ERROR_SD,
     NORMAL_SYSTEMS,
     NORMAL_TOPIC_SD,
     NORMAL_TOPICS,
+    PREDICT_BIN_EDGE,
+    PREDICT_THRESHOLD,
+    PREDICT_TIES,
     RBO_P,
+    REPRO_DEPTH,
+    REPRO_RBO_P,
     RESAMPLES,
     RNG_SEED,
     SCALE_LENGTHS,
@@ -181,6 +188,9 @@ def add_parser(subparsers) -> None:
     _add_swap(sub)
     _add_concordance(sub)
     _add_loo(sub)
+    _add_reproduce(sub)
+    _add_predict(sub)
+    _add_informativeness(sub)
     _add_scales(sub)
     _add_simulate(sub)
     _add_gstudy(sub)
@@ -342,6 +352,75 @@ def _add_loo(sub) -> None:
                       "--contributor-pattern applies without --contributors (the file names "
                       "every run's contributor)"))
     p.set_defaults(func=run_loo)
+
+
+def _runs_given(args: argparse.Namespace) -> bool:
+    """Whether the scores come from QRELS RUN... (not ``--scores``): the runs' document
+    orderings can then be compared."""
+    return not getattr(args, "scores", None)
+
+
+def _add_reproduce(sub) -> None:
+    """``meta reproduce``: ER, ΔRI, RMSE, τ and RBO of a reproduced experiment."""
+    p = sub.add_parser("reproduce", help="reproducibility of an experiment: ER, ΔRI, RMSE, "
+                       "τ and RBO (Breuer et al. 2020)",
+                       description="Compare an original experiment (baseline and advanced "
+                       "run) with its reproduction on the same topics: Effect Ratio, Delta "
+                       "Relative Improvement, per-topic RMSE and paired t-tests per measure; "
+                       "with QRELS RUN..., also Kendall's τ and RBO between the original and "
+                       "reproduced document orderings (irscale.meta.reproducibility; "
+                       "docs/meta.md).")
+    _common(p, systems=False)
+    p.add_argument("--original", action=ListAction, kind="str", required=True,
+                   metavar="BASELINE,ADVANCED",
+                   help="the original experiment's baseline and advanced systems (runs)")
+    p.add_argument("--reproduced", action=ListAction, kind="str", required=True,
+                   metavar="BASELINE,ADVANCED",
+                   help="the reproduced baseline and advanced systems (runs)")
+    add_param(p, REPRO_DEPTH)
+    add_param(p, REPRO_RBO_P)
+    add_rules(p, Rule(("depth", "p"), _runs_given, "{options} {applies} to the document "
+                      "orderings of QRELS RUN..., which --scores files do not hold"))
+    p.set_defaults(func=run_reproduce)
+
+
+def _add_predict(sub) -> None:
+    """``meta predict``: predictive power against side-by-side preferences."""
+    p = sub.add_parser("predict", help="predictive power of measures against side-by-side "
+                       "user preferences (Sanderson et al. 2010)",
+                       description="The share of side-by-side preferences (a --preferences "
+                       "file of 'topic left right preference' lines) that each measure "
+                       "predicts, with the binomial test against chance "
+                       "(irscale.meta.predictive_power; docs/meta.md).")
+    _common(p, systems=False)
+    p.add_argument("--preferences", required=True, metavar="FILE",
+                   help="judgments, one 'topic left right preference' a line (preference: "
+                   "left, right or tie)")
+    add_param(p, PREDICT_THRESHOLD)
+    add_param(p, PREDICT_TIES, choices=PREDICT_TIES.domain.names)
+    p.add_argument("--bins", action=ListAction, kind="float", domain=PREDICT_BIN_EDGE,
+                   item="a bin edge", metavar="E,E,...",
+                   help="also the power per bin of |ΔM| between these increasing edges "
+                   "(default: none)")
+    declare_inputs(p, "--preferences")
+    p.set_defaults(func=run_predict)
+
+
+def _add_informativeness(sub) -> None:
+    """``meta informativeness``: the maximum entropy method of Aslam, Yilmaz & Pavlu."""
+    p = sub.add_parser("informativeness", help="informativeness of measures by the maximum "
+                       "entropy method (Aslam, Yilmaz & Pavlu 2005)",
+                       description="For every run and topic, the RMS error of the "
+                       "precision-recall curve inferred by maximum entropy from the value of "
+                       "each measure (AP, R-prec, P@k); the mean per measure (lower: more "
+                       "informative) (irscale.meta.informativeness; docs/meta.md).")
+    _common(p, scores=False, systems=False, measure_help="AP, R-prec or P@k (repeatable; "
+            "default: " + ", ".join(INFORMATIVENESS_MEASURES) + ")")
+    add_param(p, INFORMATIVENESS_DEPTH)
+    p.add_argument("--per-list", action="store_true",
+                   help="print every run and topic (default: the mean per measure)")
+    add_rules(p, Default("measures", lambda args: list(INFORMATIVENESS_MEASURES)))
+    p.set_defaults(func=run_informativeness)
 
 
 def _add_scales(sub) -> None:
@@ -818,6 +897,94 @@ def run_loo(args: argparse.Namespace) -> int:
     if not args.per_run and args.fmt not in ("csv", "json"):
         text += "\n" + _render(result.unique, args, "unique judged documents per contributor")
     return write_text(args, text)
+
+
+def _pair(args: argparse.Namespace, option: str) -> list[str]:
+    """The two systems of ``--original`` or ``--reproduced``."""
+    names = list(getattr(args, option))
+    if len(names) != 2:
+        raise ParameterError(f"--{option} names two systems, the baseline and the advanced "
+                             f"one, got {len(names)}: {','.join(names)}")
+    return names
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    """``meta reproduce``: reproducibility measures (Breuer et al. 2020)."""
+    _check(args)
+
+    from .. import meta
+
+    roles = [*_pair(args, "original"), *_pair(args, "reproduced")]
+    matrix = _matrix(args)
+    unknown = [r for r in roles if r not in matrix.systems]
+    if unknown:
+        raise ParameterError(f"system(s) {unknown} of --original/--reproduced not among "
+                             f"{list(matrix.systems)}")
+    scores = matrix.subset(measures=_measures(matrix, args))
+    result = meta.reproducibility(*(scores.subset(systems=[r]) for r in roles))
+    frame, title = result.to_frame(), repr(result)
+    if _runs_given(args):  # the orderings of each run pair: the same on every measure's row
+        from ..io.sources import read_runs
+
+        _, paths = qrels_and_runs(args)
+        runs = {run.name: run for run in read_runs(list(paths), names=args.names or "runid")}
+        for role, a, b in (("baseline", roles[0], roles[2]), ("advanced", roles[1], roles[3])):
+            tau, overlap = meta.ranking_agreement(runs[a], runs[b], depth=args.depth,
+                                                  p=args.p).mean
+            frame[f"tau_{role}"], frame[f"RBO_{role}"] = tau, overlap
+        title += (f"; tau and RBO (p = {args.p:g}): document orderings at depth "
+                  f"{args.depth}, mean over topics")
+    if args.fmt not in ("csv", "json"):  # an undefined ratio is said, never shown as nan
+        frame = frame.astype(object).where(frame.notna(), "undefined")
+    text = _render(frame, args, title)
+    return write_text(args, text)
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    """``meta predict``: predictive power of every measure (Sanderson et al. 2010)."""
+    _check(args)
+
+    import pandas as pd
+
+    from .. import meta
+    from ..io.side_by_side import read_side_by_side
+
+    preferences = read_side_by_side(args.preferences)
+    matrix = _matrix(args)
+    results = [meta.predictive_power(preferences, matrix, measure=name,
+                                     threshold=args.threshold, ties=args.ties,
+                                     bins=args.bins)
+               for name in _measures(matrix, args)]
+    overall = pd.concat([r.to_frame() for r in results], ignore_index=True)
+    bins = pd.concat([r.by_bin.assign(measure=r.measure) for r in results],
+                     ignore_index=True) if args.bins else None
+    if bins is not None and args.fmt in ("csv", "json"):  # one table: overall rows, then bins
+        return write_text(args, _render(pd.concat([overall, bins], ignore_index=True)
+                                        .convert_dtypes(), args))
+    text = _render(overall, args, f"predictive power ({len(preferences)} judgments; measure "
+                   f"ties: {args.ties})")
+    if bins is not None:
+        text += "\n" + _render(bins, args, "by |ΔM| bin")
+    return write_text(args, text)
+
+
+def run_informativeness(args: argparse.Namespace) -> int:
+    """``meta informativeness``: Aslam, Yilmaz & Pavlu (2005) on QRELS RUN..."""
+    check_scheduler(args)
+    check_options(args)
+    check_inputs(args, min_runs=1)
+
+    from .. import meta
+
+    if diversity_inputs(args):
+        raise ParameterError("informativeness infers precision-recall curves of ranked "
+                             "lists judged for relevance: not of diversity qrels")
+    qrels, runs = qrels_and_runs(args)
+    lists, bases = meta.judged_lists(qrels, runs, depth=args.depth)
+    result = meta.informativeness(lists, measures=args.measures, recall_base=bases)
+    if args.per_list:
+        return write_text(args, _render(result.to_frame(), args, repr(result)))
+    return write_text(args, result.format(args.fmt, digits=args.digits))
 
 
 def run_scales(args: argparse.Namespace) -> int:

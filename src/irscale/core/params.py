@@ -616,6 +616,29 @@ SPREAD_SEEDS = Param("seeds", SEEDS, None, "repeat with seeds seed..seed+R-1 and
                      "Monte Carlo spread", ("--seeds",), "R", unset="one run")
 #: The pool depth of leave-one-out tests (:func:`irscale.meta.leave_one_out`).
 LOO_DEPTH = Param("depth", DEPTH, 100, "pool depth", ("--depth",), "K")
+#: Measure differences |ΔM| ≤ θ are measure ties (:func:`irscale.meta.predictive_power`).
+PREDICT_THRESHOLD = Param("threshold", Reals(0.0), 0.0,
+                          "differences |ΔM| ≤ θ are measure ties (no prediction)",
+                          ("--threshold",), "θ")
+#: An edge of the |ΔM| bins of :func:`irscale.meta.predictive_power` (``meta predict --bins``).
+PREDICT_BIN_EDGE = Reals(0.0)
+#: How a measure tie counts in :func:`irscale.meta.predictive_power`.
+PREDICT_TIES = Param("ties", Names("tie counting", ("exclude", "half", "miss")), "exclude",
+                     "how a measure tie counts: left out, half a prediction or a miss",
+                     ("--ties",))
+#: The cut of the runs whose curves :func:`irscale.meta.informativeness` infers.
+INFORMATIVENESS_DEPTH = Param("depth", DEPTH, 100, "cut every run at K documents (the "
+                              "maximum entropy of AP costs O(K³) per ranked list)",
+                              ("--depth",), "K")
+#: The measures of :func:`irscale.meta.informativeness` (Aslam, Yilmaz & Pavlu 2005).
+INFORMATIVENESS_MEASURES = ("AP", "R-prec", "P@10")
+#: The cut of both runs before their document orderings are compared
+#: (:func:`irscale.meta.ranking_agreement`, Breuer et al. 2020, §3.1).
+REPRO_DEPTH = Param("depth", DEPTH, 1000, "cut the original and reproduced runs at K "
+                    "documents before comparing their orderings (τ, RBO)", ("--depth",), "K")
+#: The RBO persistence of :func:`irscale.meta.ranking_agreement` (Breuer et al. 2020 use 0.8).
+REPRO_RBO_P = Param("p", PERSISTENCE, 0.8, "RBO persistence of the document orderings",
+                    ("-p", "--p"), "P")
 #: The contributor of a run in leave-one-out tests (:func:`irscale.meta.contributors_by_prefix`,
 #: :func:`irscale.collections.simulate_pooling`): the part of its name the pattern matches.
 DEFAULT_CONTRIBUTOR_PATTERN = r"^[^_]+"

@@ -25,6 +25,18 @@ Simulation studies of tests — :mod:`irscale.meta.simulation`
 Concordance and reusability (Sakai 2014, §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
     wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
+Predictive power (Sanderson et al., SIGIR 2010; Sakai 2014, §5.3) —
+:mod:`irscale.meta.predictive`
+    :func:`predictive_power`: the share of side-by-side user preferences a measure
+    predicts, with measure ties, a Δ threshold, bins of |ΔM| and a binomial test.
+Informativeness (Aslam, Yilmaz & Pavlu, SIGIR 2005) — :mod:`irscale.meta.informativeness`
+    :func:`informativeness` (RMS error of the precision–recall curve inferred by maximum
+    entropy from a measure's value), :func:`maxent_relevance` (the distribution),
+    :func:`judged_lists` (the 0/1 lists of qrels and runs).
+Reproducibility (Breuer et al., SIGIR 2020) — :mod:`irscale.meta.reproducibility`
+    :func:`reproducibility` (Effect Ratio, Delta Relative Improvement, per-topic RMSE and
+    t-tests of a reproduced or replicated experiment), :func:`ranking_agreement` (Kendall's
+    τ and RBO between the original and reproduced document orderings).
 Measure versus interval-scaled measure (Ferrante et al. 2021, §7) —
 :mod:`irscale.meta.scale_effects`
     :func:`scale_report` (Tables 2, 4, 5, 6 for measures and cut-offs),
@@ -53,8 +65,15 @@ from .discriminative import (
     spread_summary,
 )
 from .drank import DRank, d_rank, rank_distance
+from .informativeness import (
+    Informativeness,
+    informativeness,
+    judged_lists,
+    maxent_relevance,
+)
 from .loo import LeaveOneOut, contributors_by_prefix, leave_one_out, pool_contributions
 from .plots import plot_asl_curves, plot_measure_vs_ranked, plot_split_metric
+from .predictive import PredictivePower, predictive_power
 from .procedures import SCALE_PAPER_TESTS, Decisions, decide
 from .rank_correlation import (
     RBO,
@@ -73,6 +92,12 @@ from .rank_correlation import (
     tau_ap_symmetric,
     topic_correlations,
 )
+from .reproducibility import (
+    RankingAgreement,
+    Reproducibility,
+    ranking_agreement,
+    reproducibility,
+)
 from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
 from .simulation import BootstrapModel, NormalModel, SimulationStudy, simulation_study
 from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
@@ -87,9 +112,13 @@ __all__ = [
     "DRank",
     "Decisions",
     "DiscriminativePower",
+    "Informativeness",
     "KendallTau",
     "LeaveOneOut",
     "NormalModel",
+    "PredictivePower",
+    "RankingAgreement",
+    "Reproducibility",
     "ScaleEffects",
     "ScaleReport",
     "SimulationStudy",
@@ -107,16 +136,22 @@ __all__ = [
     "discriminative_power",
     "discriminative_power_spread",
     "discriminative_power_table",
+    "informativeness",
+    "judged_lists",
     "kendall_tau",
     "leave_one_out",
+    "maxent_relevance",
     "overall_correlation",
     "plot_asl_curves",
     "plot_measure_vs_ranked",
     "plot_split_metric",
     "pool_contributions",
+    "predictive_power",
     "rank_distance",
+    "ranking_agreement",
     "rbo",
     "rbo_scores",
+    "reproducibility",
     "scale_effects",
     "scale_report",
     "simulation_study",

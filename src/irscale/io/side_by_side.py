@@ -1,0 +1,46 @@
+"""Files of side-by-side preferences: ``topic left right preference`` lines, one judgment a
+line (``irscale meta predict --preferences``; :func:`irscale.meta.predictive_power`)."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from ..errors import EmptyInputError, InputFormatError
+from .files import check_utf8, display_name, raise_nul_line, read_input
+
+#: The words of a preference (as :func:`irscale.meta.predictive.preference_frame` reads
+#: them): for the left system, the right one, or none.
+WORDS = ("left", "right", "tie", "l", "r", "none", "equal", "1", "-1", "+1", "0")
+
+
+def read_side_by_side(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The judgments of the file ``path`` as a frame ``topic, left, right, preference``:
+    one ``topic left right preference`` a line (preference ``left``, ``right`` or ``tie``,
+    or 1, -1, 0), blank lines and lines starting with ``#`` skipped. A line of another
+    shape, an unknown preference, a system compared with itself, NUL bytes, bytes that are
+    not UTF-8 and a file without a judgment are refused, naming the file and the line."""
+    source = display_name(path)
+    data = read_input(path)
+    check_utf8(data, source)
+    if b"\x00" in data:
+        raise_nul_line(data, source)
+    rows = []
+    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 4:
+            raise InputFormatError("expected 'topic left right preference'", source=source,
+                                   line=number, text=line)
+        if fields[3].lower() not in WORDS:
+            raise InputFormatError(f"unknown preference {fields[3]!r}: write left, right or "
+                                   "tie (or 1, -1, 0)", source=source, line=number, text=line)
+        if fields[1] == fields[2]:
+            raise InputFormatError(f"system {fields[1]!r} is compared with itself",
+                                   source=source, line=number, text=line)
+        rows.append(fields)
+    if not rows:
+        raise EmptyInputError("no 'topic left right preference' line", source=source)
+    return pd.DataFrame(rows, columns=["topic", "left", "right", "preference"])

@@ -1,0 +1,370 @@
+"""Informativeness of a measure by the maximum entropy method (Aslam, Yilmaz & Pavlu, SIGIR
+2005, "The maximum entropy method for analyzing retrieval measures"; Sakai 2014, §5.5).
+
+A measure is informative when its value says much about the ranked list it was computed
+on. Aslam et al. (2005) infer, from the value alone, the *least committed* distribution of
+relevance over the ranks — the one of maximum entropy among those whose expected measure
+is the value — and ask how well it recovers the list's precision–recall curve.
+
+irscale's reading (stated here because the method leaves choices open):
+
+* **Distribution.** Documents at ranks i = 1..N are relevant independently with
+  probabilities p_i (a product distribution, as the paper's rank-wise probabilities; its
+  entropy is Σ_i H(p_i), H the binary entropy). Known: N, the recall base R and the number
+  ρ of relevant documents in the list (ρ = R when the list holds every relevant document,
+  the paper's setting). Constraints: Σ_i p_i = ρ and E[M] = the measure's value.
+* **Expected measures** (x_i the relevance at rank i, C_i = Σ_{j≤i} x_j):
+
+  - ``AP`` = (1/R) Σ_i x_i C_i / i; under independence E[AP] = (1/R) Σ_i (p_i + p_i
+    Σ_{j<i} p_j) / i (x_i² = x_i: the same formula gives AP itself on a 0/1 list);
+  - ``P@k`` = C_k / k, E = (1/k) Σ_{i≤k} p_i; ``R-prec`` = P@R (the list cut at R); as
+    in trec_eval, ranks beyond the list's end are not relevant (C_k = C_N for k > N).
+
+  For P@k and R-prec (linear constraints) the maximum is in closed form: p_i = k·P@k /
+  min(k, N) for i ≤ min(k, N) and (ρ − k·P@k)/(N − k) below. For AP it is found
+  numerically (Newton's method on the stationarity conditions, :func:`_maxent_ap`; the
+  tests check it against a general constrained optimiser).
+* **Inferred curve.** With expected counts c_k = Σ_{i≤k} p_i: precision c_k/k and recall
+  c_k/R at every rank; the actual curve likewise with C_k. Both are interpolated at the
+  eleven recall levels 0, 0.1, ..., 1 (precision at level r = the largest precision at a
+  rank whose recall is ≥ r, 0 if none, as trec_eval's ``iprec_at_recall``).
+* **Informativeness** of M on a list = the root mean square difference of the two
+  interpolated curves (lower: more informative); :attr:`Informativeness.summary`
+  averages it over lists, as the paper compares measures by their mean RMS error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from ..core.notebook import HtmlRepr
+from ..core.params import DEPTH, INFORMATIVENESS_DEPTH, INFORMATIVENESS_MEASURES
+from ..errors import InputError, ParameterError
+from ..stats.tables import Format
+from .common import format_frame
+
+__all__ = ["Informativeness", "informativeness", "judged_lists", "maxent_relevance"]
+
+#: The eleven recall levels of the interpolated precision–recall curve.
+RECALL_LEVELS = np.linspace(0.0, 1.0, 11)
+
+
+def _measure(name: str, n_docs: int, n_relevant: int) -> tuple[str, int]:
+    """``(kind, k)`` of a measure name: ``("AP", 0)`` or ``("P", k)`` (R-prec: k = R)."""
+    text = name.strip()
+    if text.upper() in ("AP", "MAP"):
+        return "AP", 0
+    if text.lower() in ("r-prec", "rprec", "r-precision"):
+        return "P", n_relevant
+    if text.upper().startswith("P@"):
+        try:
+            k = int(text[2:])
+        except ValueError:
+            k = 0
+        if k >= 1:
+            return "P", k
+    raise ParameterError(f"informativeness knows AP, R-prec and P@k, not {name!r}",
+                         param="measures")
+
+
+def expected_measure(kind: str, k: int, p: np.ndarray, n_relevant: int) -> float:
+    """E[M] of a measure under independent relevance with probabilities ``p`` (module
+    documentation); on a 0/1 list, the measure's value."""
+    if kind == "P":
+        return float(np.sum(p[:k]) / k)
+    before = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+    ranks = np.arange(1, len(p) + 1)
+    return float(np.sum(p * (1.0 + before) / ranks) / n_relevant)
+
+
+def _ap_gradient(p: np.ndarray, n_relevant: int) -> np.ndarray:
+    """∂E[AP]/∂p_m = ((1 + Σ_{j<m} p_j)/m + Σ_{i>m} p_i/i) / R."""
+    ranks = np.arange(1, len(p) + 1)
+    before = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+    weighted = p / ranks
+    after = np.cumsum(weighted[::-1])[::-1] - weighted
+    return ((1.0 + before) / ranks + after) / n_relevant
+
+
+def maxent_relevance(measure: str, value: float, *, n_docs: int, n_relevant: int,
+                     n_retrieved_relevant: int | None = None) -> np.ndarray:
+    """The maximum entropy probabilities p_1..p_N of relevance at each rank of a list of
+    ``n_docs`` documents whose ``measure`` (``AP``, ``R-prec``, ``P@k``) is ``value``
+    (module documentation). ``n_relevant``: the recall base R;
+    ``n_retrieved_relevant``: ρ, the relevant documents in the list (default R).
+
+    Values no list of that shape can have (beyond what ρ relevant documents allow) are
+    an error."""
+    n, big_r = _positive(n_docs, "n_docs"), _positive(n_relevant, "n_relevant")
+    rho = big_r if n_retrieved_relevant is None else int(n_retrieved_relevant)
+    if not 0 <= rho <= min(n, big_r):
+        raise ParameterError(f"n_retrieved_relevant must be in [0, min(n_docs, n_relevant)] "
+                             f"= [0, {min(n, big_r)}], got {n_retrieved_relevant}")
+    kind, k = _measure(measure, n, big_r)
+    value = float(value)
+    if not np.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise ParameterError(f"{measure} = {value}: a value in [0, 1] is needed")
+    if kind == "P":  # k may pass the list's end: the ranks beyond it are not relevant
+        top, shown = value * k, min(k, n)
+        if top > min(rho, shown) + 1e-9 or rho - top > n - shown + 1e-9:
+            raise ParameterError(f"{measure} = {value} is impossible with {rho} relevant "
+                                 f"document(s) among {n}")
+        below = (rho - top) / (n - shown) if n > shown else 0.0
+        return np.concatenate([np.full(shown, top / shown), np.full(n - shown, below)])
+    return _maxent_ap(value, n, big_r, rho)
+
+
+def _positive(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ParameterError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _maxent_ap(value: float, n: int, big_r: int, rho: int) -> np.ndarray:
+    """Maximum entropy p under Σ p = ρ and E[AP] = value: Newton's method on the
+    stationarity conditions in logits y_m = log(p_m / (1 − p_m)),
+
+        y_m = λ + μ ∂E[AP]/∂p_m,   Σ_m p_m = ρ,   E[AP](p) = value,
+
+    with the exact Jacobian (∂²E[AP]/∂p_m∂p_i = 1/(R·max(m, i)) for m ≠ i, 0 for m = i)
+    and a backtracking line search on the residual, by continuation from the uniform
+    distribution (the solution for its own E[AP], μ = 0) where one step does not
+    converge, and by SLSQP where Newton's method stalls (values close to the lowest AP
+    the list allows, where μ → −∞)."""
+    from scipy.special import expit
+
+    low = expected_measure("AP", 0, np.concatenate([np.zeros(n - rho), np.ones(rho)]), big_r)
+    high = expected_measure("AP", 0, np.concatenate([np.ones(rho), np.zeros(n - rho)]), big_r)
+    if not low - 1e-9 <= value <= high + 1e-9:
+        raise ParameterError(f"AP = {value} is impossible with {rho} relevant document(s) "
+                             f"among {n} and R = {big_r}: it lies in [{low:.6g}, {high:.6g}]")
+    if rho in (0, n) or high - low <= 1e-12:
+        return np.full(n, rho / n)
+    if value >= high - 1e-9 or value <= low + 1e-9:  # one list has it: nothing is uncertain
+        top = np.concatenate([np.ones(rho), np.zeros(n - rho)])
+        return top if value >= high - 1e-9 else top[::-1].copy()
+    ranks = np.arange(1, n + 1)
+    hessian = 1.0 / (big_r * np.maximum.outer(ranks, ranks))
+    np.fill_diagonal(hessian, 0.0)
+    # the uniform distribution solves the problem for its own E[AP] (μ = 0): walk from it
+    # to the value, in more and smaller steps until Newton's method converges on each
+    start = np.log(rho / (n - rho))
+    z0 = np.concatenate([np.full(n, start), [start, 0.0]])
+    uniform = expected_measure("AP", 0, np.full(n, rho / n), big_r)
+    for steps in (1, 10):
+        z = z0
+        for target in np.linspace(uniform, value, steps + 1)[1:]:
+            solved = _newton(z, float(target), n, big_r, rho, hessian)
+            if solved is None:
+                break
+            z = solved
+        else:
+            return expit(z[:n])
+    found = _slsqp(value, n, big_r, rho)  # close to the lowest AP: Newton's steps stall
+    if found is not None:
+        return found
+    raise ParameterError(f"the maximum entropy distribution of AP = {value} (N = {n}, "
+                         f"R = {big_r}) was not found (Newton's method did not converge)")
+
+
+def _slsqp(value: float, n: int, big_r: int, rho: int) -> np.ndarray | None:
+    """The same maximum by a general constrained optimiser (scipy's SLSQP, O(N³) a step:
+    the fallback where Newton's method stalls); None when it fails."""
+    from scipy.optimize import minimize
+
+    edge = 1e-12
+    found = minimize(
+        lambda p: float(np.sum(p * np.log(p) + (1 - p) * np.log1p(-p))),
+        np.full(n, rho / n), jac=lambda p: np.log(p) - np.log1p(-p), method="SLSQP",
+        bounds=[(edge, 1 - edge)] * n,
+        constraints=[{"type": "eq", "fun": lambda p: np.sum(p) - rho,
+                      "jac": lambda p: np.ones(n)},
+                     {"type": "eq", "fun": lambda p: expected_measure("AP", 0, p, big_r) - value,
+                      "jac": lambda p: _ap_gradient(p, big_r)}],
+        options={"maxiter": 2000, "ftol": 1e-15})
+    p = np.clip(found.x, edge, 1 - edge)
+    if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-9:
+        return None
+    return p
+
+
+def _newton(z: np.ndarray, value: float, n: int, big_r: int, rho: int,
+            hessian: np.ndarray) -> np.ndarray | None:
+    """Newton's method for :func:`_maxent_ap` from ``z`` = (y, λ, μ); None when it does
+    not converge."""
+    from scipy.special import expit
+
+    def residual(z: np.ndarray) -> np.ndarray:
+        y, lam, mu = z[:n], z[n], z[n + 1]
+        p = expit(y)
+        return np.concatenate([y - lam - mu * _ap_gradient(p, big_r), [np.sum(p) - rho],
+                               [expected_measure("AP", 0, p, big_r) - value]])
+
+    r = residual(z)
+    for _ in range(100):
+        if np.max(np.abs(r)) < 1e-11:
+            break
+        y, mu = z[:n], z[n + 1]
+        p = expit(y)
+        w = p * (1.0 - p)
+        g = _ap_gradient(p, big_r)
+        jacobian = np.zeros((n + 2, n + 2))
+        jacobian[:n, :n] = np.eye(n) - mu * hessian * w[None, :]
+        jacobian[:n, n], jacobian[:n, n + 1] = -1.0, -g
+        jacobian[n, :n], jacobian[n + 1, :n] = w, g * w
+        try:
+            step = np.linalg.solve(jacobian, -r)
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(jacobian, -r, rcond=None)[0]
+        t, norm = 1.0, np.linalg.norm(r)
+        while t > 1e-8:
+            trial = z + t * step
+            r_trial = residual(trial)
+            if np.all(np.isfinite(r_trial)) and np.linalg.norm(r_trial) < norm:
+                break
+            t /= 2
+        else:
+            return None
+        z, r = trial, r_trial
+    p = expit(z[:n])
+    if abs(np.sum(p) - rho) > 1e-7 or abs(expected_measure("AP", 0, p, big_r) - value) > 1e-7:
+        return None
+    return z
+
+
+def interpolated_curve(counts: np.ndarray, n_relevant: int) -> np.ndarray:
+    """Interpolated precision at :data:`RECALL_LEVELS` of a curve given by the (expected)
+    relevant counts c_k at ranks k = 1..N."""
+    ranks = np.arange(1, len(counts) + 1)
+    precision, recall = counts / ranks, counts / n_relevant
+    # the largest precision at a rank whose recall is ≥ r: a suffix maximum over ranks
+    best = np.maximum.accumulate(precision[::-1])[::-1]
+    reached = np.searchsorted(recall, RECALL_LEVELS - 1e-12, side="left")
+    return np.where(reached < len(counts), best[np.minimum(reached, len(counts) - 1)], 0.0)
+
+
+@dataclass(frozen=True)
+class Informativeness(HtmlRepr):
+    """RMS errors of the precision–recall curves inferred by maximum entropy from each
+    measure's value (:func:`informativeness`). A report: ``to_frame()`` (one row per list
+    and measure: the value and the RMS error), :attr:`summary` (the mean RMS error per
+    measure, lower: more informative) and ``format(fmt)``."""
+
+    table: pd.DataFrame
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return (self.table.groupby("measure", sort=False)["rms_error"]
+                .agg(["mean", "count"]).rename(columns={"mean": "mean_rms_error",
+                                                        "count": "lists"}).reset_index())
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The summary as a ``text``, ``csv``, ``markdown``, ``latex`` or ``json`` table."""
+        return format_frame(self.summary, fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else repr(self))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{m} {e:.4f}" for m, e in
+                          zip(self.summary["measure"], self.summary["mean_rms_error"],
+                              strict=True))
+        return f"Informativeness(mean RMS error of the inferred PR curve: {shown})"
+
+
+def _lists(rankings: object) -> dict[str, np.ndarray]:
+    items = rankings.items() if isinstance(rankings, Mapping) else \
+        enumerate(rankings)  # type: ignore[arg-type]
+    lists = {}
+    for key, values in items:
+        x = np.asarray(values, dtype=np.float64)
+        if x.ndim != 1 or not len(x) or not np.all((x == 0) | (x == 1)):
+            raise InputError(f"list {key!r}: a ranked list is a non-empty vector of 0 "
+                             "(not relevant) and 1 (relevant), in rank order")
+        lists[str(key)] = x
+    if not lists:
+        raise InputError("no ranked list given")
+    return lists
+
+
+def informativeness(rankings: Sequence[ArrayLike] | Mapping[str, ArrayLike], *,
+                    measures: Sequence[str] = INFORMATIVENESS_MEASURES,
+                    recall_base: Mapping[str, int] | Sequence[int] | None = None,
+                    ) -> Informativeness:
+    """How well each measure's value lets one infer a list's precision–recall curve by
+    maximum entropy (Aslam, Yilmaz & Pavlu 2005; module documentation).
+
+    ``rankings``: 0/1 relevance vectors in rank order (a sequence, or a mapping id →
+    vector); ``recall_base``: R of each list (default: its relevant documents); a list
+    without a relevant document is skipped (its curve is undefined) and counted in no row.
+
+    Examples
+    --------
+    >>> result = informativeness([[1, 0, 1, 0, 0, 1, 0, 0]], measures=["AP", "P@2"])
+    >>> result.to_frame()[["measure", "value"]].round(4).values.tolist()
+    [['AP', 0.7222], ['P@2', 0.5]]
+    """
+    lists = _lists(rankings)
+    keys = list(lists)
+    if recall_base is None:
+        bases = {key: int(lists[key].sum()) for key in keys}
+    elif isinstance(recall_base, Mapping):
+        bases = {key: int(recall_base[key]) for key in keys if key in recall_base}
+        missing = [key for key in keys if key not in bases]
+        if missing:
+            raise InputError(f"recall_base lacks the list(s) {missing[:5]}")
+    else:
+        if len(recall_base) != len(keys):
+            raise InputError(f"{len(recall_base)} recall bases for {len(keys)} lists")
+        bases = {key: int(r) for key, r in zip(keys, recall_base, strict=True)}
+    rows = []
+    for key in keys:
+        x, big_r = lists[key], bases[key]
+        rho = int(x.sum())
+        if big_r < rho:
+            raise InputError(f"list {key!r} holds {rho} relevant documents, more than its "
+                             f"recall base {big_r}")
+        if rho == 0:
+            continue
+        actual = interpolated_curve(np.cumsum(x), big_r)
+        for name in measures:
+            kind, k = _measure(name, len(x), big_r)
+            value = expected_measure(kind, k, x, big_r)
+            p = maxent_relevance(name, value, n_docs=len(x), n_relevant=big_r,
+                                 n_retrieved_relevant=rho)
+            inferred = interpolated_curve(np.cumsum(p), big_r)
+            rows.append({"list": key, "measure": name, "value": value,
+                         "rms_error": float(np.sqrt(np.mean((inferred - actual) ** 2)))})
+    if not rows:
+        raise InputError("no list holds a relevant document: no curve to infer")
+    return Informativeness(table=pd.DataFrame(rows))
+
+
+def judged_lists(qrels: object, runs: object, *,
+                 depth: int | None = cast(int, INFORMATIVENESS_DEPTH.default),
+                 relevance_level: int = 1) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """The 0/1 relevance lists and recall bases of every (run, topic) of ``runs`` judged
+    by ``qrels`` (ranked as trec_eval ranks them, cut at ``depth``; a document is relevant
+    with a degree ≥ ``relevance_level``, unjudged ones are not), keyed ``"run topic"``:
+    what :func:`informativeness` takes (``informativeness(lists, recall_base=bases)``)."""
+    from ..core.judge import build_judged_rankings
+    from ..io.sources import as_qrels, as_runs
+
+    batch = build_judged_rankings(as_qrels(qrels), as_runs(runs))
+    batch = batch.with_level(int(relevance_level))
+    if depth is not None:
+        batch = batch.truncate(DEPTH.check(depth, "depth"))
+    relevant = batch.is_relevant & batch.is_judged
+    lists, bases = {}, {}
+    for i in range(batch.n_rankings):
+        key = f"{batch.runs[batch.ranking_run[i]]} {batch.topics[batch.ranking_topic[i]]}"
+        lists[key] = relevant[batch.offsets[i]:batch.offsets[i + 1]].astype(np.float64)
+        bases[key] = int(batch.num_rel[i])
+    return lists, bases

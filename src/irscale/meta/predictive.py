@@ -1,0 +1,271 @@
+"""Predictive power of a measure: how often it predicts which of two rankings people prefer
+(Sanderson, Paramita, Clough & Kanoulas, SIGIR 2010, "Do user preferences and evaluation
+measures line up?"; Sakai 2014, §5.3).
+
+People are shown two rankings of one topic side by side — those of systems X (left) and Y
+(right) — and say which they prefer. For a measure M, with ΔM = M(q, X) − M(q, Y) on that
+topic:
+
+* the measure *predicts* X when ΔM > θ, Y when ΔM < −θ; with |ΔM| ≤ θ it predicts nothing
+  (a *measure tie*; θ = ``threshold``, 0 by default, differences within the tie tolerance
+  of :mod:`irscale.stats` counting as 0);
+* a preference is *predicted* when the measure predicts the system the person preferred,
+  *mispredicted* when it predicts the other one;
+* **predictive power** = predicted / (predicted + mispredicted): the share of the
+  preferences the measure orders that it orders as people do. 0.5 is chance.
+
+Every preference is one judgment (several people judging the same pair give several
+judgments, as each side-by-side judgment was counted by Sanderson et al. 2010).
+Judgments without a preference (``tie``) cannot be predicted and are left out, and so are,
+by default (``ties="exclude"``), measure ties; both are counted in the result. irscale's
+choices, where the paper gives none explicitly: ``ties="half"`` counts a measure tie as
+half a prediction (the expectation of guessing), ``ties="miss"`` as a misprediction
+(the power over every strict preference). Whether the power differs from chance is the
+exact two-sided binomial test of the predicted against the mispredicted judgments
+(``scipy.stats.binomtest``, p = 1/2; measure ties are not in it). ``bins``: the power
+within bins of |ΔM|, as Sanderson et al. (2010) report agreement by the size of the
+measure difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
+
+import numpy as np
+import pandas as pd
+
+from ..core import ScoreMatrix
+from ..core.notebook import HtmlRepr
+from ..core.params import PREDICT_THRESHOLD, PREDICT_TIES
+from ..errors import AlignmentError, InputError, ParameterError
+from ..stats.tables import Format
+from ..stats.validation import score_table, tie_tolerance
+from .common import format_frame
+
+__all__ = ["PredictivePower", "predictive_power"]
+
+#: How a measure tie is counted (module documentation; :data:`PREDICT_TIES`).
+MeasureTies = Literal["exclude", "half", "miss"]
+DEFAULT_TIES = cast(MeasureTies, PREDICT_TIES.default)
+#: The spellings of a preference: for the left system, the right one, or none (those of
+#: :data:`irscale.io.side_by_side.WORDS`).
+PREFERENCE_WORDS = {"left": 1, "l": 1, "1": 1, "+1": 1, "right": -1, "r": -1, "-1": -1,
+                    "tie": 0, "none": 0, "equal": 0, "0": 0}
+COLUMNS = ("topic", "left", "right", "preference")
+
+
+@dataclass(frozen=True)
+class PredictivePower(HtmlRepr):
+    """Predictive power of ``measure`` against side-by-side preferences (module
+    documentation).
+
+    Protocol: ``statistic`` (the predictive power), ``pvalue`` (the exact two-sided
+    binomial test of predicted against mispredicted judgments, p = 1/2), ``to_frame()``,
+    ``format(fmt)``; ``by_bin``: the same per bin of |ΔM| (empty without ``bins``).
+    """
+
+    measure: str
+    judgments: int
+    predicted: int
+    mispredicted: int
+    measure_ties: int
+    no_preference: int
+    threshold: float
+    ties: str
+    pvalue: float
+    by_bin: pd.DataFrame
+
+    @property
+    def power(self) -> float:
+        """predicted / (predicted + mispredicted), measure ties counted as ``ties`` says;
+        NaN when nothing is counted."""
+        hits, total = float(self.predicted), self.predicted + self.mispredicted
+        if self.ties == "half":
+            hits, total = hits + self.measure_ties / 2, total + self.measure_ties
+        elif self.ties == "miss":
+            total += self.measure_ties
+        return hits / total if total else float("nan")
+
+    @property
+    def statistic(self) -> float:
+        """The predictive power (:attr:`power`)."""
+        return self.power
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{
+            "measure": self.measure, "judgments": self.judgments,
+            "predicted": self.predicted, "mispredicted": self.mispredicted,
+            "measure_ties": self.measure_ties, "no_preference": self.no_preference,
+            "threshold": self.threshold, "ties": self.ties, "power": self.power,
+            "p": self.pvalue,
+        }])
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The result (and the bins, in text, markdown and latex) as a ``text``, ``csv``,
+        ``markdown``, ``latex`` or ``json`` table."""
+        text = format_frame(self.to_frame(), fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else repr(self))
+        if len(self.by_bin) and fmt not in ("csv", "json"):
+            text += "\n" + format_frame(self.by_bin, fmt, digits=digits,
+                                        title="by |ΔM| bin")
+        return text
+
+    def __repr__(self) -> str:
+        power = "undefined" if np.isnan(self.power) else f"{self.power:.1%}"
+        return (f"PredictivePower({self.measure}: {power} of {self.judgments} judgments "
+                f"({self.predicted} predicted, {self.mispredicted} mispredicted, "
+                f"{self.measure_ties} measure ties, {self.no_preference} without "
+                f"preference), binomial p={self.pvalue:.4g})")
+
+
+def preference_frame(preferences: object) -> pd.DataFrame:
+    """Side-by-side preferences as a frame ``topic, left, right, sign`` (sign 1: left
+    preferred, −1: right, 0: no preference). ``preferences``: a DataFrame with the
+    columns ``topic, left, right, preference`` or rows of those four values; a preference
+    is ``left``/``right``/``tie`` (also ``l``, ``r``, ``none``, ``equal``) or 1/−1/0."""
+    if isinstance(preferences, pd.DataFrame):
+        missing = [c for c in COLUMNS if c not in preferences.columns]
+        if missing:
+            raise InputError(f"the preferences lack the column(s) {missing}; they need "
+                             f"{list(COLUMNS)}")
+        frame = preferences[list(COLUMNS)].copy()
+    else:
+        rows = [tuple(row) for row in preferences]  # type: ignore[attr-defined]
+        bad = next((k for k, row in enumerate(rows) if len(row) != 4), None)
+        if bad is not None:
+            raise InputError(f"preference {bad + 1} is {rows[bad]!r}: a row is (topic, left, "
+                             "right, preference)")
+        frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    if frame.empty:
+        raise InputError("no preference given")
+    signs = []
+    for k, value in enumerate(frame["preference"]):
+        word = str(value).strip().lower()
+        if isinstance(value, (int, float, np.integer, np.floating)) and \
+                not isinstance(value, bool) and value in (1, -1, 0):
+            word = str(int(value))
+        if word not in PREFERENCE_WORDS:
+            raise InputError(f"preference {k + 1} ({frame['topic'].iloc[k]}, "
+                             f"{frame['left'].iloc[k]} vs {frame['right'].iloc[k]}) is "
+                             f"{value!r}: write left, right or tie (or 1, -1, 0)")
+        signs.append(PREFERENCE_WORDS[word])
+    same = frame["left"].astype(str) == frame["right"].astype(str)
+    if same.any():
+        k = int(np.flatnonzero(same.to_numpy())[0])
+        raise InputError(f"preference {k + 1} compares {frame['left'].iloc[k]!r} with itself")
+    return pd.DataFrame({"topic": frame["topic"].astype(str),
+                         "left": frame["left"].astype(str),
+                         "right": frame["right"].astype(str), "sign": signs})
+
+
+def _check_bins(bins: Sequence[float] | None) -> np.ndarray | None:
+    if bins is None:
+        return None
+    edges = np.asarray(list(bins), dtype=np.float64)
+    if edges.ndim != 1 or len(edges) < 2 or not np.all(np.isfinite(edges)) or \
+            np.any(np.diff(edges) <= 0) or edges[0] < 0:
+        raise ParameterError(f"bins must be at least two increasing finite edges ≥ 0, got "
+                             f"{list(bins)}", param="bins")
+    return edges
+
+
+def predictive_power(
+    preferences: object,
+    scores: object,
+    *,
+    measure: str | None = None,
+    threshold: float = cast(float, PREDICT_THRESHOLD.default),
+    ties: MeasureTies = DEFAULT_TIES,
+    bins: Sequence[float] | None = None,
+) -> PredictivePower:
+    """Predictive power of a measure against side-by-side preferences (Sanderson et al.
+    2010; module documentation).
+
+    Parameters
+    ----------
+    preferences
+        Judgments ``topic, left, right, preference`` (:func:`preference_frame`).
+    scores
+        The measure's per-topic scores of every system judged: a
+        :class:`~irscale.core.ScoreMatrix` (``measure`` chooses one of several), a wide
+        DataFrame (topics × systems) or a mapping system → {topic: score}.
+    threshold
+        θ ≥ 0: differences |ΔM| ≤ θ are measure ties.
+    ties
+        ``exclude`` (default), ``half`` or ``miss``: how measure ties count.
+    bins
+        Increasing edges of |ΔM| bins for :attr:`PredictivePower.by_bin`.
+
+    Examples
+    --------
+    >>> scores = {"X": {"1": 0.5, "2": 0.2}, "Y": {"1": 0.3, "2": 0.4}}
+    >>> prefs = [("1", "X", "Y", "left"), ("2", "X", "Y", "left"), ("2", "Y", "X", "left")]
+    >>> result = predictive_power(prefs, scores)
+    >>> result.predicted, result.mispredicted, round(result.power, 4)
+    (2, 1, 0.6667)
+    """
+    ties = cast(MeasureTies, PREDICT_TIES.domain.check(ties, "ties"))
+    threshold = PREDICT_THRESHOLD.domain.check(threshold, "threshold")
+    edges = _check_bins(bins)
+    prefs = preference_frame(preferences)
+    if isinstance(scores, Mapping):
+        scores = pd.DataFrame({str(s): pd.Series(v, dtype=np.float64)
+                               for s, v in scores.items()})
+    if isinstance(scores, ScoreMatrix) and measure is None and len(scores.measures) == 1:
+        measure = scores.measures[0]
+    values, topics, systems = score_table(scores, measure, min_systems=2, min_topics=1)
+    label = measure or "M"
+    t_index = {t: i for i, t in enumerate(topics)}
+    s_index = {s: i for i, s in enumerate(systems)}
+    for column, index, what in (("topic", t_index, "topic"), ("left", s_index, "system"),
+                                ("right", s_index, "system")):
+        unknown = sorted(set(prefs[column]) - set(index))
+        if unknown:
+            raise AlignmentError(f"the preferences name {what}(s) {unknown[:5]} that the "
+                                 f"scores of {label} lack")
+    t = prefs["topic"].map(t_index).to_numpy()
+    delta = values[t, prefs["left"].map(s_index).to_numpy()] - \
+        values[t, prefs["right"].map(s_index).to_numpy()]
+    delta = np.where(np.abs(delta) <= max(threshold, tie_tolerance(values)), 0.0, delta)
+    sign = prefs["sign"].to_numpy()
+    strict = sign != 0
+    hit = strict & (np.sign(delta) == sign)
+    miss = strict & (np.sign(delta) == -sign)
+    tie = strict & (delta == 0)
+    return PredictivePower(
+        measure=label, judgments=len(prefs), predicted=int(hit.sum()),
+        mispredicted=int(miss.sum()), measure_ties=int(tie.sum()),
+        no_preference=int((~strict).sum()), threshold=float(threshold), ties=ties,
+        pvalue=_binomial_p(int(hit.sum()), int(miss.sum())),
+        by_bin=_by_bin(np.abs(delta), hit, miss, tie, edges))
+
+
+def _binomial_p(hits: int, misses: int) -> float:
+    """Two-sided exact binomial p of ``hits`` successes in ``hits + misses`` at 1/2 (1
+    without any trial)."""
+    if hits + misses == 0:
+        return 1.0
+    from scipy.stats import binomtest
+
+    return float(binomtest(hits, hits + misses, 0.5).pvalue)
+
+
+def _by_bin(size: np.ndarray, hit: np.ndarray, miss: np.ndarray, tie: np.ndarray,
+            edges: np.ndarray | None) -> pd.DataFrame:
+    """Predicted and mispredicted judgments per bin [e_k, e_k+1) of |ΔM| (the last bin
+    closed); measure ties (|ΔM| taken as 0) fall in a first bin starting at 0, in none
+    otherwise."""
+    if edges is None:
+        return pd.DataFrame(columns=["low", "high", "predicted", "mispredicted",
+                                     "measure_ties", "power"])
+    rows = []
+    for k in range(len(edges) - 1):
+        low, high = edges[k], edges[k + 1]
+        inside = (size >= low) & ((size < high) if k < len(edges) - 2 else (size <= high))
+        h, m = int((hit & inside).sum()), int((miss & inside).sum())
+        rows.append({"low": low, "high": high, "predicted": h, "mispredicted": m,
+                     "measure_ties": int((tie & inside).sum()),
+                     "power": h / (h + m) if h + m else float("nan")})
+    return pd.DataFrame(rows)

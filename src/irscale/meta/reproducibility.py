@@ -1,0 +1,347 @@
+"""Reproducibility and replicability of system-oriented experiments (Breuer, Ferro, Fuhr,
+Maistro, Sakai, Schaer & Soboroff, SIGIR 2020, "How to Measure the Reproducibility of
+System-oriented IR Experiments").
+
+An experiment compares an *advanced* run a with a *baseline* run b; it is *reproduced*
+(same collection, same topics) or *replicated* (another collection) by re-implementing
+both, giving a′ and b′. With M_j(x) the score of run x on topic j (n topics of the
+original, n′ of the reproduction) and M̄(x) its mean:
+
+Effect Ratio (ER, Breuer et al. 2020, §3.3)
+    ER = ((1/n′) Σ_j ΔM′_j) / ((1/n) Σ_j ΔM_j), ΔM_j = M_j(a) − M_j(b) and ΔM′_j =
+    M_j(a′) − M_j(b′): the mean per-topic improvement of the reproduction over the
+    original's. 1 is a perfectly reproduced effect; 0 < ER < 1 a smaller one; ER > 1 a
+    larger one; ER ≤ 0 an effect lost or reversed. Undefined (reported, not shown as
+    ``nan``) when the original mean improvement is 0.
+Delta Relative Improvement (ΔRI, §3.3)
+    RI = (M̄(a) − M̄(b)) / M̄(b), RI′ likewise on the reproduction, ΔRI = RI − RI′: 0 is a
+    perfectly reproduced relative improvement (ΔRI < 0: the reproduction improves more).
+    Undefined when a baseline mean is 0.
+Root mean square error (RMSE, §3.2; reproducibility only)
+    RMSE(x, x′) = sqrt((1/n) Σ_j (M_j(x) − M_j(x′))²) for the baseline and for the
+    advanced run: how far the reproduced per-topic scores lie from the original ones.
+Statistical test (§3.4)
+    The original run against its reproduction: the paired t-test (reproducibility: the
+    same topics) or the unpaired Student t-test (replicability); a small p-value says the
+    reproduction differs from the original (:func:`irscale.stats.paired_t`,
+    :func:`irscale.stats.student_t`).
+Ordering of documents (§3.1; reproducibility only): :func:`ranking_agreement`
+    Kendall's τ and rank-biased overlap (RBO) between the original and the reproduced
+    ranking of each topic.
+
+*Reproducibility* is chosen when the reproduced runs cover exactly the original topics
+(RMSE and the paired test are then defined), *replicability* otherwise. Each pair of
+runs (b, a) and (b′, a′) must cover the same topics (per-topic improvements pair them).
+
+The reference implementation is the ``repro_eval`` package (Breuer, Ferro, Maistro &
+Schaer, SIGIR 2021); irscale does not call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, cast
+
+import numpy as np
+import pandas as pd
+
+from ..core import ScoreMatrix
+from ..core.notebook import HtmlRepr
+from ..core.params import REPRO_DEPTH, REPRO_RBO_P
+from ..errors import AlignmentError, InputError, ParameterError
+from ..stats import paired_t, student_t
+from ..stats.kendall import kendall_tau
+from ..stats.tables import Format
+from ..stats.validation import tie_tolerance
+from .common import format_frame
+from .rank_correlation import check_persistence, rbo
+
+if TYPE_CHECKING:
+    from ..collections.candidates import Candidates
+
+__all__ = ["RankingAgreement", "Reproducibility", "ranking_agreement", "reproducibility"]
+
+#: The four runs of an experiment and its reproduction, in the order of the arguments.
+ROLES = ("original_baseline", "original_advanced", "reproduced_baseline",
+         "reproduced_advanced")
+
+
+def per_topic_table(scores: object, role: str) -> pd.DataFrame:
+    """The per-topic scores of one run as a topics × measures frame of floats.
+
+    ``scores``: a :class:`~irscale.core.ScoreMatrix` of one system, a DataFrame (topics ×
+    measures), a Series or a mapping topic → score (one measure, named ``score`` or after
+    the Series), or a 1-D array or list (one measure, ``score``; topics by position)."""
+    if isinstance(scores, ScoreMatrix):
+        if scores.n_systems != 1:
+            raise InputError(f"{role}: a score matrix of one run is needed, got the systems "
+                             f"{list(scores.systems)[:5]}")
+        frame = pd.DataFrame(scores.values[:, 0, :], index=list(scores.topics),
+                             columns=list(scores.measures))
+    elif isinstance(scores, pd.DataFrame):
+        frame = scores.copy()
+    elif isinstance(scores, pd.Series):
+        frame = scores.to_frame(str(scores.name) if scores.name is not None else "score")
+    elif isinstance(scores, Mapping):
+        frame = pd.Series(dict(scores), dtype=object).to_frame("score")
+    elif isinstance(scores, (np.ndarray, list, tuple)) and np.ndim(scores) == 1:
+        frame = pd.Series(list(scores), dtype=object).to_frame("score")
+    else:
+        raise ParameterError(f"{role}: per-topic scores are a ScoreMatrix of one run, a "
+                             "DataFrame, a Series, a mapping or a 1-D array, not "
+                             f"{type(scores).__name__}")
+    if frame.empty:
+        raise InputError(f"{role}: no per-topic score")
+    frame.index = [str(t) for t in frame.index]
+    frame.columns = [str(c) for c in frame.columns]
+    if frame.index.duplicated().any():
+        raise InputError(f"{role}: topic {frame.index[frame.index.duplicated()][0]!r} is "
+                         "given twice")
+    try:
+        values = frame.to_numpy(dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{role}: a per-topic score is not a number") from None
+    bad = ~np.isfinite(values)
+    if bad.any():
+        t, m = (int(v[0]) for v in np.nonzero(bad))
+        raise InputError(f"{role}: the score of topic {frame.index[t]!r} for "
+                         f"{frame.columns[m]!r} is {values[t, m]}: not a finite number")
+    return pd.DataFrame(values, index=frame.index, columns=frame.columns)
+
+
+def _paired(base: pd.DataFrame, advanced: pd.DataFrame, roles: tuple[str, str]) -> None:
+    """Refuse a baseline and an advanced run over different topics (never dropped)."""
+    if set(base.index) != set(advanced.index):
+        only = sorted(set(base.index) ^ set(advanced.index))
+        raise AlignmentError(f"{roles[0]} and {roles[1]} must cover the same topics (per-topic "
+                             f"improvements pair them); topic(s) {only[:5]} are in one only")
+
+
+def _ratio(numerator: float, denominator: float, values: np.ndarray) -> float:
+    """numerator / denominator, NaN (undefined) when the denominator is 0 within the tie
+    tolerance of the scores it comes from."""
+    if abs(denominator) <= tie_tolerance(values):
+        return float("nan")
+    return numerator / denominator
+
+
+@dataclass(frozen=True)
+class Reproducibility(HtmlRepr):
+    """ER, ΔRI, RMSE and the t-tests of a reproduced experiment, per measure (module
+    documentation). A report: ``to_frame()`` (one row per measure) and ``format(fmt)``.
+
+    ``kind``: ``"reproducibility"`` (the reproduction covers the original topics) or
+    ``"replicability"`` (other topics: no RMSE, unpaired tests)."""
+
+    kind: Literal["reproducibility", "replicability"]
+    measures: tuple[str, ...]
+    topics: int
+    reproduced_topics: int
+    table: pd.DataFrame
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        """The table as ``text``, ``csv``, ``markdown``, ``latex`` or ``json``; undefined
+        ratios (a zero denominator) are said in words, never printed as ``nan``."""
+        frame = self.to_frame()
+        if fmt not in ("csv", "json"):
+            frame = frame.astype(object).where(frame.notna(), "undefined")
+        return format_frame(frame, fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else repr(self))
+
+    def __repr__(self) -> str:
+        topics = (f"{self.topics} topics" if self.kind == "reproducibility"
+                  else f"{self.topics} original / {self.reproduced_topics} reproduced topics")
+        return f"Reproducibility({self.kind}, {len(self.measures)} measure(s), {topics})"
+
+
+def reproducibility(
+    original_baseline: object,
+    original_advanced: object,
+    reproduced_baseline: object,
+    reproduced_advanced: object,
+    *,
+    measures: Sequence[str] | None = None,
+) -> Reproducibility:
+    """ER, ΔRI, per-topic RMSE and t-tests of a reproduced experiment (Breuer et al. 2020;
+    module documentation).
+
+    Parameters
+    ----------
+    original_baseline, original_advanced, reproduced_baseline, reproduced_advanced
+        Per-topic scores of each run: a :class:`~irscale.core.ScoreMatrix` of one system
+        (e.g. ``evaluation.to_matrix()`` of one run), a DataFrame (topics × measures), a
+        Series, a mapping topic → score or a 1-D array (topics by position).
+    measures
+        The measures to compare (default: those all four runs have, in the order of the
+        original baseline's).
+
+    Returns
+    -------
+    Reproducibility
+        One row per measure: the four means, ``RI``, ``RI_reproduced``, ``ER``,
+        ``delta_RI``, then ``RMSE_baseline``, ``RMSE_advanced`` (reproducibility only) and
+        the p-values ``p_baseline``, ``p_advanced`` of the original run against its
+        reproduction.
+
+    Examples
+    --------
+    >>> result = reproducibility({"1": 0.2, "2": 0.4}, {"1": 0.3, "2": 0.7},
+    ...                          {"1": 0.2, "2": 0.3}, {"1": 0.3, "2": 0.4})
+    >>> row = result.to_frame().iloc[0]
+    >>> float(round(row["ER"], 4)), float(round(row["delta_RI"], 4))
+    (0.5, 0.2667)
+    """
+    tables = [per_topic_table(s, role) for s, role in zip(
+        (original_baseline, original_advanced, reproduced_baseline, reproduced_advanced),
+        ROLES, strict=True)]
+    _paired(tables[0], tables[1], ROLES[:2])
+    _paired(tables[2], tables[3], ROLES[2:])
+    common = [m for m in tables[0].columns if all(m in t.columns for t in tables[1:])]
+    if measures is None:
+        if not common:
+            raise AlignmentError("the four runs have no measure in common")
+        measures = common
+    measures = [str(m) for m in measures]
+    for role, t in zip(ROLES, tables, strict=True):
+        missing = [m for m in measures if m not in t.columns]
+        if missing:
+            raise AlignmentError(f"{role} has no scores for {missing}; it has "
+                                 f"{list(t.columns)[:8]}")
+    topics = list(tables[0].index)
+    reproduced = list(tables[2].index)
+    same = set(topics) == set(reproduced)
+    if same:
+        reproduced = topics
+    ob, oa = (t.loc[topics] for t in tables[:2])
+    rb, ra = (t.loc[reproduced] for t in tables[2:])
+    rows = [_measure_row(m, ob[m].to_numpy(), oa[m].to_numpy(), rb[m].to_numpy(),
+                         ra[m].to_numpy(), same) for m in measures]
+    return Reproducibility(kind="reproducibility" if same else "replicability",
+                           measures=tuple(measures), topics=len(topics),
+                           reproduced_topics=len(reproduced), table=pd.DataFrame(rows))
+
+
+def _pvalue(x: np.ndarray, y: np.ndarray, paired: bool) -> float:
+    """The two-sided p-value of the original against the reproduced scores; NaN where the
+    test has nothing to test (fewer than two topics, or differences without variance, as
+    :mod:`irscale.stats` refuses them: a perfect reproduction)."""
+    if len(x) < 2 or len(y) < 2:
+        return float("nan")
+    try:
+        return float((paired_t(x, y) if paired else student_t(x, y)).pvalue)
+    except InputError:
+        return float("nan")
+
+
+def _measure_row(measure: str, ob: np.ndarray, oa: np.ndarray, rb: np.ndarray,
+                 ra: np.ndarray, same: bool) -> dict[str, object]:
+    """One measure's row of :class:`Reproducibility`."""
+    scores = np.concatenate([ob, oa, rb, ra])
+    improvement, improvement_r = float(np.mean(oa - ob)), float(np.mean(ra - rb))
+    ri = _ratio(float(oa.mean() - ob.mean()), float(ob.mean()), scores)
+    ri_r = _ratio(float(ra.mean() - rb.mean()), float(rb.mean()), scores)
+    row: dict[str, object] = {
+        "measure": measure, "original_baseline": float(ob.mean()),
+        "original_advanced": float(oa.mean()), "reproduced_baseline": float(rb.mean()),
+        "reproduced_advanced": float(ra.mean()), "RI": ri, "RI_reproduced": ri_r,
+        "ER": _ratio(improvement_r, improvement, scores), "delta_RI": ri - ri_r,
+    }
+    if same:
+        row["RMSE_baseline"] = float(np.sqrt(np.mean((ob - rb) ** 2)))
+        row["RMSE_advanced"] = float(np.sqrt(np.mean((oa - ra) ** 2)))
+    row["p_baseline"] = _pvalue(ob, rb, same)
+    row["p_advanced"] = _pvalue(oa, ra, same)
+    return row
+
+
+# ------------------------------------------------------------------ document orderings
+@dataclass(frozen=True)
+class RankingAgreement(HtmlRepr):
+    """Kendall's τ and RBO between an original and a reproduced run, topic by topic
+    (:func:`ranking_agreement`). A report: ``to_frame()`` (one row per topic) and
+    ``format(fmt)``; :attr:`mean` averages each over the topics."""
+
+    depth: int
+    p: float
+    table: pd.DataFrame
+
+    @property
+    def mean(self) -> pd.Series:
+        """The mean τ and RBO over the topics."""
+        return self.table[["tau", "rbo"]].mean()
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_frame(self.to_frame(), fmt, digits=digits,
+                            title=None if fmt in ("csv", "json") else repr(self))
+
+    def __repr__(self) -> str:
+        tau, overlap = self.mean
+        return (f"RankingAgreement({len(self.table)} topics at depth {self.depth}: mean τ "
+                f"{tau:.4f}, mean RBO(p={self.p:g}) {overlap:.4f})")
+
+
+def union_ranks(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[np.ndarray, np.ndarray]:
+    """Scores of the union of two rankings' documents, one per ranking, for Kendall's τ:
+    a document gets minus its rank in a ranking, a document that ranking lacks is tied
+    below every document it holds (−(len + 1))."""
+    union = list(dict.fromkeys([*a, *b]))
+    pos_a = {d: i + 1 for i, d in enumerate(a)}
+    pos_b = {d: i + 1 for i, d in enumerate(b)}
+    x = np.array([-pos_a.get(d, len(a) + 1) for d in union], dtype=np.float64)
+    y = np.array([-pos_b.get(d, len(b) + 1) for d in union], dtype=np.float64)
+    return x, y
+
+
+def ranking_agreement(original: object, reproduced: object, *,
+                      depth: int = cast(int, REPRO_DEPTH.default),
+                      p: float = cast(float, REPRO_RBO_P.default)) -> RankingAgreement:
+    """Kendall's τ and rank-biased overlap between the original and the reproduced
+    ranking of every topic (Breuer et al. 2020, §3.1).
+
+    Both runs are ranked as trec_eval ranks them (score descending, then docno descending)
+    and cut at ``depth`` documents. **τ (irscale's reading of the paper's "Kendall's τ
+    Union")**: over the union of the two rankings' documents, each ranking ranks its own
+    documents by position and ties every document it lacks below them; Kendall's τ_b
+    (:func:`irscale.stats.kendall.kendall_tau`) of the two orders. It is 1 for identical
+    rankings and falls as documents are reordered or replaced. ``repro_eval`` computes its
+    τ otherwise (on positions in a sorted union), so the values may differ from its. **RBO**:
+    extrapolated rank-biased overlap with persistence ``p`` (:func:`irscale.meta.rbo`;
+    the paper reports p = 0.8).
+
+    ``original``, ``reproduced``: runs (files or objects, as :func:`irscale.evaluate`
+    takes them). The topics are the original run's; a topic the reproduction lacks is an
+    error (never dropped), and topics only the reproduction has are not compared (they
+    have no original ordering).
+    """
+    from ..collections.candidates import ranked_candidates
+
+    depth = REPRO_DEPTH.domain.check(depth, "depth")
+    p = check_persistence(p)
+    first = ranked_candidates([original], depth=depth)
+    second = ranked_candidates([reproduced], depth=depth)
+    missing = sorted(set(first.topics) - set(second.topics))
+    if missing:
+        raise AlignmentError(f"the reproduced run has no ranking for topic(s) {missing[:5]} "
+                             "of the original run")
+    where = {t: i for i, t in enumerate(second.topics)}
+    rows = []
+    for t, topic in enumerate(first.topics):
+        a, b = _docnos(first, t), _docnos(second, where[topic])
+        x, y = union_ranks(a, b)
+        tau = kendall_tau(x, y).tau if len(x) > 1 else float("nan")
+        rows.append({"topic": topic, "tau": tau, "rbo": rbo(a, b, p).ext})
+    return RankingAgreement(depth=depth, p=p, table=pd.DataFrame(rows))
+
+
+def _docnos(cand: Candidates, t: int) -> list[str]:
+    """The ranked docnos of topic index ``t`` of a one-run :class:`Candidates`."""
+    pairs = cand.pairs[t, 0]
+    pairs = pairs[pairs >= 0]
+    return [str(d) for d in cand.pair_docno.take(pairs).to_pylist()]

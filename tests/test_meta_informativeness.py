@@ -1,0 +1,152 @@
+"""Informativeness by the maximum entropy method (Aslam, Yilmaz & Pavlu, SIGIR 2005):
+the distributions against a general constrained optimiser (scipy's SLSQP), the expected
+measures against Monte Carlo, the curves against hand computations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from irscale import meta
+from irscale.errors import IrscaleError
+from irscale.meta.informativeness import expected_measure, interpolated_curve
+
+
+def _average_precision(x: np.ndarray, r: int) -> float:
+    """AP by its definition: the mean over the R relevant documents of the precision at
+    each retrieved one's rank (unretrieved ones count 0)."""
+    ranks = np.flatnonzero(x) + 1
+    return float(np.sum(np.arange(1, len(ranks) + 1) / ranks) / r)
+
+
+def _slsqp(n: int, rho: int, constraint, jac) -> np.ndarray:
+    """The maximum entropy product distribution by a general optimiser (the oracle)."""
+    edge = 1e-9
+    found = minimize(
+        lambda p: float(np.sum(p * np.log(p) + (1 - p) * np.log1p(-p))),
+        np.full(n, rho / n), jac=lambda p: np.log(p) - np.log1p(-p), method="SLSQP",
+        bounds=[(edge, 1 - edge)] * n,
+        constraints=[{"type": "eq", "fun": lambda p: np.sum(p) - rho,
+                      "jac": lambda p: np.ones(n)},
+                     {"type": "eq", "fun": constraint, "jac": jac}],
+        options={"maxiter": 500, "ftol": 1e-14})
+    assert found.success, found.message
+    return found.x
+
+
+def test_expected_ap_is_ap_on_lists_and_the_mean_of_ap_under_independence():
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        x = (rng.uniform(size=15) < 0.4).astype(float)
+        r = int(x.sum()) + int(rng.integers(0, 3))
+        if r:
+            assert expected_measure("AP", 0, x, r) == pytest.approx(_average_precision(x, r))
+    p = rng.uniform(0.05, 0.9, size=12)
+    samples = (rng.uniform(size=(200000, 12)) < p).astype(float)
+    monte_carlo = np.mean([_average_precision(s, 6) for s in samples[:40000]])
+    assert expected_measure("AP", 0, p, 6) == pytest.approx(monte_carlo, abs=0.004)
+
+
+@pytest.mark.parametrize(("value", "n", "r"), [(0.5, 30, 6), (0.25, 25, 8), (0.85, 20, 4)])
+def test_maxent_ap_matches_a_general_optimiser(value, n, r):
+    p = meta.maxent_relevance("AP", value, n_docs=n, n_relevant=r)
+    assert np.sum(p) == pytest.approx(r)
+    assert expected_measure("AP", 0, p, r) == pytest.approx(value, abs=1e-9)
+    ranks = np.arange(1, n + 1)
+
+    def gradient(q):
+        before = np.concatenate([[0.0], np.cumsum(q)[:-1]])
+        weighted = q / ranks
+        return ((1 + before) / ranks + np.cumsum(weighted[::-1])[::-1] - weighted) / r
+
+    oracle = _slsqp(n, r, lambda q: expected_measure("AP", 0, q, r) - value, gradient)
+    np.testing.assert_allclose(p, oracle, atol=2e-4)
+    # monotone in the rank: decreasing for a value above the AP of a random list (the
+    # value is spent on the top ranks first), increasing below it
+    above = value > expected_measure("AP", 0, np.full(n, r / n), r)
+    assert np.all(np.diff(p) < 0) if above else np.all(np.diff(p) > 0)
+
+
+def test_maxent_precision_closed_form_matches_the_optimiser():
+    p = meta.maxent_relevance("P@5", 0.6, n_docs=20, n_relevant=7)
+    np.testing.assert_allclose(p, [0.6] * 5 + [4 / 15] * 15)
+    mask = np.arange(20) < 5
+    oracle = _slsqp(20, 7, lambda q: np.sum(q[:5]) / 5 - 0.6, lambda q: mask / 5.0)
+    np.testing.assert_allclose(p, oracle, atol=1e-5)
+    # R-prec is P@R
+    np.testing.assert_allclose(meta.maxent_relevance("R-prec", 0.4, n_docs=20, n_relevant=5),
+                               meta.maxent_relevance("P@5", 0.4, n_docs=20, n_relevant=5))
+
+
+def test_cut_offs_beyond_the_list_count_missing_ranks_as_not_relevant():
+    # P@10 of a 4-document list with 2 relevant is 0.2 (trec_eval): every rank holds 1/2
+    np.testing.assert_allclose(meta.maxent_relevance("P@10", 0.2, n_docs=4, n_relevant=2),
+                               [0.5] * 4)
+    result = meta.informativeness({"short": [1, 0, 1, 0]}, measures=["P@10", "R-prec"],
+                                  recall_base={"short": 6})
+    values = result.to_frame().set_index("measure")["value"]
+    assert values["P@10"] == pytest.approx(0.2) and values["R-prec"] == pytest.approx(2 / 6)
+
+
+def test_judged_lists_of_qrels_and_runs():
+    qrels = {"1": {"a": 1, "b": 0, "c": 2, "d": 1}, "2": {"x": 1}}
+    runs = {"S": {"1": {"c": 3.0, "b": 2.0, "e": 1.0}, "2": {"y": 2.0, "x": 1.0}}}
+    lists, bases = meta.judged_lists(qrels, runs)
+    assert {k: v.tolist() for k, v in lists.items()} == {"S 1": [1, 0, 0], "S 2": [0, 1]}
+    assert bases == {"S 1": 3, "S 2": 1}
+    assert meta.judged_lists(qrels, runs, depth=1)[0]["S 2"].tolist() == [0]
+    assert meta.judged_lists(qrels, runs, relevance_level=2)[1]["S 1"] == 1
+
+
+def test_interpolated_curve_by_hand():
+    # relevant at ranks 1, 3, 6 of 8, R = 4: precision 1, 2/3, 1/2 at recall 1/4, 2/4, 3/4;
+    # levels 0-0.2 → 1, 0.3-0.5 → 2/3, 0.6-0.7 → 1/2, 0.8-1 (never reached) → 0
+    curve = interpolated_curve(np.cumsum([1, 0, 1, 0, 0, 1, 0, 0]), 4)
+    expected = [1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 0.5, 0.5, 0, 0, 0]
+    np.testing.assert_allclose(curve, expected)
+
+
+def test_a_list_is_recovered_from_its_exact_distribution():
+    """A value that only one list can have (AP = 1: every relevant document on top) leaves
+    nothing to infer: RMS error 0."""
+    result = meta.informativeness({"perfect": [1, 1, 1, 0, 0, 0, 0, 0]},
+                                  measures=["AP", "R-prec"])
+    assert result.to_frame()["rms_error"].max() == pytest.approx(0, abs=1e-6)
+
+
+def test_ap_is_more_informative_than_precision_at_10():
+    """Aslam et al.'s finding on TREC runs, on simulated lists of decreasing relevance."""
+    rng = np.random.default_rng(1)
+    lists = {f"l{k}": (rng.uniform(size=100) < np.linspace(0.7, 0.02, 100)).astype(int)
+             for k in range(20)}
+    summary = meta.informativeness(lists, measures=["AP", "R-prec", "P@10"]).summary \
+        .set_index("measure")["mean_rms_error"]
+    assert summary["AP"] < summary["R-prec"] < summary["P@10"]
+
+
+def test_refusals():
+    with pytest.raises(IrscaleError, match="nDCG"):
+        meta.informativeness([[1, 0]], measures=["nDCG"])
+    with pytest.raises(IrscaleError, match="0"):
+        meta.informativeness([[1, 2]])
+    with pytest.raises(IrscaleError, match="impossible"):
+        meta.maxent_relevance("P@10", 0.5, n_docs=3, n_relevant=2)
+    with pytest.raises(IrscaleError, match="impossible"):
+        meta.maxent_relevance("P@2", 1.0, n_docs=10, n_relevant=1)
+    with pytest.raises(IrscaleError, match="impossible"):
+        meta.maxent_relevance("AP", 0.01, n_docs=10, n_relevant=3)
+    with pytest.raises(IrscaleError, match="recall base"):
+        meta.informativeness([[1, 1, 0]], recall_base=[1])
+    with pytest.raises(IrscaleError, match="no list"):
+        meta.informativeness([[0, 0, 0]])
+
+
+def test_values_near_the_lowest_ap_are_solved():
+    """Relevant documents at the very bottom: μ → −∞, where Newton's steps stall."""
+    value = 0.0023543773979769794  # two relevant documents near rank 100, R = 16
+    p = meta.maxent_relevance("AP", value, n_docs=100, n_relevant=16,
+                              n_retrieved_relevant=2)
+    assert np.sum(p) == pytest.approx(2)
+    assert expected_measure("AP", 0, p, 16) == pytest.approx(value, abs=1e-9)
+    assert np.all(np.diff(p) >= -1e-12)
