@@ -32,7 +32,7 @@ def cli(capsys, *argv: str) -> str:
 
 
 def frame_of(text: str) -> pd.DataFrame:
-    return pd.read_csv(io.StringIO(text))
+    return pd.read_csv(io.StringIO(text), float_precision="round_trip")
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def scores(tmp_path):
                      + rng.normal(0, 0.08, (15, 4)), 0, 1)
     path = tmp_path / "ap.csv"
     pd.DataFrame(values, columns=["s1", "s2", "s3", "s4"]).to_csv(path, index=False)
-    return path, pd.read_csv(path)
+    return path, pd.read_csv(path, float_precision="round_trip")
 
 
 def test_normal_model_output_equals_the_api_frame(capsys):

@@ -113,7 +113,9 @@ def _in_order(degree: np.ndarray, order: np.ndarray) -> np.ndarray:
     rel = np.empty(len(order), dtype=np.int64)
 
     def gather(start: int) -> None:
-        rel[start: start + _CHUNK_ROWS] = np.take(degree, order[start: start + _CHUNK_ROWS])
+        # positions as intp: numpy 1.x's take refuses uint64 ones
+        where = order[start: start + _CHUNK_ROWS].astype(np.intp, copy=False)
+        rel[start: start + _CHUNK_ROWS] = np.take(degree, where)
 
     map_threads(gather, range(0, len(order), _CHUNK_ROWS))
     return rel

@@ -760,6 +760,7 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
     """``meta dp``: the discriminative power of every measure (Sakai 2014, §5.1)."""
     _check(args)
 
+    import numpy as np
     import pandas as pd
 
     from .. import meta
@@ -768,7 +769,10 @@ def run_discriminative_power(args: argparse.Namespace) -> int:
     methods = ["bootstrap", "randomized-tukey-hsd"] if args.method == "both" else [args.method]
     with scheduler(args) as executor:
         parts, results = _discriminative_parts(args, matrix, methods, executor)
-    frame = pd.concat(parts, ignore_index=True)
+    # a column a part has no value in (a summary's None) holds NaN as float64, as pandas'
+    # concatenation types it from the other parts in every version
+    frame = pd.concat([part.astype({c: np.float64 for c in part if part[c].isna().all()})
+                       for part in parts], ignore_index=True)
     if args.seeds:
         frame = meta.spread_summary(frame)
     frame = frame.dropna(axis=1, how="all")

@@ -378,7 +378,8 @@ def estimate_sampled(
     values = {"statAP": stat_ap, "statR": np.broadcast_to(r_hat[:, None], stat_ap.shape)}
     total = np.concatenate((np.zeros((*stat_ap.shape, 1)), cumulative), axis=2)
     for k in levels:
-        values[f"statP@{k}"] = total[:, :, min(k, width)] / k
+        # a float divisor: an int beyond int64 would make numpy 1.x divide object arrays
+        values[f"statP@{k}"] = total[:, :, min(k, width)] / float(k)
     values = {name: _unscaled(array, exponent, name, topics) for name, array in values.items()}
     t_index, r_index = np.nonzero(length > 0)
     if len(t_index) == 0:

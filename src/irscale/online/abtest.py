@@ -375,8 +375,10 @@ def read_user_table(source: str) -> pd.DataFrame:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
     try:
+        # round_trip: every number as its text reads as a double (pandas' default parser
+        # before 2.2 may be one unit in the last place off)
         table = pd.read_csv(io.BytesIO(data), sep=sep, dtype={"user": str},
-                            skipinitialspace=True)
+                            skipinitialspace=True, float_precision="round_trip")
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
     if table.empty:
