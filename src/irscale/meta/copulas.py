@@ -105,7 +105,7 @@ class Copula:
 def _gaussian_loglik(u: np.ndarray, corr: np.ndarray) -> float:
     """Σ_t log c(u_t) = Σ_t −½ log|R| − ½ z_tᵀ (R⁻¹ − I) z_t, z = Φ⁻¹(u)."""
     z = special.ndtri(u)
-    sign, logdet = np.linalg.slogdet(corr)
+    _, logdet = np.linalg.slogdet(corr)
     quad = np.einsum("ti,ij,tj->t", z, np.linalg.inv(corr) - np.eye(len(corr)), z)
     return float(-0.5 * len(u) * logdet - 0.5 * quad.sum())
 
@@ -113,7 +113,7 @@ def _gaussian_loglik(u: np.ndarray, corr: np.ndarray) -> float:
 def _t_loglik(u: np.ndarray, corr: np.ndarray, df: float) -> float:
     """Σ_t log c(u_t): the multivariate t_ν(0, R) log-density at x = t_ν⁻¹(u) minus the
     univariate t_ν log-densities of its coordinates."""
-    n, d = u.shape
+    d = u.shape[1]
     x = special.stdtrit(df, u)
     _, logdet = np.linalg.slogdet(corr)
     quad = np.einsum("ti,ij,tj->t", x, np.linalg.inv(corr), x)
