@@ -72,7 +72,7 @@ class CopulaModel:
     """Margins and a copula fitted to a matrix; draws ``topics`` × systems matrices of new
     topics (module documentation). Build it with :meth:`fit`."""
 
-    systems: tuple[str, ...]
+    names: tuple[str, ...]
     margins: tuple[Margin, ...]
     copula: Copula
     topics: int
@@ -124,6 +124,10 @@ class CopulaModel:
         digest = hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
         return cls(systems, fitted, cop, topics, powers, null, pair, digest, targets)
 
+    @property
+    def systems(self) -> int:
+        return len(self.names)
+
     def means(self) -> np.ndarray:
         """The true system means E[X_s] (after the transforms of ``null``/``equal``)."""
         return self._means.copy()
@@ -138,7 +142,7 @@ class CopulaModel:
         """One row per system: the chosen family, its parameters, AIC, the power k of the
         transform and the true mean."""
         return pd.DataFrame({
-            "system": list(self.systems),
+            "system": list(self.names),
             "family": [m.family for m in self.margins],
             "parameters": [", ".join(f"{k}={v:.6g}" for k, v in m.parameters().items())
                            for m in self.margins],
@@ -146,7 +150,7 @@ class CopulaModel:
             "power": self.powers, "mean": self._means})
 
     def describe(self) -> dict[str, Any]:
-        return {"model": "copula", "topics": self.topics, "systems": len(self.systems),
+        return {"model": "copula", "topics": self.topics, "systems": self.systems,
                 "margins": [m.family for m in self.margins], **self.copula.describe(),
                 "null": self.null, "equal": None if self.equal is None else list(self.equal),
                 "sha256": self.fingerprint}
@@ -183,6 +187,6 @@ def simulate_scores(data: object, measure: str | None = None, *,
                             null=null, equal=equal)
     values = model.draw(generator(seed_sequence(rng=check_rng(seed))))
     index = pd.Index([f"sim{t + 1}" for t in range(model.topics)], name="query_id")
-    return SimulatedScores(pd.DataFrame(values, index=index, columns=list(model.systems)),
-                           pd.Series(model.means(), index=list(model.systems), name="mean"),
+    return SimulatedScores(pd.DataFrame(values, index=index, columns=list(model.names)),
+                           pd.Series(model.means(), index=list(model.names), name="mean"),
                            model)
