@@ -47,7 +47,8 @@ from ..evaluation import evaluate
 from ..io.memory import run_from_frame
 from ..io.sources import as_qrels
 from ..stats.resampling import RngArg, check_rng
-from .common import generator, seed_sequence
+from ..stats.tables import Format
+from .common import format_frame, generator, seed_sequence
 
 #: Monte Carlo runs per distinct quality that estimate the true means.
 TRUTH_DRAWS = 200
@@ -182,6 +183,9 @@ class SimulatedRuns(HtmlRepr):
         return pd.concat([pd.DataFrame({"run": run.name, "query_id": run.topic.to_pylist(),
                                         "doc_id": run.docno.to_pylist(), "score": run.score})
                           for run in self.runs], ignore_index=True)
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_frame(self.to_frame(), fmt, digits=digits)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name} (q={q:g}) {mean:.4f}" for name, q, mean in zip(

@@ -38,7 +38,8 @@ from ..core.notebook import HtmlRepr
 from ..core.params import MATRIX_SIZE
 from ..errors import ParameterError
 from ..stats.resampling import RngArg, check_rng
-from .common import generator, score_table, seed_sequence
+from ..stats.tables import Format
+from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
 from .margins import FAMILIES, Margin, aic, fit_margin
 
@@ -166,7 +167,11 @@ class SimulatedScores(HtmlRepr):
     model: CopulaModel
 
     def to_frame(self) -> pd.DataFrame:
+        """The scores, topics as the index (``query_id``)."""
         return self.scores.copy()
+
+    def format(self, fmt: Format = "text", *, digits: int = 4) -> str:
+        return format_frame(self.to_frame(), fmt, digits=digits)
 
     def __repr__(self) -> str:
         families = pd.Series([m.family for m in self.model.margins]).value_counts()
