@@ -152,8 +152,9 @@ def instances() -> dict[str, list[object]]:
         "SimulatedScores": [meta.simulate_scores(_unit(values), n_topics=5, seed=1),
                             meta.simulate_scores(_unit(values), copula="t", null=True,
                                                  n_topics=3, seed=2)],
-        "SimulatedRuns": [meta.simulate_runs(synthetic_collection(n_topics=4, pool_size=20, depth=10)
-                                             .qrels, (0.5, 1.0), truth_draws=5, seed=1)],
+        "SimulatedRuns": [meta.simulate_runs(
+            synthetic_collection(n_topics=4, pool_size=20, depth=10).qrels, (0.5, 1.0),
+            truth_draws=5, seed=1)],
     }
     return made
 
