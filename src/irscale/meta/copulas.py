@@ -29,11 +29,10 @@ import numpy as np
 from scipy import optimize, special
 from scipy import stats as sps
 
-from ..core.params import Names
+from ..core.params import COPULA_FAMILIES, COPULA_FAMILY
 
 #: The copula families.
-COPULAS: tuple[str, ...] = ("gaussian", "t", "independent", "auto")
-COPULA = Names("copula", COPULAS)
+COPULAS = COPULA_FAMILIES
 #: The smallest eigenvalue kept in a fitted correlation matrix.
 MIN_EIGENVALUE = 1e-4
 #: The degrees of freedom of the t copula searched.
@@ -127,7 +126,7 @@ def _t_loglik(u: np.ndarray, corr: np.ndarray, df: float) -> float:
 def fit_copula(values: np.ndarray, family: str = "gaussian") -> Copula:
     """The copula ``family`` fitted to the topics × systems ``values`` (module
     documentation)."""
-    family = COPULA.check(family, "copula")
+    family = COPULA_FAMILY.check(family, "copula")
     d = values.shape[1]
     if family == "independent":
         return Copula("independent", np.eye(d))

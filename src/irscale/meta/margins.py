@@ -41,12 +41,11 @@ import numpy as np
 from scipy import integrate, interpolate, optimize, special
 from scipy import stats as sps
 
-from ..core.params import Names
+from ..core.params import MARGIN_FAMILIES, MARGIN_FAMILY
 from ..errors import InputError
 
 #: The continuous families, in the order they are tried.
-FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks")
-FAMILY = Names("margin family", FAMILIES)
+FAMILIES = MARGIN_FAMILIES
 #: The smallest and largest bandwidth of the beta kernel.
 BANDWIDTHS = (1e-4, 1.0)
 #: The range of the truncated normal's μ and σ searched (a μ far outside [0, 1] is the
@@ -280,7 +279,7 @@ def fit_margin(scores: np.ndarray, families: Sequence[str] = FAMILIES, *,
     if np.ptp(x) == 0:
         raise InputError(f"{name}: every topic has the score {x[0]:g}: no distribution "
                          "to fit (leave this system out)")
-    chosen = [FAMILY.check(f, "margins") for f in families]
+    chosen = [MARGIN_FAMILY.check(f, "margins") for f in families]
     fitted: list[Margin] = [m for m in (FITTERS[f](x) for f in chosen) if m is not None]
     if not fitted:
         raise InputError(f"{name}: a score is 0 or 1, outside the support of the beta "
