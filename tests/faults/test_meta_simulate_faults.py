@@ -161,7 +161,7 @@ CASES = [
        output_contains("copula model")),
     err("simulate-copula-margins-unknown", [*COP, "--margins", "truncnorm,gamma"],
         opt("--margins"), "gamma"),
-    err("simulate-copula-margins-empty", [*COP, "--margins", ""], "--margins is empty"),
+    err("simulate-copula-margins-empty", [*COP, "--margins", ""], opt("--margins"), "empty"),
     err("simulate-copula-unknown", [*COP, "--copula", "clayton"], opt("--copula"),
         "clayton"),
     err("simulate-copula-equal-unknown-system", [*COP, "--equal", "sysA,sysZ"],

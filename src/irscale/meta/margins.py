@@ -55,6 +55,8 @@ SIGMA_RANGE = (1e-3, 10.0)
 #: Points of the grid on which the inverse of the bks distribution function is
 #: interpolated (the kernels' densities are bounded: the error in x is below 1e-6).
 PPF_GRID = 2**14 + 1
+#: The smallest step of the cdf between two points of that grid kept.
+CDF_STEP = 1e-12
 
 __all__ = ["FAMILIES", "BetaKernel", "BetaMargin", "Margin", "TruncatedNormal", "fit_margin"]
 
@@ -250,7 +252,9 @@ class BetaKernel:
         if self._inverse is None:
             grid = np.linspace(0.0, 1.0, PPF_GRID)
             cdf = self.cdf(grid)
-            keep = np.r_[True, np.diff(cdf) > 0]  # a flat stretch: its left end
+            # a flat stretch (no kernel mass): its left end; a step of the cdf above
+            # 1e-12 keeps the interpolant's slopes finite
+            keep = np.r_[True, np.diff(cdf) > CDF_STEP]
             object.__setattr__(self, "_inverse", interpolate.PchipInterpolator(
                 cdf[keep], grid[keep]))
         assert self._inverse is not None
