@@ -180,8 +180,9 @@ CASES = [
     err("simulate-copula-constant-system", with_option(COP, "--scores", "flat.csv"),
         "sysB", "every topic has the score 0.5",
         files={"flat.csv": "sysA,sysB\n0.2,0.5\n0.4,0.5\n0.1,0.5\n"}),
-    err("simulate-copula-beta-with-zeros", with_option(COP, "--scores", "zero.csv") +
-        ["--margins", "beta"], "add truncnorm or bks",
+    err("simulate-copula-beta-with-zeros",
+        [*with_option(COP, "--scores", "zero.csv"), "--margins", "beta"],
+        "add truncnorm or bks",
         files={"zero.csv": "sysA,sysB\n0.0,0.5\n0.4,0.2\n0.1,0.3\n"}),
     err("simulate-margins-with-normal", [*NORMAL, "--margins", "beta"], "--margins",
         "--model copula"),

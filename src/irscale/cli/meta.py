@@ -771,7 +771,7 @@ def _simulation_model(args: argparse.Namespace
                                     margins=args.margins, copula=args.copula,
                                     topics=args.topics, null=args.null, equal=equal)
     effects = None if args.effects is None else tuple(args.effects)
-    topics = NORMAL_TOPICS.default if args.topics is None else args.topics
+    topics = cast(int, NORMAL_TOPICS.default) if args.topics is None else args.topics
     return meta.NormalModel(topics=topics, systems=args.systems, effects=effects,
                             topic_sd=args.topic_sd, error_sd=args.error_sd)
 
