@@ -30,6 +30,8 @@ RUNS = ["qrels.txt", "a.run", "b.run", "c.run"]
 BOOT_RUNS = ["meta", "simulate", "--model", "bootstrap", *RUNS, "-m", "map",
              "--repetitions", "10", "--seed", "1"]
 CK = ["--checkpoint", "ck"]
+RUNSIM = ["meta", "simulate", "--model", "runs", "qrels.txt", "-m", "map", "--qualities",
+          "0.5,0.5,1", "--repetitions", "5", "--seed", "1"]
 COP = ["meta", "simulate", "--model", "copula", "--scores", "ap.csv", "--repetitions", "10",
        "--seed", "1"]
 
@@ -192,6 +194,37 @@ CASES = [
         "--model copula"),
     err("simulate-effects-with-copula", [*COP, "--effects", "0,1,2,3"], "--effects",
         "--model normal"),
+    # ================================================================ the runs model
+    ok("simulate-runs-model", RUNSIM, output_contains("runs model", "type_I")),
+    ok("simulate-runs-model-ndcg", with_option(RUNSIM, "-m", "ndcg_cut.10"),
+       output_contains("runs model")),
+    err("simulate-runs-model-no-qualities", RUNSIM[:7] + RUNSIM[9:], "--qualities"),
+    err("simulate-runs-model-one-quality", with_option(RUNSIM, "--qualities", "1"),
+        opt("--qualities"), "at least 2"),
+    err("simulate-runs-model-quality-nan", with_option(RUNSIM, "--qualities", "1,nan"),
+        opt("--qualities")),
+    err("simulate-runs-model-quality-text", with_option(RUNSIM, "--qualities", "1,good"),
+        opt("--qualities")),
+    err("simulate-runs-model-no-measure", RUNSIM[:5] + RUNSIM[7:], "-m"),
+    err("simulate-runs-model-two-measures", [*RUNSIM, "-m", "P_10"], "one measure"),
+    err("simulate-runs-model-measure-unknown", with_option(RUNSIM, "-m", "nosuch"),
+        "nosuch"),
+    err("simulate-runs-model-with-runs", [*RUNSIM[:5], "a.run", *RUNSIM[5:]],
+        "QRELS only", "2 inputs"),
+    err("simulate-runs-model-no-qrels", RUNSIM[:4] + RUNSIM[5:], "QRELS"),
+    err("simulate-runs-model-qrels-missing", [*RUNSIM[:4], "nope.txt", *RUNSIM[5:]],
+        "nope.txt"),
+    err("simulate-runs-model-qrels-bad-line", [*RUNSIM[:4], "bad.txt", *RUNSIM[5:]],
+        "bad.txt", "2", files={"bad.txt": "q1 0 d1 1\nq1 0 d2\n"}),
+    err("simulate-runs-model-with-null", [*RUNSIM, "--null"], "--null", "--model runs"),
+    err("simulate-runs-model-with-scores", [*RUNSIM[:4], *RUNSIM[5:], "--scores", "ap.csv"],
+        "--scores", "--model runs"),
+    err("simulate-runs-model-with-topics", [*RUNSIM, "--topics", "5"], "--topics",
+        "--model runs"),
+    err("simulate-runs-model-with-names", [*RUNSIM, "--names", "file"], "--names",
+        "--model runs"),
+    err("simulate-qualities-with-copula", [*COP, "--qualities", "1,2"], "--qualities",
+        "--model copula"),
     # ================================================================ the study
     err("simulate-repetitions-0", with_option(NORMAL, "--repetitions", "0"),
         opt("--repetitions")),

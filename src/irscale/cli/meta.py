@@ -68,6 +68,7 @@ from .inputs import (
     add_standardise,
     check_inputs,
     diversity_inputs,
+    input_paths,
     load_matrix,
     qrels_and_runs,
 )
@@ -92,7 +93,7 @@ from .rules import Default, Rule, add_rules, check_options
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    from ..meta import BootstrapModel, CopulaModel, NormalModel
+    from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
 
 #: ``meta dp --method``: a method of discriminative power, or both.
 DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
@@ -111,8 +112,9 @@ CORRELATE_BY = Param("by", Names("grouping", ("overall", "topic", "matrix")), "o
 SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
                      "the table to print", ("--table",))
 #: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and
-#: BootstrapModel, ``irscale.meta.stochastic``'s CopulaModel).
-SIMULATION_MODELS = ("normal", "bootstrap", "copula")
+#: BootstrapModel, ``irscale.meta.stochastic``'s CopulaModel,
+#: ``irscale.meta.simulated_runs``'s RunsModel).
+SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
 #: ``meta simulate``'s options of the normal model only (NormalModel's fields; ``--topics``
 #: is also the copula model's).
 NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
@@ -360,18 +362,18 @@ def _add_scales(sub) -> None:
 
 def _bootstrap(args: argparse.Namespace) -> bool:
     """Whether ``meta simulate`` reads a matrix (``--model bootstrap`` or ``copula``)."""
-    return args.model != "normal"
+    return args.model in ("bootstrap", "copula")
 
 
-#: ``meta simulate --model normal`` reads no runs: the options of runs, of diversity qrels
-#: and ``--qrels-format`` are refused.
+#: ``meta simulate --model normal`` reads no runs and ``--model runs`` draws them: the
+#: options of runs, of diversity qrels and ``--qrels-format`` are refused.
 NORMAL_ONLY = (
-    runs_rule("--model normal (no runs are read)", _bootstrap),
+    runs_rule("--model {model} (no runs are read)", _bootstrap),
     *intent_rules("diversity measures of --model bootstrap or copula, not to --model "
-                  "normal", _bootstrap),
+                  "{model}", _bootstrap),
     Rule(("qrels_format",), lambda args: _bootstrap(args) or args.qrels_format == "auto",
          "--qrels-format applies to the QRELS of --model bootstrap or copula, not to "
-         "--model normal"),
+         "--model {model}"),
 )
 
 
@@ -407,7 +409,9 @@ def _add_simulate(sub) -> None:
                    "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
                    "or --scores) drawn with replacement, its system means being the truth; "
                    "copula: new topics drawn from margins and a copula fitted to a real "
-                   "matrix (Urbano & Nagler 2018), the margins' means being the truth")
+                   "matrix (Urbano & Nagler 2018), the margins' means being the truth; runs: "
+                   "runs of --qualities drawn from QRELS and scored with -m (after Parapar "
+                   "et al. 2020, 2021)")
     add_param(p, NORMAL_TOPICS, doc="normal and copula models: topics per matrix",
               default=None, unset=f"normal: {NORMAL_TOPICS.default}; copula: the matrix's "
               "topics")
@@ -431,6 +435,11 @@ def _add_simulate(sub) -> None:
     p.add_argument("--equal", action=ListAction, kind="str", metavar="A,B",
                    help="copula model: transform system B's margin to system A's mean, so "
                    "that the pair (A, B) is null (default: the fitted means)")
+    p.add_argument("--qualities", action=ListAction, kind="float", domain=EFFECT,
+                   item="a quality", metavar="Q,Q,...",
+                   help="runs model (QRELS -m MEASURE): one quality per system, the mean "
+                   "score of a relevant document in a binormal score model (non-relevant: "
+                   "0; both of variance 1); equal qualities make a null pair")
     add_param(p, SIMULATED_MATRICES)
     add_param(p, SIMULATED_TESTS, many=True)
     add_param(p, SIMULATED_CORRECTIONS, many=True)
@@ -454,9 +463,14 @@ def _add_simulate(sub) -> None:
         Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
              "--model normal, not to --model {model} (whose matrix, every system of the "
              "runs or --scores given, is the model's)"),
-        Rule(("topics",), lambda args: args.model != "bootstrap", "--topics applies to "
-             "--model normal and copula, not to --model bootstrap (whose matrices have the "
-             "topics of its matrix)"),
+        Rule(("topics",), lambda args: args.model in ("normal", "copula"), "--topics "
+             "applies to --model normal and copula, not to --model {model} (whose matrices "
+             "have the topics of its matrix or qrels)"),
+        Rule(("null", "scores", "topic_column"), lambda args: args.model != "runs",
+             "{options} {applies} to --model bootstrap or copula, not to --model runs "
+             "(which draws its runs from QRELS)"),
+        Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
+             "--model runs, not to --model {model}"),
         Rule(COPULA_OPTIONS, lambda args: args.model == "copula", "{options} {applies} to "
              "--model copula, not to --model {model}"),
         Rule(("equal",), lambda args: not args.null, "--equal and --null do not go "
@@ -478,8 +492,24 @@ def _check(args: argparse.Namespace) -> None:
     rules of the options, then the inputs (none for ``simulate --model normal``)."""
     check_scheduler(args)
     check_options(args)
-    if args.meta_command != "simulate" or args.model != "normal":
+    if args.meta_command == "simulate" and args.model == "runs":
+        _check_runs_model(args)
+    elif args.meta_command != "simulate" or args.model != "normal":
         check_inputs(args)
+
+
+def _check_runs_model(args: argparse.Namespace) -> None:
+    """``meta simulate --model runs``: one QRELS file, one -m measure, --qualities."""
+    paths = input_paths(args)
+    if len(paths) != 1 and not getattr(args, "scores", None):
+        raise ParameterError(f"--model runs reads QRELS only (it draws its runs): give one "
+                             f"qrels file, got {len(paths)} inputs")
+    check_inputs(args, min_runs=0)
+    if len(args.measures) != 1:
+        raise ParameterError("a runs simulation studies one measure: choose one with -m")
+    if args.qualities is None:
+        raise ParameterError("--model runs needs --qualities Q,Q,... (one quality per "
+                             "system)")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -755,13 +785,16 @@ def run_scales(args: argparse.Namespace) -> int:
 
 
 def _simulation_model(args: argparse.Namespace
-                      ) -> NormalModel | BootstrapModel | CopulaModel:
+                      ) -> NormalModel | BootstrapModel | CopulaModel | RunsModel:
     """The model of ``meta simulate``: a NormalModel of ``--topics``, ``--systems``,
     ``--effects``, ``--topic-sd`` and ``--error-sd`` (the API checks them together; its
     errors name the option: :func:`irscale.cli.main.named`), a BootstrapModel of the
-    one-measure matrix, or a CopulaModel fitted to it."""
+    one-measure matrix, a CopulaModel fitted to it, or a RunsModel of the qrels."""
     from .. import meta
 
+    if args.model == "runs":
+        return meta.RunsModel.of(input_paths(args)[0], args.qualities,
+                                 measure=args.measures[0])
     if args.model == "bootstrap":
         return meta.BootstrapModel.of(_one_measure(args, "a bootstrap simulation"),
                                       null=args.null)
