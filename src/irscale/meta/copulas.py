@@ -1,6 +1,6 @@
 """Copulas of the dependence between systems: Gaussian and Student t (elliptical).
 
-Urbano & Nagler (SIGIR 2018, §4.2) model the per-topic scores of the systems as
+Urbano & Nagler (SIGIR 2018) model the per-topic scores of the systems as
 X_s = F_s⁻¹(U_s), where the F_s are the margins (:mod:`irscale.meta.margins`) and
 U = (U_1..U_d) follows a copula C, a distribution on [0, 1]^d with uniform margins. They fit
 R-vine copulas (pair-copulas of many families, selected by AIC); irscale fits the two

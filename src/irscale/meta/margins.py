@@ -1,7 +1,7 @@
 """Marginal distributions of per-topic scores on [0, 1], fitted and chosen by AIC.
 
 The continuous families of Urbano & Nagler (SIGIR 2018, "Stochastic Simulation of Test
-Collections: Evaluation Scores", §4.1), each fitted by maximum likelihood to one system's
+Collections: Evaluation Scores"), each fitted by maximum likelihood to one system's
 scores x_1..x_n (all in [0, 1]):
 
 * ``truncnorm`` — the normal N(μ, σ²) truncated to [0, 1]:

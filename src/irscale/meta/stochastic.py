@@ -17,8 +17,8 @@ so the copula, and every Kendall τ, is unchanged), with k the root of E[X^k] = 
 * ``equal=(a, b)``: system b's margin is transformed to system a's mean;
 * ``null=True``: every system's margin is transformed to the mean of the fitted means.
 
-Urbano et al. (2019) likewise transform fitted margins to prescribed expected values
-(their ``simIReff`` R package); the power transform is irscale's choice, and their vine
+Urbano, Lima & Hanjalic (2019) likewise modify fitted margins to set their expected
+values; the power transform is irscale's choice and may differ from theirs. Their vine
 copulas and discrete margins are not implemented (Gaussian and t copulas; continuous
 margins only).
 """
