@@ -19,7 +19,8 @@ scores x_1..x_n (all in [0, 1]):
   width w = 0.9 min(s, IQR/1.34) n^(−1/5) translated to the beta kernel, whose standard
   deviation at the mean m is about √(h m (1 − m)): h = w² / (m (1 − m)). Its
   number of parameters in the AIC is the effective degrees of freedom of the smoother,
-  Σ_i K_h(x_i; x_i) / (n f(x_i)) (the trace of its hat matrix; Loader 1999, §2.3).
+  Σ_i K_h(x_i; x_i) / (n f(x_i)) (the trace of its hat matrix; Loader 1999, *Local
+  Regression and Likelihood*).
 
 AIC = 2 k − 2 log L (Akaike 1974); :func:`fit_margin` fits every family asked and keeps
 the one with the smallest AIC, as Urbano & Nagler do. Their discrete families (for measures
