@@ -218,9 +218,9 @@ def test_unequal_systems_of_the_fitted_model_are_non_null():
 
 def test_seeds_make_the_draws_reproducible():
     data = gaussian_scores(40, CORR, seed=20)
-    a = simulate_scores(data, n_topics=30, seed=1)
-    b = simulate_scores(data, n_topics=30, seed=1)
-    c = simulate_scores(data, n_topics=30, seed=2)
+    a = simulate_scores(data, n_topics=30, rng=1)
+    b = simulate_scores(data, n_topics=30, rng=1)
+    c = simulate_scores(data, n_topics=30, rng=2)
     assert a.scores.equals(b.scores) and not a.scores.equals(c.scores)
     assert a.scores.shape == (30, 3) and list(a.means.index) == list(a.scores.columns)
     assert np.all((a.scores.to_numpy() >= 0) & (a.scores.to_numpy() <= 1))
@@ -229,7 +229,7 @@ def test_seeds_make_the_draws_reproducible():
 def test_simulate_scores_names_the_systems_of_a_matrix():
     data = gaussian_scores(40, CORR, seed=21)
     matrix = ScoreMatrix.from_array(data, systems=["a", "b", "c"])
-    result = simulate_scores(matrix, n_topics=10, equal=("c", "a"), seed=3)
+    result = simulate_scores(matrix, n_topics=10, equal=("c", "a"), rng=3)
     assert list(result.scores.columns) == ["a", "b", "c"]
     assert result.means["a"] == result.means["c"]
     assert "10 topics × 3 systems" in repr(result)
@@ -305,8 +305,8 @@ def test_simulated_runs_feed_the_study_and_are_reproducible(collection):
     study = simulation_study(model, ["t"], ["none"], 200, rng=26)
     row = study.rates.iloc[0]
     assert row["null"] == 200 and row["type_I_low"] <= 0.05 <= row["type_I_high"]
-    a = simulate_runs(collection.qrels, (0.5, 1.0), truth_draws=5, seed=4)
-    b = simulate_runs(collection.qrels, (0.5, 1.0), truth_draws=5, seed=4)
+    a = simulate_runs(collection.qrels, (0.5, 1.0), truth_draws=5, rng=4)
+    b = simulate_runs(collection.qrels, (0.5, 1.0), truth_draws=5, rng=4)
     assert a.to_frame().equals(b.to_frame()) and list(a.means.index) == ["sim1", "sim2"]
 
 

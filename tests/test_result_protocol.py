@@ -149,12 +149,12 @@ def instances() -> dict[str, list[object]]:
         "TopicSplits": [meta.topic_splits(14, 5, 3, rng=1)],
         "SimulationStudy": [meta.simulation_study(meta.BootstrapModel(values), ("t",),
                                                   repetitions=20, rng=1)],
-        "SimulatedScores": [meta.simulate_scores(_unit(values), n_topics=5, seed=1),
+        "SimulatedScores": [meta.simulate_scores(_unit(values), n_topics=5, rng=1),
                             meta.simulate_scores(_unit(values), copula="t", null=True,
-                                                 n_topics=3, seed=2)],
+                                                 n_topics=3, rng=2)],
         "SimulatedRuns": [meta.simulate_runs(
             synthetic_collection(n_topics=4, pool_size=20, depth=10).qrels, (0.5, 1.0),
-            truth_draws=5, seed=1)],
+            truth_draws=5, rng=1)],
     }
     return made
 

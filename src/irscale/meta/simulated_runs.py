@@ -196,12 +196,12 @@ class SimulatedRuns(HtmlRepr):
 
 def simulate_runs(qrels: object, qualities: Sequence[float], *, measure: str = "AP",
                   depth: int = 1000, relevance_level: int = 1,
-                  truth_draws: int = TRUTH_DRAWS, seed: RngArg = None) -> SimulatedRuns:
+                  truth_draws: int = TRUTH_DRAWS, rng: RngArg = None) -> SimulatedRuns:
     """Runs of the binormal model of ``qrels`` (module documentation), one per quality,
-    from the random stream of ``seed``; their true mean ``measure`` estimated by
-    ``truth_draws`` runs per quality."""
+    from the random stream of ``rng`` (a seed or a Generator); their true mean
+    ``measure`` estimated by ``truth_draws`` runs per quality."""
     model = RunsModel.of(qrels, qualities, measure=measure, depth=depth,
                          relevance_level=relevance_level, truth_draws=truth_draws)
-    runs = model.runs(generator(seed_sequence(rng=check_rng(seed))))
+    runs = model.runs(generator(seed_sequence(rng=check_rng(rng))))
     return SimulatedRuns(runs, pd.Series(model.means(), index=[r.name for r in runs],
                                          name=f"mean {measure}"), model)

@@ -184,13 +184,13 @@ def simulate_scores(data: object, measure: str | None = None, *,
                     margins: Sequence[str] = FAMILIES, copula: str = "gaussian",
                     n_topics: int | None = None, null: bool = False,
                     equal: tuple[object, object] | None = None,
-                    seed: RngArg = None) -> SimulatedScores:
+                    rng: RngArg = None) -> SimulatedScores:
     """Fit a :class:`CopulaModel` to ``data`` and draw ``n_topics`` new topics (default: as
-    many as ``data`` has) from it, from the random stream of ``seed`` (module
+    many as ``data`` has) from it, from the random stream of ``rng`` (a seed or a Generator) (module
     documentation)."""
     model = CopulaModel.fit(data, measure, margins=margins, copula=copula, topics=n_topics,
                             null=null, equal=equal)
-    values = model.draw(generator(seed_sequence(rng=check_rng(seed))))
+    values = model.draw(generator(seed_sequence(rng=check_rng(rng))))
     index = pd.Index([f"sim{t + 1}" for t in range(model.topics)], name="query_id")
     return SimulatedScores(pd.DataFrame(values, index=index, columns=list(model.names)),
                            pd.Series(model.means(), index=list(model.names), name="mean"),
