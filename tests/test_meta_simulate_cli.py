@@ -20,7 +20,7 @@ import pytest
 
 from irscale.cli.main import main
 from irscale.errors import ParameterError
-from irscale.meta import BootstrapModel, NormalModel, simulation_study
+from irscale.meta import BootstrapModel, CopulaModel, NormalModel, simulation_study
 from irscale.meta.simulation import REPETITIONS_PER_TASK
 
 
@@ -66,6 +66,22 @@ def test_bootstrap_model_output_equals_the_api_frame(capsys, scores):
         out = cli(capsys, *argv, *(["--null"] if null else []))
         study = simulation_study(BootstrapModel.of(table.to_numpy(), null=null),
                                  ["t", "sign"], repetitions=30, rng=2)
+        expected = study.to_frame().astype(object).where(study.to_frame().notna(), None)
+        assert json.loads(out) == expected.to_dict("records")
+
+
+def test_copula_model_output_equals_the_api_frame(capsys, scores):
+    path, table = scores
+    for extra, kwargs in (([], {}), (["--null"], {"null": True}),
+                          (["--equal", "s4,s1", "--copula", "t", "--margins", "truncnorm,bks",
+                            "--topics", "20"],
+                           {"equal": ("s4", "s1"), "copula": "t",
+                            "margins": ["truncnorm", "bks"], "topics": 20})):
+        argv = ["--model", "copula", "--scores", str(path), "--repetitions", "30",
+                "--test", "t,sign", "--seed", "2", "--format", "json", *extra]
+        out = cli(capsys, *argv)
+        study = simulation_study(CopulaModel.fit(table, **kwargs), ["t", "sign"],
+                                 repetitions=30, rng=2)
         expected = study.to_frame().astype(object).where(study.to_frame().notna(), None)
         assert json.loads(out) == expected.to_dict("records")
 
@@ -190,7 +206,8 @@ def test_the_defaults_the_help_states_are_the_apis():
     """The options default to None (the API's default applies); their help states it."""
     fields = {f: NormalModel.__dataclass_fields__[f].default
               for f in ("topics", "systems", "topic_sd", "error_sd")}
-    assert _stated_default("--topics") == str(fields["topics"])
+    assert _stated_default("--topics") == (f"normal: {fields['topics']}; copula: the "
+                                           "matrix's topics")
     assert _stated_default("--systems").endswith(f"else {fields['systems']}")
     assert _stated_default("--topic-sd") == str(fields["topic_sd"])
     assert _stated_default("--error-sd") == str(fields["error_sd"])

@@ -25,6 +25,7 @@ from scipy import stats as sps
 
 from irscale import meta, stats
 from irscale.core import ScoreMatrix
+from irscale.datasets import synthetic_collection
 from irscale.errors import ParameterError
 from irscale.meta.rank_correlation import Correlation
 from irscale.meta.scale_effects import ScaleReport
@@ -38,6 +39,11 @@ def table(seed: int = 0, topics: int = 14, systems: int = 5) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return rng.random((topics, 1)) * 0.5 + np.linspace(0, 0.3, systems) \
         + rng.normal(0, 0.15, (topics, systems))
+
+
+def _unit(values: np.ndarray) -> np.ndarray:
+    """``values`` mapped into (0, 1), where the margins of a copula model live."""
+    return sps.norm.cdf(values - values.mean())
 
 
 def matrix() -> ScoreMatrix:
@@ -71,10 +77,12 @@ WITH_EFFECT = {"TestResult", "PairwiseComparisons", "AnovaResult", "AnovaRow",
 #: Reports: ``to_frame()`` and ``format(fmt)`` only.
 REPORTS = {"TopicSetSize", "GStudy", "DStudy", "QppResult", "Decisions", "LeaveOneOut",
            "ScaleEffects", "ScaleReport", "SplitStudy", "SwapRates", "TopicSplits",
-           "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness"}
+           "SimulationStudy", "Reproducibility", "RankingAgreement", "Informativeness",
+           "SimulatedScores", "SimulatedRuns"}
 #: Public classes that are not results (inputs: shard scores, the generative models of a
 #: simulation study; the interval type results return).
-NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel"}
+NOT_RESULTS = {"ShardScores", "ConfidenceInterval", "NormalModel", "BootstrapModel",
+               "CopulaModel", "RunsModel"}
 
 
 def public_classes() -> dict[str, type]:
@@ -179,6 +187,12 @@ def instances() -> dict[str, list[object]]:
         "TopicSplits": [meta.topic_splits(14, 5, 3, rng=1)],
         "SimulationStudy": [meta.simulation_study(meta.BootstrapModel(values), ("t",),
                                                   repetitions=20, rng=1)],
+        "SimulatedScores": [meta.simulate_scores(_unit(values), n_topics=5, rng=1),
+                            meta.simulate_scores(_unit(values), copula="t", null=True,
+                                                 n_topics=3, rng=2)],
+        "SimulatedRuns": [meta.simulate_runs(
+            synthetic_collection(n_topics=4, pool_size=20, depth=10).qrels, (0.5, 1.0),
+            truth_draws=5, rng=1)],
     }
     return made
 

@@ -123,6 +123,8 @@ NOT_RESULTS = {
     "EvaluationSetup": "the checked options of an evaluation (evaluation_setup)",
     "SessionRankings": "judged session rankings, what the session measures read",
     "Candidates": "the ranked documents of runs, what pooling and interleaving read",
+    "Copula": "a fitted copula, a part of the CopulaModel a simulation draws from",
+    "Margin": "a fitted margin, a part of the CopulaModel a simulation draws from",
 }
 
 

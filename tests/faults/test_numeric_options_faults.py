@@ -193,6 +193,8 @@ USING: dict[tuple[str, str], list[str]] = {
     ("report", "--seed"): [*BASES["report"], "--dp"],
     ("report", "--scale-depth"): BASES["report"][:-3],
     ("meta simulate", "--samples"): [*BASES["meta simulate"], "--test", "randomization"],
+    ("meta simulate", "--qualities"): ["meta", "simulate", "--model", "runs", "qrels.txt",
+                                       "-m", "map", "--repetitions", "3", "--seed", "1"],
 }
 
 #: A value each option takes in a valid call (an option without one: the base command line
@@ -210,7 +212,7 @@ USUAL: dict[str, str] = {
     "--num-docs-in-coll": "100", "--max-retrieved": "3", "--compat": "9", "-k": "3",
     "--p": "0.5", "--k": "10", "--discount": "0.5", "--tau": "2", "--click-prob": "0.5",
     "--gamma": "0.5", "--tol": "1e-3", "--smoothing": "1", "--threshold": "0.5",
-    "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1",
+    "--click-gain": "0.5", "--topic-sd": "0.1", "--error-sd": "0.1", "--qualities": "0.5,1",
     "--relevance-level": "1", "--level-for-rel": "1", "--facet-levels": "2",
     "--bins": "0,0.1,1",
 }

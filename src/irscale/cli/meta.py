@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, cast
 
 from ..core.params import (
     CONTRIBUTOR_PATTERN,
+    COPULA,
+    COPULA_MARGINS,
     CORRELATION_METHOD,
     CUTOFF,
     DISCRIMINATIVE_METHOD,
@@ -77,6 +79,7 @@ from .inputs import (
     add_standardise,
     check_inputs,
     diversity_inputs,
+    input_paths,
     load_matrix,
     qrels_and_runs,
 )
@@ -101,7 +104,7 @@ from .rules import Default, Rule, add_rules, check_options
 from .runargs import runs_rule
 
 if TYPE_CHECKING:  # pragma: no cover - the parser imports no analysis module
-    from ..meta import BootstrapModel, NormalModel
+    from ..meta import BootstrapModel, CopulaModel, NormalModel, RunsModel
 
 #: ``meta dp --method``: a method of discriminative power, or both.
 DP_METHOD = Param("method", Names(DISCRIMINATIVE_METHOD.noun,
@@ -123,10 +126,15 @@ RIDGE = Param("ridge", Reals(0.0), 0.0, "added to the diagonal of the covariance
 #: ``meta scales --table``: the table of Ferrante, Ferro & Fuhr (2021) printed.
 SCALES_TABLE = Param("table", Names("table", ("all", "2", "4", "5", "6", "invariants")), "all",
                      "the table to print", ("--table",))
-#: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and BootstrapModel).
-SIMULATION_MODELS = ("normal", "bootstrap")
-#: ``meta simulate``'s options of the normal model (NormalModel's fields).
-NORMAL_OPTIONS = ("topics", "systems", "effects", "topic_sd", "error_sd")
+#: Models of ``meta simulate`` (``irscale.meta.simulation``'s NormalModel and
+#: BootstrapModel, ``irscale.meta.stochastic``'s CopulaModel,
+#: ``irscale.meta.simulated_runs``'s RunsModel).
+SIMULATION_MODELS = ("normal", "bootstrap", "copula", "runs")
+#: ``meta simulate``'s options of the normal model only (NormalModel's fields; ``--topics``
+#: is also the copula model's).
+NORMAL_OPTIONS = ("systems", "effects", "topic_sd", "error_sd")
+#: ``meta simulate``'s options of the copula model only (CopulaModel.fit's arguments).
+COPULA_OPTIONS = ("margins", "copula", "equal")
 
 MEASURE_HELP = ("measure (repeatable; default: every measure of the --scores files, one "
                 "file per measure)")
@@ -453,25 +461,26 @@ def _add_scales(sub) -> None:
 
 
 def _bootstrap(args: argparse.Namespace) -> bool:
-    """Whether ``meta simulate`` resamples a matrix of runs (``--model bootstrap``)."""
-    return args.model != "normal"
+    """Whether ``meta simulate`` reads a matrix (``--model bootstrap`` or ``copula``)."""
+    return args.model in ("bootstrap", "copula")
 
 
-#: ``meta simulate --model normal`` reads no runs: the options of runs, of diversity qrels
-#: and ``--qrels-format`` are refused.
+#: ``meta simulate --model normal`` reads no runs and ``--model runs`` draws them: the
+#: options of runs, of diversity qrels and ``--qrels-format`` are refused.
 NORMAL_ONLY = (
-    runs_rule("--model normal (no runs are read)", _bootstrap),
-    *intent_rules("diversity measures of --model bootstrap, not to --model normal",
-                  _bootstrap),
+    runs_rule("--model {model} (no runs are read)", _bootstrap),
+    *intent_rules("diversity measures of --model bootstrap or copula, not to --model "
+                  "{model}", _bootstrap),
     Rule(("qrels_format",), lambda args: _bootstrap(args) or args.qrels_format == "auto",
-         "--qrels-format applies to --model bootstrap's QRELS, not to --model normal"),
+         "--qrels-format applies to the QRELS of --model bootstrap or copula, not to "
+         "--model {model}"),
 )
 
 
 def _normal_systems(args: argparse.Namespace) -> int | None:
     """The systems of the normal model: one per ``--effects``, else the API's default
-    (the bootstrap model takes every system of its matrix)."""
-    if args.model == "bootstrap":
+    (the bootstrap and copula models take every system of their matrix)."""
+    if args.model != "normal":
         return None
     return len(args.effects) if args.effects else cast(int, NORMAL_SYSTEMS.default)
 
@@ -498,8 +507,14 @@ def _add_simulate(sub) -> None:
     p.add_argument("--model", required=True, choices=SIMULATION_MODELS,
                    help="normal: X[t, s] = mu_s + u_t + e_ts with normal topic effects and "
                    "errors; bootstrap: the topics of a real matrix (QRELS RUN... -m MEASURE "
-                   "or --scores) drawn with replacement, its system means being the truth")
-    add_param(p, NORMAL_TOPICS)
+                   "or --scores) drawn with replacement, its system means being the truth; "
+                   "copula: new topics drawn from margins and a copula fitted to a real "
+                   "matrix (Urbano & Nagler 2018), the margins' means being the truth; runs: "
+                   "runs of --qualities drawn from QRELS and scored with -m (after Parapar "
+                   "et al. 2020, 2021)")
+    add_param(p, NORMAL_TOPICS, doc="normal and copula models: topics per matrix",
+              default=None, unset=f"normal: {NORMAL_TOPICS.default}; copula: the matrix's "
+              "topics")
     add_param(p, NORMAL_SYSTEMS, default=None, unset=f"the number of --effects, else "
               f"{NORMAL_SYSTEMS.default}")
     p.add_argument("--effects", action=ListAction, kind="float", domain=EFFECT,
@@ -511,9 +526,20 @@ def _add_simulate(sub) -> None:
     add_param(p, NORMAL_TOPIC_SD)
     add_param(p, NORMAL_ERROR_SD)
     p.add_argument("--null", action="store_true",
-                   help="bootstrap model: first centre every system on the grand mean, so "
-                   "that every pair is null (default: the matrix's system means are the "
+                   help="bootstrap model: first centre every system on the grand mean; "
+                   "copula model: transform every margin to the mean of the fitted means; "
+                   "so that every pair is null (default: the matrix's system means are the "
                    "truth)")
+    add_param(p, COPULA_MARGINS, many=True)
+    add_param(p, COPULA)
+    p.add_argument("--equal", action=ListAction, kind="str", metavar="A,B",
+                   help="copula model: transform system B's margin to system A's mean, so "
+                   "that the pair (A, B) is null (default: the fitted means)")
+    p.add_argument("--qualities", action=ListAction, kind="float", domain=EFFECT,
+                   item="a quality", metavar="Q,Q,...",
+                   help="runs model (QRELS -m MEASURE): one quality per system, the mean "
+                   "score of a relevant document in a binormal score model (non-relevant: "
+                   "0; both of variance 1); equal qualities make a null pair")
     add_param(p, SIMULATED_MATRICES)
     add_param(p, SIMULATED_TESTS, many=True)
     add_param(p, SIMULATED_CORRECTIONS, many=True)
@@ -535,8 +561,20 @@ def _add_simulate(sub) -> None:
                 spelt={"inputs": "QRELS RUN...", "measures": "-m"}),
         *NORMAL_ONLY,
         Rule(NORMAL_OPTIONS, lambda args: args.model == "normal", "{options} {applies} to "
-             "--model normal, not to --model bootstrap (whose matrix, every system of the "
-             "runs or --scores given, is resampled as it is)"),
+             "--model normal, not to --model {model} (whose matrix, every system of the "
+             "runs or --scores given, is the model's)"),
+        Rule(("topics",), lambda args: args.model in ("normal", "copula"), "--topics "
+             "applies to --model normal and copula, not to --model {model} (whose matrices "
+             "have the topics of its matrix or qrels)"),
+        Rule(("null", "scores", "topic_column"), lambda args: args.model != "runs",
+             "{options} {applies} to --model bootstrap or copula, not to --model runs "
+             "(which draws its runs from QRELS)"),
+        Rule(("qualities",), lambda args: args.model == "runs", "--qualities applies to "
+             "--model runs, not to --model {model}"),
+        Rule(COPULA_OPTIONS, lambda args: args.model == "copula", "{options} {applies} to "
+             "--model copula, not to --model {model}"),
+        Rule(("equal",), lambda args: not args.null, "--equal and --null do not go "
+             "together: --null makes every pair null, --equal one pair"),
         Rule(("samples",), lambda args: bool(resampling_procedures(args.tests)),
              lambda args: f"-B/--samples applies to the resampling tests "
              f"({', '.join(RESAMPLING_TESTS)}) among --test, and the study has none "
@@ -632,8 +670,24 @@ def _check(args: argparse.Namespace) -> None:
     check_options(args)
     if args.meta_command == "qpp" or (args.meta_command == "gstudy" and _facet_scores(args)):
         return
-    if args.meta_command != "simulate" or args.model == "bootstrap":
+    if args.meta_command == "simulate" and args.model == "runs":
+        _check_runs_model(args)
+    elif args.meta_command != "simulate" or args.model != "normal":
         check_inputs(args)
+
+
+def _check_runs_model(args: argparse.Namespace) -> None:
+    """``meta simulate --model runs``: one QRELS file, one -m measure, --qualities."""
+    paths = input_paths(args)
+    if len(paths) != 1 and not getattr(args, "scores", None):
+        raise ParameterError(f"--model runs reads QRELS only (it draws its runs): give one "
+                             f"qrels file, got {len(paths)} inputs")
+    check_inputs(args, min_runs=0)
+    if len(args.measures) != 1:
+        raise ParameterError("a runs simulation studies one measure: choose one with -m")
+    if args.qualities is None:
+        raise ParameterError("--model runs needs --qualities Q,Q,... (one quality per "
+                             "system)")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1026,18 +1080,28 @@ def run_scales(args: argparse.Namespace) -> int:
     return write_text(args, text)
 
 
-def _simulation_model(args: argparse.Namespace) -> NormalModel | BootstrapModel:
+def _simulation_model(args: argparse.Namespace
+                      ) -> NormalModel | BootstrapModel | CopulaModel | RunsModel:
     """The model of ``meta simulate``: a NormalModel of ``--topics``, ``--systems``,
     ``--effects``, ``--topic-sd`` and ``--error-sd`` (the API checks them together; its
-    errors name the option: :func:`irscale.cli.main.named`), or a BootstrapModel of the
-    one-measure matrix."""
+    errors name the option: :func:`irscale.cli.main.named`), a BootstrapModel of the
+    one-measure matrix, a CopulaModel fitted to it, or a RunsModel of the qrels."""
     from .. import meta
 
+    if args.model == "runs":
+        return meta.RunsModel.of(input_paths(args)[0], args.qualities,
+                                 measure=args.measures[0])
     if args.model == "bootstrap":
         return meta.BootstrapModel.of(_one_measure(args, "a bootstrap simulation"),
                                       null=args.null)
+    if args.model == "copula":
+        equal = None if args.equal is None else tuple(args.equal)
+        return meta.CopulaModel.fit(_one_measure(args, "a copula simulation"),
+                                    margins=args.margins, copula=args.copula,
+                                    topics=args.topics, null=args.null, equal=equal)
     effects = None if args.effects is None else tuple(args.effects)
-    return meta.NormalModel(topics=args.topics, systems=args.systems, effects=effects,
+    topics = cast(int, NORMAL_TOPICS.default) if args.topics is None else args.topics
+    return meta.NormalModel(topics=topics, systems=args.systems, effects=effects,
                             topic_sd=args.topic_sd, error_sd=args.error_sd)
 
 

@@ -688,6 +688,18 @@ NORMAL_TOPIC_SD = Param("topic_sd", TOPIC_SD, 0.1, "normal model: standard devia
                         "topic effects u_t", ("--topic-sd",), "SD")
 NORMAL_ERROR_SD = Param("error_sd", ERROR_SD, 0.1, "normal model: standard deviation of the "
                         "errors e_ts, > 0", ("--error-sd",), "SD")
+#: The margin families and copulas of the copula model (:mod:`irscale.meta.stochastic`;
+#: Urbano & Nagler 2018).
+MARGIN_FAMILIES: tuple[str, ...] = ("truncnorm", "beta", "bks")
+MARGIN_FAMILY = Names("margin family", MARGIN_FAMILIES)
+COPULA_FAMILIES: tuple[str, ...] = ("gaussian", "t", "independent", "auto")
+COPULA_FAMILY = Names("copula", COPULA_FAMILIES)
+COPULA_MARGINS = Param("margins", MARGIN_FAMILY, MARGIN_FAMILIES, "copula model: "
+                       "comma-separated margin families fitted to every system, the one of "
+                       "the smallest AIC kept", ("--margins",), "F,F,...")
+COPULA = Param("copula", COPULA_FAMILY, "gaussian", "copula model: the copula of the "
+               "dependence between systems (auto: gaussian or t, the smaller AIC)",
+               ("--copula",))
 #: Measures and run lengths N of :func:`irscale.meta.scale_report` (Ferrante, Ferro & Fuhr
 #: 2021), and a run length.
 SCALE_MEASURES: tuple[str, ...] = ("P", "R", "AP", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02",

@@ -22,6 +22,12 @@ Simulation studies of tests — :mod:`irscale.meta.simulation`
     :func:`simulation_study` (Type I, II and III error rates with Wilson intervals over
     matrices of a :class:`NormalModel` or :class:`BootstrapModel`; checkpointed, resumable,
     on any executor).
+Stochastic simulation of test collections — :mod:`irscale.meta.stochastic`,
+:mod:`irscale.meta.simulated_runs`
+    :func:`simulate_scores` and :class:`CopulaModel` (new topics from margins chosen by AIC
+    and a Gaussian or t copula fitted to a matrix; Urbano & Nagler 2018),
+    :func:`simulate_runs` and :class:`RunsModel` (runs of a given quality drawn from qrels;
+    after Parapar et al. 2020, 2021); both models feed :func:`simulation_study`.
 Concordance and reusability (Sakai 2014, §5.3–5.4)
     :func:`concordance_test`, :func:`concordance_table` (Fig. 17 with the sign test on
     wins); :func:`leave_one_out` (remove a contributor's unique documents, re-evaluate).
@@ -99,14 +105,17 @@ from .reproducibility import (
     reproducibility,
 )
 from .scale_effects import ScaleEffects, ScaleReport, scale_effects, scale_report
+from .simulated_runs import RunsModel, SimulatedRuns, simulate_runs
 from .simulation import BootstrapModel, NormalModel, SimulationStudy, simulation_study
 from .splitting import SplitStudy, SwapRates, TopicSplits, split_study, swap_rates, topic_splits
+from .stochastic import CopulaModel, SimulatedScores, simulate_scores
 
 __all__ = [
     "RBO",
     "SCALE_PAPER_TESTS",
     "BootstrapModel",
     "Concordance",
+    "CopulaModel",
     "Correlation",
     "CorrelationCI",
     "DRank",
@@ -119,8 +128,11 @@ __all__ = [
     "PredictivePower",
     "RankingAgreement",
     "Reproducibility",
+    "RunsModel",
     "ScaleEffects",
     "ScaleReport",
+    "SimulatedRuns",
+    "SimulatedScores",
     "SimulationStudy",
     "SplitStudy",
     "SwapRates",
@@ -154,6 +166,8 @@ __all__ = [
     "reproducibility",
     "scale_effects",
     "scale_report",
+    "simulate_runs",
+    "simulate_scores",
     "simulation_study",
     "spearman",
     "split_study",

@@ -26,6 +26,13 @@ Generative models (stated, so that the truth is known)
     (Sakai's and Urbano et al.'s resampling of topics); the truth is the real matrix's
     column means. ``null=True`` first moves every column to the grand mean (x_ts − x̄_s +
     x̄), so that every pair is null.
+    :class:`~irscale.meta.stochastic.CopulaModel` — new topics drawn from margins and a
+    copula fitted to a real matrix (Urbano & Nagler 2018; the model Urbano, Lima & Hanjalic
+    2019 use); the truth is the margins' expected values, made equal for two systems
+    (``equal``) or all (``null``) by transforming margins.
+    :class:`~irscale.meta.simulated_runs.RunsModel` — runs drawn from qrels by a binormal
+    score model of a given quality per system (after Parapar et al. 2020, 2021), scored
+    with a measure; systems of equal quality have exactly equal true means.
 
 Reproducibility and checkpoints
     Matrix r (and any Monte Carlo test run on it) draws from its own stream, child r of
@@ -67,6 +74,8 @@ from ..stats.resampling import (
 from ..stats.tables import Format, alpha_text
 from ..stats.validation import check_alpha, score_table
 from .common import derived_seed, format_frame, generator, pair_index, seed_sequence
+from .simulated_runs import RunsModel
+from .stochastic import CopulaModel
 
 #: Repetitions per task (any number gives the same results: each matrix has its stream).
 REPETITIONS_PER_TASK = 25
@@ -138,6 +147,10 @@ class BootstrapModel:
     def systems(self) -> int:
         return self.values.shape[1]
 
+    @property
+    def topics(self) -> int:
+        return self.values.shape[0]
+
     def means(self) -> np.ndarray:
         """The true system means: the columns' means (all equal with ``null``)."""
         if self.null:
@@ -155,7 +168,9 @@ class BootstrapModel:
                 "sha256": hashlib.sha256(self.values.tobytes()).hexdigest()}
 
 
-Model = NormalModel | BootstrapModel
+Model = NormalModel | BootstrapModel | CopulaModel | RunsModel
+#: The models :func:`simulation_study` takes.
+MODELS = (NormalModel, BootstrapModel, CopulaModel, RunsModel)
 
 
 def _simulate(model: Model, procedures: tuple[tuple[str, Correction], ...], alpha: float,
@@ -163,7 +178,7 @@ def _simulate(model: Model, procedures: tuple[tuple[str, Correction], ...], alph
               stop: int) -> np.ndarray:
     """Counts (repetitions ``start`` to ``stop`` − 1 × procedures × :data:`COUNTS`)."""
     truth = model.means()
-    i, j = pair_index(model.systems)
+    i, j = pair_index(len(truth))
     true_diff = truth[i] - truth[j]
     null = true_diff == 0
     out = np.zeros((stop - start, len(procedures), len(COUNTS)), dtype=np.int64)
@@ -252,8 +267,8 @@ def _check_memory(model: Model, repetitions: int, procedures: int) -> None:
     the counts of every repetition (kept: :attr:`SimulationStudy.counts`) and, per
     matrix, the topics × systems scores and the topics × pairs columns the paired tests
     take (x, y, their differences and a test's copy of them)."""
-    topics, systems = float(model.values.shape[0] if isinstance(model, BootstrapModel)
-                            else model.topics), float(model.systems)
+    topics = float(model.topics)
+    systems = float(model.systems)
     pairs = systems * (systems - 1) / 2
     counts = 8.0 * len(COUNTS) * repetitions * procedures
     matrix = 8.0 * topics * systems * 4 + 8.0 * topics * pairs * 5 + 200.0 * pairs
@@ -283,9 +298,9 @@ def simulation_study(
     {"samples": 500}}``); ``checkpoint``: a directory to resume from; ``executor``: where
     the tasks run (:mod:`irscale.parallel`); ``progress``: a bool or ``progress(done,
     total)`` over the repetitions."""
-    if not isinstance(model, (NormalModel, BootstrapModel)):
-        raise ParameterError(f"model must be a NormalModel or a BootstrapModel, got "
-                             f"{type(model).__name__}")
+    if not isinstance(model, MODELS):
+        raise ParameterError(f"model must be one of {', '.join(m.__name__ for m in MODELS)}, "
+                             f"got {type(model).__name__}")
     alpha = check_alpha(alpha)
     repetitions = SIMULATIONS.check(repetitions, "repetitions")
     rng = check_rng(rng)
