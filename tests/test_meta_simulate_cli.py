@@ -20,6 +20,7 @@ import pytest
 
 from irscale.cli.main import main
 from irscale.errors import ParameterError
+from irscale.io.csv_floats import EXACT_FLOATS
 from irscale.meta import BootstrapModel, CopulaModel, NormalModel, simulation_study
 from irscale.meta.simulation import REPETITIONS_PER_TASK
 
@@ -32,7 +33,7 @@ def cli(capsys, *argv: str) -> str:
 
 
 def frame_of(text: str) -> pd.DataFrame:
-    return pd.read_csv(io.StringIO(text), float_precision="round_trip")
+    return pd.read_csv(io.StringIO(text), **EXACT_FLOATS)
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def scores(tmp_path):
                      + rng.normal(0, 0.08, (15, 4)), 0, 1)
     path = tmp_path / "ap.csv"
     pd.DataFrame(values, columns=["s1", "s2", "s3", "s4"]).to_csv(path, index=False)
-    return path, pd.read_csv(path, float_precision="round_trip")
+    return path, pd.read_csv(path, **EXACT_FLOATS)
 
 
 def test_normal_model_output_equals_the_api_frame(capsys):

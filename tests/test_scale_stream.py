@@ -18,6 +18,7 @@ import pytest
 import irscale.scales.stream as stream
 from irscale.cli.main import main
 from irscale.errors import FileAccessError, OutputExistsError, ParameterError
+from irscale.io.csv_floats import EXACT_FLOATS
 from irscale.scales import scale, summarize
 from irscale.scales.enumeration import runs_from_index
 from irscale.scales.stream import image_format, write_image
@@ -37,7 +38,7 @@ def brute_image(sc) -> tuple[np.ndarray, np.ndarray]:
 def read(path) -> pd.DataFrame:
     if str(path).endswith(".parquet"):
         return pd.read_parquet(path)
-    return pd.read_csv(path, float_precision="round_trip")  # exact before pandas 2.2 too
+    return pd.read_csv(path, **EXACT_FLOATS)
 
 
 CASES = [  # (measure, N, levels, recall base, feasible): every engine of the package

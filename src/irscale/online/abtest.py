@@ -69,6 +69,7 @@ from ..core.notebook import HtmlRepr
 from ..core.params import AB_ANALYSES, AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, USER_SD
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
+from ..io.csv_floats import EXACT_FLOATS
 from ..stats.effects import EffectSizes, t_interval
 from ..stats.parametric import welch_t
 from ..stats.power import power_two_sample_t, topic_set_size
@@ -375,10 +376,8 @@ def read_user_table(source: str) -> pd.DataFrame:
         raise InputFormatError(f"column names must be distinct and non-empty, got {names}",
                                source=source, line=1)
     try:
-        # round_trip: every number as its text reads as a double (pandas' default parser
-        # before 2.2 may be one unit in the last place off)
         table = pd.read_csv(io.BytesIO(data), sep=sep, dtype={"user": str},
-                            skipinitialspace=True, float_precision="round_trip")
+                            skipinitialspace=True, **EXACT_FLOATS)
     except pd.errors.ParserError as error:
         raise InputFormatError(f"not a table: {error}", source=source) from None
     if table.empty:
