@@ -112,6 +112,8 @@ BASES: dict[str, list[str]] = {
                                "--sessions", "3", "--seed", "1"],
     "online measures": ["online", "measures", "qrels.txt", "a.run", "b.run", "--params",
                         "pbm.json"],
+    "online qrels": ["online", "qrels", "train.log"],
+    "online prefs": ["online", "prefs", "train.log"],
     "online sensitivity": ["online", "sensitivity", "qrels.txt", "a.run", "b.run",
                            "--impressions", "10,20", "--repetitions", "3", "--seed", "1"],
     "report": ["report", "qrels.txt", "a.run", "b.run", "c.run", "--no-robustness",

@@ -11,7 +11,7 @@ import importlib
 from ..errors import ParameterError
 
 #: Actions of ``irscale online``: modules ``irscale.cli.online_<name>``.
-ACTIONS = ("interleave", "score", "ab", "clicks", "sensitivity", "counterfactual")
+ACTIONS = ("interleave", "score", "ab", "clicks", "labels", "sensitivity", "counterfactual")
 
 
 def add_parser(subparsers) -> None:

@@ -753,6 +753,23 @@ OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile boot
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
 PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "K",
                    unset="the model's ranks, else 10")
+#: Relevance from clicks (:mod:`irscale.online.click_labels`): the score of a pair mapped
+#: to grades, the thresholds of the grades, the preference rule and the sessions a kept
+#: pair or preference needs.
+CLICK_QRELS_SCORES: tuple[str, ...] = ("attractiveness", "satisfaction", "relevance")
+CLICK_QRELS_SCORE = Param("score", Names("click model score", CLICK_QRELS_SCORES), None,
+                          "the parameter graded", ("--score",), "NAME",
+                          unset="relevance (alpha sigma) for dbn and sdbn, else "
+                          "attractiveness")
+CLICK_THRESHOLDS = Param("thresholds", PROBABILITY, (0.5,), "increasing thresholds: a "
+                         "pair's grade is the number at or below its score",
+                         ("--thresholds",), "T,...")
+PREFERENCE_RULES: tuple[str, ...] = ("skip-above", "last-skip-above", "earlier-click",
+                                     "skip-previous", "no-click-next")
+PREFERENCE_RULE = Param("rule", Names("preference rule", PREFERENCE_RULES), "skip-above",
+                        "Joachims et al.'s rule", ("--rule",), "NAME")
+MIN_SESSIONS = Param("min_sessions", Integers(1), 1, "sessions a pair (qrels: showing it; "
+                     "prefs: preferring it) needs to be kept", ("--min-sessions",), "N")
 #: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
 CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
 #: The analysis of an A/B test (:func:`irscale.online.ab_test`).

@@ -22,6 +22,11 @@ Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodel
     DCM, DBN, SDBN, CCM) giving a :class:`ClickModel` (log-likelihood, perplexity,
     simulation); :func:`qrels_click_model` and :func:`simulate_click_log` (simulated users
     from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities).
+Relevance from clicks (:mod:`~.click_labels`)
+    :func:`click_qrels`: qrels graded by declared thresholds on a fitted click model's
+    attractiveness, satisfaction or relevance; :func:`click_preferences`: pairwise
+    preferences by Joachims et al.'s rules (click > skip above and its variants), written
+    as trec_eval ``-R prefs`` judgments.
 Counterfactual evaluation (:mod:`~.counterfactual`, :mod:`~.historical`)
     :func:`counterfactual`: a ranking policy's expected clicks from a click log collected
     under another policy (IPS, SNIPS, doubly robust, position-based IPS), with standard
@@ -47,6 +52,7 @@ from .abtest import (
     user_measures,
 )
 from .calibrated import click_calibrated
+from .click_labels import ClickPreferences, ClickQrels, click_preferences, click_qrels
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
 from .counterfactual import CounterfactualResult, counterfactual
@@ -64,10 +70,12 @@ from .oec import oec_test
 from .simulate import qrels_click_model, simulate_click_log
 
 __all__ = [
-    "ClickLog", "ClickModel", "CounterfactualResult", "InterleavingLog",
+    "ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
+    "InterleavingLog",
     "InterleavingResult", "Interleavings",
     "SensitivityResult", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "click_calibrated", "counterfactual", "fit_click_model",
+    "ab_sample_size", "ab_test", "assign", "click_calibrated", "click_preferences", "click_qrels",
+    "counterfactual", "fit_click_model",
     "historical_interleaving", "interleave",
     "interleave_runs", "logged_interleavings", "oec_test", "qrels_click_model",
     "rankings_from_lists",

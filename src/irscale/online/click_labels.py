@@ -45,12 +45,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from ..core.params import CLICK_MODELS, Integers, Reals
+from ..core.params import (
+    CLICK_MODELS,
+    CLICK_QRELS_SCORE,
+    CLICK_QRELS_SCORES,
+    CLICK_THRESHOLDS,
+    MIN_SESSIONS,
+    PREFERENCE_RULE,
+    PREFERENCE_RULES,
+)
 from ..errors import InputError, ParameterError
 from ..stats.protocol import TableResult
 from ..stats.validation import check_choice
@@ -61,10 +70,7 @@ __all__ = ["PREFERENCE_RULES", "QRELS_SCORES", "ClickPreferences", "ClickQrels",
            "click_preferences", "click_qrels"]
 
 #: The scores of a (query, document) pair that :func:`click_qrels` maps to grades.
-QRELS_SCORES: tuple[str, ...] = ("attractiveness", "satisfaction", "relevance")
-#: The preference rules of :func:`click_preferences` (Joachims et al. 2005, 2007).
-PREFERENCE_RULES: tuple[str, ...] = ("skip-above", "last-skip-above", "earlier-click",
-                                     "skip-previous", "no-click-next")
+QRELS_SCORES = CLICK_QRELS_SCORES
 #: The rules that order clicks in time.
 TIMED_RULES: tuple[str, ...] = ("last-skip-above", "earlier-click")
 Rule = Literal["skip-above", "last-skip-above", "earlier-click", "skip-previous",
@@ -73,8 +79,6 @@ Rule = Literal["skip-above", "last-skip-above", "earlier-click", "skip-previous"
 _SATISFACTION_MODELS = ("dbn", "sdbn")
 #: Models without a (query, document) parameter (the CTR models of every pair alike).
 _PAIRLESS_MODELS = ("gctr", "rctr")
-_THRESHOLD = Reals(0.0, 1.0)
-_MIN_SESSIONS = Integers(1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,7 +103,8 @@ class ClickQrels(TableResult):
 
     def __repr__(self) -> str:
         grades = self.table["grade"].value_counts().sort_index()
-        shown = ", ".join(f"{int(g)}: {int(n)}" for g, n in grades.items())
+        shown = ", ".join(f"{g}: {n}" for g, n in zip(grades.index.tolist(),
+                                                       grades.tolist(), strict=True))
         return (f"ClickQrels({self.model} {self.score}, thresholds "
                 f"{list(self.thresholds)}: {len(self.table)} pairs, grades {{{shown}}})")
 
@@ -133,8 +138,8 @@ class ClickPreferences(TableResult):
 
 def _thresholds(values: Sequence[float] | float) -> tuple[float, ...]:
     items = [values] if isinstance(values, (int, float)) else list(values)
-    checked = tuple(_THRESHOLD.check(v, "thresholds") for v in items)
-    if not checked or any(b <= a for a, b in zip(checked, checked[1:], strict=False)):
+    checked = tuple(CLICK_THRESHOLDS.check(v) for v in items)
+    if not checked or any(b <= a for a, b in pairwise(checked)):
         raise ParameterError(f"thresholds must be increasing numbers in [0, 1], one or "
                              f"more; got {items}", param="thresholds")
     return checked
@@ -168,7 +173,7 @@ def click_qrels(source: Any, model: str = "sdbn", *, score: str | None = None,
     1     q     b         2    0.0      0
     """
     cuts = _thresholds(thresholds)
-    least = _MIN_SESSIONS.check(min_sessions, "min_sessions")
+    least = MIN_SESSIONS.check(min_sessions)
     if isinstance(source, ClickModel):
         fitted = source
     else:
@@ -179,8 +184,8 @@ def click_qrels(source: Any, model: str = "sdbn", *, score: str | None = None,
     if name in _PAIRLESS_MODELS:
         raise ParameterError(f"click model {name} has no parameter per (query, document) "
                              "pair to infer relevance from: choose another model")
-    score = score or ("relevance" if name in _SATISFACTION_MODELS else "attractiveness")
-    check_choice(score, QRELS_SCORES, "score")
+    score = CLICK_QRELS_SCORE.check(
+        score or ("relevance" if name in _SATISFACTION_MODELS else "attractiveness"))
     if score != "attractiveness" and name not in _SATISFACTION_MODELS:
         raise ParameterError(f"score {score} needs a satisfaction per (query, document) "
                              f"pair: a dbn or sdbn model, not {name}")
@@ -239,7 +244,7 @@ def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np
         last = clicks & (times == latest[:, None])
         # two clicks at the latest time: no click is the last one
         clicks = last & (last.sum(axis=1) == 1)[:, None]
-    found: list[tuple[np.ndarray, np.ndarray]] = []
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for i in range(n):
         if rule in ("skip-above", "last-skip-above"):
             other = skipped & (rank < i) & clicks[:, i:i + 1]
@@ -250,10 +255,7 @@ def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np
         else:
             other = skipped & (rank == i + 1) & clicks[:, i:i + 1]
         s, j = np.nonzero(other)
-        found.append((s, np.full(len(s), i), j))  # type: ignore[arg-type]
-    if not found:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
+        found.append((s, np.full(len(s), i), j))
     return (np.concatenate([f[0] for f in found]).astype(np.int64),
             np.concatenate([f[1] for f in found]).astype(np.int64),
             np.concatenate([f[2] for f in found]).astype(np.int64))
@@ -273,8 +275,8 @@ def click_preferences(log: Any, rule: Rule = "skip-above", *,
     q p1 1 c 1
     q p1 1 b 0
     """
-    check_choice(rule, PREFERENCE_RULES, "rule")
-    least = _MIN_SESSIONS.check(min_sessions, "min_sessions")
+    rule = PREFERENCE_RULE.check(rule)
+    least = MIN_SESSIONS.check(min_sessions)
     log = read_click_log(log)
     s, i, j = _session_pairs(log, rule)
     query = log.query[s]
