@@ -173,6 +173,8 @@ USING: dict[tuple[str, str], list[str]] = {
         "5", "--seed", "1", "--bootstrap", "50"],
     ("online interleave", "--tau"): [*BASES["online interleave"], "--method",
                                      "probabilistic"],
+    ("online qrels", "--iterations"): ["online", "qrels", "train.log", "--model", "dbn"],
+    ("online qrels", "--tol"): ["online", "qrels", "train.log", "--model", "dbn"],
     ("online score", "--tau"): ["online", "score", "prob.log", "--method", "probabilistic",
                                 "--runs", "a.run", "b.run", "--seed", "1", "--bootstrap",
                                 "50"],
