@@ -244,6 +244,8 @@ def instances(tmp_path_factory):
             "ClickModelFit": [online.fit_click_model(click_log, "sdbn")],
             "ClickQrels": [online.click_qrels(click_log, "sdbn", thresholds=(0.3, 0.6))],
             "ClickPreferences": [online.click_preferences(click_log, "skip-above")],
+            "EngagementSummary": [online.engagement_summary(pd.DataFrame(
+                {"variant": ["a", "a", "b", "b"], "clicks": [1.0, 2.0, 3.0, 5.0]}))],
             "SensitivityResult": [online.sensitivity(QRELS, RUNS, "perfect", impressions=[4],
                                                      repetitions=3, seed=1)],
             "InterleavingResult": [online.score_log(log, rng=1)],
@@ -270,7 +272,8 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "ShardedEvaluation", "PoolingSimulation", "AATestResult",
                                   "SampleRatioResult", "ClickModel", "ClickModelFit",
                                   "SensitivityResult", "InterleavingResult",
-                                  "Interleavings", "ClickQrels", "ClickPreferences"])
+                                  "Interleavings", "ClickQrels", "ClickPreferences",
+                                  "EngagementSummary"])
 def test_to_frame_and_every_format(instances, name):
     """to_frame() is a DataFrame; format(fmt) writes every format of the vocabulary that
     applies to the result (csv at least) and refuses the others with a ParameterError that

@@ -770,6 +770,11 @@ PREFERENCE_RULE = Param("rule", Names("preference rule", PREFERENCE_RULES), "ski
                         "Joachims et al.'s rule", ("--rule",), "NAME")
 MIN_SESSIONS = Param("min_sessions", Integers(1), 1, "sessions a pair (qrels: showing it; "
                      "prefs: preferring it) needs to be kept", ("--min-sessions",), "N")
+#: The inactivity (seconds) after which a user's next page starts a new search session
+#: (:func:`irscale.online.loyalty_measures`).
+SESSION_GAP = Param("session_gap", Reals(0.0, bounds="(]"), 1800.0, "seconds without a "
+                    "page after which a user's next page starts a search session",
+                    ("--session-gap",), "S")
 #: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
 CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
 #: The analysis of an A/B test (:func:`irscale.online.ab_test`).

@@ -16,6 +16,10 @@ A/B tests (:mod:`irscale.online.abtest`)
     delta method, CUPED), :func:`sample_ratio_mismatch`, :func:`aa_test`,
     :func:`ab_sample_size`, :func:`ab_power`; :func:`oec_test` (:mod:`~.oec`: a declared
     weighted combination of measures and ratio metrics, by the multivariate delta method).
+Loyalty measures (:mod:`~.engagement`)
+    :func:`loyalty_measures` (search sessions, queries per session, absence time of every
+    user from the times of their pages), :func:`read_session_users` (``session user
+    [time]``), :func:`engagement_summary` (means over users with t intervals).
 Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodels`,
 :mod:`~.simulate`, :mod:`~.calibrated`)
     :func:`read_click_log` into a :class:`ClickLog`; :func:`fit_click_model` (PBM, CM, UBM,
@@ -56,6 +60,12 @@ from .click_labels import ClickPreferences, ClickQrels, click_preferences, click
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
 from .counterfactual import CounterfactualResult, counterfactual
+from .engagement import (
+    EngagementSummary,
+    engagement_summary,
+    loyalty_measures,
+    read_session_users,
+)
 from .harness import SensitivityResult, sensitivity
 from .historical import historical_interleaving
 from .interleaving import (
@@ -71,14 +81,12 @@ from .simulate import qrels_click_model, simulate_click_log
 
 __all__ = [
     "ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
-    "InterleavingLog",
-    "InterleavingResult", "Interleavings",
-    "SensitivityResult", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "click_calibrated", "click_preferences", "click_qrels",
-    "counterfactual", "fit_click_model",
-    "historical_interleaving", "interleave",
-    "interleave_runs", "logged_interleavings", "oec_test", "qrels_click_model",
-    "rankings_from_lists",
-    "read_click_log", "read_interleaving_log", "sample_ratio_mismatch", "score_log",
-    "sensitivity", "session_measures", "simulate_click_log", "user_measures",
+    "EngagementSummary", "InterleavingLog", "InterleavingResult", "Interleavings",
+    "SensitivityResult", "aa_test", "ab_power", "ab_sample_size", "ab_test", "assign",
+    "click_calibrated", "click_preferences", "click_qrels", "counterfactual",
+    "engagement_summary", "fit_click_model", "historical_interleaving", "interleave",
+    "interleave_runs", "logged_interleavings", "loyalty_measures", "oec_test",
+    "qrels_click_model", "rankings_from_lists", "read_click_log", "read_interleaving_log",
+    "read_session_users", "sample_ratio_mismatch", "score_log", "sensitivity",
+    "session_measures", "simulate_click_log", "user_measures",
 ]

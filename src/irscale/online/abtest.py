@@ -294,11 +294,11 @@ def with_variants(table: pd.DataFrame, variants: pd.Series, *,
 
 
 # --------------------------------------------------------------------------- files
-def read_users(source: str) -> list[str]:
-    """User ids, one per line (surrounding blanks removed); a blank line, an id holding a
-    blank or a tab (the ``user variant`` and ``session user`` files that ``ab assign``
-    writes and ``ab measures`` reads split their lines there) or a user listed twice is an
-    error naming the line."""
+def read_users(source: str, *, what: str = "user") -> list[str]:
+    """User ids (or other ids, which ``what`` names in messages), one per line
+    (surrounding blanks removed); a blank line, an id holding a blank or a tab (the ``user
+    variant`` and ``session user`` files that ``ab assign`` writes and ``ab measures``
+    reads split their lines there) or an id listed twice is an error naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from ..io.files import check_utf8, read_input
 
@@ -309,19 +309,19 @@ def read_users(source: str) -> list[str]:
     for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
         user = line.strip()
         if not user:
-            raise InputFormatError("a blank line (one user id per line)", source=source,
+            raise InputFormatError(f"a blank line (one {what} id per line)", source=source,
                                    line=number)
         if len(user.split()) > 1:
-            raise InputFormatError("a user id holds a blank or a tab (one user id per line; "
-                                   "'user variant' files are split there)", source=source,
-                                   line=number, text=line)
+            raise InputFormatError(f"a {what} id holds a blank or a tab (one {what} id per "
+                                   "line; 'user variant' files are split there)",
+                                   source=source, line=number, text=line)
         if user in seen:
-            raise DuplicateError(f"user listed twice (first on line {seen[user]})",
+            raise DuplicateError(f"{what} listed twice (first on line {seen[user]})",
                                  source=source, line=number, text=line)
         seen[user] = number
         users.append(user)
     if not users:
-        raise EmptyInputError("no user", source=source)
+        raise EmptyInputError(f"no {what}", source=source)
     return users
 
 
