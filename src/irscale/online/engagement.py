@@ -42,7 +42,6 @@ from scipy import stats
 
 from ..core.params import SESSION_GAP, check_alpha
 from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
-from ..io._text import is_float
 from ..io.files import check_utf8, read_input
 from ..stats.protocol import TableResult
 
@@ -81,7 +80,7 @@ def read_session_users(source: str) -> pd.DataFrame:
                                  f"{lines[fields[0]]})", source=source, line=number,
                                  text=line)
         if width == 3:
-            value = float(fields[2]) if is_float(fields[2]) else math.nan
+            value = _number(fields[2])
             if not math.isfinite(value):
                 raise InputFormatError("time is not a finite number (the time the page "
                                        "was shown, in seconds)", source=source,
@@ -97,6 +96,15 @@ def read_session_users(source: str) -> pd.DataFrame:
         frame["time"] = np.asarray(times, dtype=np.float64)
     frame.attrs["source"] = source
     return frame
+
+
+def _number(text: str) -> float:
+    """``text`` as a decimal number; NaN when it is not one (Python's digit separators,
+    ``1_000``, are not)."""
+    try:
+        return math.nan if "_" in text else float(text)
+    except ValueError:
+        return math.nan
 
 
 def loyalty_measures(visits: pd.DataFrame, *, session_gap: float = 1800.0) -> pd.DataFrame:
