@@ -68,6 +68,7 @@ LOGS = {"log.txt": "s1 q1 1 d1 1 5\ns1 q1 2 d2 0 nan\ns2 q1 1 d2 0 nan\n"
                    "s3 q2 1 d1 1 3\n",
         "su.txt": "s1 u1\ns2 u1\ns3 u2\n", "v.tsv": "u1\tcontrol\nu2\ttreatment\n"}
 MEASURES = ["online", "ab", "measures", "log.txt", "--users", "su.txt", "--salt", "s"]
+TIMED = with_option(MEASURES, "--users", "sut.txt")
 
 SRM = ["online", "ab", "srm", "t.csv"]
 ASSIGN = ["online", "ab", "assign", "users.txt", "--salt", "s1"]
@@ -242,18 +243,18 @@ CASES = [
     err("measures-output-is-users", [*MEASURES, "-o", "su.txt", "--force"], "su.txt",
         files=LOGS),
     # ---- the pages' times (loyalty measures) and the sessions that showed the answer
-    ok("measures-times", [*with_option(MEASURES, "--users", "sut.txt")],
+    ok("measures-times", TIMED,
        output_contains("search_sessions,queries_per_session,absence_time"),
        files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n"}),
     ok("measures-answered", [*MEASURES, "--answered", "ans.txt"],
        output_contains("good_abandonment"), files={**LOGS, "ans.txt": "s2\n"}),
-    err("measures-times-bad-time", [*with_option(MEASURES, "--users", "sut.txt")], "sut.txt", "line 2",
+    err("measures-times-bad-time", TIMED, "sut.txt", "line 2",
         "finite", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 later\ns3 u2 10\n"}),
-    err("measures-times-missing-on-a-line", [*with_option(MEASURES, "--users", "sut.txt")], "sut.txt",
+    err("measures-times-missing-on-a-line", TIMED, "sut.txt",
         "line 2", "3 fields", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1\ns3 u2 10\n"}),
     err("measures-session-gap-without-times", [*MEASURES, "--session-gap", "60"],
         "--session-gap", "no time", files=LOGS),
-    err("measures-session-gap-0", [*with_option(MEASURES, "--users", "sut.txt"), "--session-gap", "0"],
+    err("measures-session-gap-0", [*TIMED, "--session-gap", "0"],
         "session_gap", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n"}),
     err("measures-answered-unknown-session", [*MEASURES, "--answered", "ans.txt"],
         "ans.txt", "line 2", "s9", files={**LOGS, "ans.txt": "s2\ns9\n"}),
