@@ -229,6 +229,7 @@ def instances(tmp_path_factory):
                                                      [folder / n for n in RUNS], ["map"])],
             "AwareResult": [aware(labels, RUNS, "map")],
             "Aggregation": [collections.aggregate_labels(labels, "mv")],
+            "LabelAllocation": [collections.allocate_labels(labels, budget=4)],
             "Pool": [collections.pool(frames, "depth", depth=2)],
             "SampledEstimates": [collections.estimate_sampled(sample, frames, cutoffs=[2])],
             "ShardedEvaluation": [collections.evaluate_shards(QRELS, RUNS, "AP", shards=2,
@@ -273,7 +274,7 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "SampleRatioResult", "ClickModel", "ClickModelFit",
                                   "SensitivityResult", "InterleavingResult",
                                   "Interleavings", "ClickQrels", "ClickPreferences",
-                                  "EngagementSummary"])
+                                  "EngagementSummary", "LabelAllocation"])
 def test_to_frame_and_every_format(instances, name):
     """to_frame() is a DataFrame; format(fmt) writes every format of the vocabulary that
     applies to the result (csv at least) and refuses the others with a ParameterError that

@@ -775,6 +775,22 @@ MIN_SESSIONS = Param("min_sessions", Integers(1), 1, "sessions a pair (qrels: sh
 SESSION_GAP = Param("session_gap", Reals(0.0, bounds="(]"), 1800.0, "seconds without a "
                     "page after which a user's next page starts a search session",
                     ("--session-gap",), "S")
+#: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
+ALLOCATION_RULES: tuple[str, ...] = ("adaptive", "uniform")
+ALLOCATION_RULE = Param("rule", Names("allocation rule", ALLOCATION_RULES), "adaptive",
+                        "adaptive stopping or the same answers for every document",
+                        ("--rule",), "NAME")
+ALLOCATION_C = Param("c", Reals(0.0, bounds="(]"), 1.5, "adaptive: confidence width c of "
+                     "the stopping rule n1 - n2 >= c sqrt(t) - epsilon t", ("--c",), "C")
+ALLOCATION_EPSILON = Param("epsilon", Reals(0.0, 1.0), 0.1, "adaptive: epsilon of the "
+                           "stopping rule (every document stops by (c/epsilon)^2 answers)",
+                           ("--epsilon",), "E")
+MIN_LABELS = Param("min_labels", Integers(1), 2, "adaptive: answers before the rule may "
+                   "stop", ("--min-labels",), "N")
+MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
+                   ("--max-labels",), "N", unset="every answer available")
+LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
+                     unset="every answer available")
 #: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
 CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
 #: The analysis of an A/B test (:func:`irscale.online.ab_test`).
