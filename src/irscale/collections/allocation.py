@@ -103,6 +103,8 @@ def allocate_labels(labels: Any, rule: Rule = "adaptive", *, budget: int | None 
     rng : seed or Generator, optional
         Shuffle every document's answers (default: file order).
 
+    Examples
+    --------
     >>> crowd = b"t d1 w1 1\\nt d1 w2 1\\nt d1 w3 0\\nt d2 w1 0\\nt d2 w2 1\\nt d2 w3 1\\n"
     >>> allocate_labels(crowd, c=1.0, epsilon=0.5).to_frame()
       topic docno  labels  label  margin  stopped

@@ -165,6 +165,8 @@ def click_qrels(source: Any, model: str = "sdbn", *, score: str | None = None,
         Pairs shown in fewer training sessions are left out (a fitted model without
         session counts keeps every pair).
 
+    Examples
+    --------
     >>> log = b"s1 q 1 a 1\\ns1 q 2 b 0\\ns2 q 1 b 0\\ns2 q 2 a 1\\n"
     >>> qrels = click_qrels(log, "sdbn", smoothing=0)
     >>> qrels.to_frame()
