@@ -138,3 +138,25 @@ def test_cli_measures_with_times_equal_the_api(tmp_path):
     frame = pd.read_csv(summary).set_index(["variant", "measure"])
     variant_of_u1 = written.loc["u1", "variant"]
     assert frame.loc[(variant_of_u1, "absence_time"), "mean"] == 8900.0
+
+
+def test_ab_test_leaves_out_users_without_a_value_when_asked():
+    from irscale.errors import InputError
+    from irscale.online.abtest import ab_test
+
+    rng = np.random.default_rng(2)
+    table = pd.DataFrame({"variant": np.repeat(["control", "treatment"], 30),
+                          "absence_time": rng.exponential(3.0, 60)})
+    table.loc[[0, 5, 40], "absence_time"] = np.nan
+    with pytest.raises(InputError, match="no finite value"):
+        ab_test(table, "absence_time")
+    with pytest.warns(UserWarning, match="3 user"):
+        result = ab_test(table, "absence_time", missing="drop")
+    kept = table.dropna()
+    expected = stats.ttest_ind(kept.loc[kept.variant == "treatment", "absence_time"],
+                               kept.loc[kept.variant == "control", "absence_time"],
+                               equal_var=False)
+    assert result.pvalue == pytest.approx(expected.pvalue)
+    assert result.n == (29, 28) and "3 user(s)" in result.method
+    with pytest.raises(ParameterError, match="missing"):
+        ab_test(table, "absence_time", missing="keep")

@@ -262,6 +262,16 @@ CASES = [
         "line 2", "twice", files={**LOGS, "ans.txt": "s2\ns2\n"}),
     err("measures-answered-missing", [*MEASURES, "--answered", "nope.txt"], "nope.txt",
         files=LOGS),
+    # ---- a metric missing for some users (absence time of users who never came back)
+    err("analyze-metric-missing", ANALYZE, "clicks", "u1",
+        files={"t.csv": "user,variant,clicks\nu1,control,\nu2,control,2\nu3,control,1\n"
+               "u4,treatment,3\nu5,treatment,1\nu6,treatment,2\n"}),
+    ok("analyze-missing-drop", [*ANALYZE, "--missing", "drop"], output_contains("Welch"),
+       files={"t.csv": "user,variant,clicks\nu1,control,\nu2,control,2\nu3,control,1\n"
+              "u4,treatment,3\nu5,treatment,1\nu6,treatment,2\n"}),
+    err("analyze-missing-unknown", [*ANALYZE, "--missing", "keep"], "missing", files=TABLE),
+    err("analyze-missing-with-oec", [*OEC, "clicks=1", "--missing", "drop"], "--missing",
+        files=TABLE),
     # ================================================================ ab summary
     ok("summary", ["online", "ab", "summary", "t.csv"], output_contains("ci_low", "clicks"),
        files=TABLE),

@@ -8,6 +8,7 @@ import argparse
 
 from ..core.params import (
     AB_ANALYSIS,
+    AB_MISSING,
     AB_POWER,
     CLICKS_CUTOFF,
     MIN_DIFF,
@@ -128,6 +129,7 @@ def add_parser(subparsers) -> None:
                    help="delta: the denominator column (e.g. impressions)")
     p.add_argument("--covariate", metavar="COLUMN",
                    help="cuped: the pre-period covariate column")
+    add_param(p, AB_MISSING)
     _variant_options(p)
     p.add_argument("--control", default="control", help="control variant (default control)")
     p.add_argument("--treatment", default="treatment",
@@ -136,7 +138,8 @@ def add_parser(subparsers) -> None:
     _table(p)
     add_rules(p, Rule(("oec",), lambda args: args.metric is None,
                       "--oec and --metric: give one (the OEC names its measures)"),
-              Rule(("analysis", "denominator", "covariate"), lambda args: args.oec is None,
+              Rule(("analysis", "denominator", "covariate", "missing"),
+                   lambda args: args.oec is None,
                    "{options} {applies} to --metric; --oec is its own delta-method test"),
               _metric_or_oec)
     p.set_defaults(func=run_analyze)
@@ -259,7 +262,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         result = ab_test(table, args.metric, analysis=args.analysis,
                          denominator=args.denominator, covariate=args.covariate,
                          variant=args.variant_column, control=args.control,
-                         treatment=args.treatment, alpha=args.alpha)
+                         treatment=args.treatment, alpha=args.alpha, missing=args.missing)
     return write_text(args, result.format(args.fmt) + "\n")
 
 
