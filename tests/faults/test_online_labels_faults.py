@@ -47,6 +47,13 @@ CASES = [
                                                      log="bad.log"),
         "bad.log", "no timestamp", files={**FILES, "bad.log": text(
             [TIMED[0].rsplit(" ", 1)[0] + " nan", *TIMED[1:]])}),
+    # nothing to write: an empty file, which -R prefs refuses, was written
+    err("prefs-none-found", prefs("--min-sessions", "5"), "train.log", "no preference",
+        files=FILES),
+    err("prefs-none-in-a-log-without-clicks", prefs(log="none.log"), "none.log",
+        "no preference", files={**FILES, "none.log": b"s1 1 1 d1 0\ns1 1 2 d2 0\n"}),
+    err("qrels-none-shown-enough", qrels("--min-sessions", "99"), "train.log",
+        "no qrels", files=FILES),
     # ---- options
     err("qrels-thresholds-decreasing", qrels("--thresholds", "0.6,0.3"), "thresholds",
         "increasing", files=FILES),

@@ -13,6 +13,7 @@ from ..core.params import (
     MIN_SESSIONS,
     PREFERENCE_RULE,
 )
+from ..errors import InputError
 from .online_clicks import EM_RULES, _model_options
 from .options import add_param
 from .outputs import add_output, declare_inputs, write_text
@@ -61,6 +62,10 @@ def run_qrels(args: argparse.Namespace) -> int:
     inferred = click_qrels(log, args.model, score=args.score, thresholds=args.thresholds,
                            min_sessions=args.min_sessions, smoothing=args.smoothing,
                            iterations=args.iterations, tol=args.tol)
+    if inferred.table.empty:
+        raise InputError(f"no (query, document) pair is shown in --min-sessions "
+                         f"{args.min_sessions} sessions: no qrels to write",
+                         source=args.inputs[0])
     return write_text(args, inferred.to_trec())
 
 
@@ -71,4 +76,8 @@ def run_prefs(args: argparse.Namespace) -> int:
 
     log = read_click_log(args.inputs[0], serp_size=args.serp_size)
     found = click_preferences(log, args.rule, min_sessions=args.min_sessions)
+    if found.table.empty:
+        raise InputError(f"rule {args.rule} finds no preference kept (--min-sessions "
+                         f"{args.min_sessions}): no judgment to write (trec_eval's -R prefs "
+                         "reads none from an empty file)", source=args.inputs[0])
     return write_text(args, found.to_prefs())
