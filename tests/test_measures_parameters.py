@@ -49,7 +49,8 @@ PCLICK = f"pclick={CLICKS}"
 #: ``cutoff`` values are given as ``@k``. A base is needed where a parameter acts only
 #: together with another (documented in the parameter's description).
 KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
-    "ERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
+    "ERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5"),
+                 "stop": ("0.1:0.2:0.3:0.4", "0.3:0.3:0.5:0.9")}),
     "nERR": ("", {"prob": ("exp", "ntcir"), "gain": ("linear", "exp"), "maxrel": ("3", "5"),
                   "cutoff": ("2", "5")}),
     "RBP": ("", {"p": ("0.5", "0.9"), "gain": ("linear", "exp"), "maxrel": ("3", "5")}),
@@ -91,7 +92,9 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     "gAP": ("", {"gain": ("linear", "exp")}),
     "AUCPR": ("", {"interp": ("trapezoid", "step")}),
     # alpha acts in the distance model (the default)
-    "MP": ("", {"model": ("uniform", "distance"), "alpha": ("0.5", "2"), "recall": ("0", "1")}),
+    "MP": ("", {"model": ("uniform", "distance"), "alpha": ("0.5", "2"), "recall": ("0", "1"),
+                "pi": ("1:2:3:4:5:6:7:8:9:10:11", "11:10:9:8:7:6:5:4:3:2:1")}),
+    "Compat": ("", {"p": ("0.5", "0.9"), "normalize": ("0", "1")}),
     "SBTO": ("", {"cutoff": ("2", "5")}),
     "RBTO": ("", {"maxrel": ("3", "5"), "cutoff": ("2", "5"), "norm": ("0", "1")}),
     "AP": ("", {"norm": ("R", "min"), "cutoff": ("2", "5")}),
@@ -103,7 +106,16 @@ KEYWORD_CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
                  "b": ("2", "12"), "lengths": ("doclen", "doclen2")}),
     "U": ("", {"L": ("500", "5000"), "snippet": ("50", "300"), "F": ("0.1", "0.8"),
                "norm": ("1", "2"), "gain": ("linear", "exp"), "lengths": ("doclen", "doclen2")}),
+    "ADM": ("", {"norm": ("minmax", "max"), "maxrel": ("3", "5")}),
 }
+# CAM and MM: the label sets of LABELS (cred, the default, is not one); threshold acts with
+# u=binary (the default), scale with u=linear; u on fractional labels (clk), since with the
+# default threshold 1 and scale 1 both read integer labels alike
+for _family in ("CAM", "MM"):
+    KEYWORD_CASES[_family] = ("aspects=under", {
+        "p": ("0.5", "0.9"), "aspects": ("under", "trust"), "w": ("1:2", "2:1"),
+        "u": ("binary", "linear"), "threshold": ("30", "70"), "scale": ("50", "200"),
+        "gain": ("binary", "linear"), "maxrel": ("3", "5")})
 #: Cases that need their own base: ``(family, parameter): base``.
 SPECIAL_BASES = {
     ("uM", "click"): "", ("uM", "pclick"): "", ("uM", "gain"): PCLICK,
@@ -114,6 +126,10 @@ SPECIAL_BASES = {
     ("uRBP", "u"): "gain=linear", ("NCU", "gamma"): "stop=rb",
     # deflen: the length of documents missing from the label set
     ("TBG", "deflen"): "lengths=partial", ("U", "deflen"): "lengths=partial",
+    ("MP", "pi"): "model=given",
+    **{(family, param): base for family in ("CAM", "MM") for param, base in (
+        ("u", "aspects=clk"), ("scale", "aspects=under,u=linear"),
+        ("aspects", "threshold=50"))},
 }
 KEYWORD_CASES["TBG"][1]["deflen"] = ("50", "5000")
 KEYWORD_CASES["U"][1]["deflen"] = ("50", "5000")
@@ -202,7 +218,7 @@ REFUSED = {("NumQ", "rel"), ("NumQ", "condensed"), ("NumRel", "condensed"),
            ("nDCG", "rel"), ("NDCG", "rel"), ("Judged", "rel"), ("Judged", "condensed"),
            ("RBPres", "rel")}
 #: Extra parameters some names need to be evaluated at all.
-NEEDS = {"uM": PCLICK, "rrM": PCLICK}
+NEEDS = {"uM": PCLICK, "rrM": PCLICK, "CAM": "aspects=under", "MM": "aspects=under"}
 #: ir-style names that need a cut-off (or a recall level) to be evaluated.
 NEEDS_CUTOFF = {"P": "@5", "R": "@5", "Recall": "@5", "Success": "@3", "IPrec": "@0.5"}
 NEEDS_CUTOFF.update({family: "@5" for family, own in CWL_CASES.items() if "cutoff" in own})
@@ -351,7 +367,9 @@ def test_numret_with_rel_counts_retrieved_documents_of_that_degree_like_ir_measu
     "nDCG(base=10)@5", "DCG(base=3)", "uRBP(u=linear,threshold=30)", "uRBP(u=binary,scale=50)",
     "uRBP(maxrel=3)", "ERR(gain=binary,maxrel=3)", "RBP(gain=1:3,maxrel=2)",
     "gP(gain=binary,maxrel=4)",
-    "MP(model=uniform,alpha=2)", "AP(norm=min)", "Q(norm=R)", "rrM(sat=clk,psat=0.5)",
+    "MP(model=uniform,alpha=2)", "MP(pi=1:2)", "MP(model=given)", "ERR(stop=0.5,prob=exp)",
+    "ERR(stop=0.5,gain=exp)", "ERR(stop=1.5)", "CAM(scale=2)", "MM(u=linear,threshold=2)",
+    "CAM(w=1:1:1)", "Compat(p=1)", "AP(norm=min)", "Q(norm=R)", "rrM(sat=clk,psat=0.5)",
     "rrM(sat=clk,gain=exp)", "rrM(psat=0.5,maxrel=3)", "nDCG(rel=2)@10", "NumQ(rel=2)",
     "NumQ(condensed=1)", "NumRel(condensed=1)", "Judged(condensed=1)@10", "RBPres(rel=2)",
     "P(rel=0)@5", "NumRet(rel=-1)", "AP(rel=1.5)", "set_F.0.5,2", "set_F.-1",

@@ -81,6 +81,7 @@ def test_the_decision_for_other_inputs(files, tmp_path):
     cases = {
         "duplicates": native_inputs(qrels, run, duplicates="max"),
         "labels": native_inputs(qrels, run, labels={"under": qrels}),
+        "scores": native_inputs(qrels, run, scores=True),
         "qrels": [native_inputs(q, run) for q in (
             {"1": {"d1": 1}}, irscale.read_qrels(qrels), "irds:vaswani", io.BytesIO(b""),
             frame)],

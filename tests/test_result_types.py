@@ -243,6 +243,8 @@ def instances(tmp_path_factory):
                                                                 "treatment": 48})],
             "ClickModel": [online.qrels_click_model(QRELS, "perfect")],
             "ClickModelFit": [online.fit_click_model(click_log, "sdbn")],
+            "UserModelFit": [online.calibrate(click_log, "markov"),
+                             online.calibrate(click_log, "err", qrels={"q": {"a": 1}})],
             "ClickQrels": [online.click_qrels(click_log, "sdbn", thresholds=(0.3, 0.6))],
             "ClickPreferences": [online.click_preferences(click_log, "skip-above")],
             "EngagementSummary": [online.engagement_summary(pd.DataFrame(
@@ -272,6 +274,7 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "Aggregation", "Pool", "SampledEstimates",
                                   "ShardedEvaluation", "PoolingSimulation", "AATestResult",
                                   "SampleRatioResult", "ClickModel", "ClickModelFit",
+                                  "UserModelFit",
                                   "SensitivityResult", "InterleavingResult",
                                   "Interleavings", "ClickQrels", "ClickPreferences",
                                   "EngagementSummary", "LabelAllocation"])

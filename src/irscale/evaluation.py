@@ -50,7 +50,7 @@ from .io.labels import read_labels
 from .io.native_files import RunNote
 from .io.native_inputs import NativeInputs, judge_native, native_inputs
 from .io.sources import as_qrels, as_runs
-from .measures.base import label_sets_named
+from .measures.base import label_sets_named, scores_needed
 from .measures.compute import compute_shared
 from .measures.names import is_measure_name
 from .measures.results import Averaging, Evaluation
@@ -310,7 +310,8 @@ def _evaluate(held: list[Any], setup: EvaluationSetup, labels: Mapping[str, Any]
     qrels, runs = held
     held.clear()
     ties = setup.options.ties
-    inputs = native_inputs(qrels, runs, labels=labels, ties=ties)
+    inputs = native_inputs(qrels, runs, labels=labels, ties=ties,
+                           scores=scores_needed(setup.requests))
     if isinstance(inputs, NativeInputs):  # TREC files or dicts: judged by the engine
         judged = _judge_native(inputs, setup, allow_empty=allow_empty, stacklevel=stacklevel)
     else:
@@ -367,9 +368,10 @@ def _judge(qrels: Qrels, runs: list[Run], setup: EvaluationSetup, *,
     options, context = setup.options, setup.context
     jr = build_judged_rankings(qrels, runs, options,
                                placeholders=context.complete and context.compat == 10)
-    if labels:
-        tables = {str(name): read_labels(source) for name, source in labels.items()}
-        jr = attach_labels(jr, qrels, runs, options, tables)
+    scores = scores_needed(setup.requests)
+    if labels or scores:
+        tables = {str(name): read_labels(source) for name, source in (labels or {}).items()}
+        jr = attach_labels(jr, qrels, runs, options, tables, scores=scores)
     check_topics(jr.rows, allow_empty=allow_empty, qrels_source=qrels.source,
                  stacklevel=stacklevel + 1)
     rel = qrels.rel

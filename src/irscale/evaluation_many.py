@@ -76,7 +76,7 @@ from .io.sources import (
     run_files,
 )
 from .io.table import Column
-from .measures.base import get_family
+from .measures.base import get_family, scores_needed
 from .measures.diversity import is_diversity_name
 from .measures.names import measure_names
 from .measures.results import Evaluation, RunSummaries
@@ -343,7 +343,7 @@ allow_empty
     target = None if out is None else check_out(out, call_inputs([qrels, *files]),
                                                 force=force)
     cached = None if call is None else _cache(call, setup, files, executor)
-    inputs = native_inputs(qrels, files)
+    inputs = native_inputs(qrels, files, scores=scores_needed(setup.requests))
     judged: Judged = (read_qrels_once(inputs) if isinstance(inputs, NativeInputs) else
                       as_qrels(qrels))
     batches = [(tuple(files[i:i + size]), tuple(chosen[i:i + size]))

@@ -28,6 +28,7 @@ from ..cli_parsers import parsers
 from .conftest import Result, assert_ok, error_line, text
 from .test_collections_faults import SAMPLED
 from .test_labels_faults import CROWD
+from .test_online_calibrate_faults import FILES as CALIBRATE_FILES
 from .test_online_clicks_faults import FILES as CLICK_FILES
 from .test_online_counterfactual_faults import FILES as OPE_FILES
 from .test_online_faults import LOGS, MODEL, TABLE
@@ -50,7 +51,7 @@ FILES: dict[str, str | bytes] = {
     "pbm-model.json": MODEL["pbm.json"], **TABLE, "ab.log": LOGS["log.txt"],
     "su.txt": LOGS["su.txt"], "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n",
     "train.log": CLICK_FILES["train.log"], "test.log": CLICK_FILES["test.log"],
-    "pbm.json": CLICK_FILES["pbm.json"], "score.log": SCORE_LOG,
+    "pbm.json": CLICK_FILES["pbm.json"], "score.log": SCORE_LOG, **CALIBRATE_FILES,
     "prob.log": SCORE_FILES["prob.txt"],
     "cf.log": OPE_FILES["log.txt"], "uniform.txt": OPE_FILES["uniform.txt"],
     "ilog.txt": OPE_FILES["ilog.txt"],
@@ -108,6 +109,7 @@ BASES: dict[str, list[str]] = {
     "online ab size": ["online", "ab", "size", "--min-diff", "0.1", "--sd", "1"],
     "online ab summary": ["online", "ab", "summary", "t.csv"],
     "online fit": ["online", "fit", "train.log", "--model", "dbn", "--iterations", "5"],
+    "online calibrate": ["online", "calibrate", "calib.log", "-m", "MP"],
     "online loglik": ["online", "loglik", "train.log", "--model", "dbn", "--test",
                       "test.log", "--iterations", "5"],
     "online simulate-clicks": ["online", "simulate-clicks", "qrels.txt", "a.run",

@@ -24,7 +24,8 @@ def add_parser(subparsers) -> None:
     """Register ``irscale session`` and the rules of its options."""
     parser = subparsers.add_parser(
         "session",
-        help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, session U-measure)",
+        help="evaluate multi-query session runs (sDCG, nsDCG, sRBP, sERR, esnDCG, esAP, "
+        "tsCG, session U-measure)",
         description="Evaluate session runs ('session query_no docno rank score runid' "
         "lines; the rank column orders each query's list) against TREC qrels. A session "
         "is judged with the qrels of the topic of the same id (or of --topics). Output as "
@@ -37,6 +38,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="session measure (repeatable): sDCG@10, 'sDCG(bq=4)@10', "
                         "'nsDCG(norm=jarvelin)@10', 'sRBP(p=0.8,b=0.5)', sERR@10, "
+                        "'esnDCG(p_reform=0.5,p_down=0.8)@10', 'tsCG(budget=300)', "
                         "'U(L=132000)' ... (default: "
                         f"{','.join(DEFAULT_MEASURES)})")
     add_values_options(parser, "session")

@@ -101,15 +101,23 @@ def lookup(table: LabelTable, topic: pa.Array | pa.ChunkedArray,
 
 
 def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
-                  options: RankingOptions, tables: Mapping[str, LabelTable]) -> JudgedRankings:
+                  options: RankingOptions, tables: Mapping[str, LabelTable], *,
+                  scores: bool = False) -> JudgedRankings:
     """``jr`` (built from ``qrels`` and ``runs`` with ``options``) with every label set of
     ``tables`` (name → table, read by :func:`irscale.io.labels.read_labels`) attached as a
     per-document attribute: the engine gives every run's row of each judged document
     (:func:`irscale.core.judge.judge_with_rows`), whose topic and docno are looked up.
+    ``scores``: the run's score of every document is attached too, as ``score`` (for the
+    families that read it: :attr:`irscale.measures.base.Family.needs_scores`).
     """
     _, rows = judge_with_rows(qrels, runs, options, keep_rows=True)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in tables}
+    score_parts: list[np.ndarray] = []
     for run, run_rows in zip(runs, rows or [], strict=True):
+        if scores:
+            score_parts.append(np.asarray(run.score)[np.asarray(run_rows, dtype=np.int64)])
+        if not tables:
+            continue
         take = arrow.array(run_rows)
         topic, docno = pc.take(run.topic, take), pc.take(run.docno, take)
         for name, table in tables.items():
@@ -124,6 +132,10 @@ def attach_labels(jr: JudgedRankings, qrels: Qrels, runs: Sequence[Run],
         if len(values) and np.isnan(values).all():
             _no_label_found(name, tables[name], jr.topics)
         arrays[name] = values
+    if scores:
+        values = np.full(len(jr.rel), np.nan)
+        values[real] = np.concatenate(score_parts) if score_parts else np.empty(0)
+        arrays["score"] = values
     return jr.with_attributes(**arrays)
 
 

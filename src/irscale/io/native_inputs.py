@@ -51,6 +51,8 @@ if TYPE_CHECKING:  # pragma: no cover - numpy's, loaded when the engine judges
 PYTHON_INPUTS = {
     "duplicates": "a duplicate policy other than 'error'",
     "labels": "label sets (labels=): the engine carries no per-document attributes",
+    "scores": "a measure that reads the run's scores (ADM): the engine carries no "
+              "per-document attributes",
     "qrels": "qrels that are no TREC file's path, '-' or bytes",
     "runs": "runs that are no TREC run file's path, '-', bytes, folder, glob pattern, or a "
             "list or mapping of those",
@@ -114,15 +116,19 @@ class NativeInputs:
 
 
 def native_inputs(qrels: Any, runs: Any, *, labels: Mapping[str, Any] | None = None,
-                  duplicates: str = "error", ties: str = "trec_eval") -> NativeInputs | str:
+                  duplicates: str = "error", ties: str = "trec_eval",
+                  scores: bool = False) -> NativeInputs | str:
     """The decision: :class:`NativeInputs` when the engine judges ``qrels`` and ``runs``
     (module documentation), otherwise the key of :data:`PYTHON_INPUTS` that says why the
     Python path does. Reads nothing of files but the first bytes of run files (Parquet or
-    not); dicts are read by the engine (``ties``: the tie policy, for dicts)."""
+    not); dicts are read by the engine (``ties``: the tie policy, for dicts). ``scores``:
+    a measure reads the run's scores (the Python path attaches them)."""
     if duplicates != "error":
         return "duplicates"
     if labels:
         return "labels"
+    if scores:
+        return "scores"
     held = engine_dicts(qrels, runs, ties)
     if isinstance(held, str):
         return held

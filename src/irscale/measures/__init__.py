@@ -7,12 +7,14 @@ families (:mod:`irscale.measures.trec`, computed by the engine, numpy-free until
 compute); those of judged rankings from the literature (one module per family group: dcg,
 graded, cascade, rbp, precision_recall, generalized, condensed, coverage, tbg, umeasure,
 markov, click_models, order_measures, multi_aspect, ncu, wrr, sliding_ratio, graded_ap,
-pr_curve) and the families of sessions, texts
+pr_curve, adm) and the families of sessions, texts
 and nuggets (sessions, rouge, nuggets: declared here, computed by :mod:`irscale.text`) are
 registered the first time a name or a listing needs them
 (:func:`~irscale.measures.base.load_catalogue`). The families of per-intent judgments are
 registered when :mod:`irscale.measures.diversity` is imported (by the diversity evaluation
 and by :func:`catalogue`, never by an evaluation of trec_eval's measures).
+:mod:`irscale.measures.carterette` describes measures by Carterette's three components
+(browsing model, document utility, utility accumulation) and recomputes them from those.
 """
 
 from . import trec  # noqa: F401  (registers trec_eval's families)

@@ -374,6 +374,10 @@ class Family:
     #: For trec_eval's families, computed by the engine alone: how the engine is called and
     #: how its outputs are named (:class:`~irscale.measures.native.Native`).
     native: Native | None = None
+    #: The family reads the run's scores: the evaluation attaches them to the judged
+    #: rankings as the per-document values ``score`` (:func:`scores_needed`), as it attaches
+    #: the label sets the family names (:func:`label_sets_named`).
+    needs_scores: bool = False
 
     def compute(
         self, jr: JudgedRankings, params: Any = None, ctx: EvalContext | None = None
@@ -387,11 +391,12 @@ class Family:
 #: module in their order of registration; ``trec``: trec_eval's, registered with the
 #: package). The others are imported the first time a name or a listing needs the whole
 #: catalogue (:func:`load_catalogue`): an evaluation of trec_eval's measures imports none.
-FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "click_models", "condensed", "coverage",
-                  "dcg", "generalized", "trec", "graded", "graded_ap", "markov", "ncu",
+FAMILY_MODULES = ("cascade", "rbp", "multi_aspect", "compatibility", "click_models",
+                  "condensed", "coverage", "dcg", "generalized", "trec", "graded", "graded_ap",
+                  "markov", "ncu",
                   "order_measures", "pr_curve", "precision_recall", "sliding_ratio", "tbg",
                   "umeasure", "wrr", "cwl_models", "nuggets", "rouge", "bleu", "pyramid",
-                  "sessions", "prefs")
+                  "sessions", "prefs", "adm")
 #: Whether :func:`load_catalogue` has started (``_LOADED``) and finished (``_DONE``).
 _LOADED: list[bool] = []
 _DONE: list[bool] = []
@@ -491,12 +496,14 @@ def register(
     context: str = "rankings",
     cutoff: CutoffRule = "optional",
     aliases: tuple[str, ...] = (),
+    needs_scores: bool = False,
 ) -> Callable[[Any], Any]:
     """Class the decorated kernel as measure family ``name`` of ``context`` (see the module
     docstring and :class:`Family`).
 
     ``ignores``: the generic parameters of measure names (``rel``, ``condensed``) that have
     no effect on the family, each with the reason shown when a name gives it.
+    ``needs_scores``: the kernel reads the run's scores (:attr:`Family.needs_scores`).
     """
 
     def decorate(kernel: Any) -> Any:
@@ -515,6 +522,7 @@ def register(
             formula=formula,
             source=source,
             aliases=aliases,
+            needs_scores=needs_scores,
         ))
         return kernel
 
@@ -573,7 +581,8 @@ class MeasureRequest:
 def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
     """The label sets the requests name: every text value of their keyword parameters, the
     family's defaults included (``TBG`` and ``U`` read ``lengths=doclen`` unless told
-    otherwise; ``uRBP(aspect=under)`` names ``under``)."""
+    otherwise; ``uRBP(aspect=under)`` names ``under``), and the names of their lists of
+    label sets (``CAM(aspects=cred:correct)``)."""
     named: set[str] = set()
     for request in requests:
         params = request.params
@@ -581,7 +590,15 @@ def label_sets_named(requests: Iterable[MeasureRequest]) -> set[str]:
             params = get_family(request.family).params.default
         if isinstance(params, Mapping):
             named |= {str(value) for value in params.values() if isinstance(value, str)}
+            named |= {item for value in params.values() if isinstance(value, tuple)
+                      for item in value if isinstance(item, str)}
     return named
+
+
+def scores_needed(requests: Iterable[MeasureRequest]) -> bool:
+    """Whether one of the requests' families reads the run's scores (the per-document
+    values ``score``): only then are they attached to the judged rankings."""
+    return any(get_family(request.family).needs_scores for request in requests)
 
 
 def table_order(name: str, compat: int = 9) -> tuple[int, int]:

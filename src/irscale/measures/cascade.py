@@ -18,14 +18,23 @@ the degree) and ``gmax``, the gain of the scale's highest degree (``maxrel``):
 
 The operations follow NTCIREVAL's loop (``ERR += (dsat/r)·R``, ``dsat *= 1 − R``). With one
 relevant document at rank r, ERR = R_r / r.
+
+``ERR(stop=s0:s1:...)`` gives the stopping probability of every degree 0, 1, 2, ... instead
+(a document not judged counts as degree 0, and a non-relevant document may stop the user
+too): the cascade of Chapelle et al. with ``R`` estimated from a click log, as Ferro &
+Maistro (2024, §5.1) describe; :func:`irscale.measures.calibrate` fits it (``α·σ`` of a
+DBN, per degree).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
 from ..core.judged import JudgedRankings
 from ..core.subsets import Subset, memo, relevant_documents
+from ..errors import MeasureError
 from .arrays import safe_divide
 from .base import EvalContext, register
 from .gain_discount import (
@@ -37,7 +46,7 @@ from .gain_discount import (
     ideal_rankings,
     max_gain,
 )
-from .params import CUTOFF, Keyword, Keywords, Params, choice
+from .params import CUTOFF, Keyword, Keywords, Params, choice, numbers, only_with, optional
 
 PROB = Keyword(choice("exp", "ntcir", aliases={"chapelle": "exp"}), "exp",
                "satisfaction probability: exp ((2^g − 1)/2^gmax) or ntcir (g/(gmax + 1))")
@@ -89,18 +98,44 @@ def err_values(jr: JudgedRankings, prob: str, gain: GainMap, maxrel: int | None,
 
 
 _PARAMS = {"prob": PROB, "gain": gain_keyword("linear"), "maxrel": MAXREL}
+#: ``stop=s0:s1:...``: the stopping probability of each degree (a calibrated cascade).
+STOP = Keyword(optional(numbers(low=0.0, high=1.0)), None,
+               "stopping probability per degree 0, 1, 2, ... (from a click log: "
+               "irscale.measures.calibrate), instead of prob=")
+
+
+def degree_table(jr: JudgedRankings, table: tuple[float, ...], family: str,
+                 key: str) -> np.ndarray:
+    """Per document: ``table[degree]`` (a document not judged: degree 0); a degree beyond
+    the table is an error naming the parameter ``key``."""
+    degree = np.maximum(jr.rel, 0)
+    top = int(degree.max(initial=0))
+    if top >= len(table):
+        raise MeasureError(f"measure {family!r}: {key} gives degrees 0..{len(table) - 1} "
+                           f"but a document has degree {top}")
+    return np.asarray(table, dtype=np.float64)[degree]
+
+
+def _without_stop(name: str) -> Callable[[Params, str], None]:
+    return only_with(name, lambda p: p["stop"] is None, "without stop= (which gives R itself)")
 
 
 @register(
     "ERR",
     doc="Expected reciprocal rank Σ dsat(r−1)·R_r / r, cascade user model (Chapelle et al. "
     "2009; Sakai 2014, eq. 15).",
-    params=Keywords(**_PARAMS).checked(MAXREL_CHECK),
+    params=Keywords(**_PARAMS, stop=STOP).checked(
+        MAXREL_CHECK, *(_without_stop(name) for name in _PARAMS)),
     missing_value=0.0,
     formula="Σ_r dsat(r − 1)·R_r / r, R_r = (2^g(r) − 1)/2^gmax",
     source="Chapelle et al. 2009",
 )
 def err(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
+    if params["stop"] is not None:
+        stop = degree_table(jr, params["stop"], "ERR", "stop")
+        subset = Subset.of(jr, stop > 0)
+        r = stop[subset.index]
+        return {"ERR": subset.total(unsatisfied_before(subset, r) * r / subset.rank)}
     return {"ERR": err_values(jr, params["prob"], params["gain"], params["maxrel"])}
 
 

@@ -1,6 +1,7 @@
 """Multi-aspect relevance: understandability-biased RBP, uRBP (Zuccon & Koopman, MedIR 2014;
 Zuccon, ECIR 2016; the CLEF eHealth IR tasks 2015–2017, computed there with the ``ubire``
-tool).
+tool), and the aggregations CAM (Lioma, Simonsen & Larsen, ICTIR 2017) and MM (Palotti,
+Zuccon & Hanbury, CIKM 2018) used by the TREC Health Misinformation track.
 
 A document is useful when it is relevant *and* the user understands it. With
 ``r_i`` the topical relevance of the document at rank i (``gain=``; default ``binary``: 1
@@ -21,6 +22,23 @@ A document without a label has U = 0 (as in ubire). Persistence ``p`` defaults t
 value of the CLEF eHealth evaluations. Labels are attached with
 ``evaluate(..., labels={"under": "task2.qunder"})`` or ``irscale eval --labels
 under=task2.qunder``; the same measure on trustworthiness labels: ``uRBP(aspect=trust)``.
+
+CAM and MM measure every aspect on its own and aggregate the values. With ``M_0`` the RBP
+of the topical relevance (``(1 − p) Σ p^(i−1) r_i``, r as above with ``gain=``) and
+``M_k`` the RBP of aspect k (``(1 − p) Σ p^(i−1) U_i``, U from the label set of
+``aspects=a1:a2:...``, default ``cred``, by ``u=``/``threshold=``/``scale=`` as uRBP's,
+here with threshold 1 and scale 1 by default: credibility labels 0/1), and weights
+``w=w0:w1:...`` (relevance first; default equal)::
+
+    CAM = Σ_k w_k M_k / Σ_k w_k                  (convex aggregating measure; λ = w0/Σw)
+    MM  = Σ_k w_k / Σ_k (w_k / M_k)              (weighted harmonic mean; 0 if an M_k is 0)
+
+CAM is Lioma et al.'s convex combination λ·M_rel + (1 − λ)·M_cred, here of RBP (their
+definition takes any measure; the TREC 2019 Decision track combined MAP and nDCG, which
+need each aspect's recall base, not available from a label set of the retrieved
+documents). MM is irscale's reading of Palotti et al.'s framework: every dimension
+evaluated by the same user model (RBP), the values combined by their weighted harmonic
+mean, so that a ranking poor on one dimension cannot make it up on another.
 """
 
 from __future__ import annotations
@@ -31,7 +49,18 @@ from ..core.judged import JudgedRankings
 from ..errors import MeasureError
 from .base import EvalContext, register
 from .gain_discount import MAXREL, MAXREL_CHECK, element_gains, gain_keyword, max_gain
-from .params import Keyword, Keywords, Params, choice, identifier, number, only_with
+from .params import (
+    Keyword,
+    Keywords,
+    Params,
+    choice,
+    identifier,
+    number,
+    numbers,
+    only_with,
+    optional,
+    states,
+)
 from .rbp import PERSISTENCE, rbp_of
 
 
@@ -88,3 +117,95 @@ def urbp(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.n
     u = understanding(label_values(jr, params["aspect"], "uRBP"), params["u"],
                       params["threshold"], params["scale"])
     return {"uRBP": rbp_of(jr, params["p"], relevance * u)}
+
+
+@states("names a1:a2:... (letters, digits, _ and -)")
+def identifiers(text: str) -> tuple[str, ...]:
+    """Colon-separated label-set names."""
+    names = tuple(identifier(part) for part in text.split(":"))
+    if len(set(names)) != len(names):
+        raise ValueError("a label set named twice")
+    return names
+
+
+def _check_weights(params: Params, family: str) -> None:
+    weights = params["w"]
+    if weights is None:
+        return
+    if len(weights) != 1 + len(params["aspects"]):
+        raise MeasureError(f"measure {family!r}: w gives {len(weights)} weights for "
+                           f"{1 + len(params['aspects'])} dimensions (relevance, then "
+                           f"{', '.join(params['aspects'])})")
+    if sum(weights) <= 0:
+        raise MeasureError(f"measure {family!r}: the weights w add up to 0")
+
+
+_AGGREGATE = Keywords(
+    p=PERSISTENCE,
+    aspects=Keyword(identifiers, ("cred",),
+                    "label sets of the other aspects, a1:a2:... (evaluate labels=...)"),
+    w=Keyword(optional(numbers(low=0.0)), None,
+              "weights of relevance and of each aspect, w0:w1:... (default equal)"),
+    u=Keyword(choice("binary", "linear"), "binary",
+              "aspect value: binary (label ≥ threshold) or linear (label / scale)"),
+    threshold=Keyword(number(), 1.0, "label from which an aspect is satisfied"),
+    scale=Keyword(number(low=0.0, open_low=True), 1.0, "label of a fully satisfied aspect"),
+    gain=gain_keyword("linear"),
+    maxrel=MAXREL,
+).checked(
+    only_with("threshold", lambda p: p["u"] == "binary", "with u=binary"),
+    only_with("scale", lambda p: p["u"] == "linear", "with u=linear"),
+    MAXREL_CHECK, _check_weights,
+)
+
+
+def aspect_values(jr: JudgedRankings, params: Params, family: str) -> np.ndarray:
+    """Per dimension (relevance, then each aspect) and ranking: its RBP, shape (k, n)."""
+    p, gain, maxrel = params["p"], params["gain"], params["maxrel"]
+    gmax = max_gain(jr, gain, maxrel, family)
+    relevance = (element_gains(jr, gain, maxrel, family) / gmax if gmax > 0
+                 else np.zeros(len(jr.rel)))
+    rows = [rbp_of(jr, p, relevance)]
+    for name in params["aspects"]:
+        value = understanding(label_values(jr, name, family), params["u"],
+                              params["threshold"], params["scale"])
+        rows.append(rbp_of(jr, p, value))
+    return np.vstack(rows)
+
+
+def _weights(params: Params) -> np.ndarray:
+    given = params["w"]
+    weights = np.ones(1 + len(params["aspects"])) if given is None else np.asarray(given)
+    return weights / weights.sum()
+
+
+@register(
+    "CAM",
+    doc="Convex aggregating measure: the weighted mean of the RBP of relevance and of each "
+    "other aspect (credibility ...) from label sets (Lioma, Simonsen & Larsen 2017).",
+    params=_AGGREGATE,
+    missing_value=0.0,
+    formula="Σ_k w_k M_k / Σ_k w_k, M_k the RBP of aspect k (relevance first)",
+    source="Lioma, Simonsen & Larsen 2017",
+)
+def cam(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
+    return {"CAM": _weights(params) @ aspect_values(jr, params, "CAM")}
+
+
+@register(
+    "MM",
+    doc="Multidimensional measure: the weighted harmonic mean of the RBP of relevance and of "
+    "each other aspect (understandability, credibility ...) from label sets (Palotti, "
+    "Zuccon & Hanbury 2018).",
+    params=_AGGREGATE,
+    missing_value=0.0,
+    formula="Σ_k w_k / Σ_k (w_k / M_k), M_k the RBP of aspect k (0 if an M_k is 0)",
+    source="Palotti, Zuccon & Hanbury 2018",
+)
+def mm(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
+    weights = _weights(params)
+    values = aspect_values(jr, params, "MM")
+    used = weights > 0
+    zero = (values[used] <= 0).any(axis=0)
+    inverse = weights[used] @ (1.0 / np.where(values[used] > 0, values[used], 1.0))
+    return {"MM": np.where(zero, 0.0, 1.0 / inverse)}

@@ -1,10 +1,12 @@
 """The families of multi-query sessions: names, parameters, formulas (Järvelin et al.
-2008; Lipani, Carterette & Yilmaz 2019; Sakai & Dou 2013).
+2008; Lipani, Carterette & Yilmaz 2019; Sakai & Dou 2013; Kanoulas, Carterette, Clough &
+Sanderson 2011; Baskaya, Keskustalo & Järvelin 2012, 2013).
 
 Declared here, in the one catalogue under the context ``sessions``; computed by
 :func:`irscale.text.sessions.evaluate_sessions`, whose module documentation states each
-definition in full. The cut-off ``@k`` of a session measure is the number of documents
-read in every query's list.
+definition in full (esnDCG and esAP: :mod:`irscale.text.session_paths`; tsCG and
+tsCGrate: :mod:`irscale.text.session_cost`). The cut-off ``@k`` of a session measure is
+the number of documents read in every query's list.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .gain_discount import (
     check_discount,
     gain_keyword,
 )
-from .params import Keyword, Keywords, choice, number, only_with
+from .params import Keyword, Keywords, choice, number, only_with, optional
 from .rbp import PERSISTENCE
 
 #: The largest cut-off of a session measure (documents per query: k times the number of
@@ -76,3 +78,40 @@ _session("sERR", Keywords(bq=_BQ, prob=PROB, gain=gain_keyword("linear"),
 _session("U", REGISTRY["U"].params,
          "U-measure over the session's trailtext (from a click log when one is given).",
          "Σ_pos g(pos) · max(0, 1 − pos/L) over the session's trailtext", "Sakai & Dou 2013")
+
+_P_REFORM = Keyword(number(low=0.0, high=1.0), 0.5,
+                    "probability p_reform of reformulating (going on to the next query's "
+                    "list) on leaving a list")
+_P_DOWN = Keyword(number(low=0.0, high=1.0), 0.8,
+                  "probability p_down of going down to the next document of a list")
+_session("esnDCG", Keywords(p_reform=_P_REFORM, p_down=_P_DOWN, gain=gain_keyword("linear")),
+         "Expected session nDCG: nDCG of a browsing path's concatenated list (documents "
+         "seen before on the path non-relevant), expected over the paths of the "
+         "p_reform/p_down user model.",
+         "Σ_ω P(ω) · DCG(ω) / IDCG(|ω|), P(ω) = Π_i p_down^(k_i−1)(1−p_down) · "
+         "p_reform^(j−1)(1−p_reform), truncated at the lists' ends",
+         "Kanoulas, Carterette, Clough & Sanderson 2011")
+_session("esAP", Keywords(p_reform=_P_REFORM, p_down=_P_DOWN),
+         "Expected session AP: AP of a browsing path's concatenated list (documents seen "
+         "before on the path non-relevant, R the topic's relevant documents), expected "
+         "over the paths of the p_reform/p_down user model.",
+         "Σ_ω P(ω) · (1/R) Σ_(t relevant in ω) prec_ω(t)",
+         "Kanoulas, Carterette, Clough & Sanderson 2011")
+
+_COSTS = {"qcost": Keyword(number(low=0.0), 15.0, "seconds to formulate and issue a query"),
+          "scan": Keyword(number(low=0.0), 3.0, "seconds to scan a result's snippet"),
+          "read": Keyword(number(low=0.0), 30.0, "seconds to read a document of positive "
+                          "gain")}
+_session("tsCG", Keywords(**_COSTS, budget=Keyword(optional(number(low=0.0)), None,
+                                                   "session time budget in seconds "
+                                                   "(default: the whole session)"),
+                          gain=gain_keyword("linear")),
+         "Session cumulated gain within a time budget: queries, snippets and documents "
+         "read cost time; a document's gain counts when its reading ends.",
+         "Σ_(d: t(d) ≤ budget) g(d), t(d) = qcost·q(d) + scan·r(d) + read·n(d)",
+         "Baskaya, Keskustalo & Järvelin 2012, 2013")
+_session("tsCGrate", Keywords(**_COSTS, gain=gain_keyword("linear")),
+         "Session gain per second: the session's cumulated gain over the time its "
+         "queries, snippets and documents read take.",
+         "Σ_d g(d) / (qcost·m + scan·scanned + read·read)",
+         "Baskaya, Keskustalo & Järvelin 2012, 2013")

@@ -25,7 +25,9 @@ Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodel
     :func:`read_click_log` into a :class:`ClickLog`; :func:`fit_click_model` (PBM, CM, UBM,
     DCM, DBN, SDBN, CCM) giving a :class:`ClickModel` (log-likelihood, perplexity,
     simulation); :func:`qrels_click_model` and :func:`simulate_click_log` (simulated users
-    from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities).
+    from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities);
+    :func:`calibrate` (:mod:`~.user_models`: RBP's persistence, ERR's stopping
+    probabilities and Markov precision's chain fitted on a log, as measure names).
 Relevance from clicks (:mod:`~.click_labels`)
     :func:`click_qrels`: qrels graded by declared thresholds on a fitted click model's
     attractiveness, satisfaction or relevance; :func:`click_preferences`: pairwise
@@ -78,14 +80,15 @@ from .interleaving import (
 from .logged import logged_interleavings, score_log
 from .oec import oec_test
 from .simulate import qrels_click_model, simulate_click_log
+from .user_models import UserModelFit, calibrate
 
 __all__ = [
     "ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
     "EngagementSummary", "InterleavingLog", "InterleavingResult", "Interleavings",
-    "SensitivityResult", "aa_test", "ab_power", "ab_sample_size", "ab_test", "assign",
-    "click_calibrated", "click_preferences", "click_qrels", "counterfactual",
-    "engagement_summary", "fit_click_model", "historical_interleaving", "interleave",
-    "interleave_runs", "logged_interleavings", "loyalty_measures", "oec_test",
+    "SensitivityResult", "UserModelFit", "aa_test", "ab_power", "ab_sample_size", "ab_test",
+    "assign", "calibrate", "click_calibrated", "click_preferences", "click_qrels",
+    "counterfactual", "engagement_summary", "fit_click_model", "historical_interleaving",
+    "interleave", "interleave_runs", "logged_interleavings", "loyalty_measures", "oec_test",
     "qrels_click_model", "rankings_from_lists", "read_click_log", "read_interleaving_log",
     "read_session_users", "sample_ratio_mismatch", "score_log", "sensitivity",
     "session_measures", "simulate_click_log", "user_measures",

@@ -82,6 +82,12 @@ Measures (names as in :func:`irscale.evaluate`, parameters in the name):
   with R_r the satisfaction probability of the catalogue's ERR (``prob=exp``:
   (2^g − 1)/2^gmax; ``ntcir``: g/(gmax + 1)).
 
+* ``esnDCG(p_reform,p_down,gain)@k``, ``esAP(p_reform,p_down)@k`` — Kanoulas et al.'s
+  (SIGIR 2011) expected session measures over browsing paths: :mod:`irscale.text.session_paths`.
+* ``tsCG(qcost,scan,read,budget,gain)@k``, ``tsCGrate(qcost,scan,read,gain)@k`` — gain
+  within a session-time budget, and per second, with query, snippet and reading costs
+  (Baskaya et al. 2012, 2013, as irscale reads them): :mod:`irscale.text.session_cost`.
+
 A one-query session's ``sDCG`` equals the catalogue's ``DCG`` (gain linear, discount
 log2) of the same ranked list, its ``nsDCG@k`` the catalogue's ``nDCG@k``, its ``sERR``
 the catalogue's ``ERR``, and its ``sRBP(b=1)`` the catalogue's ``RBP``.
@@ -130,11 +136,14 @@ from ..measures.gain_discount import (
     element_gains,
     ideal_rankings,
     max_gain,
+    parse_gain,
 )
 from ..measures.names import NamedMeasure, measure_names, parse_name
 from ..measures.params import Params
 from ..measures.tbg import document_lengths
 from ..measures.umeasure import u_measure
+from .session_cost import cost_values
+from .session_paths import SessionLists, expected_session_measures
 
 #: Documents judged at once by :func:`build_session_rankings`: bounds its temporaries.
 _CHUNK_ROWS = 1 << 20
@@ -527,6 +536,41 @@ def serr_values(view: JudgedRankings, params: Params) -> np.ndarray:
     return subset.total(before * stop / discount)
 
 
+def path_model_values(jr: JudgedRankings, request: NamedMeasure) -> np.ndarray:
+    """esnDCG or esAP (:mod:`irscale.text.session_paths`) of every ranking of ``jr``, over
+    the first ``request.cutoff`` documents of every query's list."""
+    params, family = request.params, request.family
+    keep = _cut(jr, request.cutoff)
+    rows = np.arange(len(jr.rel)) if keep is None else np.flatnonzero(keep)
+    gain = params["gain"] if family == "esnDCG" else parse_gain("linear")
+    gains = element_gains(jr, gain, None, family)[rows]
+    relevant = jr.is_relevant[rows]
+    docs = jr.attribute("doc")[rows].astype(np.int64)
+    qnum = jr.attribute("qnum")[rows]
+    segment = jr.segment[rows]
+    ideal = ideal_rankings(jr, gain, None, family)
+    batch = ideal.batch
+    ideal_cum = segment_cumsum(element_gains(batch, gain, None, family) / _LOG2(batch.rank),
+                               batch.offsets)
+    bounds = np.searchsorted(segment, np.arange(jr.n_rankings + 1))
+    out = np.zeros(jr.n_rankings)
+    for ranking in range(jr.n_rankings):
+        lo, hi = int(bounds[ranking]), int(bounds[ranking + 1])
+        if lo == hi:
+            continue
+        q = qnum[lo:hi]
+        cuts = np.flatnonzero(np.diff(q)) + 1
+        lists = SessionLists(np.split(docs[lo:hi], cuts), np.split(gains[lo:hi], cuts),
+                             np.split(relevant[lo:hi], cuts))
+        row = int(ideal.row[ranking])
+        ideal_dcg = ideal_cum[batch.offsets[row]:batch.offsets[row + 1]]
+        ndcg, ap = expected_session_measures(lists, params["p_reform"], params["p_down"],
+                                             ideal_dcg, int(jr.num_rel[ranking]),
+                                             ap=family == "esAP")
+        out[ranking] = ndcg if family == "esnDCG" else ap
+    return out
+
+
 # ----------------------------------------------------------------------------- U
 def click_u(jr: JudgedRankings, run_index: int, clicks: ClickLog, params: Params, *,
             order: ClickOrder = "time", click_gain: float | None = None,
@@ -769,8 +813,10 @@ def _reads(request: NamedMeasure, clicks: bool) -> list[tuple[int | None, ViewKi
     """The session views a request is computed from (U from clicks reads none)."""
     if request.family == "U":
         return [] if clicks else [(request.cutoff, "no-gain")]
-    if request.family == "sRBP":
+    if request.family in ("sRBP", "tsCG", "tsCGrate"):
         return [(request.cutoff, "no-gain")]
+    if request.family in ("esnDCG", "esAP"):
+        return []
     if request.family in ("sDCG", "nsDCG") and request.params["form"] == "jarvelin":
         return [(request.cutoff, "cut")]
     reads: list[tuple[int | None, ViewKind]] = [(request.cutoff, "remove")]
@@ -799,6 +845,13 @@ def _compute(jr: JudgedRankings, request: NamedMeasure, views: _Views,
         return srbp_values(views.get(request.cutoff, "no-gain"), params)
     if request.family == "sERR":
         return serr_values(views.get(request.cutoff, "remove"), params)
+    if request.family in ("esnDCG", "esAP"):
+        return path_model_values(jr, request)
+    if request.family in ("tsCG", "tsCGrate"):
+        view = views.get(request.cutoff, "no-gain")
+        queries = segment_cumsum(_starts(view.attribute("qnum"), view.offsets)
+                                 .astype(np.int64), view.offsets)
+        return cost_values(view, queries, params, request.family)
     discount = SessionDiscount.of(params)
     cut = views.get(request.cutoff, "cut")
     if discount.form == "jarvelin":
