@@ -64,6 +64,10 @@ def test_qrels_thresholds_grade_the_scores():
     assert click_qrels(model, thresholds=0.45).to_frame()["grade"].tolist() == [0, 1, 0]
     assert graded.to_trec() == "q 0 a 0\nq 0 b 2\nq 0 c 2\n"
     assert click_qrels(model, score="satisfaction").to_frame()["score"].tolist() == [1, 1, .5]
+    # a fitted model takes no model name or fitting option (they were ignored)
+    for kwargs in ({"model": "dbn"}, {"smoothing": 0.0}):
+        with pytest.raises(ParameterError, match="fitted already"):
+            click_qrels(model, **kwargs)
 
 
 def test_qrels_min_sessions_and_refusals():

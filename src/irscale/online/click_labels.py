@@ -145,17 +145,19 @@ def _thresholds(values: Sequence[float] | float) -> tuple[float, ...]:
     return checked
 
 
-def click_qrels(source: Any, model: str = "sdbn", *, score: str | None = None,
+def click_qrels(source: Any, model: str | None = None, *, score: str | None = None,
                 thresholds: Sequence[float] | float = (0.5,), min_sessions: int = 1,
-                smoothing: float = 1.0, iterations: int = 100,
-                tol: float = 1e-7) -> ClickQrels:
+                smoothing: float | None = None, iterations: int | None = None,
+                tol: float | None = None) -> ClickQrels:
     """Qrels from a click model's parameters (module documentation).
 
     Parameters
     ----------
     source : ClickModel, ClickLog, path, bytes or DataFrame
-        A fitted model, or a click log to fit ``model`` on (``smoothing``,
-        ``iterations``, ``tol``: :func:`~irscale.online.clickmodels.fit_click_model`).
+        A fitted model, or a click log to fit ``model`` on (default ``sdbn``;
+        ``smoothing``, ``iterations``, ``tol``: those of
+        :func:`~irscale.online.clickmodels.fit_click_model`, its defaults when None).
+        With a fitted model, ``model`` and the fitting options are refused.
     score : str, optional
         ``attractiveness``, ``satisfaction`` or ``relevance`` (α σ); the last two need a
         DBN or SDBN. Default: ``relevance`` for a DBN or SDBN, else ``attractiveness``.
@@ -176,12 +178,20 @@ def click_qrels(source: Any, model: str = "sdbn", *, score: str | None = None,
     """
     cuts = _thresholds(thresholds)
     least = MIN_SESSIONS.check(min_sessions)
+    # the fitting options given (fit_click_model's defaults for the others)
+    options: dict[str, Any] = {name: value for name, value in (
+        ("smoothing", smoothing), ("iterations", iterations), ("tol", tol))
+        if value is not None}
     if isinstance(source, ClickModel):
+        given = (["model"] if model is not None else []) + list(options)
+        if given:
+            raise ParameterError(f"{', '.join(given)}: the click model is fitted already "
+                                 "(give a click log to fit one)")
         fitted = source
     else:
-        check_choice(model, CLICK_MODELS, "model")
+        model = check_choice(model or "sdbn", CLICK_MODELS, "model")
         fitted = fit_click_model(read_click_log(source), model,  # type: ignore[arg-type]
-                                 smoothing=smoothing, iterations=iterations, tol=tol)
+                                 **options)
     name = fitted.model
     if name in _PAIRLESS_MODELS:
         raise ParameterError(f"click model {name} has no parameter per (query, document) "
