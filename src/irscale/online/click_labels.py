@@ -243,7 +243,8 @@ def _click_times(log: ClickLog, clicks: np.ndarray, rule: str) -> np.ndarray:
 
 def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(session, preferred rank, other rank) of every preference the rule draws from a
-    session (0-based ranks), by a loop over the ranks of the preferred document."""
+    session (0-based ranks): the neighbour rules in one pass, the others by a loop over
+    the ranks of the preferred document."""
     valid = log.valid
     clicks = log.clicks & valid
     skipped = valid & ~clicks
@@ -256,16 +257,20 @@ def _session_pairs(log: ClickLog, rule: str) -> tuple[np.ndarray, np.ndarray, np
         last = clicks & (times == latest[:, None])
         # two clicks at the latest time: no click is the last one
         clicks = last & (last.sum(axis=1) == 1)[:, None]
+    if rule in ("skip-previous", "no-click-next"):  # neighbours: one pass, no loop
+        step = -1 if rule == "skip-previous" else 1
+        pairs = (clicks[:, 1:] & skipped[:, :-1] if step < 0
+                 else clicks[:, :-1] & skipped[:, 1:])
+        s, r = np.nonzero(pairs)
+        clicked = r + 1 if step < 0 else r
+        return (s.astype(np.int64), clicked.astype(np.int64),
+                (clicked + step).astype(np.int64))
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for i in range(n):
         if rule in ("skip-above", "last-skip-above"):
             other = skipped & (rank < i) & clicks[:, i:i + 1]
-        elif rule == "earlier-click":
+        else:  # earlier-click
             other = clicks & (times < times[:, i:i + 1]) & clicks[:, i:i + 1]
-        elif rule == "skip-previous":
-            other = skipped & (rank == i - 1) & clicks[:, i:i + 1]
-        else:
-            other = skipped & (rank == i + 1) & clicks[:, i:i + 1]
         s, j = np.nonzero(other)
         found.append((s, np.full(len(s), i), j))
     return (np.concatenate([f[0] for f in found]).astype(np.int64),
