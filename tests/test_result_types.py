@@ -231,6 +231,7 @@ def instances(tmp_path_factory):
                                                      [folder / n for n in RUNS], ["map"])],
             "AwareResult": [aware(labels, RUNS, "map")],
             "Aggregation": [collections.aggregate_labels(labels, "mv")],
+            "LabelAllocation": [collections.allocate_labels(labels, budget=4)],
             "Pool": [collections.pool(frames, "depth", depth=2)],
             "SampledEstimates": [collections.estimate_sampled(sample, frames, cutoffs=[2])],
             "ShardedEvaluation": [collections.evaluate_shards(QRELS, RUNS, "AP", shards=2,
@@ -246,6 +247,10 @@ def instances(tmp_path_factory):
             "ClickModelFit": [online.fit_click_model(click_log, "sdbn")],
             "UserModelFit": [online.calibrate(click_log, "markov"),
                              online.calibrate(click_log, "err", qrels={"q": {"a": 1}})],
+            "ClickQrels": [online.click_qrels(click_log, "sdbn", thresholds=(0.3, 0.6))],
+            "ClickPreferences": [online.click_preferences(click_log, "skip-above")],
+            "EngagementSummary": [online.engagement_summary(pd.DataFrame(
+                {"variant": ["a", "a", "b", "b"], "clicks": [1.0, 2.0, 3.0, 5.0]}))],
             "SensitivityResult": [online.sensitivity(QRELS, RUNS, "perfect", impressions=[4],
                                                      repetitions=3, seed=1)],
             "InterleavingResult": [online.score_log(log, rng=1)],
@@ -273,7 +278,8 @@ def test_every_result_outside_stats_and_meta_has_an_instance(instances):
                                   "SampleRatioResult", "ClickModel", "ClickModelFit",
                                   "UserModelFit",
                                   "SensitivityResult", "InterleavingResult",
-                                  "Interleavings"])
+                                  "Interleavings", "ClickQrels", "ClickPreferences",
+                                  "EngagementSummary", "LabelAllocation"])
 def test_to_frame_and_every_format(instances, name):
     """to_frame() is a DataFrame; format(fmt) writes every format of the vocabulary that
     applies to the result (csv at least) and refuses the others with a ParameterError that

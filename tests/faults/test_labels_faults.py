@@ -49,6 +49,7 @@ BINARY_FILES = {"crowd2.txt": text([" ".join([*line.split()[:3], str(min(int(lin
                                     for line in CROWD])}
 BINARY = ["labels", "aggregate", "crowd2.txt", "--method", "mv"]
 AGREE = ["labels", "agree", "crowd.txt"]
+ALLOCATE = ["labels", "allocate", "crowd.txt"]
 QAGREE = ["labels", "agree-qrels", "qrels.txt", "q2.txt", *RUNS]
 AWARE = ["labels", "aware", "crowd.txt", *RUNS, "-m", "map"]
 Q2 = {"q2.txt": replace_line(qrels_lines(), 1, "1 0 d1 0")}
@@ -264,6 +265,28 @@ CASES = [
         "files": (*case.values[0].files, *FILES.items())}), id=case.id)
       for case in trec_file_faults("aware-run", "run", aware_run, aware_run("a.run"),
                                    name="a.run")],
+    # ================================================================ allocate
+    good("allocate", ALLOCATE, output_contains("1 0 d1 0\n")),
+    good("allocate-uniform-budget-table", ["labels", "allocate", "crowd.txt", "--rule",
+                                           "uniform", "--budget", "20", "--table", "t.txt",
+                                           "-o", "q.txt", "--seed", "1"],
+         allowed_new=("t.txt", "q.txt")),
+    good("allocate-options", [*ALLOCATE, "--c", "2", "--epsilon", "0.2", "--min-labels",
+                              "3", "--max-labels", "2", "--scale", "0,1,2"]),
+    *crowd_faults("allocate", ALLOCATE),
+    bad("allocate-c-0", [*ALLOCATE, "--c", "0"], "--c"),
+    bad("allocate-epsilon-above-1", [*ALLOCATE, "--epsilon", "2"], "--epsilon"),
+    bad("allocate-budget-0", [*ALLOCATE, "--budget", "0"], "--budget"),
+    bad("allocate-max-labels-0", [*ALLOCATE, "--max-labels", "0"], "--max-labels"),
+    bad("allocate-unknown-rule", [*ALLOCATE, "--rule", "greedy"], "rule"),
+    # the constants of the stopping rule with the uniform allocation were ignored
+    bad("allocate-c-with-uniform", [*ALLOCATE, "--rule", "uniform", "--c", "2"], "--c",
+        "uniform"),
+    bad("allocate-two-files", [*ALLOCATE, "crowd.txt"], "crowd labels file"),
+    bad("allocate-table-stdout", [*ALLOCATE, "--table", "-"], "--table"),
+    bad("allocate-output-exists", [*ALLOCATE, "-o", "qrels.txt"], "qrels.txt"),
+    bad("allocate-table-is-input", [*ALLOCATE, "--table", "crowd.txt", "--force"],
+        "crowd.txt"),
     # ================================================================ the command
     bad("labels-no-action", ["labels"], any_of("aggregate", "ACTION")),
     bad("labels-unknown-action", ["labels", "frob"], "frob"),

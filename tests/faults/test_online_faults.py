@@ -68,6 +68,7 @@ LOGS = {"log.txt": "s1 q1 1 d1 1 5\ns1 q1 2 d2 0 nan\ns2 q1 1 d2 0 nan\n"
                    "s3 q2 1 d1 1 3\n",
         "su.txt": "s1 u1\ns2 u1\ns3 u2\n", "v.tsv": "u1\tcontrol\nu2\ttreatment\n"}
 MEASURES = ["online", "ab", "measures", "log.txt", "--users", "su.txt", "--salt", "s"]
+TIMED = with_option(MEASURES, "--users", "sut.txt")
 
 SRM = ["online", "ab", "srm", "t.csv"]
 ASSIGN = ["online", "ab", "assign", "users.txt", "--salt", "s1"]
@@ -241,6 +242,49 @@ CASES = [
         files=LOGS),
     err("measures-output-is-users", [*MEASURES, "-o", "su.txt", "--force"], "su.txt",
         files=LOGS),
+    # ---- the pages' times (loyalty measures) and the sessions that showed the answer
+    ok("measures-times", TIMED,
+       output_contains("search_sessions,queries_per_session,absence_time"),
+       files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n"}),
+    ok("measures-answered", [*MEASURES, "--answered", "ans.txt"],
+       output_contains("good_abandonment"), files={**LOGS, "ans.txt": "s2\n"}),
+    err("measures-times-bad-time", TIMED, "sut.txt", "line 2",
+        "finite", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 later\ns3 u2 10\n"}),
+    err("measures-times-missing-on-a-line", TIMED, "sut.txt",
+        "line 2", "3 fields", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1\ns3 u2 10\n"}),
+    err("measures-session-gap-without-times", [*MEASURES, "--session-gap", "60"],
+        "--session-gap", "no time", files=LOGS),
+    err("measures-session-gap-0", [*TIMED, "--session-gap", "0"],
+        "session_gap", files={**LOGS, "sut.txt": "s1 u1 0\ns2 u1 4000\ns3 u2 10\n"}),
+    err("measures-answered-unknown-session", [*MEASURES, "--answered", "ans.txt"],
+        "ans.txt", "line 2", "s9", files={**LOGS, "ans.txt": "s2\ns9\n"}),
+    err("measures-answered-twice", [*MEASURES, "--answered", "ans.txt"], "ans.txt",
+        "line 2", "twice", files={**LOGS, "ans.txt": "s2\ns2\n"}),
+    err("measures-answered-missing", [*MEASURES, "--answered", "nope.txt"], "nope.txt",
+        files=LOGS),
+    # ---- a metric missing for some users (absence time of users who never came back)
+    err("analyze-metric-missing", ANALYZE, "clicks", "u1",
+        files={"t.csv": "user,variant,clicks\nu1,control,\nu2,control,2\nu3,control,1\n"
+               "u4,treatment,3\nu5,treatment,1\nu6,treatment,2\n"}),
+    ok("analyze-missing-drop", [*ANALYZE, "--missing", "drop"], output_contains("Welch"),
+       files={"t.csv": "user,variant,clicks\nu1,control,\nu2,control,2\nu3,control,1\n"
+              "u4,treatment,3\nu5,treatment,1\nu6,treatment,2\n"}),
+    err("analyze-missing-unknown", [*ANALYZE, "--missing", "keep"], "missing", files=TABLE),
+    err("analyze-missing-with-oec", [*OEC, "clicks=1", "--missing", "drop"], "--missing",
+        files=TABLE),
+    # ================================================================ ab summary
+    ok("summary", ["online", "ab", "summary", "t.csv"], output_contains("ci_low", "clicks"),
+       files=TABLE),
+    ok("summary-metrics", ["online", "ab", "summary", "t.csv", "--metrics", "clicks",
+                           "--alpha", "0.1", "--format", "csv"],
+       output_contains("variant,measure,users"), files=TABLE),
+    err("summary-unknown-metric", ["online", "ab", "summary", "t.csv", "--metrics", "nope"],
+        "t.csv", "nope", files=TABLE),
+    err("summary-bad-alpha", ["online", "ab", "summary", "t.csv", "--alpha", "2"], "alpha",
+        files=TABLE),
+    err("summary-missing", ["online", "ab", "summary", "nope.csv"], "nope.csv", files=TABLE),
+    err("summary-output-is-input", ["online", "ab", "summary", "t.csv", "-o", "t.csv",
+                                    "--force"], "t.csv", files=TABLE),
     # ================================================================ ab analyze
     ok("analyze-welch", ANALYZE, output_contains("Welch"), files=TABLE),
     # ---- an OEC: weighted columns and ratios, by the delta method

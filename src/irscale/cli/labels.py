@@ -8,12 +8,18 @@ import argparse
 import contextlib
 
 from ..core.params import (
+    ALLOCATION_C,
+    ALLOCATION_EPSILON,
+    ALLOCATION_RULE,
     AWARE_RANDOM,
     AWARE_WEIGHTS,
+    LABEL_BUDGET,
     LABEL_ITERATIONS,
     LABEL_METHOD,
     LABEL_RESTARTS,
     LABEL_VALUE,
+    MAX_LABELS,
+    MIN_LABELS,
     RANDOM_AGGREGATIONS,
     RELEVANCE,
     RNG_SEED,
@@ -97,6 +103,29 @@ def add_parser(subparsers) -> None:
                    "--workers: --method kos estimates no worker quality"))
     p.set_defaults(func=run_aggregate)
 
+    p = sub.add_parser("allocate", help="answers per document: adaptive stopping or uniform",
+                       description="Replay the allocation of crowd answers under a budget "
+                       "(Abraham et al. 2016): each document's answers in file order (or "
+                       "shuffled by --seed), bought in rounds until the adaptive stopping "
+                       "rule n1 - n2 >= c sqrt(t) - epsilon t, --max-labels or --budget "
+                       "ends them; writes the majority of the answers bought as qrels.")
+    _inputs(p, "LABELS", "crowd labels file (the answers available)")
+    _scale(p)
+    for param in (ALLOCATION_RULE, LABEL_BUDGET, ALLOCATION_C, ALLOCATION_EPSILON,
+                  MIN_LABELS, MAX_LABELS):
+        add_param(p, param)
+    add_param(p, RNG_SEED, doc="shuffle every document's answers (default: file order)",
+              unset="file order")
+    p.add_argument("--table", metavar="FILE",
+                   help="also write 'topic docno labels label margin stopped' lines to FILE")
+    add_output(p, what="qrels")
+    declare_outputs(p, "--table")
+    add_rules(p, _one_input,
+              *each(("c", "epsilon", "min_labels"), lambda args: args.rule == "adaptive",
+                    "{options} applies to the adaptive stopping rule, not to --rule uniform",
+                    {"c": "--c", "epsilon": "--epsilon", "min_labels": "--min-labels"}))
+    p.set_defaults(func=run_allocate)
+
     p = sub.add_parser("agree", help="agreement of crowd labels, per topic and overall",
                        description="Percent agreement, Fleiss' kappa and Krippendorff's alpha "
                        "(nominal, ordinal, interval) of crowd labels, per topic and overall.")
@@ -152,8 +181,8 @@ def add_parser(subparsers) -> None:
 
 def _no_action(args: argparse.Namespace) -> int:
     """``irscale labels`` without an action: name them."""
-    raise ParameterError("labels: choose an action: aggregate, agree, agree-qrels or aware "
-                         "(see 'irscale labels --help')")
+    raise ParameterError("labels: choose an action: aggregate, allocate, agree, agree-qrels "
+                         "or aware (see 'irscale labels --help')")
 
 
 def _one_input(args: argparse.Namespace) -> None:
@@ -188,6 +217,28 @@ def _side_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
         if is_stdio(path):
             raise ParameterError(f"{option} needs a file name, not standard output")
     return named
+
+
+def run_allocate(args: argparse.Namespace) -> int:
+    """``labels allocate``: the qrels of the answers an allocation buys."""
+    check_options(args)
+    from ..io.files import atomic_output, is_stdio
+
+    if args.table is not None and is_stdio(args.table):
+        raise ParameterError("--table needs a file name, not standard output")
+    from ..collections.allocation import allocate_labels
+
+    result = allocate_labels(args.inputs[0], args.rule, budget=args.budget, c=args.c,
+                             epsilon=args.epsilon, min_labels=args.min_labels,
+                             max_labels=args.max_labels, rng=args.seed, scale=args.scale)
+    with contextlib.ExitStack() as stack:
+        if args.table is not None:
+            stack.enter_context(atomic_output(args.table, "w", force=args.force)).write(
+                result.to_frame().to_csv(sep=" ", index=False, header=False,
+                                         na_rep="-"))
+        stack.enter_context(atomic_output(args.output, "w", force=args.force)).write(
+            "".join(line + "\n" for line in result.lines()))
+    return 0
 
 
 def run_aggregate(args: argparse.Namespace) -> int:

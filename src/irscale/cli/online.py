@@ -11,7 +11,8 @@ import importlib
 from ..errors import ParameterError
 
 #: Actions of ``irscale online``: modules ``irscale.cli.online_<name>``.
-ACTIONS = ("interleave", "score", "ab", "clicks", "calibrate", "sensitivity", "counterfactual")
+ACTIONS = ("interleave", "score", "ab", "clicks", "calibrate", "labels", "sensitivity",
+           "counterfactual")
 
 
 def add_parser(subparsers) -> None:

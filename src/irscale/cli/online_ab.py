@@ -6,9 +6,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.params import AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, MIN_DIFF, SIGNIFICANCE, USER_SD
-from ..errors import ParameterError
+from ..core.params import (
+    AB_ANALYSIS,
+    AB_MISSING,
+    AB_POWER,
+    CLICKS_CUTOFF,
+    MIN_DIFF,
+    SESSION_GAP,
+    SIGNIFICANCE,
+    USER_SD,
+)
+from ..errors import InputError, ParameterError
 from ..io.formats import TABLE_FORMATS
+from .main import given
 from .options import add_format, add_param
 from .outputs import add_output, declare_inputs, write_text
 from .rules import Rule, add_rules, check_options
@@ -60,14 +70,23 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run_assign)
 
     p = actions.add_parser("measures", help="per-user online measures of a click log",
-                           description="CTR, clicks, clicks@k, abandonment, click "
-                           "reciprocal rank, time to first click, dwell and success per "
-                           "user (sessions grouped by --users), with each user's variant; "
-                           "written as CSV for 'analyze' and 'srm'.")
+                           description="CTR, clicks, clicks@k, abandonment, good "
+                           "abandonment (--answered), click reciprocal rank, time to first "
+                           "click, dwell and success per user (sessions grouped by "
+                           "--users), and with the pages' times the loyalty measures "
+                           "(search sessions, queries per session, absence time), with "
+                           "each user's variant; written as CSV for 'analyze', 'srm' and "
+                           "'summary'.")
     p.add_argument("inputs", metavar="CLICKLOG",
                    help="click log: session query rank docno clicked [timestamp]")
     p.add_argument("--users", required=True, metavar="FILE",
-                   help="'session user' lines: the user of every session of the log")
+                   help="'session user [time]' lines: the user of every session of the "
+                   "log and the time its page was shown (seconds; gives the loyalty "
+                   "measures)")
+    p.add_argument("--answered", metavar="FILE",
+                   help="the sessions whose page showed the answer, one id per line: "
+                   "good_abandonment is a session of them without a click")
+    add_param(p, SESSION_GAP)
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--variants", metavar="FILE",
                        help="'user variant' lines (what 'assign' writes)")
@@ -76,10 +95,22 @@ def add_parser(subparsers) -> None:
     _splits_option(p, "with --salt: variants and shares")
     add_param(p, CLICKS_CUTOFF)
     add_output(p)
-    declare_inputs(p, "inputs", "--users", "--variants")
+    declare_inputs(p, "inputs", "--users", "--variants", "--answered")
     add_rules(p, Rule(("splits",), lambda args: args.salt is not None,
                       "--splits applies to --salt"))
     p.set_defaults(func=run_measures)
+
+    p = actions.add_parser("summary", help="means over users with t intervals",
+                           description="The mean of every metric column of a per-user "
+                           "table over its users, with its Student t interval, per variant "
+                           "(users are the units).")
+    p.add_argument("inputs", metavar="TABLE", help="per-user table (CSV or TSV, header)")
+    p.add_argument("--metrics", metavar="COLUMN,...",
+                   help="the columns to summarise (default: every numeric column)")
+    _variant_options(p)
+    add_param(p, SIGNIFICANCE)
+    _table(p)
+    p.set_defaults(func=run_summary)
 
     p = actions.add_parser("analyze", help="compare treatment with control on a metric",
                            description="Welch's t-test, the delta method for a ratio "
@@ -98,6 +129,7 @@ def add_parser(subparsers) -> None:
                    help="delta: the denominator column (e.g. impressions)")
     p.add_argument("--covariate", metavar="COLUMN",
                    help="cuped: the pre-period covariate column")
+    add_param(p, AB_MISSING)
     _variant_options(p)
     p.add_argument("--control", default="control", help="control variant (default control)")
     p.add_argument("--treatment", default="treatment",
@@ -106,7 +138,8 @@ def add_parser(subparsers) -> None:
     _table(p)
     add_rules(p, Rule(("oec",), lambda args: args.metric is None,
                       "--oec and --metric: give one (the OEC names its measures)"),
-              Rule(("analysis", "denominator", "covariate"), lambda args: args.oec is None,
+              Rule(("analysis", "denominator", "covariate", "missing"),
+                   lambda args: args.oec is None,
                    "{options} {applies} to --metric; --oec is its own delta-method test"),
               _metric_or_oec)
     p.set_defaults(func=run_analyze)
@@ -152,8 +185,8 @@ def _variant_options(p: argparse.ArgumentParser) -> None:
 
 def _no_action(args: argparse.Namespace) -> int:
     """``irscale online ab`` without an action: name them."""
-    raise ParameterError("online ab: choose an action: assign, measures, analyze, srm or "
-                         "size (see 'irscale online ab --help')")
+    raise ParameterError("online ab: choose an action: assign, measures, analyze, srm, "
+                         "size or summary (see 'irscale online ab --help')")
 
 
 def run_assign(args: argparse.Namespace) -> int:
@@ -172,14 +205,35 @@ def run_measures(args: argparse.Namespace) -> int:
     from ..online.abtest import (
         assign,
         read_pairs,
+        read_users,
         session_measures,
         user_measures,
         with_variants,
     )
+    from ..online.clicklog import read_click_log
+    from ..online.engagement import loyalty_measures, read_session_users
 
-    sessions = session_measures(args.inputs, k=args.k)
-    owners = read_pairs(args.users, "session", "user")
-    table = user_measures(sessions, owners)
+    owners = read_session_users(args.users)
+    if "time" not in owners.columns and given(args, "session_gap"):
+        raise ParameterError("--session-gap splits the users' pages into search sessions "
+                             "by their times: the --users file has no time column")
+    log = read_click_log(args.inputs)
+    answered = None
+    if args.answered is not None:
+        listed = read_users(args.answered, what="session")
+        known = set(log.sessions.astype(str))
+        stray = [n for n, session in enumerate(listed) if session not in known]
+        if stray:
+            raise InputError(f"session {listed[stray[0]]!r} is not in the click log "
+                             f"{args.inputs}", source=args.answered, line=stray[0] + 1,
+                             text=listed[stray[0]])
+        shown = set(listed)
+        answered = [session in shown for session in log.sessions.astype(str)]
+    sessions = session_measures(log, k=args.k, satisfied=answered)
+    table = user_measures(sessions, _with_source(owners["user"], args.users))
+    if "time" in owners.columns:
+        pages = owners.loc[owners.index.isin(sessions.index.astype(str))]
+        table = table.join(loyalty_measures(pages, session_gap=args.session_gap))
     if args.salt is not None:
         variants = assign(table.index.to_numpy(), salt=args.salt, splits=splits)
     else:
@@ -208,13 +262,31 @@ def run_analyze(args: argparse.Namespace) -> int:
         result = ab_test(table, args.metric, analysis=args.analysis,
                          denominator=args.denominator, covariate=args.covariate,
                          variant=args.variant_column, control=args.control,
-                         treatment=args.treatment, alpha=args.alpha)
+                         treatment=args.treatment, alpha=args.alpha, missing=args.missing)
+    return write_text(args, result.format(args.fmt) + "\n")
+
+
+def _with_source(series, source: str):
+    """``series`` naming its file (the message of a session without a user names it)."""
+    series.attrs["source"] = source
+    return series
+
+
+def run_summary(args: argparse.Namespace) -> int:
+    """``online ab summary``: every metric's mean over users with its interval."""
+    from ..online.abtest import read_user_table
+    from ..online.engagement import engagement_summary
+
+    table = read_user_table(args.inputs)
+    metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",")]
+    variant = args.variant_column if args.variant_column in table.columns else None
+    result = engagement_summary(table, metrics, variant=variant, alpha=args.alpha,
+                                source=args.inputs)
     return write_text(args, result.format(args.fmt) + "\n")
 
 
 def run_srm(args: argparse.Namespace) -> int:
     """``online ab srm``: the sample ratio mismatch test."""
-    from ..errors import InputError
 
     splits = _splits(args.splits)
     from ..online.abtest import read_user_table, sample_ratio_mismatch

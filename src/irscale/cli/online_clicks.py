@@ -112,10 +112,12 @@ def add_parser(subparsers) -> None:
     measures.set_defaults(func=run_measures)
 
 
-def _model_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
-    """``--model`` (``required`` or not) and the fitting options."""
-    parser.add_argument("--model", choices=MODELS, required=required,
-                        help="click model: " + ", ".join(MODELS))
+def _model_options(parser: argparse.ArgumentParser, *, required: bool,
+                   default: str | None = None) -> None:
+    """``--model`` (``required`` or not, ``default``) and the fitting options."""
+    parser.add_argument("--model", choices=MODELS, required=required, default=default,
+                        help="click model: " + ", ".join(MODELS)
+                        + (f" (default: {default})" if default else ""))
     for param in (LOG_SERP, FIT_ITERATIONS, FIT_TOL, FIT_SMOOTHING):
         add_param(parser, param)
 

@@ -24,7 +24,9 @@ Crowd labels (:mod:`irscale.collections.labels`, :mod:`~irscale.collections.agre
     :func:`label_agreement` and :func:`qrels_agreement` (percent, Fleiss' and Cohen's κ,
     Krippendorff's α, τ of the rankings);
     :func:`irscale.collections.aware.aware`: AWARE scores (Ferrante, Ferro & Maistro 2017)
-    as a score matrix (not exported here: the name is its module's).
+    as a score matrix (not exported here: the name is its module's);
+    :func:`allocate_labels` (:mod:`~irscale.collections.allocation`): answers per document
+    by adaptive stopping (Abraham et al. 2016) or uniformly, under a budget.
 Plots (matplotlib, optional) — :func:`plot_relevant_found`.
 
 See ``docs/collections.md``.
@@ -33,6 +35,7 @@ See ``docs/collections.md``.
 from __future__ import annotations
 
 from .agreement import label_agreement, qrels_agreement
+from .allocation import LabelAllocation, allocate_labels
 from .aware import WEIGHTINGS, AwareResult, aware_weights
 from .candidates import Candidates, ranked_candidates
 from .labels import METHODS, Aggregation, aggregate_labels
@@ -49,8 +52,9 @@ from .shards import SHARD_METHODS, ShardedEvaluation, evaluate_shards, shard_doc
 from .simulate import PoolingSimulation, simulate_pooling
 
 __all__ = ["ADAPTIVE", "DESIGNS", "FIXED", "METHODS", "SHARD_METHODS", "STRATEGIES",
-           "WEIGHTINGS", "Aggregation", "AwareResult", "Candidates", "Pool",
+           "WEIGHTINGS", "Aggregation", "AwareResult", "Candidates", "LabelAllocation", "Pool",
            "PoolingSimulation", "SampledEstimates", "ShardedEvaluation", "aggregate_labels",
+           "allocate_labels",
            "aware_weights", "estimate_sampled", "evaluate_shards", "judging_order",
            "label_agreement", "plot_relevant_found", "pool", "qrels_agreement",
            "ranked_candidates", "sample_judgments", "sampling_distribution",

@@ -800,6 +800,44 @@ OPE_BOOTSTRAP = Param("bootstrap", Integers(0, MAX_SAMPLES), 0, "percentile boot
 #: The page of click-calibrated measures (:func:`irscale.online.click_calibrated`).
 PAGE_DEPTH = Param("depth", SERP_SIZE, None, "result page size", ("--depth",), "K",
                    unset="the model's ranks, else 10")
+#: Relevance from clicks (:mod:`irscale.online.click_labels`): the score of a pair mapped
+#: to grades, the thresholds of the grades, the preference rule and the sessions a kept
+#: pair or preference needs.
+CLICK_QRELS_SCORES: tuple[str, ...] = ("attractiveness", "satisfaction", "relevance")
+CLICK_QRELS_SCORE = Param("score", Names("click model score", CLICK_QRELS_SCORES), None,
+                          "the parameter graded", ("--score",), "NAME",
+                          unset="relevance (alpha sigma) for dbn and sdbn, else "
+                          "attractiveness")
+CLICK_THRESHOLDS = Param("thresholds", PROBABILITY, (0.5,), "increasing thresholds: a "
+                         "pair's grade is the number at or below its score",
+                         ("--thresholds",), "T,...")
+PREFERENCE_RULES: tuple[str, ...] = ("skip-above", "last-skip-above", "earlier-click",
+                                     "skip-previous", "no-click-next")
+PREFERENCE_RULE = Param("rule", Names("preference rule", PREFERENCE_RULES), "skip-above",
+                        "Joachims et al.'s rule", ("--rule",), "NAME")
+MIN_SESSIONS = Param("min_sessions", Integers(1), 1, "sessions a pair (qrels: showing it; "
+                     "prefs: preferring it) needs to be kept", ("--min-sessions",), "N")
+#: The inactivity (seconds) after which a user's next page starts a new search session
+#: (:func:`irscale.online.loyalty_measures`).
+SESSION_GAP = Param("session_gap", Reals(0.0, bounds="(]"), 1800.0, "seconds without a "
+                    "page after which a user's next page starts a search session",
+                    ("--session-gap",), "S")
+#: The allocation of crowd answers (:func:`irscale.collections.allocate_labels`).
+ALLOCATION_RULES: tuple[str, ...] = ("adaptive", "uniform")
+ALLOCATION_RULE = Param("rule", Names("allocation rule", ALLOCATION_RULES), "adaptive",
+                        "adaptive stopping or the same answers for every document",
+                        ("--rule",), "NAME")
+ALLOCATION_C = Param("c", Reals(0.0, bounds="(]"), 1.5, "adaptive: confidence width c of "
+                     "the stopping rule n1 - n2 >= c sqrt(t) - epsilon t", ("--c",), "C")
+ALLOCATION_EPSILON = Param("epsilon", Reals(0.0, 1.0), 0.1, "adaptive: epsilon of the "
+                           "stopping rule (every document stops by (c/epsilon)^2 answers)",
+                           ("--epsilon",), "E")
+MIN_LABELS = Param("min_labels", Integers(1), 2, "adaptive: answers before the rule may "
+                   "stop", ("--min-labels",), "N")
+MAX_LABELS = Param("max_labels", Integers(1), None, "most answers per document",
+                   ("--max-labels",), "N", unset="every answer available")
+LABEL_BUDGET = Param("budget", Integers(1), None, "total answers to buy", ("--budget",), "B",
+                     unset="every answer available")
 #: The cut-off of clicks@k (:func:`irscale.online.session_measures`).
 CLICKS_CUTOFF = Param("k", CUTOFF, 3, "cut-off of clicks@k", ("-k",), "K")
 #: The analysis of an A/B test (:func:`irscale.online.ab_test`).
@@ -807,6 +845,11 @@ AB_ANALYSES: tuple[str, ...] = ("welch", "delta", "cuped")
 AB_ANALYSIS = Param("analysis", Names("analysis", AB_ANALYSES), "welch", "welch, delta (ratio "
                     "metric: needs --denominator), cuped (needs --covariate)", ("--analysis",),
                     "ANALYSIS")
+#: Users without a value of the metric (NaN: e.g. the absence time of a user who never
+#: came back) in an A/B test: an error, or left out.
+AB_MISSING = Param("missing", Names("missing-value policy", ("error", "drop")), "error",
+                   "users without a value of the metric, denominator or covariate: error, "
+                   "or drop them (the result says how many)", ("--missing",), "POLICY")
 #: The sample size of an A/B test (:func:`irscale.online.ab_sample_size`).
 MIN_DIFF = Param("min_diff", POSITIVE, None, "the smallest difference of means to detect",
                  ("--min-diff",), "D")

@@ -16,6 +16,10 @@ A/B tests (:mod:`irscale.online.abtest`)
     delta method, CUPED), :func:`sample_ratio_mismatch`, :func:`aa_test`,
     :func:`ab_sample_size`, :func:`ab_power`; :func:`oec_test` (:mod:`~.oec`: a declared
     weighted combination of measures and ratio metrics, by the multivariate delta method).
+Loyalty measures (:mod:`~.engagement`)
+    :func:`loyalty_measures` (search sessions, queries per session, absence time of every
+    user from the times of their pages), :func:`read_session_users` (``session user
+    [time]``), :func:`engagement_summary` (means over users with t intervals).
 Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodels`,
 :mod:`~.simulate`, :mod:`~.calibrated`)
     :func:`read_click_log` into a :class:`ClickLog`; :func:`fit_click_model` (PBM, CM, UBM,
@@ -24,6 +28,11 @@ Click logs and click models (:mod:`~irscale.online.clicklog`, :mod:`~.clickmodel
     from qrels); :func:`click_calibrated` (uM/rrM with a click model's probabilities);
     :func:`calibrate` (:mod:`~.user_models`: RBP's persistence, ERR's stopping
     probabilities and Markov precision's chain fitted on a log, as measure names).
+Relevance from clicks (:mod:`~.click_labels`)
+    :func:`click_qrels`: qrels graded by declared thresholds on a fitted click model's
+    attractiveness, satisfaction or relevance; :func:`click_preferences`: pairwise
+    preferences by Joachims et al.'s rules (click > skip above and its variants), written
+    as trec_eval ``-R prefs`` judgments.
 Counterfactual evaluation (:mod:`~.counterfactual`, :mod:`~.historical`)
     :func:`counterfactual`: a ranking policy's expected clicks from a click log collected
     under another policy (IPS, SNIPS, doubly robust, position-based IPS), with standard
@@ -49,9 +58,16 @@ from .abtest import (
     user_measures,
 )
 from .calibrated import click_calibrated
+from .click_labels import ClickPreferences, ClickQrels, click_preferences, click_qrels
 from .clicklog import ClickLog, read_click_log
 from .clickmodels import ClickModel, fit_click_model
 from .counterfactual import CounterfactualResult, counterfactual
+from .engagement import (
+    EngagementSummary,
+    engagement_summary,
+    loyalty_measures,
+    read_session_users,
+)
 from .harness import SensitivityResult, sensitivity
 from .historical import historical_interleaving
 from .interleaving import (
@@ -67,14 +83,13 @@ from .simulate import qrels_click_model, simulate_click_log
 from .user_models import UserModelFit, calibrate
 
 __all__ = [
-    "ClickLog", "ClickModel", "CounterfactualResult", "InterleavingLog",
-    "InterleavingResult", "Interleavings",
-    "SensitivityResult", "UserModelFit", "aa_test", "ab_power",
-    "ab_sample_size", "ab_test", "assign", "calibrate", "click_calibrated", "counterfactual",
-    "fit_click_model",
-    "historical_interleaving", "interleave",
-    "interleave_runs", "logged_interleavings", "oec_test", "qrels_click_model",
-    "rankings_from_lists",
-    "read_click_log", "read_interleaving_log", "sample_ratio_mismatch", "score_log",
-    "sensitivity", "session_measures", "simulate_click_log", "user_measures",
+    "ClickLog", "ClickModel", "ClickPreferences", "ClickQrels", "CounterfactualResult",
+    "EngagementSummary", "InterleavingLog", "InterleavingResult", "Interleavings",
+    "SensitivityResult", "UserModelFit", "aa_test", "ab_power", "ab_sample_size", "ab_test",
+    "assign", "calibrate", "click_calibrated", "click_preferences", "click_qrels",
+    "counterfactual", "engagement_summary", "fit_click_model", "historical_interleaving",
+    "interleave", "interleave_runs", "logged_interleavings", "loyalty_measures", "oec_test",
+    "qrels_click_model", "rankings_from_lists", "read_click_log", "read_interleaving_log",
+    "read_session_users", "sample_ratio_mismatch", "score_log", "sensitivity",
+    "session_measures", "simulate_click_log", "user_measures",
 ]

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -66,7 +67,14 @@ import pandas as pd
 from scipy import stats
 
 from ..core.notebook import HtmlRepr
-from ..core.params import AB_ANALYSES, AB_ANALYSIS, AB_POWER, CLICKS_CUTOFF, USER_SD
+from ..core.params import (
+    AB_ANALYSES,
+    AB_ANALYSIS,
+    AB_MISSING,
+    AB_POWER,
+    CLICKS_CUTOFF,
+    USER_SD,
+)
 from ..core.scaling import binary_exponent
 from ..errors import InputError, ParameterError, shown
 from ..io.csv_floats import EXACT_FLOATS
@@ -295,11 +303,11 @@ def with_variants(table: pd.DataFrame, variants: pd.Series, *,
 
 
 # --------------------------------------------------------------------------- files
-def read_users(source: str) -> list[str]:
-    """User ids, one per line (surrounding blanks removed); a blank line, an id holding a
-    blank or a tab (the ``user variant`` and ``session user`` files that ``ab assign``
-    writes and ``ab measures`` reads split their lines there) or a user listed twice is an
-    error naming the line."""
+def read_users(source: str, *, what: str = "user") -> list[str]:
+    """User ids (or other ids, which ``what`` names in messages), one per line
+    (surrounding blanks removed); a blank line, an id holding a blank or a tab (the ``user
+    variant`` and ``session user`` files that ``ab assign`` writes and ``ab measures``
+    reads split their lines there) or an id listed twice is an error naming the line."""
     from ..errors import DuplicateError, EmptyInputError, InputFormatError
     from ..io.files import check_utf8, read_input
 
@@ -310,19 +318,19 @@ def read_users(source: str) -> list[str]:
     for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
         user = line.strip()
         if not user:
-            raise InputFormatError("a blank line (one user id per line)", source=source,
+            raise InputFormatError(f"a blank line (one {what} id per line)", source=source,
                                    line=number)
         if len(user.split()) > 1:
-            raise InputFormatError("a user id holds a blank or a tab (one user id per line; "
-                                   "'user variant' files are split there)", source=source,
-                                   line=number, text=line)
+            raise InputFormatError(f"a {what} id holds a blank or a tab (one {what} id per "
+                                   "line; 'user variant' files are split there)",
+                                   source=source, line=number, text=line)
         if user in seen:
-            raise DuplicateError(f"user listed twice (first on line {seen[user]})",
+            raise DuplicateError(f"{what} listed twice (first on line {seen[user]})",
                                  source=source, line=number, text=line)
         seen[user] = number
         users.append(user)
     if not users:
-        raise EmptyInputError("no user", source=source)
+        raise EmptyInputError(f"no {what}", source=source)
     return users
 
 
@@ -435,6 +443,7 @@ def ab_test(
     control: str = "control",
     treatment: str = "treatment",
     alpha: float = 0.05,
+    missing: Literal["error", "drop"] = "error",
 ) -> TestResult:
     """Compare ``treatment`` with ``control`` on a per-user ``metric`` (module doc).
 
@@ -449,6 +458,13 @@ def ab_test(
         CUPED with the pre-period ``covariate``.
     alpha : float
         Level of the test and of the 1 − α interval of the difference.
+    missing : {"error", "drop"}
+        A user without a value (NaN) of the metric, denominator or covariate is an error,
+        or (``drop``) left out, with a warning and the result's ``method`` saying how
+        many were (a
+        measure missing for some users, e.g. the absence time of users who never came
+        back, compares the users who have one: not the same population in both variants
+        when the treatment changes who comes back).
 
     Returns
     -------
@@ -471,7 +487,40 @@ def ab_test(
     if (covariate is not None) != (analysis == "cuped"):
         raise ParameterError("a covariate goes with CUPED (analysis='cuped'), which needs "
                              "one")
+    missing = AB_MISSING.check(missing)
     ctrl, treat = _groups(table, variant, control, treatment)
+    dropped = 0
+    if missing == "drop":
+        (ctrl, treat), dropped = _complete(
+            (ctrl, treat), [c for c in (metric, denominator, covariate) if c is not None])
+    result = _ab_test(ctrl, treat, metric, analysis, denominator, covariate, control,
+                      treatment, alpha)
+    if not dropped:
+        return result
+    note = f"{dropped} user(s) without a value left out"
+    warnings.warn(f"{note} of the test of {metric!r}", stacklevel=2)
+    return replace(result, method=f"{result.method}; {note}" if result.method else note)
+
+
+def _complete(groups: tuple[pd.DataFrame, pd.DataFrame], columns: list[str]
+              ) -> tuple[tuple[pd.DataFrame, pd.DataFrame], int]:
+    """The users of ``groups`` with a value (not NaN) in every one of ``columns`` that
+    the table has (a missing column is reported by the test), and how many were left
+    out."""
+    kept = []
+    dropped = 0
+    for frame in groups:
+        present = [c for c in columns if c in frame.columns]
+        keep = ~frame[present].isna().any(axis=1)
+        dropped += int((~keep).sum())
+        kept.append(frame[keep])
+    return (kept[0], kept[1]), dropped
+
+
+def _ab_test(ctrl: pd.DataFrame, treat: pd.DataFrame, metric: str, analysis: str,
+             denominator: str | None, covariate: str | None, control: str, treatment: str,
+             alpha: float) -> TestResult:
+    """:func:`ab_test` of the users of the two variants."""
     y_c, y_t = _column(ctrl, metric, "metric"), _column(treat, metric, "metric")
     if analysis != "delta":
         _check_spread(y_c, y_t, metric, (control, treatment),

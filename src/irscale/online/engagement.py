@@ -1,0 +1,210 @@
+"""Session-level and loyalty measures of users over time, and their means with intervals.
+
+A click log's *sessions* are impressions (one result page each; :mod:`irscale.io.
+clicklog`). With the time every page was shown and the user it was shown to (the ``session
+user time`` file, :func:`read_session_users`), a user's pages ordered by time form *search
+sessions*: a new one starts when the user comes back after more than ``session_gap``
+seconds without a page (1800 s by default, the 30-minute inactivity timeout customary in
+web analytics; declared, since no rule is universal). Per user (:func:`loyalty_measures`;
+Ferro & Maistro 2024, §6.5, "loyalty measures"; Lehmann, Lalmas, Yom-Tov & Dupret, UMAP
+2012):
+
+``search_sessions``
+    the number of the user's search sessions;
+``queries_per_session``
+    pages shown / search sessions (the "number of queries in a session", averaged);
+``absence_time``
+    the mean time between the user's consecutive search sessions: the start (first page)
+    of one minus the last page of the one before (Dupret & Lalmas, WSDM 2013, "Absence
+    time and user engagement"). NaN for a user with one search session. Dupret & Lalmas
+    model the absence times by survival analysis, the last absence of every user being
+    censored at the end of the log; irscale reports the observed absences only (no
+    censored one), so that a treatment's users who never return weigh nothing here: read
+    ``search_sessions`` beside it.
+
+The page-level measures (clicks, abandonment, good abandonment with a declared answer on
+the page, time to first click, dwell) are :func:`~irscale.online.abtest.session_measures`.
+
+:func:`engagement_summary` gives the mean of every measure over users (the units: a user's
+sessions are not independent) with its Student t interval, mean ± t_{1−α/2, n−1} s/√n (n
+the users with a value, NaN left out), per variant when the table has one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..core.params import SESSION_GAP, check_alpha
+from ..errors import DuplicateError, EmptyInputError, InputError, InputFormatError
+from ..io.files import check_utf8, read_input
+from ..stats.protocol import TableResult
+
+__all__ = ["EngagementSummary", "engagement_summary", "loyalty_measures",
+           "read_session_users"]
+
+#: The columns of :func:`loyalty_measures`.
+LOYALTY = ("search_sessions", "queries_per_session", "absence_time")
+
+
+def read_session_users(source: str) -> pd.DataFrame:
+    """``session user`` or ``session user time`` lines (blanks or tabs between; every line
+    with the same number of fields): the user of every session (page shown) and, with the
+    third field, the time it was shown (seconds, any finite number: an epoch or not). A
+    frame indexed by session with a ``user`` column and, given times, a ``time`` column.
+    Errors name the file, the line and its text: a line of another field count, a time
+    that is not a finite number, a session given twice, no line."""
+    data = read_input(source)
+    check_utf8(data, source)
+    sessions: list[str] = []
+    users: list[str] = []
+    times: list[float] = []
+    lines: dict[str, int] = {}
+    width = 0
+    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        fields = line.split()
+        if not width and fields:
+            width = len(fields)
+        if len(fields) not in (2, 3) or len(fields) != width:
+            expected = ("2 fields (session user) or 3 (session user time)" if width not in
+                        (2, 3) else f"{width} fields, as the first line")
+            raise InputFormatError(f"expected {expected}, got {len(fields)}", source=source,
+                                   line=number, text=line)
+        if fields[0] in lines:
+            raise DuplicateError(f"session {fields[0]!r} given twice (first on line "
+                                 f"{lines[fields[0]]})", source=source, line=number,
+                                 text=line)
+        if width == 3:
+            value = _number(fields[2])
+            if not math.isfinite(value):
+                raise InputFormatError("time is not a finite number (the time the page "
+                                       "was shown, in seconds)", source=source,
+                                       line=number, text=line)
+            times.append(value)
+        lines[fields[0]] = number
+        sessions.append(fields[0])
+        users.append(fields[1])
+    if not sessions:
+        raise EmptyInputError("no 'session user [time]' line", source=source)
+    frame = pd.DataFrame({"user": users}, index=pd.Index(sessions, name="session"))
+    if width == 3:
+        frame["time"] = np.asarray(times, dtype=np.float64)
+    frame.attrs["source"] = source
+    return frame
+
+
+def _number(text: str) -> float:
+    """``text`` as a decimal number; NaN when it is not one (Python's digit separators,
+    ``1_000``, are not)."""
+    try:
+        return math.nan if "_" in text else float(text)
+    except ValueError:
+        return math.nan
+
+
+def loyalty_measures(visits: pd.DataFrame, *, session_gap: float = 1800.0) -> pd.DataFrame:
+    """Per-user ``search_sessions``, ``queries_per_session`` and ``absence_time`` (module
+    documentation) of ``visits``: one row per page shown, with columns ``user`` and
+    ``time`` (as :func:`read_session_users` reads them). Indexed by user (sorted).
+
+    >>> visits = pd.DataFrame({"user": ["u", "u", "u", "v"], "time": [0, 60, 7260, 5]})
+    >>> loyalty_measures(visits, session_gap=1800)
+          search_sessions  queries_per_session  absence_time
+    user
+    u                   2                  1.5        7200.0
+    v                   1                  1.0           NaN
+    """
+    gap = SESSION_GAP.check(session_gap)
+    for column in ("user", "time"):
+        if column not in visits.columns:
+            source = visits.attrs.get("source")
+            raise InputError(f"loyalty measures need every page's {column} (the 'session "
+                             "user time' lines)", source=source)
+    time = pd.to_numeric(visits["time"], errors="coerce").to_numpy(dtype=np.float64)
+    if not np.isfinite(time).all():
+        raise InputError("loyalty measures need a finite time for every page shown")
+    user = visits["user"].astype(str).to_numpy()
+    order = np.lexsort((time, user))
+    user, time = user[order], time[order]
+    first_of_user = np.r_[True, user[1:] != user[:-1]]
+    # differences of times divided by a power of 2 cannot overflow (times near 1.8e308)
+    scale = math.ldexp(1.0, -1 - max(0, math.frexp(float(np.abs(time).max()))[1]))
+    step = np.r_[0.0, np.diff(time * scale)]
+    starts = first_of_user | (step > gap * scale)
+    absent = starts & ~first_of_user  # the gap before a search session of a returning user
+    frame = pd.DataFrame({"user": user, "start": starts, "absent": np.where(absent, step,
+                                                                            np.nan)})
+    grouped = frame.groupby("user", sort=True)
+    sessions = grouped["start"].sum().astype(np.int64)
+    table = pd.DataFrame({"search_sessions": sessions,
+                          "queries_per_session": grouped.size() / sessions,
+                          "absence_time": grouped["absent"].mean() / scale})
+    table.index.name = "user"
+    return table
+
+
+@dataclass(frozen=True, eq=False)
+class EngagementSummary(TableResult):
+    """Means over users with their t intervals (:func:`engagement_summary`): ``table``
+    has a row per (variant, measure): ``users`` (with a value), ``mean``, ``sd``,
+    ``ci_low``, ``ci_high``."""
+
+    table: pd.DataFrame
+    alpha: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def __repr__(self) -> str:
+        measures = self.table["measure"].nunique()
+        return (f"EngagementSummary({measures} measures, {100 * (1 - self.alpha):g}% t "
+                f"intervals over users)")
+
+
+def engagement_summary(table: pd.DataFrame, measures: Sequence[str] | None = None, *,
+                       variant: str | None = "variant", alpha: float = 0.05,
+                       source: str | None = None) -> EngagementSummary:
+    """The mean of every measure (column) of a per-user ``table`` over its users, with
+    the Student t interval (module documentation), per value of the ``variant`` column
+    when the table has it (``variant=None``: all users together). ``measures``: the
+    numeric columns by default; ``source``: the table's file, for messages.
+
+    >>> table = pd.DataFrame({"clicks": [1.0, 2.0, 3.0, 6.0]})
+    >>> print(engagement_summary(table).to_frame().round(3).to_string(index=False))
+    variant measure  users  mean   sd  ci_low  ci_high
+        all  clicks      4   3.0 2.16  -0.437    6.437
+    """
+    alpha = check_alpha(alpha)
+    if not isinstance(table, pd.DataFrame) or table.empty:
+        raise InputError("engagement_summary needs a per-user table with rows",
+                         source=source)
+    groups = (table.groupby(table[variant].astype(str), sort=True)
+              if variant is not None and variant in table.columns
+              else [("all", table)])
+    if measures is None:
+        measures = [c for c in table.columns if c != variant
+                    and pd.api.types.is_numeric_dtype(table[c])
+                    and not pd.api.types.is_bool_dtype(table[c])]
+    missing = [m for m in measures if m not in table.columns]
+    if missing:
+        raise InputError(f"no column {missing[0]!r} in the table (columns: "
+                         f"{list(table.columns)})", source=source)
+    rows = []
+    for name, group in groups:
+        for measure in measures:
+            values = pd.to_numeric(group[measure], errors="coerce").to_numpy(np.float64)
+            values = values[~np.isnan(values)]
+            n = len(values)
+            mean = float(values.mean()) if n else math.nan
+            sd = float(values.std(ddof=1)) if n > 1 else math.nan
+            half = (float(stats.t.ppf(1 - alpha / 2, n - 1)) * sd / math.sqrt(n)
+                    if n > 1 else math.nan)
+            rows.append((str(name), measure, n, mean, sd, mean - half, mean + half))
+    frame = pd.DataFrame(rows, columns=["variant", "measure", "users", "mean", "sd",
+                                        "ci_low", "ci_high"])
+    return EngagementSummary(frame, alpha)
