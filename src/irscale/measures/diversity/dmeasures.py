@@ -39,17 +39,18 @@ as NTCIREVAL's ``P(i|q)*d`` files; ``exp``, ``binary`` or a list ``1:3:7``;
   12–13), counting each rank r ≤ l at most once and dividing by l (as trec_eval's
   P@k, m_P.c: a ranking shorter than l counts its missing ranks as not relevant):
 
-  - ``PMP@l`` (Precision for the Most Popular Intent; Sakai 2012) = |{r ≤ l: the document
-    at r is relevant to an intent i with Pr(i|q) = max_j Pr(j|q)}| / l. When several
-    intents share the highest probability (uniform probabilities: every intent), a
-    document relevant to any of them counts (Sakai's definition does not settle ties;
-    probabilities compare as given, exactly);
-  - ``EP@l`` (effective precision; Sakai & Song 2011) = |{r ≤ l: the document at r is
-    relevant to an informational intent, or isnew_j(r) for a navigational intent j}| / l,
-    isnew_j(r) = 1 when r is the first rank of the ranking relevant to j (eq. 32's, as
-    DIN-nDCG): redundant relevant documents of navigational intents count as not relevant.
-    With every intent informational, EP@l is the precision of documents relevant to any
-    intent.
+  - ``PMP@l`` (Precision for the Most Popular Intent; Sakai & Song, Information
+    Retrieval 2013, "Diversified search evaluation: lessons from the NTCIR-9 INTENT
+    task") = |{r ≤ l: the document at r is relevant to an intent i with Pr(i|q) =
+    max_j Pr(j|q)}| / l. When several intents share the highest probability (uniform
+    probabilities: every intent), a document relevant to any of them counts (Sakai's
+    definition does not settle ties; probabilities compare as given, exactly);
+  - ``EP@l`` (effective precision; Sakai, WWW 2012; Sakai & Song, AIRS 2013) =
+    |{r ≤ l: the document at r is relevant to an informational intent, or isnew_j(r) for
+    a navigational intent j}| / l, isnew_j(r) = 1 when r is the first rank of the ranking
+    relevant to j (eq. 32's, as DIN-nDCG): redundant relevant documents of navigational
+    intents count as not relevant. With every intent informational, EP@l is the precision
+    of documents relevant to any intent.
 
 Without a cut-off every measure but PMP and EP (which need one) uses the whole ranking. A
 topic without a relevant document (or one the qrels do not judge) scores 0 (NTCIREVAL's
@@ -334,7 +335,7 @@ def _pplus_q_sharp(ctx, p, k):
           "concordance test).",
           context="intents",
           formula="|{r ≤ l: d(r) relevant to some i with Pr(i|q) = max_j Pr(j|q)}| / l",
-          source="Sakai 2012; Sakai 2014, footnote 13")
+          source="Sakai & Song 2013 (Information Retrieval); Sakai 2014, footnote 13")
 def _pmp(ctx, p, k):
     return most_popular_precision(ctx, k)
 
@@ -345,6 +346,6 @@ def _pmp(ctx, p, k):
           context="intents",
           formula="|{r ≤ l: d(r) relevant to an informational intent, or isnew_j(r) for a "
           "navigational j}| / l",
-          source="Sakai & Song 2011; Sakai 2014, footnote 12")
+          source="Sakai 2012; Sakai & Song 2013 (AIRS); Sakai 2014, footnote 12")
 def _ep(ctx, p, k):
     return effective_precision(ctx, k)
