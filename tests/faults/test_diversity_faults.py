@@ -158,6 +158,16 @@ CASES = [
         files=FILES),
     err("diversity-gain-list-too-short", ntcir("D-nDCG(gain=1)@10"), "gain",
         files=FILES),
+    # ---- gold-standard precisions PMP@l and EP@l
+    ok("diversity-gold-precisions",
+       ntcir("PMP@10 EP@10", "--intent-probs", "p.txt", "--intent-types", "t.txt"),
+       output_contains("PMP@10", "EP@10"), files={**FILES, "p.txt": PROBS, "t.txt": b"1 2 nav\n"}),
+    err("diversity-pmp-missing-cutoff", ntcir("PMP"), "PMP@k", files=FILES),
+    err("diversity-ep-bad-cutoff", ntcir("EP@0"), "EP", files=FILES),
+    err("diversity-ep-cutoff-not-number", ntcir("EP@x"), "EP@x", files=FILES),
+    err("diversity-pmp-unknown-param", ntcir("PMP(alpha=0.5)@10"), "PMP", "alpha",
+        files=FILES),
+    err("diversity-effp-unknown-name", ntcir("EffP@10"), "EffP", files=FILES),
     # ---- IA(<measure>), D-U, U-IA names
     ok("diversity-ia-measures", ntcir("IA(nDCG@10) IA(AP) D-U U-IA(F=0.3)", "--labels",
                                       "doclen=len.txt"),

@@ -25,8 +25,8 @@ def add_intent_options(parser: argparse.ArgumentParser) -> None:
                         "(NTCIR Iprob) for NTCIREVAL's measures (default: uniform over each "
                         "topic's intents with a relevant document)")
     parser.add_argument("--intent-types", metavar="FILE",
-                        help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG "
-                        "and P+Q (default: every intent informational)")
+                        help="diversity: intent types 'topic subtopic inf|nav' for DIN-nDCG, "
+                        "P+Q and EP (default: every intent informational)")
     from .outputs import declare_inputs
 
     declare_inputs(parser, "--intent-probs", "--intent-types")

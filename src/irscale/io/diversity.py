@@ -12,7 +12,7 @@ Formats (fields separated by any run of spaces or tabs; blank lines are ignored)
   probabilities over its intents (:meth:`IntentProbabilities.weights`).
 * intent types ``topic subtopic inf|nav`` (the fourth field of NTCIREVAL's DINprob files):
   informational or navigational intents, for the intent-type-sensitive measures
-  (DIN-nDCG, P+Q); an intent not listed is informational (:class:`IntentTypes`).
+  (DIN-nDCG, P+Q, EP); an intent not listed is informational (:class:`IntentTypes`).
 
 Errors follow the TREC readers (:mod:`irscale.io.trec`): one :class:`InputFormatError`
 naming the file, the line and its text; :class:`EmptyInputError` for a file without data;

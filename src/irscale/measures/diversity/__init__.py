@@ -13,7 +13,8 @@ accepts ``alpha``, ``beta`` and ``traditional`` (``ndeval(traditional=1)``: ndev
 
 NTCIREVAL's family (:mod:`.dmeasures`): ``I-rec@10``, ``D-nDCG@10``,
 ``D#-nDCG(gamma=0.5)@10``, ``DIN-nDCG@10``, ``P+Q@10``, ``P+Q#@10``, ``D-Q@10``,
-``D-nERR@10``, ``D-P+``...; ``♯`` may be written for ``#``, and NTCIREVAL's output names
+``D-nERR@10``, ``D-P+``..., and the gold standards of Sakai's concordance test ``PMP@10``
+and ``EP@10``; ``♯`` may be written for ``#``, and NTCIREVAL's output names
 are accepted with the prefix ``ntcir:`` (``ntcir:D#-nDCG@0010``, :data:`NTCIR_DIVERSITY`).
 """
 

@@ -1,5 +1,6 @@
-"""NTCIREVAL's diversity family: I-rec, D-measures, D♯-measures, DIN-measures and P+Q
-(Sakai 2014, §3.1, eqs. 24 and 27–34; Sakai & Song, SIGIR 2011; Sakai, WWW 2012).
+"""NTCIREVAL's diversity family: I-rec, D-measures, D♯-measures, DIN-measures, P+Q and
+the gold-standard precisions PMP and EP (Sakai 2014, §3.1, eqs. 24 and 27–34; Sakai &
+Song, SIGIR 2011; Sakai, WWW 2012).
 
 Intents ``i`` of a topic are those with a relevant document (:mod:`.context`), with
 probabilities Pr(i|q) (uniform by default) and per-intent graded levels x ≥ 1 whose gain
@@ -34,10 +35,28 @@ as NTCIREVAL's ``P(i|q)*d`` files; ``exp``, ``binary`` or a list ``1:3:7``;
   catalogue's Q-measure (``Q(norm=min)@l``) and P⁺ (on the ranking cut at l) per intent on
   its graded levels; ``P+Q#`` as eq. 29. With every intent informational, P+Q = Q-IA.
 
-Without a cut-off every measure uses the whole ranking. A topic without a relevant
-document (or one the qrels do not judge) scores 0 (NTCIREVAL's ``gcompute`` refuses such
-a topic). NTCIREVAL writes the run's global gains with four decimals (``glabel``'s
-``%.4f``) before computing; irscale uses the exact sums (docs/diversity.md).
+* Gold-standard precisions of the concordance test (Sakai 2014, §3.1 (h), footnotes
+  12–13), counting each rank r ≤ l at most once and dividing by l (as trec_eval's
+  P@k, m_P.c: a ranking shorter than l counts its missing ranks as not relevant):
+
+  - ``PMP@l`` (Precision for the Most Popular Intent; Sakai & Song, Information
+    Retrieval 2013, "Diversified search evaluation: lessons from the NTCIR-9 INTENT
+    task") = |{r ≤ l: the document at r is relevant to an intent i with Pr(i|q) =
+    max_j Pr(j|q)}| / l. When several intents share the highest probability (uniform
+    probabilities: every intent), a document relevant to any of them counts (Sakai's
+    definition does not settle ties; probabilities compare as given, exactly);
+  - ``EP@l`` (effective precision; Sakai, WWW 2012; Sakai & Song, AIRS 2013) =
+    |{r ≤ l: the document at r is relevant to an informational intent, or isnew_j(r) for
+    a navigational intent j}| / l, isnew_j(r) = 1 when r is the first rank of the ranking
+    relevant to j (eq. 32's, as DIN-nDCG): redundant relevant documents of navigational
+    intents count as not relevant. With every intent informational, EP@l is the precision
+    of documents relevant to any intent.
+
+Without a cut-off every measure but PMP and EP (which need one) uses the whole ranking. A
+topic without a relevant document (or one the qrels do not judge) scores 0 (NTCIREVAL's
+``gcompute`` refuses such a topic). NTCIREVAL writes the run's global gains with four
+decimals (``glabel``'s ``%.4f``) before computing; irscale uses the exact sums
+(docs/diversity.md).
 
 I-rec and the D-measures are computed by the engine (``rust/src/diversity/``:
 ``intent_counts``, ``global_gains``, ``dmeasures``; :mod:`irscale.core.diversity_kernels`),
@@ -137,6 +156,44 @@ def _catalogue_params(family: str, items: dict[str, str]) -> Params:
     spec = get_family(family).params
     assert isinstance(spec, Keywords)
     return spec.from_items(items, family)
+
+
+def gold_precision(ctx: DiversityContext, counted: np.ndarray, k: int) -> np.ndarray:
+    """Per ranking: |ranks r ≤ k holding an entry marked in ``counted``| / k, ``counted``
+    marking the run's relevant entries (``ctx.run.entry_*``, sorted by ranking, rank and
+    intent) that make their document count as relevant; a rank counts once."""
+    dr = ctx.run
+    keep = counted & (dr.entry_rank <= k)
+    ranking, rank = dr.entry_ranking[keep], dr.entry_rank[keep]
+    first = np.ones(len(rank), dtype=bool)
+    first[1:] = (ranking[1:] != ranking[:-1]) | (rank[1:] != rank[:-1])
+    return np.bincount(ranking[first], minlength=dr.n_rankings) / k
+
+
+def _entry_intents(ctx: DiversityContext) -> tuple[np.ndarray, np.ndarray]:
+    """Qrels topic and intent index of every relevant entry of the run."""
+    dr = ctx.run
+    return dr.ranking_topic[dr.entry_ranking], dr.entry_subtopic
+
+
+def most_popular_precision(ctx: DiversityContext, k: int) -> np.ndarray:
+    """PMP@k: precision of the documents relevant to an intent of highest Pr(i|q) (ties:
+    any of them)."""
+    topic, intent = _entry_intents(ctx)
+    weights = ctx.weights
+    counted = weights[topic, intent] == weights.max(axis=1, initial=0.0)[topic]
+    return gold_precision(ctx, counted, k)
+
+
+def effective_precision(ctx: DiversityContext, k: int) -> np.ndarray:
+    """EP@k: precision of the documents relevant to an informational intent or first
+    relevant to a navigational one (isnew_j(r), eq. 32)."""
+    dr = ctx.run
+    topic, intent = _entry_intents(ctx)
+    pair = dr.entry_ranking * max(dr.max_subtopics, 1) + intent
+    isnew = np.zeros(len(pair), dtype=bool)
+    isnew[np.unique(pair, return_index=True)[1]] = True  # entries sorted by rank
+    return gold_precision(ctx, ~ctx.navigational[topic, intent] | isnew, k)
 
 
 # ---------------------------------------------------------------- registration
@@ -270,3 +327,25 @@ def _pplus_q(ctx, p, k):
           source="Sakai 2012; NTCIREVAL")
 def _pplus_q_sharp(ctx, p, k):
     return _sharp(p_plus_q(ctx, p, k), p["gamma"], ctx, k)
+
+
+@register("PMP", params=Keywords(), cutoff="required",
+          doc="Precision for the Most Popular Intent: a document counts when relevant to an "
+          "intent of highest Pr(i|q), any of them on a tie (gold standard of Sakai's "
+          "concordance test).",
+          context="intents",
+          formula="|{r ≤ l: d(r) relevant to some i with Pr(i|q) = max_j Pr(j|q)}| / l",
+          source="Sakai & Song 2013 (Information Retrieval); Sakai 2014, footnote 13")
+def _pmp(ctx, p, k):
+    return most_popular_precision(ctx, k)
+
+
+@register("EP", params=Keywords(), cutoff="required",
+          doc="Effective precision: precision ignoring redundant relevant documents of "
+          "navigational intents (gold standard of Sakai's concordance test).",
+          context="intents",
+          formula="|{r ≤ l: d(r) relevant to an informational intent, or isnew_j(r) for a "
+          "navigational j}| / l",
+          source="Sakai 2012; Sakai & Song 2013 (AIRS); Sakai 2014, footnote 12")
+def _ep(ctx, p, k):
+    return effective_precision(ctx, k)

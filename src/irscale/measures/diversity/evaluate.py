@@ -108,7 +108,7 @@ def evaluate_diversity(
         (:mod:`~irscale.measures.diversity.context`). ndeval's measures do not use them.
     intent_types : IntentTypes or path, optional
         ``topic subtopic inf|nav`` (:func:`~irscale.io.diversity.read_intent_types`) for
-        DIN-nDCG and P+Q; default every intent informational.
+        DIN-nDCG, P+Q and EP; default every intent informational.
     label_sets : mapping, optional
         Label sets by name (as ``labels=`` of :func:`irscale.evaluate`), for the measures
         inside ``IA(...)`` and for ``D-U`` / ``U-IA`` (document lengths, ``doclen``).
