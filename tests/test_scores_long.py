@@ -89,3 +89,26 @@ def test_eval_long_results_equal_runs(tmp_path, capsys):
     from_csv = capsys.readouterr().out
     cli("compare", str(qrels), *runs, "-m", "map", "-m", "P.10", "--test", "t")
     assert from_csv == capsys.readouterr().out
+
+
+def test_diversity_long_results_leave_out_their_amean_rows(tmp_path):
+    """The diversity measures' results name their summary row ``amean`` (as ndeval does):
+    it is not read as a topic, so the matrix holds the qrels' topics only."""
+    rng = random.Random(5)
+    qrels = "".join(f"{t} {i} d{d} {rng.randint(0, 1)}\n" for t in (1, 2, 3)
+                    for i in (1, 2) for d in range(8))
+    (tmp_path / "qrels").write_text(qrels)
+    runs = []
+    for name in ("A", "B", "C"):
+        order = rng.sample(range(8), 8)
+        (tmp_path / name).write_text("".join(f"{t} Q0 d{d} {r} {10 - r} {name}\n"
+                                             for t in (1, 2, 3)
+                                             for r, d in enumerate(order, 1)))
+        runs.append(str(tmp_path / name))
+    out = tmp_path / "d.csv"
+    cli("eval", str(tmp_path / "qrels"), *runs, "-m", "alpha-nDCG@5", "-q", "--format",
+        "csv", "-o", str(out))
+    assert ",amean," in out.read_text()
+    (table,) = read_tables(str(out))
+    assert sorted(table.topics) == ["1", "2", "3"]
+    assert table.values.shape == (3, 3)

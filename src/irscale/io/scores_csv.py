@@ -270,8 +270,9 @@ def read_tables(path: object, *, topic_column: str | None = None) -> list[ScoreT
 
     In long results every (run, topic, measure) appears once, and every run has a value
     for every topic of the measure (a missing one is an error naming a run and a topic).
-    The summary rows (topic ``all``, the means irscale prints unless ``-n``) are not
-    topics and are not read; ``topic_column`` does not apply.
+    The summary rows (topic ``all``, or ``amean`` in the diversity measures' results as
+    ndeval names it: the means irscale prints unless ``-n``) are not topics and are not
+    read; ``topic_column`` does not apply.
     """
     source, measure = _source_and_measure(path)
     rows = _rows(path, source)
@@ -285,6 +286,10 @@ def read_tables(path: object, *, topic_column: str | None = None) -> list[ScoreT
 
 #: The header of irscale's long results (``--format csv`` of ``eval``, ``session``, ``text``).
 LONG_HEADER = ("run", "topic", "measure", "value")
+
+#: The topics of the summary rows of long results: ``all`` (trec_eval's name) and
+#: ``amean`` (ndeval's, in the diversity measures' results).
+SUMMARY_TOPICS = frozenset({"all", "amean"})
 
 
 def _long(rows: list[_Row], source: str) -> list[ScoreTable]:
@@ -302,7 +307,7 @@ def _long(rows: list[_Row], source: str) -> list[ScoreTable]:
             if not text:
                 raise InputFormatError(f"empty {name}", source=source, line=row.line,
                                        text=row.text)
-        if topic == "all":
+        if topic in SUMMARY_TOPICS:
             continue
         key = (run, topic, measure)
         if key in seen:
