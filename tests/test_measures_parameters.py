@@ -134,7 +134,7 @@ SPECIAL_BASES = {
 KEYWORD_CASES["TBG"][1]["deflen"] = ("50", "5000")
 KEYWORD_CASES["U"][1]["deflen"] = ("50", "5000")
 #: Parameters compared at a cut-off (``(family, parameter)``: the @k used).
-AT_CUTOFF = {("Q", "norm"): "3", ("AP", "norm"): "3"}
+AT_CUTOFF = {("Q", "norm"): "3", ("AP", "norm"): "3", ("MP", "pi"): "11"}
 
 #: The C/W/L measures (irscale.measures.cwl_models): their own parameters, then those every
 #: one takes; costs and maxcost act on the costs (out=EC), mincost on the residuals only

@@ -115,7 +115,7 @@ def catalogue(context: str | None = None) -> pd.DataFrame:
     >>> table.set_index("name").loc["alpha-nDCG", ["context", "signature"]].tolist()
     ['intents', 'alpha-nDCG(alpha=0.5)@k']
     >>> sorted(set(table["context"]))
-    ['intents', 'nuggets', 'prefs', 'pyramids', 'rankings', 'sessions', 'texts']
+    ['intents', 'nuggets', 'policies', 'prefs', 'pyramids', 'rankings', 'sessions', 'texts']
     """
     import pandas as pd
 

@@ -189,7 +189,9 @@ def _weights(params: Params) -> np.ndarray:
     source="Lioma, Simonsen & Larsen 2017",
 )
 def cam(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.ndarray]:
-    return {"CAM": _weights(params) @ aspect_values(jr, params, "CAM")}
+    # a sum of rows, in order: the same additions whatever the rankings evaluated with it
+    # (a matrix product's rounding depends on how many there are)
+    return {"CAM": (_weights(params)[:, None] * aspect_values(jr, params, "CAM")).sum(axis=0)}
 
 
 @register(
@@ -207,5 +209,6 @@ def mm(jr: JudgedRankings, params: Params, ctx: EvalContext) -> dict[str, np.nda
     values = aspect_values(jr, params, "MM")
     used = weights > 0
     zero = (values[used] <= 0).any(axis=0)
-    inverse = weights[used] @ (1.0 / np.where(values[used] > 0, values[used], 1.0))
+    inverse = (weights[used][:, None]
+               / np.where(values[used] > 0, values[used], 1.0)).sum(axis=0)  # as CAM's
     return {"MM": np.where(zero, 0.0, 1.0 / inverse)}
