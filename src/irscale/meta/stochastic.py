@@ -3,11 +3,12 @@
 Urbano & Nagler (SIGIR 2018, "Stochastic Simulation of Test Collections: Evaluation
 Scores") model the score of system s on a random topic as X_s = F_s⁻¹(U_s): a margin F_s
 per system (:mod:`irscale.meta.margins`: truncated normal, beta or beta-kernel smoothing,
-chosen by AIC) and a copula for U (:mod:`irscale.meta.copulas`: Gaussian or Student t; they
-use R-vines). Fitted to an existing topics × systems matrix, the model draws matrices of
-new topics whose **true system means** are known: μ_s = E[X_s], the margins' expected
-values. Urbano, Lima & Hanjalic (SIGIR 2019) use it to measure the Type I, II and III errors
-of significance tests (:func:`irscale.meta.simulation_study` takes a :class:`CopulaModel`).
+or for scores of few values beta-binomial or discrete kernel smoothing, chosen by AIC) and
+a copula for U (:mod:`irscale.meta.copulas`: Gaussian, Student t or an R-vine). Fitted
+to an existing topics × systems matrix, the model draws matrices of new topics whose
+**true system means** are known: μ_s = E[X_s], the margins' expected values. Urbano,
+Lima & Hanjalic (SIGIR 2019) use it to measure the Type I, II and III errors of
+significance tests (:func:`irscale.meta.simulation_study` takes a :class:`CopulaModel`).
 
 Null hypotheses made true. For Type I errors, some systems must have exactly equal means.
 Each chosen margin is transformed by x ↦ x^k (k > 0: a monotone map of [0, 1] onto itself,
@@ -18,9 +19,13 @@ so the copula, and every Kendall τ, is unchanged), with k the root of E[X^k] = 
 * ``null=True``: every system's margin is transformed to the mean of the fitted means.
 
 Urbano, Lima & Hanjalic (2019) likewise modify fitted margins to set their expected
-values; the power transform is irscale's choice and may differ from theirs. Their vine
-copulas and discrete margins are not implemented (Gaussian and t copulas; continuous
-margins only).
+values; the power transform is irscale's choice and may differ from theirs. A discrete
+margin (P@10) transformed by x^k keeps its exact mean but leaves its grid: its draws are
+then (j/m)^k, no longer multiples of 1/m.
+
+Copulas: Gaussian, t and R-vines (``copula="vine"``, :mod:`irscale.meta.vines`, the
+optional extra ``irscale[vines]``; the systems of discrete margins enter the vine with the
+continuous extension).
 """
 
 from __future__ import annotations
@@ -36,25 +41,37 @@ from scipy import optimize
 
 from ..core.notebook import HtmlRepr
 from ..core.params import MATRIX_SIZE
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
-from .margins import FAMILIES, Margin, aic, fit_margin
+from .margins import FAMILIES, DiscreteMargin, Margin, aic, fit_margin
+from .vines import VineCopula
 
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]
 
 
-def _power_for_mean(margin: Margin, target: float) -> float:
-    """The k > 0 with E[X^k] = ``target`` (module documentation)."""
+#: The range of log k searched for the power x^k of a prescribed mean.
+LOG_POWER = 25.0
+
+
+def _power_for_mean(margin: Margin, target: float, name: str) -> float:
+    """The k > 0 with E[X^k] = ``target`` (module documentation); ``name`` names the
+    system in errors."""
     if abs(margin.moment(1.0) - target) <= 1e-15:
         return 1.0
 
     def gap(log_k: float) -> float:
         return margin.moment(float(np.exp(log_k))) - target
 
-    return float(np.exp(optimize.brentq(gap, -25.0, 25.0, xtol=1e-14, rtol=1e-14)))
+    # a margin with mass at 0 or 1 (a discrete one) keeps E[X^k] between P(X = 1) and
+    # P(X > 0): targets outside cannot be reached
+    if gap(-LOG_POWER) * gap(LOG_POWER) > 0:
+        raise InputError(f"{name}: no power x^k moves its mean {margin.moment(1.0):.6g} "
+                         f"to {target:.6g} (its scores of 0 and 1 stay 0 and 1)")
+    return float(np.exp(optimize.brentq(gap, -LOG_POWER, LOG_POWER, xtol=1e-14,
+                                        rtol=1e-14)))
 
 
 def _system_index(systems: tuple[str, ...], key: object) -> int:
@@ -75,7 +92,7 @@ class CopulaModel:
 
     names: tuple[str, ...]
     margins: tuple[Margin, ...]
-    copula: Copula
+    copula: Copula | VineCopula
     topics: int
     powers: np.ndarray
     null: bool = False
@@ -113,15 +130,17 @@ class CopulaModel:
                                      "two systems", param="equal")
         fitted = tuple(fit_margin(values[:, s], margins, name=f"system {systems[s]!r}")
                        for s in range(len(systems)))
-        cop = fit_copula(values, copula)
+        discrete = np.array([isinstance(m, DiscreteMargin) for m in fitted])
+        cop = fit_copula(values, copula, discrete)
         fitted_means = np.array([m.moment(1.0) for m in fitted])
         targets = fitted_means.copy()
         if null:
             targets[:] = fitted_means.mean()
         elif pair is not None:
             targets[pair[1]] = fitted_means[pair[0]]
-        powers = np.array([_power_for_mean(m, t) if t != mu else 1.0
-                           for m, t, mu in zip(fitted, targets, fitted_means, strict=True)])
+        powers = np.array([_power_for_mean(m, t, f"system {name!r}") if t != mu else 1.0
+                           for m, t, mu, name in zip(fitted, targets, fitted_means, systems,
+                                                     strict=True)])
         digest = hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
         return cls(systems, fitted, cop, topics, powers, null, pair, digest, targets)
 
