@@ -28,16 +28,13 @@ never picks the vine, so it needs no optional package.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import optimize, special
 from scipy import stats as sps
 
 from ..core.params import COPULA_FAMILIES, COPULA_FAMILY
-
-if TYPE_CHECKING:
-    from .vines import VineCopula
+from ..errors import ParameterError
 
 #: The copula families.
 COPULAS = COPULA_FAMILIES
@@ -131,17 +128,14 @@ def _t_loglik(u: np.ndarray, corr: np.ndarray, df: float) -> float:
     return float((joint - single).sum())
 
 
-def fit_copula(values: np.ndarray, family: str = "gaussian",
-               discrete: np.ndarray | None = None) -> Copula | VineCopula:
-    """The copula ``family`` fitted to the topics × systems ``values`` (module
-    documentation); ``vine``: :func:`irscale.meta.vines.fit_vine`, told which systems
-    have discrete margins by ``discrete`` (booleans; default none)."""
+def fit_copula(values: np.ndarray, family: str = "gaussian") -> Copula:
+    """The elliptical copula ``family`` fitted to the topics × systems ``values`` (module
+    documentation; the vine is :func:`irscale.meta.vines.fit_vine`)."""
     family = COPULA_FAMILY.check(family, "copula")
-    d = values.shape[1]
     if family == "vine":
-        from .vines import fit_vine  # vines builds on this module's pseudo-observations
-
-        return fit_vine(values, np.zeros(d, bool) if discrete is None else discrete)
+        raise ParameterError("copula 'vine' is fitted by irscale.meta.vines.fit_vine",
+                             param="copula")
+    d = values.shape[1]
     if family == "independent":
         return Copula("independent", np.eye(d))
     tau = np.nan_to_num(kendall_matrix(values))  # a constant column: no dependence

@@ -40,14 +40,14 @@ import pandas as pd
 from scipy import optimize
 
 from ..core.notebook import HtmlRepr
-from ..core.params import MATRIX_SIZE
+from ..core.params import COPULA_FAMILY, MATRIX_SIZE
 from ..errors import InputError, ParameterError
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
 from .copulas import Copula, fit_copula
 from .margins import FAMILIES, DiscreteMargin, Margin, aic, fit_margin
-from .vines import VineCopula
+from .vines import VineCopula, fit_vine
 
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]
 
@@ -131,7 +131,8 @@ class CopulaModel:
         fitted = tuple(fit_margin(values[:, s], margins, name=f"system {systems[s]!r}")
                        for s in range(len(systems)))
         discrete = np.array([isinstance(m, DiscreteMargin) for m in fitted])
-        cop = fit_copula(values, copula, discrete)
+        cop = (fit_vine(values, discrete) if COPULA_FAMILY.check(copula, "copula") == "vine"
+               else fit_copula(values, copula))
         fitted_means = np.array([m.moment(1.0) for m in fitted])
         targets = fitted_means.copy()
         if null:
