@@ -242,12 +242,25 @@ def test_simulated_p10_is_on_its_grid_with_the_declared_means():
     assert set(np.unique(rr)) <= {1, 1 / 2, 1 / 3, 1 / 7}
 
 
-def test_null_moves_discrete_margins_to_the_mean_of_the_means():
+def test_null_tilts_discrete_margins_to_the_mean_of_the_means_on_their_grid():
+    """The tilt by hand: p_j e^(θ s_j) / Σ_l p_l e^(θ s_l) with the θ stated, of the
+    declared mean; the draws stay on the grid and keep their ranks (same uniforms)."""
     data = p10_scores(80, CORR, seed=8)
     null = CopulaModel.fit(data, topics=500_000, null=True)
-    fitted = CopulaModel.fit(data)
-    assert null.means() == pytest.approx(np.full(3, fitted.means().mean()), rel=1e-12)
+    fitted = CopulaModel.fit(data, topics=500_000)
+    target = fitted.means().mean()
+    assert np.all(null.means() == target) and np.all(null.powers == 1)
+    for before, after in zip(fitted.margins, null.margins, strict=True):
+        weights = before.pmf * np.exp(after.params["tilt"] * before.support)
+        np.testing.assert_allclose(after.pmf, weights / weights.sum(), rtol=1e-9)
+        assert np.dot(after.support, after.pmf) == pytest.approx(target, rel=1e-12)
     _lln(null, seed=9)
+    a, b = fitted.draw(np.random.default_rng(10)), null.draw(np.random.default_rng(10))
+    assert set(np.unique(b)) <= {k / 10 for k in range(11)}
+    for s in range(3):  # an increasing map of the same uniforms: no pair of topics swaps
+        assert np.all((a[:-1, s] - a[1:, s]) * (b[:-1, s] - b[1:, s]) >= 0)
+    with pytest.raises(InputError, match="cannot be moved to the mean 1"):
+        fitted.margins[0].tilted(1.0)
 
 
 # ------------------------------------------------------------------------- copulas

@@ -47,7 +47,9 @@ exactly, and its moments are exact sums over the support.
 
 Every margin also gives the moment E[X^k] (exact for beta, bks and the discrete families,
 by quadrature for the truncated normal), so that a margin transformed by x ↦ x^k
-(:mod:`irscale.meta.stochastic`) keeps a known mean.
+(:mod:`irscale.meta.stochastic`) keeps a known mean; a discrete margin is moved to a
+prescribed mean by exponential tilting instead (:meth:`DiscreteMargin.tilted`), which keeps
+its support.
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ DISCRETE_FAMILIES: tuple[str, ...] = ("bbinom", "dks")
 MAX_GRID = 30
 #: The most distinct values of discrete scores off a grid (each seen twice on average).
 MAX_VALUES = 20
+#: The largest |θ (s_J − s_1)| of the exponential tilt of a discrete margin searched
+#: (e^700 is near the largest double).
+MAX_TILT = 700.0
 #: How far from k/m a score on the grid may be (scores written with 15 digits and more).
 GRID_TOLERANCE = 1e-9
 #: The smallest and largest bandwidth of the beta kernel.
@@ -344,6 +349,27 @@ class DiscreteMargin:
 
     def parameters(self) -> dict[str, float]:
         return dict(self.params)
+
+    def tilted(self, target: float, name: str = "the scores") -> DiscreteMargin:
+        """The exponential tilt p_j(θ) = p_j e^(θ s_j) / Σ_l p_l e^(θ s_l) of mean
+        ``target``: the mean increases with θ from s_1 to s_J, one root for a target
+        strictly between (searched within |θ (s_J − s_1)| ≤ :data:`MAX_TILT`)."""
+        low, high = float(self.support[0]), float(self.support[-1])
+        if not low < target < high:
+            raise InputError(f"{name}: its discrete margin on [{low:g}, {high:g}] cannot "
+                             f"be moved to the mean {target:.6g}")
+        log_p = np.log(self.pmf)
+        scaled = self.support - low
+
+        def pmf(theta: float) -> np.ndarray:
+            logits = log_p + theta * scaled
+            return np.exp(logits - special.logsumexp(logits))
+
+        bound = MAX_TILT / (high - low)
+        theta = optimize.brentq(lambda t: float(self.support @ pmf(t)) - target, -bound,
+                                bound, xtol=1e-14, rtol=1e-14)
+        return DiscreteMargin(self.family, self.support, pmf(theta), self.loglik,
+                              self.n_params, {**self.params, "tilt": float(theta)})
 
 
 def discrete_support(x: np.ndarray) -> np.ndarray | None:

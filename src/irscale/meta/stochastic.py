@@ -20,8 +20,9 @@ so the copula, and every Kendall τ, is unchanged), with k the root of E[X^k] = 
 
 Urbano, Lima & Hanjalic (2019) likewise modify fitted margins to set their expected
 values; the power transform is irscale's choice and may differ from theirs. A discrete
-margin (P@10) transformed by x^k keeps its exact mean but leaves its grid: its draws are
-then (j/m)^k, no longer multiples of 1/m.
+margin (P@10) is moved instead by exponential tilting, p_j ∝ p_j e^(θ s_j) with θ the root
+of Σ_j s_j p_j(θ) = target (:meth:`~irscale.meta.margins.DiscreteMargin.tilted`): its
+support, and so its grid, is kept, and x ↦ F⁻¹(u) stays increasing, so the copula is kept.
 
 Copulas: Gaussian, t and R-vines (``copula="vine"``, :mod:`irscale.meta.vines`, the
 optional extra ``irscale[vines]``; the systems of discrete margins enter the vine with the
@@ -41,7 +42,7 @@ from scipy import optimize
 
 from ..core.notebook import HtmlRepr
 from ..core.params import COPULA_FAMILY, MATRIX_SIZE
-from ..errors import InputError, ParameterError
+from ..errors import ParameterError
 from ..stats.resampling import RngArg, check_rng
 from ..stats.tables import Format
 from .common import format_frame, generator, score_table, seed_sequence
@@ -52,26 +53,15 @@ from .vines import VineCopula, fit_vine
 __all__ = ["CopulaModel", "SimulatedScores", "simulate_scores"]
 
 
-#: The range of log k searched for the power x^k of a prescribed mean.
-LOG_POWER = 25.0
-
-
-def _power_for_mean(margin: Margin, target: float, name: str) -> float:
-    """The k > 0 with E[X^k] = ``target`` (module documentation); ``name`` names the
-    system in errors."""
+def _power_for_mean(margin: Margin, target: float) -> float:
+    """The k > 0 with E[X^k] = ``target`` (module documentation)."""
     if abs(margin.moment(1.0) - target) <= 1e-15:
         return 1.0
 
     def gap(log_k: float) -> float:
         return margin.moment(float(np.exp(log_k))) - target
 
-    # a margin with mass at 0 or 1 (a discrete one) keeps E[X^k] between P(X = 1) and
-    # P(X > 0): targets outside cannot be reached
-    if gap(-LOG_POWER) * gap(LOG_POWER) > 0:
-        raise InputError(f"{name}: no power x^k moves its mean {margin.moment(1.0):.6g} "
-                         f"to {target:.6g} (its scores of 0 and 1 stay 0 and 1)")
-    return float(np.exp(optimize.brentq(gap, -LOG_POWER, LOG_POWER, xtol=1e-14,
-                                        rtol=1e-14)))
+    return float(np.exp(optimize.brentq(gap, -25.0, 25.0, xtol=1e-14, rtol=1e-14)))
 
 
 def _system_index(systems: tuple[str, ...], key: object) -> int:
@@ -139,11 +129,15 @@ class CopulaModel:
             targets[:] = fitted_means.mean()
         elif pair is not None:
             targets[pair[1]] = fitted_means[pair[0]]
-        powers = np.array([_power_for_mean(m, t, f"system {name!r}") if t != mu else 1.0
-                           for m, t, mu, name in zip(fitted, targets, fitted_means, systems,
+        moved = tuple(m.tilted(t, f"system {name!r}")
+                      if isinstance(m, DiscreteMargin) and t != mu else m
+                      for m, t, mu, name in zip(fitted, targets, fitted_means, systems,
+                                                strict=True))
+        powers = np.array([_power_for_mean(m, t) if t != mu and not flag else 1.0
+                           for m, t, mu, flag in zip(fitted, targets, fitted_means, discrete,
                                                      strict=True)])
         digest = hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
-        return cls(systems, fitted, cop, topics, powers, null, pair, digest, targets)
+        return cls(systems, moved, cop, topics, powers, null, pair, digest, targets)
 
     @property
     def systems(self) -> int:
